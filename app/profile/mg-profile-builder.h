@@ -1,0 +1,53 @@
+/* Builds an MgProfile from per-process samples: used by the merge of sampler
+ * records and by tests that need profiles of known shape. The builder puts
+ * every process's samples onto one grid of sample windows and computes the
+ * aggregates (min / max / mean / variance / sum across processes, and which
+ * process held the min and the max). GTK-free. */
+#pragma once
+
+#include "mg-profile.h"
+
+G_BEGIN_DECLS
+
+typedef struct _MgProfileBuilder MgProfileBuilder;
+
+MgProfileBuilder *mg_profile_builder_new (void);
+void mg_profile_builder_free (MgProfileBuilder *self);
+
+/* Run facts; argv, working_dir and version are copied. Hosts, process and
+ * node counts and the duration come from the processes added. */
+void mg_profile_builder_set_command (MgProfileBuilder *self, const char *const *argv,
+                                     const char *working_dir);
+void mg_profile_builder_set_start_time (MgProfileBuilder *self, gint64 start_time_us);
+void mg_profile_builder_set_interval (MgProfileBuilder *self, double start_ms, double end_ms,
+                                      guint max_samples);
+void mg_profile_builder_set_exit_status (MgProfileBuilder *self, int exit_status);
+
+/* Definitions are copied. Returns the metric's index. */
+guint mg_profile_builder_add_metric (MgProfileBuilder *self, const MgMetricDef *def);
+void mg_profile_builder_add_group (MgProfileBuilder *self, const MgMetricGroup *group);
+
+/* Returns the process index; info is copied. */
+guint mg_profile_builder_add_process (MgProfileBuilder *self, const MgProcessInfo *info);
+
+/* One sample window of one process: (t_start_s, t_end_s] and per metric
+ * min / max / mean, NaN where the metric has no value. Arrays have one entry
+ * per metric added so far (metrics must all be added before samples). */
+void mg_profile_builder_add_sample (MgProfileBuilder *self, guint process, double t_start_s,
+                                    double t_end_s, const double *mins, const double *maxs,
+                                    const double *means);
+/* A single-value metric's value in one process. */
+void mg_profile_builder_set_single_value (MgProfileBuilder *self, guint process, guint metric,
+                                          double value);
+
+void mg_profile_builder_add_plugin_error (MgProfileBuilder *self, const MgPluginError *error);
+void mg_profile_builder_add_metric_error (MgProfileBuilder *self, const MgMetricError *error);
+void mg_profile_builder_add_event (MgProfileBuilder *self, const MgProcessEvent *event);
+
+/* Computes the aggregates; the builder is spent afterwards. n_windows == 0
+ * chooses the window count from the samples. */
+MgProfile *mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgProfileBuilder, mg_profile_builder_free)
+
+G_END_DECLS

@@ -1,0 +1,147 @@
+/* The per-process record: written by the sampler inside the profiled program,
+ * read by the front end (merge, live view). libc types only, so both sides
+ * include it. Documented in docs/record-format.md; change both together and
+ * bump MG_RECORD_VERSION on any layout change.
+ *
+ * Layout of one file (all offsets from the start, host byte order, the file
+ * is created at its full size up front so that no write can fail later):
+ *
+ *   MgRecordHeader
+ *   MgRecordPlugin  [n_plugins]
+ *   MgRecordMetric  [n_metrics]
+ *   sample slot     [capacity], each MgRecordSample followed by
+ *                   MgRecordValue[n_metrics]
+ */
+#ifndef MG_RECORD_FORMAT_H
+#define MG_RECORD_FORMAT_H
+
+#include <stdint.h>
+
+#define MG_RECORD_MAGIC "MGREC\0\r\n"
+#define MG_RECORD_MAGIC_LEN 8
+#define MG_RECORD_VERSION 1u
+#define MG_RECORD_SUFFIX ".mgrec"
+
+enum {
+  MG_RECORD_ID_LEN = 128,     /* metric / source ids, NUL-terminated */
+  MG_RECORD_PATH_LEN = 256,   /* library and program paths */
+  MG_RECORD_MSG_LEN = 256,    /* error messages, truncated to fit */
+  MG_RECORD_HOST_LEN = 64,
+};
+
+/* How the process's record ended. */
+typedef enum {
+  MG_RECORD_STATE_RUNNING = 0,  /* still sampling, or killed without warning */
+  MG_RECORD_STATE_EXITED = 1,   /* end_status holds the exit status */
+  MG_RECORD_STATE_SIGNALLED = 2,/* end_status holds the fatal signal */
+  MG_RECORD_STATE_EXECED = 3,   /* replaced by exec; the new image has its own record */
+} MgRecordState;
+
+/* Header flags. */
+enum {
+  MG_RECORD_FLAG_STOPPED = 1u << 0,       /* recording stopped on an error: see record_error */
+  MG_RECORD_FLAG_NODE_LEADER = 1u << 1,   /* this process reported the onePerNode metrics */
+  MG_RECORD_FLAG_BACKFILLED = 1u << 2,    /* backfill getters have run */
+  MG_RECORD_FLAG_SAMPLING_ENDED = 1u << 3,/* stop functions called, no more samples */
+};
+
+typedef struct {
+  char magic[MG_RECORD_MAGIC_LEN];
+  uint32_t version;
+  uint32_t header_size;        /* sizeof (MgRecordHeader) */
+  uint64_t file_size;          /* the whole file, fixed at creation */
+
+  uint32_t n_plugins;
+  uint32_t n_metrics;
+  uint32_t capacity;           /* sample slots */
+  uint32_t sample_stride;      /* bytes per slot: sample + n_metrics values */
+  uint64_t plugins_offset;
+  uint64_t metrics_offset;
+  uint64_t samples_offset;
+
+  int32_t pid;
+  int32_t ppid;
+  int32_t rank;                /* MPI rank from the launcher's variables, -1 if none */
+  uint32_t flags;              /* MG_RECORD_FLAG_* */
+  char host[MG_RECORD_HOST_LEN];
+  char program[MG_RECORD_PATH_LEN];   /* /proc/self/exe at start */
+  char run_id[MG_RECORD_ID_LEN];      /* from the plan, ties records to one run */
+
+  int64_t start_mono_ns;       /* CLOCK_MONOTONIC when the sampler started */
+  int64_t start_real_ns;       /* CLOCK_REALTIME at the same moment */
+  int64_t end_mono_ns;         /* 0 while running */
+  uint32_t state;              /* MgRecordState */
+  int32_t end_status;          /* exit status or signal number */
+
+  uint64_t interval_start_ns;  /* sampling interval at start */
+  uint64_t interval_ns;        /* current interval (doubles when slots merge) */
+
+  /* Seqlock for readers of a live record: odd while slots are being
+   * rewritten (merge, backfill). n_samples only grows between merges. */
+  volatile uint32_t seq;
+  volatile uint32_t n_samples; /* committed slots, <= capacity */
+  uint64_t n_merges;           /* how many times the slots were halved */
+
+  int32_t record_error_code;   /* why recording stopped (errno), 0 if none */
+  char record_error[MG_RECORD_MSG_LEN];
+} MgRecordHeader;
+
+typedef enum {
+  MG_PLUGIN_STATE_UNUSED = 0,      /* all its metrics disabled: never loaded */
+  MG_PLUGIN_STATE_ACTIVE = 1,      /* loaded and initialised */
+  MG_PLUGIN_STATE_LOAD_FAILED = 2, /* dlopen or a missing symbol; see error */
+  MG_PLUGIN_STATE_INIT_FAILED = 3, /* initialise returned non-zero or set an error */
+  MG_PLUGIN_STATE_NOT_LEADER = 4,  /* onePerNode-only library, another process runs it */
+} MgPluginState;
+
+typedef struct {
+  char source_id[MG_RECORD_ID_LEN];
+  char library[MG_RECORD_PATH_LEN];
+  uint32_t state;              /* MgPluginState */
+  int32_t error_code;
+  char error[MG_RECORD_MSG_LEN];
+} MgRecordPlugin;
+
+/* Metric flags. */
+enum {
+  MG_METRIC_FLAG_DOUBLE = 1u << 0,       /* dataType double (else uint64_t) */
+  MG_METRIC_FLAG_ONE_PER_NODE = 1u << 1,
+  MG_METRIC_FLAG_BACKFILL = 1u << 2,
+  MG_METRIC_FLAG_DIVIDE = 1u << 3,       /* divideBySampleTime */
+  MG_METRIC_FLAG_PERCENT = 1u << 4,      /* units "%" (with DIVIDE: x100) */
+  MG_METRIC_FLAG_ACTIVE = 1u << 5,       /* this process sampled it */
+  MG_METRIC_FLAG_SINGLE_VALUE = 1u << 6, /* domain single_value */
+};
+
+typedef struct {
+  char id[MG_RECORD_ID_LEN];
+  uint32_t plan_index;         /* index of the "metric" line in the plan */
+  uint32_t plugin_index;       /* into the plugin table */
+  uint32_t flags;              /* MG_METRIC_FLAG_* */
+  int32_t error_code;          /* last error, 0 if none */
+  uint32_t error_count;
+  uint32_t reserved;
+  int64_t first_error_ns;      /* monotonic */
+  int64_t last_error_ns;
+  char error[MG_RECORD_MSG_LEN]; /* first error's message */
+} MgRecordMetric;
+
+/* One slot: the window (t_start_ns, t_end_ns] on the monotonic clock, which
+ * covers n_raw raw samples once slots have merged. */
+typedef struct {
+  int64_t t_start_ns;
+  int64_t t_end_ns;            /* the sample's time (after getters moved it) */
+  uint32_t n_raw;
+  uint32_t reserved;
+} MgRecordSample;
+
+/* One metric's value in a slot. count == 0: no value (a gap). */
+typedef struct {
+  double min;
+  double max;
+  double mean;                 /* mean of the raw values merged here */
+  uint32_t count;              /* raw values merged here */
+  uint32_t reserved;
+} MgRecordValue;
+
+#endif /* MG_RECORD_FORMAT_H */
