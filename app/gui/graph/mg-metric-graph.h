@@ -1,0 +1,41 @@
+/* One metric's graph row: draws with mg_graph_render, follows a shared
+ * MgTimeView and drives it. Motion sets the view's hover time (so one
+ * vertical line crosses every row) and shows a tooltip with the time, the
+ * min / mean / max there and which process held min and max. Drag selects a
+ * time range; Ctrl+scroll zooms around the pointer; horizontal scroll or
+ * Shift+scroll pans; double-click zooms to the selection, or resets when
+ * there is none. Focusable: Left / Right pan, + / - zoom, Escape clears the
+ * selection. Height request 80 px by default (gtk_widget_set_size_request
+ * changes it). */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "mg-profile.h"
+#include "mg-time-view.h"
+#include "mg-units.h"
+
+G_BEGIN_DECLS
+
+#define MG_TYPE_METRIC_GRAPH (mg_metric_graph_get_type ())
+G_DECLARE_FINAL_TYPE (MgMetricGraph, mg_metric_graph, MG, METRIC_GRAPH, GtkWidget)
+
+GtkWidget *mg_metric_graph_new (MgProfile *profile, guint metric, MgTimeView *view);
+
+MgProfile *mg_metric_graph_get_profile (MgMetricGraph *self);
+guint mg_metric_graph_get_metric (MgMetricGraph *self);
+MgTimeView *mg_metric_graph_get_view (MgMetricGraph *self);
+void mg_metric_graph_set_view (MgMetricGraph *self, MgTimeView *view);
+
+/* The y axis as currently drawn (for the current view, process and
+ * auto-zoom; fits the widget's height). Owned by the widget, valid until the
+ * next change. */
+const MgAxis *mg_metric_graph_get_axis (MgMetricGraph *self);
+
+/* The tooltip text at time t (see mg_selection_stats_describe_point). */
+char *mg_metric_graph_describe_time (MgMetricGraph *self, double t);
+
+/* Whether the graph draws with dark-theme colours. */
+gboolean mg_metric_graph_is_dark (MgMetricGraph *self);
+
+G_END_DECLS

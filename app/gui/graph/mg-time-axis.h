@@ -1,0 +1,20 @@
+/* The shared time axis (seconds from the start) for the view's visible
+ * range: a small widget placed above or below the rows, with the same width
+ * as the graph rows so times line up. Drag on it selects, like on a graph;
+ * click clears the selection. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "mg-time-view.h"
+
+G_BEGIN_DECLS
+
+#define MG_TYPE_TIME_AXIS (mg_time_axis_get_type ())
+G_DECLARE_FINAL_TYPE (MgTimeAxis, mg_time_axis, MG, TIME_AXIS, GtkWidget)
+
+GtkWidget *mg_time_axis_new (MgTimeView *view);
+MgTimeView *mg_time_axis_get_view (MgTimeAxis *self);
+void mg_time_axis_set_view (MgTimeAxis *self, MgTimeView *view);
+
+G_END_DECLS

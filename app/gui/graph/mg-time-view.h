@@ -1,0 +1,66 @@
+/* The view state every graph row shares: the visible time range, the
+ * selection, the hover time, which process is shown and the vertical
+ * auto-zoom. Rows, the time axis, labels and actions all listen to the same
+ * MgTimeView through property notifications, so one change moves them all.
+ * GObject only (no GTK): testable without a display.
+ *
+ * Times are seconds from the run's start, within [0, duration]. */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+#define MG_TYPE_TIME_VIEW (mg_time_view_get_type ())
+G_DECLARE_FINAL_TYPE (MgTimeView, mg_time_view, MG, TIME_VIEW, GObject)
+
+MgTimeView *mg_time_view_new (double duration);
+
+/* Changing the duration resets the view to the whole run. */
+double mg_time_view_get_duration (MgTimeView *self);
+void mg_time_view_set_duration (MgTimeView *self, double duration);
+
+/* Visible range [start, end]. */
+double mg_time_view_get_start (MgTimeView *self);
+double mg_time_view_get_end (MgTimeView *self);
+/* Sets the visible range without touching the zoom history (clamped,
+ * at least a minimal width). */
+void mg_time_view_set_range (MgTimeView *self, double start, double end);
+
+gboolean mg_time_view_get_has_selection (MgTimeView *self);
+double mg_time_view_get_selection_start (MgTimeView *self);
+double mg_time_view_get_selection_end (MgTimeView *self);
+/* t0 and t1 in any order; clamped to the run. */
+void mg_time_view_set_selection (MgTimeView *self, double t0, double t1);
+void mg_time_view_clear_selection (MgTimeView *self);
+
+/* -1: no hover. */
+double mg_time_view_get_hover_time (MgTimeView *self);
+void mg_time_view_set_hover_time (MgTimeView *self, double t);
+
+/* -1: the aggregate across processes; >= 0: that process's own series. */
+int mg_time_view_get_process (MgTimeView *self);
+void mg_time_view_set_process (MgTimeView *self, int process);
+
+gboolean mg_time_view_get_auto_zoom_vertical (MgTimeView *self);
+void mg_time_view_set_auto_zoom_vertical (MgTimeView *self, gboolean auto_zoom);
+
+/* Zooms to the selection and pushes the current range on the history.
+ * Does nothing without a (non-empty) selection. */
+void mg_time_view_zoom_to_selection (MgTimeView *self);
+/* Steps back through the zoom history; at its bottom zooms out x2 around
+ * the centre, up to the whole run. */
+void mg_time_view_zoom_out (MgTimeView *self);
+gboolean mg_time_view_can_zoom_out (MgTimeView *self);
+/* The whole run, no selection, empty history. */
+void mg_time_view_reset (MgTimeView *self);
+/* Scales the visible range by factor (< 1 zooms in) keeping time t at the
+ * same place on screen. No history. */
+void mg_time_view_zoom_around (MgTimeView *self, double t, double factor);
+/* Moves the visible range by dt seconds, clamped to [0, duration]. */
+void mg_time_view_pan (MgTimeView *self, double dt);
+
+/* The selection if any, else the whole run: what row figures describe. */
+void mg_time_view_get_figures_range (MgTimeView *self, double *t0, double *t1);
+
+G_END_DECLS
