@@ -1,0 +1,631 @@
+/* Puts every process's sample windows onto one common grid and computes the
+ * aggregates across processes. The rules are documented in
+ * docs/profile-format.md ("How the aggregates are computed"). */
+#include "mg-config.h"
+
+#include <math.h>
+
+#include "mg-profile-builder.h"
+#include "mg-profile-private.h"
+
+typedef struct {
+  MgProcessInfo info;
+  GArray *windows;   /* double pairs: t_start, t_end */
+  GArray *values;    /* per sample: n_metrics mins, then maxs, then means */
+  double *singles;   /* n_metrics, NaN = not set; NULL until the first */
+} BuilderProcess;
+
+struct _MgProfileBuilder {
+  MgRunInfo run;
+  GPtrArray *metrics;        /* MgMetricDef* */
+  GPtrArray *groups;         /* MgMetricGroup* */
+  GPtrArray *processes;      /* BuilderProcess* */
+  GArray *plugin_errors;
+  GArray *metric_errors;
+  GArray *events;
+  gboolean has_samples;      /* metrics can no longer be added */
+};
+
+static void
+builder_process_free (BuilderProcess *process)
+{
+  mg_process_info_clear (&process->info);
+  g_clear_pointer (&process->windows, g_array_unref);
+  g_clear_pointer (&process->values, g_array_unref);
+  g_free (process->singles);
+  g_free (process);
+}
+
+MgProfileBuilder *
+mg_profile_builder_new (void)
+{
+  MgProfileBuilder *self = g_new0 (MgProfileBuilder, 1);
+
+  self->run.exit_status = 0;
+  self->run.metrograph_version = g_strdup (MG_VERSION);
+  self->metrics = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_def_free);
+  self->groups = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_group_free);
+  self->processes = g_ptr_array_new_with_free_func ((GDestroyNotify) builder_process_free);
+  self->plugin_errors = g_array_new (FALSE, TRUE, sizeof (MgPluginError));
+  g_array_set_clear_func (self->plugin_errors, (GDestroyNotify) mg_plugin_error_clear);
+  self->metric_errors = g_array_new (FALSE, TRUE, sizeof (MgMetricError));
+  g_array_set_clear_func (self->metric_errors, (GDestroyNotify) mg_metric_error_clear);
+  self->events = g_array_new (FALSE, TRUE, sizeof (MgProcessEvent));
+  g_array_set_clear_func (self->events, (GDestroyNotify) mg_process_event_clear);
+  return self;
+}
+
+void
+mg_profile_builder_free (MgProfileBuilder *self)
+{
+  if (self == NULL)
+    return;
+  mg_run_info_clear (&self->run);
+  g_clear_pointer (&self->metrics, g_ptr_array_unref);
+  g_clear_pointer (&self->groups, g_ptr_array_unref);
+  g_clear_pointer (&self->processes, g_ptr_array_unref);
+  g_clear_pointer (&self->plugin_errors, g_array_unref);
+  g_clear_pointer (&self->metric_errors, g_array_unref);
+  g_clear_pointer (&self->events, g_array_unref);
+  g_free (self);
+}
+
+void
+mg_profile_builder_set_command (MgProfileBuilder *self, const char *const *argv,
+                                const char *working_dir)
+{
+  g_return_if_fail (self != NULL);
+  g_strfreev (self->run.argv);
+  self->run.argv = g_strdupv ((char **) argv);
+  g_free (self->run.working_dir);
+  self->run.working_dir = g_strdup (working_dir);
+}
+
+void
+mg_profile_builder_set_start_time (MgProfileBuilder *self, gint64 start_time_us)
+{
+  g_return_if_fail (self != NULL);
+  self->run.start_time_us = start_time_us;
+}
+
+void
+mg_profile_builder_set_interval (MgProfileBuilder *self, double start_ms, double end_ms,
+                                 guint max_samples)
+{
+  g_return_if_fail (self != NULL);
+  self->run.interval_start_ms = start_ms;
+  self->run.interval_end_ms = end_ms;
+  self->run.max_samples = max_samples;
+}
+
+void
+mg_profile_builder_set_exit_status (MgProfileBuilder *self, int exit_status)
+{
+  g_return_if_fail (self != NULL);
+  self->run.exit_status = exit_status;
+}
+
+guint
+mg_profile_builder_add_metric (MgProfileBuilder *self, const MgMetricDef *def)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (def != NULL, 0);
+  g_return_val_if_fail (!self->has_samples, 0);
+  g_ptr_array_add (self->metrics, mg_metric_def_copy (def));
+  return self->metrics->len - 1;
+}
+
+void
+mg_profile_builder_add_group (MgProfileBuilder *self, const MgMetricGroup *group)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (group != NULL);
+  g_ptr_array_add (self->groups, mg_metric_group_copy (group));
+}
+
+guint
+mg_profile_builder_add_process (MgProfileBuilder *self, const MgProcessInfo *info)
+{
+  BuilderProcess *process;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (info != NULL, 0);
+  process = g_new0 (BuilderProcess, 1);
+  mg_process_info_copy_into (&process->info, info);
+  process->windows = g_array_new (FALSE, FALSE, sizeof (double));
+  process->values = g_array_new (FALSE, FALSE, sizeof (double));
+  g_ptr_array_add (self->processes, process);
+  return self->processes->len - 1;
+}
+
+void
+mg_profile_builder_add_sample (MgProfileBuilder *self, guint process, double t_start_s,
+                               double t_end_s, const double *mins, const double *maxs,
+                               const double *means)
+{
+  BuilderProcess *p;
+  guint n_metrics;
+  double times[2] = { t_start_s, t_end_s };
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (process < self->processes->len);
+  p = g_ptr_array_index (self->processes, process);
+  n_metrics = self->metrics->len;
+  self->has_samples = TRUE;
+  g_array_append_vals (p->windows, times, 2);
+  g_array_append_vals (p->values, mins, n_metrics);
+  g_array_append_vals (p->values, maxs, n_metrics);
+  g_array_append_vals (p->values, means, n_metrics);
+}
+
+void
+mg_profile_builder_set_single_value (MgProfileBuilder *self, guint process, guint metric,
+                                     double value)
+{
+  BuilderProcess *p;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (process < self->processes->len);
+  g_return_if_fail (metric < self->metrics->len);
+  p = g_ptr_array_index (self->processes, process);
+  if (p->singles == NULL)
+    {
+      p->singles = g_new (double, self->metrics->len);
+      for (guint m = 0; m < self->metrics->len; m++)
+        p->singles[m] = NAN;
+    }
+  p->singles[metric] = value;
+}
+
+void
+mg_profile_builder_add_plugin_error (MgProfileBuilder *self, const MgPluginError *error)
+{
+  MgPluginError copy;
+
+  g_return_if_fail (self != NULL);
+  mg_plugin_error_copy_into (&copy, error);
+  g_array_append_val (self->plugin_errors, copy);
+}
+
+void
+mg_profile_builder_add_metric_error (MgProfileBuilder *self, const MgMetricError *error)
+{
+  MgMetricError copy;
+
+  g_return_if_fail (self != NULL);
+  mg_metric_error_copy_into (&copy, error);
+  g_array_append_val (self->metric_errors, copy);
+}
+
+void
+mg_profile_builder_add_event (MgProfileBuilder *self, const MgProcessEvent *event)
+{
+  MgProcessEvent copy;
+
+  g_return_if_fail (self != NULL);
+  mg_process_event_copy_into (&copy, event);
+  g_array_append_val (self->events, copy);
+}
+
+/* One process's values of one metric on the common grid. */
+typedef struct {
+  double *weight;   /* summed overlap (s) of its samples with the window */
+  double *wmean;    /* overlap-weighted sum of means */
+  double *points;   /* zero-length samples in the window, and their sum: */
+  double *pmean;    /*   used only where no sample has a positive overlap */
+  double *min;
+  double *max;
+} GridAcc;
+
+typedef struct {
+  guint n;
+  double end;       /* the grid spans (0, end] */
+  const double *starts;
+  const double *ends;
+} Grid;
+
+static void
+grid_acc_reset (GridAcc *acc, guint n)
+{
+  for (guint w = 0; w < n; w++)
+    {
+      acc->weight[w] = acc->wmean[w] = acc->points[w] = acc->pmean[w] = 0.0;
+      acc->min[w] = INFINITY;
+      acc->max[w] = -INFINITY;
+    }
+}
+
+static guint
+grid_clamp (const Grid *grid, double index)
+{
+  if (!(index > 0.0))
+    return 0;
+  if (index >= grid->n)
+    return grid->n - 1;
+  return (guint) index;
+}
+
+static void
+grid_acc_add (GridAcc *acc, const Grid *grid, double a, double b, double min, double max,
+              double mean)
+{
+  double scale = grid->n / grid->end;
+
+  if (grid->n == 0)
+    return;
+  if (!(b > a))
+    {
+      /* An instant: the window (start, end] that holds b. */
+      guint w = grid_clamp (grid, ceil (b * scale) - 1.0);
+
+      if (!isnan (mean))
+        {
+          acc->points[w] += 1.0;
+          acc->pmean[w] += mean;
+        }
+      if (!isnan (min))
+        acc->min[w] = MIN (acc->min[w], min);
+      if (!isnan (max))
+        acc->max[w] = MAX (acc->max[w], max);
+      return;
+    }
+
+  for (guint w = grid_clamp (grid, floor (a * scale)); w <= grid_clamp (grid, ceil (b * scale) - 1.0); w++)
+    {
+      double overlap = MIN (b, grid->ends[w]) - MAX (a, grid->starts[w]);
+
+      if (!(overlap > 0.0))
+        continue;
+      if (!isnan (mean))
+        {
+          acc->weight[w] += overlap;
+          acc->wmean[w] += overlap * mean;
+        }
+      if (!isnan (min))
+        acc->min[w] = MIN (acc->min[w], min);
+      if (!isnan (max))
+        acc->max[w] = MAX (acc->max[w], max);
+    }
+}
+
+/* The process's value in window w: mean, min, max; FALSE in a gap. */
+static gboolean
+grid_acc_get (const GridAcc *acc, guint w, double *mean, double *min, double *max)
+{
+  if (acc->weight[w] > 0.0)
+    *mean = acc->wmean[w] / acc->weight[w];
+  else if (acc->points[w] > 0.0)
+    *mean = acc->pmean[w] / acc->points[w];
+  else
+    return FALSE;
+  *min = isfinite (acc->min[w]) ? acc->min[w] : *mean;
+  *max = isfinite (acc->max[w]) ? acc->max[w] : *mean;
+  return TRUE;
+}
+
+static double
+grid_end (MgProfileBuilder *self)
+{
+  double end = 0.0;
+
+  for (guint p = 0; p < self->processes->len; p++)
+    {
+      BuilderProcess *process = g_ptr_array_index (self->processes, p);
+      guint n = process->windows->len / 2;
+
+      if (isfinite (process->info.end_s))
+        end = MAX (end, process->info.end_s);
+      if (n > 0)
+        end = MAX (end, g_array_index (process->windows, double, 2 * n - 1));
+    }
+  return end;
+}
+
+static void
+fill_run_facts (MgProfileBuilder *self, MgProfile *profile, double duration)
+{
+  g_autoptr(GPtrArray) hosts = g_ptr_array_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint p = 0; p < self->processes->len; p++)
+    {
+      BuilderProcess *process = g_ptr_array_index (self->processes, p);
+      const char *host = process->info.host != NULL ? process->info.host : "";
+
+      if (g_hash_table_add (seen, (gpointer) host))
+        g_ptr_array_add (hosts, g_strdup (host));
+    }
+  g_ptr_array_add (hosts, NULL);
+
+  profile->run = self->run;
+  memset (&self->run, 0, sizeof self->run);
+  if (profile->run.argv == NULL)
+    profile->run.argv = g_new0 (char *, 1);
+  if (profile->run.working_dir == NULL)
+    profile->run.working_dir = g_strdup ("");
+  profile->run.hosts = (char **) g_ptr_array_steal (hosts, NULL);
+  profile->run.n_nodes = g_strv_length (profile->run.hosts);
+  profile->run.n_processes = self->processes->len;
+  profile->run.duration_s = duration;
+}
+
+/* Copies one process's samples into the profile's block layout. */
+static void
+build_process_series (MgProfileBuilder *self, MgProfile *profile, guint p)
+{
+  BuilderProcess *process = g_ptr_array_index (self->processes, p);
+  guint n_metrics = self->metrics->len;
+  gsize n = process->windows->len / 2;
+  const double *windows = (const double *) process->windows->data;
+  const double *values = (const double *) process->values->data;
+  double *times = mg_profile_take_block (profile, g_new (double, MAX (n, 1)));
+  double *block = mg_profile_take_block (profile,
+                                         g_new (double, MAX (n * n_metrics * MG_PROCESS_SERIES_N, 1)));
+
+  for (gsize k = 0; k < n; k++)
+    times[k] = windows[2 * k + 1];
+
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      MgProcessSeries *series = &profile->process_series[(gsize) p * n_metrics + m];
+      double *mins = block + (gsize) m * MG_PROCESS_SERIES_N * n;
+      double *maxs = mins + n;
+      double *means = maxs + n;
+      gboolean any = FALSE;
+
+      for (gsize k = 0; k < n; k++)
+        {
+          const double *sample = values + k * 3 * n_metrics;
+
+          mins[k] = sample[m];
+          maxs[k] = sample[n_metrics + m];
+          means[k] = sample[2 * n_metrics + m];
+          any = any || !isnan (means[k]) || !isnan (mins[k]) || !isnan (maxs[k]);
+        }
+      series->n = any ? n : 0;
+      series->times = times;
+      series->mins = mins;
+      series->maxs = maxs;
+      series->means = means;
+    }
+}
+
+/* Across processes, window by window, for one time-domain metric. */
+static void
+aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *accs,
+                  double *out, gint32 *out_index)
+{
+  guint n_metrics = self->metrics->len;
+  guint n_proc = self->processes->len;
+  gsize n = grid->n;
+  double *mins = out, *maxs = out + n, *means = out + 2 * n, *vars = out + 3 * n,
+         *sums = out + 4 * n;
+  gint32 *min_p = out_index, *max_p = out_index + n;
+
+  for (guint p = 0; p < n_proc; p++)
+    {
+      BuilderProcess *process = g_ptr_array_index (self->processes, p);
+      gsize n_samples = process->windows->len / 2;
+      const double *windows = (const double *) process->windows->data;
+      const double *values = (const double *) process->values->data;
+
+      grid_acc_reset (&accs[p], grid->n);
+      for (gsize k = 0; k < n_samples; k++)
+        {
+          const double *sample = values + k * 3 * n_metrics;
+
+          grid_acc_add (&accs[p], grid, windows[2 * k], windows[2 * k + 1], sample[m],
+                        sample[n_metrics + m], sample[2 * n_metrics + m]);
+        }
+    }
+
+  for (gsize w = 0; w < n; w++)
+    {
+      double lo = INFINITY, hi = -INFINITY, sum = 0.0, mean, var = 0.0;
+      gint32 lo_p = -1, hi_p = -1;
+      guint count = 0;
+
+      for (guint p = 0; p < n_proc; p++)
+        {
+          double v, vmin, vmax;
+
+          if (!grid_acc_get (&accs[p], w, &v, &vmin, &vmax))
+            continue;
+          count++;
+          sum += v;
+          if (vmin < lo)
+            lo = vmin, lo_p = (gint32) p;
+          if (vmax > hi)
+            hi = vmax, hi_p = (gint32) p;
+        }
+      if (count == 0)
+        {
+          mins[w] = maxs[w] = means[w] = vars[w] = sums[w] = NAN;
+          min_p[w] = max_p[w] = -1;
+          continue;
+        }
+      mean = sum / count;
+      for (guint p = 0; p < n_proc; p++)
+        {
+          double v, vmin, vmax;
+
+          if (grid_acc_get (&accs[p], w, &v, &vmin, &vmax))
+            var += (v - mean) * (v - mean);
+        }
+      mins[w] = lo;
+      maxs[w] = hi;
+      means[w] = mean;
+      vars[w] = var / count;
+      sums[w] = sum;
+      min_p[w] = lo_p;
+      max_p[w] = hi_p;
+    }
+}
+
+static void
+aggregate_single_value (MgProfileBuilder *self, guint m, MgSingleValue *out)
+{
+  double sum = 0.0, var = 0.0;
+  guint count = 0;
+
+  out->min = INFINITY;
+  out->max = -INFINITY;
+  for (guint p = 0; p < self->processes->len; p++)
+    {
+      BuilderProcess *process = g_ptr_array_index (self->processes, p);
+
+      if (process->singles == NULL || isnan (process->singles[m]))
+        continue;
+      count++;
+      sum += process->singles[m];
+      out->min = MIN (out->min, process->singles[m]);
+      out->max = MAX (out->max, process->singles[m]);
+    }
+  out->count = count;
+  if (count == 0)
+    {
+      out->min = out->max = out->mean = out->var = out->sum = NAN;
+      return;
+    }
+  out->mean = sum / count;
+  out->sum = sum;
+  for (guint p = 0; p < self->processes->len; p++)
+    {
+      BuilderProcess *process = g_ptr_array_index (self->processes, p);
+
+      if (process->singles != NULL && !isnan (process->singles[m]))
+        var += (process->singles[m] - out->mean) * (process->singles[m] - out->mean);
+    }
+  out->var = var / count;
+}
+
+static guint
+choose_n_windows (MgProfileBuilder *self)
+{
+  guint n = 0;
+
+  for (guint p = 0; p < self->processes->len; p++)
+    {
+      BuilderProcess *process = g_ptr_array_index (self->processes, p);
+
+      n = MAX (n, process->windows->len / 2);
+    }
+  return n;
+}
+
+MgProfile *
+mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **error)
+{
+  g_autoptr(MgProfile) profile = NULL;
+  guint n_metrics, n_proc;
+  double end, *starts, *ends, *agg;
+  gint32 *agg_index;
+  GridAcc *accs;
+  Grid grid;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  n_metrics = self->metrics->len;
+  n_proc = self->processes->len;
+  if (n_windows == 0)
+    n_windows = choose_n_windows (self);
+  end = grid_end (self);
+  if (!(end > 0.0))
+    {
+      /* Nothing took any time: an empty grid rather than windows of width 0. */
+      n_windows = 0;
+      end = 0.0;
+    }
+
+  profile = mg_profile_new_empty ();
+  fill_run_facts (self, profile, end);
+
+  /* Definitions and the plain lists move over as they are. */
+  for (guint m = 0; m < n_metrics; m++)
+    g_ptr_array_add (profile->metrics, mg_metric_def_copy (g_ptr_array_index (self->metrics, m)));
+  g_ptr_array_extend_and_steal (profile->groups, g_steal_pointer (&self->groups));
+  self->groups = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_group_free);
+  for (guint p = 0; p < n_proc; p++)
+    {
+      BuilderProcess *process = g_ptr_array_index (self->processes, p);
+      MgProcessInfo info;
+
+      mg_process_info_copy_into (&info, &process->info);
+      g_array_append_val (profile->processes, info);
+    }
+  g_array_append_vals (profile->plugin_errors, self->plugin_errors->data, self->plugin_errors->len);
+  g_array_set_clear_func (self->plugin_errors, NULL);
+  g_array_append_vals (profile->metric_errors, self->metric_errors->data, self->metric_errors->len);
+  g_array_set_clear_func (self->metric_errors, NULL);
+  g_array_append_vals (profile->events, self->events->data, self->events->len);
+  g_array_set_clear_func (self->events, NULL);
+
+  /* The grid: uniform windows (start, end] from 0 to the run's end. */
+  profile->n_windows = n_windows;
+  starts = mg_profile_take_block (profile, g_new (double, 2 * (gsize) MAX (n_windows, 1)));
+  ends = starts + n_windows;
+  for (guint w = 0; w < n_windows; w++)
+    {
+      starts[w] = end * w / n_windows;
+      ends[w] = w + 1 == n_windows ? end : end * (w + 1) / n_windows;
+    }
+  profile->window_starts = starts;
+  profile->window_ends = ends;
+  grid = (Grid) { n_windows, end, starts, ends };
+
+  agg = mg_profile_take_block (profile,
+                               g_new (double, MAX ((gsize) n_metrics * MG_SERIES_N_DOUBLES * n_windows, 1)));
+  agg_index = mg_profile_take_block (profile,
+                                     g_new (gint32, MAX ((gsize) n_metrics * MG_SERIES_N_INDICES * n_windows, 1)));
+  profile->singles = g_new0 (MgSingleValue, MAX (n_metrics, 1));
+  accs = g_new0 (GridAcc, MAX (n_proc, 1));
+  for (guint p = 0; p < n_proc; p++)
+    {
+      double *mem = g_new (double, 6 * (gsize) MAX (n_windows, 1));
+
+      accs[p] = (GridAcc) { mem, mem + n_windows, mem + 2 * n_windows, mem + 3 * n_windows,
+                            mem + 4 * n_windows, mem + 5 * n_windows };
+    }
+
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      const MgMetricDef *def = g_ptr_array_index (profile->metrics, m);
+      double *out = agg + (gsize) m * MG_SERIES_N_DOUBLES * n_windows;
+      gint32 *out_index = agg_index + (gsize) m * MG_SERIES_N_INDICES * n_windows;
+
+      if (def->domain == MG_DOMAIN_SINGLE_VALUE)
+        {
+          aggregate_single_value (self, m, &profile->singles[m]);
+          for (gsize i = 0; i < (gsize) MG_SERIES_N_DOUBLES * n_windows; i++)
+            out[i] = NAN;
+          for (gsize i = 0; i < (gsize) MG_SERIES_N_INDICES * n_windows; i++)
+            out_index[i] = -1;
+        }
+      else
+        {
+          MgSingleValue *none = &profile->singles[m];
+
+          none->min = none->max = none->mean = none->var = none->sum = NAN;
+          aggregate_metric (self, &grid, m, accs, out, out_index);
+        }
+    }
+  for (guint p = 0; p < n_proc; p++)
+    g_free (accs[p].weight);
+  g_free (accs);
+  mg_profile_set_aggregates (profile, agg, agg_index);
+
+  profile->process_series = g_new0 (MgProcessSeries, MAX ((gsize) n_proc * n_metrics, 1));
+  for (guint p = 0; p < n_proc; p++)
+    {
+      BuilderProcess *process = g_ptr_array_index (self->processes, p);
+
+      build_process_series (self, profile, p);
+      /* The samples are in the profile now: free them as we go. */
+      g_clear_pointer (&process->values, g_array_unref);
+      process->values = g_array_new (FALSE, FALSE, sizeof (double));
+      g_array_set_size (process->windows, 0);
+    }
+
+  return g_steal_pointer (&profile);
+}

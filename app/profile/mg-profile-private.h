@@ -1,0 +1,61 @@
+/* The inside of MgProfile, shared by the files of app/profile only: the
+ * builder and the file loader fill it, the getters of mg-profile.c read it.
+ * Not for use outside app/profile. */
+#pragma once
+
+#include "mg-profile.h"
+
+G_BEGIN_DECLS
+
+struct _MgProfile {
+  GObject parent_instance;
+
+  MgRunInfo run;
+  GPtrArray *metrics;            /* MgMetricDef*, owned */
+  GPtrArray *groups;             /* MgMetricGroup*, owned */
+
+  guint n_windows;
+  const double *window_starts;   /* n_windows */
+  const double *window_ends;
+
+  /* Per metric (n_metrics). Aggregates live in two blocks, metric-major:
+   * doubles [metric][mins, maxs, means, vars, sums][window] and
+   * gint32 [metric][min_process, max_process][window]. */
+  MgSeries *series;
+  MgSingleValue *singles;
+
+  GArray *processes;             /* MgProcessInfo */
+  /* [process * n_metrics + metric]; each process's values are one block
+   * [metric][mins, maxs, means][sample] beside one block of times. */
+  MgProcessSeries *process_series;
+
+  GArray *plugin_errors;         /* MgPluginError */
+  GArray *metric_errors;         /* MgMetricError */
+  GArray *events;                /* MgProcessEvent */
+
+  GPtrArray *blocks;             /* g_free'd memory the pointers above point into */
+  GBytes *backing;               /* a loaded file the pointers may point into */
+};
+
+/* An empty profile with every container allocated. */
+MgProfile *mg_profile_new_empty (void);
+/* Memory the profile frees with itself; returns mem. */
+gpointer mg_profile_take_block (MgProfile *self, gpointer mem);
+/* Points series[] and singles[] at the two aggregate blocks. */
+void mg_profile_set_aggregates (MgProfile *self, const double *values, const gint32 *indices);
+
+void mg_run_info_clear (MgRunInfo *info);
+void mg_process_info_clear (MgProcessInfo *info);
+void mg_plugin_error_clear (MgPluginError *error);
+void mg_metric_error_clear (MgMetricError *error);
+void mg_process_event_clear (MgProcessEvent *event);
+
+/* Deep copies into *dest. */
+void mg_process_info_copy_into (MgProcessInfo *dest, const MgProcessInfo *src);
+void mg_plugin_error_copy_into (MgPluginError *dest, const MgPluginError *src);
+void mg_metric_error_copy_into (MgMetricError *dest, const MgMetricError *src);
+void mg_process_event_copy_into (MgProcessEvent *dest, const MgProcessEvent *src);
+
+enum { MG_SERIES_N_DOUBLES = 5, MG_SERIES_N_INDICES = 2, MG_PROCESS_SERIES_N = 3 };
+
+G_END_DECLS

@@ -1,0 +1,329 @@
+/* The profile model: an immutable GObject holding one run. Filled by
+ * MgProfileBuilder or by the .mgprof loader; read through the getters. */
+#include "mg-config.h"
+
+#include "mg-profile-private.h"
+
+G_DEFINE_QUARK (mg-profile-error-quark, mg_profile_error)
+
+G_DEFINE_FINAL_TYPE (MgProfile, mg_profile, G_TYPE_OBJECT)
+
+void
+mg_run_info_clear (MgRunInfo *info)
+{
+  g_clear_pointer (&info->argv, g_strfreev);
+  g_clear_pointer (&info->working_dir, g_free);
+  g_clear_pointer (&info->hosts, g_strfreev);
+  g_clear_pointer (&info->metrograph_version, g_free);
+}
+
+void
+mg_process_info_clear (MgProcessInfo *info)
+{
+  g_clear_pointer (&info->host, g_free);
+  g_clear_pointer (&info->program, g_free);
+}
+
+void
+mg_plugin_error_clear (MgPluginError *error)
+{
+  g_clear_pointer (&error->source_id, g_free);
+  g_clear_pointer (&error->library, g_free);
+  g_clear_pointer (&error->message, g_free);
+}
+
+void
+mg_metric_error_clear (MgMetricError *error)
+{
+  g_clear_pointer (&error->metric_id, g_free);
+  g_clear_pointer (&error->message, g_free);
+}
+
+void
+mg_process_event_clear (MgProcessEvent *event)
+{
+  g_clear_pointer (&event->message, g_free);
+}
+
+void
+mg_process_info_copy_into (MgProcessInfo *dest, const MgProcessInfo *src)
+{
+  *dest = *src;
+  dest->host = g_strdup (src->host);
+  dest->program = g_strdup (src->program);
+}
+
+void
+mg_plugin_error_copy_into (MgPluginError *dest, const MgPluginError *src)
+{
+  *dest = *src;
+  dest->source_id = g_strdup (src->source_id);
+  dest->library = g_strdup (src->library);
+  dest->message = g_strdup (src->message);
+}
+
+void
+mg_metric_error_copy_into (MgMetricError *dest, const MgMetricError *src)
+{
+  *dest = *src;
+  dest->metric_id = g_strdup (src->metric_id);
+  dest->message = g_strdup (src->message);
+}
+
+void
+mg_process_event_copy_into (MgProcessEvent *dest, const MgProcessEvent *src)
+{
+  *dest = *src;
+  dest->message = g_strdup (src->message);
+}
+
+static void
+mg_profile_finalize (GObject *object)
+{
+  MgProfile *self = MG_PROFILE (object);
+
+  mg_run_info_clear (&self->run);
+  g_ptr_array_unref (self->metrics);
+  g_ptr_array_unref (self->groups);
+  g_array_unref (self->processes);
+  g_array_unref (self->plugin_errors);
+  g_array_unref (self->metric_errors);
+  g_array_unref (self->events);
+  g_free (self->series);
+  g_free (self->singles);
+  g_free (self->process_series);
+  g_ptr_array_unref (self->blocks);
+  g_clear_pointer (&self->backing, g_bytes_unref);
+
+  G_OBJECT_CLASS (mg_profile_parent_class)->finalize (object);
+}
+
+static void
+mg_profile_class_init (MgProfileClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = mg_profile_finalize;
+}
+
+static void
+mg_profile_init (MgProfile *self)
+{
+  self->metrics = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_def_free);
+  self->groups = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_group_free);
+  self->processes = g_array_new (FALSE, TRUE, sizeof (MgProcessInfo));
+  g_array_set_clear_func (self->processes, (GDestroyNotify) mg_process_info_clear);
+  self->plugin_errors = g_array_new (FALSE, TRUE, sizeof (MgPluginError));
+  g_array_set_clear_func (self->plugin_errors, (GDestroyNotify) mg_plugin_error_clear);
+  self->metric_errors = g_array_new (FALSE, TRUE, sizeof (MgMetricError));
+  g_array_set_clear_func (self->metric_errors, (GDestroyNotify) mg_metric_error_clear);
+  self->events = g_array_new (FALSE, TRUE, sizeof (MgProcessEvent));
+  g_array_set_clear_func (self->events, (GDestroyNotify) mg_process_event_clear);
+  self->blocks = g_ptr_array_new_with_free_func (g_free);
+}
+
+MgProfile *
+mg_profile_new_empty (void)
+{
+  return g_object_new (MG_TYPE_PROFILE, NULL);
+}
+
+gpointer
+mg_profile_take_block (MgProfile *self, gpointer mem)
+{
+  if (mem != NULL)
+    g_ptr_array_add (self->blocks, mem);
+  return mem;
+}
+
+void
+mg_profile_set_aggregates (MgProfile *self, const double *values, const gint32 *indices)
+{
+  guint n_metrics = self->metrics->len;
+  gsize n = self->n_windows;
+
+  g_free (self->series);
+  self->series = g_new0 (MgSeries, MAX (n_metrics, 1));
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      const double *v = values + (gsize) m * MG_SERIES_N_DOUBLES * n;
+      const gint32 *i = indices + (gsize) m * MG_SERIES_N_INDICES * n;
+      MgSeries *s = &self->series[m];
+
+      s->mins = v;
+      s->maxs = v + n;
+      s->means = v + 2 * n;
+      s->vars = v + 3 * n;
+      s->sums = v + 4 * n;
+      s->min_process = i;
+      s->max_process = i + n;
+    }
+}
+
+const MgRunInfo *
+mg_profile_get_run_info (MgProfile *self)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), NULL);
+  return &self->run;
+}
+
+guint
+mg_profile_get_n_metrics (MgProfile *self)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), 0);
+  return self->metrics->len;
+}
+
+const MgMetricDef *
+mg_profile_get_metric (MgProfile *self, guint metric)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (metric < self->metrics->len, NULL);
+  return g_ptr_array_index (self->metrics, metric);
+}
+
+int
+mg_profile_find_metric (MgProfile *self, const char *id)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), -1);
+  g_return_val_if_fail (id != NULL, -1);
+  for (guint m = 0; m < self->metrics->len; m++)
+    {
+      const MgMetricDef *def = g_ptr_array_index (self->metrics, m);
+
+      if (g_strcmp0 (def->id, id) == 0)
+        return (int) m;
+    }
+  return -1;
+}
+
+guint
+mg_profile_get_n_groups (MgProfile *self)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), 0);
+  return self->groups->len;
+}
+
+const MgMetricGroup *
+mg_profile_get_group (MgProfile *self, guint group)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (group < self->groups->len, NULL);
+  return g_ptr_array_index (self->groups, group);
+}
+
+guint
+mg_profile_get_n_windows (MgProfile *self)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), 0);
+  return self->n_windows;
+}
+
+const double *
+mg_profile_get_window_starts (MgProfile *self)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), NULL);
+  return self->window_starts;
+}
+
+const double *
+mg_profile_get_window_ends (MgProfile *self)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), NULL);
+  return self->window_ends;
+}
+
+static gboolean
+is_single_value (MgProfile *self, guint metric)
+{
+  const MgMetricDef *def = g_ptr_array_index (self->metrics, metric);
+
+  return def->domain == MG_DOMAIN_SINGLE_VALUE;
+}
+
+const MgSeries *
+mg_profile_get_series (MgProfile *self, guint metric)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (metric < self->metrics->len, NULL);
+  if (is_single_value (self, metric))
+    return NULL;
+  return &self->series[metric];
+}
+
+const MgSingleValue *
+mg_profile_get_single_value (MgProfile *self, guint metric)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (metric < self->metrics->len, NULL);
+  if (!is_single_value (self, metric))
+    return NULL;
+  return &self->singles[metric];
+}
+
+guint
+mg_profile_get_n_processes (MgProfile *self)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), 0);
+  return self->processes->len;
+}
+
+const MgProcessInfo *
+mg_profile_get_process (MgProfile *self, guint process)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (process < self->processes->len, NULL);
+  return &g_array_index (self->processes, MgProcessInfo, process);
+}
+
+const MgProcessSeries *
+mg_profile_get_process_series (MgProfile *self, guint process, guint metric)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (process < self->processes->len, NULL);
+  g_return_val_if_fail (metric < self->metrics->len, NULL);
+  return &self->process_series[(gsize) process * self->metrics->len + metric];
+}
+
+guint
+mg_profile_get_n_plugin_errors (MgProfile *self)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), 0);
+  return self->plugin_errors->len;
+}
+
+const MgPluginError *
+mg_profile_get_plugin_error (MgProfile *self, guint i)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (i < self->plugin_errors->len, NULL);
+  return &g_array_index (self->plugin_errors, MgPluginError, i);
+}
+
+guint
+mg_profile_get_n_metric_errors (MgProfile *self)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), 0);
+  return self->metric_errors->len;
+}
+
+const MgMetricError *
+mg_profile_get_metric_error (MgProfile *self, guint i)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (i < self->metric_errors->len, NULL);
+  return &g_array_index (self->metric_errors, MgMetricError, i);
+}
+
+guint
+mg_profile_get_n_events (MgProfile *self)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), 0);
+  return self->events->len;
+}
+
+const MgProcessEvent *
+mg_profile_get_event (MgProfile *self, guint i)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (i < self->events->len, NULL);
+  return &g_array_index (self->events, MgProcessEvent, i);
+}

@@ -1,0 +1,265 @@
+/* MgProfileBuilder: aggregates across processes on hand-computed inputs. */
+#include "mg-config.h"
+
+#include <math.h>
+
+#include "mg-profile-builder.h"
+
+static MgMetricDef *
+make_metric (const char *id, MgDomain domain)
+{
+  MgMetricDef *def = mg_metric_def_new ();
+
+  def->id = g_strdup (id);
+  def->domain = domain;
+  def->display_name = g_strdup (id);
+  return def;
+}
+
+static guint
+add_process (MgProfileBuilder *builder, int pid, const char *host, double end_s)
+{
+  MgProcessInfo info = { .pid = pid, .ppid = 1, .rank = -1, .host = (char *) host,
+                         .program = (char *) "/bin/prog", .start_s = 0.0, .end_s = end_s,
+                         .end = MG_PROCESS_END_EXITED, .status = 0 };
+
+  return mg_profile_builder_add_process (builder, &info);
+}
+
+static void
+add_sample (MgProfileBuilder *builder, guint p, double a, double b, double min, double max,
+            double mean)
+{
+  double mins[2] = { min, NAN }, maxs[2] = { max, NAN }, means[2] = { mean, NAN };
+
+  mg_profile_builder_add_sample (builder, p, a, b, mins, maxs, means);
+}
+
+/* Three processes, one time metric "m" and one single-value metric "s". */
+static MgProfile *
+build_three (void)
+{
+  g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr(MgMetricDef) m = make_metric ("m", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) s = make_metric ("s", MG_DOMAIN_SINGLE_VALUE);
+  const char *argv[] = { "prog", "--flag", NULL };
+  g_autoptr(GError) error = NULL;
+  MgProfile *profile;
+  guint p0, p1, p2;
+
+  mg_profile_builder_set_command (builder, argv, "/tmp");
+  mg_profile_builder_set_start_time (builder, 1700000000000000);
+  mg_profile_builder_set_interval (builder, 20.0, 40.0, 1000);
+  mg_profile_builder_set_exit_status (builder, 3);
+  g_assert_cmpuint (mg_profile_builder_add_metric (builder, m), ==, 0);
+  g_assert_cmpuint (mg_profile_builder_add_metric (builder, s), ==, 1);
+  p0 = add_process (builder, 100, "a", 2.0);
+  p1 = add_process (builder, 101, "b", 1.5);
+  p2 = add_process (builder, 102, "a", 2.0);
+
+  add_sample (builder, p0, 0.0, 1.0, 0.0, 2.0, 1.0);
+  add_sample (builder, p0, 1.0, 2.0, 3.0, 3.0, 3.0);
+  add_sample (builder, p1, 0.0, 1.0, 4.0, 6.0, 5.0);
+  add_sample (builder, p1, 1.0, 2.0, NAN, NAN, NAN);
+  /* One sample across both windows: its value counts in each. */
+  add_sample (builder, p2, 0.0, 2.0, 1.0, 10.0, 2.0);
+
+  mg_profile_builder_set_single_value (builder, p0, 1, 4.0);
+  mg_profile_builder_set_single_value (builder, p1, 1, 8.0);
+
+  profile = mg_profile_builder_finish (builder, 0, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+  return profile;
+}
+
+static void
+test_builder_aggregates (void)
+{
+  g_autoptr(MgProfile) profile = build_three ();
+  const MgSeries *series;
+  const double *starts, *ends;
+
+  /* Default window count: the most windows any process has (2). */
+  g_assert_cmpuint (mg_profile_get_n_windows (profile), ==, 2);
+  starts = mg_profile_get_window_starts (profile);
+  ends = mg_profile_get_window_ends (profile);
+  g_assert_cmpfloat (starts[0], ==, 0.0);
+  g_assert_cmpfloat (ends[0], ==, 1.0);
+  g_assert_cmpfloat (starts[1], ==, 1.0);
+  g_assert_cmpfloat (ends[1], ==, 2.0);
+
+  series = mg_profile_get_series (profile, 0);
+  g_assert_nonnull (series);
+  /* Window 0: values 1 [0,2], 5 [4,6], 2 [1,10]. */
+  g_assert_cmpfloat (series->mins[0], ==, 0.0);
+  g_assert_cmpint (series->min_process[0], ==, 0);
+  g_assert_cmpfloat (series->maxs[0], ==, 10.0);
+  g_assert_cmpint (series->max_process[0], ==, 2);
+  g_assert_cmpfloat_with_epsilon (series->means[0], 8.0 / 3.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (series->vars[0], 26.0 / 9.0, 1e-12);
+  g_assert_cmpfloat (series->sums[0], ==, 8.0);
+  /* Window 1: process 1 has a gap; values 3 [3,3] and 2 [1,10]. */
+  g_assert_cmpfloat (series->mins[1], ==, 1.0);
+  g_assert_cmpint (series->min_process[1], ==, 2);
+  g_assert_cmpfloat (series->maxs[1], ==, 10.0);
+  g_assert_cmpint (series->max_process[1], ==, 2);
+  g_assert_cmpfloat (series->means[1], ==, 2.5);
+  g_assert_cmpfloat (series->vars[1], ==, 0.25);
+  g_assert_cmpfloat (series->sums[1], ==, 5.0);
+
+  g_assert_null (mg_profile_get_single_value (profile, 0));
+  g_assert_null (mg_profile_get_series (profile, 1));
+}
+
+static void
+test_builder_single_values (void)
+{
+  g_autoptr(MgProfile) profile = build_three ();
+  const MgSingleValue *value = mg_profile_get_single_value (profile, 1);
+
+  g_assert_nonnull (value);
+  g_assert_cmpuint (value->count, ==, 2);
+  g_assert_cmpfloat (value->min, ==, 4.0);
+  g_assert_cmpfloat (value->max, ==, 8.0);
+  g_assert_cmpfloat (value->mean, ==, 6.0);
+  g_assert_cmpfloat (value->var, ==, 4.0);
+  g_assert_cmpfloat (value->sum, ==, 12.0);
+}
+
+static void
+test_builder_run_facts (void)
+{
+  g_autoptr(MgProfile) profile = build_three ();
+  const MgRunInfo *run = mg_profile_get_run_info (profile);
+  const MgProcessSeries *ps;
+
+  g_assert_cmpstr (run->argv[0], ==, "prog");
+  g_assert_cmpstr (run->argv[1], ==, "--flag");
+  g_assert_null (run->argv[2]);
+  g_assert_cmpstr (run->working_dir, ==, "/tmp");
+  g_assert_cmpuint (g_strv_length (run->hosts), ==, 2);
+  g_assert_cmpstr (run->hosts[0], ==, "a");
+  g_assert_cmpstr (run->hosts[1], ==, "b");
+  g_assert_cmpuint (run->n_nodes, ==, 2);
+  g_assert_cmpuint (run->n_processes, ==, 3);
+  g_assert_cmpfloat (run->duration_s, ==, 2.0);
+  g_assert_cmpint (run->start_time_us, ==, 1700000000000000);
+  g_assert_cmpfloat (run->interval_start_ms, ==, 20.0);
+  g_assert_cmpfloat (run->interval_end_ms, ==, 40.0);
+  g_assert_cmpuint (run->max_samples, ==, 1000);
+  g_assert_cmpint (run->exit_status, ==, 3);
+
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 3);
+  g_assert_cmpint (mg_profile_get_process (profile, 1)->pid, ==, 101);
+  g_assert_cmpstr (mg_profile_get_process (profile, 1)->host, ==, "b");
+  g_assert_cmpint (mg_profile_find_metric (profile, "s"), ==, 1);
+  g_assert_cmpint (mg_profile_find_metric (profile, "nope"), ==, -1);
+
+  ps = mg_profile_get_process_series (profile, 1, 0);
+  g_assert_cmpuint (ps->n, ==, 2);
+  g_assert_cmpfloat (ps->times[0], ==, 1.0);
+  g_assert_cmpfloat (ps->times[1], ==, 2.0);
+  g_assert_cmpfloat (ps->means[0], ==, 5.0);
+  g_assert_true (isnan (ps->means[1]));
+  g_assert_cmpfloat (ps->mins[0], ==, 4.0);
+  g_assert_cmpfloat (ps->maxs[0], ==, 6.0);
+  /* Metric "s" never had a sample value. */
+  g_assert_cmpuint (mg_profile_get_process_series (profile, 1, 1)->n, ==, 0);
+}
+
+/* Samples whose boundaries do not match the grid's: time-weighted. */
+static void
+test_builder_window_boundaries (void)
+{
+  g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr(MgMetricDef) m = make_metric ("m", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) s = make_metric ("s", MG_DOMAIN_SINGLE_VALUE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+  const MgSeries *series;
+  guint p;
+
+  mg_profile_builder_add_metric (builder, m);
+  mg_profile_builder_add_metric (builder, s);
+  p = add_process (builder, 1, "h", 3.0);
+  add_sample (builder, p, 0.0, 0.5, 2.0, 2.0, 2.0);
+  add_sample (builder, p, 0.5, 1.5, 1.0, 7.0, 4.0);
+  profile = mg_profile_builder_finish (builder, 3, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (mg_profile_get_n_windows (profile), ==, 3);
+  g_assert_cmpfloat (mg_profile_get_window_ends (profile)[2], ==, 3.0);
+  series = mg_profile_get_series (profile, 0);
+  /* (0,1]: 0.5 s of 2 and 0.5 s of 4. */
+  g_assert_cmpfloat (series->means[0], ==, 3.0);
+  g_assert_cmpfloat (series->mins[0], ==, 1.0);
+  g_assert_cmpfloat (series->maxs[0], ==, 7.0);
+  g_assert_cmpfloat (series->vars[0], ==, 0.0);
+  /* (1,2]: only the second sample. */
+  g_assert_cmpfloat (series->means[1], ==, 4.0);
+  /* (2,3]: nothing: a gap. */
+  g_assert_true (isnan (series->means[2]));
+  g_assert_true (isnan (series->mins[2]));
+  g_assert_true (isnan (series->maxs[2]));
+  g_assert_true (isnan (series->vars[2]));
+  g_assert_true (isnan (series->sums[2]));
+  g_assert_cmpint (series->min_process[2], ==, -1);
+  g_assert_cmpint (series->max_process[2], ==, -1);
+  /* No process set the single value. */
+  g_assert_cmpuint (mg_profile_get_single_value (profile, 1)->count, ==, 0);
+  g_assert_true (isnan (mg_profile_get_single_value (profile, 1)->mean));
+}
+
+static void
+test_builder_lists (void)
+{
+  g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr(MgMetricDef) m = make_metric ("m", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricGroup) group = mg_metric_group_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+  MgPluginError plugin_error = { 0, (char *) "src", (char *) "libx.so", -2, (char *) "no init" };
+  MgMetricError metric_error = { 0, (char *) "m", 5, (char *) "bad read", 3, 0.5, 1.5 };
+  MgProcessEvent event = { 0, 2.0, MG_EVENT_SIGNAL, 11, NULL };
+  guint p;
+
+  group->id = g_strdup ("g");
+  group->display_name = g_strdup ("Group");
+  g_ptr_array_add (group->metric_refs, g_strdup ("m"));
+  mg_profile_builder_add_metric (builder, m);
+  mg_profile_builder_add_group (builder, group);
+  p = add_process (builder, 1, "h", 2.0);
+  add_sample (builder, p, 0.0, 2.0, 1.0, 1.0, 1.0);
+  mg_profile_builder_add_plugin_error (builder, &plugin_error);
+  mg_profile_builder_add_metric_error (builder, &metric_error);
+  mg_profile_builder_add_event (builder, &event);
+  profile = mg_profile_builder_finish (builder, 0, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (mg_profile_get_n_groups (profile), ==, 1);
+  g_assert_cmpstr (mg_profile_get_group (profile, 0)->display_name, ==, "Group");
+  g_assert_cmpuint (mg_profile_get_group (profile, 0)->metric_refs->len, ==, 1);
+  g_assert_cmpuint (mg_profile_get_n_plugin_errors (profile), ==, 1);
+  g_assert_cmpstr (mg_profile_get_plugin_error (profile, 0)->message, ==, "no init");
+  g_assert_cmpuint (mg_profile_get_n_metric_errors (profile), ==, 1);
+  g_assert_cmpuint (mg_profile_get_metric_error (profile, 0)->count, ==, 3);
+  g_assert_cmpfloat (mg_profile_get_metric_error (profile, 0)->last_s, ==, 1.5);
+  g_assert_cmpuint (mg_profile_get_n_events (profile), ==, 1);
+  g_assert_cmpint (mg_profile_get_event (profile, 0)->kind, ==, MG_EVENT_SIGNAL);
+  g_assert_cmpint (mg_profile_get_event (profile, 0)->status, ==, 11);
+  g_assert_cmpuint (mg_profile_get_n_windows (profile), ==, 1);
+  g_assert_cmpfloat (mg_profile_get_series (profile, 0)->means[0], ==, 1.0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/profile/builder/aggregates", test_builder_aggregates);
+  g_test_add_func ("/profile/builder/single-values", test_builder_single_values);
+  g_test_add_func ("/profile/builder/run-facts", test_builder_run_facts);
+  g_test_add_func ("/profile/builder/window-boundaries", test_builder_window_boundaries);
+  g_test_add_func ("/profile/builder/lists", test_builder_lists);
+  return g_test_run ();
+}
