@@ -1,0 +1,24 @@
+/* Colours of metrics: the one place colour codes are parsed (spec 3.4) and
+ * the default colour of each metric type. GTK-free. */
+#pragma once
+
+#include <glib.h>
+
+#include "mg-metric-def.h"
+
+G_BEGIN_DECLS
+
+#define MG_COLOUR_ERROR (mg_colour_error_quark ())
+GQuark mg_colour_error_quark (void);
+
+typedef enum {
+  MG_COLOUR_ERROR_INVALID,
+} MgColourError;
+
+gboolean mg_colour_parse (const char *spec, MgRgba *out, GError **error);
+MgRgba mg_colour_for_type (MgMetricType type, gboolean dark);
+char *mg_colour_to_string (const MgRgba *colour);
+guint mg_colour_get_n_keywords (void);
+const char *mg_colour_get_keyword (guint index);
+
+G_END_DECLS

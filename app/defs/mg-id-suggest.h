@@ -1,0 +1,15 @@
+/* "Did you mean …?": the known ids closest to a mistyped one. GTK-free. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Up to @max of @candidates (const char*) close to @typed, best first:
+ * edit distance to the whole id, to a prefix of it ("cpu_tme" →
+ * "cpu_time_percentage") or to its last dotted part. */
+GStrv mg_id_suggest (const char *typed, GPtrArray *candidates, guint max);
+/* "'a'", "'a' or 'b'", "'a', 'b' or 'c'" */
+char *mg_id_suggest_format (const char *const *ids);
+
+G_END_DECLS

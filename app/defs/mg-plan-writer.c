@@ -1,0 +1,171 @@
+/* The run plan writer. */
+#include "mg-config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "mg-plan-writer.h"
+
+#define PLAN_MAX_LINE 4096
+
+G_DEFINE_QUARK (mg-plan-error-quark, mg_plan_error)
+
+char *
+mg_plan_escape_field (const char *field)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = field != NULL ? field : ""; *p != '\0'; p++)
+    {
+      if (*p == '\\')
+        g_string_append (out, "\\\\");
+      else if (*p == '\t')
+        g_string_append (out, "\\t");
+      else if (*p == '\n')
+        g_string_append (out, "\\n");
+      else
+        g_string_append_c (out, *p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Appends "keyword\tf1\tf2…\n"; fails on a line the sampler would refuse. */
+static gboolean
+append_line (GString *plan, GError **error, const char *keyword, ...) G_GNUC_NULL_TERMINATED;
+
+static gboolean
+append_line (GString *plan, GError **error, const char *keyword, ...)
+{
+  gsize start = plan->len;
+  va_list args;
+  const char *field;
+
+  g_string_append (plan, keyword);
+  va_start (args, keyword);
+  while ((field = va_arg (args, const char *)) != NULL)
+    {
+      g_autofree char *escaped = mg_plan_escape_field (field);
+
+      g_string_append_c (plan, '\t');
+      g_string_append (plan, escaped);
+    }
+  va_end (args);
+  g_string_append_c (plan, '\n');
+  if (plan->len - start > PLAN_MAX_LINE)
+    {
+      g_set_error (error, MG_PLAN_ERROR, MG_PLAN_ERROR_INVALID,
+                   _("the run plan's '%s' line would be longer than %d bytes; use shorter "
+                     "paths or ids"), keyword, PLAN_MAX_LINE);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_options (const MgPlanOptions *options, GError **error)
+{
+  const char *problem = NULL;
+
+  if (options->run_id == NULL || *options->run_id == '\0')
+    problem = _("the run id is empty");
+  else if (options->record_dir == NULL || !g_path_is_absolute (options->record_dir))
+    problem = _("the record folder is not an absolute path");
+  else if (options->samples != 0 && options->samples < 16)
+    problem = _("the number of samples is below 16");
+  if (problem == NULL)
+    return TRUE;
+  g_set_error (error, MG_PLAN_ERROR, MG_PLAN_ERROR_INVALID, _("cannot write the run plan: %s"),
+               problem);
+  return FALSE;
+}
+
+static gboolean
+append_header (GString *plan, const MgPlanOptions *options, GError **error)
+{
+  g_string_append (plan, "metrograph-plan 1\n");
+  if (!append_line (plan, error, "run_id", options->run_id, NULL)
+      || !append_line (plan, error, "record_dir", options->record_dir, NULL))
+    return FALSE;
+  if (options->interval_ms > 0)
+    g_string_append_printf (plan, "interval_ms\t%u\n", options->interval_ms);
+  if (options->samples > 0)
+    g_string_append_printf (plan, "samples\t%u\n", options->samples);
+  if (options->start_after_ms > 0)
+    g_string_append_printf (plan, "start_after_ms\t%" G_GUINT64_FORMAT "\n",
+                            options->start_after_ms);
+  if (options->stop_after_ms > 0)
+    g_string_append_printf (plan, "stop_after_ms\t%" G_GUINT64_FORMAT "\n",
+                            options->stop_after_ms);
+  for (guint i = 0; options->skip_programs != NULL && options->skip_programs[i] != NULL; i++)
+    if (!append_line (plan, error, "skip_program", options->skip_programs[i], NULL))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+append_metric (GString *plan, guint index, guint source_index, const MgMetricDef *def,
+               GError **error)
+{
+  char index_text[16], source_text[16];
+
+  g_snprintf (index_text, sizeof index_text, "%u", index);
+  g_snprintf (source_text, sizeof source_text, "%u", source_index);
+  return append_line (plan, error, "metric", index_text, source_text, def->id,
+                      def->function_name,
+                      def->data_type == MG_DATA_TYPE_DOUBLE ? "double" : "uint64_t",
+                      def->units != NULL ? def->units : "",
+                      def->divide_by_sample_time ? "1" : "0", def->one_per_node ? "1" : "0",
+                      def->backfill ? "1" : "0",
+                      def->domain == MG_DOMAIN_SINGLE_VALUE ? "single_value" : "time",
+                      def->config_env != NULL ? def->config_env : "",
+                      def->custom_data != NULL ? def->custom_data : "", NULL);
+}
+
+char *
+mg_plan_to_string (MgCatalogue *catalogue, const MgPlanOptions *options, GError **error)
+{
+  g_autoptr (GString) plan = g_string_new (NULL);
+  g_autoptr (GPtrArray) sources = NULL;
+  guint metric_index = 0;
+
+  g_return_val_if_fail (MG_IS_CATALOGUE (catalogue), NULL);
+  g_return_val_if_fail (options != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!check_options (options, error) || !append_header (plan, options, error))
+    return NULL;
+
+  sources = mg_catalogue_get_enabled_sources (catalogue);
+  for (guint s = 0; s < sources->len; s++)
+    {
+      const MgSourceDef *source = g_ptr_array_index (sources, s);
+      g_autoptr (GPtrArray) metrics = mg_catalogue_get_enabled_metrics (catalogue, source);
+      char index_text[16];
+
+      g_snprintf (index_text, sizeof index_text, "%u", s);
+      if (!append_line (plan, error, "source", index_text, source->id, source->library_path,
+                        source->start_function != NULL ? source->start_function : "",
+                        source->stop_function != NULL ? source->stop_function : "", NULL))
+        return NULL;
+      for (guint m = 0; m < metrics->len; m++)
+        {
+          const MgCatalogueMetric *metric = g_ptr_array_index (metrics, m);
+
+          if (!append_metric (plan, metric_index++, s, metric->def, error))
+            return NULL;
+        }
+    }
+  return g_string_free (g_steal_pointer (&plan), FALSE);
+}
+
+gboolean
+mg_plan_write (MgCatalogue *catalogue, const MgPlanOptions *options, const char *path,
+               GError **error)
+{
+  g_autofree char *text = mg_plan_to_string (catalogue, options, error);
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  if (text == NULL)
+    return FALSE;
+  return g_file_set_contents (path, text, -1, error);
+}

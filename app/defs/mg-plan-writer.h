@@ -1,0 +1,36 @@
+/* Writes the run plan (docs/run-plan.md) from the catalogue's enabled,
+ * available metrics. GTK-free. */
+#pragma once
+
+#include <glib.h>
+
+#include "mg-catalogue.h"
+
+G_BEGIN_DECLS
+
+#define MG_PLAN_ERROR (mg_plan_error_quark ())
+GQuark mg_plan_error_quark (void);
+
+typedef enum {
+  MG_PLAN_ERROR_INVALID,
+} MgPlanError;
+
+typedef struct {
+  const char *run_id;                /* required */
+  const char *record_dir;            /* required, absolute */
+  guint interval_ms;                 /* 0: not written (sampler default) */
+  guint samples;                     /* 0: not written */
+  guint64 start_after_ms;            /* 0: not written */
+  guint64 stop_after_ms;             /* 0: not written (never) */
+  const char *const *skip_programs;  /* basenames, may be NULL */
+} MgPlanOptions;
+
+char *mg_plan_to_string (MgCatalogue *catalogue, const MgPlanOptions *options,
+                         GError **error);
+/* Atomically: a reader never sees a half-written plan. */
+gboolean mg_plan_write (MgCatalogue *catalogue, const MgPlanOptions *options,
+                        const char *path, GError **error);
+/* One field escaped as the format says: \\, \t and \n. */
+char *mg_plan_escape_field (const char *field);
+
+G_END_DECLS
