@@ -1,0 +1,174 @@
+/* exec family and _exit, interposed so the record is closed before the image
+ * goes away. A vfork child (which shares our memory but has its own pid)
+ * passes straight through: nothing unsafe may run there. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "mg-interpose.h"
+#include "mg-sampler-state.h"
+
+#define MG_EXPORT __attribute__((visibility("default")))
+
+typedef int (*ExecveFn) (const char *, char *const[], char *const[]);
+typedef int (*FexecveFn) (int, char *const[], char *const[]);
+typedef void (*ExitFn) (int);
+
+static ExecveFn real_execve;
+static ExecveFn real_execvpe;
+static FexecveFn real_fexecve;
+static ExitFn real__exit;
+static ExitFn real__Exit;
+
+void
+mg_interpose_resolve (void)
+{
+  if (real_execve)
+    return;
+  *(void **) &real_execvpe = dlsym (RTLD_NEXT, "execvpe");
+  *(void **) &real_fexecve = dlsym (RTLD_NEXT, "fexecve");
+  *(void **) &real__exit = dlsym (RTLD_NEXT, "_exit");
+  *(void **) &real__Exit = dlsym (RTLD_NEXT, "_Exit");
+  *(void **) &real_execve = dlsym (RTLD_NEXT, "execve");
+}
+
+static bool
+before_exec (void)
+{
+  if (!real_execve)
+    mg_interpose_resolve ();
+  return mg_sampler_owns_process () && mg_sampler_finish_for_exec ();
+}
+
+static void
+after_failed_exec (bool restart)
+{
+  int e = errno;
+  if (restart)
+    mg_sampler_restart ();
+  errno = e;
+}
+
+MG_EXPORT int
+execve (const char *path, char *const argv[], char *const envp[])
+{
+  bool was_sampling = before_exec ();
+  int ret = real_execve (path, argv, envp);
+  after_failed_exec (was_sampling);
+  return ret;
+}
+
+MG_EXPORT int
+execvpe (const char *file, char *const argv[], char *const envp[])
+{
+  bool was_sampling = before_exec ();
+  int ret = real_execvpe (file, argv, envp);
+  after_failed_exec (was_sampling);
+  return ret;
+}
+
+MG_EXPORT int
+fexecve (int fd, char *const argv[], char *const envp[])
+{
+  bool was_sampling = before_exec ();
+  int ret = real_fexecve (fd, argv, envp);
+  after_failed_exec (was_sampling);
+  return ret;
+}
+
+MG_EXPORT int
+execv (const char *path, char *const argv[])
+{
+  return execve (path, argv, environ);
+}
+
+MG_EXPORT int
+execvp (const char *file, char *const argv[])
+{
+  return execvpe (file, argv, environ);
+}
+
+/* Collects execl-style arguments into an array on the stack. */
+#define COLLECT_ARGS(arg0, ap, argv)                                   \
+  do                                                                   \
+    {                                                                  \
+      size_t n_ = 1;                                                   \
+      va_list count_;                                                  \
+      va_copy (count_, ap);                                            \
+      while (va_arg (count_, const char *))                            \
+        n_++;                                                          \
+      va_end (count_);                                                 \
+      argv = __builtin_alloca ((n_ + 1) * sizeof (char *));            \
+      argv[0] = (char *) arg0;                                         \
+      for (size_t i_ = 1; i_ <= n_; i_++)                              \
+        argv[i_] = va_arg (ap, char *);                                \
+    }                                                                  \
+  while (0)
+
+MG_EXPORT int
+execl (const char *path, const char *arg, ...)
+{
+  char **argv;
+  va_list ap;
+  va_start (ap, arg);
+  COLLECT_ARGS (arg, ap, argv);
+  va_end (ap);
+  return execve (path, argv, environ);
+}
+
+MG_EXPORT int
+execlp (const char *file, const char *arg, ...)
+{
+  char **argv;
+  va_list ap;
+  va_start (ap, arg);
+  COLLECT_ARGS (arg, ap, argv);
+  va_end (ap);
+  return execvpe (file, argv, environ);
+}
+
+MG_EXPORT int
+execle (const char *path, const char *arg, ...)
+{
+  char **argv;
+  va_list ap;
+  va_start (ap, arg);
+  COLLECT_ARGS (arg, ap, argv);
+  char *const *envp = va_arg (ap, char *const *);
+  va_end (ap);
+  return execve (path, argv, envp);
+}
+
+static _Noreturn void
+exit_now (ExitFn real, int status)
+{
+  if (real)
+    real (status);
+  for (;;)
+    syscall (SYS_exit_group, status);
+}
+
+/* exit() reaches us through on_exit(); _exit() skips that, so catch it here:
+ * fork children commonly end with it. */
+MG_EXPORT void
+_exit (int status)
+{
+  if (!real__exit)
+    mg_interpose_resolve ();
+  if (mg_sampler_owns_process ())
+    mg_sampler_finish (MG_RECORD_STATE_EXITED, status & 0xff);
+  exit_now (real__exit, status);
+}
+
+MG_EXPORT void
+_Exit (int status)
+{
+  if (!real__Exit)
+    mg_interpose_resolve ();
+  if (mg_sampler_owns_process ())
+    mg_sampler_finish (MG_RECORD_STATE_EXITED, status & 0xff);
+  exit_now (real__Exit, status);
+}

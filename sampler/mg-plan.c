@@ -1,0 +1,304 @@
+/* Run plan parser: line-based, TAB-separated fields with \\ \t \n escapes. */
+#include "mg-plan.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_LINE = 4096, MAX_FIELDS = 16 };
+
+typedef struct {
+  const char *path;
+  unsigned line;
+  char *err;
+  size_t err_len;
+} Ctx;
+
+static int __attribute__((format(printf, 2, 3)))
+fail (Ctx *ctx, const char *fmt, ...)
+{
+  int n = snprintf (ctx->err, ctx->err_len, "%s:%u: ", ctx->path, ctx->line);
+  if (n >= 0 && (size_t) n < ctx->err_len)
+    {
+      va_list ap;
+      va_start (ap, fmt);
+      vsnprintf (ctx->err + n, ctx->err_len - (size_t) n, fmt, ap);
+      va_end (ap);
+    }
+  return -1;
+}
+
+/* Splits line in place at TABs and resolves escapes; returns the field count
+ * or -1 on a bad escape. */
+static int
+split_fields (char *line, char **fields, int max)
+{
+  int n = 0;
+  char *out = line;
+  fields[n++] = out;
+  for (char *in = line; *in; in++)
+    {
+      if (*in == '\t')
+        {
+          *out++ = '\0';
+          if (n == max)
+            return max + 1;
+          fields[n++] = out;
+        }
+      else if (*in == '\\')
+        {
+          in++;
+          if (*in == '\\')
+            *out++ = '\\';
+          else if (*in == 't')
+            *out++ = '\t';
+          else if (*in == 'n')
+            *out++ = '\n';
+          else
+            return -1;
+        }
+      else
+        *out++ = *in;
+    }
+  *out = '\0';
+  return n;
+}
+
+static int
+parse_long (const char *s, long min, long *out)
+{
+  char *end;
+  if (*s == '\0' || *s == '+' || *s == '-' || *s == ' ')
+    return -1;
+  errno = 0;
+  long v = strtol (s, &end, 10);
+  if (errno || *end || v < min)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+static int
+parse_bool (const char *s, bool *out)
+{
+  if (strcmp (s, "0") == 0 || strcmp (s, "1") == 0)
+    {
+      *out = s[0] == '1';
+      return 0;
+    }
+  return -1;
+}
+
+static char *
+dup_or_die (const char *s)
+{
+  char *d = strdup (s);
+  if (!d)
+    abort ();
+  return d;
+}
+
+static void *
+grow (void *array, size_t n, size_t size)
+{
+  void *p = realloc (array, (n + 1) * size);
+  if (!p)
+    abort ();
+  return p;
+}
+
+static int
+parse_source (Ctx *ctx, MgPlan *plan, char **f, int n)
+{
+  long index;
+  if (n != 6)
+    return fail (ctx, "'source' needs 5 fields, found %d", n - 1);
+  if (parse_long (f[1], 0, &index) < 0 || (size_t) index != plan->n_sources)
+    return fail (ctx, "source index '%s' should be %zu", f[1], plan->n_sources);
+  if (f[3][0] != '/')
+    return fail (ctx, "source library '%s' is not an absolute path", f[3]);
+  plan->sources = grow (plan->sources, plan->n_sources, sizeof *plan->sources);
+  MgPlanSource *s = &plan->sources[plan->n_sources++];
+  s->id = dup_or_die (f[2]);
+  s->library = dup_or_die (f[3]);
+  s->start_fn = dup_or_die (f[4]);
+  s->stop_fn = dup_or_die (f[5]);
+  return 0;
+}
+
+static int
+parse_metric (Ctx *ctx, MgPlan *plan, char **f, int n)
+{
+  long index, source;
+  MgPlanMetric m = { 0 };
+  if (n != 13)
+    return fail (ctx, "'metric' needs 12 fields, found %d", n - 1);
+  if (parse_long (f[1], 0, &index) < 0 || (size_t) index != plan->n_metrics)
+    return fail (ctx, "metric index '%s' should be %zu", f[1], plan->n_metrics);
+  if (parse_long (f[2], 0, &source) < 0 || (size_t) source >= plan->n_sources)
+    return fail (ctx, "metric source index '%s' names no earlier source line", f[2]);
+  if (f[3][0] == '\0' || f[4][0] == '\0')
+    return fail (ctx, "metric id and getter must not be empty");
+  if (strcmp (f[5], "double") == 0)
+    m.is_double = true;
+  else if (strcmp (f[5], "uint64_t") != 0)
+    return fail (ctx, "data type '%s' is neither uint64_t nor double", f[5]);
+  if (parse_bool (f[7], &m.divide) < 0 || parse_bool (f[8], &m.one_per_node) < 0
+      || parse_bool (f[9], &m.backfill) < 0)
+    return fail (ctx, "divide, one per node and backfill must be 0 or 1");
+  if (strcmp (f[10], "single_value") == 0)
+    m.single_value = true;
+  else if (strcmp (f[10], "time") != 0)
+    return fail (ctx, "domain '%s' is neither time nor single_value", f[10]);
+  m.source = (unsigned) source;
+  m.id = dup_or_die (f[3]);
+  m.getter = dup_or_die (f[4]);
+  m.units = dup_or_die (f[6]);
+  m.config_env = dup_or_die (f[11]);
+  m.custom_data = dup_or_die (f[12]);
+  plan->metrics = grow (plan->metrics, plan->n_metrics, sizeof *plan->metrics);
+  plan->metrics[plan->n_metrics++] = m;
+  return 0;
+}
+
+static int
+parse_line (Ctx *ctx, MgPlan *plan, char *line)
+{
+  char *f[MAX_FIELDS];
+  int n = split_fields (line, f, MAX_FIELDS);
+  if (n < 0)
+    return fail (ctx, "unknown escape (only \\\\, \\t and \\n exist)");
+  if (n > MAX_FIELDS)
+    return fail (ctx, "too many fields");
+  const char *kw = f[0];
+  if (strcmp (kw, "source") == 0)
+    return parse_source (ctx, plan, f, n);
+  if (strcmp (kw, "metric") == 0)
+    return parse_metric (ctx, plan, f, n);
+
+  bool is_string = strcmp (kw, "run_id") == 0 || strcmp (kw, "record_dir") == 0
+                   || strcmp (kw, "skip_program") == 0;
+  bool is_number = strcmp (kw, "interval_ms") == 0 || strcmp (kw, "samples") == 0
+                   || strcmp (kw, "start_after_ms") == 0 || strcmp (kw, "stop_after_ms") == 0;
+  if (!is_string && !is_number)
+    return 0; /* unknown keyword: a newer front end */
+  if (n != 2)
+    return fail (ctx, "'%s' needs 1 field, found %d", kw, n - 1);
+
+  if (strcmp (kw, "run_id") == 0)
+    {
+      if (f[1][0] == '\0' || strchr (f[1], '/'))
+        return fail (ctx, "run_id must be non-empty and contain no '/'");
+      free (plan->run_id);
+      plan->run_id = dup_or_die (f[1]);
+    }
+  else if (strcmp (kw, "record_dir") == 0)
+    {
+      if (f[1][0] != '/')
+        return fail (ctx, "record_dir '%s' is not an absolute path", f[1]);
+      free (plan->record_dir);
+      plan->record_dir = dup_or_die (f[1]);
+    }
+  else if (strcmp (kw, "skip_program") == 0)
+    {
+      plan->skip = grow (plan->skip, plan->n_skip, sizeof *plan->skip);
+      plan->skip[plan->n_skip++] = dup_or_die (f[1]);
+    }
+  else
+    {
+      long min = strcmp (kw, "interval_ms") == 0 ? 1 : strcmp (kw, "samples") == 0 ? 16 : 0;
+      long v;
+      if (parse_long (f[1], min, &v) < 0)
+        return fail (ctx, "%s '%s' is not an integer >= %ld", kw, f[1], min);
+      if (strcmp (kw, "interval_ms") == 0)
+        plan->interval_ms = v;
+      else if (strcmp (kw, "samples") == 0)
+        plan->samples = v;
+      else if (strcmp (kw, "start_after_ms") == 0)
+        plan->start_after_ms = v;
+      else
+        plan->stop_after_ms = v;
+    }
+  return 0;
+}
+
+/* The first of the environment variables holding a valid integer >= min. */
+static long
+env_long (const char *a, const char *b, long min, long fallback)
+{
+  const char *names[] = { a, b };
+  for (size_t i = 0; i < 2; i++)
+    {
+      const char *v = getenv (names[i]);
+      long out;
+      if (v && parse_long (v, min, &out) == 0)
+        return out;
+    }
+  return fallback;
+}
+
+int
+mg_plan_load (const char *path, MgPlan *plan, char *err, size_t err_len)
+{
+  Ctx ctx = { path, 0, err, err_len };
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  int ret = 0;
+
+  memset (plan, 0, sizeof *plan);
+  FILE *fp = fopen (path, "re");
+  if (!fp)
+    return fail (&ctx, "cannot read the plan: %s", strerror (errno));
+
+  while (ret == 0 && (len = getline (&line, &cap, fp)) >= 0)
+    {
+      ctx.line++;
+      if (len > 0 && line[len - 1] == '\n')
+        line[--len] = '\0';
+      if (len > MAX_LINE)
+        ret = fail (&ctx, "line longer than %d bytes", MAX_LINE);
+      else if (memchr (line, '\0', (size_t) len))
+        ret = fail (&ctx, "NUL byte in line");
+      else if (ctx.line == 1)
+        {
+          if (strcmp (line, "metrograph-plan 1") != 0)
+            ret = fail (&ctx, "first line is not 'metrograph-plan 1'");
+        }
+      else if (len > 0 && line[0] != '#')
+        ret = parse_line (&ctx, plan, line);
+    }
+  free (line);
+  fclose (fp);
+  if (ret < 0)
+    return ret;
+  if (ctx.line == 0)
+    return fail (&ctx, "empty file, not a plan");
+  if (!plan->run_id)
+    return fail (&ctx, "no 'run_id' line");
+  if (!plan->record_dir)
+    return fail (&ctx, "no 'record_dir' line");
+  if (plan->interval_ms == 0)
+    plan->interval_ms = env_long ("FORGE_SAMPLER_INTERVAL", "ALLINEA_SAMPLER_INTERVAL", 1, 20);
+  if (plan->samples == 0)
+    plan->samples = env_long ("FORGE_SAMPLER_NUM_SAMPLES", "ALLINEA_SAMPLER_NUM_SAMPLES", 16, 4096);
+  if (plan->samples > 1L << 24)
+    plan->samples = 1L << 24;
+  return 0;
+}
+
+bool
+mg_plan_skips (const MgPlan *plan, const char *program_name)
+{
+  if (!program_name)
+    return false;
+  const char *base = strrchr (program_name, '/');
+  base = base ? base + 1 : program_name;
+  for (size_t i = 0; i < plan->n_skip; i++)
+    if (strcmp (plan->skip[i], base) == 0)
+      return true;
+  return false;
+}

@@ -1,0 +1,54 @@
+/* The run plan (docs/run-plan.md): parsed once, before sampling starts, with
+ * libc only. The parsed plan lives until the process ends. */
+#ifndef MG_PLAN_H
+#define MG_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+  char *id;
+  char *library;
+  char *start_fn;   /* "" when none */
+  char *stop_fn;
+} MgPlanSource;
+
+typedef struct {
+  unsigned source;
+  char *id;
+  char *getter;
+  char *units;
+  char *config_env; /* "" when none */
+  char *custom_data;
+  bool is_double;
+  bool divide;
+  bool one_per_node;
+  bool backfill;
+  bool single_value;
+} MgPlanMetric;
+
+typedef struct {
+  char *run_id;
+  char *record_dir;
+  long interval_ms;     /* resolved: plan, then environment, then 20 */
+  long samples;         /* resolved likewise, default 4096 */
+  long start_after_ms;
+  long stop_after_ms;   /* 0: never */
+  char **skip;
+  size_t n_skip;
+  MgPlanSource *sources;
+  size_t n_sources;
+  MgPlanMetric *metrics;
+  size_t n_metrics;
+} MgPlan;
+
+/* Parses path into plan. On failure returns -1 and writes
+ * "<path>:<line>: <what is wrong>" into err. */
+__attribute__((visibility("hidden")))
+int mg_plan_load (const char *path, MgPlan *plan, char *err, size_t err_len);
+
+/* True when program_name's basename is one of the plan's skip_program lines. */
+__attribute__((visibility("hidden")))
+bool mg_plan_skips (const MgPlan *plan, const char *program_name);
+
+#endif /* MG_PLAN_H */

@@ -1,0 +1,183 @@
+/* Loading plugin libraries and calling their lifecycle functions. Runs at
+ * start and end of sampling only, never in a sampling round. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mg-sampler-state.h"
+
+static void
+set_plugin_error (MgRecordPlugin *rp, uint32_t state, int code, const char *msg)
+{
+  rp->state = state;
+  rp->error_code = code;
+  mg_record_copy_str (rp->error, sizeof rp->error, msg);
+}
+
+/* Resolves the getters of source i; returns false (with the error set) if
+ * one is missing. */
+static bool
+resolve_getters (MgSampler *s, size_t i, void *handle, MgRecordPlugin *rp)
+{
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    {
+      const MgPlanMetric *pm = &s->plan.metrics[m];
+      if (pm->source != i)
+        continue;
+      s->metrics[m].getter = dlsym (handle, pm->getter);
+      if (!s->metrics[m].getter)
+        {
+          char msg[MG_RECORD_MSG_LEN];
+          snprintf (msg, sizeof msg, "getter '%s' of metric %s not found in %s", pm->getter,
+                    pm->id, s->plan.sources[i].library);
+          set_plugin_error (rp, MG_PLUGIN_STATE_LOAD_FAILED, 0, msg);
+          return false;
+        }
+    }
+  return true;
+}
+
+static bool
+resolve_optional (void *handle, const char *name, MgStartStopFn *out, MgRecordPlugin *rp,
+                  const char *library)
+{
+  *out = NULL;
+  if (name[0] == '\0')
+    return true;
+  *(void **) out = dlsym (handle, name);
+  if (*out)
+    return true;
+  char msg[MG_RECORD_MSG_LEN];
+  snprintf (msg, sizeof msg, "function '%s' not found in %s", name, library);
+  set_plugin_error (rp, MG_PLUGIN_STATE_LOAD_FAILED, 0, msg);
+  return false;
+}
+
+static void
+load_one (MgSampler *s, size_t i)
+{
+  const MgPlanSource *src = &s->plan.sources[i];
+  MgPluginRt *p = &s->plugins[i];
+  MgRecordPlugin *rp = &s->rec.plugins[i];
+
+  bool has_metric = false;
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    has_metric |= s->plan.metrics[m].source == i;
+  if (!has_metric)
+    {
+      /* Never load a library none of whose metrics is enabled. */
+      rp->state = MG_PLUGIN_STATE_UNUSED;
+      return;
+    }
+  if (p->leader_only && !s->leader)
+    {
+      rp->state = MG_PLUGIN_STATE_NOT_LEADER;
+      return;
+    }
+  void *handle = dlopen (src->library, RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    {
+      const char *e = dlerror ();
+      set_plugin_error (rp, MG_PLUGIN_STATE_LOAD_FAILED, 0, e ? e : "dlopen failed");
+      mg_log ("cannot load %s: %s", src->library, rp->error);
+      return;
+    }
+  *(void **) &p->init = dlsym (handle, "allinea_plugin_initialize");
+  if (!p->init)
+    *(void **) &p->init = dlsym (handle, "allinea_plugin_initialise");
+  *(void **) &p->cleanup = dlsym (handle, "allinea_plugin_cleanup");
+  if (!resolve_getters (s, i, handle, rp)
+      || !resolve_optional (handle, src->start_fn, &p->start, rp, src->library)
+      || !resolve_optional (handle, src->stop_fn, &p->stop, rp, src->library))
+    {
+      mg_log ("%s", rp->error);
+      dlclose (handle);
+      return;
+    }
+  p->handle = handle;
+
+  p->failed_in_init = false;
+  s->initialising = (int) i + 1;
+  int ret = p->init ? p->init ((plugin_id_t) (i + 1), NULL) : 0;
+  s->initialising = 0;
+  if (ret != 0 || p->failed_in_init)
+    {
+      if (!p->failed_in_init)
+        {
+          char msg[MG_RECORD_MSG_LEN];
+          snprintf (msg, sizeof msg, "initialise function returned %d without an error message",
+                    ret);
+          set_plugin_error (rp, MG_PLUGIN_STATE_INIT_FAILED, ret, msg);
+        }
+      rp->state = MG_PLUGIN_STATE_INIT_FAILED;
+      mg_log ("%s failed to initialise: %s", src->library, rp->error);
+      /* The spec pairs cleanup with a successful load; a failed init still
+       * gets it so that the plugin can release what it took. */
+      p->initialised = true;
+      return;
+    }
+  p->initialised = true;
+  rp->state = MG_PLUGIN_STATE_ACTIVE;
+}
+
+void
+mg_plugins_load (MgSampler *s)
+{
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    load_one (s, i);
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    {
+      const MgPlanMetric *pm = &s->plan.metrics[m];
+      bool active = s->rec.plugins[pm->source].state == MG_PLUGIN_STATE_ACTIVE
+                    && (!pm->one_per_node || s->leader);
+      s->metrics[m].active = active;
+      if (active)
+        s->rec.metrics[m].flags |= MG_METRIC_FLAG_ACTIVE;
+    }
+}
+
+static void
+call_start_stop (MgSampler *s, bool start)
+{
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    {
+      MgPluginRt *p = &s->plugins[i];
+      MgStartStopFn fn = start ? p->start : p->stop;
+      if (!fn || s->rec.plugins[i].state != MG_PLUGIN_STATE_ACTIVE)
+        continue;
+      int ret = fn ((plugin_id_t) (i + 1));
+      if (ret != 0 && s->rec.plugins[i].error_code == 0)
+        {
+          char msg[MG_RECORD_MSG_LEN];
+          snprintf (msg, sizeof msg, "%s function returned %d", start ? "start" : "stop", ret);
+          s->rec.plugins[i].error_code = ret;
+          mg_record_copy_str (s->rec.plugins[i].error, sizeof s->rec.plugins[i].error, msg);
+        }
+    }
+}
+
+void
+mg_plugins_start (MgSampler *s)
+{
+  call_start_stop (s, true);
+}
+
+void
+mg_plugins_stop (MgSampler *s)
+{
+  call_start_stop (s, false);
+}
+
+void
+mg_plugins_cleanup (MgSampler *s)
+{
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    {
+      MgPluginRt *p = &s->plugins[i];
+      if (!p->initialised)
+        continue;
+      p->initialised = false;
+      if (p->cleanup)
+        p->cleanup ((plugin_id_t) (i + 1), NULL);
+    }
+}

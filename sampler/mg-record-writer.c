@@ -1,0 +1,203 @@
+/* The record writer: creation at full size, commit, merge. */
+#include "mg-record-writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static uint64_t
+align8 (uint64_t v)
+{
+  return (v + 7) & ~(uint64_t) 7;
+}
+
+void
+mg_record_copy_str (char *dst, size_t size, const char *src)
+{
+  size_t n = src ? strlen (src) : 0;
+  if (n >= size)
+    n = size - 1;
+  if (n)
+    memcpy (dst, src, n);
+  memset (dst + n, 0, size - n);
+}
+
+static void
+fill_header (MgRecordHeader *h, uint64_t file_size, uint32_t n_plugins, uint32_t n_metrics,
+             uint32_t capacity, int pid, const char *host, int64_t start_mono_ns)
+{
+  memset (h, 0, sizeof *h);
+  memcpy (h->magic, MG_RECORD_MAGIC, MG_RECORD_MAGIC_LEN);
+  h->version = MG_RECORD_VERSION;
+  h->header_size = sizeof *h;
+  h->file_size = file_size;
+  h->n_plugins = n_plugins;
+  h->n_metrics = n_metrics;
+  h->capacity = capacity;
+  h->sample_stride = (uint32_t) (sizeof (MgRecordSample) + n_metrics * sizeof (MgRecordValue));
+  h->plugins_offset = align8 (sizeof *h);
+  h->metrics_offset = align8 (h->plugins_offset + (uint64_t) n_plugins * sizeof (MgRecordPlugin));
+  h->samples_offset = align8 (h->metrics_offset + (uint64_t) n_metrics * sizeof (MgRecordMetric));
+  h->pid = pid;
+  h->rank = -1;
+  h->start_mono_ns = start_mono_ns;
+  mg_record_copy_str (h->host, sizeof h->host, host);
+}
+
+int
+mg_record_create (MgRecordWriter *w, const char *dir, const char *host, int pid,
+                  int64_t start_mono_ns, uint32_t n_plugins, uint32_t n_metrics,
+                  uint32_t capacity, char *err, size_t err_len)
+{
+  MgRecordHeader h;
+  memset (w, 0, sizeof *w);
+  w->fd = -1;
+  int n = snprintf (w->path, sizeof w->path, "%s/%s.%d.%lld%s", dir, host, pid,
+                    (long long) start_mono_ns, MG_RECORD_SUFFIX);
+  if (n < 0 || (size_t) n >= sizeof w->path)
+    {
+      snprintf (err, err_len, "record path in '%s' is too long", dir);
+      return -ENAMETOOLONG;
+    }
+  fill_header (&h, 0, n_plugins, n_metrics, capacity, pid, host, start_mono_ns);
+  h.file_size = h.samples_offset + (uint64_t) capacity * h.sample_stride;
+
+  int fd = open (w->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0)
+    {
+      int e = errno;
+      snprintf (err, err_len, "cannot create record %s: %s", w->path, strerror (e));
+      return -e;
+    }
+  int e = posix_fallocate (fd, 0, (off_t) h.file_size);
+  if (e != 0)
+    {
+      /* Say why in the header if the disk still takes that much. */
+      snprintf (err, err_len, "cannot allocate record %s (%llu bytes): %s", w->path,
+                (unsigned long long) h.file_size, strerror (e));
+      h.flags |= MG_RECORD_FLAG_STOPPED;
+      h.record_error_code = e;
+      mg_record_copy_str (h.record_error, sizeof h.record_error, err);
+      if (pwrite (fd, &h, sizeof h, 0) < 0)
+        { /* nothing more can be done */ }
+      close (fd);
+      return -e;
+    }
+  void *map = mmap (NULL, h.file_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (map == MAP_FAILED)
+    {
+      e = errno;
+      snprintf (err, err_len, "cannot map record %s: %s", w->path, strerror (e));
+      close (fd);
+      return -e;
+    }
+  w->fd = fd;
+  w->map = map;
+  w->size = h.file_size;
+  w->header = map;
+  /* The file is zero-filled: copy the header last but the magic, so a reader
+   * never sees a magic with a half-written header. */
+  memcpy ((char *) map + MG_RECORD_MAGIC_LEN, (char *) &h + MG_RECORD_MAGIC_LEN,
+          sizeof h - MG_RECORD_MAGIC_LEN);
+  w->plugins = (MgRecordPlugin *) ((char *) map + h.plugins_offset);
+  w->metrics = (MgRecordMetric *) ((char *) map + h.metrics_offset);
+  __atomic_thread_fence (__ATOMIC_RELEASE);
+  memcpy (map, h.magic, MG_RECORD_MAGIC_LEN);
+  return 0;
+}
+
+void
+mg_record_forget (MgRecordWriter *w)
+{
+  if (w->map)
+    munmap (w->map, w->size);
+  if (w->fd >= 0)
+    close (w->fd);
+  w->map = NULL;
+  w->header = NULL;
+  w->plugins = NULL;
+  w->metrics = NULL;
+  w->fd = -1;
+}
+
+MgRecordSample *
+mg_record_slot (const MgRecordWriter *w, uint32_t i)
+{
+  return (MgRecordSample *) ((char *) w->map + w->header->samples_offset
+                             + (uint64_t) i * w->header->sample_stride);
+}
+
+void
+mg_record_commit (MgRecordWriter *w)
+{
+  uint32_t n = w->header->n_samples;
+  __atomic_store_n (&w->header->n_samples, n + 1, __ATOMIC_RELEASE);
+}
+
+void
+mg_record_begin_rewrite (MgRecordWriter *w)
+{
+  __atomic_store_n (&w->header->seq, w->header->seq + 1, __ATOMIC_RELAXED);
+  __atomic_thread_fence (__ATOMIC_SEQ_CST);
+}
+
+void
+mg_record_end_rewrite (MgRecordWriter *w)
+{
+  __atomic_store_n (&w->header->seq, w->header->seq + 1, __ATOMIC_RELEASE);
+}
+
+static MgRecordValue
+merge_values (MgRecordValue a, const MgRecordValue *b)
+{
+  if (!b || b->count == 0)
+    return a;
+  if (a.count == 0)
+    return *b;
+  MgRecordValue out = { 0 };
+  out.count = a.count + b->count;
+  out.min = a.min < b->min ? a.min : b->min;
+  out.max = a.max > b->max ? a.max : b->max;
+  out.mean = (a.mean * a.count + b->mean * b->count) / out.count;
+  return out;
+}
+
+void
+mg_record_merge (MgRecordWriter *w)
+{
+  MgRecordHeader *h = w->header;
+  uint32_t n = h->n_samples;
+  uint32_t n_new = (n + 1) / 2;
+
+  mg_record_begin_rewrite (w);
+  for (uint32_t i = 0; i < n_new; i++)
+    {
+      /* Slot i is written from slots 2i and 2i+1; i <= 2i, so nothing not
+       * yet read is overwritten, and everything is read before written. */
+      MgRecordSample *a = mg_record_slot (w, 2 * i);
+      MgRecordSample *b = 2 * i + 1 < n ? mg_record_slot (w, 2 * i + 1) : NULL;
+      MgRecordSample *out = mg_record_slot (w, i);
+      MgRecordSample s = *a;
+      if (b)
+        {
+          s.t_end_ns = b->t_end_ns;
+          s.n_raw = a->n_raw + b->n_raw;
+        }
+      MgRecordValue *av = mg_record_slot_values (a);
+      MgRecordValue *bv = b ? mg_record_slot_values (b) : NULL;
+      MgRecordValue *ov = mg_record_slot_values (out);
+      for (uint32_t m = 0; m < h->n_metrics; m++)
+        ov[m] = merge_values (av[m], bv ? &bv[m] : NULL);
+      *out = s;
+    }
+  /* Clear the freed slots so a reader never sees stale data past n. */
+  for (uint32_t i = n_new; i < n; i++)
+    memset (mg_record_slot (w, i), 0, h->sample_stride);
+  __atomic_store_n (&h->n_samples, n_new, __ATOMIC_RELEASE);
+  h->interval_ns *= 2;
+  h->n_merges++;
+  mg_record_end_rewrite (w);
+}

@@ -1,0 +1,53 @@
+/* Writer of the per-process record (mg-record-format.h), mapped MAP_SHARED so
+ * every committed sample survives the process. No allocation after create. */
+#ifndef MG_RECORD_WRITER_H
+#define MG_RECORD_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mg-record-format.h"
+
+typedef struct {
+  int fd;
+  void *map;
+  size_t size;
+  MgRecordHeader *header;
+  MgRecordPlugin *plugins;
+  MgRecordMetric *metrics;
+  char path[4096];
+} MgRecordWriter;
+
+#define MG_HIDDEN_FN __attribute__((visibility("hidden")))
+
+/* Creates <dir>/<host>.<pid>.<start_mono_ns>.mgrec at its full size and maps
+ * it, with the header filled from the arguments and empty tables. On failure
+ * returns -errno, with a message in err; when the file could be created but
+ * not allocated, its header records the error. */
+MG_HIDDEN_FN int mg_record_create (MgRecordWriter *w, const char *dir, const char *host,
+                                   int pid, int64_t start_mono_ns, uint32_t n_plugins,
+                                   uint32_t n_metrics, uint32_t capacity,
+                                   char *err, size_t err_len);
+/* Unmaps without touching the file (a fork child drops its parent's record). */
+MG_HIDDEN_FN void mg_record_forget (MgRecordWriter *w);
+
+MG_HIDDEN_FN MgRecordSample *mg_record_slot (const MgRecordWriter *w, uint32_t i);
+static inline MgRecordValue *
+mg_record_slot_values (MgRecordSample *slot)
+{
+  return (MgRecordValue *) (slot + 1);
+}
+
+/* Makes the slot at n_samples visible to readers (store-release). */
+MG_HIDDEN_FN void mg_record_commit (MgRecordWriter *w);
+/* Halves the slots by merging neighbours and doubles the interval, under the
+ * header's seqlock. */
+MG_HIDDEN_FN void mg_record_merge (MgRecordWriter *w);
+/* Seqlock around in-place rewrites (merge, backfill). */
+MG_HIDDEN_FN void mg_record_begin_rewrite (MgRecordWriter *w);
+MG_HIDDEN_FN void mg_record_end_rewrite (MgRecordWriter *w);
+
+/* Copies src into a fixed-size record string field, always NUL-terminated. */
+MG_HIDDEN_FN void mg_record_copy_str (char *dst, size_t size, const char *src);
+
+#endif /* MG_RECORD_WRITER_H */

@@ -1,0 +1,99 @@
+/* The sampler engine's process-wide state, shared by its files. Everything
+ * here is allocated before sampling starts; the sampling round only reads
+ * and writes preallocated memory. */
+#ifndef MG_SAMPLER_STATE_H
+#define MG_SAMPLER_STATE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "allinea_metric_plugin_types.h"
+#include "mg-plan.h"
+#include "mg-record-writer.h"
+
+#define MG_INTERNAL __attribute__((visibility("hidden")))
+
+typedef int (*MgInitFn) (plugin_id_t plugin, void *data);
+typedef int (*MgStartStopFn) (plugin_id_t plugin);
+typedef int (*MgU64Getter) (metric_id_t id, struct timespec *t, uint64_t *out);
+typedef int (*MgDoubleGetter) (metric_id_t id, struct timespec *t, double *out);
+
+typedef struct {
+  void *handle;
+  MgInitFn init;
+  MgInitFn cleanup;
+  MgStartStopFn start;
+  MgStartStopFn stop;
+  bool leader_only;   /* every metric of it is onePerNode */
+  bool initialised;   /* init returned 0 and cleanup is owed */
+  bool failed_in_init;/* a plugin error was set during its init */
+} MgPluginRt;
+
+typedef struct {
+  void *getter;
+  bool active;        /* sampled (or backfilled) by this process */
+  int64_t prev_ns;    /* this metric's previous valid call time (divide) */
+} MgMetricRt;
+
+typedef struct {
+  MgPlan plan;
+  bool have_plan;
+  bool sampling;      /* a record exists and the thread runs or ran */
+  int pid;
+  char host[64];
+  int64_t start_ns;   /* sampler start (CLOCK_MONOTONIC), the record's name */
+  int64_t sampling_start_ns; /* previous time of every metric's first sample */
+  MgRecordWriter rec;
+  MgPluginRt *plugins;
+  MgMetricRt *metrics;
+  int lock_fd;        /* onePerNode election, -1 if none */
+  bool leader;
+  int initialising;   /* plugin index + 1 while its init runs */
+
+  pthread_t thread;
+  bool thread_started;
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  bool stop_requested;
+  bool sampling_ended;/* stop functions and backfill done */
+  int finished;       /* record closed (exit, exec) */
+
+  bool verbose;
+  bool stats;
+  uint64_t rounds;
+  int64_t round_ns_total;
+  int64_t round_ns_max;
+  int64_t thread_cpu_ns;
+} MgSampler;
+
+MG_INTERNAL extern MgSampler mg_sampler;
+
+MG_INTERNAL int64_t mg_now_ns (void);
+MG_INTERNAL void mg_log (const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* mg-plugin-loader.c */
+MG_INTERNAL void mg_plugins_load (MgSampler *s);
+MG_INTERNAL void mg_plugins_start (MgSampler *s);
+MG_INTERNAL void mg_plugins_stop (MgSampler *s);
+MG_INTERNAL void mg_plugins_cleanup (MgSampler *s);
+
+/* mg-sampling.c */
+MG_INTERNAL void mg_sampling_round (MgSampler *s, int64_t now_ns);
+MG_INTERNAL void mg_sampling_backfill (MgSampler *s);
+MG_INTERNAL int mg_sampling_start_thread (MgSampler *s);
+
+/* mg-sampler.c: the process lifecycle */
+/* Ends sampling (stop functions, backfill) once; called by the thread at
+ * stop_after_ms or by mg_sampler_finish. */
+MG_INTERNAL void mg_sampler_end_sampling (MgSampler *s);
+/* Closes the record in state (EXITED, EXECED) with status. */
+MG_INTERNAL void mg_sampler_finish (MgRecordState state, int status);
+/* After a failed exec: sample again into a new record. */
+MG_INTERNAL void mg_sampler_restart (void);
+/* True when the caller is the process that owns the sampler state (not a
+ * vfork child sharing its memory). */
+MG_INTERNAL bool mg_sampler_owns_process (void);
+
+#endif /* MG_SAMPLER_STATE_H */

@@ -1,0 +1,401 @@
+/* The sampler's process lifecycle: start in a constructor, restart in fork
+ * children and after a failed exec, finish at exit or exec. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "mg-interpose.h"
+#include "mg-sampler-state.h"
+
+MgSampler mg_sampler = { .lock_fd = -1 };
+
+int64_t
+mg_now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void
+write_stderr (const char *fmt, va_list ap)
+{
+  char buf[1024];
+  int n = vsnprintf (buf, sizeof buf - 1, fmt, ap);
+  if (n < 0)
+    return;
+  if ((size_t) n > sizeof buf - 2)
+    n = sizeof buf - 2;
+  buf[n++] = '\n';
+  if (write (STDERR_FILENO, buf, (size_t) n) < 0)
+    { /* nowhere to report it */ }
+}
+
+void
+mg_log (const char *fmt, ...)
+{
+  if (!mg_sampler.verbose)
+    return;
+  va_list ap;
+  va_start (ap, fmt);
+  write_stderr (fmt, ap);
+  va_end (ap);
+}
+
+static void __attribute__((format(printf, 1, 2)))
+say (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  write_stderr (fmt, ap);
+  va_end (ap);
+}
+
+bool
+mg_sampler_owns_process (void)
+{
+  /* A vfork child shares our memory but not our pid. */
+  return (int) syscall (SYS_getpid) == mg_sampler.pid;
+}
+
+static int
+mpi_rank (void)
+{
+  static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+                                      "SLURM_PROCID", "MV2_COMM_WORLD_RANK" };
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+    {
+      const char *v = getenv (vars[i]);
+      char *end;
+      if (!v || !*v)
+        continue;
+      long r = strtol (v, &end, 10);
+      if (*end == '\0' && r >= 0 && r <= INT32_MAX)
+        return (int) r;
+    }
+  return -1;
+}
+
+/* onePerNode election: whoever holds the host's lock is the leader until it
+ * ends. Only run when some library is onePerNode-only or some metric is. */
+static void
+elect (MgSampler *s)
+{
+  bool needed = false;
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    needed |= s->plan.metrics[m].one_per_node;
+  if (!needed)
+    return;
+  char path[4096];
+  snprintf (path, sizeof path, "%s/%s.%s.node-lock", s->plan.record_dir, s->plan.run_id, s->host);
+  int fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    {
+      mg_log ("metrograph-sampler: cannot open %s: %s", path, strerror (errno));
+      return;
+    }
+  if (flock (fd, LOCK_EX | LOCK_NB) == 0)
+    {
+      s->lock_fd = fd;
+      s->leader = true;
+    }
+  else
+    close (fd);
+}
+
+static void
+fill_tables (MgSampler *s)
+{
+  MgRecordHeader *h = s->rec.header;
+  h->ppid = (int32_t) getppid ();
+  h->rank = mpi_rank ();
+  if (s->leader)
+    h->flags |= MG_RECORD_FLAG_NODE_LEADER;
+  ssize_t n = readlink ("/proc/self/exe", h->program, sizeof h->program - 1);
+  h->program[n > 0 ? n : 0] = '\0';
+  mg_record_copy_str (h->run_id, sizeof h->run_id, s->plan.run_id);
+  struct timespec rt;
+  clock_gettime (CLOCK_REALTIME, &rt);
+  h->start_real_ns = (int64_t) rt.tv_sec * 1000000000 + rt.tv_nsec;
+  h->interval_start_ns = h->interval_ns = (uint64_t) s->plan.interval_ms * 1000000;
+
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    {
+      MgRecordPlugin *rp = &s->rec.plugins[i];
+      mg_record_copy_str (rp->source_id, sizeof rp->source_id, s->plan.sources[i].id);
+      mg_record_copy_str (rp->library, sizeof rp->library, s->plan.sources[i].library);
+    }
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    {
+      const MgPlanMetric *pm = &s->plan.metrics[m];
+      MgRecordMetric *rm = &s->rec.metrics[m];
+      mg_record_copy_str (rm->id, sizeof rm->id, pm->id);
+      rm->plan_index = (uint32_t) m;
+      rm->plugin_index = pm->source;
+      rm->flags = (pm->is_double ? MG_METRIC_FLAG_DOUBLE : 0u)
+                  | (pm->one_per_node ? MG_METRIC_FLAG_ONE_PER_NODE : 0u)
+                  | (pm->backfill ? MG_METRIC_FLAG_BACKFILL : 0u)
+                  | (pm->divide ? MG_METRIC_FLAG_DIVIDE : 0u)
+                  | (strcmp (pm->units, "%") == 0 ? MG_METRIC_FLAG_PERCENT : 0u)
+                  | (pm->single_value ? MG_METRIC_FLAG_SINGLE_VALUE : 0u);
+    }
+}
+
+static bool
+create_record (MgSampler *s)
+{
+  char err[512];
+  s->start_ns = mg_now_ns ();
+  int rc = mg_record_create (&s->rec, s->plan.record_dir, s->host, s->pid, s->start_ns,
+                             (uint32_t) s->plan.n_sources, (uint32_t) s->plan.n_metrics,
+                             (uint32_t) s->plan.samples, err, sizeof err);
+  if (rc < 0)
+    {
+      mg_log ("metrograph-sampler: %s; running unprofiled", err);
+      return false;
+    }
+  fill_tables (s);
+  return true;
+}
+
+static void
+start_sampling (MgSampler *s)
+{
+  s->sampling_start_ns = s->start_ns + (int64_t) s->plan.start_after_ms * 1000000;
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    s->metrics[m].prev_ns = s->sampling_start_ns;
+  s->sampling_ended = false;
+  s->finished = 0;
+  s->rounds = 0;
+  s->round_ns_total = s->round_ns_max = 0;
+  if (mg_sampling_start_thread (s) != 0)
+    {
+      mg_log ("metrograph-sampler: cannot start the sampling thread");
+      return;
+    }
+  s->sampling = true;
+}
+
+/* A fresh process image, or the same one after a failed exec. */
+static void
+begin (MgSampler *s)
+{
+  s->pid = getpid ();
+  if (!create_record (s))
+    return;
+  mg_plugins_load (s);
+  mg_plugins_start (s);
+  start_sampling (s);
+}
+
+static void
+atfork_prepare (void)
+{
+  /* Wait for the round in progress: the child then never inherits a
+   * half-written slot or a lock taken inside a getter. */
+  if (mg_sampler.sampling && mg_sampler.thread_started)
+    pthread_mutex_lock (&mg_sampler.lock);
+}
+
+static void
+atfork_parent (void)
+{
+  if (mg_sampler.sampling && mg_sampler.thread_started)
+    pthread_mutex_unlock (&mg_sampler.lock);
+}
+
+/* The child samples into its own record: fresh samples, never the node
+ * leader, its plugins as inherited (already initialised). */
+static void
+atfork_child (void)
+{
+  MgSampler *s = &mg_sampler;
+  if (!s->sampling || s->finished || s->sampling_ended)
+    {
+      s->sampling = false;
+      return;
+    }
+  MgRecordWriter parent = s->rec;
+  s->thread_started = false;
+  s->sampling = false;
+  s->pid = getpid ();
+  if (s->lock_fd >= 0)
+    close (s->lock_fd);
+  s->lock_fd = -1;
+  bool was_leader = s->leader;
+  s->leader = false;
+  if (!create_record (s))
+    {
+      mg_record_forget (&parent);
+      return;
+    }
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    {
+      MgRecordPlugin *rp = &s->rec.plugins[i];
+      *rp = parent.plugins[i];
+      if (was_leader && s->plugins[i].leader_only)
+        {
+          rp->state = MG_PLUGIN_STATE_NOT_LEADER;
+          s->plugins[i].initialised = false;
+        }
+    }
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    {
+      MgMetricRt *rt = &s->metrics[m];
+      rt->active = rt->active && !s->plan.metrics[m].one_per_node;
+      if (rt->active)
+        s->rec.metrics[m].flags |= MG_METRIC_FLAG_ACTIVE;
+    }
+  mg_record_forget (&parent);
+  start_sampling (s);
+}
+
+static void
+stop_thread (MgSampler *s)
+{
+  if (!s->thread_started)
+    return;
+  if (pthread_equal (pthread_self (), s->thread))
+    return; /* exit from inside a getter: the round ends by itself */
+  pthread_mutex_lock (&s->lock);
+  s->stop_requested = true;
+  pthread_cond_signal (&s->cond);
+  pthread_mutex_unlock (&s->lock);
+  pthread_join (s->thread, NULL);
+  s->thread_started = false;
+}
+
+void
+mg_sampler_end_sampling (MgSampler *s)
+{
+  if (__atomic_exchange_n (&s->sampling_ended, true, __ATOMIC_ACQ_REL))
+    return;
+  mg_plugins_stop (s);
+  __atomic_or_fetch (&s->rec.header->flags, MG_RECORD_FLAG_SAMPLING_ENDED, __ATOMIC_RELEASE);
+  mg_sampling_backfill (s);
+}
+
+static bool
+finish (MgRecordState state, int status)
+{
+  MgSampler *s = &mg_sampler;
+  if (!s->sampling || !mg_sampler_owns_process ())
+    return false;
+  if (__atomic_exchange_n (&s->finished, 1, __ATOMIC_ACQ_REL))
+    return false;
+  stop_thread (s);
+  mg_sampler_end_sampling (s);
+  mg_plugins_cleanup (s);
+  MgRecordHeader *h = s->rec.header;
+  h->end_mono_ns = mg_now_ns ();
+  h->end_status = status;
+  __atomic_store_n (&h->state, (uint32_t) state, __ATOMIC_RELEASE);
+  if (s->stats)
+    say ("metrograph-sampler: pid %d: %llu rounds, mean %.2f us, max %.2f us, sampler thread "
+         "CPU %.3f ms",
+         s->pid, (unsigned long long) s->rounds,
+         s->rounds ? (double) s->round_ns_total / (double) s->rounds / 1e3 : 0.0,
+         (double) s->round_ns_max / 1e3, (double) s->thread_cpu_ns / 1e6);
+  return true;
+}
+
+void
+mg_sampler_finish (MgRecordState state, int status)
+{
+  finish (state, status);
+}
+
+bool
+mg_sampler_finish_for_exec (void)
+{
+  return finish (MG_RECORD_STATE_EXECED, 0);
+}
+
+void
+mg_sampler_restart (void)
+{
+  MgSampler *s = &mg_sampler;
+  mg_record_forget (&s->rec);
+  s->sampling = false;
+  begin (s);
+}
+
+static void
+on_exit_handler (int status, void *data)
+{
+  finish (MG_RECORD_STATE_EXITED, status & 0xff);
+}
+
+static bool
+env_is_one (const char *name)
+{
+  const char *v = getenv (name);
+  return v && strcmp (v, "1") == 0;
+}
+
+static bool
+skipped (const MgPlan *plan)
+{
+  char exe[4096];
+  ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = '\0';
+  return mg_plan_skips (plan, exe) || mg_plan_skips (plan, program_invocation_name);
+}
+
+__attribute__((constructor)) static void
+mg_sampler_constructor (void)
+{
+  MgSampler *s = &mg_sampler;
+  char err[1024];
+
+  mg_interpose_resolve ();
+  s->verbose = env_is_one ("METROGRAPH_SAMPLER_VERBOSE");
+  s->stats = env_is_one ("METROGRAPH_SAMPLER_STATS");
+  s->pid = getpid ();
+  const char *path = getenv ("METROGRAPH_PLAN");
+  if (!path || !*path)
+    {
+      say ("metrograph-sampler: METROGRAPH_PLAN is not set; running unprofiled");
+      return;
+    }
+  if (mg_plan_load (path, &s->plan, err, sizeof err) < 0)
+    {
+      say ("metrograph-sampler: %s; running unprofiled", err);
+      return;
+    }
+  if (skipped (&s->plan))
+    return;
+  s->have_plan = true;
+  s->plugins = calloc (s->plan.n_sources + 1, sizeof *s->plugins);
+  s->metrics = calloc (s->plan.n_metrics + 1, sizeof *s->metrics);
+  if (!s->plugins || !s->metrics)
+    return;
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    {
+      bool any = false, all = true;
+      for (size_t m = 0; m < s->plan.n_metrics; m++)
+        if (s->plan.metrics[m].source == i)
+          {
+            any = true;
+            all &= s->plan.metrics[m].one_per_node;
+          }
+      s->plugins[i].leader_only = any && all;
+    }
+  if (gethostname (s->host, sizeof s->host) != 0)
+    strcpy (s->host, "localhost");
+  s->host[sizeof s->host - 1] = '\0';
+  for (char *c = s->host; *c; c++)
+    if (*c == '/')
+      *c = '_';
+
+  elect (s);
+  pthread_atfork (atfork_prepare, atfork_parent, atfork_child);
+  on_exit (on_exit_handler, NULL);
+  begin (s);
+}

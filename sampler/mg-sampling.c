@@ -1,0 +1,220 @@
+/* The sampling thread and one sampling round. A round touches only
+ * preallocated memory: the mapped record and the runtime tables. */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+
+#include "mg-sampler-hooks.h"
+#include "mg-sampler-state.h"
+
+static struct timespec
+ns_to_ts (int64_t ns)
+{
+  struct timespec ts = { (time_t) (ns / 1000000000), (long) (ns % 1000000000) };
+  return ts;
+}
+
+static int64_t
+ts_to_ns (const struct timespec *ts)
+{
+  return (int64_t) ts->tv_sec * 1000000000 + ts->tv_nsec;
+}
+
+/* Calls metric m's getter with the type its dataType names. A value equal to
+ * the pre-filled sentinel (~0 / NaN) or a non-zero return is no value. */
+static bool
+call_getter (MgSampler *s, size_t m, struct timespec *t, double *out)
+{
+  metric_id_t id = (metric_id_t) (m + 1);
+  if (s->plan.metrics[m].is_double)
+    {
+      double v = NAN;
+      int ret = ((MgDoubleGetter) s->metrics[m].getter) (id, t, &v);
+      if (ret != 0 || isnan (v))
+        return false;
+      *out = v;
+    }
+  else
+    {
+      uint64_t v = UINT64_MAX;
+      int ret = ((MgU64Getter) s->metrics[m].getter) (id, t, &v);
+      if (ret != 0 || v == UINT64_MAX)
+        return false;
+      *out = (double) v;
+    }
+  return true;
+}
+
+/* divideBySampleTime: per second since prev_ns, x100 for "%". */
+static bool
+divide (const MgPlanMetric *pm, double *v, int64_t t_ns, int64_t prev_ns)
+{
+  if (!pm->divide)
+    return true;
+  if (t_ns <= prev_ns)
+    return false;
+  *v = *v / ((double) (t_ns - prev_ns) / 1e9);
+  if (strcmp (pm->units, "%") == 0)
+    *v *= 100.0;
+  return true;
+}
+
+static MgRecordValue
+single (double v)
+{
+  MgRecordValue out = { v, v, v, 1, 0 };
+  return out;
+}
+
+void
+mg_sampling_round (MgSampler *s, int64_t now_ns)
+{
+  MgRecordWriter *w = &s->rec;
+  MgRecordHeader *h = w->header;
+  if (h->n_samples >= h->capacity)
+    mg_record_merge (w);
+  uint32_t n = h->n_samples;
+  MgRecordSample *slot = mg_record_slot (w, n);
+  MgRecordValue *vals = mg_record_slot_values (slot);
+  int64_t t_end = now_ns;
+
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    {
+      const MgPlanMetric *pm = &s->plan.metrics[m];
+      MgMetricRt *rt = &s->metrics[m];
+      MgRecordValue value = { 0 };
+      struct timespec ts = ns_to_ts (now_ns);
+      double v;
+      if (rt->active && !pm->backfill && call_getter (s, m, &ts, &v))
+        {
+          /* The getter may move the time forward, never back. */
+          int64_t t = ts_to_ns (&ts);
+          if (t < now_ns)
+            t = now_ns;
+          if (t > t_end)
+            t_end = t;
+          if (divide (pm, &v, t, rt->prev_ns))
+            {
+              value = single (v);
+              rt->prev_ns = t;
+            }
+        }
+      vals[m] = value;
+    }
+  slot->t_start_ns = n ? mg_record_slot (w, n - 1)->t_end_ns : s->sampling_start_ns;
+  slot->t_end_ns = t_end;
+  slot->n_raw = 1;
+  slot->reserved = 0;
+  mg_record_commit (w);
+}
+
+void
+mg_sampling_backfill (MgSampler *s)
+{
+  MgRecordWriter *w = &s->rec;
+  bool any = false;
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    any |= s->metrics[m].active && s->plan.metrics[m].backfill;
+  if (!any)
+    return;
+
+  mg_record_begin_rewrite (w);
+  uint32_t n = w->header->n_samples;
+  for (uint32_t i = 0; i < n; i++)
+    {
+      MgRecordSample *slot = mg_record_slot (w, i);
+      MgRecordValue *vals = mg_record_slot_values (slot);
+      for (size_t m = 0; m < s->plan.n_metrics; m++)
+        {
+          const MgPlanMetric *pm = &s->plan.metrics[m];
+          if (!s->metrics[m].active || !pm->backfill)
+            continue;
+          struct timespec ts = ns_to_ts (slot->t_end_ns);
+          double v;
+          MgRecordValue value = { 0 };
+          if (call_getter (s, m, &ts, &v) && divide (pm, &v, slot->t_end_ns, slot->t_start_ns))
+            value = single (v);
+          if (ts_to_ns (&ts) != slot->t_end_ns)
+            mg_hook_metric_error ((metric_id_t) (m + 1), EINVAL,
+                                  "backfill getter changed currentSampleTime");
+          vals[m] = value;
+        }
+    }
+  mg_record_end_rewrite (w);
+  __atomic_or_fetch (&w->header->flags, MG_RECORD_FLAG_BACKFILLED, __ATOMIC_RELEASE);
+}
+
+static void *
+thread_main (void *data)
+{
+  MgSampler *s = data;
+  int64_t next = s->sampling_start_ns + (int64_t) s->rec.header->interval_ns;
+  int64_t stop_at = s->plan.stop_after_ms
+                      ? s->start_ns + (int64_t) s->plan.stop_after_ms * 1000000
+                      : INT64_MAX;
+  bool reached_stop = false;
+
+  pthread_mutex_lock (&s->lock);
+  while (!s->stop_requested)
+    {
+      int64_t wake = next < stop_at ? next : stop_at;
+      struct timespec deadline = ns_to_ts (wake);
+      int rc = 0;
+      while (!s->stop_requested && rc != ETIMEDOUT)
+        rc = pthread_cond_timedwait (&s->cond, &s->lock, &deadline);
+      if (s->stop_requested)
+        break;
+      int64_t now = mg_now_ns ();
+      if (now >= stop_at)
+        {
+          reached_stop = true;
+          break;
+        }
+      mg_sampling_round (s, now);
+      int64_t took = mg_now_ns () - now;
+      s->rounds++;
+      s->round_ns_total += took;
+      if (took > s->round_ns_max)
+        s->round_ns_max = took;
+      /* Absolute deadlines: no drift; rounds missed while busy are skipped. */
+      int64_t interval = (int64_t) s->rec.header->interval_ns;
+      next += interval;
+      if (next <= now)
+        next += ((now - next) / interval + 1) * interval;
+    }
+  struct timespec cpu;
+  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
+    s->thread_cpu_ns = ts_to_ns (&cpu);
+  pthread_mutex_unlock (&s->lock);
+  if (reached_stop)
+    mg_sampler_end_sampling (s);
+  return NULL;
+}
+
+int
+mg_sampling_start_thread (MgSampler *s)
+{
+  pthread_condattr_t cattr;
+  pthread_attr_t attr;
+  sigset_t all, old;
+
+  pthread_mutex_init (&s->lock, NULL);
+  pthread_condattr_init (&cattr);
+  pthread_condattr_setclock (&cattr, CLOCK_MONOTONIC);
+  pthread_cond_init (&s->cond, &cattr);
+  pthread_condattr_destroy (&cattr);
+  s->stop_requested = false;
+
+  /* The thread blocks every signal, so the program's handlers always run on
+   * its own threads and its system calls never see our wake-ups. */
+  pthread_attr_init (&attr);
+  pthread_attr_setstacksize (&attr, 1 << 20);
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
+  int rc = pthread_create (&s->thread, &attr, thread_main, s);
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  pthread_attr_destroy (&attr);
+  s->thread_started = rc == 0;
+  return rc;
+}
