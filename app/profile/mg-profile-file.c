@@ -1,0 +1,787 @@
+/* The .mgprof file: a 24-byte header (magic, version, payload length,
+ * CRC-32) and one little-endian GVariant payload. Layout documented in
+ * docs/profile-format.md. Loading trusts nothing: every length, count and
+ * index is checked before the profile points into the payload. */
+#include "mg-config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "mg-crc32.h"
+#include "mg-profile-private.h"
+
+#define MG_PROFILE_MAGIC "MGPROF\r\n"
+#define MG_PROFILE_MAGIC_LEN 8
+#define MG_PROFILE_VERSION 1u
+#define MG_PROFILE_HEADER_LEN 24
+
+/* The payload's type: run, metrics, groups, windows, aggregates, single
+ * values, processes, process series, plugin errors, metric errors, events. */
+#define RUN_TYPE "(assasxduudduis)"
+#define METRIC_TYPE "(sisiibbbmsmsbmsmsmsmsmsimsb(dddd)dmsibbbbmsmsi)"
+#define GROUP_TYPE "(smsmsasmsi)"
+#define PROCESS_TYPE "(iiimsmsddiib)"
+#define PSERIES_TYPE "(adadab)"
+#define PLUGIN_ERROR_TYPE "(imsmsims)"
+#define METRIC_ERROR_TYPE "(imsimsudd)"
+#define EVENT_TYPE "(idiims)"
+#define PAYLOAD_TYPE "(" RUN_TYPE "a" METRIC_TYPE "a" GROUP_TYPE "adadadaia(dddddu)" \
+                     "a" PROCESS_TYPE "a" PSERIES_TYPE "a" PLUGIN_ERROR_TYPE \
+                     "a" METRIC_ERROR_TYPE "a" EVENT_TYPE ")"
+
+/* ---- writing ---- */
+
+static GVariant *
+maybe_string (const char *s)
+{
+  return g_variant_new_maybe (G_VARIANT_TYPE_STRING, s != NULL ? g_variant_new_string (s) : NULL);
+}
+
+static GVariant *
+strv_variant (char **strv)
+{
+  return g_variant_new_strv ((const char *const *) strv, -1);
+}
+
+/* A view of memory the profile keeps alive while the payload is written. */
+static GVariant *
+doubles_variant (const double *values, gsize n)
+{
+  return g_variant_new_from_data (G_VARIANT_TYPE ("ad"), n > 0 ? values : NULL,
+                                  n * sizeof (double), TRUE, NULL, NULL);
+}
+
+static GVariant *
+run_to_variant (const MgRunInfo *run)
+{
+  return g_variant_new ("(@as@s@asxduudduis)", strv_variant (run->argv),
+                        g_variant_new_string (run->working_dir ? run->working_dir : ""),
+                        strv_variant (run->hosts), (gint64) run->start_time_us,
+                        run->duration_s, run->n_processes, run->n_nodes,
+                        run->interval_start_ms, run->interval_end_ms, run->max_samples,
+                        run->exit_status,
+                        run->metrograph_version ? run->metrograph_version : "");
+}
+
+static GVariant *
+metric_to_variant (const MgMetricDef *d)
+{
+  return g_variant_new ("(sisiibbb@ms@msb@ms@ms@ms@ms@msi@msb(dddd)d@msibbbb@ms@msi)",
+                        d->id ? d->id : "", d->enabled, d->units ? d->units : "",
+                        d->data_type, d->domain, d->one_per_node, d->backfill, d->sparse,
+                        maybe_string (d->source_ref), maybe_string (d->function_name),
+                        d->divide_by_sample_time, maybe_string (d->custom_data),
+                        maybe_string (d->config_env), maybe_string (d->display_name),
+                        maybe_string (d->description), maybe_string (d->type_name), d->type,
+                        maybe_string (d->colour_spec), d->has_colour, d->colour.r, d->colour.g,
+                        d->colour.b, d->colour.a, d->display_factor,
+                        maybe_string (d->display_units), d->decimal_places,
+                        d->auto_display_factor, d->accumulate, d->normalize_percentages,
+                        d->clamp_percentages, maybe_string (d->integral_name),
+                        maybe_string (d->file), d->line);
+}
+
+static GVariant *
+group_to_variant (const MgMetricGroup *g)
+{
+  g_autoptr(GPtrArray) refs = g_ptr_array_new ();
+
+  for (guint i = 0; g->metric_refs != NULL && i < g->metric_refs->len; i++)
+    g_ptr_array_add (refs, g_ptr_array_index (g->metric_refs, i));
+  return g_variant_new ("(s@ms@ms@as@msi)", g->id ? g->id : "", maybe_string (g->display_name),
+                        maybe_string (g->description),
+                        g_variant_new_strv ((const char *const *) refs->pdata, refs->len),
+                        maybe_string (g->file), g->line);
+}
+
+static GVariant *
+process_series_to_variant (MgProfile *self, guint p)
+{
+  guint n_metrics = self->metrics->len;
+  gsize n = 0;
+  const double *times = NULL;
+  g_autofree guint8 *reported = g_new0 (guint8, MAX (n_metrics, 1));
+  g_autofree double *block = NULL;
+
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      const MgProcessSeries *s = &self->process_series[(gsize) p * n_metrics + m];
+
+      if (s->n > 0)
+        n = s->n, times = s->times;
+    }
+  /* Metric-major values; a metric the process never reported is NaN. */
+  block = g_new (double, MAX ((gsize) n_metrics * MG_PROCESS_SERIES_N * n, 1));
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      const MgProcessSeries *s = &self->process_series[(gsize) p * n_metrics + m];
+      double *dest = block + (gsize) m * MG_PROCESS_SERIES_N * n;
+
+      reported[m] = s->n > 0;
+      if (s->n == n && n > 0)
+        {
+          memcpy (dest, s->mins, n * sizeof (double));
+          memcpy (dest + n, s->maxs, n * sizeof (double));
+          memcpy (dest + 2 * n, s->means, n * sizeof (double));
+        }
+      else
+        {
+          reported[m] = FALSE;
+          for (gsize k = 0; k < MG_PROCESS_SERIES_N * n; k++)
+            dest[k] = NAN;
+        }
+    }
+  return g_variant_new ("(@ad@ad@ab)", doubles_variant (times, n),
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, block,
+                                                   (gsize) n_metrics * MG_PROCESS_SERIES_N * n,
+                                                   sizeof (double)),
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_BOOLEAN, reported, n_metrics,
+                                                   sizeof (guint8)));
+}
+
+static GVariant *
+profile_to_variant (MgProfile *self)
+{
+  guint n_metrics = self->metrics->len;
+  gsize n_win = self->n_windows;
+  GVariantBuilder b;
+  GVariant *parts[11];
+
+  parts[0] = run_to_variant (&self->run);
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a" METRIC_TYPE));
+  for (guint m = 0; m < n_metrics; m++)
+    g_variant_builder_add_value (&b, metric_to_variant (g_ptr_array_index (self->metrics, m)));
+  parts[1] = g_variant_builder_end (&b);
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a" GROUP_TYPE));
+  for (guint i = 0; i < self->groups->len; i++)
+    g_variant_builder_add_value (&b, group_to_variant (g_ptr_array_index (self->groups, i)));
+  parts[2] = g_variant_builder_end (&b);
+
+  parts[3] = doubles_variant (self->window_starts, n_win);
+  parts[4] = doubles_variant (self->window_ends, n_win);
+  /* The aggregates are one block each, starting at series[0]. */
+  parts[5] = doubles_variant (n_metrics > 0 ? self->series[0].mins : NULL,
+                              (gsize) n_metrics * MG_SERIES_N_DOUBLES * n_win);
+  parts[6] = g_variant_new_from_data (G_VARIANT_TYPE ("ai"),
+                                      n_metrics > 0 && n_win > 0 ? self->series[0].min_process : NULL,
+                                      (gsize) n_metrics * MG_SERIES_N_INDICES * n_win * sizeof (gint32),
+                                      TRUE, NULL, NULL);
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a(dddddu)"));
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      const MgSingleValue *v = &self->singles[m];
+
+      g_variant_builder_add (&b, "(dddddu)", v->min, v->max, v->mean, v->var, v->sum, v->count);
+    }
+  parts[7] = g_variant_builder_end (&b);
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a" PROCESS_TYPE));
+  for (guint p = 0; p < self->processes->len; p++)
+    {
+      const MgProcessInfo *i = &g_array_index (self->processes, MgProcessInfo, p);
+
+      g_variant_builder_add (&b, "(iii@ms@msddiib)", i->pid, i->ppid, i->rank,
+                             maybe_string (i->host), maybe_string (i->program), i->start_s,
+                             i->end_s, (gint32) i->end, i->status, i->node_leader);
+    }
+  parts[8] = g_variant_builder_end (&b);
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a" PSERIES_TYPE));
+  for (guint p = 0; p < self->processes->len; p++)
+    g_variant_builder_add_value (&b, process_series_to_variant (self, p));
+  parts[9] = g_variant_builder_end (&b);
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a" PLUGIN_ERROR_TYPE));
+  for (guint i = 0; i < self->plugin_errors->len; i++)
+    {
+      const MgPluginError *e = &g_array_index (self->plugin_errors, MgPluginError, i);
+
+      g_variant_builder_add (&b, "(i@ms@msi@ms)", e->process, maybe_string (e->source_id),
+                             maybe_string (e->library), e->code, maybe_string (e->message));
+    }
+  parts[10] = g_variant_builder_end (&b);
+
+  {
+    GVariantBuilder me, ev;
+
+    g_variant_builder_init (&me, G_VARIANT_TYPE ("a" METRIC_ERROR_TYPE));
+    for (guint i = 0; i < self->metric_errors->len; i++)
+      {
+        const MgMetricError *e = &g_array_index (self->metric_errors, MgMetricError, i);
+
+        g_variant_builder_add (&me, "(i@msi@msudd)", e->process, maybe_string (e->metric_id),
+                               e->code, maybe_string (e->message), e->count, e->first_s,
+                               e->last_s);
+      }
+    g_variant_builder_init (&ev, G_VARIANT_TYPE ("a" EVENT_TYPE));
+    for (guint i = 0; i < self->events->len; i++)
+      {
+        const MgProcessEvent *e = &g_array_index (self->events, MgProcessEvent, i);
+
+        g_variant_builder_add (&ev, "(idii@ms)", e->process, e->time_s, (gint32) e->kind,
+                               e->status, maybe_string (e->message));
+      }
+    return g_variant_new ("(@" RUN_TYPE "@a" METRIC_TYPE "@a" GROUP_TYPE "@ad@ad@ad@ai"
+                          "@a(dddddu)@a" PROCESS_TYPE "@a" PSERIES_TYPE "@a" PLUGIN_ERROR_TYPE
+                          "@a" METRIC_ERROR_TYPE "@a" EVENT_TYPE ")",
+                          parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6],
+                          parts[7], parts[8], parts[9], parts[10],
+                          g_variant_builder_end (&me), g_variant_builder_end (&ev));
+  }
+}
+
+static gboolean
+write_all (int fd, const void *data, gsize len, GError **error, const char *path)
+{
+  const guchar *p = data;
+
+  while (len > 0)
+    {
+      gssize n = write (fd, p, MIN (len, (gsize) 1 << 30));
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                       _("Could not write the profile “%s”: %s"), path, g_strerror (saved));
+          return FALSE;
+        }
+      p += n;
+      len -= n;
+    }
+  return TRUE;
+}
+
+gboolean
+mg_profile_save (MgProfile *self, const char *path, GError **error)
+{
+  g_autoptr(GVariant) payload = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *tmp_path = NULL;
+  guchar header[MG_PROFILE_HEADER_LEN];
+  guint32 version = GUINT32_TO_LE (MG_PROFILE_VERSION), crc;
+  guint64 length;
+  const void *data;
+  gsize size;
+  int fd, saved;
+
+  g_return_val_if_fail (MG_IS_PROFILE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  payload = g_variant_ref_sink (profile_to_variant (self));
+  if (G_BYTE_ORDER == G_BIG_ENDIAN)
+    {
+      GVariant *swapped = g_variant_byteswap (payload);
+
+      g_variant_unref (payload);
+      payload = swapped;
+    }
+  bytes = g_variant_get_data_as_bytes (payload);
+  data = g_bytes_get_data (bytes, &size);
+  crc = GUINT32_TO_LE (mg_crc32_update (0, data, size));
+  length = GUINT64_TO_LE ((guint64) size);
+  memcpy (header, MG_PROFILE_MAGIC, MG_PROFILE_MAGIC_LEN);
+  memcpy (header + 8, &version, 4);
+  memcpy (header + 12, &crc, 4);
+  memcpy (header + 16, &length, 8);
+
+  /* A temporary file beside the target, renamed over it once on disk:
+   * never a half-written file under the final name. */
+  tmp_path = g_strconcat (path, ".XXXXXX", NULL);
+  fd = g_mkstemp_full (tmp_path, O_RDWR | O_CLOEXEC, 0666);
+  if (fd < 0)
+    {
+      saved = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   _("Could not create the profile “%s”: %s"), path, g_strerror (saved));
+      return FALSE;
+    }
+  if (!write_all (fd, header, sizeof header, error, path)
+      || !write_all (fd, data, size, error, path))
+    {
+      close (fd);
+      g_unlink (tmp_path);
+      return FALSE;
+    }
+  if (fsync (fd) != 0 || close (fd) != 0)
+    {
+      saved = errno;
+      g_unlink (tmp_path);
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   _("Could not write the profile “%s”: %s"), path, g_strerror (saved));
+      return FALSE;
+    }
+  if (g_rename (tmp_path, path) != 0)
+    {
+      saved = errno;
+      g_unlink (tmp_path);
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   _("Could not save the profile as “%s”: %s"), path, g_strerror (saved));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- reading ---- */
+
+static char *
+dup_maybe (GVariant *maybe)
+{
+  g_autoptr(GVariant) inner = g_variant_get_maybe (maybe);
+
+  return inner != NULL ? g_variant_dup_string (inner, NULL) : NULL;
+}
+
+static gboolean
+corrupt (GError **error, const char *name, const char *what)
+{
+  g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT,
+               _("The profile “%s” is damaged (%s) and cannot be opened."), name, what);
+  return FALSE;
+}
+
+static gboolean
+enum_ok (gint32 value, gint32 last)
+{
+  return value >= 0 && value <= last;
+}
+
+static gboolean
+read_run (MgProfile *self, GVariant *v)
+{
+  MgRunInfo *r = &self->run;
+  g_autoptr(GVariant) argv = g_variant_get_child_value (v, 0);
+  g_autoptr(GVariant) hosts = g_variant_get_child_value (v, 2);
+  gint64 start;
+
+  r->argv = g_variant_dup_strv (argv, NULL);
+  r->hosts = g_variant_dup_strv (hosts, NULL);
+  g_variant_get_child (v, 1, "s", &r->working_dir);
+  g_variant_get_child (v, 3, "x", &start);
+  r->start_time_us = start;
+  g_variant_get_child (v, 4, "d", &r->duration_s);
+  g_variant_get_child (v, 5, "u", &r->n_processes);
+  g_variant_get_child (v, 6, "u", &r->n_nodes);
+  g_variant_get_child (v, 7, "d", &r->interval_start_ms);
+  g_variant_get_child (v, 8, "d", &r->interval_end_ms);
+  g_variant_get_child (v, 9, "u", &r->max_samples);
+  g_variant_get_child (v, 10, "i", &r->exit_status);
+  g_variant_get_child (v, 11, "s", &r->metrograph_version);
+  return TRUE;
+}
+
+static MgMetricDef *
+read_metric (GVariant *v)
+{
+  MgMetricDef *d = g_new0 (MgMetricDef, 1);
+  GVariant *f[30];
+  gint32 enabled, data_type, domain, type;
+
+  for (guint i = 0; i < G_N_ELEMENTS (f); i++)
+    f[i] = g_variant_get_child_value (v, i);
+  d->id = g_variant_dup_string (f[0], NULL);
+  enabled = g_variant_get_int32 (f[1]);
+  d->units = g_variant_dup_string (f[2], NULL);
+  data_type = g_variant_get_int32 (f[3]);
+  domain = g_variant_get_int32 (f[4]);
+  d->one_per_node = g_variant_get_boolean (f[5]);
+  d->backfill = g_variant_get_boolean (f[6]);
+  d->sparse = g_variant_get_boolean (f[7]);
+  d->source_ref = dup_maybe (f[8]);
+  d->function_name = dup_maybe (f[9]);
+  d->divide_by_sample_time = g_variant_get_boolean (f[10]);
+  d->custom_data = dup_maybe (f[11]);
+  d->config_env = dup_maybe (f[12]);
+  d->display_name = dup_maybe (f[13]);
+  d->description = dup_maybe (f[14]);
+  d->type_name = dup_maybe (f[15]);
+  type = g_variant_get_int32 (f[16]);
+  d->colour_spec = dup_maybe (f[17]);
+  d->has_colour = g_variant_get_boolean (f[18]);
+  g_variant_get (f[19], "(dddd)", &d->colour.r, &d->colour.g, &d->colour.b, &d->colour.a);
+  d->display_factor = g_variant_get_double (f[20]);
+  d->display_units = dup_maybe (f[21]);
+  d->decimal_places = g_variant_get_int32 (f[22]);
+  d->auto_display_factor = g_variant_get_boolean (f[23]);
+  d->accumulate = g_variant_get_boolean (f[24]);
+  d->normalize_percentages = g_variant_get_boolean (f[25]);
+  d->clamp_percentages = g_variant_get_boolean (f[26]);
+  d->integral_name = dup_maybe (f[27]);
+  d->file = dup_maybe (f[28]);
+  d->line = g_variant_get_int32 (f[29]);
+  for (guint i = 0; i < G_N_ELEMENTS (f); i++)
+    g_variant_unref (f[i]);
+
+  if (!enum_ok (enabled, MG_ENABLED_NEVER) || !enum_ok (data_type, MG_DATA_TYPE_DOUBLE)
+      || !enum_ok (domain, MG_DOMAIN_SINGLE_VALUE) || !enum_ok (type, MG_METRIC_TYPE_OTHER)
+      || d->id[0] == '\0')
+    {
+      mg_metric_def_free (d);
+      return NULL;
+    }
+  d->enabled = enabled;
+  d->data_type = data_type;
+  d->domain = domain;
+  d->type = type;
+  return d;
+}
+
+static MgMetricGroup *
+read_group (GVariant *v)
+{
+  MgMetricGroup *g = g_new0 (MgMetricGroup, 1);
+  g_autoptr(GVariant) name = g_variant_get_child_value (v, 1);
+  g_autoptr(GVariant) description = g_variant_get_child_value (v, 2);
+  g_autoptr(GVariant) refs = g_variant_get_child_value (v, 3);
+  g_autoptr(GVariant) file = g_variant_get_child_value (v, 4);
+  gsize n;
+  const char **strv;
+
+  g_variant_get_child (v, 0, "s", &g->id);
+  g->display_name = dup_maybe (name);
+  g->description = dup_maybe (description);
+  g->metric_refs = g_ptr_array_new_with_free_func (g_free);
+  strv = g_variant_get_strv (refs, &n);
+  for (gsize i = 0; i < n; i++)
+    g_ptr_array_add (g->metric_refs, g_strdup (strv[i]));
+  g_free (strv);
+  g->file = dup_maybe (file);
+  g_variant_get_child (v, 5, "i", &g->line);
+  return g;
+}
+
+/* A fixed array child of the payload, checked against the length it must
+ * have; points into the payload (kept alive by self->backing). */
+static const void *
+fixed_child (GVariant *payload, guint index, gsize expected, gsize element)
+{
+  g_autoptr(GVariant) child = g_variant_get_child_value (payload, index);
+  gsize n = 0;
+  const void *data = g_variant_get_fixed_array (child, &n, element);
+
+  if (n != expected)
+    return NULL;
+  return expected > 0 ? data : "";
+}
+
+static gboolean
+read_processes (MgProfile *self, GVariant *payload, const char *name, GError **error)
+{
+  g_autoptr(GVariant) list = g_variant_get_child_value (payload, 8);
+  g_autoptr(GVariant) series = g_variant_get_child_value (payload, 9);
+  guint n_metrics = self->metrics->len;
+  gsize n_proc = g_variant_n_children (list);
+
+  if (g_variant_n_children (series) != n_proc || self->run.n_processes != n_proc)
+    return corrupt (error, name, "process count");
+
+  for (gsize p = 0; p < n_proc; p++)
+    {
+      g_autoptr(GVariant) v = g_variant_get_child_value (list, p);
+      g_autoptr(GVariant) host = g_variant_get_child_value (v, 3);
+      g_autoptr(GVariant) program = g_variant_get_child_value (v, 4);
+      MgProcessInfo info = { 0 };
+      gint32 end;
+
+      g_variant_get_child (v, 0, "i", &info.pid);
+      g_variant_get_child (v, 1, "i", &info.ppid);
+      g_variant_get_child (v, 2, "i", &info.rank);
+      info.host = dup_maybe (host);
+      info.program = dup_maybe (program);
+      g_variant_get_child (v, 5, "d", &info.start_s);
+      g_variant_get_child (v, 6, "d", &info.end_s);
+      g_variant_get_child (v, 7, "i", &end);
+      g_variant_get_child (v, 8, "i", &info.status);
+      g_variant_get_child (v, 9, "b", &info.node_leader);
+      info.end = enum_ok (end, MG_PROCESS_END_EXECED) ? end : MG_PROCESS_END_UNKNOWN;
+      g_array_append_val (self->processes, info);
+      if (!enum_ok (end, MG_PROCESS_END_EXECED))
+        return corrupt (error, name, "process end");
+    }
+
+  self->process_series = g_new0 (MgProcessSeries, MAX (n_proc * n_metrics, 1));
+  for (gsize p = 0; p < n_proc; p++)
+    {
+      g_autoptr(GVariant) v = g_variant_get_child_value (series, p);
+      g_autoptr(GVariant) times_v = g_variant_get_child_value (v, 0);
+      gsize n = 0;
+      const double *times = g_variant_get_fixed_array (times_v, &n, sizeof (double));
+      const double *values = fixed_child (v, 1, n * n_metrics * MG_PROCESS_SERIES_N, sizeof (double));
+      const guint8 *reported = fixed_child (v, 2, n_metrics, sizeof (guint8));
+
+      if (values == NULL || reported == NULL)
+        return corrupt (error, name, "process series length");
+      for (guint m = 0; m < n_metrics; m++)
+        {
+          MgProcessSeries *s = &self->process_series[p * n_metrics + m];
+          const double *block = values + (gsize) m * MG_PROCESS_SERIES_N * n;
+
+          *s = (MgProcessSeries) { reported[m] ? n : 0, times, block, block + n, block + 2 * n };
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+process_ok (MgProfile *self, int process)
+{
+  return process >= -1 && process < (int) self->processes->len;
+}
+
+static gboolean
+read_lists (MgProfile *self, GVariant *payload, const char *name, GError **error)
+{
+  g_autoptr(GVariant) plugin_errors = g_variant_get_child_value (payload, 10);
+  g_autoptr(GVariant) metric_errors = g_variant_get_child_value (payload, 11);
+  g_autoptr(GVariant) events = g_variant_get_child_value (payload, 12);
+
+  for (gsize i = 0; i < g_variant_n_children (plugin_errors); i++)
+    {
+      g_autoptr(GVariant) v = g_variant_get_child_value (plugin_errors, i);
+      g_autoptr(GVariant) source = g_variant_get_child_value (v, 1);
+      g_autoptr(GVariant) library = g_variant_get_child_value (v, 2);
+      g_autoptr(GVariant) message = g_variant_get_child_value (v, 4);
+      MgPluginError e = { 0 };
+
+      g_variant_get_child (v, 0, "i", &e.process);
+      g_variant_get_child (v, 3, "i", &e.code);
+      e.source_id = dup_maybe (source);
+      e.library = dup_maybe (library);
+      e.message = dup_maybe (message);
+      g_array_append_val (self->plugin_errors, e);
+      if (!process_ok (self, e.process))
+        return corrupt (error, name, "plugin error's process");
+    }
+  for (gsize i = 0; i < g_variant_n_children (metric_errors); i++)
+    {
+      g_autoptr(GVariant) v = g_variant_get_child_value (metric_errors, i);
+      g_autoptr(GVariant) id = g_variant_get_child_value (v, 1);
+      g_autoptr(GVariant) message = g_variant_get_child_value (v, 3);
+      MgMetricError e = { 0 };
+
+      g_variant_get_child (v, 0, "i", &e.process);
+      g_variant_get_child (v, 2, "i", &e.code);
+      g_variant_get_child (v, 4, "u", &e.count);
+      g_variant_get_child (v, 5, "d", &e.first_s);
+      g_variant_get_child (v, 6, "d", &e.last_s);
+      e.metric_id = dup_maybe (id);
+      e.message = dup_maybe (message);
+      g_array_append_val (self->metric_errors, e);
+      if (!process_ok (self, e.process))
+        return corrupt (error, name, "metric error's process");
+    }
+  for (gsize i = 0; i < g_variant_n_children (events); i++)
+    {
+      g_autoptr(GVariant) v = g_variant_get_child_value (events, i);
+      g_autoptr(GVariant) message = g_variant_get_child_value (v, 4);
+      MgProcessEvent e = { 0 };
+      gint32 kind;
+
+      g_variant_get_child (v, 0, "i", &e.process);
+      g_variant_get_child (v, 1, "d", &e.time_s);
+      g_variant_get_child (v, 2, "i", &kind);
+      g_variant_get_child (v, 3, "i", &e.status);
+      e.message = dup_maybe (message);
+      e.kind = enum_ok (kind, MG_EVENT_RECORDING_STOPPED) ? kind : MG_EVENT_START;
+      g_array_append_val (self->events, e);
+      if (!process_ok (self, e.process) || !enum_ok (kind, MG_EVENT_RECORDING_STOPPED))
+        return corrupt (error, name, "process event");
+    }
+  return TRUE;
+}
+
+static gboolean
+read_payload (MgProfile *self, GVariant *payload, const char *name, GError **error)
+{
+  g_autoptr(GVariant) run = g_variant_get_child_value (payload, 0);
+  g_autoptr(GVariant) metrics = g_variant_get_child_value (payload, 1);
+  g_autoptr(GVariant) groups = g_variant_get_child_value (payload, 2);
+  g_autoptr(GVariant) singles = g_variant_get_child_value (payload, 7);
+  g_autoptr(GVariant) starts = g_variant_get_child_value (payload, 3);
+  const double *values;
+  const gint32 *indices;
+  gsize n_metrics, n_win = 0;
+
+  read_run (self, run);
+  n_metrics = g_variant_n_children (metrics);
+  for (gsize m = 0; m < n_metrics; m++)
+    {
+      g_autoptr(GVariant) v = g_variant_get_child_value (metrics, m);
+      MgMetricDef *def = read_metric (v);
+
+      if (def == NULL)
+        return corrupt (error, name, "metric definition");
+      g_ptr_array_add (self->metrics, def);
+    }
+  for (gsize i = 0; i < g_variant_n_children (groups); i++)
+    {
+      g_autoptr(GVariant) v = g_variant_get_child_value (groups, i);
+
+      g_ptr_array_add (self->groups, read_group (v));
+    }
+
+  self->window_starts = g_variant_get_fixed_array (starts, &n_win, sizeof (double));
+  self->window_ends = fixed_child (payload, 4, n_win, sizeof (double));
+  if (self->window_ends == NULL || n_win > G_MAXUINT)
+    return corrupt (error, name, "window count");
+  self->n_windows = n_win;
+  values = fixed_child (payload, 5, n_metrics * MG_SERIES_N_DOUBLES * n_win, sizeof (double));
+  indices = fixed_child (payload, 6, n_metrics * MG_SERIES_N_INDICES * n_win, sizeof (gint32));
+  if (values == NULL || indices == NULL || g_variant_n_children (singles) != n_metrics)
+    return corrupt (error, name, "aggregate series length");
+  mg_profile_set_aggregates (self, values, indices);
+
+  self->singles = g_new0 (MgSingleValue, MAX (n_metrics, 1));
+  for (gsize m = 0; m < n_metrics; m++)
+    {
+      MgSingleValue *s = &self->singles[m];
+
+      g_variant_get_child (singles, m, "(dddddu)", &s->min, &s->max, &s->mean, &s->var,
+                           &s->sum, &s->count);
+    }
+
+  if (!read_processes (self, payload, name, error))
+    return FALSE;
+  for (gsize i = 0; i < n_metrics * MG_SERIES_N_INDICES * n_win; i++)
+    if (!process_ok (self, indices[i]))
+      return corrupt (error, name, "process index in a series");
+  return read_lists (self, payload, name, error);
+}
+
+static gboolean
+check_header (const guchar *data, gsize size, const char *name, guint64 *payload_len,
+              guint32 *crc, GError **error)
+{
+  guint32 version;
+
+  if (size == 0)
+    {
+      g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NOT_A_PROFILE,
+                   _("“%s” is empty, not a Metrograph profile."), name);
+      return FALSE;
+    }
+  if (memcmp (data, MG_PROFILE_MAGIC, MIN (size, MG_PROFILE_MAGIC_LEN)) != 0)
+    {
+      g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NOT_A_PROFILE,
+                   _("“%s” is not a Metrograph profile (.mgprof)."), name);
+      return FALSE;
+    }
+  if (size >= MG_PROFILE_MAGIC_LEN + 4)
+    {
+      memcpy (&version, data + 8, 4);
+      version = GUINT32_FROM_LE (version);
+      if (version > MG_PROFILE_VERSION)
+        {
+          g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_VERSION,
+                       _("The profile “%s” was written by a newer Metrograph (format %u; this "
+                         "version reads format %u and older). Update Metrograph to open it."),
+                       name, version, MG_PROFILE_VERSION);
+          return FALSE;
+        }
+      if (version == 0)
+        return corrupt (error, name, "format version 0");
+    }
+  if (size < MG_PROFILE_HEADER_LEN)
+    {
+      g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_TRUNCATED,
+                   _("The profile “%s” is truncated: %" G_GSIZE_FORMAT " bytes, shorter than "
+                     "its header."), name, size);
+      return FALSE;
+    }
+  memcpy (crc, data + 12, 4);
+  *crc = GUINT32_FROM_LE (*crc);
+  memcpy (payload_len, data + 16, 8);
+  *payload_len = GUINT64_FROM_LE (*payload_len);
+  if (*payload_len > size - MG_PROFILE_HEADER_LEN)
+    {
+      g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_TRUNCATED,
+                   _("The profile “%s” is truncated: %" G_GSIZE_FORMAT " of %" G_GUINT64_FORMAT
+                     " bytes are there. It may still be being written, or the copy was cut "
+                     "short."), name, size, *payload_len + MG_PROFILE_HEADER_LEN);
+      return FALSE;
+    }
+  if (*payload_len < size - MG_PROFILE_HEADER_LEN)
+    return corrupt (error, name, "extra bytes after the data");
+  return TRUE;
+}
+
+MgProfile *
+mg_profile_load_bytes (GBytes *bytes, const char *name, GError **error)
+{
+  g_autoptr(MgProfile) self = NULL;
+  g_autoptr(GBytes) payload_bytes = NULL;
+  g_autoptr(GVariant) payload = NULL;
+  const guchar *data;
+  gsize size;
+  guint64 payload_len;
+  guint32 crc;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  if (name == NULL)
+    name = "(memory)";
+
+  data = g_bytes_get_data (bytes, &size);
+  if (!check_header (data, size, name, &payload_len, &crc, error))
+    return NULL;
+  if (mg_crc32_update (0, data + MG_PROFILE_HEADER_LEN, payload_len) != crc)
+    {
+      corrupt (error, name, "checksum mismatch");
+      return NULL;
+    }
+
+  /* GVariant needs 8-byte alignment; the header is 24 bytes and g_malloc'd
+   * or mapped memory is aligned, so this is a view, not a copy. */
+  payload_bytes = g_bytes_new_from_bytes (bytes, MG_PROFILE_HEADER_LEN, payload_len);
+  payload = g_variant_ref_sink (g_variant_new_from_bytes (G_VARIANT_TYPE (PAYLOAD_TYPE),
+                                                          payload_bytes, FALSE));
+  if (G_BYTE_ORDER == G_BIG_ENDIAN)
+    {
+      GVariant *swapped = g_variant_byteswap (payload);
+
+      g_variant_unref (payload);
+      payload = swapped;
+    }
+  if (!g_variant_is_normal_form (payload))
+    {
+      corrupt (error, name, "malformed data");
+      return NULL;
+    }
+
+  self = mg_profile_new_empty ();
+  self->backing = g_variant_get_data_as_bytes (payload);
+  if (!read_payload (self, payload, name, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+MgProfile *
+mg_profile_load (const char *path, GError **error)
+{
+  g_autoptr(GMappedFile) file = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *display = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  display = g_filename_display_name (path);
+  file = g_mapped_file_new (path, FALSE, error);
+  if (file == NULL)
+    return NULL;
+  bytes = g_mapped_file_get_bytes (file);
+  return mg_profile_load_bytes (bytes, display, error);
+}

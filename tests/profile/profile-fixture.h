@@ -1,0 +1,13 @@
+/* A small profile with every field set, shared by the profile tests. */
+#pragma once
+
+#include "mg-profile-builder.h"
+
+MgMetricDef *fixture_metric (const char *id, MgDomain domain);
+/* Two processes on two hosts, metrics "alpha" (time), "beta" (time, never
+ * reported by process 1) and "gamma" (single value), one group, one of each
+ * error and two events. */
+MgProfile *fixture_profile (void);
+
+/* Asserts that two profiles hold the same data, field by field. */
+void fixture_assert_profiles_equal (MgProfile *a, MgProfile *b);

@@ -1,0 +1,258 @@
+/* The .mgprof file: round trip, and damaged, truncated, foreign and future
+ * files rejected with the right error naming the file. */
+#include "mg-config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "mg-crc32.h"
+#include "profile-fixture.h"
+
+static char *
+make_tmpdir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("mg-profile-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* The bytes of the fixture profile as saved. */
+static GBytes *
+saved_fixture (void)
+{
+  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "p.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+  char *data;
+  gsize size;
+
+  g_assert_true (mg_profile_save (profile, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &data, &size, &error));
+  remove_dir (dir);
+  return g_bytes_new_take (data, size);
+}
+
+static void
+assert_load_fails (const void *data, gsize size, int code)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (data, size);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = mg_profile_load_bytes (bytes, "damaged.mgprof", &error);
+
+  g_assert_null (profile);
+  g_assert_error (error, MG_PROFILE_ERROR, code);
+  g_assert_nonnull (strstr (error->message, "damaged.mgprof"));
+}
+
+static void
+test_file_round_trip (void)
+{
+  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autoptr(MgProfile) loaded = NULL;
+  g_autoptr(MgProfile) again = NULL;
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "run.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) d = NULL;
+
+  g_assert_true (mg_profile_save (profile, path, &error));
+  g_assert_no_error (error);
+  loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (loaded);
+  fixture_assert_profiles_equal (profile, loaded);
+  /* Spot checks that the fixture is not trivially empty. */
+  g_assert_cmpuint (mg_profile_get_n_windows (loaded), ==, 4);
+  g_assert_cmpuint (mg_profile_get_process_series (loaded, 1, 1)->n, ==, 0);
+  g_assert_cmpuint (mg_profile_get_process_series (loaded, 0, 1)->n, ==, 4);
+  g_assert_cmpfloat (mg_profile_get_single_value (loaded, 2)->sum, ==, 3072.0);
+  g_assert_cmpstr (mg_profile_get_metric (loaded, 0)->colour_spec, ==, "#336699");
+
+  /* Saving a loaded profile over the file gives the same profile again and
+   * leaves no temporary file behind. */
+  g_assert_true (mg_profile_save (loaded, path, &error));
+  g_assert_no_error (error);
+  again = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  fixture_assert_profiles_equal (profile, again);
+  d = g_dir_open (dir, 0, NULL);
+  g_assert_cmpstr (g_dir_read_name (d), ==, "run.mgprof");
+  g_assert_null (g_dir_read_name (d));
+  remove_dir (dir);
+}
+
+static void
+test_file_save_fails (void)
+{
+  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (mg_profile_save (profile, "/nonexistent-dir/x.mgprof", &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+  g_assert_nonnull (strstr (error->message, "/nonexistent-dir/x.mgprof"));
+}
+
+static void
+test_file_missing (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = mg_profile_load ("/nonexistent/none.mgprof", &error);
+
+  g_assert_null (profile);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+  g_assert_nonnull (strstr (error->message, "none.mgprof"));
+}
+
+static void
+test_file_corrupted (void)
+{
+  g_autoptr(GBytes) bytes = saved_fixture ();
+  gsize size;
+  const guchar *data = g_bytes_get_data (bytes, &size);
+  g_autofree guchar *copy = g_memdup2 (data, size);
+
+  copy[size / 2] ^= 0x40;
+  assert_load_fails (copy, size, MG_PROFILE_ERROR_CORRUPT);
+  copy[size / 2] ^= 0x40;
+  copy[12] ^= 1; /* the checksum itself */
+  assert_load_fails (copy, size, MG_PROFILE_ERROR_CORRUPT);
+}
+
+/* Damage with a recomputed checksum: the structure checks must catch it (or
+ * the profile still loads consistently), never a crash. */
+static void
+test_file_corrupted_structure (void)
+{
+  g_autoptr(GBytes) bytes = saved_fixture ();
+  gsize size;
+  const guchar *data = g_bytes_get_data (bytes, &size);
+  guint n_rejected = 0;
+
+  for (gsize pos = 24; pos < size; pos += 7)
+    {
+      g_autofree guchar *copy = g_memdup2 (data, size);
+      g_autoptr(GBytes) damaged = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(MgProfile) profile = NULL;
+      guint32 crc;
+
+      copy[pos] ^= 0xff;
+      crc = GUINT32_TO_LE (mg_crc32_update (0, copy + 24, size - 24));
+      memcpy (copy + 12, &crc, 4);
+      damaged = g_bytes_new (copy, size);
+      profile = mg_profile_load_bytes (damaged, "damaged.mgprof", &error);
+      if (profile == NULL)
+        {
+          g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
+          g_assert_nonnull (strstr (error->message, "damaged.mgprof"));
+          n_rejected++;
+        }
+      else
+        {
+          /* A value changed: every getter still works. */
+          for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+            for (guint m = 0; m < mg_profile_get_n_metrics (profile); m++)
+              {
+                const MgProcessSeries *s = mg_profile_get_process_series (profile, p, m);
+
+                if (s->n > 0)
+                  (void) (s->times[s->n - 1] + s->means[s->n - 1]);
+              }
+        }
+    }
+  g_assert_cmpuint (n_rejected, >, 0);
+}
+
+static void
+test_file_truncated (void)
+{
+  g_autoptr(GBytes) bytes = saved_fixture ();
+  gsize size;
+  const guchar *data = g_bytes_get_data (bytes, &size);
+
+  g_assert_cmpuint (size, >, 400);
+  assert_load_fails (data, 0, MG_PROFILE_ERROR_NOT_A_PROFILE);
+  for (gsize len = 1; len < 400; len++)
+    assert_load_fails (data, len, MG_PROFILE_ERROR_TRUNCATED);
+  assert_load_fails (data, size / 2, MG_PROFILE_ERROR_TRUNCATED);
+  assert_load_fails (data, size - 1, MG_PROFILE_ERROR_TRUNCATED);
+}
+
+static void
+test_file_foreign (void)
+{
+  static const guchar png[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13,
+                                'I', 'H', 'D', 'R', 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0 };
+  const char *text = "# not a profile\nsome text that is long enough to have a header\n";
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "empty.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+
+  assert_load_fails (png, sizeof png, MG_PROFILE_ERROR_NOT_A_PROFILE);
+  assert_load_fails (text, strlen (text), MG_PROFILE_ERROR_NOT_A_PROFILE);
+
+  g_assert_true (g_file_set_contents (path, "", 0, NULL));
+  profile = mg_profile_load (path, &error);
+  g_assert_null (profile);
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NOT_A_PROFILE);
+  g_assert_nonnull (strstr (error->message, "empty.mgprof"));
+  remove_dir (dir);
+}
+
+static void
+test_file_future_version (void)
+{
+  g_autoptr(GBytes) bytes = saved_fixture ();
+  gsize size;
+  const guchar *data = g_bytes_get_data (bytes, &size);
+  g_autofree guchar *copy = g_memdup2 (data, size);
+  guint32 version = GUINT32_TO_LE (2);
+  g_autoptr(GBytes) future = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+
+  memcpy (copy + 8, &version, 4);
+  future = g_bytes_new (copy, size);
+  profile = mg_profile_load_bytes (future, "future.mgprof", &error);
+  g_assert_null (profile);
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_VERSION);
+  g_assert_nonnull (strstr (error->message, "future.mgprof"));
+  g_assert_nonnull (strstr (error->message, "newer"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/profile/file/round-trip", test_file_round_trip);
+  g_test_add_func ("/profile/file/save-fails", test_file_save_fails);
+  g_test_add_func ("/profile/file/missing", test_file_missing);
+  g_test_add_func ("/profile/file/corrupted", test_file_corrupted);
+  g_test_add_func ("/profile/file/corrupted-structure", test_file_corrupted_structure);
+  g_test_add_func ("/profile/file/truncated", test_file_truncated);
+  g_test_add_func ("/profile/file/foreign", test_file_foreign);
+  g_test_add_func ("/profile/file/future-version", test_file_future_version);
+  return g_test_run ();
+}
