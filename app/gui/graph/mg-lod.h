@@ -21,6 +21,9 @@ typedef struct {
   double *stddevs;    /* 0 for one process */
   double data_min;    /* over all columns; NaN when every column is a gap */
   double data_max;
+  /* private */
+  guint capacity;
+  double *weights;
 } MgLod;
 
 MgLod *mg_lod_new (guint n_columns);

@@ -13,7 +13,8 @@ G_BEGIN_DECLS
 
 typedef struct {
   guint n;
-  const double *starts;      /* NULL: window i starts where i-1 ends (0 for i = 0) */
+  const double *starts;      /* NULL: window i starts where i-1 ends */
+  double first_start;        /* starts == NULL: where window 0 starts */
   const double *ends;        /* ascending */
   const double *mins;
   const double *maxs;

@@ -1,0 +1,401 @@
+/* One metric's graph, drawn with cairo alone. */
+#include "mg-graph-render.h"
+
+#include <math.h>
+
+#include "mg-colour.h"
+
+/* Alphas of the band layers: the min–max band is a light wash, the
+ * mean ± standard deviation a stronger one, the mean line full colour. */
+#define BAND_ALPHA 0.22
+#define STDDEV_ALPHA 0.45
+#define LINE_WIDTH 1.5
+#define LABEL_SIZE 10.0
+/* A tick label needs about this much height. */
+#define TICK_SPACING 28.0
+
+void
+mg_graph_render_params_init (MgGraphRenderParams *params)
+{
+  *params = (MgGraphRenderParams) {
+    .draw_labels = TRUE,
+    .hover_time = -1,
+  };
+}
+
+MgRgba
+mg_graph_render_background (gboolean dark)
+{
+  return dark ? (MgRgba) { 0.14, 0.14, 0.15, 1 } : (MgRgba) { 1, 1, 1, 1 };
+}
+
+static MgRgba
+grid_colour (gboolean dark)
+{
+  return dark ? (MgRgba) { 1, 1, 1, 0.10 } : (MgRgba) { 0, 0, 0, 0.09 };
+}
+
+static MgRgba
+text_colour (gboolean dark)
+{
+  return dark ? (MgRgba) { 1, 1, 1, 0.70 } : (MgRgba) { 0, 0, 0, 0.62 };
+}
+
+static double
+luminance (MgRgba c)
+{
+  return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
+}
+
+MgRgba
+mg_graph_render_metric_colour (const MgMetricDef *def, gboolean dark)
+{
+  MgRgba colour;
+
+  if (def != NULL && def->has_colour)
+    {
+      colour = def->colour;
+      colour.a = 1;
+      /* A definition's colour is chosen for one background: lift very dark
+       * colours on a dark theme (and darken very light ones on a light
+       * theme) so the line stays legible, keeping the hue. */
+      if (dark && luminance (colour) < 0.25)
+        {
+          double k = 0.45;
+          colour.r += (1 - colour.r) * k;
+          colour.g += (1 - colour.g) * k;
+          colour.b += (1 - colour.b) * k;
+        }
+      else if (!dark && luminance (colour) > 0.85)
+        {
+          colour.r *= 0.7;
+          colour.g *= 0.7;
+          colour.b *= 0.7;
+        }
+      return colour;
+    }
+  colour = mg_colour_for_type (def != NULL ? def->type : MG_METRIC_TYPE_OTHER, dark);
+  colour.a = 1;
+  return colour;
+}
+
+static void
+set_source (cairo_t *cr, MgRgba c, double alpha)
+{
+  cairo_set_source_rgba (cr, c.r, c.g, c.b, c.a * alpha);
+}
+
+MgAxis *
+mg_graph_render_fit_axis (const MgMetricDef *def, const MgSeriesView *series,
+                          const MgLod *lod, gboolean auto_zoom_vertical, double height)
+{
+  double lo = NAN, hi = NAN;
+  guint max_ticks = (guint) CLAMP (height / TICK_SPACING, 2, 8) + 1;
+
+  if (auto_zoom_vertical && lod != NULL)
+    {
+      lo = lod->data_min;
+      hi = lod->data_max;
+    }
+  else if (series != NULL)
+    mg_series_view_get_extent (series, &lo, &hi);
+  return mg_axis_new (def, lo, hi, max_ticks);
+}
+
+/* Value to y in user space; the axis range fills the rectangle. */
+typedef struct {
+  double y_bottom, scale, lo;
+} YMap;
+
+static double
+map_y (const YMap *m, double v)
+{
+  return m->y_bottom - (v - m->lo) * m->scale;
+}
+
+static void
+draw_grid (cairo_t *cr, const MgGraphRenderParams *p, const MgAxis *axis, const YMap *m)
+{
+  set_source (cr, grid_colour (p->dark), 1);
+  cairo_set_line_width (cr, 1);
+  for (guint i = 0; i < axis->n_ticks; i++)
+    {
+      /* Half-pixel offset: crisp one-pixel lines. */
+      double y = floor (map_y (m, axis->ticks[i])) + 0.5;
+      if (y < p->y || y > p->y + p->height)
+        continue;
+      cairo_move_to (cr, p->x, y);
+      cairo_line_to (cr, p->x + p->width, y);
+    }
+  cairo_stroke (cr);
+}
+
+static void
+draw_labels (cairo_t *cr, const MgGraphRenderParams *p, const MgAxis *axis, const YMap *m)
+{
+  MgRgba bg = mg_graph_render_background (p->dark);
+
+  cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size (cr, LABEL_SIZE);
+  for (guint i = 0; i < axis->n_ticks; i++)
+    {
+      cairo_text_extents_t ext;
+      double y = map_y (m, axis->ticks[i]);
+      double ty;
+
+      /* The top label hangs below its line, the others sit above it. */
+      ty = i + 1 == axis->n_ticks ? y + LABEL_SIZE + 2 : y - 3;
+      if (i == 0 && axis->n_ticks > 1)
+        continue; /* the baseline needs no label: it is 0 or obvious */
+      if (ty - LABEL_SIZE < p->y - 1 || ty > p->y + p->height + 1)
+        continue;
+      cairo_text_extents (cr, axis->labels[i], &ext);
+      /* A halo of background keeps labels readable over the data. */
+      set_source (cr, bg, 0.75);
+      cairo_rectangle (cr, p->x + 2, ty - LABEL_SIZE + 0.5, ext.x_advance + 6, LABEL_SIZE + 3);
+      cairo_fill (cr);
+      set_source (cr, text_colour (p->dark), 1);
+      cairo_move_to (cr, p->x + 5, ty);
+      cairo_show_text (cr, axis->labels[i]);
+    }
+}
+
+/* Per column, a rectangle from y(a[c]) to y(b[c]): one fill for the whole
+ * band. Gaps add nothing, so the background shows through. */
+static void
+fill_columns (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const YMap *m,
+              const double *lo, const double *hi, const double *centre, const double *spread)
+{
+  double cw = p->width / lod->n_columns;
+
+  for (guint c = 0; c < lod->n_columns; c++)
+    {
+      double a, b, y0, y1;
+
+      if (mg_lod_is_gap (lod, c))
+        continue;
+      if (centre != NULL)
+        {
+          a = centre[c] - spread[c];
+          b = centre[c] + spread[c];
+        }
+      else
+        {
+          a = lo[c];
+          b = hi[c];
+        }
+      y0 = map_y (m, b);
+      y1 = map_y (m, a);
+      if (y1 - y0 < 0.01)
+        continue;
+      cairo_rectangle (cr, p->x + c * cw, y0, cw, y1 - y0);
+    }
+  cairo_fill (cr);
+}
+
+/* The mean through column centres; a gap breaks the line. An isolated
+ * column gets a short flat segment so it stays visible. */
+static void
+stroke_mean (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const YMap *m)
+{
+  double cw = p->width / lod->n_columns;
+  gboolean open = FALSE;
+
+  for (guint c = 0; c < lod->n_columns; c++)
+    {
+      double x, y;
+
+      if (mg_lod_is_gap (lod, c))
+        {
+          if (open)
+            {
+              double px, py;
+              cairo_get_current_point (cr, &px, &py);
+              cairo_line_to (cr, p->x + c * cw, py);
+            }
+          open = FALSE;
+          continue;
+        }
+      x = p->x + (c + 0.5) * cw;
+      y = map_y (m, lod->means[c]);
+      if (!open)
+        {
+          cairo_move_to (cr, p->x + c * cw, y);
+          open = TRUE;
+        }
+      cairo_line_to (cr, x, y);
+      if (c + 1 == lod->n_columns)
+        cairo_line_to (cr, p->x + p->width, y);
+    }
+  cairo_set_line_width (cr, LINE_WIDTH);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_stroke (cr);
+}
+
+static double
+time_to_x (const MgGraphRenderParams *p, double t)
+{
+  return p->x + (t - p->t0) / (p->t1 - p->t0) * p->width;
+}
+
+static void
+draw_selection (cairo_t *cr, const MgGraphRenderParams *p)
+{
+  double x0 = time_to_x (p, p->selection_start);
+  double x1 = time_to_x (p, p->selection_end);
+  MgRgba tint = p->dark ? (MgRgba) { 0.45, 0.65, 1, 1 } : (MgRgba) { 0.21, 0.52, 0.89, 1 };
+
+  x0 = CLAMP (x0, p->x, p->x + p->width);
+  x1 = CLAMP (x1, p->x, p->x + p->width);
+  if (x1 - x0 < 0.5)
+    x1 = x0 + 1;
+  set_source (cr, tint, 0.14);
+  cairo_rectangle (cr, x0, p->y, x1 - x0, p->height);
+  cairo_fill (cr);
+  set_source (cr, tint, 0.6);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, floor (x0) + 0.5, p->y);
+  cairo_line_to (cr, floor (x0) + 0.5, p->y + p->height);
+  cairo_move_to (cr, floor (x1) - 0.5, p->y);
+  cairo_line_to (cr, floor (x1) - 0.5, p->y + p->height);
+  cairo_stroke (cr);
+}
+
+static void
+draw_hover (cairo_t *cr, const MgGraphRenderParams *p, double y, double height)
+{
+  double x;
+
+  if (p->hover_time < p->t0 || p->hover_time > p->t1)
+    return;
+  x = floor (time_to_x (p, p->hover_time)) + 0.5;
+  set_source (cr, text_colour (p->dark), 0.9);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, x, y);
+  cairo_line_to (cr, x, y + height);
+  cairo_stroke (cr);
+}
+
+void
+mg_graph_render (cairo_t *cr, const MgGraphRenderParams *p)
+{
+  g_autoptr (MgLod) own_lod = NULL;
+  g_autoptr (MgAxis) own_axis = NULL;
+  const MgLod *lod = p->lod;
+  const MgAxis *axis = p->axis;
+  MgRgba colour = mg_graph_render_metric_colour (p->def, p->dark);
+  MgRgba bg = mg_graph_render_background (p->dark);
+  YMap m;
+
+  if (p->width <= 0 || p->height <= 0)
+    return;
+  cairo_save (cr);
+  cairo_rectangle (cr, p->x, p->y, p->width, p->height);
+  cairo_clip (cr);
+  set_source (cr, bg, 1);
+  cairo_paint (cr);
+
+  if (p->series != NULL && p->series->n > 0 && p->t1 > p->t0 && lod == NULL)
+    {
+      double sx = 1, sy = 1;
+      /* One column per device pixel, whatever the surface's scale. */
+      cairo_user_to_device_distance (cr, &sx, &sy);
+      own_lod = mg_lod_new ((guint) MAX (1, ceil (p->width * fabs (sx))));
+      mg_lod_compute (own_lod, p->series, p->t0, p->t1);
+      lod = own_lod;
+    }
+  if (axis == NULL)
+    axis = own_axis = mg_graph_render_fit_axis (p->def, p->series, lod, p->auto_zoom_vertical,
+                                                p->height);
+
+  /* A pixel of room at top and bottom keeps the line off the edges. */
+  m.lo = axis->min;
+  m.y_bottom = p->y + p->height - 1;
+  m.scale = axis->max > axis->min ? (p->height - 3) / (axis->max - axis->min) : 1;
+
+  if (p->has_selection)
+    draw_selection (cr, p);
+  draw_grid (cr, p, axis, &m);
+
+  if (lod != NULL)
+    {
+      set_source (cr, colour, BAND_ALPHA);
+      fill_columns (cr, p, lod, &m, lod->mins, lod->maxs, NULL, NULL);
+      set_source (cr, colour, STDDEV_ALPHA);
+      fill_columns (cr, p, lod, &m, NULL, NULL, lod->means, lod->stddevs);
+      set_source (cr, colour, 1);
+      stroke_mean (cr, p, lod, &m);
+    }
+
+  if (p->draw_labels)
+    draw_labels (cr, p, axis, &m);
+  if (p->hover_time >= 0)
+    draw_hover (cr, p, p->y, p->height);
+  cairo_restore (cr);
+}
+
+void
+mg_graph_render_time_axis (cairo_t *cr, double x, double y, double width, double height,
+                           double t0, double t1, gboolean has_selection,
+                           double selection_start, double selection_end, double hover_time,
+                           gboolean dark)
+{
+  g_autoptr (MgAxis) axis = NULL;
+  MgRgba text = text_colour (dark);
+  MgGraphRenderParams p;
+  guint max_ticks;
+
+  if (width <= 0 || height <= 0 || !(t1 > t0))
+    return;
+  max_ticks = (guint) CLAMP (width / 90, 2, 20);
+  axis = mg_axis_new_time (t0, t1, max_ticks);
+
+  mg_graph_render_params_init (&p);
+  p.x = x;
+  p.y = y;
+  p.width = width;
+  p.height = height;
+  p.t0 = t0;
+  p.t1 = t1;
+  p.dark = dark;
+  p.selection_start = selection_start;
+  p.selection_end = selection_end;
+  p.hover_time = hover_time;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, x, y, width, height);
+  cairo_clip (cr);
+  if (has_selection)
+    draw_selection (cr, &p);
+
+  set_source (cr, text, 0.5);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, x, y + 0.5);
+  cairo_line_to (cr, x + width, y + 0.5);
+  for (guint i = 0; i < axis->n_ticks; i++)
+    {
+      double tx = floor (time_to_x (&p, axis->ticks[i])) + 0.5;
+      cairo_move_to (cr, tx, y);
+      cairo_line_to (cr, tx, y + 5);
+    }
+  cairo_stroke (cr);
+
+  cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size (cr, LABEL_SIZE);
+  set_source (cr, text, 1);
+  for (guint i = 0; i < axis->n_ticks; i++)
+    {
+      cairo_text_extents_t ext;
+      double tx = time_to_x (&p, axis->ticks[i]);
+
+      cairo_text_extents (cr, axis->labels[i], &ext);
+      /* Centred under the tick, kept inside the rectangle. */
+      tx -= ext.x_advance / 2;
+      tx = CLAMP (tx, x + 1, x + width - ext.x_advance - 1);
+      cairo_move_to (cr, tx, y + 6 + LABEL_SIZE);
+      cairo_show_text (cr, axis->labels[i]);
+    }
+  if (hover_time >= 0)
+    draw_hover (cr, &p, y, height);
+  cairo_restore (cr);
+}

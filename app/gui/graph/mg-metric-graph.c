@@ -1,0 +1,584 @@
+/* One metric's graph row, following and driving the shared MgTimeView. */
+#include "mg-config.h"
+
+#include "mg-metric-graph.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "mg-graph-render.h"
+#include "mg-lod.h"
+#include "mg-selection-stats.h"
+#include "mg-series-view.h"
+
+#define DEFAULT_HEIGHT 80
+/* A press that moves less than this is a click, not a selection. */
+#define DRAG_THRESHOLD 3.0
+/* Keyboard and scroll steps. */
+#define PAN_FRACTION 0.1
+#define ZOOM_STEP 1.25
+
+struct _MgMetricGraph {
+  GtkWidget parent_instance;
+
+  MgProfile *profile;
+  guint metric;
+  MgTimeView *view;
+
+  MgSeriesView series;
+  gboolean series_valid;  /* matches the view's process */
+  MgLod *lod;
+  MgAxis *axis;           /* NULL: to be fitted again */
+  int axis_width, axis_height;
+
+  double pointer_x;       /* last pointer position, -1 outside */
+  double drag_start_time;
+  gboolean dragging;
+};
+
+G_DEFINE_FINAL_TYPE (MgMetricGraph, mg_metric_graph, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_PROFILE,
+  PROP_METRIC,
+  PROP_VIEW,
+  N_PROPS
+};
+
+static GParamSpec *props[N_PROPS];
+
+static void
+invalidate (MgMetricGraph *self)
+{
+  g_clear_pointer (&self->axis, mg_axis_free);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_view_notify (MgTimeView *view, GParamSpec *pspec, MgMetricGraph *self)
+{
+  const char *name = g_param_spec_get_name (pspec);
+
+  if (g_str_equal (name, "process"))
+    self->series_valid = FALSE;
+  /* Hover and selection only move overlays: the axis stays. */
+  if (g_str_equal (name, "hover-time") || g_str_has_prefix (name, "selection")
+      || g_str_equal (name, "has-selection") || g_str_equal (name, "can-zoom-out"))
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+  else
+    invalidate (self);
+}
+
+static const MgSeriesView *
+get_series (MgMetricGraph *self)
+{
+  if (!self->series_valid)
+    {
+      int process = self->view ? mg_time_view_get_process (self->view) : -1;
+
+      if (self->profile != NULL)
+        mg_series_view_init (&self->series, self->profile, self->metric, process);
+      self->series_valid = TRUE;
+    }
+  return &self->series;
+}
+
+static const MgMetricDef *
+get_def (MgMetricGraph *self)
+{
+  if (self->profile == NULL || self->metric >= mg_profile_get_n_metrics (self->profile))
+    return NULL;
+  return mg_profile_get_metric (self->profile, self->metric);
+}
+
+gboolean
+mg_metric_graph_is_dark (MgMetricGraph *self)
+{
+  GtkSettings *settings = gtk_widget_get_settings (GTK_WIDGET (self));
+  gboolean prefer_dark = FALSE;
+  GdkRGBA fg;
+
+  g_return_val_if_fail (MG_IS_METRIC_GRAPH (self), FALSE);
+
+  if (settings != NULL)
+    g_object_get (settings, "gtk-application-prefer-dark-theme", &prefer_dark, NULL);
+  if (prefer_dark)
+    return TRUE;
+  /* A dark theme has light text: the foreground colour tells, whatever the
+   * theme's name. */
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+}
+
+/* Columns for the visible range at the widget's device-pixel width. */
+static void
+update_lod (MgMetricGraph *self, int width)
+{
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  guint columns = (guint) MAX (1, width * scale);
+
+  if (self->lod == NULL)
+    self->lod = mg_lod_new (columns);
+  else
+    mg_lod_set_n_columns (self->lod, columns);
+  mg_lod_compute (self->lod, get_series (self), mg_time_view_get_start (self->view),
+                  mg_time_view_get_end (self->view));
+}
+
+static void
+update_axis (MgMetricGraph *self, int width, int height)
+{
+  gboolean auto_zoom;
+
+  if (self->axis != NULL && self->axis_width == width && self->axis_height == height)
+    return;
+  g_clear_pointer (&self->axis, mg_axis_free);
+  auto_zoom = self->view && mg_time_view_get_auto_zoom_vertical (self->view);
+  if (auto_zoom)
+    update_lod (self, width);
+  self->axis = mg_graph_render_fit_axis (get_def (self), get_series (self),
+                                         auto_zoom ? self->lod : NULL, auto_zoom, height);
+  self->axis_width = width;
+  self->axis_height = height;
+}
+
+const MgAxis *
+mg_metric_graph_get_axis (MgMetricGraph *self)
+{
+  int width, height;
+
+  g_return_val_if_fail (MG_IS_METRIC_GRAPH (self), NULL);
+
+  if (self->view == NULL)
+    return NULL;
+  width = gtk_widget_get_width (GTK_WIDGET (self));
+  height = gtk_widget_get_height (GTK_WIDGET (self));
+  if (width <= 0 || height <= 0)
+    {
+      /* Not allocated yet: the size it asked for. */
+      gtk_widget_get_size_request (GTK_WIDGET (self), &width, &height);
+      width = MAX (width, 400);
+      height = height > 0 ? height : DEFAULT_HEIGHT;
+    }
+  update_axis (self, width, height);
+  return self->axis;
+}
+
+static void
+mg_metric_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+{
+  MgMetricGraph *self = MG_METRIC_GRAPH (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  MgGraphRenderParams params;
+  cairo_t *cr;
+
+  if (width <= 0 || height <= 0 || self->view == NULL)
+    return;
+
+  update_lod (self, width);
+  update_axis (self, width, height);
+
+  mg_graph_render_params_init (&params);
+  params.width = width;
+  params.height = height;
+  params.def = get_def (self);
+  params.series = get_series (self);
+  params.t0 = mg_time_view_get_start (self->view);
+  params.t1 = mg_time_view_get_end (self->view);
+  params.lod = self->lod;
+  params.axis = self->axis;
+  params.auto_zoom_vertical = mg_time_view_get_auto_zoom_vertical (self->view);
+  params.dark = mg_metric_graph_is_dark (self);
+  params.has_selection = mg_time_view_get_has_selection (self->view);
+  params.selection_start = mg_time_view_get_selection_start (self->view);
+  params.selection_end = mg_time_view_get_selection_end (self->view);
+  params.hover_time = mg_time_view_get_hover_time (self->view);
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  mg_graph_render (cr, &params);
+  if (gtk_widget_has_visible_focus (widget))
+    {
+      /* The keyboard focus: an inset outline in the selection colour. */
+      cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, 0.8);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, 1, 1, width - 2, height - 2);
+      cairo_stroke (cr);
+    }
+  cairo_destroy (cr);
+}
+
+static double
+x_to_time (MgMetricGraph *self, double x)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double t0 = mg_time_view_get_start (self->view);
+  double t1 = mg_time_view_get_end (self->view);
+
+  if (width <= 0)
+    return t0;
+  return t0 + CLAMP (x / width, 0, 1) * (t1 - t0);
+}
+
+char *
+mg_metric_graph_describe_time (MgMetricGraph *self, double t)
+{
+  g_return_val_if_fail (MG_IS_METRIC_GRAPH (self), NULL);
+
+  if (self->profile == NULL)
+    return NULL;
+  return mg_selection_stats_describe_point (self->profile, self->metric,
+                                            self->view ? mg_time_view_get_process (self->view)
+                                                       : -1,
+                                            t);
+}
+
+static gboolean
+on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                  gpointer user_data)
+{
+  MgMetricGraph *self = MG_METRIC_GRAPH (widget);
+  g_autofree char *text = NULL;
+  double t;
+
+  if (self->view == NULL)
+    return FALSE;
+  t = keyboard ? mg_time_view_get_hover_time (self->view) : x_to_time (self, x);
+  if (t < 0)
+    t = (mg_time_view_get_start (self->view) + mg_time_view_get_end (self->view)) / 2;
+  text = mg_metric_graph_describe_time (self, t);
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static void
+on_motion (GtkEventControllerMotion *motion, double x, double y, MgMetricGraph *self)
+{
+  self->pointer_x = x;
+  if (self->view != NULL)
+    mg_time_view_set_hover_time (self->view, x_to_time (self, x));
+}
+
+static void
+on_leave (GtkEventControllerMotion *motion, MgMetricGraph *self)
+{
+  self->pointer_x = -1;
+  if (self->view != NULL)
+    mg_time_view_set_hover_time (self->view, -1);
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture, double x, double y, MgMetricGraph *self)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  if (self->view == NULL)
+    return;
+  self->drag_start_time = x_to_time (self, x);
+  self->dragging = FALSE;
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture, double dx, double dy, MgMetricGraph *self)
+{
+  double x, y;
+
+  if (self->view == NULL)
+    return;
+  if (!self->dragging && fabs (dx) < DRAG_THRESHOLD)
+    return;
+  self->dragging = TRUE;
+  gtk_gesture_drag_get_start_point (gesture, &x, &y);
+  mg_time_view_set_selection (self->view, self->drag_start_time, x_to_time (self, x + dx));
+  mg_time_view_set_hover_time (self->view, x_to_time (self, x + dx));
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture, double dx, double dy, MgMetricGraph *self)
+{
+  /* A plain click clears the selection. */
+  if (self->view != NULL && !self->dragging)
+    mg_time_view_clear_selection (self->view);
+  self->dragging = FALSE;
+}
+
+static void
+on_pressed (GtkGestureClick *gesture, int n_press, double x, double y, MgMetricGraph *self)
+{
+  /* Double-click: back to the whole run. */
+  if (n_press == 2 && self->view != NULL)
+    mg_time_view_reset (self->view);
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, MgMetricGraph *self)
+{
+  GdkModifierType state;
+  double span;
+
+  if (self->view == NULL)
+    return FALSE;
+  state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
+  span = mg_time_view_get_end (self->view) - mg_time_view_get_start (self->view);
+  if (state & GDK_CONTROL_MASK)
+    {
+      double t = self->pointer_x >= 0
+                   ? x_to_time (self, self->pointer_x)
+                   : (mg_time_view_get_start (self->view) + mg_time_view_get_end (self->view)) / 2;
+      mg_time_view_zoom_around (self->view, t, pow (ZOOM_STEP, dy));
+      return TRUE;
+    }
+  if (state & GDK_SHIFT_MASK)
+    {
+      mg_time_view_pan (self->view, (dy != 0 ? dy : dx) * span * PAN_FRACTION);
+      return TRUE;
+    }
+  if (dx != 0)
+    {
+      mg_time_view_pan (self->view, dx * span * PAN_FRACTION);
+      return TRUE;
+    }
+  /* Plain vertical scrolling belongs to the list of rows around us. */
+  return FALSE;
+}
+
+static gboolean
+on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode,
+                GdkModifierType state, MgMetricGraph *self)
+{
+  double t0, t1, centre;
+
+  if (self->view == NULL || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)))
+    return FALSE;
+  t0 = mg_time_view_get_start (self->view);
+  t1 = mg_time_view_get_end (self->view);
+  centre = (t0 + t1) / 2;
+  switch (keyval)
+    {
+    case GDK_KEY_Left:
+    case GDK_KEY_KP_Left:
+      mg_time_view_pan (self->view, -(t1 - t0) * PAN_FRACTION);
+      return TRUE;
+    case GDK_KEY_Right:
+    case GDK_KEY_KP_Right:
+      mg_time_view_pan (self->view, (t1 - t0) * PAN_FRACTION);
+      return TRUE;
+    case GDK_KEY_plus:
+    case GDK_KEY_equal:
+    case GDK_KEY_KP_Add:
+      mg_time_view_zoom_around (self->view, centre, 1 / ZOOM_STEP);
+      return TRUE;
+    case GDK_KEY_minus:
+    case GDK_KEY_KP_Subtract:
+      mg_time_view_zoom_around (self->view, centre, ZOOM_STEP);
+      return TRUE;
+    case GDK_KEY_Escape:
+      if (!mg_time_view_get_has_selection (self->view))
+        return FALSE;
+      mg_time_view_clear_selection (self->view);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static void
+mg_metric_graph_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  invalidate (MG_METRIC_GRAPH (widget));
+}
+
+static void
+mg_metric_graph_css_changed (GtkWidget *widget, GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (mg_metric_graph_parent_class)->css_changed (widget, change);
+  /* The theme may have turned dark or light. */
+  gtk_widget_queue_draw (widget);
+}
+
+void
+mg_metric_graph_set_view (MgMetricGraph *self, MgTimeView *view)
+{
+  g_return_if_fail (MG_IS_METRIC_GRAPH (self));
+  g_return_if_fail (view == NULL || MG_IS_TIME_VIEW (view));
+
+  if (self->view == view)
+    return;
+  if (self->view != NULL)
+    g_signal_handlers_disconnect_by_data (self->view, self);
+  g_set_object (&self->view, view);
+  if (view != NULL)
+    g_signal_connect_object (view, "notify", G_CALLBACK (on_view_notify), self, 0);
+  self->series_valid = FALSE;
+  invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_VIEW]);
+}
+
+static void
+update_accessible_label (MgMetricGraph *self)
+{
+  const MgMetricDef *def = get_def (self);
+
+  if (def != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                    def->display_name ? def->display_name : def->id, -1);
+}
+
+static void
+mg_metric_graph_dispose (GObject *object)
+{
+  MgMetricGraph *self = MG_METRIC_GRAPH (object);
+
+  if (self->view != NULL)
+    g_signal_handlers_disconnect_by_data (self->view, self);
+  g_clear_object (&self->view);
+  g_clear_object (&self->profile);
+  G_OBJECT_CLASS (mg_metric_graph_parent_class)->dispose (object);
+}
+
+static void
+mg_metric_graph_finalize (GObject *object)
+{
+  MgMetricGraph *self = MG_METRIC_GRAPH (object);
+
+  g_clear_pointer (&self->lod, mg_lod_free);
+  g_clear_pointer (&self->axis, mg_axis_free);
+  G_OBJECT_CLASS (mg_metric_graph_parent_class)->finalize (object);
+}
+
+static void
+mg_metric_graph_get_property (GObject *object, guint prop_id, GValue *value,
+                              GParamSpec *pspec)
+{
+  MgMetricGraph *self = MG_METRIC_GRAPH (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROFILE: g_value_set_object (value, self->profile); break;
+    case PROP_METRIC: g_value_set_uint (value, self->metric); break;
+    case PROP_VIEW: g_value_set_object (value, self->view); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mg_metric_graph_set_property (GObject *object, guint prop_id, const GValue *value,
+                              GParamSpec *pspec)
+{
+  MgMetricGraph *self = MG_METRIC_GRAPH (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROFILE:
+      self->profile = g_value_dup_object (value);
+      self->series_valid = FALSE;
+      update_accessible_label (self);
+      break;
+    case PROP_METRIC:
+      self->metric = g_value_get_uint (value);
+      self->series_valid = FALSE;
+      update_accessible_label (self);
+      break;
+    case PROP_VIEW: mg_metric_graph_set_view (self, g_value_get_object (value)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mg_metric_graph_class_init (MgMetricGraphClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = mg_metric_graph_dispose;
+  object_class->finalize = mg_metric_graph_finalize;
+  object_class->get_property = mg_metric_graph_get_property;
+  object_class->set_property = mg_metric_graph_set_property;
+  widget_class->snapshot = mg_metric_graph_snapshot;
+  widget_class->size_allocate = mg_metric_graph_size_allocate;
+  widget_class->css_changed = mg_metric_graph_css_changed;
+
+  props[PROP_PROFILE] = g_param_spec_object ("profile", NULL, NULL, MG_TYPE_PROFILE,
+                                             G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY
+                                             | G_PARAM_STATIC_STRINGS);
+  props[PROP_METRIC] = g_param_spec_uint ("metric", NULL, NULL, 0, G_MAXUINT, 0,
+                                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY
+                                          | G_PARAM_STATIC_STRINGS);
+  props[PROP_VIEW] = g_param_spec_object ("view", NULL, NULL, MG_TYPE_TIME_VIEW,
+                                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
+                                          | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
+
+  gtk_widget_class_set_css_name (widget_class, "metricgraph");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+mg_metric_graph_init (MgMetricGraph *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  GtkEventController *controller;
+  GtkGesture *gesture;
+
+  self->pointer_x = -1;
+  gtk_widget_set_focusable (widget, TRUE);
+  gtk_widget_set_size_request (widget, -1, DEFAULT_HEIGHT);
+  gtk_widget_set_hexpand (widget, TRUE);
+  gtk_widget_set_has_tooltip (widget, TRUE);
+  g_signal_connect (widget, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
+
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect (controller, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (controller, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (widget, controller);
+
+  gesture = gtk_gesture_drag_new ();
+  g_signal_connect (gesture, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (gesture, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (gesture, "drag-end", G_CALLBACK (on_drag_end), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_click_new ();
+  g_signal_connect (gesture, "pressed", G_CALLBACK (on_pressed), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (controller, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (widget, controller);
+
+  controller = gtk_event_controller_key_new ();
+  g_signal_connect (controller, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (widget, controller);
+}
+
+GtkWidget *
+mg_metric_graph_new (MgProfile *profile, guint metric, MgTimeView *view)
+{
+  return g_object_new (MG_TYPE_METRIC_GRAPH, "profile", profile, "metric", metric, "view",
+                       view, NULL);
+}
+
+MgProfile *
+mg_metric_graph_get_profile (MgMetricGraph *self)
+{
+  g_return_val_if_fail (MG_IS_METRIC_GRAPH (self), NULL);
+  return self->profile;
+}
+
+guint
+mg_metric_graph_get_metric (MgMetricGraph *self)
+{
+  g_return_val_if_fail (MG_IS_METRIC_GRAPH (self), 0);
+  return self->metric;
+}
+
+MgTimeView *
+mg_metric_graph_get_view (MgMetricGraph *self)
+{
+  g_return_val_if_fail (MG_IS_METRIC_GRAPH (self), NULL);
+  return self->view;
+}

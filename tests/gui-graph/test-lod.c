@@ -1,0 +1,213 @@
+/* Level of detail and selection figures on crafted series. */
+#include <math.h>
+
+#include "mg-lod.h"
+#include "mg-selection-stats.h"
+
+/* Eight windows of one second each; windows 4 and 5 are a gap. */
+static const double starts[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+static const double ends[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+static const double mins[] = { 1, 2, 0, 5, NAN, NAN, 3, 4 };
+static const double maxs[] = { 3, 6, 4, 9, NAN, NAN, 7, 4 };
+static const double means[] = { 2, 4, 2, 7, NAN, NAN, 5, 4 };
+static const double vars[] = { 1, 4, 1, 0, NAN, NAN, 9, 0 };
+static const gint32 min_proc[] = { 0, 1, 2, 3, -1, -1, 1, 0 };
+static const gint32 max_proc[] = { 3, 2, 1, 0, -1, -1, 2, 0 };
+
+static MgSeriesView
+crafted (void)
+{
+  return (MgSeriesView) {
+    .n = G_N_ELEMENTS (ends),
+    .starts = starts,
+    .ends = ends,
+    .mins = mins,
+    .maxs = maxs,
+    .means = means,
+    .vars = vars,
+    .min_process = min_proc,
+    .max_process = max_proc,
+    .process = -1,
+  };
+}
+
+static void
+test_two_windows_per_column (void)
+{
+  MgSeriesView series = crafted ();
+  g_autoptr (MgLod) lod = mg_lod_new (4);
+
+  mg_lod_compute (lod, &series, 0, 8);
+  /* Column 0 = windows 0-1: min of mins, max of maxs, time-weighted mean,
+   * sqrt of the mean variance. */
+  g_assert_cmpfloat (lod->mins[0], ==, 1);
+  g_assert_cmpfloat (lod->maxs[0], ==, 6);
+  g_assert_cmpfloat_with_epsilon (lod->means[0], 3, 1e-12);
+  g_assert_cmpfloat_with_epsilon (lod->stddevs[0], sqrt (2.5), 1e-12);
+  g_assert_cmpfloat (lod->mins[1], ==, 0);
+  g_assert_cmpfloat (lod->maxs[1], ==, 9);
+  g_assert_cmpfloat_with_epsilon (lod->means[1], 4.5, 1e-12);
+  /* Windows 4-5 are both gaps: a gap column. */
+  g_assert_true (mg_lod_is_gap (lod, 2));
+  g_assert_true (isnan (lod->mins[2]) && isnan (lod->maxs[2]));
+  g_assert_false (mg_lod_is_gap (lod, 3));
+  g_assert_cmpfloat (lod->mins[3], ==, 3);
+  g_assert_cmpfloat (lod->maxs[3], ==, 7);
+  g_assert_cmpfloat_with_epsilon (lod->means[3], 4.5, 1e-12);
+  g_assert_cmpfloat (lod->data_min, ==, 0);
+  g_assert_cmpfloat (lod->data_max, ==, 9);
+}
+
+static void
+test_columns_narrower_than_windows (void)
+{
+  MgSeriesView series = crafted ();
+  g_autoptr (MgLod) lod = mg_lod_new (8);
+
+  /* [3.5, 5.5) zoomed over 8 columns of 0.25 s: window 3 fills the first
+   * two columns, then six gap columns. */
+  mg_lod_compute (lod, &series, 3.5, 5.5);
+  g_assert_cmpfloat (lod->means[0], ==, 7);
+  g_assert_cmpfloat (lod->means[1], ==, 7);
+  for (guint c = 2; c < 8; c++)
+    g_assert_true (mg_lod_is_gap (lod, c));
+  g_assert_cmpfloat (lod->data_min, ==, 5);
+  g_assert_cmpfloat (lod->data_max, ==, 9);
+}
+
+static void
+test_partial_overlap_weights (void)
+{
+  MgSeriesView series = crafted ();
+  g_autoptr (MgLod) lod = mg_lod_new (1);
+
+  /* One column over [0.5, 2): half of window 0 (mean 2), all of window 1
+   * (mean 4): (2 * 0.5 + 4 * 1) / 1.5. */
+  mg_lod_compute (lod, &series, 0.5, 2);
+  g_assert_cmpfloat_with_epsilon (lod->means[0], 5.0 / 1.5, 1e-12);
+  /* Resizing reuses the arrays. */
+  mg_lod_set_n_columns (lod, 16);
+  mg_lod_compute (lod, &series, 0, 8);
+  g_assert_cmpuint (lod->n_columns, ==, 16);
+  g_assert_cmpfloat (lod->means[15], ==, 4);
+  g_assert_true (mg_lod_is_gap (lod, 9));
+}
+
+static void
+test_all_gaps (void)
+{
+  MgSeriesView series = crafted ();
+  g_autoptr (MgLod) lod = mg_lod_new (10);
+
+  mg_lod_compute (lod, &series, 4.1, 5.9);
+  for (guint c = 0; c < 10; c++)
+    g_assert_true (mg_lod_is_gap (lod, c));
+  g_assert_true (isnan (lod->data_min));
+}
+
+static void
+test_implicit_starts (void)
+{
+  /* A process's own series: only window ends, no variance. */
+  static const double times[] = { 2, 4, 6 };
+  static const double values[] = { 10, 20, 30 };
+  MgSeriesView series = {
+    .n = 3, .ends = times, .first_start = 1, .mins = values, .maxs = values,
+    .means = values, .process = 2,
+  };
+  g_autoptr (MgLod) lod = mg_lod_new (6);
+  MgSelectionStats stats;
+
+  mg_lod_compute (lod, &series, 0, 6);
+  g_assert_true (mg_lod_is_gap (lod, 0)); /* before the process started */
+  g_assert_cmpfloat (lod->means[1], ==, 10);
+  g_assert_cmpfloat (lod->means[2], ==, 20);
+  g_assert_cmpfloat (lod->stddevs[2], ==, 0);
+  g_assert_cmpint (mg_series_view_window_at (&series, 0.5), ==, -1);
+  g_assert_cmpint (mg_series_view_window_at (&series, 3), ==, 1);
+
+  g_assert_true (mg_selection_stats_compute (&series, 0, 6, &stats));
+  g_assert_cmpfloat (stats.min, ==, 10);
+  g_assert_cmpfloat (stats.max, ==, 30);
+  g_assert_cmpint (stats.min_process, ==, 2);
+  g_assert_cmpint (stats.max_process, ==, 2);
+  /* (10*1 + 20*2 + 30*2) / 5 */
+  g_assert_cmpfloat_with_epsilon (stats.mean, 22, 1e-12);
+}
+
+static void
+test_stats_whole_run (void)
+{
+  MgSeriesView series = crafted ();
+  MgSelectionStats stats;
+
+  g_assert_true (mg_selection_stats_compute (&series, 0, 8, &stats));
+  g_assert_cmpfloat (stats.min, ==, 0);
+  g_assert_cmpint (stats.min_process, ==, 2);
+  g_assert_cmpfloat (stats.max, ==, 9);
+  g_assert_cmpint (stats.max_process, ==, 0);
+  /* Gap windows do not count: (2+4+2+7+5+4) / 6 */
+  g_assert_cmpfloat_with_epsilon (stats.mean, 24.0 / 6, 1e-12);
+  g_assert_cmpuint (stats.n_windows, ==, 6);
+}
+
+static void
+test_stats_selection (void)
+{
+  MgSeriesView series = crafted ();
+  MgSelectionStats stats;
+
+  /* [1.5, 3.25]: half of window 1, all of 2, a quarter of 3. */
+  g_assert_true (mg_selection_stats_compute (&series, 3.25, 1.5, &stats));
+  g_assert_cmpfloat (stats.min, ==, 0);
+  g_assert_cmpint (stats.min_process, ==, 2);
+  g_assert_cmpfloat (stats.max, ==, 9);
+  g_assert_cmpint (stats.max_process, ==, 0);
+  g_assert_cmpfloat_with_epsilon (stats.mean, (4 * 0.5 + 2 * 1 + 7 * 0.25) / 1.75, 1e-12);
+  g_assert_cmpuint (stats.n_windows, ==, 3);
+
+  /* Inside the gap: no figures. */
+  g_assert_false (mg_selection_stats_compute (&series, 4.2, 5.8, &stats));
+  g_assert_true (isnan (stats.min) && isnan (stats.mean) && isnan (stats.max));
+  g_assert_cmpint (stats.min_process, ==, -1);
+
+  /* At one point in time. */
+  g_assert_true (mg_selection_stats_at (&series, 6.5, &stats));
+  g_assert_cmpfloat (stats.min, ==, 3);
+  g_assert_cmpfloat (stats.mean, ==, 5);
+  g_assert_cmpfloat (stats.max, ==, 7);
+  g_assert_cmpint (stats.min_process, ==, 1);
+  g_assert_cmpint (stats.max_process, ==, 2);
+  g_assert_false (mg_selection_stats_at (&series, 4.5, &stats));
+  g_assert_false (mg_selection_stats_at (&series, 9, &stats));
+}
+
+static void
+test_extent (void)
+{
+  MgSeriesView series = crafted ();
+  double lo, hi;
+
+  g_assert_true (mg_series_view_get_extent (&series, &lo, &hi));
+  g_assert_cmpfloat (lo, ==, 0);
+  g_assert_cmpfloat (hi, ==, 9);
+  g_assert_cmpuint (mg_series_view_find (&series, 0), ==, 0);
+  g_assert_cmpuint (mg_series_view_find (&series, 1), ==, 1);
+  g_assert_cmpuint (mg_series_view_find (&series, 7.5), ==, 7);
+  g_assert_cmpuint (mg_series_view_find (&series, 8), ==, 8);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/lod/two-windows-per-column", test_two_windows_per_column);
+  g_test_add_func ("/lod/columns-narrower-than-windows", test_columns_narrower_than_windows);
+  g_test_add_func ("/lod/partial-overlap-weights", test_partial_overlap_weights);
+  g_test_add_func ("/lod/all-gaps", test_all_gaps);
+  g_test_add_func ("/lod/implicit-starts", test_implicit_starts);
+  g_test_add_func ("/stats/whole-run", test_stats_whole_run);
+  g_test_add_func ("/stats/selection", test_stats_selection);
+  g_test_add_func ("/series/extent", test_extent);
+  return g_test_run ();
+}

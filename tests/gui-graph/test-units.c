@@ -1,0 +1,247 @@
+/* Units scaled for reading: values, value axes and time axes. */
+#include <math.h>
+
+#include "mg-units.h"
+
+static MgMetricDef *
+def_with_units (const char *units)
+{
+  MgMetricDef *def = mg_metric_def_new ();
+
+  g_free (def->units);
+  def->units = g_strdup (units);
+  return def;
+}
+
+static void
+check_value (const char *units, double value, const char *expected)
+{
+  g_autoptr (MgMetricDef) def = def_with_units (units);
+  g_autofree char *text = mg_units_format_value (def, value);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+static void
+test_bytes (void)
+{
+  check_value ("B", 1536, "1.50 KiB");
+  check_value ("B", 1.5 * 1024 * 1024 * 1024, "1.50 GiB");
+  check_value ("B", 512, "512 B");
+  check_value ("B/s", 10 * 1024 * 1024, "10.0 MiB/s");
+  check_value ("B", 0, "0 B");
+  check_value ("B", 3.0 * 1024 * 1024 * 1024 * 1024, "3.00 TiB");
+}
+
+static void
+test_si (void)
+{
+  check_value ("/s", 2.5e9, "2.50 G/s");
+  check_value ("/s", 12345, "12.3 k/s");
+  check_value ("calls/s", 12345, "12.3 k calls/s");
+  check_value ("W", 1500, "1.50 kW");
+  check_value ("", 999, "999");
+  check_value ("", 1e12, "1.00 T");
+  check_value ("", -2500, "-2.50 k");
+  check_value ("", 0.5, "0.500");
+}
+
+static void
+test_time (void)
+{
+  check_value ("ns", 850000, "850 µs");
+  check_value ("ns", 12, "12.0 ns");
+  check_value ("ns", 2.5e9, "2.50 s");
+  check_value ("s", 0.0125, "12.5 ms");
+  check_value ("ms", 1500, "1.50 s");
+  check_value ("ns/s", 3.2e6, "3.20 ms/s");
+}
+
+static void
+test_percent (void)
+{
+  check_value ("%", 45, "45.0 %");
+  check_value ("%", 100, "100 %");
+  check_value ("%", 4500, "4500 %"); /* never prefixed */
+}
+
+static void
+test_display_settings (void)
+{
+  g_autoptr (MgMetricDef) def = def_with_units ("B");
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  g_autofree char *c = NULL;
+  g_autofree char *d = NULL;
+
+  /* displayFactor and displayUnits: the author scaled it, no prefixes. */
+  def->display_factor = 1e-6;
+  def->display_units = g_strdup ("MB");
+  a = mg_units_format_value (def, 2.5e9);
+  g_assert_cmpstr (a, ==, "2500 MB");
+  /* decimalPlaces */
+  def->decimal_places = 3;
+  b = mg_units_format_value (def, 2.5e6);
+  g_assert_cmpstr (b, ==, "2.500 MB");
+  /* autoDisplayFactor brings the prefixes back (on the display unit). */
+  def->auto_display_factor = TRUE;
+  def->decimal_places = -1;
+  g_free (def->display_units);
+  def->display_units = g_strdup ("per 1000 instructions");
+  def->display_factor = 1000;
+  c = mg_units_format_value (def, 5);
+  g_assert_cmpstr (c, ==, "5.00 k per 1000 instructions");
+  /* NaN is a dash, not "nan". */
+  d = mg_units_format_value (def, NAN);
+  g_assert_cmpstr (d, ==, "–");
+}
+
+static void
+test_format_time (void)
+{
+  struct {
+    double t;
+    const char *text;
+  } cases[] = {
+    { 0, "0 s" }, { 1.25, "1.25 s" }, { 1.5, "1.5 s" }, { 12, "12 s" }, { 0.85, "850 ms" },
+    { 120, "2 min" }, { 90, "1 min 30 s" }, { 3600, "1 h" }, { 3725, "1 h 2 min 5 s" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = mg_units_format_time (cases[i].t);
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+}
+
+static void
+assert_labels (const MgAxis *axis, const char *const *expected)
+{
+  g_assert_cmpuint (axis->n_ticks, ==, g_strv_length ((char **) expected));
+  for (guint i = 0; i < axis->n_ticks; i++)
+    g_assert_cmpstr (axis->labels[i], ==, expected[i]);
+  g_assert_null (axis->labels[axis->n_ticks]);
+}
+
+static void
+test_axis_percent (void)
+{
+  g_autoptr (MgMetricDef) def = def_with_units ("%");
+  g_autoptr (MgAxis) axis = mg_axis_new (def, 3, 42, 3);
+  g_autoptr (MgAxis) over = mg_axis_new (def, 0, 340, 5);
+  const char *const labels[] = { "0 %", "50 %", "100 %", NULL };
+
+  /* Fixed 0–100 while the data fits... */
+  g_assert_true (axis->percent);
+  g_assert_cmpfloat (axis->min, ==, 0);
+  g_assert_cmpfloat (axis->max, ==, 100);
+  assert_labels (axis, labels);
+  /* ...and grows past it when values exceed 100. */
+  g_assert_cmpfloat (over->min, ==, 0);
+  g_assert_cmpfloat (over->max, ==, 400);
+  g_assert_cmpfloat (over->step, ==, 100);
+}
+
+static void
+test_axis_bytes (void)
+{
+  g_autoptr (MgMetricDef) def = def_with_units ("B");
+  double mib = 1024.0 * 1024.0;
+  g_autoptr (MgAxis) axis = mg_axis_new (def, 100 * mib, 900 * mib, 3);
+  const char *const labels[] = { "0 MiB", "500 MiB", "1000 MiB", NULL };
+
+  /* Non-negative data: 0-based; one common prefix for every label. */
+  g_assert_cmpfloat (axis->min, ==, 0);
+  g_assert_cmpfloat_with_epsilon (axis->max, 1000 * mib, 1e-3);
+  g_assert_cmpfloat_with_epsilon (axis->ticks[1], 500 * mib, 1e-3);
+  g_assert_cmpstr (axis->unit, ==, "MiB");
+  assert_labels (axis, labels);
+}
+
+static void
+test_axis_rates (void)
+{
+  g_autoptr (MgMetricDef) def = def_with_units ("/s");
+  g_autoptr (MgAxis) axis = mg_axis_new (def, 0, 2.3e6, 4);
+  const char *const labels[] = { "0 M/s", "1 M/s", "2 M/s", "3 M/s", NULL };
+  g_autoptr (MgAxis) small = mg_axis_new (def, 0, 0.7, 3);
+  const char *const small_labels[] = { "0.0 /s", "0.5 /s", "1.0 /s", NULL };
+  g_autoptr (MgAxis) negative = mg_axis_new (def, -12, 7, 5);
+  g_autoptr (MgAxis) empty = mg_axis_new (def, NAN, NAN, 3);
+
+  assert_labels (axis, labels);
+  assert_labels (small, small_labels);
+  /* Negative data: the axis reaches below zero on a nice tick. */
+  g_assert_cmpfloat (negative->min, ==, -20);
+  g_assert_cmpfloat (negative->max, ==, 10);
+  g_assert_cmpuint (negative->n_ticks, <=, 5);
+  /* No data: still a usable axis. */
+  g_assert_cmpfloat (empty->min, ==, 0);
+  g_assert_cmpfloat (empty->max, >, 0);
+}
+
+static void
+test_axis_time_units (void)
+{
+  g_autoptr (MgMetricDef) def = def_with_units ("ns");
+  g_autoptr (MgAxis) axis = mg_axis_new (def, 0, 1.8e6, 3);
+  const char *const labels[] = { "0 ms", "1 ms", "2 ms", NULL };
+
+  assert_labels (axis, labels);
+  g_assert_cmpfloat_with_epsilon (axis->ticks[2], 2e6, 1e-6);
+}
+
+static void
+test_axis_display_factor (void)
+{
+  g_autoptr (MgMetricDef) def = def_with_units ("B");
+  g_autoptr (MgAxis) axis = NULL;
+  const char *const labels[] = { "0.00 MB", "2.00 MB", "4.00 MB", NULL };
+
+  def->display_factor = 1e-6;
+  def->display_units = g_strdup ("MB");
+  def->decimal_places = 2;
+  axis = mg_axis_new (def, 0, 3.2e6, 3);
+  assert_labels (axis, labels);
+  /* Ticks stay in raw values: 2 MB is 2e6 bytes. */
+  g_assert_cmpfloat_with_epsilon (axis->ticks[1], 2e6, 1e-6);
+}
+
+static void
+test_time_axis (void)
+{
+  g_autoptr (MgAxis) a = mg_axis_new_time (0, 10, 6);
+  const char *const a_labels[] = { "0 s", "2 s", "4 s", "6 s", "8 s", "10 s", NULL };
+  g_autoptr (MgAxis) b = mg_axis_new_time (0.3, 3.1, 6);
+  const char *const b_labels[] = { "0.5 s", "1.0 s", "1.5 s", "2.0 s", "2.5 s", "3.0 s", NULL };
+  g_autoptr (MgAxis) c = mg_axis_new_time (0, 600, 6);
+  const char *const c_labels[] = { "0 s", "2 min", "4 min", "6 min", "8 min", "10 min", NULL };
+  g_autoptr (MgAxis) d = mg_axis_new_time (30, 150, 5);
+  const char *const d_labels[] = { "30 s", "1 min", "1 min 30 s", "2 min", "2 min 30 s", NULL };
+
+  assert_labels (a, a_labels);
+  g_assert_cmpfloat (a->min, ==, 0);
+  g_assert_cmpfloat (a->max, ==, 10);
+  assert_labels (b, b_labels);
+  assert_labels (c, c_labels);
+  assert_labels (d, d_labels);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/units/bytes", test_bytes);
+  g_test_add_func ("/units/si", test_si);
+  g_test_add_func ("/units/time", test_time);
+  g_test_add_func ("/units/percent", test_percent);
+  g_test_add_func ("/units/display-settings", test_display_settings);
+  g_test_add_func ("/units/format-time", test_format_time);
+  g_test_add_func ("/units/axis/percent", test_axis_percent);
+  g_test_add_func ("/units/axis/bytes", test_axis_bytes);
+  g_test_add_func ("/units/axis/rates", test_axis_rates);
+  g_test_add_func ("/units/axis/time-units", test_axis_time_units);
+  g_test_add_func ("/units/axis/display-factor", test_axis_display_factor);
+  g_test_add_func ("/units/axis/time", test_time_axis);
+  return g_test_run ();
+}
