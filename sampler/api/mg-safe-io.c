@@ -59,7 +59,7 @@ static MgLineSlot mg_slots[MG_LINE_SLOTS] = {
   MG_FREE_SLOT, MG_FREE_SLOT, MG_FREE_SLOT, MG_FREE_SLOT,
   MG_FREE_SLOT, MG_FREE_SLOT, MG_FREE_SLOT, MG_FREE_SLOT,
 };
-static MgSigLock mg_slots_lock = MG_SIG_LOCK_INIT;
+static MgLock mg_slots_lock = MG_LOCK_INIT;
 
 MG_API int
 metrograph_get_safe_io_counts (struct metrograph_safe_io_counts *out)
@@ -102,10 +102,10 @@ mg_slot_still_valid (const MgLineSlot *slot, int fd)
 static MgLineSlot *
 mg_slot_claim (int fd, int create)
 {
-  uint64_t mask;
   MgLineSlot *found = NULL;
   MgLineSlot *spare = NULL;
-  mg_sig_lock_acquire (&mg_slots_lock, &mask);
+  if (!mg_lock_acquire (&mg_slots_lock))
+    return NULL;   /* a handler interrupted this thread in here: go unbuffered */
   for (int i = 0; i < MG_LINE_SLOTS; i++)
     {
       MgLineSlot *slot = &mg_slots[i];
@@ -125,7 +125,7 @@ mg_slot_claim (int fd, int create)
     }
   if (found != NULL)
     found->busy = 1;
-  mg_sig_lock_release (&mg_slots_lock, &mask);
+  mg_lock_release (&mg_slots_lock);
   if (found == NULL)
     return NULL;
   if (found->start != found->end && !mg_slot_still_valid (found, fd))
@@ -162,15 +162,22 @@ mg_slot_fill (MgLineSlot *slot, int fd)
 static void
 mg_slot_forget (int fd)
 {
-  uint64_t mask;
-  mg_sig_lock_acquire (&mg_slots_lock, &mask);
+  if (!mg_lock_acquire (&mg_slots_lock))
+    {
+      /* A handler interrupted this thread in the lock: mark the slot free
+       * without it (a racing claim only re-validates the fd). */
+      for (int i = 0; i < MG_LINE_SLOTS; i++)
+        if (__atomic_load_n (&mg_slots[i].fd, __ATOMIC_RELAXED) == fd && !mg_slots[i].busy)
+          __atomic_store_n (&mg_slots[i].end, mg_slots[i].start, __ATOMIC_RELAXED);
+      return;
+    }
   for (int i = 0; i < MG_LINE_SLOTS; i++)
     if (mg_slots[i].fd == fd && !mg_slots[i].busy)
       {
         mg_slots[i].fd = -1;
         mg_slots[i].start = mg_slots[i].end = 0;
       }
-  mg_sig_lock_release (&mg_slots_lock, &mask);
+  mg_lock_release (&mg_slots_lock);
 }
 
 MG_API int

@@ -8,12 +8,16 @@
  * payload 16-byte aligned) holding its class or mapping length and a magic
  * word, so a foreign pointer is reported instead of corrupting the lists.
  *
- * Locking: one MgSigLock (signals blocked while held) rather than lock-free
- * lists: lock-free stacks need ABA protection (tagged pointers, double-width
- * CAS) and still cannot carve chunks atomically; the lock's critical section
- * is tiny, and blocking signals makes re-entry from a handler on the same
- * thread impossible. Around fork() the lock is taken (pthread_atfork) so the
- * child never inherits it held. */
+ * Locking: one owner-tagged spinlock (MgLock) around the free lists and the
+ * chunk, rather than lock-free lists: popping from a lock-free stack needs
+ * ABA protection (tagged pointers, double-width CAS) and chunks still cannot
+ * be carved atomically. The critical sections are a few instructions long.
+ * A signal handler that interrupts its own thread inside them cannot take
+ * the lock, so it does without: malloc maps a private block (like a large
+ * one), free pushes the block on a lock-free "deferred" stack (push-only, so
+ * free of ABA), which the next lock holder moves to the free lists. Around
+ * fork() the lock is held (pthread_atfork) so the child never inherits it
+ * taken. */
 #include "mg-api-internal.h"
 
 #include <pthread.h>
@@ -44,11 +48,11 @@ typedef struct MgFreeBlock {
   struct MgFreeBlock *next;
 } MgFreeBlock;
 
-static MgSigLock mg_heap_lock = MG_SIG_LOCK_INIT;
+static MgLock mg_heap_lock = MG_LOCK_INIT;
 static MgFreeBlock *mg_free_lists[MG_CLASS_COUNT];
+static MgFreeBlock *mg_deferred;   /* freed by interrupting handlers */
 static char *mg_chunk_next;
 static char *mg_chunk_end;
-static uint64_t mg_fork_mask;
 
 static void *
 mg_map (size_t length)
@@ -75,10 +79,28 @@ mg_class_size (unsigned index)
   return (size_t) 1 << (MG_SMALLEST_SHIFT + index);
 }
 
+/* Called with the lock held: files the blocks freed by signal handlers. */
+static void
+mg_drain_deferred (void)
+{
+  if (__atomic_load_n (&mg_deferred, __ATOMIC_RELAXED) == NULL)
+    return;
+  MgFreeBlock *list = __atomic_exchange_n (&mg_deferred, NULL, __ATOMIC_ACQUIRE);
+  while (list)
+    {
+      MgFreeBlock *next = list->next;
+      unsigned index = (unsigned) list->header.size_info;
+      list->next = mg_free_lists[index];
+      mg_free_lists[index] = list;
+      list = next;
+    }
+}
+
 /* Called with the lock held. */
 static MgBlock *
 mg_take_small (unsigned index)
 {
+  mg_drain_deferred ();
   MgFreeBlock *free_block = mg_free_lists[index];
   if (free_block)
     {
@@ -124,17 +146,15 @@ allinea_safe_malloc (size_t size)
     mg_api_fatal ("allinea_safe_malloc: request too large; aborting");
   size_t total = size + MG_HEADER_SIZE;
   MgBlock *block;
-  if (total <= MG_LARGEST_CLASS)
+  if (total <= MG_LARGEST_CLASS && mg_lock_acquire (&mg_heap_lock))
     {
       unsigned index = mg_class_for (total);
-      uint64_t mask;
-      mg_sig_lock_acquire (&mg_heap_lock, &mask);
       block = mg_take_small (index);
-      mg_sig_lock_release (&mg_heap_lock, &mask);
+      mg_lock_release (&mg_heap_lock);
       block->size_info = index;
       block->magic = MG_MAGIC_SMALL;
     }
-  else
+  else   /* large, or a handler that interrupted the lock holder */
     {
       size_t page = 4096;
       size_t length = (total + page - 1) & ~(page - 1);
@@ -162,12 +182,21 @@ allinea_safe_free (void *ptr)
   if (index >= MG_CLASS_COUNT)
     mg_api_fatal ("allinea_safe_free: corrupted block header; aborting");
   MgFreeBlock *free_block = (MgFreeBlock *) block;
-  uint64_t mask;
-  mg_sig_lock_acquire (&mg_heap_lock, &mask);
   block->magic = MG_MAGIC_FREE;
-  free_block->next = mg_free_lists[index];
-  mg_free_lists[index] = free_block;
-  mg_sig_lock_release (&mg_heap_lock, &mask);
+  if (mg_lock_acquire (&mg_heap_lock))
+    {
+      free_block->next = mg_free_lists[index];
+      mg_free_lists[index] = free_block;
+      mg_drain_deferred ();
+      mg_lock_release (&mg_heap_lock);
+      return;
+    }
+  /* Interrupted our own thread inside the lock: defer, lock-free. */
+  MgFreeBlock *head = __atomic_load_n (&mg_deferred, __ATOMIC_RELAXED);
+  do
+    free_block->next = head;
+  while (!__atomic_compare_exchange_n (&mg_deferred, &head, free_block, 1,
+                                       __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 }
 
 MG_API void *
@@ -201,14 +230,13 @@ allinea_safe_realloc (void *ptr, size_t size)
 static void
 mg_heap_fork_prepare (void)
 {
-  mg_sig_lock_acquire (&mg_heap_lock, &mg_fork_mask);
+  mg_lock_acquire (&mg_heap_lock);
 }
 
 static void
 mg_heap_fork_release (void)
 {
-  uint64_t mask = mg_fork_mask;
-  mg_sig_lock_release (&mg_heap_lock, &mask);
+  mg_lock_release (&mg_heap_lock);
 }
 
 __attribute__((constructor)) static void

@@ -1,0 +1,812 @@
+/* End-to-end tests of libmetrograph-sampler.so: a workload runs with the
+ * sampler preloaded and a hand-written plan, its records are read back and
+ * checked against what the test plugin logged. Assertions use the recorded
+ * times, never wall-clock guesses, so scheduling noise cannot break them. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mg-record-format.h"
+
+typedef struct {
+  char *path;
+  char *data;
+  gsize len;
+} Record;
+
+typedef struct {
+  char *dir;      /* everything of one test lives here */
+  char *rec_dir;
+  char *plan;
+  char *log;
+} Fixture;
+
+static const char *
+build_root (void)
+{
+  const char *root = g_getenv ("MG_BUILD_ROOT");
+  g_assert_nonnull (root);
+  return root;
+}
+
+static char *
+build_file (const char *name)
+{
+  return g_build_filename (build_root (), "tests", "sampler", name, NULL);
+}
+
+static void
+fixture_init (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+  f->dir = g_dir_make_tmp ("mg-sampler-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->rec_dir = g_build_filename (f->dir, "records", NULL);
+  g_assert_cmpint (g_mkdir (f->rec_dir, 0755), ==, 0);
+  f->plan = g_build_filename (f->dir, "plan", NULL);
+  f->log = g_build_filename (f->dir, "log", NULL);
+}
+
+static void
+fixture_clear (Fixture *f)
+{
+  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", f->dir);
+  g_assert_cmpint (system (cmd), ==, 0);
+  g_free (f->dir);
+  g_free (f->rec_dir);
+  g_free (f->plan);
+  g_free (f->log);
+}
+
+/* Writes a plan: header, run_id, record_dir, interval, then body lines. The
+ * test plugin is source 0 unless body says otherwise. */
+static void
+write_plan (Fixture *f, int interval_ms, const char *body)
+{
+  g_autofree char *plugin = build_file ("libmg-test-plugin.so");
+  g_autofree char *text = g_strdup_printf ("metrograph-plan 1\n# test plan\nrun_id\trun-1\n"
+                                           "record_dir\t%s\ninterval_ms\t%d\n"
+                                           "source\t0\ttest.src\t%s\ttest_start\ttest_stop\n%s",
+                                           f->rec_dir, interval_ms, plugin, body);
+  g_autoptr(GError) error = NULL;
+  g_file_set_contents (f->plan, text, -1, &error);
+  g_assert_no_error (error);
+}
+
+static char **
+workload_env (Fixture *f, const char *plan)
+{
+  g_autofree char *so = g_build_filename (build_root (), "sampler",
+                                          "libmetrograph-sampler.so", NULL);
+  char **env = g_get_environ ();
+  env = g_environ_setenv (env, "LD_PRELOAD", so, TRUE);
+  env = g_environ_setenv (env, "METROGRAPH_PLAN", plan, TRUE);
+  env = g_environ_setenv (env, "MG_TEST_LOG", f->log, TRUE);
+  env = g_environ_unsetenv (env, "METROGRAPH_SAMPLER_VERBOSE");
+  return env;
+}
+
+/* Runs the workload synchronously; returns its wait status. */
+static int
+run_workload (Fixture *f, const char *plan, const char *const *args, char **out, char **err,
+              const char *extra_env)
+{
+  g_autofree char *exe = build_file ("mg-test-workload");
+  g_auto(GStrv) env = workload_env (f, plan);
+  if (extra_env)
+    {
+      g_auto(GStrv) kv = g_strsplit (extra_env, "=", 2);
+      env = g_environ_setenv (env, kv[0], kv[1], TRUE);
+    }
+  GPtrArray *argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, exe);
+  for (; *args; args++)
+    g_ptr_array_add (argv, (char *) *args);
+  g_ptr_array_add (argv, NULL);
+  int status = -1;
+  g_autoptr(GError) error = NULL;
+  g_spawn_sync (NULL, (char **) argv->pdata, env,
+                out ? G_SPAWN_DEFAULT : G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, out, err,
+                &status, &error);
+  g_assert_no_error (error);
+  g_ptr_array_free (argv, TRUE);
+  return status;
+}
+
+static const char *const RUN_300[] = { "run", "300", "0", NULL };
+
+/* ---- the record reader ---- */
+
+static const MgRecordHeader *
+hdr (const Record *r)
+{
+  return (const MgRecordHeader *) r->data;
+}
+
+static const MgRecordPlugin *
+rec_plugin (const Record *r, guint i)
+{
+  return (const MgRecordPlugin *) (r->data + hdr (r)->plugins_offset) + i;
+}
+
+static const MgRecordMetric *
+rec_metric (const Record *r, guint i)
+{
+  return (const MgRecordMetric *) (r->data + hdr (r)->metrics_offset) + i;
+}
+
+static const MgRecordSample *
+rec_slot (const Record *r, guint i)
+{
+  return (const MgRecordSample *) (r->data + hdr (r)->samples_offset
+                                   + (gsize) i * hdr (r)->sample_stride);
+}
+
+static const MgRecordValue *
+rec_value (const Record *r, guint slot, guint metric)
+{
+  return (const MgRecordValue *) (rec_slot (r, slot) + 1) + metric;
+}
+
+static void
+record_free (gpointer p)
+{
+  Record *r = p;
+  g_free (r->path);
+  g_free (r->data);
+  g_free (r);
+}
+
+static void
+check_record (const Record *r)
+{
+  const MgRecordHeader *h = hdr (r);
+  g_assert_cmpuint (r->len, >=, sizeof *h);
+  g_assert_cmpmem (h->magic, MG_RECORD_MAGIC_LEN, MG_RECORD_MAGIC, MG_RECORD_MAGIC_LEN);
+  g_assert_cmpuint (h->version, ==, MG_RECORD_VERSION);
+  g_assert_cmpuint (h->header_size, ==, sizeof *h);
+  g_assert_cmpuint (h->file_size, ==, r->len);
+  g_assert_cmpuint (h->sample_stride, ==,
+                    sizeof (MgRecordSample) + h->n_metrics * sizeof (MgRecordValue));
+  g_assert_cmpuint (h->samples_offset + (guint64) h->capacity * h->sample_stride, ==, r->len);
+  g_assert_cmpuint (h->n_samples, <=, h->capacity);
+  g_assert_cmpuint (h->seq % 2, ==, 0);
+  g_assert_cmpstr (h->run_id, ==, "run-1");
+  g_autofree char *name = g_path_get_basename (r->path);
+  g_autofree char *expect = g_strdup_printf ("%s.%d.%lld.mgrec", h->host, h->pid,
+                                             (long long) h->start_mono_ns);
+  g_assert_cmpstr (name, ==, expect);
+  /* Windows are contiguous and ordered. */
+  for (guint i = 0; i < h->n_samples; i++)
+    {
+      const MgRecordSample *s = rec_slot (r, i);
+      g_assert_cmpint (s->t_start_ns, <, s->t_end_ns);
+      g_assert_cmpuint (s->n_raw, >=, 1);
+      if (i > 0)
+        g_assert_cmpint (s->t_start_ns, ==, rec_slot (r, i - 1)->t_end_ns);
+    }
+}
+
+/* Every record in the folder, sorted by start time. */
+static GPtrArray *
+read_records (Fixture *f)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func (record_free);
+  g_autoptr(GDir) dir = g_dir_open (f->rec_dir, 0, NULL);
+  g_assert_nonnull (dir);
+  const char *name;
+  while ((name = g_dir_read_name (dir)))
+    {
+      if (!g_str_has_suffix (name, MG_RECORD_SUFFIX))
+        continue;
+      Record *r = g_new0 (Record, 1);
+      r->path = g_build_filename (f->rec_dir, name, NULL);
+      g_autoptr(GError) error = NULL;
+      g_file_get_contents (r->path, &r->data, &r->len, &error);
+      g_assert_no_error (error);
+      check_record (r);
+      g_ptr_array_add (out, r);
+    }
+  return out;
+}
+
+static Record *
+only_record (GPtrArray *records)
+{
+  g_assert_cmpuint (records->len, ==, 1);
+  return records->pdata[0];
+}
+
+/* Log lines "TAG SEC NSEC PID" of one tag, as nanoseconds. */
+static GArray *
+log_times (Fixture *f, const char *tag, int pid)
+{
+  g_autofree char *text = NULL;
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (gint64));
+  if (!g_file_get_contents (f->log, &text, NULL, NULL))
+    return out;
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  for (char **l = lines; *l; l++)
+    {
+      char t[32];
+      long long sec, nsec;
+      int p;
+      if (sscanf (*l, "%31s %lld %lld %d", t, &sec, &nsec, &p) == 4 && strcmp (t, tag) == 0
+          && (pid == 0 || p == pid))
+        {
+          gint64 ns = sec * 1000000000LL + nsec;
+          g_array_append_val (out, ns);
+        }
+    }
+  return out;
+}
+
+static char *
+log_tags (Fixture *f)
+{
+  g_autofree char *text = NULL;
+  g_file_get_contents (f->log, &text, NULL, NULL);
+  GString *out = g_string_new (NULL);
+  g_auto(GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
+  for (char **l = lines; *l; l++)
+    if (**l && !g_str_has_prefix (*l, "COUNT") && !g_str_has_prefix (*l, "PCT")
+        && !g_str_has_prefix (*l, "BACKFILL"))
+      {
+        g_auto(GStrv) w = g_strsplit (*l, " ", 2);
+        g_string_append_printf (out, "%s%s", out->len ? " " : "", w[0]);
+      }
+    else if (g_str_has_prefix (*l, "BACKFILL") && !g_str_has_suffix (out->str, "BACKFILL"))
+      g_string_append (out, " BACKFILL");
+  return g_string_free (out, FALSE);
+}
+
+#define METRIC(i, id, getter, type, units, divide, node, backfill, custom)              \
+  "metric\t" #i "\t0\t" id "\t" getter "\t" type "\t" units "\t" #divide "\t" #node "\t" \
+  #backfill "\ttime\t\t" custom "\n"
+
+/* ---- tests ---- */
+
+static void
+test_divide (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 5,
+              METRIC (0, "t.count", "test_count", "uint64_t", "/s", 1, 0, 0, "")
+              METRIC (1, "t.raw", "test_count", "uint64_t", "/s", 0, 0, 0, ""));
+  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  Record *r = only_record (recs);
+  const MgRecordHeader *h = hdr (r);
+  g_assert_cmpuint (h->state, ==, MG_RECORD_STATE_EXITED);
+  g_assert_cmpint (h->end_status, ==, 0);
+  g_assert_cmpuint (h->n_samples, >=, 5);
+  g_assert_cmpuint (h->n_merges, ==, 0);
+  g_assert_true (rec_metric (r, 0)->flags & MG_METRIC_FLAG_DIVIDE);
+  g_assert_true (rec_metric (r, 0)->flags & MG_METRIC_FLAG_ACTIVE);
+
+  /* Both metrics call test_count, which logs the time it moved to: entries
+   * alternate divide/raw within a round. */
+  g_autoptr(GArray) times = log_times (&f, "COUNT", h->pid);
+  g_assert_cmpuint (times->len, ==, 2 * h->n_samples);
+  gint64 prev = rec_slot (r, 0)->t_start_ns;
+  for (guint i = 0; i < h->n_samples; i++)
+    {
+      gint64 t = g_array_index (times, gint64, 2 * i);
+      const MgRecordValue *v = rec_value (r, i, 0);
+      double expect = 1000.0 / ((double) (t - prev) / 1e9);
+      g_assert_cmpuint (v->count, ==, 1);
+      g_assert_cmpfloat_with_epsilon (v->mean, expect, expect * 1e-12);
+      g_assert_cmpfloat (v->min, ==, v->mean);
+      g_assert_cmpfloat (v->max, ==, v->mean);
+      g_assert_cmpfloat (rec_value (r, i, 1)->mean, ==, 1000.0);
+      /* The slot's time is the latest time a getter moved it to. */
+      g_assert_cmpint (rec_slot (r, i)->t_end_ns, ==, g_array_index (times, gint64, 2 * i + 1));
+      prev = t;
+    }
+  fixture_clear (&f);
+}
+
+static void
+test_percent (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 5, METRIC (0, "t.pct", "test_pct", "double", "%", 1, 0, 0, ""));
+  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  Record *r = only_record (recs);
+  const MgRecordHeader *h = hdr (r);
+  g_assert_true (rec_metric (r, 0)->flags & MG_METRIC_FLAG_PERCENT);
+  g_assert_true (rec_metric (r, 0)->flags & MG_METRIC_FLAG_DOUBLE);
+  g_autoptr(GArray) times = log_times (&f, "PCT", h->pid);
+  g_assert_cmpuint (times->len, ==, h->n_samples);
+  gint64 prev = rec_slot (r, 0)->t_start_ns;
+  for (guint i = 0; i < h->n_samples; i++)
+    {
+      gint64 t = g_array_index (times, gint64, i);
+      /* Not moved: the getter got the slot's time. */
+      g_assert_cmpint (t, ==, rec_slot (r, i)->t_end_ns);
+      double expect = 0.25 / ((double) (t - prev) / 1e9) * 100.0;
+      g_assert_cmpfloat_with_epsilon (rec_value (r, i, 0)->mean, expect, expect * 1e-12);
+      prev = t;
+    }
+  fixture_clear (&f);
+}
+
+static void
+test_gaps_and_errors (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 5,
+              METRIC (0, "t.untouched", "test_gap_untouched", "uint64_t", "", 0, 0, 0, "")
+              METRIC (1, "t.sentinel", "test_gap_sentinel", "uint64_t", "", 0, 0, 0, "")
+              METRIC (2, "t.nan", "test_gap_nan", "double", "", 0, 0, 0, "")
+              METRIC (3, "t.error", "test_gap_error", "uint64_t", "", 0, 0, 0, "")
+              METRIC (4, "t.custom", "test_custom", "uint64_t", "", 0, 0, 0, "4711"));
+  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  Record *r = only_record (recs);
+  const MgRecordHeader *h = hdr (r);
+  g_assert_cmpuint (h->n_samples, >=, 4);
+  for (guint i = 0; i < h->n_samples; i++)
+    {
+      gboolean odd_call = i % 2 == 0; /* call numbers start at 1 */
+      for (guint m = 0; m < 4; m++)
+        {
+          const MgRecordValue *v = rec_value (r, i, m);
+          g_assert_cmpuint (v->count, ==, odd_call ? 1 : 0);
+          if (odd_call)
+            g_assert_cmpfloat (v->mean, ==, 7.0);
+        }
+      g_assert_cmpfloat (rec_value (r, i, 4)->mean, ==, 4711.0);
+    }
+  const MgRecordMetric *em = rec_metric (r, 3);
+  g_assert_cmpuint (em->error_count, ==, h->n_samples / 2);
+  g_assert_cmpint (em->error_code, ==, 42);
+  g_assert_cmpstr (em->error, ==, "failed call 2");
+  /* The first failure was the second round's call, the last the last even. */
+  g_assert_cmpint (em->first_error_ns, >=, rec_slot (r, 1)->t_end_ns);
+  g_assert_cmpint (em->first_error_ns, <=, rec_slot (r, 2)->t_end_ns);
+  g_assert_cmpint (em->last_error_ns, >=, em->first_error_ns);
+  g_assert_cmpuint (rec_metric (r, 0)->error_count, ==, 0);
+  fixture_clear (&f);
+}
+
+static void
+test_backfill_and_lifecycle (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 5,
+              METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, "")
+              METRIC (1, "t.bf", "test_backfill", "uint64_t", "", 0, 0, 1, "")
+              METRIC (2, "t.bfbad", "test_backfill_bad", "uint64_t", "", 0, 0, 1, ""));
+  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  Record *r = only_record (recs);
+  const MgRecordHeader *h = hdr (r);
+  g_assert_true (h->flags & MG_RECORD_FLAG_BACKFILLED);
+  g_assert_true (h->flags & MG_RECORD_FLAG_SAMPLING_ENDED);
+  g_assert_cmpuint (rec_plugin (r, 0)->state, ==, MG_PLUGIN_STATE_ACTIVE);
+
+  /* Lifecycle: once each and in order; backfill after stop. */
+  g_autofree char *tags = log_tags (&f);
+  g_assert_cmpstr (tags, ==, "INIT START STOP BACKFILL CLEANUP");
+
+  g_autoptr(GArray) times = log_times (&f, "BACKFILL", h->pid);
+  g_assert_cmpuint (times->len, ==, h->n_samples);
+  for (guint i = 0; i < h->n_samples; i++)
+    {
+      gint64 t = rec_slot (r, i)->t_end_ns;
+      g_assert_cmpint (g_array_index (times, gint64, i), ==, t);
+      g_assert_cmpuint (rec_value (r, i, 1)->count, ==, 1);
+      g_assert_cmpfloat (rec_value (r, i, 1)->mean, ==, (double) (t % 1000000000 % 1000));
+    }
+  const MgRecordMetric *bad = rec_metric (r, 2);
+  g_assert_cmpuint (bad->error_count, ==, h->n_samples);
+  g_assert_cmpstr (bad->error, ==, "backfill getter changed currentSampleTime");
+  g_assert_cmpuint (rec_metric (r, 1)->error_count, ==, 0);
+  fixture_clear (&f);
+}
+
+static void
+test_unused_source_not_loaded (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  g_autofree char *marker_so = build_file ("libmg-test-marker.so");
+  g_autofree char *marker = g_build_filename (f.dir, "marker", NULL);
+  g_autofree char *body = g_strdup_printf (
+      "source\t1\tmarker.src\t%s\t\t\n"
+      METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""),
+      marker_so);
+  write_plan (&f, 5, body);
+  g_autofree char *env = g_strdup_printf ("MG_TEST_MARKER=%s", marker);
+  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, env);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  Record *r = only_record (recs);
+  g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_UNUSED);
+  g_assert_cmpuint (rec_plugin (r, 0)->state, ==, MG_PLUGIN_STATE_ACTIVE);
+
+  /* The same library with a metric enabled is loaded: the marker works. */
+  g_autofree char *body2 = g_strdup_printf (
+      "source\t1\tmarker.src\t%s\t\t\nmetric\t0\t1\tm.v\tmarker_value\tuint64_t\t\t0\t0\t0\ttime\t\t\n",
+      marker_so);
+  write_plan (&f, 5, body2);
+  status = run_workload (&f, f.plan, RUN_300, NULL, NULL, env);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
+  fixture_clear (&f);
+}
+
+static void
+test_load_and_init_failures (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  g_autofree char *body = g_strdup_printf (
+      "source\t1\tmissing.src\t%s/nonexistent.so\t\t\n"
+      METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, "")
+      "metric\t1\t1\tm.v\tx\tuint64_t\t\t0\t0\t0\ttime\t\t\n",
+      f.dir);
+  write_plan (&f, 5, body);
+  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  {
+    g_autoptr(GPtrArray) recs = read_records (&f);
+    Record *r = only_record (recs);
+    g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_LOAD_FAILED);
+    g_assert_nonnull (strstr (rec_plugin (r, 1)->error, "nonexistent.so"));
+    g_assert_cmpuint (rec_plugin (r, 0)->state, ==, MG_PLUGIN_STATE_ACTIVE);
+    g_assert_cmpuint (rec_value (r, 0, 0)->count, ==, 1);
+    g_assert_false (rec_metric (r, 1)->flags & MG_METRIC_FLAG_ACTIVE);
+    g_assert_cmpuint (rec_value (r, 0, 1)->count, ==, 0);
+    g_assert_cmpint (g_unlink (r->path), ==, 0);
+  }
+  /* A missing getter. */
+  write_plan (&f, 5, METRIC (0, "t.nope", "no_such_getter", "uint64_t", "", 0, 0, 0, ""));
+  status = run_workload (&f, f.plan, RUN_300, NULL, NULL, NULL);
+  {
+    g_autoptr(GPtrArray) recs = read_records (&f);
+    Record *r = only_record (recs);
+    g_assert_cmpuint (rec_plugin (r, 0)->state, ==, MG_PLUGIN_STATE_LOAD_FAILED);
+    g_assert_nonnull (strstr (rec_plugin (r, 0)->error, "no_such_getter"));
+    g_assert_cmpint (g_unlink (r->path), ==, 0);
+  }
+  /* Initialise fails with an error message. */
+  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  status = run_workload (&f, f.plan, RUN_300, NULL, NULL, "MG_TEST_INIT_FAIL=1");
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  {
+    g_autoptr(GPtrArray) recs = read_records (&f);
+    Record *r = only_record (recs);
+    g_assert_cmpuint (rec_plugin (r, 0)->state, ==, MG_PLUGIN_STATE_INIT_FAILED);
+    g_assert_cmpint (rec_plugin (r, 0)->error_code, ==, 77);
+    g_assert_cmpstr (rec_plugin (r, 0)->error, ==, "refusing to start: test");
+    g_assert_false (rec_metric (r, 0)->flags & MG_METRIC_FLAG_ACTIVE);
+    for (guint i = 0; i < hdr (r)->n_samples; i++)
+      g_assert_cmpuint (rec_value (r, i, 0)->count, ==, 0);
+  }
+  fixture_clear (&f);
+}
+
+static void
+test_one_per_node (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 5, METRIC (0, "t.node", "test_node", "uint64_t", "", 0, 1, 0, ""));
+  g_autofree char *exe = build_file ("mg-test-workload");
+  g_auto(GStrv) env = workload_env (&f, f.plan);
+  GPid pids[4];
+  for (int i = 0; i < 4; i++)
+    {
+      char *argv[] = { exe, "run", "600", "0", NULL };
+      g_autoptr(GError) error = NULL;
+      g_spawn_async (NULL, argv, env, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                     NULL, NULL, &pids[i], &error);
+      g_assert_no_error (error);
+    }
+  for (int i = 0; i < 4; i++)
+    {
+      int status;
+      g_assert_cmpint (waitpid (pids[i], &status, 0), ==, pids[i]);
+      g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+    }
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  g_assert_cmpuint (recs->len, ==, 4);
+  guint leaders = 0;
+  for (guint k = 0; k < recs->len; k++)
+    {
+      Record *r = recs->pdata[k];
+      const MgRecordHeader *h = hdr (r);
+      gboolean leader = (h->flags & MG_RECORD_FLAG_NODE_LEADER) != 0;
+      leaders += leader;
+      g_assert_cmpuint (rec_plugin (r, 0)->state, ==,
+                        leader ? MG_PLUGIN_STATE_ACTIVE : MG_PLUGIN_STATE_NOT_LEADER);
+      for (guint i = 0; i < h->n_samples; i++)
+        {
+          const MgRecordValue *v = rec_value (r, i, 0);
+          g_assert_cmpuint (v->count, ==, leader ? 1 : 0);
+          if (leader)
+            g_assert_cmpfloat (v->mean, ==, (double) h->pid);
+        }
+    }
+  g_assert_cmpuint (leaders, ==, 1);
+  g_autofree char *tags = log_tags (&f);
+  g_assert_cmpstr (tags, ==, "INIT START STOP CLEANUP");
+  fixture_clear (&f);
+}
+
+static Record *
+find_record (GPtrArray *recs, int pid, MgRecordState state)
+{
+  for (guint k = 0; k < recs->len; k++)
+    {
+      Record *r = recs->pdata[k];
+      if (hdr (r)->pid == pid && hdr (r)->state == (guint32) state)
+        return r;
+    }
+  return NULL;
+}
+
+static void
+test_fork_exec (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  const char *const args[] = { "fork", "200", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *exe = build_file ("mg-test-workload");
+  g_auto(GStrv) env = workload_env (&f, f.plan);
+  char *argv[] = { exe, (char *) args[0], (char *) args[1], NULL };
+  GPid pid;
+  int fd_out;
+  g_autoptr(GError) error = NULL;
+  g_spawn_async_with_pipes (NULL, argv, env, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, NULL,
+                            &fd_out, NULL, &error);
+  g_assert_no_error (error);
+  int status;
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  char buf[256] = { 0 };
+  g_assert_cmpint (read (fd_out, buf, sizeof buf - 1), >, 0);
+  close (fd_out);
+  int child = 0, child_status = -1;
+  g_assert_cmpint (sscanf (buf, "child %d %d", &child, &child_status), ==, 2);
+  g_assert_cmpint (child_status, ==, 3);
+
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  g_assert_cmpuint (recs->len, ==, 3);
+  Record *parent = find_record (recs, pid, MG_RECORD_STATE_EXECED);
+  Record *image = find_record (recs, pid, MG_RECORD_STATE_EXITED);
+  Record *kid = find_record (recs, child, MG_RECORD_STATE_EXITED);
+  g_assert_nonnull (parent);
+  g_assert_nonnull (image);
+  g_assert_nonnull (kid);
+  g_assert_cmpint (hdr (kid)->ppid, ==, pid);
+  g_assert_cmpint (hdr (kid)->end_status, ==, 3);
+  g_assert_cmpint (hdr (image)->end_status, ==, 0);
+  g_assert_cmpint (hdr (parent)->ppid, ==, getpid ());
+  g_assert_cmpint (hdr (image)->ppid, ==, getpid ());
+  g_assert_cmpint (hdr (image)->start_mono_ns, >, hdr (parent)->end_mono_ns);
+  /* The child samples afresh, from its own start. */
+  g_assert_cmpint (rec_slot (kid, 0)->t_start_ns, >=, hdr (kid)->start_mono_ns);
+  g_assert_cmpuint (hdr (kid)->n_samples, >, 0);
+  g_assert_cmpuint (rec_plugin (kid, 0)->state, ==, MG_PLUGIN_STATE_ACTIVE);
+  for (guint k = 0; k < recs->len; k++)
+    g_assert_cmpuint (hdr (recs->pdata[k])->n_samples, >, 0);
+  fixture_clear (&f);
+}
+
+static void
+test_underscore_exit (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  const char *const args[] = { "underscore", "100", "9", NULL };
+  int status = run_workload (&f, f.plan, args, NULL, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 9);
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  Record *r = only_record (recs);
+  g_assert_cmpuint (hdr (r)->state, ==, MG_RECORD_STATE_EXITED);
+  g_assert_cmpint (hdr (r)->end_status, ==, 9);
+  fixture_clear (&f);
+}
+
+static void
+test_sigkill_keeps_samples (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 5, METRIC (0, "t.ramp", "test_ramp", "uint64_t", "", 0, 0, 0, ""));
+  g_autofree char *exe = build_file ("mg-test-workload");
+  g_auto(GStrv) env = workload_env (&f, f.plan);
+  char *argv[] = { exe, "run", "60000", "0", NULL };
+  GPid pid;
+  g_autoptr(GError) error = NULL;
+  g_spawn_async (NULL, argv, env, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                 NULL, &pid, &error);
+  g_assert_no_error (error);
+  /* Wait until some samples are committed, then kill. */
+  for (int tries = 0; tries < 500; tries++)
+    {
+      g_usleep (20000);
+      g_autoptr(GPtrArray) recs = read_records (&f);
+      if (recs->len == 1 && hdr (recs->pdata[0])->n_samples >= 5)
+        break;
+    }
+  kill (pid, SIGKILL);
+  int status;
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFSIGNALED (status));
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  Record *r = only_record (recs);
+  const MgRecordHeader *h = hdr (r);
+  g_assert_cmpuint (h->state, ==, MG_RECORD_STATE_RUNNING);
+  g_assert_cmpint (h->end_mono_ns, ==, 0);
+  g_assert_cmpuint (h->n_samples, >=, 5);
+  for (guint i = 0; i < h->n_samples; i++)
+    g_assert_cmpfloat (rec_value (r, i, 0)->mean, ==, (double) (i + 1));
+  fixture_clear (&f);
+}
+
+static void
+test_merge (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 1, "samples\t16\n" METRIC (0, "t.ramp", "test_ramp", "uint64_t", "", 0, 0, 0, ""));
+  const char *const args[] = { "run", "400", "0", NULL };
+  int status = run_workload (&f, f.plan, args, NULL, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  Record *r = only_record (recs);
+  const MgRecordHeader *h = hdr (r);
+  g_assert_cmpuint (h->capacity, ==, 16);
+  g_assert_cmpuint (h->n_merges, >=, 2);
+  g_assert_cmpuint (h->interval_ns, ==, h->interval_start_ns << h->n_merges);
+  g_assert_cmpuint (h->interval_start_ns, ==, 1000000);
+  /* test_ramp returns 1, 2, 3...: a slot of n_raw calls starting at call k
+   * holds min k, max k+n-1, mean k+(n-1)/2, count n. */
+  guint64 k = 1;
+  for (guint i = 0; i < h->n_samples; i++)
+    {
+      const MgRecordSample *s = rec_slot (r, i);
+      const MgRecordValue *v = rec_value (r, i, 0);
+      g_assert_cmpuint (v->count, ==, s->n_raw);
+      g_assert_cmpfloat (v->min, ==, (double) k);
+      g_assert_cmpfloat (v->max, ==, (double) (k + s->n_raw - 1));
+      g_assert_cmpfloat_with_epsilon (v->mean, k + (s->n_raw - 1) / 2.0, 1e-9);
+      k += s->n_raw;
+    }
+  /* Every raw sample is in exactly one slot: the calls add up. */
+  g_assert_cmpuint (k - 1, >=, h->capacity);
+  g_assert_cmpuint (rec_slot (r, 0)->n_raw, >=, 2);
+  fixture_clear (&f);
+}
+
+static void
+test_bad_plan (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  g_file_set_contents (f.plan, "metrograph-plan 1\nrun_id\tr\nrecord_dir\trelative\n", -1, NULL);
+  const char *const args[] = { "run", "10", "5", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status = run_workload (&f, f.plan, args, &out, &err, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 5);
+  g_assert_cmpstr (out, ==, "hello\n");
+  g_autofree char *expect = g_strdup_printf (
+      "metrograph-sampler: %s:3: record_dir 'relative' is not an absolute path; running "
+      "unprofiled\n", f.plan);
+  g_assert_cmpstr (err, ==, expect);
+
+  /* A missing plan. */
+  g_autofree char *missing = g_build_filename (f.dir, "nope", NULL);
+  g_free (out);
+  g_free (err);
+  status = run_workload (&f, missing, args, &out, &err, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 5);
+  g_assert_cmpstr (out, ==, "hello\n");
+  g_assert_true (g_str_has_prefix (err, "metrograph-sampler: "));
+  g_assert_nonnull (strstr (err, missing));
+  g_assert_cmpuint (strchr (err, '\n') - err, ==, strlen (err) - 1);
+  fixture_clear (&f);
+}
+
+static void
+test_unwritable_record_dir (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  /* A record_dir below a regular file cannot be written, even by root. */
+  g_autofree char *file = g_build_filename (f.dir, "file", NULL);
+  g_file_set_contents (file, "", -1, NULL);
+  g_free (f.rec_dir);
+  f.rec_dir = g_build_filename (file, "records", NULL);
+  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  const char *const args[] = { "run", "50", "4", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status = run_workload (&f, f.plan, args, &out, &err, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 4);
+  g_assert_cmpstr (out, ==, "hello\n");
+  g_assert_cmpstr (err, ==, "");
+  /* Nothing loaded: the plugin never ran. */
+  g_assert_false (g_file_test (f.log, G_FILE_TEST_EXISTS));
+  fixture_clear (&f);
+}
+
+static void
+test_skip_program (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 5, "skip_program\tmg-test-workload\n"
+                     METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  const char *const args[] = { "run", "50", "0", NULL };
+  int status = run_workload (&f, f.plan, args, NULL, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  g_assert_cmpuint (recs->len, ==, 0);
+  g_assert_false (g_file_test (f.log, G_FILE_TEST_EXISTS));
+  fixture_clear (&f);
+}
+
+static void
+test_start_stop_after (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 5, "start_after_ms\t100\nstop_after_ms\t250\n"
+                     METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  const char *const args[] = { "run", "500", "0", NULL };
+  int status = run_workload (&f, f.plan, args, NULL, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  Record *r = only_record (recs);
+  const MgRecordHeader *h = hdr (r);
+  g_assert_cmpuint (h->n_samples, >, 0);
+  g_assert_cmpint (rec_slot (r, 0)->t_start_ns, ==, h->start_mono_ns + 100000000);
+  g_assert_cmpint (rec_slot (r, h->n_samples - 1)->t_end_ns, <, h->start_mono_ns + 250000000 + 5000000);
+  g_assert_true (h->flags & MG_RECORD_FLAG_SAMPLING_ENDED);
+  g_autofree char *tags = log_tags (&f);
+  g_assert_cmpstr (tags, ==, "INIT START STOP CLEANUP");
+  fixture_clear (&f);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/sampler/divide", test_divide);
+  g_test_add_func ("/sampler/percent", test_percent);
+  g_test_add_func ("/sampler/gaps-and-errors", test_gaps_and_errors);
+  g_test_add_func ("/sampler/backfill-and-lifecycle", test_backfill_and_lifecycle);
+  g_test_add_func ("/sampler/unused-source-not-loaded", test_unused_source_not_loaded);
+  g_test_add_func ("/sampler/load-and-init-failures", test_load_and_init_failures);
+  g_test_add_func ("/sampler/one-per-node", test_one_per_node);
+  g_test_add_func ("/sampler/fork-exec", test_fork_exec);
+  g_test_add_func ("/sampler/underscore-exit", test_underscore_exit);
+  g_test_add_func ("/sampler/sigkill-keeps-samples", test_sigkill_keeps_samples);
+  g_test_add_func ("/sampler/merge", test_merge);
+  g_test_add_func ("/sampler/bad-plan", test_bad_plan);
+  g_test_add_func ("/sampler/unwritable-record-dir", test_unwritable_record_dir);
+  g_test_add_func ("/sampler/skip-program", test_skip_program);
+  g_test_add_func ("/sampler/start-stop-after", test_start_stop_after);
+  return g_test_run ();
+}
