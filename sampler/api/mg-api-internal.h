@@ -28,6 +28,10 @@ typedef struct {
 MG_HIDDEN int mg_lock_acquire (MgLock *lock);
 MG_HIDDEN void mg_lock_release (MgLock *lock);
 
+/* For tests: takes (hold) or releases the allocator's lock on the calling
+ * thread, to make its signal-handler fallbacks happen deterministically. */
+MG_HIDDEN void mg_safe_malloc_hold_lock_for_test (int hold);
+
 /* Writes a message on stderr (fd 2) and aborts; async-signal-safe. */
 MG_HIDDEN _Noreturn void mg_api_fatal (const char *message);
 

@@ -227,6 +227,15 @@ allinea_safe_realloc (void *ptr, size_t size)
   return grown;
 }
 
+void
+mg_safe_malloc_hold_lock_for_test (int hold)
+{
+  if (hold)
+    mg_lock_acquire (&mg_heap_lock);
+  else
+    mg_lock_release (&mg_heap_lock);
+}
+
 static void
 mg_heap_fork_prepare (void)
 {

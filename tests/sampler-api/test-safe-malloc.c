@@ -7,6 +7,7 @@
 #include <sys/time.h>
 
 #include "allinea_safe_malloc.h"
+#include "mg-api-internal.h"
 
 #define THREADS 4
 #define LIVE 64
@@ -228,6 +229,60 @@ test_double_free_detected (void)
   g_test_trap_assert_stderr ("*freed twice*");
 }
 
+/* What a signal handler sees when it interrupts its own thread inside the
+ * allocator: the lock is held by "itself". It must neither wait nor corrupt
+ * the lists. */
+static void
+test_reentry_fallbacks (void)
+{
+  void *small = allinea_safe_malloc (100);
+  memset (small, 1, 100);
+  mg_safe_malloc_hold_lock_for_test (1);
+  void *fallback = allinea_safe_malloc (100);   /* mapped privately */
+  memset (fallback, 2, 100);
+  allinea_safe_free (small);                    /* deferred */
+  allinea_safe_free (fallback);                 /* unmapped */
+  void *grown = allinea_safe_realloc (NULL, 50);
+  allinea_safe_free (grown);
+  mg_safe_malloc_hold_lock_for_test (0);
+  /* The deferred block is filed on the next locked call and reused. */
+  void *again = allinea_safe_malloc (100);
+  g_assert_true (again == small);
+  allinea_safe_free (again);
+}
+
+static MgLock test_lock = MG_LOCK_INIT;
+static volatile int handler_acquired = -1;
+
+static void
+on_usr2 (int signo)
+{
+  handler_acquired = mg_lock_acquire (&test_lock);
+}
+
+static gpointer
+other_thread_acquires (gpointer data)
+{
+  int got = mg_lock_acquire (&test_lock);
+  mg_lock_release (&test_lock);
+  return GINT_TO_POINTER (got);
+}
+
+static void
+test_lock_owner (void)
+{
+  signal (SIGUSR2, on_usr2);
+  g_assert_cmpint (mg_lock_acquire (&test_lock), ==, 1);
+  raise (SIGUSR2);   /* the handler runs on this thread, inside the lock */
+  g_assert_cmpint (handler_acquired, ==, 0);
+  GThread *other = g_thread_new ("other", other_thread_acquires, NULL);
+  g_usleep (50000);   /* the other thread waits meanwhile */
+  mg_lock_release (&test_lock);
+  g_assert_cmpint (GPOINTER_TO_INT (g_thread_join (other)), ==, 1);
+  g_assert_cmpint (mg_lock_acquire (&test_lock), ==, 1);
+  mg_lock_release (&test_lock);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -238,5 +293,7 @@ main (int argc, char **argv)
   g_test_add_func ("/safe-malloc/calloc-overflow", test_calloc_overflow);
   g_test_add_func ("/safe-malloc/exhaustion-aborts", test_exhaustion_aborts);
   g_test_add_func ("/safe-malloc/double-free-detected", test_double_free_detected);
+  g_test_add_func ("/safe-malloc/reentry-fallbacks", test_reentry_fallbacks);
+  g_test_add_func ("/safe-malloc/lock-owner", test_lock_owner);
   return g_test_run ();
 }
