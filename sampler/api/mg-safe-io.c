@@ -153,9 +153,11 @@ static ssize_t
 mg_slot_fill (MgLineSlot *slot, int fd)
 {
   ssize_t n = mg_raw_read (fd, slot->data, sizeof slot->data);
+  int saved_errno = errno;   /* lseek fails on pipes: keep read's errno */
   slot->start = 0;
   slot->end = n > 0 ? (size_t) n : 0;
   slot->offset = (off_t) syscall (SYS_lseek, fd, (off_t) 0, SEEK_CUR);
+  errno = saved_errno;
   return n;
 }
 
@@ -344,6 +346,11 @@ allinea_safe_read_line (int fd, void *buf, size_t count)
   if (count == 0)
     {
       errno = EINVAL;
+      return -1;
+    }
+  if (fd < 0)
+    {
+      errno = EBADF;
       return -1;
     }
   MgLineSlot *slot = mg_slot_claim (fd, 1);

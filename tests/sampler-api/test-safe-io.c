@@ -77,6 +77,13 @@ test_read_line_edges (void)
 
   g_assert_cmpint (allinea_safe_read_line (-1, buf, sizeof buf), ==, -1);
   g_assert_cmpint (errno, ==, EBADF);
+  /* A failing read(2) on a pipe keeps its own errno. */
+  int fds[2];
+  g_assert_cmpint (pipe (fds), ==, 0);
+  g_assert_cmpint (allinea_safe_read_line (fds[1], buf, sizeof buf), ==, -1);
+  g_assert_cmpint (errno, ==, EBADF);   /* the write end cannot be read */
+  close (fds[0]);
+  close (fds[1]);
 }
 
 /* The kernel regenerates /proc files: read_line must not seek. Compare the
