@@ -1,0 +1,178 @@
+/* Built-in metric plugin "Energy": the node's CPU package energy from the
+ * kernel's powercap (RAPL) interface, /sys/class/powercap/intel-rapl:N/
+ * energy_uj for every package domain N (sub-domains such as intel-rapl:0:0
+ * are parts of their package and are not added again).
+ *
+ * The environment variable METROGRAPH_POWERCAP_DIR replaces
+ * /sys/class/powercap (for tests, or a copy of another machine's tree). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mg-metric-util.h"
+
+#define MAX_PACKAGES 16
+#define PATH_LEN 512
+
+typedef struct {
+  char path[PATH_LEN];   /* .../energy_uj */
+  uint64_t max_range_uj; /* the counter wraps past this */
+  uint64_t last_uj;
+} Package;
+
+static Package packages[MAX_PACKAGES];
+static int n_packages;
+static uint64_t total_uj;      /* since sampling start */
+static uint64_t power_prev_uj; /* total_uj at the previous rapl_power call */
+static int64_t cur_round;
+
+static int
+read_u64_file (const char *path, uint64_t *value)
+{
+  char buf[64];
+  if (mg_read_file (path, buf, sizeof buf) < 0)
+    return -1;
+  const char *p = buf;
+  *value = mg_parse_u64 (&p);
+  return 0;
+}
+
+/* A package domain directory: "intel-rapl:N" with no second colon. */
+static bool
+is_package_domain (const char *name)
+{
+  if (strncmp (name, "intel-rapl:", 11) != 0 || name[11] == '\0')
+    return false;
+  return strchr (name + 11, ':') == NULL;
+}
+
+static int
+fail (plugin_id_t plugin_id, int code, const char *path)
+{
+  if (code == EACCES || code == EPERM)
+    allinea_set_plugin_error_messagef (
+        plugin_id, code,
+        "Energy: %s is readable only by root (Linux 5.10 and later restrict "
+        "RAPL counters): run as root, or as root run "
+        "'chmod a+r /sys/class/powercap/intel-rapl:*/energy_uj'", path);
+  else if (code == ENOENT)
+    allinea_set_plugin_error_messagef (
+        plugin_id, code,
+        "Energy: %s does not exist: this machine has no RAPL powercap "
+        "interface (virtual machines usually have none; on an Intel or AMD "
+        "host load it with 'modprobe intel_rapl_common')", path);
+  else
+    allinea_set_plugin_error_messagef (plugin_id, code,
+                                       "Energy: cannot read %s: %s", path,
+                                       strerror (code));
+  return -1;
+}
+
+MG_PLUGIN_EXPORT int allinea_plugin_initialize (plugin_id_t plugin_id, void *data);
+MG_PLUGIN_EXPORT int allinea_plugin_cleanup (plugin_id_t plugin_id, void *data);
+
+int
+allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
+{
+  const char *root = getenv ("METROGRAPH_POWERCAP_DIR");
+  if (root == NULL || *root == '\0')
+    root = "/sys/class/powercap";
+  n_packages = 0;
+  total_uj = power_prev_uj = 0;
+  cur_round = 0;
+
+  DIR *dir = opendir (root);
+  if (dir == NULL)
+    return fail (plugin_id, errno, root);
+  struct dirent *entry;
+  int first_error = 0;
+  char error_path[PATH_LEN] = "";
+  while ((entry = readdir (dir)) != NULL && n_packages < MAX_PACKAGES)
+    {
+      if (!is_package_domain (entry->d_name))
+        continue;
+      Package *pkg = &packages[n_packages];
+      char range_path[PATH_LEN];
+      snprintf (pkg->path, sizeof pkg->path, "%s/%s/energy_uj", root,
+                entry->d_name);
+      snprintf (range_path, sizeof range_path, "%s/%s/max_energy_range_uj",
+                root, entry->d_name);
+      if (read_u64_file (pkg->path, &pkg->last_uj) != 0)
+        {
+          if (first_error == 0)
+            {
+              first_error = errno;
+              snprintf (error_path, sizeof error_path, "%s", pkg->path);
+            }
+          continue;
+        }
+      if (read_u64_file (range_path, &pkg->max_range_uj) != 0)
+        pkg->max_range_uj = 0;
+      n_packages++;
+    }
+  closedir (dir);
+
+  if (n_packages > 0)
+    return 0;
+  if (first_error != 0)
+    return fail (plugin_id, first_error, error_path);
+  char pattern[PATH_LEN];
+  snprintf (pattern, sizeof pattern, "%s/intel-rapl:*", root);
+  return fail (plugin_id, ENOENT, pattern);
+}
+
+int
+allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
+{
+  return 0;
+}
+
+static int
+refresh (metric_id_t id, const struct timespec *now)
+{
+  if (mg_same_round (now, &cur_round))
+    return 0;
+  for (int i = 0; i < n_packages; i++)
+    {
+      Package *pkg = &packages[i];
+      uint64_t uj;
+      if (read_u64_file (pkg->path, &uj) != 0)
+        {
+          cur_round = 0;
+          allinea_set_metric_error_messagef (id, errno,
+                                             "cannot read %s (errno %d)",
+                                             pkg->path, errno);
+          return -1;
+        }
+      if (uj >= pkg->last_uj)
+        total_uj += uj - pkg->last_uj;
+      else if (pkg->max_range_uj > pkg->last_uj)
+        total_uj += pkg->max_range_uj - pkg->last_uj + uj; /* wrapped */
+      pkg->last_uj = uj;
+    }
+  return 0;
+}
+
+/* Joules since the previous call; the sampler divides by the sample time. */
+MG_PLUGIN_EXPORT int mg_energy_power (metric_id_t id, struct timespec *t, double *out);
+int
+mg_energy_power (metric_id_t id, struct timespec *t, double *out)
+{
+  if (refresh (id, t) != 0)
+    return -1;
+  *out = (double) (total_uj - power_prev_uj) / 1e6;
+  power_prev_uj = total_uj;
+  return 0;
+}
+
+/* Joules since sampling started. */
+MG_PLUGIN_EXPORT int mg_energy_total (metric_id_t id, struct timespec *t, double *out);
+int
+mg_energy_total (metric_id_t id, struct timespec *t, double *out)
+{
+  if (refresh (id, t) != 0)
+    return -1;
+  *out = (double) total_uj / 1e6;
+  return 0;
+}

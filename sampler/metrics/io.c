@@ -1,0 +1,138 @@
+/* Built-in metric plugin "IO": rates and running totals of the process's I/O
+ * from /proc/self/io, read once per sampling round.
+ *
+ * rchar/wchar/syscr/syscw count read(2)/write(2)-family system calls; the
+ * bytes and calls made through the allinea_safe_* functions (by plugins,
+ * including this one, and by the sampler) are subtracted using Metrograph's
+ * metrograph_get_safe_io_counts() when the host provides it. read_bytes and
+ * write_bytes are what reached the storage layer; the kernel does not say
+ * which file they belong to, so they are not adjusted. */
+#include <dlfcn.h>
+
+#include "mg-metric-util.h"
+#include "metrograph_plugin_ext.h"
+
+enum { RCHAR, WCHAR, SYSCR, SYSCW, READ_BYTES, WRITE_BYTES, N_COUNTERS };
+
+static const char *const keys[N_COUNTERS] = {
+  "rchar:", "wchar:", "syscr:", "syscw:", "read_bytes:", "write_bytes:",
+};
+
+static metrograph_get_safe_io_counts_fn get_safe_counts;
+static uint64_t base[N_COUNTERS];  /* at sampling start: totals count from 0 */
+static uint64_t cur[N_COUNTERS];
+static uint64_t prev[N_COUNTERS];  /* per rate getter */
+static int64_t cur_round;
+static MgProcFile io_file = MG_PROC_FILE ("/proc/self/io");
+
+static int
+snapshot (uint64_t values[N_COUNTERS])
+{
+  struct metrograph_safe_io_counts safe = { 0 };
+  /* Taken before the read below: neither this nor /proc/self/io includes
+   * the read in progress, so the two stay consistent. */
+  if (get_safe_counts)
+    get_safe_counts (&safe);
+  char buf[512];
+  if (mg_proc_file_read (&io_file, buf, sizeof buf) < 0)
+    return -1;
+  for (int i = 0; i < N_COUNTERS; i++)
+    {
+      bool found;
+      values[i] = mg_key_u64 (buf, keys[i], &found);
+      if (!found)
+        {
+          errno = EINVAL;
+          return -1;
+        }
+    }
+  const uint64_t adjust[4] = { safe.bytes_read, safe.bytes_written,
+                               safe.read_calls, safe.write_calls };
+  for (int i = 0; i < 4; i++)
+    values[i] = values[i] > adjust[i] ? values[i] - adjust[i] : 0;
+  return 0;
+}
+
+MG_PLUGIN_EXPORT int allinea_plugin_initialize (plugin_id_t plugin_id, void *data);
+MG_PLUGIN_EXPORT int allinea_plugin_cleanup (plugin_id_t plugin_id, void *data);
+
+int
+allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
+{
+  get_safe_counts = (metrograph_get_safe_io_counts_fn)
+    dlsym (RTLD_DEFAULT, "metrograph_get_safe_io_counts");
+  if (snapshot (base) != 0)
+    {
+      allinea_set_plugin_error_messagef (plugin_id, errno,
+                                         "IO: cannot read /proc/self/io "
+                                         "(errno %d): the kernel needs "
+                                         "CONFIG_TASK_IO_ACCOUNTING", errno);
+      return -1;
+    }
+  for (int i = 0; i < N_COUNTERS; i++)
+    cur[i] = prev[i] = base[i];
+  cur_round = 0;
+  return 0;
+}
+
+int
+allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
+{
+  mg_proc_file_close (&io_file);
+  return 0;
+}
+
+static int
+refresh (metric_id_t id, const struct timespec *now)
+{
+  if (mg_same_round (now, &cur_round))
+    return 0;
+  uint64_t v[N_COUNTERS];
+  if (snapshot (v) != 0)
+    {
+      cur_round = 0;
+      allinea_set_metric_error_messagef (id, errno,
+                                         "cannot read /proc/self/io (errno %d)",
+                                         errno);
+      return -1;
+    }
+  for (int i = 0; i < N_COUNTERS; i++)
+    cur[i] = v[i] > cur[i] ? v[i] : cur[i]; /* never run backwards */
+  return 0;
+}
+
+/* Rates: the change since the previous call (divideBySampleTime). */
+#define RATE_GETTER(name, index)                                                 \
+  MG_PLUGIN_EXPORT int name (metric_id_t id, struct timespec *t, uint64_t *out); \
+  int name (metric_id_t id, struct timespec *t, uint64_t *out)                   \
+  {                                                                              \
+    if (refresh (id, t) != 0)                                                    \
+      return -1;                                                                 \
+    *out = cur[index] - prev[index];                                             \
+    prev[index] = cur[index];                                                    \
+    return 0;                                                                    \
+  }
+
+/* Totals: the count since sampling started. */
+#define TOTAL_GETTER(name, index)                                                \
+  MG_PLUGIN_EXPORT int name (metric_id_t id, struct timespec *t, uint64_t *out); \
+  int name (metric_id_t id, struct timespec *t, uint64_t *out)                   \
+  {                                                                              \
+    if (refresh (id, t) != 0)                                                    \
+      return -1;                                                                 \
+    *out = cur[index] > base[index] ? cur[index] - base[index] : 0;              \
+    return 0;                                                                    \
+  }
+
+RATE_GETTER (mg_io_rchar_rate, RCHAR)
+RATE_GETTER (mg_io_wchar_rate, WCHAR)
+RATE_GETTER (mg_io_syscr_rate, SYSCR)
+RATE_GETTER (mg_io_syscw_rate, SYSCW)
+RATE_GETTER (mg_io_read_bytes_rate, READ_BYTES)
+RATE_GETTER (mg_io_write_bytes_rate, WRITE_BYTES)
+TOTAL_GETTER (mg_io_rchar_total, RCHAR)
+TOTAL_GETTER (mg_io_wchar_total, WCHAR)
+TOTAL_GETTER (mg_io_syscr_total, SYSCR)
+TOTAL_GETTER (mg_io_syscw_total, SYSCW)
+TOTAL_GETTER (mg_io_read_bytes_total, READ_BYTES)
+TOTAL_GETTER (mg_io_write_bytes_total, WRITE_BYTES)

@@ -1,0 +1,171 @@
+/* Built-in metric plugin "Memory": resident set size, node memory use,
+ * installed memory and page faults.
+ *
+ * rss: /proc/self/statm (resident pages) x page size.
+ * node_mem_percent, memory_per_node: /proc/meminfo (MemTotal, MemAvailable).
+ * Page faults: getrusage(RUSAGE_SELF), one system call per round, all
+ * threads (and waited-for children are not included). */
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "mg-metric-util.h"
+
+static uint64_t page_size = 4096;
+static uint64_t minflt_cur, majflt_cur, minflt_prev, majflt_prev;
+static int64_t fault_round;
+static MgProcFile statm_file = MG_PROC_FILE ("/proc/self/statm");
+static MgProcFile meminfo_file = MG_PROC_FILE ("/proc/meminfo");
+/* /proc/meminfo as read this round, shared by the node metrics. */
+static int64_t meminfo_round;
+static uint64_t meminfo_total_kb, meminfo_available_kb;
+
+MG_PLUGIN_EXPORT int allinea_plugin_initialize (plugin_id_t plugin_id, void *data);
+MG_PLUGIN_EXPORT int allinea_plugin_cleanup (plugin_id_t plugin_id, void *data);
+
+int
+allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
+{
+  long ps = sysconf (_SC_PAGESIZE);
+  if (ps > 0)
+    page_size = (uint64_t) ps;
+  struct rusage ru;
+  if (getrusage (RUSAGE_SELF, &ru) != 0)
+    {
+      allinea_set_plugin_error_messagef (plugin_id, errno,
+                                         "Memory: getrusage failed: errno %d",
+                                         errno);
+      return -1;
+    }
+  minflt_prev = minflt_cur = (uint64_t) ru.ru_minflt;
+  majflt_prev = majflt_cur = (uint64_t) ru.ru_majflt;
+  fault_round = 0;
+  meminfo_round = 0;
+  return 0;
+}
+
+int
+allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
+{
+  mg_proc_file_close (&statm_file);
+  mg_proc_file_close (&meminfo_file);
+  return 0;
+}
+
+MG_PLUGIN_EXPORT int mg_memory_rss (metric_id_t id, struct timespec *t, uint64_t *out);
+int
+mg_memory_rss (metric_id_t id, struct timespec *t, uint64_t *out)
+{
+  char buf[256];
+  if (mg_proc_file_read (&statm_file, buf, sizeof buf) < 0)
+    {
+      allinea_set_metric_error_messagef (id, errno,
+                                         "cannot read /proc/self/statm (errno %d)",
+                                         errno);
+      return -1;
+    }
+  const char *p = buf;
+  mg_parse_u64 (&p); /* size */
+  *out = mg_parse_u64 (&p) * page_size;
+  return 0;
+}
+
+static int
+read_meminfo (metric_id_t id, const struct timespec *now, uint64_t *total_kb,
+              uint64_t *available_kb)
+{
+  if (mg_same_round (now, &meminfo_round))
+    {
+      *total_kb = meminfo_total_kb;
+      *available_kb = meminfo_available_kb;
+      return 0;
+    }
+  meminfo_round = 0; /* until read successfully */
+  char buf[4096];
+  bool found_total, found_available;
+  if (mg_proc_file_read (&meminfo_file, buf, sizeof buf) < 0)
+    {
+      allinea_set_metric_error_messagef (id, errno,
+                                         "cannot read /proc/meminfo (errno %d)",
+                                         errno);
+      return -1;
+    }
+  *total_kb = mg_key_u64 (buf, "MemTotal:", &found_total);
+  *available_kb = mg_key_u64 (buf, "MemAvailable:", &found_available);
+  if (!found_total || !found_available || *total_kb == 0)
+    {
+      allinea_set_metric_error_message (id, EINVAL,
+                                        "/proc/meminfo has no MemTotal or "
+                                        "MemAvailable line (Linux 3.14 or later "
+                                        "needed)");
+      return -1;
+    }
+  meminfo_total_kb = *total_kb;
+  meminfo_available_kb = *available_kb;
+  meminfo_round = mg_timespec_ns (now);
+  return 0;
+}
+
+/* Memory in use on the node (total minus available) as a percentage. */
+MG_PLUGIN_EXPORT int mg_memory_node_percent (metric_id_t id, struct timespec *t, double *out);
+int
+mg_memory_node_percent (metric_id_t id, struct timespec *t, double *out)
+{
+  uint64_t total, available;
+  if (read_meminfo (id, t, &total, &available) != 0)
+    return -1;
+  uint64_t used = total > available ? total - available : 0;
+  *out = (double) used * 100.0 / (double) total;
+  return 0;
+}
+
+MG_PLUGIN_EXPORT int mg_memory_per_node (metric_id_t id, struct timespec *t, uint64_t *out);
+int
+mg_memory_per_node (metric_id_t id, struct timespec *t, uint64_t *out)
+{
+  uint64_t total, available;
+  if (read_meminfo (id, t, &total, &available) != 0)
+    return -1;
+  *out = total * 1024;
+  return 0;
+}
+
+static int
+refresh_faults (metric_id_t id, const struct timespec *now)
+{
+  if (mg_same_round (now, &fault_round))
+    return 0;
+  struct rusage ru;
+  if (getrusage (RUSAGE_SELF, &ru) != 0)
+    {
+      fault_round = 0;
+      allinea_set_metric_error_messagef (id, errno,
+                                         "getrusage failed (errno %d)", errno);
+      return -1;
+    }
+  minflt_cur = (uint64_t) ru.ru_minflt;
+  majflt_cur = (uint64_t) ru.ru_majflt;
+  return 0;
+}
+
+/* Faults since the previous call; the sampler divides by the sample time. */
+MG_PLUGIN_EXPORT int mg_memory_minor_faults (metric_id_t id, struct timespec *t, uint64_t *out);
+int
+mg_memory_minor_faults (metric_id_t id, struct timespec *t, uint64_t *out)
+{
+  if (refresh_faults (id, t) != 0)
+    return -1;
+  *out = minflt_cur - minflt_prev;
+  minflt_prev = minflt_cur;
+  return 0;
+}
+
+MG_PLUGIN_EXPORT int mg_memory_major_faults (metric_id_t id, struct timespec *t, uint64_t *out);
+int
+mg_memory_major_faults (metric_id_t id, struct timespec *t, uint64_t *out)
+{
+  if (refresh_faults (id, t) != 0)
+    return -1;
+  *out = majflt_cur - majflt_prev;
+  majflt_prev = majflt_cur;
+  return 0;
+}

@@ -1,0 +1,204 @@
+/* Small async-signal-safe helpers shared by the built-in metric plugins:
+ * reading /proc and /sys files through the allinea_safe_* functions into
+ * caller buffers and parsing them by hand (no malloc, no stdio).
+ * Header-only (static inline) so that every plugin stays one self-contained
+ * module that links against nothing. */
+#ifndef MG_METRIC_UTIL_H
+#define MG_METRIC_UTIL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "allinea_metric_plugin_api.h"
+
+/* Plugins are built with -fvisibility=hidden; the entry points named in the
+ * definition files are exported with this. */
+#define MG_PLUGIN_EXPORT __attribute__((visibility("default")))
+
+/* Two getter calls closer than this belong to the same sampling round. */
+#define MG_ROUND_SLACK_NS 500000
+
+/* Reads a whole (small) file into buf, NUL-terminated. Returns its length,
+ * or -1 with errno set. */
+static inline ssize_t
+mg_read_file (const char *path, char *buf, size_t size)
+{
+  int fd = allinea_safe_open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  ssize_t n = allinea_safe_read_all (fd, buf, size - 1);
+  int saved = errno;
+  allinea_safe_close (fd);
+  if (n < 0)
+    {
+      errno = saved;
+      return -1;
+    }
+  buf[n] = '\0';
+  return n;
+}
+
+/* A /proc or /sys file kept open between sampling rounds: re-reading it
+ * from offset 0 costs one lseek and one read instead of open, read, read
+ * (to see the end) and close, which on a virtual machine is half the cost
+ * of a round. The descriptor is moved to a high number, out of the way of
+ * programs that expect the lowest free ones, and checked before each use:
+ * if the program closed it (and the number now names another file), or if
+ * this is a forked child (whose /proc/self file would still describe the
+ * parent), the file is opened afresh. */
+typedef struct {
+  const char *path;
+  int fd;
+  pid_t pid;
+  dev_t dev;
+  ino_t ino;
+} MgProcFile;
+
+#define MG_PROC_FILE(p) { .path = (p), .fd = -1 }
+#define MG_PROC_FILE_MIN_FD 512
+
+static inline int
+mg_proc_file_open (MgProcFile *f)
+{
+  int fd = allinea_safe_open (f->path, O_RDONLY | O_CLOEXEC);  /* files and directories */
+  if (fd < 0)
+    return -1;
+  int high = fcntl (fd, F_DUPFD_CLOEXEC, MG_PROC_FILE_MIN_FD);
+  if (high >= 0)
+    {
+      allinea_safe_close (fd);
+      fd = high;
+    }
+  struct stat st;
+  if (fstat (fd, &st) != 0)
+    {
+      allinea_safe_close (fd);
+      return -1;
+    }
+  f->fd = fd;
+  f->pid = getpid ();
+  f->dev = st.st_dev;
+  f->ino = st.st_ino;
+  return 0;
+}
+
+/* Reads the whole (small, under size bytes) file into buf, NUL-terminated.
+ * Returns its length, or -1 with errno set. */
+static inline ssize_t
+mg_proc_file_read (MgProcFile *f, char *buf, size_t size)
+{
+  if (f->fd >= 0)
+    {
+      struct stat st;
+      if (f->pid != getpid ())
+        {
+          allinea_safe_close (f->fd); /* our inherited copy */
+          f->fd = -1;
+        }
+      else if (fstat (f->fd, &st) != 0 || st.st_dev != f->dev
+               || st.st_ino != f->ino)
+        f->fd = -1; /* no longer ours: leave it alone */
+    }
+  if (f->fd < 0 && mg_proc_file_open (f) != 0)
+    return -1;
+  if (lseek (f->fd, 0, SEEK_SET) != 0)
+    return -1;
+  /* /proc and sysfs files of a few kB come whole from one read. */
+  ssize_t n = allinea_safe_read (f->fd, buf, size - 1);
+  if (n < 0)
+    return -1;
+  buf[n] = '\0';
+  return n;
+}
+
+static inline void
+mg_proc_file_close (MgProcFile *f)
+{
+  if (f->fd >= 0 && f->pid == getpid ())
+    allinea_safe_close (f->fd);
+  f->fd = -1;
+}
+
+static inline int64_t
+mg_timespec_ns (const struct timespec *ts)
+{
+  return (int64_t) ts->tv_sec * 1000000000 + ts->tv_nsec;
+}
+
+/* True when now falls in the round whose time is *round_ns; otherwise
+ * records now as the new round and returns false. */
+static inline bool
+mg_same_round (const struct timespec *now, int64_t *round_ns)
+{
+  int64_t t = mg_timespec_ns (now);
+  int64_t d = t - *round_ns;
+  if (*round_ns != 0 && d < MG_ROUND_SLACK_NS && d > -MG_ROUND_SLACK_NS)
+    return true;
+  *round_ns = t;
+  return false;
+}
+
+static inline const char *
+mg_skip_spaces (const char *p)
+{
+  while (*p == ' ' || *p == '\t')
+    p++;
+  return p;
+}
+
+/* Parses an unsigned decimal number at *p (after blanks), advancing *p. */
+static inline uint64_t
+mg_parse_u64 (const char **p)
+{
+  const char *s = mg_skip_spaces (*p);
+  uint64_t v = 0;
+  while (*s >= '0' && *s <= '9')
+    v = v * 10 + (uint64_t) (*s++ - '0');
+  *p = s;
+  return v;
+}
+
+/* The text after "key" at the start of a line of text, or NULL. */
+static inline const char *
+mg_find_key (const char *text, const char *key)
+{
+  const char *line = text;
+  while (*line)
+    {
+      const char *k = key, *s = line;
+      while (*k && *s == *k)
+        k++, s++;
+      if (*k == '\0')
+        return s;
+      while (*line && *line != '\n')
+        line++;
+      if (*line == '\n')
+        line++;
+    }
+  return NULL;
+}
+
+/* The number after "key" in a "Key:   123 kB"-style file; 0 when absent. */
+static inline uint64_t
+mg_key_u64 (const char *text, const char *key, bool *found)
+{
+  const char *p = mg_find_key (text, key);
+  if (found)
+    *found = p != NULL;
+  return p ? mg_parse_u64 (&p) : 0;
+}
+
+static inline bool
+mg_str_eq (const char *a, const char *b)
+{
+  while (*a && *a == *b)
+    a++, b++;
+  return *a == *b;
+}
+
+#endif /* MG_METRIC_UTIL_H */

@@ -1,0 +1,515 @@
+/* Built-in metric plugins "CPU Instructions" (hardware counters) and
+ * "Software Events", from Linux perf_event_open(2): one source built twice,
+ * with MG_PERF_HARDWARE 1 (libmetrograph-perf-hw.so) or 0
+ * (libmetrograph-perf-sw.so), so that a machine without hardware counters
+ * shows the hardware group as unavailable while software events still work.
+ *
+ * The event comes from the metric's customData, an event specifier in the
+ * manner of pmc_allocate(3): a generic name (cycles, instructions,
+ * cache-misses, task-clock, page-faults, ...), a raw code rNNNN (hex), or,
+ * with libpfm4 installed, a symbolic name such as
+ * "INST_RETIRED:ANY_P". Two events separated by '/' give a ratio
+ * ("cycles/instructions": cycles per instruction).
+ *
+ * Counters are process-scope counting counters on the process's main thread
+ * with inherit=1: threads and child processes it creates afterwards are
+ * counted into them (the kernel adds the descendants' counts on read). They
+ * are opened at a metric's first sample, since only then is its customData
+ * known; a symbolic name is translated by libpfm4 at that moment, which is
+ * not async-signal-safe (generic names and raw codes are). A forked child
+ * opens its own counters at its first sample. */
+#include <dlfcn.h>
+#include <linux/perf_event.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "mg-metric-util.h"
+
+#if __has_include(<perfmon/pfmlib_perf_event.h>)
+#include <perfmon/pfmlib_perf_event.h>
+#define MG_HAVE_PFM_HEADERS 1
+#else
+#define MG_HAVE_PFM_HEADERS 0
+#endif
+
+#ifndef MG_PERF_HARDWARE
+#error "define MG_PERF_HARDWARE to 0 or 1"
+#endif
+
+#define MAX_SLOTS 64
+#define MAX_EVENT_NAME 128
+
+typedef struct {
+  const char *name;
+  uint32_t type;
+  uint64_t config;
+} GenericEvent;
+
+static const GenericEvent generic_events[] = {
+  { "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+  { "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+  { "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+  { "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+  { "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+  { "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+  { "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+  { "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+  { "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
+  { "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
+  { "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+  { "stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+  { "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+  { "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+  { "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+  { "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+  { "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+  { "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+  { "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+  { "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+  { "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+  { "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+  { "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+  { "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
+};
+
+typedef enum { SLOT_UNOPENED, SLOT_OPEN, SLOT_FAILED } SlotState;
+
+typedef struct {
+  metric_id_t id;
+  SlotState state;
+  int n_fds;             /* 1, or 2 for a ratio */
+  int fd[2];
+  uint64_t prev[2];
+  int error;             /* errno of the failure, SLOT_FAILED */
+  char message[320];     /* the failure, reported at every sample */
+} Slot;
+
+static Slot slots[MAX_SLOTS];
+static int n_slots;
+static pid_t owner_pid;  /* the process the counters belong to */
+
+/* libpfm4, when installed (dlopen'ed at initialisation). */
+typedef int (*pfm_initialize_fn) (void);
+typedef int (*pfm_get_os_event_encoding_fn) (const char *, int, int, void *);
+static pfm_get_os_event_encoding_fn pfm_encode;
+
+static long
+mg_perf_event_open (struct perf_event_attr *attr, pid_t pid, int cpu, int group,
+                 unsigned long flags)
+{
+  return syscall (SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+/* /proc/sys/kernel/perf_event_paranoid, or 99 when unreadable. */
+static int
+read_paranoid (void)
+{
+  char buf[32];
+  if (mg_read_file ("/proc/sys/kernel/perf_event_paranoid", buf, sizeof buf) < 0)
+    return 99;
+  const char *p = mg_skip_spaces (buf);
+  bool negative = *p == '-';
+  if (negative)
+    p++;
+  int v = (int) mg_parse_u64 (&p);
+  return negative ? -v : v;
+}
+
+/* Appends src to dst (size bytes) without libc. */
+static void
+append (char *dst, size_t size, const char *src)
+{
+  size_t n = 0;
+  while (n < size - 1 && dst[n])
+    n++;
+  while (n < size - 1 && *src)
+    dst[n++] = *src++;
+  dst[n] = '\0';
+}
+
+static void
+append_int (char *dst, size_t size, int v)
+{
+  char digits[16];
+  int n = 0;
+  unsigned u = v < 0 ? (unsigned) -v : (unsigned) v;
+  do
+    digits[n++] = (char) ('0' + u % 10);
+  while ((u /= 10) && n < 15);
+  char text[18];
+  int k = 0;
+  if (v < 0)
+    text[k++] = '-';
+  while (n > 0)
+    text[k++] = digits[--n];
+  text[k] = '\0';
+  append (dst, size, text);
+}
+
+/* The message, with its cure, for a failed perf_event_open of event. */
+static void
+describe_open_error (char *msg, size_t size, const char *event, uint32_t type,
+                     int err)
+{
+  msg[0] = '\0';
+  append (msg, size, "event '");
+  append (msg, size, event);
+  if (err == EACCES || err == EPERM)
+    {
+      append (msg, size, "' forbidden by /proc/sys/kernel/perf_event_paranoid = ");
+      append_int (msg, size, read_paranoid ());
+      append (msg, size, ": run as root, or as root set "
+              "'sysctl kernel.perf_event_paranoid=1' (0 or -1 for more)");
+    }
+  else if ((err == ENOENT || err == EOPNOTSUPP || err == ENODEV)
+           && type != PERF_TYPE_SOFTWARE)
+    append (msg, size, "' not supported by this hardware: virtual machines "
+            "often have no performance counters; run on bare metal or "
+            "enable the virtual PMU (e.g. QEMU/KVM '-cpu host')");
+  else if (err == EINVAL || err == ENOENT)
+    append (msg, size, "' unknown to the kernel: check the event name or "
+            "raw code for this CPU ('perf list')");
+  else
+    {
+      append (msg, size, "': perf_event_open failed with errno ");
+      append_int (msg, size, err);
+    }
+}
+
+static bool
+parse_hex (const char *s, uint64_t *value)
+{
+  uint64_t v = 0;
+  if (*s == '\0')
+    return false;
+  for (; *s; s++)
+    {
+      int d;
+      if (*s >= '0' && *s <= '9')
+        d = *s - '0';
+      else if (*s >= 'a' && *s <= 'f')
+        d = *s - 'a' + 10;
+      else if (*s >= 'A' && *s <= 'F')
+        d = *s - 'A' + 10;
+      else
+        return false;
+      v = v * 16 + (uint64_t) d;
+    }
+  *value = v;
+  return true;
+}
+
+/* Fills attr for event; on failure writes the reason into msg. */
+static int
+resolve_event (const char *event, struct perf_event_attr *attr, char *msg,
+               size_t size)
+{
+  memset (attr, 0, sizeof *attr);
+  attr->size = sizeof *attr;
+  for (size_t i = 0; i < sizeof generic_events / sizeof generic_events[0]; i++)
+    if (mg_str_eq (event, generic_events[i].name))
+      {
+        attr->type = generic_events[i].type;
+        attr->config = generic_events[i].config;
+        return 0;
+      }
+  uint64_t raw;
+  if (event[0] == 'r' && parse_hex (event + 1, &raw))
+    {
+      attr->type = PERF_TYPE_RAW;
+      attr->config = raw;
+      return 0;
+    }
+#if MG_HAVE_PFM_HEADERS
+  if (pfm_encode)
+    {
+      pfm_perf_encode_arg_t arg;
+      memset (&arg, 0, sizeof arg);
+      arg.attr = attr;
+      arg.size = sizeof arg;
+      if (pfm_encode (event, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg)
+          == PFM_SUCCESS)
+        {
+          attr->size = sizeof *attr;
+          return 0;
+        }
+      msg[0] = '\0';
+      append (msg, size, "unknown event '");
+      append (msg, size, event);
+      append (msg, size, "': neither a generic name (cycles, instructions, "
+              "cache-misses, task-clock, page-faults, ...), a raw code rNNNN, "
+              "nor a libpfm4 event of this CPU (list them with libpfm4's "
+              "showevtinfo)");
+      return -1;
+    }
+#endif
+  msg[0] = '\0';
+  append (msg, size, "unknown event '");
+  append (msg, size, event);
+  append (msg, size, "': use a generic name (cycles, instructions, "
+          "cache-misses, branch-misses, task-clock, page-faults, "
+          "context-switches, ...) or a raw code rNNNN (install libpfm4 for "
+          "symbolic names)");
+  return -1;
+}
+
+/* Opens a counting counter on the main thread, following descendants. */
+static int
+open_counter (struct perf_event_attr *attr, int *fd)
+{
+  attr->inherit = 1;
+  attr->exclude_hv = 1;
+  attr->disabled = 0;
+  long r = mg_perf_event_open (attr, owner_pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (r < 0 && (errno == EACCES || errno == EPERM))
+    {
+      attr->exclude_kernel = 1; /* allowed at paranoid level 2 */
+      r = mg_perf_event_open (attr, owner_pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    }
+  if (r < 0)
+    return -1;
+  *fd = (int) r;
+  return 0;
+}
+
+static int
+read_counter (int fd, uint64_t *value)
+{
+  return read (fd, value, sizeof *value) == (ssize_t) sizeof *value ? 0 : -1;
+}
+
+static void
+slot_fail (Slot *slot, int err)
+{
+  for (int i = 0; i < slot->n_fds; i++)
+    if (slot->fd[i] >= 0)
+      close (slot->fd[i]);
+  slot->state = SLOT_FAILED;
+  slot->error = err;
+}
+
+/* Opens the counters named by the metric's customData. */
+static void
+slot_open (Slot *slot)
+{
+  const char *spec = allinea_get_custom_data (slot->id);
+  char events[2][MAX_EVENT_NAME];
+  int n = 0, len = 0;
+  slot->n_fds = 0;
+  slot->fd[0] = slot->fd[1] = -1;
+  events[0][0] = events[1][0] = '\0';
+  for (const char *p = spec ? spec : ""; ; p++)
+    {
+      if (*p == '/' || *p == '\0')
+        {
+          events[n][len] = '\0';
+          n++;
+          len = 0;
+          if (*p == '\0' || n == 2)
+            break;
+        }
+      else if (*p != ' ' && len < MAX_EVENT_NAME - 1)
+        events[n][len++] = *p;
+    }
+  if (events[0][0] == '\0' || (n == 2 && events[1][0] == '\0'))
+    {
+      slot->message[0] = '\0';
+      append (slot->message, sizeof slot->message,
+              "no perf event named: give one in the metric's customData "
+              "(e.g. customData=\"task-clock\")");
+      slot_fail (slot, EINVAL);
+      return;
+    }
+  for (int i = 0; i < n; i++)
+    {
+      struct perf_event_attr attr;
+      if (resolve_event (events[i], &attr, slot->message, sizeof slot->message) != 0)
+        {
+          slot_fail (slot, EINVAL);
+          return;
+        }
+      if (open_counter (&attr, &slot->fd[i]) != 0)
+        {
+          int err = errno;
+          describe_open_error (slot->message, sizeof slot->message, events[i],
+                               attr.type, err);
+          slot_fail (slot, err);
+          return;
+        }
+      slot->n_fds = i + 1;
+      if (read_counter (slot->fd[i], &slot->prev[i]) != 0)
+        slot->prev[i] = 0;
+    }
+  slot->state = SLOT_OPEN;
+}
+
+static void
+reset_after_fork (void)
+{
+  for (int i = 0; i < n_slots; i++)
+    if (slots[i].state == SLOT_OPEN)
+      for (int k = 0; k < slots[i].n_fds; k++)
+        close (slots[i].fd[k]);
+  n_slots = 0;
+  owner_pid = getpid ();
+}
+
+static Slot *
+find_slot (metric_id_t id)
+{
+  if (getpid () != owner_pid)
+    reset_after_fork ();
+  for (int i = 0; i < n_slots; i++)
+    if (slots[i].id == id)
+      return &slots[i];
+  if (n_slots == MAX_SLOTS)
+    return NULL;
+  Slot *slot = &slots[n_slots++];
+  memset (slot, 0, sizeof *slot);
+  slot->id = id;
+  slot_open (slot);
+  return slot;
+}
+
+/* The changes of the metric's counters since its previous sample. */
+static int
+sample (metric_id_t id, uint64_t delta[2], int *n_fds)
+{
+  Slot *slot = find_slot (id);
+  if (slot == NULL)
+    {
+      allinea_set_metric_error_message (id, ENOSPC,
+                                        "too many perf metrics (at most 64)");
+      return -1;
+    }
+  if (slot->state != SLOT_OPEN)
+    {
+      allinea_set_metric_error_message (id, slot->error, slot->message);
+      return -1;
+    }
+  for (int i = 0; i < slot->n_fds; i++)
+    {
+      uint64_t v;
+      if (read_counter (slot->fd[i], &v) != 0)
+        {
+          allinea_set_metric_error_messagef (id, errno,
+                                             "reading a perf counter failed "
+                                             "(errno %d)", errno);
+          return -1;
+        }
+      delta[i] = v >= slot->prev[i] ? v - slot->prev[i] : 0;
+      slot->prev[i] = v;
+    }
+  *n_fds = slot->n_fds;
+  return 0;
+}
+
+MG_PLUGIN_EXPORT int allinea_plugin_initialize (plugin_id_t plugin_id, void *data);
+MG_PLUGIN_EXPORT int allinea_plugin_cleanup (plugin_id_t plugin_id, void *data);
+MG_PLUGIN_EXPORT int mg_perf_count (metric_id_t id, struct timespec *t, uint64_t *out);
+MG_PLUGIN_EXPORT int mg_perf_seconds (metric_id_t id, struct timespec *t, double *out);
+MG_PLUGIN_EXPORT int mg_perf_ratio (metric_id_t id, struct timespec *t, double *out);
+
+#if MG_PERF_HARDWARE
+static void
+load_libpfm (void)
+{
+  void *pfm = dlopen ("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
+  if (pfm == NULL)
+    return;
+  pfm_initialize_fn init = (pfm_initialize_fn) dlsym (pfm, "pfm_initialize");
+  pfm_get_os_event_encoding_fn encode
+    = (pfm_get_os_event_encoding_fn) dlsym (pfm, "pfm_get_os_event_encoding");
+  if (init && encode && init () == 0)
+    pfm_encode = encode;
+}
+#endif
+
+/* Checks at initialisation that the kind of counter this plugin serves can
+ * be opened at all, so that the whole group is reported unavailable, with
+ * the reason, rather than every metric failing at every sample. */
+int
+allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
+{
+  owner_pid = getpid ();
+  n_slots = 0;
+#if MG_PERF_HARDWARE
+  const char *probe_name = "instructions";
+  const char *group = "CPU Instructions";
+  load_libpfm ();
+#else
+  const char *probe_name = "task-clock";
+  const char *group = "Software Events";
+#endif
+  struct perf_event_attr attr;
+  char msg[320];
+  int fd;
+  if (resolve_event (probe_name, &attr, msg, sizeof msg) != 0)
+    {
+      allinea_set_plugin_error_messagef (plugin_id, EINVAL, "%s: %s", group, msg);
+      return -1;
+    }
+  if (open_counter (&attr, &fd) != 0)
+    {
+      int err = errno;
+      describe_open_error (msg, sizeof msg, probe_name, attr.type, err);
+      allinea_set_plugin_error_messagef (plugin_id, err, "%s: %s", group, msg);
+      return -1;
+    }
+  close (fd);
+  return 0;
+}
+
+int
+allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
+{
+  if (getpid () == owner_pid)
+    reset_after_fork ();
+  n_slots = 0;
+  return 0;
+}
+
+/* Events since the previous sample (divideBySampleTime gives events/s). */
+int
+mg_perf_count (metric_id_t id, struct timespec *t, uint64_t *out)
+{
+  uint64_t d[2];
+  int n;
+  if (sample (id, d, &n) != 0)
+    return -1;
+  *out = d[0];
+  return 0;
+}
+
+/* For nanosecond clocks (task-clock, cpu-clock): seconds since the previous
+ * sample, which units "%" with divideBySampleTime turn into a percentage. */
+int
+mg_perf_seconds (metric_id_t id, struct timespec *t, double *out)
+{
+  uint64_t d[2];
+  int n;
+  if (sample (id, d, &n) != 0)
+    return -1;
+  *out = (double) d[0] / 1e9;
+  return 0;
+}
+
+/* Δfirst / Δsecond for "a/b" (0 when nothing of b happened). */
+int
+mg_perf_ratio (metric_id_t id, struct timespec *t, double *out)
+{
+  uint64_t d[2] = { 0, 0 };
+  int n;
+  if (sample (id, d, &n) != 0)
+    return -1;
+  if (n != 2)
+    {
+      allinea_set_metric_error_message (id, EINVAL,
+                                        "a ratio needs two events in its "
+                                        "customData, e.g. \"cycles/instructions\"");
+      return -1;
+    }
+  *out = d[1] ? (double) d[0] / (double) d[1] : 0.0;
+  return 0;
+}

@@ -1,0 +1,36 @@
+/* Support shared by the built-in metric tests and benchmark: the four
+ * sampler hooks (serving customData and recording errors) and loading the
+ * built plugins from <build>/data/metrics. */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "allinea_metric_plugin_types.h"
+
+typedef int (*MgTestInitFn) (plugin_id_t plugin_id, void *data);
+typedef int (*MgTestIntGetter) (metric_id_t id, struct timespec *t, uint64_t *out);
+typedef int (*MgTestDoubleGetter) (metric_id_t id, struct timespec *t, double *out);
+
+#define MG_TEST_MAX_METRICS 64
+
+/* Sets the customData the hook returns for metric id (NULL: none). */
+void mg_test_set_custom_data (metric_id_t id, const char *custom_data);
+/* The last plugin error message ("" when none) and its code; cleared by
+ * mg_test_clear_errors(). */
+const char *mg_test_plugin_error (int *code);
+/* The last error message set for a metric, "" when none. */
+const char *mg_test_metric_error (metric_id_t id);
+void mg_test_clear_errors (void);
+
+/* dlopen()s <build>/data/metrics/lib<name>.so; aborts the test with dlerror()
+ * when it cannot. */
+void *mg_test_load_plugin (const char *name);
+/* Runs the plugin's allinea_plugin_initialize(); returns its result. */
+int mg_test_init_plugin (void *plugin, plugin_id_t id);
+/* A symbol of the plugin; aborts the test when missing. */
+gpointer mg_test_symbol (void *plugin, const char *name);
+
+/* CLOCK_MONOTONIC now. */
+struct timespec mg_test_now (void);

@@ -1,0 +1,430 @@
+/* Tests of the built-in metric plugins, loaded from <build>/data/metrics and
+ * driven directly: initialise, then call getters around workloads whose
+ * effect is known. The allinea_* API comes from the sampler's API sources
+ * linked into this program (exported with export_dynamic). */
+#include <errno.h>
+#include <fcntl.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "allinea_metric_plugin_api.h"
+#include "metrics-test-support.h"
+
+#define MB (1024 * 1024)
+
+static double
+thread_cpu_seconds (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* Spins until this thread has used seconds of CPU; returns what it used. */
+static double
+burn_cpu (double seconds)
+{
+  double start = thread_cpu_seconds (), used;
+  volatile uint64_t x = 0;
+  do
+    {
+      for (int i = 0; i < 10000; i++)
+        x += (uint64_t) i * x + 1;
+      used = thread_cpu_seconds () - start;
+    }
+  while (used < seconds);
+  return used;
+}
+
+/* A sample time for a new sampling round: plugins cache what they read for
+ * calls less than half a millisecond apart, so each call here gets a time
+ * at least 10 ms after the previous one. */
+static struct timespec
+next_round_time (void)
+{
+  static gint64 last_ns;
+  struct timespec t = mg_test_now ();
+  gint64 ns = (gint64) t.tv_sec * 1000000000 + t.tv_nsec;
+  if (ns < last_ns + 10000000)
+    ns = last_ns + 10000000;
+  last_ns = ns;
+  t.tv_sec = ns / 1000000000;
+  t.tv_nsec = ns % 1000000000;
+  return t;
+}
+
+static double
+call_double (void *plugin, const char *getter, metric_id_t id)
+{
+  MgTestDoubleGetter fn = (MgTestDoubleGetter) mg_test_symbol (plugin, getter);
+  struct timespec t = next_round_time ();
+  double v = -1;
+  int r = fn (id, &t, &v);
+  if (r != 0)
+    g_error ("%s failed: %s", getter, mg_test_metric_error (id));
+  return v;
+}
+
+static uint64_t
+call_int (void *plugin, const char *getter, metric_id_t id)
+{
+  MgTestIntGetter fn = (MgTestIntGetter) mg_test_symbol (plugin, getter);
+  struct timespec t = next_round_time ();
+  uint64_t v = 0;
+  int r = fn (id, &t, &v);
+  if (r != 0)
+    g_error ("%s failed: %s", getter, mg_test_metric_error (id));
+  return v;
+}
+
+static void
+test_cpu_time (void)
+{
+  void *cpu = mg_test_load_plugin ("metrograph-cpu");
+  g_assert_cmpint (mg_test_init_plugin (cpu, 1), ==, 0);
+  call_double (cpu, "mg_cpu_time", 1);
+  call_double (cpu, "mg_cpu_user_time", 2);
+  call_double (cpu, "mg_cpu_system_time", 3);
+
+  double used = burn_cpu (0.4);
+  double cpu_s = call_double (cpu, "mg_cpu_time", 1);
+  double user_s = call_double (cpu, "mg_cpu_user_time", 2);
+  double system_s = call_double (cpu, "mg_cpu_system_time", 3);
+  g_test_message ("burnt %.3f s: cpu %.3f user %.3f system %.3f", used, cpu_s,
+                  user_s, system_s);
+  g_assert_cmpfloat (cpu_s, >=, used * 0.9);
+  g_assert_cmpfloat (cpu_s, <=, used * 1.1);
+  g_assert_cmpfloat (user_s + system_s, >=, used * 0.9);
+  g_assert_cmpfloat (user_s + system_s, <=, used * 1.1);
+  g_assert_cmpfloat (user_s, >, system_s);
+
+  /* Nothing burnt since: the next delta is small. */
+  g_assert_cmpfloat (call_double (cpu, "mg_cpu_time", 1), <, 0.05);
+
+  /* This thread is running: at least one runnable thread on the node. */
+  int cores = allinea_get_physical_core_count ();
+  double load = call_double (cpu, "mg_cpu_loadavg", 4);
+  g_assert_cmpfloat (load, >=, 100.0 / (cores > 0 ? cores : 1) - 1e-9);
+}
+
+static void
+test_context_switches (void)
+{
+  void *cpu = mg_test_load_plugin ("metrograph-cpu");
+  g_assert_cmpint (mg_test_init_plugin (cpu, 1), ==, 0);
+  call_int (cpu, "mg_cpu_voluntary_switches", 5);
+  for (int i = 0; i < 50; i++)
+    g_usleep (1000);
+  uint64_t voluntary = call_int (cpu, "mg_cpu_voluntary_switches", 5);
+  g_test_message ("voluntary switches over 50 sleeps: %" G_GUINT64_FORMAT, voluntary);
+  g_assert_cmpuint (voluntary, >=, 50);
+  g_assert_cmpuint (voluntary, <, 5000);
+  /* A getter called with the same sample time reads the same snapshot. */
+  call_int (cpu, "mg_cpu_involuntary_switches", 6);
+}
+
+static void
+test_rss (void)
+{
+  void *mem = mg_test_load_plugin ("metrograph-memory");
+  g_assert_cmpint (mg_test_init_plugin (mem, 1), ==, 0);
+  uint64_t before = call_int (mem, "mg_memory_rss", 1);
+  call_int (mem, "mg_memory_minor_faults", 2);
+  size_t size = 200 * MB;
+  char *block = g_malloc (size);
+  for (size_t i = 0; i < size; i += 4096)
+    block[i] = (char) i;
+  uint64_t after = call_int (mem, "mg_memory_rss", 1);
+  uint64_t faults = call_int (mem, "mg_memory_minor_faults", 2);
+  g_test_message ("rss %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
+                  ", minor faults %" G_GUINT64_FORMAT, before, after, faults);
+  g_assert_cmpuint (after, >=, before + size);
+  /* 51200 pages touched; transparent huge pages may serve them with fewer. */
+  g_assert_cmpuint (faults, >=, 100);
+  g_free (block);
+
+  uint64_t node = call_int (mem, "mg_memory_per_node", 3);
+  g_assert_cmpuint (node, ==, (uint64_t) sysconf (_SC_PHYS_PAGES) * (uint64_t) sysconf (_SC_PAGESIZE));
+  double percent = call_double (mem, "mg_memory_node_percent", 4);
+  g_assert_cmpfloat (percent, >, 0.0);
+  g_assert_cmpfloat (percent, <=, 100.0);
+}
+
+static void
+write_all (int fd, const char *buf, size_t size)
+{
+  while (size > 0)
+    {
+      ssize_t n = write (fd, buf, size);
+      g_assert_cmpint (n, >, 0);
+      buf += n;
+      size -= (size_t) n;
+    }
+}
+
+static void
+test_io_totals (void)
+{
+  void *io = mg_test_load_plugin ("metrograph-io");
+  g_assert_cmpint (mg_test_init_plugin (io, 1), ==, 0);
+  int fd = open ("/dev/null", O_WRONLY | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  g_autofree char *buf = g_malloc0 (MB);
+
+  for (int i = 0; i < 32; i++)
+    write_all (fd, buf, MB);
+  /* Safe writes are the profiler's own I/O: left out. */
+  g_assert_cmpint (allinea_safe_write (fd, buf, MB), ==, MB);
+  for (int i = 0; i < 32; i++)
+    write_all (fd, buf, MB);
+  /* Many rounds of the plugin reading /proc/self/io through safe reads. */
+  for (int i = 0; i < 100; i++)
+    {
+      struct timespec t = next_round_time ();
+      uint64_t v;
+      MgTestIntGetter rchar = (MgTestIntGetter) mg_test_symbol (io, "mg_io_rchar_total");
+      g_assert_cmpint (rchar (1, &t, &v), ==, 0);
+    }
+  close (fd);
+
+  uint64_t wchar = call_int (io, "mg_io_wchar_total", 2);
+  uint64_t syscw = call_int (io, "mg_io_syscw_total", 3);
+  uint64_t rchar = call_int (io, "mg_io_rchar_total", 1);
+  g_test_message ("wchar_total %" G_GUINT64_FORMAT " syscw_total %" G_GUINT64_FORMAT
+                  " rchar_total %" G_GUINT64_FORMAT, wchar, syscw, rchar);
+  g_assert_cmpuint (wchar, >=, 64 * MB);
+  g_assert_cmpuint (wchar, <=, 64 * MB + 64 * MB / 100);
+  g_assert_cmpuint (syscw, >=, 64);
+  g_assert_cmpuint (syscw, <, 64 + 20);
+  /* 100 reads of /proc/self/io would be tens of kB: none of it shows. */
+  g_assert_cmpuint (rchar, <, 4096);
+
+  /* The rates see the same bytes. */
+  g_assert_cmpint (mg_test_init_plugin (io, 1), ==, 0);
+  call_int (io, "mg_io_wchar_rate", 4);
+  fd = open ("/dev/null", O_WRONLY | O_CLOEXEC);
+  write_all (fd, buf, MB);
+  close (fd);
+  uint64_t rate = call_int (io, "mg_io_wchar_rate", 4);
+  g_assert_cmpuint (rate, >=, MB);
+  g_assert_cmpuint (rate, <, MB + 4096);
+  call_int (io, "mg_io_read_bytes_rate", 5);
+  call_int (io, "mg_io_write_bytes_total", 6);
+}
+
+static gpointer
+wait_for_lock (gpointer lock)
+{
+  g_mutex_lock (lock);
+  g_mutex_unlock (lock);
+  return NULL;
+}
+
+static void
+test_threads (void)
+{
+  void *threads = mg_test_load_plugin ("metrograph-threads");
+  g_assert_cmpint (mg_test_init_plugin (threads, 1), ==, 0);
+  uint64_t before = call_int (threads, "mg_threads_count", 1);
+  g_assert_cmpuint (before, >=, 1);
+  GMutex lock;
+  g_mutex_init (&lock);
+  g_mutex_lock (&lock);
+  GThread *thread = g_thread_new ("waiter", wait_for_lock, &lock);
+  /* The thread blocks on the lock until we release it below. */
+  uint64_t during = call_int (threads, "mg_threads_count", 1);
+  g_mutex_unlock (&lock);
+  g_thread_join (thread);
+  g_mutex_clear (&lock);
+  g_assert_cmpuint (during, ==, before + 1);
+
+  /* The same number as the Threads: line of /proc/self/status. */
+  g_autofree char *status = NULL;
+  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
+  const char *line = strstr (status, "\nThreads:");
+  g_assert_nonnull (line);
+  g_assert_cmpuint (call_int (threads, "mg_threads_count", 1), ==,
+                    g_ascii_strtoull (line + 9, NULL, 10));
+}
+
+static void
+test_perf_software (void)
+{
+  void *sw = mg_test_load_plugin ("metrograph-perf-sw");
+  mg_test_clear_errors ();
+  if (mg_test_init_plugin (sw, 1) != 0)
+    {
+      int code;
+      const char *msg = mg_test_plugin_error (&code);
+      /* Only a sandbox that forbids perf_event_open altogether gets here. */
+      g_assert_true (code == EACCES || code == EPERM || code == ENOSYS);
+      g_assert_nonnull (strstr (msg, "task-clock"));
+      g_test_skip (msg);
+      return;
+    }
+  mg_test_set_custom_data (1, "task-clock");
+  mg_test_set_custom_data (2, "page-faults");
+  call_double (sw, "mg_perf_seconds", 1);
+  call_int (sw, "mg_perf_count", 2);
+  double used = burn_cpu (0.3);
+  double task_clock = call_double (sw, "mg_perf_seconds", 1);
+  g_test_message ("burnt %.3f s, task-clock %.3f s", used, task_clock);
+  g_assert_cmpfloat (task_clock, >=, used * 0.9);
+  g_assert_cmpfloat (task_clock, <=, used * 1.2);
+
+  size_t size = 16 * MB;
+  char *block = g_malloc (size);
+  for (size_t i = 0; i < size; i += 4096)
+    block[i] = 1;
+  uint64_t faults = call_int (sw, "mg_perf_count", 2);
+  g_free (block);
+  g_test_message ("page faults for 16 MB: %" G_GUINT64_FORMAT, faults);
+  g_assert_cmpuint (faults, >=, 8);
+}
+
+static void
+test_perf_errors (void)
+{
+  void *sw = mg_test_load_plugin ("metrograph-perf-sw");
+  mg_test_clear_errors ();
+  if (mg_test_init_plugin (sw, 1) != 0)
+    {
+      g_test_skip (mg_test_plugin_error (NULL));
+      return;
+    }
+  MgTestIntGetter count = (MgTestIntGetter) mg_test_symbol (sw, "mg_perf_count");
+  MgTestDoubleGetter ratio = (MgTestDoubleGetter) mg_test_symbol (sw, "mg_perf_ratio");
+  struct timespec t = mg_test_now ();
+  uint64_t v;
+  double d;
+
+  mg_test_set_custom_data (10, "no-such-event");
+  g_assert_cmpint (count (10, &t, &v), !=, 0);
+  g_assert_nonnull (strstr (mg_test_metric_error (10), "unknown event 'no-such-event'"));
+  g_assert_nonnull (strstr (mg_test_metric_error (10), "rNNNN"));
+
+  mg_test_set_custom_data (11, NULL);
+  g_assert_cmpint (count (11, &t, &v), !=, 0);
+  g_assert_nonnull (strstr (mg_test_metric_error (11), "customData"));
+
+  mg_test_set_custom_data (12, "task-clock");
+  g_assert_cmpint (ratio (12, &t, &d), !=, 0);
+  g_assert_nonnull (strstr (mg_test_metric_error (12), "two events"));
+
+  /* A hardware event: its error, or values where counters exist. */
+  void *hw = mg_test_load_plugin ("metrograph-perf-hw");
+  int hw_ok = mg_test_init_plugin (hw, 2);
+  mg_test_set_custom_data (13, "instructions");
+  int r = count (13, &t, &v);
+  if (hw_ok != 0)
+    {
+      int code;
+      const char *msg = mg_test_plugin_error (&code);
+      g_test_message ("hardware counters: %s", msg);
+      g_assert_nonnull (strstr (msg, "CPU Instructions: event 'instructions'"));
+      g_assert_true (strstr (msg, "not supported by this hardware")
+                     || strstr (msg, "perf_event_paranoid = "));
+      g_assert_cmpint (r, !=, 0);
+      g_assert_nonnull (strstr (mg_test_metric_error (13), "event 'instructions'"));
+    }
+  else
+    g_assert_cmpint (r, ==, 0);
+}
+
+static void
+test_energy_absent (void)
+{
+  void *energy = mg_test_load_plugin ("metrograph-energy");
+  g_autofree char *dir = g_dir_make_tmp ("mg-powercap-XXXXXX", NULL);
+  g_autofree char *missing = g_build_filename (dir, "nothing-here", NULL);
+  g_setenv ("METROGRAPH_POWERCAP_DIR", missing, TRUE);
+  mg_test_clear_errors ();
+  g_assert_cmpint (mg_test_init_plugin (energy, 1), ==, -1);
+  int code;
+  const char *msg = mg_test_plugin_error (&code);
+  g_test_message ("%s", msg);
+  g_assert_cmpint (code, ==, ENOENT);
+  g_assert_nonnull (strstr (msg, missing));
+  g_assert_nonnull (strstr (msg, "no RAPL powercap interface"));
+
+  /* A powercap folder with no package domain. */
+  g_setenv ("METROGRAPH_POWERCAP_DIR", dir, TRUE);
+  mg_test_clear_errors ();
+  g_assert_cmpint (mg_test_init_plugin (energy, 1), ==, -1);
+  g_assert_nonnull (strstr (mg_test_plugin_error (NULL), "intel-rapl:*"));
+  g_unsetenv ("METROGRAPH_POWERCAP_DIR");
+  g_rmdir (dir);
+}
+
+static void
+write_text (const char *dir, const char *name, const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+}
+
+static void
+test_energy_counts (void)
+{
+  void *energy = mg_test_load_plugin ("metrograph-energy");
+  g_autofree char *dir = g_dir_make_tmp ("mg-powercap-XXXXXX", NULL);
+  g_autofree char *pkg = g_build_filename (dir, "intel-rapl:0", NULL);
+  g_autofree char *sub = g_build_filename (dir, "intel-rapl:0:0", NULL);
+  g_assert_cmpint (g_mkdir (pkg, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+  write_text (pkg, "energy_uj", "1000000\n");
+  write_text (pkg, "max_energy_range_uj", "10000000\n");
+  write_text (sub, "energy_uj", "5000000\n"); /* part of the package: ignored */
+  g_setenv ("METROGRAPH_POWERCAP_DIR", dir, TRUE);
+  g_assert_cmpint (mg_test_init_plugin (energy, 1), ==, 0);
+
+  write_text (pkg, "energy_uj", "3500000\n");
+  MgTestDoubleGetter power = (MgTestDoubleGetter) mg_test_symbol (energy, "mg_energy_power");
+  MgTestDoubleGetter total = (MgTestDoubleGetter) mg_test_symbol (energy, "mg_energy_total");
+  struct timespec t = mg_test_now ();
+  double joules, sum;
+  g_assert_cmpint (power (1, &t, &joules), ==, 0);
+  g_assert_cmpint (total (2, &t, &sum), ==, 0);
+  g_assert_cmpfloat_with_epsilon (joules, 2.5, 1e-9);
+  g_assert_cmpfloat_with_epsilon (sum, 2.5, 1e-9);
+
+  /* The counter wraps at max_energy_range_uj. */
+  write_text (pkg, "energy_uj", "500000\n");
+  t.tv_sec += 1;
+  g_assert_cmpint (power (1, &t, &joules), ==, 0);
+  g_assert_cmpint (total (2, &t, &sum), ==, 0);
+  g_assert_cmpfloat_with_epsilon (joules, 7.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (sum, 9.5, 1e-9);
+
+  g_unsetenv ("METROGRAPH_POWERCAP_DIR");
+  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", dir);
+  g_assert_cmpint (system (cmd), ==, 0);
+}
+
+static void
+test_mpi_not_mpi (void)
+{
+  void *mpi = mg_test_load_plugin ("metrograph-mpi");
+  mg_test_clear_errors ();
+  g_assert_cmpint (mg_test_init_plugin (mpi, 1), ==, -1);
+  g_assert_nonnull (strstr (mg_test_plugin_error (NULL), "not an MPI program"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/metrics/cpu/time", test_cpu_time);
+  g_test_add_func ("/metrics/cpu/context-switches", test_context_switches);
+  g_test_add_func ("/metrics/memory/rss", test_rss);
+  g_test_add_func ("/metrics/io/totals", test_io_totals);
+  g_test_add_func ("/metrics/threads/count", test_threads);
+  g_test_add_func ("/metrics/perf/software", test_perf_software);
+  g_test_add_func ("/metrics/perf/errors", test_perf_errors);
+  g_test_add_func ("/metrics/energy/absent", test_energy_absent);
+  g_test_add_func ("/metrics/energy/counts", test_energy_counts);
+  g_test_add_func ("/metrics/mpi/not-mpi", test_mpi_not_mpi);
+  return g_test_run ();
+}
