@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "allinea_metric_plugin_api.h"
+#include "mg-test-plugin.h"
 
 __attribute__((constructor)) static void
 leave_marker (void)

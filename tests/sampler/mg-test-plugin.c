@@ -8,6 +8,7 @@
 
 #include "allinea_metric_plugin_api.h"
 #include "allinea_metric_plugin_template.h"
+#include "mg-test-plugin.h"
 
 #define EXPORT __attribute__((visibility("default")))
 

@@ -559,7 +559,7 @@ find_record (GPtrArray *recs, int pid, MgRecordState state)
       if (hdr (r)->pid == pid && hdr (r)->state == (guint32) state)
         return r;
     }
-  return NULL;
+  g_error ("no record of pid %d in state %d", pid, (int) state);
 }
 
 static void
