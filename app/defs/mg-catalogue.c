@@ -129,6 +129,9 @@ resolve_name (MgCatalogue *self, MgSearchPath *path, const MgSourceDef *source,
                : MG_SEVERITY_ERROR;
   mg_diagnostic_add (self->diagnostics, source->file, source->line, severity,
                      _("source '%s': %s %s"), source->id, what, error->message);
+  /* The short form: the diagnostic carries the advice. */
+  if (severity == MG_SEVERITY_WARNING)
+    return g_strdup_printf (_("%s '%s' was not found"), what, name);
   return g_strdup_printf (_("%s %s"), what, error->message);
 }
 

@@ -15,6 +15,7 @@
 typedef struct {
   const char *path;
   GPtrArray *diagnostics;
+  int colour_line; /* of the current metric's <colour>, for its warning */
 } Parser;
 
 #define FOR_EACH_ELEMENT(child, parent)                                  \
@@ -84,6 +85,23 @@ diag (Parser *parser, const xmlNode *node, MgSeverity severity, const char *form
   g_ptr_array_add (parser->diagnostics,
                    mg_diagnostic_new (parser->path, node != NULL ? line_of (node) : 0,
                                       severity, message));
+}
+
+static void
+diag_line (Parser *parser, int line, MgSeverity severity, const char *format, ...)
+  G_GNUC_PRINTF (4, 5);
+
+static void
+diag_line (Parser *parser, int line, MgSeverity severity, const char *format, ...)
+{
+  va_list args;
+  g_autofree char *message = NULL;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_ptr_array_add (parser->diagnostics,
+                   mg_diagnostic_new (parser->path, line, severity, message));
 }
 
 static gboolean
@@ -191,7 +209,10 @@ parse_display (Parser *parser, const xmlNode *display, MgMetricDef *def)
       else if (is (node, "type"))
         set_str (&def->type_name, text);
       else if (is (node, "colour") || is (node, "color"))
-        set_str (&def->colour_spec, text);
+        {
+          set_str (&def->colour_spec, text);
+          parser->colour_line = line_of (node);
+        }
       else if (is (node, "displayUnits"))
         set_str (&def->display_units, text);
       else if (is (node, "displayFactor"))
@@ -323,7 +344,7 @@ parse_metric_child (Parser *parser, const xmlNode *node, MgMetricDef *def)
 }
 
 static void
-resolve_colour (Parser *parser, const xmlNode *node, MgMetricDef *def)
+resolve_colour (Parser *parser, MgMetricDef *def)
 {
   g_autoptr (GError) error = NULL;
 
@@ -335,8 +356,9 @@ resolve_colour (Parser *parser, const xmlNode *node, MgMetricDef *def)
   if (mg_colour_parse (def->colour_spec, &def->colour, &error))
     def->has_colour = TRUE;
   else
-    diag (parser, node, MG_SEVERITY_WARNING, _("metric '%s': %s; using the colour of type '%s'"),
-          def->id, error->message, mg_metric_type_to_string (def->type));
+    diag_line (parser, parser->colour_line, MG_SEVERITY_WARNING,
+               _("metric '%s': %s; using the colour of type '%s'"), def->id, error->message,
+               mg_metric_type_to_string (def->type));
 }
 
 static gboolean
@@ -377,6 +399,7 @@ parse_metric (Parser *parser, const xmlNode *node)
   def->id = attr_of (node, "id");
   def->file = g_strdup (parser->path);
   def->line = line_of (node);
+  parser->colour_line = def->line;
   if (!id_is_valid (def->id))
     {
       diag (parser, node, MG_SEVERITY_ERROR,
@@ -400,7 +423,7 @@ parse_metric (Parser *parser, const xmlNode *node)
 
   if (def->display_name == NULL || *def->display_name == '\0')
     set_str (&def->display_name, def->id);
-  resolve_colour (parser, node, def);
+  resolve_colour (parser, def);
   return g_steal_pointer (&def);
 }
 
@@ -558,7 +581,7 @@ mg_definition_file_load_from_data (const char *data, gsize length, const char *p
   /* No network, no external DTD or entities: files may come from anywhere. */
   const int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING
                       | XML_PARSE_BIG_LINES;
-  Parser parser = { path, diagnostics };
+  Parser parser = { path, diagnostics, 0 };
   xmlParserCtxt *context;
   xmlDoc *doc;
   xmlNode *root;
