@@ -599,7 +599,11 @@ mg_definition_file_load_from_data (const char *data, gsize length, const char *p
   doc = xmlCtxtReadMemory (context, data, (int) length, path, NULL, options);
   if (doc == NULL || !context->wellFormed)
     add_xml_error (&parser, context);
-  else if ((root = xmlDocGetRootElement (doc)) == NULL
+  else if ((root = xmlDocGetRootElement (doc)) != NULL && is (root, "partialReport"))
+    /* MAP's examples put report.xml beside the metric files. */
+    mg_diagnostic_add (diagnostics, path, line_of (root), MG_SEVERITY_NOTE,
+                       _("a partial report, not a metric definition file; skipped"));
+  else if (root == NULL
            || !(is (root, "metricdefinitions") || is (root, "metricdefinition")))
     mg_diagnostic_add (diagnostics, path, root != NULL ? line_of (root) : 0, MG_SEVERITY_ERROR,
                        _("the root element is <%s>, not <metricdefinitions>; this is not a "

@@ -267,10 +267,19 @@ test_more_errors (void)
   g_autofree char *missing_path = defs_fixture_path ("no-such-file.xml");
   const MgDiagnostic *d;
 
-  wrong_root = load_text ("<?xml version=\"1.0\"?>\n<partialReport/>\n", diagnostics);
+  wrong_root = load_text ("<?xml version=\"1.0\"?>\n<html/>\n", diagnostics);
   g_assert_null (wrong_root);
   d = defs_find_diagnostic (diagnostics, "test.xml", 2, MG_SEVERITY_ERROR);
-  g_assert_nonnull (strstr (d->message, "<partialReport>, not <metricdefinitions>"));
+  g_assert_nonnull (strstr (d->message, "<html>, not <metricdefinitions>"));
+  g_clear_pointer (&wrong_root, mg_definition_file_free);
+
+  /* MAP's examples install report.xml next to the metric files. */
+  g_ptr_array_set_size (diagnostics, 0);
+  wrong_root = load_text ("<partialReport name=\"r\"/>\n", diagnostics);
+  g_assert_null (wrong_root);
+  g_assert_cmpuint (diagnostics->len, ==, 1);
+  d = defs_find_diagnostic (diagnostics, "test.xml", 1, MG_SEVERITY_NOTE);
+  g_assert_cmpstr (d->message, ==, "a partial report, not a metric definition file; skipped");
 
   g_ptr_array_set_size (diagnostics, 0);
   file = load_text ("<metricdefinitions version=\"2\">\n"
