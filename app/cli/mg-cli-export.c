@@ -1,0 +1,37 @@
+/* --export=FILE.json|FILE.csv PROFILE: the format follows the extension. */
+#include "mg-config.h"
+
+#include <glib/gi18n.h>
+
+#include "mg-cli.h"
+#include "mg-export-csv.h"
+#include "mg-export-json.h"
+#include "mg-profile.h"
+
+int
+mg_cli_export (const MgCliOptions *options)
+{
+  const char *input = options->rest[0];
+  g_autoptr (MgProfile) profile = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean ok;
+
+  profile = mg_profile_load (input, &error);
+  if (profile == NULL)
+    {
+      mg_cli_print_error (_("cannot read the profile: %s (give a .mgprof file written by "
+                            "metrograph --profile)"), error->message);
+      return MG_EXIT_PROFILE_FILE;
+    }
+  if (g_str_has_suffix (options->export_file, ".json"))
+    ok = mg_export_json (profile, options->export_file, &error);
+  else
+    ok = mg_export_csv (profile, options->export_file, &error);
+  if (!ok)
+    {
+      mg_cli_print_error (_("cannot export to %s: %s (check that its folder exists and is "
+                            "writable)"), options->export_file, error->message);
+      return MG_EXIT_PROFILE_FILE;
+    }
+  return 0;
+}

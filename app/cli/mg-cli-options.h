@@ -1,0 +1,52 @@
+/* The command line's options: parsed with GOptionContext in strict POSIX
+ * order, so everything after the profiled program belongs to it. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Exit statuses of Metrograph's own errors (docs/cli.md). */
+enum {
+  MG_EXIT_USAGE = 2,
+  MG_EXIT_METRICS = 3,
+  MG_EXIT_LAUNCH = 4,
+  MG_EXIT_NO_SAMPLES = 5,
+  MG_EXIT_PROFILE_FILE = 6,
+};
+
+typedef enum {
+  MG_CLI_MODE_NONE,
+  MG_CLI_MODE_PROFILE,
+  MG_CLI_MODE_LIST_METRICS,
+  MG_CLI_MODE_EXPORT,
+  MG_CLI_MODE_VERSION,
+} MgCliMode;
+
+typedef struct {
+  MgCliMode mode;
+  char *output;
+  int n_processes;        /* G_MININT: not given (no mpirun) */
+  int interval_ms;        /* G_MININT: not given */
+  int samples;            /* G_MININT: not given */
+  double start_after_s;   /* < 0: not given */
+  double stop_after_s;    /* < 0: not given */
+  GStrv enable_ids;       /* split at commas, never NULL */
+  GStrv disable_ids;
+  GStrv metrics_path;     /* never NULL */
+  char *export_file;
+  GStrv rest;             /* the program and its arguments, or the profile to export */
+} MgCliOptions;
+
+/* TRUE when argv asks for a command-line mode rather than the viewer: any
+ * option before the first other argument. */
+gboolean mg_cli_options_wanted (int argc, char **argv);
+
+/* Parses and checks argv; on error sets a message (without "metrograph: ")
+ * for a usage error. --help is printed here and gives mode NONE. */
+MgCliOptions *mg_cli_options_parse (int argc, char **argv, GError **error);
+void mg_cli_options_free (MgCliOptions *options);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgCliOptions, mg_cli_options_free)
+
+G_END_DECLS

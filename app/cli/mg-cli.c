@@ -1,0 +1,64 @@
+#include "mg-config.h"
+
+#include "mg-cli.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "mg-launcher.h"
+
+gboolean
+mg_cli_wanted (int argc, char **argv)
+{
+  return mg_cli_options_wanted (argc, argv);
+}
+
+void
+mg_cli_print_error (const char *format, ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  /* One line: batch logs are read with grep. */
+  g_strdelimit (message, "\n", ' ');
+  g_printerr ("metrograph: %s\n", message);
+}
+
+int
+mg_cli_run (int argc, char **argv)
+{
+  g_autoptr (MgCliOptions) options = NULL;
+  g_autoptr (GError) error = NULL;
+
+  /* Before anything can start a thread: signals are then handled by the
+   * launcher alone, in every thread. */
+  for (int i = 1; i < argc && argv[i][0] == '-'; i++)
+    if (g_str_equal (argv[i], "--profile"))
+      mg_launcher_block_signals ();
+
+  options = mg_cli_options_parse (argc, argv, &error);
+  if (options == NULL)
+    {
+      mg_cli_print_error (_("%s (see metrograph --help)"), error->message);
+      return MG_EXIT_USAGE;
+    }
+
+  switch (options->mode)
+    {
+    case MG_CLI_MODE_PROFILE:
+      return mg_cli_profile (options);
+    case MG_CLI_MODE_LIST_METRICS:
+      return mg_cli_list_metrics (options);
+    case MG_CLI_MODE_EXPORT:
+      return mg_cli_export (options);
+    case MG_CLI_MODE_VERSION:
+      printf ("metrograph %s\n", MG_VERSION);
+      return 0;
+    case MG_CLI_MODE_NONE:
+    default:
+      return 0;
+    }
+}

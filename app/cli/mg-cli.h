@@ -1,0 +1,24 @@
+/* The command-line front end: --profile, --list-metrics, --export, --help,
+ * --version. GTK-free. */
+#pragma once
+
+#include <glib.h>
+
+#include "mg-cli-options.h"
+
+G_BEGIN_DECLS
+
+/* TRUE when argv selects a command-line mode rather than the viewer. */
+gboolean mg_cli_wanted (int argc, char **argv);
+/* Runs the mode argv selects; returns the process exit status. */
+int mg_cli_run (int argc, char **argv);
+
+/* Prints "metrograph: <message>" as one line on stderr. */
+void mg_cli_print_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+/* The modes; each returns the exit status. */
+int mg_cli_profile (const MgCliOptions *options);
+int mg_cli_list_metrics (const MgCliOptions *options);
+int mg_cli_export (const MgCliOptions *options);
+
+G_END_DECLS

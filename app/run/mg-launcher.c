@@ -1,0 +1,610 @@
+/* The child runs in its own process group so that --stop-after and forwarded
+ * signals reach everything it started, and not us or whoever started us. When
+ * we own the terminal, the child's group gets it for the run (as a shell
+ * does), so Ctrl-C and terminal input go straight to the program. The parent
+ * waits on a signalfd: terminating signals sent to us are forwarded, SIGCHLD
+ * ends the wait, a timeout implements --stop-after. */
+#include "mg-config.h"
+
+#include "mg-launcher.h"
+
+#include "mg-mpi.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define DEFAULT_GRACE_S 5.0
+
+struct _MgLauncher
+{
+  GObject parent_instance;
+
+  GStrv argv;
+  guint n_processes;
+  char *sampler;
+  GPtrArray *preloads;
+  double stop_after_s;
+  double grace_s;
+
+  char *run_id;
+  char *run_dir;
+  char *record_dir;
+  char *plan_path;
+  char *exec_path;          /* command[0] resolved */
+  char *program_path;
+  MgProgramKind program_kind;
+  GStrv command;
+
+  gint64 start_time_us;
+  gint64 start_mono_us;
+  gint64 end_mono_us;
+  gboolean stopped;
+};
+
+G_DEFINE_TYPE (MgLauncher, mg_launcher, G_TYPE_OBJECT)
+
+G_DEFINE_QUARK (mg-launcher-error-quark, mg_launcher_error)
+
+static const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+/* Dispositions at the time signals were first blocked: an ignored signal
+ * stays ignored in the child, as it would without us. */
+static gboolean signal_was_ignored[NSIG];
+static gsize signals_blocked;
+
+static gboolean
+keep_run_dir (void)
+{
+  const char *keep = g_getenv ("METROGRAPH_KEEP_RUN_DIR");
+
+  return keep != NULL && *keep != '\0' && strcmp (keep, "0") != 0;
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+mg_launcher_finalize (GObject *object)
+{
+  MgLauncher *self = MG_LAUNCHER (object);
+
+  if (self->run_dir != NULL)
+    {
+      if (keep_run_dir ())
+        g_printerr (_("metrograph: kept the run folder %s\n"), self->run_dir);
+      else
+        remove_tree (self->run_dir);
+    }
+  g_strfreev (self->argv);
+  g_free (self->sampler);
+  g_ptr_array_unref (self->preloads);
+  g_free (self->run_id);
+  g_free (self->run_dir);
+  g_free (self->record_dir);
+  g_free (self->plan_path);
+  g_free (self->program_path);
+  g_free (self->exec_path);
+  g_strfreev (self->command);
+
+  G_OBJECT_CLASS (mg_launcher_parent_class)->finalize (object);
+}
+
+static void
+mg_launcher_class_init (MgLauncherClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = mg_launcher_finalize;
+}
+
+static void
+mg_launcher_init (MgLauncher *self)
+{
+  self->preloads = g_ptr_array_new_with_free_func (g_free);
+  self->grace_s = DEFAULT_GRACE_S;
+  self->program_kind = MG_PROGRAM_UNREADABLE;
+}
+
+MgLauncher *
+mg_launcher_new (const char *const *argv)
+{
+  MgLauncher *self = g_object_new (MG_TYPE_LAUNCHER, NULL);
+
+  g_return_val_if_fail (argv != NULL && argv[0] != NULL, self);
+  self->argv = g_strdupv ((char **) argv);
+  return self;
+}
+
+void
+mg_launcher_set_n_processes (MgLauncher *self, guint n_processes)
+{
+  self->n_processes = n_processes;
+}
+
+void
+mg_launcher_set_sampler (MgLauncher *self, const char *sampler_path)
+{
+  g_free (self->sampler);
+  self->sampler = g_strdup (sampler_path);
+}
+
+void
+mg_launcher_add_preload (MgLauncher *self, const char *library_path)
+{
+  g_ptr_array_add (self->preloads, g_strdup (library_path));
+}
+
+void
+mg_launcher_set_stop_after (MgLauncher *self, double seconds)
+{
+  self->stop_after_s = MAX (seconds, 0.0);
+}
+
+void
+mg_launcher_set_grace_period (MgLauncher *self, double seconds)
+{
+  self->grace_s = MAX (seconds, 0.0);
+}
+
+/* A name without a slash is looked up on PATH; with one, it must exist. */
+static char *
+resolve_program (const char *name, GError **error)
+{
+  g_autofree char *path = NULL;
+
+  if (strchr (name, '/') == NULL)
+    {
+      path = g_find_program_in_path (name);
+      if (path == NULL)
+        {
+          g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_NOT_FOUND,
+                       _("cannot find the program “%s” on PATH (check its name, or give its path "
+                         "as ./%s)"), name, name);
+          return NULL;
+        }
+      return g_steal_pointer (&path);
+    }
+  if (!g_file_test (name, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_NOT_FOUND,
+                   _("the program “%s” does not exist (check the path)"), name);
+      return NULL;
+    }
+  if (g_file_test (name, G_FILE_TEST_IS_DIR) || !g_file_test (name, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_NOT_EXECUTABLE,
+                   _("“%s” is not an executable program (check the path, or chmod +x it)"), name);
+      return NULL;
+    }
+  return g_canonicalize_filename (name, NULL);
+}
+
+static gboolean
+make_run_dir (MgLauncher *self, GError **error)
+{
+  const char *parent = g_getenv ("METROGRAPH_TMPDIR");
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+  g_autoptr (GError) local_error = NULL;
+
+  if (parent != NULL && *parent != '\0')
+    {
+      g_autofree char *tmpl = g_build_filename (parent, "metrograph-XXXXXX", NULL);
+
+      self->run_dir = g_mkdtemp (tmpl) != NULL ? g_steal_pointer (&tmpl) : NULL;
+      if (self->run_dir == NULL)
+        g_set_error (&local_error, G_FILE_ERROR, g_file_error_from_errno (errno), "%s: %s",
+                     parent, g_strerror (errno));
+    }
+  else
+    self->run_dir = g_dir_make_tmp ("metrograph-XXXXXX", &local_error);
+
+  if (self->run_dir == NULL)
+    {
+      g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_RUN_DIR,
+                   _("cannot create the run folder: %s (set METROGRAPH_TMPDIR or TMPDIR to a "
+                     "writable folder)"), local_error->message);
+      return FALSE;
+    }
+  self->record_dir = g_build_filename (self->run_dir, "records", NULL);
+  self->plan_path = g_build_filename (self->run_dir, "run.plan", NULL);
+  self->run_id = g_strdup_printf ("%s-%d", stamp, (int) getpid ());
+  if (g_mkdir (self->record_dir, 0700) != 0)
+    {
+      g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_RUN_DIR,
+                   _("cannot create the folder %s: %s (check the free space)"),
+                   self->record_dir, g_strerror (errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+build_command (MgLauncher *self, GError **error)
+{
+  const char *pass_env[] = { "METROGRAPH_PLAN", "LD_PRELOAD", NULL };
+  g_autofree char *first = resolve_program (self->argv[0], error);
+
+  if (first == NULL)
+    return FALSE;
+
+  if (self->n_processes > 0)
+    {
+      g_autofree char *mpirun = g_find_program_in_path ("mpirun");
+
+      if (mpirun == NULL)
+        {
+          g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_NOT_FOUND,
+                       _("--np needs mpirun, which is not on PATH (install Open MPI, e.g. "
+                         "scripts/install-deps, or start your own launcher: metrograph "
+                         "--profile mpirun -n N PROGRAM)"));
+          return FALSE;
+        }
+      self->program_path = g_steal_pointer (&first);
+      self->exec_path = g_strdup (mpirun);
+      self->command = mg_mpi_build_command (mpirun, self->n_processes, pass_env,
+                                            (const char *const *) self->argv);
+    }
+  else if (mg_mpi_is_launcher (self->argv[0]))
+    {
+      self->program_path = mg_mpi_guess_program ((const char *const *) self->argv);
+      self->command = g_strdupv (self->argv);
+      self->exec_path = g_steal_pointer (&first);
+    }
+  else
+    {
+      self->program_path = g_strdup (first);
+      self->command = g_strdupv (self->argv);
+      self->exec_path = g_steal_pointer (&first);
+    }
+  if (self->program_path != NULL)
+    self->program_kind = mg_program_check (self->program_path);
+  return TRUE;
+}
+
+gboolean
+mg_launcher_prepare (MgLauncher *self, GError **error)
+{
+  g_return_val_if_fail (self->run_dir == NULL, FALSE);
+
+  if (self->sampler == NULL || !g_file_test (self->sampler, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_NO_SAMPLER,
+                   _("the sampler library %s is missing (build Metrograph with ninja, or "
+                     "reinstall it)"), self->sampler != NULL ? self->sampler : "(none)");
+      return FALSE;
+    }
+  if (!build_command (self, error))
+    return FALSE;
+  return make_run_dir (self, error);
+}
+
+const char *
+mg_launcher_get_run_id (MgLauncher *self)
+{
+  return self->run_id;
+}
+
+const char *
+mg_launcher_get_run_dir (MgLauncher *self)
+{
+  return self->run_dir;
+}
+
+const char *
+mg_launcher_get_record_dir (MgLauncher *self)
+{
+  return self->record_dir;
+}
+
+const char *
+mg_launcher_get_plan_path (MgLauncher *self)
+{
+  return self->plan_path;
+}
+
+const char *const *
+mg_launcher_get_skip_programs (MgLauncher *self)
+{
+  return mg_mpi_get_skip_programs ();
+}
+
+const char *
+mg_launcher_get_program_path (MgLauncher *self)
+{
+  return self->program_path;
+}
+
+MgProgramKind
+mg_launcher_get_program_kind (MgLauncher *self)
+{
+  return self->program_kind;
+}
+
+const char *const *
+mg_launcher_get_argv (MgLauncher *self)
+{
+  return (const char *const *) self->argv;
+}
+
+const char *const *
+mg_launcher_get_command (MgLauncher *self)
+{
+  return (const char *const *) self->command;
+}
+
+gint64
+mg_launcher_get_start_time_us (MgLauncher *self)
+{
+  return self->start_time_us;
+}
+
+double
+mg_launcher_get_duration_s (MgLauncher *self)
+{
+  return (self->end_mono_us - self->start_mono_us) / 1e6;
+}
+
+gboolean
+mg_launcher_get_stopped (MgLauncher *self)
+{
+  return self->stopped;
+}
+
+static void
+watched_signals (sigset_t *set)
+{
+  sigemptyset (set);
+  for (guint i = 0; i < G_N_ELEMENTS (forwarded_signals); i++)
+    sigaddset (set, forwarded_signals[i]);
+  sigaddset (set, SIGCHLD);
+}
+
+void
+mg_launcher_block_signals (void)
+{
+  if (g_once_init_enter (&signals_blocked))
+    {
+      sigset_t set;
+
+      for (guint i = 0; i < G_N_ELEMENTS (forwarded_signals); i++)
+        {
+          struct sigaction old;
+
+          if (sigaction (forwarded_signals[i], NULL, &old) == 0)
+            signal_was_ignored[forwarded_signals[i]] = old.sa_handler == SIG_IGN;
+        }
+      watched_signals (&set);
+      pthread_sigmask (SIG_BLOCK, &set, NULL);
+      g_once_init_leave (&signals_blocked, 1);
+    }
+}
+
+static char *
+build_ld_preload (MgLauncher *self)
+{
+  g_autoptr (GStrvBuilder) parts = g_strv_builder_new ();
+  const char *user = g_getenv ("LD_PRELOAD");
+  g_auto (GStrv) joined = NULL;
+
+  g_strv_builder_add (parts, self->sampler);
+  for (guint i = 0; i < self->preloads->len; i++)
+    g_strv_builder_add (parts, g_ptr_array_index (self->preloads, i));
+  if (user != NULL && *user != '\0')
+    g_strv_builder_add (parts, user);
+  joined = g_strv_builder_end (parts);
+  return g_strjoinv (":", joined);
+}
+
+static GStrv
+build_environment (MgLauncher *self)
+{
+  g_auto (GStrv) env = g_get_environ ();
+  g_autofree char *preload = build_ld_preload (self);
+
+  env = g_environ_setenv (env, "METROGRAPH_PLAN", self->plan_path, TRUE);
+  env = g_environ_setenv (env, "LD_PRELOAD", preload, TRUE);
+  return g_steal_pointer (&env);
+}
+
+/* The terminal we own as its foreground group, or -1. */
+static int
+find_own_terminal (void)
+{
+  for (int fd = 0; fd <= 2; fd++)
+    if (isatty (fd) && tcgetpgrp (fd) == getpgrp ())
+      return fd;
+  return -1;
+}
+
+static void
+give_terminal (int tty, pid_t pgid)
+{
+  struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+
+  /* A background group may not call tcsetpgrp without SIGTTOU stopping it. */
+  sigaction (SIGTTOU, &ign, &old);
+  tcsetpgrp (tty, pgid);
+  sigaction (SIGTTOU, &old, NULL);
+}
+
+static gboolean
+spawn_child (MgLauncher *self, pid_t *pid, GError **error)
+{
+  posix_spawnattr_t attr;
+  sigset_t empty, defaults;
+  g_auto (GStrv) env = build_environment (self);
+  int rc;
+
+  sigemptyset (&empty);
+  sigemptyset (&defaults);
+  for (guint i = 0; i < G_N_ELEMENTS (forwarded_signals); i++)
+    if (!signal_was_ignored[forwarded_signals[i]])
+      sigaddset (&defaults, forwarded_signals[i]);
+  sigaddset (&defaults, SIGCHLD);
+
+  posix_spawnattr_init (&attr);
+  posix_spawnattr_setflags (&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK
+                                   | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setpgroup (&attr, 0);
+  posix_spawnattr_setsigmask (&attr, &empty);
+  posix_spawnattr_setsigdefault (&attr, &defaults);
+  rc = posix_spawn (pid, self->exec_path, NULL, &attr, self->command, env);
+  posix_spawnattr_destroy (&attr);
+  if (rc != 0)
+    {
+      g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_SPAWN,
+                   _("cannot start %s: %s (check that it is a program for this machine)"),
+                   self->command[0], g_strerror (rc));
+      return FALSE;
+    }
+  /* Also in the parent, so the group exists before we signal it. */
+  setpgid (*pid, *pid);
+  return TRUE;
+}
+
+static int
+status_to_exit (int status)
+{
+  if (WIFEXITED (status))
+    return WEXITSTATUS (status);
+  if (WIFSIGNALED (status))
+    return 128 + WTERMSIG (status);
+  return 1;
+}
+
+/* Ctrl-Z stopped the program: stop ourselves too, as a shell job would, and
+ * carry on together when continued. */
+static void
+follow_stop (pid_t pid, int tty)
+{
+  if (tty >= 0)
+    give_terminal (tty, getpgrp ());
+  raise (SIGSTOP);
+  if (tty >= 0)
+    give_terminal (tty, pid);
+  kill (-pid, SIGCONT);
+}
+
+static int
+poll_timeout_ms (gint64 deadline_us)
+{
+  gint64 left;
+
+  if (deadline_us == 0)
+    return -1;
+  left = deadline_us - g_get_monotonic_time ();
+  return left <= 0 ? 0 : (int) MIN ((left + 999) / 1000, G_MAXINT);
+}
+
+static int
+wait_child (MgLauncher *self, pid_t pid, int sfd, int tty)
+{
+  gint64 stop_at = self->stop_after_s > 0 ? self->start_mono_us + (gint64) (self->stop_after_s * 1e6) : 0;
+  gint64 kill_at = 0;
+
+  for (;;)
+    {
+      struct pollfd pfd = { .fd = sfd, .events = POLLIN };
+      gint64 deadline = kill_at != 0 ? kill_at : stop_at;
+      int status;
+      pid_t done;
+      int n = poll (&pfd, 1, poll_timeout_ms (deadline));
+
+      if (n < 0 && errno != EINTR)
+        return 1;
+      if (n > 0)
+        {
+          struct signalfd_siginfo info;
+
+          while (read (sfd, &info, sizeof info) == sizeof info)
+            if (info.ssi_signo != SIGCHLD)
+              kill (-pid, (int) info.ssi_signo);
+        }
+
+      done = waitpid (pid, &status, WNOHANG | WUNTRACED);
+      if (done == pid && WIFSTOPPED (status))
+        follow_stop (pid, tty);
+      else if (done == pid)
+        return status_to_exit (status);
+
+      if (n == 0 && deadline != 0 && g_get_monotonic_time () >= deadline)
+        {
+          if (kill_at == 0)
+            {
+              self->stopped = TRUE;
+              kill (-pid, SIGTERM);
+              kill (-pid, SIGCONT);
+              kill_at = g_get_monotonic_time () + (gint64) (self->grace_s * 1e6);
+              stop_at = 0;
+            }
+          else
+            {
+              kill (-pid, SIGKILL);
+              kill_at = 0;
+            }
+        }
+    }
+}
+
+gboolean
+mg_launcher_run (MgLauncher *self, int *exit_status, GError **error)
+{
+  sigset_t set;
+  pid_t pid;
+  int sfd, tty;
+
+  g_return_val_if_fail (self->run_dir != NULL, FALSE);
+
+  mg_launcher_block_signals ();
+  watched_signals (&set);
+  sfd = signalfd (-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+  if (sfd < 0)
+    {
+      g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_FAILED,
+                   _("cannot watch signals: %s"), g_strerror (errno));
+      return FALSE;
+    }
+
+  self->start_time_us = g_get_real_time ();
+  self->start_mono_us = g_get_monotonic_time ();
+  if (!spawn_child (self, &pid, error))
+    {
+      close (sfd);
+      self->end_mono_us = g_get_monotonic_time ();
+      return FALSE;
+    }
+  tty = find_own_terminal ();
+  if (tty >= 0)
+    give_terminal (tty, pid);
+
+  *exit_status = wait_child (self, pid, sfd, tty);
+  self->end_mono_us = g_get_monotonic_time ();
+
+  if (tty >= 0)
+    give_terminal (tty, getpgrp ());
+  close (sfd);
+  return TRUE;
+}

@@ -1,0 +1,143 @@
+#include "cli-harness.h"
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+void
+cli_run_free (CliRun *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+  g_free (run);
+}
+
+char *
+cli_build_path (const char *relative)
+{
+  const char *root = g_getenv ("MG_BUILD_ROOT");
+
+  g_assert_nonnull (root);
+  return g_build_filename (root, relative, NULL);
+}
+
+char *
+cli_tmpdir_new (void)
+{
+  g_autoptr (GError) error = NULL;
+  char *dir = g_dir_make_tmp ("mg-test-cli-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+void
+cli_tmpdir_remove (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        cli_tmpdir_remove (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+GStrv
+cli_environ (const char *home)
+{
+  g_auto (GStrv) env = g_get_environ ();
+  g_autofree char *allinea = g_build_filename (home, "allinea", NULL);
+  g_autofree char *xdg = g_build_filename (home, "xdg", NULL);
+
+  env = g_environ_setenv (env, "ALLINEA_CONFIG_DIR", allinea, TRUE);
+  env = g_environ_setenv (env, "XDG_DATA_HOME", xdg, TRUE);
+  env = g_environ_unsetenv (env, "METROGRAPH_METRICS_PATH");
+  env = g_environ_unsetenv (env, "METROGRAPH_KEEP_RUN_DIR");
+  env = g_environ_unsetenv (env, "LD_PRELOAD");
+  return g_steal_pointer (&env);
+}
+
+static GStrv
+full_argv (const char *const *args)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_autofree char *metrograph = cli_build_path ("app/cli/metrograph");
+
+  g_strv_builder_add (builder, metrograph);
+  g_strv_builder_addv (builder, (const char **) args);
+  return g_strv_builder_end (builder);
+}
+
+static int
+wait_status_to_exit (int wait_status)
+{
+  if (WIFEXITED (wait_status))
+    return WEXITSTATUS (wait_status);
+  if (WIFSIGNALED (wait_status))
+    return 128 + WTERMSIG (wait_status);
+  return -1;
+}
+
+CliRun *
+cli_run (const char *cwd, const char *const *args)
+{
+  g_auto (GStrv) argv = full_argv (args);
+  g_auto (GStrv) env = cli_environ (cwd);
+  g_autoptr (GError) error = NULL;
+  CliRun *run = g_new0 (CliRun, 1);
+  gint64 start = g_get_monotonic_time ();
+  int wait_status = 0;
+
+  g_spawn_sync (cwd, argv, env, G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL, &run->out, &run->err,
+                &wait_status, &error);
+  g_assert_no_error (error);
+  run->seconds = (g_get_monotonic_time () - start) / 1e6;
+  run->status = wait_status_to_exit (wait_status);
+  if (g_test_verbose ())
+    g_printerr ("metrograph exit %d in %.1f s\nstdout:\n%s\nstderr:\n%s\n", run->status,
+                run->seconds, run->out, run->err);
+  return run;
+}
+
+GPid
+cli_spawn (const char *cwd, const char *const *args)
+{
+  g_auto (GStrv) argv = full_argv (args);
+  g_auto (GStrv) env = cli_environ (cwd);
+  g_autoptr (GError) error = NULL;
+  GPid pid = 0;
+
+  g_spawn_async (cwd, argv, env, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL
+                 | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, &pid, &error);
+  g_assert_no_error (error);
+  return pid;
+}
+
+int
+cli_wait (GPid pid, double timeout_s)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (timeout_s * G_USEC_PER_SEC);
+  int wait_status;
+
+  for (;;)
+    {
+      pid_t done = waitpid (pid, &wait_status, WNOHANG);
+
+      if (done == pid)
+        return wait_status_to_exit (wait_status);
+      if (g_get_monotonic_time () > deadline)
+        {
+          kill (pid, SIGKILL);
+          waitpid (pid, &wait_status, 0);
+          return -1;
+        }
+      g_usleep (50 * 1000);
+    }
+}

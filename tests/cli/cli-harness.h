@@ -1,0 +1,35 @@
+/* Running the built metrograph from tests: paths in the build folder, an
+ * isolated environment (no user metric folders), captured output. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  int status;       /* exit status, 128 + signal when killed */
+  char *out;
+  char *err;
+  double seconds;
+} CliRun;
+
+void cli_run_free (CliRun *run);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliRun, cli_run_free)
+
+/* <MG_BUILD_ROOT>/<relative>. */
+char *cli_build_path (const char *relative);
+/* A fresh temporary folder, removed by cli_tmpdir_remove(). */
+char *cli_tmpdir_new (void);
+void cli_tmpdir_remove (const char *path);
+/* The environment for metrograph: user metric folders point into @home. */
+GStrv cli_environ (const char *home);
+
+/* Runs metrograph with @args (NULL-terminated) in @cwd and waits. */
+CliRun *cli_run (const char *cwd, const char *const *args);
+/* Starts metrograph in @cwd without waiting; output goes to files in cwd. */
+GPid cli_spawn (const char *cwd, const char *const *args);
+/* Waits for @pid for at most @timeout_s; returns the exit status, or -1
+ * after killing it on timeout. */
+int cli_wait (GPid pid, double timeout_s);
+
+G_END_DECLS

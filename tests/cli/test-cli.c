@@ -1,0 +1,669 @@
+/* The metrograph executable end to end: options, metric toggles, profiling
+ * the workload with the example plugins, exit statuses, signals, MPI, export;
+ * and the launcher's helpers directly. */
+#include "mg-config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <signal.h>
+#include <sys/stat.h>
+
+#include "cli-harness.h"
+#include "mg-mpi.h"
+#include "mg-output-name.h"
+#include "mg-profile.h"
+#include "mg-program-check.h"
+
+#define CUSTOM1_ID "com.allinea.metrics.custom1.interrupts"
+#define BACKFILL1_ID "com.allinea.metrics.backfill1.events"
+
+/* Each test works in its own folder, removed at the end. */
+typedef struct {
+  char *dir;
+  char *examples;
+  char *workload;
+} Fixture;
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  f->dir = cli_tmpdir_new ();
+  f->examples = cli_build_path ("examples");
+  f->workload = cli_build_path ("tests/cli/mg-cli-workload");
+  g_assert_true (g_file_test (f->workload, G_FILE_TEST_IS_EXECUTABLE));
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  cli_tmpdir_remove (f->dir);
+  g_free (f->dir);
+  g_free (f->examples);
+  g_free (f->workload);
+}
+
+static char *
+in_dir (Fixture *f, const char *name)
+{
+  return g_build_filename (f->dir, name, NULL);
+}
+
+/* Metrograph's own errors are one line starting with "metrograph: ". */
+static void
+assert_one_error_line (const char *err, const char *needle)
+{
+  g_autofree char *last = NULL;
+  g_auto (GStrv) lines = g_strsplit (err, "\n", -1);
+  gboolean found = FALSE;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "metrograph: ") && strstr (lines[i], needle) != NULL)
+      found = TRUE;
+  if (!found)
+    g_error ("no line “metrograph: …%s…” in stderr:\n%s", needle, err);
+}
+
+static MgProfile *
+load_profile (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  MgProfile *profile = mg_profile_load (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+  return profile;
+}
+
+/* ---- usage ---- */
+
+static void
+test_usage_help (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--help", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_nonnull (strstr (run->out, "--profile"));
+  g_assert_nonnull (strstr (run->out, "--list-metrics"));
+  g_assert_nonnull (strstr (run->out, "--export"));
+  g_assert_nonnull (strstr (run->out, "--stop-after"));
+  g_assert_nonnull (strstr (run->out, "PROFILE.mgprof"));
+}
+
+static void
+test_usage_version (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--version", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_cmpstr (run->out, ==, "metrograph " MG_VERSION "\n");
+}
+
+static void
+test_usage_errors (Fixture *f, gconstpointer data)
+{
+  const struct {
+    const char *args[6];
+    const char *needle;
+  } cases[] = {
+    { { "--interval=5", NULL }, "--profile" },
+    { { "--profile", NULL }, "needs a program" },
+    { { "--profile", "--np=0", "true", NULL }, "--np" },
+    { { "--profile", "--samples=3", "true", NULL }, "--samples" },
+    { { "--profile", "--stop-after=-1", "true", NULL }, "--stop-after" },
+    { { "--profile", "--interval=ten", "true", NULL }, "--interval" },
+    { { "--list-metrics", "--export=a.json", "b.mgprof", NULL }, "cannot be combined" },
+    { { "--no-such-option", NULL }, "--no-such-option" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (CliRun) run = cli_run (f->dir, cases[i].args);
+
+      g_assert_cmpint (run->status, ==, 2);
+      assert_one_error_line (run->err, cases[i].needle);
+    }
+}
+
+/* ---- launcher helpers, directly ---- */
+
+static void
+test_usage_output_name (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GTimeZone) utc = g_time_zone_new_utc ();
+  g_autoptr (GDateTime) start = g_date_time_new_now_local ();
+  g_autoptr (GDateTime) local = g_date_time_to_local (start);
+  g_autofree char *name = mg_output_name_default ("/usr/bin/mmult", 8, 2, start);
+  g_autofree char *stamp = g_date_time_format (local, "%Y-%m-%d_%H-%M");
+  g_autofree char *expected = g_strdup_printf ("mmult_8p_2n_%s.mgprof", stamp);
+  g_autofree char *path = in_dir (f, "run.mgprof");
+  g_autofree char *path1 = in_dir (f, "run-1.mgprof");
+  g_autofree char *path2 = in_dir (f, "run-2.mgprof");
+  g_autofree char *unique = NULL;
+
+  g_assert_cmpstr (name, ==, expected);
+  g_assert_true (g_regex_match_simple ("^mmult_8p_2n_\\d{4}-\\d\\d-\\d\\d_\\d\\d-\\d\\d\\.mgprof$",
+                                       name, 0, 0));
+  unique = mg_output_name_make_unique (path);
+  g_assert_cmpstr (unique, ==, path);
+  g_assert_true (g_file_set_contents (path, "x", 1, NULL));
+  g_clear_pointer (&unique, g_free);
+  unique = mg_output_name_make_unique (path);
+  g_assert_cmpstr (unique, ==, path1);
+  g_assert_true (g_file_set_contents (path1, "x", 1, NULL));
+  g_clear_pointer (&unique, g_free);
+  unique = mg_output_name_make_unique (path);
+  g_assert_cmpstr (unique, ==, path2);
+}
+
+static void
+test_usage_program_check (Fixture *f, gconstpointer data)
+{
+  g_autofree char *script = in_dir (f, "script.sh");
+  g_autofree char *setuid_copy = in_dir (f, "setuid-copy");
+  g_autofree char *static_prog = cli_build_path ("tests/cli/mg-cli-static");
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_assert_cmpint (mg_program_check (f->workload), ==, MG_PROGRAM_DYNAMIC);
+  if (g_file_test (static_prog, G_FILE_TEST_EXISTS))
+    g_assert_cmpint (mg_program_check (static_prog), ==, MG_PROGRAM_STATIC);
+  g_assert_true (g_file_set_contents (script, "#!/bin/sh\nexit 0\n", -1, NULL));
+  g_assert_cmpint (mg_program_check (script), ==, MG_PROGRAM_NOT_ELF);
+  g_assert_true (g_file_get_contents (f->workload, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (setuid_copy, contents, length, NULL));
+  g_assert_cmpint (g_chmod (setuid_copy, 04755), ==, 0);
+  g_assert_cmpint (mg_program_check (setuid_copy), ==, MG_PROGRAM_SETUID);
+  g_assert_cmpint (mg_program_check ("/no/such/program"), ==, MG_PROGRAM_UNREADABLE);
+  g_assert_nonnull (strstr (mg_program_kind_explain (MG_PROGRAM_STATIC), "statically"));
+}
+
+static void
+test_usage_mpi (Fixture *f, gconstpointer data)
+{
+  const char *with_launcher[] = { "mpirun", "-n", "4", "--bind-to", "none", f->workload, "x", NULL };
+  g_autofree char *guess = NULL;
+
+  g_assert_true (mg_mpi_is_launcher ("mpirun"));
+  g_assert_true (mg_mpi_is_launcher ("/usr/bin/srun"));
+  g_assert_false (mg_mpi_is_launcher ("./mpirun-like"));
+  g_assert_true (g_strv_contains (mg_mpi_get_skip_programs (), "orted"));
+  guess = mg_mpi_guess_program (with_launcher);
+  g_assert_cmpstr (guess, ==, f->workload);
+}
+
+/* ---- --list-metrics and toggles ---- */
+
+static void
+test_list_examples (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--list-metrics", "--metrics-path", f->examples, NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_nonnull (strstr (run->out, CUSTOM1_ID));
+  g_assert_nonnull (strstr (run->out, "Custom1"));
+  g_assert_nonnull (strstr (run->out, BACKFILL1_ID));
+  g_assert_nonnull (strstr (run->out, "Backfill1"));
+}
+
+static void
+test_list_unknown_id (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--list-metrics", "--metrics-path", f->examples,
+                         "--enable-metrics=com.allinea.metrics.custom1.interupts", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+
+  g_assert_cmpint (run->status, ==, 3);
+  /* The misspelt id and the closest known one. */
+  assert_one_error_line (run->err, "com.allinea.metrics.custom1.interupts");
+  assert_one_error_line (run->err, CUSTOM1_ID);
+}
+
+static void
+test_list_conflict (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--list-metrics", "--metrics-path", f->examples,
+                         "--enable-metrics=" BACKFILL1_ID "," CUSTOM1_ID,
+                         "--disable-metrics", CUSTOM1_ID, NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+
+  g_assert_cmpint (run->status, ==, 3);
+  assert_one_error_line (run->err, CUSTOM1_ID);
+}
+
+static void
+test_list_missing_path (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--list-metrics", "--metrics-path", "/no/such/folder", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+
+  g_assert_cmpint (run->status, ==, 2);
+  assert_one_error_line (run->err, "/no/such/folder");
+}
+
+/* ---- --profile ---- */
+
+static void
+test_profile_examples (Fixture *f, gconstpointer data)
+{
+  g_autofree char *output = in_dir (f, "examples.mgprof");
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=20",
+                         "-o", "examples.mgprof", f->workload, "work=2", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (MgProfile) profile = NULL;
+  const MgSeries *custom, *backfill;
+  guint n_windows, n_values = 0, n_positive = 0, n_backfill = 0;
+  int custom_index, backfill_index;
+
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_nonnull (strstr (run->out, "arg: work=2"));
+  assert_one_error_line (run->err, "examples.mgprof");
+
+  profile = load_profile (output);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 0);
+  custom_index = mg_profile_find_metric (profile, CUSTOM1_ID);
+  backfill_index = mg_profile_find_metric (profile, BACKFILL1_ID);
+  g_assert_cmpint (custom_index, >=, 0);
+  g_assert_cmpint (backfill_index, >=, 0);
+  n_windows = mg_profile_get_n_windows (profile);
+  /* About 2 s at 20 ms: plenty of windows even on a loaded machine. */
+  g_assert_cmpuint (n_windows, >=, 10);
+  custom = mg_profile_get_series (profile, custom_index);
+  backfill = mg_profile_get_series (profile, backfill_index);
+  for (guint i = 0; i < n_windows; i++)
+    {
+      if (!isnan (custom->means[i]))
+        {
+          n_values++;
+          /* Interrupts per second of the whole machine: positive, and far
+           * below what any machine does. */
+          g_assert_cmpfloat (custom->means[i], >=, 0);
+          g_assert_cmpfloat (custom->means[i], <, 1e8);
+          n_positive += custom->means[i] > 0;
+        }
+      if (!isnan (backfill->means[i]))
+        {
+          n_backfill++;
+          /* Exact up to the rounding of windows onto the common grid. */
+          g_assert_cmpfloat_with_epsilon (backfill->means[i], 5, 1e-9);
+          g_assert_cmpfloat_with_epsilon (backfill->mins[i], 5, 1e-9);
+          g_assert_cmpfloat_with_epsilon (backfill->maxs[i], 5, 1e-9);
+        }
+    }
+  g_assert_cmpuint (n_values, >=, n_windows / 2);
+  g_assert_cmpuint (n_positive, >, n_values / 2);
+  g_assert_cmpuint (n_backfill, >=, n_windows / 2);
+}
+
+static guint
+count_default_names (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_regex_match_simple ("^mg-cli-workload_1p_1n_\\d{4}-\\d\\d-\\d\\d_\\d\\d-\\d\\d(-1)?"
+                              "\\.mgprof$", name, 0, 0))
+      n++;
+  return n;
+}
+
+static void
+test_profile_default_name (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "--metrics-path", f->examples, f->workload, "work=0.5",
+                         NULL };
+
+  for (guint i = 1; i <= 2; i++)
+    {
+      g_autoptr (CliRun) run = cli_run (f->dir, args);
+
+      g_assert_cmpint (run->status, ==, 0);
+      /* The second run never overwrites the first. */
+      g_assert_cmpuint (count_default_names (f->dir), ==, i);
+    }
+}
+
+static void
+test_profile_args_and_stdio (Fixture *f, gconstpointer data)
+{
+  g_autofree char *foo = in_dir (f, "foo");
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "a.mgprof",
+                         f->workload, "--verbose", "-x", "--output=foo", "--", "work=0.3", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_true (g_str_has_prefix (run->out, "arg: --verbose\narg: -x\narg: --output=foo\n"
+                                   "arg: --\narg: work=0.3\n"));
+  g_assert_nonnull (strstr (run->err, "workload: on stderr\n"));
+  g_assert_false (g_file_test (foo, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_profile_exit_status (Fixture *f, gconstpointer data)
+{
+  g_autofree char *output = in_dir (f, "exit.mgprof");
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "exit.mgprof",
+                         f->workload, "work=0.5", "exit=3", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (MgProfile) profile = NULL;
+
+  g_assert_cmpint (run->status, ==, 3);
+  profile = load_profile (output);
+  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 3);
+}
+
+static void
+test_profile_crash (Fixture *f, gconstpointer data)
+{
+  g_autofree char *output = in_dir (f, "crash.mgprof");
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "crash.mgprof",
+                         f->workload, "work=0.5", "crash", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (MgProfile) profile = NULL;
+  const MgProcessInfo *process;
+
+  g_assert_cmpint (run->status, ==, 128 + SIGSEGV);
+  profile = load_profile (output);
+  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 128 + SIGSEGV);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+  process = mg_profile_get_process (profile, 0);
+  g_assert_cmpint (process->end, ==, MG_PROCESS_END_SIGNALLED);
+  g_assert_cmpint (process->status, ==, SIGSEGV);
+}
+
+static void
+test_profile_missing_program (Fixture *f, gconstpointer data)
+{
+  const char *by_path[] = { "--profile", "./no-such-program", NULL };
+  const char *by_name[] = { "--profile", "no-such-program-on-path", NULL };
+  const char *not_exec[] = { "--profile", "./data.txt", NULL };
+  const char *garbage[] = { "--profile", "./garbage", NULL };
+  g_autofree char *data_path = in_dir (f, "data.txt");
+  g_autofree char *garbage_path = in_dir (f, "garbage");
+  g_autoptr (CliRun) run1 = cli_run (f->dir, by_path);
+  g_autoptr (CliRun) run2 = cli_run (f->dir, by_name);
+  g_autoptr (CliRun) run3 = NULL, run4 = NULL;
+
+  g_assert_true (g_file_set_contents (data_path, "data\n", -1, NULL));
+  g_assert_cmpint (g_chmod (data_path, 0644), ==, 0);
+  g_assert_true (g_file_set_contents (garbage_path, "\x01\x02 not a program\n", -1, NULL));
+  g_assert_cmpint (g_chmod (garbage_path, 0755), ==, 0);
+  run3 = cli_run (f->dir, not_exec);
+  run4 = cli_run (f->dir, garbage);
+
+  g_assert_cmpint (run1->status, ==, 4);
+  assert_one_error_line (run1->err, "./no-such-program");
+  assert_one_error_line (run1->err, "does not exist");
+  g_assert_cmpint (run2->status, ==, 4);
+  assert_one_error_line (run2->err, "cannot find the program");
+  g_assert_cmpint (run3->status, ==, 4);
+  assert_one_error_line (run3->err, "not an executable");
+  g_assert_cmpint (run4->status, ==, 4);
+  assert_one_error_line (run4->err, "cannot start ./garbage");
+}
+
+static void
+test_profile_static (Fixture *f, gconstpointer data)
+{
+  g_autofree char *program = cli_build_path ("tests/cli/mg-cli-static");
+  const char *args[] = { "--profile", "-o", "static.mgprof", program, NULL };
+  g_autofree char *output = in_dir (f, "static.mgprof");
+  g_autoptr (CliRun) run = NULL;
+
+  if (!g_file_test (program, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no libc.a: cannot link a static program");
+      return;
+    }
+  run = cli_run (f->dir, args);
+  g_assert_cmpint (run->status, ==, 5);
+  g_assert_nonnull (strstr (run->out, "static: done"));
+  assert_one_error_line (run->err, "statically linked");
+  g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+}
+
+/* ---- signals ---- */
+
+static void
+test_signals_stop_after (Fixture *f, gconstpointer data)
+{
+  g_autofree char *output = in_dir (f, "stop.mgprof");
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--stop-after=1",
+                         "-o", "stop.mgprof", f->workload, "work=0.3", "sleep=30", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (MgProfile) profile = NULL;
+
+  /* SIGTERM ended the program long before its 30 s. */
+  g_assert_cmpint (run->status, ==, 128 + SIGTERM);
+  g_assert_cmpfloat (run->seconds, <, 20);
+  assert_one_error_line (run->err, "--stop-after");
+  profile = load_profile (output);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+  g_assert_cmpfloat (mg_profile_get_run_info (profile)->duration_s, <, 20);
+}
+
+static void
+test_signals_sigint (Fixture *f, gconstpointer data)
+{
+  g_autofree char *output = in_dir (f, "int.mgprof");
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "int.mgprof",
+                         f->workload, "work=0.5", "sleep=60", NULL };
+  GPid pid = cli_spawn (f->dir, args);
+  g_autoptr (MgProfile) profile = NULL;
+  int status;
+
+  /* Let the program start and sample; then Ctrl-C as a batch system or a
+   * user with kill would send it. */
+  g_usleep (2 * G_USEC_PER_SEC);
+  g_assert_cmpint (kill (pid, SIGINT), ==, 0);
+  status = cli_wait (pid, 60);
+  g_assert_cmpint (status, ==, 128 + SIGINT);
+  profile = load_profile (output);
+  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 128 + SIGINT);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+}
+
+/* ---- --export ---- */
+
+static char *
+make_profile (Fixture *f, const char *name)
+{
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", name, f->workload,
+                         "work=1", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+
+  g_assert_cmpint (run->status, ==, 0);
+  return in_dir (f, name);
+}
+
+/* Checks the JSON with Python's parser, which every meson installation has. */
+static void
+check_json (const char *json_path, guint n_windows, guint n_processes)
+{
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *windows = g_strdup_printf ("%u", n_windows);
+  g_autofree char *processes = g_strdup_printf ("%u", n_processes);
+  const char *script =
+    "import json, sys\n"
+    "d = json.load(open(sys.argv[1]))\n"
+    "n, p = int(sys.argv[2]), int(sys.argv[3])\n"
+    "info, s = d['info'], d['samples']\n"
+    "assert info['number_of_processes'] == p, info['number_of_processes']\n"
+    "assert info['number_of_nodes'] == 1\n"
+    "assert 'command_line' in info and 'mg-cli-workload' in str(info['command_line'])\n"
+    "assert s['count'] == n, (s['count'], n)\n"
+    "assert len(s['window_start_offsets']) == n\n"
+    "for mid in sys.argv[4:]:\n"
+    "    m = s['metrics'][mid]\n"
+    "    for k in ('mins', 'maxs', 'means', 'vars', 'sums'):\n"
+    "        assert len(m[k]) == n, (mid, k, len(m[k]))\n"
+    "b = s['metrics'][sys.argv[5]]\n"
+    "assert any(v == 5 for v in b['means']), b['means']\n"
+    "print('ok')\n";
+  const char *argv[] = { python, "-c", script, json_path, windows, processes, CUSTOM1_ID,
+                         BACKFILL1_ID, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int wait_status = 0;
+
+  if (python == NULL)
+    {
+      g_test_skip ("python3 is missing: cannot parse the JSON");
+      return;
+    }
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &wait_status, NULL));
+  if (!g_spawn_check_wait_status (wait_status, NULL))
+    g_error ("the JSON export does not hold: %s", err);
+  g_assert_cmpstr (out, ==, "ok\n");
+}
+
+static void
+test_export_json (Fixture *f, gconstpointer data)
+{
+  g_autofree char *profile_path = make_profile (f, "e.mgprof");
+  g_autofree char *json_path = in_dir (f, "e.json");
+  const char *args[] = { "--export=e.json", "e.mgprof", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (MgProfile) profile = load_profile (profile_path);
+
+  g_assert_cmpint (run->status, ==, 0);
+  check_json (json_path, mg_profile_get_n_windows (profile),
+              mg_profile_get_n_processes (profile));
+}
+
+static void
+test_export_csv (Fixture *f, gconstpointer data)
+{
+  g_autofree char *profile_path = make_profile (f, "c.mgprof");
+  g_autofree char *csv_path = in_dir (f, "c.csv");
+  const char *args[] = { "--export=c.csv", "c.mgprof", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (MgProfile) profile = load_profile (profile_path);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  guint n_rows = 0;
+
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_true (g_file_get_contents (csv_path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_nonnull (strstr (lines[0], CUSTOM1_ID));
+  g_assert_nonnull (strstr (lines[0], BACKFILL1_ID));
+  for (guint i = 1; lines[i] != NULL; i++)
+    if (*lines[i] != '\0' && *lines[i] != '#')
+      n_rows++;
+  /* One row per sample window. */
+  g_assert_cmpuint (n_rows, ==, mg_profile_get_n_windows (profile));
+}
+
+static void
+test_export_errors (Fixture *f, gconstpointer data)
+{
+  g_autofree char *garbage = in_dir (f, "garbage.mgprof");
+  const char *txt[] = { "--export=out.txt", "garbage.mgprof", NULL };
+  const char *foreign[] = { "--export=out.json", "garbage.mgprof", NULL };
+  const char *missing[] = { "--export=out.json", NULL };
+  g_autoptr (CliRun) run1 = NULL, run2 = NULL, run3 = NULL;
+
+  g_assert_true (g_file_set_contents (garbage, "not a profile at all\n", -1, NULL));
+  run1 = cli_run (f->dir, txt);
+  g_assert_cmpint (run1->status, ==, 2);
+  assert_one_error_line (run1->err, "--export=out.txt");
+  run2 = cli_run (f->dir, foreign);
+  g_assert_cmpint (run2->status, ==, 6);
+  assert_one_error_line (run2->err, "garbage.mgprof");
+  run3 = cli_run (f->dir, missing);
+  g_assert_cmpint (run3->status, ==, 2);
+}
+
+/* ---- MPI ---- */
+
+static void
+test_mpi_four (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mpirun = g_find_program_in_path ("mpirun");
+  g_autofree char *output = in_dir (f, "mpi.mgprof");
+  const char *args[] = { "--profile", "-n", "4", "--metrics-path", f->examples,
+                         "-o", "mpi.mgprof", f->workload, "work=2", NULL };
+  g_autoptr (CliRun) run = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  gboolean seen[4] = { FALSE };
+  guint n_one_per_node = 0;
+
+  if (mpirun == NULL)
+    {
+      g_test_skip ("mpirun is not installed");
+      return;
+    }
+  run = cli_run (f->dir, args);
+  g_assert_cmpint (run->status, ==, 0);
+  profile = load_profile (output);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 4);
+  for (guint p = 0; p < 4; p++)
+    {
+      const MgProcessInfo *process = mg_profile_get_process (profile, p);
+
+      g_assert_cmpint (process->rank, >=, 0);
+      g_assert_cmpint (process->rank, <, 4);
+      g_assert_false (seen[process->rank]);
+      seen[process->rank] = TRUE;
+    }
+  /* onePerNode metrics come from exactly one process of the node. */
+  for (guint m = 0; m < mg_profile_get_n_metrics (profile); m++)
+    {
+      guint reporters = 0;
+
+      if (!mg_profile_get_metric (profile, m)->one_per_node)
+        continue;
+      n_one_per_node++;
+      for (guint p = 0; p < 4; p++)
+        if (mg_profile_get_process_series (profile, p, m) != NULL
+            && mg_profile_get_process_series (profile, p, m)->n > 0)
+          reporters++;
+      if (mg_profile_get_metric (profile, m)->domain == MG_DOMAIN_TIME)
+        g_assert_cmpuint (reporters, ==, 1);
+    }
+  g_assert_cmpuint (n_one_per_node, >, 0);
+}
+
+static void
+add (const char *path, void (*func) (Fixture *, gconstpointer))
+{
+  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  add ("/cli/usage/help", test_usage_help);
+  add ("/cli/usage/version", test_usage_version);
+  add ("/cli/usage/errors", test_usage_errors);
+  add ("/cli/usage/output-name", test_usage_output_name);
+  add ("/cli/usage/program-check", test_usage_program_check);
+  add ("/cli/usage/mpi-helpers", test_usage_mpi);
+  add ("/cli/list-metrics/examples", test_list_examples);
+  add ("/cli/list-metrics/unknown-id", test_list_unknown_id);
+  add ("/cli/list-metrics/conflict", test_list_conflict);
+  add ("/cli/list-metrics/missing-path", test_list_missing_path);
+  add ("/cli/profile/examples", test_profile_examples);
+  add ("/cli/profile/default-name", test_profile_default_name);
+  add ("/cli/profile/args-and-stdio", test_profile_args_and_stdio);
+  add ("/cli/profile/exit-status", test_profile_exit_status);
+  add ("/cli/profile/crash", test_profile_crash);
+  add ("/cli/profile/missing-program", test_profile_missing_program);
+  add ("/cli/profile/static", test_profile_static);
+  add ("/cli/signals/stop-after", test_signals_stop_after);
+  add ("/cli/signals/sigint", test_signals_sigint);
+  add ("/cli/export/json", test_export_json);
+  add ("/cli/export/csv", test_export_csv);
+  add ("/cli/export/errors", test_export_errors);
+  add ("/cli/mpi/four", test_mpi_four);
+  return g_test_run ();
+}
