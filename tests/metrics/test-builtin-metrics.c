@@ -412,6 +412,64 @@ test_mpi_not_mpi (void)
   g_assert_nonnull (strstr (mg_test_plugin_error (NULL), "not an MPI program"));
 }
 
+/* 4 ranks of mpi-ranks (which checks its own counts) under mpirun, with
+ * the MPI wrapper preloaded. */
+static void
+test_mpi_ranks (void)
+{
+  const char *root = g_getenv ("MG_BUILD_ROOT");
+  const char *mpirun = g_getenv ("MG_TEST_MPIRUN");
+  const char *program = g_getenv ("MG_TEST_MPI_RANKS");
+  if (mpirun == NULL || *mpirun == '\0' || program == NULL)
+    {
+      g_test_skip ("no mpirun or OpenMPI development files at configure time");
+      return;
+    }
+  g_autofree char *wrapper = g_build_filename (root, "data", "metrics",
+                                               "libmetrograph-mpi-wrap.so", NULL);
+  g_autofree char *preload = g_strdup_printf ("LD_PRELOAD=%s", wrapper);
+  const char *argv[] = { mpirun, "-n", "4", "--oversubscribe",
+                         "--allow-run-as-root", "-x", preload, "-x",
+                         "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0",
+                         program, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT,
+                               NULL, NULL, &out, &err, &status, &error));
+  g_test_message ("%s%s", out, err);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  for (int rank = 0; rank < 4; rank++)
+    {
+      g_autofree char *line = g_strdup_printf ("rank %d: calls=7 p2p=3 collect=3", rank);
+      g_assert_nonnull (strstr (out, line));
+    }
+  g_assert_null (strstr (out, "expected"));
+}
+
+/* Preloading the MPI wrapper into a program that is not an MPI program
+ * changes nothing: it needs no MPI library to load. */
+static void
+test_mpi_wrapper_harmless (void)
+{
+  g_autofree char *wrapper = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "data",
+                                               "metrics", "libmetrograph-mpi-wrap.so", NULL);
+  if (!g_file_test (wrapper, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("MPI wrapper not built (no OpenMPI development files)");
+      return;
+    }
+  g_autofree char *preload = g_strdup_printf ("LD_PRELOAD=%s", wrapper);
+  const char *argv[] = { "/usr/bin/env", preload, "sh", "-c", "echo hello", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT,
+                               NULL, NULL, &out, &err, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_cmpstr (out, ==, "hello\n");
+  g_assert_cmpstr (err, ==, "");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -426,5 +484,7 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/energy/absent", test_energy_absent);
   g_test_add_func ("/metrics/energy/counts", test_energy_counts);
   g_test_add_func ("/metrics/mpi/not-mpi", test_mpi_not_mpi);
+  g_test_add_func ("/metrics/mpi/ranks", test_mpi_ranks);
+  g_test_add_func ("/metrics/mpi/wrapper-harmless", test_mpi_wrapper_harmless);
   return g_test_run ();
 }
