@@ -1,0 +1,375 @@
+/* The merge: list the records, order the processes, align their clocks,
+ * then feed one record at a time to the profile builder. */
+#include "mg-config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "mg-merge.h"
+#include "mg-profile-builder.h"
+#include "mg-record-reader.h"
+
+/* What pass 1 learns from each record's header. */
+typedef struct {
+  char *path;
+  char host[MG_RECORD_HOST_LEN];
+  int rank;
+  int pid;
+  gint64 start_mono_ns;
+  gint64 start_real_ns;
+  gint64 offset_ns;            /* its start relative to the run's start */
+} RecordEntry;
+
+static void
+record_entry_free (RecordEntry *entry)
+{
+  g_free (entry->path);
+  g_free (entry);
+}
+
+static int
+compare_entries (gconstpointer a, gconstpointer b)
+{
+  const RecordEntry *x = *(const RecordEntry *const *) a;
+  const RecordEntry *y = *(const RecordEntry *const *) b;
+  guint rx = x->rank >= 0 ? (guint) x->rank : G_MAXUINT;
+  guint ry = y->rank >= 0 ? (guint) y->rank : G_MAXUINT;
+  int c;
+
+  /* MPI ranks first in rank order, then by start time, host and pid. */
+  if (rx != ry)
+    return rx < ry ? -1 : 1;
+  if (x->offset_ns != y->offset_ns)
+    return x->offset_ns < y->offset_ns ? -1 : 1;
+  c = strcmp (x->host, y->host);
+  if (c != 0)
+    return c;
+  return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* Pass 1: the headers of every record of the run. Damaged ones become a
+ * front-end plugin error, and the merge goes on without them. */
+static GPtrArray *
+list_records (const char *record_dir, const MgMergeInput *input, MgProfileBuilder *builder,
+              GError **error)
+{
+  g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func ((GDestroyNotify) record_entry_free);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GDir) dir = g_dir_open (record_dir, 0, error);
+  const char *name;
+
+  if (dir == NULL)
+    return NULL;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, MG_RECORD_SUFFIX))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_build_filename (record_dir, g_ptr_array_index (names, i), NULL);
+      g_autoptr(GError) local = NULL;
+      MgRecordHeader header;
+      RecordEntry *entry;
+
+      if (!mg_record_file_read_header (path, &header, &local))
+        {
+          MgPluginError bad = { -1, NULL, path, 0, local->message };
+
+          mg_profile_builder_add_plugin_error (builder, &bad);
+          continue;
+        }
+      header.run_id[sizeof header.run_id - 1] = '\0';
+      header.host[sizeof header.host - 1] = '\0';
+      if (input->run_id != NULL && strcmp (header.run_id, input->run_id) != 0)
+        continue;
+      entry = g_new0 (RecordEntry, 1);
+      entry->path = g_steal_pointer (&path);
+      memcpy (entry->host, header.host, sizeof entry->host);
+      entry->rank = header.rank;
+      entry->pid = header.pid;
+      entry->start_mono_ns = header.start_mono_ns;
+      entry->start_real_ns = header.start_real_ns;
+      g_ptr_array_add (entries, entry);
+    }
+  return g_steal_pointer (&entries);
+}
+
+/* The run starts with its earliest record. On that record's host the
+ * monotonic clock is exact; records of other hosts align by wall clock. */
+static void
+align_clocks (GPtrArray *entries)
+{
+  RecordEntry *first = NULL;
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      RecordEntry *e = g_ptr_array_index (entries, i);
+
+      if (first == NULL || e->start_real_ns < first->start_real_ns)
+        first = e;
+    }
+  for (guint i = 0; i < entries->len; i++)
+    {
+      RecordEntry *e = g_ptr_array_index (entries, i);
+
+      if (strcmp (e->host, first->host) == 0)
+        e->offset_ns = e->start_mono_ns - first->start_mono_ns;
+      else
+        e->offset_ns = e->start_real_ns - first->start_real_ns;
+    }
+}
+
+typedef struct {
+  MgProfileBuilder *builder;
+  GHashTable *by_id;           /* metric id → profile index + 1 */
+  guint n_metrics;
+  gboolean *single;            /* per profile metric: single_value domain */
+  double *mins, *maxs, *means; /* one sample's values, per profile metric */
+  guint64 n_samples;           /* over all records */
+  double interval_start_ms, interval_end_ms;
+  guint max_samples;
+} MergeState;
+
+static double
+to_seconds (const MgRecordFile *r, const RecordEntry *e, gint64 mono_ns)
+{
+  return (double) (mono_ns - r->header.start_mono_ns + e->offset_ns) / 1e9;
+}
+
+static void
+add_process_facts (MergeState *st, const MgRecordFile *r, const RecordEntry *e, guint p,
+                   double end_s)
+{
+  const MgRecordHeader *h = &r->header;
+  MgProcessEvent start = { (int) p, to_seconds (r, e, h->start_mono_ns), MG_EVENT_START, 0, NULL };
+  MgProcessEvent end = { (int) p, end_s, MG_EVENT_EXIT, h->end_status, NULL };
+  g_autofree char *message = NULL;
+
+  mg_profile_builder_add_event (st->builder, &start);
+  switch ((MgRecordState) h->state)
+    {
+    case MG_RECORD_STATE_EXITED:
+      break;
+    case MG_RECORD_STATE_SIGNALLED:
+      end.kind = MG_EVENT_SIGNAL;
+      break;
+    case MG_RECORD_STATE_EXECED:
+      end.kind = MG_EVENT_EXEC;
+      break;
+    case MG_RECORD_STATE_RUNNING:
+    default:
+      /* No end was written: killed without a chance to say so. */
+      end.kind = MG_EVENT_SIGNAL;
+      end.status = 0;
+      end.message = message = g_strdup (_("The process ended without a trace (killed with "
+                                          "SIGKILL, or still running at the merge)."));
+      break;
+    }
+  mg_profile_builder_add_event (st->builder, &end);
+
+  if (h->flags & MG_RECORD_FLAG_STOPPED)
+    {
+      MgProcessEvent stopped = { (int) p, end_s, MG_EVENT_RECORDING_STOPPED,
+                                 h->record_error_code, (char *) h->record_error };
+
+      if (r->n_samples > 0)
+        stopped.time_s = to_seconds (r, e, mg_record_file_get_sample (r, r->n_samples - 1)->t_end_ns);
+      mg_profile_builder_add_event (st->builder, &stopped);
+    }
+
+  for (guint i = 0; i < h->n_plugins; i++)
+    {
+      const MgRecordPlugin *plugin = &r->plugins[i];
+      MgPluginError pe = { (int) p, (char *) plugin->source_id, (char *) plugin->library,
+                           plugin->error_code, (char *) plugin->error };
+
+      if (plugin->state == MG_PLUGIN_STATE_LOAD_FAILED
+          || plugin->state == MG_PLUGIN_STATE_INIT_FAILED)
+        mg_profile_builder_add_plugin_error (st->builder, &pe);
+    }
+  for (guint i = 0; i < h->n_metrics; i++)
+    {
+      const MgRecordMetric *metric = &r->metrics[i];
+      MgMetricError me = { (int) p, (char *) metric->id, metric->error_code,
+                           (char *) metric->error, metric->error_count,
+                           to_seconds (r, e, metric->first_error_ns),
+                           to_seconds (r, e, metric->last_error_ns) };
+
+      if (metric->error_count > 0)
+        mg_profile_builder_add_metric_error (st->builder, &me);
+    }
+}
+
+/* Pass 2 for one record: its process, samples, single values and errors. */
+static gboolean
+merge_record (MergeState *st, const RecordEntry *e, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autoptr(MgRecordFile) r = mg_record_file_read (e->path, &local);
+  g_autofree int *map = NULL;       /* record metric → profile metric, -1 */
+  g_autofree double *last = NULL;   /* last value of single-value metrics */
+  MgProcessInfo info = { 0 };
+  const MgRecordHeader *h;
+  double end_s;
+  guint p;
+
+  if (r == NULL)
+    {
+      MgPluginError bad = { -1, NULL, e->path, 0, local->message };
+
+      mg_profile_builder_add_plugin_error (st->builder, &bad);
+      return TRUE;
+    }
+  h = &r->header;
+  map = g_new (int, MAX (h->n_metrics, 1));
+  for (guint i = 0; i < h->n_metrics; i++)
+    map[i] = GPOINTER_TO_INT (g_hash_table_lookup (st->by_id, r->metrics[i].id)) - 1;
+
+  end_s = to_seconds (r, e, h->start_mono_ns);
+  if (r->n_samples > 0)
+    end_s = MAX (end_s, to_seconds (r, e, mg_record_file_get_sample (r, r->n_samples - 1)->t_end_ns));
+  if (h->end_mono_ns != 0)
+    end_s = MAX (end_s, to_seconds (r, e, h->end_mono_ns));
+
+  info.pid = h->pid;
+  info.ppid = h->ppid;
+  info.rank = h->rank;
+  info.host = (char *) h->host;
+  info.program = (char *) h->program;
+  info.start_s = to_seconds (r, e, h->start_mono_ns);
+  info.end_s = end_s;
+  info.end = h->state == MG_RECORD_STATE_EXITED ? MG_PROCESS_END_EXITED
+             : h->state == MG_RECORD_STATE_SIGNALLED ? MG_PROCESS_END_SIGNALLED
+             : h->state == MG_RECORD_STATE_EXECED ? MG_PROCESS_END_EXECED
+             : MG_PROCESS_END_UNKNOWN;
+  info.status = h->end_status;
+  info.node_leader = (h->flags & MG_RECORD_FLAG_NODE_LEADER) != 0;
+  p = mg_profile_builder_add_process (st->builder, &info);
+
+  last = g_new (double, MAX (st->n_metrics, 1));
+  for (guint m = 0; m < st->n_metrics; m++)
+    last[m] = NAN;
+  for (guint k = 0; k < r->n_samples; k++)
+    {
+      const MgRecordSample *sample = mg_record_file_get_sample (r, k);
+      const MgRecordValue *values = mg_record_file_get_values (r, k);
+
+      for (guint m = 0; m < st->n_metrics; m++)
+        st->mins[m] = st->maxs[m] = st->means[m] = NAN;
+      for (guint i = 0; i < h->n_metrics; i++)
+        {
+          int m = map[i];
+
+          if (m < 0 || values[i].count == 0)
+            continue;
+          st->mins[m] = values[i].min;
+          st->maxs[m] = values[i].max;
+          st->means[m] = values[i].mean;
+          if (st->single[m])
+            last[m] = values[i].mean;
+        }
+      mg_profile_builder_add_sample (st->builder, p, to_seconds (r, e, sample->t_start_ns),
+                                     to_seconds (r, e, sample->t_end_ns), st->mins, st->maxs,
+                                     st->means);
+    }
+  for (guint m = 0; m < st->n_metrics; m++)
+    if (st->single[m] && !isnan (last[m]))
+      mg_profile_builder_set_single_value (st->builder, p, m, last[m]);
+
+  st->n_samples += r->n_samples;
+  if (st->max_samples == 0)
+    st->interval_start_ms = h->interval_start_ns / 1e6;
+  st->interval_end_ms = MAX (st->interval_end_ms, h->interval_ns / 1e6);
+  st->max_samples = MAX (st->max_samples, h->capacity);
+  add_process_facts (st, r, e, p, end_s);
+  return TRUE;
+}
+
+static void
+set_no_samples (GError **error, const char *record_dir)
+{
+  g_autofree char *name = g_filename_display_name (record_dir);
+
+  g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES,
+               _("No samples were recorded (records in “%s”). The program may be statically "
+                 "linked or setuid, so the sampler could not be preloaded into it; it may have "
+                 "cleared LD_PRELOAD; or it may have exited before the first sample (try a "
+                 "shorter --interval)."), name);
+}
+
+MgProfile *
+mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **error)
+{
+  g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(GHashTable) by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree gboolean *single = NULL;
+  g_autofree double *values = NULL;
+  MergeState st = { 0 };
+  guint n_metrics;
+
+  g_return_val_if_fail (record_dir != NULL, NULL);
+  g_return_val_if_fail (input != NULL && input->metrics != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  entries = list_records (record_dir, input, builder, error);
+  if (entries == NULL)
+    return NULL;
+  if (entries->len == 0)
+    {
+      set_no_samples (error, record_dir);
+      return NULL;
+    }
+  align_clocks (entries);
+  g_ptr_array_sort (entries, compare_entries);
+
+  n_metrics = input->metrics->len;
+  single = g_new0 (gboolean, MAX (n_metrics, 1));
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      const MgMetricDef *def = g_ptr_array_index (input->metrics, m);
+
+      mg_profile_builder_add_metric (builder, def);
+      g_hash_table_insert (by_id, def->id, GUINT_TO_POINTER (m + 1));
+      single[m] = def->domain == MG_DOMAIN_SINGLE_VALUE;
+    }
+  for (guint i = 0; input->groups != NULL && i < input->groups->len; i++)
+    mg_profile_builder_add_group (builder, g_ptr_array_index (input->groups, i));
+
+  values = g_new (double, 3 * (gsize) MAX (n_metrics, 1));
+  st = (MergeState) { builder, by_id, n_metrics, single, values, values + n_metrics,
+                      values + 2 * n_metrics, 0, 0.0, 0.0, 0 };
+  for (guint i = 0; i < entries->len; i++)
+    if (!merge_record (&st, g_ptr_array_index (entries, i), error))
+      return NULL;
+  if (st.n_samples == 0)
+    {
+      set_no_samples (error, record_dir);
+      return NULL;
+    }
+
+  mg_profile_builder_set_command (builder, input->argv, input->working_dir);
+  mg_profile_builder_set_exit_status (builder, input->exit_status);
+  mg_profile_builder_set_interval (builder, st.interval_start_ms, st.interval_end_ms,
+                                   st.max_samples);
+  if (input->start_time_us != 0)
+    mg_profile_builder_set_start_time (builder, input->start_time_us);
+  else
+    {
+      gint64 earliest = G_MAXINT64;
+
+      for (guint i = 0; i < entries->len; i++)
+        earliest = MIN (earliest, ((RecordEntry *) g_ptr_array_index (entries, i))->start_real_ns);
+      mg_profile_builder_set_start_time (builder, earliest / 1000);
+    }
+  return mg_profile_builder_finish (builder, input->n_windows, error);
+}

@@ -1,0 +1,22 @@
+/* Merges the per-process sampler records of one run into a profile.
+ * Streaming: one record in memory at a time, linear in their number. */
+#pragma once
+
+#include "mg-profile.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  GPtrArray *metrics;          /* MgMetricDef*: the enabled metrics, matched by id */
+  GPtrArray *groups;           /* MgMetricGroup*, may be NULL */
+  const char *const *argv;     /* the command line as run */
+  const char *working_dir;
+  gint64 start_time_us;        /* 0: the earliest record's start */
+  int exit_status;             /* the run's */
+  const char *run_id;          /* NULL: every record in the folder */
+  guint n_windows;             /* 0: the most samples any process has */
+} MgMergeInput;
+
+MgProfile *mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **error);
+
+G_END_DECLS

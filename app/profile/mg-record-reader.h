@@ -1,0 +1,44 @@
+/* Reads one sampler record (sampler/mg-record-format.h, documented in
+ * docs/record-format.md) into plain memory, validating everything: the file
+ * may be damaged, foreign, or still being written by a running process. */
+#pragma once
+
+#include <glib.h>
+
+#include "mg-record-format.h"
+
+G_BEGIN_DECLS
+
+#define MG_RECORD_ERROR (mg_record_error_quark ())
+GQuark mg_record_error_quark (void);
+
+typedef enum {
+  MG_RECORD_ERROR_INVALID,   /* not a record, or its layout does not hold */
+  MG_RECORD_ERROR_VERSION,   /* another record format version */
+  MG_RECORD_ERROR_TRUNCATED, /* shorter than its header says */
+  MG_RECORD_ERROR_BUSY,      /* a live record kept changing while being read */
+} MgRecordError;
+
+typedef struct {
+  char *path;
+  MgRecordHeader header;     /* as read; strings are NUL-terminated */
+  MgRecordPlugin *plugins;   /* header.n_plugins */
+  MgRecordMetric *metrics;   /* header.n_metrics */
+  guint n_samples;           /* committed slots read */
+  guint32 stride;            /* bytes per slot */
+  guchar *slots;             /* n_samples slots of stride bytes, 8-byte aligned */
+} MgRecordFile;
+
+/* Reads a record; for a live one, retries while the writer rewrites slots. */
+MgRecordFile *mg_record_file_read (const char *path, GError **error);
+void mg_record_file_free (MgRecordFile *record);
+/* Only the header, checked against the file: cheap, for listing records. */
+gboolean mg_record_file_read_header (const char *path, MgRecordHeader *header, GError **error);
+
+const MgRecordSample *mg_record_file_get_sample (const MgRecordFile *record, guint i);
+/* The header.n_metrics values of slot i. */
+const MgRecordValue *mg_record_file_get_values (const MgRecordFile *record, guint i);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgRecordFile, mg_record_file_free)
+
+G_END_DECLS

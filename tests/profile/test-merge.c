@@ -1,0 +1,349 @@
+/* Merging hand-made records into a profile. */
+#include "mg-config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "mg-merge.h"
+#include "profile-fixture.h"
+#include "record-fixture.h"
+
+#define S 1000000000LL
+
+static char *
+make_dir (void)
+{
+  return g_dir_make_tmp ("mg-merge-XXXXXX", NULL);
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (dir);
+}
+
+/* Record metrics: alpha, zeta (not enabled: ignored), gamma (single value). */
+static TestRecord *
+record_a (void)
+{
+  TestRecord *r = test_record_new (2, 3, 16);
+  MgRecordHeader *h = test_record_header (r);
+  MgRecordPlugin *failed = test_record_plugin (r, 1);
+  MgRecordMetric *alpha = test_record_metric (r, 0);
+
+  h->pid = 100;
+  h->ppid = 1;
+  g_strlcpy (h->host, "h1", sizeof h->host);
+  g_strlcpy (h->program, "/bin/prog", sizeof h->program);
+  g_strlcpy (h->run_id, "run", sizeof h->run_id);
+  h->start_mono_ns = 1 * S;
+  h->start_real_ns = 1700000000 * S;
+  h->end_mono_ns = 4 * S;
+  h->state = MG_RECORD_STATE_EXITED;
+  h->end_status = 0;
+  h->flags = MG_RECORD_FLAG_NODE_LEADER;
+  g_strlcpy (test_record_plugin (r, 0)->source_id, "good", MG_RECORD_ID_LEN);
+  test_record_plugin (r, 0)->state = MG_PLUGIN_STATE_ACTIVE;
+  g_strlcpy (failed->source_id, "broken", MG_RECORD_ID_LEN);
+  g_strlcpy (failed->library, "/lib/libbroken.so", MG_RECORD_PATH_LEN);
+  g_strlcpy (failed->error, "cannot open shared object", MG_RECORD_MSG_LEN);
+  failed->state = MG_PLUGIN_STATE_LOAD_FAILED;
+  failed->error_code = 2;
+  g_strlcpy (alpha->id, "alpha", MG_RECORD_ID_LEN);
+  alpha->flags = MG_METRIC_FLAG_ACTIVE | MG_METRIC_FLAG_DOUBLE;
+  alpha->error_code = 5;
+  alpha->error_count = 2;
+  alpha->first_error_ns = 1 * S + S / 2;
+  alpha->last_error_ns = 2 * S + S / 2;
+  g_strlcpy (alpha->error, "bad read", MG_RECORD_MSG_LEN);
+  g_strlcpy (test_record_metric (r, 1)->id, "zeta", MG_RECORD_ID_LEN);
+  g_strlcpy (test_record_metric (r, 2)->id, "gamma", MG_RECORD_ID_LEN);
+  for (int k = 0; k < 3; k++)
+    {
+      double v[3] = { 10.0 * (k + 1), 99.0, 512.0 };
+
+      test_record_add_sample (r, (1 + k) * S, (2 + k) * S, v);
+    }
+  return r;
+}
+
+static TestRecord *
+record_b (void)
+{
+  TestRecord *r = test_record_new (1, 2, 16);
+  MgRecordHeader *h = test_record_header (r);
+  double v0[2] = { 1024.0, 40.0 }, v1[2] = { 1024.0, NAN };
+
+  h->pid = 101;
+  h->ppid = 100;
+  g_strlcpy (h->host, "h1", sizeof h->host);
+  g_strlcpy (h->program, "/bin/child", sizeof h->program);
+  g_strlcpy (h->run_id, "run", sizeof h->run_id);
+  h->start_mono_ns = S + S / 2;
+  /* A wall clock that disagrees: same host, so the monotonic clock wins. */
+  h->start_real_ns = 1700000000 * S + 7 * S;
+  h->end_mono_ns = 3 * S + S / 2;
+  h->state = MG_RECORD_STATE_SIGNALLED;
+  h->end_status = 11;
+  h->flags = MG_RECORD_FLAG_STOPPED;
+  h->record_error_code = 28;
+  g_strlcpy (h->record_error, "No space left on device", sizeof h->record_error);
+  test_record_plugin (r, 0)->state = MG_PLUGIN_STATE_NOT_LEADER;
+  /* Metrics in another order than record A's. */
+  g_strlcpy (test_record_metric (r, 0)->id, "gamma", MG_RECORD_ID_LEN);
+  g_strlcpy (test_record_metric (r, 1)->id, "alpha", MG_RECORD_ID_LEN);
+  test_record_add_sample (r, S + S / 2, 2 * S + S / 2, v0);
+  test_record_add_sample (r, 2 * S + S / 2, 3 * S + S / 2, v1);
+  return r;
+}
+
+static GPtrArray *
+input_metrics (void)
+{
+  GPtrArray *metrics = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_def_free);
+
+  g_ptr_array_add (metrics, fixture_metric ("alpha", MG_DOMAIN_TIME));
+  g_ptr_array_add (metrics, fixture_metric ("gamma", MG_DOMAIN_SINGLE_VALUE));
+  return metrics;
+}
+
+static MgProfile *
+merge_dir (const char *dir, const char *run_id, GError **error)
+{
+  g_autoptr(GPtrArray) metrics = input_metrics ();
+  const char *argv[] = { "prog", "arg", NULL };
+  MgMergeInput input = { metrics, NULL, argv, "/work", 0, 139, run_id, 0 };
+
+  return mg_merge_records (dir, &input, error);
+}
+
+static void
+test_merge_two_processes (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *pa = g_build_filename (dir, "h1.100.1.mgrec", NULL);
+  g_autofree char *pb = g_build_filename (dir, "h1.101.2.mgrec", NULL);
+  g_autoptr(TestRecord) a = record_a ();
+  g_autoptr(TestRecord) b = record_b ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+  const MgRunInfo *run;
+  const MgSeries *s;
+  const MgSingleValue *g;
+  const MgProcessInfo *p1;
+  const MgPluginError *pe;
+  const MgMetricError *me;
+
+  /* B's file sorts first by name; the process order is by start time. */
+  test_record_write (b, pa);
+  test_record_write (a, pb);
+  profile = merge_dir (dir, "run", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+
+  run = mg_profile_get_run_info (profile);
+  g_assert_cmpuint (run->n_processes, ==, 2);
+  g_assert_cmpuint (run->n_nodes, ==, 1);
+  g_assert_cmpstr (run->hosts[0], ==, "h1");
+  g_assert_cmpfloat_with_epsilon (run->duration_s, 3.0, 1e-9);
+  g_assert_cmpint (run->exit_status, ==, 139);
+  g_assert_cmpint (run->start_time_us, ==, 1700000000LL * 1000000);
+  g_assert_cmpfloat (run->interval_start_ms, ==, 20.0);
+  g_assert_cmpuint (run->max_samples, ==, 16);
+  g_assert_cmpstr (run->argv[1], ==, "arg");
+
+  g_assert_cmpint (mg_profile_get_process (profile, 0)->pid, ==, 100);
+  g_assert_true (mg_profile_get_process (profile, 0)->node_leader);
+  g_assert_cmpint (mg_profile_get_process (profile, 0)->end, ==, MG_PROCESS_END_EXITED);
+  p1 = mg_profile_get_process (profile, 1);
+  g_assert_cmpint (p1->pid, ==, 101);
+  g_assert_cmpint (p1->end, ==, MG_PROCESS_END_SIGNALLED);
+  g_assert_cmpint (p1->status, ==, 11);
+  g_assert_cmpfloat_with_epsilon (p1->start_s, 0.5, 1e-9);
+  g_assert_cmpfloat_with_epsilon (p1->end_s, 2.5, 1e-9);
+  g_assert_cmpstr (p1->program, ==, "/bin/child");
+
+  /* Windows (0,1], (1,2], (2,3]; A: 10, 20, 30; B: 40 over (0.5,1.5]. */
+  g_assert_cmpuint (mg_profile_get_n_windows (profile), ==, 3);
+  s = mg_profile_get_series (profile, 0);
+  g_assert_cmpfloat (s->mins[0], ==, 10.0);
+  g_assert_cmpint (s->min_process[0], ==, 0);
+  g_assert_cmpfloat (s->maxs[0], ==, 40.0);
+  g_assert_cmpint (s->max_process[0], ==, 1);
+  g_assert_cmpfloat_with_epsilon (s->means[0], 25.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (s->vars[0], 225.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (s->sums[0], 50.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (s->means[1], 30.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (s->vars[1], 100.0, 1e-9);
+  g_assert_cmpfloat (s->mins[2], ==, 30.0);
+  g_assert_cmpfloat (s->maxs[2], ==, 30.0);
+  g_assert_cmpfloat (s->vars[2], ==, 0.0);
+  g_assert_cmpint (s->min_process[2], ==, 0);
+  g_assert_cmpint (s->max_process[2], ==, 0);
+  g_assert_cmpuint (mg_profile_get_process_series (profile, 1, 0)->n, ==, 2);
+  g_assert_cmpfloat (mg_profile_get_process_series (profile, 1, 0)->means[0], ==, 40.0);
+  g_assert_true (isnan (mg_profile_get_process_series (profile, 1, 0)->means[1]));
+
+  g = mg_profile_get_single_value (profile, 1);
+  g_assert_cmpuint (g->count, ==, 2);
+  g_assert_cmpfloat (g->min, ==, 512.0);
+  g_assert_cmpfloat (g->max, ==, 1024.0);
+  g_assert_cmpfloat (g->mean, ==, 768.0);
+  g_assert_cmpfloat (g->sum, ==, 1536.0);
+  g_assert_cmpfloat (g->var, ==, 65536.0);
+
+  /* Only the failed load is an error; NOT_LEADER and ACTIVE are not. */
+  g_assert_cmpuint (mg_profile_get_n_plugin_errors (profile), ==, 1);
+  pe = mg_profile_get_plugin_error (profile, 0);
+  g_assert_cmpint (pe->process, ==, 0);
+  g_assert_cmpstr (pe->source_id, ==, "broken");
+  g_assert_cmpstr (pe->library, ==, "/lib/libbroken.so");
+  g_assert_cmpstr (pe->message, ==, "cannot open shared object");
+  g_assert_cmpint (pe->code, ==, 2);
+  g_assert_cmpuint (mg_profile_get_n_metric_errors (profile), ==, 1);
+  me = mg_profile_get_metric_error (profile, 0);
+  g_assert_cmpint (me->process, ==, 0);
+  g_assert_cmpstr (me->metric_id, ==, "alpha");
+  g_assert_cmpuint (me->count, ==, 2);
+  g_assert_cmpfloat_with_epsilon (me->first_s, 0.5, 1e-9);
+  g_assert_cmpfloat_with_epsilon (me->last_s, 1.5, 1e-9);
+  g_assert_cmpstr (me->message, ==, "bad read");
+
+  /* start, exit (A); start, signal, recording stopped (B). */
+  g_assert_cmpuint (mg_profile_get_n_events (profile), ==, 5);
+  g_assert_cmpint (mg_profile_get_event (profile, 1)->kind, ==, MG_EVENT_EXIT);
+  g_assert_cmpfloat_with_epsilon (mg_profile_get_event (profile, 1)->time_s, 3.0, 1e-9);
+  g_assert_cmpint (mg_profile_get_event (profile, 2)->process, ==, 1);
+  g_assert_cmpint (mg_profile_get_event (profile, 3)->kind, ==, MG_EVENT_SIGNAL);
+  g_assert_cmpint (mg_profile_get_event (profile, 3)->status, ==, 11);
+  g_assert_cmpint (mg_profile_get_event (profile, 4)->kind, ==, MG_EVENT_RECORDING_STOPPED);
+  g_assert_cmpstr (mg_profile_get_event (profile, 4)->message, ==, "No space left on device");
+  g_assert_cmpint (mg_profile_get_event (profile, 4)->status, ==, 28);
+  remove_dir (dir);
+}
+
+static void
+test_merge_filters_and_damage (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *pa = g_build_filename (dir, "a.mgrec", NULL);
+  g_autofree char *pb = g_build_filename (dir, "b.mgrec", NULL);
+  g_autofree char *bad = g_build_filename (dir, "c.mgrec", NULL);
+  g_autofree char *other = g_build_filename (dir, "notes.txt", NULL);
+  g_autoptr(TestRecord) a = record_a ();
+  g_autoptr(TestRecord) b = record_b ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+  const MgPluginError *pe;
+
+  g_strlcpy (test_record_header (b)->run_id, "another-run", MG_RECORD_ID_LEN);
+  test_record_write (a, pa);
+  test_record_write (b, pb);
+  g_assert_true (g_file_set_contents (bad, "garbage", -1, NULL));
+  g_assert_true (g_file_set_contents (other, "ignored", -1, NULL));
+  profile = merge_dir (dir, "run", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+  /* The damaged record is reported by the front end (process -1). */
+  g_assert_cmpuint (mg_profile_get_n_plugin_errors (profile), ==, 2);
+  pe = mg_profile_get_plugin_error (profile, 0);
+  g_assert_cmpint (pe->process, ==, -1);
+  g_assert_nonnull (strstr (pe->message, "c.mgrec"));
+  remove_dir (dir);
+}
+
+static void
+test_merge_killed (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *pa = g_build_filename (dir, "a.mgrec", NULL);
+  g_autoptr(TestRecord) a = record_a ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+
+  test_record_header (a)->state = MG_RECORD_STATE_RUNNING;
+  test_record_header (a)->end_mono_ns = 0;
+  test_record_write (a, pa);
+  profile = merge_dir (dir, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mg_profile_get_process (profile, 0)->end, ==, MG_PROCESS_END_UNKNOWN);
+  /* The end is the last sample. */
+  g_assert_cmpfloat_with_epsilon (mg_profile_get_process (profile, 0)->end_s, 3.0, 1e-9);
+  g_assert_cmpint (mg_profile_get_event (profile, 1)->kind, ==, MG_EVENT_SIGNAL);
+  g_assert_nonnull (strstr (mg_profile_get_event (profile, 1)->message, "without a trace"));
+  remove_dir (dir);
+}
+
+static void
+test_merge_no_samples (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *pa = g_build_filename (dir, "a.mgrec", NULL);
+  g_autoptr(TestRecord) empty = test_record_new (0, 1, 4);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+
+  profile = merge_dir (dir, NULL, &error);
+  g_assert_null (profile);
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES);
+  g_assert_nonnull (strstr (error->message, "statically"));
+  g_assert_nonnull (strstr (error->message, "LD_PRELOAD"));
+  g_clear_error (&error);
+
+  test_record_write (empty, pa);
+  profile = merge_dir (dir, NULL, &error);
+  g_assert_null (profile);
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES);
+  g_clear_error (&error);
+
+  profile = merge_dir ("/nonexistent-records", NULL, &error);
+  g_assert_null (profile);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+  remove_dir (dir);
+}
+
+/* Records from another host align by the wall clock. */
+static void
+test_merge_other_host (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *pa = g_build_filename (dir, "a.mgrec", NULL);
+  g_autofree char *pb = g_build_filename (dir, "b.mgrec", NULL);
+  g_autoptr(TestRecord) a = record_a ();
+  g_autoptr(TestRecord) b = record_b ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+
+  g_strlcpy (test_record_header (b)->host, "h2", MG_RECORD_HOST_LEN);
+  test_record_header (b)->start_real_ns = 1700000000 * S + S / 4;
+  test_record_write (a, pa);
+  test_record_write (b, pb);
+  profile = merge_dir (dir, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_run_info (profile)->n_nodes, ==, 2);
+  g_assert_cmpfloat_with_epsilon (mg_profile_get_process (profile, 1)->start_s, 0.25, 1e-9);
+  g_assert_cmpfloat_with_epsilon (mg_profile_get_process (profile, 1)->end_s, 2.25, 1e-9);
+  remove_dir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/profile/merge/two-processes", test_merge_two_processes);
+  g_test_add_func ("/profile/merge/filters-and-damage", test_merge_filters_and_damage);
+  g_test_add_func ("/profile/merge/killed", test_merge_killed);
+  g_test_add_func ("/profile/merge/no-samples", test_merge_no_samples);
+  g_test_add_func ("/profile/merge/other-host", test_merge_other_host);
+  return g_test_run ();
+}

@@ -1,0 +1,227 @@
+/* Reading sampler records, valid and damaged. */
+#include "mg-config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "mg-record-reader.h"
+#include "record-fixture.h"
+
+static char *tmpdir;
+
+static TestRecord *
+valid_record (void)
+{
+  TestRecord *r = test_record_new (1, 2, 8);
+  MgRecordHeader *h = test_record_header (r);
+  double v0[2] = { 1.5, NAN }, v1[2] = { 2.5, 7.0 };
+
+  h->pid = 4242;
+  h->ppid = 1;
+  g_strlcpy (h->host, "node1", sizeof h->host);
+  g_strlcpy (h->program, "/usr/bin/prog", sizeof h->program);
+  g_strlcpy (h->run_id, "run-1", sizeof h->run_id);
+  h->start_mono_ns = 1000;
+  h->state = MG_RECORD_STATE_EXITED;
+  g_strlcpy (test_record_plugin (r, 0)->source_id, "src", MG_RECORD_ID_LEN);
+  test_record_plugin (r, 0)->state = MG_PLUGIN_STATE_ACTIVE;
+  g_strlcpy (test_record_metric (r, 0)->id, "m0", MG_RECORD_ID_LEN);
+  g_strlcpy (test_record_metric (r, 1)->id, "m1", MG_RECORD_ID_LEN);
+  test_record_add_sample (r, 1000, 2000, v0);
+  test_record_add_sample (r, 2000, 3000, v1);
+  return r;
+}
+
+static char *
+write_tmp (TestRecord *r, const char *name)
+{
+  char *path = g_build_filename (tmpdir, name, NULL);
+
+  test_record_write (r, path);
+  return path;
+}
+
+static void
+test_reader_valid (void)
+{
+  g_autoptr(TestRecord) r = valid_record ();
+  g_autofree char *path = write_tmp (r, "valid.mgrec");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgRecordFile) rec = mg_record_file_read (path, &error);
+  MgRecordHeader header;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (rec);
+  g_assert_cmpint (rec->header.pid, ==, 4242);
+  g_assert_cmpstr (rec->header.host, ==, "node1");
+  g_assert_cmpstr (rec->header.run_id, ==, "run-1");
+  g_assert_cmpuint (rec->n_samples, ==, 2);
+  g_assert_cmpstr (rec->metrics[1].id, ==, "m1");
+  g_assert_cmpstr (rec->plugins[0].source_id, ==, "src");
+  g_assert_cmpint (mg_record_file_get_sample (rec, 1)->t_end_ns, ==, 3000);
+  g_assert_cmpfloat (mg_record_file_get_values (rec, 0)[0].mean, ==, 1.5);
+  g_assert_cmpuint (mg_record_file_get_values (rec, 0)[1].count, ==, 0);
+  g_assert_cmpfloat (mg_record_file_get_values (rec, 1)[1].max, ==, 7.0);
+
+  g_assert_true (mg_record_file_read_header (path, &header, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (header.n_samples, ==, 2);
+}
+
+typedef void (*Damage) (TestRecord *r);
+
+static void
+assert_damaged (Damage damage, gsize keep, int code, const char *what)
+{
+  g_autoptr(TestRecord) r = valid_record ();
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) header_error = NULL;
+  g_autoptr(MgRecordFile) rec = NULL;
+  MgRecordHeader header;
+
+  if (damage != NULL)
+    damage (r);
+  if (keep > 0)
+    r->size = keep;
+  path = write_tmp (r, "damaged.mgrec");
+  rec = mg_record_file_read (path, &error);
+  g_assert_null (rec);
+  g_assert_error (error, MG_RECORD_ERROR, code);
+  g_assert_nonnull (strstr (error->message, "damaged.mgrec"));
+  if (what != NULL)
+    g_assert_nonnull (strstr (error->message, what));
+  g_assert_false (mg_record_file_read_header (path, &header, &header_error));
+  g_assert_nonnull (header_error);
+}
+
+static void bad_magic (TestRecord *r) { r->data[0] = 'X'; }
+static void bad_version (TestRecord *r) { test_record_header (r)->version = 2; }
+static void bad_plugins_offset (TestRecord *r) { test_record_header (r)->plugins_offset = 1u << 30; }
+static void bad_samples_offset (TestRecord *r) { test_record_header (r)->samples_offset = test_record_header (r)->file_size - 8; }
+static void overlapping_offset (TestRecord *r) { test_record_header (r)->metrics_offset = 8; }
+static void bad_count (TestRecord *r) { test_record_header (r)->n_samples = 9; }
+static void huge_capacity (TestRecord *r) { test_record_header (r)->capacity = G_MAXUINT32; }
+static void bad_stride (TestRecord *r) { test_record_header (r)->sample_stride += 8; }
+static void unterminated_host (TestRecord *r) { memset (test_record_header (r)->host, 'a', MG_RECORD_HOST_LEN); }
+static void unterminated_metric (TestRecord *r) { memset (test_record_metric (r, 0)->id, 'a', MG_RECORD_ID_LEN); }
+static void bad_state (TestRecord *r) { test_record_header (r)->state = 17; }
+static void bad_plugin_index (TestRecord *r) { test_record_metric (r, 1)->plugin_index = 5; }
+
+static void
+test_reader_damaged (void)
+{
+  assert_damaged (bad_magic, 0, MG_RECORD_ERROR_INVALID, "magic");
+  assert_damaged (bad_version, 0, MG_RECORD_ERROR_VERSION, "version 2");
+  assert_damaged (bad_plugins_offset, 0, MG_RECORD_ERROR_INVALID, "plugin table");
+  assert_damaged (bad_samples_offset, 0, MG_RECORD_ERROR_INVALID, "sample slots");
+  assert_damaged (overlapping_offset, 0, MG_RECORD_ERROR_INVALID, "metric table");
+  assert_damaged (bad_count, 0, MG_RECORD_ERROR_INVALID, "more samples");
+  assert_damaged (huge_capacity, 0, MG_RECORD_ERROR_INVALID, NULL);
+  assert_damaged (bad_stride, 0, MG_RECORD_ERROR_INVALID, "sample size");
+  assert_damaged (unterminated_host, 0, MG_RECORD_ERROR_INVALID, "unterminated");
+  assert_damaged (bad_state, 0, MG_RECORD_ERROR_INVALID, "state");
+  /* Table checks need the full read; the header alone is fine. */
+  {
+    g_autoptr(TestRecord) r = valid_record ();
+    g_autofree char *path = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(MgRecordFile) rec = NULL;
+
+    unterminated_metric (r);
+    path = write_tmp (r, "damaged.mgrec");
+    rec = mg_record_file_read (path, &error);
+    g_assert_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_INVALID);
+    g_clear_error (&error);
+    bad_plugin_index (r);
+    memset (test_record_metric (r, 0)->id, 0, MG_RECORD_ID_LEN);
+    test_record_write (r, path);
+    rec = mg_record_file_read (path, &error);
+    g_assert_null (rec);
+    g_assert_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_INVALID);
+  }
+}
+
+static void
+test_reader_truncated (void)
+{
+  g_autoptr(TestRecord) r = valid_record ();
+
+  for (gsize keep = 1; keep < r->size; keep += 97)
+    assert_damaged (NULL, keep, MG_RECORD_ERROR_TRUNCATED, NULL);
+}
+
+static void
+test_reader_foreign (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "text.mgrec", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgRecordFile) rec = NULL;
+  g_autofree char *text = g_strnfill (4000, 'x');
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  rec = mg_record_file_read (path, &error);
+  g_assert_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_true (g_file_set_contents (path, "short", -1, NULL));
+  rec = mg_record_file_read (path, &error);
+  g_assert_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_TRUNCATED);
+  g_clear_error (&error);
+  rec = mg_record_file_read ("/nonexistent/x.mgrec", &error);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+  g_assert_nonnull (strstr (error->message, "x.mgrec"));
+}
+
+/* A live record whose writer is mid-rewrite (odd seq) cannot be read
+ * consistently: the reader retries for a bounded time, then says so. */
+static void
+test_reader_live_busy (void)
+{
+  g_autoptr(TestRecord) r = valid_record ();
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgRecordFile) rec = NULL;
+
+  test_record_header (r)->seq = 3;
+  path = write_tmp (r, "live.mgrec");
+  rec = mg_record_file_read (path, &error);
+  g_assert_null (rec);
+  g_assert_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_BUSY);
+  g_clear_error (&error);
+
+  test_record_header (r)->seq = 4;
+  test_record_write (r, path);
+  rec = mg_record_file_read (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rec->n_samples, ==, 2);
+}
+
+int
+main (int argc, char **argv)
+{
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = g_dir_make_tmp ("mg-record-XXXXXX", NULL);
+  g_test_add_func ("/profile/record/valid", test_reader_valid);
+  g_test_add_func ("/profile/record/damaged", test_reader_damaged);
+  g_test_add_func ("/profile/record/truncated", test_reader_truncated);
+  g_test_add_func ("/profile/record/foreign", test_reader_foreign);
+  g_test_add_func ("/profile/record/live-busy", test_reader_live_busy);
+  rc = g_test_run ();
+  {
+    g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);
+    const char *name;
+
+    while ((name = g_dir_read_name (d)) != NULL)
+      {
+        g_autofree char *p = g_build_filename (tmpdir, name, NULL);
+        g_unlink (p);
+      }
+    g_rmdir (tmpdir);
+    g_free (tmpdir);
+  }
+  return rc;
+}
