@@ -570,6 +570,25 @@ toggle_metrics (MgCatalogue *self, const char *const *ids, gboolean on, gboolean
   return TRUE;
 }
 
+GStrv
+mg_catalogue_split_ids (const char *const *values)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; values != NULL && values[i] != NULL; i++)
+    {
+      g_auto (GStrv) parts = g_strsplit (values[i], ",", -1);
+
+      for (guint j = 0; parts[j] != NULL; j++)
+        {
+          g_strstrip (parts[j]);
+          if (*parts[j] != '\0')
+            g_strv_builder_add (builder, parts[j]);
+        }
+    }
+  return g_strv_builder_end (builder);
+}
+
 gboolean
 mg_catalogue_apply_toggles (MgCatalogue *self, const char *const *enable_ids,
                             const char *const *disable_ids, GError **error)

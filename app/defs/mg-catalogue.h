@@ -65,6 +65,10 @@ guint mg_catalogue_count_diagnostics (MgCatalogue *self, MgSeverity severity);
 gboolean mg_catalogue_apply_toggles (MgCatalogue *self, const char *const *enable_ids,
                                      const char *const *disable_ids, GError **error);
 
+/* The ids of --enable-metrics / --disable-metrics values: each value is
+ * split at commas, blanks around ids are dropped, empty ids skipped. */
+GStrv mg_catalogue_split_ids (const char *const *values);
+
 /* Sources with at least one enabled metric, in load order (container only). */
 GPtrArray *mg_catalogue_get_enabled_sources (MgCatalogue *self);
 /* Enabled metrics (const MgCatalogueMetric*) of @source (container only). */

@@ -192,6 +192,20 @@ test_toggles (Fixture *f, gconstpointer data)
 }
 
 static void
+test_split_ids (void)
+{
+  const char *values[] = { "cpu, loadavg,,", " io ", "", NULL };
+  g_auto (GStrv) ids = mg_catalogue_split_ids (values);
+  g_auto (GStrv) none = mg_catalogue_split_ids (NULL);
+
+  g_assert_cmpuint (g_strv_length (ids), ==, 3);
+  g_assert_cmpstr (ids[0], ==, "cpu");
+  g_assert_cmpstr (ids[1], ==, "loadavg");
+  g_assert_cmpstr (ids[2], ==, "io");
+  g_assert_cmpuint (g_strv_length (none), ==, 0);
+}
+
+static void
 test_toggle_errors (Fixture *f, gconstpointer data)
 {
   MgCatalogue *c = f->catalogue;
@@ -389,6 +403,7 @@ main (int argc, char **argv)
               map_teardown);
   g_test_add ("/defs/catalogue/metrics-list", Fixture, NULL, map_setup, test_metrics_list,
               map_teardown);
+  g_test_add_func ("/defs/catalogue/split-ids", test_split_ids);
   g_test_add_func ("/defs/catalogue/precedence", test_precedence);
   g_test_add_func ("/defs/catalogue/broken-folder", test_broken_folder);
   return g_test_run ();
