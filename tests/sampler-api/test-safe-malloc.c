@@ -68,7 +68,7 @@ worker_main (gpointer data)
   size_t sizes[LIVE] = { 0 };
   unsigned tags[LIVE] = { 0 };
   GRand *rand = g_rand_new_with_seed (w->seed);
-  for (int iter = 0; iter < 40000; iter++)
+  for (int iter = 0; iter < 25000; iter++)
     {
       int slot = g_rand_int_range (rand, 0, LIVE);
       if (blocks[slot])
@@ -141,7 +141,7 @@ test_threads_and_signals (void)
   g_assert_cmpint (handler_failures, ==, 0);
   g_assert_cmpint (handler_runs, >, 10);
   g_assert_cmpint (elapsed_ms, <, 60000);
-  g_test_message ("4 threads x 40000 operations + %d signal allocations: %" G_GINT64_FORMAT " ms",
+  g_test_message ("4 threads x 25000 operations + %d signal allocations: %" G_GINT64_FORMAT " ms",
                   (int) handler_runs, elapsed_ms);
 }
 
