@@ -1,0 +1,123 @@
+/* The built-in definition files, as the front end reads them: every file in
+ * <build>/data/metrics loads without a warning, every metric is available
+ * (its library found beside the file), MAP's ids keep MAP's units and flags,
+ * and the Default group references metrics of the other files. */
+#include <glib.h>
+
+#include "mg-catalogue.h"
+#include "mg-search-path.h"
+
+static MgCatalogue *
+load_builtin_catalogue (void)
+{
+  g_autofree char *dir = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "data",
+                                           "metrics", NULL);
+  const char *dirs[] = { dir, NULL };
+  g_autoptr (MgSearchPath) path = mg_search_path_new_for_dirs (dirs);
+  MgCatalogue *catalogue = mg_catalogue_new ();
+  mg_catalogue_load (catalogue, path);
+  GPtrArray *diagnostics = mg_catalogue_get_diagnostics (catalogue);
+  for (guint i = 0; diagnostics && i < diagnostics->len; i++)
+    {
+      g_autofree char *text = mg_diagnostic_to_string (g_ptr_array_index (diagnostics, i));
+      g_test_message ("%s", text);
+    }
+  return catalogue;
+}
+
+static void
+test_files_load_cleanly (void)
+{
+  g_autoptr (MgCatalogue) catalogue = load_builtin_catalogue ();
+  g_assert_cmpuint (mg_catalogue_count_diagnostics (catalogue, MG_SEVERITY_ERROR), ==, 0);
+  g_assert_cmpuint (mg_catalogue_count_diagnostics (catalogue, MG_SEVERITY_WARNING), ==, 0);
+  /* 6 CPU + 5 memory + 12 IO + 2 energy + 5 hardware + 4 software + 1
+   * thread + 8 MPI metrics. */
+  g_assert_cmpuint (mg_catalogue_get_n_metrics (catalogue), ==, 43);
+  for (guint i = 0; i < mg_catalogue_get_n_metrics (catalogue); i++)
+    {
+      const MgCatalogueMetric *m = mg_catalogue_get_metric (catalogue, i);
+      if (!m->available)
+        g_error ("%s unavailable: %s", m->def->id, m->unavailable_reason);
+      g_assert_nonnull (m->source);
+    }
+}
+
+static void
+test_map_ids (void)
+{
+  g_autoptr (MgCatalogue) catalogue = load_builtin_catalogue ();
+  static const struct {
+    const char *id, *units;
+    MgDataType type;
+    gboolean divide, one_per_node;
+  } expected[] = {
+    { "cpu_time_percentage", "%", MG_DATA_TYPE_DOUBLE, TRUE, FALSE },
+    { "user_time_percentage", "%", MG_DATA_TYPE_DOUBLE, TRUE, FALSE },
+    { "system_time_percentage", "%", MG_DATA_TYPE_DOUBLE, TRUE, FALSE },
+    { "voluntary_context_switches", "/s", MG_DATA_TYPE_UINT64, TRUE, FALSE },
+    { "loadavg", "%", MG_DATA_TYPE_DOUBLE, FALSE, FALSE },
+    { "rss", "B", MG_DATA_TYPE_UINT64, FALSE, FALSE },
+    { "node_mem_percent", "%", MG_DATA_TYPE_DOUBLE, FALSE, TRUE },
+    { "memory_per_node", "B", MG_DATA_TYPE_UINT64, FALSE, TRUE },
+    { "rchar_rate", "B/s", MG_DATA_TYPE_UINT64, TRUE, FALSE },
+    { "wchar_total", "B", MG_DATA_TYPE_UINT64, FALSE, FALSE },
+    { "syscw", "calls/s", MG_DATA_TYPE_UINT64, TRUE, FALSE },
+    { "rapl_power", "W/node", MG_DATA_TYPE_DOUBLE, TRUE, TRUE },
+    { "rapl_energy", "J", MG_DATA_TYPE_DOUBLE, FALSE, TRUE },
+    { "mpi_call_time", "ns", MG_DATA_TYPE_UINT64, FALSE, FALSE },
+    { "mpi_sent", "B/s", MG_DATA_TYPE_UINT64, TRUE, FALSE },
+    { "mpi_collect", "calls/s", MG_DATA_TYPE_UINT64, TRUE, FALSE },
+    { "com.allinea.metrics.perf.cycles_per_instruction", "", MG_DATA_TYPE_DOUBLE, FALSE, FALSE },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      const MgCatalogueMetric *m = mg_catalogue_lookup_metric (catalogue, expected[i].id);
+      g_assert_nonnull (m);
+      g_assert_cmpstr (m->def->units, ==, expected[i].units);
+      g_assert_cmpint (m->def->data_type, ==, expected[i].type);
+      g_assert_cmpint (m->def->divide_by_sample_time, ==, expected[i].divide);
+      g_assert_cmpint (m->def->one_per_node, ==, expected[i].one_per_node);
+    }
+  const MgCatalogueMetric *node = mg_catalogue_lookup_metric (catalogue, "memory_per_node");
+  g_assert_cmpint (node->def->domain, ==, MG_DOMAIN_SINGLE_VALUE);
+  const MgCatalogueMetric *cpi
+    = mg_catalogue_lookup_metric (catalogue, "com.allinea.metrics.perf.cycles_per_instruction");
+  g_assert_cmpstr (cpi->def->custom_data, ==, "cycles/instructions");
+}
+
+static void
+test_default_group (void)
+{
+  g_autoptr (MgCatalogue) catalogue = load_builtin_catalogue ();
+  const MgCatalogueGroup *group = mg_catalogue_lookup_group (catalogue, "defaultGroup");
+  g_assert_nonnull (group);
+  g_assert_cmpstr (group->group->display_name, ==, "Default");
+  g_assert_cmpuint (group->missing_refs->len, ==, 0);
+  g_assert_cmpuint (group->members->len, ==, 4);
+  const MgCatalogueMetric *first = g_ptr_array_index (group->members, 0);
+  g_assert_cmpstr (first->def->id, ==, "cpu_time_percentage");
+}
+
+static void
+test_mpi_preload (void)
+{
+  g_autoptr (MgCatalogue) catalogue = load_builtin_catalogue ();
+  const MgCatalogueMetric *m = mg_catalogue_lookup_metric (catalogue, "mpi_calls");
+  g_assert_nonnull (m);
+  g_assert_cmpuint (m->source->preloads->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (m->source->preloads, 0), ==, "libmetrograph-mpi-wrap.so");
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (m->source->preload_paths, 0),
+                                   "/data/metrics/libmetrograph-mpi-wrap.so"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/metrics/definitions/load-cleanly", test_files_load_cleanly);
+  g_test_add_func ("/metrics/definitions/map-ids", test_map_ids);
+  g_test_add_func ("/metrics/definitions/default-group", test_default_group);
+  g_test_add_func ("/metrics/definitions/mpi-preload", test_mpi_preload);
+  return g_test_run ();
+}
