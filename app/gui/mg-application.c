@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-application.h"
+#include "mg-window.h"
 
 struct _MgApplication
 {
@@ -12,32 +13,132 @@ struct _MgApplication
 
 G_DEFINE_FINAL_TYPE (MgApplication, mg_application, GTK_TYPE_APPLICATION)
 
+static MgWindow *
+find_empty_window (GtkApplication *app)
+{
+  for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
+    if (MG_IS_WINDOW (l->data) && mg_window_is_empty (l->data))
+      return l->data;
+  return NULL;
+}
+
 static void
 mg_application_activate (GApplication *app)
 {
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
   if (window == NULL)
-    {
-      window = GTK_WINDOW (gtk_application_window_new (GTK_APPLICATION (app)));
-      gtk_window_set_title (window, _("Metrograph"));
-      gtk_window_set_default_size (window, 1100, 760);
-    }
+    window = GTK_WINDOW (mg_window_new (GTK_APPLICATION (app)));
   gtk_window_present (window);
 }
 
+/* One window per profile; an empty start window is reused first. */
 static void
 mg_application_open (GApplication *app, GFile **files, int n_files, const char *hint)
 {
   for (int i = 0; i < n_files; i++)
     {
-      GtkWindow *window = GTK_WINDOW (gtk_application_window_new (GTK_APPLICATION (app)));
-      g_autofree char *name = g_file_get_basename (files[i]);
+      MgWindow *window = find_empty_window (GTK_APPLICATION (app));
 
-      gtk_window_set_title (window, name);
-      gtk_window_set_default_size (window, 1100, 760);
-      gtk_window_present (window);
+      if (window == NULL)
+        window = mg_window_new (GTK_APPLICATION (app));
+      mg_window_open_file (window, files[i]);
+      gtk_window_present (GTK_WINDOW (window));
     }
+}
+
+static void
+on_new_window (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  gtk_window_present (GTK_WINDOW (mg_window_new (GTK_APPLICATION (user_data))));
+}
+
+/* Until the run dialog exists, say how to profile from a terminal. */
+static void
+on_profile (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  GtkWidget *dialog =
+    gtk_message_dialog_new (parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                            GTK_MESSAGE_INFO, GTK_BUTTONS_CLOSE, "%s", _("Profile a Program"));
+
+  gtk_message_dialog_format_secondary_markup (
+    GTK_MESSAGE_DIALOG (dialog), "%s",
+    _("Run the program under Metrograph from a terminal:\n\n"
+      "<tt>metrograph --profile ./program arguments…</tt>\n"
+      "<tt>metrograph --profile mpirun -n 4 ./program</tt>\n\n"
+      "Then open the <tt>.mgprof</tt> file it writes here."));
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+on_about (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  const char *authors[] = { _("The Metrograph developers"), NULL };
+
+  gtk_show_about_dialog (parent,
+                         "program-name", _("Metrograph"),
+                         "logo-icon-name", MG_APP_ID,
+                         "version", MG_VERSION,
+                         "comments", _("Profile programs and read their metrics over time"),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "authors", authors,
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+on_quit (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  g_application_quit (G_APPLICATION (user_data));
+}
+
+static const GActionEntry app_entries[] = {
+  { "new-window", on_new_window, NULL, NULL, NULL, { 0 } },
+  { "profile", on_profile, NULL, NULL, NULL, { 0 } },
+  { "about", on_about, NULL, NULL, NULL, { 0 } },
+  { "quit", on_quit, NULL, NULL, NULL, { 0 } },
+};
+
+static const struct {
+  const char *action;
+  const char *accels[3];
+} app_accels[] = {
+  { "app.quit", { "<Control>q", NULL } },
+  { "app.new-window", { "<Control>n", NULL } },
+  { "window.close", { "<Control>w", NULL } },
+  { "win.open", { "<Control>o", NULL } },
+  { "win.export", { "<Control>e", NULL } },
+  { "win.zoom-in", { "<Control>plus", "<Control>equal", NULL } },
+  { "win.zoom-out", { "<Control>minus", NULL } },
+  { "win.zoom-selection", { "<Control>Return", NULL } },
+  { "win.zoom-reset", { "<Control>0", NULL } },
+  { "win.clear-selection", { "Escape", NULL } },
+  { "win.pan-left", { "<Control>Left", NULL } },
+  { "win.pan-right", { "<Control>Right", NULL } },
+  { "win.auto-zoom-vertical", { "<Control><Shift>v", NULL } },
+  { "win.show-info", { "F9", NULL } },
+  { "win.undo-hide", { "<Control>z", NULL } },
+};
+
+static void
+mg_application_startup (GApplication *app)
+{
+  g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
+
+  G_APPLICATION_CLASS (mg_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
+  for (guint i = 0; i < G_N_ELEMENTS (app_accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), app_accels[i].action,
+                                           app_accels[i].accels);
+
+  gtk_css_provider_load_from_resource (css, "/org/metrograph/Metrograph/ui/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  gtk_window_set_default_icon_name (MG_APP_ID);
 }
 
 static void
@@ -45,6 +146,7 @@ mg_application_class_init (MgApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
+  app_class->startup = mg_application_startup;
   app_class->activate = mg_application_activate;
   app_class->open = mg_application_open;
 }
@@ -52,6 +154,7 @@ mg_application_class_init (MgApplicationClass *klass)
 static void
 mg_application_init (MgApplication *self)
 {
+  g_application_set_resource_base_path (G_APPLICATION (self), "/org/metrograph/Metrograph");
 }
 
 MgApplication *

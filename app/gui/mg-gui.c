@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-application.h"
+#include "mg-resources.h"
 #include "mg-gui.h"
 
 int
@@ -17,6 +18,8 @@ mg_gui_run (int argc, char **argv)
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
+  /* Pulls the resources (registered by a constructor) out of the static library. */
+  g_return_val_if_fail (mg_resources_get_resource () != NULL, 1);
   g_set_application_name (_("Metrograph"));
   app = mg_application_new ();
   return g_application_run (G_APPLICATION (app), argc, argv);

@@ -102,6 +102,12 @@ mg_graph_render_fit_axis (const MgMetricDef *def, const MgSeriesView *series,
   return mg_axis_new (def, lo, hi, max_ticks);
 }
 
+static double
+time_to_x (const MgGraphRenderParams *p, double t)
+{
+  return p->x + (t - p->t0) / (p->t1 - p->t0) * p->width;
+}
+
 /* Value to y in user space; the axis range fills the rectangle. */
 typedef struct {
   double y_bottom, scale, lo;
@@ -143,8 +149,8 @@ draw_labels (cairo_t *cr, const MgGraphRenderParams *p, const MgAxis *axis, cons
       double y = map_y (m, axis->ticks[i]);
       double ty;
 
-      /* The top label hangs below its line, the others sit above it. */
-      ty = i + 1 == axis->n_ticks ? y + LABEL_SIZE + 2 : y - 3;
+      /* Labels hang just below their line, so the top one stays inside. */
+      ty = y + LABEL_SIZE + 2;
       if (i == 0 && axis->n_ticks > 1)
         continue; /* the baseline needs no label: it is 0 or obvious */
       if (ty - LABEL_SIZE < p->y - 1 || ty > p->y + p->height + 1)
@@ -160,82 +166,83 @@ draw_labels (cairo_t *cr, const MgGraphRenderParams *p, const MgAxis *axis, cons
     }
 }
 
-/* Per column, a rectangle from y(a[c]) to y(b[c]): one fill for the whole
- * band. Gaps add nothing, so the background shows through. */
-static void
-fill_columns (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const YMap *m,
-              const double *lo, const double *hi, const double *centre, const double *spread)
+/* The edge of a band at column c: min/max, or mean ± spread. */
+static double
+band_edge (const MgLod *lod, const double *values, const double *spread, int sign, guint c)
 {
-  double cw = p->width / lod->n_columns;
+  return spread != NULL ? lod->means[c] + sign * spread[c] : values[c];
+}
 
-  for (guint c = 0; c < lod->n_columns; c++)
+/* A band between lo and hi (or mean ± spread) as one polygon per run of
+ * points with values, through the points and out to the edges of the time
+ * the run stands for; all filled at once. Gaps add nothing: the background
+ * shows through. */
+static void
+fill_band (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const YMap *m,
+           const double *lo, const double *hi, const double *spread)
+{
+  guint c = 0;
+
+  while (c < lod->n_points)
     {
-      double a, b, y0, y1;
+      guint a, b;
 
       if (mg_lod_is_gap (lod, c))
-        continue;
-      if (centre != NULL)
         {
-          a = centre[c] - spread[c];
-          b = centre[c] + spread[c];
+          c++;
+          continue;
         }
-      else
-        {
-          a = lo[c];
-          b = hi[c];
-        }
-      y0 = map_y (m, b);
-      y1 = map_y (m, a);
-      if (y1 - y0 < 0.01)
-        continue;
-      cairo_rectangle (cr, p->x + c * cw, y0, cw, y1 - y0);
+      a = c;
+      while (c < lod->n_points && !mg_lod_is_gap (lod, c))
+        c++;
+      b = c - 1;
+
+      cairo_move_to (cr, time_to_x (p, lod->starts[a]),
+                     map_y (m, band_edge (lod, hi, spread, +1, a)));
+      for (guint k = a; k <= b; k++)
+        cairo_line_to (cr, time_to_x (p, lod->times[k]),
+                       map_y (m, band_edge (lod, hi, spread, +1, k)));
+      cairo_line_to (cr, time_to_x (p, lod->ends[b]), map_y (m, band_edge (lod, hi, spread, +1, b)));
+      cairo_line_to (cr, time_to_x (p, lod->ends[b]), map_y (m, band_edge (lod, lo, spread, -1, b)));
+      for (guint k = b + 1; k-- > a;)
+        cairo_line_to (cr, time_to_x (p, lod->times[k]),
+                       map_y (m, band_edge (lod, lo, spread, -1, k)));
+      cairo_line_to (cr, time_to_x (p, lod->starts[a]),
+                     map_y (m, band_edge (lod, lo, spread, -1, a)));
+      cairo_close_path (cr);
     }
   cairo_fill (cr);
 }
 
-/* The mean through column centres; a gap breaks the line. An isolated
- * column gets a short flat segment so it stays visible. */
+/* The mean through the points; a gap breaks the line. Each run reaches out
+ * to the edges of its time, so an isolated point still shows. */
 static void
 stroke_mean (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const YMap *m)
 {
-  double cw = p->width / lod->n_columns;
-  gboolean open = FALSE;
+  guint c = 0;
 
-  for (guint c = 0; c < lod->n_columns; c++)
+  while (c < lod->n_points)
     {
-      double x, y;
+      guint a;
+      double y = 0;
 
       if (mg_lod_is_gap (lod, c))
         {
-          if (open)
-            {
-              double px, py;
-              cairo_get_current_point (cr, &px, &py);
-              cairo_line_to (cr, p->x + c * cw, py);
-            }
-          open = FALSE;
+          c++;
           continue;
         }
-      x = p->x + (c + 0.5) * cw;
-      y = map_y (m, lod->means[c]);
-      if (!open)
+      a = c;
+      cairo_move_to (cr, time_to_x (p, lod->starts[a]), map_y (m, lod->means[a]));
+      for (; c < lod->n_points && !mg_lod_is_gap (lod, c); c++)
         {
-          cairo_move_to (cr, p->x + c * cw, y);
-          open = TRUE;
+          y = map_y (m, lod->means[c]);
+          cairo_line_to (cr, time_to_x (p, lod->times[c]), y);
         }
-      cairo_line_to (cr, x, y);
-      if (c + 1 == lod->n_columns)
-        cairo_line_to (cr, p->x + p->width, y);
+      cairo_line_to (cr, time_to_x (p, lod->ends[c - 1]), y);
     }
   cairo_set_line_width (cr, LINE_WIDTH);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   cairo_stroke (cr);
-}
-
-static double
-time_to_x (const MgGraphRenderParams *p, double t)
-{
-  return p->x + (t - p->t0) / (p->t1 - p->t0) * p->width;
 }
 
 static void
@@ -320,9 +327,9 @@ mg_graph_render (cairo_t *cr, const MgGraphRenderParams *p)
   if (lod != NULL)
     {
       set_source (cr, colour, BAND_ALPHA);
-      fill_columns (cr, p, lod, &m, lod->mins, lod->maxs, NULL, NULL);
+      fill_band (cr, p, lod, &m, lod->mins, lod->maxs, NULL);
       set_source (cr, colour, STDDEV_ALPHA);
-      fill_columns (cr, p, lod, &m, NULL, NULL, lod->means, lod->stddevs);
+      fill_band (cr, p, lod, &m, NULL, NULL, lod->stddevs);
       set_source (cr, colour, 1);
       stroke_mean (cr, p, lod, &m);
     }

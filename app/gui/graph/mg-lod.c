@@ -1,4 +1,4 @@
-/* Level of detail: per-pixel columns. */
+/* Level of detail: per-pixel columns, or the windows when zoomed in. */
 #include "mg-lod.h"
 
 #include <math.h>
@@ -15,24 +15,39 @@ mg_lod_new (guint n_columns)
 void
 mg_lod_set_n_columns (MgLod *lod, guint n_columns)
 {
-  n_columns = MAX (n_columns, 1);
-  if (n_columns > lod->capacity)
+  /* Room for the two windows outside the range in window mode. */
+  guint needed = MAX (n_columns, 1) + 2;
+
+  if (needed > lod->capacity)
     {
-      lod->mins = g_renew (double, lod->mins, n_columns);
-      lod->maxs = g_renew (double, lod->maxs, n_columns);
-      lod->means = g_renew (double, lod->means, n_columns);
-      lod->stddevs = g_renew (double, lod->stddevs, n_columns);
-      lod->weights = g_renew (double, lod->weights, n_columns);
-      lod->capacity = n_columns;
+      double **arrays[] = { &lod->times, &lod->starts, &lod->ends, &lod->mins, &lod->maxs,
+                            &lod->means, &lod->stddevs, &lod->weights };
+      for (guint i = 0; i < G_N_ELEMENTS (arrays); i++)
+        *arrays[i] = g_renew (double, *arrays[i], needed);
+      lod->capacity = needed;
     }
-  lod->n_columns = n_columns;
+  lod->n_columns = MAX (n_columns, 1);
+}
+
+static void
+set_range (MgLod *lod, double t0, double t1)
+{
+  lod->t0 = t0;
+  lod->t1 = t1 > t0 ? t1 : t0 + 1e-9;
 }
 
 static void
 clear_columns (MgLod *lod)
 {
+  double dt = (lod->t1 - lod->t0) / lod->n_columns;
+
+  lod->by_window = FALSE;
+  lod->n_points = lod->n_columns;
   for (guint c = 0; c < lod->n_columns; c++)
     {
+      lod->starts[c] = lod->t0 + c * dt;
+      lod->ends[c] = lod->t0 + (c + 1) * dt;
+      lod->times[c] = lod->t0 + (c + 0.5) * dt;
       lod->mins[c] = INFINITY;
       lod->maxs[c] = -INFINITY;
       lod->means[c] = 0;
@@ -41,9 +56,9 @@ clear_columns (MgLod *lod)
     }
 }
 
-/* Accumulates one window [s, e] with its values into the columns it
- * overlaps; means and variances are summed weighted by overlap, then
- * divided once in finish_columns. */
+/* Accumulates one window [s, e] into the columns it overlaps; means and
+ * variances are summed weighted by overlap, then divided once in
+ * finish_columns. */
 static void
 add_window (MgLod *lod, double s, double e, double wmin, double wmax, double wmean,
             double wvar)
@@ -62,8 +77,7 @@ add_window (MgLod *lod, double s, double e, double wmin, double wmax, double wme
 
   for (guint c = c0; c <= c1; c++)
     {
-      double col_start = lod->t0 + c * dt;
-      double overlap = MIN (e, col_start + dt) - MAX (s, col_start);
+      double overlap = MIN (e, lod->ends[c]) - MAX (s, lod->starts[c]);
       /* Instantaneous windows still count, with a tiny weight. */
       double w = MAX (overlap, dt * 1e-9);
 
@@ -102,41 +116,115 @@ finish_columns (MgLod *lod)
     lod->data_min = lod->data_max = NAN;
 }
 
-void
-mg_lod_compute (MgLod *lod, const MgSeriesView *series, double t0, double t1)
+/* Window i's values with the fallbacks: NaN mean = no value; a missing
+ * min / max is the mean; no variance is 0. */
+static gboolean
+window_values (const MgSeriesView *series, guint i, double *wmin, double *wmax,
+               double *mean, double *var)
 {
-  lod->t0 = t0;
-  lod->t1 = t1 > t0 ? t1 : t0 + 1e-9;
-  clear_columns (lod);
+  *mean = series->means[i];
+  if (isnan (*mean))
+    return FALSE;
+  *wmin = series->mins ? series->mins[i] : *mean;
+  *wmax = series->maxs ? series->maxs[i] : *mean;
+  *var = series->vars ? series->vars[i] : 0;
+  if (isnan (*wmin))
+    *wmin = *mean;
+  if (isnan (*wmax))
+    *wmax = *mean;
+  if (!isfinite (*var))
+    *var = 0;
+  return TRUE;
+}
 
-  for (guint i = mg_series_view_find (series, lod->t0); i < series->n; i++)
+static void
+compute_columns_from (MgLod *lod, const MgSeriesView *series, guint first)
+{
+  clear_columns (lod);
+  for (guint i = first; i < series->n; i++)
     {
       double s = mg_series_view_window_start (series, i);
       double e = series->ends[i];
-      double mean = series->means[i];
-      double wmin = series->mins ? series->mins[i] : mean;
-      double wmax = series->maxs ? series->maxs[i] : mean;
-      double var = series->vars ? series->vars[i] : 0;
+      double wmin, wmax, mean, var;
 
       if (s >= lod->t1)
         break;
-      if (isnan (mean))
+      if (!window_values (series, i, &wmin, &wmax, &mean, &var))
         continue;
-      if (isnan (wmin))
-        wmin = mean;
-      if (isnan (wmax))
-        wmax = mean;
-      if (!isfinite (var))
-        var = 0;
       add_window (lod, MAX (s, lod->t0), MIN (e, lod->t1), wmin, wmax, mean, var);
     }
   finish_columns (lod);
 }
 
-gboolean
-mg_lod_is_gap (const MgLod *lod, guint column)
+void
+mg_lod_compute_columns (MgLod *lod, const MgSeriesView *series, double t0, double t1)
 {
-  return column >= lod->n_columns || isnan (lod->means[column]);
+  set_range (lod, t0, t1);
+  compute_columns_from (lod, series, mg_series_view_find (series, lod->t0));
+}
+
+/* Zoomed in: one point per window in [first, last), plus a neighbour on
+ * each side so lines reach the edges of the view. */
+static void
+compute_windows (MgLod *lod, const MgSeriesView *series, guint first, guint last)
+{
+  guint from = first > 0 ? first - 1 : 0;
+  guint to = MIN (last + 1, series->n);
+  guint k = 0;
+
+  lod->by_window = TRUE;
+  lod->data_min = INFINITY;
+  lod->data_max = -INFINITY;
+  for (guint i = from; i < to; i++, k++)
+    {
+      double wmin, wmax, mean, var;
+
+      lod->starts[k] = mg_series_view_window_start (series, i);
+      lod->ends[k] = series->ends[i];
+      lod->times[k] = (lod->starts[k] + lod->ends[k]) / 2;
+      lod->weights[k] = lod->ends[k] - lod->starts[k];
+      if (!window_values (series, i, &wmin, &wmax, &mean, &var))
+        {
+          lod->mins[k] = lod->maxs[k] = lod->means[k] = lod->stddevs[k] = NAN;
+          continue;
+        }
+      lod->mins[k] = wmin;
+      lod->maxs[k] = wmax;
+      lod->means[k] = mean;
+      lod->stddevs[k] = sqrt (MAX (var, 0));
+      if (i >= first && i < last)
+        {
+          lod->data_min = MIN (lod->data_min, wmin);
+          lod->data_max = MAX (lod->data_max, wmax);
+        }
+    }
+  lod->n_points = k;
+  if (!isfinite (lod->data_min))
+    lod->data_min = lod->data_max = NAN;
+}
+
+void
+mg_lod_compute (MgLod *lod, const MgSeriesView *series, double t0, double t1)
+{
+  guint first, last;
+
+  set_range (lod, t0, t1);
+  first = mg_series_view_find (series, lod->t0);
+  /* Windows in range: those starting before t1. */
+  last = first;
+  while (last < series->n && mg_series_view_window_start (series, last) < lod->t1
+         && (last - first) * 2 <= lod->n_columns)
+    last++;
+  if ((last - first) * 2 <= lod->n_columns && last > first)
+    compute_windows (lod, series, first, last);
+  else
+    compute_columns_from (lod, series, first);
+}
+
+gboolean
+mg_lod_is_gap (const MgLod *lod, guint point)
+{
+  return point >= lod->n_points || isnan (lod->means[point]);
 }
 
 void
@@ -144,6 +232,9 @@ mg_lod_free (MgLod *lod)
 {
   if (lod == NULL)
     return;
+  g_free (lod->times);
+  g_free (lod->starts);
+  g_free (lod->ends);
   g_free (lod->mins);
   g_free (lod->maxs);
   g_free (lod->means);

@@ -32,6 +32,7 @@ struct _MgMetricGraph {
   int axis_width, axis_height;
 
   double pointer_x;       /* last pointer position, -1 outside */
+  double drag_start_x;    /* where the press was, widget coordinates */
   double drag_start_time;
   gboolean dragging;
 };
@@ -278,6 +279,7 @@ on_drag_begin (GtkGestureDrag *gesture, double x, double y, MgMetricGraph *self)
   gtk_widget_grab_focus (GTK_WIDGET (self));
   if (self->view == NULL)
     return;
+  self->drag_start_x = x;
   self->drag_start_time = x_to_time (self, x);
   self->dragging = FALSE;
 }
@@ -285,14 +287,13 @@ on_drag_begin (GtkGestureDrag *gesture, double x, double y, MgMetricGraph *self)
 static void
 on_drag_update (GtkGestureDrag *gesture, double dx, double dy, MgMetricGraph *self)
 {
-  double x, y;
+  double x = self->drag_start_x;
 
   if (self->view == NULL)
     return;
   if (!self->dragging && fabs (dx) < DRAG_THRESHOLD)
     return;
   self->dragging = TRUE;
-  gtk_gesture_drag_get_start_point (gesture, &x, &y);
   mg_time_view_set_selection (self->view, self->drag_start_time, x_to_time (self, x + dx));
   mg_time_view_set_hover_time (self->view, x_to_time (self, x + dx));
 }

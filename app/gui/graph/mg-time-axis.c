@@ -12,6 +12,7 @@ struct _MgTimeAxis {
   GtkWidget parent_instance;
 
   MgTimeView *view;
+  double drag_start_x;    /* where the press was, widget coordinates */
   double drag_start_time;
   gboolean dragging;
 };
@@ -85,19 +86,19 @@ static void
 on_drag_begin (GtkGestureDrag *gesture, double x, double y, MgTimeAxis *self)
 {
   if (self->view != NULL)
-    self->drag_start_time = x_to_time (self, x);
+    self->drag_start_x = x;
+  self->drag_start_time = x_to_time (self, x);
   self->dragging = FALSE;
 }
 
 static void
 on_drag_update (GtkGestureDrag *gesture, double dx, double dy, MgTimeAxis *self)
 {
-  double x, y;
+  double x = self->drag_start_x;
 
   if (self->view == NULL || (!self->dragging && fabs (dx) < DRAG_THRESHOLD))
     return;
   self->dragging = TRUE;
-  gtk_gesture_drag_get_start_point (gesture, &x, &y);
   mg_time_view_set_selection (self->view, self->drag_start_time, x_to_time (self, x + dx));
 }
 

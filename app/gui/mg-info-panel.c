@@ -1,0 +1,152 @@
+/* The run details panel. */
+#include "mg-config.h"
+
+#include <glib/gi18n.h>
+
+#include "mg-info-panel.h"
+#include "mg-selection-stats.h"
+#include "mg-units.h"
+
+static void
+add_heading (GtkGrid *grid, int *row, const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "heading");
+  gtk_widget_set_margin_top (label, *row == 0 ? 0 : 18);
+  gtk_grid_attach (grid, label, 0, (*row)++, 2, 1);
+}
+
+static void
+add_fact (GtkGrid *grid, int *row, const char *name, const char *value)
+{
+  GtkWidget *name_label = gtk_label_new (name);
+  GtkWidget *value_label = gtk_label_new (value);
+
+  gtk_label_set_xalign (GTK_LABEL (name_label), 1);
+  gtk_label_set_yalign (GTK_LABEL (name_label), 0);
+  gtk_widget_add_css_class (name_label, "dim-label");
+  gtk_label_set_xalign (GTK_LABEL (value_label), 0);
+  gtk_label_set_wrap (GTK_LABEL (value_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (value_label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
+  gtk_widget_set_hexpand (value_label, TRUE);
+  gtk_grid_attach (grid, name_label, 0, *row, 1, 1);
+  gtk_grid_attach (grid, value_label, 1, (*row)++, 1, 1);
+}
+
+static char *
+describe_exit (const MgProcessInfo *process)
+{
+  switch (process->end)
+    {
+    case MG_PROCESS_END_EXITED:
+      return g_strdup_printf (_("exited with status %d"), process->status);
+    case MG_PROCESS_END_SIGNALLED:
+      return g_strdup_printf (_("killed by signal %d (%s)"), process->status,
+                              g_strsignal (process->status));
+    case MG_PROCESS_END_EXECED:
+      return g_strdup (_("replaced by exec"));
+    case MG_PROCESS_END_UNKNOWN:
+    default:
+      return g_strdup (_("end unknown"));
+    }
+}
+
+static void
+add_run_facts (GtkGrid *grid, int *row, MgProfile *profile)
+{
+  const MgRunInfo *run = mg_profile_get_run_info (profile);
+  g_autofree char *command = run->argv ? g_strjoinv (" ", run->argv) : g_strdup ("");
+  g_autofree char *hosts = run->hosts ? g_strjoinv (", ", run->hosts) : g_strdup ("");
+  g_autofree char *processes = g_strdup_printf ("%u", run->n_processes);
+  g_autofree char *nodes = g_strdup_printf ("%u", run->n_nodes);
+  g_autofree char *duration = mg_units_format_time (run->duration_s);
+  g_autofree char *interval = NULL;
+  g_autofree char *status = g_strdup_printf ("%d", run->exit_status);
+  g_autoptr (GDateTime) start = g_date_time_new_from_unix_local (run->start_time_us / G_USEC_PER_SEC);
+  g_autofree char *start_text = start ? g_date_time_format (start, "%Y-%m-%d %H:%M:%S") : g_strdup ("");
+
+  if (run->interval_start_ms == run->interval_end_ms)
+    interval = g_strdup_printf (_("%.0f ms"), run->interval_start_ms);
+  else
+    interval = g_strdup_printf (_("%.0f ms, %.0f ms after merges"), run->interval_start_ms,
+                                run->interval_end_ms);
+
+  add_heading (grid, row, _("Run"));
+  add_fact (grid, row, _("Command"), command);
+  add_fact (grid, row, _("Folder"), run->working_dir ? run->working_dir : "");
+  add_fact (grid, row, _("Hosts"), hosts);
+  add_fact (grid, row, _("Processes"), processes);
+  add_fact (grid, row, _("Nodes"), nodes);
+  add_fact (grid, row, _("Start"), start_text);
+  add_fact (grid, row, _("Duration"), duration);
+  add_fact (grid, row, _("Sampling"), interval);
+  add_fact (grid, row, _("Exit status"), status);
+}
+
+static void
+add_process_ends (GtkGrid *grid, int *row, MgProfile *profile)
+{
+  guint n = mg_profile_get_n_processes (profile);
+
+  add_heading (grid, row, _("Processes"));
+  for (guint p = 0; p < n && p < 256; p++)
+    {
+      const MgProcessInfo *process = mg_profile_get_process (profile, p);
+      g_autofree char *who = mg_selection_stats_describe_process (profile, (int) p);
+      g_autofree char *end = describe_exit (process);
+      g_autofree char *value = g_strdup_printf ("%s, %s", process->host ? process->host : "", end);
+
+      add_fact (grid, row, who, value);
+    }
+}
+
+static void
+add_single_values (GtkGrid *grid, int *row, MgProfile *profile)
+{
+  gboolean any = FALSE;
+
+  for (guint m = 0; m < mg_profile_get_n_metrics (profile); m++)
+    {
+      const MgSingleValue *value = mg_profile_get_single_value (profile, m);
+      const MgMetricDef *def = mg_profile_get_metric (profile, m);
+      g_autofree char *text = NULL;
+
+      if (value == NULL)
+        continue;
+      if (!any)
+        add_heading (grid, row, _("Single Values"));
+      any = TRUE;
+      if (value->count <= 1 || value->min == value->max)
+        text = mg_units_format_value (def, value->mean);
+      else
+        {
+          g_autofree char *min = mg_units_format_value (def, value->min);
+          g_autofree char *mean = mg_units_format_value (def, value->mean);
+          g_autofree char *max = mg_units_format_value (def, value->max);
+
+          text = g_strdup_printf (_("min %s, mean %s, max %s"), min, mean, max);
+        }
+      add_fact (grid, row, def->display_name ? def->display_name : def->id, text);
+    }
+}
+
+GtkWidget *
+mg_info_panel_new (MgProfile *profile)
+{
+  GtkWidget *grid = gtk_grid_new ();
+  int row = 0;
+
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
+  gtk_widget_set_margin_start (grid, 18);
+  gtk_widget_set_margin_end (grid, 18);
+  gtk_widget_set_margin_top (grid, 12);
+  gtk_widget_set_margin_bottom (grid, 18);
+  add_run_facts (GTK_GRID (grid), &row, profile);
+  add_single_values (GTK_GRID (grid), &row, profile);
+  add_process_ends (GTK_GRID (grid), &row, profile);
+  return grid;
+}

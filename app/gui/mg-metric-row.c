@@ -1,0 +1,227 @@
+/* One metric row. */
+#include "mg-config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "mg-graph-render.h"
+#include "mg-metric-graph.h"
+#include "mg-metric-row.h"
+#include "mg-selection-stats.h"
+#include "mg-series-view.h"
+#include "mg-units.h"
+
+struct _MgMetricRow
+{
+  GtkWidget parent_instance;
+
+  MgProfile *profile;
+  guint metric;
+  MgTimeView *view;
+
+  GtkWidget *label_box;
+  GtkWidget *swatch;
+  GtkWidget *name_label;
+  GtkWidget *units_label;
+  GtkWidget *max_value;
+  GtkWidget *mean_value;
+  GtkWidget *min_value;
+  GtkWidget *graph;
+  GtkWidget *context_menu;
+};
+
+G_DEFINE_FINAL_TYPE (MgMetricRow, mg_metric_row, GTK_TYPE_WIDGET)
+
+static void
+set_figure (GtkWidget *label, MgProfile *profile, const MgMetricDef *def, double value,
+            int process)
+{
+  g_autofree char *text = mg_units_format_value (def, value);
+  g_autofree char *who = mg_selection_stats_describe_process (profile, process);
+
+  gtk_label_set_text (GTK_LABEL (label), text);
+  gtk_widget_set_tooltip_text (label, who);
+}
+
+static void
+update_figures (MgMetricRow *self)
+{
+  const MgMetricDef *def = mg_profile_get_metric (self->profile, self->metric);
+  MgSeriesView series;
+  MgSelectionStats stats = { NAN, NAN, NAN, -1, -1, 0 };
+  double t0, t1;
+
+  mg_time_view_get_figures_range (self->view, &t0, &t1);
+  if (mg_series_view_init (&series, self->profile, self->metric,
+                           mg_time_view_get_process (self->view)))
+    mg_selection_stats_compute (&series, t0, t1, &stats);
+
+  set_figure (self->max_value, self->profile, def, stats.max, stats.max_process);
+  set_figure (self->mean_value, self->profile, def, stats.mean, -1);
+  set_figure (self->min_value, self->profile, def, stats.min, stats.min_process);
+}
+
+static void
+on_view_notify (MgMetricRow *self)
+{
+  update_figures (self);
+}
+
+static void
+draw_swatch (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
+{
+  MgMetricRow *self = user_data;
+  const MgMetricDef *def = mg_profile_get_metric (self->profile, self->metric);
+  MgRgba colour = mg_graph_render_metric_colour (def, mg_metric_graph_is_dark (MG_METRIC_GRAPH (self->graph)));
+  double r = MIN (width, height) / 2.0;
+
+  cairo_set_source_rgba (cr, colour.r, colour.g, colour.b, colour.a);
+  cairo_arc (cr, width / 2.0, height / 2.0, r, 0, 2 * G_PI);
+  cairo_fill (cr);
+}
+
+static void
+on_secondary_click (GtkGestureClick *gesture, int n_press, double x, double y, gpointer user_data)
+{
+  MgMetricRow *self = user_data;
+  GdkRectangle at = { (int) x, (int) y, 1, 1 };
+
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu), &at);
+  gtk_popover_popup (GTK_POPOVER (self->context_menu));
+}
+
+static void
+build_context_menu (MgMetricRow *self)
+{
+  const MgMetricDef *def = mg_profile_get_metric (self->profile, self->metric);
+  g_autoptr (GMenu) menu = g_menu_new ();
+  g_autoptr (GMenuItem) item = g_menu_item_new (_("Hide This Metric"), NULL);
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  g_menu_item_set_action_and_target_value (item, "win.hide-metric", g_variant_new_string (def->id));
+  g_menu_append_item (menu, item);
+  g_menu_append (menu, _("Zoom to Selection"), "win.zoom-selection");
+  g_menu_append (menu, _("Reset Zoom"), "win.zoom-reset");
+  self->context_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
+  gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
+  gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_secondary_click), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+}
+
+static void
+mg_metric_row_dispose (GObject *object)
+{
+  MgMetricRow *self = MG_METRIC_ROW (object);
+
+  if (self->view != NULL)
+    g_signal_handlers_disconnect_by_data (self->view, self);
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), MG_TYPE_METRIC_ROW);
+  g_clear_pointer (&self->graph, gtk_widget_unparent);
+  G_OBJECT_CLASS (mg_metric_row_parent_class)->dispose (object);
+}
+
+static void
+mg_metric_row_finalize (GObject *object)
+{
+  MgMetricRow *self = MG_METRIC_ROW (object);
+
+  g_clear_object (&self->view);
+  g_clear_object (&self->profile);
+  G_OBJECT_CLASS (mg_metric_row_parent_class)->finalize (object);
+}
+
+static void
+mg_metric_row_class_init (MgMetricRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = mg_metric_row_dispose;
+  object_class->finalize = mg_metric_row_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/metrograph/Metrograph/ui/mg-metric-row.ui");
+  gtk_widget_class_bind_template_child (widget_class, MgMetricRow, label_box);
+  gtk_widget_class_bind_template_child (widget_class, MgMetricRow, swatch);
+  gtk_widget_class_bind_template_child (widget_class, MgMetricRow, name_label);
+  gtk_widget_class_bind_template_child (widget_class, MgMetricRow, units_label);
+  gtk_widget_class_bind_template_child (widget_class, MgMetricRow, max_value);
+  gtk_widget_class_bind_template_child (widget_class, MgMetricRow, mean_value);
+  gtk_widget_class_bind_template_child (widget_class, MgMetricRow, min_value);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "metricrow");
+}
+
+static void
+mg_metric_row_init (MgMetricRow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+GtkWidget *
+mg_metric_row_new (MgProfile *profile, guint metric, MgTimeView *view, GtkSizeGroup *label_group)
+{
+  MgMetricRow *self = g_object_new (MG_TYPE_METRIC_ROW, NULL);
+  const MgMetricDef *def = mg_profile_get_metric (profile, metric);
+  const char *units = def->display_units ? def->display_units : def->units;
+
+  self->profile = g_object_ref (profile);
+  self->metric = metric;
+  self->view = g_object_ref (view);
+
+  gtk_label_set_text (GTK_LABEL (self->name_label), def->display_name ? def->display_name : def->id);
+  if (def->description != NULL && def->description[0] != '\0')
+    {
+      /* Descriptions may carry HTML line breaks from CDATA. */
+      g_autoptr (GRegex) tags = g_regex_new ("<br\\s*/?>|<[^>]*>", G_REGEX_CASELESS, 0, NULL);
+      g_autofree char *plain = g_regex_replace (tags, def->description, -1, 0, "\n", 0, NULL);
+
+      gtk_widget_set_tooltip_text (self->label_box, g_strstrip (plain));
+    }
+  if (units != NULL && units[0] != '\0')
+    gtk_label_set_text (GTK_LABEL (self->units_label), units);
+  else
+    gtk_widget_set_visible (self->units_label, FALSE);
+
+  self->graph = mg_metric_graph_new (profile, metric, view);
+  gtk_widget_set_hexpand (self->graph, TRUE);
+  gtk_widget_set_parent (self->graph, GTK_WIDGET (self));
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->swatch), draw_swatch, self, NULL);
+  if (label_group != NULL)
+    gtk_size_group_add_widget (label_group, self->label_box);
+  build_context_menu (self);
+
+  g_signal_connect_swapped (view, "notify::has-selection", G_CALLBACK (on_view_notify), self);
+  g_signal_connect_swapped (view, "notify::selection-start", G_CALLBACK (on_view_notify), self);
+  g_signal_connect_swapped (view, "notify::selection-end", G_CALLBACK (on_view_notify), self);
+  g_signal_connect_swapped (view, "notify::process", G_CALLBACK (on_view_notify), self);
+  update_figures (self);
+  return GTK_WIDGET (self);
+}
+
+guint
+mg_metric_row_get_metric (MgMetricRow *self)
+{
+  return self->metric;
+}
+
+GtkWidget *
+mg_metric_row_get_graph (MgMetricRow *self)
+{
+  return self->graph;
+}
+
+char *
+mg_metric_row_dup_figures_text (MgMetricRow *self)
+{
+  return g_strdup_printf (_("Max %s · Mean %s · Min %s"),
+                          gtk_label_get_text (GTK_LABEL (self->max_value)),
+                          gtk_label_get_text (GTK_LABEL (self->mean_value)),
+                          gtk_label_get_text (GTK_LABEL (self->min_value)));
+}

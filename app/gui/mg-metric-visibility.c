@@ -1,0 +1,644 @@
+/* Which metric rows the window shows, as stateful actions. */
+#include "mg-config.h"
+
+#include <glib/gi18n.h>
+
+#include "mg-metric-visibility.h"
+
+#define OTHER_ACTION "show-other-metrics"
+
+struct _MgMetricVisibility
+{
+  GObject parent_instance;
+
+  MgProfile *profile;
+  GSettings *settings;
+  GPtrArray *sections;     /* MgMetricSection* */
+  GPtrArray *unavailable;  /* MgUnavailableGroup* */
+  int default_section;
+  gboolean *section_shown;
+  gboolean *metric_shown;  /* per profile metric */
+  char *preset;
+  GArray *undo_stack;      /* guint: metrics hidden by hide-metric, last on top */
+  GActionMap *map;         /* where the actions live, not owned */
+};
+
+G_DEFINE_FINAL_TYPE (MgMetricVisibility, mg_metric_visibility, G_TYPE_OBJECT)
+
+enum { SIGNAL_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static void
+section_free (gpointer data)
+{
+  MgMetricSection *section = data;
+
+  g_free (section->id);
+  g_free (section->title);
+  g_free (section->description);
+  g_array_unref (section->metrics);
+  g_free (section->action_name);
+  g_free (section);
+}
+
+static void
+unavailable_free (gpointer data)
+{
+  MgUnavailableGroup *group = data;
+
+  g_free (group->id);
+  g_free (group->title);
+  g_free (group->reason);
+  g_free (group);
+}
+
+char *
+mg_metric_visibility_action_name (const char *prefix, const char *id)
+{
+  GString *name = g_string_new (prefix);
+
+  g_string_append_c (name, '.');
+  for (const char *p = id; *p != '\0'; p++)
+    {
+      if (g_ascii_isalnum (*p) || *p == '.')
+        g_string_append_c (name, *p);
+      else
+        g_string_append_printf (name, "-%02X", (guint) (guchar) *p);
+    }
+  return g_string_free (name, FALSE);
+}
+
+static gboolean
+is_time_metric (MgProfile *profile, int metric)
+{
+  return metric >= 0 && mg_profile_get_series (profile, (guint) metric) != NULL;
+}
+
+/* Why a group has no graphs: a metric error naming one of its metrics says
+ * it best; else its metrics were single values or not recorded at all. */
+static char *
+unavailable_reason (MgProfile *profile, const MgMetricGroup *group)
+{
+  gboolean any_single = FALSE;
+
+  for (guint r = 0; r < group->metric_refs->len; r++)
+    {
+      const char *ref = g_ptr_array_index (group->metric_refs, r);
+
+      for (guint e = 0; e < mg_profile_get_n_metric_errors (profile); e++)
+        {
+          const MgMetricError *error = mg_profile_get_metric_error (profile, e);
+
+          if (g_strcmp0 (error->metric_id, ref) == 0 && error->message != NULL)
+            return g_strdup (error->message);
+        }
+      if (mg_profile_find_metric (profile, ref) >= 0)
+        any_single = TRUE;
+    }
+  if (any_single)
+    return g_strdup (_("only single values, shown in the run details"));
+  return g_strdup (_("not recorded in this run"));
+}
+
+static void
+build_sections (MgMetricVisibility *self)
+{
+  MgProfile *profile = self->profile;
+  guint n_metrics = mg_profile_get_n_metrics (profile);
+  g_autofree gboolean *grouped = g_new0 (gboolean, n_metrics);
+  MgMetricSection *other;
+
+  for (guint g = 0; g < mg_profile_get_n_groups (profile); g++)
+    {
+      const MgMetricGroup *group = mg_profile_get_group (profile, g);
+      MgMetricSection *section = g_new0 (MgMetricSection, 1);
+
+      section->metrics = g_array_new (FALSE, FALSE, sizeof (guint));
+      for (guint r = 0; r < group->metric_refs->len; r++)
+        {
+          int metric = mg_profile_find_metric (profile, g_ptr_array_index (group->metric_refs, r));
+          gboolean seen = FALSE;
+
+          if (metric < 0)
+            continue;
+          grouped[metric] = TRUE;
+          if (!is_time_metric (profile, metric))
+            continue;
+          for (guint i = 0; i < section->metrics->len; i++)
+            seen |= g_array_index (section->metrics, guint, i) == (guint) metric;
+          if (!seen)
+            g_array_append_val (section->metrics, metric);
+        }
+
+      if (section->metrics->len == 0)
+        {
+          MgUnavailableGroup *unavailable = g_new0 (MgUnavailableGroup, 1);
+
+          unavailable->id = g_strdup (group->id);
+          unavailable->title = g_strdup (group->display_name ? group->display_name : group->id);
+          unavailable->reason = unavailable_reason (profile, group);
+          g_ptr_array_add (self->unavailable, unavailable);
+          section_free (section);
+          continue;
+        }
+
+      section->id = g_strdup (group->id);
+      section->title = g_strdup (group->display_name ? group->display_name : group->id);
+      section->description = g_strdup (group->description);
+      section->action_name = mg_metric_visibility_action_name ("show-group", group->id);
+      /* MAP's Default group comes first, as its preset does. */
+      if (self->default_section < 0 && g_strcmp0 (section->title, "Default") == 0)
+        {
+          g_ptr_array_insert (self->sections, 0, section);
+          self->default_section = 0;
+        }
+      else
+        g_ptr_array_add (self->sections, section);
+    }
+
+  other = g_new0 (MgMetricSection, 1);
+  other->metrics = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint m = 0; m < n_metrics; m++)
+    if (!grouped[m] && is_time_metric (profile, (int) m))
+      g_array_append_val (other->metrics, m);
+  if (other->metrics->len > 0)
+    {
+      other->title = g_strdup (_("Other metrics"));
+      other->description = g_strdup (_("Metrics that belong to no metric group"));
+      other->action_name = g_strdup (OTHER_ACTION);
+      g_ptr_array_add (self->sections, other);
+    }
+  else
+    section_free (other);
+}
+
+static void
+save_settings (MgMetricVisibility *self)
+{
+  g_autoptr (GPtrArray) hidden_groups = g_ptr_array_new ();
+  g_autoptr (GPtrArray) hidden_metrics = g_ptr_array_new ();
+
+  if (self->settings == NULL)
+    return;
+  for (guint s = 0; s < self->sections->len; s++)
+    {
+      const MgMetricSection *section = g_ptr_array_index (self->sections, s);
+
+      if (!self->section_shown[s] && section->id != NULL)
+        g_ptr_array_add (hidden_groups, section->id);
+    }
+  g_ptr_array_add (hidden_groups, NULL);
+  for (guint m = 0; m < mg_profile_get_n_metrics (self->profile); m++)
+    if (!self->metric_shown[m] && is_time_metric (self->profile, (int) m))
+      g_ptr_array_add (hidden_metrics, mg_profile_get_metric (self->profile, m)->id);
+  g_ptr_array_add (hidden_metrics, NULL);
+
+  g_settings_delay (self->settings);
+  g_settings_set_string (self->settings, "preset", self->preset);
+  g_settings_set_strv (self->settings, "hidden-groups", (const char *const *) hidden_groups->pdata);
+  g_settings_set_strv (self->settings, "hidden-metrics",
+                       (const char *const *) hidden_metrics->pdata);
+  g_settings_apply (self->settings);
+}
+
+static int
+find_section (MgMetricVisibility *self, const char *group_id)
+{
+  for (guint s = 0; s < self->sections->len; s++)
+    {
+      const MgMetricSection *section = g_ptr_array_index (self->sections, s);
+
+      if (g_strcmp0 (section->id, group_id) == 0)
+        return (int) s;
+    }
+  return -1;
+}
+
+/* Mirrors the shown flags into the actions' states (when added) and tells
+ * the window. */
+static void
+sync_actions (MgMetricVisibility *self)
+{
+  if (self->map != NULL)
+    {
+      GAction *preset = g_action_map_lookup_action (self->map, "preset");
+      GAction *undo = g_action_map_lookup_action (self->map, "undo-hide");
+
+      g_simple_action_set_state (G_SIMPLE_ACTION (preset), g_variant_new_string (self->preset));
+      g_simple_action_set_enabled (G_SIMPLE_ACTION (undo), self->undo_stack->len > 0);
+      for (guint s = 0; s < self->sections->len; s++)
+        {
+          const MgMetricSection *section = g_ptr_array_index (self->sections, s);
+          GAction *action = g_action_map_lookup_action (self->map, section->action_name);
+
+          g_simple_action_set_state (G_SIMPLE_ACTION (action),
+                                     g_variant_new_boolean (self->section_shown[s]));
+        }
+      for (guint m = 0; m < mg_profile_get_n_metrics (self->profile); m++)
+        {
+          g_autofree char *name = NULL;
+          GAction *action;
+
+          if (!is_time_metric (self->profile, (int) m))
+            continue;
+          name = mg_metric_visibility_action_name ("show-metric",
+                                                   mg_profile_get_metric (self->profile, m)->id);
+          action = g_action_map_lookup_action (self->map, name);
+          g_simple_action_set_state (G_SIMPLE_ACTION (action),
+                                     g_variant_new_boolean (self->metric_shown[m]));
+        }
+    }
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+static void
+set_all (MgMetricVisibility *self, gboolean shown)
+{
+  for (guint s = 0; s < self->sections->len; s++)
+    self->section_shown[s] = shown;
+  for (guint m = 0; m < mg_profile_get_n_metrics (self->profile); m++)
+    self->metric_shown[m] = shown;
+}
+
+/* "all", "group:<id>", or "default" (the Default group, else all). Returns
+ * FALSE for a group this profile lacks. */
+static gboolean
+apply_preset (MgMetricVisibility *self, const char *preset)
+{
+  int section = -1;
+  const MgMetricSection *chosen;
+
+  if (g_str_equal (preset, "default"))
+    {
+      if (self->default_section < 0)
+        preset = "all";
+      else
+        section = self->default_section;
+    }
+  else if (g_str_has_prefix (preset, "group:"))
+    {
+      section = find_section (self, preset + strlen ("group:"));
+      if (section < 0)
+        return FALSE;
+    }
+  else if (!g_str_equal (preset, "all"))
+    return FALSE;
+
+  if (section < 0)
+    {
+      set_all (self, TRUE);
+      g_free (self->preset);
+      self->preset = g_strdup ("all");
+      return TRUE;
+    }
+
+  set_all (self, FALSE);
+  chosen = g_ptr_array_index (self->sections, section);
+  self->section_shown[section] = TRUE;
+  for (guint i = 0; i < chosen->metrics->len; i++)
+    self->metric_shown[g_array_index (chosen->metrics, guint, i)] = TRUE;
+  g_free (self->preset);
+  self->preset = g_strconcat ("group:", chosen->id, NULL);
+  return TRUE;
+}
+
+static void
+apply_settings (MgMetricVisibility *self)
+{
+  g_autofree char *preset = NULL;
+  g_auto (GStrv) hidden_groups = NULL;
+  g_auto (GStrv) hidden_metrics = NULL;
+
+  if (self->settings == NULL)
+    {
+      apply_preset (self, "default");
+      return;
+    }
+  preset = g_settings_get_string (self->settings, "preset");
+  if (preset[0] != '\0' && apply_preset (self, preset))
+    return;
+  /* Chosen metric by metric, or a preset this profile lacks: everything
+   * but what was hidden. */
+  set_all (self, TRUE);
+  g_free (self->preset);
+  self->preset = g_strdup ("");
+  hidden_groups = g_settings_get_strv (self->settings, "hidden-groups");
+  hidden_metrics = g_settings_get_strv (self->settings, "hidden-metrics");
+  for (guint i = 0; hidden_groups[i] != NULL; i++)
+    {
+      int section = find_section (self, hidden_groups[i]);
+
+      if (section >= 0)
+        self->section_shown[section] = FALSE;
+    }
+  for (guint i = 0; hidden_metrics[i] != NULL; i++)
+    {
+      int metric = mg_profile_find_metric (self->profile, hidden_metrics[i]);
+
+      if (metric >= 0)
+        self->metric_shown[metric] = FALSE;
+    }
+}
+
+static void
+changed_by_hand (MgMetricVisibility *self)
+{
+  g_free (self->preset);
+  self->preset = g_strdup ("");
+  save_settings (self);
+  sync_actions (self);
+}
+
+static void
+on_preset (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  MgMetricVisibility *self = user_data;
+
+  if (!apply_preset (self, g_variant_get_string (parameter, NULL)))
+    return;
+  g_array_set_size (self->undo_stack, 0);
+  save_settings (self);
+  sync_actions (self);
+}
+
+static void
+on_show_section (GSimpleAction *action, GVariant *value, gpointer user_data)
+{
+  MgMetricVisibility *self = user_data;
+  const char *name = g_action_get_name (G_ACTION (action));
+
+  for (guint s = 0; s < self->sections->len; s++)
+    {
+      const MgMetricSection *section = g_ptr_array_index (self->sections, s);
+
+      if (g_str_equal (section->action_name, name))
+        self->section_shown[s] = g_variant_get_boolean (value);
+    }
+  changed_by_hand (self);
+}
+
+static int
+metric_of_action (MgMetricVisibility *self, const char *name)
+{
+  for (guint m = 0; m < mg_profile_get_n_metrics (self->profile); m++)
+    {
+      g_autofree char *candidate =
+        mg_metric_visibility_action_name ("show-metric", mg_profile_get_metric (self->profile, m)->id);
+
+      if (g_str_equal (candidate, name))
+        return (int) m;
+    }
+  return -1;
+}
+
+static void
+on_show_metric (GSimpleAction *action, GVariant *value, gpointer user_data)
+{
+  MgMetricVisibility *self = user_data;
+  int metric = metric_of_action (self, g_action_get_name (G_ACTION (action)));
+
+  if (metric < 0)
+    return;
+  self->metric_shown[metric] = g_variant_get_boolean (value);
+  changed_by_hand (self);
+}
+
+static void
+on_hide_metric (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  MgMetricVisibility *self = user_data;
+  int metric = mg_profile_find_metric (self->profile, g_variant_get_string (parameter, NULL));
+  guint index;
+
+  if (metric < 0 || !self->metric_shown[metric])
+    return;
+  index = (guint) metric;
+  self->metric_shown[metric] = FALSE;
+  g_array_append_val (self->undo_stack, index);
+  changed_by_hand (self);
+}
+
+static void
+on_undo_hide (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  MgMetricVisibility *self = user_data;
+  guint metric;
+
+  if (self->undo_stack->len == 0)
+    return;
+  metric = g_array_index (self->undo_stack, guint, self->undo_stack->len - 1);
+  g_array_set_size (self->undo_stack, self->undo_stack->len - 1);
+  self->metric_shown[metric] = TRUE;
+  changed_by_hand (self);
+}
+
+static void
+add_action (GActionMap *map, GSimpleAction *action)
+{
+  g_action_map_add_action (map, G_ACTION (action));
+  g_object_unref (action);
+}
+
+void
+mg_metric_visibility_add_actions (MgMetricVisibility *self, GActionMap *map)
+{
+  GSimpleAction *action;
+
+  g_return_if_fail (self->map == NULL);
+  self->map = map;
+
+  action = g_simple_action_new_stateful ("preset", G_VARIANT_TYPE_STRING,
+                                         g_variant_new_string (self->preset));
+  g_signal_connect_object (action, "activate", G_CALLBACK (on_preset), self, 0);
+  add_action (map, action);
+
+  action = g_simple_action_new ("hide-metric", G_VARIANT_TYPE_STRING);
+  g_signal_connect_object (action, "activate", G_CALLBACK (on_hide_metric), self, 0);
+  add_action (map, action);
+
+  action = g_simple_action_new ("undo-hide", NULL);
+  g_signal_connect_object (action, "activate", G_CALLBACK (on_undo_hide), self, 0);
+  add_action (map, action);
+
+  for (guint s = 0; s < self->sections->len; s++)
+    {
+      const MgMetricSection *section = g_ptr_array_index (self->sections, s);
+
+      action = g_simple_action_new_stateful (section->action_name, NULL,
+                                             g_variant_new_boolean (self->section_shown[s]));
+      g_signal_connect_object (action, "change-state", G_CALLBACK (on_show_section), self, 0);
+      add_action (map, action);
+    }
+  for (guint m = 0; m < mg_profile_get_n_metrics (self->profile); m++)
+    {
+      g_autofree char *name = NULL;
+
+      if (!is_time_metric (self->profile, (int) m))
+        continue;
+      name = mg_metric_visibility_action_name ("show-metric",
+                                               mg_profile_get_metric (self->profile, m)->id);
+      action = g_simple_action_new_stateful (name, NULL,
+                                             g_variant_new_boolean (self->metric_shown[m]));
+      g_signal_connect_object (action, "change-state", G_CALLBACK (on_show_metric), self, 0);
+      add_action (map, action);
+    }
+  sync_actions (self);
+}
+
+void
+mg_metric_visibility_remove_actions (MgMetricVisibility *self, GActionMap *map)
+{
+  g_return_if_fail (self->map == map);
+
+  g_action_map_remove_action (map, "preset");
+  g_action_map_remove_action (map, "hide-metric");
+  g_action_map_remove_action (map, "undo-hide");
+  for (guint s = 0; s < self->sections->len; s++)
+    g_action_map_remove_action (map, ((MgMetricSection *) g_ptr_array_index (self->sections, s))->action_name);
+  for (guint m = 0; m < mg_profile_get_n_metrics (self->profile); m++)
+    {
+      g_autofree char *name =
+        mg_metric_visibility_action_name ("show-metric", mg_profile_get_metric (self->profile, m)->id);
+
+      g_action_map_remove_action (map, name);
+    }
+  self->map = NULL;
+}
+
+static void
+mg_metric_visibility_finalize (GObject *object)
+{
+  MgMetricVisibility *self = MG_METRIC_VISIBILITY (object);
+
+  g_clear_object (&self->profile);
+  g_clear_object (&self->settings);
+  g_ptr_array_unref (self->sections);
+  g_ptr_array_unref (self->unavailable);
+  g_free (self->section_shown);
+  g_free (self->metric_shown);
+  g_free (self->preset);
+  g_array_unref (self->undo_stack);
+  G_OBJECT_CLASS (mg_metric_visibility_parent_class)->finalize (object);
+}
+
+static void
+mg_metric_visibility_class_init (MgMetricVisibilityClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = mg_metric_visibility_finalize;
+  signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass),
+                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                          G_TYPE_NONE, 0);
+}
+
+static void
+mg_metric_visibility_init (MgMetricVisibility *self)
+{
+  self->sections = g_ptr_array_new_with_free_func (section_free);
+  self->unavailable = g_ptr_array_new_with_free_func (unavailable_free);
+  self->default_section = -1;
+  self->preset = g_strdup ("");
+  self->undo_stack = g_array_new (FALSE, FALSE, sizeof (guint));
+}
+
+MgMetricVisibility *
+mg_metric_visibility_new (MgProfile *profile, GSettings *settings)
+{
+  MgMetricVisibility *self = g_object_new (MG_TYPE_METRIC_VISIBILITY, NULL);
+
+  self->profile = g_object_ref (profile);
+  self->settings = settings != NULL ? g_object_ref (settings) : NULL;
+  build_sections (self);
+  self->section_shown = g_new0 (gboolean, MAX (self->sections->len, 1));
+  self->metric_shown = g_new0 (gboolean, MAX (mg_profile_get_n_metrics (profile), 1));
+  apply_settings (self);
+  return self;
+}
+
+MgProfile *
+mg_metric_visibility_get_profile (MgMetricVisibility *self)
+{
+  return self->profile;
+}
+
+guint
+mg_metric_visibility_get_n_sections (MgMetricVisibility *self)
+{
+  return self->sections->len;
+}
+
+const MgMetricSection *
+mg_metric_visibility_get_section (MgMetricVisibility *self, guint i)
+{
+  g_return_val_if_fail (i < self->sections->len, NULL);
+  return g_ptr_array_index (self->sections, i);
+}
+
+int
+mg_metric_visibility_get_default_section (MgMetricVisibility *self)
+{
+  return self->default_section;
+}
+
+guint
+mg_metric_visibility_get_n_unavailable (MgMetricVisibility *self)
+{
+  return self->unavailable->len;
+}
+
+const MgUnavailableGroup *
+mg_metric_visibility_get_unavailable (MgMetricVisibility *self, guint i)
+{
+  g_return_val_if_fail (i < self->unavailable->len, NULL);
+  return g_ptr_array_index (self->unavailable, i);
+}
+
+gboolean
+mg_metric_visibility_get_section_shown (MgMetricVisibility *self, guint section)
+{
+  g_return_val_if_fail (section < self->sections->len, FALSE);
+  return self->section_shown[section];
+}
+
+gboolean
+mg_metric_visibility_get_metric_shown (MgMetricVisibility *self, guint metric)
+{
+  g_return_val_if_fail (metric < mg_profile_get_n_metrics (self->profile), FALSE);
+  return self->metric_shown[metric];
+}
+
+gboolean
+mg_metric_visibility_is_row_visible (MgMetricVisibility *self, guint section, guint metric)
+{
+  return mg_metric_visibility_get_section_shown (self, section) &&
+         mg_metric_visibility_get_metric_shown (self, metric);
+}
+
+const char *
+mg_metric_visibility_get_preset (MgMetricVisibility *self)
+{
+  return self->preset;
+}
+
+char **
+mg_metric_visibility_dup_visible_ids (MgMetricVisibility *self)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  guint n_metrics = mg_profile_get_n_metrics (self->profile);
+  g_autofree gboolean *listed = g_new0 (gboolean, MAX (n_metrics, 1));
+
+  for (guint s = 0; s < self->sections->len; s++)
+    {
+      const MgMetricSection *section = g_ptr_array_index (self->sections, s);
+
+      for (guint i = 0; i < section->metrics->len; i++)
+        {
+          guint metric = g_array_index (section->metrics, guint, i);
+
+          if (listed[metric] || !mg_metric_visibility_is_row_visible (self, s, metric))
+            continue;
+          listed[metric] = TRUE;
+          g_strv_builder_add (builder, mg_profile_get_metric (self->profile, metric)->id);
+        }
+    }
+  return g_strv_builder_end (builder);
+}

@@ -1,0 +1,1076 @@
+/* A viewer window. */
+#include "mg-config.h"
+
+#include <glib/gi18n.h>
+
+#include "mg-error-list.h"
+#include "mg-event-strip.h"
+#include "mg-info-panel.h"
+#include "mg-metric-graph.h"
+#include "mg-metric-row.h"
+#include "mg-metric-visibility.h"
+#include "mg-metrics-menu.h"
+#include "mg-selection-stats.h"
+#include "mg-time-axis.h"
+#include "mg-units.h"
+#include "mg-view-export.h"
+#include "mg-window.h"
+
+#define PROFILE_MIME_TYPE "application/x-metrograph-profile"
+#define UNDO_TIMEOUT_S 6
+
+struct _MgWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* template children */
+  GtkWidget *metrics_button;
+  GtkWidget *process_dropdown;
+  GtkWidget *title_label;
+  GtkWidget *subtitle_label;
+  GtkWidget *info_button;
+  GtkWidget *zoom_box;
+  GtkWidget *stack;
+  GtkWidget *recent_heading;
+  GtkWidget *recent_list;
+  GtkWidget *spinner;
+  GtkWidget *loading_label;
+  GtkWidget *error_title;
+  GtkWidget *error_message;
+  GtkWidget *errors_revealer;
+  GtkWidget *errors_label;
+  GtkWidget *rows_stack;
+  GtkWidget *rows_box;
+  GtkWidget *axis_box;
+  GtkWidget *axis_caption;
+  GtkWidget *axis_column;
+  GtkWidget *side_revealer;
+  GtkWidget *side_stack;
+  GtkWidget *info_scroller;
+  GtkWidget *errors_scroller;
+  GtkWidget *undo_revealer;
+  GtkWidget *undo_label;
+
+  GSettings *settings;      /* NULL when the schema is not installed */
+  GCancellable *cancellable;
+  gboolean loading;
+  GFile *file;
+  MgProfile *profile;
+  MgTimeView *view;
+  MgMetricVisibility *visibility;
+  GtkSizeGroup *label_group;
+  GPtrArray *sections;      /* GtkWidget*: one expander per visibility section */
+  GPtrArray *section_rows;  /* GPtrArray* of MgMetricRow* per section */
+  GtkWidget *event_strip;
+  GtkWidget *time_axis;
+  guint error_count;
+  guint undo_timeout;
+};
+
+G_DEFINE_FINAL_TYPE (MgWindow, mg_window, GTK_TYPE_APPLICATION_WINDOW)
+
+enum { PROP_0, PROP_LOADING, PROP_PROFILE, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+static void open_file_dialog (MgWindow *self);
+
+/* ---- start page: recent profiles ------------------------------------- */
+
+static void
+on_recent_activated (GtkListBox *list, GtkListBoxRow *row, gpointer user_data)
+{
+  MgWindow *self = user_data;
+  const char *uri = g_object_get_data (G_OBJECT (row), "uri");
+  g_autoptr (GFile) file = g_file_new_for_uri (uri);
+
+  mg_window_open_file (self, file);
+}
+
+static void
+fill_recent_list (MgWindow *self)
+{
+  GtkRecentManager *manager = gtk_recent_manager_get_default ();
+  GList *items = gtk_recent_manager_get_items (manager);
+  GtkWidget *child;
+  guint n = 0;
+
+  while ((child = gtk_widget_get_first_child (self->recent_list)) != NULL)
+    gtk_list_box_remove (GTK_LIST_BOX (self->recent_list), child);
+
+  for (GList *l = items; l != NULL && n < 8; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+      const char *uri = gtk_recent_info_get_uri (info);
+      GtkWidget *row, *box, *name, *where;
+      g_autoptr (GFile) file = NULL;
+      g_autoptr (GFile) parent = NULL;
+      g_autofree char *folder = NULL;
+
+      if (!g_str_has_suffix (uri, ".mgprof") || !gtk_recent_info_exists (info))
+        continue;
+      file = g_file_new_for_uri (uri);
+      parent = g_file_get_parent (file);
+      folder = parent ? g_file_get_parse_name (parent) : g_strdup ("");
+      box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+      name = gtk_label_new (gtk_recent_info_get_display_name (info));
+      where = gtk_label_new (folder);
+      gtk_label_set_xalign (GTK_LABEL (name), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_label_set_xalign (GTK_LABEL (where), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (where), PANGO_ELLIPSIZE_START);
+      gtk_widget_add_css_class (where, "caption");
+      gtk_widget_add_css_class (where, "dim-label");
+      gtk_box_append (GTK_BOX (box), name);
+      gtk_box_append (GTK_BOX (box), where);
+      gtk_widget_set_margin_start (box, 12);
+      gtk_widget_set_margin_end (box, 12);
+      gtk_widget_set_margin_top (box, 8);
+      gtk_widget_set_margin_bottom (box, 8);
+      row = gtk_list_box_row_new ();
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+      g_object_set_data_full (G_OBJECT (row), "uri", g_strdup (uri), g_free);
+      gtk_list_box_append (GTK_LIST_BOX (self->recent_list), row);
+      n++;
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+  gtk_widget_set_visible (self->recent_heading, n > 0);
+  gtk_widget_set_visible (self->recent_list, n > 0);
+}
+
+/* ---- profile view ------------------------------------------------------ */
+
+static void
+update_rows_visibility (MgWindow *self)
+{
+  gboolean any = FALSE;
+
+  for (guint s = 0; s < self->sections->len; s++)
+    {
+      GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
+      gboolean any_in_section = FALSE;
+
+      for (guint i = 0; i < rows->len; i++)
+        {
+          MgMetricRow *row = g_ptr_array_index (rows, i);
+          gboolean visible = mg_metric_visibility_is_row_visible (self->visibility, s,
+                                                                  mg_metric_row_get_metric (row));
+
+          gtk_widget_set_visible (GTK_WIDGET (row), visible);
+          any_in_section |= visible;
+        }
+      gtk_widget_set_visible (g_ptr_array_index (self->sections, s), any_in_section);
+      any |= any_in_section;
+    }
+  gtk_stack_set_visible_child_name (GTK_STACK (self->rows_stack), any ? "rows" : "empty");
+}
+
+static gboolean
+on_undo_timeout (gpointer user_data)
+{
+  MgWindow *self = user_data;
+
+  self->undo_timeout = 0;
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->undo_revealer), FALSE);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_undo_dismiss (MgWindow *self)
+{
+  g_clear_handle_id (&self->undo_timeout, g_source_remove);
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->undo_revealer), FALSE);
+}
+
+static void
+on_hide_metric_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  MgWindow *self = user_data;
+  int metric = mg_profile_find_metric (self->profile, g_variant_get_string (parameter, NULL));
+  g_autofree char *text = NULL;
+  const MgMetricDef *def;
+
+  if (metric < 0)
+    return;
+  def = mg_profile_get_metric (self->profile, (guint) metric);
+  text = g_strdup_printf (_("“%s” hidden"), def->display_name ? def->display_name : def->id);
+  gtk_label_set_text (GTK_LABEL (self->undo_label), text);
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->undo_revealer), TRUE);
+  g_clear_handle_id (&self->undo_timeout, g_source_remove);
+  self->undo_timeout = g_timeout_add_seconds (UNDO_TIMEOUT_S, on_undo_timeout, self);
+}
+
+static void
+on_undo_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  on_undo_dismiss (MG_WINDOW (user_data));
+}
+
+static GtkWidget *
+build_section (MgWindow *self, const MgMetricSection *section, GPtrArray *rows)
+{
+  GtkWidget *expander = gtk_expander_new (NULL);
+  GtkWidget *title = gtk_label_new (section->title);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  gtk_widget_add_css_class (title, "heading");
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_expander_set_label_widget (GTK_EXPANDER (expander), title);
+  gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+  gtk_widget_add_css_class (expander, "metric-group");
+  if (section->description != NULL)
+    gtk_widget_set_tooltip_text (title, section->description);
+
+  for (guint i = 0; i < section->metrics->len; i++)
+    {
+      GtkWidget *row = mg_metric_row_new (self->profile, g_array_index (section->metrics, guint, i),
+                                          self->view, self->label_group);
+
+      gtk_box_append (GTK_BOX (box), row);
+      g_ptr_array_add (rows, row);
+    }
+  gtk_expander_set_child (GTK_EXPANDER (expander), box);
+  return expander;
+}
+
+static void
+clear_profile_view (MgWindow *self)
+{
+  GtkWidget *child;
+
+  if (self->visibility != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->visibility, self);
+      mg_metric_visibility_remove_actions (self->visibility, G_ACTION_MAP (self));
+    }
+  while ((child = gtk_widget_get_first_child (self->rows_box)) != NULL)
+    gtk_box_remove (GTK_BOX (self->rows_box), child);
+  while ((child = gtk_widget_get_first_child (self->axis_column)) != NULL)
+    gtk_box_remove (GTK_BOX (self->axis_column), child);
+  self->event_strip = NULL;
+  self->time_axis = NULL;
+  g_ptr_array_set_size (self->sections, 0);
+  g_ptr_array_set_size (self->section_rows, 0);
+  g_clear_object (&self->visibility);
+  g_clear_object (&self->label_group);
+  g_clear_object (&self->profile);
+  g_clear_object (&self->file);
+}
+
+/* The visibility's own hide-metric and undo-hide actions do the work; the
+ * window wraps them to show and dismiss the undo notification as well. */
+static void
+wrap_undo_actions (MgWindow *self)
+{
+  GAction *hide = g_action_map_lookup_action (G_ACTION_MAP (self), "hide-metric");
+  GAction *undo = g_action_map_lookup_action (G_ACTION_MAP (self), "undo-hide");
+
+  g_signal_connect_object (hide, "activate", G_CALLBACK (on_hide_metric_activated), self,
+                           G_CONNECT_AFTER);
+  g_signal_connect_object (undo, "activate", G_CALLBACK (on_undo_activated), self,
+                           G_CONNECT_AFTER);
+}
+
+static void
+fill_process_dropdown (MgWindow *self)
+{
+  g_autoptr (GtkStringList) list = gtk_string_list_new (NULL);
+  guint n = mg_profile_get_n_processes (self->profile);
+
+  gtk_string_list_append (list, _("All Processes"));
+  for (guint p = 0; p < n; p++)
+    {
+      const MgProcessInfo *process = mg_profile_get_process (self->profile, p);
+      g_autofree char *text = NULL;
+
+      if (process->rank >= 0)
+        text = g_strdup_printf (_("Rank %d (pid %d)"), process->rank, process->pid);
+      else
+        text = g_strdup_printf (_("Process %d (%s)"), process->pid,
+                                process->program ? process->program : "");
+      gtk_string_list_append (list, text);
+    }
+  gtk_drop_down_set_model (GTK_DROP_DOWN (self->process_dropdown), G_LIST_MODEL (list));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->process_dropdown), 0);
+  gtk_widget_set_visible (self->process_dropdown, n > 1);
+}
+
+static void
+update_titles (MgWindow *self)
+{
+  const MgRunInfo *run = mg_profile_get_run_info (self->profile);
+  g_autofree char *program = run->argv && run->argv[0] ? g_path_get_basename (run->argv[0]) : NULL;
+  g_autofree char *name = self->file ? g_file_get_basename (self->file) : NULL;
+  g_autofree char *duration = mg_units_format_time (run->duration_s);
+  g_autofree char *subtitle = NULL;
+  g_autofree char *processes = g_strdup_printf (ngettext ("%u process", "%u processes",
+                                                          run->n_processes),
+                                                run->n_processes);
+
+  gtk_label_set_text (GTK_LABEL (self->title_label), program ? program : _("Profile"));
+  gtk_window_set_title (GTK_WINDOW (self), program ? program : _("Metrograph"));
+  subtitle = name ? g_strdup_printf ("%s — %s, %s", name, processes, duration)
+                  : g_strdup_printf ("%s, %s", processes, duration);
+  gtk_label_set_text (GTK_LABEL (self->subtitle_label), subtitle);
+  gtk_widget_set_visible (self->subtitle_label, TRUE);
+}
+
+static void
+update_errors_banner (MgWindow *self)
+{
+  g_autofree char *text = NULL;
+
+  self->error_count = mg_error_list_count (self->profile);
+  text = g_strdup_printf (ngettext ("%u error or process failure during this run",
+                                    "%u errors or process failures during this run",
+                                    self->error_count),
+                          self->error_count);
+  gtk_label_set_text (GTK_LABEL (self->errors_label), text);
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->errors_revealer), self->error_count > 0);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->errors_scroller),
+                                 mg_error_list_new (self->profile));
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->info_scroller),
+                                 mg_info_panel_new (self->profile));
+}
+
+static void
+build_axis (MgWindow *self)
+{
+  self->event_strip = mg_event_strip_new (self->profile, self->view);
+  self->time_axis = mg_time_axis_new (self->view);
+  gtk_box_append (GTK_BOX (self->axis_column), self->event_strip);
+  gtk_box_append (GTK_BOX (self->axis_column), self->time_axis);
+  gtk_size_group_add_widget (self->label_group, self->axis_caption);
+}
+
+void
+mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file)
+{
+  g_autoptr (GMenuModel) menu = NULL;
+
+  g_return_if_fail (MG_IS_WINDOW (self));
+  g_return_if_fail (MG_IS_PROFILE (profile));
+
+  clear_profile_view (self);
+  self->profile = g_object_ref (profile);
+  self->file = file ? g_object_ref (file) : NULL;
+  mg_time_view_set_duration (self->view, mg_profile_get_run_info (profile)->duration_s);
+  mg_time_view_reset (self->view);
+  mg_time_view_set_process (self->view, -1);
+
+  self->visibility = mg_metric_visibility_new (profile, self->settings);
+  mg_metric_visibility_add_actions (self->visibility, G_ACTION_MAP (self));
+  wrap_undo_actions (self);
+  self->label_group = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
+
+  for (guint s = 0; s < mg_metric_visibility_get_n_sections (self->visibility); s++)
+    {
+      GPtrArray *rows = g_ptr_array_new ();
+      GtkWidget *section = build_section (self, mg_metric_visibility_get_section (self->visibility, s), rows);
+
+      gtk_box_append (GTK_BOX (self->rows_box), section);
+      g_ptr_array_add (self->sections, section);
+      g_ptr_array_add (self->section_rows, rows);
+    }
+  build_axis (self);
+  g_signal_connect_swapped (self->visibility, "changed", G_CALLBACK (update_rows_visibility), self);
+  update_rows_visibility (self);
+
+  menu = mg_metrics_menu_new (self->visibility);
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->metrics_button), menu);
+  fill_process_dropdown (self);
+  update_titles (self);
+  update_errors_banner (self);
+
+  gtk_widget_set_visible (self->metrics_button, TRUE);
+  gtk_widget_set_visible (self->zoom_box, TRUE);
+  gtk_widget_set_visible (self->info_button, TRUE);
+  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "profile");
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+}
+
+/* ---- loading ----------------------------------------------------------- */
+
+static void
+set_loading (MgWindow *self, gboolean loading)
+{
+  self->loading = loading;
+  gtk_spinner_set_spinning (GTK_SPINNER (self->spinner), loading);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+static void
+show_error (MgWindow *self, GFile *file, const char *message)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *title = g_strdup_printf (_("Cannot Open “%s”"), name);
+
+  clear_profile_view (self);
+  gtk_label_set_text (GTK_LABEL (self->error_title), title);
+  gtk_label_set_text (GTK_LABEL (self->error_message), message);
+  gtk_label_set_text (GTK_LABEL (self->title_label), _("Metrograph"));
+  gtk_widget_set_visible (self->subtitle_label, FALSE);
+  gtk_widget_set_visible (self->metrics_button, FALSE);
+  gtk_widget_set_visible (self->process_dropdown, FALSE);
+  gtk_widget_set_visible (self->zoom_box, FALSE);
+  gtk_widget_set_visible (self->info_button, FALSE);
+  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "error");
+}
+
+static void
+load_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  GFile *file = task_data;
+  g_autofree char *path = g_file_get_path (file);
+  GError *error = NULL;
+  MgProfile *profile;
+
+  if (path == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                               _("“%s” is not a local file; copy it to this computer first."), uri);
+      return;
+    }
+  profile = mg_profile_load (path, &error);
+  if (profile == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, profile, g_object_unref);
+}
+
+static void
+on_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  MgWindow *self = MG_WINDOW (source);
+  GFile *file = g_task_get_task_data (G_TASK (result));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) profile = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+    return;
+  if (profile == NULL)
+    show_error (self, file, error->message);
+  else
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+      GtkRecentData data = { 0 };
+
+      data.mime_type = (char *) PROFILE_MIME_TYPE;
+      data.app_name = (char *) g_get_application_name ();
+      data.app_exec = (char *) "metrograph %f";
+      gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
+      mg_window_set_profile (self, profile, file);
+    }
+  set_loading (self, FALSE);
+}
+
+void
+mg_window_open_file (MgWindow *self, GFile *file)
+{
+  g_autoptr (GTask) task = NULL;
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *text = g_strdup_printf (_("Opening “%s”…"), name);
+
+  g_return_if_fail (MG_IS_WINDOW (self));
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+
+  gtk_label_set_text (GTK_LABEL (self->loading_label), text);
+  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "loading");
+  set_loading (self, TRUE);
+
+  task = g_task_new (self, self->cancellable, on_loaded, NULL);
+  g_task_set_source_tag (task, mg_window_open_file);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, load_in_thread);
+}
+
+/* ---- actions ----------------------------------------------------------- */
+
+static void
+on_open_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  MgWindow *self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      if (self->profile != NULL || self->loading)
+        {
+          MgWindow *other = mg_window_new (gtk_window_get_application (GTK_WINDOW (self)));
+
+          gtk_window_present (GTK_WINDOW (other));
+          mg_window_open_file (other, file);
+        }
+      else
+        mg_window_open_file (self, file);
+    }
+  g_object_unref (dialog);
+}
+
+static GtkFileFilter *
+new_filter (const char *name, const char *pattern, const char *mime_type)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  gtk_file_filter_add_pattern (filter, pattern);
+  if (mime_type != NULL)
+    gtk_file_filter_add_mime_type (filter, mime_type);
+  return filter;
+}
+
+static void
+open_file_dialog (MgWindow *self)
+{
+  GtkFileChooserNative *dialog =
+    gtk_file_chooser_native_new (_("Open a Profile"), GTK_WINDOW (self),
+                                 GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  g_autoptr (GtkFileFilter) profiles = new_filter (_("Metrograph profiles"), "*.mgprof",
+                                                   PROFILE_MIME_TYPE);
+  g_autoptr (GtkFileFilter) all = new_filter (_("All files"), "*", NULL);
+
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), profiles);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
+  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (dialog), profiles);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+on_open (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  open_file_dialog (MG_WINDOW (user_data));
+}
+
+static void
+show_message (MgWindow *self, const char *title, const char *detail)
+{
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", title);
+
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", detail);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+on_export_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  MgWindow *self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr (GError) error = NULL;
+
+      if (path == NULL || !mg_window_export (self, path, &error))
+        show_message (self, _("Export Failed"),
+                      error ? error->message : _("Choose a folder on this computer."));
+    }
+  g_object_unref (dialog);
+}
+
+static void
+on_export (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  MgWindow *self = user_data;
+  GtkFileChooserNative *dialog;
+  const char *filters[][3] = {
+    { N_("PNG image"), "*.png", "image/png" },
+    { N_("SVG image"), "*.svg", "image/svg+xml" },
+    { N_("PDF document"), "*.pdf", "application/pdf" },
+    { N_("JSON data"), "*.json", "application/json" },
+    { N_("CSV data"), "*.csv", "text/csv" },
+  };
+  g_autofree char *name = NULL;
+
+  if (self->profile == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new (_("Export"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  for (guint i = 0; i < G_N_ELEMENTS (filters); i++)
+    {
+      g_autoptr (GtkFileFilter) filter = new_filter (_(filters[i][0]), filters[i][1], NULL);
+
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+    }
+  if (self->file != NULL)
+    {
+      g_autofree char *base = g_file_get_basename (self->file);
+      char *dot = strrchr (base, '.');
+
+      if (dot != NULL)
+        *dot = '\0';
+      name = g_strconcat (base, ".png", NULL);
+    }
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name ? name : "profile.png");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_export_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+on_zoom_in (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  MgTimeView *view = MG_WINDOW (user_data)->view;
+  double centre = (mg_time_view_get_start (view) + mg_time_view_get_end (view)) / 2;
+
+  mg_time_view_zoom_around (view, centre, 0.5);
+}
+
+static void
+on_zoom_out (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  mg_time_view_zoom_out (MG_WINDOW (user_data)->view);
+}
+
+static void
+on_zoom_selection (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  mg_time_view_zoom_to_selection (MG_WINDOW (user_data)->view);
+}
+
+static void
+on_zoom_reset (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  mg_time_view_reset (MG_WINDOW (user_data)->view);
+}
+
+static void
+on_clear_selection (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  mg_time_view_clear_selection (MG_WINDOW (user_data)->view);
+}
+
+static void
+pan_by (MgWindow *self, double fraction)
+{
+  double width = mg_time_view_get_end (self->view) - mg_time_view_get_start (self->view);
+
+  mg_time_view_pan (self->view, width * fraction);
+}
+
+static void
+on_pan_left (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  pan_by (MG_WINDOW (user_data), -0.25);
+}
+
+static void
+on_pan_right (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  pan_by (MG_WINDOW (user_data), 0.25);
+}
+
+static void
+on_auto_zoom_vertical (GSimpleAction *action, GVariant *value, gpointer user_data)
+{
+  MgWindow *self = user_data;
+
+  g_simple_action_set_state (action, value);
+  mg_time_view_set_auto_zoom_vertical (self->view, g_variant_get_boolean (value));
+  if (self->settings != NULL)
+    g_settings_set_boolean (self->settings, "auto-zoom-vertical", g_variant_get_boolean (value));
+}
+
+static void
+on_show_info (GSimpleAction *action, GVariant *value, gpointer user_data)
+{
+  MgWindow *self = user_data;
+
+  g_simple_action_set_state (action, value);
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->side_revealer), g_variant_get_boolean (value));
+  if (self->settings != NULL)
+    g_settings_set_boolean (self->settings, "show-info", g_variant_get_boolean (value));
+}
+
+static void
+on_show_errors (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  MgWindow *self = user_data;
+
+  gtk_stack_set_visible_child_name (GTK_STACK (self->side_stack), "errors");
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "show-info",
+                                      g_variant_new_boolean (TRUE));
+}
+
+static void
+on_time_view_notify (MgWindow *self)
+{
+  GActionMap *map = G_ACTION_MAP (self);
+  gboolean zoomed = mg_time_view_get_start (self->view) > 0 ||
+                    mg_time_view_get_end (self->view) < mg_time_view_get_duration (self->view);
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "zoom-selection")),
+                               mg_time_view_get_has_selection (self->view));
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "zoom-out")),
+                               zoomed || mg_time_view_can_zoom_out (self->view));
+}
+
+static void
+on_process_selected (MgWindow *self)
+{
+  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->process_dropdown));
+
+  if (self->profile == NULL || selected == GTK_INVALID_LIST_POSITION)
+    return;
+  mg_time_view_set_process (self->view, (int) selected - 1);
+}
+
+static gboolean
+on_drop (GtkDropTarget *target, const GValue *value, double x, double y, gpointer user_data)
+{
+  MgWindow *self = user_data;
+  GSList *files = g_value_get_boxed (value);
+
+  for (GSList *l = files; l != NULL; l = l->next)
+    {
+      MgWindow *window = self;
+
+      if (l != files || self->profile != NULL || self->loading)
+        {
+          window = mg_window_new (gtk_window_get_application (GTK_WINDOW (self)));
+          gtk_window_present (GTK_WINDOW (window));
+        }
+      mg_window_open_file (window, l->data);
+    }
+  return files != NULL;
+}
+
+static const GActionEntry win_entries[] = {
+  { "open", on_open, NULL, NULL, NULL, { 0 } },
+  { "export", on_export, NULL, NULL, NULL, { 0 } },
+  { "zoom-in", on_zoom_in, NULL, NULL, NULL, { 0 } },
+  { "zoom-out", on_zoom_out, NULL, NULL, NULL, { 0 } },
+  { "zoom-selection", on_zoom_selection, NULL, NULL, NULL, { 0 } },
+  { "zoom-reset", on_zoom_reset, NULL, NULL, NULL, { 0 } },
+  { "clear-selection", on_clear_selection, NULL, NULL, NULL, { 0 } },
+  { "pan-left", on_pan_left, NULL, NULL, NULL, { 0 } },
+  { "pan-right", on_pan_right, NULL, NULL, NULL, { 0 } },
+  { "auto-zoom-vertical", NULL, NULL, "true", on_auto_zoom_vertical, { 0 } },
+  { "show-info", NULL, NULL, "false", on_show_info, { 0 } },
+  { "show-errors", on_show_errors, NULL, NULL, NULL, { 0 } },
+};
+
+/* ---- object ------------------------------------------------------------ */
+
+static void
+mg_window_dispose (GObject *object)
+{
+  MgWindow *self = MG_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->undo_timeout, g_source_remove);
+  if (self->view != NULL)
+    g_signal_handlers_disconnect_by_data (self->view, self);
+  clear_profile_view (self);
+  G_OBJECT_CLASS (mg_window_parent_class)->dispose (object);
+}
+
+static void
+mg_window_finalize (GObject *object)
+{
+  MgWindow *self = MG_WINDOW (object);
+
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->view);
+  g_clear_object (&self->settings);
+  g_ptr_array_unref (self->sections);
+  g_ptr_array_unref (self->section_rows);
+  G_OBJECT_CLASS (mg_window_parent_class)->finalize (object);
+}
+
+static void
+mg_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  MgWindow *self = MG_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_LOADING:
+      g_value_set_boolean (value, self->loading);
+      break;
+    case PROP_PROFILE:
+      g_value_set_object (value, self->profile);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mg_window_class_init (MgWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = mg_window_dispose;
+  object_class->finalize = mg_window_finalize;
+  object_class->get_property = mg_window_get_property;
+
+  properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE,
+                                                   G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PROFILE] = g_param_spec_object ("profile", NULL, NULL, MG_TYPE_PROFILE,
+                                                  G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/metrograph/Metrograph/ui/mg-window.ui");
+#define BIND(name) gtk_widget_class_bind_template_child (widget_class, MgWindow, name)
+  BIND (metrics_button);
+  BIND (process_dropdown);
+  BIND (title_label);
+  BIND (subtitle_label);
+  BIND (info_button);
+  BIND (zoom_box);
+  BIND (stack);
+  BIND (recent_heading);
+  BIND (recent_list);
+  BIND (spinner);
+  BIND (loading_label);
+  BIND (error_title);
+  BIND (error_message);
+  BIND (errors_revealer);
+  BIND (errors_label);
+  BIND (rows_stack);
+  BIND (rows_box);
+  BIND (axis_box);
+  BIND (axis_caption);
+  BIND (axis_column);
+  BIND (side_revealer);
+  BIND (side_stack);
+  BIND (info_scroller);
+  BIND (errors_scroller);
+  BIND (undo_revealer);
+  BIND (undo_label);
+#undef BIND
+  gtk_widget_class_bind_template_callback (widget_class, on_undo_dismiss);
+
+}
+
+static GSettings *
+new_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, MG_APP_ID, TRUE);
+  if (schema == NULL)
+    {
+      g_debug ("Settings schema %s not installed: choices are not remembered", MG_APP_ID);
+      return NULL;
+    }
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static void
+mg_window_init (MgWindow *self)
+{
+  GtkDropTarget *drop;
+  gboolean auto_zoom = TRUE, show_info = FALSE;
+
+  g_type_ensure (MG_TYPE_METRIC_ROW);
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->sections = g_ptr_array_new ();
+  self->section_rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  self->view = mg_time_view_new (1.0);
+  self->settings = new_settings ();
+  if (self->settings != NULL)
+    {
+      auto_zoom = g_settings_get_boolean (self->settings, "auto-zoom-vertical");
+      show_info = g_settings_get_boolean (self->settings, "show-info");
+    }
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "auto-zoom-vertical",
+                                      g_variant_new_boolean (auto_zoom));
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "show-info",
+                                      g_variant_new_boolean (show_info));
+  g_signal_connect_swapped (self->view, "notify", G_CALLBACK (on_time_view_notify), self);
+  on_time_view_notify (self);
+
+  g_signal_connect_swapped (self->process_dropdown, "notify::selected",
+                            G_CALLBACK (on_process_selected), self);
+  g_signal_connect (self->recent_list, "row-activated", G_CALLBACK (on_recent_activated), self);
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  fill_recent_list (self);
+  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "start");
+}
+
+MgWindow *
+mg_window_new (GtkApplication *app)
+{
+  return g_object_new (MG_TYPE_WINDOW, "application", app, NULL);
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+MgProfile *
+mg_window_get_profile (MgWindow *self)
+{
+  return self->profile;
+}
+
+gboolean
+mg_window_get_loading (MgWindow *self)
+{
+  return self->loading;
+}
+
+gboolean
+mg_window_is_empty (MgWindow *self)
+{
+  return self->profile == NULL && !self->loading;
+}
+
+const char *
+mg_window_get_page (MgWindow *self)
+{
+  return gtk_stack_get_visible_child_name (GTK_STACK (self->stack));
+}
+
+const char *
+mg_window_get_error_message (MgWindow *self)
+{
+  if (!g_str_equal (mg_window_get_page (self), "error"))
+    return NULL;
+  return gtk_label_get_text (GTK_LABEL (self->error_message));
+}
+
+MgTimeView *
+mg_window_get_time_view (MgWindow *self)
+{
+  return self->view;
+}
+
+char **
+mg_window_get_visible_metric_ids (MgWindow *self)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint s = 0; s < self->sections->len; s++)
+    {
+      GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
+
+      if (!gtk_widget_get_visible (g_ptr_array_index (self->sections, s)))
+        continue;
+      for (guint i = 0; i < rows->len; i++)
+        {
+          MgMetricRow *row = g_ptr_array_index (rows, i);
+          const char *id = mg_profile_get_metric (self->profile, mg_metric_row_get_metric (row))->id;
+
+          if (gtk_widget_get_visible (GTK_WIDGET (row)) && g_hash_table_add (seen, (gpointer) id))
+            g_strv_builder_add (builder, id);
+        }
+    }
+  return g_strv_builder_end (builder);
+}
+
+char **
+mg_window_get_visible_group_titles (MgWindow *self)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint s = 0; s < self->sections->len; s++)
+    {
+      GtkWidget *expander = g_ptr_array_index (self->sections, s);
+      GtkWidget *title = gtk_expander_get_label_widget (GTK_EXPANDER (expander));
+
+      if (gtk_widget_get_visible (expander))
+        g_strv_builder_add (builder, gtk_label_get_text (GTK_LABEL (title)));
+    }
+  return g_strv_builder_end (builder);
+}
+
+static MgMetricRow *
+find_row (MgWindow *self, const char *metric_id)
+{
+  for (guint s = 0; s < self->section_rows->len; s++)
+    {
+      GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
+
+      for (guint i = 0; i < rows->len; i++)
+        {
+          MgMetricRow *row = g_ptr_array_index (rows, i);
+          const char *id = mg_profile_get_metric (self->profile, mg_metric_row_get_metric (row))->id;
+
+          if (g_str_equal (id, metric_id))
+            return row;
+        }
+    }
+  return NULL;
+}
+
+GtkWidget *
+mg_window_get_metric_graph (MgWindow *self, const char *metric_id)
+{
+  MgMetricRow *row = find_row (self, metric_id);
+
+  return row ? mg_metric_row_get_graph (row) : NULL;
+}
+
+char *
+mg_window_dup_row_figures (MgWindow *self, const char *metric_id)
+{
+  MgMetricRow *row = find_row (self, metric_id);
+
+  return row ? mg_metric_row_dup_figures_text (row) : NULL;
+}
+
+guint
+mg_window_get_error_count (MgWindow *self)
+{
+  if (self->profile == NULL ||
+      !gtk_revealer_get_reveal_child (GTK_REVEALER (self->errors_revealer)))
+    return 0;
+  return self->error_count;
+}
+
+guint
+mg_window_get_n_event_marks (MgWindow *self)
+{
+  return self->event_strip ? mg_event_strip_get_n_marks (MG_EVENT_STRIP (self->event_strip)) : 0;
+}
+
+gboolean
+mg_window_export (MgWindow *self, const char *path, GError **error)
+{
+  g_autoptr (GArray) metrics = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_auto (GStrv) ids = NULL;
+  g_autofree char *title = NULL;
+  gboolean dark = FALSE;
+
+  g_return_val_if_fail (self->profile != NULL, FALSE);
+
+  ids = mg_window_get_visible_metric_ids (self);
+  for (guint i = 0; ids[i] != NULL; i++)
+    {
+      guint metric = (guint) mg_profile_find_metric (self->profile, ids[i]);
+
+      g_array_append_val (metrics, metric);
+    }
+  if (metrics->len > 0)
+    {
+      GPtrArray *rows = g_ptr_array_index (self->section_rows, 0);
+      MgMetricRow *row = g_ptr_array_index (rows, 0);
+
+      dark = mg_metric_graph_is_dark (MG_METRIC_GRAPH (mg_metric_row_get_graph (row)));
+    }
+  title = g_strdup_printf ("%s — %s", gtk_label_get_text (GTK_LABEL (self->title_label)),
+                           gtk_label_get_text (GTK_LABEL (self->subtitle_label)));
+  return mg_view_export_save (self->profile, self->view, (const guint *) metrics->data,
+                              metrics->len, title, dark, path, error);
+}

@@ -1,0 +1,59 @@
+/* A viewer window: the start page while nothing is open, a loading page, a
+ * clear message when a file cannot be opened, and the profile view (metric
+ * rows grouped by metric group, the shared time axis with crash marks, the
+ * errors banner, the run details side panel and the undo notification).
+ *
+ * Window actions: open, export, zoom-in, zoom-out, zoom-selection,
+ * zoom-reset, pan-left, pan-right, clear-selection, auto-zoom-vertical
+ * (stateful), show-info (stateful), show-errors, plus the metric visibility
+ * actions of MgMetricVisibility (docs/viewer.md). */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "mg-profile.h"
+#include "mg-time-view.h"
+
+G_BEGIN_DECLS
+
+#define MG_TYPE_WINDOW (mg_window_get_type ())
+G_DECLARE_FINAL_TYPE (MgWindow, mg_window, MG, WINDOW, GtkApplicationWindow)
+
+MgWindow *mg_window_new (GtkApplication *app);
+
+/* Loads file in a worker thread; the window shows "loading" meanwhile and
+ * then the profile or the error. The "loading" property turns FALSE when
+ * done. */
+void mg_window_open_file (MgWindow *self, GFile *file);
+/* Shows an already loaded profile. file may be NULL. */
+void mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file);
+
+MgProfile *mg_window_get_profile (MgWindow *self);
+gboolean mg_window_get_loading (MgWindow *self);
+/* Nothing open, nothing loading: a window the next file may reuse. */
+gboolean mg_window_is_empty (MgWindow *self);
+/* "start", "loading", "error" or "profile". */
+const char *mg_window_get_page (MgWindow *self);
+/* The message shown on the error page, or NULL. */
+const char *mg_window_get_error_message (MgWindow *self);
+MgTimeView *mg_window_get_time_view (MgWindow *self);
+
+/* What the window shows, read from its widgets (for tests): the ids of the
+ * metrics with a visible row (each once, top to bottom), the titles of the
+ * visible group headers, and the figures of a metric's first row. */
+char **mg_window_get_visible_metric_ids (MgWindow *self);
+char **mg_window_get_visible_group_titles (MgWindow *self);
+char *mg_window_dup_row_figures (MgWindow *self, const char *metric_id);
+/* The graph widget of a metric's first row, or NULL. */
+GtkWidget *mg_window_get_metric_graph (MgWindow *self, const char *metric_id);
+/* The count in the errors banner; 0 when it is hidden. */
+guint mg_window_get_error_count (MgWindow *self);
+/* The crash / kill marks on the timeline. */
+guint mg_window_get_n_event_marks (MgWindow *self);
+
+/* Exports the current view (visible rows with labels, the time axis) or
+ * the data; the format comes from the file name's extension: .png .svg
+ * .pdf .json .csv. */
+gboolean mg_window_export (MgWindow *self, const char *path, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,261 @@
+/* Fixture profiles for the viewer. */
+#include <math.h>
+
+#include "mg-colour.h"
+#include "gui-fixtures.h"
+
+MgMetricDef *
+gui_fixture_def (const char *id, const char *name, const char *units, MgMetricType type,
+                 const char *colour)
+{
+  MgMetricDef *def = mg_metric_def_new ();
+
+  def->id = g_strdup (id);
+  def->display_name = g_strdup (name);
+  def->description = g_strdup_printf ("The %s<br>of every process", name);
+  g_free (def->units);
+  def->units = g_strdup (units);
+  def->data_type = MG_DATA_TYPE_DOUBLE;
+  def->type = type;
+  if (colour != NULL)
+    {
+      def->colour_spec = g_strdup (colour);
+      def->has_colour = mg_colour_parse (colour, &def->colour, NULL);
+    }
+  return def;
+}
+
+MgMetricGroup *
+gui_fixture_group (const char *id, const char *name, const char *description,
+                   const char *const *refs)
+{
+  MgMetricGroup *group = mg_metric_group_new ();
+
+  group->id = g_strdup (id);
+  group->display_name = g_strdup (name);
+  group->description = g_strdup (description);
+  for (guint i = 0; refs[i] != NULL; i++)
+    g_ptr_array_add (group->metric_refs, g_strdup (refs[i]));
+  return group;
+}
+
+static void
+add_def (MgProfileBuilder *builder, MgMetricDef *def)
+{
+  mg_profile_builder_add_metric (builder, def);
+  mg_metric_def_free (def);
+}
+
+static void
+add_group (MgProfileBuilder *builder, MgMetricGroup *group)
+{
+  mg_profile_builder_add_group (builder, group);
+  mg_metric_group_free (group);
+}
+
+static guint
+add_process (MgProfileBuilder *builder, int pid, int rank, double end_s, MgProcessEnd end,
+             int status)
+{
+  MgProcessInfo info = { 0 };
+
+  info.pid = pid;
+  info.ppid = 1;
+  info.rank = rank;
+  info.host = (char *) "node1";
+  info.program = (char *) "solver";
+  info.start_s = 0;
+  info.end_s = end_s;
+  info.end = end;
+  info.status = status;
+  info.node_leader = rank <= 0;
+  return mg_profile_builder_add_process (builder, &info);
+}
+
+static MgProfileBuilder *
+new_builder (void)
+{
+  MgProfileBuilder *builder = mg_profile_builder_new ();
+  const char *argv[] = { "/usr/bin/solver", "--size", "64", NULL };
+
+  mg_profile_builder_set_command (builder, argv, "/home/user/run");
+  mg_profile_builder_set_start_time (builder, G_GINT64_CONSTANT (1763790000000000));
+  mg_profile_builder_set_interval (builder, 10, 10, 1000);
+  mg_profile_builder_set_exit_status (builder, 0);
+  return builder;
+}
+
+static MgProfile *
+finish (MgProfileBuilder *builder)
+{
+  g_autoptr (GError) error = NULL;
+  MgProfile *profile = mg_profile_builder_finish (builder, 0, &error);
+
+  g_assert_no_error (error);
+  mg_profile_builder_free (builder);
+  return profile;
+}
+
+static void
+add_samples (MgProfileBuilder *builder, guint process, guint n_windows, guint n_metrics,
+             double (*value) (guint process, guint metric, guint window))
+{
+  g_autofree double *values = g_new (double, n_metrics);
+
+  for (guint w = 0; w < n_windows; w++)
+    {
+      for (guint m = 0; m < n_metrics; m++)
+        values[m] = value (process, m, w);
+      mg_profile_builder_add_sample (builder, process, w * 0.01, (w + 1) * 0.01, values, values,
+                                     values);
+    }
+}
+
+static double
+single_value (guint process, guint metric, guint window)
+{
+  if (metric == 0)
+    return 50 + 40 * sin (window / 10.0);
+  return (100 + window) * 1048576.0;
+}
+
+MgProfile *
+gui_fixture_single (void)
+{
+  MgProfileBuilder *builder = new_builder ();
+  const char *cpu[] = { "cpu", NULL }, *rss[] = { "rss", NULL };
+  guint p;
+
+  add_def (builder, gui_fixture_def ("cpu", "CPU time", "%", MG_METRIC_TYPE_CPU_TIME, NULL));
+  add_def (builder, gui_fixture_def ("rss", "Memory usage", "B", MG_METRIC_TYPE_MEMORY, NULL));
+  add_group (builder, gui_fixture_group ("cpu_group", "CPU Time", "Where the CPU time went", cpu));
+  add_group (builder, gui_fixture_group ("memory_group", "Memory", "Resident memory", rss));
+  p = add_process (builder, 4242, -1, 1.0, MG_PROCESS_END_EXITED, 0);
+  add_samples (builder, p, 100, 2, single_value);
+  return finish (builder);
+}
+
+static double
+imbalance_value (guint process, guint metric, guint window)
+{
+  return 20 + 20.0 * process;
+}
+
+MgProfile *
+gui_fixture_imbalance (void)
+{
+  MgProfileBuilder *builder = new_builder ();
+  const char *work[] = { "work", NULL };
+
+  add_def (builder, gui_fixture_def ("work", "Work", "%", MG_METRIC_TYPE_CPU_TIME, "#e66100"));
+  add_group (builder, gui_fixture_group ("compute", "Compute", NULL, work));
+  for (int r = 0; r < 4; r++)
+    {
+      guint p = add_process (builder, 1000 + r, r, 1.0, MG_PROCESS_END_EXITED, 0);
+
+      add_samples (builder, p, 100, 1, imbalance_value);
+    }
+  return finish (builder);
+}
+
+static double
+gap_value (guint process, guint metric, guint window)
+{
+  return window < 50 ? 10 + (window % 7) : NAN;
+}
+
+MgProfile *
+gui_fixture_gaps (void)
+{
+  MgProfileBuilder *builder = new_builder ();
+  guint p;
+
+  add_def (builder, gui_fixture_def ("gappy", "Gappy", "calls/s", MG_METRIC_TYPE_OTHER, "#1a5fb4"));
+  p = add_process (builder, 77, -1, 1.0, MG_PROCESS_END_EXITED, 0);
+  add_samples (builder, p, 100, 1, gap_value);
+  return finish (builder);
+}
+
+MgProfile *
+gui_fixture_errors (void)
+{
+  MgProfileBuilder *builder = new_builder ();
+  MgPluginError plugin_error = { 0, (char *) "papi", (char *) "/opt/libpapi-metric.so", -3,
+                                 (char *) "PAPI could not open the counters" };
+  MgMetricError metric_error = { 1, (char *) "cpu", 7, (char *) "read failed", 3, 0.2, 0.4 };
+  MgProcessEvent killed = { 1, 0.5, MG_EVENT_SIGNAL, 9, NULL };
+  guint p0, p1;
+
+  add_def (builder, gui_fixture_def ("cpu", "CPU time", "%", MG_METRIC_TYPE_CPU_TIME, NULL));
+  p0 = add_process (builder, 500, 0, 1.0, MG_PROCESS_END_EXITED, 0);
+  p1 = add_process (builder, 501, 1, 0.5, MG_PROCESS_END_SIGNALLED, 9);
+  add_samples (builder, p0, 100, 1, single_value);
+  add_samples (builder, p1, 50, 1, single_value);
+  mg_profile_builder_add_plugin_error (builder, &plugin_error);
+  mg_profile_builder_add_metric_error (builder, &metric_error);
+  mg_profile_builder_add_event (builder, &killed);
+  return finish (builder);
+}
+
+static double
+groups_value (guint process, guint metric, guint window)
+{
+  return 10.0 * (metric + 1) + window % 5;
+}
+
+MgProfile *
+gui_fixture_groups (void)
+{
+  MgProfileBuilder *builder = new_builder ();
+  const char *defaults[] = { "cpu", "rss", NULL };
+  const char *cpu[] = { "cpu", "user", NULL };
+  const char *memory[] = { "rss", NULL };
+  const char *energy[] = { "power", NULL };
+  MgMetricDef *single = gui_fixture_def ("mem_node", "Node memory", "B", MG_METRIC_TYPE_MEMORY, NULL);
+  guint p, single_index;
+
+  add_def (builder, gui_fixture_def ("cpu", "CPU time", "%", MG_METRIC_TYPE_CPU_TIME, NULL));
+  add_def (builder, gui_fixture_def ("rss", "Memory usage", "B", MG_METRIC_TYPE_MEMORY, NULL));
+  add_def (builder, gui_fixture_def ("user", "User time", "%", MG_METRIC_TYPE_CPU_TIME, "green"));
+  add_def (builder, gui_fixture_def ("custom", "Custom counter", "events/s", MG_METRIC_TYPE_OTHER, NULL));
+  single->domain = MG_DOMAIN_SINGLE_VALUE;
+  single_index = mg_profile_builder_add_metric (builder, single);
+  mg_metric_def_free (single);
+  add_group (builder, gui_fixture_group ("energy", "Energy", "Power use", energy));
+  add_group (builder, gui_fixture_group ("cpu_time", "CPU Time", "Where the CPU time went", cpu));
+  add_group (builder, gui_fixture_group ("memory", "Memory", "Resident memory", memory));
+  add_group (builder, gui_fixture_group ("defaultGroup", "Default", "What MAP shows first", defaults));
+  p = add_process (builder, 9000, -1, 1.0, MG_PROCESS_END_EXITED, 0);
+  add_samples (builder, p, 100, 5, groups_value);
+  mg_profile_builder_set_single_value (builder, p, single_index, 64.0 * 1073741824.0);
+  return finish (builder);
+}
+
+MgProfile *
+gui_fixture_large (guint n_processes, guint n_metrics, guint n_samples)
+{
+  MgProfileBuilder *builder = new_builder ();
+  g_autofree double *values = g_new (double, n_metrics);
+
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      g_autofree char *id = g_strdup_printf ("metric%u", m);
+      g_autofree char *name = g_strdup_printf ("Metric %u", m);
+
+      add_def (builder, gui_fixture_def (id, name, m % 2 ? "B" : "%", (MgMetricType) (m % 7), NULL));
+    }
+  for (guint p = 0; p < n_processes; p++)
+    {
+      guint index = add_process (builder, 2000 + (int) p, (int) p, n_samples * 0.01,
+                                 MG_PROCESS_END_EXITED, 0);
+
+      for (guint w = 0; w < n_samples; w++)
+        {
+          for (guint m = 0; m < n_metrics; m++)
+            values[m] = 50 + 30 * sin (w / (20.0 + m) + p * 0.1) + (p % 8);
+          mg_profile_builder_add_sample (builder, index, w * 0.01, (w + 1) * 0.01, values,
+                                         values, values);
+        }
+    }
+  return finish (builder);
+}

@@ -1,0 +1,34 @@
+/* Profiles of known shape for the viewer's tests and benchmark, built with
+ * MgProfileBuilder. */
+#pragma once
+
+#include "mg-profile-builder.h"
+
+G_BEGIN_DECLS
+
+/* A time-domain metric definition; colour may be NULL (type colour). */
+MgMetricDef *gui_fixture_def (const char *id, const char *name, const char *units,
+                              MgMetricType type, const char *colour);
+MgMetricGroup *gui_fixture_group (const char *id, const char *name, const char *description,
+                                  const char *const *refs);
+
+/* 1 process, "cpu" (%, group "CPU Time") and "rss" (B, group "Memory"):
+ * cpu = 50 + 40 sin, rss rises from 100 MiB to 199 MiB over 100 windows of
+ * 10 ms. */
+MgProfile *gui_fixture_single (void);
+/* 4 processes (ranks 0-3) of metric "work" (%, group "Compute"): rank r
+ * holds 20 + 20 r in every window, 100 windows of 10 ms. */
+MgProfile *gui_fixture_imbalance (void);
+/* "gappy" (colour #1a5fb4): a value in windows 0-49, none in 50-99. */
+MgProfile *gui_fixture_gaps (void);
+/* 2 processes; a plugin error, a metric error and process 1 SIGNALLED (9)
+ * at 0.5 s. */
+MgProfile *gui_fixture_errors (void);
+/* Groups: Default (cpu, rss), CPU Time (cpu, user), Memory (rss), Energy
+ * (power, not recorded) and "custom" in no group; plus a single value
+ * "mem_node". */
+MgProfile *gui_fixture_groups (void);
+/* n_processes x n_metrics x n_samples of smooth noise (benchmark). */
+MgProfile *gui_fixture_large (guint n_processes, guint n_metrics, guint n_samples);
+
+G_END_DECLS

@@ -1,0 +1,561 @@
+/* The viewer window under Xvfb: rows and groups shown, presets and toggles
+ * through the window's actions, figures of a selection, the errors banner,
+ * loading good and bad files, export, and pixels of the rendered window. */
+#include "mg-config.h"
+
+#include <math.h>
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "gui-fixtures.h"
+#include "mg-metric-visibility.h"
+#include "mg-metrics-menu.h"
+#include "mg-resources.h"
+#include "mg-time-view.h"
+#include "mg-units.h"
+#include "mg-window.h"
+
+static GtkApplication *app;
+
+static void
+spin (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static MgWindow *
+new_window (MgProfile *profile)
+{
+  MgWindow *window = mg_window_new (app);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 720);
+  if (profile != NULL)
+    mg_window_set_profile (window, profile, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  spin (100);
+  return window;
+}
+
+static void
+assert_strv (char **got, const char *const *expected)
+{
+  g_autofree char *got_text = g_strjoinv (",", got);
+  g_autofree char *expected_text = g_strjoinv (",", (char **) expected);
+
+  g_assert_cmpstr (got_text, ==, expected_text);
+  g_strfreev (got);
+}
+
+static void
+activate (MgWindow *window, const char *action, GVariant *parameter)
+{
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));
+  g_action_group_activate_action (G_ACTION_GROUP (window), action, parameter);
+}
+
+static void
+activate_metric_toggle (MgWindow *window, const char *prefix, const char *id)
+{
+  g_autofree char *name = mg_metric_visibility_action_name (prefix, id);
+
+  activate (window, name, NULL);
+}
+
+static void
+reset_settings (void)
+{
+  g_autoptr (GSettings) settings = g_settings_new (MG_APP_ID);
+
+  g_settings_reset (settings, "preset");
+  g_settings_reset (settings, "hidden-groups");
+  g_settings_reset (settings, "hidden-metrics");
+}
+
+/* Whether any pixel of texture inside rect is close to colour. */
+static guint
+count_colour (GdkTexture *texture, const graphene_rect_t *rect, guint8 r, guint8 g, guint8 b,
+              int tolerance)
+{
+  int width = gdk_texture_get_width (texture), height = gdk_texture_get_height (texture);
+  g_autofree guint8 *data = g_malloc ((gsize) width * height * 4);
+  guint count = 0;
+
+  gdk_texture_download (texture, data, (gsize) width * 4);
+  for (int y = (int) rect->origin.y; y < (int) (rect->origin.y + rect->size.height) && y < height; y++)
+    for (int x = (int) rect->origin.x; x < (int) (rect->origin.x + rect->size.width) && x < width; x++)
+      {
+        /* Cairo-format ARGB32, little endian: B G R A. */
+        const guint8 *px = data + ((gsize) y * width + x) * 4;
+
+        if (abs (px[2] - r) <= tolerance && abs (px[1] - g) <= tolerance &&
+            abs (px[0] - b) <= tolerance)
+          count++;
+      }
+  return count;
+}
+
+static GdkTexture *
+render_window (MgWindow *window)
+{
+  GdkPaintable *paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  int width = gtk_widget_get_width (GTK_WIDGET (window));
+  int height = gtk_widget_get_height (GTK_WIDGET (window));
+  GskRenderNode *node;
+  GdkTexture *texture;
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (node);
+  g_object_unref (paintable);
+  return texture;
+}
+
+static void
+save_screenshot (MgWindow *window, const char *name)
+{
+  const char *dir = g_getenv ("MG_GUI_SCREENSHOT_DIR");
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    return;
+  spin (300);
+  texture = render_window (window);
+  path = g_build_filename (dir, name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+static void
+test_single_process (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_single ();
+  MgWindow *window;
+  const char *ids[] = { "cpu", "rss", NULL };
+  const char *groups[] = { "CPU Time", "Memory", NULL };
+  const MgMetricDef *rss = mg_profile_get_metric (profile, 1);
+  g_autofree char *max = mg_units_format_value (rss, 199 * 1048576.0);
+  g_autofree char *min = mg_units_format_value (rss, 100 * 1048576.0);
+  g_autofree char *figures = NULL;
+
+  reset_settings ();
+  window = new_window (profile);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  assert_strv (mg_window_get_visible_metric_ids (window), ids);
+  assert_strv (mg_window_get_visible_group_titles (window), groups);
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 0);
+
+  /* The whole run when nothing is selected: rss rises 100 → 199 MiB. */
+  figures = mg_window_dup_row_figures (window, "rss");
+  g_assert_nonnull (strstr (figures, max));
+  g_assert_nonnull (strstr (figures, min));
+  save_screenshot (window, "single.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_selection_and_process (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_imbalance ();
+  const MgMetricDef *def = mg_profile_get_metric (profile, 0);
+  MgWindow *window;
+  MgTimeView *view;
+  g_autofree char *figures = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *v20 = mg_units_format_value (def, 20), *v50 = mg_units_format_value (def, 50);
+  g_autofree char *v80 = mg_units_format_value (def, 80), *v60 = mg_units_format_value (def, 60);
+
+  reset_settings ();
+  window = new_window (profile);
+  view = mg_window_get_time_view (window);
+
+  /* Ranks hold 20, 40, 60, 80: max 80, mean 50, min 20 anywhere. */
+  mg_time_view_set_selection (view, 0.2, 0.4);
+  figures = mg_window_dup_row_figures (window, "work");
+  expected = g_strdup_printf ("Max %s · Mean %s · Min %s", v80, v50, v20);
+  g_assert_cmpstr (figures, ==, expected);
+
+  /* Zoom to the selection through the action, then step back out. */
+  activate (window, "zoom-selection", NULL);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_start (view), 0.2, 1e-9);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_end (view), 0.4, 1e-9);
+  activate (window, "zoom-out", NULL);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_end (view) - mg_time_view_get_start (view),
+                                  1.0, 1e-6);
+  activate (window, "zoom-in", NULL);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_end (view) - mg_time_view_get_start (view),
+                                  0.5, 1e-6);
+  activate (window, "zoom-reset", NULL);
+  g_assert_cmpfloat (mg_time_view_get_start (view), ==, 0);
+  g_assert_false (mg_time_view_get_has_selection (view));
+
+  activate (window, "auto-zoom-vertical", NULL);
+  g_assert_false (mg_time_view_get_auto_zoom_vertical (view));
+  activate (window, "auto-zoom-vertical", NULL);
+  g_assert_true (mg_time_view_get_auto_zoom_vertical (view));
+
+  /* Rank 2's own series: 60 everywhere. */
+  mg_time_view_set_process (view, 2);
+  g_free (figures);
+  g_free (expected);
+  figures = mg_window_dup_row_figures (window, "work");
+  expected = g_strdup_printf ("Max %s · Mean %s · Min %s", v60, v60, v60);
+  g_assert_cmpstr (figures, ==, expected);
+  mg_time_view_set_process (view, -1);
+  mg_time_view_set_selection (view, 0.1, 0.9);
+  save_screenshot (window, "imbalance.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_groups_and_presets (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_groups ();
+  MgWindow *window, *second;
+  const char *default_ids[] = { "cpu", "rss", NULL };
+  const char *default_groups[] = { "Default", NULL };
+  const char *cpu_ids[] = { "cpu", "user", NULL };
+  const char *cpu_groups[] = { "CPU Time", NULL };
+  const char *all_ids[] = { "cpu", "rss", "user", "custom", NULL };
+  const char *all_groups[] = { "Default", "CPU Time", "Memory", "Other metrics", NULL };
+  const char *no_rss[] = { "cpu", "user", "custom", NULL };
+  const char *no_memory_groups[] = { "Default", "CPU Time", "Other metrics", NULL };
+  g_autoptr (GVariant) state = NULL;
+
+  reset_settings ();
+  window = new_window (profile);
+
+  /* First time: the Default preset, exactly its group. */
+  assert_strv (mg_window_get_visible_metric_ids (window), default_ids);
+  assert_strv (mg_window_get_visible_group_titles (window), default_groups);
+
+  activate (window, "preset", g_variant_new_string ("group:cpu_time"));
+  assert_strv (mg_window_get_visible_metric_ids (window), cpu_ids);
+  assert_strv (mg_window_get_visible_group_titles (window), cpu_groups);
+  state = g_action_group_get_action_state (G_ACTION_GROUP (window), "preset");
+  g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "group:cpu_time");
+
+  activate (window, "preset", g_variant_new_string ("all"));
+  assert_strv (mg_window_get_visible_metric_ids (window), all_ids);
+  assert_strv (mg_window_get_visible_group_titles (window), all_groups);
+
+  /* A metric in two groups: hiding one group keeps it under the other. */
+  activate (window, "show-group.memory", NULL);
+  assert_strv (mg_window_get_visible_metric_ids (window), all_ids);
+  assert_strv (mg_window_get_visible_group_titles (window), no_memory_groups);
+  g_clear_pointer (&state, g_variant_unref);
+  state = g_action_group_get_action_state (G_ACTION_GROUP (window), "preset");
+  g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "");
+  activate (window, "show-group.memory", NULL);
+
+  /* Hide from the row's menu, then undo. */
+  activate (window, "hide-metric", g_variant_new_string ("rss"));
+  assert_strv (mg_window_get_visible_metric_ids (window), no_rss);
+  activate (window, "undo-hide", NULL);
+  assert_strv (mg_window_get_visible_metric_ids (window), all_ids);
+
+  /* Per-metric toggle; an id with "_" is escaped in the action name. */
+  activate_metric_toggle (window, "show-metric", "cpu");
+  activate_metric_toggle (window, "show-metric", "user");
+  {
+    const char *left[] = { "rss", "custom", NULL };
+
+    assert_strv (mg_window_get_visible_metric_ids (window), left);
+  }
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "show-group.cpu-5Ftime"));
+  activate (window, "show-group.cpu-5Ftime", NULL);
+  activate (window, "show-other-metrics", NULL);
+  {
+    const char *left[] = { "rss", NULL };
+    const char *left_groups[] = { "Default", "Memory", NULL };
+
+    assert_strv (mg_window_get_visible_metric_ids (window), left);
+    assert_strv (mg_window_get_visible_group_titles (window), left_groups);
+  }
+
+  /* Remembered for the next profile. */
+  activate (window, "preset", g_variant_new_string ("group:cpu_time"));
+  second = new_window (profile);
+  assert_strv (mg_window_get_visible_metric_ids (second), cpu_ids);
+  gtk_window_destroy (GTK_WINDOW (second));
+  activate (window, "preset", g_variant_new_string ("all"));
+  save_screenshot (window, "groups.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+menu_has_label (GMenuModel *model, const char *wanted)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autofree char *label = NULL;
+      g_autoptr (GMenuLinkIter) links = NULL;
+      const char *name;
+      GMenuModel *link;
+
+      if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_LABEL, "s", &label) &&
+          g_str_equal (label, wanted))
+        return TRUE;
+      links = g_menu_model_iterate_item_links (model, i);
+      while (g_menu_link_iter_get_next (links, &name, &link))
+        {
+          gboolean found = menu_has_label (link, wanted);
+
+          g_object_unref (link);
+          if (found)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static void
+test_metrics_menu (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_groups ();
+  g_autoptr (MgMetricVisibility) visibility = mg_metric_visibility_new (profile, NULL);
+  g_autoptr (GMenuModel) menu = NULL;
+  g_autofree char *action = mg_metric_visibility_action_name ("show-metric", "a_b.c-d");
+
+  g_assert_cmpstr (action, ==, "show-metric.a-5Fb.c-2Dd");
+  g_assert_true (g_action_name_is_valid (action));
+
+  menu = mg_metrics_menu_new (visibility);
+  g_assert_true (menu_has_label (menu, "Preset: Default"));
+  g_assert_true (menu_has_label (menu, "Preset: CPU Time"));
+  g_assert_true (menu_has_label (menu, "Preset: Memory"));
+  g_assert_true (menu_has_label (menu, "All Metrics"));
+  g_assert_true (menu_has_label (menu, "Custom counter"));
+  g_assert_false (menu_has_label (menu, "Preset: Energy"));
+  g_assert_true (menu_has_label (menu, "Energy — not recorded in this run"));
+  g_assert_cmpuint (mg_metric_visibility_get_n_unavailable (visibility), ==, 1);
+}
+
+static void
+test_errors_banner (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_errors ();
+  MgWindow *window;
+
+  reset_settings ();
+  window = new_window (profile);
+  /* A plugin error, a metric error, a killed process. */
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 3);
+  g_assert_cmpuint (mg_window_get_n_event_marks (window), ==, 1);
+  activate (window, "show-errors", NULL);
+  {
+    g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window), "show-info");
+
+    g_assert_true (g_variant_get_boolean (state));
+  }
+  save_screenshot (window, "errors.png");
+  activate (window, "show-info", NULL);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+wait_loaded (MgWindow *window)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (mg_window_get_loading (window) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (mg_window_get_loading (window));
+}
+
+static void
+test_open_files (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_single ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-gui-XXXXXX", NULL);
+  g_autofree char *good = g_build_filename (dir, "good.mgprof", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.mgprof", NULL);
+  g_autoptr (GFile) good_file = g_file_new_for_path (good);
+  g_autoptr (GFile) bad_file = g_file_new_for_path (bad);
+  g_autoptr (GError) error = NULL;
+  const char *ids[] = { "cpu", "rss", NULL };
+  MgWindow *window;
+
+  reset_settings ();
+  g_assert_true (mg_profile_save (profile, good, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (bad, "this is not a profile at all\n", -1, NULL));
+
+  window = new_window (NULL);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "start");
+  g_assert_true (mg_window_is_empty (window));
+  save_screenshot (window, "start.png");
+
+  mg_window_open_file (window, bad_file);
+  g_assert_true (mg_window_get_loading (window));
+  wait_loaded (window);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "error");
+  g_assert_nonnull (strstr (mg_window_get_error_message (window), "bad.mgprof"));
+  g_assert_null (mg_window_get_profile (window));
+  save_screenshot (window, "bad-file.png");
+
+  mg_window_open_file (window, good_file);
+  wait_loaded (window);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  assert_strv (mg_window_get_visible_metric_ids (window), ids);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  g_unlink (good);
+  g_unlink (bad);
+  g_rmdir (dir);
+}
+
+static void
+test_export_view (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_imbalance ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-gui-XXXXXX", NULL);
+  const char *names[] = { "view.png", "view.svg", "view.pdf" };
+  const char *magic[] = { "\x89PNG", "<?xml", "%PDF" };
+  g_autoptr (GError) error = NULL;
+  MgWindow *window;
+
+  reset_settings ();
+  window = new_window (profile);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+      g_autofree char *contents = NULL;
+      gsize length;
+
+      g_assert_true (mg_window_export (window, path, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+      g_assert_cmpuint (length, >, 1000);
+      g_assert_true (g_str_has_prefix (contents, magic[i]));
+      if (i == 0)
+        {
+          /* The metric's colour (#e66100) is drawn in the exported PNG. */
+          g_autoptr (GdkTexture) texture = gdk_texture_new_from_filename (path, &error);
+          graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, gdk_texture_get_width (texture),
+                                                    gdk_texture_get_height (texture));
+
+          g_assert_no_error (error);
+          g_assert_cmpuint (count_colour (texture, &all, 0xe6, 0x61, 0x00, 12), >, 50);
+        }
+      g_unlink (path);
+    }
+  {
+    g_autofree char *path = g_build_filename (dir, "view.bmp", NULL);
+
+    g_assert_false (mg_window_export (window, path, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "view.bmp"));
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_rmdir (dir);
+}
+
+static void
+test_pixels (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_gaps ();
+  g_autoptr (GdkTexture) texture = NULL;
+  MgWindow *window;
+  GtkWidget *graph;
+  graphene_rect_t bounds, left, right;
+  guint in_values, in_gap;
+
+  reset_settings ();
+  window = new_window (profile);
+  spin (300);
+  texture = render_window (window);
+  if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("MG_GUI_SCREENSHOT_DIR"), "gaps.png", NULL);
+
+      gdk_texture_save_to_png (texture, path);
+    }
+
+  /* The graph of "gappy": values in the first half of the run, none after. */
+  graph = mg_window_get_metric_graph (window, "gappy");
+  g_assert_nonnull (graph);
+  g_assert_true (gtk_widget_compute_bounds (graph, GTK_WIDGET (window), &bounds));
+  g_assert_cmpfloat (bounds.size.width, >, 200);
+  left = GRAPHENE_RECT_INIT (bounds.origin.x + bounds.size.width * 0.1, bounds.origin.y,
+                             bounds.size.width * 0.3, bounds.size.height);
+  right = GRAPHENE_RECT_INIT (bounds.origin.x + bounds.size.width * 0.6, bounds.origin.y,
+                              bounds.size.width * 0.35, bounds.size.height);
+  in_values = count_colour (texture, &left, 0x1a, 0x5f, 0xb4, 10);
+  in_gap = count_colour (texture, &right, 0x1a, 0x5f, 0xb4, 10);
+  g_assert_cmpuint (in_values, >, 20);
+  g_assert_cmpuint (in_gap, ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
+                             "XDG_STATE_HOME" };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *home = NULL;
+  int status;
+
+  /* Compiled schema in the build tree, memory backend, a software renderer
+   * (Xvfb has no GL) and no real desktop settings. */
+  g_setenv ("GSETTINGS_SCHEMA_DIR", MG_GUI_SCHEMA_DIR, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  /* Recent files and caches go to a scratch home; XDG_DATA_DIRS stays, for
+   * the MIME database that image loading needs. */
+  home = g_dir_make_tmp ("mg-gui-home-XXXXXX", NULL);
+  g_setenv ("HOME", home, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (xdg_vars); i++)
+    {
+      g_autofree char *dir = g_build_filename (home, xdg_vars[i], NULL);
+
+      g_setenv (xdg_vars[i], dir, TRUE);
+    }
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+
+  app = gtk_application_new ("org.metrograph.MetrographTest", G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  /* Pulls the resources (registered by a constructor) out of the static library. */
+  g_assert_nonnull (mg_resources_get_resource ());
+
+  g_test_add_func ("/gui/window/single-process", test_single_process);
+  g_test_add_func ("/gui/window/selection-and-process", test_selection_and_process);
+  g_test_add_func ("/gui/window/groups-and-presets", test_groups_and_presets);
+  g_test_add_func ("/gui/window/metrics-menu", test_metrics_menu);
+  g_test_add_func ("/gui/window/errors-banner", test_errors_banner);
+  g_test_add_func ("/gui/window/open-files", test_open_files);
+  g_test_add_func ("/gui/window/export-view", test_export_view);
+  g_test_add_func ("/gui/window/pixels", test_pixels);
+  status = g_test_run ();
+  g_object_unref (app);
+  remove_tree (home);
+  return status;
+}
