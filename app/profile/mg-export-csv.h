@@ -1,0 +1,12 @@
+/* CSV export: one row per sample window, RFC 4180 (docs/export.md). */
+#pragma once
+
+#include "mg-profile.h"
+
+G_BEGIN_DECLS
+
+/* Writes to path atomically. */
+gboolean mg_export_csv (MgProfile *profile, const char *path, GError **error);
+gboolean mg_export_csv_to_stream (MgProfile *profile, GOutputStream *out, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,13 @@
+/* JSON export in the layout of MAP's `map --export` (docs/export.md), so
+ * scripts written for MAP's JSON read Metrograph's. GTK-free. */
+#pragma once
+
+#include "mg-profile.h"
+
+G_BEGIN_DECLS
+
+/* Writes to path atomically. */
+gboolean mg_export_json (MgProfile *profile, const char *path, GError **error);
+gboolean mg_export_json_to_stream (MgProfile *profile, GOutputStream *out, GError **error);
+
+G_END_DECLS

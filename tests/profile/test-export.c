@@ -1,0 +1,221 @@
+/* JSON and CSV export, read back field by field. */
+#include "mg-config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "mg-export-csv.h"
+#include "mg-export-json.h"
+#include "profile-fixture.h"
+
+/* One process, metric `odd,"id"`, sampled only in the first of 3 windows. */
+static MgProfile *
+gap_profile (void)
+{
+  g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr(MgMetricDef) odd = fixture_metric ("odd,\"id\"", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) single = fixture_metric ("never", MG_DOMAIN_SINGLE_VALUE);
+  MgProcessInfo info = { 1, 0, -1, (char *) "h", (char *) "p", 0.0, 3.0,
+                         MG_PROCESS_END_EXITED, 0, FALSE };
+  double mins[2] = { 1.0, NAN }, maxs[2] = { 3.0, NAN }, means[2] = { 0.1, NAN };
+  g_autoptr(GError) error = NULL;
+  MgProfile *profile;
+
+  mg_profile_builder_add_metric (builder, odd);
+  mg_profile_builder_add_metric (builder, single);
+  mg_profile_builder_add_process (builder, &info);
+  mg_profile_builder_add_sample (builder, 0, 0.0, 1.0, mins, maxs, means);
+  profile = mg_profile_builder_finish (builder, 3, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+static char *
+export_to_string (MgProfile *profile, gboolean json)
+{
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (json)
+    ok = mg_export_json_to_stream (profile, out, &error);
+  else
+    ok = mg_export_csv_to_stream (profile, out, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  g_output_stream_write_all (out, "", 1, NULL, NULL, NULL);
+  return g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+static JsonObject *
+parse (JsonParser *parser, const char *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static void
+assert_json_array (JsonArray *array, const double *values, guint n)
+{
+  g_assert_cmpuint (json_array_get_length (array), ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+
+      if (isnan (values[i]))
+        g_assert_true (JSON_NODE_HOLDS_NULL (node));
+      else
+        g_assert_cmpfloat (json_node_get_double (node), ==, values[i]);
+    }
+}
+
+static void
+test_export_json (void)
+{
+  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autofree char *text = export_to_string (profile, TRUE);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root = parse (parser, text);
+  JsonObject *info = json_object_get_object_member (root, "info");
+  JsonObject *samples = json_object_get_object_member (root, "samples");
+  JsonObject *single, *metrics, *alpha;
+  guint n = mg_profile_get_n_windows (profile);
+  const char *kinds[] = { "mins", "maxs", "means", "vars", "sums" };
+
+  g_assert_cmpstr (json_object_get_string_member (info, "command_line"), ==,
+                   "./app 'a b' '--x=\"1\"'");
+  g_assert_cmpstr (json_object_get_string_member (info, "machine"), ==, "node-a");
+  g_assert_cmpstr (json_object_get_string_member (info, "notes"), ==, "");
+  g_assert_cmpint (json_object_get_int_member (info, "number_of_nodes"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (info, "number_of_processes"), ==, 2);
+  g_assert_cmpfloat (json_object_get_double_member (info, "runtime"), ==, 4000.0);
+  g_assert_cmpstr (json_object_get_string_member (info, "start_time"), ==,
+                   "2025-11-22T06:00:00.123456Z");
+  g_assert_cmpstr (json_object_get_string_member (info, "create_version"), ==,
+                   "Metrograph " MG_VERSION);
+  /* Single values only, in info. */
+  metrics = json_object_get_object_member (info, "metrics");
+  g_assert_cmpuint (json_object_get_size (metrics), ==, 1);
+  single = json_object_get_object_member (metrics, "gamma");
+  g_assert_cmpfloat (json_object_get_double_member (single, "max"), ==, 2048.0);
+  g_assert_cmpfloat (json_object_get_double_member (single, "min"), ==, 1024.0);
+  g_assert_cmpfloat (json_object_get_double_member (single, "mean"), ==, 1536.0);
+  g_assert_cmpfloat (json_object_get_double_member (single, "var"), ==, 262144.0);
+  g_assert_cmpfloat (json_object_get_double_member (single, "sums"), ==, 3072.0);
+
+  g_assert_cmpint (json_object_get_int_member (samples, "count"), ==, 4);
+  {
+    double offsets[4] = { 0.0, 1000.0, 2000.0, 3000.0 };
+
+    assert_json_array (json_object_get_array_member (samples, "window_start_offsets"), offsets, 4);
+  }
+  metrics = json_object_get_object_member (samples, "metrics");
+  g_assert_cmpuint (json_object_get_size (metrics), ==, 2);
+  g_assert_false (json_object_has_member (metrics, "gamma"));
+  for (guint m = 0; m < 2; m++)
+    {
+      const MgSeries *s = mg_profile_get_series (profile, m);
+      JsonObject *obj = json_object_get_object_member (metrics, mg_profile_get_metric (profile, m)->id);
+      const double *arrays[] = { s->mins, s->maxs, s->means, s->vars, s->sums };
+
+      for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+        assert_json_array (json_object_get_array_member (obj, kinds[k]), arrays[k], n);
+    }
+  /* Hand-checked: window (0,1] holds process 0's 1 and process 1's 5.5. */
+  alpha = json_object_get_object_member (metrics, "alpha");
+  g_assert_cmpfloat (json_array_get_double_element (json_object_get_array_member (alpha, "means"), 0), ==, 3.25);
+  g_assert_cmpfloat (json_array_get_double_element (json_object_get_array_member (alpha, "sums"), 0), ==, 6.5);
+  g_assert_cmpfloat (json_array_get_double_element (json_object_get_array_member (alpha, "maxs"), 0), ==, 6.0);
+}
+
+static void
+test_export_json_gaps (void)
+{
+  g_autoptr(MgProfile) profile = gap_profile ();
+  g_autofree char *text = export_to_string (profile, TRUE);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root = parse (parser, text);
+  JsonObject *info = json_object_get_object_member (root, "info");
+  JsonObject *metrics = json_object_get_object_member (json_object_get_object_member (root, "samples"), "metrics");
+  JsonArray *means = json_object_get_array_member (json_object_get_object_member (metrics, "odd,\"id\""), "means");
+
+  /* A single value no process reported is null. */
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (json_object_get_object_member (info, "metrics"), "never")));
+  g_assert_cmpfloat (json_array_get_double_element (means, 0), ==, 0.1);
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_array_get_element (means, 1)));
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_array_get_element (means, 2)));
+  g_assert_nonnull (strstr (text, "0.1,null,null"));
+}
+
+static void
+test_export_csv (void)
+{
+  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autofree char *text = export_to_string (profile, FALSE);
+  g_auto(GStrv) lines = g_strsplit (text, "\r\n", -1);
+
+  g_assert_cmpuint (g_strv_length (lines), ==, 6);
+  g_assert_cmpstr (lines[0], ==, "time_s,alpha_min,alpha_mean,alpha_max,beta_min,beta_mean,beta_max");
+  g_assert_cmpstr (lines[1], ==, "0,0,3.25,6,0,0.5,1");
+  /* (1,2]: process 0: 2 in [1,3]; process 1: 5.5 for 0.75 s, in [5,6]. */
+  g_assert_cmpstr (lines[2], ==, "1,1,3.75,6,10,10.5,11");
+  g_assert_cmpstr (lines[4], ==, "3,3,4,5,30,30.5,31");
+  g_assert_cmpstr (lines[5], ==, "");
+}
+
+static void
+test_export_csv_quoting_and_gaps (void)
+{
+  g_autoptr(MgProfile) profile = gap_profile ();
+  g_autofree char *text = export_to_string (profile, FALSE);
+
+  g_assert_cmpstr (text, ==,
+                   "time_s,\"odd,\"\"id\"\"_min\",\"odd,\"\"id\"\"_mean\",\"odd,\"\"id\"\"_max\"\r\n"
+                   "0,1,0.1,3\r\n"
+                   "1,,,\r\n"
+                   "2,,,\r\n");
+}
+
+static void
+test_export_files (void)
+{
+  g_autoptr(MgProfile) profile = gap_profile ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-export-XXXXXX", NULL);
+  g_autofree char *json = g_build_filename (dir, "out.json", NULL);
+  g_autofree char *csv = g_build_filename (dir, "out.csv", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (mg_export_json (profile, json, &error));
+  g_assert_no_error (error);
+  g_assert_true (mg_export_csv (profile, csv, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv, &contents, NULL, NULL));
+  g_assert_true (g_str_has_prefix (contents, "time_s,"));
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (json, &contents, NULL, NULL));
+  g_assert_true (g_str_has_prefix (contents, "{\"info\":"));
+  g_assert_false (mg_export_csv (profile, "/nonexistent-dir/out.csv", &error));
+  g_assert_nonnull (error);
+  g_unlink (json);
+  g_unlink (csv);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/profile/export/json", test_export_json);
+  g_test_add_func ("/profile/export/json-gaps", test_export_json_gaps);
+  g_test_add_func ("/profile/export/csv", test_export_csv);
+  g_test_add_func ("/profile/export/csv-quoting-and-gaps", test_export_csv_quoting_and_gaps);
+  g_test_add_func ("/profile/export/files", test_export_files);
+  return g_test_run ();
+}
