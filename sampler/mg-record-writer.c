@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static uint64_t
@@ -72,7 +73,14 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, int pid,
       snprintf (err, err_len, "cannot create record %s: %s", w->path, strerror (e));
       return -e;
     }
-  int e = posix_fallocate (fd, 0, (off_t) h.file_size);
+  /* Growing past RLIMIT_FSIZE would raise SIGXFSZ in the program: check. */
+  struct rlimit fsize = { RLIM_INFINITY, RLIM_INFINITY };
+  int e = 0;
+  if (getrlimit (RLIMIT_FSIZE, &fsize) == 0 && fsize.rlim_cur != RLIM_INFINITY
+      && h.file_size > fsize.rlim_cur)
+    e = EFBIG;
+  else
+    e = posix_fallocate (fd, 0, (off_t) h.file_size);
   if (e != 0)
     {
       /* Say why in the header if the disk still takes that much. */
@@ -81,7 +89,8 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, int pid,
       h.flags |= MG_RECORD_FLAG_STOPPED;
       h.record_error_code = e;
       mg_record_copy_str (h.record_error, sizeof h.record_error, err);
-      if (pwrite (fd, &h, sizeof h, 0) < 0)
+      if ((fsize.rlim_cur == RLIM_INFINITY || sizeof h <= fsize.rlim_cur)
+          && pwrite (fd, &h, sizeof h, 0) < 0)
         { /* nothing more can be done */ }
       close (fd);
       return -e;

@@ -194,20 +194,40 @@ begin (MgSampler *s)
   start_sampling (s);
 }
 
+/* How long exit or fork waits for a round in progress before giving up on
+ * it (a getter that never returns must not hang the program). */
+enum { ROUND_WAIT_S = 3 };
+
+static struct timespec
+realtime_in (int seconds)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_REALTIME, &ts);
+  ts.tv_sec += seconds;
+  return ts;
+}
+
+static bool fork_locked;
+
 static void
 atfork_prepare (void)
 {
   /* Wait for the round in progress: the child then never inherits a
    * half-written slot or a lock taken inside a getter. */
-  if (mg_sampler.sampling && mg_sampler.thread_started)
-    pthread_mutex_lock (&mg_sampler.lock);
+  fork_locked = false;
+  if (mg_sampler.sampling && mg_sampler.thread_started && mg_sampler_owns_process ())
+    {
+      struct timespec deadline = realtime_in (ROUND_WAIT_S);
+      fork_locked = pthread_mutex_timedlock (&mg_sampler.lock, &deadline) == 0;
+    }
 }
 
 static void
 atfork_parent (void)
 {
-  if (mg_sampler.sampling && mg_sampler.thread_started)
+  if (fork_locked)
     pthread_mutex_unlock (&mg_sampler.lock);
+  fork_locked = false;
 }
 
 /* The child samples into its own record: fresh samples, never the node
@@ -256,19 +276,26 @@ atfork_child (void)
   start_sampling (s);
 }
 
-static void
+/* Returns false when the thread is stuck in a getter: then nothing more of
+ * the plugins may be called. */
+static bool
 stop_thread (MgSampler *s)
 {
   if (!s->thread_started)
-    return;
+    return true;
   if (pthread_equal (pthread_self (), s->thread))
-    return; /* exit from inside a getter: the round ends by itself */
-  pthread_mutex_lock (&s->lock);
+    return false; /* exit from inside a getter */
+  struct timespec deadline = realtime_in (ROUND_WAIT_S);
+  if (pthread_mutex_timedlock (&s->lock, &deadline) != 0)
+    return false;
   s->stop_requested = true;
   pthread_cond_signal (&s->cond);
   pthread_mutex_unlock (&s->lock);
-  pthread_join (s->thread, NULL);
+  deadline = realtime_in (ROUND_WAIT_S);
+  if (pthread_timedjoin_np (s->thread, NULL, &deadline) != 0)
+    return false;
   s->thread_started = false;
+  return true;
 }
 
 void
@@ -289,9 +316,13 @@ finish (MgRecordState state, int status)
     return false;
   if (__atomic_exchange_n (&s->finished, 1, __ATOMIC_ACQ_REL))
     return false;
-  stop_thread (s);
-  mg_sampler_end_sampling (s);
-  mg_plugins_cleanup (s);
+  if (stop_thread (s))
+    {
+      mg_sampler_end_sampling (s);
+      mg_plugins_cleanup (s);
+    }
+  else
+    mg_log ("metrograph-sampler: a getter did not return; plugins not stopped");
   MgRecordHeader *h = s->rec.header;
   h->end_mono_ns = mg_now_ns ();
   h->end_status = status;

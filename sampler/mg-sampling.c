@@ -216,5 +216,7 @@ mg_sampling_start_thread (MgSampler *s)
   pthread_sigmask (SIG_SETMASK, &old, NULL);
   pthread_attr_destroy (&attr);
   s->thread_started = rc == 0;
+  if (rc == 0)
+    pthread_setname_np (s->thread, "mg-sampler");
   return rc;
 }

@@ -5,7 +5,9 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <errno.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -752,6 +754,53 @@ test_unwritable_record_dir (void)
 }
 
 static void
+limit_file_size (gpointer data)
+{
+  struct rlimit lim = { 64 * 1024, 64 * 1024 };
+  setrlimit (RLIMIT_FSIZE, &lim);
+}
+
+/* A record that cannot get its full size (here: RLIMIT_FSIZE, as a full disk
+ * would) keeps only a header saying why; the program carries on. */
+static void
+test_record_too_large (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  g_autofree char *exe = build_file ("mg-test-workload");
+  g_auto(GStrv) env = workload_env (&f, f.plan);
+  char *argv[] = { exe, "run", "50", "6", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+  g_autoptr(GError) error = NULL;
+  g_spawn_sync (NULL, argv, env, G_SPAWN_DEFAULT, limit_file_size, NULL, &out, &err, &status,
+                &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 6);
+  g_assert_cmpstr (out, ==, "hello\n");
+  g_assert_cmpstr (err, ==, "");
+  g_assert_false (g_file_test (f.log, G_FILE_TEST_EXISTS));
+
+  g_autoptr(GDir) dir = g_dir_open (f.rec_dir, 0, NULL);
+  const char *name = g_dir_read_name (dir);
+  g_assert_nonnull (name);
+  g_autofree char *path = g_build_filename (f.rec_dir, name, NULL);
+  g_autofree char *data = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  g_assert_cmpuint (len, ==, sizeof (MgRecordHeader));
+  const MgRecordHeader *h = (const MgRecordHeader *) data;
+  g_assert_cmpmem (h->magic, MG_RECORD_MAGIC_LEN, MG_RECORD_MAGIC, MG_RECORD_MAGIC_LEN);
+  g_assert_true (h->flags & MG_RECORD_FLAG_STOPPED);
+  g_assert_cmpint (h->record_error_code, ==, EFBIG);
+  g_assert_nonnull (strstr (h->record_error, "File too large"));
+  g_assert_cmpuint (h->file_size, >, len);
+  g_assert_cmpuint (h->n_samples, ==, 0);
+  fixture_clear (&f);
+}
+
+static void
 test_skip_program (void)
 {
   Fixture f;
@@ -806,6 +855,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sampler/merge", test_merge);
   g_test_add_func ("/sampler/bad-plan", test_bad_plan);
   g_test_add_func ("/sampler/unwritable-record-dir", test_unwritable_record_dir);
+  g_test_add_func ("/sampler/record-too-large", test_record_too_large);
   g_test_add_func ("/sampler/skip-program", test_skip_program);
   g_test_add_func ("/sampler/start-stop-after", test_start_stop_after);
   return g_test_run ();
