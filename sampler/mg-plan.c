@@ -273,14 +273,17 @@ mg_plan_load (const char *path, MgPlan *plan, char *err, size_t err_len)
     }
   free (line);
   fclose (fp);
+  if (ret == 0 && ctx.line == 0)
+    ret = fail (&ctx, "empty file, not a plan");
+  else if (ret == 0 && !plan->run_id)
+    ret = fail (&ctx, "no 'run_id' line");
+  else if (ret == 0 && !plan->record_dir)
+    ret = fail (&ctx, "no 'record_dir' line");
   if (ret < 0)
-    return ret;
-  if (ctx.line == 0)
-    return fail (&ctx, "empty file, not a plan");
-  if (!plan->run_id)
-    return fail (&ctx, "no 'run_id' line");
-  if (!plan->record_dir)
-    return fail (&ctx, "no 'record_dir' line");
+    {
+      mg_plan_clear (plan);
+      return ret;
+    }
   if (plan->interval_ms == 0)
     plan->interval_ms = env_long ("FORGE_SAMPLER_INTERVAL", "ALLINEA_SAMPLER_INTERVAL", 1, 20);
   if (plan->samples == 0)
@@ -288,6 +291,35 @@ mg_plan_load (const char *path, MgPlan *plan, char *err, size_t err_len)
   if (plan->samples > 1L << 24)
     plan->samples = 1L << 24;
   return 0;
+}
+
+void
+mg_plan_clear (MgPlan *plan)
+{
+  for (size_t i = 0; i < plan->n_sources; i++)
+    {
+      free (plan->sources[i].id);
+      free (plan->sources[i].library);
+      free (plan->sources[i].start_fn);
+      free (plan->sources[i].stop_fn);
+    }
+  for (size_t i = 0; i < plan->n_metrics; i++)
+    {
+      MgPlanMetric *m = &plan->metrics[i];
+      free (m->id);
+      free (m->getter);
+      free (m->units);
+      free (m->config_env);
+      free (m->custom_data);
+    }
+  for (size_t i = 0; i < plan->n_skip; i++)
+    free (plan->skip[i]);
+  free (plan->sources);
+  free (plan->metrics);
+  free (plan->skip);
+  free (plan->run_id);
+  free (plan->record_dir);
+  memset (plan, 0, sizeof *plan);
 }
 
 bool

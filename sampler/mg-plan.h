@@ -47,6 +47,10 @@ typedef struct {
 __attribute__((visibility("hidden")))
 int mg_plan_load (const char *path, MgPlan *plan, char *err, size_t err_len);
 
+/* Frees everything mg_plan_load allocated and zeroes plan. */
+__attribute__((visibility("hidden")))
+void mg_plan_clear (MgPlan *plan);
+
 /* True when program_name's basename is one of the plan's skip_program lines. */
 __attribute__((visibility("hidden")))
 bool mg_plan_skips (const MgPlan *plan, const char *program_name);
