@@ -120,14 +120,13 @@ static const struct {
   { "win.pan-right", { "<Control>Right", NULL } },
   { "win.auto-zoom-vertical", { "<Control><Shift>v", NULL } },
   { "win.show-info", { "F9", NULL } },
+  { "win.show-metrics-menu", { "<Control>m", NULL } },
   { "win.undo-hide", { "<Control>z", NULL } },
 };
 
 static void
 mg_application_startup (GApplication *app)
 {
-  g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
-
   G_APPLICATION_CLASS (mg_application_parent_class)->startup (app);
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
@@ -135,9 +134,6 @@ mg_application_startup (GApplication *app)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), app_accels[i].action,
                                            app_accels[i].accels);
 
-  gtk_css_provider_load_from_resource (css, "/org/metrograph/Metrograph/ui/style.css");
-  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   gtk_window_set_default_icon_name (MG_APP_ID);
 }
 
@@ -154,7 +150,6 @@ mg_application_class_init (MgApplicationClass *klass)
 static void
 mg_application_init (MgApplication *self)
 {
-  g_application_set_resource_base_path (G_APPLICATION (self), "/org/metrograph/Metrograph");
 }
 
 MgApplication *

@@ -298,7 +298,12 @@ static void
 update_titles (MgWindow *self)
 {
   const MgRunInfo *run = mg_profile_get_run_info (self->profile);
-  g_autofree char *program = run->argv && run->argv[0] ? g_path_get_basename (run->argv[0]) : NULL;
+  const MgProcessInfo *first = mg_profile_get_n_processes (self->profile) > 0
+                                 ? mg_profile_get_process (self->profile, 0) : NULL;
+  /* The program itself, not its launcher (mpirun). */
+  const char *path = first && first->program ? first->program
+                     : run->argv && run->argv[0] ? run->argv[0] : NULL;
+  g_autofree char *program = path ? g_path_get_basename (path) : NULL;
   g_autofree char *name = self->file ? g_file_get_basename (self->file) : NULL;
   g_autofree char *duration = mg_units_format_time (run->duration_s);
   g_autofree char *subtitle = NULL;
@@ -743,7 +748,17 @@ on_drop (GtkDropTarget *target, const GValue *value, double x, double y, gpointe
   return files != NULL;
 }
 
+static void
+on_show_metrics_menu (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  MgWindow *self = user_data;
+
+  if (gtk_widget_get_visible (self->metrics_button))
+    gtk_menu_button_popup (GTK_MENU_BUTTON (self->metrics_button));
+}
+
 static const GActionEntry win_entries[] = {
+  { "show-metrics-menu", on_show_metrics_menu, NULL, NULL, NULL, { 0 } },
   { "open", on_open, NULL, NULL, NULL, { 0 } },
   { "export", on_export, NULL, NULL, NULL, { 0 } },
   { "zoom-in", on_zoom_in, NULL, NULL, NULL, { 0 } },
@@ -870,6 +885,24 @@ new_settings (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
+/* The window's own styles, once per display. */
+static void
+load_css (GdkDisplay *display)
+{
+  g_autoptr (GtkCssProvider) css = NULL;
+
+  if (display == NULL || g_object_get_data (G_OBJECT (display), "mg-css") != NULL)
+    return;
+  css = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (css, "/org/metrograph/Metrograph/ui/style.css");
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  g_object_set_data_full (G_OBJECT (display), "mg-css", g_steal_pointer (&css), g_object_unref);
+  /* The app icon for the start page, also when not installed. */
+  gtk_icon_theme_add_resource_path (gtk_icon_theme_get_for_display (display),
+                                    "/org/metrograph/Metrograph/icons");
+}
+
 static void
 mg_window_init (MgWindow *self)
 {
@@ -877,6 +910,7 @@ mg_window_init (MgWindow *self)
   gboolean auto_zoom = TRUE, show_info = FALSE;
 
   g_type_ensure (MG_TYPE_METRIC_ROW);
+  load_css (gdk_display_get_default ());
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->sections = g_ptr_array_new ();

@@ -259,3 +259,106 @@ gui_fixture_large (guint n_processes, guint n_metrics, guint n_samples)
     }
   return finish (builder);
 }
+
+/* Deterministic noise in [-1, 1]. */
+static double
+noise (guint a, guint b)
+{
+  double x = sin (a * 12.9898 + b * 78.233) * 43758.5453;
+
+  return 2 * (x - floor (x)) - 1;
+}
+
+static double
+demo_value (guint p, guint metric, guint w)
+{
+  double t = w * 0.02;
+  double cycle = fmod (t, 2.0);
+  gboolean comm = cycle > 1.4;
+  double n = noise (p * 7 + metric, w);
+
+  switch (metric)
+    {
+    case 0: /* CPU time % */
+      if (t < 0.6)
+        return 30 + 10 * n + (p == 0 ? 40 : 0);
+      return comm ? 35 + 7.0 * p + 4 * n : 93 + 4 * n - (p == 5 ? 18 : 0);
+    case 1: /* system time % */
+      return (comm ? 12 + 2.0 * (7 - p) : 3) + 1.5 * n + (t < 0.6 ? 10 : 0);
+    case 2: /* rss B */
+      return (180 + MIN (t, 8.0) * 22 + p * 9 + 2 * n) * 1048576.0;
+    case 3: /* read rate B/s */
+      if (t < 0.6)
+        return p == 0 ? (380 + 40 * n) * 1048576.0 : (20 + 5 * n) * 1048576.0;
+      if (t > 9.0 && t < 9.5)
+        return (120 + 30 * n) * 1048576.0;
+      return fabs (n) * 0.2 * 1048576.0;
+    case 4: /* MPI sent B/s */
+      return comm ? (40 + 6.0 * p + 5 * n) * 1048576.0 : (1 + fabs (n)) * 1048576.0;
+    case 5: /* MPI call time ns per s */
+      return comm ? (0.55 - 0.06 * p + 0.05 * n) * 1e9 : (0.02 + 0.01 * fabs (n)) * 1e9;
+    default:
+      return 0;
+    }
+}
+
+MgProfile *
+gui_fixture_demo (void)
+{
+  MgProfileBuilder *builder = mg_profile_builder_new ();
+  const char *argv[] = { "mpirun", "-n", "8", "./lulesh2.0", "-s", "48", NULL };
+  const char *defaults[] = { "cpu_time_percentage", "rss", "rchar_rate", "mpi_sent", NULL };
+  const char *cpu[] = { "cpu_time_percentage", "system_time_percentage", NULL };
+  const char *memory[] = { "rss", "memory_per_node", NULL };
+  const char *io[] = { "rchar_rate", NULL };
+  const char *mpi[] = { "mpi_sent", "mpi_call_time", NULL };
+  const char *energy[] = { "rapl_power", NULL };
+  MgMetricDef *mem_node;
+  guint mem_index;
+
+  mg_profile_builder_set_command (builder, argv, "/home/ada/lulesh");
+  mg_profile_builder_set_start_time (builder, G_GINT64_CONSTANT (1763790000000000));
+  mg_profile_builder_set_interval (builder, 20, 20, 1000);
+  mg_profile_builder_set_exit_status (builder, 0);
+  add_def (builder, gui_fixture_def ("cpu_time_percentage", "CPU time", "%", MG_METRIC_TYPE_CPU_TIME, NULL));
+  add_def (builder, gui_fixture_def ("system_time_percentage", "System time", "%", MG_METRIC_TYPE_CPU_TIME, "#c061cb"));
+  add_def (builder, gui_fixture_def ("rss", "Memory usage", "B", MG_METRIC_TYPE_MEMORY, NULL));
+  add_def (builder, gui_fixture_def ("rchar_rate", "POSIX read rate", "B/s", MG_METRIC_TYPE_IO, NULL));
+  add_def (builder, gui_fixture_def ("mpi_sent", "MPI sent", "B/s", MG_METRIC_TYPE_MPI, NULL));
+  add_def (builder, gui_fixture_def ("mpi_call_time", "MPI call time", "ns", MG_METRIC_TYPE_MPI, "#26a269"));
+  mem_node = gui_fixture_def ("memory_per_node", "Node memory", "B", MG_METRIC_TYPE_MEMORY, NULL);
+  mem_node->domain = MG_DOMAIN_SINGLE_VALUE;
+  mem_index = mg_profile_builder_add_metric (builder, mem_node);
+  mg_metric_def_free (mem_node);
+  add_group (builder, gui_fixture_group ("defaultGroup", "Default", "The metrics shown first", defaults));
+  add_group (builder, gui_fixture_group ("cpu", "CPU Time", "Where the processes spent CPU time", cpu));
+  add_group (builder, gui_fixture_group ("memory", "Memory", "Memory of the processes and nodes", memory));
+  add_group (builder, gui_fixture_group ("io", "IO", "Bytes through read and write calls", io));
+  add_group (builder, gui_fixture_group ("mpi", "MPI", "MPI calls and transfers", mpi));
+  add_group (builder, gui_fixture_group ("energy", "Energy", "RAPL power of the nodes", energy));
+  for (guint r = 0; r < 8; r++)
+    {
+      MgProcessInfo info = { 0 };
+      double values[6];
+      guint p;
+
+      info.pid = 31400 + (int) r;
+      info.ppid = 31399;
+      info.rank = (int) r;
+      info.host = (char *) (r < 4 ? "node01" : "node02");
+      info.program = (char *) "./lulesh2.0";
+      info.end_s = 12.0;
+      info.end = MG_PROCESS_END_EXITED;
+      info.node_leader = r % 4 == 0;
+      p = mg_profile_builder_add_process (builder, &info);
+      for (guint w = 0; w < 600; w++)
+        {
+          for (guint m = 0; m < 6; m++)
+            values[m] = demo_value (r, m, w);
+          mg_profile_builder_add_sample (builder, p, w * 0.02, (w + 1) * 0.02, values, values, values);
+        }
+      if (info.node_leader)
+        mg_profile_builder_set_single_value (builder, p, mem_index, 256.0 * 1073741824.0);
+    }
+  return finish (builder);
+}

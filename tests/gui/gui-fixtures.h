@@ -32,3 +32,9 @@ MgProfile *gui_fixture_groups (void);
 MgProfile *gui_fixture_large (guint n_processes, guint n_metrics, guint n_samples);
 
 G_END_DECLS
+
+G_BEGIN_DECLS
+/* A realistic run for screenshots: 8 MPI ranks over 12 s, CPU time, memory,
+ * I/O and MPI groups, a Default group and an Energy group not recorded. */
+MgProfile *gui_fixture_demo (void);
+G_END_DECLS

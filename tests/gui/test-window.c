@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
+#include "mg-application.h"
 #include "mg-metric-visibility.h"
 #include "mg-metrics-menu.h"
 #include "mg-resources.h"
@@ -512,6 +513,42 @@ remove_tree (const char *path)
   g_rmdir (path);
 }
 
+static void
+capture_screen (const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("MG_GUI_SCREENSHOT_DIR"), name, NULL);
+  g_autofree char *command = g_strdup_printf ("import -window root %s", path);
+
+  spin (400);
+  g_assert_true (g_spawn_command_line_sync (command, NULL, NULL, NULL, NULL));
+}
+
+/* Only with MG_GUI_SCREENSHOT_DIR: the realistic run in light and dark,
+ * the Metrics menu open (a popover: captured from the X screen). */
+static void
+test_screenshots (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_demo ();
+  MgWindow *window;
+
+  reset_settings ();
+  window = new_window (profile);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_maximize (GTK_WINDOW (window));
+  activate (window, "preset", g_variant_new_string ("all"));
+  mg_time_view_set_selection (mg_window_get_time_view (window), 1.4, 2.0);
+  save_screenshot (window, "demo.png");
+  capture_screen ("demo-screen.png");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-metrics-menu", NULL);
+  capture_screen ("metrics-menu.png");
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
+  activate (window, "show-info", NULL);
+  save_screenshot (window, "demo-dark.png");
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  activate (window, "show-info", NULL);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -540,7 +577,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   gtk_init ();
 
-  app = gtk_application_new ("org.metrograph.MetrographTest", G_APPLICATION_NON_UNIQUE);
+  app = GTK_APPLICATION (mg_application_new ());
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
   g_assert_no_error (error);
   /* Pulls the resources (registered by a constructor) out of the static library. */
@@ -554,6 +592,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/open-files", test_open_files);
   g_test_add_func ("/gui/window/export-view", test_export_view);
   g_test_add_func ("/gui/window/pixels", test_pixels);
+  if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
+    g_test_add_func ("/gui/window/screenshots", test_screenshots);
   status = g_test_run ();
   g_object_unref (app);
   remove_tree (home);

@@ -489,6 +489,24 @@ mg_metric_graph_set_property (GObject *object, guint prop_id, const GValue *valu
     }
 }
 
+/* The dark preference can change without a CSS change (a theme forced by
+ * GTK_THEME): follow the setting itself too. */
+static void
+mg_metric_graph_realize (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (mg_metric_graph_parent_class)->realize (widget);
+  g_signal_connect_object (gtk_widget_get_settings (widget),
+                           "notify::gtk-application-prefer-dark-theme",
+                           G_CALLBACK (gtk_widget_queue_draw), widget, G_CONNECT_SWAPPED);
+}
+
+static void
+mg_metric_graph_unrealize (GtkWidget *widget)
+{
+  g_signal_handlers_disconnect_by_data (gtk_widget_get_settings (widget), widget);
+  GTK_WIDGET_CLASS (mg_metric_graph_parent_class)->unrealize (widget);
+}
+
 static void
 mg_metric_graph_class_init (MgMetricGraphClass *klass)
 {
@@ -500,6 +518,8 @@ mg_metric_graph_class_init (MgMetricGraphClass *klass)
   object_class->get_property = mg_metric_graph_get_property;
   object_class->set_property = mg_metric_graph_set_property;
   widget_class->snapshot = mg_metric_graph_snapshot;
+  widget_class->realize = mg_metric_graph_realize;
+  widget_class->unrealize = mg_metric_graph_unrealize;
   widget_class->size_allocate = mg_metric_graph_size_allocate;
   widget_class->css_changed = mg_metric_graph_css_changed;
 

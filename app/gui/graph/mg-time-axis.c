@@ -30,7 +30,13 @@ static GParamSpec *props[N_PROPS];
 static gboolean
 is_dark (GtkWidget *widget)
 {
+  gboolean prefer_dark = FALSE;
   GdkRGBA fg;
+
+  g_object_get (gtk_widget_get_settings (widget), "gtk-application-prefer-dark-theme",
+                &prefer_dark, NULL);
+  if (prefer_dark)
+    return TRUE;
 
   G_GNUC_BEGIN_IGNORE_DEPRECATIONS
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
@@ -171,6 +177,24 @@ mg_time_axis_set_property (GObject *object, guint prop_id, const GValue *value,
     }
 }
 
+/* The dark preference can change without a CSS change (a theme forced by
+ * GTK_THEME): follow the setting itself too. */
+static void
+mg_time_axis_realize (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (mg_time_axis_parent_class)->realize (widget);
+  g_signal_connect_object (gtk_widget_get_settings (widget),
+                           "notify::gtk-application-prefer-dark-theme",
+                           G_CALLBACK (gtk_widget_queue_draw), widget, G_CONNECT_SWAPPED);
+}
+
+static void
+mg_time_axis_unrealize (GtkWidget *widget)
+{
+  g_signal_handlers_disconnect_by_data (gtk_widget_get_settings (widget), widget);
+  GTK_WIDGET_CLASS (mg_time_axis_parent_class)->unrealize (widget);
+}
+
 static void
 mg_time_axis_class_init (MgTimeAxisClass *klass)
 {
@@ -181,6 +205,8 @@ mg_time_axis_class_init (MgTimeAxisClass *klass)
   object_class->get_property = mg_time_axis_get_property;
   object_class->set_property = mg_time_axis_set_property;
   widget_class->snapshot = mg_time_axis_snapshot;
+  widget_class->realize = mg_time_axis_realize;
+  widget_class->unrealize = mg_time_axis_unrealize;
 
   props[PROP_VIEW] = g_param_spec_object ("view", NULL, NULL, MG_TYPE_TIME_VIEW,
                                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
