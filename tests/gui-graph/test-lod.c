@@ -64,15 +64,53 @@ test_columns_narrower_than_windows (void)
   MgSeriesView series = crafted ();
   g_autoptr (MgLod) lod = mg_lod_new (8);
 
-  /* [3.5, 5.5) zoomed over 8 columns of 0.25 s: window 3 fills the first
-   * two columns, then six gap columns. */
-  mg_lod_compute (lod, &series, 3.5, 5.5);
+  /* Forced columns: [3.5, 5.5) over 8 columns of 0.25 s: window 3 fills
+   * the first two columns, then six gap columns. */
+  mg_lod_compute_columns (lod, &series, 3.5, 5.5);
+  g_assert_false (lod->by_window);
+  g_assert_cmpuint (lod->n_points, ==, 8);
   g_assert_cmpfloat (lod->means[0], ==, 7);
   g_assert_cmpfloat (lod->means[1], ==, 7);
   for (guint c = 2; c < 8; c++)
     g_assert_true (mg_lod_is_gap (lod, c));
   g_assert_cmpfloat (lod->data_min, ==, 5);
   g_assert_cmpfloat (lod->data_max, ==, 9);
+}
+
+static void
+test_zoomed_in_uses_windows (void)
+{
+  MgSeriesView series = crafted ();
+  g_autoptr (MgLod) lod = mg_lod_new (8);
+
+  /* Three windows (3, 4, 5) in range over 8 pixels: the points are the
+   * windows, with a neighbour on each side (2 and 6). */
+  mg_lod_compute (lod, &series, 3.5, 5.5);
+  g_assert_true (lod->by_window);
+  g_assert_cmpuint (lod->n_points, ==, 5);
+  g_assert_cmpfloat (lod->times[0], ==, 2.5);
+  g_assert_cmpfloat (lod->means[0], ==, 2);
+  g_assert_cmpfloat (lod->times[1], ==, 3.5);
+  g_assert_cmpfloat (lod->starts[1], ==, 3);
+  g_assert_cmpfloat (lod->ends[1], ==, 4);
+  g_assert_cmpfloat (lod->mins[1], ==, 5);
+  g_assert_cmpfloat (lod->maxs[1], ==, 9);
+  g_assert_cmpfloat (lod->stddevs[1], ==, 0);
+  g_assert_true (mg_lod_is_gap (lod, 2));
+  g_assert_true (mg_lod_is_gap (lod, 3));
+  g_assert_cmpfloat (lod->means[4], ==, 5);
+  /* The neighbour outside the range does not count for the extent. */
+  g_assert_cmpfloat (lod->data_min, ==, 5);
+  g_assert_cmpfloat (lod->data_max, ==, 9);
+
+  /* Whole run over 100 pixels: 8 windows, no neighbours. */
+  mg_lod_compute (lod, &series, 0, 8);
+  g_assert_cmpuint (lod->n_columns, ==, 8);
+  mg_lod_set_n_columns (lod, 100);
+  mg_lod_compute (lod, &series, 0, 8);
+  g_assert_true (lod->by_window);
+  g_assert_cmpuint (lod->n_points, ==, 8);
+  g_assert_cmpfloat (lod->stddevs[6], ==, 3);
 }
 
 static void
@@ -87,7 +125,7 @@ test_partial_overlap_weights (void)
   g_assert_cmpfloat_with_epsilon (lod->means[0], 5.0 / 1.5, 1e-12);
   /* Resizing reuses the arrays. */
   mg_lod_set_n_columns (lod, 16);
-  mg_lod_compute (lod, &series, 0, 8);
+  mg_lod_compute_columns (lod, &series, 0, 8);
   g_assert_cmpuint (lod->n_columns, ==, 16);
   g_assert_cmpfloat (lod->means[15], ==, 4);
   g_assert_true (mg_lod_is_gap (lod, 9));
@@ -99,10 +137,17 @@ test_all_gaps (void)
   MgSeriesView series = crafted ();
   g_autoptr (MgLod) lod = mg_lod_new (10);
 
-  mg_lod_compute (lod, &series, 4.1, 5.9);
+  mg_lod_compute_columns (lod, &series, 4.1, 5.9);
   for (guint c = 0; c < 10; c++)
     g_assert_true (mg_lod_is_gap (lod, c));
   g_assert_true (isnan (lod->data_min));
+  /* By window: the neighbours have values, but nothing visible does. */
+  mg_lod_compute (lod, &series, 4.1, 5.9);
+  g_assert_true (lod->by_window);
+  g_assert_cmpuint (lod->n_points, ==, 4);
+  g_assert_false (mg_lod_is_gap (lod, 0));
+  g_assert_true (mg_lod_is_gap (lod, 1) && mg_lod_is_gap (lod, 2));
+  g_assert_true (isnan (lod->data_min) && isnan (lod->data_max));
 }
 
 static void
@@ -118,7 +163,7 @@ test_implicit_starts (void)
   g_autoptr (MgLod) lod = mg_lod_new (6);
   MgSelectionStats stats;
 
-  mg_lod_compute (lod, &series, 0, 6);
+  mg_lod_compute_columns (lod, &series, 0, 6);
   g_assert_true (mg_lod_is_gap (lod, 0)); /* before the process started */
   g_assert_cmpfloat (lod->means[1], ==, 10);
   g_assert_cmpfloat (lod->means[2], ==, 20);
@@ -203,6 +248,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/lod/two-windows-per-column", test_two_windows_per_column);
   g_test_add_func ("/lod/columns-narrower-than-windows", test_columns_narrower_than_windows);
+  g_test_add_func ("/lod/zoomed-in-uses-windows", test_zoomed_in_uses_windows);
   g_test_add_func ("/lod/partial-overlap-weights", test_partial_overlap_weights);
   g_test_add_func ("/lod/all-gaps", test_all_gaps);
   g_test_add_func ("/lod/implicit-starts", test_implicit_starts);

@@ -1,0 +1,298 @@
+/* mg_graph_render into image surfaces, checked pixel by pixel. */
+#define _GNU_SOURCE /* memmem */
+#include "mg-config.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <math.h>
+
+#include "graph-fixture.h"
+#include "mg-graph-render.h"
+
+#define W 400
+#define H 100
+
+typedef struct {
+  int r, g, b;
+} Pixel;
+
+static Pixel
+get_pixel (cairo_surface_t *surface, int x, int y)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  guint32 v = *(const guint32 *) (data + y * stride + x * 4);
+
+  return (Pixel) { (v >> 16) & 0xff, (v >> 8) & 0xff, v & 0xff };
+}
+
+static int
+distance (Pixel p, MgRgba c)
+{
+  return MAX (MAX (abs (p.r - (int) lround (c.r * 255)), abs (p.g - (int) lround (c.g * 255))),
+              abs (p.b - (int) lround (c.b * 255)));
+}
+
+typedef struct {
+  MgProfile *profile;
+  MgSeriesView series;
+  MgAxis *axis;
+  MgGraphRenderParams params;
+  cairo_surface_t *surface;
+} Fixture;
+
+static void
+render (Fixture *f, MgProfile *profile, guint metric, gboolean dark)
+{
+  cairo_t *cr;
+
+  f->profile = profile;
+  g_assert_true (mg_series_view_init (&f->series, profile, metric, -1));
+  mg_graph_render_params_init (&f->params);
+  f->params.width = W;
+  f->params.height = H;
+  f->params.def = mg_profile_get_metric (profile, metric);
+  f->params.series = &f->series;
+  f->params.t0 = 0;
+  f->params.t1 = mg_profile_get_run_info (profile)->duration_s;
+  f->params.dark = dark;
+  f->params.draw_labels = FALSE;
+  f->axis = mg_graph_render_fit_axis (f->params.def, &f->series, NULL, FALSE, H);
+  f->params.axis = f->axis;
+  f->surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  cr = cairo_create (f->surface);
+  mg_graph_render (cr, &f->params);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (f->surface);
+}
+
+static void
+fixture_clear (Fixture *f)
+{
+  cairo_surface_destroy (f->surface);
+  mg_axis_free (f->axis);
+  g_object_unref (f->profile);
+}
+
+/* Where the renderer puts value v (see map_y in mg-graph-render.c). */
+static double
+value_y (Fixture *f, double v)
+{
+  return H - 1 - (v - f->axis->min) * (H - 3) / (f->axis->max - f->axis->min);
+}
+
+static int
+time_x (Fixture *f, double t)
+{
+  return (int) floor (t / f->params.t1 * W);
+}
+
+static void
+test_band_line_and_gap (void)
+{
+  Fixture f;
+  MgRgba colour, bg;
+  int x, window, gap_x, mean_row;
+  double mean_y, max_y, min_y;
+  int best = 255;
+
+  /* Metric 2: 4 processes, definition colour #E65100, a gap over
+   * [4, 5) s of a 10 s run; 200 windows of 50 ms on 400 pixels. */
+  render (&f, graph_fixture_profile (4, 4, 200, 10, TRUE), 2, FALSE);
+  colour = mg_graph_render_metric_colour (f.params.def, FALSE);
+  bg = mg_graph_render_background (FALSE);
+  g_assert_cmpint (distance ((Pixel) { 0xE6, 0x51, 0x00 }, colour), ==, 0);
+
+  /* The gap column shows the background from top to bottom (grid lines are
+   * neutral grey). */
+  gap_x = time_x (&f, 4.5);
+  for (int y = 0; y < H; y++)
+    {
+      Pixel p = get_pixel (f.surface, gap_x, y);
+      g_assert_cmpint (p.r, ==, p.g);
+      g_assert_cmpint (p.g, ==, p.b);
+    }
+  g_assert_cmpint (distance (get_pixel (f.surface, gap_x, H / 2 + 1), bg), <=, 30);
+
+  /* At window 50's centre: the mean line in full colour... */
+  window = 50;
+  x = time_x (&f, (window + 0.5) * 0.05);
+  mean_y = value_y (&f, mg_profile_get_series (f.profile, 2)->means[window]);
+  max_y = value_y (&f, mg_profile_get_series (f.profile, 2)->maxs[window]);
+  min_y = value_y (&f, mg_profile_get_series (f.profile, 2)->mins[window]);
+  g_assert_cmpfloat (min_y - max_y, >, 8); /* imbalance: a wide band */
+  mean_row = (int) floor (mean_y);
+  for (int y = mean_row - 1; y <= mean_row + 1; y++)
+    best = MIN (best, distance (get_pixel (f.surface, x, y), colour));
+  g_assert_cmpint (best, <=, 24);
+
+  /* ...and the band tinted with it between max and min, lighter than the
+   * line, never the background. */
+  for (int y = (int) ceil (max_y) + 1; y < (int) floor (min_y) - 1; y++)
+    {
+      Pixel p = get_pixel (f.surface, x, y);
+      if (abs (y - mean_row) <= 2)
+        continue;
+      g_assert_cmpint (p.r - p.b, >, 40);     /* orange, not grey */
+      g_assert_cmpint (distance (p, bg), >, 20);
+    }
+  /* Above the band: background. */
+  g_assert_cmpint (distance (get_pixel (f.surface, x, (int) max_y - 4), bg), <=, 30);
+  fixture_clear (&f);
+}
+
+static void
+test_dark (void)
+{
+  Fixture f;
+  Pixel p;
+  int gap_x;
+
+  render (&f, graph_fixture_profile (4, 4, 200, 10, TRUE), 2, TRUE);
+  gap_x = time_x (&f, 4.5);
+  p = get_pixel (f.surface, gap_x, H / 2 + 1);
+  g_assert_cmpint (MAX (MAX (p.r, p.g), p.b), <, 60);
+  g_assert_true (f.params.dark);
+  fixture_clear (&f);
+}
+
+static void
+test_single_process (void)
+{
+  Fixture f;
+  MgRgba bg = mg_graph_render_background (FALSE);
+  MgRgba colour;
+  double mean_y;
+  int x, best = 255;
+
+  /* One process: a clean line, no band around it. Metric 1, memory, type
+   * colour. */
+  render (&f, graph_fixture_profile (1, 4, 200, 10, FALSE), 1, FALSE);
+  colour = mg_graph_render_metric_colour (f.params.def, FALSE);
+  g_assert_false (f.params.def->has_colour);
+  x = time_x (&f, 7.525);
+  mean_y = value_y (&f, mg_profile_get_series (f.profile, 1)->means[150]);
+  for (int y = (int) mean_y - 1; y <= (int) mean_y + 1; y++)
+    best = MIN (best, distance (get_pixel (f.surface, x, y), colour));
+  g_assert_cmpint (best, <=, 24);
+  g_assert_cmpint (distance (get_pixel (f.surface, x, (int) mean_y - 4), bg), <=, 30);
+  g_assert_cmpint (distance (get_pixel (f.surface, x, (int) mean_y + 5), bg), <=, 30);
+  fixture_clear (&f);
+}
+
+static void
+test_selection_and_hover (void)
+{
+  g_autoptr (MgProfile) profile = graph_fixture_profile (4, 4, 200, 10, TRUE);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t *cr = cairo_create (surface);
+  MgSeriesView series;
+  MgGraphRenderParams params;
+  Pixel sel, hover, plain;
+
+  mg_series_view_init (&series, profile, 2, -1);
+  mg_graph_render_params_init (&params);
+  params.width = W;
+  params.height = H;
+  params.def = mg_profile_get_metric (profile, 2);
+  params.series = &series;
+  params.t1 = 10;
+  params.has_selection = TRUE;
+  params.selection_start = 4.0;
+  params.selection_end = 4.8;
+  params.hover_time = 4.9;
+  mg_graph_render (cr, &params);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  /* Inside the gap: the selection tints blue, the hover line is dark. */
+  sel = get_pixel (surface, 180, 3);
+  plain = get_pixel (surface, 194, 3);
+  hover = get_pixel (surface, 196, 3);
+  g_assert_cmpint (sel.b - sel.r, >, 10);
+  g_assert_cmpint (plain.r, ==, 255);
+  g_assert_cmpint (hover.r, <, 160);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_vector_export (void)
+{
+  g_autoptr (MgProfile) profile = graph_fixture_profile (4, 4, 200, 10, TRUE);
+  g_autofree char *dir = g_dir_make_tmp ("mg-render-XXXXXX", NULL);
+  g_autofree char *svg_path = g_build_filename (dir, "g.svg", NULL);
+  g_autofree char *pdf_path = g_build_filename (dir, "g.pdf", NULL);
+  g_autofree char *svg = NULL;
+  g_autofree char *pdf = NULL;
+  cairo_surface_t *surfaces[2];
+  MgSeriesView series;
+  MgGraphRenderParams params;
+  gsize len;
+
+  mg_series_view_init (&series, profile, 0, -1);
+  mg_graph_render_params_init (&params);
+  params.width = W;
+  params.height = H;
+  params.def = mg_profile_get_metric (profile, 0);
+  params.series = &series;
+  params.t1 = 10;
+  surfaces[0] = cairo_svg_surface_create (svg_path, W, H + 24);
+  surfaces[1] = cairo_pdf_surface_create (pdf_path, W, H + 24);
+  for (guint i = 0; i < 2; i++)
+    {
+      cairo_t *cr = cairo_create (surfaces[i]);
+      mg_graph_render (cr, &params);
+      mg_graph_render_time_axis (cr, 0, H, W, 24, 0, 10, FALSE, 0, 0, -1, FALSE);
+      g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+      cairo_destroy (cr);
+      cairo_surface_finish (surfaces[i]);
+      g_assert_cmpint (cairo_surface_status (surfaces[i]), ==, CAIRO_STATUS_SUCCESS);
+      cairo_surface_destroy (surfaces[i]);
+    }
+  g_assert_true (g_file_get_contents (svg_path, &svg, &len, NULL));
+  g_assert_nonnull (strstr (svg, "<svg"));
+  /* The labels are drawn as glyphs, so they travel with the file. */
+  g_assert_nonnull (strstr (svg, "glyph"));
+  g_assert_true (g_file_get_contents (pdf_path, &pdf, &len, NULL));
+  g_assert_true (g_str_has_prefix (pdf, "%PDF"));
+  g_assert_nonnull (memmem (pdf, len, "/Font", 5));
+  g_unlink (svg_path);
+  g_unlink (pdf_path);
+  g_rmdir (dir);
+}
+
+static void
+test_metric_colour (void)
+{
+  g_autoptr (MgMetricDef) def = mg_metric_def_new ();
+  MgRgba c, light, dark;
+
+  /* No definition colour: the type's, lighter on dark backgrounds. */
+  def->type = MG_METRIC_TYPE_MEMORY;
+  light = mg_graph_render_metric_colour (def, FALSE);
+  dark = mg_graph_render_metric_colour (def, TRUE);
+  g_assert_cmpfloat (light.r + light.g + light.b, <, dark.r + dark.g + dark.b);
+  /* A near-black definition colour is lifted on a dark theme. */
+  def->has_colour = TRUE;
+  def->colour = (MgRgba) { 0.05, 0.05, 0.3, 1 };
+  c = mg_graph_render_metric_colour (def, TRUE);
+  g_assert_cmpfloat (c.b, >, 0.5);
+  c = mg_graph_render_metric_colour (def, FALSE);
+  g_assert_cmpfloat (c.b, ==, 0.3);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/render/band-line-and-gap", test_band_line_and_gap);
+  g_test_add_func ("/render/dark", test_dark);
+  g_test_add_func ("/render/single-process", test_single_process);
+  g_test_add_func ("/render/selection-and-hover", test_selection_and_hover);
+  g_test_add_func ("/render/vector-export", test_vector_export);
+  g_test_add_func ("/render/metric-colour", test_metric_colour);
+  return g_test_run ();
+}
