@@ -2,7 +2,8 @@
  *   mg-test-workload run MS STATUS   sleep MS ms, print "hello", exit STATUS
  *   mg-test-workload fork MS         fork a child (run MS, exit 3), wait,
  *                                    then exec itself as "run MS 0"
- *   mg-test-workload underscore MS STATUS   as run, but end with _exit */
+ *   mg-test-workload underscore MS STATUS   as run, but end with _exit
+ *   mg-test-workload badexec MS      sleep MS, fail to exec, sleep MS, exit 0 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,12 @@ main (int argc, char **argv)
       execl ("/proc/self/exe", argv[0], "run", argv[2], "0", (char *) NULL);
       perror ("exec");
       return 1;
+    }
+  if (strcmp (argv[1], "badexec") == 0)
+    {
+      sleep_ms (ms);
+      execlp ("mg-no-such-program", "mg-no-such-program", (char *) NULL);
+      printf ("exec failed\n");
     }
   sleep_ms (ms);
   printf ("hello\n");

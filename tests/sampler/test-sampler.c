@@ -641,6 +641,33 @@ test_underscore_exit (void)
   fixture_clear (&f);
 }
 
+/* A failed exec closes the record as EXECED, then sampling resumes into a
+ * new record of the same process. */
+static void
+test_failed_exec (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  const char *const args[] = { "badexec", "100", NULL };
+  g_autofree char *out = NULL;
+  int status = run_workload (&f, f.plan, args, &out, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_cmpstr (out, ==, "exec failed\nhello\n");
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  g_assert_cmpuint (recs->len, ==, 2);
+  int pid = hdr (recs->pdata[0])->pid;
+  Record *before = find_record (recs, pid, MG_RECORD_STATE_EXECED);
+  Record *after = find_record (recs, pid, MG_RECORD_STATE_EXITED);
+  g_assert_cmpint (hdr (after)->start_mono_ns, >=, hdr (before)->end_mono_ns);
+  g_assert_cmpuint (hdr (before)->n_samples, >, 0);
+  g_assert_cmpuint (hdr (after)->n_samples, >, 0);
+  g_assert_cmpuint (rec_plugin (after, 0)->state, ==, MG_PLUGIN_STATE_ACTIVE);
+  g_autofree char *tags = log_tags (&f);
+  g_assert_cmpstr (tags, ==, "INIT START STOP CLEANUP INIT START STOP CLEANUP");
+  fixture_clear (&f);
+}
+
 static void
 test_sigkill_keeps_samples (void)
 {
@@ -863,6 +890,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sampler/one-per-node", test_one_per_node);
   g_test_add_func ("/sampler/fork-exec", test_fork_exec);
   g_test_add_func ("/sampler/underscore-exit", test_underscore_exit);
+  g_test_add_func ("/sampler/failed-exec", test_failed_exec);
   g_test_add_func ("/sampler/sigkill-keeps-samples", test_sigkill_keeps_samples);
   g_test_add_func ("/sampler/merge", test_merge);
   g_test_add_func ("/sampler/bad-plan", test_bad_plan);
