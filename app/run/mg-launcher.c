@@ -9,6 +9,7 @@
 #include "mg-launcher.h"
 
 #include "mg-mpi.h"
+#include "mg-record-finish.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
@@ -485,13 +486,21 @@ spawn_child (MgLauncher *self, pid_t *pid, GError **error)
   return TRUE;
 }
 
+/* A program killed by a signal could not close its record: we reaped it, so
+ * we write how it ended (only for the program itself, not through mpirun,
+ * whose ranks we never see). */
 static int
-status_to_exit (int status)
+child_ended (MgLauncher *self, pid_t pid, int status)
 {
   if (WIFEXITED (status))
     return WEXITSTATUS (status);
   if (WIFSIGNALED (status))
-    return 128 + WTERMSIG (status);
+    {
+      if (self->n_processes == 0 && !mg_mpi_is_launcher (self->argv[0]))
+        mg_record_finish_signalled (self->record_dir, self->run_id, pid, WTERMSIG (status),
+                                    g_get_monotonic_time () * 1000);
+      return 128 + WTERMSIG (status);
+    }
   return 1;
 }
 
@@ -548,7 +557,7 @@ wait_child (MgLauncher *self, pid_t pid, int sfd, int tty)
       if (done == pid && WIFSTOPPED (status))
         follow_stop (pid, tty);
       else if (done == pid)
-        return status_to_exit (status);
+        return child_ended (self, pid, status);
 
       if (n == 0 && deadline != 0 && g_get_monotonic_time () >= deadline)
         {

@@ -613,20 +613,22 @@ test_mpi_four (Fixture *f, gconstpointer data)
       g_assert_false (seen[process->rank]);
       seen[process->rank] = TRUE;
     }
-  /* onePerNode metrics come from exactly one process of the node. */
+  /* onePerNode metrics come from one process of the node at most (none when
+   * the plugin fails everywhere, e.g. no RAPL in a virtual machine), and at
+   * least one such metric (memory) works everywhere. */
   for (guint m = 0; m < mg_profile_get_n_metrics (profile); m++)
     {
+      const MgMetricDef *def = mg_profile_get_metric (profile, m);
       guint reporters = 0;
 
-      if (!mg_profile_get_metric (profile, m)->one_per_node)
+      if (!def->one_per_node || def->domain != MG_DOMAIN_TIME)
         continue;
-      n_one_per_node++;
       for (guint p = 0; p < 4; p++)
         if (mg_profile_get_process_series (profile, p, m) != NULL
             && mg_profile_get_process_series (profile, p, m)->n > 0)
           reporters++;
-      if (mg_profile_get_metric (profile, m)->domain == MG_DOMAIN_TIME)
-        g_assert_cmpuint (reporters, ==, 1);
+      g_assert_cmpuint (reporters, <=, 1);
+      n_one_per_node += reporters == 1;
     }
   g_assert_cmpuint (n_one_per_node, >, 0);
 }
