@@ -25,6 +25,8 @@ tv_sec (struct timeval tv)
 
 /* Runs the workload; returns its user+system CPU seconds. With a plan,
  * parses the sampler's stats line into *round_us and *rounds. */
+static double thread_cpu_ms;
+
 static double
 run_once (const char *workload, const char *iterations, const char *plan, double *round_us,
           double *rounds)
@@ -67,11 +69,13 @@ run_once (const char *workload, const char *iterations, const char *plan, double
   if (plan)
     {
       unsigned long long r;
-      double mean;
+      double mean, cpu_ms;
       /* "metrograph-sampler: pid N: R rounds, mean X us, ..." */
       const char *p = strstr (buf, "pid ");
-      if (p && sscanf (p, "pid %*d: %llu rounds, mean %lf", &r, &mean) == 2)
+      if (p && sscanf (p, "pid %*d: %llu rounds, mean %lf us, max %*f us, sampler thread CPU %lf",
+                       &r, &mean, &cpu_ms) == 3)
         {
+          thread_cpu_ms += cpu_ms;
           *round_us += mean;
           *rounds += (double) r;
         }
@@ -102,13 +106,14 @@ write_plan (const char *dir, const char *plan)
            dir, lib, getter);
   fclose (fp);
   printf ("plugin: %s (%s), default interval\n", lib, getter);
+  fflush (stdout);
 }
 
 int
 main (int argc, char **argv)
 {
   int runs = argc > 1 ? atoi (argv[1]) : 5;
-  const char *iterations = argc > 2 ? argv[2] : "400000000";
+  const char *iterations = argc > 2 ? argv[2] : "2000000000";
   char self[PATH_MAX], workload[PATH_MAX + 64];
   ssize_t n = readlink ("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0)
@@ -143,6 +148,12 @@ main (int argc, char **argv)
           on / off, (on / off - 1) * 100);
   printf ("sampling rounds per run: %.0f, mean cost of one round: %.2f us\n", rounds / runs,
           round_us / runs);
+  printf ("sampler thread CPU: %.1f ms per run = %.3f%% of the workload's CPU time\n",
+          thread_cpu_ms / runs, thread_cpu_ms / 1e3 / off * 100);
+  /* The sampler's cost is per second of wall time, the workload's per second
+   * of CPU: on a loaded machine the ratio above overstates the cost. */
+  printf ("sampler thread CPU per second sampled (default 20 ms interval): %.3f%% of one core\n",
+          rounds > 0 ? thread_cpu_ms / 1e3 / (rounds * 0.020) * 100 : 0.0);
   char cmd[PATH_MAX + 16];
   snprintf (cmd, sizeof cmd, "rm -rf '%s'", dir);
   return system (cmd) == 0 ? 0 : 1;
