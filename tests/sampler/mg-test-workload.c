@@ -3,13 +3,18 @@
  *   mg-test-workload fork MS         fork a child (run MS, exit 3), wait,
  *                                    then exec itself as "run MS 0"
  *   mg-test-workload underscore MS STATUS   as run, but end with _exit
+ *   mg-test-workload spawn MS        vfork+exec and posix_spawn a child each
+ *                                    ("run MS 4"), wait for both, exit 0
  *   mg-test-workload badexec MS      sleep MS, fail to exec, sleep MS, exit 0 */
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 static void
 sleep_ms (long ms)
@@ -44,6 +49,24 @@ main (int argc, char **argv)
       execl ("/proc/self/exe", argv[0], "run", argv[2], "0", (char *) NULL);
       perror ("exec");
       return 1;
+    }
+  if (strcmp (argv[1], "spawn") == 0)
+    {
+      char *child_argv[] = { argv[0], "run", argv[2], "4", NULL };
+      int st1 = -1, st2 = -1;
+      pid_t a = vfork ();
+      if (a == 0)
+        {
+          execv ("/proc/self/exe", child_argv);
+          _exit (127);
+        }
+      pid_t b;
+      if (posix_spawn (&b, "/proc/self/exe", NULL, NULL, child_argv, environ) != 0)
+        return 1;
+      waitpid (a, &st1, 0);
+      waitpid (b, &st2, 0);
+      printf ("children %d %d %d %d\n", (int) a, WEXITSTATUS (st1), (int) b, WEXITSTATUS (st2));
+      return 0;
     }
   if (strcmp (argv[1], "badexec") == 0)
     {

@@ -641,6 +641,37 @@ test_underscore_exit (void)
   fixture_clear (&f);
 }
 
+/* vfork and posix_spawn children run nothing of the sampler until they exec;
+ * the exec'd program then has its own record. */
+static void
+test_vfork_spawn (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  const char *const args[] = { "spawn", "100", NULL };
+  g_autofree char *out = NULL;
+  int status = run_workload (&f, f.plan, args, &out, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  int a, sa, b, sb;
+  const char *line = strstr (out, "children ");
+  g_assert_nonnull (line);
+  g_assert_cmpint (sscanf (line, "children %d %d %d %d", &a, &sa, &b, &sb), ==, 4);
+  g_assert_cmpint (sa, ==, 4);
+  g_assert_cmpint (sb, ==, 4);
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  g_assert_cmpuint (recs->len, ==, 3);
+  Record *ra = find_record (recs, a, MG_RECORD_STATE_EXITED);
+  Record *rb = find_record (recs, b, MG_RECORD_STATE_EXITED);
+  g_assert_cmpint (hdr (ra)->end_status, ==, 4);
+  g_assert_cmpint (hdr (rb)->end_status, ==, 4);
+  int parent = hdr (ra)->ppid;
+  g_assert_cmpint (hdr (rb)->ppid, ==, parent);
+  Record *rp = find_record (recs, parent, MG_RECORD_STATE_EXITED);
+  g_assert_cmpint (hdr (rp)->end_status, ==, 0);
+  fixture_clear (&f);
+}
+
 /* A failed exec closes the record as EXECED, then sampling resumes into a
  * new record of the same process. */
 static void
@@ -891,6 +922,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sampler/fork-exec", test_fork_exec);
   g_test_add_func ("/sampler/underscore-exit", test_underscore_exit);
   g_test_add_func ("/sampler/failed-exec", test_failed_exec);
+  g_test_add_func ("/sampler/vfork-spawn", test_vfork_spawn);
   g_test_add_func ("/sampler/sigkill-keeps-samples", test_sigkill_keeps_samples);
   g_test_add_func ("/sampler/merge", test_merge);
   g_test_add_func ("/sampler/bad-plan", test_bad_plan);
