@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "allinea_metric_plugin_api.h"
@@ -13,6 +14,7 @@
 #define EXPORT __attribute__((visibility("default")))
 
 static int log_fd = -1;
+static int config_value = -1000;
 static uint64_t calls_count, calls_pct, calls_gap[4], calls_ramp;
 
 static void
@@ -34,6 +36,10 @@ allinea_plugin_initialise (plugin_id_t plugin_id, void *data)
   if (path)
     log_fd = allinea_safe_open (path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   log_event ("INIT", NULL);
+  /* The config file named by metric t.cfg's <configFile env>. */
+  char buf[64];
+  int r = allinea_read_config_file ("answer", "t.cfg", buf, sizeof buf);
+  config_value = r == 0 ? atoi (buf) : r;
   if (getenv ("MG_TEST_INIT_FAIL"))
     {
       allinea_set_plugin_error_messagef (plugin_id, 77, "refusing to start: %s", "test");
@@ -155,6 +161,14 @@ test_custom (metric_id_t id, struct timespec *t, uint64_t *out)
   for (; *s >= '0' && *s <= '9'; s++)
     v = v * 10 + (uint64_t) (*s - '0');
   *out = v;
+  return 0;
+}
+
+/* 1000 + what initialise read from the config file (or its error code). */
+EXPORT int
+test_config (metric_id_t id, struct timespec *t, uint64_t *out)
+{
+  *out = (uint64_t) (1000 + config_value);
   return 0;
 }
 

@@ -19,6 +19,7 @@ int test_ramp (metric_id_t id, struct timespec *t, uint64_t *out);
 int test_backfill (metric_id_t id, struct timespec *t, uint64_t *out);
 int test_backfill_bad (metric_id_t id, struct timespec *t, uint64_t *out);
 int test_custom (metric_id_t id, struct timespec *t, uint64_t *out);
+int test_config (metric_id_t id, struct timespec *t, uint64_t *out);
 int test_node (metric_id_t id, struct timespec *t, uint64_t *out);
 int marker_value (metric_id_t id, struct timespec *t, uint64_t *out);
 

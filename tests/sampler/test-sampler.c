@@ -391,6 +391,34 @@ test_gaps_and_errors (void)
   fixture_clear (&f);
 }
 
+/* allinea_read_config_file finds the file through the variable the plan's
+ * config env field names (mg_hook_config_env). */
+static void
+test_config_file (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 5, "metric\t0\t0\tt.cfg\ttest_config\tuint64_t\t\t0\t0\t0\ttime\tMG_TEST_CFG\t\n");
+  g_autofree char *cfg = g_build_filename (f.dir, "cfg", NULL);
+  g_file_set_contents (cfg, "# settings\nother = 1\nanswer = 42\n", -1, NULL);
+  g_autofree char *env = g_strdup_printf ("MG_TEST_CFG=%s", cfg);
+  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, env);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  {
+    g_autoptr(GPtrArray) recs = read_records (&f);
+    Record *r = only_record (recs);
+    g_assert_cmpfloat (rec_value (r, 0, 0)->mean, ==, 1042.0);
+    g_assert_cmpint (g_unlink (r->path), ==, 0);
+  }
+  /* The variable names a missing file: -2. */
+  g_autofree char *env2 = g_strdup_printf ("MG_TEST_CFG=%s.missing", cfg);
+  status = run_workload (&f, f.plan, RUN_300, NULL, NULL, env2);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  g_assert_cmpfloat (rec_value (only_record (recs), 0, 0)->mean, ==, 998.0);
+  fixture_clear (&f);
+}
+
 static void
 test_backfill_and_lifecycle (void)
 {
@@ -915,6 +943,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sampler/divide", test_divide);
   g_test_add_func ("/sampler/percent", test_percent);
   g_test_add_func ("/sampler/gaps-and-errors", test_gaps_and_errors);
+  g_test_add_func ("/sampler/config-file", test_config_file);
   g_test_add_func ("/sampler/backfill-and-lifecycle", test_backfill_and_lifecycle);
   g_test_add_func ("/sampler/unused-source-not-loaded", test_unused_source_not_loaded);
   g_test_add_func ("/sampler/load-and-init-failures", test_load_and_init_failures);
