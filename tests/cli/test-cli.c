@@ -633,6 +633,38 @@ test_mpi_four (Fixture *f, gconstpointer data)
   g_assert_cmpuint (n_one_per_node, >, 0);
 }
 
+/* mpirun given by the user: it passes the environment on, is not sampled
+ * itself (skip_program), and the default name is the program's. */
+static void
+test_mpi_explicit_launcher (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mpirun = g_find_program_in_path ("mpirun");
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "mpirun", "-n", "2",
+                         "--allow-run-as-root", "--oversubscribe", f->workload, "work=1.5", NULL };
+  g_autoptr (CliRun) run = NULL;
+  g_autoptr (GDir) dir = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  g_autofree char *output = NULL;
+  const char *name;
+
+  if (mpirun == NULL)
+    {
+      g_test_skip ("mpirun is not installed");
+      return;
+    }
+  run = cli_run (f->dir, args);
+  g_assert_cmpint (run->status, ==, 0);
+  dir = g_dir_open (f->dir, 0, NULL);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_regex_match_simple ("^mg-cli-workload_2p_1n_.*\\.mgprof$", name, 0, 0))
+      output = in_dir (f, name);
+  g_assert_nonnull (output);
+  profile = load_profile (output);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 2);
+  for (guint p = 0; p < 2; p++)
+    g_assert_nonnull (strstr (mg_profile_get_process (profile, p)->program, "mg-cli-workload"));
+}
+
 static void
 add (const char *path, void (*func) (Fixture *, gconstpointer))
 {
@@ -667,5 +699,6 @@ main (int argc, char **argv)
   add ("/cli/export/csv", test_export_csv);
   add ("/cli/export/errors", test_export_errors);
   add ("/cli/mpi/four", test_mpi_four);
+  add ("/cli/mpi/explicit-launcher", test_mpi_explicit_launcher);
   return g_test_run ();
 }
