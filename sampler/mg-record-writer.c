@@ -86,6 +86,9 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, int pid,
       /* Say why in the header if the disk still takes that much. */
       snprintf (err, err_len, "cannot allocate record %s (%llu bytes): %s", w->path,
                 (unsigned long long) h.file_size, strerror (e));
+      /* A valid record of its own: no tables, no slots, just the reason. */
+      fill_header (&h, 0, 0, 0, 0, pid, host, start_mono_ns);
+      h.file_size = sizeof h;
       h.flags |= MG_RECORD_FLAG_STOPPED;
       h.record_error_code = e;
       mg_record_copy_str (h.record_error, sizeof h.record_error, err);

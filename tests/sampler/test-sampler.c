@@ -892,7 +892,10 @@ test_record_too_large (void)
   g_assert_true (h->flags & MG_RECORD_FLAG_STOPPED);
   g_assert_cmpint (h->record_error_code, ==, EFBIG);
   g_assert_nonnull (strstr (h->record_error, "File too large"));
-  g_assert_cmpuint (h->file_size, >, len);
+  g_assert_cmpuint (h->file_size, ==, len);
+  g_assert_cmpuint (h->capacity, ==, 0);
+  g_assert_cmpuint (h->n_plugins, ==, 0);
+  g_assert_cmpuint (h->n_metrics, ==, 0);
   g_assert_cmpuint (h->n_samples, ==, 0);
   fixture_clear (&f);
 }
