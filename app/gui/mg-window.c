@@ -5,6 +5,8 @@
 
 #include "mg-error-list.h"
 #include "mg-event-strip.h"
+#include "mg-export-csv.h"
+#include "mg-export-json.h"
 #include "mg-info-panel.h"
 #include "mg-metric-graph.h"
 #include "mg-metric-row.h"
@@ -1088,6 +1090,12 @@ mg_window_export (MgWindow *self, const char *path, GError **error)
   gboolean dark = FALSE;
 
   g_return_val_if_fail (self->profile != NULL, FALSE);
+
+  /* The data: the core's exporters write the whole profile. */
+  if (g_str_has_suffix (path, ".json") || g_str_has_suffix (path, ".JSON"))
+    return mg_export_json (self->profile, path, error);
+  if (g_str_has_suffix (path, ".csv") || g_str_has_suffix (path, ".CSV"))
+    return mg_export_csv (self->profile, path, error);
 
   ids = mg_window_get_visible_metric_ids (self);
   for (guint i = 0; ids[i] != NULL; i++)

@@ -417,8 +417,8 @@ test_export_view (void)
 {
   g_autoptr (MgProfile) profile = gui_fixture_imbalance ();
   g_autofree char *dir = g_dir_make_tmp ("mg-gui-XXXXXX", NULL);
-  const char *names[] = { "view.png", "view.svg", "view.pdf" };
-  const char *magic[] = { "\x89PNG", "<?xml", "%PDF" };
+  const char *names[] = { "view.png", "view.svg", "view.pdf", "data.json", "data.csv" };
+  const char *magic[] = { "\x89PNG", "<?xml", "%PDF", "{", "" };
   g_autoptr (GError) error = NULL;
   MgWindow *window;
 
@@ -434,6 +434,9 @@ test_export_view (void)
       g_assert_no_error (error);
       g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
       g_assert_cmpuint (length, >, 1000);
+      /* The data exports name the metric. */
+      if (i >= 3)
+        g_assert_nonnull (strstr (contents, "work"));
       g_assert_true (g_str_has_prefix (contents, magic[i]));
       if (i == 0)
         {

@@ -245,6 +245,198 @@ stroke_mean (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const 
   cairo_stroke (cr);
 }
 
+/* Raster drawing: on pixels (image and recording surfaces, so the widget)
+ * the points are resampled to one column per device pixel and each layer is
+ * a set of pixel-wide boxes, which cairo composites far faster than
+ * tessellating a polygon of thousands of vertices. Vector surfaces (SVG,
+ * PDF) get true polygons and strokes instead (draw_vector). */
+typedef struct {
+  guint n;
+  double *lo, *hi, *mean, *sd; /* NaN mean: gap */
+} Columns;
+
+static void
+columns_free (Columns *cols)
+{
+  g_free (cols->lo);
+  g_free (cols->hi);
+  g_free (cols->mean);
+  g_free (cols->sd);
+}
+
+static void
+columns_set (Columns *cols, guint c, const MgLod *lod, guint k)
+{
+  cols->lo[c] = lod->mins[k];
+  cols->hi[c] = lod->maxs[k];
+  cols->mean[c] = lod->means[k];
+  cols->sd[c] = lod->stddevs[k];
+}
+
+/* Column c at time tc between points k and k + 1. Both with values: linear
+ * interpolation, as a line through the points would look; one with a value:
+ * that value up to the edge of the time it stands for; else a gap. */
+static void
+columns_interpolate (Columns *cols, guint c, const MgLod *lod, guint k, double tc)
+{
+  gboolean left = k < lod->n_points && !mg_lod_is_gap (lod, k) && lod->times[k] <= tc;
+  gboolean right = k + 1 < lod->n_points && !mg_lod_is_gap (lod, k + 1);
+
+  if (left && right)
+    {
+      double f = (tc - lod->times[k]) / (lod->times[k + 1] - lod->times[k]);
+      cols->lo[c] = lod->mins[k] + f * (lod->mins[k + 1] - lod->mins[k]);
+      cols->hi[c] = lod->maxs[k] + f * (lod->maxs[k + 1] - lod->maxs[k]);
+      cols->mean[c] = lod->means[k] + f * (lod->means[k + 1] - lod->means[k]);
+      cols->sd[c] = lod->stddevs[k] + f * (lod->stddevs[k + 1] - lod->stddevs[k]);
+    }
+  else if (left && tc < lod->ends[k])
+    columns_set (cols, c, lod, k);
+  else if (right && tc >= lod->starts[k + 1] && tc >= lod->times[k + 1] - (lod->times[k + 1] - lod->starts[k + 1]))
+    columns_set (cols, c, lod, k + 1);
+  else if (!left && k < lod->n_points && !mg_lod_is_gap (lod, k) && tc >= lod->starts[k])
+    columns_set (cols, c, lod, k);
+  else
+    cols->lo[c] = cols->hi[c] = cols->mean[c] = cols->sd[c] = NAN;
+}
+
+static void
+columns_compute (Columns *cols, const MgGraphRenderParams *p, const MgLod *lod, guint n)
+{
+  double dt = (p->t1 - p->t0) / n;
+  guint k = 0;
+
+  cols->n = n;
+  cols->lo = g_new (double, n);
+  cols->hi = g_new (double, n);
+  cols->mean = g_new (double, n);
+  cols->sd = g_new (double, n);
+  if (!lod->by_window && lod->n_points == n && lod->t0 == p->t0 && lod->t1 == p->t1)
+    {
+      for (guint c = 0; c < n; c++)
+        columns_set (cols, c, lod, c);
+      return;
+    }
+  for (guint c = 0; c < n; c++)
+    {
+      double tc = p->t0 + (c + 0.5) * dt;
+
+      /* k: the last point at or before tc (or 0). */
+      while (k + 1 < lod->n_points && lod->times[k + 1] <= tc)
+        k++;
+      columns_interpolate (cols, c, lod, k, tc);
+    }
+}
+
+static void
+box_columns (cairo_t *cr, const MgGraphRenderParams *p, const Columns *cols, const YMap *m,
+             gboolean spread)
+{
+  double cw = p->width / cols->n;
+
+  for (guint c = 0; c < cols->n; c++)
+    {
+      double lo, hi, y0, y1;
+
+      if (isnan (cols->mean[c]))
+        continue;
+      lo = cols->lo[c];
+      hi = cols->hi[c];
+      if (spread)
+        {
+          /* mean ± sd, kept inside the min–max band */
+          lo = MAX (cols->mean[c] - cols->sd[c], lo);
+          hi = MIN (cols->mean[c] + cols->sd[c], hi);
+        }
+      y0 = map_y (m, hi);
+      y1 = map_y (m, lo);
+      if (y1 - y0 >= 0.05)
+        cairo_rectangle (cr, p->x + c * cw, y0, cw, y1 - y0);
+    }
+  cairo_fill (cr);
+}
+
+/* The mean line as one box per column, spanning half way to each
+ * neighbour: a connected line of LINE_WIDTH, antialiased vertically. */
+static void
+box_mean (cairo_t *cr, const MgGraphRenderParams *p, const Columns *cols, const YMap *m)
+{
+  double cw = p->width / cols->n;
+  double half = LINE_WIDTH / 2;
+  double prev = NAN, y = NAN, next;
+
+  if (cols->n > 0 && !isnan (cols->mean[0]))
+    y = map_y (m, cols->mean[0]);
+  for (guint c = 0; c < cols->n; c++)
+    {
+      double top, bottom;
+
+      next = c + 1 < cols->n && !isnan (cols->mean[c + 1]) ? map_y (m, cols->mean[c + 1]) : NAN;
+      if (!isnan (y))
+        {
+          top = bottom = y;
+          if (!isnan (prev))
+            {
+              top = MIN (top, (prev + y) / 2);
+              bottom = MAX (bottom, (prev + y) / 2);
+            }
+          if (!isnan (next))
+            {
+              top = MIN (top, (next + y) / 2);
+              bottom = MAX (bottom, (next + y) / 2);
+            }
+          cairo_rectangle (cr, p->x + c * cw, top - half, cw, bottom - top + 2 * half);
+        }
+      prev = y;
+      y = next;
+    }
+  cairo_fill (cr);
+}
+
+static void
+draw_raster (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const YMap *m,
+             MgRgba colour)
+{
+  double sx = 1, sy = 1;
+  Columns cols;
+
+  cairo_user_to_device_distance (cr, &sx, &sy);
+  columns_compute (&cols, p, lod, (guint) MAX (1, ceil (p->width * fabs (sx) - 1e-6)));
+  set_source (cr, colour, BAND_ALPHA);
+  box_columns (cr, p, &cols, m, FALSE);
+  set_source (cr, colour, STDDEV_ALPHA);
+  box_columns (cr, p, &cols, m, TRUE);
+  set_source (cr, colour, 1);
+  box_mean (cr, p, &cols, m);
+  columns_free (&cols);
+}
+
+static void
+draw_vector (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const YMap *m,
+             MgRgba colour)
+{
+  set_source (cr, colour, BAND_ALPHA);
+  fill_band (cr, p, lod, m, lod->mins, lod->maxs, NULL);
+  set_source (cr, colour, STDDEV_ALPHA);
+  fill_band (cr, p, lod, m, NULL, NULL, lod->stddevs);
+  set_source (cr, colour, 1);
+  stroke_mean (cr, p, lod, m);
+}
+
+static gboolean
+is_vector (cairo_t *cr)
+{
+  switch (cairo_surface_get_type (cairo_get_target (cr)))
+    {
+    case CAIRO_SURFACE_TYPE_PDF:
+    case CAIRO_SURFACE_TYPE_PS:
+    case CAIRO_SURFACE_TYPE_SVG:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 static void
 draw_selection (cairo_t *cr, const MgGraphRenderParams *p)
 {
@@ -324,15 +516,10 @@ mg_graph_render (cairo_t *cr, const MgGraphRenderParams *p)
     draw_selection (cr, p);
   draw_grid (cr, p, axis, &m);
 
-  if (lod != NULL)
-    {
-      set_source (cr, colour, BAND_ALPHA);
-      fill_band (cr, p, lod, &m, lod->mins, lod->maxs, NULL);
-      set_source (cr, colour, STDDEV_ALPHA);
-      fill_band (cr, p, lod, &m, NULL, NULL, lod->stddevs);
-      set_source (cr, colour, 1);
-      stroke_mean (cr, p, lod, &m);
-    }
+  if (lod != NULL && is_vector (cr))
+    draw_vector (cr, p, lod, &m, colour);
+  else if (lod != NULL)
+    draw_raster (cr, p, lod, &m, colour);
 
   if (p->draw_labels)
     draw_labels (cr, p, axis, &m);
