@@ -1,0 +1,117 @@
+/* Workloads with known behaviour, profiled by the end-to-end metric tests.
+ * Usage: metrics-workload half|rss|write|sleep
+ *   half   1 s of CPU in 2 s: 10 ms of CPU per 20 ms period, catching up
+ *          when the machine is busy; prints "cpu=SECONDS wall=SECONDS"
+ *   rss    idles 0.3 s, touches 200 MB, then holds it for 0.3 s
+ *   write  writes 64 MB to /dev/null with write(2), then idles 0.3 s
+ *   sleep  200 sleeps of 2 ms (200 voluntary context switches or more)
+ * Built without sanitizers: the sampler is preloaded into it. */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double
+now (void)
+{
+  struct timespec t;
+  clock_gettime (CLOCK_MONOTONIC, &t);
+  return (double) t.tv_sec + (double) t.tv_nsec / 1e9;
+}
+
+static void
+sleep_s (double s)
+{
+  struct timespec d = { (time_t) s, (long) ((s - (double) (time_t) s) * 1e9) };
+  while (nanosleep (&d, &d) != 0)
+    ;
+}
+
+static double
+cpu_now (void)
+{
+  struct timespec t;
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double) t.tv_sec + (double) t.tv_nsec / 1e9;
+}
+
+static int
+half (void)
+{
+  volatile uint64_t x = 0;
+  double start = now (), cpu_start = cpu_now ();
+  for (int period = 1; period <= 100; period++)
+    {
+      while (cpu_now () - cpu_start < period * 0.01)
+        x++;
+      double wake = start + period * 0.02;
+      if (wake > now ())
+        sleep_s (wake - now ());
+    }
+  printf ("cpu=%.4f wall=%.4f\n", cpu_now () - cpu_start, now () - start);
+  return 0;
+}
+
+static int
+rss (void)
+{
+  size_t size = 200u << 20;
+  /* volatile: the compiler may not drop the stores, or the allocation. */
+  volatile char *block = malloc (size);
+  if (block == NULL)
+    return 1;
+  sleep_s (0.3); /* samples of the size before */
+  for (size_t i = 0; i < size; i += 4096)
+    block[i] = 1;
+  sleep_s (0.3);
+  free ((void *) block);
+  return 0;
+}
+
+static int
+write_64mb (void)
+{
+  static char buf[1 << 20];
+  int fd = open ("/dev/null", O_WRONLY);
+  if (fd < 0)
+    return 1;
+  sleep_s (0.1);
+  for (int i = 0; i < 64; i++)
+    for (size_t done = 0; done < sizeof buf;)
+      {
+        ssize_t n = write (fd, buf + done, sizeof buf - done);
+        if (n <= 0)
+          return 1;
+        done += (size_t) n;
+      }
+  close (fd);
+  sleep_s (0.3);
+  return 0;
+}
+
+static int
+sleeper (void)
+{
+  for (int i = 0; i < 200; i++)
+    sleep_s (0.002);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *mode = argc > 1 ? argv[1] : "";
+  if (strcmp (mode, "half") == 0)
+    return half ();
+  if (strcmp (mode, "rss") == 0)
+    return rss ();
+  if (strcmp (mode, "write") == 0)
+    return write_64mb ();
+  if (strcmp (mode, "sleep") == 0)
+    return sleeper ();
+  fprintf (stderr, "usage: metrics-workload half|rss|write|sleep\n");
+  return 2;
+}
