@@ -24,12 +24,14 @@ mg_now_ns (void)
 }
 
 static void
-write_stderr (const char *fmt, va_list ap)
+write_stderr (const char *prefix, const char *fmt, va_list ap)
 {
   char buf[1024];
-  int n = vsnprintf (buf, sizeof buf - 1, fmt, ap);
+  int p = snprintf (buf, sizeof buf, "%s", prefix);
+  int n = vsnprintf (buf + p, sizeof buf - 1 - (size_t) p, fmt, ap);
   if (n < 0)
     return;
+  n += p;
   if ((size_t) n > sizeof buf - 2)
     n = sizeof buf - 2;
   buf[n++] = '\n';
@@ -44,7 +46,7 @@ mg_log (const char *fmt, ...)
     return;
   va_list ap;
   va_start (ap, fmt);
-  write_stderr (fmt, ap);
+  write_stderr ("metrograph-sampler: ", fmt, ap);
   va_end (ap);
 }
 
@@ -53,7 +55,7 @@ say (const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  write_stderr (fmt, ap);
+  write_stderr ("", fmt, ap);
   va_end (ap);
 }
 
@@ -97,7 +99,7 @@ elect (MgSampler *s)
   int fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0)
     {
-      mg_log ("metrograph-sampler: cannot open %s: %s", path, strerror (errno));
+      mg_log ("cannot open %s: %s", path, strerror (errno));
       return;
     }
   if (flock (fd, LOCK_EX | LOCK_NB) == 0)
@@ -157,7 +159,7 @@ create_record (MgSampler *s)
                              (uint32_t) s->plan.samples, err, sizeof err);
   if (rc < 0)
     {
-      mg_log ("metrograph-sampler: %s; running unprofiled", err);
+      mg_log ("%s; running unprofiled", err);
       return false;
     }
   fill_tables (s);
@@ -176,7 +178,7 @@ start_sampling (MgSampler *s)
   s->round_ns_total = s->round_ns_max = 0;
   if (mg_sampling_start_thread (s) != 0)
     {
-      mg_log ("metrograph-sampler: cannot start the sampling thread");
+      mg_log ("cannot start the sampling thread");
       return;
     }
   s->sampling = true;
@@ -322,7 +324,7 @@ finish (MgRecordState state, int status)
       mg_plugins_cleanup (s);
     }
   else
-    mg_log ("metrograph-sampler: a getter did not return; plugins not stopped");
+    mg_log ("a getter did not return; plugins not stopped");
   MgRecordHeader *h = s->rec.header;
   h->end_mono_ns = mg_now_ns ();
   h->end_status = status;

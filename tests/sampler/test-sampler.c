@@ -500,8 +500,21 @@ test_load_and_init_failures (void)
       "metric\t1\t1\tm.v\tx\tuint64_t\t\t0\t0\t0\ttime\t\t\n",
       f.dir);
   write_plan (&f, 5, body);
-  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, NULL);
+  g_autofree char *err = NULL;
+  int status = run_workload (&f, f.plan, RUN_300, NULL, &err, NULL);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_cmpstr (err, ==, ""); /* quiet unless asked */
+  {
+    g_autoptr(GPtrArray) recs = read_records (&f);
+    Record *r = only_record (recs);
+    g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_LOAD_FAILED);
+    g_assert_cmpint (g_unlink (r->path), ==, 0);
+  }
+  /* With METROGRAPH_SAMPLER_VERBOSE=1 the failure is said on stderr. */
+  g_clear_pointer (&err, g_free);
+  status = run_workload (&f, f.plan, RUN_300, NULL, &err, "METROGRAPH_SAMPLER_VERBOSE=1");
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_nonnull (strstr (err, "nonexistent.so"));
   {
     g_autoptr(GPtrArray) recs = read_records (&f);
     Record *r = only_record (recs);
