@@ -1,0 +1,216 @@
+#include "mg-config.h"
+
+#include "mg-run-check.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+G_DEFINE_QUARK (mg-run-check-error-quark, mg_run_check_error)
+
+static char *
+base_folder (MgRunSettings *self)
+{
+  const char *folder = mg_run_settings_get_working_folder (self);
+
+  return folder != NULL ? g_canonicalize_filename (folder, NULL) : g_get_current_dir ();
+}
+
+char *
+mg_run_settings_resolve_program (MgRunSettings *self, GError **error)
+{
+  const char *name = mg_run_settings_get_program (self);
+  g_autofree char *folder = base_folder (self);
+  g_autofree char *path = NULL;
+
+  if (name == NULL)
+    {
+      g_set_error (error, MG_RUN_CHECK_ERROR, MG_RUN_CHECK_ERROR_INVALID,
+                   _("Choose the program to profile"));
+      return NULL;
+    }
+  if (strchr (name, '/') == NULL)
+    {
+      path = g_find_program_in_path (name);
+      if (path == NULL)
+        {
+          g_set_error (error, MG_RUN_CHECK_ERROR, MG_RUN_CHECK_ERROR_INVALID,
+                       _("“%s” is not on PATH: check the name, or write its path (./%s)"),
+                       name, name);
+          return NULL;
+        }
+      return g_steal_pointer (&path);
+    }
+  path = g_canonicalize_filename (name, folder);
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, MG_RUN_CHECK_ERROR, MG_RUN_CHECK_ERROR_INVALID,
+                   _("%s does not exist"), path);
+      return NULL;
+    }
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) || !g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_set_error (error, MG_RUN_CHECK_ERROR, MG_RUN_CHECK_ERROR_INVALID,
+                   _("%s is not an executable program (chmod +x it?)"), path);
+      return NULL;
+    }
+  return g_steal_pointer (&path);
+}
+
+static char *
+check_folder (const char *folder, gboolean writable)
+{
+  if (folder == NULL)
+    return NULL;
+  if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
+    return g_strdup_printf (_("%s is not a folder"), folder);
+  if (writable && access (folder, W_OK) != 0)
+    return g_strdup_printf (_("%s cannot be written to"), folder);
+  return NULL;
+}
+
+static char *
+check_env_set (const char *const *entries)
+{
+  for (guint i = 0; entries[i] != NULL; i++)
+    {
+      const char *eq = strchr (entries[i], '=');
+
+      if (eq == NULL || eq == entries[i])
+        return g_strdup_printf (_("“%s”: write NAME=VALUE"), entries[i]);
+    }
+  return NULL;
+}
+
+static char *
+check_env_unset (const char *const *names)
+{
+  for (guint i = 0; names[i] != NULL; i++)
+    if (*names[i] == '\0' || strchr (names[i], '=') != NULL)
+      return g_strdup_printf (_("“%s” is not a variable name"), names[i]);
+  return NULL;
+}
+
+static char *
+check_output (MgRunSettings *self)
+{
+  const char *output = mg_run_settings_get_output (self);
+  g_autofree char *folder = base_folder (self);
+  g_autofree char *path = NULL;
+  g_autofree char *parent = NULL;
+
+  if (output == NULL)
+    return check_folder (folder, TRUE);
+  path = g_canonicalize_filename (output, folder);
+  if (!g_str_has_suffix (path, ".mgprof"))
+    return check_folder (path, TRUE);
+  parent = g_path_get_dirname (path);
+  return check_folder (parent, TRUE);
+}
+
+char *
+mg_run_settings_check_field (MgRunSettings *self, const char *property)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (strcmp (property, "program") == 0)
+    {
+      g_autofree char *path = mg_run_settings_resolve_program (self, &error);
+
+      return path == NULL ? g_strdup (error->message) : NULL;
+    }
+  if (strcmp (property, "arguments") == 0)
+    {
+      g_auto (GStrv) argv = mg_run_settings_dup_argv (self, &error);
+
+      return argv == NULL ? g_strdup_printf (_("Check the quotes: %s"), error->message) : NULL;
+    }
+  if (strcmp (property, "working-folder") == 0)
+    return check_folder (mg_run_settings_get_working_folder (self), FALSE);
+  if (strcmp (property, "env-set") == 0)
+    return check_env_set (mg_run_settings_get_env_set (self));
+  if (strcmp (property, "env-unset") == 0)
+    return check_env_unset (mg_run_settings_get_env_unset (self));
+  if (strcmp (property, "stop-after") == 0)
+    {
+      double start = mg_run_settings_get_start_after (self);
+      double stop = mg_run_settings_get_stop_after (self);
+
+      if (stop > 0 && stop <= start)
+        return g_strdup (_("Stop after must be later than start after"));
+      return NULL;
+    }
+  if (strcmp (property, "output") == 0)
+    return check_output (self);
+  return NULL;
+}
+
+gboolean
+mg_run_settings_check (MgRunSettings *self, GError **error)
+{
+  static const struct { const char *property; const char *label; } fields[] = {
+    { "working-folder", N_("Working folder") },
+    { "program", N_("Program") },
+    { "arguments", N_("Arguments") },
+    { "env-set", N_("Environment") },
+    { "env-unset", N_("Environment") },
+    { "stop-after", N_("Stop after") },
+    { "output", N_("Save in") },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      g_autofree char *message = mg_run_settings_check_field (self, fields[i].property);
+
+      if (message != NULL)
+        {
+          g_set_error (error, MG_RUN_CHECK_ERROR, MG_RUN_CHECK_ERROR_INVALID, "%s: %s",
+                       _(fields[i].label), message);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+mg_run_parse_count (const char *text, guint min, guint empty_value, guint *value, char **message)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (text != NULL ? text : ""));
+  guint64 parsed;
+
+  if (*stripped == '\0')
+    {
+      *value = empty_value;
+      return TRUE;
+    }
+  if (!g_ascii_string_to_unsigned (stripped, 10, min, G_MAXINT, &parsed, NULL))
+    {
+      *message = g_strdup_printf (_("Give a whole number of at least %u"), min);
+      return FALSE;
+    }
+  *value = (guint) parsed;
+  return TRUE;
+}
+
+gboolean
+mg_run_parse_seconds (const char *text, double *value, char **message)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (text != NULL ? text : ""));
+  char *end = NULL;
+  double parsed;
+
+  if (*stripped == '\0')
+    {
+      *value = 0;
+      return TRUE;
+    }
+  parsed = g_ascii_strtod (stripped, &end);
+  if (end == stripped || *end != '\0' || !isfinite (parsed) || parsed < 0)
+    {
+      *message = g_strdup (_("Give a number of seconds, such as 2.5"));
+      return FALSE;
+    }
+  *value = parsed;
+  return TRUE;
+}

@@ -1,0 +1,808 @@
+/* The program runs in its own process group (setpgid in the child), so Stop
+ * and Cancel reach everything it started. Live merges run in a worker
+ * thread, one at a time, and publish their profile on the main context. */
+#include "mg-config.h"
+
+#include "mg-run-session.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mg-install-paths.h"
+#include "mg-launcher.h"
+#include "mg-merge.h"
+#include "mg-output-name.h"
+#include "mg-plan-writer.h"
+#include "mg-run-check.h"
+#include "mg-run-metric-toggles.h"
+
+#define MAX_OUTPUT_LINES 2000
+#define DEFAULT_GRACE_S 5.0
+#define DEFAULT_REFRESH_MS 400
+
+struct _MgRunSession
+{
+  GObject parent_instance;
+
+  MgRunSettings *settings;
+  MgCatalogue *catalogue;
+  GPtrArray *metrics;          /* const MgMetricDef*, owned by the catalogue */
+  GPtrArray *groups;           /* const MgMetricGroup* */
+  MgLauncher *launcher;
+  char *working_dir;
+  GSubprocess *process;
+  GCancellable *cancellable;
+  int pgid;
+
+  MgRunState state;
+  gint64 start_mono_us;
+  gint64 end_mono_us;
+  guint tick_id;
+  guint refresh_ms;
+  guint kill_id;
+  double grace_s;
+  gboolean merge_running;
+  gboolean stopped;
+  gboolean cancelled;
+  int exit_status;
+  guint n_refreshes;
+
+  MgProfile *profile;
+  char *output_path;
+  char *message;
+  GString *output;
+  guint output_lines;
+};
+
+G_DEFINE_FINAL_TYPE (MgRunSession, mg_run_session, G_TYPE_OBJECT)
+G_DEFINE_ENUM_TYPE (MgRunState, mg_run_state,
+                    G_DEFINE_ENUM_VALUE (MG_RUN_STATE_IDLE, "idle"),
+                    G_DEFINE_ENUM_VALUE (MG_RUN_STATE_PREPARING, "preparing"),
+                    G_DEFINE_ENUM_VALUE (MG_RUN_STATE_RUNNING, "running"),
+                    G_DEFINE_ENUM_VALUE (MG_RUN_STATE_MERGING, "merging"),
+                    G_DEFINE_ENUM_VALUE (MG_RUN_STATE_DONE, "done"),
+                    G_DEFINE_ENUM_VALUE (MG_RUN_STATE_FAILED, "failed"),
+                    G_DEFINE_ENUM_VALUE (MG_RUN_STATE_CANCELLED, "cancelled"))
+
+enum {
+  PROP_0,
+  PROP_STATE,
+  PROP_ELAPSED,
+  PROP_N_PROCESSES,
+  PROP_N_SAMPLES,
+  PROP_EXIT_STATUS,
+  PROP_PROFILE,
+  PROP_OUTPUT_PATH,
+  PROP_MESSAGE,
+  PROP_STOPPED,
+  N_PROPS
+};
+
+enum { SIGNAL_OUTPUT, N_SIGNALS };
+
+static GParamSpec *props[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void finish_run (MgRunSession *self);
+
+static void
+mg_run_session_dispose (GObject *object)
+{
+  MgRunSession *self = MG_RUN_SESSION (object);
+
+  /* A session dropped while running must not leave the program behind. */
+  if (self->process != NULL && self->state == MG_RUN_STATE_RUNNING && self->pgid > 0)
+    kill (-self->pgid, SIGKILL);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  g_clear_handle_id (&self->kill_id, g_source_remove);
+  g_clear_object (&self->process);
+  G_OBJECT_CLASS (mg_run_session_parent_class)->dispose (object);
+}
+
+static void
+mg_run_session_finalize (GObject *object)
+{
+  MgRunSession *self = MG_RUN_SESSION (object);
+
+  g_clear_object (&self->settings);
+  g_clear_object (&self->catalogue);
+  g_ptr_array_unref (self->metrics);
+  g_ptr_array_unref (self->groups);
+  g_clear_object (&self->launcher);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->profile);
+  g_free (self->working_dir);
+  g_free (self->output_path);
+  g_free (self->message);
+  g_string_free (self->output, TRUE);
+  G_OBJECT_CLASS (mg_run_session_parent_class)->finalize (object);
+}
+
+static void
+mg_run_session_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  MgRunSession *self = MG_RUN_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_STATE: g_value_set_enum (value, self->state); break;
+    case PROP_ELAPSED: g_value_set_double (value, mg_run_session_get_elapsed (self)); break;
+    case PROP_N_PROCESSES: g_value_set_uint (value, mg_run_session_get_n_processes (self)); break;
+    case PROP_N_SAMPLES: g_value_set_uint (value, mg_run_session_get_n_samples (self)); break;
+    case PROP_EXIT_STATUS: g_value_set_int (value, self->exit_status); break;
+    case PROP_PROFILE: g_value_set_object (value, self->profile); break;
+    case PROP_OUTPUT_PATH: g_value_set_string (value, self->output_path); break;
+    case PROP_MESSAGE: g_value_set_string (value, self->message); break;
+    case PROP_STOPPED: g_value_set_boolean (value, self->stopped); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mg_run_session_class_init (MgRunSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = mg_run_session_dispose;
+  object_class->finalize = mg_run_session_finalize;
+  object_class->get_property = mg_run_session_get_property;
+
+  props[PROP_STATE] = g_param_spec_enum ("state", NULL, NULL, MG_TYPE_RUN_STATE,
+                                         MG_RUN_STATE_IDLE, flags);
+  props[PROP_ELAPSED] = g_param_spec_double ("elapsed", NULL, NULL, 0, G_MAXDOUBLE, 0, flags);
+  props[PROP_N_PROCESSES] = g_param_spec_uint ("n-processes", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  props[PROP_N_SAMPLES] = g_param_spec_uint ("n-samples", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  props[PROP_EXIT_STATUS] = g_param_spec_int ("exit-status", NULL, NULL, -1, G_MAXINT, -1, flags);
+  props[PROP_PROFILE] = g_param_spec_object ("profile", NULL, NULL, MG_TYPE_PROFILE, flags);
+  props[PROP_OUTPUT_PATH] = g_param_spec_string ("output-path", NULL, NULL, NULL, flags);
+  props[PROP_MESSAGE] = g_param_spec_string ("message", NULL, NULL, NULL, flags);
+  props[PROP_STOPPED] = g_param_spec_boolean ("stopped", NULL, NULL, FALSE, flags);
+  g_object_class_install_properties (object_class, N_PROPS, props);
+
+  /* Program output as it arrives (stdout and stderr interleaved). */
+  signals[SIGNAL_OUTPUT] = g_signal_new ("output", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                         0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+mg_run_session_init (MgRunSession *self)
+{
+  self->metrics = g_ptr_array_new ();
+  self->groups = g_ptr_array_new ();
+  self->cancellable = g_cancellable_new ();
+  self->output = g_string_new (NULL);
+  self->exit_status = -1;
+  self->grace_s = DEFAULT_GRACE_S;
+  self->refresh_ms = DEFAULT_REFRESH_MS;
+}
+
+MgRunSession *
+mg_run_session_new (MgRunSettings *settings, MgCatalogue *catalogue)
+{
+  MgRunSession *self = g_object_new (MG_TYPE_RUN_SESSION, NULL);
+
+  self->settings = mg_run_settings_copy (settings);
+  self->catalogue = g_object_ref (catalogue);
+  return self;
+}
+
+static void
+set_state (MgRunSession *self, MgRunState state)
+{
+  if (self->state == state)
+    return;
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STATE]);
+}
+
+static void
+set_message (MgRunSession *self, const char *message)
+{
+  g_free (self->message);
+  self->message = g_strdup (message);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_MESSAGE]);
+}
+
+static void
+fail (MgRunSession *self, const char *message)
+{
+  set_message (self, message);
+  set_state (self, MG_RUN_STATE_FAILED);
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+static void
+append_output (MgRunSession *self, const char *text, gsize len)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, (gssize) len);
+
+  g_string_append (self->output, valid);
+  for (const char *p = valid; (p = strchr (p, '\n')) != NULL; p++)
+    self->output_lines++;
+  /* Bounded: drop the oldest lines. */
+  while (self->output_lines > MAX_OUTPUT_LINES)
+    {
+      const char *nl = strchr (self->output->str, '\n');
+
+      if (nl == NULL)
+        break;
+      g_string_erase (self->output, 0, nl - self->output->str + 1);
+      self->output_lines--;
+    }
+  g_signal_emit (self, signals[SIGNAL_OUTPUT], 0, valid);
+}
+
+static void read_output (MgRunSession *self, GInputStream *stream);
+
+static void
+on_output_read (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (MgRunSession) self = user_data;
+  g_autoptr (GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, NULL);
+
+  if (bytes == NULL || g_bytes_get_size (bytes) == 0 || g_cancellable_is_cancelled (self->cancellable))
+    return;
+  append_output (self, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  read_output (self, G_INPUT_STREAM (source));
+}
+
+static void
+read_output (MgRunSession *self, GInputStream *stream)
+{
+  g_input_stream_read_bytes_async (stream, 8192, G_PRIORITY_DEFAULT, self->cancellable,
+                                   on_output_read, g_object_ref (self));
+}
+
+/* ---- merging ------------------------------------------------------------ */
+
+typedef struct {
+  char *record_dir;
+  MgMergeInput input;
+  GStrv argv;
+  char *working_dir;
+  GPtrArray *metrics;
+  GPtrArray *groups;
+  gboolean final;
+} MergeJob;
+
+static void
+merge_job_free (MergeJob *job)
+{
+  g_free (job->record_dir);
+  g_strfreev (job->argv);
+  g_free (job->working_dir);
+  g_ptr_array_unref (job->metrics);
+  g_ptr_array_unref (job->groups);
+  g_free (job);
+}
+
+static MergeJob *
+merge_job_new (MgRunSession *self, gboolean final)
+{
+  MergeJob *job = g_new0 (MergeJob, 1);
+
+  job->record_dir = g_strdup (mg_launcher_get_record_dir (self->launcher));
+  job->argv = g_strdupv ((char **) mg_launcher_get_argv (self->launcher));
+  job->working_dir = g_strdup (self->working_dir);
+  job->metrics = g_ptr_array_ref (self->metrics);
+  job->groups = g_ptr_array_ref (self->groups);
+  job->final = final;
+  job->input = (MgMergeInput) {
+    .metrics = job->metrics,
+    .groups = job->groups,
+    .argv = (const char *const *) job->argv,
+    .working_dir = job->working_dir,
+    .start_time_us = mg_launcher_get_start_time_us (self->launcher),
+    .exit_status = final ? self->exit_status : 0,
+    .run_id = mg_launcher_get_run_id (self->launcher),
+  };
+  return job;
+}
+
+static void
+merge_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  MergeJob *job = task_data;
+  GError *error = NULL;
+  MgProfile *profile = mg_merge_records (job->record_dir, &job->input, &error);
+
+  if (profile == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, profile, g_object_unref);
+}
+
+static void
+set_profile (MgRunSession *self, MgProfile *profile)
+{
+  guint old_processes = mg_run_session_get_n_processes (self);
+  guint old_samples = mg_run_session_get_n_samples (self);
+
+  g_set_object (&self->profile, profile);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_PROFILE]);
+  if (old_processes != mg_run_session_get_n_processes (self))
+    g_object_notify_by_pspec (G_OBJECT (self), props[PROP_N_PROCESSES]);
+  if (old_samples != mg_run_session_get_n_samples (self))
+    g_object_notify_by_pspec (G_OBJECT (self), props[PROP_N_SAMPLES]);
+}
+
+static void
+on_live_merged (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  MgRunSession *self = MG_RUN_SESSION (source);
+  g_autoptr (MgProfile) profile = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  self->merge_running = FALSE;
+  if (profile != NULL && self->state == MG_RUN_STATE_RUNNING)
+    {
+      self->n_refreshes++;
+      set_profile (self, profile);
+    }
+  /* The program ended while this merge ran: now the final one. */
+  if (self->state == MG_RUN_STATE_MERGING)
+    finish_run (self);
+}
+
+static void
+start_merge (MgRunSession *self, gboolean final, GAsyncReadyCallback callback)
+{
+  g_autoptr (GTask) task = g_task_new (self, NULL, callback, NULL);
+
+  self->merge_running = TRUE;
+  g_task_set_task_data (task, merge_job_new (self, final), (GDestroyNotify) merge_job_free);
+  g_task_run_in_thread (task, merge_in_thread);
+}
+
+static gboolean
+on_tick (gpointer user_data)
+{
+  MgRunSession *self = user_data;
+
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_ELAPSED]);
+  if (!self->merge_running && self->state == MG_RUN_STATE_RUNNING)
+    start_merge (self, FALSE, on_live_merged);
+  return G_SOURCE_CONTINUE;
+}
+
+/* ---- the end ------------------------------------------------------------ */
+
+static char *
+choose_output_path (MgRunSession *self, MgProfile *profile)
+{
+  const MgRunInfo *info = mg_profile_get_run_info (profile);
+  const char *output = mg_run_settings_get_output (self->settings);
+  const char *program = mg_launcher_get_program_path (self->launcher);
+  g_autoptr (GDateTime) start = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *folder = NULL;
+  g_autofree char *path = NULL;
+
+  if (output != NULL && g_str_has_suffix (output, MG_PROFILE_SUFFIX))
+    return g_canonicalize_filename (output, self->working_dir);
+  folder = output != NULL ? g_canonicalize_filename (output, self->working_dir)
+                          : g_strdup (self->working_dir);
+  start = g_date_time_new_from_unix_local (mg_launcher_get_start_time_us (self->launcher)
+                                           / G_USEC_PER_SEC);
+  name = mg_output_name_default (program != NULL ? program : mg_launcher_get_argv (self->launcher)[0],
+                                 info->n_processes, MAX (info->n_nodes, 1), start);
+  path = g_build_filename (folder, name, NULL);
+  return mg_output_name_make_unique (path);
+}
+
+static char *
+describe_end (MgRunSession *self, MgProfile *profile)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  int status = self->exit_status;
+  guint n_errors = mg_profile_get_n_plugin_errors (profile) + mg_profile_get_n_metric_errors (profile);
+
+  if (self->stopped)
+    g_string_append_printf (text, _("Stopped after %.1f s, as asked; the profile was still written."),
+                            mg_run_session_get_elapsed (self));
+  else if (status > 128)
+    g_string_append_printf (text, _("The program was killed by signal %d (%s)."), status - 128,
+                            g_strsignal (status - 128));
+  else if (status > 0)
+    g_string_append_printf (text, _("The program exited with status %d."), status);
+  if (n_errors > 0)
+    {
+      if (text->len > 0)
+        g_string_append_c (text, ' ');
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u plugin or metric error was reported.",
+                                                 "%u plugin or metric errors were reported.", n_errors),
+                              n_errors);
+    }
+  return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
+}
+
+static char *
+describe_no_samples (MgRunSession *self)
+{
+  MgProgramKind kind = mg_launcher_get_program_kind (self->launcher);
+  int status = self->exit_status;
+  g_autofree char *exit_text = NULL;
+
+  if (status > 128)
+    exit_text = g_strdup_printf (_(" The program was killed by signal %d (%s)."), status - 128,
+                                 g_strsignal (status - 128));
+  else if (status > 0)
+    exit_text = g_strdup_printf (_(" The program exited with status %d."), status);
+  return g_strdup_printf (_("No samples were recorded, so no profile was written: %s%s"),
+                          mg_program_kind_explain (kind), exit_text != NULL ? exit_text : "");
+}
+
+static void
+on_final_merged (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  MgRunSession *self = MG_RUN_SESSION (source);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) profile = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autofree char *path = NULL;
+  g_autofree char *message = NULL;
+
+  self->merge_running = FALSE;
+  if (self->cancelled)
+    {
+      set_state (self, MG_RUN_STATE_CANCELLED);
+      return;
+    }
+  if (profile == NULL && g_error_matches (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES))
+    {
+      g_autofree char *why = describe_no_samples (self);
+
+      fail (self, why);
+      return;
+    }
+  if (profile == NULL)
+    {
+      g_autofree char *why = g_strdup_printf (_("The records could not be merged: %s"), error->message);
+
+      fail (self, why);
+      return;
+    }
+  path = choose_output_path (self, profile);
+  if (!mg_profile_save (profile, path, &error))
+    {
+      g_autofree char *why = g_strdup_printf (_("The profile could not be written: %s"), error->message);
+
+      set_profile (self, profile);
+      fail (self, why);
+      return;
+    }
+  self->output_path = g_steal_pointer (&path);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_OUTPUT_PATH]);
+  set_profile (self, profile);
+  message = describe_end (self, profile);
+  if (message != NULL)
+    set_message (self, message);
+  set_state (self, MG_RUN_STATE_DONE);
+}
+
+static void
+finish_run (MgRunSession *self)
+{
+  if (self->merge_running)
+    return; /* on_live_merged comes back here */
+  if (self->cancelled)
+    {
+      set_state (self, MG_RUN_STATE_CANCELLED);
+      return;
+    }
+  start_merge (self, TRUE, on_final_merged);
+}
+
+static void
+on_process_exited (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (MgRunSession) self = user_data;
+  GSubprocess *process = G_SUBPROCESS (source);
+
+  if (!g_subprocess_wait_finish (process, result, NULL))
+    return; /* disposed */
+  self->end_mono_us = g_get_monotonic_time ();
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  g_clear_handle_id (&self->kill_id, g_source_remove);
+  if (g_subprocess_get_if_signaled (process))
+    self->exit_status = 128 + g_subprocess_get_term_sig (process);
+  else
+    self->exit_status = g_subprocess_get_exit_status (process);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_EXIT_STATUS]);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_ELAPSED]);
+  set_state (self, MG_RUN_STATE_MERGING);
+  finish_run (self);
+}
+
+/* ---- starting ----------------------------------------------------------- */
+
+static void
+collect_definitions (MgRunSession *self)
+{
+  for (guint i = 0; i < mg_catalogue_get_n_metrics (self->catalogue); i++)
+    {
+      const MgCatalogueMetric *metric = mg_catalogue_get_metric (self->catalogue, i);
+
+      if (metric->enabled && metric->available)
+        g_ptr_array_add (self->metrics, (gpointer) metric->def);
+    }
+  for (guint i = 0; i < mg_catalogue_get_n_groups (self->catalogue); i++)
+    {
+      const MgCatalogueGroup *group = mg_catalogue_get_group (self->catalogue, i);
+
+      for (guint j = 0; j < group->members->len; j++)
+        {
+          const MgCatalogueMetric *member = g_ptr_array_index (group->members, j);
+
+          if (member->enabled && member->available)
+            {
+              g_ptr_array_add (self->groups, (gpointer) group->group);
+              break;
+            }
+        }
+    }
+}
+
+static gboolean
+prepare (MgRunSession *self, GError **error)
+{
+  g_autofree char *program = mg_run_settings_resolve_program (self->settings, error);
+  g_autofree char *sampler = mg_install_paths_get_sampler ();
+  g_auto (GStrv) args = NULL;
+  g_auto (GStrv) preloads = NULL;
+  g_autoptr (GStrvBuilder) argv = g_strv_builder_new ();
+  g_auto (GStrv) full = NULL;
+  MgPlanOptions plan = { 0 };
+
+  if (program == NULL || !mg_run_settings_check (self->settings, error)
+      || !mg_run_settings_apply_toggles (self->settings, self->catalogue, error))
+    return FALSE;
+  args = mg_run_settings_dup_argv (self->settings, error);
+  if (args == NULL)
+    return FALSE;
+  collect_definitions (self);
+  preloads = mg_catalogue_get_preload_paths (self->catalogue);
+
+  g_strv_builder_add (argv, program);
+  g_strv_builder_addv (argv, (const char **) args);
+  full = g_strv_builder_end (argv);
+  self->launcher = mg_launcher_new ((const char *const *) full);
+  mg_launcher_set_sampler (self->launcher, sampler);
+  for (guint i = 0; preloads[i] != NULL; i++)
+    mg_launcher_add_preload (self->launcher, preloads[i]);
+  mg_launcher_set_n_processes (self->launcher, mg_run_settings_get_n_processes (self->settings));
+  if (!mg_launcher_prepare (self->launcher, error))
+    return FALSE;
+
+  plan.run_id = mg_launcher_get_run_id (self->launcher);
+  plan.record_dir = mg_launcher_get_record_dir (self->launcher);
+  plan.interval_ms = mg_run_settings_get_interval_ms (self->settings);
+  plan.samples = mg_run_settings_get_max_samples (self->settings);
+  plan.start_after_ms = (guint64) llround (mg_run_settings_get_start_after (self->settings) * 1000);
+  plan.stop_after_ms = (guint64) llround (mg_run_settings_get_stop_after (self->settings) * 1000);
+  plan.skip_programs = mg_launcher_get_skip_programs (self->launcher);
+  return mg_plan_write (self->catalogue, &plan, mg_launcher_get_plan_path (self->launcher), error);
+}
+
+/* LD_PRELOAD as the command line builds it: the sampler, the plugins'
+ * preloads, then whatever the program's environment already had. */
+static GStrv
+build_environment (MgRunSession *self)
+{
+  g_auto (GStrv) env = mg_run_settings_build_environment (self->settings, NULL);
+  g_auto (GStrv) preloads = mg_catalogue_get_preload_paths (self->catalogue);
+  g_autofree char *sampler = mg_install_paths_get_sampler ();
+  g_autoptr (GStrvBuilder) parts = g_strv_builder_new ();
+  const char *user = g_environ_getenv (env, "LD_PRELOAD");
+  g_auto (GStrv) joined = NULL;
+  g_autofree char *preload = NULL;
+
+  g_strv_builder_add (parts, sampler);
+  g_strv_builder_addv (parts, (const char **) preloads);
+  if (user != NULL && *user != '\0')
+    g_strv_builder_add (parts, user);
+  joined = g_strv_builder_end (parts);
+  preload = g_strjoinv (":", joined);
+  env = g_environ_setenv (env, "LD_PRELOAD", preload, TRUE);
+  env = g_environ_setenv (env, "METROGRAPH_PLAN", mg_launcher_get_plan_path (self->launcher), TRUE);
+  return g_steal_pointer (&env);
+}
+
+static void
+child_setup (gpointer user_data)
+{
+  setpgid (0, 0);
+}
+
+static gboolean
+spawn (MgRunSession *self, GError **error)
+{
+  g_autoptr (GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_MERGE);
+  g_auto (GStrv) env = build_environment (self);
+  const char *id;
+
+  g_subprocess_launcher_set_environ (launcher, env);
+  g_subprocess_launcher_set_cwd (launcher, self->working_dir);
+  g_subprocess_launcher_set_stdin_file_path (launcher, "/dev/null");
+  g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
+  self->start_mono_us = g_get_monotonic_time ();
+  self->process = g_subprocess_launcher_spawnv (launcher, mg_launcher_get_command (self->launcher),
+                                                error);
+  if (self->process == NULL)
+    return FALSE;
+  id = g_subprocess_get_identifier (self->process);
+  self->pgid = id != NULL ? atoi (id) : 0;
+  /* Also here, so the group exists before Stop signals it. */
+  if (self->pgid > 0)
+    setpgid (self->pgid, self->pgid);
+  return TRUE;
+}
+
+gboolean
+mg_run_session_start (MgRunSession *self, GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  const char *folder = mg_run_settings_get_working_folder (self->settings);
+
+  g_return_val_if_fail (self->state == MG_RUN_STATE_IDLE, FALSE);
+
+  self->working_dir = folder != NULL ? g_canonicalize_filename (folder, NULL) : g_get_current_dir ();
+  set_state (self, MG_RUN_STATE_PREPARING);
+  if (!prepare (self, &local_error) || !spawn (self, &local_error))
+    {
+      fail (self, local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  set_state (self, MG_RUN_STATE_RUNNING);
+  read_output (self, g_subprocess_get_stdout_pipe (self->process));
+  g_subprocess_wait_async (self->process, self->cancellable, on_process_exited, g_object_ref (self));
+  self->tick_id = g_timeout_add (self->refresh_ms, on_tick, self);
+  return TRUE;
+}
+
+static gboolean
+on_grace_over (gpointer user_data)
+{
+  MgRunSession *self = user_data;
+
+  self->kill_id = 0;
+  if (self->state == MG_RUN_STATE_RUNNING && self->pgid > 0)
+    kill (-self->pgid, SIGKILL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+terminate (MgRunSession *self)
+{
+  if (self->state != MG_RUN_STATE_RUNNING || self->pgid <= 0 || self->kill_id != 0)
+    return;
+  kill (-self->pgid, SIGTERM);
+  kill (-self->pgid, SIGCONT);
+  self->kill_id = g_timeout_add ((guint) (self->grace_s * 1000), on_grace_over, self);
+}
+
+void
+mg_run_session_stop (MgRunSession *self)
+{
+  if (self->state != MG_RUN_STATE_RUNNING)
+    return;
+  self->stopped = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STOPPED]);
+  terminate (self);
+}
+
+void
+mg_run_session_cancel (MgRunSession *self)
+{
+  if (mg_run_session_is_finished (self))
+    return;
+  self->cancelled = TRUE;
+  if (self->state == MG_RUN_STATE_RUNNING)
+    terminate (self);
+  else if (self->state == MG_RUN_STATE_MERGING && !self->merge_running)
+    set_state (self, MG_RUN_STATE_CANCELLED);
+  else if (self->state != MG_RUN_STATE_MERGING)
+    set_state (self, MG_RUN_STATE_CANCELLED);
+}
+
+void
+mg_run_session_set_grace_period (MgRunSession *self, double seconds)
+{
+  self->grace_s = MAX (seconds, 0.0);
+}
+
+void
+mg_run_session_set_refresh_interval (MgRunSession *self, guint ms)
+{
+  self->refresh_ms = MAX (ms, 50);
+}
+
+MgRunSettings *
+mg_run_session_get_settings (MgRunSession *self)
+{
+  return self->settings;
+}
+
+MgRunState
+mg_run_session_get_state (MgRunSession *self)
+{
+  return self->state;
+}
+
+gboolean
+mg_run_session_is_finished (MgRunSession *self)
+{
+  return self->state == MG_RUN_STATE_DONE || self->state == MG_RUN_STATE_FAILED
+         || self->state == MG_RUN_STATE_CANCELLED;
+}
+
+double
+mg_run_session_get_elapsed (MgRunSession *self)
+{
+  gint64 end;
+
+  if (self->start_mono_us == 0)
+    return 0;
+  end = self->end_mono_us != 0 ? self->end_mono_us : g_get_monotonic_time ();
+  return (end - self->start_mono_us) / 1e6;
+}
+
+guint
+mg_run_session_get_n_processes (MgRunSession *self)
+{
+  return self->profile != NULL ? mg_profile_get_n_processes (self->profile) : 0;
+}
+
+guint
+mg_run_session_get_n_samples (MgRunSession *self)
+{
+  return self->profile != NULL ? mg_profile_get_n_windows (self->profile) : 0;
+}
+
+int
+mg_run_session_get_exit_status (MgRunSession *self)
+{
+  return self->exit_status;
+}
+
+MgProfile *
+mg_run_session_get_profile (MgRunSession *self)
+{
+  return self->profile;
+}
+
+const char *
+mg_run_session_get_output_path (MgRunSession *self)
+{
+  return self->output_path;
+}
+
+const char *
+mg_run_session_get_message (MgRunSession *self)
+{
+  return self->message;
+}
+
+gboolean
+mg_run_session_get_stopped (MgRunSession *self)
+{
+  return self->stopped;
+}
+
+guint
+mg_run_session_get_n_refreshes (MgRunSession *self)
+{
+  return self->n_refreshes;
+}
+
+char *
+mg_run_session_dup_output (MgRunSession *self)
+{
+  return g_strdup (self->output->str);
+}
