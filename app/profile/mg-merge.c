@@ -254,6 +254,7 @@ merge_record (MergeState *st, const RecordEntry *e, GError **error)
   info.status = h->end_status;
   info.node_leader = (h->flags & MG_RECORD_FLAG_NODE_LEADER) != 0;
   p = mg_profile_builder_add_process (st->builder, &info);
+  mg_profile_builder_reserve (st->builder, p, r->n_samples);
 
   last = g_new (double, MAX (st->n_metrics, 1));
   for (guint m = 0; m < st->n_metrics; m++)

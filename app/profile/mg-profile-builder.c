@@ -4,14 +4,21 @@
 #include "mg-config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "mg-profile-builder.h"
 #include "mg-profile-private.h"
 
+/* A process's samples, already in the profile's layout so that finishing
+ * hands the blocks over instead of copying them: rows of cap doubles,
+ * [metric][mins, maxs, means]. */
 typedef struct {
   MgProcessInfo info;
-  GArray *windows;   /* double pairs: t_start, t_end */
-  GArray *values;    /* per sample: n_metrics mins, then maxs, then means */
+  gsize n;           /* samples */
+  gsize cap;         /* room per row */
+  double *starts;    /* cap */
+  double *ends;      /* cap: the profile's process times */
+  double *values;    /* n_metrics × 3 rows of cap */
   double *singles;   /* n_metrics, NaN = not set; NULL until the first */
 } BuilderProcess;
 
@@ -30,8 +37,9 @@ static void
 builder_process_free (BuilderProcess *process)
 {
   mg_process_info_clear (&process->info);
-  g_clear_pointer (&process->windows, g_array_unref);
-  g_clear_pointer (&process->values, g_array_unref);
+  g_free (process->starts);
+  g_free (process->ends);
+  g_free (process->values);
   g_free (process->singles);
   g_free (process);
 }
@@ -132,10 +140,37 @@ mg_profile_builder_add_process (MgProfileBuilder *self, const MgProcessInfo *inf
   g_return_val_if_fail (info != NULL, 0);
   process = g_new0 (BuilderProcess, 1);
   mg_process_info_copy_into (&process->info, info);
-  process->windows = g_array_new (FALSE, FALSE, sizeof (double));
-  process->values = g_array_new (FALSE, FALSE, sizeof (double));
   g_ptr_array_add (self->processes, process);
   return self->processes->len - 1;
+}
+
+/* Re-lays the rows with room for new_cap samples. */
+static void
+builder_process_resize (BuilderProcess *p, guint n_metrics, gsize new_cap)
+{
+  gsize rows = (gsize) n_metrics * MG_PROCESS_SERIES_N;
+  double *values = mg_profile_alloc_big (MAX (rows * new_cap, 1) * sizeof (double));
+
+  for (gsize r = 0; r < rows; r++)
+    memcpy (values + r * new_cap, p->values + r * p->cap, p->n * sizeof (double));
+  g_free (p->values);
+  p->values = values;
+  p->starts = g_renew (double, p->starts, MAX (new_cap, 1));
+  p->ends = g_renew (double, p->ends, MAX (new_cap, 1));
+  p->cap = new_cap;
+}
+
+void
+mg_profile_builder_reserve (MgProfileBuilder *self, guint process, guint n_samples)
+{
+  BuilderProcess *p;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (process < self->processes->len);
+  p = g_ptr_array_index (self->processes, process);
+  self->has_samples = TRUE;
+  if (p->n + n_samples > p->cap)
+    builder_process_resize (p, self->metrics->len, p->n + n_samples);
 }
 
 void
@@ -145,17 +180,25 @@ mg_profile_builder_add_sample (MgProfileBuilder *self, guint process, double t_s
 {
   BuilderProcess *p;
   guint n_metrics;
-  double times[2] = { t_start_s, t_end_s };
+  double *row;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (process < self->processes->len);
   p = g_ptr_array_index (self->processes, process);
   n_metrics = self->metrics->len;
   self->has_samples = TRUE;
-  g_array_append_vals (p->windows, times, 2);
-  g_array_append_vals (p->values, mins, n_metrics);
-  g_array_append_vals (p->values, maxs, n_metrics);
-  g_array_append_vals (p->values, means, n_metrics);
+  if (p->n == p->cap)
+    builder_process_resize (p, n_metrics, MAX (2 * p->cap, 64));
+  p->starts[p->n] = t_start_s;
+  p->ends[p->n] = t_end_s;
+  row = p->values + p->n;
+  for (guint m = 0; m < n_metrics; m++, row += MG_PROCESS_SERIES_N * p->cap)
+    {
+      row[0] = mins[m];
+      row[p->cap] = maxs[m];
+      row[2 * p->cap] = means[m];
+    }
+  p->n++;
 }
 
 void
@@ -311,12 +354,12 @@ grid_end (MgProfileBuilder *self)
   for (guint p = 0; p < self->processes->len; p++)
     {
       BuilderProcess *process = g_ptr_array_index (self->processes, p);
-      guint n = process->windows->len / 2;
 
       if (isfinite (process->info.end_s))
         end = MAX (end, process->info.end_s);
-      if (n > 0)
-        end = MAX (end, g_array_index (process->windows, double, 2 * n - 1));
+      for (gsize k = 0; k < process->n; k++)
+        if (isfinite (process->ends[k]))
+          end = MAX (end, process->ends[k]);
     }
   return end;
 }
@@ -349,22 +392,20 @@ fill_run_facts (MgProfileBuilder *self, MgProfile *profile, double duration)
   profile->run.duration_s = duration;
 }
 
-/* Copies one process's samples into the profile's block layout. */
+/* Hands one process's blocks over to the profile. */
 static void
 build_process_series (MgProfileBuilder *self, MgProfile *profile, guint p)
 {
   BuilderProcess *process = g_ptr_array_index (self->processes, p);
   guint n_metrics = self->metrics->len;
-  gsize n = process->windows->len / 2;
-  const double *windows = (const double *) process->windows->data;
-  const double *values = (const double *) process->values->data;
-  double *times = mg_profile_take_block (profile, g_new (double, MAX (n, 1)));
-  double *block = mg_profile_take_block (profile,
-                                         g_new (double, MAX (n * n_metrics * MG_PROCESS_SERIES_N, 1)));
+  gsize n = process->n;
+  double *times, *block;
 
-  for (gsize k = 0; k < n; k++)
-    times[k] = windows[2 * k + 1];
-
+  if (process->ends == NULL)
+    builder_process_resize (process, n_metrics, 1);
+  times = mg_profile_take_block (profile, g_steal_pointer (&process->ends));
+  block = mg_profile_take_block (profile, g_steal_pointer (&process->values));
+  profile->process_n[p] = n;
   for (guint m = 0; m < n_metrics; m++)
     {
       MgProcessSeries *series = &profile->process_series[(gsize) p * n_metrics + m];
@@ -373,15 +414,8 @@ build_process_series (MgProfileBuilder *self, MgProfile *profile, guint p)
       double *means = maxs + n;
       gboolean any = FALSE;
 
-      for (gsize k = 0; k < n; k++)
-        {
-          const double *sample = values + k * 3 * n_metrics;
-
-          mins[k] = sample[m];
-          maxs[k] = sample[n_metrics + m];
-          means[k] = sample[2 * n_metrics + m];
-          any = any || !isnan (means[k]) || !isnan (mins[k]) || !isnan (maxs[k]);
-        }
+      for (gsize k = 0; k < n && !any; k++)
+        any = !isnan (means[k]) || !isnan (mins[k]) || !isnan (maxs[k]);
       series->n = any ? n : 0;
       series->times = times;
       series->mins = mins;
@@ -390,12 +424,24 @@ build_process_series (MgProfileBuilder *self, MgProfile *profile, guint p)
     }
 }
 
+/* Closes the gaps between rows: row r moves from r × cap to r × n. */
+static void
+builder_process_compact (BuilderProcess *p, guint n_metrics)
+{
+  gsize rows = (gsize) n_metrics * MG_PROCESS_SERIES_N;
+
+  if (p->cap == p->n || p->values == NULL)
+    return;
+  for (gsize r = 1; r < rows; r++)
+    memmove (p->values + r * p->n, p->values + r * p->cap, p->n * sizeof (double));
+  p->cap = p->n;
+}
+
 /* Across processes, window by window, for one time-domain metric. */
 static void
 aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *accs,
                   double *out, gint32 *out_index)
 {
-  guint n_metrics = self->metrics->len;
   guint n_proc = self->processes->len;
   gsize n = grid->n;
   double *mins = out, *maxs = out + n, *means = out + 2 * n, *vars = out + 3 * n,
@@ -405,18 +451,13 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *ac
   for (guint p = 0; p < n_proc; p++)
     {
       BuilderProcess *process = g_ptr_array_index (self->processes, p);
-      gsize n_samples = process->windows->len / 2;
-      const double *windows = (const double *) process->windows->data;
-      const double *values = (const double *) process->values->data;
+      gsize n_samples = process->n;
+      const double *row = process->values + (gsize) m * MG_PROCESS_SERIES_N * n_samples;
 
       grid_acc_reset (&accs[p], grid->n);
       for (gsize k = 0; k < n_samples; k++)
-        {
-          const double *sample = values + k * 3 * n_metrics;
-
-          grid_acc_add (&accs[p], grid, windows[2 * k], windows[2 * k + 1], sample[m],
-                        sample[n_metrics + m], sample[2 * n_metrics + m]);
-        }
+        grid_acc_add (&accs[p], grid, process->starts[k], process->ends[k], row[k],
+                      row[n_samples + k], row[2 * n_samples + k]);
     }
 
   for (gsize w = 0; w < n; w++)
@@ -508,7 +549,7 @@ choose_n_windows (MgProfileBuilder *self)
     {
       BuilderProcess *process = g_ptr_array_index (self->processes, p);
 
-      n = MAX (n, process->windows->len / 2);
+      n = MAX (n, process->n);
     }
   return n;
 }
@@ -528,6 +569,8 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
 
   n_metrics = self->metrics->len;
   n_proc = self->processes->len;
+  for (guint p = 0; p < n_proc; p++)
+    builder_process_compact (g_ptr_array_index (self->processes, p), n_metrics);
   if (n_windows == 0)
     n_windows = choose_n_windows (self);
   end = grid_end (self);
@@ -616,16 +659,9 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
   mg_profile_set_aggregates (profile, agg, agg_index);
 
   profile->process_series = g_new0 (MgProcessSeries, MAX ((gsize) n_proc * n_metrics, 1));
+  profile->process_n = g_new0 (gsize, MAX (n_proc, 1));
   for (guint p = 0; p < n_proc; p++)
-    {
-      BuilderProcess *process = g_ptr_array_index (self->processes, p);
-
-      build_process_series (self, profile, p);
-      /* The samples are in the profile now: free them as we go. */
-      g_clear_pointer (&process->values, g_array_unref);
-      process->values = g_array_new (FALSE, FALSE, sizeof (double));
-      g_array_set_size (process->windows, 0);
-    }
+    build_process_series (self, profile, p);
 
   return g_steal_pointer (&profile);
 }

@@ -36,6 +36,9 @@ guint mg_profile_builder_add_process (MgProfileBuilder *self, const MgProcessInf
 void mg_profile_builder_add_sample (MgProfileBuilder *self, guint process, double t_start_s,
                                     double t_end_s, const double *mins, const double *maxs,
                                     const double *means);
+/* Optional: room for n_samples more samples of the process, so that adding
+ * them does not reallocate. */
+void mg_profile_builder_reserve (MgProfileBuilder *self, guint process, guint n_samples);
 /* A single-value metric's value in one process. */
 void mg_profile_builder_set_single_value (MgProfileBuilder *self, guint process, guint metric,
                                           double value);

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <glib/gi18n.h>
@@ -100,47 +101,20 @@ group_to_variant (const MgMetricGroup *g)
                         maybe_string (g->file), g->line);
 }
 
+/* The process's blocks are already in the file's layout: views, no copies. */
 static GVariant *
 process_series_to_variant (MgProfile *self, guint p)
 {
   guint n_metrics = self->metrics->len;
-  gsize n = 0;
-  const double *times = NULL;
+  gsize n = n_metrics > 0 ? self->process_n[p] : 0;
+  const MgProcessSeries *first = n_metrics > 0 ? &self->process_series[(gsize) p * n_metrics] : NULL;
   g_autofree guint8 *reported = g_new0 (guint8, MAX (n_metrics, 1));
-  g_autofree double *block = NULL;
 
   for (guint m = 0; m < n_metrics; m++)
-    {
-      const MgProcessSeries *s = &self->process_series[(gsize) p * n_metrics + m];
-
-      if (s->n > 0)
-        n = s->n, times = s->times;
-    }
-  /* Metric-major values; a metric the process never reported is NaN. */
-  block = g_new (double, MAX ((gsize) n_metrics * MG_PROCESS_SERIES_N * n, 1));
-  for (guint m = 0; m < n_metrics; m++)
-    {
-      const MgProcessSeries *s = &self->process_series[(gsize) p * n_metrics + m];
-      double *dest = block + (gsize) m * MG_PROCESS_SERIES_N * n;
-
-      reported[m] = s->n > 0;
-      if (s->n == n && n > 0)
-        {
-          memcpy (dest, s->mins, n * sizeof (double));
-          memcpy (dest + n, s->maxs, n * sizeof (double));
-          memcpy (dest + 2 * n, s->means, n * sizeof (double));
-        }
-      else
-        {
-          reported[m] = FALSE;
-          for (gsize k = 0; k < MG_PROCESS_SERIES_N * n; k++)
-            dest[k] = NAN;
-        }
-    }
-  return g_variant_new ("(@ad@ad@ab)", doubles_variant (times, n),
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, block,
-                                                   (gsize) n_metrics * MG_PROCESS_SERIES_N * n,
-                                                   sizeof (double)),
+    reported[m] = self->process_series[(gsize) p * n_metrics + m].n > 0;
+  return g_variant_new ("(@ad@ad@ab)", doubles_variant (first ? first->times : NULL, n),
+                        doubles_variant (first ? first->mins : NULL,
+                                         (gsize) n_metrics * MG_PROCESS_SERIES_N * n),
                         g_variant_new_fixed_array (G_VARIANT_TYPE_BOOLEAN, reported, n_metrics,
                                                    sizeof (guint8)));
 }
@@ -239,28 +213,55 @@ profile_to_variant (MgProfile *self)
   }
 }
 
+typedef enum { IO_CREATE, IO_WRITE, IO_RENAME } IoStep;
+
 static gboolean
-write_all (int fd, const void *data, gsize len, GError **error, const char *path)
+io_error (GError **error, IoStep step, const char *path, int saved)
 {
-  const guchar *p = data;
+  g_autofree char *name = g_filename_display_name (path);
+  GFileError code = g_file_error_from_errno (saved);
 
-  while (len > 0)
-    {
-      gssize n = write (fd, p, MIN (len, (gsize) 1 << 30));
+  if (step == IO_CREATE)
+    g_set_error (error, G_FILE_ERROR, code, _("Could not create the profile “%s”: %s"), name,
+                 g_strerror (saved));
+  else if (step == IO_WRITE)
+    g_set_error (error, G_FILE_ERROR, code, _("Could not write the profile “%s”: %s"), name,
+                 g_strerror (saved));
+  else
+    g_set_error (error, G_FILE_ERROR, code, _("Could not save the profile as “%s”: %s"), name,
+                 g_strerror (saved));
+  return FALSE;
+}
 
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int saved = errno;
+/* Serialises the payload straight into the (pre-allocated, so that a full
+ * disk is an error here rather than a SIGBUS later) mapped file: no copy of
+ * a few hundred megabytes in between. */
+static gboolean
+write_mapped (int fd, GVariant *payload, const char *path, GError **error)
+{
+  gsize size = g_variant_get_size (payload);
+  gsize total = MG_PROFILE_HEADER_LEN + size;
+  guint32 version = GUINT32_TO_LE (MG_PROFILE_VERSION), crc;
+  guint64 length = GUINT64_TO_LE ((guint64) size);
+  guchar *map;
+  int rc;
 
-          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                       _("Could not write the profile “%s”: %s"), path, g_strerror (saved));
-          return FALSE;
-        }
-      p += n;
-      len -= n;
-    }
+  rc = posix_fallocate (fd, 0, (off_t) total);
+  if (rc != 0)
+    return io_error (error, IO_WRITE, path, rc);
+  map = mmap (NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+  if (map == MAP_FAILED)
+    return io_error (error, IO_WRITE, path, errno);
+  g_variant_store (payload, map + MG_PROFILE_HEADER_LEN);
+  crc = GUINT32_TO_LE (mg_crc32_update (0, map + MG_PROFILE_HEADER_LEN, size));
+  memcpy (map, MG_PROFILE_MAGIC, MG_PROFILE_MAGIC_LEN);
+  memcpy (map + 8, &version, 4);
+  memcpy (map + 12, &crc, 4);
+  memcpy (map + 16, &length, 8);
+  rc = msync (map, total, MS_SYNC) == 0 ? 0 : errno;
+  munmap (map, total);
+  if (rc != 0)
+    return io_error (error, IO_WRITE, path, rc);
   return TRUE;
 }
 
@@ -268,14 +269,8 @@ gboolean
 mg_profile_save (MgProfile *self, const char *path, GError **error)
 {
   g_autoptr(GVariant) payload = NULL;
-  g_autoptr(GBytes) bytes = NULL;
   g_autofree char *tmp_path = NULL;
-  guchar header[MG_PROFILE_HEADER_LEN];
-  guint32 version = GUINT32_TO_LE (MG_PROFILE_VERSION), crc;
-  guint64 length;
-  const void *data;
-  gsize size;
-  int fd, saved;
+  int fd;
 
   g_return_val_if_fail (MG_IS_PROFILE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -289,28 +284,14 @@ mg_profile_save (MgProfile *self, const char *path, GError **error)
       g_variant_unref (payload);
       payload = swapped;
     }
-  bytes = g_variant_get_data_as_bytes (payload);
-  data = g_bytes_get_data (bytes, &size);
-  crc = GUINT32_TO_LE (mg_crc32_update (0, data, size));
-  length = GUINT64_TO_LE ((guint64) size);
-  memcpy (header, MG_PROFILE_MAGIC, MG_PROFILE_MAGIC_LEN);
-  memcpy (header + 8, &version, 4);
-  memcpy (header + 12, &crc, 4);
-  memcpy (header + 16, &length, 8);
 
   /* A temporary file beside the target, renamed over it once on disk:
    * never a half-written file under the final name. */
   tmp_path = g_strconcat (path, ".XXXXXX", NULL);
   fd = g_mkstemp_full (tmp_path, O_RDWR | O_CLOEXEC, 0666);
   if (fd < 0)
-    {
-      saved = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   _("Could not create the profile “%s”: %s"), path, g_strerror (saved));
-      return FALSE;
-    }
-  if (!write_all (fd, header, sizeof header, error, path)
-      || !write_all (fd, data, size, error, path))
+    return io_error (error, IO_CREATE, path, errno);
+  if (!write_mapped (fd, payload, path, error))
     {
       close (fd);
       g_unlink (tmp_path);
@@ -318,19 +299,17 @@ mg_profile_save (MgProfile *self, const char *path, GError **error)
     }
   if (fsync (fd) != 0 || close (fd) != 0)
     {
-      saved = errno;
+      int saved = errno;
+
       g_unlink (tmp_path);
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   _("Could not write the profile “%s”: %s"), path, g_strerror (saved));
-      return FALSE;
+      return io_error (error, IO_WRITE, path, saved);
     }
   if (g_rename (tmp_path, path) != 0)
     {
-      saved = errno;
+      int saved = errno;
+
       g_unlink (tmp_path);
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   _("Could not save the profile as “%s”: %s"), path, g_strerror (saved));
-      return FALSE;
+      return io_error (error, IO_RENAME, path, saved);
     }
   return TRUE;
 }
@@ -513,6 +492,7 @@ read_processes (MgProfile *self, GVariant *payload, const char *name, GError **e
     }
 
   self->process_series = g_new0 (MgProcessSeries, MAX (n_proc * n_metrics, 1));
+  self->process_n = g_new0 (gsize, MAX (n_proc, 1));
   for (gsize p = 0; p < n_proc; p++)
     {
       g_autoptr(GVariant) v = g_variant_get_child_value (series, p);
@@ -524,6 +504,7 @@ read_processes (MgProfile *self, GVariant *payload, const char *name, GError **e
 
       if (values == NULL || reported == NULL)
         return corrupt (error, name, "process series length");
+      self->process_n[p] = n;
       for (guint m = 0; m < n_metrics; m++)
         {
           MgProcessSeries *s = &self->process_series[p * n_metrics + m];

@@ -28,6 +28,7 @@ struct _MgProfile {
   /* [process * n_metrics + metric]; each process's values are one block
    * [metric][mins, maxs, means][sample] beside one block of times. */
   MgProcessSeries *process_series;
+  gsize *process_n;              /* samples per process, reported or not */
 
   GArray *plugin_errors;         /* MgPluginError */
   GArray *metric_errors;         /* MgMetricError */
@@ -41,6 +42,10 @@ struct _MgProfile {
 MgProfile *mg_profile_new_empty (void);
 /* Memory the profile frees with itself; returns mem. */
 gpointer mg_profile_take_block (MgProfile *self, gpointer mem);
+/* Memory for large sample blocks, freed with g_free(): aligned so that the
+ * kernel can back it with huge pages (first touch of 200 MB in 4 KiB pages
+ * costs more than the merge itself on a virtual machine). */
+gpointer mg_profile_alloc_big (gsize size);
 /* Points series[] and singles[] at the two aggregate blocks. */
 void mg_profile_set_aggregates (MgProfile *self, const double *values, const gint32 *indices);
 

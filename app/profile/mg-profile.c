@@ -2,6 +2,9 @@
  * MgProfileBuilder or by the .mgprof loader; read through the getters. */
 #include "mg-config.h"
 
+#include <stdlib.h>
+#include <sys/mman.h>
+
 #include "mg-profile-private.h"
 
 G_DEFINE_QUARK (mg-profile-error-quark, mg_profile_error)
@@ -92,6 +95,7 @@ mg_profile_finalize (GObject *object)
   g_free (self->series);
   g_free (self->singles);
   g_free (self->process_series);
+  g_free (self->process_n);
   g_ptr_array_unref (self->blocks);
   g_clear_pointer (&self->backing, g_bytes_unref);
 
@@ -124,6 +128,23 @@ MgProfile *
 mg_profile_new_empty (void)
 {
   return g_object_new (MG_TYPE_PROFILE, NULL);
+}
+
+gpointer
+mg_profile_alloc_big (gsize size)
+{
+  const gsize huge = 2 * 1024 * 1024;
+  gpointer mem = NULL;
+
+  if (size < huge)
+    return g_malloc (MAX (size, 1));
+  size = (size + huge - 1) / huge * huge;
+  if (posix_memalign (&mem, huge, size) != 0)
+    g_error ("%s: failed to allocate %" G_GSIZE_FORMAT " bytes", G_STRLOC, size);
+#ifdef MADV_HUGEPAGE
+  madvise (mem, size, MADV_HUGEPAGE);
+#endif
+  return mem;
 }
 
 gpointer
