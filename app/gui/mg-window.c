@@ -464,7 +464,7 @@ on_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
       GtkRecentData data = { 0 };
 
       data.mime_type = (char *) PROFILE_MIME_TYPE;
-      data.app_name = (char *) g_get_application_name ();
+      data.app_name = (char *) "Metrograph";
       data.app_exec = (char *) "metrograph %f";
       gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
       mg_window_set_profile (self, profile, file);
