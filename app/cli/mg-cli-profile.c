@@ -112,6 +112,17 @@ choose_output (const MgCliOptions *o, MgLauncher *launcher, MgProfile *profile)
   return mg_output_name_make_unique (name);
 }
 
+/* Say it before a long run, not only after it. */
+static void
+warn_unsampleable (MgLauncher *launcher)
+{
+  MgProgramKind kind = mg_launcher_get_program_kind (launcher);
+
+  if (kind == MG_PROGRAM_STATIC || kind == MG_PROGRAM_SETUID)
+    mg_cli_print_error (_("warning: %s will not be sampled: %s"),
+                        mg_launcher_get_program_path (launcher), mg_program_kind_explain (kind));
+}
+
 /* Nothing was sampled: say why, and exit with the program's failure if it
  * failed, else with our own status. */
 static int
@@ -138,14 +149,20 @@ mg_cli_profile (const MgCliOptions *o)
   mg_cli_print_diagnostics (catalogue);
 
   launcher = make_launcher (o, catalogue);
-  if (!mg_launcher_prepare (launcher, &error) || !write_plan (o, catalogue, launcher, &error)
-      || !mg_launcher_run (launcher, &status, &error))
+  if (!mg_launcher_prepare (launcher, &error) || !write_plan (o, catalogue, launcher, &error))
+    {
+      mg_cli_print_error ("%s", error->message);
+      return MG_EXIT_LAUNCH;
+    }
+  warn_unsampleable (launcher);
+  if (!mg_launcher_run (launcher, &status, &error))
     {
       mg_cli_print_error ("%s", error->message);
       return MG_EXIT_LAUNCH;
     }
 
   profile = merge (catalogue, launcher, status, &error);
+
   if (profile == NULL && g_error_matches (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES))
     return no_samples (launcher, status);
   if (profile == NULL)

@@ -88,12 +88,25 @@ wait_status_to_exit (int wait_status)
 CliRun *
 cli_run (const char *cwd, const char *const *args)
 {
+  return cli_run_with_env (cwd, args, NULL);
+}
+
+CliRun *
+cli_run_with_env (const char *cwd, const char *const *args, const char *const *extra_env)
+{
   g_auto (GStrv) argv = full_argv (args);
   g_auto (GStrv) env = cli_environ (cwd);
   g_autoptr (GError) error = NULL;
   CliRun *run = g_new0 (CliRun, 1);
   gint64 start = g_get_monotonic_time ();
   int wait_status = 0;
+
+  for (guint i = 0; extra_env != NULL && extra_env[i] != NULL; i++)
+    {
+      g_auto (GStrv) pair = g_strsplit (extra_env[i], "=", 2);
+
+      env = g_environ_setenv (env, pair[0], pair[1], TRUE);
+    }
 
   g_spawn_sync (cwd, argv, env, G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL, &run->out, &run->err,
                 &wait_status, &error);

@@ -344,6 +344,62 @@ test_profile_args_and_stdio (Fixture *f, gconstpointer data)
   g_assert_false (g_file_test (foo, G_FILE_TEST_EXISTS));
 }
 
+/* What the program and the sampler get: the plan's settings, LD_PRELOAD with
+ * the user's own library kept last, METROGRAPH_PLAN; the run folder kept on
+ * request. */
+static void
+test_profile_environment (Fixture *f, gconstpointer data)
+{
+  g_autofree char *user_lib = in_dir (f, "libuser.so");
+  g_autofree char *user_preload = g_strconcat ("LD_PRELOAD=", user_lib, NULL);
+  g_autofree char *sampler = cli_build_path ("sampler/libmetrograph-sampler.so");
+  g_autofree char *expected_preload = NULL;
+  const char *env[] = { user_preload, "METROGRAPH_KEEP_RUN_DIR=1", NULL };
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=7",
+                         "--samples=64", "--start-after=0.25", "--stop-after=30",
+                         "--disable-metrics=Backfill1", "-o", "env.mgprof", f->workload,
+                         "env=LD_PRELOAD", "env=METROGRAPH_PLAN", "work=1", NULL };
+  g_autoptr (CliRun) run = NULL;
+  g_autoptr (GMatchInfo) match = NULL;
+  g_autoptr (GRegex) kept = g_regex_new ("kept the run folder (\\S+)", 0, 0, NULL);
+  g_autoptr (MgProfile) profile = NULL;
+  g_autofree char *run_dir = NULL, *plan_path = NULL, *plan = NULL, *plan_line = NULL;
+  g_autofree char *user_tail = NULL, *output = in_dir (f, "env.mgprof");
+
+  /* An empty ELF-less file: the loader complains but the program runs. */
+  g_assert_true (g_file_set_contents (user_lib, "", 0, NULL));
+  run = cli_run_with_env (f->dir, args, env);
+  g_assert_cmpint (run->status, ==, 0);
+
+  expected_preload = g_strdup_printf ("env LD_PRELOAD=%s:", sampler);
+  g_assert_nonnull (strstr (run->out, expected_preload));
+  user_tail = g_strconcat (":", user_lib, "\n", NULL);
+  g_assert_nonnull (strstr (run->out, user_tail));
+
+  g_assert_true (g_regex_match (kept, run->err, 0, &match));
+  run_dir = g_match_info_fetch (match, 1);
+  plan_path = g_build_filename (run_dir, "run.plan", NULL);
+  plan_line = g_strdup_printf ("env METROGRAPH_PLAN=%s\n", plan_path);
+  g_assert_nonnull (strstr (run->out, plan_line));
+  g_assert_true (g_file_get_contents (plan_path, &plan, NULL, NULL));
+  g_assert_true (g_str_has_prefix (plan, "metrograph-plan 1\n"));
+  g_assert_nonnull (strstr (plan, "\ninterval_ms\t7\n"));
+  g_assert_nonnull (strstr (plan, "\nsamples\t64\n"));
+  g_assert_nonnull (strstr (plan, "\nstart_after_ms\t250\n"));
+  g_assert_nonnull (strstr (plan, "\nstop_after_ms\t30000\n"));
+  g_assert_nonnull (strstr (plan, "\nskip_program\tmpirun\n"));
+  g_assert_nonnull (strstr (plan, "\nskip_program\torted\n"));
+  g_assert_nonnull (strstr (plan, CUSTOM1_ID));
+  g_assert_null (strstr (plan, BACKFILL1_ID));
+
+  profile = load_profile (output);
+  g_assert_cmpfloat (mg_profile_get_run_info (profile)->interval_start_ms, ==, 7);
+  g_assert_cmpuint (mg_profile_get_run_info (profile)->max_samples, ==, 64);
+  g_assert_cmpint (mg_profile_find_metric (profile, BACKFILL1_ID), ==, -1);
+  g_assert_cmpint (mg_profile_find_metric (profile, CUSTOM1_ID), >=, 0);
+  cli_tmpdir_remove (run_dir);
+}
+
 static void
 test_profile_exit_status (Fixture *f, gconstpointer data)
 {
@@ -689,6 +745,7 @@ main (int argc, char **argv)
   add ("/cli/profile/examples", test_profile_examples);
   add ("/cli/profile/default-name", test_profile_default_name);
   add ("/cli/profile/args-and-stdio", test_profile_args_and_stdio);
+  add ("/cli/profile/environment", test_profile_environment);
   add ("/cli/profile/exit-status", test_profile_exit_status);
   add ("/cli/profile/crash", test_profile_crash);
   add ("/cli/profile/missing-program", test_profile_missing_program);
