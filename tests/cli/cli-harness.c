@@ -75,6 +75,18 @@ full_argv (const char *const *args)
   return g_strv_builder_end (builder);
 }
 
+static GStrv
+add_env (GStrv env, const char *const *extra_env)
+{
+  for (guint i = 0; extra_env != NULL && extra_env[i] != NULL; i++)
+    {
+      g_auto (GStrv) pair = g_strsplit (extra_env[i], "=", 2);
+
+      env = g_environ_setenv (env, pair[0], pair[1], TRUE);
+    }
+  return env;
+}
+
 static int
 wait_status_to_exit (int wait_status)
 {
@@ -101,12 +113,7 @@ cli_run_with_env (const char *cwd, const char *const *args, const char *const *e
   gint64 start = g_get_monotonic_time ();
   int wait_status = 0;
 
-  for (guint i = 0; extra_env != NULL && extra_env[i] != NULL; i++)
-    {
-      g_auto (GStrv) pair = g_strsplit (extra_env[i], "=", 2);
-
-      env = g_environ_setenv (env, pair[0], pair[1], TRUE);
-    }
+  env = add_env (g_steal_pointer (&env), extra_env);
 
   g_spawn_sync (cwd, argv, env, G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL, &run->out, &run->err,
                 &wait_status, &error);
@@ -120,10 +127,10 @@ cli_run_with_env (const char *cwd, const char *const *args, const char *const *e
 }
 
 GPid
-cli_spawn (const char *cwd, const char *const *args)
+cli_spawn (const char *cwd, const char *const *args, const char *const *extra_env)
 {
   g_auto (GStrv) argv = full_argv (args);
-  g_auto (GStrv) env = cli_environ (cwd);
+  g_auto (GStrv) env = add_env (cli_environ (cwd), extra_env);
   g_autoptr (GError) error = NULL;
   GPid pid = 0;
 

@@ -29,7 +29,7 @@ CliRun *cli_run (const char *cwd, const char *const *args);
 /* Same, with "NAME=value" entries added to the environment. */
 CliRun *cli_run_with_env (const char *cwd, const char *const *args, const char *const *extra_env);
 /* Starts metrograph in @cwd without waiting; output goes to files in cwd. */
-GPid cli_spawn (const char *cwd, const char *const *args);
+GPid cli_spawn (const char *cwd, const char *const *args, const char *const *extra_env);
 /* Waits for @pid for at most @timeout_s; returns the exit status, or -1
  * after killing it on timeout. */
 int cli_wait (GPid pid, double timeout_s);

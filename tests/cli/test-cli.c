@@ -505,18 +505,47 @@ test_signals_stop_after (Fixture *f, gconstpointer data)
 }
 
 static void
+wait_for_record (const char *dir, double timeout_s)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (timeout_s * G_USEC_PER_SEC);
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+      const char *name;
+
+      while ((name = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *records = g_build_filename (dir, name, "records", NULL);
+          g_autoptr (GDir) r = g_dir_open (records, 0, NULL);
+          const char *record;
+
+          while (r != NULL && (record = g_dir_read_name (r)) != NULL)
+            if (g_str_has_suffix (record, ".mgrec"))
+              return;
+        }
+      g_usleep (50 * 1000);
+    }
+  g_error ("no record appeared in %s within %g s", dir, timeout_s);
+}
+
+static void
 test_signals_sigint (Fixture *f, gconstpointer data)
 {
   g_autofree char *output = in_dir (f, "int.mgprof");
   const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "int.mgprof",
                          f->workload, "work=0.5", "sleep=60", NULL };
-  GPid pid = cli_spawn (f->dir, args);
+  g_autofree char *tmpdir = g_strconcat ("METROGRAPH_TMPDIR=", f->dir, NULL);
+  const char *env[] = { tmpdir, NULL };
+  GPid pid = cli_spawn (f->dir, args, env);
   g_autoptr (MgProfile) profile = NULL;
   int status;
 
-  /* Let the program start and sample; then Ctrl-C as a batch system or a
-   * user with kill would send it. */
-  g_usleep (2 * G_USEC_PER_SEC);
+  /* Let the program start and sample (its record appears in the run folder,
+   * however loaded the machine); then Ctrl-C as a batch system or a user
+   * with kill would send it. */
+  wait_for_record (f->dir, 60);
+  g_usleep (G_USEC_PER_SEC / 2);
   g_assert_cmpint (kill (pid, SIGINT), ==, 0);
   status = cli_wait (pid, 60);
   g_assert_cmpint (status, ==, 128 + SIGINT);
