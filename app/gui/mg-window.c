@@ -941,6 +941,8 @@ mg_window_init (MgWindow *self)
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
+  g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
+                           G_CALLBACK (fill_recent_list), self, G_CONNECT_SWAPPED);
   fill_recent_list (self);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "start");
 }
@@ -1064,6 +1066,17 @@ mg_window_dup_row_figures (MgWindow *self, const char *metric_id)
   MgMetricRow *row = find_row (self, metric_id);
 
   return row ? mg_metric_row_dup_figures_text (row) : NULL;
+}
+
+guint
+mg_window_get_n_recent (MgWindow *self)
+{
+  guint n = 0;
+
+  for (GtkWidget *row = gtk_widget_get_first_child (self->recent_list); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    n++;
+  return n;
 }
 
 guint

@@ -46,6 +46,8 @@ char **mg_window_get_visible_group_titles (MgWindow *self);
 char *mg_window_dup_row_figures (MgWindow *self, const char *metric_id);
 /* The graph widget of a metric's first row, or NULL. */
 GtkWidget *mg_window_get_metric_graph (MgWindow *self, const char *metric_id);
+/* The recent profiles listed on the start page. */
+guint mg_window_get_n_recent (MgWindow *self);
 /* The count in the errors banner; 0 when it is hidden. */
 guint mg_window_get_error_count (MgWindow *self);
 /* The crash / kill marks on the timeline. */

@@ -407,6 +407,12 @@ test_open_files (void)
   assert_strv (mg_window_get_visible_metric_ids (window), ids);
   gtk_window_destroy (GTK_WINDOW (window));
 
+  /* The good file (not the bad one) is now a recent profile. */
+  window = new_window (NULL);
+  spin (200);
+  g_assert_cmpuint (mg_window_get_n_recent (window), ==, 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+
   g_unlink (good);
   g_unlink (bad);
   g_rmdir (dir);

@@ -136,13 +136,25 @@ draw_grid (cairo_t *cr, const MgGraphRenderParams *p, const MgAxis *axis, const 
   cairo_stroke (cr);
 }
 
+/* Looking the font up is costly (fontconfig): once per process. */
+static void
+set_label_font (cairo_t *cr)
+{
+  static cairo_font_face_t *face;
+
+  if (g_once_init_enter (&face))
+    g_once_init_leave (&face, cairo_toy_font_face_create ("Sans", CAIRO_FONT_SLANT_NORMAL,
+                                                          CAIRO_FONT_WEIGHT_NORMAL));
+  cairo_set_font_face (cr, face);
+  cairo_set_font_size (cr, LABEL_SIZE);
+}
+
 static void
 draw_labels (cairo_t *cr, const MgGraphRenderParams *p, const MgAxis *axis, const YMap *m)
 {
   MgRgba bg = mg_graph_render_background (p->dark);
 
-  cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size (cr, LABEL_SIZE);
+  set_label_font (cr);
   for (guint i = 0; i < axis->n_ticks; i++)
     {
       cairo_text_extents_t ext;
@@ -328,86 +340,124 @@ columns_compute (Columns *cols, const MgGraphRenderParams *p, const MgLod *lod, 
     }
 }
 
-static void
-box_columns (cairo_t *cr, const MgGraphRenderParams *p, const Columns *cols, const YMap *m,
-             gboolean spread)
+/* Coverage of device pixel row r by the span [y0, y1]. */
+static double
+coverage (double y0, double y1, int r)
 {
-  double cw = p->width / cols->n;
+  double c = MIN (y1, r + 1.0) - MAX (y0, (double) r);
+  return c > 0 ? MIN (c, 1.0) : 0;
+}
 
-  for (guint c = 0; c < cols->n; c++)
+/* The mean line's span in column c: half way to each neighbour, widened by
+ * the line width, so steep parts stay as thick as flat ones and the
+ * columns join into one line. */
+static void
+line_span (const Columns *cols, const YMap *m, guint c, double *top, double *bottom)
+{
+  double y = map_y (m, cols->mean[c]);
+
+  *top = *bottom = y;
+  if (c > 0 && !isnan (cols->mean[c - 1]))
     {
-      double lo, hi, y0, y1;
+      double mid = (map_y (m, cols->mean[c - 1]) + y) / 2;
+      *top = MIN (*top, mid);
+      *bottom = MAX (*bottom, mid);
+    }
+  if (c + 1 < cols->n && !isnan (cols->mean[c + 1]))
+    {
+      double mid = (map_y (m, cols->mean[c + 1]) + y) / 2;
+      *top = MIN (*top, mid);
+      *bottom = MAX (*bottom, mid);
+    }
+  *top -= LINE_WIDTH / 2;
+  *bottom += LINE_WIDTH / 2;
+}
 
-      if (isnan (cols->mean[c]))
+/* The three layers of one column, composited into a premultiplied ARGB
+ * column of the layer image: all in the metric's colour, so the alphas
+ * combine as 1 - Π(1 - αᵢ·coverageᵢ). */
+static void
+raster_column (guint32 *pixels, int stride_px, int height, guint c, const double spans[6],
+               const double rgb[3])
+{
+  static const double alphas[3] = { BAND_ALPHA, STDDEV_ALPHA, 1.0 };
+  double top = MIN (MIN (spans[0], spans[2]), spans[4]);
+  double bottom = MAX (MAX (spans[1], spans[3]), spans[5]);
+  int r0 = MAX ((int) floor (top), 0);
+  int r1 = MIN ((int) ceil (bottom), height);
+
+  for (int r = r0; r < r1; r++)
+    {
+      double keep = 1;
+      guint32 a8;
+
+      for (guint l = 0; l < 3; l++)
+        keep *= 1 - alphas[l] * coverage (spans[2 * l], spans[2 * l + 1], r);
+      a8 = (guint32) lround ((1 - keep) * 255);
+      if (a8 == 0)
         continue;
-      lo = cols->lo[c];
-      hi = cols->hi[c];
-      if (spread)
-        {
-          /* mean ± sd, kept inside the min–max band */
-          lo = MAX (cols->mean[c] - cols->sd[c], lo);
-          hi = MIN (cols->mean[c] + cols->sd[c], hi);
-        }
-      y0 = map_y (m, hi);
-      y1 = map_y (m, lo);
-      if (y1 - y0 >= 0.05)
-        cairo_rectangle (cr, p->x + c * cw, y0, cw, y1 - y0);
+      pixels[r * stride_px + c] = a8 << 24 | (guint32) lround (rgb[0] * a8) << 16
+                                  | (guint32) lround (rgb[1] * a8) << 8
+                                  | (guint32) lround (rgb[2] * a8);
     }
-  cairo_fill (cr);
 }
 
-/* The mean line as one box per column, spanning half way to each
- * neighbour: a connected line of LINE_WIDTH, antialiased vertically. */
-static void
-box_mean (cairo_t *cr, const MgGraphRenderParams *p, const Columns *cols, const YMap *m)
-{
-  double cw = p->width / cols->n;
-  double half = LINE_WIDTH / 2;
-  double prev = NAN, y = NAN, next;
-
-  if (cols->n > 0 && !isnan (cols->mean[0]))
-    y = map_y (m, cols->mean[0]);
-  for (guint c = 0; c < cols->n; c++)
-    {
-      double top, bottom;
-
-      next = c + 1 < cols->n && !isnan (cols->mean[c + 1]) ? map_y (m, cols->mean[c + 1]) : NAN;
-      if (!isnan (y))
-        {
-          top = bottom = y;
-          if (!isnan (prev))
-            {
-              top = MIN (top, (prev + y) / 2);
-              bottom = MAX (bottom, (prev + y) / 2);
-            }
-          if (!isnan (next))
-            {
-              top = MIN (top, (next + y) / 2);
-              bottom = MAX (bottom, (next + y) / 2);
-            }
-          cairo_rectangle (cr, p->x + c * cw, top - half, cw, bottom - top + 2 * half);
-        }
-      prev = y;
-      y = next;
-    }
-  cairo_fill (cr);
-}
-
+/* On pixels (image and recording surfaces: the widget, PNG export) the
+ * graph is rasterised column by column into an image of device pixels and
+ * painted once: far cheaper than cairo tessellating polygons of thousands of
+ * vertices, and the cost depends on pixels only. */
 static void
 draw_raster (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const YMap *m,
              MgRgba colour)
 {
   double sx = 1, sy = 1;
+  double rgb[3] = { colour.r, colour.g, colour.b };
+  cairo_surface_t *layer;
+  guint32 *pixels;
+  int n, height, stride_px;
   Columns cols;
 
   cairo_user_to_device_distance (cr, &sx, &sy);
-  columns_compute (&cols, p, lod, (guint) MAX (1, ceil (p->width * fabs (sx) - 1e-6)));
-  set_source (cr, colour, BAND_ALPHA);
-  box_columns (cr, p, &cols, m, FALSE);
-  set_source (cr, colour, STDDEV_ALPHA);
-  box_columns (cr, p, &cols, m, TRUE);
-  set_source (cr, colour, 1);
-  box_mean (cr, p, &cols, m);
+  sx = fabs (sx);
+  sy = fabs (sy);
+  n = (int) MAX (1, ceil (p->width * sx - 1e-6));
+  height = (int) MAX (1, ceil (p->height * sy - 1e-6));
+  columns_compute (&cols, p, lod, (guint) n);
+  layer = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, n, height);
+  if (cairo_surface_status (layer) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (layer);
+      columns_free (&cols);
+      return;
+    }
+  cairo_surface_flush (layer);
+  pixels = (guint32 *) cairo_image_surface_get_data (layer);
+  stride_px = cairo_image_surface_get_stride (layer) / 4;
+
+  for (guint c = 0; c < cols.n; c++)
+    {
+      double spans[6], lo, hi;
+
+      if (isnan (cols.mean[c]))
+        continue;
+      lo = cols.lo[c];
+      hi = cols.hi[c];
+      spans[0] = map_y (m, hi);
+      spans[1] = map_y (m, lo);
+      /* mean ± sd, kept inside the min–max band */
+      spans[2] = map_y (m, MIN (cols.mean[c] + cols.sd[c], hi));
+      spans[3] = map_y (m, MAX (cols.mean[c] - cols.sd[c], lo));
+      line_span (&cols, m, c, &spans[4], &spans[5]);
+      for (guint k = 0; k < 6; k++)
+        spans[k] = (spans[k] - p->y) * sy;
+      raster_column (pixels, stride_px, height, c, spans, rgb);
+    }
+  cairo_surface_mark_dirty (layer);
+  cairo_surface_set_device_scale (layer, sx, sy);
+  cairo_set_source_surface (cr, layer, p->x, p->y);
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+  cairo_paint (cr);
+  cairo_surface_destroy (layer);
   columns_free (&cols);
 }
 
@@ -574,8 +624,7 @@ mg_graph_render_time_axis (cairo_t *cr, double x, double y, double width, double
     }
   cairo_stroke (cr);
 
-  cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size (cr, LABEL_SIZE);
+  set_label_font (cr);
   set_source (cr, text, 1);
   for (guint i = 0; i < axis->n_ticks; i++)
     {
