@@ -64,6 +64,7 @@ MG_PLUGIN_EXPORT int allinea_plugin_cleanup (plugin_id_t plugin_id, void *data);
 int
 allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
 {
+  mg_watch_forks ();
   if (take_snapshot (&cur) != 0)
     {
       allinea_set_plugin_error_messagef (plugin_id, errno,

@@ -59,6 +59,7 @@ MG_PLUGIN_EXPORT int allinea_plugin_cleanup (plugin_id_t plugin_id, void *data);
 int
 allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
 {
+  mg_watch_forks ();
   get_safe_counts = (metrograph_get_safe_io_counts_fn)
     dlsym (RTLD_DEFAULT, "metrograph_get_safe_io_counts");
   if (snapshot (base) != 0)

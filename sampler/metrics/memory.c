@@ -25,6 +25,7 @@ MG_PLUGIN_EXPORT int allinea_plugin_cleanup (plugin_id_t plugin_id, void *data);
 int
 allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
 {
+  mg_watch_forks ();
   long ps = sysconf (_SC_PAGESIZE);
   if (ps > 0)
     page_size = (uint64_t) ps;

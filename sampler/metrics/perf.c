@@ -88,6 +88,7 @@ typedef struct {
 static Slot slots[MAX_SLOTS];
 static int n_slots;
 static pid_t owner_pid;  /* the process the counters belong to */
+static unsigned owner_generation; /* mg_fork_generation of owner_pid */
 
 /* libpfm4, when installed (dlopen'ed at initialisation). */
 typedef int (*pfm_initialize_fn) (void);
@@ -353,12 +354,13 @@ reset_after_fork (void)
         close (slots[i].fd[k]);
   n_slots = 0;
   owner_pid = getpid ();
+  owner_generation = mg_fork_generation;
 }
 
 static Slot *
 find_slot (metric_id_t id)
 {
-  if (getpid () != owner_pid)
+  if (owner_generation != mg_fork_generation)
     reset_after_fork ();
   for (int i = 0; i < n_slots; i++)
     if (slots[i].id == id)
@@ -432,7 +434,9 @@ load_libpfm (void)
 int
 allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
 {
+  mg_watch_forks ();
   owner_pid = getpid ();
+  owner_generation = mg_fork_generation;
   n_slots = 0;
 #if MG_PERF_HARDWARE
   const char *probe_name = "instructions";
@@ -464,7 +468,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
 int
 allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
 {
-  if (getpid () == owner_pid)
+  if (owner_generation == mg_fork_generation)
     reset_after_fork ();
   n_slots = 0;
   return 0;

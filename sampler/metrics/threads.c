@@ -17,7 +17,7 @@ MG_PLUGIN_EXPORT int mg_threads_count (metric_id_t id, struct timespec *t, uint6
 static int
 stat_task_dir (struct stat *st)
 {
-  if (task_dir.fd >= 0 && task_dir.pid != getpid ())
+  if (task_dir.fd >= 0 && task_dir.generation != mg_fork_generation)
     mg_proc_file_close (&task_dir);
   if (task_dir.fd >= 0
       && (fstat (task_dir.fd, st) != 0 || st->st_dev != task_dir.dev
@@ -37,6 +37,7 @@ int
 allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
 {
   struct stat st;
+  mg_watch_forks ();
   mg_proc_file_close (&task_dir);
   if (stat_task_dir (&st) != 0 || st.st_nlink < 3)
     {

@@ -2,7 +2,8 @@
  * Usage: metrics-workload half|rss|write|sleep
  *   half   1 s of CPU in 2 s: 10 ms of CPU per 20 ms period, catching up
  *          when the machine is busy; prints "cpu=SECONDS wall=SECONDS"
- *   rss    idles 0.3 s, touches 200 MB, then holds it for 0.3 s
+ *   rss    idles 0.3 s, touches 200 MB, then holds it for 0.3 s; prints
+ *          "rss_peak=BYTES" (its own reading of /proc/self/statm)
  *   write  writes 64 MB to /dev/null with write(2), then idles 0.3 s
  *   sleep  200 sleeps of 2 ms (200 voluntary context switches or more)
  * Built without sanitizers: the sampler is preloaded into it. */
@@ -66,6 +67,13 @@ rss (void)
   sleep_s (0.3); /* samples of the size before */
   for (size_t i = 0; i < size; i += 4096)
     block[i] = 1;
+  unsigned long pages = 0, resident = 0;
+  FILE *statm = fopen ("/proc/self/statm", "r");
+  if (statm == NULL || fscanf (statm, "%lu %lu", &pages, &resident) != 2)
+    return 1;
+  fclose (statm);
+  printf ("rss_peak=%lu\n", resident * (unsigned long) sysconf (_SC_PAGESIZE));
+  fflush (stdout);
   sleep_s (0.3);
   free ((void *) block);
   return 0;

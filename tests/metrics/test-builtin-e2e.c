@@ -177,7 +177,11 @@ static void
 test_rss (Fixture *f, gconstpointer data)
 {
   g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
-  g_autoptr (MgProfile) p = profile (f, 1, workload, "rss", NULL);
+  g_autofree char *out = NULL;
+  g_autoptr (MgProfile) p = profile (f, 1, workload, "rss", &out);
+  const char *report = strstr (out, "rss_peak=");
+  g_assert_nonnull (report);
+  double own_peak = g_ascii_strtod (report + 9, NULL);
   /* The process's own samples: the common window grid resamples them. */
   const MgProcessSeries *s = mg_profile_get_process_series (p, 0, metric_index (p, "rss"));
   g_assert_cmpuint (s->n, >, 2);
@@ -189,8 +193,13 @@ test_rss (Fixture *f, gconstpointer data)
   double low = s->means[0];
   for (guint i = 0; i <= peak; i++)
     low = MIN (low, s->means[i]);
-  g_test_message ("rss from %.1f MB to %.1f MB", low / MB, s->means[peak] / MB);
-  g_assert_cmpfloat (s->means[peak] - low, >=, 200 * MB);
+  g_test_message ("rss from %.1f MB to %.1f MB; the workload saw %.1f MB",
+                  low / MB, s->means[peak] / MB, own_peak / MB);
+  /* The peak is what the workload itself read; the rise is the 200 MB,
+   * give or take 1% for file-backed pages (libraries) the kernel may drop
+   * or map meanwhile. */
+  g_assert_cmpfloat (fabs (s->means[peak] - own_peak), <=, own_peak / 100);
+  g_assert_cmpfloat (s->means[peak] - low, >=, 198 * MB);
 }
 
 static void

@@ -7,6 +7,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "allinea_metric_plugin_api.h"
@@ -249,6 +250,36 @@ test_threads (void)
                     g_ascii_strtoull (line + 9, NULL, 10));
 }
 
+/* A forked child reads its own /proc/self, not the parent's through the
+ * descriptor it inherited: the parent has 2 threads, the child 1. */
+static void
+test_threads_after_fork (void)
+{
+  void *threads = mg_test_load_plugin ("metrograph-threads");
+  g_assert_cmpint (mg_test_init_plugin (threads, 1), ==, 0);
+  GMutex lock;
+  g_mutex_init (&lock);
+  g_mutex_lock (&lock);
+  GThread *thread = g_thread_new ("waiter", wait_for_lock, &lock);
+  uint64_t parent = call_int (threads, "mg_threads_count", 1);
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      MgTestIntGetter fn = (MgTestIntGetter) mg_test_symbol (threads, "mg_threads_count");
+      struct timespec t = mg_test_now ();
+      uint64_t v = 0;
+      _exit (fn (1, &t, &v) != 0 ? 100 : (int) v);
+    }
+  g_assert_cmpint (pid, >, 0);
+  int status;
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_mutex_unlock (&lock);
+  g_thread_join (thread);
+  g_mutex_clear (&lock);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, (int) parent - 1);
+}
+
 static void
 test_perf_software (void)
 {
@@ -479,6 +510,7 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/memory/rss", test_rss);
   g_test_add_func ("/metrics/io/totals", test_io_totals);
   g_test_add_func ("/metrics/threads/count", test_threads);
+  g_test_add_func ("/metrics/threads/after-fork", test_threads_after_fork);
   g_test_add_func ("/metrics/perf/software", test_perf_software);
   g_test_add_func ("/metrics/perf/errors", test_perf_errors);
   g_test_add_func ("/metrics/energy/absent", test_energy_absent);
