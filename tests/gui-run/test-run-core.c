@@ -1,0 +1,528 @@
+/* Run settings ↔ command line, checks, and the run session end to end with
+ * the bundled workload. */
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+
+#include "mg-program-check.h"
+#include "mg-run-check.h"
+#include "mg-run-command-line.h"
+#include "mg-run-metric-toggles.h"
+#include "mg-run-session.h"
+#include "run-test-support.h"
+
+static void
+assert_line (MgRunSettings *s, MgCatalogue *c, const char *expected)
+{
+  g_autofree char *line = mg_run_settings_to_command_line (s, c);
+
+  g_assert_cmpstr (line, ==, expected);
+}
+
+static void
+test_defaults_and_quoting (void)
+{
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autoptr (MgRunSettings) back = mg_run_settings_new ();
+  g_auto (GStrv) argv = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *line = NULL;
+
+  mg_run_settings_set_program (s, "./app");
+  assert_line (s, NULL, "metrograph --profile ./app");
+  mg_run_settings_set_arguments (s, "--size 10 'two words' \"it's\" 'a\"b' $HOME");
+  assert_line (s, NULL, "metrograph --profile ./app --size 10 'two words' 'it'\\''s' 'a\"b' '$HOME'");
+
+  line = mg_run_settings_to_command_line (s, NULL);
+  g_assert_true (mg_run_settings_set_from_command_line (back, line, NULL, &error));
+  g_assert_no_error (error);
+  argv = mg_run_settings_dup_argv (back, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (argv), ==, 6);
+  g_assert_cmpstr (argv[2], ==, "two words");
+  g_assert_cmpstr (argv[3], ==, "it's");
+  g_assert_cmpstr (argv[4], ==, "a\"b");
+  g_assert_cmpstr (argv[5], ==, "$HOME");
+  g_assert_cmpstr (mg_run_settings_get_program (back), ==, "./app");
+}
+
+static void
+test_all_options (void)
+{
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autoptr (MgRunSettings) back = mg_run_settings_new ();
+  g_autoptr (GError) error = NULL;
+  const char *set[] = { "OMP_NUM_THREADS=4", "GREETING=hello world", NULL };
+  const char *unset[] = { "LANG", NULL };
+  const char *expected =
+    "cd '/tmp/my dir' && env -u LANG OMP_NUM_THREADS=4 'GREETING=hello world' metrograph "
+    "--profile -o /tmp/out.mgprof --np=4 --interval=10 --samples=1024 --start-after=0.5 "
+    "--stop-after=3 -- -dash x";
+
+  mg_run_settings_set_program (s, "-dash");
+  mg_run_settings_set_arguments (s, "x");
+  mg_run_settings_set_working_folder (s, "/tmp/my dir");
+  mg_run_settings_set_env_set (s, set);
+  mg_run_settings_set_env_unset (s, unset);
+  mg_run_settings_set_n_processes (s, 4);
+  mg_run_settings_set_interval_ms (s, 10);
+  mg_run_settings_set_max_samples (s, 1024);
+  mg_run_settings_set_start_after (s, 0.5);
+  mg_run_settings_set_stop_after (s, 3);
+  mg_run_settings_set_output (s, "/tmp/out.mgprof");
+  assert_line (s, NULL, expected);
+
+  g_assert_true (mg_run_settings_set_from_command_line (back, expected, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (mg_run_settings_equal (s, back));
+
+  /* The short and separated spellings read the same. */
+  g_assert_true (mg_run_settings_set_from_command_line (
+    back, "/usr/bin/metrograph --profile -n 2 --interval 5 -o x.mgprof ./a", NULL, &error));
+  g_assert_cmpuint (mg_run_settings_get_n_processes (back), ==, 2);
+  g_assert_cmpuint (mg_run_settings_get_interval_ms (back), ==, 5);
+  g_assert_cmpstr (mg_run_settings_get_output (back), ==, "x.mgprof");
+  /* Everything else back to its default. */
+  g_assert_null (mg_run_settings_get_working_folder (back));
+  g_assert_cmpuint (g_strv_length ((GStrv) mg_run_settings_get_env_set (back)), ==, 0);
+  g_assert_cmpfloat (mg_run_settings_get_stop_after (back), ==, 0);
+}
+
+static void
+test_folder_output (void)
+{
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autofree char *line = NULL;
+
+  mg_run_settings_set_program (s, "/opt/bin/solver");
+  mg_run_settings_set_output (s, "/data/profiles");
+  line = mg_run_settings_to_command_line (s, NULL);
+  g_assert_true (g_str_has_prefix (line, "metrograph --profile -o /data/profiles/solver_1p_1n_"));
+  g_assert_true (g_str_has_suffix (line, ".mgprof /opt/bin/solver"));
+}
+
+static void
+test_parse_errors (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_fixture_catalogue ();
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  static const struct { const char *line; int code; const char *part; } cases[] = {
+    { "metrograph --profile --interval=abc ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--interval=abc" },
+    { "metrograph --profile --samples=3 ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--samples=3" },
+    { "metrograph --profile --stop-after=-1 ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--stop-after=-1" },
+    { "metrograph --profile --frobnicate ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--frobnicate" },
+    { "metrograph --profile -o", MG_RUN_COMMAND_LINE_ERROR_OPTION, "-o needs a value" },
+    { "metrograph --profile", MG_RUN_COMMAND_LINE_ERROR_NO_PROGRAM, "names no program" },
+    { "metrograph ./a", MG_RUN_COMMAND_LINE_ERROR_SYNTAX, "--profile" },
+    { "ls -l", MG_RUN_COMMAND_LINE_ERROR_SYNTAX, "metrograph --profile" },
+    { "metrograph --profile './a", MG_RUN_COMMAND_LINE_ERROR_SYNTAX, "cannot read" },
+    { "metrograph --profile --enable-metrics=fx_of ./a", MG_RUN_COMMAND_LINE_ERROR_METRICS, "fx_off" },
+  };
+
+  mg_run_settings_set_program (s, "./kept");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GError) error = NULL;
+
+      g_assert_false (mg_run_settings_set_from_command_line (s, cases[i].line, c, &error));
+      g_assert_error (error, MG_RUN_COMMAND_LINE_ERROR, cases[i].code);
+      if (strstr (error->message, cases[i].part) == NULL)
+        g_error ("“%s”: message “%s” lacks “%s”", cases[i].line, error->message, cases[i].part);
+      g_assert_cmpstr (mg_run_settings_get_program (s), ==, "./kept");
+    }
+}
+
+/* Each toggle gives the exact line at once. */
+static void
+test_toggles (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_fixture_catalogue ();
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  const MgCatalogueMetric *missing = mg_catalogue_lookup_metric (c, "fx_missing");
+  g_autoptr (GError) error = NULL;
+
+  g_assert_nonnull (missing);
+  g_assert_false (missing->available);
+  g_assert_nonnull (missing->unavailable_reason);
+  g_assert_cmpuint (mg_catalogue_count_diagnostics (c, MG_SEVERITY_ERROR), >=, 1);
+
+  mg_run_settings_set_program (s, "./app");
+  g_assert_true (mg_run_settings_get_metric_enabled (s, c, "fx_on1"));
+  g_assert_false (mg_run_settings_get_metric_enabled (s, c, "fx_off"));
+  g_assert_cmpint (mg_run_settings_get_group_state (s, c, "fixture"), ==, MG_TOGGLE_MIXED);
+
+  mg_run_settings_set_metric_enabled (s, c, "fx_on1", FALSE);
+  assert_line (s, c, "metrograph --profile --disable-metrics=fx_on1 ./app");
+  mg_run_settings_set_metric_enabled (s, c, "fx_on2", FALSE);
+  /* Every switchable metric of the group off: the group's id. */
+  assert_line (s, c, "metrograph --profile --disable-metrics=fixture ./app");
+  g_assert_cmpint (mg_run_settings_get_group_state (s, c, "fixture"), ==, MG_TOGGLE_OFF);
+  mg_run_settings_set_metric_enabled (s, c, "fx_off", TRUE);
+  assert_line (s, c, "metrograph --profile --enable-metrics=fx_off --disable-metrics=fx_on1,fx_on2 ./app");
+  g_assert_cmpint (mg_run_settings_get_group_state (s, c, "fixture"), ==, MG_TOGGLE_MIXED);
+  mg_run_settings_set_group_enabled (s, c, "fixture", TRUE);
+  assert_line (s, c, "metrograph --profile --enable-metrics=fx_off ./app");
+  g_assert_cmpint (mg_run_settings_get_group_state (s, c, "fixture"), ==, MG_TOGGLE_ON);
+
+  /* always / never cannot be switched. */
+  mg_run_settings_set_metric_enabled (s, c, "fx_always", FALSE);
+  mg_run_settings_set_metric_enabled (s, c, "fx_never", TRUE);
+  g_assert_true (mg_run_settings_get_metric_enabled (s, c, "fx_always"));
+  g_assert_false (mg_run_settings_get_metric_enabled (s, c, "fx_never"));
+  assert_line (s, c, "metrograph --profile --enable-metrics=fx_off ./app");
+
+  /* A built-in group off as a whole. */
+  mg_run_settings_set_group_enabled (s, c, "io", FALSE);
+  assert_line (s, c, "metrograph --profile --enable-metrics=fx_off --disable-metrics=io ./app");
+  mg_run_settings_set_group_enabled (s, c, "fixture", FALSE);
+  assert_line (s, c, "metrograph --profile --disable-metrics=fixture,io ./app");
+
+  /* Pasting a line sets the checks. */
+  g_assert_true (mg_run_settings_set_from_command_line (
+    s, "metrograph --profile --enable-metrics=fx_off --disable-metrics=memory,fx_on2 ./b", c, &error));
+  g_assert_no_error (error);
+  g_assert_true (mg_run_settings_get_metric_enabled (s, c, "fx_off"));
+  g_assert_true (mg_run_settings_get_metric_enabled (s, c, "fx_on1"));
+  g_assert_false (mg_run_settings_get_metric_enabled (s, c, "fx_on2"));
+  g_assert_false (mg_run_settings_get_metric_enabled (s, c, "rss"));
+  g_assert_true (mg_run_settings_get_metric_enabled (s, c, "rchar_rate"));
+  g_assert_cmpint (mg_run_settings_get_group_state (s, c, "memory"), ==, MG_TOGGLE_OFF);
+  g_assert_cmpint (mg_run_settings_get_group_state (s, c, "defaultGroup"), ==, MG_TOGGLE_MIXED);
+  assert_line (s, c, "metrograph --profile --enable-metrics=fx_off --disable-metrics=memory,fx_on2 ./b");
+}
+
+static void
+check_field (MgRunSettings *s, const char *property, const char *part)
+{
+  g_autofree char *message = mg_run_settings_check_field (s, property);
+
+  if (part == NULL)
+    g_assert_cmpstr (message, ==, NULL);
+  else if (message == NULL || strstr (message, part) == NULL)
+    g_error ("%s: “%s” lacks “%s”", property, message, part);
+}
+
+static void
+test_checks (void)
+{
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-check-XXXXXX", NULL);
+  g_autofree char *plain = g_build_filename (dir, "notes.txt", NULL);
+  g_autoptr (GError) error = NULL;
+  char *message = NULL;
+  guint count;
+  double seconds;
+
+  g_assert_true (g_file_set_contents (plain, "x", 1, NULL));
+#define CHECK(prop, part) check_field (s, prop, part)
+
+  CHECK ("program", "Choose the program");
+  mg_run_settings_set_program (s, "./no-such-program");
+  mg_run_settings_set_working_folder (s, dir);
+  CHECK ("program", "does not exist");
+  mg_run_settings_set_program (s, "notes.txt");
+  CHECK ("program", "not on PATH");
+  mg_run_settings_set_program (s, "./notes.txt");
+  CHECK ("program", "not an executable");
+  mg_run_settings_set_program (s, "sh");
+  CHECK ("program", NULL);
+  mg_run_settings_set_working_folder (s, "/no/such/folder");
+  CHECK ("working-folder", "is not a folder");
+  g_assert_false (mg_run_settings_check (s, &error));
+  g_assert_true (g_str_has_prefix (error->message, "Working folder: "));
+  mg_run_settings_set_working_folder (s, dir);
+  mg_run_settings_set_arguments (s, "'unbalanced");
+  CHECK ("arguments", "Check the quotes");
+  mg_run_settings_set_arguments (s, NULL);
+  mg_run_settings_set_env_set (s, (const char *[]) { "NOEQUALS", NULL });
+  CHECK ("env-set", "NAME=VALUE");
+  mg_run_settings_set_env_set (s, NULL);
+  mg_run_settings_set_start_after (s, 2);
+  mg_run_settings_set_stop_after (s, 1);
+  CHECK ("stop-after", "later than");
+  mg_run_settings_set_stop_after (s, 3);
+  CHECK ("stop-after", NULL);
+  mg_run_settings_set_output (s, "/no/such/folder/x.mgprof");
+  CHECK ("output", "is not a folder");
+  mg_run_settings_set_output (s, NULL);
+  g_clear_error (&error);
+  g_assert_true (mg_run_settings_check (s, &error));
+#undef CHECK
+
+  g_assert_false (mg_run_parse_count ("abc", 1, 0, &count, &message));
+  g_assert_cmpstr (message, ==, "Give a whole number of at least 1");
+  g_clear_pointer (&message, g_free);
+  g_assert_false (mg_run_parse_count ("8", 16, 0, &count, &message));
+  g_clear_pointer (&message, g_free);
+  g_assert_true (mg_run_parse_count (" 32 ", 16, 0, &count, &message));
+  g_assert_cmpuint (count, ==, 32);
+  g_assert_true (mg_run_parse_count ("", 16, 0, &count, &message));
+  g_assert_cmpuint (count, ==, 0);
+  g_assert_false (mg_run_parse_seconds ("1,5", &seconds, &message));
+  g_assert_cmpstr (message, ==, "Give a number of seconds, such as 2.5");
+  g_clear_pointer (&message, g_free);
+  g_assert_true (mg_run_parse_seconds ("1.5", &seconds, &message));
+  g_assert_cmpfloat (seconds, ==, 1.5);
+
+  g_unlink (plain);
+  g_rmdir (dir);
+}
+
+/* ---- sessions ----------------------------------------------------------- */
+
+typedef struct {
+  MgRunSession *session;
+  guint max_samples_while_running;
+  guint profiles_while_running;
+  guint output_chunks;
+} Watch;
+
+static void
+on_profile (MgRunSession *session, GParamSpec *pspec, Watch *w)
+{
+  if (mg_run_session_get_state (session) == MG_RUN_STATE_RUNNING
+      && mg_run_session_get_profile (session) != NULL)
+    {
+      w->profiles_while_running++;
+      w->max_samples_while_running = MAX (w->max_samples_while_running,
+                                          mg_run_session_get_n_samples (session));
+    }
+}
+
+static void
+on_output (MgRunSession *session, const char *text, Watch *w)
+{
+  w->output_chunks++;
+}
+
+static gboolean
+finished (gpointer data)
+{
+  return mg_run_session_is_finished (data);
+}
+
+static MgRunSettings *
+workload_settings (const char *program, const char *arguments, const char *folder)
+{
+  g_autofree char *path = run_test_program (program);
+  MgRunSettings *s = mg_run_settings_new ();
+
+  mg_run_settings_set_program (s, path);
+  mg_run_settings_set_arguments (s, arguments);
+  mg_run_settings_set_output (s, folder);
+  mg_run_settings_set_interval_ms (s, 20);
+  /* Hardware counters, RAPL and MPI may be missing here: their plugin
+   * errors are not what these tests look at. */
+  mg_run_settings_set_disable_metrics (s, (const char *[]) { "cpu_instructions", "energy", "mpi",
+                                                             "software_events", NULL });
+  return s;
+}
+
+static MgRunSession *
+run_to_end (MgRunSettings *s, MgCatalogue *c, Watch *w)
+{
+  MgRunSession *session = mg_run_session_new (s, c);
+  g_autoptr (GError) error = NULL;
+
+  mg_run_session_set_grace_period (session, 1);
+  w->session = session;
+  g_signal_connect (session, "notify::profile", G_CALLBACK (on_profile), w);
+  g_signal_connect (session, "output", G_CALLBACK (on_output), w);
+  g_assert_true (mg_run_session_start (session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_RUNNING);
+  g_assert_true (run_test_wait (finished, session, 60));
+  return session;
+}
+
+static void
+test_session_live_and_saved (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=2 'two words'", dir);
+  g_autoptr (MgRunSession) session = NULL;
+  g_autoptr (MgProfile) saved = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *output = NULL;
+  Watch w = { 0 };
+
+  mg_run_settings_set_group_enabled (s, c, "io", FALSE);
+  session = run_to_end (s, c, &w);
+  g_assert_cmpstr (mg_run_session_get_message (session), ==, NULL);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 0);
+  /* Live profiles with samples during the run, refreshed ≥ 2 per second. */
+  g_assert_cmpuint (w.profiles_while_running, >=, 3);
+  g_assert_cmpuint (w.max_samples_while_running, >=, 10);
+  g_assert_cmpuint (mg_run_session_get_n_samples (session), >=, w.max_samples_while_running);
+  g_assert_cmpuint (mg_run_session_get_n_processes (session), ==, 1);
+  g_assert_cmpfloat (mg_run_session_get_elapsed (session), >=, 1.9);
+
+  output = mg_run_session_dup_output (session);
+  g_assert_nonnull (strstr (output, "argument: two words\n"));
+  g_assert_nonnull (strstr (output, "run-workload: 2 arguments\n"));
+  g_assert_nonnull (strstr (output, "step 1.5 s"));
+  g_assert_cmpuint (w.output_chunks, >=, 2);
+
+  g_assert_true (g_str_has_prefix (mg_run_session_get_output_path (session), dir));
+  g_assert_true (g_str_has_suffix (mg_run_session_get_output_path (session), ".mgprof"));
+  saved = mg_profile_load (mg_run_session_get_output_path (session), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mg_profile_find_metric (saved, "cpu_time_percentage"), >=, 0);
+  g_assert_cmpint (mg_profile_find_metric (saved, "rss"), >=, 0);
+  g_assert_cmpint (mg_profile_find_metric (saved, "rchar_rate"), ==, -1);
+  g_assert_cmpstr (mg_profile_get_run_info (saved)->argv[1], ==, "work=2");
+  g_assert_cmpstr (mg_profile_get_run_info (saved)->argv[2], ==, "two words");
+  g_unlink (mg_run_session_get_output_path (session));
+  g_rmdir (dir);
+}
+
+static void
+test_session_exit_status (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5 exit=3", dir);
+  g_autoptr (MgRunSession) session = NULL;
+  Watch w = { 0 };
+
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 3);
+  g_assert_nonnull (strstr (mg_run_session_get_message (session), "exited with status 3"));
+  g_assert_true (g_file_test (mg_run_session_get_output_path (session), G_FILE_TEST_IS_REGULAR));
+  g_unlink (mg_run_session_get_output_path (session));
+  g_rmdir (dir);
+}
+
+static void
+test_session_crash (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5 crash", dir);
+  g_autoptr (MgRunSession) session = NULL;
+  MgProfile *profile;
+  gboolean marked = FALSE;
+  Watch w = { 0 };
+
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 128 + SIGSEGV);
+  g_assert_nonnull (strstr (mg_run_session_get_message (session), "killed by signal 11"));
+  profile = mg_run_session_get_profile (session);
+  for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
+    marked |= mg_profile_get_event (profile, i)->kind == MG_EVENT_SIGNAL; /* the timeline's mark */
+  g_assert_true (marked);
+  g_unlink (mg_run_session_get_output_path (session));
+  g_rmdir (dir);
+}
+
+static void
+test_session_static (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *program = run_test_program ("run-workload-static");
+  g_autofree char *dir = NULL;
+  g_autoptr (MgRunSettings) s = NULL;
+  g_autoptr (MgRunSession) session = NULL;
+  Watch w = { 0 };
+
+  if (!g_file_test (program, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("static linking is not available");
+      return;
+    }
+  dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+  s = workload_settings ("run-workload-static", "work=0.3", dir);
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_FAILED);
+  g_assert_nonnull (strstr (mg_run_session_get_message (session), "No samples were recorded"));
+  g_assert_nonnull (strstr (mg_run_session_get_message (session),
+                            mg_program_kind_explain (MG_PROGRAM_STATIC)));
+  g_assert_null (mg_run_session_get_output_path (session));
+  g_rmdir (dir);
+}
+
+static gboolean
+has_samples (gpointer data)
+{
+  return mg_run_session_get_n_samples (data) >= 5;
+}
+
+static void
+test_session_stop_and_cancel (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=60", dir);
+  g_autoptr (GError) error = NULL;
+
+  for (int cancel = 0; cancel <= 1; cancel++)
+    {
+      g_autoptr (MgRunSession) session = mg_run_session_new (s, c);
+      g_autoptr (GDir) listing = NULL;
+
+      g_assert_true (mg_run_session_start (session, &error));
+      g_assert_true (run_test_wait (has_samples, session, 30));
+      if (cancel)
+        mg_run_session_cancel (session);
+      else
+        mg_run_session_stop (session);
+      g_assert_true (run_test_wait (finished, session, 30));
+      g_assert_cmpfloat (mg_run_session_get_elapsed (session), <, 20);
+      if (cancel)
+        {
+          g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_CANCELLED);
+          g_assert_null (mg_run_session_get_output_path (session));
+          listing = g_dir_open (dir, 0, NULL);
+          g_assert_null (g_dir_read_name (listing));
+        }
+      else
+        {
+          g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+          g_assert_true (mg_run_session_get_stopped (session));
+          g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 128 + SIGTERM);
+          g_assert_nonnull (strstr (mg_run_session_get_message (session), "Stopped after"));
+          g_assert_true (g_file_test (mg_run_session_get_output_path (session), G_FILE_TEST_IS_REGULAR));
+          g_unlink (mg_run_session_get_output_path (session));
+        }
+    }
+  g_rmdir (dir);
+}
+
+static void
+test_session_missing_program (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autoptr (MgRunSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+
+  mg_run_settings_set_program (s, "/no/such/program");
+  session = mg_run_session_new (s, c);
+  g_assert_false (mg_run_session_start (session, &error));
+  g_assert_nonnull (strstr (error->message, "/no/such/program does not exist"));
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_FAILED);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_setenv ("LC_ALL", "C", TRUE);
+  g_test_add_func ("/run/command-line/defaults-and-quoting", test_defaults_and_quoting);
+  g_test_add_func ("/run/command-line/all-options", test_all_options);
+  g_test_add_func ("/run/command-line/folder-output", test_folder_output);
+  g_test_add_func ("/run/command-line/errors", test_parse_errors);
+  g_test_add_func ("/run/command-line/toggles", test_toggles);
+  g_test_add_func ("/run/checks", test_checks);
+  g_test_add_func ("/run/session/live-and-saved", test_session_live_and_saved);
+  g_test_add_func ("/run/session/exit-status", test_session_exit_status);
+  g_test_add_func ("/run/session/crash", test_session_crash);
+  g_test_add_func ("/run/session/static", test_session_static);
+  g_test_add_func ("/run/session/stop-and-cancel", test_session_stop_and_cancel);
+  g_test_add_func ("/run/session/missing-program", test_session_missing_program);
+  return g_test_run ();
+}
