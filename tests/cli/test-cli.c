@@ -64,6 +64,16 @@ assert_one_error_line (const char *err, const char *needle)
     g_error ("no line “metrograph: …%s…” in stderr:\n%s", needle, err);
 }
 
+/* On a wrong status, show what metrograph said (a sanitizer report, say). */
+#define assert_status(run, expected)                                                  \
+  G_STMT_START                                                                        \
+  {                                                                                   \
+    if ((run)->status != (expected))                                                  \
+      g_error ("metrograph exited with %d, expected %d; stderr:\n%s", (run)->status,   \
+               (int) (expected), (run)->err);                                         \
+  }                                                                                   \
+  G_STMT_END
+
 static MgProfile *
 load_profile (const char *path)
 {
@@ -83,7 +93,7 @@ test_usage_help (Fixture *f, gconstpointer data)
   const char *args[] = { "--help", NULL };
   g_autoptr (CliRun) run = cli_run (f->dir, args);
 
-  g_assert_cmpint (run->status, ==, 0);
+  assert_status (run, 0);
   g_assert_nonnull (strstr (run->out, "--profile"));
   g_assert_nonnull (strstr (run->out, "--list-metrics"));
   g_assert_nonnull (strstr (run->out, "--export"));
@@ -97,7 +107,7 @@ test_usage_version (Fixture *f, gconstpointer data)
   const char *args[] = { "--version", NULL };
   g_autoptr (CliRun) run = cli_run (f->dir, args);
 
-  g_assert_cmpint (run->status, ==, 0);
+  assert_status (run, 0);
   g_assert_cmpstr (run->out, ==, "metrograph " MG_VERSION "\n");
 }
 
@@ -122,7 +132,7 @@ test_usage_errors (Fixture *f, gconstpointer data)
     {
       g_autoptr (CliRun) run = cli_run (f->dir, cases[i].args);
 
-      g_assert_cmpint (run->status, ==, 2);
+      assert_status (run, 2);
       assert_one_error_line (run->err, cases[i].needle);
     }
 }
@@ -202,7 +212,7 @@ test_list_examples (Fixture *f, gconstpointer data)
   const char *args[] = { "--list-metrics", "--metrics-path", f->examples, NULL };
   g_autoptr (CliRun) run = cli_run (f->dir, args);
 
-  g_assert_cmpint (run->status, ==, 0);
+  assert_status (run, 0);
   g_assert_nonnull (strstr (run->out, CUSTOM1_ID));
   g_assert_nonnull (strstr (run->out, "Custom1"));
   g_assert_nonnull (strstr (run->out, BACKFILL1_ID));
@@ -216,7 +226,7 @@ test_list_unknown_id (Fixture *f, gconstpointer data)
                          "--enable-metrics=com.allinea.metrics.custom1.interupts", NULL };
   g_autoptr (CliRun) run = cli_run (f->dir, args);
 
-  g_assert_cmpint (run->status, ==, 3);
+  assert_status (run, 3);
   /* The misspelt id and the closest known one. */
   assert_one_error_line (run->err, "com.allinea.metrics.custom1.interupts");
   assert_one_error_line (run->err, CUSTOM1_ID);
@@ -230,7 +240,7 @@ test_list_conflict (Fixture *f, gconstpointer data)
                          "--disable-metrics", CUSTOM1_ID, NULL };
   g_autoptr (CliRun) run = cli_run (f->dir, args);
 
-  g_assert_cmpint (run->status, ==, 3);
+  assert_status (run, 3);
   assert_one_error_line (run->err, CUSTOM1_ID);
 }
 
@@ -240,7 +250,7 @@ test_list_missing_path (Fixture *f, gconstpointer data)
   const char *args[] = { "--list-metrics", "--metrics-path", "/no/such/folder", NULL };
   g_autoptr (CliRun) run = cli_run (f->dir, args);
 
-  g_assert_cmpint (run->status, ==, 2);
+  assert_status (run, 2);
   assert_one_error_line (run->err, "/no/such/folder");
 }
 
@@ -258,7 +268,7 @@ test_profile_examples (Fixture *f, gconstpointer data)
   guint n_windows, n_values = 0, n_positive = 0, n_backfill = 0;
   int custom_index, backfill_index;
 
-  g_assert_cmpint (run->status, ==, 0);
+  assert_status (run, 0);
   g_assert_nonnull (strstr (run->out, "arg: work=2"));
   assert_one_error_line (run->err, "examples.mgprof");
 
@@ -323,7 +333,7 @@ test_profile_default_name (Fixture *f, gconstpointer data)
     {
       g_autoptr (CliRun) run = cli_run (f->dir, args);
 
-      g_assert_cmpint (run->status, ==, 0);
+      assert_status (run, 0);
       /* The second run never overwrites the first. */
       g_assert_cmpuint (count_default_names (f->dir), ==, i);
     }
@@ -337,7 +347,7 @@ test_profile_args_and_stdio (Fixture *f, gconstpointer data)
                          f->workload, "--verbose", "-x", "--output=foo", "--", "work=0.3", NULL };
   g_autoptr (CliRun) run = cli_run (f->dir, args);
 
-  g_assert_cmpint (run->status, ==, 0);
+  assert_status (run, 0);
   g_assert_true (g_str_has_prefix (run->out, "arg: --verbose\narg: -x\narg: --output=foo\n"
                                    "arg: --\narg: work=0.3\n"));
   g_assert_nonnull (strstr (run->err, "workload: on stderr\n"));
@@ -369,7 +379,7 @@ test_profile_environment (Fixture *f, gconstpointer data)
   /* An empty ELF-less file: the loader complains but the program runs. */
   g_assert_true (g_file_set_contents (user_lib, "", 0, NULL));
   run = cli_run_with_env (f->dir, args, env);
-  g_assert_cmpint (run->status, ==, 0);
+  assert_status (run, 0);
 
   expected_preload = g_strdup_printf ("env LD_PRELOAD=%s:", sampler);
   g_assert_nonnull (strstr (run->out, expected_preload));
@@ -409,7 +419,7 @@ test_profile_exit_status (Fixture *f, gconstpointer data)
   g_autoptr (CliRun) run = cli_run (f->dir, args);
   g_autoptr (MgProfile) profile = NULL;
 
-  g_assert_cmpint (run->status, ==, 3);
+  assert_status (run, 3);
   profile = load_profile (output);
   g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 3);
 }
@@ -424,7 +434,7 @@ test_profile_crash (Fixture *f, gconstpointer data)
   g_autoptr (MgProfile) profile = NULL;
   const MgProcessInfo *process;
 
-  g_assert_cmpint (run->status, ==, 128 + SIGSEGV);
+  assert_status (run, 128 + SIGSEGV);
   profile = load_profile (output);
   g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 128 + SIGSEGV);
   g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
@@ -453,14 +463,14 @@ test_profile_missing_program (Fixture *f, gconstpointer data)
   run3 = cli_run (f->dir, not_exec);
   run4 = cli_run (f->dir, garbage);
 
-  g_assert_cmpint (run1->status, ==, 4);
+  assert_status (run1, 4);
   assert_one_error_line (run1->err, "./no-such-program");
   assert_one_error_line (run1->err, "does not exist");
-  g_assert_cmpint (run2->status, ==, 4);
+  assert_status (run2, 4);
   assert_one_error_line (run2->err, "cannot find the program");
-  g_assert_cmpint (run3->status, ==, 4);
+  assert_status (run3, 4);
   assert_one_error_line (run3->err, "not an executable");
-  g_assert_cmpint (run4->status, ==, 4);
+  assert_status (run4, 4);
   assert_one_error_line (run4->err, "cannot start ./garbage");
 }
 
@@ -478,7 +488,7 @@ test_profile_static (Fixture *f, gconstpointer data)
       return;
     }
   run = cli_run (f->dir, args);
-  g_assert_cmpint (run->status, ==, 5);
+  assert_status (run, 5);
   g_assert_nonnull (strstr (run->out, "static: done"));
   assert_one_error_line (run->err, "statically linked");
   g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
@@ -496,7 +506,7 @@ test_signals_stop_after (Fixture *f, gconstpointer data)
   g_autoptr (MgProfile) profile = NULL;
 
   /* SIGTERM ended the program long before its 30 s. */
-  g_assert_cmpint (run->status, ==, 128 + SIGTERM);
+  assert_status (run, 128 + SIGTERM);
   g_assert_cmpfloat (run->seconds, <, 20);
   assert_one_error_line (run->err, "--stop-after");
   profile = load_profile (output);
@@ -563,7 +573,7 @@ make_profile (Fixture *f, const char *name)
                          "work=1", NULL };
   g_autoptr (CliRun) run = cli_run (f->dir, args);
 
-  g_assert_cmpint (run->status, ==, 0);
+  assert_status (run, 0);
   return in_dir (f, name);
 }
 
@@ -617,7 +627,7 @@ test_export_json (Fixture *f, gconstpointer data)
   g_autoptr (CliRun) run = cli_run (f->dir, args);
   g_autoptr (MgProfile) profile = load_profile (profile_path);
 
-  g_assert_cmpint (run->status, ==, 0);
+  assert_status (run, 0);
   check_json (json_path, mg_profile_get_n_windows (profile),
               mg_profile_get_n_processes (profile));
 }
@@ -634,7 +644,7 @@ test_export_csv (Fixture *f, gconstpointer data)
   g_auto (GStrv) lines = NULL;
   guint n_rows = 0;
 
-  g_assert_cmpint (run->status, ==, 0);
+  assert_status (run, 0);
   g_assert_true (g_file_get_contents (csv_path, &text, NULL, NULL));
   lines = g_strsplit (text, "\n", -1);
   g_assert_nonnull (strstr (lines[0], CUSTOM1_ID));
@@ -657,13 +667,13 @@ test_export_errors (Fixture *f, gconstpointer data)
 
   g_assert_true (g_file_set_contents (garbage, "not a profile at all\n", -1, NULL));
   run1 = cli_run (f->dir, txt);
-  g_assert_cmpint (run1->status, ==, 2);
+  assert_status (run1, 2);
   assert_one_error_line (run1->err, "--export=out.txt");
   run2 = cli_run (f->dir, foreign);
-  g_assert_cmpint (run2->status, ==, 6);
+  assert_status (run2, 6);
   assert_one_error_line (run2->err, "garbage.mgprof");
   run3 = cli_run (f->dir, missing);
-  g_assert_cmpint (run3->status, ==, 2);
+  assert_status (run3, 2);
 }
 
 /* ---- MPI ---- */
@@ -686,7 +696,7 @@ test_mpi_four (Fixture *f, gconstpointer data)
       return;
     }
   run = cli_run (f->dir, args);
-  g_assert_cmpint (run->status, ==, 0);
+  assert_status (run, 0);
   profile = load_profile (output);
   g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 4);
   for (guint p = 0; p < 4; p++)
@@ -738,7 +748,7 @@ test_mpi_explicit_launcher (Fixture *f, gconstpointer data)
       return;
     }
   run = cli_run (f->dir, args);
-  g_assert_cmpint (run->status, ==, 0);
+  assert_status (run, 0);
   dir = g_dir_open (f->dir, 0, NULL);
   while ((name = g_dir_read_name (dir)) != NULL)
     if (g_regex_match_simple ("^mg-cli-workload_2p_1n_.*\\.mgprof$", name, 0, 0))
