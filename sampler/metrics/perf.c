@@ -7,8 +7,8 @@
  * The event comes from the metric's customData, an event specifier in the
  * manner of pmc_allocate(3): a generic name (cycles, instructions,
  * cache-misses, task-clock, page-faults, ...), a raw code rNNNN (hex), or,
- * with libpfm4 installed, a symbolic name such as
- * "INST_RETIRED:ANY_P". Two events separated by '/' give a ratio
+ * with libpfm4 installed, a symbolic name such as "INST_RETIRED:ANY_P" or
+ * "perf::PERF_COUNT_SW_PAGE_FAULTS". Two events separated by '/' give a ratio
  * ("cycles/instructions": cycles per instruction).
  *
  * Counters are process-scope counting counters on the process's main thread
@@ -413,7 +413,6 @@ MG_PLUGIN_EXPORT int mg_perf_count (metric_id_t id, struct timespec *t, uint64_t
 MG_PLUGIN_EXPORT int mg_perf_seconds (metric_id_t id, struct timespec *t, double *out);
 MG_PLUGIN_EXPORT int mg_perf_ratio (metric_id_t id, struct timespec *t, double *out);
 
-#if MG_PERF_HARDWARE
 static void
 load_libpfm (void)
 {
@@ -426,7 +425,6 @@ load_libpfm (void)
   if (init && encode && init () == 0)
     pfm_encode = encode;
 }
-#endif
 
 /* Checks at initialisation that the kind of counter this plugin serves can
  * be opened at all, so that the whole group is reported unavailable, with
@@ -438,10 +436,10 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   owner_pid = getpid ();
   owner_generation = mg_fork_generation;
   n_slots = 0;
+  load_libpfm ();
 #if MG_PERF_HARDWARE
   const char *probe_name = "instructions";
   const char *group = "CPU Instructions";
-  load_libpfm ();
 #else
   const char *probe_name = "task-clock";
   const char *group = "Software Events";

@@ -2,6 +2,7 @@
  * driven directly: initialise, then call getters around workloads whose
  * effect is known. The allinea_* API comes from the sampler's API sources
  * linked into this program (exported with export_dynamic). */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
@@ -312,6 +313,21 @@ test_perf_software (void)
   uint64_t faults = call_int (sw, "mg_perf_count", 2);
   g_free (block);
   g_test_message ("page faults for 16 MB: %" G_GUINT64_FORMAT, faults);
+  g_assert_cmpuint (faults, >=, 8);
+
+  /* A symbolic name, through libpfm4 when it is installed. */
+  void *pfm = dlopen ("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
+  if (pfm == NULL)
+    return;
+  dlclose (pfm);
+  mg_test_set_custom_data (3, "perf::PERF_COUNT_SW_PAGE_FAULTS");
+  call_int (sw, "mg_perf_count", 3);
+  block = g_malloc (size);
+  for (size_t i = 0; i < size; i += 4096)
+    block[i] = 1;
+  faults = call_int (sw, "mg_perf_count", 3);
+  g_free (block);
+  g_test_message ("page faults for 16 MB through libpfm4: %" G_GUINT64_FORMAT, faults);
   g_assert_cmpuint (faults, >=, 8);
 }
 
