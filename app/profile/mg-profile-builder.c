@@ -151,7 +151,7 @@ builder_process_resize (BuilderProcess *p, guint n_metrics, gsize new_cap)
   gsize rows = (gsize) n_metrics * MG_PROCESS_SERIES_N;
   double *values = mg_profile_alloc_big (MAX (rows * new_cap, 1) * sizeof (double));
 
-  for (gsize r = 0; r < rows; r++)
+  for (gsize r = 0; r < rows && p->n > 0; r++)
     memcpy (values + r * new_cap, p->values + r * p->cap, p->n * sizeof (double));
   g_free (p->values);
   p->values = values;
