@@ -167,8 +167,9 @@ mg_cli_profile (const MgCliOptions *o)
     return no_samples (launcher, status);
   if (profile == NULL)
     {
-      mg_cli_print_error (_("cannot merge the records of %s: %s (run again with "
-                            "METROGRAPH_KEEP_RUN_DIR=1 to keep them)"),
+      mg_launcher_keep_run_dir (launcher);
+      mg_cli_print_error (_("cannot merge the records of %s: %s (they are kept there for a "
+                            "bug report)"),
                           mg_launcher_get_record_dir (launcher), error->message);
       return status != 0 ? status : MG_EXIT_PROFILE_FILE;
     }
@@ -176,8 +177,11 @@ mg_cli_profile (const MgCliOptions *o)
   output = choose_output (o, launcher, profile);
   if (!mg_profile_save (profile, output, &error))
     {
-      mg_cli_print_error (_("cannot write the profile: %s (choose another file with -o)"),
-                          error->message);
+      /* The records are the only copy of the run: keep them. */
+      mg_launcher_keep_run_dir (launcher);
+      mg_cli_print_error (_("cannot write the profile: %s (choose another file with -o; the "
+                            "records are kept in %s)"),
+                          error->message, mg_launcher_get_record_dir (launcher));
       return status != 0 ? status : MG_EXIT_PROFILE_FILE;
     }
   mg_cli_print_summary (profile, output, mg_launcher_get_stopped (launcher) ? o->stop_after_s : 0);

@@ -49,6 +49,7 @@ struct _MgLauncher
   gint64 start_mono_us;
   gint64 end_mono_us;
   gboolean stopped;
+  gboolean keep_run_dir;
 };
 
 G_DEFINE_TYPE (MgLauncher, mg_launcher, G_TYPE_OBJECT)
@@ -95,7 +96,7 @@ mg_launcher_finalize (GObject *object)
 
   if (self->run_dir != NULL)
     {
-      if (keep_run_dir ())
+      if (self->keep_run_dir || keep_run_dir ())
         g_printerr (_("metrograph: kept the run folder %s\n"), self->run_dir);
       else
         remove_tree (self->run_dir);
@@ -354,6 +355,12 @@ const char *const *
 mg_launcher_get_command (MgLauncher *self)
 {
   return (const char *const *) self->command;
+}
+
+void
+mg_launcher_keep_run_dir (MgLauncher *self)
+{
+  self->keep_run_dir = TRUE;
 }
 
 gint64

@@ -63,6 +63,10 @@ const char *const *mg_launcher_get_argv (MgLauncher *self);
 /* The command line as run (with mpirun and its options when -n was given). */
 const char *const *mg_launcher_get_command (MgLauncher *self);
 
+/* Keeps the run folder when the launcher is finalised (e.g. its records could
+ * not be merged or saved: they are the only copy). */
+void mg_launcher_keep_run_dir (MgLauncher *self);
+
 /* Blocks the signals the launcher forwards, in the calling thread and (when
  * called first thing in main) every thread started later. Idempotent. */
 void mg_launcher_block_signals (void);

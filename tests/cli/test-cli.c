@@ -410,6 +410,26 @@ test_profile_environment (Fixture *f, gconstpointer data)
   cli_tmpdir_remove (run_dir);
 }
 
+/* An output that cannot be written: exit 6, the records kept. */
+static void
+test_profile_unwritable_output (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o",
+                         "no/such/folder/out.mgprof", f->workload, "work=0.5", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (GRegex) kept = g_regex_new ("records are kept in (\\S+)\\)", 0, 0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+  g_autofree char *records = NULL, *run_dir = NULL;
+
+  assert_status (run, 6);
+  assert_one_error_line (run->err, "cannot write the profile");
+  g_assert_true (g_regex_match (kept, run->err, 0, &match));
+  records = g_match_info_fetch (match, 1);
+  g_assert_true (g_file_test (records, G_FILE_TEST_IS_DIR));
+  run_dir = g_path_get_dirname (records);
+  cli_tmpdir_remove (run_dir);
+}
+
 static void
 test_profile_exit_status (Fixture *f, gconstpointer data)
 {
@@ -785,6 +805,7 @@ main (int argc, char **argv)
   add ("/cli/profile/default-name", test_profile_default_name);
   add ("/cli/profile/args-and-stdio", test_profile_args_and_stdio);
   add ("/cli/profile/environment", test_profile_environment);
+  add ("/cli/profile/unwritable-output", test_profile_unwritable_output);
   add ("/cli/profile/exit-status", test_profile_exit_status);
   add ("/cli/profile/crash", test_profile_crash);
   add ("/cli/profile/missing-program", test_profile_missing_program);
