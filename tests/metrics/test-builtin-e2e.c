@@ -196,9 +196,9 @@ test_rss (Fixture *f, gconstpointer data)
   g_test_message ("rss from %.1f MB to %.1f MB; the workload saw %.1f MB",
                   low / MB, s->means[peak] / MB, own_peak / MB);
   /* The peak is what the workload itself read; the rise is the 200 MB,
-   * give or take 2%: on a loaded machine the process's RSS before the
-   * touch is sometimes up to 2 MB higher for a while (pages of the
-   * sampler's start-up that are released later). */
+   * give or take 2%: on a loaded machine the RSS before the touch has
+   * been seen up to 2 MB higher than usual and lower again at the peak
+   * (pages released meanwhile, cause not pinned down). */
   g_assert_cmpfloat (fabs (s->means[peak] - own_peak), <=, own_peak / 100);
   g_assert_cmpfloat (s->means[peak] - low, >=, 196 * MB);
 }
