@@ -244,6 +244,8 @@ clear_profile_view (MgWindow *self)
       g_signal_handlers_disconnect_by_data (self->visibility, self);
       mg_metric_visibility_remove_actions (self->visibility, G_ACTION_MAP (self));
     }
+  if (self->label_group != NULL)
+    gtk_size_group_remove_widget (self->label_group, self->axis_caption);
   while ((child = gtk_widget_get_first_child (self->rows_box)) != NULL)
     gtk_box_remove (GTK_BOX (self->rows_box), child);
   while ((child = gtk_widget_get_first_child (self->axis_column)) != NULL)

@@ -540,6 +540,11 @@ test_screenshots (void)
   g_autoptr (MgProfile) profile = gui_fixture_demo ();
   MgWindow *window;
 
+  {
+    g_autofree char *path = g_build_filename (g_getenv ("MG_GUI_SCREENSHOT_DIR"), "demo.mgprof", NULL);
+
+    g_assert_true (mg_profile_save (profile, path, NULL));
+  }
   reset_settings ();
   window = new_window (profile);
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
@@ -550,6 +555,9 @@ test_screenshots (void)
   capture_screen ("demo-screen.png");
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-metrics-menu", NULL);
   capture_screen ("metrics-menu.png");
+  activate (window, "hide-metric", g_variant_new_string ("mpi_sent"));
+  save_screenshot (window, "undo.png");
+  activate (window, "undo-hide", NULL);
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
   activate (window, "show-info", NULL);
   save_screenshot (window, "demo-dark.png");

@@ -2,6 +2,7 @@
 #include "mg-graph-render.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "mg-colour.h"
 
@@ -373,32 +374,94 @@ line_span (const Columns *cols, const YMap *m, guint c, double *top, double *bot
   *bottom += LINE_WIDTH / 2;
 }
 
-/* The three layers of one column, composited into a premultiplied ARGB
- * column of the layer image: all in the metric's colour, so the alphas
- * combine as 1 - Π(1 - αᵢ·coverageᵢ). */
-static void
-raster_column (guint32 *pixels, int stride_px, int height, guint c, const double spans[6],
-               const double rgb[3])
-{
-  static const double alphas[3] = { BAND_ALPHA, STDDEV_ALPHA, 1.0 };
-  double top = MIN (MIN (spans[0], spans[2]), spans[4]);
-  double bottom = MAX (MAX (spans[1], spans[3]), spans[5]);
-  int r0 = MAX ((int) floor (top), 0);
-  int r1 = MIN ((int) ceil (bottom), height);
+static const double layer_alphas[3] = { BAND_ALPHA, STDDEV_ALPHA, 1.0 };
 
-  for (int r = r0; r < r1; r++)
+/* A premultiplied ARGB pixel of the colour at alpha a (0..255). */
+static guint32
+premultiplied (const double rgb[3], double a)
+{
+  return (guint32) (a + 0.5) << 24 | (guint32) (rgb[0] * a + 0.5) << 16
+         | (guint32) (rgb[1] * a + 0.5) << 8 | (guint32) (rgb[2] * a + 0.5);
+}
+
+/* Pixels for every combination of layers covering a whole pixel (bit l set:
+ * layer l covers it). */
+static void
+raster_table (const double rgb[3], guint32 table[8])
+{
+  for (guint mask = 0; mask < 8; mask++)
     {
       double keep = 1;
-      guint32 a8;
 
       for (guint l = 0; l < 3; l++)
-        keep *= 1 - alphas[l] * coverage (spans[2 * l], spans[2 * l + 1], r);
-      a8 = (guint32) lround ((1 - keep) * 255);
-      if (a8 == 0)
+        if (mask & (1u << l))
+          keep *= 1 - layer_alphas[l];
+      table[mask] = premultiplied (rgb, (1 - keep) * 255);
+    }
+}
+
+static int
+compare_int (const void *a, const void *b)
+{
+  return *(const int *) a - *(const int *) b;
+}
+
+/* The three layers of one column, composited into a premultiplied ARGB
+ * column of the layer image: all in the metric's colour, so the alphas
+ * combine as 1 - Π(1 - αᵢ·coverageᵢ). Between the layers' ends the mix is
+ * constant, so each such run of rows is one fill from the table; only the
+ * rows where a layer ends part-way are computed exactly. */
+static void
+raster_column (guint32 *pixels, int stride_px, int height, guint c, const double spans[6],
+               const double rgb[3], const guint32 table[8])
+{
+  int touch0[3], touch1[3], full0[3], full1[3];
+  int bounds[12];
+  guint n_bounds = 0;
+
+  for (guint l = 0; l < 3; l++)
+    {
+      touch0[l] = (int) floor (spans[2 * l]);
+      full0[l] = (int) ceil (spans[2 * l]);
+      full1[l] = (int) floor (spans[2 * l + 1]);
+      touch1[l] = (int) ceil (spans[2 * l + 1]);
+      bounds[n_bounds++] = touch0[l];
+      bounds[n_bounds++] = full0[l];
+      bounds[n_bounds++] = full1[l];
+      bounds[n_bounds++] = touch1[l];
+    }
+  qsort (bounds, n_bounds, sizeof (int), compare_int);
+
+  for (guint i = 0; i + 1 < n_bounds; i++)
+    {
+      int r0 = MAX (bounds[i], 0);
+      int r1 = MIN (bounds[i + 1], height);
+      guint mask = 0;
+      gboolean partial = FALSE;
+
+      if (r0 >= r1)
         continue;
-      pixels[r * stride_px + c] = a8 << 24 | (guint32) lround (rgb[0] * a8) << 16
-                                  | (guint32) lround (rgb[1] * a8) << 8
-                                  | (guint32) lround (rgb[2] * a8);
+      for (guint l = 0; l < 3; l++)
+        {
+          if (r0 >= full0[l] && r0 < full1[l])
+            mask |= 1u << l;
+          else if (r0 >= touch0[l] && r0 < touch1[l])
+            partial = TRUE;
+        }
+      if (partial)
+        for (int r = r0; r < r1; r++)
+          {
+            double keep = 1, a;
+
+            for (guint l = 0; l < 3; l++)
+              keep *= 1 - layer_alphas[l] * coverage (spans[2 * l], spans[2 * l + 1], r);
+            a = (1 - keep) * 255;
+            if (a >= 0.5)
+              pixels[r * stride_px + c] = premultiplied (rgb, a);
+          }
+      else if (mask != 0)
+        for (int r = r0; r < r1; r++)
+          pixels[r * stride_px + c] = table[mask];
     }
 }
 
@@ -413,6 +476,7 @@ draw_raster (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const 
   double sx = 1, sy = 1;
   double rgb[3] = { colour.r, colour.g, colour.b };
   cairo_surface_t *layer;
+  guint32 table[8];
   guint32 *pixels;
   int n, height, stride_px;
   Columns cols;
@@ -433,6 +497,7 @@ draw_raster (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const 
   cairo_surface_flush (layer);
   pixels = (guint32 *) cairo_image_surface_get_data (layer);
   stride_px = cairo_image_surface_get_stride (layer) / 4;
+  raster_table (rgb, table);
 
   for (guint c = 0; c < cols.n; c++)
     {
@@ -450,7 +515,7 @@ draw_raster (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const 
       line_span (&cols, m, c, &spans[4], &spans[5]);
       for (guint k = 0; k < 6; k++)
         spans[k] = (spans[k] - p->y) * sy;
-      raster_column (pixels, stride_px, height, c, spans, rgb);
+      raster_column (pixels, stride_px, height, c, spans, rgb, table);
     }
   cairo_surface_mark_dirty (layer);
   cairo_surface_set_device_scale (layer, sx, sy);

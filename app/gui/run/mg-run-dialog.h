@@ -1,0 +1,51 @@
+/* The run dialog: the program, its arguments, working folder, environment,
+ * MPI processes, sampling options, where the profile goes, and every metric
+ * of the catalogue with a check (three-state per group); beneath, the exact
+ * `metrograph --profile …` line, kept in step both ways. Problems show
+ * beside their field. "Profile" (action run.start) starts an MgRunSession
+ * and publishes it in the "session" property; whoever opened the dialog
+ * shows the run (MgRunHost). The last command line started is remembered.
+ *
+ * Actions (group "run"): start, copy-command, choose-program, choose-folder,
+ * choose-output, add-variable, reset-metrics. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "mg-catalogue.h"
+#include "mg-run-session.h"
+#include "mg-run-settings.h"
+
+G_BEGIN_DECLS
+
+#define MG_TYPE_RUN_DIALOG (mg_run_dialog_get_type ())
+G_DECLARE_FINAL_TYPE (MgRunDialog, mg_run_dialog, MG, RUN_DIALOG, GtkWindow)
+
+/* @catalogue NULL: the metrics on the default search path. @initial NULL:
+ * the last settings started from this dialog (GSettings), if any. */
+MgRunDialog *mg_run_dialog_new (GtkWindow *parent, MgCatalogue *catalogue,
+                                MgRunSettings *initial);
+
+MgRunSettings *mg_run_dialog_get_settings (MgRunDialog *self);
+MgCatalogue *mg_run_dialog_get_catalogue (MgRunDialog *self);
+/* The line shown under the fields. */
+const char *mg_run_dialog_get_command_line (MgRunDialog *self);
+/* As if typed or pasted into the command line field. */
+void mg_run_dialog_set_command_line (MgRunDialog *self, const char *line);
+/* Set once a run has started. */
+MgRunSession *mg_run_dialog_get_session (MgRunDialog *self);
+
+/* For tests and accessibility tools: a field's input widget ("program",
+ * "arguments", "working-folder", "n-processes", "interval", "max-samples",
+ * "start-after", "stop-after", "output", "command"), the message shown
+ * beside it (NULL when none), the checks. */
+GtkWidget *mg_run_dialog_get_field (MgRunDialog *self, const char *field);
+const char *mg_run_dialog_get_field_error (MgRunDialog *self, const char *field);
+GtkCheckButton *mg_run_dialog_get_metric_check (MgRunDialog *self, const char *metric_id);
+GtkCheckButton *mg_run_dialog_get_group_check (MgRunDialog *self, const char *group_id);
+/* Adds an environment row with this text ("NAME=VALUE" sets, "NAME" removes). */
+void mg_run_dialog_add_variable (MgRunDialog *self, const char *text);
+/* Metric checks left visible by the search box. */
+guint mg_run_dialog_get_n_visible_metrics (MgRunDialog *self);
+
+G_END_DECLS
