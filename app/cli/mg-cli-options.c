@@ -2,6 +2,8 @@
 
 #include "mg-cli-options.h"
 
+#include "mg-mpi.h"
+
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
@@ -130,6 +132,9 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version, 
       if (o->rest[0] == NULL)
         return usage_error (error, _("--profile needs a program to run: metrograph --profile "
                                      "[OPTIONS] PROGRAM [ARGS…]"));
+      if (o->n_processes != NOT_GIVEN && mg_mpi_is_launcher (o->rest[0]))
+        return usage_error (error, _("--np starts mpirun itself: give either --np=N PROGRAM or "
+                                     "%s … PROGRAM"), o->rest[0]);
       break;
     case MG_CLI_MODE_EXPORT:
       if (o->rest[0] == NULL || o->rest[1] != NULL)

@@ -115,12 +115,13 @@ static void
 test_usage_errors (Fixture *f, gconstpointer data)
 {
   const struct {
-    const char *args[6];
+    const char *args[8];
     const char *needle;
   } cases[] = {
     { { "--interval=5", NULL }, "--profile" },
     { { "--profile", NULL }, "needs a program" },
     { { "--profile", "--np=0", "true", NULL }, "--np" },
+    { { "--profile", "-n", "2", "mpirun", "-n", "2", NULL }, "--np starts mpirun itself" },
     { { "--profile", "--samples=3", "true", NULL }, "--samples" },
     { { "--profile", "--stop-after=-1", "true", NULL }, "--stop-after" },
     { { "--profile", "--interval=ten", "true", NULL }, "--interval" },
