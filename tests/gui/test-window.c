@@ -151,6 +151,9 @@ test_single_process (void)
   assert_strv (mg_window_get_visible_metric_ids (window), ids);
   assert_strv (mg_window_get_visible_group_titles (window), groups);
   g_assert_cmpuint (mg_window_get_error_count (window), ==, 0);
+  /* The shortcuts window (ui/mg-shortcuts.ui) and the app's actions. */
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "show-help-overlay"));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "profile"));
 
   /* The whole run when nothing is selected: rss rises 100 → 199 MiB. */
   figures = mg_window_dup_row_figures (window, "rss");
@@ -557,6 +560,9 @@ test_screenshots (void)
   capture_screen ("metrics-menu.png");
   activate (window, "hide-metric", g_variant_new_string ("mpi_sent"));
   save_screenshot (window, "undo.png");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-help-overlay", NULL);
+  capture_screen ("shortcuts.png");
+  gtk_window_close (GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window))));
   activate (window, "undo-hide", NULL);
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
   activate (window, "show-info", NULL);
