@@ -133,6 +133,22 @@ save_screenshot (MgWindow *window, const char *name)
   g_assert_true (gdk_texture_save_to_png (texture, path));
 }
 
+static GtkWidget *
+find_widget (GtkWidget *root, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_single_process (void)
 {
@@ -204,8 +220,18 @@ test_selection_and_process (void)
   activate (window, "auto-zoom-vertical", NULL);
   g_assert_true (mg_time_view_get_auto_zoom_vertical (view));
 
-  /* Rank 2's own series: 60 everywhere. */
-  mg_time_view_set_process (view, 2);
+  /* Rank 2's own series, chosen in the header bar: 60 everywhere. */
+  {
+    GtkWidget *dropdown = find_widget (gtk_window_get_titlebar (GTK_WINDOW (window)),
+                                       GTK_TYPE_DROP_DOWN);
+
+    g_assert_nonnull (dropdown);
+    g_assert_true (gtk_widget_get_visible (dropdown));
+    g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown))),
+                      ==, 5);
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 3);
+    g_assert_cmpint (mg_time_view_get_process (view), ==, 2);
+  }
   g_free (figures);
   g_free (expected);
   figures = mg_window_dup_row_figures (window, "work");
@@ -408,6 +434,35 @@ test_open_files (void)
   wait_loaded (window);
   g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
   assert_strv (mg_window_get_visible_metric_ids (window), ids);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* Dropping a file on an empty window opens it there. */
+  window = new_window (NULL);
+  {
+    GListModel *controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+    GtkDropTarget *target = NULL;
+    GValue value = G_VALUE_INIT;
+    GSList *list = g_slist_append (NULL, good_file);
+    gboolean accepted = FALSE;
+
+    for (guint i = 0; i < g_list_model_get_n_items (controllers) && target == NULL; i++)
+      {
+        g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
+
+        if (GTK_IS_DROP_TARGET (controller))
+          target = GTK_DROP_TARGET (controller);
+      }
+    g_object_unref (controllers);
+    g_assert_nonnull (target);
+    g_value_init (&value, GDK_TYPE_FILE_LIST);
+    g_value_set_boxed (&value, list);
+    g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
+    g_assert_true (accepted);
+    g_value_unset (&value);
+    g_slist_free (list);
+  }
+  wait_loaded (window);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
   gtk_window_destroy (GTK_WINDOW (window));
 
   /* The good file (not the bad one) is now a recent profile. */
