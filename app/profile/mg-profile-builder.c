@@ -20,7 +20,14 @@ typedef struct {
   double *ends;      /* cap: the profile's process times */
   double *values;    /* n_metrics × 3 rows of cap */
   double *singles;   /* n_metrics, NaN = not set; NULL until the first */
+  /* Samples wait here, row-major, and go to the rows STAGE at a time:
+   * writing each sample straight across rows cap × 8 bytes apart makes
+   * every store a cache miss. */
+  double *stage;     /* STAGE × n_metrics × 3 */
+  guint staged;      /* samples in stage, at n .. n + staged */
 } BuilderProcess;
+
+enum { STAGE = 64 };
 
 struct _MgProfileBuilder {
   MgRunInfo run;
@@ -40,6 +47,7 @@ builder_process_free (BuilderProcess *process)
   g_free (process->starts);
   g_free (process->ends);
   g_free (process->values);
+  g_free (process->stage);
   g_free (process->singles);
   g_free (process);
 }
@@ -160,6 +168,26 @@ builder_process_resize (BuilderProcess *p, guint n_metrics, gsize new_cap)
   p->cap = new_cap;
 }
 
+/* Moves the staged samples to their rows, one run per row. */
+static void
+builder_process_flush (BuilderProcess *p, guint n_metrics)
+{
+  gsize rows = (gsize) n_metrics * MG_PROCESS_SERIES_N;
+
+  if (p->staged == 0)
+    return;
+  for (gsize r = 0; r < rows; r++)
+    {
+      double *dest = p->values + r * p->cap + p->n;
+      const double *src = p->stage + r;
+
+      for (guint k = 0; k < p->staged; k++, src += rows)
+        dest[k] = *src;
+    }
+  p->n += p->staged;
+  p->staged = 0;
+}
+
 void
 mg_profile_builder_reserve (MgProfileBuilder *self, guint process, guint n_samples)
 {
@@ -169,8 +197,8 @@ mg_profile_builder_reserve (MgProfileBuilder *self, guint process, guint n_sampl
   g_return_if_fail (process < self->processes->len);
   p = g_ptr_array_index (self->processes, process);
   self->has_samples = TRUE;
-  if (p->n + n_samples > p->cap)
-    builder_process_resize (p, self->metrics->len, p->n + n_samples);
+  if (p->n + p->staged + n_samples > p->cap)
+    builder_process_resize (p, self->metrics->len, p->n + p->staged + n_samples);
 }
 
 void
@@ -180,25 +208,28 @@ mg_profile_builder_add_sample (MgProfileBuilder *self, guint process, double t_s
 {
   BuilderProcess *p;
   guint n_metrics;
-  double *row;
+  double *staged;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (process < self->processes->len);
   p = g_ptr_array_index (self->processes, process);
   n_metrics = self->metrics->len;
   self->has_samples = TRUE;
-  if (p->n == p->cap)
+  if (p->n + p->staged == p->cap)
     builder_process_resize (p, n_metrics, MAX (2 * p->cap, 64));
-  p->starts[p->n] = t_start_s;
-  p->ends[p->n] = t_end_s;
-  row = p->values + p->n;
-  for (guint m = 0; m < n_metrics; m++, row += MG_PROCESS_SERIES_N * p->cap)
+  if (p->stage == NULL)
+    p->stage = g_new (double, (gsize) STAGE * MG_PROCESS_SERIES_N * MAX (n_metrics, 1));
+  p->starts[p->n + p->staged] = t_start_s;
+  p->ends[p->n + p->staged] = t_end_s;
+  staged = p->stage + (gsize) p->staged * MG_PROCESS_SERIES_N * n_metrics;
+  for (guint m = 0; m < n_metrics; m++, staged += MG_PROCESS_SERIES_N)
     {
-      row[0] = mins[m];
-      row[p->cap] = maxs[m];
-      row[2 * p->cap] = means[m];
+      staged[0] = mins[m];
+      staged[1] = maxs[m];
+      staged[2] = means[m];
     }
-  p->n++;
+  if (++p->staged == STAGE)
+    builder_process_flush (p, n_metrics);
 }
 
 void
@@ -437,10 +468,12 @@ builder_process_compact (BuilderProcess *p, guint n_metrics)
   p->cap = p->n;
 }
 
-/* Across processes, window by window, for one time-domain metric. */
+/* Across processes, window by window, for one time-domain metric. One
+ * process at a time through one grid accumulator; values keeps each
+ * process's window values (NaN: gap) for the variance's second pass. */
 static void
-aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *accs,
-                  double *out, gint32 *out_index)
+aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *acc,
+                  double *values, guint *counts, double *out, gint32 *out_index)
 {
   guint n_proc = self->processes->len;
   gsize n = grid->n;
@@ -448,58 +481,63 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *ac
          *sums = out + 4 * n;
   gint32 *min_p = out_index, *max_p = out_index + n;
 
+  for (gsize w = 0; w < n; w++)
+    {
+      mins[w] = INFINITY;
+      maxs[w] = -INFINITY;
+      sums[w] = vars[w] = 0.0;
+      counts[w] = 0;
+      min_p[w] = max_p[w] = -1;
+    }
+
   for (guint p = 0; p < n_proc; p++)
     {
       BuilderProcess *process = g_ptr_array_index (self->processes, p);
       gsize n_samples = process->n;
       const double *row = process->values + (gsize) m * MG_PROCESS_SERIES_N * n_samples;
+      double *pv = values + (gsize) p * n;
 
-      grid_acc_reset (&accs[p], grid->n);
+      grid_acc_reset (acc, grid->n);
       for (gsize k = 0; k < n_samples; k++)
-        grid_acc_add (&accs[p], grid, process->starts[k], process->ends[k], row[k],
+        grid_acc_add (acc, grid, process->starts[k], process->ends[k], row[k],
                       row[n_samples + k], row[2 * n_samples + k]);
+      for (gsize w = 0; w < n; w++)
+        {
+          double vmin, vmax;
+
+          if (!grid_acc_get (acc, w, &pv[w], &vmin, &vmax))
+            {
+              pv[w] = NAN;
+              continue;
+            }
+          counts[w]++;
+          sums[w] += pv[w];
+          if (vmin < mins[w])
+            mins[w] = vmin, min_p[w] = (gint32) p;
+          if (vmax > maxs[w])
+            maxs[w] = vmax, max_p[w] = (gint32) p;
+        }
     }
 
   for (gsize w = 0; w < n; w++)
+    means[w] = counts[w] > 0 ? sums[w] / counts[w] : NAN;
+  for (guint p = 0; p < n_proc; p++)
     {
-      double lo = INFINITY, hi = -INFINITY, sum = 0.0, mean, var = 0.0;
-      gint32 lo_p = -1, hi_p = -1;
-      guint count = 0;
+      const double *pv = values + (gsize) p * n;
 
-      for (guint p = 0; p < n_proc; p++)
+      for (gsize w = 0; w < n; w++)
+        if (!isnan (pv[w]))
+          vars[w] += (pv[w] - means[w]) * (pv[w] - means[w]);
+    }
+  for (gsize w = 0; w < n; w++)
+    {
+      if (counts[w] > 0)
         {
-          double v, vmin, vmax;
-
-          if (!grid_acc_get (&accs[p], w, &v, &vmin, &vmax))
-            continue;
-          count++;
-          sum += v;
-          if (vmin < lo)
-            lo = vmin, lo_p = (gint32) p;
-          if (vmax > hi)
-            hi = vmax, hi_p = (gint32) p;
-        }
-      if (count == 0)
-        {
-          mins[w] = maxs[w] = means[w] = vars[w] = sums[w] = NAN;
-          min_p[w] = max_p[w] = -1;
+          vars[w] /= counts[w];
           continue;
         }
-      mean = sum / count;
-      for (guint p = 0; p < n_proc; p++)
-        {
-          double v, vmin, vmax;
-
-          if (grid_acc_get (&accs[p], w, &v, &vmin, &vmax))
-            var += (v - mean) * (v - mean);
-        }
-      mins[w] = lo;
-      maxs[w] = hi;
-      means[w] = mean;
-      vars[w] = var / count;
-      sums[w] = sum;
-      min_p[w] = lo_p;
-      max_p[w] = hi_p;
+      mins[w] = maxs[w] = means[w] = vars[w] = sums[w] = NAN;
+      min_p[w] = max_p[w] = -1;
     }
 }
 
@@ -561,7 +599,9 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
   guint n_metrics, n_proc;
   double end, *starts, *ends, *agg;
   gint32 *agg_index;
-  GridAcc *accs;
+  GridAcc acc;
+  double *pvalues;
+  guint *counts;
   Grid grid;
 
   g_return_val_if_fail (self != NULL, NULL);
@@ -570,7 +610,12 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
   n_metrics = self->metrics->len;
   n_proc = self->processes->len;
   for (guint p = 0; p < n_proc; p++)
-    builder_process_compact (g_ptr_array_index (self->processes, p), n_metrics);
+    {
+      BuilderProcess *process = g_ptr_array_index (self->processes, p);
+
+      builder_process_flush (process, n_metrics);
+      builder_process_compact (process, n_metrics);
+    }
   if (n_windows == 0)
     n_windows = choose_n_windows (self);
   end = grid_end (self);
@@ -622,15 +667,14 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
   agg_index = mg_profile_take_block (profile,
                                      g_new (gint32, MAX ((gsize) n_metrics * MG_SERIES_N_INDICES * n_windows, 1)));
   profile->singles = g_new0 (MgSingleValue, MAX (n_metrics, 1));
-  accs = g_new0 (GridAcc, MAX (n_proc, 1));
-  for (guint p = 0; p < n_proc; p++)
-    {
-      double *mem = g_new (double, 6 * (gsize) MAX (n_windows, 1));
+  {
+    double *mem = g_new (double, 6 * (gsize) MAX (n_windows, 1));
 
-      accs[p] = (GridAcc) { mem, mem + n_windows, mem + 2 * n_windows, mem + 3 * n_windows,
-                            mem + 4 * n_windows, mem + 5 * n_windows };
-    }
-
+    acc = (GridAcc) { mem, mem + n_windows, mem + 2 * n_windows, mem + 3 * n_windows,
+                      mem + 4 * n_windows, mem + 5 * n_windows };
+  }
+  pvalues = g_new (double, MAX ((gsize) n_proc * n_windows, 1));
+  counts = g_new (guint, MAX (n_windows, 1));
   for (guint m = 0; m < n_metrics; m++)
     {
       const MgMetricDef *def = g_ptr_array_index (profile->metrics, m);
@@ -650,12 +694,12 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
           MgSingleValue *none = &profile->singles[m];
 
           none->min = none->max = none->mean = none->var = none->sum = NAN;
-          aggregate_metric (self, &grid, m, accs, out, out_index);
+          aggregate_metric (self, &grid, m, &acc, pvalues, counts, out, out_index);
         }
     }
-  for (guint p = 0; p < n_proc; p++)
-    g_free (accs[p].weight);
-  g_free (accs);
+  g_free (acc.weight);
+  g_free (pvalues);
+  g_free (counts);
   mg_profile_set_aggregates (profile, agg, agg_index);
 
   profile->process_series = g_new0 (MgProcessSeries, MAX ((gsize) n_proc * n_metrics, 1));
