@@ -33,12 +33,6 @@ mg_cli_run (int argc, char **argv)
   g_autoptr (MgCliOptions) options = NULL;
   g_autoptr (GError) error = NULL;
 
-  /* Before anything can start a thread: signals are then handled by the
-   * launcher alone, in every thread. */
-  for (int i = 1; i < argc && argv[i][0] == '-'; i++)
-    if (g_str_equal (argv[i], "--profile"))
-      mg_launcher_block_signals ();
-
   options = mg_cli_options_parse (argc, argv, &error);
   if (options == NULL)
     {
@@ -49,6 +43,9 @@ mg_cli_run (int argc, char **argv)
   switch (options->mode)
     {
     case MG_CLI_MODE_PROFILE:
+      /* Before anything can start a thread: the launcher alone then
+       * receives the signals it forwards, whichever thread exists. */
+      mg_launcher_block_signals ();
       return mg_cli_profile (options);
     case MG_CLI_MODE_LIST_METRICS:
       return mg_cli_list_metrics (options);

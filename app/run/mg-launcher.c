@@ -213,7 +213,9 @@ make_run_dir (MgLauncher *self, GError **error)
 
   if (parent != NULL && *parent != '\0')
     {
-      g_autofree char *tmpl = g_build_filename (parent, "metrograph-XXXXXX", NULL);
+      /* The plan wants an absolute record folder. */
+      g_autofree char *absolute = g_canonicalize_filename (parent, NULL);
+      g_autofree char *tmpl = g_build_filename (absolute, "metrograph-XXXXXX", NULL);
 
       self->run_dir = g_mkdtemp (tmpl) != NULL ? g_steal_pointer (&tmpl) : NULL;
       if (self->run_dir == NULL)
