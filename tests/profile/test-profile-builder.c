@@ -252,6 +252,36 @@ test_builder_lists (void)
   g_assert_cmpfloat (mg_profile_get_series (profile, 0)->means[0], ==, 1.0);
 }
 
+/* Zero-length samples are instants at their end, used only where no sample
+ * covers the window with a positive length. */
+static void
+test_builder_instants (void)
+{
+  g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr(MgMetricDef) m = make_metric ("m", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) s = make_metric ("s", MG_DOMAIN_SINGLE_VALUE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+  const MgSeries *series;
+  guint p;
+
+  mg_profile_builder_add_metric (builder, m);
+  mg_profile_builder_add_metric (builder, s);
+  p = add_process (builder, 1, "h", 2.0);
+  add_sample (builder, p, 0.0, 1.0, 1.0, 1.0, 1.0);
+  add_sample (builder, p, 0.5, 0.5, 9.0, 9.0, 9.0);   /* inside a covered window */
+  add_sample (builder, p, 1.5, 1.5, 4.0, 4.0, 4.0);   /* alone in its window */
+  add_sample (builder, p, 1.7, 1.7, 6.0, 6.0, 6.0);
+  profile = mg_profile_builder_finish (builder, 2, &error);
+  g_assert_no_error (error);
+  series = mg_profile_get_series (profile, 0);
+  g_assert_cmpfloat (series->means[0], ==, 1.0);
+  g_assert_cmpfloat (series->maxs[0], ==, 9.0);  /* the extreme still counts */
+  g_assert_cmpfloat (series->means[1], ==, 5.0);
+  g_assert_cmpfloat (series->mins[1], ==, 4.0);
+  g_assert_cmpfloat (series->maxs[1], ==, 6.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -261,5 +291,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/builder/run-facts", test_builder_run_facts);
   g_test_add_func ("/profile/builder/window-boundaries", test_builder_window_boundaries);
   g_test_add_func ("/profile/builder/lists", test_builder_lists);
+  g_test_add_func ("/profile/builder/instants", test_builder_instants);
   return g_test_run ();
 }

@@ -242,6 +242,62 @@ test_file_future_version (void)
   g_assert_nonnull (strstr (error->message, "newer"));
 }
 
+/* A profile with no samples at all still saves and loads. */
+static void
+test_file_empty_profile (void)
+{
+  g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr(MgMetricDef) def = fixture_metric ("alpha", MG_DOMAIN_TIME);
+  MgProcessInfo info = { 1, 0, -1, (char *) "h", NULL, 0.0, 0.0, MG_PROCESS_END_UNKNOWN, 0, FALSE };
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "empty.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+  g_autoptr(MgProfile) loaded = NULL;
+
+  mg_profile_builder_add_metric (builder, def);
+  mg_profile_builder_add_process (builder, &info);
+  profile = mg_profile_builder_finish (builder, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_n_windows (profile), ==, 0);
+  g_assert_true (mg_profile_save (profile, path, &error));
+  g_assert_no_error (error);
+  loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  fixture_assert_profiles_equal (profile, loaded);
+  g_assert_null (mg_profile_get_process (loaded, 0)->program);
+  remove_dir (dir);
+}
+
+/* A file written by format version 1 (tests/fixtures/profile) stays
+ * readable: this catches format changes made without a version bump. */
+static void
+test_file_version1_fixture (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "profile",
+                                                 "format-v1.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = mg_profile_load (path, &error);
+  g_autoptr(MgProfile) expected = fixture_profile ();
+  const MgSeries *s;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_n_metrics (profile), ==, 3);
+  g_assert_cmpstr (mg_profile_get_metric (profile, 2)->id, ==, "gamma");
+  g_assert_cmpstr (mg_profile_get_metric (profile, 0)->display_units, ==, "kB/s");
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 2);
+  g_assert_cmpint (mg_profile_get_process (profile, 1)->status, ==, 9);
+  g_assert_cmpuint (mg_profile_get_n_windows (profile), ==, 4);
+  s = mg_profile_get_series (profile, 0);
+  for (guint w = 0; w < 4; w++)
+    {
+      g_assert_cmpfloat (s->means[w], ==, mg_profile_get_series (expected, 0)->means[w]);
+      g_assert_cmpint (s->max_process[w], ==, mg_profile_get_series (expected, 0)->max_process[w]);
+    }
+  g_assert_cmpfloat (mg_profile_get_single_value (profile, 2)->var, ==, 262144.0);
+  g_assert_cmpstr (mg_profile_get_event (profile, 1)->message, ==, "disk full");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -254,5 +310,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/file/truncated", test_file_truncated);
   g_test_add_func ("/profile/file/foreign", test_file_foreign);
   g_test_add_func ("/profile/file/future-version", test_file_future_version);
+  g_test_add_func ("/profile/file/empty-profile", test_file_empty_profile);
+  g_test_add_func ("/profile/file/version1-fixture", test_file_version1_fixture);
   return g_test_run ();
 }
