@@ -1103,6 +1103,7 @@ mg_window_export (MgWindow *self, const char *path, GError **error)
   g_auto (GStrv) ids = NULL;
   g_autofree char *title = NULL;
   gboolean dark = FALSE;
+  MgViewFormat format;
 
   g_return_val_if_fail (self->profile != NULL, FALSE);
 
@@ -1111,6 +1112,14 @@ mg_window_export (MgWindow *self, const char *path, GError **error)
     return mg_export_json (self->profile, path, error);
   if (g_str_has_suffix (path, ".csv") || g_str_has_suffix (path, ".CSV"))
     return mg_export_csv (self->profile, path, error);
+
+  if (!mg_view_export_format_from_path (path, &format))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("Cannot export to “%s”: name the file .png, .svg or .pdf for the view, "
+                     ".json or .csv for the data"), path);
+      return FALSE;
+    }
 
   ids = mg_window_get_visible_metric_ids (self);
   for (guint i = 0; ids[i] != NULL; i++)

@@ -520,6 +520,7 @@ test_export_view (void)
     g_assert_false (mg_window_export (window, path, &error));
     g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
     g_assert_nonnull (strstr (error->message, "view.bmp"));
+    g_assert_nonnull (strstr (error->message, ".csv"));
   }
   gtk_window_destroy (GTK_WINDOW (window));
   g_rmdir (dir);

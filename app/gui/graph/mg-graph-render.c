@@ -13,7 +13,7 @@
 #define LINE_WIDTH 1.5
 #define LABEL_SIZE 10.0
 /* A tick label needs about this much height. */
-#define TICK_SPACING 28.0
+#define TICK_SPACING 22.0
 
 void
 mg_graph_render_params_init (MgGraphRenderParams *params)

@@ -265,6 +265,13 @@ on_motion (GtkEventControllerMotion *motion, double x, double y, MgMetricGraph *
     mg_time_view_set_hover_time (self->view, x_to_time (self, x));
 }
 
+/* The pointer may already rest on the row when it appears or scrolls in. */
+static void
+on_enter (GtkEventControllerMotion *motion, double x, double y, MgMetricGraph *self)
+{
+  on_motion (motion, x, y, self);
+}
+
 static void
 on_leave (GtkEventControllerMotion *motion, MgMetricGraph *self)
 {
@@ -553,6 +560,7 @@ mg_metric_graph_init (MgMetricGraph *self)
   g_signal_connect (widget, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
 
   controller = gtk_event_controller_motion_new ();
+  g_signal_connect (controller, "enter", G_CALLBACK (on_enter), self);
   g_signal_connect (controller, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (controller, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (widget, controller);

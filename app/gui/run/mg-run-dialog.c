@@ -168,13 +168,1011 @@ entry_text (GtkWidget *entry)
 }
 
 static void
-on_text_field_changed (GtkEditable *editable, MgRunDialog *self)
+set_parse_error (MgRunDialog *self, const char *field, char *message)
 {
-  const char *text = gtk_editable_get_text (editable);
-  GtkWidget *entry = GTK_WIDGET (editable);
+  if (message != NULL)
+    g_hash_table_insert (self->parse_errors, (gpointer) field, message);
+  else
+    g_hash_table_remove (self->parse_errors, field);
+}
 
+static void
+read_count (MgRunDialog *self, const char *field, GtkWidget *entry, guint min,
+            void (*setter) (MgRunSettings *, guint))
+{
+  char *message = NULL;
+  guint value;
+
+  if (mg_run_parse_count (entry_text (entry), min, 0, &value, &message))
+    setter (self->settings, value);
+  set_parse_error (self, field, message);
+}
+
+static void
+read_seconds (MgRunDialog *self, const char *field, GtkWidget *entry,
+              void (*setter) (MgRunSettings *, double))
+{
+  char *message = NULL;
+  double value;
+
+  if (mg_run_parse_seconds (entry_text (entry), &value, &message))
+    setter (self->settings, value);
+  set_parse_error (self, field, message);
+}
+
+static void
+read_string (GtkWidget *entry, MgRunSettings *settings,
+             void (*setter) (MgRunSettings *, const char *))
+{
+  g_autofree char *text = g_strstrip (g_strdup (entry_text (entry)));
+
+  setter (settings, text);
+}
+
+static void
+on_field_changed (MgRunDialog *self, GtkWidget *entry)
+{
   if (self->syncing)
     return;
   if (entry == self->program_entry)
-    mg_run_settings_set_program (self->settings, g_strstrip (g_strdup (text)) /* below */);
+    read_string (entry, self->settings, mg_run_settings_set_program);
+  else if (entry == self->arguments_entry)
+    mg_run_settings_set_arguments (self->settings, entry_text (entry));
+  else if (entry == self->working_folder_entry)
+    read_string (entry, self->settings, mg_run_settings_set_working_folder);
+  else if (entry == self->output_entry)
+    read_string (entry, self->settings, mg_run_settings_set_output);
+  else if (entry == self->interval_entry)
+    read_count (self, "interval", entry, 1, mg_run_settings_set_interval_ms);
+  else if (entry == self->max_samples_entry)
+    read_count (self, "max-samples", entry, 16, mg_run_settings_set_max_samples);
+  else if (entry == self->start_after_entry)
+    read_seconds (self, "start-after", entry, mg_run_settings_set_start_after);
+  else if (entry == self->stop_after_entry)
+    read_seconds (self, "stop-after", entry, mg_run_settings_set_stop_after);
+  update_errors (self);
+}
+
+static void
+on_processes_changed (MgRunDialog *self)
+{
+  if (!self->syncing)
+    mg_run_settings_set_n_processes (self->settings, (guint) gtk_spin_button_get_value_as_int (
+                                       GTK_SPIN_BUTTON (self->n_processes_entry)));
+}
+
+/* 0 reads "Off". */
+static gboolean
+on_processes_output (GtkSpinButton *spin, gpointer user_data)
+{
+  int value = gtk_spin_button_get_value_as_int (spin);
+  g_autofree char *text = value == 0 ? g_strdup (_("Off")) : g_strdup_printf ("%d", value);
+
+  if (g_strcmp0 (text, gtk_editable_get_text (GTK_EDITABLE (spin))) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (spin), text);
+  return TRUE;
+}
+
+static int
+on_processes_input (GtkSpinButton *spin, double *value, gpointer user_data)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
+  guint64 n;
+
+  if (g_ascii_strcasecmp (text, _("Off")) == 0 || *text == '\0')
+    {
+      *value = 0;
+      return TRUE;
+    }
+  if (!g_ascii_string_to_unsigned (text, 10, 0, 4096, &n, NULL))
+    return GTK_INPUT_ERROR;
+  *value = (double) n;
+  return TRUE;
+}
+
+/* ---- environment rows --------------------------------------------------- */
+
+/* "NAME=value" sets, "-NAME" removes; anything else goes to env-set, where
+ * the check explains it. */
+static void
+read_environment (MgRunDialog *self)
+{
+  g_autoptr (GStrvBuilder) set = g_strv_builder_new ();
+  g_autoptr (GStrvBuilder) unset = g_strv_builder_new ();
+  g_auto (GStrv) set_v = NULL, unset_v = NULL;
+
+  for (GtkWidget *row = gtk_widget_get_first_child (self->environment_list); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      GtkWidget *entry = g_object_get_data (G_OBJECT (row), "entry");
+      g_autofree char *text = entry != NULL ? g_strstrip (g_strdup (entry_text (entry))) : NULL;
+
+      if (text == NULL || *text == '\0')
+        continue;
+      if (text[0] == '-' && strchr (text, '=') == NULL)
+        g_strv_builder_add (unset, text + 1);
+      else
+        g_strv_builder_add (set, text);
+    }
+  set_v = g_strv_builder_end (set);
+  unset_v = g_strv_builder_end (unset);
+  g_object_freeze_notify (G_OBJECT (self->settings));
+  mg_run_settings_set_env_set (self->settings, (const char *const *) set_v);
+  mg_run_settings_set_env_unset (self->settings, (const char *const *) unset_v);
+  g_object_thaw_notify (G_OBJECT (self->settings));
+}
+
+static void
+on_variable_changed (MgRunDialog *self)
+{
+  if (!self->syncing)
+    read_environment (self);
+  update_errors (self);
+}
+
+static void
+on_remove_variable (GtkButton *button, MgRunDialog *self)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (button), GTK_TYPE_LIST_BOX_ROW);
+
+  gtk_list_box_remove (GTK_LIST_BOX (self->environment_list), row);
+  gtk_widget_set_visible (self->environment_list,
+                          gtk_widget_get_first_child (self->environment_list) != NULL);
+  read_environment (self);
+  update_errors (self);
+}
+
+static GtkWidget *
+append_variable_row (MgRunDialog *self, const char *text)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *entry = gtk_entry_new ();
+  GtkWidget *remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
+
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_widget_set_hexpand (entry, TRUE);
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("NAME=value to set, -NAME to remove"));
+  gtk_editable_set_text (GTK_EDITABLE (entry), text != NULL ? text : "");
+  gtk_widget_add_css_class (entry, "monospace");
+  gtk_widget_set_tooltip_text (remove, _("Remove This Variable"));
+  gtk_widget_add_css_class (remove, "flat");
+  gtk_box_append (GTK_BOX (box), entry);
+  gtk_box_append (GTK_BOX (box), remove);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  g_object_set_data (G_OBJECT (row), "entry", entry);
+  g_signal_connect_swapped (entry, "changed", G_CALLBACK (on_variable_changed), self);
+  g_signal_connect (remove, "clicked", G_CALLBACK (on_remove_variable), self);
+  gtk_list_box_append (GTK_LIST_BOX (self->environment_list), row);
+  gtk_widget_set_visible (self->environment_list, TRUE);
+  return entry;
+}
+
+void
+mg_run_dialog_add_variable (MgRunDialog *self, const char *text)
+{
+  append_variable_row (self, text);
+  read_environment (self);
+  update_errors (self);
+}
+
+static void
+on_add_variable (GtkWidget *widget, const char *action, GVariant *parameter)
+{
+  GtkWidget *entry = append_variable_row (MG_RUN_DIALOG (widget), NULL);
+
+  gtk_widget_grab_focus (entry);
+}
+
+/* Rebuilt only when the settings say something else than the rows. */
+static void
+sync_environment (MgRunDialog *self)
+{
+  const char *const *set = mg_run_settings_get_env_set (self->settings);
+  const char *const *unset = mg_run_settings_get_env_unset (self->settings);
+  g_autoptr (GStrvBuilder) want = g_strv_builder_new ();
+  g_autoptr (GStrvBuilder) have = g_strv_builder_new ();
+  g_auto (GStrv) want_v = NULL, have_v = NULL;
+  GtkWidget *row;
+
+  for (guint i = 0; unset[i] != NULL; i++)
+    g_strv_builder_take (want, g_strconcat ("-", unset[i], NULL));
+  g_strv_builder_addv (want, (const char **) set);
+  for (row = gtk_widget_get_first_child (self->environment_list); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      GtkWidget *entry = g_object_get_data (G_OBJECT (row), "entry");
+      g_autofree char *text = entry != NULL ? g_strstrip (g_strdup (entry_text (entry))) : NULL;
+
+      if (text != NULL && *text != '\0')
+        g_strv_builder_add (have, text);
+    }
+  want_v = g_strv_builder_end (want);
+  have_v = g_strv_builder_end (have);
+  /* Same entries in another order (unset first) are the same settings. */
+  if (g_strv_length (want_v) == g_strv_length (have_v))
+    {
+      gboolean same = TRUE;
+
+      for (guint i = 0; want_v[i] != NULL && same; i++)
+        same = g_strv_contains ((const char *const *) have_v, want_v[i]);
+      if (same)
+        return;
+    }
+  while ((row = gtk_widget_get_first_child (self->environment_list)) != NULL)
+    gtk_list_box_remove (GTK_LIST_BOX (self->environment_list), row);
+  for (guint i = 0; want_v[i] != NULL; i++)
+    append_variable_row (self, want_v[i]);
+  gtk_widget_set_visible (self->environment_list, want_v[0] != NULL);
+}
+
+/* ---- metrics ------------------------------------------------------------ */
+
+static void
+on_metric_toggled (GtkCheckButton *check, MgRunDialog *self)
+{
+  if (self->syncing)
+    return;
+  mg_run_settings_set_metric_enabled (self->settings, self->catalogue,
+                                      g_object_get_data (G_OBJECT (check), "metric-id"),
+                                      gtk_check_button_get_active (check));
+}
+
+static void
+on_group_toggled (GtkCheckButton *check, MgRunDialog *self)
+{
+  if (self->syncing)
+    return;
+  /* A mixed group turns fully on first. */
+  mg_run_settings_set_group_enabled (self->settings, self->catalogue,
+                                     g_object_get_data (G_OBJECT (check), "group-id"),
+                                     gtk_check_button_get_active (check)
+                                       || gtk_check_button_get_inconsistent (check));
+}
+
+static char *
+plain_text (const char *html)
+{
+  g_autoptr (GRegex) tags = g_regex_new ("<[^>]*>", 0, 0, NULL);
+
+  return html != NULL ? g_regex_replace_literal (tags, html, -1, 0, "", 0, NULL) : NULL;
+}
+
+static GtkWidget *
+new_metric_row (MgRunDialog *self, const MgCatalogueMetric *m, const MgCatalogueGroup *group)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *check = gtk_check_button_new_with_label (m->def->display_name != NULL
+                                                        ? m->def->display_name : m->def->id);
+  GtkWidget *id = gtk_label_new (m->def->id);
+  g_autofree char *tooltip = plain_text (m->def->description);
+  g_autofree char *search = NULL;
+  const char *reason = NULL;
+  GPtrArray *checks;
+
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_widget_add_css_class (row, "metric-row");
+  gtk_widget_set_hexpand (check, TRUE);
+  gtk_widget_add_css_class (id, "metric-id");
+  gtk_widget_add_css_class (id, "dim-label");
+  gtk_label_set_ellipsize (GTK_LABEL (id), PANGO_ELLIPSIZE_START);
+  gtk_label_set_max_width_chars (GTK_LABEL (id), 28);
+  gtk_widget_set_tooltip_text (check, tooltip);
+  g_object_set_data_full (G_OBJECT (check), "metric-id", g_strdup (m->def->id), g_free);
+
+  if (!m->available)
+    reason = m->unavailable_reason;
+  else if (m->def->enabled == MG_ENABLED_ALWAYS)
+    reason = _("Always recorded (its definition says so)");
+  else if (m->def->enabled == MG_ENABLED_NEVER)
+    reason = _("Never recorded (its definition says so)");
+  gtk_widget_set_sensitive (check, mg_run_metric_is_switchable (m));
+
+  gtk_box_append (GTK_BOX (line), check);
+  gtk_box_append (GTK_BOX (line), id);
+  gtk_box_append (GTK_BOX (box), line);
+  if (reason != NULL)
+    {
+      GtkWidget *why = gtk_label_new (reason);
+
+      gtk_label_set_xalign (GTK_LABEL (why), 0);
+      gtk_label_set_wrap (GTK_LABEL (why), TRUE);
+      gtk_widget_set_margin_start (why, 28);
+      gtk_widget_add_css_class (why, m->available ? "dim-label" : "metric-reason");
+      gtk_widget_add_css_class (why, "metric-id");
+      gtk_box_append (GTK_BOX (box), why);
+    }
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+
+  search = g_strjoin (" ", m->def->id, m->def->display_name != NULL ? m->def->display_name : "",
+                      group != NULL && group->group->display_name != NULL
+                        ? group->group->display_name : "", NULL);
+  g_object_set_data_full (G_OBJECT (row), "search", g_utf8_casefold (search, -1), g_free);
+  checks = g_hash_table_lookup (self->metric_checks, m->def->id);
+  if (checks == NULL)
+    {
+      checks = g_ptr_array_new ();
+      g_hash_table_insert (self->metric_checks, m->def->id, checks);
+    }
+  g_ptr_array_add (checks, check);
+  g_ptr_array_add (self->metric_rows, row);
+  g_signal_connect (check, "toggled", G_CALLBACK (on_metric_toggled), self);
+  return row;
+}
+
+static GtkWidget *
+new_heading_row (const char *title, const char *tooltip, GtkWidget **check_out)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *child;
+
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_widget_add_css_class (row, "metric-group-row");
+  if (check_out != NULL)
+    child = *check_out = gtk_check_button_new_with_label (title);
+  else
+    {
+      child = gtk_label_new (title);
+      gtk_label_set_xalign (GTK_LABEL (child), 0);
+    }
+  gtk_widget_set_tooltip_text (child, tooltip);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), child);
+  return row;
+}
+
+static void
+add_group (MgRunDialog *self, const MgCatalogueGroup *group)
+{
+  g_autofree char *tooltip = plain_text (group->group->description);
+  GtkWidget *check = NULL;
+  GtkWidget *heading = new_heading_row (group->group->display_name != NULL
+                                          ? group->group->display_name : group->group->id,
+                                        tooltip, &check);
+  gboolean any_switchable = FALSE;
+
+  g_object_set_data_full (G_OBJECT (check), "group-id", g_strdup (group->group->id), g_free);
+  g_hash_table_insert (self->group_checks, group->group->id, check);
+  g_signal_connect (check, "toggled", G_CALLBACK (on_group_toggled), self);
+  gtk_list_box_append (GTK_LIST_BOX (self->metrics_list), heading);
+  for (guint j = 0; j < group->members->len; j++)
+    {
+      const MgCatalogueMetric *m = g_ptr_array_index (group->members, j);
+      GtkWidget *row = new_metric_row (self, m, group);
+
+      any_switchable |= mg_run_metric_is_switchable (m);
+      g_object_set_data (G_OBJECT (row), "heading", heading);
+      gtk_list_box_append (GTK_LIST_BOX (self->metrics_list), row);
+    }
+  gtk_widget_set_sensitive (check, any_switchable);
+  if (!group->available && group->unavailable_reason != NULL)
+    gtk_widget_set_tooltip_text (check, group->unavailable_reason);
+}
+
+static gboolean
+in_some_group (MgCatalogue *catalogue, const MgCatalogueMetric *m)
+{
+  for (guint g = 0; g < mg_catalogue_get_n_groups (catalogue); g++)
+    {
+      const MgCatalogueGroup *group = mg_catalogue_get_group (catalogue, g);
+
+      for (guint j = 0; j < group->members->len; j++)
+        if (g_ptr_array_index (group->members, j) == m)
+          return TRUE;
+    }
+  return FALSE;
+}
+
+/* Broken definition files: listed, insensitive, with what is wrong. */
+static void
+add_diagnostics (MgRunDialog *self)
+{
+  GPtrArray *diagnostics = mg_catalogue_get_diagnostics (self->catalogue);
+  gboolean heading = FALSE;
+
+  for (guint i = 0; i < diagnostics->len; i++)
+    {
+      const MgDiagnostic *d = g_ptr_array_index (diagnostics, i);
+      g_autofree char *text = NULL;
+      GtkWidget *row, *label;
+
+      if (d->severity != MG_SEVERITY_ERROR)
+        continue;
+      if (!heading)
+        {
+          gtk_list_box_append (GTK_LIST_BOX (self->metrics_list),
+                               new_heading_row (_("Definition files with errors"), NULL, NULL));
+          heading = TRUE;
+        }
+      text = mg_diagnostic_to_string (d);
+      row = gtk_list_box_row_new ();
+      label = gtk_label_new (text);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_widget_add_css_class (label, "metric-reason");
+      gtk_widget_add_css_class (label, "metric-id");
+      gtk_widget_add_css_class (row, "metric-row");
+      gtk_widget_set_sensitive (row, FALSE);
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
+      gtk_list_box_append (GTK_LIST_BOX (self->metrics_list), row);
+    }
+}
+
+static void
+build_metrics_list (MgRunDialog *self)
+{
+  gboolean other_heading = FALSE;
+
+  for (guint g = 0; g < mg_catalogue_get_n_groups (self->catalogue); g++)
+    add_group (self, mg_catalogue_get_group (self->catalogue, g));
+  for (guint i = 0; i < mg_catalogue_get_n_metrics (self->catalogue); i++)
+    {
+      const MgCatalogueMetric *m = mg_catalogue_get_metric (self->catalogue, i);
+      GtkWidget *row;
+
+      if (in_some_group (self->catalogue, m))
+        continue;
+      if (!other_heading)
+        {
+          gtk_list_box_append (GTK_LIST_BOX (self->metrics_list),
+                               new_heading_row (_("Other metrics"), NULL, NULL));
+          other_heading = TRUE;
+        }
+      row = new_metric_row (self, m, NULL);
+      gtk_list_box_append (GTK_LIST_BOX (self->metrics_list), row);
+    }
+  add_diagnostics (self);
+}
+
+static void
+sync_checks (MgRunDialog *self)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (!mg_run_settings_apply_toggles (self->settings, self->catalogue, NULL))
+    mg_catalogue_apply_toggles (self->catalogue, NULL, NULL, NULL);
+  for (guint i = 0; i < mg_catalogue_get_n_metrics (self->catalogue); i++)
+    {
+      const MgCatalogueMetric *m = mg_catalogue_get_metric (self->catalogue, i);
+      GPtrArray *checks = g_hash_table_lookup (self->metric_checks, m->def->id);
+
+      for (guint j = 0; checks != NULL && j < checks->len; j++)
+        gtk_check_button_set_active (g_ptr_array_index (checks, j), m->enabled && m->available);
+    }
+  g_hash_table_iter_init (&iter, self->group_checks);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      MgToggleState state = mg_run_settings_get_group_state (self->settings, self->catalogue, key);
+
+      gtk_check_button_set_inconsistent (value, state == MG_TOGGLE_MIXED);
+      gtk_check_button_set_active (value, state == MG_TOGGLE_ON);
+    }
+}
+
+static void
+on_search_changed (MgRunDialog *self)
+{
+  g_autofree char *needle = g_utf8_casefold (entry_text (self->search_entry), -1);
+  GHashTable *shown_headings = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < self->metric_rows->len; i++)
+    {
+      GtkWidget *row = g_ptr_array_index (self->metric_rows, i);
+      const char *haystack = g_object_get_data (G_OBJECT (row), "search");
+      gboolean match = *needle == '\0' || strstr (haystack, needle) != NULL;
+      GtkWidget *heading = g_object_get_data (G_OBJECT (row), "heading");
+
+      gtk_widget_set_visible (row, match);
+      if (heading != NULL && match)
+        g_hash_table_add (shown_headings, heading);
+    }
+  for (GtkWidget *row = gtk_widget_get_first_child (self->metrics_list); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    if (GTK_IS_LIST_BOX_ROW (row) && gtk_widget_has_css_class (row, "metric-group-row")
+        && g_object_get_data (G_OBJECT (gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (row))),
+                              "group-id") != NULL)
+      gtk_widget_set_visible (row, g_hash_table_contains (shown_headings, row));
+  g_hash_table_unref (shown_headings);
+}
+
+guint
+mg_run_dialog_get_n_visible_metrics (MgRunDialog *self)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < self->metric_rows->len; i++)
+    n += gtk_widget_get_visible (g_ptr_array_index (self->metric_rows, i));
+  return n;
+}
+
+/* ---- the command line --------------------------------------------------- */
+
+static void
+on_command_changed (MgRunDialog *self)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (self->syncing)
+    return;
+  self->command_editing = TRUE;
+  if (mg_run_settings_set_from_command_line (self->settings, entry_text (self->command_entry),
+                                             self->catalogue, &error))
+    show_field_error (self, "command", NULL);
+  else
+    show_field_error (self, "command", error->message);
+  self->command_editing = FALSE;
+}
+
+void
+mg_run_dialog_set_command_line (MgRunDialog *self, const char *line)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->command_entry), line);
+}
+
+static void
+on_copy_command (GtkWidget *widget, const char *action, GVariant *parameter)
+{
+  MgRunDialog *self = MG_RUN_DIALOG (widget);
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), self->command_line);
+}
+
+/* ---- settings → widgets ------------------------------------------------- */
+
+static void
+set_entry (GtkWidget *entry, const char *text)
+{
+  if (g_strcmp0 (entry_text (entry), text != NULL ? text : "") != 0)
+    gtk_editable_set_text (GTK_EDITABLE (entry), text != NULL ? text : "");
+}
+
+static void
+set_count_entry (GtkWidget *entry, guint value)
+{
+  g_autofree char *text = value > 0 ? g_strdup_printf ("%u", value) : NULL;
+  g_autofree char *message = NULL;
+  guint shown;
+
+  if (mg_run_parse_count (entry_text (entry), 0, 0, &shown, &message) && shown == value)
+    return;
+  set_entry (entry, text);
+}
+
+static void
+set_seconds_entry (GtkWidget *entry, double value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *message = NULL;
+  double shown;
+
+  if (mg_run_parse_seconds (entry_text (entry), &shown, &message) && shown == value)
+    return;
+  set_entry (entry, value > 0 ? g_ascii_formatd (buffer, sizeof buffer, "%g", value) : NULL);
+}
+
+static void
+sync_from_settings (MgRunDialog *self)
+{
+  MgRunSettings *s = self->settings;
+
+  self->syncing = TRUE;
+  set_entry (self->program_entry, mg_run_settings_get_program (s));
+  set_entry (self->arguments_entry, mg_run_settings_get_arguments (s));
+  set_entry (self->working_folder_entry, mg_run_settings_get_working_folder (s));
+  set_entry (self->output_entry, mg_run_settings_get_output (s));
+  set_count_entry (self->interval_entry, mg_run_settings_get_interval_ms (s));
+  set_count_entry (self->max_samples_entry, mg_run_settings_get_max_samples (s));
+  set_seconds_entry (self->start_after_entry, mg_run_settings_get_start_after (s));
+  set_seconds_entry (self->stop_after_entry, mg_run_settings_get_stop_after (s));
+  if ((guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->n_processes_entry))
+      != mg_run_settings_get_n_processes (s))
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->n_processes_entry),
+                               mg_run_settings_get_n_processes (s));
+  sync_environment (self);
+  sync_checks (self);
+
+  g_free (self->command_line);
+  self->command_line = mg_run_settings_to_command_line (s, self->catalogue);
+  if (!self->command_editing)
+    {
+      set_entry (self->command_entry, self->command_line);
+      show_field_error (self, "command", NULL);
+    }
+  self->syncing = FALSE;
+  update_errors (self);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_COMMAND_LINE]);
+}
+
+/* ---- choosers ----------------------------------------------------------- */
+
+static void
+on_chooser_response (GtkNativeDialog *chooser, int response, gpointer user_data)
+{
+  GtkWidget *entry = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+
+      if (path != NULL)
+        gtk_editable_set_text (GTK_EDITABLE (entry), path);
+    }
+  g_object_unref (chooser);
+}
+
+static void
+choose (MgRunDialog *self, const char *title, GtkFileChooserAction action, GtkWidget *entry)
+{
+  GtkFileChooserNative *chooser =
+    gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, _("_Select"), _("_Cancel"));
+  const char *folder = mg_run_settings_get_working_folder (self->settings);
+
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  if (folder != NULL && g_file_test (folder, G_FILE_TEST_IS_DIR))
+    {
+      g_autoptr (GFile) current = g_file_new_for_path (folder);
+
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), current, NULL);
+    }
+  g_signal_connect (chooser, "response", G_CALLBACK (on_chooser_response), entry);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+on_choose_program (GtkWidget *widget, const char *action, GVariant *parameter)
+{
+  MgRunDialog *self = MG_RUN_DIALOG (widget);
+
+  choose (self, _("Choose the Program to Profile"), GTK_FILE_CHOOSER_ACTION_OPEN, self->program_entry);
+}
+
+static void
+on_choose_folder (GtkWidget *widget, const char *action, GVariant *parameter)
+{
+  MgRunDialog *self = MG_RUN_DIALOG (widget);
+
+  choose (self, _("Choose the Working Folder"), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+          self->working_folder_entry);
+}
+
+static void
+on_choose_output (GtkWidget *widget, const char *action, GVariant *parameter)
+{
+  MgRunDialog *self = MG_RUN_DIALOG (widget);
+
+  choose (self, _("Choose Where to Save the Profile"), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+          self->output_entry);
+}
+
+static void
+on_reset_metrics (GtkWidget *widget, const char *action, GVariant *parameter)
+{
+  mg_run_settings_reset_toggles (MG_RUN_DIALOG (widget)->settings);
+}
+
+/* Program names on PATH for the program entry's completion. */
+static void
+setup_completion (MgRunDialog *self)
+{
+  g_autoptr (GtkListStore) names = gtk_list_store_new (1, G_TYPE_STRING);
+  g_autoptr (GtkEntryCompletion) completion = gtk_entry_completion_new ();
+  g_auto (GStrv) dirs = g_strsplit (g_getenv ("PATH") != NULL ? g_getenv ("PATH") : "", ":", -1);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; dirs[i] != NULL; i++)
+    {
+      g_autoptr (GDir) dir = *dirs[i] != '\0' ? g_dir_open (dirs[i], 0, NULL) : NULL;
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL
+             && g_hash_table_size (seen) < 8000)
+        if (!g_hash_table_contains (seen, name))
+          {
+            g_hash_table_add (seen, g_strdup (name));
+            gtk_list_store_insert_with_values (names, NULL, -1, 0, name, -1);
+          }
+    }
+  gtk_tree_sortable_set_sort_column_id (GTK_TREE_SORTABLE (names), 0, GTK_SORT_ASCENDING);
+  gtk_entry_completion_set_model (completion, GTK_TREE_MODEL (names));
+  gtk_entry_completion_set_text_column (completion, 0);
+  gtk_entry_completion_set_minimum_key_length (completion, 2);
+  gtk_entry_completion_set_inline_completion (completion, TRUE);
+  gtk_entry_set_completion (GTK_ENTRY (self->program_entry), completion);
+}
+
+/* ---- starting ----------------------------------------------------------- */
+
+static void
+on_start (GtkWidget *widget, const char *action, GVariant *parameter)
+{
+  MgRunDialog *self = MG_RUN_DIALOG (widget);
+  g_autoptr (MgRunSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *first;
+
+  self->start_tried = TRUE;
+  first = update_errors (self);
+  if (first != NULL)
+    {
+      gtk_widget_grab_focus (field_widget (self, find_field (first), FALSE));
+      gtk_widget_error_bell (widget);
+      return;
+    }
+  session = mg_run_session_new (self->settings, self->catalogue);
+  if (!mg_run_session_start (session, &error))
+    {
+      show_field_error (self, "program", error->message);
+      gtk_widget_error_bell (widget);
+      return;
+    }
+  if (self->gsettings != NULL)
+    g_settings_set_string (self->gsettings, "last-command-line", self->command_line);
+  self->session = g_steal_pointer (&session);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SESSION]);
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+/* ---- object ------------------------------------------------------------- */
+
+static GSettings *
+new_gsettings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, RUN_SCHEMA_ID, TRUE);
+  return schema != NULL ? g_settings_new_full (schema, NULL, NULL) : NULL;
+}
+
+static MgCatalogue *
+load_default_catalogue (void)
+{
+  g_autofree char *installed = mg_install_paths_get_metrics_dir ();
+  g_autoptr (MgSearchPath) path = mg_search_path_new (NULL, installed);
+  MgCatalogue *catalogue = mg_catalogue_new ();
+
+  mg_catalogue_load (catalogue, path);
+  return catalogue;
+}
+
+static void
+mg_run_dialog_dispose (GObject *object)
+{
+  MgRunDialog *self = MG_RUN_DIALOG (object);
+
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), MG_TYPE_RUN_DIALOG);
+  G_OBJECT_CLASS (mg_run_dialog_parent_class)->dispose (object);
+}
+
+static void
+mg_run_dialog_finalize (GObject *object)
+{
+  MgRunDialog *self = MG_RUN_DIALOG (object);
+
+  g_clear_object (&self->settings);
+  g_clear_object (&self->catalogue);
+  g_clear_object (&self->session);
+  g_clear_object (&self->gsettings);
+  g_free (self->command_line);
+  g_hash_table_unref (self->parse_errors);
+  g_hash_table_unref (self->metric_checks);
+  g_hash_table_unref (self->group_checks);
+  g_ptr_array_unref (self->metric_rows);
+  G_OBJECT_CLASS (mg_run_dialog_parent_class)->finalize (object);
+}
+
+static void
+mg_run_dialog_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  MgRunDialog *self = MG_RUN_DIALOG (object);
+
+  switch (prop_id)
+    {
+    case PROP_SETTINGS: g_value_set_object (value, self->settings); break;
+    case PROP_CATALOGUE: g_value_set_object (value, self->catalogue); break;
+    case PROP_SESSION: g_value_set_object (value, self->session); break;
+    case PROP_COMMAND_LINE: g_value_set_string (value, self->command_line); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mg_run_dialog_set_property (GObject *object, guint prop_id, const GValue *value,
+                            GParamSpec *pspec)
+{
+  MgRunDialog *self = MG_RUN_DIALOG (object);
+
+  switch (prop_id)
+    {
+    case PROP_CATALOGUE: self->catalogue = g_value_dup_object (value); break;
+    case PROP_COMMAND_LINE: mg_run_dialog_set_command_line (self, g_value_get_string (value)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mg_run_dialog_constructed (GObject *object)
+{
+  MgRunDialog *self = MG_RUN_DIALOG (object);
+
+  G_OBJECT_CLASS (mg_run_dialog_parent_class)->constructed (object);
+  if (self->catalogue == NULL)
+    self->catalogue = load_default_catalogue ();
+  build_metrics_list (self);
+  sync_from_settings (self);
+}
+
+static void
+mg_run_dialog_class_init (MgRunDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = mg_run_dialog_dispose;
+  object_class->finalize = mg_run_dialog_finalize;
+  object_class->get_property = mg_run_dialog_get_property;
+  object_class->set_property = mg_run_dialog_set_property;
+  object_class->constructed = mg_run_dialog_constructed;
+
+  props[PROP_SETTINGS] = g_param_spec_object ("settings", NULL, NULL, MG_TYPE_RUN_SETTINGS,
+                                              G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  props[PROP_CATALOGUE] = g_param_spec_object ("catalogue", NULL, NULL, MG_TYPE_CATALOGUE,
+                                               G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY
+                                               | G_PARAM_STATIC_STRINGS);
+  props[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, MG_TYPE_RUN_SESSION,
+                                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY
+                                             | G_PARAM_STATIC_STRINGS);
+  props[PROP_COMMAND_LINE] = g_param_spec_string ("command-line", NULL, NULL, NULL,
+                                                  G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
+                                                  | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/metrograph/Metrograph/ui/mg-run-dialog.ui");
+#define BIND(name) gtk_widget_class_bind_template_child (widget_class, MgRunDialog, name)
+  BIND (program_entry); BIND (program_error);
+  BIND (arguments_entry); BIND (arguments_error);
+  BIND (working_folder_entry); BIND (working_folder_error);
+  BIND (environment_list); BIND (environment_entry); BIND (environment_error);
+  BIND (n_processes_entry); BIND (n_processes_error);
+  BIND (interval_entry); BIND (interval_error);
+  BIND (max_samples_entry); BIND (max_samples_error);
+  BIND (start_after_entry); BIND (start_after_error);
+  BIND (stop_after_entry); BIND (stop_after_error);
+  BIND (output_entry); BIND (output_error);
+  BIND (search_entry);
+  BIND (metrics_list);
+  BIND (command_entry); BIND (command_error);
+  BIND (start_button);
+#undef BIND
+
+  gtk_widget_class_install_action (widget_class, "run.start", NULL, on_start);
+  gtk_widget_class_install_action (widget_class, "run.copy-command", NULL, on_copy_command);
+  gtk_widget_class_install_action (widget_class, "run.choose-program", NULL, on_choose_program);
+  gtk_widget_class_install_action (widget_class, "run.choose-folder", NULL, on_choose_folder);
+  gtk_widget_class_install_action (widget_class, "run.choose-output", NULL, on_choose_output);
+  gtk_widget_class_install_action (widget_class, "run.add-variable", NULL, on_add_variable);
+  gtk_widget_class_install_action (widget_class, "run.reset-metrics", NULL, on_reset_metrics);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK,
+                                       "run.start", NULL);
+}
+
+static void
+mg_run_dialog_init (MgRunDialog *self)
+{
+  mg_run_css_load ();
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->settings = mg_run_settings_new ();
+  self->gsettings = new_gsettings ();
+  self->parse_errors = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  self->metric_checks = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                               (GDestroyNotify) g_ptr_array_unref);
+  self->group_checks = g_hash_table_new (g_str_hash, g_str_equal);
+  self->metric_rows = g_ptr_array_new ();
+
+  {
+    GtkWidget *text_fields[] = {
+      self->program_entry, self->arguments_entry, self->working_folder_entry,
+      self->output_entry, self->interval_entry, self->max_samples_entry,
+      self->start_after_entry, self->stop_after_entry,
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (text_fields); i++)
+      g_signal_connect_swapped (text_fields[i], "changed", G_CALLBACK (on_field_changed), self);
+  }
+  g_signal_connect (self->n_processes_entry, "output", G_CALLBACK (on_processes_output), NULL);
+  g_signal_connect (self->n_processes_entry, "input", G_CALLBACK (on_processes_input), NULL);
+  g_signal_connect_swapped (self->n_processes_entry, "value-changed",
+                            G_CALLBACK (on_processes_changed), self);
+  g_signal_connect_swapped (self->command_entry, "changed", G_CALLBACK (on_command_changed), self);
+  g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
+  g_signal_connect_swapped (self->settings, "notify", G_CALLBACK (sync_from_settings), self);
+  setup_completion (self);
+}
+
+MgRunDialog *
+mg_run_dialog_new (GtkWindow *parent, MgCatalogue *catalogue, MgRunSettings *initial)
+{
+  MgRunDialog *self = g_object_new (MG_TYPE_RUN_DIALOG, "catalogue", catalogue,
+                                    "transient-for", parent, NULL);
+
+  if (initial != NULL)
+    {
+      g_autofree char *line = mg_run_settings_to_command_line (initial, NULL);
+
+      if (!mg_run_settings_set_from_command_line (self->settings, line, NULL, NULL))
+        mg_run_settings_set_program (self->settings, mg_run_settings_get_program (initial));
+    }
+  else if (self->gsettings != NULL)
+    {
+      g_autofree char *last = g_settings_get_string (self->gsettings, "last-command-line");
+
+      if (*last != '\0')
+        mg_run_settings_set_from_command_line (self->settings, last, self->catalogue, NULL);
+    }
+  return self;
+}
+
+MgRunSettings *
+mg_run_dialog_get_settings (MgRunDialog *self)
+{
+  return self->settings;
+}
+
+MgCatalogue *
+mg_run_dialog_get_catalogue (MgRunDialog *self)
+{
+  return self->catalogue;
+}
+
+const char *
+mg_run_dialog_get_command_line (MgRunDialog *self)
+{
+  return self->command_line;
+}
+
+MgRunSession *
+mg_run_dialog_get_session (MgRunDialog *self)
+{
+  return self->session;
+}
+
+GtkWidget *
+mg_run_dialog_get_field (MgRunDialog *self, const char *name)
+{
+  const Field *field = find_field (name);
+
+  return field != NULL ? field_widget (self, field, FALSE) : NULL;
+}
+
+const char *
+mg_run_dialog_get_field_error (MgRunDialog *self, const char *name)
+{
+  const Field *field = find_field (name);
+  GtkWidget *label = field != NULL ? field_widget (self, field, TRUE) : NULL;
+
+  return label != NULL && gtk_widget_get_visible (label) ? gtk_label_get_text (GTK_LABEL (label)) : NULL;
+}
+
+GtkCheckButton *
+mg_run_dialog_get_metric_check (MgRunDialog *self, const char *metric_id)
+{
+  GPtrArray *checks = g_hash_table_lookup (self->metric_checks, metric_id);
+
+  return checks != NULL && checks->len > 0 ? g_ptr_array_index (checks, 0) : NULL;
+}
+
+GtkCheckButton *
+mg_run_dialog_get_group_check (MgRunDialog *self, const char *group_id)
+{
+  return g_hash_table_lookup (self->group_checks, group_id);
 }
