@@ -74,7 +74,7 @@ make_window (MgProfile *profile, MgTimeView *view)
       GtkWidget *label = gtk_label_new (def->display_name);
 
       gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_widget_set_size_request (label, 140, -1);
+      gtk_widget_set_size_request (label, 220, -1);
       gtk_grid_attach (GTK_GRID (grid), label, 0, i, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), mg_metric_graph_new (profile, i, view), 1, i, 1, 1);
     }
@@ -102,7 +102,6 @@ main (int argc, char **argv)
         g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE,
                       NULL);
       mg_time_view_set_selection (view, 2, 3);
-      mg_time_view_set_hover_time (view, 6.2);
       gtk_window_present (GTK_WINDOW (window));
       while (g_get_monotonic_time () < end)
         g_main_context_iteration (NULL, FALSE), g_usleep (10000);
