@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib/gi18n.h>
@@ -768,10 +769,62 @@ mg_profile_load_bytes (GBytes *bytes, const char *name, GError **error)
   return g_steal_pointer (&self);
 }
 
+/* The whole file in memory. Not a mapping: a file truncated or rewritten in
+ * place (cp over it) while the profile is open would make a mapping fault
+ * (SIGBUS) in the middle of drawing. Huge-page memory keeps the copy cheap. */
+static GBytes *
+read_whole_file (const char *path, const char *display, GError **error)
+{
+  struct stat st;
+  guchar *data;
+  gsize done = 0;
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+
+  if (fd < 0 || fstat (fd, &st) != 0)
+    {
+      int saved = errno;
+
+      if (fd >= 0)
+        close (fd);
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   _("Could not open the profile “%s”: %s"), display, g_strerror (saved));
+      return NULL;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      close (fd);
+      g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NOT_A_PROFILE,
+                   _("“%s” is not a regular file, not a Metrograph profile."), display);
+      return NULL;
+    }
+  data = mg_profile_alloc_big (MAX ((gsize) st.st_size, 1));
+  while (done < (gsize) st.st_size)
+    {
+      gssize n = read (fd, data + done, (gsize) st.st_size - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+
+          close (fd);
+          g_free (data);
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                       _("Could not read the profile “%s”: %s"), display, g_strerror (saved));
+          return NULL;
+        }
+      if (n == 0)
+        break; /* shrank while we read: the header check reports it */
+      done += n;
+    }
+  close (fd);
+  return g_bytes_new_with_free_func (data, done, g_free, data);
+}
+
 MgProfile *
 mg_profile_load (const char *path, GError **error)
 {
-  g_autoptr(GMappedFile) file = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autofree char *display = NULL;
 
@@ -779,9 +832,8 @@ mg_profile_load (const char *path, GError **error)
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   display = g_filename_display_name (path);
-  file = g_mapped_file_new (path, FALSE, error);
-  if (file == NULL)
+  bytes = read_whole_file (path, display, error);
+  if (bytes == NULL)
     return NULL;
-  bytes = g_mapped_file_get_bytes (file);
   return mg_profile_load_bytes (bytes, display, error);
 }
