@@ -213,6 +213,11 @@ test_file_foreign (void)
   assert_load_fails (png, sizeof png, MG_PROFILE_ERROR_NOT_A_PROFILE);
   assert_load_fails (text, strlen (text), MG_PROFILE_ERROR_NOT_A_PROFILE);
 
+  profile = mg_profile_load (dir, &error);
+  g_assert_null (profile);
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NOT_A_PROFILE);
+  g_clear_error (&error);
+
   g_assert_true (g_file_set_contents (path, "", 0, NULL));
   profile = mg_profile_load (path, &error);
   g_assert_null (profile);
