@@ -98,6 +98,8 @@ find_field (const char *name)
 static GtkWidget *
 field_widget (MgRunDialog *self, const Field *field, gboolean error)
 {
+  if (field == NULL)
+    return NULL;
   return G_STRUCT_MEMBER (GtkWidget *, self, error ? field->error_offset : field->entry_offset);
 }
 
@@ -112,6 +114,8 @@ show_field_error (MgRunDialog *self, const char *name, const char *message)
   GtkWidget *label = field_widget (self, field, TRUE);
   GtkWidget *input = field_widget (self, field, FALSE);
 
+  if (label == NULL || input == NULL)
+    return;
   gtk_label_set_text (GTK_LABEL (label), message != NULL ? message : "");
   gtk_widget_set_visible (label, message != NULL);
   if (message != NULL)
@@ -376,7 +380,11 @@ sync_environment (MgRunDialog *self)
   GtkWidget *row;
 
   for (guint i = 0; unset[i] != NULL; i++)
-    g_strv_builder_take (want, g_strconcat ("-", unset[i], NULL));
+    {
+      g_autofree char *entry = g_strconcat ("-", unset[i], NULL);
+
+      g_strv_builder_add (want, entry);
+    }
   g_strv_builder_addv (want, (const char **) set);
   for (row = gtk_widget_get_first_child (self->environment_list); row != NULL;
        row = gtk_widget_get_next_sibling (row))

@@ -1,0 +1,298 @@
+/* Wraps the window's content without touching the window's own code: the
+ * child is moved into a stack page, so a viewer window keeps working
+ * unchanged on its page. */
+#include "mg-config.h"
+
+#include "mg-run-host.h"
+
+#include <glib/gi18n.h>
+
+#include "mg-run-actions.h"
+#include "mg-run-css.h"
+#include "mg-window.h"
+
+#define HOST_KEY "mg-run-host"
+
+struct _MgRunHost
+{
+  GObject parent_instance;
+
+  GtkWindow *window;           /* owns us */
+  GtkWidget *stack;
+  GtkWidget *run_view;
+  GtkWidget *banner_revealer;
+  GtkWidget *banner_box;
+  GtkWidget *banner_icon;
+  GtkWidget *banner_label;
+  MgRunSession *session;
+};
+
+G_DEFINE_FINAL_TYPE (MgRunHost, mg_run_host, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_PAGE,
+  PROP_BANNER_TEXT,
+  N_PROPS
+};
+
+static GParamSpec *props[N_PROPS];
+
+static void
+disconnect_session (MgRunHost *self)
+{
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
+}
+
+static void
+mg_run_host_dispose (GObject *object)
+{
+  MgRunHost *self = MG_RUN_HOST (object);
+
+  /* Closing the window ends its run without a profile nobody would see. */
+  if (self->session != NULL && !mg_run_session_is_finished (self->session))
+    mg_run_session_cancel (self->session);
+  disconnect_session (self);
+  G_OBJECT_CLASS (mg_run_host_parent_class)->dispose (object);
+}
+
+static void
+mg_run_host_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  MgRunHost *self = MG_RUN_HOST (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION: g_value_set_object (value, self->session); break;
+    case PROP_PAGE: g_value_set_string (value, mg_run_host_get_page (self)); break;
+    case PROP_BANNER_TEXT: g_value_set_string (value, mg_run_host_get_banner_text (self)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mg_run_host_class_init (MgRunHostClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = mg_run_host_dispose;
+  object_class->get_property = mg_run_host_get_property;
+  props[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, MG_TYPE_RUN_SESSION, flags);
+  props[PROP_PAGE] = g_param_spec_string ("page", NULL, NULL, NULL, flags);
+  props[PROP_BANNER_TEXT] = g_param_spec_string ("banner-text", NULL, NULL, NULL, flags);
+  g_object_class_install_properties (object_class, N_PROPS, props);
+}
+
+static void
+mg_run_host_init (MgRunHost *self)
+{
+}
+
+static void
+set_page (MgRunHost *self, const char *page)
+{
+  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), page);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_PAGE]);
+}
+
+static void
+show_banner (MgRunHost *self, const char *style, const char *icon, const char *text)
+{
+  gtk_widget_remove_css_class (self->banner_box, "warning");
+  gtk_widget_remove_css_class (self->banner_box, "error");
+  if (style != NULL)
+    gtk_widget_add_css_class (self->banner_box, style);
+  gtk_image_set_from_icon_name (GTK_IMAGE (self->banner_icon), icon);
+  gtk_label_set_text (GTK_LABEL (self->banner_label), text != NULL ? text : "");
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->banner_revealer), text != NULL);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BANNER_TEXT]);
+}
+
+static void
+on_banner_close (MgRunHost *self)
+{
+  show_banner (self, NULL, NULL, NULL);
+}
+
+static void
+on_run_again (MgRunHost *self)
+{
+  mg_run_open_dialog (self->window, self->session != NULL ? mg_run_session_get_settings (self->session)
+                                                          : NULL, NULL);
+}
+
+static GtkWidget *
+build_banner (MgRunHost *self)
+{
+  GtkWidget *again = gtk_button_new_with_mnemonic (_("_Run Again…"));
+  GtkWidget *close = gtk_button_new_from_icon_name ("window-close-symbolic");
+
+  self->banner_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  self->banner_icon = gtk_image_new ();
+  self->banner_label = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->banner_box, "run-banner");
+  gtk_label_set_wrap (GTK_LABEL (self->banner_label), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (self->banner_label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->banner_label), 0);
+  gtk_widget_set_hexpand (self->banner_label, TRUE);
+  gtk_widget_set_valign (again, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (close, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (close, "flat");
+  gtk_widget_set_tooltip_text (close, _("Hide This Message"));
+  gtk_widget_set_tooltip_text (again, _("Change the Settings and Profile Again (Ctrl+Shift+R)"));
+  g_signal_connect_swapped (again, "clicked", G_CALLBACK (on_run_again), self);
+  g_signal_connect_swapped (close, "clicked", G_CALLBACK (on_banner_close), self);
+  gtk_box_append (GTK_BOX (self->banner_box), self->banner_icon);
+  gtk_box_append (GTK_BOX (self->banner_box), self->banner_label);
+  gtk_box_append (GTK_BOX (self->banner_box), again);
+  gtk_box_append (GTK_BOX (self->banner_box), close);
+  self->banner_revealer = gtk_revealer_new ();
+  gtk_revealer_set_child (GTK_REVEALER (self->banner_revealer), self->banner_box);
+  return self->banner_revealer;
+}
+
+static MgRunHost *
+attach (GtkWindow *window)
+{
+  MgRunHost *self = g_object_new (MG_TYPE_RUN_HOST, NULL);
+  GtkWidget *content = gtk_window_get_child (window);
+  GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  mg_run_css_load ();
+  self->window = window;
+  self->stack = gtk_stack_new ();
+  gtk_stack_set_transition_type (GTK_STACK (self->stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE);
+  gtk_widget_set_vexpand (self->stack, TRUE);
+  self->run_view = mg_run_view_new ();
+  if (content != NULL)
+    {
+      g_object_ref (content);
+      gtk_window_set_child (window, NULL);
+      gtk_stack_add_named (GTK_STACK (self->stack), content, "viewer");
+      g_object_unref (content);
+    }
+  else
+    gtk_stack_add_named (GTK_STACK (self->stack), gtk_label_new (NULL), "viewer");
+  gtk_stack_add_named (GTK_STACK (self->stack), self->run_view, "run");
+  gtk_box_append (GTK_BOX (outer), build_banner (self));
+  gtk_box_append (GTK_BOX (outer), self->stack);
+  gtk_window_set_child (window, outer);
+  g_object_set_data_full (G_OBJECT (window), HOST_KEY, self, g_object_unref);
+  return self;
+}
+
+MgRunHost *
+mg_run_host_get_for_window (GtkWindow *window)
+{
+  MgRunHost *self = mg_run_host_peek (window);
+
+  return self != NULL ? self : attach (window);
+}
+
+MgRunHost *
+mg_run_host_peek (GtkWindow *window)
+{
+  return g_object_get_data (G_OBJECT (window), HOST_KEY);
+}
+
+static void
+open_saved (MgRunHost *self)
+{
+  const char *path = mg_run_session_get_output_path (self->session);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autofree char *uri = g_file_get_uri (file);
+  const char *message = mg_run_session_get_message (self->session);
+  g_autofree char *text = NULL;
+
+  if (MG_IS_WINDOW (self->window))
+    {
+      mg_window_set_profile (MG_WINDOW (self->window), mg_run_session_get_profile (self->session), file);
+      set_page (self, "viewer");
+    }
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  if (message != NULL)
+    {
+      text = g_strdup_printf (_("%s The profile was saved as %s."), message, path);
+      show_banner (self, "warning", "dialog-warning-symbolic", text);
+    }
+  else
+    {
+      text = g_strdup_printf (_("The profile was saved as %s."), path);
+      show_banner (self, NULL, "emblem-ok-symbolic", text);
+    }
+}
+
+static void
+on_state (MgRunHost *self)
+{
+  switch (mg_run_session_get_state (self->session))
+    {
+    case MG_RUN_STATE_DONE:
+      open_saved (self);
+      break;
+    case MG_RUN_STATE_FAILED:
+      show_banner (self, "error", "dialog-error-symbolic", mg_run_session_get_message (self->session));
+      break;
+    case MG_RUN_STATE_CANCELLED:
+      set_page (self, "viewer");
+      show_banner (self, NULL, "dialog-information-symbolic",
+                   _("The run was cancelled; nothing was saved."));
+      break;
+    case MG_RUN_STATE_IDLE:
+    case MG_RUN_STATE_PREPARING:
+    case MG_RUN_STATE_RUNNING:
+    case MG_RUN_STATE_MERGING:
+    default:
+      break;
+    }
+}
+
+void
+mg_run_host_show_session (MgRunHost *self, MgRunSession *session)
+{
+  disconnect_session (self);
+  self->session = g_object_ref (session);
+  g_signal_connect_swapped (session, "notify::state", G_CALLBACK (on_state), self);
+  mg_run_view_set_session (MG_RUN_VIEW (self->run_view), session);
+  show_banner (self, NULL, NULL, NULL);
+  set_page (self, "run");
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SESSION]);
+  if (mg_run_session_is_finished (session))
+    on_state (self);
+}
+
+MgRunSession *
+mg_run_host_get_session (MgRunHost *self)
+{
+  return self->session;
+}
+
+gboolean
+mg_run_host_is_busy (MgRunHost *self)
+{
+  return self->session != NULL && !mg_run_session_is_finished (self->session);
+}
+
+const char *
+mg_run_host_get_page (MgRunHost *self)
+{
+  return gtk_stack_get_visible_child_name (GTK_STACK (self->stack));
+}
+
+const char *
+mg_run_host_get_banner_text (MgRunHost *self)
+{
+  if (!gtk_revealer_get_reveal_child (GTK_REVEALER (self->banner_revealer)))
+    return NULL;
+  return gtk_label_get_text (GTK_LABEL (self->banner_label));
+}
+
+MgRunView *
+mg_run_host_get_view (MgRunHost *self)
+{
+  return MG_RUN_VIEW (self->run_view);
+}
