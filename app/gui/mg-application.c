@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-application.h"
+#include "mg-run-actions.h"
 #include "mg-window.h"
 
 struct _MgApplication
@@ -130,6 +131,8 @@ mg_application_startup (GApplication *app)
   G_APPLICATION_CLASS (mg_application_parent_class)->startup (app);
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
+  /* The run dialog replaces the "profile from a terminal" message. */
+  mg_run_actions_install (GTK_APPLICATION (app));
   for (guint i = 0; i < G_N_ELEMENTS (app_accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), app_accels[i].action,
                                            app_accels[i].accels);
