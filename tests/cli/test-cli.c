@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cli-harness.h"
+#include "mg-install-paths.h"
 #include "mg-mpi.h"
 #include "mg-output-name.h"
 #include "mg-profile.h"
@@ -203,6 +204,21 @@ test_usage_mpi (Fixture *f, gconstpointer data)
   g_assert_true (g_strv_contains (mg_mpi_get_skip_programs (), "orted"));
   guess = mg_mpi_guess_program (with_launcher);
   g_assert_cmpstr (guess, ==, f->workload);
+}
+
+/* This test program lives in the build folder, like the metrograph there. */
+static void
+test_usage_install_paths (Fixture *f, gconstpointer data)
+{
+  g_autofree char *sampler = mg_install_paths_get_sampler ();
+  g_autofree char *metrics = mg_install_paths_get_metrics_dir ();
+  g_autofree char *built_sampler = cli_build_path ("sampler/libmetrograph-sampler.so");
+  g_autofree char *built_metrics = cli_build_path ("data/metrics");
+
+  g_assert_true (mg_install_paths_in_build_tree ());
+  g_assert_cmpstr (sampler, ==, built_sampler);
+  g_assert_cmpstr (metrics, ==, built_metrics);
+  g_assert_true (g_file_test (sampler, G_FILE_TEST_IS_REGULAR));
 }
 
 /* ---- --list-metrics and toggles ---- */
@@ -798,6 +814,7 @@ main (int argc, char **argv)
   add ("/cli/usage/output-name", test_usage_output_name);
   add ("/cli/usage/program-check", test_usage_program_check);
   add ("/cli/usage/mpi-helpers", test_usage_mpi);
+  add ("/cli/usage/install-paths", test_usage_install_paths);
   add ("/cli/list-metrics/examples", test_list_examples);
   add ("/cli/list-metrics/unknown-id", test_list_unknown_id);
   add ("/cli/list-metrics/conflict", test_list_conflict);
