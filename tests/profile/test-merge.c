@@ -118,13 +118,24 @@ input_metrics (void)
 }
 
 static MgProfile *
-merge_dir (const char *dir, const char *run_id, GError **error)
+merge_dir_windows (const char *dir, const char *run_id, guint n_windows, GError **error)
 {
   g_autoptr(GPtrArray) metrics = input_metrics ();
+  g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_group_free);
+  MgMetricGroup *group = mg_metric_group_new ();
   const char *argv[] = { "prog", "arg", NULL };
-  MgMergeInput input = { metrics, NULL, argv, "/work", 0, 139, run_id, 0 };
+  MgMergeInput input = { metrics, groups, argv, "/work", 0, 139, run_id, n_windows };
 
+  group->id = g_strdup ("grp");
+  g_ptr_array_add (group->metric_refs, g_strdup ("alpha"));
+  g_ptr_array_add (groups, group);
   return mg_merge_records (dir, &input, error);
+}
+
+static MgProfile *
+merge_dir (const char *dir, const char *run_id, GError **error)
+{
+  return merge_dir_windows (dir, run_id, 0, error);
 }
 
 static void
@@ -161,6 +172,11 @@ test_merge_two_processes (void)
   g_assert_cmpfloat (run->interval_start_ms, ==, 20.0);
   g_assert_cmpuint (run->max_samples, ==, 16);
   g_assert_cmpstr (run->argv[1], ==, "arg");
+  g_assert_cmpstr (run->working_dir, ==, "/work");
+  g_assert_cmpuint (mg_profile_get_n_groups (profile), ==, 1);
+  g_assert_cmpstr (mg_profile_get_group (profile, 0)->id, ==, "grp");
+  g_assert_cmpuint (mg_profile_get_n_metrics (profile), ==, 2);
+  g_assert_cmpint (mg_profile_find_metric (profile, "zeta"), ==, -1);
 
   g_assert_cmpint (mg_profile_get_process (profile, 0)->pid, ==, 100);
   g_assert_true (mg_profile_get_process (profile, 0)->node_leader);
@@ -262,6 +278,28 @@ test_merge_filters_and_damage (void)
   remove_dir (dir);
 }
 
+/* A window count asked for: (0,1.5], (1.5,3]. */
+static void
+test_merge_window_count (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *pa = g_build_filename (dir, "a.mgrec", NULL);
+  g_autoptr(TestRecord) a = record_a ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+  const MgSeries *s;
+
+  test_record_write (a, pa);
+  profile = merge_dir_windows (dir, NULL, 2, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_n_windows (profile), ==, 2);
+  s = mg_profile_get_series (profile, 0);
+  /* 1 s of 10 and 0.5 s of 20; then 0.5 s of 20 and 1 s of 30. */
+  g_assert_cmpfloat_with_epsilon (s->means[0], 40.0 / 3.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (s->means[1], 80.0 / 3.0, 1e-9);
+  remove_dir (dir);
+}
+
 static void
 test_merge_killed (void)
 {
@@ -343,6 +381,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/merge/two-processes", test_merge_two_processes);
   g_test_add_func ("/profile/merge/filters-and-damage", test_merge_filters_and_damage);
   g_test_add_func ("/profile/merge/killed", test_merge_killed);
+  g_test_add_func ("/profile/merge/window-count", test_merge_window_count);
   g_test_add_func ("/profile/merge/no-samples", test_merge_no_samples);
   g_test_add_func ("/profile/merge/other-host", test_merge_other_host);
   return g_test_run ();
