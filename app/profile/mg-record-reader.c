@@ -211,13 +211,13 @@ read_once (int fd, const char *path, guint64 actual_size, gboolean *retry, GErro
     }
   if (!read_at (fd, h, sizeof *h, 0, path, error))
     return NULL;
+  if (!check_header (h, actual_size, path, error))
+    return NULL;
   if (h->seq & 1)
     {
       *retry = TRUE;
       return NULL;
     }
-  if (!check_header (h, actual_size, path, error))
-    return NULL;
 
   r->plugins = g_new0 (MgRecordPlugin, MAX (h->n_plugins, 1));
   r->metrics = g_new0 (MgRecordMetric, MAX (h->n_metrics, 1));

@@ -161,6 +161,7 @@ test_reader_foreign (void)
   g_autoptr(MgRecordFile) rec = NULL;
   g_autofree char *text = g_strnfill (4000, 'x');
 
+  /* 'x' is odd: a foreign file must not pass for a busy live record. */
   g_assert_true (g_file_set_contents (path, text, -1, NULL));
   rec = mg_record_file_read (path, &error);
   g_assert_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_INVALID);
