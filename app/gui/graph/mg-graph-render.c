@@ -2,7 +2,7 @@
 #include "mg-graph-render.h"
 
 #include <math.h>
-#include <stdlib.h>
+#include <string.h>
 
 #include "mg-colour.h"
 
@@ -400,10 +400,19 @@ raster_table (const double rgb[3], guint32 table[8])
     }
 }
 
-static int
-compare_int (const void *a, const void *b)
+/* Twelve numbers: insertion sort beats qsort's overhead by far. */
+static void
+sort_bounds (int *v, guint n)
 {
-  return *(const int *) a - *(const int *) b;
+  for (guint i = 1; i < n; i++)
+    {
+      int x = v[i];
+      guint j = i;
+
+      for (; j > 0 && v[j - 1] > x; j--)
+        v[j] = v[j - 1];
+      v[j] = x;
+    }
 }
 
 /* The three layers of one column, composited into a premultiplied ARGB
@@ -430,7 +439,7 @@ raster_column (guint32 *pixels, int stride_px, int height, guint c, const double
       bounds[n_bounds++] = full1[l];
       bounds[n_bounds++] = touch1[l];
     }
-  qsort (bounds, n_bounds, sizeof (int), compare_int);
+  sort_bounds (bounds, n_bounds);
 
   for (guint i = 0; i + 1 < n_bounds; i++)
     {
@@ -465,6 +474,33 @@ raster_column (guint32 *pixels, int stride_px, int height, guint c, const double
     }
 }
 
+/* A layer image of width × height, cleared: the last one is kept per thread
+ * and reused while nobody else holds it (a recording surface, as in GTK's
+ * cairo nodes, may keep a reference), which saves a fresh half-megabyte
+ * allocation and its page faults on every row of every frame. */
+static GPrivate layer_cache = G_PRIVATE_INIT ((GDestroyNotify) cairo_surface_destroy);
+
+static cairo_surface_t *
+get_layer (int width, int height)
+{
+  cairo_surface_t *layer = g_private_get (&layer_cache);
+
+  if (layer != NULL && cairo_surface_get_reference_count (layer) == 1
+      && cairo_image_surface_get_width (layer) == width
+      && cairo_image_surface_get_height (layer) == height)
+    {
+      cairo_surface_flush (layer);
+      memset (cairo_image_surface_get_data (layer), 0,
+              (size_t) cairo_image_surface_get_stride (layer) * height);
+      cairo_surface_set_device_scale (layer, 1, 1);
+      return cairo_surface_reference (layer);
+    }
+  layer = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  if (cairo_surface_status (layer) == CAIRO_STATUS_SUCCESS)
+    g_private_replace (&layer_cache, cairo_surface_reference (layer));
+  return layer;
+}
+
 /* On pixels (image and recording surfaces: the widget, PNG export) the
  * graph is rasterised column by column into an image of device pixels and
  * painted once: far cheaper than cairo tessellating polygons of thousands of
@@ -487,7 +523,7 @@ draw_raster (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const 
   n = (int) MAX (1, ceil (p->width * sx - 1e-6));
   height = (int) MAX (1, ceil (p->height * sy - 1e-6));
   columns_compute (&cols, p, lod, (guint) n);
-  layer = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, n, height);
+  layer = get_layer (n, height);
   if (cairo_surface_status (layer) != CAIRO_STATUS_SUCCESS)
     {
       cairo_surface_destroy (layer);
