@@ -216,6 +216,7 @@ build_section (MgWindow *self, const MgMetricSection *section, GPtrArray *rows)
 
   gtk_widget_add_css_class (title, "heading");
   gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_widget_set_hexpand (title, TRUE);
   gtk_expander_set_label_widget (GTK_EXPANDER (expander), title);
   gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
   gtk_widget_add_css_class (expander, "metric-group");

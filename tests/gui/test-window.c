@@ -610,6 +610,8 @@ test_screenshots (void)
   gtk_window_maximize (GTK_WINDOW (window));
   activate (window, "preset", g_variant_new_string ("all"));
   mg_time_view_set_selection (mg_window_get_time_view (window), 1.4, 2.0);
+  spin (300);
+  mg_time_view_set_hover_time (mg_window_get_time_view (window), -1);
   save_screenshot (window, "demo.png");
   capture_screen ("demo-screen.png");
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-metrics-menu", NULL);
