@@ -60,7 +60,7 @@ mg_graph_render_metric_colour (const MgMetricDef *def, gboolean dark)
       /* A definition's colour is chosen for one background: lift very dark
        * colours on a dark theme (and darken very light ones on a light
        * theme) so the line stays legible, keeping the hue. */
-      if (dark && luminance (colour) < 0.25)
+      if (dark && luminance (colour) < 0.35)
         {
           double k = 0.45;
           colour.r += (1 - colour.r) * k;
