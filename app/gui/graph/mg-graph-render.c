@@ -30,6 +30,18 @@ mg_graph_render_background (gboolean dark)
   return dark ? (MgRgba) { 0.14, 0.14, 0.15, 1 } : (MgRgba) { 1, 1, 1, 1 };
 }
 
+MgRgba
+mg_graph_render_selection_colour (gboolean dark)
+{
+  return dark ? (MgRgba) { 0.45, 0.65, 1, 1 } : (MgRgba) { 0.21, 0.52, 0.89, 1 };
+}
+
+MgRgba
+mg_graph_render_hover_colour (gboolean dark)
+{
+  return dark ? (MgRgba) { 1, 1, 1, 0.63 } : (MgRgba) { 0, 0, 0, 0.56 };
+}
+
 static MgRgba
 grid_colour (gboolean dark)
 {
@@ -593,7 +605,7 @@ draw_selection (cairo_t *cr, const MgGraphRenderParams *p)
 {
   double x0 = time_to_x (p, p->selection_start);
   double x1 = time_to_x (p, p->selection_end);
-  MgRgba tint = p->dark ? (MgRgba) { 0.45, 0.65, 1, 1 } : (MgRgba) { 0.21, 0.52, 0.89, 1 };
+  MgRgba tint = mg_graph_render_selection_colour (p->dark);
 
   x0 = CLAMP (x0, p->x, p->x + p->width);
   x1 = CLAMP (x1, p->x, p->x + p->width);
@@ -619,7 +631,7 @@ draw_hover (cairo_t *cr, const MgGraphRenderParams *p, double y, double height)
   if (p->hover_time < p->t0 || p->hover_time > p->t1)
     return;
   x = floor (time_to_x (p, p->hover_time)) + 0.5;
-  set_source (cr, text_colour (p->dark), 0.9);
+  set_source (cr, mg_graph_render_hover_colour (p->dark), 1);
   cairo_set_line_width (cr, 1);
   cairo_move_to (cr, x, y);
   cairo_line_to (cr, x, y + height);

@@ -49,6 +49,10 @@ void mg_graph_render_time_axis (cairo_t *cr, double x, double y, double width,
 MgRgba mg_graph_render_metric_colour (const MgMetricDef *def, gboolean dark);
 /* The background the graph is drawn on. */
 MgRgba mg_graph_render_background (gboolean dark);
+/* The selection's tint (drawn at 14 % inside, 60 % for its edges) and the
+ * hover line's colour, for widgets drawing them as overlays. */
+MgRgba mg_graph_render_selection_colour (gboolean dark);
+MgRgba mg_graph_render_hover_colour (gboolean dark);
 
 /* The axis a graph would use (same rules as mg_graph_render with axis NULL).
  * lod may be NULL when !auto_zoom_vertical. max_ticks by height. */

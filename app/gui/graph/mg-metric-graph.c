@@ -29,6 +29,10 @@ struct _MgMetricGraph {
   gboolean series_valid;  /* matches the view's process */
   MgLod *lod;
   MgAxis *axis;           /* NULL: to be fitted again */
+  /* The graph without hover and selection, kept while only those move:
+   * the pointer then costs two colour nodes, not a redraw of every row. */
+  GskRenderNode *graph_node;
+  gboolean graph_node_dark;
   int axis_width, axis_height;
 
   double pointer_x;       /* last pointer position, -1 outside */
@@ -53,6 +57,7 @@ static void
 invalidate (MgMetricGraph *self)
 {
   g_clear_pointer (&self->axis, mg_axis_free);
+  g_clear_pointer (&self->graph_node, gsk_render_node_unref);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -168,17 +173,12 @@ mg_metric_graph_get_axis (MgMetricGraph *self)
   return self->axis;
 }
 
-static void
-mg_metric_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+static GskRenderNode *
+render_graph_node (MgMetricGraph *self, int width, int height, gboolean dark)
 {
-  MgMetricGraph *self = MG_METRIC_GRAPH (widget);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
   MgGraphRenderParams params;
   cairo_t *cr;
-
-  if (width <= 0 || height <= 0 || self->view == NULL)
-    return;
 
   update_lod (self, width);
   update_axis (self, width, height);
@@ -193,23 +193,94 @@ mg_metric_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   params.lod = self->lod;
   params.axis = self->axis;
   params.auto_zoom_vertical = mg_time_view_get_auto_zoom_vertical (self->view);
-  params.dark = mg_metric_graph_is_dark (self);
-  params.has_selection = mg_time_view_get_has_selection (self->view);
-  params.selection_start = mg_time_view_get_selection_start (self->view);
-  params.selection_end = mg_time_view_get_selection_end (self->view);
-  params.hover_time = mg_time_view_get_hover_time (self->view);
+  params.dark = dark;
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   mg_graph_render (cr, &params);
+  cairo_destroy (cr);
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+static void
+append_rect (GtkSnapshot *snapshot, MgRgba c, double alpha, double x, double y, double w,
+             double h)
+{
+  GdkRGBA rgba = { c.r, c.g, c.b, c.a * alpha };
+
+  gtk_snapshot_append_color (snapshot, &rgba, &GRAPHENE_RECT_INIT (x, y, w, h));
+}
+
+static double
+time_to_x (MgMetricGraph *self, double t, int width)
+{
+  double t0 = mg_time_view_get_start (self->view);
+  double t1 = mg_time_view_get_end (self->view);
+
+  return t1 > t0 ? (t - t0) / (t1 - t0) * width : 0;
+}
+
+/* Selection and hover, as in mg_graph_render, but as overlay nodes. */
+static void
+snapshot_overlays (MgMetricGraph *self, GtkSnapshot *snapshot, int width, int height,
+                   gboolean dark)
+{
+  double hover = mg_time_view_get_hover_time (self->view);
+
+  if (mg_time_view_get_has_selection (self->view))
+    {
+      MgRgba tint = mg_graph_render_selection_colour (dark);
+      double x0 = time_to_x (self, mg_time_view_get_selection_start (self->view), width);
+      double x1 = time_to_x (self, mg_time_view_get_selection_end (self->view), width);
+
+      x0 = CLAMP (x0, 0, width);
+      x1 = CLAMP (x1, 0, width);
+      if (x1 - x0 < 1)
+        x1 = x0 + 1;
+      append_rect (snapshot, tint, 0.14, x0, 0, x1 - x0, height);
+      append_rect (snapshot, tint, 0.6, floor (x0), 0, 1, height);
+      append_rect (snapshot, tint, 0.6, floor (x1) - 1, 0, 1, height);
+    }
+  if (hover >= mg_time_view_get_start (self->view) && hover <= mg_time_view_get_end (self->view))
+    append_rect (snapshot, mg_graph_render_hover_colour (dark), 1,
+                 floor (time_to_x (self, hover, width)), 0, 1, height);
+}
+
+static void
+mg_metric_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+{
+  MgMetricGraph *self = MG_METRIC_GRAPH (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  gboolean dark;
+
+  if (width <= 0 || height <= 0 || self->view == NULL)
+    return;
+
+  dark = mg_metric_graph_is_dark (self);
+  if (self->graph_node != NULL && self->graph_node_dark != dark)
+    g_clear_pointer (&self->graph_node, gsk_render_node_unref);
+  if (self->graph_node == NULL)
+    {
+      self->graph_node = render_graph_node (self, width, height, dark);
+      self->graph_node_dark = dark;
+    }
+  if (self->graph_node != NULL)
+    gtk_snapshot_append_node (snapshot, self->graph_node);
+  snapshot_overlays (self, snapshot, width, height, dark);
+
   if (gtk_widget_has_visible_focus (widget))
     {
       /* The keyboard focus: an inset outline in the selection colour. */
-      cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, 0.8);
-      cairo_set_line_width (cr, 2);
-      cairo_rectangle (cr, 1, 1, width - 2, height - 2);
-      cairo_stroke (cr);
+      MgRgba tint = mg_graph_render_selection_colour (dark);
+      GskRoundedRect outline;
+      GdkRGBA colours[4];
+      float widths[4] = { 2, 2, 2, 2 };
+
+      for (guint i = 0; i < 4; i++)
+        colours[i] = (GdkRGBA) { tint.r, tint.g, tint.b, 0.8 };
+      gsk_rounded_rect_init_from_rect (&outline, &GRAPHENE_RECT_INIT (0, 0, width, height), 0);
+      gtk_snapshot_append_border (snapshot, &outline, widths, colours);
     }
-  cairo_destroy (cr);
 }
 
 static double
@@ -405,7 +476,7 @@ mg_metric_graph_css_changed (GtkWidget *widget, GtkCssStyleChange *change)
 {
   GTK_WIDGET_CLASS (mg_metric_graph_parent_class)->css_changed (widget, change);
   /* The theme may have turned dark or light. */
-  gtk_widget_queue_draw (widget);
+  invalidate (MG_METRIC_GRAPH (widget));
 }
 
 void
@@ -455,6 +526,7 @@ mg_metric_graph_finalize (GObject *object)
 
   g_clear_pointer (&self->lod, mg_lod_free);
   g_clear_pointer (&self->axis, mg_axis_free);
+  g_clear_pointer (&self->graph_node, gsk_render_node_unref);
   G_OBJECT_CLASS (mg_metric_graph_parent_class)->finalize (object);
 }
 
@@ -514,6 +586,13 @@ mg_metric_graph_unrealize (GtkWidget *widget)
   GTK_WIDGET_CLASS (mg_metric_graph_parent_class)->unrealize (widget);
 }
 
+/* Columns follow device pixels. */
+static void
+on_scale_factor (GtkWidget *widget, GParamSpec *pspec, gpointer user_data)
+{
+  invalidate (MG_METRIC_GRAPH (widget));
+}
+
 static void
 mg_metric_graph_class_init (MgMetricGraphClass *klass)
 {
@@ -553,6 +632,7 @@ mg_metric_graph_init (MgMetricGraph *self)
   GtkGesture *gesture;
 
   self->pointer_x = -1;
+  g_signal_connect (widget, "notify::scale-factor", G_CALLBACK (on_scale_factor), NULL);
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_size_request (widget, -1, DEFAULT_HEIGHT);
   gtk_widget_set_hexpand (widget, TRUE);
