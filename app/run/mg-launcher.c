@@ -540,9 +540,11 @@ poll_timeout_ms (gint64 deadline_us)
 static int
 wait_child (MgLauncher *self, pid_t pid, int sfd, int tty)
 {
-  gint64 stop_at = self->stop_after_s > 0 ? self->start_mono_us + (gint64) (self->stop_after_s * 1e6) : 0;
+  gint64 stop_at = 0;
   gint64 kill_at = 0;
 
+  if (self->stop_after_s > 0)
+    stop_at = self->start_mono_us + (gint64) (self->stop_after_s * G_USEC_PER_SEC);
   for (;;)
     {
       struct pollfd pfd = { .fd = sfd, .events = POLLIN };
