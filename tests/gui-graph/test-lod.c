@@ -1,6 +1,7 @@
 /* Level of detail and selection figures on crafted series. */
 #include <math.h>
 
+#include "graph-fixture.h"
 #include "mg-lod.h"
 #include "mg-selection-stats.h"
 
@@ -242,6 +243,56 @@ test_extent (void)
   g_assert_cmpuint (mg_series_view_find (&series, 8), ==, 8);
 }
 
+/* On a real profile: the figures match the aggregate arrays, and one
+ * process's own series gives that process as holder of min and max. */
+static void
+test_stats_profile (void)
+{
+  g_autoptr (MgProfile) profile = graph_fixture_profile (4, 4, 100, 10, TRUE);
+  const MgSeries *agg = mg_profile_get_series (profile, 2);
+  MgSeriesView series;
+  MgSelectionStats stats;
+  double lo = INFINITY, hi = -INFINITY, sum = 0;
+  int lo_p = -1, hi_p = -1;
+  guint n = 0;
+
+  g_assert_true (mg_series_view_init (&series, profile, 2, -1));
+  g_assert_cmpuint (series.n, ==, 100);
+  /* Whole run: equal windows, so the time-weighted mean is the plain mean
+   * of the windows with a value. */
+  for (guint i = 0; i < series.n; i++)
+    {
+      if (isnan (agg->means[i]))
+        continue;
+      if (agg->mins[i] < lo)
+        lo = agg->mins[i], lo_p = agg->min_process[i];
+      if (agg->maxs[i] > hi)
+        hi = agg->maxs[i], hi_p = agg->max_process[i];
+      sum += agg->means[i];
+      n++;
+    }
+  g_assert_cmpuint (n, ==, 90); /* the gap is [4, 5) s: 10 windows */
+  g_assert_true (mg_selection_stats_compute (&series, 0, 10, &stats));
+  g_assert_cmpfloat (stats.min, ==, lo);
+  g_assert_cmpfloat (stats.max, ==, hi);
+  g_assert_cmpint (stats.min_process, ==, lo_p);
+  g_assert_cmpint (stats.max_process, ==, hi_p);
+  g_assert_cmpfloat_with_epsilon (stats.mean, sum / n, 1e-9 * fabs (sum / n));
+  g_assert_false (mg_selection_stats_compute (&series, 4.05, 4.95, &stats));
+
+  /* Process 2's own series. */
+  g_assert_true (mg_series_view_init (&series, profile, 2, 2));
+  g_assert_true (mg_selection_stats_compute (&series, 0, 10, &stats));
+  g_assert_cmpint (stats.min_process, ==, 2);
+  g_assert_cmpint (stats.max_process, ==, 2);
+  g_assert_cmpfloat (stats.min, >=, lo);
+  g_assert_cmpfloat (stats.max, <=, hi);
+  /* A process that does not exist, a metric that does not exist. */
+  g_assert_false (mg_series_view_init (&series, profile, 2, 9));
+  g_assert_cmpuint (series.n, ==, 0);
+  g_assert_false (mg_series_view_init (&series, profile, 17, -1));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -255,5 +306,6 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/whole-run", test_stats_whole_run);
   g_test_add_func ("/stats/selection", test_stats_selection);
   g_test_add_func ("/series/extent", test_extent);
+  g_test_add_func ("/stats/profile", test_stats_profile);
   return g_test_run ();
 }
