@@ -1,1 +1,481 @@
-int main(void){return 0;}
+/* The run dialog and the live view under Xvfb, driven through their
+ * widgets, properties and actions: checks ↔ command line, errors beside the
+ * fields, a real run with live graphs, then the saved profile in the
+ * window; failures explained. MG_GUI_SCREENSHOT_DIR=dir saves screenshots. */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <signal.h>
+#include <string.h>
+
+#include "mg-application.h"
+#include "mg-resources.h"
+#include "mg-run-actions.h"
+#include "mg-run-command-line.h"
+#include "mg-run-dialog.h"
+#include "mg-run-host.h"
+#include "mg-run-settings-from-profile.h"
+#include "mg-window.h"
+#include "run-test-support.h"
+
+static GtkApplication *app;
+
+/* Metrics that need hardware or MPI: off, so runs here have no plugin
+ * errors. */
+#define QUIET_METRICS "--disable-metrics=cpu_instructions,energy,mpi,software_events"
+
+static void
+spin (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+save_png (GtkWidget *widget, const char *name)
+{
+  const char *dir = g_getenv ("MG_GUI_SCREENSHOT_DIR");
+  g_autofree char *path = NULL;
+  g_autoptr (GdkPaintable) paintable = NULL;
+  g_autoptr (GtkSnapshot) snapshot = NULL;
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+
+  if (dir == NULL)
+    return;
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  path = g_build_filename (dir, name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+static void
+type_into (MgRunDialog *dialog, const char *field, const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (mg_run_dialog_get_field (dialog, field)), text);
+}
+
+static void
+assert_command (MgRunDialog *dialog, const char *expected)
+{
+  GtkWidget *entry = mg_run_dialog_get_field (dialog, "command");
+
+  g_assert_cmpstr (mg_run_dialog_get_command_line (dialog), ==, expected);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, expected);
+}
+
+static void
+assert_error_contains (MgRunDialog *dialog, const char *field, const char *part)
+{
+  const char *message = mg_run_dialog_get_field_error (dialog, field);
+
+  if (part == NULL)
+    g_assert_cmpstr (message, ==, NULL);
+  else if (message == NULL || strstr (message, part) == NULL)
+    g_error ("%s: “%s” lacks “%s”", field, message, part);
+}
+
+static MgRunDialog *
+fixture_dialog (void)
+{
+  g_autoptr (MgCatalogue) catalogue = run_test_fixture_catalogue ();
+  g_autoptr (MgRunSettings) initial = mg_run_settings_new ();
+  MgRunDialog *dialog;
+
+  mg_run_settings_set_program (initial, "./app");
+  dialog = mg_run_dialog_new (NULL, catalogue, initial);
+  gtk_window_present (GTK_WINDOW (dialog));
+  spin (50);
+  return dialog;
+}
+
+/* Every check and group check changes the line at once; a pasted line sets
+ * the checks and fields. */
+static void
+test_checks_and_command_line (void)
+{
+  MgRunDialog *dialog = fixture_dialog ();
+  GtkCheckButton *on1 = mg_run_dialog_get_metric_check (dialog, "fx_on1");
+  GtkCheckButton *on2 = mg_run_dialog_get_metric_check (dialog, "fx_on2");
+  GtkCheckButton *off = mg_run_dialog_get_metric_check (dialog, "fx_off");
+  GtkCheckButton *group = mg_run_dialog_get_group_check (dialog, "fixture");
+  GtkCheckButton *always = mg_run_dialog_get_metric_check (dialog, "fx_always");
+  GtkCheckButton *never = mg_run_dialog_get_metric_check (dialog, "fx_never");
+  GtkCheckButton *missing = mg_run_dialog_get_metric_check (dialog, "fx_missing");
+  GtkWidget *env_list;
+
+  assert_command (dialog, "metrograph --profile ./app");
+  /* Definition defaults; always / never / unavailable locked. */
+  g_assert_true (gtk_check_button_get_active (on1));
+  g_assert_false (gtk_check_button_get_active (off));
+  g_assert_true (gtk_check_button_get_active (always));
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (always)));
+  g_assert_false (gtk_check_button_get_active (never));
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (never)));
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (missing)));
+  g_assert_true (gtk_check_button_get_inconsistent (group));
+
+  gtk_check_button_set_active (on1, FALSE);
+  assert_command (dialog, "metrograph --profile --disable-metrics=fx_on1 ./app");
+  gtk_check_button_set_active (on2, FALSE);
+  assert_command (dialog, "metrograph --profile --disable-metrics=fixture ./app");
+  g_assert_false (gtk_check_button_get_inconsistent (group));
+  g_assert_false (gtk_check_button_get_active (group));
+  gtk_check_button_set_active (off, TRUE);
+  assert_command (dialog, "metrograph --profile --enable-metrics=fx_off --disable-metrics=fx_on1,fx_on2 ./app");
+  g_assert_true (gtk_check_button_get_inconsistent (group));
+  /* A mixed group turns fully on. */
+  gtk_check_button_set_active (group, TRUE);
+  assert_command (dialog, "metrograph --profile --enable-metrics=fx_off ./app");
+  g_assert_true (gtk_check_button_get_active (on1));
+  g_assert_false (gtk_check_button_get_inconsistent (group));
+  gtk_check_button_set_active (mg_run_dialog_get_group_check (dialog, "io"), FALSE);
+  assert_command (dialog, "metrograph --profile --enable-metrics=fx_off --disable-metrics=io ./app");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.reset-metrics", NULL);
+  assert_command (dialog, "metrograph --profile ./app");
+
+  /* Fields. */
+  type_into (dialog, "arguments", "--size 10 'two words'");
+  type_into (dialog, "interval", "5");
+  type_into (dialog, "stop-after", "2.5");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (mg_run_dialog_get_field (dialog, "n-processes")), 4);
+  mg_run_dialog_add_variable (dialog, "OMP_NUM_THREADS=2");
+  mg_run_dialog_add_variable (dialog, "-LANG");
+  assert_command (dialog, "env -u LANG OMP_NUM_THREADS=2 metrograph --profile --np=4 --interval=5 "
+                          "--stop-after=2.5 ./app --size 10 'two words'");
+
+  /* Pasting a line fills the dialog. */
+  mg_run_dialog_set_command_line (dialog, "cd /tmp && metrograph --profile --samples=64 "
+                                          "--enable-metrics=fx_off --disable-metrics=memory,fx_on2 "
+                                          "./other 'a b' c");
+  g_assert_null (mg_run_dialog_get_field_error (dialog, "command"));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (mg_run_dialog_get_field (dialog, "program"))), ==, "./other");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (mg_run_dialog_get_field (dialog, "arguments"))), ==, "'a b' c");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (mg_run_dialog_get_field (dialog, "working-folder"))), ==, "/tmp");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (mg_run_dialog_get_field (dialog, "max-samples"))), ==, "64");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (mg_run_dialog_get_field (dialog, "interval"))), ==, "");
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (mg_run_dialog_get_field (dialog, "n-processes"))), ==, 0);
+  env_list = gtk_widget_get_first_child (gtk_widget_get_parent (mg_run_dialog_get_field (dialog, "environment")));
+  g_assert_false (gtk_widget_get_visible (env_list));
+  g_assert_true (gtk_check_button_get_active (off));
+  g_assert_true (gtk_check_button_get_active (on1));
+  g_assert_false (gtk_check_button_get_active (on2));
+  g_assert_false (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, "rss")));
+  g_assert_false (gtk_check_button_get_active (mg_run_dialog_get_group_check (dialog, "memory")));
+  g_assert_true (gtk_check_button_get_inconsistent (mg_run_dialog_get_group_check (dialog, "defaultGroup")));
+
+  /* A bad line: the message under it, the dialog as it was. */
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile --interval=fast ./x");
+  assert_error_contains (dialog, "command", "--interval=fast");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (mg_run_dialog_get_field (dialog, "program"))), ==, "./other");
+
+  /* The search box. */
+  type_into (dialog, "search", "by default");
+  spin (400);
+  g_assert_cmpuint (mg_run_dialog_get_n_visible_metrics (dialog), ==, 3);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static void
+test_errors_beside_fields (void)
+{
+  MgRunDialog *dialog = fixture_dialog ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-dialog-XXXXXX", NULL);
+
+  type_into (dialog, "working-folder", dir);
+  type_into (dialog, "program", "./no-such-program");
+  assert_error_contains (dialog, "program", "does not exist");
+  type_into (dialog, "program", "sh");
+  assert_error_contains (dialog, "program", NULL);
+  type_into (dialog, "interval", "abc");
+  assert_error_contains (dialog, "interval", "Give a whole number of at least 1");
+  type_into (dialog, "max-samples", "8");
+  assert_error_contains (dialog, "max-samples", "at least 16");
+  type_into (dialog, "start-after", "2");
+  type_into (dialog, "stop-after", "1");
+  assert_error_contains (dialog, "stop-after", "later than");
+  type_into (dialog, "working-folder", "/no/such/folder");
+  assert_error_contains (dialog, "working-folder", "is not a folder");
+  mg_run_dialog_add_variable (dialog, "JUSTANAME");
+  assert_error_contains (dialog, "environment", "NAME=VALUE");
+
+  /* Profile refuses and starts nothing. */
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
+  g_assert_null (mg_run_dialog_get_session (dialog));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+
+  /* Fixed, the messages go. */
+  type_into (dialog, "interval", "10");
+  type_into (dialog, "max-samples", "");
+  type_into (dialog, "stop-after", "");
+  type_into (dialog, "working-folder", dir);
+  assert_error_contains (dialog, "interval", NULL);
+  assert_error_contains (dialog, "max-samples", NULL);
+  assert_error_contains (dialog, "stop-after", NULL);
+  assert_error_contains (dialog, "working-folder", NULL);
+
+  /* A missing program: said beside the field, no run. */
+  type_into (dialog, "program", "");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
+  assert_error_contains (dialog, "program", "Choose the program");
+  type_into (dialog, "program", "/no/such/program");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
+  assert_error_contains (dialog, "program", "/no/such/program does not exist");
+  g_assert_null (mg_run_dialog_get_session (dialog));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_rmdir (dir);
+}
+
+/* ---- runs --------------------------------------------------------------- */
+
+typedef struct {
+  MgRunHost *host;
+  guint live_rows;             /* graph rows seen while running */
+  guint live_updates;
+  guint samples_seen;
+  gboolean shot;
+} Live;
+
+static void
+on_live_profile (MgRunSession *session, GParamSpec *pspec, Live *live)
+{
+  MgRunView *view = mg_run_host_get_view (live->host);
+
+  if (mg_run_session_get_state (session) != MG_RUN_STATE_RUNNING)
+    return;
+  live->live_rows = MAX (live->live_rows, mg_run_view_get_n_rows (view));
+  live->live_updates = mg_run_view_get_n_updates (view);
+  live->samples_seen = MAX (live->samples_seen, mg_run_session_get_n_samples (session));
+}
+
+static gboolean
+session_finished (gpointer data)
+{
+  return mg_run_session_is_finished (data);
+}
+
+static gboolean
+live_enough (gpointer data)
+{
+  Live *live = data;
+
+  return live->live_updates >= 4;
+}
+
+/* Opens the dialog over a fresh viewer window, fills it, starts the run and
+ * waits for its end; returns the window. */
+static MgWindow *
+run_through_dialog (const char *program, const char *arguments, const char *folder, Live *live,
+                    const char *screenshot_prefix)
+{
+  MgWindow *window = mg_window_new (app);
+  g_autofree char *path = run_test_program (program);
+  g_autofree char *line = NULL;
+  MgRunDialog *dialog;
+  MgRunSession *session;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1180, 760);
+  gtk_window_present (GTK_WINDOW (window));
+  spin (50);
+  dialog = g_object_ref (mg_run_open_dialog (GTK_WINDOW (window), NULL, NULL));
+  line = g_strdup_printf ("metrograph --profile --interval=20 " QUIET_METRICS " %s", path);
+  mg_run_dialog_set_command_line (dialog, line);
+  type_into (dialog, "arguments", arguments);
+  type_into (dialog, "output", folder);
+  gtk_check_button_set_active (mg_run_dialog_get_group_check (dialog, "io"), FALSE);
+  spin (100);
+  if (screenshot_prefix != NULL)
+    {
+      g_autofree char *name = g_strdup_printf ("%s-dialog.png", screenshot_prefix);
+
+      save_png (GTK_WIDGET (dialog), name);
+    }
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
+  session = mg_run_dialog_get_session (dialog);
+  g_assert_nonnull (session);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  live->host = mg_run_host_peek (GTK_WINDOW (window));
+  g_assert_nonnull (live->host);
+  g_assert_true (mg_run_host_get_session (live->host) == session);
+  g_assert_cmpstr (mg_run_host_get_page (live->host), ==, "run");
+  g_signal_connect (session, "notify::profile", G_CALLBACK (on_live_profile), live);
+  if (screenshot_prefix != NULL)
+    {
+      g_autofree char *name = g_strdup_printf ("%s-live.png", screenshot_prefix);
+
+      run_test_wait (live_enough, live, 30);
+      spin (300);
+      save_png (GTK_WIDGET (window), name);
+    }
+  g_assert_true (run_test_wait (session_finished, session, 60));
+  spin (200);
+  g_object_unref (dialog);
+  return window;
+}
+
+static void
+test_live_run (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-live-XXXXXX", NULL);
+  Live live = { 0 };
+  MgWindow *window = run_through_dialog ("run-workload", "work=2.5 'two words'", dir, &live,
+                                         g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL ? "run" : NULL);
+  MgRunSession *session = mg_run_host_get_session (live.host);
+  MgProfile *profile;
+  g_autofree char *output = NULL;
+  g_autoptr (MgRunSettings) again = NULL;
+  g_autofree char *again_line = NULL;
+  MgRunDialog *again_dialog;
+
+  /* Live: rows and samples while the program ran, refreshed ≥ 2 per second. */
+  g_assert_cmpuint (live.live_rows, >=, 3);
+  g_assert_cmpuint (live.samples_seen, >=, 10);
+  g_assert_cmpuint (live.live_updates, >=, 4);
+  output = mg_run_view_dup_output (mg_run_host_get_view (live.host));
+  g_assert_nonnull (strstr (output, "argument: two words"));
+  g_assert_nonnull (strstr (output, "step 2.0 s"));
+
+  /* Then the saved profile in the window, in place of the live view. */
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpstr (mg_run_host_get_page (live.host), ==, "viewer");
+  g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  profile = mg_window_get_profile (window);
+  g_assert_true (profile == mg_run_session_get_profile (session));
+  g_assert_cmpint (mg_profile_find_metric (profile, "cpu_time_percentage"), >=, 0);
+  g_assert_cmpint (mg_profile_find_metric (profile, "rss"), >=, 0);
+  g_assert_cmpint (mg_profile_find_metric (profile, "rchar_rate"), ==, -1);
+  g_assert_cmpint (mg_profile_find_metric (profile, "com.allinea.metrics.perf.cycles"), ==, -1);
+  g_assert_true (g_strv_contains ((const char *const *) mg_window_get_visible_metric_ids (window),
+                                  "cpu_time_percentage"));
+  g_assert_true (g_str_has_prefix (mg_run_host_get_banner_text (live.host), "The profile was saved as "));
+  g_assert_true (g_file_test (mg_run_session_get_output_path (session), G_FILE_TEST_IS_REGULAR));
+  if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
+    save_png (GTK_WIDGET (window), "run-result.png");
+
+  /* Run again: the recorded settings, metrics included. */
+  again_dialog = mg_run_open_dialog (GTK_WINDOW (window), NULL, profile);
+  again = mg_run_settings_copy (mg_run_dialog_get_settings (again_dialog));
+  again_line = g_strdup (mg_run_dialog_get_command_line (again_dialog));
+  g_assert_true (g_str_has_suffix (mg_run_settings_get_program (again), "/run-workload"));
+  g_assert_cmpstr (mg_run_settings_get_arguments (again), ==, "work=2.5 'two words'");
+  g_assert_nonnull (strstr (again_line, "--disable-metrics="));
+  g_assert_nonnull (strstr (again_line, "io"));
+  g_assert_false (gtk_check_button_get_active (mg_run_dialog_get_metric_check (again_dialog, "rchar_rate")));
+  g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (again_dialog, "rss")));
+  gtk_window_destroy (GTK_WINDOW (again_dialog));
+
+  g_unlink (mg_run_session_get_output_path (session));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_rmdir (dir);
+}
+
+static void
+test_failures (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-fail-XXXXXX", NULL);
+  g_autofree char *static_program = run_test_program ("run-workload-static");
+  Live live = { 0 };
+  MgWindow *window;
+  MgRunSession *session;
+
+  /* Non-zero exit: the profile still opens, the banner says so. */
+  window = run_through_dialog ("run-workload", "work=0.5 exit=3", dir, &live, NULL);
+  session = mg_run_host_get_session (live.host);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  g_assert_nonnull (strstr (mg_run_host_get_banner_text (live.host), "exited with status 3"));
+  g_unlink (mg_run_session_get_output_path (session));
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* A crash: marked on the timeline, explained in the banner. */
+  memset (&live, 0, sizeof live);
+  window = run_through_dialog ("run-workload", "work=0.5 crash", dir, &live, NULL);
+  session = mg_run_host_get_session (live.host);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  g_assert_nonnull (strstr (mg_run_host_get_banner_text (live.host), "killed by signal 11"));
+  g_assert_cmpuint (mg_window_get_n_event_marks (window), >=, 1);
+  if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
+    save_png (GTK_WIDGET (window), "run-crash.png");
+  g_unlink (mg_run_session_get_output_path (session));
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* Statically linked: no samples, and why; the run page stays. */
+  if (g_file_test (static_program, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      memset (&live, 0, sizeof live);
+      window = run_through_dialog ("run-workload-static", "work=0.3", dir, &live, NULL);
+      g_assert_cmpstr (mg_run_host_get_page (live.host), ==, "run");
+      g_assert_nonnull (strstr (mg_run_host_get_banner_text (live.host), "No samples were recorded"));
+      g_assert_nonnull (strstr (mg_run_host_get_banner_text (live.host), "statically linked"));
+      if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
+        save_png (GTK_WIDGET (window), "run-static.png");
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  g_rmdir (dir);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME" };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *home = NULL;
+  int status;
+
+  g_setenv ("GSETTINGS_SCHEMA_DIR", MG_RUN_SCHEMA_DIR, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_setenv ("LC_ALL", "C", TRUE);
+  home = g_dir_make_tmp ("mg-gui-run-home-XXXXXX", NULL);
+  g_setenv ("HOME", home, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (xdg_vars); i++)
+    {
+      g_autofree char *dir = g_build_filename (home, xdg_vars[i], NULL);
+
+      g_setenv (xdg_vars[i], dir, TRUE);
+    }
+  g_unsetenv ("METROGRAPH_METRICS_PATH");
+  g_test_init (&argc, &argv, NULL);
+  if (g_getenv ("MG_RUN_TEST_NONFATAL") != NULL)
+    g_log_set_always_fatal (G_LOG_FATAL_MASK);
+  gtk_init ();
+
+  app = GTK_APPLICATION (mg_application_new ());
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_nonnull (mg_resources_get_resource ());
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "run-again"));
+
+  g_test_add_func ("/gui-run/dialog/checks-and-command-line", test_checks_and_command_line);
+  g_test_add_func ("/gui-run/dialog/errors-beside-fields", test_errors_beside_fields);
+  g_test_add_func ("/gui-run/run/live", test_live_run);
+  g_test_add_func ("/gui-run/run/failures", test_failures);
+  status = g_test_run ();
+  g_object_unref (app);
+  remove_tree (home);
+  return status;
+}

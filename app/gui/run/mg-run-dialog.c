@@ -738,25 +738,38 @@ set_entry (GtkWidget *entry, const char *text)
     gtk_editable_set_text (GTK_EDITABLE (entry), text != NULL ? text : "");
 }
 
+/* Text the user is still fixing stays, unless a pasted line replaces it. */
+static gboolean
+keep_typed_text (MgRunDialog *self, const char *field)
+{
+  if (self->command_editing)
+    g_hash_table_remove (self->parse_errors, field);
+  return g_hash_table_contains (self->parse_errors, field);
+}
+
 static void
-set_count_entry (GtkWidget *entry, guint value)
+set_count_entry (MgRunDialog *self, const char *field, GtkWidget *entry, guint value)
 {
   g_autofree char *text = value > 0 ? g_strdup_printf ("%u", value) : NULL;
   g_autofree char *message = NULL;
   guint shown;
 
+  if (keep_typed_text (self, field))
+    return;
   if (mg_run_parse_count (entry_text (entry), 0, 0, &shown, &message) && shown == value)
     return;
   set_entry (entry, text);
 }
 
 static void
-set_seconds_entry (GtkWidget *entry, double value)
+set_seconds_entry (MgRunDialog *self, const char *field, GtkWidget *entry, double value)
 {
   char buffer[G_ASCII_DTOSTR_BUF_SIZE];
   g_autofree char *message = NULL;
   double shown;
 
+  if (keep_typed_text (self, field))
+    return;
   if (mg_run_parse_seconds (entry_text (entry), &shown, &message) && shown == value)
     return;
   set_entry (entry, value > 0 ? g_ascii_formatd (buffer, sizeof buffer, "%g", value) : NULL);
@@ -772,10 +785,10 @@ sync_from_settings (MgRunDialog *self)
   set_entry (self->arguments_entry, mg_run_settings_get_arguments (s));
   set_entry (self->working_folder_entry, mg_run_settings_get_working_folder (s));
   set_entry (self->output_entry, mg_run_settings_get_output (s));
-  set_count_entry (self->interval_entry, mg_run_settings_get_interval_ms (s));
-  set_count_entry (self->max_samples_entry, mg_run_settings_get_max_samples (s));
-  set_seconds_entry (self->start_after_entry, mg_run_settings_get_start_after (s));
-  set_seconds_entry (self->stop_after_entry, mg_run_settings_get_stop_after (s));
+  set_count_entry (self, "interval", self->interval_entry, mg_run_settings_get_interval_ms (s));
+  set_count_entry (self, "max-samples", self->max_samples_entry, mg_run_settings_get_max_samples (s));
+  set_seconds_entry (self, "start-after", self->start_after_entry, mg_run_settings_get_start_after (s));
+  set_seconds_entry (self, "stop-after", self->stop_after_entry, mg_run_settings_get_stop_after (s));
   if ((guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->n_processes_entry))
       != mg_run_settings_get_n_processes (s))
     gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->n_processes_entry),
@@ -1159,6 +1172,8 @@ mg_run_dialog_get_field (MgRunDialog *self, const char *name)
 {
   const Field *field = find_field (name);
 
+  if (strcmp (name, "search") == 0)
+    return self->search_entry;
   return field != NULL ? field_widget (self, field, FALSE) : NULL;
 }
 

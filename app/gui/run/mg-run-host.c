@@ -20,7 +20,6 @@ struct _MgRunHost
   GtkWindow *window;           /* owns us */
   GtkWidget *stack;
   GtkWidget *run_view;
-  GtkWidget *banner_revealer;
   GtkWidget *banner_box;
   GtkWidget *banner_icon;
   GtkWidget *banner_label;
@@ -108,7 +107,7 @@ show_banner (MgRunHost *self, const char *style, const char *icon, const char *t
     gtk_widget_add_css_class (self->banner_box, style);
   gtk_image_set_from_icon_name (GTK_IMAGE (self->banner_icon), icon);
   gtk_label_set_text (GTK_LABEL (self->banner_label), text != NULL ? text : "");
-  gtk_revealer_set_reveal_child (GTK_REVEALER (self->banner_revealer), text != NULL);
+  gtk_widget_set_visible (self->banner_box, text != NULL);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BANNER_TEXT]);
 }
 
@@ -150,9 +149,11 @@ build_banner (MgRunHost *self)
   gtk_box_append (GTK_BOX (self->banner_box), self->banner_label);
   gtk_box_append (GTK_BOX (self->banner_box), again);
   gtk_box_append (GTK_BOX (self->banner_box), close);
-  self->banner_revealer = gtk_revealer_new ();
-  gtk_revealer_set_child (GTK_REVEALER (self->banner_revealer), self->banner_box);
-  return self->banner_revealer;
+  gtk_widget_set_visible (self->banner_box, FALSE);
+  /* Taller than one line of text and the buttons: GTK 4.8 otherwise rounds
+   * the wrapping label's height differently with and without a width. */
+  gtk_widget_set_size_request (self->banner_box, -1, 60);
+  return self->banner_box;
 }
 
 static MgRunHost *
@@ -286,7 +287,7 @@ mg_run_host_get_page (MgRunHost *self)
 const char *
 mg_run_host_get_banner_text (MgRunHost *self)
 {
-  if (!gtk_revealer_get_reveal_child (GTK_REVEALER (self->banner_revealer)))
+  if (!gtk_widget_get_visible (self->banner_box))
     return NULL;
   return gtk_label_get_text (GTK_LABEL (self->banner_label));
 }
