@@ -315,10 +315,14 @@ apply_settings (MgMetricVisibility *self)
       return;
     }
   preset = g_settings_get_string (self->settings, "preset");
-  if (preset[0] != '\0' && apply_preset (self, preset))
-    return;
-  /* Chosen metric by metric, or a preset this profile lacks: everything
-   * but what was hidden. */
+  /* A preset this profile lacks falls back to the default one. */
+  if (preset[0] != '\0')
+    {
+      if (!apply_preset (self, preset))
+        apply_preset (self, "default");
+      return;
+    }
+  /* Chosen metric by metric: everything but what was hidden. */
   set_all (self, TRUE);
   g_free (self->preset);
   self->preset = g_strdup ("");

@@ -314,6 +314,15 @@ test_groups_and_presets (void)
   second = new_window (profile);
   assert_strv (mg_window_get_visible_metric_ids (second), cpu_ids);
   gtk_window_destroy (GTK_WINDOW (second));
+  /* A profile without that group gets the default preset (here: all). */
+  {
+    g_autoptr (MgProfile) other = gui_fixture_single ();
+    const char *other_ids[] = { "cpu", "rss", NULL };
+
+    second = new_window (other);
+    assert_strv (mg_window_get_visible_metric_ids (second), other_ids);
+    gtk_window_destroy (GTK_WINDOW (second));
+  }
   activate (window, "preset", g_variant_new_string ("all"));
   save_screenshot (window, "groups.png");
   gtk_window_destroy (GTK_WINDOW (window));
