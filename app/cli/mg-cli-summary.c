@@ -76,12 +76,17 @@ void
 mg_cli_print_summary (MgProfile *profile, const char *output, double stopped_after_s)
 {
   const MgRunInfo *info = mg_profile_get_run_info (profile);
+  g_autofree char *processes = g_strdup_printf (ngettext ("%u process", "%u processes",
+                                                          info->n_processes),
+                                                info->n_processes);
+  g_autofree char *nodes = g_strdup_printf (ngettext ("%u node", "%u nodes", info->n_nodes),
+                                            info->n_nodes);
 
   g_printerr (_("metrograph: profile written to %s\n"), output);
-  g_printerr (_("metrograph: %u processes on %u nodes, %u samples (%.3g ms apart at the end), "
-                "%.1f s, exit status %d\n"),
-              info->n_processes, info->n_nodes, mg_profile_get_n_windows (profile),
-              info->interval_end_ms, info->duration_s, info->exit_status);
+  g_printerr (_("metrograph: %s on %s, %u samples (%.3g ms apart at the end), %.1f s, "
+                "exit status %d\n"),
+              processes, nodes, mg_profile_get_n_windows (profile), info->interval_end_ms,
+              info->duration_s, info->exit_status);
   if (stopped_after_s > 0)
     g_printerr (_("metrograph: the program was ended after %g s (--stop-after)\n"),
                 stopped_after_s);
