@@ -576,9 +576,12 @@ wait_for_record (const char *dir, double timeout_s)
   g_error ("no record appeared in %s within %g s", dir, timeout_s);
 }
 
+/* A signal sent to metrograph (Ctrl-C through kill, a batch system's
+ * SIGTERM) reaches the program; the profile is still written. */
 static void
-test_signals_sigint (Fixture *f, gconstpointer data)
+test_signals_forwarded (Fixture *f, gconstpointer data)
 {
+  int signal_number = GPOINTER_TO_INT (data);
   g_autofree char *output = in_dir (f, "int.mgprof");
   const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "int.mgprof",
                          f->workload, "work=0.5", "sleep=60", NULL };
@@ -589,15 +592,14 @@ test_signals_sigint (Fixture *f, gconstpointer data)
   int status;
 
   /* Let the program start and sample (its record appears in the run folder,
-   * however loaded the machine); then Ctrl-C as a batch system or a user
-   * with kill would send it. */
+   * however loaded the machine). */
   wait_for_record (f->dir, 60);
   g_usleep (G_USEC_PER_SEC / 2);
-  g_assert_cmpint (kill (pid, SIGINT), ==, 0);
+  g_assert_cmpint (kill (pid, signal_number), ==, 0);
   status = cli_wait (pid, 60);
-  g_assert_cmpint (status, ==, 128 + SIGINT);
+  g_assert_cmpint (status, ==, 128 + signal_number);
   profile = load_profile (output);
-  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 128 + SIGINT);
+  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 128 + signal_number);
   g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
 }
 
@@ -829,7 +831,10 @@ main (int argc, char **argv)
   add ("/cli/profile/missing-program", test_profile_missing_program);
   add ("/cli/profile/static", test_profile_static);
   add ("/cli/signals/stop-after", test_signals_stop_after);
-  add ("/cli/signals/sigint", test_signals_sigint);
+  g_test_add ("/cli/signals/sigint", Fixture, GINT_TO_POINTER (SIGINT), fixture_setup,
+              test_signals_forwarded, fixture_teardown);
+  g_test_add ("/cli/signals/sigterm", Fixture, GINT_TO_POINTER (SIGTERM), fixture_setup,
+              test_signals_forwarded, fixture_teardown);
   add ("/cli/export/json", test_export_json);
   add ("/cli/export/csv", test_export_csv);
   add ("/cli/export/errors", test_export_errors);
