@@ -39,6 +39,7 @@ struct _MgRunSession
 
   MgRunState state;
   gint64 start_mono_us;
+  gint64 start_real_us;
   gint64 end_mono_us;
   guint tick_id;
   guint refresh_ms;
@@ -298,7 +299,7 @@ merge_job_new (MgRunSession *self, gboolean final)
     .groups = job->groups,
     .argv = (const char *const *) job->argv,
     .working_dir = job->working_dir,
-    .start_time_us = mg_launcher_get_start_time_us (self->launcher),
+    .start_time_us = self->start_real_us,
     .exit_status = final ? self->exit_status : 0,
     .run_id = mg_launcher_get_run_id (self->launcher),
   };
@@ -387,8 +388,7 @@ choose_output_path (MgRunSession *self, MgProfile *profile)
     return g_canonicalize_filename (output, self->working_dir);
   folder = output != NULL ? g_canonicalize_filename (output, self->working_dir)
                           : g_strdup (self->working_dir);
-  start = g_date_time_new_from_unix_local (mg_launcher_get_start_time_us (self->launcher)
-                                           / G_USEC_PER_SEC);
+  start = g_date_time_new_from_unix_local (self->start_real_us / G_USEC_PER_SEC);
   name = mg_output_name_default (program != NULL ? program : mg_launcher_get_argv (self->launcher)[0],
                                  info->n_processes, MAX (info->n_nodes, 1), start);
   path = g_build_filename (folder, name, NULL);
@@ -433,7 +433,7 @@ describe_no_samples (MgRunSession *self)
                                  g_strsignal (status - 128));
   else if (status > 0)
     exit_text = g_strdup_printf (_(" The program exited with status %d."), status);
-  return g_strdup_printf (_("No samples were recorded, so no profile was written: %s%s"),
+  return g_strdup_printf (_("No samples were recorded, so no profile was written: %s.%s"),
                           mg_program_kind_explain (kind), exit_text != NULL ? exit_text : "");
 }
 
@@ -631,6 +631,7 @@ spawn (MgRunSession *self, GError **error)
   g_subprocess_launcher_set_stdin_file_path (launcher, "/dev/null");
   g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
   self->start_mono_us = g_get_monotonic_time ();
+  self->start_real_us = g_get_real_time ();
   self->process = g_subprocess_launcher_spawnv (launcher, mg_launcher_get_command (self->launcher),
                                                 error);
   if (self->process == NULL)

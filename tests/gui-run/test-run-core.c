@@ -367,6 +367,14 @@ test_session_live_and_saved (void)
 
   g_assert_true (g_str_has_prefix (mg_run_session_get_output_path (session), dir));
   g_assert_true (g_str_has_suffix (mg_run_session_get_output_path (session), ".mgprof"));
+  {
+    /* MAP's pattern with the run's own start time. */
+    g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+    g_autofree char *stamp = g_date_time_format (now, "run-workload_1p_1n_%Y-%m-%d_");
+    g_autofree char *base = g_path_get_basename (mg_run_session_get_output_path (session));
+
+    g_assert_true (g_str_has_prefix (base, stamp));
+  }
   saved = mg_profile_load (mg_run_session_get_output_path (session), &error);
   g_assert_no_error (error);
   g_assert_cmpint (mg_profile_find_metric (saved, "cpu_time_percentage"), >=, 0);

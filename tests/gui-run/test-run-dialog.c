@@ -64,10 +64,14 @@ type_into (MgRunDialog *dialog, const char *field, const char *text)
 static void
 assert_command (MgRunDialog *dialog, const char *expected)
 {
-  GtkWidget *entry = mg_run_dialog_get_field (dialog, "command");
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (mg_run_dialog_get_field (dialog, "command")));
+  GtkTextIter start, end;
+  g_autofree char *shown = NULL;
 
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  shown = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
   g_assert_cmpstr (mg_run_dialog_get_command_line (dialog), ==, expected);
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, expected);
+  g_assert_cmpstr (shown, ==, expected);
 }
 
 static void

@@ -116,6 +116,9 @@ show_field_error (MgRunDialog *self, const char *name, const char *message)
 
   if (label == NULL || input == NULL)
     return;
+  /* The command line's frame shows the error colour. */
+  if (input == self->command_entry)
+    input = gtk_widget_get_parent (input);
   gtk_label_set_text (GTK_LABEL (label), message != NULL ? message : "");
   gtk_widget_set_visible (label, message != NULL);
   if (message != NULL)
@@ -699,16 +702,41 @@ mg_run_dialog_get_n_visible_metrics (MgRunDialog *self)
 
 /* ---- the command line --------------------------------------------------- */
 
+static GtkTextBuffer *
+command_buffer (MgRunDialog *self)
+{
+  return gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->command_entry));
+}
+
+static char *
+command_text (MgRunDialog *self)
+{
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (command_buffer (self), &start, &end);
+  return gtk_text_buffer_get_text (command_buffer (self), &start, &end, FALSE);
+}
+
+static void
+set_command_text (MgRunDialog *self, const char *line)
+{
+  g_autofree char *current = command_text (self);
+
+  if (g_strcmp0 (current, line) != 0)
+    gtk_text_buffer_set_text (command_buffer (self), line, -1);
+}
+
 static void
 on_command_changed (MgRunDialog *self)
 {
   g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
 
   if (self->syncing)
     return;
+  text = command_text (self);
   self->command_editing = TRUE;
-  if (mg_run_settings_set_from_command_line (self->settings, entry_text (self->command_entry),
-                                             self->catalogue, &error))
+  if (mg_run_settings_set_from_command_line (self->settings, text, self->catalogue, &error))
     show_field_error (self, "command", NULL);
   else
     show_field_error (self, "command", error->message);
@@ -718,7 +746,7 @@ on_command_changed (MgRunDialog *self)
 void
 mg_run_dialog_set_command_line (MgRunDialog *self, const char *line)
 {
-  gtk_editable_set_text (GTK_EDITABLE (self->command_entry), line);
+  set_command_text (self, line);
 }
 
 static void
@@ -800,7 +828,7 @@ sync_from_settings (MgRunDialog *self)
   self->command_line = mg_run_settings_to_command_line (s, self->catalogue);
   if (!self->command_editing)
     {
-      set_entry (self->command_entry, self->command_line);
+      set_command_text (self, self->command_line);
       show_field_error (self, "command", NULL);
     }
   self->syncing = FALSE;
@@ -1114,7 +1142,7 @@ mg_run_dialog_init (MgRunDialog *self)
   g_signal_connect (self->n_processes_entry, "input", G_CALLBACK (on_processes_input), NULL);
   g_signal_connect_swapped (self->n_processes_entry, "value-changed",
                             G_CALLBACK (on_processes_changed), self);
-  g_signal_connect_swapped (self->command_entry, "changed", G_CALLBACK (on_command_changed), self);
+  g_signal_connect_swapped (command_buffer (self), "changed", G_CALLBACK (on_command_changed), self);
   g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
   g_signal_connect_swapped (self->settings, "notify", G_CALLBACK (sync_from_settings), self);
   setup_completion (self);

@@ -166,7 +166,6 @@ attach (GtkWindow *window)
   mg_run_css_load ();
   self->window = window;
   self->stack = gtk_stack_new ();
-  gtk_stack_set_transition_type (GTK_STACK (self->stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE);
   gtk_widget_set_vexpand (self->stack, TRUE);
   self->run_view = mg_run_view_new ();
   if (content != NULL)
