@@ -623,6 +623,11 @@ test_screenshots (void)
   mg_time_view_set_hover_time (mg_window_get_time_view (window), -1);
   save_screenshot (window, "demo.png");
   capture_screen ("demo-screen.png");
+  {
+    g_autofree char *path = g_build_filename (g_getenv ("MG_GUI_SCREENSHOT_DIR"), "export.png", NULL);
+
+    g_assert_true (mg_window_export (window, path, NULL));
+  }
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-metrics-menu", NULL);
   capture_screen ("metrics-menu.png");
   activate (window, "hide-metric", g_variant_new_string ("mpi_sent"));
