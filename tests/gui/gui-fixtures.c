@@ -228,6 +228,13 @@ gui_fixture_groups (void)
   p = add_process (builder, 9000, -1, 1.0, MG_PROCESS_END_EXITED, 0);
   add_samples (builder, p, 100, 5, groups_value);
   mg_profile_builder_set_single_value (builder, p, single_index, 64.0 * 1073741824.0);
+  {
+    /* Why the Energy group has no graphs. */
+    MgMetricError error = { 0, (char *) "power", 2, (char *) "RAPL counters are not readable", 1,
+                            0.0, 0.0 };
+
+    mg_profile_builder_add_metric_error (builder, &error);
+  }
   return finish (builder);
 }
 

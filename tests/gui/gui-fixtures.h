@@ -25,8 +25,8 @@ MgProfile *gui_fixture_gaps (void);
  * at 0.5 s. */
 MgProfile *gui_fixture_errors (void);
 /* Groups: Default (cpu, rss), CPU Time (cpu, user), Memory (rss), Energy
- * (power, not recorded) and "custom" in no group; plus a single value
- * "mem_node". */
+ * (power, not recorded: a metric error says "RAPL counters are not
+ * readable") and "custom" in no group; plus a single value "mem_node". */
 MgProfile *gui_fixture_groups (void);
 /* n_processes x n_metrics x n_samples of smooth noise (benchmark). */
 MgProfile *gui_fixture_large (guint n_processes, guint n_metrics, guint n_samples);

@@ -372,8 +372,17 @@ test_metrics_menu (void)
   g_assert_true (menu_has_label (menu, "All Metrics"));
   g_assert_true (menu_has_label (menu, "Custom counter"));
   g_assert_false (menu_has_label (menu, "Preset: Energy"));
-  g_assert_true (menu_has_label (menu, "Energy — not recorded in this run"));
+  g_assert_true (menu_has_label (menu, "Energy — RAPL counters are not readable"));
   g_assert_cmpuint (mg_metric_visibility_get_n_unavailable (visibility), ==, 1);
+
+  /* Without a metric error the reason is that nothing was recorded. */
+  {
+    g_autoptr (MgProfile) demo = gui_fixture_demo ();
+    g_autoptr (MgMetricVisibility) demo_visibility = mg_metric_visibility_new (demo, NULL);
+    g_autoptr (GMenuModel) demo_menu = mg_metrics_menu_new (demo_visibility);
+
+    g_assert_true (menu_has_label (demo_menu, "Energy — not recorded in this run"));
+  }
 }
 
 static void
