@@ -200,6 +200,8 @@ gui_fixture_errors (void)
 static double
 groups_value (guint process, guint metric, guint window)
 {
+  if (metric == 4) /* mem_node: a single value, no samples */
+    return NAN;
   return 10.0 * (metric + 1) + window % 5;
 }
 
@@ -346,7 +348,7 @@ gui_fixture_demo (void)
   for (guint r = 0; r < 8; r++)
     {
       MgProcessInfo info = { 0 };
-      double values[6];
+      double values[7];  /* one per metric; the single value has none here */
       guint p;
 
       info.pid = 31400 + (int) r;
@@ -362,6 +364,7 @@ gui_fixture_demo (void)
         {
           for (guint m = 0; m < 6; m++)
             values[m] = demo_value (r, m, w);
+          values[6] = NAN;
           mg_profile_builder_add_sample (builder, p, w * 0.02, (w + 1) * 0.02, values, values, values);
         }
       if (info.node_leader)
