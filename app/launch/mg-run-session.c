@@ -21,7 +21,7 @@
 
 #define MAX_OUTPUT_LINES 2000
 #define DEFAULT_GRACE_S 5.0
-#define DEFAULT_REFRESH_MS 400
+#define DEFAULT_REFRESH_MS 250
 
 struct _MgRunSession
 {

@@ -46,7 +46,7 @@ void mg_run_session_stop (MgRunSession *self);
 /* Ends the program the same way and writes nothing. */
 void mg_run_session_cancel (MgRunSession *self);
 void mg_run_session_set_grace_period (MgRunSession *self, double seconds);
-/* Live profiles are merged this often (default 400 ms). */
+/* Live profiles are merged this often (default 250 ms), one merge at a time. */
 void mg_run_session_set_refresh_interval (MgRunSession *self, guint ms);
 
 MgRunSettings *mg_run_session_get_settings (MgRunSession *self);

@@ -500,6 +500,34 @@ test_session_stop_and_cancel (void)
   g_rmdir (dir);
 }
 
+/* --np through mpirun: every rank sampled, one profile. */
+static void
+test_session_mpi (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *mpirun = g_find_program_in_path ("mpirun");
+  g_autofree char *dir = NULL;
+  g_autoptr (MgRunSettings) s = NULL;
+  g_autoptr (MgRunSession) session = NULL;
+  Watch w = { 0 };
+
+  if (mpirun == NULL)
+    {
+      g_test_skip ("mpirun is not installed");
+      return;
+    }
+  dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+  s = workload_settings ("run-workload", "work=1", dir);
+  mg_run_settings_set_n_processes (s, 2);
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 0);
+  g_assert_cmpuint (mg_run_session_get_n_processes (session), ==, 2);
+  g_assert_nonnull (strstr (mg_run_session_get_output_path (session), "run-workload_2p_1n_"));
+  g_unlink (mg_run_session_get_output_path (session));
+  g_rmdir (dir);
+}
+
 static void
 test_session_missing_program (void)
 {
@@ -531,6 +559,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/session/crash", test_session_crash);
   g_test_add_func ("/run/session/static", test_session_static);
   g_test_add_func ("/run/session/stop-and-cancel", test_session_stop_and_cancel);
+  g_test_add_func ("/run/session/mpi", test_session_mpi);
   g_test_add_func ("/run/session/missing-program", test_session_missing_program);
   return g_test_run ();
 }

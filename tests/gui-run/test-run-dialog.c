@@ -239,6 +239,8 @@ test_errors_beside_fields (void)
 /* ---- runs --------------------------------------------------------------- */
 
 typedef struct {
+  gint64 first_update_us;
+  gint64 last_update_us;
   MgRunHost *host;
   guint live_rows;             /* graph rows seen while running */
   guint live_updates;
@@ -253,6 +255,9 @@ on_live_profile (MgRunSession *session, GParamSpec *pspec, Live *live)
 
   if (mg_run_session_get_state (session) != MG_RUN_STATE_RUNNING)
     return;
+  if (live->first_update_us == 0)
+    live->first_update_us = g_get_monotonic_time ();
+  live->last_update_us = g_get_monotonic_time ();
   live->live_rows = MAX (live->live_rows, mg_run_view_get_n_rows (view));
   live->live_updates = mg_run_view_get_n_updates (view);
   live->samples_seen = MAX (live->samples_seen, mg_run_session_get_n_samples (session));
@@ -342,6 +347,16 @@ test_live_run (void)
   g_assert_cmpuint (live.live_rows, >=, 3);
   g_assert_cmpuint (live.samples_seen, >=, 10);
   g_assert_cmpuint (live.live_updates, >=, 4);
+  {
+    double span = (live.last_update_us - live.first_update_us) / 1e6;
+    double rate = span > 0 ? (live.live_updates - 1) / span : 0;
+
+    g_test_message ("live view: %u updates, %.1f per second, %u rows, %u samples",
+                    live.live_updates, rate, live.live_rows, live.samples_seen);
+    /* A merge every 250 ms: about 3.5 per second idle; a loaded machine
+     * (the suite runs two builds at once) still must not fall far below 2. */
+    g_assert_cmpfloat (rate, >=, 1.5);
+  }
   output = mg_run_view_dup_output (mg_run_host_get_view (live.host));
   g_assert_nonnull (strstr (output, "argument: two words"));
   g_assert_nonnull (strstr (output, "step 2.0 s"));
