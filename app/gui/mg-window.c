@@ -12,6 +12,7 @@
 #include "mg-metric-row.h"
 #include "mg-metric-visibility.h"
 #include "mg-metrics-menu.h"
+#include "mg-profile-loader.h"
 #include "mg-selection-stats.h"
 #include "mg-time-axis.h"
 #include "mg-units.h"
@@ -427,37 +428,18 @@ show_error (MgWindow *self, GFile *file, const char *message)
 }
 
 static void
-load_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  GFile *file = task_data;
-  g_autofree char *path = g_file_get_path (file);
-  GError *error = NULL;
-  MgProfile *profile;
-
-  if (path == NULL)
-    {
-      g_autofree char *uri = g_file_get_uri (file);
-
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                               _("“%s” is not a local file; copy it to this computer first."), uri);
-      return;
-    }
-  profile = mg_profile_load (path, &error);
-  if (profile == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, profile, g_object_unref);
-}
-
-static void
 on_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
 {
-  MgWindow *self = MG_WINDOW (source);
-  GFile *file = g_task_get_task_data (G_TASK (result));
+  GWeakRef *weak = user_data;
+  g_autoptr (MgWindow) self = g_weak_ref_get (weak);
+  GFile *file = mg_profile_loader_get_file (result);
   g_autoptr (GError) error = NULL;
-  g_autoptr (MgProfile) profile = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autoptr (MgProfile) profile = mg_profile_loader_load_finish (result, &error);
 
-  if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+  g_weak_ref_clear (weak);
+  g_free (weak);
+  /* The window was closed, or another file was asked for, meanwhile. */
+  if (self == NULL || g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
     return;
   if (profile == NULL)
     show_error (self, file, error->message);
@@ -478,9 +460,9 @@ on_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
 void
 mg_window_open_file (MgWindow *self, GFile *file)
 {
-  g_autoptr (GTask) task = NULL;
   g_autofree char *name = g_file_get_basename (file);
   g_autofree char *text = g_strdup_printf (_("Opening “%s”…"), name);
+  GWeakRef *weak;
 
   g_return_if_fail (MG_IS_WINDOW (self));
   g_cancellable_cancel (self->cancellable);
@@ -491,10 +473,10 @@ mg_window_open_file (MgWindow *self, GFile *file)
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "loading");
   set_loading (self, TRUE);
 
-  task = g_task_new (self, self->cancellable, on_loaded, NULL);
-  g_task_set_source_tag (task, mg_window_open_file);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
-  g_task_run_in_thread (task, load_in_thread);
+  /* A weak reference: closing the window does not wait for the load. */
+  weak = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (weak, self);
+  mg_profile_loader_load_async (file, self->cancellable, on_loaded, weak);
 }
 
 /* ---- actions ----------------------------------------------------------- */

@@ -454,6 +454,15 @@ test_open_files (void)
   assert_strv (mg_window_get_visible_metric_ids (window), ids);
   gtk_window_destroy (GTK_WINDOW (window));
 
+  /* Closing a window while it loads is safe: the window goes at once and
+   * the load's result is dropped. */
+  window = new_window (NULL);
+  mg_window_open_file (window, good_file);
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_null (window);
+  spin (500);
+
   /* Dropping a file on an empty window opens it there. */
   window = new_window (NULL);
   {
