@@ -236,6 +236,27 @@ test_errors_beside_fields (void)
   g_rmdir (dir);
 }
 
+/* A line with --metrics-path brings that folder's metrics into the dialog. */
+static void
+test_metrics_path (void)
+{
+  MgRunDialog *dialog = mg_run_dialog_new (NULL, NULL, NULL);
+  g_autofree char *fixture = run_test_fixture_metrics_dir ();
+  g_autofree char *line = g_strdup_printf ("metrograph --profile --metrics-path=%s "
+                                           "--enable-metrics=fx_off ./app", fixture);
+
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_null (mg_run_dialog_get_metric_check (dialog, "fx_off"));
+  g_assert_nonnull (mg_run_dialog_get_metric_check (dialog, "rss"));
+  mg_run_dialog_set_command_line (dialog, line);
+  assert_error_contains (dialog, "command", NULL);
+  g_assert_nonnull (mg_run_dialog_get_metric_check (dialog, "fx_off"));
+  g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, "fx_off")));
+  g_assert_nonnull (mg_run_dialog_get_metric_check (dialog, "rss"));
+  assert_command (dialog, line);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 /* ---- runs --------------------------------------------------------------- */
 
 typedef struct {
@@ -492,6 +513,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/gui-run/dialog/checks-and-command-line", test_checks_and_command_line);
   g_test_add_func ("/gui-run/dialog/errors-beside-fields", test_errors_beside_fields);
+  g_test_add_func ("/gui-run/dialog/metrics-path", test_metrics_path);
   g_test_add_func ("/gui-run/run/live", test_live_run);
   g_test_add_func ("/gui-run/run/failures", test_failures);
   status = g_test_run ();

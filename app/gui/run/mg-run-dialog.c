@@ -38,6 +38,8 @@ struct _MgRunDialog
 
   MgRunSettings *settings;
   MgCatalogue *catalogue;
+  gboolean own_catalogue;      /* loaded here: follows --metrics-path */
+  GStrv catalogue_path;        /* the --metrics-path it was loaded with */
   MgRunSession *session;
   GSettings *gsettings;
   char *command_line;
@@ -104,6 +106,8 @@ field_widget (MgRunDialog *self, const Field *field, gboolean error)
 }
 
 static void sync_from_settings (MgRunDialog *self);
+static void build_metrics_list (MgRunDialog *self);
+static MgCatalogue *load_default_catalogue (const char *const *metrics_path);
 
 /* ---- errors beside the fields ------------------------------------------ */
 
@@ -700,6 +704,30 @@ mg_run_dialog_get_n_visible_metrics (MgRunDialog *self)
   return n;
 }
 
+/* A line or settings with other --metrics-path folders: their metrics. */
+static void
+ensure_catalogue (MgRunDialog *self, const char *const *metrics_path)
+{
+  static const char *const none[] = { NULL };
+  GtkWidget *row;
+
+  if (!self->own_catalogue || metrics_path == NULL
+      || g_strv_equal (metrics_path, self->catalogue_path != NULL
+                                       ? (const char *const *) self->catalogue_path : none))
+    return;
+  g_strfreev (self->catalogue_path);
+  self->catalogue_path = g_strdupv ((char **) metrics_path);
+  g_clear_object (&self->catalogue);
+  self->catalogue = load_default_catalogue (metrics_path);
+  while ((row = gtk_widget_get_first_child (self->metrics_list)) != NULL)
+    gtk_list_box_remove (GTK_LIST_BOX (self->metrics_list), row);
+  g_hash_table_remove_all (self->metric_checks);
+  g_hash_table_remove_all (self->group_checks);
+  g_ptr_array_set_size (self->metric_rows, 0);
+  build_metrics_list (self);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CATALOGUE]);
+}
+
 /* ---- the command line --------------------------------------------------- */
 
 static GtkTextBuffer *
@@ -736,6 +764,12 @@ on_command_changed (MgRunDialog *self)
     return;
   text = command_text (self);
   self->command_editing = TRUE;
+  {
+    g_autoptr (MgRunSettings) probe = mg_run_settings_new ();
+
+    if (mg_run_settings_set_from_command_line (probe, text, NULL, NULL))
+      ensure_catalogue (self, mg_run_settings_get_metrics_path (probe));
+  }
   if (mg_run_settings_set_from_command_line (self->settings, text, self->catalogue, &error))
     show_field_error (self, "command", NULL);
   else
@@ -808,6 +842,7 @@ sync_from_settings (MgRunDialog *self)
 {
   MgRunSettings *s = self->settings;
 
+  ensure_catalogue (self, mg_run_settings_get_metrics_path (s));
   self->syncing = TRUE;
   set_entry (self->program_entry, mg_run_settings_get_program (s));
   set_entry (self->arguments_entry, mg_run_settings_get_arguments (s));
@@ -980,10 +1015,10 @@ new_gsettings (void)
 }
 
 static MgCatalogue *
-load_default_catalogue (void)
+load_default_catalogue (const char *const *metrics_path)
 {
   g_autofree char *installed = mg_install_paths_get_metrics_dir ();
-  g_autoptr (MgSearchPath) path = mg_search_path_new (NULL, installed);
+  g_autoptr (MgSearchPath) path = mg_search_path_new (metrics_path, installed);
   MgCatalogue *catalogue = mg_catalogue_new ();
 
   mg_catalogue_load (catalogue, path);
@@ -1008,6 +1043,7 @@ mg_run_dialog_finalize (GObject *object)
 
   g_clear_object (&self->settings);
   g_clear_object (&self->catalogue);
+  g_strfreev (self->catalogue_path);
   g_clear_object (&self->session);
   g_clear_object (&self->gsettings);
   g_free (self->command_line);
@@ -1054,7 +1090,11 @@ mg_run_dialog_constructed (GObject *object)
 
   G_OBJECT_CLASS (mg_run_dialog_parent_class)->constructed (object);
   if (self->catalogue == NULL)
-    self->catalogue = load_default_catalogue ();
+    {
+      self->catalogue = load_default_catalogue (NULL);
+      self->own_catalogue = TRUE;
+      self->catalogue_path = g_new0 (char *, 1);
+    }
   build_metrics_list (self);
   sync_from_settings (self);
 }
