@@ -78,7 +78,8 @@ check_env_set (const char *const *entries)
       const char *eq = strchr (entries[i], '=');
 
       if (eq == NULL || eq == entries[i])
-        return g_strdup_printf (_("“%s”: write NAME=VALUE"), entries[i]);
+        return g_strdup_printf (_("“%s”: write NAME=value to set it, or -NAME to remove it"),
+                                entries[i]);
     }
   return NULL;
 }

@@ -235,7 +235,7 @@ test_checks (void)
   CHECK ("arguments", "Check the quotes");
   mg_run_settings_set_arguments (s, NULL);
   mg_run_settings_set_env_set (s, (const char *[]) { "NOEQUALS", NULL });
-  CHECK ("env-set", "NAME=VALUE");
+  CHECK ("env-set", "NAME=value to set it");
   mg_run_settings_set_env_set (s, NULL);
   mg_run_settings_set_start_after (s, 2);
   mg_run_settings_set_stop_after (s, 1);

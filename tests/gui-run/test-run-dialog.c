@@ -207,8 +207,13 @@ test_errors_beside_fields (void)
   type_into (dialog, "working-folder", "/no/such/folder");
   assert_error_contains (dialog, "working-folder", "is not a folder");
   mg_run_dialog_add_variable (dialog, "JUSTANAME");
-  assert_error_contains (dialog, "environment", "NAME=VALUE");
+  assert_error_contains (dialog, "environment", "NAME=value to set it");
 
+  if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
+    {
+      spin (100);
+      save_png (GTK_WIDGET (dialog), "run-dialog-errors.png");
+    }
   /* Profile refuses and starts nothing. */
   gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
   g_assert_null (mg_run_dialog_get_session (dialog));
@@ -266,7 +271,7 @@ typedef struct {
   guint live_rows;             /* graph rows seen while running */
   guint live_updates;
   guint samples_seen;
-  gboolean shot;
+  gboolean no_wait;            /* run_through_dialog returns while it runs */
 } Live;
 
 static void
@@ -343,8 +348,11 @@ run_through_dialog (const char *program, const char *arguments, const char *fold
       spin (300);
       save_png (GTK_WIDGET (window), name);
     }
-  g_assert_true (run_test_wait (session_finished, session, 60));
-  spin (200);
+  if (!live->no_wait)
+    {
+      g_assert_true (run_test_wait (session_finished, session, 60));
+      spin (200);
+    }
   g_object_unref (dialog);
   return window;
 }
@@ -443,6 +451,37 @@ test_failures (void)
   if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
     save_png (GTK_WIDGET (window), "run-crash.png");
   g_unlink (mg_run_session_get_output_path (session));
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* Stop from the live view: the program ends, the profile is written. */
+  memset (&live, 0, sizeof live);
+  live.no_wait = TRUE;
+  window = run_through_dialog ("run-workload", "work=60", dir, &live, NULL);
+  session = mg_run_host_get_session (live.host);
+  g_assert_true (run_test_wait (live_enough, &live, 30));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (mg_run_host_get_view (live.host)),
+                                             "run-view.stop", NULL));
+  g_assert_true (run_test_wait (session_finished, session, 30));
+  spin (100);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  g_assert_nonnull (strstr (mg_run_host_get_banner_text (live.host), "Stopped after"));
+  g_unlink (mg_run_session_get_output_path (session));
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* Cancel: nothing saved, the window back to what it showed. */
+  memset (&live, 0, sizeof live);
+  live.no_wait = TRUE;
+  window = run_through_dialog ("run-workload", "work=60", dir, &live, NULL);
+  session = mg_run_host_get_session (live.host);
+  g_assert_true (run_test_wait (live_enough, &live, 30));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (mg_run_host_get_view (live.host)),
+                                             "run-view.cancel", NULL));
+  g_assert_true (run_test_wait (session_finished, session, 30));
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_CANCELLED);
+  g_assert_cmpstr (mg_run_host_get_page (live.host), ==, "viewer");
+  g_assert_cmpstr (mg_window_get_page (window), ==, "start");
+  g_assert_nonnull (strstr (mg_run_host_get_banner_text (live.host), "nothing was saved"));
   gtk_window_destroy (GTK_WINDOW (window));
 
   /* Statically linked: no samples, and why; the run page stays. */

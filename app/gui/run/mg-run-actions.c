@@ -7,21 +7,6 @@
 #include "mg-run-settings-from-profile.h"
 #include "mg-window.h"
 
-MgRunSettings *
-mg_run_settings_for_window (GtkWindow *window, MgCatalogue *catalogue)
-{
-  MgRunHost *host = window != NULL ? mg_run_host_peek (window) : NULL;
-
-  if (host != NULL && mg_run_host_get_session (host) != NULL
-      && g_strcmp0 (mg_run_host_get_page (host), "run") == 0)
-    return mg_run_settings_copy (mg_run_session_get_settings (mg_run_host_get_session (host)));
-  if (window != NULL && MG_IS_WINDOW (window) && mg_window_get_profile (MG_WINDOW (window)) != NULL)
-    return mg_run_settings_new_from_profile (mg_window_get_profile (MG_WINDOW (window)), catalogue);
-  if (host != NULL && mg_run_host_get_session (host) != NULL)
-    return mg_run_settings_copy (mg_run_session_get_settings (mg_run_host_get_session (host)));
-  return NULL;
-}
-
 /* The run goes where the dialog came from, unless a run is showing there. */
 static void
 on_session (MgRunDialog *dialog, GParamSpec *pspec, gpointer user_data)

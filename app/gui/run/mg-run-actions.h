@@ -20,8 +20,4 @@ void mg_run_actions_install (GtkApplication *app);
  * recorded with. */
 MgRunDialog *mg_run_open_dialog (GtkWindow *parent, MgRunSettings *initial, MgProfile *profile);
 
-/* What "Run again" would start for @window: its run's settings, else those
- * of its profile; NULL when it shows neither. */
-MgRunSettings *mg_run_settings_for_window (GtkWindow *window, MgCatalogue *catalogue);
-
 G_END_DECLS

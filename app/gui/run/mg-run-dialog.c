@@ -1186,6 +1186,11 @@ mg_run_dialog_init (MgRunDialog *self)
   g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
   g_signal_connect_swapped (self->settings, "notify", G_CALLBACK (sync_from_settings), self);
   setup_completion (self);
+  {
+    g_autofree char *cwd = g_get_current_dir ();
+
+    gtk_entry_set_placeholder_text (GTK_ENTRY (self->working_folder_entry), cwd);
+  }
 }
 
 MgRunDialog *
