@@ -262,6 +262,40 @@ test_metrics_path (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+static MgRunDialog *
+find_dialog (void)
+{
+  g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (MG_IS_RUN_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+      return l->data;
+  return NULL;
+}
+
+/* app.profile (Ctrl+R) and app.run-again (Ctrl+Shift+R) open the dialog. */
+static void
+test_app_actions (void)
+{
+  g_auto (GStrv) profile_accels = gtk_application_get_accels_for_action (app, "app.profile");
+  g_auto (GStrv) again_accels = gtk_application_get_accels_for_action (app, "app.run-again");
+  MgRunDialog *dialog;
+
+  g_assert_cmpstr (profile_accels[0], ==, "<Control>r");
+  g_assert_cmpstr (again_accels[0], ==, "<Shift><Control>r");
+  g_assert_null (find_dialog ());
+  g_action_group_activate_action (G_ACTION_GROUP (app), "profile", NULL);
+  spin (50);
+  dialog = find_dialog ();
+  g_assert_nonnull (dialog);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "run-again", NULL);
+  spin (50);
+  dialog = find_dialog ();
+  g_assert_nonnull (dialog);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 /* ---- runs --------------------------------------------------------------- */
 
 typedef struct {
@@ -553,6 +587,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/dialog/checks-and-command-line", test_checks_and_command_line);
   g_test_add_func ("/gui-run/dialog/errors-beside-fields", test_errors_beside_fields);
   g_test_add_func ("/gui-run/dialog/metrics-path", test_metrics_path);
+  g_test_add_func ("/gui-run/app/actions", test_app_actions);
   g_test_add_func ("/gui-run/run/live", test_live_run);
   g_test_add_func ("/gui-run/run/failures", test_failures);
   status = g_test_run ();
