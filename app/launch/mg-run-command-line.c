@@ -467,22 +467,6 @@ mg_run_settings_set_from_command_line (MgRunSettings *self, const char *line,
       return FALSE;
     }
 
-  /* Everything at once, each changed property notified once. */
-  g_object_freeze_notify (G_OBJECT (self));
-  {
-    GParamSpec **pspecs;
-    guint n;
-
-    pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (s), &n);
-    for (guint i = 0; i < n; i++)
-      {
-        g_auto (GValue) value = G_VALUE_INIT;
-
-        g_object_get_property (G_OBJECT (s), pspecs[i]->name, &value);
-        g_object_set_property (G_OBJECT (self), pspecs[i]->name, &value);
-      }
-    g_free (pspecs);
-  }
-  g_object_thaw_notify (G_OBJECT (self));
+  mg_run_settings_assign (self, s);
   return TRUE;
 }

@@ -217,18 +217,26 @@ mg_run_settings_new (void)
   return g_object_new (MG_TYPE_RUN_SETTINGS, NULL);
 }
 
+void
+mg_run_settings_assign (MgRunSettings *self, MgRunSettings *other)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+  for (guint i = 1; i < N_PROPS; i++)
+    {
+      g_auto (GValue) value = G_VALUE_INIT;
+
+      g_object_get_property (G_OBJECT (other), props[i]->name, &value);
+      g_object_set_property (G_OBJECT (self), props[i]->name, &value);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
 MgRunSettings *
 mg_run_settings_copy (MgRunSettings *self)
 {
   MgRunSettings *copy = mg_run_settings_new ();
 
-  for (guint i = 1; i < N_PROPS; i++)
-    {
-      g_auto (GValue) value = G_VALUE_INIT;
-
-      g_object_get_property (G_OBJECT (self), props[i]->name, &value);
-      g_object_set_property (G_OBJECT (copy), props[i]->name, &value);
-    }
+  mg_run_settings_assign (copy, self);
   return copy;
 }
 

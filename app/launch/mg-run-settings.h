@@ -19,6 +19,8 @@ G_DECLARE_FINAL_TYPE (MgRunSettings, mg_run_settings, MG, RUN_SETTINGS, GObject)
 
 MgRunSettings *mg_run_settings_new (void);
 MgRunSettings *mg_run_settings_copy (MgRunSettings *self);
+/* Every property of @self set from @other (each change notified once). */
+void mg_run_settings_assign (MgRunSettings *self, MgRunSettings *other);
 /* TRUE when every property is equal. */
 gboolean mg_run_settings_equal (MgRunSettings *a, MgRunSettings *b);
 

@@ -453,6 +453,14 @@ test_live_run (void)
   g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (again_dialog, "rss")));
   gtk_window_destroy (GTK_WINDOW (again_dialog));
 
+  /* The next dialog starts from this run's line, with a fresh name. */
+  again_dialog = mg_run_dialog_new (NULL, NULL, NULL);
+  g_assert_true (g_str_has_suffix (mg_run_settings_get_program (mg_run_dialog_get_settings (again_dialog)),
+                                   "/run-workload"));
+  g_assert_cmpstr (mg_run_settings_get_output (mg_run_dialog_get_settings (again_dialog)), ==, dir);
+  g_assert_false (gtk_check_button_get_active (mg_run_dialog_get_metric_check (again_dialog, "rchar_rate")));
+  gtk_window_destroy (GTK_WINDOW (again_dialog));
+
   g_unlink (mg_run_session_get_output_path (session));
   gtk_window_destroy (GTK_WINDOW (window));
   g_rmdir (dir);

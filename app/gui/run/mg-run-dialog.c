@@ -1193,6 +1193,27 @@ mg_run_dialog_init (MgRunDialog *self)
   }
 }
 
+/* The last line started. A MAP-style name in it was made for that run: the
+ * next one gets a fresh name in the same folder. */
+static void
+restore_last (MgRunDialog *self)
+{
+  g_autofree char *last = g_settings_get_string (self->gsettings, "last-command-line");
+  g_autoptr (GRegex) map_name = g_regex_new ("_[0-9]+p_[0-9]+n_[0-9]{4}-[0-9]{2}-[0-9]{2}_[0-9]{2}-[0-9]{2}"
+                                             "(-[0-9]+)?\\.mgprof$", 0, 0, NULL);
+  const char *output;
+
+  if (*last == '\0' || !mg_run_settings_set_from_command_line (self->settings, last, NULL, NULL))
+    return;
+  output = mg_run_settings_get_output (self->settings);
+  if (output != NULL && g_regex_match (map_name, output, 0, NULL))
+    {
+      g_autofree char *folder = g_path_get_dirname (output);
+
+      mg_run_settings_set_output (self->settings, folder);
+    }
+}
+
 MgRunDialog *
 mg_run_dialog_new (GtkWindow *parent, MgCatalogue *catalogue, MgRunSettings *initial)
 {
@@ -1200,19 +1221,9 @@ mg_run_dialog_new (GtkWindow *parent, MgCatalogue *catalogue, MgRunSettings *ini
                                     "transient-for", parent, NULL);
 
   if (initial != NULL)
-    {
-      g_autofree char *line = mg_run_settings_to_command_line (initial, NULL);
-
-      if (!mg_run_settings_set_from_command_line (self->settings, line, NULL, NULL))
-        mg_run_settings_set_program (self->settings, mg_run_settings_get_program (initial));
-    }
+    mg_run_settings_assign (self->settings, initial);
   else if (self->gsettings != NULL)
-    {
-      g_autofree char *last = g_settings_get_string (self->gsettings, "last-command-line");
-
-      if (*last != '\0')
-        mg_run_settings_set_from_command_line (self->settings, last, self->catalogue, NULL);
-    }
+    restore_last (self);
   return self;
 }
 
