@@ -56,6 +56,8 @@ struct _MgRunSession
   char *message;
   GString *output;
   guint output_lines;
+  gboolean output_open;        /* the pipe has not reached its end yet */
+  guint output_wait_id;        /* after the exit: how long we wait for that end */
 };
 
 G_DEFINE_FINAL_TYPE (MgRunSession, mg_run_session, G_TYPE_OBJECT)
@@ -100,6 +102,7 @@ mg_run_session_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->tick_id, g_source_remove);
   g_clear_handle_id (&self->kill_id, g_source_remove);
+  g_clear_handle_id (&self->output_wait_id, g_source_remove);
   g_clear_object (&self->process);
   G_OBJECT_CLASS (mg_run_session_parent_class)->dispose (object);
 }
@@ -247,8 +250,19 @@ on_output_read (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (MgRunSession) self = user_data;
   g_autoptr (GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, NULL);
 
-  if (bytes == NULL || g_bytes_get_size (bytes) == 0 || g_cancellable_is_cancelled (self->cancellable))
+  if (g_cancellable_is_cancelled (self->cancellable))
     return;
+  if (bytes == NULL || g_bytes_get_size (bytes) == 0)
+    {
+      self->output_open = FALSE;
+      /* The program's last words are in: the end may go on. */
+      if (self->output_wait_id != 0)
+        {
+          g_clear_handle_id (&self->output_wait_id, g_source_remove);
+          finish_run (self);
+        }
+      return;
+    }
   append_output (self, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
   read_output (self, G_INPUT_STREAM (source));
 }
@@ -484,11 +498,29 @@ on_final_merged (GObject *source, GAsyncResult *result, gpointer user_data)
   set_state (self, MG_RUN_STATE_DONE);
 }
 
+static gboolean
+on_output_wait_over (gpointer user_data)
+{
+  MgRunSession *self = user_data;
+
+  /* Something the program started still holds the pipe: go on without it. */
+  self->output_wait_id = 0;
+  self->output_open = FALSE;
+  finish_run (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 finish_run (MgRunSession *self)
 {
   if (self->merge_running)
     return; /* on_live_merged comes back here */
+  if (self->output_open)
+    {
+      if (self->output_wait_id == 0)
+        self->output_wait_id = g_timeout_add (2000, on_output_wait_over, self);
+      return; /* on_output_read or the timeout come back here */
+    }
   if (self->cancelled)
     {
       set_state (self, MG_RUN_STATE_CANCELLED);
@@ -661,6 +693,7 @@ mg_run_session_start (MgRunSession *self, GError **error)
       return FALSE;
     }
   set_state (self, MG_RUN_STATE_RUNNING);
+  self->output_open = TRUE;
   read_output (self, g_subprocess_get_stdout_pipe (self->process));
   g_subprocess_wait_async (self->process, self->cancellable, on_process_exited, g_object_ref (self));
   self->tick_id = g_timeout_add (self->refresh_ms, on_tick, self);

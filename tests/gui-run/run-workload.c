@@ -3,6 +3,8 @@
  *   work=SECONDS  burn CPU, allocate, print progress
  *   exit=N        exit with status N
  *   crash         die of SIGSEGV
+ *   env=NAME      print "env NAME=<value>" or "env NAME unset"
+ *   lines=N       print N numbered lines
  * Plain C, libc only; built unsanitized (and statically, when possible). */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -58,6 +60,18 @@ main (int argc, char **argv)
         work (atof (argv[i] + 5));
       else if (strncmp (argv[i], "exit=", 5) == 0)
         return atoi (argv[i] + 5);
+      else if (strncmp (argv[i], "env=", 4) == 0)
+        {
+          const char *value = getenv (argv[i] + 4);
+
+          if (value != NULL)
+            printf ("env %s=%s\n", argv[i] + 4, value);
+          else
+            printf ("env %s unset\n", argv[i] + 4);
+        }
+      else if (strncmp (argv[i], "lines=", 6) == 0)
+        for (int n = 1; n <= atoi (argv[i] + 6); n++)
+          printf ("line %d\n", n);
       else if (strcmp (argv[i], "crash") == 0)
         {
           raise (SIGSEGV);

@@ -3,6 +3,7 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mg-program-check.h"
 #include "mg-run-check.h"
@@ -500,6 +501,51 @@ test_session_stop_and_cancel (void)
   g_rmdir (dir);
 }
 
+/* The working folder, the environment and the bounded output. */
+static void
+test_session_folder_environment_output (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-folder-XXXXXX", NULL);
+  g_autofree char *program = run_test_program ("run-workload");
+  g_autofree char *link = g_build_filename (dir, "wl", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", NULL, NULL);
+  g_autoptr (MgRunSession) session = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *folder = NULL;
+  g_auto (GStrv) lines = NULL;
+  Watch w = { 0 };
+
+  g_setenv ("MG_RUN_TEST_GONE", "still here", TRUE);
+  g_assert_cmpint (symlink (program, link), ==, 0);
+  mg_run_settings_set_program (s, "./wl");
+  mg_run_settings_set_working_folder (s, dir);
+  mg_run_settings_set_arguments (s, "work=0.3 lines=2500 env=MG_RUN_TEST_SET env=MG_RUN_TEST_GONE");
+  mg_run_settings_set_env_set (s, (const char *[]) { "MG_RUN_TEST_SET=a b", NULL });
+  mg_run_settings_set_env_unset (s, (const char *[]) { "MG_RUN_TEST_GONE", NULL });
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+
+  /* Saved in the working folder, which the profile records. */
+  folder = g_path_get_dirname (mg_run_session_get_output_path (session));
+  g_assert_cmpstr (folder, ==, dir);
+  g_assert_cmpstr (mg_profile_get_run_info (mg_run_session_get_profile (session))->working_dir, ==, dir);
+
+  output = mg_run_session_dup_output (session);
+  /* Bounded to the last 2000 lines, all of them read before the end. */
+  lines = g_strsplit (output, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 2001);
+  g_assert_cmpstr (lines[1999], ==, "env MG_RUN_TEST_GONE unset");
+  g_assert_cmpstr (lines[1998], ==, "env MG_RUN_TEST_SET=a b");
+  g_assert_cmpstr (lines[1997], ==, "line 2500");
+  g_assert_cmpstr (lines[0], ==, "line 503");
+
+  g_unlink (mg_run_session_get_output_path (session));
+  g_unlink (link);
+  g_rmdir (dir);
+  g_unsetenv ("MG_RUN_TEST_GONE");
+}
+
 /* --np through mpirun: every rank sampled, one profile. */
 static void
 test_session_mpi (void)
@@ -559,6 +605,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/session/crash", test_session_crash);
   g_test_add_func ("/run/session/static", test_session_static);
   g_test_add_func ("/run/session/stop-and-cancel", test_session_stop_and_cancel);
+  g_test_add_func ("/run/session/folder-environment-output", test_session_folder_environment_output);
   g_test_add_func ("/run/session/mpi", test_session_mpi);
   g_test_add_func ("/run/session/missing-program", test_session_missing_program);
   return g_test_run ();
