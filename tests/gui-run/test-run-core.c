@@ -546,6 +546,31 @@ test_session_folder_environment_output (void)
   g_unsetenv ("MG_RUN_TEST_GONE");
 }
 
+/* A plugin that lacks a metric's function: the profile opens, the error is
+ * counted in the message and kept in the profile. */
+static void
+test_session_plugin_error (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_fixture_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-plugin-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5", dir);
+  g_autoptr (MgRunSession) session = NULL;
+  MgProfile *profile;
+  gboolean found = FALSE;
+  Watch w = { 0 };
+
+  mg_run_settings_set_metric_enabled (s, c, "fx_badfn", TRUE);
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpstr (mg_run_session_get_message (session), ==, "1 plugin or metric error was reported.");
+  profile = mg_run_session_get_profile (session);
+  for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
+    found |= strstr (mg_profile_get_plugin_error (profile, i)->message, "mg_no_such_function") != NULL;
+  g_assert_true (found);
+  g_unlink (mg_run_session_get_output_path (session));
+  g_rmdir (dir);
+}
+
 /* --np through mpirun: every rank sampled, one profile. */
 static void
 test_session_mpi (void)
@@ -606,6 +631,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/session/static", test_session_static);
   g_test_add_func ("/run/session/stop-and-cancel", test_session_stop_and_cancel);
   g_test_add_func ("/run/session/folder-environment-output", test_session_folder_environment_output);
+  g_test_add_func ("/run/session/plugin-error", test_session_plugin_error);
   g_test_add_func ("/run/session/mpi", test_session_mpi);
   g_test_add_func ("/run/session/missing-program", test_session_missing_program);
   return g_test_run ();
