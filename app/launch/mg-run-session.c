@@ -14,8 +14,10 @@
 #include "mg-install-paths.h"
 #include "mg-launcher.h"
 #include "mg-merge.h"
+#include "mg-mpi.h"
 #include "mg-output-name.h"
 #include "mg-plan-writer.h"
+#include "mg-record-finish.h"
 #include "mg-run-check.h"
 #include "mg-run-metric-toggles.h"
 
@@ -529,6 +531,20 @@ finish_run (MgRunSession *self)
   start_merge (self, TRUE, on_final_merged);
 }
 
+/* A program killed by a signal could not close its record: we reaped it,
+ * so we write how it ended, as the command line does (only for the program
+ * itself: the ranks behind mpirun are not ours to reap). */
+static void
+record_signal (MgRunSession *self, int signal)
+{
+  if (mg_run_settings_get_n_processes (self->settings) > 0
+      || mg_mpi_is_launcher (mg_launcher_get_argv (self->launcher)[0]) || self->pgid <= 0)
+    return;
+  mg_record_finish_signalled (mg_launcher_get_record_dir (self->launcher),
+                              mg_launcher_get_run_id (self->launcher), self->pgid, signal,
+                              self->end_mono_us * 1000);
+}
+
 static void
 on_process_exited (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -541,7 +557,10 @@ on_process_exited (GObject *source, GAsyncResult *result, gpointer user_data)
   g_clear_handle_id (&self->tick_id, g_source_remove);
   g_clear_handle_id (&self->kill_id, g_source_remove);
   if (g_subprocess_get_if_signaled (process))
-    self->exit_status = 128 + g_subprocess_get_term_sig (process);
+    {
+      self->exit_status = 128 + g_subprocess_get_term_sig (process);
+      record_signal (self, g_subprocess_get_term_sig (process));
+    }
   else
     self->exit_status = g_subprocess_get_exit_status (process);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_EXIT_STATUS]);

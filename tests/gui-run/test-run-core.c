@@ -421,8 +421,18 @@ test_session_crash (void)
   g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 128 + SIGSEGV);
   g_assert_nonnull (strstr (mg_run_session_get_message (session), "killed by signal 11"));
   profile = mg_run_session_get_profile (session);
+  /* The timeline's mark, with the signal the launcher reaped (the sampler
+   * could not write it: mg_record_finish_signalled()). */
   for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
-    marked |= mg_profile_get_event (profile, i)->kind == MG_EVENT_SIGNAL; /* the timeline's mark */
+    {
+      const MgProcessEvent *event = mg_profile_get_event (profile, i);
+
+      if (event->kind != MG_EVENT_SIGNAL)
+        continue;
+      g_assert_cmpint (event->status, ==, SIGSEGV);
+      g_assert_null (event->message);
+      marked = TRUE;
+    }
   g_assert_true (marked);
   g_unlink (mg_run_session_get_output_path (session));
   g_rmdir (dir);
