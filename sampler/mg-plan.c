@@ -164,6 +164,32 @@ parse_metric (Ctx *ctx, MgPlan *plan, char **f, int n)
   return 0;
 }
 
+/* "1,3-5": ranges of ranks; fills plan->ranks. */
+static int
+parse_ranks (Ctx *ctx, MgPlan *plan, char *list)
+{
+  char *save = NULL;
+  if (plan->select_ranks)
+    return fail (ctx, "more than one 'select_ranks' line");
+  plan->select_ranks = true;
+  for (char *item = strtok_r (list, ",", &save); item; item = strtok_r (NULL, ",", &save))
+    {
+      MgPlanRankRange r;
+      char *dash = strchr (item, '-');
+      if (dash)
+        *dash = '\0';
+      if (parse_long (item, 0, &r.first) < 0 || parse_long (dash ? dash + 1 : item, 0, &r.last) < 0
+          || r.last < r.first)
+        return fail (ctx, "select_ranks: '%s%s%s' is not a rank or a range FIRST-LAST", item,
+                     dash ? "-" : "", dash ? dash + 1 : "");
+      plan->ranks = grow (plan->ranks, plan->n_ranks, sizeof *plan->ranks);
+      plan->ranks[plan->n_ranks++] = r;
+    }
+  if (plan->n_ranks == 0)
+    return fail (ctx, "select_ranks: the list is empty");
+  return 0;
+}
+
 static int
 parse_line (Ctx *ctx, MgPlan *plan, char *line)
 {
@@ -180,7 +206,7 @@ parse_line (Ctx *ctx, MgPlan *plan, char *line)
     return parse_metric (ctx, plan, f, n);
 
   bool is_string = strcmp (kw, "run_id") == 0 || strcmp (kw, "record_dir") == 0
-                   || strcmp (kw, "skip_program") == 0;
+                   || strcmp (kw, "skip_program") == 0 || strcmp (kw, "select_ranks") == 0;
   bool is_number = strcmp (kw, "interval_ms") == 0 || strcmp (kw, "samples") == 0
                    || strcmp (kw, "start_after_ms") == 0 || strcmp (kw, "stop_after_ms") == 0;
   if (!is_string && !is_number)
@@ -202,6 +228,8 @@ parse_line (Ctx *ctx, MgPlan *plan, char *line)
       free (plan->record_dir);
       plan->record_dir = dup_or_die (f[1]);
     }
+  else if (strcmp (kw, "select_ranks") == 0)
+    return parse_ranks (ctx, plan, f[1]);
   else if (strcmp (kw, "skip_program") == 0)
     {
       plan->skip = grow (plan->skip, plan->n_skip, sizeof *plan->skip);
@@ -317,6 +345,7 @@ mg_plan_clear (MgPlan *plan)
   free (plan->sources);
   free (plan->metrics);
   free (plan->skip);
+  free (plan->ranks);
   free (plan->run_id);
   free (plan->record_dir);
   memset (plan, 0, sizeof *plan);
@@ -331,6 +360,17 @@ mg_plan_skips (const MgPlan *plan, const char *program_name)
   base = base ? base + 1 : program_name;
   for (size_t i = 0; i < plan->n_skip; i++)
     if (strcmp (plan->skip[i], base) == 0)
+      return true;
+  return false;
+}
+
+bool
+mg_plan_selects_rank (const MgPlan *plan, long rank)
+{
+  if (!plan->select_ranks || rank < 0)
+    return true;
+  for (size_t i = 0; i < plan->n_ranks; i++)
+    if (rank >= plan->ranks[i].first && rank <= plan->ranks[i].last)
       return true;
   return false;
 }

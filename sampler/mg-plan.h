@@ -27,6 +27,12 @@ typedef struct {
   bool single_value;
 } MgPlanMetric;
 
+/* Ranks first..last, both included. */
+typedef struct {
+  long first;
+  long last;
+} MgPlanRankRange;
+
 typedef struct {
   char *run_id;
   char *record_dir;
@@ -36,6 +42,9 @@ typedef struct {
   long stop_after_ms;   /* 0: never */
   char **skip;
   size_t n_skip;
+  MgPlanRankRange *ranks; /* select_ranks; none: every rank is sampled */
+  size_t n_ranks;
+  bool select_ranks;    /* a select_ranks line was given */
   MgPlanSource *sources;
   size_t n_sources;
   MgPlanMetric *metrics;
@@ -54,5 +63,10 @@ void mg_plan_clear (MgPlan *plan);
 /* True when program_name's basename is one of the plan's skip_program lines. */
 __attribute__((visibility("hidden")))
 bool mg_plan_skips (const MgPlan *plan, const char *program_name);
+
+/* True when the plan samples a process of MPI rank @rank (-1: not an MPI
+ * process, always sampled). */
+__attribute__((visibility("hidden")))
+bool mg_plan_selects_rank (const MgPlan *plan, long rank);
 
 #endif /* MG_PLAN_H */

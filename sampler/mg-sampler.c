@@ -404,6 +404,14 @@ mg_sampler_constructor (void)
     }
   if (skipped (&s->plan))
     return;
+  /* --select-ranks: the launcher's rank variables are set before main, so
+   * an unselected rank runs untouched: no record, no plugins, no thread. */
+  if (!mg_plan_selects_rank (&s->plan, mpi_rank ()))
+    {
+      mg_log ("rank %d is not selected; running unprofiled", mpi_rank ());
+      mg_plan_clear (&s->plan);
+      return;
+    }
   s->have_plan = true;
   s->plugins = calloc (s->plan.n_sources + 1, sizeof *s->plugins);
   s->metrics = calloc (s->plan.n_metrics + 1, sizeof *s->metrics);

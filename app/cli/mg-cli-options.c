@@ -3,6 +3,7 @@
 #include "mg-cli-options.h"
 
 #include "mg-mpi.h"
+#include "mg-rank-list.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -79,6 +80,20 @@ parse_seconds (const char *option, const char *text, gboolean zero_ok, double *s
   return TRUE;
 }
 
+/* MAP's rank list, kept in canonical form for the plan. */
+static gboolean
+parse_ranks (const char *text, char **ranks, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+
+  if (text == NULL)
+    return TRUE;
+  *ranks = mg_rank_list_normalise (text, &local);
+  if (*ranks == NULL)
+    return usage_error (error, "--select-ranks=%s: %s", text, local->message);
+  return TRUE;
+}
+
 static gboolean
 check_numbers (MgCliOptions *o, GError **error)
 {
@@ -99,7 +114,8 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version, 
 {
   gboolean profile_only = o->output != NULL || o->n_processes != NOT_GIVEN
                           || o->interval_ms != NOT_GIVEN || o->samples != NOT_GIVEN
-                          || o->start_after_s >= 0 || o->stop_after_s >= 0;
+                          || o->start_after_s >= 0 || o->stop_after_s >= 0
+                          || o->select_ranks != NULL;
   gboolean toggles = o->enable_ids[0] != NULL || o->disable_ids[0] != NULL
                      || o->metrics_path[0] != NULL;
   guint n_modes = !!profile + !!list + (o->export_file != NULL) + !!version;
@@ -120,8 +136,8 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version, 
                                  "options)"));
 
   if (profile_only && o->mode != MG_CLI_MODE_PROFILE)
-    return usage_error (error, _("-o, --np, --interval, --samples, --start-after and --stop-after "
-                                 "go with --profile"));
+    return usage_error (error, _("-o, --np, --interval, --samples, --start-after, --stop-after "
+                                 "and --select-ranks go with --profile"));
   if (toggles && o->mode != MG_CLI_MODE_PROFILE && o->mode != MG_CLI_MODE_LIST_METRICS)
     return usage_error (error, _("--enable-metrics, --disable-metrics and --metrics-path go with "
                                  "--profile or --list-metrics"));
@@ -135,6 +151,12 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version, 
       if (o->n_processes != NOT_GIVEN && mg_mpi_is_launcher (o->rest[0]))
         return usage_error (error, _("--np starts mpirun itself: give either --np=N PROGRAM or "
                                      "%s … PROGRAM"), o->rest[0]);
+      /* The canonical list starts with its lowest rank. */
+      if (o->select_ranks != NULL && o->n_processes != NOT_GIVEN
+          && g_ascii_strtoll (o->select_ranks, NULL, 10) >= o->n_processes)
+        return usage_error (error, _("--select-ranks=%s selects none of the ranks of --np=%d "
+                                     "(0 to %d): nothing would be sampled"),
+                            o->select_ranks, o->n_processes, o->n_processes - 1);
       break;
     case MG_CLI_MODE_EXPORT:
       if (o->rest[0] == NULL || o->rest[1] != NULL)
@@ -184,7 +206,7 @@ mg_cli_options_parse (int argc, char **argv, GError **error)
 {
   g_autoptr (MgCliOptions) o = g_new0 (MgCliOptions, 1);
   gboolean profile = FALSE, list = FALSE, version = FALSE;
-  g_autofree char *start_after = NULL, *stop_after = NULL;
+  g_autofree char *start_after = NULL, *stop_after = NULL, *select_ranks = NULL;
   g_auto (GStrv) enable = NULL, disable = NULL, metrics_path = NULL, rest = NULL;
   const GOptionEntry entries[] = {
     { "profile", 0, 0, G_OPTION_ARG_NONE, &profile,
@@ -201,6 +223,8 @@ mg_cli_options_parse (int argc, char **argv, GError **error)
       N_("Start sampling SECONDS after the start"), N_("SECONDS") },
     { "stop-after", 0, 0, G_OPTION_ARG_STRING, &stop_after,
       N_("End the program after SECONDS, still writing the profile"), N_("SECONDS") },
+    { "select-ranks", 0, 0, G_OPTION_ARG_STRING, &select_ranks,
+      N_("Sample only these MPI ranks, e.g. 0,4-7"), N_("RANKS") },
     { "enable-metrics", 0, 0, G_OPTION_ARG_STRING_ARRAY, &enable,
       N_("Enable these metric or group ids"), N_("ID,…") },
     { "disable-metrics", 0, 0, G_OPTION_ARG_STRING_ARRAY, &disable,
@@ -236,7 +260,8 @@ mg_cli_options_parse (int argc, char **argv, GError **error)
     return NULL;
 
   if (!parse_seconds ("--start-after", start_after, TRUE, &o->start_after_s, error)
-      || !parse_seconds ("--stop-after", stop_after, FALSE, &o->stop_after_s, error))
+      || !parse_seconds ("--stop-after", stop_after, FALSE, &o->stop_after_s, error)
+      || !parse_ranks (select_ranks, &o->select_ranks, error))
     return NULL;
   o->enable_ids = split_ids (enable);
   o->disable_ids = split_ids (disable);
@@ -260,6 +285,7 @@ mg_cli_options_free (MgCliOptions *o)
   if (o == NULL)
     return;
   g_free (o->output);
+  g_free (o->select_ranks);
   g_strfreev (o->enable_ids);
   g_strfreev (o->disable_ids);
   g_strfreev (o->metrics_path);

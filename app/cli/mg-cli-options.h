@@ -31,6 +31,7 @@ typedef struct {
   int samples;            /* G_MININT: not given */
   double start_after_s;   /* < 0: not given */
   double stop_after_s;    /* < 0: not given */
+  char *select_ranks;     /* canonical rank list ("1,3-5"); NULL: not given */
   GStrv enable_ids;       /* split at commas, never NULL */
   GStrv disable_ids;
   GStrv metrics_path;     /* never NULL */

@@ -10,6 +10,7 @@
 #include "mg-install-paths.h"
 #include "mg-launcher.h"
 #include "mg-merge.h"
+#include "mg-mpi.h"
 #include "mg-output-name.h"
 #include "mg-plan-writer.h"
 
@@ -42,6 +43,7 @@ write_plan (const MgCliOptions *o, MgCatalogue *catalogue, MgLauncher *launcher,
     .start_after_ms = o->start_after_s > 0 ? (guint64) llround (o->start_after_s * 1000) : 0,
     .stop_after_ms = o->stop_after_s > 0 ? (guint64) llround (o->stop_after_s * 1000) : 0,
     .skip_programs = mg_launcher_get_skip_programs (launcher),
+    .select_ranks = o->select_ranks,
   };
 
   return mg_plan_write (catalogue, &plan, mg_launcher_get_plan_path (launcher), error);
@@ -102,34 +104,50 @@ choose_output (const MgCliOptions *o, MgLauncher *launcher, MgProfile *profile)
   const MgRunInfo *info = mg_profile_get_run_info (profile);
   const char *program = mg_launcher_get_program_path (launcher);
   g_autoptr (GDateTime) start = NULL;
+  g_auto (GStrv) env = NULL;
   g_autofree char *name = NULL;
 
   if (o->output != NULL)
     return g_strdup (o->output);
   start = g_date_time_new_from_unix_utc (mg_launcher_get_start_time_us (launcher) / G_USEC_PER_SEC);
-  name = mg_output_name_default (program != NULL ? program : mg_launcher_get_argv (launcher)[0],
-                                 info->n_processes, MAX (info->n_nodes, 1), start);
+  /* The program ran with our environment. */
+  env = g_get_environ ();
+  name = mg_output_name_default_with_threads (
+    program != NULL ? program : mg_launcher_get_argv (launcher)[0], info->n_processes,
+    MAX (info->n_nodes, 1), mg_output_name_threads_from_environ ((const char *const *) env),
+    start);
   return mg_output_name_make_unique (name);
 }
 
 /* Say it before a long run, not only after it. */
 static void
-warn_unsampleable (MgLauncher *launcher)
+warn_unsampleable (const MgCliOptions *o, MgLauncher *launcher)
 {
   MgProgramKind kind = mg_launcher_get_program_kind (launcher);
 
   if (kind == MG_PROGRAM_STATIC || kind == MG_PROGRAM_SETUID)
     mg_cli_print_error (_("warning: %s will not be sampled: %s"),
                         mg_launcher_get_program_path (launcher), mg_program_kind_explain (kind));
+  /* Without an MPI launcher no process has a rank: all are sampled. */
+  if (o->select_ranks != NULL && o->n_processes <= 0 && !mg_mpi_is_launcher (o->rest[0]))
+    mg_cli_print_error (_("warning: --select-ranks=%s has no effect without MPI: every process "
+                          "is sampled (give -n N, or start the program with mpirun or srun)"),
+                        o->select_ranks);
 }
 
 /* Nothing was sampled: say why, and exit with the program's failure if it
  * failed, else with our own status. */
 static int
-no_samples (MgLauncher *launcher, int exit_status)
+no_samples (const MgCliOptions *o, MgLauncher *launcher, int exit_status)
 {
-  mg_cli_print_error (_("no samples were recorded, so no profile was written: %s"),
-                      mg_program_kind_explain (mg_launcher_get_program_kind (launcher)));
+  if (o->select_ranks != NULL)
+    mg_cli_print_error (_("no samples were recorded, so no profile was written: no process of "
+                          "the selected ranks (--select-ranks=%s) was sampled; check the ranks "
+                          "the run has"),
+                        o->select_ranks);
+  else
+    mg_cli_print_error (_("no samples were recorded, so no profile was written: %s"),
+                        mg_program_kind_explain (mg_launcher_get_program_kind (launcher)));
   return exit_status != 0 ? exit_status : MG_EXIT_NO_SAMPLES;
 }
 
@@ -154,7 +172,7 @@ mg_cli_profile (const MgCliOptions *o)
       mg_cli_print_error ("%s", error->message);
       return MG_EXIT_LAUNCH;
     }
-  warn_unsampleable (launcher);
+  warn_unsampleable (o, launcher);
   if (!mg_launcher_run (launcher, &status, &error))
     {
       mg_cli_print_error ("%s", error->message);
@@ -164,7 +182,7 @@ mg_cli_profile (const MgCliOptions *o)
   profile = merge (catalogue, launcher, status, &error);
 
   if (profile == NULL && g_error_matches (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES))
-    return no_samples (launcher, status);
+    return no_samples (o, launcher, status);
   if (profile == NULL)
     {
       mg_launcher_keep_run_dir (launcher);
@@ -185,5 +203,7 @@ mg_cli_profile (const MgCliOptions *o)
       return status != 0 ? status : MG_EXIT_PROFILE_FILE;
     }
   mg_cli_print_summary (profile, output, mg_launcher_get_stopped (launcher) ? o->stop_after_s : 0);
+  if (o->select_ranks != NULL)
+    mg_cli_print_rank_selection (profile, o->select_ranks);
   return status;
 }

@@ -4,6 +4,8 @@
 
 #include <glib/gi18n.h>
 
+#include "mg-rank-list.h"
+
 typedef struct {
   char *what;       /* "plugin X (lib)" or "metric X" */
   char *message;
@@ -91,4 +93,22 @@ mg_cli_print_summary (MgProfile *profile, const char *output, double stopped_aft
     g_printerr (_("metrograph: the program was ended after %g s (--stop-after)\n"),
                 stopped_after_s);
   print_errors (profile);
+}
+
+void
+mg_cli_print_rank_selection (MgProfile *profile, const char *select_ranks)
+{
+  g_autoptr (GArray) ranks = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autofree char *sampled = NULL;
+
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    {
+      int rank = mg_profile_get_process (profile, p)->rank;
+
+      if (rank >= 0)
+        g_array_append_val (ranks, rank);
+    }
+  sampled = mg_rank_list_from_ranks ((const int *) (void *) ranks->data, ranks->len);
+  g_printerr (_("metrograph: ranks selected: %s (--select-ranks); ranks in the profile: %s\n"),
+              select_ranks, *sampled != '\0' ? sampled : _("none"));
 }

@@ -9,4 +9,7 @@ G_BEGIN_DECLS
 /* stopped_after_s > 0: --stop-after ended the program. */
 void mg_cli_print_summary (MgProfile *profile, const char *output, double stopped_after_s);
 
+/* --select-ranks: the selection and the ranks the profile holds. */
+void mg_cli_print_rank_selection (MgProfile *profile, const char *select_ranks);
+
 G_END_DECLS

@@ -61,6 +61,14 @@ append_line (GString *plan, GError **error, const char *keyword, ...)
   return TRUE;
 }
 
+/* What the sampler accepts: digits, ',' and '-' only (app/run/mg-rank-list.c
+ * writes the canonical form; the sampler checks the rest). */
+static gboolean
+ranks_ok (const char *ranks)
+{
+  return *ranks != '\0' && strspn (ranks, "0123456789,-") == strlen (ranks);
+}
+
 static gboolean
 check_options (const MgPlanOptions *options, GError **error)
 {
@@ -72,6 +80,8 @@ check_options (const MgPlanOptions *options, GError **error)
     problem = _("the record folder is not an absolute path");
   else if (options->samples != 0 && options->samples < 16)
     problem = _("the number of samples is below 16");
+  else if (options->select_ranks != NULL && !ranks_ok (options->select_ranks))
+    problem = _("the list of selected ranks is not in canonical form");
   if (problem == NULL)
     return TRUE;
   g_set_error (error, MG_PLAN_ERROR, MG_PLAN_ERROR_INVALID, _("cannot write the run plan: %s"),
@@ -99,6 +109,9 @@ append_header (GString *plan, const MgPlanOptions *options, GError **error)
   for (guint i = 0; options->skip_programs != NULL && options->skip_programs[i] != NULL; i++)
     if (!append_line (plan, error, "skip_program", options->skip_programs[i], NULL))
       return FALSE;
+  if (options->select_ranks != NULL
+      && !append_line (plan, error, "select_ranks", options->select_ranks, NULL))
+    return FALSE;
   return TRUE;
 }
 

@@ -8,11 +8,39 @@ char *
 mg_output_name_default (const char *program, guint n_processes, guint n_nodes,
                         GDateTime *start)
 {
+  return mg_output_name_default_with_threads (program, n_processes, n_nodes, 0, start);
+}
+
+char *
+mg_output_name_default_with_threads (const char *program, guint n_processes, guint n_nodes,
+                                     guint n_threads, GDateTime *start)
+{
   g_autofree char *base = g_path_get_basename (program);
   g_autoptr (GDateTime) local = g_date_time_to_local (start);
   g_autofree char *stamp = g_date_time_format (local, "%Y-%m-%d_%H-%M");
+  g_autofree char *threads = n_threads > 0 ? g_strdup_printf ("_%ut", n_threads)
+                                           : g_strdup ("");
 
-  return g_strdup_printf ("%s_%up_%un_%s" MG_PROFILE_SUFFIX, base, n_processes, n_nodes, stamp);
+  return g_strdup_printf ("%s_%up_%un%s_%s" MG_PROFILE_SUFFIX, base, n_processes, n_nodes,
+                          threads, stamp);
+}
+
+guint
+mg_output_name_threads_from_environ (const char *const *envp)
+{
+  const char *value = g_environ_getenv ((char **) envp, "OMP_NUM_THREADS");
+  g_autofree char *first = NULL;
+  guint64 threads;
+
+  if (value == NULL)
+    return 0;
+  /* Nested levels are comma-separated: the outermost is the process's own. */
+  first = g_strndup (value, strcspn (value, ","));
+  g_strstrip (first);
+  if (!g_ascii_isdigit (first[0])
+      || !g_ascii_string_to_unsigned (first, 10, 1, G_MAXUINT, &threads, NULL))
+    return 0;
+  return (guint) threads;
 }
 
 char *
