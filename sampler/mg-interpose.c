@@ -1,4 +1,4 @@
-/* exec family and _exit, interposed so the record is closed before the image
+/* exec family (execve, execveat, fexecve, execvpe and the execl/execv forms) and _exit, interposed so the record is closed before the image
  * goes away. A vfork child (which shares our memory but has its own pid)
  * passes straight through: nothing unsafe may run there. */
 #include <dlfcn.h>
@@ -15,11 +15,13 @@
 
 typedef int (*ExecveFn) (const char *, char *const[], char *const[]);
 typedef int (*FexecveFn) (int, char *const[], char *const[]);
+typedef int (*ExecveatFn) (int, const char *, char *const[], char *const[], int);
 typedef void (*ExitFn) (int);
 
 static ExecveFn real_execve;
 static ExecveFn real_execvpe;
 static FexecveFn real_fexecve;
+static ExecveatFn real_execveat;
 static ExitFn real__exit;
 static ExitFn real__Exit;
 
@@ -30,6 +32,7 @@ mg_interpose_resolve (void)
     return;
   *(void **) &real_execvpe = dlsym (RTLD_NEXT, "execvpe");
   *(void **) &real_fexecve = dlsym (RTLD_NEXT, "fexecve");
+  *(void **) &real_execveat = dlsym (RTLD_NEXT, "execveat");
   *(void **) &real__exit = dlsym (RTLD_NEXT, "_exit");
   *(void **) &real__Exit = dlsym (RTLD_NEXT, "_Exit");
   *(void **) &real_execve = dlsym (RTLD_NEXT, "execve");
@@ -75,6 +78,24 @@ fexecve (int fd, char *const argv[], char *const envp[])
 {
   bool was_sampling = before_exec ();
   int ret = real_fexecve (fd, argv, envp);
+  after_failed_exec (was_sampling);
+  return ret;
+}
+
+/* glibc 2.34+ has a wrapper; with an older libc there is nothing to call
+ * through to, and the program could not have linked against it either. */
+MG_EXPORT int
+execveat (int dirfd, const char *path, char *const argv[], char *const envp[], int flags)
+{
+  if (!real_execveat)
+    mg_interpose_resolve ();
+  if (!real_execveat)
+    {
+      errno = ENOSYS;
+      return -1;
+    }
+  bool was_sampling = before_exec ();
+  int ret = real_execveat (dirfd, path, argv, envp, flags);
   after_failed_exec (was_sampling);
   return ret;
 }

@@ -5,7 +5,12 @@
  *   mg-test-workload underscore MS STATUS   as run, but end with _exit
  *   mg-test-workload spawn MS        vfork+exec and posix_spawn a child each
  *                                    ("run MS 4"), wait for both, exit 0
- *   mg-test-workload badexec MS      sleep MS, fail to exec, sleep MS, exit 0 */
+ *   mg-test-workload badexec MS      sleep MS, fail to exec, sleep MS, exit 0
+ *   mg-test-workload execveat MS     sleep MS, fail an execveat, sleep MS, then
+ *                                    execveat itself (dirfd /proc/self, "exe")
+ *                                    as "run MS 0" */
+#define _GNU_SOURCE /* execveat, O_PATH */
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +72,19 @@ main (int argc, char **argv)
       waitpid (b, &st2, 0);
       printf ("children %d %d %d %d\n", (int) a, WEXITSTATUS (st1), (int) b, WEXITSTATUS (st2));
       return 0;
+    }
+  if (strcmp (argv[1], "execveat") == 0)
+    {
+      char *image_argv[] = { argv[0], "run", argv[2], "0", NULL };
+      sleep_ms (ms);
+      if (execveat (AT_FDCWD, "mg-no-such-program", image_argv, environ, 0) < 0)
+        printf ("execveat failed\n");
+      fflush (stdout);
+      sleep_ms (ms);
+      int dir = open ("/proc/self", O_PATH | O_DIRECTORY);
+      execveat (dir, "exe", image_argv, environ, 0);
+      perror ("execveat");
+      return 1;
     }
   if (strcmp (argv[1], "badexec") == 0)
     {

@@ -126,6 +126,37 @@ test_errors (void)
   g_assert_nonnull (strstr (err, "No such file or directory"));
 }
 
+static void
+test_select_ranks (void)
+{
+  MgPlan plan;
+  char err[512];
+  g_assert_cmpint (parse (HEAD, &plan, err, sizeof err), ==, 0);
+  g_assert_false (plan.select_ranks);
+  g_assert_true (mg_plan_selects_rank (&plan, 0));
+  g_assert_true (mg_plan_selects_rank (&plan, 12345));
+  mg_plan_clear (&plan);
+
+  g_assert_cmpint (parse (HEAD "select_ranks\t1,3-5,9\n", &plan, err, sizeof err), ==, 0);
+  g_assert_true (plan.select_ranks);
+  g_assert_cmpuint (plan.n_ranks, ==, 3);
+  g_assert_cmpint (plan.ranks[1].first, ==, 3);
+  g_assert_cmpint (plan.ranks[1].last, ==, 5);
+  static const long in[] = { -1, 1, 3, 4, 5, 9 }, out[] = { 0, 2, 6, 8, 10, 100000 };
+  for (guint i = 0; i < G_N_ELEMENTS (in); i++)
+    g_assert_true (mg_plan_selects_rank (&plan, in[i]));
+  for (guint i = 0; i < G_N_ELEMENTS (out); i++)
+    g_assert_false (mg_plan_selects_rank (&plan, out[i]));
+  mg_plan_clear (&plan);
+  g_assert_null (plan.ranks);
+
+  expect_error (HEAD "select_ranks\t1,x\n", "4: select_ranks: 'x' is not a rank or a range FIRST-LAST");
+  expect_error (HEAD "select_ranks\t5-3\n", "4: select_ranks: '5-3' is not a rank or a range FIRST-LAST");
+  expect_error (HEAD "select_ranks\t-2\n", "4: select_ranks: '-2' is not a rank or a range FIRST-LAST");
+  expect_error (HEAD "select_ranks\t,\n", "4: select_ranks: the list is empty");
+  expect_error (HEAD "select_ranks\t1\nselect_ranks\t2\n", "5: more than one 'select_ranks' line");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -137,6 +168,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sampler/plan/full", test_full_plan);
   g_test_add_func ("/sampler/plan/environment", test_environment_fallbacks);
   g_test_add_func ("/sampler/plan/errors", test_errors);
+  g_test_add_func ("/sampler/plan/select-ranks", test_select_ranks);
   int rc = g_test_run ();
   g_unlink (plan_path);
   g_rmdir (dir);

@@ -740,6 +740,46 @@ test_failed_exec (void)
   fixture_clear (&f);
 }
 
+/* execveat closes the record like execve: a failed one resumes sampling in
+ * a new record, a successful one leaves EXECED behind and the new image
+ * samples into its own record (before, the record stayed RUNNING: "ended
+ * without trace"). */
+static void
+test_execveat (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  const char *const args[] = { "execveat", "100", NULL };
+  g_autofree char *out = NULL;
+  int status = run_workload (&f, f.plan, args, &out, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_cmpstr (out, ==, "execveat failed\nhello\n");
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  g_assert_cmpuint (recs->len, ==, 3);
+  guint n_execed = 0, n_exited = 0;
+  int pid = hdr (recs->pdata[0])->pid;
+  for (guint k = 0; k < recs->len; k++)
+    {
+      const MgRecordHeader *h = hdr (recs->pdata[k]);
+      g_assert_cmpint (h->pid, ==, pid);
+      g_assert_cmpuint (h->n_samples, >, 0);
+      n_execed += h->state == MG_RECORD_STATE_EXECED;
+      n_exited += h->state == MG_RECORD_STATE_EXITED;
+    }
+  g_assert_cmpuint (n_execed, ==, 2);
+  g_assert_cmpuint (n_exited, ==, 1);
+  Record *image = find_record (recs, pid, MG_RECORD_STATE_EXITED);
+  g_assert_cmpint (hdr (image)->end_status, ==, 0);
+  for (guint k = 0; k < recs->len; k++)
+    if (recs->pdata[k] != image)
+      g_assert_cmpint (hdr (image)->start_mono_ns, >=, hdr (recs->pdata[k])->end_mono_ns);
+  g_autofree char *tags = log_tags (&f);
+  g_assert_cmpstr (tags, ==, "INIT START STOP CLEANUP INIT START STOP CLEANUP "
+                             "INIT START STOP CLEANUP");
+  fixture_clear (&f);
+}
+
 static void
 test_sigkill_keeps_samples (void)
 {
@@ -929,6 +969,46 @@ test_skip_program (void)
   fixture_clear (&f);
 }
 
+/* --select-ranks: a process whose launcher-given rank is not selected writes
+ * no record and loads no plugin; a selected one, and a process with no rank
+ * at all, are sampled as usual. */
+static void
+test_select_ranks (void)
+{
+  static const struct {
+    const char *env;
+    gboolean sampled;
+    int rank;
+  } cases[] = {
+    { "OMPI_COMM_WORLD_RANK=2", FALSE, 2 },
+    { "OMPI_COMM_WORLD_RANK=6", TRUE, 6 },
+    { "PMIX_RANK=9", FALSE, 9 },
+    { "PMI_RANK=5", TRUE, 5 },
+    { "SLURM_PROCID=10", TRUE, 10 },
+    { "SLURM_PROCID=11", FALSE, 11 },
+    { NULL, TRUE, -1 },
+  };
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      Fixture f;
+      fixture_init (&f);
+      write_plan (&f, 5, "select_ranks\t0-1,5-7,10\n"
+                         METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+      const char *const args[] = { "run", "60", "7", NULL };
+      g_autofree char *out = NULL;
+      int status = run_workload (&f, f.plan, args, &out, NULL, cases[c].env);
+      /* Never harms the program: same output, same status. */
+      g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 7);
+      g_assert_cmpstr (out, ==, "hello\n");
+      g_autoptr(GPtrArray) recs = read_records (&f);
+      g_assert_cmpuint (recs->len, ==, cases[c].sampled ? 1 : 0);
+      g_assert_cmpint (g_file_test (f.log, G_FILE_TEST_EXISTS), ==, cases[c].sampled);
+      if (cases[c].sampled)
+        g_assert_cmpint (hdr (recs->pdata[0])->rank, ==, cases[c].rank);
+      fixture_clear (&f);
+    }
+}
+
 static void
 test_start_stop_after (void)
 {
@@ -975,5 +1055,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sampler/record-too-large", test_record_too_large);
   g_test_add_func ("/sampler/skip-program", test_skip_program);
   g_test_add_func ("/sampler/start-stop-after", test_start_stop_after);
+  g_test_add_func ("/sampler/select-ranks", test_select_ranks);
+  g_test_add_func ("/sampler/execveat", test_execveat);
   return g_test_run ();
 }
