@@ -89,7 +89,8 @@ static GArray *
 parse_list (const char *text, GError **error)
 {
   g_autoptr (GArray) ranges = g_array_new (FALSE, FALSE, sizeof (Range));
-  g_auto (GStrv) items = g_strsplit (text != NULL ? text : "", ",", -1);
+  /* g_strsplit gives no item at all for "": that is one empty item too. */
+  g_auto (GStrv) items = g_strsplit (text != NULL && *text != '\0' ? text : " ", ",", -1);
 
   for (guint i = 0; items[i] != NULL; i++)
     {

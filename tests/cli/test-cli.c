@@ -15,6 +15,7 @@
 #include "mg-output-name.h"
 #include "mg-profile.h"
 #include "mg-program-check.h"
+#include "mg-rank-list.h"
 
 #define CUSTOM1_ID "com.allinea.metrics.custom1.interrupts"
 #define BACKFILL1_ID "com.allinea.metrics.backfill1.events"
@@ -128,6 +129,13 @@ test_usage_errors (Fixture *f, gconstpointer data)
     { { "--profile", "--interval=ten", "true", NULL }, "--interval" },
     { { "--list-metrics", "--export=a.json", "b.mgprof", NULL }, "cannot be combined" },
     { { "--no-such-option", NULL }, "--no-such-option" },
+    { { "--profile", "--select-ranks=1,x", "true", NULL }, "--select-ranks=1,x: “x” is not a rank" },
+    { { "--profile", "--select-ranks=4-2", "true", NULL }, "“4-2” is not a rank" },
+    { { "--profile", "--select-ranks=1,,2", "true", NULL }, "--select-ranks=1,,2: an empty entry" },
+    { { "--profile", "--select-ranks=-1", "true", NULL }, "“-1” is not a rank" },
+    { { "--profile", "-n", "2", "--select-ranks=2-5", "true", NULL },
+      "--select-ranks=2-5 selects none of the ranks of --np=2 (0 to 1)" },
+    { { "--list-metrics", "--select-ranks=1", NULL }, "--select-ranks go with --profile" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -168,6 +176,87 @@ test_usage_output_name (Fixture *f, gconstpointer data)
   g_clear_pointer (&unique, g_free);
   unique = mg_output_name_make_unique (path);
   g_assert_cmpstr (unique, ==, path2);
+}
+
+static void
+test_usage_output_name_threads (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GDateTime) start = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (start, "%Y-%m-%d_%H-%M");
+  g_autofree char *with = mg_output_name_default_with_threads ("/x/mmult", 8, 1, 4, start);
+  g_autofree char *without = mg_output_name_default_with_threads ("mmult", 8, 1, 0, start);
+  g_autofree char *expected_with = g_strdup_printf ("mmult_8p_1n_4t_%s.mgprof", stamp);
+  g_autofree char *expected_without = g_strdup_printf ("mmult_8p_1n_%s.mgprof", stamp);
+  const struct {
+    const char *value;   /* OMP_NUM_THREADS, NULL: unset */
+    guint threads;
+  } cases[] = {
+    { NULL, 0 }, { "4", 4 }, { " 12 ", 12 }, { "8,2", 8 }, { "0", 0 }, { "-3", 0 },
+    { "four", 0 }, { "", 0 }, { "99999999999", 0 },
+  };
+
+  g_assert_cmpstr (with, ==, expected_with);
+  g_assert_cmpstr (without, ==, expected_without);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto (GStrv) env = g_environ_setenv (NULL, "PATH", "/bin", TRUE);
+
+      if (cases[i].value != NULL)
+        env = g_environ_setenv (env, "OMP_NUM_THREADS", cases[i].value, TRUE);
+      g_assert_cmpuint (mg_output_name_threads_from_environ ((const char *const *) env), ==,
+                        cases[i].threads);
+    }
+}
+
+static void
+test_usage_rank_list (Fixture *f, gconstpointer data)
+{
+  const struct {
+    const char *in;
+    const char *out;   /* NULL: an error naming the bad part */
+    const char *bad;
+  } cases[] = {
+    { "5,6-10", "5-10", NULL },
+    { "7, 1-3,2,4", "1-4,7", NULL },
+    { "0", "0", NULL },
+    { "3,1,3", "1,3", NULL },
+    { "10-12,1-2,11-20", "1-2,10-20", NULL },
+    { "2147483647", "2147483647", NULL },
+    { "2147483648", NULL, "“2147483648”" },
+    { "1,x", NULL, "“x”" },
+    { "1-", NULL, "“1-”" },
+    { "+1", NULL, "“+1”" },
+    { "1;2", NULL, "“1;2”" },
+    { "", NULL, "an empty entry" },
+  };
+  const int ranks[] = { 9, 1, 2, 3, 2, 7 };
+  g_autofree char *from = mg_rank_list_from_ranks (ranks, G_N_ELEMENTS (ranks));
+  g_autofree char *none = mg_rank_list_from_ranks (NULL, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *out = mg_rank_list_normalise (cases[i].in, &error);
+
+      if (cases[i].out != NULL)
+        {
+          g_assert_no_error (error);
+          g_assert_cmpstr (out, ==, cases[i].out);
+        }
+      else
+        {
+          g_assert_null (out);
+          g_assert_error (error, MG_RANK_LIST_ERROR, MG_RANK_LIST_ERROR_INVALID);
+          g_assert_nonnull (strstr (error->message, cases[i].bad));
+        }
+    }
+  g_assert_cmpstr (from, ==, "1-3,7,9");
+  g_assert_cmpstr (none, ==, "");
+  g_assert_true (mg_rank_list_contains ("1-3,7", 2));
+  g_assert_true (mg_rank_list_contains ("1-3,7", 7));
+  g_assert_false (mg_rank_list_contains ("1-3,7", 4));
+  g_assert_false (mg_rank_list_contains ("1-3,7", -1));
+  g_assert_false (mg_rank_list_contains ("bad", 1));
 }
 
 static void
@@ -799,6 +888,134 @@ test_mpi_explicit_launcher (Fixture *f, gconstpointer data)
     g_assert_nonnull (strstr (mg_profile_get_process (profile, p)->program, "mg-cli-workload"));
 }
 
+static guint
+count_lines (const char *text, const char *line)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  guint n = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    n += strcmp (lines[i], line) == 0;
+  return n;
+}
+
+/* The ranks of the profile's processes as a canonical list ("1,3"). */
+static char *
+profile_ranks (MgProfile *profile)
+{
+  g_autoptr (GArray) ranks = g_array_new (FALSE, FALSE, sizeof (int));
+
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    g_array_append_val (ranks, mg_profile_get_process (profile, p)->rank);
+  return mg_rank_list_from_ranks ((const int *) (void *) ranks->data, ranks->len);
+}
+
+/* --select-ranks with -n: the profile holds exactly the selected ranks, one
+ * process each; the unselected ones ran (the program's output shows all
+ * four) but left nothing. */
+static void
+test_mpi_select_ranks (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mpirun = g_find_program_in_path ("mpirun");
+  g_autofree char *output = in_dir (f, "sel.mgprof");
+  const char *args[] = { "--profile", "-n", "4", "--select-ranks=3,1", "--metrics-path",
+                         f->examples, "-o", "sel.mgprof", f->workload, "work=1", NULL };
+  g_autoptr (CliRun) run = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  g_autofree char *ranks = NULL;
+
+  if (mpirun == NULL)
+    {
+      g_test_skip ("mpirun is not installed");
+      return;
+    }
+  run = cli_run (f->dir, args);
+  assert_status (run, 0);
+  g_assert_cmpuint (count_lines (run->out, "arg: work=1"), ==, 4);
+  g_assert_null (strstr (run->err, "warning"));
+  g_assert_nonnull (strstr (run->err, "metrograph: ranks selected: 1,3 (--select-ranks); "
+                                      "ranks in the profile: 1,3\n"));
+  profile = load_profile (output);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 2);
+  g_assert_cmpuint (mg_profile_get_run_info (profile)->n_processes, ==, 2);
+  ranks = profile_ranks (profile);
+  g_assert_cmpstr (ranks, ==, "1,3");
+  for (guint p = 0; p < 2; p++)
+    g_assert_cmpint (mg_profile_get_process (profile, p)->end, ==, MG_PROCESS_END_EXITED);
+}
+
+/* The same through the user's own mpirun. */
+static void
+test_mpi_select_ranks_explicit (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mpirun = g_find_program_in_path ("mpirun");
+  g_autofree char *output = in_dir (f, "sel.mgprof");
+  const char *args[] = { "--profile", "--select-ranks=0,2-9", "--metrics-path", f->examples,
+                         "-o", "sel.mgprof", "mpirun", "-n", "3", "--allow-run-as-root",
+                         "--oversubscribe", f->workload, "work=1", NULL };
+  g_autoptr (CliRun) run = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  g_autofree char *ranks = NULL;
+
+  if (mpirun == NULL)
+    {
+      g_test_skip ("mpirun is not installed");
+      return;
+    }
+  run = cli_run (f->dir, args);
+  assert_status (run, 0);
+  g_assert_null (strstr (run->err, "warning"));
+  profile = load_profile (output);
+  ranks = profile_ranks (profile);
+  g_assert_cmpstr (ranks, ==, "0,2");
+}
+
+/* Without MPI a rank selection means nothing: a warning, and the program is
+ * sampled as usual. */
+static void
+test_profile_select_ranks_without_mpi (Fixture *f, gconstpointer data)
+{
+  g_autofree char *output = in_dir (f, "one.mgprof");
+  const char *args[] = { "--profile", "--select-ranks=1", "--metrics-path", f->examples,
+                         "-o", "one.mgprof", f->workload, "work=0.3", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (MgProfile) profile = NULL;
+
+  assert_status (run, 0);
+  assert_one_error_line (run->err, "warning: --select-ranks=1 has no effect without MPI");
+  profile = load_profile (output);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+  g_assert_cmpint (mg_profile_get_process (profile, 0)->rank, ==, -1);
+}
+
+/* MAP's _<T>t part: OMP_NUM_THREADS in the program's environment. */
+static void
+test_profile_threads_name (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "--metrics-path", f->examples, f->workload, "work=0.2",
+                         NULL };
+  const char *three[] = { "OMP_NUM_THREADS=3", NULL };
+  g_autoptr (CliRun) with = cli_run_with_env (f->dir, args, three);
+  g_autoptr (CliRun) without = NULL;
+  g_autoptr (GDir) dir = NULL;
+  guint n_with = 0, n_without = 0;
+  const char *name;
+
+  assert_status (with, 0);
+  without = cli_run (f->dir, args);
+  assert_status (without, 0);
+  dir = g_dir_open (f->dir, 0, NULL);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      n_with += g_regex_match_simple ("^mg-cli-workload_1p_1n_3t_\\d{4}-\\d\\d-\\d\\d_"
+                                      "\\d\\d-\\d\\d(-1)?\\.mgprof$", name, 0, 0);
+      n_without += g_regex_match_simple ("^mg-cli-workload_1p_1n_\\d{4}-\\d\\d-\\d\\d_"
+                                         "\\d\\d-\\d\\d(-1)?\\.mgprof$", name, 0, 0);
+    }
+  g_assert_cmpuint (n_with, ==, 1);
+  g_assert_cmpuint (n_without, ==, 1);
+}
+
 static void
 add (const char *path, void (*func) (Fixture *, gconstpointer))
 {
@@ -814,6 +1031,8 @@ main (int argc, char **argv)
   add ("/cli/usage/version", test_usage_version);
   add ("/cli/usage/errors", test_usage_errors);
   add ("/cli/usage/output-name", test_usage_output_name);
+  add ("/cli/usage/output-name-threads", test_usage_output_name_threads);
+  add ("/cli/usage/rank-list", test_usage_rank_list);
   add ("/cli/usage/program-check", test_usage_program_check);
   add ("/cli/usage/mpi-helpers", test_usage_mpi);
   add ("/cli/usage/install-paths", test_usage_install_paths);
@@ -840,5 +1059,9 @@ main (int argc, char **argv)
   add ("/cli/export/errors", test_export_errors);
   add ("/cli/mpi/four", test_mpi_four);
   add ("/cli/mpi/explicit-launcher", test_mpi_explicit_launcher);
+  add ("/cli/mpi/select-ranks", test_mpi_select_ranks);
+  add ("/cli/mpi/select-ranks-explicit-launcher", test_mpi_select_ranks_explicit);
+  add ("/cli/profile/select-ranks-without-mpi", test_profile_select_ranks_without_mpi);
+  add ("/cli/profile/threads-name", test_profile_threads_name);
   return g_test_run ();
 }
