@@ -1,4 +1,5 @@
-/* Streams the aggregate series as CSV (RFC 4180: CRLF, quoted fields). */
+/* Streams the aggregate series as CSV (RFC 4180: CRLF, quoted fields), then
+ * the single values as constant columns (docs/export.md). */
 #include "mg-config.h"
 
 #include <math.h>
@@ -37,18 +38,14 @@ put_value (MgExportWriter *w, double value)
     mg_export_writer_double (w, value);
 }
 
-static gboolean
-write_csv (MgProfile *profile, MgExportWriter *w, GError **error)
+static void
+put_header (MgExportWriter *w, MgProfile *profile, gboolean single_values)
 {
-  guint n = mg_profile_get_n_windows (profile);
-  guint n_metrics = mg_profile_get_n_metrics (profile);
-  const double *starts = mg_profile_get_window_starts (profile);
   static const char *const suffixes[] = { "_min", "_mean", "_max" };
 
-  mg_export_writer_puts (w, "time_s");
-  for (guint m = 0; m < n_metrics; m++)
+  for (guint m = 0; m < mg_profile_get_n_metrics (profile); m++)
     {
-      if (mg_profile_get_series (profile, m) == NULL)
+      if ((mg_profile_get_single_value (profile, m) != NULL) != single_values)
         continue;
       for (guint k = 0; k < G_N_ELEMENTS (suffixes); k++)
         {
@@ -59,6 +56,36 @@ write_csv (MgProfile *profile, MgExportWriter *w, GError **error)
           put_field (w, name);
         }
     }
+}
+
+/* Single-value metrics come after every time-domain column (so a script
+ * that reads columns by position still finds those where they were), and
+ * repeat their whole-run value on every row: the file stays a plain table. */
+static void
+put_single_values (MgExportWriter *w, MgProfile *profile)
+{
+  for (guint m = 0; m < mg_profile_get_n_metrics (profile); m++)
+    {
+      const MgSingleValue *v = mg_profile_get_single_value (profile, m);
+
+      if (v == NULL)
+        continue;
+      put_value (w, v->count > 0 ? v->min : NAN);
+      put_value (w, v->count > 0 ? v->mean : NAN);
+      put_value (w, v->count > 0 ? v->max : NAN);
+    }
+}
+
+static gboolean
+write_csv (MgProfile *profile, MgExportWriter *w, GError **error)
+{
+  guint n = mg_profile_get_n_windows (profile);
+  guint n_metrics = mg_profile_get_n_metrics (profile);
+  const double *starts = mg_profile_get_window_starts (profile);
+
+  mg_export_writer_puts (w, "time_s");
+  put_header (w, profile, FALSE);
+  put_header (w, profile, TRUE);
   mg_export_writer_puts (w, "\r\n");
 
   for (guint i = 0; i < n; i++)
@@ -74,6 +101,7 @@ write_csv (MgProfile *profile, MgExportWriter *w, GError **error)
           put_value (w, s->means[i]);
           put_value (w, s->maxs[i]);
         }
+      put_single_values (w, profile);
       mg_export_writer_puts (w, "\r\n");
     }
   return mg_export_writer_close (w, error);

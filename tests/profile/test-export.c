@@ -161,11 +161,13 @@ test_export_csv (void)
   g_auto(GStrv) lines = g_strsplit (text, "\r\n", -1);
 
   g_assert_cmpuint (g_strv_length (lines), ==, 6);
-  g_assert_cmpstr (lines[0], ==, "time_s,alpha_min,alpha_mean,alpha_max,beta_min,beta_mean,beta_max");
-  g_assert_cmpstr (lines[1], ==, "0,0,3.25,6,0,0.5,1");
+  g_assert_cmpstr (lines[0], ==, "time_s,alpha_min,alpha_mean,alpha_max,beta_min,beta_mean,beta_max,"
+                                 "gamma_min,gamma_mean,gamma_max");
+  /* gamma, single-valued: 1024 and 2048 in the two processes, every row. */
+  g_assert_cmpstr (lines[1], ==, "0,0,3.25,6,0,0.5,1,1024,1536,2048");
   /* (1,2]: process 0: 2 in [1,3]; process 1: 5.5 for 0.75 s, in [5,6]. */
-  g_assert_cmpstr (lines[2], ==, "1,1,3.75,6,10,10.5,11");
-  g_assert_cmpstr (lines[4], ==, "3,3,4,5,30,30.5,31");
+  g_assert_cmpstr (lines[2], ==, "1,1,3.75,6,10,10.5,11,1024,1536,2048");
+  g_assert_cmpstr (lines[4], ==, "3,3,4,5,30,30.5,31,1024,1536,2048");
   g_assert_cmpstr (lines[5], ==, "");
 }
 
@@ -176,10 +178,104 @@ test_export_csv_quoting_and_gaps (void)
   g_autofree char *text = export_to_string (profile, FALSE);
 
   g_assert_cmpstr (text, ==,
-                   "time_s,\"odd,\"\"id\"\"_min\",\"odd,\"\"id\"\"_mean\",\"odd,\"\"id\"\"_max\"\r\n"
-                   "0,1,0.1,3\r\n"
-                   "1,,,\r\n"
-                   "2,,,\r\n");
+                   "time_s,\"odd,\"\"id\"\"_min\",\"odd,\"\"id\"\"_mean\",\"odd,\"\"id\"\"_max\","
+                   "never_min,never_mean,never_max\r\n"
+                   "0,1,0.1,3,,,\r\n"
+                   "1,,,,,,\r\n"
+                   "2,,,,,,\r\n");
+}
+
+/* A minimal RFC 4180 reader: rows of fields, quotes resolved. */
+static GPtrArray *
+read_csv (const char *text)
+{
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  g_autoptr(GStrvBuilder) row = g_strv_builder_new ();
+  g_autoptr(GString) field = g_string_new (NULL);
+  gboolean quoted = FALSE;
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (quoted && *p == '"' && p[1] == '"')
+        g_string_append_c (field, *p++);
+      else if (*p == '"')
+        quoted = !quoted;
+      else if (!quoted && *p == ',')
+        {
+          g_strv_builder_add (row, field->str);
+          g_string_truncate (field, 0);
+        }
+      else if (!quoted && *p == '\r' && p[1] == '\n')
+        {
+          g_strv_builder_add (row, field->str);
+          g_string_truncate (field, 0);
+          g_ptr_array_add (rows, g_strv_builder_end (row));
+          g_clear_pointer (&row, g_strv_builder_unref);
+          row = g_strv_builder_new ();
+          p++;
+        }
+      else
+        g_string_append_c (field, *p);
+    }
+  g_assert_false (quoted);
+  g_assert_cmpuint (field->len, ==, 0); /* the last row ends in CRLF */
+  return rows;
+}
+
+/* The file on disk, read back as a table: every row as wide as the header,
+ * single values as constant columns after the time-domain ones, a single
+ * value no process reported as empty fields. */
+static void
+test_export_csv_single_values (void)
+{
+  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autoptr(MgProfile) gaps = gap_profile ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-export-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "single.csv", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  int gamma = mg_profile_find_metric (profile, "gamma");
+  const MgSingleValue *v;
+  guint width;
+
+  g_assert_cmpint (gamma, >=, 0);
+  v = mg_profile_get_single_value (profile, (guint) gamma);
+  g_assert_true (mg_export_csv (profile, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  rows = read_csv (contents);
+  g_assert_cmpuint (rows->len, ==, mg_profile_get_n_windows (profile) + 1);
+  width = g_strv_length (rows->pdata[0]);
+  g_assert_cmpuint (width, ==, 10);
+  g_assert_cmpstr (((char **) rows->pdata[0])[7], ==, "gamma_min");
+  g_assert_cmpstr (((char **) rows->pdata[0])[9], ==, "gamma_max");
+  for (guint r = 1; r < rows->len; r++)
+    {
+      char **row = rows->pdata[r];
+
+      g_assert_cmpuint (g_strv_length (row), ==, width);
+      g_assert_cmpfloat (g_ascii_strtod (row[7], NULL), ==, v->min);
+      g_assert_cmpfloat (g_ascii_strtod (row[8], NULL), ==, v->mean);
+      g_assert_cmpfloat (g_ascii_strtod (row[9], NULL), ==, v->max);
+      g_assert_cmpfloat (v->min, ==, 1024);
+      g_assert_cmpfloat (v->max, ==, 2048);
+    }
+  g_unlink (path);
+
+  g_assert_true (mg_export_csv (gaps, path, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_clear_pointer (&rows, g_ptr_array_unref);
+  rows = read_csv (contents);
+  g_assert_cmpstr (((char **) rows->pdata[0])[1], ==, "odd,\"id\"_min");
+  g_assert_cmpstr (((char **) rows->pdata[0])[4], ==, "never_min");
+  for (guint r = 1; r < rows->len; r++)
+    for (guint c = 4; c < 7; c++)
+      g_assert_cmpstr (((char **) rows->pdata[r])[c], ==, "");
+  g_unlink (path);
+  g_rmdir (dir);
 }
 
 static void
@@ -217,5 +313,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/export/csv", test_export_csv);
   g_test_add_func ("/profile/export/csv-quoting-and-gaps", test_export_csv_quoting_and_gaps);
   g_test_add_func ("/profile/export/files", test_export_files);
+  g_test_add_func ("/profile/export/csv-single-values", test_export_csv_single_values);
   return g_test_run ();
 }
