@@ -5,6 +5,8 @@
 #include <math.h>
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 
 #include "mg-graph-render.h"
 #include "mg-selection-stats.h"
@@ -12,13 +14,35 @@
 #include "mg-units.h"
 #include "mg-view-export.h"
 
-#define PAGE_WIDTH 1200.0
+#define PAGE_WIDTH MG_VIEW_EXPORT_WIDTH
 #define LABEL_WIDTH 230.0
-#define ROW_HEIGHT 96.0
-#define ROW_GAP 8.0
-#define TITLE_HEIGHT 44.0
-#define AXIS_HEIGHT 34.0
-#define MARGIN 16.0
+#define ROW_HEIGHT MG_VIEW_EXPORT_ROW_HEIGHT
+#define ROW_GAP MG_VIEW_EXPORT_ROW_GAP
+#define HEADER_HEIGHT MG_VIEW_EXPORT_HEADER_HEIGHT
+#define TITLE_HEIGHT MG_VIEW_EXPORT_TITLE_HEIGHT
+#define AXIS_HEIGHT MG_VIEW_EXPORT_AXIS_HEIGHT
+#define MARGIN MG_VIEW_EXPORT_MARGIN
+
+MgViewGroup *
+mg_view_group_new (const char *title, gboolean expanded)
+{
+  MgViewGroup *group = g_new0 (MgViewGroup, 1);
+
+  group->title = g_strdup (title);
+  group->expanded = expanded;
+  group->metrics = g_array_new (FALSE, FALSE, sizeof (guint));
+  return group;
+}
+
+void
+mg_view_group_free (MgViewGroup *group)
+{
+  if (group == NULL)
+    return;
+  g_free (group->title);
+  g_array_unref (group->metrics);
+  g_free (group);
+}
 
 gboolean
 mg_view_export_format_from_path (const char *path, MgViewFormat *format)
@@ -34,6 +58,20 @@ mg_view_export_format_from_path (const char *path, MgViewFormat *format)
   else
     return FALSE;
   return TRUE;
+}
+
+double
+mg_view_export_height (MgViewGroup *const *groups, guint n_groups)
+{
+  double height = TITLE_HEIGHT + AXIS_HEIGHT + MARGIN;
+
+  for (guint g = 0; g < n_groups; g++)
+    {
+      height += HEADER_HEIGHT;
+      if (groups[g]->expanded)
+        height += groups[g]->metrics->len * (ROW_HEIGHT + ROW_GAP);
+    }
+  return height;
 }
 
 static void
@@ -54,6 +92,45 @@ show_text (cairo_t *cr, double x, double y, double size, gboolean bold, const ch
   cairo_show_text (cr, text);
 }
 
+static const char *
+metric_units (const MgMetricDef *def)
+{
+  return def->display_units != NULL ? def->display_units : def->units;
+}
+
+/* The group header as the window draws it: a tinted band with a rule above,
+ * the expander's triangle and the display name. */
+static void
+draw_group_header (cairo_t *cr, const MgViewGroup *group, double y, gboolean dark)
+{
+  double cx = MARGIN + 6, cy = y + HEADER_HEIGHT / 2;
+
+  set_colour (cr, dark, 0.06);
+  cairo_rectangle (cr, 0, y, PAGE_WIDTH, HEADER_HEIGHT);
+  cairo_fill (cr);
+  set_colour (cr, dark, 0.14);
+  cairo_rectangle (cr, 0, y, PAGE_WIDTH, 1);
+  cairo_fill (cr);
+
+  set_colour (cr, dark, 0.8);
+  if (group->expanded)
+    {
+      cairo_move_to (cr, cx - 5, cy - 3);
+      cairo_line_to (cr, cx + 5, cy - 3);
+      cairo_line_to (cr, cx, cy + 3);
+    }
+  else
+    {
+      cairo_move_to (cr, cx - 3, cy - 5);
+      cairo_line_to (cr, cx + 3, cy);
+      cairo_line_to (cr, cx - 3, cy + 5);
+    }
+  cairo_close_path (cr);
+  cairo_fill (cr);
+  set_colour (cr, dark, 1.0);
+  show_text (cr, MARGIN + 20, cy + 5, 14, TRUE, group->title);
+}
+
 static void
 draw_row_label (cairo_t *cr, MgProfile *profile, guint metric, MgTimeView *view,
                 const MgSeriesView *series, double y, gboolean dark)
@@ -62,6 +139,7 @@ draw_row_label (cairo_t *cr, MgProfile *profile, guint metric, MgTimeView *view,
   MgRgba colour = mg_graph_render_metric_colour (def, dark);
   MgSelectionStats stats = { NAN, NAN, NAN, -1, -1, 0 };
   const char *names[3] = { C_("figure", "Max"), C_("figure", "Mean"), C_("figure", "Min") };
+  const char *units = metric_units (def);
   double values[3];
   double t0, t1;
 
@@ -73,29 +151,64 @@ draw_row_label (cairo_t *cr, MgProfile *profile, guint metric, MgTimeView *view,
   values[2] = stats.min;
 
   cairo_set_source_rgba (cr, colour.r, colour.g, colour.b, 1.0);
-  cairo_arc (cr, MARGIN + 5, y + 20, 5, 0, 2 * G_PI);
+  cairo_arc (cr, MARGIN + 5, y + 16, 5, 0, 2 * G_PI);
   cairo_fill (cr);
   set_colour (cr, dark, 1.0);
-  show_text (cr, MARGIN + 16, y + 24, 13, TRUE, def->display_name ? def->display_name : def->id);
+  show_text (cr, MARGIN + 16, y + 20, 13, TRUE, def->display_name ? def->display_name : def->id);
+  if (units != NULL && units[0] != '\0')
+    {
+      set_colour (cr, dark, 0.6);
+      show_text (cr, MARGIN + 16, y + 36, 11, FALSE, units);
+    }
   for (guint i = 0; i < 3; i++)
     {
       g_autofree char *text = mg_units_format_value (def, values[i]);
 
       set_colour (cr, dark, 0.6);
-      show_text (cr, MARGIN + 16, y + 44 + 16 * i, 11, FALSE, names[i]);
+      show_text (cr, MARGIN + 16, y + 56 + 14 * i, 11, FALSE, names[i]);
       set_colour (cr, dark, 1.0);
-      show_text (cr, MARGIN + 60, y + 44 + 16 * i, 11, FALSE, text);
+      show_text (cr, MARGIN + 60, y + 56 + 14 * i, 11, FALSE, text);
     }
 }
 
 static void
-draw_view (cairo_t *cr, MgProfile *profile, MgTimeView *view, const guint *metrics,
-           guint n_metrics, const char *title, gboolean dark, double height)
+draw_row (cairo_t *cr, MgProfile *profile, MgTimeView *view, guint metric, double y,
+          gboolean dark)
+{
+  double graph_x = MARGIN + LABEL_WIDTH;
+  MgGraphRenderParams params;
+  MgSeriesView series;
+
+  if (!mg_series_view_init (&series, profile, metric, mg_time_view_get_process (view)))
+    series.n = 0;
+  draw_row_label (cr, profile, metric, view, &series, y, dark);
+
+  mg_graph_render_params_init (&params);
+  params.x = graph_x;
+  params.y = y;
+  params.width = PAGE_WIDTH - graph_x - MARGIN;
+  params.height = ROW_HEIGHT;
+  params.def = mg_profile_get_metric (profile, metric);
+  params.series = &series;
+  params.t0 = mg_time_view_get_start (view);
+  params.t1 = mg_time_view_get_end (view);
+  params.auto_zoom_vertical = mg_time_view_get_auto_zoom_vertical (view);
+  params.dark = dark;
+  params.has_selection = mg_time_view_get_has_selection (view);
+  params.selection_start = mg_time_view_get_selection_start (view);
+  params.selection_end = mg_time_view_get_selection_end (view);
+  params.hover_time = -1;
+  cairo_save (cr);
+  mg_graph_render (cr, &params);
+  cairo_restore (cr);
+}
+
+static void
+draw_view (cairo_t *cr, MgProfile *profile, MgTimeView *view, MgViewGroup *const *groups,
+           guint n_groups, const char *title, gboolean dark, double height)
 {
   MgRgba background = mg_graph_render_background (dark);
   double graph_x = MARGIN + LABEL_WIDTH;
-  double graph_width = PAGE_WIDTH - graph_x - MARGIN;
-  double t0 = mg_time_view_get_start (view), t1 = mg_time_view_get_end (view);
   double y = TITLE_HEIGHT;
 
   cairo_set_source_rgba (cr, background.r, background.g, background.b, 1.0);
@@ -103,50 +216,112 @@ draw_view (cairo_t *cr, MgProfile *profile, MgTimeView *view, const guint *metri
   set_colour (cr, dark, 1.0);
   show_text (cr, MARGIN, 28, 16, TRUE, title);
 
-  for (guint i = 0; i < n_metrics; i++)
+  for (guint g = 0; g < n_groups; g++)
     {
-      MgGraphRenderParams params;
-      MgSeriesView series;
-
-      if (!mg_series_view_init (&series, profile, metrics[i], mg_time_view_get_process (view)))
-        series.n = 0;
-      draw_row_label (cr, profile, metrics[i], view, &series, y, dark);
-
-      mg_graph_render_params_init (&params);
-      params.x = graph_x;
-      params.y = y;
-      params.width = graph_width;
-      params.height = ROW_HEIGHT;
-      params.def = mg_profile_get_metric (profile, metrics[i]);
-      params.series = &series;
-      params.t0 = t0;
-      params.t1 = t1;
-      params.auto_zoom_vertical = mg_time_view_get_auto_zoom_vertical (view);
-      params.dark = dark;
-      params.has_selection = mg_time_view_get_has_selection (view);
-      params.selection_start = mg_time_view_get_selection_start (view);
-      params.selection_end = mg_time_view_get_selection_end (view);
-      params.hover_time = -1;
-      cairo_save (cr);
-      mg_graph_render (cr, &params);
-      cairo_restore (cr);
-      y += ROW_HEIGHT + ROW_GAP;
+      draw_group_header (cr, groups[g], y, dark);
+      y += HEADER_HEIGHT;
+      if (!groups[g]->expanded)
+        continue;
+      for (guint i = 0; i < groups[g]->metrics->len; i++)
+        {
+          draw_row (cr, profile, view, g_array_index (groups[g]->metrics, guint, i), y + ROW_GAP / 2,
+                    dark);
+          y += ROW_HEIGHT + ROW_GAP;
+        }
     }
 
   cairo_save (cr);
-  mg_graph_render_time_axis (cr, graph_x, height - AXIS_HEIGHT - MARGIN / 2, graph_width,
-                             AXIS_HEIGHT, t0, t1, mg_time_view_get_has_selection (view),
+  mg_graph_render_time_axis (cr, graph_x, height - AXIS_HEIGHT - MARGIN / 2,
+                             PAGE_WIDTH - graph_x - MARGIN, AXIS_HEIGHT,
+                             mg_time_view_get_start (view), mg_time_view_get_end (view),
+                             mg_time_view_get_has_selection (view),
                              mg_time_view_get_selection_start (view),
                              mg_time_view_get_selection_end (view), -1, dark);
   cairo_restore (cr);
 }
 
+/* "Group: metric (units), metric…" per line, for the SVG's <desc>. */
+static char *
+describe_groups (MgProfile *profile, MgViewGroup *const *groups, guint n_groups)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint g = 0; g < n_groups; g++)
+    {
+      g_string_append_printf (text, "%s:", groups[g]->title);
+      for (guint i = 0; groups[g]->expanded && i < groups[g]->metrics->len; i++)
+        {
+          const MgMetricDef *def = mg_profile_get_metric (profile, g_array_index (groups[g]->metrics,
+                                                                                  guint, i));
+          const char *units = metric_units (def);
+
+          g_string_append_printf (text, "%s %s", i > 0 ? "," : "",
+                                  def->display_name ? def->display_name : def->id);
+          if (units != NULL && units[0] != '\0')
+            g_string_append_printf (text, " (%s)", units);
+        }
+      g_string_append_c (text, '\n');
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* cairo writes text as glyph outlines: the names go in as <title> and
+ * <desc> too, so the file can be searched and read aloud. */
+static gboolean
+add_svg_text (const char *path, const char *title, const char *description, GError **error)
+{
+  xmlDocPtr doc = xmlReadFile (path, NULL, XML_PARSE_NONET | XML_PARSE_HUGE);
+  xmlNodePtr root = doc != NULL ? xmlDocGetRootElement (doc) : NULL;
+  xmlNodePtr title_node, desc_node;
+  int written;
+
+  if (root == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   _("Cannot read back “%s” to add its text"), path);
+      xmlFreeDoc (doc);
+      return FALSE;
+    }
+  title_node = xmlNewDocNode (doc, root->ns, BAD_CAST "title", NULL);
+  xmlNodeAddContent (title_node, BAD_CAST title);
+  desc_node = xmlNewDocNode (doc, root->ns, BAD_CAST "desc", NULL);
+  xmlNodeAddContent (desc_node, BAD_CAST description);
+  if (root->children != NULL)
+    xmlAddPrevSibling (root->children, title_node);
+  else
+    xmlAddChild (root, title_node);
+  xmlAddNextSibling (title_node, desc_node);
+  written = xmlSaveFileEnc (path, doc, "UTF-8");
+  xmlFreeDoc (doc);
+  if (written < 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot write “%s”"), path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static cairo_surface_t *
+create_surface (MgViewFormat format, const char *path, double height)
+{
+  switch (format)
+    {
+    case MG_VIEW_FORMAT_SVG:
+      return cairo_svg_surface_create (path, PAGE_WIDTH, height);
+    case MG_VIEW_FORMAT_PDF:
+      return cairo_pdf_surface_create (path, PAGE_WIDTH, height);
+    case MG_VIEW_FORMAT_PNG:
+    default:
+      return cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) PAGE_WIDTH, (int) ceil (height));
+    }
+}
+
 gboolean
-mg_view_export_save (MgProfile *profile, MgTimeView *view, const guint *metrics,
-                     guint n_metrics, const char *title, gboolean dark, const char *path,
+mg_view_export_save (MgProfile *profile, MgTimeView *view, MgViewGroup *const *groups,
+                     guint n_groups, const char *title, gboolean dark, const char *path,
                      GError **error)
 {
-  double height = TITLE_HEIGHT + n_metrics * (ROW_HEIGHT + ROW_GAP) + AXIS_HEIGHT + MARGIN;
+  double height = mg_view_export_height (groups, n_groups);
   MgViewFormat format;
   cairo_surface_t *surface;
   cairo_status_t status;
@@ -159,22 +334,9 @@ mg_view_export_save (MgProfile *profile, MgTimeView *view, const guint *metrics,
       return FALSE;
     }
 
-  switch (format)
-    {
-    case MG_VIEW_FORMAT_SVG:
-      surface = cairo_svg_surface_create (path, PAGE_WIDTH, height);
-      break;
-    case MG_VIEW_FORMAT_PDF:
-      surface = cairo_pdf_surface_create (path, PAGE_WIDTH, height);
-      break;
-    case MG_VIEW_FORMAT_PNG:
-    default:
-      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) PAGE_WIDTH, (int) height);
-      break;
-    }
-
+  surface = create_surface (format, path, height);
   cr = cairo_create (surface);
-  draw_view (cr, profile, view, metrics, n_metrics, title, dark, height);
+  draw_view (cr, profile, view, groups, n_groups, title, dark, height);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
   if (format == MG_VIEW_FORMAT_PNG)
@@ -191,6 +353,12 @@ mg_view_export_save (MgProfile *profile, MgTimeView *view, const guint *metrics,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot write “%s”: %s"), path,
                    cairo_status_to_string (status));
       return FALSE;
+    }
+  if (format == MG_VIEW_FORMAT_SVG)
+    {
+      g_autofree char *description = describe_groups (profile, groups, n_groups);
+
+      return add_svg_text (path, title, description, error);
     }
   return TRUE;
 }

@@ -1,6 +1,10 @@
-/* The current view as an image or a document: every visible row (its label
- * and figures, then its graph drawn by mg_graph_render) and the shared time
- * axis, on a PNG, SVG or PDF cairo surface. GTK-free. */
+/* The current view as an image or a document: under the title, every shown
+ * group's header (its display name; collapsed groups show the header
+ * alone), each visible row (colour, display name, units, max / mean / min
+ * of the selection or the whole run, then its graph drawn by
+ * mg_graph_render) and the shared time axis, on a PNG, SVG or PDF cairo
+ * surface. An SVG also carries the title and the group and metric names as
+ * text (<title>, <desc>), since cairo writes glyphs as outlines. GTK-free. */
 #pragma once
 
 #include <gio/gio.h>
@@ -16,12 +20,35 @@ typedef enum {
   MG_VIEW_FORMAT_PDF,
 } MgViewFormat;
 
+/* One group as the window shows it. */
+typedef struct {
+  char *title;        /* its header */
+  gboolean expanded;  /* FALSE: the header alone */
+  GArray *metrics;    /* guint: its visible rows, top to bottom */
+} MgViewGroup;
+
+MgViewGroup *mg_view_group_new (const char *title, gboolean expanded);
+void mg_view_group_free (MgViewGroup *group);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgViewGroup, mg_view_group_free)
+
+/* The page layout, in points (pixels for PNG). */
+#define MG_VIEW_EXPORT_WIDTH 1200.0
+#define MG_VIEW_EXPORT_TITLE_HEIGHT 44.0
+#define MG_VIEW_EXPORT_HEADER_HEIGHT 30.0
+#define MG_VIEW_EXPORT_ROW_HEIGHT 96.0
+#define MG_VIEW_EXPORT_ROW_GAP 8.0
+#define MG_VIEW_EXPORT_AXIS_HEIGHT 34.0
+#define MG_VIEW_EXPORT_MARGIN 16.0
+
 /* From a file name's extension; FALSE when it is none of .png .svg .pdf. */
 gboolean mg_view_export_format_from_path (const char *path, MgViewFormat *format);
 
-/* metrics: the rows to draw, top to bottom. */
-gboolean mg_view_export_save (MgProfile *profile, MgTimeView *view, const guint *metrics,
-                              guint n_metrics, const char *title, gboolean dark,
+/* The page height for these groups. */
+double mg_view_export_height (MgViewGroup *const *groups, guint n_groups);
+
+/* groups: what to draw, top to bottom. */
+gboolean mg_view_export_save (MgProfile *profile, MgTimeView *view, MgViewGroup *const *groups,
+                              guint n_groups, const char *title, gboolean dark,
                               const char *path, GError **error);
 
 G_END_DECLS

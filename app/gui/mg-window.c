@@ -10,10 +10,12 @@
 #include "mg-info-panel.h"
 #include "mg-metric-graph.h"
 #include "mg-metric-row.h"
+#include "mg-metric-rows.h"
 #include "mg-metric-visibility.h"
 #include "mg-metrics-menu.h"
 #include "mg-profile-loader.h"
 #include "mg-selection-stats.h"
+#include "mg-style.h"
 #include "mg-time-axis.h"
 #include "mg-units.h"
 #include "mg-view-export.h"
@@ -62,8 +64,7 @@ struct _MgWindow
   MgTimeView *view;
   MgMetricVisibility *visibility;
   GtkSizeGroup *label_group;
-  GPtrArray *sections;      /* GtkWidget*: one expander per visibility section */
-  GPtrArray *section_rows;  /* GPtrArray* of MgMetricRow* per section */
+  GtkWidget *rows;          /* MgMetricRows, in rows_box */
   GtkWidget *event_strip;
   GtkWidget *time_axis;
   guint error_count;
@@ -145,26 +146,9 @@ fill_recent_list (MgWindow *self)
 static void
 update_rows_visibility (MgWindow *self)
 {
-  gboolean any = FALSE;
+  gboolean empty = mg_metric_rows_get_empty (MG_METRIC_ROWS (self->rows));
 
-  for (guint s = 0; s < self->sections->len; s++)
-    {
-      GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
-      gboolean any_in_section = FALSE;
-
-      for (guint i = 0; i < rows->len; i++)
-        {
-          MgMetricRow *row = g_ptr_array_index (rows, i);
-          gboolean visible = mg_metric_visibility_is_row_visible (self->visibility, s,
-                                                                  mg_metric_row_get_metric (row));
-
-          gtk_widget_set_visible (GTK_WIDGET (row), visible);
-          any_in_section |= visible;
-        }
-      gtk_widget_set_visible (g_ptr_array_index (self->sections, s), any_in_section);
-      any |= any_in_section;
-    }
-  gtk_stack_set_visible_child_name (GTK_STACK (self->rows_stack), any ? "rows" : "empty");
+  gtk_stack_set_visible_child_name (GTK_STACK (self->rows_stack), empty ? "empty" : "rows");
 }
 
 static gboolean
@@ -208,54 +192,21 @@ on_undo_activated (GSimpleAction *action, GVariant *parameter, gpointer user_dat
   on_undo_dismiss (MG_WINDOW (user_data));
 }
 
-static GtkWidget *
-build_section (MgWindow *self, const MgMetricSection *section, GPtrArray *rows)
-{
-  GtkWidget *expander = gtk_expander_new (NULL);
-  GtkWidget *title = gtk_label_new (section->title);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-
-  gtk_widget_add_css_class (title, "heading");
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_widget_set_hexpand (title, TRUE);
-  gtk_expander_set_label_widget (GTK_EXPANDER (expander), title);
-  gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
-  gtk_widget_add_css_class (expander, "metric-group");
-  if (section->description != NULL)
-    gtk_widget_set_tooltip_text (title, section->description);
-
-  for (guint i = 0; i < section->metrics->len; i++)
-    {
-      GtkWidget *row = mg_metric_row_new (self->profile, g_array_index (section->metrics, guint, i),
-                                          self->view, self->label_group);
-
-      gtk_box_append (GTK_BOX (box), row);
-      g_ptr_array_add (rows, row);
-    }
-  gtk_expander_set_child (GTK_EXPANDER (expander), box);
-  return expander;
-}
-
 static void
 clear_profile_view (MgWindow *self)
 {
   GtkWidget *child;
 
   if (self->visibility != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->visibility, self);
-      mg_metric_visibility_remove_actions (self->visibility, G_ACTION_MAP (self));
-    }
+    mg_metric_visibility_remove_actions (self->visibility, G_ACTION_MAP (self));
   if (self->label_group != NULL)
     gtk_size_group_remove_widget (self->label_group, self->axis_caption);
-  while ((child = gtk_widget_get_first_child (self->rows_box)) != NULL)
-    gtk_box_remove (GTK_BOX (self->rows_box), child);
+  if (self->rows != NULL)
+    mg_metric_rows_set_visibility (MG_METRIC_ROWS (self->rows), NULL, NULL, NULL);
   while ((child = gtk_widget_get_first_child (self->axis_column)) != NULL)
     gtk_box_remove (GTK_BOX (self->axis_column), child);
   self->event_strip = NULL;
   self->time_axis = NULL;
-  g_ptr_array_set_size (self->sections, 0);
-  g_ptr_array_set_size (self->section_rows, 0);
   g_clear_object (&self->visibility);
   g_clear_object (&self->label_group);
   g_clear_object (&self->profile);
@@ -373,17 +324,9 @@ mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file)
   wrap_undo_actions (self);
   self->label_group = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
 
-  for (guint s = 0; s < mg_metric_visibility_get_n_sections (self->visibility); s++)
-    {
-      GPtrArray *rows = g_ptr_array_new ();
-      GtkWidget *section = build_section (self, mg_metric_visibility_get_section (self->visibility, s), rows);
-
-      gtk_box_append (GTK_BOX (self->rows_box), section);
-      g_ptr_array_add (self->sections, section);
-      g_ptr_array_add (self->section_rows, rows);
-    }
+  mg_metric_rows_set_visibility (MG_METRIC_ROWS (self->rows), self->visibility, self->view,
+                                 self->label_group);
   build_axis (self);
-  g_signal_connect_swapped (self->visibility, "changed", G_CALLBACK (update_rows_visibility), self);
   update_rows_visibility (self);
 
   menu = mg_metrics_menu_new (self->visibility);
@@ -783,8 +726,6 @@ mg_window_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->view);
   g_clear_object (&self->settings);
-  g_ptr_array_unref (self->sections);
-  g_ptr_array_unref (self->section_rows);
   G_OBJECT_CLASS (mg_window_parent_class)->finalize (object);
 }
 
@@ -872,24 +813,6 @@ new_settings (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
-/* The window's own styles, once per display. */
-static void
-load_css (GdkDisplay *display)
-{
-  g_autoptr (GtkCssProvider) css = NULL;
-
-  if (display == NULL || g_object_get_data (G_OBJECT (display), "mg-css") != NULL)
-    return;
-  css = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (css, "/org/metrograph/Metrograph/ui/style.css");
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (css),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  g_object_set_data_full (G_OBJECT (display), "mg-css", g_steal_pointer (&css), g_object_unref);
-  /* The app icon for the start page, also when not installed. */
-  gtk_icon_theme_add_resource_path (gtk_icon_theme_get_for_display (display),
-                                    "/org/metrograph/Metrograph/icons");
-}
-
 static void
 mg_window_init (MgWindow *self)
 {
@@ -897,11 +820,12 @@ mg_window_init (MgWindow *self)
   gboolean auto_zoom = TRUE, show_info = FALSE;
 
   g_type_ensure (MG_TYPE_METRIC_ROW);
-  load_css (gdk_display_get_default ());
+  mg_style_load (gdk_display_get_default ());
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->sections = g_ptr_array_new ();
-  self->section_rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  self->rows = mg_metric_rows_new ();
+  gtk_box_append (GTK_BOX (self->rows_box), self->rows);
+  g_signal_connect_swapped (self->rows, "notify::empty", G_CALLBACK (update_rows_visibility), self);
   self->view = mg_time_view_new (1.0);
   self->settings = new_settings ();
   if (self->settings != NULL)
@@ -981,60 +905,25 @@ mg_window_get_time_view (MgWindow *self)
 char **
 mg_window_get_visible_metric_ids (MgWindow *self)
 {
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-
-  for (guint s = 0; s < self->sections->len; s++)
-    {
-      GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
-
-      if (!gtk_widget_get_visible (g_ptr_array_index (self->sections, s)))
-        continue;
-      for (guint i = 0; i < rows->len; i++)
-        {
-          MgMetricRow *row = g_ptr_array_index (rows, i);
-          const char *id = mg_profile_get_metric (self->profile, mg_metric_row_get_metric (row))->id;
-
-          if (gtk_widget_get_visible (GTK_WIDGET (row)) && g_hash_table_add (seen, (gpointer) id))
-            g_strv_builder_add (builder, id);
-        }
-    }
-  return g_strv_builder_end (builder);
+  return mg_metric_rows_dup_visible_ids (MG_METRIC_ROWS (self->rows));
 }
 
 char **
 mg_window_get_visible_group_titles (MgWindow *self)
 {
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
-
-  for (guint s = 0; s < self->sections->len; s++)
-    {
-      GtkWidget *expander = g_ptr_array_index (self->sections, s);
-      GtkWidget *title = gtk_expander_get_label_widget (GTK_EXPANDER (expander));
-
-      if (gtk_widget_get_visible (expander))
-        g_strv_builder_add (builder, gtk_label_get_text (GTK_LABEL (title)));
-    }
-  return g_strv_builder_end (builder);
+  return mg_metric_rows_dup_visible_titles (MG_METRIC_ROWS (self->rows));
 }
 
 static MgMetricRow *
 find_row (MgWindow *self, const char *metric_id)
 {
-  for (guint s = 0; s < self->section_rows->len; s++)
-    {
-      GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
+  return mg_metric_rows_find_row (MG_METRIC_ROWS (self->rows), metric_id);
+}
 
-      for (guint i = 0; i < rows->len; i++)
-        {
-          MgMetricRow *row = g_ptr_array_index (rows, i);
-          const char *id = mg_profile_get_metric (self->profile, mg_metric_row_get_metric (row))->id;
-
-          if (g_str_equal (id, metric_id))
-            return row;
-        }
-    }
-  return NULL;
+gboolean
+mg_window_set_group_expanded (MgWindow *self, const char *title, gboolean expanded)
+{
+  return mg_metric_rows_set_expanded (MG_METRIC_ROWS (self->rows), title, expanded);
 }
 
 GtkWidget *
@@ -1082,8 +971,7 @@ mg_window_get_n_event_marks (MgWindow *self)
 gboolean
 mg_window_export (MgWindow *self, const char *path, GError **error)
 {
-  g_autoptr (GArray) metrics = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_auto (GStrv) ids = NULL;
+  g_autoptr (GPtrArray) groups = NULL;
   g_autofree char *title = NULL;
   gboolean dark = FALSE;
   MgViewFormat format;
@@ -1104,22 +992,23 @@ mg_window_export (MgWindow *self, const char *path, GError **error)
       return FALSE;
     }
 
-  ids = mg_window_get_visible_metric_ids (self);
-  for (guint i = 0; ids[i] != NULL; i++)
+  /* The image in the window's own theme: light or dark, as the graphs are. */
+  groups = mg_metric_rows_dup_view_groups (MG_METRIC_ROWS (self->rows));
+  for (guint g = 0; g < groups->len; g++)
     {
-      guint metric = (guint) mg_profile_find_metric (self->profile, ids[i]);
+      MgViewGroup *group = g_ptr_array_index (groups, g);
+      int metric = group->metrics->len > 0 ? (int) g_array_index (group->metrics, guint, 0) : -1;
 
-      g_array_append_val (metrics, metric);
-    }
-  if (metrics->len > 0)
-    {
-      GPtrArray *rows = g_ptr_array_index (self->section_rows, 0);
-      MgMetricRow *row = g_ptr_array_index (rows, 0);
+      if (metric >= 0)
+        {
+          MgMetricRow *row = find_row (self, mg_profile_get_metric (self->profile, (guint) metric)->id);
 
-      dark = mg_metric_graph_is_dark (MG_METRIC_GRAPH (mg_metric_row_get_graph (row)));
+          dark = mg_metric_graph_is_dark (MG_METRIC_GRAPH (mg_metric_row_get_graph (row)));
+          break;
+        }
     }
   title = g_strdup_printf ("%s — %s", gtk_label_get_text (GTK_LABEL (self->title_label)),
                            gtk_label_get_text (GTK_LABEL (self->subtitle_label)));
-  return mg_view_export_save (self->profile, self->view, (const guint *) metrics->data,
-                              metrics->len, title, dark, path, error);
+  return mg_view_export_save (self->profile, self->view, (MgViewGroup *const *) groups->pdata,
+                              groups->len, title, dark, path, error);
 }

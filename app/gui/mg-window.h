@@ -44,6 +44,8 @@ MgTimeView *mg_window_get_time_view (MgWindow *self);
 char **mg_window_get_visible_metric_ids (MgWindow *self);
 char **mg_window_get_visible_group_titles (MgWindow *self);
 char *mg_window_dup_row_figures (MgWindow *self, const char *metric_id);
+/* Collapses or expands the visible group headed title (FALSE: none). */
+gboolean mg_window_set_group_expanded (MgWindow *self, const char *title, gboolean expanded);
 /* The graph widget of a metric's first row, or NULL. */
 GtkWidget *mg_window_get_metric_graph (MgWindow *self, const char *metric_id);
 /* The recent profiles listed on the start page. */
@@ -53,7 +55,8 @@ guint mg_window_get_error_count (MgWindow *self);
 /* The crash / kill marks on the timeline. */
 guint mg_window_get_n_event_marks (MgWindow *self);
 
-/* Exports the current view (visible rows with labels, the time axis) or
+/* Exports the current view (group headers, visible rows with labels and
+ * figures, the time axis; mg-view-export.h) or
  * the data; the format comes from the file name's extension: .png .svg
  * .pdf .json .csv. */
 gboolean mg_window_export (MgWindow *self, const char *path, GError **error);

@@ -14,6 +14,7 @@
 #include "mg-resources.h"
 #include "mg-time-view.h"
 #include "mg-units.h"
+#include "mg-view-export.h"
 #include "mg-window.h"
 
 static GtkApplication *app;
@@ -553,6 +554,108 @@ test_export_view (void)
   g_rmdir (dir);
 }
 
+/* Binary files hold NULs: search the whole length. */
+static gboolean
+contains_bytes (const char *data, gsize length, const char *text)
+{
+  gsize n = strlen (text);
+
+  for (gsize i = 0; i + n <= length; i++)
+    if (memcmp (data + i, text, n) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static guint8
+grey_at (GdkTexture *texture, int x, int y)
+{
+  int width = gdk_texture_get_width (texture), height = gdk_texture_get_height (texture);
+  g_autofree guint8 *data = g_malloc ((gsize) width * height * 4);
+
+  g_assert_true (x < width && y < height);
+  gdk_texture_download (texture, data, (gsize) width * 4);
+  return data[((gsize) y * width + x) * 4 + 1]; /* green of B G R A */
+}
+
+/* The exported view shows what the window shows: the group headers with
+ * their display names (collapsed ones alone), each row, the time axis. */
+static void
+test_export_groups (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_groups ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-gui-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "view.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "view.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "view.pdf", NULL);
+  const double row = MG_VIEW_EXPORT_ROW_HEIGHT + MG_VIEW_EXPORT_ROW_GAP;
+  /* Default (2 rows), CPU Time (2), Memory (1), Other metrics (1). */
+  const double full = MG_VIEW_EXPORT_TITLE_HEIGHT + 4 * MG_VIEW_EXPORT_HEADER_HEIGHT + 6 * row
+                      + MG_VIEW_EXPORT_AXIS_HEIGHT + MG_VIEW_EXPORT_MARGIN;
+  const char *const titles[] = { "Default", "CPU Time", "Memory", "Other metrics", NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+  MgWindow *window;
+  int header_y = (int) (MG_VIEW_EXPORT_TITLE_HEIGHT + MG_VIEW_EXPORT_HEADER_HEIGHT / 2);
+  int right = (int) MG_VIEW_EXPORT_WIDTH - 20;
+
+  reset_settings ();
+  window = new_window (profile);
+  activate (window, "preset", g_variant_new_string ("all"));
+  assert_strv (mg_window_get_visible_group_titles (window), titles);
+
+  /* PNG: one header band per group above its rows, in the header tint. */
+  g_assert_true (mg_window_export (window, png, &error));
+  g_assert_no_error (error);
+  texture = gdk_texture_new_from_filename (png, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_width (texture), ==, (int) MG_VIEW_EXPORT_WIDTH);
+  g_assert_cmpint (gdk_texture_get_height (texture), ==, (int) ceil (full));
+  g_assert_cmpint (abs (grey_at (texture, right, header_y) - grey_at (texture, right, 8)), >=, 8);
+  g_assert_cmpint (grey_at (texture, right, header_y + (int) (MG_VIEW_EXPORT_HEADER_HEIGHT + 2 * row)),
+                   ==, grey_at (texture, right, header_y));
+  g_clear_object (&texture);
+
+  /* SVG: the names as text too. */
+  g_assert_true (mg_window_export (window, svg, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (svg, &contents, NULL, NULL));
+  g_assert_true (g_str_has_prefix (contents, "<?xml"));
+  g_assert_nonnull (strstr (contents, "<title>"));
+  g_assert_nonnull (strstr (contents, "Default: CPU time (%), Memory usage (B)\n"));
+  g_assert_nonnull (strstr (contents, "CPU Time: CPU time (%), User time (%)\n"));
+  g_assert_nonnull (strstr (contents, "Other metrics: Custom counter (events/s)\n"));
+  g_assert_null (strstr (contents, "Energy"));
+  g_clear_pointer (&contents, g_free);
+
+  /* A collapsed group: its header alone, as in the window. */
+  g_assert_true (mg_window_set_group_expanded (window, "Memory", FALSE));
+  g_assert_false (mg_window_set_group_expanded (window, "Energy", FALSE));
+  g_assert_true (mg_window_export (window, png, &error));
+  texture = gdk_texture_new_from_filename (png, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_height (texture), ==, (int) ceil (full - row));
+  g_assert_true (mg_window_export (window, svg, &error));
+  g_assert_true (g_file_get_contents (svg, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "\nMemory:\nOther metrics:"));
+
+  /* PDF: one page of the same size. */
+  g_assert_true (mg_window_export (window, pdf, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (pdf, &contents, &length, NULL));
+  g_assert_true (g_str_has_prefix (contents, "%PDF-"));
+  g_assert_true (contains_bytes (contents, length, "/Type /Page "));
+  g_assert_true (contains_bytes (contents, length, "/Count 1\n"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (png);
+  g_unlink (svg);
+  g_unlink (pdf);
+  g_rmdir (dir);
+}
+
 static void
 test_pixels (void)
 {
@@ -704,6 +807,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/errors-banner", test_errors_banner);
   g_test_add_func ("/gui/window/open-files", test_open_files);
   g_test_add_func ("/gui/window/export-view", test_export_view);
+  g_test_add_func ("/gui/window/export-groups", test_export_groups);
   g_test_add_func ("/gui/window/pixels", test_pixels);
   if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
     g_test_add_func ("/gui/window/screenshots", test_screenshots);

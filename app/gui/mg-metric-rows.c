@@ -1,0 +1,369 @@
+#include "mg-config.h"
+
+#include "mg-metric-rows.h"
+
+#include "mg-style.h"
+
+/* Sections without a group id ("Other metrics") are remembered under this. */
+#define NO_GROUP_KEY ""
+
+struct _MgMetricRows
+{
+  GtkWidget parent_instance;
+
+  GtkWidget *box;
+  MgMetricVisibility *visibility;
+  GPtrArray *expanders;     /* GtkExpander*, one per section */
+  GPtrArray *section_rows;  /* GPtrArray* of MgMetricRow* per section */
+  GHashTable *collapsed;    /* group ids (or NO_GROUP_KEY) collapsed by hand */
+  gboolean empty;
+};
+
+G_DEFINE_FINAL_TYPE (MgMetricRows, mg_metric_rows, GTK_TYPE_WIDGET)
+
+enum { PROP_0, PROP_EMPTY, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+static const char *
+section_key (const MgMetricSection *section)
+{
+  return section->id != NULL ? section->id : NO_GROUP_KEY;
+}
+
+static void
+update_visibility (MgMetricRows *self)
+{
+  gboolean any = FALSE;
+
+  for (guint s = 0; s < self->expanders->len; s++)
+    {
+      GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
+      gboolean any_in_section = FALSE;
+
+      for (guint i = 0; i < rows->len; i++)
+        {
+          MgMetricRow *row = g_ptr_array_index (rows, i);
+          gboolean visible = mg_metric_visibility_is_row_visible (self->visibility, s,
+                                                                  mg_metric_row_get_metric (row));
+
+          gtk_widget_set_visible (GTK_WIDGET (row), visible);
+          any_in_section |= visible;
+        }
+      gtk_widget_set_visible (g_ptr_array_index (self->expanders, s), any_in_section);
+      any |= any_in_section;
+    }
+  if (self->empty != !any)
+    {
+      self->empty = !any;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EMPTY]);
+    }
+}
+
+static void
+on_expanded (GtkExpander *expander, GParamSpec *pspec, MgMetricRows *self)
+{
+  const char *key = g_object_get_data (G_OBJECT (expander), "mg-section-key");
+
+  if (gtk_expander_get_expanded (expander))
+    g_hash_table_remove (self->collapsed, key);
+  else
+    g_hash_table_add (self->collapsed, g_strdup (key));
+}
+
+static GtkWidget *
+build_section (MgMetricRows *self, const MgMetricSection *section, MgTimeView *view,
+               GtkSizeGroup *label_group, GPtrArray *rows)
+{
+  MgProfile *profile = mg_metric_visibility_get_profile (self->visibility);
+  GtkWidget *expander = gtk_expander_new (NULL);
+  GtkWidget *title = gtk_label_new (section->title);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  gtk_widget_add_css_class (title, "heading");
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_widget_set_hexpand (title, TRUE);
+  gtk_expander_set_label_widget (GTK_EXPANDER (expander), title);
+  gtk_expander_set_expanded (GTK_EXPANDER (expander),
+                             !g_hash_table_contains (self->collapsed, section_key (section)));
+  gtk_widget_add_css_class (expander, "metric-group");
+  if (section->description != NULL)
+    gtk_widget_set_tooltip_text (title, section->description);
+  g_object_set_data_full (G_OBJECT (expander), "mg-section-key", g_strdup (section_key (section)),
+                          g_free);
+  g_signal_connect (expander, "notify::expanded", G_CALLBACK (on_expanded), self);
+
+  for (guint i = 0; i < section->metrics->len; i++)
+    {
+      GtkWidget *row = mg_metric_row_new (profile, g_array_index (section->metrics, guint, i),
+                                          view, label_group);
+
+      gtk_box_append (GTK_BOX (box), row);
+      g_ptr_array_add (rows, row);
+    }
+  gtk_expander_set_child (GTK_EXPANDER (expander), box);
+  return expander;
+}
+
+static void
+clear (MgMetricRows *self)
+{
+  GtkWidget *child;
+
+  if (self->visibility != NULL)
+    g_signal_handlers_disconnect_by_data (self->visibility, self);
+  for (guint s = 0; s < self->expanders->len; s++)
+    g_signal_handlers_disconnect_by_data (g_ptr_array_index (self->expanders, s), self);
+  while ((child = gtk_widget_get_first_child (self->box)) != NULL)
+    gtk_box_remove (GTK_BOX (self->box), child);
+  g_ptr_array_set_size (self->expanders, 0);
+  g_ptr_array_set_size (self->section_rows, 0);
+  g_clear_object (&self->visibility);
+}
+
+void
+mg_metric_rows_set_visibility (MgMetricRows *self, MgMetricVisibility *visibility,
+                               MgTimeView *view, GtkSizeGroup *label_group)
+{
+  g_return_if_fail (MG_IS_METRIC_ROWS (self));
+
+  clear (self);
+  if (visibility == NULL)
+    {
+      update_visibility (self);
+      return;
+    }
+  self->visibility = g_object_ref (visibility);
+  for (guint s = 0; s < mg_metric_visibility_get_n_sections (visibility); s++)
+    {
+      GPtrArray *rows = g_ptr_array_new ();
+      GtkWidget *expander = build_section (self, mg_metric_visibility_get_section (visibility, s),
+                                           view, label_group, rows);
+
+      gtk_box_append (GTK_BOX (self->box), expander);
+      g_ptr_array_add (self->expanders, expander);
+      g_ptr_array_add (self->section_rows, rows);
+    }
+  g_signal_connect_swapped (visibility, "changed", G_CALLBACK (update_visibility), self);
+  update_visibility (self);
+}
+
+gboolean
+mg_metric_rows_get_empty (MgMetricRows *self)
+{
+  return self->empty;
+}
+
+static const char *
+row_metric_id (MgMetricRows *self, MgMetricRow *row)
+{
+  MgProfile *profile = mg_metric_visibility_get_profile (self->visibility);
+
+  return mg_profile_get_metric (profile, mg_metric_row_get_metric (row))->id;
+}
+
+static const char *
+expander_title (GtkWidget *expander)
+{
+  return gtk_label_get_text (GTK_LABEL (gtk_expander_get_label_widget (GTK_EXPANDER (expander))));
+}
+
+char **
+mg_metric_rows_dup_visible_ids (MgMetricRows *self)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint s = 0; s < self->expanders->len; s++)
+    {
+      GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
+
+      if (!gtk_widget_get_visible (g_ptr_array_index (self->expanders, s)))
+        continue;
+      for (guint i = 0; i < rows->len; i++)
+        {
+          MgMetricRow *row = g_ptr_array_index (rows, i);
+          const char *id = row_metric_id (self, row);
+
+          if (gtk_widget_get_visible (GTK_WIDGET (row)) && g_hash_table_add (seen, (gpointer) id))
+            g_strv_builder_add (builder, id);
+        }
+    }
+  return g_strv_builder_end (builder);
+}
+
+char **
+mg_metric_rows_dup_visible_titles (MgMetricRows *self)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint s = 0; s < self->expanders->len; s++)
+    {
+      GtkWidget *expander = g_ptr_array_index (self->expanders, s);
+
+      if (gtk_widget_get_visible (expander))
+        g_strv_builder_add (builder, expander_title (expander));
+    }
+  return g_strv_builder_end (builder);
+}
+
+guint
+mg_metric_rows_get_n_visible_rows (MgMetricRows *self)
+{
+  guint n = 0;
+
+  for (guint s = 0; s < self->section_rows->len; s++)
+    {
+      GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
+
+      for (guint i = 0; i < rows->len; i++)
+        n += gtk_widget_get_visible (g_ptr_array_index (rows, i)) ? 1 : 0;
+    }
+  return n;
+}
+
+MgMetricRow *
+mg_metric_rows_find_row (MgMetricRows *self, const char *metric_id)
+{
+  for (guint s = 0; s < self->section_rows->len; s++)
+    {
+      GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
+
+      for (guint i = 0; i < rows->len; i++)
+        if (g_str_equal (row_metric_id (self, g_ptr_array_index (rows, i)), metric_id))
+          return g_ptr_array_index (rows, i);
+    }
+  return NULL;
+}
+
+static GtkExpander *
+find_expander (MgMetricRows *self, const char *title)
+{
+  for (guint s = 0; s < self->expanders->len; s++)
+    {
+      GtkWidget *expander = g_ptr_array_index (self->expanders, s);
+
+      if (gtk_widget_get_visible (expander) && g_str_equal (expander_title (expander), title))
+        return GTK_EXPANDER (expander);
+    }
+  return NULL;
+}
+
+gboolean
+mg_metric_rows_set_expanded (MgMetricRows *self, const char *title, gboolean expanded)
+{
+  GtkExpander *expander = find_expander (self, title);
+
+  if (expander == NULL)
+    return FALSE;
+  gtk_expander_set_expanded (expander, expanded);
+  return TRUE;
+}
+
+gboolean
+mg_metric_rows_get_expanded (MgMetricRows *self, const char *title)
+{
+  GtkExpander *expander = find_expander (self, title);
+
+  return expander != NULL && gtk_expander_get_expanded (expander);
+}
+
+GPtrArray *
+mg_metric_rows_dup_view_groups (MgMetricRows *self)
+{
+  GPtrArray *groups = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_view_group_free);
+
+  for (guint s = 0; s < self->expanders->len; s++)
+    {
+      GtkWidget *expander = g_ptr_array_index (self->expanders, s);
+      GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
+      MgViewGroup *group;
+
+      if (!gtk_widget_get_visible (expander))
+        continue;
+      group = mg_view_group_new (expander_title (expander),
+                                 gtk_expander_get_expanded (GTK_EXPANDER (expander)));
+      for (guint i = 0; i < rows->len; i++)
+        {
+          MgMetricRow *row = g_ptr_array_index (rows, i);
+          guint metric = mg_metric_row_get_metric (row);
+
+          if (gtk_widget_get_visible (GTK_WIDGET (row)))
+            g_array_append_val (group->metrics, metric);
+        }
+      g_ptr_array_add (groups, group);
+    }
+  return groups;
+}
+
+static void
+mg_metric_rows_dispose (GObject *object)
+{
+  MgMetricRows *self = MG_METRIC_ROWS (object);
+
+  if (self->box != NULL)
+    {
+      clear (self);
+      g_clear_pointer (&self->box, gtk_widget_unparent);
+    }
+  G_OBJECT_CLASS (mg_metric_rows_parent_class)->dispose (object);
+}
+
+static void
+mg_metric_rows_finalize (GObject *object)
+{
+  MgMetricRows *self = MG_METRIC_ROWS (object);
+
+  g_ptr_array_unref (self->expanders);
+  g_ptr_array_unref (self->section_rows);
+  g_hash_table_unref (self->collapsed);
+  G_OBJECT_CLASS (mg_metric_rows_parent_class)->finalize (object);
+}
+
+static void
+mg_metric_rows_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  MgMetricRows *self = MG_METRIC_ROWS (object);
+
+  switch (prop_id)
+    {
+    case PROP_EMPTY:
+      g_value_set_boolean (value, self->empty);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mg_metric_rows_class_init (MgMetricRowsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = mg_metric_rows_dispose;
+  object_class->finalize = mg_metric_rows_finalize;
+  object_class->get_property = mg_metric_rows_get_property;
+  properties[PROP_EMPTY] = g_param_spec_boolean ("empty", NULL, NULL, TRUE,
+                                                 G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY
+                                                 | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+mg_metric_rows_init (MgMetricRows *self)
+{
+  mg_style_load (gdk_display_get_default ());
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  self->expanders = g_ptr_array_new ();
+  self->section_rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  self->collapsed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->empty = TRUE;
+}
+
+GtkWidget *
+mg_metric_rows_new (void)
+{
+  return g_object_new (MG_TYPE_METRIC_ROWS, NULL);
+}
