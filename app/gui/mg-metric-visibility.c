@@ -353,16 +353,21 @@ changed_by_hand (MgMetricVisibility *self)
   sync_actions (self);
 }
 
-static void
-on_preset (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+gboolean
+mg_metric_visibility_set_preset (MgMetricVisibility *self, const char *preset)
 {
-  MgMetricVisibility *self = user_data;
-
-  if (!apply_preset (self, g_variant_get_string (parameter, NULL)))
-    return;
+  if (!apply_preset (self, preset))
+    return FALSE;
   g_array_set_size (self->undo_stack, 0);
   save_settings (self);
   sync_actions (self);
+  return TRUE;
+}
+
+static void
+on_preset (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  mg_metric_visibility_set_preset (user_data, g_variant_get_string (parameter, NULL));
 }
 
 static void

@@ -65,6 +65,9 @@ gboolean mg_metric_visibility_get_metric_shown (MgMetricVisibility *self, guint 
 /* Shown section and shown metric. */
 gboolean mg_metric_visibility_is_row_visible (MgMetricVisibility *self, guint section,
                                               guint metric);
+/* Applies a preset as the "preset" action does: "all", "group:<id>" or
+ * "default" (the Default group, else all). FALSE when the profile lacks it. */
+gboolean mg_metric_visibility_set_preset (MgMetricVisibility *self, const char *preset);
 /* "all", "group:<id>" or "" when chosen metric by metric. */
 const char *mg_metric_visibility_get_preset (MgMetricVisibility *self);
 

@@ -305,8 +305,36 @@ typedef struct {
   guint live_rows;             /* graph rows seen while running */
   guint live_updates;
   guint samples_seen;
+  gboolean grouped;            /* the viewer's group headers were shown */
+  guint collapsed_at;          /* the update at which "Default" was collapsed */
+  guint updates_collapsed;     /* later updates that kept it collapsed */
   gboolean no_wait;            /* run_through_dialog returns while it runs */
 } Live;
+
+/* The live rows are grouped as the viewer groups them, and a group
+ * collapsed by hand stays collapsed while the rows are rebuilt. */
+static void
+track_groups (Live *live, MgRunView *view)
+{
+  g_auto (GStrv) titles = mg_run_view_dup_group_titles (view);
+
+  if (g_strv_contains ((const char *const *) titles, "CPU Time")
+      && g_strv_contains ((const char *const *) titles, "Memory")
+      && g_strv_contains ((const char *const *) titles, "Default"))
+    live->grouped = TRUE;
+  if (live->collapsed_at == 0 && live->live_updates >= 2 && live->grouped)
+    {
+      g_assert_true (mg_run_view_get_group_expanded (view, "Default"));
+      g_assert_true (mg_run_view_set_group_expanded (view, "Default", FALSE));
+      live->collapsed_at = live->live_updates;
+    }
+  else if (live->collapsed_at > 0 && live->live_updates > live->collapsed_at)
+    {
+      g_assert_false (mg_run_view_get_group_expanded (view, "Default"));
+      g_assert_true (mg_run_view_get_group_expanded (view, "CPU Time"));
+      live->updates_collapsed++;
+    }
+}
 
 static void
 on_live_profile (MgRunSession *session, GParamSpec *pspec, Live *live)
@@ -321,6 +349,7 @@ on_live_profile (MgRunSession *session, GParamSpec *pspec, Live *live)
   live->live_rows = MAX (live->live_rows, mg_run_view_get_n_rows (view));
   live->live_updates = mg_run_view_get_n_updates (view);
   live->samples_seen = MAX (live->samples_seen, mg_run_session_get_n_samples (session));
+  track_groups (live, view);
 }
 
 static gboolean
@@ -410,6 +439,8 @@ test_live_run (void)
   g_assert_cmpuint (live.live_rows, >=, 3);
   g_assert_cmpuint (live.samples_seen, >=, 10);
   g_assert_cmpuint (live.live_updates, >=, 4);
+  g_assert_true (live.grouped);
+  g_assert_cmpuint (live.updates_collapsed, >=, 1);
   {
     double span = (live.last_update_us - live.first_update_us) / 1e6;
     double rate = span > 0 ? (live.live_updates - 1) / span : 0;

@@ -5,6 +5,8 @@
 #include <glib/gi18n.h>
 
 #include "mg-metric-row.h"
+#include "mg-metric-rows.h"
+#include "mg-metric-visibility.h"
 #include "mg-run-css.h"
 #include "mg-time-view.h"
 
@@ -29,8 +31,8 @@ struct _MgRunView
   MgRunSession *session;
   MgTimeView *time_view;
   GtkSizeGroup *label_group;
+  GtkWidget *rows;             /* MgMetricRows, as in the viewer */
   GtkTextMark *end_mark;
-  guint n_rows;
   guint n_updates;
 };
 
@@ -85,7 +87,7 @@ update_title (MgRunView *self)
                                    && !mg_run_session_get_stopped (self->session));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "run-view.cancel",
                                  !mg_run_session_is_finished (self->session));
-  if (state == MG_RUN_STATE_FAILED && self->n_rows == 0)
+  if (state == MG_RUN_STATE_FAILED && mg_run_view_get_n_rows (self) == 0)
     gtk_label_set_text (GTK_LABEL (self->waiting_label), _("No samples were recorded"));
 }
 
@@ -107,19 +109,18 @@ update_figures (MgRunView *self)
 static void
 clear_rows (MgRunView *self)
 {
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (self->rows_box)) != NULL)
-    gtk_box_remove (GTK_BOX (self->rows_box), child);
-  self->n_rows = 0;
+  mg_metric_rows_set_visibility (MG_METRIC_ROWS (self->rows), NULL, NULL, NULL);
 }
 
-/* Rows are cheap next to a merge: rebuilt from each live profile. */
+/* Rows are cheap next to a merge: rebuilt from each live profile, grouped
+ * as the viewer groups them, every recorded metric shown (the run's metrics
+ * were chosen in the dialog); collapsed groups stay collapsed. */
 static void
 update_rows (MgRunView *self)
 {
   MgProfile *profile = mg_run_session_get_profile (self->session);
   guint n_windows = profile != NULL ? mg_profile_get_n_windows (profile) : 0;
+  g_autoptr (MgMetricVisibility) visibility = NULL;
   double duration;
 
   if (profile == NULL || n_windows == 0)
@@ -127,18 +128,13 @@ update_rows (MgRunView *self)
   duration = MAX (mg_profile_get_window_ends (profile)[n_windows - 1], 0.1);
   mg_time_view_set_duration (self->time_view, duration);
   mg_time_view_reset (self->time_view);
-  clear_rows (self);
-  for (guint i = 0; i < mg_profile_get_n_metrics (profile); i++)
-    {
-      if (mg_profile_get_series (profile, i) == NULL)
-        continue;
-      gtk_box_append (GTK_BOX (self->rows_box),
-                      mg_metric_row_new (profile, i, self->time_view, self->label_group));
-      self->n_rows++;
-    }
+  visibility = mg_metric_visibility_new (profile, NULL);
+  mg_metric_visibility_set_preset (visibility, "all");
+  mg_metric_rows_set_visibility (MG_METRIC_ROWS (self->rows), visibility, self->time_view,
+                                 self->label_group);
   self->n_updates++;
   gtk_stack_set_visible_child_name (GTK_STACK (self->graphs_stack),
-                                    self->n_rows > 0 ? "graphs" : "waiting");
+                                    mg_run_view_get_n_rows (self) > 0 ? "graphs" : "waiting");
 }
 
 static void
@@ -229,7 +225,25 @@ mg_run_view_get_session (MgRunView *self)
 guint
 mg_run_view_get_n_rows (MgRunView *self)
 {
-  return self->n_rows;
+  return mg_metric_rows_get_n_visible_rows (MG_METRIC_ROWS (self->rows));
+}
+
+char **
+mg_run_view_dup_group_titles (MgRunView *self)
+{
+  return mg_metric_rows_dup_visible_titles (MG_METRIC_ROWS (self->rows));
+}
+
+gboolean
+mg_run_view_set_group_expanded (MgRunView *self, const char *title, gboolean expanded)
+{
+  return mg_metric_rows_set_expanded (MG_METRIC_ROWS (self->rows), title, expanded);
+}
+
+gboolean
+mg_run_view_get_group_expanded (MgRunView *self, const char *title)
+{
+  return mg_metric_rows_get_expanded (MG_METRIC_ROWS (self->rows), title);
 }
 
 guint
@@ -311,6 +325,8 @@ mg_run_view_init (MgRunView *self)
   g_type_ensure (MG_TYPE_METRIC_ROW);
   mg_run_css_load ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->rows = mg_metric_rows_new ();
+  gtk_box_append (GTK_BOX (self->rows_box), self->rows);
   self->time_view = mg_time_view_new (1.0);
   self->label_group = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
   buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->output_view));
