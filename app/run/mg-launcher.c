@@ -496,16 +496,24 @@ spawn_child (MgLauncher *self, pid_t *pid, GError **error)
 }
 
 /* A program killed by a signal could not close its record: we reaped it, so
- * we write how it ended (only for the program itself, not through mpirun,
- * whose ranks we never see). */
+ * we write how it ended. Ranks under mpirun or srun are not our children:
+ * their launcher's 128 + signal status is used when it names one rank for
+ * certain (mg_record_finish_lone_running). */
 static int
 child_ended (MgLauncher *self, pid_t pid, int status)
 {
+  gboolean through_mpi = self->n_processes > 0 || mg_mpi_is_launcher (self->argv[0]);
+
   if (WIFEXITED (status))
-    return WEXITSTATUS (status);
+    {
+      if (through_mpi && WEXITSTATUS (status) > 128)
+        mg_record_finish_lone_running (self->record_dir, self->run_id, WEXITSTATUS (status),
+                                       g_get_monotonic_time () * 1000);
+      return WEXITSTATUS (status);
+    }
   if (WIFSIGNALED (status))
     {
-      if (self->n_processes == 0 && !mg_mpi_is_launcher (self->argv[0]))
+      if (!through_mpi)
         mg_record_finish_signalled (self->record_dir, self->run_id, pid, WTERMSIG (status),
                                     g_get_monotonic_time () * 1000);
       return 128 + WTERMSIG (status);

@@ -14,4 +14,15 @@ G_BEGIN_DECLS
 guint mg_record_finish_signalled (const char *record_dir, const char *run_id, int pid,
                                   int signal, gint64 end_mono_ns);
 
+/* Through mpirun or srun we never reap the ranks, but Open MPI's mpirun (and
+ * srun) exits with 128 + signal when a rank was killed by a signal. That
+ * names the signal, not the rank, so it is written in only when it cannot be
+ * misattributed: exactly one record of the run is still RUNNING (the others
+ * were closed by their sampler), its process is gone (checked on this host),
+ * and no record EXITED with the status @launcher_status itself (a rank that
+ * called exit (128 + signal) explains it instead). Returns TRUE when that
+ * record was marked SIGNALLED. */
+gboolean mg_record_finish_lone_running (const char *record_dir, const char *run_id,
+                                        int launcher_status, gint64 end_mono_ns);
+
 G_END_DECLS

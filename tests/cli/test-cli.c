@@ -970,6 +970,94 @@ test_mpi_select_ranks_explicit (Fixture *f, gconstpointer data)
   g_assert_cmpstr (ranks, ==, "0,2");
 }
 
+/* A rank script: rank 1 runs the workload with @rank1_args, the others with
+ * @other_args (exec, so each rank is one process with its rank). */
+static char *
+write_rank_script (Fixture *f, const char *rank1_args, const char *other_args)
+{
+  g_autofree char *path = in_dir (f, "ranks.sh");
+  g_autofree char *text = g_strdup_printf ("#!/bin/sh\n"
+                                           "if [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then\n"
+                                           "  exec '%s' %s\n"
+                                           "fi\n"
+                                           "exec '%s' %s\n",
+                                           f->workload, rank1_args, f->workload, other_args);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+  return g_steal_pointer (&path);
+}
+
+/* mpirun exits with 128 + signal when a rank is killed: when that rank is
+ * the only one whose record is left open, it is marked killed by that
+ * signal; when mpirun also killed the others, nothing is guessed. */
+static void
+test_mpi_killed_rank (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mpirun = g_find_program_in_path ("mpirun");
+  g_autofree char *lone = NULL, *many = NULL;
+  g_autofree char *lone_path = in_dir (f, "lone.mgprof");
+  g_autofree char *many_path = in_dir (f, "many.mgprof");
+  g_autoptr (CliRun) run = NULL, run_many = NULL;
+  g_autoptr (MgProfile) profile = NULL, profile_many = NULL;
+  guint n_signalled = 0, n_unknown = 0;
+
+  if (mpirun == NULL)
+    {
+      g_test_skip ("mpirun is not installed");
+      return;
+    }
+  lone = write_rank_script (f, "sleep=0.6 crash", "exit=0");
+  {
+    const char *args[] = { "--profile", "-n", "2", "--metrics-path", f->examples,
+                           "-o", "lone.mgprof", lone, NULL };
+
+    run = cli_run (f->dir, args);
+  }
+  assert_status (run, 139);
+  profile = load_profile (lone_path);
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    {
+      const MgProcessInfo *process = mg_profile_get_process (profile, p);
+
+      if (process->end == MG_PROCESS_END_EXECED)
+        continue; /* the shell before its exec */
+      if (process->rank == 1)
+        {
+          g_assert_cmpint (process->end, ==, MG_PROCESS_END_SIGNALLED);
+          g_assert_cmpint (process->status, ==, SIGSEGV);
+          n_signalled++;
+        }
+      else
+        {
+          g_assert_cmpint (process->end, ==, MG_PROCESS_END_EXITED);
+          g_assert_cmpint (process->status, ==, 0);
+        }
+    }
+  g_assert_cmpuint (n_signalled, ==, 1);
+
+  /* Rank 1 crashes while ranks 0 and 2 still run: mpirun terminates them,
+   * so three records are left open and none can be told apart. */
+  many = write_rank_script (f, "sleep=0.6 crash", "sleep=20");
+  {
+    const char *args[] = { "--profile", "-n", "3", "--metrics-path", f->examples,
+                           "-o", "many.mgprof", many, NULL };
+
+    run_many = cli_run (f->dir, args);
+  }
+  assert_status (run_many, 139);
+  g_assert_cmpfloat (run_many->seconds, <, 15);
+  profile_many = load_profile (many_path);
+  for (guint p = 0; p < mg_profile_get_n_processes (profile_many); p++)
+    {
+      const MgProcessInfo *process = mg_profile_get_process (profile_many, p);
+
+      g_assert_cmpint (process->end, !=, MG_PROCESS_END_SIGNALLED);
+      n_unknown += process->end == MG_PROCESS_END_UNKNOWN;
+    }
+  g_assert_cmpuint (n_unknown, ==, 3);
+}
+
 /* Without MPI a rank selection means nothing: a warning, and the program is
  * sampled as usual. */
 static void
@@ -1060,6 +1148,7 @@ main (int argc, char **argv)
   add ("/cli/mpi/four", test_mpi_four);
   add ("/cli/mpi/explicit-launcher", test_mpi_explicit_launcher);
   add ("/cli/mpi/select-ranks", test_mpi_select_ranks);
+  add ("/cli/mpi/killed-rank", test_mpi_killed_rank);
   add ("/cli/mpi/select-ranks-explicit-launcher", test_mpi_select_ranks_explicit);
   add ("/cli/profile/select-ranks-without-mpi", test_profile_select_ranks_without_mpi);
   add ("/cli/profile/threads-name", test_profile_threads_name);
