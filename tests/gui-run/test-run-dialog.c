@@ -521,6 +521,24 @@ test_failures (void)
   g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
   g_assert_nonnull (strstr (mg_run_host_get_banner_text (live.host), "killed by signal 11"));
   g_assert_cmpuint (mg_window_get_n_event_marks (window), >=, 1);
+  {
+    /* The mark is the signal the launcher reaped, not "ended without trace". */
+    MgProfile *profile = mg_window_get_profile (window);
+    guint n_crashes = 0;
+
+    for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
+      {
+        const MgProcessEvent *event = mg_profile_get_event (profile, i);
+
+        if (event->kind == MG_EVENT_SIGNAL)
+          {
+            g_assert_cmpint (event->status, ==, SIGSEGV);
+            n_crashes++;
+          }
+      }
+    g_assert_cmpuint (n_crashes, ==, 1);
+    g_assert_cmpuint (mg_window_get_n_event_marks (window), ==, n_crashes);
+  }
   if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
     save_png (GTK_WIDGET (window), "run-crash.png");
   g_unlink (mg_run_session_get_output_path (session));
