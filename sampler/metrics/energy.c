@@ -4,7 +4,9 @@
  * are parts of their package and are not added again).
  *
  * The environment variable METROGRAPH_POWERCAP_DIR replaces
- * /sys/class/powercap (for tests, or a copy of another machine's tree). */
+ * /sys/class/powercap (for tests, or a copy of another machine's tree).
+ * Each energy_uj file is kept open and re-read once per sampling round,
+ * shared by both metrics. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 
 typedef struct {
   char path[PATH_LEN];   /* .../energy_uj */
+  MgProcFile file;       /* path, kept open */
   uint64_t max_range_uj; /* the counter wraps past this */
   uint64_t last_uj;
 } Package;
@@ -36,6 +39,25 @@ read_u64_file (const char *path, uint64_t *value)
   const char *p = buf;
   *value = mg_parse_u64 (&p);
   return 0;
+}
+
+static int
+read_package (Package *pkg, uint64_t *value)
+{
+  char buf[64];
+  if (mg_proc_file_read (&pkg->file, buf, sizeof buf) < 0)
+    return -1;
+  const char *p = buf;
+  *value = mg_parse_u64 (&p);
+  return 0;
+}
+
+static void
+close_packages (void)
+{
+  for (int i = 0; i < n_packages; i++)
+    mg_proc_file_close (&packages[i].file);
+  n_packages = 0;
 }
 
 /* A package domain directory: "intel-rapl:N" with no second colon. */
@@ -78,7 +100,8 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   const char *root = getenv ("METROGRAPH_POWERCAP_DIR");
   if (root == NULL || *root == '\0')
     root = "/sys/class/powercap";
-  n_packages = 0;
+  mg_watch_forks ();
+  close_packages ();
   total_uj = power_prev_uj = 0;
   cur_round = 0;
 
@@ -109,6 +132,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
         }
       if (read_u64_file (range_path, &pkg->max_range_uj) != 0)
         pkg->max_range_uj = 0;
+      pkg->file = (MgProcFile) MG_PROC_FILE (pkg->path);
       n_packages++;
     }
   closedir (dir);
@@ -125,6 +149,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
 int
 allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
 {
+  close_packages ();
   return 0;
 }
 
@@ -137,7 +162,7 @@ refresh (metric_id_t id, const struct timespec *now)
     {
       Package *pkg = &packages[i];
       uint64_t uj;
-      if (read_u64_file (pkg->path, &uj) != 0)
+      if (read_package (pkg, &uj) != 0)
         {
           cur_round = 0;
           allinea_set_metric_error_messagef (id, errno,

@@ -9,7 +9,7 @@
  * which file they belong to, so they are not adjusted. */
 #include <dlfcn.h>
 
-#include "mg-metric-util.h"
+#include "mg-proc-cache.h"
 #include "metrograph_plugin_ext.h"
 
 enum { RCHAR, WCHAR, SYSCR, SYSCW, READ_BYTES, WRITE_BYTES, N_COUNTERS };
@@ -22,24 +22,29 @@ static metrograph_get_safe_io_counts_fn get_safe_counts;
 static uint64_t base[N_COUNTERS];  /* at sampling start: totals count from 0 */
 static uint64_t cur[N_COUNTERS];
 static uint64_t prev[N_COUNTERS];  /* per rate getter */
-static int64_t cur_round;
-static MgProcFile io_file = MG_PROC_FILE ("/proc/self/io");
+MG_PROC_CACHE (io_file, "/proc/self/io", 512);
 
+/* Reads /proc/self/io for the round of now (at initialisation: now NULL)
+ * into values, less the safe I/O. */
 static int
-snapshot (uint64_t values[N_COUNTERS])
+snapshot (const struct timespec *now, uint64_t values[N_COUNTERS])
 {
   struct metrograph_safe_io_counts safe = { 0 };
   /* Taken before the read below: neither this nor /proc/self/io includes
    * the read in progress, so the two stay consistent. */
   if (get_safe_counts)
     get_safe_counts (&safe);
-  char buf[512];
-  if (mg_proc_file_read (&io_file, buf, sizeof buf) < 0)
+  const char *text = io_file.text;
+  if (now)
+    text = mg_proc_cache_text (&io_file, now, NULL);
+  else if (mg_proc_file_read (&io_file.file, io_file.text, io_file.size) < 0)
+    text = NULL;
+  if (text == NULL)
     return -1;
   for (int i = 0; i < N_COUNTERS; i++)
     {
       bool found;
-      values[i] = mg_key_u64 (buf, keys[i], &found);
+      values[i] = mg_key_u64 (text, keys[i], &found);
       if (!found)
         {
           errno = EINVAL;
@@ -62,7 +67,8 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   mg_watch_forks ();
   get_safe_counts = (metrograph_get_safe_io_counts_fn)
     dlsym (RTLD_DEFAULT, "metrograph_get_safe_io_counts");
-  if (snapshot (base) != 0)
+  mg_proc_cache_invalidate (&io_file);
+  if (snapshot (NULL, base) != 0)
     {
       allinea_set_plugin_error_messagef (plugin_id, errno,
                                          "IO: cannot read /proc/self/io "
@@ -72,26 +78,25 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
     }
   for (int i = 0; i < N_COUNTERS; i++)
     cur[i] = prev[i] = base[i];
-  cur_round = 0;
   return 0;
 }
 
 int
 allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
 {
-  mg_proc_file_close (&io_file);
+  mg_proc_cache_close (&io_file);
   return 0;
 }
 
 static int
 refresh (metric_id_t id, const struct timespec *now)
 {
-  if (mg_same_round (now, &cur_round))
+  if (mg_proc_cache_is_current (&io_file, now))
     return 0;
   uint64_t v[N_COUNTERS];
-  if (snapshot (v) != 0)
+  if (snapshot (now, v) != 0)
     {
-      cur_round = 0;
+      mg_proc_cache_invalidate (&io_file);
       allinea_set_metric_error_messagef (id, errno,
                                          "cannot read /proc/self/io (errno %d)",
                                          errno);

@@ -8,15 +8,14 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "mg-metric-util.h"
+#include "mg-proc-cache.h"
 
 static uint64_t page_size = 4096;
 static uint64_t minflt_cur, majflt_cur, minflt_prev, majflt_prev;
 static int64_t fault_round;
-static MgProcFile statm_file = MG_PROC_FILE ("/proc/self/statm");
-static MgProcFile meminfo_file = MG_PROC_FILE ("/proc/meminfo");
-/* /proc/meminfo as read this round, shared by the node metrics. */
-static int64_t meminfo_round;
+MG_PROC_CACHE (statm, "/proc/self/statm", 256);
+/* Shared by the node metrics; its two numbers parsed once per round. */
+MG_PROC_CACHE (meminfo, "/proc/meminfo", 4096);
 static uint64_t meminfo_total_kb, meminfo_available_kb;
 
 MG_PLUGIN_EXPORT int allinea_plugin_initialize (plugin_id_t plugin_id, void *data);
@@ -40,15 +39,16 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   minflt_prev = minflt_cur = (uint64_t) ru.ru_minflt;
   majflt_prev = majflt_cur = (uint64_t) ru.ru_majflt;
   fault_round = 0;
-  meminfo_round = 0;
+  mg_proc_cache_invalidate (&statm);
+  mg_proc_cache_invalidate (&meminfo);
   return 0;
 }
 
 int
 allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
 {
-  mg_proc_file_close (&statm_file);
-  mg_proc_file_close (&meminfo_file);
+  mg_proc_cache_close (&statm);
+  mg_proc_cache_close (&meminfo);
   return 0;
 }
 
@@ -56,15 +56,14 @@ MG_PLUGIN_EXPORT int mg_memory_rss (metric_id_t id, struct timespec *t, uint64_t
 int
 mg_memory_rss (metric_id_t id, struct timespec *t, uint64_t *out)
 {
-  char buf[256];
-  if (mg_proc_file_read (&statm_file, buf, sizeof buf) < 0)
+  const char *p = mg_proc_cache_text (&statm, t, NULL);
+  if (p == NULL)
     {
       allinea_set_metric_error_messagef (id, errno,
                                          "cannot read /proc/self/statm (errno %d)",
                                          errno);
       return -1;
     }
-  const char *p = buf;
   mg_parse_u64 (&p); /* size */
   *out = mg_parse_u64 (&p) * page_size;
   return 0;
@@ -74,25 +73,24 @@ static int
 read_meminfo (metric_id_t id, const struct timespec *now, uint64_t *total_kb,
               uint64_t *available_kb)
 {
-  if (mg_same_round (now, &meminfo_round))
-    {
-      *total_kb = meminfo_total_kb;
-      *available_kb = meminfo_available_kb;
-      return 0;
-    }
-  meminfo_round = 0; /* until read successfully */
-  char buf[4096];
-  bool found_total, found_available;
-  if (mg_proc_file_read (&meminfo_file, buf, sizeof buf) < 0)
+  bool fresh;
+  const char *text = mg_proc_cache_text (&meminfo, now, &fresh);
+  if (text == NULL)
     {
       allinea_set_metric_error_messagef (id, errno,
                                          "cannot read /proc/meminfo (errno %d)",
                                          errno);
       return -1;
     }
-  *total_kb = mg_key_u64 (buf, "MemTotal:", &found_total);
-  *available_kb = mg_key_u64 (buf, "MemAvailable:", &found_available);
-  if (!found_total || !found_available || *total_kb == 0)
+  if (fresh)
+    {
+      bool found_total, found_available;
+      meminfo_total_kb = mg_key_u64 (text, "MemTotal:", &found_total);
+      meminfo_available_kb = mg_key_u64 (text, "MemAvailable:", &found_available);
+      if (!found_total || !found_available)
+        meminfo_total_kb = 0;
+    }
+  if (meminfo_total_kb == 0)
     {
       allinea_set_metric_error_message (id, EINVAL,
                                         "/proc/meminfo has no MemTotal or "
@@ -100,9 +98,8 @@ read_meminfo (metric_id_t id, const struct timespec *now, uint64_t *total_kb,
                                         "needed)");
       return -1;
     }
-  meminfo_total_kb = *total_kb;
-  meminfo_available_kb = *available_kb;
-  meminfo_round = mg_timespec_ns (now);
+  *total_kb = meminfo_total_kb;
+  *available_kb = meminfo_available_kb;
   return 0;
 }
 

@@ -109,29 +109,50 @@ mg_proc_file_open (MgProcFile *f)
   return 0;
 }
 
+/* fstat of the file, checked and opened afresh when needed (see above):
+ * one system call while it stays open. -1 with errno set on failure. */
+static inline int
+mg_proc_file_stat (MgProcFile *f, struct stat *st)
+{
+  if (f->fd >= 0 && f->generation != mg_fork_generation)
+    {
+      allinea_safe_close (f->fd); /* our inherited copy */
+      f->fd = -1;
+    }
+  if (f->fd >= 0)
+    {
+      if (fstat (f->fd, st) == 0 && st->st_dev == f->dev && st->st_ino == f->ino)
+        return 0;
+      f->fd = -1; /* no longer ours: leave it alone */
+    }
+  if (mg_proc_file_open (f) != 0)
+    return -1;
+  return fstat (f->fd, st);
+}
+
+/* The file's descriptor, checked (see above) and positioned at offset 0;
+ * -1 with errno set on failure. */
+static inline int
+mg_proc_file_fd (MgProcFile *f)
+{
+  struct stat st;
+  if (mg_proc_file_stat (f, &st) != 0)
+    return -1;
+  if (lseek (f->fd, 0, SEEK_SET) != 0)
+    return -1;
+  return f->fd;
+}
+
 /* Reads the whole (small, under size bytes) file into buf, NUL-terminated.
  * Returns its length, or -1 with errno set. */
 static inline ssize_t
 mg_proc_file_read (MgProcFile *f, char *buf, size_t size)
 {
-  if (f->fd >= 0)
-    {
-      struct stat st;
-      if (f->generation != mg_fork_generation)
-        {
-          allinea_safe_close (f->fd); /* our inherited copy */
-          f->fd = -1;
-        }
-      else if (fstat (f->fd, &st) != 0 || st.st_dev != f->dev
-               || st.st_ino != f->ino)
-        f->fd = -1; /* no longer ours: leave it alone */
-    }
-  if (f->fd < 0 && mg_proc_file_open (f) != 0)
-    return -1;
-  if (lseek (f->fd, 0, SEEK_SET) != 0)
+  int fd = mg_proc_file_fd (f);
+  if (fd < 0)
     return -1;
   /* /proc and sysfs files of a few kB come whole from one read. */
-  ssize_t n = allinea_safe_read (f->fd, buf, size - 1);
+  ssize_t n = allinea_safe_read (fd, buf, size - 1);
   if (n < 0)
     return -1;
   buf[n] = '\0';

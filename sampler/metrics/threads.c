@@ -2,8 +2,9 @@
  * The link count of the /proc/self/task directory is 2 plus the number of
  * threads (the "Threads:" of /proc/self/status), and one fstat() of a
  * descriptor kept open gives it, several times cheaper than reading and
- * parsing /proc/self/status. The sampler's own thread, if it runs one, is
- * counted like any other. */
+ * parsing /proc/self/status (mg_proc_file_stat: that same fstat checks the
+ * descriptor, which is reopened after a fork). The sampler's own thread, if
+ * it runs one, is counted like any other. */
 #include "mg-metric-util.h"
 
 static MgProcFile task_dir = MG_PROC_FILE ("/proc/self/task");
@@ -12,34 +13,13 @@ MG_PLUGIN_EXPORT int allinea_plugin_initialize (plugin_id_t plugin_id, void *dat
 MG_PLUGIN_EXPORT int allinea_plugin_cleanup (plugin_id_t plugin_id, void *data);
 MG_PLUGIN_EXPORT int mg_threads_count (metric_id_t id, struct timespec *t, uint64_t *out);
 
-/* fstat of the task directory, reopened after a fork or if the program
- * closed our descriptor. */
-static int
-stat_task_dir (struct stat *st)
-{
-  if (task_dir.fd >= 0 && task_dir.generation != mg_fork_generation)
-    mg_proc_file_close (&task_dir);
-  if (task_dir.fd >= 0
-      && (fstat (task_dir.fd, st) != 0 || st->st_dev != task_dir.dev
-          || st->st_ino != task_dir.ino))
-    task_dir.fd = -1; /* no longer ours: leave it alone */
-  if (task_dir.fd < 0)
-    {
-      if (mg_proc_file_open (&task_dir) != 0)
-        return -1;
-      if (fstat (task_dir.fd, st) != 0)
-        return -1;
-    }
-  return 0;
-}
-
 int
 allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
 {
   struct stat st;
   mg_watch_forks ();
   mg_proc_file_close (&task_dir);
-  if (stat_task_dir (&st) != 0 || st.st_nlink < 3)
+  if (mg_proc_file_stat (&task_dir, &st) != 0 || st.st_nlink < 3)
     {
       allinea_set_plugin_error_messagef (plugin_id, errno,
                                          "Threads: cannot stat /proc/self/task "
@@ -60,7 +40,7 @@ int
 mg_threads_count (metric_id_t id, struct timespec *t, uint64_t *out)
 {
   struct stat st;
-  if (stat_task_dir (&st) != 0)
+  if (mg_proc_file_stat (&task_dir, &st) != 0)
     {
       allinea_set_metric_error_messagef (id, errno,
                                          "cannot stat /proc/self/task (errno %d)",

@@ -412,6 +412,18 @@ write_text (const char *dir, const char *name, const char *text)
   g_assert_true (g_file_set_contents (path, text, -1, NULL));
 }
 
+/* Rewrites a file in place (same inode), as sysfs counters change: the
+ * plugin keeps energy_uj open between rounds. */
+static void
+overwrite_text (const char *dir, const char *name, const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  FILE *f = fopen (path, "w");
+  g_assert_nonnull (f);
+  g_assert_cmpint (fputs (text, f), >=, 0);
+  g_assert_cmpint (fclose (f), ==, 0);
+}
+
 static void
 test_energy_counts (void)
 {
@@ -427,7 +439,7 @@ test_energy_counts (void)
   g_setenv ("METROGRAPH_POWERCAP_DIR", dir, TRUE);
   g_assert_cmpint (mg_test_init_plugin (energy, 1), ==, 0);
 
-  write_text (pkg, "energy_uj", "3500000\n");
+  overwrite_text (pkg, "energy_uj", "3500000\n");
   MgTestDoubleGetter power = (MgTestDoubleGetter) mg_test_symbol (energy, "mg_energy_power");
   MgTestDoubleGetter total = (MgTestDoubleGetter) mg_test_symbol (energy, "mg_energy_total");
   struct timespec t = mg_test_now ();
@@ -438,7 +450,7 @@ test_energy_counts (void)
   g_assert_cmpfloat_with_epsilon (sum, 2.5, 1e-9);
 
   /* The counter wraps at max_energy_range_uj. */
-  write_text (pkg, "energy_uj", "500000\n");
+  overwrite_text (pkg, "energy_uj", "500000\n");
   t.tv_sec += 1;
   g_assert_cmpint (power (1, &t, &joules), ==, 0);
   g_assert_cmpint (total (2, &t, &sum), ==, 0);
