@@ -920,17 +920,27 @@ test_mpi_select_ranks (Fixture *f, gconstpointer data)
   g_autofree char *output = in_dir (f, "sel.mgprof");
   const char *args[] = { "--profile", "-n", "4", "--select-ranks=3,1", "--metrics-path",
                          f->examples, "-o", "sel.mgprof", f->workload, "work=1", NULL };
+  const char *env[] = { "METROGRAPH_KEEP_RUN_DIR=1", NULL };
+  g_autoptr (GRegex) kept = g_regex_new ("kept the run folder (\\S+)", 0, 0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
   g_autoptr (CliRun) run = NULL;
   g_autoptr (MgProfile) profile = NULL;
-  g_autofree char *ranks = NULL;
+  g_autofree char *ranks = NULL, *run_dir = NULL, *plan_path = NULL, *plan = NULL;
 
   if (mpirun == NULL)
     {
       g_test_skip ("mpirun is not installed");
       return;
     }
-  run = cli_run (f->dir, args);
+  run = cli_run_with_env (f->dir, args, env);
   assert_status (run, 0);
+  /* The plan carries the selection in canonical form. */
+  g_assert_true (g_regex_match (kept, run->err, 0, &match));
+  run_dir = g_match_info_fetch (match, 1);
+  plan_path = g_build_filename (run_dir, "run.plan", NULL);
+  g_assert_true (g_file_get_contents (plan_path, &plan, NULL, NULL));
+  g_assert_nonnull (strstr (plan, "\nselect_ranks\t1,3\n"));
+  cli_tmpdir_remove (run_dir);
   g_assert_cmpuint (count_lines (run->out, "arg: work=1"), ==, 4);
   g_assert_null (strstr (run->err, "warning"));
   g_assert_nonnull (strstr (run->err, "metrograph: ranks selected: 1,3 (--select-ranks); "
