@@ -5,6 +5,8 @@
 
 #include "mg-application.h"
 #include "mg-run-actions.h"
+#include "mg-run-end.h"
+#include "mg-run-keeper.h"
 #include "mg-window.h"
 
 struct _MgApplication
@@ -90,10 +92,11 @@ on_about (GSimpleAction *action, GVariant *parameter, gpointer user_data)
                          NULL);
 }
 
+/* Runs going are ended first, as the user chooses (mg-run-end.h). */
 static void
 on_quit (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
-  g_application_quit (G_APPLICATION (user_data));
+  mg_run_end_quit (GTK_APPLICATION (user_data));
 }
 
 static const GActionEntry app_entries[] = {
@@ -140,12 +143,21 @@ mg_application_startup (GApplication *app)
   gtk_window_set_default_icon_name (MG_APP_ID);
 }
 
+/* Whatever ended the main loop, no profiled program is left behind. */
+static void
+mg_application_shutdown (GApplication *app)
+{
+  mg_run_keeper_kill_all (app);
+  G_APPLICATION_CLASS (mg_application_parent_class)->shutdown (app);
+}
+
 static void
 mg_application_class_init (MgApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
   app_class->startup = mg_application_startup;
+  app_class->shutdown = mg_application_shutdown;
   app_class->activate = mg_application_activate;
   app_class->open = mg_application_open;
 }

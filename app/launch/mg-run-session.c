@@ -9,6 +9,7 @@
 #include <math.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "mg-install-paths.h"
@@ -765,6 +766,21 @@ mg_run_session_cancel (MgRunSession *self)
 }
 
 void
+mg_run_session_kill_now (MgRunSession *self)
+{
+  gint64 deadline = g_get_monotonic_time () + G_USEC_PER_SEC;
+
+  if (self->state != MG_RUN_STATE_RUNNING || self->pgid <= 0)
+    return;
+  self->cancelled = TRUE;
+  kill (-self->pgid, SIGKILL);
+  /* Reap it here: the child watch that would is not coming back. A
+   * second at most, in case the kernel is slow to let it go. */
+  while (waitpid (self->pgid, NULL, WNOHANG) == 0 && g_get_monotonic_time () < deadline)
+    g_usleep (1000);
+}
+
+void
 mg_run_session_set_grace_period (MgRunSession *self, double seconds)
 {
   self->grace_s = MAX (seconds, 0.0);
@@ -846,6 +862,12 @@ gboolean
 mg_run_session_get_stopped (MgRunSession *self)
 {
   return self->stopped;
+}
+
+int
+mg_run_session_get_pid (MgRunSession *self)
+{
+  return self->pgid;
 }
 
 guint

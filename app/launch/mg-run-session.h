@@ -45,6 +45,11 @@ gboolean mg_run_session_start (MgRunSession *self, GError **error);
 void mg_run_session_stop (MgRunSession *self);
 /* Ends the program the same way and writes nothing. */
 void mg_run_session_cancel (MgRunSession *self);
+/* Ends the program at once (SIGKILL to its process group), reaps it when it
+ * can and writes nothing: the last resort when the application itself goes
+ * away with the run unfinished. The state is not changed (the main loop
+ * that would report it is ending). */
+void mg_run_session_kill_now (MgRunSession *self);
 void mg_run_session_set_grace_period (MgRunSession *self, double seconds);
 /* Live profiles are merged this often (default 250 ms), one merge at a time. */
 void mg_run_session_set_refresh_interval (MgRunSession *self, guint ms);
@@ -66,6 +71,9 @@ const char *mg_run_session_get_output_path (MgRunSession *self);
  * plugin errors, a profile that could not be written. */
 const char *mg_run_session_get_message (MgRunSession *self);
 gboolean mg_run_session_get_stopped (MgRunSession *self);
+/* The program's process id (also its process group's), 0 before it
+ * started. */
+int mg_run_session_get_pid (MgRunSession *self);
 /* How many live merges have been published. */
 guint mg_run_session_get_n_refreshes (MgRunSession *self);
 

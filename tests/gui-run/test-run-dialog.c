@@ -12,6 +12,7 @@
 #include "mg-run-actions.h"
 #include "mg-run-command-line.h"
 #include "mg-run-dialog.h"
+#include "mg-run-end.h"
 #include "mg-run-host.h"
 #include "mg-run-settings-from-profile.h"
 #include "mg-window.h"
@@ -590,6 +591,189 @@ test_failures (void)
   g_rmdir (dir);
 }
 
+/* ---- leaving mid-run ---------------------------------------------------- */
+
+static GtkDialog *
+find_end_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return GTK_DIALOG (window);
+    }
+  return NULL;
+}
+
+static void
+answer_end_dialog (MgRunEndChoice choice)
+{
+  GtkDialog *dialog;
+
+  spin (100);
+  dialog = find_end_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_nonnull (gtk_dialog_get_widget_for_response (dialog, MG_RUN_END_STOP_AND_SAVE));
+  g_assert_nonnull (gtk_dialog_get_widget_for_response (dialog, MG_RUN_END_DISCARD));
+  gtk_dialog_response (dialog, choice);
+  spin (50);
+  g_assert_null (find_end_dialog ());
+}
+
+/* Gone: no such process, or only its exit status left for a parent. */
+static gboolean
+process_gone (int pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
+  g_autofree char *stat = NULL;
+  const char *end;
+
+  if (!g_file_get_contents (path, &stat, NULL, NULL))
+    return TRUE;
+  end = strrchr (stat, ')');
+  return end != NULL && end[1] == ' ' && end[2] == 'Z';
+}
+
+/* Closing a window during its run asks; "keep running" keeps both, "stop
+ * and keep profile" writes the profile, then the window closes. */
+static void
+test_close_mid_run (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-close-XXXXXX", NULL);
+  Live live = { 0 };
+  MgWindow *window;
+  MgRunSession *session;
+  g_autofree char *output = NULL;
+  int pid;
+
+  live.no_wait = TRUE;
+  window = run_through_dialog ("run-workload", "work=60", dir, &live, NULL);
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  session = g_object_ref (mg_run_host_get_session (live.host));
+  g_assert_true (run_test_wait (live_enough, &live, 30));
+  pid = mg_run_session_get_pid (session);
+  g_assert_cmpint (pid, >, 0);
+
+  gtk_window_close (GTK_WINDOW (window));
+  answer_end_dialog (MG_RUN_END_KEEP_RUNNING);
+  spin (300);
+  g_assert_nonnull (window);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_RUNNING);
+  g_assert_false (process_gone (pid));
+
+  gtk_window_close (GTK_WINDOW (window));
+  answer_end_dialog (MG_RUN_END_STOP_AND_SAVE);
+  g_assert_true (run_test_wait (session_finished, session, 30));
+  spin (100);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_true (mg_run_session_get_stopped (session));
+  g_assert_true (g_file_test (mg_run_session_get_output_path (session), G_FILE_TEST_IS_REGULAR));
+  g_assert_null (window);
+  g_assert_true (process_gone (pid));
+  g_unlink (mg_run_session_get_output_path (session));
+  g_object_unref (session);
+  g_rmdir (dir);
+}
+
+typedef enum { QUIT_DISCARD, QUIT_STOP, QUIT_BYPASS } QuitHow;
+
+typedef struct {
+  QuitHow how;
+  char *dir;
+  MgRunSession *session;
+} QuitRun;
+
+/* In the application's own main loop: start a run, then quit mid-run. */
+static gboolean
+quit_mid_run (gpointer user_data)
+{
+  QuitRun *run = user_data;
+  Live live = { 0 };
+  g_autofree char *pid_file = g_build_filename (run->dir, "pid", NULL);
+  g_autofree char *pid_text = NULL;
+
+  live.no_wait = TRUE;
+  run_through_dialog ("run-workload", "work=60", run->dir, &live, NULL);
+  run->session = g_object_ref (mg_run_host_get_session (live.host));
+  g_assert_true (run_test_wait (live_enough, &live, 30));
+  pid_text = g_strdup_printf ("%d", mg_run_session_get_pid (run->session));
+  g_assert_true (g_file_set_contents (pid_file, pid_text, -1, NULL));
+  if (run->how == QUIT_BYPASS)
+    g_application_quit (G_APPLICATION (app));
+  else
+    {
+      g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+      answer_end_dialog (run->how == QUIT_STOP ? MG_RUN_END_STOP_AND_SAVE : MG_RUN_END_DISCARD);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_quit_test_activate (GApplication *application, QuitRun *run)
+{
+  g_timeout_add (50, quit_mid_run, run);
+}
+
+/* The child: the application runs its main loop until app.quit ends it. */
+static void
+quit_in_subprocess (QuitHow how)
+{
+  QuitRun run = { how, NULL, NULL };
+  g_autofree char *saved = NULL;
+
+  run.dir = g_strdup (g_getenv ("MG_QUIT_TEST_DIR"));
+  g_signal_connect (app, "activate", G_CALLBACK (on_quit_test_activate), &run);
+  g_assert_cmpint (g_application_run (G_APPLICATION (app), 0, NULL), ==, 0);
+  g_assert_nonnull (run.session);
+  if (how == QUIT_STOP)
+    {
+      /* It quit after the profile was written. */
+      g_assert_cmpint (mg_run_session_get_state (run.session), ==, MG_RUN_STATE_DONE);
+      saved = g_strdup (mg_run_session_get_output_path (run.session));
+      g_assert_true (g_file_test (saved, G_FILE_TEST_IS_REGULAR));
+      g_unlink (saved);
+    }
+  else if (how == QUIT_DISCARD)
+    g_assert_cmpint (mg_run_session_get_state (run.session), ==, MG_RUN_STATE_CANCELLED);
+  g_clear_object (&run.session);
+  g_free (run.dir);
+}
+
+/* Quitting the application mid-run never leaves the program running:
+ * asked (discard, or stop and keep the profile) or not (g_application_quit
+ * straight away, the last resort in shutdown). */
+static void
+test_quit_mid_run (gconstpointer data)
+{
+  QuitHow how = GPOINTER_TO_INT (data);
+  g_autofree char *dir = NULL;
+  g_autofree char *pid_file = NULL;
+  g_autofree char *pid_text = NULL;
+  int pid;
+
+  if (g_test_subprocess ())
+    {
+      quit_in_subprocess (how);
+      return;
+    }
+  dir = g_dir_make_tmp ("mg-run-quit-XXXXXX", NULL);
+  pid_file = g_build_filename (dir, "pid", NULL);
+  g_setenv ("MG_QUIT_TEST_DIR", dir, TRUE);
+  g_test_trap_subprocess (NULL, 90 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_unsetenv ("MG_QUIT_TEST_DIR");
+  g_test_trap_assert_passed ();
+  g_assert_true (g_file_get_contents (pid_file, &pid_text, NULL, NULL));
+  pid = atoi (pid_text);
+  g_assert_cmpint (pid, >, 0);
+  g_test_message ("program %d after quitting: %s", pid, process_gone (pid) ? "gone" : "RUNNING");
+  g_assert_true (process_gone (pid));
+  g_unlink (pid_file);
+  g_rmdir (dir);
+}
+
 static void
 remove_tree (const char *path)
 {
@@ -647,6 +831,10 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/app/actions", test_app_actions);
   g_test_add_func ("/gui-run/run/live", test_live_run);
   g_test_add_func ("/gui-run/run/failures", test_failures);
+  g_test_add_func ("/gui-run/end/close-mid-run", test_close_mid_run);
+  g_test_add_data_func ("/gui-run/end/quit-discard", GINT_TO_POINTER (QUIT_DISCARD), test_quit_mid_run);
+  g_test_add_data_func ("/gui-run/end/quit-stop", GINT_TO_POINTER (QUIT_STOP), test_quit_mid_run);
+  g_test_add_data_func ("/gui-run/end/quit-direct", GINT_TO_POINTER (QUIT_BYPASS), test_quit_mid_run);
   status = g_test_run ();
   g_object_unref (app);
   remove_tree (home);

@@ -9,6 +9,8 @@
 
 #include "mg-run-actions.h"
 #include "mg-run-css.h"
+#include "mg-run-end.h"
+#include "mg-run-keeper.h"
 #include "mg-window.h"
 
 #define HOST_KEY "mg-run-host"
@@ -156,6 +158,16 @@ build_banner (MgRunHost *self)
   return self->banner_box;
 }
 
+/* Closing a window whose run is going asks first (mg-run-end.h). */
+static gboolean
+on_close_request (GtkWindow *window, MgRunHost *self)
+{
+  if (!mg_run_host_is_busy (self))
+    return FALSE;
+  mg_run_end_close_window (window, self->session);
+  return TRUE;
+}
+
 static MgRunHost *
 attach (GtkWindow *window)
 {
@@ -182,6 +194,7 @@ attach (GtkWindow *window)
   gtk_box_append (GTK_BOX (outer), self->stack);
   gtk_window_set_child (window, outer);
   g_object_set_data_full (G_OBJECT (window), HOST_KEY, self, g_object_unref);
+  g_signal_connect (window, "close-request", G_CALLBACK (on_close_request), self);
   return self;
 }
 
@@ -256,6 +269,9 @@ mg_run_host_show_session (MgRunHost *self, MgRunSession *session)
 {
   disconnect_session (self);
   self->session = g_object_ref (session);
+  /* The application outlives the window until the program has ended. */
+  if (g_application_get_default () != NULL)
+    mg_run_keeper_watch (g_application_get_default (), session);
   g_signal_connect_swapped (session, "notify::state", G_CALLBACK (on_state), self);
   mg_run_view_set_session (MG_RUN_VIEW (self->run_view), session);
   show_banner (self, NULL, NULL, NULL);

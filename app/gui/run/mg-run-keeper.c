@@ -1,0 +1,63 @@
+#include "mg-config.h"
+
+#include "mg-run-keeper.h"
+
+#define KEEPER_KEY "mg-run-keeper"
+
+/* The application's unfinished sessions, kept as its data. */
+static GPtrArray *
+busy_list (GApplication *app)
+{
+  GPtrArray *busy = g_object_get_data (G_OBJECT (app), KEEPER_KEY);
+
+  if (busy == NULL)
+    {
+      busy = g_ptr_array_new_with_free_func (g_object_unref);
+      g_object_set_data_full (G_OBJECT (app), KEEPER_KEY, busy, (GDestroyNotify) g_ptr_array_unref);
+    }
+  return busy;
+}
+
+static void
+on_state (MgRunSession *session, GParamSpec *pspec, GApplication *app)
+{
+  if (!mg_run_session_is_finished (session))
+    return;
+  g_signal_handlers_disconnect_by_func (session, on_state, app);
+  g_ptr_array_remove (busy_list (app), session);
+  g_application_release (app);
+}
+
+void
+mg_run_keeper_watch (GApplication *app, MgRunSession *session)
+{
+  GPtrArray *busy;
+
+  g_return_if_fail (G_IS_APPLICATION (app));
+  busy = busy_list (app);
+  if (mg_run_session_is_finished (session) || g_ptr_array_find (busy, session, NULL))
+    return;
+  g_ptr_array_add (busy, g_object_ref (session));
+  g_application_hold (app);
+  g_signal_connect (session, "notify::state", G_CALLBACK (on_state), app);
+}
+
+GPtrArray *
+mg_run_keeper_dup_busy (GApplication *app)
+{
+  GPtrArray *busy = busy_list (app);
+  GPtrArray *copy = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < busy->len; i++)
+    g_ptr_array_add (copy, g_object_ref (g_ptr_array_index (busy, i)));
+  return copy;
+}
+
+void
+mg_run_keeper_kill_all (GApplication *app)
+{
+  GPtrArray *busy = busy_list (app);
+
+  for (guint i = 0; i < busy->len; i++)
+    mg_run_session_kill_now (g_ptr_array_index (busy, i));
+}
