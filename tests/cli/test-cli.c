@@ -954,6 +954,49 @@ test_mpi_select_ranks (Fixture *f, gconstpointer data)
     g_assert_cmpint (mg_profile_get_process (profile, p)->end, ==, MG_PROCESS_END_EXITED);
 }
 
+/* A real MPI program: the unselected ranks take part in every call (the
+ * run ends normally) but only ranks 0 and 2 are in the profile, with their
+ * MPI calls counted by the wrapper. */
+static void
+test_mpi_select_ranks_real_mpi (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mpirun = g_find_program_in_path ("mpirun");
+  g_autofree char *program = cli_build_path ("tests/cli/mg-cli-mpi-workload");
+  g_autofree char *output = in_dir (f, "mpi.mgprof");
+  const char *args[] = { "--profile", "-n", "4", "--select-ranks=2,0", "-o", "mpi.mgprof",
+                         program, NULL };
+  g_autoptr (CliRun) run = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  g_autofree char *ranks = NULL;
+  int calls;
+
+  if (mpirun == NULL || !g_file_test (program, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("no mpirun or no MPI development files at configure time");
+      return;
+    }
+  run = cli_run (f->dir, args);
+  assert_status (run, 0);
+  profile = load_profile (output);
+  ranks = profile_ranks (profile);
+  g_assert_cmpstr (ranks, ==, "0,2");
+  calls = mg_profile_find_metric (profile, "mpi_calls");
+  g_assert_cmpint (calls, >=, 0);
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    {
+      const MgProcessSeries *series = mg_profile_get_process_series (profile, p, (guint) calls);
+      double most = 0;
+
+      g_assert_cmpint (mg_profile_get_process (profile, p)->end, ==, MG_PROCESS_END_EXITED);
+      g_assert_nonnull (series);
+      for (guint i = 0; i < series->n; i++)
+        if (!isnan (series->maxs[i]))
+          most = MAX (most, series->maxs[i]);
+      /* 7 calls every 20 ms: a rate of about 350 per second. */
+      g_assert_cmpfloat (most, >, 100);
+    }
+}
+
 /* The same through the user's own mpirun. */
 static void
 test_mpi_select_ranks_explicit (Fixture *f, gconstpointer data)
@@ -1158,6 +1201,7 @@ main (int argc, char **argv)
   add ("/cli/mpi/four", test_mpi_four);
   add ("/cli/mpi/explicit-launcher", test_mpi_explicit_launcher);
   add ("/cli/mpi/select-ranks", test_mpi_select_ranks);
+  add ("/cli/mpi/select-ranks-real-mpi", test_mpi_select_ranks_real_mpi);
   add ("/cli/mpi/killed-rank", test_mpi_killed_rank);
   add ("/cli/mpi/select-ranks-explicit-launcher", test_mpi_select_ranks_explicit);
   add ("/cli/profile/select-ranks-without-mpi", test_profile_select_ranks_without_mpi);
