@@ -1,24 +1,60 @@
 /* Built-in metric plugin "CPU Time": CPU time percentages, context switches
  * and the node's running threads, with MAP's ids and meanings.
  *
- * One getrusage(RUSAGE_SELF) per sampling round serves every getter: it is a
- * single system call (no libc state, so safe in a signal handler) and, unlike
- * /proc/self/status, sums all threads of the process. Its user and system
- * times (microseconds) are split from the scheduler's exact run time, so
- * their sum is the process's CPU time. */
+ * The process's CPU time has to be right for each 20 ms sample, not only on
+ * average. The kernel keeps it as the sum of its threads' scheduler run
+ * times (ns), but a thread running on another CPU has its sum brought up to
+ * date only at that CPU's scheduler tick (4 ms at HZ=250, 10 ms at HZ=100).
+ * The getters run on the sampler's own thread, so getrusage(RUSAGE_SELF),
+ * clock_gettime(CLOCK_PROCESS_CPUTIME_ID) and /proc/self/schedstat (which
+ * besides covers the main thread only) all lag by up to a tick per busy
+ * thread: a busy thread sampled every 20 ms reads 80-120% (HZ=250) or
+ * 50-150% (HZ=100). A thread's own CPU clock (CLOCK_THREAD_CPUTIME_ID of its
+ * tid) is brought up to date when read, even while the thread runs
+ * elsewhere. So each round:
+ *
+ * - getrusage(): the kernel's total (which includes ended threads), its
+ *   user/system split (the kernel scales the total by the ratio of user and
+ *   system ticks) and the context switches, in one system call;
+ * - for up to MAX_THREADS threads (listed by one getdents64 of
+ *   /proc/self/task, kept open), one clock_gettime() each: the sum of their
+ *   increases since the previous round is the exact increase of the total;
+ * - total = max(previous total + that increase, getrusage's total): the
+ *   first term is exact to the microsecond while threads live; the second
+ *   catches up with time the first cannot see (threads that ended between
+ *   two rounds) and is used alone for processes with more threads, whose
+ *   cost would otherwise grow with their number;
+ * - user and system: the total split by getrusage's ratio, each kept from
+ *   running backwards, so that user + system == total in every round.
+ *
+ * All of it is async-signal-safe system calls: no libc state. */
 #include <sys/resource.h>
+#include <sys/syscall.h>
 
 #include "mg-metric-util.h"
+
+#define MAX_THREADS 32
 
 typedef struct {
   uint64_t cpu_ns, user_ns, system_ns;
   uint64_t voluntary, involuntary;
 } CpuSnapshot;
 
+/* The threads seen in the previous round and their CPU clocks. */
+typedef struct {
+  bool valid; /* false: the next round only takes a new baseline */
+  int n;
+  pid_t tids[MAX_THREADS];
+  uint64_t clock_ns[MAX_THREADS];
+} ThreadClocks;
+
 static CpuSnapshot cur;
 static int64_t cur_round;
+static ThreadClocks threads;
+static unsigned cur_generation; /* mg_fork_generation of cur */
 static int physical_cores = 1;
 static MgProcFile loadavg_file = MG_PROC_FILE ("/proc/loadavg");
+static MgProcFile task_dir = MG_PROC_FILE ("/proc/self/task");
 
 /* The previous value each getter saw, so each returns its own delta. */
 static CpuSnapshot prev_cpu, prev_user, prev_system, prev_vol, prev_invol;
@@ -29,23 +65,170 @@ timeval_ns (const struct timeval *tv)
   return (uint64_t) tv->tv_sec * 1000000000u + (uint64_t) tv->tv_usec * 1000u;
 }
 
+/* The CPU clock of thread tid of this process (the kernel's encoding of a
+ * per-thread CPUCLOCK_SCHED clock id, as glibc's pthread_getcpuclockid). */
+static int
+thread_clock_ns (pid_t tid, uint64_t *ns)
+{
+  clockid_t clock = (clockid_t) (((unsigned) ~tid << 3) | 4u | 2u);
+  struct timespec ts;
+  if (clock_gettime (clock, &ts) != 0)
+    return -1;
+  *ns = (uint64_t) mg_timespec_ns (&ts);
+  return 0;
+}
+
+/* An entry as getdents64(2) returns it. */
+typedef struct {
+  uint64_t ino;
+  int64_t off;
+  unsigned short reclen;
+  unsigned char type;
+  char name[];
+} Dirent64;
+
+/* The threads of the process (at most MAX_THREADS + 1, which means "too
+ * many"), from /proc/self/task. */
+static int
+list_threads (pid_t *tids, int max)
+{
+  int fd = mg_proc_file_fd (&task_dir);
+  if (fd < 0)
+    return -1;
+  /* 4 kB hold over 100 entries: more than MAX_THREADS + 1. */
+  char buf[4096] __attribute__ ((aligned (8)));
+  long len = syscall (SYS_getdents64, fd, buf, sizeof buf);
+  if (len < 0)
+    return -1;
+  int n = 0;
+  for (long off = 0; off < len && n < max;)
+    {
+      const Dirent64 *d = (const Dirent64 *) (buf + off);
+      const char *name = d->name;
+      if (*name >= '0' && *name <= '9')
+        tids[n++] = (pid_t) mg_parse_u64 (&name);
+      if (d->reclen == 0)
+        break;
+      off += d->reclen;
+    }
+  return n;
+}
+
+/* The exact increase of the process's CPU time since the previous round,
+ * from its threads' clocks; false when it cannot be known this round (too
+ * many threads, or no baseline yet), and the total then comes from
+ * getrusage alone. */
+static bool
+threads_cpu_increase (uint64_t *increase)
+{
+  pid_t tids[MAX_THREADS + 1];
+  uint64_t clocks[MAX_THREADS];
+  int n = list_threads (tids, MAX_THREADS + 1);
+  if (n < 0 || n > MAX_THREADS)
+    {
+      threads.valid = false;
+      return false;
+    }
+  uint64_t sum = 0;
+  int kept = 0;
+  for (int i = 0; i < n; i++)
+    {
+      uint64_t c;
+      if (thread_clock_ns (tids[i], &c) != 0)
+        continue; /* ended since it was listed: getrusage has its time */
+      uint64_t before = 0; /* a thread started since the previous round */
+      for (int k = 0; k < threads.n; k++)
+        if (threads.tids[k] == tids[i])
+          {
+            before = threads.clock_ns[k];
+            break;
+          }
+      sum += c > before ? c - before : 0;
+      tids[kept] = tids[i];
+      clocks[kept++] = c;
+    }
+  bool had_baseline = threads.valid;
+  threads.n = kept;
+  for (int k = 0; k < kept; k++)
+    {
+      threads.tids[k] = tids[k];
+      threads.clock_ns[k] = clocks[k];
+    }
+  threads.valid = true;
+  *increase = sum;
+  return had_baseline;
+}
+
+/* Splits the new total into user and system by getrusage's ratio, keeping
+ * both from running backwards (the total never does). */
+static void
+split_total (CpuSnapshot *s, uint64_t total, uint64_t ru_user, uint64_t ru_system)
+{
+  uint64_t system = 0;
+  if (ru_user + ru_system > 0)
+    system = (uint64_t) ((double) total * ((double) ru_system
+                                           / (double) (ru_user + ru_system)));
+  if (system > total)
+    system = total;
+  if (system < s->system_ns)
+    system = s->system_ns;
+  uint64_t user = total - system;
+  if (user < s->user_ns)
+    {
+      user = s->user_ns;
+      system = total - user;
+    }
+  s->cpu_ns = total;
+  s->user_ns = user;
+  s->system_ns = system;
+}
+
+/* The new values of *s (the previous round's, or zeros for a baseline). */
 static int
 take_snapshot (CpuSnapshot *s)
 {
   struct rusage ru;
   if (getrusage (RUSAGE_SELF, &ru) != 0)
     return -1;
-  s->user_ns = timeval_ns (&ru.ru_utime);
-  s->system_ns = timeval_ns (&ru.ru_stime);
-  s->cpu_ns = s->user_ns + s->system_ns;
+  uint64_t ru_user = timeval_ns (&ru.ru_utime);
+  uint64_t ru_system = timeval_ns (&ru.ru_stime);
+  uint64_t total = ru_user + ru_system, increase;
+  if (threads_cpu_increase (&increase) && s->cpu_ns + increase > total)
+    total = s->cpu_ns + increase;
+  if (total < s->cpu_ns)
+    total = s->cpu_ns;
+  split_total (s, total, ru_user, ru_system);
   s->voluntary = (uint64_t) ru.ru_nvcsw;
   s->involuntary = (uint64_t) ru.ru_nivcsw;
+  return 0;
+}
+
+/* A new baseline: at initialisation, and in a forked child (whose times
+ * start again from 0). */
+static int
+take_baseline (void)
+{
+  CpuSnapshot zero = { 0 };
+  cur = zero;
+  threads.valid = false;
+  threads.n = 0;
+  cur_generation = mg_fork_generation;
+  if (take_snapshot (&cur) != 0)
+    return -1;
+  prev_cpu = prev_user = prev_system = prev_vol = prev_invol = cur;
+  cur_round = 0;
   return 0;
 }
 
 static int
 refresh (metric_id_t id, const struct timespec *now)
 {
+  if (cur_generation != mg_fork_generation && take_baseline () != 0)
+    {
+      allinea_set_metric_error_messagef (id, errno,
+                                         "getrusage failed (errno %d)", errno);
+      return -1;
+    }
   if (mg_same_round (now, &cur_round))
     return 0;
   if (take_snapshot (&cur) != 0)
@@ -65,15 +248,13 @@ int
 allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
 {
   mg_watch_forks ();
-  if (take_snapshot (&cur) != 0)
+  if (take_baseline () != 0)
     {
       allinea_set_plugin_error_messagef (plugin_id, errno,
                                          "CPU Time: getrusage failed: errno %d",
                                          errno);
       return -1;
     }
-  prev_cpu = prev_user = prev_system = prev_vol = prev_invol = cur;
-  cur_round = 0;
   int cores = allinea_get_physical_core_count ();
   if (cores <= 0)
     cores = allinea_get_logical_core_count ();
@@ -85,6 +266,7 @@ int
 allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
 {
   mg_proc_file_close (&loadavg_file);
+  mg_proc_file_close (&task_dir);
   return 0;
 }
 

@@ -7,6 +7,8 @@
 #include <fcntl.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <math.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -109,6 +111,108 @@ test_cpu_time (void)
   int cores = allinea_get_physical_core_count ();
   double load = call_double (cpu, "mg_cpu_loadavg", 4);
   g_assert_cmpfloat (load, >=, 100.0 / (cores > 0 ? cores : 1) - 1e-9);
+}
+
+/* Per sample, as the sampler takes them: a thread of its own calls the
+ * getters every 20 ms while the main thread burns CPU. */
+#define SAMPLES 50
+
+typedef struct {
+  void *cpu;
+  clockid_t main_clock;
+  volatile gint done;
+  /* For each sample: the wall time before the getters and after the
+   * reference, and the reference: the process's CPU time (main thread +
+   * this one) read just after the getters. It is read after them because
+   * reading a running thread's clock brings the kernel's sum for it up to
+   * date, which would hide the lag the plugin must overcome. */
+  double start[SAMPLES + 1], end[SAMPLES + 1], reference[SAMPLES + 1];
+  double total[SAMPLES + 1], user[SAMPLES + 1], system[SAMPLES + 1];
+} PerSample;
+
+static double
+clock_seconds (clockid_t clock)
+{
+  struct timespec ts;
+  g_assert_cmpint (clock_gettime (clock, &ts), ==, 0);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+static gpointer
+per_sample_thread (gpointer data)
+{
+  PerSample *ps = data;
+  MgTestDoubleGetter total = (MgTestDoubleGetter) mg_test_symbol (ps->cpu, "mg_cpu_time");
+  MgTestDoubleGetter user = (MgTestDoubleGetter) mg_test_symbol (ps->cpu, "mg_cpu_user_time");
+  MgTestDoubleGetter system = (MgTestDoubleGetter) mg_test_symbol (ps->cpu, "mg_cpu_system_time");
+  for (int i = 0; i <= SAMPLES; i++)
+    {
+      if (i > 0)
+        g_usleep (20000);
+      struct timespec t = mg_test_now ();
+      ps->start[i] = (double) t.tv_sec + (double) t.tv_nsec / 1e9;
+      g_assert_cmpint (total (1, &t, &ps->total[i]), ==, 0);
+      g_assert_cmpint (user (2, &t, &ps->user[i]), ==, 0);
+      g_assert_cmpint (system (3, &t, &ps->system[i]), ==, 0);
+      ps->reference[i] = clock_seconds (ps->main_clock)
+                         + clock_seconds (CLOCK_THREAD_CPUTIME_ID);
+      ps->end[i] = clock_seconds (CLOCK_MONOTONIC);
+    }
+  g_atomic_int_set (&ps->done, 1);
+  return NULL;
+}
+
+static void
+test_cpu_time_per_sample (void)
+{
+  g_autofree char *status = NULL;
+  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
+  /* The reference counts this thread and the sampling one only. */
+  g_assert_nonnull (strstr (status, "\nThreads:\t1\n"));
+
+  PerSample *ps = g_new0 (PerSample, 1);
+  ps->cpu = mg_test_load_plugin ("metrograph-cpu");
+  g_assert_cmpint (mg_test_init_plugin (ps->cpu, 1), ==, 0);
+  g_assert_cmpint (pthread_getcpuclockid (pthread_self (), &ps->main_clock), ==, 0);
+  GThread *sampler = g_thread_new ("sampler", per_sample_thread, ps);
+  volatile uint64_t x = 0;
+  while (!g_atomic_int_get (&ps->done))
+    for (int i = 0; i < 100000; i++)
+      x += (uint64_t) i * x + 1;
+  g_thread_join (sampler);
+
+  int at_full_pace = 0;
+  double lowest = 1e9, highest = 0, worst = 0;
+  for (int i = 1; i <= SAMPLES; i++)
+    {
+      double interval = ps->start[i] - ps->start[i - 1];
+      double used = ps->reference[i] - ps->reference[i - 1];
+      /* The getters ran between start and end: at each end of the interval
+       * the getters' reading and the reference differ by at most what the
+       * two threads used meanwhile. */
+      double slack = 2 * ((ps->end[i] - ps->start[i]) + (ps->end[i - 1] - ps->start[i - 1]))
+                     + 20e-6;
+      worst = MAX (worst, fabs (ps->total[i] - used));
+      g_assert_cmpfloat (fabs (ps->total[i] - used), <=, slack);
+      g_assert_cmpfloat_with_epsilon (ps->user[i] + ps->system[i], ps->total[i], 1e-9);
+      /* When the machine let the burning thread keep its core, the sample
+       * reads a full core. */
+      double percent = 100 * ps->total[i] / interval;
+      if (used / interval >= 0.9)
+        {
+          at_full_pace++;
+          lowest = MIN (lowest, percent);
+          highest = MAX (highest, percent);
+          g_assert_cmpfloat (percent, >=, 85);
+          g_assert_cmpfloat (percent, <=, 115);
+        }
+    }
+  g_test_message ("largest difference from the threads' clocks %.0f us; %d of "
+                  "%d samples at full pace (the machine is busy when few are)",
+                  worst * 1e6, at_full_pace, SAMPLES);
+  if (at_full_pace > 0)
+    g_test_message ("those read %.1f%% to %.1f%%", lowest, highest);
+  g_free (ps);
 }
 
 static void
@@ -534,6 +638,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/metrics/cpu/time", test_cpu_time);
+  g_test_add_func ("/metrics/cpu/time-per-sample", test_cpu_time_per_sample);
   g_test_add_func ("/metrics/cpu/context-switches", test_context_switches);
   g_test_add_func ("/metrics/memory/rss", test_rss);
   g_test_add_func ("/metrics/io/totals", test_io_totals);
