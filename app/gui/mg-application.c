@@ -147,6 +147,11 @@ mg_application_startup (GApplication *app)
 static void
 mg_application_shutdown (GApplication *app)
 {
+  /* Quitting closes no window: their sizes are stored here. */
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (MG_IS_WINDOW (l->data))
+      mg_window_save_state (l->data);
+  g_settings_sync ();
   mg_run_keeper_kill_all (app);
   G_APPLICATION_CLASS (mg_application_parent_class)->shutdown (app);
 }

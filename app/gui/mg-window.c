@@ -20,6 +20,7 @@
 #include "mg-units.h"
 #include "mg-view-export.h"
 #include "mg-window.h"
+#include "mg-window-state.h"
 
 #define PROFILE_MIME_TYPE "application/x-metrograph-profile"
 #define UNDO_TIMEOUT_S 6
@@ -828,6 +829,7 @@ mg_window_init (MgWindow *self)
   g_signal_connect_swapped (self->rows, "notify::empty", G_CALLBACK (update_rows_visibility), self);
   self->view = mg_time_view_new (1.0);
   self->settings = new_settings ();
+  mg_window_state_track (GTK_WINDOW (self), self->settings);
   if (self->settings != NULL)
     {
       auto_zoom = g_settings_get_boolean (self->settings, "auto-zoom-vertical");
@@ -860,6 +862,12 @@ MgWindow *
 mg_window_new (GtkApplication *app)
 {
   return g_object_new (MG_TYPE_WINDOW, "application", app, NULL);
+}
+
+void
+mg_window_save_state (MgWindow *self)
+{
+  mg_window_state_save (GTK_WINDOW (self), self->settings);
 }
 
 /* ---- queries ------------------------------------------------------------ */

@@ -28,6 +28,10 @@ void mg_window_open_file (MgWindow *self, GFile *file);
 /* Shows an already loaded profile. file may be NULL. */
 void mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file);
 
+/* Stores the window's size and maximised state (mg-window-state.h); it is
+ * also stored on every close-request. */
+void mg_window_save_state (MgWindow *self);
+
 MgProfile *mg_window_get_profile (MgWindow *self);
 gboolean mg_window_get_loading (MgWindow *self);
 /* Nothing open, nothing loading: a window the next file may reuse. */

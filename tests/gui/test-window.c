@@ -656,6 +656,74 @@ test_export_groups (void)
   g_rmdir (dir);
 }
 
+/* The size (and maximised state) of the window closed last comes back in
+ * the next window, as GNOME apps do. */
+static void
+test_window_size (void)
+{
+  g_autoptr (GSettings) settings = g_settings_new (MG_APP_ID);
+  MgWindow *window;
+  int width, height, frame;
+
+  g_settings_set_int (settings, "window-width", 900);
+  g_settings_set_int (settings, "window-height", 640);
+  g_settings_set_boolean (settings, "window-maximized", FALSE);
+  window = mg_window_new (app);
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  g_assert_cmpint (width, ==, 900);
+  g_assert_cmpint (height, ==, 640);
+  gtk_window_present (GTK_WINDOW (window));
+  spin (200);
+  /* The default size counts the client-side decorations' frame. */
+  frame = 900 - gtk_widget_get_width (GTK_WIDGET (window));
+  g_assert_cmpint (frame, >=, 0);
+  g_assert_cmpint (frame, <, 60);
+  g_assert_false (gtk_window_is_maximized (GTK_WINDOW (window)));
+
+  /* Resized, then closed: stored. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1010, 705);
+  spin (200);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, 1010 - frame);
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  gtk_window_close (GTK_WINDOW (window));
+  spin (100);
+  g_assert_null (window);
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1010);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 705);
+  g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+
+  /* The next window opens at that size. */
+  window = mg_window_new (app);
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  g_assert_cmpint (width, ==, 1010);
+  g_assert_cmpint (height, ==, 705);
+  gtk_window_present (GTK_WINDOW (window));
+  spin (200);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, 1010 - frame);
+
+  /* Maximised when closed: remembered, the old size kept for unmaximising. */
+  gtk_window_maximize (GTK_WINDOW (window));
+  spin (300);
+  if (gtk_window_is_maximized (GTK_WINDOW (window)))
+    {
+      g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+      gtk_window_close (GTK_WINDOW (window));
+      spin (100);
+      g_assert_true (g_settings_get_boolean (settings, "window-maximized"));
+      g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1010);
+      window = mg_window_new (app);
+      gtk_window_present (GTK_WINDOW (window));
+      spin (300);
+      g_assert_true (gtk_window_is_maximized (GTK_WINDOW (window)));
+    }
+  else
+    g_test_message ("no window manager maximises windows here: maximised state not checked");
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+  g_settings_reset (settings, "window-maximized");
+}
+
 static void
 test_pixels (void)
 {
@@ -808,6 +876,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/open-files", test_open_files);
   g_test_add_func ("/gui/window/export-view", test_export_view);
   g_test_add_func ("/gui/window/export-groups", test_export_groups);
+  g_test_add_func ("/gui/window/size-remembered", test_window_size);
   g_test_add_func ("/gui/window/pixels", test_pixels);
   if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
     g_test_add_func ("/gui/window/screenshots", test_screenshots);
