@@ -28,20 +28,45 @@ struct _MgMetricRow
   GtkWidget *mean_value;
   GtkWidget *min_value;
   GtkWidget *graph;
-  GtkWidget *context_menu;
+  GtkWidget *context_menu; /* built on the first secondary click */
+  char *description;       /* plain text, NULL if none */
 };
 
 G_DEFINE_FINAL_TYPE (MgMetricRow, mg_metric_row, GTK_TYPE_WIDGET)
 
+/* Tooltips are answered on demand (query-tooltip): setting a tooltip's
+ * text makes GTK ask the X server where the pointer is, which cost a round
+ * trip per label and most of the time of building the rows. */
 static void
-set_figure (GtkWidget *label, MgProfile *profile, const MgMetricDef *def, double value,
-            int process)
+set_figure (GtkWidget *label, const MgMetricDef *def, double value, int process)
 {
   g_autofree char *text = mg_units_format_value (def, value);
-  g_autofree char *who = mg_selection_stats_describe_process (profile, process);
 
   gtk_label_set_text (GTK_LABEL (label), text);
-  gtk_widget_set_tooltip_text (label, who);
+  g_object_set_data (G_OBJECT (label), "mg-process", GINT_TO_POINTER (process));
+}
+
+static gboolean
+on_figure_query_tooltip (GtkWidget *label, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                         MgMetricRow *self)
+{
+  int process = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "mg-process"));
+  g_autofree char *who = mg_selection_stats_describe_process (self->profile, process);
+
+  if (who == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, who);
+  return TRUE;
+}
+
+static gboolean
+on_label_query_tooltip (GtkWidget *box, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                        MgMetricRow *self)
+{
+  if (self->description == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, self->description);
+  return TRUE;
 }
 
 static void
@@ -57,9 +82,9 @@ update_figures (MgMetricRow *self)
                            mg_time_view_get_process (self->view)))
     mg_selection_stats_compute (&series, t0, t1, &stats);
 
-  set_figure (self->max_value, self->profile, def, stats.max, stats.max_process);
-  set_figure (self->mean_value, self->profile, def, stats.mean, -1);
-  set_figure (self->min_value, self->profile, def, stats.min, stats.min_process);
+  set_figure (self->max_value, def, stats.max, stats.max_process);
+  set_figure (self->mean_value, def, stats.mean, -1);
+  set_figure (self->min_value, def, stats.min, stats.min_process);
 }
 
 static void
@@ -81,23 +106,14 @@ draw_swatch (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer 
   cairo_fill (cr);
 }
 
-static void
-on_secondary_click (GtkGestureClick *gesture, int n_press, double x, double y, gpointer user_data)
-{
-  MgMetricRow *self = user_data;
-  GdkRectangle at = { (int) x, (int) y, 1, 1 };
-
-  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu), &at);
-  gtk_popover_popup (GTK_POPOVER (self->context_menu));
-}
-
+/* Built when first asked for: a popover menu per row costs more than the
+ * rest of the row. */
 static void
 build_context_menu (MgMetricRow *self)
 {
   const MgMetricDef *def = mg_profile_get_metric (self->profile, self->metric);
   g_autoptr (GMenu) menu = g_menu_new ();
   g_autoptr (GMenuItem) item = g_menu_item_new (_("Hide This Metric"), NULL);
-  GtkGesture *click = gtk_gesture_click_new ();
 
   g_menu_item_set_action_and_target_value (item, "win.hide-metric", g_variant_new_string (def->id));
   g_menu_append_item (menu, item);
@@ -107,6 +123,24 @@ build_context_menu (MgMetricRow *self)
   gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
   gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
   gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
+}
+
+static void
+on_secondary_click (GtkGestureClick *gesture, int n_press, double x, double y, gpointer user_data)
+{
+  MgMetricRow *self = user_data;
+  GdkRectangle at = { (int) x, (int) y, 1, 1 };
+
+  if (self->context_menu == NULL)
+    build_context_menu (self);
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu), &at);
+  gtk_popover_popup (GTK_POPOVER (self->context_menu));
+}
+
+static void
+add_context_click (MgMetricRow *self)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
 
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
   g_signal_connect (click, "pressed", G_CALLBACK (on_secondary_click), self);
@@ -133,6 +167,7 @@ mg_metric_row_finalize (GObject *object)
 
   g_clear_object (&self->view);
   g_clear_object (&self->profile);
+  g_free (self->description);
   G_OBJECT_CLASS (mg_metric_row_parent_class)->finalize (object);
 }
 
@@ -161,7 +196,19 @@ mg_metric_row_class_init (MgMetricRowClass *klass)
 static void
 mg_metric_row_init (MgMetricRow *self)
 {
+  GtkWidget *figures[] = { NULL, NULL, NULL };
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  figures[0] = self->max_value;
+  figures[1] = self->mean_value;
+  figures[2] = self->min_value;
+  for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
+    {
+      gtk_widget_set_has_tooltip (figures[i], TRUE);
+      g_signal_connect (figures[i], "query-tooltip", G_CALLBACK (on_figure_query_tooltip), self);
+    }
+  gtk_widget_set_has_tooltip (self->label_box, TRUE);
+  g_signal_connect (self->label_box, "query-tooltip", G_CALLBACK (on_label_query_tooltip), self);
 }
 
 GtkWidget *
@@ -179,10 +226,14 @@ mg_metric_row_new (MgProfile *profile, guint metric, MgTimeView *view, GtkSizeGr
   if (def->description != NULL && def->description[0] != '\0')
     {
       /* Descriptions may carry HTML line breaks from CDATA. */
-      g_autoptr (GRegex) tags = g_regex_new ("<br\\s*/?>|<[^>]*>", G_REGEX_CASELESS, 0, NULL);
-      g_autofree char *plain = g_regex_replace (tags, def->description, -1, 0, "\n", 0, NULL);
+      static GRegex *tags;
+      char *plain;
 
-      gtk_widget_set_tooltip_text (self->label_box, g_strstrip (plain));
+      if (g_once_init_enter (&tags))
+        g_once_init_leave (&tags, g_regex_new ("<br\\s*/?>|<[^>]*>", G_REGEX_CASELESS, 0, NULL));
+      plain = g_regex_replace (tags, def->description, -1, 0, "\n", 0, NULL);
+      self->description = g_strdup (g_strstrip (plain));
+      g_free (plain);
     }
   if (units != NULL && units[0] != '\0')
     gtk_label_set_text (GTK_LABEL (self->units_label), units);
@@ -195,7 +246,7 @@ mg_metric_row_new (MgProfile *profile, guint metric, MgTimeView *view, GtkSizeGr
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->swatch), draw_swatch, self, NULL);
   if (label_group != NULL)
     gtk_size_group_add_widget (label_group, self->label_box);
-  build_context_menu (self);
+  add_context_click (self);
 
   g_signal_connect_swapped (view, "notify::has-selection", G_CALLBACK (on_view_notify), self);
   g_signal_connect_swapped (view, "notify::selection-start", G_CALLBACK (on_view_notify), self);

@@ -1,7 +1,9 @@
 /* Time from start to the first frame drawn for a large profile: the window
  * opens the file (loading off the main thread), builds its rows and draws.
  * Run by hand under a display: xvfb-run <build>/tests/bench/bench-window
- * [PROCESSES METRICS SAMPLES]; prints the times in ms (goal: < 300 ms). */
+ * [PROCESSES METRICS SAMPLES]; prints the times in ms (goal: < 300 ms),
+ * the renderer GTK chose (GSK_RENDERER is honoured as in any GTK app) and
+ * a timeline of the first frames (layout, paint, after paint). */
 #include "mg-config.h"
 
 #include <glib/gstdio.h>
@@ -15,12 +17,36 @@
 static gint64 start_us;
 static gint64 shown_us;
 static gint64 first_frame_us;
+static gboolean print_timeline = TRUE;
+
+static void
+stamp (const char *what)
+{
+  if (print_timeline)
+    g_print ("  %7.1f ms  %s\n", (g_get_monotonic_time () - start_us) / 1000.0, what);
+}
+
+static void
+on_layout (GdkFrameClock *clock, gpointer user_data)
+{
+  if (first_frame_us == 0)
+    stamp ("frame: layout");
+}
+
+static void
+on_paint (GdkFrameClock *clock, gpointer user_data)
+{
+  if (first_frame_us == 0)
+    stamp ("frame: paint (snapshot and render)");
+}
 
 static void
 on_after_paint (GdkFrameClock *clock, gpointer user_data)
 {
   MgWindow *window = user_data;
 
+  if (first_frame_us == 0)
+    stamp ("frame: after paint");
   if (first_frame_us == 0 && g_str_equal (mg_window_get_page (window), "profile"))
     first_frame_us = g_get_monotonic_time ();
 }
@@ -29,14 +55,22 @@ static void
 on_profile (MgWindow *window)
 {
   if (shown_us == 0 && mg_window_get_profile (window) != NULL)
-    shown_us = g_get_monotonic_time ();
+    {
+      shown_us = g_get_monotonic_time ();
+      stamp ("loaded and rows built");
+    }
 }
 
 static void
 on_realize (GtkWidget *widget)
 {
-  g_signal_connect (gtk_widget_get_frame_clock (widget), "after-paint",
-                    G_CALLBACK (on_after_paint), widget);
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+
+  stamp ("window realized");
+  g_print ("renderer: %s\n", G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (widget))));
+  g_signal_connect (clock, "layout", G_CALLBACK (on_layout), widget);
+  g_signal_connect (clock, "paint", G_CALLBACK (on_paint), widget);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), widget);
 }
 
 int
@@ -92,6 +126,7 @@ main (int argc, char **argv)
   while (first_frame_us == 0 && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
 
+  print_timeline = FALSE;
   g_print ("profile: %u processes × %u metrics × %u samples\n", n_processes, n_metrics, n_samples);
   if (first_frame_us == 0)
     {
