@@ -495,6 +495,19 @@ spawn_child (MgLauncher *self, pid_t *pid, GError **error)
   return TRUE;
 }
 
+/* With --select-ranks some ranks leave no record: a rank that crashed or
+ * exited with 128 + signal may be one of them, so no open record can be
+ * blamed for the launcher's status. */
+static gboolean
+every_rank_recorded (MgLauncher *self)
+{
+  g_autofree char *plan = NULL;
+
+  if (!g_file_get_contents (self->plan_path, &plan, NULL, NULL))
+    return FALSE;
+  return strstr (plan, "\nselect_ranks\t") == NULL;
+}
+
 /* A program killed by a signal could not close its record: we reaped it, so
  * we write how it ended. Ranks under mpirun or srun are not our children:
  * their launcher's 128 + signal status is used when it names one rank for
@@ -506,7 +519,7 @@ child_ended (MgLauncher *self, pid_t pid, int status)
 
   if (WIFEXITED (status))
     {
-      if (through_mpi && WEXITSTATUS (status) > 128)
+      if (through_mpi && WEXITSTATUS (status) > 128 && every_rank_recorded (self))
         mg_record_finish_lone_running (self->record_dir, self->run_id, WEXITSTATUS (status),
                                        g_get_monotonic_time () * 1000);
       return WEXITSTATUS (status);

@@ -20,7 +20,8 @@ guint mg_record_finish_signalled (const char *record_dir, const char *run_id, in
  * misattributed: exactly one record of the run is still RUNNING (the others
  * were closed by their sampler), its process is gone (checked on this host),
  * and no record EXITED with the status @launcher_status itself (a rank that
- * called exit (128 + signal) explains it instead). Returns TRUE when that
+ * called exit (128 + signal) explains it instead). The caller makes sure
+ * every rank writes a record (no --select-ranks). Returns TRUE when that
  * record was marked SIGNALLED. */
 gboolean mg_record_finish_lone_running (const char *record_dir, const char *run_id,
                                         int launcher_status, gint64 end_mono_ns);

@@ -1109,6 +1109,30 @@ test_mpi_killed_rank (Fixture *f, gconstpointer data)
       n_unknown += process->end == MG_PROCESS_END_UNKNOWN;
     }
   g_assert_cmpuint (n_unknown, ==, 3);
+
+  /* With --select-ranks an unrecorded rank could be the one: no guess, even
+   * though one record is left open (rank 1's). */
+  {
+    const char *args[] = { "--profile", "-n", "2", "--select-ranks=0-1", "--metrics-path",
+                           f->examples, "-o", "selected.mgprof", lone, NULL };
+    g_autofree char *selected_path = in_dir (f, "selected.mgprof");
+    g_autoptr (CliRun) run_selected = cli_run (f->dir, args);
+    g_autoptr (MgProfile) profile_selected = NULL;
+    guint n_rank1 = 0;
+
+    assert_status (run_selected, 139);
+    profile_selected = load_profile (selected_path);
+    for (guint p = 0; p < mg_profile_get_n_processes (profile_selected); p++)
+      {
+        const MgProcessInfo *process = mg_profile_get_process (profile_selected, p);
+
+        if (process->rank != 1 || process->end == MG_PROCESS_END_EXECED)
+          continue;
+        g_assert_cmpint (process->end, ==, MG_PROCESS_END_UNKNOWN);
+        n_rank1++;
+      }
+    g_assert_cmpuint (n_rank1, ==, 1);
+  }
 }
 
 /* Without MPI a rank selection means nothing: a warning, and the program is
