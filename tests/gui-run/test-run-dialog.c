@@ -684,6 +684,7 @@ typedef struct {
   QuitHow how;
   char *dir;
   MgRunSession *session;
+  Live live;                   /* watched until the session ends */
 } QuitRun;
 
 /* In the application's own main loop: start a run, then quit mid-run. */
@@ -691,14 +692,14 @@ static gboolean
 quit_mid_run (gpointer user_data)
 {
   QuitRun *run = user_data;
-  Live live = { 0 };
+  Live *live = &run->live;
   g_autofree char *pid_file = g_build_filename (run->dir, "pid", NULL);
   g_autofree char *pid_text = NULL;
 
-  live.no_wait = TRUE;
-  run_through_dialog ("run-workload", "work=60", run->dir, &live, NULL);
-  run->session = g_object_ref (mg_run_host_get_session (live.host));
-  g_assert_true (run_test_wait (live_enough, &live, 30));
+  live->no_wait = TRUE;
+  run_through_dialog ("run-workload", "work=60", run->dir, live, NULL);
+  run->session = g_object_ref (mg_run_host_get_session (live->host));
+  g_assert_true (run_test_wait (live_enough, live, 30));
   pid_text = g_strdup_printf ("%d", mg_run_session_get_pid (run->session));
   g_assert_true (g_file_set_contents (pid_file, pid_text, -1, NULL));
   if (run->how == QUIT_BYPASS)
@@ -721,7 +722,7 @@ on_quit_test_activate (GApplication *application, QuitRun *run)
 static void
 quit_in_subprocess (QuitHow how)
 {
-  QuitRun run = { how, NULL, NULL };
+  QuitRun run = { how, NULL, NULL, { 0 } };
   g_autofree char *saved = NULL;
 
   run.dir = g_strdup (g_getenv ("MG_QUIT_TEST_DIR"));
