@@ -14,17 +14,25 @@
  * Counters are process-scope counting counters on the process's main thread
  * with inherit=1: threads and child processes it creates afterwards are
  * counted into them (the kernel adds the descendants' counts on read). They
- * are opened at a metric's first sample, since only then is its customData
- * known; a symbolic name is translated by libpfm4 at that moment, which is
- * not async-signal-safe (generic names and raw codes are). A forked child
+ * are opened at a metric's first sample, since only then is its metric id
+ * known. Symbolic names are translated by libpfm4 (which allocates: not
+ * async-signal-safe) at initialisation instead: the plugin reads the
+ * customData of its own metrics from Metrograph's run plan (perf-plan.c)
+ * and keeps each translation, so the sampling path only looks them up,
+ * opens and reads counters. Only under another host, with no run plan, is
+ * a symbolic name translated at the metric's first sample. A forked child
  * opens its own counters at its first sample. */
+#define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
 #include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "mg-metric-util.h"
+#include "perf-plan.h"
 
 #if __has_include(<perfmon/pfmlib_perf_event.h>)
 #include <perfmon/pfmlib_perf_event.h>
@@ -95,6 +103,21 @@ typedef int (*pfm_initialize_fn) (void);
 typedef int (*pfm_get_os_event_encoding_fn) (const char *, int, int, void *);
 static pfm_get_os_event_encoding_fn pfm_encode;
 
+/* Symbolic event names translated at initialisation. */
+typedef struct {
+  char name[MAX_EVENT_NAME];
+  bool known;                  /* false: libpfm4 does not know it */
+  struct perf_event_attr attr;
+} SymbolicEvent;
+
+static SymbolicEvent symbolic[MAX_SLOTS * 2];
+static int n_symbolic;
+static bool have_plan; /* the run plan was read: symbolic is complete */
+
+/* perf_event_paranoid, named in the "forbidden" message; the environment
+ * variable METROGRAPH_PERF_PARANOID_FILE replaces it (for tests). */
+static char paranoid_path[256] = "/proc/sys/kernel/perf_event_paranoid";
+
 static long
 mg_perf_event_open (struct perf_event_attr *attr, pid_t pid, int cpu, int group,
                  unsigned long flags)
@@ -102,19 +125,22 @@ mg_perf_event_open (struct perf_event_attr *attr, pid_t pid, int cpu, int group,
   return syscall (SYS_perf_event_open, attr, pid, cpu, group, flags);
 }
 
-/* /proc/sys/kernel/perf_event_paranoid, or 99 when unreadable. */
-static int
-read_paranoid (void)
+/* The perf_event_paranoid level; false when it cannot be read. */
+static bool
+read_paranoid (int *level)
 {
   char buf[32];
-  if (mg_read_file ("/proc/sys/kernel/perf_event_paranoid", buf, sizeof buf) < 0)
-    return 99;
+  if (mg_read_file (paranoid_path, buf, sizeof buf) < 0)
+    return false;
   const char *p = mg_skip_spaces (buf);
   bool negative = *p == '-';
   if (negative)
     p++;
+  if (*p < '0' || *p > '9')
+    return false;
   int v = (int) mg_parse_u64 (&p);
-  return negative ? -v : v;
+  *level = negative ? -v : v;
+  return true;
 }
 
 /* Appends src to dst (size bytes) without libc. */
@@ -148,21 +174,54 @@ append_int (char *dst, size_t size, int v)
   append (dst, size, text);
 }
 
-/* The message, with its cure, for a failed perf_event_open of event. */
+/* The cure for EACCES/EPERM, which depends on the paranoid level: at 2 or
+ * more (Debian's default is 3) the kernel forbids what the plugin asked;
+ * at 1 or less it allows it, so something else (a container's seccomp
+ * profile, a security module) refused. */
 static void
-describe_open_error (char *msg, size_t size, const char *event, uint32_t type,
-                     int err)
+describe_forbidden (char *msg, size_t size)
+{
+  int level;
+  bool known = read_paranoid (&level);
+  if (known && level <= 1)
+    {
+      append (msg, size, "' forbidden although ");
+      append (msg, size, paranoid_path);
+      append (msg, size, " = ");
+      append_int (msg, size, level);
+      append (msg, size, " allows it: a container's seccomp profile or a "
+              "security module blocks perf_event_open; allow that system "
+              "call, or run with CAP_PERFMON");
+      return;
+    }
+  append (msg, size, "' forbidden by ");
+  append (msg, size, paranoid_path);
+  append (msg, size, " = ");
+  if (known)
+    append_int (msg, size, level);
+  else
+    append (msg, size, "(unreadable)");
+  append (msg, size, ": as root run 'sysctl kernel.perf_event_paranoid=1'");
+  if (!known || level > 2)
+    append (msg, size, " (2 allows user-space counts only)");
+  append (msg, size, ", or run the program with CAP_PERFMON (Linux 5.8 or "
+          "later) or as root");
+}
+
+/* The message, with its cure, for a failed perf_event_open of event; also
+ * called by the tests, which cannot provoke every errno. */
+MG_PLUGIN_EXPORT void mg_perf_describe_open_error (char *msg, size_t size,
+                                                   const char *event,
+                                                   uint32_t type, int err);
+void
+mg_perf_describe_open_error (char *msg, size_t size, const char *event,
+                             uint32_t type, int err)
 {
   msg[0] = '\0';
   append (msg, size, "event '");
   append (msg, size, event);
   if (err == EACCES || err == EPERM)
-    {
-      append (msg, size, "' forbidden by /proc/sys/kernel/perf_event_paranoid = ");
-      append_int (msg, size, read_paranoid ());
-      append (msg, size, ": run as root, or as root set "
-              "'sysctl kernel.perf_event_paranoid=1' (0 or -1 for more)");
-    }
+    describe_forbidden (msg, size);
   else if ((err == ENOENT || err == EOPNOTSUPP || err == ENODEV)
            && type != PERF_TYPE_SOFTWARE)
     append (msg, size, "' not supported by this hardware: virtual machines "
@@ -201,10 +260,8 @@ parse_hex (const char *s, uint64_t *value)
   return true;
 }
 
-/* Fills attr for event; on failure writes the reason into msg. */
-static int
-resolve_event (const char *event, struct perf_event_attr *attr, char *msg,
-               size_t size)
+static bool
+is_generic_or_raw (const char *event, struct perf_event_attr *attr)
 {
   memset (attr, 0, sizeof *attr);
   attr->size = sizeof *attr;
@@ -213,19 +270,28 @@ resolve_event (const char *event, struct perf_event_attr *attr, char *msg,
       {
         attr->type = generic_events[i].type;
         attr->config = generic_events[i].config;
-        return 0;
+        return true;
       }
   uint64_t raw;
   if (event[0] == 'r' && parse_hex (event + 1, &raw))
     {
       attr->type = PERF_TYPE_RAW;
       attr->config = raw;
-      return 0;
+      return true;
     }
+  return false;
+}
+
+/* libpfm4's translation of a symbolic name (allocates: initialisation, or
+ * the first sample under a host without a run plan). */
+static bool
+pfm_translate (const char *event, struct perf_event_attr *attr)
+{
 #if MG_HAVE_PFM_HEADERS
   if (pfm_encode)
     {
       pfm_perf_encode_arg_t arg;
+      memset (attr, 0, sizeof *attr);
       memset (&arg, 0, sizeof arg);
       arg.attr = attr;
       arg.size = sizeof arg;
@@ -233,8 +299,49 @@ resolve_event (const char *event, struct perf_event_attr *attr, char *msg,
           == PFM_SUCCESS)
         {
           attr->size = sizeof *attr;
+          return true;
+        }
+    }
+#endif
+  return false;
+}
+
+static const SymbolicEvent *
+find_symbolic (const char *event)
+{
+  for (int i = 0; i < n_symbolic; i++)
+    if (mg_str_eq (symbolic[i].name, event))
+      return &symbolic[i];
+  return NULL;
+}
+
+/* Fills attr for event; on failure writes the reason into msg. */
+static int
+resolve_event (const char *event, struct perf_event_attr *attr, char *msg,
+               size_t size)
+{
+  if (is_generic_or_raw (event, attr))
+    return 0;
+  if (pfm_encode)
+    {
+      const SymbolicEvent *known = find_symbolic (event);
+      if (known && known->known)
+        {
+          *attr = known->attr;
           return 0;
         }
+      if (known == NULL && have_plan)
+        {
+          msg[0] = '\0';
+          append (msg, size, "symbolic event '");
+          append (msg, size, event);
+          append (msg, size, "' was not translated at initialisation: it is "
+                  "not the customData of one of this plugin's metrics in the "
+                  "run plan");
+          return -1;
+        }
+      if (known == NULL && pfm_translate (event, attr))
+        return 0; /* no run plan: another host */
       msg[0] = '\0';
       append (msg, size, "unknown event '");
       append (msg, size, event);
@@ -244,7 +351,6 @@ resolve_event (const char *event, struct perf_event_attr *attr, char *msg,
               "showevtinfo)");
       return -1;
     }
-#endif
   msg[0] = '\0';
   append (msg, size, "unknown event '");
   append (msg, size, event);
@@ -253,6 +359,35 @@ resolve_event (const char *event, struct perf_event_attr *attr, char *msg,
           "context-switches, ...) or a raw code rNNNN (install libpfm4 for "
           "symbolic names)");
   return -1;
+}
+
+/* Translates the symbolic names of one customData ("a" or "a/b", blanks
+ * ignored, as slot_open reads it) into the table. */
+static void
+translate_custom_data (const char *custom_data, void *user)
+{
+  char name[MAX_EVENT_NAME];
+  int len = 0;
+  for (const char *p = custom_data;; p++)
+    {
+      if (*p == '/' || *p == '\0')
+        {
+          name[len] = '\0';
+          struct perf_event_attr attr;
+          if (len > 0 && !is_generic_or_raw (name, &attr) && !find_symbolic (name)
+              && n_symbolic < (int) (sizeof symbolic / sizeof symbolic[0]))
+            {
+              SymbolicEvent *e = &symbolic[n_symbolic++];
+              memcpy (e->name, name, (size_t) len + 1);
+              e->known = pfm_translate (name, &e->attr);
+            }
+          len = 0;
+          if (*p == '\0')
+            break;
+        }
+      else if (*p != ' ' && len < MAX_EVENT_NAME - 1)
+        name[len++] = *p;
+    }
 }
 
 /* Opens a counting counter on the main thread, following descendants. */
@@ -333,7 +468,7 @@ slot_open (Slot *slot)
       if (open_counter (&attr, &slot->fd[i]) != 0)
         {
           int err = errno;
-          describe_open_error (slot->message, sizeof slot->message, events[i],
+          mg_perf_describe_open_error (slot->message, sizeof slot->message, events[i],
                                attr.type, err);
           slot_fail (slot, err);
           return;
@@ -436,7 +571,15 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   owner_pid = getpid ();
   owner_generation = mg_fork_generation;
   n_slots = 0;
+  const char *paranoid = getenv ("METROGRAPH_PERF_PARANOID_FILE");
+  snprintf (paranoid_path, sizeof paranoid_path, "%s",
+            paranoid && *paranoid ? paranoid : "/proc/sys/kernel/perf_event_paranoid");
   load_libpfm ();
+  n_symbolic = 0;
+  have_plan = false;
+  Dl_info self;
+  if (pfm_encode && dladdr ((void *) allinea_plugin_initialize, &self) && self.dli_fname)
+    have_plan = mg_perf_plan_custom_data (self.dli_fname, translate_custom_data, NULL);
 #if MG_PERF_HARDWARE
   const char *probe_name = "instructions";
   const char *group = "CPU Instructions";
@@ -455,7 +598,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   if (open_counter (&attr, &fd) != 0)
     {
       int err = errno;
-      describe_open_error (msg, sizeof msg, probe_name, attr.type, err);
+      mg_perf_describe_open_error (msg, sizeof msg, probe_name, attr.type, err);
       allinea_set_plugin_error_messagef (plugin_id, err, "%s: %s", group, msg);
       return -1;
     }

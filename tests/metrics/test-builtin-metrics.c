@@ -484,6 +484,160 @@ test_perf_errors (void)
     g_assert_cmpint (r, ==, 0);
 }
 
+typedef void (*DescribeFn) (char *msg, size_t size, const char *event,
+                            uint32_t type, int err);
+
+/* The "forbidden" message names the paranoid file's current value and the
+ * cure; the file is redirected, since tests run as root and cannot make
+ * perf_event_open fail with EACCES. */
+static void
+test_perf_forbidden (void)
+{
+  void *sw = mg_test_load_plugin ("metrograph-perf-sw");
+  g_autofree char *dir = g_dir_make_tmp ("mg-paranoid-XXXXXX", NULL);
+  g_autofree char *file = g_build_filename (dir, "perf_event_paranoid", NULL);
+  g_setenv ("METROGRAPH_PERF_PARANOID_FILE", file, TRUE);
+  mg_test_clear_errors ();
+  int init = mg_test_init_plugin (sw, 1);
+  g_unsetenv ("METROGRAPH_PERF_PARANOID_FILE");
+  if (init != 0)
+    {
+      g_test_skip (mg_test_plugin_error (NULL));
+      return;
+    }
+  DescribeFn describe = (DescribeFn) mg_test_symbol (sw, "mg_perf_describe_open_error");
+  char msg[320];
+
+  g_assert_true (g_file_set_contents (file, "3\n", -1, NULL));
+  describe (msg, sizeof msg, "cycles", 0 /* PERF_TYPE_HARDWARE */, EACCES);
+  g_test_message ("%s", msg);
+  g_autofree char *by = g_strdup_printf ("event 'cycles' forbidden by %s = 3: ", file);
+  g_assert_true (g_str_has_prefix (msg, by));
+  g_assert_nonnull (strstr (msg, "as root run 'sysctl kernel.perf_event_paranoid=1'"));
+  g_assert_nonnull (strstr (msg, "CAP_PERFMON"));
+
+  /* Read when the error happens: the value now. */
+  g_assert_true (g_file_set_contents (file, "2\n", -1, NULL));
+  describe (msg, sizeof msg, "task-clock", 1 /* PERF_TYPE_SOFTWARE */, EPERM);
+  g_autofree char *by2 = g_strdup_printf ("event 'task-clock' forbidden by %s = 2: ", file);
+  g_assert_true (g_str_has_prefix (msg, by2));
+
+  /* A level that allows it: something else refused. */
+  g_assert_true (g_file_set_contents (file, "-1\n", -1, NULL));
+  describe (msg, sizeof msg, "cycles", 0, EACCES);
+  g_test_message ("%s", msg);
+  g_autofree char *allows = g_strdup_printf ("forbidden although %s = -1 allows it", file);
+  g_assert_nonnull (strstr (msg, allows));
+  g_assert_nonnull (strstr (msg, "seccomp"));
+
+  g_assert_cmpint (g_unlink (file), ==, 0);
+  describe (msg, sizeof msg, "cycles", 0, EACCES);
+  g_assert_nonnull (strstr (msg, " = (unreadable): as root run 'sysctl"));
+  g_rmdir (dir);
+
+  /* Without the redirection, the kernel's own file and its value. */
+  g_assert_cmpint (mg_test_init_plugin (sw, 1), ==, 0);
+  g_autofree char *level = NULL;
+  g_assert_true (g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid",
+                                      &level, NULL, NULL));
+  g_strstrip (level);
+  describe (msg, sizeof msg, "instructions", 0, EACCES);
+  g_test_message ("%s", msg);
+  g_autofree char *real = g_strdup_printf ("/proc/sys/kernel/perf_event_paranoid = %s", level);
+  g_assert_nonnull (strstr (msg, real));
+
+  /* The other errnos. */
+  describe (msg, sizeof msg, "cycles", 0, ENOENT);
+  g_assert_cmpstr (msg, ==, "event 'cycles' not supported by this hardware: virtual "
+                   "machines often have no performance counters; run on bare "
+                   "metal or enable the virtual PMU (e.g. QEMU/KVM '-cpu host')");
+  describe (msg, sizeof msg, "r1234", 4 /* PERF_TYPE_RAW */, EINVAL);
+  g_assert_cmpstr (msg, ==, "event 'r1234' unknown to the kernel: check the event "
+                   "name or raw code for this CPU ('perf list')");
+  describe (msg, sizeof msg, "task-clock", 1, E2BIG);
+  g_assert_cmpstr (msg, ==, "event 'task-clock': perf_event_open failed with errno 7");
+}
+
+/* Symbolic names are translated at initialisation, from the customData of
+ * the plugin's own metrics in the run plan; the sampling path translates
+ * nothing. */
+static void
+test_perf_symbolic_at_init (void)
+{
+  void *pfm = dlopen ("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
+  if (pfm == NULL)
+    {
+      g_test_skip ("libpfm4 is not installed");
+      return;
+    }
+  dlclose (pfm);
+  void *sw = mg_test_load_plugin ("metrograph-perf-sw");
+  g_autofree char *library = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "data",
+                                               "metrics", "libmetrograph-perf-sw.so", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("mg-plan-XXXXXX", NULL);
+  g_autofree char *plan = g_build_filename (dir, "run.plan", NULL);
+  g_autofree char *text = g_strdup_printf (
+      "metrograph-plan 1\n"
+      "run_id\ttest\n"
+      "record_dir\t%s\n"
+      "source\t0\tother_src\t/nowhere/libother.so\t\t\n"
+      "metric\t0\t0\tother.migrations\tget\tuint64_t\t/s\t1\t0\t0\ttime\t\t"
+      "perf::PERF_COUNT_SW_CPU_MIGRATIONS\n"
+      "source\t1\tperf_sw_src\t%s\t\t\n"
+      "metric\t1\t1\tfaults\tmg_perf_count\tuint64_t\t/s\t1\t0\t0\ttime\t\t"
+      "perf::PERF_COUNT_SW_PAGE_FAULTS\n"
+      "metric\t2\t1\tratio\tmg_perf_ratio\tdouble\t\t0\t0\t0\ttime\t\t"
+      "perf::PERF_COUNT_SW_TASK_CLOCK / task-clock\n"
+      "metric\t3\t1\tbad\tmg_perf_count\tuint64_t\t/s\t1\t0\t0\ttime\t\t"
+      "perf::NO_SUCH_EVENT\n",
+      dir, library);
+  g_assert_true (g_file_set_contents (plan, text, -1, NULL));
+  g_setenv ("METROGRAPH_PLAN", plan, TRUE);
+  mg_test_clear_errors ();
+  int init = mg_test_init_plugin (sw, 1);
+  g_unsetenv ("METROGRAPH_PLAN");
+  g_unlink (plan);
+  g_rmdir (dir);
+  if (init != 0)
+    {
+      g_test_skip (mg_test_plugin_error (NULL));
+      return;
+    }
+
+  mg_test_set_custom_data (20, "perf::PERF_COUNT_SW_PAGE_FAULTS");
+  call_int (sw, "mg_perf_count", 20);
+  size_t size = 16 * MB;
+  char *block = g_malloc (size);
+  for (size_t i = 0; i < size; i += 4096)
+    block[i] = 1;
+  uint64_t faults = call_int (sw, "mg_perf_count", 20);
+  g_free (block);
+  g_assert_cmpuint (faults, >=, 8);
+
+  /* The same clock twice: a ratio of 1. */
+  mg_test_set_custom_data (21, "perf::PERF_COUNT_SW_TASK_CLOCK / task-clock");
+  call_double (sw, "mg_perf_ratio", 21);
+  burn_cpu (0.05);
+  g_assert_cmpfloat_with_epsilon (call_double (sw, "mg_perf_ratio", 21), 1.0, 0.01);
+
+  MgTestIntGetter count = (MgTestIntGetter) mg_test_symbol (sw, "mg_perf_count");
+  struct timespec t = mg_test_now ();
+  uint64_t v;
+  /* Another plugin's metric: not translated, and not now either. */
+  mg_test_set_custom_data (22, "perf::PERF_COUNT_SW_CPU_MIGRATIONS");
+  g_assert_cmpint (count (22, &t, &v), !=, 0);
+  g_test_message ("%s", mg_test_metric_error (22));
+  g_assert_cmpstr (mg_test_metric_error (22), ==,
+                   "symbolic event 'perf::PERF_COUNT_SW_CPU_MIGRATIONS' was not "
+                   "translated at initialisation: it is not the customData of "
+                   "one of this plugin's metrics in the run plan");
+  /* Listed, but libpfm4 does not know it. */
+  mg_test_set_custom_data (23, "perf::NO_SUCH_EVENT");
+  g_assert_cmpint (count (23, &t, &v), !=, 0);
+  g_assert_true (g_str_has_prefix (mg_test_metric_error (23),
+                                   "unknown event 'perf::NO_SUCH_EVENT': neither"));
+}
+
 static void
 test_energy_absent (void)
 {
@@ -646,6 +800,8 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/threads/after-fork", test_threads_after_fork);
   g_test_add_func ("/metrics/perf/software", test_perf_software);
   g_test_add_func ("/metrics/perf/errors", test_perf_errors);
+  g_test_add_func ("/metrics/perf/forbidden", test_perf_forbidden);
+  g_test_add_func ("/metrics/perf/symbolic-at-init", test_perf_symbolic_at_init);
   g_test_add_func ("/metrics/energy/absent", test_energy_absent);
   g_test_add_func ("/metrics/energy/counts", test_energy_counts);
   g_test_add_func ("/metrics/mpi/not-mpi", test_mpi_not_mpi);

@@ -1,0 +1,91 @@
+/* The customData of a plugin's own metrics from the run plan: a plan line is
+ * a keyword and TAB-separated fields with \\, \t and \n escapes;
+ *   source  index  id  library  start  stop
+ *   metric  index  source-index  id  getter  ...  custom-data (the 12th)
+ * Only these two keywords matter here; the sampler has already checked the
+ * plan, so a line that does not fit is skipped. */
+#include "perf-plan.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FIELDS 16
+#define MAX_SOURCES 256
+
+/* Splits line (modified in place) at TABs, unescaping each field. */
+static int
+split_fields (char *line, char **fields, int max)
+{
+  int n = 0;
+  char *in = line, *out = line;
+  fields[n++] = out;
+  for (; *in && *in != '\n'; in++)
+    {
+      if (*in == '\t')
+        {
+          *out++ = '\0';
+          if (n == max)
+            return -1;
+          fields[n++] = out;
+        }
+      else if (*in == '\\' && in[1])
+        {
+          in++;
+          *out++ = *in == 't' ? '\t' : *in == 'n' ? '\n' : *in;
+        }
+      else
+        *out++ = *in;
+    }
+  *out = '\0';
+  return n;
+}
+
+static bool
+same_file (const char *a, const char *b)
+{
+  if (strcmp (a, b) == 0)
+    return true;
+  char ra[PATH_MAX], rb[PATH_MAX];
+  return realpath (a, ra) && realpath (b, rb) && strcmp (ra, rb) == 0;
+}
+
+bool
+mg_perf_plan_custom_data (const char *library, MgPerfPlanFn fn, void *user)
+{
+  const char *path = getenv ("METROGRAPH_PLAN");
+  if (path == NULL || *path == '\0' || library == NULL)
+    return false;
+  FILE *plan = fopen (path, "re");
+  if (plan == NULL)
+    return false;
+  /* Two passes: the library's source indexes, then their metrics. */
+  bool ours[MAX_SOURCES] = { false };
+  char *line = NULL;
+  size_t size = 0;
+  for (int pass = 0; pass < 2; pass++)
+    {
+      rewind (plan);
+      while (getline (&line, &size, plan) >= 0)
+        {
+          char *f[MAX_FIELDS];
+          int n = split_fields (line, f, MAX_FIELDS);
+          if (pass == 0 && n == 6 && strcmp (f[0], "source") == 0)
+            {
+              long index = strtol (f[1], NULL, 10);
+              if (index >= 0 && index < MAX_SOURCES && same_file (f[3], library))
+                ours[index] = true;
+            }
+          else if (pass == 1 && n >= 13 && strcmp (f[0], "metric") == 0)
+            {
+              long source = strtol (f[2], NULL, 10);
+              if (source >= 0 && source < MAX_SOURCES && ours[source])
+                fn (f[12], user);
+            }
+        }
+    }
+  free (line);
+  fclose (plan);
+  return true;
+}
