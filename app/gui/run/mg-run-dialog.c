@@ -13,6 +13,7 @@
 #include "mg-run-check.h"
 #include "mg-run-command-line.h"
 #include "mg-run-css.h"
+#include "mg-run-metric-list.h"
 #include "mg-run-metric-toggles.h"
 
 #define RUN_SCHEMA_ID MG_APP_ID ".Run"
@@ -44,9 +45,7 @@ struct _MgRunDialog
   GSettings *gsettings;
   char *command_line;
   GHashTable *parse_errors;    /* field → message of text that does not parse */
-  GHashTable *metric_checks;   /* metric id → GPtrArray of GtkCheckButton (one per group) */
-  GHashTable *group_checks;    /* group id → GtkCheckButton */
-  GPtrArray *metric_rows;      /* GtkWidget rows that hold a metric check */
+  MgRunMetricList *metric_list; /* fills metrics_list */
   gboolean syncing;
   gboolean command_editing;
   gboolean start_tried;        /* an empty program is an error only then */
@@ -106,7 +105,6 @@ field_widget (MgRunDialog *self, const Field *field, gboolean error)
 }
 
 static void sync_from_settings (MgRunDialog *self);
-static void build_metrics_list (MgRunDialog *self);
 static MgCatalogue *load_default_catalogue (const char *const *metrics_path);
 
 /* ---- errors beside the fields ------------------------------------------ */
@@ -424,284 +422,15 @@ sync_environment (MgRunDialog *self)
 /* ---- metrics ------------------------------------------------------------ */
 
 static void
-on_metric_toggled (GtkCheckButton *check, MgRunDialog *self)
-{
-  if (self->syncing)
-    return;
-  mg_run_settings_set_metric_enabled (self->settings, self->catalogue,
-                                      g_object_get_data (G_OBJECT (check), "metric-id"),
-                                      gtk_check_button_get_active (check));
-}
-
-static void
-on_group_toggled (GtkCheckButton *check, MgRunDialog *self)
-{
-  if (self->syncing)
-    return;
-  /* A mixed group turns fully on first. */
-  mg_run_settings_set_group_enabled (self->settings, self->catalogue,
-                                     g_object_get_data (G_OBJECT (check), "group-id"),
-                                     gtk_check_button_get_active (check)
-                                       || gtk_check_button_get_inconsistent (check));
-}
-
-static char *
-plain_text (const char *html)
-{
-  g_autoptr (GRegex) tags = g_regex_new ("<[^>]*>", 0, 0, NULL);
-
-  return html != NULL ? g_regex_replace_literal (tags, html, -1, 0, "", 0, NULL) : NULL;
-}
-
-static GtkWidget *
-new_metric_row (MgRunDialog *self, const MgCatalogueMetric *m, const MgCatalogueGroup *group)
-{
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *check = gtk_check_button_new_with_label (m->def->display_name != NULL
-                                                        ? m->def->display_name : m->def->id);
-  GtkWidget *id = gtk_label_new (m->def->id);
-  g_autofree char *tooltip = plain_text (m->def->description);
-  g_autofree char *search = NULL;
-  const char *reason = NULL;
-  GPtrArray *checks;
-
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-  gtk_widget_add_css_class (row, "metric-row");
-  gtk_widget_set_hexpand (check, TRUE);
-  gtk_widget_add_css_class (id, "metric-id");
-  gtk_widget_add_css_class (id, "dim-label");
-  gtk_label_set_ellipsize (GTK_LABEL (id), PANGO_ELLIPSIZE_START);
-  gtk_label_set_max_width_chars (GTK_LABEL (id), 28);
-  gtk_widget_set_tooltip_text (check, tooltip);
-  g_object_set_data_full (G_OBJECT (check), "metric-id", g_strdup (m->def->id), g_free);
-
-  if (!m->available)
-    reason = m->unavailable_reason;
-  else if (m->def->enabled == MG_ENABLED_ALWAYS)
-    reason = _("Always recorded (its definition says so)");
-  else if (m->def->enabled == MG_ENABLED_NEVER)
-    reason = _("Never recorded (its definition says so)");
-  gtk_widget_set_sensitive (check, mg_run_metric_is_switchable (m));
-
-  gtk_box_append (GTK_BOX (line), check);
-  gtk_box_append (GTK_BOX (line), id);
-  gtk_box_append (GTK_BOX (box), line);
-  if (reason != NULL)
-    {
-      GtkWidget *why = gtk_label_new (reason);
-
-      gtk_label_set_xalign (GTK_LABEL (why), 0);
-      gtk_label_set_wrap (GTK_LABEL (why), TRUE);
-      gtk_widget_set_margin_start (why, 28);
-      gtk_widget_add_css_class (why, m->available ? "dim-label" : "metric-reason");
-      gtk_widget_add_css_class (why, "metric-id");
-      gtk_box_append (GTK_BOX (box), why);
-    }
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-
-  search = g_strjoin (" ", m->def->id, m->def->display_name != NULL ? m->def->display_name : "",
-                      group != NULL && group->group->display_name != NULL
-                        ? group->group->display_name : "", NULL);
-  g_object_set_data_full (G_OBJECT (row), "search", g_utf8_casefold (search, -1), g_free);
-  checks = g_hash_table_lookup (self->metric_checks, m->def->id);
-  if (checks == NULL)
-    {
-      checks = g_ptr_array_new ();
-      g_hash_table_insert (self->metric_checks, m->def->id, checks);
-    }
-  g_ptr_array_add (checks, check);
-  g_ptr_array_add (self->metric_rows, row);
-  g_signal_connect (check, "toggled", G_CALLBACK (on_metric_toggled), self);
-  return row;
-}
-
-static GtkWidget *
-new_heading_row (const char *title, const char *tooltip, GtkWidget **check_out)
-{
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *child;
-
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-  gtk_widget_add_css_class (row, "metric-group-row");
-  if (check_out != NULL)
-    child = *check_out = gtk_check_button_new_with_label (title);
-  else
-    {
-      child = gtk_label_new (title);
-      gtk_label_set_xalign (GTK_LABEL (child), 0);
-    }
-  gtk_widget_set_tooltip_text (child, tooltip);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), child);
-  return row;
-}
-
-static void
-add_group (MgRunDialog *self, const MgCatalogueGroup *group)
-{
-  g_autofree char *tooltip = plain_text (group->group->description);
-  GtkWidget *check = NULL;
-  GtkWidget *heading = new_heading_row (group->group->display_name != NULL
-                                          ? group->group->display_name : group->group->id,
-                                        tooltip, &check);
-  gboolean any_switchable = FALSE;
-
-  g_object_set_data_full (G_OBJECT (check), "group-id", g_strdup (group->group->id), g_free);
-  g_hash_table_insert (self->group_checks, group->group->id, check);
-  g_signal_connect (check, "toggled", G_CALLBACK (on_group_toggled), self);
-  gtk_list_box_append (GTK_LIST_BOX (self->metrics_list), heading);
-  for (guint j = 0; j < group->members->len; j++)
-    {
-      const MgCatalogueMetric *m = g_ptr_array_index (group->members, j);
-      GtkWidget *row = new_metric_row (self, m, group);
-
-      any_switchable |= mg_run_metric_is_switchable (m);
-      g_object_set_data (G_OBJECT (row), "heading", heading);
-      gtk_list_box_append (GTK_LIST_BOX (self->metrics_list), row);
-    }
-  gtk_widget_set_sensitive (check, any_switchable);
-  if (!group->available && group->unavailable_reason != NULL)
-    gtk_widget_set_tooltip_text (check, group->unavailable_reason);
-}
-
-static gboolean
-in_some_group (MgCatalogue *catalogue, const MgCatalogueMetric *m)
-{
-  for (guint g = 0; g < mg_catalogue_get_n_groups (catalogue); g++)
-    {
-      const MgCatalogueGroup *group = mg_catalogue_get_group (catalogue, g);
-
-      for (guint j = 0; j < group->members->len; j++)
-        if (g_ptr_array_index (group->members, j) == m)
-          return TRUE;
-    }
-  return FALSE;
-}
-
-/* Broken definition files: listed, insensitive, with what is wrong. */
-static void
-add_diagnostics (MgRunDialog *self)
-{
-  GPtrArray *diagnostics = mg_catalogue_get_diagnostics (self->catalogue);
-  gboolean heading = FALSE;
-
-  for (guint i = 0; i < diagnostics->len; i++)
-    {
-      const MgDiagnostic *d = g_ptr_array_index (diagnostics, i);
-      g_autofree char *text = NULL;
-      GtkWidget *row, *label;
-
-      if (d->severity != MG_SEVERITY_ERROR)
-        continue;
-      if (!heading)
-        {
-          gtk_list_box_append (GTK_LIST_BOX (self->metrics_list),
-                               new_heading_row (_("Definition files with errors"), NULL, NULL));
-          heading = TRUE;
-        }
-      text = mg_diagnostic_to_string (d);
-      row = gtk_list_box_row_new ();
-      label = gtk_label_new (text);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-      gtk_widget_add_css_class (label, "metric-reason");
-      gtk_widget_add_css_class (label, "metric-id");
-      gtk_widget_add_css_class (row, "metric-row");
-      gtk_widget_set_sensitive (row, FALSE);
-      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
-      gtk_list_box_append (GTK_LIST_BOX (self->metrics_list), row);
-    }
-}
-
-static void
-build_metrics_list (MgRunDialog *self)
-{
-  gboolean other_heading = FALSE;
-
-  for (guint g = 0; g < mg_catalogue_get_n_groups (self->catalogue); g++)
-    add_group (self, mg_catalogue_get_group (self->catalogue, g));
-  for (guint i = 0; i < mg_catalogue_get_n_metrics (self->catalogue); i++)
-    {
-      const MgCatalogueMetric *m = mg_catalogue_get_metric (self->catalogue, i);
-      GtkWidget *row;
-
-      if (in_some_group (self->catalogue, m))
-        continue;
-      if (!other_heading)
-        {
-          gtk_list_box_append (GTK_LIST_BOX (self->metrics_list),
-                               new_heading_row (_("Other metrics"), NULL, NULL));
-          other_heading = TRUE;
-        }
-      row = new_metric_row (self, m, NULL);
-      gtk_list_box_append (GTK_LIST_BOX (self->metrics_list), row);
-    }
-  add_diagnostics (self);
-}
-
-static void
-sync_checks (MgRunDialog *self)
-{
-  GHashTableIter iter;
-  gpointer key, value;
-
-  if (!mg_run_settings_apply_toggles (self->settings, self->catalogue, NULL))
-    mg_catalogue_apply_toggles (self->catalogue, NULL, NULL, NULL);
-  for (guint i = 0; i < mg_catalogue_get_n_metrics (self->catalogue); i++)
-    {
-      const MgCatalogueMetric *m = mg_catalogue_get_metric (self->catalogue, i);
-      GPtrArray *checks = g_hash_table_lookup (self->metric_checks, m->def->id);
-
-      for (guint j = 0; checks != NULL && j < checks->len; j++)
-        gtk_check_button_set_active (g_ptr_array_index (checks, j), m->enabled && m->available);
-    }
-  g_hash_table_iter_init (&iter, self->group_checks);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      MgToggleState state = mg_run_settings_get_group_state (self->settings, self->catalogue, key);
-
-      gtk_check_button_set_inconsistent (value, state == MG_TOGGLE_MIXED);
-      gtk_check_button_set_active (value, state == MG_TOGGLE_ON);
-    }
-}
-
-static void
 on_search_changed (MgRunDialog *self)
 {
-  g_autofree char *needle = g_utf8_casefold (entry_text (self->search_entry), -1);
-  GHashTable *shown_headings = g_hash_table_new (NULL, NULL);
-
-  for (guint i = 0; i < self->metric_rows->len; i++)
-    {
-      GtkWidget *row = g_ptr_array_index (self->metric_rows, i);
-      const char *haystack = g_object_get_data (G_OBJECT (row), "search");
-      gboolean match = *needle == '\0' || strstr (haystack, needle) != NULL;
-      GtkWidget *heading = g_object_get_data (G_OBJECT (row), "heading");
-
-      gtk_widget_set_visible (row, match);
-      if (heading != NULL && match)
-        g_hash_table_add (shown_headings, heading);
-    }
-  for (GtkWidget *row = gtk_widget_get_first_child (self->metrics_list); row != NULL;
-       row = gtk_widget_get_next_sibling (row))
-    if (GTK_IS_LIST_BOX_ROW (row) && gtk_widget_has_css_class (row, "metric-group-row")
-        && g_object_get_data (G_OBJECT (gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (row))),
-                              "group-id") != NULL)
-      gtk_widget_set_visible (row, g_hash_table_contains (shown_headings, row));
-  g_hash_table_unref (shown_headings);
+  mg_run_metric_list_filter (self->metric_list, entry_text (self->search_entry));
 }
 
 guint
 mg_run_dialog_get_n_visible_metrics (MgRunDialog *self)
 {
-  guint n = 0;
-
-  for (guint i = 0; i < self->metric_rows->len; i++)
-    n += gtk_widget_get_visible (g_ptr_array_index (self->metric_rows, i));
-  return n;
+  return mg_run_metric_list_get_n_visible (self->metric_list);
 }
 
 /* A line or settings with other --metrics-path folders: their metrics. */
@@ -709,8 +438,6 @@ static void
 ensure_catalogue (MgRunDialog *self, const char *const *metrics_path)
 {
   static const char *const none[] = { NULL };
-  GtkWidget *row;
-
   if (!self->own_catalogue || metrics_path == NULL
       || g_strv_equal (metrics_path, self->catalogue_path != NULL
                                        ? (const char *const *) self->catalogue_path : none))
@@ -719,12 +446,7 @@ ensure_catalogue (MgRunDialog *self, const char *const *metrics_path)
   self->catalogue_path = g_strdupv ((char **) metrics_path);
   g_clear_object (&self->catalogue);
   self->catalogue = load_default_catalogue (metrics_path);
-  while ((row = gtk_widget_get_first_child (self->metrics_list)) != NULL)
-    gtk_list_box_remove (GTK_LIST_BOX (self->metrics_list), row);
-  g_hash_table_remove_all (self->metric_checks);
-  g_hash_table_remove_all (self->group_checks);
-  g_ptr_array_set_size (self->metric_rows, 0);
-  build_metrics_list (self);
+  mg_run_metric_list_set_catalogue (self->metric_list, self->catalogue);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CATALOGUE]);
 }
 
@@ -857,7 +579,7 @@ sync_from_settings (MgRunDialog *self)
     gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->n_processes_entry),
                                mg_run_settings_get_n_processes (s));
   sync_environment (self);
-  sync_checks (self);
+  mg_run_metric_list_sync (self->metric_list);
 
   g_free (self->command_line);
   self->command_line = mg_run_settings_to_command_line (s, self->catalogue);
@@ -1048,9 +770,7 @@ mg_run_dialog_finalize (GObject *object)
   g_clear_object (&self->gsettings);
   g_free (self->command_line);
   g_hash_table_unref (self->parse_errors);
-  g_hash_table_unref (self->metric_checks);
-  g_hash_table_unref (self->group_checks);
-  g_ptr_array_unref (self->metric_rows);
+  g_clear_object (&self->metric_list);
   G_OBJECT_CLASS (mg_run_dialog_parent_class)->finalize (object);
 }
 
@@ -1095,7 +815,7 @@ mg_run_dialog_constructed (GObject *object)
       self->own_catalogue = TRUE;
       self->catalogue_path = g_new0 (char *, 1);
     }
-  build_metrics_list (self);
+  mg_run_metric_list_set_catalogue (self->metric_list, self->catalogue);
   sync_from_settings (self);
 }
 
@@ -1163,10 +883,7 @@ mg_run_dialog_init (MgRunDialog *self)
   self->settings = mg_run_settings_new ();
   self->gsettings = new_gsettings ();
   self->parse_errors = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
-  self->metric_checks = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                               (GDestroyNotify) g_ptr_array_unref);
-  self->group_checks = g_hash_table_new (g_str_hash, g_str_equal);
-  self->metric_rows = g_ptr_array_new ();
+  self->metric_list = mg_run_metric_list_new (GTK_LIST_BOX (self->metrics_list), self->settings);
 
   {
     GtkWidget *text_fields[] = {
@@ -1273,13 +990,11 @@ mg_run_dialog_get_field_error (MgRunDialog *self, const char *name)
 GtkCheckButton *
 mg_run_dialog_get_metric_check (MgRunDialog *self, const char *metric_id)
 {
-  GPtrArray *checks = g_hash_table_lookup (self->metric_checks, metric_id);
-
-  return checks != NULL && checks->len > 0 ? g_ptr_array_index (checks, 0) : NULL;
+  return mg_run_metric_list_get_metric_check (self->metric_list, metric_id);
 }
 
 GtkCheckButton *
 mg_run_dialog_get_group_check (MgRunDialog *self, const char *group_id)
 {
-  return g_hash_table_lookup (self->group_checks, group_id);
+  return mg_run_metric_list_get_group_check (self->metric_list, group_id);
 }
