@@ -16,9 +16,10 @@
  * - getrusage(): the kernel's total (which includes ended threads), its
  *   user/system split (the kernel scales the total by the ratio of user and
  *   system ticks) and the context switches, in one system call;
- * - for up to MAX_THREADS threads (listed by one getdents64 of
- *   /proc/self/task, kept open), one clock_gettime() each: the sum of their
- *   increases since the previous round is the exact increase of the total;
+ * - for up to MAX_THREADS threads (listed by getdents64 of /proc/self/task,
+ *   kept open, when their number changed), one clock_gettime() each: the
+ *   sum of their increases since the previous round is the exact increase
+ *   of the total;
  * - total = max(previous total + that increase, getrusage's total): the
  *   first term is exact to the microsecond while threads live; the second
  *   catches up with time the first cannot see (threads that ended between
@@ -114,27 +115,62 @@ list_threads (pid_t *tids, int max)
   return n;
 }
 
+/* Reads the threads' CPU clocks; a thread that has ended gets UINT64_MAX.
+ * Returns false when one had. */
+static bool
+read_clocks (const pid_t *tids, int n, uint64_t *clocks)
+{
+  bool all = true;
+  for (int i = 0; i < n; i++)
+    if (thread_clock_ns (tids[i], &clocks[i]) != 0)
+      {
+        clocks[i] = UINT64_MAX;
+        all = false;
+      }
+  return all;
+}
+
 /* The exact increase of the process's CPU time since the previous round,
  * from its threads' clocks; false when it cannot be known this round (too
  * many threads, or no baseline yet), and the total then comes from
- * getrusage alone. */
+ * getrusage alone. The threads are listed again (getdents64) only when
+ * their number (the task directory's link count, from the fstat that checks
+ * the descriptor anyway) changed or one of them has ended. */
 static bool
 threads_cpu_increase (uint64_t *increase)
 {
-  pid_t tids[MAX_THREADS + 1];
+  pid_t tids[MAX_THREADS + 1] = { 0 };
   uint64_t clocks[MAX_THREADS];
-  int n = list_threads (tids, MAX_THREADS + 1);
-  if (n < 0 || n > MAX_THREADS)
+  struct stat st;
+  if (mg_proc_file_stat (&task_dir, &st) != 0 || st.st_nlink > MAX_THREADS + 2)
     {
       threads.valid = false;
       return false;
+    }
+  int n = -1;
+  if (threads.valid && (int) st.st_nlink - 2 == threads.n)
+    {
+      n = threads.n;
+      for (int i = 0; i < n; i++)
+        tids[i] = threads.tids[i];
+      if (!read_clocks (tids, n, clocks))
+        n = -1;
+    }
+  if (n < 0)
+    {
+      n = list_threads (tids, MAX_THREADS + 1);
+      if (n < 0 || n > MAX_THREADS)
+        {
+          threads.valid = false;
+          return false;
+        }
+      read_clocks (tids, n, clocks);
     }
   uint64_t sum = 0;
   int kept = 0;
   for (int i = 0; i < n; i++)
     {
-      uint64_t c;
-      if (thread_clock_ns (tids[i], &c) != 0)
+      if (clocks[i] == UINT64_MAX)
         continue; /* ended since it was listed: getrusage has its time */
       uint64_t before = 0; /* a thread started since the previous round */
       for (int k = 0; k < threads.n; k++)
@@ -143,9 +179,9 @@ threads_cpu_increase (uint64_t *increase)
             before = threads.clock_ns[k];
             break;
           }
-      sum += c > before ? c - before : 0;
+      sum += clocks[i] > before ? clocks[i] - before : 0;
       tids[kept] = tids[i];
-      clocks[kept++] = c;
+      clocks[kept++] = clocks[i];
     }
   bool had_baseline = threads.valid;
   threads.n = kept;
