@@ -13,6 +13,7 @@
 #include "mg-run-check.h"
 #include "mg-run-command-line.h"
 #include "mg-run-css.h"
+#include "mg-run-env-editor.h"
 #include "mg-run-metric-list.h"
 #include "mg-run-metric-toggles.h"
 
@@ -46,6 +47,7 @@ struct _MgRunDialog
   char *command_line;
   GHashTable *parse_errors;    /* field → message of text that does not parse */
   MgRunMetricList *metric_list; /* fills metrics_list */
+  MgRunEnvEditor *env_editor;   /* fills environment_list */
   gboolean syncing;
   gboolean command_editing;
   gboolean start_tried;        /* an empty program is an error only then */
@@ -281,142 +283,19 @@ on_processes_input (GtkSpinButton *spin, double *value, gpointer user_data)
 
 /* ---- environment rows --------------------------------------------------- */
 
-/* "NAME=value" sets, "-NAME" removes; anything else goes to env-set, where
- * the check explains it. */
-static void
-read_environment (MgRunDialog *self)
-{
-  g_autoptr (GStrvBuilder) set = g_strv_builder_new ();
-  g_autoptr (GStrvBuilder) unset = g_strv_builder_new ();
-  g_auto (GStrv) set_v = NULL, unset_v = NULL;
-
-  for (GtkWidget *row = gtk_widget_get_first_child (self->environment_list); row != NULL;
-       row = gtk_widget_get_next_sibling (row))
-    {
-      GtkWidget *entry = g_object_get_data (G_OBJECT (row), "entry");
-      g_autofree char *text = entry != NULL ? g_strstrip (g_strdup (entry_text (entry))) : NULL;
-
-      if (text == NULL || *text == '\0')
-        continue;
-      if (text[0] == '-' && strchr (text, '=') == NULL)
-        g_strv_builder_add (unset, text + 1);
-      else
-        g_strv_builder_add (set, text);
-    }
-  set_v = g_strv_builder_end (set);
-  unset_v = g_strv_builder_end (unset);
-  g_object_freeze_notify (G_OBJECT (self->settings));
-  mg_run_settings_set_env_set (self->settings, (const char *const *) set_v);
-  mg_run_settings_set_env_unset (self->settings, (const char *const *) unset_v);
-  g_object_thaw_notify (G_OBJECT (self->settings));
-}
-
-static void
-on_variable_changed (MgRunDialog *self)
-{
-  if (!self->syncing)
-    read_environment (self);
-  update_errors (self);
-}
-
-static void
-on_remove_variable (GtkButton *button, MgRunDialog *self)
-{
-  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (button), GTK_TYPE_LIST_BOX_ROW);
-
-  gtk_list_box_remove (GTK_LIST_BOX (self->environment_list), row);
-  gtk_widget_set_visible (self->environment_list,
-                          gtk_widget_get_first_child (self->environment_list) != NULL);
-  read_environment (self);
-  update_errors (self);
-}
-
-static GtkWidget *
-append_variable_row (MgRunDialog *self, const char *text)
-{
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  GtkWidget *entry = gtk_entry_new ();
-  GtkWidget *remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
-
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-  gtk_widget_set_hexpand (entry, TRUE);
-  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("NAME=value to set, -NAME to remove"));
-  gtk_editable_set_text (GTK_EDITABLE (entry), text != NULL ? text : "");
-  gtk_widget_add_css_class (entry, "monospace");
-  gtk_widget_set_tooltip_text (remove, _("Remove This Variable"));
-  gtk_widget_add_css_class (remove, "flat");
-  gtk_box_append (GTK_BOX (box), entry);
-  gtk_box_append (GTK_BOX (box), remove);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  g_object_set_data (G_OBJECT (row), "entry", entry);
-  g_signal_connect_swapped (entry, "changed", G_CALLBACK (on_variable_changed), self);
-  g_signal_connect (remove, "clicked", G_CALLBACK (on_remove_variable), self);
-  gtk_list_box_append (GTK_LIST_BOX (self->environment_list), row);
-  gtk_widget_set_visible (self->environment_list, TRUE);
-  return entry;
-}
-
 void
 mg_run_dialog_add_variable (MgRunDialog *self, const char *text)
 {
-  append_variable_row (self, text);
-  read_environment (self);
+  mg_run_env_editor_add (self->env_editor, text);
   update_errors (self);
 }
 
 static void
 on_add_variable (GtkWidget *widget, const char *action, GVariant *parameter)
 {
-  GtkWidget *entry = append_variable_row (MG_RUN_DIALOG (widget), NULL);
+  GtkWidget *entry = mg_run_env_editor_add (MG_RUN_DIALOG (widget)->env_editor, NULL);
 
   gtk_widget_grab_focus (entry);
-}
-
-/* Rebuilt only when the settings say something else than the rows. */
-static void
-sync_environment (MgRunDialog *self)
-{
-  const char *const *set = mg_run_settings_get_env_set (self->settings);
-  const char *const *unset = mg_run_settings_get_env_unset (self->settings);
-  g_autoptr (GStrvBuilder) want = g_strv_builder_new ();
-  g_autoptr (GStrvBuilder) have = g_strv_builder_new ();
-  g_auto (GStrv) want_v = NULL, have_v = NULL;
-  GtkWidget *row;
-
-  for (guint i = 0; unset[i] != NULL; i++)
-    {
-      g_autofree char *entry = g_strconcat ("-", unset[i], NULL);
-
-      g_strv_builder_add (want, entry);
-    }
-  g_strv_builder_addv (want, (const char **) set);
-  for (row = gtk_widget_get_first_child (self->environment_list); row != NULL;
-       row = gtk_widget_get_next_sibling (row))
-    {
-      GtkWidget *entry = g_object_get_data (G_OBJECT (row), "entry");
-      g_autofree char *text = entry != NULL ? g_strstrip (g_strdup (entry_text (entry))) : NULL;
-
-      if (text != NULL && *text != '\0')
-        g_strv_builder_add (have, text);
-    }
-  want_v = g_strv_builder_end (want);
-  have_v = g_strv_builder_end (have);
-  /* Same entries in another order (unset first) are the same settings. */
-  if (g_strv_length (want_v) == g_strv_length (have_v))
-    {
-      gboolean same = TRUE;
-
-      for (guint i = 0; want_v[i] != NULL && same; i++)
-        same = g_strv_contains ((const char *const *) have_v, want_v[i]);
-      if (same)
-        return;
-    }
-  while ((row = gtk_widget_get_first_child (self->environment_list)) != NULL)
-    gtk_list_box_remove (GTK_LIST_BOX (self->environment_list), row);
-  for (guint i = 0; want_v[i] != NULL; i++)
-    append_variable_row (self, want_v[i]);
-  gtk_widget_set_visible (self->environment_list, want_v[0] != NULL);
 }
 
 /* ---- metrics ------------------------------------------------------------ */
@@ -578,7 +457,7 @@ sync_from_settings (MgRunDialog *self)
       != mg_run_settings_get_n_processes (s))
     gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->n_processes_entry),
                                mg_run_settings_get_n_processes (s));
-  sync_environment (self);
+  mg_run_env_editor_sync (self->env_editor);
   mg_run_metric_list_sync (self->metric_list);
 
   g_free (self->command_line);
@@ -771,6 +650,7 @@ mg_run_dialog_finalize (GObject *object)
   g_free (self->command_line);
   g_hash_table_unref (self->parse_errors);
   g_clear_object (&self->metric_list);
+  g_clear_object (&self->env_editor);
   G_OBJECT_CLASS (mg_run_dialog_parent_class)->finalize (object);
 }
 
@@ -884,6 +764,7 @@ mg_run_dialog_init (MgRunDialog *self)
   self->gsettings = new_gsettings ();
   self->parse_errors = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   self->metric_list = mg_run_metric_list_new (GTK_LIST_BOX (self->metrics_list), self->settings);
+  self->env_editor = mg_run_env_editor_new (GTK_LIST_BOX (self->environment_list), self->settings);
 
   {
     GtkWidget *text_fields[] = {
