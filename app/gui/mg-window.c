@@ -7,6 +7,7 @@
 #include "mg-event-strip.h"
 #include "mg-export-csv.h"
 #include "mg-export-json.h"
+#include "mg-file-choosers.h"
 #include "mg-info-panel.h"
 #include "mg-metric-graph.h"
 #include "mg-metric-row.h"
@@ -14,6 +15,7 @@
 #include "mg-metric-visibility.h"
 #include "mg-metrics-menu.h"
 #include "mg-profile-loader.h"
+#include "mg-recent-list.h"
 #include "mg-selection-stats.h"
 #include "mg-style.h"
 #include "mg-time-axis.h"
@@ -22,7 +24,6 @@
 #include "mg-window.h"
 #include "mg-window-state.h"
 
-#define PROFILE_MIME_TYPE "application/x-metrograph-profile"
 #define UNDO_TIMEOUT_S 6
 
 struct _MgWindow
@@ -85,7 +86,7 @@ static void
 on_recent_activated (GtkListBox *list, GtkListBoxRow *row, gpointer user_data)
 {
   MgWindow *self = user_data;
-  const char *uri = g_object_get_data (G_OBJECT (row), "uri");
+  const char *uri = mg_recent_list_row_get_uri (row);
   g_autoptr (GFile) file = g_file_new_for_uri (uri);
 
   mg_window_open_file (self, file);
@@ -94,50 +95,8 @@ on_recent_activated (GtkListBox *list, GtkListBoxRow *row, gpointer user_data)
 static void
 fill_recent_list (MgWindow *self)
 {
-  GtkRecentManager *manager = gtk_recent_manager_get_default ();
-  GList *items = gtk_recent_manager_get_items (manager);
-  GtkWidget *child;
-  guint n = 0;
+  guint n = mg_recent_list_fill (GTK_LIST_BOX (self->recent_list));
 
-  while ((child = gtk_widget_get_first_child (self->recent_list)) != NULL)
-    gtk_list_box_remove (GTK_LIST_BOX (self->recent_list), child);
-
-  for (GList *l = items; l != NULL && n < 8; l = l->next)
-    {
-      GtkRecentInfo *info = l->data;
-      const char *uri = gtk_recent_info_get_uri (info);
-      GtkWidget *row, *box, *name, *where;
-      g_autoptr (GFile) file = NULL;
-      g_autoptr (GFile) parent = NULL;
-      g_autofree char *folder = NULL;
-
-      if (!g_str_has_suffix (uri, ".mgprof") || !gtk_recent_info_exists (info))
-        continue;
-      file = g_file_new_for_uri (uri);
-      parent = g_file_get_parent (file);
-      folder = parent ? g_file_get_parse_name (parent) : g_strdup ("");
-      box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-      name = gtk_label_new (gtk_recent_info_get_display_name (info));
-      where = gtk_label_new (folder);
-      gtk_label_set_xalign (GTK_LABEL (name), 0);
-      gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_MIDDLE);
-      gtk_label_set_xalign (GTK_LABEL (where), 0);
-      gtk_label_set_ellipsize (GTK_LABEL (where), PANGO_ELLIPSIZE_START);
-      gtk_widget_add_css_class (where, "caption");
-      gtk_widget_add_css_class (where, "dim-label");
-      gtk_box_append (GTK_BOX (box), name);
-      gtk_box_append (GTK_BOX (box), where);
-      gtk_widget_set_margin_start (box, 12);
-      gtk_widget_set_margin_end (box, 12);
-      gtk_widget_set_margin_top (box, 8);
-      gtk_widget_set_margin_bottom (box, 8);
-      row = gtk_list_box_row_new ();
-      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-      g_object_set_data_full (G_OBJECT (row), "uri", g_strdup (uri), g_free);
-      gtk_list_box_append (GTK_LIST_BOX (self->recent_list), row);
-      n++;
-    }
-  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
   gtk_widget_set_visible (self->recent_heading, n > 0);
   gtk_widget_set_visible (self->recent_list, n > 0);
 }
@@ -392,7 +351,7 @@ on_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
       g_autofree char *uri = g_file_get_uri (file);
       GtkRecentData data = { 0 };
 
-      data.mime_type = (char *) PROFILE_MIME_TYPE;
+      data.mime_type = (char *) MG_PROFILE_MIME_TYPE;
       data.app_name = (char *) "Metrograph";
       data.app_exec = (char *) "metrograph %f";
       gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
@@ -426,55 +385,25 @@ mg_window_open_file (MgWindow *self, GFile *file)
 /* ---- actions ----------------------------------------------------------- */
 
 static void
-on_open_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+on_profile_chosen (GFile *file, gpointer user_data)
 {
   MgWindow *self = user_data;
 
-  if (response == GTK_RESPONSE_ACCEPT)
+  if (self->profile != NULL || self->loading)
     {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      MgWindow *other = mg_window_new (gtk_window_get_application (GTK_WINDOW (self)));
 
-      if (self->profile != NULL || self->loading)
-        {
-          MgWindow *other = mg_window_new (gtk_window_get_application (GTK_WINDOW (self)));
-
-          gtk_window_present (GTK_WINDOW (other));
-          mg_window_open_file (other, file);
-        }
-      else
-        mg_window_open_file (self, file);
+      gtk_window_present (GTK_WINDOW (other));
+      mg_window_open_file (other, file);
     }
-  g_object_unref (dialog);
-}
-
-static GtkFileFilter *
-new_filter (const char *name, const char *pattern, const char *mime_type)
-{
-  GtkFileFilter *filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, name);
-  gtk_file_filter_add_pattern (filter, pattern);
-  if (mime_type != NULL)
-    gtk_file_filter_add_mime_type (filter, mime_type);
-  return filter;
+  else
+    mg_window_open_file (self, file);
 }
 
 static void
 open_file_dialog (MgWindow *self)
 {
-  GtkFileChooserNative *dialog =
-    gtk_file_chooser_native_new (_("Open a Profile"), GTK_WINDOW (self),
-                                 GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  g_autoptr (GtkFileFilter) profiles = new_filter (_("Metrograph profiles"), "*.mgprof",
-                                                   PROFILE_MIME_TYPE);
-  g_autoptr (GtkFileFilter) all = new_filter (_("All files"), "*", NULL);
-
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), profiles);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
-  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (dialog), profiles);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  mg_file_chooser_open_profile (GTK_WINDOW (self), on_profile_chosen, self);
 }
 
 static void
@@ -495,47 +424,25 @@ show_message (MgWindow *self, const char *title, const char *detail)
 }
 
 static void
-on_export_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+on_export_chosen (GFile *file, gpointer user_data)
 {
   MgWindow *self = user_data;
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr (GError) error = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = g_file_get_path (file);
-      g_autoptr (GError) error = NULL;
-
-      if (path == NULL || !mg_window_export (self, path, &error))
-        show_message (self, _("Export Failed"),
-                      error ? error->message : _("Choose a folder on this computer."));
-    }
-  g_object_unref (dialog);
+  if (path == NULL || !mg_window_export (self, path, &error))
+    show_message (self, _("Export Failed"),
+                  error ? error->message : _("Choose a folder on this computer."));
 }
 
 static void
 on_export (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
   MgWindow *self = user_data;
-  GtkFileChooserNative *dialog;
-  const char *filters[][3] = {
-    { N_("PNG image"), "*.png", "image/png" },
-    { N_("SVG image"), "*.svg", "image/svg+xml" },
-    { N_("PDF document"), "*.pdf", "application/pdf" },
-    { N_("JSON data"), "*.json", "application/json" },
-    { N_("CSV data"), "*.csv", "text/csv" },
-  };
   g_autofree char *name = NULL;
 
   if (self->profile == NULL)
     return;
-  dialog = gtk_file_chooser_native_new (_("Export"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  for (guint i = 0; i < G_N_ELEMENTS (filters); i++)
-    {
-      g_autoptr (GtkFileFilter) filter = new_filter (_(filters[i][0]), filters[i][1], NULL);
-
-      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-    }
   if (self->file != NULL)
     {
       g_autofree char *base = g_file_get_basename (self->file);
@@ -545,10 +452,7 @@ on_export (GSimpleAction *action, GVariant *parameter, gpointer user_data)
         *dot = '\0';
       name = g_strconcat (base, ".png", NULL);
     }
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name ? name : "profile.png");
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_export_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  mg_file_chooser_export (GTK_WINDOW (self), name ? name : "profile.png", on_export_chosen, self);
 }
 
 static void

@@ -1,0 +1,21 @@
+/* The viewer's file choosers (GtkFileChooserNative, GTK 4.8): opening a
+ * profile (Metrograph profiles or all files) and exporting the view or the
+ * data (PNG, SVG, PDF, JSON, CSV). Each calls back with the chosen file
+ * only when the user accepted. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define MG_PROFILE_MIME_TYPE "application/x-metrograph-profile"
+
+typedef void (*MgFileChosen) (GFile *file, gpointer user_data);
+
+/* user_data must outlive the chooser (it is modal to parent). */
+void mg_file_chooser_open_profile (GtkWindow *parent, MgFileChosen chosen, gpointer user_data);
+/* suggested_name: the file name offered, e.g. "run.png". */
+void mg_file_chooser_export (GtkWindow *parent, const char *suggested_name, MgFileChosen chosen,
+                             gpointer user_data);
+
+G_END_DECLS
