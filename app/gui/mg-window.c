@@ -19,6 +19,7 @@
 #include "mg-selection-stats.h"
 #include "mg-style.h"
 #include "mg-time-axis.h"
+#include "mg-time-view-actions.h"
 #include "mg-units.h"
 #include "mg-view-export.h"
 #include "mg-window.h"
@@ -456,59 +457,6 @@ on_export (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 }
 
 static void
-on_zoom_in (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  MgTimeView *view = MG_WINDOW (user_data)->view;
-  double centre = (mg_time_view_get_start (view) + mg_time_view_get_end (view)) / 2;
-
-  mg_time_view_zoom_around (view, centre, 0.5);
-}
-
-static void
-on_zoom_out (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  mg_time_view_zoom_out (MG_WINDOW (user_data)->view);
-}
-
-static void
-on_zoom_selection (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  mg_time_view_zoom_to_selection (MG_WINDOW (user_data)->view);
-}
-
-static void
-on_zoom_reset (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  mg_time_view_reset (MG_WINDOW (user_data)->view);
-}
-
-static void
-on_clear_selection (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  mg_time_view_clear_selection (MG_WINDOW (user_data)->view);
-}
-
-static void
-pan_by (MgWindow *self, double fraction)
-{
-  double width = mg_time_view_get_end (self->view) - mg_time_view_get_start (self->view);
-
-  mg_time_view_pan (self->view, width * fraction);
-}
-
-static void
-on_pan_left (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  pan_by (MG_WINDOW (user_data), -0.25);
-}
-
-static void
-on_pan_right (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  pan_by (MG_WINDOW (user_data), 0.25);
-}
-
-static void
 on_auto_zoom_vertical (GSimpleAction *action, GVariant *value, gpointer user_data)
 {
   MgWindow *self = user_data;
@@ -538,19 +486,6 @@ on_show_errors (GSimpleAction *action, GVariant *parameter, gpointer user_data)
   gtk_stack_set_visible_child_name (GTK_STACK (self->side_stack), "errors");
   g_action_group_change_action_state (G_ACTION_GROUP (self), "show-info",
                                       g_variant_new_boolean (TRUE));
-}
-
-static void
-on_time_view_notify (MgWindow *self)
-{
-  GActionMap *map = G_ACTION_MAP (self);
-  gboolean zoomed = mg_time_view_get_start (self->view) > 0 ||
-                    mg_time_view_get_end (self->view) < mg_time_view_get_duration (self->view);
-
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "zoom-selection")),
-                               mg_time_view_get_has_selection (self->view));
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "zoom-out")),
-                               zoomed || mg_time_view_can_zoom_out (self->view));
 }
 
 static void
@@ -596,13 +531,6 @@ static const GActionEntry win_entries[] = {
   { "show-metrics-menu", on_show_metrics_menu, NULL, NULL, NULL, { 0 } },
   { "open", on_open, NULL, NULL, NULL, { 0 } },
   { "export", on_export, NULL, NULL, NULL, { 0 } },
-  { "zoom-in", on_zoom_in, NULL, NULL, NULL, { 0 } },
-  { "zoom-out", on_zoom_out, NULL, NULL, NULL, { 0 } },
-  { "zoom-selection", on_zoom_selection, NULL, NULL, NULL, { 0 } },
-  { "zoom-reset", on_zoom_reset, NULL, NULL, NULL, { 0 } },
-  { "clear-selection", on_clear_selection, NULL, NULL, NULL, { 0 } },
-  { "pan-left", on_pan_left, NULL, NULL, NULL, { 0 } },
-  { "pan-right", on_pan_right, NULL, NULL, NULL, { 0 } },
   { "auto-zoom-vertical", NULL, NULL, "true", on_auto_zoom_vertical, { 0 } },
   { "show-info", NULL, NULL, "false", on_show_info, { 0 } },
   { "show-errors", on_show_errors, NULL, NULL, NULL, { 0 } },
@@ -745,8 +673,7 @@ mg_window_init (MgWindow *self)
                                       g_variant_new_boolean (auto_zoom));
   g_action_group_change_action_state (G_ACTION_GROUP (self), "show-info",
                                       g_variant_new_boolean (show_info));
-  g_signal_connect_swapped (self->view, "notify", G_CALLBACK (on_time_view_notify), self);
-  on_time_view_notify (self);
+  mg_time_view_actions_add (G_ACTION_MAP (self), self->view);
 
   g_signal_connect_swapped (self->process_dropdown, "notify::selected",
                             G_CALLBACK (on_process_selected), self);

@@ -1,0 +1,17 @@
+/* Moving through time by action, so the header bar, the shortcuts and the
+ * tests drive the same thing: zoom-in, zoom-out, zoom-selection,
+ * zoom-reset, clear-selection, pan-left and pan-right over an MgTimeView,
+ * added to an action map (a window). zoom-selection is enabled only while
+ * there is a selection, zoom-out only when zoomed in. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "mg-time-view.h"
+
+G_BEGIN_DECLS
+
+/* map must be a GObject that owns a reference to view. */
+void mg_time_view_actions_add (GActionMap *map, MgTimeView *view);
+
+G_END_DECLS
