@@ -2,7 +2,7 @@
  * Usage: metrics-workload half|rss|write|sleep
  *   half   1 s of CPU in 2 s: 10 ms of CPU per 20 ms period, catching up
  *          when the machine is busy; prints "cpu=SECONDS wall=SECONDS"
- *   rss    idles 0.3 s, touches 200 MB, then holds it for 0.3 s; prints
+ *   rss    idles 0.3 s, touches 200 MiB, then holds it for 0.3 s; prints
  *          "rss_peak=BYTES" (its own reading of /proc/self/statm)
  *   write  writes 64 MB to /dev/null with write(2), then idles 0.3 s
  *   sleep  200 sleeps of 2 ms (200 voluntary context switches or more)
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,13 +57,18 @@ half (void)
   return 0;
 }
 
+/* The block comes straight from mmap(), not malloc(): with MALLOC_PERTURB_
+ * set (meson sets it for every test, and it reaches the profiled program),
+ * glibc's malloc fills a new block at once, so the 200 MiB would be touched
+ * at start-up, while the first samples are taken, and the rise measured
+ * from a baseline already a few MiB up. */
 static int
 rss (void)
 {
   size_t size = 200u << 20;
-  /* volatile: the compiler may not drop the stores, or the allocation. */
-  volatile char *block = malloc (size);
-  if (block == NULL)
+  volatile char *block = mmap (NULL, size, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (block == MAP_FAILED)
     return 1;
   sleep_s (0.3); /* samples of the size before */
   for (size_t i = 0; i < size; i += 4096)
@@ -75,7 +81,7 @@ rss (void)
   printf ("rss_peak=%lu\n", resident * (unsigned long) sysconf (_SC_PAGESIZE));
   fflush (stdout);
   sleep_s (0.3);
-  free ((void *) block);
+  munmap ((void *) block, size);
   return 0;
 }
 

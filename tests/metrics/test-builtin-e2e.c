@@ -193,15 +193,20 @@ test_rss (Fixture *f, gconstpointer data)
   double low = s->mins[0];
   for (guint i = 0; i <= peak; i++)
     low = MIN (low, s->mins[i]);
-  g_test_message ("rss from %.1f MiB to %.1f MiB; the workload saw %.1f MiB",
-                  low / MB, s->maxs[peak] / MB, own_peak / MB);
+  const MgProcessInfo *info = mg_profile_get_process (p, 0);
+  g_test_message ("rss from %.1f MiB to %.1f MiB; the workload saw %.1f MiB; "
+                  "first sample %.3f s after the process started, at %.1f MiB",
+                  low / MB, s->maxs[peak] / MB, own_peak / MB,
+                  s->times[0] - info->start_s, s->maxs[0] / MB);
   /* The peak is what the workload itself read. The workload touches
-   * 200 MiB; the issue asks for a rise of at least 200 MB (decimal): on a
-   * loaded machine the RSS before the touch has been seen a few MiB above
-   * the baseline (cause not pinned down yet), so the MiB figure is not
-   * asserted. */
+   * 200 MiB of its own mmap() (docs/builtin-metrics.md says why not
+   * malloc); the issue asks for a rise of at least 200 MB (decimal), and
+   * the whole 200 MiB shows, less at most 1 MiB: /proc/self/statm reads
+   * the kernel's RSS counter without the changes still pending on each CPU
+   * (up to 32 pages per CPU since Linux 6.2, 64 per thread before). */
   g_assert_cmpfloat (fabs (s->maxs[peak] - own_peak), <=, own_peak / 100);
   g_assert_cmpfloat (s->maxs[peak] - low, >=, 200e6);
+  g_assert_cmpfloat (s->maxs[peak] - low, >=, 200 * MB - 1 * MB);
 }
 
 static void
