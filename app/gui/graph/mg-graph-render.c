@@ -412,7 +412,7 @@ raster_table (const double rgb[3], guint32 table[8])
     }
 }
 
-/* Twelve numbers: insertion sort beats qsort's overhead by far. */
+/* Six numbers: insertion sort beats qsort's overhead by far. */
 static void
 sort_bounds (int *v, guint n)
 {
@@ -427,62 +427,84 @@ sort_bounds (int *v, guint n)
     }
 }
 
+/* floor and ceil of spans already clamped near the column (see
+ * draw_raster): inline, where libm's are calls. */
+static inline int
+floor_small (double v)
+{
+  int i = (int) v;
+
+  return i - (v < i);
+}
+
+static inline int
+ceil_small (double v)
+{
+  int i = (int) v;
+
+  return i + (v > i);
+}
+
+/* Row r where some layer ends part-way: the exact mix of all three. */
+static void
+raster_partial_row (guint32 *pixels, int stride_px, int height, guint c, int r,
+                    const double spans[6], const double rgb[3])
+{
+  double keep = 1, a;
+
+  if (r < 0 || r >= height)
+    return;
+  for (guint l = 0; l < 3; l++)
+    keep *= 1 - layer_alphas[l] * coverage (spans[2 * l], spans[2 * l + 1], r);
+  a = (1 - keep) * 255;
+  if (a >= 0.5)
+    pixels[r * stride_px + c] = premultiplied (rgb, a);
+}
+
 /* The three layers of one column, composited into a premultiplied ARGB
  * column of the layer image: all in the metric's colour, so the alphas
- * combine as 1 - Π(1 - αᵢ·coverageᵢ). Between the layers' ends the mix is
- * constant, so each such run of rows is one fill from the table; only the
- * rows where a layer ends part-way are computed exactly. */
+ * combine as 1 - Π(1 - αᵢ·coverageᵢ). Rows that layers cover whole change
+ * mix only where a layer starts or ends, so each run between those is one
+ * fill from the table; then the few rows where a layer ends part-way (two
+ * per layer at most) are computed exactly. */
 static void
 raster_column (guint32 *pixels, int stride_px, int height, guint c, const double spans[6],
                const double rgb[3], const guint32 table[8])
 {
-  int touch0[3], touch1[3], full0[3], full1[3];
-  int bounds[12];
-  guint n_bounds = 0;
+  int full0[3], full1[3], bounds[6];
 
   for (guint l = 0; l < 3; l++)
     {
-      touch0[l] = (int) floor (spans[2 * l]);
-      full0[l] = (int) ceil (spans[2 * l]);
-      full1[l] = (int) floor (spans[2 * l + 1]);
-      touch1[l] = (int) ceil (spans[2 * l + 1]);
-      bounds[n_bounds++] = touch0[l];
-      bounds[n_bounds++] = full0[l];
-      bounds[n_bounds++] = full1[l];
-      bounds[n_bounds++] = touch1[l];
+      full0[l] = bounds[2 * l] = ceil_small (spans[2 * l]);
+      full1[l] = bounds[2 * l + 1] = floor_small (spans[2 * l + 1]);
     }
-  sort_bounds (bounds, n_bounds);
+  sort_bounds (bounds, 6);
 
-  for (guint i = 0; i + 1 < n_bounds; i++)
+  for (guint i = 0; i + 1 < 6; i++)
     {
       int r0 = MAX (bounds[i], 0);
       int r1 = MIN (bounds[i + 1], height);
       guint mask = 0;
-      gboolean partial = FALSE;
 
       if (r0 >= r1)
         continue;
       for (guint l = 0; l < 3; l++)
-        {
-          if (r0 >= full0[l] && r0 < full1[l])
-            mask |= 1u << l;
-          else if (r0 >= touch0[l] && r0 < touch1[l])
-            partial = TRUE;
-        }
-      if (partial)
-        for (int r = r0; r < r1; r++)
-          {
-            double keep = 1, a;
-
-            for (guint l = 0; l < 3; l++)
-              keep *= 1 - layer_alphas[l] * coverage (spans[2 * l], spans[2 * l + 1], r);
-            a = (1 - keep) * 255;
-            if (a >= 0.5)
-              pixels[r * stride_px + c] = premultiplied (rgb, a);
-          }
-      else if (mask != 0)
+        if (r0 >= full0[l] && r0 < full1[l])
+          mask |= 1u << l;
+      if (mask != 0)
         for (int r = r0; r < r1; r++)
           pixels[r * stride_px + c] = table[mask];
+    }
+
+  for (guint l = 0; l < 3; l++)
+    {
+      int touch0 = floor_small (spans[2 * l]);
+      int touch1 = ceil_small (spans[2 * l + 1]);
+
+      if (touch0 < full0[l])
+        raster_partial_row (pixels, stride_px, height, c, touch0, spans, rgb);
+      if (full1[l] < touch1 && full1[l] != touch0)
+        raster_partial_row (pixels, stride_px, height, c, full1[l], spans, rgb);
     }
 }
 
@@ -561,8 +583,10 @@ draw_raster (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const 
       spans[2] = map_y (m, MIN (cols.mean[c] + cols.sd[c], hi));
       spans[3] = map_y (m, MAX (cols.mean[c] - cols.sd[c], lo));
       line_span (&cols, m, c, &spans[4], &spans[5]);
+      /* Clamped just outside the column: the rows drawn are the same, and
+       * floor_small stays in range however far a value is off the axis. */
       for (guint k = 0; k < 6; k++)
-        spans[k] = (spans[k] - p->y) * sy;
+        spans[k] = CLAMP ((spans[k] - p->y) * sy, -1.0, height + 1.0);
       raster_column (pixels, stride_px, height, c, spans, rgb, table);
     }
   cairo_surface_mark_dirty (layer);
