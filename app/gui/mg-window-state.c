@@ -29,6 +29,16 @@ on_close_request (GtkWindow *window, GSettings *settings)
   return FALSE;
 }
 
+/* Asked for when the window is realized, just before it is first shown: a
+ * request made while the window is still being constructed is lost. */
+static void
+on_realize (GtkWindow *window, GSettings *settings)
+{
+  g_signal_handlers_disconnect_by_func (window, on_realize, settings);
+  if (g_settings_get_boolean (settings, "window-maximized"))
+    gtk_window_maximize (window);
+}
+
 void
 mg_window_state_track (GtkWindow *window, GSettings *settings)
 {
@@ -36,7 +46,6 @@ mg_window_state_track (GtkWindow *window, GSettings *settings)
     return;
   gtk_window_set_default_size (window, g_settings_get_int (settings, "window-width"),
                                g_settings_get_int (settings, "window-height"));
-  if (g_settings_get_boolean (settings, "window-maximized"))
-    gtk_window_maximize (window);
+  g_signal_connect_object (window, "realize", G_CALLBACK (on_realize), settings, 0);
   g_signal_connect_object (window, "close-request", G_CALLBACK (on_close_request), settings, 0);
 }
