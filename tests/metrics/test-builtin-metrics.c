@@ -215,6 +215,88 @@ test_cpu_time_per_sample (void)
   g_free (ps);
 }
 
+static gpointer
+burn_thread (gpointer data)
+{
+  burn_cpu (*(double *) data);
+  return NULL;
+}
+
+static gpointer
+idle_thread (gpointer data)
+{
+  while (!g_atomic_int_get ((gint *) data))
+    g_usleep (1000);
+  return NULL;
+}
+
+/* One sampling round of the three CPU time getters. */
+static double
+cpu_round (void *cpu, double *user_system)
+{
+  struct timespec t = next_round_time ();
+  double total, user, system;
+  g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (cpu, "mg_cpu_time")) (1, &t, &total), ==, 0);
+  g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (cpu, "mg_cpu_user_time")) (2, &t, &user), ==, 0);
+  g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (cpu, "mg_cpu_system_time")) (3, &t, &system), ==, 0);
+  g_assert_cmpfloat_with_epsilon (user + system, total, 1e-9);
+  *user_system = user + system;
+  return total;
+}
+
+/* Several threads, one ending between two samples, and more threads than
+ * the plugin follows one by one: the samples add up to the process's CPU
+ * time. */
+static void
+test_cpu_time_threads (void)
+{
+  void *cpu = mg_test_load_plugin ("metrograph-cpu");
+  g_assert_cmpint (mg_test_init_plugin (cpu, 1), ==, 0);
+  double user_system;
+  cpu_round (cpu, &user_system);
+
+  for (int many = 0; many < 2; many++)
+    {
+      /* 40 idle threads: more than the 32 followed one by one. */
+      gint stop = 0;
+      GThread *idle[40];
+      int n_idle = many ? 40 : 0;
+      for (int i = 0; i < n_idle; i++)
+        idle[i] = g_thread_new ("idle", idle_thread, &stop);
+
+      cpu_round (cpu, &user_system); /* the samples count from here */
+      double start = clock_seconds (CLOCK_PROCESS_CPUTIME_ID);
+      double short_burn = 0.05, long_burn = 0.25;
+      GThread *a = g_thread_new ("burn", burn_thread, &short_burn);
+      GThread *b = g_thread_new ("burn", burn_thread, &long_burn);
+      double total = 0;
+      gboolean a_joined = FALSE;
+      for (int round = 0; round < 100; round++)
+        {
+          g_usleep (20000);
+          total += cpu_round (cpu, &user_system);
+          if (round == 5)
+            {
+              g_thread_join (a); /* ended by now, or soon */
+              a_joined = TRUE;
+            }
+          if (round > 5 && clock_seconds (CLOCK_PROCESS_CPUTIME_ID) - start > 0.35)
+            break;
+        }
+      g_assert_true (a_joined);
+      g_thread_join (b);
+      g_atomic_int_set (&stop, 1);
+      for (int i = 0; i < n_idle; i++)
+        g_thread_join (idle[i]);
+      total += cpu_round (cpu, &user_system);
+      double used = clock_seconds (CLOCK_PROCESS_CPUTIME_ID) - start;
+      g_test_message ("%d idle threads: samples add up to %.4f s, the process "
+                      "used %.4f s", n_idle, total, used);
+      g_assert_cmpfloat (total, >=, used * 0.97);
+      g_assert_cmpfloat (total, <=, used * 1.03);
+    }
+}
+
 static void
 test_context_switches (void)
 {
@@ -793,6 +875,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/metrics/cpu/time", test_cpu_time);
   g_test_add_func ("/metrics/cpu/time-per-sample", test_cpu_time_per_sample);
+  g_test_add_func ("/metrics/cpu/time-threads", test_cpu_time_threads);
   g_test_add_func ("/metrics/cpu/context-switches", test_context_switches);
   g_test_add_func ("/metrics/memory/rss", test_rss);
   g_test_add_func ("/metrics/io/totals", test_io_totals);
