@@ -10,6 +10,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,6 +41,20 @@ burn_cpu (double seconds)
     }
   while (used < seconds);
   return used;
+}
+
+/* Touches size bytes of fresh memory, one fault per page: mapped here, since
+ * malloc may hand back pages already resident (its thresholds move as
+ * blocks are freed). */
+static void
+touch_fresh_pages (size_t size)
+{
+  char *block = mmap (NULL, size, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  g_assert_true (block != MAP_FAILED);
+  for (size_t i = 0; i < size; i += 4096)
+    block[i] = 1;
+  g_assert_cmpint (munmap (block, size), ==, 0);
 }
 
 /* A sample time for a new sampling round: plugins cache what they read for
@@ -493,11 +508,8 @@ test_perf_software (void)
   g_assert_cmpfloat (task_clock, <=, used * 1.2);
 
   size_t size = 16 * MB;
-  char *block = g_malloc (size);
-  for (size_t i = 0; i < size; i += 4096)
-    block[i] = 1;
+  touch_fresh_pages (size);
   uint64_t faults = call_int (sw, "mg_perf_count", 2);
-  g_free (block);
   g_test_message ("page faults for 16 MB: %" G_GUINT64_FORMAT, faults);
   g_assert_cmpuint (faults, >=, 8);
 
@@ -508,11 +520,8 @@ test_perf_software (void)
   dlclose (pfm);
   mg_test_set_custom_data (3, "perf::PERF_COUNT_SW_PAGE_FAULTS");
   call_int (sw, "mg_perf_count", 3);
-  block = g_malloc (size);
-  for (size_t i = 0; i < size; i += 4096)
-    block[i] = 1;
+  touch_fresh_pages (size);
   faults = call_int (sw, "mg_perf_count", 3);
-  g_free (block);
   g_test_message ("page faults for 16 MB through libpfm4: %" G_GUINT64_FORMAT, faults);
   g_assert_cmpuint (faults, >=, 8);
 }
@@ -689,11 +698,8 @@ test_perf_symbolic_at_init (void)
   mg_test_set_custom_data (20, "perf::PERF_COUNT_SW_PAGE_FAULTS");
   call_int (sw, "mg_perf_count", 20);
   size_t size = 16 * MB;
-  char *block = g_malloc (size);
-  for (size_t i = 0; i < size; i += 4096)
-    block[i] = 1;
+  touch_fresh_pages (size);
   uint64_t faults = call_int (sw, "mg_perf_count", 20);
-  g_free (block);
   g_assert_cmpuint (faults, >=, 8);
 
   /* The same clock twice: a ratio of 1. */
