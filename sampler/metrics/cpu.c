@@ -51,6 +51,7 @@ typedef struct {
 
 static CpuSnapshot cur;
 static int64_t cur_round;
+static struct timespec cur_read_time; /* when cur was read */
 static ThreadClocks threads;
 static unsigned cur_generation; /* mg_fork_generation of cur */
 static int physical_cores = 1;
@@ -234,6 +235,7 @@ take_snapshot (CpuSnapshot *s)
   if (total < s->cpu_ns)
     total = s->cpu_ns;
   split_total (s, total, ru_user, ru_system);
+  cur_read_time = allinea_get_current_time ();
   s->voluntary = (uint64_t) ru.ru_nvcsw;
   s->involuntary = (uint64_t) ru.ru_nivcsw;
   return 0;
@@ -317,6 +319,7 @@ allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
     uint64_t d = cur.field >= prev.field ? cur.field - prev.field : 0;         \
     prev.field = cur.field;                                                    \
     *out = (double) d / 1e9;                                                   \
+    mg_report_read_time (t, &cur_read_time);                                   \
     return 0;                                                                  \
   }
 
@@ -328,6 +331,7 @@ allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
       return -1;                                                                 \
     *out = cur.field >= prev.field ? cur.field - prev.field : 0;                 \
     prev.field = cur.field;                                                      \
+    mg_report_read_time (t, &cur_read_time);                                     \
     return 0;                                                                    \
   }
 

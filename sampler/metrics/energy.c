@@ -29,6 +29,7 @@ static int n_packages;
 static uint64_t total_uj;      /* since sampling start */
 static uint64_t power_prev_uj; /* total_uj at the previous rapl_power call */
 static int64_t cur_round;
+static struct timespec read_time; /* of the current round's counters */
 
 static int
 read_u64_file (const char *path, uint64_t *value)
@@ -176,6 +177,7 @@ refresh (metric_id_t id, const struct timespec *now)
         total_uj += pkg->max_range_uj - pkg->last_uj + uj; /* wrapped */
       pkg->last_uj = uj;
     }
+  read_time = allinea_get_current_time ();
   return 0;
 }
 
@@ -188,6 +190,7 @@ mg_energy_power (metric_id_t id, struct timespec *t, double *out)
     return -1;
   *out = (double) (total_uj - power_prev_uj) / 1e6;
   power_prev_uj = total_uj;
+  mg_report_read_time (t, &read_time);
   return 0;
 }
 

@@ -116,6 +116,7 @@ refresh (metric_id_t id, const struct timespec *now)
       return -1;                                                                 \
     *out = cur[index] - prev[index];                                             \
     prev[index] = cur[index];                                                    \
+    mg_report_read_time (t, &io_file.read_time);                                 \
     return 0;                                                                    \
   }
 

@@ -13,6 +13,7 @@
 static uint64_t page_size = 4096;
 static uint64_t minflt_cur, majflt_cur, minflt_prev, majflt_prev;
 static int64_t fault_round;
+static struct timespec fault_read_time;
 MG_PROC_CACHE (statm, "/proc/self/statm", 256);
 /* Shared by the node metrics; its two numbers parsed once per round. */
 MG_PROC_CACHE (meminfo, "/proc/meminfo", 4096);
@@ -142,6 +143,7 @@ refresh_faults (metric_id_t id, const struct timespec *now)
     }
   minflt_cur = (uint64_t) ru.ru_minflt;
   majflt_cur = (uint64_t) ru.ru_majflt;
+  fault_read_time = allinea_get_current_time ();
   return 0;
 }
 
@@ -154,6 +156,7 @@ mg_memory_minor_faults (metric_id_t id, struct timespec *t, uint64_t *out)
     return -1;
   *out = minflt_cur - minflt_prev;
   minflt_prev = minflt_cur;
+  mg_report_read_time (t, &fault_read_time);
   return 0;
 }
 
@@ -165,5 +168,6 @@ mg_memory_major_faults (metric_id_t id, struct timespec *t, uint64_t *out)
     return -1;
   *out = majflt_cur - majflt_prev;
   majflt_prev = majflt_cur;
+  mg_report_read_time (t, &fault_read_time);
   return 0;
 }

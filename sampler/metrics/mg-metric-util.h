@@ -173,6 +173,19 @@ mg_timespec_ns (const struct timespec *ts)
   return (int64_t) ts->tv_sec * 1000000000 + ts->tv_nsec;
 }
 
+/* For getters whose value the sampler divides by the sample time: reports
+ * when the reading was taken by moving *sample_time forward to read_time
+ * (the spec lets a getter do so, with allinea_get_current_time()). The
+ * sampler then divides by the time the reading covers: otherwise a sampler
+ * thread delayed between the start of its round and this getter divides a
+ * longer interval's count by the nominal one (a busy thread read 121%). */
+static inline void
+mg_report_read_time (struct timespec *sample_time, const struct timespec *read_time)
+{
+  if (mg_timespec_ns (read_time) > mg_timespec_ns (sample_time))
+    *sample_time = *read_time;
+}
+
 /* True when now falls in the round whose time is *round_ns; otherwise
  * records now as the new round and returns false. */
 static inline bool

@@ -19,6 +19,7 @@ typedef struct {
   char *text;       /* size bytes of static storage */
   size_t size;
   int64_t round_ns; /* the round text belongs to; 0: none */
+  struct timespec read_time; /* when it was read (mg_report_read_time) */
 } MgProcCache;
 
 /* Defines a static MgProcCache name for path, with a buffer of size bytes. */
@@ -42,6 +43,7 @@ mg_proc_cache_text (MgProcCache *c, const struct timespec *now, bool *fresh)
       c->round_ns = 0;
       return NULL;
     }
+  c->read_time = allinea_get_current_time ();
   if (fresh)
     *fresh = true;
   return c->text;

@@ -542,6 +542,15 @@ sample (metric_id_t id, uint64_t delta[2], int *n_fds)
   return 0;
 }
 
+/* The getters' values are divided by the sample time (or are ratios):
+ * report when the counters were read. */
+static void
+report_read_time (struct timespec *t)
+{
+  struct timespec now = allinea_get_current_time ();
+  mg_report_read_time (t, &now);
+}
+
 MG_PLUGIN_EXPORT int allinea_plugin_initialize (plugin_id_t plugin_id, void *data);
 MG_PLUGIN_EXPORT int allinea_plugin_cleanup (plugin_id_t plugin_id, void *data);
 MG_PLUGIN_EXPORT int mg_perf_count (metric_id_t id, struct timespec *t, uint64_t *out);
@@ -623,6 +632,7 @@ mg_perf_count (metric_id_t id, struct timespec *t, uint64_t *out)
   int n;
   if (sample (id, d, &n) != 0)
     return -1;
+  report_read_time (t);
   *out = d[0];
   return 0;
 }
@@ -636,6 +646,7 @@ mg_perf_seconds (metric_id_t id, struct timespec *t, double *out)
   int n;
   if (sample (id, d, &n) != 0)
     return -1;
+  report_read_time (t);
   *out = (double) d[0] / 1e9;
   return 0;
 }
@@ -648,6 +659,7 @@ mg_perf_ratio (metric_id_t id, struct timespec *t, double *out)
   int n;
   if (sample (id, d, &n) != 0)
     return -1;
+  report_read_time (t);
   if (n != 2)
     {
       allinea_set_metric_error_message (id, EINVAL,
