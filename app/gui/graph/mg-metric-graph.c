@@ -33,6 +33,11 @@ struct _MgMetricGraph {
    * the pointer then costs two colour nodes, not a redraw of every row. */
   GskRenderNode *graph_node;
   gboolean graph_node_dark;
+  /* The scrolled window around us, if any: rows out of its view are not
+   * drawn until they scroll in (GTK snapshots every row of a box, seen or
+   * not, and the first frame would pay for all of them). */
+  GtkScrolledWindow *scroller;
+  gboolean skipped;       /* the last snapshot left the graph out */
   int axis_width, axis_height;
 
   double pointer_x;       /* last pointer position, -1 outside */
@@ -173,32 +178,139 @@ mg_metric_graph_get_axis (MgMetricGraph *self)
   return self->axis;
 }
 
+static void
+init_params (MgMetricGraph *self, MgGraphRenderParams *params, int width, int height,
+             gboolean dark)
+{
+  update_lod (self, width);
+  update_axis (self, width, height);
+
+  mg_graph_render_params_init (params);
+  params->width = width;
+  params->height = height;
+  params->def = get_def (self);
+  params->series = get_series (self);
+  params->t0 = mg_time_view_get_start (self->view);
+  params->t1 = mg_time_view_get_end (self->view);
+  params->lod = self->lod;
+  params->axis = self->axis;
+  params->auto_zoom_vertical = mg_time_view_get_auto_zoom_vertical (self->view);
+  params->dark = dark;
+}
+
+/* For the GL renderer: the graph drawn into pixels of our own and handed
+ * over as a texture, uploaded once and kept while only the overlays move
+ * (a cairo node would be drawn into yet another image and uploaded). */
 static GskRenderNode *
-render_graph_node (MgMetricGraph *self, int width, int height, gboolean dark)
+render_texture_node (MgMetricGraph *self, int width, int height, gboolean dark)
+{
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  int pixel_width = width * scale, pixel_height = height * scale;
+  int stride = cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, pixel_width);
+  gsize size = (gsize) stride * pixel_height;
+  guchar *pixels = g_try_malloc (size);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  MgGraphRenderParams params;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  if (pixels == NULL)
+    return NULL;
+  init_params (self, &params, width, height, dark);
+  surface = cairo_image_surface_create_for_data (pixels, CAIRO_FORMAT_ARGB32, pixel_width,
+                                                 pixel_height, stride);
+  cairo_surface_set_device_scale (surface, scale, scale);
+  cr = cairo_create (surface);
+  mg_graph_render (cr, &params);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  cairo_surface_destroy (surface);
+
+  /* Cairo's ARGB32 is GDK's default memory format: premultiplied, native
+   * byte order. */
+  bytes = g_bytes_new_take (pixels, size);
+  texture = gdk_memory_texture_new (pixel_width, pixel_height, GDK_MEMORY_DEFAULT, bytes,
+                                    stride);
+  return gsk_texture_node_new (texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+/* For the cairo renderer: a cairo node, which it replays straight onto the
+ * window (a texture would cost it one more copy). */
+static GskRenderNode *
+render_cairo_node (MgMetricGraph *self, int width, int height, gboolean dark)
 {
   GtkSnapshot *snapshot = gtk_snapshot_new ();
   MgGraphRenderParams params;
   cairo_t *cr;
 
-  update_lod (self, width);
-  update_axis (self, width, height);
-
-  mg_graph_render_params_init (&params);
-  params.width = width;
-  params.height = height;
-  params.def = get_def (self);
-  params.series = get_series (self);
-  params.t0 = mg_time_view_get_start (self->view);
-  params.t1 = mg_time_view_get_end (self->view);
-  params.lod = self->lod;
-  params.axis = self->axis;
-  params.auto_zoom_vertical = mg_time_view_get_auto_zoom_vertical (self->view);
-  params.dark = dark;
-
+  init_params (self, &params, width, height, dark);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   mg_graph_render (cr, &params);
   cairo_destroy (cr);
   return gtk_snapshot_free_to_node (snapshot);
+}
+
+static GskRenderNode *
+render_graph_node (MgMetricGraph *self, int width, int height, gboolean dark)
+{
+  GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self));
+  GskRenderer *renderer = native != NULL ? gtk_native_get_renderer (native) : NULL;
+
+  if (renderer != NULL && !GSK_IS_CAIRO_RENDERER (renderer))
+    return render_texture_node (self, width, height, dark);
+  return render_cairo_node (self, width, height, dark);
+}
+
+/* Whether any of the graph lies in the view of the scrolled window around
+ * it (always, without one). */
+static gboolean
+in_view (MgMetricGraph *self)
+{
+  graphene_rect_t bounds;
+  GtkWidget *scroller = GTK_WIDGET (self->scroller);
+
+  if (scroller == NULL || !gtk_widget_compute_bounds (GTK_WIDGET (self), scroller, &bounds))
+    return TRUE;
+  return bounds.origin.y < gtk_widget_get_height (scroller)
+         && bounds.origin.y + bounds.size.height > 0
+         && bounds.origin.x < gtk_widget_get_width (scroller)
+         && bounds.origin.x + bounds.size.width > 0;
+}
+
+/* The view moved: a graph left out may have come in. The rows are placed
+ * anew only after this, so the snapshot decides (it costs nothing when the
+ * graph is still out of view). */
+static void
+on_scrolled (MgMetricGraph *self)
+{
+  if (self->skipped)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+follow_scroller (MgMetricGraph *self, GtkScrolledWindow *scroller)
+{
+  GtkAdjustment *adjustments[2];
+
+  if (self->scroller != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (gtk_scrolled_window_get_vadjustment (self->scroller), self);
+      g_signal_handlers_disconnect_by_data (gtk_scrolled_window_get_hadjustment (self->scroller), self);
+    }
+  self->scroller = scroller;
+  if (scroller == NULL)
+    return;
+  /* Value: scrolled; changed: the view's size (page) changed. */
+  adjustments[0] = gtk_scrolled_window_get_vadjustment (scroller);
+  adjustments[1] = gtk_scrolled_window_get_hadjustment (scroller);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_signal_connect_object (adjustments[i], "value-changed", G_CALLBACK (on_scrolled), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (adjustments[i], "changed", G_CALLBACK (on_scrolled), self,
+                               G_CONNECT_SWAPPED);
+    }
 }
 
 static void
@@ -259,6 +371,9 @@ mg_metric_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   dark = mg_metric_graph_is_dark (self);
   if (self->graph_node != NULL && self->graph_node_dark != dark)
     g_clear_pointer (&self->graph_node, gsk_render_node_unref);
+  self->skipped = self->graph_node == NULL && !in_view (self);
+  if (self->skipped)
+    return;
   if (self->graph_node == NULL)
     {
       self->graph_node = render_graph_node (self, width, height, dark);
@@ -574,6 +689,8 @@ static void
 mg_metric_graph_realize (GtkWidget *widget)
 {
   GTK_WIDGET_CLASS (mg_metric_graph_parent_class)->realize (widget);
+  follow_scroller (MG_METRIC_GRAPH (widget),
+                   (GtkScrolledWindow *) gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW));
   g_signal_connect_object (gtk_widget_get_settings (widget),
                            "notify::gtk-application-prefer-dark-theme",
                            G_CALLBACK (gtk_widget_queue_draw), widget, G_CONNECT_SWAPPED);
@@ -583,6 +700,7 @@ static void
 mg_metric_graph_unrealize (GtkWidget *widget)
 {
   g_signal_handlers_disconnect_by_data (gtk_widget_get_settings (widget), widget);
+  follow_scroller (MG_METRIC_GRAPH (widget), NULL);
   GTK_WIDGET_CLASS (mg_metric_graph_parent_class)->unrealize (widget);
 }
 
