@@ -312,6 +312,49 @@ test_cpu_time_threads (void)
     }
 }
 
+/* Getters whose values the sampler divides by the sample time move the
+ * sample time forward to when they read, so that a sampler delayed within
+ * its round divides by the time the reading covers; totals leave it. */
+static void
+test_read_time (void)
+{
+  static const struct {
+    const char *plugin, *getter;
+    gboolean is_double, moves;
+  } cases[] = {
+    { "metrograph-cpu", "mg_cpu_time", TRUE, TRUE },
+    { "metrograph-cpu", "mg_cpu_voluntary_switches", FALSE, TRUE },
+    { "metrograph-memory", "mg_memory_minor_faults", FALSE, TRUE },
+    { "metrograph-io", "mg_io_wchar_rate", FALSE, TRUE },
+    { "metrograph-io", "mg_io_wchar_total", FALSE, FALSE },
+    { "metrograph-memory", "mg_memory_rss", FALSE, FALSE },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      void *plugin = mg_test_load_plugin (cases[i].plugin);
+      g_assert_cmpint (mg_test_init_plugin (plugin, 1), ==, 0);
+      gpointer fn = mg_test_symbol (plugin, cases[i].getter);
+      /* A round that started 5 ms before its getters ran. */
+      struct timespec before = mg_test_now ();
+      gint64 before_ns = (gint64) before.tv_sec * 1000000000 + before.tv_nsec;
+      gint64 round_ns = before_ns - 5000000;
+      struct timespec t = { round_ns / 1000000000, round_ns % 1000000000 };
+      uint64_t u;
+      double d;
+      int r = cases[i].is_double ? ((MgTestDoubleGetter) fn) (1, &t, &d)
+                                 : ((MgTestIntGetter) fn) (1, &t, &u);
+      g_assert_cmpint (r, ==, 0);
+      gint64 t_ns = (gint64) t.tv_sec * 1000000000 + t.tv_nsec;
+      if (cases[i].moves)
+        {
+          g_assert_cmpint (t_ns, >=, before_ns);
+          g_assert_cmpint (t_ns, <=, before_ns + 1000000000);
+        }
+      else
+        g_assert_cmpint (t_ns, ==, round_ns);
+    }
+}
+
 static void
 test_context_switches (void)
 {
@@ -883,6 +926,7 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/cpu/time-per-sample", test_cpu_time_per_sample);
   g_test_add_func ("/metrics/cpu/time-threads", test_cpu_time_threads);
   g_test_add_func ("/metrics/cpu/context-switches", test_context_switches);
+  g_test_add_func ("/metrics/read-time", test_read_time);
   g_test_add_func ("/metrics/memory/rss", test_rss);
   g_test_add_func ("/metrics/io/totals", test_io_totals);
   g_test_add_func ("/metrics/threads/count", test_threads);
