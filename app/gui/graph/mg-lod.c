@@ -58,12 +58,11 @@ clear_columns (MgLod *lod)
 
 /* Accumulates one window [s, e] into the columns it overlaps; means and
  * variances are summed weighted by overlap, then divided once in
- * finish_columns. */
-static void
-add_window (MgLod *lod, double s, double e, double wmin, double wmax, double wmean,
+ * finish_columns. dt: the column width. */
+static inline void
+add_window (MgLod *lod, double dt, double s, double e, double wmin, double wmax, double wmean,
             double wvar)
 {
-  double dt = (lod->t1 - lod->t0) / lod->n_columns;
   double fc0 = (s - lod->t0) / dt;
   double fc1 = (e - lod->t0) / dt;
   guint c0, c1;
@@ -118,7 +117,7 @@ finish_columns (MgLod *lod)
 
 /* Window i's values with the fallbacks: NaN mean = no value; a missing
  * min / max is the mean; no variance is 0. */
-static gboolean
+static inline gboolean
 window_values (const MgSeriesView *series, guint i, double *wmin, double *wmax,
                double *mean, double *var)
 {
@@ -140,10 +139,16 @@ window_values (const MgSeriesView *series, guint i, double *wmin, double *wmax,
 static void
 compute_columns_from (MgLod *lod, const MgSeriesView *series, guint first)
 {
+  double dt = (lod->t1 - lod->t0) / lod->n_columns;
+
   clear_columns (lod);
   for (guint i = first; i < series->n; i++)
     {
-      double s = mg_series_view_window_start (series, i);
+      /* mg_series_view_window_start, inline: this loop runs for every
+       * window in view on every frame. */
+      double s = series->starts != NULL ? series->starts[i]
+                 : i == 0              ? series->first_start
+                                       : series->ends[i - 1];
       double e = series->ends[i];
       double wmin, wmax, mean, var;
 
@@ -151,7 +156,7 @@ compute_columns_from (MgLod *lod, const MgSeriesView *series, guint first)
         break;
       if (!window_values (series, i, &wmin, &wmax, &mean, &var))
         continue;
-      add_window (lod, MAX (s, lod->t0), MIN (e, lod->t1), wmin, wmax, mean, var);
+      add_window (lod, dt, MAX (s, lod->t0), MIN (e, lod->t1), wmin, wmax, mean, var);
     }
   finish_columns (lod);
 }
