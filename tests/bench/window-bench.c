@@ -25,6 +25,7 @@ static gint64 first_frame_us;
  * clock on a busy machine (the wall clock is what users see). */
 static double start_cpu_ms;
 static double first_frame_cpu_ms;
+static guint frames_painted;
 
 static double
 thread_cpu_ms (void)
@@ -62,6 +63,7 @@ on_after_paint (GdkFrameClock *clock, gpointer user_data)
 {
   MgWindow *window = user_data;
 
+  frames_painted++;
   if (first_frame_us == 0)
     stamp ("frame: after paint");
   if (first_frame_us == 0 && g_str_equal (mg_window_get_page (window), "profile"))
@@ -91,6 +93,48 @@ on_realize (GtkWidget *widget)
   g_signal_connect (clock, "layout", G_CALLBACK (on_layout), widget);
   g_signal_connect (clock, "paint", G_CALLBACK (on_paint), widget);
   g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), widget);
+}
+
+static int
+compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* Frames while panning at 25 % of the run: from the pan to the frame drawn
+ * (every graph on screen redrawn, plus GTK's own work), wall and CPU. */
+static void
+measure_panning (MgWindow *window)
+{
+  MgTimeView *view = mg_window_get_time_view (window);
+  double duration = mg_time_view_get_duration (view);
+  enum { FRAMES = 60 };
+  double wall[FRAMES], cpu[FRAMES];
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  guint before;
+
+  mg_time_view_set_range (view, 0, duration / 4);
+  before = frames_painted;
+  while (frames_painted == before && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  for (guint f = 0; f < FRAMES; f++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      double c0 = thread_cpu_ms ();
+
+      before = frames_painted;
+      mg_time_view_pan (view, duration / 4 * 0.01);
+      while (frames_painted == before && g_get_monotonic_time () < deadline)
+        g_main_context_iteration (NULL, TRUE);
+      wall[f] = (g_get_monotonic_time () - t0) / 1000.0;
+      cpu[f] = thread_cpu_ms () - c0;
+    }
+  qsort (wall, FRAMES, sizeof (double), compare_double);
+  qsort (cpu, FRAMES, sizeof (double), compare_double);
+  g_print ("panning at 25 %%: pan to frame drawn, median %.1f ms (p95 %.1f), main thread CPU "
+           "median %.1f ms\n", wall[FRAMES / 2], wall[FRAMES * 95 / 100], cpu[FRAMES / 2]);
 }
 
 int
@@ -183,6 +227,7 @@ main (int argc, char **argv)
     g_print ("in memory: rows built %.1f ms, first frame %.1f ms after (main thread CPU %.1f ms "
              "in all)\n", (t1 - t0) / 1000.0, (first_frame_us - t1) / 1000.0,
              first_frame_cpu_ms - start_cpu_ms);
+    measure_panning (second);
     gtk_window_destroy (GTK_WINDOW (second));
   }
   if (keep == NULL)

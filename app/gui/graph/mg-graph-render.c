@@ -508,17 +508,21 @@ raster_column (guint32 *pixels, int stride_px, int height, guint c, const double
     }
 }
 
-/* A layer image of width × height, cleared: the last one is kept per thread
- * and reused while nobody else holds it (a recording surface, as in GTK's
- * cairo nodes, may keep a reference), which saves a fresh half-megabyte
- * allocation and its page faults on every row of every frame. */
+/* A layer image of width × height, cleared. When the target is an image
+ * (the benchmark, PNG export, the GL renderer's textures) the last one is
+ * kept per thread and reused, which saves a fresh half-megabyte allocation
+ * and its page faults on every row of every frame. A recording surface (a
+ * cairo node, for the cairo renderer) keeps a copy-on-write snapshot of what
+ * was painted, so reusing the layer there would copy it: it gets its own. */
 static GPrivate layer_cache = G_PRIVATE_INIT ((GDestroyNotify) cairo_surface_destroy);
 
 static cairo_surface_t *
-get_layer (int width, int height)
+get_layer (int width, int height, gboolean reuse)
 {
   cairo_surface_t *layer = g_private_get (&layer_cache);
 
+  if (!reuse)
+    return cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
   if (layer != NULL && cairo_surface_get_reference_count (layer) == 1
       && cairo_image_surface_get_width (layer) == width
       && cairo_image_surface_get_height (layer) == height)
@@ -557,7 +561,9 @@ draw_raster (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const 
   n = (int) MAX (1, ceil (p->width * sx - 1e-6));
   height = (int) MAX (1, ceil (p->height * sy - 1e-6));
   columns_compute (&cols, p, lod, (guint) n);
-  layer = get_layer (n, height);
+  layer = get_layer (n, height,
+                     cairo_surface_get_type (cairo_get_group_target (cr))
+                       == CAIRO_SURFACE_TYPE_IMAGE);
   if (cairo_surface_status (layer) != CAIRO_STATUS_SUCCESS)
     {
       cairo_surface_destroy (layer);
