@@ -38,12 +38,21 @@ G_DEFINE_FINAL_TYPE (MgMetricRow, mg_metric_row, GTK_TYPE_WIDGET)
  * text makes GTK ask the X server where the pointer is, which cost a round
  * trip per label and most of the time of building the rows. */
 static void
-set_figure (GtkWidget *label, const MgMetricDef *def, double value, int process)
+set_figure (GtkWidget *label, MgProfile *profile, const MgMetricDef *def, double value,
+            int process)
 {
   g_autofree char *text = mg_units_format_value (def, value);
+  g_autofree char *who = NULL;
 
   gtk_label_set_text (GTK_LABEL (label), text);
   g_object_set_data (G_OBJECT (label), "mg-process", GINT_TO_POINTER (process));
+  /* What the tooltip says, for screen readers (as a tooltip text would). */
+  who = mg_selection_stats_describe_process (profile, process);
+  if (who != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                    who, -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 }
 
 static gboolean
@@ -82,9 +91,9 @@ update_figures (MgMetricRow *self)
                            mg_time_view_get_process (self->view)))
     mg_selection_stats_compute (&series, t0, t1, &stats);
 
-  set_figure (self->max_value, def, stats.max, stats.max_process);
-  set_figure (self->mean_value, def, stats.mean, -1);
-  set_figure (self->min_value, def, stats.min, stats.min_process);
+  set_figure (self->max_value, self->profile, def, stats.max, stats.max_process);
+  set_figure (self->mean_value, self->profile, def, stats.mean, -1);
+  set_figure (self->min_value, self->profile, def, stats.min, stats.min_process);
 }
 
 static void
@@ -234,6 +243,8 @@ mg_metric_row_new (MgProfile *profile, guint metric, MgTimeView *view, GtkSizeGr
       plain = g_regex_replace (tags, def->description, -1, 0, "\n", 0, NULL);
       self->description = g_strdup (g_strstrip (plain));
       g_free (plain);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->label_box),
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, self->description, -1);
     }
   if (units != NULL && units[0] != '\0')
     gtk_label_set_text (GTK_LABEL (self->units_label), units);
