@@ -119,6 +119,33 @@ test_memory_fork (void)
 }
 
 static void
+cpu_child (void *plugin, uint64_t *values)
+{
+  double used = mg_test_burn_cpu (0.1);
+  double sample = mg_test_call_double (plugin, "mg_cpu_time", 1);
+  values[0] = (uint64_t) (used * 1e6);
+  values[1] = (uint64_t) (sample * 1e6);
+}
+
+/* A forked child's first CPU sample holds its CPU time since the fork
+ * (it used to take a new baseline there, and read about 0). */
+static void
+test_cpu_fork (void)
+{
+  void *cpu = mg_test_load_plugin ("metrograph-cpu");
+  g_assert_cmpint (mg_test_init_plugin (cpu, 1), ==, 0);
+  mg_test_call_double (cpu, "mg_cpu_time", 1);
+  mg_test_burn_cpu (0.2);
+  double parent = mg_test_call_double (cpu, "mg_cpu_time", 1);
+  uint64_t child[2];
+  run_in_child ((ChildFn) cpu_child, cpu, child, 2);
+  g_test_message ("parent %.3f s; the child burnt %.3f s and its first sample "
+                  "read %.3f s", parent, child[0] / 1e6, child[1] / 1e6);
+  g_assert_cmpfloat (child[1], >=, child[0] * 0.95);
+  g_assert_cmpfloat (child[1], <=, child[0] * 1.1 + 5000);
+}
+
+static void
 io_child (void *plugin, uint64_t *values)
 {
   g_autofree char *buf = g_malloc0 (MB);
@@ -335,6 +362,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/metrics/scope/cpu-fork", test_cpu_fork);
   g_test_add_func ("/metrics/scope/memory-fork", test_memory_fork);
   g_test_add_func ("/metrics/scope/io-fork", test_io_fork);
   g_test_add_func ("/metrics/scope/io-plugins-invisible", test_io_plugins_invisible);
