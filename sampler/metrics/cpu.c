@@ -241,32 +241,33 @@ take_snapshot (CpuSnapshot *s)
   return 0;
 }
 
-/* A new baseline: at initialisation, and in a forked child (whose times
- * start again from 0). */
+/* A new baseline: at initialisation, the process's times now; in a forked
+ * child, zero, since its times start again from 0 at the fork and the
+ * child's first sample covers the time since then (the sampler's first
+ * sample window in a child starts at the fork). */
 static int
-take_baseline (void)
+take_baseline (bool forked_child)
 {
   CpuSnapshot zero = { 0 };
   cur = zero;
   threads.valid = false;
   threads.n = 0;
   cur_generation = mg_fork_generation;
+  cur_round = 0;
+  prev_cpu = prev_user = prev_system = prev_vol = prev_invol = zero;
+  if (forked_child)
+    return 0;
   if (take_snapshot (&cur) != 0)
     return -1;
   prev_cpu = prev_user = prev_system = prev_vol = prev_invol = cur;
-  cur_round = 0;
   return 0;
 }
 
 static int
 refresh (metric_id_t id, const struct timespec *now)
 {
-  if (cur_generation != mg_fork_generation && take_baseline () != 0)
-    {
-      allinea_set_metric_error_messagef (id, errno,
-                                         "getrusage failed (errno %d)", errno);
-      return -1;
-    }
+  if (cur_generation != mg_fork_generation)
+    take_baseline (true);
   if (mg_same_round (now, &cur_round))
     return 0;
   if (take_snapshot (&cur) != 0)
@@ -286,7 +287,7 @@ int
 allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
 {
   mg_watch_forks ();
-  if (take_baseline () != 0)
+  if (take_baseline (false) != 0)
     {
       allinea_set_plugin_error_messagef (plugin_id, errno,
                                          "CPU Time: getrusage failed: errno %d",

@@ -1,7 +1,10 @@
 /* Built-in metric plugin "Energy": the node's CPU package energy from the
  * kernel's powercap (RAPL) interface, /sys/class/powercap/intel-rapl:N/
  * energy_uj for every package domain N (sub-domains such as intel-rapl:0:0
- * are parts of their package and are not added again).
+ * are parts of their package and are not added again). A top-level zone
+ * named "psys" (the zone's name file) is the whole platform (SoC, memory,
+ * and on laptops more), which already includes the packages: it is not
+ * added either.
  *
  * The environment variable METROGRAPH_POWERCAP_DIR replaces
  * /sys/class/powercap (for tests, or a copy of another machine's tree).
@@ -70,6 +73,19 @@ is_package_domain (const char *name)
   return strchr (name + 11, ':') == NULL;
 }
 
+/* The platform zone ("psys"), read from the zone's name file; a zone
+ * without a readable name is taken for a package. */
+static bool
+is_platform_zone (const char *root, const char *zone)
+{
+  char path[PATH_LEN], name[64];
+  snprintf (path, sizeof path, "%s/%s/name", root, zone);
+  if (mg_read_file (path, name, sizeof name) < 0)
+    return false;
+  name[strcspn (name, "\n")] = '\0';
+  return strcmp (name, "psys") == 0;
+}
+
 static int
 fail (plugin_id_t plugin_id, int code, const char *path)
 {
@@ -114,7 +130,8 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   char error_path[PATH_LEN] = "";
   while ((entry = readdir (dir)) != NULL && n_packages < MAX_PACKAGES)
     {
-      if (!is_package_domain (entry->d_name))
+      if (!is_package_domain (entry->d_name)
+          || is_platform_zone (root, entry->d_name))
         continue;
       Package *pkg = &packages[n_packages];
       char range_path[PATH_LEN];

@@ -6,7 +6,20 @@
  * including this one, and by the sampler) are subtracted using Metrograph's
  * metrograph_get_safe_io_counts() when the host provides it. read_bytes and
  * write_bytes are what reached the storage layer; the kernel does not say
- * which file they belong to, so they are not adjusted. */
+ * which file they belong to, so they are not adjusted.
+ *
+ * The totals count from the start of sampling: the baseline is taken at
+ * initialisation and again by the start function, which the sampler calls
+ * once every plugin is initialised, so that what the plugins read while
+ * initialising (libraries, /proc/cpuinfo, the run plan) is not the
+ * program's.
+ *
+ * A forked child, which the sampler keeps sampling with the plugins it
+ * inherited, has a /proc/self/io of its own, from 0 at the fork, while the
+ * safe I/O counters it inherited hold the parent's counts: an atfork child
+ * handler notes them, so that only the safe I/O done since the fork is
+ * subtracted, and the child's totals and rates are its own I/O since it
+ * started (as MAP's per-process counters are). */
 #include <dlfcn.h>
 
 #include "mg-proc-cache.h"
@@ -19,6 +32,11 @@ static const char *const keys[N_COUNTERS] = {
 };
 
 static metrograph_get_safe_io_counts_fn get_safe_counts;
+/* The safe I/O counts at the fork that made this process (zero in the
+ * process that initialised the plugin): what is left of them afterwards is
+ * this process's own. */
+static struct metrograph_safe_io_counts safe_at_fork;
+static unsigned io_generation;     /* mg_fork_generation of base, cur, prev */
 static uint64_t base[N_COUNTERS];  /* at sampling start: totals count from 0 */
 static uint64_t cur[N_COUNTERS];
 static uint64_t prev[N_COUNTERS];  /* per rate getter */
@@ -33,7 +51,13 @@ snapshot (const struct timespec *now, uint64_t values[N_COUNTERS])
   /* Taken before the read below: neither this nor /proc/self/io includes
    * the read in progress, so the two stay consistent. */
   if (get_safe_counts)
-    get_safe_counts (&safe);
+    {
+      get_safe_counts (&safe);
+      safe.bytes_read -= safe_at_fork.bytes_read;
+      safe.bytes_written -= safe_at_fork.bytes_written;
+      safe.read_calls -= safe_at_fork.read_calls;
+      safe.write_calls -= safe_at_fork.write_calls;
+    }
   const char *text = io_file.text;
   if (now)
     text = mg_proc_cache_text (&io_file, now, NULL);
@@ -58,17 +82,43 @@ snapshot (const struct timespec *now, uint64_t values[N_COUNTERS])
   return 0;
 }
 
+/* In the child, before anything else runs there but the other fork
+ * handlers (the sampler's first round in the child comes an interval
+ * later). */
+static void
+note_fork (void)
+{
+  if (get_safe_counts)
+    get_safe_counts (&safe_at_fork);
+}
+
+/* Totals count from now. */
+static int
+take_baseline (void)
+{
+  mg_proc_cache_invalidate (&io_file);
+  if (snapshot (NULL, base) != 0)
+    return -1;
+  for (int i = 0; i < N_COUNTERS; i++)
+    cur[i] = prev[i] = base[i];
+  io_generation = mg_fork_generation;
+  return 0;
+}
+
 MG_PLUGIN_EXPORT int allinea_plugin_initialize (plugin_id_t plugin_id, void *data);
 MG_PLUGIN_EXPORT int allinea_plugin_cleanup (plugin_id_t plugin_id, void *data);
+MG_PLUGIN_EXPORT int mg_io_start (plugin_id_t plugin_id);
 
 int
 allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
 {
+  static bool fork_handler;
   mg_watch_forks ();
   get_safe_counts = (metrograph_get_safe_io_counts_fn)
     dlsym (RTLD_DEFAULT, "metrograph_get_safe_io_counts");
-  mg_proc_cache_invalidate (&io_file);
-  if (snapshot (NULL, base) != 0)
+  if (!fork_handler)
+    fork_handler = pthread_atfork (NULL, NULL, note_fork) == 0;
+  if (take_baseline () != 0)
     {
       allinea_set_plugin_error_messagef (plugin_id, errno,
                                          "IO: cannot read /proc/self/io "
@@ -76,9 +126,14 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
                                          "CONFIG_TASK_IO_ACCOUNTING", errno);
       return -1;
     }
-  for (int i = 0; i < N_COUNTERS; i++)
-    cur[i] = prev[i] = base[i];
   return 0;
+}
+
+/* The <start> function: called once every plugin is initialised. */
+int
+mg_io_start (plugin_id_t plugin_id)
+{
+  return take_baseline () == 0 ? 0 : -1;
 }
 
 int
@@ -91,6 +146,15 @@ allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
 static int
 refresh (metric_id_t id, const struct timespec *now)
 {
+  if (io_generation != mg_fork_generation)
+    {
+      /* A forked child: its own I/O, from 0 at the fork (the sampler's
+       * first sample window in the child starts there too). */
+      for (int i = 0; i < N_COUNTERS; i++)
+        base[i] = cur[i] = prev[i] = 0;
+      io_generation = mg_fork_generation;
+      mg_proc_cache_invalidate (&io_file);
+    }
   if (mg_proc_cache_is_current (&io_file, now))
     return 0;
   uint64_t v[N_COUNTERS];

@@ -4,7 +4,11 @@
  * rss: /proc/self/statm (resident pages) x page size.
  * node_mem_percent, memory_per_node: /proc/meminfo (MemTotal, MemAvailable).
  * Page faults: getrusage(RUSAGE_SELF), one system call per round, all
- * threads (and waited-for children are not included). */
+ * threads (and waited-for children are not included). In a forked child,
+ * which the sampler keeps sampling with the plugins it inherited,
+ * getrusage counts the child's own faults, from 0 at the fork: the
+ * baseline is reset to 0 there, so that the child's first sample holds its
+ * faults since it started, and a delta is never taken across the fork. */
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -13,6 +17,7 @@
 static uint64_t page_size = 4096;
 static uint64_t minflt_cur, majflt_cur, minflt_prev, majflt_prev;
 static int64_t fault_round;
+static unsigned fault_generation; /* mg_fork_generation of the baseline */
 static struct timespec fault_read_time;
 MG_PROC_CACHE (statm, "/proc/self/statm", 256);
 /* Shared by the node metrics; its two numbers parsed once per round. */
@@ -40,6 +45,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   minflt_prev = minflt_cur = (uint64_t) ru.ru_minflt;
   majflt_prev = majflt_cur = (uint64_t) ru.ru_majflt;
   fault_round = 0;
+  fault_generation = mg_fork_generation;
   mg_proc_cache_invalidate (&statm);
   mg_proc_cache_invalidate (&meminfo);
   return 0;
@@ -131,6 +137,13 @@ mg_memory_per_node (metric_id_t id, struct timespec *t, uint64_t *out)
 static int
 refresh_faults (metric_id_t id, const struct timespec *now)
 {
+  if (fault_generation != mg_fork_generation)
+    {
+      /* A forked child: its counts started again from 0 at the fork. */
+      fault_generation = mg_fork_generation;
+      minflt_cur = minflt_prev = majflt_cur = majflt_prev = 0;
+      fault_round = 0;
+    }
   if (mg_same_round (now, &fault_round))
     return 0;
   struct rusage ru;
@@ -147,6 +160,16 @@ refresh_faults (metric_id_t id, const struct timespec *now)
   return 0;
 }
 
+/* cur - prev, never wrapped: the counts never fall within one process, but
+ * a wrapped difference would read as 1.8e19 faults. */
+static uint64_t
+fault_delta (uint64_t cur, uint64_t *prev)
+{
+  uint64_t d = cur >= *prev ? cur - *prev : 0;
+  *prev = cur;
+  return d;
+}
+
 /* Faults since the previous call; the sampler divides by the sample time. */
 MG_PLUGIN_EXPORT int mg_memory_minor_faults (metric_id_t id, struct timespec *t, uint64_t *out);
 int
@@ -154,8 +177,7 @@ mg_memory_minor_faults (metric_id_t id, struct timespec *t, uint64_t *out)
 {
   if (refresh_faults (id, t) != 0)
     return -1;
-  *out = minflt_cur - minflt_prev;
-  minflt_prev = minflt_cur;
+  *out = fault_delta (minflt_cur, &minflt_prev);
   mg_report_read_time (t, &fault_read_time);
   return 0;
 }
@@ -166,8 +188,7 @@ mg_memory_major_faults (metric_id_t id, struct timespec *t, uint64_t *out)
 {
   if (refresh_faults (id, t) != 0)
     return -1;
-  *out = majflt_cur - majflt_prev;
-  majflt_prev = majflt_cur;
+  *out = fault_delta (majflt_cur, &majflt_prev);
   mg_report_read_time (t, &fault_read_time);
   return 0;
 }

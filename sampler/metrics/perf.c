@@ -11,11 +11,16 @@
  * "perf::PERF_COUNT_SW_PAGE_FAULTS". Two events separated by '/' give a ratio
  * ("cycles/instructions": cycles per instruction).
  *
- * Counters are process-scope counting counters on the process's main thread
- * with inherit=1: threads and child processes it creates afterwards are
- * counted into them (the kernel adds the descendants' counts on read). They
- * are opened at a metric's first sample, since only then is its metric id
- * known. Symbolic names are translated by libpfm4 (which allocates: not
+ * Counters are process-scope: at a metric's first sample (only then is its
+ * metric id known) one counting counter is opened on every thread of the
+ * process listed in /proc/self/task (at most MAX_TASKS), each with
+ * inherit=1, so that threads and child processes they create afterwards
+ * are counted too (the kernel adds the descendants' counts on read); the
+ * metric's value is the sum. A counter on a thread that has ended keeps its
+ * final count, so the sum never falls back. The table is fixed-size: the
+ * sampling path opens and reads counters without allocating. The plugin's
+ * own reads of its counters go through allinea_safe_read, so that they are
+ * left out of the program's I/O like every plugin's. Symbolic names are translated by libpfm4 (which allocates: not
  * async-signal-safe) at initialisation instead: the plugin reads the
  * customData of its own metrics from Metrograph's run plan (perf-plan.c)
  * and keeps each translation, so the sampling path only looks them up,
@@ -25,9 +30,11 @@
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
 #include <linux/perf_event.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -47,6 +54,9 @@
 
 #define MAX_SLOTS 64
 #define MAX_EVENT_NAME 128
+/* Threads followed one by one per event (those existing at the metric's
+ * first sample; later ones are inherited). */
+#define MAX_TASKS 128
 
 typedef struct {
   const char *name;
@@ -86,9 +96,11 @@ typedef enum { SLOT_UNOPENED, SLOT_OPEN, SLOT_FAILED } SlotState;
 typedef struct {
   metric_id_t id;
   SlotState state;
-  int n_fds;             /* 1, or 2 for a ratio */
-  int fd[2];
-  uint64_t prev[2];
+  int n_events;          /* 1, or 2 for a ratio */
+  int n_tasks;           /* threads with a counter, for each event */
+  int fd[2][MAX_TASKS];
+  uint64_t prev[2];      /* the sums at the previous sample */
+  bool just_opened;      /* opened by this sample: no value yet */
   int error;             /* errno of the failure, SLOT_FAILED */
   char message[320];     /* the failure, reported at every sample */
 } Slot;
@@ -97,6 +109,10 @@ static Slot slots[MAX_SLOTS];
 static int n_slots;
 static pid_t owner_pid;  /* the process the counters belong to */
 static unsigned owner_generation; /* mg_fork_generation of owner_pid */
+/* Descriptors the counters may hold at most: a share of RLIMIT_NOFILE, so
+ * that a program with many threads keeps descriptors for itself. */
+static int fd_budget = 256;
+static int fds_open;
 
 /* libpfm4, when installed (dlopen'ed at initialisation). */
 typedef int (*pfm_initialize_fn) (void);
@@ -390,18 +406,18 @@ translate_custom_data (const char *custom_data, void *user)
     }
 }
 
-/* Opens a counting counter on the main thread, following descendants. */
+/* Opens a counting counter on thread tid, following its descendants. */
 static int
-open_counter (struct perf_event_attr *attr, int *fd)
+open_counter (struct perf_event_attr *attr, pid_t tid, int *fd)
 {
   attr->inherit = 1;
   attr->exclude_hv = 1;
   attr->disabled = 0;
-  long r = mg_perf_event_open (attr, owner_pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-  if (r < 0 && (errno == EACCES || errno == EPERM))
+  long r = mg_perf_event_open (attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (r < 0 && (errno == EACCES || errno == EPERM) && !attr->exclude_kernel)
     {
       attr->exclude_kernel = 1; /* allowed at paranoid level 2 */
-      r = mg_perf_event_open (attr, owner_pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+      r = mg_perf_event_open (attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
     }
   if (r < 0)
     return -1;
@@ -409,20 +425,140 @@ open_counter (struct perf_event_attr *attr, int *fd)
   return 0;
 }
 
+/* Through the API's safe read: the plugin's reads are counted as the
+ * profiler's I/O and left out of the program's (rchar, syscr). */
 static int
 read_counter (int fd, uint64_t *value)
 {
-  return read (fd, value, sizeof *value) == (ssize_t) sizeof *value ? 0 : -1;
+  return allinea_safe_read (fd, value, sizeof *value) == (ssize_t) sizeof *value ? 0 : -1;
+}
+
+/* An entry as getdents64(2) returns it. */
+typedef struct {
+  uint64_t ino;
+  int64_t off;
+  unsigned short reclen;
+  unsigned char type;
+  char name[];
+} Dirent64;
+
+/* The threads of the process, from /proc/self/task (at most max; *more set
+ * when there were more). -1 with errno set when it cannot be listed. */
+static int
+list_tasks (pid_t *tids, int max, bool *more)
+{
+  *more = false;
+  int fd = allinea_safe_open ("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  char buf[4096] __attribute__ ((aligned (8)));
+  int n = 0;
+  for (;;)
+    {
+      long len = syscall (SYS_getdents64, fd, buf, sizeof buf);
+      if (len <= 0)
+        {
+          int err = errno;
+          allinea_safe_close (fd);
+          if (len < 0)
+            {
+              errno = err;
+              return -1;
+            }
+          return n;
+        }
+      for (long off = 0; off < len;)
+        {
+          const Dirent64 *d = (const Dirent64 *) (buf + off);
+          const char *name = d->name;
+          if (*name >= '0' && *name <= '9')
+            {
+              if (n == max)
+                {
+                  *more = true;
+                  allinea_safe_close (fd);
+                  return n;
+                }
+              tids[n++] = (pid_t) mg_parse_u64 (&name);
+            }
+          if (d->reclen == 0)
+            break;
+          off += d->reclen;
+        }
+    }
+}
+
+static void
+slot_close_counters (Slot *slot)
+{
+  for (int e = 0; e < slot->n_events; e++)
+    for (int k = 0; k < slot->n_tasks; k++)
+      if (slot->fd[e][k] >= 0)
+        {
+          allinea_safe_close (slot->fd[e][k]);
+          fds_open--;
+        }
+  slot->n_tasks = 0;
 }
 
 static void
 slot_fail (Slot *slot, int err)
 {
-  for (int i = 0; i < slot->n_fds; i++)
-    if (slot->fd[i] >= 0)
-      close (slot->fd[i]);
+  slot_close_counters (slot);
   slot->state = SLOT_FAILED;
   slot->error = err;
+}
+
+/* The sum of an event's counters over the slot's threads. */
+static int
+read_sum (const Slot *slot, int event, uint64_t *sum)
+{
+  uint64_t total = 0;
+  for (int k = 0; k < slot->n_tasks; k++)
+    {
+      uint64_t v;
+      if (read_counter (slot->fd[event][k], &v) != 0)
+        return -1;
+      total += v;
+    }
+  *sum = total;
+  return 0;
+}
+
+/* Opens event's counter on each of the threads; *n_open is how many got
+ * one (threads that ended since they were listed are skipped, and the
+ * descriptor budget may stop short). -1 with errno set when none could be
+ * opened. */
+static int
+open_on_tasks (Slot *slot, int event, struct perf_event_attr *attr,
+               const pid_t *tids, int n_tids, int *n_open)
+{
+  int opened = 0, first_error = 0;
+  for (int k = 0; k < n_tids; k++)
+    {
+      int fd = -1;
+      if (fds_open >= fd_budget)
+        break;
+      if (open_counter (attr, tids[k], &fd) != 0)
+        {
+          if (errno == ESRCH)
+            continue; /* ended since it was listed */
+          if (first_error == 0)
+            first_error = errno;
+          if (opened == 0)
+            break; /* the event cannot be opened at all */
+          continue;
+        }
+      slot->fd[event][opened++] = fd;
+      fds_open++;
+    }
+  *n_open = opened;
+  if (opened == 0)
+    {
+      errno = first_error ? first_error : EMFILE;
+      return -1;
+    }
+  return 0;
 }
 
 /* Opens the counters named by the metric's customData. */
@@ -432,8 +568,8 @@ slot_open (Slot *slot)
   const char *spec = allinea_get_custom_data (slot->id);
   char events[2][MAX_EVENT_NAME];
   int n = 0, len = 0;
-  slot->n_fds = 0;
-  slot->fd[0] = slot->fd[1] = -1;
+  slot->n_events = 0;
+  slot->n_tasks = 0;
   events[0][0] = events[1][0] = '\0';
   for (const char *p = spec ? spec : ""; ; p++)
     {
@@ -457,27 +593,70 @@ slot_open (Slot *slot)
       slot_fail (slot, EINVAL);
       return;
     }
+  struct perf_event_attr attrs[2];
+  for (int i = 0; i < n; i++)
+    if (resolve_event (events[i], &attrs[i], slot->message, sizeof slot->message) != 0)
+      {
+        slot_fail (slot, EINVAL);
+        return;
+      }
+  pid_t tids[MAX_TASKS];
+  bool more = false;
+  int n_tids = list_tasks (tids, MAX_TASKS, &more);
+  if (n_tids <= 0)
+    {
+      /* No /proc: the calling thread's process, through its main thread. */
+      tids[0] = owner_pid;
+      n_tids = 1;
+    }
+  int covered = n_tids;
   for (int i = 0; i < n; i++)
     {
-      struct perf_event_attr attr;
-      if (resolve_event (events[i], &attr, slot->message, sizeof slot->message) != 0)
-        {
-          slot_fail (slot, EINVAL);
-          return;
-        }
-      if (open_counter (&attr, &slot->fd[i]) != 0)
+      int n_open;
+      slot->n_events = i + 1;
+      if (open_on_tasks (slot, i, &attrs[i], tids, n_tids, &n_open) != 0)
         {
           int err = errno;
-          mg_perf_describe_open_error (slot->message, sizeof slot->message, events[i],
-                               attr.type, err);
+          slot->n_events = i; /* this event holds nothing */
+          mg_perf_describe_open_error (slot->message, sizeof slot->message,
+                                       events[i], attrs[i].type, err);
           slot_fail (slot, err);
           return;
         }
-      slot->n_fds = i + 1;
-      if (read_counter (slot->fd[i], &slot->prev[i]) != 0)
-        slot->prev[i] = 0;
+      if (i == 0)
+        {
+          covered = n_open;
+          slot->n_tasks = n_open;
+        }
+      else if (n_open < slot->n_tasks)
+        {
+          /* Both events must cover the same threads: drop the extra ones. */
+          for (int k = n_open; k < slot->n_tasks; k++)
+            {
+              allinea_safe_close (slot->fd[0][k]);
+              fds_open--;
+            }
+          slot->n_tasks = covered = n_open;
+        }
+      else
+        for (int k = slot->n_tasks; k < n_open; k++)
+          {
+            allinea_safe_close (slot->fd[i][k]);
+            fds_open--;
+          }
     }
+  for (int i = 0; i < slot->n_events; i++)
+    if (read_sum (slot, i, &slot->prev[i]) != 0)
+      slot->prev[i] = 0;
   slot->state = SLOT_OPEN;
+  slot->just_opened = true;
+  if (more || covered < n_tids)
+    /* Counted, but not the whole process: say so once. */
+    allinea_set_metric_error_messagef (
+        slot->id, EMFILE,
+        "perf event '%s' counts only %d of the process's threads (%s%d "
+        "threads existed at its first sample); the others are not counted",
+        events[0], covered, more ? "more than " : "", n_tids);
 }
 
 static void
@@ -485,9 +664,9 @@ reset_after_fork (void)
 {
   for (int i = 0; i < n_slots; i++)
     if (slots[i].state == SLOT_OPEN)
-      for (int k = 0; k < slots[i].n_fds; k++)
-        close (slots[i].fd[k]);
+      slot_close_counters (&slots[i]); /* our inherited copies */
   n_slots = 0;
+  fds_open = 0;
   owner_pid = getpid ();
   owner_generation = mg_fork_generation;
 }
@@ -509,9 +688,11 @@ find_slot (metric_id_t id)
   return slot;
 }
 
-/* The changes of the metric's counters since its previous sample. */
+/* The changes of the metric's counters since its previous sample. *fresh
+ * is set at the sample that opened them: they counted nothing before, so
+ * there is no value yet (the getters store the sentinel: a gap). */
 static int
-sample (metric_id_t id, uint64_t delta[2], int *n_fds)
+sample (metric_id_t id, uint64_t delta[2], int *n_fds, bool *fresh)
 {
   Slot *slot = find_slot (id);
   if (slot == NULL)
@@ -525,10 +706,17 @@ sample (metric_id_t id, uint64_t delta[2], int *n_fds)
       allinea_set_metric_error_message (id, slot->error, slot->message);
       return -1;
     }
-  for (int i = 0; i < slot->n_fds; i++)
+  *n_fds = slot->n_events;
+  *fresh = slot->just_opened;
+  if (slot->just_opened)
+    {
+      slot->just_opened = false;
+      return 0;
+    }
+  for (int i = 0; i < slot->n_events; i++)
     {
       uint64_t v;
-      if (read_counter (slot->fd[i], &v) != 0)
+      if (read_sum (slot, i, &v) != 0)
         {
           allinea_set_metric_error_messagef (id, errno,
                                              "reading a perf counter failed "
@@ -538,7 +726,6 @@ sample (metric_id_t id, uint64_t delta[2], int *n_fds)
       delta[i] = v >= slot->prev[i] ? v - slot->prev[i] : 0;
       slot->prev[i] = v;
     }
-  *n_fds = slot->n_fds;
   return 0;
 }
 
@@ -580,6 +767,10 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   owner_pid = getpid ();
   owner_generation = mg_fork_generation;
   n_slots = 0;
+  fds_open = 0;
+  struct rlimit nofile;
+  if (getrlimit (RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur != RLIM_INFINITY)
+    fd_budget = nofile.rlim_cur / 4 < 16 ? 16 : (int) (nofile.rlim_cur / 4);
   const char *paranoid = getenv ("METROGRAPH_PERF_PARANOID_FILE");
   snprintf (paranoid_path, sizeof paranoid_path, "%s",
             paranoid && *paranoid ? paranoid : "/proc/sys/kernel/perf_event_paranoid");
@@ -604,14 +795,14 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
       allinea_set_plugin_error_messagef (plugin_id, EINVAL, "%s: %s", group, msg);
       return -1;
     }
-  if (open_counter (&attr, &fd) != 0)
+  if (open_counter (&attr, owner_pid, &fd) != 0)
     {
       int err = errno;
       mg_perf_describe_open_error (msg, sizeof msg, probe_name, attr.type, err);
       allinea_set_plugin_error_messagef (plugin_id, err, "%s: %s", group, msg);
       return -1;
     }
-  close (fd);
+  allinea_safe_close (fd);
   return 0;
 }
 
@@ -630,10 +821,11 @@ mg_perf_count (metric_id_t id, struct timespec *t, uint64_t *out)
 {
   uint64_t d[2];
   int n;
-  if (sample (id, d, &n) != 0)
+  bool fresh;
+  if (sample (id, d, &n, &fresh) != 0)
     return -1;
   report_read_time (t);
-  *out = d[0];
+  *out = fresh ? UINT64_MAX : d[0];
   return 0;
 }
 
@@ -644,10 +836,11 @@ mg_perf_seconds (metric_id_t id, struct timespec *t, double *out)
 {
   uint64_t d[2];
   int n;
-  if (sample (id, d, &n) != 0)
+  bool fresh;
+  if (sample (id, d, &n, &fresh) != 0)
     return -1;
   report_read_time (t);
-  *out = (double) d[0] / 1e9;
+  *out = fresh ? NAN : (double) d[0] / 1e9;
   return 0;
 }
 
@@ -657,7 +850,8 @@ mg_perf_ratio (metric_id_t id, struct timespec *t, double *out)
 {
   uint64_t d[2] = { 0, 0 };
   int n;
-  if (sample (id, d, &n) != 0)
+  bool fresh;
+  if (sample (id, d, &n, &fresh) != 0)
     return -1;
   report_read_time (t);
   if (n != 2)
@@ -667,6 +861,9 @@ mg_perf_ratio (metric_id_t id, struct timespec *t, double *out)
                                         "customData, e.g. \"cycles/instructions\"");
       return -1;
     }
-  *out = d[1] ? (double) d[0] / (double) d[1] : 0.0;
+  if (fresh)
+    *out = NAN;
+  else
+    *out = d[1] ? (double) d[0] / (double) d[1] : 0.0;
   return 0;
 }

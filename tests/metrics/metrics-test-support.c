@@ -2,7 +2,19 @@
 #include "metrics-test-support.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/capability.h>
+
+#if __has_include(<perfmon/pfmlib_perf_event.h>)
+#define TEST_HAVE_PFM_HEADERS 1 /* the perf plugins are built with libpfm4 too */
+#else
+#define TEST_HAVE_PFM_HEADERS 0
+#endif
 
 #include "mg-sampler-hooks.h"
 
@@ -104,4 +116,151 @@ mg_test_now (void)
   struct timespec ts;
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return ts;
+}
+
+double
+mg_test_thread_cpu_seconds (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* Spins until this thread has used seconds of CPU; returns what it used. */
+double
+mg_test_burn_cpu (double seconds)
+{
+  double start = mg_test_thread_cpu_seconds (), used;
+  volatile uint64_t x = 0;
+  do
+    {
+      for (int i = 0; i < 10000; i++)
+        x += (uint64_t) i * x + 1;
+      used = mg_test_thread_cpu_seconds () - start;
+    }
+  while (used < seconds);
+  return used;
+}
+
+/* Touches size bytes of fresh memory, one fault per page: mapped here, since
+ * malloc may hand back pages already resident (its thresholds move as
+ * blocks are freed). */
+void
+mg_test_touch_fresh_pages (size_t size)
+{
+  char *block = mmap (NULL, size, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  g_assert_true (block != MAP_FAILED);
+  for (size_t i = 0; i < size; i += 4096)
+    block[i] = 1;
+  g_assert_cmpint (munmap (block, size), ==, 0);
+}
+
+
+/* Why perf_event_open may be refused to this process, or NULL when it
+ * must work: the tests then fail rather than skip if it does not. It is
+ * refused only without the system call, or to a process without
+ * CAP_PERFMON/CAP_SYS_ADMIN when perf_event_paranoid is above 2 (2 still
+ * allows counting one's own process in user space, which the plugins fall
+ * back to). */
+const char *
+mg_test_perf_refused_reason (void)
+{
+  static char reason[256];
+  if (syscall (SYS_perf_event_open, NULL, 0, -1, -1, 0) < 0 && errno == ENOSYS)
+    return "this kernel has no perf_event_open system call";
+  struct __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+  struct __user_cap_data_struct caps[2] = { 0 };
+  if (syscall (SYS_capget, &header, caps) == 0)
+    {
+      guint64 effective = caps[0].effective | ((guint64) caps[1].effective << 32);
+      if (effective & ((G_GUINT64_CONSTANT (1) << CAP_SYS_ADMIN)
+                       | (G_GUINT64_CONSTANT (1) << 38 /* CAP_PERFMON */)))
+        return NULL;
+    }
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &text, NULL, NULL))
+    return "/proc/sys/kernel/perf_event_paranoid cannot be read";
+  int level = atoi (text);
+  if (level <= 2)
+    return NULL;
+  g_snprintf (reason, sizeof reason,
+              "perf_event_paranoid is %d and this process has neither "
+              "CAP_PERFMON nor CAP_SYS_ADMIN", level);
+  return reason;
+}
+
+/* Initialises the software perf plugin; FALSE (after skipping, with the
+ * reason) only where perf_event_open is really refused. */
+gboolean
+mg_test_init_perf_sw (void *sw)
+{
+  mg_test_clear_errors ();
+  if (mg_test_init_plugin (sw, 1) == 0)
+    return TRUE;
+  int code;
+  const char *msg = mg_test_plugin_error (&code);
+  const char *refused = mg_test_perf_refused_reason ();
+  if (refused == NULL)
+    g_error ("perf should work here, but the software plugin failed: %s", msg);
+  g_assert_true (code == EACCES || code == EPERM || code == ENOSYS);
+  g_assert_nonnull (strstr (msg, "task-clock"));
+  g_test_message ("skipped: %s (%s)", refused, msg);
+  g_test_skip (refused);
+  return FALSE;
+}
+
+/* Why symbolic event names cannot be tested here, or NULL. */
+const char *
+mg_test_libpfm_missing_reason (void)
+{
+  if (!TEST_HAVE_PFM_HEADERS)
+    return "the perf plugins were built without libpfm4's headers (libpfm4-dev)";
+  void *pfm = dlopen ("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
+  if (pfm == NULL)
+    return "libpfm.so.4 (Debian package libpfm4) is not installed";
+  dlclose (pfm);
+  return NULL;
+}
+
+
+/* A sample time for a new sampling round: plugins cache what they read for
+ * calls less than half a millisecond apart, so each call here gets a time
+ * at least 10 ms after the previous one. */
+struct timespec
+mg_test_next_round_time (void)
+{
+  static gint64 last_ns;
+  struct timespec t = mg_test_now ();
+  gint64 ns = (gint64) t.tv_sec * 1000000000 + t.tv_nsec;
+  if (ns < last_ns + 10000000)
+    ns = last_ns + 10000000;
+  last_ns = ns;
+  t.tv_sec = ns / 1000000000;
+  t.tv_nsec = ns % 1000000000;
+  return t;
+}
+
+double
+mg_test_call_double (void *plugin, const char *getter, metric_id_t id)
+{
+  MgTestDoubleGetter fn = (MgTestDoubleGetter) mg_test_symbol (plugin, getter);
+  struct timespec t = mg_test_next_round_time ();
+  double v = -1;
+  int r = fn (id, &t, &v);
+  if (r != 0)
+    g_error ("%s failed: %s", getter, mg_test_metric_error (id));
+  return v;
+}
+
+uint64_t
+mg_test_call_int (void *plugin, const char *getter, metric_id_t id)
+{
+  MgTestIntGetter fn = (MgTestIntGetter) mg_test_symbol (plugin, getter);
+  struct timespec t = mg_test_next_round_time ();
+  uint64_t v = 0;
+  int r = fn (id, &t, &v);
+  if (r != 0)
+    g_error ("%s failed: %s", getter, mg_test_metric_error (id));
+  return v;
 }

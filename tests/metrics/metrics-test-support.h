@@ -34,3 +34,26 @@ gpointer mg_test_symbol (void *plugin, const char *name);
 
 /* CLOCK_MONOTONIC now. */
 struct timespec mg_test_now (void);
+
+/* This thread's CPU time, seconds. */
+double mg_test_thread_cpu_seconds (void);
+/* Spins until this thread has used seconds of CPU; returns what it used. */
+double mg_test_burn_cpu (double seconds);
+/* Touches size bytes of fresh anonymous memory, one fault per page. */
+void mg_test_touch_fresh_pages (size_t size);
+
+/* A sample time for a new sampling round, at least 10 ms after the
+ * previous one (plugins share what they read within 0.5 ms). */
+struct timespec mg_test_next_round_time (void);
+/* Calls a getter in a new round; the test fails if it does. */
+double mg_test_call_double (void *plugin, const char *getter, metric_id_t id);
+uint64_t mg_test_call_int (void *plugin, const char *getter, metric_id_t id);
+
+/* Why perf_event_open may be refused to this process, or NULL when it
+ * must work (the tests then fail rather than skip). */
+const char *mg_test_perf_refused_reason (void);
+/* Initialises the software perf plugin; FALSE (the test skipped, with the
+ * reason printed) only where perf_event_open is really refused. */
+gboolean mg_test_init_perf_sw (void *sw);
+/* Why symbolic event names (libpfm4) cannot be tested here, or NULL. */
+const char *mg_test_libpfm_missing_reason (void);

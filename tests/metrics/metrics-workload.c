@@ -8,8 +8,22 @@
  *          "rss_peak=BYTES" (its own reading of /proc/self/statm)
  *   write  writes 64 MB to /dev/null with write(2), then idles 0.3 s
  *   sleep  200 sleeps of 2 ms (200 voluntary context switches or more)
+ *   idle   sleeps 0.5 s: no I/O at all
+ *   threads N
+ *          starts N busy threads at once (before the sampler's first
+ *          sample), lets them burn for 1 s; prints "cpu=SECONDS
+ *          wall=SECONDS" (the process's CPU time over that second)
+ *   fork   the parent touches 64 MiB and writes 16 MiB to /dev/null, then
+ *          forks a child that writes 8 MiB in 8 write(2) calls and touches
+ *          8 MiB (2048 pages), each followed by idling; prints
+ *          "child=PID"
+ *   energy FILE
+ *          a fake RAPL counter: rewrites FILE in place 20 times, 50 ms
+ *          apart, adding 0.5 J each time (10 J in 1 s), then idles 0.3 s
  * Built without sanitizers: the sampler is preloaded into it. */
 #include <fcntl.h>
+#include <pthread.h>
+#include <sys/wait.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +167,111 @@ sleeper (void)
   return 0;
 }
 
+static volatile int stop_burning;
+
+static void *
+burn (void *data)
+{
+  volatile uint64_t x = 0;
+  while (!stop_burning)
+    x++;
+  return NULL;
+}
+
+static int
+threads (int n)
+{
+  pthread_t t[64];
+  if (n < 1 || n > 64)
+    return 2;
+  double cpu_start = cpu_now (), start = now ();
+  for (int i = 0; i < n; i++)
+    if (pthread_create (&t[i], NULL, burn, NULL) != 0)
+      return 1;
+  sleep_s (1.0);
+  stop_burning = 1;
+  for (int i = 0; i < n; i++)
+    pthread_join (t[i], NULL);
+  printf ("cpu=%.4f wall=%.4f\n", cpu_now () - cpu_start, now () - start);
+  return 0;
+}
+
+/* size bytes of fresh pages, one fault each (no huge pages). */
+static int
+touch_pages (size_t size)
+{
+  char *block = mmap (NULL, size, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (block == MAP_FAILED)
+    return 1;
+  madvise (block, size, MADV_NOHUGEPAGE);
+  for (size_t i = 0; i < size; i += 4096)
+    block[i] = 1;
+  munmap (block, size);
+  return 0;
+}
+
+static int
+write_mib (int mib)
+{
+  static char buf[1 << 20];
+  int fd = open ("/dev/null", O_WRONLY);
+  if (fd < 0)
+    return 1;
+  for (int i = 0; i < mib; i++)
+    if (write (fd, buf, sizeof buf) != (ssize_t) sizeof buf)
+      return 1;
+  close (fd);
+  return 0;
+}
+
+static int
+forking (void)
+{
+  if (touch_pages (64u << 20) != 0 || write_mib (16) != 0)
+    return 1;
+  sleep_s (0.1);
+  fflush (stdout);
+  pid_t pid = fork ();
+  if (pid < 0)
+    return 1;
+  if (pid == 0)
+    {
+      sleep_s (0.1);
+      int bad = write_mib (8) | touch_pages (8u << 20);
+      sleep_s (0.2);
+      _exit (bad);
+    }
+  int status;
+  if (waitpid (pid, &status, 0) != pid || !WIFEXITED (status) || WEXITSTATUS (status))
+    return 1;
+  printf ("child=%d\n", (int) pid);
+  sleep_s (0.1);
+  return 0;
+}
+
+/* Fixed-width values, written in place: the plugin, which keeps the file
+ * open and re-reads it, never sees it truncated. */
+static int
+energy (const char *path)
+{
+  int fd = open (path, O_WRONLY);
+  if (fd < 0)
+    return 1;
+  for (int k = 1; k <= 20; k++)
+    {
+      sleep_s (0.05);
+      char text[32];
+      int n = snprintf (text, sizeof text, "%012llu\n",
+                        1000000ULL + (unsigned long long) k * 500000ULL);
+      if (pwrite (fd, text, (size_t) n, 0) != n)
+        return 1;
+    }
+  close (fd);
+  sleep_s (0.3);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -167,6 +286,18 @@ main (int argc, char **argv)
     return write_64mb ();
   if (strcmp (mode, "sleep") == 0)
     return sleeper ();
-  fprintf (stderr, "usage: metrics-workload busy|half|rss|write|sleep\n");
+  if (strcmp (mode, "idle") == 0)
+    {
+      sleep_s (0.5);
+      return 0;
+    }
+  if (strcmp (mode, "threads") == 0 && argc > 2)
+    return threads (atoi (argv[2]));
+  if (strcmp (mode, "fork") == 0)
+    return forking ();
+  if (strcmp (mode, "energy") == 0 && argc > 2)
+    return energy (argv[2]);
+  fprintf (stderr, "usage: metrics-workload busy|half|rss|write|sleep|idle|"
+           "threads N|fork|energy FILE\n");
   return 2;
 }

@@ -1,10 +1,13 @@
 /* End-to-end accuracy of the built-in metrics: workloads with known
  * behaviour run under `metrograph --profile` with <build>/data/metrics as
  * the metrics folder, and the profile read back. */
+#include <errno.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mg-profile.h"
 
@@ -35,30 +38,42 @@ build_path (const char *relative)
   return g_build_filename (g_getenv ("MG_BUILD_ROOT"), relative, NULL);
 }
 
-/* Runs metrograph --profile [-n N] PROGRAM ARG and loads the profile. */
+/* How to run one profile: the program's arguments (NULL-terminated), and
+ * optionally more metrics folders and environment variables. */
+typedef struct {
+  int n_processes;
+  const char *const *args;    /* program and its arguments */
+  const char *extra_metrics;  /* another --metrics-path, or NULL */
+  const char *const *env;     /* "NAME=VALUE" ..., NULL-terminated, or NULL */
+} Run;
+
+/* Runs metrograph --profile as run says and loads the profile. */
 static MgProfile *
-profile (Fixture *f, int n_processes, const char *program, const char *arg,
-         char **output_text)
+profile_run (Fixture *f, const Run *run, char **output_text)
 {
   g_autofree char *metrograph = build_path ("app/cli/metrograph");
   g_autofree char *metrics = build_path ("data/metrics");
   g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
-  g_autofree char *np = g_strdup_printf ("%d", n_processes);
+  g_autofree char *np = g_strdup_printf ("%d", run->n_processes);
   GPtrArray *argv = g_ptr_array_new ();
   g_ptr_array_add (argv, metrograph);
   g_ptr_array_add (argv, "--profile");
   g_ptr_array_add (argv, "--metrics-path");
   g_ptr_array_add (argv, metrics);
+  if (run->extra_metrics)
+    {
+      g_ptr_array_add (argv, "--metrics-path");
+      g_ptr_array_add (argv, (char *) run->extra_metrics);
+    }
   g_ptr_array_add (argv, "-o");
   g_ptr_array_add (argv, output);
-  if (n_processes > 1)
+  if (run->n_processes > 1)
     {
       g_ptr_array_add (argv, "-n");
       g_ptr_array_add (argv, np);
     }
-  g_ptr_array_add (argv, (char *) program);
-  if (arg)
-    g_ptr_array_add (argv, (char *) arg);
+  for (const char *const *a = run->args; *a; a++)
+    g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
 
   /* No user metric folders, no sanitizer runtime in the profiled program. */
@@ -67,6 +82,11 @@ profile (Fixture *f, int n_processes, const char *program, const char *arg,
   env = g_environ_unsetenv (env, "LD_PRELOAD");
   env = g_environ_setenv (env, "ALLINEA_CONFIG_DIR", f->dir, TRUE);
   env = g_environ_setenv (env, "XDG_DATA_HOME", f->dir, TRUE);
+  for (const char *const *e = run->env; e && *e; e++)
+    {
+      g_auto (GStrv) kv = g_strsplit (*e, "=", 2);
+      env = g_environ_setenv (env, kv[0], kv[1], TRUE);
+    }
 
   g_autofree char *out = NULL, *err = NULL;
   int status;
@@ -84,6 +104,16 @@ profile (Fixture *f, int n_processes, const char *program, const char *arg,
   MgProfile *p = mg_profile_load (output, &error);
   g_assert_no_error (error);
   return p;
+}
+
+/* Runs metrograph --profile [-n N] PROGRAM [ARG] and loads the profile. */
+static MgProfile *
+profile (Fixture *f, int n_processes, const char *program, const char *arg,
+         char **output_text)
+{
+  const char *args[] = { program, arg, NULL };
+  Run run = { n_processes, args, NULL, NULL };
+  return profile_run (f, &run, output_text);
 }
 
 static guint
@@ -240,18 +270,309 @@ test_rss (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (s->maxs[peak] - low, >=, 200 * MB - 1 * MB);
 }
 
+/* A plugin that writes through allinea_safe_write at every sample
+ * (tests/metrics/safe-writer) runs beside the built-in ones: its writes,
+ * like the sampler's and the plugins' own /proc reads, are left out. */
 static void
 test_wchar_total (Fixture *f, gconstpointer data)
 {
   g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
-  g_autoptr (MgProfile) p = profile (f, 1, workload, "write", NULL);
-  double min, max;
+  g_autofree char *safe_writer = build_path ("tests/metrics/safe-writer");
+  const char *args[] = { workload, "write", NULL };
+  Run run = { 1, args, safe_writer, NULL };
+  g_autoptr (MgProfile) p = profile_run (f, &run, NULL);
+  double min, max, safe_min, safe_max;
   value_range (p, "wchar_total", &min, &max);
-  g_test_message ("wchar_total up to %.0f B (64 MB = %.0f B)", max, 64 * MB);
-  /* The sampler's record writes and the plugins' /proc reads go through
-   * allinea_safe_* and are left out. */
+  value_range (p, "org.metrograph.test.safe_written", &safe_min, &safe_max);
+  g_test_message ("wchar_total up to %.0f B (64 MB = %.0f B) while the test "
+                  "plugin wrote %.0f B through allinea_safe_write", max,
+                  64 * MB, safe_max);
+  /* The plugin did write, several MB of it during the run. */
+  g_assert_cmpfloat (safe_max, >=, 4 * MB);
   g_assert_cmpfloat (max, >=, 64 * MB);
   g_assert_cmpfloat (max, <=, 64 * MB * 1.01);
+}
+
+/* Whether any sample of the process has a value. */
+static gboolean
+process_has_values (MgProfile *p, guint process, const char *id)
+{
+  int m = mg_profile_find_metric (p, id);
+  if (m < 0)
+    return FALSE;
+  const MgProcessSeries *s = mg_profile_get_process_series (p, process, (guint) m);
+  for (guint i = 0; i < s->n; i++)
+    if (!isnan (s->means[i]))
+      return TRUE;
+  return FALSE;
+}
+
+static const MgPluginError *
+find_plugin_error (MgProfile *p, const char *source_id)
+{
+  for (guint i = 0; i < mg_profile_get_n_plugin_errors (p); i++)
+    {
+      const MgPluginError *e = mg_profile_get_plugin_error (p, i);
+      if (g_strcmp0 (e->source_id, source_id) == 0)
+        return e;
+    }
+  return NULL;
+}
+
+static const MgMetricGroup *
+find_group (MgProfile *p, const char *id)
+{
+  for (guint i = 0; i < mg_profile_get_n_groups (p); i++)
+    {
+      const MgMetricGroup *g = mg_profile_get_group (p, i);
+      if (g_strcmp0 (g->id, id) == 0)
+        return g;
+    }
+  g_error ("group %s is not in the profile", id);
+  return NULL;
+}
+
+/* A run without RAPL: the energy plugin's reason is in the profile, and
+ * its group has no values at all. (The tree is pointed at a missing
+ * folder, so that the test is the same on a machine that has RAPL.) */
+static void
+test_energy_absent (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
+  g_autofree char *missing = g_build_filename (f->dir, "no-powercap", NULL);
+  g_autofree char *env_dir = g_strdup_printf ("METROGRAPH_POWERCAP_DIR=%s", missing);
+  const char *args[] = { workload, "idle", NULL };
+  const char *env[] = { env_dir, NULL };
+  Run run = { 1, args, NULL, env };
+  g_autoptr (MgProfile) p = profile_run (f, &run, NULL);
+  const MgPluginError *e = find_plugin_error (p, "org.metrograph.metrics.energy_src");
+  g_assert_nonnull (e);
+  g_test_message ("energy: %s", e->message);
+  g_autofree char *expected = g_strdup_printf ("Energy: %s does not exist: this "
+                                               "machine has no RAPL powercap interface",
+                                               missing);
+  g_assert_true (g_str_has_prefix (e->message, expected));
+  g_assert_cmpint (e->code, ==, ENOENT);
+  const MgMetricGroup *group = find_group (p, "energy");
+  g_assert_cmpuint (group->metric_refs->len, ==, 2);
+  for (guint r = 0; r < group->metric_refs->len; r++)
+    {
+      const char *id = g_ptr_array_index (group->metric_refs, r);
+      g_assert_false (process_has_values (p, 0, id));
+      int m = mg_profile_find_metric (p, id);
+      const MgSeries *series = m >= 0 ? mg_profile_get_series (p, (guint) m) : NULL;
+      for (guint i = 0; series && i < mg_profile_get_n_windows (p); i++)
+        g_assert_true (isnan (series->means[i]));
+    }
+}
+
+static void
+write_file (const char *dir, const char *name, const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+}
+
+/* A fake RAPL tree (METROGRAPH_POWERCAP_DIR) whose package counter the
+ * workload advances by 10 J in 1 s, with a platform zone (psys) that must
+ * not be added: the energy and power read back. */
+static void
+test_energy_present (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
+  g_autofree char *tree = g_build_filename (f->dir, "powercap", NULL);
+  g_autofree char *pkg = g_build_filename (tree, "intel-rapl:0", NULL);
+  g_autofree char *psys = g_build_filename (tree, "intel-rapl:1", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (pkg, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (psys, 0755), ==, 0);
+  write_file (pkg, "name", "package-0\n");
+  write_file (pkg, "energy_uj", "000001000000\n");
+  write_file (pkg, "max_energy_range_uj", "262143328850\n");
+  write_file (psys, "name", "psys\n");
+  write_file (psys, "energy_uj", "000005000000\n");
+  g_autofree char *counter = g_build_filename (pkg, "energy_uj", NULL);
+  g_autofree char *env_dir = g_strdup_printf ("METROGRAPH_POWERCAP_DIR=%s", tree);
+  const char *args[] = { workload, "energy", counter, NULL };
+  const char *env[] = { env_dir, NULL };
+  Run run = { 1, args, NULL, env };
+  g_autoptr (MgProfile) p = profile_run (f, &run, NULL);
+  g_assert_null (find_plugin_error (p, "org.metrograph.metrics.energy_src"));
+  double min, max;
+  value_range (p, "rapl_energy", &min, &max);
+  double power_joules = process_count (p, 0, "rapl_power");
+  g_test_message ("rapl_energy up to %.3f J, rapl_power integrated %.3f J "
+                  "(10 J written)", max, power_joules);
+  g_assert_cmpfloat_with_epsilon (max, 10.0, 1e-6);
+  g_assert_cmpfloat (fabs (power_joules - 10.0), <=, 0.2);
+}
+
+/* Whether this process may not use perf_event_open (then the perf tests
+ * skip, saying why). */
+static const char *
+perf_refused (void)
+{
+  g_autofree char *text = NULL;
+  if (geteuid () == 0)
+    return NULL;
+  if (g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &text, NULL, NULL)
+      && atoi (text) > 2)
+    return "perf_event_paranoid > 2 and not root";
+  return NULL;
+}
+
+/* Hardware counters unsupported here (virtual machines): their plugin's
+ * reason is in the profile, while software events of the same run have
+ * values, matching the CPU plugin's. */
+static void
+test_perf_errors_and_values (Fixture *f, gconstpointer data)
+{
+  const char *refused = perf_refused ();
+  if (refused)
+    {
+      g_test_message ("skipped: %s", refused);
+      g_test_skip (refused);
+      return;
+    }
+  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
+  g_autoptr (MgProfile) p = profile (f, 1, workload, "busy", NULL);
+  const MgPluginError *hw = find_plugin_error (p, "org.metrograph.metrics.perf_hw_src");
+  if (!g_file_test ("/sys/bus/event_source/devices/cpu", G_FILE_TEST_IS_DIR))
+    {
+      g_assert_nonnull (hw);
+      g_test_message ("hardware counters: %s", hw->message);
+      g_assert_cmpstr (hw->message, ==,
+                       "CPU Instructions: event 'instructions' not supported by "
+                       "this hardware: virtual machines often have no performance "
+                       "counters; run on bare metal or enable the virtual PMU "
+                       "(e.g. QEMU/KVM '-cpu host')");
+      g_assert_false (process_has_values (p, 0, "com.allinea.metrics.perf.cycles"));
+    }
+  else
+    {
+      g_assert_null (hw);
+      g_assert_cmpfloat (process_count (p, 0, "com.allinea.metrics.perf.instructions"), >, 1e6);
+    }
+  g_assert_null (find_plugin_error (p, "org.metrograph.metrics.perf_sw_src"));
+  double task_clock = weighted_mean (p, "org.metrograph.perf.task_clock");
+  double cpu = weighted_mean (p, "cpu_time_percentage");
+  g_test_message ("task-clock %.1f%%, cpu_time_percentage %.1f%%", task_clock, cpu);
+  g_assert_cmpfloat (task_clock, >, 20);
+  g_assert_cmpfloat (fabs (task_clock - cpu), <=, 10);
+  g_assert_true (process_has_values (p, 0, "org.metrograph.perf.page_faults"));
+  g_assert_true (process_has_values (p, 0, "org.metrograph.perf.context_switches"));
+}
+
+/* A program that does no I/O shows none, with every built-in metric of
+ * this machine sampling it, the perf counters included. */
+static void
+test_idle_io (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
+  g_autoptr (MgProfile) p = profile (f, 1, workload, "idle", NULL);
+  if (perf_refused () == NULL)
+    g_assert_true (process_has_values (p, 0, "org.metrograph.perf.task_clock"));
+  static const char *const ids[] = { "rchar_rate", "syscr", "wchar_rate", "syscw",
+                                     "rchar_total", "syscr_total" };
+  for (guint k = 0; k < G_N_ELEMENTS (ids); k++)
+    {
+      const MgProcessSeries *s = mg_profile_get_process_series (p, 0, metric_index (p, ids[k]));
+      double max = 0;
+      for (guint i = 0; i < s->n; i++)
+        if (!isnan (s->maxs[i]))
+          max = MAX (max, s->maxs[i]);
+      g_test_message ("%s: at most %.0f in %u samples", ids[k], max, s->n);
+      g_assert_cmpuint (s->n, >=, 10);
+      g_assert_cmpfloat (max, ==, 0);
+    }
+}
+
+/* The index of the process whose parent is another process of the run. */
+static guint
+forked_child (MgProfile *p, guint *parent)
+{
+  for (guint i = 0; i < mg_profile_get_n_processes (p); i++)
+    for (guint k = 0; k < mg_profile_get_n_processes (p); k++)
+      if (mg_profile_get_process (p, i)->ppid == mg_profile_get_process (p, k)->pid)
+        {
+          *parent = k;
+          return i;
+        }
+  g_error ("no forked child in the profile");
+  return 0;
+}
+
+/* A forked child, sampled with the plugins it inherited, has its own page
+ * faults and I/O, from 0 at the fork. */
+static void
+test_fork (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
+  g_autoptr (MgProfile) p = profile (f, 1, workload, "fork", NULL);
+  g_assert_cmpuint (mg_profile_get_n_processes (p), ==, 2);
+  guint parent, child = forked_child (p, &parent);
+  const MgProcessSeries *faults = mg_profile_get_process_series (p, child, metric_index (p, "minor_page_faults"));
+  double highest = 0;
+  for (guint i = 0; i < faults->n; i++)
+    if (!isnan (faults->maxs[i]))
+      highest = MAX (highest, faults->maxs[i]);
+  double child_faults = process_count (p, child, "minor_page_faults");
+  double parent_faults = process_count (p, parent, "minor_page_faults");
+  const MgProcessSeries *wchar = mg_profile_get_process_series (p, child, metric_index (p, "wchar_total"));
+  double child_wchar = 0;
+  for (guint i = 0; i < wchar->n; i++)
+    if (!isnan (wchar->maxs[i]))
+      child_wchar = MAX (child_wchar, wchar->maxs[i]);
+  double child_wchar_rate = process_count (p, child, "wchar_rate");
+  double child_syscw = process_count (p, child, "syscw");
+  g_test_message ("child: %u samples, %.0f minor faults (at most %.0f/s), "
+                  "wchar_total %.0f B, wchar_rate integrated %.0f B, %.0f write "
+                  "calls; parent: %.0f minor faults", faults->n, child_faults,
+                  highest, child_wchar, child_wchar_rate, child_syscw, parent_faults);
+  g_assert_cmpuint (faults->n, >=, 5);
+  /* 2048 pages, plus the copies of the pages the child wrote after the
+   * fork; never a wrapped difference (about 1.8e19). */
+  g_assert_cmpfloat (highest, <, 1e9);
+  g_assert_cmpfloat (child_faults, >=, 2048 * 0.98);
+  g_assert_cmpfloat (child_faults, <=, 2048 + 2000);
+  g_assert_cmpfloat (parent_faults, >=, 16384 * 0.98);
+  /* Its own 8 MiB, not the parent's 16 MiB, nor nothing. */
+  g_assert_cmpfloat (child_wchar, >=, 8 * MB);
+  g_assert_cmpfloat (child_wchar, <=, 8 * MB * 1.01);
+  g_assert_cmpfloat (fabs (child_wchar_rate - 8 * MB), <=, 8 * MB * 0.02);
+  g_assert_cmpfloat (fabs (child_syscw - 8), <=, 0.5);
+}
+
+/* Threads running before the sampler's first sample (as an OpenMP pool)
+ * are counted by the perf counters: task-clock reads what the process
+ * used. */
+static void
+test_threads_before_first_sample (Fixture *f, gconstpointer data)
+{
+  const char *refused = perf_refused ();
+  if (refused)
+    {
+      g_test_message ("skipped: %s", refused);
+      g_test_skip (refused);
+      return;
+    }
+  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
+  g_autofree char *out = NULL;
+  const char *args[] = { workload, "threads", "2", NULL };
+  Run run = { 1, args, NULL, NULL };
+  g_autoptr (MgProfile) p = profile_run (f, &run, &out);
+  const char *report = strstr (out, "cpu=");
+  g_assert_nonnull (report);
+  double used = g_ascii_strtod (report + 4, NULL);
+  double wall = g_ascii_strtod (strstr (report, "wall=") + 5, NULL);
+  double truth = 100.0 * used / wall;
+  double task_clock = weighted_mean (p, "org.metrograph.perf.task_clock");
+  double cpu = weighted_mean (p, "cpu_time_percentage");
+  g_test_message ("2 busy threads from the start: task-clock %.1f%%, "
+                  "cpu_time_percentage %.1f%%; the workload used %.1f%% "
+                  "(%.3f s in %.3f s)", task_clock, cpu, truth, used, wall);
+  g_assert_cmpfloat (truth, >, 50); /* the threads ran */
+  g_assert_cmpfloat (fabs (task_clock - truth), <=, truth * 0.1);
+  g_assert_cmpfloat (fabs (task_clock - cpu), <=, cpu * 0.1);
 }
 
 static void
@@ -302,5 +623,11 @@ main (int argc, char **argv)
   g_test_add ("/metrics/e2e/wchar-total", Fixture, NULL, fixture_set_up, test_wchar_total, fixture_tear_down);
   g_test_add ("/metrics/e2e/context-switches", Fixture, NULL, fixture_set_up, test_context_switches, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi", Fixture, NULL, fixture_set_up, test_mpi, fixture_tear_down);
+  g_test_add ("/metrics/e2e/energy-absent", Fixture, NULL, fixture_set_up, test_energy_absent, fixture_tear_down);
+  g_test_add ("/metrics/e2e/energy-present", Fixture, NULL, fixture_set_up, test_energy_present, fixture_tear_down);
+  g_test_add ("/metrics/e2e/perf-errors-and-values", Fixture, NULL, fixture_set_up, test_perf_errors_and_values, fixture_tear_down);
+  g_test_add ("/metrics/e2e/idle-io", Fixture, NULL, fixture_set_up, test_idle_io, fixture_tear_down);
+  g_test_add ("/metrics/e2e/fork", Fixture, NULL, fixture_set_up, test_fork, fixture_tear_down);
+  g_test_add ("/metrics/e2e/threads-before-first-sample", Fixture, NULL, fixture_set_up, test_threads_before_first_sample, fixture_tear_down);
   return g_test_run ();
 }
