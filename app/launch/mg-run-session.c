@@ -46,6 +46,7 @@ struct _MgRunSession
   gint64 end_mono_us;
   guint tick_id;
   guint refresh_ms;
+  gint64 merge_start_us;       /* when the last live merge started */
   guint kill_id;
   double grace_s;
   gboolean merge_running;
@@ -319,6 +320,7 @@ merge_job_new (MgRunSession *self, gboolean final)
     .start_time_us = self->start_real_us,
     .exit_status = final ? self->exit_status : 0,
     .run_id = mg_launcher_get_run_id (self->launcher),
+    .max_process_samples = final ? 0 : MG_RUN_SESSION_LIVE_SAMPLES,
   };
   return job;
 }
@@ -350,6 +352,8 @@ set_profile (MgRunSession *self, MgProfile *profile)
     g_object_notify_by_pspec (G_OBJECT (self), props[PROP_N_SAMPLES]);
 }
 
+static void start_merge (MgRunSession *self, gboolean final, GAsyncReadyCallback callback);
+
 static void
 on_live_merged (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -365,6 +369,11 @@ on_live_merged (GObject *source, GAsyncResult *result, gpointer user_data)
   /* The program ended while this merge ran: now the final one. */
   if (self->state == MG_RUN_STATE_MERGING)
     finish_run (self);
+  /* A merge that took longer than the refresh interval made the tick skip:
+   * the next one starts now rather than at the next tick. */
+  else if (self->state == MG_RUN_STATE_RUNNING
+           && g_get_monotonic_time () - self->merge_start_us >= (gint64) self->refresh_ms * 1000)
+    start_merge (self, FALSE, on_live_merged);
 }
 
 static void
@@ -373,6 +382,7 @@ start_merge (MgRunSession *self, gboolean final, GAsyncReadyCallback callback)
   g_autoptr (GTask) task = g_task_new (self, NULL, callback, NULL);
 
   self->merge_running = TRUE;
+  self->merge_start_us = g_get_monotonic_time ();
   g_task_set_task_data (task, merge_job_new (self, final), (GDestroyNotify) merge_job_free);
   g_task_run_in_thread (task, merge_in_thread);
 }
