@@ -21,9 +21,9 @@
 #include "mg-record-finish.h"
 #include "mg-run-check.h"
 #include "mg-run-metric-toggles.h"
+#include "mg-stopper.h"
 
 #define MAX_OUTPUT_LINES 2000
-#define DEFAULT_GRACE_S 5.0
 #define DEFAULT_REFRESH_MS 250
 
 struct _MgRunSession
@@ -47,8 +47,8 @@ struct _MgRunSession
   guint tick_id;
   guint refresh_ms;
   gint64 merge_start_us;       /* when the last live merge started */
-  guint kill_id;
-  double grace_s;
+  guint stopper_id;            /* the stopper's next deadline */
+  MgStopper stopper;           /* Stop, Cancel and Stop after end the program */
   gboolean merge_running;
   gboolean stopped;
   gboolean cancelled;
@@ -94,6 +94,7 @@ static GParamSpec *props[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static void finish_run (MgRunSession *self);
+static void schedule_stopper (MgRunSession *self);
 
 static void
 mg_run_session_dispose (GObject *object)
@@ -105,7 +106,7 @@ mg_run_session_dispose (GObject *object)
     kill (-self->pgid, SIGKILL);
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->tick_id, g_source_remove);
-  g_clear_handle_id (&self->kill_id, g_source_remove);
+  g_clear_handle_id (&self->stopper_id, g_source_remove);
   g_clear_handle_id (&self->output_wait_id, g_source_remove);
   g_clear_object (&self->process);
   G_OBJECT_CLASS (mg_run_session_parent_class)->dispose (object);
@@ -185,7 +186,7 @@ mg_run_session_init (MgRunSession *self)
   self->cancellable = g_cancellable_new ();
   self->output = g_string_new (NULL);
   self->exit_status = -1;
-  self->grace_s = DEFAULT_GRACE_S;
+  mg_stopper_init (&self->stopper, 0, MG_STOPPER_GRACE_S);
   self->refresh_ms = DEFAULT_REFRESH_MS;
 }
 
@@ -429,7 +430,11 @@ describe_end (MgRunSession *self, MgProfile *profile)
   int status = self->exit_status;
   guint n_errors = mg_profile_get_n_plugin_errors (profile) + mg_profile_get_n_metric_errors (profile);
 
-  if (self->stopped)
+  /* Said as the command line says it (mg-cli-summary.c). */
+  if (self->stopper.stopped_after)
+    g_string_append_printf (text, _("Stopped after %g s (Stop after); the profile was still "
+                                    "written."), self->stopper.stop_after_s);
+  else if (self->stopped)
     g_string_append_printf (text, _("Stopped after %.1f s, as asked; the profile was still written."),
                             mg_run_session_get_elapsed (self));
   else if (status > 128)
@@ -566,7 +571,8 @@ on_process_exited (GObject *source, GAsyncResult *result, gpointer user_data)
     return; /* disposed */
   self->end_mono_us = g_get_monotonic_time ();
   g_clear_handle_id (&self->tick_id, g_source_remove);
-  g_clear_handle_id (&self->kill_id, g_source_remove);
+  g_clear_handle_id (&self->stopper_id, g_source_remove);
+  mg_stopper_finish (&self->stopper);
   if (g_subprocess_get_if_signaled (process))
     {
       self->exit_status = 128 + g_subprocess_get_term_sig (process);
@@ -723,6 +729,11 @@ mg_run_session_start (MgRunSession *self, GError **error)
       return FALSE;
     }
   set_state (self, MG_RUN_STATE_RUNNING);
+  /* Stop after ends the program as --stop-after does: the plan stops the
+   * sampling, the stopper the program. */
+  self->stopper.stop_after_s = mg_run_settings_get_stop_after (self->settings);
+  mg_stopper_start (&self->stopper, self->pgid, self->start_mono_us);
+  schedule_stopper (self);
   self->output_open = TRUE;
   read_output (self, g_subprocess_get_stdout_pipe (self->process));
   g_subprocess_wait_async (self->process, self->cancellable, on_process_exited, g_object_ref (self));
@@ -731,24 +742,47 @@ mg_run_session_start (MgRunSession *self, GError **error)
 }
 
 static gboolean
-on_grace_over (gpointer user_data)
+on_stopper_due (gpointer user_data)
 {
   MgRunSession *self = user_data;
 
-  self->kill_id = 0;
-  if (self->state == MG_RUN_STATE_RUNNING && self->pgid > 0)
-    kill (-self->pgid, SIGKILL);
+  self->stopper_id = 0;
+  if (self->state != MG_RUN_STATE_RUNNING)
+    return G_SOURCE_REMOVE;
+  mg_stopper_check (&self->stopper, g_get_monotonic_time ());
+  /* Stop after's time came: the run stops as if Stop was pressed. */
+  if (self->stopper.stopped_after && !self->stopped)
+    {
+      self->stopped = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STOPPED]);
+    }
+  schedule_stopper (self);
   return G_SOURCE_REMOVE;
+}
+
+/* A timeout at the stopper's next deadline (a timeout that fires a little
+ * early only schedules another). */
+static void
+schedule_stopper (MgRunSession *self)
+{
+  gint64 deadline = mg_stopper_get_deadline (&self->stopper);
+  gint64 left;
+
+  g_clear_handle_id (&self->stopper_id, g_source_remove);
+  if (deadline == 0 || self->state != MG_RUN_STATE_RUNNING)
+    return;
+  left = MAX (deadline - g_get_monotonic_time (), 0);
+  self->stopper_id = g_timeout_add ((guint) MIN ((left + 999) / 1000, G_MAXUINT), on_stopper_due,
+                                    self);
 }
 
 static void
 terminate (MgRunSession *self)
 {
-  if (self->state != MG_RUN_STATE_RUNNING || self->pgid <= 0 || self->kill_id != 0)
+  if (self->state != MG_RUN_STATE_RUNNING)
     return;
-  kill (-self->pgid, SIGTERM);
-  kill (-self->pgid, SIGCONT);
-  self->kill_id = g_timeout_add ((guint) (self->grace_s * 1000), on_grace_over, self);
+  mg_stopper_terminate (&self->stopper, g_get_monotonic_time ());
+  schedule_stopper (self);
 }
 
 void
@@ -793,7 +827,7 @@ mg_run_session_kill_now (MgRunSession *self)
 void
 mg_run_session_set_grace_period (MgRunSession *self, double seconds)
 {
-  self->grace_s = MAX (seconds, 0.0);
+  self->stopper.grace_s = MAX (seconds, 0.0);
 }
 
 void

@@ -605,6 +605,47 @@ test_session_stop_and_cancel (void)
   g_rmdir (dir);
 }
 
+/* Stop after ends the program as --stop-after does: SIGTERM at that time,
+ * the profile written, the end said as the command line says it; a
+ * program that ignores SIGTERM gets SIGKILL after the grace period. */
+static void
+test_session_stop_after (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+
+  for (int stubborn = 0; stubborn <= 1; stubborn++)
+    {
+      g_autoptr (MgRunSettings) s =
+        workload_settings ("run-workload", stubborn ? "ignore-term work=60" : "work=60", dir);
+      g_autoptr (MgRunSession) session = NULL;
+      g_autoptr (MgProfile) saved = NULL;
+      g_autoptr (GError) error = NULL;
+      double elapsed;
+      Watch w = { 0 };
+
+      mg_run_settings_set_stop_after (s, 1.5);
+      session = run_to_end (s, c, &w);
+      elapsed = mg_run_session_get_elapsed (session);
+      g_test_message ("stop after 1.5 s%s: ended after %.2f s", stubborn ? ", SIGTERM ignored" : "",
+                      elapsed);
+      g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+      g_assert_true (mg_run_session_get_stopped (session));
+      /* run_to_end's grace period is 1 s. */
+      g_assert_cmpfloat (elapsed, >=, stubborn ? 2.5 : 1.5);
+      g_assert_cmpfloat (elapsed, <, stubborn ? 10 : 8);
+      g_assert_cmpint (mg_run_session_get_exit_status (session), ==,
+                       128 + (stubborn ? SIGKILL : SIGTERM));
+      g_assert_cmpstr (mg_run_session_get_message (session), ==,
+                       "Stopped after 1.5 s (Stop after); the profile was still written.");
+      saved = mg_profile_load (mg_run_session_get_output_path (session), &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (mg_profile_get_n_windows (saved), >=, 10);
+      g_unlink (mg_run_session_get_output_path (session));
+    }
+  g_rmdir (dir);
+}
+
 /* The working folder, the environment and the bounded output. */
 static void
 test_session_folder_environment_output (void)
@@ -735,6 +776,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/session/crash", test_session_crash);
   g_test_add_func ("/run/session/static", test_session_static);
   g_test_add_func ("/run/session/stop-and-cancel", test_session_stop_and_cancel);
+  g_test_add_func ("/run/session/stop-after", test_session_stop_after);
   g_test_add_func ("/run/session/folder-environment-output", test_session_folder_environment_output);
   g_test_add_func ("/run/session/plugin-error", test_session_plugin_error);
   g_test_add_func ("/run/session/mpi", test_session_mpi);

@@ -310,6 +310,7 @@ typedef struct {
   guint collapsed_at;          /* the update at which "Default" was collapsed */
   guint updates_collapsed;     /* later updates that kept it collapsed */
   gboolean no_wait;            /* run_through_dialog returns while it runs */
+  const char *stop_after;      /* typed into Stop after, when set */
 } Live;
 
 /* The live rows are grouped as the viewer groups them, and a group
@@ -393,6 +394,8 @@ run_through_dialog (const char *program, const char *arguments, const char *fold
   mg_run_dialog_set_command_line (dialog, line);
   type_into (dialog, "arguments", arguments);
   type_into (dialog, "output", folder);
+  if (live->stop_after != NULL)
+    type_into (dialog, "stop-after", live->stop_after);
   gtk_check_button_set_active (mg_run_dialog_get_group_check (dialog, "io"), FALSE);
   spin (100);
   if (screenshot_prefix != NULL)
@@ -566,6 +569,21 @@ test_failures (void)
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
   g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
   g_assert_nonnull (strstr (mg_run_host_get_banner_text (live.host), "Stopped after"));
+  g_unlink (mg_run_session_get_output_path (session));
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* Stop after, from the dialog: the program ends then (not after its 60 s)
+   * and the profile opens, the banner saying so as the command line does. */
+  memset (&live, 0, sizeof live);
+  live.stop_after = "1";
+  window = run_through_dialog ("run-workload", "work=60", dir, &live, NULL);
+  session = mg_run_host_get_session (live.host);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 128 + SIGTERM);
+  g_assert_cmpfloat (mg_run_session_get_elapsed (session), <, 10);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  g_assert_true (g_str_has_prefix (mg_run_host_get_banner_text (live.host),
+                                   "Stopped after 1 s (Stop after); the profile was still written."));
   g_unlink (mg_run_session_get_output_path (session));
   gtk_window_destroy (GTK_WINDOW (window));
 
