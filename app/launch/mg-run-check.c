@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mg-output-name.h"
+
 G_DEFINE_QUARK (mg-run-check-error-quark, mg_run_check_error)
 
 static char *
@@ -104,7 +106,8 @@ check_output (MgRunSettings *self)
   if (output == NULL)
     return check_folder (folder, TRUE);
   path = g_canonicalize_filename (output, folder);
-  if (!g_str_has_suffix (path, ".mgprof"))
+  /* Read as the command line reads -o (mg_output_name_choose). */
+  if (mg_output_name_is_folder (output, folder) || !g_str_has_suffix (path, MG_PROFILE_SUFFIX))
     return check_folder (path, TRUE);
   parent = g_path_get_dirname (path);
   return check_folder (parent, TRUE);

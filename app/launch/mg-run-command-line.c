@@ -68,21 +68,22 @@ append_ids (GString *line, const char *name, const char *const *ids)
   append_option (line, name, joined);
 }
 
-/* A folder as output: the MAP-style name the run would get now. */
+/* A folder is written with a "/" at the end: `metrograph --profile -o DIR/`
+ * gives the profile MAP's default name in DIR, made when the run ends,
+ * exactly as the window's run names it (mg_output_name_choose). */
 static char *
-output_file (MgRunSettings *self)
+output_word (MgRunSettings *self)
 {
   const char *output = mg_run_settings_get_output (self);
-  const char *program = mg_run_settings_get_program (self);
-  g_autoptr (GDateTime) now = NULL;
-  g_autofree char *name = NULL;
+  const char *folder = mg_run_settings_get_working_folder (self);
+  g_autofree char *base = folder != NULL ? g_canonicalize_filename (folder, NULL)
+                                         : g_get_current_dir ();
 
-  if (output == NULL || g_str_has_suffix (output, MG_PROFILE_SUFFIX))
-    return g_strdup (output);
-  now = g_date_time_new_now_local ();
-  name = mg_output_name_default (program != NULL ? program : "program",
-                                 MAX (mg_run_settings_get_n_processes (self), 1), 1, now);
-  return g_build_filename (output, name, NULL);
+  if (output == NULL)
+    return NULL;
+  if (!g_str_has_suffix (output, "/") && mg_output_name_is_folder (output, base))
+    return g_strconcat (output, "/", NULL);
+  return g_strdup (output);
 }
 
 static void
@@ -126,7 +127,7 @@ mg_run_settings_to_command_line (MgRunSettings *self, MgCatalogue *catalogue)
   g_autoptr (GString) line = g_string_new (NULL);
   const char *folder = mg_run_settings_get_working_folder (self);
   const char *const *paths = mg_run_settings_get_metrics_path (self);
-  g_autofree char *output = output_file (self);
+  g_autofree char *output = output_word (self);
   g_auto (GStrv) enable_ids = NULL, disable_ids = NULL;
 
   if (folder != NULL)

@@ -4,6 +4,7 @@
 #include "mg-config.h"
 
 #include "mg-run-session.h"
+#include "mg-run-session-private.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -62,6 +63,9 @@ struct _MgRunSession
   guint output_lines;
   gboolean output_open;        /* the pipe has not reached its end yet */
   guint output_wait_id;        /* after the exit: how long we wait for that end */
+  guint n_threads;             /* the _<T>t of the default name */
+  MgRunSessionSaveHook save_hook;
+  gpointer save_hook_data;
 };
 
 G_DEFINE_FINAL_TYPE (MgRunSession, mg_run_session, G_TYPE_OBJECT)
@@ -286,10 +290,24 @@ typedef struct {
   MgMergeInput input;
   GStrv argv;
   char *working_dir;
+  char *run_id;
   GPtrArray *metrics;
   GPtrArray *groups;
   gboolean final;
+  /* The final job also saves (never on the main thread): */
+  char *output;                /* the settings' "Save in" */
+  char *program;               /* for the default name */
+  guint n_threads;             /* OMP_NUM_THREADS of the program's environment */
+  MgRunSessionSaveHook save_hook;
+  gpointer save_hook_data;
 } MergeJob;
+
+/* What the final job gives back when the records merged. */
+typedef struct {
+  MgProfile *profile;
+  char *path;                  /* where it was saved, NULL when it could not be */
+  GError *save_error;
+} FinalResult;
 
 static void
 merge_job_free (MergeJob *job)
@@ -297,22 +315,41 @@ merge_job_free (MergeJob *job)
   g_free (job->record_dir);
   g_strfreev (job->argv);
   g_free (job->working_dir);
+  g_free (job->run_id);
   g_ptr_array_unref (job->metrics);
   g_ptr_array_unref (job->groups);
+  g_free (job->output);
+  g_free (job->program);
   g_free (job);
+}
+
+static void
+final_result_free (FinalResult *result)
+{
+  g_clear_object (&result->profile);
+  g_free (result->path);
+  g_clear_error (&result->save_error);
+  g_free (result);
 }
 
 static MergeJob *
 merge_job_new (MgRunSession *self, gboolean final)
 {
   MergeJob *job = g_new0 (MergeJob, 1);
+  const char *program = mg_launcher_get_program_path (self->launcher);
 
   job->record_dir = g_strdup (mg_launcher_get_record_dir (self->launcher));
   job->argv = g_strdupv ((char **) mg_launcher_get_argv (self->launcher));
   job->working_dir = g_strdup (self->working_dir);
+  job->run_id = g_strdup (mg_launcher_get_run_id (self->launcher));
   job->metrics = g_ptr_array_ref (self->metrics);
   job->groups = g_ptr_array_ref (self->groups);
   job->final = final;
+  job->output = g_strdup (mg_run_settings_get_output (self->settings));
+  job->program = g_strdup (program != NULL ? program : job->argv[0]);
+  job->n_threads = self->n_threads;
+  job->save_hook = self->save_hook;
+  job->save_hook_data = self->save_hook_data;
   job->input = (MgMergeInput) {
     .metrics = job->metrics,
     .groups = job->groups,
@@ -320,10 +357,31 @@ merge_job_new (MgRunSession *self, gboolean final)
     .working_dir = job->working_dir,
     .start_time_us = self->start_real_us,
     .exit_status = final ? self->exit_status : 0,
-    .run_id = mg_launcher_get_run_id (self->launcher),
+    .run_id = job->run_id,
     .max_process_samples = final ? 0 : MG_RUN_SESSION_LIVE_SAMPLES,
   };
   return job;
+}
+
+/* The file the command line would write (mg_output_name_choose, as
+ * `metrograph --profile` run in the working folder), then the save. */
+static FinalResult *
+save_final (MergeJob *job, MgProfile *profile)
+{
+  FinalResult *result = g_new0 (FinalResult, 1);
+  const MgRunInfo *info = mg_profile_get_run_info (profile);
+  g_autoptr (GDateTime) start =
+    g_date_time_new_from_unix_utc (job->input.start_time_us / G_USEC_PER_SEC);
+  g_autofree char *path =
+    mg_output_name_choose (job->output, job->working_dir, job->program, info->n_processes,
+                           MAX (info->n_nodes, 1), job->n_threads, start);
+
+  result->profile = g_object_ref (profile);
+  if (job->save_hook != NULL)
+    job->save_hook (path, job->save_hook_data);
+  if (mg_profile_save (profile, path, &result->save_error))
+    result->path = g_steal_pointer (&path);
+  return result;
 }
 
 static void
@@ -331,12 +389,14 @@ merge_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellable 
 {
   MergeJob *job = task_data;
   GError *error = NULL;
-  MgProfile *profile = mg_merge_records (job->record_dir, &job->input, &error);
+  g_autoptr (MgProfile) profile = mg_merge_records (job->record_dir, &job->input, &error);
 
   if (profile == NULL)
     g_task_return_error (task, error);
+  else if (job->final)
+    g_task_return_pointer (task, save_final (job, profile), (GDestroyNotify) final_result_free);
   else
-    g_task_return_pointer (task, profile, g_object_unref);
+    g_task_return_pointer (task, g_steal_pointer (&profile), g_object_unref);
 }
 
 static void
@@ -402,28 +462,6 @@ on_tick (gpointer user_data)
 /* ---- the end ------------------------------------------------------------ */
 
 static char *
-choose_output_path (MgRunSession *self, MgProfile *profile)
-{
-  const MgRunInfo *info = mg_profile_get_run_info (profile);
-  const char *output = mg_run_settings_get_output (self->settings);
-  const char *program = mg_launcher_get_program_path (self->launcher);
-  g_autoptr (GDateTime) start = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *folder = NULL;
-  g_autofree char *path = NULL;
-
-  if (output != NULL && g_str_has_suffix (output, MG_PROFILE_SUFFIX))
-    return g_canonicalize_filename (output, self->working_dir);
-  folder = output != NULL ? g_canonicalize_filename (output, self->working_dir)
-                          : g_strdup (self->working_dir);
-  start = g_date_time_new_from_unix_local (self->start_real_us / G_USEC_PER_SEC);
-  name = mg_output_name_default (program != NULL ? program : mg_launcher_get_argv (self->launcher)[0],
-                                 info->n_processes, MAX (info->n_nodes, 1), start);
-  path = g_build_filename (folder, name, NULL);
-  return mg_output_name_make_unique (path);
-}
-
-static char *
 describe_end (MgRunSession *self, MgProfile *profile)
 {
   g_autoptr (GString) text = g_string_new (NULL);
@@ -474,46 +512,44 @@ on_final_merged (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   MgRunSession *self = MG_RUN_SESSION (source);
   g_autoptr (GError) error = NULL;
-  g_autoptr (MgProfile) profile = g_task_propagate_pointer (G_TASK (result), &error);
-  g_autofree char *path = NULL;
+  FinalResult *final = g_task_propagate_pointer (G_TASK (result), &error);
   g_autofree char *message = NULL;
 
   self->merge_running = FALSE;
   if (self->cancelled)
-    {
-      set_state (self, MG_RUN_STATE_CANCELLED);
-      return;
-    }
-  if (profile == NULL && g_error_matches (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES))
+    set_state (self, MG_RUN_STATE_CANCELLED);
+  else if (final == NULL && g_error_matches (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES))
     {
       g_autofree char *why = describe_no_samples (self);
 
       fail (self, why);
-      return;
     }
-  if (profile == NULL)
+  else if (final == NULL)
     {
       g_autofree char *why = g_strdup_printf (_("The records could not be merged: %s"), error->message);
 
       fail (self, why);
-      return;
     }
-  path = choose_output_path (self, profile);
-  if (!mg_profile_save (profile, path, &error))
+  else if (final->path == NULL)
     {
-      g_autofree char *why = g_strdup_printf (_("The profile could not be written: %s"), error->message);
+      g_autofree char *why = g_strdup_printf (_("The profile could not be written: %s"),
+                                              final->save_error->message);
 
-      set_profile (self, profile);
+      set_profile (self, final->profile);
       fail (self, why);
-      return;
     }
-  self->output_path = g_steal_pointer (&path);
-  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_OUTPUT_PATH]);
-  set_profile (self, profile);
-  message = describe_end (self, profile);
-  if (message != NULL)
-    set_message (self, message);
-  set_state (self, MG_RUN_STATE_DONE);
+  else
+    {
+      self->output_path = g_steal_pointer (&final->path);
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_OUTPUT_PATH]);
+      set_profile (self, final->profile);
+      message = describe_end (self, final->profile);
+      if (message != NULL)
+        set_message (self, message);
+      set_state (self, MG_RUN_STATE_DONE);
+    }
+  if (final != NULL)
+    final_result_free (final);
 }
 
 static gboolean
@@ -646,6 +682,12 @@ prepare (MgRunSession *self, GError **error)
   if (!mg_launcher_prepare (self->launcher, error))
     return FALSE;
 
+  {
+    /* The default name's _<T>t, from the environment the program gets. */
+    g_auto (GStrv) env = mg_run_settings_build_environment (self->settings, NULL);
+
+    self->n_threads = mg_output_name_threads_from_environ ((const char *const *) env);
+  }
   plan.run_id = mg_launcher_get_run_id (self->launcher);
   plan.record_dir = mg_launcher_get_record_dir (self->launcher);
   plan.interval_ms = mg_run_settings_get_interval_ms (self->settings);
@@ -828,6 +870,13 @@ void
 mg_run_session_set_grace_period (MgRunSession *self, double seconds)
 {
   self->stopper.grace_s = MAX (seconds, 0.0);
+}
+
+void
+mg_run_session_set_save_hook (MgRunSession *self, MgRunSessionSaveHook hook, gpointer data)
+{
+  self->save_hook = hook;
+  self->save_hook_data = data;
 }
 
 void

@@ -12,6 +12,7 @@
 #include "mg-run-command-line.h"
 #include "mg-run-metric-toggles.h"
 #include "mg-run-session.h"
+#include "mg-run-session-private.h"
 #include "record-fixture.h"
 #include "run-test-support.h"
 
@@ -92,17 +93,33 @@ test_all_options (void)
   g_assert_cmpfloat (mg_run_settings_get_stop_after (back), ==, 0);
 }
 
+/* A folder to save in is written "-o DIR/": the command line then names
+ * the profile itself when the run ends, as the window's run does. */
 static void
 test_folder_output (void)
 {
   g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autoptr (MgRunSettings) back = mg_run_settings_new ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-out-XXXXXX", NULL);
+  g_autofree char *expected = g_strdup_printf ("metrograph --profile -o %s/ /opt/bin/solver", dir);
   g_autofree char *line = NULL;
 
   mg_run_settings_set_program (s, "/opt/bin/solver");
-  mg_run_settings_set_output (s, "/data/profiles");
+  mg_run_settings_set_output (s, dir);
+  assert_line (s, NULL, expected);
+  g_assert_true (mg_run_settings_set_from_command_line (back, expected, NULL, NULL));
+  g_assert_true (g_str_has_suffix (mg_run_settings_get_output (back), "/"));
+  assert_line (back, NULL, expected);
+  /* Relative to the working folder, as "cd DIR &&" says. */
+  mg_run_settings_set_working_folder (s, "/");
+  mg_run_settings_set_output (s, dir + 1);
   line = mg_run_settings_to_command_line (s, NULL);
-  g_assert_true (g_str_has_prefix (line, "metrograph --profile -o /data/profiles/solver_1p_1n_"));
-  g_assert_true (g_str_has_suffix (line, ".mgprof /opt/bin/solver"));
+  g_assert_true (g_str_has_prefix (line, "cd / && metrograph --profile -o "));
+  g_assert_nonnull (strstr (line, "/ /opt/bin/solver"));
+  /* A file stays as given. */
+  mg_run_settings_set_output (s, "/data/run.mgprof");
+  assert_line (s, NULL, "cd / && metrograph --profile -o /data/run.mgprof /opt/bin/solver");
+  g_rmdir (dir);
 }
 
 static void
@@ -646,6 +663,169 @@ test_session_stop_after (void)
   g_rmdir (dir);
 }
 
+/* The one file in @dir whose name matches @pattern, or NULL. */
+static char *
+find_name (const char *dir, const char *pattern, const char *except)
+{
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+  char *found = NULL;
+
+  while ((name = g_dir_read_name (listing)) != NULL)
+    if (g_strcmp0 (name, except) != 0 && g_regex_match_simple (pattern, name, 0, 0))
+      {
+        g_assert_null (found);
+        found = g_strdup (name);
+      }
+  return found;
+}
+
+/* The shown line run by `metrograph` itself in a shell (PATH finds the
+ * built one). */
+static void
+run_command_line (const char *line)
+{
+  g_autofree char *cli_dir = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "app", "cli", NULL);
+  g_autofree char *path = g_strdup_printf ("%s:%s", cli_dir, g_getenv ("PATH"));
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "PATH", path, TRUE);
+  const char *argv[] = { "/bin/sh", "-c", line, NULL };
+  g_autofree char *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                               NULL, &err, &status, &error));
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("%s failed:\n%s", line, err);
+}
+
+/* The file a window run writes has the name `metrograph --profile` gives
+ * it, _<T>t included (OMP_NUM_THREADS as the dialog sets it, or
+ * inherited); running the line the dialog shows writes a file of the same
+ * name in the same folder. */
+static void
+test_session_output_name (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-name-XXXXXX", NULL);
+  static const struct {
+    const char *set;           /* in the dialog's environment */
+    const char *unset;
+    const char *inherited;     /* in ours */
+    const char *threads;       /* the name's _<T>t part */
+  } cases[] = {
+    { "OMP_NUM_THREADS=3", NULL, NULL, "_3t" },
+    { NULL, NULL, "2", "_2t" },
+    { "OMP_NUM_THREADS=8,2", NULL, "2", "_8t" },
+    { NULL, "OMP_NUM_THREADS", "2", "" },
+    { NULL, NULL, NULL, "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.3", dir);
+      g_autoptr (MgRunSession) session = NULL;
+      g_autofree char *pattern = g_strdup_printf ("^run-workload_1p_1n%s_\\d{4}-\\d\\d-\\d\\d_"
+                                                  "\\d\\d-\\d\\d(-1)?\\.mgprof$",
+                                                  cases[i].threads);
+      g_autofree char *saved = NULL;
+      g_autofree char *by_cli = NULL;
+      g_autofree char *line = NULL;
+      g_autofree char *folder_word = g_strdup_printf (" -o %s/ ", dir);
+      Watch w = { 0 };
+
+      if (cases[i].inherited != NULL)
+        g_setenv ("OMP_NUM_THREADS", cases[i].inherited, TRUE);
+      else
+        g_unsetenv ("OMP_NUM_THREADS");
+      mg_run_settings_set_env_set (s, (const char *[]) { cases[i].set, NULL });
+      mg_run_settings_set_env_unset (s, (const char *[]) { cases[i].unset, NULL });
+      line = mg_run_settings_to_command_line (s, c);
+      g_assert_nonnull (strstr (line, folder_word));
+
+      session = run_to_end (s, c, &w);
+      g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+      saved = g_path_get_basename (mg_run_session_get_output_path (session));
+      g_test_message ("%s gives %s", line, saved);
+      if (!g_regex_match_simple (pattern, saved, 0, 0))
+        g_error ("%s does not match %s", saved, pattern);
+
+      run_command_line (line);
+      by_cli = find_name (dir, pattern, saved);
+      g_assert_nonnull (by_cli);
+      /* The same name, or the same with -1 when both came in one minute. */
+      g_test_message ("by the command line: %s", by_cli);
+
+      g_unlink (mg_run_session_get_output_path (session));
+      {
+        g_autofree char *other = g_build_filename (dir, by_cli, NULL);
+
+        g_unlink (other);
+      }
+    }
+  g_unsetenv ("OMP_NUM_THREADS");
+  g_rmdir (dir);
+}
+
+typedef struct {
+  guint calls;
+  gboolean on_main_thread;
+  char *path;
+} SaveSeen;
+
+/* In the saving thread: slow enough that a blocked main loop would show. */
+static void
+on_save (const char *path, gpointer data)
+{
+  SaveSeen *seen = data;
+
+  seen->calls++;
+  seen->on_main_thread = g_main_context_is_owner (g_main_context_default ());
+  seen->path = g_strdup (path);
+  g_usleep (400000);
+}
+
+static gboolean
+count_tick (gpointer data)
+{
+  (*(guint *) data)++;
+  return G_SOURCE_CONTINUE;
+}
+
+/* The final merge and the save run in a worker thread: the main loop goes
+ * on meanwhile (a 20 ms timeout keeps firing through a 400 ms save). */
+static void
+test_session_saves_off_main_thread (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-save-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.3", dir);
+  g_autoptr (MgRunSession) session = mg_run_session_new (s, c);
+  g_autoptr (GError) error = NULL;
+  SaveSeen seen = { 0 };
+  guint ticks = 0, ticks_at_merge = 0, tick_id;
+
+  mg_run_session_set_save_hook (session, on_save, &seen);
+  g_assert_true (mg_run_session_start (session, &error));
+  tick_id = g_timeout_add (20, count_tick, &ticks);
+  while (mg_run_session_get_state (session) == MG_RUN_STATE_RUNNING)
+    g_main_context_iteration (NULL, TRUE);
+  ticks_at_merge = ticks;
+  g_assert_true (run_test_wait (finished, session, 30));
+  g_source_remove (tick_id);
+
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpuint (seen.calls, ==, 1);
+  g_assert_false (seen.on_main_thread);
+  g_assert_cmpstr (seen.path, ==, mg_run_session_get_output_path (session));
+  g_test_message ("%u ticks of 20 ms while merging and saving", ticks - ticks_at_merge);
+  g_assert_cmpuint (ticks - ticks_at_merge, >=, 8);
+  g_unlink (seen.path);
+  g_free (seen.path);
+  g_rmdir (dir);
+}
+
 /* The working folder, the environment and the bounded output. */
 static void
 test_session_folder_environment_output (void)
@@ -777,6 +957,8 @@ main (int argc, char **argv)
   g_test_add_func ("/run/session/static", test_session_static);
   g_test_add_func ("/run/session/stop-and-cancel", test_session_stop_and_cancel);
   g_test_add_func ("/run/session/stop-after", test_session_stop_after);
+  g_test_add_func ("/run/session/output-name", test_session_output_name);
+  g_test_add_func ("/run/session/saves-off-main-thread", test_session_saves_off_main_thread);
   g_test_add_func ("/run/session/folder-environment-output", test_session_folder_environment_output);
   g_test_add_func ("/run/session/plugin-error", test_session_plugin_error);
   g_test_add_func ("/run/session/mpi", test_session_mpi);

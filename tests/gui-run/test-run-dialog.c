@@ -242,6 +242,65 @@ test_errors_beside_fields (void)
   g_rmdir (dir);
 }
 
+static guint
+n_completions (MgRunDialog *dialog)
+{
+  GtkEntryCompletion *completion =
+    gtk_entry_get_completion (GTK_ENTRY (mg_run_dialog_get_field (dialog, "program")));
+
+  return gtk_tree_model_iter_n_children (gtk_entry_completion_get_model (completion), NULL);
+}
+
+static gboolean
+has_completions (gpointer dialog)
+{
+  return n_completions (dialog) > 0;
+}
+
+static gboolean
+completion_has (MgRunDialog *dialog, const char *name)
+{
+  GtkTreeModel *model = gtk_entry_completion_get_model (
+    gtk_entry_get_completion (GTK_ENTRY (mg_run_dialog_get_field (dialog, "program"))));
+  GtkTreeIter iter;
+  gboolean found = FALSE;
+
+  for (gboolean more = gtk_tree_model_get_iter_first (model, &iter); more && !found;
+       more = gtk_tree_model_iter_next (model, &iter))
+    {
+      g_autofree char *text = NULL;
+
+      gtk_tree_model_get (model, &iter, 0, &text, -1);
+      found = g_strcmp0 (text, name) == 0;
+    }
+  return found;
+}
+
+/* Opening the dialog reads no folder of PATH: the program names for the
+ * completion are read in a thread once a program name is typed. */
+static void
+test_completion_lazy (void)
+{
+  MgRunDialog *dialog = fixture_dialog ();
+  g_autofree char *bin = g_dir_make_tmp ("mg-run-path-XXXXXX", NULL);
+  g_autofree char *tool = g_build_filename (bin, "mg-own-tool", NULL);
+  g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
+  g_autofree char *path = g_strdup_printf ("%s:%s", bin, old_path);
+
+  g_assert_true (g_file_set_contents (tool, "#!/bin/sh\n", -1, NULL));
+  g_setenv ("PATH", path, TRUE);
+  spin (200);
+  g_assert_cmpuint (n_completions (dialog), ==, 0);
+  type_into (dialog, "program", "mg");
+  g_assert_true (run_test_wait (has_completions, dialog, 10));
+  g_assert_true (completion_has (dialog, "mg-own-tool"));
+  g_assert_true (completion_has (dialog, "sh"));
+  g_setenv ("PATH", old_path, TRUE);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_unlink (tool);
+  g_rmdir (bin);
+}
+
 /* A line with --metrics-path brings that folder's metrics into the dialog. */
 static void
 test_metrics_path (void)
@@ -496,11 +555,16 @@ test_live_run (void)
   g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (again_dialog, "rss")));
   gtk_window_destroy (GTK_WINDOW (again_dialog));
 
-  /* The next dialog starts from this run's line, with a fresh name. */
+  /* The next dialog starts from this run's line: the folder to save in
+   * ("-o DIR/"), where the next run gets its own name. */
   again_dialog = mg_run_dialog_new (NULL, NULL, NULL);
   g_assert_true (g_str_has_suffix (mg_run_settings_get_program (mg_run_dialog_get_settings (again_dialog)),
                                    "/run-workload"));
-  g_assert_cmpstr (mg_run_settings_get_output (mg_run_dialog_get_settings (again_dialog)), ==, dir);
+  {
+    g_autofree char *folder = g_strconcat (dir, "/", NULL);
+
+    g_assert_cmpstr (mg_run_settings_get_output (mg_run_dialog_get_settings (again_dialog)), ==, folder);
+  }
   g_assert_false (gtk_check_button_get_active (mg_run_dialog_get_metric_check (again_dialog, "rchar_rate")));
   gtk_window_destroy (GTK_WINDOW (again_dialog));
 
@@ -855,6 +919,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/dialog/checks-and-command-line", test_checks_and_command_line);
   g_test_add_func ("/gui-run/dialog/errors-beside-fields", test_errors_beside_fields);
   g_test_add_func ("/gui-run/dialog/metrics-path", test_metrics_path);
+  g_test_add_func ("/gui-run/dialog/completion-lazy", test_completion_lazy);
   g_test_add_func ("/gui-run/app/actions", test_app_actions);
   g_test_add_func ("/gui-run/run/live", test_live_run);
   g_test_add_func ("/gui-run/run/failures", test_failures);

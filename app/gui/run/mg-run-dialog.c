@@ -51,6 +51,8 @@ struct _MgRunDialog
   gboolean syncing;
   gboolean command_editing;
   gboolean start_tried;        /* an empty program is an error only then */
+  gboolean path_read;          /* the completion's names were asked for */
+  GCancellable *cancellable;   /* work in threads for this dialog */
 };
 
 G_DEFINE_FINAL_TYPE (MgRunDialog, mg_run_dialog, GTK_TYPE_WINDOW)
@@ -107,6 +109,7 @@ field_widget (MgRunDialog *self, const Field *field, gboolean error)
 }
 
 static void sync_from_settings (MgRunDialog *self);
+static void read_path_names (MgRunDialog *self);
 static MgCatalogue *load_default_catalogue (const char *const *metrics_path);
 
 /* ---- errors beside the fields ------------------------------------------ */
@@ -226,7 +229,10 @@ on_field_changed (MgRunDialog *self, GtkWidget *entry)
   if (self->syncing)
     return;
   if (entry == self->program_entry)
-    read_string (entry, self->settings, mg_run_settings_set_program);
+    {
+      read_string (entry, self->settings, mg_run_settings_set_program);
+      read_path_names (self);
+    }
   else if (entry == self->arguments_entry)
     mg_run_settings_set_arguments (self->settings, entry_text (entry));
   else if (entry == self->working_folder_entry)
@@ -540,29 +546,74 @@ on_reset_metrics (GtkWidget *widget, const char *action, GVariant *parameter)
   mg_run_settings_reset_toggles (MG_RUN_DIALOG (widget)->settings);
 }
 
-/* Program names on PATH for the program entry's completion. */
+/* Program names on PATH for the program entry's completion: read in a
+ * worker thread the first time the user types a program name, so that
+ * opening the dialog never waits for PATH's folders (thousands of names,
+ * maybe on a network file system). */
+#define MAX_COMPLETIONS 8000
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+static void
+read_path_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  g_auto (GStrv) dirs = g_strsplit (task_data != NULL ? task_data : "", ":", -1);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; dirs[i] != NULL && !g_cancellable_is_cancelled (cancellable); i++)
+    {
+      g_autoptr (GDir) dir = *dirs[i] != '\0' ? g_dir_open (dirs[i], 0, NULL) : NULL;
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL && names->len < MAX_COMPLETIONS)
+        if (!g_hash_table_contains (seen, name))
+          {
+            char *copy = g_strdup (name);
+
+            g_hash_table_add (seen, copy);
+            g_ptr_array_add (names, copy);
+          }
+    }
+  g_ptr_array_sort (names, compare_names);
+  g_task_return_pointer (task, names, (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+on_path_read (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  GtkListStore *store = GTK_LIST_STORE (source);
+  g_autoptr (GPtrArray) names = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  for (guint i = 0; names != NULL && i < names->len; i++)
+    gtk_list_store_insert_with_values (store, NULL, -1, 0, g_ptr_array_index (names, i), -1);
+}
+
+static void
+read_path_names (MgRunDialog *self)
+{
+  GtkEntryCompletion *completion = gtk_entry_get_completion (GTK_ENTRY (self->program_entry));
+  g_autoptr (GTask) task = NULL;
+
+  if (self->path_read)
+    return;
+  self->path_read = TRUE;
+  task = g_task_new (gtk_entry_completion_get_model (completion), self->cancellable, on_path_read,
+                     NULL);
+  g_task_set_task_data (task, g_strdup (g_getenv ("PATH")), g_free);
+  g_task_run_in_thread (task, read_path_in_thread);
+}
+
 static void
 setup_completion (MgRunDialog *self)
 {
   g_autoptr (GtkListStore) names = gtk_list_store_new (1, G_TYPE_STRING);
   g_autoptr (GtkEntryCompletion) completion = gtk_entry_completion_new ();
-  g_auto (GStrv) dirs = g_strsplit (g_getenv ("PATH") != NULL ? g_getenv ("PATH") : "", ":", -1);
-  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  for (guint i = 0; dirs[i] != NULL; i++)
-    {
-      g_autoptr (GDir) dir = *dirs[i] != '\0' ? g_dir_open (dirs[i], 0, NULL) : NULL;
-      const char *name;
-
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL
-             && g_hash_table_size (seen) < 8000)
-        if (!g_hash_table_contains (seen, name))
-          {
-            g_hash_table_add (seen, g_strdup (name));
-            gtk_list_store_insert_with_values (names, NULL, -1, 0, name, -1);
-          }
-    }
-  gtk_tree_sortable_set_sort_column_id (GTK_TREE_SORTABLE (names), 0, GTK_SORT_ASCENDING);
   gtk_entry_completion_set_model (completion, GTK_TREE_MODEL (names));
   gtk_entry_completion_set_text_column (completion, 0);
   gtk_entry_completion_set_minimum_key_length (completion, 2);
@@ -633,6 +684,7 @@ mg_run_dialog_dispose (GObject *object)
 
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_cancellable_cancel (self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), MG_TYPE_RUN_DIALOG);
   G_OBJECT_CLASS (mg_run_dialog_parent_class)->dispose (object);
 }
@@ -647,6 +699,7 @@ mg_run_dialog_finalize (GObject *object)
   g_strfreev (self->catalogue_path);
   g_clear_object (&self->session);
   g_clear_object (&self->gsettings);
+  g_clear_object (&self->cancellable);
   g_free (self->command_line);
   g_hash_table_unref (self->parse_errors);
   g_clear_object (&self->metric_list);
@@ -762,6 +815,7 @@ mg_run_dialog_init (MgRunDialog *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->settings = mg_run_settings_new ();
   self->gsettings = new_gsettings ();
+  self->cancellable = g_cancellable_new ();
   self->parse_errors = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   self->metric_list = mg_run_metric_list_new (GTK_LIST_BOX (self->metrics_list), self->settings);
   self->env_editor = mg_run_env_editor_new (GTK_LIST_BOX (self->environment_list), self->settings);
@@ -791,25 +845,15 @@ mg_run_dialog_init (MgRunDialog *self)
   }
 }
 
-/* The last line started. A MAP-style name in it was made for that run: the
- * next one gets a fresh name in the same folder. */
+/* The last line started (a folder to save in is in it as "-o DIR/": the
+ * next run gets its own name there). */
 static void
 restore_last (MgRunDialog *self)
 {
   g_autofree char *last = g_settings_get_string (self->gsettings, "last-command-line");
-  g_autoptr (GRegex) map_name = g_regex_new ("_[0-9]+p_[0-9]+n_[0-9]{4}-[0-9]{2}-[0-9]{2}_[0-9]{2}-[0-9]{2}"
-                                             "(-[0-9]+)?\\.mgprof$", 0, 0, NULL);
-  const char *output;
 
-  if (*last == '\0' || !mg_run_settings_set_from_command_line (self->settings, last, NULL, NULL))
-    return;
-  output = mg_run_settings_get_output (self->settings);
-  if (output != NULL && g_regex_match (map_name, output, 0, NULL))
-    {
-      g_autofree char *folder = g_path_get_dirname (output);
-
-      mg_run_settings_set_output (self->settings, folder);
-    }
+  if (*last != '\0')
+    mg_run_settings_set_from_command_line (self->settings, last, NULL, NULL);
 }
 
 MgRunDialog *
