@@ -146,9 +146,12 @@ mg_run_settings_to_command_line (MgRunSettings *self, MgCatalogue *catalogue)
     }
   if (mg_run_settings_get_n_processes (self) > 0)
     append_uint (line, "--np", mg_run_settings_get_n_processes (self));
-  if (mg_run_settings_get_interval_ms (self) > 0)
+  /* What the sampler would take anyway is not written. */
+  if (mg_run_settings_get_interval_ms (self) > 0
+      && mg_run_settings_get_interval_ms (self) != mg_run_settings_get_default_interval_ms (self))
     append_uint (line, "--interval", mg_run_settings_get_interval_ms (self));
-  if (mg_run_settings_get_max_samples (self) > 0)
+  if (mg_run_settings_get_max_samples (self) > 0
+      && mg_run_settings_get_max_samples (self) != mg_run_settings_get_default_max_samples (self))
     append_uint (line, "--samples", mg_run_settings_get_max_samples (self));
   if (mg_run_settings_get_start_after (self) > 0)
     append_seconds (line, "--start-after", mg_run_settings_get_start_after (self));

@@ -93,6 +93,46 @@ test_all_options (void)
   g_assert_cmpfloat (mg_run_settings_get_stop_after (back), ==, 0);
 }
 
+/* Only options that differ from the defaults are written: 20 ms and 4096
+ * samples, or what FORGE_SAMPLER_INTERVAL / _NUM_SAMPLES (ALLINEA_…) in
+ * the program's environment make the sampler's default. */
+static void
+test_defaults_omitted (void)
+{
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+
+  g_unsetenv ("FORGE_SAMPLER_INTERVAL");
+  g_unsetenv ("ALLINEA_SAMPLER_INTERVAL");
+  g_unsetenv ("FORGE_SAMPLER_NUM_SAMPLES");
+  g_unsetenv ("ALLINEA_SAMPLER_NUM_SAMPLES");
+  mg_run_settings_set_program (s, "./app");
+  mg_run_settings_set_interval_ms (s, 20);
+  mg_run_settings_set_max_samples (s, 4096);
+  assert_line (s, NULL, "metrograph --profile ./app");
+  mg_run_settings_set_interval_ms (s, 21);
+  mg_run_settings_set_max_samples (s, 4095);
+  assert_line (s, NULL, "metrograph --profile --interval=21 --samples=4095 ./app");
+
+  /* The environment the dialog gives the program moves the defaults. */
+  mg_run_settings_set_env_set (s, (const char *[]) { "FORGE_SAMPLER_INTERVAL=21",
+                                                     "ALLINEA_SAMPLER_NUM_SAMPLES=4095", NULL });
+  assert_line (s, NULL, "env FORGE_SAMPLER_INTERVAL=21 ALLINEA_SAMPLER_NUM_SAMPLES=4095 "
+                        "metrograph --profile ./app");
+  mg_run_settings_set_interval_ms (s, 20);
+  mg_run_settings_set_max_samples (s, 4096);
+  assert_line (s, NULL, "env FORGE_SAMPLER_INTERVAL=21 ALLINEA_SAMPLER_NUM_SAMPLES=4095 "
+                        "metrograph --profile --interval=20 --samples=4096 ./app");
+  /* So does ours; values the sampler would refuse do not. */
+  mg_run_settings_set_env_set (s, NULL);
+  g_setenv ("ALLINEA_SAMPLER_INTERVAL", "20", TRUE);
+  g_setenv ("FORGE_SAMPLER_INTERVAL", "7", TRUE);
+  g_setenv ("FORGE_SAMPLER_NUM_SAMPLES", "8", TRUE);
+  assert_line (s, NULL, "metrograph --profile --interval=20 ./app");
+  g_unsetenv ("FORGE_SAMPLER_INTERVAL");
+  g_unsetenv ("ALLINEA_SAMPLER_INTERVAL");
+  g_unsetenv ("FORGE_SAMPLER_NUM_SAMPLES");
+}
+
 /* A folder to save in is written "-o DIR/": the command line then names
  * the profile itself when the run ends, as the window's run does. */
 static void
@@ -946,6 +986,7 @@ main (int argc, char **argv)
   g_setenv ("LC_ALL", "C", TRUE);
   g_test_add_func ("/run/command-line/defaults-and-quoting", test_defaults_and_quoting);
   g_test_add_func ("/run/command-line/all-options", test_all_options);
+  g_test_add_func ("/run/command-line/defaults-omitted", test_defaults_omitted);
   g_test_add_func ("/run/command-line/folder-output", test_folder_output);
   g_test_add_func ("/run/command-line/errors", test_parse_errors);
   g_test_add_func ("/run/command-line/toggles", test_toggles);

@@ -145,6 +145,12 @@ test_checks_and_command_line (void)
   gtk_widget_activate_action (GTK_WIDGET (dialog), "run.reset-metrics", NULL);
   assert_command (dialog, "metrograph --profile ./app");
 
+  /* The sampler's defaults typed in are not options. */
+  type_into (dialog, "interval", "20");
+  type_into (dialog, "max-samples", "4096");
+  assert_command (dialog, "metrograph --profile ./app");
+  type_into (dialog, "max-samples", "");
+
   /* Fields. */
   type_into (dialog, "arguments", "--size 10 'two words'");
   type_into (dialog, "interval", "5");
