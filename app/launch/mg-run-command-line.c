@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mg-output-name.h"
+#include "mg-rank-list.h"
 #include "mg-run-metric-toggles.h"
 
 G_DEFINE_QUARK (mg-run-command-line-error-quark, mg_run_command_line_error)
@@ -146,6 +147,8 @@ mg_run_settings_to_command_line (MgRunSettings *self, MgCatalogue *catalogue)
     }
   if (mg_run_settings_get_n_processes (self) > 0)
     append_uint (line, "--np", mg_run_settings_get_n_processes (self));
+  if (mg_run_settings_get_select_ranks (self) != NULL)
+    append_option (line, "--select-ranks", mg_run_settings_get_select_ranks (self));
   /* What the sampler would take anyway is not written. */
   if (mg_run_settings_get_interval_ms (self) > 0
       && mg_run_settings_get_interval_ms (self) != mg_run_settings_get_default_interval_ms (self))
@@ -303,6 +306,15 @@ parse_option (Words *w, MgRunSettings *s, GPtrArray *enable, GPtrArray *disable,
       if (!parse_uint ("--np", value, 1, _("a number of processes"), &n, error))
         return FALSE;
       mg_run_settings_set_n_processes (s, n);
+    }
+  else if (MATCH ("--select-ranks", NULL))
+    {
+      g_autoptr (GError) local = NULL;
+      g_autofree char *ranks = mg_rank_list_normalise (value, &local);
+
+      if (ranks == NULL)
+        return option_error (error, "--select-ranks=%s: %s", value, local->message);
+      mg_run_settings_set_select_ranks (s, ranks);
     }
   else if (MATCH ("--interval", NULL))
     {

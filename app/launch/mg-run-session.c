@@ -503,6 +503,12 @@ describe_no_samples (MgRunSession *self)
                                  g_strsignal (status - 128));
   else if (status > 0)
     exit_text = g_strdup_printf (_(" The program exited with status %d."), status);
+  /* As the command line explains it. */
+  if (mg_run_settings_get_select_ranks (self->settings) != NULL)
+    return g_strdup_printf (_("No samples were recorded, so no profile was written: no process of "
+                              "the selected ranks (%s) was sampled; check the ranks the run has.%s"),
+                            mg_run_settings_get_select_ranks (self->settings),
+                            exit_text != NULL ? exit_text : "");
   return g_strdup_printf (_("No samples were recorded, so no profile was written: %s.%s"),
                           mg_program_kind_explain (kind), exit_text != NULL ? exit_text : "");
 }
@@ -695,6 +701,7 @@ prepare (MgRunSession *self, GError **error)
   plan.start_after_ms = (guint64) llround (mg_run_settings_get_start_after (self->settings) * 1000);
   plan.stop_after_ms = (guint64) llround (mg_run_settings_get_stop_after (self->settings) * 1000);
   plan.skip_programs = mg_launcher_get_skip_programs (self->launcher);
+  plan.select_ranks = mg_run_settings_get_select_ranks (self->settings);
   return mg_plan_write (self->catalogue, &plan, mg_launcher_get_plan_path (self->launcher), error);
 }
 

@@ -7,7 +7,7 @@
  * Defaults (the command line's): no MPI (n-processes 0), interval 0 and
  * max-samples 0 (the sampler's own defaults, 20 ms and 4096), start-after
  * and stop-after 0 (none), no toggles, output NULL (the MAP-style name in the
- * working folder). */
+ * working folder), select-ranks NULL (every MPI rank sampled). */
 #pragma once
 
 #include <glib-object.h>
@@ -68,6 +68,10 @@ void mg_run_settings_set_metrics_path (MgRunSettings *self, const char *const *d
  * that file; any other path: a folder for the MAP-style name. */
 const char *mg_run_settings_get_output (MgRunSettings *self);
 void mg_run_settings_set_output (MgRunSettings *self, const char *output);
+/* The MPI ranks to sample, as --select-ranks takes them ("0,4-7", kept in
+ * mg_rank_list_normalise ()'s canonical form); NULL: every rank. */
+const char *mg_run_settings_get_select_ranks (MgRunSettings *self);
+void mg_run_settings_set_select_ranks (MgRunSettings *self, const char *ranks);
 
 /* The program's environment: @base (NULL: ours) with env-unset removed and
  * env-set added. */

@@ -133,6 +133,113 @@ test_defaults_omitted (void)
   g_unsetenv ("FORGE_SAMPLER_NUM_SAMPLES");
 }
 
+/* Every option `metrograph --profile` takes (app/cli/mg-cli-options.c),
+ * in each spelling, is read back from a pasted line. */
+static void
+test_every_option (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_fixture_catalogue ();
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autofree char *fixture = run_test_fixture_metrics_dir ();
+  g_autofree char *line = g_strdup_printf (
+    "cd /tmp && env -u LANG A=1 /usr/bin/metrograph --profile -o out.mgprof -n 4 "
+    "--select-ranks=3,0-1 --interval 5 --samples=64 --start-after=0.5 --stop-after 3 "
+    "--metrics-path=%s --enable-metrics=fx_off --disable-metrics fx_on2 -- ./app x", fixture);
+  g_autofree char *expected = g_strdup_printf (
+    "cd /tmp && env -u LANG A=1 metrograph --profile -o out.mgprof --np=4 --select-ranks=0-1,3 "
+    "--interval=5 --samples=64 --start-after=0.5 --stop-after=3 --metrics-path=%s "
+    "--enable-metrics=fx_off --disable-metrics=fx_on2 ./app x", fixture);
+  g_autoptr (GError) error = NULL;
+  static const struct { const char *options; const char *property; const char *value; } spellings[] = {
+    { "-o x.mgprof", "output", "x.mgprof" },
+    { "-ox.mgprof", "output", "x.mgprof" },
+    { "--output x.mgprof", "output", "x.mgprof" },
+    { "--output=x.mgprof", "output", "x.mgprof" },
+    { "-n 3", "n-processes", "3" },
+    { "-n3", "n-processes", "3" },
+    { "--np 3", "n-processes", "3" },
+    { "--np=3", "n-processes", "3" },
+    { "--select-ranks 2", "select-ranks", "2" },
+    { "--select-ranks='7, 1-3,2'", "select-ranks", "1-3,7" },
+    { "--interval 7", "interval-ms", "7" },
+    { "--interval=7", "interval-ms", "7" },
+    { "--samples 32", "max-samples", "32" },
+    { "--samples=32", "max-samples", "32" },
+    { "--start-after 1.5", "start-after", "1.5" },
+    { "--start-after=1.5", "start-after", "1.5" },
+    { "--stop-after 9", "stop-after", "9" },
+    { "--stop-after=9", "stop-after", "9" },
+  };
+
+  g_assert_true (mg_run_settings_set_from_command_line (s, line, c, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (mg_run_settings_get_working_folder (s), ==, "/tmp");
+  g_assert_cmpstr (mg_run_settings_get_env_unset (s)[0], ==, "LANG");
+  g_assert_cmpstr (mg_run_settings_get_env_set (s)[0], ==, "A=1");
+  g_assert_cmpstr (mg_run_settings_get_output (s), ==, "out.mgprof");
+  g_assert_cmpuint (mg_run_settings_get_n_processes (s), ==, 4);
+  g_assert_cmpstr (mg_run_settings_get_select_ranks (s), ==, "0-1,3");
+  g_assert_cmpuint (mg_run_settings_get_interval_ms (s), ==, 5);
+  g_assert_cmpuint (mg_run_settings_get_max_samples (s), ==, 64);
+  g_assert_cmpfloat (mg_run_settings_get_start_after (s), ==, 0.5);
+  g_assert_cmpfloat (mg_run_settings_get_stop_after (s), ==, 3);
+  g_assert_cmpstr (mg_run_settings_get_metrics_path (s)[0], ==, fixture);
+  g_assert_true (mg_run_settings_get_metric_enabled (s, c, "fx_off"));
+  g_assert_false (mg_run_settings_get_metric_enabled (s, c, "fx_on2"));
+  g_assert_cmpstr (mg_run_settings_get_program (s), ==, "./app");
+  g_assert_cmpstr (mg_run_settings_get_arguments (s), ==, "x");
+  assert_line (s, c, expected);
+
+  for (guint i = 0; i < G_N_ELEMENTS (spellings); i++)
+    {
+      g_autofree char *one = g_strdup_printf ("metrograph --profile %s ./app", spellings[i].options);
+      g_auto (GValue) value = G_VALUE_INIT;
+      g_autofree char *text = NULL;
+
+      if (!mg_run_settings_set_from_command_line (s, one, c, &error))
+        g_error ("%s: %s", one, error->message);
+      g_object_get_property (G_OBJECT (s), spellings[i].property, &value);
+      if (G_VALUE_HOLDS_DOUBLE (&value))
+        {
+          char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+          text = g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%g", g_value_get_double (&value)));
+        }
+      else
+        text = g_strdup_value_contents (&value);
+      if (G_VALUE_HOLDS_STRING (&value))
+        {
+          g_free (text);
+          text = g_value_dup_string (&value);
+        }
+      if (g_strcmp0 (text, spellings[i].value) != 0)
+        g_error ("%s: %s is %s, not %s", one, spellings[i].property, text, spellings[i].value);
+    }
+}
+
+/* Sample ranks: checked as the command line checks them. */
+static void
+test_select_ranks (void)
+{
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *message = NULL;
+
+  g_assert_false (mg_run_settings_set_from_command_line (
+    s, "metrograph --profile --select-ranks=1,x ./a", NULL, &error));
+  g_assert_error (error, MG_RUN_COMMAND_LINE_ERROR, MG_RUN_COMMAND_LINE_ERROR_OPTION);
+  g_assert_true (g_str_has_prefix (error->message, "--select-ranks=1,x: “x” is not a rank"));
+  g_assert_true (mg_run_settings_set_from_command_line (
+    s, "metrograph --profile -n 2 --select-ranks=4-5 ./a", NULL, NULL));
+  message = mg_run_settings_check_field (s, "select-ranks");
+  g_assert_cmpstr (message, ==, "None of the ranks of the 2 MPI processes (0 to 1) is selected: "
+                                "nothing would be sampled");
+  mg_run_settings_set_n_processes (s, 8);
+  g_clear_pointer (&message, g_free);
+  message = mg_run_settings_check_field (s, "select-ranks");
+  g_assert_null (message);
+}
+
 /* A folder to save in is written "-o DIR/": the command line then names
  * the profile itself when the run ends, as the window's run does. */
 static void
@@ -961,6 +1068,15 @@ test_session_mpi (void)
   g_assert_cmpuint (mg_run_session_get_n_processes (session), ==, 2);
   g_assert_nonnull (strstr (mg_run_session_get_output_path (session), "run-workload_2p_1n_"));
   g_unlink (mg_run_session_get_output_path (session));
+  g_clear_object (&session);
+
+  /* Sample ranks: only rank 1 of the two is in the profile. */
+  mg_run_settings_set_select_ranks (s, "1");
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpuint (mg_run_session_get_n_processes (session), ==, 1);
+  g_assert_cmpint (mg_profile_get_process (mg_run_session_get_profile (session), 0)->rank, ==, 1);
+  g_unlink (mg_run_session_get_output_path (session));
   g_rmdir (dir);
 }
 
@@ -987,6 +1103,8 @@ main (int argc, char **argv)
   g_test_add_func ("/run/command-line/defaults-and-quoting", test_defaults_and_quoting);
   g_test_add_func ("/run/command-line/all-options", test_all_options);
   g_test_add_func ("/run/command-line/defaults-omitted", test_defaults_omitted);
+  g_test_add_func ("/run/command-line/every-option", test_every_option);
+  g_test_add_func ("/run/command-line/select-ranks", test_select_ranks);
   g_test_add_func ("/run/command-line/folder-output", test_folder_output);
   g_test_add_func ("/run/command-line/errors", test_parse_errors);
   g_test_add_func ("/run/command-line/toggles", test_toggles);

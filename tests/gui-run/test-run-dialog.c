@@ -248,6 +248,119 @@ test_errors_beside_fields (void)
   g_rmdir (dir);
 }
 
+static const char *
+field_text (MgRunDialog *dialog, const char *field)
+{
+  return gtk_editable_get_text (GTK_EDITABLE (mg_run_dialog_get_field (dialog, field)));
+}
+
+/* A line that cannot be read: said beside it, and Profile waits (it would
+ * start the last settings that read, not the line on screen). */
+static void
+test_bad_line_blocks_profile (void)
+{
+  MgRunDialog *dialog = fixture_dialog ();
+  GtkWidget *profile = mg_run_dialog_get_field (dialog, "profile");
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-bad-XXXXXX", NULL);
+  g_autofree char *good = g_strdup_printf ("metrograph --profile -o %s/ sh -c true", dir);
+
+  mg_run_dialog_set_command_line (dialog, good);
+  assert_error_contains (dialog, "command", NULL);
+  g_assert_true (gtk_widget_is_sensitive (profile));
+
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile --interval=fast sh");
+  assert_error_contains (dialog, "command", "--interval=fast");
+  g_assert_false (gtk_widget_is_sensitive (profile));
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
+  g_assert_null (mg_run_dialog_get_session (dialog));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  /* Unclosed quotes, a missing program: the same. */
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile sh -c 'true");
+  assert_error_contains (dialog, "command", "cannot read the command line");
+  g_assert_false (gtk_widget_is_sensitive (profile));
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile");
+  assert_error_contains (dialog, "command", "names no program");
+  g_assert_false (gtk_widget_is_sensitive (profile));
+
+  /* Fixed, Profile is back. */
+  mg_run_dialog_set_command_line (dialog, good);
+  assert_error_contains (dialog, "command", NULL);
+  g_assert_true (gtk_widget_is_sensitive (profile));
+  /* A field changed under a bad line: the line becomes the settings' own. */
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile --frobnicate sh");
+  g_assert_false (gtk_widget_is_sensitive (profile));
+  type_into (dialog, "arguments", "-c 'exit 0'");
+  assert_error_contains (dialog, "command", NULL);
+  g_assert_true (gtk_widget_is_sensitive (profile));
+  g_assert_nonnull (strstr (mg_run_dialog_get_command_line (dialog), "sh -c 'exit 0'"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_rmdir (dir);
+}
+
+/* MPI processes and Sample ranks: what does not read stays as typed with
+ * the reason beside it, and Profile points at it. */
+static void
+test_processes_and_ranks (void)
+{
+  MgRunDialog *dialog = fixture_dialog ();
+  GtkSpinButton *spin = GTK_SPIN_BUTTON (mg_run_dialog_get_field (dialog, "n-processes"));
+  const char *bad = "Give a number of processes from 1 to 4096, or Off";
+
+  g_assert_cmpstr (field_text (dialog, "n-processes"), ==, "Off");
+  type_into (dialog, "n-processes", "abc");
+  assert_error_contains (dialog, "n-processes", bad);
+  /* Leaving the field (the spin button's update) keeps the text. */
+  gtk_spin_button_update (spin);
+  g_assert_cmpstr (field_text (dialog, "n-processes"), ==, "abc");
+  assert_error_contains (dialog, "n-processes", bad);
+  g_assert_cmpuint (mg_run_settings_get_n_processes (mg_run_dialog_get_settings (dialog)), ==, 0);
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
+  g_assert_null (mg_run_dialog_get_session (dialog));
+  type_into (dialog, "n-processes", "5000");
+  assert_error_contains (dialog, "n-processes", bad);
+
+  type_into (dialog, "n-processes", "3");
+  assert_error_contains (dialog, "n-processes", NULL);
+  assert_command (dialog, "metrograph --profile --np=3 ./app");
+  gtk_spin_button_update (spin);
+  g_assert_cmpstr (field_text (dialog, "n-processes"), ==, "3");
+  /* The arrows replace text that does not read (replacing the text went
+   * through an empty field, Off). */
+  type_into (dialog, "n-processes", "x");
+  assert_error_contains (dialog, "n-processes", bad);
+  gtk_spin_button_spin (spin, GTK_SPIN_STEP_FORWARD, 1);
+  gtk_spin_button_spin (spin, GTK_SPIN_STEP_FORWARD, 1);
+  g_assert_cmpstr (field_text (dialog, "n-processes"), ==, "2");
+  assert_error_contains (dialog, "n-processes", NULL);
+  assert_command (dialog, "metrograph --profile --np=2 ./app");
+  type_into (dialog, "n-processes", "off");
+  assert_command (dialog, "metrograph --profile ./app");
+  /* So does a pasted line. */
+  type_into (dialog, "n-processes", "many");
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile -n 2 ./app");
+  g_assert_cmpstr (field_text (dialog, "n-processes"), ==, "2");
+  assert_error_contains (dialog, "n-processes", NULL);
+
+  /* Sample ranks. */
+  type_into (dialog, "select-ranks", "1, 0");
+  assert_error_contains (dialog, "select-ranks", NULL);
+  assert_command (dialog, "metrograph --profile --np=2 --select-ranks=0-1 ./app");
+  type_into (dialog, "select-ranks", "1,x");
+  assert_error_contains (dialog, "select-ranks", "“x” is not a rank");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
+  g_assert_null (mg_run_dialog_get_session (dialog));
+  type_into (dialog, "select-ranks", "4-5");
+  assert_error_contains (dialog, "select-ranks", "None of the ranks of the 2 MPI processes");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
+  g_assert_null (mg_run_dialog_get_session (dialog));
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile --select-ranks=7,3-5 ./app");
+  g_assert_cmpstr (field_text (dialog, "select-ranks"), ==, "3-5,7");
+  assert_error_contains (dialog, "select-ranks", NULL);
+  type_into (dialog, "select-ranks", "");
+  assert_command (dialog, "metrograph --profile ./app");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 static guint
 n_completions (MgRunDialog *dialog)
 {
@@ -925,6 +1038,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/dialog/checks-and-command-line", test_checks_and_command_line);
   g_test_add_func ("/gui-run/dialog/errors-beside-fields", test_errors_beside_fields);
   g_test_add_func ("/gui-run/dialog/metrics-path", test_metrics_path);
+  g_test_add_func ("/gui-run/dialog/bad-line-blocks-profile", test_bad_line_blocks_profile);
+  g_test_add_func ("/gui-run/dialog/processes-and-ranks", test_processes_and_ranks);
   g_test_add_func ("/gui-run/dialog/completion-lazy", test_completion_lazy);
   g_test_add_func ("/gui-run/app/actions", test_app_actions);
   g_test_add_func ("/gui-run/run/live", test_live_run);

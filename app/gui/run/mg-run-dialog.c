@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mg-install-paths.h"
+#include "mg-rank-list.h"
 #include "mg-run-check.h"
 #include "mg-run-command-line.h"
 #include "mg-run-css.h"
@@ -28,6 +29,7 @@ struct _MgRunDialog
   GtkWidget *working_folder_entry, *working_folder_error;
   GtkWidget *environment_list, *environment_entry, *environment_error;
   GtkWidget *n_processes_entry, *n_processes_error;
+  GtkWidget *select_ranks_entry, *select_ranks_error;
   GtkWidget *interval_entry, *interval_error;
   GtkWidget *max_samples_entry, *max_samples_error;
   GtkWidget *start_after_entry, *start_after_error;
@@ -52,6 +54,7 @@ struct _MgRunDialog
   gboolean command_editing;
   gboolean start_tried;        /* an empty program is an error only then */
   gboolean path_read;          /* the completion's names were asked for */
+  int processes_at_error;      /* MPI processes when their text stopped reading */
   GCancellable *cancellable;   /* work in threads for this dialog */
 };
 
@@ -82,6 +85,7 @@ static const Field fields[] = {
   FIELD ("working-folder", working_folder),
   FIELD ("environment", environment),
   FIELD ("n-processes", n_processes),
+  FIELD ("select-ranks", select_ranks),
   FIELD ("interval", interval),
   FIELD ("max-samples", max_samples),
   FIELD ("start-after", start_after),
@@ -143,6 +147,7 @@ static const struct { const char *property; const char *field; } checked[] = {
   { "env-unset", "environment" },
   { "stop-after", "stop-after" },
   { "output", "output" },
+  { "select-ranks", "select-ranks" },
 };
 
 /* Shows every problem; returns the first field with one, or NULL. */
@@ -157,8 +162,6 @@ update_errors (MgRunDialog *self)
       const char *parse = g_hash_table_lookup (self->parse_errors, name);
       g_autofree char *message = NULL;
 
-      if (strcmp (name, "command") == 0)
-        continue;
       for (guint j = 0; j < G_N_ELEMENTS (checked) && parse == NULL && message == NULL; j++)
         if (strcmp (checked[j].field, name) == 0)
           message = mg_run_settings_check_field (self->settings, checked[j].property);
@@ -170,6 +173,10 @@ update_errors (MgRunDialog *self)
       if ((parse != NULL || message != NULL) && first == NULL)
         first = name;
     }
+  /* Profile would start something else than the line shown: it waits
+   * until the line reads. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "run.start",
+                                 !g_hash_table_contains (self->parse_errors, "command"));
   return first;
 }
 
@@ -214,6 +221,27 @@ read_seconds (MgRunDialog *self, const char *field, GtkWidget *entry,
   set_parse_error (self, field, message);
 }
 
+/* Kept in canonical form ("0,4-7"); what does not read stays as typed,
+ * with the reason beside it. */
+static void
+read_ranks (MgRunDialog *self, GtkWidget *entry)
+{
+  g_autofree char *text = g_strstrip (g_strdup (entry_text (entry)));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *ranks = NULL;
+
+  if (*text == '\0')
+    {
+      mg_run_settings_set_select_ranks (self->settings, NULL);
+      set_parse_error (self, "select-ranks", NULL);
+      return;
+    }
+  ranks = mg_rank_list_normalise (text, &error);
+  if (ranks != NULL)
+    mg_run_settings_set_select_ranks (self->settings, ranks);
+  set_parse_error (self, "select-ranks", ranks == NULL ? g_strdup (error->message) : NULL);
+}
+
 static void
 read_string (GtkWidget *entry, MgRunSettings *settings,
              void (*setter) (MgRunSettings *, const char *))
@@ -239,6 +267,8 @@ on_field_changed (MgRunDialog *self, GtkWidget *entry)
     read_string (entry, self->settings, mg_run_settings_set_working_folder);
   else if (entry == self->output_entry)
     read_string (entry, self->settings, mg_run_settings_set_output);
+  else if (entry == self->select_ranks_entry)
+    read_ranks (self, entry);
   else if (entry == self->interval_entry)
     read_count (self, "interval", entry, 1, mg_run_settings_set_interval_ms);
   else if (entry == self->max_samples_entry)
@@ -258,32 +288,83 @@ on_processes_changed (MgRunDialog *self)
                                        GTK_SPIN_BUTTON (self->n_processes_entry)));
 }
 
-/* 0 reads "Off". */
-static gboolean
-on_processes_output (GtkSpinButton *spin, gpointer user_data)
-{
-  int value = gtk_spin_button_get_value_as_int (spin);
-  g_autofree char *text = value == 0 ? g_strdup (_("Off")) : g_strdup_printf ("%d", value);
+#define MAX_PROCESSES 4096
 
-  if (g_strcmp0 (text, gtk_editable_get_text (GTK_EDITABLE (spin))) != 0)
-    gtk_editable_set_text (GTK_EDITABLE (spin), text);
+/* "Off", nothing, or a whole number up to MAX_PROCESSES (0 is Off too). */
+static gboolean
+read_processes (const char *text, guint *n)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (text));
+  g_autofree char *folded = g_utf8_casefold (stripped, -1);
+  g_autofree char *off = g_utf8_casefold (_("Off"), -1);
+  guint64 value;
+
+  if (*stripped == '\0' || strcmp (folded, off) == 0)
+    {
+      *n = 0;
+      return TRUE;
+    }
+  if (!g_ascii_isdigit (*stripped)
+      || !g_ascii_string_to_unsigned (stripped, 10, 0, MAX_PROCESSES, &value, NULL))
+    return FALSE;
+  *n = (guint) value;
   return TRUE;
 }
 
-static int
-on_processes_input (GtkSpinButton *spin, double *value, gpointer user_data)
+/* Typing: the settings follow what reads; what does not stays as typed with
+ * the reason beside it, as in the other fields. */
+static void
+on_processes_text_changed (MgRunDialog *self)
 {
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
-  guint64 n;
+  GtkSpinButton *spin = GTK_SPIN_BUTTON (self->n_processes_entry);
+  guint n;
 
-  if (g_ascii_strcasecmp (text, _("Off")) == 0 || *text == '\0')
+  if (self->syncing)
+    return;
+  if (read_processes (entry_text (self->n_processes_entry), &n))
     {
-      *value = 0;
-      return TRUE;
+      set_parse_error (self, "n-processes", NULL);
+      mg_run_settings_set_n_processes (self->settings, n);
     }
-  if (!g_ascii_string_to_unsigned (text, 10, 0, 4096, &n, NULL))
-    return GTK_INPUT_ERROR;
-  *value = (double) n;
+  else
+    {
+      self->processes_at_error = gtk_spin_button_get_value_as_int (spin);
+      set_parse_error (self, "n-processes",
+                       g_strdup_printf (_("Give a number of processes from 1 to %u, or %s"),
+                                        MAX_PROCESSES, _("Off")));
+    }
+  update_errors (self);
+}
+
+/* 0 reads "Off". Text that already says the value is left as typed, and
+ * so is text that does not read, until the value itself changes (the
+ * arrows, a pasted line). */
+static gboolean
+on_processes_output (GtkSpinButton *spin, MgRunDialog *self)
+{
+  int value = gtk_spin_button_get_value_as_int (spin);
+  const char *shown = gtk_editable_get_text (GTK_EDITABLE (spin));
+  g_autofree char *text = NULL;
+  guint typed;
+
+  if (read_processes (shown, &typed) ? typed == (guint) value
+                                     : g_hash_table_contains (self->parse_errors, "n-processes")
+                                         && value == self->processes_at_error)
+    return TRUE;
+  text = value == 0 ? g_strdup (_("Off")) : g_strdup_printf ("%d", value);
+  gtk_editable_set_text (GTK_EDITABLE (spin), text);
+  return TRUE;
+}
+
+/* Text that does not read keeps the value (and the text: see above) rather
+ * than making the spin button revert it silently. */
+static int
+on_processes_input (GtkSpinButton *spin, double *value, MgRunDialog *self)
+{
+  guint n;
+
+  *value = read_processes (gtk_editable_get_text (GTK_EDITABLE (spin)), &n)
+             ? (double) n : gtk_spin_button_get_value (spin);
   return TRUE;
 }
 
@@ -377,11 +458,11 @@ on_command_changed (MgRunDialog *self)
     if (mg_run_settings_set_from_command_line (probe, text, NULL, NULL))
       ensure_catalogue (self, mg_run_settings_get_metrics_path (probe));
   }
-  if (mg_run_settings_set_from_command_line (self->settings, text, self->catalogue, &error))
-    show_field_error (self, "command", NULL);
-  else
-    show_field_error (self, "command", error->message);
+  set_parse_error (self, "command", NULL);
+  if (!mg_run_settings_set_from_command_line (self->settings, text, self->catalogue, &error))
+    set_parse_error (self, "command", g_strdup (error->message));
   self->command_editing = FALSE;
+  update_errors (self);
 }
 
 void
@@ -445,6 +526,19 @@ set_seconds_entry (MgRunDialog *self, const char *field, GtkWidget *entry, doubl
 }
 
 static void
+set_ranks_entry (MgRunDialog *self, const char *ranks)
+{
+  g_autofree char *shown = NULL;
+
+  if (keep_typed_text (self, "select-ranks"))
+    return;
+  shown = *entry_text (self->select_ranks_entry) != '\0'
+            ? mg_rank_list_normalise (entry_text (self->select_ranks_entry), NULL) : NULL;
+  if (g_strcmp0 (shown, ranks) != 0)
+    set_entry (self->select_ranks_entry, ranks);
+}
+
+static void
 sync_from_settings (MgRunDialog *self)
 {
   MgRunSettings *s = self->settings;
@@ -459,8 +553,11 @@ sync_from_settings (MgRunDialog *self)
   set_count_entry (self, "max-samples", self->max_samples_entry, mg_run_settings_get_max_samples (s));
   set_seconds_entry (self, "start-after", self->start_after_entry, mg_run_settings_get_start_after (s));
   set_seconds_entry (self, "stop-after", self->stop_after_entry, mg_run_settings_get_stop_after (s));
-  if ((guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->n_processes_entry))
-      != mg_run_settings_get_n_processes (s))
+  set_ranks_entry (self, mg_run_settings_get_select_ranks (s));
+  /* A pasted line replaces MPI processes that did not read, too. */
+  if ((self->command_editing && g_hash_table_remove (self->parse_errors, "n-processes"))
+      || (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->n_processes_entry))
+           != mg_run_settings_get_n_processes (s))
     gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->n_processes_entry),
                                mg_run_settings_get_n_processes (s));
   mg_run_env_editor_sync (self->env_editor);
@@ -468,10 +565,11 @@ sync_from_settings (MgRunDialog *self)
 
   g_free (self->command_line);
   self->command_line = mg_run_settings_to_command_line (s, self->catalogue);
+  /* The line shown is then the settings' own, which reads. */
   if (!self->command_editing)
     {
       set_command_text (self, self->command_line);
-      show_field_error (self, "command", NULL);
+      set_parse_error (self, "command", NULL);
     }
   self->syncing = FALSE;
   update_errors (self);
@@ -785,6 +883,7 @@ mg_run_dialog_class_init (MgRunDialogClass *klass)
   BIND (working_folder_entry); BIND (working_folder_error);
   BIND (environment_list); BIND (environment_entry); BIND (environment_error);
   BIND (n_processes_entry); BIND (n_processes_error);
+  BIND (select_ranks_entry); BIND (select_ranks_error);
   BIND (interval_entry); BIND (interval_error);
   BIND (max_samples_entry); BIND (max_samples_error);
   BIND (start_after_entry); BIND (start_after_error);
@@ -823,15 +922,18 @@ mg_run_dialog_init (MgRunDialog *self)
   {
     GtkWidget *text_fields[] = {
       self->program_entry, self->arguments_entry, self->working_folder_entry,
-      self->output_entry, self->interval_entry, self->max_samples_entry,
+      self->output_entry, self->select_ranks_entry, self->interval_entry, self->max_samples_entry,
       self->start_after_entry, self->stop_after_entry,
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (text_fields); i++)
       g_signal_connect_swapped (text_fields[i], "changed", G_CALLBACK (on_field_changed), self);
   }
-  g_signal_connect (self->n_processes_entry, "output", G_CALLBACK (on_processes_output), NULL);
-  g_signal_connect (self->n_processes_entry, "input", G_CALLBACK (on_processes_input), NULL);
+  g_signal_connect (self->n_processes_entry, "output", G_CALLBACK (on_processes_output), self);
+  g_signal_connect (self->n_processes_entry, "input", G_CALLBACK (on_processes_input), self);
+  g_signal_connect_swapped (self->n_processes_entry, "changed",
+                            G_CALLBACK (on_processes_text_changed), self);
+  gtk_editable_set_text (GTK_EDITABLE (self->n_processes_entry), _("Off"));
   g_signal_connect_swapped (self->n_processes_entry, "value-changed",
                             G_CALLBACK (on_processes_changed), self);
   g_signal_connect_swapped (command_buffer (self), "changed", G_CALLBACK (on_command_changed), self);
@@ -900,6 +1002,8 @@ mg_run_dialog_get_field (MgRunDialog *self, const char *name)
 
   if (strcmp (name, "search") == 0)
     return self->search_entry;
+  if (strcmp (name, "profile") == 0)
+    return self->start_button;
   return field != NULL ? field_widget (self, field, FALSE) : NULL;
 }
 

@@ -36,8 +36,9 @@ void mg_run_dialog_set_command_line (MgRunDialog *self, const char *line);
 MgRunSession *mg_run_dialog_get_session (MgRunDialog *self);
 
 /* For tests and accessibility tools: a field's input widget ("program",
- * "arguments", "working-folder", "n-processes", "interval", "max-samples",
- * "start-after", "stop-after", "output", "command", "search"), the message shown
+ * "arguments", "working-folder", "n-processes", "select-ranks", "interval", "max-samples",
+ * "start-after", "stop-after", "output", "command", "search", and the
+ * Profile button "profile"), the message shown
  * beside it (NULL when none), the checks. */
 GtkWidget *mg_run_dialog_get_field (MgRunDialog *self, const char *field);
 const char *mg_run_dialog_get_field_error (MgRunDialog *self, const char *field);
