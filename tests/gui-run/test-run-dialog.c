@@ -441,6 +441,21 @@ test_metrics_path (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+static GtkDialog *
+find_message_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return GTK_DIALOG (window);
+    }
+  return NULL;
+}
+
 static MgRunDialog *
 find_dialog (void)
 {
@@ -467,6 +482,8 @@ test_app_actions (void)
   spin (50);
   dialog = find_dialog ();
   g_assert_nonnull (dialog);
+  /* Only the run dialog: no "profile from a terminal" message. */
+  g_assert_null (find_message_dialog ());
   gtk_window_destroy (GTK_WINDOW (dialog));
   g_action_group_activate_action (G_ACTION_GROUP (app), "run-again", NULL);
   spin (50);
@@ -805,16 +822,7 @@ test_failures (void)
 static GtkDialog *
 find_end_dialog (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr (GtkWindow) window = g_list_model_get_item (toplevels, i);
-
-      if (GTK_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
-        return GTK_DIALOG (window);
-    }
-  return NULL;
+  return find_message_dialog ();
 }
 
 static void
