@@ -4,7 +4,9 @@
  * window; failures explained. MG_GUI_SCREENSHOT_DIR=dir saves screenshots. */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mg-application.h"
@@ -246,6 +248,90 @@ test_errors_beside_fields (void)
   g_assert_null (mg_run_dialog_get_session (dialog));
   gtk_window_destroy (GTK_WINDOW (dialog));
   g_rmdir (dir);
+}
+
+static void
+on_clipboard_text (GObject *source, GAsyncResult *result, gpointer data)
+{
+  char **text = data;
+
+  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
+  if (*text == NULL)
+    *text = g_strdup ("(nothing)");
+}
+
+static gboolean
+is_set (gpointer data)
+{
+  return *(char **) data != NULL;
+}
+
+static char *
+read_clipboard (GtkWidget *widget)
+{
+  char *text = NULL;
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL, on_clipboard_text, &text);
+  g_assert_true (run_test_wait (is_set, &text, 10));
+  return text;
+}
+
+/* Copy puts the line exactly as shown on the clipboard. */
+static void
+test_copy_command (void)
+{
+  MgRunDialog *dialog = fixture_dialog ();
+  const char *pasted = "cd '/tmp/a b' && env A=1 metrograph --profile -n 2 --stop-after 3 ./app 'x y'";
+  g_autofree char *copied = NULL;
+
+  type_into (dialog, "arguments", "--size 10 'two words'");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "run.copy-command", NULL));
+  copied = read_clipboard (GTK_WIDGET (dialog));
+  g_assert_cmpstr (copied, ==, "metrograph --profile ./app --size 10 'two words'");
+  g_assert_cmpstr (copied, ==, mg_run_dialog_get_command_line (dialog));
+  g_clear_pointer (&copied, g_free);
+  /* A pasted line in its own spelling. */
+  mg_run_dialog_set_command_line (dialog, pasted);
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.copy-command", NULL);
+  copied = read_clipboard (GTK_WIDGET (dialog));
+  g_assert_cmpstr (copied, ==, pasted);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* Why a metric cannot be switched is written under its check; broken
+ * definition files are listed with their file, line and message. */
+static void
+test_metric_reasons (void)
+{
+  g_autoptr (MgCatalogue) catalogue = run_test_fixture_catalogue ();
+  MgRunDialog *dialog = mg_run_dialog_new (NULL, catalogue, NULL);
+  const MgCatalogueMetric *missing = mg_catalogue_lookup_metric (catalogue, "fx_missing");
+  g_auto (GStrv) broken = NULL;
+  gboolean found = FALSE;
+
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_nonnull (missing->unavailable_reason);
+  g_assert_cmpstr (mg_run_dialog_get_metric_reason (dialog, "fx_missing"), ==,
+                   missing->unavailable_reason);
+  g_assert_nonnull (strstr (mg_run_dialog_get_metric_reason (dialog, "fx_missing"),
+                            "libnot-installed.so"));
+  g_assert_cmpstr (mg_run_dialog_get_metric_reason (dialog, "fx_always"), ==,
+                   "Always recorded (its definition says so)");
+  g_assert_cmpstr (mg_run_dialog_get_metric_reason (dialog, "fx_never"), ==,
+                   "Never recorded (its definition says so)");
+  g_assert_null (mg_run_dialog_get_metric_reason (dialog, "fx_on1"));
+
+  broken = mg_run_dialog_dup_definition_errors (dialog);
+  g_assert_cmpuint (g_strv_length (broken), >=, 1);
+  for (guint i = 0; broken[i] != NULL; i++)
+    {
+      g_test_message ("definition error row: %s", broken[i]);
+      /* broken.xml: an unknown <enabled> value, then an unclosed element. */
+      if (g_regex_match_simple ("broken\\.xml:[0-9]+(:[0-9]+)?: .+", broken[i], 0, 0))
+        found = TRUE;
+    }
+  g_assert_true (found);
+  gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
 static const char *
@@ -506,6 +592,8 @@ typedef struct {
   guint updates_collapsed;     /* later updates that kept it collapsed */
   gboolean no_wait;            /* run_through_dialog returns while it runs */
   const char *stop_after;      /* typed into Stop after, when set */
+  GHashTable *figures;         /* distinct texts of the live figures label */
+  guint figures_checked;       /* times the label was compared with the session */
 } Live;
 
 /* The live rows are grouped as the viewer groups them, and a group
@@ -555,6 +643,31 @@ on_live_state (MgRunSession *session, GParamSpec *pspec, Live *live)
     live->ended_us = g_get_monotonic_time ();
 }
 
+/* The figures label says what the session says: elapsed time (to a
+ * tenth of a second, read a moment apart), processes and samples. */
+static void
+on_live_figures (MgRunSession *session, GParamSpec *pspec, Live *live)
+{
+  const char *text = mg_run_view_get_figures (mg_run_host_get_view (live->host));
+  double elapsed = 0;
+  guint processes = 0, samples = 0;
+  char unit[32];
+
+  if (mg_run_session_get_state (session) != MG_RUN_STATE_RUNNING)
+    return;
+  if (sscanf (text, "%lf s \xc2\xb7 %u %31s \xc2\xb7 %u", &elapsed, &processes, unit, &samples) != 4)
+    g_error ("figures “%s” do not read", text);
+  g_assert_cmpuint (processes, ==, mg_run_session_get_n_processes (session));
+  g_assert_cmpuint (samples, ==, mg_run_session_get_n_samples (session));
+  g_assert_cmpfloat (fabs (elapsed - mg_run_session_get_elapsed (session)), <, 0.2);
+  g_assert_cmpstr (unit, ==, processes == 1 ? "process" : "processes");
+  g_assert_nonnull (strstr (text, samples == 1 ? " sample" : " samples"));
+  if (live->figures == NULL)
+    live->figures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_hash_table_add (live->figures, g_strdup (text));
+  live->figures_checked++;
+}
+
 static gboolean
 session_finished (gpointer data)
 {
@@ -567,6 +680,12 @@ live_enough (gpointer data)
   Live *live = data;
 
   return live->live_updates >= 4;
+}
+
+static gboolean
+window_loaded (gpointer window)
+{
+  return mg_window_get_profile (window) != NULL && !mg_window_get_loading (window);
 }
 
 /* Opens the dialog over a fresh viewer window, fills it, starts the run and
@@ -609,6 +728,8 @@ run_through_dialog (const char *program, const char *arguments, const char *fold
   g_assert_cmpstr (mg_run_host_get_page (live->host), ==, "run");
   g_signal_connect (session, "notify::profile", G_CALLBACK (on_live_profile), live);
   g_signal_connect (session, "notify::state", G_CALLBACK (on_live_state), live);
+  g_signal_connect (session, "notify::n-samples", G_CALLBACK (on_live_figures), live);
+  g_signal_connect (session, "notify::elapsed", G_CALLBACK (on_live_figures), live);
   if (screenshot_prefix != NULL)
     {
       g_autofree char *name = g_strdup_printf ("%s-live.png", screenshot_prefix);
@@ -658,6 +779,12 @@ test_live_run (void)
     g_assert_cmpfloat (span, >, 1.5);
     g_assert_cmpfloat (rate, >=, 2.0);
   }
+  /* The figures followed the session, and changed as it went. */
+  g_assert_nonnull (live.figures);
+  g_test_message ("figures: %u checks, %u different texts", live.figures_checked,
+                  g_hash_table_size (live.figures));
+  g_assert_cmpuint (g_hash_table_size (live.figures), >=, 5);
+  g_clear_pointer (&live.figures, g_hash_table_unref);
   output = mg_run_view_dup_output (mg_run_host_get_view (live.host));
   g_assert_nonnull (strstr (output, "argument: two words"));
   g_assert_nonnull (strstr (output, "step 2.0 s"));
@@ -690,6 +817,50 @@ test_live_run (void)
   g_assert_false (gtk_check_button_get_active (mg_run_dialog_get_metric_check (again_dialog, "rchar_rate")));
   g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (again_dialog, "rss")));
   gtk_window_destroy (GTK_WINDOW (again_dialog));
+
+  /* The banner's Run Again…: the dialog with this run's own settings. */
+  g_assert_null (find_dialog ());
+  g_assert_true (gtk_widget_get_visible (mg_run_host_get_run_again_button (live.host)));
+  g_signal_emit_by_name (mg_run_host_get_run_again_button (live.host), "clicked");
+  spin (50);
+  again_dialog = find_dialog ();
+  g_assert_nonnull (again_dialog);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (again_dialog)) == GTK_WINDOW (window));
+  g_assert_true (mg_run_settings_equal (mg_run_dialog_get_settings (again_dialog),
+                                        mg_run_session_get_settings (session)));
+  gtk_window_destroy (GTK_WINDOW (again_dialog));
+
+  /* Run Again (app.run-again) for the profile opened from its file, in a
+   * window of its own: what the file recorded. */
+  {
+    MgWindow *opened = mg_window_new (app);
+    g_autoptr (GFile) file = g_file_new_for_path (mg_run_session_get_output_path (session));
+    MgRunSettings *from_file;
+    g_autofree char *file_line = NULL;
+
+    gtk_window_present (GTK_WINDOW (opened));
+    mg_window_open_file (opened, file);
+    g_assert_true (run_test_wait (window_loaded, opened, 30));
+    g_assert_true (mg_window_get_profile (opened) != profile);
+    g_assert_true (gtk_application_get_active_window (app) == GTK_WINDOW (opened));
+    g_action_group_activate_action (G_ACTION_GROUP (app), "run-again", NULL);
+    spin (50);
+    again_dialog = find_dialog ();
+    g_assert_nonnull (again_dialog);
+    g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (again_dialog)) == GTK_WINDOW (opened));
+    from_file = mg_run_dialog_get_settings (again_dialog);
+    file_line = g_strdup (mg_run_dialog_get_command_line (again_dialog));
+    g_test_message ("run again from the file: %s", file_line);
+    g_assert_true (g_str_has_suffix (mg_run_settings_get_program (from_file), "/run-workload"));
+    g_assert_cmpstr (mg_run_settings_get_arguments (from_file), ==, "work=2.5 'two words'");
+    g_assert_cmpstr (mg_run_settings_get_working_folder (from_file), ==,
+                     mg_profile_get_run_info (profile)->working_dir);
+    g_assert_false (gtk_check_button_get_active (mg_run_dialog_get_metric_check (again_dialog, "rchar_rate")));
+    g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (again_dialog, "rss")));
+    g_assert_cmpstr (file_line, ==, again_line);
+    gtk_window_destroy (GTK_WINDOW (again_dialog));
+    gtk_window_destroy (GTK_WINDOW (opened));
+  }
 
   /* The next dialog starts from this run's line: the folder to save in
    * ("-o DIR/"), where the next run gets its own name. */
@@ -1046,6 +1217,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/dialog/checks-and-command-line", test_checks_and_command_line);
   g_test_add_func ("/gui-run/dialog/errors-beside-fields", test_errors_beside_fields);
   g_test_add_func ("/gui-run/dialog/metrics-path", test_metrics_path);
+  g_test_add_func ("/gui-run/dialog/metric-reasons", test_metric_reasons);
+  g_test_add_func ("/gui-run/dialog/copy-command", test_copy_command);
   g_test_add_func ("/gui-run/dialog/bad-line-blocks-profile", test_bad_line_blocks_profile);
   g_test_add_func ("/gui-run/dialog/processes-and-ranks", test_processes_and_ranks);
   g_test_add_func ("/gui-run/dialog/completion-lazy", test_completion_lazy);

@@ -471,12 +471,13 @@ mg_run_dialog_set_command_line (MgRunDialog *self, const char *line)
   set_command_text (self, line);
 }
 
+/* The line as shown, character for character. */
 static void
 on_copy_command (GtkWidget *widget, const char *action, GVariant *parameter)
 {
-  MgRunDialog *self = MG_RUN_DIALOG (widget);
+  g_autofree char *text = command_text (MG_RUN_DIALOG (widget));
 
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), self->command_line);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
 }
 
 /* ---- settings → widgets ------------------------------------------------- */
@@ -1020,6 +1021,18 @@ GtkCheckButton *
 mg_run_dialog_get_metric_check (MgRunDialog *self, const char *metric_id)
 {
   return mg_run_metric_list_get_metric_check (self->metric_list, metric_id);
+}
+
+const char *
+mg_run_dialog_get_metric_reason (MgRunDialog *self, const char *metric_id)
+{
+  return mg_run_metric_list_get_reason (self->metric_list, metric_id);
+}
+
+GStrv
+mg_run_dialog_dup_definition_errors (MgRunDialog *self)
+{
+  return mg_run_metric_list_dup_definition_errors (self->metric_list);
 }
 
 GtkCheckButton *

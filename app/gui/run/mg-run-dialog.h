@@ -44,6 +44,10 @@ GtkWidget *mg_run_dialog_get_field (MgRunDialog *self, const char *field);
 const char *mg_run_dialog_get_field_error (MgRunDialog *self, const char *field);
 GtkCheckButton *mg_run_dialog_get_metric_check (MgRunDialog *self, const char *metric_id);
 GtkCheckButton *mg_run_dialog_get_group_check (MgRunDialog *self, const char *group_id);
+/* The reason shown under a metric's check, or NULL; the rows of the
+ * definition files with errors. */
+const char *mg_run_dialog_get_metric_reason (MgRunDialog *self, const char *metric_id);
+GStrv mg_run_dialog_dup_definition_errors (MgRunDialog *self);
 /* Adds an environment row with this text ("NAME=VALUE" sets, "NAME" removes). */
 void mg_run_dialog_add_variable (MgRunDialog *self, const char *text);
 /* Metric checks left visible by the search box. */
