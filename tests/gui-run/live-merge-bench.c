@@ -118,6 +118,7 @@ static void
 time_reads (const char *dir, guint rounds)
 {
   g_autofree double *wall = g_new (double, rounds);
+  guint64 bytes = 0;
 
   for (guint i = 0; i < rounds; i++)
     {
@@ -131,11 +132,14 @@ time_reads (const char *dir, guint rounds)
           g_autoptr (MgRecordFile) r = mg_record_file_read (path, NULL);
 
           g_assert_nonnull (r);
+          if (i == 0)
+            bytes += (guint64) r->n_samples * r->stride;
         }
       wall[i] = (g_get_monotonic_time () - t) / 1e3;
     }
   qsort (wall, rounds, sizeof *wall, compare_doubles);
-  printf ("reading the records alone: %.0f ms wall (median of %u)\n", wall[rounds / 2], rounds);
+  printf ("reading the records alone (%.0f MB of samples): %.0f ms wall (median of %u)\n",
+          bytes / 1e6, wall[rounds / 2], rounds);
 }
 
 int

@@ -357,6 +357,11 @@ test_bad_line_blocks_profile (void)
   mg_run_dialog_set_command_line (dialog, "metrograph --profile --interval=fast sh");
   assert_error_contains (dialog, "command", "--interval=fast");
   g_assert_false (gtk_widget_is_sensitive (profile));
+  if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
+    {
+      spin (100);
+      save_png (GTK_WIDGET (dialog), "run-dialog-bad-line.png");
+    }
   gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
   g_assert_null (mg_run_dialog_get_session (dialog));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
@@ -389,14 +394,14 @@ static void
 test_processes_and_ranks (void)
 {
   MgRunDialog *dialog = fixture_dialog ();
-  GtkSpinButton *spin = GTK_SPIN_BUTTON (mg_run_dialog_get_field (dialog, "n-processes"));
+  GtkSpinButton *processes = GTK_SPIN_BUTTON (mg_run_dialog_get_field (dialog, "n-processes"));
   const char *bad = "Give a number of processes from 1 to 4096, or Off";
 
   g_assert_cmpstr (field_text (dialog, "n-processes"), ==, "Off");
   type_into (dialog, "n-processes", "abc");
   assert_error_contains (dialog, "n-processes", bad);
   /* Leaving the field (the spin button's update) keeps the text. */
-  gtk_spin_button_update (spin);
+  gtk_spin_button_update (processes);
   g_assert_cmpstr (field_text (dialog, "n-processes"), ==, "abc");
   assert_error_contains (dialog, "n-processes", bad);
   g_assert_cmpuint (mg_run_settings_get_n_processes (mg_run_dialog_get_settings (dialog)), ==, 0);
@@ -404,18 +409,25 @@ test_processes_and_ranks (void)
   g_assert_null (mg_run_dialog_get_session (dialog));
   type_into (dialog, "n-processes", "5000");
   assert_error_contains (dialog, "n-processes", bad);
+  type_into (dialog, "select-ranks", "2,x");
+  if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
+    {
+      spin (100);
+      save_png (GTK_WIDGET (dialog), "run-dialog-processes.png");
+    }
+  type_into (dialog, "select-ranks", "");
 
   type_into (dialog, "n-processes", "3");
   assert_error_contains (dialog, "n-processes", NULL);
   assert_command (dialog, "metrograph --profile --np=3 ./app");
-  gtk_spin_button_update (spin);
+  gtk_spin_button_update (processes);
   g_assert_cmpstr (field_text (dialog, "n-processes"), ==, "3");
   /* The arrows replace text that does not read (replacing the text went
    * through an empty field, Off). */
   type_into (dialog, "n-processes", "x");
   assert_error_contains (dialog, "n-processes", bad);
-  gtk_spin_button_spin (spin, GTK_SPIN_STEP_FORWARD, 1);
-  gtk_spin_button_spin (spin, GTK_SPIN_STEP_FORWARD, 1);
+  gtk_spin_button_spin (processes, GTK_SPIN_STEP_FORWARD, 1);
+  gtk_spin_button_spin (processes, GTK_SPIN_STEP_FORWARD, 1);
   g_assert_cmpstr (field_text (dialog, "n-processes"), ==, "2");
   assert_error_contains (dialog, "n-processes", NULL);
   assert_command (dialog, "metrograph --profile --np=2 ./app");
