@@ -98,6 +98,7 @@ merge (MgCatalogue *catalogue, MgLauncher *launcher, int exit_status, GError **e
   return mg_merge_records (mg_launcher_get_record_dir (launcher), &input, error);
 }
 
+/* The same choice as the run dialog's (mg_output_name_choose). */
 static char *
 choose_output (const MgCliOptions *o, MgLauncher *launcher, MgProfile *profile)
 {
@@ -105,18 +106,26 @@ choose_output (const MgCliOptions *o, MgLauncher *launcher, MgProfile *profile)
   const char *program = mg_launcher_get_program_path (launcher);
   g_autoptr (GDateTime) start = NULL;
   g_auto (GStrv) env = NULL;
-  g_autofree char *name = NULL;
 
-  if (o->output != NULL)
-    return g_strdup (o->output);
   start = g_date_time_new_from_unix_utc (mg_launcher_get_start_time_us (launcher) / G_USEC_PER_SEC);
   /* The program ran with our environment. */
   env = g_get_environ ();
-  name = mg_output_name_default_with_threads (
-    program != NULL ? program : mg_launcher_get_argv (launcher)[0], info->n_processes,
-    MAX (info->n_nodes, 1), mg_output_name_threads_from_environ ((const char *const *) env),
-    start);
-  return mg_output_name_make_unique (name);
+  return mg_output_name_choose (
+    o->output, NULL, program != NULL ? program : mg_launcher_get_argv (launcher)[0],
+    info->n_processes, MAX (info->n_nodes, 1),
+    mg_output_name_threads_from_environ ((const char *const *) env), start);
+}
+
+/* -o FOLDER/ that does not exist: said before the run, not after it. */
+static gboolean
+check_output_folder (const MgCliOptions *o)
+{
+  if (o->output == NULL || !mg_output_name_is_folder (o->output, NULL)
+      || g_file_test (o->output, G_FILE_TEST_IS_DIR))
+    return TRUE;
+  mg_cli_print_error (_("-o %s: there is no such folder (create it, or give a file name)"),
+                      o->output);
+  return FALSE;
 }
 
 /* Say it before a long run, not only after it. */
@@ -161,6 +170,8 @@ mg_cli_profile (const MgCliOptions *o)
   g_autofree char *output = NULL;
   int status = 0;
 
+  if (!check_output_folder (o))
+    return MG_EXIT_USAGE;
   catalogue = mg_cli_load_catalogue (o, &status);
   if (catalogue == NULL)
     return status;

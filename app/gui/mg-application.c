@@ -56,25 +56,6 @@ on_new_window (GSimpleAction *action, GVariant *parameter, gpointer user_data)
   gtk_window_present (GTK_WINDOW (mg_window_new (GTK_APPLICATION (user_data))));
 }
 
-/* Until the run dialog exists, say how to profile from a terminal. */
-static void
-on_profile (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
-  GtkWidget *dialog =
-    gtk_message_dialog_new (parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                            GTK_MESSAGE_INFO, GTK_BUTTONS_CLOSE, "%s", _("Profile a Program"));
-
-  gtk_message_dialog_format_secondary_markup (
-    GTK_MESSAGE_DIALOG (dialog), "%s",
-    _("Run the program under Metrograph from a terminal:\n\n"
-      "<tt>metrograph --profile ./program arguments…</tt>\n"
-      "<tt>metrograph --profile mpirun -n 4 ./program</tt>\n\n"
-      "Then open the <tt>.mgprof</tt> file it writes here."));
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
 static void
 on_about (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
@@ -101,7 +82,6 @@ on_quit (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 
 static const GActionEntry app_entries[] = {
   { "new-window", on_new_window, NULL, NULL, NULL, { 0 } },
-  { "profile", on_profile, NULL, NULL, NULL, { 0 } },
   { "about", on_about, NULL, NULL, NULL, { 0 } },
   { "quit", on_quit, NULL, NULL, NULL, { 0 } },
 };
@@ -134,7 +114,7 @@ mg_application_startup (GApplication *app)
   G_APPLICATION_CLASS (mg_application_parent_class)->startup (app);
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
-  /* The run dialog replaces the "profile from a terminal" message. */
+  /* app.profile and app.run-again: the run dialog. */
   mg_run_actions_install (GTK_APPLICATION (app));
   for (guint i = 0; i < G_N_ELEMENTS (app_accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), app_accels[i].action,

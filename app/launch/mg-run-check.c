@@ -7,6 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mg-output-name.h"
+#include "mg-rank-list.h"
+
 G_DEFINE_QUARK (mg-run-check-error-quark, mg_run_check_error)
 
 static char *
@@ -104,10 +107,32 @@ check_output (MgRunSettings *self)
   if (output == NULL)
     return check_folder (folder, TRUE);
   path = g_canonicalize_filename (output, folder);
-  if (!g_str_has_suffix (path, ".mgprof"))
+  /* Read as the command line reads -o (mg_output_name_choose). */
+  if (mg_output_name_is_folder (output, folder) || !g_str_has_suffix (path, MG_PROFILE_SUFFIX))
     return check_folder (path, TRUE);
   parent = g_path_get_dirname (path);
   return check_folder (parent, TRUE);
+}
+
+/* As the command line checks --select-ranks with --np. */
+static char *
+check_select_ranks (MgRunSettings *self)
+{
+  const char *ranks = mg_run_settings_get_select_ranks (self);
+  guint n = mg_run_settings_get_n_processes (self);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *canonical = NULL;
+
+  if (ranks == NULL)
+    return NULL;
+  canonical = mg_rank_list_normalise (ranks, &error);
+  if (canonical == NULL)
+    return g_strdup (error->message);
+  /* The canonical list starts with its lowest rank. */
+  if (n > 0 && g_ascii_strtoull (canonical, NULL, 10) >= n)
+    return g_strdup_printf (_("None of the ranks of the %u MPI processes (0 to %u) is selected: "
+                              "nothing would be sampled"), n, n - 1);
+  return NULL;
 }
 
 char *
@@ -144,6 +169,8 @@ mg_run_settings_check_field (MgRunSettings *self, const char *property)
     }
   if (strcmp (property, "output") == 0)
     return check_output (self);
+  if (strcmp (property, "select-ranks") == 0)
+    return check_select_ranks (self);
   return NULL;
 }
 
@@ -158,6 +185,7 @@ mg_run_settings_check (MgRunSettings *self, GError **error)
     { "env-unset", N_("Environment") },
     { "stop-after", N_("Stop after") },
     { "output", N_("Save in") },
+    { "select-ranks", N_("Sample ranks") },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mg-output-name.h"
+#include "mg-rank-list.h"
 #include "mg-run-metric-toggles.h"
 
 G_DEFINE_QUARK (mg-run-command-line-error-quark, mg_run_command_line_error)
@@ -68,21 +69,22 @@ append_ids (GString *line, const char *name, const char *const *ids)
   append_option (line, name, joined);
 }
 
-/* A folder as output: the MAP-style name the run would get now. */
+/* A folder is written with a "/" at the end: `metrograph --profile -o DIR/`
+ * gives the profile MAP's default name in DIR, made when the run ends,
+ * exactly as the window's run names it (mg_output_name_choose). */
 static char *
-output_file (MgRunSettings *self)
+output_word (MgRunSettings *self)
 {
   const char *output = mg_run_settings_get_output (self);
-  const char *program = mg_run_settings_get_program (self);
-  g_autoptr (GDateTime) now = NULL;
-  g_autofree char *name = NULL;
+  const char *folder = mg_run_settings_get_working_folder (self);
+  g_autofree char *base = folder != NULL ? g_canonicalize_filename (folder, NULL)
+                                         : g_get_current_dir ();
 
-  if (output == NULL || g_str_has_suffix (output, MG_PROFILE_SUFFIX))
-    return g_strdup (output);
-  now = g_date_time_new_now_local ();
-  name = mg_output_name_default (program != NULL ? program : "program",
-                                 MAX (mg_run_settings_get_n_processes (self), 1), 1, now);
-  return g_build_filename (output, name, NULL);
+  if (output == NULL)
+    return NULL;
+  if (!g_str_has_suffix (output, "/") && mg_output_name_is_folder (output, base))
+    return g_strconcat (output, "/", NULL);
+  return g_strdup (output);
 }
 
 static void
@@ -126,7 +128,7 @@ mg_run_settings_to_command_line (MgRunSettings *self, MgCatalogue *catalogue)
   g_autoptr (GString) line = g_string_new (NULL);
   const char *folder = mg_run_settings_get_working_folder (self);
   const char *const *paths = mg_run_settings_get_metrics_path (self);
-  g_autofree char *output = output_file (self);
+  g_autofree char *output = output_word (self);
   g_auto (GStrv) enable_ids = NULL, disable_ids = NULL;
 
   if (folder != NULL)
@@ -145,9 +147,14 @@ mg_run_settings_to_command_line (MgRunSettings *self, MgCatalogue *catalogue)
     }
   if (mg_run_settings_get_n_processes (self) > 0)
     append_uint (line, "--np", mg_run_settings_get_n_processes (self));
-  if (mg_run_settings_get_interval_ms (self) > 0)
+  if (mg_run_settings_get_select_ranks (self) != NULL)
+    append_option (line, "--select-ranks", mg_run_settings_get_select_ranks (self));
+  /* What the sampler would take anyway is not written. */
+  if (mg_run_settings_get_interval_ms (self) > 0
+      && mg_run_settings_get_interval_ms (self) != mg_run_settings_get_default_interval_ms (self))
     append_uint (line, "--interval", mg_run_settings_get_interval_ms (self));
-  if (mg_run_settings_get_max_samples (self) > 0)
+  if (mg_run_settings_get_max_samples (self) > 0
+      && mg_run_settings_get_max_samples (self) != mg_run_settings_get_default_max_samples (self))
     append_uint (line, "--samples", mg_run_settings_get_max_samples (self));
   if (mg_run_settings_get_start_after (self) > 0)
     append_seconds (line, "--start-after", mg_run_settings_get_start_after (self));
@@ -299,6 +306,15 @@ parse_option (Words *w, MgRunSettings *s, GPtrArray *enable, GPtrArray *disable,
       if (!parse_uint ("--np", value, 1, _("a number of processes"), &n, error))
         return FALSE;
       mg_run_settings_set_n_processes (s, n);
+    }
+  else if (MATCH ("--select-ranks", NULL))
+    {
+      g_autoptr (GError) local = NULL;
+      g_autofree char *ranks = mg_rank_list_normalise (value, &local);
+
+      if (ranks == NULL)
+        return option_error (error, "--select-ranks=%s: %s", value, local->message);
+      mg_run_settings_set_select_ranks (s, ranks);
     }
   else if (MATCH ("--interval", NULL))
     {

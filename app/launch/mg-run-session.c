@@ -4,6 +4,7 @@
 #include "mg-config.h"
 
 #include "mg-run-session.h"
+#include "mg-run-session-private.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -21,9 +22,9 @@
 #include "mg-record-finish.h"
 #include "mg-run-check.h"
 #include "mg-run-metric-toggles.h"
+#include "mg-stopper.h"
 
 #define MAX_OUTPUT_LINES 2000
-#define DEFAULT_GRACE_S 5.0
 #define DEFAULT_REFRESH_MS 250
 
 struct _MgRunSession
@@ -46,8 +47,9 @@ struct _MgRunSession
   gint64 end_mono_us;
   guint tick_id;
   guint refresh_ms;
-  guint kill_id;
-  double grace_s;
+  gint64 merge_start_us;       /* when the last live merge started */
+  guint stopper_id;            /* the stopper's next deadline */
+  MgStopper stopper;           /* Stop, Cancel and Stop after end the program */
   gboolean merge_running;
   gboolean stopped;
   gboolean cancelled;
@@ -61,6 +63,9 @@ struct _MgRunSession
   guint output_lines;
   gboolean output_open;        /* the pipe has not reached its end yet */
   guint output_wait_id;        /* after the exit: how long we wait for that end */
+  guint n_threads;             /* the _<T>t of the default name */
+  MgRunSessionSaveHook save_hook;
+  gpointer save_hook_data;
 };
 
 G_DEFINE_FINAL_TYPE (MgRunSession, mg_run_session, G_TYPE_OBJECT)
@@ -93,6 +98,7 @@ static GParamSpec *props[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static void finish_run (MgRunSession *self);
+static void schedule_stopper (MgRunSession *self);
 
 static void
 mg_run_session_dispose (GObject *object)
@@ -104,7 +110,7 @@ mg_run_session_dispose (GObject *object)
     kill (-self->pgid, SIGKILL);
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->tick_id, g_source_remove);
-  g_clear_handle_id (&self->kill_id, g_source_remove);
+  g_clear_handle_id (&self->stopper_id, g_source_remove);
   g_clear_handle_id (&self->output_wait_id, g_source_remove);
   g_clear_object (&self->process);
   G_OBJECT_CLASS (mg_run_session_parent_class)->dispose (object);
@@ -184,7 +190,7 @@ mg_run_session_init (MgRunSession *self)
   self->cancellable = g_cancellable_new ();
   self->output = g_string_new (NULL);
   self->exit_status = -1;
-  self->grace_s = DEFAULT_GRACE_S;
+  mg_stopper_init (&self->stopper, 0, MG_STOPPER_GRACE_S);
   self->refresh_ms = DEFAULT_REFRESH_MS;
 }
 
@@ -284,10 +290,24 @@ typedef struct {
   MgMergeInput input;
   GStrv argv;
   char *working_dir;
+  char *run_id;
   GPtrArray *metrics;
   GPtrArray *groups;
   gboolean final;
+  /* The final job also saves (never on the main thread): */
+  char *output;                /* the settings' "Save in" */
+  char *program;               /* for the default name */
+  guint n_threads;             /* OMP_NUM_THREADS of the program's environment */
+  MgRunSessionSaveHook save_hook;
+  gpointer save_hook_data;
 } MergeJob;
+
+/* What the final job gives back when the records merged. */
+typedef struct {
+  MgProfile *profile;
+  char *path;                  /* where it was saved, NULL when it could not be */
+  GError *save_error;
+} FinalResult;
 
 static void
 merge_job_free (MergeJob *job)
@@ -295,22 +315,41 @@ merge_job_free (MergeJob *job)
   g_free (job->record_dir);
   g_strfreev (job->argv);
   g_free (job->working_dir);
+  g_free (job->run_id);
   g_ptr_array_unref (job->metrics);
   g_ptr_array_unref (job->groups);
+  g_free (job->output);
+  g_free (job->program);
   g_free (job);
+}
+
+static void
+final_result_free (FinalResult *result)
+{
+  g_clear_object (&result->profile);
+  g_free (result->path);
+  g_clear_error (&result->save_error);
+  g_free (result);
 }
 
 static MergeJob *
 merge_job_new (MgRunSession *self, gboolean final)
 {
   MergeJob *job = g_new0 (MergeJob, 1);
+  const char *program = mg_launcher_get_program_path (self->launcher);
 
   job->record_dir = g_strdup (mg_launcher_get_record_dir (self->launcher));
   job->argv = g_strdupv ((char **) mg_launcher_get_argv (self->launcher));
   job->working_dir = g_strdup (self->working_dir);
+  job->run_id = g_strdup (mg_launcher_get_run_id (self->launcher));
   job->metrics = g_ptr_array_ref (self->metrics);
   job->groups = g_ptr_array_ref (self->groups);
   job->final = final;
+  job->output = g_strdup (mg_run_settings_get_output (self->settings));
+  job->program = g_strdup (program != NULL ? program : job->argv[0]);
+  job->n_threads = self->n_threads;
+  job->save_hook = self->save_hook;
+  job->save_hook_data = self->save_hook_data;
   job->input = (MgMergeInput) {
     .metrics = job->metrics,
     .groups = job->groups,
@@ -318,9 +357,31 @@ merge_job_new (MgRunSession *self, gboolean final)
     .working_dir = job->working_dir,
     .start_time_us = self->start_real_us,
     .exit_status = final ? self->exit_status : 0,
-    .run_id = mg_launcher_get_run_id (self->launcher),
+    .run_id = job->run_id,
+    .max_process_samples = final ? 0 : MG_RUN_SESSION_LIVE_SAMPLES,
   };
   return job;
+}
+
+/* The file the command line would write (mg_output_name_choose, as
+ * `metrograph --profile` run in the working folder), then the save. */
+static FinalResult *
+save_final (MergeJob *job, MgProfile *profile)
+{
+  FinalResult *result = g_new0 (FinalResult, 1);
+  const MgRunInfo *info = mg_profile_get_run_info (profile);
+  g_autoptr (GDateTime) start =
+    g_date_time_new_from_unix_utc (job->input.start_time_us / G_USEC_PER_SEC);
+  g_autofree char *path =
+    mg_output_name_choose (job->output, job->working_dir, job->program, info->n_processes,
+                           MAX (info->n_nodes, 1), job->n_threads, start);
+
+  result->profile = g_object_ref (profile);
+  if (job->save_hook != NULL)
+    job->save_hook (path, job->save_hook_data);
+  if (mg_profile_save (profile, path, &result->save_error))
+    result->path = g_steal_pointer (&path);
+  return result;
 }
 
 static void
@@ -328,12 +389,14 @@ merge_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellable 
 {
   MergeJob *job = task_data;
   GError *error = NULL;
-  MgProfile *profile = mg_merge_records (job->record_dir, &job->input, &error);
+  g_autoptr (MgProfile) profile = mg_merge_records (job->record_dir, &job->input, &error);
 
   if (profile == NULL)
     g_task_return_error (task, error);
+  else if (job->final)
+    g_task_return_pointer (task, save_final (job, profile), (GDestroyNotify) final_result_free);
   else
-    g_task_return_pointer (task, profile, g_object_unref);
+    g_task_return_pointer (task, g_steal_pointer (&profile), g_object_unref);
 }
 
 static void
@@ -350,6 +413,8 @@ set_profile (MgRunSession *self, MgProfile *profile)
     g_object_notify_by_pspec (G_OBJECT (self), props[PROP_N_SAMPLES]);
 }
 
+static void start_merge (MgRunSession *self, gboolean final, GAsyncReadyCallback callback);
+
 static void
 on_live_merged (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -365,6 +430,11 @@ on_live_merged (GObject *source, GAsyncResult *result, gpointer user_data)
   /* The program ended while this merge ran: now the final one. */
   if (self->state == MG_RUN_STATE_MERGING)
     finish_run (self);
+  /* A merge that took longer than the refresh interval made the tick skip:
+   * the next one starts now rather than at the next tick. */
+  else if (self->state == MG_RUN_STATE_RUNNING
+           && g_get_monotonic_time () - self->merge_start_us >= (gint64) self->refresh_ms * 1000)
+    start_merge (self, FALSE, on_live_merged);
 }
 
 static void
@@ -373,6 +443,7 @@ start_merge (MgRunSession *self, gboolean final, GAsyncReadyCallback callback)
   g_autoptr (GTask) task = g_task_new (self, NULL, callback, NULL);
 
   self->merge_running = TRUE;
+  self->merge_start_us = g_get_monotonic_time ();
   g_task_set_task_data (task, merge_job_new (self, final), (GDestroyNotify) merge_job_free);
   g_task_run_in_thread (task, merge_in_thread);
 }
@@ -391,35 +462,17 @@ on_tick (gpointer user_data)
 /* ---- the end ------------------------------------------------------------ */
 
 static char *
-choose_output_path (MgRunSession *self, MgProfile *profile)
-{
-  const MgRunInfo *info = mg_profile_get_run_info (profile);
-  const char *output = mg_run_settings_get_output (self->settings);
-  const char *program = mg_launcher_get_program_path (self->launcher);
-  g_autoptr (GDateTime) start = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *folder = NULL;
-  g_autofree char *path = NULL;
-
-  if (output != NULL && g_str_has_suffix (output, MG_PROFILE_SUFFIX))
-    return g_canonicalize_filename (output, self->working_dir);
-  folder = output != NULL ? g_canonicalize_filename (output, self->working_dir)
-                          : g_strdup (self->working_dir);
-  start = g_date_time_new_from_unix_local (self->start_real_us / G_USEC_PER_SEC);
-  name = mg_output_name_default (program != NULL ? program : mg_launcher_get_argv (self->launcher)[0],
-                                 info->n_processes, MAX (info->n_nodes, 1), start);
-  path = g_build_filename (folder, name, NULL);
-  return mg_output_name_make_unique (path);
-}
-
-static char *
 describe_end (MgRunSession *self, MgProfile *profile)
 {
   g_autoptr (GString) text = g_string_new (NULL);
   int status = self->exit_status;
   guint n_errors = mg_profile_get_n_plugin_errors (profile) + mg_profile_get_n_metric_errors (profile);
 
-  if (self->stopped)
+  /* Said as the command line says it (mg-cli-summary.c). */
+  if (self->stopper.stopped_after)
+    g_string_append_printf (text, _("Stopped after %g s (Stop after); the profile was still "
+                                    "written."), self->stopper.stop_after_s);
+  else if (self->stopped)
     g_string_append_printf (text, _("Stopped after %.1f s, as asked; the profile was still written."),
                             mg_run_session_get_elapsed (self));
   else if (status > 128)
@@ -450,6 +503,12 @@ describe_no_samples (MgRunSession *self)
                                  g_strsignal (status - 128));
   else if (status > 0)
     exit_text = g_strdup_printf (_(" The program exited with status %d."), status);
+  /* As the command line explains it. */
+  if (mg_run_settings_get_select_ranks (self->settings) != NULL)
+    return g_strdup_printf (_("No samples were recorded, so no profile was written: no process of "
+                              "the selected ranks (%s) was sampled; check the ranks the run has.%s"),
+                            mg_run_settings_get_select_ranks (self->settings),
+                            exit_text != NULL ? exit_text : "");
   return g_strdup_printf (_("No samples were recorded, so no profile was written: %s.%s"),
                           mg_program_kind_explain (kind), exit_text != NULL ? exit_text : "");
 }
@@ -459,46 +518,44 @@ on_final_merged (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   MgRunSession *self = MG_RUN_SESSION (source);
   g_autoptr (GError) error = NULL;
-  g_autoptr (MgProfile) profile = g_task_propagate_pointer (G_TASK (result), &error);
-  g_autofree char *path = NULL;
+  FinalResult *final = g_task_propagate_pointer (G_TASK (result), &error);
   g_autofree char *message = NULL;
 
   self->merge_running = FALSE;
   if (self->cancelled)
-    {
-      set_state (self, MG_RUN_STATE_CANCELLED);
-      return;
-    }
-  if (profile == NULL && g_error_matches (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES))
+    set_state (self, MG_RUN_STATE_CANCELLED);
+  else if (final == NULL && g_error_matches (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES))
     {
       g_autofree char *why = describe_no_samples (self);
 
       fail (self, why);
-      return;
     }
-  if (profile == NULL)
+  else if (final == NULL)
     {
       g_autofree char *why = g_strdup_printf (_("The records could not be merged: %s"), error->message);
 
       fail (self, why);
-      return;
     }
-  path = choose_output_path (self, profile);
-  if (!mg_profile_save (profile, path, &error))
+  else if (final->path == NULL)
     {
-      g_autofree char *why = g_strdup_printf (_("The profile could not be written: %s"), error->message);
+      g_autofree char *why = g_strdup_printf (_("The profile could not be written: %s"),
+                                              final->save_error->message);
 
-      set_profile (self, profile);
+      set_profile (self, final->profile);
       fail (self, why);
-      return;
     }
-  self->output_path = g_steal_pointer (&path);
-  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_OUTPUT_PATH]);
-  set_profile (self, profile);
-  message = describe_end (self, profile);
-  if (message != NULL)
-    set_message (self, message);
-  set_state (self, MG_RUN_STATE_DONE);
+  else
+    {
+      self->output_path = g_steal_pointer (&final->path);
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_OUTPUT_PATH]);
+      set_profile (self, final->profile);
+      message = describe_end (self, final->profile);
+      if (message != NULL)
+        set_message (self, message);
+      set_state (self, MG_RUN_STATE_DONE);
+    }
+  if (final != NULL)
+    final_result_free (final);
 }
 
 static gboolean
@@ -556,7 +613,8 @@ on_process_exited (GObject *source, GAsyncResult *result, gpointer user_data)
     return; /* disposed */
   self->end_mono_us = g_get_monotonic_time ();
   g_clear_handle_id (&self->tick_id, g_source_remove);
-  g_clear_handle_id (&self->kill_id, g_source_remove);
+  g_clear_handle_id (&self->stopper_id, g_source_remove);
+  mg_stopper_finish (&self->stopper);
   if (g_subprocess_get_if_signaled (process))
     {
       self->exit_status = 128 + g_subprocess_get_term_sig (process);
@@ -630,6 +688,12 @@ prepare (MgRunSession *self, GError **error)
   if (!mg_launcher_prepare (self->launcher, error))
     return FALSE;
 
+  {
+    /* The default name's _<T>t, from the environment the program gets. */
+    g_auto (GStrv) env = mg_run_settings_build_environment (self->settings, NULL);
+
+    self->n_threads = mg_output_name_threads_from_environ ((const char *const *) env);
+  }
   plan.run_id = mg_launcher_get_run_id (self->launcher);
   plan.record_dir = mg_launcher_get_record_dir (self->launcher);
   plan.interval_ms = mg_run_settings_get_interval_ms (self->settings);
@@ -637,6 +701,7 @@ prepare (MgRunSession *self, GError **error)
   plan.start_after_ms = (guint64) llround (mg_run_settings_get_start_after (self->settings) * 1000);
   plan.stop_after_ms = (guint64) llround (mg_run_settings_get_stop_after (self->settings) * 1000);
   plan.skip_programs = mg_launcher_get_skip_programs (self->launcher);
+  plan.select_ranks = mg_run_settings_get_select_ranks (self->settings);
   return mg_plan_write (self->catalogue, &plan, mg_launcher_get_plan_path (self->launcher), error);
 }
 
@@ -713,6 +778,11 @@ mg_run_session_start (MgRunSession *self, GError **error)
       return FALSE;
     }
   set_state (self, MG_RUN_STATE_RUNNING);
+  /* Stop after ends the program as --stop-after does: the plan stops the
+   * sampling, the stopper the program. */
+  self->stopper.stop_after_s = mg_run_settings_get_stop_after (self->settings);
+  mg_stopper_start (&self->stopper, self->pgid, self->start_mono_us);
+  schedule_stopper (self);
   self->output_open = TRUE;
   read_output (self, g_subprocess_get_stdout_pipe (self->process));
   g_subprocess_wait_async (self->process, self->cancellable, on_process_exited, g_object_ref (self));
@@ -721,24 +791,47 @@ mg_run_session_start (MgRunSession *self, GError **error)
 }
 
 static gboolean
-on_grace_over (gpointer user_data)
+on_stopper_due (gpointer user_data)
 {
   MgRunSession *self = user_data;
 
-  self->kill_id = 0;
-  if (self->state == MG_RUN_STATE_RUNNING && self->pgid > 0)
-    kill (-self->pgid, SIGKILL);
+  self->stopper_id = 0;
+  if (self->state != MG_RUN_STATE_RUNNING)
+    return G_SOURCE_REMOVE;
+  mg_stopper_check (&self->stopper, g_get_monotonic_time ());
+  /* Stop after's time came: the run stops as if Stop was pressed. */
+  if (self->stopper.stopped_after && !self->stopped)
+    {
+      self->stopped = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STOPPED]);
+    }
+  schedule_stopper (self);
   return G_SOURCE_REMOVE;
+}
+
+/* A timeout at the stopper's next deadline (a timeout that fires a little
+ * early only schedules another). */
+static void
+schedule_stopper (MgRunSession *self)
+{
+  gint64 deadline = mg_stopper_get_deadline (&self->stopper);
+  gint64 left;
+
+  g_clear_handle_id (&self->stopper_id, g_source_remove);
+  if (deadline == 0 || self->state != MG_RUN_STATE_RUNNING)
+    return;
+  left = MAX (deadline - g_get_monotonic_time (), 0);
+  self->stopper_id = g_timeout_add ((guint) MIN ((left + 999) / 1000, G_MAXUINT), on_stopper_due,
+                                    self);
 }
 
 static void
 terminate (MgRunSession *self)
 {
-  if (self->state != MG_RUN_STATE_RUNNING || self->pgid <= 0 || self->kill_id != 0)
+  if (self->state != MG_RUN_STATE_RUNNING)
     return;
-  kill (-self->pgid, SIGTERM);
-  kill (-self->pgid, SIGCONT);
-  self->kill_id = g_timeout_add ((guint) (self->grace_s * 1000), on_grace_over, self);
+  mg_stopper_terminate (&self->stopper, g_get_monotonic_time ());
+  schedule_stopper (self);
 }
 
 void
@@ -783,7 +876,14 @@ mg_run_session_kill_now (MgRunSession *self)
 void
 mg_run_session_set_grace_period (MgRunSession *self, double seconds)
 {
-  self->grace_s = MAX (seconds, 0.0);
+  self->stopper.grace_s = MAX (seconds, 0.0);
+}
+
+void
+mg_run_session_set_save_hook (MgRunSession *self, MgRunSessionSaveHook hook, gpointer data)
+{
+  self->save_hook = hook;
+  self->save_hook_data = data;
 }
 
 void

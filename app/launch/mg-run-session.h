@@ -17,6 +17,12 @@
 
 G_BEGIN_DECLS
 
+/* Live merges give each process at most this many samples (consecutive
+ * slots combined, extremes kept): as many as a graph row has pixels, far
+ * fewer than a long run's slots (docs/run-dialog.md, the cost). The saved
+ * profile has every slot. */
+#define MG_RUN_SESSION_LIVE_SAMPLES 512
+
 typedef enum {
   MG_RUN_STATE_IDLE,
   MG_RUN_STATE_PREPARING,

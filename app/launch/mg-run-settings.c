@@ -23,6 +23,7 @@ struct _MgRunSettings
   GStrv disable_metrics;
   GStrv metrics_path;
   char *output;
+  char *select_ranks;
 };
 
 G_DEFINE_FINAL_TYPE (MgRunSettings, mg_run_settings, G_TYPE_OBJECT)
@@ -43,6 +44,7 @@ enum {
   PROP_DISABLE_METRICS,
   PROP_METRICS_PATH,
   PROP_OUTPUT,
+  PROP_SELECT_RANKS,
   N_PROPS
 };
 
@@ -93,6 +95,7 @@ mg_run_settings_finalize (GObject *object)
   g_strfreev (self->disable_metrics);
   g_strfreev (self->metrics_path);
   g_free (self->output);
+  g_free (self->select_ranks);
   G_OBJECT_CLASS (mg_run_settings_parent_class)->finalize (object);
 }
 
@@ -117,6 +120,7 @@ mg_run_settings_get_property (GObject *object, guint prop_id, GValue *value, GPa
     case PROP_DISABLE_METRICS: g_value_set_boxed (value, self->disable_metrics); break;
     case PROP_METRICS_PATH: g_value_set_boxed (value, self->metrics_path); break;
     case PROP_OUTPUT: g_value_set_string (value, self->output); break;
+    case PROP_SELECT_RANKS: g_value_set_string (value, self->select_ranks); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -143,6 +147,7 @@ mg_run_settings_set_property (GObject *object, guint prop_id, const GValue *valu
     case PROP_DISABLE_METRICS: mg_run_settings_set_disable_metrics (self, g_value_get_boxed (value)); break;
     case PROP_METRICS_PATH: mg_run_settings_set_metrics_path (self, g_value_get_boxed (value)); break;
     case PROP_OUTPUT: mg_run_settings_set_output (self, g_value_get_string (value)); break;
+    case PROP_SELECT_RANKS: mg_run_settings_set_select_ranks (self, g_value_get_string (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -198,6 +203,7 @@ mg_run_settings_class_init (MgRunSettingsClass *klass)
   props[PROP_DISABLE_METRICS] = strv_prop ("disable-metrics");
   props[PROP_METRICS_PATH] = strv_prop ("metrics-path");
   props[PROP_OUTPUT] = string_prop ("output");
+  props[PROP_SELECT_RANKS] = string_prop ("select-ranks");
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
 
@@ -254,7 +260,8 @@ mg_run_settings_equal (MgRunSettings *a, MgRunSettings *b)
          && strv_equal0 ((const char *const *) a->enable_metrics, (const char *const *) b->enable_metrics)
          && strv_equal0 ((const char *const *) a->disable_metrics, (const char *const *) b->disable_metrics)
          && strv_equal0 ((const char *const *) a->metrics_path, (const char *const *) b->metrics_path)
-         && g_strcmp0 (a->output, b->output) == 0;
+         && g_strcmp0 (a->output, b->output) == 0
+         && g_strcmp0 (a->select_ranks, b->select_ranks) == 0;
 }
 
 #define STRING_ACCESSORS(field, PROP)                                              \
@@ -297,6 +304,7 @@ STRING_ACCESSORS (program, PROP_PROGRAM)
 STRING_ACCESSORS (arguments, PROP_ARGUMENTS)
 STRING_ACCESSORS (working_folder, PROP_WORKING_FOLDER)
 STRING_ACCESSORS (output, PROP_OUTPUT)
+STRING_ACCESSORS (select_ranks, PROP_SELECT_RANKS)
 STRV_ACCESSORS (env_set, PROP_ENV_SET)
 STRV_ACCESSORS (env_unset, PROP_ENV_UNSET)
 STRV_ACCESSORS (enable_metrics, PROP_ENABLE_METRICS)
@@ -339,4 +347,39 @@ mg_run_settings_build_environment (MgRunSettings *self, const char *const *base)
       env = g_environ_setenv (env, name, eq + 1, TRUE);
     }
   return env;
+}
+
+/* As the sampler reads them: the first of the two variables that holds a
+ * whole number of at least @min. */
+static guint
+sampler_default (MgRunSettings *self, const char *name, const char *old_name, guint min,
+                 guint fallback)
+{
+  g_auto (GStrv) env = mg_run_settings_build_environment (self, NULL);
+  const char *names[] = { name, old_name };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      const char *value = g_environ_getenv (env, names[i]);
+      guint64 n;
+
+      if (value != NULL && g_ascii_isdigit (value[0])
+          && g_ascii_string_to_unsigned (value, 10, min, G_MAXINT, &n, NULL))
+        return (guint) n;
+    }
+  return fallback;
+}
+
+guint
+mg_run_settings_get_default_interval_ms (MgRunSettings *self)
+{
+  return sampler_default (self, "FORGE_SAMPLER_INTERVAL", "ALLINEA_SAMPLER_INTERVAL", 1,
+                          MG_RUN_DEFAULT_INTERVAL_MS);
+}
+
+guint
+mg_run_settings_get_default_max_samples (MgRunSettings *self)
+{
+  return sampler_default (self, "FORGE_SAMPLER_NUM_SAMPLES", "ALLINEA_SAMPLER_NUM_SAMPLES", 16,
+                          MG_RUN_DEFAULT_MAX_SAMPLES);
 }

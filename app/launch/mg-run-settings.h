@@ -7,12 +7,17 @@
  * Defaults (the command line's): no MPI (n-processes 0), interval 0 and
  * max-samples 0 (the sampler's own defaults, 20 ms and 4096), start-after
  * and stop-after 0 (none), no toggles, output NULL (the MAP-style name in the
- * working folder). */
+ * working folder), select-ranks NULL (every MPI rank sampled). */
 #pragma once
 
 #include <glib-object.h>
 
 G_BEGIN_DECLS
+
+/* The sampler's own defaults when neither the plan nor the environment
+ * says (sampler/mg-plan.c). */
+#define MG_RUN_DEFAULT_INTERVAL_MS 20
+#define MG_RUN_DEFAULT_MAX_SAMPLES 4096
 
 #define MG_TYPE_RUN_SETTINGS (mg_run_settings_get_type ())
 G_DECLARE_FINAL_TYPE (MgRunSettings, mg_run_settings, MG, RUN_SETTINGS, GObject)
@@ -63,9 +68,20 @@ void mg_run_settings_set_metrics_path (MgRunSettings *self, const char *const *d
  * that file; any other path: a folder for the MAP-style name. */
 const char *mg_run_settings_get_output (MgRunSettings *self);
 void mg_run_settings_set_output (MgRunSettings *self, const char *output);
+/* The MPI ranks to sample, as --select-ranks takes them ("0,4-7", kept in
+ * mg_rank_list_normalise ()'s canonical form); NULL: every rank. */
+const char *mg_run_settings_get_select_ranks (MgRunSettings *self);
+void mg_run_settings_set_select_ranks (MgRunSettings *self, const char *ranks);
 
 /* The program's environment: @base (NULL: ours) with env-unset removed and
  * env-set added. */
 GStrv mg_run_settings_build_environment (MgRunSettings *self, const char *const *base);
+
+/* What the sampler takes when the interval or the sample slots are not
+ * given: FORGE_SAMPLER_INTERVAL (ALLINEA_SAMPLER_INTERVAL), resp.
+ * FORGE_SAMPLER_NUM_SAMPLES (ALLINEA_SAMPLER_NUM_SAMPLES) in the program's
+ * environment (ours with the settings' changes), else 20 ms and 4096. */
+guint mg_run_settings_get_default_interval_ms (MgRunSettings *self);
+guint mg_run_settings_get_default_max_samples (MgRunSettings *self);
 
 G_END_DECLS

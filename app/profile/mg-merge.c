@@ -137,6 +137,7 @@ typedef struct {
   guint64 n_samples;           /* over all records */
   double interval_start_ms, interval_end_ms;
   guint max_samples;
+  guint max_process_samples;   /* 0: every slot */
 } MergeState;
 
 static double
@@ -209,6 +210,94 @@ add_process_facts (MergeState *st, const MgRecordFile *r, const RecordEntry *e, 
     }
 }
 
+/* Every slot as one sample of process p. */
+static void
+add_samples (MergeState *st, const MgRecordFile *r, const RecordEntry *e, const int *map, guint p,
+             double *last)
+{
+  const MgRecordHeader *h = &r->header;
+
+  for (guint k = 0; k < r->n_samples; k++)
+    {
+      const MgRecordSample *sample = mg_record_file_get_sample (r, k);
+      const MgRecordValue *values = mg_record_file_get_values (r, k);
+
+      for (guint m = 0; m < st->n_metrics; m++)
+        st->mins[m] = st->maxs[m] = st->means[m] = NAN;
+      for (guint i = 0; i < h->n_metrics; i++)
+        {
+          int m = map[i];
+
+          if (m < 0 || values[i].count == 0)
+            continue;
+          st->mins[m] = values[i].min;
+          st->maxs[m] = values[i].max;
+          st->means[m] = values[i].mean;
+          if (st->single[m])
+            last[m] = values[i].mean;
+        }
+      mg_profile_builder_add_sample (st->builder, p, to_seconds (r, e, sample->t_start_ns),
+                                     to_seconds (r, e, sample->t_end_ns), st->mins, st->maxs,
+                                     st->means);
+    }
+}
+
+/* Runs of consecutive slots as one sample each, so that process p gives at
+ * most max_process_samples: the extremes are kept, the means weighted by
+ * the slots' durations. */
+static void
+add_combined_samples (MergeState *st, const MgRecordFile *r, const RecordEntry *e,
+                      const int *map, guint p, double *last)
+{
+  const MgRecordHeader *h = &r->header;
+  guint per = (r->n_samples + st->max_process_samples - 1) / st->max_process_samples;
+  g_autofree double *weights = g_new (double, MAX (st->n_metrics, 1));
+
+  for (guint first = 0; first < r->n_samples; first += per)
+    {
+      guint end = MIN (first + per, r->n_samples);
+
+      for (guint m = 0; m < st->n_metrics; m++)
+        {
+          st->mins[m] = st->maxs[m] = st->means[m] = NAN;
+          weights[m] = 0;
+        }
+      for (guint k = first; k < end; k++)
+        {
+          const MgRecordSample *sample = mg_record_file_get_sample (r, k);
+          const MgRecordValue *values = mg_record_file_get_values (r, k);
+          double w = MAX ((double) (sample->t_end_ns - sample->t_start_ns), 1.0);
+
+          for (guint i = 0; i < h->n_metrics; i++)
+            {
+              int m = map[i];
+
+              if (m < 0 || values[i].count == 0)
+                continue;
+              if (weights[m] == 0)
+                {
+                  st->mins[m] = values[i].min;
+                  st->maxs[m] = values[i].max;
+                  st->means[m] = 0;
+                }
+              st->mins[m] = MIN (st->mins[m], values[i].min);
+              st->maxs[m] = MAX (st->maxs[m], values[i].max);
+              st->means[m] += values[i].mean * w;
+              weights[m] += w;
+              if (st->single[m])
+                last[m] = values[i].mean;
+            }
+        }
+      for (guint m = 0; m < st->n_metrics; m++)
+        if (weights[m] > 0)
+          st->means[m] /= weights[m];
+      mg_profile_builder_add_sample (st->builder, p,
+                                     to_seconds (r, e, mg_record_file_get_sample (r, first)->t_start_ns),
+                                     to_seconds (r, e, mg_record_file_get_sample (r, end - 1)->t_end_ns),
+                                     st->mins, st->maxs, st->means);
+    }
+}
+
 /* Pass 2 for one record: its process, samples, single values and errors. */
 static gboolean
 merge_record (MergeState *st, const RecordEntry *e, GError **error)
@@ -254,34 +343,17 @@ merge_record (MergeState *st, const RecordEntry *e, GError **error)
   info.status = h->end_status;
   info.node_leader = (h->flags & MG_RECORD_FLAG_NODE_LEADER) != 0;
   p = mg_profile_builder_add_process (st->builder, &info);
-  mg_profile_builder_reserve (st->builder, p, r->n_samples);
+  mg_profile_builder_reserve (st->builder, p,
+                              st->max_process_samples > 0
+                                ? MIN (r->n_samples, st->max_process_samples) : r->n_samples);
 
   last = g_new (double, MAX (st->n_metrics, 1));
   for (guint m = 0; m < st->n_metrics; m++)
     last[m] = NAN;
-  for (guint k = 0; k < r->n_samples; k++)
-    {
-      const MgRecordSample *sample = mg_record_file_get_sample (r, k);
-      const MgRecordValue *values = mg_record_file_get_values (r, k);
-
-      for (guint m = 0; m < st->n_metrics; m++)
-        st->mins[m] = st->maxs[m] = st->means[m] = NAN;
-      for (guint i = 0; i < h->n_metrics; i++)
-        {
-          int m = map[i];
-
-          if (m < 0 || values[i].count == 0)
-            continue;
-          st->mins[m] = values[i].min;
-          st->maxs[m] = values[i].max;
-          st->means[m] = values[i].mean;
-          if (st->single[m])
-            last[m] = values[i].mean;
-        }
-      mg_profile_builder_add_sample (st->builder, p, to_seconds (r, e, sample->t_start_ns),
-                                     to_seconds (r, e, sample->t_end_ns), st->mins, st->maxs,
-                                     st->means);
-    }
+  if (st->max_process_samples > 0 && r->n_samples > st->max_process_samples)
+    add_combined_samples (st, r, e, map, p, last);
+  else
+    add_samples (st, r, e, map, p, last);
   for (guint m = 0; m < st->n_metrics; m++)
     if (st->single[m] && !isnan (last[m]))
       mg_profile_builder_set_single_value (st->builder, p, m, last[m]);
@@ -348,7 +420,7 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
 
   values = g_new (double, 3 * (gsize) MAX (n_metrics, 1));
   st = (MergeState) { builder, by_id, n_metrics, single, values, values + n_metrics,
-                      values + 2 * n_metrics, 0, 0.0, 0.0, 0 };
+                      values + 2 * n_metrics, 0, 0.0, 0.0, 0, input->max_process_samples };
   for (guint i = 0; i < entries->len; i++)
     if (!merge_record (&st, g_ptr_array_index (entries, i), error))
       return NULL;

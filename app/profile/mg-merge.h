@@ -15,6 +15,11 @@ typedef struct {
   int exit_status;             /* the run's */
   const char *run_id;          /* NULL: every record in the folder */
   guint n_windows;             /* 0: the most samples any process has */
+  /* 0: every slot of every record. Else runs of consecutive slots are
+   * combined (min of the minima, max of the maxima, time-weighted mean) so
+   * that no process gives more than this many samples: the cheaper merge
+   * of the live view, whose graphs are not wider than that. */
+  guint max_process_samples;
 } MgMergeInput;
 
 MgProfile *mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **error);

@@ -10,6 +10,7 @@
 
 #include "mg-mpi.h"
 #include "mg-record-finish.h"
+#include "mg-stopper.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
@@ -22,8 +23,6 @@
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
-
-#define DEFAULT_GRACE_S 5.0
 
 struct _MgLauncher
 {
@@ -125,7 +124,7 @@ static void
 mg_launcher_init (MgLauncher *self)
 {
   self->preloads = g_ptr_array_new_with_free_func (g_free);
-  self->grace_s = DEFAULT_GRACE_S;
+  self->grace_s = MG_STOPPER_GRACE_S;
   self->program_kind = MG_PROGRAM_UNREADABLE;
 }
 
@@ -558,21 +557,21 @@ poll_timeout_ms (gint64 deadline_us)
   return left <= 0 ? 0 : (int) MIN ((left + 999) / 1000, G_MAXINT);
 }
 
+/* --stop-after's SIGTERM and SIGKILL come from the stopper, as in the
+ * window's runs (mg-stopper.h). */
 static int
 wait_child (MgLauncher *self, pid_t pid, int sfd, int tty)
 {
-  gint64 stop_at = 0;
-  gint64 kill_at = 0;
+  MgStopper stopper;
 
-  if (self->stop_after_s > 0)
-    stop_at = self->start_mono_us + (gint64) (self->stop_after_s * G_USEC_PER_SEC);
+  mg_stopper_init (&stopper, self->stop_after_s, self->grace_s);
+  mg_stopper_start (&stopper, pid, self->start_mono_us);
   for (;;)
     {
       struct pollfd pfd = { .fd = sfd, .events = POLLIN };
-      gint64 deadline = kill_at != 0 ? kill_at : stop_at;
       int status;
       pid_t done;
-      int n = poll (&pfd, 1, poll_timeout_ms (deadline));
+      int n = poll (&pfd, 1, poll_timeout_ms (mg_stopper_get_deadline (&stopper)));
 
       if (n < 0 && errno != EINTR)
         return 1;
@@ -591,22 +590,8 @@ wait_child (MgLauncher *self, pid_t pid, int sfd, int tty)
       else if (done == pid)
         return child_ended (self, pid, status);
 
-      if (n == 0 && deadline != 0 && g_get_monotonic_time () >= deadline)
-        {
-          if (kill_at == 0)
-            {
-              self->stopped = TRUE;
-              kill (-pid, SIGTERM);
-              kill (-pid, SIGCONT);
-              kill_at = g_get_monotonic_time () + (gint64) (self->grace_s * 1e6);
-              stop_at = 0;
-            }
-          else
-            {
-              kill (-pid, SIGKILL);
-              kill_at = 0;
-            }
-        }
+      mg_stopper_check (&stopper, g_get_monotonic_time ());
+      self->stopped = stopper.stopped_after;
     }
 }
 

@@ -43,6 +43,36 @@ mg_output_name_threads_from_environ (const char *const *envp)
   return (guint) threads;
 }
 
+gboolean
+mg_output_name_is_folder (const char *output, const char *base)
+{
+  g_autofree char *path = NULL;
+
+  if (g_str_has_suffix (output, "/"))
+    return TRUE;
+  path = base != NULL ? g_canonicalize_filename (output, base) : g_strdup (output);
+  return g_file_test (path, G_FILE_TEST_IS_DIR);
+}
+
+char *
+mg_output_name_choose (const char *output, const char *base, const char *program,
+                       guint n_processes, guint n_nodes, guint n_threads, GDateTime *start)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *folder = NULL;
+  g_autofree char *path = NULL;
+
+  if (output != NULL && !mg_output_name_is_folder (output, base))
+    return base != NULL ? g_canonicalize_filename (output, base) : g_strdup (output);
+  name = mg_output_name_default_with_threads (program, n_processes, n_nodes, n_threads, start);
+  if (output != NULL)
+    folder = base != NULL ? g_canonicalize_filename (output, base) : g_strdup (output);
+  else
+    folder = g_strdup (base);
+  path = folder != NULL ? g_build_filename (folder, name, NULL) : g_steal_pointer (&name);
+  return mg_output_name_make_unique (path);
+}
+
 char *
 mg_output_name_make_unique (const char *path)
 {

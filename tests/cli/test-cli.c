@@ -516,6 +516,37 @@ test_profile_environment (Fixture *f, gconstpointer data)
   cli_tmpdir_remove (run_dir);
 }
 
+/* -o FOLDER/ (or an existing folder): MAP's default name in that folder,
+ * never replacing a file, the name the run dialog's "Save in" gives; a
+ * folder that does not exist is said before the run. */
+static void
+test_profile_output_folder (Fixture *f, gconstpointer data)
+{
+  g_autofree char *sub = in_dir (f, "profiles");
+  const char *slash[] = { "--profile", "--metrics-path", f->examples, "-o", "profiles/",
+                          f->workload, "work=0.2", NULL };
+  const char *plain[] = { "--profile", "--metrics-path", f->examples, "-o", "profiles",
+                          f->workload, "work=0.2", NULL };
+  const char *missing[] = { "--profile", "-o", "nowhere/", f->workload, "work=0.2", NULL };
+  g_autoptr (CliRun) first = NULL;
+  g_autoptr (CliRun) second = NULL;
+  g_autoptr (CliRun) none = NULL;
+
+  g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+  first = cli_run (f->dir, slash);
+  assert_status (first, 0);
+  g_assert_cmpuint (count_default_names (sub), ==, 1);
+  g_assert_cmpuint (count_default_names (f->dir), ==, 0);
+  second = cli_run (f->dir, plain);
+  assert_status (second, 0);
+  g_assert_cmpuint (count_default_names (sub), ==, 2);
+
+  none = cli_run (f->dir, missing);
+  assert_status (none, 2);
+  assert_one_error_line (none->err, "-o nowhere/: there is no such folder");
+  g_assert_null (strstr (none->err, "profile written"));
+}
+
 /* An output that cannot be written: exit 6, the records kept. */
 static void
 test_profile_unwritable_output (Fixture *f, gconstpointer data)
@@ -1209,6 +1240,7 @@ main (int argc, char **argv)
   add ("/cli/profile/default-name", test_profile_default_name);
   add ("/cli/profile/args-and-stdio", test_profile_args_and_stdio);
   add ("/cli/profile/environment", test_profile_environment);
+  add ("/cli/profile/output-folder", test_profile_output_folder);
   add ("/cli/profile/unwritable-output", test_profile_unwritable_output);
   add ("/cli/profile/exit-status", test_profile_exit_status);
   add ("/cli/profile/crash", test_profile_crash);

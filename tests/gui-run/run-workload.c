@@ -5,6 +5,7 @@
  *   crash         die of SIGSEGV
  *   env=NAME      print "env NAME=<value>" or "env NAME unset"
  *   lines=N       print N numbered lines
+ *   ignore-term   ignore SIGTERM from then on (only SIGKILL ends it)
  * Plain C, libc only; built unsanitized (and statically, when possible). */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -72,6 +73,8 @@ main (int argc, char **argv)
       else if (strncmp (argv[i], "lines=", 6) == 0)
         for (int n = 1; n <= atoi (argv[i] + 6); n++)
           printf ("line %d\n", n);
+      else if (strcmp (argv[i], "ignore-term") == 0)
+        signal (SIGTERM, SIG_IGN);
       else if (strcmp (argv[i], "crash") == 0)
         {
           raise (SIGSEGV);

@@ -4,7 +4,9 @@
  * window; failures explained. MG_GUI_SCREENSHOT_DIR=dir saves screenshots. */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mg-application.h"
@@ -145,6 +147,12 @@ test_checks_and_command_line (void)
   gtk_widget_activate_action (GTK_WIDGET (dialog), "run.reset-metrics", NULL);
   assert_command (dialog, "metrograph --profile ./app");
 
+  /* The sampler's defaults typed in are not options. */
+  type_into (dialog, "interval", "20");
+  type_into (dialog, "max-samples", "4096");
+  assert_command (dialog, "metrograph --profile ./app");
+  type_into (dialog, "max-samples", "");
+
   /* Fields. */
   type_into (dialog, "arguments", "--size 10 'two words'");
   type_into (dialog, "interval", "5");
@@ -242,6 +250,274 @@ test_errors_beside_fields (void)
   g_rmdir (dir);
 }
 
+static void
+on_clipboard_text (GObject *source, GAsyncResult *result, gpointer data)
+{
+  char **text = data;
+
+  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
+  if (*text == NULL)
+    *text = g_strdup ("(nothing)");
+}
+
+static gboolean
+is_set (gpointer data)
+{
+  return *(char **) data != NULL;
+}
+
+static char *
+read_clipboard (GtkWidget *widget)
+{
+  char *text = NULL;
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL, on_clipboard_text, &text);
+  g_assert_true (run_test_wait (is_set, &text, 10));
+  return text;
+}
+
+/* Copy puts the line exactly as shown on the clipboard. */
+static void
+test_copy_command (void)
+{
+  MgRunDialog *dialog = fixture_dialog ();
+  const char *pasted = "cd '/tmp/a b' && env A=1 metrograph --profile -n 2 --stop-after 3 ./app 'x y'";
+  g_autofree char *copied = NULL;
+
+  type_into (dialog, "arguments", "--size 10 'two words'");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "run.copy-command", NULL));
+  copied = read_clipboard (GTK_WIDGET (dialog));
+  g_assert_cmpstr (copied, ==, "metrograph --profile ./app --size 10 'two words'");
+  g_assert_cmpstr (copied, ==, mg_run_dialog_get_command_line (dialog));
+  g_clear_pointer (&copied, g_free);
+  /* A pasted line in its own spelling. */
+  mg_run_dialog_set_command_line (dialog, pasted);
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.copy-command", NULL);
+  copied = read_clipboard (GTK_WIDGET (dialog));
+  g_assert_cmpstr (copied, ==, pasted);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* Why a metric cannot be switched is written under its check; broken
+ * definition files are listed with their file, line and message. */
+static void
+test_metric_reasons (void)
+{
+  g_autoptr (MgCatalogue) catalogue = run_test_fixture_catalogue ();
+  MgRunDialog *dialog = mg_run_dialog_new (NULL, catalogue, NULL);
+  const MgCatalogueMetric *missing = mg_catalogue_lookup_metric (catalogue, "fx_missing");
+  g_auto (GStrv) broken = NULL;
+  gboolean found = FALSE;
+
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_nonnull (missing->unavailable_reason);
+  g_assert_cmpstr (mg_run_dialog_get_metric_reason (dialog, "fx_missing"), ==,
+                   missing->unavailable_reason);
+  g_assert_nonnull (strstr (mg_run_dialog_get_metric_reason (dialog, "fx_missing"),
+                            "libnot-installed.so"));
+  g_assert_cmpstr (mg_run_dialog_get_metric_reason (dialog, "fx_always"), ==,
+                   "Always recorded (its definition says so)");
+  g_assert_cmpstr (mg_run_dialog_get_metric_reason (dialog, "fx_never"), ==,
+                   "Never recorded (its definition says so)");
+  g_assert_null (mg_run_dialog_get_metric_reason (dialog, "fx_on1"));
+
+  broken = mg_run_dialog_dup_definition_errors (dialog);
+  g_assert_cmpuint (g_strv_length (broken), >=, 1);
+  for (guint i = 0; broken[i] != NULL; i++)
+    {
+      g_test_message ("definition error row: %s", broken[i]);
+      /* broken.xml: an unknown <enabled> value, then an unclosed element. */
+      if (g_regex_match_simple ("broken\\.xml:[0-9]+(:[0-9]+)?: .+", broken[i], 0, 0))
+        found = TRUE;
+    }
+  g_assert_true (found);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static const char *
+field_text (MgRunDialog *dialog, const char *field)
+{
+  return gtk_editable_get_text (GTK_EDITABLE (mg_run_dialog_get_field (dialog, field)));
+}
+
+/* A line that cannot be read: said beside it, and Profile waits (it would
+ * start the last settings that read, not the line on screen). */
+static void
+test_bad_line_blocks_profile (void)
+{
+  MgRunDialog *dialog = fixture_dialog ();
+  GtkWidget *profile = mg_run_dialog_get_field (dialog, "profile");
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-bad-XXXXXX", NULL);
+  g_autofree char *good = g_strdup_printf ("metrograph --profile -o %s/ sh -c true", dir);
+
+  mg_run_dialog_set_command_line (dialog, good);
+  assert_error_contains (dialog, "command", NULL);
+  g_assert_true (gtk_widget_is_sensitive (profile));
+
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile --interval=fast sh");
+  assert_error_contains (dialog, "command", "--interval=fast");
+  g_assert_false (gtk_widget_is_sensitive (profile));
+  if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
+    {
+      spin (100);
+      save_png (GTK_WIDGET (dialog), "run-dialog-bad-line.png");
+    }
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
+  g_assert_null (mg_run_dialog_get_session (dialog));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  /* Unclosed quotes, a missing program: the same. */
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile sh -c 'true");
+  assert_error_contains (dialog, "command", "cannot read the command line");
+  g_assert_false (gtk_widget_is_sensitive (profile));
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile");
+  assert_error_contains (dialog, "command", "names no program");
+  g_assert_false (gtk_widget_is_sensitive (profile));
+
+  /* Fixed, Profile is back. */
+  mg_run_dialog_set_command_line (dialog, good);
+  assert_error_contains (dialog, "command", NULL);
+  g_assert_true (gtk_widget_is_sensitive (profile));
+  /* A field changed under a bad line: the line becomes the settings' own. */
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile --frobnicate sh");
+  g_assert_false (gtk_widget_is_sensitive (profile));
+  type_into (dialog, "arguments", "-c 'exit 0'");
+  assert_error_contains (dialog, "command", NULL);
+  g_assert_true (gtk_widget_is_sensitive (profile));
+  g_assert_nonnull (strstr (mg_run_dialog_get_command_line (dialog), "sh -c 'exit 0'"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_rmdir (dir);
+}
+
+/* MPI processes and Sample ranks: what does not read stays as typed with
+ * the reason beside it, and Profile points at it. */
+static void
+test_processes_and_ranks (void)
+{
+  MgRunDialog *dialog = fixture_dialog ();
+  GtkSpinButton *processes = GTK_SPIN_BUTTON (mg_run_dialog_get_field (dialog, "n-processes"));
+  const char *bad = "Give a number of processes from 1 to 4096, or Off";
+
+  g_assert_cmpstr (field_text (dialog, "n-processes"), ==, "Off");
+  type_into (dialog, "n-processes", "abc");
+  assert_error_contains (dialog, "n-processes", bad);
+  /* Leaving the field (the spin button's update) keeps the text. */
+  gtk_spin_button_update (processes);
+  g_assert_cmpstr (field_text (dialog, "n-processes"), ==, "abc");
+  assert_error_contains (dialog, "n-processes", bad);
+  g_assert_cmpuint (mg_run_settings_get_n_processes (mg_run_dialog_get_settings (dialog)), ==, 0);
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
+  g_assert_null (mg_run_dialog_get_session (dialog));
+  type_into (dialog, "n-processes", "5000");
+  assert_error_contains (dialog, "n-processes", bad);
+  type_into (dialog, "select-ranks", "2,x");
+  if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
+    {
+      spin (100);
+      save_png (GTK_WIDGET (dialog), "run-dialog-processes.png");
+    }
+  type_into (dialog, "select-ranks", "");
+
+  type_into (dialog, "n-processes", "3");
+  assert_error_contains (dialog, "n-processes", NULL);
+  assert_command (dialog, "metrograph --profile --np=3 ./app");
+  gtk_spin_button_update (processes);
+  g_assert_cmpstr (field_text (dialog, "n-processes"), ==, "3");
+  /* The arrows replace text that does not read (replacing the text went
+   * through an empty field, Off). */
+  type_into (dialog, "n-processes", "x");
+  assert_error_contains (dialog, "n-processes", bad);
+  gtk_spin_button_spin (processes, GTK_SPIN_STEP_FORWARD, 1);
+  gtk_spin_button_spin (processes, GTK_SPIN_STEP_FORWARD, 1);
+  g_assert_cmpstr (field_text (dialog, "n-processes"), ==, "2");
+  assert_error_contains (dialog, "n-processes", NULL);
+  assert_command (dialog, "metrograph --profile --np=2 ./app");
+  type_into (dialog, "n-processes", "off");
+  assert_command (dialog, "metrograph --profile ./app");
+  /* So does a pasted line. */
+  type_into (dialog, "n-processes", "many");
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile -n 2 ./app");
+  g_assert_cmpstr (field_text (dialog, "n-processes"), ==, "2");
+  assert_error_contains (dialog, "n-processes", NULL);
+
+  /* Sample ranks. */
+  type_into (dialog, "select-ranks", "1, 0");
+  assert_error_contains (dialog, "select-ranks", NULL);
+  assert_command (dialog, "metrograph --profile --np=2 --select-ranks=0-1 ./app");
+  type_into (dialog, "select-ranks", "1,x");
+  assert_error_contains (dialog, "select-ranks", "“x” is not a rank");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
+  g_assert_null (mg_run_dialog_get_session (dialog));
+  type_into (dialog, "select-ranks", "4-5");
+  assert_error_contains (dialog, "select-ranks", "None of the ranks of the 2 MPI processes");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
+  g_assert_null (mg_run_dialog_get_session (dialog));
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile --select-ranks=7,3-5 ./app");
+  g_assert_cmpstr (field_text (dialog, "select-ranks"), ==, "3-5,7");
+  assert_error_contains (dialog, "select-ranks", NULL);
+  type_into (dialog, "select-ranks", "");
+  assert_command (dialog, "metrograph --profile ./app");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static guint
+n_completions (MgRunDialog *dialog)
+{
+  GtkEntryCompletion *completion =
+    gtk_entry_get_completion (GTK_ENTRY (mg_run_dialog_get_field (dialog, "program")));
+
+  return gtk_tree_model_iter_n_children (gtk_entry_completion_get_model (completion), NULL);
+}
+
+static gboolean
+has_completions (gpointer dialog)
+{
+  return n_completions (dialog) > 0;
+}
+
+static gboolean
+completion_has (MgRunDialog *dialog, const char *name)
+{
+  GtkTreeModel *model = gtk_entry_completion_get_model (
+    gtk_entry_get_completion (GTK_ENTRY (mg_run_dialog_get_field (dialog, "program"))));
+  GtkTreeIter iter;
+  gboolean found = FALSE;
+
+  for (gboolean more = gtk_tree_model_get_iter_first (model, &iter); more && !found;
+       more = gtk_tree_model_iter_next (model, &iter))
+    {
+      g_autofree char *text = NULL;
+
+      gtk_tree_model_get (model, &iter, 0, &text, -1);
+      found = g_strcmp0 (text, name) == 0;
+    }
+  return found;
+}
+
+/* Opening the dialog reads no folder of PATH: the program names for the
+ * completion are read in a thread once a program name is typed. */
+static void
+test_completion_lazy (void)
+{
+  MgRunDialog *dialog = fixture_dialog ();
+  g_autofree char *bin = g_dir_make_tmp ("mg-run-path-XXXXXX", NULL);
+  g_autofree char *tool = g_build_filename (bin, "mg-own-tool", NULL);
+  g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
+  g_autofree char *path = g_strdup_printf ("%s:%s", bin, old_path);
+
+  g_assert_true (g_file_set_contents (tool, "#!/bin/sh\n", -1, NULL));
+  g_setenv ("PATH", path, TRUE);
+  spin (200);
+  g_assert_cmpuint (n_completions (dialog), ==, 0);
+  type_into (dialog, "program", "mg");
+  g_assert_true (run_test_wait (has_completions, dialog, 10));
+  g_assert_true (completion_has (dialog, "mg-own-tool"));
+  g_assert_true (completion_has (dialog, "sh"));
+  g_setenv ("PATH", old_path, TRUE);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_unlink (tool);
+  g_rmdir (bin);
+}
+
 /* A line with --metrics-path brings that folder's metrics into the dialog. */
 static void
 test_metrics_path (void)
@@ -261,6 +537,21 @@ test_metrics_path (void)
   g_assert_nonnull (mg_run_dialog_get_metric_check (dialog, "rss"));
   assert_command (dialog, line);
   gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static GtkDialog *
+find_message_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return GTK_DIALOG (window);
+    }
+  return NULL;
 }
 
 static MgRunDialog *
@@ -289,6 +580,8 @@ test_app_actions (void)
   spin (50);
   dialog = find_dialog ();
   g_assert_nonnull (dialog);
+  /* Only the run dialog: no "profile from a terminal" message. */
+  g_assert_null (find_message_dialog ());
   gtk_window_destroy (GTK_WINDOW (dialog));
   g_action_group_activate_action (G_ACTION_GROUP (app), "run-again", NULL);
   spin (50);
@@ -301,7 +594,7 @@ test_app_actions (void)
 
 typedef struct {
   gint64 first_update_us;
-  gint64 last_update_us;
+  gint64 ended_us;             /* the program ended (state left "running") */
   MgRunHost *host;
   guint live_rows;             /* graph rows seen while running */
   guint live_updates;
@@ -310,6 +603,9 @@ typedef struct {
   guint collapsed_at;          /* the update at which "Default" was collapsed */
   guint updates_collapsed;     /* later updates that kept it collapsed */
   gboolean no_wait;            /* run_through_dialog returns while it runs */
+  const char *stop_after;      /* typed into Stop after, when set */
+  GHashTable *figures;         /* distinct texts of the live figures label */
+  guint figures_checked;       /* times the label was compared with the session */
 } Live;
 
 /* The live rows are grouped as the viewer groups them, and a group
@@ -346,11 +642,42 @@ on_live_profile (MgRunSession *session, GParamSpec *pspec, Live *live)
     return;
   if (live->first_update_us == 0)
     live->first_update_us = g_get_monotonic_time ();
-  live->last_update_us = g_get_monotonic_time ();
   live->live_rows = MAX (live->live_rows, mg_run_view_get_n_rows (view));
   live->live_updates = mg_run_view_get_n_updates (view);
   live->samples_seen = MAX (live->samples_seen, mg_run_session_get_n_samples (session));
   track_groups (live, view);
+}
+
+static void
+on_live_state (MgRunSession *session, GParamSpec *pspec, Live *live)
+{
+  if (mg_run_session_get_state (session) != MG_RUN_STATE_RUNNING && live->ended_us == 0)
+    live->ended_us = g_get_monotonic_time ();
+}
+
+/* The figures label says what the session says: elapsed time (to a
+ * tenth of a second, read a moment apart), processes and samples. */
+static void
+on_live_figures (MgRunSession *session, GParamSpec *pspec, Live *live)
+{
+  const char *text = mg_run_view_get_figures (mg_run_host_get_view (live->host));
+  double elapsed = 0;
+  guint processes = 0, samples = 0;
+  char unit[32];
+
+  if (mg_run_session_get_state (session) != MG_RUN_STATE_RUNNING)
+    return;
+  if (sscanf (text, "%lf s \xc2\xb7 %u %31s \xc2\xb7 %u", &elapsed, &processes, unit, &samples) != 4)
+    g_error ("figures “%s” do not read", text);
+  g_assert_cmpuint (processes, ==, mg_run_session_get_n_processes (session));
+  g_assert_cmpuint (samples, ==, mg_run_session_get_n_samples (session));
+  g_assert_cmpfloat (fabs (elapsed - mg_run_session_get_elapsed (session)), <, 0.2);
+  g_assert_cmpstr (unit, ==, processes == 1 ? "process" : "processes");
+  g_assert_nonnull (strstr (text, samples == 1 ? " sample" : " samples"));
+  if (live->figures == NULL)
+    live->figures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_hash_table_add (live->figures, g_strdup (text));
+  live->figures_checked++;
 }
 
 static gboolean
@@ -365,6 +692,12 @@ live_enough (gpointer data)
   Live *live = data;
 
   return live->live_updates >= 4;
+}
+
+static gboolean
+window_loaded (gpointer window)
+{
+  return mg_window_get_profile (window) != NULL && !mg_window_get_loading (window);
 }
 
 /* Opens the dialog over a fresh viewer window, fills it, starts the run and
@@ -387,6 +720,8 @@ run_through_dialog (const char *program, const char *arguments, const char *fold
   mg_run_dialog_set_command_line (dialog, line);
   type_into (dialog, "arguments", arguments);
   type_into (dialog, "output", folder);
+  if (live->stop_after != NULL)
+    type_into (dialog, "stop-after", live->stop_after);
   gtk_check_button_set_active (mg_run_dialog_get_group_check (dialog, "io"), FALSE);
   spin (100);
   if (screenshot_prefix != NULL)
@@ -404,6 +739,9 @@ run_through_dialog (const char *program, const char *arguments, const char *fold
   g_assert_true (mg_run_host_get_session (live->host) == session);
   g_assert_cmpstr (mg_run_host_get_page (live->host), ==, "run");
   g_signal_connect (session, "notify::profile", G_CALLBACK (on_live_profile), live);
+  g_signal_connect (session, "notify::state", G_CALLBACK (on_live_state), live);
+  g_signal_connect (session, "notify::n-samples", G_CALLBACK (on_live_figures), live);
+  g_signal_connect (session, "notify::elapsed", G_CALLBACK (on_live_figures), live);
   if (screenshot_prefix != NULL)
     {
       g_autofree char *name = g_strdup_printf ("%s-live.png", screenshot_prefix);
@@ -443,15 +781,22 @@ test_live_run (void)
   g_assert_true (live.grouped);
   g_assert_cmpuint (live.updates_collapsed, >=, 1);
   {
-    double span = (live.last_update_us - live.first_update_us) / 1e6;
-    double rate = span > 0 ? (live.live_updates - 1) / span : 0;
+    /* Counted from the first update (start-up and the first sample come
+     * before it) to the program's end: at least two a second. */
+    double span = (live.ended_us - live.first_update_us) / 1e6;
+    double rate = live.live_updates / span;
 
-    g_test_message ("live view: %u updates, %.1f per second, %u rows, %u samples",
-                    live.live_updates, rate, live.live_rows, live.samples_seen);
-    /* A merge every 250 ms: about 3.5 per second idle; a loaded machine
-     * (the suite runs two builds at once) still must not fall far below 2. */
-    g_assert_cmpfloat (rate, >=, 1.5);
+    g_test_message ("live view: %u updates in %.2f s, %.1f per second, %u rows, %u samples",
+                    live.live_updates, span, rate, live.live_rows, live.samples_seen);
+    g_assert_cmpfloat (span, >, 1.5);
+    g_assert_cmpfloat (rate, >=, 2.0);
   }
+  /* The figures followed the session, and changed as it went. */
+  g_assert_nonnull (live.figures);
+  g_test_message ("figures: %u checks, %u different texts", live.figures_checked,
+                  g_hash_table_size (live.figures));
+  g_assert_cmpuint (g_hash_table_size (live.figures), >=, 5);
+  g_clear_pointer (&live.figures, g_hash_table_unref);
   output = mg_run_view_dup_output (mg_run_host_get_view (live.host));
   g_assert_nonnull (strstr (output, "argument: two words"));
   g_assert_nonnull (strstr (output, "step 2.0 s"));
@@ -485,11 +830,60 @@ test_live_run (void)
   g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (again_dialog, "rss")));
   gtk_window_destroy (GTK_WINDOW (again_dialog));
 
-  /* The next dialog starts from this run's line, with a fresh name. */
+  /* The banner's Run Again…: the dialog with this run's own settings. */
+  g_assert_null (find_dialog ());
+  g_assert_true (gtk_widget_get_visible (mg_run_host_get_run_again_button (live.host)));
+  g_signal_emit_by_name (mg_run_host_get_run_again_button (live.host), "clicked");
+  spin (50);
+  again_dialog = find_dialog ();
+  g_assert_nonnull (again_dialog);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (again_dialog)) == GTK_WINDOW (window));
+  g_assert_true (mg_run_settings_equal (mg_run_dialog_get_settings (again_dialog),
+                                        mg_run_session_get_settings (session)));
+  gtk_window_destroy (GTK_WINDOW (again_dialog));
+
+  /* Run Again (app.run-again) for the profile opened from its file, in a
+   * window of its own: what the file recorded. */
+  {
+    MgWindow *opened = mg_window_new (app);
+    g_autoptr (GFile) file = g_file_new_for_path (mg_run_session_get_output_path (session));
+    MgRunSettings *from_file;
+    g_autofree char *file_line = NULL;
+
+    gtk_window_present (GTK_WINDOW (opened));
+    mg_window_open_file (opened, file);
+    g_assert_true (run_test_wait (window_loaded, opened, 30));
+    g_assert_true (mg_window_get_profile (opened) != profile);
+    g_assert_true (gtk_application_get_active_window (app) == GTK_WINDOW (opened));
+    g_action_group_activate_action (G_ACTION_GROUP (app), "run-again", NULL);
+    spin (50);
+    again_dialog = find_dialog ();
+    g_assert_nonnull (again_dialog);
+    g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (again_dialog)) == GTK_WINDOW (opened));
+    from_file = mg_run_dialog_get_settings (again_dialog);
+    file_line = g_strdup (mg_run_dialog_get_command_line (again_dialog));
+    g_test_message ("run again from the file: %s", file_line);
+    g_assert_true (g_str_has_suffix (mg_run_settings_get_program (from_file), "/run-workload"));
+    g_assert_cmpstr (mg_run_settings_get_arguments (from_file), ==, "work=2.5 'two words'");
+    g_assert_cmpstr (mg_run_settings_get_working_folder (from_file), ==,
+                     mg_profile_get_run_info (profile)->working_dir);
+    g_assert_false (gtk_check_button_get_active (mg_run_dialog_get_metric_check (again_dialog, "rchar_rate")));
+    g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (again_dialog, "rss")));
+    g_assert_cmpstr (file_line, ==, again_line);
+    gtk_window_destroy (GTK_WINDOW (again_dialog));
+    gtk_window_destroy (GTK_WINDOW (opened));
+  }
+
+  /* The next dialog starts from this run's line: the folder to save in
+   * ("-o DIR/"), where the next run gets its own name. */
   again_dialog = mg_run_dialog_new (NULL, NULL, NULL);
   g_assert_true (g_str_has_suffix (mg_run_settings_get_program (mg_run_dialog_get_settings (again_dialog)),
                                    "/run-workload"));
-  g_assert_cmpstr (mg_run_settings_get_output (mg_run_dialog_get_settings (again_dialog)), ==, dir);
+  {
+    g_autofree char *folder = g_strconcat (dir, "/", NULL);
+
+    g_assert_cmpstr (mg_run_settings_get_output (mg_run_dialog_get_settings (again_dialog)), ==, folder);
+  }
   g_assert_false (gtk_check_button_get_active (mg_run_dialog_get_metric_check (again_dialog, "rchar_rate")));
   gtk_window_destroy (GTK_WINDOW (again_dialog));
 
@@ -561,6 +955,21 @@ test_failures (void)
   g_unlink (mg_run_session_get_output_path (session));
   gtk_window_destroy (GTK_WINDOW (window));
 
+  /* Stop after, from the dialog: the program ends then (not after its 60 s)
+   * and the profile opens, the banner saying so as the command line does. */
+  memset (&live, 0, sizeof live);
+  live.stop_after = "1";
+  window = run_through_dialog ("run-workload", "work=60", dir, &live, NULL);
+  session = mg_run_host_get_session (live.host);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 128 + SIGTERM);
+  g_assert_cmpfloat (mg_run_session_get_elapsed (session), <, 10);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  g_assert_true (g_str_has_prefix (mg_run_host_get_banner_text (live.host),
+                                   "Stopped after 1 s (Stop after); the profile was still written."));
+  g_unlink (mg_run_session_get_output_path (session));
+  gtk_window_destroy (GTK_WINDOW (window));
+
   /* Cancel: nothing saved, the window back to what it showed. */
   memset (&live, 0, sizeof live);
   live.no_wait = TRUE;
@@ -596,16 +1005,7 @@ test_failures (void)
 static GtkDialog *
 find_end_dialog (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr (GtkWindow) window = g_list_model_get_item (toplevels, i);
-
-      if (GTK_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
-        return GTK_DIALOG (window);
-    }
-  return NULL;
+  return find_message_dialog ();
 }
 
 static void
@@ -829,6 +1229,11 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/dialog/checks-and-command-line", test_checks_and_command_line);
   g_test_add_func ("/gui-run/dialog/errors-beside-fields", test_errors_beside_fields);
   g_test_add_func ("/gui-run/dialog/metrics-path", test_metrics_path);
+  g_test_add_func ("/gui-run/dialog/metric-reasons", test_metric_reasons);
+  g_test_add_func ("/gui-run/dialog/copy-command", test_copy_command);
+  g_test_add_func ("/gui-run/dialog/bad-line-blocks-profile", test_bad_line_blocks_profile);
+  g_test_add_func ("/gui-run/dialog/processes-and-ranks", test_processes_and_ranks);
+  g_test_add_func ("/gui-run/dialog/completion-lazy", test_completion_lazy);
   g_test_add_func ("/gui-run/app/actions", test_app_actions);
   g_test_add_func ("/gui-run/run/live", test_live_run);
   g_test_add_func ("/gui-run/run/failures", test_failures);

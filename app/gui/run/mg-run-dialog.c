@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mg-install-paths.h"
+#include "mg-rank-list.h"
 #include "mg-run-check.h"
 #include "mg-run-command-line.h"
 #include "mg-run-css.h"
@@ -28,6 +29,7 @@ struct _MgRunDialog
   GtkWidget *working_folder_entry, *working_folder_error;
   GtkWidget *environment_list, *environment_entry, *environment_error;
   GtkWidget *n_processes_entry, *n_processes_error;
+  GtkWidget *select_ranks_entry, *select_ranks_error;
   GtkWidget *interval_entry, *interval_error;
   GtkWidget *max_samples_entry, *max_samples_error;
   GtkWidget *start_after_entry, *start_after_error;
@@ -51,6 +53,9 @@ struct _MgRunDialog
   gboolean syncing;
   gboolean command_editing;
   gboolean start_tried;        /* an empty program is an error only then */
+  gboolean path_read;          /* the completion's names were asked for */
+  int processes_at_error;      /* MPI processes when their text stopped reading */
+  GCancellable *cancellable;   /* work in threads for this dialog */
 };
 
 G_DEFINE_FINAL_TYPE (MgRunDialog, mg_run_dialog, GTK_TYPE_WINDOW)
@@ -80,6 +85,7 @@ static const Field fields[] = {
   FIELD ("working-folder", working_folder),
   FIELD ("environment", environment),
   FIELD ("n-processes", n_processes),
+  FIELD ("select-ranks", select_ranks),
   FIELD ("interval", interval),
   FIELD ("max-samples", max_samples),
   FIELD ("start-after", start_after),
@@ -107,6 +113,7 @@ field_widget (MgRunDialog *self, const Field *field, gboolean error)
 }
 
 static void sync_from_settings (MgRunDialog *self);
+static void read_path_names (MgRunDialog *self);
 static MgCatalogue *load_default_catalogue (const char *const *metrics_path);
 
 /* ---- errors beside the fields ------------------------------------------ */
@@ -140,6 +147,7 @@ static const struct { const char *property; const char *field; } checked[] = {
   { "env-unset", "environment" },
   { "stop-after", "stop-after" },
   { "output", "output" },
+  { "select-ranks", "select-ranks" },
 };
 
 /* Shows every problem; returns the first field with one, or NULL. */
@@ -154,8 +162,6 @@ update_errors (MgRunDialog *self)
       const char *parse = g_hash_table_lookup (self->parse_errors, name);
       g_autofree char *message = NULL;
 
-      if (strcmp (name, "command") == 0)
-        continue;
       for (guint j = 0; j < G_N_ELEMENTS (checked) && parse == NULL && message == NULL; j++)
         if (strcmp (checked[j].field, name) == 0)
           message = mg_run_settings_check_field (self->settings, checked[j].property);
@@ -167,6 +173,10 @@ update_errors (MgRunDialog *self)
       if ((parse != NULL || message != NULL) && first == NULL)
         first = name;
     }
+  /* Profile would start something else than the line shown: it waits
+   * until the line reads. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "run.start",
+                                 !g_hash_table_contains (self->parse_errors, "command"));
   return first;
 }
 
@@ -211,6 +221,27 @@ read_seconds (MgRunDialog *self, const char *field, GtkWidget *entry,
   set_parse_error (self, field, message);
 }
 
+/* Kept in canonical form ("0,4-7"); what does not read stays as typed,
+ * with the reason beside it. */
+static void
+read_ranks (MgRunDialog *self, GtkWidget *entry)
+{
+  g_autofree char *text = g_strstrip (g_strdup (entry_text (entry)));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *ranks = NULL;
+
+  if (*text == '\0')
+    {
+      mg_run_settings_set_select_ranks (self->settings, NULL);
+      set_parse_error (self, "select-ranks", NULL);
+      return;
+    }
+  ranks = mg_rank_list_normalise (text, &error);
+  if (ranks != NULL)
+    mg_run_settings_set_select_ranks (self->settings, ranks);
+  set_parse_error (self, "select-ranks", ranks == NULL ? g_strdup (error->message) : NULL);
+}
+
 static void
 read_string (GtkWidget *entry, MgRunSettings *settings,
              void (*setter) (MgRunSettings *, const char *))
@@ -226,13 +257,18 @@ on_field_changed (MgRunDialog *self, GtkWidget *entry)
   if (self->syncing)
     return;
   if (entry == self->program_entry)
-    read_string (entry, self->settings, mg_run_settings_set_program);
+    {
+      read_string (entry, self->settings, mg_run_settings_set_program);
+      read_path_names (self);
+    }
   else if (entry == self->arguments_entry)
     mg_run_settings_set_arguments (self->settings, entry_text (entry));
   else if (entry == self->working_folder_entry)
     read_string (entry, self->settings, mg_run_settings_set_working_folder);
   else if (entry == self->output_entry)
     read_string (entry, self->settings, mg_run_settings_set_output);
+  else if (entry == self->select_ranks_entry)
+    read_ranks (self, entry);
   else if (entry == self->interval_entry)
     read_count (self, "interval", entry, 1, mg_run_settings_set_interval_ms);
   else if (entry == self->max_samples_entry)
@@ -252,32 +288,83 @@ on_processes_changed (MgRunDialog *self)
                                        GTK_SPIN_BUTTON (self->n_processes_entry)));
 }
 
-/* 0 reads "Off". */
-static gboolean
-on_processes_output (GtkSpinButton *spin, gpointer user_data)
-{
-  int value = gtk_spin_button_get_value_as_int (spin);
-  g_autofree char *text = value == 0 ? g_strdup (_("Off")) : g_strdup_printf ("%d", value);
+#define MAX_PROCESSES 4096
 
-  if (g_strcmp0 (text, gtk_editable_get_text (GTK_EDITABLE (spin))) != 0)
-    gtk_editable_set_text (GTK_EDITABLE (spin), text);
+/* "Off", nothing, or a whole number up to MAX_PROCESSES (0 is Off too). */
+static gboolean
+read_processes (const char *text, guint *n)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (text));
+  g_autofree char *folded = g_utf8_casefold (stripped, -1);
+  g_autofree char *off = g_utf8_casefold (_("Off"), -1);
+  guint64 value;
+
+  if (*stripped == '\0' || strcmp (folded, off) == 0)
+    {
+      *n = 0;
+      return TRUE;
+    }
+  if (!g_ascii_isdigit (*stripped)
+      || !g_ascii_string_to_unsigned (stripped, 10, 0, MAX_PROCESSES, &value, NULL))
+    return FALSE;
+  *n = (guint) value;
   return TRUE;
 }
 
-static int
-on_processes_input (GtkSpinButton *spin, double *value, gpointer user_data)
+/* Typing: the settings follow what reads; what does not stays as typed with
+ * the reason beside it, as in the other fields. */
+static void
+on_processes_text_changed (MgRunDialog *self)
 {
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
-  guint64 n;
+  GtkSpinButton *spin = GTK_SPIN_BUTTON (self->n_processes_entry);
+  guint n;
 
-  if (g_ascii_strcasecmp (text, _("Off")) == 0 || *text == '\0')
+  if (self->syncing)
+    return;
+  if (read_processes (entry_text (self->n_processes_entry), &n))
     {
-      *value = 0;
-      return TRUE;
+      set_parse_error (self, "n-processes", NULL);
+      mg_run_settings_set_n_processes (self->settings, n);
     }
-  if (!g_ascii_string_to_unsigned (text, 10, 0, 4096, &n, NULL))
-    return GTK_INPUT_ERROR;
-  *value = (double) n;
+  else
+    {
+      self->processes_at_error = gtk_spin_button_get_value_as_int (spin);
+      set_parse_error (self, "n-processes",
+                       g_strdup_printf (_("Give a number of processes from 1 to %u, or %s"),
+                                        MAX_PROCESSES, _("Off")));
+    }
+  update_errors (self);
+}
+
+/* 0 reads "Off". Text that already says the value is left as typed, and
+ * so is text that does not read, until the value itself changes (the
+ * arrows, a pasted line). */
+static gboolean
+on_processes_output (GtkSpinButton *spin, MgRunDialog *self)
+{
+  int value = gtk_spin_button_get_value_as_int (spin);
+  const char *shown = gtk_editable_get_text (GTK_EDITABLE (spin));
+  g_autofree char *text = NULL;
+  guint typed;
+
+  if (read_processes (shown, &typed) ? typed == (guint) value
+                                     : g_hash_table_contains (self->parse_errors, "n-processes")
+                                         && value == self->processes_at_error)
+    return TRUE;
+  text = value == 0 ? g_strdup (_("Off")) : g_strdup_printf ("%d", value);
+  gtk_editable_set_text (GTK_EDITABLE (spin), text);
+  return TRUE;
+}
+
+/* Text that does not read keeps the value (and the text: see above) rather
+ * than making the spin button revert it silently. */
+static int
+on_processes_input (GtkSpinButton *spin, double *value, MgRunDialog *self)
+{
+  guint n;
+
+  *value = read_processes (gtk_editable_get_text (GTK_EDITABLE (spin)), &n)
+             ? (double) n : gtk_spin_button_get_value (spin);
   return TRUE;
 }
 
@@ -371,11 +458,11 @@ on_command_changed (MgRunDialog *self)
     if (mg_run_settings_set_from_command_line (probe, text, NULL, NULL))
       ensure_catalogue (self, mg_run_settings_get_metrics_path (probe));
   }
-  if (mg_run_settings_set_from_command_line (self->settings, text, self->catalogue, &error))
-    show_field_error (self, "command", NULL);
-  else
-    show_field_error (self, "command", error->message);
+  set_parse_error (self, "command", NULL);
+  if (!mg_run_settings_set_from_command_line (self->settings, text, self->catalogue, &error))
+    set_parse_error (self, "command", g_strdup (error->message));
   self->command_editing = FALSE;
+  update_errors (self);
 }
 
 void
@@ -384,12 +471,13 @@ mg_run_dialog_set_command_line (MgRunDialog *self, const char *line)
   set_command_text (self, line);
 }
 
+/* The line as shown, character for character. */
 static void
 on_copy_command (GtkWidget *widget, const char *action, GVariant *parameter)
 {
-  MgRunDialog *self = MG_RUN_DIALOG (widget);
+  g_autofree char *text = command_text (MG_RUN_DIALOG (widget));
 
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), self->command_line);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
 }
 
 /* ---- settings → widgets ------------------------------------------------- */
@@ -439,6 +527,19 @@ set_seconds_entry (MgRunDialog *self, const char *field, GtkWidget *entry, doubl
 }
 
 static void
+set_ranks_entry (MgRunDialog *self, const char *ranks)
+{
+  g_autofree char *shown = NULL;
+
+  if (keep_typed_text (self, "select-ranks"))
+    return;
+  shown = *entry_text (self->select_ranks_entry) != '\0'
+            ? mg_rank_list_normalise (entry_text (self->select_ranks_entry), NULL) : NULL;
+  if (g_strcmp0 (shown, ranks) != 0)
+    set_entry (self->select_ranks_entry, ranks);
+}
+
+static void
 sync_from_settings (MgRunDialog *self)
 {
   MgRunSettings *s = self->settings;
@@ -453,8 +554,11 @@ sync_from_settings (MgRunDialog *self)
   set_count_entry (self, "max-samples", self->max_samples_entry, mg_run_settings_get_max_samples (s));
   set_seconds_entry (self, "start-after", self->start_after_entry, mg_run_settings_get_start_after (s));
   set_seconds_entry (self, "stop-after", self->stop_after_entry, mg_run_settings_get_stop_after (s));
-  if ((guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->n_processes_entry))
-      != mg_run_settings_get_n_processes (s))
+  set_ranks_entry (self, mg_run_settings_get_select_ranks (s));
+  /* A pasted line replaces MPI processes that did not read, too. */
+  if ((self->command_editing && g_hash_table_remove (self->parse_errors, "n-processes"))
+      || (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->n_processes_entry))
+           != mg_run_settings_get_n_processes (s))
     gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->n_processes_entry),
                                mg_run_settings_get_n_processes (s));
   mg_run_env_editor_sync (self->env_editor);
@@ -462,10 +566,11 @@ sync_from_settings (MgRunDialog *self)
 
   g_free (self->command_line);
   self->command_line = mg_run_settings_to_command_line (s, self->catalogue);
+  /* The line shown is then the settings' own, which reads. */
   if (!self->command_editing)
     {
       set_command_text (self, self->command_line);
-      show_field_error (self, "command", NULL);
+      set_parse_error (self, "command", NULL);
     }
   self->syncing = FALSE;
   update_errors (self);
@@ -540,29 +645,74 @@ on_reset_metrics (GtkWidget *widget, const char *action, GVariant *parameter)
   mg_run_settings_reset_toggles (MG_RUN_DIALOG (widget)->settings);
 }
 
-/* Program names on PATH for the program entry's completion. */
+/* Program names on PATH for the program entry's completion: read in a
+ * worker thread the first time the user types a program name, so that
+ * opening the dialog never waits for PATH's folders (thousands of names,
+ * maybe on a network file system). */
+#define MAX_COMPLETIONS 8000
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+static void
+read_path_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  g_auto (GStrv) dirs = g_strsplit (task_data != NULL ? task_data : "", ":", -1);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; dirs[i] != NULL && !g_cancellable_is_cancelled (cancellable); i++)
+    {
+      g_autoptr (GDir) dir = *dirs[i] != '\0' ? g_dir_open (dirs[i], 0, NULL) : NULL;
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL && names->len < MAX_COMPLETIONS)
+        if (!g_hash_table_contains (seen, name))
+          {
+            char *copy = g_strdup (name);
+
+            g_hash_table_add (seen, copy);
+            g_ptr_array_add (names, copy);
+          }
+    }
+  g_ptr_array_sort (names, compare_names);
+  g_task_return_pointer (task, names, (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+on_path_read (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  GtkListStore *store = GTK_LIST_STORE (source);
+  g_autoptr (GPtrArray) names = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  for (guint i = 0; names != NULL && i < names->len; i++)
+    gtk_list_store_insert_with_values (store, NULL, -1, 0, g_ptr_array_index (names, i), -1);
+}
+
+static void
+read_path_names (MgRunDialog *self)
+{
+  GtkEntryCompletion *completion = gtk_entry_get_completion (GTK_ENTRY (self->program_entry));
+  g_autoptr (GTask) task = NULL;
+
+  if (self->path_read)
+    return;
+  self->path_read = TRUE;
+  task = g_task_new (gtk_entry_completion_get_model (completion), self->cancellable, on_path_read,
+                     NULL);
+  g_task_set_task_data (task, g_strdup (g_getenv ("PATH")), g_free);
+  g_task_run_in_thread (task, read_path_in_thread);
+}
+
 static void
 setup_completion (MgRunDialog *self)
 {
   g_autoptr (GtkListStore) names = gtk_list_store_new (1, G_TYPE_STRING);
   g_autoptr (GtkEntryCompletion) completion = gtk_entry_completion_new ();
-  g_auto (GStrv) dirs = g_strsplit (g_getenv ("PATH") != NULL ? g_getenv ("PATH") : "", ":", -1);
-  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  for (guint i = 0; dirs[i] != NULL; i++)
-    {
-      g_autoptr (GDir) dir = *dirs[i] != '\0' ? g_dir_open (dirs[i], 0, NULL) : NULL;
-      const char *name;
-
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL
-             && g_hash_table_size (seen) < 8000)
-        if (!g_hash_table_contains (seen, name))
-          {
-            g_hash_table_add (seen, g_strdup (name));
-            gtk_list_store_insert_with_values (names, NULL, -1, 0, name, -1);
-          }
-    }
-  gtk_tree_sortable_set_sort_column_id (GTK_TREE_SORTABLE (names), 0, GTK_SORT_ASCENDING);
   gtk_entry_completion_set_model (completion, GTK_TREE_MODEL (names));
   gtk_entry_completion_set_text_column (completion, 0);
   gtk_entry_completion_set_minimum_key_length (completion, 2);
@@ -633,6 +783,7 @@ mg_run_dialog_dispose (GObject *object)
 
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_cancellable_cancel (self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), MG_TYPE_RUN_DIALOG);
   G_OBJECT_CLASS (mg_run_dialog_parent_class)->dispose (object);
 }
@@ -647,6 +798,7 @@ mg_run_dialog_finalize (GObject *object)
   g_strfreev (self->catalogue_path);
   g_clear_object (&self->session);
   g_clear_object (&self->gsettings);
+  g_clear_object (&self->cancellable);
   g_free (self->command_line);
   g_hash_table_unref (self->parse_errors);
   g_clear_object (&self->metric_list);
@@ -732,6 +884,7 @@ mg_run_dialog_class_init (MgRunDialogClass *klass)
   BIND (working_folder_entry); BIND (working_folder_error);
   BIND (environment_list); BIND (environment_entry); BIND (environment_error);
   BIND (n_processes_entry); BIND (n_processes_error);
+  BIND (select_ranks_entry); BIND (select_ranks_error);
   BIND (interval_entry); BIND (interval_error);
   BIND (max_samples_entry); BIND (max_samples_error);
   BIND (start_after_entry); BIND (start_after_error);
@@ -762,6 +915,7 @@ mg_run_dialog_init (MgRunDialog *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->settings = mg_run_settings_new ();
   self->gsettings = new_gsettings ();
+  self->cancellable = g_cancellable_new ();
   self->parse_errors = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   self->metric_list = mg_run_metric_list_new (GTK_LIST_BOX (self->metrics_list), self->settings);
   self->env_editor = mg_run_env_editor_new (GTK_LIST_BOX (self->environment_list), self->settings);
@@ -769,15 +923,18 @@ mg_run_dialog_init (MgRunDialog *self)
   {
     GtkWidget *text_fields[] = {
       self->program_entry, self->arguments_entry, self->working_folder_entry,
-      self->output_entry, self->interval_entry, self->max_samples_entry,
+      self->output_entry, self->select_ranks_entry, self->interval_entry, self->max_samples_entry,
       self->start_after_entry, self->stop_after_entry,
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (text_fields); i++)
       g_signal_connect_swapped (text_fields[i], "changed", G_CALLBACK (on_field_changed), self);
   }
-  g_signal_connect (self->n_processes_entry, "output", G_CALLBACK (on_processes_output), NULL);
-  g_signal_connect (self->n_processes_entry, "input", G_CALLBACK (on_processes_input), NULL);
+  g_signal_connect (self->n_processes_entry, "output", G_CALLBACK (on_processes_output), self);
+  g_signal_connect (self->n_processes_entry, "input", G_CALLBACK (on_processes_input), self);
+  g_signal_connect_swapped (self->n_processes_entry, "changed",
+                            G_CALLBACK (on_processes_text_changed), self);
+  gtk_editable_set_text (GTK_EDITABLE (self->n_processes_entry), _("Off"));
   g_signal_connect_swapped (self->n_processes_entry, "value-changed",
                             G_CALLBACK (on_processes_changed), self);
   g_signal_connect_swapped (command_buffer (self), "changed", G_CALLBACK (on_command_changed), self);
@@ -791,25 +948,15 @@ mg_run_dialog_init (MgRunDialog *self)
   }
 }
 
-/* The last line started. A MAP-style name in it was made for that run: the
- * next one gets a fresh name in the same folder. */
+/* The last line started (a folder to save in is in it as "-o DIR/": the
+ * next run gets its own name there). */
 static void
 restore_last (MgRunDialog *self)
 {
   g_autofree char *last = g_settings_get_string (self->gsettings, "last-command-line");
-  g_autoptr (GRegex) map_name = g_regex_new ("_[0-9]+p_[0-9]+n_[0-9]{4}-[0-9]{2}-[0-9]{2}_[0-9]{2}-[0-9]{2}"
-                                             "(-[0-9]+)?\\.mgprof$", 0, 0, NULL);
-  const char *output;
 
-  if (*last == '\0' || !mg_run_settings_set_from_command_line (self->settings, last, NULL, NULL))
-    return;
-  output = mg_run_settings_get_output (self->settings);
-  if (output != NULL && g_regex_match (map_name, output, 0, NULL))
-    {
-      g_autofree char *folder = g_path_get_dirname (output);
-
-      mg_run_settings_set_output (self->settings, folder);
-    }
+  if (*last != '\0')
+    mg_run_settings_set_from_command_line (self->settings, last, NULL, NULL);
 }
 
 MgRunDialog *
@@ -856,6 +1003,8 @@ mg_run_dialog_get_field (MgRunDialog *self, const char *name)
 
   if (strcmp (name, "search") == 0)
     return self->search_entry;
+  if (strcmp (name, "profile") == 0)
+    return self->start_button;
   return field != NULL ? field_widget (self, field, FALSE) : NULL;
 }
 
@@ -872,6 +1021,18 @@ GtkCheckButton *
 mg_run_dialog_get_metric_check (MgRunDialog *self, const char *metric_id)
 {
   return mg_run_metric_list_get_metric_check (self->metric_list, metric_id);
+}
+
+const char *
+mg_run_dialog_get_metric_reason (MgRunDialog *self, const char *metric_id)
+{
+  return mg_run_metric_list_get_reason (self->metric_list, metric_id);
+}
+
+GStrv
+mg_run_dialog_dup_definition_errors (MgRunDialog *self)
+{
+  return mg_run_metric_list_dup_definition_errors (self->metric_list);
 }
 
 GtkCheckButton *

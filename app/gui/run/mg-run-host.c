@@ -25,6 +25,7 @@ struct _MgRunHost
   GtkWidget *banner_box;
   GtkWidget *banner_icon;
   GtkWidget *banner_label;
+  GtkWidget *banner_again;
   MgRunSession *session;
 };
 
@@ -129,7 +130,7 @@ on_run_again (MgRunHost *self)
 static GtkWidget *
 build_banner (MgRunHost *self)
 {
-  GtkWidget *again = gtk_button_new_with_mnemonic (_("_Run Again…"));
+  GtkWidget *again = self->banner_again = gtk_button_new_with_mnemonic (_("_Run Again…"));
   GtkWidget *close = gtk_button_new_from_icon_name ("window-close-symbolic");
 
   self->banner_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
@@ -305,6 +306,12 @@ mg_run_host_get_banner_text (MgRunHost *self)
   if (!gtk_widget_get_visible (self->banner_box))
     return NULL;
   return gtk_label_get_text (GTK_LABEL (self->banner_label));
+}
+
+GtkWidget *
+mg_run_host_get_run_again_button (MgRunHost *self)
+{
+  return self->banner_again;
 }
 
 MgRunView *

@@ -28,5 +28,7 @@ gboolean mg_run_host_is_busy (MgRunHost *self);
 const char *mg_run_host_get_page (MgRunHost *self);
 const char *mg_run_host_get_banner_text (MgRunHost *self);
 MgRunView *mg_run_host_get_view (MgRunHost *self);
+/* The banner's "Run Again…" button. */
+GtkWidget *mg_run_host_get_run_again_button (MgRunHost *self);
 
 G_END_DECLS

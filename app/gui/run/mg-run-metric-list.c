@@ -99,6 +99,7 @@ new_metric_row (MgRunMetricList *self, const MgCatalogueMetric *m, const MgCatal
       gtk_widget_add_css_class (why, m->available ? "dim-label" : "metric-reason");
       gtk_widget_add_css_class (why, "metric-id");
       gtk_box_append (GTK_BOX (box), why);
+      g_object_set_data (G_OBJECT (check), "reason", why);
     }
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
 
@@ -210,6 +211,7 @@ add_diagnostics (MgRunMetricList *self)
       gtk_widget_add_css_class (label, "metric-reason");
       gtk_widget_add_css_class (label, "metric-id");
       gtk_widget_add_css_class (row, "metric-row");
+      gtk_widget_add_css_class (row, "definition-error");
       gtk_widget_set_sensitive (row, FALSE);
       gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
       gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
@@ -336,6 +338,28 @@ mg_run_metric_list_get_metric_check (MgRunMetricList *self, const char *metric_i
   GPtrArray *checks = g_hash_table_lookup (self->metric_checks, metric_id);
 
   return checks != NULL && checks->len > 0 ? g_ptr_array_index (checks, 0) : NULL;
+}
+
+const char *
+mg_run_metric_list_get_reason (MgRunMetricList *self, const char *metric_id)
+{
+  GtkCheckButton *check = mg_run_metric_list_get_metric_check (self, metric_id);
+  GtkWidget *why = check != NULL ? g_object_get_data (G_OBJECT (check), "reason") : NULL;
+
+  return why != NULL ? gtk_label_get_text (GTK_LABEL (why)) : NULL;
+}
+
+GStrv
+mg_run_metric_list_dup_definition_errors (MgRunMetricList *self)
+{
+  g_autoptr (GStrvBuilder) texts = g_strv_builder_new ();
+
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->list)); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    if (gtk_widget_has_css_class (row, "definition-error") && !gtk_widget_get_sensitive (row))
+      g_strv_builder_add (texts, gtk_label_get_text (
+                                   GTK_LABEL (gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (row)))));
+  return g_strv_builder_end (texts);
 }
 
 GtkCheckButton *

@@ -29,5 +29,10 @@ guint mg_run_metric_list_get_n_visible (MgRunMetricList *self);
 /* A metric's (first) check, a group's check, or NULL. */
 GtkCheckButton *mg_run_metric_list_get_metric_check (MgRunMetricList *self, const char *metric_id);
 GtkCheckButton *mg_run_metric_list_get_group_check (MgRunMetricList *self, const char *group_id);
+/* The reason shown under a metric's check (unavailable, always, never), or
+ * NULL. */
+const char *mg_run_metric_list_get_reason (MgRunMetricList *self, const char *metric_id);
+/* The texts of the (insensitive) rows of definition files with errors. */
+GStrv mg_run_metric_list_dup_definition_errors (MgRunMetricList *self);
 
 G_END_DECLS

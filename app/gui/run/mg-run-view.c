@@ -100,7 +100,9 @@ update_figures (MgRunView *self)
                                                      processes), processes);
   g_autofree char *n = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u sample", "%u samples",
                                                      samples), samples);
-  g_autofree char *text = g_strdup_printf ("%.1f s · %s · %s",
+  /* Translators: the live run's figures: elapsed seconds, then "N processes"
+   * and "N samples" (translated on their own). */
+  g_autofree char *text = g_strdup_printf (_("%.1f s · %s · %s"),
                                            mg_run_session_get_elapsed (self->session), p, n);
 
   gtk_label_set_text (GTK_LABEL (self->figures_label), text);
