@@ -360,6 +360,21 @@ columns_compute (Columns *cols, const MgGraphRenderParams *p, const MgLod *lod, 
     }
 }
 
+/* Device pixels per user unit: the transformation's, times the target's
+ * own device scale (HiDPI), which cairo_user_to_device_distance leaves
+ * out. */
+static void
+pixel_scale (cairo_t *cr, double *sx, double *sy)
+{
+  double dx, dy;
+
+  *sx = *sy = 1;
+  cairo_user_to_device_distance (cr, sx, sy);
+  cairo_surface_get_device_scale (cairo_get_group_target (cr), &dx, &dy);
+  *sx = fabs (*sx * dx);
+  *sy = fabs (*sy * dy);
+}
+
 /* The raster: each layer of a column is a span of device rows [top,
  * bottom) (fractional), and a pixel's coverage by a layer is how much of
  * its row the span covers. The layers are all the metric's colour, so
@@ -598,9 +613,7 @@ draw_raster (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const 
   Columns cols;
   Spans spans;
 
-  cairo_user_to_device_distance (cr, &sx, &sy);
-  sx = fabs (sx);
-  sy = fabs (sy);
+  pixel_scale (cr, &sx, &sy);
   n = (int) MAX (1, ceil (p->width * sx - 1e-6));
   height = (int) MAX (1, ceil (p->height * sy - 1e-6));
   layer = get_layer (n, height,
@@ -724,10 +737,11 @@ mg_graph_render (cairo_t *cr, const MgGraphRenderParams *p)
 
   if (p->series != NULL && p->series->n > 0 && p->t1 > p->t0 && lod == NULL)
     {
-      double sx = 1, sy = 1;
+      double sx, sy;
+
       /* One column per device pixel, whatever the surface's scale. */
-      cairo_user_to_device_distance (cr, &sx, &sy);
-      own_lod = mg_lod_new ((guint) MAX (1, ceil (p->width * fabs (sx))));
+      pixel_scale (cr, &sx, &sy);
+      own_lod = mg_lod_new ((guint) MAX (1, ceil (p->width * sx - 1e-6)));
       mg_lod_compute (own_lod, p->series, p->t0, p->t1);
       lod = own_lod;
     }
