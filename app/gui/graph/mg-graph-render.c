@@ -608,7 +608,7 @@ draw_raster (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const 
   cairo_pattern_t *pattern;
   cairo_matrix_t matrix;
   guint8 *pixels;
-  int n, height, stride;
+  int n, height, stride, row0 = G_MAXINT, row1 = 0;
   g_autofree double *ys = NULL;
   Columns cols;
   Spans spans;
@@ -635,12 +635,30 @@ draw_raster (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const 
   spans_alloc (&spans, cols.n);
   spans_compute (&spans, &cols, m, ys, p->y, sy, height);
   for (guint b = 0; b < spans.n_blocks; b++)
-    raster_block (pixels + b * RASTER_BLOCK, stride, spans.row0[b], spans.row1[b], &spans, b,
-                  MIN (RASTER_BLOCK, cols.n - b * RASTER_BLOCK));
+    {
+      raster_block (pixels + b * RASTER_BLOCK, stride, spans.row0[b], spans.row1[b], &spans, b,
+                    MIN (RASTER_BLOCK, cols.n - b * RASTER_BLOCK));
+      if (spans.row0[b] < spans.row1[b])
+        {
+          row0 = MIN (row0, spans.row0[b]);
+          row1 = MAX (row1, spans.row1[b]);
+        }
+    }
   g_free (spans.own);
   columns_free (&cols);
-
   cairo_surface_mark_dirty (layer);
+  if (row0 >= row1)
+    {
+      cairo_surface_destroy (layer); /* all gaps */
+      return;
+    }
+
+  /* Painted only across the rows with data, plus one of nothing on each
+   * side (so an edge that is not on a device pixel changes no pixel):
+   * compositing costs per pixel, empty ones too. */
+  cairo_save (cr);
+  cairo_rectangle (cr, p->x, p->y + (row0 - 1) / sy, p->width, (row1 - row0 + 2) / sy);
+  cairo_clip (cr);
   cairo_surface_set_device_scale (layer, sx, sy);
   pattern = cairo_pattern_create_for_surface (layer);
   cairo_matrix_init_translate (&matrix, -p->x, -p->y);
@@ -648,6 +666,7 @@ draw_raster (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const 
   cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
   set_source (cr, colour, 1);
   cairo_mask (cr, pattern);
+  cairo_restore (cr);
   cairo_pattern_destroy (pattern);
   cairo_surface_destroy (layer);
 }
