@@ -4,13 +4,15 @@
  * with its GL renderer. Where GL has no GPU behind it (no DRM render node:
  * VMs, cluster login nodes; a display reached over the network: ssh -X; an
  * X server that cannot share buffers with a local GPU: Xvfb, VNC) Mesa
- * draws in software (llvmpipe): loading it makes gtk_init ~150 ms slower,
- * the first frame ~150 ms slower again (shaders compiled in software), and
- * a frame while panning takes ~27 ms, below 60 fps. The cairo renderer
- * draws the same window at 60 fps without any of that. So where GL would be
+ * draws in software (llvmpipe): loading it makes gtk_init 110–200 ms
+ * slower, the first frame ~150 ms slower again (shaders compiled in
+ * software), and a frame while panning takes ~28 ms, below 60 fps. The
+ * cairo renderer draws the same window at 60 fps without any of that
+ * (docs/graphs.md, "GL or cairo"). So where GL would be
  * software the viewer starts GTK with GL disabled and the cairo renderer
- * named on the display, unless the user chose a renderer (GSK_RENDERER) or
- * already disabled GL (GDK_DEBUG=gl-disable).
+ * named on the display, unless the user chose a renderer (GSK_RENDERER).
+ * A GDK_DEBUG of the user's is kept (gl-disable is added to it for the
+ * time of gtk_init).
  *
  * Nothing of this is left in the environment, so programs the viewer
  * launches (the profiled program, a file manager) never inherit it. */
