@@ -190,14 +190,14 @@ mg_renderer_init_gtk (const char **renderer, const char **why)
 {
   g_auto (GStrv) envp = g_get_environ ();
   const char *old_debug = g_environ_getenv (envp, "GDK_DEBUG");
+  const char *user = g_environ_getenv (envp, "GSK_RENDERER");
   g_autofree char *debug = NULL;
   const char *choice;
   MgGlPath path;
   gboolean ok;
 
-  if (g_environ_getenv (envp, "GSK_RENDERER") != NULL
-      && *g_environ_getenv (envp, "GSK_RENDERER") != '\0')
-    choice = mg_renderer_choose (g_environ_getenv (envp, "GSK_RENDERER"), NULL, why);
+  if (user != NULL && *user != '\0')
+    choice = mg_renderer_choose (user, NULL, why);
   else
     {
       mg_renderer_probe ((const char *const *) envp, &path);

@@ -32,8 +32,9 @@ typedef struct {
 
 /* The renderer to ask for: NULL to leave GTK's choice (the user's
  * GSK_RENDERER, else GL), or "cairo" where GL would be drawn in software.
- * user_choice: GSK_RENDERER's value (NULL or empty: none). why (optional):
- * set to a short reason (English, for logs and the benchmark). */
+ * user_choice: GSK_RENDERER's value (NULL or empty: none; when set, path
+ * may be NULL). why (optional): set to a short reason (English, for logs
+ * and the benchmark). */
 const char *mg_renderer_choose (const char *user_choice, const MgGlPath *path,
                                 const char **why);
 
