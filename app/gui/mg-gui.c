@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-application.h"
+#include "mg-renderer.h"
 #include "mg-resources.h"
 #include "mg-gui.h"
 
@@ -12,11 +13,17 @@ int
 mg_gui_run (int argc, char **argv)
 {
   g_autoptr (MgApplication) app = NULL;
+  const char *renderer = NULL, *why = NULL;
 
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, MG_LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+
+  /* First, while this is the only thread: GL or cairo (mg-renderer.h).
+   * Without a display this fails quietly and GtkApplication reports it. */
+  if (mg_renderer_init_gtk (&renderer, &why))
+    g_debug ("renderer: %s (%s)", renderer != NULL ? renderer : "GTK's choice", why);
 
   /* Pulls the resources (registered by a constructor) out of the static library. */
   g_return_val_if_fail (mg_resources_get_resource () != NULL, 1);

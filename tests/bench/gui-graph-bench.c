@@ -3,7 +3,10 @@
  * Builds a profile (default 64 processes x 32 metrics x 4096 windows), then
  * times full redraws of every row with mg_graph_render into image surfaces
  * (default 1600x80 each) while panning, at several zoom levels, and the
- * level-of-detail computation alone. Goal: a full redraw under 8 ms. */
+ * level-of-detail computation alone. Goal: a full redraw under 8 ms (the
+ * median of this thread's CPU time, what an idle machine would take), so a
+ * frame while panning leaves room for GTK's own work at 60 fps; each
+ * redraw's line says whether it is met. */
 #include "mg-config.h"
 
 #include <stdlib.h>
@@ -11,6 +14,8 @@
 
 #include "graph-fixture.h"
 #include "mg-graph-render.h"
+
+#define GOAL_REDRAW_MS 8.0
 
 typedef struct {
   guint n;
@@ -34,7 +39,8 @@ compare_double (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-static void
+/* Prints the figures; returns the median. */
+static double
 report_one (const char *what, const char *clock, guint n, double *ms)
 {
   double sum = 0;
@@ -44,13 +50,16 @@ report_one (const char *what, const char *clock, guint n, double *ms)
     sum += ms[i];
   g_print ("%-40s %-4s mean %7.3f ms  median %7.3f ms  p95 %7.3f ms  max %7.3f ms\n", what,
            clock, sum / n, ms[n / 2], ms[(guint) (n * 0.95)], ms[n - 1]);
+  return ms[n / 2];
 }
 
-static void
+static double
 report (const char *what, Timings *t)
 {
-  report_one (what, "cpu", t->n, t->cpu);
+  double median = report_one (what, "cpu", t->n, t->cpu);
+
   report_one ("", "wall", t->n, t->ms);
+  return median;
 }
 
 int
@@ -95,6 +104,7 @@ main (int argc, char **argv)
     {
       double span = duration * zooms[z];
       g_autofree char *what = NULL;
+      double median;
 
       /* LOD alone: one column per pixel for every row. */
       for (guint f = 0; f < frames; f++)
@@ -143,7 +153,9 @@ main (int argc, char **argv)
         }
       what = g_strdup_printf ("full redraw, %u rows, %.0f %% of the run", n_metrics,
                               zooms[z] * 100);
-      report (what, &t);
+      median = report (what, &t);
+      g_print ("%-40s      median %.2f ms (goal < %.0f ms: %s)\n", "", median, GOAL_REDRAW_MS,
+               median < GOAL_REDRAW_MS ? "met" : "NOT met");
     }
 
   for (guint m = 0; m < n_metrics; m++)

@@ -1,22 +1,35 @@
-/* Time from start to the first frame drawn for a large profile: the window
- * opens the file (loading off the main thread), builds its rows and draws.
+/* Time from start to the first frame drawn for a large profile: GTK is
+ * initialised as the viewer does it (mg_renderer_init_gtk), the window
+ * opens the file (loading off the main thread), builds its rows and draws;
+ * plus the process's own start (exec, libraries) up to main.
  * Run by hand under a display: xvfb-run <build>/tests/bench/bench-window
- * [PROCESSES METRICS SAMPLES [KEEP.mgprof]]; prints the times in ms (goal:
- * < 300 ms); with KEEP the profile is written there once and reused, which
- * makes repeated runs quicker,
- * the renderer GTK chose (GSK_RENDERER is honoured as in any GTK app) and
- * a timeline of the first frames (layout, paint, after paint). */
+ * [--gtk-default] [PROCESSES METRICS SAMPLES [KEEP.mgprof]]; prints the
+ * times in ms, each
+ * goal with whether it is met, the renderer chosen as the viewer chooses it
+ * (mg-renderer.c: cairo where GL would be software, unless GSK_RENDERER
+ * names one; --gtk-default: plain gtk_init, GTK's own choice, for
+ * comparison) and a timeline of the first frames (layout, paint, after
+ * paint). With KEEP the profile is written there once and reused, which
+ * makes repeated runs quicker. */
 #include "mg-config.h"
 
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
 #include "mg-application.h"
+#include "mg-renderer.h"
 #include "mg-resources.h"
 #include "mg-window.h"
+
+/* The issue's goals: first frame within 300 ms, panning at 60 frames a
+ * second (a frame every 16.7 ms; 5 % allowed for the clock's jitter). */
+#define GOAL_FIRST_FRAME_MS 300.0
+#define GOAL_FRAME_MS (1000.0 / 60 * 1.05)
 
 static gint64 start_us;
 static gint64 shown_us;
@@ -26,6 +39,28 @@ static gint64 first_frame_us;
 static double start_cpu_ms;
 static double first_frame_cpu_ms;
 static guint frames_painted;
+
+/* How long ago this process started (exec, loading the libraries), from
+ * /proc (in clock ticks: 10 ms steps); -1 if unknown. */
+static double
+process_age_ms (void)
+{
+  g_autofree char *stat = NULL;
+  g_auto (GStrv) fields = NULL;
+  struct timespec now;
+  const char *end;
+
+  if (!g_file_get_contents ("/proc/self/stat", &stat, NULL, NULL)
+      || (end = strrchr (stat, ')')) == NULL)
+    return -1;
+  /* After "pid (comm)": state is field 3, starttime field 22. */
+  fields = g_strsplit (end + 2, " ", 21);
+  if (g_strv_length (fields) < 21)
+    return -1;
+  clock_gettime (CLOCK_BOOTTIME, &now);
+  return now.tv_sec * 1e3 + now.tv_nsec / 1e6
+         - g_ascii_strtod (fields[19], NULL) * 1e3 / sysconf (_SC_CLK_TCK);
+}
 
 static double
 thread_cpu_ms (void)
@@ -95,6 +130,12 @@ on_realize (GtkWidget *widget)
   g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), widget);
 }
 
+static const char *
+verdict (gboolean met)
+{
+  return met ? "met" : "NOT met";
+}
+
 static int
 compare_double (const void *a, const void *b)
 {
@@ -133,17 +174,23 @@ measure_panning (MgWindow *window)
     }
   qsort (wall, FRAMES, sizeof (double), compare_double);
   qsort (cpu, FRAMES, sizeof (double), compare_double);
-  g_print ("panning at 25 %%: pan to frame drawn, median %.1f ms (p95 %.1f), main thread CPU "
-           "median %.1f ms\n", wall[FRAMES / 2], wall[FRAMES * 95 / 100], cpu[FRAMES / 2]);
+  g_print ("panning at 25 %%: pan to frame drawn, median %.1f ms (p95 %.1f) (goal 60 fps, "
+           "< %.1f ms: %s), main thread CPU median %.1f ms\n", wall[FRAMES / 2],
+           wall[FRAMES * 95 / 100], GOAL_FRAME_MS, verdict (wall[FRAMES / 2] < GOAL_FRAME_MS),
+           cpu[FRAMES / 2]);
 }
 
 int
 main (int argc, char **argv)
 {
-  guint n_processes = argc > 3 ? (guint) atoi (argv[1]) : 64;
-  guint n_metrics = argc > 3 ? (guint) atoi (argv[2]) : 32;
-  guint n_samples = argc > 3 ? (guint) atoi (argv[3]) : 4096;
-  const char *keep = argc > 4 ? argv[4] : NULL;
+  gboolean gtk_default = argc > 1 && g_str_equal (argv[1], "--gtk-default");
+  /* P M N [KEEP], after the option if given. */
+  char **args = argv + gtk_default;
+  int n_args = argc - gtk_default;
+  guint n_processes = n_args > 3 ? (guint) atoi (args[1]) : 64;
+  guint n_metrics = n_args > 3 ? (guint) atoi (args[2]) : 32;
+  guint n_samples = n_args > 3 ? (guint) atoi (args[3]) : 4096;
+  const char *keep = n_args > 4 ? args[4] : NULL;
   g_autofree char *dir = keep ? NULL : g_dir_make_tmp ("mg-bench-XXXXXX", NULL);
   g_autofree char *path = keep ? g_strdup (keep) : g_build_filename (dir, "large.mgprof", NULL);
   g_autoptr (GFile) file = g_file_new_for_path (path);
@@ -152,6 +199,8 @@ main (int argc, char **argv)
   g_autoptr (GtkApplication) app = NULL;
   MgWindow *window;
   gint64 deadline;
+  double exec_ms = process_age_ms ();
+  const char *renderer = NULL, *why = NULL;
 
   g_setenv ("GSETTINGS_SCHEMA_DIR", MG_GUI_SCHEMA_DIR, TRUE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
@@ -173,23 +222,31 @@ main (int argc, char **argv)
     g_print ("mg_profile_load alone: %.1f ms\n", (g_get_monotonic_time () - t0) / 1000.0);
   }
 
-  gtk_init ();
+  /* The clock starts where mg_gui_run would: GTK's set-up is part of the
+   * wait (with GL, most of it). */
+  start_us = g_get_monotonic_time ();
+  start_cpu_ms = thread_cpu_ms ();
+  if (gtk_default ? !gtk_init_check () : !mg_renderer_init_gtk (&renderer, &why))
+    g_error ("cannot open the display");
+  if (gtk_default)
+    why = "--gtk-default: plain gtk_init";
+  stamp ("GTK initialised");
+  g_print ("renderer asked for: %s (%s)\n", renderer != NULL ? renderer : "GTK's choice", why);
   g_assert_nonnull (mg_resources_get_resource ());
   app = GTK_APPLICATION (mg_application_new ());
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
   if (!g_application_register (G_APPLICATION (app), NULL, &error))
     g_error ("%s", error->message);
+  stamp ("application registered");
 
-  start_us = g_get_monotonic_time ();
-  start_cpu_ms = thread_cpu_ms ();
   window = mg_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   g_signal_connect (window, "realize", G_CALLBACK (on_realize), NULL);
   g_signal_connect (window, "notify::profile", G_CALLBACK (on_profile), NULL);
-  g_print ("window created: %.1f ms\n", (g_get_monotonic_time () - start_us) / 1000.0);
+  stamp ("window created");
   mg_window_open_file (window, file);
   gtk_window_present (GTK_WINDOW (window));
-  g_print ("window presented: %.1f ms\n", (g_get_monotonic_time () - start_us) / 1000.0);
+  stamp ("window presented");
 
   deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
   while (first_frame_us == 0 && g_get_monotonic_time () < deadline)
@@ -203,8 +260,16 @@ main (int argc, char **argv)
       return 1;
     }
   g_print ("loaded and rows built: %.1f ms\n", (shown_us - start_us) / 1000.0);
-  g_print ("start to first frame: %.1f ms (goal < 300 ms)\n", (first_frame_us - start_us) / 1000.0);
-  g_print ("main thread CPU until then: %.1f ms\n", first_frame_cpu_ms - start_cpu_ms);
+  g_print ("GTK set-up to first frame: %.1f ms (main thread CPU %.1f ms)\n",
+           (first_frame_us - start_us) / 1000.0, first_frame_cpu_ms - start_cpu_ms);
+  if (exec_ms >= 0)
+    {
+      double total = exec_ms + (first_frame_us - start_us) / 1000.0;
+
+      g_print ("process start to main (exec, libraries): %.0f ms (in 10 ms steps)\n", exec_ms);
+      g_print ("start to first frame: %.1f ms (goal < %.0f ms: %s)\n", total,
+               GOAL_FIRST_FRAME_MS, verdict (total < GOAL_FIRST_FRAME_MS));
+    }
 
   /* The same profile again, already in memory: the window's own share. */
   {

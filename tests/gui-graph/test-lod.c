@@ -132,6 +132,108 @@ test_partial_overlap_weights (void)
   g_assert_true (mg_lod_is_gap (lod, 9));
 }
 
+/* The columns as the definition gives them, the slow way: every window
+ * against every column. A window counts in a column it overlaps by more
+ * than nothing (one ending on a column's edge does not reach into the
+ * next); an instantaneous one in the column it is in. */
+static void
+reference_column (const MgSeriesView *series, const MgLod *lod, guint c, double *lo, double *hi,
+                  double *mean, double *sd)
+{
+  double dt = (lod->t1 - lod->t0) / lod->n_columns;
+  double w_sum = 0, m_sum = 0, v_sum = 0;
+
+  *lo = INFINITY;
+  *hi = -INFINITY;
+  for (guint i = 0; i < series->n; i++)
+    {
+      double s = MAX (mg_series_view_window_start (series, i), lod->t0);
+      double e = MIN (series->ends[i], lod->t1);
+      double overlap = MIN (e, lod->ends[c]) - MAX (s, lod->starts[c]);
+      gboolean in = s == e ? s >= lod->starts[c] && (s < lod->ends[c] || c + 1 == lod->n_columns)
+                           : overlap > 0;
+      double w = MAX (overlap, dt * 1e-9);
+
+      if (!in || isnan (series->means[i]) || s > e)
+        continue;
+      *lo = MIN (*lo, isnan (series->mins[i]) ? series->means[i] : series->mins[i]);
+      *hi = MAX (*hi, isnan (series->maxs[i]) ? series->means[i] : series->maxs[i]);
+      m_sum += series->means[i] * w;
+      v_sum += series->vars[i] * w;
+      w_sum += w;
+    }
+  if (w_sum == 0)
+    {
+      *lo = *hi = *mean = *sd = NAN;
+      return;
+    }
+  *mean = m_sum / w_sum;
+  *sd = sqrt (v_sum / w_sum);
+}
+
+/* Uneven windows (some instantaneous, some ending exactly on column edges,
+ * holes between them, gaps) against the reference, at several ranges. */
+static void
+test_columns_match_reference (void)
+{
+  enum { N = 400 };
+  double w_starts[N], w_ends[N], w_mins[N], w_maxs[N], w_means[N], w_vars[N];
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr (MgLod) lod = mg_lod_new (37);
+  const double ranges[][2] = { { 0, 100 }, { 12.5, 40 }, { 33.3, 33.9 }, { -5, 120 } };
+  /* 400 and 200 columns over 0–100 s put column edges on the quarter grid. */
+  const guint widths[] = { 37, 200, 400, 401 };
+  MgSeriesView series = { .n = N, .starts = w_starts, .ends = w_ends, .mins = w_mins,
+                          .maxs = w_maxs, .means = w_means, .vars = w_vars, .process = -1 };
+  double t = 0;
+  guint checked = 0;
+
+  for (guint i = 0; i < N; i++)
+    {
+      guint kind = g_rand_int_range (rand, 0, 6);
+
+      /* A hole before some windows; lengths on a quarter grid or random. */
+      if (kind == 0)
+        t += 0.25;
+      w_starts[i] = t;
+      t += kind == 1 ? 0 : kind == 2 ? g_rand_double_range (rand, 0.01, 0.6)
+                                     : 0.25 * g_rand_int_range (rand, 1, 3);
+      w_ends[i] = t;
+      w_means[i] = kind == 3 && g_rand_boolean (rand) ? NAN : g_rand_double_range (rand, -5, 5);
+      w_mins[i] = kind == 4 ? NAN : w_means[i] - g_rand_double_range (rand, 0, 3);
+      w_maxs[i] = kind == 5 ? NAN : w_means[i] + g_rand_double_range (rand, 0, 3);
+      w_vars[i] = g_rand_double_range (rand, 0, 2);
+    }
+
+  for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
+    for (guint k = 0; k < G_N_ELEMENTS (widths); k++)
+      {
+        guint n_columns = widths[k];
+
+        mg_lod_set_n_columns (lod, n_columns);
+        mg_lod_compute_columns (lod, &series, ranges[r][0], ranges[r][1]);
+        g_assert_cmpuint (lod->n_points, ==, n_columns);
+        for (guint c = 0; c < n_columns; c++)
+          {
+            double lo, hi, mean, sd;
+
+            reference_column (&series, lod, c, &lo, &hi, &mean, &sd);
+            if (isnan (mean))
+              {
+                g_assert_true (mg_lod_is_gap (lod, c));
+                continue;
+              }
+            g_assert_false (mg_lod_is_gap (lod, c));
+            g_assert_cmpfloat (lod->mins[c], ==, lo);
+            g_assert_cmpfloat (lod->maxs[c], ==, hi);
+            g_assert_cmpfloat_with_epsilon (lod->means[c], mean, 1e-9);
+            g_assert_cmpfloat_with_epsilon (lod->stddevs[c], sd, 1e-9);
+            checked++;
+          }
+      }
+  g_assert_cmpuint (checked, >, 1000);
+}
+
 static void
 test_all_gaps (void)
 {
@@ -301,6 +403,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lod/columns-narrower-than-windows", test_columns_narrower_than_windows);
   g_test_add_func ("/lod/zoomed-in-uses-windows", test_zoomed_in_uses_windows);
   g_test_add_func ("/lod/partial-overlap-weights", test_partial_overlap_weights);
+  g_test_add_func ("/lod/columns-match-reference", test_columns_match_reference);
   g_test_add_func ("/lod/all-gaps", test_all_gaps);
   g_test_add_func ("/lod/implicit-starts", test_implicit_starts);
   g_test_add_func ("/stats/whole-run", test_stats_whole_run);

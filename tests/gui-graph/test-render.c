@@ -284,11 +284,158 @@ test_metric_colour (void)
   g_assert_cmpfloat (c.b, ==, 0.3);
 }
 
+/* The raster's mix of layers, exactly: one window over the whole view,
+ * min 2, max 8, mean 5, sd 1, drawn at widths that are not a whole number
+ * of the rasteriser's blocks, at device scale 1 and 2, into an image and
+ * (at scale 1) through a recording surface, which is how the cairo
+ * renderer's nodes draw it (GTK records them in widget units). */
+typedef struct {
+  double y_bottom, scale, lo;
+} RowMap;
+
+static int
+row_of (const RowMap *m, double v, double scale)
+{
+  return (int) floor ((m->y_bottom - (v - m->lo) * m->scale) * scale);
+}
+
+/* White background, the colour at alpha a over it. */
+static Pixel
+mixed (MgRgba c, double a)
+{
+  return (Pixel) { (int) lround (255 * (1 - a + c.r * a)), (int) lround (255 * (1 - a + c.g * a)),
+                   (int) lround (255 * (1 - a + c.b * a)) };
+}
+
+static int
+pixel_distance (Pixel a, Pixel b)
+{
+  return MAX (MAX (abs (a.r - b.r), abs (a.g - b.g)), abs (a.b - b.b));
+}
+
+static cairo_surface_t *
+render_constant (const MgMetricDef *def, const MgSeriesView *series, const MgAxis *axis,
+                 int width, int height, double scale, gboolean recorded)
+{
+  cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale,
+                                                       height * scale);
+  cairo_surface_t *target = image;
+  MgGraphRenderParams p;
+  cairo_t *cr;
+
+  cairo_surface_set_device_scale (image, scale, scale);
+  if (recorded)
+    target = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA,
+                                             &(cairo_rectangle_t) { 0, 0, width, height });
+  mg_graph_render_params_init (&p);
+  p.width = width;
+  p.height = height;
+  p.def = def;
+  p.series = series;
+  p.t1 = 10;
+  p.axis = axis;
+  p.draw_labels = FALSE;
+  cr = cairo_create (target);
+  mg_graph_render (cr, &p);
+  cairo_destroy (cr);
+  if (recorded)
+    {
+      cr = cairo_create (image);
+      cairo_set_source_surface (cr, target, 0, 0);
+      cairo_paint (cr);
+      cairo_destroy (cr);
+      cairo_surface_destroy (target);
+    }
+  cairo_surface_flush (image);
+  return image;
+}
+
+static void
+test_raster_mix (void)
+{
+  static const double w_ends[] = { 10 }, w_mins[] = { 2 }, w_maxs[] = { 8 }, w_means[] = { 5 },
+                      w_vars[] = { 1 };
+  MgSeriesView series = { .n = 1, .first_start = 0, .ends = w_ends, .mins = w_mins,
+                          .maxs = w_maxs, .means = w_means, .vars = w_vars, .process = -1 };
+  g_autoptr (MgMetricDef) def = mg_metric_def_new ();
+  MgAxis *axis;
+  MgRgba c;
+  const int widths[] = { 37, 16, 5 };
+  const int height = 100;
+
+  def->has_colour = TRUE;
+  def->colour = (MgRgba) { 0.2, 0.4, 0.8, 1 };
+  c = mg_graph_render_metric_colour (def, FALSE);
+  /* Ticks (grid lines) at 0 and 10 only: no grid row inside the band. */
+  axis = mg_axis_new (def, 0, 10, 2);
+  g_assert_cmpfloat (axis->min, ==, 0);
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    for (double scale = 1; scale <= 2; scale++)
+      {
+        RowMap m = { height - 1, (height - 3) / (axis->max - axis->min), axis->min };
+        /* Rows well inside each layer: band only (7 and 3), band and
+         * mean ± sd (5.5 and 4.5), all three (the mean's row), outside. */
+        const struct {
+          double value;
+          double alpha;
+        } rows[] = {
+          { 7, 0.22 }, { 3, 0.22 }, { 5.6, 1 - 0.78 * 0.55 }, { 4.4, 1 - 0.78 * 0.55 },
+          { 9, 0 }, { 1, 0 },
+        };
+        cairo_surface_t *image = render_constant (def, &series, axis, widths[w], height, scale, FALSE);
+        cairo_surface_t *replayed = scale == 1 ? render_constant (def, &series, axis, widths[w],
+                                                                  height, scale, TRUE)
+                                               : NULL;
+        int device_width = (int) (widths[w] * scale);
+
+        for (guint r = 0; r < G_N_ELEMENTS (rows); r++)
+          {
+            int y = row_of (&m, rows[r].value, scale);
+
+            /* Every column, the last (partial) block included. */
+            for (int x = 0; x < device_width; x++)
+              g_assert_cmpint (pixel_distance (get_pixel (image, x, y), mixed (c, rows[r].alpha)),
+                               <=, 2);
+          }
+        /* The band's edges: rows it covers part of, in proportion. */
+        for (int edge = 0; edge < 2; edge++)
+          {
+            double v = edge == 0 ? 8 : 2;
+            double y = (m.y_bottom - (v - m.lo) * m.scale) * scale;
+            int row = (int) floor (y);
+            double part = edge == 0 ? row + 1 - y : y - row;
+
+            for (int x = 0; x < device_width; x++)
+              g_assert_cmpint (pixel_distance (get_pixel (image, x, row), mixed (c, 0.22 * part)),
+                               <=, 2);
+          }
+        /* The mean's row is the line's: full colour. */
+        for (int x = 0; x < device_width; x++)
+          {
+            int y = row_of (&m, 5, scale);
+            int best = 255;
+
+            for (int dy = -1; dy <= 1; dy++)
+              best = MIN (best, pixel_distance (get_pixel (image, x, y + dy), mixed (c, 1)));
+            g_assert_cmpint (best, <=, 2);
+          }
+        /* The cairo renderer's path draws the same pixels. */
+        for (int y = 0; replayed != NULL && y < height; y++)
+          for (int x = 0; x < device_width; x++)
+            g_assert_cmpint (pixel_distance (get_pixel (image, x, y), get_pixel (replayed, x, y)),
+                             <=, 1);
+        cairo_surface_destroy (image);
+        g_clear_pointer (&replayed, cairo_surface_destroy);
+      }
+  mg_axis_free (axis);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/render/band-line-and-gap", test_band_line_and_gap);
+  g_test_add_func ("/render/raster-mix", test_raster_mix);
   g_test_add_func ("/render/dark", test_dark);
   g_test_add_func ("/render/single-process", test_single_process);
   g_test_add_func ("/render/selection-and-hover", test_selection_and_hover);

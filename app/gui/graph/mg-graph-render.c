@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mg-colour.h"
+#include "mg-raster.h"
 
 /* Alphas of the band layers: the min–max band is a light wash, the
  * mean ± standard deviation a stronger one, the mean line full colour. */
@@ -277,71 +278,78 @@ stroke_mean (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const 
  * PDF) get true polygons and strokes instead (draw_vector). */
 typedef struct {
   guint n;
-  double *lo, *hi, *mean, *sd; /* NaN mean: gap */
+  const double *lo, *hi, *mean, *sd; /* NaN mean: gap */
+  double *own;                       /* the four arrays when resampled */
 } Columns;
 
 static void
 columns_free (Columns *cols)
 {
-  g_free (cols->lo);
-  g_free (cols->hi);
-  g_free (cols->mean);
-  g_free (cols->sd);
-}
-
-static void
-columns_set (Columns *cols, guint c, const MgLod *lod, guint k)
-{
-  cols->lo[c] = lod->mins[k];
-  cols->hi[c] = lod->maxs[k];
-  cols->mean[c] = lod->means[k];
-  cols->sd[c] = lod->stddevs[k];
+  g_free (cols->own);
 }
 
 /* Column c at time tc between points k and k + 1. Both with values: linear
  * interpolation, as a line through the points would look; one with a value:
  * that value up to the edge of the time it stands for; else a gap. */
 static void
-columns_interpolate (Columns *cols, guint c, const MgLod *lod, guint k, double tc)
+columns_interpolate (double *lo, double *hi, double *mean, double *sd, const MgLod *lod,
+                     guint k, double tc)
 {
   gboolean left = k < lod->n_points && !mg_lod_is_gap (lod, k) && lod->times[k] <= tc;
   gboolean right = k + 1 < lod->n_points && !mg_lod_is_gap (lod, k + 1);
+  int from = -1;
 
   if (left && right)
     {
       double f = (tc - lod->times[k]) / (lod->times[k + 1] - lod->times[k]);
-      cols->lo[c] = lod->mins[k] + f * (lod->mins[k + 1] - lod->mins[k]);
-      cols->hi[c] = lod->maxs[k] + f * (lod->maxs[k + 1] - lod->maxs[k]);
-      cols->mean[c] = lod->means[k] + f * (lod->means[k + 1] - lod->means[k]);
-      cols->sd[c] = lod->stddevs[k] + f * (lod->stddevs[k + 1] - lod->stddevs[k]);
+      *lo = lod->mins[k] + f * (lod->mins[k + 1] - lod->mins[k]);
+      *hi = lod->maxs[k] + f * (lod->maxs[k + 1] - lod->maxs[k]);
+      *mean = lod->means[k] + f * (lod->means[k + 1] - lod->means[k]);
+      *sd = lod->stddevs[k] + f * (lod->stddevs[k + 1] - lod->stddevs[k]);
+      return;
     }
-  else if (left && tc < lod->ends[k])
-    columns_set (cols, c, lod, k);
+  if (left && tc < lod->ends[k])
+    from = (int) k;
   else if (right && tc >= lod->starts[k + 1] && tc >= lod->times[k + 1] - (lod->times[k + 1] - lod->starts[k + 1]))
-    columns_set (cols, c, lod, k + 1);
+    from = (int) k + 1;
   else if (!left && k < lod->n_points && !mg_lod_is_gap (lod, k) && tc >= lod->starts[k])
-    columns_set (cols, c, lod, k);
-  else
-    cols->lo[c] = cols->hi[c] = cols->mean[c] = cols->sd[c] = NAN;
+    from = (int) k;
+  if (from < 0)
+    {
+      *lo = *hi = *mean = *sd = NAN;
+      return;
+    }
+  *lo = lod->mins[from];
+  *hi = lod->maxs[from];
+  *mean = lod->means[from];
+  *sd = lod->stddevs[from];
 }
 
+/* The LOD's points as one column per device pixel: its own arrays when
+ * they are already that (zoomed out, the usual case while panning), else
+ * resampled. */
 static void
 columns_compute (Columns *cols, const MgGraphRenderParams *p, const MgLod *lod, guint n)
 {
   double dt = (p->t1 - p->t0) / n;
+  double *lo, *hi, *mean, *sd;
   guint k = 0;
 
   cols->n = n;
-  cols->lo = g_new (double, n);
-  cols->hi = g_new (double, n);
-  cols->mean = g_new (double, n);
-  cols->sd = g_new (double, n);
+  cols->own = NULL;
   if (!lod->by_window && lod->n_points == n && lod->t0 == p->t0 && lod->t1 == p->t1)
     {
-      for (guint c = 0; c < n; c++)
-        columns_set (cols, c, lod, c);
+      cols->lo = lod->mins;
+      cols->hi = lod->maxs;
+      cols->mean = lod->means;
+      cols->sd = lod->stddevs;
       return;
     }
+  cols->own = g_new (double, 4 * (gsize) n);
+  cols->lo = lo = cols->own;
+  cols->hi = hi = cols->own + n;
+  cols->mean = mean = cols->own + 2 * (gsize) n;
+  cols->sd = sd = cols->own + 3 * (gsize) n;
   for (guint c = 0; c < n; c++)
     {
       double tc = p->t0 + (c + 0.5) * dt;
@@ -349,171 +357,31 @@ columns_compute (Columns *cols, const MgGraphRenderParams *p, const MgLod *lod, 
       /* k: the last point at or before tc (or 0). */
       while (k + 1 < lod->n_points && lod->times[k + 1] <= tc)
         k++;
-      columns_interpolate (cols, c, lod, k, tc);
+      columns_interpolate (&lo[c], &hi[c], &mean[c], &sd[c], lod, k, tc);
     }
 }
 
-/* Coverage of device pixel row r by the span [y0, y1]. */
-static double
-coverage (double y0, double y1, int r)
-{
-  double c = MIN (y1, r + 1.0) - MAX (y0, (double) r);
-  return c > 0 ? MIN (c, 1.0) : 0;
-}
-
-/* The mean line's span in column c: half way to each neighbour, widened by
- * the line width, so steep parts stay as thick as flat ones and the
- * columns join into one line. */
+/* Device pixels per user unit: the transformation's, times the target's
+ * own device scale (HiDPI), which cairo_user_to_device_distance leaves
+ * out. */
 static void
-line_span (const Columns *cols, const YMap *m, guint c, double *top, double *bottom)
+pixel_scale (cairo_t *cr, double *sx, double *sy)
 {
-  double y = map_y (m, cols->mean[c]);
+  double dx, dy;
 
-  *top = *bottom = y;
-  if (c > 0 && !isnan (cols->mean[c - 1]))
-    {
-      double mid = (map_y (m, cols->mean[c - 1]) + y) / 2;
-      *top = MIN (*top, mid);
-      *bottom = MAX (*bottom, mid);
-    }
-  if (c + 1 < cols->n && !isnan (cols->mean[c + 1]))
-    {
-      double mid = (map_y (m, cols->mean[c + 1]) + y) / 2;
-      *top = MIN (*top, mid);
-      *bottom = MAX (*bottom, mid);
-    }
-  *top -= LINE_WIDTH / 2;
-  *bottom += LINE_WIDTH / 2;
+  *sx = *sy = 1;
+  cairo_user_to_device_distance (cr, sx, sy);
+  cairo_surface_get_device_scale (cairo_get_group_target (cr), &dx, &dy);
+  *sx = fabs (*sx * dx);
+  *sy = fabs (*sy * dy);
 }
 
-static const double layer_alphas[3] = { BAND_ALPHA, STDDEV_ALPHA, 1.0 };
-
-/* A premultiplied ARGB pixel of the colour at alpha a (0..255). */
-static guint32
-premultiplied (const double rgb[3], double a)
-{
-  return (guint32) (a + 0.5) << 24 | (guint32) (rgb[0] * a + 0.5) << 16
-         | (guint32) (rgb[1] * a + 0.5) << 8 | (guint32) (rgb[2] * a + 0.5);
-}
-
-/* Pixels for every combination of layers covering a whole pixel (bit l set:
- * layer l covers it). */
-static void
-raster_table (const double rgb[3], guint32 table[8])
-{
-  for (guint mask = 0; mask < 8; mask++)
-    {
-      double keep = 1;
-
-      for (guint l = 0; l < 3; l++)
-        if (mask & (1u << l))
-          keep *= 1 - layer_alphas[l];
-      table[mask] = premultiplied (rgb, (1 - keep) * 255);
-    }
-}
-
-/* Six numbers: insertion sort beats qsort's overhead by far. */
-static void
-sort_bounds (int *v, guint n)
-{
-  for (guint i = 1; i < n; i++)
-    {
-      int x = v[i];
-      guint j = i;
-
-      for (; j > 0 && v[j - 1] > x; j--)
-        v[j] = v[j - 1];
-      v[j] = x;
-    }
-}
-
-/* floor and ceil of spans already clamped near the column (see
- * draw_raster): inline, where libm's are calls. */
-static inline int
-floor_small (double v)
-{
-  int i = (int) v;
-
-  return i - (v < i);
-}
-
-static inline int
-ceil_small (double v)
-{
-  int i = (int) v;
-
-  return i + (v > i);
-}
-
-/* Row r where some layer ends part-way: the exact mix of all three. */
-static void
-raster_partial_row (guint32 *pixels, int stride_px, int height, guint c, int r,
-                    const double spans[6], const double rgb[3])
-{
-  double keep = 1, a;
-
-  if (r < 0 || r >= height)
-    return;
-  for (guint l = 0; l < 3; l++)
-    keep *= 1 - layer_alphas[l] * coverage (spans[2 * l], spans[2 * l + 1], r);
-  a = (1 - keep) * 255;
-  if (a >= 0.5)
-    pixels[r * stride_px + c] = premultiplied (rgb, a);
-}
-
-/* The three layers of one column, composited into a premultiplied ARGB
- * column of the layer image: all in the metric's colour, so the alphas
- * combine as 1 - Π(1 - αᵢ·coverageᵢ). Rows that layers cover whole change
- * mix only where a layer starts or ends, so each run between those is one
- * fill from the table; then the few rows where a layer ends part-way (two
- * per layer at most) are computed exactly. */
-static void
-raster_column (guint32 *pixels, int stride_px, int height, guint c, const double spans[6],
-               const double rgb[3], const guint32 table[8])
-{
-  int full0[3], full1[3], bounds[6];
-
-  for (guint l = 0; l < 3; l++)
-    {
-      full0[l] = bounds[2 * l] = ceil_small (spans[2 * l]);
-      full1[l] = bounds[2 * l + 1] = floor_small (spans[2 * l + 1]);
-    }
-  sort_bounds (bounds, 6);
-
-  for (guint i = 0; i + 1 < 6; i++)
-    {
-      int r0 = MAX (bounds[i], 0);
-      int r1 = MIN (bounds[i + 1], height);
-      guint mask = 0;
-
-      if (r0 >= r1)
-        continue;
-      for (guint l = 0; l < 3; l++)
-        if (r0 >= full0[l] && r0 < full1[l])
-          mask |= 1u << l;
-      if (mask != 0)
-        for (int r = r0; r < r1; r++)
-          pixels[r * stride_px + c] = table[mask];
-    }
-
-  for (guint l = 0; l < 3; l++)
-    {
-      int touch0 = floor_small (spans[2 * l]);
-      int touch1 = ceil_small (spans[2 * l + 1]);
-
-      if (touch0 < full0[l])
-        raster_partial_row (pixels, stride_px, height, c, touch0, spans, rgb);
-      if (full1[l] < touch1 && full1[l] != touch0)
-        raster_partial_row (pixels, stride_px, height, c, full1[l], spans, rgb);
-    }
-}
-
-/* A layer image of width × height, cleared. When the target is an image
- * (the benchmark, PNG export, the GL renderer's textures) the last one is
- * kept per thread and reused, which saves a fresh half-megabyte allocation
- * and its page faults on every row of every frame. A recording surface (a
- * cairo node, for the cairo renderer) keeps a copy-on-write snapshot of what
- * was painted, so reusing the layer there would copy it: it gets its own. */
+/* The mask (an A8 image of width × height), cleared. When the target is an
+ * image (the benchmark, PNG export, the GL renderer's textures) the last
+ * one is kept per thread and reused, which saves a fresh allocation and its
+ * page faults on every row of every frame. A recording surface (a cairo
+ * node, for the cairo renderer) keeps a copy-on-write snapshot of what was
+ * painted, so reusing the mask there would copy it: it gets its own. */
 static GPrivate layer_cache = G_PRIVATE_INIT ((GDestroyNotify) cairo_surface_destroy);
 
 static cairo_surface_t *
@@ -522,7 +390,7 @@ get_layer (int width, int height, gboolean reuse)
   cairo_surface_t *layer = g_private_get (&layer_cache);
 
   if (!reuse)
-    return cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+    return cairo_image_surface_create (CAIRO_FORMAT_A8, width, height);
   if (layer != NULL && cairo_surface_get_reference_count (layer) == 1
       && cairo_image_surface_get_width (layer) == width
       && cairo_image_surface_get_height (layer) == height)
@@ -533,75 +401,77 @@ get_layer (int width, int height, gboolean reuse)
       cairo_surface_set_device_scale (layer, 1, 1);
       return cairo_surface_reference (layer);
     }
-  layer = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  layer = cairo_image_surface_create (CAIRO_FORMAT_A8, width, height);
   if (cairo_surface_status (layer) == CAIRO_STATUS_SUCCESS)
     g_private_replace (&layer_cache, cairo_surface_reference (layer));
   return layer;
 }
 
 /* On pixels (image and recording surfaces: the widget, PNG export) the
- * graph is rasterised column by column into an image of device pixels and
- * painted once: far cheaper than cairo tessellating polygons of thousands of
- * vertices, and the cost depends on pixels only. */
+ * graph is rasterised column by column into an alpha mask of device pixels
+ * and the metric's colour painted through it once: far cheaper than cairo
+ * tessellating polygons of thousands of vertices, and the cost depends on
+ * pixels only. */
 static void
 draw_raster (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const YMap *m,
              MgRgba colour)
 {
   double sx = 1, sy = 1;
-  double rgb[3] = { colour.r, colour.g, colour.b };
   cairo_surface_t *layer;
-  guint32 table[8];
-  guint32 *pixels;
-  int n, height, stride_px;
+  cairo_pattern_t *pattern;
+  cairo_matrix_t matrix;
+  guint8 *pixels;
+  int n, height, stride, row0, row1;
+  MgRasterColumns raster_columns;
+  MgRasterMap map;
   Columns cols;
 
-  cairo_user_to_device_distance (cr, &sx, &sy);
-  sx = fabs (sx);
-  sy = fabs (sy);
+  pixel_scale (cr, &sx, &sy);
   n = (int) MAX (1, ceil (p->width * sx - 1e-6));
   height = (int) MAX (1, ceil (p->height * sy - 1e-6));
-  columns_compute (&cols, p, lod, (guint) n);
   layer = get_layer (n, height,
                      cairo_surface_get_type (cairo_get_group_target (cr))
                        == CAIRO_SURFACE_TYPE_IMAGE);
   if (cairo_surface_status (layer) != CAIRO_STATUS_SUCCESS)
     {
       cairo_surface_destroy (layer);
-      columns_free (&cols);
       return;
     }
   cairo_surface_flush (layer);
-  pixels = (guint32 *) cairo_image_surface_get_data (layer);
-  stride_px = cairo_image_surface_get_stride (layer) / 4;
-  raster_table (rgb, table);
+  pixels = cairo_image_surface_get_data (layer);
+  stride = cairo_image_surface_get_stride (layer);
 
-  for (guint c = 0; c < cols.n; c++)
-    {
-      double spans[6], lo, hi;
-
-      if (isnan (cols.mean[c]))
-        continue;
-      lo = cols.lo[c];
-      hi = cols.hi[c];
-      spans[0] = map_y (m, hi);
-      spans[1] = map_y (m, lo);
-      /* mean ± sd, kept inside the min–max band */
-      spans[2] = map_y (m, MIN (cols.mean[c] + cols.sd[c], hi));
-      spans[3] = map_y (m, MAX (cols.mean[c] - cols.sd[c], lo));
-      line_span (&cols, m, c, &spans[4], &spans[5]);
-      /* Clamped just outside the column: the rows drawn are the same, and
-       * floor_small stays in range however far a value is off the axis. */
-      for (guint k = 0; k < 6; k++)
-        spans[k] = CLAMP ((spans[k] - p->y) * sy, -1.0, height + 1.0);
-      raster_column (pixels, stride_px, height, c, spans, rgb, table);
-    }
-  cairo_surface_mark_dirty (layer);
-  cairo_surface_set_device_scale (layer, sx, sy);
-  cairo_set_source_surface (cr, layer, p->x, p->y);
-  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
-  cairo_paint (cr);
-  cairo_surface_destroy (layer);
+  columns_compute (&cols, p, lod, (guint) n);
+  raster_columns = (MgRasterColumns) { cols.n, cols.lo, cols.hi, cols.mean, cols.sd };
+  map = (MgRasterMap) {
+    .y_bottom = m->y_bottom, .scale = m->scale, .lo = m->lo, .y0 = p->y, .sy = sy,
+    .alphas = { BAND_ALPHA, STDDEV_ALPHA, 1 }, .line_width = LINE_WIDTH,
+  };
+  mg_raster (pixels, stride, height, &raster_columns, &map, &row0, &row1);
   columns_free (&cols);
+  cairo_surface_mark_dirty (layer);
+  if (row0 >= row1)
+    {
+      cairo_surface_destroy (layer); /* all gaps */
+      return;
+    }
+
+  /* Painted only across the rows with data, plus one of nothing on each
+   * side (so an edge that is not on a device pixel changes no pixel):
+   * compositing costs per pixel, empty ones too. */
+  cairo_save (cr);
+  cairo_rectangle (cr, p->x, p->y + (row0 - 1) / sy, p->width, (row1 - row0 + 2) / sy);
+  cairo_clip (cr);
+  cairo_surface_set_device_scale (layer, sx, sy);
+  pattern = cairo_pattern_create_for_surface (layer);
+  cairo_matrix_init_translate (&matrix, -p->x, -p->y);
+  cairo_pattern_set_matrix (pattern, &matrix);
+  cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
+  set_source (cr, colour, 1);
+  cairo_mask (cr, pattern);
+  cairo_restore (cr);
+  cairo_pattern_destroy (pattern);
+  cairo_surface_destroy (layer);
 }
 
 static void
@@ -689,10 +559,11 @@ mg_graph_render (cairo_t *cr, const MgGraphRenderParams *p)
 
   if (p->series != NULL && p->series->n > 0 && p->t1 > p->t0 && lod == NULL)
     {
-      double sx = 1, sy = 1;
+      double sx, sy;
+
       /* One column per device pixel, whatever the surface's scale. */
-      cairo_user_to_device_distance (cr, &sx, &sy);
-      own_lod = mg_lod_new ((guint) MAX (1, ceil (p->width * fabs (sx))));
+      pixel_scale (cr, &sx, &sy);
+      own_lod = mg_lod_new ((guint) MAX (1, ceil (p->width * sx - 1e-6)));
       mg_lod_compute (own_lod, p->series, p->t0, p->t1);
       lod = own_lod;
     }

@@ -56,28 +56,36 @@ clear_columns (MgLod *lod)
     }
 }
 
-/* Accumulates one window [s, e] into the columns it overlaps; means and
- * variances are summed weighted by overlap, then divided once in
- * finish_columns. dt: the column width. */
-static inline void
-add_window (MgLod *lod, double dt, double s, double e, double wmin, double wmax, double wmean,
-            double wvar)
+/* The column holding time t, starting from column c: windows come in
+ * order, so the last window's column is close (usually the same or the
+ * next). Settled against the columns' own edges, so a window and its
+ * columns agree exactly on which column a time falls in. */
+static inline guint
+column_from (const MgLod *lod, guint c, double t)
 {
-  double fc0 = (s - lod->t0) / dt;
-  double fc1 = (e - lod->t0) / dt;
-  guint c0, c1;
+  while (c > 0 && t < lod->starts[c])
+    c--;
+  while (c + 1 < lod->n_columns && t >= lod->starts[c + 1])
+    c++;
+  return c;
+}
 
-  fc0 = CLAMP (fc0, 0, lod->n_columns - 1);
-  c0 = (guint) fc0;
-  /* A window ending exactly on a column edge does not reach into it. */
-  fc1 = ceil (fc1) - 1;
-  fc1 = CLAMP (fc1, c0, lod->n_columns - 1);
-  c1 = (guint) fc1;
+/* Accumulates one window [s, e] (inside the range) into the columns it
+ * overlaps, from column c0 (which holds s) on; means and variances are
+ * summed weighted by overlap, then divided once in finish_columns. A window
+ * ending exactly on a column edge does not reach into the next column; an
+ * instantaneous one counts, with a tiny weight, in the column it is in. */
+static inline void
+add_window (MgLod *lod, double dt, guint c0, double s, double e, double wmin, double wmax,
+            double wmean, double wvar)
+{
+  guint c1 = c0;
 
+  while (c1 + 1 < lod->n_columns && e > lod->ends[c1])
+    c1++;
   for (guint c = c0; c <= c1; c++)
     {
       double overlap = MIN (e, lod->ends[c]) - MAX (s, lod->starts[c]);
-      /* Instantaneous windows still count, with a tiny weight. */
       double w = MAX (overlap, dt * 1e-9);
 
       if (wmin < lod->mins[c])
@@ -104,8 +112,10 @@ finish_columns (MgLod *lod)
           lod->mins[c] = lod->maxs[c] = lod->means[c] = lod->stddevs[c] = NAN;
           continue;
         }
-      lod->means[c] /= w;
-      lod->stddevs[c] = sqrt (MAX (lod->stddevs[c] / w, 0));
+      /* One division for both: the divider is this loop's bottleneck. */
+      w = 1 / w;
+      lod->means[c] *= w;
+      lod->stddevs[c] = sqrt (MAX (lod->stddevs[c] * w, 0));
       if (lod->mins[c] < lod->data_min)
         lod->data_min = lod->mins[c];
       if (lod->maxs[c] > lod->data_max)
@@ -140,6 +150,7 @@ static void
 compute_columns_from (MgLod *lod, const MgSeriesView *series, guint first)
 {
   double dt = (lod->t1 - lod->t0) / lod->n_columns;
+  guint c = 0;
 
   clear_columns (lod);
   for (guint i = first; i < series->n; i++)
@@ -156,7 +167,9 @@ compute_columns_from (MgLod *lod, const MgSeriesView *series, guint first)
         break;
       if (!window_values (series, i, &wmin, &wmax, &mean, &var))
         continue;
-      add_window (lod, dt, MAX (s, lod->t0), MIN (e, lod->t1), wmin, wmax, mean, var);
+      s = MAX (s, lod->t0);
+      c = column_from (lod, c, s);
+      add_window (lod, dt, c, s, MIN (e, lod->t1), wmin, wmax, mean, var);
     }
   finish_columns (lod);
 }
