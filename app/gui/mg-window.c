@@ -231,8 +231,12 @@ update_titles (MgWindow *self)
 
   gtk_label_set_text (GTK_LABEL (self->title_label), program ? program : _("Profile"));
   gtk_window_set_title (GTK_WINDOW (self), program ? program : _("Metrograph"));
-  subtitle = name ? g_strdup_printf ("%s — %s, %s", name, processes, duration)
-                  : g_strdup_printf ("%s, %s", processes, duration);
+  if (name != NULL)
+    /* Translators: the window's subtitle: file name — number of processes, duration */
+    subtitle = g_strdup_printf (_("%s — %s, %s"), name, processes, duration);
+  else
+    /* Translators: the window's subtitle: number of processes, duration */
+    subtitle = g_strdup_printf (_("%s, %s"), processes, duration);
   gtk_label_set_text (GTK_LABEL (self->subtitle_label), subtitle);
   gtk_widget_set_visible (self->subtitle_label, TRUE);
 }
@@ -846,7 +850,8 @@ mg_window_export (MgWindow *self, const char *path, GError **error)
           break;
         }
     }
-  title = g_strdup_printf ("%s — %s", gtk_label_get_text (GTK_LABEL (self->title_label)),
+  /* Translators: an exported image's title: the window's title — its subtitle */
+  title = g_strdup_printf (_("%s — %s"), gtk_label_get_text (GTK_LABEL (self->title_label)),
                            gtk_label_get_text (GTK_LABEL (self->subtitle_label)));
   return mg_view_export_save (self->profile, self->view, (MgViewGroup *const *) groups->pdata,
                               groups->len, title, dark, path, error);
