@@ -269,6 +269,18 @@ build_axis (MgWindow *self)
   gtk_size_group_add_widget (self->label_group, self->axis_caption);
 }
 
+/* The keyboard starts on the graphs: the first visible one takes the focus,
+ * so arrows move the time cursor at once (mg-metric-graph.h). */
+static void
+focus_first_graph (MgWindow *self)
+{
+  g_auto (GStrv) ids = mg_metric_rows_dup_visible_ids (MG_METRIC_ROWS (self->rows));
+  GtkWidget *graph = ids[0] != NULL ? mg_window_get_metric_graph (self, ids[0]) : NULL;
+
+  if (graph != NULL)
+    gtk_widget_grab_focus (graph);
+}
+
 void
 mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file)
 {
@@ -304,6 +316,7 @@ mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file)
   gtk_widget_set_visible (self->zoom_box, TRUE);
   gtk_widget_set_visible (self->info_button, TRUE);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "profile");
+  focus_first_graph (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
 }
 
@@ -650,6 +663,13 @@ new_settings (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
+/* A window may be put on another display than the default one. */
+static void
+load_style (GtkWidget *widget)
+{
+  mg_style_load (gtk_widget_get_display (widget));
+}
+
 static void
 mg_window_init (MgWindow *self)
 {
@@ -682,6 +702,8 @@ mg_window_init (MgWindow *self)
   g_signal_connect_swapped (self->process_dropdown, "notify::selected",
                             G_CALLBACK (on_process_selected), self);
   g_signal_connect (self->recent_list, "row-activated", G_CALLBACK (on_recent_activated), self);
+
+  g_signal_connect (self, "realize", G_CALLBACK (load_style), NULL);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);

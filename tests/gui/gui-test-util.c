@@ -214,18 +214,82 @@ gui_test_save_screenshot (MgWindow *window, const char *name)
   g_assert_true (gdk_texture_save_to_png (texture, path));
 }
 
+/* The servers started, ended should the test abort (a failed assertion)
+ * before gui_test_display_free: one left behind would hold the display
+ * and live on. */
+static volatile pid_t servers[4];
+
+static void
+end_servers (int signal_number)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (servers); i++)
+    if (servers[i] > 0)
+      kill (servers[i], SIGTERM);
+  signal (signal_number, SIG_DFL);
+  raise (signal_number);
+}
+
+static void
+track_server (GSubprocess *process, gboolean tracked)
+{
+  const char *id = process != NULL ? g_subprocess_get_identifier (process) : NULL;
+  pid_t pid = id != NULL ? (pid_t) atoi (id) : 0;
+
+  for (guint i = 0; pid > 0 && i < G_N_ELEMENTS (servers); i++)
+    if (tracked ? servers[i] == 0 : servers[i] == pid)
+      {
+        servers[i] = tracked ? pid : 0;
+        break;
+      }
+  signal (SIGABRT, end_servers);
+  signal (SIGSEGV, end_servers);
+}
+
+/* An Xvfb on a display of its choosing (-displayfd: it writes the number
+ * once it listens); its name, or NULL. */
+static char *
+start_xvfb (const char *xvfb, GSubprocess **process)
+{
+  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  char number[16] = { 0 };
+  int fds[2];
+  ssize_t n;
+
+  /* Close-on-exec: Xvfb gets only the write end, as its fd 9. */
+  if (!g_unix_open_pipe (fds, FD_CLOEXEC, NULL))
+    return NULL;
+  /* Silent: a server left behind must not hold the runner's output open. */
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_SILENCE
+                                        | G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+  g_subprocess_launcher_take_fd (launcher, fds[1], 9);
+  *process = g_subprocess_launcher_spawn (launcher, NULL, xvfb, "-displayfd", "9", "-screen", "0",
+                                          "1280x1024x24", "-nolisten", "tcp", NULL);
+  track_server (*process, TRUE);
+  g_clear_object (&launcher);
+  n = *process != NULL ? read (fds[0], number, sizeof number - 1) : -1;
+  close (fds[0]);
+  return n > 0 ? g_strdup_printf (":%d", atoi (number)) : NULL;
+}
+
+static void
+end_process (GSubprocess **process)
+{
+  if (*process == NULL)
+    return;
+  track_server (*process, FALSE);
+  g_subprocess_send_signal (*process, SIGTERM);
+  g_subprocess_wait (*process, NULL, NULL);
+  g_clear_object (process);
+}
+
 void
 gui_test_display_free (GuiTestDisplay *display)
 {
   if (display->display != NULL)
     gdk_display_close (display->display);
   /* Asked to end, they tidy up after themselves. */
-  for (GSubprocess **p = (GSubprocess *[]) { display->wm, display->xvfb, NULL }; *p != NULL; p++)
-    {
-      g_subprocess_send_signal (*p, SIGTERM);
-      g_subprocess_wait (*p, NULL, NULL);
-      g_object_unref (*p);
-    }
+  end_process (&display->wm);
+  end_process (&display->xvfb);
   g_free (display->name);
   g_free (display);
 }
@@ -235,43 +299,34 @@ gui_test_display_new (gboolean with_wm)
 {
   g_autofree char *xvfb = g_find_program_in_path ("Xvfb");
   g_autofree char *openbox = g_find_program_in_path ("openbox");
-  g_autoptr (GSubprocessLauncher) launcher = NULL;
   GuiTestDisplay *display;
-  char number[16] = { 0 };
-  int fds[2];
-  ssize_t n;
 
-  /* Close-on-exec: Xvfb gets only the write end, as its fd 9. */
-  if (xvfb == NULL || (with_wm && openbox == NULL) || !g_unix_open_pipe (fds, FD_CLOEXEC, NULL))
+  if (xvfb == NULL || (with_wm && openbox == NULL))
     return NULL;
   display = g_new0 (GuiTestDisplay, 1);
-  /* -displayfd: Xvfb picks a free display and writes its number. */
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_SILENCE);
-  g_subprocess_launcher_take_fd (launcher, fds[1], 9);
-  display->xvfb = g_subprocess_launcher_spawn (launcher, NULL, xvfb, "-displayfd", "9", "-screen",
-                                               "0", "1280x1024x24", "-nolisten", "tcp", NULL);
-  g_clear_object (&launcher);
-  n = display->xvfb != NULL ? read (fds[0], number, sizeof number - 1) : -1;
-  close (fds[0]);
-  if (n <= 0)
+  /* Servers other tests start at the same moment may race ours for a
+   * display number, and one of them then goes: start another. */
+  for (guint attempt = 0; attempt < 3 && display->display == NULL; attempt++)
     {
-      g_clear_object (&display->xvfb);
-      g_free (display);
-      return NULL;
+      g_clear_pointer (&display->name, g_free);
+      end_process (&display->xvfb);
+      display->name = start_xvfb (xvfb, &display->xvfb);
+      for (guint i = 0; display->name != NULL && i < 30 && display->display == NULL; i++)
+        {
+          display->display = gdk_display_open (display->name);
+          if (display->display == NULL)
+            g_usleep (100000);
+        }
     }
-  display->name = g_strdup_printf (":%d", atoi (number));
-  if (with_wm)
+  if (display->display != NULL && with_wm)
     {
-      launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_SILENCE
-                                            | G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+      g_autoptr (GSubprocessLauncher) launcher =
+        g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_SILENCE
+                                   | G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+
       g_subprocess_launcher_setenv (launcher, "DISPLAY", display->name, TRUE);
       display->wm = g_subprocess_launcher_spawn (launcher, NULL, openbox, "--sm-disable", NULL);
-    }
-  for (guint i = 0; i < 20 && display->display == NULL; i++)
-    {
-      display->display = gdk_display_open (display->name);
-      if (display->display == NULL)
-        g_usleep (100000);
+      track_server (display->wm, TRUE);
     }
   gui_test_spin (with_wm ? 500 : 50);
   if ((with_wm && display->wm == NULL) || display->display == NULL)
