@@ -327,6 +327,9 @@ test_shortcuts_window (void)
                                "<Shift>Home", "<Shift>End", "plus", "minus", "Escape" };
 
   g_assert_nonnull (overlay);
+  /* Shown, it lays its columns out without a warning (fatal here). */
+  gtk_window_present (GTK_WINDOW (overlay));
+  gui_test_spin (300);
   collect_shortcuts (overlay, accels);
   g_assert_cmpuint (g_strv_length (actions), >=, 15);
   for (guint i = 0; actions[i] != NULL; i++)
