@@ -1,16 +1,56 @@
 /* The errors list of the side panel. */
 #include "mg-config.h"
 
+#include <signal.h>
+
 #include <glib/gi18n.h>
 
 #include "mg-error-list.h"
 #include "mg-selection-stats.h"
 #include "mg-units.h"
 
+/* Signals that mean the program itself failed, rather than something (a
+ * user, the batch system, the out-of-memory killer) ending it. */
+gboolean
+mg_error_list_is_fault_signal (int signal)
+{
+  switch (signal)
+    {
+    case SIGSEGV:
+    case SIGBUS:
+    case SIGFPE:
+    case SIGILL:
+    case SIGABRT:
+    case SIGTRAP:
+    case SIGSYS:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+MgEventMark
+mg_error_list_classify_event (const MgProcessEvent *event)
+{
+  switch (event->kind)
+    {
+    case MG_EVENT_SIGNAL:
+      /* Status 0: no end was recorded (killed with SIGKILL, as a rule). */
+      return mg_error_list_is_fault_signal (event->status) ? MG_EVENT_MARK_CRASHED : MG_EVENT_MARK_KILLED;
+    case MG_EVENT_RECORDING_STOPPED:
+      return MG_EVENT_MARK_STOPPED;
+    case MG_EVENT_START:
+    case MG_EVENT_EXIT:
+    case MG_EVENT_EXEC:
+    default:
+      return MG_EVENT_MARK_NONE;
+    }
+}
+
 gboolean
 mg_error_list_is_notable_event (const MgProcessEvent *event)
 {
-  return event->kind == MG_EVENT_SIGNAL || event->kind == MG_EVENT_RECORDING_STOPPED;
+  return mg_error_list_classify_event (event) != MG_EVENT_MARK_NONE;
 }
 
 guint
@@ -36,13 +76,39 @@ mg_error_list_describe_event (MgProfile *profile, const MgProcessEvent *event)
 {
   g_autofree char *who = describe_process (profile, event->process);
 
-  if (event->kind == MG_EVENT_SIGNAL)
-    return g_strdup_printf (_("%s killed by signal %d (%s)"), who, event->status,
-                            g_strsignal (event->status));
-  if (event->kind == MG_EVENT_RECORDING_STOPPED)
-    return g_strdup_printf (_("%s stopped recording: %s"), who,
-                            event->message ? event->message : _("no reason given"));
-  return g_strdup_printf ("%s: %s", who, event->message ? event->message : "");
+  switch (mg_error_list_classify_event (event))
+    {
+    case MG_EVENT_MARK_CRASHED:
+      /* Translators: a process, e.g. "rank 3", then the signal's number and name */
+      return g_strdup_printf (_("%s crashed: signal %d (%s)"), who, event->status,
+                              g_strsignal (event->status));
+    case MG_EVENT_MARK_KILLED:
+      if (event->status > 0)
+        /* Translators: a process, e.g. "rank 3", then the signal's number and name */
+        return g_strdup_printf (_("%s killed by signal %d (%s)"), who, event->status,
+                                g_strsignal (event->status));
+      if (event->message == NULL)
+        /* Translators: a process, e.g. "rank 3" */
+        return g_strdup_printf (_("%s ended without a trace"), who);
+      break;
+    case MG_EVENT_MARK_STOPPED:
+      /* Translators: a process, e.g. "rank 3", then why, e.g. "No space left on device" */
+      return g_strdup_printf (_("%s stopped recording: %s"), who,
+                              event->message ? event->message : _("no reason given"));
+    case MG_EVENT_MARK_NONE:
+    case MG_EVENT_MARK_N_KINDS:
+    default:
+      break;
+    }
+  /* Translators: a process, e.g. "rank 3", and what the profile says happened to it */
+  return g_strdup_printf (_("%s: %s"), who, event->message ? event->message : "");
+}
+
+const char *
+mg_error_list_describe_plugin_error_time (const MgPluginError *error)
+{
+  /* Translators: when a plugin error happened (the error list's "time") */
+  return error->process >= 0 ? _("at initialisation") : _("when the profile was written");
 }
 
 /* One entry: a headline (process · time · code) above the message. */
@@ -55,8 +121,10 @@ add_entry (GtkListBox *list, const char *process, const char *time, int code,
   GtkWidget *head, *body;
 
   if (code != 0)
+    /* Translators: process, time, code: "rank 1 · 0.5 s · code 7" */
     headline = g_strdup_printf (_("%s · %s · code %d"), process, time, code);
   else
+    /* Translators: process and time: "rank 1 · 0.5 s" */
     headline = g_strdup_printf (_("%s · %s"), process, time);
   head = gtk_label_new (headline);
   body = gtk_label_new (message);
@@ -104,12 +172,19 @@ mg_error_list_new (MgProfile *profile)
     {
       const MgPluginError *error = mg_profile_get_plugin_error (profile, i);
       g_autofree char *who = describe_process (profile, error->process);
-      g_autofree char *text = g_strdup_printf (_("Plugin %s (%s): %s"),
-                                               error->source_id ? error->source_id : "",
-                                               error->library ? error->library : "",
-                                               error->message ? error->message : "");
+      const char *message = error->message ? error->message : "";
+      g_autofree char *text = NULL;
 
-      add_entry (GTK_LIST_BOX (list), who, _("start"), error->code, text);
+      if (error->source_id != NULL)
+        /* Translators: the plugin's source id, its library, the message */
+        text = g_strdup_printf (_("Plugin %s (%s): %s"), error->source_id,
+                                error->library ? error->library : "", message);
+      else
+        /* Translators: a file (a damaged record of the run), then what is wrong with it */
+        text = g_strdup_printf (_("%s: %s"), error->library ? error->library : "", message);
+
+      add_entry (GTK_LIST_BOX (list), who, mg_error_list_describe_plugin_error_time (error),
+                 error->code, text);
     }
   for (guint i = 0; i < mg_profile_get_n_metric_errors (profile); i++)
     {

@@ -1,10 +1,13 @@
-/* A thin strip above the time axis marking where processes crashed, were
- * killed or stopped recording, at the same horizontal scale as the graphs.
- * Hovering a mark says which process and what happened. */
+/* A thin strip above the time axis marking where processes crashed (a red
+ * downward triangle), were killed or ended without a trace (a red cross) and
+ * stopped recording (an amber square), at the same horizontal scale as the
+ * graphs. Hovering a mark says which process, what happened and when; the
+ * strip's accessible description lists every mark. */
 #pragma once
 
 #include <gtk/gtk.h>
 
+#include "mg-error-list.h"
 #include "mg-profile.h"
 #include "mg-time-view.h"
 
@@ -14,7 +17,12 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (MgEventStrip, mg_event_strip, MG, EVENT_STRIP, GtkWidget)
 
 GtkWidget *mg_event_strip_new (MgProfile *profile, MgTimeView *view);
-/* How many marks it draws. */
+/* How many marks it draws, of every kind. */
 guint mg_event_strip_get_n_marks (MgEventStrip *self);
+/* How many marks of one kind. */
+guint mg_event_strip_count_marks (MgEventStrip *self, MgEventMark kind);
+/* The tooltip's text at x (widget coordinates): one line per mark there,
+ * NULL when there is none. */
+char *mg_event_strip_describe_at (MgEventStrip *self, double x);
 
 G_END_DECLS

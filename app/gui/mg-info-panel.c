@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "mg-error-list.h"
 #include "mg-info-panel.h"
 #include "mg-selection-stats.h"
 #include "mg-units.h"
@@ -44,6 +45,11 @@ describe_exit (const MgProcessInfo *process)
     case MG_PROCESS_END_EXITED:
       return g_strdup_printf (_("exited with status %d"), process->status);
     case MG_PROCESS_END_SIGNALLED:
+      if (mg_error_list_is_fault_signal (process->status))
+        /* Translators: how a process ended: the signal's number and name */
+        return g_strdup_printf (_("crashed: signal %d (%s)"), process->status,
+                                g_strsignal (process->status));
+      /* Translators: how a process ended: the signal's number and name */
       return g_strdup_printf (_("killed by signal %d (%s)"), process->status,
                               g_strsignal (process->status));
     case MG_PROCESS_END_EXECED:
@@ -66,7 +72,8 @@ add_run_facts (GtkGrid *grid, int *row, MgProfile *profile)
   g_autofree char *interval = NULL;
   g_autofree char *status = g_strdup_printf ("%d", run->exit_status);
   g_autoptr (GDateTime) start = g_date_time_new_from_unix_local (run->start_time_us / G_USEC_PER_SEC);
-  g_autofree char *start_text = start ? g_date_time_format (start, "%Y-%m-%d %H:%M:%S") : g_strdup ("");
+  /* The locale's date and time; the exports keep ISO 8601. */
+  g_autofree char *start_text = start ? g_date_time_format (start, "%c") : g_strdup ("");
 
   if (run->interval_start_ms == run->interval_end_ms)
     interval = g_strdup_printf (_("%.0f ms"), run->interval_start_ms);
@@ -87,20 +94,62 @@ add_run_facts (GtkGrid *grid, int *row, MgProfile *profile)
 }
 
 static void
+add_process_end (GtkGrid *grid, int *row, MgProfile *profile, guint p)
+{
+  const MgProcessInfo *process = mg_profile_get_process (profile, p);
+  g_autofree char *who = mg_selection_stats_describe_process (profile, (int) p);
+  g_autofree char *end = describe_exit (process);
+  /* Translators: a process's host and how it ended: "node1, exited with status 0" */
+  g_autofree char *value = g_strdup_printf (_("%s, %s"), process->host ? process->host : "", end);
+
+  add_fact (grid, row, who, value);
+}
+
+/* The rest of the processes, asked for: they go at the end of the grid,
+ * where the "and N more" row was (the process list comes last). */
+static void
+on_show_all_processes (GtkButton *button, GtkGrid *grid)
+{
+  GtkWidget *more = gtk_widget_get_parent (GTK_WIDGET (button));
+  MgProfile *profile = g_object_get_data (G_OBJECT (more), "mg-profile");
+  int row = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (more), "mg-row"));
+
+  g_object_ref (profile);
+  gtk_grid_remove (grid, more);
+  for (guint p = MG_INFO_PANEL_PROCESSES_SHOWN; p < mg_profile_get_n_processes (profile); p++)
+    add_process_end (grid, &row, profile, p);
+  g_object_unref (profile);
+}
+
+static void
 add_process_ends (GtkGrid *grid, int *row, MgProfile *profile)
 {
   guint n = mg_profile_get_n_processes (profile);
+  GtkWidget *more, *label, *button;
+  g_autofree char *text = NULL;
 
   add_heading (grid, row, _("Processes"));
-  for (guint p = 0; p < n && p < 256; p++)
-    {
-      const MgProcessInfo *process = mg_profile_get_process (profile, p);
-      g_autofree char *who = mg_selection_stats_describe_process (profile, (int) p);
-      g_autofree char *end = describe_exit (process);
-      g_autofree char *value = g_strdup_printf ("%s, %s", process->host ? process->host : "", end);
+  for (guint p = 0; p < n && p < MG_INFO_PANEL_PROCESSES_SHOWN; p++)
+    add_process_end (grid, row, profile, p);
+  if (n <= MG_INFO_PANEL_PROCESSES_SHOWN)
+    return;
 
-      add_fact (grid, row, who, value);
-    }
+  /* Thousands of rows cost seconds to build: the rest on request. */
+  text = g_strdup_printf (ngettext ("and %u more process", "and %u more processes",
+                                    n - MG_INFO_PANEL_PROCESSES_SHOWN),
+                          n - MG_INFO_PANEL_PROCESSES_SHOWN);
+  more = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  label = gtk_label_new (text);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  button = gtk_button_new_with_mnemonic (_("Show _All"));
+  g_signal_connect (button, "clicked", G_CALLBACK (on_show_all_processes), grid);
+  gtk_box_append (GTK_BOX (more), label);
+  gtk_box_append (GTK_BOX (more), button);
+  g_object_set_data_full (G_OBJECT (more), "mg-profile", g_object_ref (profile), g_object_unref);
+  g_object_set_data (G_OBJECT (more), "mg-row", GINT_TO_POINTER (*row));
+  gtk_grid_attach (grid, more, 0, (*row)++, 2, 1);
 }
 
 static void

@@ -1,6 +1,10 @@
 /* The run details: the run's facts (command line, working folder, hosts,
- * processes, nodes, start, duration, sampling interval, exit statuses) and
- * the single-value metrics, as a vertical list of label pairs. */
+ * processes, nodes, start in the locale's format, duration, sampling
+ * interval, exit status), the single-value metrics and how each process
+ * ended, as a GtkGrid of label pairs (name in column 0, value in column 1)
+ * under headings that span both columns. The first
+ * MG_INFO_PANEL_PROCESSES_SHOWN processes are listed at once; a last row
+ * says "and N more processes" with a "Show All" button that lists the rest. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -8,6 +12,8 @@
 #include "mg-profile.h"
 
 G_BEGIN_DECLS
+
+#define MG_INFO_PANEL_PROCESSES_SHOWN 256
 
 GtkWidget *mg_info_panel_new (MgProfile *profile);
 

@@ -55,26 +55,47 @@ set_figure (GtkWidget *label, MgProfile *profile, const MgMetricDef *def, double
     gtk_accessible_reset_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 }
 
-static gboolean
-on_figure_query_tooltip (GtkWidget *label, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
-                         MgMetricRow *self)
+static GtkWidget *
+get_part (MgMetricRow *self, MgMetricRowPart part)
 {
-  int process = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "mg-process"));
-  g_autofree char *who = mg_selection_stats_describe_process (self->profile, process);
+  switch (part)
+    {
+    case MG_METRIC_ROW_PART_NAME: return self->label_box;
+    case MG_METRIC_ROW_PART_MAX: return self->max_value;
+    case MG_METRIC_ROW_PART_MEAN: return self->mean_value;
+    case MG_METRIC_ROW_PART_MIN: return self->min_value;
+    default: return NULL;
+    }
+}
 
-  if (who == NULL)
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, who);
-  return TRUE;
+char *
+mg_metric_row_dup_tooltip (MgMetricRow *self, MgMetricRowPart part)
+{
+  GtkWidget *widget;
+
+  g_return_val_if_fail (MG_IS_METRIC_ROW (self), NULL);
+
+  widget = get_part (self, part);
+  if (widget == NULL)
+    return NULL;
+  if (part == MG_METRIC_ROW_PART_NAME)
+    return g_strdup (self->description);
+  return mg_selection_stats_describe_process (
+    self->profile, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (widget), "mg-process")));
 }
 
 static gboolean
-on_label_query_tooltip (GtkWidget *box, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
-                        MgMetricRow *self)
+on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                  MgMetricRow *self)
 {
-  if (self->description == NULL)
+  g_autofree char *text = NULL;
+
+  for (MgMetricRowPart part = MG_METRIC_ROW_PART_NAME; part <= MG_METRIC_ROW_PART_MIN; part++)
+    if (get_part (self, part) == widget)
+      text = mg_metric_row_dup_tooltip (self, part);
+  if (text == NULL)
     return FALSE;
-  gtk_tooltip_set_text (tooltip, self->description);
+  gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
 
@@ -205,19 +226,14 @@ mg_metric_row_class_init (MgMetricRowClass *klass)
 static void
 mg_metric_row_init (MgMetricRow *self)
 {
-  GtkWidget *figures[] = { NULL, NULL, NULL };
-
   gtk_widget_init_template (GTK_WIDGET (self));
-  figures[0] = self->max_value;
-  figures[1] = self->mean_value;
-  figures[2] = self->min_value;
-  for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
+  for (MgMetricRowPart part = MG_METRIC_ROW_PART_NAME; part <= MG_METRIC_ROW_PART_MIN; part++)
     {
-      gtk_widget_set_has_tooltip (figures[i], TRUE);
-      g_signal_connect (figures[i], "query-tooltip", G_CALLBACK (on_figure_query_tooltip), self);
+      GtkWidget *widget = get_part (self, part);
+
+      gtk_widget_set_has_tooltip (widget, TRUE);
+      g_signal_connect (widget, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
     }
-  gtk_widget_set_has_tooltip (self->label_box, TRUE);
-  g_signal_connect (self->label_box, "query-tooltip", G_CALLBACK (on_label_query_tooltip), self);
 }
 
 GtkWidget *
@@ -265,6 +281,13 @@ mg_metric_row_new (MgProfile *profile, guint metric, MgTimeView *view, GtkSizeGr
   g_signal_connect_swapped (view, "notify::process", G_CALLBACK (on_view_notify), self);
   update_figures (self);
   return GTK_WIDGET (self);
+}
+
+GtkWidget *
+mg_metric_row_get_part (MgMetricRow *self, MgMetricRowPart part)
+{
+  g_return_val_if_fail (MG_IS_METRIC_ROW (self), NULL);
+  return get_part (self, part);
 }
 
 guint

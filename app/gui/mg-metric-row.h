@@ -11,6 +11,14 @@
 
 G_BEGIN_DECLS
 
+/* The parts of a row that answer with a tooltip. */
+typedef enum {
+  MG_METRIC_ROW_PART_NAME, /* the label column: the definition's description */
+  MG_METRIC_ROW_PART_MAX,  /* the figures: which process held it ("rank 3") */
+  MG_METRIC_ROW_PART_MEAN, /* (none: a mean is nobody's) */
+  MG_METRIC_ROW_PART_MIN,
+} MgMetricRowPart;
+
 #define MG_TYPE_METRIC_ROW (mg_metric_row_get_type ())
 G_DECLARE_FINAL_TYPE (MgMetricRow, mg_metric_row, MG, METRIC_ROW, GtkWidget)
 
@@ -21,6 +29,12 @@ GtkWidget *mg_metric_row_new (MgProfile *profile, guint metric, MgTimeView *view
 
 guint mg_metric_row_get_metric (MgMetricRow *self);
 GtkWidget *mg_metric_row_get_graph (MgMetricRow *self);
+/* The widget of a part (the label column, or a figure's value label). */
+GtkWidget *mg_metric_row_get_part (MgMetricRow *self, MgMetricRowPart part);
+/* What the part's tooltip says (also its accessible description), or NULL
+ * when it has none: the description as plain text, or which process held
+ * the figure. */
+char *mg_metric_row_dup_tooltip (MgMetricRow *self, MgMetricRowPart part);
 /* The figures as shown: "Max 1.50 GiB · Mean 1.00 GiB · Min 512 MiB". */
 char *mg_metric_row_dup_figures_text (MgMetricRow *self);
 

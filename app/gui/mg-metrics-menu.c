@@ -78,8 +78,12 @@ append_unavailable (GMenu *menu, MgMetricVisibility *visibility)
       /* Translators: a metric group that has no graphs, and why. */
       g_autofree char *label = g_strdup_printf (_("%s — %s"), group->title, group->reason);
 
-      /* An action that is never added: the item shows insensitive. */
-      g_menu_append (unavailable, label, "win.unavailable-group");
+      g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
+
+      /* A disabled action (mg-metric-visibility.h): the item shows insensitive. */
+      g_menu_item_set_action_and_target_value (item, "win." MG_METRIC_VISIBILITY_UNAVAILABLE_ACTION,
+                                               g_variant_new_string (group->id));
+      g_menu_append_item (unavailable, item);
     }
   g_menu_append_section (menu, _("Unavailable"), G_MENU_MODEL (unavailable));
 }

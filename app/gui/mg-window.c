@@ -231,8 +231,12 @@ update_titles (MgWindow *self)
 
   gtk_label_set_text (GTK_LABEL (self->title_label), program ? program : _("Profile"));
   gtk_window_set_title (GTK_WINDOW (self), program ? program : _("Metrograph"));
-  subtitle = name ? g_strdup_printf ("%s — %s, %s", name, processes, duration)
-                  : g_strdup_printf ("%s, %s", processes, duration);
+  if (name != NULL)
+    /* Translators: the window's subtitle: file name — number of processes, duration */
+    subtitle = g_strdup_printf (_("%s — %s, %s"), name, processes, duration);
+  else
+    /* Translators: the window's subtitle: number of processes, duration */
+    subtitle = g_strdup_printf (_("%s, %s"), processes, duration);
   gtk_label_set_text (GTK_LABEL (self->subtitle_label), subtitle);
   gtk_widget_set_visible (self->subtitle_label, TRUE);
 }
@@ -263,6 +267,18 @@ build_axis (MgWindow *self)
   gtk_box_append (GTK_BOX (self->axis_column), self->event_strip);
   gtk_box_append (GTK_BOX (self->axis_column), self->time_axis);
   gtk_size_group_add_widget (self->label_group, self->axis_caption);
+}
+
+/* The keyboard starts on the graphs: the first visible one takes the focus,
+ * so arrows move the time cursor at once (mg-metric-graph.h). */
+static void
+focus_first_graph (MgWindow *self)
+{
+  g_auto (GStrv) ids = mg_metric_rows_dup_visible_ids (MG_METRIC_ROWS (self->rows));
+  GtkWidget *graph = ids[0] != NULL ? mg_window_get_metric_graph (self, ids[0]) : NULL;
+
+  if (graph != NULL)
+    gtk_widget_grab_focus (graph);
 }
 
 void
@@ -300,6 +316,7 @@ mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file)
   gtk_widget_set_visible (self->zoom_box, TRUE);
   gtk_widget_set_visible (self->info_button, TRUE);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "profile");
+  focus_first_graph (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
 }
 
@@ -646,6 +663,13 @@ new_settings (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
+/* A window may be put on another display than the default one. */
+static void
+load_style (GtkWidget *widget)
+{
+  mg_style_load (gtk_widget_get_display (widget));
+}
+
 static void
 mg_window_init (MgWindow *self)
 {
@@ -678,6 +702,8 @@ mg_window_init (MgWindow *self)
   g_signal_connect_swapped (self->process_dropdown, "notify::selected",
                             G_CALLBACK (on_process_selected), self);
   g_signal_connect (self->recent_list, "row-activated", G_CALLBACK (on_recent_activated), self);
+
+  g_signal_connect (self, "realize", G_CALLBACK (load_style), NULL);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
@@ -846,7 +872,8 @@ mg_window_export (MgWindow *self, const char *path, GError **error)
           break;
         }
     }
-  title = g_strdup_printf ("%s — %s", gtk_label_get_text (GTK_LABEL (self->title_label)),
+  /* Translators: an exported image's title: the window's title — its subtitle */
+  title = g_strdup_printf (_("%s — %s"), gtk_label_get_text (GTK_LABEL (self->title_label)),
                            gtk_label_get_text (GTK_LABEL (self->subtitle_label)));
   return mg_view_export_save (self->profile, self->view, (MgViewGroup *const *) groups->pdata,
                               groups->len, title, dark, path, error);

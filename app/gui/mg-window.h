@@ -25,7 +25,8 @@ MgWindow *mg_window_new (GtkApplication *app);
  * then the profile or the error. The "loading" property turns FALSE when
  * done. */
 void mg_window_open_file (MgWindow *self, GFile *file);
-/* Shows an already loaded profile. file may be NULL. */
+/* Shows an already loaded profile. file may be NULL. The first graph takes
+ * the keyboard focus (its arrow keys move the time cursor). */
 void mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file);
 
 /* Stores the window's size and maximised state (mg-window-state.h); it is
@@ -56,7 +57,8 @@ GtkWidget *mg_window_get_metric_graph (MgWindow *self, const char *metric_id);
 guint mg_window_get_n_recent (MgWindow *self);
 /* The count in the errors banner; 0 when it is hidden. */
 guint mg_window_get_error_count (MgWindow *self);
-/* The crash / kill marks on the timeline. */
+/* The marks on the timeline, of every kind (crashed, killed, recording
+ * stopped: mg-event-strip.h). */
 guint mg_window_get_n_event_marks (MgWindow *self);
 
 /* Exports the current view (group headers, visible rows with labels and

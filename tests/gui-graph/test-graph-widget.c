@@ -264,7 +264,7 @@ test_keyboard_scroll_drag (Fixture *f, gconstpointer data)
 
   g_assert_true (gtk_widget_get_focusable (graph));
 
-  /* + zooms in around the centre, Right pans by a tenth. */
+  /* Without a cursor, + zooms in around the centre, − back out. */
   g_assert_true (emit_on_controller (graph, GTK_TYPE_EVENT_CONTROLLER_KEY, "key-pressed",
                                      GDK_KEY_plus, 0, 0, &handled));
   g_assert_true (handled);
@@ -272,13 +272,16 @@ test_keyboard_scroll_drag (Fixture *f, gconstpointer data)
   t1 = mg_time_view_get_end (f->view);
   g_assert_cmpfloat_with_epsilon (t1 - t0, 8, 1e-9);
   g_assert_cmpfloat_with_epsilon (t0, 1, 1e-9);
-  emit_on_controller (graph, GTK_TYPE_EVENT_CONTROLLER_KEY, "key-pressed", GDK_KEY_Right, 0,
-                      0, &handled);
-  g_assert_cmpfloat_with_epsilon (mg_time_view_get_start (f->view), 1.8, 1e-9);
   emit_on_controller (graph, GTK_TYPE_EVENT_CONTROLLER_KEY, "key-pressed", GDK_KEY_minus, 0,
                       0, &handled);
   g_assert_cmpfloat_with_epsilon (mg_time_view_get_end (f->view)
                                   - mg_time_view_get_start (f->view), 10, 1e-9);
+  /* Ctrl and Alt combinations are left to the window. */
+  handled = TRUE;
+  emit_on_controller (graph, GTK_TYPE_EVENT_CONTROLLER_KEY, "key-pressed", GDK_KEY_Right, 0,
+                      GDK_CONTROL_MASK, &handled);
+  g_assert_false (handled);
+  g_assert_cmpfloat (mg_time_view_get_hover_time (f->view), ==, -1);
 
   /* Drag from 25 % to 50 % of the width selects that part of the run. */
   emit_on_controller (graph, GTK_TYPE_GESTURE_DRAG, "drag-begin", width * 0.25, 10.0);
@@ -314,6 +317,109 @@ test_keyboard_scroll_drag (Fixture *f, gconstpointer data)
   g_assert_true (mg_time_view_get_has_selection (f->view));
   g_assert_cmpfloat_with_epsilon (mg_time_view_get_selection_start (f->view), 2.2, 1e-9);
   g_assert_cmpfloat_with_epsilon (mg_time_view_get_selection_end (f->view), 3.2, 1e-9);
+}
+
+static gboolean
+press (GtkWidget *graph, guint keyval, GdkModifierType state)
+{
+  gboolean handled = FALSE;
+
+  g_assert_true (emit_on_controller (graph, GTK_TYPE_EVENT_CONTROLLER_KEY, "key-pressed", keyval,
+                                     0, state, &handled));
+  return handled;
+}
+
+static void
+press_n (GtkWidget *graph, guint n, guint keyval, GdkModifierType state)
+{
+  for (guint i = 0; i < n; i++)
+    g_assert_true (press (graph, keyval, state));
+}
+
+static void
+assert_selection (MgTimeView *view, double t0, double t1)
+{
+  g_assert_true (mg_time_view_get_has_selection (view));
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_selection_start (view), t0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_selection_end (view), t1, 1e-9);
+}
+
+/* The keyboard cursor: the hover line, moved by Left / Right (a hundredth
+ * of the view), Home / End; with Shift it extends a selection; the view
+ * pans to keep it shown; screen readers and the tooltip follow it. */
+static void
+test_keyboard_cursor (Fixture *f, gconstpointer data)
+{
+  GtkWidget *graph = f->graphs[2];
+  g_autofree char *expected = NULL;
+  g_autofree char *point = NULL;
+  g_autofree char *error = NULL;
+
+  /* The 10 s run in view: steps of 0.1 s from the centre. */
+  g_assert_true (press (graph, GDK_KEY_Right, 0));
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_hover_time (f->view), 5.1, 1e-9);
+  g_assert_false (mg_time_view_get_has_selection (f->view));
+  press_n (graph, 3, GDK_KEY_Left, 0);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_hover_time (f->view), 4.8, 1e-9);
+
+  /* Shift: a selection from where the cursor was... */
+  press_n (graph, 10, GDK_KEY_Right, GDK_SHIFT_MASK);
+  assert_selection (f->view, 4.8, 5.8);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_hover_time (f->view), 5.8, 1e-9);
+  /* ...whose other end stays put, also when the cursor crosses it. */
+  press_n (graph, 20, GDK_KEY_Left, GDK_SHIFT_MASK);
+  assert_selection (f->view, 3.8, 4.8);
+  /* The figures at the cursor and the selection, for screen readers. */
+  point = mg_metric_graph_describe_time (MG_METRIC_GRAPH (graph), 3.8);
+  expected = g_strdup_printf ("%s\nSelected from 3.8 s to 4.8 s", point);
+  error = gtk_test_accessible_check_property (GTK_ACCESSIBLE (graph),
+                                              GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, expected);
+  g_assert_null (error);
+  /* Moving without Shift leaves the selection; Shift+End extends it to the
+   * end of the run from its anchor... */
+  g_assert_true (press (graph, GDK_KEY_Right, 0));
+  assert_selection (f->view, 3.8, 4.8);
+  g_assert_true (press (graph, GDK_KEY_Left, 0));
+  g_assert_true (press (graph, GDK_KEY_End, GDK_SHIFT_MASK));
+  assert_selection (f->view, 4.8, 10);
+  /* ...and Home moves the cursor alone. */
+  g_assert_true (press (graph, GDK_KEY_Home, 0));
+  g_assert_cmpfloat (mg_time_view_get_hover_time (f->view), ==, 0);
+  assert_selection (f->view, 4.8, 10);
+  g_assert_true (press (graph, GDK_KEY_Escape, 0));
+  g_assert_false (mg_time_view_get_has_selection (f->view));
+
+  /* Zoomed in: reaching the edge pans the view, its width kept. */
+  mg_time_view_set_range (f->view, 2, 4);
+  mg_time_view_set_hover_time (f->view, 3.9);
+  press_n (graph, 10, GDK_KEY_Right, 0);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_hover_time (f->view), 4.1, 1e-9);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_start (f->view), 2.1, 1e-9);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_end (f->view), 4.1, 1e-9);
+  g_assert_true (press (graph, GDK_KEY_Home, GDK_SHIFT_MASK));
+  assert_selection (f->view, 0, 4.1);
+  g_assert_cmpfloat (mg_time_view_get_start (f->view), ==, 0);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_end (f->view), 2, 1e-9);
+  /* A cursor left outside the view (panned away) starts from its edge. */
+  mg_time_view_set_range (f->view, 6, 8);
+  g_assert_true (press (graph, GDK_KEY_Right, 0));
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_hover_time (f->view), 6.02, 1e-9);
+  /* + zooms around the cursor: it stays where it is on screen. */
+  g_assert_true (press (graph, GDK_KEY_plus, 0));
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_end (f->view) - mg_time_view_get_start (f->view),
+                                  2 / 1.25, 1e-9);
+  g_assert_cmpfloat_with_epsilon ((6.02 - mg_time_view_get_start (f->view))
+                                  / (mg_time_view_get_end (f->view) - mg_time_view_get_start (f->view)),
+                                  0.01, 1e-9);
+
+  /* The pointer leaving does not take the keys' line away; once the
+   * pointer moved, its line is the pointer's, and leaving clears it. */
+  emit_on_controller (graph, GTK_TYPE_EVENT_CONTROLLER_MOTION, "leave");
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_hover_time (f->view), 6.02, 1e-9);
+  emit_on_controller (graph, GTK_TYPE_EVENT_CONTROLLER_MOTION, "motion", 10.0, 10.0);
+  g_assert_cmpfloat (mg_time_view_get_hover_time (f->view), !=, 6.02);
+  emit_on_controller (graph, GTK_TYPE_EVENT_CONTROLLER_MOTION, "leave");
+  g_assert_cmpfloat (mg_time_view_get_hover_time (f->view), ==, -1);
 }
 
 static void
@@ -385,6 +491,8 @@ main (int argc, char **argv)
   /* Deterministic pixels whatever GL the display has. */
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   g_setenv ("GTK_THEME", "Adwaita", TRUE);
+  /* Keeps what widgets tell screen readers, for the tests to read. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   g_log_set_writer_func (drop_no_session_bus, NULL, NULL);
   g_test_init (&argc, &argv, NULL);
   if (!gtk_init_check ())
@@ -400,6 +508,8 @@ main (int argc, char **argv)
               test_hover_line_and_tooltip, fixture_teardown);
   g_test_add ("/graph-widget/keyboard-scroll-drag", Fixture, NULL, fixture_setup,
               test_keyboard_scroll_drag, fixture_teardown);
+  g_test_add ("/graph-widget/keyboard-cursor", Fixture, NULL, fixture_setup,
+              test_keyboard_cursor, fixture_teardown);
   g_test_add ("/graph-widget/axis", Fixture, NULL, fixture_setup, test_axis,
               fixture_teardown);
   g_test_add ("/graph-widget/properties", Fixture, NULL, fixture_setup, test_properties,

@@ -1,5 +1,6 @@
 /* Fixture profiles for the viewer. */
 #include <math.h>
+#include <signal.h>
 
 #include "mg-colour.h"
 #include "gui-fixtures.h"
@@ -194,6 +195,43 @@ gui_fixture_errors (void)
   mg_profile_builder_add_plugin_error (builder, &plugin_error);
   mg_profile_builder_add_metric_error (builder, &metric_error);
   mg_profile_builder_add_event (builder, &killed);
+  return finish (builder);
+}
+
+MgProfile *
+gui_fixture_events (void)
+{
+  MgProfileBuilder *builder = new_builder ();
+  MgPluginError init_error = { 0, (char *) "papi", (char *) "/opt/libpapi-metric.so", -3,
+                               (char *) "PAPI could not open the counters" };
+  MgPluginError damaged = { -1, NULL, (char *) "/tmp/run/rank-9.mgrec", 0,
+                            (char *) "the record is truncated" };
+  MgProcessEvent events[] = {
+    { 1, 0.3, MG_EVENT_SIGNAL, SIGSEGV, NULL },
+    { 2, 0.5, MG_EVENT_SIGNAL, SIGKILL, NULL },
+    { 3, 0.7, MG_EVENT_SIGNAL, 0, (char *) "The process ended without a trace." },
+    { 0, 0.8, MG_EVENT_RECORDING_STOPPED, 28, (char *) "No space left on device" },
+    { 0, 0.0, MG_EVENT_START, 0, NULL },
+    { 0, 1.0, MG_EVENT_EXIT, 0, NULL },
+  };
+  const struct { double end_s; MgProcessEnd end; int status; } ends[] = {
+    { 1.0, MG_PROCESS_END_EXITED, 0 },
+    { 0.3, MG_PROCESS_END_SIGNALLED, SIGSEGV },
+    { 0.5, MG_PROCESS_END_SIGNALLED, SIGKILL },
+    { 0.7, MG_PROCESS_END_UNKNOWN, 0 },
+  };
+
+  add_def (builder, gui_fixture_def ("cpu", "CPU time", "%", MG_METRIC_TYPE_CPU_TIME, NULL));
+  for (int r = 0; r < 4; r++)
+    {
+      guint p = add_process (builder, 600 + r, r, ends[r].end_s, ends[r].end, ends[r].status);
+
+      add_samples (builder, p, (guint) (ends[r].end_s * 100), 1, single_value);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    mg_profile_builder_add_event (builder, &events[i]);
+  mg_profile_builder_add_plugin_error (builder, &init_error);
+  mg_profile_builder_add_plugin_error (builder, &damaged);
   return finish (builder);
 }
 

@@ -24,6 +24,12 @@ MgProfile *gui_fixture_gaps (void);
 /* 2 processes; a plugin error, a metric error and process 1 SIGNALLED (9)
  * at 0.5 s. */
 MgProfile *gui_fixture_errors (void);
+/* 4 ranks (pids 600-603): rank 1 crashed (SIGSEGV) at 0.3 s, rank 2 killed
+ * (SIGKILL) at 0.5 s, rank 3 ended without a trace at 0.7 s, rank 0 stopped
+ * recording ("No space left on device", errno 28) at 0.8 s and exited 0; a
+ * plugin error of rank 0 (papi, code -3) and one of the front end (a
+ * damaged record). */
+MgProfile *gui_fixture_events (void);
 /* Groups: Default (cpu, rss), CPU Time (cpu, user), Memory (rss), Energy
  * (power, not recorded: a metric error says "RAPL counters are not
  * readable") and "custom" in no group; plus a single value "mem_node". */

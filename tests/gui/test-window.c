@@ -12,6 +12,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
+#include "gui-test-util.h"
 #include "mg-application.h"
 #include "mg-metric-visibility.h"
 #include "mg-metrics-menu.h"
@@ -21,137 +22,12 @@
 #include "mg-view-export.h"
 #include "mg-window.h"
 
-static GtkApplication *app;
-
-static void
-spin (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static MgWindow *
-new_window (MgProfile *profile)
-{
-  MgWindow *window = mg_window_new (app);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 720);
-  if (profile != NULL)
-    mg_window_set_profile (window, profile, NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  spin (100);
-  return window;
-}
-
-static void
-assert_strv (char **got, const char *const *expected)
-{
-  g_autofree char *got_text = g_strjoinv (",", got);
-  g_autofree char *expected_text = g_strjoinv (",", (char **) expected);
-
-  g_assert_cmpstr (got_text, ==, expected_text);
-  g_strfreev (got);
-}
-
-static void
-activate (MgWindow *window, const char *action, GVariant *parameter)
-{
-  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));
-  g_action_group_activate_action (G_ACTION_GROUP (window), action, parameter);
-}
-
 static void
 activate_metric_toggle (MgWindow *window, const char *prefix, const char *id)
 {
   g_autofree char *name = mg_metric_visibility_action_name (prefix, id);
 
-  activate (window, name, NULL);
-}
-
-static void
-reset_settings (void)
-{
-  g_autoptr (GSettings) settings = g_settings_new (MG_APP_ID);
-
-  g_settings_reset (settings, "preset");
-  g_settings_reset (settings, "hidden-groups");
-  g_settings_reset (settings, "hidden-metrics");
-}
-
-/* Whether any pixel of texture inside rect is close to colour. */
-static guint
-count_colour (GdkTexture *texture, const graphene_rect_t *rect, guint8 r, guint8 g, guint8 b,
-              int tolerance)
-{
-  int width = gdk_texture_get_width (texture), height = gdk_texture_get_height (texture);
-  g_autofree guint8 *data = g_malloc ((gsize) width * height * 4);
-  guint count = 0;
-
-  gdk_texture_download (texture, data, (gsize) width * 4);
-  for (int y = (int) rect->origin.y; y < (int) (rect->origin.y + rect->size.height) && y < height; y++)
-    for (int x = (int) rect->origin.x; x < (int) (rect->origin.x + rect->size.width) && x < width; x++)
-      {
-        /* Cairo-format ARGB32, little endian: B G R A. */
-        const guint8 *px = data + ((gsize) y * width + x) * 4;
-
-        if (abs (px[2] - r) <= tolerance && abs (px[1] - g) <= tolerance &&
-            abs (px[0] - b) <= tolerance)
-          count++;
-      }
-  return count;
-}
-
-static GdkTexture *
-render_window (MgWindow *window)
-{
-  GdkPaintable *paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  int width = gtk_widget_get_width (GTK_WIDGET (window));
-  int height = gtk_widget_get_height (GTK_WIDGET (window));
-  GskRenderNode *node;
-  GdkTexture *texture;
-
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  gsk_render_node_unref (node);
-  g_object_unref (paintable);
-  return texture;
-}
-
-static void
-save_screenshot (MgWindow *window, const char *name)
-{
-  const char *dir = g_getenv ("MG_GUI_SCREENSHOT_DIR");
-  g_autoptr (GdkTexture) texture = NULL;
-  g_autofree char *path = NULL;
-
-  if (dir == NULL)
-    return;
-  spin (300);
-  texture = render_window (window);
-  path = g_build_filename (dir, name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-}
-
-static GtkWidget *
-find_widget (GtkWidget *root, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  gui_test_activate (window, name, NULL);
 }
 
 static void
@@ -166,21 +42,21 @@ test_single_process (void)
   g_autofree char *min = mg_units_format_value (rss, 100 * 1048576.0);
   g_autofree char *figures = NULL;
 
-  reset_settings ();
-  window = new_window (profile);
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
   g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
-  assert_strv (mg_window_get_visible_metric_ids (window), ids);
-  assert_strv (mg_window_get_visible_group_titles (window), groups);
+  gui_test_assert_strv (mg_window_get_visible_metric_ids (window), ids);
+  gui_test_assert_strv (mg_window_get_visible_group_titles (window), groups);
   g_assert_cmpuint (mg_window_get_error_count (window), ==, 0);
   /* The shortcuts window (ui/mg-shortcuts.ui) and the app's actions. */
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "show-help-overlay"));
-  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "profile"));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (gui_test_app), "profile"));
 
   /* The whole run when nothing is selected: rss rises 100 → 199 MiB. */
   figures = mg_window_dup_row_figures (window, "rss");
   g_assert_nonnull (strstr (figures, max));
   g_assert_nonnull (strstr (figures, min));
-  save_screenshot (window, "single.png");
+  gui_test_save_screenshot (window, "single.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -196,8 +72,8 @@ test_selection_and_process (void)
   g_autofree char *v20 = mg_units_format_value (def, 20), *v50 = mg_units_format_value (def, 50);
   g_autofree char *v80 = mg_units_format_value (def, 80), *v60 = mg_units_format_value (def, 60);
 
-  reset_settings ();
-  window = new_window (profile);
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
   view = mg_window_get_time_view (window);
 
   /* Ranks hold 20, 40, 60, 80: max 80, mean 50, min 20 anywhere. */
@@ -207,27 +83,27 @@ test_selection_and_process (void)
   g_assert_cmpstr (figures, ==, expected);
 
   /* Zoom to the selection through the action, then step back out. */
-  activate (window, "zoom-selection", NULL);
+  gui_test_activate (window, "zoom-selection", NULL);
   g_assert_cmpfloat_with_epsilon (mg_time_view_get_start (view), 0.2, 1e-9);
   g_assert_cmpfloat_with_epsilon (mg_time_view_get_end (view), 0.4, 1e-9);
-  activate (window, "zoom-out", NULL);
+  gui_test_activate (window, "zoom-out", NULL);
   g_assert_cmpfloat_with_epsilon (mg_time_view_get_end (view) - mg_time_view_get_start (view),
                                   1.0, 1e-6);
-  activate (window, "zoom-in", NULL);
+  gui_test_activate (window, "zoom-in", NULL);
   g_assert_cmpfloat_with_epsilon (mg_time_view_get_end (view) - mg_time_view_get_start (view),
                                   0.5, 1e-6);
-  activate (window, "zoom-reset", NULL);
+  gui_test_activate (window, "zoom-reset", NULL);
   g_assert_cmpfloat (mg_time_view_get_start (view), ==, 0);
   g_assert_false (mg_time_view_get_has_selection (view));
 
-  activate (window, "auto-zoom-vertical", NULL);
+  gui_test_activate (window, "auto-zoom-vertical", NULL);
   g_assert_false (mg_time_view_get_auto_zoom_vertical (view));
-  activate (window, "auto-zoom-vertical", NULL);
+  gui_test_activate (window, "auto-zoom-vertical", NULL);
   g_assert_true (mg_time_view_get_auto_zoom_vertical (view));
 
   /* Rank 2's own series, chosen in the header bar: 60 everywhere. */
   {
-    GtkWidget *dropdown = find_widget (gtk_window_get_titlebar (GTK_WINDOW (window)),
+    GtkWidget *dropdown = gui_test_find_widget (gtk_window_get_titlebar (GTK_WINDOW (window)),
                                        GTK_TYPE_DROP_DOWN);
 
     g_assert_nonnull (dropdown);
@@ -244,7 +120,7 @@ test_selection_and_process (void)
   g_assert_cmpstr (figures, ==, expected);
   mg_time_view_set_process (view, -1);
   mg_time_view_set_selection (view, 0.1, 0.9);
-  save_screenshot (window, "imbalance.png");
+  gui_test_save_screenshot (window, "imbalance.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -263,37 +139,37 @@ test_groups_and_presets (void)
   const char *no_memory_groups[] = { "Default", "CPU Time", "Other metrics", NULL };
   g_autoptr (GVariant) state = NULL;
 
-  reset_settings ();
-  window = new_window (profile);
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
 
   /* First time: the Default preset, exactly its group. */
-  assert_strv (mg_window_get_visible_metric_ids (window), default_ids);
-  assert_strv (mg_window_get_visible_group_titles (window), default_groups);
+  gui_test_assert_strv (mg_window_get_visible_metric_ids (window), default_ids);
+  gui_test_assert_strv (mg_window_get_visible_group_titles (window), default_groups);
 
-  activate (window, "preset", g_variant_new_string ("group:cpu_time"));
-  assert_strv (mg_window_get_visible_metric_ids (window), cpu_ids);
-  assert_strv (mg_window_get_visible_group_titles (window), cpu_groups);
+  gui_test_activate (window, "preset", g_variant_new_string ("group:cpu_time"));
+  gui_test_assert_strv (mg_window_get_visible_metric_ids (window), cpu_ids);
+  gui_test_assert_strv (mg_window_get_visible_group_titles (window), cpu_groups);
   state = g_action_group_get_action_state (G_ACTION_GROUP (window), "preset");
   g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "group:cpu_time");
 
-  activate (window, "preset", g_variant_new_string ("all"));
-  assert_strv (mg_window_get_visible_metric_ids (window), all_ids);
-  assert_strv (mg_window_get_visible_group_titles (window), all_groups);
+  gui_test_activate (window, "preset", g_variant_new_string ("all"));
+  gui_test_assert_strv (mg_window_get_visible_metric_ids (window), all_ids);
+  gui_test_assert_strv (mg_window_get_visible_group_titles (window), all_groups);
 
   /* A metric in two groups: hiding one group keeps it under the other. */
-  activate (window, "show-group.memory", NULL);
-  assert_strv (mg_window_get_visible_metric_ids (window), all_ids);
-  assert_strv (mg_window_get_visible_group_titles (window), no_memory_groups);
+  gui_test_activate (window, "show-group.memory", NULL);
+  gui_test_assert_strv (mg_window_get_visible_metric_ids (window), all_ids);
+  gui_test_assert_strv (mg_window_get_visible_group_titles (window), no_memory_groups);
   g_clear_pointer (&state, g_variant_unref);
   state = g_action_group_get_action_state (G_ACTION_GROUP (window), "preset");
   g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "");
-  activate (window, "show-group.memory", NULL);
+  gui_test_activate (window, "show-group.memory", NULL);
 
   /* Hide from the row's menu, then undo. */
-  activate (window, "hide-metric", g_variant_new_string ("rss"));
-  assert_strv (mg_window_get_visible_metric_ids (window), no_rss);
-  activate (window, "undo-hide", NULL);
-  assert_strv (mg_window_get_visible_metric_ids (window), all_ids);
+  gui_test_activate (window, "hide-metric", g_variant_new_string ("rss"));
+  gui_test_assert_strv (mg_window_get_visible_metric_ids (window), no_rss);
+  gui_test_activate (window, "undo-hide", NULL);
+  gui_test_assert_strv (mg_window_get_visible_metric_ids (window), all_ids);
 
   /* Per-metric toggle; an id with "_" is escaped in the action name. */
   activate_metric_toggle (window, "show-metric", "cpu");
@@ -301,35 +177,35 @@ test_groups_and_presets (void)
   {
     const char *left[] = { "rss", "custom", NULL };
 
-    assert_strv (mg_window_get_visible_metric_ids (window), left);
+    gui_test_assert_strv (mg_window_get_visible_metric_ids (window), left);
   }
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "show-group.cpu-5Ftime"));
-  activate (window, "show-group.cpu-5Ftime", NULL);
-  activate (window, "show-other-metrics", NULL);
+  gui_test_activate (window, "show-group.cpu-5Ftime", NULL);
+  gui_test_activate (window, "show-other-metrics", NULL);
   {
     const char *left[] = { "rss", NULL };
     const char *left_groups[] = { "Default", "Memory", NULL };
 
-    assert_strv (mg_window_get_visible_metric_ids (window), left);
-    assert_strv (mg_window_get_visible_group_titles (window), left_groups);
+    gui_test_assert_strv (mg_window_get_visible_metric_ids (window), left);
+    gui_test_assert_strv (mg_window_get_visible_group_titles (window), left_groups);
   }
 
   /* Remembered for the next profile. */
-  activate (window, "preset", g_variant_new_string ("group:cpu_time"));
-  second = new_window (profile);
-  assert_strv (mg_window_get_visible_metric_ids (second), cpu_ids);
+  gui_test_activate (window, "preset", g_variant_new_string ("group:cpu_time"));
+  second = gui_test_new_window (profile);
+  gui_test_assert_strv (mg_window_get_visible_metric_ids (second), cpu_ids);
   gtk_window_destroy (GTK_WINDOW (second));
   /* A profile without that group gets the default preset (here: all). */
   {
     g_autoptr (MgProfile) other = gui_fixture_single ();
     const char *other_ids[] = { "cpu", "rss", NULL };
 
-    second = new_window (other);
-    assert_strv (mg_window_get_visible_metric_ids (second), other_ids);
+    second = gui_test_new_window (other);
+    gui_test_assert_strv (mg_window_get_visible_metric_ids (second), other_ids);
     gtk_window_destroy (GTK_WINDOW (second));
   }
-  activate (window, "preset", g_variant_new_string ("all"));
-  save_screenshot (window, "groups.png");
+  gui_test_activate (window, "preset", g_variant_new_string ("all"));
+  gui_test_save_screenshot (window, "groups.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -396,30 +272,20 @@ test_errors_banner (void)
   g_autoptr (MgProfile) profile = gui_fixture_errors ();
   MgWindow *window;
 
-  reset_settings ();
-  window = new_window (profile);
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
   /* A plugin error, a metric error, a killed process. */
   g_assert_cmpuint (mg_window_get_error_count (window), ==, 3);
   g_assert_cmpuint (mg_window_get_n_event_marks (window), ==, 1);
-  activate (window, "show-errors", NULL);
+  gui_test_activate (window, "show-errors", NULL);
   {
     g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window), "show-info");
 
     g_assert_true (g_variant_get_boolean (state));
   }
-  save_screenshot (window, "errors.png");
-  activate (window, "show-info", NULL);
+  gui_test_save_screenshot (window, "errors.png");
+  gui_test_activate (window, "show-info", NULL);
   gtk_window_destroy (GTK_WINDOW (window));
-}
-
-static void
-wait_loaded (MgWindow *window)
-{
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  while (mg_window_get_loading (window) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (mg_window_get_loading (window));
 }
 
 static void
@@ -435,41 +301,41 @@ test_open_files (void)
   const char *ids[] = { "cpu", "rss", NULL };
   MgWindow *window;
 
-  reset_settings ();
+  gui_test_reset_settings ();
   g_assert_true (mg_profile_save (profile, good, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_set_contents (bad, "this is not a profile at all\n", -1, NULL));
 
-  window = new_window (NULL);
+  window = gui_test_new_window (NULL);
   g_assert_cmpstr (mg_window_get_page (window), ==, "start");
   g_assert_true (mg_window_is_empty (window));
-  save_screenshot (window, "start.png");
+  gui_test_save_screenshot (window, "start.png");
 
   mg_window_open_file (window, bad_file);
   g_assert_true (mg_window_get_loading (window));
-  wait_loaded (window);
+  gui_test_wait_loaded (window);
   g_assert_cmpstr (mg_window_get_page (window), ==, "error");
   g_assert_nonnull (strstr (mg_window_get_error_message (window), "bad.mgprof"));
   g_assert_null (mg_window_get_profile (window));
-  save_screenshot (window, "bad-file.png");
+  gui_test_save_screenshot (window, "bad-file.png");
 
   mg_window_open_file (window, good_file);
-  wait_loaded (window);
+  gui_test_wait_loaded (window);
   g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
-  assert_strv (mg_window_get_visible_metric_ids (window), ids);
+  gui_test_assert_strv (mg_window_get_visible_metric_ids (window), ids);
   gtk_window_destroy (GTK_WINDOW (window));
 
   /* Closing a window while it loads is safe: the window goes at once and
    * the load's result is dropped. */
-  window = new_window (NULL);
+  window = gui_test_new_window (NULL);
   mg_window_open_file (window, good_file);
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
   gtk_window_destroy (GTK_WINDOW (window));
   g_assert_null (window);
-  spin (500);
+  gui_test_spin (500);
 
   /* Dropping a file on an empty window opens it there. */
-  window = new_window (NULL);
+  window = gui_test_new_window (NULL);
   {
     GListModel *controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
     GtkDropTarget *target = NULL;
@@ -493,13 +359,13 @@ test_open_files (void)
     g_value_unset (&value);
     g_slist_free (list);
   }
-  wait_loaded (window);
+  gui_test_wait_loaded (window);
   g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
   gtk_window_destroy (GTK_WINDOW (window));
 
   /* The good file (not the bad one) is now a recent profile. */
-  window = new_window (NULL);
-  spin (200);
+  window = gui_test_new_window (NULL);
+  gui_test_spin (200);
   g_assert_cmpuint (mg_window_get_n_recent (window), ==, 1);
   gtk_window_destroy (GTK_WINDOW (window));
 
@@ -518,8 +384,8 @@ test_export_view (void)
   g_autoptr (GError) error = NULL;
   MgWindow *window;
 
-  reset_settings ();
-  window = new_window (profile);
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       g_autofree char *path = g_build_filename (dir, names[i], NULL);
@@ -542,7 +408,7 @@ test_export_view (void)
                                                     gdk_texture_get_height (texture));
 
           g_assert_no_error (error);
-          g_assert_cmpuint (count_colour (texture, &all, 0xe6, 0x61, 0x00, 12), >, 50);
+          g_assert_cmpuint (gui_test_count_colour (texture, &all, 0xe6, 0x61, 0x00, 12), >, 50);
         }
       g_unlink (path);
     }
@@ -604,10 +470,10 @@ test_export_groups (void)
   int header_y = (int) (MG_VIEW_EXPORT_TITLE_HEIGHT + MG_VIEW_EXPORT_HEADER_HEIGHT / 2);
   int right = (int) MG_VIEW_EXPORT_WIDTH - 20;
 
-  reset_settings ();
-  window = new_window (profile);
-  activate (window, "preset", g_variant_new_string ("all"));
-  assert_strv (mg_window_get_visible_group_titles (window), titles);
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  gui_test_activate (window, "preset", g_variant_new_string ("all"));
+  gui_test_assert_strv (mg_window_get_visible_group_titles (window), titles);
 
   /* PNG: one header band per group above its rows, in the header tint. */
   g_assert_true (mg_window_export (window, png, &error));
@@ -660,80 +526,6 @@ test_export_groups (void)
   g_rmdir (dir);
 }
 
-/* A display of the test's own with a window manager (bare Xvfb maximises
- * nothing), so the display other tests share is left alone: Xvfb and
- * openbox when both are installed (scripts/install-deps), else NULL. */
-typedef struct {
-  GSubprocess *xvfb;
-  GSubprocess *wm;
-  GdkDisplay *display;
-} ManagedDisplay;
-
-static void
-managed_display_free (ManagedDisplay *managed)
-{
-  if (managed->display != NULL)
-    gdk_display_close (managed->display);
-  /* Asked to end, they tidy up after themselves. */
-  for (GSubprocess **p = (GSubprocess *[]) { managed->wm, managed->xvfb, NULL }; *p != NULL; p++)
-    {
-      g_subprocess_send_signal (*p, SIGTERM);
-      g_subprocess_wait (*p, NULL, NULL);
-      g_object_unref (*p);
-    }
-  g_free (managed);
-}
-
-static ManagedDisplay *
-managed_display_new (void)
-{
-  g_autofree char *xvfb = g_find_program_in_path ("Xvfb");
-  g_autofree char *openbox = g_find_program_in_path ("openbox");
-  g_autoptr (GSubprocessLauncher) launcher = NULL;
-  ManagedDisplay *managed;
-  char number[16] = { 0 };
-  g_autofree char *name = NULL;
-  int fds[2];
-  ssize_t n;
-
-  /* Close-on-exec: Xvfb gets only the write end, as its fd 9. */
-  if (xvfb == NULL || openbox == NULL || !g_unix_open_pipe (fds, FD_CLOEXEC, NULL))
-    return NULL;
-  managed = g_new0 (ManagedDisplay, 1);
-  /* -displayfd: Xvfb picks a free display and writes its number. */
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_SILENCE);
-  g_subprocess_launcher_take_fd (launcher, fds[1], 9);
-  managed->xvfb = g_subprocess_launcher_spawn (launcher, NULL, xvfb, "-displayfd", "9", "-screen",
-                                               "0", "1280x1024x24", "-nolisten", "tcp", NULL);
-  g_clear_object (&launcher);
-  n = managed->xvfb != NULL ? read (fds[0], number, sizeof number - 1) : -1;
-  close (fds[0]);
-  if (n <= 0)
-    {
-      g_clear_object (&managed->xvfb);
-      g_free (managed);
-      return NULL;
-    }
-  name = g_strdup_printf (":%d", atoi (number));
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_SILENCE
-                                        | G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
-  g_subprocess_launcher_setenv (launcher, "DISPLAY", name, TRUE);
-  managed->wm = g_subprocess_launcher_spawn (launcher, NULL, openbox, "--sm-disable", NULL);
-  for (guint i = 0; i < 20 && managed->display == NULL; i++)
-    {
-      managed->display = gdk_display_open (name);
-      if (managed->display == NULL)
-        g_usleep (100000);
-    }
-  spin (500);
-  if (managed->wm == NULL || managed->display == NULL)
-    {
-      managed_display_free (managed);
-      return NULL;
-    }
-  return managed;
-}
-
 /* The size (and maximised state) of the window closed last comes back in
  * the next window, as GNOME apps do. */
 static void
@@ -741,18 +533,18 @@ test_window_size (void)
 {
   g_autoptr (GSettings) settings = g_settings_new (MG_APP_ID);
   MgWindow *window;
-  ManagedDisplay *managed;
+  GuiTestDisplay *managed;
   int width, height, frame;
 
   g_settings_set_int (settings, "window-width", 900);
   g_settings_set_int (settings, "window-height", 640);
   g_settings_set_boolean (settings, "window-maximized", FALSE);
-  window = mg_window_new (app);
+  window = mg_window_new (gui_test_app);
   gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
   g_assert_cmpint (width, ==, 900);
   g_assert_cmpint (height, ==, 640);
   gtk_window_present (GTK_WINDOW (window));
-  spin (200);
+  gui_test_spin (200);
   /* The default size counts the client-side decorations' frame. */
   frame = 900 - gtk_widget_get_width (GTK_WIDGET (window));
   g_assert_cmpint (frame, >=, 0);
@@ -761,58 +553,58 @@ test_window_size (void)
 
   /* Resized, then closed: stored. */
   gtk_window_set_default_size (GTK_WINDOW (window), 1010, 705);
-  spin (200);
+  gui_test_spin (200);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, 1010 - frame);
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
   gtk_window_close (GTK_WINDOW (window));
-  spin (100);
+  gui_test_spin (100);
   g_assert_null (window);
   g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1010);
   g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 705);
   g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
 
   /* The next window opens at that size. */
-  window = mg_window_new (app);
+  window = mg_window_new (gui_test_app);
   gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
   g_assert_cmpint (width, ==, 1010);
   g_assert_cmpint (height, ==, 705);
   gtk_window_present (GTK_WINDOW (window));
-  spin (200);
+  gui_test_spin (200);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, 1010 - frame);
 
   gtk_window_destroy (GTK_WINDOW (window));
 
   /* Maximised when closed: remembered, the old size kept for unmaximising;
    * the next window opens maximised. */
-  managed = managed_display_new ();
+  managed = gui_test_display_new (TRUE);
   if (managed != NULL)
     {
-      window = mg_window_new (app);
+      window = mg_window_new (gui_test_app);
       gtk_window_set_display (GTK_WINDOW (window), managed->display);
       gtk_window_present (GTK_WINDOW (window));
-      spin (200);
+      gui_test_spin (200);
       g_assert_false (gtk_window_is_maximized (GTK_WINDOW (window)));
       gtk_window_maximize (GTK_WINDOW (window));
       for (guint i = 0; i < 20 && !gtk_window_is_maximized (GTK_WINDOW (window)); i++)
-        spin (100);
+        gui_test_spin (100);
       g_assert_true (gtk_window_is_maximized (GTK_WINDOW (window)));
       g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
       gtk_window_close (GTK_WINDOW (window));
-      spin (100);
+      gui_test_spin (100);
       g_assert_null (window);
       g_assert_true (g_settings_get_boolean (settings, "window-maximized"));
       g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1010);
       g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 705);
 
-      window = mg_window_new (app);
+      window = mg_window_new (gui_test_app);
       gtk_window_set_display (GTK_WINDOW (window), managed->display);
       gtk_window_present (GTK_WINDOW (window));
       for (guint i = 0; i < 20 && !gtk_window_is_maximized (GTK_WINDOW (window)); i++)
-        spin (100);
+        gui_test_spin (100);
       g_assert_true (gtk_window_is_maximized (GTK_WINDOW (window)));
       gtk_window_destroy (GTK_WINDOW (window));
-      spin (50);
-      managed_display_free (managed);
+      gui_test_spin (50);
+      gui_test_display_free (managed);
     }
   else
     g_test_message ("Xvfb or openbox missing: the maximised state is not checked");
@@ -831,10 +623,10 @@ test_pixels (void)
   graphene_rect_t bounds, left, right;
   guint in_values, in_gap;
 
-  reset_settings ();
-  window = new_window (profile);
-  spin (300);
-  texture = render_window (window);
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  gui_test_spin (300);
+  texture = gui_test_render (GTK_WIDGET (window));
   if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
     {
       g_autofree char *path = g_build_filename (g_getenv ("MG_GUI_SCREENSHOT_DIR"), "gaps.png", NULL);
@@ -851,29 +643,11 @@ test_pixels (void)
                              bounds.size.width * 0.3, bounds.size.height);
   right = GRAPHENE_RECT_INIT (bounds.origin.x + bounds.size.width * 0.6, bounds.origin.y,
                               bounds.size.width * 0.35, bounds.size.height);
-  in_values = count_colour (texture, &left, 0x1a, 0x5f, 0xb4, 10);
-  in_gap = count_colour (texture, &right, 0x1a, 0x5f, 0xb4, 10);
+  in_values = gui_test_count_colour (texture, &left, 0x1a, 0x5f, 0xb4, 10);
+  in_gap = gui_test_count_colour (texture, &right, 0x1a, 0x5f, 0xb4, 10);
   g_assert_cmpuint (in_values, >, 20);
   g_assert_cmpuint (in_gap, ==, 0);
   gtk_window_destroy (GTK_WINDOW (window));
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
 }
 
 static void
@@ -882,7 +656,7 @@ capture_screen (const char *name)
   g_autofree char *path = g_build_filename (g_getenv ("MG_GUI_SCREENSHOT_DIR"), name, NULL);
   g_autofree char *command = g_strdup_printf ("import -window root %s", path);
 
-  spin (400);
+  gui_test_spin (400);
   g_assert_true (g_spawn_command_line_sync (command, NULL, NULL, NULL, NULL));
 }
 
@@ -899,15 +673,15 @@ test_screenshots (void)
 
     g_assert_true (mg_profile_save (profile, path, NULL));
   }
-  reset_settings ();
-  window = new_window (profile);
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_maximize (GTK_WINDOW (window));
-  activate (window, "preset", g_variant_new_string ("all"));
+  gui_test_activate (window, "preset", g_variant_new_string ("all"));
   mg_time_view_set_selection (mg_window_get_time_view (window), 1.4, 2.0);
-  spin (300);
+  gui_test_spin (300);
   mg_time_view_set_hover_time (mg_window_get_time_view (window), -1);
-  save_screenshot (window, "demo.png");
+  gui_test_save_screenshot (window, "demo.png");
   capture_screen ("demo-screen.png");
   {
     g_autofree char *path = g_build_filename (g_getenv ("MG_GUI_SCREENSHOT_DIR"), "export.png", NULL);
@@ -916,55 +690,24 @@ test_screenshots (void)
   }
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-metrics-menu", NULL);
   capture_screen ("metrics-menu.png");
-  activate (window, "hide-metric", g_variant_new_string ("mpi_sent"));
-  save_screenshot (window, "undo.png");
+  gui_test_activate (window, "hide-metric", g_variant_new_string ("mpi_sent"));
+  gui_test_save_screenshot (window, "undo.png");
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-help-overlay", NULL);
   capture_screen ("shortcuts.png");
   gtk_window_close (GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window))));
-  activate (window, "undo-hide", NULL);
+  gui_test_activate (window, "undo-hide", NULL);
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
-  activate (window, "show-info", NULL);
-  save_screenshot (window, "demo-dark.png");
+  gui_test_activate (window, "show-info", NULL);
+  gui_test_save_screenshot (window, "demo-dark.png");
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
-  activate (window, "show-info", NULL);
+  gui_test_activate (window, "show-info", NULL);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
 int
 main (int argc, char **argv)
 {
-  const char *xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
-                             "XDG_STATE_HOME" };
-  g_autoptr (GError) error = NULL;
-  g_autofree char *home = NULL;
-  int status;
-
-  /* Compiled schema in the build tree, memory backend, a software renderer
-   * (Xvfb has no GL) and no real desktop settings. */
-  g_setenv ("GSETTINGS_SCHEMA_DIR", MG_GUI_SCHEMA_DIR, TRUE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("GSK_RENDERER", "cairo", TRUE);
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  /* Recent files and caches go to a scratch home; XDG_DATA_DIRS stays, for
-   * the MIME database that image loading needs. */
-  home = g_dir_make_tmp ("mg-gui-home-XXXXXX", NULL);
-  g_setenv ("HOME", home, TRUE);
-  for (guint i = 0; i < G_N_ELEMENTS (xdg_vars); i++)
-    {
-      g_autofree char *dir = g_build_filename (home, xdg_vars[i], NULL);
-
-      g_setenv (xdg_vars[i], dir, TRUE);
-    }
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
-
-  app = GTK_APPLICATION (mg_application_new ());
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
-  /* Pulls the resources (registered by a constructor) out of the static library. */
-  g_assert_nonnull (mg_resources_get_resource ());
-
+  gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/window/single-process", test_single_process);
   g_test_add_func ("/gui/window/selection-and-process", test_selection_and_process);
   g_test_add_func ("/gui/window/groups-and-presets", test_groups_and_presets);
@@ -977,8 +720,5 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/pixels", test_pixels);
   if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
     g_test_add_func ("/gui/window/screenshots", test_screenshots);
-  status = g_test_run ();
-  g_object_unref (app);
-  remove_tree (home);
-  return status;
+  return gui_test_run ();
 }

@@ -10,6 +10,7 @@
 #include "mg-lod.h"
 #include "mg-selection-stats.h"
 #include "mg-series-view.h"
+#include "mg-units.h"
 
 #define DEFAULT_HEIGHT 80
 /* A press that moves less than this is a click, not a selection. */
@@ -17,6 +18,9 @@
 /* Keyboard and scroll steps. */
 #define PAN_FRACTION 0.1
 #define ZOOM_STEP 1.25
+/* The keyboard cursor's step: a hundredth of the view, about what a pointer
+ * resolves on a row. */
+#define CURSOR_STEP_FRACTION 0.01
 
 struct _MgMetricGraph {
   GtkWidget parent_instance;
@@ -41,6 +45,9 @@ struct _MgMetricGraph {
   int axis_width, axis_height;
 
   double pointer_x;       /* last pointer position, -1 outside */
+  /* The view's hover time was last set by keys here: it is the keyboard
+   * cursor, which the pointer leaving does not clear. */
+  gboolean keyboard_cursor;
   double drag_start_x;    /* where the press was, widget coordinates */
   double drag_start_time;
   gboolean dragging;
@@ -433,7 +440,9 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
 
   if (self->view == NULL)
     return FALSE;
-  t = keyboard ? mg_time_view_get_hover_time (self->view) : x_to_time (self, x);
+  /* The keyboard cursor's time, while keys move it; else the pointer's. */
+  t = keyboard || self->keyboard_cursor ? mg_time_view_get_hover_time (self->view)
+                                        : x_to_time (self, x);
   if (t < 0)
     t = (mg_time_view_get_start (self->view) + mg_time_view_get_end (self->view)) / 2;
   text = mg_metric_graph_describe_time (self, t);
@@ -447,6 +456,7 @@ static void
 on_motion (GtkEventControllerMotion *motion, double x, double y, MgMetricGraph *self)
 {
   self->pointer_x = x;
+  self->keyboard_cursor = FALSE;
   if (self->view != NULL)
     mg_time_view_set_hover_time (self->view, x_to_time (self, x));
 }
@@ -462,7 +472,8 @@ static void
 on_leave (GtkEventControllerMotion *motion, MgMetricGraph *self)
 {
   self->pointer_x = -1;
-  if (self->view != NULL)
+  /* A line the keys placed stays: it is where the keyboard reads. */
+  if (self->view != NULL && !self->keyboard_cursor)
     mg_time_view_set_hover_time (self->view, -1);
 }
 
@@ -540,26 +551,137 @@ on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, MgMetricGraph
   return FALSE;
 }
 
+/* What a screen reader says about the focused graph: the figures at the
+ * keyboard cursor (as the tooltip), and the selection. */
+static void
+update_accessible_description (MgMetricGraph *self)
+{
+  g_autofree char *point = NULL;
+  g_autofree char *text = NULL;
+  double t;
+
+  if (self->view == NULL || self->profile == NULL)
+    return;
+  t = mg_time_view_get_hover_time (self->view);
+  if (t < mg_time_view_get_start (self->view) || t > mg_time_view_get_end (self->view))
+    t = (mg_time_view_get_start (self->view) + mg_time_view_get_end (self->view)) / 2;
+  point = mg_metric_graph_describe_time (self, t);
+  if (mg_time_view_get_has_selection (self->view))
+    {
+      g_autofree char *from = mg_units_format_time (mg_time_view_get_selection_start (self->view));
+      g_autofree char *to = mg_units_format_time (mg_time_view_get_selection_end (self->view));
+
+      /* Translators: the figures at the keyboard cursor, then the selected time range */
+      text = g_strdup_printf (_("%s\nSelected from %s to %s"), point, from, to);
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  text != NULL ? text : point, -1);
+}
+
+/* Where the keyboard cursor is: the line shown if it is in view, else the
+ * view's nearest edge; without a line, the selection's end or the view's
+ * centre. */
+static double
+get_cursor (MgMetricGraph *self)
+{
+  double t0 = mg_time_view_get_start (self->view);
+  double t1 = mg_time_view_get_end (self->view);
+  double hover = mg_time_view_get_hover_time (self->view);
+
+  if (hover >= 0)
+    return CLAMP (hover, t0, t1);
+  if (mg_time_view_get_has_selection (self->view))
+    return CLAMP (mg_time_view_get_selection_end (self->view), t0, t1);
+  return (t0 + t1) / 2;
+}
+
+/* Moves the keyboard cursor to t, panning the view (its width kept) to
+ * show it. extend: the selection runs from its anchor to t. The anchor is
+ * the selection's other end when the cursor is at one of its ends (it
+ * extends a selection made by keys or a drag), else where the cursor was. */
+static void
+move_cursor (MgMetricGraph *self, double t, gboolean extend)
+{
+  MgTimeView *view = self->view;
+  double old = get_cursor (self);
+
+  t = CLAMP (t, 0, mg_time_view_get_duration (view));
+  g_object_freeze_notify (G_OBJECT (view));
+  if (extend)
+    {
+      double anchor = old;
+
+      if (mg_time_view_get_has_selection (view)
+          && old == mg_time_view_get_selection_start (view))
+        anchor = mg_time_view_get_selection_end (view);
+      else if (mg_time_view_get_has_selection (view)
+               && old == mg_time_view_get_selection_end (view))
+        anchor = mg_time_view_get_selection_start (view);
+      mg_time_view_set_selection (view, anchor, t);
+    }
+  if (t < mg_time_view_get_start (view))
+    mg_time_view_pan (view, t - mg_time_view_get_start (view));
+  else if (t > mg_time_view_get_end (view))
+    mg_time_view_pan (view, t - mg_time_view_get_end (view));
+  mg_time_view_set_hover_time (view, t);
+  self->keyboard_cursor = TRUE;
+  g_object_thaw_notify (G_OBJECT (view));
+  update_accessible_description (self);
+  /* A tooltip on show follows the cursor. */
+  gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
+}
+
+/* The next multiple of step from t in direction (±1): the cursor moves on
+ * a grid, so times it reaches are k × step, not sums that drift (a
+ * selection ending at 0.6000000000000001 s would count the next window). */
+static double
+snap_step (double t, double step, int direction)
+{
+  double k = round (t / step);
+
+  if (step <= 0)
+    return t;
+  /* Off the grid (a pointer placed it): the next grid point that way. */
+  if (direction > 0 ? k * step <= t : k * step >= t)
+    k += direction;
+  return k * step;
+}
+
 static gboolean
 on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode,
                 GdkModifierType state, MgMetricGraph *self)
 {
-  double t0, t1, centre;
+  gboolean extend = (state & GDK_SHIFT_MASK) != 0;
+  double t0, t1, step, cursor, centre;
 
+  /* Ctrl and Alt combinations are the window's (Ctrl+Left pans...). */
   if (self->view == NULL || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)))
     return FALSE;
   t0 = mg_time_view_get_start (self->view);
   t1 = mg_time_view_get_end (self->view);
-  centre = (t0 + t1) / 2;
+  step = (t1 - t0) * CURSOR_STEP_FRACTION;
+  cursor = get_cursor (self);
+  /* Zoom keeps the cursor's line in place when it is in view. */
+  centre = mg_time_view_get_hover_time (self->view) >= t0
+               && mg_time_view_get_hover_time (self->view) <= t1
+             ? mg_time_view_get_hover_time (self->view) : (t0 + t1) / 2;
   switch (keyval)
     {
     case GDK_KEY_Left:
     case GDK_KEY_KP_Left:
-      mg_time_view_pan (self->view, -(t1 - t0) * PAN_FRACTION);
+      move_cursor (self, snap_step (cursor, step, -1), extend);
       return TRUE;
     case GDK_KEY_Right:
     case GDK_KEY_KP_Right:
-      mg_time_view_pan (self->view, (t1 - t0) * PAN_FRACTION);
+      move_cursor (self, snap_step (cursor, step, 1), extend);
+      return TRUE;
+    case GDK_KEY_Home:
+    case GDK_KEY_KP_Home:
+      move_cursor (self, 0, extend);
+      return TRUE;
+    case GDK_KEY_End:
+    case GDK_KEY_KP_End:
+      move_cursor (self, mg_time_view_get_duration (self->view), extend);
       return TRUE;
     case GDK_KEY_plus:
     case GDK_KEY_equal:
@@ -574,6 +696,7 @@ on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode,
       if (!mg_time_view_get_has_selection (self->view))
         return FALSE;
       mg_time_view_clear_selection (self->view);
+      update_accessible_description (self);
       return TRUE;
     default:
       return FALSE;
@@ -779,6 +902,11 @@ mg_metric_graph_init (MgMetricGraph *self)
 
   controller = gtk_event_controller_key_new ();
   g_signal_connect (controller, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (widget, controller);
+
+  /* Focused, it tells screen readers what is at the cursor. */
+  controller = gtk_event_controller_focus_new ();
+  g_signal_connect_swapped (controller, "enter", G_CALLBACK (update_accessible_description), self);
   gtk_widget_add_controller (widget, controller);
 }
 

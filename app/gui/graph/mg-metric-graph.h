@@ -3,10 +3,25 @@
  * vertical line crosses every row) and shows a tooltip with the time, the
  * min / mean / max there and which process held min and max. Drag selects a
  * time range; Ctrl+scroll zooms around the pointer; horizontal scroll or
- * Shift+scroll pans; double-click zooms to the selection, or resets when
- * there is none. Focusable: Left / Right pan, + / - zoom, Escape clears the
- * selection. Height request 80 px by default (gtk_widget_set_size_request
- * changes it). */
+ * Shift+scroll pans; double-click resets to the whole run.
+ *
+ * Focusable, with a keyboard cursor: the same hover line, moved by keys.
+ *   Left / Right        the cursor by a hundredth of the view (on a grid of
+ *                       that step); the view pans, its width kept, to show it
+ *   Home / End          the cursor to the start / end of the run
+ *   Shift + any of them extends the selection from its anchor: the
+ *                       selection's other end when the cursor is at one of
+ *                       its ends, else where the cursor was
+ *   + / -               zoom in / out around the cursor (the centre without)
+ *   Escape              clears the selection
+ * Ctrl and Alt combinations are left to the window (Ctrl+Left pans, ...).
+ * While the keys placed it, the line stays when the pointer leaves, and the
+ * tooltip describes the cursor's time; moving the pointer takes it over.
+ * The focused graph's accessible description is the tooltip's text at the
+ * cursor, and the selected range.
+ *
+ * Height request 80 px by default (gtk_widget_set_size_request changes
+ * it). */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -1,0 +1,52 @@
+/* What the viewer's window tests share: the test environment (scratch home,
+ * the schema compiled into the build tree, the memory settings backend, the
+ * cairo renderer, the test accessibility backend), a registered
+ * MgApplication, and helpers to wait, find widgets and read pixels. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "mg-profile.h"
+#include "mg-window.h"
+
+G_BEGIN_DECLS
+
+extern GtkApplication *gui_test_app;
+
+/* Sets up the environment, g_test_init, gtk_init and gui_test_app. */
+void gui_test_init (int *argc, char ***argv);
+/* Runs the tests, then frees the app and the scratch home. */
+int gui_test_run (void);
+
+void gui_test_spin (guint ms);
+/* A presented 1100 × 720 window showing profile (NULL: the start page). */
+MgWindow *gui_test_new_window (MgProfile *profile);
+void gui_test_wait_loaded (MgWindow *window);
+void gui_test_activate (MgWindow *window, const char *action, GVariant *parameter);
+void gui_test_reset_settings (void);
+void gui_test_assert_strv (char **got, const char *const *expected);
+
+/* The first widget of type in root's tree (root included), or NULL. */
+GtkWidget *gui_test_find_widget (GtkWidget *root, GType type);
+/* The widget as drawn, through its window's renderer. */
+GdkTexture *gui_test_render (GtkWidget *widget);
+/* Pixels of texture inside rect within tolerance of the colour. */
+guint gui_test_count_colour (GdkTexture *texture, const graphene_rect_t *rect, guint8 r, guint8 g,
+                             guint8 b, int tolerance);
+/* With MG_GUI_SCREENSHOT_DIR set, the window as drawn into DIR/name. */
+void gui_test_save_screenshot (MgWindow *window, const char *name);
+
+/* A display of the test's own (Xvfb -displayfd), with openbox as window
+ * manager when with_wm: so the display other tests share is left alone.
+ * NULL when Xvfb (or openbox) is missing. */
+typedef struct {
+  GSubprocess *xvfb;
+  GSubprocess *wm;
+  GdkDisplay *display;
+  char *name;
+} GuiTestDisplay;
+
+GuiTestDisplay *gui_test_display_new (gboolean with_wm);
+void gui_test_display_free (GuiTestDisplay *display);
+
+G_END_DECLS

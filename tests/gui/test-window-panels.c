@@ -1,0 +1,565 @@
+/* What the window tells besides the graphs, read back from its widgets
+ * under Xvfb: the run details panel, the error list, the event marks on the
+ * timeline, the rows' and group headers' tooltips, the Metrics menu's
+ * unavailable groups, and the time actions of the header bar. */
+#include "mg-config.h"
+
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+#include <gtk/gtk.h>
+
+#include "gui-fixtures.h"
+#include "gui-test-util.h"
+#include "mg-error-list.h"
+#include "mg-event-strip.h"
+#include "mg-info-panel.h"
+#include "mg-metric-row.h"
+#include "mg-metric-visibility.h"
+#include "mg-units.h"
+#include "mg-window.h"
+
+/* ---- run details ------------------------------------------------------- */
+
+/* The panel as lines: "# Heading", "name=value", and "+ <text>" for the
+ * "and N more" row. */
+static GPtrArray *
+read_facts (GtkWidget *panel)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  GtkGrid *grid = GTK_GRID (panel);
+
+  for (int row = 0;; row++)
+    {
+      GtkWidget *first = gtk_grid_get_child_at (grid, 0, row);
+      GtkWidget *second = gtk_grid_get_child_at (grid, 1, row);
+
+      if (first == NULL)
+        break;
+      if (first == second && GTK_IS_LABEL (first))
+        g_ptr_array_add (lines, g_strconcat ("# ", gtk_label_get_text (GTK_LABEL (first)), NULL));
+      else if (first == second)
+        {
+          GtkWidget *label = gui_test_find_widget (first, GTK_TYPE_LABEL);
+
+          g_ptr_array_add (lines, g_strconcat ("+ ", gtk_label_get_text (GTK_LABEL (label)), NULL));
+        }
+      else
+        g_ptr_array_add (lines, g_strconcat (gtk_label_get_text (GTK_LABEL (first)), "=",
+                                             gtk_label_get_text (GTK_LABEL (second)), NULL));
+    }
+  return lines;
+}
+
+static gboolean
+has_line (GPtrArray *lines, const char *line)
+{
+  for (guint i = 0; i < lines->len; i++)
+    if (g_str_equal (g_ptr_array_index (lines, i), line))
+      return TRUE;
+  return FALSE;
+}
+
+static int
+line_index (GPtrArray *lines, const char *line)
+{
+  for (guint i = 0; i < lines->len; i++)
+    if (g_str_equal (g_ptr_array_index (lines, i), line))
+      return (int) i;
+  return -1;
+}
+
+static void
+assert_line (GPtrArray *lines, const char *line)
+{
+  if (!has_line (lines, line))
+    {
+      g_ptr_array_add (lines, NULL);
+      g_autofree char *all = g_strjoinv ("\n", (char **) lines->pdata);
+      g_error ("no line “%s” in the panel:\n%s", line, all);
+    }
+}
+
+static void
+test_info_panel (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_events ();
+  g_autoptr (MgProfile) groups = gui_fixture_groups ();
+  const MgRunInfo *run = mg_profile_get_run_info (profile);
+  GtkWidget *panel = g_object_ref_sink (mg_info_panel_new (profile));
+  g_autoptr (GPtrArray) lines = read_facts (panel);
+  g_autoptr (GDateTime) start = g_date_time_new_from_unix_local (run->start_time_us / G_USEC_PER_SEC);
+  g_autofree char *start_text = g_date_time_format (start, "%c");
+  g_autofree char *start_line = g_strconcat ("Start=", start_text, NULL);
+  g_autofree char *iso = g_date_time_format (start, "%Y-%m-%d %H:%M:%S");
+  g_autofree char *duration = mg_units_format_time (run->duration_s);
+  g_autofree char *duration_line = g_strconcat ("Duration=", duration, NULL);
+  g_autofree char *crashed = g_strdup_printf ("rank 1=node1, crashed: signal %d (%s)", SIGSEGV,
+                                              g_strsignal (SIGSEGV));
+  g_autofree char *killed = g_strdup_printf ("rank 2=node1, killed by signal %d (%s)", SIGKILL,
+                                             g_strsignal (SIGKILL));
+
+  /* The run's facts, as the profile has them. */
+  g_assert_cmpstr (g_ptr_array_index (lines, 0), ==, "# Run");
+  assert_line (lines, "Command=/usr/bin/solver --size 64");
+  assert_line (lines, "Folder=/home/user/run");
+  assert_line (lines, "Hosts=node1");
+  assert_line (lines, "Processes=4");
+  assert_line (lines, "Nodes=1");
+  /* The locale's date and time (C here), not a fixed ISO layout. */
+  assert_line (lines, start_line);
+  g_assert_null (strstr (start_line, iso));
+  assert_line (lines, duration_line);
+  assert_line (lines, "Sampling=10 ms");
+  assert_line (lines, "Exit status=0");
+  /* How each process ended, after the facts. */
+  g_assert_cmpint (line_index (lines, "# Processes"), >, line_index (lines, "Exit status=0"));
+  assert_line (lines, "rank 0=node1, exited with status 0");
+  assert_line (lines, crashed);
+  assert_line (lines, killed);
+  assert_line (lines, "rank 3=node1, end unknown");
+  g_assert_cmpuint (lines->len, ==, 15);
+  g_object_unref (panel);
+
+  /* Single-value metrics are facts too. */
+  panel = g_object_ref_sink (mg_info_panel_new (groups));
+  g_ptr_array_unref (lines);
+  lines = read_facts (panel);
+  {
+    g_autofree char *value = mg_units_format_value (mg_profile_get_metric (groups, 4),
+                                                    64.0 * 1073741824.0);
+    g_autofree char *line = g_strconcat ("Node memory=", value, NULL);
+
+    g_assert_cmpstr (value, ==, "64.0 GiB");
+    assert_line (lines, "# Single Values");
+    assert_line (lines, line);
+  }
+  g_object_unref (panel);
+}
+
+static guint
+count_process_lines (GPtrArray *lines)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < lines->len; i++)
+    n += g_str_has_prefix (g_ptr_array_index (lines, i), "rank ");
+  return n;
+}
+
+/* No silent limit: past MG_INFO_PANEL_PROCESSES_SHOWN the panel says how
+ * many more there are, and lists them when asked. */
+static void
+test_info_panel_many_processes (void)
+{
+  const guint n = MG_INFO_PANEL_PROCESSES_SHOWN + 44;
+  g_autoptr (MgProfile) profile = gui_fixture_large (n, 1, 4);
+  GtkWidget *panel = g_object_ref_sink (mg_info_panel_new (profile));
+  g_autoptr (GPtrArray) lines = read_facts (panel);
+  g_autofree char *processes = g_strdup_printf ("Processes=%u", n);
+  GtkWidget *button;
+
+  assert_line (lines, processes);
+  g_assert_cmpuint (count_process_lines (lines), ==, MG_INFO_PANEL_PROCESSES_SHOWN);
+  g_assert_cmpstr (g_ptr_array_index (lines, lines->len - 1), ==, "+ and 44 more processes");
+  assert_line (lines, "rank 255=node1, exited with status 0");
+  g_assert_false (has_line (lines, "rank 256=node1, exited with status 0"));
+
+  button = gui_test_find_widget (panel, GTK_TYPE_BUTTON);
+  g_assert_nonnull (button);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "Show _All");
+  g_signal_emit_by_name (button, "clicked");
+  g_ptr_array_unref (lines);
+  lines = read_facts (panel);
+  g_assert_cmpuint (count_process_lines (lines), ==, n);
+  assert_line (lines, "rank 299=node1, exited with status 0");
+  g_assert_null (gui_test_find_widget (panel, GTK_TYPE_BUTTON));
+  g_assert_false (g_str_has_prefix (g_ptr_array_index (lines, lines->len - 1), "+ "));
+  g_object_unref (panel);
+}
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* The list's rows as "headline | message". */
+static GPtrArray *
+read_entries (GtkWidget *list)
+{
+  GPtrArray *entries = g_ptr_array_new_with_free_func (g_free);
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      GtkWidget *box = gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (row));
+      GtkWidget *head = gtk_widget_get_first_child (box);
+      GtkWidget *body = gtk_widget_get_next_sibling (head);
+
+      g_ptr_array_add (entries, g_strconcat (gtk_label_get_text (GTK_LABEL (head)), " | ",
+                                             gtk_label_get_text (GTK_LABEL (body)), NULL));
+    }
+  return entries;
+}
+
+static void
+test_error_list (void)
+{
+  g_autoptr (MgProfile) events = gui_fixture_events ();
+  g_autoptr (MgProfile) errors = gui_fixture_errors ();
+  GtkWidget *list = g_object_ref_sink (mg_error_list_new (events));
+  g_autoptr (GPtrArray) entries = read_entries (list);
+  g_autofree char *crashed = g_strdup_printf ("rank 1 · 300 ms | rank 1 crashed: signal %d (%s)",
+                                              SIGSEGV, g_strsignal (SIGSEGV));
+  g_autofree char *killed = g_strdup_printf ("rank 2 · 500 ms | rank 2 killed by signal %d (%s)",
+                                             SIGKILL, g_strsignal (SIGKILL));
+
+  /* Events in the profile's order, then plugin errors, then metric errors:
+   * process, time, code, message. */
+  g_assert_cmpuint (entries->len, ==, 6);
+  g_assert_cmpuint (mg_error_list_count (events), ==, 6);
+  g_assert_cmpstr (g_ptr_array_index (entries, 0), ==, crashed);
+  g_assert_cmpstr (g_ptr_array_index (entries, 1), ==, killed);
+  g_assert_cmpstr (g_ptr_array_index (entries, 2), ==,
+                   "rank 3 · 700 ms | rank 3: The process ended without a trace.");
+  g_assert_cmpstr (g_ptr_array_index (entries, 3), ==,
+                   "rank 0 · 800 ms | rank 0 stopped recording: No space left on device");
+  /* Plugins fail while a process initialises: the profile keeps no time. */
+  g_assert_cmpstr (g_ptr_array_index (entries, 4), ==,
+                   "rank 0 · at initialisation · code -3 | "
+                   "Plugin papi (/opt/libpapi-metric.so): PAPI could not open the counters");
+  g_assert_cmpstr (g_ptr_array_index (entries, 5), ==,
+                   "front end · when the profile was written | "
+                   "/tmp/run/rank-9.mgrec: the record is truncated");
+  g_object_unref (list);
+
+  list = g_object_ref_sink (mg_error_list_new (errors));
+  g_ptr_array_unref (entries);
+  entries = read_entries (list);
+  g_assert_cmpuint (entries->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (entries, 2), ==,
+                   "rank 1 · 200 ms · code 7 | Metric cpu: read failed (3 times)");
+  g_object_unref (list);
+}
+
+/* ---- event marks ------------------------------------------------------- */
+
+static void
+test_event_marks (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_events ();
+  g_autoptr (GdkTexture) texture = NULL;
+  MgWindow *window;
+  GtkWidget *strip;
+  int height;
+  g_autofree char *crash_tip = NULL;
+  g_autofree char *expected = NULL;
+  double width, x_crash, x_kill, x_stop;
+  char *text;
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 6);
+  g_assert_cmpuint (mg_window_get_n_event_marks (window), ==, 4);
+  strip = gui_test_find_widget (GTK_WIDGET (window), MG_TYPE_EVENT_STRIP);
+  g_assert_nonnull (strip);
+  g_assert_cmpuint (mg_event_strip_count_marks (MG_EVENT_STRIP (strip), MG_EVENT_MARK_CRASHED), ==, 1);
+  g_assert_cmpuint (mg_event_strip_count_marks (MG_EVENT_STRIP (strip), MG_EVENT_MARK_KILLED), ==, 2);
+  g_assert_cmpuint (mg_event_strip_count_marks (MG_EVENT_STRIP (strip), MG_EVENT_MARK_STOPPED), ==, 1);
+
+  /* The tooltip names the process, what happened and when. */
+  width = gtk_widget_get_width (strip);
+  x_crash = 0.3 / 1.0 * width;
+  x_kill = 0.5 * width;
+  x_stop = 0.8 * width;
+  crash_tip = mg_event_strip_describe_at (MG_EVENT_STRIP (strip), x_crash);
+  expected = g_strdup_printf ("rank 1 crashed: signal %d (%s), at 300 ms", SIGSEGV,
+                              g_strsignal (SIGSEGV));
+  g_assert_cmpstr (crash_tip, ==, expected);
+  text = mg_event_strip_describe_at (MG_EVENT_STRIP (strip), x_stop);
+  g_assert_cmpstr (text, ==, "rank 0 stopped recording: No space left on device, at 800 ms");
+  g_free (text);
+  g_assert_null (mg_event_strip_describe_at (MG_EVENT_STRIP (strip), 0.15 * width));
+  /* Screen readers get every mark. */
+  {
+    g_autofree char *all = NULL;
+    g_autofree char *error = NULL;
+
+    all = g_strdup_printf ("%s\nrank 2 killed by signal %d (%s), at 500 ms\n"
+                           "rank 3: The process ended without a trace., at 700 ms\n"
+                           "rank 0 stopped recording: No space left on device, at 800 ms",
+                           expected, SIGKILL, g_strsignal (SIGKILL));
+    error = gtk_test_accessible_check_property (GTK_ACCESSIBLE (strip),
+                                                GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, all);
+    g_assert_null (error);
+  }
+
+  /* Shapes and colours: a red triangle (filled across its top), a red
+   * cross (nothing at the top's middle), an amber square. */
+  gui_test_spin (200);
+  texture = gui_test_render (strip);
+  height = gtk_widget_get_height (strip);
+  g_assert_cmpint (height, >=, 10);
+#define AREA(x) (&GRAPHENE_RECT_INIT ((x) - 7, 0, 14, height))
+#define TOP_MIDDLE(x) (&GRAPHENE_RECT_INIT ((x) - 1, 1, 2, 2))
+  g_assert_cmpuint (gui_test_count_colour (texture, AREA (x_crash), 0xe0, 0x1c, 0x24, 16), >, 15);
+  g_assert_cmpuint (gui_test_count_colour (texture, TOP_MIDDLE (x_crash), 0xe0, 0x1c, 0x24, 16), >, 0);
+  g_assert_cmpuint (gui_test_count_colour (texture, AREA (x_crash), 0xe6, 0xa6, 0x0a, 16), ==, 0);
+  g_assert_cmpuint (gui_test_count_colour (texture, AREA (x_kill), 0xe0, 0x1c, 0x24, 16), >, 10);
+  g_assert_cmpuint (gui_test_count_colour (texture, TOP_MIDDLE (x_kill), 0xe0, 0x1c, 0x24, 40), ==, 0);
+  g_assert_cmpuint (gui_test_count_colour (texture, AREA (x_stop), 0xe6, 0xa6, 0x0a, 16), >, 15);
+  g_assert_cmpuint (gui_test_count_colour (texture, AREA (x_stop), 0xe0, 0x1c, 0x24, 16), ==, 0);
+#undef AREA
+#undef TOP_MIDDLE
+  gui_test_activate (window, "show-errors", NULL);
+  gui_test_save_screenshot (window, "events.png");
+  gui_test_activate (window, "show-info", NULL);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* ---- tooltips ---------------------------------------------------------- */
+
+static MgMetricRow *
+find_row (GtkWidget *root, guint metric)
+{
+  if (MG_IS_METRIC_ROW (root) && mg_metric_row_get_metric (MG_METRIC_ROW (root)) == metric)
+    return MG_METRIC_ROW (root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      MgMetricRow *found = find_row (child, metric);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Emits query-tooltip as GTK does when the pointer rests on the widget. */
+static gboolean
+query_tooltip (GtkWidget *widget)
+{
+  g_autoptr (GtkTooltip) tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
+  gboolean shown = FALSE;
+
+  g_assert_true (gtk_widget_get_has_tooltip (widget));
+  g_signal_emit_by_name (widget, "query-tooltip", 2, 2, FALSE, tooltip, &shown);
+  return shown;
+}
+
+static void
+assert_tooltip (MgMetricRow *row, MgMetricRowPart part, const char *expected)
+{
+  GtkWidget *widget = mg_metric_row_get_part (row, part);
+  g_autofree char *text = mg_metric_row_dup_tooltip (row, part);
+  g_autofree char *error = NULL;
+
+  g_assert_cmpstr (text, ==, expected);
+  g_assert_true (query_tooltip (widget) == (expected != NULL));
+  /* Screen readers get what the tooltip says. */
+  if (expected != NULL)
+    error = gtk_test_accessible_check_property (GTK_ACCESSIBLE (widget),
+                                                GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, expected);
+  else
+    g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (widget),
+                                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+  g_assert_null (error);
+}
+
+static GtkWidget *
+find_group_title (GtkWidget *root, const char *title)
+{
+  if (GTK_IS_EXPANDER (root))
+    {
+      GtkWidget *label = gtk_expander_get_label_widget (GTK_EXPANDER (root));
+
+      if (GTK_IS_LABEL (label) && g_str_equal (gtk_label_get_text (GTK_LABEL (label)), title))
+        return label;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_group_title (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_tooltips (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_imbalance ();
+  g_autoptr (MgProfile) single = gui_fixture_single ();
+  MgWindow *window;
+  MgMetricRow *row;
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  row = find_row (GTK_WIDGET (window), 0);
+  g_assert_nonnull (row);
+  /* The definition's description, HTML line breaks as new lines. */
+  assert_tooltip (row, MG_METRIC_ROW_PART_NAME, "The Work\nof every process");
+  /* Ranks hold 20, 40, 60, 80: rank 3 the max, rank 0 the min. */
+  assert_tooltip (row, MG_METRIC_ROW_PART_MAX, "rank 3");
+  assert_tooltip (row, MG_METRIC_ROW_PART_MEAN, NULL);
+  assert_tooltip (row, MG_METRIC_ROW_PART_MIN, "rank 0");
+  /* One process's own series: it holds both. */
+  mg_time_view_set_process (mg_window_get_time_view (window), 2);
+  assert_tooltip (row, MG_METRIC_ROW_PART_MAX, "rank 2");
+  assert_tooltip (row, MG_METRIC_ROW_PART_MIN, "rank 2");
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* A group header says what the group is for. */
+  window = gui_test_new_window (single);
+  {
+    GtkWidget *title = find_group_title (GTK_WIDGET (window), "CPU Time");
+    GtkWidget *memory = find_group_title (GTK_WIDGET (window), "Memory");
+
+    g_assert_nonnull (title);
+    g_assert_cmpstr (gtk_widget_get_tooltip_text (title), ==, "Where the CPU time went");
+    g_assert_cmpstr (gtk_widget_get_tooltip_text (memory), ==, "Resident memory");
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* ---- Metrics menu ------------------------------------------------------ */
+
+/* The menu item (a model button: not public, but it has "text") labelled
+ * text, in root's tree. */
+static GtkWidget *
+find_menu_item (GtkWidget *root, const char *text)
+{
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (root), "text") != NULL
+      && !GTK_IS_LABEL (root))
+    {
+      g_autofree char *item_text = NULL;
+
+      g_object_get (root, "text", &item_text, NULL);
+      if (g_strcmp0 (item_text, text) == 0)
+        return root;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_menu_item (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_menu_button (GtkWidget *root, const char *label)
+{
+  if (GTK_IS_MENU_BUTTON (root)
+      && g_strcmp0 (gtk_menu_button_get_label (GTK_MENU_BUTTON (root)), label) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_menu_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_menu_unavailable (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_groups ();
+  const char *unavailable = "Energy — RAPL counters are not readable";
+  MgWindow *window;
+  GtkWidget *button, *popover, *item, *all;
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  /* The action the unavailable groups' items name exists, disabled. */
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window),
+                                            MG_METRIC_VISIBILITY_UNAVAILABLE_ACTION));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window),
+                                                     MG_METRIC_VISIBILITY_UNAVAILABLE_ACTION));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "preset"));
+
+  gui_test_activate (window, "show-metrics-menu", NULL);
+  gui_test_spin (200);
+  button = find_menu_button (gtk_window_get_titlebar (GTK_WINDOW (window)), "Metrics");
+  g_assert_nonnull (button);
+  popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+  g_assert_true (gtk_widget_get_visible (popover));
+  item = find_menu_item (popover, unavailable);
+  all = find_menu_item (popover, "All Metrics");
+  g_assert_nonnull (item);
+  g_assert_nonnull (all);
+  g_assert_false (gtk_widget_is_sensitive (item));
+  g_assert_true (gtk_widget_is_sensitive (all));
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* ---- time actions ------------------------------------------------------ */
+
+static void
+test_pan_and_clear_actions (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_imbalance ();
+  const MgMetricDef *def = mg_profile_get_metric (profile, 0);
+  g_autofree char *v20 = mg_units_format_value (def, 20), *v80 = mg_units_format_value (def, 80);
+  g_autofree char *v50 = mg_units_format_value (def, 50);
+  g_autofree char *whole = g_strdup_printf ("Max %s · Mean %s · Min %s", v80, v50, v20);
+  g_autofree char *figures = NULL;
+  g_autofree char *expected = NULL;
+  MgWindow *window;
+  MgTimeView *view;
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  view = mg_window_get_time_view (window);
+
+  /* 0.4 s of the 1 s run, in the middle: a quarter of it per pan step. */
+  mg_time_view_set_range (view, 0.3, 0.7);
+  gui_test_activate (window, "pan-left", NULL);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_start (view), 0.2, 1e-9);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_end (view), 0.6, 1e-9);
+  gui_test_activate (window, "pan-right", NULL);
+  gui_test_activate (window, "pan-right", NULL);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_start (view), 0.4, 1e-9);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_end (view), 0.8, 1e-9);
+  /* At the end of the run it stops, keeping the width. */
+  for (guint i = 0; i < 4; i++)
+    gui_test_activate (window, "pan-right", NULL);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_start (view), 0.6, 1e-9);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_end (view), 1.0, 1e-9);
+
+  /* A selection of rank 3 alone, then cleared: the whole run again. */
+  mg_time_view_set_process (view, 3);
+  mg_time_view_set_selection (view, 0.65, 0.75);
+  figures = mg_window_dup_row_figures (window, "work");
+  g_free (expected);
+  expected = g_strdup_printf ("Max %s · Mean %s · Min %s", v80, v80, v80);
+  g_assert_cmpstr (figures, ==, expected);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "zoom-selection"));
+  mg_time_view_set_process (view, -1);
+  gui_test_activate (window, "clear-selection", NULL);
+  g_assert_false (mg_time_view_get_has_selection (view));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "zoom-selection"));
+  g_free (figures);
+  figures = mg_window_dup_row_figures (window, "work");
+  g_assert_cmpstr (figures, ==, whole);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char **argv)
+{
+  gui_test_init (&argc, &argv);
+  g_test_add_func ("/gui/panels/info-panel", test_info_panel);
+  g_test_add_func ("/gui/panels/info-panel-many-processes", test_info_panel_many_processes);
+  g_test_add_func ("/gui/panels/error-list", test_error_list);
+  g_test_add_func ("/gui/panels/event-marks", test_event_marks);
+  g_test_add_func ("/gui/panels/tooltips", test_tooltips);
+  g_test_add_func ("/gui/panels/menu-unavailable", test_menu_unavailable);
+  g_test_add_func ("/gui/panels/pan-and-clear-actions", test_pan_and_clear_actions);
+  return gui_test_run ();
+}
