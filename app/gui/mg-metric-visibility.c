@@ -5,6 +5,8 @@
 
 #include "mg-metric-visibility.h"
 
+#include <math.h>
+
 #define OTHER_ACTION "show-other-metrics"
 
 struct _MgMetricVisibility
@@ -74,27 +76,68 @@ is_time_metric (MgProfile *profile, int metric)
   return metric >= 0 && mg_profile_get_series (profile, (guint) metric) != NULL;
 }
 
-/* Why a group has no graphs: a metric error naming one of its metrics says
- * it best; else its metrics were single values or not recorded at all. */
+/* Whether any process had a value of the metric in any window: a metric
+ * whose plugin failed everywhere has a series of gaps only. */
+static gboolean
+has_values (MgProfile *profile, int metric)
+{
+  const MgSeries *series = metric >= 0 ? mg_profile_get_series (profile, (guint) metric) : NULL;
+  guint n = mg_profile_get_n_windows (profile);
+
+  for (guint w = 0; series != NULL && w < n; w++)
+    if (!isnan (series->means[w]))
+      return TRUE;
+  return FALSE;
+}
+
+/* The message of the first error that explains why a metric has no values:
+ * one naming the metric itself, else one of the plugin (source) behind it. */
+static const char *
+error_for_metric (MgProfile *profile, const char *id)
+{
+  int metric = mg_profile_find_metric (profile, id);
+  const char *source = metric >= 0 ? mg_profile_get_metric (profile, (guint) metric)->source_ref : NULL;
+
+  for (guint e = 0; e < mg_profile_get_n_metric_errors (profile); e++)
+    {
+      const MgMetricError *error = mg_profile_get_metric_error (profile, e);
+
+      if (g_strcmp0 (error->metric_id, id) == 0 && error->message != NULL)
+        return error->message;
+    }
+  for (guint e = 0; source != NULL && e < mg_profile_get_n_plugin_errors (profile); e++)
+    {
+      const MgPluginError *error = mg_profile_get_plugin_error (profile, e);
+
+      if (g_strcmp0 (error->source_id, source) == 0 && error->message != NULL)
+        return error->message;
+    }
+  return NULL;
+}
+
+/* Why a group has no graphs: an error naming one of its metrics or their
+ * plugin says it best; else its metrics had no values, were single values
+ * or were not recorded at all. */
 static char *
 unavailable_reason (MgProfile *profile, const MgMetricGroup *group)
 {
-  gboolean any_single = FALSE;
+  gboolean any_single = FALSE, any_series = FALSE;
 
   for (guint r = 0; r < group->metric_refs->len; r++)
     {
       const char *ref = g_ptr_array_index (group->metric_refs, r);
+      const char *message = error_for_metric (profile, ref);
+      int metric = mg_profile_find_metric (profile, ref);
 
-      for (guint e = 0; e < mg_profile_get_n_metric_errors (profile); e++)
-        {
-          const MgMetricError *error = mg_profile_get_metric_error (profile, e);
-
-          if (g_strcmp0 (error->metric_id, ref) == 0 && error->message != NULL)
-            return g_strdup (error->message);
-        }
-      if (mg_profile_find_metric (profile, ref) >= 0)
+      if (message != NULL)
+        return g_strdup (message);
+      if (is_time_metric (profile, metric))
+        any_series = TRUE;
+      else if (metric >= 0)
         any_single = TRUE;
     }
+  if (any_series)
+    return g_strdup (_("no process recorded a value"));
   if (any_single)
     return g_strdup (_("only single values, shown in the run details"));
   return g_strdup (_("not recorded in this run"));
@@ -130,7 +173,13 @@ build_sections (MgMetricVisibility *self)
             g_array_append_val (section->metrics, metric);
         }
 
-      if (section->metrics->len == 0)
+      /* A group whose metrics all have no value (their plugin failed
+       * everywhere) is unavailable, not a set of empty graphs. */
+      gboolean any_values = FALSE;
+
+      for (guint i = 0; i < section->metrics->len && !any_values; i++)
+        any_values = has_values (profile, (int) g_array_index (section->metrics, guint, i));
+      if (!any_values)
         {
           MgUnavailableGroup *unavailable = g_new0 (MgUnavailableGroup, 1);
 

@@ -410,3 +410,33 @@ gui_fixture_demo (void)
     }
   return finish (builder);
 }
+
+static double
+failed_plugin_value (guint process, guint metric, guint window)
+{
+  return metric == 0 ? 40 + (window % 10) : NAN;
+}
+
+MgProfile *
+gui_fixture_failed_plugin (void)
+{
+  MgProfileBuilder *builder = new_builder ();
+  const char *cpu[] = { "cpu", "spare", NULL };
+  const char *energy[] = { "rapl_power", NULL };
+  MgPluginError failed = { 0, (char *) "energy", (char *) "libmetrograph-energy.so", -1,
+                           (char *) "no powercap interface (/sys/class/powercap)" };
+  MgMetricDef *power = gui_fixture_def ("rapl_power", "CPU power", "W", MG_METRIC_TYPE_ENERGY, NULL);
+  MgMetricDef *spare = gui_fixture_def ("spare", "Spare", "%", MG_METRIC_TYPE_CPU_TIME, NULL);
+  guint p;
+
+  add_def (builder, gui_fixture_def ("cpu", "CPU time", "%", MG_METRIC_TYPE_CPU_TIME, NULL));
+  power->source_ref = g_strdup ("energy");
+  add_def (builder, power);
+  add_def (builder, spare);
+  add_group (builder, gui_fixture_group ("cpu_time", "CPU Time", "Where the CPU time went", cpu));
+  add_group (builder, gui_fixture_group ("energy", "Energy", "Power use", energy));
+  p = add_process (builder, 600, -1, 1.0, MG_PROCESS_END_EXITED, 0);
+  add_samples (builder, p, 100, 3, failed_plugin_value);
+  mg_profile_builder_add_plugin_error (builder, &failed);
+  return finish (builder);
+}

@@ -35,6 +35,10 @@ MgProfile *gui_fixture_events (void);
  * readable") and "custom" in no group; plus a single value "mem_node". */
 MgProfile *gui_fixture_groups (void);
 /* n_processes x n_metrics x n_samples of smooth noise (benchmark). */
+/* A plugin failed everywhere: its metric (group "Energy") has a series of
+ * gaps only and a plugin error; "CPU Time" has one metric with values and one
+ * without. */
+MgProfile *gui_fixture_failed_plugin (void);
 MgProfile *gui_fixture_large (guint n_processes, guint n_metrics, guint n_samples);
 
 G_END_DECLS

@@ -266,6 +266,30 @@ test_metrics_menu (void)
   }
 }
 
+/* A plugin that failed everywhere leaves a series of gaps: its group is
+ * unavailable with the plugin's error as the reason, not a section of empty
+ * graphs; a group with one metric that has values stays, with both rows. */
+static void
+test_failed_plugin_group (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_failed_plugin ();
+  g_autoptr (MgMetricVisibility) visibility = mg_metric_visibility_new (profile, NULL);
+  g_autoptr (GMenuModel) menu = mg_metrics_menu_new (visibility);
+  const MgUnavailableGroup *energy;
+  const MgMetricSection *cpu;
+
+  g_assert_cmpuint (mg_metric_visibility_get_n_sections (visibility), ==, 1);
+  cpu = mg_metric_visibility_get_section (visibility, 0);
+  g_assert_cmpstr (cpu->id, ==, "cpu_time");
+  g_assert_cmpuint (cpu->metrics->len, ==, 2);
+  g_assert_cmpuint (mg_metric_visibility_get_n_unavailable (visibility), ==, 1);
+  energy = mg_metric_visibility_get_unavailable (visibility, 0);
+  g_assert_cmpstr (energy->id, ==, "energy");
+  g_assert_cmpstr (energy->reason, ==, "no powercap interface (/sys/class/powercap)");
+  g_assert_true (menu_has_label (menu, "Energy — no powercap interface (/sys/class/powercap)"));
+  g_assert_false (menu_has_label (menu, "Preset: Energy"));
+}
+
 static void
 test_errors_banner (void)
 {
@@ -712,6 +736,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/selection-and-process", test_selection_and_process);
   g_test_add_func ("/gui/window/groups-and-presets", test_groups_and_presets);
   g_test_add_func ("/gui/window/metrics-menu", test_metrics_menu);
+  g_test_add_func ("/gui/window/failed-plugin-group", test_failed_plugin_group);
   g_test_add_func ("/gui/window/errors-banner", test_errors_banner);
   g_test_add_func ("/gui/window/open-files", test_open_files);
   g_test_add_func ("/gui/window/export-view", test_export_view);
