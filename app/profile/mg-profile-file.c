@@ -698,8 +698,8 @@ check_header (const guchar *data, gsize size, const char *name, guint64 *payload
   if (size < MG_PROFILE_HEADER_LEN)
     {
       g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_TRUNCATED,
-                   _("The profile “%s” is truncated: %" G_GSIZE_FORMAT " bytes, shorter than "
-                     "its header."), name, size);
+                   _("The profile “%s” is truncated: %zu bytes, shorter than its header."),
+                   name, size);
       return FALSE;
     }
   memcpy (crc, data + 12, 4);
@@ -709,9 +709,9 @@ check_header (const guchar *data, gsize size, const char *name, guint64 *payload
   if (*payload_len > size - MG_PROFILE_HEADER_LEN)
     {
       g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_TRUNCATED,
-                   _("The profile “%s” is truncated: %" G_GSIZE_FORMAT " of %" G_GUINT64_FORMAT
-                     " bytes are there. It may still be being written, or the copy was cut "
-                     "short."), name, size, *payload_len + MG_PROFILE_HEADER_LEN);
+                   _("The profile “%s” is truncated: %zu of %llu bytes are there. It may still "
+                     "be being written, or the copy was cut short."),
+                   name, size, (unsigned long long) (*payload_len + MG_PROFILE_HEADER_LEN));
       return FALSE;
     }
   if (*payload_len < size - MG_PROFILE_HEADER_LEN)

@@ -124,8 +124,8 @@ check_header (const MgRecordHeader *h, guint64 actual_size, const char *path, GE
   if (h->file_size > actual_size)
     {
       g_set_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_TRUNCATED,
-                   _("The record “%s” is truncated: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
-                     " bytes."), name, actual_size, h->file_size);
+                   _("The record “%s” is truncated: %llu of %llu bytes."), name,
+                   (unsigned long long) actual_size, (unsigned long long) h->file_size);
       return FALSE;
     }
   if (h->n_plugins > MAX_PLUGINS || h->n_metrics > MAX_METRICS || h->capacity > MAX_CAPACITY)
@@ -205,8 +205,8 @@ read_once (int fd, const char *path, guint64 actual_size, gboolean *retry, GErro
             }
         }
       g_set_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_TRUNCATED,
-                   _("The record “%s” is truncated: %" G_GUINT64_FORMAT " bytes, shorter than "
-                     "its header."), name, actual_size);
+                   _("The record “%s” is truncated: %llu bytes, shorter than its header."),
+                   name, (unsigned long long) actual_size);
       return NULL;
     }
   if (!read_at (fd, h, sizeof *h, 0, path, error))

@@ -21,6 +21,9 @@ C_MARK = re.compile(r'(?<![A-Za-z0-9_])(?:_|N_|C_|NC_|g_dngettext|ngettext)\s*\(
 UI_MARK = re.compile(r'translatable="yes"')
 KEYWORDS = ['--keyword=_', '--keyword=N_', '--keyword=C_:1c,2', '--keyword=NC_:1c,2',
             '--keyword=g_dngettext:2,3', '--keyword=ngettext:1,2']
+FLAGS = ['--flag=g_set_error:4:c-format', '--flag=g_strdup_printf:1:c-format',
+         '--flag=g_string_append_printf:2:c-format', '--flag=g_printerr:1:c-format',
+         '--flag=g_print:1:c-format']
 
 
 def marked_files(root):
@@ -34,6 +37,9 @@ def marked_files(root):
                     with open(path, encoding='utf-8') as f:
                         if C_MARK.search(f.read()):
                             found.add(rel)
+                elif folder == os.path.join(root, 'data') and (
+                        name.endswith('.in') or name.endswith('.gschema.xml')):
+                    found.add(rel)  # desktop entry, metainfo, MIME type, schemas
                 elif name.endswith('.ui'):
                     with open(path, encoding='utf-8') as f:
                         if UI_MARK.search(f.read()):
@@ -90,9 +96,17 @@ def main():
 
     with tempfile.TemporaryDirectory() as tmp:
         fresh = os.path.join(tmp, 'fresh.pot')
-        subprocess.run(['xgettext', '--package-name=metrograph', '--from-code=UTF-8',
-                        '--add-comments', '-D', root, '-f', os.path.join(root, 'po', 'POTFILES.in'),
-                        '-o', fresh] + KEYWORDS, check=True)
+        run = subprocess.run(['xgettext', '--package-name=metrograph', '--from-code=UTF-8',
+                              '--add-comments', '-D', root,
+                              '-f', os.path.join(root, 'po', 'POTFILES.in'),
+                              '-o', fresh] + KEYWORDS + FLAGS,
+                             check=True, capture_output=True, text=True)
+        # A msgid cut short by a macro (G_GUINT64_FORMAT…) is never found
+        # at run time: xgettext sees only the part before the macro.
+        for line in run.stderr.splitlines():
+            if 'not a valid C format string' in line:
+                problems.append(line + ' (write %zu, %llu… with a cast instead of a '
+                                'G_*_FORMAT macro inside a translated string)')
         now = msgids(fresh)
 
     committed = msgids(os.path.join(root, 'po', 'metrograph.pot'))
