@@ -6,7 +6,9 @@
 #include <locale.h>
 
 #include "mg-cli.h"
+#if MG_HAVE_GUI
 #include "mg-gui.h"
+#endif
 
 int
 main (int argc, char **argv)
@@ -18,5 +20,13 @@ main (int argc, char **argv)
 
   if (mg_cli_wanted (argc, argv))
     return mg_cli_run (argc, argv);
+#if MG_HAVE_GUI
   return mg_gui_run (argc, argv);
+#else
+  /* Built without GTK (-Dgui=disabled), e.g. for cluster nodes. */
+  g_printerr (_("metrograph: this build has no viewer (it was built with -Dgui=disabled): "
+                "open profiles with a metrograph that has one, or use --profile, "
+                "--export or --list-metrics (see --help)\n"));
+  return 2;
+#endif
 }
