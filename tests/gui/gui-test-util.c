@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include <glib-unix.h>
@@ -266,7 +267,18 @@ start_xvfb (const char *xvfb, GSubprocess **process)
                                           "1280x1024x24", "-nolisten", "tcp", NULL);
   track_server (*process, TRUE);
   g_clear_object (&launcher);
-  n = *process != NULL ? read (fds[0], number, sizeof number - 1) : -1;
+  /* Up to the newline: Xvfb writes the number and the newline apart, and a
+   * pipe closed between the two makes it fail ("Cannot write display
+   * number to fd 9"). */
+  n = 0;
+  while (*process != NULL && n < (ssize_t) sizeof number - 1 && strchr (number, '\n') == NULL)
+    {
+      ssize_t got = read (fds[0], number + n, sizeof number - 1 - n);
+
+      if (got <= 0)
+        break;
+      n += got;
+    }
   close (fds[0]);
   return n > 0 ? g_strdup_printf (":%d", atoi (number)) : NULL;
 }
@@ -317,6 +329,10 @@ gui_test_display_new (gboolean with_wm)
           if (display->display == NULL)
             g_usleep (100000);
         }
+      if (display->display == NULL)
+        g_printerr ("# own display, attempt %u: %s\n", attempt + 1,
+                    display->name == NULL ? "Xvfb -displayfd gave no display number"
+                                          : "GDK could not open it in 3 s");
     }
   if (display->display != NULL && with_wm)
     {
