@@ -10,7 +10,11 @@
  * names one; --gtk-default: plain gtk_init, GTK's own choice, for
  * comparison) and a timeline of the first frames (layout, paint, after
  * paint). With KEEP the profile is written there once and reused, which
- * makes repeated runs quicker. */
+ * makes repeated runs quicker. Each timeline line gives the wall time and the
+ * main thread's CPU time since GTK's set-up began (their difference: waiting
+ * for the X server, D-Bus, the loader thread, or for a core). With
+ * MG_BENCH_T0 set it prints the clock's start, to line up
+ * `perf record -k CLOCK_MONOTONIC` samples with the timeline. */
 #include "mg-config.h"
 
 #include <string.h>
@@ -76,7 +80,8 @@ static void
 stamp (const char *what)
 {
   if (print_timeline)
-    g_print ("  %7.1f ms  %s\n", (g_get_monotonic_time () - start_us) / 1000.0, what);
+    g_print ("  %7.1f ms  (main thread CPU %6.1f ms)  %s\n",
+             (g_get_monotonic_time () - start_us) / 1000.0, thread_cpu_ms () - start_cpu_ms, what);
 }
 
 static void
@@ -231,6 +236,9 @@ main (int argc, char **argv)
   if (gtk_default)
     why = "--gtk-default: plain gtk_init";
   stamp ("GTK initialised");
+  /* To line up `perf record -k CLOCK_MONOTONIC` samples with the timeline. */
+  if (g_getenv ("MG_BENCH_T0") != NULL)
+    g_print ("clock start: %" G_GINT64_FORMAT " µs (CLOCK_MONOTONIC)\n", start_us);
   g_print ("renderer asked for: %s (%s)\n", renderer != NULL ? renderer : "GTK's choice", why);
   g_assert_nonnull (mg_resources_get_resource ());
   app = GTK_APPLICATION (mg_application_new ());
