@@ -505,13 +505,23 @@ on_show_errors (GSimpleAction *action, GVariant *parameter, gpointer user_data)
                                       g_variant_new_boolean (TRUE));
 }
 
+/* A process's own series are read from the file when first chosen
+ * (mg_profile_read_process_series): a file changed on disk since is said,
+ * and the view goes back to all processes. */
 static void
 on_process_selected (MgWindow *self)
 {
   guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->process_dropdown));
+  g_autoptr (GError) error = NULL;
 
   if (self->profile == NULL || selected == GTK_INVALID_LIST_POSITION)
     return;
+  if (selected > 0 && !mg_profile_read_process_series (self->profile, selected - 1, &error))
+    {
+      show_message (self, _("Cannot Show This Process"), error->message);
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (self->process_dropdown), 0);
+      return;
+    }
   mg_time_view_set_process (self->view, (int) selected - 1);
 }
 

@@ -374,6 +374,69 @@ test_open_files (void)
   g_rmdir (dir);
 }
 
+/* A profile opened from a file reads a process's own series when it is
+ * chosen; a file changed on disk since opening is said in a message, and
+ * the view goes back to all processes. */
+static void
+test_process_read_when_chosen (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_imbalance ();
+  const MgMetricDef *def = mg_profile_get_metric (profile, 0);
+  g_autofree char *dir = g_dir_make_tmp ("mg-gui-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "ranks.mgprof", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *v60 = mg_units_format_value (def, 60);
+  g_autofree char *expected = g_strdup_printf ("Max %s · Mean %s · Min %s", v60, v60, v60);
+  g_autofree char *figures = NULL;
+  GtkWidget *dropdown, *dialog = NULL;
+  MgWindow *window;
+  MgTimeView *view;
+  GList *toplevels;
+
+  gui_test_reset_settings ();
+  g_assert_true (mg_profile_save (profile, path, &error));
+  window = gui_test_new_window (NULL);
+  mg_window_open_file (window, file);
+  gui_test_wait_loaded (window);
+  view = mg_window_get_time_view (window);
+  dropdown = gui_test_find_widget (gtk_window_get_titlebar (GTK_WINDOW (window)),
+                                   GTK_TYPE_DROP_DOWN);
+
+  /* Rank 2, read from the file when chosen: 60 everywhere. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 3);
+  g_assert_cmpint (mg_time_view_get_process (view), ==, 2);
+  figures = mg_window_dup_row_figures (window, "work");
+  g_assert_cmpstr (figures, ==, expected);
+
+  /* The file is cut short: rank 3 cannot be read any more. */
+  g_assert_cmpint (truncate (path, 100), ==, 0);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 4);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (dropdown)), ==, 0);
+  g_assert_cmpint (mg_time_view_get_process (view), ==, -1);
+  toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (GTK_IS_MESSAGE_DIALOG (l->data))
+      dialog = l->data;
+  g_list_free (toplevels);
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
+  {
+    g_autofree char *detail = NULL;
+
+    g_object_get (dialog, "secondary-text", &detail, NULL);
+    g_assert_nonnull (strstr (detail, "ranks.mgprof"));
+    g_assert_nonnull (strstr (detail, "changed on disk"));
+  }
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  /* Rank 2 was read before: still there. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 3);
+  g_assert_cmpint (mg_time_view_get_process (view), ==, 2);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_export_view (void)
 {
@@ -714,6 +777,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/metrics-menu", test_metrics_menu);
   g_test_add_func ("/gui/window/errors-banner", test_errors_banner);
   g_test_add_func ("/gui/window/open-files", test_open_files);
+  g_test_add_func ("/gui/window/process-read-when-chosen", test_process_read_when_chosen);
   g_test_add_func ("/gui/window/export-view", test_export_view);
   g_test_add_func ("/gui/window/export-groups", test_export_groups);
   g_test_add_func ("/gui/window/size-remembered", test_window_size);
