@@ -554,7 +554,29 @@ on_show_metrics_menu (GSimpleAction *action, GVariant *parameter, gpointer user_
     gtk_menu_button_popup (GTK_MENU_BUTTON (self->metrics_button));
 }
 
+/* The shortcuts window is built when first asked for. Shipped as
+ * gtk/help-overlay.ui, GtkApplicationWindow would build it with every
+ * window: 20 ms of a window's start-up. Our action comes first, so
+ * gtk_application_window_set_help_overlay adds none of its own. */
+static void
+on_show_help_overlay (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  GtkApplicationWindow *window = user_data;
+  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (window);
+
+  if (overlay == NULL)
+    {
+      g_autoptr (GtkBuilder) builder =
+        gtk_builder_new_from_resource ("/org/metrograph/Metrograph/ui/mg-shortcuts.ui");
+
+      overlay = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+      gtk_application_window_set_help_overlay (window, overlay);
+    }
+  gtk_window_present (GTK_WINDOW (overlay));
+}
+
 static const GActionEntry win_entries[] = {
+  { "show-help-overlay", on_show_help_overlay, NULL, NULL, NULL, { 0 } },
   { "show-metrics-menu", on_show_metrics_menu, NULL, NULL, NULL, { 0 } },
   { "open", on_open, NULL, NULL, NULL, { 0 } },
   { "export", on_export, NULL, NULL, NULL, { 0 } },

@@ -2,6 +2,8 @@
  * initialised as the viewer does it (mg_renderer_init_gtk), the window
  * opens the file (loading off the main thread), builds its rows and draws;
  * plus the process's own start (exec, libraries) up to main.
+ * The accessibility bus is asked to start right after, as mg_gui_run does
+ * (mg-a11y-bus.c; not with --gtk-default).
  * Run by hand under a display: xvfb-run <build>/tests/bench/bench-window
  * [--gtk-default] [PROCESSES METRICS SAMPLES [KEEP.mgprof]]; prints the
  * times in ms, each
@@ -25,6 +27,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
+#include "mg-a11y-bus.h"
 #include "mg-application.h"
 #include "mg-renderer.h"
 #include "mg-resources.h"
@@ -233,6 +236,8 @@ main (int argc, char **argv)
   start_cpu_ms = thread_cpu_ms ();
   if (gtk_default ? !gtk_init_check () : !mg_renderer_init_gtk (&renderer, &why))
     g_error ("cannot open the display");
+  if (!gtk_default)
+    mg_a11y_bus_prestart ();
   if (gtk_default)
     why = "--gtk-default: plain gtk_init";
   stamp ("GTK initialised");
