@@ -20,6 +20,7 @@
 #include "mg-style.h"
 #include "mg-time-axis.h"
 #include "mg-time-view-actions.h"
+#include "mg-tooltip.h"
 #include "mg-units.h"
 #include "mg-view-export.h"
 #include "mg-window.h"
@@ -32,8 +33,10 @@ struct _MgWindow
   GtkApplicationWindow parent_instance;
 
   /* template children */
+  GtkWidget *header_bar;
   GtkWidget *metrics_button;
   GtkWidget *process_dropdown;
+  GtkWidget *menu_button;
   GtkWidget *title_label;
   GtkWidget *subtitle_label;
   GtkWidget *info_button;
@@ -58,6 +61,7 @@ struct _MgWindow
   GtkWidget *errors_scroller;
   GtkWidget *undo_revealer;
   GtkWidget *undo_label;
+  GtkWidget *undo_dismiss;
 
   GSettings *settings;      /* NULL when the schema is not installed */
   GCancellable *cancellable;
@@ -648,8 +652,10 @@ mg_window_class_init (MgWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/metrograph/Metrograph/ui/mg-window.ui");
 #define BIND(name) gtk_widget_class_bind_template_child (widget_class, MgWindow, name)
+  BIND (header_bar);
   BIND (metrics_button);
   BIND (process_dropdown);
+  BIND (menu_button);
   BIND (title_label);
   BIND (subtitle_label);
   BIND (info_button);
@@ -674,6 +680,7 @@ mg_window_class_init (MgWindowClass *klass)
   BIND (errors_scroller);
   BIND (undo_revealer);
   BIND (undo_label);
+  BIND (undo_dismiss);
 #undef BIND
   gtk_widget_class_bind_template_callback (widget_class, on_undo_dismiss);
 
@@ -695,6 +702,48 @@ new_settings (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
+/* The header bar's buttons by their actions. Tooltips set in the template
+ * would each cost round trips to the X server (mg-tooltip.c). */
+static const struct {
+  const char *action;
+  const char *text;
+} header_tooltips[] = {
+  { "win.open", N_("Open a Profile (Ctrl+O)") },
+  { "app.profile", N_("Profile a Program (Ctrl+R)") },
+  { "win.show-info", N_("Run Details (F9)") },
+  { "win.zoom-out", N_("Zoom Out (Ctrl+−)") },
+  { "win.zoom-selection", N_("Zoom to Selection (Ctrl+Return)") },
+  { "win.zoom-in", N_("Zoom In (Ctrl++)") },
+  { "win.zoom-reset", N_("Whole Run (Ctrl+0)") },
+};
+
+static void
+set_actionable_tooltips (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      const char *action = GTK_IS_ACTIONABLE (child)
+                             ? gtk_actionable_get_action_name (GTK_ACTIONABLE (child)) : NULL;
+
+      for (guint i = 0; action != NULL && i < G_N_ELEMENTS (header_tooltips); i++)
+        if (g_str_equal (action, header_tooltips[i].action))
+          mg_tooltip_set_text (child, _(header_tooltips[i].text));
+      set_actionable_tooltips (child);
+    }
+}
+
+static void
+set_tooltips (MgWindow *self)
+{
+  set_actionable_tooltips (self->header_bar);
+  mg_tooltip_set_text (self->metrics_button, _("Choose the Metrics Shown (Ctrl+M)"));
+  mg_tooltip_set_text (self->process_dropdown,
+                       _("Show All Processes or One Process’s Own Series"));
+  mg_tooltip_set_text (self->menu_button, _("Main Menu"));
+  mg_tooltip_set_text (self->undo_dismiss, _("Dismiss"));
+}
+
 /* A window may be put on another display than the default one. */
 static void
 load_style (GtkWidget *widget)
@@ -711,6 +760,7 @@ mg_window_init (MgWindow *self)
   g_type_ensure (MG_TYPE_METRIC_ROW);
   mg_style_load (gdk_display_get_default ());
   gtk_widget_init_template (GTK_WIDGET (self));
+  set_tooltips (self);
 
   self->rows = mg_metric_rows_new ();
   gtk_box_append (GTK_BOX (self->rows_box), self->rows);

@@ -18,6 +18,7 @@
 #include "mg-metrics-menu.h"
 #include "mg-resources.h"
 #include "mg-time-view.h"
+#include "mg-tooltip.h"
 #include "mg-units.h"
 #include "mg-view-export.h"
 #include "mg-window.h"
@@ -28,6 +29,39 @@ activate_metric_toggle (MgWindow *window, const char *prefix, const char *id)
   g_autofree char *name = mg_metric_visibility_action_name (prefix, id);
 
   gui_test_activate (window, name, NULL);
+}
+
+/* The descendant of root with this action, or NULL. */
+static GtkWidget *
+find_actionable (GtkWidget *root, const char *action)
+{
+  if (GTK_IS_ACTIONABLE (root)
+      && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (root)), action) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_actionable (child, action);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The header bar's tooltips (answered when shown: mg-tooltip.c). */
+static void
+assert_header_tooltip (MgWindow *window, const char *action, const char *text)
+{
+  GtkWidget *button = find_actionable (gtk_window_get_titlebar (GTK_WINDOW (window)), action);
+  g_autoptr (GtkTooltip) tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
+  gboolean shown = FALSE;
+
+  g_assert_nonnull (button);
+  g_assert_cmpstr (mg_tooltip_get_text (button), ==, text);
+  g_assert_true (gtk_widget_get_has_tooltip (button));
+  g_signal_emit_by_name (button, "query-tooltip", 2, 2, FALSE, tooltip, &shown);
+  g_assert_true (shown);
 }
 
 static void
@@ -51,6 +85,11 @@ test_single_process (void)
   /* The shortcuts window (ui/mg-shortcuts.ui) and the app's actions. */
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "show-help-overlay"));
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (gui_test_app), "profile"));
+  assert_header_tooltip (window, "win.open", "Open a Profile (Ctrl+O)");
+  assert_header_tooltip (window, "app.profile", "Profile a Program (Ctrl+R)");
+  assert_header_tooltip (window, "win.show-info", "Run Details (F9)");
+  assert_header_tooltip (window, "win.zoom-in", "Zoom In (Ctrl++)");
+  assert_header_tooltip (window, "win.zoom-reset", "Whole Run (Ctrl+0)");
 
   /* The whole run when nothing is selected: rss rises 100 → 199 MiB. */
   figures = mg_window_dup_row_figures (window, "rss");
