@@ -56,6 +56,7 @@ struct _MgWindow
   GtkWidget *axis_caption;
   GtkWidget *axis_column;
   GtkWidget *side_revealer;
+  GtkWidget *side_switcher;
   GtkWidget *side_stack;
   GtkWidget *info_scroller;
   GtkWidget *errors_scroller;
@@ -76,6 +77,7 @@ struct _MgWindow
   GtkWidget *time_axis;
   guint error_count;
   guint undo_timeout;
+  gboolean side_built;      /* the side panel shows this profile */
 };
 
 G_DEFINE_FINAL_TYPE (MgWindow, mg_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -172,6 +174,7 @@ clear_profile_view (MgWindow *self)
     gtk_box_remove (GTK_BOX (self->axis_column), child);
   self->event_strip = NULL;
   self->time_axis = NULL;
+  self->side_built = FALSE;
   g_clear_object (&self->visibility);
   g_clear_object (&self->label_group);
   g_clear_object (&self->profile);
@@ -257,10 +260,35 @@ update_errors_banner (MgWindow *self)
                           self->error_count);
   gtk_label_set_text (GTK_LABEL (self->errors_label), text);
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->errors_revealer), self->error_count > 0);
+}
+
+/* The side panel (run details, errors) is built when first shown: a row
+ * per process and per error, measured at every layout even while the
+ * panel is hidden, and its switcher's tooltips cost round trips to the X
+ * server. */
+static void
+build_side_panel (MgWindow *self)
+{
+  if (self->side_built || self->profile == NULL)
+    return;
+  if (gtk_stack_switcher_get_stack (GTK_STACK_SWITCHER (self->side_switcher)) == NULL)
+    gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (self->side_switcher),
+                                  GTK_STACK (self->side_stack));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->errors_scroller),
                                  mg_error_list_new (self->profile));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->info_scroller),
                                  mg_info_panel_new (self->profile));
+  self->side_built = TRUE;
+}
+
+static void
+reset_side_panel (MgWindow *self)
+{
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->errors_scroller), NULL);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->info_scroller), NULL);
+  self->side_built = FALSE;
+  if (gtk_revealer_get_reveal_child (GTK_REVEALER (self->side_revealer)))
+    build_side_panel (self);
 }
 
 static void
@@ -315,6 +343,7 @@ mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file)
   fill_process_dropdown (self);
   update_titles (self);
   update_errors_banner (self);
+  reset_side_panel (self);
 
   gtk_widget_set_visible (self->metrics_button, TRUE);
   gtk_widget_set_visible (self->zoom_box, TRUE);
@@ -494,6 +523,8 @@ on_show_info (GSimpleAction *action, GVariant *value, gpointer user_data)
   MgWindow *self = user_data;
 
   g_simple_action_set_state (action, value);
+  if (g_variant_get_boolean (value))
+    build_side_panel (self);
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->side_revealer), g_variant_get_boolean (value));
   if (self->settings != NULL)
     g_settings_set_boolean (self->settings, "show-info", g_variant_get_boolean (value));
@@ -675,6 +706,7 @@ mg_window_class_init (MgWindowClass *klass)
   BIND (axis_caption);
   BIND (axis_column);
   BIND (side_revealer);
+  BIND (side_switcher);
   BIND (side_stack);
   BIND (info_scroller);
   BIND (errors_scroller);

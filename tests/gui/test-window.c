@@ -316,7 +316,21 @@ test_errors_banner (void)
   /* A plugin error, a metric error, a killed process. */
   g_assert_cmpuint (mg_window_get_error_count (window), ==, 3);
   g_assert_cmpuint (mg_window_get_n_event_marks (window), ==, 1);
-  gui_test_activate (window, "show-errors", NULL);
+  /* The side panel is built when first shown. */
+  {
+    GtkWidget *switcher = gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_STACK_SWITCHER);
+    GtkStack *stack;
+
+    g_assert_nonnull (switcher);
+    g_assert_null (gtk_stack_switcher_get_stack (GTK_STACK_SWITCHER (switcher)));
+    gui_test_activate (window, "show-errors", NULL);
+    stack = gtk_stack_switcher_get_stack (GTK_STACK_SWITCHER (switcher));
+    g_assert_nonnull (stack);
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "errors");
+    for (const char *const *page = (const char *const[]) { "run", "errors", NULL }; *page; page++)
+      g_assert_nonnull (gtk_scrolled_window_get_child (
+        GTK_SCROLLED_WINDOW (gtk_stack_get_child_by_name (stack, *page))));
+  }
   {
     g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window), "show-info");
 
