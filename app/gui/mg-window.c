@@ -37,6 +37,7 @@ struct _MgWindow
   GtkWidget *metrics_button;
   GtkWidget *process_dropdown;
   GtkWidget *menu_button;
+  GMenuModel *primary_menu;
   GtkWidget *title_label;
   GtkWidget *subtitle_label;
   GtkWidget *info_button;
@@ -72,6 +73,7 @@ struct _MgWindow
   MgTimeView *view;
   MgMetricVisibility *visibility;
   GtkSizeGroup *label_group;
+  GMenuModel *metrics_menu; /* given to metrics_button when it opens */
   GtkWidget *rows;          /* MgMetricRows, in rows_box */
   GtkWidget *event_strip;
   GtkWidget *time_axis;
@@ -316,8 +318,6 @@ focus_first_graph (MgWindow *self)
 void
 mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file)
 {
-  g_autoptr (GMenuModel) menu = NULL;
-
   g_return_if_fail (MG_IS_WINDOW (self));
   g_return_if_fail (MG_IS_PROFILE (profile));
 
@@ -338,8 +338,8 @@ mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file)
   build_axis (self);
   update_rows_visibility (self);
 
-  menu = mg_metrics_menu_new (self->visibility);
-  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->metrics_button), menu);
+  g_clear_object (&self->metrics_menu);
+  self->metrics_menu = mg_metrics_menu_new (self->visibility);
   fill_process_dropdown (self);
   update_titles (self);
   update_errors_banner (self);
@@ -641,6 +641,7 @@ mg_window_finalize (GObject *object)
   MgWindow *self = MG_WINDOW (object);
 
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->metrics_menu);
   g_clear_object (&self->view);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (mg_window_parent_class)->finalize (object);
@@ -687,6 +688,7 @@ mg_window_class_init (MgWindowClass *klass)
   BIND (metrics_button);
   BIND (process_dropdown);
   BIND (menu_button);
+  BIND (primary_menu);
   BIND (title_label);
   BIND (subtitle_label);
   BIND (info_button);
@@ -776,6 +778,28 @@ set_tooltips (MgWindow *self)
   mg_tooltip_set_text (self->undo_dismiss, _("Dismiss"));
 }
 
+/* The menus' popovers are built when they first open: GTK builds every
+ * item's widgets with the popover, for the Metrics menu an item per metric
+ * and group, for nothing on the way to the first frame. */
+static void
+give_menu (GtkMenuButton *button, GMenuModel *menu)
+{
+  if (menu != NULL && gtk_menu_button_get_menu_model (button) != menu)
+    gtk_menu_button_set_menu_model (button, menu);
+}
+
+static void
+create_metrics_popup (GtkMenuButton *button, gpointer user_data)
+{
+  give_menu (button, MG_WINDOW (user_data)->metrics_menu);
+}
+
+static void
+create_primary_popup (GtkMenuButton *button, gpointer user_data)
+{
+  give_menu (button, MG_WINDOW (user_data)->primary_menu);
+}
+
 /* A window may be put on another display than the default one. */
 static void
 load_style (GtkWidget *widget)
@@ -793,6 +817,10 @@ mg_window_init (MgWindow *self)
   mg_style_load (gdk_display_get_default ());
   gtk_widget_init_template (GTK_WIDGET (self));
   set_tooltips (self);
+  gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (self->metrics_button),
+                                         create_metrics_popup, self, NULL);
+  gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (self->menu_button),
+                                         create_primary_popup, self, NULL);
 
   self->rows = mg_metric_rows_new ();
   gtk_box_append (GTK_BOX (self->rows_box), self->rows);
