@@ -80,6 +80,10 @@ struct _MgWindow
   guint error_count;
   guint undo_timeout;
   gboolean side_built;      /* the side panel shows this profile */
+  gboolean recent_watched;  /* the recent list follows the recent manager */
+  gboolean recent_stale;    /* it changed while the start page was hidden */
+  guint recent_idle;
+  char *recent_uri;         /* to add to the recent files after the first frame */
 };
 
 G_DEFINE_FINAL_TYPE (MgWindow, mg_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -108,6 +112,34 @@ fill_recent_list (MgWindow *self)
 
   gtk_widget_set_visible (self->recent_heading, n > 0);
   gtk_widget_set_visible (self->recent_list, n > 0);
+  self->recent_stale = FALSE;
+}
+
+static void
+on_recent_changed (MgWindow *self)
+{
+  if (gtk_widget_get_mapped (self->recent_list) || gtk_widget_get_mapped (self->recent_heading)
+      || gtk_widget_get_mapped (gtk_stack_get_child_by_name (GTK_STACK (self->stack), "start")))
+    fill_recent_list (self);
+  else
+    self->recent_stale = TRUE;
+}
+
+/* The recent profiles are read when the start page is shown, not with
+ * every window: a window opening a file never shows it, and the desktop's
+ * list of recent files (every application's) can be long to read. */
+static void
+on_start_page_map (MgWindow *self)
+{
+  if (!self->recent_watched)
+    {
+      self->recent_watched = TRUE;
+      g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
+                               G_CALLBACK (on_recent_changed), self, G_CONNECT_SWAPPED);
+      fill_recent_list (self);
+    }
+  else if (self->recent_stale)
+    fill_recent_list (self);
 }
 
 /* ---- profile view ------------------------------------------------------ */
@@ -381,6 +413,32 @@ show_error (MgWindow *self, GFile *file, const char *message)
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "error");
 }
 
+static gboolean
+add_recent (gpointer user_data)
+{
+  MgWindow *self = user_data;
+  GtkRecentData data = { 0 };
+
+  self->recent_idle = 0;
+  data.mime_type = (char *) MG_PROFILE_MIME_TYPE;
+  data.app_name = (char *) "Metrograph";
+  data.app_exec = (char *) "metrograph %f";
+  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), self->recent_uri, &data);
+  g_clear_pointer (&self->recent_uri, g_free);
+  return G_SOURCE_REMOVE;
+}
+
+/* Into the desktop's recent files once the profile is drawn (reading and
+ * writing that list is no part of showing the profile). */
+static void
+remember_recent (MgWindow *self, GFile *file)
+{
+  g_free (self->recent_uri);
+  self->recent_uri = g_file_get_uri (file);
+  if (self->recent_idle == 0)
+    self->recent_idle = g_idle_add_full (G_PRIORITY_LOW, add_recent, self, NULL);
+}
+
 static void
 on_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -399,14 +457,8 @@ on_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
     show_error (self, file, error->message);
   else
     {
-      g_autofree char *uri = g_file_get_uri (file);
-      GtkRecentData data = { 0 };
-
-      data.mime_type = (char *) MG_PROFILE_MIME_TYPE;
-      data.app_name = (char *) "Metrograph";
-      data.app_exec = (char *) "metrograph %f";
-      gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
       mg_window_set_profile (self, profile, file);
+      remember_recent (self, file);
     }
   set_loading (self, FALSE);
 }
@@ -629,6 +681,12 @@ mg_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->undo_timeout, g_source_remove);
+  /* A profile opened is remembered even if the window closes at once. */
+  if (self->recent_idle != 0)
+    {
+      g_clear_handle_id (&self->recent_idle, g_source_remove);
+      add_recent (self);
+    }
   if (self->view != NULL)
     g_signal_handlers_disconnect_by_data (self->view, self);
   clear_profile_view (self);
@@ -851,9 +909,8 @@ mg_window_init (MgWindow *self)
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
-  g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
-                           G_CALLBACK (fill_recent_list), self, G_CONNECT_SWAPPED);
-  fill_recent_list (self);
+  g_signal_connect_swapped (gtk_stack_get_child_by_name (GTK_STACK (self->stack), "start"), "map",
+                            G_CALLBACK (on_start_page_map), self);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "start");
 }
 

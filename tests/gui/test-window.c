@@ -422,6 +422,17 @@ test_open_files (void)
   g_assert_cmpuint (mg_window_get_n_recent (window), ==, 1);
   gtk_window_destroy (GTK_WINDOW (window));
 
+  /* A window opening a file at once (as the application opens one) never
+   * shows its start page, and never reads the recent files. */
+  window = mg_window_new (gui_test_app);
+  mg_window_open_file (window, good_file);
+  gtk_window_present (GTK_WINDOW (window));
+  gui_test_wait_loaded (window);
+  gui_test_spin (100);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  g_assert_cmpuint (mg_window_get_n_recent (window), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+
   g_unlink (good);
   g_unlink (bad);
   g_rmdir (dir);
