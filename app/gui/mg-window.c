@@ -380,7 +380,11 @@ mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file)
   gtk_widget_set_visible (self->metrics_button, TRUE);
   gtk_widget_set_visible (self->zoom_box, TRUE);
   gtk_widget_set_visible (self->info_button, TRUE);
-  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "profile");
+  /* At once, not crossfaded: a fade would show the spinner over the first
+   * frames and the graphs only 200 ms later, and blend two window-sized
+   * layers (offscreen surfaces with the cairo renderer) every frame of it. */
+  gtk_stack_set_visible_child_full (GTK_STACK (self->stack), "profile",
+                                    GTK_STACK_TRANSITION_TYPE_NONE);
   focus_first_graph (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
 }

@@ -375,6 +375,13 @@ test_open_files (void)
   mg_window_open_file (window, good_file);
   gui_test_wait_loaded (window);
   g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  /* Shown at once, not faded in over the spinner. */
+  {
+    GtkWidget *stack = gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_STACK);
+
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "profile");
+    g_assert_false (gtk_stack_get_transition_running (GTK_STACK (stack)));
+  }
   gui_test_assert_strv (mg_window_get_visible_metric_ids (window), ids);
   gtk_window_destroy (GTK_WINDOW (window));
 
