@@ -87,18 +87,21 @@ stamp (const char *what)
              (g_get_monotonic_time () - start_us) / 1000.0, thread_cpu_ms () - start_cpu_ms, what);
 }
 
+/* Connected after GTK's own handlers (the window connects them when it is
+ * realized, before "realize" is emitted to us): each stamp marks the end
+ * of its phase. */
 static void
 on_layout (GdkFrameClock *clock, gpointer user_data)
 {
   if (first_frame_us == 0)
-    stamp ("frame: layout");
+    stamp ("frame: layout done");
 }
 
 static void
 on_paint (GdkFrameClock *clock, gpointer user_data)
 {
   if (first_frame_us == 0)
-    stamp ("frame: paint (snapshot and render)");
+    stamp ("frame: paint done (snapshot and render)");
 }
 
 static void
