@@ -4,6 +4,7 @@
 #include <locale.h>
 #include <glib/gi18n.h>
 
+#include "mg-a11y-bus.h"
 #include "mg-application.h"
 #include "mg-renderer.h"
 #include "mg-resources.h"
@@ -24,6 +25,11 @@ mg_gui_run (int argc, char **argv)
    * Without a display this fails quietly and GtkApplication reports it. */
   if (mg_renderer_init_gtk (&renderer, &why))
     g_debug ("renderer: %s (%s)", renderer != NULL ? renderer : "GTK's choice", why);
+  /* Where no accessibility bus runs yet, it starts while the application
+   * registers and the window is built, instead of holding up the first
+   * widget (mg-a11y-bus.c). After GTK's set-up, which may change the
+   * environment (no thread of ours may read it meanwhile). */
+  mg_a11y_bus_prestart ();
 
   /* Pulls the resources (registered by a constructor) out of the static library. */
   g_return_val_if_fail (mg_resources_get_resource () != NULL, 1);

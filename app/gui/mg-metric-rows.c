@@ -3,6 +3,7 @@
 #include "mg-metric-rows.h"
 
 #include "mg-style.h"
+#include "mg-tooltip.h"
 
 /* Sections without a group id ("Other metrics") are remembered under this. */
 #define NO_GROUP_KEY ""
@@ -87,7 +88,7 @@ build_section (MgMetricRows *self, const MgMetricSection *section, MgTimeView *v
                              !g_hash_table_contains (self->collapsed, section_key (section)));
   gtk_widget_add_css_class (expander, "metric-group");
   if (section->description != NULL)
-    gtk_widget_set_tooltip_text (title, section->description);
+    mg_tooltip_set_text (title, section->description);
   g_object_set_data_full (G_OBJECT (expander), "mg-section-key", g_strdup (section_key (section)),
                           g_free);
   g_signal_connect (expander, "notify::expanded", G_CALLBACK (on_expanded), self);

@@ -20,6 +20,7 @@
 #include "mg-style.h"
 #include "mg-time-axis.h"
 #include "mg-time-view-actions.h"
+#include "mg-tooltip.h"
 #include "mg-units.h"
 #include "mg-view-export.h"
 #include "mg-window.h"
@@ -32,8 +33,11 @@ struct _MgWindow
   GtkApplicationWindow parent_instance;
 
   /* template children */
+  GtkWidget *header_bar;
   GtkWidget *metrics_button;
   GtkWidget *process_dropdown;
+  GtkWidget *menu_button;
+  GMenuModel *primary_menu;
   GtkWidget *title_label;
   GtkWidget *subtitle_label;
   GtkWidget *info_button;
@@ -53,11 +57,13 @@ struct _MgWindow
   GtkWidget *axis_caption;
   GtkWidget *axis_column;
   GtkWidget *side_revealer;
+  GtkWidget *side_switcher;
   GtkWidget *side_stack;
   GtkWidget *info_scroller;
   GtkWidget *errors_scroller;
   GtkWidget *undo_revealer;
   GtkWidget *undo_label;
+  GtkWidget *undo_dismiss;
 
   GSettings *settings;      /* NULL when the schema is not installed */
   GCancellable *cancellable;
@@ -67,11 +73,17 @@ struct _MgWindow
   MgTimeView *view;
   MgMetricVisibility *visibility;
   GtkSizeGroup *label_group;
+  GMenuModel *metrics_menu; /* given to metrics_button when it opens */
   GtkWidget *rows;          /* MgMetricRows, in rows_box */
   GtkWidget *event_strip;
   GtkWidget *time_axis;
   guint error_count;
   guint undo_timeout;
+  gboolean side_built;      /* the side panel shows this profile */
+  gboolean recent_watched;  /* the recent list follows the recent manager */
+  gboolean recent_stale;    /* it changed while the start page was hidden */
+  guint recent_idle;
+  char *recent_uri;         /* to add to the recent files after the first frame */
 };
 
 G_DEFINE_FINAL_TYPE (MgWindow, mg_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -100,6 +112,34 @@ fill_recent_list (MgWindow *self)
 
   gtk_widget_set_visible (self->recent_heading, n > 0);
   gtk_widget_set_visible (self->recent_list, n > 0);
+  self->recent_stale = FALSE;
+}
+
+static void
+on_recent_changed (MgWindow *self)
+{
+  if (gtk_widget_get_mapped (self->recent_list) || gtk_widget_get_mapped (self->recent_heading)
+      || gtk_widget_get_mapped (gtk_stack_get_child_by_name (GTK_STACK (self->stack), "start")))
+    fill_recent_list (self);
+  else
+    self->recent_stale = TRUE;
+}
+
+/* The recent profiles are read when the start page is shown, not with
+ * every window: a window opening a file never shows it, and the desktop's
+ * list of recent files (every application's) can be long to read. */
+static void
+on_start_page_map (MgWindow *self)
+{
+  if (!self->recent_watched)
+    {
+      self->recent_watched = TRUE;
+      g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
+                               G_CALLBACK (on_recent_changed), self, G_CONNECT_SWAPPED);
+      fill_recent_list (self);
+    }
+  else if (self->recent_stale)
+    fill_recent_list (self);
 }
 
 /* ---- profile view ------------------------------------------------------ */
@@ -168,6 +208,7 @@ clear_profile_view (MgWindow *self)
     gtk_box_remove (GTK_BOX (self->axis_column), child);
   self->event_strip = NULL;
   self->time_axis = NULL;
+  self->side_built = FALSE;
   g_clear_object (&self->visibility);
   g_clear_object (&self->label_group);
   g_clear_object (&self->profile);
@@ -253,10 +294,35 @@ update_errors_banner (MgWindow *self)
                           self->error_count);
   gtk_label_set_text (GTK_LABEL (self->errors_label), text);
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->errors_revealer), self->error_count > 0);
+}
+
+/* The side panel (run details, errors) is built when first shown: a row
+ * per process and per error, measured at every layout even while the
+ * panel is hidden, and its switcher's tooltips cost round trips to the X
+ * server. */
+static void
+build_side_panel (MgWindow *self)
+{
+  if (self->side_built || self->profile == NULL)
+    return;
+  if (gtk_stack_switcher_get_stack (GTK_STACK_SWITCHER (self->side_switcher)) == NULL)
+    gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (self->side_switcher),
+                                  GTK_STACK (self->side_stack));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->errors_scroller),
                                  mg_error_list_new (self->profile));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->info_scroller),
                                  mg_info_panel_new (self->profile));
+  self->side_built = TRUE;
+}
+
+static void
+reset_side_panel (MgWindow *self)
+{
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->errors_scroller), NULL);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->info_scroller), NULL);
+  self->side_built = FALSE;
+  if (gtk_revealer_get_reveal_child (GTK_REVEALER (self->side_revealer)))
+    build_side_panel (self);
 }
 
 static void
@@ -284,8 +350,6 @@ focus_first_graph (MgWindow *self)
 void
 mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file)
 {
-  g_autoptr (GMenuModel) menu = NULL;
-
   g_return_if_fail (MG_IS_WINDOW (self));
   g_return_if_fail (MG_IS_PROFILE (profile));
 
@@ -306,16 +370,21 @@ mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file)
   build_axis (self);
   update_rows_visibility (self);
 
-  menu = mg_metrics_menu_new (self->visibility);
-  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->metrics_button), menu);
+  g_clear_object (&self->metrics_menu);
+  self->metrics_menu = mg_metrics_menu_new (self->visibility);
   fill_process_dropdown (self);
   update_titles (self);
   update_errors_banner (self);
+  reset_side_panel (self);
 
   gtk_widget_set_visible (self->metrics_button, TRUE);
   gtk_widget_set_visible (self->zoom_box, TRUE);
   gtk_widget_set_visible (self->info_button, TRUE);
-  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "profile");
+  /* At once, not crossfaded: a fade would show the spinner over the first
+   * frames and the graphs only 200 ms later, and blend two window-sized
+   * layers (offscreen surfaces with the cairo renderer) every frame of it. */
+  gtk_stack_set_visible_child_full (GTK_STACK (self->stack), "profile",
+                                    GTK_STACK_TRANSITION_TYPE_NONE);
   focus_first_graph (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
 }
@@ -348,6 +417,32 @@ show_error (MgWindow *self, GFile *file, const char *message)
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "error");
 }
 
+static gboolean
+add_recent (gpointer user_data)
+{
+  MgWindow *self = user_data;
+  GtkRecentData data = { 0 };
+
+  self->recent_idle = 0;
+  data.mime_type = (char *) MG_PROFILE_MIME_TYPE;
+  data.app_name = (char *) "Metrograph";
+  data.app_exec = (char *) "metrograph %f";
+  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), self->recent_uri, &data);
+  g_clear_pointer (&self->recent_uri, g_free);
+  return G_SOURCE_REMOVE;
+}
+
+/* Into the desktop's recent files once the profile is drawn (reading and
+ * writing that list is no part of showing the profile). */
+static void
+remember_recent (MgWindow *self, GFile *file)
+{
+  g_free (self->recent_uri);
+  self->recent_uri = g_file_get_uri (file);
+  if (self->recent_idle == 0)
+    self->recent_idle = g_idle_add_full (G_PRIORITY_LOW, add_recent, self, NULL);
+}
+
 static void
 on_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -366,14 +461,8 @@ on_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
     show_error (self, file, error->message);
   else
     {
-      g_autofree char *uri = g_file_get_uri (file);
-      GtkRecentData data = { 0 };
-
-      data.mime_type = (char *) MG_PROFILE_MIME_TYPE;
-      data.app_name = (char *) "Metrograph";
-      data.app_exec = (char *) "metrograph %f";
-      gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
       mg_window_set_profile (self, profile, file);
+      remember_recent (self, file);
     }
   set_loading (self, FALSE);
 }
@@ -490,6 +579,8 @@ on_show_info (GSimpleAction *action, GVariant *value, gpointer user_data)
   MgWindow *self = user_data;
 
   g_simple_action_set_state (action, value);
+  if (g_variant_get_boolean (value))
+    build_side_panel (self);
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->side_revealer), g_variant_get_boolean (value));
   if (self->settings != NULL)
     g_settings_set_boolean (self->settings, "show-info", g_variant_get_boolean (value));
@@ -505,13 +596,23 @@ on_show_errors (GSimpleAction *action, GVariant *parameter, gpointer user_data)
                                       g_variant_new_boolean (TRUE));
 }
 
+/* A process's own series are read from the file when first chosen
+ * (mg_profile_read_process_series): a file changed on disk since is said,
+ * and the view goes back to all processes. */
 static void
 on_process_selected (MgWindow *self)
 {
   guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->process_dropdown));
+  g_autoptr (GError) error = NULL;
 
   if (self->profile == NULL || selected == GTK_INVALID_LIST_POSITION)
     return;
+  if (selected > 0 && !mg_profile_read_process_series (self->profile, selected - 1, &error))
+    {
+      show_message (self, _("Cannot Show This Process"), error->message);
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (self->process_dropdown), 0);
+      return;
+    }
   mg_time_view_set_process (self->view, (int) selected - 1);
 }
 
@@ -544,7 +645,29 @@ on_show_metrics_menu (GSimpleAction *action, GVariant *parameter, gpointer user_
     gtk_menu_button_popup (GTK_MENU_BUTTON (self->metrics_button));
 }
 
+/* The shortcuts window is built when first asked for. Shipped as
+ * gtk/help-overlay.ui, GtkApplicationWindow would build it with every
+ * window: 20 ms of a window's start-up. Our action comes first, so
+ * gtk_application_window_set_help_overlay adds none of its own. */
+static void
+on_show_help_overlay (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  GtkApplicationWindow *window = user_data;
+  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (window);
+
+  if (overlay == NULL)
+    {
+      g_autoptr (GtkBuilder) builder =
+        gtk_builder_new_from_resource ("/org/metrograph/Metrograph/ui/mg-shortcuts.ui");
+
+      overlay = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+      gtk_application_window_set_help_overlay (window, overlay);
+    }
+  gtk_window_present (GTK_WINDOW (overlay));
+}
+
 static const GActionEntry win_entries[] = {
+  { "show-help-overlay", on_show_help_overlay, NULL, NULL, NULL, { 0 } },
   { "show-metrics-menu", on_show_metrics_menu, NULL, NULL, NULL, { 0 } },
   { "open", on_open, NULL, NULL, NULL, { 0 } },
   { "export", on_export, NULL, NULL, NULL, { 0 } },
@@ -562,6 +685,12 @@ mg_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->undo_timeout, g_source_remove);
+  /* A profile opened is remembered even if the window closes at once. */
+  if (self->recent_idle != 0)
+    {
+      g_clear_handle_id (&self->recent_idle, g_source_remove);
+      add_recent (self);
+    }
   if (self->view != NULL)
     g_signal_handlers_disconnect_by_data (self->view, self);
   clear_profile_view (self);
@@ -574,6 +703,7 @@ mg_window_finalize (GObject *object)
   MgWindow *self = MG_WINDOW (object);
 
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->metrics_menu);
   g_clear_object (&self->view);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (mg_window_parent_class)->finalize (object);
@@ -616,8 +746,11 @@ mg_window_class_init (MgWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/metrograph/Metrograph/ui/mg-window.ui");
 #define BIND(name) gtk_widget_class_bind_template_child (widget_class, MgWindow, name)
+  BIND (header_bar);
   BIND (metrics_button);
   BIND (process_dropdown);
+  BIND (menu_button);
+  BIND (primary_menu);
   BIND (title_label);
   BIND (subtitle_label);
   BIND (info_button);
@@ -637,11 +770,13 @@ mg_window_class_init (MgWindowClass *klass)
   BIND (axis_caption);
   BIND (axis_column);
   BIND (side_revealer);
+  BIND (side_switcher);
   BIND (side_stack);
   BIND (info_scroller);
   BIND (errors_scroller);
   BIND (undo_revealer);
   BIND (undo_label);
+  BIND (undo_dismiss);
 #undef BIND
   gtk_widget_class_bind_template_callback (widget_class, on_undo_dismiss);
 
@@ -663,6 +798,70 @@ new_settings (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
+/* The header bar's buttons by their actions. Tooltips set in the template
+ * would each cost round trips to the X server (mg-tooltip.c). */
+static const struct {
+  const char *action;
+  const char *text;
+} header_tooltips[] = {
+  { "win.open", N_("Open a Profile (Ctrl+O)") },
+  { "app.profile", N_("Profile a Program (Ctrl+R)") },
+  { "win.show-info", N_("Run Details (F9)") },
+  { "win.zoom-out", N_("Zoom Out (Ctrl+−)") },
+  { "win.zoom-selection", N_("Zoom to Selection (Ctrl+Return)") },
+  { "win.zoom-in", N_("Zoom In (Ctrl++)") },
+  { "win.zoom-reset", N_("Whole Run (Ctrl+0)") },
+};
+
+static void
+set_actionable_tooltips (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      const char *action = GTK_IS_ACTIONABLE (child)
+                             ? gtk_actionable_get_action_name (GTK_ACTIONABLE (child)) : NULL;
+
+      for (guint i = 0; action != NULL && i < G_N_ELEMENTS (header_tooltips); i++)
+        if (g_str_equal (action, header_tooltips[i].action))
+          mg_tooltip_set_text (child, _(header_tooltips[i].text));
+      set_actionable_tooltips (child);
+    }
+}
+
+static void
+set_tooltips (MgWindow *self)
+{
+  set_actionable_tooltips (self->header_bar);
+  mg_tooltip_set_text (self->metrics_button, _("Choose the Metrics Shown (Ctrl+M)"));
+  mg_tooltip_set_text (self->process_dropdown,
+                       _("Show All Processes or One Process’s Own Series"));
+  mg_tooltip_set_text (self->menu_button, _("Main Menu"));
+  mg_tooltip_set_text (self->undo_dismiss, _("Dismiss"));
+}
+
+/* The menus' popovers are built when they first open: GTK builds every
+ * item's widgets with the popover, for the Metrics menu an item per metric
+ * and group, for nothing on the way to the first frame. */
+static void
+give_menu (GtkMenuButton *button, GMenuModel *menu)
+{
+  if (menu != NULL && gtk_menu_button_get_menu_model (button) != menu)
+    gtk_menu_button_set_menu_model (button, menu);
+}
+
+static void
+create_metrics_popup (GtkMenuButton *button, gpointer user_data)
+{
+  give_menu (button, MG_WINDOW (user_data)->metrics_menu);
+}
+
+static void
+create_primary_popup (GtkMenuButton *button, gpointer user_data)
+{
+  give_menu (button, MG_WINDOW (user_data)->primary_menu);
+}
+
 /* A window may be put on another display than the default one. */
 static void
 load_style (GtkWidget *widget)
@@ -679,6 +878,11 @@ mg_window_init (MgWindow *self)
   g_type_ensure (MG_TYPE_METRIC_ROW);
   mg_style_load (gdk_display_get_default ());
   gtk_widget_init_template (GTK_WIDGET (self));
+  set_tooltips (self);
+  gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (self->metrics_button),
+                                         create_metrics_popup, self, NULL);
+  gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (self->menu_button),
+                                         create_primary_popup, self, NULL);
 
   self->rows = mg_metric_rows_new ();
   gtk_box_append (GTK_BOX (self->rows_box), self->rows);
@@ -709,9 +913,8 @@ mg_window_init (MgWindow *self)
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
-  g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
-                           G_CALLBACK (fill_recent_list), self, G_CONNECT_SWAPPED);
-  fill_recent_list (self);
+  g_signal_connect_swapped (gtk_stack_get_child_by_name (GTK_STACK (self->stack), "start"), "map",
+                            G_CALLBACK (on_start_page_map), self);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "start");
 }
 

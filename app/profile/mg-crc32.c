@@ -144,3 +144,42 @@ mg_crc32_update_portable (guint32 crc, const void *data, gsize len)
 {
   return ~update_tables (~crc, data, len);
 }
+
+/* Multiplication of two polynomials modulo P, in the reflected order the
+ * register uses (the top bit is x^0). */
+static guint32
+multiply_mod_p (guint32 a, guint32 b)
+{
+  guint32 product = 0;
+
+  for (guint32 bit = 1u << 31; bit != 0; bit >>= 1)
+    {
+      if (a & bit)
+        product ^= b;
+      b = (b & 1) ? (b >> 1) ^ 0xEDB88320u : b >> 1;
+    }
+  return product;
+}
+
+/* x^(8·n) modulo P: appending n zero bytes multiplies the register by it. */
+static guint32
+x_to_8n_mod_p (guint64 n)
+{
+  guint32 result = 1u << 31;      /* x^0 */
+  guint32 square = 1u << (31 - 8); /* x^8, squared as n's bits go up */
+
+  for (; n != 0; n >>= 1)
+    {
+      if (n & 1)
+        result = multiply_mod_p (square, result);
+      square = multiply_mod_p (square, square);
+    }
+  return result;
+}
+
+guint32
+mg_crc32_combine (guint32 crc_a, guint32 crc_b, guint64 len_b)
+{
+  /* The CRC is linear: A's register carried across B's length, plus B's. */
+  return multiply_mod_p (x_to_8n_mod_p (len_b), crc_a) ^ crc_b;
+}

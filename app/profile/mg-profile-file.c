@@ -17,6 +17,7 @@
 
 #include "mg-crc32.h"
 #include "mg-profile-private.h"
+#include "mg-profile-source.h"
 
 #define MG_PROFILE_MAGIC "MGPROF\r\n"
 #define MG_PROFILE_MAGIC_LEN 8
@@ -277,6 +278,10 @@ mg_profile_save (MgProfile *self, const char *path, GError **error)
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  /* A profile opened from a file reads its processes' series when asked. */
+  for (guint p = 0; p < self->processes->len; p++)
+    if (!mg_profile_read_process_series (self, p, error))
+      return FALSE;
   payload = g_variant_ref_sink (profile_to_variant (self));
   if (G_BYTE_ORDER == G_BIG_ENDIAN)
     {
@@ -719,34 +724,13 @@ check_header (const guchar *data, gsize size, const char *name, guint64 *payload
   return TRUE;
 }
 
-MgProfile *
-mg_profile_load_bytes (GBytes *bytes, const char *name, GError **error)
+/* The payload (checked against its CRC) into a profile. */
+static MgProfile *
+parse_payload (GBytes *payload_bytes, const char *name, GError **error)
 {
   g_autoptr(MgProfile) self = NULL;
-  g_autoptr(GBytes) payload_bytes = NULL;
   g_autoptr(GVariant) payload = NULL;
-  const guchar *data;
-  gsize size;
-  guint64 payload_len;
-  guint32 crc;
 
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  if (name == NULL)
-    name = "(memory)";
-
-  data = g_bytes_get_data (bytes, &size);
-  if (!check_header (data, size, name, &payload_len, &crc, error))
-    return NULL;
-  if (mg_crc32_update (0, data + MG_PROFILE_HEADER_LEN, payload_len) != crc)
-    {
-      corrupt (error, name, "checksum mismatch");
-      return NULL;
-    }
-
-  /* GVariant needs 8-byte alignment; the header is 24 bytes and g_malloc'd
-   * or mapped memory is aligned, so this is a view, not a copy. */
-  payload_bytes = g_bytes_new_from_bytes (bytes, MG_PROFILE_HEADER_LEN, payload_len);
   payload = g_variant_ref_sink (g_variant_new_from_bytes (G_VARIANT_TYPE (PAYLOAD_TYPE),
                                                           payload_bytes, FALSE));
   if (G_BYTE_ORDER == G_BIG_ENDIAN)
@@ -769,9 +753,48 @@ mg_profile_load_bytes (GBytes *bytes, const char *name, GError **error)
   return g_steal_pointer (&self);
 }
 
-/* The whole file in memory. Not a mapping: a file truncated or rewritten in
- * place (cp over it) while the profile is open would make a mapping fault
- * (SIGBUS) in the middle of drawing. Huge-page memory keeps the copy cheap. */
+MgProfile *
+mg_profile_load_bytes (GBytes *bytes, const char *name, GError **error)
+{
+  g_autoptr(GBytes) payload_bytes = NULL;
+  const guchar *data;
+  gsize size;
+  guint64 payload_len;
+  guint32 crc;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  if (name == NULL)
+    name = "(memory)";
+
+  data = g_bytes_get_data (bytes, &size);
+  if (!check_header (data, size, name, &payload_len, &crc, error))
+    return NULL;
+  if (mg_crc32_update (0, data + MG_PROFILE_HEADER_LEN, payload_len) != crc)
+    {
+      corrupt (error, name, "checksum mismatch");
+      return NULL;
+    }
+
+  /* GVariant needs 8-byte alignment; the header is 24 bytes and g_malloc'd
+   * or mapped memory is aligned, so this is a view, not a copy. */
+  payload_bytes = g_bytes_new_from_bytes (bytes, MG_PROFILE_HEADER_LEN, payload_len);
+  return parse_payload (payload_bytes, name, error);
+}
+
+static gboolean
+open_error (GError **error, const char *display, int saved)
+{
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+               _("Could not open the profile “%s”: %s"), display, g_strerror (saved));
+  return FALSE;
+}
+
+/* The whole file in memory: for big-endian machines (the payload is
+ * byte-swapped as a whole) and files that change while being read. Not a
+ * mapping: a file truncated or rewritten in place (cp over it) while the
+ * profile is open would make a mapping fault (SIGBUS) in the middle of
+ * drawing. */
 static GBytes *
 read_whole_file (const char *path, const char *display, GError **error)
 {
@@ -786,15 +809,7 @@ read_whole_file (const char *path, const char *display, GError **error)
 
       if (fd >= 0)
         close (fd);
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   _("Could not open the profile “%s”: %s"), display, g_strerror (saved));
-      return NULL;
-    }
-  if (!S_ISREG (st.st_mode))
-    {
-      close (fd);
-      g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NOT_A_PROFILE,
-                   _("“%s” is not a regular file, not a Metrograph profile."), display);
+      open_error (error, display, saved);
       return NULL;
     }
   data = mg_profile_alloc_big (MAX ((gsize) st.st_size, 1));
@@ -822,18 +837,104 @@ read_whole_file (const char *path, const char *display, GError **error)
   return g_bytes_new_with_free_func (data, done, g_free, data);
 }
 
+static MgProfile *
+load_whole_file (const char *path, const char *display, GError **error)
+{
+  g_autoptr(GBytes) bytes = read_whole_file (path, display, error);
+
+  return bytes != NULL ? mg_profile_load_bytes (bytes, display, error) : NULL;
+}
+
+/* The header, as much of it as the file has. */
+static gsize
+read_header (int fd, guchar *header, gsize size)
+{
+  gsize got = 0;
+
+  while (got < MIN (size, MG_PROFILE_HEADER_LEN))
+    {
+      gssize n = pread (fd, header + got, MIN (size, MG_PROFILE_HEADER_LEN) - got, (off_t) got);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      got += (gsize) n;
+    }
+  return got;
+}
+
+/* Read in place (mg-profile-source.h): all but the processes' own series
+ * now, those when first asked for. */
+static MgProfile *
+load_in_place (int fd, gsize size, const char *path, const char *display, GError **error)
+{
+  guchar header[MG_PROFILE_HEADER_LEN];
+  g_autoptr(GBytes) payload = NULL;
+  MgProfileSource *source = NULL;
+  MgProfile *self;
+  guint64 payload_len;
+  guint32 crc;
+  gboolean changed = FALSE;
+  gsize got = read_header (fd, header, size);
+
+  /* A file shorter than fstat said has shrunk: judged by what is there. */
+  if (got < MIN (size, MG_PROFILE_HEADER_LEN))
+    size = got;
+  if (!check_header (header, size, display, &payload_len, &crc, error))
+    return NULL;
+  payload = mg_profile_source_open (fd, payload_len, crc, G_VARIANT_TYPE (PAYLOAD_TYPE), 9,
+                                    display, &source, &changed, error);
+  if (changed)
+    return load_whole_file (path, display, error);
+  if (payload == NULL)
+    return NULL;
+  self = parse_payload (payload, display, error);
+  if (self == NULL)
+    {
+      mg_profile_source_free (source);
+      return NULL;
+    }
+  self->source = source;
+  mg_profile_source_attach (source, self->process_series, self->metrics->len);
+  return self;
+}
+
 MgProfile *
 mg_profile_load (const char *path, GError **error)
 {
-  g_autoptr(GBytes) bytes = NULL;
   g_autofree char *display = NULL;
+  struct stat st;
+  MgProfile *self;
+  int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   display = g_filename_display_name (path);
-  bytes = read_whole_file (path, display, error);
-  if (bytes == NULL)
-    return NULL;
-  return mg_profile_load_bytes (bytes, display, error);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || fstat (fd, &st) != 0)
+    {
+      int saved = errno;
+
+      if (fd >= 0)
+        close (fd);
+      open_error (error, display, saved);
+      return NULL;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      close (fd);
+      g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NOT_A_PROFILE,
+                   _("“%s” is not a regular file, not a Metrograph profile."), display);
+      return NULL;
+    }
+  if (G_BYTE_ORDER == G_BIG_ENDIAN)
+    {
+      close (fd);
+      return load_whole_file (path, display, error);
+    }
+  self = load_in_place (fd, (gsize) st.st_size, path, display, error);
+  close (fd);
+  return self;
 }

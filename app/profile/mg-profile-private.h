@@ -4,6 +4,7 @@
 #pragma once
 
 #include "mg-profile.h"
+#include "mg-profile-source.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +37,7 @@ struct _MgProfile {
 
   GPtrArray *blocks;             /* g_free'd memory the pointers above point into */
   GBytes *backing;               /* a loaded file the pointers may point into */
+  MgProfileSource *source;       /* reads the processes' series into backing, or NULL */
 };
 
 /* An empty profile with every container allocated. */

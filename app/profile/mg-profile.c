@@ -97,6 +97,7 @@ mg_profile_finalize (GObject *object)
   g_free (self->process_series);
   g_free (self->process_n);
   g_ptr_array_unref (self->blocks);
+  mg_profile_source_free (self->source);
   g_clear_pointer (&self->backing, g_bytes_unref);
 
   G_OBJECT_CLASS (mg_profile_parent_class)->finalize (object);
@@ -301,7 +302,19 @@ mg_profile_get_process_series (MgProfile *self, guint process, guint metric)
   g_return_val_if_fail (MG_IS_PROFILE (self), NULL);
   g_return_val_if_fail (process < self->processes->len, NULL);
   g_return_val_if_fail (metric < self->metrics->len, NULL);
+  /* Opened from a file: read when first asked for (n = 0 if that fails). */
+  mg_profile_read_process_series (self, process, NULL);
   return &self->process_series[(gsize) process * self->metrics->len + metric];
+}
+
+gboolean
+mg_profile_read_process_series (MgProfile *self, guint process, GError **error)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), FALSE);
+  g_return_val_if_fail (process < self->processes->len, FALSE);
+  return mg_profile_source_read (self->source, process,
+                                 g_array_index (self->processes, MgProcessInfo, process).pid,
+                                 error);
 }
 
 guint

@@ -151,6 +151,12 @@ const MgProcessInfo *mg_profile_get_process (MgProfile *self, guint process);
 /* n == 0 when the process never reported that metric. */
 const MgProcessSeries *mg_profile_get_process_series (MgProfile *self, guint process,
                                                       guint metric);
+/* A profile opened from a file reads a process's own series from it when
+ * they are first asked for (they are most of a large file). This reads them
+ * now: FALSE, with error naming the file and the process, if the file
+ * changed on disk since it was opened or cannot be read; the process's
+ * series are then empty (n == 0). Always TRUE for profiles built in memory. */
+gboolean mg_profile_read_process_series (MgProfile *self, guint process, GError **error);
 
 guint mg_profile_get_n_plugin_errors (MgProfile *self);
 const MgPluginError *mg_profile_get_plugin_error (MgProfile *self, guint i);

@@ -2,6 +2,8 @@
  * initialised as the viewer does it (mg_renderer_init_gtk), the window
  * opens the file (loading off the main thread), builds its rows and draws;
  * plus the process's own start (exec, libraries) up to main.
+ * The accessibility bus is asked to start right after, as mg_gui_run does
+ * (mg-a11y-bus.c; not with --gtk-default).
  * Run by hand under a display: xvfb-run <build>/tests/bench/bench-window
  * [--gtk-default] [PROCESSES METRICS SAMPLES [KEEP.mgprof]]; prints the
  * times in ms, each
@@ -10,7 +12,11 @@
  * names one; --gtk-default: plain gtk_init, GTK's own choice, for
  * comparison) and a timeline of the first frames (layout, paint, after
  * paint). With KEEP the profile is written there once and reused, which
- * makes repeated runs quicker. */
+ * makes repeated runs quicker. Each timeline line gives the wall time and the
+ * main thread's CPU time since GTK's set-up began (their difference: waiting
+ * for the X server, D-Bus, the loader thread, or for a core). With
+ * MG_BENCH_T0 set it prints the clock's start, to line up
+ * `perf record -k CLOCK_MONOTONIC` samples with the timeline. */
 #include "mg-config.h"
 
 #include <string.h>
@@ -21,6 +27,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
+#include "mg-a11y-bus.h"
 #include "mg-application.h"
 #include "mg-renderer.h"
 #include "mg-resources.h"
@@ -76,21 +83,25 @@ static void
 stamp (const char *what)
 {
   if (print_timeline)
-    g_print ("  %7.1f ms  %s\n", (g_get_monotonic_time () - start_us) / 1000.0, what);
+    g_print ("  %7.1f ms  (main thread CPU %6.1f ms)  %s\n",
+             (g_get_monotonic_time () - start_us) / 1000.0, thread_cpu_ms () - start_cpu_ms, what);
 }
 
+/* Connected after GTK's own handlers (the window connects them when it is
+ * realized, before "realize" is emitted to us): each stamp marks the end
+ * of its phase. */
 static void
 on_layout (GdkFrameClock *clock, gpointer user_data)
 {
   if (first_frame_us == 0)
-    stamp ("frame: layout");
+    stamp ("frame: layout done");
 }
 
 static void
 on_paint (GdkFrameClock *clock, gpointer user_data)
 {
   if (first_frame_us == 0)
-    stamp ("frame: paint (snapshot and render)");
+    stamp ("frame: paint done (snapshot and render)");
 }
 
 static void
@@ -228,9 +239,14 @@ main (int argc, char **argv)
   start_cpu_ms = thread_cpu_ms ();
   if (gtk_default ? !gtk_init_check () : !mg_renderer_init_gtk (&renderer, &why))
     g_error ("cannot open the display");
+  if (!gtk_default)
+    mg_a11y_bus_prestart ();
   if (gtk_default)
     why = "--gtk-default: plain gtk_init";
   stamp ("GTK initialised");
+  /* To line up `perf record -k CLOCK_MONOTONIC` samples with the timeline. */
+  if (g_getenv ("MG_BENCH_T0") != NULL)
+    g_print ("clock start: %" G_GINT64_FORMAT " µs (CLOCK_MONOTONIC)\n", start_us);
   g_print ("renderer asked for: %s (%s)\n", renderer != NULL ? renderer : "GTK's choice", why);
   g_assert_nonnull (mg_resources_get_resource ());
   app = GTK_APPLICATION (mg_application_new ());

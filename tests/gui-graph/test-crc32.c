@@ -52,11 +52,37 @@ test_in_pieces (void)
   g_assert_cmphex (whole, ==, mg_crc32_update_portable (0, buf, n));
 }
 
+/* Combining the CRCs of two pieces gives the CRC of both, whatever the
+ * split (empty pieces included), as the loader checks a profile. */
+static void
+test_combine (void)
+{
+  guint n = 70001;
+  g_autofree guchar *buf = g_malloc (n);
+  guint32 whole;
+
+  for (guint i = 0; i < n; i++)
+    buf[i] = (guchar) (i * 2246822519u >> 24);
+  whole = mg_crc32_update (0, buf, n);
+  for (guint split = 0; split <= n; split = split * 2 + 1)
+    {
+      guint32 a = mg_crc32_update (0, buf, split);
+      guint32 b = mg_crc32_update (0, buf + split, n - split);
+
+      g_assert_cmphex (mg_crc32_combine (a, b, n - split), ==, whole);
+    }
+  g_assert_cmphex (mg_crc32_combine (whole, 0, 0), ==, whole);
+  g_assert_cmphex (mg_crc32_combine (0, whole, n), ==, whole);
+  g_assert_cmphex (mg_crc32_combine (mg_crc32_update (0, "12345", 5),
+                                     mg_crc32_update (0, "6789", 4), 4), ==, 0xCBF43926u);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/crc32/check-value", test_check_value);
+  g_test_add_func ("/crc32/combine", test_combine);
   g_test_add_func ("/crc32/lengths-and-alignments", test_lengths_and_alignments);
   g_test_add_func ("/crc32/in-pieces", test_in_pieces);
   return g_test_run ();

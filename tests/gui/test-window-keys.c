@@ -328,19 +328,23 @@ lists (GArray *accels, const char *accelerator)
 static void
 test_shortcuts_window (void)
 {
-  g_autoptr (GtkBuilder) builder =
-    gtk_builder_new_from_resource ("/org/metrograph/Metrograph/gtk/help-overlay.ui");
-  GObject *overlay = gtk_builder_get_object (builder, "help_overlay");
+  MgWindow *window = gui_test_new_window (NULL);
+  GtkShortcutsWindow *overlay;
   g_autoptr (GArray) accels = g_array_new (FALSE, FALSE, sizeof (Accel));
   g_auto (GStrv) actions = gtk_application_list_action_descriptions (gui_test_app);
   const char *graph_keys[] = { "Left", "Right", "<Shift>Left", "<Shift>Right", "Home", "End",
                                "<Shift>Home", "<Shift>End", "plus", "minus", "Escape" };
 
+  /* Built when first asked for (Ctrl+?), for this window. */
+  g_assert_null (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-help-overlay", NULL);
+  overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
   g_assert_nonnull (overlay);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (overlay)) == GTK_WINDOW (window));
   /* Shown, it lays its columns out without a warning (fatal here). */
-  gtk_window_present (GTK_WINDOW (overlay));
   gui_test_spin (300);
-  collect_shortcuts (overlay, accels);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (overlay)));
+  collect_shortcuts (G_OBJECT (overlay), accels);
   g_assert_cmpuint (g_strv_length (actions), >=, 15);
   for (guint i = 0; actions[i] != NULL; i++)
     {
@@ -355,7 +359,14 @@ test_shortcuts_window (void)
   for (guint i = 0; i < G_N_ELEMENTS (graph_keys); i++)
     if (!lists (accels, graph_keys[i]))
       g_error ("the shortcuts window lacks the graphs' %s", graph_keys[i]);
-  gtk_window_destroy (GTK_WINDOW (overlay));
+  /* Closed, it is hidden and shown again as it was. */
+  gtk_window_close (GTK_WINDOW (overlay));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (overlay)));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-help-overlay", NULL);
+  g_assert_true (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window))
+                 == overlay);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (overlay)));
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 int

@@ -17,6 +17,7 @@
 #include "mg-metric-row.h"
 #include "mg-metric-visibility.h"
 #include "mg-units.h"
+#include "mg-tooltip.h"
 #include "mg-window.h"
 
 /* ---- run details ------------------------------------------------------- */
@@ -415,8 +416,9 @@ test_tooltips (void)
     GtkWidget *memory = find_group_title (GTK_WIDGET (window), "Memory");
 
     g_assert_nonnull (title);
-    g_assert_cmpstr (gtk_widget_get_tooltip_text (title), ==, "Where the CPU time went");
-    g_assert_cmpstr (gtk_widget_get_tooltip_text (memory), ==, "Resident memory");
+    g_assert_cmpstr (mg_tooltip_get_text (title), ==, "Where the CPU time went");
+    g_assert_true (query_tooltip (title));
+    g_assert_cmpstr (mg_tooltip_get_text (memory), ==, "Resident memory");
   }
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -465,6 +467,22 @@ find_menu_button (GtkWidget *root, const char *label)
   return NULL;
 }
 
+static GtkWidget *
+find_primary_menu_button (GtkWidget *root)
+{
+  if (GTK_IS_MENU_BUTTON (root) && gtk_menu_button_get_primary (GTK_MENU_BUTTON (root)))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_primary_menu_button (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_menu_unavailable (void)
 {
@@ -482,10 +500,13 @@ test_menu_unavailable (void)
                                                      MG_METRIC_VISIBILITY_UNAVAILABLE_ACTION));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "preset"));
 
-  gui_test_activate (window, "show-metrics-menu", NULL);
-  gui_test_spin (200);
   button = find_menu_button (gtk_window_get_titlebar (GTK_WINDOW (window)), "Metrics");
   g_assert_nonnull (button);
+  /* Its popover is built when it first opens. */
+  g_assert_null (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+  g_assert_true (gtk_widget_is_sensitive (button));
+  gui_test_activate (window, "show-metrics-menu", NULL);
+  gui_test_spin (200);
   popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
   g_assert_true (gtk_widget_get_visible (popover));
   item = find_menu_item (popover, unavailable);
@@ -494,6 +515,19 @@ test_menu_unavailable (void)
   g_assert_nonnull (all);
   g_assert_false (gtk_widget_is_sensitive (item));
   g_assert_true (gtk_widget_is_sensitive (all));
+  gtk_popover_popdown (GTK_POPOVER (popover));
+
+  /* The main menu too, opened as F10 does. */
+  button = find_primary_menu_button (gtk_window_get_titlebar (GTK_WINDOW (window)));
+  g_assert_nonnull (button);
+  g_assert_null (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+  gui_test_spin (200);
+  popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+  g_assert_nonnull (popover);
+  g_assert_true (gtk_widget_get_visible (popover));
+  g_assert_nonnull (find_menu_item (popover, "Keyboard Shortcuts"));
+  g_assert_nonnull (find_menu_item (popover, "Run Details"));
   gtk_popover_popdown (GTK_POPOVER (popover));
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -18,6 +18,7 @@
 #include "mg-metrics-menu.h"
 #include "mg-resources.h"
 #include "mg-time-view.h"
+#include "mg-tooltip.h"
 #include "mg-units.h"
 #include "mg-view-export.h"
 #include "mg-window.h"
@@ -28,6 +29,39 @@ activate_metric_toggle (MgWindow *window, const char *prefix, const char *id)
   g_autofree char *name = mg_metric_visibility_action_name (prefix, id);
 
   gui_test_activate (window, name, NULL);
+}
+
+/* The descendant of root with this action, or NULL. */
+static GtkWidget *
+find_actionable (GtkWidget *root, const char *action)
+{
+  if (GTK_IS_ACTIONABLE (root)
+      && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (root)), action) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_actionable (child, action);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The header bar's tooltips (answered when shown: mg-tooltip.c). */
+static void
+assert_header_tooltip (MgWindow *window, const char *action, const char *text)
+{
+  GtkWidget *button = find_actionable (gtk_window_get_titlebar (GTK_WINDOW (window)), action);
+  g_autoptr (GtkTooltip) tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
+  gboolean shown = FALSE;
+
+  g_assert_nonnull (button);
+  g_assert_cmpstr (mg_tooltip_get_text (button), ==, text);
+  g_assert_true (gtk_widget_get_has_tooltip (button));
+  g_signal_emit_by_name (button, "query-tooltip", 2, 2, FALSE, tooltip, &shown);
+  g_assert_true (shown);
 }
 
 static void
@@ -51,6 +85,11 @@ test_single_process (void)
   /* The shortcuts window (ui/mg-shortcuts.ui) and the app's actions. */
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "show-help-overlay"));
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (gui_test_app), "profile"));
+  assert_header_tooltip (window, "win.open", "Open a Profile (Ctrl+O)");
+  assert_header_tooltip (window, "app.profile", "Profile a Program (Ctrl+R)");
+  assert_header_tooltip (window, "win.show-info", "Run Details (F9)");
+  assert_header_tooltip (window, "win.zoom-in", "Zoom In (Ctrl++)");
+  assert_header_tooltip (window, "win.zoom-reset", "Whole Run (Ctrl+0)");
 
   /* The whole run when nothing is selected: rss rises 100 → 199 MiB. */
   figures = mg_window_dup_row_figures (window, "rss");
@@ -301,7 +340,21 @@ test_errors_banner (void)
   /* A plugin error, a metric error, a killed process. */
   g_assert_cmpuint (mg_window_get_error_count (window), ==, 3);
   g_assert_cmpuint (mg_window_get_n_event_marks (window), ==, 1);
-  gui_test_activate (window, "show-errors", NULL);
+  /* The side panel is built when first shown. */
+  {
+    GtkWidget *switcher = gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_STACK_SWITCHER);
+    GtkStack *stack;
+
+    g_assert_nonnull (switcher);
+    g_assert_null (gtk_stack_switcher_get_stack (GTK_STACK_SWITCHER (switcher)));
+    gui_test_activate (window, "show-errors", NULL);
+    stack = gtk_stack_switcher_get_stack (GTK_STACK_SWITCHER (switcher));
+    g_assert_nonnull (stack);
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "errors");
+    for (const char *const *page = (const char *const[]) { "run", "errors", NULL }; *page; page++)
+      g_assert_nonnull (gtk_scrolled_window_get_child (
+        GTK_SCROLLED_WINDOW (gtk_stack_get_child_by_name (stack, *page))));
+  }
   {
     g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window), "show-info");
 
@@ -346,6 +399,13 @@ test_open_files (void)
   mg_window_open_file (window, good_file);
   gui_test_wait_loaded (window);
   g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  /* Shown at once, not faded in over the spinner. */
+  {
+    GtkWidget *stack = gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_STACK);
+
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "profile");
+    g_assert_false (gtk_stack_get_transition_running (GTK_STACK (stack)));
+  }
   gui_test_assert_strv (mg_window_get_visible_metric_ids (window), ids);
   gtk_window_destroy (GTK_WINDOW (window));
 
@@ -393,8 +453,82 @@ test_open_files (void)
   g_assert_cmpuint (mg_window_get_n_recent (window), ==, 1);
   gtk_window_destroy (GTK_WINDOW (window));
 
+  /* A window opening a file at once (as the application opens one) never
+   * shows its start page, and never reads the recent files. */
+  window = mg_window_new (gui_test_app);
+  mg_window_open_file (window, good_file);
+  gtk_window_present (GTK_WINDOW (window));
+  gui_test_wait_loaded (window);
+  gui_test_spin (100);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  g_assert_cmpuint (mg_window_get_n_recent (window), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+
   g_unlink (good);
   g_unlink (bad);
+  g_rmdir (dir);
+}
+
+/* A profile opened from a file reads a process's own series when it is
+ * chosen; a file changed on disk since opening is said in a message, and
+ * the view goes back to all processes. */
+static void
+test_process_read_when_chosen (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_imbalance ();
+  const MgMetricDef *def = mg_profile_get_metric (profile, 0);
+  g_autofree char *dir = g_dir_make_tmp ("mg-gui-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "ranks.mgprof", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *v60 = mg_units_format_value (def, 60);
+  g_autofree char *expected = g_strdup_printf ("Max %s · Mean %s · Min %s", v60, v60, v60);
+  g_autofree char *figures = NULL;
+  GtkWidget *dropdown, *dialog = NULL;
+  MgWindow *window;
+  MgTimeView *view;
+  GList *toplevels;
+
+  gui_test_reset_settings ();
+  g_assert_true (mg_profile_save (profile, path, &error));
+  window = gui_test_new_window (NULL);
+  mg_window_open_file (window, file);
+  gui_test_wait_loaded (window);
+  view = mg_window_get_time_view (window);
+  dropdown = gui_test_find_widget (gtk_window_get_titlebar (GTK_WINDOW (window)),
+                                   GTK_TYPE_DROP_DOWN);
+
+  /* Rank 2, read from the file when chosen: 60 everywhere. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 3);
+  g_assert_cmpint (mg_time_view_get_process (view), ==, 2);
+  figures = mg_window_dup_row_figures (window, "work");
+  g_assert_cmpstr (figures, ==, expected);
+
+  /* The file is cut short: rank 3 cannot be read any more. */
+  g_assert_cmpint (truncate (path, 100), ==, 0);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 4);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (dropdown)), ==, 0);
+  g_assert_cmpint (mg_time_view_get_process (view), ==, -1);
+  toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (GTK_IS_MESSAGE_DIALOG (l->data))
+      dialog = l->data;
+  g_list_free (toplevels);
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
+  {
+    g_autofree char *detail = NULL;
+
+    g_object_get (dialog, "secondary-text", &detail, NULL);
+    g_assert_nonnull (strstr (detail, "ranks.mgprof"));
+    g_assert_nonnull (strstr (detail, "changed on disk"));
+  }
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  /* Rank 2 was read before: still there. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 3);
+  g_assert_cmpint (mg_time_view_get_process (view), ==, 2);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
   g_rmdir (dir);
 }
 
@@ -739,6 +873,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/failed-plugin-group", test_failed_plugin_group);
   g_test_add_func ("/gui/window/errors-banner", test_errors_banner);
   g_test_add_func ("/gui/window/open-files", test_open_files);
+  g_test_add_func ("/gui/window/process-read-when-chosen", test_process_read_when_chosen);
   g_test_add_func ("/gui/window/export-view", test_export_view);
   g_test_add_func ("/gui/window/export-groups", test_export_groups);
   g_test_add_func ("/gui/window/size-remembered", test_window_size);

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -53,16 +54,37 @@ saved_fixture (void)
   return g_bytes_new_take (data, size);
 }
 
+/* The same bytes loaded from memory and from a file (which reads the
+ * processes' series in place, when asked for: a path of its own). */
+static void
+load_both (const void *data, gsize size, MgProfile **from_bytes, GError **bytes_error,
+           MgProfile **from_file, GError **file_error)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (data, size);
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "damaged.mgprof", NULL);
+
+  *from_bytes = mg_profile_load_bytes (bytes, "damaged.mgprof", bytes_error);
+  g_assert_true (g_file_set_contents (path, data, (gssize) size, NULL));
+  *from_file = mg_profile_load (path, file_error);
+  remove_dir (dir);
+}
+
 static void
 assert_load_fails (const void *data, gsize size, int code)
 {
-  g_autoptr(GBytes) bytes = g_bytes_new (data, size);
   g_autoptr(GError) error = NULL;
-  g_autoptr(MgProfile) profile = mg_profile_load_bytes (bytes, "damaged.mgprof", &error);
+  g_autoptr(GError) file_error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+  g_autoptr(MgProfile) from_file = NULL;
 
+  load_both (data, size, &profile, &error, &from_file, &file_error);
   g_assert_null (profile);
   g_assert_error (error, MG_PROFILE_ERROR, code);
   g_assert_nonnull (strstr (error->message, "damaged.mgprof"));
+  g_assert_null (from_file);
+  g_assert_error (file_error, MG_PROFILE_ERROR, code);
+  g_assert_nonnull (strstr (file_error->message, "damaged.mgprof"));
 }
 
 static void
@@ -152,25 +174,30 @@ test_file_corrupted_structure (void)
   for (gsize pos = 24; pos < size; pos += 7)
     {
       g_autofree guchar *copy = g_memdup2 (data, size);
-      g_autoptr(GBytes) damaged = NULL;
       g_autoptr(GError) error = NULL;
+      g_autoptr(GError) file_error = NULL;
       g_autoptr(MgProfile) profile = NULL;
+      g_autoptr(MgProfile) from_file = NULL;
       guint32 crc;
 
       copy[pos] ^= 0xff;
       crc = GUINT32_TO_LE (mg_crc32_update (0, copy + 24, size - 24));
       memcpy (copy + 12, &crc, 4);
-      damaged = g_bytes_new (copy, size);
-      profile = mg_profile_load_bytes (damaged, "damaged.mgprof", &error);
+      load_both (copy, size, &profile, &error, &from_file, &file_error);
       if (profile == NULL)
         {
           g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
           g_assert_nonnull (strstr (error->message, "damaged.mgprof"));
+          /* Read in place, the file is judged the same. */
+          g_assert_null (from_file);
+          g_assert_error (file_error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
           n_rejected++;
         }
       else
         {
-          /* A value changed: every getter still works. */
+          /* A value changed: every getter still works, and the file read in
+           * place gives the same profile. */
+          g_assert_no_error (file_error);
           for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
             for (guint m = 0; m < mg_profile_get_n_metrics (profile); m++)
               {
@@ -179,6 +206,7 @@ test_file_corrupted_structure (void)
                 if (s->n > 0)
                   (void) (s->times[s->n - 1] + s->means[s->n - 1]);
               }
+          fixture_assert_profiles_equal (profile, from_file);
         }
     }
   g_assert_cmpuint (n_rejected, >, 0);
@@ -303,6 +331,129 @@ test_file_version1_fixture (void)
   g_assert_cmpstr (mg_profile_get_event (profile, 1)->message, ==, "disk full");
 }
 
+/* The last place of a double in a saved file (the processes' own series
+ * come after the aggregates, so a value only process 0 has is found in its
+ * own block); 0 if nowhere. */
+static gsize
+find_last_double (const guchar *data, gsize size, double value)
+{
+  guint64 bits;
+
+  memcpy (&bits, &value, 8);
+  bits = GUINT64_TO_LE (bits);
+  /* Doubles are 8-aligned in the payload, which starts at 24. */
+  for (gsize at = 24 + (size - 32) / 8 * 8; at >= 24; at -= 8)
+    if (memcmp (data + at, &bits, 8) == 0)
+      return at;
+  return 0;
+}
+
+static void
+overwrite (const char *path, gsize at, const void *bytes, gsize n)
+{
+  FILE *f = fopen (path, "r+b");
+
+  g_assert_nonnull (f);
+  g_assert_cmpint (fseek (f, (long) at, SEEK_SET), ==, 0);
+  g_assert_cmpuint (fwrite (bytes, 1, n, f), ==, n);
+  g_assert_cmpint (fclose (f), ==, 0);
+}
+
+/* A file opened and then changed on disk (rewritten in place, or cut
+ * short): the processes' series not read yet are an error naming the file
+ * and the process, and read as empty; series read before stay right; a
+ * file replaced by renaming (as saving does) keeps serving the old one. */
+static void
+test_file_changed_after_open (void)
+{
+  g_autoptr(MgProfile) expected = fixture_profile ();
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "changing.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) loaded = NULL;
+  g_autoptr(MgProfile) replaced = NULL;
+  g_autofree guchar *data = NULL;
+  const MgProcessSeries *s, *e;
+  gsize size, at;
+  double changed = 1e300;
+  int pid;
+
+  g_assert_true (mg_profile_save (expected, path, &error));
+  g_assert_true (g_file_get_contents (path, (char **) &data, &size, &error));
+  /* Metric 1 is process 0's alone (process 1 has no value). */
+  e = mg_profile_get_process_series (expected, 0, 1);
+  g_assert_cmpuint (e->n, >, 0);
+  at = find_last_double (data, size, e->means[e->n - 1]);
+  g_assert_cmpuint (at, >, 0);
+
+  /* Rewritten in place after opening, before process 0 is asked for. */
+  loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  s = mg_profile_get_process_series (loaded, 1, 0);
+  g_assert_cmpuint (s->n, ==, mg_profile_get_process_series (expected, 1, 0)->n);
+  overwrite (path, at, &changed, 8);
+  pid = mg_profile_get_process (loaded, 0)->pid;
+  g_assert_false (mg_profile_read_process_series (loaded, 0, &error));
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "changing.mgprof"));
+  g_assert_nonnull (strstr (error->message, "changed on disk"));
+  {
+    g_autofree char *process = g_strdup_printf ("process %d", pid);
+
+    g_assert_nonnull (strstr (error->message, process));
+  }
+  g_clear_error (&error);
+  for (guint m = 0; m < mg_profile_get_n_metrics (loaded); m++)
+    g_assert_cmpuint (mg_profile_get_process_series (loaded, 0, m)->n, ==, 0);
+  /* Asked again: the same answer, no second read. */
+  g_assert_false (mg_profile_read_process_series (loaded, 0, &error));
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
+  g_clear_error (&error);
+  /* Process 1 was read before the change: intact. */
+  g_assert_true (mg_profile_read_process_series (loaded, 1, &error));
+  g_assert_cmpfloat (s->means[0], ==, 5.5);
+  g_assert_cmpfloat (s->times[s->n - 1], ==,
+                     mg_profile_get_process_series (expected, 1, 0)->times[s->n - 1]);
+  /* Saving a profile missing series says why instead of writing it. */
+  {
+    g_autofree char *other = g_build_filename (dir, "copy.mgprof", NULL);
+
+    g_assert_false (mg_profile_save (loaded, other, &error));
+    g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
+    g_assert_false (g_file_test (other, G_FILE_TEST_EXISTS));
+    g_clear_error (&error);
+  }
+  g_clear_object (&loaded);
+
+  /* Cut short after opening. */
+  g_assert_true (g_file_set_contents (path, (char *) data, (gssize) size, &error));
+  loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (truncate (path, (off_t) (at - 8)), ==, 0);
+  g_assert_false (mg_profile_read_process_series (loaded, 0, &error));
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "changing.mgprof"));
+  g_clear_error (&error);
+  g_clear_object (&loaded);
+
+  /* Replaced by a save (a rename) after opening: the old file still reads. */
+  g_assert_true (g_file_set_contents (path, (char *) data, (gssize) size, &error));
+  loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  {
+    g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+    g_autoptr(MgMetricDef) def = fixture_metric ("other", MG_DOMAIN_TIME);
+    MgProcessInfo info = { 7, 0, -1, (char *) "h", NULL, 0.0, 0.0, MG_PROCESS_END_UNKNOWN, 0, FALSE };
+
+    mg_profile_builder_add_metric (builder, def);
+    mg_profile_builder_add_process (builder, &info);
+    replaced = mg_profile_builder_finish (builder, 0, &error);
+    g_assert_true (mg_profile_save (replaced, path, &error));
+  }
+  fixture_assert_profiles_equal (expected, loaded);
+  remove_dir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -317,5 +468,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/file/future-version", test_file_future_version);
   g_test_add_func ("/profile/file/empty-profile", test_file_empty_profile);
   g_test_add_func ("/profile/file/version1-fixture", test_file_version1_fixture);
+  g_test_add_func ("/profile/file/changed-after-open", test_file_changed_after_open);
   return g_test_run ();
 }
