@@ -278,9 +278,9 @@ read_error (GError **error, const char *display, int saved, gsize got, gsize len
 {
   if (saved == 0)
     g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_TRUNCATED,
-                 _("The profile “%s” is truncated: %" G_GSIZE_FORMAT " of %" G_GUINT64_FORMAT
-                   " bytes are there. It may still be being written, or the copy was cut "
-                   "short."), display, HEADER_LEN + got, (guint64) HEADER_LEN + len);
+                 _("The profile “%s” is truncated: %zu of %llu bytes are there. It may still "
+                   "be being written, or the copy was cut short."),
+                 display, (size_t) (HEADER_LEN + got), (unsigned long long) (HEADER_LEN + len));
   else
     g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
                  _("Could not read the profile “%s”: %s"), display, g_strerror (saved));
