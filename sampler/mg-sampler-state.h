@@ -81,6 +81,7 @@ MG_INTERNAL void mg_plugins_cleanup (MgSampler *s);
 
 /* mg-sampling.c */
 MG_INTERNAL void mg_sampling_round (MgSampler *s, int64_t now_ns);
+MG_INTERNAL void mg_sampling_final_round (MgSampler *s);
 MG_INTERNAL void mg_sampling_backfill (MgSampler *s);
 MG_INTERNAL int mg_sampling_start_thread (MgSampler *s);
 

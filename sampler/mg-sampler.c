@@ -320,6 +320,8 @@ finish (MgRecordState state, int status)
     return false;
   if (stop_thread (s))
     {
+      if (state == MG_RECORD_STATE_EXITED)
+        mg_sampling_final_round (s);
       mg_sampler_end_sampling (s);
       mg_plugins_cleanup (s);
     }

@@ -109,6 +109,26 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
   mg_record_commit (w);
 }
 
+/* The round a process takes as it ends, so that one ending before the
+ * first interval (a short tool, a quick test) still leaves a sample. None
+ * before --start-after or after --stop-after, and none when the last round
+ * ended less than half an interval ago: a sliver of a window would turn a
+ * few events into a wild rate. Runs after the thread stopped, so nothing
+ * writes the record concurrently. */
+void
+mg_sampling_final_round (MgSampler *s)
+{
+  MgRecordHeader *h = s->rec.header;
+  int64_t now = mg_now_ns ();
+  uint32_t n = h->n_samples;
+
+  if (s->sampling_ended || now <= s->sampling_start_ns)
+    return;
+  if (n > 0 && now - mg_record_slot (&s->rec, n - 1)->t_end_ns < (int64_t) h->interval_ns / 2)
+    return;
+  mg_sampling_round (s, now);
+}
+
 void
 mg_sampling_backfill (MgSampler *s)
 {

@@ -94,7 +94,8 @@ mg_program_kind_explain (MgProgramKind kind)
     case MG_PROGRAM_NOT_ELF:
     case MG_PROGRAM_UNREADABLE:
     default:
-      return _("the program ended before the first sample, or it (or a program it started) "
-               "cleared LD_PRELOAD; profile a run that lasts longer than one sampling interval");
+      return _("no process of the run was sampled: the program (or a program it started) "
+               "cleared LD_PRELOAD or exec'd a program that cannot be sampled, or it ended "
+               "before --start-after; keep LD_PRELOAD in the environment it passes on");
     }
 }

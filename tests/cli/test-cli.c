@@ -651,6 +651,52 @@ test_profile_static (Fixture *f, gconstpointer data)
   g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
 }
 
+/* A program that ends before the first interval still gets a profile (the
+ * sample each process takes as it ends), and --profile exits with its
+ * status: "metrograph --profile ./quicktest && next-step" works. */
+static void
+test_profile_short_program (Fixture *f, gconstpointer data)
+{
+  const struct {
+    const char *program;
+    int status;
+  } cases[] = { { "/bin/true", 0 }, { "/bin/false", 1 } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *output = in_dir (f, "short.mgprof");
+      const char *args[] = { "--profile", "--interval=1000", "-o", "short.mgprof",
+                             cases[i].program, NULL };
+      g_autoptr (CliRun) run = cli_run (f->dir, args);
+      g_autoptr (MgProfile) profile = NULL;
+
+      assert_status (run, cases[i].status);
+      g_assert_null (strstr (run->err, "no samples"));
+      profile = load_profile (output);
+      g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+      g_assert_cmpuint (mg_profile_get_n_windows (profile), >=, 1);
+      g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, cases[i].status);
+      g_assert_cmpint (g_unlink (output), ==, 0);
+    }
+}
+
+/* A program that clears LD_PRELOAD before exec'ing the real work: the
+ * shell around it is never sampled at its exec, so nothing was, and that
+ * is said (exit 5, no profile). */
+static void
+test_profile_cleared_preload (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "--interval=1000", "-o", "none.mgprof", "env", "-u",
+                         "LD_PRELOAD", "/bin/true", NULL };
+  g_autofree char *output = in_dir (f, "none.mgprof");
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+
+  assert_status (run, 5);
+  assert_one_error_line (run->err, "no samples were recorded");
+  assert_one_error_line (run->err, "cleared LD_PRELOAD");
+  g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+}
+
 /* ---- signals ---- */
 
 static void
@@ -1246,6 +1292,8 @@ main (int argc, char **argv)
   add ("/cli/profile/crash", test_profile_crash);
   add ("/cli/profile/missing-program", test_profile_missing_program);
   add ("/cli/profile/static", test_profile_static);
+  add ("/cli/profile/short-program", test_profile_short_program);
+  add ("/cli/profile/cleared-preload", test_profile_cleared_preload);
   add ("/cli/signals/stop-after", test_signals_stop_after);
   g_test_add ("/cli/signals/sigint", Fixture, GINT_TO_POINTER (SIGINT), fixture_setup,
               test_signals_forwarded, fixture_teardown);

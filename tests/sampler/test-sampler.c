@@ -1032,11 +1032,52 @@ test_start_stop_after (void)
   fixture_clear (&f);
 }
 
+/* A process that ends before its first interval still leaves one sample,
+ * taken as it ends (exit or _exit); none before --start-after. */
+static void
+test_final_sample (void)
+{
+  const struct {
+    const char *args[4];
+    const char *plan_head;
+    guint n_samples;
+    int status;
+  } cases[] = {
+    { { "run", "0", "0", NULL }, "", 1, 0 },
+    { { "underscore", "0", "6", NULL }, "", 1, 6 },
+    { { "run", "0", "0", NULL }, "start_after_ms\t5000\n", 0, 0 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      Fixture f;
+      fixture_init (&f);
+      g_autofree char *body = g_strconcat (cases[c].plan_head,
+                                           METRIC (0, "t.count", "test_count", "uint64_t", "",
+                                                   0, 0, 0, ""), NULL);
+      write_plan (&f, 1000, body);
+      int status = run_workload (&f, f.plan, cases[c].args, NULL, NULL, NULL);
+      g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == cases[c].status);
+      g_autoptr(GPtrArray) recs = read_records (&f);
+      Record *r = only_record (recs);
+      g_assert_cmpuint (hdr (r)->state, ==, MG_RECORD_STATE_EXITED);
+      g_assert_cmpuint (hdr (r)->n_samples, ==, cases[c].n_samples);
+      if (cases[c].n_samples > 0)
+        {
+          /* Far less than the 1 s interval: the window ends with the process. */
+          g_assert_cmpint (rec_slot (r, 0)->t_end_ns - hdr (r)->start_mono_ns, <, 900000000);
+          g_assert_cmpuint (rec_value (r, 0, 0)->count, ==, 1);
+        }
+      fixture_clear (&f);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sampler/divide", test_divide);
+  g_test_add_func ("/sampler/final-sample", test_final_sample);
   g_test_add_func ("/sampler/percent", test_percent);
   g_test_add_func ("/sampler/gaps-and-errors", test_gaps_and_errors);
   g_test_add_func ("/sampler/config-file", test_config_file);
