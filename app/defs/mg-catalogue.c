@@ -451,44 +451,96 @@ mg_catalogue_get_preload_paths (MgCatalogue *self)
 
 /* ---- toggles ---------------------------------------------------------- */
 
-GStrv
-mg_catalogue_suggest_ids (MgCatalogue *self, const char *id, guint max)
+/* Every metric id, then every group id (container only). */
+static GPtrArray *
+known_ids (MgCatalogue *self)
 {
-  g_autoptr (GPtrArray) known = g_ptr_array_new ();
+  GPtrArray *known = g_ptr_array_new ();
 
-  g_return_val_if_fail (MG_IS_CATALOGUE (self), NULL);
   for (guint i = 0; i < self->metrics->len; i++)
     g_ptr_array_add (known, ((MgCatalogueMetric *) g_ptr_array_index (self->metrics, i))->def->id);
   for (guint i = 0; i < self->groups->len; i++)
     g_ptr_array_add (known, ((MgCatalogueGroup *) g_ptr_array_index (self->groups, i))->group->id);
-  return mg_id_suggest (id, known, 3);
+  return known;
 }
 
-static gboolean
-check_known (MgCatalogue *self, const char *const *ids, GError **error)
+GStrv
+mg_catalogue_suggest_ids (MgCatalogue *self, const char *id, guint max)
 {
+  g_autoptr (GPtrArray) known = NULL;
+
+  g_return_val_if_fail (MG_IS_CATALOGUE (self), NULL);
+  known = known_ids (self);
+  return mg_id_suggest (id, known, max);
+}
+
+static void
+set_unknown_error (MgCatalogue *self, const char *typed, GError **error)
+{
+  g_auto (GStrv) suggestions = mg_catalogue_suggest_ids (self, typed, 3);
+  g_autofree char *listed = NULL;
+
+  if (suggestions[0] == NULL)
+    {
+      g_set_error (error, MG_CATALOGUE_ERROR, MG_CATALOGUE_ERROR_UNKNOWN_ID,
+                   _("unknown metric or group '%s'"), typed);
+      return;
+    }
+  listed = mg_id_suggest_format ((const char *const *) suggestions);
+  g_set_error (error, MG_CATALOGUE_ERROR, MG_CATALOGUE_ERROR_UNKNOWN_ID,
+               _("unknown metric or group '%s'; did you mean %s?"), typed, listed);
+}
+
+const char *
+mg_catalogue_resolve_id (MgCatalogue *self, const char *typed, GError **error)
+{
+  g_autoptr (GPtrArray) known = NULL;
+  g_auto (GStrv) matches = NULL;
+  g_autofree char *listed = NULL;
+
+  g_return_val_if_fail (MG_IS_CATALOGUE (self), NULL);
+  g_return_val_if_fail (typed != NULL, NULL);
+
+  known = known_ids (self);
+  matches = mg_id_match (typed, known);
+  if (matches[0] != NULL && matches[1] == NULL)
+    {
+      /* The catalogue's own copy of the id. */
+      for (guint i = 0; i < known->len; i++)
+        if (strcmp (g_ptr_array_index (known, i), matches[0]) == 0)
+          return g_ptr_array_index (known, i);
+    }
+  if (matches[0] == NULL)
+    {
+      set_unknown_error (self, typed, error);
+      return NULL;
+    }
+  listed = mg_id_suggest_format ((const char *const *) matches);
+  g_set_error (error, MG_CATALOGUE_ERROR, MG_CATALOGUE_ERROR_AMBIGUOUS_ID,
+               _("'%s' could be %s, which differ only in case; give one of them exactly"),
+               typed, listed);
+  return NULL;
+}
+
+/* @ids with each replaced by the id it names; NULL on the first that names
+ * none or several. */
+static GStrv
+resolve_ids (MgCatalogue *self, const char *const *ids, GError **error)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
   for (guint i = 0; ids != NULL && ids[i] != NULL; i++)
     {
-      g_auto (GStrv) suggestions = NULL;
-      g_autofree char *listed = NULL;
+      const char *id;
 
-      if (*ids[i] == '\0' || mg_catalogue_lookup_metric (self, ids[i]) != NULL
-          || mg_catalogue_lookup_group (self, ids[i]) != NULL)
+      if (*ids[i] == '\0')
         continue;
-      suggestions = mg_catalogue_suggest_ids (self, ids[i], 3);
-      if (suggestions[0] == NULL)
-        {
-          g_set_error (error, MG_CATALOGUE_ERROR, MG_CATALOGUE_ERROR_UNKNOWN_ID,
-                       _("unknown metric or group '%s'; 'metrograph --list-metrics' shows "
-                         "the known ids"), ids[i]);
-          return FALSE;
-        }
-      listed = mg_id_suggest_format ((const char *const *) suggestions);
-      g_set_error (error, MG_CATALOGUE_ERROR, MG_CATALOGUE_ERROR_UNKNOWN_ID,
-                   _("unknown metric or group '%s'; did you mean %s?"), ids[i], listed);
-      return FALSE;
+      id = mg_catalogue_resolve_id (self, ids[i], error);
+      if (id == NULL)
+        return NULL;
+      g_strv_builder_add (builder, id);
     }
-  return TRUE;
+  return g_strv_builder_end (builder);
 }
 
 static gboolean
@@ -594,13 +646,21 @@ mg_catalogue_apply_toggles (MgCatalogue *self, const char *const *enable_ids,
                             const char *const *disable_ids, GError **error)
 {
   g_autofree gboolean *states = NULL;
+  g_auto (GStrv) enable = NULL;
+  g_auto (GStrv) disable = NULL;
 
   g_return_val_if_fail (MG_IS_CATALOGUE (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!check_known (self, enable_ids, error) || !check_known (self, disable_ids, error)
-      || !check_conflicts (enable_ids, disable_ids, error))
+  enable = resolve_ids (self, enable_ids, error);
+  if (enable == NULL)
     return FALSE;
+  disable = resolve_ids (self, disable_ids, error);
+  if (disable == NULL || !check_conflicts ((const char *const *) enable,
+                                           (const char *const *) disable, error))
+    return FALSE;
+  enable_ids = (const char *const *) enable;
+  disable_ids = (const char *const *) disable;
 
   /* Groups first, so a metric named on its own overrides its group. */
   states = g_new (gboolean, MAX (self->metrics->len, 1));

@@ -20,6 +20,7 @@ typedef enum {
   MG_CATALOGUE_ERROR_ALWAYS,       /* disabling an "always" metric */
   MG_CATALOGUE_ERROR_NEVER,        /* enabling a "never" metric */
   MG_CATALOGUE_ERROR_UNAVAILABLE,  /* enabling a metric that cannot run here */
+  MG_CATALOGUE_ERROR_AMBIGUOUS_ID, /* matches several ids that differ only in case */
 } MgCatalogueError;
 
 typedef struct {
@@ -61,7 +62,8 @@ guint mg_catalogue_count_diagnostics (MgCatalogue *self, MgSeverity severity);
 
 /* Resets every metric to its default state, then applies the toggles. Ids
  * are metric ids or group ids (a group toggles its available members except
- * "always"/"never" ones). On error nothing changes. */
+ * "always"/"never" ones), matched as mg_catalogue_resolve_id() does. On
+ * error nothing changes. */
 gboolean mg_catalogue_apply_toggles (MgCatalogue *self, const char *const *enable_ids,
                                      const char *const *disable_ids, GError **error);
 
@@ -75,6 +77,11 @@ GPtrArray *mg_catalogue_get_enabled_sources (MgCatalogue *self);
 GPtrArray *mg_catalogue_get_enabled_metrics (MgCatalogue *self, const MgSourceDef *source);
 /* Absolute preload paths of the enabled sources, without duplicates. */
 GStrv mg_catalogue_get_preload_paths (MgCatalogue *self);
+/* The known metric or group id @typed names: itself, else the one id equal
+ * to it without regard to case ("IO" → "io"). Several such ids are an
+ * ambiguity error listing them; none, an unknown-id error with the closest
+ * ids. The result is owned by the catalogue. */
+const char *mg_catalogue_resolve_id (MgCatalogue *self, const char *typed, GError **error);
 /* Up to @max known metric and group ids closest to @id, best first. */
 GStrv mg_catalogue_suggest_ids (MgCatalogue *self, const char *id, guint max);
 

@@ -1,4 +1,4 @@
-/* Suggestions for mistyped metric and group ids. */
+/* Matching and suggestions for typed metric and group ids. */
 #include "mg-config.h"
 
 #include <glib/gi18n.h>
@@ -93,6 +93,30 @@ mg_id_suggest (const char *typed, GPtrArray *candidates, guint max)
   g_array_sort (scored, compare_scored);
   for (guint i = 0; i < scored->len && i < max; i++)
     g_strv_builder_add (builder, g_array_index (scored, Scored, i).id);
+  return g_strv_builder_end (builder);
+}
+
+GStrv
+mg_id_match (const char *typed, GPtrArray *candidates)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  g_return_val_if_fail (typed != NULL && candidates != NULL, NULL);
+
+  for (guint i = 0; i < candidates->len; i++)
+    if (strcmp (typed, g_ptr_array_index (candidates, i)) == 0)
+      {
+        g_strv_builder_add (builder, typed);
+        return g_strv_builder_end (builder);
+      }
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      const char *id = g_ptr_array_index (candidates, i);
+
+      if (g_ascii_strcasecmp (typed, id) == 0 && g_hash_table_add (seen, (gpointer) id))
+        g_strv_builder_add (builder, id);
+    }
   return g_strv_builder_end (builder);
 }
 
