@@ -115,7 +115,7 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version, 
   gboolean profile_only = o->output != NULL || o->n_processes != NOT_GIVEN
                           || o->interval_ms != NOT_GIVEN || o->samples != NOT_GIVEN
                           || o->start_after_s >= 0 || o->stop_after_s >= 0
-                          || o->select_ranks != NULL;
+                          || o->select_ranks != NULL || o->verbose;
   gboolean toggles = o->enable_ids[0] != NULL || o->disable_ids[0] != NULL
                      || o->metrics_path[0] != NULL;
   guint n_modes = !!profile + !!list + (o->export_file != NULL) + !!version;
@@ -136,8 +136,8 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version, 
                                  "options)"));
 
   if (profile_only && o->mode != MG_CLI_MODE_PROFILE)
-    return usage_error (error, _("-o, --np, --interval, --samples, --start-after, --stop-after "
-                                 "and --select-ranks go with --profile"));
+    return usage_error (error, _("-o, --np, --interval, --samples, --start-after, --stop-after, "
+                                 "--select-ranks and --verbose go with --profile"));
   if (toggles && o->mode != MG_CLI_MODE_PROFILE && o->mode != MG_CLI_MODE_LIST_METRICS)
     return usage_error (error, _("--enable-metrics, --disable-metrics and --metrics-path go with "
                                  "--profile or --list-metrics"));
@@ -225,6 +225,8 @@ mg_cli_options_parse (int argc, char **argv, GError **error)
       N_("End the program after SECONDS, still writing the profile"), N_("SECONDS") },
     { "select-ranks", 0, 0, G_OPTION_ARG_STRING, &select_ranks,
       N_("Sample only these MPI ranks, e.g. 0,4-7"), N_("RANKS") },
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose,
+      N_("Print every plugin and metric error of the run in full"), NULL },
     { "enable-metrics", 0, 0, G_OPTION_ARG_STRING_ARRAY, &enable,
       N_("Enable these metric or group ids"), N_("ID,…") },
     { "disable-metrics", 0, 0, G_OPTION_ARG_STRING_ARRAY, &disable,

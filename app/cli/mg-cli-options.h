@@ -37,6 +37,7 @@ typedef struct {
   GStrv metrics_path;     /* never NULL */
   char *export_file;
   GStrv rest;             /* the program and its arguments, or the profile to export */
+  gboolean verbose;       /* --profile: every plugin and metric error in full */
 } MgCliOptions;
 
 /* TRUE when argv asks for a command-line mode rather than the viewer: any

@@ -6,6 +6,7 @@
 
 #include "mg-cli-catalogue.h"
 #include "mg-cli-summary.h"
+#include "mg-cli-unavailable.h"
 #include "mg-cli.h"
 #include "mg-install-paths.h"
 #include "mg-launcher.h"
@@ -213,8 +214,13 @@ mg_cli_profile (const MgCliOptions *o)
                           error->message, mg_launcher_get_record_dir (launcher));
       return status != 0 ? status : MG_EXIT_PROFILE_FILE;
     }
-  mg_cli_print_summary (profile, output, mg_launcher_get_stopped (launcher) ? o->stop_after_s : 0);
+  mg_cli_print_summary (profile, output, mg_launcher_get_stopped (launcher) ? o->stop_after_s : 0,
+                        o->verbose);
   if (o->select_ranks != NULL)
     mg_cli_print_rank_selection (profile, o->select_ranks);
+  /* Asked for and not measured: a script should notice (docs/cli.md). */
+  if (!mg_cli_unavailable_check_enabled (profile, catalogue, (const char *const *) o->enable_ids)
+      && status == 0)
+    return MG_EXIT_METRICS;
   return status;
 }

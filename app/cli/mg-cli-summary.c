@@ -4,78 +4,115 @@
 
 #include <glib/gi18n.h>
 
+#include "mg-cli-unavailable.h"
 #include "mg-rank-list.h"
 
-typedef struct {
-  char *what;       /* "plugin X (lib)" or "metric X" */
-  char *message;
-  guint processes;
-  guint count;
-} ErrorLine;
-
+/* --verbose: every plugin problem in full, then every metric error. */
 static void
-error_line_free (gpointer data)
+print_details (MgProfile *profile, GPtrArray *unavailable)
 {
-  ErrorLine *line = data;
+  guint n_processes = mg_profile_get_n_processes (profile);
 
-  g_free (line->what);
-  g_free (line->message);
-  g_free (line);
-}
-
-/* Keyed by what + message: the same failure in 64 processes is one line. */
-static void
-count_error (GHashTable *table, GPtrArray *order, char *what, const char *message, guint count)
-{
-  g_autofree char *key = g_strconcat (what, "\n", message, NULL);
-  ErrorLine *line = g_hash_table_lookup (table, key);
-
-  if (line == NULL)
+  for (guint i = 0; i < unavailable->len; i++)
     {
-      line = g_new0 (ErrorLine, 1);
-      line->what = what;
-      line->message = g_strdup (message);
-      g_hash_table_insert (table, g_steal_pointer (&key), line);
-      g_ptr_array_add (order, line);
-    }
-  else
-    g_free (what);
-  line->processes++;
-  line->count += count;
-}
+      const MgCliUnavailable *entry = g_ptr_array_index (unavailable, i);
 
-static void
-print_errors (MgProfile *profile)
-{
-  g_autoptr (GHashTable) table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GPtrArray) order = g_ptr_array_new_with_free_func (error_line_free);
-
-  for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
-    {
-      const MgPluginError *e = mg_profile_get_plugin_error (profile, i);
-
-      count_error (table, order, g_strdup_printf (_("plugin %s (%s)"), e->source_id,
-                                                  e->library != NULL ? e->library : "?"),
-                   e->message != NULL ? e->message : "", 1);
+      g_printerr (ngettext ("metrograph: plugin %s (%s): %s (in %u of %u process)\n",
+                            "metrograph: plugin %s (%s): %s (in %u of %u processes)\n",
+                            n_processes),
+                  entry->source_id, entry->library != NULL ? entry->library : "?",
+                  entry->message, entry->processes, n_processes);
     }
   for (guint i = 0; i < mg_profile_get_n_metric_errors (profile); i++)
     {
       const MgMetricError *e = mg_profile_get_metric_error (profile, i);
+      g_autofree char *who = e->process >= 0 && (guint) e->process < n_processes
+                               ? g_strdup_printf ("%d", mg_profile_get_process (profile,
+                                                                              (guint) e->process)->pid)
+                               : g_strdup ("?");
 
-      count_error (table, order, g_strdup_printf (_("metric %s"), e->metric_id),
-                   e->message != NULL ? e->message : "", MAX (e->count, 1));
-    }
-  for (guint i = 0; i < order->len; i++)
-    {
-      const ErrorLine *line = g_ptr_array_index (order, i);
-
-      g_printerr (_("metrograph: %s: %s (seen %u times, in %u processes)\n"), line->what,
-                  line->message, line->count, line->processes);
+      g_printerr (ngettext ("metrograph: metric %s: %s (%u time, in process %s)\n",
+                            "metrograph: metric %s: %s (%u times, in process %s)\n",
+                            MAX (e->count, 1)),
+                  e->metric_id, e->message != NULL ? e->message : "", MAX (e->count, 1), who);
     }
 }
 
+/* One line: "Energy (no RAPL), MPI (not an MPI program)". */
+static char *
+list_unavailable (GPtrArray *unavailable)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < unavailable->len; i++)
+    {
+      const MgCliUnavailable *entry = g_ptr_array_index (unavailable, i);
+
+      if (i > 0)
+        g_string_append (text, ", ");
+      if (*entry->reason != '\0')
+        g_string_append_printf (text, "%s (%s)", entry->name, entry->reason);
+      else
+        g_string_append (text, entry->name);
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* The metric ids with errors, each once: "cpu_time, rss". */
+static char *
+list_metric_errors (MgProfile *profile, guint *n_ids)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < mg_profile_get_n_metric_errors (profile); i++)
+    {
+      const MgMetricError *e = mg_profile_get_metric_error (profile, i);
+
+      if (!g_hash_table_add (seen, e->metric_id))
+        continue;
+      g_string_append_printf (text, "%s%s", text->len > 0 ? ", " : "", e->metric_id);
+    }
+  *n_ids = g_hash_table_size (seen);
+  return g_string_free (text, FALSE);
+}
+
+/* By default one line for what this machine cannot measure and one for
+ * metrics that failed while sampling; the details are in the profile (the
+ * viewer's error list) and, with --verbose, here. */
+static void
+print_problems (MgProfile *profile, gboolean verbose)
+{
+  g_autoptr (GPtrArray) unavailable = mg_cli_unavailable_collect (profile);
+  g_autofree char *listed = NULL;
+  g_autofree char *failed = NULL;
+  guint n_failed = 0;
+
+  if (verbose)
+    {
+      print_details (profile, unavailable);
+      return;
+    }
+  if (unavailable->len > 0)
+    {
+      listed = list_unavailable (unavailable);
+      g_printerr (_("metrograph: not available here: %s; --verbose or the viewer's error list "
+                    "says more\n"),
+                  listed);
+    }
+  failed = list_metric_errors (profile, &n_failed);
+  if (n_failed > 0)
+    g_printerr (ngettext ("metrograph: %u metric failed while sampling: %s; --verbose or the "
+                          "viewer's error list says more\n",
+                          "metrograph: %u metrics failed while sampling: %s; --verbose or the "
+                          "viewer's error list says more\n",
+                          n_failed),
+                n_failed, failed);
+}
+
 void
-mg_cli_print_summary (MgProfile *profile, const char *output, double stopped_after_s)
+mg_cli_print_summary (MgProfile *profile, const char *output, double stopped_after_s,
+                      gboolean verbose)
 {
   const MgRunInfo *info = mg_profile_get_run_info (profile);
   g_autofree char *processes = g_strdup_printf (ngettext ("%u process", "%u processes",
@@ -92,7 +129,7 @@ mg_cli_print_summary (MgProfile *profile, const char *output, double stopped_aft
   if (stopped_after_s > 0)
     g_printerr (_("metrograph: the program was ended after %g s (--stop-after)\n"),
                 stopped_after_s);
-  print_errors (profile);
+  print_problems (profile, verbose);
 }
 
 void

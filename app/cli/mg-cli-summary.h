@@ -1,5 +1,7 @@
 /* The few lines --profile prints on stderr at the end: where the profile is,
- * what it holds, and every plugin or metric error once with its count. */
+ * what it holds, one line for what this machine could not measure and one
+ * for metrics that failed; with --verbose every plugin and metric error in
+ * full instead. */
 #pragma once
 
 #include "mg-profile.h"
@@ -7,7 +9,8 @@
 G_BEGIN_DECLS
 
 /* stopped_after_s > 0: --stop-after ended the program. */
-void mg_cli_print_summary (MgProfile *profile, const char *output, double stopped_after_s);
+void mg_cli_print_summary (MgProfile *profile, const char *output, double stopped_after_s,
+                           gboolean verbose);
 
 /* --select-ranks: the selection and the ranks the profile holds. */
 void mg_cli_print_rank_selection (MgProfile *profile, const char *select_ranks);

@@ -92,15 +92,15 @@ fail (plugin_id_t plugin_id, int code, const char *path)
   if (code == EACCES || code == EPERM)
     allinea_set_plugin_error_messagef (
         plugin_id, code,
-        "Energy: %s is readable only by root (Linux 5.10 and later restrict "
+        "Energy: RAPL readable only by root: %s (Linux 5.10 and later restrict "
         "RAPL counters): run as root, or as root run "
         "'chmod a+r /sys/class/powercap/intel-rapl:*/energy_uj'", path);
   else if (code == ENOENT)
     allinea_set_plugin_error_messagef (
         plugin_id, code,
-        "Energy: %s does not exist: this machine has no RAPL powercap "
-        "interface (virtual machines usually have none; on an Intel or AMD "
-        "host load it with 'modprobe intel_rapl_common')", path);
+        "Energy: no RAPL: %s does not exist, so this machine has no RAPL "
+        "powercap interface (virtual machines usually have none; on an Intel "
+        "or AMD host load it with 'modprobe intel_rapl_common')", path);
   else
     allinea_set_plugin_error_messagef (plugin_id, code,
                                        "Energy: cannot read %s: %s", path,

@@ -1,8 +1,10 @@
 /* Built-in metric plugin "MPI": calls, bytes and time in MPI, from the
  * counters of the MPI wrapper (libmetrograph-mpi-wrap.so, this source's
  * <preload>), found with dlsym(RTLD_DEFAULT, "metrograph_mpi_counters").
- * In a program that is not an MPI program, initialisation fails with a
- * plugin error and the MPI group shows as unavailable. */
+ * In a program that is not an MPI program the plugin declines: it returns
+ * -1 from initialise with error code 0, which says that nothing went wrong
+ * (docs/builtin-metrics.md), and the MPI group shows as unavailable with
+ * the reason "not an MPI program". */
 #include <dlfcn.h>
 
 #include "mg-metric-util.h"
@@ -50,7 +52,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
     {
       counters = NULL;
       allinea_set_plugin_error_message (
-          plugin_id, ENOENT,
+          plugin_id, 0,
           "MPI: not an MPI program (no MPI library is loaded, or the "
           "Metrograph MPI wrapper libmetrograph-mpi-wrap.so was not preloaded)");
       return -1;

@@ -135,7 +135,8 @@ test_usage_errors (Fixture *f, gconstpointer data)
     { { "--profile", "--select-ranks=-1", "true", NULL }, "“-1” is not a rank" },
     { { "--profile", "-n", "2", "--select-ranks=2-5", "true", NULL },
       "--select-ranks=2-5 selects none of the ranks of --np=2 (0 to 1)" },
-    { { "--list-metrics", "--select-ranks=1", NULL }, "--select-ranks go with --profile" },
+    { { "--list-metrics", "--select-ranks=1", NULL }, "--select-ranks and --verbose go with --profile" },
+    { { "--list-metrics", "--verbose", NULL }, "--select-ranks and --verbose go with --profile" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -695,6 +696,114 @@ test_profile_cleared_preload (Fixture *f, gconstpointer data)
   assert_one_error_line (run->err, "no samples were recorded");
   assert_one_error_line (run->err, "cleared LD_PRELOAD");
   g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+}
+
+static guint
+count_stderr_lines (const char *err)
+{
+  guint n = 0;
+
+  for (const char *c = err; *c != '\0'; c++)
+    n += *c == '\n';
+  return n;
+}
+
+/* The line "metrograph: not available here: …", or NULL. */
+static char *
+unavailable_line (const char *err)
+{
+  g_auto (GStrv) lines = g_strsplit (err, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "metrograph: not available here: "))
+      return g_strdup (lines[i]);
+  return NULL;
+}
+
+/* A default run is quiet: at most 4 lines, what this machine cannot measure
+ * in one of them (energy without RAPL, forced here by an empty powercap
+ * folder, with its short reason; MPI in a program without MPI, not an
+ * error); --verbose gives every plugin message in full. */
+static void
+test_profile_summary (Fixture *f, gconstpointer data)
+{
+  g_autofree char *no_rapl = in_dir (f, "no-powercap");
+  g_autofree char *env_rapl = g_strconcat ("METROGRAPH_POWERCAP_DIR=", no_rapl, NULL);
+  const char *env[] = { env_rapl, NULL };
+  const char *args[] = { "--profile", "-o", "quiet.mgprof", "sleep", "0.3", NULL };
+  const char *verbose_args[] = { "--profile", "--verbose", "-o", "verbose.mgprof", "sleep",
+                                 "0.1", NULL };
+  g_autoptr (CliRun) run = cli_run_with_env (f->dir, args, env);
+  g_autoptr (CliRun) verbose = cli_run_with_env (f->dir, verbose_args, env);
+  g_autofree char *output = in_dir (f, "quiet.mgprof");
+  g_autofree char *line = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+
+  assert_status (run, 0);
+  g_assert_cmpuint (count_stderr_lines (run->err), <=, 4);
+  line = unavailable_line (run->err);
+  g_assert_nonnull (line);
+  g_assert_nonnull (strstr (line, "Energy (no RAPL)"));
+  g_assert_nonnull (strstr (line, "; --verbose or the viewer's error list says more"));
+  g_assert_null (strstr (run->err, "seen 1 times"));
+  g_assert_null (strstr (run->err, no_rapl));
+
+  /* Every plugin problem of the profile is named on that line, and given
+   * in full with --verbose. */
+  profile = load_profile (output);
+  g_assert_cmpuint (mg_profile_get_n_plugin_errors (profile), >=, 1);
+  assert_status (verbose, 0);
+  g_assert_null (unavailable_line (verbose->err));
+  for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
+    {
+      const MgPluginError *e = mg_profile_get_plugin_error (profile, i);
+      g_autofree char *name = g_strndup (e->message, strcspn (e->message, ":"));
+
+      g_assert_nonnull (strstr (line, name));
+      g_assert_nonnull (strstr (verbose->err, e->message));
+      /* A program without MPI is no MPI error: the plugin declines (code 0). */
+      if (strstr (e->message, "not an MPI program") != NULL)
+        {
+          g_assert_cmpint (e->code, ==, 0);
+          g_assert_nonnull (strstr (line, "MPI (not an MPI program)"));
+        }
+    }
+}
+
+/* Enabling a metric this machine cannot provide is only known once its
+ * plugin ran in the program: the profile is written without it, the
+ * metric is named with the plugin's reason, and the status is 3 unless the
+ * program failed (its own status then). A group enabled by name alike. */
+static void
+test_profile_enable_unavailable (Fixture *f, gconstpointer data)
+{
+  g_autofree char *no_rapl = in_dir (f, "no-powercap");
+  g_autofree char *env_rapl = g_strconcat ("METROGRAPH_POWERCAP_DIR=", no_rapl, NULL);
+  const char *env[] = { env_rapl, NULL };
+  const char *metric[] = { "--profile", "--enable-metrics=RAPL_POWER", "-o", "m.mgprof",
+                           "/bin/true", NULL };
+  const char *group[] = { "--profile", "--enable-metrics=energy", "-o", "g.mgprof", "/bin/false",
+                          NULL };
+  const char *other[] = { "--profile", "--enable-metrics=io", "-o", "o.mgprof", "/bin/true",
+                          NULL };
+  g_autoptr (CliRun) run_metric = cli_run_with_env (f->dir, metric, env);
+  g_autoptr (CliRun) run_group = cli_run_with_env (f->dir, group, env);
+  g_autoptr (CliRun) run_other = cli_run_with_env (f->dir, other, env);
+  g_autofree char *m_path = in_dir (f, "m.mgprof");
+  g_autofree char *g_path = in_dir (f, "g.mgprof");
+  g_autoptr (MgProfile) profile = NULL;
+
+  assert_status (run_metric, 3);
+  assert_one_error_line (run_metric->err, "--enable-metrics=RAPL_POWER: not available on this "
+                                          "machine: Energy: no RAPL: ");
+  assert_one_error_line (run_metric->err, "(the profile is written without it)");
+  profile = load_profile (m_path);
+  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 0);
+  assert_status (run_group, 1);
+  assert_one_error_line (run_group->err, "--enable-metrics=energy: not available");
+  g_assert_true (g_file_test (g_path, G_FILE_TEST_EXISTS));
+  assert_status (run_other, 0);
+  g_assert_null (strstr (run_other->err, "--enable-metrics"));
 }
 
 /* ---- signals ---- */
@@ -1294,6 +1403,8 @@ main (int argc, char **argv)
   add ("/cli/profile/static", test_profile_static);
   add ("/cli/profile/short-program", test_profile_short_program);
   add ("/cli/profile/cleared-preload", test_profile_cleared_preload);
+  add ("/cli/profile/summary", test_profile_summary);
+  add ("/cli/profile/enable-unavailable", test_profile_enable_unavailable);
   add ("/cli/signals/stop-after", test_signals_stop_after);
   g_test_add ("/cli/signals/sigint", Fixture, GINT_TO_POINTER (SIGINT), fixture_setup,
               test_signals_forwarded, fixture_teardown);

@@ -1,0 +1,190 @@
+#include "mg-config.h"
+
+#include "mg-cli-unavailable.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "mg-cli.h"
+
+/* Longer prefixes are sentences, not names; longer reasons are cut. */
+enum { NAME_MAX_CHARS = 40, REASON_MAX_CHARS = 60 };
+
+void
+mg_cli_unavailable_free (MgCliUnavailable *entry)
+{
+  g_free (entry->source_id);
+  g_free (entry->library);
+  g_free (entry->message);
+  g_free (entry->name);
+  g_free (entry->reason);
+  g_free (entry);
+}
+
+/* The first of ": ", " (", "; " in @text, or its end. */
+static const char *
+clause_end (const char *text)
+{
+  const char *end = text + strlen (text);
+  const char *const marks[] = { ": ", " (", "; " };
+
+  for (guint i = 0; i < G_N_ELEMENTS (marks); i++)
+    {
+      const char *at = strstr (text, marks[i]);
+
+      if (at != NULL && at < end)
+        end = at;
+    }
+  return end;
+}
+
+void
+mg_cli_unavailable_split (const char *message, char **name, char **reason)
+{
+  const char *colon = strstr (message, ": ");
+  const char *rest = message;
+  g_autofree char *clause = NULL;
+
+  *name = NULL;
+  /* "Energy: no RAPL: …": a name has no path in it and is short. */
+  if (colon != NULL && colon > message
+      && g_utf8_strlen (message, colon - message) <= NAME_MAX_CHARS
+      && memchr (message, '/', (size_t) (colon - message)) == NULL)
+    {
+      *name = g_strndup (message, (gsize) (colon - message));
+      rest = colon + 2;
+    }
+  clause = g_strstrip (g_strndup (rest, (gsize) (clause_end (rest) - rest)));
+  if (g_utf8_strlen (clause, -1) > REASON_MAX_CHARS)
+    {
+      g_autofree char *cut = g_utf8_substring (clause, 0, REASON_MAX_CHARS - 1);
+
+      *reason = g_strconcat (cut, "…", NULL);
+    }
+  else
+    *reason = g_steal_pointer (&clause);
+}
+
+GPtrArray *
+mg_cli_unavailable_collect (MgProfile *profile)
+{
+  GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_cli_unavailable_free);
+  g_autoptr (GHashTable) by_source = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
+    {
+      const MgPluginError *e = mg_profile_get_plugin_error (profile, i);
+      MgCliUnavailable *entry;
+
+      /* Damaged records are errors of the run, not of a plugin. */
+      if (e->source_id == NULL)
+        continue;
+      entry = g_hash_table_lookup (by_source, e->source_id);
+      if (entry == NULL)
+        {
+          entry = g_new0 (MgCliUnavailable, 1);
+          entry->source_id = g_strdup (e->source_id);
+          entry->library = g_strdup (e->library);
+          entry->message = g_strdup (e->message != NULL ? e->message : "");
+          mg_cli_unavailable_split (entry->message, &entry->name, &entry->reason);
+          if (entry->name == NULL)
+            entry->name = g_strdup (e->source_id);
+          g_ptr_array_add (entries, entry);
+          g_hash_table_insert (by_source, entry->source_id, entry);
+        }
+      entry->processes++;
+    }
+  return entries;
+}
+
+/* TRUE when @id (a metric of the profile) has no value in any window. */
+static gboolean
+has_no_value (MgProfile *profile, const char *id)
+{
+  int index = mg_profile_find_metric (profile, id);
+  const MgSeries *series;
+
+  if (index < 0)
+    return TRUE;
+  series = mg_profile_get_series (profile, (guint) index);
+  if (series == NULL)
+    {
+      const MgSingleValue *single = mg_profile_get_single_value (profile, (guint) index);
+
+      return single == NULL || single->count == 0;
+    }
+  for (guint w = 0; w < mg_profile_get_n_windows (profile); w++)
+    if (!isnan (series->means[w]))
+      return FALSE;
+  return TRUE;
+}
+
+/* The unavailable plugin behind @metric when it recorded nothing, else NULL. */
+static const MgCliUnavailable *
+missing_because (MgProfile *profile, GPtrArray *unavailable, const MgCatalogueMetric *metric)
+{
+  if (metric->source == NULL || !has_no_value (profile, metric->def->id))
+    return NULL;
+  for (guint i = 0; i < unavailable->len; i++)
+    {
+      const MgCliUnavailable *entry = g_ptr_array_index (unavailable, i);
+
+      if (strcmp (entry->source_id, metric->source->id) == 0)
+        return entry;
+    }
+  return NULL;
+}
+
+/* The reason when every metric @id names recorded nothing for want of its
+ * plugin, else NULL. */
+static const MgCliUnavailable *
+id_unavailable (MgProfile *profile, MgCatalogue *catalogue, GPtrArray *unavailable,
+                const char *id)
+{
+  const MgCatalogueMetric *metric = mg_catalogue_lookup_metric (catalogue, id);
+  const MgCatalogueGroup *group;
+  const MgCliUnavailable *why = NULL;
+
+  if (metric != NULL)
+    return missing_because (profile, unavailable, metric);
+  group = mg_catalogue_lookup_group (catalogue, id);
+  for (guint j = 0; group != NULL && j < group->members->len; j++)
+    {
+      const MgCatalogueMetric *member = g_ptr_array_index (group->members, j);
+      const MgCliUnavailable *member_why;
+
+      if (!member->enabled)
+        continue;
+      member_why = missing_because (profile, unavailable, member);
+      if (member_why == NULL)
+        return NULL;
+      why = why != NULL ? why : member_why;
+    }
+  return why;
+}
+
+gboolean
+mg_cli_unavailable_check_enabled (MgProfile *profile, MgCatalogue *catalogue,
+                                  const char *const *enable_ids)
+{
+  g_autoptr (GPtrArray) unavailable = mg_cli_unavailable_collect (profile);
+  gboolean all = TRUE;
+
+  for (guint i = 0; enable_ids != NULL && enable_ids[i] != NULL && unavailable->len > 0; i++)
+    {
+      const char *id = mg_catalogue_resolve_id (catalogue, enable_ids[i], NULL);
+      const MgCliUnavailable *why;
+
+      if (id == NULL)
+        continue;
+      why = id_unavailable (profile, catalogue, unavailable, id);
+      if (why == NULL)
+        continue;
+      mg_cli_print_error (_("--enable-metrics=%s: not available on this machine: %s (the "
+                            "profile is written without it)"),
+                          enable_ids[i], why->message);
+      all = FALSE;
+    }
+  return all;
+}
