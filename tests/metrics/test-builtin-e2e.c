@@ -348,8 +348,8 @@ test_energy_absent (Fixture *f, gconstpointer data)
   const MgPluginError *e = find_plugin_error (p, "org.metrograph.metrics.energy_src");
   g_assert_nonnull (e);
   g_test_message ("energy: %s", e->message);
-  g_autofree char *expected = g_strdup_printf ("Energy: %s does not exist: this "
-                                               "machine has no RAPL powercap interface",
+  g_autofree char *expected = g_strdup_printf ("Energy: no RAPL: %s does not exist, so "
+                                               "this machine has no RAPL powercap interface",
                                                missing);
   g_assert_true (g_str_has_prefix (e->message, expected));
   g_assert_cmpint (e->code, ==, ENOENT);
