@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mg-record-format.h"
+#include "format/mg-record-format.h"
 
 typedef struct {
   int fd;

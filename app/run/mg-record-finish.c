@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mg-record-format.h"
+#include "format/mg-record-format.h"
 
 static gboolean
 write_field (int fd, size_t offset, const void *value, size_t size)
