@@ -47,7 +47,4 @@ MG_HIDDEN_FN void mg_record_merge (MgRecordWriter *w);
 MG_HIDDEN_FN void mg_record_begin_rewrite (MgRecordWriter *w);
 MG_HIDDEN_FN void mg_record_end_rewrite (MgRecordWriter *w);
 
-/* Copies src into a fixed-size record string field, always NUL-terminated. */
-MG_HIDDEN_FN void mg_record_copy_str (char *dst, size_t size, const char *src);
-
 #endif /* MG_RECORD_WRITER_H */
