@@ -1,14 +1,14 @@
 /* Run plan parser: line-based, TAB-separated fields with \\ \t \n escapes. */
 #include "mg-plan.h"
 
+#include "format/mg-plan-keywords.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { MAX_LINE = 4096, MAX_FIELDS = 16 };
 
 typedef struct {
   const char *path;
@@ -29,56 +29,6 @@ fail (Ctx *ctx, const char *fmt, ...)
       va_end (ap);
     }
   return -1;
-}
-
-/* Splits line in place at TABs and resolves escapes; returns the field count
- * or -1 on a bad escape. */
-static int
-split_fields (char *line, char **fields, int max)
-{
-  int n = 0;
-  char *out = line;
-  fields[n++] = out;
-  for (char *in = line; *in; in++)
-    {
-      if (*in == '\t')
-        {
-          *out++ = '\0';
-          if (n == max)
-            return max + 1;
-          fields[n++] = out;
-        }
-      else if (*in == '\\')
-        {
-          in++;
-          if (*in == '\\')
-            *out++ = '\\';
-          else if (*in == 't')
-            *out++ = '\t';
-          else if (*in == 'n')
-            *out++ = '\n';
-          else
-            return -1;
-        }
-      else
-        *out++ = *in;
-    }
-  *out = '\0';
-  return n;
-}
-
-static int
-parse_long (const char *s, long min, long *out)
-{
-  char *end;
-  if (*s == '\0' || *s == '+' || *s == '-' || *s == ' ')
-    return -1;
-  errno = 0;
-  long v = strtol (s, &end, 10);
-  if (errno || *end || v < min)
-    return -1;
-  *out = v;
-  return 0;
 }
 
 static int
@@ -114,9 +64,10 @@ static int
 parse_source (Ctx *ctx, MgPlan *plan, char **f, int n)
 {
   long index;
-  if (n != 6)
-    return fail (ctx, "'source' needs 5 fields, found %d", n - 1);
-  if (parse_long (f[1], 0, &index) < 0 || (size_t) index != plan->n_sources)
+  if (n != (int) mg_plan_keywords[MG_PLAN_KEY_SOURCE].n_fields + 1)
+    return fail (ctx, "'%s' needs %u fields, found %d", f[0],
+                 mg_plan_keywords[MG_PLAN_KEY_SOURCE].n_fields, n - 1);
+  if (mg_plan_parse_number (f[1], 0, &index) < 0 || (size_t) index != plan->n_sources)
     return fail (ctx, "source index '%s' should be %zu", f[1], plan->n_sources);
   if (f[3][0] != '/')
     return fail (ctx, "source library '%s' is not an absolute path", f[3]);
@@ -134,25 +85,28 @@ parse_metric (Ctx *ctx, MgPlan *plan, char **f, int n)
 {
   long index, source;
   MgPlanMetric m = { 0 };
-  if (n != 13)
-    return fail (ctx, "'metric' needs 12 fields, found %d", n - 1);
-  if (parse_long (f[1], 0, &index) < 0 || (size_t) index != plan->n_metrics)
+  if (n != (int) mg_plan_keywords[MG_PLAN_KEY_METRIC].n_fields + 1)
+    return fail (ctx, "'%s' needs %u fields, found %d", f[0],
+                 mg_plan_keywords[MG_PLAN_KEY_METRIC].n_fields, n - 1);
+  if (mg_plan_parse_number (f[1], 0, &index) < 0 || (size_t) index != plan->n_metrics)
     return fail (ctx, "metric index '%s' should be %zu", f[1], plan->n_metrics);
-  if (parse_long (f[2], 0, &source) < 0 || (size_t) source >= plan->n_sources)
+  if (mg_plan_parse_number (f[2], 0, &source) < 0 || (size_t) source >= plan->n_sources)
     return fail (ctx, "metric source index '%s' names no earlier source line", f[2]);
   if (f[3][0] == '\0' || f[4][0] == '\0')
     return fail (ctx, "metric id and getter must not be empty");
-  if (strcmp (f[5], "double") == 0)
+  if (strcmp (f[5], MG_PLAN_TYPE_DOUBLE) == 0)
     m.is_double = true;
-  else if (strcmp (f[5], "uint64_t") != 0)
-    return fail (ctx, "data type '%s' is neither uint64_t nor double", f[5]);
+  else if (strcmp (f[5], MG_PLAN_TYPE_UINT64) != 0)
+    return fail (ctx, "data type '%s' is neither " MG_PLAN_TYPE_UINT64 " nor " MG_PLAN_TYPE_DOUBLE,
+                 f[5]);
   if (parse_bool (f[7], &m.divide) < 0 || parse_bool (f[8], &m.one_per_node) < 0
       || parse_bool (f[9], &m.backfill) < 0)
     return fail (ctx, "divide, one per node and backfill must be 0 or 1");
-  if (strcmp (f[10], "single_value") == 0)
+  if (strcmp (f[10], MG_PLAN_DOMAIN_SINGLE_VALUE) == 0)
     m.single_value = true;
-  else if (strcmp (f[10], "time") != 0)
-    return fail (ctx, "domain '%s' is neither time nor single_value", f[10]);
+  else if (strcmp (f[10], MG_PLAN_DOMAIN_TIME) != 0)
+    return fail (ctx, "domain '%s' is neither " MG_PLAN_DOMAIN_TIME " nor "
+                 MG_PLAN_DOMAIN_SINGLE_VALUE, f[10]);
   m.source = (unsigned) source;
   m.id = dup_or_die (f[3]);
   m.getter = dup_or_die (f[4]);
@@ -178,7 +132,7 @@ parse_ranks (Ctx *ctx, MgPlan *plan, char *list)
       char *dash = strchr (item, '-');
       if (dash)
         *dash = '\0';
-      if (parse_long (item, 0, &r.first) < 0 || parse_long (dash ? dash + 1 : item, 0, &r.last) < 0
+      if (mg_plan_parse_number (item, 0, &r.first) < 0 || mg_plan_parse_number (dash ? dash + 1 : item, 0, &r.last) < 0
           || r.last < r.first)
         return fail (ctx, "select_ranks: '%s%s%s' is not a rank or a range FIRST-LAST", item,
                      dash ? "-" : "", dash ? dash + 1 : "");
@@ -191,81 +145,77 @@ parse_ranks (Ctx *ctx, MgPlan *plan, char *list)
 }
 
 static int
-parse_line (Ctx *ctx, MgPlan *plan, char *line)
+parse_text (Ctx *ctx, MgPlan *plan, MgPlanKey key, char *value)
 {
-  char *f[MAX_FIELDS];
-  int n = split_fields (line, f, MAX_FIELDS);
-  if (n < 0)
-    return fail (ctx, "unknown escape (only \\\\, \\t and \\n exist)");
-  if (n > MAX_FIELDS)
-    return fail (ctx, "too many fields");
-  const char *kw = f[0];
-  if (strcmp (kw, "source") == 0)
-    return parse_source (ctx, plan, f, n);
-  if (strcmp (kw, "metric") == 0)
-    return parse_metric (ctx, plan, f, n);
-
-  bool is_string = strcmp (kw, "run_id") == 0 || strcmp (kw, "record_dir") == 0
-                   || strcmp (kw, "skip_program") == 0 || strcmp (kw, "select_ranks") == 0;
-  bool is_number = strcmp (kw, "interval_ms") == 0 || strcmp (kw, "samples") == 0
-                   || strcmp (kw, "start_after_ms") == 0 || strcmp (kw, "stop_after_ms") == 0;
-  if (!is_string && !is_number)
-    return 0; /* unknown keyword: a newer front end */
-  if (n != 2)
-    return fail (ctx, "'%s' needs 1 field, found %d", kw, n - 1);
-
-  if (strcmp (kw, "run_id") == 0)
+  switch (key)
     {
-      if (f[1][0] == '\0' || strchr (f[1], '/'))
+    case MG_PLAN_KEY_RUN_ID:
+      if (value[0] == '\0' || strchr (value, '/'))
         return fail (ctx, "run_id must be non-empty and contain no '/'");
       free (plan->run_id);
-      plan->run_id = dup_or_die (f[1]);
-    }
-  else if (strcmp (kw, "record_dir") == 0)
-    {
-      if (f[1][0] != '/')
-        return fail (ctx, "record_dir '%s' is not an absolute path", f[1]);
+      plan->run_id = dup_or_die (value);
+      return 0;
+    case MG_PLAN_KEY_RECORD_DIR:
+      if (value[0] != '/')
+        return fail (ctx, "record_dir '%s' is not an absolute path", value);
       free (plan->record_dir);
-      plan->record_dir = dup_or_die (f[1]);
-    }
-  else if (strcmp (kw, "select_ranks") == 0)
-    return parse_ranks (ctx, plan, f[1]);
-  else if (strcmp (kw, "skip_program") == 0)
-    {
+      plan->record_dir = dup_or_die (value);
+      return 0;
+    case MG_PLAN_KEY_SELECT_RANKS:
+      return parse_ranks (ctx, plan, value);
+    default: /* MG_PLAN_KEY_SKIP_PROGRAM */
       plan->skip = grow (plan->skip, plan->n_skip, sizeof *plan->skip);
-      plan->skip[plan->n_skip++] = dup_or_die (f[1]);
+      plan->skip[plan->n_skip++] = dup_or_die (value);
+      return 0;
     }
-  else
+}
+
+static long *
+number_field (MgPlan *plan, MgPlanKey key)
+{
+  switch (key)
     {
-      long min = strcmp (kw, "interval_ms") == 0 ? 1 : strcmp (kw, "samples") == 0 ? 16 : 0;
-      long v;
-      if (parse_long (f[1], min, &v) < 0)
-        return fail (ctx, "%s '%s' is not an integer >= %ld", kw, f[1], min);
-      if (strcmp (kw, "interval_ms") == 0)
-        plan->interval_ms = v;
-      else if (strcmp (kw, "samples") == 0)
-        plan->samples = v;
-      else if (strcmp (kw, "start_after_ms") == 0)
-        plan->start_after_ms = v;
-      else
-        plan->stop_after_ms = v;
+    case MG_PLAN_KEY_INTERVAL_MS:
+      return &plan->interval_ms;
+    case MG_PLAN_KEY_SAMPLES:
+      return &plan->samples;
+    case MG_PLAN_KEY_START_AFTER_MS:
+      return &plan->start_after_ms;
+    default: /* MG_PLAN_KEY_STOP_AFTER_MS */
+      return &plan->stop_after_ms;
     }
+}
+
+static int
+parse_line (Ctx *ctx, MgPlan *plan, char *line)
+{
+  char *f[MG_PLAN_MAX_FIELDS];
+  int n = mg_plan_split_fields (line, f, MG_PLAN_MAX_FIELDS);
+  if (n < 0)
+    return fail (ctx, "unknown escape (only \\\\, \\t and \\n exist)");
+  if (n > MG_PLAN_MAX_FIELDS)
+    return fail (ctx, "too many fields");
+  MgPlanKey key = mg_plan_key_lookup (f[0]);
+  if (key == MG_PLAN_N_KEYS)
+    return 0; /* unknown keyword: a newer front end */
+  const MgPlanKeyword *kw = &mg_plan_keywords[key];
+  if (key == MG_PLAN_KEY_SOURCE)
+    return parse_source (ctx, plan, f, n);
+  if (key == MG_PLAN_KEY_METRIC)
+    return parse_metric (ctx, plan, f, n);
+  if (n != (int) kw->n_fields + 1)
+    return fail (ctx, "'%s' needs %u field, found %d", kw->name, kw->n_fields, n - 1);
+  if (kw->kind == MG_PLAN_VALUE_TEXT)
+    return parse_text (ctx, plan, key, f[1]);
+  if (mg_plan_parse_number (f[1], kw->min, number_field (plan, key)) < 0)
+    return fail (ctx, "%s '%s' is not an integer >= %ld", kw->name, f[1], kw->min);
   return 0;
 }
 
-/* The first of the environment variables holding a valid integer >= min. */
-static long
-env_long (const char *a, const char *b, long min, long fallback)
+static const char *
+lookup_env (const char *name, void *data)
 {
-  const char *names[] = { a, b };
-  for (size_t i = 0; i < 2; i++)
-    {
-      const char *v = getenv (names[i]);
-      long out;
-      if (v && parse_long (v, min, &out) == 0)
-        return out;
-    }
-  return fallback;
+  return getenv (name);
 }
 
 int
@@ -287,14 +237,14 @@ mg_plan_load (const char *path, MgPlan *plan, char *err, size_t err_len)
       ctx.line++;
       if (len > 0 && line[len - 1] == '\n')
         line[--len] = '\0';
-      if (len > MAX_LINE)
-        ret = fail (&ctx, "line longer than %d bytes", MAX_LINE);
+      if (len > MG_PLAN_MAX_LINE)
+        ret = fail (&ctx, "line longer than %d bytes", MG_PLAN_MAX_LINE);
       else if (memchr (line, '\0', (size_t) len))
         ret = fail (&ctx, "NUL byte in line");
       else if (ctx.line == 1)
         {
-          if (strcmp (line, "metrograph-plan 1") != 0)
-            ret = fail (&ctx, "first line is not 'metrograph-plan 1'");
+          if (strcmp (line, MG_PLAN_FIRST_LINE) != 0)
+            ret = fail (&ctx, "first line is not '" MG_PLAN_FIRST_LINE "'");
         }
       else if (len > 0 && line[0] != '#')
         ret = parse_line (&ctx, plan, line);
@@ -313,11 +263,11 @@ mg_plan_load (const char *path, MgPlan *plan, char *err, size_t err_len)
       return ret;
     }
   if (plan->interval_ms == 0)
-    plan->interval_ms = env_long ("FORGE_SAMPLER_INTERVAL", "ALLINEA_SAMPLER_INTERVAL", 1, 20);
+    plan->interval_ms = mg_plan_number_default (MG_PLAN_KEY_INTERVAL_MS, lookup_env, NULL);
   if (plan->samples == 0)
-    plan->samples = env_long ("FORGE_SAMPLER_NUM_SAMPLES", "ALLINEA_SAMPLER_NUM_SAMPLES", 16, 4096);
-  if (plan->samples > 1L << 24)
-    plan->samples = 1L << 24;
+    plan->samples = mg_plan_number_default (MG_PLAN_KEY_SAMPLES, lookup_env, NULL);
+  if (plan->samples > MG_PLAN_MAX_SAMPLES)
+    plan->samples = MG_PLAN_MAX_SAMPLES;
   return 0;
 }
 

@@ -9,41 +9,12 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-static uint64_t
-align8 (uint64_t v)
-{
-  return (v + 7) & ~(uint64_t) 7;
-}
-
-void
-mg_record_copy_str (char *dst, size_t size, const char *src)
-{
-  size_t n = src ? strlen (src) : 0;
-  if (n >= size)
-    n = size - 1;
-  if (n)
-    memcpy (dst, src, n);
-  memset (dst + n, 0, size - n);
-}
-
 static void
-fill_header (MgRecordHeader *h, uint64_t file_size, uint32_t n_plugins, uint32_t n_metrics,
-             uint32_t capacity, int pid, const char *host, int64_t start_mono_ns)
+fill_header (MgRecordHeader *h, uint32_t n_plugins, uint32_t n_metrics, uint32_t capacity,
+             int pid, const char *host, int64_t start_mono_ns)
 {
-  memset (h, 0, sizeof *h);
-  memcpy (h->magic, MG_RECORD_MAGIC, MG_RECORD_MAGIC_LEN);
-  h->version = MG_RECORD_VERSION;
-  h->header_size = sizeof *h;
-  h->file_size = file_size;
-  h->n_plugins = n_plugins;
-  h->n_metrics = n_metrics;
-  h->capacity = capacity;
-  h->sample_stride = (uint32_t) (sizeof (MgRecordSample) + n_metrics * sizeof (MgRecordValue));
-  h->plugins_offset = align8 (sizeof *h);
-  h->metrics_offset = align8 (h->plugins_offset + (uint64_t) n_plugins * sizeof (MgRecordPlugin));
-  h->samples_offset = align8 (h->metrics_offset + (uint64_t) n_metrics * sizeof (MgRecordMetric));
+  mg_record_header_init (h, n_plugins, n_metrics, capacity);
   h->pid = pid;
-  h->rank = -1;
   h->start_mono_ns = start_mono_ns;
   mg_record_copy_str (h->host, sizeof h->host, host);
 }
@@ -63,8 +34,7 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, int pid,
       snprintf (err, err_len, "record path in '%s' is too long", dir);
       return -ENAMETOOLONG;
     }
-  fill_header (&h, 0, n_plugins, n_metrics, capacity, pid, host, start_mono_ns);
-  h.file_size = h.samples_offset + (uint64_t) capacity * h.sample_stride;
+  fill_header (&h, n_plugins, n_metrics, capacity, pid, host, start_mono_ns);
 
   int fd = open (w->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
@@ -87,7 +57,7 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, int pid,
       snprintf (err, err_len, "cannot allocate record %s (%llu bytes): %s", w->path,
                 (unsigned long long) h.file_size, strerror (e));
       /* A valid record of its own: no tables, no slots, just the reason. */
-      fill_header (&h, 0, 0, 0, 0, pid, host, start_mono_ns);
+      fill_header (&h, 0, 0, 0, pid, host, start_mono_ns);
       h.file_size = sizeof h;
       h.flags |= MG_RECORD_FLAG_STOPPED;
       h.record_error_code = e;

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mg-record-format.h"
+#include "format/mg-record-format.h"
 
 typedef struct {
   int fd;
@@ -46,8 +46,5 @@ MG_HIDDEN_FN void mg_record_merge (MgRecordWriter *w);
 /* Seqlock around in-place rewrites (merge, backfill). */
 MG_HIDDEN_FN void mg_record_begin_rewrite (MgRecordWriter *w);
 MG_HIDDEN_FN void mg_record_end_rewrite (MgRecordWriter *w);
-
-/* Copies src into a fixed-size record string field, always NUL-terminated. */
-MG_HIDDEN_FN void mg_record_copy_str (char *dst, size_t size, const char *src);
 
 #endif /* MG_RECORD_WRITER_H */

@@ -2,6 +2,7 @@
 
 #include "mg-cli-options.h"
 
+#include "format/mg-plan-keywords.h"
 #include "mg-mpi.h"
 #include "mg-rank-list.h"
 
@@ -99,10 +100,11 @@ check_numbers (MgCliOptions *o, GError **error)
 {
   if (o->n_processes != NOT_GIVEN && o->n_processes < 1)
     return usage_error (error, _("--np must be a number of processes of at least 1"));
-  if (o->interval_ms != NOT_GIVEN && o->interval_ms < 1)
-    return usage_error (error, _("--interval must be a number of milliseconds of at least 1"));
-  if (o->samples != NOT_GIVEN && o->samples < 16)
-    return usage_error (error, _("--samples must be at least 16"));
+  if (o->interval_ms != NOT_GIVEN && o->interval_ms < MG_PLAN_MIN_INTERVAL_MS)
+    return usage_error (error, _("--interval must be a number of milliseconds of at least %d"),
+                        MG_PLAN_MIN_INTERVAL_MS);
+  if (o->samples != NOT_GIVEN && o->samples < MG_PLAN_MIN_SAMPLES)
+    return usage_error (error, _("--samples must be at least %d"), MG_PLAN_MIN_SAMPLES);
   if (o->start_after_s > 0 && o->stop_after_s > 0 && o->stop_after_s <= o->start_after_s)
     return usage_error (error, _("--stop-after must be later than --start-after"));
   return TRUE;
@@ -208,6 +210,10 @@ mg_cli_options_parse (int argc, char **argv, GError **error)
   gboolean profile = FALSE, list = FALSE, version = FALSE;
   g_autofree char *start_after = NULL, *stop_after = NULL, *select_ranks = NULL;
   g_auto (GStrv) enable = NULL, disable = NULL, metrics_path = NULL, rest = NULL;
+  g_autofree char *interval_help = g_strdup_printf (_("Sample every MS milliseconds (default %d)"),
+                                                    MG_PLAN_DEFAULT_INTERVAL_MS);
+  g_autofree char *samples_help = g_strdup_printf (
+      _("Keep at most N samples per process (default %d)"), MG_PLAN_DEFAULT_SAMPLES);
   const GOptionEntry entries[] = {
     { "profile", 0, 0, G_OPTION_ARG_NONE, &profile,
       N_("Profile PROGRAM and write a profile file"), NULL },
@@ -216,9 +222,9 @@ mg_cli_options_parse (int argc, char **argv, GError **error)
     { "np", 'n', 0, G_OPTION_ARG_INT, &o->n_processes,
       N_("Start N MPI processes with mpirun"), N_("N") },
     { "interval", 0, 0, G_OPTION_ARG_INT, &o->interval_ms,
-      N_("Sample every MS milliseconds (default 20)"), N_("MS") },
+      interval_help, N_("MS") },
     { "samples", 0, 0, G_OPTION_ARG_INT, &o->samples,
-      N_("Keep at most N samples per process (default 4096)"), N_("N") },
+      samples_help, N_("N") },
     { "start-after", 0, 0, G_OPTION_ARG_STRING, &start_after,
       N_("Start sampling SECONDS after the start"), N_("SECONDS") },
     { "stop-after", 0, 0, G_OPTION_ARG_STRING, &stop_after,

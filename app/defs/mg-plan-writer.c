@@ -6,7 +6,7 @@
 
 #include "mg-plan-writer.h"
 
-#define PLAN_MAX_LINE 4096
+#include "format/mg-plan-keywords.h"
 
 G_DEFINE_QUARK (mg-plan-error-quark, mg_plan_error)
 
@@ -17,12 +17,13 @@ mg_plan_escape_field (const char *field)
 
   for (const char *p = field != NULL ? field : ""; *p != '\0'; p++)
     {
-      if (*p == '\\')
-        g_string_append (out, "\\\\");
-      else if (*p == '\t')
-        g_string_append (out, "\\t");
-      else if (*p == '\n')
-        g_string_append (out, "\\n");
+      char letter = mg_plan_escape_letter (*p);
+
+      if (letter != 0)
+        {
+          g_string_append_c (out, '\\');
+          g_string_append_c (out, letter);
+        }
       else
         g_string_append_c (out, *p);
     }
@@ -31,34 +32,47 @@ mg_plan_escape_field (const char *field)
 
 /* Appends "keyword\tf1\tf2…\n"; fails on a line the sampler would refuse. */
 static gboolean
-append_line (GString *plan, GError **error, const char *keyword, ...) G_GNUC_NULL_TERMINATED;
+append_line (GString *plan, GError **error, MgPlanKey key, ...) G_GNUC_NULL_TERMINATED;
 
 static gboolean
-append_line (GString *plan, GError **error, const char *keyword, ...)
+append_line (GString *plan, GError **error, MgPlanKey key, ...)
 {
+  const MgPlanKeyword *keyword = &mg_plan_keywords[key];
   gsize start = plan->len;
+  guint n_fields = 0;
   va_list args;
   const char *field;
 
-  g_string_append (plan, keyword);
-  va_start (args, keyword);
+  g_string_append (plan, keyword->name);
+  va_start (args, key);
   while ((field = va_arg (args, const char *)) != NULL)
     {
       g_autofree char *escaped = mg_plan_escape_field (field);
 
       g_string_append_c (plan, '\t');
       g_string_append (plan, escaped);
+      n_fields++;
     }
   va_end (args);
   g_string_append_c (plan, '\n');
-  if (plan->len - start > PLAN_MAX_LINE)
+  g_assert (n_fields == keyword->n_fields);
+  /* The line without its '\n', as the sampler measures it. */
+  if (plan->len - start - 1 > MG_PLAN_MAX_LINE)
     {
       g_set_error (error, MG_PLAN_ERROR, MG_PLAN_ERROR_INVALID,
                    _("the run plan's '%s' line would be longer than %d bytes; use shorter "
-                     "paths or ids"), keyword, PLAN_MAX_LINE);
+                     "paths or ids"), keyword->name, MG_PLAN_MAX_LINE);
       return FALSE;
     }
   return TRUE;
+}
+
+/* A NUMBER keyword's line, when value is given (> 0). */
+static void
+append_number (GString *plan, MgPlanKey key, guint64 value)
+{
+  if (value > 0)
+    g_string_append_printf (plan, "%s\t%" G_GUINT64_FORMAT "\n", MG_PLAN_KEYWORD (key), value);
 }
 
 /* What the sampler accepts: digits, ',' and '-' only (app/run/mg-rank-list.c
@@ -72,16 +86,16 @@ ranks_ok (const char *ranks)
 static gboolean
 check_options (const MgPlanOptions *options, GError **error)
 {
-  const char *problem = NULL;
+  g_autofree char *problem = NULL;
 
   if (options->run_id == NULL || *options->run_id == '\0')
-    problem = _("the run id is empty");
+    problem = g_strdup (_("the run id is empty"));
   else if (options->record_dir == NULL || !g_path_is_absolute (options->record_dir))
-    problem = _("the record folder is not an absolute path");
-  else if (options->samples != 0 && options->samples < 16)
-    problem = _("the number of samples is below 16");
+    problem = g_strdup (_("the record folder is not an absolute path"));
+  else if (options->samples != 0 && options->samples < MG_PLAN_MIN_SAMPLES)
+    problem = g_strdup_printf (_("the number of samples is below %d"), MG_PLAN_MIN_SAMPLES);
   else if (options->select_ranks != NULL && !ranks_ok (options->select_ranks))
-    problem = _("the list of selected ranks is not in canonical form");
+    problem = g_strdup (_("the list of selected ranks is not in canonical form"));
   if (problem == NULL)
     return TRUE;
   g_set_error (error, MG_PLAN_ERROR, MG_PLAN_ERROR_INVALID, _("cannot write the run plan: %s"),
@@ -92,25 +106,19 @@ check_options (const MgPlanOptions *options, GError **error)
 static gboolean
 append_header (GString *plan, const MgPlanOptions *options, GError **error)
 {
-  g_string_append (plan, "metrograph-plan 1\n");
-  if (!append_line (plan, error, "run_id", options->run_id, NULL)
-      || !append_line (plan, error, "record_dir", options->record_dir, NULL))
+  g_string_append (plan, MG_PLAN_FIRST_LINE "\n");
+  if (!append_line (plan, error, MG_PLAN_KEY_RUN_ID, options->run_id, NULL)
+      || !append_line (plan, error, MG_PLAN_KEY_RECORD_DIR, options->record_dir, NULL))
     return FALSE;
-  if (options->interval_ms > 0)
-    g_string_append_printf (plan, "interval_ms\t%u\n", options->interval_ms);
-  if (options->samples > 0)
-    g_string_append_printf (plan, "samples\t%u\n", options->samples);
-  if (options->start_after_ms > 0)
-    g_string_append_printf (plan, "start_after_ms\t%" G_GUINT64_FORMAT "\n",
-                            options->start_after_ms);
-  if (options->stop_after_ms > 0)
-    g_string_append_printf (plan, "stop_after_ms\t%" G_GUINT64_FORMAT "\n",
-                            options->stop_after_ms);
+  append_number (plan, MG_PLAN_KEY_INTERVAL_MS, options->interval_ms);
+  append_number (plan, MG_PLAN_KEY_SAMPLES, options->samples);
+  append_number (plan, MG_PLAN_KEY_START_AFTER_MS, options->start_after_ms);
+  append_number (plan, MG_PLAN_KEY_STOP_AFTER_MS, options->stop_after_ms);
   for (guint i = 0; options->skip_programs != NULL && options->skip_programs[i] != NULL; i++)
-    if (!append_line (plan, error, "skip_program", options->skip_programs[i], NULL))
+    if (!append_line (plan, error, MG_PLAN_KEY_SKIP_PROGRAM, options->skip_programs[i], NULL))
       return FALSE;
   if (options->select_ranks != NULL
-      && !append_line (plan, error, "select_ranks", options->select_ranks, NULL))
+      && !append_line (plan, error, MG_PLAN_KEY_SELECT_RANKS, options->select_ranks, NULL))
     return FALSE;
   return TRUE;
 }
@@ -123,13 +131,15 @@ append_metric (GString *plan, guint index, guint source_index, const MgMetricDef
 
   g_snprintf (index_text, sizeof index_text, "%u", index);
   g_snprintf (source_text, sizeof source_text, "%u", source_index);
-  return append_line (plan, error, "metric", index_text, source_text, def->id,
+  return append_line (plan, error, MG_PLAN_KEY_METRIC, index_text, source_text, def->id,
                       def->function_name,
-                      def->data_type == MG_DATA_TYPE_DOUBLE ? "double" : "uint64_t",
+                      def->data_type == MG_DATA_TYPE_DOUBLE ? MG_PLAN_TYPE_DOUBLE
+                                                            : MG_PLAN_TYPE_UINT64,
                       def->units != NULL ? def->units : "",
                       def->divide_by_sample_time ? "1" : "0", def->one_per_node ? "1" : "0",
                       def->backfill ? "1" : "0",
-                      def->domain == MG_DOMAIN_SINGLE_VALUE ? "single_value" : "time",
+                      def->domain == MG_DOMAIN_SINGLE_VALUE ? MG_PLAN_DOMAIN_SINGLE_VALUE
+                                                            : MG_PLAN_DOMAIN_TIME,
                       def->config_env != NULL ? def->config_env : "",
                       def->custom_data != NULL ? def->custom_data : "", NULL);
 }
@@ -156,7 +166,7 @@ mg_plan_to_string (MgCatalogue *catalogue, const MgPlanOptions *options, GError 
       char index_text[16];
 
       g_snprintf (index_text, sizeof index_text, "%u", s);
-      if (!append_line (plan, error, "source", index_text, source->id, source->library_path,
+      if (!append_line (plan, error, MG_PLAN_KEY_SOURCE, index_text, source->id, source->library_path,
                         source->start_function != NULL ? source->start_function : "",
                         source->stop_function != NULL ? source->stop_function : "", NULL))
         return NULL;

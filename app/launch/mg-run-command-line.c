@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "format/mg-plan-keywords.h"
 #include "mg-output-name.h"
 #include "mg-rank-list.h"
 #include "mg-run-metric-toggles.h"
@@ -318,13 +319,13 @@ parse_option (Words *w, MgRunSettings *s, GPtrArray *enable, GPtrArray *disable,
     }
   else if (MATCH ("--interval", NULL))
     {
-      if (!parse_uint ("--interval", value, 1, _("a number of milliseconds"), &n, error))
+      if (!parse_uint ("--interval", value, MG_PLAN_MIN_INTERVAL_MS, _("a number of milliseconds"), &n, error))
         return FALSE;
       mg_run_settings_set_interval_ms (s, n);
     }
   else if (MATCH ("--samples", NULL))
     {
-      if (!parse_uint ("--samples", value, 16, _("a number of samples"), &n, error))
+      if (!parse_uint ("--samples", value, MG_PLAN_MIN_SAMPLES, _("a number of samples"), &n, error))
         return FALSE;
       mg_run_settings_set_max_samples (s, n);
     }

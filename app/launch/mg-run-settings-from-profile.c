@@ -2,6 +2,7 @@
 
 #include "mg-run-settings-from-profile.h"
 
+#include "format/mg-plan-keywords.h"
 #include "mg-run-command-line.h"
 #include "mg-run-metric-toggles.h"
 
@@ -47,9 +48,9 @@ mg_run_settings_new_from_profile (MgProfile *profile, MgCatalogue *catalogue)
 
   set_program (s, info->argv);
   mg_run_settings_set_working_folder (s, info->working_dir);
-  if (interval > 0 && interval != MG_RUN_DEFAULT_INTERVAL_MS)
+  if (interval > 0 && interval != MG_PLAN_DEFAULT_INTERVAL_MS)
     mg_run_settings_set_interval_ms (s, interval);
-  if (info->max_samples >= 16 && info->max_samples != MG_RUN_DEFAULT_MAX_SAMPLES)
+  if (info->max_samples >= MG_PLAN_MIN_SAMPLES && info->max_samples != MG_PLAN_DEFAULT_SAMPLES)
     mg_run_settings_set_max_samples (s, info->max_samples);
   /* Ranks started by -n: the recorded command line has no launcher. */
   launcher = info->argv != NULL && info->argv[0] != NULL ? g_path_get_basename (info->argv[0]) : NULL;

@@ -5,6 +5,8 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "format/mg-plan-keywords.h"
+
 struct _MgRunSettings
 {
   GObject parent_instance;
@@ -349,37 +351,29 @@ mg_run_settings_build_environment (MgRunSettings *self, const char *const *base)
   return env;
 }
 
-/* As the sampler reads them: the first of the two variables that holds a
- * whole number of at least @min. */
+static const char *
+lookup_environ (const char *name, void *env)
+{
+  return g_environ_getenv (env, name);
+}
+
+/* As the sampler reads it, from the program's environment. */
 static guint
-sampler_default (MgRunSettings *self, const char *name, const char *old_name, guint min,
-                 guint fallback)
+sampler_default (MgRunSettings *self, MgPlanKey key)
 {
   g_auto (GStrv) env = mg_run_settings_build_environment (self, NULL);
-  const char *names[] = { name, old_name };
 
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      const char *value = g_environ_getenv (env, names[i]);
-      guint64 n;
-
-      if (value != NULL && g_ascii_isdigit (value[0])
-          && g_ascii_string_to_unsigned (value, 10, min, G_MAXINT, &n, NULL))
-        return (guint) n;
-    }
-  return fallback;
+  return (guint) CLAMP (mg_plan_number_default (key, lookup_environ, env), 0, G_MAXINT);
 }
 
 guint
 mg_run_settings_get_default_interval_ms (MgRunSettings *self)
 {
-  return sampler_default (self, "FORGE_SAMPLER_INTERVAL", "ALLINEA_SAMPLER_INTERVAL", 1,
-                          MG_RUN_DEFAULT_INTERVAL_MS);
+  return sampler_default (self, MG_PLAN_KEY_INTERVAL_MS);
 }
 
 guint
 mg_run_settings_get_default_max_samples (MgRunSettings *self)
 {
-  return sampler_default (self, "FORGE_SAMPLER_NUM_SAMPLES", "ALLINEA_SAMPLER_NUM_SAMPLES", 16,
-                          MG_RUN_DEFAULT_MAX_SAMPLES);
+  return sampler_default (self, MG_PLAN_KEY_SAMPLES);
 }

@@ -5,7 +5,7 @@
  * equivalent `metrograph --profile …` line and back. GTK-free.
  *
  * Defaults (the command line's): no MPI (n-processes 0), interval 0 and
- * max-samples 0 (the sampler's own defaults, 20 ms and 4096), start-after
+ * max-samples 0 (the sampler's own defaults, format/mg-plan-keywords.h), start-after
  * and stop-after 0 (none), no toggles, output NULL (the MAP-style name in the
  * working folder), select-ranks NULL (every MPI rank sampled). */
 #pragma once
@@ -13,11 +13,6 @@
 #include <glib-object.h>
 
 G_BEGIN_DECLS
-
-/* The sampler's own defaults when neither the plan nor the environment
- * says (sampler/mg-plan.c). */
-#define MG_RUN_DEFAULT_INTERVAL_MS 20
-#define MG_RUN_DEFAULT_MAX_SAMPLES 4096
 
 #define MG_TYPE_RUN_SETTINGS (mg_run_settings_get_type ())
 G_DECLARE_FINAL_TYPE (MgRunSettings, mg_run_settings, MG, RUN_SETTINGS, GObject)
@@ -80,7 +75,8 @@ GStrv mg_run_settings_build_environment (MgRunSettings *self, const char *const 
 /* What the sampler takes when the interval or the sample slots are not
  * given: FORGE_SAMPLER_INTERVAL (ALLINEA_SAMPLER_INTERVAL), resp.
  * FORGE_SAMPLER_NUM_SAMPLES (ALLINEA_SAMPLER_NUM_SAMPLES) in the program's
- * environment (ours with the settings' changes), else 20 ms and 4096. */
+ * environment (ours with the settings' changes), else the sampler's defaults
+ * (MG_PLAN_DEFAULT_INTERVAL_MS, MG_PLAN_DEFAULT_SAMPLES). */
 guint mg_run_settings_get_default_interval_ms (MgRunSettings *self);
 guint mg_run_settings_get_default_max_samples (MgRunSettings *self);
 

@@ -14,9 +14,8 @@
 
 G_DEFINE_QUARK (mg-record-error-quark, mg_record_error)
 
-/* Generous limits that no real plan reaches; they bound what a damaged
- * header can make us allocate. */
-enum { MAX_PLUGINS = 4096, MAX_METRICS = 65536, MAX_CAPACITY = 1 << 24, MAX_TRIES = 200 };
+/* Attempts at a consistent copy of a live record (1 ms apart). */
+enum { MAX_TRIES = 200 };
 
 void
 mg_record_file_free (MgRecordFile *record)
@@ -91,90 +90,42 @@ read_at (int fd, void *buf, gsize len, guint64 offset, const char *path, GError 
 }
 
 static gboolean
-terminated (const char *s, gsize size)
-{
-  return memchr (s, '\0', size) != NULL;
-}
-
-/* Does [offset, offset + count × size) lie in [start, end)? No overflow. */
-static gboolean
-region_ok (guint64 offset, guint64 count, guint64 size, guint64 start, guint64 end)
-{
-  return offset >= start && offset <= end && count <= (end - offset) / MAX (size, 1);
-}
-
-static gboolean
 check_header (const MgRecordHeader *h, guint64 actual_size, const char *path, GError **error)
 {
   g_autofree char *name = g_filename_display_name (path);
-  guint64 plugins_end, metrics_end;
+  MgRecordProblem problem = mg_record_check_header (h, actual_size);
 
-  if (memcmp (h->magic, MG_RECORD_MAGIC, MG_RECORD_MAGIC_LEN) != 0)
-    return invalid (error, path, "wrong magic");
-  if (h->version != MG_RECORD_VERSION)
+  switch (problem)
     {
+    case MG_RECORD_OK:
+      return TRUE;
+    case MG_RECORD_BAD_VERSION:
       g_set_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_VERSION,
                    _("The record “%s” has format version %u; this Metrograph reads version %u. "
                      "Use the same Metrograph for the run and the merge."),
                    name, h->version, MG_RECORD_VERSION);
       return FALSE;
-    }
-  if (h->header_size != sizeof (MgRecordHeader))
-    return invalid (error, path, "wrong header size");
-  if (h->file_size > actual_size)
-    {
+    case MG_RECORD_TRUNCATED:
       g_set_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_TRUNCATED,
                    _("The record “%s” is truncated: %llu of %llu bytes."), name,
                    (unsigned long long) actual_size, (unsigned long long) h->file_size);
       return FALSE;
+    default:
+      return invalid (error, path, mg_record_problem_text (problem));
     }
-  if (h->n_plugins > MAX_PLUGINS || h->n_metrics > MAX_METRICS || h->capacity > MAX_CAPACITY)
-    return invalid (error, path, "implausible counts");
-  if (h->sample_stride != sizeof (MgRecordSample) + (guint64) h->n_metrics * sizeof (MgRecordValue))
-    return invalid (error, path, "wrong sample size");
-  if (!region_ok (h->plugins_offset, h->n_plugins, sizeof (MgRecordPlugin), h->header_size,
-                  h->file_size))
-    return invalid (error, path, "plugin table outside the file");
-  plugins_end = h->plugins_offset + (guint64) h->n_plugins * sizeof (MgRecordPlugin);
-  if (!region_ok (h->metrics_offset, h->n_metrics, sizeof (MgRecordMetric), plugins_end,
-                  h->file_size))
-    return invalid (error, path, "metric table outside the file");
-  metrics_end = h->metrics_offset + (guint64) h->n_metrics * sizeof (MgRecordMetric);
-  if (!region_ok (h->samples_offset, h->capacity, h->sample_stride, metrics_end, h->file_size))
-    return invalid (error, path, "sample slots outside the file");
-  if (h->n_samples > h->capacity)
-    return invalid (error, path, "more samples than slots");
-  if (!terminated (h->host, sizeof h->host) || !terminated (h->program, sizeof h->program)
-      || !terminated (h->run_id, sizeof h->run_id)
-      || !terminated (h->record_error, sizeof h->record_error))
-    return invalid (error, path, "unterminated string in the header");
-  if (h->state > MG_RECORD_STATE_EXECED)
-    return invalid (error, path, "unknown process state");
-  return TRUE;
 }
 
 static gboolean
 check_tables (const MgRecordFile *r, GError **error)
 {
-  for (guint i = 0; i < r->header.n_plugins; i++)
-    {
-      const MgRecordPlugin *p = &r->plugins[i];
+  MgRecordProblem problem = MG_RECORD_OK;
 
-      if (!terminated (p->source_id, sizeof p->source_id)
-          || !terminated (p->library, sizeof p->library) || !terminated (p->error, sizeof p->error))
-        return invalid (error, r->path, "unterminated string in the plugin table");
-      if (p->state > MG_PLUGIN_STATE_NOT_LEADER)
-        return invalid (error, r->path, "unknown plugin state");
-    }
-  for (guint i = 0; i < r->header.n_metrics; i++)
-    {
-      const MgRecordMetric *m = &r->metrics[i];
-
-      if (!terminated (m->id, sizeof m->id) || !terminated (m->error, sizeof m->error))
-        return invalid (error, r->path, "unterminated string in the metric table");
-      if (m->plugin_index >= r->header.n_plugins && r->header.n_plugins > 0)
-        return invalid (error, r->path, "metric names a plugin that is not in the table");
-    }
+  for (guint i = 0; i < r->header.n_plugins && problem == MG_RECORD_OK; i++)
+    problem = mg_record_check_plugin (&r->plugins[i]);
+  for (guint i = 0; i < r->header.n_metrics && problem == MG_RECORD_OK; i++)
+    problem = mg_record_check_metric (&r->metrics[i], r->header.n_plugins);
+  if (problem != MG_RECORD_OK)
+    return invalid (error, r->path, mg_record_problem_text (problem));
   return TRUE;
 }
 
@@ -200,7 +151,7 @@ read_once (int fd, const char *path, guint64 actual_size, gboolean *retry, GErro
             return NULL;
           if (memcmp (magic, MG_RECORD_MAGIC, MG_RECORD_MAGIC_LEN) != 0)
             {
-              invalid (error, path, "wrong magic");
+              invalid (error, path, mg_record_problem_text (MG_RECORD_BAD_MAGIC));
               return NULL;
             }
         }

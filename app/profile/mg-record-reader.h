@@ -1,11 +1,11 @@
-/* Reads one sampler record (sampler/mg-record-format.h, documented in
+/* Reads one sampler record (format/mg-record-format.h, documented in
  * docs/record-format.md) into plain memory, validating everything: the file
  * may be damaged, foreign, or still being written by a running process. */
 #pragma once
 
 #include <glib.h>
 
-#include "mg-record-format.h"
+#include "format/mg-record-format.h"
 
 G_BEGIN_DECLS
 

@@ -33,6 +33,6 @@ char *
 mg_install_paths_get_metrics_dir (void)
 {
   if (mg_install_paths_in_build_tree ())
-    return g_build_filename (MG_BUILD_ROOT, "data", "metrics", NULL);
+    return g_build_filename (MG_BUILD_ROOT, "plugins", NULL);
   return g_strdup (MG_METRICS_DIR);
 }

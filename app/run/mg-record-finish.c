@@ -5,42 +5,24 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "mg-record-format.h"
-
-static gboolean
-write_field (int fd, size_t offset, const void *value, size_t size)
-{
-  return pwrite (fd, value, size, (off_t) offset) == (ssize_t) size;
-}
+#include "format/mg-record-format.h"
 
 static gboolean
 finish_one (const char *path, const char *run_id, int pid, int signal, gint64 end_mono_ns)
 {
   MgRecordHeader header;
-  guint32 state = MG_RECORD_STATE_SIGNALLED;
-  gint32 status = signal;
   gboolean done = FALSE;
   int fd = open (path, O_RDWR | O_CLOEXEC);
 
   if (fd < 0)
     return FALSE;
   if (pread (fd, &header, sizeof header, 0) == (ssize_t) sizeof header
-      && memcmp (header.magic, MG_RECORD_MAGIC, MG_RECORD_MAGIC_LEN) == 0
-      && header.version == MG_RECORD_VERSION && header.pid == pid
-      && header.state == MG_RECORD_STATE_RUNNING
-      && strncmp (header.run_id, run_id, sizeof header.run_id) == 0)
-    {
-      done = write_field (fd, offsetof (MgRecordHeader, end_status), &status, sizeof status);
-      if (done && header.end_mono_ns == 0)
-        done = write_field (fd, offsetof (MgRecordHeader, end_mono_ns), &end_mono_ns,
-                            sizeof end_mono_ns);
-      /* The state last: a reader that sees SIGNALLED sees the rest. */
-      done = done && write_field (fd, offsetof (MgRecordHeader, state), &state, sizeof state);
-    }
+      && mg_record_is_of_run (&header, run_id) && header.pid == pid
+      && header.state == MG_RECORD_STATE_RUNNING)
+    done = mg_record_write_end (fd, &header, MG_RECORD_STATE_SIGNALLED, signal, end_mono_ns);
   close (fd);
   return done;
 }
@@ -75,9 +57,7 @@ read_header (const char *path, const char *run_id, MgRecordHeader *header)
   if (fd < 0)
     return FALSE;
   ok = pread (fd, header, sizeof *header, 0) == (ssize_t) sizeof *header
-       && memcmp (header->magic, MG_RECORD_MAGIC, MG_RECORD_MAGIC_LEN) == 0
-       && header->version == MG_RECORD_VERSION
-       && strncmp (header->run_id, run_id, sizeof header->run_id) == 0;
+       && mg_record_is_of_run (header, run_id);
   close (fd);
   return ok;
 }

@@ -1,5 +1,5 @@
 /* Benchmark of the built-in metrics: reads every built-in definition file
- * in <build>/data/metrics, loads each plugin whose initialisation succeeds
+ * in <build>/plugins, loads each plugin whose initialisation succeeds
  * on this machine, then calls every getter of every metric once per
  * sampling round for many rounds and prints the cost of one round.
  * Usage: bench-metrics [ROUNDS [breakdown]]  (MG_BUILD_ROOT names the build
@@ -117,8 +117,7 @@ text (GMarkupParseContext *context, const char *text, gsize len, gpointer data,
 static GPtrArray *
 read_definitions (void)
 {
-  g_autofree char *dir_path = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "data",
-                                                "metrics", NULL);
+  g_autofree char *dir_path = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "plugins", NULL);
   g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
   g_assert_nonnull (dir);
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
@@ -166,7 +165,7 @@ load_mpi_wrapper (void)
    * unused (MPI_Initialized may be called before MPI_Init). */
   int initialised = 0;
   MPI_Initialized (&initialised);
-  g_autofree char *wrapper = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "data", "metrics",
+  g_autofree char *wrapper = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "plugins",
                                                "libmetrograph-mpi-wrap.so", NULL);
   if (dlopen (wrapper, RTLD_NOW | RTLD_GLOBAL) == NULL)
     printf ("MPI wrapper not loaded: %s\n", dlerror ());

@@ -303,7 +303,7 @@ test_usage_install_paths (Fixture *f, gconstpointer data)
   g_autofree char *sampler = mg_install_paths_get_sampler ();
   g_autofree char *metrics = mg_install_paths_get_metrics_dir ();
   g_autofree char *built_sampler = cli_build_path ("sampler/libmetrograph-sampler.so");
-  g_autofree char *built_metrics = cli_build_path ("data/metrics");
+  g_autofree char *built_metrics = cli_build_path ("plugins");
 
   g_assert_true (mg_install_paths_in_build_tree ());
   g_assert_cmpstr (sampler, ==, built_sampler);

@@ -22,13 +22,10 @@ fail() {
   exit 1
 }
 
-# The project: data/ (without the metric plugins, which need the rest of the
-# tree) and the translations merged into the desktop files.
+# The project: data/ and the translations merged into the desktop files.
 mkdir -p "$tmp/src/data" "$tmp/src/po"
 cp -R "$src/data/meson.build" "$src/data/icons" "$tmp/src/data/"
 cp "$src"/data/*.in "$src"/data/*.xml "$tmp/src/data/"
-mkdir "$tmp/src/data/metrics"
-echo "# not part of this check" > "$tmp/src/data/metrics/meson.build"
 cp "$src"/po/LINGUAS "$src"/po/*.po "$tmp/src/po/"
 cat > "$tmp/src/meson.build" <<'EOF'
 project('metrograph-install-check', meson_version: '>= 1.0')

@@ -87,7 +87,7 @@ mg_test_load_plugin (const char *name)
   const char *root = g_getenv ("MG_BUILD_ROOT");
   g_assert_nonnull (root);
   g_autofree char *file = g_strdup_printf ("lib%s.so", name);
-  g_autofree char *path = g_build_filename (root, "data", "metrics", file, NULL);
+  g_autofree char *path = g_build_filename (root, "plugins", file, NULL);
   void *handle = dlopen (path, RTLD_NOW | RTLD_LOCAL);
   if (handle == NULL)
     g_error ("cannot load %s: %s", path, dlerror ());

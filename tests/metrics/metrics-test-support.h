@@ -1,6 +1,6 @@
 /* Support shared by the built-in metric tests and benchmark: the four
  * sampler hooks (serving customData and recording errors) and loading the
- * built plugins from <build>/data/metrics. */
+ * built plugins from <build>/plugins. */
 #pragma once
 
 #include <glib.h>
@@ -24,7 +24,7 @@ const char *mg_test_plugin_error (int *code);
 const char *mg_test_metric_error (metric_id_t id);
 void mg_test_clear_errors (void);
 
-/* dlopen()s <build>/data/metrics/lib<name>.so; aborts the test with dlerror()
+/* dlopen()s <build>/plugins/lib<name>.so; aborts the test with dlerror()
  * when it cannot. */
 void *mg_test_load_plugin (const char *name);
 /* Runs the plugin's allinea_plugin_initialize(); returns its result. */

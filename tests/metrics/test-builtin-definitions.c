@@ -1,5 +1,5 @@
 /* The built-in definition files, as the front end reads them: every file in
- * <build>/data/metrics loads without a warning, every metric is available
+ * <build>/plugins loads without a warning, every metric is available
  * (its library found beside the file), MAP's ids keep MAP's units and flags,
  * and the Default group references metrics of the other files. */
 #include <glib.h>
@@ -10,8 +10,7 @@
 static MgCatalogue *
 load_builtin_catalogue (void)
 {
-  g_autofree char *dir = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "data",
-                                           "metrics", NULL);
+  g_autofree char *dir = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "plugins", NULL);
   const char *dirs[] = { dir, NULL };
   g_autoptr (MgSearchPath) path = mg_search_path_new_for_dirs (dirs);
   MgCatalogue *catalogue = mg_catalogue_new ();
@@ -108,7 +107,7 @@ test_mpi_preload (void)
   g_assert_cmpuint (m->source->preloads->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (m->source->preloads, 0), ==, "libmetrograph-mpi-wrap.so");
   g_assert_true (g_str_has_suffix (g_ptr_array_index (m->source->preload_paths, 0),
-                                   "/data/metrics/libmetrograph-mpi-wrap.so"));
+                                   "/plugins/libmetrograph-mpi-wrap.so"));
 }
 
 int

@@ -1,5 +1,5 @@
 /* End-to-end accuracy of the built-in metrics: workloads with known
- * behaviour run under `metrograph --profile` with <build>/data/metrics as
+ * behaviour run under `metrograph --profile` with <build>/plugins as
  * the metrics folder, and the profile read back. */
 #include <errno.h>
 #include <glib.h>
@@ -52,7 +52,7 @@ static MgProfile *
 profile_run (Fixture *f, const Run *run, char **output_text)
 {
   g_autofree char *metrograph = build_path ("app/cli/metrograph");
-  g_autofree char *metrics = build_path ("data/metrics");
+  g_autofree char *metrics = build_path ("plugins");
   g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
   g_autofree char *np = g_strdup_printf ("%d", run->n_processes);
   GPtrArray *argv = g_ptr_array_new ();

@@ -1,4 +1,4 @@
-/* Tests of the built-in metric plugins, loaded from <build>/data/metrics and
+/* Tests of the built-in metric plugins, loaded from <build>/plugins and
  * driven directly: initialise, then call getters around workloads whose
  * effect is known. The allinea_* API comes from the sampler's API sources
  * linked into this program (exported with export_dynamic). */
@@ -755,8 +755,8 @@ test_perf_symbolic_at_init (void)
       return;
     }
   void *sw = mg_test_load_plugin ("metrograph-perf-sw");
-  g_autofree char *library = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "data",
-                                               "metrics", "libmetrograph-perf-sw.so", NULL);
+  g_autofree char *library = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "plugins",
+                                               "libmetrograph-perf-sw.so", NULL);
   g_autofree char *dir = g_dir_make_tmp ("mg-plan-XXXXXX", NULL);
   g_autofree char *plan = g_build_filename (dir, "run.plan", NULL);
   g_autofree char *text = g_strdup_printf (
@@ -974,7 +974,7 @@ test_mpi_ranks (void)
       g_test_skip ("no mpirun or OpenMPI development files at configure time");
       return;
     }
-  g_autofree char *wrapper = g_build_filename (root, "data", "metrics",
+  g_autofree char *wrapper = g_build_filename (root, "plugins",
                                                "libmetrograph-mpi-wrap.so", NULL);
   g_autofree char *preload = g_strdup_printf ("LD_PRELOAD=%s", wrapper);
   const char *argv[] = { mpirun, "-n", "4", "--oversubscribe",
@@ -1005,8 +1005,8 @@ test_mpi_ranks (void)
 static void
 test_mpi_wrapper_harmless (void)
 {
-  g_autofree char *wrapper = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "data",
-                                               "metrics", "libmetrograph-mpi-wrap.so", NULL);
+  g_autofree char *wrapper = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "plugins",
+                                               "libmetrograph-mpi-wrap.so", NULL);
   if (!g_file_test (wrapper, G_FILE_TEST_EXISTS))
     {
       g_test_skip ("MPI wrapper not built (no OpenMPI development files)");

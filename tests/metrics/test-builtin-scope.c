@@ -3,7 +3,7 @@
  * inherited) gets its own values, threads that existed before a perf
  * counter was opened are counted, and the plugins' own reads are never
  * charged to the program's I/O. The plugins are loaded from
- * <build>/data/metrics and driven directly, as in test-builtin-metrics.c. */
+ * <build>/plugins and driven directly, as in test-builtin-metrics.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>

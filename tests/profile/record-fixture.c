@@ -5,32 +5,17 @@
 
 #include "record-fixture.h"
 
-static guint64
-align8 (guint64 n)
-{
-  return (n + 7) & ~(guint64) 7;
-}
+#include "format/mg-plan-keywords.h"
 
 TestRecord *
 test_record_new (guint n_plugins, guint n_metrics, guint capacity)
 {
   TestRecord *r = g_new0 (TestRecord, 1);
-  MgRecordHeader h = { 0 };
+  MgRecordHeader h;
 
-  memcpy (h.magic, MG_RECORD_MAGIC, MG_RECORD_MAGIC_LEN);
-  h.version = MG_RECORD_VERSION;
-  h.header_size = sizeof h;
-  h.n_plugins = n_plugins;
-  h.n_metrics = n_metrics;
-  h.capacity = capacity;
-  h.sample_stride = sizeof (MgRecordSample) + n_metrics * sizeof (MgRecordValue);
-  h.plugins_offset = align8 (sizeof h);
-  h.metrics_offset = align8 (h.plugins_offset + n_plugins * sizeof (MgRecordPlugin));
-  h.samples_offset = align8 (h.metrics_offset + n_metrics * sizeof (MgRecordMetric));
-  h.file_size = h.samples_offset + (guint64) capacity * h.sample_stride;
-  h.rank = -1;
-  h.interval_start_ns = 20000000;
-  h.interval_ns = 20000000;
+  mg_record_header_init (&h, n_plugins, n_metrics, capacity);
+  h.interval_start_ns = (gint64) MG_PLAN_DEFAULT_INTERVAL_MS * 1000000;
+  h.interval_ns = h.interval_start_ns;
   r->size = h.file_size;
   r->data = g_malloc0 (r->size);
   memcpy (r->data, &h, sizeof h);

@@ -1,9 +1,9 @@
-/* Writing sampler records by hand (sampler/mg-record-format.h) for tests. */
+/* Writing sampler records by hand (format/mg-record-format.h) for tests. */
 #pragma once
 
 #include <glib.h>
 
-#include "mg-record-format.h"
+#include "format/mg-record-format.h"
 
 typedef struct {
   guchar *data;

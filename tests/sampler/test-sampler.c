@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "mg-record-format.h"
+#include "format/mg-record-format.h"
 
 typedef struct {
   char *path;

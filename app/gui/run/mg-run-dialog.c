@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "format/mg-plan-keywords.h"
 #include "mg-install-paths.h"
 #include "mg-rank-list.h"
 #include "mg-run-check.h"
@@ -270,9 +271,11 @@ on_field_changed (MgRunDialog *self, GtkWidget *entry)
   else if (entry == self->select_ranks_entry)
     read_ranks (self, entry);
   else if (entry == self->interval_entry)
-    read_count (self, "interval", entry, 1, mg_run_settings_set_interval_ms);
+    read_count (self, "interval", entry, MG_PLAN_MIN_INTERVAL_MS,
+                mg_run_settings_set_interval_ms);
   else if (entry == self->max_samples_entry)
-    read_count (self, "max-samples", entry, 16, mg_run_settings_set_max_samples);
+    read_count (self, "max-samples", entry, MG_PLAN_MIN_SAMPLES,
+                mg_run_settings_set_max_samples);
   else if (entry == self->start_after_entry)
     read_seconds (self, "start-after", entry, mg_run_settings_set_start_after);
   else if (entry == self->stop_after_entry)
@@ -943,8 +946,13 @@ mg_run_dialog_init (MgRunDialog *self)
   setup_completion (self);
   {
     g_autofree char *cwd = g_get_current_dir ();
+    g_autofree char *interval = g_strdup_printf ("%d", MG_PLAN_DEFAULT_INTERVAL_MS);
+    g_autofree char *samples = g_strdup_printf ("%d", MG_PLAN_DEFAULT_SAMPLES);
 
     gtk_entry_set_placeholder_text (GTK_ENTRY (self->working_folder_entry), cwd);
+    /* Empty fields leave the sampler its defaults. */
+    gtk_entry_set_placeholder_text (GTK_ENTRY (self->interval_entry), interval);
+    gtk_entry_set_placeholder_text (GTK_ENTRY (self->max_samples_entry), samples);
   }
 }
 

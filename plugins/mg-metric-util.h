@@ -1,6 +1,7 @@
 /* Small async-signal-safe helpers shared by the built-in metric plugins:
  * reading /proc and /sys files through the allinea_safe_* functions into
- * caller buffers and parsing them by hand (no malloc, no stdio).
+ * caller buffers, parsing them by hand (no malloc, no stdio) and listing the
+ * process's threads. The one home of the plugins' /proc reading.
  * Header-only (static inline) so that every plugin stays one self-contained
  * module that links against nothing. */
 #ifndef MG_METRIC_UTIL_H
@@ -12,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +26,9 @@
 
 /* Two getter calls closer than this belong to the same sampling round. */
 #define MG_ROUND_SLACK_NS 500000
+
+/* One entry per thread of the process; its link count is 2 + threads. */
+#define MG_PROC_TASK_DIR "/proc/self/task"
 
 /* Reads a whole (small) file into buf, NUL-terminated. Returns its length,
  * or -1 with errno set. */
@@ -247,6 +253,76 @@ mg_key_u64 (const char *text, const char *key, bool *found)
   if (found)
     *found = p != NULL;
   return p ? mg_parse_u64 (&p) : 0;
+}
+
+/* The number at the start of a small file (a sysfs counter); -1 with errno
+ * set when it cannot be read. */
+static inline int
+mg_read_u64_file (const char *path, uint64_t *value)
+{
+  char buf[64];
+  if (mg_read_file (path, buf, sizeof buf) < 0)
+    return -1;
+  const char *p = buf;
+  *value = mg_parse_u64 (&p);
+  return 0;
+}
+
+/* The same through a kept-open file. */
+static inline int
+mg_proc_file_read_u64 (MgProcFile *f, uint64_t *value)
+{
+  char buf[64];
+  if (mg_proc_file_read (f, buf, sizeof buf) < 0)
+    return -1;
+  const char *p = buf;
+  *value = mg_parse_u64 (&p);
+  return 0;
+}
+
+/* An entry as getdents64(2) returns it. */
+typedef struct {
+  uint64_t ino;
+  int64_t off;
+  unsigned short reclen;
+  unsigned char type;
+  char name[];
+} MgDirent64;
+
+/* The thread ids in the MG_PROC_TASK_DIR directory open on fd, read from
+ * its current offset: at most max into tids, *more set when there were
+ * more. getdents64 rather than readdir, which allocates. Returns the count,
+ * or -1 with errno set. */
+static inline int
+mg_list_tasks (int fd, pid_t *tids, int max, bool *more)
+{
+  /* 4 kB hold over 100 entries: one call for most processes. */
+  char buf[4096] __attribute__ ((aligned (8)));
+  int n = 0;
+  *more = false;
+  for (;;)
+    {
+      long len = syscall (SYS_getdents64, fd, buf, sizeof buf);
+      if (len <= 0)
+        return len < 0 ? -1 : n;
+      for (long off = 0; off < len;)
+        {
+          const MgDirent64 *d = (const MgDirent64 *) (buf + off);
+          const char *name = d->name;
+          if (*name >= '0' && *name <= '9')
+            {
+              if (n == max)
+                {
+                  *more = true;
+                  return n;
+                }
+              tids[n++] = (pid_t) mg_parse_u64 (&name);
+            }
+          if (d->reclen == 0)
+            return n;
+          off += d->reclen;
+        }
+    }
 }
 
 static inline bool

@@ -1,7 +1,8 @@
 /* The per-process record: written by the sampler inside the profiled program,
- * read by the front end (merge, live view). libc types only, so both sides
- * include it. Documented in docs/record-format.md; change both together and
- * bump MG_RECORD_VERSION on any layout change.
+ * read by the front end (merge, live view), completed by the launcher for a
+ * killed process. libc only, so both sides include it and link its helpers
+ * (mg-record-format.c). Documented in docs/record-format.md; change both
+ * together and bump MG_RECORD_VERSION on any layout change.
  *
  * Layout of one file (all offsets from the start, host byte order, the file
  * is created at its full size up front so that no write can fail later):
@@ -15,6 +16,8 @@
 #ifndef MG_RECORD_FORMAT_H
 #define MG_RECORD_FORMAT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define MG_RECORD_MAGIC "MGREC\0\r\n"
@@ -27,6 +30,14 @@ enum {
   MG_RECORD_PATH_LEN = 256,   /* library and program paths */
   MG_RECORD_MSG_LEN = 256,    /* error messages, truncated to fit */
   MG_RECORD_HOST_LEN = 64,
+};
+
+/* Generous limits that no real run reaches; they bound what a damaged header
+ * can make a reader allocate. The sampler never asks for more slots. */
+enum {
+  MG_RECORD_MAX_PLUGINS = 4096,
+  MG_RECORD_MAX_METRICS = 65536,
+  MG_RECORD_MAX_CAPACITY = 1 << 24,
 };
 
 /* How the process's record ended. */
@@ -143,5 +154,54 @@ typedef struct {
   uint32_t count;              /* raw values merged here */
   uint32_t reserved;
 } MgRecordValue;
+
+/* What is wrong with a record, for messages that name the file. */
+typedef enum {
+  MG_RECORD_OK = 0,
+  MG_RECORD_BAD_MAGIC,
+  MG_RECORD_BAD_VERSION,
+  MG_RECORD_BAD_HEADER_SIZE,
+  MG_RECORD_TRUNCATED,          /* file_size is larger than the file */
+  MG_RECORD_IMPLAUSIBLE_COUNTS,
+  MG_RECORD_BAD_STRIDE,
+  MG_RECORD_PLUGINS_OUTSIDE,
+  MG_RECORD_METRICS_OUTSIDE,
+  MG_RECORD_SAMPLES_OUTSIDE,
+  MG_RECORD_TOO_MANY_SAMPLES,
+  MG_RECORD_UNTERMINATED_HEADER,
+  MG_RECORD_BAD_STATE,
+  MG_RECORD_UNTERMINATED_PLUGIN,
+  MG_RECORD_BAD_PLUGIN_STATE,
+  MG_RECORD_UNTERMINATED_METRIC,
+  MG_RECORD_BAD_PLUGIN_INDEX,
+} MgRecordProblem;
+
+/* Fills h for a new record: magic, version, the counts and the layout they
+ * give (offsets, stride, file_size); every other field zero, rank -1. */
+void mg_record_header_init (MgRecordHeader *h, uint32_t n_plugins, uint32_t n_metrics,
+                            uint32_t capacity);
+
+/* Checks a header read from a file of actual_size bytes: magic, version,
+ * layout inside the file, terminated strings, known state. */
+MgRecordProblem mg_record_check_header (const MgRecordHeader *h, uint64_t actual_size);
+/* Checks one table entry; n_plugins is the header's. */
+MgRecordProblem mg_record_check_plugin (const MgRecordPlugin *p);
+MgRecordProblem mg_record_check_metric (const MgRecordMetric *m, uint32_t n_plugins);
+/* The problem in a few English words ("wrong magic"). */
+const char *mg_record_problem_text (MgRecordProblem problem);
+
+/* True when h is a record of this format version written for run_id. */
+bool mg_record_is_of_run (const MgRecordHeader *h, const char *run_id);
+
+/* Ends the record open on fd (whose header is h) for a process that could
+ * not end it itself: end_status, end_mono_ns (unless already set), then the
+ * state, last, so that a reader who sees the state sees the rest. Returns
+ * false when a write failed. */
+bool mg_record_write_end (int fd, const MgRecordHeader *h, MgRecordState state,
+                          int32_t end_status, int64_t end_mono_ns);
+
+/* Copies src into a fixed-size record string field, always NUL-terminated
+ * and zero-padded. */
+void mg_record_copy_str (char *dst, size_t size, const char *src);
 
 #endif /* MG_RECORD_FORMAT_H */

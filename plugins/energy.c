@@ -34,28 +34,6 @@ static uint64_t power_prev_uj; /* total_uj at the previous rapl_power call */
 static int64_t cur_round;
 static struct timespec read_time; /* of the current round's counters */
 
-static int
-read_u64_file (const char *path, uint64_t *value)
-{
-  char buf[64];
-  if (mg_read_file (path, buf, sizeof buf) < 0)
-    return -1;
-  const char *p = buf;
-  *value = mg_parse_u64 (&p);
-  return 0;
-}
-
-static int
-read_package (Package *pkg, uint64_t *value)
-{
-  char buf[64];
-  if (mg_proc_file_read (&pkg->file, buf, sizeof buf) < 0)
-    return -1;
-  const char *p = buf;
-  *value = mg_parse_u64 (&p);
-  return 0;
-}
-
 static void
 close_packages (void)
 {
@@ -139,7 +117,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
                 entry->d_name);
       snprintf (range_path, sizeof range_path, "%s/%s/max_energy_range_uj",
                 root, entry->d_name);
-      if (read_u64_file (pkg->path, &pkg->last_uj) != 0)
+      if (mg_read_u64_file (pkg->path, &pkg->last_uj) != 0)
         {
           if (first_error == 0)
             {
@@ -148,7 +126,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
             }
           continue;
         }
-      if (read_u64_file (range_path, &pkg->max_range_uj) != 0)
+      if (mg_read_u64_file (range_path, &pkg->max_range_uj) != 0)
         pkg->max_range_uj = 0;
       pkg->file = (MgProcFile) MG_PROC_FILE (pkg->path);
       n_packages++;
@@ -180,7 +158,7 @@ refresh (metric_id_t id, const struct timespec *now)
     {
       Package *pkg = &packages[i];
       uint64_t uj;
-      if (read_package (pkg, &uj) != 0)
+      if (mg_proc_file_read_u64 (&pkg->file, &uj) != 0)
         {
           cur_round = 0;
           allinea_set_metric_error_messagef (id, errno,

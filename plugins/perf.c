@@ -433,59 +433,20 @@ read_counter (int fd, uint64_t *value)
   return allinea_safe_read (fd, value, sizeof *value) == (ssize_t) sizeof *value ? 0 : -1;
 }
 
-/* An entry as getdents64(2) returns it. */
-typedef struct {
-  uint64_t ino;
-  int64_t off;
-  unsigned short reclen;
-  unsigned char type;
-  char name[];
-} Dirent64;
-
-/* The threads of the process, from /proc/self/task (at most max; *more set
- * when there were more). -1 with errno set when it cannot be listed. */
+/* The threads of the process (at most max; *more set when there were
+ * more). -1 with errno set when they cannot be listed. */
 static int
 list_tasks (pid_t *tids, int max, bool *more)
 {
   *more = false;
-  int fd = allinea_safe_open ("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int fd = allinea_safe_open (MG_PROC_TASK_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
     return -1;
-  char buf[4096] __attribute__ ((aligned (8)));
-  int n = 0;
-  for (;;)
-    {
-      long len = syscall (SYS_getdents64, fd, buf, sizeof buf);
-      if (len <= 0)
-        {
-          int err = errno;
-          allinea_safe_close (fd);
-          if (len < 0)
-            {
-              errno = err;
-              return -1;
-            }
-          return n;
-        }
-      for (long off = 0; off < len;)
-        {
-          const Dirent64 *d = (const Dirent64 *) (buf + off);
-          const char *name = d->name;
-          if (*name >= '0' && *name <= '9')
-            {
-              if (n == max)
-                {
-                  *more = true;
-                  allinea_safe_close (fd);
-                  return n;
-                }
-              tids[n++] = (pid_t) mg_parse_u64 (&name);
-            }
-          if (d->reclen == 0)
-            break;
-          off += d->reclen;
-        }
-    }
+  int n = mg_list_tasks (fd, tids, max, more);
+  int err = errno;
+  allinea_safe_close (fd);
+  errno = err;
+  return n;
 }
 
 static void

@@ -7,7 +7,7 @@
  * it runs one, is counted like any other. */
 #include "mg-metric-util.h"
 
-static MgProcFile task_dir = MG_PROC_FILE ("/proc/self/task");
+static MgProcFile task_dir = MG_PROC_FILE (MG_PROC_TASK_DIR);
 
 MG_PLUGIN_EXPORT int allinea_plugin_initialize (plugin_id_t plugin_id, void *data);
 MG_PLUGIN_EXPORT int allinea_plugin_cleanup (plugin_id_t plugin_id, void *data);

@@ -56,7 +56,7 @@ static ThreadClocks threads;
 static unsigned cur_generation; /* mg_fork_generation of cur */
 static int physical_cores = 1;
 static MgProcFile loadavg_file = MG_PROC_FILE ("/proc/loadavg");
-static MgProcFile task_dir = MG_PROC_FILE ("/proc/self/task");
+static MgProcFile task_dir = MG_PROC_FILE (MG_PROC_TASK_DIR);
 
 /* The previous value each getter saw, so each returns its own delta. */
 static CpuSnapshot prev_cpu, prev_user, prev_system, prev_vol, prev_invol;
@@ -80,40 +80,15 @@ thread_clock_ns (pid_t tid, uint64_t *ns)
   return 0;
 }
 
-/* An entry as getdents64(2) returns it. */
-typedef struct {
-  uint64_t ino;
-  int64_t off;
-  unsigned short reclen;
-  unsigned char type;
-  char name[];
-} Dirent64;
-
-/* The threads of the process (at most MAX_THREADS + 1, which means "too
- * many"), from /proc/self/task. */
+/* The threads of the process (at most MAX_THREADS), from the kept-open
+ * task folder; -1 when there are more or it cannot be listed. */
 static int
-list_threads (pid_t *tids, int max)
+list_threads (pid_t *tids)
 {
   int fd = mg_proc_file_fd (&task_dir);
-  if (fd < 0)
-    return -1;
-  /* 4 kB hold over 100 entries: more than MAX_THREADS + 1. */
-  char buf[4096] __attribute__ ((aligned (8)));
-  long len = syscall (SYS_getdents64, fd, buf, sizeof buf);
-  if (len < 0)
-    return -1;
-  int n = 0;
-  for (long off = 0; off < len && n < max;)
-    {
-      const Dirent64 *d = (const Dirent64 *) (buf + off);
-      const char *name = d->name;
-      if (*name >= '0' && *name <= '9')
-        tids[n++] = (pid_t) mg_parse_u64 (&name);
-      if (d->reclen == 0)
-        break;
-      off += d->reclen;
-    }
-  return n;
+  bool more;
+  int n = fd < 0 ? -1 : mg_list_tasks (fd, tids, MAX_THREADS, &more);
+  return n >= 0 && more ? -1 : n;
 }
 
 /* Reads the threads' CPU clocks; a thread that has ended gets UINT64_MAX.
@@ -140,7 +115,7 @@ read_clocks (const pid_t *tids, int n, uint64_t *clocks)
 static bool
 threads_cpu_increase (uint64_t *increase)
 {
-  pid_t tids[MAX_THREADS + 1] = { 0 };
+  pid_t tids[MAX_THREADS] = { 0 };
   uint64_t clocks[MAX_THREADS];
   struct stat st;
   if (mg_proc_file_stat (&task_dir, &st) != 0 || st.st_nlink > MAX_THREADS + 2)
@@ -159,8 +134,8 @@ threads_cpu_increase (uint64_t *increase)
     }
   if (n < 0)
     {
-      n = list_threads (tids, MAX_THREADS + 1);
-      if (n < 0 || n > MAX_THREADS)
+      n = list_threads (tids);
+      if (n < 0)
         {
           threads.valid = false;
           return false;

@@ -1,0 +1,110 @@
+/* The run plan's keyword table and field syntax. */
+#include "format/mg-plan-keywords.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const MgPlanKeyword mg_plan_keywords[MG_PLAN_N_KEYS] = {
+  [MG_PLAN_KEY_RUN_ID] = { "run_id", MG_PLAN_VALUE_TEXT, 1 },
+  [MG_PLAN_KEY_RECORD_DIR] = { "record_dir", MG_PLAN_VALUE_TEXT, 1 },
+  [MG_PLAN_KEY_INTERVAL_MS] = { "interval_ms", MG_PLAN_VALUE_NUMBER, 1,
+                                MG_PLAN_MIN_INTERVAL_MS, MG_PLAN_DEFAULT_INTERVAL_MS,
+                                { "FORGE_SAMPLER_INTERVAL", "ALLINEA_SAMPLER_INTERVAL" } },
+  [MG_PLAN_KEY_SAMPLES] = { "samples", MG_PLAN_VALUE_NUMBER, 1,
+                            MG_PLAN_MIN_SAMPLES, MG_PLAN_DEFAULT_SAMPLES,
+                            { "FORGE_SAMPLER_NUM_SAMPLES", "ALLINEA_SAMPLER_NUM_SAMPLES" } },
+  [MG_PLAN_KEY_START_AFTER_MS] = { "start_after_ms", MG_PLAN_VALUE_NUMBER, 1 },
+  [MG_PLAN_KEY_STOP_AFTER_MS] = { "stop_after_ms", MG_PLAN_VALUE_NUMBER, 1 },
+  [MG_PLAN_KEY_SKIP_PROGRAM] = { "skip_program", MG_PLAN_VALUE_TEXT, 1 },
+  [MG_PLAN_KEY_SELECT_RANKS] = { "select_ranks", MG_PLAN_VALUE_TEXT, 1 },
+  /* index, id, library, start function, stop function */
+  [MG_PLAN_KEY_SOURCE] = { "source", MG_PLAN_VALUE_FIELDS, 5 },
+  /* index, source index, id, getter, data type, units, divide, one per node,
+   * backfill, domain, config env, custom data */
+  [MG_PLAN_KEY_METRIC] = { "metric", MG_PLAN_VALUE_FIELDS, 12 },
+};
+
+MgPlanKey
+mg_plan_key_lookup (const char *name)
+{
+  for (unsigned k = 0; k < MG_PLAN_N_KEYS; k++)
+    if (strcmp (mg_plan_keywords[k].name, name) == 0)
+      return (MgPlanKey) k;
+  return MG_PLAN_N_KEYS;
+}
+
+int
+mg_plan_parse_number (const char *text, long min, long *out)
+{
+  char *end;
+
+  if (text[0] < '0' || text[0] > '9')
+    return -1;
+  errno = 0;
+  long v = strtol (text, &end, 10);
+  if (errno != 0 || *end != '\0' || v < min)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+long
+mg_plan_number_default (MgPlanKey key, const char *(*lookup) (const char *name, void *data),
+                        void *data)
+{
+  const MgPlanKeyword *k = &mg_plan_keywords[key];
+
+  for (size_t i = 0; i < sizeof k->env / sizeof k->env[0]; i++)
+    {
+      const char *value = k->env[i] != NULL ? lookup (k->env[i], data) : NULL;
+      long n;
+
+      if (value != NULL && mg_plan_parse_number (value, k->min, &n) == 0)
+        return n;
+    }
+  return k->fallback;
+}
+
+/* Escape letters and the characters they stand for, pairwise. */
+static const char escape_letters[] = "\\tn";
+static const char escaped_chars[] = "\\\t\n";
+
+char
+mg_plan_escape_letter (char c)
+{
+  const char *p = c != '\0' ? strchr (escaped_chars, c) : NULL;
+  return p != NULL ? escape_letters[p - escaped_chars] : 0;
+}
+
+int
+mg_plan_split_fields (char *line, char **fields, int max)
+{
+  int n = 0;
+  char *out = line;
+
+  fields[n++] = out;
+  for (char *in = line; *in != '\0'; in++)
+    {
+      if (*in == '\t')
+        {
+          *out++ = '\0';
+          if (n == max)
+            return max + 1;
+          fields[n++] = out;
+        }
+      else if (*in == '\\')
+        {
+          const char *letter = in[1] != '\0' ? strchr (escape_letters, in[1]) : NULL;
+
+          if (letter == NULL)
+            return -1;
+          *out++ = escaped_chars[letter - escape_letters];
+          in++;
+        }
+      else
+        *out++ = *in;
+    }
+  *out = '\0';
+  return n;
+}

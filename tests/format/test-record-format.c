@@ -1,0 +1,212 @@
+/* The record header's layout and validation, and the launcher's
+ * end-of-record write (format/mg-record-format.h). */
+#include <fcntl.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format/mg-record-format.h"
+
+enum { N_PLUGINS = 3, N_METRICS = 5, CAPACITY = 64 };
+
+static MgRecordHeader
+new_header (void)
+{
+  MgRecordHeader h;
+
+  mg_record_header_init (&h, N_PLUGINS, N_METRICS, CAPACITY);
+  return h;
+}
+
+/* The tables and the slots follow the header in order, 8-byte aligned,
+ * without overlap, and the file ends with the last slot. */
+static void
+test_layout (void)
+{
+  MgRecordHeader h = new_header ();
+
+  g_assert_cmpmem (h.magic, MG_RECORD_MAGIC_LEN, MG_RECORD_MAGIC, MG_RECORD_MAGIC_LEN);
+  g_assert_cmpuint (h.version, ==, MG_RECORD_VERSION);
+  g_assert_cmpuint (h.header_size, ==, sizeof h);
+  g_assert_cmpint (h.rank, ==, -1);
+  g_assert_cmpuint (h.state, ==, MG_RECORD_STATE_RUNNING);
+  g_assert_cmpuint (h.sample_stride, ==, sizeof (MgRecordSample) + N_METRICS * sizeof (MgRecordValue));
+  g_assert_cmpuint (h.plugins_offset % 8, ==, 0);
+  g_assert_cmpuint (h.metrics_offset % 8, ==, 0);
+  g_assert_cmpuint (h.samples_offset % 8, ==, 0);
+  g_assert_cmpuint (h.plugins_offset, >=, sizeof h);
+  g_assert_cmpuint (h.metrics_offset, >=, h.plugins_offset + N_PLUGINS * sizeof (MgRecordPlugin));
+  g_assert_cmpuint (h.samples_offset, >=, h.metrics_offset + N_METRICS * sizeof (MgRecordMetric));
+  g_assert_cmpuint (h.metrics_offset - h.plugins_offset, <, N_PLUGINS * sizeof (MgRecordPlugin) + 8);
+  g_assert_cmpuint (h.file_size, ==, h.samples_offset + (guint64) CAPACITY * h.sample_stride);
+  g_assert_cmpint (mg_record_check_header (&h, h.file_size), ==, MG_RECORD_OK);
+  /* A longer file is fine (a reader may see it grow); a shorter one is not. */
+  g_assert_cmpint (mg_record_check_header (&h, h.file_size + 1), ==, MG_RECORD_OK);
+  g_assert_cmpint (mg_record_check_header (&h, h.file_size - 1), ==, MG_RECORD_TRUNCATED);
+}
+
+typedef struct {
+  const char *name;
+  void (*damage) (MgRecordHeader *h);
+  MgRecordProblem expected;
+} Damage;
+
+static void bad_magic (MgRecordHeader *h) { h->magic[0] = 'X'; }
+static void bad_version (MgRecordHeader *h) { h->version = MG_RECORD_VERSION + 1; }
+static void bad_header_size (MgRecordHeader *h) { h->header_size--; }
+static void too_many_plugins (MgRecordHeader *h) { h->n_plugins = MG_RECORD_MAX_PLUGINS + 1; }
+static void too_many_metrics (MgRecordHeader *h) { h->n_metrics = MG_RECORD_MAX_METRICS + 1; }
+static void too_many_slots (MgRecordHeader *h) { h->capacity = MG_RECORD_MAX_CAPACITY + 1; }
+static void bad_stride (MgRecordHeader *h) { h->sample_stride += 8; }
+static void plugins_in_header (MgRecordHeader *h) { h->plugins_offset = 8; }
+static void plugins_overflow (MgRecordHeader *h) { h->plugins_offset = G_MAXUINT64 - 8; }
+static void metrics_overlap (MgRecordHeader *h) { h->metrics_offset = h->plugins_offset; }
+static void slots_past_end (MgRecordHeader *h) { h->samples_offset += 8; }
+static void more_samples (MgRecordHeader *h) { h->n_samples = h->capacity + 1; }
+static void host_open (MgRecordHeader *h) { memset (h->host, 'h', sizeof h->host); }
+static void run_id_open (MgRecordHeader *h) { memset (h->run_id, 'r', sizeof h->run_id); }
+static void bad_state (MgRecordHeader *h) { h->state = MG_RECORD_STATE_EXECED + 1; }
+
+/* Each kind of damage is named by its own problem, with its own words. */
+static void
+test_damaged_headers (void)
+{
+  const Damage damages[] = {
+    { "magic", bad_magic, MG_RECORD_BAD_MAGIC },
+    { "version", bad_version, MG_RECORD_BAD_VERSION },
+    { "header size", bad_header_size, MG_RECORD_BAD_HEADER_SIZE },
+    { "plugins", too_many_plugins, MG_RECORD_IMPLAUSIBLE_COUNTS },
+    { "metrics", too_many_metrics, MG_RECORD_IMPLAUSIBLE_COUNTS },
+    { "capacity", too_many_slots, MG_RECORD_IMPLAUSIBLE_COUNTS },
+    { "stride", bad_stride, MG_RECORD_BAD_STRIDE },
+    { "plugins in the header", plugins_in_header, MG_RECORD_PLUGINS_OUTSIDE },
+    { "plugin offset overflow", plugins_overflow, MG_RECORD_PLUGINS_OUTSIDE },
+    { "metrics over plugins", metrics_overlap, MG_RECORD_METRICS_OUTSIDE },
+    { "slots past the end", slots_past_end, MG_RECORD_SAMPLES_OUTSIDE },
+    { "samples", more_samples, MG_RECORD_TOO_MANY_SAMPLES },
+    { "host", host_open, MG_RECORD_UNTERMINATED_HEADER },
+    { "run id", run_id_open, MG_RECORD_UNTERMINATED_HEADER },
+    { "state", bad_state, MG_RECORD_BAD_STATE },
+  };
+  g_autoptr (GHashTable) texts = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < G_N_ELEMENTS (damages); i++)
+    {
+      MgRecordHeader h = new_header ();
+
+      damages[i].damage (&h);
+      g_test_message ("%s", damages[i].name);
+      g_assert_cmpint (mg_record_check_header (&h, h.file_size), ==, damages[i].expected);
+    }
+  for (int p = MG_RECORD_OK; p <= MG_RECORD_BAD_PLUGIN_INDEX; p++)
+    {
+      const char *text = mg_record_problem_text (p);
+
+      g_assert_cmpstr (text, !=, "unknown problem");
+      g_assert_false (g_hash_table_contains (texts, text));
+      g_hash_table_add (texts, (gpointer) text);
+    }
+  g_assert_cmpstr (mg_record_problem_text (MG_RECORD_BAD_PLUGIN_INDEX + 1), ==, "unknown problem");
+  g_assert_cmpstr (mg_record_problem_text (MG_RECORD_BAD_MAGIC), ==, "wrong magic");
+}
+
+static void
+test_table_entries (void)
+{
+  MgRecordPlugin plugin = { .state = MG_PLUGIN_STATE_NOT_LEADER };
+  MgRecordMetric metric = { .plugin_index = N_PLUGINS - 1 };
+
+  g_assert_cmpint (mg_record_check_plugin (&plugin), ==, MG_RECORD_OK);
+  plugin.state++;
+  g_assert_cmpint (mg_record_check_plugin (&plugin), ==, MG_RECORD_BAD_PLUGIN_STATE);
+  plugin.state = MG_PLUGIN_STATE_ACTIVE;
+  memset (plugin.library, 'l', sizeof plugin.library);
+  g_assert_cmpint (mg_record_check_plugin (&plugin), ==, MG_RECORD_UNTERMINATED_PLUGIN);
+
+  g_assert_cmpint (mg_record_check_metric (&metric, N_PLUGINS), ==, MG_RECORD_OK);
+  metric.plugin_index = N_PLUGINS;
+  g_assert_cmpint (mg_record_check_metric (&metric, N_PLUGINS), ==, MG_RECORD_BAD_PLUGIN_INDEX);
+  /* A record stopped before its tables were written has no plugin table. */
+  g_assert_cmpint (mg_record_check_metric (&metric, 0), ==, MG_RECORD_OK);
+  memset (metric.error, 'e', sizeof metric.error);
+  g_assert_cmpint (mg_record_check_metric (&metric, N_PLUGINS), ==, MG_RECORD_UNTERMINATED_METRIC);
+}
+
+static void
+test_copy_str (void)
+{
+  char field[8];
+
+  memset (field, 'x', sizeof field);
+  mg_record_copy_str (field, sizeof field, "abc");
+  g_assert_cmpmem (field, sizeof field, "abc\0\0\0\0\0", 8);
+  mg_record_copy_str (field, sizeof field, "0123456789");
+  g_assert_cmpmem (field, sizeof field, "0123456\0", 8);
+  mg_record_copy_str (field, sizeof field, NULL);
+  g_assert_cmpmem (field, sizeof field, "\0\0\0\0\0\0\0\0", 8);
+}
+
+static MgRecordHeader
+read_back (int fd)
+{
+  MgRecordHeader h;
+
+  g_assert_cmpint (pread (fd, &h, sizeof h, 0), ==, sizeof h);
+  return h;
+}
+
+/* The launcher's write: status, end time unless the sampler set one, state;
+ * nothing else in the header changes. Only records of the run match. */
+static void
+test_write_end (void)
+{
+  g_autofree char *path = NULL;
+  MgRecordHeader h = new_header ();
+  MgRecordHeader got, expected;
+  int fd = g_file_open_tmp ("mg-format-record-XXXXXX", &path, NULL);
+
+  g_assert_cmpint (fd, >=, 0);
+  mg_record_copy_str (h.run_id, sizeof h.run_id, "run-1");
+  h.pid = 4242;
+  g_assert_cmpint (pwrite (fd, &h, sizeof h, 0), ==, sizeof h);
+  g_assert_true (mg_record_is_of_run (&h, "run-1"));
+  g_assert_false (mg_record_is_of_run (&h, "run-2"));
+
+  g_assert_true (mg_record_write_end (fd, &h, MG_RECORD_STATE_SIGNALLED, 9, 123456789));
+  got = read_back (fd);
+  expected = h;
+  expected.state = MG_RECORD_STATE_SIGNALLED;
+  expected.end_status = 9;
+  expected.end_mono_ns = 123456789;
+  g_assert_cmpmem (&got, sizeof got, &expected, sizeof expected);
+
+  /* An end time the sampler wrote stays. */
+  g_assert_true (mg_record_write_end (fd, &got, MG_RECORD_STATE_EXITED, 3, 999));
+  got = read_back (fd);
+  g_assert_cmpint (got.end_mono_ns, ==, 123456789);
+  g_assert_cmpint (got.end_status, ==, 3);
+  g_assert_cmpuint (got.state, ==, MG_RECORD_STATE_EXITED);
+  close (fd);
+
+  /* A read-only descriptor: the failure is reported. */
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  g_assert_false (mg_record_write_end (fd, &h, MG_RECORD_STATE_SIGNALLED, 9, 1));
+  close (fd);
+  g_unlink (path);
+
+  h.version++;
+  g_assert_false (mg_record_is_of_run (&h, "run-1"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/format/record/layout", test_layout);
+  g_test_add_func ("/format/record/damaged-headers", test_damaged_headers);
+  g_test_add_func ("/format/record/table-entries", test_table_entries);
+  g_test_add_func ("/format/record/copy-str", test_copy_str);
+  g_test_add_func ("/format/record/write-end", test_write_end);
+  return g_test_run ();
+}
