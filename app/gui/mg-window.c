@@ -18,6 +18,7 @@
 #include "mg-recent-list.h"
 #include "mg-selection-stats.h"
 #include "mg-style.h"
+#include "mg-theme.h"
 #include "mg-time-axis.h"
 #include "mg-time-view-actions.h"
 #include "mg-tooltip.h"
@@ -1071,7 +1072,7 @@ mg_window_export (MgWindow *self, const char *path, GError **error)
         {
           MgMetricRow *row = find_row (self, mg_profile_get_metric (self->profile, (guint) metric)->id);
 
-          dark = mg_metric_graph_is_dark (MG_METRIC_GRAPH (mg_metric_row_get_graph (row)));
+          dark = mg_theme_is_dark (mg_metric_row_get_graph (row));
           break;
         }
     }
