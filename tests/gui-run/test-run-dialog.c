@@ -17,7 +17,7 @@
 #include "mg-run-end.h"
 #include "mg-run-host.h"
 #include "mg-run-settings-from-profile.h"
-#include "mg-window.h"
+#include "mg-window-private.h"
 #include "run-test-support.h"
 
 static GtkApplication *app;
