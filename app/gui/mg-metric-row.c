@@ -10,6 +10,7 @@
 #include "mg-metric-row.h"
 #include "mg-selection-stats.h"
 #include "mg-series-view.h"
+#include "mg-theme.h"
 #include "mg-units.h"
 
 struct _MgMetricRow
@@ -128,7 +129,7 @@ draw_swatch (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer 
 {
   MgMetricRow *self = user_data;
   const MgMetricDef *def = mg_profile_get_metric (self->profile, self->metric);
-  MgRgba colour = mg_graph_render_metric_colour (def, mg_metric_graph_is_dark (MG_METRIC_GRAPH (self->graph)));
+  MgRgba colour = mg_graph_render_metric_colour (def, mg_theme_is_dark (self->graph));
   double r = MIN (width, height) / 2.0;
 
   cairo_set_source_rgba (cr, colour.r, colour.g, colour.b, colour.a);

@@ -31,7 +31,7 @@
 #include "mg-application.h"
 #include "mg-renderer.h"
 #include "mg-resources.h"
-#include "mg-window.h"
+#include "mg-window-private.h"
 
 /* The issue's goals: first frame within 300 ms, panning at 60 frames a
  * second (a frame every 16.7 ms; 5 % allowed for the clock's jitter). */

@@ -9,6 +9,7 @@
 #include "graph-fixture.h"
 #include "mg-graph-render.h"
 #include "mg-metric-graph.h"
+#include "mg-theme.h"
 #include "mg-selection-stats.h"
 #include "mg-time-axis.h"
 #include "mg-units.h"
@@ -155,7 +156,7 @@ test_pixels (Fixture *f, gconstpointer data)
   g_assert_cmpuint (count_tinted (surface, 0, (int) (width * 0.4)), >, 200);
   bg = get_pixel (surface, (int) (width * 0.45), 40);
   g_assert_cmpint (bg.r, >, 200);
-  g_assert_false (mg_metric_graph_is_dark (MG_METRIC_GRAPH (graph)));
+  g_assert_false (mg_theme_is_dark (graph));
   cairo_surface_destroy (surface);
 
   /* Zoomed into the gap, the whole row is background. */
@@ -177,7 +178,7 @@ test_dark_theme (Fixture *f, gconstpointer data)
   g_object_set (gtk_widget_get_settings (graph), "gtk-application-prefer-dark-theme", TRUE,
                 NULL);
   iterate (50);
-  g_assert_true (mg_metric_graph_is_dark (MG_METRIC_GRAPH (graph)));
+  g_assert_true (mg_theme_is_dark (graph));
   surface = render_widget (graph);
   bg = get_pixel (surface, (int) (gtk_widget_get_width (graph) * 0.45), 40);
   g_assert_cmpint (MAX (MAX (bg.r, bg.g), bg.b), <, 70);
@@ -422,6 +423,53 @@ test_keyboard_cursor (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (mg_time_view_get_hover_time (f->view), ==, -1);
 }
 
+/* The pointer on the axis chooses times as on a graph: hover, and a press
+ * that moves less than the threshold is a click, which clears the
+ * selection. */
+static void
+test_axis_pointer (Fixture *f, gconstpointer data)
+{
+  double width = gtk_widget_get_width (f->axis);
+  GtkWidget *widgets[] = { f->axis, f->graphs[1] };
+
+  emit_on_controller (f->axis, GTK_TYPE_EVENT_CONTROLLER_MOTION, "motion", width / 4, 5.0);
+  g_assert_cmpfloat_with_epsilon (mg_time_view_get_hover_time (f->view), 2.5, 1e-9);
+  emit_on_controller (f->axis, GTK_TYPE_EVENT_CONTROLLER_MOTION, "leave");
+  g_assert_cmpfloat (mg_time_view_get_hover_time (f->view), ==, -1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (widgets); i++)
+    {
+      mg_time_view_set_selection (f->view, 1, 2);
+      emit_on_controller (widgets[i], GTK_TYPE_GESTURE_DRAG, "drag-begin", width / 2, 5.0);
+      emit_on_controller (widgets[i], GTK_TYPE_GESTURE_DRAG, "drag-update", 2.0, 0.0);
+      assert_selection (f->view, 1, 2);
+      emit_on_controller (widgets[i], GTK_TYPE_GESTURE_DRAG, "drag-end", 2.0, 0.0);
+      g_assert_false (mg_time_view_get_has_selection (f->view));
+    }
+}
+
+/* Without a view, the pointer on the axis or a graph does nothing, and
+ * warns of nothing (warnings are fatal here). */
+static void
+test_no_view (Fixture *f, gconstpointer data)
+{
+  GtkWidget *widgets[] = { f->axis, f->graphs[0] };
+
+  mg_time_axis_set_view (MG_TIME_AXIS (f->axis), NULL);
+  mg_metric_graph_set_view (MG_METRIC_GRAPH (f->graphs[0]), NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (widgets); i++)
+    {
+      emit_on_controller (widgets[i], GTK_TYPE_EVENT_CONTROLLER_MOTION, "motion", 20.0, 5.0);
+      emit_on_controller (widgets[i], GTK_TYPE_GESTURE_DRAG, "drag-begin", 10.0, 5.0);
+      emit_on_controller (widgets[i], GTK_TYPE_GESTURE_DRAG, "drag-update", 50.0, 0.0);
+      emit_on_controller (widgets[i], GTK_TYPE_GESTURE_DRAG, "drag-end", 50.0, 0.0);
+      emit_on_controller (widgets[i], GTK_TYPE_EVENT_CONTROLLER_MOTION, "leave");
+    }
+  g_assert_false (mg_time_view_get_has_selection (f->view));
+  g_assert_cmpfloat (mg_time_view_get_hover_time (f->view), ==, -1);
+  iterate (30);
+}
+
 static void
 test_axis (Fixture *f, gconstpointer data)
 {
@@ -510,6 +558,10 @@ main (int argc, char **argv)
               test_keyboard_scroll_drag, fixture_teardown);
   g_test_add ("/graph-widget/keyboard-cursor", Fixture, NULL, fixture_setup,
               test_keyboard_cursor, fixture_teardown);
+  g_test_add ("/graph-widget/axis-pointer", Fixture, NULL, fixture_setup, test_axis_pointer,
+              fixture_teardown);
+  g_test_add ("/graph-widget/no-view", Fixture, NULL, fixture_setup, test_no_view,
+              fixture_teardown);
   g_test_add ("/graph-widget/axis", Fixture, NULL, fixture_setup, test_axis,
               fixture_teardown);
   g_test_add ("/graph-widget/properties", Fixture, NULL, fixture_setup, test_properties,

@@ -13,11 +13,12 @@
 #include "mg-resources.h"
 #include "mg-run-actions.h"
 #include "mg-run-command-line.h"
-#include "mg-run-dialog.h"
+#include "mg-run-dialog-private.h"
 #include "mg-run-end.h"
 #include "mg-run-host.h"
+#include "mg-run-view-private.h"
 #include "mg-run-settings-from-profile.h"
-#include "mg-window.h"
+#include "mg-window-private.h"
 #include "run-test-support.h"
 
 static GtkApplication *app;

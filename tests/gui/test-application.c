@@ -10,7 +10,7 @@
 #include "gui-fixtures.h"
 #include "gui-test-util.h"
 #include "mg-application.h"
-#include "mg-window.h"
+#include "mg-window-private.h"
 
 static char *dir;
 static char *single_path;      /* gui_fixture_single: cpu, rss */

@@ -9,7 +9,7 @@
 #include "gui-fixtures.h"
 #include "mg-application.h"
 #include "mg-resources.h"
-#include "mg-window.h"
+#include "mg-window-private.h"
 
 static GtkWidget *
 find_menu_button (GtkWidget *root, const char *label)

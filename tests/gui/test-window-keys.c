@@ -15,7 +15,7 @@
 #include "gui-fixtures.h"
 #include "gui-test-util.h"
 #include "mg-metric-graph.h"
-#include "mg-window.h"
+#include "mg-window-private.h"
 
 typedef struct {
   GuiTestDisplay *display;

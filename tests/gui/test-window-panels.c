@@ -18,7 +18,7 @@
 #include "mg-metric-visibility.h"
 #include "mg-units.h"
 #include "mg-tooltip.h"
-#include "mg-window.h"
+#include "mg-window-private.h"
 
 /* ---- run details ------------------------------------------------------- */
 

@@ -21,7 +21,7 @@
 #include "mg-tooltip.h"
 #include "mg-units.h"
 #include "mg-view-export.h"
-#include "mg-window.h"
+#include "mg-window-private.h"
 
 static void
 activate_metric_toggle (MgWindow *window, const char *prefix, const char *id)

@@ -10,11 +10,11 @@
 #include "mg-lod.h"
 #include "mg-selection-stats.h"
 #include "mg-series-view.h"
+#include "mg-theme.h"
+#include "mg-time-selection.h"
 #include "mg-units.h"
 
 #define DEFAULT_HEIGHT 80
-/* A press that moves less than this is a click, not a selection. */
-#define DRAG_THRESHOLD 3.0
 /* Keyboard and scroll steps. */
 #define PAN_FRACTION 0.1
 #define ZOOM_STEP 1.25
@@ -44,13 +44,9 @@ struct _MgMetricGraph {
   gboolean skipped;       /* the last snapshot left the graph out */
   int axis_width, axis_height;
 
-  double pointer_x;       /* last pointer position, -1 outside */
-  /* The view's hover time was last set by keys here: it is the keyboard
-   * cursor, which the pointer leaving does not clear. */
-  gboolean keyboard_cursor;
-  double drag_start_x;    /* where the press was, widget coordinates */
-  double drag_start_time;
-  gboolean dragging;
+  /* Hover, drag to select; whether the hover line is the keyboard
+   * cursor. */
+  MgTimeSelection *selection;
 };
 
 G_DEFINE_FINAL_TYPE (MgMetricGraph, mg_metric_graph, GTK_TYPE_WIDGET)
@@ -108,27 +104,6 @@ get_def (MgMetricGraph *self)
   if (self->profile == NULL || self->metric >= mg_profile_get_n_metrics (self->profile))
     return NULL;
   return mg_profile_get_metric (self->profile, self->metric);
-}
-
-gboolean
-mg_metric_graph_is_dark (MgMetricGraph *self)
-{
-  GtkSettings *settings = gtk_widget_get_settings (GTK_WIDGET (self));
-  gboolean prefer_dark = FALSE;
-  GdkRGBA fg;
-
-  g_return_val_if_fail (MG_IS_METRIC_GRAPH (self), FALSE);
-
-  if (settings != NULL)
-    g_object_get (settings, "gtk-application-prefer-dark-theme", &prefer_dark, NULL);
-  if (prefer_dark)
-    return TRUE;
-  /* A dark theme has light text: the foreground colour tells, whatever the
-   * theme's name. */
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
 }
 
 /* Columns for the visible range at the widget's device-pixel width. */
@@ -375,7 +350,7 @@ mg_metric_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (width <= 0 || height <= 0 || self->view == NULL)
     return;
 
-  dark = mg_metric_graph_is_dark (self);
+  dark = mg_theme_is_dark (GTK_WIDGET (self));
   if (self->graph_node != NULL && self->graph_node_dark != dark)
     g_clear_pointer (&self->graph_node, gsk_render_node_unref);
   self->skipped = self->graph_node == NULL && !in_view (self);
@@ -405,18 +380,6 @@ mg_metric_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     }
 }
 
-static double
-x_to_time (MgMetricGraph *self, double x)
-{
-  double width = gtk_widget_get_width (GTK_WIDGET (self));
-  double t0 = mg_time_view_get_start (self->view);
-  double t1 = mg_time_view_get_end (self->view);
-
-  if (width <= 0)
-    return t0;
-  return t0 + CLAMP (x / width, 0, 1) * (t1 - t0);
-}
-
 char *
 mg_metric_graph_describe_time (MgMetricGraph *self, double t)
 {
@@ -441,8 +404,9 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   if (self->view == NULL)
     return FALSE;
   /* The keyboard cursor's time, while keys move it; else the pointer's. */
-  t = keyboard || self->keyboard_cursor ? mg_time_view_get_hover_time (self->view)
-                                        : x_to_time (self, x);
+  t = keyboard || mg_time_selection_get_keyboard_cursor (self->selection)
+        ? mg_time_view_get_hover_time (self->view)
+        : mg_time_selection_x_to_time (self->selection, x);
   if (t < 0)
     t = (mg_time_view_get_start (self->view) + mg_time_view_get_end (self->view)) / 2;
   text = mg_metric_graph_describe_time (self, t);
@@ -450,65 +414,6 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     return FALSE;
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
-}
-
-static void
-on_motion (GtkEventControllerMotion *motion, double x, double y, MgMetricGraph *self)
-{
-  self->pointer_x = x;
-  self->keyboard_cursor = FALSE;
-  if (self->view != NULL)
-    mg_time_view_set_hover_time (self->view, x_to_time (self, x));
-}
-
-/* The pointer may already rest on the row when it appears or scrolls in. */
-static void
-on_enter (GtkEventControllerMotion *motion, double x, double y, MgMetricGraph *self)
-{
-  on_motion (motion, x, y, self);
-}
-
-static void
-on_leave (GtkEventControllerMotion *motion, MgMetricGraph *self)
-{
-  self->pointer_x = -1;
-  /* A line the keys placed stays: it is where the keyboard reads. */
-  if (self->view != NULL && !self->keyboard_cursor)
-    mg_time_view_set_hover_time (self->view, -1);
-}
-
-static void
-on_drag_begin (GtkGestureDrag *gesture, double x, double y, MgMetricGraph *self)
-{
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-  if (self->view == NULL)
-    return;
-  self->drag_start_x = x;
-  self->drag_start_time = x_to_time (self, x);
-  self->dragging = FALSE;
-}
-
-static void
-on_drag_update (GtkGestureDrag *gesture, double dx, double dy, MgMetricGraph *self)
-{
-  double x = self->drag_start_x;
-
-  if (self->view == NULL)
-    return;
-  if (!self->dragging && fabs (dx) < DRAG_THRESHOLD)
-    return;
-  self->dragging = TRUE;
-  mg_time_view_set_selection (self->view, self->drag_start_time, x_to_time (self, x + dx));
-  mg_time_view_set_hover_time (self->view, x_to_time (self, x + dx));
-}
-
-static void
-on_drag_end (GtkGestureDrag *gesture, double dx, double dy, MgMetricGraph *self)
-{
-  /* A plain click clears the selection. */
-  if (self->view != NULL && !self->dragging)
-    mg_time_view_clear_selection (self->view);
-  self->dragging = FALSE;
 }
 
 static void
@@ -531,9 +436,9 @@ on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, MgMetricGraph
   span = mg_time_view_get_end (self->view) - mg_time_view_get_start (self->view);
   if (state & GDK_CONTROL_MASK)
     {
-      double t = self->pointer_x >= 0
-                   ? x_to_time (self, self->pointer_x)
-                   : (mg_time_view_get_start (self->view) + mg_time_view_get_end (self->view)) / 2;
+      double x = mg_time_selection_get_pointer_x (self->selection);
+      double t = x >= 0 ? mg_time_selection_x_to_time (self->selection, x)
+                        : (mg_time_view_get_start (self->view) + mg_time_view_get_end (self->view)) / 2;
       mg_time_view_zoom_around (self->view, t, pow (ZOOM_STEP, dy));
       return TRUE;
     }
@@ -624,7 +529,7 @@ move_cursor (MgMetricGraph *self, double t, gboolean extend)
   else if (t > mg_time_view_get_end (view))
     mg_time_view_pan (view, t - mg_time_view_get_end (view));
   mg_time_view_set_hover_time (view, t);
-  self->keyboard_cursor = TRUE;
+  mg_time_selection_set_keyboard_cursor (self->selection, TRUE);
   g_object_thaw_notify (G_OBJECT (view));
   update_accessible_description (self);
   /* A tooltip on show follows the cursor. */
@@ -754,6 +659,7 @@ mg_metric_graph_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->view, self);
   g_clear_object (&self->view);
   g_clear_object (&self->profile);
+  g_clear_object (&self->selection);
   G_OBJECT_CLASS (mg_metric_graph_parent_class)->dispose (object);
 }
 
@@ -806,23 +712,17 @@ mg_metric_graph_set_property (GObject *object, guint prop_id, const GValue *valu
     }
 }
 
-/* The dark preference can change without a CSS change (a theme forced by
- * GTK_THEME): follow the setting itself too. */
 static void
 mg_metric_graph_realize (GtkWidget *widget)
 {
   GTK_WIDGET_CLASS (mg_metric_graph_parent_class)->realize (widget);
   follow_scroller (MG_METRIC_GRAPH (widget),
                    (GtkScrolledWindow *) gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW));
-  g_signal_connect_object (gtk_widget_get_settings (widget),
-                           "notify::gtk-application-prefer-dark-theme",
-                           G_CALLBACK (gtk_widget_queue_draw), widget, G_CONNECT_SWAPPED);
 }
 
 static void
 mg_metric_graph_unrealize (GtkWidget *widget)
 {
-  g_signal_handlers_disconnect_by_data (gtk_widget_get_settings (widget), widget);
   follow_scroller (MG_METRIC_GRAPH (widget), NULL);
   GTK_WIDGET_CLASS (mg_metric_graph_parent_class)->unrealize (widget);
 }
@@ -872,7 +772,6 @@ mg_metric_graph_init (MgMetricGraph *self)
   GtkEventController *controller;
   GtkGesture *gesture;
 
-  self->pointer_x = -1;
   g_signal_connect (widget, "notify::scale-factor", G_CALLBACK (on_scale_factor), NULL);
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_size_request (widget, -1, DEFAULT_HEIGHT);
@@ -880,17 +779,8 @@ mg_metric_graph_init (MgMetricGraph *self)
   gtk_widget_set_has_tooltip (widget, TRUE);
   g_signal_connect (widget, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
 
-  controller = gtk_event_controller_motion_new ();
-  g_signal_connect (controller, "enter", G_CALLBACK (on_enter), self);
-  g_signal_connect (controller, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (controller, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (widget, controller);
-
-  gesture = gtk_gesture_drag_new ();
-  g_signal_connect (gesture, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (gesture, "drag-update", G_CALLBACK (on_drag_update), self);
-  g_signal_connect (gesture, "drag-end", G_CALLBACK (on_drag_end), self);
-  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+  self->selection = mg_time_selection_new (widget);
+  mg_theme_follow (widget);
 
   gesture = gtk_gesture_click_new ();
   g_signal_connect (gesture, "pressed", G_CALLBACK (on_pressed), self);

@@ -50,7 +50,4 @@ const MgAxis *mg_metric_graph_get_axis (MgMetricGraph *self);
 /* The tooltip text at time t (see mg_selection_stats_describe_point). */
 char *mg_metric_graph_describe_time (MgMetricGraph *self, double t);
 
-/* Whether the graph draws with dark-theme colours. */
-gboolean mg_metric_graph_is_dark (MgMetricGraph *self);
-
 G_END_DECLS

@@ -1,20 +1,17 @@
 /* The shared time axis widget. */
 #include "mg-time-axis.h"
 
-#include <math.h>
-
 #include "mg-graph-render.h"
+#include "mg-theme.h"
+#include "mg-time-selection.h"
 
 #define AXIS_HEIGHT 22
-#define DRAG_THRESHOLD 3.0
 
 struct _MgTimeAxis {
   GtkWidget parent_instance;
 
   MgTimeView *view;
-  double drag_start_x;    /* where the press was, widget coordinates */
-  double drag_start_time;
-  gboolean dragging;
+  MgTimeSelection *selection;
 };
 
 G_DEFINE_FINAL_TYPE (MgTimeAxis, mg_time_axis, GTK_TYPE_WIDGET)
@@ -26,23 +23,6 @@ enum {
 };
 
 static GParamSpec *props[N_PROPS];
-
-static gboolean
-is_dark (GtkWidget *widget)
-{
-  gboolean prefer_dark = FALSE;
-  GdkRGBA fg;
-
-  g_object_get (gtk_widget_get_settings (widget), "gtk-application-prefer-dark-theme",
-                &prefer_dark, NULL);
-  if (prefer_dark)
-    return TRUE;
-
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
-}
 
 static void
 mg_time_axis_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
@@ -60,60 +40,8 @@ mg_time_axis_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
                              mg_time_view_get_has_selection (self->view),
                              mg_time_view_get_selection_start (self->view),
                              mg_time_view_get_selection_end (self->view),
-                             mg_time_view_get_hover_time (self->view), is_dark (widget));
+                             mg_time_view_get_hover_time (self->view), mg_theme_is_dark (widget));
   cairo_destroy (cr);
-}
-
-static double
-x_to_time (MgTimeAxis *self, double x)
-{
-  double width = gtk_widget_get_width (GTK_WIDGET (self));
-  double t0 = mg_time_view_get_start (self->view);
-  double t1 = mg_time_view_get_end (self->view);
-
-  return width > 0 ? t0 + CLAMP (x / width, 0, 1) * (t1 - t0) : t0;
-}
-
-static void
-on_motion (GtkEventControllerMotion *motion, double x, double y, MgTimeAxis *self)
-{
-  if (self->view != NULL)
-    mg_time_view_set_hover_time (self->view, x_to_time (self, x));
-}
-
-static void
-on_leave (GtkEventControllerMotion *motion, MgTimeAxis *self)
-{
-  if (self->view != NULL)
-    mg_time_view_set_hover_time (self->view, -1);
-}
-
-static void
-on_drag_begin (GtkGestureDrag *gesture, double x, double y, MgTimeAxis *self)
-{
-  if (self->view != NULL)
-    self->drag_start_x = x;
-  self->drag_start_time = x_to_time (self, x);
-  self->dragging = FALSE;
-}
-
-static void
-on_drag_update (GtkGestureDrag *gesture, double dx, double dy, MgTimeAxis *self)
-{
-  double x = self->drag_start_x;
-
-  if (self->view == NULL || (!self->dragging && fabs (dx) < DRAG_THRESHOLD))
-    return;
-  self->dragging = TRUE;
-  mg_time_view_set_selection (self->view, self->drag_start_time, x_to_time (self, x + dx));
-}
-
-static void
-on_drag_end (GtkGestureDrag *gesture, double dx, double dy, MgTimeAxis *self)
-{
-  if (self->view != NULL && !self->dragging)
-    mg_time_view_clear_selection (self->view);
-  self->dragging = FALSE;
 }
 
 void
@@ -149,6 +77,7 @@ mg_time_axis_dispose (GObject *object)
   if (self->view != NULL)
     g_signal_handlers_disconnect_by_data (self->view, self);
   g_clear_object (&self->view);
+  g_clear_object (&self->selection);
   G_OBJECT_CLASS (mg_time_axis_parent_class)->dispose (object);
 }
 
@@ -177,24 +106,6 @@ mg_time_axis_set_property (GObject *object, guint prop_id, const GValue *value,
     }
 }
 
-/* The dark preference can change without a CSS change (a theme forced by
- * GTK_THEME): follow the setting itself too. */
-static void
-mg_time_axis_realize (GtkWidget *widget)
-{
-  GTK_WIDGET_CLASS (mg_time_axis_parent_class)->realize (widget);
-  g_signal_connect_object (gtk_widget_get_settings (widget),
-                           "notify::gtk-application-prefer-dark-theme",
-                           G_CALLBACK (gtk_widget_queue_draw), widget, G_CONNECT_SWAPPED);
-}
-
-static void
-mg_time_axis_unrealize (GtkWidget *widget)
-{
-  g_signal_handlers_disconnect_by_data (gtk_widget_get_settings (widget), widget);
-  GTK_WIDGET_CLASS (mg_time_axis_parent_class)->unrealize (widget);
-}
-
 static void
 mg_time_axis_class_init (MgTimeAxisClass *klass)
 {
@@ -205,8 +116,6 @@ mg_time_axis_class_init (MgTimeAxisClass *klass)
   object_class->get_property = mg_time_axis_get_property;
   object_class->set_property = mg_time_axis_set_property;
   widget_class->snapshot = mg_time_axis_snapshot;
-  widget_class->realize = mg_time_axis_realize;
-  widget_class->unrealize = mg_time_axis_unrealize;
 
   props[PROP_VIEW] = g_param_spec_object ("view", NULL, NULL, MG_TYPE_TIME_VIEW,
                                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
@@ -220,22 +129,11 @@ static void
 mg_time_axis_init (MgTimeAxis *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  GtkEventController *controller;
-  GtkGesture *gesture;
 
   gtk_widget_set_size_request (widget, -1, AXIS_HEIGHT);
   gtk_widget_set_hexpand (widget, TRUE);
-
-  controller = gtk_event_controller_motion_new ();
-  g_signal_connect (controller, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (controller, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (widget, controller);
-
-  gesture = gtk_gesture_drag_new ();
-  g_signal_connect (gesture, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (gesture, "drag-update", G_CALLBACK (on_drag_update), self);
-  g_signal_connect (gesture, "drag-end", G_CALLBACK (on_drag_end), self);
-  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+  self->selection = mg_time_selection_new (widget);
+  mg_theme_follow (widget);
 }
 
 GtkWidget *

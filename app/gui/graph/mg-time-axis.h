@@ -1,7 +1,8 @@
 /* The shared time axis (seconds from the start) for the view's visible
  * range: a small widget placed above or below the rows, with the same width
- * as the graph rows so times line up. Drag on it selects, like on a graph;
- * click clears the selection. */
+ * as the graph rows so times line up. The pointer on it chooses times as on
+ * a graph (mg-time-selection.h): hover line, drag to select, click to
+ * clear. */
 #pragma once
 
 #include <gtk/gtk.h>

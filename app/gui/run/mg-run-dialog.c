@@ -5,6 +5,7 @@
 #include "mg-config.h"
 
 #include "mg-run-dialog.h"
+#include "mg-run-dialog-private.h"
 
 #include <glib/gi18n.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 #include "mg-config.h"
 
 #include "mg-run-view.h"
+#include "mg-run-view-private.h"
 
 #include <glib/gi18n.h>
 

@@ -19,17 +19,4 @@ GtkWidget *mg_run_view_new (void);
 void mg_run_view_set_session (MgRunView *self, MgRunSession *session);
 MgRunSession *mg_run_view_get_session (MgRunView *self);
 
-/* What is shown, for tests: visible graph rows (a metric in two groups
- * counts twice), the figures line, the output. */
-guint mg_run_view_get_n_rows (MgRunView *self);
-/* The visible group headers, top to bottom; collapsing a group by its
- * title (FALSE when there is none), which later updates keep. */
-char **mg_run_view_dup_group_titles (MgRunView *self);
-gboolean mg_run_view_set_group_expanded (MgRunView *self, const char *title, gboolean expanded);
-gboolean mg_run_view_get_group_expanded (MgRunView *self, const char *title);
-/* How many times the rows were rebuilt from a live profile. */
-guint mg_run_view_get_n_updates (MgRunView *self);
-const char *mg_run_view_get_figures (MgRunView *self);
-char *mg_run_view_dup_output (MgRunView *self);
-
 G_END_DECLS

@@ -1,0 +1,93 @@
+/* A viewer window's export: the view as an image or document, the data as
+ * JSON or CSV (action win.export and mg_window_export). */
+#include "mg-config.h"
+
+#include <glib/gi18n.h>
+
+#include "mg-export-csv.h"
+#include "mg-export-json.h"
+#include "mg-file-choosers.h"
+#include "mg-metric-row.h"
+#include "mg-metric-rows.h"
+#include "mg-theme.h"
+#include "mg-view-export.h"
+#include "mg-window-internal.h"
+
+gboolean
+mg_window_export (MgWindow *self, const char *path, GError **error)
+{
+  g_autoptr (GPtrArray) groups = NULL;
+  g_autofree char *title = NULL;
+  gboolean dark = FALSE;
+  MgViewFormat format;
+
+  g_return_val_if_fail (self->profile != NULL, FALSE);
+
+  /* The data: the core's exporters write the whole profile. */
+  if (g_str_has_suffix (path, ".json") || g_str_has_suffix (path, ".JSON"))
+    return mg_export_json (self->profile, path, error);
+  if (g_str_has_suffix (path, ".csv") || g_str_has_suffix (path, ".CSV"))
+    return mg_export_csv (self->profile, path, error);
+
+  if (!mg_view_export_format_from_path (path, &format))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("Cannot export to “%s”: name the file .png, .svg or .pdf for the view, "
+                     ".json or .csv for the data"), path);
+      return FALSE;
+    }
+
+  /* The image in the window's own theme: light or dark, as the graphs are. */
+  groups = mg_metric_rows_dup_view_groups (MG_METRIC_ROWS (self->rows));
+  for (guint g = 0; g < groups->len; g++)
+    {
+      MgViewGroup *group = g_ptr_array_index (groups, g);
+      int metric = group->metrics->len > 0 ? (int) g_array_index (group->metrics, guint, 0) : -1;
+
+      if (metric >= 0)
+        {
+          const char *id = mg_profile_get_metric (self->profile, (guint) metric)->id;
+          MgMetricRow *row = mg_metric_rows_find_row (MG_METRIC_ROWS (self->rows), id);
+
+          dark = mg_theme_is_dark (mg_metric_row_get_graph (row));
+          break;
+        }
+    }
+  /* Translators: an exported image's title: the window's title — its subtitle */
+  title = g_strdup_printf (_("%s — %s"), gtk_label_get_text (GTK_LABEL (self->title_label)),
+                           gtk_label_get_text (GTK_LABEL (self->subtitle_label)));
+  return mg_view_export_save (self->profile, self->view, (MgViewGroup *const *) groups->pdata,
+                              groups->len, title, dark, path, error);
+}
+
+static void
+on_export_chosen (GFile *file, gpointer user_data)
+{
+  MgWindow *self = user_data;
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr (GError) error = NULL;
+
+  if (path == NULL || !mg_window_export (self, path, &error))
+    mg_window_show_message (self, _("Export Failed"),
+                  error ? error->message : _("Choose a folder on this computer."));
+}
+
+void
+mg_window_export_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  MgWindow *self = user_data;
+  g_autofree char *name = NULL;
+
+  if (self->profile == NULL)
+    return;
+  if (self->file != NULL)
+    {
+      g_autofree char *base = g_file_get_basename (self->file);
+      char *dot = strrchr (base, '.');
+
+      if (dot != NULL)
+        *dot = '\0';
+      name = g_strconcat (base, ".png", NULL);
+    }
+  mg_file_chooser_export (GTK_WINDOW (self), name ? name : "profile.png", on_export_chosen, self);
+}

@@ -1,0 +1,97 @@
+/* The window's parts, for its own files only: the instance and what one
+ * part asks of another. mg-window.c holds the type, its template and its
+ * chrome; mg-window-recent.c the start page's recent profiles;
+ * mg-window-loading.c loading a file; mg-window-profile-view.c the profile
+ * view; mg-window-actions.c the window actions; mg-window-export.c export;
+ * mg-window-queries.c what tests read (mg-window-private.h). */
+#pragma once
+
+#include "mg-metric-visibility.h"
+#include "mg-time-view.h"
+#include "mg-window.h"
+
+G_BEGIN_DECLS
+
+struct _MgWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* template children */
+  GtkWidget *header_bar;
+  GtkWidget *metrics_button;
+  GtkWidget *process_dropdown;
+  GtkWidget *menu_button;
+  GMenuModel *primary_menu;
+  GtkWidget *title_label;
+  GtkWidget *subtitle_label;
+  GtkWidget *info_button;
+  GtkWidget *zoom_box;
+  GtkWidget *stack;
+  GtkWidget *recent_heading;
+  GtkWidget *recent_list;
+  GtkWidget *spinner;
+  GtkWidget *loading_label;
+  GtkWidget *error_title;
+  GtkWidget *error_message;
+  GtkWidget *errors_revealer;
+  GtkWidget *errors_label;
+  GtkWidget *rows_stack;
+  GtkWidget *rows_box;
+  GtkWidget *axis_box;
+  GtkWidget *axis_caption;
+  GtkWidget *axis_column;
+  GtkWidget *side_revealer;
+  GtkWidget *side_switcher;
+  GtkWidget *side_stack;
+  GtkWidget *info_scroller;
+  GtkWidget *errors_scroller;
+  GtkWidget *undo_revealer;
+  GtkWidget *undo_label;
+  GtkWidget *undo_dismiss;
+
+  GSettings *settings;      /* NULL when the schema is not installed */
+  GCancellable *cancellable;
+  gboolean loading;
+  GFile *file;
+  MgProfile *profile;
+  MgTimeView *view;
+  MgMetricVisibility *visibility;
+  GtkSizeGroup *label_group;
+  GMenuModel *metrics_menu; /* given to metrics_button when it opens */
+  GtkWidget *rows;          /* MgMetricRows, in rows_box */
+  GtkWidget *event_strip;
+  GtkWidget *time_axis;
+  guint error_count;
+  guint undo_timeout;
+  gboolean side_built;      /* the side panel shows this profile */
+  gboolean recent_watched;  /* the recent list follows the recent manager */
+  gboolean recent_stale;    /* it changed while the start page was hidden */
+  guint recent_idle;
+  char *recent_uri;         /* to add to the recent files after the first frame */
+};
+
+/* The start page's list of recent profiles (mg-window-recent.c). */
+void mg_window_recent_init (MgWindow *self);
+/* Adds file to the desktop's recent files once the profile is drawn. */
+void mg_window_recent_remember (MgWindow *self, GFile *file);
+/* Adds one still waiting at once (the window closes). */
+void mg_window_recent_flush (MgWindow *self);
+
+/* The profile view (mg-window-profile-view.c). */
+void mg_window_profile_view_init (MgWindow *self);
+void mg_window_clear_profile_view (MgWindow *self);
+/* The side panel's contents, built when first shown. */
+void mg_window_build_side_panel (MgWindow *self);
+/* Hides the undo notification (its dismiss button, in the template). */
+void mg_window_dismiss_undo (MgWindow *self);
+
+/* The window actions and the file drop target (mg-window-actions.c). */
+void mg_window_add_actions (MgWindow *self);
+
+/* Action win.export: asks where to (mg-window-export.c). */
+void mg_window_export_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data);
+
+/* A modal error message over the window. */
+void mg_window_show_message (MgWindow *self, const char *title, const char *detail);
+
+G_END_DECLS

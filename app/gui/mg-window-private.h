@@ -1,0 +1,34 @@
+/* What a viewer window shows, read from its widgets: for tests, not for
+ * the rest of the application (mg-window-queries.c). */
+#pragma once
+
+#include "mg-time-view.h"
+#include "mg-window.h"
+
+G_BEGIN_DECLS
+
+/* "start", "loading", "error" or "profile". */
+const char *mg_window_get_page (MgWindow *self);
+/* The message shown on the error page, or NULL. */
+const char *mg_window_get_error_message (MgWindow *self);
+MgTimeView *mg_window_get_time_view (MgWindow *self);
+
+/* The ids of the metrics with a visible row (each once, top to bottom),
+ * the titles of the visible group headers, and the figures of a metric's
+ * first row. */
+char **mg_window_get_visible_metric_ids (MgWindow *self);
+char **mg_window_get_visible_group_titles (MgWindow *self);
+char *mg_window_dup_row_figures (MgWindow *self, const char *metric_id);
+/* Collapses or expands the visible group headed title (FALSE: none). */
+gboolean mg_window_set_group_expanded (MgWindow *self, const char *title, gboolean expanded);
+/* The graph widget of a metric's first row, or NULL. */
+GtkWidget *mg_window_get_metric_graph (MgWindow *self, const char *metric_id);
+/* The recent profiles listed on the start page. */
+guint mg_window_get_n_recent (MgWindow *self);
+/* The count in the errors banner; 0 when it is hidden. */
+guint mg_window_get_error_count (MgWindow *self);
+/* The marks on the timeline, of every kind (crashed, killed, recording
+ * stopped: mg-event-strip.h). */
+guint mg_window_get_n_event_marks (MgWindow *self);
+
+G_END_DECLS

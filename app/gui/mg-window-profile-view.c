@@ -1,0 +1,295 @@
+/* A viewer window's profile view: the metric rows, the shared time axis
+ * with its event marks, the process chooser, the titles, the errors
+ * banner, the side panel and the undo notification. */
+#include "mg-config.h"
+
+#include <glib/gi18n.h>
+
+#include "mg-error-list.h"
+#include "mg-event-strip.h"
+#include "mg-info-panel.h"
+#include "mg-metric-row.h"
+#include "mg-metric-rows.h"
+#include "mg-metrics-menu.h"
+#include "mg-time-axis.h"
+#include "mg-units.h"
+#include "mg-window-internal.h"
+
+#define UNDO_TIMEOUT_S 6
+
+static void
+update_rows_visibility (MgWindow *self)
+{
+  gboolean empty = mg_metric_rows_get_empty (MG_METRIC_ROWS (self->rows));
+
+  gtk_stack_set_visible_child_name (GTK_STACK (self->rows_stack), empty ? "empty" : "rows");
+}
+
+static gboolean
+on_undo_timeout (gpointer user_data)
+{
+  MgWindow *self = user_data;
+
+  self->undo_timeout = 0;
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->undo_revealer), FALSE);
+  return G_SOURCE_REMOVE;
+}
+
+void
+mg_window_dismiss_undo (MgWindow *self)
+{
+  g_clear_handle_id (&self->undo_timeout, g_source_remove);
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->undo_revealer), FALSE);
+}
+
+static void
+on_hide_metric_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  MgWindow *self = user_data;
+  int metric = mg_profile_find_metric (self->profile, g_variant_get_string (parameter, NULL));
+  g_autofree char *text = NULL;
+  const MgMetricDef *def;
+
+  if (metric < 0)
+    return;
+  def = mg_profile_get_metric (self->profile, (guint) metric);
+  text = g_strdup_printf (_("“%s” hidden"), def->display_name ? def->display_name : def->id);
+  gtk_label_set_text (GTK_LABEL (self->undo_label), text);
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->undo_revealer), TRUE);
+  g_clear_handle_id (&self->undo_timeout, g_source_remove);
+  self->undo_timeout = g_timeout_add_seconds (UNDO_TIMEOUT_S, on_undo_timeout, self);
+}
+
+static void
+on_undo_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  mg_window_dismiss_undo (MG_WINDOW (user_data));
+}
+
+void
+mg_window_clear_profile_view (MgWindow *self)
+{
+  GtkWidget *child;
+
+  if (self->visibility != NULL)
+    mg_metric_visibility_remove_actions (self->visibility, G_ACTION_MAP (self));
+  if (self->label_group != NULL)
+    gtk_size_group_remove_widget (self->label_group, self->axis_caption);
+  if (self->rows != NULL)
+    mg_metric_rows_set_visibility (MG_METRIC_ROWS (self->rows), NULL, NULL, NULL);
+  while ((child = gtk_widget_get_first_child (self->axis_column)) != NULL)
+    gtk_box_remove (GTK_BOX (self->axis_column), child);
+  self->event_strip = NULL;
+  self->time_axis = NULL;
+  self->side_built = FALSE;
+  g_clear_object (&self->visibility);
+  g_clear_object (&self->label_group);
+  g_clear_object (&self->profile);
+  g_clear_object (&self->file);
+}
+
+/* The visibility's own hide-metric and undo-hide actions do the work; the
+ * window wraps them to show and dismiss the undo notification as well. */
+static void
+wrap_undo_actions (MgWindow *self)
+{
+  GAction *hide = g_action_map_lookup_action (G_ACTION_MAP (self), "hide-metric");
+  GAction *undo = g_action_map_lookup_action (G_ACTION_MAP (self), "undo-hide");
+
+  g_signal_connect_object (hide, "activate", G_CALLBACK (on_hide_metric_activated), self,
+                           G_CONNECT_AFTER);
+  g_signal_connect_object (undo, "activate", G_CALLBACK (on_undo_activated), self,
+                           G_CONNECT_AFTER);
+}
+
+static void
+fill_process_dropdown (MgWindow *self)
+{
+  g_autoptr (GtkStringList) list = gtk_string_list_new (NULL);
+  guint n = mg_profile_get_n_processes (self->profile);
+
+  gtk_string_list_append (list, _("All Processes"));
+  for (guint p = 0; p < n; p++)
+    {
+      const MgProcessInfo *process = mg_profile_get_process (self->profile, p);
+      g_autofree char *text = NULL;
+
+      if (process->rank >= 0)
+        text = g_strdup_printf (_("Rank %d (pid %d)"), process->rank, process->pid);
+      else
+        text = g_strdup_printf (_("Process %d (%s)"), process->pid,
+                                process->program ? process->program : "");
+      gtk_string_list_append (list, text);
+    }
+  gtk_drop_down_set_model (GTK_DROP_DOWN (self->process_dropdown), G_LIST_MODEL (list));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->process_dropdown), 0);
+  gtk_widget_set_visible (self->process_dropdown, n > 1);
+}
+
+static void
+update_titles (MgWindow *self)
+{
+  const MgRunInfo *run = mg_profile_get_run_info (self->profile);
+  const MgProcessInfo *first = mg_profile_get_n_processes (self->profile) > 0
+                                 ? mg_profile_get_process (self->profile, 0) : NULL;
+  /* The program itself, not its launcher (mpirun). */
+  const char *path = first && first->program ? first->program
+                     : run->argv && run->argv[0] ? run->argv[0] : NULL;
+  g_autofree char *program = path ? g_path_get_basename (path) : NULL;
+  g_autofree char *name = self->file ? g_file_get_basename (self->file) : NULL;
+  g_autofree char *duration = mg_units_format_time (run->duration_s);
+  g_autofree char *subtitle = NULL;
+  g_autofree char *processes = g_strdup_printf (ngettext ("%u process", "%u processes",
+                                                          run->n_processes),
+                                                run->n_processes);
+
+  gtk_label_set_text (GTK_LABEL (self->title_label), program ? program : _("Profile"));
+  gtk_window_set_title (GTK_WINDOW (self), program ? program : _("Metrograph"));
+  if (name != NULL)
+    /* Translators: the window's subtitle: file name — number of processes, duration */
+    subtitle = g_strdup_printf (_("%s — %s, %s"), name, processes, duration);
+  else
+    /* Translators: the window's subtitle: number of processes, duration */
+    subtitle = g_strdup_printf (_("%s, %s"), processes, duration);
+  gtk_label_set_text (GTK_LABEL (self->subtitle_label), subtitle);
+  gtk_widget_set_visible (self->subtitle_label, TRUE);
+}
+
+static void
+update_errors_banner (MgWindow *self)
+{
+  g_autofree char *text = NULL;
+
+  self->error_count = mg_error_list_count (self->profile);
+  text = g_strdup_printf (ngettext ("%u error or process failure during this run",
+                                    "%u errors or process failures during this run",
+                                    self->error_count),
+                          self->error_count);
+  gtk_label_set_text (GTK_LABEL (self->errors_label), text);
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->errors_revealer), self->error_count > 0);
+}
+
+/* The side panel (run details, errors) is built when first shown: a row
+ * per process and per error, measured at every layout even while the
+ * panel is hidden, and its switcher's tooltips cost round trips to the X
+ * server. */
+void
+mg_window_build_side_panel (MgWindow *self)
+{
+  if (self->side_built || self->profile == NULL)
+    return;
+  if (gtk_stack_switcher_get_stack (GTK_STACK_SWITCHER (self->side_switcher)) == NULL)
+    gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (self->side_switcher),
+                                  GTK_STACK (self->side_stack));
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->errors_scroller),
+                                 mg_error_list_new (self->profile));
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->info_scroller),
+                                 mg_info_panel_new (self->profile));
+  self->side_built = TRUE;
+}
+
+static void
+reset_side_panel (MgWindow *self)
+{
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->errors_scroller), NULL);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->info_scroller), NULL);
+  self->side_built = FALSE;
+  if (gtk_revealer_get_reveal_child (GTK_REVEALER (self->side_revealer)))
+    mg_window_build_side_panel (self);
+}
+
+static void
+build_axis (MgWindow *self)
+{
+  self->event_strip = mg_event_strip_new (self->profile, self->view);
+  self->time_axis = mg_time_axis_new (self->view);
+  gtk_box_append (GTK_BOX (self->axis_column), self->event_strip);
+  gtk_box_append (GTK_BOX (self->axis_column), self->time_axis);
+  gtk_size_group_add_widget (self->label_group, self->axis_caption);
+}
+
+/* The keyboard starts on the graphs: the first visible one takes the focus,
+ * so arrows move the time cursor at once (mg-metric-graph.h). */
+static void
+focus_first_graph (MgWindow *self)
+{
+  g_auto (GStrv) ids = mg_metric_rows_dup_visible_ids (MG_METRIC_ROWS (self->rows));
+  MgMetricRow *row = NULL;
+
+  if (ids[0] != NULL)
+    row = mg_metric_rows_find_row (MG_METRIC_ROWS (self->rows), ids[0]);
+  if (row != NULL)
+    gtk_widget_grab_focus (mg_metric_row_get_graph (row));
+}
+
+void
+mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file)
+{
+  g_return_if_fail (MG_IS_WINDOW (self));
+  g_return_if_fail (MG_IS_PROFILE (profile));
+
+  mg_window_clear_profile_view (self);
+  self->profile = g_object_ref (profile);
+  self->file = file ? g_object_ref (file) : NULL;
+  mg_time_view_set_duration (self->view, mg_profile_get_run_info (profile)->duration_s);
+  mg_time_view_reset (self->view);
+  mg_time_view_set_process (self->view, -1);
+
+  self->visibility = mg_metric_visibility_new (profile, self->settings);
+  mg_metric_visibility_add_actions (self->visibility, G_ACTION_MAP (self));
+  wrap_undo_actions (self);
+  self->label_group = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
+
+  mg_metric_rows_set_visibility (MG_METRIC_ROWS (self->rows), self->visibility, self->view,
+                                 self->label_group);
+  build_axis (self);
+  update_rows_visibility (self);
+
+  g_clear_object (&self->metrics_menu);
+  self->metrics_menu = mg_metrics_menu_new (self->visibility);
+  fill_process_dropdown (self);
+  update_titles (self);
+  update_errors_banner (self);
+  reset_side_panel (self);
+
+  gtk_widget_set_visible (self->metrics_button, TRUE);
+  gtk_widget_set_visible (self->zoom_box, TRUE);
+  gtk_widget_set_visible (self->info_button, TRUE);
+  /* At once, not crossfaded: a fade would show the spinner over the first
+   * frames and the graphs only 200 ms later, and blend two window-sized
+   * layers (offscreen surfaces with the cairo renderer) every frame of it. */
+  gtk_stack_set_visible_child_full (GTK_STACK (self->stack), "profile",
+                                    GTK_STACK_TRANSITION_TYPE_NONE);
+  focus_first_graph (self);
+  g_object_notify (G_OBJECT (self), "profile");
+}
+
+/* A process's own series are read from the file when first chosen
+ * (mg_profile_read_process_series): a file changed on disk since is said,
+ * and the view goes back to all processes. */
+static void
+on_process_selected (MgWindow *self)
+{
+  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->process_dropdown));
+  g_autoptr (GError) error = NULL;
+
+  if (self->profile == NULL || selected == GTK_INVALID_LIST_POSITION)
+    return;
+  if (selected > 0 && !mg_profile_read_process_series (self->profile, selected - 1, &error))
+    {
+      mg_window_show_message (self, _("Cannot Show This Process"), error->message);
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (self->process_dropdown), 0);
+      return;
+    }
+  mg_time_view_set_process (self->view, (int) selected - 1);
+}
+
+void
+mg_window_profile_view_init (MgWindow *self)
+{
+  self->rows = mg_metric_rows_new ();
+  gtk_box_append (GTK_BOX (self->rows_box), self->rows);
+  g_signal_connect_swapped (self->rows, "notify::empty", G_CALLBACK (update_rows_visibility), self);
+  g_signal_connect_swapped (self->process_dropdown, "notify::selected",
+                            G_CALLBACK (on_process_selected), self);
+}

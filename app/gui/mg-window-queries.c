@@ -1,0 +1,95 @@
+/* What a viewer window shows, read from its widgets (for tests:
+ * mg-window-private.h). */
+#include "mg-config.h"
+
+#include "mg-event-strip.h"
+#include "mg-metric-row.h"
+#include "mg-metric-rows.h"
+#include "mg-window-internal.h"
+#include "mg-window-private.h"
+
+const char *
+mg_window_get_page (MgWindow *self)
+{
+  return gtk_stack_get_visible_child_name (GTK_STACK (self->stack));
+}
+
+const char *
+mg_window_get_error_message (MgWindow *self)
+{
+  if (!g_str_equal (mg_window_get_page (self), "error"))
+    return NULL;
+  return gtk_label_get_text (GTK_LABEL (self->error_message));
+}
+
+MgTimeView *
+mg_window_get_time_view (MgWindow *self)
+{
+  return self->view;
+}
+
+char **
+mg_window_get_visible_metric_ids (MgWindow *self)
+{
+  return mg_metric_rows_dup_visible_ids (MG_METRIC_ROWS (self->rows));
+}
+
+char **
+mg_window_get_visible_group_titles (MgWindow *self)
+{
+  return mg_metric_rows_dup_visible_titles (MG_METRIC_ROWS (self->rows));
+}
+
+static MgMetricRow *
+find_row (MgWindow *self, const char *metric_id)
+{
+  return mg_metric_rows_find_row (MG_METRIC_ROWS (self->rows), metric_id);
+}
+
+gboolean
+mg_window_set_group_expanded (MgWindow *self, const char *title, gboolean expanded)
+{
+  return mg_metric_rows_set_expanded (MG_METRIC_ROWS (self->rows), title, expanded);
+}
+
+GtkWidget *
+mg_window_get_metric_graph (MgWindow *self, const char *metric_id)
+{
+  MgMetricRow *row = find_row (self, metric_id);
+
+  return row ? mg_metric_row_get_graph (row) : NULL;
+}
+
+char *
+mg_window_dup_row_figures (MgWindow *self, const char *metric_id)
+{
+  MgMetricRow *row = find_row (self, metric_id);
+
+  return row ? mg_metric_row_dup_figures_text (row) : NULL;
+}
+
+guint
+mg_window_get_n_recent (MgWindow *self)
+{
+  guint n = 0;
+
+  for (GtkWidget *row = gtk_widget_get_first_child (self->recent_list); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    n++;
+  return n;
+}
+
+guint
+mg_window_get_error_count (MgWindow *self)
+{
+  if (self->profile == NULL ||
+      !gtk_revealer_get_reveal_child (GTK_REVEALER (self->errors_revealer)))
+    return 0;
+  return self->error_count;
+}
+
+guint
+mg_window_get_n_event_marks (MgWindow *self)
+{
+  return self->event_strip ? mg_event_strip_get_n_marks (MG_EVENT_STRIP (self->event_strip)) : 0;
+}
