@@ -6,7 +6,7 @@
 
 #include "mg-cli-catalogue.h"
 #include "mg-cli-summary.h"
-#include "mg-cli-unavailable.h"
+#include "mg-cli-enable-check.h"
 #include "mg-cli.h"
 #include "mg-install-paths.h"
 #include "mg-launcher.h"
@@ -219,7 +219,7 @@ mg_cli_profile (const MgCliOptions *o)
   if (o->select_ranks != NULL)
     mg_cli_print_rank_selection (profile, o->select_ranks);
   /* Asked for and not measured: a script should notice (docs/cli.md). */
-  if (!mg_cli_unavailable_check_enabled (profile, catalogue, (const char *const *) o->enable_ids)
+  if (!mg_cli_check_enabled (profile, catalogue, (const char *const *) o->enable_ids)
       && status == 0)
     return MG_EXIT_METRICS;
   return status;

@@ -4,7 +4,7 @@
 
 #include <glib/gi18n.h>
 
-#include "mg-cli-unavailable.h"
+#include "mg-unavailable.h"
 #include "mg-rank-list.h"
 
 /* --verbose: every plugin problem in full, then every metric error. */
@@ -15,7 +15,7 @@ print_details (MgProfile *profile, GPtrArray *unavailable)
 
   for (guint i = 0; i < unavailable->len; i++)
     {
-      const MgCliUnavailable *entry = g_ptr_array_index (unavailable, i);
+      const MgUnavailable *entry = g_ptr_array_index (unavailable, i);
 
       g_printerr (ngettext ("metrograph: plugin %s (%s): %s (in %u of %u process)\n",
                             "metrograph: plugin %s (%s): %s (in %u of %u processes)\n",
@@ -46,7 +46,7 @@ list_unavailable (GPtrArray *unavailable)
 
   for (guint i = 0; i < unavailable->len; i++)
     {
-      const MgCliUnavailable *entry = g_ptr_array_index (unavailable, i);
+      const MgUnavailable *entry = g_ptr_array_index (unavailable, i);
 
       if (i > 0)
         g_string_append (text, ", ");
@@ -83,7 +83,7 @@ list_metric_errors (MgProfile *profile, guint *n_ids)
 static void
 print_problems (MgProfile *profile, gboolean verbose)
 {
-  g_autoptr (GPtrArray) unavailable = mg_cli_unavailable_collect (profile);
+  g_autoptr (GPtrArray) unavailable = mg_unavailable_collect (profile);
   g_autofree char *listed = NULL;
   g_autofree char *failed = NULL;
   guint n_failed = 0;
