@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-error-list.h"
+#include "mg-unavailable.h"
 #include "mg-selection-stats.h"
 #include "mg-units.h"
 
@@ -56,8 +57,12 @@ mg_error_list_is_notable_event (const MgProcessEvent *event)
 guint
 mg_error_list_count (MgProfile *profile)
 {
-  guint count = mg_profile_get_n_plugin_errors (profile) + mg_profile_get_n_metric_errors (profile);
+  guint count = mg_profile_get_n_metric_errors (profile);
 
+  /* A plugin that declined (nothing to measure here) is no error: the run
+   * details say what was not measured. */
+  for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
+    count += !mg_plugin_error_is_absence (mg_profile_get_plugin_error (profile, i));
   for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
     count += mg_error_list_is_notable_event (mg_profile_get_event (profile, i));
   return count;
@@ -175,6 +180,8 @@ mg_error_list_new (MgProfile *profile)
       const char *message = error->message ? error->message : "";
       g_autofree char *text = NULL;
 
+      if (mg_plugin_error_is_absence (error))
+        continue;
       if (error->source_id != NULL)
         /* Translators: the plugin's source id, its library, the message */
         text = g_strdup_printf (_("Plugin %s (%s): %s"), error->source_id,

@@ -6,7 +6,9 @@
 #include "mg-error-list.h"
 #include "mg-info-panel.h"
 #include "mg-selection-stats.h"
+#include "mg-tooltip.h"
 #include "mg-units.h"
+#include "mg-unavailable.h"
 
 static void
 add_heading (GtkGrid *grid, int *row, const char *text)
@@ -182,6 +184,30 @@ add_single_values (GtkGrid *grid, int *row, MgProfile *profile)
     }
 }
 
+/* The plugins that declined, once each and calmly: "Energy: no RAPL",
+ * the plugin's whole message as the tooltip. */
+static void
+add_not_measured (GtkGrid *grid, int *row, MgProfile *profile)
+{
+  g_autoptr (GPtrArray) unavailable = mg_unavailable_collect (profile);
+  gboolean first = TRUE;
+
+  for (guint i = 0; i < unavailable->len; i++)
+    {
+      const MgUnavailable *entry = g_ptr_array_index (unavailable, i);
+      g_autofree char *text = NULL;
+
+      if (!mg_unavailable_is_absent (entry))
+        continue;
+      /* Translators: a plugin's name and why it measured nothing, e.g. "Energy: no RAPL" */
+      text = *entry->reason != '\0' ? g_strdup_printf (_("%s: %s"), entry->name, entry->reason)
+                                    : g_strdup (entry->name);
+      add_fact (grid, row, first ? _("Not measured here") : "", text);
+      mg_tooltip_set_text (gtk_grid_get_child_at (grid, 1, *row - 1), entry->message);
+      first = FALSE;
+    }
+}
+
 GtkWidget *
 mg_info_panel_new (MgProfile *profile)
 {
@@ -195,6 +221,7 @@ mg_info_panel_new (MgProfile *profile)
   gtk_widget_set_margin_top (grid, 12);
   gtk_widget_set_margin_bottom (grid, 18);
   add_run_facts (GTK_GRID (grid), &row, profile);
+  add_not_measured (GTK_GRID (grid), &row, profile);
   add_single_values (GTK_GRID (grid), &row, profile);
   add_process_ends (GTK_GRID (grid), &row, profile);
   return grid;

@@ -199,6 +199,32 @@ gui_fixture_errors (void)
 }
 
 MgProfile *
+gui_fixture_absent (void)
+{
+  MgProfileBuilder *builder = new_builder ();
+  MgPluginError errors[] = {
+    { 0, (char *) "energy_src", (char *) "libmetrograph-energy.so", 0,
+      (char *) GUI_FIXTURE_NO_RAPL },
+    { 0, (char *) "mpi_src", (char *) "libmetrograph-mpi.so", 0,
+      (char *) "MPI: not an MPI program (no MPI library is loaded)" },
+    { 1, (char *) "mpi_src", (char *) "libmetrograph-mpi.so", 0,
+      (char *) "MPI: not an MPI program (no MPI library is loaded)" },
+    { 1, (char *) "papi", (char *) "/opt/libpapi-metric.so", -3,
+      (char *) "PAPI could not open the counters" },
+  };
+  guint p0, p1;
+
+  add_def (builder, gui_fixture_def ("cpu", "CPU time", "%", MG_METRIC_TYPE_CPU_TIME, NULL));
+  p0 = add_process (builder, 500, -1, 1.0, MG_PROCESS_END_EXITED, 0);
+  p1 = add_process (builder, 501, -1, 1.0, MG_PROCESS_END_EXITED, 0);
+  add_samples (builder, p0, 100, 1, single_value);
+  add_samples (builder, p1, 100, 1, single_value);
+  for (guint i = 0; i < G_N_ELEMENTS (errors); i++)
+    mg_profile_builder_add_plugin_error (builder, &errors[i]);
+  return finish (builder);
+}
+
+MgProfile *
 gui_fixture_events (void)
 {
   MgProfileBuilder *builder = new_builder ();

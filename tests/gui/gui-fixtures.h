@@ -24,6 +24,11 @@ MgProfile *gui_fixture_gaps (void);
 /* 2 processes; a plugin error, a metric error and process 1 SIGNALLED (9)
  * at 0.5 s. */
 MgProfile *gui_fixture_errors (void);
+/* 2 processes (no ranks); energy declined in process 0 (code 0,
+ * GUI_FIXTURE_NO_RAPL), MPI declined in both (code 0, "MPI: not an MPI
+ * program (…)"), and the plugin papi failed in process 1 (code -3). */
+#define GUI_FIXTURE_NO_RAPL "Energy: no RAPL: /sys/class/powercap does not exist (load it with 'modprobe intel_rapl_common')"
+MgProfile *gui_fixture_absent (void);
 /* 4 ranks (pids 600-603): rank 1 crashed (SIGSEGV) at 0.3 s, rank 2 killed
  * (SIGKILL) at 0.5 s, rank 3 ended without a trace at 0.7 s, rank 0 stopped
  * recording ("No space left on device", errno 28) at 0.8 s and exited 0; a

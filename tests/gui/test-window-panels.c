@@ -181,6 +181,47 @@ test_info_panel_many_processes (void)
 
 /* ---- errors ------------------------------------------------------------ */
 
+/* What this machine cannot measure (plugins that declined, code 0) is said
+ * once in the run details, not counted or listed as an error; a plugin that
+ * failed is. */
+static GPtrArray *read_entries (GtkWidget *list);
+
+static void
+test_absent_not_error (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_absent ();
+  GtkWidget *panel = g_object_ref_sink (mg_info_panel_new (profile));
+  GtkWidget *list = g_object_ref_sink (mg_error_list_new (profile));
+  g_autoptr (GPtrArray) lines = read_facts (panel);
+  g_autoptr (GPtrArray) entries = read_entries (list);
+  MgWindow *window;
+  guint row = 0;
+
+  assert_line (lines, "Not measured here=Energy: no RAPL");
+  assert_line (lines, "=MPI: not an MPI program");
+  g_assert_false (has_line (lines, "=papi: PAPI could not open the counters"));
+  while (gtk_grid_get_child_at (GTK_GRID (panel), 0, (int) row) != NULL &&
+         g_strcmp0 (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (panel), 0, (int) row))),
+                    "Not measured here") != 0)
+    row++;
+  /* The plugin's whole message is the tooltip. */
+  g_assert_cmpstr (mg_tooltip_get_text (gtk_grid_get_child_at (GTK_GRID (panel), 1, (int) row)), ==,
+                   GUI_FIXTURE_NO_RAPL);
+
+  g_assert_cmpuint (entries->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (entries, 0), ==,
+                   "pid 501 · at initialisation · code -3 | "
+                   "Plugin papi (/opt/libpapi-metric.so): PAPI could not open the counters");
+  g_assert_cmpuint (mg_error_list_count (profile), ==, 1);
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (list);
+  g_object_unref (panel);
+}
+
 /* The list's rows as "headline | message". */
 static GPtrArray *
 read_entries (GtkWidget *list)
@@ -591,6 +632,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/panels/info-panel", test_info_panel);
   g_test_add_func ("/gui/panels/info-panel-many-processes", test_info_panel_many_processes);
   g_test_add_func ("/gui/panels/error-list", test_error_list);
+  g_test_add_func ("/gui/panels/absent-not-error", test_absent_not_error);
   g_test_add_func ("/gui/panels/event-marks", test_event_marks);
   g_test_add_func ("/gui/panels/tooltips", test_tooltips);
   g_test_add_func ("/gui/panels/menu-unavailable", test_menu_unavailable);
