@@ -518,12 +518,6 @@ mg_metric_visibility_add_actions (MgMetricVisibility *self, GActionMap *map)
   g_signal_connect_object (action, "activate", G_CALLBACK (on_undo_hide), self, 0);
   add_action (map, action);
 
-  /* The Metrics menu lists unavailable groups as items of this action:
-   * disabled for good, so they show insensitive, with their reason. */
-  action = g_simple_action_new (MG_METRIC_VISIBILITY_UNAVAILABLE_ACTION, G_VARIANT_TYPE_STRING);
-  g_simple_action_set_enabled (action, FALSE);
-  add_action (map, action);
-
   for (guint s = 0; s < self->sections->len; s++)
     {
       const MgMetricSection *section = g_ptr_array_index (self->sections, s);
@@ -557,7 +551,6 @@ mg_metric_visibility_remove_actions (MgMetricVisibility *self, GActionMap *map)
   g_action_map_remove_action (map, "preset");
   g_action_map_remove_action (map, "hide-metric");
   g_action_map_remove_action (map, "undo-hide");
-  g_action_map_remove_action (map, MG_METRIC_VISIBILITY_UNAVAILABLE_ACTION);
   for (guint s = 0; s < self->sections->len; s++)
     g_action_map_remove_action (map, ((MgMetricSection *) g_ptr_array_index (self->sections, s))->action_name);
   for (guint m = 0; m < mg_profile_get_n_metrics (self->profile); m++)

@@ -10,8 +10,6 @@
  *   show-metric.<escaped>  boolean state, one per time-domain metric
  *   hide-metric            parameter: a metric id (row context menu)
  *   undo-hide              shows the metric hidden last again
- *   unavailable-group      parameter: a group id; always disabled (the Metrics
- *                          menu's unavailable groups, shown insensitive)
  *
  * <escaped> is the id with every character other than A-Z a-z 0-9 and "."
  * written as "-XX" (hex), see mg_metric_visibility_action_name(). The
@@ -39,8 +37,6 @@ typedef struct {
   char *title;
   char *reason;         /* why, translated */
 } MgUnavailableGroup;
-
-#define MG_METRIC_VISIBILITY_UNAVAILABLE_ACTION "unavailable-group"
 
 #define MG_TYPE_METRIC_VISIBILITY (mg_metric_visibility_get_type ())
 G_DECLARE_FINAL_TYPE (MgMetricVisibility, mg_metric_visibility, MG, METRIC_VISIBILITY, GObject)

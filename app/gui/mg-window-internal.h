@@ -91,6 +91,10 @@ void mg_window_add_actions (MgWindow *self);
 /* Action win.export: asks where to (mg-window-export.c). */
 void mg_window_export_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data);
 
+/* Gives metrics_menu to the Metrics button, with its custom items
+ * (mg-window.c): when it first opens, and when a new profile replaces it. */
+void mg_window_attach_metrics_menu (MgWindow *self);
+
 /* A modal error message over the window. */
 void mg_window_show_message (MgWindow *self, const char *title, const char *detail);
 

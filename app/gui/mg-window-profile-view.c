@@ -247,6 +247,8 @@ mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file)
 
   g_clear_object (&self->metrics_menu);
   self->metrics_menu = mg_metrics_menu_new (self->visibility);
+  if (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (self->metrics_button)) != NULL)
+    mg_window_attach_metrics_menu (self);
   fill_process_dropdown (self);
   update_titles (self);
   update_errors_banner (self);

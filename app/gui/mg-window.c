@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-metric-row.h"
+#include "mg-metrics-menu.h"
 #include "mg-style.h"
 #include "mg-tooltip.h"
 #include "mg-window-internal.h"
@@ -198,10 +199,23 @@ give_menu (GtkMenuButton *button, GMenuModel *menu)
     gtk_menu_button_set_menu_model (button, menu);
 }
 
+/* Also when a profile replaces another while the menu has been built. */
+void
+mg_window_attach_metrics_menu (MgWindow *self)
+{
+  GtkMenuButton *button = GTK_MENU_BUTTON (self->metrics_button);
+
+  if (self->metrics_menu == NULL || gtk_menu_button_get_menu_model (button) == self->metrics_menu)
+    return;
+  gtk_menu_button_set_menu_model (button, self->metrics_menu);
+  mg_metrics_menu_add_widgets (GTK_POPOVER_MENU (gtk_menu_button_get_popover (button)),
+                               self->visibility);
+}
+
 static void
 create_metrics_popup (GtkMenuButton *button, gpointer user_data)
 {
-  give_menu (button, MG_WINDOW (user_data)->metrics_menu);
+  mg_window_attach_metrics_menu (MG_WINDOW (user_data));
 }
 
 static void

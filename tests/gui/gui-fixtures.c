@@ -450,9 +450,9 @@ gui_fixture_failed_plugin (void)
   const char *cpu[] = { "cpu", "spare", NULL };
   const char *energy[] = { "rapl_power", NULL };
   MgPluginError failed = { 0, (char *) "energy", (char *) "libmetrograph-energy.so", -1,
-                           (char *) "no powercap interface (/sys/class/powercap)" };
+                           (char *) GUI_FIXTURE_NO_RAPL };
   MgMetricDef *power = gui_fixture_def ("rapl_power", "CPU power", "W", MG_METRIC_TYPE_ENERGY, NULL);
-  MgMetricDef *spare = gui_fixture_def ("spare", "Spare", "%", MG_METRIC_TYPE_CPU_TIME, NULL);
+  MgMetricDef *spare = gui_fixture_def ("spare", "spare_cpu", "%", MG_METRIC_TYPE_CPU_TIME, NULL);
   guint p;
 
   add_def (builder, gui_fixture_def ("cpu", "CPU time", "%", MG_METRIC_TYPE_CPU_TIME, NULL));

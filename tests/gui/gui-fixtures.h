@@ -41,8 +41,9 @@ MgProfile *gui_fixture_events (void);
 MgProfile *gui_fixture_groups (void);
 /* n_processes x n_metrics x n_samples of smooth noise (benchmark). */
 /* A plugin failed everywhere: its metric (group "Energy") has a series of
- * gaps only and a plugin error; "CPU Time" has one metric with values and one
- * without. */
+ * gaps only and a plugin error (GUI_FIXTURE_NO_RAPL, code -1); "CPU Time"
+ * has one metric with values ("cpu") and one without ("spare", displayed
+ * as "spare_cpu"). */
 MgProfile *gui_fixture_failed_plugin (void);
 MgProfile *gui_fixture_large (guint n_processes, guint n_metrics, guint n_samples);
 

@@ -524,21 +524,38 @@ find_primary_menu_button (GtkWidget *root)
   return NULL;
 }
 
+/* The label showing text exactly, under root. */
+static GtkWidget *
+find_label (GtkWidget *root, const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The unavailable group is its name with the short reason beneath, wrapped
+ * and as written (no mnemonic eats an underscore); the whole reason is the
+ * tooltip; the popover is narrower than the window. */
 static void
 test_menu_unavailable (void)
 {
-  g_autoptr (MgProfile) profile = gui_fixture_groups ();
-  const char *unavailable = "Energy — RAPL counters are not readable";
+  g_autoptr (MgProfile) profile = gui_fixture_failed_plugin ();
   MgWindow *window;
-  GtkWidget *button, *popover, *item, *all;
+  GtkWidget *button, *popover, *title, *reason, *all;
+  graphene_rect_t bounds;
 
   gui_test_reset_settings ();
   window = gui_test_new_window (profile);
-  /* The action the unavailable groups' items name exists, disabled. */
-  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window),
-                                            MG_METRIC_VISIBILITY_UNAVAILABLE_ACTION));
-  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window),
-                                                     MG_METRIC_VISIBILITY_UNAVAILABLE_ACTION));
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 700);
+  gui_test_spin (200);
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "preset"));
 
   button = find_menu_button (gtk_window_get_titlebar (GTK_WINDOW (window)), "Metrics");
@@ -550,13 +567,40 @@ test_menu_unavailable (void)
   gui_test_spin (200);
   popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
   g_assert_true (gtk_widget_get_visible (popover));
-  item = find_menu_item (popover, unavailable);
+  title = find_label (popover, "Energy");
+  reason = find_label (popover, "no RAPL");
   all = find_menu_item (popover, "All Metrics");
-  g_assert_nonnull (item);
+  g_assert_nonnull (title);
+  g_assert_nonnull (reason);
   g_assert_nonnull (all);
-  g_assert_false (gtk_widget_is_sensitive (item));
+  g_assert_true (gtk_widget_has_css_class (reason, "dim-label"));
+  g_assert_true (gtk_label_get_wrap (GTK_LABEL (reason)));
+  g_assert_cmpstr (mg_tooltip_get_text (gtk_widget_get_parent (reason)), ==, GUI_FIXTURE_NO_RAPL);
+  g_assert_nonnull (strstr (mg_tooltip_get_text (gtk_widget_get_parent (reason)), "intel_rapl_common"));
   g_assert_true (gtk_widget_is_sensitive (all));
+  /* A metric name with an underscore keeps it. */
+  g_assert_nonnull (find_menu_item (popover, "spare_cpu"));
+  g_assert_true (gtk_widget_compute_bounds (popover, GTK_WIDGET (window), &bounds));
+  g_test_message ("popover %.0f px wide, window %d px", bounds.size.width,
+                  gtk_widget_get_width (GTK_WIDGET (window)));
+  g_assert_cmpfloat (bounds.size.width, <, 500);
+  g_assert_cmpfloat (bounds.size.width, <, gtk_widget_get_width (GTK_WIDGET (window)));
   gtk_popover_popdown (GTK_POPOVER (popover));
+
+  /* A new profile in the same window gives the menu its own items. */
+  {
+    g_autoptr (MgProfile) groups = gui_fixture_groups ();
+
+    mg_window_set_profile (window, groups, NULL);
+    gui_test_spin (100);
+    gui_test_activate (window, "show-metrics-menu", NULL);
+    gui_test_spin (200);
+    popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+    g_assert_nonnull (find_label (popover, "RAPL counters are not readable"));
+    g_assert_null (find_label (popover, "no RAPL"));
+    g_assert_nonnull (find_menu_item (popover, "Preset: Default"));
+    gtk_popover_popdown (GTK_POPOVER (popover));
+  }
 
   /* The main menu too, opened as F10 does. */
   button = find_primary_menu_button (gtk_window_get_titlebar (GTK_WINDOW (window)));
