@@ -96,7 +96,7 @@ print_problems (MgProfile *profile, gboolean verbose)
   if (unavailable->len > 0)
     {
       listed = list_unavailable (unavailable);
-      g_printerr (_("metrograph: not available here: %s; --verbose or the viewer's error list "
+      g_printerr (_("metrograph: not available here: %s; --verbose or the viewer "
                     "says more\n"),
                   listed);
     }

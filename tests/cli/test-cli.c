@@ -744,7 +744,7 @@ test_profile_summary (Fixture *f, gconstpointer data)
   line = unavailable_line (run->err);
   g_assert_nonnull (line);
   g_assert_nonnull (strstr (line, "Energy (no RAPL)"));
-  g_assert_nonnull (strstr (line, "; --verbose or the viewer's error list says more"));
+  g_assert_nonnull (strstr (line, "; --verbose or the viewer says more"));
   g_assert_null (strstr (run->err, "seen 1 times"));
   g_assert_null (strstr (run->err, no_rapl));
 
