@@ -41,7 +41,10 @@ append_presets (GMenu *menu, MgMetricVisibility *visibility)
 
       /* MAP's naming: "Preset: <metricGroup displayName>". */
       label = g_strdup_printf (_("Preset: %s"), title);
-      target = g_strconcat ("group:", section->id, NULL);
+      /* The Default group's item is the default preset, which adds the MPI
+       * groups in an MPI run. */
+      target = (int) s == mg_metric_visibility_get_default_section (visibility)
+                 ? g_strdup ("default") : g_strconcat ("group:", section->id, NULL);
       item = g_menu_item_new (label, NULL);
       g_menu_item_set_action_and_target_value (item, "win.preset", g_variant_new_string (target));
       g_menu_append_item (presets, item);

@@ -368,8 +368,10 @@ demo_value (guint p, guint metric, guint w)
       return fabs (n) * 0.2 * 1048576.0;
     case 4: /* MPI sent B/s */
       return comm ? (40 + 6.0 * p + 5 * n) * 1048576.0 : (1 + fabs (n)) * 1048576.0;
-    case 5: /* MPI call time ns per s */
-      return comm ? (0.55 - 0.06 * p + 0.05 * n) * 1e9 : (0.02 + 0.01 * fabs (n)) * 1e9;
+    case 5: /* MPI call duration, ns */
+      return comm ? (2.5 - 0.2 * p + 0.3 * n) * 1e6 : (40 + 10 * fabs (n)) * 1e3;
+    case 6: /* MPI time, % of wall time */
+      return comm ? 55 - 6.0 * p + 5 * n : 2 + fabs (n);
     default:
       return 0;
     }
@@ -380,11 +382,11 @@ gui_fixture_demo (void)
 {
   MgProfileBuilder *builder = mg_profile_builder_new ();
   const char *argv[] = { "mpirun", "-n", "8", "./lulesh2.0", "-s", "48", NULL };
-  const char *defaults[] = { "cpu_time_percentage", "rss", "rchar_rate", "mpi_sent", NULL };
+  const char *defaults[] = { "cpu_time_percentage", "rss", "rchar_rate", NULL };
   const char *cpu[] = { "cpu_time_percentage", "system_time_percentage", NULL };
   const char *memory[] = { "rss", "memory_per_node", NULL };
   const char *io[] = { "rchar_rate", NULL };
-  const char *mpi[] = { "mpi_sent", "mpi_call_time", NULL };
+  const char *mpi[] = { "mpi_time_percentage", "mpi_call_time", "mpi_sent", NULL };
   const char *energy[] = { "rapl_power", NULL };
   MgMetricDef *mem_node;
   guint mem_index;
@@ -398,7 +400,8 @@ gui_fixture_demo (void)
   add_def (builder, gui_fixture_def ("rss", "Memory usage", "B", MG_METRIC_TYPE_MEMORY, NULL));
   add_def (builder, gui_fixture_def ("rchar_rate", "POSIX read rate", "B/s", MG_METRIC_TYPE_IO, NULL));
   add_def (builder, gui_fixture_def ("mpi_sent", "MPI sent", "B/s", MG_METRIC_TYPE_MPI, NULL));
-  add_def (builder, gui_fixture_def ("mpi_call_time", "MPI call time", "ns", MG_METRIC_TYPE_MPI, "#26a269"));
+  add_def (builder, gui_fixture_def ("mpi_call_time", "MPI call duration", "ns", MG_METRIC_TYPE_MPI, "#26a269"));
+  add_def (builder, gui_fixture_def ("mpi_time_percentage", "MPI time", "%", MG_METRIC_TYPE_MPI, NULL));
   mem_node = gui_fixture_def ("memory_per_node", "Node memory", "B", MG_METRIC_TYPE_MEMORY, NULL);
   mem_node->domain = MG_DOMAIN_SINGLE_VALUE;
   mem_index = mg_profile_builder_add_metric (builder, mem_node);
@@ -412,7 +415,7 @@ gui_fixture_demo (void)
   for (guint r = 0; r < 8; r++)
     {
       MgProcessInfo info = { 0 };
-      double values[7];  /* one per metric; the single value has none here */
+      double values[8];  /* one per metric; the single value has none here */
       guint p;
 
       info.pid = 31400 + (int) r;
@@ -426,9 +429,9 @@ gui_fixture_demo (void)
       p = mg_profile_builder_add_process (builder, &info);
       for (guint w = 0; w < 600; w++)
         {
-          for (guint m = 0; m < 6; m++)
+          for (guint m = 0; m < 7; m++)
             values[m] = demo_value (r, m, w);
-          values[6] = NAN;
+          values[7] = NAN;
           mg_profile_builder_add_sample (builder, p, w * 0.02, (w + 1) * 0.02, values, values, values);
         }
       if (info.node_leader)

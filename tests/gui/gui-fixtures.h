@@ -51,6 +51,7 @@ G_END_DECLS
 
 G_BEGIN_DECLS
 /* A realistic run for screenshots: 8 MPI ranks over 12 s, CPU time, memory,
- * I/O and MPI groups, a Default group and an Energy group not recorded. */
+ * I/O and MPI (MPI time, call duration, sent) groups, a Default group (CPU
+ * time, memory, read rate) and an Energy group not recorded. */
 MgProfile *gui_fixture_demo (void);
 G_END_DECLS

@@ -248,6 +248,46 @@ test_groups_and_presets (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* What a profile opens with follows its content: an MPI run opens with its
+ * MPI rows beside the Default group; the user's own choice is remembered
+ * for each kind of run apart. */
+static void
+test_preset_by_kind (void)
+{
+  g_autoptr (MgProfile) mpi = gui_fixture_demo ();
+  g_autoptr (MgProfile) serial = gui_fixture_groups ();
+  const char *mpi_default[] = { "Default", "MPI", NULL };
+  const char *serial_default[] = { "Default", NULL };
+  const char *mpi_all[] = { "Default", "CPU Time", "Memory", "IO", "MPI", NULL };
+  g_autoptr (GVariant) state = NULL;
+  g_auto (GStrv) ids = NULL;
+  MgWindow *window;
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (mpi);
+  gui_test_assert_strv (mg_window_get_visible_group_titles (window), mpi_default);
+  ids = mg_window_get_visible_metric_ids (window);
+  g_assert_true (g_strv_contains ((const char *const *) ids, "mpi_call_time"));
+  g_assert_true (g_strv_contains ((const char *const *) ids, "cpu_time_percentage"));
+  state = g_action_group_get_action_state (G_ACTION_GROUP (window), "preset");
+  g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "default");
+  /* The user's choice for MPI runs... */
+  gui_test_activate (window, "preset", g_variant_new_string ("all"));
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* ...leaves other runs on their default... */
+  window = gui_test_new_window (serial);
+  gui_test_assert_strv (mg_window_get_visible_group_titles (window), serial_default);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* ...and is what the next MPI run opens with. */
+  window = gui_test_new_window (mpi);
+  gui_test_assert_strv (mg_window_get_visible_group_titles (window), mpi_all);
+  gui_test_activate (window, "preset", g_variant_new_string ("default"));
+  gui_test_assert_strv (mg_window_get_visible_group_titles (window), mpi_default);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static gboolean
 menu_has_label (GMenuModel *model, const char *wanted)
 {
@@ -872,6 +912,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/single-process", test_single_process);
   g_test_add_func ("/gui/window/selection-and-process", test_selection_and_process);
   g_test_add_func ("/gui/window/groups-and-presets", test_groups_and_presets);
+  g_test_add_func ("/gui/window/preset-by-kind", test_preset_by_kind);
   g_test_add_func ("/gui/window/metrics-menu", test_metrics_menu);
   g_test_add_func ("/gui/window/failed-plugin-group", test_failed_plugin_group);
   g_test_add_func ("/gui/window/errors-banner", test_errors_banner);
