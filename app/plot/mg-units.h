@@ -1,6 +1,7 @@
 /* Values and axes scaled for reading: SI prefixes (k, M, G, T) for rates
  * and counts, binary prefixes (KiB, MiB, GiB, TiB) for bytes (units starting
- * with "B"), ns / µs / ms / s for times, % on 0–100 unless values exceed it.
+ * with "B"), ns / µs / ms / s for times; percentages with one decimal
+ * ("4.6 %", "100.0 %"), never prefixed.
  * The definition's displayFactor, displayUnits and decimalPlaces are
  * honoured: a value is shown as value × display_factor in display_units; an
  * author-chosen factor or display unit turns automatic prefixes off unless
@@ -30,12 +31,17 @@ typedef struct {
   double *ticks;     /* n_ticks values, ascending */
   char **labels;     /* n_ticks labels, NULL-terminated */
   char *unit;        /* the common unit with its prefix, e.g. "MiB/s"; "s" for time */
-  gboolean percent;  /* a fixed 0–100 % axis */
+  gboolean percent;  /* a percentage axis */
+  gboolean flat;     /* the data is 0 throughout: the range is arbitrary */
 } MgAxis;
 
 /* data_min / data_max: the values to show (NaN when there are none).
- * Non-negative data gives a 0-based axis; % gives 0–100 unless the data
- * exceeds it. max_ticks >= 2. */
+ * Non-negative data gives a 0-based axis. The range ends close beyond the
+ * data, on the ladder 1, 1.1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 (× 10^k) in
+ * the prefix that reads it (93 % → 100 %, 106 % → 110 %, 692 µs → 800 µs,
+ * 950 µs → 1 ms), not on a tick: ticks are the 1-2-5 steps inside it. A
+ * percentage whose data stays within 100 ends at 100 at most. All-zero
+ * data is flagged flat. max_ticks >= 2. */
 MgAxis *mg_axis_new (const MgMetricDef *def, double data_min, double data_max,
                      guint max_ticks);
 /* Ticks for the visible range [t0, t1] in seconds from the start. The range
