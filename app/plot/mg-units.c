@@ -203,6 +203,17 @@ mg_units_format_value (const MgMetricDef *def, double value)
   return text;
 }
 
+char *
+mg_units_dup_family (const MgMetricDef *def)
+{
+  UnitInfo info;
+
+  classify (def, &info);
+  if (info.kind == UNIT_TIME)
+    return g_strconcat ("s", info.rest, NULL);
+  return g_strdup (info.unit);
+}
+
 /* Trims "1.50" to "1.5" and "2.00" to "2". */
 static void
 trim_zeros (char *text)

@@ -17,6 +17,12 @@ G_BEGIN_DECLS
 /* "1.50 GiB", "12.3 k/s", "45.0 %", "850 µs"; "–" for NaN. */
 char *mg_units_format_value (const MgMetricDef *def, double value);
 
+/* The unit a metric is read in, without a prefix, for a row's label:
+ * "B", "B/s", "%", "calls/s"; a time unit is its family, "s" ("ns" reads
+ * "s", "ns/s" reads "s/s"), since values of it are shown in ns, µs, ms or s
+ * as they need. The display unit when the definition sets one. */
+char *mg_units_dup_family (const MgMetricDef *def);
+
 /* Seconds from the start, for tooltips and labels: "0 s", "1.25 s",
  * "2 min", "1 min 30 s", "850 ms". */
 char *mg_units_format_time (double seconds);

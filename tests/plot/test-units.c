@@ -57,6 +57,24 @@ test_time (void)
   check_value ("ns/s", 3.2e6, "3.20 ms/s");
 }
 
+/* A row's unit label: the family, since values choose their own prefix. */
+static void
+test_family (void)
+{
+  const char *cases[][2] = {
+    { "ns", "s" }, { "ms", "s" }, { "ns/s", "s/s" }, { "B", "B" }, { "B/s", "B/s" },
+    { "%", "%" }, { "calls/s", "calls/s" }, { "", "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (MgMetricDef) def = def_with_units (cases[i][0]);
+      g_autofree char *family = mg_units_dup_family (def);
+
+      g_assert_cmpstr (family, ==, cases[i][1]);
+    }
+}
+
 static void
 test_percent (void)
 {
@@ -286,6 +304,7 @@ main (int argc, char **argv)
   g_test_add_func ("/units/si", test_si);
   g_test_add_func ("/units/time", test_time);
   g_test_add_func ("/units/percent", test_percent);
+  g_test_add_func ("/units/family", test_family);
   g_test_add_func ("/units/display-settings", test_display_settings);
   g_test_add_func ("/units/format-time", test_format_time);
   g_test_add_func ("/units/axis/percent", test_axis_percent);
