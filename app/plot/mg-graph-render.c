@@ -141,6 +141,9 @@ map_y (const YMap *m, double v)
 static void
 draw_grid (cairo_t *cr, const MgGraphRenderParams *p, const MgAxis *axis, const YMap *m)
 {
+  /* All zero: the ticks would be an invented scale. */
+  if (axis->flat)
+    return;
   set_source (cr, grid_colour (p->dark), 1);
   cairo_set_line_width (cr, 1);
   for (guint i = 0; i < axis->n_ticks; i++)

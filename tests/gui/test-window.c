@@ -288,6 +288,39 @@ test_preset_by_kind (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Rows share the window's height: two rows fill a tall window (each graph
+ * taller than the minimum, at most the maximum, all alike), many rows keep
+ * the minimum and scroll. */
+static void
+test_rows_fill_window (void)
+{
+  g_autoptr (MgProfile) few = gui_fixture_single ();
+  g_autoptr (MgProfile) many = gui_fixture_demo ();
+  MgWindow *window;
+  int cpu, rss;
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (few);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 900);
+  gui_test_spin (300);
+  cpu = gtk_widget_get_height (mg_window_get_metric_graph (window, "cpu"));
+  rss = gtk_widget_get_height (mg_window_get_metric_graph (window, "rss"));
+  g_test_message ("two rows in a 900 px window: graphs %d and %d px", cpu, rss);
+  g_assert_cmpint (cpu, ==, rss);
+  g_assert_cmpint (cpu, >, 150);
+  g_assert_cmpint (cpu, <=, 220);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  window = gui_test_new_window (many);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 600);
+  gui_test_activate (window, "preset", g_variant_new_string ("all"));
+  gui_test_spin (300);
+  cpu = gtk_widget_get_height (mg_window_get_metric_graph (window, "cpu_time_percentage"));
+  g_test_message ("many rows in a 600 px window: graphs %d px", cpu);
+  g_assert_cmpint (cpu, ==, 80);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static gboolean
 menu_has_label (GMenuModel *model, const char *wanted)
 {
@@ -913,6 +946,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/selection-and-process", test_selection_and_process);
   g_test_add_func ("/gui/window/groups-and-presets", test_groups_and_presets);
   g_test_add_func ("/gui/window/preset-by-kind", test_preset_by_kind);
+  g_test_add_func ("/gui/window/rows-fill-window", test_rows_fill_window);
   g_test_add_func ("/gui/window/metrics-menu", test_metrics_menu);
   g_test_add_func ("/gui/window/failed-plugin-group", test_failed_plugin_group);
   g_test_add_func ("/gui/window/errors-banner", test_errors_banner);
