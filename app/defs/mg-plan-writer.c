@@ -61,7 +61,7 @@ append_line (GString *plan, GError **error, const char *keyword, ...)
   return TRUE;
 }
 
-/* What the sampler accepts: digits, ',' and '-' only (app/run/mg-rank-list.c
+/* What the sampler accepts: digits, ',' and '-' only (app/session/mg-rank-list.c
  * writes the canonical form; the sampler checks the rest). */
 static gboolean
 ranks_ok (const char *ranks)

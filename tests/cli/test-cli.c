@@ -1,6 +1,6 @@
 /* The metrograph executable end to end: options, metric toggles, profiling
- * the workload with the example plugins, exit statuses, signals, MPI, export;
- * and the launcher's helpers directly. */
+ * the workload with the example plugins, exit statuses, signals, MPI, export
+ * (the session's helpers are tested directly in tests/session). */
 #include "mg-config.h"
 
 #include <gio/gio.h>
@@ -10,11 +10,7 @@
 #include <sys/stat.h>
 
 #include "cli-harness.h"
-#include "mg-install-paths.h"
-#include "mg-mpi.h"
-#include "mg-output-name.h"
 #include "mg-profile.h"
-#include "mg-program-check.h"
 #include "mg-rank-list.h"
 
 #define CUSTOM1_ID "com.allinea.metrics.custom1.interrupts"
@@ -145,169 +141,6 @@ test_usage_errors (Fixture *f, gconstpointer data)
       assert_status (run, 2);
       assert_one_error_line (run->err, cases[i].needle);
     }
-}
-
-/* ---- launcher helpers, directly ---- */
-
-static void
-test_usage_output_name (Fixture *f, gconstpointer data)
-{
-  g_autoptr (GTimeZone) utc = g_time_zone_new_utc ();
-  g_autoptr (GDateTime) start = g_date_time_new_now_local ();
-  g_autoptr (GDateTime) local = g_date_time_to_local (start);
-  g_autofree char *name = mg_output_name_default ("/usr/bin/mmult", 8, 2, start);
-  g_autofree char *stamp = g_date_time_format (local, "%Y-%m-%d_%H-%M");
-  g_autofree char *expected = g_strdup_printf ("mmult_8p_2n_%s.mgprof", stamp);
-  g_autofree char *path = in_dir (f, "run.mgprof");
-  g_autofree char *path1 = in_dir (f, "run-1.mgprof");
-  g_autofree char *path2 = in_dir (f, "run-2.mgprof");
-  g_autofree char *unique = NULL;
-
-  g_assert_cmpstr (name, ==, expected);
-  g_assert_true (g_regex_match_simple ("^mmult_8p_2n_\\d{4}-\\d\\d-\\d\\d_\\d\\d-\\d\\d\\.mgprof$",
-                                       name, 0, 0));
-  unique = mg_output_name_make_unique (path);
-  g_assert_cmpstr (unique, ==, path);
-  g_assert_true (g_file_set_contents (path, "x", 1, NULL));
-  g_clear_pointer (&unique, g_free);
-  unique = mg_output_name_make_unique (path);
-  g_assert_cmpstr (unique, ==, path1);
-  g_assert_true (g_file_set_contents (path1, "x", 1, NULL));
-  g_clear_pointer (&unique, g_free);
-  unique = mg_output_name_make_unique (path);
-  g_assert_cmpstr (unique, ==, path2);
-}
-
-static void
-test_usage_output_name_threads (Fixture *f, gconstpointer data)
-{
-  g_autoptr (GDateTime) start = g_date_time_new_now_local ();
-  g_autofree char *stamp = g_date_time_format (start, "%Y-%m-%d_%H-%M");
-  g_autofree char *with = mg_output_name_default_with_threads ("/x/mmult", 8, 1, 4, start);
-  g_autofree char *without = mg_output_name_default_with_threads ("mmult", 8, 1, 0, start);
-  g_autofree char *expected_with = g_strdup_printf ("mmult_8p_1n_4t_%s.mgprof", stamp);
-  g_autofree char *expected_without = g_strdup_printf ("mmult_8p_1n_%s.mgprof", stamp);
-  const struct {
-    const char *value;   /* OMP_NUM_THREADS, NULL: unset */
-    guint threads;
-  } cases[] = {
-    { NULL, 0 }, { "4", 4 }, { " 12 ", 12 }, { "8,2", 8 }, { "0", 0 }, { "-3", 0 },
-    { "four", 0 }, { "", 0 }, { "99999999999", 0 },
-  };
-
-  g_assert_cmpstr (with, ==, expected_with);
-  g_assert_cmpstr (without, ==, expected_without);
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_auto (GStrv) env = g_environ_setenv (NULL, "PATH", "/bin", TRUE);
-
-      if (cases[i].value != NULL)
-        env = g_environ_setenv (env, "OMP_NUM_THREADS", cases[i].value, TRUE);
-      g_assert_cmpuint (mg_output_name_threads_from_environ ((const char *const *) env), ==,
-                        cases[i].threads);
-    }
-}
-
-static void
-test_usage_rank_list (Fixture *f, gconstpointer data)
-{
-  const struct {
-    const char *in;
-    const char *out;   /* NULL: an error naming the bad part */
-    const char *bad;
-  } cases[] = {
-    { "5,6-10", "5-10", NULL },
-    { "7, 1-3,2,4", "1-4,7", NULL },
-    { "0", "0", NULL },
-    { "3,1,3", "1,3", NULL },
-    { "10-12,1-2,11-20", "1-2,10-20", NULL },
-    { "2147483647", "2147483647", NULL },
-    { "2147483648", NULL, "“2147483648”" },
-    { "1,x", NULL, "“x”" },
-    { "1-", NULL, "“1-”" },
-    { "+1", NULL, "“+1”" },
-    { "1;2", NULL, "“1;2”" },
-    { "", NULL, "an empty entry" },
-  };
-  const int ranks[] = { 9, 1, 2, 3, 2, 7 };
-  g_autofree char *from = mg_rank_list_from_ranks (ranks, G_N_ELEMENTS (ranks));
-  g_autofree char *none = mg_rank_list_from_ranks (NULL, 0);
-
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autoptr (GError) error = NULL;
-      g_autofree char *out = mg_rank_list_normalise (cases[i].in, &error);
-
-      if (cases[i].out != NULL)
-        {
-          g_assert_no_error (error);
-          g_assert_cmpstr (out, ==, cases[i].out);
-        }
-      else
-        {
-          g_assert_null (out);
-          g_assert_error (error, MG_RANK_LIST_ERROR, MG_RANK_LIST_ERROR_INVALID);
-          g_assert_nonnull (strstr (error->message, cases[i].bad));
-        }
-    }
-  g_assert_cmpstr (from, ==, "1-3,7,9");
-  g_assert_cmpstr (none, ==, "");
-  g_assert_true (mg_rank_list_contains ("1-3,7", 2));
-  g_assert_true (mg_rank_list_contains ("1-3,7", 7));
-  g_assert_false (mg_rank_list_contains ("1-3,7", 4));
-  g_assert_false (mg_rank_list_contains ("1-3,7", -1));
-  g_assert_false (mg_rank_list_contains ("bad", 1));
-}
-
-static void
-test_usage_program_check (Fixture *f, gconstpointer data)
-{
-  g_autofree char *script = in_dir (f, "script.sh");
-  g_autofree char *setuid_copy = in_dir (f, "setuid-copy");
-  g_autofree char *static_prog = cli_build_path ("tests/cli/mg-cli-static");
-  g_autofree char *contents = NULL;
-  gsize length;
-
-  g_assert_cmpint (mg_program_check (f->workload), ==, MG_PROGRAM_DYNAMIC);
-  if (g_file_test (static_prog, G_FILE_TEST_EXISTS))
-    g_assert_cmpint (mg_program_check (static_prog), ==, MG_PROGRAM_STATIC);
-  g_assert_true (g_file_set_contents (script, "#!/bin/sh\nexit 0\n", -1, NULL));
-  g_assert_cmpint (mg_program_check (script), ==, MG_PROGRAM_NOT_ELF);
-  g_assert_true (g_file_get_contents (f->workload, &contents, &length, NULL));
-  g_assert_true (g_file_set_contents (setuid_copy, contents, length, NULL));
-  g_assert_cmpint (g_chmod (setuid_copy, 04755), ==, 0);
-  g_assert_cmpint (mg_program_check (setuid_copy), ==, MG_PROGRAM_SETUID);
-  g_assert_cmpint (mg_program_check ("/no/such/program"), ==, MG_PROGRAM_UNREADABLE);
-  g_assert_nonnull (strstr (mg_program_kind_explain (MG_PROGRAM_STATIC), "statically"));
-}
-
-static void
-test_usage_mpi (Fixture *f, gconstpointer data)
-{
-  const char *with_launcher[] = { "mpirun", "-n", "4", "--bind-to", "none", f->workload, "x", NULL };
-  g_autofree char *guess = NULL;
-
-  g_assert_true (mg_mpi_is_launcher ("mpirun"));
-  g_assert_true (mg_mpi_is_launcher ("/usr/bin/srun"));
-  g_assert_false (mg_mpi_is_launcher ("./mpirun-like"));
-  g_assert_true (g_strv_contains (mg_mpi_get_skip_programs (), "orted"));
-  guess = mg_mpi_guess_program (with_launcher);
-  g_assert_cmpstr (guess, ==, f->workload);
-}
-
-/* This test program lives in the build folder, like the metrograph there. */
-static void
-test_usage_install_paths (Fixture *f, gconstpointer data)
-{
-  g_autofree char *sampler = mg_install_paths_get_sampler ();
-  g_autofree char *metrics = mg_install_paths_get_metrics_dir ();
-  g_autofree char *built_sampler = cli_build_path ("sampler/libmetrograph-sampler.so");
-  g_autofree char *built_metrics = cli_build_path ("data/metrics");
-
-  g_assert_true (mg_install_paths_in_build_tree ());
-  g_assert_cmpstr (sampler, ==, built_sampler);
-  g_assert_cmpstr (metrics, ==, built_metrics);
-  g_assert_true (g_file_test (sampler, G_FILE_TEST_IS_REGULAR));
 }
 
 /* ---- --list-metrics and toggles ---- */
@@ -1226,12 +1059,6 @@ main (int argc, char **argv)
   add ("/cli/usage/help", test_usage_help);
   add ("/cli/usage/version", test_usage_version);
   add ("/cli/usage/errors", test_usage_errors);
-  add ("/cli/usage/output-name", test_usage_output_name);
-  add ("/cli/usage/output-name-threads", test_usage_output_name_threads);
-  add ("/cli/usage/rank-list", test_usage_rank_list);
-  add ("/cli/usage/program-check", test_usage_program_check);
-  add ("/cli/usage/mpi-helpers", test_usage_mpi);
-  add ("/cli/usage/install-paths", test_usage_install_paths);
   add ("/cli/list-metrics/examples", test_list_examples);
   add ("/cli/list-metrics/unknown-id", test_list_unknown_id);
   add ("/cli/list-metrics/conflict", test_list_conflict);
