@@ -1,6 +1,6 @@
-/* One profiling run started from the window: prepares the run folder and
- * plan (MgLauncher, the plan writer), starts the program with the sampler
- * through GSubprocess in its own process group, captures its stdout and
+/* One profiling run started from the window: checks the settings, puts the
+ * run together as the command line does (MgRunAssembly), starts the
+ * program through mg_launcher_spawn () in its own process group, captures its stdout and
  * stderr (bounded), re-merges the records into a live MgProfile at least
  * twice a second, and when the program ends merges, saves the profile and
  * explains what went wrong. Never blocks the main loop. GTK-free.
