@@ -166,10 +166,11 @@ keep_text (const char *text, gpointer data)
   return text;
 }
 
-/* The modes' entries around --profile's options, which come from the table. */
+/* The modes' entries around --profile's options, which come from the table;
+ * values attached to short options in @args are split off for GOption. */
 static GOptionGroup *
 make_group (MgCliOptions *o, GOptionEntry *table, gboolean *profile, gboolean *list,
-            gboolean *version, GStrv *rest)
+            gboolean *version, GStrv *rest, GStrv *args)
 {
   const GOptionEntry modes[] = {
     { "profile", 0, 0, G_OPTION_ARG_NONE, profile,
@@ -189,6 +190,11 @@ make_group (MgCliOptions *o, GOptionEntry *table, gboolean *profile, gboolean *l
   };
   /* The table's callbacks get the settings. */
   GOptionGroup *group = g_option_group_new ("metrograph", "", "", o->settings, NULL);
+  const GOptionEntry *lists[] = { modes, table, others, NULL };
+  GStrv split = mg_run_options_split_attached ((const char *const *) *args, lists);
+
+  g_strfreev (*args);
+  *args = split;
 
   g_option_group_add_entries (group, modes);
   g_option_group_add_entries (group, table);
@@ -219,7 +225,7 @@ mg_cli_options_parse (int argc, char **argv, GError **error)
     args[i] = g_strdup (argv[i]);
 
   g_option_context_set_main_group (context, make_group (o, table, &profile, &list, &version,
-                                                        &rest));
+                                                        &rest, &args));
   g_option_context_set_translate_func (context, keep_text, NULL, NULL);
   g_option_context_set_summary (context, _("Profile programs with MAP-compatible metric plugins."));
   g_option_context_set_description (context, description ());

@@ -304,3 +304,62 @@ mg_run_options_free_entries (GOptionEntry *entries)
     }
   g_free (entries);
 }
+
+static const GOptionEntry *
+find_entry (const GOptionEntry *const *lists, const char *long_name, char short_name)
+{
+  for (guint i = 0; lists[i] != NULL; i++)
+    for (const GOptionEntry *e = lists[i]; e->long_name != NULL; e++)
+      if ((long_name != NULL && strcmp (e->long_name, long_name) == 0)
+          || (long_name == NULL && short_name != 0 && e->short_name == short_name))
+        return e;
+  return NULL;
+}
+
+static gboolean
+takes_value (const GOptionEntry *entry)
+{
+  return entry != NULL && entry->arg != G_OPTION_ARG_NONE;
+}
+
+GStrv
+mg_run_options_split_attached (const char *const *argv, const GOptionEntry *const *entry_lists)
+{
+  g_autoptr (GStrvBuilder) out = g_strv_builder_new ();
+  guint i = 0;
+
+  if (argv[0] != NULL)
+    g_strv_builder_add (out, argv[i++]);
+  while (argv[i] != NULL && argv[i][0] == '-' && argv[i][1] != '\0'
+         && strcmp (argv[i], "--") != 0)
+    {
+      const char *word = argv[i++];
+      const GOptionEntry *entry;
+
+      if (word[1] == '-')
+        {
+          entry = strchr (word, '=') == NULL ? find_entry (entry_lists, word + 2, 0) : NULL;
+          g_strv_builder_add (out, word);
+        }
+      else
+        {
+          char short_form[] = { '-', word[1], '\0' };
+
+          entry = find_entry (entry_lists, NULL, word[1]);
+          if (takes_value (entry) && word[2] != '\0')
+            {
+              /* "-n4": the value is attached. */
+              g_strv_builder_add (out, short_form);
+              g_strv_builder_add (out, word + 2);
+              continue;
+            }
+          g_strv_builder_add (out, word);
+        }
+      /* The value is the next word, whatever it looks like. */
+      if (takes_value (entry) && argv[i] != NULL)
+        g_strv_builder_add (out, argv[i++]);
+    }
+  for (; argv[i] != NULL; i++)
+    g_strv_builder_add (out, argv[i]);
+  return g_strv_builder_end (out);
+}

@@ -71,4 +71,11 @@ gboolean mg_run_parse_seconds_value (const char *text, gboolean zero_ok, double 
 GOptionEntry *mg_run_options_make_entries (void);
 void mg_run_options_free_entries (GOptionEntry *entries);
 
+/* GOption reads no value attached to a short option ("-n4", "-ofile"):
+ * @argv with those split in two ("-n" "4"), up to the first word that is
+ * neither an option nor an option's value (PROGRAM), where GOption stops in
+ * strict POSIX order. @entry_lists: the parser's entries, NULL-terminated. */
+GStrv mg_run_options_split_attached (const char *const *argv,
+                                     const GOptionEntry *const *entry_lists);
+
 G_END_DECLS

@@ -122,6 +122,13 @@ test_usage_errors (Fixture *f, gconstpointer data)
     { { "--profile", "-n", "2", "mpirun", "-n", "2", NULL }, "--np starts mpirun itself" },
     { { "--profile", "--samples=3", "true", NULL }, "--samples" },
     { { "--profile", "--stop-after=-1", "true", NULL }, "--stop-after" },
+    /* As the run dialog's line: never is written by leaving it out. */
+    { { "--profile", "--stop-after=0", "true", NULL },
+      "--stop-after=0: give a number of seconds greater than 0" },
+    /* Values attached to short options, as the dialog's line reads them. */
+    { { "--profile", "-n0", "true", NULL }, "--np=0: give a number of processes of at least 1" },
+    { { "--profile", "-n2", "--select-ranks=2", "true", NULL },
+      "--select-ranks=2 selects none of the ranks of --np=2" },
     { { "--profile", "--interval=ten", "true", NULL }, "--interval" },
     { { "--list-metrics", "--export=a.json", "b.mgprof", NULL }, "cannot be combined" },
     { { "--no-such-option", NULL }, "--no-such-option" },

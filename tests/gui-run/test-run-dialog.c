@@ -456,6 +456,16 @@ test_processes_and_ranks (void)
   assert_error_contains (dialog, "select-ranks", NULL);
   type_into (dialog, "select-ranks", "");
   assert_command (dialog, "metrograph --profile ./app");
+
+  /* An MPI launcher as the program starts its own processes: refused with
+   * MPI processes on, as the command line refuses --np with it. */
+  type_into (dialog, "n-processes", "2");
+  type_into (dialog, "program", "mpirun");
+  assert_error_contains (dialog, "n-processes", "mpirun starts the MPI processes itself");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
+  g_assert_null (mg_run_dialog_get_session (dialog));
+  type_into (dialog, "n-processes", "off");
+  assert_error_contains (dialog, "n-processes", NULL);
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 

@@ -278,6 +278,7 @@ test_parse_errors (void)
     { "metrograph --profile --interval=abc ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--interval=abc" },
     { "metrograph --profile --samples=3 ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--samples=3" },
     { "metrograph --profile --stop-after=-1 ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--stop-after=-1" },
+    { "metrograph --profile --stop-after=0 ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--stop-after=0" },
     { "metrograph --profile --frobnicate ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--frobnicate" },
     { "metrograph --profile -o", MG_RUN_COMMAND_LINE_ERROR_OPTION, "-o needs a value" },
     { "metrograph --profile", MG_RUN_COMMAND_LINE_ERROR_NO_PROGRAM, "names no program" },
