@@ -12,6 +12,7 @@
 
 #include "mg-mpi.h"
 #include "mg-record-finish.h"
+#include "mg-run-folder.h"
 #include "mg-stopper.h"
 
 #include <errno.h>
@@ -55,6 +56,7 @@ struct _MgLauncher
   gint64 end_mono_us;
   gboolean stopped;
   gboolean keep_run_dir;
+  gboolean run_dir_done;    /* removed, or kept for good */
 };
 
 G_DEFINE_TYPE (MgLauncher, mg_launcher, G_TYPE_OBJECT)
@@ -76,22 +78,19 @@ keep_run_dir (void)
   return keep != NULL && *keep != '\0' && strcmp (keep, "0") != 0;
 }
 
-static void
-remove_tree (const char *path)
+void
+mg_launcher_remove_run_dir (MgLauncher *self)
 {
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+  if (self->run_dir == NULL || self->run_dir_done)
+    return;
+  self->run_dir_done = TRUE;
+  if (self->keep_run_dir || keep_run_dir ())
     {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
+      mg_run_folder_keep (self->run_dir);
+      g_printerr (_("metrograph: kept the run folder %s\n"), self->run_dir);
     }
-  g_rmdir (path);
+  else
+    mg_run_folder_remove (self->run_dir);
 }
 
 static void
@@ -99,13 +98,7 @@ mg_launcher_finalize (GObject *object)
 {
   MgLauncher *self = MG_LAUNCHER (object);
 
-  if (self->run_dir != NULL)
-    {
-      if (self->keep_run_dir || keep_run_dir ())
-        g_printerr (_("metrograph: kept the run folder %s\n"), self->run_dir);
-      else
-        remove_tree (self->run_dir);
-    }
+  mg_launcher_remove_run_dir (self);
   g_strfreev (self->argv);
   g_free (self->working_folder);
   g_strfreev (self->environment);
@@ -229,25 +222,11 @@ resolve_program (const char *name, const char *folder, GError **error)
 static gboolean
 make_run_dir (MgLauncher *self, GError **error)
 {
-  const char *parent = g_getenv ("METROGRAPH_TMPDIR");
   g_autoptr (GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
   g_autoptr (GError) local_error = NULL;
 
-  if (parent != NULL && *parent != '\0')
-    {
-      /* The plan wants an absolute record folder. */
-      g_autofree char *absolute = g_canonicalize_filename (parent, NULL);
-      g_autofree char *tmpl = g_build_filename (absolute, "metrograph-XXXXXX", NULL);
-
-      self->run_dir = g_mkdtemp (tmpl) != NULL ? g_steal_pointer (&tmpl) : NULL;
-      if (self->run_dir == NULL)
-        g_set_error (&local_error, G_FILE_ERROR, g_file_error_from_errno (errno), "%s: %s",
-                     parent, g_strerror (errno));
-    }
-  else
-    self->run_dir = g_dir_make_tmp ("metrograph-XXXXXX", &local_error);
-
+  self->run_dir = mg_run_folder_create (&local_error);
   if (self->run_dir == NULL)
     {
       g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_RUN_DIR,
@@ -443,6 +422,10 @@ mg_launcher_block_signals (void)
         }
       watched_signals (&set);
       pthread_sigmask (SIG_BLOCK, &set, NULL);
+      /* A reader of our output that goes away (| head) must not end us
+       * before the run folder is removed; the program gets SIGPIPE's
+       * disposition back (mg_launcher_spawn). */
+      signal (SIGPIPE, SIG_IGN);
       g_once_init_leave (&signals_blocked, 1);
     }
 }

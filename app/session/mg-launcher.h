@@ -5,8 +5,9 @@
  *
  * Use: mg_launcher_new (), the setters, mg_launcher_prepare () (resolves the
  * program and creates the run folder), write the plan to
- * mg_launcher_get_plan_path (), then mg_launcher_run (). The run folder is
- * deleted when the launcher is finalised, unless METROGRAPH_KEEP_RUN_DIR=1. */
+ * mg_launcher_get_plan_path (), then mg_launcher_run (). The run folder
+ * (mg-run-folder.h) is removed by mg_launcher_remove_run_dir () or when the
+ * launcher is finalised, unless METROGRAPH_KEEP_RUN_DIR=1. */
 #pragma once
 
 #include <gio/gio.h>
@@ -73,7 +74,11 @@ const char *const *mg_launcher_get_command (MgLauncher *self);
  * not be merged or saved: they are the only copy). */
 void mg_launcher_keep_run_dir (MgLauncher *self);
 
-/* Blocks the signals the launcher forwards, in the calling thread and (when
+/* Removes the run folder now (or keeps it, as finalising would): the
+ * records are no longer needed. */
+void mg_launcher_remove_run_dir (MgLauncher *self);
+
+/* Blocks the signals the launcher forwards (and ignores SIGPIPE), in the calling thread and (when
  * called first thing in main) every thread started later. Idempotent. */
 void mg_launcher_block_signals (void);
 

@@ -8,6 +8,7 @@
 #include "mg-merge.h"
 #include "mg-output-name.h"
 #include "mg-plan-writer.h"
+#include "mg-run-folder.h"
 #include "mg-run-metric-toggles.h"
 
 struct _MgRunAssembly
@@ -133,6 +134,8 @@ mg_run_assembly_new (MgRunSettings *settings, MgCatalogue *catalogue, GError **e
   g_autoptr (MgRunAssembly) self = g_object_new (MG_TYPE_RUN_ASSEMBLY, NULL);
   const char *folder = mg_run_settings_get_working_folder (settings);
 
+  /* Folders of front ends that ended without removing theirs. */
+  mg_run_folder_sweep ();
   self->settings = mg_run_settings_copy (settings);
   self->catalogue = g_object_ref (catalogue);
   self->working_folder = folder != NULL ? g_canonicalize_filename (folder, NULL)

@@ -206,6 +206,10 @@ set_state (MgRunSession *self, MgRunState state)
   if (self->state == state)
     return;
   self->state = state;
+  /* The records are merged (or not wanted): nothing is left behind, even
+   * when the session itself outlives the application's end. */
+  if (mg_run_session_is_finished (self) && self->launcher != NULL)
+    mg_launcher_remove_run_dir (self->launcher);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STATE]);
 }
 
@@ -704,15 +708,20 @@ mg_run_session_kill_now (MgRunSession *self)
 {
   gint64 deadline = g_get_monotonic_time () + G_USEC_PER_SEC;
 
-  if (self->state != MG_RUN_STATE_RUNNING || self->pgid <= 0)
+  if (mg_run_session_is_finished (self) || self->launcher == NULL)
     return;
   self->cancelled = TRUE;
-  kill (-self->pgid, SIGKILL);
-  /* Reap it here: the child watch that would is not coming back. A
-   * second at most, in case the kernel is slow to let it go. */
-  while (waitpid (self->pgid, NULL, WNOHANG) == 0 && g_get_monotonic_time () < deadline)
-    g_usleep (1000);
-  g_clear_handle_id (&self->child_watch_id, g_source_remove);
+  if (self->state == MG_RUN_STATE_RUNNING && self->pgid > 0)
+    {
+      kill (-self->pgid, SIGKILL);
+      /* Reap it here: the child watch that would is not coming back. A
+       * second at most, in case the kernel is slow to let it go. */
+      while (waitpid (self->pgid, NULL, WNOHANG) == 0 && g_get_monotonic_time () < deadline)
+        g_usleep (1000);
+      g_clear_handle_id (&self->child_watch_id, g_source_remove);
+    }
+  /* Also while merging: that merge's end is not coming back either. */
+  mg_launcher_remove_run_dir (self->launcher);
 }
 
 void

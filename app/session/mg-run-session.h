@@ -52,9 +52,10 @@ void mg_run_session_stop (MgRunSession *self);
 /* Ends the program the same way and writes nothing. */
 void mg_run_session_cancel (MgRunSession *self);
 /* Ends the program at once (SIGKILL to its process group), reaps it when it
- * can and writes nothing: the last resort when the application itself goes
- * away with the run unfinished. The state is not changed (the main loop
- * that would report it is ending). */
+ * can, writes nothing and removes the run folder: the last resort when the
+ * application itself goes away with the run unfinished (running or
+ * merging). The state is not changed (the main loop that would report it
+ * is ending). A finished session has removed its run folder already. */
 void mg_run_session_kill_now (MgRunSession *self);
 void mg_run_session_set_grace_period (MgRunSession *self, double seconds);
 /* Live profiles are merged this often (default 250 ms), one merge at a time. */

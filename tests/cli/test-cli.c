@@ -8,6 +8,7 @@
 #include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli-harness.h"
 #include "mg-profile.h"
@@ -16,9 +17,12 @@
 #define CUSTOM1_ID "com.allinea.metrics.custom1.interrupts"
 #define BACKFILL1_ID "com.allinea.metrics.backfill1.events"
 
-/* Each test works in its own folder, removed at the end. */
+/* Each test works in its own folder, removed at the end. Every metrograph
+ * it starts makes its run folders in runs/ (METROGRAPH_TMPDIR), which must
+ * be empty at the end: no way out leaves one behind. */
 typedef struct {
   char *dir;
+  char *runs;
   char *examples;
   char *workload;
 } Fixture;
@@ -27,6 +31,9 @@ static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
   f->dir = cli_tmpdir_new ();
+  f->runs = g_build_filename (f->dir, "runs", NULL);
+  g_assert_cmpint (g_mkdir (f->runs, 0700), ==, 0);
+  g_setenv ("METROGRAPH_TMPDIR", f->runs, TRUE);
   f->examples = cli_build_path ("examples");
   f->workload = cli_build_path ("tests/cli/mg-cli-workload");
   g_assert_true (g_file_test (f->workload, G_FILE_TEST_IS_EXECUTABLE));
@@ -35,7 +42,14 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
+  g_autoptr (GDir) runs = g_dir_open (f->runs, 0, NULL);
+  const char *left = runs != NULL ? g_dir_read_name (runs) : NULL;
+
+  g_unsetenv ("METROGRAPH_TMPDIR");
+  if (left != NULL)
+    g_error ("a run folder was left behind: %s/%s", f->runs, left);
   cli_tmpdir_remove (f->dir);
+  g_free (f->runs);
   g_free (f->dir);
   g_free (f->examples);
   g_free (f->workload);
@@ -545,15 +559,13 @@ test_signals_forwarded (Fixture *f, gconstpointer data)
   g_autofree char *output = in_dir (f, "int.mgprof");
   const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "int.mgprof",
                          f->workload, "work=0.5", "sleep=60", NULL };
-  g_autofree char *tmpdir = g_strconcat ("METROGRAPH_TMPDIR=", f->dir, NULL);
-  const char *env[] = { tmpdir, NULL };
-  GPid pid = cli_spawn (f->dir, args, env);
+  GPid pid = cli_spawn (f->dir, args, NULL);
   g_autoptr (MgProfile) profile = NULL;
   int status;
 
   /* Let the program start and sample (its record appears in the run folder,
    * however loaded the machine). */
-  wait_for_record (f->dir, 60);
+  wait_for_record (f->runs, 60);
   g_usleep (G_USEC_PER_SEC / 2);
   g_assert_cmpint (kill (pid, signal_number), ==, 0);
   status = cli_wait (pid, 60);
@@ -561,6 +573,81 @@ test_signals_forwarded (Fixture *f, gconstpointer data)
   profile = load_profile (output);
   g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 128 + signal_number);
   g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+}
+
+/* `metrograph --profile … 2>&1 | head -3`: the reader goes away. The
+ * program gets SIGPIPE as it would without us; metrograph does not, so it
+ * ends its run (and removes its run folder, which the teardown checks)
+ * with the program's status. */
+static void
+test_signals_sigpipe (Fixture *f, gconstpointer data)
+{
+  g_autofree char *metrograph = cli_build_path ("app/cli/metrograph");
+  const char *argv[] = { metrograph, "--profile", "--metrics-path", f->examples, "-o",
+                         "pipe.mgprof", f->workload, "work=0.3", NULL };
+  g_auto (GStrv) env = cli_environ (f->dir);
+  g_autoptr (GError) error = NULL;
+  GPid pid;
+  int out, err;
+
+  g_spawn_async_with_pipes (f->dir, (char **) argv, env,
+                            G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL,
+                            &pid, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  close (out);
+  close (err);
+  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + SIGPIPE);
+}
+
+static guint
+count_run_folders (Fixture *f, char **last)
+{
+  g_autoptr (GDir) dir = g_dir_open (f->runs, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      n++;
+      g_free (*last);
+      *last = g_build_filename (f->runs, name, NULL);
+    }
+  return n;
+}
+
+/* A metrograph that cannot clean up (SIGKILL, a crash) leaves its run
+ * folder; it names its front end, and the next run removes it and says
+ * so. */
+static void
+test_signals_left_behind (Fixture *f, gconstpointer data)
+{
+  int signal_number = GPOINTER_TO_INT (data);
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "killed.mgprof",
+                         f->workload, "work=0.5", NULL };
+  const char *next[] = { "--profile", "--metrics-path", f->examples, "-o", "next.mgprof",
+                         f->workload, "work=0.1", NULL };
+  GPid pid = cli_spawn (f->dir, args, NULL);
+  g_autofree char *left = NULL, *owner = NULL, *owner_text = NULL, *expected = NULL;
+  g_autofree char *note = NULL;
+  g_autoptr (CliRun) run = NULL;
+
+  wait_for_record (f->runs, 60);
+  g_assert_cmpint (kill (pid, signal_number), ==, 0);
+  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + signal_number);
+  g_assert_cmpuint (count_run_folders (f, &left), ==, 1);
+  owner = g_build_filename (left, "owner", NULL);
+  g_assert_true (g_file_get_contents (owner, &owner_text, NULL, NULL));
+  expected = g_strdup_printf ("pid %d\nstart ", (int) pid);
+  g_assert_true (g_str_has_prefix (owner_text, expected));
+  /* The program ends on its own (it is not ours to wait for). */
+  g_usleep (G_USEC_PER_SEC);
+
+  run = cli_run (f->dir, next);
+  assert_status (run, 0);
+  note = g_strdup_printf ("metrograph: removed %s, left by metrograph process %d, which ended "
+                          "without removing it\n", left, (int) pid);
+  g_assert_nonnull (strstr (run->err, note));
+  g_assert_false (g_file_test (left, G_FILE_TEST_EXISTS));
 }
 
 /* ---- --export ---- */
@@ -1085,6 +1172,11 @@ main (int argc, char **argv)
               test_signals_forwarded, fixture_teardown);
   g_test_add ("/cli/signals/sigterm", Fixture, GINT_TO_POINTER (SIGTERM), fixture_setup,
               test_signals_forwarded, fixture_teardown);
+  add ("/cli/signals/sigpipe", test_signals_sigpipe);
+  g_test_add ("/cli/signals/sigkill-left-behind", Fixture, GINT_TO_POINTER (SIGKILL),
+              fixture_setup, test_signals_left_behind, fixture_teardown);
+  g_test_add ("/cli/signals/crash-left-behind", Fixture, GINT_TO_POINTER (SIGSEGV),
+              fixture_setup, test_signals_left_behind, fixture_teardown);
   add ("/cli/export/json", test_export_json);
   add ("/cli/export/csv", test_export_csv);
   add ("/cli/export/errors", test_export_errors);

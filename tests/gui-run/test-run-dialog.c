@@ -6,6 +6,7 @@
 #include <gtk/gtk.h>
 #include <math.h>
 #include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -1088,7 +1089,13 @@ test_close_mid_run (void)
   g_rmdir (dir);
 }
 
-typedef enum { QUIT_DISCARD, QUIT_STOP, QUIT_BYPASS } QuitHow;
+typedef enum {
+  QUIT_DISCARD,
+  QUIT_STOP,
+  QUIT_BYPASS,
+  QUIT_AFTER_RUN,              /* Ctrl+Q once the run has finished */
+  QUIT_SIGTERM,                /* the application gets SIGTERM mid-run */
+} QuitHow;
 
 typedef struct {
   QuitHow how;
@@ -1107,13 +1114,26 @@ quit_mid_run (gpointer user_data)
   g_autofree char *pid_text = NULL;
 
   live->no_wait = TRUE;
-  run_through_dialog ("run-workload", "work=60", run->dir, live, NULL);
+  run_through_dialog ("run-workload", run->how == QUIT_AFTER_RUN ? "work=0.5" : "work=60",
+                      run->dir, live, NULL);
   run->session = g_object_ref (mg_run_host_get_session (live->host));
-  g_assert_true (run_test_wait (live_enough, live, 30));
+  g_assert_true (run->how == QUIT_AFTER_RUN || run_test_wait (live_enough, live, 30));
   pid_text = g_strdup_printf ("%d", mg_run_session_get_pid (run->session));
   g_assert_true (g_file_set_contents (pid_file, pid_text, -1, NULL));
   if (run->how == QUIT_BYPASS)
     g_application_quit (G_APPLICATION (app));
+  else if (run->how == QUIT_SIGTERM)
+    kill (getpid (), SIGTERM);
+  else if (run->how == QUIT_AFTER_RUN)
+    {
+      g_auto (GStrv) accels = gtk_application_get_accels_for_action (app, "app.quit");
+
+      /* What Ctrl+Q does. */
+      g_assert_true (g_strv_contains ((const char *const *) accels, "<Control>q"));
+      g_assert_true (run_test_wait (session_finished, run->session, 60));
+      g_assert_cmpint (mg_run_session_get_state (run->session), ==, MG_RUN_STATE_DONE);
+      g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+    }
   else
     {
       g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
@@ -1139,7 +1159,7 @@ quit_in_subprocess (QuitHow how)
   g_signal_connect (app, "activate", G_CALLBACK (on_quit_test_activate), &run);
   g_assert_cmpint (g_application_run (G_APPLICATION (app), 0, NULL), ==, 0);
   g_assert_nonnull (run.session);
-  if (how == QUIT_STOP)
+  if (how == QUIT_STOP || how == QUIT_AFTER_RUN)
     {
       /* It quit after the profile was written. */
       g_assert_cmpint (mg_run_session_get_state (run.session), ==, MG_RUN_STATE_DONE);
@@ -1155,7 +1175,9 @@ quit_in_subprocess (QuitHow how)
 
 /* Quitting the application mid-run never leaves the program running:
  * asked (discard, or stop and keep the profile) or not (g_application_quit
- * straight away, the last resort in shutdown). */
+ * straight away, the last resort in shutdown; SIGTERM). Nor does any way
+ * out leave the run folder, Ctrl+Q after a finished run included: the
+ * child's METROGRAPH_TMPDIR is empty afterwards. */
 static void
 test_quit_mid_run (gconstpointer data)
 {
@@ -1163,6 +1185,7 @@ test_quit_mid_run (gconstpointer data)
   g_autofree char *dir = NULL;
   g_autofree char *pid_file = NULL;
   g_autofree char *pid_text = NULL;
+  g_autofree char *runs = NULL;
   int pid;
 
   if (g_test_subprocess ())
@@ -1172,10 +1195,17 @@ test_quit_mid_run (gconstpointer data)
     }
   dir = g_dir_make_tmp ("mg-run-quit-XXXXXX", NULL);
   pid_file = g_build_filename (dir, "pid", NULL);
+  runs = g_build_filename (dir, "runs", NULL);
+  g_assert_cmpint (g_mkdir (runs, 0700), ==, 0);
   g_setenv ("MG_QUIT_TEST_DIR", dir, TRUE);
+  g_setenv ("METROGRAPH_TMPDIR", runs, TRUE);
   g_test_trap_subprocess (NULL, 90 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
   g_unsetenv ("MG_QUIT_TEST_DIR");
+  g_unsetenv ("METROGRAPH_TMPDIR");
   g_test_trap_assert_passed ();
+  /* Nothing left: rmdir fails on a folder that is not empty. */
+  if (g_rmdir (runs) != 0)
+    g_error ("%s is not empty after quitting", runs);
   g_assert_true (g_file_get_contents (pid_file, &pid_text, NULL, NULL));
   pid = atoi (pid_text);
   g_assert_cmpint (pid, >, 0);
@@ -1251,6 +1281,9 @@ main (int argc, char **argv)
   g_test_add_data_func ("/gui-run/end/quit-discard", GINT_TO_POINTER (QUIT_DISCARD), test_quit_mid_run);
   g_test_add_data_func ("/gui-run/end/quit-stop", GINT_TO_POINTER (QUIT_STOP), test_quit_mid_run);
   g_test_add_data_func ("/gui-run/end/quit-direct", GINT_TO_POINTER (QUIT_BYPASS), test_quit_mid_run);
+  g_test_add_data_func ("/gui-run/end/quit-after-run", GINT_TO_POINTER (QUIT_AFTER_RUN),
+                        test_quit_mid_run);
+  g_test_add_data_func ("/gui-run/end/sigterm", GINT_TO_POINTER (QUIT_SIGTERM), test_quit_mid_run);
   status = g_test_run ();
   g_object_unref (app);
   remove_tree (home);
