@@ -1,4 +1,4 @@
-/* The program runs in its own process group (setpgid in the child), so Stop
+/* The program runs in its own process group (mg_launcher_spawn), so Stop
  * and Cancel reach everything it started. Live merges run in a worker
  * thread, one at a time, and publish their profile on the main context. */
 #include "mg-config.h"
@@ -7,7 +7,6 @@
 #include "mg-run-session-private.h"
 
 #include <glib/gi18n.h>
-#include <math.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>

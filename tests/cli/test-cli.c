@@ -630,10 +630,14 @@ test_signals_left_behind (Fixture *f, gconstpointer data)
   g_autofree char *left = NULL, *owner = NULL, *owner_text = NULL, *expected = NULL;
   g_autofree char *note = NULL;
   g_autoptr (CliRun) run = NULL;
+  int status;
 
   wait_for_record (f->runs, 60);
   g_assert_cmpint (kill (pid, signal_number), ==, 0);
-  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + signal_number);
+  status = cli_wait (pid, 60);
+  /* A sanitized metrograph reports the SIGSEGV and aborts. */
+  if (status != 128 + signal_number && !(signal_number == SIGSEGV && status == 128 + SIGABRT))
+    g_error ("metrograph ended with %d after signal %d", status, signal_number);
   g_assert_cmpuint (count_run_folders (f, &left), ==, 1);
   owner = g_build_filename (left, "owner", NULL);
   g_assert_true (g_file_get_contents (owner, &owner_text, NULL, NULL));
