@@ -4,6 +4,8 @@
 
 #include <glib.h>
 
+#include "mg-run-settings.h"
+
 G_BEGIN_DECLS
 
 /* Exit statuses of Metrograph's own errors (docs/cli.md). */
@@ -25,16 +27,9 @@ typedef enum {
 
 typedef struct {
   MgCliMode mode;
-  char *output;
-  int n_processes;        /* G_MININT: not given (no mpirun) */
-  int interval_ms;        /* G_MININT: not given */
-  int samples;            /* G_MININT: not given */
-  double start_after_s;   /* < 0: not given */
-  double stop_after_s;    /* < 0: not given */
-  char *select_ranks;     /* canonical rank list ("1,3-5"); NULL: not given */
-  GStrv enable_ids;       /* split at commas, never NULL */
-  GStrv disable_ids;
-  GStrv metrics_path;     /* never NULL */
+  /* --profile's options (mg-run-options.h), and with --profile the program
+   * and its arguments; --list-metrics reads the metric options. */
+  MgRunSettings *settings;
   char *export_file;
   GStrv rest;             /* the program and its arguments, or the profile to export */
   gboolean verbose;       /* --profile: every plugin and metric error in full */

@@ -75,7 +75,7 @@ append_number (GString *plan, MgPlanKey key, guint64 value)
     g_string_append_printf (plan, "%s\t%" G_GUINT64_FORMAT "\n", MG_PLAN_KEYWORD (key), value);
 }
 
-/* What the sampler accepts: digits, ',' and '-' only (app/run/mg-rank-list.c
+/* What the sampler accepts: digits, ',' and '-' only (app/session/mg-rank-list.c
  * writes the canonical form; the sampler checks the rest). */
 static gboolean
 ranks_ok (const char *ranks)

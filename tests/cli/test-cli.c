@@ -1,6 +1,6 @@
 /* The metrograph executable end to end: options, metric toggles, profiling
- * the workload with the example plugins, exit statuses, signals, MPI, export;
- * and the launcher's helpers directly. */
+ * the workload with the example plugins, exit statuses, signals, MPI, export
+ * (the session's helpers are tested directly in tests/session). */
 #include "mg-config.h"
 
 #include <gio/gio.h>
@@ -8,21 +8,21 @@
 #include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli-harness.h"
-#include "mg-install-paths.h"
-#include "mg-mpi.h"
-#include "mg-output-name.h"
 #include "mg-profile.h"
-#include "mg-program-check.h"
 #include "mg-rank-list.h"
 
 #define CUSTOM1_ID "com.allinea.metrics.custom1.interrupts"
 #define BACKFILL1_ID "com.allinea.metrics.backfill1.events"
 
-/* Each test works in its own folder, removed at the end. */
+/* Each test works in its own folder, removed at the end. Every metrograph
+ * it starts makes its run folders in runs/ (METROGRAPH_TMPDIR), which must
+ * be empty at the end: no way out leaves one behind. */
 typedef struct {
   char *dir;
+  char *runs;
   char *examples;
   char *workload;
 } Fixture;
@@ -31,6 +31,9 @@ static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
   f->dir = cli_tmpdir_new ();
+  f->runs = g_build_filename (f->dir, "runs", NULL);
+  g_assert_cmpint (g_mkdir (f->runs, 0700), ==, 0);
+  g_setenv ("METROGRAPH_TMPDIR", f->runs, TRUE);
   f->examples = cli_build_path ("examples");
   f->workload = cli_build_path ("tests/cli/mg-cli-workload");
   g_assert_true (g_file_test (f->workload, G_FILE_TEST_IS_EXECUTABLE));
@@ -39,7 +42,14 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
+  g_autoptr (GDir) runs = g_dir_open (f->runs, 0, NULL);
+  const char *left = runs != NULL ? g_dir_read_name (runs) : NULL;
+
+  g_unsetenv ("METROGRAPH_TMPDIR");
+  if (left != NULL)
+    g_error ("a run folder was left behind: %s/%s", f->runs, left);
   cli_tmpdir_remove (f->dir);
+  g_free (f->runs);
   g_free (f->dir);
   g_free (f->examples);
   g_free (f->workload);
@@ -126,6 +136,13 @@ test_usage_errors (Fixture *f, gconstpointer data)
     { { "--profile", "-n", "2", "mpirun", "-n", "2", NULL }, "--np starts mpirun itself" },
     { { "--profile", "--samples=3", "true", NULL }, "--samples" },
     { { "--profile", "--stop-after=-1", "true", NULL }, "--stop-after" },
+    /* As the run dialog's line: never is written by leaving it out. */
+    { { "--profile", "--stop-after=0", "true", NULL },
+      "--stop-after=0: give a number of seconds greater than 0" },
+    /* Values attached to short options, as the dialog's line reads them. */
+    { { "--profile", "-n0", "true", NULL }, "--np=0: give a number of processes of at least 1" },
+    { { "--profile", "-n2", "--select-ranks=2", "true", NULL },
+      "--select-ranks=2 selects none of the ranks of --np=2" },
     { { "--profile", "--interval=ten", "true", NULL }, "--interval" },
     { { "--list-metrics", "--export=a.json", "b.mgprof", NULL }, "cannot be combined" },
     { { "--no-such-option", NULL }, "--no-such-option" },
@@ -146,169 +163,6 @@ test_usage_errors (Fixture *f, gconstpointer data)
       assert_status (run, 2);
       assert_one_error_line (run->err, cases[i].needle);
     }
-}
-
-/* ---- launcher helpers, directly ---- */
-
-static void
-test_usage_output_name (Fixture *f, gconstpointer data)
-{
-  g_autoptr (GTimeZone) utc = g_time_zone_new_utc ();
-  g_autoptr (GDateTime) start = g_date_time_new_now_local ();
-  g_autoptr (GDateTime) local = g_date_time_to_local (start);
-  g_autofree char *name = mg_output_name_default ("/usr/bin/mmult", 8, 2, start);
-  g_autofree char *stamp = g_date_time_format (local, "%Y-%m-%d_%H-%M");
-  g_autofree char *expected = g_strdup_printf ("mmult_8p_2n_%s.mgprof", stamp);
-  g_autofree char *path = in_dir (f, "run.mgprof");
-  g_autofree char *path1 = in_dir (f, "run-1.mgprof");
-  g_autofree char *path2 = in_dir (f, "run-2.mgprof");
-  g_autofree char *unique = NULL;
-
-  g_assert_cmpstr (name, ==, expected);
-  g_assert_true (g_regex_match_simple ("^mmult_8p_2n_\\d{4}-\\d\\d-\\d\\d_\\d\\d-\\d\\d\\.mgprof$",
-                                       name, 0, 0));
-  unique = mg_output_name_make_unique (path);
-  g_assert_cmpstr (unique, ==, path);
-  g_assert_true (g_file_set_contents (path, "x", 1, NULL));
-  g_clear_pointer (&unique, g_free);
-  unique = mg_output_name_make_unique (path);
-  g_assert_cmpstr (unique, ==, path1);
-  g_assert_true (g_file_set_contents (path1, "x", 1, NULL));
-  g_clear_pointer (&unique, g_free);
-  unique = mg_output_name_make_unique (path);
-  g_assert_cmpstr (unique, ==, path2);
-}
-
-static void
-test_usage_output_name_threads (Fixture *f, gconstpointer data)
-{
-  g_autoptr (GDateTime) start = g_date_time_new_now_local ();
-  g_autofree char *stamp = g_date_time_format (start, "%Y-%m-%d_%H-%M");
-  g_autofree char *with = mg_output_name_default_with_threads ("/x/mmult", 8, 1, 4, start);
-  g_autofree char *without = mg_output_name_default_with_threads ("mmult", 8, 1, 0, start);
-  g_autofree char *expected_with = g_strdup_printf ("mmult_8p_1n_4t_%s.mgprof", stamp);
-  g_autofree char *expected_without = g_strdup_printf ("mmult_8p_1n_%s.mgprof", stamp);
-  const struct {
-    const char *value;   /* OMP_NUM_THREADS, NULL: unset */
-    guint threads;
-  } cases[] = {
-    { NULL, 0 }, { "4", 4 }, { " 12 ", 12 }, { "8,2", 8 }, { "0", 0 }, { "-3", 0 },
-    { "four", 0 }, { "", 0 }, { "99999999999", 0 },
-  };
-
-  g_assert_cmpstr (with, ==, expected_with);
-  g_assert_cmpstr (without, ==, expected_without);
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_auto (GStrv) env = g_environ_setenv (NULL, "PATH", "/bin", TRUE);
-
-      if (cases[i].value != NULL)
-        env = g_environ_setenv (env, "OMP_NUM_THREADS", cases[i].value, TRUE);
-      g_assert_cmpuint (mg_output_name_threads_from_environ ((const char *const *) env), ==,
-                        cases[i].threads);
-    }
-}
-
-static void
-test_usage_rank_list (Fixture *f, gconstpointer data)
-{
-  const struct {
-    const char *in;
-    const char *out;   /* NULL: an error naming the bad part */
-    const char *bad;
-  } cases[] = {
-    { "5,6-10", "5-10", NULL },
-    { "7, 1-3,2,4", "1-4,7", NULL },
-    { "0", "0", NULL },
-    { "3,1,3", "1,3", NULL },
-    { "10-12,1-2,11-20", "1-2,10-20", NULL },
-    { "2147483647", "2147483647", NULL },
-    { "2147483648", NULL, "“2147483648”" },
-    { "1,x", NULL, "“x”" },
-    { "1-", NULL, "“1-”" },
-    { "+1", NULL, "“+1”" },
-    { "1;2", NULL, "“1;2”" },
-    { "", NULL, "an empty entry" },
-  };
-  const int ranks[] = { 9, 1, 2, 3, 2, 7 };
-  g_autofree char *from = mg_rank_list_from_ranks (ranks, G_N_ELEMENTS (ranks));
-  g_autofree char *none = mg_rank_list_from_ranks (NULL, 0);
-
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autoptr (GError) error = NULL;
-      g_autofree char *out = mg_rank_list_normalise (cases[i].in, &error);
-
-      if (cases[i].out != NULL)
-        {
-          g_assert_no_error (error);
-          g_assert_cmpstr (out, ==, cases[i].out);
-        }
-      else
-        {
-          g_assert_null (out);
-          g_assert_error (error, MG_RANK_LIST_ERROR, MG_RANK_LIST_ERROR_INVALID);
-          g_assert_nonnull (strstr (error->message, cases[i].bad));
-        }
-    }
-  g_assert_cmpstr (from, ==, "1-3,7,9");
-  g_assert_cmpstr (none, ==, "");
-  g_assert_true (mg_rank_list_contains ("1-3,7", 2));
-  g_assert_true (mg_rank_list_contains ("1-3,7", 7));
-  g_assert_false (mg_rank_list_contains ("1-3,7", 4));
-  g_assert_false (mg_rank_list_contains ("1-3,7", -1));
-  g_assert_false (mg_rank_list_contains ("bad", 1));
-}
-
-static void
-test_usage_program_check (Fixture *f, gconstpointer data)
-{
-  g_autofree char *script = in_dir (f, "script.sh");
-  g_autofree char *setuid_copy = in_dir (f, "setuid-copy");
-  g_autofree char *static_prog = cli_build_path ("tests/cli/mg-cli-static");
-  g_autofree char *contents = NULL;
-  gsize length;
-
-  g_assert_cmpint (mg_program_check (f->workload), ==, MG_PROGRAM_DYNAMIC);
-  if (g_file_test (static_prog, G_FILE_TEST_EXISTS))
-    g_assert_cmpint (mg_program_check (static_prog), ==, MG_PROGRAM_STATIC);
-  g_assert_true (g_file_set_contents (script, "#!/bin/sh\nexit 0\n", -1, NULL));
-  g_assert_cmpint (mg_program_check (script), ==, MG_PROGRAM_NOT_ELF);
-  g_assert_true (g_file_get_contents (f->workload, &contents, &length, NULL));
-  g_assert_true (g_file_set_contents (setuid_copy, contents, length, NULL));
-  g_assert_cmpint (g_chmod (setuid_copy, 04755), ==, 0);
-  g_assert_cmpint (mg_program_check (setuid_copy), ==, MG_PROGRAM_SETUID);
-  g_assert_cmpint (mg_program_check ("/no/such/program"), ==, MG_PROGRAM_UNREADABLE);
-  g_assert_nonnull (strstr (mg_program_kind_explain (MG_PROGRAM_STATIC), "statically"));
-}
-
-static void
-test_usage_mpi (Fixture *f, gconstpointer data)
-{
-  const char *with_launcher[] = { "mpirun", "-n", "4", "--bind-to", "none", f->workload, "x", NULL };
-  g_autofree char *guess = NULL;
-
-  g_assert_true (mg_mpi_is_launcher ("mpirun"));
-  g_assert_true (mg_mpi_is_launcher ("/usr/bin/srun"));
-  g_assert_false (mg_mpi_is_launcher ("./mpirun-like"));
-  g_assert_true (g_strv_contains (mg_mpi_get_skip_programs (), "orted"));
-  guess = mg_mpi_guess_program (with_launcher);
-  g_assert_cmpstr (guess, ==, f->workload);
-}
-
-/* This test program lives in the build folder, like the metrograph there. */
-static void
-test_usage_install_paths (Fixture *f, gconstpointer data)
-{
-  g_autofree char *sampler = mg_install_paths_get_sampler ();
-  g_autofree char *metrics = mg_install_paths_get_metrics_dir ();
-  g_autofree char *built_sampler = cli_build_path ("sampler/libmetrograph-sampler.so");
-  g_autofree char *built_metrics = cli_build_path ("plugins");
-
-  g_assert_true (mg_install_paths_in_build_tree ());
-  g_assert_cmpstr (sampler, ==, built_sampler);
-  g_assert_cmpstr (metrics, ==, built_metrics);
-  g_assert_true (g_file_test (sampler, G_FILE_TEST_IS_REGULAR));
 }
 
 /* ---- --list-metrics and toggles ---- */
@@ -860,15 +714,13 @@ test_signals_forwarded (Fixture *f, gconstpointer data)
   g_autofree char *output = in_dir (f, "int.mgprof");
   const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "int.mgprof",
                          f->workload, "work=0.5", "sleep=60", NULL };
-  g_autofree char *tmpdir = g_strconcat ("METROGRAPH_TMPDIR=", f->dir, NULL);
-  const char *env[] = { tmpdir, NULL };
-  GPid pid = cli_spawn (f->dir, args, env);
+  GPid pid = cli_spawn (f->dir, args, NULL);
   g_autoptr (MgProfile) profile = NULL;
   int status;
 
   /* Let the program start and sample (its record appears in the run folder,
    * however loaded the machine). */
-  wait_for_record (f->dir, 60);
+  wait_for_record (f->runs, 60);
   g_usleep (G_USEC_PER_SEC / 2);
   g_assert_cmpint (kill (pid, signal_number), ==, 0);
   status = cli_wait (pid, 60);
@@ -876,6 +728,85 @@ test_signals_forwarded (Fixture *f, gconstpointer data)
   profile = load_profile (output);
   g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 128 + signal_number);
   g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+}
+
+/* `metrograph --profile … 2>&1 | head -3`: the reader goes away. The
+ * program gets SIGPIPE as it would without us; metrograph does not, so it
+ * ends its run (and removes its run folder, which the teardown checks)
+ * with the program's status. */
+static void
+test_signals_sigpipe (Fixture *f, gconstpointer data)
+{
+  g_autofree char *metrograph = cli_build_path ("app/cli/metrograph");
+  const char *argv[] = { metrograph, "--profile", "--metrics-path", f->examples, "-o",
+                         "pipe.mgprof", f->workload, "work=0.3", NULL };
+  g_auto (GStrv) env = cli_environ (f->dir);
+  g_autoptr (GError) error = NULL;
+  GPid pid;
+  int out, err;
+
+  g_spawn_async_with_pipes (f->dir, (char **) argv, env,
+                            G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL,
+                            &pid, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  close (out);
+  close (err);
+  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + SIGPIPE);
+}
+
+static guint
+count_run_folders (Fixture *f, char **last)
+{
+  g_autoptr (GDir) dir = g_dir_open (f->runs, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      n++;
+      g_free (*last);
+      *last = g_build_filename (f->runs, name, NULL);
+    }
+  return n;
+}
+
+/* A metrograph that cannot clean up (SIGKILL, a crash) leaves its run
+ * folder; it names its front end, and the next run removes it and says
+ * so. */
+static void
+test_signals_left_behind (Fixture *f, gconstpointer data)
+{
+  int signal_number = GPOINTER_TO_INT (data);
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "killed.mgprof",
+                         f->workload, "work=0.5", NULL };
+  const char *next[] = { "--profile", "--metrics-path", f->examples, "-o", "next.mgprof",
+                         f->workload, "work=0.1", NULL };
+  GPid pid = cli_spawn (f->dir, args, NULL);
+  g_autofree char *left = NULL, *owner = NULL, *owner_text = NULL, *expected = NULL;
+  g_autofree char *note = NULL;
+  g_autoptr (CliRun) run = NULL;
+  int status;
+
+  wait_for_record (f->runs, 60);
+  g_assert_cmpint (kill (pid, signal_number), ==, 0);
+  status = cli_wait (pid, 60);
+  /* A sanitized metrograph reports the SIGSEGV and aborts. */
+  if (status != 128 + signal_number && !(signal_number == SIGSEGV && status == 128 + SIGABRT))
+    g_error ("metrograph ended with %d after signal %d", status, signal_number);
+  g_assert_cmpuint (count_run_folders (f, &left), ==, 1);
+  owner = g_build_filename (left, "owner", NULL);
+  g_assert_true (g_file_get_contents (owner, &owner_text, NULL, NULL));
+  expected = g_strdup_printf ("pid %d\nstart ", (int) pid);
+  g_assert_true (g_str_has_prefix (owner_text, expected));
+  /* The program ends on its own (it is not ours to wait for). */
+  g_usleep (G_USEC_PER_SEC);
+
+  run = cli_run (f->dir, next);
+  assert_status (run, 0);
+  note = g_strdup_printf ("metrograph: removed %s, left by metrograph process %d, which ended "
+                          "without removing it\n", left, (int) pid);
+  g_assert_nonnull (strstr (run->err, note));
+  g_assert_false (g_file_test (left, G_FILE_TEST_EXISTS));
 }
 
 /* ---- --export ---- */
@@ -1381,12 +1312,6 @@ main (int argc, char **argv)
   add ("/cli/usage/help", test_usage_help);
   add ("/cli/usage/version", test_usage_version);
   add ("/cli/usage/errors", test_usage_errors);
-  add ("/cli/usage/output-name", test_usage_output_name);
-  add ("/cli/usage/output-name-threads", test_usage_output_name_threads);
-  add ("/cli/usage/rank-list", test_usage_rank_list);
-  add ("/cli/usage/program-check", test_usage_program_check);
-  add ("/cli/usage/mpi-helpers", test_usage_mpi);
-  add ("/cli/usage/install-paths", test_usage_install_paths);
   add ("/cli/list-metrics/examples", test_list_examples);
   add ("/cli/list-metrics/unknown-id", test_list_unknown_id);
   add ("/cli/list-metrics/conflict", test_list_conflict);
@@ -1410,6 +1335,11 @@ main (int argc, char **argv)
               test_signals_forwarded, fixture_teardown);
   g_test_add ("/cli/signals/sigterm", Fixture, GINT_TO_POINTER (SIGTERM), fixture_setup,
               test_signals_forwarded, fixture_teardown);
+  add ("/cli/signals/sigpipe", test_signals_sigpipe);
+  g_test_add ("/cli/signals/sigkill-left-behind", Fixture, GINT_TO_POINTER (SIGKILL),
+              fixture_setup, test_signals_left_behind, fixture_teardown);
+  g_test_add ("/cli/signals/crash-left-behind", Fixture, GINT_TO_POINTER (SIGSEGV),
+              fixture_setup, test_signals_left_behind, fixture_teardown);
   add ("/cli/export/json", test_export_json);
   add ("/cli/export/csv", test_export_csv);
   add ("/cli/export/errors", test_export_errors);

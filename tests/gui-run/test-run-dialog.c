@@ -6,6 +6,7 @@
 #include <gtk/gtk.h>
 #include <math.h>
 #include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -457,6 +458,16 @@ test_processes_and_ranks (void)
   assert_error_contains (dialog, "select-ranks", NULL);
   type_into (dialog, "select-ranks", "");
   assert_command (dialog, "metrograph --profile ./app");
+
+  /* An MPI launcher as the program starts its own processes: refused with
+   * MPI processes on, as the command line refuses --np with it. */
+  type_into (dialog, "n-processes", "2");
+  type_into (dialog, "program", "mpirun");
+  assert_error_contains (dialog, "n-processes", "mpirun starts the MPI processes itself");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
+  g_assert_null (mg_run_dialog_get_session (dialog));
+  type_into (dialog, "n-processes", "off");
+  assert_error_contains (dialog, "n-processes", NULL);
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
@@ -1079,7 +1090,13 @@ test_close_mid_run (void)
   g_rmdir (dir);
 }
 
-typedef enum { QUIT_DISCARD, QUIT_STOP, QUIT_BYPASS } QuitHow;
+typedef enum {
+  QUIT_DISCARD,
+  QUIT_STOP,
+  QUIT_BYPASS,
+  QUIT_AFTER_RUN,              /* Ctrl+Q once the run has finished */
+  QUIT_SIGTERM,                /* the application gets SIGTERM mid-run */
+} QuitHow;
 
 typedef struct {
   QuitHow how;
@@ -1098,13 +1115,26 @@ quit_mid_run (gpointer user_data)
   g_autofree char *pid_text = NULL;
 
   live->no_wait = TRUE;
-  run_through_dialog ("run-workload", "work=60", run->dir, live, NULL);
+  run_through_dialog ("run-workload", run->how == QUIT_AFTER_RUN ? "work=0.5" : "work=60",
+                      run->dir, live, NULL);
   run->session = g_object_ref (mg_run_host_get_session (live->host));
-  g_assert_true (run_test_wait (live_enough, live, 30));
+  g_assert_true (run->how == QUIT_AFTER_RUN || run_test_wait (live_enough, live, 30));
   pid_text = g_strdup_printf ("%d", mg_run_session_get_pid (run->session));
   g_assert_true (g_file_set_contents (pid_file, pid_text, -1, NULL));
   if (run->how == QUIT_BYPASS)
     g_application_quit (G_APPLICATION (app));
+  else if (run->how == QUIT_SIGTERM)
+    kill (getpid (), SIGTERM);
+  else if (run->how == QUIT_AFTER_RUN)
+    {
+      g_auto (GStrv) accels = gtk_application_get_accels_for_action (app, "app.quit");
+
+      /* What Ctrl+Q does. */
+      g_assert_true (g_strv_contains ((const char *const *) accels, "<Control>q"));
+      g_assert_true (run_test_wait (session_finished, run->session, 60));
+      g_assert_cmpint (mg_run_session_get_state (run->session), ==, MG_RUN_STATE_DONE);
+      g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+    }
   else
     {
       g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
@@ -1130,7 +1160,7 @@ quit_in_subprocess (QuitHow how)
   g_signal_connect (app, "activate", G_CALLBACK (on_quit_test_activate), &run);
   g_assert_cmpint (g_application_run (G_APPLICATION (app), 0, NULL), ==, 0);
   g_assert_nonnull (run.session);
-  if (how == QUIT_STOP)
+  if (how == QUIT_STOP || how == QUIT_AFTER_RUN)
     {
       /* It quit after the profile was written. */
       g_assert_cmpint (mg_run_session_get_state (run.session), ==, MG_RUN_STATE_DONE);
@@ -1146,7 +1176,9 @@ quit_in_subprocess (QuitHow how)
 
 /* Quitting the application mid-run never leaves the program running:
  * asked (discard, or stop and keep the profile) or not (g_application_quit
- * straight away, the last resort in shutdown). */
+ * straight away, the last resort in shutdown; SIGTERM). Nor does any way
+ * out leave the run folder, Ctrl+Q after a finished run included: the
+ * child's METROGRAPH_TMPDIR is empty afterwards. */
 static void
 test_quit_mid_run (gconstpointer data)
 {
@@ -1154,6 +1186,7 @@ test_quit_mid_run (gconstpointer data)
   g_autofree char *dir = NULL;
   g_autofree char *pid_file = NULL;
   g_autofree char *pid_text = NULL;
+  g_autofree char *runs = NULL;
   int pid;
 
   if (g_test_subprocess ())
@@ -1163,10 +1196,17 @@ test_quit_mid_run (gconstpointer data)
     }
   dir = g_dir_make_tmp ("mg-run-quit-XXXXXX", NULL);
   pid_file = g_build_filename (dir, "pid", NULL);
+  runs = g_build_filename (dir, "runs", NULL);
+  g_assert_cmpint (g_mkdir (runs, 0700), ==, 0);
   g_setenv ("MG_QUIT_TEST_DIR", dir, TRUE);
+  g_setenv ("METROGRAPH_TMPDIR", runs, TRUE);
   g_test_trap_subprocess (NULL, 90 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
   g_unsetenv ("MG_QUIT_TEST_DIR");
+  g_unsetenv ("METROGRAPH_TMPDIR");
   g_test_trap_assert_passed ();
+  /* Nothing left: rmdir fails on a folder that is not empty. */
+  if (g_rmdir (runs) != 0)
+    g_error ("%s is not empty after quitting", runs);
   g_assert_true (g_file_get_contents (pid_file, &pid_text, NULL, NULL));
   pid = atoi (pid_text);
   g_assert_cmpint (pid, >, 0);
@@ -1242,6 +1282,9 @@ main (int argc, char **argv)
   g_test_add_data_func ("/gui-run/end/quit-discard", GINT_TO_POINTER (QUIT_DISCARD), test_quit_mid_run);
   g_test_add_data_func ("/gui-run/end/quit-stop", GINT_TO_POINTER (QUIT_STOP), test_quit_mid_run);
   g_test_add_data_func ("/gui-run/end/quit-direct", GINT_TO_POINTER (QUIT_BYPASS), test_quit_mid_run);
+  g_test_add_data_func ("/gui-run/end/quit-after-run", GINT_TO_POINTER (QUIT_AFTER_RUN),
+                        test_quit_mid_run);
+  g_test_add_data_func ("/gui-run/end/sigterm", GINT_TO_POINTER (QUIT_SIGTERM), test_quit_mid_run);
   status = g_test_run ();
   g_object_unref (app);
   remove_tree (home);

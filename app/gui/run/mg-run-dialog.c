@@ -148,6 +148,7 @@ static const struct { const char *property; const char *field; } checked[] = {
   { "env-set", "environment" },
   { "env-unset", "environment" },
   { "stop-after", "stop-after" },
+  { "n-processes", "n-processes" },
   { "output", "output" },
   { "select-ranks", "select-ranks" },
 };

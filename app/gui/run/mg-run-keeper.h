@@ -3,7 +3,9 @@
  * until its state is DONE, FAILED or CANCELLED, so a window closed during a
  * run still lets the program be ended and reaped. Also lists the unfinished
  * runs (for quitting) and, as the last resort when the application ends
- * anyway, kills them. GTK-free. */
+ * anyway, kills them. From the first run on, SIGTERM, SIGINT and SIGHUP
+ * quit the application (g_application_quit) rather than end it where it
+ * stands. GTK-free. */
 #pragma once
 
 #include <gio/gio.h>

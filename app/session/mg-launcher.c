@@ -4,15 +4,20 @@
  * does), so Ctrl-C and terminal input go straight to the program. The parent
  * waits on a signalfd: terminating signals sent to us are forwarded, SIGCHLD
  * ends the wait, a timeout implements --stop-after. */
+/* posix_spawn_file_actions_addchdir_np */
+#define _GNU_SOURCE
 #include "mg-config.h"
 
 #include "mg-launcher.h"
 
 #include "mg-mpi.h"
 #include "mg-record-finish.h"
+#include "mg-run-folder.h"
 #include "mg-stopper.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <poll.h>
@@ -34,6 +39,8 @@ struct _MgLauncher
   GPtrArray *preloads;
   double stop_after_s;
   double grace_s;
+  char *working_folder;     /* NULL: ours */
+  GStrv environment;        /* the program's, before LD_PRELOAD; NULL: ours */
 
   char *run_id;
   char *run_dir;
@@ -49,6 +56,7 @@ struct _MgLauncher
   gint64 end_mono_us;
   gboolean stopped;
   gboolean keep_run_dir;
+  gboolean run_dir_done;    /* removed, or kept for good */
 };
 
 G_DEFINE_TYPE (MgLauncher, mg_launcher, G_TYPE_OBJECT)
@@ -70,22 +78,19 @@ keep_run_dir (void)
   return keep != NULL && *keep != '\0' && strcmp (keep, "0") != 0;
 }
 
-static void
-remove_tree (const char *path)
+void
+mg_launcher_remove_run_dir (MgLauncher *self)
 {
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+  if (self->run_dir == NULL || self->run_dir_done)
+    return;
+  self->run_dir_done = TRUE;
+  if (self->keep_run_dir || keep_run_dir ())
     {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
+      mg_run_folder_keep (self->run_dir);
+      g_printerr (_("metrograph: kept the run folder %s\n"), self->run_dir);
     }
-  g_rmdir (path);
+  else
+    mg_run_folder_remove (self->run_dir);
 }
 
 static void
@@ -93,14 +98,10 @@ mg_launcher_finalize (GObject *object)
 {
   MgLauncher *self = MG_LAUNCHER (object);
 
-  if (self->run_dir != NULL)
-    {
-      if (self->keep_run_dir || keep_run_dir ())
-        g_printerr (_("metrograph: kept the run folder %s\n"), self->run_dir);
-      else
-        remove_tree (self->run_dir);
-    }
+  mg_launcher_remove_run_dir (self);
   g_strfreev (self->argv);
+  g_free (self->working_folder);
+  g_strfreev (self->environment);
   g_free (self->sampler);
   g_ptr_array_unref (self->preloads);
   g_free (self->run_id);
@@ -169,9 +170,24 @@ mg_launcher_set_grace_period (MgLauncher *self, double seconds)
   self->grace_s = MAX (seconds, 0.0);
 }
 
-/* A name without a slash is looked up on PATH; with one, it must exist. */
+void
+mg_launcher_set_working_folder (MgLauncher *self, const char *folder)
+{
+  g_free (self->working_folder);
+  self->working_folder = folder != NULL ? g_canonicalize_filename (folder, NULL) : NULL;
+}
+
+void
+mg_launcher_set_environment (MgLauncher *self, const char *const *environment)
+{
+  g_strfreev (self->environment);
+  self->environment = g_strdupv ((char **) environment);
+}
+
+/* A name without a slash is looked up on PATH; with one, it must exist
+ * (taken from the working folder). */
 static char *
-resolve_program (const char *name, GError **error)
+resolve_program (const char *name, const char *folder, GError **error)
 {
   g_autofree char *path = NULL;
 
@@ -187,43 +203,30 @@ resolve_program (const char *name, GError **error)
         }
       return g_steal_pointer (&path);
     }
-  if (!g_file_test (name, G_FILE_TEST_EXISTS))
+  path = g_canonicalize_filename (name, folder);
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_NOT_FOUND,
                    _("the program “%s” does not exist (check the path)"), name);
       return NULL;
     }
-  if (g_file_test (name, G_FILE_TEST_IS_DIR) || !g_file_test (name, G_FILE_TEST_IS_EXECUTABLE))
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) || !g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
     {
       g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_NOT_EXECUTABLE,
                    _("“%s” is not an executable program (check the path, or chmod +x it)"), name);
       return NULL;
     }
-  return g_canonicalize_filename (name, NULL);
+  return g_steal_pointer (&path);
 }
 
 static gboolean
 make_run_dir (MgLauncher *self, GError **error)
 {
-  const char *parent = g_getenv ("METROGRAPH_TMPDIR");
   g_autoptr (GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
   g_autoptr (GError) local_error = NULL;
 
-  if (parent != NULL && *parent != '\0')
-    {
-      /* The plan wants an absolute record folder. */
-      g_autofree char *absolute = g_canonicalize_filename (parent, NULL);
-      g_autofree char *tmpl = g_build_filename (absolute, "metrograph-XXXXXX", NULL);
-
-      self->run_dir = g_mkdtemp (tmpl) != NULL ? g_steal_pointer (&tmpl) : NULL;
-      if (self->run_dir == NULL)
-        g_set_error (&local_error, G_FILE_ERROR, g_file_error_from_errno (errno), "%s: %s",
-                     parent, g_strerror (errno));
-    }
-  else
-    self->run_dir = g_dir_make_tmp ("metrograph-XXXXXX", &local_error);
-
+  self->run_dir = mg_run_folder_create (&local_error);
   if (self->run_dir == NULL)
     {
       g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_RUN_DIR,
@@ -248,7 +251,7 @@ static gboolean
 build_command (MgLauncher *self, GError **error)
 {
   const char *pass_env[] = { "METROGRAPH_PLAN", "LD_PRELOAD", NULL };
-  g_autofree char *first = resolve_program (self->argv[0], error);
+  g_autofree char *first = resolve_program (self->argv[0], self->working_folder, error);
 
   if (first == NULL)
     return FALSE;
@@ -273,6 +276,14 @@ build_command (MgLauncher *self, GError **error)
   else if (mg_mpi_is_launcher (self->argv[0]))
     {
       self->program_path = mg_mpi_guess_program ((const char *const *) self->argv);
+      /* Guessed from the words after the launcher's options. */
+      if (self->program_path != NULL && !g_path_is_absolute (self->program_path))
+        {
+          char *absolute = g_canonicalize_filename (self->program_path, self->working_folder);
+
+          g_free (self->program_path);
+          self->program_path = absolute;
+        }
       self->command = g_strdupv (self->argv);
       self->exec_path = g_steal_pointer (&first);
     }
@@ -398,24 +409,34 @@ mg_launcher_block_signals (void)
     {
       sigset_t set;
 
-      for (guint i = 0; i < G_N_ELEMENTS (forwarded_signals); i++)
+      int recorded[G_N_ELEMENTS (forwarded_signals) + 1];
+
+      memcpy (recorded, forwarded_signals, sizeof forwarded_signals);
+      recorded[G_N_ELEMENTS (forwarded_signals)] = SIGPIPE;
+      for (guint i = 0; i < G_N_ELEMENTS (recorded); i++)
         {
           struct sigaction old;
 
-          if (sigaction (forwarded_signals[i], NULL, &old) == 0)
-            signal_was_ignored[forwarded_signals[i]] = old.sa_handler == SIG_IGN;
+          if (sigaction (recorded[i], NULL, &old) == 0)
+            signal_was_ignored[recorded[i]] = old.sa_handler == SIG_IGN;
         }
       watched_signals (&set);
       pthread_sigmask (SIG_BLOCK, &set, NULL);
+      /* A reader of our output that goes away (| head) must not end us
+       * before the run folder is removed; the program gets SIGPIPE's
+       * disposition back (mg_launcher_spawn). */
+      signal (SIGPIPE, SIG_IGN);
       g_once_init_leave (&signals_blocked, 1);
     }
 }
 
+/* The sampler, the plugins' preloads, then whatever the program's
+ * environment already had. */
 static char *
-build_ld_preload (MgLauncher *self)
+build_ld_preload (MgLauncher *self, const char *const *env)
 {
   g_autoptr (GStrvBuilder) parts = g_strv_builder_new ();
-  const char *user = g_getenv ("LD_PRELOAD");
+  const char *user = g_environ_getenv ((char **) env, "LD_PRELOAD");
   g_auto (GStrv) joined = NULL;
 
   g_strv_builder_add (parts, self->sampler);
@@ -427,11 +448,11 @@ build_ld_preload (MgLauncher *self)
   return g_strjoinv (":", joined);
 }
 
-static GStrv
-build_environment (MgLauncher *self)
+GStrv
+mg_launcher_build_environment (MgLauncher *self)
 {
-  g_auto (GStrv) env = g_get_environ ();
-  g_autofree char *preload = build_ld_preload (self);
+  g_auto (GStrv) env = self->environment != NULL ? g_strdupv (self->environment) : g_get_environ ();
+  g_autofree char *preload = build_ld_preload (self, (const char *const *) env);
 
   env = g_environ_setenv (env, "METROGRAPH_PLAN", self->plan_path, TRUE);
   env = g_environ_setenv (env, "LD_PRELOAD", preload, TRUE);
@@ -459,13 +480,32 @@ give_terminal (int tty, pid_t pgid)
   sigaction (SIGTTOU, &old, NULL);
 }
 
+/* Standard input from /dev/null, standard output and error into a new
+ * pipe whose reading end is *output_fd. */
 static gboolean
-spawn_child (MgLauncher *self, pid_t *pid, GError **error)
+capture_output (posix_spawn_file_actions_t *actions, int pipe_fds[2], GError **error)
+{
+  if (!g_unix_open_pipe (pipe_fds, FD_CLOEXEC, error))
+    return FALSE;
+  posix_spawn_file_actions_addopen (actions, 0, "/dev/null", O_RDONLY, 0);
+  /* dup2 clears close-on-exec on the child's copies. */
+  posix_spawn_file_actions_adddup2 (actions, pipe_fds[1], 1);
+  posix_spawn_file_actions_adddup2 (actions, pipe_fds[1], 2);
+  return TRUE;
+}
+
+gboolean
+mg_launcher_spawn (MgLauncher *self, int *output_fd, GPid *pid_out, GError **error)
 {
   posix_spawnattr_t attr;
+  posix_spawn_file_actions_t actions;
   sigset_t empty, defaults;
-  g_auto (GStrv) env = build_environment (self);
+  g_auto (GStrv) env = mg_launcher_build_environment (self);
+  int pipe_fds[2] = { -1, -1 };
+  pid_t pid;
   int rc;
+
+  g_return_val_if_fail (self->run_dir != NULL, FALSE);
 
   sigemptyset (&empty);
   sigemptyset (&defaults);
@@ -473,24 +513,47 @@ spawn_child (MgLauncher *self, pid_t *pid, GError **error)
     if (!signal_was_ignored[forwarded_signals[i]])
       sigaddset (&defaults, forwarded_signals[i]);
   sigaddset (&defaults, SIGCHLD);
+  /* Ours is ignored so that a closed pipe cannot kill us mid-run; the
+   * program gets the default it would have had. */
+  if (!signal_was_ignored[SIGPIPE])
+    sigaddset (&defaults, SIGPIPE);
 
+  posix_spawn_file_actions_init (&actions);
+  if (self->working_folder != NULL)
+    posix_spawn_file_actions_addchdir_np (&actions, self->working_folder);
+  if (output_fd != NULL && !capture_output (&actions, pipe_fds, error))
+    {
+      posix_spawn_file_actions_destroy (&actions);
+      return FALSE;
+    }
   posix_spawnattr_init (&attr);
   posix_spawnattr_setflags (&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK
                                    | POSIX_SPAWN_SETSIGDEF);
   posix_spawnattr_setpgroup (&attr, 0);
   posix_spawnattr_setsigmask (&attr, &empty);
   posix_spawnattr_setsigdefault (&attr, &defaults);
-  rc = posix_spawn (pid, self->exec_path, NULL, &attr, self->command, env);
+  self->start_time_us = g_get_real_time ();
+  self->start_mono_us = g_get_monotonic_time ();
+  rc = posix_spawn (&pid, self->exec_path, &actions, &attr, self->command, env);
   posix_spawnattr_destroy (&attr);
+  posix_spawn_file_actions_destroy (&actions);
+  if (pipe_fds[1] >= 0)
+    close (pipe_fds[1]);
   if (rc != 0)
     {
+      if (pipe_fds[0] >= 0)
+        close (pipe_fds[0]);
+      self->end_mono_us = g_get_monotonic_time ();
       g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_SPAWN,
                    _("cannot start %s: %s (check that it is a program for this machine)"),
                    self->command[0], g_strerror (rc));
       return FALSE;
     }
   /* Also in the parent, so the group exists before we signal it. */
-  setpgid (*pid, *pid);
+  setpgid (pid, pid);
+  if (output_fd != NULL)
+    *output_fd = pipe_fds[0];
+  *pid_out = pid;
   return TRUE;
 }
 
@@ -511,11 +574,12 @@ every_rank_recorded (MgLauncher *self)
  * we write how it ended. Ranks under mpirun or srun are not our children:
  * their launcher's 128 + signal status is used when it names one rank for
  * certain (mg_record_finish_lone_running). */
-static int
-child_ended (MgLauncher *self, pid_t pid, int status)
+int
+mg_launcher_child_ended (MgLauncher *self, GPid pid, int status)
 {
   gboolean through_mpi = self->n_processes > 0 || mg_mpi_is_launcher (self->argv[0]);
 
+  self->end_mono_us = g_get_monotonic_time ();
   if (WIFEXITED (status))
     {
       if (through_mpi && WEXITSTATUS (status) > 128 && every_rank_recorded (self))
@@ -588,7 +652,7 @@ wait_child (MgLauncher *self, pid_t pid, int sfd, int tty)
       if (done == pid && WIFSTOPPED (status))
         follow_stop (pid, tty);
       else if (done == pid)
-        return child_ended (self, pid, status);
+        return mg_launcher_child_ended (self, pid, status);
 
       mg_stopper_check (&stopper, g_get_monotonic_time ());
       self->stopped = stopper.stopped_after;
@@ -614,12 +678,9 @@ mg_launcher_run (MgLauncher *self, int *exit_status, GError **error)
       return FALSE;
     }
 
-  self->start_time_us = g_get_real_time ();
-  self->start_mono_us = g_get_monotonic_time ();
-  if (!spawn_child (self, &pid, error))
+  if (!mg_launcher_spawn (self, NULL, &pid, error))
     {
       close (sfd);
-      self->end_mono_us = g_get_monotonic_time ();
       return FALSE;
     }
   tty = find_own_terminal ();
@@ -627,7 +688,6 @@ mg_launcher_run (MgLauncher *self, int *exit_status, GError **error)
     give_terminal (tty, pid);
 
   *exit_status = wait_child (self, pid, sfd, tty);
-  self->end_mono_us = g_get_monotonic_time ();
 
   if (tty >= 0)
     give_terminal (tty, getpgrp ());

@@ -20,13 +20,23 @@ char *mg_run_settings_resolve_program (MgRunSettings *self, GError **error);
 
 /* A message for the property @property (a property name of MgRunSettings:
  * "program", "arguments", "working-folder", "env-set", "env-unset",
- * "stop-after", "output", "select-ranks"), or NULL when it is fine. */
+ * "stop-after", "n-processes", "output", "select-ranks"), or NULL when it is
+ * fine. */
 char *mg_run_settings_check_field (MgRunSettings *self, const char *property);
 /* Every field; the first problem as an error whose message starts with the
  * field's label. */
 gboolean mg_run_settings_check (MgRunSettings *self, GError **error);
 
-/* Text typed into a number field. Empty text is @empty_value. */
+/* The rules between options (--stop-after after --start-after, --np not
+ * with an MPI launcher as the program, --select-ranks within --np), in the
+ * command line's words: the message names the options. */
+gboolean mg_run_settings_check_options (MgRunSettings *self, GError **error);
+/* What runs but is likely not what was meant (--select-ranks without MPI),
+ * one sentence each; empty when nothing. */
+GStrv mg_run_settings_dup_warnings (MgRunSettings *self);
+
+/* Text typed into a number field (the options' value parsers,
+ * mg-run-options.h). Empty text is @empty_value. */
 gboolean mg_run_parse_count (const char *text, guint min, guint empty_value, guint *value,
                              char **message);
 gboolean mg_run_parse_seconds (const char *text, double *value, char **message);

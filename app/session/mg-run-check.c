@@ -3,12 +3,13 @@
 #include "mg-run-check.h"
 
 #include <glib/gi18n.h>
-#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "mg-mpi.h"
 #include "mg-output-name.h"
 #include "mg-rank-list.h"
+#include "mg-run-options.h"
 
 G_DEFINE_QUARK (mg-run-check-error-quark, mg_run_check_error)
 
@@ -114,7 +115,51 @@ check_output (MgRunSettings *self)
   return check_folder (parent, TRUE);
 }
 
-/* As the command line checks --select-ranks with --np. */
+/* The rules between options, each decided here once; the command line
+ * and the dialog's fields say them in their own words. */
+
+/* --np starts mpirun: a program that is an MPI launcher itself would be
+ * started N times, each starting its own ranks. */
+static gboolean
+np_with_launcher (MgRunSettings *self)
+{
+  const char *program = mg_run_settings_get_program (self);
+
+  return mg_run_settings_get_n_processes (self) > 0 && program != NULL
+         && mg_mpi_is_launcher (program);
+}
+
+/* No rank of --np's processes is selected. The canonical list starts with
+ * its lowest rank. */
+static gboolean
+ranks_beyond_processes (MgRunSettings *self)
+{
+  const char *ranks = mg_run_settings_get_select_ranks (self);
+  guint n = mg_run_settings_get_n_processes (self);
+  g_autofree char *canonical = ranks != NULL ? mg_rank_list_normalise (ranks, NULL) : NULL;
+
+  return canonical != NULL && n > 0 && g_ascii_strtoull (canonical, NULL, 10) >= n;
+}
+
+static gboolean
+stop_before_start (MgRunSettings *self)
+{
+  double stop = mg_run_settings_get_stop_after (self);
+
+  return stop > 0 && stop <= mg_run_settings_get_start_after (self);
+}
+
+/* Without an MPI launcher no process has a rank: all are sampled. */
+static gboolean
+ranks_without_mpi (MgRunSettings *self)
+{
+  const char *program = mg_run_settings_get_program (self);
+
+  return mg_run_settings_get_select_ranks (self) != NULL
+         && mg_run_settings_get_n_processes (self) == 0
+         && (program == NULL || !mg_mpi_is_launcher (program));
+}
+
 static char *
 check_select_ranks (MgRunSettings *self)
 {
@@ -128,11 +173,49 @@ check_select_ranks (MgRunSettings *self)
   canonical = mg_rank_list_normalise (ranks, &error);
   if (canonical == NULL)
     return g_strdup (error->message);
-  /* The canonical list starts with its lowest rank. */
-  if (n > 0 && g_ascii_strtoull (canonical, NULL, 10) >= n)
+  if (ranks_beyond_processes (self))
     return g_strdup_printf (_("None of the ranks of the %u MPI processes (0 to %u) is selected: "
                               "nothing would be sampled"), n, n - 1);
   return NULL;
+}
+
+gboolean
+mg_run_settings_check_options (MgRunSettings *self, GError **error)
+{
+  guint n = mg_run_settings_get_n_processes (self);
+
+  if (stop_before_start (self))
+    g_set_error (error, MG_RUN_CHECK_ERROR, MG_RUN_CHECK_ERROR_INVALID,
+                 _("--stop-after must be later than --start-after"));
+  else if (np_with_launcher (self))
+    g_set_error (error, MG_RUN_CHECK_ERROR, MG_RUN_CHECK_ERROR_INVALID,
+                 _("--np starts mpirun itself: give either --np=N PROGRAM or %s … PROGRAM"),
+                 mg_run_settings_get_program (self));
+  else if (ranks_beyond_processes (self))
+    g_set_error (error, MG_RUN_CHECK_ERROR, MG_RUN_CHECK_ERROR_INVALID,
+                 _("--select-ranks=%s selects none of the ranks of --np=%u (0 to %u): nothing "
+                   "would be sampled"),
+                 mg_run_settings_get_select_ranks (self), n, n - 1);
+  else
+    return TRUE;
+  return FALSE;
+}
+
+GStrv
+mg_run_settings_dup_warnings (MgRunSettings *self)
+{
+  g_autoptr (GStrvBuilder) warnings = g_strv_builder_new ();
+
+  if (ranks_without_mpi (self))
+    {
+      g_autofree char *text =
+        g_strdup_printf (_("--select-ranks=%s has no effect without MPI: every process is "
+                           "sampled (give -n N, or start the program with mpirun or srun)"),
+                         mg_run_settings_get_select_ranks (self));
+
+      g_strv_builder_add (warnings, text);
+    }
+  return g_strv_builder_end (warnings);
 }
 
 char *
@@ -159,14 +242,13 @@ mg_run_settings_check_field (MgRunSettings *self, const char *property)
   if (strcmp (property, "env-unset") == 0)
     return check_env_unset (mg_run_settings_get_env_unset (self));
   if (strcmp (property, "stop-after") == 0)
-    {
-      double start = mg_run_settings_get_start_after (self);
-      double stop = mg_run_settings_get_stop_after (self);
-
-      if (stop > 0 && stop <= start)
-        return g_strdup (_("Stop after must be later than start after"));
-      return NULL;
-    }
+    return stop_before_start (self) ? g_strdup (_("Stop after must be later than start after"))
+                                    : NULL;
+  if (strcmp (property, "n-processes") == 0)
+    return np_with_launcher (self)
+             ? g_strdup_printf (_("%s starts the MPI processes itself: set MPI processes to Off"),
+                                mg_run_settings_get_program (self))
+             : NULL;
   if (strcmp (property, "output") == 0)
     return check_output (self);
   if (strcmp (property, "select-ranks") == 0)
@@ -184,6 +266,7 @@ mg_run_settings_check (MgRunSettings *self, GError **error)
     { "env-set", N_("Environment") },
     { "env-unset", N_("Environment") },
     { "stop-after", N_("Stop after") },
+    { "n-processes", N_("MPI processes") },
     { "output", N_("Save in") },
     { "select-ranks", N_("Sample ranks") },
   };
@@ -206,40 +289,24 @@ gboolean
 mg_run_parse_count (const char *text, guint min, guint empty_value, guint *value, char **message)
 {
   g_autofree char *stripped = g_strstrip (g_strdup (text != NULL ? text : ""));
-  guint64 parsed;
 
   if (*stripped == '\0')
     {
       *value = empty_value;
       return TRUE;
     }
-  if (!g_ascii_string_to_unsigned (stripped, 10, min, G_MAXINT, &parsed, NULL))
-    {
-      *message = g_strdup_printf (_("Give a whole number of at least %u"), min);
-      return FALSE;
-    }
-  *value = (guint) parsed;
-  return TRUE;
+  return mg_run_parse_count_value (stripped, min, value, message);
 }
 
 gboolean
 mg_run_parse_seconds (const char *text, double *value, char **message)
 {
   g_autofree char *stripped = g_strstrip (g_strdup (text != NULL ? text : ""));
-  char *end = NULL;
-  double parsed;
 
   if (*stripped == '\0')
     {
       *value = 0;
       return TRUE;
     }
-  parsed = g_ascii_strtod (stripped, &end);
-  if (end == stripped || *end != '\0' || !isfinite (parsed) || parsed < 0)
-    {
-      *message = g_strdup (_("Give a number of seconds, such as 2.5"));
-      return FALSE;
-    }
-  *value = parsed;
-  return TRUE;
+  return mg_run_parse_seconds_value (stripped, TRUE, value, message);
 }

@@ -278,6 +278,7 @@ test_parse_errors (void)
     { "metrograph --profile --interval=abc ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--interval=abc" },
     { "metrograph --profile --samples=3 ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--samples=3" },
     { "metrograph --profile --stop-after=-1 ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--stop-after=-1" },
+    { "metrograph --profile --stop-after=0 ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--stop-after=0" },
     { "metrograph --profile --frobnicate ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--frobnicate" },
     { "metrograph --profile -o", MG_RUN_COMMAND_LINE_ERROR_OPTION, "-o needs a value" },
     { "metrograph --profile", MG_RUN_COMMAND_LINE_ERROR_NO_PROGRAM, "names no program" },
@@ -1095,11 +1096,28 @@ test_session_missing_program (void)
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_FAILED);
 }
 
+/* Every session above made its run folder in the one METROGRAPH_TMPDIR
+ * main () gave them, and removed it when it finished (this runs last). */
+static void
+test_session_nothing_left (void)
+{
+  const char *runs = g_getenv ("METROGRAPH_TMPDIR");
+  g_autoptr (GDir) dir = g_dir_open (runs, 0, NULL);
+  const char *left = dir != NULL ? g_dir_read_name (dir) : NULL;
+
+  if (left != NULL)
+    g_error ("a run folder was left behind: %s/%s", runs, left);
+  g_assert_cmpint (g_rmdir (runs), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
+  g_autofree char *runs = g_dir_make_tmp ("mg-session-runs-XXXXXX", NULL);
+
   g_test_init (&argc, &argv, NULL);
   g_setenv ("LC_ALL", "C", TRUE);
+  g_setenv ("METROGRAPH_TMPDIR", runs, TRUE);
   g_test_add_func ("/run/command-line/defaults-and-quoting", test_defaults_and_quoting);
   g_test_add_func ("/run/command-line/all-options", test_all_options);
   g_test_add_func ("/run/command-line/defaults-omitted", test_defaults_omitted);
@@ -1122,5 +1140,6 @@ main (int argc, char **argv)
   g_test_add_func ("/run/session/plugin-error", test_session_plugin_error);
   g_test_add_func ("/run/session/mpi", test_session_mpi);
   g_test_add_func ("/run/session/missing-program", test_session_missing_program);
+  g_test_add_func ("/run/session/nothing-left", test_session_nothing_left);
   return g_test_run ();
 }

@@ -3,13 +3,12 @@
 #include "mg-run-command-line.h"
 
 #include <glib/gi18n.h>
-#include <math.h>
 #include <string.h>
 
 #include "format/mg-plan-keywords.h"
 #include "mg-output-name.h"
-#include "mg-rank-list.h"
 #include "mg-run-metric-toggles.h"
+#include "mg-run-options.h"
 
 G_DEFINE_QUARK (mg-run-command-line-error-quark, mg_run_command_line_error)
 
@@ -32,42 +31,6 @@ append_word (GString *line, const char *word)
   if (line->len > 0)
     g_string_append_c (line, ' ');
   g_string_append (line, quoted);
-}
-
-/* "--name=value" as one word, the value quoted with the rest. */
-static void
-append_option (GString *line, const char *name, const char *value)
-{
-  g_autofree char *word = g_strdup_printf ("%s=%s", name, value);
-
-  append_word (line, word);
-}
-
-static void
-append_seconds (GString *line, const char *name, double seconds)
-{
-  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
-
-  append_option (line, name, g_ascii_formatd (buffer, sizeof buffer, "%g", seconds));
-}
-
-static void
-append_uint (GString *line, const char *name, guint value)
-{
-  g_autofree char *text = g_strdup_printf ("%u", value);
-
-  append_option (line, name, text);
-}
-
-static void
-append_ids (GString *line, const char *name, const char *const *ids)
-{
-  g_autofree char *joined = NULL;
-
-  if (ids == NULL || ids[0] == NULL)
-    return;
-  joined = g_strjoinv (",", (char **) ids);
-  append_option (line, name, joined);
 }
 
 /* A folder is written with a "/" at the end: `metrograph --profile -o DIR/`
@@ -123,14 +86,41 @@ append_program (GString *line, MgRunSettings *self)
     g_string_append_printf (line, " %s", arguments); /* unbalanced: shown as typed */
 }
 
+/* The settings as the line shows them: -o DIR/ for a folder, what the
+ * sampler would take anyway left out, the toggles relative to the
+ * definitions' defaults (through @catalogue). */
+static MgRunSettings *
+normalise (MgRunSettings *self, MgCatalogue *catalogue)
+{
+  MgRunSettings *shown = mg_run_settings_copy (self);
+  g_autofree char *output = output_word (self);
+
+  mg_run_settings_set_output (shown, output);
+  if (mg_run_settings_get_interval_ms (self) == mg_run_settings_get_default_interval_ms (self))
+    mg_run_settings_set_interval_ms (shown, 0);
+  if (mg_run_settings_get_max_samples (self) == mg_run_settings_get_default_max_samples (self))
+    mg_run_settings_set_max_samples (shown, 0);
+  if (catalogue != NULL && mg_run_settings_apply_toggles (self, catalogue, NULL))
+    {
+      for (guint i = 0; i < mg_catalogue_get_n_metrics (catalogue); i++)
+        {
+          const MgCatalogueMetric *m = mg_catalogue_get_metric (catalogue, i);
+
+          if (mg_run_metric_is_switchable (m))
+            mg_run_settings_set_metric_enabled (shown, catalogue, m->def->id, m->enabled);
+        }
+    }
+  return shown;
+}
+
 char *
 mg_run_settings_to_command_line (MgRunSettings *self, MgCatalogue *catalogue)
 {
   g_autoptr (GString) line = g_string_new (NULL);
+  g_autoptr (MgRunSettings) shown = normalise (self, catalogue);
   const char *folder = mg_run_settings_get_working_folder (self);
-  const char *const *paths = mg_run_settings_get_metrics_path (self);
-  g_autofree char *output = output_word (self);
-  g_auto (GStrv) enable_ids = NULL, disable_ids = NULL;
+  guint n_options;
+  const MgRunOption *options = mg_run_options_get (&n_options);
 
   if (folder != NULL)
     {
@@ -141,52 +131,13 @@ mg_run_settings_to_command_line (MgRunSettings *self, MgCatalogue *catalogue)
   append_environment (line, self);
   append_word (line, "metrograph");
   append_word (line, "--profile");
-  if (output != NULL)
+  for (guint i = 0; i < n_options; i++)
     {
-      append_word (line, "-o");
-      append_word (line, output);
+      g_auto (GStrv) words = mg_run_option_print (&options[i], shown);
+
+      for (guint j = 0; words[j] != NULL; j++)
+        append_word (line, words[j]);
     }
-  if (mg_run_settings_get_n_processes (self) > 0)
-    append_uint (line, "--np", mg_run_settings_get_n_processes (self));
-  if (mg_run_settings_get_select_ranks (self) != NULL)
-    append_option (line, "--select-ranks", mg_run_settings_get_select_ranks (self));
-  /* What the sampler would take anyway is not written. */
-  if (mg_run_settings_get_interval_ms (self) > 0
-      && mg_run_settings_get_interval_ms (self) != mg_run_settings_get_default_interval_ms (self))
-    append_uint (line, "--interval", mg_run_settings_get_interval_ms (self));
-  if (mg_run_settings_get_max_samples (self) > 0
-      && mg_run_settings_get_max_samples (self) != mg_run_settings_get_default_max_samples (self))
-    append_uint (line, "--samples", mg_run_settings_get_max_samples (self));
-  if (mg_run_settings_get_start_after (self) > 0)
-    append_seconds (line, "--start-after", mg_run_settings_get_start_after (self));
-  if (mg_run_settings_get_stop_after (self) > 0)
-    append_seconds (line, "--stop-after", mg_run_settings_get_stop_after (self));
-  for (guint i = 0; paths[i] != NULL; i++)
-    append_option (line, "--metrics-path", paths[i]);
-
-  /* Normalised through the catalogue: relative to the definitions' defaults. */
-  if (catalogue != NULL && mg_run_settings_apply_toggles (self, catalogue, NULL))
-    {
-      g_autoptr (MgRunSettings) scratch = mg_run_settings_copy (self);
-
-      for (guint i = 0; i < mg_catalogue_get_n_metrics (catalogue); i++)
-        {
-          const MgCatalogueMetric *m = mg_catalogue_get_metric (catalogue, i);
-
-          if (mg_run_metric_is_switchable (m))
-            mg_run_settings_set_metric_enabled (scratch, catalogue, m->def->id, m->enabled);
-        }
-      enable_ids = g_strdupv ((char **) mg_run_settings_get_enable_metrics (scratch));
-      disable_ids = g_strdupv ((char **) mg_run_settings_get_disable_metrics (scratch));
-    }
-  else
-    {
-      enable_ids = g_strdupv ((char **) mg_run_settings_get_enable_metrics (self));
-      disable_ids = g_strdupv ((char **) mg_run_settings_get_disable_metrics (self));
-    }
-  append_ids (line, "--enable-metrics", (const char *const *) enable_ids);
-  append_ids (line, "--disable-metrics", (const char *const *) disable_ids);
-
   append_program (line, self);
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
@@ -213,85 +164,56 @@ option_error (GError **error, const char *format, ...)
   return FALSE;
 }
 
-/* Matches "--long=value", "--long value", "-s value" and "-svalue"; *value
- * is then the option's value. */
-static gboolean
-match_option (Words *w, const char *long_name, const char *short_name, const char **value,
-              GError **error, gboolean *failed)
+/* The option at w->i and its value: "--long=value", "--long value",
+ * "-s value" or "-svalue". NULL when the word is no option of the table. */
+static const MgRunOption *
+match_option (Words *w, const char **value, GError **error, gboolean *failed)
 {
   const char *word = w->words[w->i];
-  size_t n = strlen (long_name);
+  const char *eq = g_str_has_prefix (word, "--") ? strchr (word, '=') : NULL;
+  g_autofree char *name = eq != NULL ? g_strndup (word, eq - word) : NULL;
+  const MgRunOption *option = mg_run_options_lookup (name != NULL ? name : word);
 
-  if (strncmp (word, long_name, n) == 0 && word[n] == '=')
+  if (option != NULL && eq != NULL)
     {
-      *value = word + n + 1;
+      *value = eq + 1;
       w->i++;
-      return TRUE;
+      return option;
     }
-  if (strcmp (word, long_name) == 0 || (short_name != NULL && strcmp (word, short_name) == 0))
+  if (option != NULL)
     {
       if (w->words[w->i + 1] == NULL)
         {
           *failed = !option_error (error, _("%s needs a value"), word);
-          return TRUE;
+          return option;
         }
       *value = w->words[w->i + 1];
       w->i += 2;
-      return TRUE;
+      return option;
     }
-  if (short_name != NULL && g_str_has_prefix (word, short_name) && word[2] != '\0')
+  if (word[0] == '-' && word[1] != '-' && word[1] != '\0' && word[2] != '\0')
     {
-      *value = word + 2;
-      w->i++;
-      return TRUE;
+      char short_form[] = { '-', word[1], '\0' };
+
+      option = mg_run_options_lookup (short_form);
+      if (option != NULL)
+        {
+          *value = word + 2;
+          w->i++;
+        }
     }
-  return FALSE;
-}
-
-static gboolean
-parse_uint (const char *option, const char *text, guint min, const char *what, guint *out,
-            GError **error)
-{
-  guint64 value;
-
-  if (!g_ascii_string_to_unsigned (text, 10, min, G_MAXINT, &value, NULL))
-    return option_error (error, _("%s=%s: give %s of at least %u"), option, text, what, min);
-  *out = (guint) value;
-  return TRUE;
-}
-
-static gboolean
-parse_seconds (const char *option, const char *text, double *out, GError **error)
-{
-  char *end = NULL;
-  double value = g_ascii_strtod (text, &end);
-
-  if (end == text || *end != '\0' || !isfinite (value) || value < 0)
-    return option_error (error, _("%s=%s: give a number of seconds of at least 0"), option, text);
-  *out = value;
-  return TRUE;
-}
-
-static void
-add_ids (GPtrArray *ids, const char *value)
-{
-  const char *values[] = { value, NULL };
-  g_auto (GStrv) split = mg_catalogue_split_ids (values);
-
-  for (guint i = 0; split[i] != NULL; i++)
-    g_ptr_array_add (ids, g_strdup (split[i]));
+  return option;
 }
 
 /* One option at w->i; FALSE on error. */
 static gboolean
-parse_option (Words *w, MgRunSettings *s, GPtrArray *enable, GPtrArray *disable,
-              GPtrArray *paths, gboolean *profile, GError **error)
+parse_option (Words *w, MgRunSettings *s, gboolean *profile, GError **error)
 {
   const char *word = w->words[w->i];
   const char *value = NULL;
   gboolean failed = FALSE;
-  guint n;
-  double seconds;
+  const MgRunOption *option;
+  g_autoptr (GError) local = NULL;
 
   if (strcmp (word, "--profile") == 0)
     {
@@ -299,59 +221,15 @@ parse_option (Words *w, MgRunSettings *s, GPtrArray *enable, GPtrArray *disable,
       w->i++;
       return TRUE;
     }
-#define MATCH(l, s) (match_option (w, l, s, &value, error, &failed) && !failed)
-  if (MATCH ("--output", "-o"))
-    mg_run_settings_set_output (s, value);
-  else if (MATCH ("--np", "-n"))
-    {
-      if (!parse_uint ("--np", value, 1, _("a number of processes"), &n, error))
-        return FALSE;
-      mg_run_settings_set_n_processes (s, n);
-    }
-  else if (MATCH ("--select-ranks", NULL))
-    {
-      g_autoptr (GError) local = NULL;
-      g_autofree char *ranks = mg_rank_list_normalise (value, &local);
-
-      if (ranks == NULL)
-        return option_error (error, "--select-ranks=%s: %s", value, local->message);
-      mg_run_settings_set_select_ranks (s, ranks);
-    }
-  else if (MATCH ("--interval", NULL))
-    {
-      if (!parse_uint ("--interval", value, MG_PLAN_MIN_INTERVAL_MS, _("a number of milliseconds"), &n, error))
-        return FALSE;
-      mg_run_settings_set_interval_ms (s, n);
-    }
-  else if (MATCH ("--samples", NULL))
-    {
-      if (!parse_uint ("--samples", value, MG_PLAN_MIN_SAMPLES, _("a number of samples"), &n, error))
-        return FALSE;
-      mg_run_settings_set_max_samples (s, n);
-    }
-  else if (MATCH ("--start-after", NULL))
-    {
-      if (!parse_seconds ("--start-after", value, &seconds, error))
-        return FALSE;
-      mg_run_settings_set_start_after (s, seconds);
-    }
-  else if (MATCH ("--stop-after", NULL))
-    {
-      if (!parse_seconds ("--stop-after", value, &seconds, error))
-        return FALSE;
-      mg_run_settings_set_stop_after (s, seconds);
-    }
-  else if (MATCH ("--enable-metrics", NULL))
-    add_ids (enable, value);
-  else if (MATCH ("--disable-metrics", NULL))
-    add_ids (disable, value);
-  else if (MATCH ("--metrics-path", NULL))
-    g_ptr_array_add (paths, g_strdup (value));
-  else if (!failed)
+  option = match_option (w, &value, error, &failed);
+  if (failed)
+    return FALSE;
+  if (option == NULL)
     return option_error (error, _("unknown option “%s” (the run dialog knows the options of "
                                   "metrograph --profile)"), word);
-#undef MATCH
-  return !failed;
+  if (!mg_run_option_parse (option, value, s, &local))
+    return option_error (error, "%s", local->message);
+  return TRUE;
 }
 
 /* "cd DIR &&" and "env [-u NAME]… [NAME=VALUE]…" before metrograph. */
@@ -405,22 +283,11 @@ join_quoted (char **words)
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 
-static void
-set_strv (MgRunSettings *s, GPtrArray *array,
-          void (*setter) (MgRunSettings *, const char *const *))
-{
-  g_ptr_array_add (array, NULL);
-  setter (s, (const char *const *) array->pdata);
-}
-
 gboolean
 mg_run_settings_set_from_command_line (MgRunSettings *self, const char *line,
                                        MgCatalogue *catalogue, GError **error)
 {
   g_autoptr (MgRunSettings) s = mg_run_settings_new ();
-  g_autoptr (GPtrArray) enable = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GPtrArray) disable = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GError) local_error = NULL;
   g_auto (GStrv) words = NULL;
   g_autofree char *arguments = NULL;
@@ -454,7 +321,7 @@ mg_run_settings_set_from_command_line (MgRunSettings *self, const char *line,
           w.i++;
           break;
         }
-      if (!parse_option (&w, s, enable, disable, paths, &profile, error))
+      if (!parse_option (&w, s, &profile, error))
         return FALSE;
     }
   if (!profile)
@@ -473,9 +340,6 @@ mg_run_settings_set_from_command_line (MgRunSettings *self, const char *line,
   mg_run_settings_set_program (s, w.words[w.i]);
   arguments = join_quoted (w.words + w.i + 1);
   mg_run_settings_set_arguments (s, arguments);
-  set_strv (s, enable, mg_run_settings_set_enable_metrics);
-  set_strv (s, disable, mg_run_settings_set_disable_metrics);
-  set_strv (s, paths, mg_run_settings_set_metrics_path);
 
   if (catalogue != NULL && !mg_run_settings_apply_toggles (s, catalogue, &local_error))
     {

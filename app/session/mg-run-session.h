@@ -1,6 +1,6 @@
-/* One profiling run started from the window: prepares the run folder and
- * plan (MgLauncher, the plan writer), starts the program with the sampler
- * through GSubprocess in its own process group, captures its stdout and
+/* One profiling run started from the window: checks the settings, puts the
+ * run together as the command line does (MgRunAssembly), starts the
+ * program through mg_launcher_spawn () in its own process group, captures its stdout and
  * stderr (bounded), re-merges the records into a live MgProfile at least
  * twice a second, and when the program ends merges, saves the profile and
  * explains what went wrong. Never blocks the main loop. GTK-free.
@@ -52,9 +52,10 @@ void mg_run_session_stop (MgRunSession *self);
 /* Ends the program the same way and writes nothing. */
 void mg_run_session_cancel (MgRunSession *self);
 /* Ends the program at once (SIGKILL to its process group), reaps it when it
- * can and writes nothing: the last resort when the application itself goes
- * away with the run unfinished. The state is not changed (the main loop
- * that would report it is ending). */
+ * can, writes nothing and removes the run folder: the last resort when the
+ * application itself goes away with the run unfinished (running or
+ * merging). The state is not changed (the main loop that would report it
+ * is ending). A finished session has removed its run folder already. */
 void mg_run_session_kill_now (MgRunSession *self);
 void mg_run_session_set_grace_period (MgRunSession *self, double seconds);
 /* Live profiles are merged this often (default 250 ms), one merge at a time. */

@@ -1,4 +1,4 @@
-/* The program runs in its own process group (setpgid in the child), so Stop
+/* The program runs in its own process group (mg_launcher_spawn), so Stop
  * and Cancel reach everything it started. Live merges run in a worker
  * thread, one at a time, and publish their profile on the main context. */
 #include "mg-config.h"
@@ -7,21 +7,15 @@
 #include "mg-run-session-private.h"
 
 #include <glib/gi18n.h>
-#include <math.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "mg-install-paths.h"
-#include "mg-launcher.h"
-#include "mg-merge.h"
-#include "mg-mpi.h"
-#include "mg-output-name.h"
-#include "mg-plan-writer.h"
-#include "mg-record-finish.h"
+#include <gio/gunixinputstream.h>
+
+#include "mg-run-assembly.h"
 #include "mg-run-check.h"
-#include "mg-run-metric-toggles.h"
 #include "mg-stopper.h"
 
 #define MAX_OUTPUT_LINES 2000
@@ -33,11 +27,9 @@ struct _MgRunSession
 
   MgRunSettings *settings;
   MgCatalogue *catalogue;
-  GPtrArray *metrics;          /* const MgMetricDef*, owned by the catalogue */
-  GPtrArray *groups;           /* const MgMetricGroup* */
-  MgLauncher *launcher;
-  char *working_dir;
-  GSubprocess *process;
+  MgRunAssembly *run;          /* from the start on */
+  MgLauncher *launcher;        /* the run's */
+  guint child_watch_id;
   GCancellable *cancellable;
   int pgid;
 
@@ -63,7 +55,6 @@ struct _MgRunSession
   guint output_lines;
   gboolean output_open;        /* the pipe has not reached its end yet */
   guint output_wait_id;        /* after the exit: how long we wait for that end */
-  guint n_threads;             /* the _<T>t of the default name */
   MgRunSessionSaveHook save_hook;
   gpointer save_hook_data;
 };
@@ -98,6 +89,11 @@ static GParamSpec *props[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static void finish_run (MgRunSession *self);
+
+static void
+reap_quietly (GPid pid, int status, gpointer data)
+{
+}
 static void schedule_stopper (MgRunSession *self);
 
 static void
@@ -105,14 +101,18 @@ mg_run_session_dispose (GObject *object)
 {
   MgRunSession *self = MG_RUN_SESSION (object);
 
-  /* A session dropped while running must not leave the program behind. */
-  if (self->process != NULL && self->state == MG_RUN_STATE_RUNNING && self->pgid > 0)
-    kill (-self->pgid, SIGKILL);
+  /* A session dropped while running must not leave the program behind;
+   * GLib still reaps it. */
+  if (self->child_watch_id != 0)
+    {
+      kill (-self->pgid, SIGKILL);
+      g_clear_handle_id (&self->child_watch_id, g_source_remove);
+      g_child_watch_add (self->pgid, reap_quietly, NULL);
+    }
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->tick_id, g_source_remove);
   g_clear_handle_id (&self->stopper_id, g_source_remove);
   g_clear_handle_id (&self->output_wait_id, g_source_remove);
-  g_clear_object (&self->process);
   G_OBJECT_CLASS (mg_run_session_parent_class)->dispose (object);
 }
 
@@ -123,12 +123,9 @@ mg_run_session_finalize (GObject *object)
 
   g_clear_object (&self->settings);
   g_clear_object (&self->catalogue);
-  g_ptr_array_unref (self->metrics);
-  g_ptr_array_unref (self->groups);
-  g_clear_object (&self->launcher);
+  g_clear_object (&self->run);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->profile);
-  g_free (self->working_dir);
   g_free (self->output_path);
   g_free (self->message);
   g_string_free (self->output, TRUE);
@@ -185,8 +182,6 @@ mg_run_session_class_init (MgRunSessionClass *klass)
 static void
 mg_run_session_init (MgRunSession *self)
 {
-  self->metrics = g_ptr_array_new ();
-  self->groups = g_ptr_array_new ();
   self->cancellable = g_cancellable_new ();
   self->output = g_string_new (NULL);
   self->exit_status = -1;
@@ -210,6 +205,10 @@ set_state (MgRunSession *self, MgRunState state)
   if (self->state == state)
     return;
   self->state = state;
+  /* The records are merged (or not wanted): nothing is left behind, even
+   * when the session itself outlives the application's end. */
+  if (mg_run_session_is_finished (self) && self->launcher != NULL)
+    mg_launcher_remove_run_dir (self->launcher);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STATE]);
 }
 
@@ -286,18 +285,9 @@ read_output (MgRunSession *self, GInputStream *stream)
 /* ---- merging ------------------------------------------------------------ */
 
 typedef struct {
-  char *record_dir;
-  MgMergeInput input;
-  GStrv argv;
-  char *working_dir;
-  char *run_id;
-  GPtrArray *metrics;
-  GPtrArray *groups;
-  gboolean final;
-  /* The final job also saves (never on the main thread): */
-  char *output;                /* the settings' "Save in" */
-  char *program;               /* for the default name */
-  guint n_threads;             /* OMP_NUM_THREADS of the program's environment */
+  MgRunAssembly *run;
+  int exit_status;
+  gboolean final;              /* the final job also saves (never on the main thread) */
   MgRunSessionSaveHook save_hook;
   gpointer save_hook_data;
 } MergeJob;
@@ -312,14 +302,7 @@ typedef struct {
 static void
 merge_job_free (MergeJob *job)
 {
-  g_free (job->record_dir);
-  g_strfreev (job->argv);
-  g_free (job->working_dir);
-  g_free (job->run_id);
-  g_ptr_array_unref (job->metrics);
-  g_ptr_array_unref (job->groups);
-  g_free (job->output);
-  g_free (job->program);
+  g_object_unref (job->run);
   g_free (job);
 }
 
@@ -336,45 +319,21 @@ static MergeJob *
 merge_job_new (MgRunSession *self, gboolean final)
 {
   MergeJob *job = g_new0 (MergeJob, 1);
-  const char *program = mg_launcher_get_program_path (self->launcher);
 
-  job->record_dir = g_strdup (mg_launcher_get_record_dir (self->launcher));
-  job->argv = g_strdupv ((char **) mg_launcher_get_argv (self->launcher));
-  job->working_dir = g_strdup (self->working_dir);
-  job->run_id = g_strdup (mg_launcher_get_run_id (self->launcher));
-  job->metrics = g_ptr_array_ref (self->metrics);
-  job->groups = g_ptr_array_ref (self->groups);
+  job->run = g_object_ref (self->run);
   job->final = final;
-  job->output = g_strdup (mg_run_settings_get_output (self->settings));
-  job->program = g_strdup (program != NULL ? program : job->argv[0]);
-  job->n_threads = self->n_threads;
+  job->exit_status = final ? self->exit_status : 0;
   job->save_hook = self->save_hook;
   job->save_hook_data = self->save_hook_data;
-  job->input = (MgMergeInput) {
-    .metrics = job->metrics,
-    .groups = job->groups,
-    .argv = (const char *const *) job->argv,
-    .working_dir = job->working_dir,
-    .start_time_us = self->start_real_us,
-    .exit_status = final ? self->exit_status : 0,
-    .run_id = job->run_id,
-    .max_process_samples = final ? 0 : MG_RUN_SESSION_LIVE_SAMPLES,
-  };
   return job;
 }
 
-/* The file the command line would write (mg_output_name_choose, as
- * `metrograph --profile` run in the working folder), then the save. */
+/* The file the command line would write, then the save. */
 static FinalResult *
 save_final (MergeJob *job, MgProfile *profile)
 {
   FinalResult *result = g_new0 (FinalResult, 1);
-  const MgRunInfo *info = mg_profile_get_run_info (profile);
-  g_autoptr (GDateTime) start =
-    g_date_time_new_from_unix_utc (job->input.start_time_us / G_USEC_PER_SEC);
-  g_autofree char *path =
-    mg_output_name_choose (job->output, job->working_dir, job->program, info->n_processes,
-                           MAX (info->n_nodes, 1), job->n_threads, start);
+  g_autofree char *path = mg_run_assembly_choose_output (job->run, profile);
 
   result->profile = g_object_ref (profile);
   if (job->save_hook != NULL)
@@ -389,7 +348,8 @@ merge_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellable 
 {
   MergeJob *job = task_data;
   GError *error = NULL;
-  g_autoptr (MgProfile) profile = mg_merge_records (job->record_dir, &job->input, &error);
+  g_autoptr (MgProfile) profile = mg_run_assembly_merge (
+    job->run, job->exit_status, job->final ? 0 : MG_RUN_SESSION_LIVE_SAMPLES, &error);
 
   if (profile == NULL)
     g_task_return_error (task, error);
@@ -467,6 +427,7 @@ describe_end (MgRunSession *self, MgProfile *profile)
   g_autoptr (GString) text = g_string_new (NULL);
   int status = self->exit_status;
   guint n_errors = mg_profile_get_n_plugin_errors (profile) + mg_profile_get_n_metric_errors (profile);
+  g_auto (GStrv) warnings = mg_run_settings_dup_warnings (self->settings);
 
   /* Said as the command line says it (mg-cli-summary.c). */
   if (self->stopper.stopped_after)
@@ -480,6 +441,13 @@ describe_end (MgRunSession *self, MgProfile *profile)
                             g_strsignal (status - 128));
   else if (status > 0)
     g_string_append_printf (text, _("The program exited with status %d."), status);
+  for (guint i = 0; warnings[i] != NULL; i++)
+    {
+      if (text->len > 0)
+        g_string_append_c (text, ' ');
+      /* As the command line warns before the run. */
+      g_string_append_printf (text, _("Note: %s."), warnings[i]);
+    }
   if (n_errors > 0)
     {
       if (text->len > 0)
@@ -589,39 +557,18 @@ finish_run (MgRunSession *self)
   start_merge (self, TRUE, on_final_merged);
 }
 
-/* A program killed by a signal could not close its record: we reaped it,
- * so we write how it ended, as the command line does (only for the program
- * itself: the ranks behind mpirun are not ours to reap). */
 static void
-record_signal (MgRunSession *self, int signal)
+on_process_exited (GPid pid, int wait_status, gpointer user_data)
 {
-  if (mg_run_settings_get_n_processes (self->settings) > 0
-      || mg_mpi_is_launcher (mg_launcher_get_argv (self->launcher)[0]) || self->pgid <= 0)
-    return;
-  mg_record_finish_signalled (mg_launcher_get_record_dir (self->launcher),
-                              mg_launcher_get_run_id (self->launcher), self->pgid, signal,
-                              self->end_mono_us * 1000);
-}
+  MgRunSession *self = user_data;
 
-static void
-on_process_exited (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  g_autoptr (MgRunSession) self = user_data;
-  GSubprocess *process = G_SUBPROCESS (source);
-
-  if (!g_subprocess_wait_finish (process, result, NULL))
-    return; /* disposed */
+  self->child_watch_id = 0;
   self->end_mono_us = g_get_monotonic_time ();
   g_clear_handle_id (&self->tick_id, g_source_remove);
   g_clear_handle_id (&self->stopper_id, g_source_remove);
   mg_stopper_finish (&self->stopper);
-  if (g_subprocess_get_if_signaled (process))
-    {
-      self->exit_status = 128 + g_subprocess_get_term_sig (process);
-      record_signal (self, g_subprocess_get_term_sig (process));
-    }
-  else
-    self->exit_status = g_subprocess_get_exit_status (process);
+  /* A signal is written into the record as the command line does. */
+  self->exit_status = mg_launcher_child_ended (self->launcher, pid, wait_status);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_EXIT_STATUS]);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_ELAPSED]);
   set_state (self, MG_RUN_STATE_MERGING);
@@ -630,134 +577,36 @@ on_process_exited (GObject *source, GAsyncResult *result, gpointer user_data)
 
 /* ---- starting ----------------------------------------------------------- */
 
-static void
-collect_definitions (MgRunSession *self)
-{
-  for (guint i = 0; i < mg_catalogue_get_n_metrics (self->catalogue); i++)
-    {
-      const MgCatalogueMetric *metric = mg_catalogue_get_metric (self->catalogue, i);
-
-      if (metric->enabled && metric->available)
-        g_ptr_array_add (self->metrics, (gpointer) metric->def);
-    }
-  for (guint i = 0; i < mg_catalogue_get_n_groups (self->catalogue); i++)
-    {
-      const MgCatalogueGroup *group = mg_catalogue_get_group (self->catalogue, i);
-
-      for (guint j = 0; j < group->members->len; j++)
-        {
-          const MgCatalogueMetric *member = g_ptr_array_index (group->members, j);
-
-          if (member->enabled && member->available)
-            {
-              g_ptr_array_add (self->groups, (gpointer) group->group);
-              break;
-            }
-        }
-    }
-}
-
+/* Checked in the dialog's words first, then assembled as the command line
+ * does (mg-run-assembly.h). */
 static gboolean
 prepare (MgRunSession *self, GError **error)
 {
-  g_autofree char *program = mg_run_settings_resolve_program (self->settings, error);
-  g_autofree char *sampler = mg_install_paths_get_sampler ();
-  g_auto (GStrv) args = NULL;
-  g_auto (GStrv) preloads = NULL;
-  g_autoptr (GStrvBuilder) argv = g_strv_builder_new ();
-  g_auto (GStrv) full = NULL;
-  MgPlanOptions plan = { 0 };
-
-  if (program == NULL || !mg_run_settings_check (self->settings, error)
-      || !mg_run_settings_apply_toggles (self->settings, self->catalogue, error))
+  if (!mg_run_settings_check (self->settings, error))
     return FALSE;
-  args = mg_run_settings_dup_argv (self->settings, error);
-  if (args == NULL)
+  self->run = mg_run_assembly_new (self->settings, self->catalogue, error);
+  if (self->run == NULL)
     return FALSE;
-  collect_definitions (self);
-  preloads = mg_catalogue_get_preload_paths (self->catalogue);
-
-  g_strv_builder_add (argv, program);
-  g_strv_builder_addv (argv, (const char **) args);
-  full = g_strv_builder_end (argv);
-  self->launcher = mg_launcher_new ((const char *const *) full);
-  mg_launcher_set_sampler (self->launcher, sampler);
-  for (guint i = 0; preloads[i] != NULL; i++)
-    mg_launcher_add_preload (self->launcher, preloads[i]);
-  mg_launcher_set_n_processes (self->launcher, mg_run_settings_get_n_processes (self->settings));
-  if (!mg_launcher_prepare (self->launcher, error))
-    return FALSE;
-
-  {
-    /* The default name's _<T>t, from the environment the program gets. */
-    g_auto (GStrv) env = mg_run_settings_build_environment (self->settings, NULL);
-
-    self->n_threads = mg_output_name_threads_from_environ ((const char *const *) env);
-  }
-  plan.run_id = mg_launcher_get_run_id (self->launcher);
-  plan.record_dir = mg_launcher_get_record_dir (self->launcher);
-  plan.interval_ms = mg_run_settings_get_interval_ms (self->settings);
-  plan.samples = mg_run_settings_get_max_samples (self->settings);
-  plan.start_after_ms = (guint64) llround (mg_run_settings_get_start_after (self->settings) * 1000);
-  plan.stop_after_ms = (guint64) llround (mg_run_settings_get_stop_after (self->settings) * 1000);
-  plan.skip_programs = mg_launcher_get_skip_programs (self->launcher);
-  plan.select_ranks = mg_run_settings_get_select_ranks (self->settings);
-  return mg_plan_write (self->catalogue, &plan, mg_launcher_get_plan_path (self->launcher), error);
-}
-
-/* LD_PRELOAD as the command line builds it: the sampler, the plugins'
- * preloads, then whatever the program's environment already had. */
-static GStrv
-build_environment (MgRunSession *self)
-{
-  g_auto (GStrv) env = mg_run_settings_build_environment (self->settings, NULL);
-  g_auto (GStrv) preloads = mg_catalogue_get_preload_paths (self->catalogue);
-  g_autofree char *sampler = mg_install_paths_get_sampler ();
-  g_autoptr (GStrvBuilder) parts = g_strv_builder_new ();
-  const char *user = g_environ_getenv (env, "LD_PRELOAD");
-  g_auto (GStrv) joined = NULL;
-  g_autofree char *preload = NULL;
-
-  g_strv_builder_add (parts, sampler);
-  g_strv_builder_addv (parts, (const char **) preloads);
-  if (user != NULL && *user != '\0')
-    g_strv_builder_add (parts, user);
-  joined = g_strv_builder_end (parts);
-  preload = g_strjoinv (":", joined);
-  env = g_environ_setenv (env, "LD_PRELOAD", preload, TRUE);
-  env = g_environ_setenv (env, "METROGRAPH_PLAN", mg_launcher_get_plan_path (self->launcher), TRUE);
-  return g_steal_pointer (&env);
-}
-
-static void
-child_setup (gpointer user_data)
-{
-  setpgid (0, 0);
+  self->launcher = mg_run_assembly_get_launcher (self->run);
+  return TRUE;
 }
 
 static gboolean
 spawn (MgRunSession *self, GError **error)
 {
-  g_autoptr (GSubprocessLauncher) launcher =
-    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_MERGE);
-  g_auto (GStrv) env = build_environment (self);
-  const char *id;
+  int output_fd = -1;
+  GPid pid;
+  g_autoptr (GInputStream) output = NULL;
 
-  g_subprocess_launcher_set_environ (launcher, env);
-  g_subprocess_launcher_set_cwd (launcher, self->working_dir);
-  g_subprocess_launcher_set_stdin_file_path (launcher, "/dev/null");
-  g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
-  self->start_mono_us = g_get_monotonic_time ();
-  self->start_real_us = g_get_real_time ();
-  self->process = g_subprocess_launcher_spawnv (launcher, mg_launcher_get_command (self->launcher),
-                                                error);
-  if (self->process == NULL)
+  if (!mg_launcher_spawn (self->launcher, &output_fd, &pid, error))
     return FALSE;
-  id = g_subprocess_get_identifier (self->process);
-  self->pgid = id != NULL ? atoi (id) : 0;
-  /* Also here, so the group exists before Stop signals it. */
-  if (self->pgid > 0)
-    setpgid (self->pgid, self->pgid);
+  self->pgid = pid;
+  self->start_mono_us = g_get_monotonic_time ();
+  self->start_real_us = mg_launcher_get_start_time_us (self->launcher);
+  self->child_watch_id = g_child_watch_add (pid, on_process_exited, self);
+  output = g_unix_input_stream_new (output_fd, TRUE);
+  self->output_open = TRUE;
+  read_output (self, output);
   return TRUE;
 }
 
@@ -765,11 +614,9 @@ gboolean
 mg_run_session_start (MgRunSession *self, GError **error)
 {
   g_autoptr (GError) local_error = NULL;
-  const char *folder = mg_run_settings_get_working_folder (self->settings);
 
   g_return_val_if_fail (self->state == MG_RUN_STATE_IDLE, FALSE);
 
-  self->working_dir = folder != NULL ? g_canonicalize_filename (folder, NULL) : g_get_current_dir ();
   set_state (self, MG_RUN_STATE_PREPARING);
   if (!prepare (self, &local_error) || !spawn (self, &local_error))
     {
@@ -783,9 +630,6 @@ mg_run_session_start (MgRunSession *self, GError **error)
   self->stopper.stop_after_s = mg_run_settings_get_stop_after (self->settings);
   mg_stopper_start (&self->stopper, self->pgid, self->start_mono_us);
   schedule_stopper (self);
-  self->output_open = TRUE;
-  read_output (self, g_subprocess_get_stdout_pipe (self->process));
-  g_subprocess_wait_async (self->process, self->cancellable, on_process_exited, g_object_ref (self));
   self->tick_id = g_timeout_add (self->refresh_ms, on_tick, self);
   return TRUE;
 }
@@ -863,14 +707,20 @@ mg_run_session_kill_now (MgRunSession *self)
 {
   gint64 deadline = g_get_monotonic_time () + G_USEC_PER_SEC;
 
-  if (self->state != MG_RUN_STATE_RUNNING || self->pgid <= 0)
+  if (mg_run_session_is_finished (self) || self->launcher == NULL)
     return;
   self->cancelled = TRUE;
-  kill (-self->pgid, SIGKILL);
-  /* Reap it here: the child watch that would is not coming back. A
-   * second at most, in case the kernel is slow to let it go. */
-  while (waitpid (self->pgid, NULL, WNOHANG) == 0 && g_get_monotonic_time () < deadline)
-    g_usleep (1000);
+  if (self->state == MG_RUN_STATE_RUNNING && self->pgid > 0)
+    {
+      kill (-self->pgid, SIGKILL);
+      /* Reap it here: the child watch that would is not coming back. A
+       * second at most, in case the kernel is slow to let it go. */
+      while (waitpid (self->pgid, NULL, WNOHANG) == 0 && g_get_monotonic_time () < deadline)
+        g_usleep (1000);
+      g_clear_handle_id (&self->child_watch_id, g_source_remove);
+    }
+  /* Also while merging: that merge's end is not coming back either. */
+  mg_launcher_remove_run_dir (self->launcher);
 }
 
 void

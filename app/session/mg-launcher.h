@@ -5,8 +5,9 @@
  *
  * Use: mg_launcher_new (), the setters, mg_launcher_prepare () (resolves the
  * program and creates the run folder), write the plan to
- * mg_launcher_get_plan_path (), then mg_launcher_run (). The run folder is
- * deleted when the launcher is finalised, unless METROGRAPH_KEEP_RUN_DIR=1. */
+ * mg_launcher_get_plan_path (), then mg_launcher_run (). The run folder
+ * (mg-run-folder.h) is removed by mg_launcher_remove_run_dir () or when the
+ * launcher is finalised, unless METROGRAPH_KEEP_RUN_DIR=1. */
 #pragma once
 
 #include <gio/gio.h>
@@ -34,6 +35,12 @@ G_DECLARE_FINAL_TYPE (MgLauncher, mg_launcher, MG, LAUNCHER, GObject)
  * srun, …) followed by its own arguments and the program. */
 MgLauncher *mg_launcher_new (const char *const *argv);
 
+/* The folder the program runs in (NULL, the default: ours); a program
+ * named with a "/" is taken from there. */
+void mg_launcher_set_working_folder (MgLauncher *self, const char *folder);
+/* The program's environment before LD_PRELOAD and METROGRAPH_PLAN are
+ * added (NULL, the default: ours). */
+void mg_launcher_set_environment (MgLauncher *self, const char *const *environment);
 /* 0 (the default): run argv directly; N: run it through "mpirun -n N". */
 void mg_launcher_set_n_processes (MgLauncher *self, guint n_processes);
 void mg_launcher_set_sampler (MgLauncher *self, const char *sampler_path);
@@ -67,11 +74,33 @@ const char *const *mg_launcher_get_command (MgLauncher *self);
  * not be merged or saved: they are the only copy). */
 void mg_launcher_keep_run_dir (MgLauncher *self);
 
-/* Blocks the signals the launcher forwards, in the calling thread and (when
+/* Removes the run folder now (or keeps it, as finalising would): the
+ * records are no longer needed. */
+void mg_launcher_remove_run_dir (MgLauncher *self);
+
+/* Blocks the signals the launcher forwards (and ignores SIGPIPE), in the calling thread and (when
  * called first thing in main) every thread started later. Idempotent. */
 void mg_launcher_block_signals (void);
 
-/* Starts the program and waits for it. exit_status: the program's exit
+/* The program's environment with the sampler, the preloads and then the
+ * environment's own LD_PRELOAD in LD_PRELOAD, and METROGRAPH_PLAN. */
+GStrv mg_launcher_build_environment (MgLauncher *self);
+
+/* The one way the program is started: posix_spawn in its own process
+ * group, with mg_launcher_build_environment (), signal dispositions reset
+ * (those ignored before mg_launcher_block_signals () stay ignored). With
+ * @output_fd, its standard input is /dev/null and its standard output and
+ * error go to a pipe whose reading end is returned there; else stdio is
+ * ours. */
+gboolean mg_launcher_spawn (MgLauncher *self, int *output_fd, GPid *pid, GError **error);
+/* The program @pid ended with the wait status @status: a process killed by
+ * a signal gets it written into its record (for runs through an MPI
+ * launcher, when it names one rank for certain). Returns the exit status
+ * (128 + signal number for a signal). */
+int mg_launcher_child_ended (MgLauncher *self, GPid pid, int status);
+
+/* Starts the program (mg_launcher_spawn) and waits for it, forwarding
+ * signals and passing it the terminal. exit_status: the program's exit
  * status, 128 + signal number when a signal ended it. */
 gboolean mg_launcher_run (MgLauncher *self, int *exit_status, GError **error);
 

@@ -5,7 +5,7 @@
 char *
 run_test_fixture_metrics_dir (void)
 {
-  return g_build_filename (g_getenv ("MG_SOURCE_ROOT"), "tests", "gui-run", "metrics", NULL);
+  return g_build_filename (g_getenv ("MG_SOURCE_ROOT"), "tests", "session", "metrics", NULL);
 }
 
 MgCatalogue *
@@ -36,7 +36,7 @@ run_test_builtin_catalogue (void)
 char *
 run_test_program (const char *name)
 {
-  return g_build_filename (g_getenv ("MG_BUILD_ROOT"), "tests", "gui-run", name, NULL);
+  return g_build_filename (g_getenv ("MG_BUILD_ROOT"), "tests", "session", name, NULL);
 }
 
 gboolean

@@ -1,0 +1,35 @@
+/* The run folder: where a run's plan and the processes' records live while
+ * it runs, in METROGRAPH_TMPDIR (else TMPDIR, else /tmp) as
+ * metrograph-XXXXXX. It names its front end in a file "owner" (process id
+ * and the process's start time from /proc), so that a folder whose front
+ * end ended without removing it (SIGKILL, a crash) is told from one whose
+ * front end still runs, even when the process id has been reused. Such
+ * folders are removed when the next run starts (mg_run_folder_sweep), with
+ * one line on stderr. A folder kept on purpose (METROGRAPH_KEEP_RUN_DIR,
+ * records that could not be merged) loses its "owner" and is never swept.
+ * GTK-free. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define MG_RUN_FOLDER_OWNER "owner"
+
+/* A new run folder owned by this process. */
+char *mg_run_folder_create (GError **error);
+/* Removes @path and everything in it. */
+void mg_run_folder_remove (const char *path);
+/* Keeps @path for good: it no longer has a front end. */
+void mg_run_folder_keep (const char *path);
+
+/* The front end @path names; FALSE when it names none (kept, or not a run
+ * folder). */
+gboolean mg_run_folder_read_owner (const char *path, int *pid, guint64 *start_time);
+/* TRUE while the front end @path names runs. */
+gboolean mg_run_folder_is_live (const char *path);
+/* Removes the run folders (of our user, in the run folders' parent) whose
+ * front end no longer runs, saying so on stderr; returns how many. */
+guint mg_run_folder_sweep (void);
+
+G_END_DECLS
