@@ -18,6 +18,7 @@ mg_run_info_clear (MgRunInfo *info)
   g_clear_pointer (&info->working_dir, g_free);
   g_clear_pointer (&info->hosts, g_strfreev);
   g_clear_pointer (&info->metrograph_version, g_free);
+  g_clear_pointer (&info->output, g_free);
 }
 
 void

@@ -45,7 +45,15 @@ typedef struct {
   guint max_samples;       /* slots per process */
   int exit_status;         /* the run's: the launched program's, 128+signal if killed */
   char *metrograph_version;
+  /* What the program printed, stdout and stderr as they came (a run from
+   * the viewer captures them; NULL when nothing was captured): the last
+   * MG_PROFILE_OUTPUT_MAX bytes, output_cut bytes before them left out. */
+  char *output;
+  guint64 output_cut;
 } MgRunInfo;
+
+/* A profile keeps at most this much of the program's output: its end. */
+#define MG_PROFILE_OUTPUT_MAX (1024 * 1024)
 
 typedef struct {
   int pid;
