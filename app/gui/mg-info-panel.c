@@ -208,6 +208,54 @@ add_not_measured (GtkGrid *grid, int *row, MgProfile *profile)
     }
 }
 
+/* What the program printed (a run from the viewer), in a monospaced view
+ * of its own under its heading, with a note when its start was left out. */
+static void
+add_output (GtkGrid *grid, int *row, MgProfile *profile)
+{
+  const MgRunInfo *run = mg_profile_get_run_info (profile);
+  GtkWidget *view;
+  GtkTextBuffer *buffer;
+
+  if (run->output == NULL)
+    return;
+  add_heading (grid, row, _("Output"));
+  if (run->output_cut > 0)
+    {
+      g_autofree char *size = g_format_size (run->output_cut);
+      /* Translators: %s is a size such as "3.2 MB" */
+      g_autofree char *note = g_strdup_printf (_("The first %s were left out: this is the end "
+                                                 "of what the program printed."), size);
+      GtkWidget *label = gtk_label_new (note);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_widget_set_name (label, "output-cut");
+      gtk_grid_attach (grid, label, 0, (*row)++, 2, 1);
+    }
+  if (run->output[0] == '\0')
+    {
+      GtkWidget *label = gtk_label_new (_("The program printed nothing."));
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_grid_attach (grid, label, 0, (*row)++, 2, 1);
+      return;
+    }
+  view = gtk_text_view_new ();
+  gtk_widget_set_name (view, "output");
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  gtk_text_buffer_set_text (buffer, run->output, -1);
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
+  gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (view), FALSE);
+  gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
+  gtk_widget_add_css_class (view, "run-output");
+  gtk_widget_set_hexpand (view, TRUE);
+  gtk_grid_attach (grid, view, 0, (*row)++, 2, 1);
+}
+
 GtkWidget *
 mg_info_panel_new (MgProfile *profile)
 {
@@ -224,5 +272,6 @@ mg_info_panel_new (MgProfile *profile)
   add_not_measured (GTK_GRID (grid), &row, profile);
   add_single_values (GTK_GRID (grid), &row, profile);
   add_process_ends (GTK_GRID (grid), &row, profile);
+  add_output (GTK_GRID (grid), &row, profile);
   return grid;
 }

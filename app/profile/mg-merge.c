@@ -432,6 +432,7 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
 
   mg_profile_builder_set_command (builder, input->argv, input->working_dir);
   mg_profile_builder_set_exit_status (builder, input->exit_status);
+  mg_profile_builder_set_output (builder, input->output, input->output_cut);
   mg_profile_builder_set_interval (builder, st.interval_start_ms, st.interval_end_ms,
                                    st.max_samples);
   if (input->start_time_us != 0)

@@ -22,6 +22,8 @@ struct _MgRunAssembly
   MgLauncher *launcher;
   char *working_folder;
   guint n_threads;             /* the default name's _<T>t */
+  char *output;                /* the program's, NULL when not captured */
+  guint64 output_cut;
 };
 
 G_DEFINE_FINAL_TYPE (MgRunAssembly, mg_run_assembly, G_TYPE_OBJECT)
@@ -37,6 +39,7 @@ mg_run_assembly_finalize (GObject *object)
   g_clear_object (&self->catalogue);
   g_clear_object (&self->settings);
   g_free (self->working_folder);
+  g_free (self->output);
   G_OBJECT_CLASS (mg_run_assembly_parent_class)->finalize (object);
 }
 
@@ -181,9 +184,19 @@ mg_run_assembly_merge (MgRunAssembly *self, int exit_status, guint max_process_s
     .start_time_us = mg_launcher_get_start_time_us (self->launcher),
     .exit_status = exit_status,
     .max_process_samples = max_process_samples,
+    .output = self->output,
+    .output_cut = self->output_cut,
   };
 
   return mg_merge_records (mg_launcher_get_record_dir (self->launcher), &input, error);
+}
+
+void
+mg_run_assembly_set_output (MgRunAssembly *self, const char *output, guint64 output_cut)
+{
+  g_free (self->output);
+  self->output = g_strdup (output);
+  self->output_cut = output_cut;
 }
 
 char *

@@ -40,6 +40,10 @@ const char *mg_run_assembly_get_working_folder (MgRunAssembly *self);
  * started. */
 MgProfile *mg_run_assembly_merge (MgRunAssembly *self, int exit_status,
                                   guint max_process_samples, GError **error);
+/* What the program printed (stdout and stderr as they came, output_cut
+ * bytes before it left out), for the profiles merged from now on. Not
+ * while a merge runs. */
+void mg_run_assembly_set_output (MgRunAssembly *self, const char *output, guint64 output_cut);
 /* The profile's path: the settings' output read as -o is, else MAP's name
  * (mg_output_name_choose) in the working folder. */
 char *mg_run_assembly_choose_output (MgRunAssembly *self, MgProfile *profile);

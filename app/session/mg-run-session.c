@@ -53,6 +53,8 @@ struct _MgRunSession
   char *message;
   GString *output;
   guint output_lines;
+  GString *kept_output;        /* what the profile keeps: the last MG_PROFILE_OUTPUT_MAX bytes */
+  guint64 kept_cut;            /* bytes left out before it */
   gboolean output_open;        /* the pipe has not reached its end yet */
   guint output_wait_id;        /* after the exit: how long we wait for that end */
   MgRunSessionSaveHook save_hook;
@@ -129,6 +131,7 @@ mg_run_session_finalize (GObject *object)
   g_free (self->output_path);
   g_free (self->message);
   g_string_free (self->output, TRUE);
+  g_string_free (self->kept_output, TRUE);
   G_OBJECT_CLASS (mg_run_session_parent_class)->finalize (object);
 }
 
@@ -184,6 +187,7 @@ mg_run_session_init (MgRunSession *self)
 {
   self->cancellable = g_cancellable_new ();
   self->output = g_string_new (NULL);
+  self->kept_output = g_string_new (NULL);
   self->exit_status = -1;
   mg_stopper_init (&self->stopper, 0, MG_STOPPER_GRACE_S);
   self->refresh_ms = DEFAULT_REFRESH_MS;
@@ -246,6 +250,16 @@ append_output (MgRunSession *self, const char *text, gsize len)
         break;
       g_string_erase (self->output, 0, nl - self->output->str + 1);
       self->output_lines--;
+    }
+  /* The profile's copy: bounded in bytes, its start dropped in large steps
+   * (the builder trims it to the exact bound, at a character). */
+  g_string_append (self->kept_output, valid);
+  if (self->kept_output->len > 2 * MG_PROFILE_OUTPUT_MAX)
+    {
+      gsize drop = self->kept_output->len - MG_PROFILE_OUTPUT_MAX;
+
+      g_string_erase (self->kept_output, 0, (gssize) drop);
+      self->kept_cut += drop;
     }
   g_signal_emit (self, signals[SIGNAL_OUTPUT], 0, valid);
 }
@@ -554,6 +568,8 @@ finish_run (MgRunSession *self)
       set_state (self, MG_RUN_STATE_CANCELLED);
       return;
     }
+  /* The program's last words are in: the profile keeps them. */
+  mg_run_assembly_set_output (self->run, self->kept_output->str, self->kept_cut);
   start_merge (self, TRUE, on_final_merged);
 }
 

@@ -827,6 +827,16 @@ test_live_run (void)
   g_assert_true (g_strv_contains ((const char *const *) visible, "cpu_time_percentage"));
   g_assert_true (g_str_has_prefix (mg_run_host_get_banner_text (live.host), "The profile was saved as "));
   g_assert_true (g_file_test (mg_run_session_get_output_path (session), G_FILE_TEST_IS_REGULAR));
+  /* What the program printed is part of the profile, in the file too. */
+  g_assert_nonnull (strstr (mg_profile_get_run_info (profile)->output, "argument: two words"));
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (MgProfile) saved = mg_profile_load (mg_run_session_get_output_path (session), &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (mg_profile_get_run_info (saved)->output, "step 2.0 s"));
+    g_assert_cmpuint (mg_profile_get_run_info (saved)->output_cut, ==, 0);
+  }
   if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
     save_png (GTK_WIDGET (window), "run-result.png");
 

@@ -179,6 +179,73 @@ test_info_panel_many_processes (void)
   g_object_unref (panel);
 }
 
+/* The widget named name under root, or NULL. */
+static GtkWidget *
+find_named (GtkWidget *root, const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* What the program printed is on the Run page of a profile that kept it,
+ * with a note when its start was left out; a profile without it (a run of
+ * the command line) shows no output. */
+static void
+test_info_panel_output (void)
+{
+  g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr (MgMetricDef) def = gui_fixture_def ("cpu", "CPU time", "%", MG_METRIC_TYPE_CPU_TIME, NULL);
+  MgProcessInfo info = { 0 };
+  double value = 50;
+  g_autoptr (MgProfile) with_output = NULL;
+  g_autoptr (MgProfile) without = gui_fixture_single ();
+  g_autoptr (GError) error = NULL;
+  GtkWidget *panel, *view, *note;
+  GtkTextIter start, end;
+  g_autofree char *text = NULL;
+  guint p;
+
+  mg_profile_builder_add_metric (builder, def);
+  info.pid = 7;
+  info.rank = -1;
+  info.end_s = 0.1;
+  info.end = MG_PROCESS_END_EXITED;
+  p = mg_profile_builder_add_process (builder, &info);
+  mg_profile_builder_add_sample (builder, p, 0, 0.1, &value, &value, &value);
+  mg_profile_builder_set_output (builder, "rank 0: residual 1e-9\nall done\n", 3 * 1000 * 1000);
+  with_output = mg_profile_builder_finish (builder, 0, &error);
+  g_assert_no_error (error);
+
+  panel = g_object_ref_sink (mg_info_panel_new (with_output));
+  view = find_named (panel, "output");
+  g_assert_nonnull (view);
+  g_assert_true (GTK_IS_TEXT_VIEW (view));
+  g_assert_true (gtk_text_view_get_monospace (GTK_TEXT_VIEW (view)));
+  g_assert_false (gtk_text_view_get_editable (GTK_TEXT_VIEW (view)));
+  gtk_text_buffer_get_bounds (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), &start, &end);
+  text = gtk_text_iter_get_text (&start, &end);
+  g_assert_cmpstr (text, ==, "rank 0: residual 1e-9\nall done\n");
+  note = find_named (panel, "output-cut");
+  g_assert_nonnull (note);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (note)), ==,
+                   "The first 3.0\u00a0MB were left out: this is the end of what the program printed.");
+  g_object_unref (panel);
+
+  panel = g_object_ref_sink (mg_info_panel_new (without));
+  g_assert_null (find_named (panel, "output"));
+  g_assert_null (find_named (panel, "output-cut"));
+  g_object_unref (panel);
+}
+
 /* ---- errors ------------------------------------------------------------ */
 
 /* What this machine cannot measure (plugins that declined, code 0) is said
@@ -677,6 +744,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/panels/info-panel-many-processes", test_info_panel_many_processes);
   g_test_add_func ("/gui/panels/error-list", test_error_list);
   g_test_add_func ("/gui/panels/absent-not-error", test_absent_not_error);
+  g_test_add_func ("/gui/panels/info-panel-output", test_info_panel_output);
   g_test_add_func ("/gui/panels/event-marks", test_event_marks);
   g_test_add_func ("/gui/panels/tooltips", test_tooltips);
   g_test_add_func ("/gui/panels/menu-unavailable", test_menu_unavailable);
