@@ -64,6 +64,7 @@ struct _MgWindow
   guint error_count;
   guint undo_timeout;
   gboolean side_built;      /* the side panel shows this profile */
+  gboolean run_banner_shown; /* a run's banner says it all: no errors banner too */
   gboolean recent_watched;  /* the recent list follows the recent manager */
   gboolean recent_stale;    /* it changed while the start page was hidden */
   guint recent_idle;

@@ -33,6 +33,17 @@ void mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file);
 void mg_window_save_state (MgWindow *self);
 
 MgProfile *mg_window_get_profile (MgWindow *self);
+/* The header bar names what the window shows: a live run's host sets its
+ * own titles (subtitle NULL: none), and gives them back to the profile's
+ * (or "Metrograph" on the start page) when the profile is on screen. */
+void mg_window_show_titles (MgWindow *self, const char *title, const char *subtitle);
+void mg_window_show_profile_titles (MgWindow *self);
+/* While the banner of a run started here is shown, it says what the errors
+ * banner would (one banner per run): that one stays hidden. */
+void mg_window_set_run_banner_shown (MgWindow *self, gboolean shown);
+/* The errors and process failures the errors banner counts (0 without a
+ * profile). */
+guint mg_window_count_errors (MgWindow *self);
 gboolean mg_window_get_loading (MgWindow *self);
 /* Nothing open, nothing loading: a window the next file may reuse. */
 gboolean mg_window_is_empty (MgWindow *self);

@@ -843,6 +843,14 @@ mg_run_session_get_n_refreshes (MgRunSession *self)
 }
 
 char *
+mg_run_session_dup_program_name (MgRunSession *self)
+{
+  const char *program = mg_run_settings_get_program (self->settings);
+
+  return g_path_get_basename (program != NULL ? program : "?");
+}
+
+char *
 mg_run_session_dup_output (MgRunSession *self)
 {
   return g_strdup (self->output->str);

@@ -618,6 +618,8 @@ typedef struct {
   const char *stop_after;      /* typed into Stop after, when set */
   GHashTable *figures;         /* distinct texts of the live figures label */
   guint figures_checked;       /* times the label was compared with the session */
+  guint titles_checked;        /* live profiles, and those whose window title named the run */
+  guint titles_right;
 } Live;
 
 /* The live rows are grouped as the viewer groups them, and a group
@@ -658,6 +660,15 @@ on_live_profile (MgRunSession *session, GParamSpec *pspec, Live *live)
   live->live_updates = mg_run_view_get_n_updates (view);
   live->samples_seen = MAX (live->samples_seen, mg_run_session_get_n_samples (session));
   track_groups (live, view);
+  /* The header names the run on screen, by the program's name as typed. */
+  {
+    GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (view));
+    g_autofree char *name = mg_run_session_dup_program_name (session);
+
+    live->titles_checked++;
+    if (GTK_IS_WINDOW (root) && g_strcmp0 (gtk_window_get_title (GTK_WINDOW (root)), name) == 0)
+      live->titles_right++;
+  }
 }
 
 static void
@@ -808,6 +819,8 @@ test_live_run (void)
   g_test_message ("figures: %u checks, %u different texts", live.figures_checked,
                   g_hash_table_size (live.figures));
   g_assert_cmpuint (g_hash_table_size (live.figures), >=, 5);
+  g_assert_cmpuint (live.titles_checked, >=, 4);
+  g_assert_cmpuint (live.titles_right, ==, live.titles_checked);
   g_clear_pointer (&live.figures, g_hash_table_unref);
   output = mg_run_view_dup_output (mg_run_host_get_view (live.host));
   g_assert_nonnull (strstr (output, "argument: two words"));
@@ -826,6 +839,8 @@ test_live_run (void)
   visible = mg_window_get_visible_metric_ids (window);
   g_assert_true (g_strv_contains ((const char *const *) visible, "cpu_time_percentage"));
   g_assert_true (g_str_has_prefix (mg_run_host_get_banner_text (live.host), "The profile was saved as "));
+  /* The saved profile on screen: its title again, by the name typed. */
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "run-workload");
   g_assert_true (g_file_test (mg_run_session_get_output_path (session), G_FILE_TEST_IS_REGULAR));
   /* What the program printed is part of the profile, in the file too. */
   g_assert_nonnull (strstr (mg_profile_get_run_info (profile)->output, "argument: two words"));

@@ -321,6 +321,67 @@ test_rows_fill_window (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The header names the program as the user typed it: "sh", not "dash" the
+ * process ran as; behind mpirun, the program the ranks ran. A live run's
+ * titles are given back to the profile's. */
+static void
+test_header_names_program (void)
+{
+  g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr (MgMetricDef) def = gui_fixture_def ("cpu", "CPU time", "%", MG_METRIC_TYPE_CPU_TIME, NULL);
+  const char *argv[] = { "sh", "-c", "work", NULL };
+  MgProcessInfo info = { 0 };
+  double value = 10;
+  g_autoptr (MgProfile) shell = NULL;
+  g_autoptr (MgProfile) mpi = gui_fixture_demo ();
+  g_autoptr (GError) error = NULL;
+  MgWindow *window;
+
+  mg_profile_builder_set_command (builder, argv, "/tmp");
+  mg_profile_builder_add_metric (builder, def);
+  info.pid = 5;
+  info.rank = -1;
+  info.program = (char *) "/usr/bin/dash";
+  info.end_s = 0.1;
+  info.end = MG_PROCESS_END_EXITED;
+  mg_profile_builder_add_sample (builder, mg_profile_builder_add_process (builder, &info), 0, 0.1,
+                                 &value, &value, &value);
+  shell = mg_profile_builder_finish (builder, 0, &error);
+  g_assert_no_error (error);
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (shell);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "sh");
+  mg_window_set_profile (window, mpi, NULL);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "lulesh2.0");
+  mg_window_show_titles (window, "solver", "Live run");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "solver");
+  mg_window_show_profile_titles (window);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "lulesh2.0");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* One banner per run: while a run's banner shows, the errors banner does
+ * not (the run's says the count); closing it brings the errors banner
+ * back. */
+static void
+test_one_banner_per_run (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_errors ();
+  MgWindow *window;
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 3);
+  g_assert_cmpuint (mg_window_count_errors (window), ==, 3);
+  mg_window_set_run_banner_shown (window, TRUE);
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 0);
+  g_assert_cmpuint (mg_window_count_errors (window), ==, 3);
+  mg_window_set_run_banner_shown (window, FALSE);
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 3);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static gboolean
 menu_has_label (GMenuModel *model, const char *wanted)
 {
@@ -947,6 +1008,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/groups-and-presets", test_groups_and_presets);
   g_test_add_func ("/gui/window/preset-by-kind", test_preset_by_kind);
   g_test_add_func ("/gui/window/rows-fill-window", test_rows_fill_window);
+  g_test_add_func ("/gui/window/header-names-program", test_header_names_program);
+  g_test_add_func ("/gui/window/one-banner-per-run", test_one_banner_per_run);
   g_test_add_func ("/gui/window/metrics-menu", test_metrics_menu);
   g_test_add_func ("/gui/window/failed-plugin-group", test_failed_plugin_group);
   g_test_add_func ("/gui/window/errors-banner", test_errors_banner);
