@@ -125,9 +125,14 @@ gui_test_reset_settings (void)
 {
   g_autoptr (GSettings) settings = g_settings_new (MG_APP_ID);
 
-  g_settings_reset (settings, "preset");
-  g_settings_reset (settings, "hidden-groups");
-  g_settings_reset (settings, "hidden-metrics");
+  /* Both kinds of run: MPI runs' keys have the prefix "mpi-". */
+  const char *const keys[] = {
+    "preset", "hidden-groups", "hidden-metrics", "mpi-preset", "mpi-hidden-groups",
+    "mpi-hidden-metrics",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (settings, keys[i]);
 }
 
 void
