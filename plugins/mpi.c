@@ -19,6 +19,8 @@ enum {
 static const struct metrograph_mpi_counters *counters;
 static uint64_t prev[N_GETTERS];
 static uint64_t prev_calls_for_time;
+static double time_carry;  /* MPI time of past samples beyond their length (s) */
+static double time_prev;   /* the previous sample's time (s), 0 before the first */
 
 static uint64_t
 load (const uint64_t *counter)
@@ -72,6 +74,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   for (int i = 0; i < N_GETTERS; i++)
     prev[i] = current (i);
   prev_calls_for_time = current (CALLS);
+  time_carry = time_prev = 0;
   return 0;
 }
 
@@ -105,12 +108,25 @@ mg_mpi_call_time (metric_id_t id, struct timespec *t, uint64_t *out)
 }
 
 /* Seconds inside MPI calls since the previous sample: units "%" with
- * divideBySampleTime make it the percentage of wall time spent in MPI. */
+ * divideBySampleTime make it the percentage of wall time spent in MPI. A
+ * call is counted when it returns, so a long one would put more than the
+ * sample's time into one sample: the excess is carried into the next ones,
+ * which keeps the total and never goes past 100 %. */
 MG_PLUGIN_EXPORT int mg_mpi_time (metric_id_t id, struct timespec *t, double *out);
 int
 mg_mpi_time (metric_id_t id, struct timespec *t, double *out)
 {
-  *out = (double) delta (TIME_IN_MPI) / 1e9;
+  double seconds = (double) delta (TIME_IN_MPI) / 1e9 + time_carry;
+  double now = (double) t->tv_sec + (double) t->tv_nsec / 1e9;
+
+  time_carry = 0;
+  if (time_prev > 0 && seconds > now - time_prev)
+    {
+      time_carry = seconds - (now - time_prev);
+      seconds = now - time_prev;
+    }
+  time_prev = now;
+  *out = seconds;
   return 0;
 }
 

@@ -627,6 +627,16 @@ test_mpi (Fixture *f, gconstpointer data)
           previous = rate->times[w];
         }
       g_test_message ("process %u: %.4f s in MPI, %.4f s from duration x calls", i, in_mpi, expected);
+      /* A percentage of the sample's time: never past 100 (a call spanning
+       * samples is spread over them). */
+      {
+        const MgProcessSeries *share =
+          mg_profile_get_process_series (p, i, metric_index (p, "mpi_time_percentage"));
+
+        for (guint w = 0; w < share->n; w++)
+          if (!isnan (share->maxs[w]))
+            g_assert_cmpfloat (share->maxs[w], <=, 100.5);
+      }
       g_assert_cmpfloat (in_mpi, >, 0);
       g_assert_cmpfloat (fabs (in_mpi - expected), <=, expected * 0.1 + 0.002);
     }
