@@ -436,7 +436,7 @@ test_raster_mix (void)
 static MgProfile *
 constant_profile (double value)
 {
-  MgProfileBuilder *builder = mg_profile_builder_new ();
+  g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
   MgMetricDef *def = mg_metric_def_new ();
   MgProcessInfo info = { 0 };
   const char *argv[] = { "/bin/true", NULL };
