@@ -10,7 +10,7 @@
 
 #define BAR_WIDTH 20
 #define VALUE_WIDTH 12
-#define MAX_NAME_WIDTH 40
+#define MAX_NAME_WIDTH 44
 
 static void
 pad_to (GString *out, const char *text, glong width)
