@@ -13,9 +13,9 @@ static const char *const allowed_elements[] = {
 };
 /* Dropped with everything inside them. */
 static const char *const dropped_elements[] = {
-  "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "noscript",
-  "template", "svg", "math", "head", "title", "meta", "link", "base", "textarea", "select",
-  "option", "button", "form", "input", "audio", "video", "canvas", "xml",
+  "script", "style", "iframe", "frame", "frameset", "object", "applet", "noscript",
+  "template", "svg", "math", "head", "title", "textarea", "select", "option", "button",
+  "audio", "video", "canvas", "xml",
 };
 static const char *const block_elements[] = {
   "h1", "h2", "h3", "h4", "h5", "h6", "ol", "ul", "li", "div", "p", "br",
