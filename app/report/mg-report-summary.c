@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "mg-colour.h"
 #include "mg-report-value.h"
@@ -15,6 +16,32 @@
 #define MPI_BOUND 0.30
 #define COMPUTE_BOUND 0.80
 #define WAITING_BOUND 0.50
+
+/* Why the MPI share is unknown: the first of its metrics with an error in
+ * the profile, else that it was not recorded. */
+static void
+why_missing (MgProfile *profile, char **why_not)
+{
+  static const char *const ids[] = { "mpi_call_time", "mpi_calls" };
+  g_autofree char *plain = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_autofree char *why = NULL;
+
+      mg_report_value_compute (profile, ids[i], MG_REPORT_PICK_MEAN, MG_REPORT_PICK_MEAN, &why);
+      if (why == NULL)
+        continue;
+      if (plain == NULL)
+        plain = g_strdup (why);
+      if (strcmp (why, plain) != 0 || strchr (why, ':') != NULL)
+        {
+          *why_not = g_steal_pointer (&why);
+          return;
+        }
+    }
+  *why_not = g_steal_pointer (&plain);
+}
 
 /* Per window: mean call duration (ns) × calls per second, as a share of
  * the window; then the time-weighted mean. NaN when either is missing. */
@@ -32,8 +59,7 @@ mpi_share (MgProfile *profile, char **why_not)
       || (d = mg_profile_get_series (profile, (guint) duration)) == NULL
       || (c = mg_profile_get_series (profile, (guint) calls)) == NULL)
     {
-      mg_report_value_compute (profile, duration < 0 ? "mpi_call_time" : "mpi_calls",
-                               MG_REPORT_PICK_MEAN, MG_REPORT_PICK_MEAN, why_not);
+      why_missing (profile, why_not);
       return NAN;
     }
   share = g_new (double, n);
@@ -43,8 +69,7 @@ mpi_share (MgProfile *profile, char **why_not)
                                      mg_profile_get_window_ends (profile), n,
                                      MG_REPORT_PICK_MEAN);
   if (isnan (value))
-    mg_report_value_compute (profile, "mpi_calls", MG_REPORT_PICK_MEAN, MG_REPORT_PICK_MEAN,
-                             why_not);
+    why_missing (profile, why_not);
   return value;
 }
 
