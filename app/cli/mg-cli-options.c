@@ -90,15 +90,15 @@ parse_report (const char *name, const char *value, gpointer data, GError **error
     return TRUE;
   /* GOption also takes the next word as the optional value: in
    * "--report PROFILE" that is the profile, not the report's file. */
-  if (strcmp (value, "-") != 0 && !g_str_has_suffix (value, ".txt")
-      && !g_str_has_suffix (value, ".html"))
+  if (!o->report_attached)
     {
-      if (o->report_operand != NULL || g_str_has_suffix (value, ".htm"))
-        return usage_error (error, _("--report=%s: the file name must end in .txt or .html, or "
-                                     "be - for the text on standard output"), value);
       o->report_operand = g_strdup (value);
       return TRUE;
     }
+  if (strcmp (value, "-") != 0 && !g_str_has_suffix (value, ".txt")
+      && !g_str_has_suffix (value, ".html"))
+    return usage_error (error, _("--report=%s: the file name must end in .txt or .html, or be "
+                                 "- for the text on standard output"), value);
   g_free (o->report_file);
   o->report_file = g_strdup (value);
   return TRUE;
@@ -296,6 +296,9 @@ mg_cli_options_parse (int argc, char **argv, GError **error)
   o->settings = mg_run_settings_new ();
   for (int i = 0; i < argc; i++)
     args[i] = g_strdup (argv[i]);
+  /* GOption does not tell "--report=FILE" from "--report WORD". */
+  for (int i = 1; i < argc && strcmp (argv[i], "--") != 0; i++)
+    o->report_attached = o->report_attached || g_str_has_prefix (argv[i], "--report=");
 
   g_option_context_set_main_group (context, make_group (o, table, &profile, &list, &version,
                                                         &list_reports, &rest, &args));

@@ -35,7 +35,8 @@ typedef struct {
   char *export_file;
   gboolean report;        /* --report given */
   char *report_file;      /* --report=FILE: .txt, .html or "-"; NULL: both beside the profile */
-  char *report_operand;   /* the word after --report when it is not a report file */
+  gboolean report_attached; /* written --report=FILE */
+  char *report_operand;   /* the word after "--report ": the profile (or program) */
   GStrv reports_path;     /* --reports-path, in the order given */
   GStrv rest;             /* the program and its arguments, or the profile to export */
   gboolean verbose;       /* --profile: every plugin and metric error in full */
