@@ -68,6 +68,9 @@ given_options (MgRunSettings *settings, gboolean *profile_only, gboolean *toggle
     {
       g_auto (GStrv) words = mg_run_option_print (&options[i], settings);
 
+      /* --report is also a mode of its own (checked with the modes). */
+      if (options[i].kind == MG_RUN_OPTION_REPORT)
+        continue;
       if (words[0] != NULL && options[i].with_list)
         *toggles = TRUE;
       else if (words[0] != NULL)
@@ -75,40 +78,10 @@ given_options (MgRunSettings *settings, gboolean *profile_only, gboolean *toggle
     }
 }
 
-#define OPTIONS_KEY "mg-cli-options"
-
-/* --report[=FILE]: the value is optional, so GOption needs a callback; the
- * group's data are the settings (for the table's callbacks), which carry
- * the options under OPTIONS_KEY. */
-static gboolean
-parse_report (const char *name, const char *value, gpointer data, GError **error)
-{
-  MgCliOptions *o = g_object_get_data (data, OPTIONS_KEY);
-
-  o->report = TRUE;
-  if (value == NULL)
-    return TRUE;
-  /* GOption also takes the next word as the optional value: in
-   * "--report PROFILE" that is the profile, not the report's file. */
-  if (!o->report_attached)
-    {
-      o->report_operand = g_strdup (value);
-      return TRUE;
-    }
-  if (strcmp (value, "-") != 0 && !g_str_has_suffix (value, ".txt")
-      && !g_str_has_suffix (value, ".html"))
-    return usage_error (error, _("--report=%s: the file name must end in .txt or .html, or be "
-                                 "- for the text on standard output"), value);
-  g_free (o->report_file);
-  o->report_file = g_strdup (value);
-  return TRUE;
-}
-
 static gboolean
 check_report (MgCliOptions *o, GError **error)
 {
-  if (o->reports_path != NULL && o->mode != MG_CLI_MODE_REPORT
-      && o->mode != MG_CLI_MODE_LIST_REPORTS)
+  if (o->reports_path != NULL && !o->report && o->mode != MG_CLI_MODE_LIST_REPORTS)
     return usage_error (error, _("--reports-path goes with --report or --list-reports"));
   if (o->mode == MG_CLI_MODE_REPORT && (o->rest[0] == NULL || o->rest[1] != NULL))
     return usage_error (error, _("--report needs exactly one profile: metrograph --report "
@@ -123,8 +96,11 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
             gboolean list_reports, GError **error)
 {
   gboolean profile_only, toggles;
-  guint n_modes = !!profile + !!list + (o->export_file != NULL) + !!version + !!list_reports
-                  + (o->report && !profile);
+  guint n_modes;
+
+  o->report = mg_run_settings_get_report (o->settings) != NULL;
+  n_modes = !!profile + !!list + (o->export_file != NULL) + !!version + !!list_reports
+            + (o->report && !profile);
 
   given_options (o->settings, &profile_only, &toggles);
   profile_only = profile_only || o->verbose;
@@ -132,9 +108,6 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
   if (n_modes > 1)
     return usage_error (error, _("--profile, --list-metrics, --export, --report, --list-reports "
                                  "and --version cannot be combined: choose one"));
-  if (profile && o->report)
-    return usage_error (error, _("--profile --report is not available yet: profile first, then "
-                                 "run metrograph --report PROFILE.mgprof"));
   if (version)
     o->mode = MG_CLI_MODE_VERSION;
   else if (profile)
@@ -144,7 +117,12 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
   else if (o->export_file != NULL)
     o->mode = MG_CLI_MODE_EXPORT;
   else if (o->report)
-    o->mode = MG_CLI_MODE_REPORT;
+    {
+      const char *file = mg_run_settings_get_report (o->settings);
+
+      o->mode = MG_CLI_MODE_REPORT;
+      o->report_file = *file != '\0' ? g_strdup (file) : NULL;
+    }
   else if (list_reports)
     o->mode = MG_CLI_MODE_LIST_REPORTS;
   else if (o->reports_path != NULL)
@@ -246,9 +224,6 @@ make_group (MgCliOptions *o, GOptionEntry *table, gboolean *profile, gboolean *l
       _("List the metrics, their groups and states"), NULL },
     { "export", 0, 0, G_OPTION_ARG_FILENAME, &o->export_file,
       _("Export PROFILE to FILE.json or FILE.csv"), _("FILE") },
-    { "report", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer) parse_report,
-      _("Write PROFILE's performance report: FILE.txt, FILE.html, - (text on standard "
-        "output), or both beside the profile"), _("FILE") },
     { "list-reports", 0, 0, G_OPTION_ARG_NONE, list_reports,
       _("List the partial report files found, in the order used, with their errors"), NULL },
     { "reports-path", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->reports_path,
@@ -262,7 +237,6 @@ make_group (MgCliOptions *o, GOptionEntry *table, gboolean *profile, gboolean *l
   /* The table's callbacks get the settings. */
   GOptionGroup *group = g_option_group_new ("metrograph", "", "", o->settings, NULL);
 
-  g_object_set_data (G_OBJECT (o->settings), OPTIONS_KEY, o);
   const GOptionEntry *lists[] = { modes, table, others, NULL };
   GStrv split = mg_run_options_split_attached ((const char *const *) *args, lists);
 
@@ -296,9 +270,6 @@ mg_cli_options_parse (int argc, char **argv, GError **error)
   o->settings = mg_run_settings_new ();
   for (int i = 0; i < argc; i++)
     args[i] = g_strdup (argv[i]);
-  /* GOption does not tell "--report=FILE" from "--report WORD". */
-  for (int i = 1; i < argc && strcmp (argv[i], "--") != 0; i++)
-    o->report_attached = o->report_attached || g_str_has_prefix (argv[i], "--report=");
 
   g_option_context_set_main_group (context, make_group (o, table, &profile, &list, &version,
                                                         &list_reports, &rest, &args));
@@ -311,14 +282,6 @@ mg_cli_options_parse (int argc, char **argv, GError **error)
     return NULL;
 
   o->rest = rest != NULL ? g_steal_pointer (&rest) : g_new0 (char *, 1);
-  if (o->report_operand != NULL)
-    {
-      guint n = g_strv_length (o->rest);
-
-      o->rest = g_renew (char *, o->rest, n + 2);
-      memmove (o->rest + 1, o->rest, (n + 1) * sizeof (char *));
-      o->rest[0] = g_steal_pointer (&o->report_operand);
-    }
   /* A "--" before PROGRAM is kept by GOption in the remaining arguments. */
   if (o->rest[0] != NULL && strcmp (o->rest[0], "--") == 0)
     {
@@ -339,7 +302,6 @@ mg_cli_options_free (MgCliOptions *o)
   g_clear_object (&o->settings);
   g_free (o->export_file);
   g_free (o->report_file);
-  g_free (o->report_operand);
   g_strfreev (o->reports_path);
   g_strfreev (o->rest);
   g_free (o);

@@ -33,10 +33,8 @@ typedef struct {
    * and its arguments; --list-metrics reads the metric options. */
   MgRunSettings *settings;
   char *export_file;
-  gboolean report;        /* --report given */
-  char *report_file;      /* --report=FILE: .txt, .html or "-"; NULL: both beside the profile */
-  gboolean report_attached; /* written --report=FILE */
-  char *report_operand;   /* the word after "--report ": the profile (or program) */
+  gboolean report;        /* --report given (the table's option, in the settings) */
+  char *report_file;      /* --report=FILE PROFILE: .txt, .html or "-"; NULL: both beside it */
   GStrv reports_path;     /* --reports-path, in the order given */
   GStrv rest;             /* the program and its arguments, or the profile to export */
   gboolean verbose;       /* --profile: every plugin and metric error in full */

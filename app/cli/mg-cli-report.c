@@ -4,7 +4,6 @@
 
 #include <glib/gi18n.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "mg-cli.h"
 #include "mg-diagnostic.h"
@@ -37,26 +36,27 @@ print_diagnostics (GPtrArray *diagnostics)
     }
 }
 
-/* PROFILE.mgprof → PROFILE.txt and PROFILE.html */
-static char *
-beside (const char *profile, const char *extension)
+gboolean
+mg_cli_write_report (const MgCliOptions *options, MgProfile *profile, const char *profile_path,
+                     const char *report_file)
 {
-  g_autofree char *stem = g_str_has_suffix (profile, ".mgprof")
-                            ? g_strndup (profile, strlen (profile) - strlen (".mgprof"))
-                            : g_strdup (profile);
-
-  return g_strconcat (stem, extension, NULL);
-}
-
-static gboolean
-save (const MgReport *report, const char *path)
-{
+  g_autoptr (MgReportSet) set = load_reports (options);
+  g_autoptr (MgReport) report = NULL;
   g_autoptr (GError) error = NULL;
 
-  if (mg_report_save (report, path, &error))
+  print_diagnostics (set->diagnostics);
+  report = mg_report_new (profile, profile_path, set->reports);
+  if (g_strcmp0 (report_file, "-") == 0)
+    {
+      g_autofree char *text = mg_report_to_text (report);
+
+      fputs (text, stdout);
+      return fflush (stdout) == 0;
+    }
+  if (mg_report_save_for_profile (report, profile_path, report_file, &error))
     return TRUE;
-  mg_cli_print_error (_("cannot write the report %s: %s (check that its folder exists and is "
-                        "writable)"), path, error->message);
+  mg_cli_print_error (_("cannot write the report: %s (check that its folder exists and is "
+                        "writable)"), error->message);
   return FALSE;
 }
 
@@ -65,8 +65,6 @@ mg_cli_report (const MgCliOptions *options)
 {
   const char *input = options->rest[0];
   g_autoptr (MgProfile) profile = NULL;
-  g_autoptr (MgReportSet) set = NULL;
-  g_autoptr (MgReport) report = NULL;
   g_autoptr (GError) error = NULL;
 
   profile = mg_profile_load (input, &error);
@@ -76,25 +74,8 @@ mg_cli_report (const MgCliOptions *options)
                             "metrograph --profile)"), error->message);
       return MG_EXIT_PROFILE_FILE;
     }
-  set = load_reports (options);
-  print_diagnostics (set->diagnostics);
-  report = mg_report_new (profile, input, set->reports);
-
-  if (g_strcmp0 (options->report_file, "-") == 0)
-    {
-      g_autofree char *text = mg_report_to_text (report);
-
-      fputs (text, stdout);
-      return fflush (stdout) == 0 ? 0 : MG_EXIT_PROFILE_FILE;
-    }
-  if (options->report_file != NULL)
-    return save (report, options->report_file) ? 0 : MG_EXIT_PROFILE_FILE;
-  {
-    g_autofree char *text = beside (input, ".txt");
-    g_autofree char *html = beside (input, ".html");
-
-    return save (report, text) && save (report, html) ? 0 : MG_EXIT_PROFILE_FILE;
-  }
+  return mg_cli_write_report (options, profile, input, options->report_file)
+           ? 0 : MG_EXIT_PROFILE_FILE;
 }
 
 static const char *

@@ -126,3 +126,28 @@ mg_report_save (const MgReport *report, const char *path, GError **error)
     content = mg_report_to_text (report);
   return g_file_set_contents (path, content, (gssize) strlen (content), error);
 }
+
+/* PROFILE.mgprof → PROFILE.txt, PROFILE.html */
+static char *
+beside (const char *profile_path, const char *extension)
+{
+  g_autofree char *stem = g_str_has_suffix (profile_path, ".mgprof")
+                            ? g_strndup (profile_path, strlen (profile_path) - strlen (".mgprof"))
+                            : g_strdup (profile_path);
+
+  return g_strconcat (stem, extension, NULL);
+}
+
+gboolean
+mg_report_save_for_profile (const MgReport *report, const char *profile_path,
+                            const char *report_file, GError **error)
+{
+  g_autofree char *text = NULL, *html = NULL;
+
+  g_return_val_if_fail (report != NULL && profile_path != NULL, FALSE);
+  if (report_file != NULL && *report_file != '\0')
+    return mg_report_save (report, report_file, error);
+  text = beside (profile_path, ".txt");
+  html = beside (profile_path, ".html");
+  return mg_report_save (report, text, error) && mg_report_save (report, html, error);
+}

@@ -119,6 +119,40 @@ test_end_to_end (Fixture *f, gconstpointer data)
   g_assert_true (g_str_has_prefix (html, "<!DOCTYPE html>"));
 }
 
+/* --profile --report: the profile and both reports with the same stem;
+ * the word after --report is the program. */
+static void
+test_profile_and_report (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workload = cli_build_path ("tests/cli/mg-cli-workload");
+  const char *args[] = { "--profile", "--report", "-o", "run.mgprof", workload, "--report", NULL };
+  const char *bare[] = { "--profile", "--report", workload, NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliRun) bare_run = NULL;
+  g_autofree char *text = NULL, *html = NULL, *output = NULL;
+
+  assert_status (run, 0);
+  text = read_file (f, "run.txt");
+  html = read_file (f, "run.html");
+  assert_contains (text, "mg-cli-workload --report\n");
+  assert_contains (html, "<h2>CPU</h2>");
+  /* The program's own output: it got --report as its argument. */
+  assert_contains (run->out, "--report");
+  bare_run = cli_run (f->dir, bare);
+  assert_status (bare_run, 0);
+  {
+    g_autoptr (GDir) dir = g_dir_open (f->dir, 0, NULL);
+    const char *name;
+    guint reports = 0;
+
+    while ((name = g_dir_read_name (dir)) != NULL)
+      if (g_str_has_prefix (name, "mg-cli-workload_1p_1n_")
+          && (g_str_has_suffix (name, ".txt") || g_str_has_suffix (name, ".html")))
+        reports++;
+    g_assert_cmpuint (reports, ==, 2);
+  }
+}
+
 static void
 test_list_and_refused (Fixture *f, gconstpointer data)
 {
@@ -208,6 +242,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/report/cli/end-to-end", Fixture, NULL, fixture_setup, test_end_to_end,
               fixture_teardown);
+  g_test_add ("/report/cli/profile-and-report", Fixture, NULL, fixture_setup,
+              test_profile_and_report, fixture_teardown);
   g_test_add ("/report/cli/list-and-refused", Fixture, NULL, fixture_setup,
               test_list_and_refused, fixture_teardown);
   g_test_add ("/report/cli/refused-file", Fixture, NULL, fixture_setup,
