@@ -83,6 +83,9 @@ check_report (MgCliOptions *o, GError **error)
 {
   if (o->reports_path != NULL && !o->report && o->mode != MG_CLI_MODE_LIST_REPORTS)
     return usage_error (error, _("--reports-path goes with --report or --list-reports"));
+  if (o->baseline_file != NULL && !o->report)
+    return usage_error (error, _("--baseline goes with --report: metrograph --report "
+                                 "--baseline=OLD.mgprof NEW.mgprof"));
   if (o->mode == MG_CLI_MODE_REPORT && (o->rest[0] == NULL || o->rest[1] != NULL))
     return usage_error (error, _("--report needs exactly one profile: metrograph --report "
                                  "PROFILE.mgprof"));
@@ -127,6 +130,9 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
     o->mode = MG_CLI_MODE_LIST_REPORTS;
   else if (o->reports_path != NULL)
     return usage_error (error, _("--reports-path goes with --report or --list-reports"));
+  else if (o->baseline_file != NULL)
+    return usage_error (error, _("--baseline goes with --report: metrograph --report "
+                                 "--baseline=OLD.mgprof NEW.mgprof"));
   else
     return usage_error (error, _("these options need --profile (or --list-metrics for the metric "
                                  "options)"));
@@ -188,6 +194,8 @@ description (void)
            "      export a profile\n"
            "  metrograph --report[=FILE.txt|FILE.html|-] [--reports-path=PATH…] PROFILE.mgprof\n"
            "      write its performance report (both files beside the profile by default)\n"
+           "  metrograph --report --baseline=OLD.mgprof NEW.mgprof\n"
+           "      … with OLD's values and the change beside each value\n"
            "  metrograph --list-reports [--reports-path=PATH…]\n"
            "      list the partial report files found, in the order used\n"
            "\n"
@@ -228,6 +236,9 @@ make_group (MgCliOptions *o, GOptionEntry *table, gboolean *profile, gboolean *l
       _("List the partial report files found, in the order used, with their errors"), NULL },
     { "reports-path", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->reports_path,
       _("Read partial reports from PATH (a file or a folder) first; repeatable"), _("PATH") },
+    { "baseline", 0, 0, G_OPTION_ARG_FILENAME, &o->baseline_file,
+      _("With --report: show OLD.mgprof's values and the change beside each value"),
+      _("OLD.mgprof") },
     { "version", 0, 0, G_OPTION_ARG_NONE, version,
       _("Print the version"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, rest,
@@ -302,6 +313,7 @@ mg_cli_options_free (MgCliOptions *o)
   g_clear_object (&o->settings);
   g_free (o->export_file);
   g_free (o->report_file);
+  g_free (o->baseline_file);
   g_strfreev (o->reports_path);
   g_strfreev (o->rest);
   g_free (o);

@@ -36,6 +36,7 @@ typedef struct {
   gboolean report;        /* --report given (the table's option, in the settings) */
   char *report_file;      /* --report=FILE PROFILE: .txt, .html or "-"; NULL: both beside it */
   GStrv reports_path;     /* --reports-path, in the order given */
+  char *baseline_file;    /* --baseline: a profile to compare the report with */
   GStrv rest;             /* the program and its arguments, or the profile to export */
   gboolean verbose;       /* --profile: every plugin and metric error in full */
 } MgCliOptions;

@@ -46,6 +46,20 @@ mg_cli_write_report (const MgCliOptions *options, MgProfile *profile, const char
 
   print_diagnostics (set->diagnostics);
   report = mg_report_new (profile, profile_path, set->reports);
+  if (options->baseline_file != NULL)
+    {
+      g_autoptr (MgProfile) old = mg_profile_load (options->baseline_file, &error);
+      g_autoptr (MgReport) baseline = NULL;
+
+      if (old == NULL)
+        {
+          mg_cli_print_error (_("cannot read the baseline: %s (give a .mgprof file written by "
+                                "metrograph --profile)"), error->message);
+          return FALSE;
+        }
+      baseline = mg_report_new (old, options->baseline_file, set->reports);
+      mg_report_compare (report, baseline, options->baseline_file);
+    }
   if (g_strcmp0 (report_file, "-") == 0)
     {
       g_autofree char *text = mg_report_to_text (report);

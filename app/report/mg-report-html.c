@@ -27,6 +27,8 @@ static const char style[] =
   ".sentence{font-size:1.1em;font-weight:600}"
   ".text{color:#444;margin:.3em 0 .6em}"
   "footer{margin-top:2.5em;color:#888;font-size:.85em}"
+  "td.baseline{color:#777;white-space:nowrap;font-size:.9em}"
+  "td.baseline b{color:#c64600}"
   "@media print{body{margin:0;max-width:none}"
   ".bar,.bar span{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
   "section{break-inside:avoid}}";
@@ -37,6 +39,20 @@ append_escaped (GString *out, const char *text)
   g_autofree char *escaped = g_markup_escape_text (text != NULL ? text : "", -1);
 
   g_string_append (out, escaped);
+}
+
+/* The baseline's value and the change, bold beyond the noise. */
+static void
+baseline_out (GString *out, const MgReportLine *line)
+{
+  if (line->baseline_text == NULL)
+    return;
+  g_string_append (out, "<td class=\"baseline\">");
+  append_escaped (out, line->baseline_text);
+  if (!isnan (line->change))
+    g_string_append_printf (out, mg_report_line_changed (line) ? " <b>%+.0f %%</b>" : " %+.0f %%",
+                            line->change * 100);
+  g_string_append (out, "</td>");
 }
 
 static void
@@ -57,7 +73,9 @@ line_out (GString *out, const MgReportLine *line)
     {
       g_string_append (out, "</th><td class=\"missing\" colspan=\"2\">");
       append_escaped (out, line->value_text);
-      g_string_append (out, "</td></tr>\n");
+      g_string_append (out, "</td>");
+      baseline_out (out, line);
+      g_string_append (out, "</tr>\n");
       return;
     }
   g_string_append (out, "</th><td class=\"value\">");
@@ -73,7 +91,9 @@ line_out (GString *out, const MgReportLine *line)
                               "</div>", width, colour != NULL ? ";background:" : "",
                               colour != NULL ? colour : "");
     }
-  g_string_append (out, "</td></tr>\n");
+  g_string_append (out, "</td>");
+  baseline_out (out, line);
+  g_string_append (out, "</tr>\n");
 }
 
 static void

@@ -29,6 +29,16 @@ heading (GString *out, const char *text, char underline)
   g_string_append (out, "\n\n");
 }
 
+/* "(was 12.0 %, +5 %)", with "!" after a change beyond the noise. */
+static char *
+change_text (const MgReportLine *line)
+{
+  if (isnan (line->change))
+    return g_strdup_printf (_("(was %s)"), line->baseline_text);
+  return g_strdup_printf (_("(was %s, %+.0f %%%s)"), line->baseline_text, line->change * 100,
+                          mg_report_line_changed (line) ? " !" : "");
+}
+
 static void
 line_out (GString *out, const MgReportLine *line, glong name_width)
 {
@@ -51,6 +61,12 @@ line_out (GString *out, const MgReportLine *line, glong name_width)
       for (int i = 0; i < BAR_WIDTH; i++)
         g_string_append_c (out, i < filled ? '#' : ' ');
       g_string_append_c (out, '|');
+    }
+  if (line->baseline_text != NULL)
+    {
+      g_autofree char *change = change_text (line);
+
+      g_string_append_printf (out, "  %s", change);
     }
   g_string_append_c (out, '\n');
 }

@@ -42,6 +42,8 @@ mg_report_line_new (const char *name, double value, const char *units, const cha
                                                                 : _("not recorded in this run"))
                                    : mg_units_format_value (&def, value);
   line->bar = NAN;
+  line->baseline = NAN;
+  line->change = NAN;
   return line;
 }
 
@@ -51,6 +53,7 @@ mg_report_line_free (MgReportLine *line)
   g_free (line->name);
   g_free (line->tooltip);
   g_free (line->value_text);
+  g_free (line->baseline_text);
   g_free (line);
 }
 
@@ -220,4 +223,70 @@ mg_report_free (MgReport *report)
   g_ptr_array_unref (report->summary);
   g_ptr_array_unref (report->sections);
   g_free (report);
+}
+
+static const MgReportLine *
+find_line (GPtrArray *lines, const char *name)
+{
+  for (guint i = 0; lines != NULL && i < lines->len; i++)
+    {
+      const MgReportLine *line = g_ptr_array_index (lines, i);
+
+      if (g_strcmp0 (line->name, name) == 0)
+        return line;
+    }
+  return NULL;
+}
+
+static GPtrArray *
+find_section_lines (const MgReport *report, const char *heading)
+{
+  for (guint i = 0; i < report->sections->len; i++)
+    {
+      const MgReportSection *section = g_ptr_array_index (report->sections, i);
+
+      if (g_strcmp0 (section->heading, heading) == 0)
+        return section->lines;
+    }
+  return NULL;
+}
+
+static void
+compare_lines (GPtrArray *lines, GPtrArray *old_lines)
+{
+  for (guint i = 0; i < lines->len; i++)
+    {
+      MgReportLine *line = g_ptr_array_index (lines, i);
+      const MgReportLine *old = find_line (old_lines, line->name);
+
+      g_clear_pointer (&line->baseline_text, g_free);
+      line->baseline = old != NULL ? old->value : NAN;
+      line->baseline_text = g_strdup (old != NULL ? old->value_text
+                                                  : _("not in the baseline's report"));
+      line->change = !isnan (line->value) && !isnan (line->baseline) && line->baseline != 0
+                       ? (line->value - line->baseline) / fabs (line->baseline) : NAN;
+    }
+}
+
+void
+mg_report_compare (MgReport *report, const MgReport *baseline, const char *baseline_path)
+{
+  g_return_if_fail (report != NULL && baseline != NULL);
+  compare_lines (report->summary, baseline->summary);
+  for (guint i = 0; i < report->sections->len; i++)
+    {
+      MgReportSection *section = g_ptr_array_index (report->sections, i);
+
+      compare_lines (section->lines, find_section_lines (baseline, section->heading));
+    }
+  add_fact (report, _("Baseline"),
+            g_strdup_printf (_("%s (changes under %.0f %% are within run-to-run noise and not "
+                               "marked)"), baseline_path != NULL ? baseline_path : "",
+                             MG_REPORT_NOISE * 100));
+}
+
+gboolean
+mg_report_line_changed (const MgReportLine *line)
+{
+  return !isnan (line->change) && fabs (line->change) >= MG_REPORT_NOISE;
 }

@@ -22,6 +22,11 @@ typedef struct {
   double bar;              /* 0..1 of the line's scale; NaN: no bar */
   gboolean has_colour;
   MgRgba colour;
+  /* With a baseline (mg_report_compare): its value, as text, and the
+   * relative change (NaN when either is missing or the baseline is 0). */
+  double baseline;
+  char *baseline_text;
+  double change;
 } MgReportLine;
 
 typedef struct {
@@ -44,6 +49,16 @@ typedef struct {
 MgReport *mg_report_new (MgProfile *profile, const char *profile_path,
                          GPtrArray *partial_reports);
 void mg_report_free (MgReport *report);
+
+/* Changes smaller than this share are within the run-to-run noise: shown,
+ * but not marked as changes (the report says so). */
+#define MG_REPORT_NOISE 0.05
+
+/* Adds @baseline's values beside @report's: lines are matched by their
+ * section's heading and their name; a fact names the baseline. */
+void mg_report_compare (MgReport *report, const MgReport *baseline, const char *baseline_path);
+/* TRUE when the line's change is beyond the noise. */
+gboolean mg_report_line_changed (const MgReportLine *line);
 
 /* Internal to app/report: lines and their bars. */
 MgReportLine *mg_report_line_new (const char *name, double value, const char *units,

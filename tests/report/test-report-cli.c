@@ -111,6 +111,15 @@ test_end_to_end (Fixture *f, gconstpointer data)
   printed = cli_run (f->dir, stdout_args);
   assert_status (printed, 0);
   g_assert_cmpstr (printed->out, ==, text);
+  {
+    const char *baseline_args[] = { "--report=-", "--baseline=p.mgprof", reports_path,
+                                    "p.mgprof", NULL };
+    g_autoptr (CliRun) compared = cli_run (f->dir, baseline_args);
+
+    assert_status (compared, 0);
+    assert_contains (compared->out, "Baseline         p.mgprof (changes under 5 %");
+    assert_contains (compared->out, ", +0 %)\n");
+  }
 
   html_only = cli_run (f->dir, html_args);
   assert_status (html_only, 0);
@@ -213,6 +222,11 @@ test_usage (Fixture *f, gconstpointer data)
   const char *missing[] = { "--report", "missing.mgprof", NULL };
   const char *lonely[] = { "--reports-path=x", NULL };
   const char *with_export[] = { "--report", "--export=x.json", "p.mgprof", NULL };
+  const char *lonely_baseline[] = { "--baseline=a.mgprof", "b.mgprof", NULL };
+  const char *bad_baseline[] = { "--report=-", "--baseline=missing.mgprof", "fixture.mgprof",
+                                 NULL };
+  g_autofree char *fixture_path = g_build_filename (f->dir, "fixture.mgprof", NULL);
+  g_autoptr (MgProfile) fixture = report_fixture_profile ();
   struct {
     const char *const *args;
     int status;
@@ -224,7 +238,11 @@ test_usage (Fixture *f, gconstpointer data)
     { missing, 6, "cannot read the profile" },
     { lonely, 2, "--reports-path goes with --report or --list-reports" },
     { with_export, 2, "cannot be combined" },
+    { lonely_baseline, 2, "--baseline goes with --report" },
+    { bad_baseline, 6, "cannot read the baseline" },
   };
+
+  g_assert_true (mg_profile_save (fixture, fixture_path, NULL));
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {

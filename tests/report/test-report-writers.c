@@ -3,6 +3,7 @@
 #include "mg-config.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "mg-diagnostic.h"
@@ -127,6 +128,46 @@ test_hostile_report (void)
   g_rmdir (dir);
 }
 
+/* --baseline: each line gets the baseline's value and the change; only
+ * changes beyond the stated noise are marked. */
+static void
+test_baseline (void)
+{
+  g_autoptr (MgReport) report = fixture_report (NULL);
+  g_autoptr (MgReport) same = fixture_report (NULL);
+  g_autofree char *text = NULL, *html = NULL;
+  MgReportLine *compute;
+  MgReportLine probe = { .value = 105, .baseline = 100, .change = 0.05 };
+
+  mg_report_compare (report, same, "/runs/old.mgprof");
+  text = mg_report_to_text (report);
+  html = mg_report_to_html (report);
+  assert_contains (text, "Baseline         /runs/old.mgprof (changes under 5 % are within "
+                         "run-to-run noise and not marked)\n");
+  assert_contains (text, "73.5 %  |###############     |  (was 73.5 %, +0 %)\n");
+  g_assert_null (strstr (text, " !)"));
+  assert_contains (html, "<td class=\"baseline\">73.5 % +0 %</td>");
+  g_assert_null (strstr (html, "<b>"));
+
+  /* A change beyond the noise is marked, in both formats. */
+  compute = g_ptr_array_index (report->summary, 0);
+  compute->baseline = 50.0;
+  g_free (compute->baseline_text);
+  compute->baseline_text = g_strdup ("50.0 %");
+  compute->change = (compute->value - 50.0) / 50.0;
+  g_free (text);
+  g_free (html);
+  text = mg_report_to_text (report);
+  html = mg_report_to_html (report);
+  assert_contains (text, "(was 50.0 %, +47 % !)");
+  assert_contains (html, "<td class=\"baseline\">50.0 % <b>+47 %</b></td>");
+  g_assert_true (mg_report_line_changed (&probe));
+  probe.change = 0.049;
+  g_assert_false (mg_report_line_changed (&probe));
+  probe.change = NAN;
+  g_assert_false (mg_report_line_changed (&probe));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -134,5 +175,6 @@ main (int argc, char **argv)
   g_test_add_func ("/report/writers/golden-text", test_golden_text);
   g_test_add_func ("/report/writers/html", test_html);
   g_test_add_func ("/report/writers/hostile-report", test_hostile_report);
+  g_test_add_func ("/report/writers/baseline", test_baseline);
   return g_test_run ();
 }
