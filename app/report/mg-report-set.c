@@ -8,6 +8,9 @@
 #include "mg-report-set.h"
 #include "mg-search-path.h"
 
+/* The origin of the built-in sections' folder (--list-reports shows it). */
+#define ORIGIN_INSTALLED "installed"
+
 typedef struct {
   GPtrArray *files;   /* MgReportFile* */
   GHashTable *seen;   /* canonical path → TRUE */
@@ -140,7 +143,7 @@ load_files (GPtrArray *files, GPtrArray *diagnostics)
           continue;
         }
       file->report_name = g_strdup (report->name);
-      report->builtin = g_strcmp0 (file->origin, "installed") == 0;
+      report->builtin = g_strcmp0 (file->origin, ORIGIN_INSTALLED) == 0;
       earlier = find_report (reports, report->name);
       if (earlier != NULL)
         {
@@ -168,7 +171,7 @@ order_for_showing (GPtrArray *files, GPtrArray *loaded)
       MgReportFile *file = g_ptr_array_index (files, i);
       MgPartialReport *report;
 
-      if (strcmp (file->origin, "installed") != 0 || file->report_name == NULL)
+      if (strcmp (file->origin, ORIGIN_INSTALLED) != 0 || file->report_name == NULL)
         continue;
       report = find_report (loaded, file->report_name);
       if (report != NULL && find_report (shown, report->name) == NULL)
@@ -200,7 +203,7 @@ mg_report_set_load (const char *const *cli_paths, const char *installed_dir)
   add_list (&search, g_getenv ("METROGRAPH_REPORTS_PATH"), "METROGRAPH_REPORTS_PATH");
   add_allinea (&search);
   add_xdg (&search);
-  add_location (&search, installed_dir, "installed", FALSE);
+  add_location (&search, installed_dir, ORIGIN_INSTALLED, FALSE);
 
   loaded = load_files (set->files, set->diagnostics);
   /* The reports move to the shown list, which owns them. */
