@@ -22,6 +22,8 @@ typedef enum {
   MG_CLI_MODE_PROFILE,
   MG_CLI_MODE_LIST_METRICS,
   MG_CLI_MODE_EXPORT,
+  MG_CLI_MODE_REPORT,
+  MG_CLI_MODE_LIST_REPORTS,
   MG_CLI_MODE_VERSION,
 } MgCliMode;
 
@@ -31,6 +33,10 @@ typedef struct {
    * and its arguments; --list-metrics reads the metric options. */
   MgRunSettings *settings;
   char *export_file;
+  gboolean report;        /* --report given (the table's option, in the settings) */
+  char *report_file;      /* --report=FILE PROFILE: .txt, .html or "-"; NULL: both beside it */
+  GStrv reports_path;     /* --reports-path, in the order given */
+  char *baseline_file;    /* --baseline: a profile to compare the report with */
   GStrv rest;             /* the program and its arguments, or the profile to export */
   gboolean verbose;       /* --profile: every plugin and metric error in full */
 } MgCliOptions;

@@ -45,6 +45,7 @@ struct _MgWindow
   GtkWidget *side_stack;
   GtkWidget *info_scroller;
   GtkWidget *errors_scroller;
+  GtkWidget *report_scroller;
   GtkWidget *undo_revealer;
   GtkWidget *undo_label;
   GtkWidget *undo_dismiss;
@@ -91,6 +92,9 @@ void mg_window_add_actions (MgWindow *self);
 
 /* Action win.export: asks where to (mg-window-export.c). */
 void mg_window_export_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data);
+/* Action win.save-report: asks where to (mg-window-export.c). */
+void mg_window_save_report_activated (GSimpleAction *action, GVariant *parameter,
+                                      gpointer user_data);
 
 /* Gives metrics_menu to the Metrics button, with its custom items
  * (mg-window.c): when it first opens, and when a new profile replaces it. */

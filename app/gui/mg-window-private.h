@@ -30,5 +30,8 @@ guint mg_window_get_error_count (MgWindow *self);
 /* The marks on the timeline, of every kind (crashed, killed, recording
  * stopped: mg-event-strip.h). */
 guint mg_window_get_n_event_marks (MgWindow *self);
+/* The Report page of the side panel (built now if it was not), or NULL
+ * without a profile. */
+GtkWidget *mg_window_get_report_view (MgWindow *self);
 
 G_END_DECLS

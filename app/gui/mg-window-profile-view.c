@@ -8,6 +8,7 @@
 #include "mg-error-list.h"
 #include "mg-event-strip.h"
 #include "mg-info-panel.h"
+#include "mg-report-view.h"
 #include "mg-metric-row.h"
 #include "mg-metric-rows.h"
 #include "mg-metrics-menu.h"
@@ -216,7 +217,7 @@ mg_window_count_errors (MgWindow *self)
   return self->profile != NULL ? mg_error_list_count (self->profile) : 0;
 }
 
-/* The side panel (run details, errors) is built when first shown: a row
+/* The side panel (run details, report, errors) is built when first shown: a row
  * per process and per error, measured at every layout even while the
  * panel is hidden, and its switcher's tooltips cost round trips to the X
  * server. */
@@ -232,6 +233,12 @@ mg_window_build_side_panel (MgWindow *self)
                                  mg_error_list_new (self->profile));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->info_scroller),
                                  mg_info_panel_new (self->profile));
+  {
+    g_autofree char *path = self->file != NULL ? g_file_get_path (self->file) : NULL;
+
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->report_scroller),
+                                   mg_report_view_new (self->profile, path));
+  }
   self->side_built = TRUE;
 }
 
@@ -240,6 +247,7 @@ reset_side_panel (MgWindow *self)
 {
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->errors_scroller), NULL);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->info_scroller), NULL);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->report_scroller), NULL);
   self->side_built = FALSE;
   if (gtk_revealer_get_reveal_child (GTK_REVEALER (self->side_revealer)))
     mg_window_build_side_panel (self);

@@ -93,3 +93,10 @@ mg_window_get_n_event_marks (MgWindow *self)
 {
   return self->event_strip ? mg_event_strip_get_n_marks (MG_EVENT_STRIP (self->event_strip)) : 0;
 }
+
+GtkWidget *
+mg_window_get_report_view (MgWindow *self)
+{
+  mg_window_build_side_panel (self);
+  return gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (self->report_scroller));
+}

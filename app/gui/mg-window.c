@@ -122,6 +122,7 @@ mg_window_class_init (MgWindowClass *klass)
   BIND (side_stack);
   BIND (info_scroller);
   BIND (errors_scroller);
+  BIND (report_scroller);
   BIND (undo_revealer);
   BIND (undo_label);
   BIND (undo_dismiss);

@@ -52,5 +52,8 @@ gboolean mg_window_is_empty (MgWindow *self);
  * the data; the format comes from the file name's extension: .png .svg
  * .pdf .json .csv. */
 gboolean mg_window_export (MgWindow *self, const char *path, GError **error);
+/* Saves the profile's performance report (as metrograph --report writes
+ * it): .html or .txt, by the file name's extension. */
+gboolean mg_window_save_report (MgWindow *self, const char *path, GError **error);
 
 G_END_DECLS

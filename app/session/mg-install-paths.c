@@ -36,3 +36,11 @@ mg_install_paths_get_metrics_dir (void)
     return g_build_filename (MG_BUILD_ROOT, "plugins", NULL);
   return g_strdup (MG_METRICS_DIR);
 }
+
+char *
+mg_install_paths_get_reports_dir (void)
+{
+  if (mg_install_paths_in_build_tree ())
+    return g_build_filename (MG_SOURCE_ROOT, "data", "reports", NULL);
+  return g_build_filename (MG_PKGDATADIR, "reports", NULL);
+}

@@ -30,6 +30,7 @@ typedef enum {
   MG_RUN_OPTION_RANKS,           /* a rank list, kept in canonical form */
   MG_RUN_OPTION_IDS,             /* metric or group ids, comma-separated, repeatable */
   MG_RUN_OPTION_FOLDERS,         /* folders, one per use, repeatable */
+  MG_RUN_OPTION_REPORT,          /* a switch with an optional file: --name or --name=FILE */
 } MgRunOptionKind;
 
 typedef struct {
@@ -72,7 +73,9 @@ GOptionEntry *mg_run_options_make_entries (void);
 void mg_run_options_free_entries (GOptionEntry *entries);
 
 /* GOption reads no value attached to a short option ("-n4", "-ofile"):
- * @argv with those split in two ("-n" "4"), up to the first word that is
+ * @argv with those split in two ("-n" "4"), and an optional value's option
+ * written bare ("--report") marked as such ("--report=") so that GOption
+ * does not take the next word for its value, up to the first word that is
  * neither an option nor an option's value (PROGRAM), where GOption stops in
  * strict POSIX order. @entry_lists: the parser's entries, NULL-terminated. */
 GStrv mg_run_options_split_attached (const char *const *argv,

@@ -14,6 +14,9 @@
 
 #include <gio/gunixinputstream.h>
 
+#include "mg-install-paths.h"
+#include "mg-report-set.h"
+#include "mg-report-writer.h"
 #include "mg-run-assembly.h"
 #include "mg-run-check.h"
 #include "mg-stopper.h"
@@ -342,6 +345,27 @@ merge_job_new (MgRunSession *self, gboolean final)
   return job;
 }
 
+/* --report (the dialog's Write a report): as the command line writes them;
+ * standard output is the command line's alone. A report is an extra: its
+ * failure is logged, the profile stays. */
+static void
+write_report (MergeJob *job, MgProfile *profile, const char *path)
+{
+  const char *report_file = mg_run_settings_get_report (mg_run_assembly_get_settings (job->run));
+  g_autofree char *installed = NULL;
+  g_autoptr (MgReportSet) set = NULL;
+  g_autoptr (MgReport) report = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (report_file == NULL || strcmp (report_file, "-") == 0)
+    return;
+  installed = mg_install_paths_get_reports_dir ();
+  set = mg_report_set_load (NULL, installed);
+  report = mg_report_new (profile, path, set->reports);
+  if (!mg_report_save_for_profile (report, path, report_file, &error))
+    g_warning ("the report of %s was not written: %s", path, error->message);
+}
+
 /* The file the command line would write, then the save. */
 static FinalResult *
 save_final (MergeJob *job, MgProfile *profile)
@@ -353,7 +377,10 @@ save_final (MergeJob *job, MgProfile *profile)
   if (job->save_hook != NULL)
     job->save_hook (path, job->save_hook_data);
   if (mg_profile_save (profile, path, &result->save_error))
-    result->path = g_steal_pointer (&path);
+    {
+      write_report (job, profile, path);
+      result->path = g_steal_pointer (&path);
+    }
   return result;
 }
 

@@ -566,6 +566,29 @@ find_message_dialog (void)
   return NULL;
 }
 
+/* The Write a report switch is --report in the live line, both ways; a
+ * report file written in the line stays while the switch is on. */
+static void
+test_report_switch (void)
+{
+  MgRunDialog *dialog = fixture_dialog ();
+  GtkSwitch *report = GTK_SWITCH (mg_run_dialog_get_field (dialog, "report"));
+
+  type_into (dialog, "program", "./app");
+  g_assert_false (gtk_switch_get_active (report));
+  gtk_switch_set_active (report, TRUE);
+  assert_command (dialog, "metrograph --profile --report ./app");
+  gtk_switch_set_active (report, FALSE);
+  assert_command (dialog, "metrograph --profile ./app");
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile --report=run.html ./app");
+  g_assert_true (gtk_switch_get_active (report));
+  g_assert_cmpstr (mg_run_settings_get_report (mg_run_dialog_get_settings (dialog)), ==,
+                   "run.html");
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile ./app");
+  g_assert_false (gtk_switch_get_active (report));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 static MgRunDialog *
 find_dialog (void)
 {
@@ -1300,6 +1323,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/dialog/bad-line-blocks-profile", test_bad_line_blocks_profile);
   g_test_add_func ("/gui-run/dialog/processes-and-ranks", test_processes_and_ranks);
   g_test_add_func ("/gui-run/dialog/completion-lazy", test_completion_lazy);
+  g_test_add_func ("/gui-run/dialog/report-switch", test_report_switch);
   g_test_add_func ("/gui-run/app/actions", test_app_actions);
   g_test_add_func ("/gui-run/run/live", test_live_run);
   g_test_add_func ("/gui-run/run/failures", test_failures);
