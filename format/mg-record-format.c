@@ -98,7 +98,7 @@ mg_record_check_plugin (const MgRecordPlugin *p)
   if (!terminated (p->source_id, sizeof p->source_id)
       || !terminated (p->library, sizeof p->library) || !terminated (p->error, sizeof p->error))
     return MG_RECORD_UNTERMINATED_PLUGIN;
-  if (p->state > MG_PLUGIN_STATE_NOT_LEADER)
+  if (p->state > MG_PLUGIN_STATE_HUNG)
     return MG_RECORD_BAD_PLUGIN_STATE;
   return MG_RECORD_OK;
 }

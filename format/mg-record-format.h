@@ -103,6 +103,8 @@ typedef enum {
   MG_PLUGIN_STATE_LOAD_FAILED = 2, /* dlopen or a missing symbol; see error */
   MG_PLUGIN_STATE_INIT_FAILED = 3, /* initialise returned non-zero or set an error */
   MG_PLUGIN_STATE_NOT_LEADER = 4,  /* onePerNode-only library, another process runs it */
+  MG_PLUGIN_STATE_CRASHED = 5,     /* faulted inside a call; error_code is the signal */
+  MG_PLUGIN_STATE_HUNG = 6,        /* a getter had not returned when the process ended */
 } MgPluginState;
 
 typedef struct {

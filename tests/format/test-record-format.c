@@ -114,7 +114,7 @@ test_damaged_headers (void)
 static void
 test_table_entries (void)
 {
-  MgRecordPlugin plugin = { .state = MG_PLUGIN_STATE_NOT_LEADER };
+  MgRecordPlugin plugin = { .state = MG_PLUGIN_STATE_HUNG };
   MgRecordMetric metric = { .plugin_index = N_PLUGINS - 1 };
 
   g_assert_cmpint (mg_record_check_plugin (&plugin), ==, MG_RECORD_OK);
