@@ -77,6 +77,25 @@ list_metric_errors (MgProfile *profile, guint *n_ids)
   return g_string_free (text, FALSE);
 }
 
+/* Plugins that crashed or hung: always said, one line each, since they
+ * explain where metrics stop. */
+static void
+print_plugin_faults (MgProfile *profile)
+{
+  for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
+    {
+      const MgProcessEvent *e = mg_profile_get_event (profile, i);
+
+      if (e->kind != MG_EVENT_PLUGIN_FAULT || e->process < 0)
+        continue;
+      /* Translators: a process id, then the plugin and what happened to it, e.g. "energy.src
+       * crashed in energy_value with SIGSEGV at sample 20; its metrics stop there" */
+      g_printerr (_("metrograph: process %d: plugin %s\n"),
+                  mg_profile_get_process (profile, (guint) e->process)->pid,
+                  e->message != NULL ? e->message : "?");
+    }
+}
+
 /* By default one line for what this machine cannot measure and one for
  * metrics that failed while sampling; the details are in the profile (the
  * viewer's error list) and, with --verbose, here. */
@@ -88,6 +107,7 @@ print_problems (MgProfile *profile, gboolean verbose)
   g_autofree char *failed = NULL;
   guint n_failed = 0;
 
+  print_plugin_faults (profile);
   if (verbose)
     {
       print_details (profile, unavailable);

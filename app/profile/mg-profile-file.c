@@ -582,9 +582,9 @@ read_lists (MgProfile *self, GVariant *payload, const char *name, GError **error
       g_variant_get_child (v, 2, "i", &kind);
       g_variant_get_child (v, 3, "i", &e.status);
       e.message = dup_maybe (message);
-      e.kind = enum_ok (kind, MG_EVENT_RECORDING_STOPPED) ? kind : MG_EVENT_START;
+      e.kind = enum_ok (kind, MG_EVENT_LAST) ? kind : MG_EVENT_START;
       g_array_append_val (self->events, e);
-      if (!process_ok (self, e.process) || !enum_ok (kind, MG_EVENT_RECORDING_STOPPED))
+      if (!process_ok (self, e.process) || !enum_ok (kind, MG_EVENT_LAST))
         return corrupt (error, name, "process event");
     }
   return TRUE;

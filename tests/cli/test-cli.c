@@ -455,6 +455,123 @@ test_profile_crash (Fixture *f, gconstpointer data)
   g_assert_cmpint (process->status, ==, SIGSEGV);
 }
 
+/* A folder holding the faulty test plugin and a definition of its metrics:
+ * ft_crash (on; crashes at its 20th call), ft_hang (off; never returns from
+ * its 5th). */
+static char *
+faulty_metrics_dir (Fixture *f)
+{
+  static const char xml[] =
+    "<?xml version=\"1.0\"?>\n<metricdefinition version=\"1\">\n"
+    "  <metric id=\"ft_crash\"><enabled>default_yes</enabled><units>calls</units>\n"
+    "    <dataType>uint64_t</dataType><domain>time</domain>\n"
+    "    <source ref=\"ft_src\" functionName=\"faulty_crash\"/>\n"
+    "    <display><displayName>Crashes at 20</displayName><type>other</type></display>\n"
+    "  </metric>\n"
+    "  <metric id=\"ft_hang\"><enabled>default_no</enabled><units>calls</units>\n"
+    "    <dataType>uint64_t</dataType><domain>time</domain>\n"
+    "    <source ref=\"ft_src\" functionName=\"faulty_hang\"/>\n"
+    "    <display><displayName>Hangs at 5</displayName><type>other</type></display>\n"
+    "  </metric>\n"
+    "  <source id=\"ft_src\"><sharedLibrary>libmg-test-faulty.so</sharedLibrary></source>\n"
+    "</metricdefinition>\n";
+  char *dir = in_dir (f, "faulty");
+  g_autofree char *built = cli_build_path ("tests/sampler/libmg-test-faulty.so");
+  g_autofree char *xml_path = g_build_filename (dir, "faulty.xml", NULL);
+  g_autofree char *lib_path = g_build_filename (dir, "libmg-test-faulty.so", NULL);
+  g_autofree char *lib = NULL;
+  gsize len;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  g_file_get_contents (built, &lib, &len, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (lib_path, lib, (gssize) len, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (xml_path, xml, -1, &error);
+  g_assert_no_error (error);
+  return dir;
+}
+
+/* A plugin that crashes inside the program: the program runs to its own
+ * end and status, the profile holds the plugin's values up to the crash,
+ * the other metrics to the end, and an event naming the plugin, the
+ * function, the signal and the sample, which the summary prints. */
+static void
+test_profile_plugin_crash (Fixture *f, gconstpointer data)
+{
+  g_autofree char *metrics = faulty_metrics_dir (f);
+  g_autofree char *output = in_dir (f, "faulty.mgprof");
+  const char *args[] = { "--profile", "--metrics-path", metrics, "--interval=5", "-o",
+                         "faulty.mgprof", f->workload, "sleep=0.4", "exit=4", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (MgProfile) profile = NULL;
+  const char *expected = "ft_src crashed in faulty_crash with SIGSEGV at sample 20; its "
+                         "metrics stop there";
+  const MgProcessEvent *fault = NULL;
+  int crash, cpu;
+  const MgSeries *series;
+  guint n_windows, last_crash = 0, last_cpu = 0;
+
+  assert_status (run, 4);
+  assert_one_error_line (run->err, expected);
+  profile = load_profile (output);
+  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 4);
+  for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
+    if (mg_profile_get_event (profile, i)->kind == MG_EVENT_PLUGIN_FAULT)
+      fault = mg_profile_get_event (profile, i);
+  g_assert_nonnull (fault);
+  g_assert_cmpstr (fault->message, ==, expected);
+  g_assert_cmpint (fault->status, ==, SIGSEGV);
+
+  crash = mg_profile_find_metric (profile, "ft_crash");
+  cpu = mg_profile_find_metric (profile, "cpu_time_percentage");
+  g_assert_cmpint (crash, >=, 0);
+  g_assert_cmpint (cpu, >=, 0);
+  n_windows = mg_profile_get_n_windows (profile);
+  series = mg_profile_get_series (profile, (guint) crash);
+  for (guint w = 0; w < n_windows; w++)
+    if (!isnan (series->means[w]))
+      {
+        last_crash = w;
+        g_assert_cmpfloat (series->maxs[w], <=, 19.0);
+      }
+  g_assert_cmpfloat (series->maxs[last_crash], ==, 19.0);
+  series = mg_profile_get_series (profile, (guint) cpu);
+  for (guint w = 0; w < n_windows; w++)
+    if (!isnan (series->means[w]))
+      last_cpu = w;
+  g_assert_cmpuint (last_cpu, >, last_crash);
+}
+
+/* A getter that never returns: the program still ends at once with its
+ * own status, and the summary and the profile say where it hung. */
+static void
+test_profile_plugin_hang (Fixture *f, gconstpointer data)
+{
+  g_autofree char *metrics = faulty_metrics_dir (f);
+  g_autofree char *output = in_dir (f, "hang.mgprof");
+  const char *args[] = { "--profile", "--metrics-path", metrics, "--interval=5",
+                         "--enable-metrics=ft_hang", "--disable-metrics=ft_crash", "-o",
+                         "hang.mgprof", f->workload, "sleep=2", "exit=0", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (MgProfile) profile = NULL;
+  const MgProcessEvent *fault = NULL;
+
+  assert_status (run, 0);
+  assert_one_error_line (run->err, "ft_src hung in faulty_hang since ");
+  /* 2 s of sleep; the old wait for a getter alone was 3 s. */
+  g_assert_cmpfloat (run->seconds, <, 4.5);
+  profile = load_profile (output);
+  for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
+    if (mg_profile_get_event (profile, i)->kind == MG_EVENT_PLUGIN_FAULT)
+      fault = mg_profile_get_event (profile, i);
+  g_assert_nonnull (fault);
+  g_assert_cmpint (fault->status, ==, 0);
+  g_assert_true (g_str_has_suffix (fault->message, " s; its metrics stop there"));
+  g_assert_cmpfloat (fault->time_s, <, 0.5);
+}
+
 static void
 test_profile_missing_program (Fixture *f, gconstpointer data)
 {
@@ -1324,6 +1441,8 @@ main (int argc, char **argv)
   add ("/cli/profile/unwritable-output", test_profile_unwritable_output);
   add ("/cli/profile/exit-status", test_profile_exit_status);
   add ("/cli/profile/crash", test_profile_crash);
+  add ("/cli/profile/plugin-crash", test_profile_plugin_crash);
+  add ("/cli/profile/plugin-hang", test_profile_plugin_hang);
   add ("/cli/profile/missing-program", test_profile_missing_program);
   add ("/cli/profile/static", test_profile_static);
   add ("/cli/profile/short-program", test_profile_short_program);
