@@ -79,14 +79,15 @@ static gboolean
 check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version, GError **error)
 {
   gboolean profile_only, toggles;
-  guint n_modes = !!profile + !!list + (o->export_file != NULL) + !!version;
+  guint n_modes = !!profile + !!list + (o->export_file != NULL) + (o->recover_dir != NULL)
+                  + !!version;
 
   given_options (o->settings, &profile_only, &toggles);
   profile_only = profile_only || o->verbose;
 
   if (n_modes > 1)
-    return usage_error (error, _("--profile, --list-metrics, --export and --version cannot be "
-                                 "combined: choose one"));
+    return usage_error (error, _("--profile, --list-metrics, --export, --recover and --version "
+                                 "cannot be combined: choose one"));
   if (version)
     o->mode = MG_CLI_MODE_VERSION;
   else if (profile)
@@ -95,6 +96,8 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version, 
     o->mode = MG_CLI_MODE_LIST_METRICS;
   else if (o->export_file != NULL)
     o->mode = MG_CLI_MODE_EXPORT;
+  else if (o->recover_dir != NULL)
+    o->mode = MG_CLI_MODE_RECOVER;
   else
     return usage_error (error, _("these options need --profile (or --list-metrics for the metric "
                                  "options)"));
@@ -125,6 +128,7 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version, 
                             o->export_file);
       break;
     case MG_CLI_MODE_LIST_METRICS:
+    case MG_CLI_MODE_RECOVER:
     case MG_CLI_MODE_VERSION:
       if (o->rest[0] != NULL)
         return usage_error (error, _("unexpected argument “%s”"), o->rest[0]);
@@ -152,6 +156,8 @@ description (void)
            "      list the metrics, their groups and states\n"
            "  metrograph --export=FILE.json|FILE.csv PROFILE.mgprof\n"
            "      export a profile\n"
+           "  metrograph --recover=RUNDIR\n"
+           "      write the profile of a run whose metrograph was killed\n"
            "\n"
            "Everything after PROGRAM is passed to it. With --profile, the exit status is\n"
            "the program's (128 + signal number if a signal ended it); Metrograph's own\n"
@@ -186,6 +192,9 @@ make_group (MgCliOptions *o, GOptionEntry *table, gboolean *profile, gboolean *l
       _("List the metrics, their groups and states"), NULL },
     { "export", 0, 0, G_OPTION_ARG_FILENAME, &o->export_file,
       _("Export PROFILE to FILE.json or FILE.csv"), _("FILE") },
+    { "recover", 0, 0, G_OPTION_ARG_FILENAME, &o->recover_dir,
+      _("Write the profile of the run in RUNDIR, whose metrograph ended before writing it"),
+      _("RUNDIR") },
     { "version", 0, 0, G_OPTION_ARG_NONE, version,
       _("Print the version"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, rest,
@@ -258,6 +267,7 @@ mg_cli_options_free (MgCliOptions *o)
     return;
   g_clear_object (&o->settings);
   g_free (o->export_file);
+  g_free (o->recover_dir);
   g_strfreev (o->rest);
   g_free (o);
 }

@@ -22,6 +22,7 @@ typedef enum {
   MG_CLI_MODE_PROFILE,
   MG_CLI_MODE_LIST_METRICS,
   MG_CLI_MODE_EXPORT,
+  MG_CLI_MODE_RECOVER,
   MG_CLI_MODE_VERSION,
 } MgCliMode;
 
@@ -31,6 +32,7 @@ typedef struct {
    * and its arguments; --list-metrics reads the metric options. */
   MgRunSettings *settings;
   char *export_file;
+  char *recover_dir;      /* --recover: a run folder whose front end ended */
   GStrv rest;             /* the program and its arguments, or the profile to export */
   gboolean verbose;       /* --profile: every plugin and metric error in full */
 } MgCliOptions;

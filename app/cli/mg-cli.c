@@ -51,6 +51,8 @@ mg_cli_run (int argc, char **argv)
       return mg_cli_list_metrics (options);
     case MG_CLI_MODE_EXPORT:
       return mg_cli_export (options);
+    case MG_CLI_MODE_RECOVER:
+      return mg_cli_recover (options);
     case MG_CLI_MODE_VERSION:
       printf ("metrograph %s\n", MG_VERSION);
       return 0;

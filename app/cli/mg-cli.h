@@ -1,5 +1,5 @@
-/* The command-line front end: --profile, --list-metrics, --export, --help,
- * --version. GTK-free. */
+/* The command-line front end: --profile, --list-metrics, --export,
+ * --recover, --help, --version. GTK-free. */
 #pragma once
 
 #include <glib.h>
@@ -20,5 +20,6 @@ void mg_cli_print_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
 int mg_cli_profile (const MgCliOptions *options);
 int mg_cli_list_metrics (const MgCliOptions *options);
 int mg_cli_export (const MgCliOptions *options);
+int mg_cli_recover (const MgCliOptions *options);
 
 G_END_DECLS

@@ -13,6 +13,8 @@
 #include "cli-harness.h"
 #include "mg-profile.h"
 #include "mg-rank-list.h"
+#include "mg-record-reader.h"
+#include "mg-run-folder.h"
 
 #define CUSTOM1_ID "com.allinea.metrics.custom1.interrupts"
 #define BACKFILL1_ID "com.allinea.metrics.backfill1.events"
@@ -887,9 +889,34 @@ count_run_folders (Fixture *f, char **last)
   return n;
 }
 
+/* Waits until a record of a run folder in @dir holds a sample. */
+static void
+wait_for_sample (const char *dir, double timeout_s)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (timeout_s * G_USEC_PER_SEC);
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+      const char *name;
+
+      while ((name = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (dir, name, NULL);
+
+          if (mg_run_folder_has_samples (path))
+            return;
+        }
+      g_usleep (20 * 1000);
+    }
+  g_error ("no sample appeared in %s within %g s", dir, timeout_s);
+}
+
 /* A metrograph that cannot clean up (SIGKILL, a crash) leaves its run
- * folder; it names its front end, and the next run removes it and says
- * so. */
+ * folder, which names its front end. The next run keeps it, since its
+ * records hold samples, and says how to recover it; --recover writes the
+ * profile and removes the folder. A left folder without samples is
+ * removed by the next run, which says so. */
 static void
 test_signals_left_behind (Fixture *f, gconstpointer data)
 {
@@ -900,11 +927,15 @@ test_signals_left_behind (Fixture *f, gconstpointer data)
                          f->workload, "work=0.1", NULL };
   GPid pid = cli_spawn (f->dir, args, NULL);
   g_autofree char *left = NULL, *owner = NULL, *owner_text = NULL, *expected = NULL;
-  g_autofree char *note = NULL;
-  g_autoptr (CliRun) run = NULL;
+  g_autofree char *note = NULL, *killed = in_dir (f, "killed.mgprof");
+  g_autofree char *empty = g_build_filename (f->runs, "metrograph-empty1", NULL);
+  g_autofree char *empty_records = g_build_filename (empty, "records", NULL);
+  g_autofree char *empty_owner = g_build_filename (empty, "owner", NULL);
+  g_autoptr (CliRun) run = NULL, recover = NULL, third = NULL;
+  const char *recover_args[] = { "--recover", NULL, NULL };
   int status;
 
-  wait_for_record (f->runs, 60);
+  wait_for_sample (f->runs, 60);
   g_assert_cmpint (kill (pid, signal_number), ==, 0);
   status = cli_wait (pid, 60);
   /* A sanitized metrograph reports the SIGSEGV and aborts. */
@@ -920,10 +951,120 @@ test_signals_left_behind (Fixture *f, gconstpointer data)
 
   run = cli_run (f->dir, next);
   assert_status (run, 0);
-  note = g_strdup_printf ("metrograph: removed %s, left by metrograph process %d, which ended "
-                          "without removing it\n", left, (int) pid);
+  note = g_strdup_printf ("metrograph: %s holds the records of a run whose metrograph (process "
+                          "%d) ended before writing its profile; metrograph --recover %s writes "
+                          "it\n", left, (int) pid, left);
   g_assert_nonnull (strstr (run->err, note));
+  g_assert_true (g_file_test (left, G_FILE_TEST_IS_DIR));
+
+  recover_args[1] = left;
+  recover = cli_run (f->dir, recover_args);
+  assert_status (recover, 0);
+  assert_one_error_line (recover->err, "profile written to");
+  g_assert_null (strstr (recover->err, "still running"));
   g_assert_false (g_file_test (left, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (killed, G_FILE_TEST_IS_REGULAR));
+
+  g_assert_cmpint (g_mkdir_with_parents (empty_records, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (empty_owner, "pid 999999\nstart 1\n", -1, NULL));
+  g_clear_pointer (&note, g_free);
+  third = cli_run (f->dir, next);
+  assert_status (third, 0);
+  note = g_strdup_printf ("metrograph: removed %s, left by metrograph process 999999, which "
+                          "ended without removing it\n", empty);
+  g_assert_nonnull (strstr (third->err, note));
+  g_assert_false (g_file_test (empty, G_FILE_TEST_EXISTS));
+}
+
+/* Waits until no record in run folder @run_dir is RUNNING: the program
+ * has ended (its sampler closed them). */
+static void
+wait_for_records_closed (const char *run_dir, double timeout_s)
+{
+  g_autofree char *records = g_build_filename (run_dir, "records", NULL);
+  gint64 deadline = g_get_monotonic_time () + (gint64) (timeout_s * G_USEC_PER_SEC);
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      g_autoptr (GDir) d = g_dir_open (records, 0, NULL);
+      const char *name;
+      gboolean open = FALSE;
+
+      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (records, name, NULL);
+          MgRecordHeader h;
+
+          if (g_str_has_suffix (name, ".mgrec") && mg_record_file_read_header (path, &h, NULL))
+            open |= h.state == MG_RECORD_STATE_RUNNING;
+        }
+      if (!open)
+        return;
+      g_usleep (50 * 1000);
+    }
+  g_error ("the records of %s were still open after %g s", run_dir, timeout_s);
+}
+
+/* The front end killed while the program runs: the program goes on to its
+ * own end; --recover at once writes what was recorded and names the
+ * process still running, keeping the folder; once the program ended,
+ * --recover again writes the whole run (its status, every sample) and
+ * removes the folder. */
+static void
+test_recover_sigkill (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
+                         "run.mgprof", f->workload, "sleep=1.5", "exit=3", NULL };
+  GPid pid = cli_spawn (f->dir, args, NULL);
+  g_autofree char *left = NULL, *first = in_dir (f, "run.mgprof");
+  g_autofree char *second = in_dir (f, "run-1.mgprof");
+  g_autoptr (CliRun) early = NULL, late = NULL;
+  g_autoptr (MgProfile) partial = NULL, whole = NULL;
+  const char *recover_args[] = { "--recover", NULL, NULL };
+  const MgProcessInfo *process;
+
+  wait_for_sample (f->runs, 60);
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + SIGKILL);
+  g_assert_cmpuint (count_run_folders (f, &left), ==, 1);
+  recover_args[1] = left;
+
+  early = cli_run (f->dir, recover_args);
+  assert_status (early, 0);
+  assert_one_error_line (early->err, "still running, its record ends here: process ");
+  assert_one_error_line (early->err, "mg-cli-workload)");
+  g_assert_true (g_file_test (left, G_FILE_TEST_IS_DIR));
+  partial = load_profile (first);
+  process = mg_profile_get_process (partial, 0);
+  g_assert_cmpint (process->end, !=, MG_PROCESS_END_EXITED);
+
+  wait_for_records_closed (left, 60);
+  late = cli_run (f->dir, recover_args);
+  assert_status (late, 0);
+  g_assert_null (strstr (late->err, "still running"));
+  g_assert_false (g_file_test (left, G_FILE_TEST_EXISTS));
+  whole = load_profile (second);
+  g_assert_cmpint (mg_profile_get_run_info (whole)->exit_status, ==, 3);
+  process = mg_profile_get_process (whole, 0);
+  g_assert_cmpint (process->end, ==, MG_PROCESS_END_EXITED);
+  g_assert_cmpint (process->status, ==, 3);
+  g_assert_cmpuint (mg_profile_get_n_windows (whole), >, mg_profile_get_n_windows (partial));
+  g_assert_cmpfloat (mg_profile_get_run_info (whole)->duration_s, >=, 1.4);
+}
+
+/* Folders that are not runs to recover are refused with the reason. */
+static void
+test_recover_errors (Fixture *f, gconstpointer data)
+{
+  const char *missing[] = { "--recover", "no-such-folder", NULL };
+  const char *not_run[] = { "--recover", f->dir, NULL };
+  g_autoptr (CliRun) run1 = cli_run (f->dir, missing);
+  g_autoptr (CliRun) run2 = cli_run (f->dir, not_run);
+
+  assert_status (run1, 2);
+  assert_one_error_line (run1->err, "is not a Metrograph run folder (no such folder)");
+  assert_status (run2, 2);
+  assert_one_error_line (run2->err, "is not a Metrograph run folder (no records folder)");
 }
 
 /* ---- --export ---- */
@@ -1459,6 +1600,8 @@ main (int argc, char **argv)
               fixture_setup, test_signals_left_behind, fixture_teardown);
   g_test_add ("/cli/signals/crash-left-behind", Fixture, GINT_TO_POINTER (SIGSEGV),
               fixture_setup, test_signals_left_behind, fixture_teardown);
+  add ("/cli/recover/sigkill", test_recover_sigkill);
+  add ("/cli/recover/errors", test_recover_errors);
   add ("/cli/export/json", test_export_json);
   add ("/cli/export/csv", test_export_csv);
   add ("/cli/export/errors", test_export_errors);
