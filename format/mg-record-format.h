@@ -176,7 +176,14 @@ typedef enum {
   MG_RECORD_BAD_PLUGIN_STATE,
   MG_RECORD_UNTERMINATED_METRIC,
   MG_RECORD_BAD_PLUGIN_INDEX,
+  MG_RECORD_BAD_TIME,           /* a time of the header or a metric out of range */
+  MG_RECORD_BAD_SAMPLE_TIMES,   /* a slot's times out of range or ending before they start */
 } MgRecordProblem;
+
+/* Every time in a record (nanoseconds of CLOCK_MONOTONIC or CLOCK_REALTIME,
+ * 0 for none) lies in [0, MG_RECORD_MAX_TIME_NS] (146 years): the
+ * difference of two never overflows, nor the sum of two differences. */
+#define MG_RECORD_MAX_TIME_NS ((int64_t) 1 << 61)
 
 /* Fills h for a new record: magic, version, the counts and the layout they
  * give (offsets, stride, file_size); every other field zero, rank -1. */
@@ -189,6 +196,8 @@ MgRecordProblem mg_record_check_header (const MgRecordHeader *h, uint64_t actual
 /* Checks one table entry; n_plugins is the header's. */
 MgRecordProblem mg_record_check_plugin (const MgRecordPlugin *p);
 MgRecordProblem mg_record_check_metric (const MgRecordMetric *m, uint32_t n_plugins);
+/* Checks one committed slot's window. */
+MgRecordProblem mg_record_check_sample (const MgRecordSample *s);
 /* The problem in a few English words ("wrong magic"). */
 const char *mg_record_problem_text (MgRecordProblem problem);
 

@@ -24,7 +24,7 @@ mg_now_ns (void)
   return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static void
+static void __attribute__((format(printf, 2, 0)))
 write_stderr (const char *prefix, const char *fmt, va_list ap)
 {
   char buf[1024];

@@ -16,13 +16,10 @@
 #include <glib/gstdio.h>
 
 #include "mg-crc32.h"
+#include "mg-profile-header.h"
 #include "mg-profile-private.h"
 #include "mg-profile-source.h"
 
-#define MG_PROFILE_MAGIC "MGPROF\r\n"
-#define MG_PROFILE_MAGIC_LEN 8
-#define MG_PROFILE_VERSION 1u
-#define MG_PROFILE_HEADER_LEN 24
 
 /* The payload's type: run, metrics, groups, windows, aggregates, single
  * values, processes, process series, plugin errors, metric errors, events. */

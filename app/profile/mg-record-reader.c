@@ -124,6 +124,8 @@ check_tables (const MgRecordFile *r, GError **error)
     problem = mg_record_check_plugin (&r->plugins[i]);
   for (guint i = 0; i < r->header.n_metrics && problem == MG_RECORD_OK; i++)
     problem = mg_record_check_metric (&r->metrics[i], r->header.n_plugins);
+  for (guint i = 0; i < r->n_samples && problem == MG_RECORD_OK; i++)
+    problem = mg_record_check_sample (mg_record_file_get_sample (r, i));
   if (problem != MG_RECORD_OK)
     return invalid (error, r->path, mg_record_problem_text (problem));
   return TRUE;
