@@ -155,7 +155,8 @@ create_record (MgSampler *s)
 {
   char err[512];
   s->start_ns = mg_now_ns ();
-  int rc = mg_record_create (&s->rec, s->plan.record_dir, s->host, s->pid, s->start_ns,
+  int rc = mg_record_create (&s->rec, s->plan.record_dir, s->host, s->plan.run_id, s->pid,
+                             s->start_ns,
                              (uint32_t) s->plan.n_sources, (uint32_t) s->plan.n_metrics,
                              (uint32_t) s->plan.samples, err, sizeof err);
   if (rc < 0)

@@ -145,6 +145,15 @@ read_once (int fd, const char *path, guint64 actual_size, gboolean *retry, GErro
     {
       g_autofree char *name = g_filename_display_name (path);
 
+      /* Created, but not even its header could be written. */
+      if (actual_size == 0)
+        {
+          g_set_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_TRUNCATED,
+                       _("The record “%s” is empty: its process could not write it (is the "
+                         "record folder's disk full?)."), name);
+          return NULL;
+        }
+
       if (actual_size >= MG_RECORD_MAGIC_LEN)
         {
           char magic[MG_RECORD_MAGIC_LEN];

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli-harness.h"
@@ -572,6 +573,70 @@ test_profile_plugin_hang (Fixture *f, gconstpointer data)
   g_assert_cmpint (fault->status, ==, 0);
   g_assert_true (g_str_has_suffix (fault->message, " s; its metrics stop there"));
   g_assert_cmpfloat (fault->time_s, <, 0.5);
+}
+
+/* Records on a full disk: METROGRAPH_TMPDIR is a 16 MiB tmpfs in a mount
+ * namespace of its own. The program fills it, leaving 64 KiB, and starts a
+ * child, whose records (the fork's and the exec'd image's) cannot be
+ * allocated: they hold only the reason, which the summary prints; then it
+ * fills the rest and starts another, whose records stay empty, which the
+ * summary says too. The program carries on to its own end and the profile
+ * holds all of its own samples (its record was allocated at the start). */
+static void
+test_profile_full_disk (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tmpfs = in_dir (f, "tmpfs");
+  g_autofree char *filler = g_build_filename (tmpfs, "filler", NULL);
+  g_autofree char *filler2 = g_build_filename (tmpfs, "filler2", NULL);
+  g_autofree char *fill = g_strconcat ("fill=", filler, NULL);
+  g_autofree char *fillup = g_strconcat ("fillup=", filler2, NULL);
+  g_autofree char *child = g_strconcat ("run=", f->workload, NULL);
+  g_autofree char *metrograph = cli_build_path ("app/cli/metrograph");
+  g_autofree char *unshare = g_find_program_in_path ("unshare");
+  g_autofree char *output = in_dir (f, "full.mgprof");
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  g_auto (GStrv) env = cli_environ (f->dir);
+  const char *script = "mount -t tmpfs -o size=16m tmpfs \"$1\" || exit 99; shift; "
+                       "METROGRAPH_TMPDIR=$1; export METROGRAPH_TMPDIR; shift; exec \"$@\"";
+  const char *argv[] = { unshare, "--mount", "sh", "-c", script, "sh", tmpfs, tmpfs, metrograph,
+                         "--profile", "--metrics-path", f->examples, "-o", output, f->workload,
+                         "work=0.3", fill, child, fillup, child, "work=0.3", NULL };
+  const MgProcessInfo *main_process;
+  int wait_status;
+
+  if (getuid () != 0 || unshare == NULL)
+    {
+      g_test_skip ("needs root and unshare(1) to mount a small tmpfs in a mount namespace");
+      return;
+    }
+  g_assert_cmpint (g_mkdir (tmpfs, 0700), ==, 0);
+  g_spawn_sync (f->dir, (char **) argv, env, G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL, &out, &err,
+                &wait_status, &error);
+  g_assert_no_error (error);
+  if (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) == 99)
+    {
+      g_test_skip ("cannot mount a tmpfs here (a container without CAP_SYS_ADMIN?)");
+      return;
+    }
+  if (!WIFEXITED (wait_status) || WEXITSTATUS (wait_status) != 0)
+    g_error ("metrograph ended with wait status %d; stderr:\n%s", wait_status, err);
+  assert_one_error_line (err, "stopped recording: cannot allocate record ");
+  assert_one_error_line (err, "No space left on device");
+  assert_one_error_line (err, "is empty: its process could not write it (is the record "
+                              "folder's disk full?)");
+
+  profile = load_profile (output);
+  /* The program and its first child's two records (fork, exec). */
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 3);
+  main_process = mg_profile_get_process (profile, 0);
+  g_assert_cmpint (main_process->end, ==, MG_PROCESS_END_EXITED);
+  g_assert_cmpint (main_process->status, ==, 0);
+  /* 0.6 s of work at 20 ms: its samples run to its end. */
+  g_assert_cmpfloat (main_process->end_s, >=, 0.55);
+  g_assert_cmpuint (mg_profile_get_n_windows (profile), >=, 20);
+  g_assert_cmpfloat (mg_profile_get_run_info (profile)->duration_s, >=, 0.55);
 }
 
 static void
@@ -1584,6 +1649,7 @@ main (int argc, char **argv)
   add ("/cli/profile/crash", test_profile_crash);
   add ("/cli/profile/plugin-crash", test_profile_plugin_crash);
   add ("/cli/profile/plugin-hang", test_profile_plugin_hang);
+  add ("/cli/profile/full-disk", test_profile_full_disk);
   add ("/cli/profile/missing-program", test_profile_missing_program);
   add ("/cli/profile/static", test_profile_static);
   add ("/cli/profile/short-program", test_profile_short_program);
