@@ -2,10 +2,13 @@
 
 #include "mg-run-recovery.h"
 
+#include "mg-search-path.h"
+
 #include <glib/gi18n.h>
 #include <unistd.h>
 
 #include "format/mg-plan-keywords.h"
+#include "mg-install-paths.h"
 #include "mg-merge.h"
 #include "mg-output-name.h"
 #include "mg-record-reader.h"
@@ -285,4 +288,42 @@ mg_run_recovery_choose_output (MgRunRecovery *self, MgProfile *profile)
 
   /* The run's own -o FILE may have been written since by another run. */
   return mg_output_name_make_unique (chosen);
+}
+
+/* The definitions the run had: its metric folders before the usual ones,
+ * its toggles applied. */
+static MgCatalogue *
+load_catalogue (MgRunRecovery *self, GError **error)
+{
+  g_autofree char *installed = mg_install_paths_get_metrics_dir ();
+  g_autoptr (MgSearchPath) path =
+    mg_search_path_new (mg_run_settings_get_metrics_path (self->settings), installed);
+  g_autoptr (MgCatalogue) catalogue = mg_catalogue_new ();
+
+  mg_catalogue_load (catalogue, path);
+  if (!mg_catalogue_apply_toggles (catalogue, mg_run_settings_get_enable_metrics (self->settings),
+                                   mg_run_settings_get_disable_metrics (self->settings), error))
+    return NULL;
+  return g_steal_pointer (&catalogue);
+}
+
+MgProfile *
+mg_run_recovery_write (MgRunRecovery *self, char **output, GError **error)
+{
+  g_autoptr (MgCatalogue) catalogue = load_catalogue (self, error);
+  g_autoptr (MgProfile) profile = NULL;
+  g_autofree char *path = NULL;
+
+  if (catalogue == NULL)
+    return NULL;
+  profile = mg_run_recovery_merge (self, catalogue, error);
+  if (profile == NULL)
+    return NULL;
+  path = mg_run_recovery_choose_output (self, profile);
+  if (!mg_profile_save (profile, path, error))
+    return NULL;
+  if (self->running->len == 0)
+    mg_run_folder_remove (self->run_dir);
+  *output = g_steal_pointer (&path);
+  return g_steal_pointer (&profile);
 }

@@ -51,6 +51,13 @@ GPtrArray *mg_run_recovery_get_running (MgRunRecovery *self);
  * working folder (an existing file is never replaced). */
 char *mg_run_recovery_choose_output (MgRunRecovery *self, MgProfile *profile);
 
+/* The whole recovery, for both front ends: the run's definitions (its
+ * metric folders before the usual search path, its toggles), the merge,
+ * the profile saved where the run would have written it (*output), and the
+ * run folder removed unless some process still runs. Returns the profile,
+ * or NULL with the error (the folder is then kept). */
+MgProfile *mg_run_recovery_write (MgRunRecovery *self, char **output, GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgRunRecovery, mg_run_recovery_free)
 
 G_END_DECLS
