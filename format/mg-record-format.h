@@ -181,7 +181,7 @@ typedef enum {
 } MgRecordProblem;
 
 /* Every time in a record (nanoseconds of CLOCK_MONOTONIC or CLOCK_REALTIME,
- * 0 for none) lies in [0, MG_RECORD_MAX_TIME_NS] (146 years): the
+ * 0 for none) lies in [0, MG_RECORD_MAX_TIME_NS] (73 years): the
  * difference of two never overflows, nor the sum of two differences. */
 #define MG_RECORD_MAX_TIME_NS ((int64_t) 1 << 61)
 
