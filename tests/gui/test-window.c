@@ -882,6 +882,7 @@ test_recover_run (void)
   g_autofree char *fixture = g_build_filename (g_getenv ("MG_SOURCE_ROOT"), "tests", "fixtures",
                                                "fuzz", "record", "cpu-16-slots.record", NULL);
   g_autofree char *data = NULL;
+  g_autofree char *old_tmpdir = g_strdup (g_getenv ("METROGRAPH_TMPDIR"));
   gsize len;
   gint64 deadline;
   MgWindow *window;
@@ -910,7 +911,10 @@ test_recover_run (void)
   g_assert_cmpuint (mg_window_get_n_recoverable (window), ==, 0);
   gtk_window_destroy (GTK_WINDOW (window));
 
-  g_unsetenv ("METROGRAPH_TMPDIR");
+  if (old_tmpdir != NULL)
+    g_setenv ("METROGRAPH_TMPDIR", old_tmpdir, TRUE);
+  else
+    g_unsetenv ("METROGRAPH_TMPDIR");
   g_unlink (output);
   g_rmdir (tmp);
 }
