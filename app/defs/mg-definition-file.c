@@ -16,6 +16,7 @@ typedef struct {
   const char *path;
   GPtrArray *diagnostics;
   int colour_line; /* of the current metric's <colour>, for its warning */
+  GHashTable *bad_colours; /* unknown colours warned about, once per file */
 } Parser;
 
 #define FOR_EACH_ELEMENT(child, parent)                                  \
@@ -355,7 +356,7 @@ resolve_colour (Parser *parser, MgMetricDef *def)
     return;
   if (mg_colour_parse (def->colour_spec, &def->colour, &error))
     def->has_colour = TRUE;
-  else
+  else if (g_hash_table_add (parser->bad_colours, g_strdup (def->colour_spec)))
     diag_line (parser, parser->colour_line, MG_SEVERITY_WARNING,
                _("metric '%s': %s; using the colour of type '%s'"), def->id, error->message,
                mg_metric_type_to_string (def->type));
@@ -581,7 +582,9 @@ mg_definition_file_load_from_data (const char *data, gsize length, const char *p
   /* No network, no external DTD or entities: files may come from anywhere. */
   const int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING
                       | XML_PARSE_BIG_LINES;
-  Parser parser = { path, diagnostics, 0 };
+  g_autoptr (GHashTable) bad_colours = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                                              g_free, NULL);
+  Parser parser = { path, diagnostics, 0, bad_colours };
   xmlParserCtxt *context;
   xmlDoc *doc;
   xmlNode *root;

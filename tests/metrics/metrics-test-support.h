@@ -41,6 +41,11 @@ double mg_test_thread_cpu_seconds (void);
 double mg_test_burn_cpu (double seconds);
 /* Touches size bytes of fresh anonymous memory, one fault per page. */
 void mg_test_touch_fresh_pages (size_t size);
+/* How far the kernel's RSS counter, as /proc/self/statm reads it, may lag
+ * behind the pages really mapped, in bytes. */
+uint64_t mg_test_rss_counter_slack (void);
+/* VmRSS of /proc/self/status, in bytes. */
+uint64_t mg_test_status_rss (void);
 
 /* A sample time for a new sampling round, at least 10 ms after the
  * previous one (plugins share what they read within 0.5 ms). */
