@@ -218,6 +218,30 @@ test_list_missing_path (Fixture *f, gconstpointer data)
   assert_one_error_line (run->err, "/no/such/folder");
 }
 
+/* A definition file whose bytes do not convert from its declared encoding
+ * (found by fuzzing): one line naming the file and line, and none of
+ * libxml2's own ("encoding error : …") on stderr. */
+static void
+test_list_bad_encoding (Fixture *f, gconstpointer data)
+{
+  static const char xml[] =
+    "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<metricdefinition version=\"1\">\x8e\x1e\n"
+    "<metric id=\"x.y\"/></metricdefinition>\n";
+  g_autofree char *dir = in_dir (f, "encoding");
+  g_autofree char *file = g_build_filename (dir, "bad.xml", NULL);
+  const char *args[] = { "--list-metrics", "--metrics-path", dir, NULL };
+  g_autoptr (CliRun) run = NULL;
+
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (file, xml, sizeof xml - 1, NULL));
+  run = cli_run (f->dir, args);
+  /* --list-metrics lists the definition problems, indented, with the rest. */
+  g_assert_nonnull (strstr (run->out, "bad.xml:2: error: not well-formed XML")
+                    ? run->out : strstr (run->err, "bad.xml:2: error: not well-formed XML"));
+  g_assert_null (strstr (run->err, "encoding error"));
+  g_assert_null (strstr (run->err, "I/O error"));
+}
+
 /* ---- --profile ---- */
 
 static void
@@ -1639,6 +1663,7 @@ main (int argc, char **argv)
   add ("/cli/list-metrics/unknown-id", test_list_unknown_id);
   add ("/cli/list-metrics/conflict", test_list_conflict);
   add ("/cli/list-metrics/missing-path", test_list_missing_path);
+  add ("/cli/list-metrics/bad-encoding", test_list_bad_encoding);
   add ("/cli/profile/examples", test_profile_examples);
   add ("/cli/profile/default-name", test_profile_default_name);
   add ("/cli/profile/args-and-stdio", test_profile_args_and_stdio);
