@@ -40,6 +40,7 @@ typedef struct {
   long samples;         /* resolved likewise, default 4096 */
   long start_after_ms;
   long stop_after_ms;   /* 0: never */
+  long hang_intervals;  /* a getter running this long is hung (default 50) */
   char **skip;
   size_t n_skip;
   MgPlanRankRange *ranks; /* select_ranks; none: every rank is sampled */

@@ -25,7 +25,8 @@ typedef struct {
  * returns -errno, with a message in err; when the file could be created but
  * not allocated, its header records the error. */
 MG_HIDDEN_FN int mg_record_create (MgRecordWriter *w, const char *dir, const char *host,
-                                   int pid, int64_t start_mono_ns, uint32_t n_plugins,
+                                   const char *run_id, int pid, int64_t start_mono_ns,
+                                   uint32_t n_plugins,
                                    uint32_t n_metrics, uint32_t capacity,
                                    char *err, size_t err_len);
 /* Unmaps without touching the file (a fork child drops its parent's record). */

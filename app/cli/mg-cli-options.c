@@ -103,14 +103,14 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
 
   o->report = mg_run_settings_get_report (o->settings) != NULL;
   n_modes = !!profile + !!list + (o->export_file != NULL) + !!version + !!list_reports
-            + (o->report && !profile);
+            + (o->report && !profile) + (o->recover_dir != NULL);
 
   given_options (o->settings, &profile_only, &toggles);
   profile_only = profile_only || o->verbose;
 
   if (n_modes > 1)
-    return usage_error (error, _("--profile, --list-metrics, --export, --report, --list-reports "
-                                 "and --version cannot be combined: choose one"));
+    return usage_error (error, _("--profile, --list-metrics, --export, --report, --list-reports, "
+                                 "--recover and --version cannot be combined: choose one"));
   if (version)
     o->mode = MG_CLI_MODE_VERSION;
   else if (profile)
@@ -119,6 +119,8 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
     o->mode = MG_CLI_MODE_LIST_METRICS;
   else if (o->export_file != NULL)
     o->mode = MG_CLI_MODE_EXPORT;
+  else if (o->recover_dir != NULL)
+    o->mode = MG_CLI_MODE_RECOVER;
   else if (o->report)
     {
       const char *file = mg_run_settings_get_report (o->settings);
@@ -163,6 +165,7 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
                             o->export_file);
       break;
     case MG_CLI_MODE_LIST_METRICS:
+    case MG_CLI_MODE_RECOVER:
     case MG_CLI_MODE_VERSION:
       if (o->rest[0] != NULL)
         return usage_error (error, _("unexpected argument “%s”"), o->rest[0]);
@@ -198,6 +201,8 @@ description (void)
            "      … with OLD's values and the change beside each value\n"
            "  metrograph --list-reports [--reports-path=PATH…]\n"
            "      list the partial report files found, in the order used\n"
+           "  metrograph --recover=RUNDIR\n"
+           "      write the profile of a run whose metrograph was killed\n"
            "\n"
            "Everything after PROGRAM is passed to it. With --profile, the exit status is\n"
            "the program's (128 + signal number if a signal ended it); Metrograph's own\n"
@@ -239,6 +244,9 @@ make_group (MgCliOptions *o, GOptionEntry *table, gboolean *profile, gboolean *l
     { "baseline", 0, 0, G_OPTION_ARG_FILENAME, &o->baseline_file,
       _("With --report: show OLD.mgprof's values and the change beside each value"),
       _("OLD.mgprof") },
+    { "recover", 0, 0, G_OPTION_ARG_FILENAME, &o->recover_dir,
+      _("Write the profile of the run in RUNDIR, whose metrograph ended before writing it"),
+      _("RUNDIR") },
     { "version", 0, 0, G_OPTION_ARG_NONE, version,
       _("Print the version"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, rest,
@@ -315,6 +323,7 @@ mg_cli_options_free (MgCliOptions *o)
   g_free (o->report_file);
   g_free (o->baseline_file);
   g_strfreev (o->reports_path);
+  g_free (o->recover_dir);
   g_strfreev (o->rest);
   g_free (o);
 }

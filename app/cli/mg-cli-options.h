@@ -24,6 +24,7 @@ typedef enum {
   MG_CLI_MODE_EXPORT,
   MG_CLI_MODE_REPORT,
   MG_CLI_MODE_LIST_REPORTS,
+  MG_CLI_MODE_RECOVER,
   MG_CLI_MODE_VERSION,
 } MgCliMode;
 
@@ -37,6 +38,7 @@ typedef struct {
   char *report_file;      /* --report=FILE PROFILE: .txt, .html or "-"; NULL: both beside it */
   GStrv reports_path;     /* --reports-path, in the order given */
   char *baseline_file;    /* --baseline: a profile to compare the report with */
+  char *recover_dir;      /* --recover: a run folder whose front end ended */
   GStrv rest;             /* the program and its arguments, or the profile to export */
   gboolean verbose;       /* --profile: every plugin and metric error in full */
 } MgCliOptions;

@@ -55,6 +55,8 @@ mg_cli_run (int argc, char **argv)
       return mg_cli_report (options);
     case MG_CLI_MODE_LIST_REPORTS:
       return mg_cli_list_reports (options);
+    case MG_CLI_MODE_RECOVER:
+      return mg_cli_recover (options);
     case MG_CLI_MODE_VERSION:
       printf ("metrograph %s\n", MG_VERSION);
       return 0;

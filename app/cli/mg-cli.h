@@ -1,5 +1,5 @@
 /* The command-line front end: --profile, --list-metrics, --export, --report,
- * --list-reports, --help, --version. GTK-free. */
+ * --list-reports, --recover, --help, --version. GTK-free. */
 #pragma once
 
 #include <glib.h>
@@ -28,5 +28,6 @@ int mg_cli_report (const MgCliOptions *options);
 gboolean mg_cli_write_report (const MgCliOptions *options, MgProfile *profile,
                               const char *profile_path, const char *report_file);
 int mg_cli_list_reports (const MgCliOptions *options);
+int mg_cli_recover (const MgCliOptions *options);
 
 G_END_DECLS

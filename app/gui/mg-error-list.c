@@ -39,6 +39,7 @@ mg_error_list_classify_event (const MgProcessEvent *event)
       /* Status 0: no end was recorded (killed with SIGKILL, as a rule). */
       return mg_error_list_is_fault_signal (event->status) ? MG_EVENT_MARK_CRASHED : MG_EVENT_MARK_KILLED;
     case MG_EVENT_RECORDING_STOPPED:
+    case MG_EVENT_PLUGIN_FAULT:
       return MG_EVENT_MARK_STOPPED;
     case MG_EVENT_START:
     case MG_EVENT_EXIT:
@@ -81,6 +82,10 @@ mg_error_list_describe_event (MgProfile *profile, const MgProcessEvent *event)
 {
   g_autofree char *who = describe_process (profile, event->process);
 
+  if (event->kind == MG_EVENT_PLUGIN_FAULT)
+    /* Translators: a process, e.g. "rank 3", then the plugin and what happened to it, e.g.
+     * "energy.src crashed in energy_value with SIGSEGV at sample 20; its metrics stop there" */
+    return g_strdup_printf (_("%s: plugin %s"), who, event->message ? event->message : "?");
   switch (mg_error_list_classify_event (event))
     {
     case MG_EVENT_MARK_CRASHED:

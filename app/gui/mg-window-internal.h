@@ -1,6 +1,7 @@
 /* The window's parts, for its own files only: the instance and what one
  * part asks of another. mg-window.c holds the type, its template and its
  * chrome; mg-window-recent.c the start page's recent profiles;
+ * mg-window-recovery.c its interrupted runs;
  * mg-window-loading.c loading a file; mg-window-profile-view.c the profile
  * view; mg-window-actions.c the window actions; mg-window-export.c export;
  * mg-window-queries.c what tests read (mg-window-private.h). */
@@ -27,6 +28,8 @@ struct _MgWindow
   GtkWidget *info_button;
   GtkWidget *zoom_box;
   GtkWidget *stack;
+  GtkWidget *recover_heading;
+  GtkWidget *recover_list;
   GtkWidget *recent_heading;
   GtkWidget *recent_list;
   GtkWidget *spinner;
@@ -72,6 +75,10 @@ struct _MgWindow
   char *recent_uri;         /* to add to the recent files after the first frame */
 };
 
+/* The start page's interrupted runs (mg-window-recovery.c): the action
+ * win.recover-run and the list, filled when the start page is shown. */
+void mg_window_recovery_init (MgWindow *self);
+void mg_window_recovery_fill (MgWindow *self);
 /* The start page's list of recent profiles (mg-window-recent.c). */
 void mg_window_recent_init (MgWindow *self);
 /* Adds file to the desktop's recent files once the profile is drawn. */

@@ -25,6 +25,8 @@ gboolean mg_window_set_group_expanded (MgWindow *self, const char *title, gboole
 GtkWidget *mg_window_get_metric_graph (MgWindow *self, const char *metric_id);
 /* The recent profiles listed on the start page. */
 guint mg_window_get_n_recent (MgWindow *self);
+/* The interrupted runs listed on the start page. */
+guint mg_window_get_n_recoverable (MgWindow *self);
 /* The count in the errors banner; 0 when it is hidden. */
 guint mg_window_get_error_count (MgWindow *self);
 /* The marks on the timeline, of every kind (crashed, killed, recording

@@ -69,6 +69,17 @@ mg_window_dup_row_figures (MgWindow *self, const char *metric_id)
 }
 
 guint
+mg_window_get_n_recoverable (MgWindow *self)
+{
+  guint n = 0;
+
+  for (GtkWidget *row = gtk_widget_get_first_child (self->recover_list); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    n++;
+  return n;
+}
+
+guint
 mg_window_get_n_recent (MgWindow *self)
 {
   guint n = 0;

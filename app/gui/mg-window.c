@@ -104,6 +104,8 @@ mg_window_class_init (MgWindowClass *klass)
   BIND (info_button);
   BIND (zoom_box);
   BIND (stack);
+  BIND (recover_heading);
+  BIND (recover_list);
   BIND (recent_heading);
   BIND (recent_list);
   BIND (spinner);
@@ -250,6 +252,7 @@ mg_window_init (MgWindow *self)
   mg_window_profile_view_init (self);
   mg_window_add_actions (self);
   mg_window_recent_init (self);
+  mg_window_recovery_init (self);
   g_signal_connect (self, "realize", G_CALLBACK (load_style), NULL);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "start");
 }

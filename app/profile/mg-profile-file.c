@@ -16,14 +16,10 @@
 #include <glib/gstdio.h>
 
 #include "mg-crc32.h"
+#include "mg-profile-header.h"
 #include "mg-profile-private.h"
 #include "mg-profile-source.h"
 
-#define MG_PROFILE_MAGIC "MGPROF\r\n"
-#define MG_PROFILE_MAGIC_LEN 8
-/* 2: the program's output (member 13). Format 1 files still open. */
-#define MG_PROFILE_VERSION 2u
-#define MG_PROFILE_HEADER_LEN 24
 
 /* The payload's type: run, metrics, groups, windows, aggregates, single
  * values, processes, process series, plugin errors, metric errors, events. */
@@ -589,9 +585,9 @@ read_lists (MgProfile *self, GVariant *payload, const char *name, GError **error
       g_variant_get_child (v, 2, "i", &kind);
       g_variant_get_child (v, 3, "i", &e.status);
       e.message = dup_maybe (message);
-      e.kind = enum_ok (kind, MG_EVENT_RECORDING_STOPPED) ? kind : MG_EVENT_START;
+      e.kind = enum_ok (kind, MG_EVENT_LAST) ? kind : MG_EVENT_START;
       g_array_append_val (self->events, e);
-      if (!process_ok (self, e.process) || !enum_ok (kind, MG_EVENT_RECORDING_STOPPED))
+      if (!process_ok (self, e.process) || !enum_ok (kind, MG_EVENT_LAST))
         return corrupt (error, name, "process event");
     }
   return TRUE;

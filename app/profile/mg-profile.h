@@ -117,7 +117,12 @@ typedef enum {
   MG_EVENT_SIGNAL,         /* killed or crashed: status = signal */
   MG_EVENT_EXEC,
   MG_EVENT_RECORDING_STOPPED, /* e.g. disk full: message says why */
+  MG_EVENT_PLUGIN_FAULT,   /* a plugin crashed (status = signal) or hung (0) at its
+                            * last value; message: "<source id> <what happened>" */
 } MgEventKind;
+
+/* The last kind a profile file may hold. */
+#define MG_EVENT_LAST MG_EVENT_PLUGIN_FAULT
 
 typedef struct {
   int process;

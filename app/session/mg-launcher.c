@@ -234,8 +234,8 @@ make_run_dir (MgLauncher *self, GError **error)
                      "writable folder)"), local_error->message);
       return FALSE;
     }
-  self->record_dir = g_build_filename (self->run_dir, "records", NULL);
-  self->plan_path = g_build_filename (self->run_dir, "run.plan", NULL);
+  self->record_dir = g_build_filename (self->run_dir, MG_RUN_FOLDER_RECORDS, NULL);
+  self->plan_path = g_build_filename (self->run_dir, MG_RUN_FOLDER_PLAN, NULL);
   self->run_id = g_strdup_printf ("%s-%d", stamp, (int) getpid ());
   if (g_mkdir (self->record_dir, 0700) != 0)
     {

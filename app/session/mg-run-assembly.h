@@ -30,6 +30,11 @@ MgRunAssembly *mg_run_assembly_new (MgRunSettings *settings, MgCatalogue *catalo
                                     GError **error);
 
 MgRunSettings *mg_run_assembly_get_settings (MgRunAssembly *self);
+/* Adds @catalogue's enabled and available definitions to @metrics, and the
+ * groups that show one of them to @groups: what a profile carries so that it
+ * opens where the plugins are not. */
+void mg_run_assembly_collect_definitions (MgCatalogue *catalogue, GPtrArray *metrics,
+                                          GPtrArray *groups);
 MgLauncher *mg_run_assembly_get_launcher (MgRunAssembly *self);
 /* Where the program runs (absolute). */
 const char *mg_run_assembly_get_working_folder (MgRunAssembly *self);

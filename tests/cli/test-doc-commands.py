@@ -26,7 +26,7 @@ COMMAND = re.compile(r"(?:^|[\s;&|(])metrograph\s")
 PROGRAM = re.compile(r"(?<=\s)\./[A-Za-z_][\w.-]*")
 MPI = re.compile(r"\b(mpirun|mpiexec|srun)\b|(^|\s)(-n\s*\d+|--np[= ]\d+)")
 VIEWER = re.compile(r"\bmetrograph(\s+[^\s-][^\s]*\.mgprof)+\s*(#.*)?$")
-PLACEHOLDER = re.compile(r"…|\[|\||\bPROFILE\b|\bPROGRAM\b")
+PLACEHOLDER = re.compile(r"…|\[|\||\bPROFILE\b|\bPROGRAM\b|\bRUNDIR\b")
 
 
 def code_blocks(path):

@@ -39,6 +39,9 @@ gui_test_init (int *argc, char ***argv)
 
       g_setenv (xdg_vars[i], dir, TRUE);
     }
+  /* Run folders too: the start page lists the interrupted runs it finds
+   * where run folders go, and the machine's own are not the test's. */
+  g_setenv ("METROGRAPH_TMPDIR", scratch_home, TRUE);
   g_test_init (argc, argv, NULL);
   gtk_init ();
 

@@ -999,6 +999,63 @@ test_screenshots (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A run folder whose metrograph was killed is listed on the start page;
+ * Recover writes its profile where the run would have, removes the folder
+ * and opens the profile. The folder is made by hand: the run's plan and
+ * command, an owner that no longer runs, and a record (a fixture). */
+static void
+test_recover_run (void)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("mg-recover-XXXXXX", NULL);
+  g_autofree char *run = g_build_filename (tmp, "metrograph-test01", NULL);
+  g_autofree char *records = g_build_filename (run, "records", NULL);
+  g_autofree char *record = g_build_filename (records, "vm.1.1.mgrec", NULL);
+  g_autofree char *plan = g_build_filename (run, "run.plan", NULL);
+  g_autofree char *command_path = g_build_filename (run, "command", NULL);
+  g_autofree char *owner = g_build_filename (run, "owner", NULL);
+  g_autofree char *output = g_build_filename (tmp, "recovered.mgprof", NULL);
+  g_autofree char *command = g_strdup_printf ("cd %s && metrograph --profile -o %s /usr/bin/sleep 1",
+                                              tmp, output);
+  g_autofree char *fixture = g_build_filename (g_getenv ("MG_SOURCE_ROOT"), "tests", "fixtures",
+                                               "fuzz", "record", "cpu-16-slots.record", NULL);
+  g_autofree char *data = NULL;
+  g_autofree char *old_tmpdir = g_strdup (g_getenv ("METROGRAPH_TMPDIR"));
+  gsize len;
+  gint64 deadline;
+  MgWindow *window;
+
+  g_assert_cmpint (g_mkdir_with_parents (records, 0700), ==, 0);
+  g_assert_true (g_file_get_contents (fixture, &data, &len, NULL));
+  g_assert_true (g_file_set_contents (record, data, (gssize) len, NULL));
+  /* The fixture's record is of run "seed". */
+  g_assert_true (g_file_set_contents (plan, "metrograph-plan 1\nrun_id\tseed\n", -1, NULL));
+  g_assert_true (g_file_set_contents (command_path, command, -1, NULL));
+  g_assert_true (g_file_set_contents (owner, "pid 999999\nstart 1\n", -1, NULL));
+  g_setenv ("METROGRAPH_TMPDIR", tmp, TRUE);
+
+  window = gui_test_new_window (NULL);
+  gui_test_spin (200);
+  g_assert_cmpuint (mg_window_get_n_recoverable (window), ==, 1);
+  gui_test_activate (window, "recover-run", g_variant_new_string (run));
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (g_file_test (run, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  gui_test_spin (100);
+  gui_test_wait_loaded (window);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  g_assert_true (g_file_test (output, G_FILE_TEST_IS_REGULAR));
+  g_assert_false (g_file_test (run, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (mg_window_get_n_recoverable (window), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  if (old_tmpdir != NULL)
+    g_setenv ("METROGRAPH_TMPDIR", old_tmpdir, TRUE);
+  else
+    g_unsetenv ("METROGRAPH_TMPDIR");
+  g_unlink (output);
+  g_rmdir (tmp);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1016,6 +1073,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/open-files", test_open_files);
   g_test_add_func ("/gui/window/process-read-when-chosen", test_process_read_when_chosen);
   g_test_add_func ("/gui/window/export-view", test_export_view);
+  g_test_add_func ("/gui/window/recover-run", test_recover_run);
   g_test_add_func ("/gui/window/export-groups", test_export_groups);
   g_test_add_func ("/gui/window/size-remembered", test_window_size);
   g_test_add_func ("/gui/window/pixels", test_pixels);

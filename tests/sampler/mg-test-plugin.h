@@ -22,5 +22,7 @@ int test_custom (metric_id_t id, struct timespec *t, uint64_t *out);
 int test_config (metric_id_t id, struct timespec *t, uint64_t *out);
 int test_node (metric_id_t id, struct timespec *t, uint64_t *out);
 int marker_value (metric_id_t id, struct timespec *t, uint64_t *out);
+int faulty_crash (metric_id_t id, struct timespec *t, uint64_t *out);
+int faulty_hang (metric_id_t id, struct timespec *t, uint64_t *out);
 
 #endif /* MG_TEST_PLUGIN_H */
