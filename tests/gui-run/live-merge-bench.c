@@ -20,6 +20,7 @@
 #include "mg-record-reader.h"
 #include "mg-run-session.h"
 #include "record-fixture.h"
+#include "mg-test-common.h"
 
 static gint64
 cpu_now (void)
@@ -63,20 +64,6 @@ write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples)
     }
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-
-      g_unlink (p);
-    }
-  g_rmdir (dir);
-}
 
 static int
 compare_doubles (const void *a, const void *b)
@@ -169,6 +156,6 @@ main (int argc, char **argv)
   input.max_process_samples = 0;
   if (argc <= 5 || strcmp (argv[5], "live") != 0)
     time_merges ("full merge", dir, &input, rounds);
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
   return 0;
 }

@@ -21,6 +21,7 @@
 #include "mg-run-settings-from-profile.h"
 #include "mg-window-private.h"
 #include "run-test-support.h"
+#include "mg-test-common.h"
 
 static GtkApplication *app;
 
@@ -1264,23 +1265,6 @@ test_quit_mid_run (gconstpointer data)
   g_rmdir (dir);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 int
 main (int argc, char **argv)
@@ -1336,6 +1320,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/gui-run/end/sigterm", GINT_TO_POINTER (QUIT_SIGTERM), test_quit_mid_run);
   status = g_test_run ();
   g_object_unref (app);
-  remove_tree (home);
+  mg_test_remove_tree (home);
   return status;
 }

@@ -11,6 +11,7 @@
 #include "gui-test-util.h"
 #include "mg-application.h"
 #include "mg-resources.h"
+#include "mg-test-common.h"
 
 GtkApplication *gui_test_app;
 static char *scratch_home;
@@ -54,23 +55,6 @@ gui_test_init (int *argc, char ***argv)
   g_assert_nonnull (mg_resources_get_resource ());
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 int
 gui_test_run (void)
@@ -78,7 +62,7 @@ gui_test_run (void)
   int status = g_test_run ();
 
   g_clear_object (&gui_test_app);
-  remove_tree (scratch_home);
+  mg_test_remove_tree (scratch_home);
   g_clear_pointer (&scratch_home, g_free);
   return status;
 }

@@ -10,6 +10,7 @@
 
 #include "mg-crc32.h"
 #include "profile-fixture.h"
+#include "mg-test-common.h"
 
 static char *
 make_tmpdir (void)
@@ -21,20 +22,6 @@ make_tmpdir (void)
   return dir;
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
 
 /* The bytes of the fixture profile as saved. */
 static GBytes *
@@ -50,7 +37,7 @@ saved_fixture (void)
   g_assert_true (mg_profile_save (profile, path, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (path, &data, &size, &error));
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
   return g_bytes_new_take (data, size);
 }
 
@@ -67,7 +54,7 @@ load_both (const void *data, gsize size, MgProfile **from_bytes, GError **bytes_
   *from_bytes = mg_profile_load_bytes (bytes, "damaged.mgprof", bytes_error);
   g_assert_true (g_file_set_contents (path, data, (gssize) size, NULL));
   *from_file = mg_profile_load (path, file_error);
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 static void
@@ -121,7 +108,7 @@ test_file_round_trip (void)
   d = g_dir_open (dir, 0, NULL);
   g_assert_cmpstr (g_dir_read_name (d), ==, "run.mgprof");
   g_assert_null (g_dir_read_name (d));
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 static void
@@ -251,7 +238,7 @@ test_file_foreign (void)
   g_assert_null (profile);
   g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NOT_A_PROFILE);
   g_assert_nonnull (strstr (error->message, "empty.mgprof"));
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 static void
@@ -299,7 +286,7 @@ test_file_empty_profile (void)
   g_assert_no_error (error);
   fixture_assert_profiles_equal (profile, loaded);
   g_assert_null (mg_profile_get_process (loaded, 0)->program);
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 /* A file written by format version 1 (tests/fixtures/profile) stays
@@ -492,7 +479,7 @@ test_file_changed_after_open (void)
     g_assert_true (mg_profile_save (replaced, path, &error));
   }
   fixture_assert_profiles_equal (expected, loaded);
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 int
