@@ -356,7 +356,7 @@ test_file_output (void)
   g_assert_no_error (error);
   g_assert_cmpstr (mg_profile_get_run_info (loaded)->output, ==, run->output);
   g_assert_cmpuint (mg_profile_get_run_info (loaded)->output_cut, ==, run->output_cut);
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 /* The last place of a double in a saved file (the processes' own series

@@ -9,24 +9,8 @@
 #include "mg-report-set.h"
 #include "mg-report-writer.h"
 #include "report-fixture.h"
+#include "mg-test-common.h"
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 static void
 test_render (void)
@@ -104,7 +88,7 @@ test_render (void)
                   ink, coloured, width * height);
   g_assert_cmpuint (ink, >, (guint64) width * height / 100);
   g_assert_cmpuint (coloured, >, 5000);
-  remove_tree (dir);
+  mg_test_remove_tree (dir);
 }
 
 int

@@ -7,6 +7,7 @@
 
 #include "mg-diagnostic.h"
 #include "mg-report-set.h"
+#include "mg-test-common.h"
 
 static char *root;
 
@@ -181,23 +182,6 @@ test_refused_file (void)
                                             "must have xmlns=\"" MG_PARTIAL_REPORT_XMLNS "\""));
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 int
 main (int argc, char **argv)
@@ -210,7 +194,7 @@ main (int argc, char **argv)
   g_test_add_func ("/report/set/partial-report-source", test_partial_report_source);
   g_test_add_func ("/report/set/refused-file", test_refused_file);
   status = g_test_run ();
-  remove_tree (root);
+  mg_test_remove_tree (root);
   g_free (root);
   return status;
 }
