@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run plan's keyword table and field syntax. */
 #include "format/mg-plan-keywords.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run plan's grammar (docs/run-plan.md): its keywords with their fields,
  * defaults and limits, the field escapes and the sampler's defaults. Written
  * by app/defs/mg-plan-writer.c, parsed by sampler/mg-plan.c; the command

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Record layout, validation and the launcher's end-of-record write. */
 #include "format/mg-record-format.h"
 

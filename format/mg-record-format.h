@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The per-process record: written by the sampler inside the profiled program,
  * read by the front end (merge, live view), completed by the launcher for a
  * killed process. libc only, so both sides include it and link its helpers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Built-in metric plugin "Energy": the node's CPU package energy from the
  * kernel's powercap (RAPL) interface, /sys/class/powercap/intel-rapl:N/
  * energy_uj for every package domain N (sub-domains such as intel-rapl:0:0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Built-in metric plugin "MPI": calls, bytes and time in MPI, from the
  * counters of the MPI wrapper (libmetrograph-mpi-wrap.so, this source's
  * <preload>), found with dlsym(RTLD_DEFAULT, "metrograph_mpi_counters").

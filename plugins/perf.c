@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Built-in metric plugins "CPU Instructions" (hardware counters) and
  * "Software Events", from Linux perf_event_open(2): one source built twice,
  * with MG_PERF_HARDWARE 1 (libmetrograph-perf-hw.so) or 0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Run plan parser: line-based, TAB-separated fields with \\ \t \n escapes. */
 #include "mg-plan.h"
 

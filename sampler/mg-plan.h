@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run plan (docs/run-plan.md): parsed once, before sampling starts, with
  * libc only. The parsed plan lives until the process ends. */
 #ifndef MG_PLAN_H

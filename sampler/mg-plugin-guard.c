@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fault isolation for plugin calls: a handler for the four synchronous
  * fault signals that jumps out of a plugin call on the thread that made it,
  * and otherwise hands the signal to the program exactly as the kernel would

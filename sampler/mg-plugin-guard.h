@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fault isolation for plugin calls (docs/sampler.md, "When a plugin
  * fails"). A synchronous fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL) raised
  * inside a guarded call is caught on the calling thread and the call

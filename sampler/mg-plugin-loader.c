@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Loading plugin libraries and calling their lifecycle functions. Runs at
  * start and end of sampling only, never in a sampling round. */
 #include <dlfcn.h>

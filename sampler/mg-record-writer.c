@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The record writer: creation at full size, commit, merge. */
 #include "mg-record-writer.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Writer of the per-process record (mg-record-format.h), mapped MAP_SHARED so
  * every committed sample survives the process. No allocation after create. */
 #ifndef MG_RECORD_WRITER_H

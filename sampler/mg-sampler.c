@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The sampler's process lifecycle: start in a constructor, restart in fork
  * children and after a failed exec, finish at exit or exec. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The sampling thread and one sampling round. A round touches only
  * preallocated memory: the mapped record and the runtime tables. */
 #include <errno.h>

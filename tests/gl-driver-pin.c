@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Linked (with export_dynamic) into the test programs that set GL up.
  *
  * Without a GPU (Xvfb) GTK's EGL set-up makes libEGL_mesa load Mesa's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* After a run: the metrics asked for with --enable-metrics that got nothing
  * because their plugin is unavailable on this machine. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The command line's options: parsed with GOptionContext in strict POSIX
  * order, so everything after the profiled program belongs to it. */
 #pragma once

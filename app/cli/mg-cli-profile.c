@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --profile: catalogue → the run's assembly (mg-run-assembly.h) → the
  * launcher's run → merge → profile file → summary → reports (--report). */
 #include "mg-config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --recover RUNDIR: the profile of a run whose metrograph ended before
  * writing it (mg-run-recovery.h), written where that run would have
  * written it, with the usual summary and a line naming the processes that

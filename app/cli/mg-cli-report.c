@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --report PROFILE and --list-reports: the performance report of a profile
  * and the partial report files it is made with. */
 #include "mg-config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The command-line front end: --profile, --list-metrics, --export, --report,
  * --list-reports, --recover, --help, --version. GTK-free. */
 #pragma once

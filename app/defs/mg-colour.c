@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Colour codes of the spec (3.4): hex forms, rgb(), hsv(), hsl() and the SVG
  * 1.1 keywords; and MAP's SpecialLine<n>, which its own files use. */
 #include "mg-config.h"

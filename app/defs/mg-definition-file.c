@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Parser of metric definition files. Unknown elements are ignored on
  * purpose: shipped files carry elements newer than the spec. */
 #include "mg-config.h"

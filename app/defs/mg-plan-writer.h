@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Writes the run plan (docs/run-plan.md) from the catalogue's enabled,
  * available metrics. GTK-free. */
 #pragma once

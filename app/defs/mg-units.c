@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Values and axes scaled for reading. */
 #include "mg-units.h"
 

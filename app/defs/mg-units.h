@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Values and axes scaled for reading: SI prefixes (k, M, G, T) for rates
  * and counts, binary prefixes (KiB, MiB, GiB, TiB) for bytes (units starting
  * with "B"), ns / µs / ms / s for times; percentages with one decimal

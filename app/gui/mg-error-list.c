@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The errors list of the side panel. */
 #include "mg-config.h"
 

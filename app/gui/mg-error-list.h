@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Plugin errors, metric errors and process events worth a look (a crash or
  * kill, recording stopped): counted for the banner and listed with process,
  * time, code and message. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The viewer's file choosers (GtkFileChooserNative, GTK 4.8): opening a
  * profile (Metrograph profiles or all files) and exporting the view or the
  * data (PNG, SVG, PDF, JSON, CSV), saving the report (HTML, text). Each calls back with the chosen file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run details: the run's facts (command line, working folder, hosts,
  * processes, nodes, start in the locale's format, duration, sampling
  * interval, exit status), the single-value metrics and how each process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Which metric rows the window shows, as stateful actions. */
 #include "mg-config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Which metric rows the window shows: the profile's metrics arranged in
  * sections (one per metric group with graphs, a metric in several groups
  * under each, ungrouped metrics under "Other metrics"), and which groups and

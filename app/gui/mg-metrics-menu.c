@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Metrics menu model. */
 #include "mg-config.h"
 

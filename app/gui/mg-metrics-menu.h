@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Metrics menu: presets ("Preset: <group>", "All metrics"), a check
  * item per group and, per group, a submenu with a check item per metric;
  * groups without graphs listed at the end, each its name with the reason

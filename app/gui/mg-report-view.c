@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Report page: header facts, summary, sections; each line a name, a
  * value and a level bar (the report's comparison bar). */
 #include "mg-config.h"

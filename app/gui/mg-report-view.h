@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The viewer's Report page: the performance report of the profile (the
  * same content as metrograph --report) in native widgets, with the partial
  * report files that were refused and why. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Exporting the view with cairo. */
 #include "mg-config.h"
 

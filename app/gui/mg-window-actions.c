@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A viewer window's own actions (open, auto-zoom-vertical, show-info,
  * show-errors, show-metrics-menu, show-help-overlay; export and
  * save-report are in mg-window-export.c, the time view's in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A viewer window's export: the view as an image or document, the data as
  * JSON or CSV (action win.export and mg_window_export), and the performance
  * report as HTML or text (action win.save-report and mg_window_save_report). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window's parts, for its own files only: the instance and what one
  * part asks of another. mg-window.c holds the type, its template and its
  * chrome; mg-window-recent.c the start page's recent profiles;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A viewer window's profile view: the metric rows, the shared time axis
  * with its event marks, the process chooser, the titles, the errors
  * banner, the side panel and the undo notification. */

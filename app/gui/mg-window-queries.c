@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What a viewer window shows, read from its widgets (for tests:
  * mg-window-private.h). */
 #include "mg-config.h"

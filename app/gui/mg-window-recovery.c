@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The start page's interrupted runs: run folders whose metrograph ended
  * before writing the profile (mg-run-folder.h), each with a Recover button
  * (win.recover-run) that writes the profile (mg-run-recovery.h) in a worker

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A viewer window: the type, its template and its chrome (header bar
  * tooltips, menus, settings). The pages and actions are in the other
  * mg-window-*.c files (mg-window-internal.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A viewer window: the start page while nothing is open, a loading page, a
  * clear message when a file cannot be opened, and the profile view (metric
  * rows grouped by metric group, the shared time axis with crash marks, the

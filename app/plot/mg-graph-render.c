@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One metric's graph, drawn with cairo alone. */
 #include "mg-config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run's command line, quoted for a shell. */
 #include "mg-config.h"
 

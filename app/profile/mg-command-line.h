@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run's command line as one line a shell would read back: plain words
  * as they are, others quoted. Shared by the JSON export and the reports.
  * GTK-free. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Streams the profile as JSON: {"info": {...}, "samples": {...}}. */
 #include "mg-config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The merge: list the records, order the processes, align their clocks,
  * then feed one record at a time to the profile builder. */
 #include "mg-config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Merges the per-process sampler records of one run into a profile.
  * Streaming: one record in memory at a time, linear in their number. */
 #pragma once

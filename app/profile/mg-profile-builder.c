@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Puts every process's sample windows onto one common grid and computes the
  * aggregates across processes. The rules are documented in
  * docs/profile-format.md ("How the aggregates are computed"). */

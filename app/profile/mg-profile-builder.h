@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Builds an MgProfile from per-process samples: used by the merge of sampler
  * records and by tests that need profiles of known shape. The builder puts
  * every process's samples onto one grid of sample windows and computes the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The .mgprof file: a 24-byte header (magic, version, payload length,
  * CRC-32) and one little-endian GVariant payload. Layout documented in
  * docs/profile-format.md. Loading trusts nothing: every length, count and

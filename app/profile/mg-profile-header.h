@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The profile file's fixed header (docs/profile-format.md): the magic, the
  * format version (little-endian u32 at 8), the payload's CRC-32 (u32 at 12)
  * and length (u64 at 16); the GVariant payload follows. Shared by the

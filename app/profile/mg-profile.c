@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The profile model: an immutable GObject holding one run. Filled by
  * MgProfileBuilder or by the .mgprof loader; read through the getters. */
 #include "mg-config.h"

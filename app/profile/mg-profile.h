@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The profile: one run's facts, metric definitions, aggregate series across
  * processes, each process's own series, single values, errors and events.
  * Read by the viewer, the exporters and the command line; built by the merge

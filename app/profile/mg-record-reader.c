@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Reading a sampler record: only the header, the tables and the committed
  * slots are read (not the unused capacity), each checked against the file. */
 #include "mg-config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What a run could not measure: the plugins that declined or failed. */
 #include "mg-config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What a run could not measure on this machine: the plugins that declined
  * (absent: error code 0) or failed to load, each named with a short reason
  * taken from its own message. Shared by the command line's summary and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Parser of partial report files. Every rule of seed 000 section 3 is
  * checked here; an error refuses the whole file, a warning keeps it. */
 #include "mg-config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A partial report file (seed 000, section 3): report metrics computed from
  * profile metrics, and subsections listing them. Parsed with every rule of
  * the spec checked; problems go to a diagnostics list as file:line messages

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The HTML report: one page, inline CSS, no scripts; bars are boxes whose
  * width is the value's share of the line's scale, so it prints as shown. */
 #include "mg-config.h"

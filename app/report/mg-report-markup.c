@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Text fields of partial reports, parsed with libxml2's HTML parser and
  * written back through an allow-list. */
 #include "mg-config.h"

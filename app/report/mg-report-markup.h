@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The HTML that partial reports may put in their text fields (spec 3.6):
  * headings, ol/ul/li, span, div, p, a, b, i, img and br. Anything else is
  * dropped: script, style and the like with their content, other tags

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Finding and loading partial report files. */
 #include "mg-config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The partial report files found, in search order, and the reports to
  * show. Search order (the first file with a given report name wins):
  *   1. --reports-path (files or folders, in the order given)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The report's summary: how the processes' time divides between compute
  * (CPU time), MPI (mean call duration × call rate) and neither (I/O,
  * waiting, sleeping), the I/O rates, and one sentence. A share whose

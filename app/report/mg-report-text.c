@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The text report: aligned columns and bars of '#'. */
 #include "mg-config.h"
 

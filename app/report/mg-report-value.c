@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Report metric values from the profile's aggregates. */
 #include "mg-config.h"
 

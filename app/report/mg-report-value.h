@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A report metric's value from the profile (spec 3.3.4): in each sample
  * window the cross-process min, max, mean or sum (sampleValue), combined
  * over the windows by min, max or mean (aggregation; the mean weighted by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The report as text (.txt, --report=-) and as one self-contained HTML
  * page (inline CSS, no scripts, no external resources). GTK-free. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Building a report from a profile and the partial reports. */
 #include "mg-config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A performance report: the facts of a run, a summary of how its time
  * divides, and the sections of the partial reports, each line a name, a
  * value with auto-scaled units and a comparison bar. Built once from a

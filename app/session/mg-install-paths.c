@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Build-tree or installed: decided once from /proc/self/exe. */
 #include "mg-config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Where the sampler, the built-in metric definitions and the report's
  * built-in sections live: in the build folder when the running executable
  * was built there (developers, tests), else in the installed locations.

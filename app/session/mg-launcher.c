@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The child runs in its own process group so that --stop-after and forwarded
  * signals reach everything it started, and not us or whoever started us. When
  * we own the terminal, the child's group gets it for the run (as a shell

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One run put together from its settings: the single path from
  * MgRunSettings to a running program and back to a profile, taken by both
  * front ends (`metrograph --profile` and the window's MgRunSession).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run folder: where a run's plan and the processes' records live while
  * it runs, in METROGRAPH_TMPDIR (else TMPDIR, else /tmp) as
  * metrograph-XXXXXX. It names its front end in a file "owner" (process id

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The options of `metrograph --profile`: one table (name, short form, kind,
  * default, minimum, help) that is the only grammar of a run's settings. The
  * command line's GOption parser is built from it, the run dialog's live

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Recovery of a run whose front end ended before writing its profile
  * (killed with SIGKILL, its terminal lost, out of memory). The program ran
  * on and its sampler kept writing the records in the run folder; the folder

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The program runs in its own process group (mg_launcher_spawn), so Stop
  * and Cancel reach everything it started. Live merges run in a worker
  * thread, one at a time, and publish their profile on the main context. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One profiling run started from the window: checks the settings, puts the
  * run together as the command line does (MgRunAssembly), starts the
  * program through mg_launcher_spawn () in its own process group, captures its stdout and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What one profiling run is made of: the program and its arguments, where
  * and with which environment it runs, MPI processes, the sampler's timing,
  * the metric toggles and where the profile goes. The run dialog edits one;

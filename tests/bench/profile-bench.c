@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Profile benchmark: writes P records of M metrics × N samples into a
  * temporary folder, then times the merge, the save and the load of the
  * profile, and the JSON export. Usage: bench-profile [P M N]. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Report benchmark: the text and the HTML report of a P × M × N profile
  * (64 × 32 × 4096 by default, built in memory) with the built-in sections
  * and examples/report.xml must take at most 200 ms together (CPU time: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Running the built metrograph from tests: paths in the build folder, an
  * isolated environment (no user metric folders), captured output. */
 #pragma once

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Every `metrograph …` command line in the fenced code blocks of README.md
 and docs/*.md runs as written.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What every test area shares: temporary trees. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The catalogue: availability, groups across files, precedence, toggles,
  * and the --list-metrics text. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The colour parser on every form of the spec and every SVG 1.1 keyword. */
 #include <math.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The definition file parser against the spec's examples, files shaped like
  * MAP's shipped ones, and broken files. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run plan's keyword table (format/mg-plan-keywords.h): what the writer
  * in app/defs writes, the parser in sampler/ reads back, field by field. */
 #include <glib/gstdio.h>

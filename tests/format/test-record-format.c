@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The record header's layout and validation, and the launcher's
  * end-of-record write (format/mg-record-format.h). */
 #include <fcntl.h>

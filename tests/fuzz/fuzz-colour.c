@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Colour specifications (app/defs/mg-colour.c), as a definition file's
  * <colour> holds them: any bytes up to the first NUL. */
 #include <glib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Metric definition files (app/defs/mg-definition-file.c): any bytes as
  * the XML of one file; every diagnostic is turned into its message. */
 #include <glib.h>

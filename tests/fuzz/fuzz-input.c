@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* memfd_create needs _GNU_SOURCE, given by meson.build. */
 #include "fuzz-input.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared by the fuzz harnesses: the input as a file that parsers taking a
  * path can open (a memfd, named by /proc/self/fd/N), without touching the
  * disk. */

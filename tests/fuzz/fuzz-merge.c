@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The merge of records into a profile (app/profile/mg-merge.c): any bytes
  * as the one record of a run folder, merged when the reader takes it, with
  * a definition for every metric it names so that the values are used. */

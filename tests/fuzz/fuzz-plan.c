@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run plan parser of the sampler (sampler/mg-plan.c, libc only): any
  * bytes as the plan file. A parsed plan is queried as the sampler does. */
 #include <stdlib.h>

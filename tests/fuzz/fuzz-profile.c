@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Profiles (app/profile/mg-profile-file.c). The input is the payload: the
  * harness writes the header with the right length and checksum, so that
  * every input reaches the structure (an attacker recomputes the CRC in one

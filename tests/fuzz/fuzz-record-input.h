@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The record harnesses' input: a record whose seqlock counter is odd is
  * being rewritten, and the reader retries it with a 1 ms pause each time;
  * the copy made here has it even, so that the fuzzer measures the parser

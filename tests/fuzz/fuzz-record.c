@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sampler records (app/profile/mg-record-reader.c): any bytes as a record
  * file; a record the reader takes is walked as the merge walks it. The
  * merge itself has its own, slower harness (fuzz-merge.c). */

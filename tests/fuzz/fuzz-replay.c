@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The normal test suite's side of the fuzz harnesses: runs one harness on
  * every file of the folders (or files) given, the crash inputs that fuzzing
  * found (tests/fixtures/fuzz/<harness>/) and the seeds, in the sanitized

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* MgMetricGraph and MgTimeAxis in a real window (under Xvfb): pixels,
  * view following, tooltip text, keyboard, scroll and drag. */
 #include "mg-config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What one live refresh of the run view costs: P records of M metrics × N
  * samples, still running (as the records of a run in progress are), read
  * and merged the way MgRunSession merges them while the program runs.

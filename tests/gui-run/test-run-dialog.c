@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run dialog and the live view under Xvfb, driven through their
  * widgets, properties and actions: checks ↔ command line, errors beside the
  * fields, a real run with live graphs, then the saved profile in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fixture profiles for the viewer. */
 #include <math.h>
 #include <signal.h>

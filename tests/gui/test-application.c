@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* How profiles reach windows, under Xvfb: the start page (its buttons and
  * recent list), GApplication's open (what the desktop and a second
  * `metrograph FILE` use: one window per profile, an empty start window

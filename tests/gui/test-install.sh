@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # What `meson install` leaves behind for the desktop: data/meson.build (the
 # real one, with everything it installs) in a project of its own, installed
 # into a temporary prefix. Builds nothing but data/, so it takes seconds and

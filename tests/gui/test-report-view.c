@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The viewer's Report page under Xvfb: the report's facts, summary and
  * sections in native widgets, partial reports from the usual places, a
  * refused file's error shown; Save Report… writes HTML or text. */

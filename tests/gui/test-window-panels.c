@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the window tells besides the graphs, read back from its widgets
  * under Xvfb: the run details panel, the error list, the event marks on the
  * timeline, the rows' and group headers' tooltips, the Metrics menu's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The viewer window under Xvfb: rows and groups shown, presets and toggles
  * through the window's actions, figures of a selection, the errors banner,
  * loading good and bad files, export, and pixels of the rendered window. */

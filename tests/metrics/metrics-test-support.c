@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Support shared by the built-in metric tests and benchmark. */
 #include "metrics-test-support.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Support shared by the built-in metric tests and benchmark: the four
  * sampler hooks (serving customData and recording errors) and loading the
  * built plugins from <build>/plugins. */

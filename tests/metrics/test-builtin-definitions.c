@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The built-in definition files, as the front end reads them: every file in
  * <build>/plugins loads without a warning, every metric is available
  * (its library found beside the file), MAP's ids keep MAP's units and flags,

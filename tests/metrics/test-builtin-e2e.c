@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* End-to-end accuracy of the built-in metrics: workloads with known
  * behaviour run under `metrograph --profile` with <build>/plugins as
  * the metrics folder, and the profile read back. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of the built-in metric plugins, loaded from <build>/plugins and
  * driven directly: initialise, then call getters around workloads whose
  * effect is known. The allinea_* API comes from the sampler's API sources

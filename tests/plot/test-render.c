@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mg_graph_render into image surfaces, checked pixel by pixel. */
 #define _GNU_SOURCE /* memmem */
 #include "mg-config.h"

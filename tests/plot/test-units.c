@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Units scaled for reading: values, value axes and time axes. */
 #include <math.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Merging hand-made records into a profile. */
 #include "mg-config.h"
 

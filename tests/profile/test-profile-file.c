@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The .mgprof file: round trip, and damaged, truncated, foreign and future
  * files rejected with the right error naming the file. */
 #include "mg-config.h"

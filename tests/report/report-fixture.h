@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Profiles of known values for the report tests and the benchmark. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Partial report files: every rule of seed 000 section 3, each reported as
  * file:line with the rule named; the shipped files load cleanly. */
 #include "mg-config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The HTML report in a real browser: Debian's chromium renders it headless
  * to a PNG, which must show the page (not blank) with its coloured bars.
  * Skipped, saying why, when chromium is not installed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* metrograph --report and --list-reports end to end: a profile of the
  * workload with the custom1 example plugin, reported with
  * examples/report.xml. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The HTML of text fields: the spec's subset kept, everything else escaped
  * or dropped, whatever the input. */
 #include "mg-config.h"

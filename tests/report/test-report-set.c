@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Where partial reports are found: the order, what replaces what, the same
  * name twice, and refused files that never stop the others. */
 #include "mg-config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Report metric values: each sampleValue × aggregation against the same
  * figures computed here from the JSON export; single values; metrics not
  * recorded say so, with their error, and are never 0. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The text report against a golden file, and the HTML report: complete,
  * self-contained, the same facts, hostile partial reports made harmless. */
 #include "mg-config.h"

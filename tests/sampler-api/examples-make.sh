@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds a copy of examples/ with its Makefile, as a plugin author would,
 # with warnings fatal, then installs it into a temporary ALLINEA_CONFIG_DIR.
 # Usage: examples-make.sh <source root> [<build root>]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A library whose constructor installs a SIGSEGV handler before the
  * sampler starts (the "installed before us" case): listed after the sampler
  * in LD_PRELOAD, it is initialised first. The handler says so and ends the

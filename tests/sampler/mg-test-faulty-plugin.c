@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A plugin with bugs, for the fault-isolation tests: its getters crash or
  * hang at a known call, and MG_TEST_FAULTY_INIT makes its initialise crash. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The getters and callbacks of the test plugins (named in the test plans). */
 #ifndef MG_TEST_PLUGIN_H
 #define MG_TEST_PLUGIN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The profiled program of the sampler tests.
  *   mg-test-workload run MS STATUS   sleep MS ms, print "hello", exit STATUS
  *   mg-test-workload fork MS         fork a child (run MS, exit 3), wait,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* End-to-end tests of libmetrograph-sampler.so: a workload runs with the
  * sampler preloaded and a hand-written plan, its records are read back and
  * checked against what the test plugin logged. Assertions use the recorded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The one --profile grammar (mg-run-options.h): every option in each
  * spelling through both parsers made from the table (the command line's
  * GOption entries and the run dialog's line), the printer's round trip, and

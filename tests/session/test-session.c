@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Run settings ↔ command line, checks, and the run session end to end with
  * the bundled workload. */
 #include <glib/gstdio.h>

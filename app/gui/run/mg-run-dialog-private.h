@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run dialog's fields and checks, read and driven as a user would:
  * for tests, not for the rest of the application. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Two-way binding by hand: widgets write into the MgRunSettings as the user
  * types; every settings change (typing, a check, a pasted line, "Run
  * again") refreshes the widgets that differ, the checks and the command

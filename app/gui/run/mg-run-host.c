@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Wraps the window's content without touching the window's own code: the
  * child is moved into a stack page, so a viewer window keeps working
  * unchanged on its page. */
