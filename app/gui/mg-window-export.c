@@ -65,6 +65,23 @@ mg_window_export (MgWindow *self, const char *path, GError **error)
                               groups->len, title, dark, path, error);
 }
 
+/* The profile's file name with @extension in place of its own; NULL for a
+ * profile not opened from a file. */
+static char *
+suggested_name (MgWindow *self, const char *extension)
+{
+  g_autofree char *base = NULL;
+  char *dot;
+
+  if (self->file == NULL)
+    return NULL;
+  base = g_file_get_basename (self->file);
+  dot = strrchr (base, '.');
+  if (dot != NULL)
+    *dot = '\0';
+  return g_strconcat (base, extension, NULL);
+}
+
 static void
 on_export_chosen (GFile *file, gpointer user_data)
 {
@@ -85,15 +102,7 @@ mg_window_export_activated (GSimpleAction *action, GVariant *parameter, gpointer
 
   if (self->profile == NULL)
     return;
-  if (self->file != NULL)
-    {
-      g_autofree char *base = g_file_get_basename (self->file);
-      char *dot = strrchr (base, '.');
-
-      if (dot != NULL)
-        *dot = '\0';
-      name = g_strconcat (base, ".png", NULL);
-    }
+  name = suggested_name (self, ".png");
   mg_file_chooser_export (GTK_WINDOW (self), name ? name : "profile.png", on_export_chosen, self);
 }
 
@@ -138,15 +147,7 @@ mg_window_save_report_activated (GSimpleAction *action, GVariant *parameter, gpo
 
   if (self->profile == NULL)
     return;
-  if (self->file != NULL)
-    {
-      g_autofree char *base = g_file_get_basename (self->file);
-      char *dot = strrchr (base, '.');
-
-      if (dot != NULL)
-        *dot = '\0';
-      name = g_strconcat (base, ".html", NULL);
-    }
+  name = suggested_name (self, ".html");
   mg_file_chooser_save_report (GTK_WINDOW (self), name ? name : "report.html", on_report_chosen,
                                self);
 }
