@@ -7,6 +7,7 @@
 
 #include "mg-sampler-hooks.h"
 #include "mg-sampler-state.h"
+#include "mg-scorep-host.h"
 
 static struct timespec
 ns_to_ts (int64_t ns)
@@ -27,6 +28,8 @@ static bool
 call_getter (MgSampler *s, size_t m, struct timespec *t, double *out)
 {
   metric_id_t id = (metric_id_t) (m + 1);
+  if (mg_scorep_owns_metric (s, m))
+    return mg_scorep_read (s, m, ts_to_ns (t), out);
   if (s->plan.metrics[m].is_double)
     {
       double v = NAN;
@@ -106,6 +109,7 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
   slot->t_end_ns = t_end;
   slot->n_raw = 1;
   slot->reserved = 0;
+  mg_scorep_collect (s, slot, n);
   mg_record_commit (w);
 }
 
