@@ -166,9 +166,20 @@ add_counters (MgSampler *s, size_t i)
     }
 }
 
+/* Exit handlers run last registered first: this one, registered once a
+ * plugin has started, ends sampling (and calls finalize) before the
+ * destructors of the statics the plugin made while starting, as C++
+ * plugins do. The sampler's own handler then finds the work done. */
+static void
+finish_before_plugin_statics (int status, void *data)
+{
+  mg_sampler_finish (MG_RECORD_STATE_EXITED, status & 0xff);
+}
+
 void
 mg_scorep_load (MgSampler *s, size_t i)
 {
+  static bool exit_handler;
   const MgPlanSource *src = &s->plan.sources[i];
   char err[MG_RECORD_MSG_LEN];
 
@@ -228,6 +239,8 @@ mg_scorep_load (MgSampler *s, size_t i)
       ss->synchronized = true;
     }
   s->rec.plugins[i].state = MG_PLUGIN_STATE_ACTIVE;
+  if (!exit_handler)
+    exit_handler = on_exit (finish_before_plugin_statics, NULL) == 0;
 }
 
 bool

@@ -14,10 +14,12 @@ class Plugin {
 public:
   std::vector<std::string> metrics;
 
+  // Never destroyed: finalize may come after the program's static
+  // destructors (docs/scorep-plugins.md, limits).
   static Plugin &instance ()
   {
-    static Plugin plugin;
-    return plugin;
+    static Plugin *plugin = new Plugin;
+    return *plugin;
   }
 };
 
