@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Score-P metric plugins in the sampler (mg-scorep-host.h). The lifecycle
  * follows Score-P's order; the clock given to the plugins is the sampler's
  * monotonic clock in nanoseconds, so their timestamps and delta_t are in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Hosting Score-P metric plugins beside MAP's (docs/scorep-plugins.md): a
  * plan source with a scorep_plugin line is loaded here instead of by
  * mg-plugin-loader.c, and its metrics are read here instead of through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Opening and checking Score-P metric plugins (mg-scorep-plugin.h). */
 #include "mg-scorep-plugin.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Opening a Score-P metric plugin and checking what it declares, as Score-P
  * does (docs/scorep-plugins.md): shared by the sampler, which hosts the
  * plugins, and metrograph-scorep-probe, which lists their metrics for the

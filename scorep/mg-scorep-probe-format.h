@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The words of metrograph-scorep-probe's output (mg-scorep-probe.c), read
  * by the front end (app/defs/mg-scorep-defs.c). */
 #ifndef MG_SCOREP_PROBE_FORMAT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* metrograph-scorep-probe NAME [TOKEN…]: loads the Score-P metric plugin
  * NAME as Score-P would, up to get_event_info for each TOKEN, and prints
  * what it offers, for the front end (app/defs/mg-scorep-defs.c), which runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
 #include "mg-cli-options.h"
@@ -68,6 +69,9 @@ given_options (MgRunSettings *settings, gboolean *profile_only, gboolean *toggle
     {
       g_auto (GStrv) words = mg_run_option_print (&options[i], settings);
 
+      /* --report is also a mode of its own (checked with the modes). */
+      if (options[i].kind == MG_RUN_OPTION_REPORT)
+        continue;
       if (words[0] != NULL && options[i].with_list)
         *toggles = TRUE;
       else if (words[0] != NULL)
@@ -76,17 +80,38 @@ given_options (MgRunSettings *settings, gboolean *profile_only, gboolean *toggle
 }
 
 static gboolean
-check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version, GError **error)
+check_report (MgCliOptions *o, GError **error)
+{
+  if (o->reports_path != NULL && !o->report && o->mode != MG_CLI_MODE_LIST_REPORTS)
+    return usage_error (error, _("--reports-path goes with --report or --list-reports"));
+  if (o->baseline_file != NULL && !o->report)
+    return usage_error (error, _("--baseline goes with --report: metrograph --report "
+                                 "--baseline=OLD.mgprof NEW.mgprof"));
+  if (o->mode == MG_CLI_MODE_REPORT && (o->rest[0] == NULL || o->rest[1] != NULL))
+    return usage_error (error, _("--report needs exactly one profile: metrograph --report "
+                                 "PROFILE.mgprof"));
+  if (o->mode == MG_CLI_MODE_LIST_REPORTS && o->rest[0] != NULL)
+    return usage_error (error, _("unexpected argument “%s”"), o->rest[0]);
+  return TRUE;
+}
+
+static gboolean
+check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
+            gboolean list_reports, GError **error)
 {
   gboolean profile_only, toggles;
-  guint n_modes = !!profile + !!list + (o->export_file != NULL) + !!version;
+  guint n_modes;
+
+  o->report = mg_run_settings_get_report (o->settings) != NULL;
+  n_modes = !!profile + !!list + (o->export_file != NULL) + !!version + !!list_reports
+            + (o->report && !profile) + (o->recover_dir != NULL);
 
   given_options (o->settings, &profile_only, &toggles);
   profile_only = profile_only || o->verbose;
 
   if (n_modes > 1)
-    return usage_error (error, _("--profile, --list-metrics, --export and --version cannot be "
-                                 "combined: choose one"));
+    return usage_error (error, _("--profile, --list-metrics, --export, --report, --list-reports, "
+                                 "--recover and --version cannot be combined: choose one"));
   if (version)
     o->mode = MG_CLI_MODE_VERSION;
   else if (profile)
@@ -95,6 +120,22 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version, 
     o->mode = MG_CLI_MODE_LIST_METRICS;
   else if (o->export_file != NULL)
     o->mode = MG_CLI_MODE_EXPORT;
+  else if (o->recover_dir != NULL)
+    o->mode = MG_CLI_MODE_RECOVER;
+  else if (o->report)
+    {
+      const char *file = mg_run_settings_get_report (o->settings);
+
+      o->mode = MG_CLI_MODE_REPORT;
+      o->report_file = *file != '\0' ? g_strdup (file) : NULL;
+    }
+  else if (list_reports)
+    o->mode = MG_CLI_MODE_LIST_REPORTS;
+  else if (o->reports_path != NULL)
+    return usage_error (error, _("--reports-path goes with --report or --list-reports"));
+  else if (o->baseline_file != NULL)
+    return usage_error (error, _("--baseline goes with --report: metrograph --report "
+                                 "--baseline=OLD.mgprof NEW.mgprof"));
   else
     return usage_error (error, _("these options need --profile (or --list-metrics for the metric "
                                  "options)"));
@@ -125,15 +166,18 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version, 
                             o->export_file);
       break;
     case MG_CLI_MODE_LIST_METRICS:
+    case MG_CLI_MODE_RECOVER:
     case MG_CLI_MODE_VERSION:
       if (o->rest[0] != NULL)
         return usage_error (error, _("unexpected argument “%s”"), o->rest[0]);
       break;
+    case MG_CLI_MODE_REPORT:
+    case MG_CLI_MODE_LIST_REPORTS:
     case MG_CLI_MODE_NONE:
     default:
       break;
     }
-  return TRUE;
+  return check_report (o, error);
 }
 
 static const char *
@@ -152,6 +196,14 @@ description (void)
            "      list the metrics, their groups and states\n"
            "  metrograph --export=FILE.json|FILE.csv PROFILE.mgprof\n"
            "      export a profile\n"
+           "  metrograph --report[=FILE.txt|FILE.html|-] [--reports-path=PATH…] PROFILE.mgprof\n"
+           "      write its performance report (both files beside the profile by default)\n"
+           "  metrograph --report --baseline=OLD.mgprof NEW.mgprof\n"
+           "      … with OLD's values and the change beside each value\n"
+           "  metrograph --list-reports [--reports-path=PATH…]\n"
+           "      list the partial report files found, in the order used\n"
+           "  metrograph --recover=RUNDIR\n"
+           "      write the profile of a run whose metrograph was killed\n"
            "\n"
            "Everything after PROGRAM is passed to it. With --profile, the exit status is\n"
            "the program's (128 + signal number if a signal ended it); Metrograph's own\n"
@@ -171,7 +223,7 @@ keep_text (const char *text, gpointer data)
  * values attached to short options in @args are split off for GOption. */
 static GOptionGroup *
 make_group (MgCliOptions *o, GOptionEntry *table, gboolean *profile, gboolean *list,
-            gboolean *version, GStrv *rest, GStrv *args)
+            gboolean *version, gboolean *list_reports, GStrv *rest, GStrv *args)
 {
   const GOptionEntry modes[] = {
     { "profile", 0, 0, G_OPTION_ARG_NONE, profile,
@@ -186,6 +238,16 @@ make_group (MgCliOptions *o, GOptionEntry *table, gboolean *profile, gboolean *l
       _("List the metrics, their groups and states"), NULL },
     { "export", 0, 0, G_OPTION_ARG_FILENAME, &o->export_file,
       _("Export PROFILE to FILE.json or FILE.csv"), _("FILE") },
+    { "list-reports", 0, 0, G_OPTION_ARG_NONE, list_reports,
+      _("List the partial report files found, in the order used, with their errors"), NULL },
+    { "reports-path", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->reports_path,
+      _("Read partial reports from PATH (a file or a folder) first; repeatable"), _("PATH") },
+    { "baseline", 0, 0, G_OPTION_ARG_FILENAME, &o->baseline_file,
+      _("With --report: show OLD.mgprof's values and the change beside each value"),
+      _("OLD.mgprof") },
+    { "recover", 0, 0, G_OPTION_ARG_FILENAME, &o->recover_dir,
+      _("Write the profile of the run in RUNDIR, whose metrograph ended before writing it"),
+      _("RUNDIR") },
     { "version", 0, 0, G_OPTION_ARG_NONE, version,
       _("Print the version"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, rest,
@@ -194,6 +256,7 @@ make_group (MgCliOptions *o, GOptionEntry *table, gboolean *profile, gboolean *l
   };
   /* The table's callbacks get the settings. */
   GOptionGroup *group = g_option_group_new ("metrograph", "", "", o->settings, NULL);
+
   const GOptionEntry *lists[] = { modes, table, others, NULL };
   GStrv split = mg_run_options_split_attached ((const char *const *) *args, lists);
 
@@ -217,7 +280,7 @@ MgCliOptions *
 mg_cli_options_parse (int argc, char **argv, GError **error)
 {
   g_autoptr (MgCliOptions) o = g_new0 (MgCliOptions, 1);
-  gboolean profile = FALSE, list = FALSE, version = FALSE;
+  gboolean profile = FALSE, list = FALSE, version = FALSE, list_reports = FALSE;
   g_auto (GStrv) rest = NULL;
   /* Declared first, freed last: the context's help shows its strings. */
   __attribute__ ((cleanup (free_entries))) GOptionEntry *table = mg_run_options_make_entries ();
@@ -229,7 +292,7 @@ mg_cli_options_parse (int argc, char **argv, GError **error)
     args[i] = g_strdup (argv[i]);
 
   g_option_context_set_main_group (context, make_group (o, table, &profile, &list, &version,
-                                                        &rest, &args));
+                                                        &list_reports, &rest, &args));
   g_option_context_set_translate_func (context, keep_text, NULL, NULL);
   g_option_context_set_summary (context, _("Profile programs with MAP-compatible metric plugins."));
   g_option_context_set_description (context, description ());
@@ -246,7 +309,7 @@ mg_cli_options_parse (int argc, char **argv, GError **error)
       memmove (o->rest, o->rest + 1, g_strv_length (o->rest) * sizeof (char *));
     }
 
-  if (!check_mode (o, profile, list, version, error))
+  if (!check_mode (o, profile, list, version, list_reports, error))
     return NULL;
   return g_steal_pointer (&o);
 }
@@ -258,6 +321,10 @@ mg_cli_options_free (MgCliOptions *o)
     return;
   g_clear_object (&o->settings);
   g_free (o->export_file);
+  g_free (o->report_file);
+  g_free (o->baseline_file);
+  g_strfreev (o->reports_path);
+  g_free (o->recover_dir);
   g_strfreev (o->rest);
   g_free (o);
 }

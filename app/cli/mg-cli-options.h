@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The command line's options: parsed with GOptionContext in strict POSIX
  * order, so everything after the profiled program belongs to it. */
 #pragma once
@@ -22,6 +23,9 @@ typedef enum {
   MG_CLI_MODE_PROFILE,
   MG_CLI_MODE_LIST_METRICS,
   MG_CLI_MODE_EXPORT,
+  MG_CLI_MODE_REPORT,
+  MG_CLI_MODE_LIST_REPORTS,
+  MG_CLI_MODE_RECOVER,
   MG_CLI_MODE_VERSION,
 } MgCliMode;
 
@@ -31,6 +35,11 @@ typedef struct {
    * and its arguments; --list-metrics reads the metric options. */
   MgRunSettings *settings;
   char *export_file;
+  gboolean report;        /* --report given (the table's option, in the settings) */
+  char *report_file;      /* --report=FILE PROFILE: .txt, .html or "-"; NULL: both beside it */
+  GStrv reports_path;     /* --reports-path, in the order given */
+  char *baseline_file;    /* --baseline: a profile to compare the report with */
+  char *recover_dir;      /* --recover: a run folder whose front end ended */
   GStrv rest;             /* the program and its arguments, or the profile to export */
   gboolean verbose;       /* --profile: every plugin and metric error in full */
 } MgCliOptions;

@@ -1,12 +1,13 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --profile: catalogue → the run's assembly (mg-run-assembly.h) → the
- * launcher's run → merge → profile file → summary. */
+ * launcher's run → merge → profile file → summary → reports (--report). */
 #include "mg-config.h"
 
 #include <glib/gi18n.h>
 
 #include "mg-cli-catalogue.h"
+#include "mg-cli-enable-check.h"
 #include "mg-cli-summary.h"
-#include "mg-cli-unavailable.h"
 #include "mg-cli.h"
 #include "mg-output-name.h"
 #include "mg-run-assembly.h"
@@ -120,9 +121,11 @@ mg_cli_profile (const MgCliOptions *o)
                         o->verbose);
   if (ranks != NULL)
     mg_cli_print_rank_selection (profile, ranks);
+  if (o->report && !mg_cli_write_report (o, profile, output,
+                                         mg_run_settings_get_report (o->settings)))
+    return status != 0 ? status : MG_EXIT_PROFILE_FILE;
   /* Asked for and not measured: a script should notice (docs/cli.md). */
-  if (!mg_cli_unavailable_check_enabled (profile, catalogue,
-                                         mg_run_settings_get_enable_metrics (o->settings))
+  if (!mg_cli_check_enabled (profile, catalogue, mg_run_settings_get_enable_metrics (o->settings))
       && status == 0)
     return MG_EXIT_METRICS;
   return status;

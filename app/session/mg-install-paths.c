@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Build-tree or installed: decided once from /proc/self/exe. */
 #include "mg-config.h"
 
@@ -45,4 +46,12 @@ mg_install_paths_get_scorep_probe (void)
   if (mg_install_paths_in_build_tree ())
     return g_build_filename (MG_BUILD_ROOT, "scorep", MG_SCOREP_PROBE_NAME, NULL);
   return g_build_filename (MG_PKGLIBDIR, MG_SCOREP_PROBE_NAME, NULL);
+}
+
+char *
+mg_install_paths_get_reports_dir (void)
+{
+  if (mg_install_paths_in_build_tree ())
+    return g_build_filename (MG_SOURCE_ROOT, "data", "reports", NULL);
+  return g_build_filename (MG_PKGDATADIR, "reports", NULL);
 }

@@ -1,6 +1,8 @@
-/* Where the sampler and the built-in metric definitions live: in the build
- * folder when the running executable was built there (developers, tests),
- * else in the installed locations. GTK-free. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Where the sampler, the built-in metric definitions and the report's
+ * built-in sections live: in the build folder when the running executable
+ * was built there (developers, tests), else in the installed locations.
+ * GTK-free. */
 #pragma once
 
 #include <glib.h>
@@ -16,5 +18,7 @@ char *mg_install_paths_get_sampler (void);
 char *mg_install_paths_get_scorep_probe (void);
 /* Absolute path of the built-in metric definitions folder. */
 char *mg_install_paths_get_metrics_dir (void);
+/* Absolute path of the report's built-in sections (partial report files). */
+char *mg_install_paths_get_reports_dir (void);
 
 G_END_DECLS

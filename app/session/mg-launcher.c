@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The child runs in its own process group so that --stop-after and forwarded
  * signals reach everything it started, and not us or whoever started us. When
  * we own the terminal, the child's group gets it for the run (as a shell
@@ -234,8 +235,8 @@ make_run_dir (MgLauncher *self, GError **error)
                      "writable folder)"), local_error->message);
       return FALSE;
     }
-  self->record_dir = g_build_filename (self->run_dir, "records", NULL);
-  self->plan_path = g_build_filename (self->run_dir, "run.plan", NULL);
+  self->record_dir = g_build_filename (self->run_dir, MG_RUN_FOLDER_RECORDS, NULL);
+  self->plan_path = g_build_filename (self->run_dir, MG_RUN_FOLDER_PLAN, NULL);
   self->run_id = g_strdup_printf ("%s-%d", stamp, (int) getpid ());
   if (g_mkdir (self->record_dir, 0700) != 0)
     {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Runs one program under the sampler: a private run folder (records and the
  * run plan), LD_PRELOAD and METROGRAPH_PLAN in its environment, optionally
  * through mpirun; stdio passes through, terminating signals are forwarded,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* MPI launchers: recognising mpirun / mpiexec / srun on a command line,
  * building the "mpirun -n N" command for --np, and the launcher programs the
  * sampler must skip. GTK-free. */

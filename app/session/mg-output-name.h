@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Names of profile files: MAP's default pattern, and suffixes that keep an
  * existing file from being overwritten. GTK-free. */
 #pragma once

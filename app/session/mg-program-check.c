@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Reads the ELF header and program headers only: a static executable has no
  * PT_INTERP, so the dynamic loader (and with it LD_PRELOAD) never runs. */
 #include "mg-config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Why a program cannot be sampled through LD_PRELOAD: looked at before the
  * run so that a run without samples can be explained. GTK-free. */
 #pragma once

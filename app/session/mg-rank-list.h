@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* MPI rank lists as MAP's --select-ranks takes them ("5,6-10"): parsed,
  * checked and written back in a canonical form (sorted, merged ranges), the
  * form the run plan's select_ranks line carries. GTK-free. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Completes the record of a process the sampler could not close: a process
  * killed by a signal leaves its record RUNNING (the sampler installs no
  * signal handler, docs/sampler.md); the launcher, which reaped it, knows the

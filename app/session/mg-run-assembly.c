@@ -1,6 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
 #include "mg-run-assembly.h"
+
+#include "mg-run-command-line.h"
 
 #include <math.h>
 
@@ -22,6 +25,8 @@ struct _MgRunAssembly
   MgLauncher *launcher;
   char *working_folder;
   guint n_threads;             /* the default name's _<T>t */
+  char *output;                /* the program's, NULL when not captured */
+  guint64 output_cut;
 };
 
 G_DEFINE_FINAL_TYPE (MgRunAssembly, mg_run_assembly, G_TYPE_OBJECT)
@@ -37,6 +42,7 @@ mg_run_assembly_finalize (GObject *object)
   g_clear_object (&self->catalogue);
   g_clear_object (&self->settings);
   g_free (self->working_folder);
+  g_free (self->output);
   G_OBJECT_CLASS (mg_run_assembly_parent_class)->finalize (object);
 }
 
@@ -53,21 +59,20 @@ mg_run_assembly_init (MgRunAssembly *self)
   self->groups = g_ptr_array_new ();
 }
 
-/* The enabled metrics' definitions, and the groups that show one of them:
- * the profile carries them so that it opens where the plugins are not. */
-static void
-collect_definitions (MgRunAssembly *self)
+void
+mg_run_assembly_collect_definitions (MgCatalogue *catalogue, GPtrArray *metrics,
+                                     GPtrArray *groups)
 {
-  for (guint i = 0; i < mg_catalogue_get_n_metrics (self->catalogue); i++)
+  for (guint i = 0; i < mg_catalogue_get_n_metrics (catalogue); i++)
     {
-      const MgCatalogueMetric *metric = mg_catalogue_get_metric (self->catalogue, i);
+      const MgCatalogueMetric *metric = mg_catalogue_get_metric (catalogue, i);
 
       if (metric->enabled && metric->available)
-        g_ptr_array_add (self->metrics, (gpointer) metric->def);
+        g_ptr_array_add (metrics, (gpointer) metric->def);
     }
-  for (guint i = 0; i < mg_catalogue_get_n_groups (self->catalogue); i++)
+  for (guint i = 0; i < mg_catalogue_get_n_groups (catalogue); i++)
     {
-      const MgCatalogueGroup *group = mg_catalogue_get_group (self->catalogue, i);
+      const MgCatalogueGroup *group = mg_catalogue_get_group (catalogue, i);
 
       for (guint j = 0; j < group->members->len; j++)
         {
@@ -75,7 +80,7 @@ collect_definitions (MgRunAssembly *self)
 
           if (member->enabled && member->available)
             {
-              g_ptr_array_add (self->groups, (gpointer) group->group);
+              g_ptr_array_add (groups, (gpointer) group->group);
               break;
             }
         }
@@ -128,6 +133,21 @@ write_plan (MgRunAssembly *self, GError **error)
   return mg_plan_write (self->catalogue, &plan, mg_launcher_get_plan_path (self->launcher), error);
 }
 
+/* The settings as the line that repeats the run, in the run folder: what
+ * recovery reads if this front end ends before writing the profile. */
+static gboolean
+write_command (MgRunAssembly *self, GError **error)
+{
+  g_autoptr (MgRunSettings) settings = mg_run_settings_copy (self->settings);
+  g_autofree char *path = g_build_filename (mg_launcher_get_run_dir (self->launcher),
+                                            MG_RUN_FOLDER_COMMAND, NULL);
+  g_autofree char *line = NULL;
+
+  mg_run_settings_set_working_folder (settings, self->working_folder);
+  line = mg_run_settings_to_command_line (settings, NULL);
+  return g_file_set_contents (path, line, -1, error);
+}
+
 MgRunAssembly *
 mg_run_assembly_new (MgRunSettings *settings, MgCatalogue *catalogue, GError **error)
 {
@@ -142,10 +162,10 @@ mg_run_assembly_new (MgRunSettings *settings, MgCatalogue *catalogue, GError **e
                                         : g_get_current_dir ();
   if (!mg_run_settings_apply_toggles (self->settings, catalogue, error))
     return NULL;
-  collect_definitions (self);
+  mg_run_assembly_collect_definitions (self->catalogue, self->metrics, self->groups);
   self->launcher = make_launcher (self, error);
   if (self->launcher == NULL || !mg_launcher_prepare (self->launcher, error)
-      || !write_plan (self, error))
+      || !write_plan (self, error) || !write_command (self, error))
     return NULL;
   return g_steal_pointer (&self);
 }
@@ -181,9 +201,19 @@ mg_run_assembly_merge (MgRunAssembly *self, int exit_status, guint max_process_s
     .start_time_us = mg_launcher_get_start_time_us (self->launcher),
     .exit_status = exit_status,
     .max_process_samples = max_process_samples,
+    .output = self->output,
+    .output_cut = self->output_cut,
   };
 
   return mg_merge_records (mg_launcher_get_record_dir (self->launcher), &input, error);
+}
+
+void
+mg_run_assembly_set_output (MgRunAssembly *self, const char *output, guint64 output_cut)
+{
+  g_free (self->output);
+  self->output = g_strdup (output);
+  self->output_cut = output_cut;
 }
 
 char *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One run put together from its settings: the single path from
  * MgRunSettings to a running program and back to a profile, taken by both
  * front ends (`metrograph --profile` and the window's MgRunSession).
@@ -30,6 +31,11 @@ MgRunAssembly *mg_run_assembly_new (MgRunSettings *settings, MgCatalogue *catalo
                                     GError **error);
 
 MgRunSettings *mg_run_assembly_get_settings (MgRunAssembly *self);
+/* Adds @catalogue's enabled and available definitions to @metrics, and the
+ * groups that show one of them to @groups: what a profile carries so that it
+ * opens where the plugins are not. */
+void mg_run_assembly_collect_definitions (MgCatalogue *catalogue, GPtrArray *metrics,
+                                          GPtrArray *groups);
 MgLauncher *mg_run_assembly_get_launcher (MgRunAssembly *self);
 /* Where the program runs (absolute). */
 const char *mg_run_assembly_get_working_folder (MgRunAssembly *self);
@@ -40,6 +46,10 @@ const char *mg_run_assembly_get_working_folder (MgRunAssembly *self);
  * started. */
 MgProfile *mg_run_assembly_merge (MgRunAssembly *self, int exit_status,
                                   guint max_process_samples, GError **error);
+/* What the program printed (stdout and stderr as they came, output_cut
+ * bytes before it left out), for the profiles merged from now on. Not
+ * while a merge runs. */
+void mg_run_assembly_set_output (MgRunAssembly *self, const char *output, guint64 output_cut);
 /* The profile's path: the settings' output read as -o is, else MAP's name
  * (mg_output_name_choose) in the working folder. */
 char *mg_run_assembly_choose_output (MgRunAssembly *self, MgProfile *profile);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Checks of run settings before a run starts, one field at a time, with a
  * sentence to show beside the field (the run dialog) or in an error. GTK-free. */
 #pragma once

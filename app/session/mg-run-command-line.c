@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
 #include "mg-run-command-line.h"
@@ -165,7 +166,8 @@ option_error (GError **error, const char *format, ...)
 }
 
 /* The option at w->i and its value: "--long=value", "--long value",
- * "-s value" or "-svalue". NULL when the word is no option of the table. */
+ * "-s value" or "-svalue" ("--report" alone: NULL). NULL when the word is
+ * no option of the table. */
 static const MgRunOption *
 match_option (Words *w, const char **value, GError **error, gboolean *failed)
 {
@@ -177,6 +179,13 @@ match_option (Words *w, const char **value, GError **error, gboolean *failed)
   if (option != NULL && eq != NULL)
     {
       *value = eq + 1;
+      w->i++;
+      return option;
+    }
+  if (option != NULL && option->kind == MG_RUN_OPTION_REPORT)
+    {
+      /* Its value is optional, and only ever attached. */
+      *value = NULL;
       w->i++;
       return option;
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The `metrograph --profile …` line equivalent to run settings, and back:
  * what the run dialog shows under its fields so that a run made in the
  * window can be repeated in a batch job, and what it reads when a line is

@@ -1,6 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
 #include "mg-run-folder.h"
+
+#include "mg-record-reader.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
@@ -25,8 +28,8 @@ parent_folder (void)
 
 /* Field 22 of /proc/PID/stat: when the process started, in clock ticks
  * since boot. 0 when there is no such process. */
-static guint64
-process_start_time (int pid)
+guint64
+mg_run_folder_process_start_time (int pid)
 {
   g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
   g_autofree char *text = NULL;
@@ -51,7 +54,7 @@ write_owner (const char *folder, GError **error)
 {
   g_autofree char *path = g_build_filename (folder, MG_RUN_FOLDER_OWNER, NULL);
   g_autofree char *text = g_strdup_printf ("pid %d\nstart %" G_GUINT64_FORMAT "\n", (int) getpid (),
-                                           process_start_time ((int) getpid ()));
+                                           mg_run_folder_process_start_time ((int) getpid ()));
 
   return g_file_set_contents (path, text, -1, error);
 }
@@ -124,7 +127,7 @@ mg_run_folder_is_live (const char *path)
   if (!mg_run_folder_read_owner (path, &pid, &start_time))
     return FALSE;
   /* Another process with the same id started later. */
-  return process_start_time (pid) == start_time;
+  return mg_run_folder_process_start_time (pid) == start_time;
 }
 
 /* Ours, and a run folder whose front end is gone. */
@@ -139,13 +142,32 @@ is_stale (const char *path)
          && mg_run_folder_read_owner (path, &pid, &start_time) && !mg_run_folder_is_live (path);
 }
 
-guint
-mg_run_folder_sweep (void)
+gboolean
+mg_run_folder_has_samples (const char *path)
+{
+  g_autofree char *records = g_build_filename (path, MG_RUN_FOLDER_RECORDS, NULL);
+  g_autoptr (GDir) dir = g_dir_open (records, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *record = g_build_filename (records, name, NULL);
+      MgRecordHeader header;
+
+      if (g_str_has_suffix (name, MG_RECORD_SUFFIX)
+          && mg_record_file_read_header (record, &header, NULL) && header.n_samples > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Calls found (path, pid) for every stale run folder of ours. */
+static void
+for_each_stale (void (*found) (const char *path, int pid, gpointer data), gpointer data)
 {
   g_autofree char *parent = parent_folder ();
   g_autoptr (GDir) dir = g_dir_open (parent, 0, NULL);
   const char *name;
-  guint n = 0;
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     {
@@ -159,10 +181,57 @@ mg_run_folder_sweep (void)
       if (!is_stale (path))
         continue;
       mg_run_folder_read_owner (path, &pid, &start_time);
-      mg_run_folder_remove (path);
-      g_printerr (_("metrograph: removed %s, left by metrograph process %d, which ended "
-                    "without removing it\n"), path, pid);
-      n++;
+      found (path, pid, data);
     }
+}
+
+static void
+add_recoverable (const char *path, int pid, gpointer data)
+{
+  if (mg_run_folder_has_samples (path))
+    g_ptr_array_add (data, g_strdup (path));
+}
+
+static int
+compare_paths (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(char *const *) a, *(char *const *) b);
+}
+
+GStrv
+mg_run_folder_find_recoverable (void)
+{
+  GPtrArray *paths = g_ptr_array_new ();
+
+  for_each_stale (add_recoverable, paths);
+  g_ptr_array_sort (paths, compare_paths);
+  g_ptr_array_add (paths, NULL);
+  return (GStrv) g_ptr_array_free (paths, FALSE);
+}
+
+static void
+sweep_one (const char *path, int pid, gpointer data)
+{
+  guint *n_removed = data;
+
+  if (mg_run_folder_has_samples (path))
+    {
+      g_printerr (_("metrograph: %s holds the records of a run whose metrograph (process %d) "
+                    "ended before writing its profile; metrograph --recover %s writes it\n"),
+                  path, pid, path);
+      return;
+    }
+  mg_run_folder_remove (path);
+  g_printerr (_("metrograph: removed %s, left by metrograph process %d, which ended "
+                "without removing it\n"), path, pid);
+  (*n_removed)++;
+}
+
+guint
+mg_run_folder_sweep (void)
+{
+  guint n = 0;
+
+  for_each_stale (sweep_one, &n);
   return n;
 }

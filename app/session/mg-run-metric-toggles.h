@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run settings' metric toggles seen metric by metric and group by group,
  * as the run dialog's checks show them. The settings keep the shortest
  * --enable-metrics / --disable-metrics lists that give the chosen states

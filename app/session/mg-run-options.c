@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
 #include "mg-run-options.h"
@@ -37,6 +38,9 @@ static const MgRunOption options[] = {
     N_("NAME,…"), N_("Host these Score-P metric plugins (libNAME.so on the library path)"), NULL },
   { "--scorep-metrics", 0, "scorep-metrics", MG_RUN_OPTION_ENTRIES, 0, 0, TRUE,
     N_("NAME:TOKEN,…"), N_("Record these metrics of Score-P plugin NAME (repeatable)"), NULL },
+  { "--report", 0, "report", MG_RUN_OPTION_REPORT, 0, 0, FALSE,
+    N_("FILE"), N_("Also write the performance report: FILE.txt, FILE.html, - (text on "
+                   "standard output), or both beside the profile"), NULL },
 };
 
 const MgRunOption *
@@ -185,6 +189,14 @@ mg_run_option_parse (const MgRunOption *option, const char *text, MgRunSettings 
         append_to_strv (settings, option->property, entries);
         return TRUE;
       }
+    case MG_RUN_OPTION_REPORT:
+      /* NULL or "": the switch alone. */
+      if (text != NULL && *text != '\0' && strcmp (text, "-") != 0
+          && !g_str_has_suffix (text, ".txt") && !g_str_has_suffix (text, ".html"))
+        return value_error (error, option, text, _("the file name must end in .txt or .html, "
+                                                   "or be - for the text on standard output"));
+      g_object_set (settings, option->property, text != NULL ? text : "", NULL);
+      return TRUE;
     default:
       g_return_val_if_reached (FALSE);
     }
@@ -266,6 +278,12 @@ mg_run_option_print (const MgRunOption *option, MgRunSettings *settings)
           add_taken (words, option_word (option, folders[i]));
         break;
       }
+    case MG_RUN_OPTION_REPORT:
+      if (g_strcmp0 (g_value_get_string (&value), "") == 0)
+        g_strv_builder_add (words, option->name);
+      else if (g_value_get_string (&value) != NULL)
+        add_taken (words, option_word (option, g_value_get_string (&value)));
+      break;
     default:
       g_return_val_if_reached (NULL);
     }
@@ -294,6 +312,8 @@ mg_run_options_make_entries (void)
       entries[i].short_name = option->short_name;
       entries[i].flags = option->kind == MG_RUN_OPTION_PATH || option->kind == MG_RUN_OPTION_FOLDERS
                            ? G_OPTION_FLAG_FILENAME : 0;
+      if (option->kind == MG_RUN_OPTION_REPORT)
+        entries[i].flags = G_OPTION_FLAG_FILENAME | G_OPTION_FLAG_OPTIONAL_ARG;
       entries[i].arg = G_OPTION_ARG_CALLBACK;
       entries[i].arg_data = (gpointer) on_option;
       /* Translated here: the help carries the default. */
@@ -355,6 +375,12 @@ mg_run_options_split_attached (const char *const *argv, const GOptionEntry *cons
       if (word[1] == '-')
         {
           entry = strchr (word, '=') == NULL ? find_entry (entry_lists, word + 2, 0) : NULL;
+          if (entry != NULL && (entry->flags & G_OPTION_FLAG_OPTIONAL_ARG))
+            {
+              /* "--report PROGRAM": the next word is not the value. */
+              add_taken (out, g_strconcat (word, "=", NULL));
+              continue;
+            }
           g_strv_builder_add (out, word);
         }
       else

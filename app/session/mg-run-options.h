@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The options of `metrograph --profile`: one table (name, short form, kind,
  * default, minimum, help) that is the only grammar of a run's settings. The
  * command line's GOption parser is built from it, the run dialog's live
@@ -31,6 +32,7 @@ typedef enum {
   MG_RUN_OPTION_IDS,             /* metric or group ids, comma-separated, repeatable */
   MG_RUN_OPTION_FOLDERS,         /* folders, one per use, repeatable */
   MG_RUN_OPTION_ENTRIES,         /* "NAME:VALUE", one per use, repeatable */
+  MG_RUN_OPTION_REPORT,          /* a switch with an optional file: --name or --name=FILE */
 } MgRunOptionKind;
 
 typedef struct {
@@ -73,7 +75,9 @@ GOptionEntry *mg_run_options_make_entries (void);
 void mg_run_options_free_entries (GOptionEntry *entries);
 
 /* GOption reads no value attached to a short option ("-n4", "-ofile"):
- * @argv with those split in two ("-n" "4"), up to the first word that is
+ * @argv with those split in two ("-n" "4"), and an optional value's option
+ * written bare ("--report") marked as such ("--report=") so that GOption
+ * does not take the next word for its value, up to the first word that is
  * neither an option nor an option's value (PROGRAM), where GOption stops in
  * strict POSIX order. @entry_lists: the parser's entries, NULL-terminated. */
 GStrv mg_run_options_split_attached (const char *const *argv,

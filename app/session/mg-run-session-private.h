@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* For tests only: what the session does off the main thread. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The program runs in its own process group (mg_launcher_spawn), so Stop
  * and Cancel reach everything it started. Live merges run in a worker
  * thread, one at a time, and publish their profile on the main context. */
@@ -14,6 +15,9 @@
 
 #include <gio/gunixinputstream.h>
 
+#include "mg-install-paths.h"
+#include "mg-report-set.h"
+#include "mg-report-writer.h"
 #include "mg-run-assembly.h"
 #include "mg-run-check.h"
 #include "mg-stopper.h"
@@ -53,6 +57,8 @@ struct _MgRunSession
   char *message;
   GString *output;
   guint output_lines;
+  GString *kept_output;        /* what the profile keeps: the last MG_PROFILE_OUTPUT_MAX bytes */
+  guint64 kept_cut;            /* bytes left out before it */
   gboolean output_open;        /* the pipe has not reached its end yet */
   guint output_wait_id;        /* after the exit: how long we wait for that end */
   MgRunSessionSaveHook save_hook;
@@ -129,6 +135,7 @@ mg_run_session_finalize (GObject *object)
   g_free (self->output_path);
   g_free (self->message);
   g_string_free (self->output, TRUE);
+  g_string_free (self->kept_output, TRUE);
   G_OBJECT_CLASS (mg_run_session_parent_class)->finalize (object);
 }
 
@@ -184,6 +191,7 @@ mg_run_session_init (MgRunSession *self)
 {
   self->cancellable = g_cancellable_new ();
   self->output = g_string_new (NULL);
+  self->kept_output = g_string_new (NULL);
   self->exit_status = -1;
   mg_stopper_init (&self->stopper, 0, MG_STOPPER_GRACE_S);
   self->refresh_ms = DEFAULT_REFRESH_MS;
@@ -246,6 +254,16 @@ append_output (MgRunSession *self, const char *text, gsize len)
         break;
       g_string_erase (self->output, 0, nl - self->output->str + 1);
       self->output_lines--;
+    }
+  /* The profile's copy: bounded in bytes, its start dropped in large steps
+   * (the builder trims it to the exact bound, at a character). */
+  g_string_append (self->kept_output, valid);
+  if (self->kept_output->len > 2 * MG_PROFILE_OUTPUT_MAX)
+    {
+      gsize drop = self->kept_output->len - MG_PROFILE_OUTPUT_MAX;
+
+      g_string_erase (self->kept_output, 0, (gssize) drop);
+      self->kept_cut += drop;
     }
   g_signal_emit (self, signals[SIGNAL_OUTPUT], 0, valid);
 }
@@ -328,6 +346,27 @@ merge_job_new (MgRunSession *self, gboolean final)
   return job;
 }
 
+/* --report (the dialog's Write a report): as the command line writes them;
+ * standard output is the command line's alone. A report is an extra: its
+ * failure is logged, the profile stays. */
+static void
+write_report (MergeJob *job, MgProfile *profile, const char *path)
+{
+  const char *report_file = mg_run_settings_get_report (mg_run_assembly_get_settings (job->run));
+  g_autofree char *installed = NULL;
+  g_autoptr (MgReportSet) set = NULL;
+  g_autoptr (MgReport) report = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (report_file == NULL || strcmp (report_file, "-") == 0)
+    return;
+  installed = mg_install_paths_get_reports_dir ();
+  set = mg_report_set_load (NULL, installed);
+  report = mg_report_new (profile, path, set->reports);
+  if (!mg_report_save_for_profile (report, path, report_file, &error))
+    g_warning ("the report of %s was not written: %s", path, error->message);
+}
+
 /* The file the command line would write, then the save. */
 static FinalResult *
 save_final (MergeJob *job, MgProfile *profile)
@@ -339,7 +378,10 @@ save_final (MergeJob *job, MgProfile *profile)
   if (job->save_hook != NULL)
     job->save_hook (path, job->save_hook_data);
   if (mg_profile_save (profile, path, &result->save_error))
-    result->path = g_steal_pointer (&path);
+    {
+      write_report (job, profile, path);
+      result->path = g_steal_pointer (&path);
+    }
   return result;
 }
 
@@ -554,6 +596,8 @@ finish_run (MgRunSession *self)
       set_state (self, MG_RUN_STATE_CANCELLED);
       return;
     }
+  /* The program's last words are in: the profile keeps them. */
+  mg_run_assembly_set_output (self->run, self->kept_output->str, self->kept_cut);
   start_merge (self, TRUE, on_final_merged);
 }
 
@@ -824,6 +868,14 @@ guint
 mg_run_session_get_n_refreshes (MgRunSession *self)
 {
   return self->n_refreshes;
+}
+
+char *
+mg_run_session_dup_program_name (MgRunSession *self)
+{
+  const char *program = mg_run_settings_get_program (self->settings);
+
+  return g_path_get_basename (program != NULL ? program : "?");
 }
 
 char *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One profiling run started from the window: checks the settings, puts the
  * run together as the command line does (MgRunAssembly), starts the
  * program through mg_launcher_spawn () in its own process group, captures its stdout and
@@ -84,6 +85,9 @@ int mg_run_session_get_pid (MgRunSession *self);
 /* How many live merges have been published. */
 guint mg_run_session_get_n_refreshes (MgRunSession *self);
 
+/* The program's name as the user gave it (the settings' program, without
+ * its folder): what the viewer's header and the run view call the run. */
+char *mg_run_session_dup_program_name (MgRunSession *self);
 /* The program's stdout and stderr so far, the last max lines (2000). The
  * "output" signal passes each new chunk as it arrives. */
 char *mg_run_session_dup_output (MgRunSession *self);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* "Run again": the settings a profile was recorded with, read from its run
  * facts (command line, working folder, interval, samples, processes) and
  * the metrics it holds. GTK-free. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
 #include "mg-run-settings.h"
@@ -27,6 +28,7 @@ struct _MgRunSettings
   GStrv scorep_metrics;
   GStrv metrics_path;
   char *output;
+  char *report;
   char *select_ranks;
 };
 
@@ -51,6 +53,7 @@ enum {
   PROP_METRICS_PATH,
   PROP_OUTPUT,
   PROP_SELECT_RANKS,
+  PROP_REPORT,
   N_PROPS
 };
 
@@ -103,6 +106,7 @@ mg_run_settings_finalize (GObject *object)
   g_strfreev (self->scorep_metrics);
   g_strfreev (self->metrics_path);
   g_free (self->output);
+  g_free (self->report);
   g_free (self->select_ranks);
   G_OBJECT_CLASS (mg_run_settings_parent_class)->finalize (object);
 }
@@ -131,6 +135,7 @@ mg_run_settings_get_property (GObject *object, guint prop_id, GValue *value, GPa
     case PROP_METRICS_PATH: g_value_set_boxed (value, self->metrics_path); break;
     case PROP_OUTPUT: g_value_set_string (value, self->output); break;
     case PROP_SELECT_RANKS: g_value_set_string (value, self->select_ranks); break;
+    case PROP_REPORT: g_value_set_string (value, self->report); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -160,6 +165,7 @@ mg_run_settings_set_property (GObject *object, guint prop_id, const GValue *valu
     case PROP_METRICS_PATH: mg_run_settings_set_metrics_path (self, g_value_get_boxed (value)); break;
     case PROP_OUTPUT: mg_run_settings_set_output (self, g_value_get_string (value)); break;
     case PROP_SELECT_RANKS: mg_run_settings_set_select_ranks (self, g_value_get_string (value)); break;
+    case PROP_REPORT: mg_run_settings_set_report (self, g_value_get_string (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -218,6 +224,7 @@ mg_run_settings_class_init (MgRunSettingsClass *klass)
   props[PROP_METRICS_PATH] = strv_prop ("metrics-path");
   props[PROP_OUTPUT] = string_prop ("output");
   props[PROP_SELECT_RANKS] = string_prop ("select-ranks");
+  props[PROP_REPORT] = string_prop ("report");
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
 
@@ -279,7 +286,8 @@ mg_run_settings_equal (MgRunSettings *a, MgRunSettings *b)
          && strv_equal0 ((const char *const *) a->scorep_metrics, (const char *const *) b->scorep_metrics)
          && strv_equal0 ((const char *const *) a->metrics_path, (const char *const *) b->metrics_path)
          && g_strcmp0 (a->output, b->output) == 0
-         && g_strcmp0 (a->select_ranks, b->select_ranks) == 0;
+         && g_strcmp0 (a->select_ranks, b->select_ranks) == 0
+         && g_strcmp0 (a->report, b->report) == 0;
 }
 
 #define STRING_ACCESSORS(field, PROP)                                              \
@@ -323,6 +331,25 @@ STRING_ACCESSORS (arguments, PROP_ARGUMENTS)
 STRING_ACCESSORS (working_folder, PROP_WORKING_FOLDER)
 STRING_ACCESSORS (output, PROP_OUTPUT)
 STRING_ACCESSORS (select_ranks, PROP_SELECT_RANKS)
+
+const char *
+mg_run_settings_get_report (MgRunSettings *self)
+{
+  return self->report;
+}
+
+/* Unlike the other strings, "" is a value of its own here: the reports
+ * beside the profile. */
+void
+mg_run_settings_set_report (MgRunSettings *self, const char *report)
+{
+  if (g_strcmp0 (self->report, report) == 0)
+    return;
+  g_free (self->report);
+  self->report = g_strdup (report);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_REPORT]);
+}
+
 STRV_ACCESSORS (env_set, PROP_ENV_SET)
 STRV_ACCESSORS (env_unset, PROP_ENV_UNSET)
 STRV_ACCESSORS (enable_metrics, PROP_ENABLE_METRICS)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What one profiling run is made of: the program and its arguments, where
  * and with which environment it runs, MPI processes, the sampler's timing,
  * the metric toggles and where the profile goes. The run dialog edits one;
@@ -7,7 +8,8 @@
  * Defaults (the command line's): no MPI (n-processes 0), interval 0 and
  * max-samples 0 (the sampler's own defaults, format/mg-plan-keywords.h), start-after
  * and stop-after 0 (none), no toggles, output NULL (the MAP-style name in the
- * working folder), select-ranks NULL (every MPI rank sampled). */
+ * working folder), select-ranks NULL (every MPI rank sampled), report NULL
+ * (none). */
 #pragma once
 
 #include <glib-object.h>
@@ -75,6 +77,11 @@ void mg_run_settings_set_output (MgRunSettings *self, const char *output);
  * mg_rank_list_normalise ()'s canonical form); NULL: every rank. */
 const char *mg_run_settings_get_select_ranks (MgRunSettings *self);
 void mg_run_settings_set_select_ranks (MgRunSettings *self, const char *ranks);
+/* --report: NULL, none; "": the text and HTML reports beside the profile
+ * (its name with .txt and .html); a path ending in .txt or .html: that one
+ * report; "-": the text on standard output. */
+const char *mg_run_settings_get_report (MgRunSettings *self);
+void mg_run_settings_set_report (MgRunSettings *self, const char *report);
 
 /* The program's environment: @base (NULL: ours) with env-unset removed and
  * env-set added. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Score-P metric plugins as metric definitions (docs/scorep-plugins.md):
  * each chosen plugin is listed by metrograph-scorep-probe in a short-lived
  * child (a plugin that crashes or hangs takes only the child down) and

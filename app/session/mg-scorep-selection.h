@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Which Score-P metric plugins a run hosts and with which tokens, the
  * Score-P way and Metrograph's (docs/scorep-plugins.md):
  *   SCOREP_METRIC_PLUGINS=a,b in the program's environment (separator

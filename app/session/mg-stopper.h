@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* How a profiled program is ended when asked to (--stop-after, Stop in the
  * window, Cancel): SIGTERM to its process group (and SIGCONT, so that a
  * stopped program gets it), then SIGKILL after a grace period if it is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Score-P metric plugin interface, version 1: what a metric plugin library
  * exports. Written for Metrograph from the documented ABI
  * (docs/scorep-plugins.md); a plugin written for Score-P compiles against

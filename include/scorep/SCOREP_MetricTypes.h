@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Score-P metric plugin interface, version 1: the enumerations and the
  * small structures a metric plugin exchanges with its host. Written for
  * Metrograph from the documented ABI (docs/scorep-plugins.md); a plugin

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* CPU-bound workload for the sampler benchmark: a fixed amount of integer
  * work, so that any extra CPU time is the sampler's. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sampler overhead benchmark (run by hand, not by CI):
  *   bench-sampler [RUNS] [ITERATIONS]
  * runs the CPU-bound workload RUNS times without and RUNS times with the

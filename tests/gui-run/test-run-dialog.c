@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run dialog and the live view under Xvfb, driven through their
  * widgets, properties and actions: checks ↔ command line, errors beside the
  * fields, a real run with live graphs, then the saved profile in the
@@ -21,6 +22,7 @@
 #include "mg-run-settings-from-profile.h"
 #include "mg-window-private.h"
 #include "run-test-support.h"
+#include "mg-test-common.h"
 
 static GtkApplication *app;
 
@@ -566,6 +568,29 @@ find_message_dialog (void)
   return NULL;
 }
 
+/* The Write a report switch is --report in the live line, both ways; a
+ * report file written in the line stays while the switch is on. */
+static void
+test_report_switch (void)
+{
+  MgRunDialog *dialog = fixture_dialog ();
+  GtkSwitch *report = GTK_SWITCH (mg_run_dialog_get_field (dialog, "report"));
+
+  type_into (dialog, "program", "./app");
+  g_assert_false (gtk_switch_get_active (report));
+  gtk_switch_set_active (report, TRUE);
+  assert_command (dialog, "metrograph --profile --report ./app");
+  gtk_switch_set_active (report, FALSE);
+  assert_command (dialog, "metrograph --profile ./app");
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile --report=run.html ./app");
+  g_assert_true (gtk_switch_get_active (report));
+  g_assert_cmpstr (mg_run_settings_get_report (mg_run_dialog_get_settings (dialog)), ==,
+                   "run.html");
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile ./app");
+  g_assert_false (gtk_switch_get_active (report));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 static MgRunDialog *
 find_dialog (void)
 {
@@ -618,6 +643,8 @@ typedef struct {
   const char *stop_after;      /* typed into Stop after, when set */
   GHashTable *figures;         /* distinct texts of the live figures label */
   guint figures_checked;       /* times the label was compared with the session */
+  guint titles_checked;        /* live profiles, and those whose window title named the run */
+  guint titles_right;
 } Live;
 
 /* The live rows are grouped as the viewer groups them, and a group
@@ -658,6 +685,15 @@ on_live_profile (MgRunSession *session, GParamSpec *pspec, Live *live)
   live->live_updates = mg_run_view_get_n_updates (view);
   live->samples_seen = MAX (live->samples_seen, mg_run_session_get_n_samples (session));
   track_groups (live, view);
+  /* The header names the run on screen, by the program's name as typed. */
+  {
+    GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (view));
+    g_autofree char *name = mg_run_session_dup_program_name (session);
+
+    live->titles_checked++;
+    if (GTK_IS_WINDOW (root) && g_strcmp0 (gtk_window_get_title (GTK_WINDOW (root)), name) == 0)
+      live->titles_right++;
+  }
 }
 
 static void
@@ -808,6 +844,8 @@ test_live_run (void)
   g_test_message ("figures: %u checks, %u different texts", live.figures_checked,
                   g_hash_table_size (live.figures));
   g_assert_cmpuint (g_hash_table_size (live.figures), >=, 5);
+  g_assert_cmpuint (live.titles_checked, >=, 4);
+  g_assert_cmpuint (live.titles_right, ==, live.titles_checked);
   g_clear_pointer (&live.figures, g_hash_table_unref);
   output = mg_run_view_dup_output (mg_run_host_get_view (live.host));
   g_assert_nonnull (strstr (output, "argument: two words"));
@@ -826,7 +864,19 @@ test_live_run (void)
   visible = mg_window_get_visible_metric_ids (window);
   g_assert_true (g_strv_contains ((const char *const *) visible, "cpu_time_percentage"));
   g_assert_true (g_str_has_prefix (mg_run_host_get_banner_text (live.host), "The profile was saved as "));
+  /* The saved profile on screen: its title again, by the name typed. */
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "run-workload");
   g_assert_true (g_file_test (mg_run_session_get_output_path (session), G_FILE_TEST_IS_REGULAR));
+  /* What the program printed is part of the profile, in the file too. */
+  g_assert_nonnull (strstr (mg_profile_get_run_info (profile)->output, "argument: two words"));
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (MgProfile) saved = mg_profile_load (mg_run_session_get_output_path (session), &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (mg_profile_get_run_info (saved)->output, "step 2.0 s"));
+    g_assert_cmpuint (mg_profile_get_run_info (saved)->output_cut, ==, 0);
+  }
   if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
     save_png (GTK_WIDGET (window), "run-result.png");
 
@@ -1216,23 +1266,6 @@ test_quit_mid_run (gconstpointer data)
   g_rmdir (dir);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 int
 main (int argc, char **argv)
@@ -1275,6 +1308,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/dialog/bad-line-blocks-profile", test_bad_line_blocks_profile);
   g_test_add_func ("/gui-run/dialog/processes-and-ranks", test_processes_and_ranks);
   g_test_add_func ("/gui-run/dialog/completion-lazy", test_completion_lazy);
+  g_test_add_func ("/gui-run/dialog/report-switch", test_report_switch);
   g_test_add_func ("/gui-run/app/actions", test_app_actions);
   g_test_add_func ("/gui-run/run/live", test_live_run);
   g_test_add_func ("/gui-run/run/failures", test_failures);
@@ -1287,6 +1321,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/gui-run/end/sigterm", GINT_TO_POINTER (QUIT_SIGTERM), test_quit_mid_run);
   status = g_test_run ();
   g_object_unref (app);
-  remove_tree (home);
+  mg_test_remove_tree (home);
   return status;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 // A Score-P metric plugin written in C++, as plugins built on C++ wrappers
 // are: the header must compile unchanged as C++. STRICTLY_SYNC, PER_THREAD;
 // token "cxx_level" gives one ABSOLUTE_POINT metric of value 42.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A Score-P metric plugin for the tests, built once per run_per × sync
  * combination and fault (meson.build passes the macros below). Its values
  * are known functions of the clock Metrograph gives it, so tests can check

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Score-P metric plugins end to end: our test plugins (scorep-test-plugin.c,
  * on LD_LIBRARY_PATH) chosen by --scorep-plugins / --scorep-metrics or by
  * SCOREP_METRIC_PLUGINS, run under `metrograph --profile`, and the profile

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Helpers of the run tests: catalogues, the bundled workload, waiting on the
  * main loop. */
 #pragma once

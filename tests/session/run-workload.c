@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The bundled example program of the run tests: prints a line every 0.1 s
  * while it burns CPU and grows its memory, then obeys its arguments in order:
  *   work=SECONDS  burn CPU, allocate, print progress

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Run folders name their front end (mg-run-folder.h): a live one is left
  * alone, one whose front end has ended (or whose process id now belongs to
  * a later process) is removed by the sweep with a note on stderr, a kept

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The one --profile grammar (mg-run-options.h): every option in each
  * spelling through both parsers made from the table (the command line's
  * GOption entries and the run dialog's line), the printer's round trip, and
@@ -104,6 +105,10 @@ test_every_option (void)
     { { "--disable-metrics=x", "--disable-metrics", "y,z" }, "disable-metrics", "x|y|z" },
     { { "--scorep-plugins=a, b", "--scorep-plugins", "c" }, "scorep-plugins", "a|b|c" },
     { { "--scorep-metrics=a:x,y", "--scorep-metrics", "b:z" }, "scorep-metrics", "a:x,y|b:z" },
+    /* The switch alone is "": both reports beside the profile. */
+    { { "--report" }, "report", "\"\"" },
+    { { "--report=run.html" }, "report", "\"run.html\"" },
+    { { "--report=-" }, "report", "\"-\"" },
   };
   guint n_options;
   const MgRunOption *options = mg_run_options_get (&n_options);
@@ -145,6 +150,7 @@ test_bad_values (void)
     { { "--stop-after=nan" }, "--stop-after=nan: give a number of seconds greater than 0" },
     { { "--select-ranks=1,x" }, "--select-ranks=1,x: “x” is not a rank" },
     { { "--output=" }, "--output=: give a file or folder name" },
+    { { "--report=run.pdf" }, "--report=run.pdf: the file name must end in .txt or .html" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -192,6 +198,7 @@ set_everything (MgRunSettings *s)
   mg_run_settings_set_metrics_path (s, paths);
   mg_run_settings_set_scorep_plugins (s, scorep_plugins);
   mg_run_settings_set_scorep_metrics (s, scorep_metrics);
+  mg_run_settings_set_report (s, "report dir/run.html");
 }
 
 /* parse (print (s)) == s, with every option given and with none. */
@@ -254,6 +261,40 @@ test_print_through_goption (void)
 
       g_assert_cmpstr (got, ==, want);
     }
+}
+
+/* --report's value is optional and only ever attached: the word after
+ * "--report" is the program, in both parsers. */
+static void
+test_report_switch (void)
+{
+  const char *args[] = { "--report", "./app", "--report=x.txt", NULL };
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgRunSettings) by_goption = NULL;
+  g_autofree char *line = NULL;
+  GOptionEntry *entries = mg_run_options_make_entries ();
+  const GOptionEntry *lists[] = { entries, NULL };
+  const char *argv[] = { "metrograph", "--report", "./app", "--report=x.txt", NULL };
+  g_auto (GStrv) split = mg_run_options_split_attached (argv, lists);
+
+  /* The dialog's line: the program's own --report stays its argument. */
+  g_assert_true (mg_run_settings_set_from_command_line (s, "metrograph --profile --report ./app "
+                                                        "--report=x.txt", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (mg_run_settings_get_report (s), ==, "");
+  g_assert_cmpstr (mg_run_settings_get_program (s), ==, "./app");
+  g_assert_cmpstr (mg_run_settings_get_arguments (s), ==, "--report=x.txt");
+  line = mg_run_settings_to_command_line (s, NULL);
+  g_assert_cmpstr (line, ==, "metrograph --profile --report ./app --report=x.txt");
+  /* The command line: marked as given without a value, the rest untouched. */
+  g_assert_cmpstr (split[1], ==, "--report=");
+  g_assert_cmpstr (split[2], ==, "./app");
+  g_assert_cmpstr (split[3], ==, "--report=x.txt");
+  mg_run_options_free_entries (entries);
+  by_goption = parse_goption (args, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (mg_run_settings_get_report (by_goption), ==, "");
 }
 
 /* The rules between options, decided once: the command line's words and
@@ -356,6 +397,7 @@ main (int argc, char **argv)
   g_test_add_func ("/session/options/round-trip", test_round_trip);
   g_test_add_func ("/session/options/print-through-goption", test_print_through_goption);
   g_test_add_func ("/session/options/decided-rules", test_decided_rules);
+  g_test_add_func ("/session/options/report-switch", test_report_switch);
   g_test_add_func ("/session/options/help-from-table", test_help_from_table);
   return g_test_run ();
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The session's helpers directly: output names, rank lists, the program
  * check, MPI launchers, install paths. */
 #include "mg-config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Run settings ↔ command line, checks, and the run session end to end with
  * the bundled workload. */
 #include <glib/gstdio.h>
@@ -664,6 +665,35 @@ test_session_exit_status (void)
   g_rmdir (dir);
 }
 
+/* Write a report (--report): both reports beside the saved profile. */
+static void
+test_session_report (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5", dir);
+  g_autoptr (MgRunSession) session = NULL;
+  g_autofree char *stem = NULL, *text_path = NULL, *html_path = NULL, *text = NULL;
+  const char *path;
+  Watch w = { 0 };
+
+  mg_run_settings_set_report (s, "");
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  path = mg_run_session_get_output_path (session);
+  stem = g_strndup (path, strlen (path) - strlen (".mgprof"));
+  text_path = g_strconcat (stem, ".txt", NULL);
+  html_path = g_strconcat (stem, ".html", NULL);
+  g_assert_true (g_file_get_contents (text_path, &text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (text, "Performance report\n"));
+  g_assert_nonnull (strstr (text, "run-workload work=0.5"));
+  g_assert_true (g_file_test (html_path, G_FILE_TEST_IS_REGULAR));
+  g_unlink (text_path);
+  g_unlink (html_path);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_session_crash (void)
 {
@@ -1130,6 +1160,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/live-merge/combines-slots", test_live_merge_combines_slots);
   g_test_add_func ("/run/session/live-and-saved", test_session_live_and_saved);
   g_test_add_func ("/run/session/exit-status", test_session_exit_status);
+  g_test_add_func ("/run/session/report", test_session_report);
   g_test_add_func ("/run/session/crash", test_session_crash);
   g_test_add_func ("/run/session/static", test_session_static);
   g_test_add_func ("/run/session/stop-and-cancel", test_session_stop_and_cancel);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Keeps the application alive while a run started from it has not
  * finished: each watched session holds the application (g_application_hold)
  * until its state is DONE, FAILED or CANCELLED, so a window closed during a

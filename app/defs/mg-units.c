@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Values and axes scaled for reading. */
 #include "mg-units.h"
 
@@ -25,6 +26,9 @@ typedef struct {
   double divisor;
   char *unit;
 } Scale;
+
+/* Percentages read alike whatever their size: "4.6 %", "88.8 %", "100.0 %". */
+#define PERCENT_DECIMALS 1
 
 static const char *const si_prefixes[] = { "", "k", "M", "G", "T", "P" };
 static const char *const binary_prefixes[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi" };
@@ -189,10 +193,26 @@ mg_units_format_value (const MgMetricDef *def, double value)
   shown = value * info.factor;
   scale = choose_scale (&info, shown);
   shown /= scale.divisor;
-  decimals = def && def->decimal_places >= 0 ? def->decimal_places : significant_decimals (shown);
+  if (def && def->decimal_places >= 0)
+    decimals = def->decimal_places;
+  else if (info.kind == UNIT_PERCENT)
+    decimals = PERCENT_DECIMALS;
+  else
+    decimals = significant_decimals (shown);
   text = format_number_unit (shown, decimals, scale.unit);
   g_free (scale.unit);
   return text;
+}
+
+char *
+mg_units_dup_family (const MgMetricDef *def)
+{
+  UnitInfo info;
+
+  classify (def, &info);
+  if (info.kind == UNIT_TIME)
+    return g_strconcat ("s", info.rest, NULL);
+  return g_strdup (info.unit);
 }
 
 /* Trims "1.50" to "1.5" and "2.00" to "2". */
@@ -274,6 +294,24 @@ nice_step (double raw)
   return 10 * magnitude;
 }
 
+/* The smallest value of the ladder 1, 1.1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8
+ * (× a power of ten) at least value (> 0): an axis end close above the
+ * data, so little of a row is left empty. */
+static double
+nice_ceil (double value)
+{
+  static const double ladder[] = { 1, 1.1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10 };
+  double magnitude;
+
+  if (!(value > 0) || !isfinite (value))
+    return 1;
+  magnitude = pow (10, floor (log10 (value)));
+  for (guint i = 0; i < G_N_ELEMENTS (ladder); i++)
+    if (value <= ladder[i] * magnitude * (1 + 1e-9))
+      return ladder[i] * magnitude;
+  return 10 * magnitude;
+}
+
 static int
 step_decimals (double step)
 {
@@ -298,6 +336,7 @@ mg_axis_new (const MgMetricDef *def, double data_min, double data_max, guint max
   UnitInfo info;
   Scale scale;
   double lo, hi, slo, shi, step, first, last, to_raw;
+  gboolean axis_flat;
   guint n;
   int decimals;
   MgAxis *axis;
@@ -321,28 +360,38 @@ mg_axis_new (const MgMetricDef *def, double data_min, double data_max, guint max
       lo = hi;
       hi = tmp;
     }
+  axis_flat = lo == 0 && hi == 0;
   if (lo >= 0)
     lo = 0;
-  if (info.kind == UNIT_PERCENT && lo >= 0 && hi <= 100)
-    hi = 100;
   if (hi <= lo)
     hi = lo == 0 ? 1 : lo + fabs (lo);
   if (hi <= lo)
     hi = lo + 1;
 
+  /* The ends close beyond the data on the prefix that reads them (a new
+   * end may need the next prefix: 1000 µs is 1 ms). */
   scale = choose_scale (&info, MAX (fabs (lo), fabs (hi)));
-  slo = lo / scale.divisor;
-  shi = hi / scale.divisor;
+  shi = hi > 0 ? nice_ceil (hi / scale.divisor) : 0;
+  slo = lo < 0 ? -nice_ceil (-lo / scale.divisor) : 0;
+  {
+    Scale rescaled = choose_scale (&info, MAX (fabs (slo), fabs (shi)) * scale.divisor);
+
+    if (rescaled.divisor != scale.divisor)
+      {
+        shi *= scale.divisor / rescaled.divisor;
+        slo *= scale.divisor / rescaled.divisor;
+        g_free (scale.unit);
+        scale = rescaled;
+      }
+    else
+      g_free (rescaled.unit);
+  }
+  /* A percentage the data keeps within 100 never goes past 100. */
+  if (info.kind == UNIT_PERCENT && hi <= 100 && shi > 100)
+    shi = 100;
   step = nice_step ((shi - slo) / (max_ticks - 1));
-  first = floor (slo / step + 1e-9) * step;
-  last = ceil (shi / step - 1e-9) * step;
-  /* Rounding can add a tick: widen the step until they fit. */
-  while ((guint) llround ((last - first) / step) + 1 > max_ticks)
-    {
-      step = nice_step (step * 1.01);
-      first = floor (slo / step + 1e-9) * step;
-      last = ceil (shi / step - 1e-9) * step;
-    }
+  first = ceil (slo / step - 1e-9) * step;
+  last = floor (shi / step + 1e-9) * step;
   n = (guint) llround ((last - first) / step) + 1;
 
   axis = axis_alloc (n);
@@ -355,8 +404,9 @@ mg_axis_new (const MgMetricDef *def, double data_min, double data_max, guint max
       axis->ticks[i] = shown * to_raw;
       axis->labels[i] = format_number_unit (shown, decimals, scale.unit);
     }
-  axis->min = first * to_raw;
-  axis->max = last * to_raw;
+  axis->min = slo * to_raw;
+  axis->max = shi * to_raw;
+  axis->flat = axis_flat;
   if (axis->min > axis->max)
     {
       double tmp = axis->min;
