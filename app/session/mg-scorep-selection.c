@@ -11,6 +11,9 @@
 #define PLUGINS_VARIABLE "SCOREP_METRIC_PLUGINS"
 #define SEPARATOR_VARIABLE "SCOREP_METRIC_PLUGINS_SEP"
 #define DEFAULT_SEPARATOR ","
+#define PLUGINS_OPTION "--scorep-plugins"
+#define METRICS_OPTION "--scorep-metrics"
+#define FIELD_BLANKS " \t\n"
 
 void
 mg_scorep_choice_free (MgScorepChoice *choice)
@@ -154,4 +157,57 @@ mg_scorep_selection_get (MgRunSettings *settings, const char *const *environment
         }
     }
   return g_steal_pointer (&choices);
+}
+
+char *
+mg_scorep_selection_to_text (MgRunSettings *settings)
+{
+  g_autoptr (GStrvBuilder) words = g_strv_builder_new ();
+  g_auto (GStrv) all = NULL;
+
+  g_strv_builder_addv (words, (const char **) mg_run_settings_get_scorep_plugins (settings));
+  g_strv_builder_addv (words, (const char **) mg_run_settings_get_scorep_metrics (settings));
+  all = g_strv_builder_end (words);
+  return g_strjoinv (" ", all);
+}
+
+/* @text's words through the table's two options into @out (new settings). */
+static gboolean
+parse_words (const char *text, MgRunSettings *out, GError **error)
+{
+  g_auto (GStrv) words = g_strsplit_set (text != NULL ? text : "", FIELD_BLANKS, -1);
+
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      const char *name = strchr (words[i], ':') != NULL ? METRICS_OPTION : PLUGINS_OPTION;
+
+      if (*words[i] != '\0'
+          && !mg_run_option_parse (mg_run_options_lookup (name), words[i], out, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+mg_scorep_selection_set_from_text (MgRunSettings *settings, const char *text, GError **error)
+{
+  g_autoptr (MgRunSettings) read = mg_run_settings_new ();
+
+  if (!parse_words (text, read, error))
+    return FALSE;
+  mg_run_settings_set_scorep_plugins (settings, mg_run_settings_get_scorep_plugins (read));
+  mg_run_settings_set_scorep_metrics (settings, mg_run_settings_get_scorep_metrics (read));
+  return TRUE;
+}
+
+gboolean
+mg_scorep_selection_text_matches (MgRunSettings *settings, const char *text)
+{
+  g_autoptr (MgRunSettings) read = mg_run_settings_new ();
+
+  return parse_words (text, read, NULL)
+         && g_strv_equal (mg_run_settings_get_scorep_plugins (read),
+                          mg_run_settings_get_scorep_plugins (settings))
+         && g_strv_equal (mg_run_settings_get_scorep_metrics (read),
+                          mg_run_settings_get_scorep_metrics (settings));
 }

@@ -28,6 +28,17 @@ void mg_scorep_choice_free (MgScorepChoice *choice);
 GPtrArray *mg_scorep_selection_get (MgRunSettings *settings, const char *const *environment,
                                     GError **error);
 
+/* The run dialog's one field for both options: words separated by blanks,
+ * "NAME" (or "A,B") for --scorep-plugins and "NAME:TOKEN,TOKEN" for
+ * --scorep-metrics, read and written through the option table. */
+char *mg_scorep_selection_to_text (MgRunSettings *settings);
+/* FALSE with the option's error, @settings unchanged, when a word does not
+ * read. */
+gboolean mg_scorep_selection_set_from_text (MgRunSettings *settings, const char *text,
+                                            GError **error);
+/* Whether @text reads as what @settings already hold. */
+gboolean mg_scorep_selection_text_matches (MgRunSettings *settings, const char *text);
+
 /* The environment variable holding @name's tokens: SCOREP_METRIC_<NAME>. */
 char *mg_scorep_selection_tokens_variable (const char *name);
 
