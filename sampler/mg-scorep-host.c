@@ -236,7 +236,12 @@ mg_scorep_load (MgSampler *s, size_t i)
       }
   if (mg_scorep_has_synchronize (info))
     {
-      info->synchronize (true, SCOREP_METRIC_SYNCHRONIZATION_MODE_BEGIN);
+      /* As Score-P in a multi-process (MPI) measurement: BEGIN_MPP in
+       * place of BEGIN. The process is responsible: a PER_HOST or ONCE
+       * plugin is loaded only in the process that reads it. */
+      info->synchronize (true, s->rec.header->rank >= 0
+                                 ? SCOREP_METRIC_SYNCHRONIZATION_MODE_BEGIN_MPP
+                                 : SCOREP_METRIC_SYNCHRONIZATION_MODE_BEGIN);
       ss->synchronized = true;
     }
   s->rec.plugins[i].state = MG_PLUGIN_STATE_ACTIVE;

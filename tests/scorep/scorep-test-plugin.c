@@ -204,7 +204,7 @@ synchronize (bool is_responsible, SCOREP_MetricSynchronizationMode mode)
 {
   log_call ("synchronize", mode == SCOREP_METRIC_SYNCHRONIZATION_MODE_BEGIN ? "begin"
                            : mode == SCOREP_METRIC_SYNCHRONIZATION_MODE_END ? "end" : "begin_mpp");
-  if (mode == SCOREP_METRIC_SYNCHRONIZATION_MODE_BEGIN)
+  if (mode != SCOREP_METRIC_SYNCHRONIZATION_MODE_END)
     begin_ns = clock_now ();
 }
 

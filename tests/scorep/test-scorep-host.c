@@ -264,20 +264,15 @@ test_faults_and_versions (Fixture *f, gconstpointer data)
 
 /* initialize fails: an error naming it; the program still runs profiled.
  * The order of the calls (MGT_SCOREP_LOG) is Score-P's. */
-static void
-test_init_failure_and_order (Fixture *f, gconstpointer data)
+/* The calls made in the sampled process (the one that called
+ * add_counter), from the plugin's log, each followed by ";". */
+static char *
+sampled_calls (const char *log)
 {
-  g_autofree char *log = g_build_filename (f->dir, "calls.log", NULL);
-  g_autofree char *log_env = g_strconcat ("MGT_SCOREP_LOG=", log, NULL);
-  const char *options[] = { "--scorep-metrics=mgt_process_async:level", NULL };
-  const char *env[] = { log_env, NULL };
-  g_autoptr (MgProfile) p = profile (f, options, env);
   g_autofree char *calls = NULL;
-  g_autoptr (GString) sampled = g_string_new (NULL);
+  GString *sampled = g_string_new (NULL);
 
-  g_assert_cmpfloat (value_of (p, "scorep:mgt_process_async:level"), ==, 2.5);
   g_assert_true (g_file_get_contents (log, &calls, NULL, NULL));
-  /* The sampled process: the one that called add_counter. */
   g_auto (GStrv) lines = g_strsplit (calls, "\n", -1);
   const char *pid = NULL;
   for (guint i = 0; lines[i] != NULL; i++)
@@ -288,7 +283,22 @@ test_init_failure_and_order (Fixture *f, gconstpointer data)
   for (guint i = 0; lines[i] != NULL; i++)
     if (g_str_has_prefix (lines[i], prefix))
       g_string_append_printf (sampled, "%s;", lines[i] + strlen (prefix));
-  g_assert_cmpstr (sampled->str, ==,
+  return g_string_free (sampled, FALSE);
+}
+
+static void
+test_init_failure_and_order (Fixture *f, gconstpointer data)
+{
+  g_autofree char *log = g_build_filename (f->dir, "calls.log", NULL);
+  g_autofree char *log_env = g_strconcat ("MGT_SCOREP_LOG=", log, NULL);
+  const char *options[] = { "--scorep-metrics=mgt_process_async:level", NULL };
+  const char *env[] = { log_env, NULL };
+  g_autoptr (MgProfile) p = profile (f, options, env);
+  g_autofree char *sampled = NULL;
+
+  g_assert_cmpfloat (value_of (p, "scorep:mgt_process_async:level"), ==, 2.5);
+  sampled = sampled_calls (log);
+  g_assert_cmpstr (sampled, ==,
                    "get_info;set_clock_function;initialize clock;get_event_info level;"
                    "add_counter level;synchronize begin;synchronize end;finalize;");
 
@@ -306,6 +316,25 @@ test_init_failure_and_order (Fixture *f, gconstpointer data)
   g_assert_nonnull (failed);
   g_assert_nonnull (strstr (plugin_error (failed, "scorep:mgt_process_sync"),
                             "initialize returned 3"));
+}
+
+/* In an MPI process (a rank in the launcher's variables) the measurement
+ * begins with BEGIN_MPP, as in Score-P's multi-process measurements; the
+ * plugin starts counting there. */
+static void
+test_mpi_begin_mpp (Fixture *f, gconstpointer data)
+{
+  g_autofree char *log = g_build_filename (f->dir, "calls.log", NULL);
+  g_autofree char *log_env = g_strconcat ("MGT_SCOREP_LOG=", log, NULL);
+  const char *options[] = { "--scorep-metrics=mgt_process_sync:counter", NULL };
+  const char *env[] = { log_env, "OMPI_COMM_WORLD_RANK=0", NULL };
+  g_autoptr (MgProfile) p = profile (f, options, env);
+  g_autofree char *sampled = sampled_calls (log);
+
+  g_assert_nonnull (strstr (sampled, "add_counter counter;synchronize begin_mpp;"));
+  g_assert_null (strstr (sampled, "synchronize begin;"));
+  g_assert_true (g_str_has_suffix (sampled, "synchronize end;finalize;"));
+  g_assert_cmpfloat (fabs (value_of (p, "scorep:mgt_process_sync:counter") - 1000), <, 100);
 }
 
 /* A plugin without tokens is refused with what to do; --list-metrics
@@ -338,6 +367,8 @@ main (int argc, char **argv)
               test_faults_and_versions, fixture_tear_down);
   g_test_add ("/scorep/init-failure-and-order", Fixture, NULL, fixture_set_up,
               test_init_failure_and_order, fixture_tear_down);
+  g_test_add ("/scorep/mpi-begin-mpp", Fixture, NULL, fixture_set_up, test_mpi_begin_mpp,
+              fixture_tear_down);
   g_test_add ("/scorep/selection-and-listing", Fixture, NULL, fixture_set_up,
               test_selection_and_listing, fixture_tear_down);
   return g_test_run ();
