@@ -16,6 +16,7 @@
 #include "format/mg-plan-keywords.h"
 #include "mg-sampler-hooks.h"
 #include "mg-scorep-plugin.h"
+#include "mg-scorep-statics.h"
 
 typedef struct {
   MgScorepPlugin plugin;
@@ -167,20 +168,9 @@ add_counters (MgSampler *s, size_t i)
     }
 }
 
-/* Exit handlers run last registered first: this one, registered once a
- * plugin has started, ends sampling (and calls finalize) before the
- * destructors of the statics the plugin made while starting, as C++
- * plugins do. The sampler's own handler then finds the work done. */
 static void
-finish_before_plugin_statics (int status, void *data)
+load (MgSampler *s, size_t i)
 {
-  mg_sampler_finish (MG_RECORD_STATE_EXITED, status & 0xff);
-}
-
-void
-mg_scorep_load (MgSampler *s, size_t i)
-{
-  static bool exit_handler;
   const MgPlanSource *src = &s->plan.sources[i];
   char err[MG_RECORD_MSG_LEN];
 
@@ -245,8 +235,24 @@ mg_scorep_load (MgSampler *s, size_t i)
       ss->synchronized = true;
     }
   s->rec.plugins[i].state = MG_PLUGIN_STATE_ACTIVE;
-  if (!exit_handler)
-    exit_handler = on_exit (finish_before_plugin_statics, NULL) == 0;
+}
+
+void
+mg_scorep_load (MgSampler *s, size_t i)
+{
+  /* What the plugin's library and the libraries it brings register while
+   * it loads and starts, then what its library registers later. */
+  mg_scorep_statics_loading ((int) i);
+  load (s, i);
+  mg_scorep_statics_loading (-1);
+  if (sources && sources[i].running)
+    mg_scorep_statics_library ((int) i, (const void *) sources[i].plugin.got.info.finalize);
+}
+
+bool
+mg_scorep_running (size_t i)
+{
+  return sources && __atomic_load_n (&sources[i].running, __ATOMIC_ACQUIRE);
 }
 
 bool
@@ -437,7 +443,7 @@ mg_scorep_finalize (MgSampler *s, size_t i)
 {
   if (!sources || !sources[i].running)
     return;
-  sources[i].running = false;
+  __atomic_store_n (&sources[i].running, false, __ATOMIC_RELEASE);
   sources[i].plugin.got.info.finalize ();
   /* Left mapped: a plugin's threads may outlive finalize. */
 }

@@ -31,6 +31,8 @@ MG_INTERNAL void mg_scorep_collect (MgSampler *s, MgRecordSample *slot, uint32_t
 /* At the end of sampling: synchronize (END), then the last values of the
  * asynchronous metrics. */
 MG_INTERNAL void mg_scorep_stop (MgSampler *s);
+/* True between a successful initialize and finalize. */
+MG_INTERNAL bool mg_scorep_running (size_t i);
 /* finalize, once, for a source whose initialize succeeded. */
 MG_INTERNAL void mg_scorep_finalize (MgSampler *s, size_t i);
 

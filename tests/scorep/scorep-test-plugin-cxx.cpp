@@ -2,30 +2,76 @@
 // A Score-P metric plugin written in C++, as plugins built on C++ wrappers
 // are: the header must compile unchanged as C++. STRICTLY_SYNC, PER_THREAD;
 // token "cxx_level" gives one ABSOLUTE_POINT metric of value 42.
+//
+// Its state is in function-local statics, as C++ plugins keep theirs: one
+// made in add_counter (while the plugin starts), one made by the first read
+// (on the sampler's thread, after the start). Their destructors are
+// registered with __cxa_atexit when they are made; finalize uses both. With
+// MGT_SCOREP_LOG set, add_counter logs "add_counter NAME", finalize logs whether they were still alive
+// ("finalize alive" or "finalize destroyed") and each destructor logs
+// "destroyed NAME", so a test sees the order at exit.
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include <scorep/SCOREP_MetricPlugins.h>
 
 namespace {
 
-class Plugin {
-public:
+void log_line (const std::string &line)
+{
+  const char *path = std::getenv ("MGT_SCOREP_LOG");
+  if (!path)
+    return;
+  int fd = open (path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return;
+  std::string text = std::to_string (getpid ()) + " " + line + "\n";
+  if (write (fd, text.data (), text.size ()) < 0)
+    { /* the test will notice */ }
+  close (fd);
+}
+
+struct Tracked {
+  const char *name;
+  bool alive = true;
   std::vector<std::string> metrics;
 
-  // Never destroyed: finalize may come after the program's static
-  // destructors (docs/scorep-plugins.md, limits).
-  static Plugin &instance ()
+  explicit Tracked (const char *n) : name (n) {}
+  ~Tracked ()
   {
-    static Plugin *plugin = new Plugin;
-    return *plugin;
+    alive = false;
+    log_line (std::string ("destroyed ") + name);
   }
 };
 
+Tracked &counters ()
+{
+  static Tracked made_at_start ("counters");
+  return made_at_start;
+}
+
+Tracked &reads ()
+{
+  static Tracked made_by_first_read ("reads");
+  return made_by_first_read;
+}
+
 int32_t initialize () { return 0; }
-void finalize () { Plugin::instance ().metrics.clear (); }
+
+void finalize ()
+{
+  // Reads the flags only: after a destructor they would be all that is
+  // left to read, which is what the test checks.
+  bool alive = counters ().alive && reads ().alive;
+  log_line (alive ? "finalize alive" : "finalize destroyed");
+  if (alive)
+    counters ().metrics.clear ();
+}
 
 SCOREP_Metric_Plugin_MetricProperties *get_event_info (char *token)
 {
@@ -45,11 +91,16 @@ SCOREP_Metric_Plugin_MetricProperties *get_event_info (char *token)
 
 int32_t add_counter (char *name)
 {
-  Plugin::instance ().metrics.emplace_back (name);
-  return static_cast<int32_t> (Plugin::instance ().metrics.size () - 1);
+  log_line (std::string ("add_counter ") + name);
+  counters ().metrics.emplace_back (name);
+  return static_cast<int32_t> (counters ().metrics.size () - 1);
 }
 
-uint64_t get_current_value (int32_t) { return 42; }
+uint64_t get_current_value (int32_t)
+{
+  reads ();
+  return 42;
+}
 
 } // namespace
 

@@ -337,6 +337,75 @@ test_mpi_begin_mpp (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (fabs (value_of (p, "scorep:mgt_process_sync:counter") - 1000), <, 100);
 }
 
+/* A C++ plugin whose statics are made while it starts and by its first
+ * read (scorep-test-plugin-cxx.cpp): finalize runs while both are alive,
+ * then their destructors, whether the program returns from main or calls
+ * exit from another thread. */
+static void
+test_cxx_statics_at_exit (Fixture *f, gconstpointer data)
+{
+  const char *programs[][4] = {
+    { "sleep", "0.3", NULL },
+    /* exit from a thread other than main, the sampler's still reading */
+    { "sh", "-c", "sleep 0.3; exit 3", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (programs); i++)
+    {
+      g_autofree char *log = g_build_filename (f->dir, "calls.log", NULL);
+      g_autofree char *log_env = g_strconcat ("MGT_SCOREP_LOG=", log, NULL);
+      g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
+      const char *env[] = { log_env, NULL };
+      g_autoptr (GPtrArray) args = g_ptr_array_new ();
+      g_autofree char *out = NULL, *err = NULL, *calls = NULL;
+      g_autoptr (MgProfile) p = NULL;
+      g_autoptr (GError) error = NULL;
+
+      g_ptr_array_add (args, "--profile");
+      g_ptr_array_add (args, "-o");
+      g_ptr_array_add (args, output);
+      g_ptr_array_add (args, "--interval=20");
+      g_ptr_array_add (args, "--scorep-metrics=mgt_cxx:cxx_level");
+      for (guint a = 0; programs[i][a] != NULL; a++)
+        g_ptr_array_add (args, (char *) programs[i][a]);
+      g_ptr_array_add (args, NULL);
+      run_metrograph (f, (const char *const *) args->pdata, env, &out, &err);
+      p = mg_profile_load (output, &error);
+      g_assert_no_error (error);
+      g_assert_cmpfloat (value_of (p, "scorep:mgt_cxx:cxx_level"), ==, 42);
+      g_assert_null (plugin_error (p, "scorep:mgt_cxx"));
+      calls = sampled_calls (log);
+      g_test_message ("%s: %s", programs[i][0], calls);
+      g_assert_nonnull (strstr (calls, "finalize alive;"));
+      /* The destructors come after finalize, both of them. */
+      g_assert_nonnull (strstr (strstr (calls, "finalize alive;"), "destroyed counters;"));
+      g_assert_nonnull (strstr (strstr (calls, "finalize alive;"), "destroyed reads;"));
+      {
+        /* In every process that hosted it (sh and its sleep, and the probe). */
+        g_autofree char *all = NULL;
+        guint started = 0, finalized = 0;
+
+        g_assert_true (g_file_get_contents (log, &all, NULL, NULL));
+        g_assert_null (strstr (all, "finalize destroyed"));
+        for (const char *c = all; (c = strstr (c, " add_counter ")) != NULL; c++)
+          started++;
+        for (const char *c = all; (c = strstr (c, " finalize alive")) != NULL; c++)
+          finalized++;
+        g_assert_cmpuint (finalized, ==, started + 1);
+      }
+      /* The record is still closed with the program's status. */
+      {
+        gboolean status_seen = FALSE;
+
+        for (guint k = 0; k < mg_profile_get_n_processes (p); k++)
+          status_seen |= mg_profile_get_process (p, k)->status == (i == 0 ? 0 : 3);
+        g_assert_true (status_seen);
+      }
+      g_unlink (log);
+      g_unlink (output);
+    }
+}
+
 /* A plugin without tokens is refused with what to do; --list-metrics
  * lists the selected plugins' metrics. */
 static void
@@ -369,6 +438,8 @@ main (int argc, char **argv)
               test_init_failure_and_order, fixture_tear_down);
   g_test_add ("/scorep/mpi-begin-mpp", Fixture, NULL, fixture_set_up, test_mpi_begin_mpp,
               fixture_tear_down);
+  g_test_add ("/scorep/cxx-statics-at-exit", Fixture, NULL, fixture_set_up,
+              test_cxx_statics_at_exit, fixture_tear_down);
   g_test_add ("/scorep/selection-and-listing", Fixture, NULL, fixture_set_up,
               test_selection_and_listing, fixture_tear_down);
   return g_test_run ();
