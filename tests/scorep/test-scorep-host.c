@@ -346,7 +346,7 @@ test_cxx_statics_at_exit (Fixture *f, gconstpointer data)
 {
   const char *programs[][4] = {
     { "sleep", "0.3", NULL },
-    /* exit from a thread other than main, the sampler's still reading */
+    /* exit with a status, from a shell that runs a child first */
     { "sh", "-c", "sleep 0.3; exit 3", NULL },
   };
 
