@@ -18,8 +18,15 @@
 #include "mg-scorep-plugin.h"
 #include "mg-scorep-statics.h"
 
+/* A get_event_info answer, kept until finalize has returned. */
+typedef struct Answer {
+  struct Answer *next;
+  SCOREP_Metric_Plugin_MetricProperties *props;
+} Answer;
+
 typedef struct {
   MgScorepPlugin plugin;
+  Answer *answers;
   bool running;        /* initialize returned 0: finalize is owed */
   bool synchronized;   /* synchronize (BEGIN) was called */
   int once_fd;         /* the ONCE election's lock, -1 if none */
@@ -119,7 +126,16 @@ describe_metrics (MgSampler *s, size_t i)
       char *end = strchr (token, MG_PLAN_SCOREP_TOKEN_SEPARATOR);
       if (end)
         *end = '\0';
-      SCOREP_Metric_Plugin_MetricProperties *props = info->get_event_info (token);
+      /* The plugin may cut its token up (strtok): it gets a copy. */
+      char copy[MG_PLAN_MAX_LINE + 1];
+      snprintf (copy, sizeof copy, "%s", token);
+      SCOREP_Metric_Plugin_MetricProperties *props = info->get_event_info (copy);
+      Answer *answer = malloc (sizeof *answer);
+      if (answer) /* else props leaks: no way to keep it */
+        {
+          *answer = (Answer) { sources[i].answers, props };
+          sources[i].answers = answer;
+        }
       for (SCOREP_Metric_Plugin_MetricProperties *p = props; p && p->name; p++)
         {
           size_t m = planned_metric (s, i, p->name);
@@ -130,7 +146,6 @@ describe_metrics (MgSampler *s, size_t i)
           metrics[m].scale = mg_scorep_scale (p->base, p->exponent);
           metrics[m].counted = true; /* described; add_counter decides */
         }
-      mg_scorep_free_properties (props);
       if (end)
         *end = MG_PLAN_SCOREP_TOKEN_SEPARATOR;
       token = end ? end + 1 : NULL;
@@ -445,5 +460,12 @@ mg_scorep_finalize (MgSampler *s, size_t i)
     return;
   __atomic_store_n (&sources[i].running, false, __ATOMIC_RELEASE);
   sources[i].plugin.got.info.finalize ();
+  for (Answer *a = sources[i].answers, *next; a; a = next)
+    {
+      next = a->next;
+      mg_scorep_free_properties (a->props);
+      free (a);
+    }
+  sources[i].answers = NULL;
   /* Left mapped: a plugin's threads may outlive finalize. */
 }

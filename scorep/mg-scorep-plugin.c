@@ -181,11 +181,7 @@ mg_scorep_free_properties (SCOREP_Metric_Plugin_MetricProperties *props)
   if (!props)
     return;
   for (SCOREP_Metric_Plugin_MetricProperties *p = props; p->name; p++)
-    {
-      free (p->name);
-      free (p->description);
-      free (p->unit);
-    }
+    free (p->name);
   free (props);
 }
 

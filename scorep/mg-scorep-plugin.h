@@ -55,8 +55,10 @@ double mg_scorep_scale (SCOREP_MetricBase base, int64_t exponent);
 /* ACCUMULATED_*: shown as a rate per second. */
 bool mg_scorep_mode_is_accumulated (SCOREP_MetricMode mode);
 
-/* Frees a get_event_info answer: every name, description and unit, then
- * the array. NULL is allowed. */
+/* Frees a get_event_info answer as Score-P does, once finalize has
+ * returned (a plugin may keep using the names until then): the names and
+ * the array. Descriptions and units stay the plugin's: some free them in
+ * finalize (scorep_plugin_fileparser does). NULL is allowed. */
 void mg_scorep_free_properties (SCOREP_Metric_Plugin_MetricProperties *props);
 
 /* The names of the enumerations, as the docs and the probe write them

@@ -13,6 +13,7 @@
  * status 2; bad usage: exit status 64. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -91,9 +92,16 @@ main (int argc, char **argv)
   snprintf (buf, sizeof buf, "%" PRIu64, info->delta_t);
   put_field (buf);
   putchar ('\n');
+  /* Kept until finalize has returned, as Score-P keeps them. */
+  SCOREP_Metric_Plugin_MetricProperties **answers = calloc ((size_t) argc, sizeof *answers);
+  if (!answers)
+    return fault ("out of memory");
   for (int t = 2; t < argc; t++)
     {
-      SCOREP_Metric_Plugin_MetricProperties *props = info->get_event_info (argv[t]);
+      /* The plugin may cut its token up (strtok): it gets a copy. */
+      char token[MG_PLAN_MAX_LINE + 1];
+      snprintf (token, sizeof token, "%s", argv[t]);
+      SCOREP_Metric_Plugin_MetricProperties *props = answers[t] = info->get_event_info (token);
       for (SCOREP_Metric_Plugin_MetricProperties *m = props; m && m->name; m++)
         {
           fputs (MG_SCOREP_PROBE_METRIC, stdout);
@@ -111,10 +119,12 @@ main (int argc, char **argv)
           put_field (m->unit);
           putchar ('\n');
         }
-      mg_scorep_free_properties (props);
     }
   fflush (stdout);
   info->finalize ();
+  for (int t = 2; t < argc; t++)
+    mg_scorep_free_properties (answers[t]);
+  free (answers);
   mg_scorep_close (&p);
   return 0;
 }

@@ -31,15 +31,18 @@ mg_scorep_selection_tokens_variable (const char *name)
   return g_strconcat ("SCOREP_METRIC_", upper, NULL);
 }
 
-/* @text split at @separator, blanks around items and empty items dropped. */
+/* @text split at @separator, empty items dropped; @strip: blanks around
+ * items too. Tokens from SCOREP_METRIC_<NAME> keep theirs, as Score-P
+ * keeps them (a fileparser token can end in "s= ", a blank separator). */
 static void
-add_items (GStrvBuilder *builder, const char *text, const char *separator)
+add_items (GStrvBuilder *builder, const char *text, const char *separator, gboolean strip)
 {
   g_auto (GStrv) items = g_strsplit (text != NULL ? text : "", separator, -1);
 
   for (guint i = 0; items[i] != NULL; i++)
     {
-      g_strstrip (items[i]);
+      if (strip)
+        g_strstrip (items[i]);
       if (*items[i] != '\0')
         g_strv_builder_add (builder, items[i]);
     }
@@ -90,7 +93,7 @@ add_option_tokens (GPtrArray *choices, const char *const *entries)
           builder = g_strv_builder_new ();
           g_hash_table_insert (builders, choice->name, builder);
         }
-      add_items (builder, tokens != NULL ? tokens + 1 : "", ",");
+      add_items (builder, tokens != NULL ? tokens + 1 : "", ",", TRUE);
     }
   for (guint i = 0; i < choices->len; i++)
     {
@@ -125,9 +128,9 @@ mg_scorep_selection_get (MgRunSettings *settings, const char *const *environment
   if (separator == NULL || *separator == '\0')
     separator = DEFAULT_SEPARATOR;
 
-  add_items (names, g_environ_getenv ((char **) environment, PLUGINS_VARIABLE), separator);
+  add_items (names, g_environ_getenv ((char **) environment, PLUGINS_VARIABLE), separator, TRUE);
   for (const char *const *p = mg_run_settings_get_scorep_plugins (settings); *p != NULL; p++)
-    add_items (names, *p, ",");
+    add_items (names, *p, ",", TRUE);
   named = g_strv_builder_end (names);
   for (guint i = 0; named[i] != NULL; i++)
     {
@@ -137,7 +140,7 @@ mg_scorep_selection_get (MgRunSettings *settings, const char *const *environment
 
       if (choice->tokens != NULL)
         continue;
-      add_items (tokens, g_environ_getenv ((char **) environment, variable), separator);
+      add_items (tokens, g_environ_getenv ((char **) environment, variable), separator, FALSE);
       choice->tokens = g_strv_builder_end (tokens);
     }
   add_option_tokens (choices, mg_run_settings_get_scorep_metrics (settings));

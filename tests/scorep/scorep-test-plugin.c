@@ -13,7 +13,11 @@
  *   sometimes ABSOLUTE_POINT    UINT64  9, SYNC: every other read only
  * Asynchronous values are taken every MGT_STEP_NS (on demand, no thread).
  * MGT_SCOREP_INIT_FAIL=1 makes initialize fail; MGT_SCOREP_LOG names a
- * file that receives one line per call, to check the call order. */
+ * file that receives one line per call, to check the call order.
+ * Built with MGT_OWNS_STRINGS it behaves as scorep_plugin_fileparser does:
+ * it cuts its token up in place (strtok at ';', the metric name first) and
+ * frees the descriptions and units it handed out in finalize (Score-P
+ * frees only the names and the array, after finalize). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +46,22 @@ static uint64_t (*now) (void);
 static uint64_t begin_ns;
 static uint64_t produced_ns[N_METRICS]; /* async: values made up to here */
 static unsigned reads[N_METRICS];
+
+#ifdef MGT_OWNS_STRINGS
+enum { MAX_OWNED = 64 };
+static char *owned[MAX_OWNED];
+static int n_owned;
+
+static void
+own (SCOREP_Metric_Plugin_MetricProperties *p)
+{
+  for (; p->name && n_owned + 2 <= MAX_OWNED; p++)
+    {
+      owned[n_owned++] = p->description;
+      owned[n_owned++] = p->unit;
+    }
+}
+#endif
 
 static void
 log_call (const char *what, const char *arg)
@@ -82,6 +102,11 @@ static void
 finalize (void)
 {
   log_call ("finalize", NULL);
+#ifdef MGT_OWNS_STRINGS
+  for (int i = 0; i < n_owned; i++)
+    free (owned[i]);
+  n_owned = 0;
+#endif
 }
 
 static void
@@ -109,11 +134,21 @@ describe (SCOREP_Metric_Plugin_MetricProperties *p, int which)
     }
 }
 
+
 static SCOREP_Metric_Plugin_MetricProperties *
 get_event_info (char *token)
 {
   SCOREP_Metric_Plugin_MetricProperties *props = calloc (3, sizeof *props);
   log_call ("get_event_info", token);
+#ifdef MGT_OWNS_STRINGS
+  char *rest;
+  token = strtok_r (token, ";", &rest);
+  for (int i = 0; token && i < N_METRICS; i++)
+    if (strcmp (token, names[i]) == 0)
+      describe (&props[0], i);
+  own (props);
+  return props;
+#endif
   if (strcmp (token, "wild*") == 0)
     {
       describe (&props[0], WILD_A);

@@ -406,6 +406,33 @@ test_cxx_statics_at_exit (Fixture *f, gconstpointer data)
     }
 }
 
+/* A plugin that frees its descriptions and units in finalize and cuts its
+ * tokens up in place (as scorep_plugin_fileparser): no double free in the
+ * probe or the program, and the tokens from SCOREP_METRIC_<NAME> arrive as
+ * written, blanks included (fileparser's "s= " names a blank separator). */
+static void
+test_plugin_owned_strings (Fixture *f, gconstpointer data)
+{
+  g_autofree char *log = g_build_filename (f->dir, "calls.log", NULL);
+  g_autofree char *log_env = g_strconcat ("MGT_SCOREP_LOG=", log, NULL);
+  const char *options[] = { "--scorep-plugins=mgt_owner", NULL };
+  const char *env[] = { log_env, "SCOREP_METRIC_MGT_OWNER=level;s= ,counter;x", NULL };
+  g_autoptr (MgProfile) p = profile (f, options, env);
+  g_autofree char *calls = sampled_calls (log);
+  g_autofree char *all = NULL;
+  g_auto (GStrv) finalized = NULL;
+
+  g_assert_null (plugin_error (p, "scorep:mgt_owner"));
+  g_assert_cmpfloat (value_of (p, "scorep:mgt_owner:level"), ==, 2.5);
+  g_assert_cmpfloat_with_epsilon (value_of (p, "scorep:mgt_owner:counter"), 1000, 100);
+  g_assert_nonnull (strstr (calls, "get_event_info level;s= ;get_event_info counter;x;"));
+  g_assert_true (g_str_has_suffix (calls, "finalize;"));
+  /* The probe listed them too, and ended normally. */
+  g_assert_true (g_file_get_contents (log, &all, NULL, NULL));
+  finalized = g_strsplit (all, " finalize", -1);
+  g_assert_cmpuint (g_strv_length (finalized), ==, 3);
+}
+
 /* A plugin without tokens is refused with what to do; --list-metrics
  * lists the selected plugins' metrics. */
 static void
@@ -440,6 +467,8 @@ main (int argc, char **argv)
               fixture_tear_down);
   g_test_add ("/scorep/cxx-statics-at-exit", Fixture, NULL, fixture_set_up,
               test_cxx_statics_at_exit, fixture_tear_down);
+  g_test_add ("/scorep/plugin-owned-strings", Fixture, NULL, fixture_set_up,
+              test_plugin_owned_strings, fixture_tear_down);
   g_test_add ("/scorep/selection-and-listing", Fixture, NULL, fixture_set_up,
               test_selection_and_listing, fixture_tear_down);
   return g_test_run ();
