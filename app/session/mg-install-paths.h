@@ -13,6 +13,9 @@ G_BEGIN_DECLS
 gboolean mg_install_paths_in_build_tree (void);
 /* Absolute path of libmetrograph-sampler.so (it may not exist). */
 char *mg_install_paths_get_sampler (void);
+/* Absolute path of metrograph-scorep-probe, which lists a Score-P plugin's
+ * metrics. */
+char *mg_install_paths_get_scorep_probe (void);
 /* Absolute path of the built-in metric definitions folder. */
 char *mg_install_paths_get_metrics_dir (void);
 /* Absolute path of the report's built-in sections (partial report files). */
