@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* A process's series as a compact block. Sample series are smooth, constant
+/* A process's series as a compact block: one zlib stream for the times,
+ * then one per reported metric (so that a builder can pack a metric at a
+ * time and the merge aggregate a metric at a time). Sample series are smooth, constant
  * or counting far more often than they are random, so each array of
  * doubles is stored as the differences (of order 1 or 2, whichever packs
  * better) of consecutive values' bit patterns taken as 64-bit integers
@@ -109,7 +111,13 @@ same_bits (const double *a, const double *b, gsize n)
   return memcmp (a, b, n * sizeof (double)) == 0;
 }
 
-/* The most bytes a block of this shape unpacks to. */
+/* The bytes a metric's part unpacks to at most, and the times' part. */
+static gsize
+metric_raw_size (gsize n)
+{
+  return 1 + MG_PROCESS_SERIES_N * (1 + 8 * n);
+}
+
 static gsize
 raw_size (gsize n, guint n_metrics, const guint8 *reported)
 {
@@ -117,11 +125,11 @@ raw_size (gsize n, guint n_metrics, const guint8 *reported)
 
   for (guint m = 0; m < n_metrics; m++)
     if (reported[m])
-      size += 1 + MG_PROCESS_SERIES_N * (1 + 8 * n);
+      size += metric_raw_size (n);
   return size;
 }
 
-/* Deflate's limit is 1032 to 1; some room for the stream's own bytes. */
+/* Deflate's limit is 1032 to 1; some room for each stream's own bytes. */
 #define INFLATE_MAX_RATIO 1040
 
 gboolean
@@ -164,38 +172,68 @@ deflate_bytes (const guint8 *in, gsize size)
 }
 
 GBytes *
-mg_process_block_encode (gsize n, guint n_metrics, const double *times, const double *values,
-                         const guint8 *reported)
+mg_process_block_encode_times (gsize n, const double *times)
 {
-  gsize size = raw_size (n, n_metrics, reported);
-  g_autofree guint8 *raw = g_malloc (MAX (size, 1));
+  g_autofree guint8 *raw = g_malloc (1 + 8 * n);
   g_autofree guint64 *scratch = g_new (guint64, MAX (n, 1));
-  guint8 *at = put_doubles (raw, times, n, scratch);
 
-  for (guint m = 0; m < n_metrics; m++)
-    {
-      const double *mins = values + (gsize) m * MG_PROCESS_SERIES_N * n;
-      const double *maxs = mins + n, *means = mins + 2 * n;
-      guint8 *flags = at;
+  put_doubles (raw, times, n, scratch);
+  return deflate_bytes (raw, 1 + 8 * n);
+}
 
-      if (!reported[m])
-        continue;
-      at++;
-      *flags = (same_bits (mins, means, n) ? 0 : MINS_STORED)
-               | (same_bits (maxs, means, n) ? 0 : MAXS_STORED);
-      at = put_doubles (at, means, n, scratch);
-      if (*flags & MINS_STORED)
-        at = put_doubles (at, mins, n, scratch);
-      if (*flags & MAXS_STORED)
-        at = put_doubles (at, maxs, n, scratch);
-    }
+GBytes *
+mg_process_block_encode_metric (gsize n, const double *rows)
+{
+  const double *mins = rows, *maxs = rows + n, *means = rows + 2 * n;
+  g_autofree guint8 *raw = g_malloc (metric_raw_size (n));
+  g_autofree guint64 *scratch = g_new (guint64, MAX (n, 1));
+  guint8 *at = raw + 1;
+
+  raw[0] = (same_bits (mins, means, n) ? 0 : MINS_STORED)
+           | (same_bits (maxs, means, n) ? 0 : MAXS_STORED);
+  at = put_doubles (at, means, n, scratch);
+  if (raw[0] & MINS_STORED)
+    at = put_doubles (at, mins, n, scratch);
+  if (raw[0] & MAXS_STORED)
+    at = put_doubles (at, maxs, n, scratch);
   return deflate_bytes (raw, (gsize) (at - raw));
 }
 
-/* Inflates into out (cap bytes); the unpacked length, or -1 if the block is
- * not one zlib stream that fits. */
+GBytes *
+mg_process_block_join (GBytes *times, GBytes *const *metrics, guint n_metrics)
+{
+  GByteArray *block = g_byte_array_new ();
+
+  g_byte_array_append (block, g_bytes_get_data (times, NULL), g_bytes_get_size (times));
+  for (guint m = 0; m < n_metrics; m++)
+    if (metrics[m] != NULL)
+      g_byte_array_append (block, g_bytes_get_data (metrics[m], NULL),
+                           g_bytes_get_size (metrics[m]));
+  return g_byte_array_free_to_bytes (block);
+}
+
+GBytes *
+mg_process_block_encode (gsize n, guint n_metrics, const double *times, const double *values,
+                         const guint8 *reported)
+{
+  g_autoptr (GBytes) times_part = mg_process_block_encode_times (n, times);
+  g_autofree GBytes **parts = g_new0 (GBytes *, MAX (n_metrics, 1));
+  GBytes *block;
+
+  for (guint m = 0; m < n_metrics; m++)
+    if (reported[m])
+      parts[m] = mg_process_block_encode_metric (n, values + (gsize) m * MG_PROCESS_SERIES_N * n);
+  block = mg_process_block_join (times_part, parts, n_metrics);
+  for (guint m = 0; m < n_metrics; m++)
+    g_clear_pointer (&parts[m], g_bytes_unref);
+  return block;
+}
+
+/* Inflates the zlib stream at the start of in into out (cap bytes): the
+ * unpacked length, and in *used the stream's length; -1 if there is no
+ * whole stream that fits. */
 static gssize
-inflate_into (const guint8 *block, gsize size, guint8 *out, gsize cap)
+inflate_into (const guint8 *in, gsize size, guint8 *out, gsize cap, gsize *used)
 {
   g_autoptr (GZlibDecompressor) zlib = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_ZLIB);
   gsize done = 0, len = 0;
@@ -207,59 +245,84 @@ inflate_into (const guint8 *block, gsize size, guint8 *out, gsize cap)
 
       if (len == cap)
         return -1;
-      result = g_converter_convert (G_CONVERTER (zlib), block + done, size - done, out + len,
+      result = g_converter_convert (G_CONVERTER (zlib), in + done, size - done, out + len,
                                     cap - len, G_CONVERTER_INPUT_AT_END, &got, &put, NULL);
       if (result == G_CONVERTER_ERROR)
         return -1;
       done += got;
       len += put;
       if (result == G_CONVERTER_FINISHED)
-        return done == size ? (gssize) len : -1;
+        {
+          *used = done;
+          return (gssize) len;
+        }
       if (got == 0 && put == 0)
         return -1;
     }
+}
+
+/* One metric's part at in: its rows into rows[3 × n]; the part's length,
+ * or 0 if it is damaged. */
+static gsize
+decode_metric (const guint8 *in, gsize size, gsize n, double *rows, guint8 *raw)
+{
+  double *mins = rows, *maxs = rows + n, *means = rows + 2 * n;
+  gsize used = 0;
+  gssize len = inflate_into (in, size, raw, metric_raw_size (n) + 1, &used);
+  const guint8 *at = raw + 1;
+  guint flags;
+
+  if (len < 1)
+    return 0;
+  flags = raw[0];
+  if ((flags & ~(guint) (MINS_STORED | MAXS_STORED)) != 0
+      || (gsize) len != 1 + (1 + !!(flags & MINS_STORED) + !!(flags & MAXS_STORED)) * (1 + 8 * n)
+      || (at = get_doubles (at, means, n)) == NULL
+      || ((flags & MINS_STORED) && (at = get_doubles (at, mins, n)) == NULL)
+      || ((flags & MAXS_STORED) && (at = get_doubles (at, maxs, n)) == NULL))
+    return 0;
+  if (!(flags & MINS_STORED))
+    memcpy (mins, means, n * sizeof (double));
+  if (!(flags & MAXS_STORED))
+    memcpy (maxs, means, n * sizeof (double));
+  return used;
+}
+
+gboolean
+mg_process_block_decode_metric (GBytes *part, gsize n, double *rows)
+{
+  gsize size;
+  const guint8 *data = g_bytes_get_data (part, &size);
+  g_autofree guint8 *raw = g_malloc (metric_raw_size (n) + 1);
+
+  return decode_metric (data, size, n, rows, raw) == size;
 }
 
 gboolean
 mg_process_block_decode (const guint8 *block, gsize size, gsize n, guint n_metrics,
                          const guint8 *reported, double *times, double *values)
 {
-  gsize cap = raw_size (n, n_metrics, reported);
-  g_autofree guint8 *raw = g_malloc (cap + 1);
-  gssize len = inflate_into (block, size, raw, cap + 1);
-  const guint8 *at = raw, *end;
+  g_autofree guint8 *raw = g_malloc (MAX (1 + 8 * n, metric_raw_size (n)) + 1);
+  gsize at = 0;
+  gssize len = inflate_into (block, size, raw, 1 + 8 * n + 1, &at);
 
-  if (len < 0 || (gsize) len < 1 + 8 * n)
-    return FALSE;
-  end = raw + len;
-  if ((at = get_doubles (at, times, n)) == NULL)
+  if (len != (gssize) (1 + 8 * n) || get_doubles (raw, times, n) == NULL)
     return FALSE;
   for (guint m = 0; m < n_metrics; m++)
     {
-      double *mins = values + (gsize) m * MG_PROCESS_SERIES_N * n;
-      double *maxs = mins + n, *means = mins + 2 * n;
-      guint flags, rows;
+      double *rows = values + (gsize) m * MG_PROCESS_SERIES_N * n;
+      gsize used;
 
       if (!reported[m])
         {
           for (gsize i = 0; i < MG_PROCESS_SERIES_N * n; i++)
-            mins[i] = NAN;
+            rows[i] = NAN;
           continue;
         }
-      if (at == end)
+      used = decode_metric (block + at, size - at, n, rows, raw);
+      if (used == 0)
         return FALSE;
-      flags = *at++;
-      rows = 1 + !!(flags & MINS_STORED) + !!(flags & MAXS_STORED);
-      if ((flags & ~(guint) (MINS_STORED | MAXS_STORED)) != 0
-          || (gsize) (end - at) < rows * (1 + 8 * n)
-          || (at = get_doubles (at, means, n)) == NULL
-          || ((flags & MINS_STORED) && (at = get_doubles (at, mins, n)) == NULL)
-          || ((flags & MAXS_STORED) && (at = get_doubles (at, maxs, n)) == NULL))
-        return FALSE;
-      if (!(flags & MINS_STORED))
-        memcpy (mins, means, n * sizeof (double));
-      if (!(flags & MAXS_STORED))
-        memcpy (maxs, means, n * sizeof (double));
+      at += used;
     }
-  return at == end;
+  return at == size;
 }

@@ -15,6 +15,16 @@ G_BEGIN_DECLS
 GBytes *mg_process_block_encode (gsize n, guint n_metrics, const double *times,
                                  const double *values, const guint8 *reported);
 
+/* The parts a block is made of, for the builder, which packs each process
+ * as its record is read and unpacks one metric at a time to aggregate:
+ * the times, one metric's rows [mins, maxs, means][n], and the block of
+ * those (metrics[m] NULL: not reported). */
+GBytes *mg_process_block_encode_times (gsize n, const double *times);
+GBytes *mg_process_block_encode_metric (gsize n, const double *rows);
+GBytes *mg_process_block_join (GBytes *times, GBytes *const *metrics, guint n_metrics);
+/* One metric's part into rows[3 × n]; FALSE if damaged. */
+gboolean mg_process_block_decode_metric (GBytes *part, gsize n, double *rows);
+
 /* Whether a block of size bytes can hold that shape: zlib packs at most
  * about 1000 to 1, so a damaged count cannot make the reader allocate
  * without bound. */

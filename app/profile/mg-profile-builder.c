@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "mg-process-block.h"
 #include "mg-profile-builder.h"
 #include "mg-profile-private.h"
 
@@ -26,6 +27,10 @@ typedef struct {
    * every store a cache miss. */
   double *stage;     /* STAGE × n_metrics × 3 */
   guint staged;      /* samples in stage, at n .. n + staged */
+  /* Packed (mg_profile_builder_pack): values is gone, its metrics' rows
+   * are parts[m] (NULL: not reported); starts and ends stay for the grid. */
+  gboolean packed;
+  GBytes **parts;    /* n_metrics */
 } BuilderProcess;
 
 enum { STAGE = 64 };
@@ -39,12 +44,23 @@ struct _MgProfileBuilder {
   GArray *metric_errors;
   GArray *events;
   gboolean has_samples;      /* metrics can no longer be added */
+  GThreadPool *packer;       /* packs processes beside the caller's reading */
+  gboolean any_packed;
 };
+
+static void
+builder_process_free_parts (BuilderProcess *process, guint n_metrics)
+{
+  for (guint m = 0; process->parts != NULL && m < n_metrics; m++)
+    g_clear_pointer (&process->parts[m], g_bytes_unref);
+  g_clear_pointer (&process->parts, g_free);
+}
 
 static void
 builder_process_free (BuilderProcess *process)
 {
   mg_process_info_clear (&process->info);
+  g_free (process->parts); /* their bytes went with builder_process_free_parts */
   g_free (process->starts);
   g_free (process->ends);
   g_free (process->values);
@@ -77,6 +93,10 @@ mg_profile_builder_free (MgProfileBuilder *self)
 {
   if (self == NULL)
     return;
+  if (self->packer != NULL)
+    g_thread_pool_free (self->packer, FALSE, TRUE);
+  for (guint p = 0; self->processes != NULL && p < self->processes->len; p++)
+    builder_process_free_parts (g_ptr_array_index (self->processes, p), self->metrics->len);
   mg_run_info_clear (&self->run);
   g_clear_pointer (&self->metrics, g_ptr_array_unref);
   g_clear_pointer (&self->groups, g_ptr_array_unref);
@@ -234,6 +254,7 @@ mg_profile_builder_add_sample (MgProfileBuilder *self, guint process, double t_s
   g_return_if_fail (self != NULL);
   g_return_if_fail (process < self->processes->len);
   p = g_ptr_array_index (self->processes, process);
+  g_return_if_fail (!p->packed);
   n_metrics = self->metrics->len;
   self->has_samples = TRUE;
   if (p->n + p->staged == p->cap)
@@ -251,6 +272,55 @@ mg_profile_builder_add_sample (MgProfileBuilder *self, guint process, double t_s
     }
   if (++p->staged == STAGE)
     builder_process_flush (p, n_metrics);
+}
+
+static void builder_process_compact (BuilderProcess *p, guint n_metrics);
+
+/* Packs one process's rows (a job of the packer pool, or the caller's). */
+static void
+pack_process (gpointer data, gpointer user_data)
+{
+  BuilderProcess *p = data;
+  guint n_metrics = GPOINTER_TO_UINT (user_data);
+  gsize n = p->n;
+
+  p->parts = g_new0 (GBytes *, MAX (n_metrics, 1));
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      const double *rows = p->values + (gsize) m * MG_PROCESS_SERIES_N * n;
+      gboolean any = FALSE;
+
+      for (gsize k = 0; k < MG_PROCESS_SERIES_N * n && !any; k++)
+        any = !isnan (rows[k]);
+      if (any)
+        p->parts[m] = mg_process_block_encode_metric (n, rows);
+    }
+  g_clear_pointer (&p->values, g_free);
+}
+
+void
+mg_profile_builder_pack (MgProfileBuilder *self, guint process)
+{
+  BuilderProcess *p;
+  guint n_metrics;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (process < self->processes->len);
+  p = g_ptr_array_index (self->processes, process);
+  if (p->packed)
+    return;
+  n_metrics = self->metrics->len;
+  if (p->ends == NULL)
+    builder_process_resize (p, n_metrics, 1);
+  builder_process_flush (p, n_metrics);
+  builder_process_compact (p, n_metrics);
+  g_clear_pointer (&p->stage, g_free);
+  p->packed = TRUE;
+  self->any_packed = TRUE;
+  if (self->packer == NULL)
+    self->packer = g_thread_pool_new (pack_process, GUINT_TO_POINTER (n_metrics),
+                                      (int) MAX (g_get_num_processors (), 1), FALSE, NULL);
+  g_thread_pool_push (self->packer, p, NULL);
 }
 
 void
@@ -444,6 +514,27 @@ fill_run_facts (MgProfileBuilder *self, MgProfile *profile, double duration)
   profile->run.duration_s = duration;
 }
 
+/* A packed process: its block joins its times to its metrics' parts. */
+static void
+build_packed_series (MgProfileBuilder *self, MgProfile *profile, guint p)
+{
+  BuilderProcess *process = g_ptr_array_index (self->processes, p);
+  guint n_metrics = self->metrics->len;
+  g_autoptr(GBytes) times = mg_process_block_encode_times (process->n, process->ends);
+  GBytes *block = mg_process_block_join (times, process->parts, n_metrics);
+  guint8 *reported = mg_profile_take_block (profile, g_new0 (guint8, MAX (n_metrics, 1)));
+  MgPackedProcess *packed = &profile->packed[p];
+  gsize size;
+
+  for (guint m = 0; m < n_metrics; m++)
+    reported[m] = process->parts[m] != NULL;
+  builder_process_free_parts (process, n_metrics);
+  packed->block = mg_profile_take_block (profile, g_bytes_unref_to_data (block, &size));
+  packed->size = size;
+  packed->reported = reported;
+  profile->process_n[p] = process->n;
+}
+
 /* Hands one process's blocks over to the profile. */
 static void
 build_process_series (MgProfileBuilder *self, MgProfile *profile, guint p)
@@ -492,9 +583,24 @@ builder_process_compact (BuilderProcess *p, guint n_metrics)
 /* Across processes, window by window, for one time-domain metric. One
  * process at a time through one grid accumulator; values keeps each
  * process's window values (NaN: gap) for the variance's second pass. */
+/* A process's rows of metric m: in place, or unpacked into scratch. */
+static const double *
+process_rows (BuilderProcess *process, guint m, double *scratch)
+{
+  gsize n = process->n;
+
+  if (!process->packed)
+    return process->values + (gsize) m * MG_PROCESS_SERIES_N * n;
+  if (process->parts[m] == NULL || !mg_process_block_decode_metric (process->parts[m], n, scratch))
+    for (gsize k = 0; k < MG_PROCESS_SERIES_N * n; k++)
+      scratch[k] = NAN;
+  return scratch;
+}
+
 static void
 aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *acc,
-                  double *values, guint *counts, double *out, gint32 *out_index)
+                  double *values, guint *counts, double *out, gint32 *out_index,
+                  double *scratch)
 {
   guint n_proc = self->processes->len;
   gsize n = grid->n;
@@ -515,7 +621,7 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *ac
     {
       BuilderProcess *process = g_ptr_array_index (self->processes, p);
       gsize n_samples = process->n;
-      const double *row = process->values + (gsize) m * MG_PROCESS_SERIES_N * n_samples;
+      const double *row = process_rows (process, m, scratch);
       double *pv = values + (gsize) p * n;
 
       grid_acc_reset (acc, grid->n);
@@ -624,18 +730,26 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
   double *pvalues;
   guint *counts;
   Grid grid;
+  gsize max_n = 0;
+  g_autofree double *scratch = NULL;
 
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   n_metrics = self->metrics->len;
   n_proc = self->processes->len;
+  /* Some processes packed: all are, the last ones now. */
+  for (guint p = 0; self->any_packed && p < n_proc; p++)
+    mg_profile_builder_pack (self, p);
+  if (self->packer != NULL)
+    g_thread_pool_free (g_steal_pointer (&self->packer), FALSE, TRUE);
   for (guint p = 0; p < n_proc; p++)
     {
       BuilderProcess *process = g_ptr_array_index (self->processes, p);
 
       builder_process_flush (process, n_metrics);
       builder_process_compact (process, n_metrics);
+      max_n = MAX (max_n, process->n);
     }
   if (n_windows == 0)
     n_windows = choose_n_windows (self);
@@ -695,6 +809,7 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
                       mem + 4 * n_windows, mem + 5 * n_windows };
   }
   pvalues = g_new (double, MAX ((gsize) n_proc * n_windows, 1));
+  scratch = g_new (double, MAX (MG_PROCESS_SERIES_N * max_n, 1));
   counts = g_new (guint, MAX (n_windows, 1));
   for (guint m = 0; m < n_metrics; m++)
     {
@@ -715,7 +830,7 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
           MgSingleValue *none = &profile->singles[m];
 
           none->min = none->max = none->mean = none->var = none->sum = NAN;
-          aggregate_metric (self, &grid, m, &acc, pvalues, counts, out, out_index);
+          aggregate_metric (self, &grid, m, &acc, pvalues, counts, out, out_index, scratch);
         }
     }
   g_free (acc.weight);
@@ -725,8 +840,15 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
 
   profile->process_series = g_new0 (MgProcessSeries, MAX ((gsize) n_proc * n_metrics, 1));
   profile->process_n = g_new0 (gsize, MAX (n_proc, 1));
+  if (self->any_packed)
+    profile->packed = g_new0 (MgPackedProcess, MAX (n_proc, 1));
   for (guint p = 0; p < n_proc; p++)
-    build_process_series (self, profile, p);
+    {
+      if (self->any_packed)
+        build_packed_series (self, profile, p);
+      else
+        build_process_series (self, profile, p);
+    }
 
   return g_steal_pointer (&profile);
 }

@@ -386,7 +386,7 @@ unpack (MgProfile *self, guint process, GError **error)
   if (!ok)
     g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT,
                  _("The profile “%s” is damaged: the series of process %d cannot be read "
-                   "from it."), self->file_name,
+                   "from it."), self->file_name != NULL ? self->file_name : "(memory)",
                  g_array_index (self->processes, MgProcessInfo, process).pid);
   return ok;
 }
