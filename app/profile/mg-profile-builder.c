@@ -46,6 +46,11 @@ struct _MgProfileBuilder {
   gboolean has_samples;      /* metrics can no longer be added */
   GThreadPool *packer;       /* packs processes beside the caller's reading */
   gboolean any_packed;
+  /* Processes handed to the packer and not packed yet: the caller waits
+   * while there are too many, or unpacked samples would pile up. */
+  guint pending;
+  GMutex pending_lock;
+  GCond pending_done;
 };
 
 static void
@@ -85,6 +90,8 @@ mg_profile_builder_new (void)
   g_array_set_clear_func (self->metric_errors, (GDestroyNotify) mg_metric_error_clear);
   self->events = g_array_new (FALSE, TRUE, sizeof (MgProcessEvent));
   g_array_set_clear_func (self->events, (GDestroyNotify) mg_process_event_clear);
+  g_mutex_init (&self->pending_lock);
+  g_cond_init (&self->pending_done);
   return self;
 }
 
@@ -104,6 +111,8 @@ mg_profile_builder_free (MgProfileBuilder *self)
   g_clear_pointer (&self->plugin_errors, g_array_unref);
   g_clear_pointer (&self->metric_errors, g_array_unref);
   g_clear_pointer (&self->events, g_array_unref);
+  g_mutex_clear (&self->pending_lock);
+  g_cond_clear (&self->pending_done);
   g_free (self);
 }
 
@@ -281,7 +290,8 @@ static void
 pack_process (gpointer data, gpointer user_data)
 {
   BuilderProcess *p = data;
-  guint n_metrics = GPOINTER_TO_UINT (user_data);
+  MgProfileBuilder *self = user_data;
+  guint n_metrics = self->metrics->len;
   gsize n = p->n;
 
   p->parts = g_new0 (GBytes *, MAX (n_metrics, 1));
@@ -296,6 +306,10 @@ pack_process (gpointer data, gpointer user_data)
         p->parts[m] = mg_process_block_encode_metric (n, rows);
     }
   g_clear_pointer (&p->values, g_free);
+  g_mutex_lock (&self->pending_lock);
+  self->pending--;
+  g_cond_signal (&self->pending_done);
+  g_mutex_unlock (&self->pending_lock);
 }
 
 void
@@ -318,8 +332,13 @@ mg_profile_builder_pack (MgProfileBuilder *self, guint process)
   p->packed = TRUE;
   self->any_packed = TRUE;
   if (self->packer == NULL)
-    self->packer = g_thread_pool_new (pack_process, GUINT_TO_POINTER (n_metrics),
-                                      (int) MAX (g_get_num_processors (), 1), FALSE, NULL);
+    self->packer = g_thread_pool_new (pack_process, self,
+                                      (int) CLAMP (g_get_num_processors (), 1, 8), FALSE, NULL);
+  g_mutex_lock (&self->pending_lock);
+  while (self->pending >= CLAMP (g_get_num_processors (), 1, 8))
+    g_cond_wait (&self->pending_done, &self->pending_lock);
+  self->pending++;
+  g_mutex_unlock (&self->pending_lock);
   g_thread_pool_push (self->packer, p, NULL);
 }
 
@@ -705,6 +724,78 @@ aggregate_single_value (MgProfileBuilder *self, guint m, MgSingleValue *out)
   out->var = var / count;
 }
 
+/* The metrics aggregated by one thread: every n_workers-th from first,
+ * each worker with its own scratch memory. */
+typedef struct {
+  MgProfileBuilder *self;
+  MgProfile *profile;
+  const Grid *grid;
+  gsize max_n;
+  double *agg;
+  gint32 *agg_index;
+  guint first, n_workers;
+} AggregateJob;
+
+static gpointer
+aggregate_some (gpointer data)
+{
+  AggregateJob *job = data;
+  guint n_windows = job->grid->n, n_proc = job->self->processes->len;
+  g_autofree double *mem = g_new (double, 6 * (gsize) MAX (n_windows, 1));
+  GridAcc acc = { mem, mem + n_windows, mem + 2 * n_windows, mem + 3 * n_windows,
+                  mem + 4 * n_windows, mem + 5 * n_windows };
+  g_autofree double *pvalues = g_new (double, MAX ((gsize) n_proc * n_windows, 1));
+  g_autofree double *scratch = g_new (double, MAX (MG_PROCESS_SERIES_N * job->max_n, 1));
+  g_autofree guint *counts = g_new (guint, MAX (n_windows, 1));
+
+  for (guint m = job->first; m < job->profile->metrics->len; m += job->n_workers)
+    {
+      const MgMetricDef *def = g_ptr_array_index (job->profile->metrics, m);
+      double *out = job->agg + (gsize) m * MG_SERIES_N_DOUBLES * n_windows;
+      gint32 *out_index = job->agg_index + (gsize) m * MG_SERIES_N_INDICES * n_windows;
+
+      if (def->domain == MG_DOMAIN_SINGLE_VALUE)
+        {
+          aggregate_single_value (job->self, m, &job->profile->singles[m]);
+          for (gsize i = 0; i < (gsize) MG_SERIES_N_DOUBLES * n_windows; i++)
+            out[i] = NAN;
+          for (gsize i = 0; i < (gsize) MG_SERIES_N_INDICES * n_windows; i++)
+            out_index[i] = -1;
+        }
+      else
+        {
+          MgSingleValue *none = &job->profile->singles[m];
+
+          none->min = none->max = none->mean = none->var = none->sum = NAN;
+          aggregate_metric (job->self, job->grid, m, &acc, pvalues, counts, out, out_index,
+                            scratch);
+        }
+    }
+  return NULL;
+}
+
+/* Metrics are independent: packed ones (unpacking is most of the work)
+ * are shared among the cores. */
+static void
+aggregate_all (MgProfileBuilder *self, MgProfile *profile, const Grid *grid, gsize max_n,
+               double *agg, gint32 *agg_index)
+{
+  guint n_workers = self->any_packed ? CLAMP (g_get_num_processors (), 1, 8) : 1;
+  g_autofree AggregateJob *jobs = g_new (AggregateJob, n_workers);
+  g_autofree GThread **threads = g_new0 (GThread *, n_workers);
+
+  n_workers = MIN (n_workers, MAX (self->metrics->len, 1));
+  for (guint i = 0; i < n_workers; i++)
+    {
+      jobs[i] = (AggregateJob) { self, profile, grid, max_n, agg, agg_index, i, n_workers };
+      if (i > 0)
+        threads[i] = g_thread_new ("mg-aggregate", aggregate_some, &jobs[i]);
+    }
+  aggregate_some (&jobs[0]);
+  for (guint i = 1; i < n_workers; i++)
+    g_thread_join (threads[i]);
+}
+
 static guint
 choose_n_windows (MgProfileBuilder *self)
 {
@@ -726,12 +817,8 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
   guint n_metrics, n_proc;
   double end, *starts, *ends, *agg;
   gint32 *agg_index;
-  GridAcc acc;
-  double *pvalues;
-  guint *counts;
   Grid grid;
   gsize max_n = 0;
-  g_autofree double *scratch = NULL;
 
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -802,40 +889,7 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
   agg_index = mg_profile_take_block (profile,
                                      g_new (gint32, MAX ((gsize) n_metrics * MG_SERIES_N_INDICES * n_windows, 1)));
   profile->singles = g_new0 (MgSingleValue, MAX (n_metrics, 1));
-  {
-    double *mem = g_new (double, 6 * (gsize) MAX (n_windows, 1));
-
-    acc = (GridAcc) { mem, mem + n_windows, mem + 2 * n_windows, mem + 3 * n_windows,
-                      mem + 4 * n_windows, mem + 5 * n_windows };
-  }
-  pvalues = g_new (double, MAX ((gsize) n_proc * n_windows, 1));
-  scratch = g_new (double, MAX (MG_PROCESS_SERIES_N * max_n, 1));
-  counts = g_new (guint, MAX (n_windows, 1));
-  for (guint m = 0; m < n_metrics; m++)
-    {
-      const MgMetricDef *def = g_ptr_array_index (profile->metrics, m);
-      double *out = agg + (gsize) m * MG_SERIES_N_DOUBLES * n_windows;
-      gint32 *out_index = agg_index + (gsize) m * MG_SERIES_N_INDICES * n_windows;
-
-      if (def->domain == MG_DOMAIN_SINGLE_VALUE)
-        {
-          aggregate_single_value (self, m, &profile->singles[m]);
-          for (gsize i = 0; i < (gsize) MG_SERIES_N_DOUBLES * n_windows; i++)
-            out[i] = NAN;
-          for (gsize i = 0; i < (gsize) MG_SERIES_N_INDICES * n_windows; i++)
-            out_index[i] = -1;
-        }
-      else
-        {
-          MgSingleValue *none = &profile->singles[m];
-
-          none->min = none->max = none->mean = none->var = none->sum = NAN;
-          aggregate_metric (self, &grid, m, &acc, pvalues, counts, out, out_index, scratch);
-        }
-    }
-  g_free (acc.weight);
-  g_free (pvalues);
-  g_free (counts);
+  aggregate_all (self, profile, &grid, max_n, agg, agg_index);
   mg_profile_set_aggregates (profile, agg, agg_index);
 
   profile->process_series = g_new0 (MgProcessSeries, MAX ((gsize) n_proc * n_metrics, 1));
