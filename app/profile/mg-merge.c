@@ -400,7 +400,8 @@ merge_record (MergeState *st, const RecordEntry *e, GError **error)
   st->max_samples = MAX (st->max_samples, h->capacity);
   add_process_facts (st, r, e, p, end_s);
   /* Only this record's samples in memory at a time, besides the packed. */
-  mg_profile_builder_pack (st->builder, p);
+  if (st->max_process_samples == 0)
+    mg_profile_builder_pack (st->builder, p);
   return TRUE;
 }
 
