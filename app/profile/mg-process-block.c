@@ -69,9 +69,11 @@ put_doubles (guint8 *out, const double *values, gsize n, guint64 *scratch)
   g_autofree guint64 *second = g_new (guint64, MAX (n, 1));
   const guint64 *best = scratch;
 
-  memcpy (scratch, values, n * sizeof (double));
+  if (n > 0)
+    memcpy (scratch, values, n * sizeof (double));
   differences (scratch, n, 1);
-  memcpy (second, scratch, n * sizeof (guint64));
+  if (n > 0)
+    memcpy (second, scratch, n * sizeof (guint64));
   differences (second, n, 1);
   /* Order 2 only when clearly better: its sign changes cost bytes too. */
   *out++ = loud_bits (second, n) + 8 * n < loud_bits (scratch, n) ? 2 : 1;
@@ -101,14 +103,15 @@ get_doubles (const guint8 *in, double *values, gsize n)
       bits[i] = v;
     }
   sums (bits, n, order);
-  memcpy (values, bits, n * sizeof (double));
+  if (n > 0)
+    memcpy (values, bits, n * sizeof (double));
   return in + 8 * n;
 }
 
 static gboolean
 same_bits (const double *a, const double *b, gsize n)
 {
-  return memcmp (a, b, n * sizeof (double)) == 0;
+  return n == 0 || memcmp (a, b, n * sizeof (double)) == 0;
 }
 
 /* The bytes a metric's part unpacks to at most, and the times' part. */

@@ -90,6 +90,8 @@ mg_profile_finalize (GObject *object)
 {
   MgProfile *self = MG_PROFILE (object);
 
+  for (guint p = 0; self->packed != NULL && p < self->processes->len; p++)
+    g_free (self->packed[p].memory);
   mg_run_info_clear (&self->run);
   g_ptr_array_unref (self->metrics);
   g_ptr_array_unref (self->groups);
@@ -100,8 +102,6 @@ mg_profile_finalize (GObject *object)
   g_free (self->series);
   g_free (self->singles);
   g_free (self->process_series);
-  for (guint p = 0; self->packed != NULL && p < self->processes->len; p++)
-    g_free (self->packed[p].memory);
   g_free (self->packed);
   g_queue_clear (&self->unpacked);
   g_mutex_clear (&self->unpack_lock);
