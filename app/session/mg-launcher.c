@@ -238,7 +238,7 @@ make_run_dir (MgLauncher *self, GError **error)
   self->record_dir = g_build_filename (self->run_dir, MG_RUN_FOLDER_RECORDS, NULL);
   self->plan_path = g_build_filename (self->run_dir, MG_RUN_FOLDER_PLAN, NULL);
   self->run_id = g_strdup_printf ("%s-%d", stamp, (int) getpid ());
-  if (g_mkdir (self->record_dir, 0700) != 0)
+  if (g_mkdir (self->record_dir, MG_RUN_FOLDER_MODE) != 0)
     {
       g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_RUN_DIR,
                    _("cannot create the folder %s: %s (check the free space)"),
