@@ -13,7 +13,7 @@
 
 #include "mg-interpose.h"
 #include "mg-plugin-guard.h"
-#include "mg-record-folder.h"
+#include "mg-node-folder.h"
 #include "mg-sampler-state.h"
 
 MgSampler mg_sampler = { .lock_fd = -1 };
@@ -478,6 +478,7 @@ mg_sampler_constructor (void)
       say ("metrograph-sampler: METROGRAPH_PLAN is not set; running unprofiled");
       return;
     }
+  mg_node_folder_restore_plan (path);
   if (mg_plan_load (path, &s->plan, err, sizeof err) < 0)
     {
       say ("metrograph-sampler: %s; running unprofiled", err);
@@ -493,7 +494,7 @@ mg_sampler_constructor (void)
       mg_plan_clear (&s->plan);
       return;
     }
-  if (mg_record_folder_ensure (s->plan.record_dir, err, sizeof err) != 0)
+  if (mg_node_folder_ensure_records (s->plan.record_dir, err, sizeof err) != 0)
     {
       mg_log ("%s; running unprofiled", err);
       mg_plan_clear (&s->plan);

@@ -655,7 +655,6 @@ nodes_unavailable (Fixture *f)
   g_autofree char *node = build_path ("tests/metrics/mpi-node");
   g_autofree char *mpirun = g_find_program_in_path ("mpirun");
   g_autofree char *folder = g_build_filename (f->dir, "probe", NULL);
-  g_autofree char *plan = g_build_filename (f->dir, "probe.plan", NULL);
   g_autofree char *err = NULL;
   const char *argv[] = { node, "true", NULL };
   g_auto (GStrv) env = g_get_environ ();
@@ -670,10 +669,8 @@ nodes_unavailable (Fixture *f)
   if (getuid () != 0)
     return g_strdup ("needs root for UTS and mount namespaces");
   g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
-  g_assert_true (g_file_set_contents (plan, "plan\n", -1, NULL));
   env = g_environ_setenv (env, "OMPI_COMM_WORLD_RANK", "1", TRUE);
   env = g_environ_setenv (env, "MG_TEST_NODE_FOLDER", folder, TRUE);
-  env = g_environ_setenv (env, "METROGRAPH_PLAN", plan, TRUE);
   g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, NULL,
                                &err, &status, NULL));
   if (!g_spawn_check_wait_status (status, NULL))
@@ -683,8 +680,8 @@ nodes_unavailable (Fixture *f)
 
 /* Runs 4 ranks of the MPI workload in @mode, each in namespaces of its
  * own (tests/metrics/mpi-node.c): its own host name, and for ranks 1-3 a
- * private, empty folder where the run folder would be, so that no record
- * file is shared with the front end. */
+ * private, empty folder where the run folder would be, so that neither the
+ * plan nor any record file is shared with the front end. */
 static MgProfile *
 profile_on_nodes (Fixture *f, const char *mode, gboolean fails, char **output)
 {
@@ -708,14 +705,16 @@ check_rank (MgProfile *p, guint i, int rank)
   const MgProcessInfo *info = mg_profile_get_process (p, i);
   g_autofree char *host = g_strdup_printf ("node%d", rank);
   double calls = process_count (p, i, "mpi_calls");
-  /* 100 x (rank + 1) Sendrecv and one Barrier (tests/metrics/mpi-workload.c). */
+  /* 100 x (rank + 1) Sendrecv and one Barrier (tests/metrics/mpi-workload.c);
+   * a loaded machine can skew the rate a window shows by a few percent, and
+   * the ranks are 25% or more apart. */
   double expected = 100.0 * (rank + 1) + 1;
 
   g_test_message ("process %u: rank %d on %s, %.1f MPI calls (%.0f made)", i, info->rank,
                   info->host, calls, expected);
   g_assert_cmpint (info->rank, ==, rank);
   g_assert_cmpstr (info->host, ==, host);
-  g_assert_cmpfloat (fabs (calls - expected), <=, expected * 0.05);
+  g_assert_cmpfloat (fabs (calls - expected), <=, expected * 0.1);
 }
 
 /* Ranks on 4 "nodes" that share no folder: ranks 1-3 send their records to
