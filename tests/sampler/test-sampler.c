@@ -941,6 +941,35 @@ test_record_dir_made_on_node (void)
   fixture_clear (&f);
 }
 
+/* A node that cannot read the plan's path either: the launcher's copy of
+ * its text in the environment is written there, and the run goes on. */
+static void
+test_plan_restored_on_node (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  g_autofree char *run_folder = g_build_filename (f.dir, "metrograph-node", NULL);
+  g_autofree char *plan = g_build_filename (run_folder, "run.plan", NULL);
+  g_free (f.rec_dir);
+  f.rec_dir = g_build_filename (run_folder, "records", NULL);
+  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (f.plan, &text, NULL, NULL));
+  g_autofree char *env = g_strconcat (MG_PLAN_TEXT_ENV "=", text, NULL);
+  const char *const args[] = { "run", "50", "0", NULL };
+  int status = run_workload (&f, plan, args, NULL, NULL, env);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+
+  g_autofree char *restored = NULL;
+  g_assert_true (g_file_get_contents (plan, &restored, NULL, NULL));
+  g_assert_cmpstr (restored, ==, text);
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  g_assert_cmpuint (hdr (only_record (recs))->n_samples, >, 0);
+  g_autofree char *owner = g_build_filename (run_folder, MG_RUN_FOLDER_OWNER, NULL);
+  g_assert_true (g_file_test (owner, G_FILE_TEST_EXISTS));
+  fixture_clear (&f);
+}
+
 static void
 limit_file_size (gpointer data)
 {
@@ -1309,6 +1338,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sampler/divide", test_divide);
   g_test_add_func ("/sampler/record-dir-made-on-node", test_record_dir_made_on_node);
+  g_test_add_func ("/sampler/plan-restored-on-node", test_plan_restored_on_node);
   g_test_add_func ("/sampler/final-sample", test_final_sample);
   g_test_add_func ("/sampler/percent", test_percent);
   g_test_add_func ("/sampler/gaps-and-errors", test_gaps_and_errors);
