@@ -12,6 +12,7 @@
 
 #include "mg-colour.h"
 #include "mg-definition-file.h"
+#include "mg-xml-read.h"
 
 typedef struct {
   const char *path;
@@ -576,22 +577,10 @@ add_xml_error (Parser *parser, xmlParserCtxt *context)
                      message != NULL ? message : _("unknown error"));
 }
 
-/* libxml2 reports some errors (a conversion from the declared encoding
- * that fails) through its generic handler whatever XML_PARSE_NOERROR says,
- * which prints them on stderr; they reach the diagnostics through the
- * context's last error. Found by fuzzing (docs/fuzzing.md). */
-static void
-ignore_generic_error (void *data, const char *format, ...)
-{
-}
-
 MgDefinitionFile *
 mg_definition_file_load_from_data (const char *data, gsize length, const char *path,
                                    GPtrArray *diagnostics)
 {
-  /* No network, no external DTD or entities: files may come from anywhere. */
-  const int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING
-                      | XML_PARSE_BIG_LINES;
   g_autoptr (GHashTable) bad_colours = g_hash_table_new_full (g_str_hash, g_str_equal,
                                                               g_free, NULL);
   Parser parser = { path, diagnostics, 0, bad_colours };
@@ -609,10 +598,7 @@ mg_definition_file_load_from_data (const char *data, gsize length, const char *p
       return NULL;
     }
   context = xmlNewParserCtxt ();
-  /* Per thread in libxml2: the default handler is back after the parse. */
-  xmlSetGenericErrorFunc (NULL, ignore_generic_error);
-  doc = xmlCtxtReadMemory (context, data, (int) length, path, NULL, options);
-  xmlSetGenericErrorFunc (NULL, NULL);
+  doc = mg_xml_read_memory (context, data, (int) length, path);
   if (doc == NULL || !context->wellFormed)
     add_xml_error (&parser, context);
   else if ((root = xmlDocGetRootElement (doc)) != NULL && is (root, "partialReport"))

@@ -11,6 +11,7 @@
 #include "mg-colour.h"
 #include "mg-diagnostic.h"
 #include "mg-partial-report.h"
+#include "mg-xml-read.h"
 
 typedef struct {
   const char *path;
@@ -448,9 +449,6 @@ MgPartialReport *
 mg_partial_report_load_data (const char *data, gsize len, const char *name,
                              GPtrArray *diagnostics)
 {
-  /* No network, no external entities: files may come from anywhere. */
-  const int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING
-                      | XML_PARSE_BIG_LINES;
   Parser parser = { name, diagnostics, FALSE };
   g_autoptr (MgPartialReport) report_out = NULL;
   xmlParserCtxt *context;
@@ -466,7 +464,7 @@ mg_partial_report_load_data (const char *data, gsize len, const char *name,
       return NULL;
     }
   context = xmlNewParserCtxt ();
-  doc = xmlCtxtReadMemory (context, data, (int) len, name, NULL, options);
+  doc = mg_xml_read_memory (context, data, (int) len, name);
   if (doc == NULL || !context->wellFormed)
     add_xml_error (&parser, context);
   else if ((root = xmlDocGetRootElement (doc)) == NULL || !is (root, "partialReport"))

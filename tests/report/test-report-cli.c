@@ -188,6 +188,31 @@ test_list_and_refused (Fixture *f, gconstpointer data)
   assert_contains (listed->out, cpu);
 }
 
+/* A file whose bytes do not convert from its declared encoding is refused
+ * with one diagnostic; libxml2 prints nothing of its own (found by
+ * fuzzing; the input is kept in tests/fixtures/fuzz/partial-report). */
+static void
+test_list_bad_encoding (Fixture *f, gconstpointer data)
+{
+  g_autofree char *bad = g_build_filename (f->dir, "bad.xml", NULL);
+  g_autofree char *input = report_fixture_source_path ("tests/fixtures/fuzz/partial-report/"
+                                                       "bad-encoding.xml");
+  g_autofree char *contents = NULL;
+  g_autofree char *expected = NULL;
+  const char *args[] = { "--list-reports", "--reports-path=bad.xml", NULL };
+  g_autoptr (CliRun) run = NULL;
+  gsize length;
+
+  g_assert_true (g_file_get_contents (input, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (bad, contents, (gssize) length, NULL));
+  run = cli_run (f->dir, args);
+  assert_status (run, 0);
+  expected = g_strdup_printf ("   %s:2: error: not well-formed XML", bad);
+  assert_contains (run->out, expected);
+  g_assert_null (strstr (run->err, "encoding error"));
+  g_assert_null (strstr (run->err, "I/O error"));
+}
+
 /* A refused partial report is said on stderr, naming the file; the report
  * is written with the others. */
 static void
@@ -265,6 +290,8 @@ main (int argc, char **argv)
               test_profile_and_report, fixture_teardown);
   g_test_add ("/report/cli/list-and-refused", Fixture, NULL, fixture_setup,
               test_list_and_refused, fixture_teardown);
+  g_test_add ("/report/cli/list-bad-encoding", Fixture, NULL, fixture_setup,
+              test_list_bad_encoding, fixture_teardown);
   g_test_add ("/report/cli/refused-file", Fixture, NULL, fixture_setup,
               test_report_with_refused_file, fixture_teardown);
   g_test_add ("/report/cli/usage", Fixture, NULL, fixture_setup, test_usage, fixture_teardown);

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The HTML subset of partial reports' text fields (app/report/
+ * mg-report-markup.c): any bytes up to the first NUL as a text field. The
+ * sanitised HTML, parsed again as a browser would, must hold only the
+ * spec's elements, no event handler and no script URL. */
+#include <glib.h>
+#include <libxml/HTMLparser.h>
+#include <string.h>
+
+#include "fuzz-input.h"
+#include "mg-report-markup.h"
+
+/* Seed 000, section 3.6, and the html and body elements the parse adds. */
+static const char *const spec_elements[] = {
+  "html", "body", "h1", "h2", "h3", "h4", "h5", "h6", "ol", "ul", "li", "span", "div", "p",
+  "a", "b", "i", "img", "br",
+};
+
+static gboolean
+is_spec_element (const xmlChar *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (spec_elements); i++)
+    if (g_ascii_strcasecmp ((const char *) name, spec_elements[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* A URL that runs code or embeds a document (data: only for pictures). */
+static gboolean
+is_script_url (const char *value, gboolean image)
+{
+  g_autofree char *lower = g_ascii_strdown (value, -1);
+  const char *p = lower;
+
+  while (*p != '\0' && (guchar) *p <= ' ')
+    p++;
+  if (g_str_has_prefix (p, "data:"))
+    return !image || !g_str_has_prefix (p, "data:image/") || g_str_has_prefix (p, "data:image/svg");
+  return g_str_has_prefix (p, "javascript:") || g_str_has_prefix (p, "vbscript:");
+}
+
+static void
+check_tree (const xmlNode *node)
+{
+  for (; node != NULL; node = node->next)
+    {
+      if (node->type != XML_ELEMENT_NODE)
+        continue;
+      if (!is_spec_element (node->name))
+        g_error ("element <%s> left in the sanitised HTML", (const char *) node->name);
+      for (const xmlAttr *attr = node->properties; attr != NULL; attr = attr->next)
+        {
+          xmlChar *value = xmlNodeListGetString (node->doc, attr->children, 1);
+          gboolean image = xmlStrcasecmp (node->name, (const xmlChar *) "img") == 0;
+
+          if (g_ascii_strncasecmp ((const char *) attr->name, "on", 2) == 0)
+            g_error ("event handler %s left in the sanitised HTML", (const char *) attr->name);
+          if (value != NULL && is_script_url ((const char *) value, image))
+            g_error ("script URL %s left in the sanitised HTML", (const char *) value);
+          xmlFree (value);
+        }
+      check_tree (node->children);
+    }
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  g_autofree char *markup = g_strndup ((const char *) data, size);
+  g_autofree char *html = mg_report_markup_to_html (markup);
+  g_autofree char *text = mg_report_markup_to_text (markup);
+  htmlDocPtr doc;
+
+  g_assert (html != NULL && text != NULL);
+  if (*html == '\0')
+    return 0;
+  doc = htmlReadMemory (html, (int) strlen (html), NULL, "UTF-8",
+                        HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+  if (doc != NULL)
+    check_tree (xmlDocGetRootElement (doc));
+  xmlFreeDoc (doc);
+  return 0;
+}
