@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mg-install-paths.h"
 #include "mg-merge.h"
 #include "mg-program-check.h"
 #include "mg-run-check.h"
@@ -1074,6 +1075,118 @@ test_session_plugin_error (void)
   g_rmdir (dir);
 }
 
+/* The faulty test plugin (tests/sampler) beside a definition of its metric
+ * ft_hang, whose getter never returns from its 5th call, in @dir. */
+static void
+write_hang_metrics (const char *dir)
+{
+  static const char xml[] =
+    "<?xml version=\"1.0\"?>\n<metricdefinition version=\"1\">\n"
+    "  <metric id=\"ft_hang\"><enabled>default_no</enabled><units>calls</units>\n"
+    "    <dataType>uint64_t</dataType><domain>time</domain>\n"
+    "    <source ref=\"ft_src\" functionName=\"faulty_hang\"/>\n"
+    "    <display><displayName>Hangs at 5</displayName><type>other</type></display>\n"
+    "  </metric>\n"
+    "  <source id=\"ft_src\"><sharedLibrary>libmg-test-faulty.so</sharedLibrary></source>\n"
+    "</metricdefinition>\n";
+  g_autofree char *built = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "tests", "sampler",
+                                             "libmg-test-faulty.so", NULL);
+  g_autofree char *lib_path = g_build_filename (dir, "libmg-test-faulty.so", NULL);
+  g_autofree char *xml_path = g_build_filename (dir, "faulty.xml", NULL);
+  g_autofree char *lib = NULL;
+  gsize len;
+
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  g_assert_true (g_file_get_contents (built, &lib, &len, NULL));
+  g_assert_true (g_file_set_contents (lib_path, lib, (gssize) len, NULL));
+  g_assert_true (g_file_set_contents (xml_path, xml, -1, NULL));
+}
+
+/* The plugin fault events' messages of @profile, one a line. */
+static char *
+fault_messages (MgProfile *profile)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; profile != NULL && i < mg_profile_get_n_events (profile); i++)
+    if (mg_profile_get_event (profile, i)->kind == MG_EVENT_PLUGIN_FAULT)
+      g_string_append_printf (out, "%s\n", mg_profile_get_event (profile, i)->message);
+  return g_string_free (out, FALSE);
+}
+
+typedef struct {
+  MgRunSession *session;
+  char *seen;                  /* the first live profile's fault events */
+} HangWatch;
+
+static void
+on_hang_profile (MgRunSession *session, GParamSpec *pspec, HangWatch *w)
+{
+  g_autofree char *faults = NULL;
+
+  if (w->seen != NULL || mg_run_session_get_state (session) != MG_RUN_STATE_RUNNING)
+    return;
+  faults = fault_messages (mg_run_session_get_profile (session));
+  if (*faults != '\0')
+    w->seen = g_steal_pointer (&faults);
+}
+
+/* A getter that does not return is seen while the program runs: a live
+ * profile has a plugin fault event naming the plugin, the getter and since
+ * when (what the viewer's error list and banner show), once the call is
+ * older than the bound (METROGRAPH_HANG_INTERVALS, 4 intervals of 20 ms
+ * here). The saved profile has the sampler's own account of it, once. */
+static void
+test_session_live_hang (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-hang-XXXXXX", NULL);
+  g_autofree char *metrics = g_build_filename (dir, "metrics", NULL);
+  g_autofree char *builtin = mg_install_paths_get_metrics_dir ();
+  g_autoptr (MgCatalogue) c = mg_catalogue_new ();
+  g_autoptr (MgRunSettings) s = NULL;
+  g_autoptr (MgRunSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *saved = NULL;
+  HangWatch w = { 0 };
+
+  write_hang_metrics (metrics);
+  {
+    const char *dirs[] = { metrics, builtin, NULL };
+    g_autoptr (MgSearchPath) path = mg_search_path_new_for_dirs (dirs);
+
+    mg_catalogue_load (c, path);
+  }
+  s = workload_settings ("run-workload", "work=2", dir);
+  mg_run_settings_set_metric_enabled (s, c, "ft_hang", TRUE);
+  g_setenv ("METROGRAPH_HANG_INTERVALS", "4", TRUE);
+  session = mg_run_session_new (s, c);
+  w.session = session;
+  g_signal_connect (session, "notify::profile", G_CALLBACK (on_hang_profile), &w);
+  g_assert_true (mg_run_session_start (session, &error));
+  g_assert_no_error (error);
+  g_assert_true (run_test_wait (finished, session, 60));
+  g_unsetenv ("METROGRAPH_HANG_INTERVALS");
+
+  g_assert_nonnull (w.seen);
+  g_test_message ("live: %s", w.seen);
+  g_assert_true (g_str_has_prefix (w.seen, "ft_src hung in faulty_hang since "));
+  g_assert_nonnull (strstr (w.seen, " s (no return for "));
+  saved = fault_messages (mg_run_session_get_profile (session));
+  g_assert_true (g_str_has_prefix (saved, "ft_src hung in faulty_hang since "));
+  g_assert_true (g_str_has_suffix (saved, " s; its metrics stop there\n"));
+  g_free (w.seen);
+  g_unlink (mg_run_session_get_output_path (session));
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *file = g_build_filename (metrics, i ? "faulty.xml" : "libmg-test-faulty.so",
+                                                NULL);
+
+      g_unlink (file);
+    }
+  g_rmdir (metrics);
+  g_rmdir (dir);
+}
+
 /* --np through mpirun: every rank sampled, one profile. */
 static void
 test_session_mpi (void)
@@ -1169,6 +1282,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/session/saves-off-main-thread", test_session_saves_off_main_thread);
   g_test_add_func ("/run/session/folder-environment-output", test_session_folder_environment_output);
   g_test_add_func ("/run/session/plugin-error", test_session_plugin_error);
+  g_test_add_func ("/run/session/live-hang", test_session_live_hang);
   g_test_add_func ("/run/session/mpi", test_session_mpi);
   g_test_add_func ("/run/session/missing-program", test_session_missing_program);
   g_test_add_func ("/run/session/nothing-left", test_session_nothing_left);
