@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mg-install-paths.h"
 #include "mg-merge.h"
 #include "mg-program-check.h"
 #include "mg-run-check.h"
@@ -1075,33 +1074,6 @@ test_session_plugin_error (void)
   g_rmdir (dir);
 }
 
-/* The faulty test plugin (tests/sampler) beside a definition of its metric
- * ft_hang, whose getter never returns from its 5th call, in @dir. */
-static void
-write_hang_metrics (const char *dir)
-{
-  static const char xml[] =
-    "<?xml version=\"1.0\"?>\n<metricdefinition version=\"1\">\n"
-    "  <metric id=\"ft_hang\"><enabled>default_no</enabled><units>calls</units>\n"
-    "    <dataType>uint64_t</dataType><domain>time</domain>\n"
-    "    <source ref=\"ft_src\" functionName=\"faulty_hang\"/>\n"
-    "    <display><displayName>Hangs at 5</displayName><type>other</type></display>\n"
-    "  </metric>\n"
-    "  <source id=\"ft_src\"><sharedLibrary>libmg-test-faulty.so</sharedLibrary></source>\n"
-    "</metricdefinition>\n";
-  g_autofree char *built = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "tests", "sampler",
-                                             "libmg-test-faulty.so", NULL);
-  g_autofree char *lib_path = g_build_filename (dir, "libmg-test-faulty.so", NULL);
-  g_autofree char *xml_path = g_build_filename (dir, "faulty.xml", NULL);
-  g_autofree char *lib = NULL;
-  gsize len;
-
-  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
-  g_assert_true (g_file_get_contents (built, &lib, &len, NULL));
-  g_assert_true (g_file_set_contents (lib_path, lib, (gssize) len, NULL));
-  g_assert_true (g_file_set_contents (xml_path, xml, -1, NULL));
-}
-
 /* The plugin fault events' messages of @profile, one a line. */
 static char *
 fault_messages (MgProfile *profile)
@@ -1141,21 +1113,14 @@ test_session_live_hang (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("mg-run-hang-XXXXXX", NULL);
   g_autofree char *metrics = g_build_filename (dir, "metrics", NULL);
-  g_autofree char *builtin = mg_install_paths_get_metrics_dir ();
-  g_autoptr (MgCatalogue) c = mg_catalogue_new ();
+  g_autoptr (MgCatalogue) c = NULL;
   g_autoptr (MgRunSettings) s = NULL;
   g_autoptr (MgRunSession) session = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *saved = NULL;
   HangWatch w = { 0 };
 
-  write_hang_metrics (metrics);
-  {
-    const char *dirs[] = { metrics, builtin, NULL };
-    g_autoptr (MgSearchPath) path = mg_search_path_new_for_dirs (dirs);
-
-    mg_catalogue_load (c, path);
-  }
+  c = run_test_hang_catalogue (metrics);
   s = workload_settings ("run-workload", "work=2", dir);
   mg_run_settings_set_metric_enabled (s, c, "ft_hang", TRUE);
   g_setenv ("METROGRAPH_HANG_INTERVALS", "4", TRUE);
@@ -1176,14 +1141,7 @@ test_session_live_hang (void)
   g_assert_true (g_str_has_suffix (saved, " s; its metrics stop there\n"));
   g_free (w.seen);
   g_unlink (mg_run_session_get_output_path (session));
-  for (guint i = 0; i < 2; i++)
-    {
-      g_autofree char *file = g_build_filename (metrics, i ? "faulty.xml" : "libmg-test-faulty.so",
-                                                NULL);
-
-      g_unlink (file);
-    }
-  g_rmdir (metrics);
+  run_test_remove_hang_metrics (metrics);
   g_rmdir (dir);
 }
 
