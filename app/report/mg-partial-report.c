@@ -205,8 +205,7 @@ translate (char **text, const char *domain)
   translated = g_dgettext (domain, *text);
   if (translated != *text)
     {
-      g_autofree char *old = *text;
-
+      g_free (*text);
       *text = g_strdup (translated);
     }
 }
