@@ -213,13 +213,17 @@ add_hung_calls (MergeState *st, const MgRecordFile *r, const RecordEntry *e, gui
   for (guint i = 0; i < h->n_metrics; i++)
     {
       const MgRecordMetric *metric = &r->metrics[i];
-      const MgRecordPlugin *plugin = &r->plugins[metric->plugin_index];
+      const MgRecordPlugin *plugin = NULL;
       gint64 since_ns = h->start_mono_ns + ((gint64) metric->call_since_ms - 1) * 1000000;
       g_autofree char *message = NULL;
       MgProcessEvent hung = { (int) p, 0, MG_EVENT_PLUGIN_FAULT, 0, NULL };
 
-      if (metric->call_since_ms == 0 || plugin->state != MG_PLUGIN_STATE_ACTIVE
-          || now_ns - since_ns < bound_ns)
+      /* A record without a plugin table (it could not be allocated) names
+       * no plugin: no call of it ran. Found by fuzzing. */
+      if (metric->call_since_ms == 0 || metric->plugin_index >= h->n_plugins)
+        continue;
+      plugin = &r->plugins[metric->plugin_index];
+      if (plugin->state != MG_PLUGIN_STATE_ACTIVE || now_ns - since_ns < bound_ns)
         continue;
       hung.time_s = to_seconds (r, e, since_ns);
       /* Translators: the plugin's source id, its getter function, when the call began (in the
