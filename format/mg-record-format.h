@@ -139,7 +139,10 @@ typedef struct {
   uint32_t flags;              /* MG_METRIC_FLAG_* */
   int32_t error_code;          /* last error, 0 if none */
   uint32_t error_count;
-  uint32_t reserved;
+  /* While its getter runs: 1 + the milliseconds from start_mono_ns at which
+   * it was called; 0 otherwise. Plain stores, so that the front end sees a
+   * getter that does not return while the process runs (a hang). */
+  uint32_t call_since_ms;
   int64_t first_error_ns;      /* monotonic */
   int64_t last_error_ns;
   char error[MG_RECORD_MSG_LEN]; /* first error's message */

@@ -60,15 +60,20 @@ getter_value (void *data)
 }
 
 /* The getter under the fault guard: a crash in it is no value, and stops its
- * plugin at this sample. */
+ * plugin at this sample. The call is published in the record while it runs
+ * (the front end names a getter that does not return). */
 static bool
 call_getter (MgSampler *s, size_t m, struct timespec *t, double *out, int64_t since_ns,
              uint64_t sample)
 {
   GetterArgs args = { s, m, t, out };
   MgPluginCall call = { s->plan.metrics[m].source, s->plan.metrics[m].getter, since_ns };
+  uint32_t *published = &s->rec.metrics[m].call_since_ms;
   int ok = false;
+  __atomic_store_n (published, (uint32_t) ((since_ns - s->start_ns) / 1000000) + 1,
+                    __ATOMIC_RELAXED);
   int sig = mg_plugin_guard_call (&call, getter_value, &args, &ok);
+  __atomic_store_n (published, 0, __ATOMIC_RELAXED);
   if (sig != 0)
     mg_plugin_guard_disable (s, &call, sig, sample);
   return sig == 0 && ok;

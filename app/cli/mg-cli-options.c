@@ -56,25 +56,29 @@ set_program (MgCliOptions *o)
   mg_run_settings_set_arguments (o->settings, arguments->str);
 }
 
-/* Which of the table's options were given: those for --profile only, and
- * the metric options that go with --list-metrics too. */
+/* Which of the table's options were given: those for --profile only, the
+ * metric options that go with --list-metrics too, and those that go with
+ * --recover too. */
 static void
-given_options (MgRunSettings *settings, gboolean *profile_only, gboolean *toggles)
+given_options (MgRunSettings *settings, gboolean *profile_only, gboolean *toggles,
+               gboolean *recover)
 {
   guint n;
   const MgRunOption *options = mg_run_options_get (&n);
 
-  *profile_only = *toggles = FALSE;
+  *profile_only = *toggles = *recover = FALSE;
   for (guint i = 0; i < n; i++)
     {
       g_auto (GStrv) words = mg_run_option_print (&options[i], settings);
 
       /* --report is also a mode of its own (checked with the modes). */
-      if (options[i].kind == MG_RUN_OPTION_REPORT)
+      if (options[i].kind == MG_RUN_OPTION_REPORT || words[0] == NULL)
         continue;
-      if (words[0] != NULL && options[i].with_list)
+      if (options[i].with_list)
         *toggles = TRUE;
-      else if (words[0] != NULL)
+      else if (options[i].with_recover)
+        *recover = TRUE;
+      else
         *profile_only = TRUE;
     }
 }
@@ -99,15 +103,16 @@ static gboolean
 check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
             gboolean list_reports, GError **error)
 {
-  gboolean profile_only, toggles;
+  gboolean profile_only, toggles, recover;
   guint n_modes;
 
   o->report = mg_run_settings_get_report (o->settings) != NULL;
   n_modes = !!profile + !!list + (o->export_file != NULL) + !!version + !!list_reports
             + (o->report && !profile) + (o->recover_dir != NULL);
 
-  given_options (o->settings, &profile_only, &toggles);
-  profile_only = profile_only || o->verbose;
+  given_options (o->settings, &profile_only, &toggles, &recover);
+  /* How the end summary reads, for both modes that print it. */
+  recover = recover || o->verbose;
 
   if (n_modes > 1)
     return usage_error (error, _("--profile, --list-metrics, --export, --report, --list-reports, "
@@ -141,8 +146,10 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
                                  "options)"));
 
   if (profile_only && o->mode != MG_CLI_MODE_PROFILE)
-    return usage_error (error, _("-o, --np, --interval, --samples, --start-after, --stop-after, "
-                                 "--select-ranks and --verbose go with --profile"));
+    return usage_error (error, _("--np, --interval, --samples, --start-after, --stop-after and "
+                                 "--select-ranks go with --profile"));
+  if (recover && o->mode != MG_CLI_MODE_PROFILE && o->mode != MG_CLI_MODE_RECOVER)
+    return usage_error (error, _("-o and --verbose go with --profile or --recover"));
   if (toggles && o->mode != MG_CLI_MODE_PROFILE && o->mode != MG_CLI_MODE_LIST_METRICS)
     return usage_error (error, _("--enable-metrics, --disable-metrics and --metrics-path go with "
                                  "--profile or --list-metrics"));
@@ -202,7 +209,7 @@ description (void)
            "      … with OLD's values and the change beside each value\n"
            "  metrograph --list-reports [--reports-path=PATH…]\n"
            "      list the partial report files found, in the order used\n"
-           "  metrograph --recover=RUNDIR\n"
+           "  metrograph --recover=RUNDIR [-o FILE|DIR/] [--verbose]\n"
            "      write the profile of a run whose metrograph was killed\n"
            "\n"
            "Everything after PROGRAM is passed to it. With --profile, the exit status is\n"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --recover RUNDIR: the profile of a run whose metrograph ended before
  * writing it (mg-run-recovery.h), written where that run would have
- * written it, with the usual summary and a line naming the processes that
- * still run. */
+ * written it or to -o, with the usual summary (--verbose as with
+ * --profile) and a line naming the processes that still run. */
 #include "mg-config.h"
 
 #include <glib/gi18n.h>
@@ -44,6 +44,7 @@ mg_cli_recover (const MgCliOptions *o)
       mg_cli_print_error ("%s", error->message);
       return MG_EXIT_USAGE;
     }
+  mg_run_recovery_set_output (recovery, mg_run_settings_get_output (o->settings));
   profile = mg_run_recovery_write (recovery, &output, &error);
   if (profile == NULL)
     {

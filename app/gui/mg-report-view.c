@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Report page: header facts, summary, sections; each line a name, a
- * value and a level bar (the report's comparison bar). */
+ * value and a level bar (the report's comparison bar), in the partial
+ * report's colour as in the HTML report. */
 #include "mg-config.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "mg-colour.h"
 #include "mg-diagnostic.h"
@@ -62,8 +64,23 @@ add_facts (GtkBox *box, const MgReport *report)
   gtk_box_append (box, grid);
 }
 
+/* A bar in @colour: a class per colour, whose rule goes into @css (the
+ * view's style sheet) the first time. */
 static void
-add_lines (GtkBox *box, GPtrArray *lines)
+colour_bar (GtkWidget *bar, const MgRgba *colour, GString *css)
+{
+  g_autofree char *hex = mg_colour_to_string (colour);
+  g_autofree char *css_class = g_strdup_printf ("mg-report-bar-%s", hex + 1);
+  g_autofree char *selector = g_strdup_printf ("levelbar.%s ", css_class);
+
+  if (strstr (css->str, selector) == NULL)
+    g_string_append_printf (css, "%sblock.filled { background: %s; border-color: %s; }\n",
+                            selector, hex, hex);
+  gtk_widget_add_css_class (bar, css_class);
+}
+
+static void
+add_lines (GtkBox *box, GPtrArray *lines, GString *css)
 {
   GtkWidget *grid = gtk_grid_new ();
 
@@ -102,6 +119,8 @@ add_lines (GtkBox *box, GPtrArray *lines)
           gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (bar), GTK_LEVEL_BAR_OFFSET_FULL);
           gtk_accessible_update_property (GTK_ACCESSIBLE (bar), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                           line->name, -1);
+          if (line->has_colour)
+            colour_bar (bar, &line->colour, css);
           gtk_grid_attach (GTK_GRID (grid), bar, 0, row + 1, 2, 1);
         }
     }
@@ -124,9 +143,39 @@ add_problems (GtkBox *box, GPtrArray *diagnostics)
     }
 }
 
+static void
+remove_style (GtkCssProvider *provider)
+{
+  gtk_style_context_remove_provider_for_display (gdk_display_get_default (),
+                                                 GTK_STYLE_PROVIDER (provider));
+  g_object_unref (provider);
+}
+
+/* The bars' colours, for as long as the view lives. */
+static void
+add_style (GtkWidget *view, const char *css)
+{
+  GtkCssProvider *provider;
+
+  if (*css == '\0' || gdk_display_get_default () == NULL)
+    return;
+  provider = gtk_css_provider_new ();
+#if GTK_CHECK_VERSION(4, 12, 0)
+  gtk_css_provider_load_from_string (provider, css);
+#else
+  gtk_css_provider_load_from_data (provider, css, -1);
+#endif
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  g_object_set_data_full (G_OBJECT (view), "mg-report-style", provider,
+                          (GDestroyNotify) remove_style);
+}
+
 GtkWidget *
 mg_report_view_new (MgProfile *profile, const char *profile_path)
 {
+  g_autoptr (GString) css = g_string_new (NULL);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   g_autofree char *installed = mg_install_paths_get_reports_dir ();
   g_autoptr (MgReportSet) set = mg_report_set_load (NULL, installed);
@@ -140,7 +189,7 @@ mg_report_view_new (MgProfile *profile, const char *profile_path)
   add_facts (GTK_BOX (box), report);
   gtk_box_append (GTK_BOX (box), heading_new (_("Summary"), NULL));
   gtk_box_append (GTK_BOX (box), label_new (report->sentence, NULL));
-  add_lines (GTK_BOX (box), report->summary);
+  add_lines (GTK_BOX (box), report->summary, css);
   for (guint s = 0; s < report->sections->len; s++)
     {
       const MgReportSection *section = g_ptr_array_index (report->sections, s);
@@ -153,7 +202,8 @@ mg_report_view_new (MgProfile *profile, const char *profile_path)
 
           gtk_box_append (GTK_BOX (box), label_new (text, "dim-label"));
         }
-      add_lines (GTK_BOX (box), section->lines);
+      add_lines (GTK_BOX (box), section->lines, css);
     }
+  add_style (box, css->str);
   return box;
 }

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "format/mg-plan-keywords.h"
 #include "mg-merge.h"
 #include "mg-profile-builder.h"
 #include "mg-record-reader.h"
@@ -131,6 +132,7 @@ align_clocks (GPtrArray *entries)
 
 typedef struct {
   MgProfileBuilder *builder;
+  GPtrArray *metrics;          /* MgMetricDef*: the input's */
   GHashTable *by_id;           /* metric id → profile index + 1 */
   guint n_metrics;
   gboolean *single;            /* per profile metric: single_value domain */
@@ -139,6 +141,7 @@ typedef struct {
   double interval_start_ms, interval_end_ms;
   guint max_samples;
   guint max_process_samples;   /* 0: every slot */
+  guint hang_intervals;        /* a getter call this many intervals old is hung */
 } MergeState;
 
 static double
@@ -177,6 +180,61 @@ add_plugin_fault (MergeState *st, const MgRecordFile *r, const RecordEntry *e, g
                            message };
 
   mg_profile_builder_add_event (st->builder, &fault);
+}
+
+/* The getter that metric i of the record runs: its definition's function,
+ * else the metric's id. */
+static const char *
+getter_name (MergeState *st, const MgRecordFile *r, guint i)
+{
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (st->by_id, r->metrics[i].id));
+  const MgMetricDef *def = index > 0 ? g_ptr_array_index (st->metrics, index - 1) : NULL;
+
+  return def != NULL && def->function_name != NULL ? def->function_name : r->metrics[i].id;
+}
+
+/* Getter calls that have not returned (the record's call_since_ms) for at
+ * least the hang bound: seen while the process runs (its record on this
+ * host is still open: the live view), or when its record was ended for it
+ * (killed). A hang the sampler saw at exit is its plugin's state instead. */
+static void
+add_hung_calls (MergeState *st, const MgRecordFile *r, const RecordEntry *e, guint p)
+{
+  const MgRecordHeader *h = &r->header;
+  gint64 bound_ns = (gint64) st->hang_intervals * (gint64) MIN (h->interval_start_ns, G_MAXINT32);
+  gint64 now_ns;
+
+  if (h->end_mono_ns != 0)
+    now_ns = h->end_mono_ns;
+  else if (h->state == MG_RECORD_STATE_RUNNING && g_strcmp0 (h->host, g_get_host_name ()) == 0)
+    now_ns = g_get_monotonic_time () * 1000;
+  else
+    return;
+  for (guint i = 0; i < h->n_metrics; i++)
+    {
+      const MgRecordMetric *metric = &r->metrics[i];
+      const MgRecordPlugin *plugin = NULL;
+      gint64 since_ns = h->start_mono_ns + ((gint64) metric->call_since_ms - 1) * 1000000;
+      g_autofree char *message = NULL;
+      MgProcessEvent hung = { (int) p, 0, MG_EVENT_PLUGIN_FAULT, 0, NULL };
+
+      /* A record without a plugin table (it could not be allocated) names
+       * no plugin: no call of it ran. Found by fuzzing. */
+      if (metric->call_since_ms == 0 || metric->plugin_index >= h->n_plugins)
+        continue;
+      plugin = &r->plugins[metric->plugin_index];
+      if (plugin->state != MG_PLUGIN_STATE_ACTIVE || now_ns - since_ns < bound_ns)
+        continue;
+      hung.time_s = to_seconds (r, e, since_ns);
+      /* Translators: the plugin's source id, its getter function, when the call began (in the
+       * run) and how long ago, e.g. "energy.src hung in energy_value since 1.2 s (no return
+       * for 3.4 s)" */
+      hung.message = message = g_strdup_printf (_("%s hung in %s since %.3g s (no return for "
+                                                  "%.3g s)"),
+                                                plugin->source_id, getter_name (st, r, i),
+                                                hung.time_s, (double) (now_ns - since_ns) / 1e9);
+      mg_profile_builder_add_event (st->builder, &hung);
+    }
 }
 
 static void
@@ -232,6 +290,7 @@ add_process_facts (MergeState *st, const MgRecordFile *r, const RecordEntry *e, 
       else if (plugin->state == MG_PLUGIN_STATE_CRASHED || plugin->state == MG_PLUGIN_STATE_HUNG)
         add_plugin_fault (st, r, e, p, i);
     }
+  add_hung_calls (st, r, e, p);
   for (guint i = 0; i < h->n_metrics; i++)
     {
       const MgRecordMetric *metric = &r->metrics[i];
@@ -417,6 +476,21 @@ set_no_samples (GError **error, const char *record_dir)
                  "shorter --interval)."), name);
 }
 
+static const char *
+lookup_environ (const char *name, void *data)
+{
+  return g_getenv (name);
+}
+
+/* The sampler's bound: the plan's hang_intervals is not written by the
+ * front ends, so both take METROGRAPH_HANG_INTERVALS, else the default. */
+static guint
+hang_intervals (void)
+{
+  return (guint) CLAMP (mg_plan_number_default (MG_PLAN_KEY_HANG_INTERVALS, lookup_environ, NULL),
+                        1, G_MAXINT32);
+}
+
 MgProfile *
 mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **error)
 {
@@ -459,8 +533,9 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
     mg_profile_builder_add_group (builder, g_ptr_array_index (input->groups, i));
 
   values = g_new (double, 3 * (gsize) MAX (n_metrics, 1));
-  st = (MergeState) { builder, by_id, n_metrics, single, values, values + n_metrics,
-                      values + 2 * n_metrics, 0, 0.0, 0.0, 0, input->max_process_samples };
+  st = (MergeState) { builder, input->metrics, by_id, n_metrics, single, values,
+                      values + n_metrics, values + 2 * n_metrics, 0, 0.0, 0.0, 0,
+                      input->max_process_samples, hang_intervals () };
   for (guint i = 0; i < entries->len; i++)
     if (!merge_record (&st, g_ptr_array_index (entries, i), error))
       return NULL;

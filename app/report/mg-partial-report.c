@@ -196,6 +196,40 @@ mg_partial_report_free (MgPartialReport *report)
 }
 
 static void
+translate (char **text, const char *domain)
+{
+  const char *translated;
+
+  if (*text == NULL || **text == '\0')
+    return;
+  translated = g_dgettext (domain, *text);
+  if (translated != *text)
+    {
+      g_free (*text);
+      *text = g_strdup (translated);
+    }
+}
+
+void
+mg_partial_report_translate (MgPartialReport *report, const char *domain)
+{
+  for (guint i = 0; i < report->metrics->len; i++)
+    {
+      MgReportMetric *metric = g_ptr_array_index (report->metrics, i);
+
+      translate (&metric->display_name, domain);
+      translate (&metric->tooltip, domain);
+    }
+  for (guint i = 0; i < report->subsections->len; i++)
+    {
+      MgReportSubsection *subsection = g_ptr_array_index (report->subsections, i);
+
+      translate (&subsection->heading, domain);
+      translate (&subsection->text, domain);
+    }
+}
+
+static void
 parse_report_metric (Parser *parser, const xmlNode *node, MgPartialReport *out)
 {
   MgReportMetric *metric = g_new0 (MgReportMetric, 1);

@@ -68,6 +68,10 @@ MgPartialReport *mg_partial_report_load (const char *path, GPtrArray *diagnostic
 MgPartialReport *mg_partial_report_load_data (const char *data, gsize len, const char *name,
                                               GPtrArray *diagnostics);
 void mg_partial_report_free (MgPartialReport *report);
+/* Replaces the reader's text (headings, display names, tooltips, texts) by
+ * its translation in gettext @domain: for the built-in sections, whose
+ * strings are in Metrograph's catalogue (po/its). */
+void mg_partial_report_translate (MgPartialReport *report, const char *domain);
 
 const char *mg_report_pick_to_string (MgReportPick pick);
 

@@ -145,6 +145,8 @@ load_files (GPtrArray *files, GPtrArray *diagnostics)
         }
       file->report_name = g_strdup (report->name);
       report->builtin = g_strcmp0 (file->origin, ORIGIN_INSTALLED) == 0;
+      if (report->builtin)
+        mg_partial_report_translate (report, GETTEXT_PACKAGE);
       earlier = find_report (reports, report->name);
       if (earlier != NULL)
         {

@@ -15,7 +15,7 @@ G_DEFINE_QUARK (mg-run-option-error-quark, mg_run_option_error)
 
 static const MgRunOption options[] = {
   { "--output", 'o', "output", MG_RUN_OPTION_PATH, 0, 0, FALSE,
-    N_("FILE"), N_("Write the profile to FILE"), NULL },
+    N_("FILE"), N_("Write the profile to FILE"), NULL, TRUE },
   { "--np", 'n', "n-processes", MG_RUN_OPTION_COUNT, 0, 1, FALSE,
     N_("N"), N_("Start N MPI processes with mpirun"), N_("a number of processes") },
   { "--select-ranks", 0, "select-ranks", MG_RUN_OPTION_RANKS, 0, 0, FALSE,

@@ -46,6 +46,7 @@ typedef struct {
   const char *arg;               /* N_(): the value's name in --help */
   const char *help;              /* N_(): --help's line (the default is added) */
   const char *what;              /* N_(): counts, "a number of …" in errors */
+  gboolean with_recover;         /* also goes with --recover (where the profile goes) */
 } MgRunOption;
 
 /* The table, in --help's order. */

@@ -28,6 +28,7 @@ struct _MgRunRecovery
   MgRunSettings *settings;
   GPtrArray *running;          /* MgRecoveredProcess* */
   gint64 start_real_ns;        /* the earliest record's start */
+  char *output;                /* given at recovery; NULL: the run's own -o */
 };
 
 static void
@@ -43,6 +44,7 @@ mg_run_recovery_free (MgRunRecovery *self)
   g_free (self->run_dir);
   g_free (self->record_dir);
   g_free (self->run_id);
+  g_free (self->output);
   g_clear_object (&self->settings);
   g_ptr_array_unref (self->running);
   g_free (self);
@@ -283,20 +285,32 @@ mg_run_recovery_merge (MgRunRecovery *self, MgCatalogue *catalogue, GError **err
   return mg_merge_records (self->record_dir, &input, error);
 }
 
+void
+mg_run_recovery_set_output (MgRunRecovery *self, const char *output)
+{
+  g_free (self->output);
+  self->output = g_strdup (output);
+}
+
 char *
 mg_run_recovery_choose_output (MgRunRecovery *self, MgProfile *profile)
 {
   const MgRunInfo *info = mg_profile_get_run_info (profile);
   g_auto (GStrv) env = mg_run_settings_build_environment (self->settings, NULL);
   const char *folder = mg_run_settings_get_working_folder (self->settings);
-  g_autofree char *base = folder != NULL ? g_strdup (folder) : g_get_current_dir ();
+  g_autofree char *base = NULL;
   g_autoptr (GDateTime) start = g_date_time_new_from_unix_utc (self->start_real_ns / 1000000000);
-  g_autofree char *chosen = mg_output_name_choose (
-    mg_run_settings_get_output (self->settings), base, mg_run_settings_get_program (self->settings),
-    info->n_processes, MAX (info->n_nodes, 1),
-    mg_output_name_threads_from_environ ((const char *const *) env), start);
+  g_autofree char *chosen = NULL;
 
-  /* The run's own -o FILE may have been written since by another run. */
+  base = folder != NULL && self->output == NULL ? g_strdup (folder) : g_get_current_dir ();
+  chosen = mg_output_name_choose (
+    self->output != NULL ? self->output : mg_run_settings_get_output (self->settings), base,
+    mg_run_settings_get_program (self->settings), info->n_processes, MAX (info->n_nodes, 1),
+    mg_output_name_threads_from_environ ((const char *const *) env), start);
+  /* A file given now is replaced, as with --profile -o; the run's own -o
+   * FILE may have been written since by another run. */
+  if (self->output != NULL)
+    return g_steal_pointer (&chosen);
   return mg_output_name_make_unique (chosen);
 }
 

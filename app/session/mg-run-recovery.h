@@ -48,8 +48,13 @@ MgProfile *mg_run_recovery_merge (MgRunRecovery *self, MgCatalogue *catalogue, G
 /* The processes of this host whose records were still open and that still
  * run (MgRecoveredProcess, by pid); filled by mg_run_recovery_merge (). */
 GPtrArray *mg_run_recovery_get_running (MgRunRecovery *self);
-/* Where the run would have written @profile: its -o, else MAP's name in its
- * working folder (an existing file is never replaced). */
+/* Writes the profile to @output (a file, replaced if it exists, or a folder
+ * for MAP's name; relative to the current folder) instead of where the run
+ * would have; NULL: where the run would have. */
+void mg_run_recovery_set_output (MgRunRecovery *self, const char *output);
+/* Where to write @profile: the output set, else where the run would have
+ * written it: its -o, else MAP's name in its working folder (an existing
+ * file is then never replaced). */
 char *mg_run_recovery_choose_output (MgRunRecovery *self, MgProfile *profile);
 
 /* The whole recovery, for both front ends: the run's definitions (its

@@ -156,8 +156,11 @@ test_usage_errors (Fixture *f, gconstpointer data)
     { { "--profile", "--select-ranks=-1", "true", NULL }, "“-1” is not a rank" },
     { { "--profile", "-n", "2", "--select-ranks=2-5", "true", NULL },
       "--select-ranks=2-5 selects none of the ranks of --np=2 (0 to 1)" },
-    { { "--list-metrics", "--select-ranks=1", NULL }, "--select-ranks and --verbose go with --profile" },
-    { { "--list-metrics", "--verbose", NULL }, "--select-ranks and --verbose go with --profile" },
+    { { "--list-metrics", "--select-ranks=1", NULL }, "--select-ranks go with --profile" },
+    { { "--list-metrics", "--verbose", NULL }, "-o and --verbose go with --profile or --recover" },
+    { { "--export=a.json", "-o", "b.mgprof", "c.mgprof", NULL },
+      "-o and --verbose go with --profile or --recover" },
+    { { "--recover", "run", "--interval=5", NULL }, "--interval, --samples" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1159,6 +1162,43 @@ test_recover_sigkill (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (mg_profile_get_run_info (whole)->duration_s, >=, 1.4);
 }
 
+/* --recover takes -o and --verbose as --profile does: the profile goes to
+ * the -o given now (a file there is replaced), not to the run's own, and
+ * the summary gives every plugin problem in full. */
+static void
+test_recover_output_verbose (Fixture *f, gconstpointer data)
+{
+  g_autofree char *no_rapl = in_dir (f, "no-powercap");
+  g_autofree char *env_rapl = g_strconcat ("METROGRAPH_POWERCAP_DIR=", no_rapl, NULL);
+  const char *env[] = { env_rapl, NULL };
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
+                         "run.mgprof", f->workload, "sleep=0.5", NULL };
+  GPid pid = cli_spawn (f->dir, args, env);
+  g_autofree char *left = NULL, *given = in_dir (f, "given.mgprof");
+  g_autofree char *own = in_dir (f, "run.mgprof"), *written = NULL;
+  g_autoptr (CliRun) recover = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  const char *recover_args[] = { "--recover", NULL, "-o", "given.mgprof", "--verbose", NULL };
+
+  g_assert_true (g_file_set_contents (given, "old", -1, NULL));
+  wait_for_sample (f->runs, 60);
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + SIGKILL);
+  g_assert_cmpuint (count_run_folders (f, &left), ==, 1);
+  wait_for_records_closed (left, 60);
+  recover_args[1] = left;
+  recover = cli_run (f->dir, recover_args);
+  assert_status (recover, 0);
+  written = g_strdup_printf ("profile written to %s", given);
+  assert_one_error_line (recover->err, written);
+  g_assert_false (g_file_test (own, G_FILE_TEST_EXISTS));
+  profile = load_profile (given);
+  g_assert_cmpuint (mg_profile_get_n_plugin_errors (profile), >=, 1);
+  g_assert_null (unavailable_line (recover->err));
+  for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
+    g_assert_nonnull (strstr (recover->err, mg_profile_get_plugin_error (profile, i)->message));
+}
+
 /* Folders that are not runs to recover are refused with the reason. */
 static void
 test_recover_errors (Fixture *f, gconstpointer data)
@@ -1711,6 +1751,7 @@ main (int argc, char **argv)
               fixture_setup, test_signals_left_behind, fixture_teardown);
   add ("/cli/recover/sigkill", test_recover_sigkill);
   add ("/cli/recover/errors", test_recover_errors);
+  add ("/cli/recover/output-verbose", test_recover_output_verbose);
   add ("/cli/export/json", test_export_json);
   add ("/cli/export/csv", test_export_csv);
   add ("/cli/export/errors", test_export_errors);

@@ -23,9 +23,3 @@ fuzz_record_input (const uint8_t *data, size_t size)
     copy->data[at] &= (uint8_t) ~1u; /* little-endian: the low bit is in the first byte */
   return fuzz_input_as_file (copy->data, size);
 }
-
-const char *
-fuzz_record_input_data (void)
-{
-  return (const char *) copy->data;
-}

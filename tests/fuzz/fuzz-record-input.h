@@ -10,5 +10,3 @@
 
 /* Writes the adjusted input to the harness's file and returns its path. */
 const char *fuzz_record_input (const uint8_t *data, size_t size);
-/* The adjusted bytes of the last call. */
-const char *fuzz_record_input_data (void);

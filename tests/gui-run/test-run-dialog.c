@@ -18,6 +18,7 @@
 #include "mg-run-dialog-private.h"
 #include "mg-run-end.h"
 #include "mg-run-host.h"
+#include "mg-run-metric-toggles.h"
 #include "mg-run-view-private.h"
 #include "mg-run-settings-from-profile.h"
 #include "mg-window-private.h"
@@ -1068,6 +1069,66 @@ test_scorep_run (void)
   g_rmdir (dir);
 }
 
+typedef struct {
+  MgRunView *view;
+  char *problems;              /* the first the live view showed */
+} HangSeen;
+
+static void
+on_hang_profile (MgRunSession *session, GParamSpec *pspec, HangSeen *seen)
+{
+  const char *problems = mg_run_view_get_problems (seen->view);
+
+  if (seen->problems == NULL && mg_run_session_get_state (session) == MG_RUN_STATE_RUNNING
+      && *problems != '\0')
+    seen->problems = g_strdup (problems);
+}
+
+/* A getter that does not return: the live view says so while the program
+ * runs, as the error list says it (process, plugin, getter, since when),
+ * once the call is older than the bound (4 intervals of 20 ms here). */
+static void
+test_live_hang (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-hang-XXXXXX", NULL);
+  g_autofree char *metrics = g_build_filename (dir, "metrics", NULL);
+  g_autoptr (MgCatalogue) catalogue = run_test_hang_catalogue (metrics);
+  g_autoptr (MgRunSettings) settings = mg_run_settings_new ();
+  g_autofree char *program = run_test_program ("run-workload");
+  g_autoptr (MgRunSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  GtkWidget *view = g_object_ref_sink (mg_run_view_new ());
+  HangSeen seen = { MG_RUN_VIEW (view), NULL };
+
+  mg_run_settings_set_program (settings, program);
+  mg_run_settings_set_arguments (settings, "work=1.5");
+  mg_run_settings_set_output (settings, dir);
+  mg_run_settings_set_interval_ms (settings, 20);
+  mg_run_settings_set_metric_enabled (settings, catalogue, "ft_hang", TRUE);
+  g_setenv ("METROGRAPH_HANG_INTERVALS", "4", TRUE);
+  session = mg_run_session_new (settings, catalogue);
+  mg_run_view_set_session (MG_RUN_VIEW (view), session);
+  g_assert_cmpstr (mg_run_view_get_problems (MG_RUN_VIEW (view)), ==, "");
+  /* After the view's own handler: it has shown this profile. */
+  g_signal_connect_after (session, "notify::profile", G_CALLBACK (on_hang_profile), &seen);
+  g_assert_true (mg_run_session_start (session, &error));
+  g_assert_no_error (error);
+  g_assert_true (run_test_wait (session_finished, session, 60));
+  g_unsetenv ("METROGRAPH_HANG_INTERVALS");
+
+  g_assert_nonnull (seen.problems);
+  g_test_message ("live view: %s", seen.problems);
+  g_assert_nonnull (strstr (seen.problems, ": plugin ft_src hung in faulty_hang since "));
+  g_assert_nonnull (strstr (seen.problems, " s (no return for "));
+  /* The program itself still runs: no line says it ended. */
+  g_assert_null (strchr (seen.problems, '\n'));
+  g_free (seen.problems);
+  g_object_unref (view);
+  g_unlink (mg_run_session_get_output_path (session));
+  run_test_remove_hang_metrics (metrics);
+  g_rmdir (dir);
+}
+
 static void
 test_failures (void)
 {
@@ -1428,6 +1489,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/run/live", test_live_run);
   g_test_add_func ("/gui-run/run/scorep", test_scorep_run);
   g_test_add_func ("/gui-run/run/failures", test_failures);
+  g_test_add_func ("/gui-run/run/live-hang", test_live_hang);
   g_test_add_func ("/gui-run/end/close-mid-run", test_close_mid_run);
   g_test_add_data_func ("/gui-run/end/quit-discard", GINT_TO_POINTER (QUIT_DISCARD), test_quit_mid_run);
   g_test_add_data_func ("/gui-run/end/quit-stop", GINT_TO_POINTER (QUIT_STOP), test_quit_mid_run);

@@ -10,6 +10,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-test-util.h"
+#include "mg-colour.h"
 #include "mg-partial-report.h"
 #include "mg-report-view.h"
 #include "mg-window-private.h"
@@ -82,6 +83,51 @@ test_view (void)
   g_rmdir (dir);
 }
 
+/* The bars are drawn in their partial report's colour, as in the HTML: the
+ * built-in CPU section's CPU time bars (#4E9A06) and the example's
+ * interrupts bars (hsl(25, 70, 71)). */
+static void
+test_bar_colours (void)
+{
+  g_autofree char *example = report_fixture_source_path ("examples/report.xml");
+  g_autoptr (MgProfile) profile = report_fixture_profile ();
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view;
+  g_autoptr (GdkTexture) texture = NULL;
+  const char *shots = g_getenv ("MG_GUI_SCREENSHOT_DIR");
+  graphene_rect_t all;
+  guint green, interrupts;
+  MgRgba peak;
+
+  g_assert_true (mg_colour_parse ("hsl(25, 70, 71)", &peak, NULL));
+
+  g_setenv ("ALLINEA_PARTIAL_REPORT_SOURCE", example, TRUE);
+  view = mg_report_view_new (profile, "/runs/solver.mgprof");
+  g_unsetenv ("ALLINEA_PARTIAL_REPORT_SOURCE");
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 1100);
+  gtk_window_present (GTK_WINDOW (window));
+  gui_test_spin (300);
+  texture = gui_test_render (window);
+  if (shots != NULL)
+    {
+      g_autofree char *path = g_build_filename (shots, "report-view.png", NULL);
+
+      g_assert_true (gdk_texture_save_to_png (texture, path));
+    }
+  all = GRAPHENE_RECT_INIT (0, 0, gdk_texture_get_width (texture),
+                            gdk_texture_get_height (texture));
+  green = gui_test_count_colour (texture, &all, 0x4e, 0x9a, 0x06, 3);
+  interrupts = gui_test_count_colour (texture, &all, (guint8) lround (peak.r * 255),
+                                      (guint8) lround (peak.g * 255),
+                                      (guint8) lround (peak.b * 255), 3);
+  /* Two bars of CPU time, one of interrupts at least: a bar is a few
+   * pixels high and tens wide. */
+  g_assert_cmpuint (green, >=, 200);
+  g_assert_cmpuint (interrupts, >=, 100);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_window (void)
 {
@@ -128,5 +174,6 @@ main (int argc, char **argv)
   gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/report/view", test_view);
   g_test_add_func ("/gui/report/window", test_window);
+  g_test_add_func ("/gui/report/bar-colours", test_bar_colours);
   return gui_test_run ();
 }

@@ -41,6 +41,8 @@ def marked_files(root):
                 elif folder == os.path.join(root, 'data') and (
                         name.endswith('.in') or name.endswith('.gschema.xml')):
                     found.add(rel)  # desktop entry, metainfo, MIME type, schemas
+                elif folder == os.path.join(root, 'data', 'reports') and name.endswith('.xml'):
+                    found.add(rel)  # built-in report sections (rules in po/its)
                 elif name.endswith('.ui'):
                     with open(path, encoding='utf-8') as f:
                         if UI_MARK.search(f.read()):
@@ -101,7 +103,8 @@ def main():
                               '--add-comments', '-D', root,
                               '-f', os.path.join(root, 'po', 'POTFILES.in'),
                               '-o', fresh] + KEYWORDS + FLAGS,
-                             check=True, capture_output=True, text=True)
+                             check=True, capture_output=True, text=True,
+                             env=dict(os.environ, GETTEXTDATADIRS=os.path.join(root, 'po')))
         # A msgid cut short by a macro (G_GUINT64_FORMAT…) is never found
         # at run time: xgettext sees only the part before the macro.
         for line in run.stderr.splitlines():

@@ -311,6 +311,100 @@ test_merge_killed (void)
   mg_test_remove_tree (dir);
 }
 
+/* A record whose alpha getter (get_value) was called 1.2 s after the
+ * process started and has not returned. */
+static TestRecord *
+record_hung (const char *host, gint64 start_mono_ns, gint64 end_mono_ns)
+{
+  TestRecord *r = test_record_new (1, 1, 16);
+  MgRecordHeader *h = test_record_header (r);
+  MgRecordMetric *alpha = test_record_metric (r, 0);
+  double v[1] = { 1.0 };
+
+  h->pid = 200;
+  g_strlcpy (h->host, host, sizeof h->host);
+  g_strlcpy (h->run_id, "run", sizeof h->run_id);
+  h->start_mono_ns = start_mono_ns;
+  h->start_real_ns = 1700000000 * S;
+  h->end_mono_ns = end_mono_ns;
+  h->state = end_mono_ns != 0 ? MG_RECORD_STATE_SIGNALLED : MG_RECORD_STATE_RUNNING;
+  h->end_status = end_mono_ns != 0 ? 9 : 0;
+  h->interval_start_ns = h->interval_ns = S / 100;
+  g_strlcpy (test_record_plugin (r, 0)->source_id, "slow.src", MG_RECORD_ID_LEN);
+  test_record_plugin (r, 0)->state = MG_PLUGIN_STATE_ACTIVE;
+  g_strlcpy (alpha->id, "alpha", MG_RECORD_ID_LEN);
+  alpha->flags = MG_METRIC_FLAG_ACTIVE | MG_METRIC_FLAG_DOUBLE;
+  alpha->call_since_ms = 1200 + 1;
+  test_record_add_sample (r, start_mono_ns, start_mono_ns + S / 2, v);
+  test_record_add_sample (r, start_mono_ns + S / 2, start_mono_ns + S, v);
+  return r;
+}
+
+/* The message of the merged profile's plugin fault event, or NULL. */
+static char *
+merged_hang (const char *dir)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = merge_dir (dir, NULL, &error);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
+    {
+      const MgProcessEvent *e = mg_profile_get_event (profile, i);
+
+      if (e->kind == MG_EVENT_PLUGIN_FAULT)
+        {
+          g_assert_cmpfloat_with_epsilon (e->time_s, 1.2, 1e-9);
+          g_assert_cmpint (e->status, ==, 0);
+          return g_strdup (e->message);
+        }
+    }
+  return NULL;
+}
+
+/* A getter call older than the hang bound (50 intervals of 10 ms, or
+ * METROGRAPH_HANG_INTERVALS) is a plugin fault event naming the plugin,
+ * the getter and since when: while the process runs on this host (the live
+ * view), and in a record ended for a killed process; not below the bound,
+ * nor in a record of another host still open (its clock is not ours). */
+static void
+test_merge_hung_call (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *path = g_build_filename (dir, "a.mgrec", NULL);
+  gint64 now = g_get_monotonic_time () * 1000;
+  g_autofree char *message = NULL;
+
+  {
+    g_autoptr(TestRecord) live = record_hung (g_get_host_name (), now - 3 * S, 0);
+
+    test_record_write (live, path);
+    message = merged_hang (dir);
+    g_assert_nonnull (message);
+    g_assert_true (g_str_has_prefix (message, "slow.src hung in get_value since 1.2 s (no return "
+                                              "for 1.8"));
+    g_clear_pointer (&message, g_free);
+    g_setenv ("METROGRAPH_HANG_INTERVALS", "1000", TRUE);
+    g_assert_null (merged_hang (dir));
+    g_unsetenv ("METROGRAPH_HANG_INTERVALS");
+  }
+  {
+    g_autoptr(TestRecord) killed = record_hung ("elsewhere", 5 * S, 7 * S);
+
+    test_record_write (killed, path);
+    message = merged_hang (dir);
+    g_assert_cmpstr (message, ==, "slow.src hung in get_value since 1.2 s (no return for 0.8 s)");
+    g_clear_pointer (&message, g_free);
+  }
+  {
+    g_autoptr(TestRecord) remote = record_hung ("elsewhere", now - 3 * S, 0);
+
+    test_record_write (remote, path);
+    g_assert_null (merged_hang (dir));
+  }
+  mg_test_remove_tree (dir);
+}
+
 static void
 test_merge_no_samples (void)
 {
@@ -370,6 +464,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/merge/two-processes", test_merge_two_processes);
   g_test_add_func ("/profile/merge/filters-and-damage", test_merge_filters_and_damage);
   g_test_add_func ("/profile/merge/killed", test_merge_killed);
+  g_test_add_func ("/profile/merge/hung-call", test_merge_hung_call);
   g_test_add_func ("/profile/merge/window-count", test_merge_window_count);
   g_test_add_func ("/profile/merge/no-samples", test_merge_no_samples);
   g_test_add_func ("/profile/merge/other-host", test_merge_other_host);

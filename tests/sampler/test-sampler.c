@@ -1289,8 +1289,9 @@ run_timed (Fixture *f, const char *const *args, int *status)
 
 /* A getter that never returns from its 5th call: sampling stops there, the
  * program's exit does not wait for it (the old wait was 3 s), the record is
- * closed and names the hang; past the bound it is "hung", before it the
- * message says the call had not returned. */
+ * closed and names the hang, and still shows the call in progress; past
+ * the bound it is "hung", before it the message says the call had not
+ * returned. */
 static void
 test_plugin_hang (void)
 {
@@ -1314,6 +1315,11 @@ test_plugin_hang (void)
     g_assert_cmpuint (hdr (r)->n_samples, ==, 4);
     for (guint i = 0; i < 4; i++)
       g_assert_cmpfloat (rec_value (r, i, 1)->mean, ==, (double) (i + 1));
+    /* The 5th call is still published, from its round (5 ms apart, the
+     * 5th at least 20 ms after the start); the other getter's is over. */
+    g_assert_cmpuint (rec_metric (r, 0)->call_since_ms, ==, 0);
+    g_assert_cmpuint (rec_metric (r, 1)->call_since_ms, >=, 1 + 20);
+    g_assert_cmpuint (rec_metric (r, 1)->call_since_ms, <, 1 + 3000);
     g_assert_cmpint (g_unlink (r->path), ==, 0);
   }
 

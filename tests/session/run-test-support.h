@@ -11,6 +11,12 @@ G_BEGIN_DECLS
 MgCatalogue *run_test_fixture_catalogue (void);
 /* The built-in metrics only. */
 MgCatalogue *run_test_builtin_catalogue (void);
+/* Creates @dir with the faulty test plugin (tests/sampler) beside a
+ * definition of its metric ft_hang (off by default), whose getter never
+ * returns from its 5th call; the catalogue of @dir, then the built-in
+ * metrics. run_test_remove_hang_metrics removes @dir. */
+MgCatalogue *run_test_hang_catalogue (const char *dir);
+void run_test_remove_hang_metrics (const char *dir);
 char *run_test_fixture_metrics_dir (void);
 /* Absolute path of a program built in tests/session. */
 char *run_test_program (const char *name);

@@ -1125,6 +1125,77 @@ test_session_plugin_error (void)
   g_rmdir (dir);
 }
 
+/* The plugin fault events' messages of @profile, one a line. */
+static char *
+fault_messages (MgProfile *profile)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; profile != NULL && i < mg_profile_get_n_events (profile); i++)
+    if (mg_profile_get_event (profile, i)->kind == MG_EVENT_PLUGIN_FAULT)
+      g_string_append_printf (out, "%s\n", mg_profile_get_event (profile, i)->message);
+  return g_string_free (out, FALSE);
+}
+
+typedef struct {
+  MgRunSession *session;
+  char *seen;                  /* the first live profile's fault events */
+} HangWatch;
+
+static void
+on_hang_profile (MgRunSession *session, GParamSpec *pspec, HangWatch *w)
+{
+  g_autofree char *faults = NULL;
+
+  if (w->seen != NULL || mg_run_session_get_state (session) != MG_RUN_STATE_RUNNING)
+    return;
+  faults = fault_messages (mg_run_session_get_profile (session));
+  if (*faults != '\0')
+    w->seen = g_steal_pointer (&faults);
+}
+
+/* A getter that does not return is seen while the program runs: a live
+ * profile has a plugin fault event naming the plugin, the getter and since
+ * when (what the viewer's error list and banner show), once the call is
+ * older than the bound (METROGRAPH_HANG_INTERVALS, 4 intervals of 20 ms
+ * here). The saved profile has the sampler's own account of it, once. */
+static void
+test_session_live_hang (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-hang-XXXXXX", NULL);
+  g_autofree char *metrics = g_build_filename (dir, "metrics", NULL);
+  g_autoptr (MgCatalogue) c = NULL;
+  g_autoptr (MgRunSettings) s = NULL;
+  g_autoptr (MgRunSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *saved = NULL;
+  HangWatch w = { 0 };
+
+  c = run_test_hang_catalogue (metrics);
+  s = workload_settings ("run-workload", "work=2", dir);
+  mg_run_settings_set_metric_enabled (s, c, "ft_hang", TRUE);
+  g_setenv ("METROGRAPH_HANG_INTERVALS", "4", TRUE);
+  session = mg_run_session_new (s, c);
+  w.session = session;
+  g_signal_connect (session, "notify::profile", G_CALLBACK (on_hang_profile), &w);
+  g_assert_true (mg_run_session_start (session, &error));
+  g_assert_no_error (error);
+  g_assert_true (run_test_wait (finished, session, 60));
+  g_unsetenv ("METROGRAPH_HANG_INTERVALS");
+
+  g_assert_nonnull (w.seen);
+  g_test_message ("live: %s", w.seen);
+  g_assert_true (g_str_has_prefix (w.seen, "ft_src hung in faulty_hang since "));
+  g_assert_nonnull (strstr (w.seen, " s (no return for "));
+  saved = fault_messages (mg_run_session_get_profile (session));
+  g_assert_true (g_str_has_prefix (saved, "ft_src hung in faulty_hang since "));
+  g_assert_true (g_str_has_suffix (saved, " s; its metrics stop there\n"));
+  g_free (w.seen);
+  g_unlink (mg_run_session_get_output_path (session));
+  run_test_remove_hang_metrics (metrics);
+  g_rmdir (dir);
+}
+
 /* --np through mpirun: every rank sampled, one profile. */
 static void
 test_session_mpi (void)
@@ -1221,6 +1292,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/session/saves-off-main-thread", test_session_saves_off_main_thread);
   g_test_add_func ("/run/session/folder-environment-output", test_session_folder_environment_output);
   g_test_add_func ("/run/session/plugin-error", test_session_plugin_error);
+  g_test_add_func ("/run/session/live-hang", test_session_live_hang);
   g_test_add_func ("/run/session/mpi", test_session_mpi);
   g_test_add_func ("/run/session/missing-program", test_session_missing_program);
   g_test_add_func ("/run/session/nothing-left", test_session_nothing_left);

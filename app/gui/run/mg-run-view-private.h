@@ -18,6 +18,9 @@ gboolean mg_run_view_get_group_expanded (MgRunView *self, const char *title);
 /* How many times the rows were rebuilt from a live profile. */
 guint mg_run_view_get_n_updates (MgRunView *self);
 const char *mg_run_view_get_figures (MgRunView *self);
+/* The live profile's notable events as the view shows them, one a line;
+ * "" when it shows none. */
+const char *mg_run_view_get_problems (MgRunView *self);
 char *mg_run_view_dup_output (MgRunView *self);
 
 G_END_DECLS

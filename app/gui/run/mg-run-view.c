@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "mg-error-list.h"
 #include "mg-metric-row.h"
 #include "mg-metric-rows.h"
 #include "mg-metric-visibility.h"
@@ -22,6 +23,7 @@ struct _MgRunView
   GtkWidget *spinner;
   GtkWidget *title_label;
   GtkWidget *figures_label;
+  GtkWidget *problems_label;
   GtkWidget *stop_button;
   GtkWidget *cancel_button;
   GtkWidget *graphs_stack;
@@ -133,6 +135,31 @@ update_rows (MgRunView *self)
                                     mg_run_view_get_n_rows (self) > 0 ? "graphs" : "waiting");
 }
 
+/* What the live profile says went wrong so far (a plugin that crashed or
+ * hangs, a process that crashed or was killed, recording stopped), as the
+ * viewer's error list says it, one a line. */
+static void
+update_problems (MgRunView *self)
+{
+  MgProfile *profile = mg_run_session_get_profile (self->session);
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  for (guint i = 0; profile != NULL && i < mg_profile_get_n_events (profile); i++)
+    {
+      const MgProcessEvent *event = mg_profile_get_event (profile, i);
+      g_autofree char *line = NULL;
+
+      /* A process whose record has no end yet is still running. */
+      if (!mg_error_list_is_notable_event (event)
+          || (event->kind == MG_EVENT_SIGNAL && event->status == 0))
+        continue;
+      line = mg_error_list_describe_event (profile, event);
+      g_string_append_printf (text, "%s%s", text->len > 0 ? "\n" : "", line);
+    }
+  gtk_label_set_text (GTK_LABEL (self->problems_label), text->str);
+  gtk_widget_set_visible (self->problems_label, text->len > 0);
+}
+
 static void
 append_output (MgRunView *self, const char *text)
 {
@@ -206,10 +233,12 @@ mg_run_view_set_session (MgRunView *self, MgRunSession *session)
   g_signal_connect_swapped (session, "notify::n-samples", G_CALLBACK (update_figures), self);
   g_signal_connect_swapped (session, "notify::n-processes", G_CALLBACK (update_figures), self);
   g_signal_connect_swapped (session, "notify::profile", G_CALLBACK (update_rows), self);
+  g_signal_connect_swapped (session, "notify::profile", G_CALLBACK (update_problems), self);
   g_signal_connect (session, "output", G_CALLBACK (on_output), self);
   update_title (self);
   update_figures (self);
   update_rows (self);
+  update_problems (self);
 }
 
 MgRunSession *
@@ -252,6 +281,13 @@ const char *
 mg_run_view_get_figures (MgRunView *self)
 {
   return gtk_label_get_text (GTK_LABEL (self->figures_label));
+}
+
+const char *
+mg_run_view_get_problems (MgRunView *self)
+{
+  return gtk_widget_get_visible (self->problems_label)
+           ? gtk_label_get_text (GTK_LABEL (self->problems_label)) : "";
 }
 
 char *
@@ -300,6 +336,7 @@ mg_run_view_class_init (MgRunViewClass *klass)
   BIND (spinner);
   BIND (title_label);
   BIND (figures_label);
+  BIND (problems_label);
   BIND (stop_button);
   BIND (cancel_button);
   BIND (graphs_stack);
