@@ -17,6 +17,7 @@
 
 #include "allinea_metric_plugin_api.h"
 #include "metrics-test-support.h"
+#include "mg-sampler-state.h"
 
 #define MB (1024 * 1024)
 
@@ -152,6 +153,94 @@ test_cpu_time_per_sample (void)
   if (at_full_pace > 0)
     g_test_message ("those read %.1f%% to %.1f%%", lowest, highest);
   g_free (ps);
+}
+
+/* The sampler's own thread is left out of the program's CPU time and is
+ * what Sampler overhead reports. A thread of this test stands for it (the
+ * sampler's mg-thread-usage.c is linked in): each round it burns 4 ms, then
+ * calls the getters, while the main thread burns all along. */
+#define OWN_ROUNDS 20
+
+typedef struct {
+  void *cpu, *overhead;
+  clockid_t main_clock;
+  volatile gint done;
+  double program[OWN_ROUNDS + 1], cost[OWN_ROUNDS + 1], main_used[OWN_ROUNDS + 1];
+  double own_cpu;
+} OwnThread;
+
+static gpointer
+own_sampler_thread (gpointer data)
+{
+  OwnThread *o = data;
+  mg_thread_usage_begin ();
+  for (int i = 0; i <= OWN_ROUNDS; i++)
+    {
+      g_usleep (10000);
+      mg_test_burn_cpu (0.004);
+      struct timespec t = mg_test_now (), t1 = t, t2 = t;
+      g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (o->cpu, "mg_cpu_time")) (1, &t1, &o->program[i]), ==, 0);
+      g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (o->overhead, "mg_sampler_overhead")) (2, &t2, &o->cost[i]), ==, 0);
+      o->main_used[i] = clock_seconds (o->main_clock);
+    }
+  o->own_cpu = clock_seconds (CLOCK_THREAD_CPUTIME_ID);
+  mg_thread_usage_end ();
+  g_atomic_int_set (&o->done, 1);
+  return NULL;
+}
+
+static void
+test_cpu_time_leaves_out_sampler (void)
+{
+  OwnThread *o = g_new0 (OwnThread, 1);
+  mg_thread_usage_reset ();
+  o->cpu = mg_test_load_plugin ("metrograph-cpu");
+  o->overhead = mg_test_load_plugin ("metrograph-sampler-overhead");
+  g_assert_cmpint (mg_test_init_plugin (o->cpu, 1), ==, 0);
+  g_assert_cmpint (mg_test_init_plugin (o->overhead, 2), ==, 0);
+  g_assert_cmpint (pthread_getcpuclockid (pthread_self (), &o->main_clock), ==, 0);
+  GThread *thread = g_thread_new ("own-sampler", own_sampler_thread, o);
+  volatile uint64_t x = 0;
+  while (!g_atomic_int_get (&o->done))
+    for (int i = 0; i < 10000; i++)
+      x += (uint64_t) i * x + 1;
+  g_thread_join (thread);
+
+  /* Round by round: the program's time is the main thread's alone. */
+  double program = 0, cost = 0, worst = 0;
+  for (int i = 1; i <= OWN_ROUNDS; i++)
+    {
+      double used = o->main_used[i] - o->main_used[i - 1];
+      worst = MAX (worst, fabs (o->program[i] - used));
+      program += o->program[i];
+      cost += o->cost[i];
+    }
+  cost += o->cost[0];
+  g_test_message ("program %.4f s (main thread %.4f s, worst round %.0f us off); "
+                  "sampler overhead %.4f s of the thread's %.4f s",
+                  program, o->main_used[OWN_ROUNDS] - o->main_used[0], worst * 1e6, cost,
+                  o->own_cpu);
+  /* Each round the sampler thread burnt 4 ms: counted, a round would be
+   * 4 ms over; the clocks are read within microseconds of each other. */
+  g_assert_cmpfloat (worst, <, 0.001);
+  g_assert_cmpfloat (fabs (cost - o->own_cpu), <, 0.0005);
+  g_assert_cmpfloat (o->own_cpu, >=, 0.004 * (OWN_ROUNDS + 1));
+
+  /* After the thread ended (the exit's last round runs on the program's
+   * thread): its time stays out, and it costs nothing more. */
+  double before = clock_seconds (o->main_clock);
+  mg_test_burn_cpu (0.02);
+  struct timespec t = mg_test_next_round_time (), t1 = t, t2 = t;
+  double last, last_cost;
+  g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (o->cpu, "mg_cpu_time")) (1, &t1, &last), ==, 0);
+  g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (o->overhead, "mg_sampler_overhead")) (2, &t2, &last_cost), ==, 0);
+  double after = clock_seconds (o->main_clock);
+  g_assert_cmpfloat (last, >=, before - o->main_used[OWN_ROUNDS]);
+  g_assert_cmpfloat (last, <=, after - o->main_used[OWN_ROUNDS] + 0.001);
+  /* Only what the thread did after its last round, as it ended. */
+  g_assert_cmpfloat (last_cost, <, 0.0005);
+  mg_thread_usage_reset ();
+  g_free (o);
 }
 
 static gpointer
@@ -1030,6 +1119,7 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/cpu/time", test_cpu_time);
   g_test_add_func ("/metrics/cpu/time-per-sample", test_cpu_time_per_sample);
   g_test_add_func ("/metrics/cpu/time-threads", test_cpu_time_threads);
+  g_test_add_func ("/metrics/cpu/time-leaves-out-sampler", test_cpu_time_leaves_out_sampler);
   g_test_add_func ("/metrics/cpu/context-switches", test_context_switches);
   g_test_add_func ("/metrics/cpu/loadavg", test_loadavg);
   g_test_add_func ("/metrics/read-time", test_read_time);
