@@ -215,7 +215,7 @@ static int
 take_snapshot (CpuSnapshot *s)
 {
   struct rusage ru;
-  MgSamplerThreadUsage self = { 0 };
+  struct metrograph_sampler_thread_usage self = { 0 };
   if (getrusage (RUSAGE_SELF, &ru) != 0)
     return -1;
   mg_sampler_usage (&self);

@@ -19,20 +19,20 @@
 #include <unistd.h>
 
 #include "allinea_metric_plugin_api.h"
-#include "format/mg-sampler-thread-usage.h"
+#include "metrograph_plugin_ext.h"
 
 /* Plugins are built with -fvisibility=hidden; the entry points named in the
  * definition files are exported with this. */
 #define MG_PLUGIN_EXPORT __attribute__((visibility("default")))
 
 /* Weak: under a host other than Metrograph's sampler it is absent (NULL). */
-extern int mg_sampler_thread_usage (MgSamplerThreadUsage *out) __attribute__((weak));
+extern int metrograph_get_sampler_thread_usage (struct metrograph_sampler_thread_usage *out) __attribute__((weak));
 
 /* The sampler thread's usage so far; false when the host does not tell. */
 static inline bool
-mg_sampler_usage (MgSamplerThreadUsage *out)
+mg_sampler_usage (struct metrograph_sampler_thread_usage *out)
 {
-  return mg_sampler_thread_usage != NULL && mg_sampler_thread_usage (out) == 0;
+  return metrograph_get_sampler_thread_usage != NULL && metrograph_get_sampler_thread_usage (out) == 0;
 }
 
 /* Two getter calls closer than this belong to the same sampling round. */

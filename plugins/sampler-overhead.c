@@ -16,7 +16,7 @@ MG_PLUGIN_EXPORT int mg_sampler_overhead (metric_id_t id, struct timespec *t, do
 int
 allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
 {
-  MgSamplerThreadUsage self;
+  struct metrograph_sampler_thread_usage self;
   mg_watch_forks ();
   if (!mg_sampler_usage (&self))
     {
@@ -42,7 +42,7 @@ allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
 int
 mg_sampler_overhead (metric_id_t id, struct timespec *t, double *out)
 {
-  MgSamplerThreadUsage self;
+  struct metrograph_sampler_thread_usage self;
   if (generation != mg_fork_generation)
     {
       /* A forked child: its own sampler thread, counted from 0. */

@@ -1,5 +1,5 @@
 /* The sampler thread's usage for the built-in plugins
- * (format/mg-sampler-thread-usage.h). The thread announces itself when it
+ * (include/metrograph_plugin_ext.h). The thread announces itself when it
  * starts and leaves its final figures when it ends: getrusage cannot read
  * another thread's split, and an ended thread has no clock left, while its
  * time stays in the process's total. */
@@ -7,11 +7,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "format/mg-sampler-thread-usage.h"
+#include "metrograph_plugin_ext.h"
 #include "mg-sampler-state.h"
 
 static pid_t running_tid;
-static MgSamplerThreadUsage final_usage;
+static struct metrograph_sampler_thread_usage final_usage;
 /* Which thread asks, without a gettid system call per round. */
 static __thread bool on_sampler_thread __attribute__((tls_model ("initial-exec")));
 
@@ -23,7 +23,7 @@ timeval_ns (const struct timeval *tv)
 
 /* The calling thread's usage: its clock, getrusage's split, switches. */
 static int
-read_own_usage (MgSamplerThreadUsage *out)
+read_own_usage (struct metrograph_sampler_thread_usage *out)
 {
   struct timespec cpu;
   struct rusage ru;
@@ -40,7 +40,7 @@ read_own_usage (MgSamplerThreadUsage *out)
 void
 mg_thread_usage_reset (void)
 {
-  MgSamplerThreadUsage zero = { 0 };
+  struct metrograph_sampler_thread_usage zero = { 0 };
   final_usage = zero;
   __atomic_store_n (&running_tid, 0, __ATOMIC_RELEASE);
 }
@@ -55,14 +55,14 @@ mg_thread_usage_begin (void)
 void
 mg_thread_usage_end (void)
 {
-  MgSamplerThreadUsage u = { 0 };
+  struct metrograph_sampler_thread_usage u = { 0 };
   if (read_own_usage (&u) == 0)
     final_usage = u;
   __atomic_store_n (&running_tid, 0, __ATOMIC_RELEASE);
 }
 
 __attribute__((visibility ("default"))) int
-mg_sampler_thread_usage (MgSamplerThreadUsage *out)
+metrograph_get_sampler_thread_usage (struct metrograph_sampler_thread_usage *out)
 {
   pid_t tid = __atomic_load_n (&running_tid, __ATOMIC_ACQUIRE);
   if (tid == 0)
