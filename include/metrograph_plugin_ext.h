@@ -25,6 +25,11 @@ struct metrograph_safe_io_counts {
 int metrograph_get_safe_io_counts (struct metrograph_safe_io_counts *out);
 typedef int (*metrograph_get_safe_io_counts_fn) (struct metrograph_safe_io_counts *out);
 
+/* pread(2) through the same accounting as allinea_safe_read: one system
+ * call where lseek and read take two, for files re-read from offset 0 each
+ * round (/proc files kept open). Async-signal-safe. */
+ssize_t metrograph_safe_pread (int fd, void *buf, size_t count, off_t offset);
+
 /* What the sampler's own thread in this process has cost so far, so that
  * CPU metrics can leave it out of the program's figures (the built-in CPU
  * Time plugin) and report it (Sampler overhead). */

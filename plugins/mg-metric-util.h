@@ -28,6 +28,9 @@
 /* Weak: under a host other than Metrograph's sampler it is absent (NULL). */
 extern int metrograph_get_sampler_thread_usage (struct metrograph_sampler_thread_usage *out) __attribute__((weak));
 
+extern ssize_t metrograph_safe_pread (int fd, void *buf, size_t count, off_t offset)
+  __attribute__((weak));
+
 /* The sampler thread's usage so far; false when the host does not tell. */
 static inline bool
 mg_sampler_usage (struct metrograph_sampler_thread_usage *out)
@@ -160,16 +163,24 @@ mg_proc_file_fd (MgProcFile *f)
   return f->fd;
 }
 
-/* Reads the whole (small, under size bytes) file into buf, NUL-terminated.
- * Returns its length, or -1 with errno set. */
+/* Reads the whole (small, under size bytes) file into buf, NUL-terminated:
+ * one pread where the host offers it, else lseek and read. Returns its
+ * length, or -1 with errno set. */
 static inline ssize_t
 mg_proc_file_read (MgProcFile *f, char *buf, size_t size)
 {
-  int fd = mg_proc_file_fd (f);
-  if (fd < 0)
-    return -1;
+  struct stat st;
+  ssize_t n;
   /* /proc and sysfs files of a few kB come whole from one read. */
-  ssize_t n = allinea_safe_read (fd, buf, size - 1);
+  if (metrograph_safe_pread != NULL)
+    n = mg_proc_file_stat (f, &st) != 0 ? -1 : metrograph_safe_pread (f->fd, buf, size - 1, 0);
+  else
+    {
+      int fd = mg_proc_file_fd (f);
+      if (fd < 0)
+        return -1;
+      n = allinea_safe_read (fd, buf, size - 1);
+    }
   if (n < 0)
     return -1;
   buf[n] = '\0';

@@ -13,7 +13,8 @@
  *
  * Counters are process-scope: at a metric's first sample (only then is its
  * metric id known) one counting counter is opened on every thread of the
- * process listed in /proc/self/task (at most MAX_TASKS), each with
+ * process listed in /proc/self/task (at most MAX_TASKS) but the sampler's
+ * own (metrograph_get_sampler_thread_usage), each with
  * inherit=1, so that threads and child processes they create afterwards
  * are counted too (the kernel adds the descendants' counts on read); the
  * metric's value is the sum. A counter on a thread that has ended keeps its
@@ -522,6 +523,21 @@ open_on_tasks (Slot *slot, int event, struct perf_event_attr *attr,
   return 0;
 }
 
+/* The sampler's own thread is not the program: no counter on it (one read
+ * fewer per event and round, too). Returns the new count. */
+static int
+without_sampler_thread (pid_t *tids, int n_tids)
+{
+  struct metrograph_sampler_thread_usage self;
+  if (!mg_sampler_usage (&self) || self.tid == 0)
+    return n_tids;
+  int kept = 0;
+  for (int k = 0; k < n_tids; k++)
+    if (tids[k] != self.tid)
+      tids[kept++] = tids[k];
+  return kept > 0 ? kept : n_tids;
+}
+
 /* Opens the counters named by the metric's customData. */
 static void
 slot_open (Slot *slot)
@@ -570,6 +586,7 @@ slot_open (Slot *slot)
       tids[0] = owner_pid;
       n_tids = 1;
     }
+  n_tids = without_sampler_thread (tids, n_tids);
   int covered = n_tids;
   for (int i = 0; i < n; i++)
     {
