@@ -7,11 +7,14 @@
 #include <fcntl.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <grp.h>
+#include <linux/perf_event.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -630,6 +633,7 @@ test_perf_errors (void)
 /* A raw event code: counted where the CPU's PMU is exposed, else refused
  * with the reason (virtual machines without a virtual PMU, such as the
  * development VMs, have no PERF_TYPE_RAW events at all). */
+
 static void
 test_perf_raw (void)
 {
@@ -835,6 +839,81 @@ test_perf_forbidden (void)
                    "name or raw code for this CPU ('perf list')");
   describe (msg, sizeof msg, "task-clock", 1, E2BIG);
   g_assert_cmpstr (msg, ==, "event 'task-clock': perf_event_open failed with errno 7");
+}
+
+/* The refusal as the kernel gives it to an unprivileged user, which root
+ * never sees: a child of this test drops to nobody. At paranoid level 2 the
+ * kernel refuses kernel-mode counting, the plugin counts user mode only and
+ * says so in no error; at 3 and above (Debian's "no unprivileged perf at
+ * all") it refuses everything and the plugin names the file, its value and
+ * the cure. */
+static void
+test_perf_unprivileged (void)
+{
+  if (geteuid () != 0)
+    {
+      g_test_skip ("needs root to become an unprivileged user");
+      return;
+    }
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &text, NULL, NULL));
+  int level = atoi (text);
+  if (level < 2)
+    {
+      g_test_skip ("perf_event_paranoid below 2 refuses nothing here");
+      return;
+    }
+  void *sw = mg_test_load_plugin ("metrograph-perf-sw");
+  DescribeFn describe = (DescribeFn) mg_test_symbol (sw, "mg_perf_describe_open_error");
+  MgTestIntGetter count = (MgTestIntGetter) mg_test_symbol (sw, "mg_perf_count");
+  pid_t pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      /* nobody, with no supplementary groups: neither root nor CAP_PERFMON. */
+      if (setgroups (0, NULL) != 0 || setresgid (65534, 65534, 65534) != 0
+          || setresuid (65534, 65534, 65534) != 0)
+        _exit (3);
+      struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE, .size = sizeof attr,
+                                      .config = PERF_COUNT_SW_TASK_CLOCK };
+      long fd = syscall (SYS_perf_event_open, &attr, 0, -1, -1, 0);
+      int err = errno;
+      if (fd >= 0 || (err != EACCES && err != EPERM))
+        _exit (4); /* the kernel did not refuse kernel-mode counting */
+      char msg[320];
+      describe (msg, sizeof msg, "task-clock", PERF_TYPE_SOFTWARE, err);
+      g_autofree char *by = g_strdup_printf ("event 'task-clock' forbidden by "
+                                             "/proc/sys/kernel/perf_event_paranoid = %d: ", level);
+      if (!g_str_has_prefix (msg, by) || !strstr (msg, "sysctl kernel.perf_event_paranoid=1"))
+        _exit (5);
+      mg_test_clear_errors ();
+      int init = mg_test_init_plugin (sw, 1);
+      if (level >= 3)
+        {
+          int code;
+          const char *error = mg_test_plugin_error (&code);
+          _exit (init != 0 && (code == EACCES || code == EPERM)
+                   && strstr (error, "Software Events: event 'task-clock' forbidden by "
+                                     "/proc/sys/kernel/perf_event_paranoid = ") ? 0 : 6);
+        }
+      if (init != 0)
+        _exit (7);
+      /* User-mode counting only: it still counts. */
+      struct timespec t = mg_test_next_round_time ();
+      uint64_t v;
+      mg_test_set_custom_data (1, "task-clock");
+      if (count (1, &t, &v) != 0)
+        _exit (8);
+      mg_test_burn_cpu (0.05);
+      t = mg_test_next_round_time ();
+      _exit (count (1, &t, &v) == 0 && v >= 40000000 ? 0 : 9);
+    }
+  int status;
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_test_message ("perf_event_paranoid %d, as nobody: exit status %d", level,
+                  WIFEXITED (status) ? WEXITSTATUS (status) : -1);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
 }
 
 /* Symbolic names are translated at initialisation, from the customData of
@@ -1139,6 +1218,7 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/perf/errors", test_perf_errors);
   g_test_add_func ("/metrics/perf/raw", test_perf_raw);
   g_test_add_func ("/metrics/perf/forbidden", test_perf_forbidden);
+  g_test_add_func ("/metrics/perf/unprivileged", test_perf_unprivileged);
   g_test_add_func ("/metrics/perf/symbolic-at-init", test_perf_symbolic_at_init);
   g_test_add_func ("/metrics/energy/absent", test_energy_absent);
   g_test_add_func ("/metrics/energy/counts", test_energy_counts);
