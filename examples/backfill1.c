@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* backfill1: an example of a backfilled metric.
  *
  * A backfilled metric (<backfill>true</backfill> in backfill1.xml) is not

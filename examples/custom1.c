@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* custom1: system interrupts per second, from the "intr" line of /proc/stat.
  *
  * An example metric plugin for the MAP custom metric plugin interface, as

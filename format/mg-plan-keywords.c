@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run plan's keyword table and field syntax. */
 #include "format/mg-plan-keywords.h"
 
@@ -16,6 +17,8 @@ const MgPlanKeyword mg_plan_keywords[MG_PLAN_N_KEYS] = {
                             { "FORGE_SAMPLER_NUM_SAMPLES", "ALLINEA_SAMPLER_NUM_SAMPLES" } },
   [MG_PLAN_KEY_START_AFTER_MS] = { "start_after_ms", MG_PLAN_VALUE_NUMBER, 1 },
   [MG_PLAN_KEY_STOP_AFTER_MS] = { "stop_after_ms", MG_PLAN_VALUE_NUMBER, 1 },
+  [MG_PLAN_KEY_HANG_INTERVALS] = { "hang_intervals", MG_PLAN_VALUE_NUMBER, 1,
+                                   1, MG_PLAN_DEFAULT_HANG_INTERVALS },
   [MG_PLAN_KEY_SKIP_PROGRAM] = { "skip_program", MG_PLAN_VALUE_TEXT, 1 },
   [MG_PLAN_KEY_SELECT_RANKS] = { "select_ranks", MG_PLAN_VALUE_TEXT, 1 },
   /* index, id, library, start function, stop function */

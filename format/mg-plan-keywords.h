@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run plan's grammar (docs/run-plan.md): its keywords with their fields,
  * defaults and limits, the field escapes and the sampler's defaults. Written
  * by app/defs/mg-plan-writer.c, parsed by sampler/mg-plan.c; the command
@@ -19,6 +20,8 @@
 #define MG_PLAN_DEFAULT_SAMPLES 4096
 /* Fewer slots than this leave too little to draw once they have merged. */
 #define MG_PLAN_MIN_SAMPLES 16
+/* A getter still running after this many intervals is reported as hung. */
+#define MG_PLAN_DEFAULT_HANG_INTERVALS 50
 /* Larger requests are cut down to this (the record's own limit). */
 #define MG_PLAN_MAX_SAMPLES MG_RECORD_MAX_CAPACITY
 
@@ -40,6 +43,7 @@ typedef enum {
   MG_PLAN_KEY_SAMPLES,
   MG_PLAN_KEY_START_AFTER_MS,
   MG_PLAN_KEY_STOP_AFTER_MS,
+  MG_PLAN_KEY_HANG_INTERVALS,
   MG_PLAN_KEY_SKIP_PROGRAM,
   MG_PLAN_KEY_SELECT_RANKS,
   MG_PLAN_KEY_SOURCE,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Record layout, validation and the launcher's end-of-record write. */
 #include "format/mg-record-format.h"
 
@@ -66,6 +67,12 @@ check_layout (const MgRecordHeader *h)
   return MG_RECORD_OK;
 }
 
+static bool
+time_ok (int64_t ns)
+{
+  return ns >= 0 && ns <= MG_RECORD_MAX_TIME_NS;
+}
+
 MgRecordProblem
 mg_record_check_header (const MgRecordHeader *h, uint64_t actual_size)
 {
@@ -89,6 +96,8 @@ mg_record_check_header (const MgRecordHeader *h, uint64_t actual_size)
     return MG_RECORD_UNTERMINATED_HEADER;
   if (h->state > MG_RECORD_STATE_EXECED)
     return MG_RECORD_BAD_STATE;
+  if (!time_ok (h->start_mono_ns) || !time_ok (h->start_real_ns) || !time_ok (h->end_mono_ns))
+    return MG_RECORD_BAD_TIME;
   return MG_RECORD_OK;
 }
 
@@ -98,7 +107,7 @@ mg_record_check_plugin (const MgRecordPlugin *p)
   if (!terminated (p->source_id, sizeof p->source_id)
       || !terminated (p->library, sizeof p->library) || !terminated (p->error, sizeof p->error))
     return MG_RECORD_UNTERMINATED_PLUGIN;
-  if (p->state > MG_PLUGIN_STATE_NOT_LEADER)
+  if (p->state > MG_PLUGIN_STATE_HUNG)
     return MG_RECORD_BAD_PLUGIN_STATE;
   return MG_RECORD_OK;
 }
@@ -111,6 +120,16 @@ mg_record_check_metric (const MgRecordMetric *m, uint32_t n_plugins)
   /* A record that could not be allocated has no plugin table at all. */
   if (m->plugin_index >= n_plugins && n_plugins > 0)
     return MG_RECORD_BAD_PLUGIN_INDEX;
+  if (!time_ok (m->first_error_ns) || !time_ok (m->last_error_ns))
+    return MG_RECORD_BAD_TIME;
+  return MG_RECORD_OK;
+}
+
+MgRecordProblem
+mg_record_check_sample (const MgRecordSample *s)
+{
+  if (!time_ok (s->t_start_ns) || !time_ok (s->t_end_ns) || s->t_end_ns < s->t_start_ns)
+    return MG_RECORD_BAD_SAMPLE_TIMES;
   return MG_RECORD_OK;
 }
 
@@ -135,6 +154,8 @@ mg_record_problem_text (MgRecordProblem problem)
     [MG_RECORD_BAD_PLUGIN_STATE] = "unknown plugin state",
     [MG_RECORD_UNTERMINATED_METRIC] = "unterminated string in the metric table",
     [MG_RECORD_BAD_PLUGIN_INDEX] = "metric names a plugin that is not in the table",
+    [MG_RECORD_BAD_TIME] = "a time out of range",
+    [MG_RECORD_BAD_SAMPLE_TIMES] = "a sample whose times are out of range or out of order",
   };
 
   if ((size_t) problem >= sizeof texts / sizeof texts[0] || texts[problem] == NULL)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The per-process record: written by the sampler inside the profiled program,
  * read by the front end (merge, live view), completed by the launcher for a
  * killed process. libc only, so both sides include it and link its helpers
@@ -103,6 +104,8 @@ typedef enum {
   MG_PLUGIN_STATE_LOAD_FAILED = 2, /* dlopen or a missing symbol; see error */
   MG_PLUGIN_STATE_INIT_FAILED = 3, /* initialise returned non-zero or set an error */
   MG_PLUGIN_STATE_NOT_LEADER = 4,  /* onePerNode-only library, another process runs it */
+  MG_PLUGIN_STATE_CRASHED = 5,     /* faulted inside a call; error_code is the signal */
+  MG_PLUGIN_STATE_HUNG = 6,        /* a getter had not returned when the process ended */
 } MgPluginState;
 
 typedef struct {
@@ -174,7 +177,14 @@ typedef enum {
   MG_RECORD_BAD_PLUGIN_STATE,
   MG_RECORD_UNTERMINATED_METRIC,
   MG_RECORD_BAD_PLUGIN_INDEX,
+  MG_RECORD_BAD_TIME,           /* a time of the header or a metric out of range */
+  MG_RECORD_BAD_SAMPLE_TIMES,   /* a slot's times out of range or ending before they start */
 } MgRecordProblem;
+
+/* Every time in a record (nanoseconds of CLOCK_MONOTONIC or CLOCK_REALTIME,
+ * 0 for none) lies in [0, MG_RECORD_MAX_TIME_NS] (73 years): the
+ * difference of two never overflows, nor the sum of two differences. */
+#define MG_RECORD_MAX_TIME_NS ((int64_t) 1 << 61)
 
 /* Fills h for a new record: magic, version, the counts and the layout they
  * give (offsets, stride, file_size); every other field zero, rank -1. */
@@ -187,6 +197,8 @@ MgRecordProblem mg_record_check_header (const MgRecordHeader *h, uint64_t actual
 /* Checks one table entry; n_plugins is the header's. */
 MgRecordProblem mg_record_check_plugin (const MgRecordPlugin *p);
 MgRecordProblem mg_record_check_metric (const MgRecordMetric *m, uint32_t n_plugins);
+/* Checks one committed slot's window. */
+MgRecordProblem mg_record_check_sample (const MgRecordSample *s);
 /* The problem in a few English words ("wrong magic"). */
 const char *mg_record_problem_text (MgRecordProblem problem);
 

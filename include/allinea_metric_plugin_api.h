@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Metrograph implementation of the Linaro (Arm, Allinea) MAP custom metric
  * plugin API. Plugins written for MAP build against this header unmodified;
  * the symbols resolve from Metrograph's sampler when the plugin is loaded. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Metrograph implementation of the MAP custom metric plugin interface:
  * error reporting. */
 #ifndef ALLINEA_METRIC_PLUGIN_ERRORS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Metrograph implementation of the MAP custom metric plugin interface: the
  * functions a plugin library implements. */
 #ifndef ALLINEA_METRIC_PLUGIN_TEMPLATE_H

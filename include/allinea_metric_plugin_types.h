@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Metrograph implementation of the Linaro (Arm, Allinea) MAP custom metric
  * plugin interface: types. Written from the public interface description. */
 #ifndef ALLINEA_METRIC_PLUGIN_TYPES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Metrograph implementation of the MAP custom metric plugin interface:
  * async-signal-safe memory management. Never calls libc's allocator. */
 #ifndef ALLINEA_SAFE_MALLOC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Metrograph implementation of the MAP custom metric plugin interface:
  * async-signal-safe I/O whose bytes the profiler leaves out of its own I/O
  * accounting. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Metrograph extensions to the MAP metric plugin API. Optional: a plugin that
  * must also run under other profilers looks these up at run time with
  * dlsym(RTLD_DEFAULT, "metrograph_get_safe_io_counts") instead of linking

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Built-in metric plugin "CPU Time": CPU time percentages, context switches
  * and the node's running threads, with MAP's ids and meanings.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Built-in metric plugin "Energy": the node's CPU package energy from the
  * kernel's powercap (RAPL) interface, /sys/class/powercap/intel-rapl:N/
  * energy_uj for every package domain N (sub-domains such as intel-rapl:0:0
@@ -74,8 +75,9 @@ fail (plugin_id_t plugin_id, int code, const char *path)
         "RAPL counters): run as root, or as root run "
         "'chmod a+r /sys/class/powercap/intel-rapl:*/energy_uj'", path);
   else if (code == ENOENT)
+    /* No RAPL here: the plugin declines (code 0), nothing went wrong. */
     allinea_set_plugin_error_messagef (
-        plugin_id, code,
+        plugin_id, 0,
         "Energy: no RAPL: %s does not exist, so this machine has no RAPL "
         "powercap interface (virtual machines usually have none; on an Intel "
         "or AMD host load it with 'modprobe intel_rapl_common')", path);

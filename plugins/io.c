@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Built-in metric plugin "IO": rates and running totals of the process's I/O
  * from /proc/self/io, read once per sampling round.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Built-in metric plugin "Memory": resident set size, node memory use,
  * installed memory and page faults.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Small async-signal-safe helpers shared by the built-in metric plugins:
  * reading /proc and /sys files through the allinea_safe_* functions into
  * caller buffers, parsing them by hand (no malloc, no stdio) and listing the

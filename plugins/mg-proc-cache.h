@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A /proc or /sys file read at most once per sampling round and shared by
  * every metric of a plugin that needs it: the first getter of a round reads
  * the file (kept open, see MgProcFile), the others of the same round get the

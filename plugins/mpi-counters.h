@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The counters shared between the MPI wrapper (preloaded into the program,
  * libmetrograph-mpi-wrap.so) and the MPI metric plugin
  * (libmetrograph-mpi.so), which finds them with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The MPI wrapper's table of pending receives (see mpi-pending.h): linear
  * probing, deletion by shifting the following entries back (no tombstones,
  * so the table never fills up with deleted entries). */

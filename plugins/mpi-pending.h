@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The MPI wrapper's table of posted receives that have not completed yet
  * (MPI_Irecv), so that their bytes are counted when they complete (in
  * MPI_Wait, MPI_Test and their -all/-any/-some forms), from the status: a

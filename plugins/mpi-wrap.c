@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The MPI wrapper preloaded into the profiled program (a <preload> of the
  * MPI metric source): defines the common MPI_* calls, counts them into
  * metrograph_mpi_counters and calls the real PMPI_* functions.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Built-in metric plugin "MPI": calls, bytes and time in MPI, from the
  * counters of the MPI wrapper (libmetrograph-mpi-wrap.so, this source's
  * <preload>), found with dlsym(RTLD_DEFAULT, "metrograph_mpi_counters").
@@ -12,12 +13,15 @@
 
 enum {
   CALL_TIME, SENT, RECV, P2P_BYTES, COLLECT_BYTES, CALLS, P2P, COLLECT,
+  TIME_IN_MPI, /* the same counter as CALL_TIME, with a previous value of its own */
   N_GETTERS
 };
 
 static const struct metrograph_mpi_counters *counters;
 static uint64_t prev[N_GETTERS];
 static uint64_t prev_calls_for_time;
+static double time_carry;  /* MPI time of past samples beyond their length (s) */
+static double time_prev;   /* the previous sample's time (s), 0 before the first */
 
 static uint64_t
 load (const uint64_t *counter)
@@ -30,7 +34,8 @@ current (int which)
 {
   switch (which)
     {
-    case CALL_TIME: return load (&counters->time_ns);
+    case CALL_TIME:
+    case TIME_IN_MPI: return load (&counters->time_ns);
     case SENT: return load (&counters->bytes_sent);
     case RECV: return load (&counters->bytes_recv);
     case P2P_BYTES: return load (&counters->p2p_bytes);
@@ -70,6 +75,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   for (int i = 0; i < N_GETTERS; i++)
     prev[i] = current (i);
   prev_calls_for_time = current (CALLS);
+  time_carry = time_prev = 0;
   return 0;
 }
 
@@ -99,6 +105,29 @@ mg_mpi_call_time (metric_id_t id, struct timespec *t, uint64_t *out)
   uint64_t n = calls - prev_calls_for_time;
   prev_calls_for_time = calls;
   *out = n ? ns / n : 0;
+  return 0;
+}
+
+/* Seconds inside MPI calls since the previous sample: units "%" with
+ * divideBySampleTime make it the percentage of wall time spent in MPI. A
+ * call is counted when it returns, so a long one would put more than the
+ * sample's time into one sample: the excess is carried into the next ones,
+ * which keeps the total and never goes past 100 %. */
+MG_PLUGIN_EXPORT int mg_mpi_time (metric_id_t id, struct timespec *t, double *out);
+int
+mg_mpi_time (metric_id_t id, struct timespec *t, double *out)
+{
+  double seconds = (double) delta (TIME_IN_MPI) / 1e9 + time_carry;
+  double now = (double) t->tv_sec + (double) t->tv_nsec / 1e9;
+
+  time_carry = 0;
+  if (time_prev > 0 && seconds > now - time_prev)
+    {
+      time_carry = seconds - (now - time_prev);
+      seconds = now - time_prev;
+    }
+  time_prev = now;
+  *out = seconds;
   return 0;
 }
 

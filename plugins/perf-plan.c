@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The customData of a plugin's own metrics from the run plan: a plan line is
  * a keyword and TAB-separated fields with \\, \t and \n escapes;
  *   source  index  id  library  start  stop

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The customData of a plugin's own metrics, read from Metrograph's run plan
  * (docs/run-plan.md) at initialisation, so that the perf plugins can
  * translate symbolic event names there rather than at the first sample.

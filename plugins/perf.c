@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Built-in metric plugins "CPU Instructions" (hardware counters) and
  * "Software Events", from Linux perf_event_open(2): one source built twice,
  * with MG_PERF_HARDWARE 1 (libmetrograph-perf-hw.so) or 0
@@ -229,6 +230,13 @@ describe_forbidden (char *msg, size_t size)
 
 /* The message, with its cure, for a failed perf_event_open of event; also
  * called by the tests, which cannot provoke every errno. */
+/* perf_event_open's answer when the machine has no such counter at all. */
+static bool
+hardware_absent (uint32_t type, int err)
+{
+  return (err == ENOENT || err == EOPNOTSUPP || err == ENODEV) && type != PERF_TYPE_SOFTWARE;
+}
+
 MG_PLUGIN_EXPORT void mg_perf_describe_open_error (char *msg, size_t size,
                                                    const char *event,
                                                    uint32_t type, int err);
@@ -241,8 +249,7 @@ mg_perf_describe_open_error (char *msg, size_t size, const char *event,
   append (msg, size, event);
   if (err == EACCES || err == EPERM)
     describe_forbidden (msg, size);
-  else if ((err == ENOENT || err == EOPNOTSUPP || err == ENODEV)
-           && type != PERF_TYPE_SOFTWARE)
+  else if (hardware_absent (type, err))
     append (msg, size, "' not supported by this hardware: virtual machines "
             "often have no performance counters; run on bare metal or "
             "enable the virtual PMU (e.g. QEMU/KVM '-cpu host')");
@@ -780,7 +787,10 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
     {
       int err = errno;
       mg_perf_describe_open_error (msg, sizeof msg, probe_name, attr.type, err);
-      allinea_set_plugin_error_messagef (plugin_id, err, "%s: %s", group, msg);
+      /* No counters in this machine (a VM without a PMU): the plugin
+       * declines (code 0) rather than fails. */
+      allinea_set_plugin_error_messagef (plugin_id, hardware_absent (attr.type, err) ? 0 : err,
+                                         "%s: %s", group, msg);
       return -1;
     }
   allinea_safe_close (fd);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Built-in metric plugin "Threads": the number of threads of the process.
  * The link count of the /proc/self/task directory is 2 plus the number of
  * threads (the "Threads:" of /proc/self/status), and one fstat() of a

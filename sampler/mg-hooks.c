@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The hooks the allinea_* API calls (mg-sampler-hooks.h). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* exec family (execve, execveat, fexecve, execvpe and the execl/execv forms) and _exit, interposed so the record is closed before the image
  * goes away. A vfork child (which shares our memory but has its own pid)
  * passes straight through: nothing unsafe may run there. */

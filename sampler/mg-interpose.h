@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* exec and _exit interposition: the record is closed (EXECED or EXITED)
  * before the process image goes away. */
 #ifndef MG_INTERPOSE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Run plan parser: line-based, TAB-separated fields with \\ \t \n escapes. */
 #include "mg-plan.h"
 
@@ -181,6 +182,8 @@ number_field (MgPlan *plan, MgPlanKey key)
       return &plan->samples;
     case MG_PLAN_KEY_START_AFTER_MS:
       return &plan->start_after_ms;
+    case MG_PLAN_KEY_HANG_INTERVALS:
+      return &plan->hang_intervals;
     default: /* MG_PLAN_KEY_STOP_AFTER_MS */
       return &plan->stop_after_ms;
     }
@@ -266,6 +269,8 @@ mg_plan_load (const char *path, MgPlan *plan, char *err, size_t err_len)
     plan->interval_ms = mg_plan_number_default (MG_PLAN_KEY_INTERVAL_MS, lookup_env, NULL);
   if (plan->samples == 0)
     plan->samples = mg_plan_number_default (MG_PLAN_KEY_SAMPLES, lookup_env, NULL);
+  if (plan->hang_intervals == 0)
+    plan->hang_intervals = mg_plan_number_default (MG_PLAN_KEY_HANG_INTERVALS, lookup_env, NULL);
   if (plan->samples > MG_PLAN_MAX_SAMPLES)
     plan->samples = MG_PLAN_MAX_SAMPLES;
   return 0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run plan (docs/run-plan.md): parsed once, before sampling starts, with
  * libc only. The parsed plan lives until the process ends. */
 #ifndef MG_PLAN_H
@@ -40,6 +41,7 @@ typedef struct {
   long samples;         /* resolved likewise, default 4096 */
   long start_after_ms;
   long stop_after_ms;   /* 0: never */
+  long hang_intervals;  /* a getter running this long is hung (default 50) */
   char **skip;
   size_t n_skip;
   MgPlanRankRange *ranks; /* select_ranks; none: every rank is sampled */

@@ -1,10 +1,40 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Loading plugin libraries and calling their lifecycle functions. Runs at
  * start and end of sampling only, never in a sampling round. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "mg-plugin-guard.h"
 #include "mg-sampler-state.h"
+
+/* One lifecycle function (initialise and cleanup take data, start and stop
+ * do not) called under the fault guard. */
+typedef struct {
+  MgInitFn with_data;
+  MgStartStopFn plain;
+  plugin_id_t id;
+} LifecycleArgs;
+
+static int
+lifecycle_call (void *data)
+{
+  LifecycleArgs *a = data;
+  return a->with_data ? a->with_data (a->id, NULL) : a->plain (a->id);
+}
+
+/* Returns false when the function crashed (the plugin is then CRASHED). */
+static bool
+guarded (MgSampler *s, size_t i, const char *name, MgInitFn with_data, MgStartStopFn plain,
+         int *ret)
+{
+  MgPluginCall call = { i, name, mg_now_ns () };
+  LifecycleArgs args = { with_data, plain, (plugin_id_t) (i + 1) };
+  int sig = mg_plugin_guard_call (&call, lifecycle_call, &args, ret);
+  if (sig != 0)
+    mg_plugin_guard_disable (s, &call, sig, 0);
+  return sig == 0;
+}
 
 static void
 set_plugin_error (MgRecordPlugin *rp, uint32_t state, int code, const char *msg)
@@ -82,9 +112,13 @@ load_one (MgSampler *s, size_t i)
       mg_log ("cannot load %s: %s", src->library, rp->error);
       return;
     }
-  *(void **) &p->init = dlsym (handle, "allinea_plugin_initialize");
+  const char *init_name = "allinea_plugin_initialize";
+  *(void **) &p->init = dlsym (handle, init_name);
   if (!p->init)
-    *(void **) &p->init = dlsym (handle, "allinea_plugin_initialise");
+    {
+      init_name = "allinea_plugin_initialise";
+      *(void **) &p->init = dlsym (handle, init_name);
+    }
   *(void **) &p->cleanup = dlsym (handle, "allinea_plugin_cleanup");
   if (!resolve_getters (s, i, handle, rp)
       || !resolve_optional (handle, src->start_fn, &p->start, rp, src->library)
@@ -98,8 +132,11 @@ load_one (MgSampler *s, size_t i)
 
   p->failed_in_init = false;
   s->initialising = (int) i + 1;
-  int ret = p->init ? p->init ((plugin_id_t) (i + 1), NULL) : 0;
+  int ret = 0;
+  bool survived = !p->init || guarded (s, i, init_name, p->init, NULL, &ret);
   s->initialising = 0;
+  if (!survived)
+    return;
   if (ret != 0 || p->failed_in_init)
     {
       if (!p->failed_in_init)
@@ -145,7 +182,10 @@ call_start_stop (MgSampler *s, bool start)
       MgStartStopFn fn = start ? p->start : p->stop;
       if (!fn || s->rec.plugins[i].state != MG_PLUGIN_STATE_ACTIVE)
         continue;
-      int ret = fn ((plugin_id_t) (i + 1));
+      int ret = 0;
+      if (!guarded (s, i, start ? s->plan.sources[i].start_fn : s->plan.sources[i].stop_fn, NULL,
+                    fn, &ret))
+        continue;
       if (ret != 0 && s->rec.plugins[i].error_code == 0)
         {
           char msg[MG_RECORD_MSG_LEN];
@@ -177,7 +217,8 @@ mg_plugins_cleanup (MgSampler *s)
       if (!p->initialised)
         continue;
       p->initialised = false;
+      int ret;
       if (p->cleanup)
-        p->cleanup ((plugin_id_t) (i + 1), NULL);
+        guarded (s, i, "allinea_plugin_cleanup", p->cleanup, NULL, &ret);
     }
 }

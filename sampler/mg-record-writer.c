@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The record writer: creation at full size, commit, merge. */
 #include "mg-record-writer.h"
 
@@ -7,23 +8,32 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "format/mg-bounded-mean.h"
 
 static void
 fill_header (MgRecordHeader *h, uint32_t n_plugins, uint32_t n_metrics, uint32_t capacity,
-             int pid, const char *host, int64_t start_mono_ns)
+             int pid, const char *host, const char *run_id, int64_t start_mono_ns)
 {
   mg_record_header_init (h, n_plugins, n_metrics, capacity);
   h->pid = pid;
   h->start_mono_ns = start_mono_ns;
   mg_record_copy_str (h->host, sizeof h->host, host);
+  /* Also in a record that could not be allocated, which the front end
+   * would otherwise not count as the run's and never show its reason. */
+  mg_record_copy_str (h->run_id, sizeof h->run_id, run_id);
+  /* The merge aligns records on it: a record without it would start the
+   * run at the epoch. */
+  struct timespec rt;
+  clock_gettime (CLOCK_REALTIME, &rt);
+  h->start_real_ns = (int64_t) rt.tv_sec * 1000000000 + rt.tv_nsec;
 }
 
 int
-mg_record_create (MgRecordWriter *w, const char *dir, const char *host, int pid,
-                  int64_t start_mono_ns, uint32_t n_plugins, uint32_t n_metrics,
+mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const char *run_id,
+                  int pid, int64_t start_mono_ns, uint32_t n_plugins, uint32_t n_metrics,
                   uint32_t capacity, char *err, size_t err_len)
 {
   MgRecordHeader h;
@@ -36,7 +46,7 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, int pid,
       snprintf (err, err_len, "record path in '%s' is too long", dir);
       return -ENAMETOOLONG;
     }
-  fill_header (&h, n_plugins, n_metrics, capacity, pid, host, start_mono_ns);
+  fill_header (&h, n_plugins, n_metrics, capacity, pid, host, run_id, start_mono_ns);
 
   int fd = open (w->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
@@ -59,11 +69,15 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, int pid,
       snprintf (err, err_len, "cannot allocate record %s (%llu bytes): %s", w->path,
                 (unsigned long long) h.file_size, strerror (e));
       /* A valid record of its own: no tables, no slots, just the reason. */
-      fill_header (&h, 0, 0, 0, pid, host, start_mono_ns);
+      fill_header (&h, 0, 0, 0, pid, host, run_id, start_mono_ns);
       h.file_size = sizeof h;
       h.flags |= MG_RECORD_FLAG_STOPPED;
       h.record_error_code = e;
       mg_record_copy_str (h.record_error, sizeof h.record_error, err);
+      /* A failed fallocate may keep what it got (tmpfs does): give it back,
+       * or the header would not fit on a nearly full disk. */
+      if (ftruncate (fd, 0) != 0)
+        { /* the header may still fit */ }
       if ((fsize.rlim_cur == RLIM_INFINITY || sizeof h <= fsize.rlim_cur)
           && pwrite (fd, &h, sizeof h, 0) < 0)
         { /* nothing more can be done */ }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Writer of the per-process record (mg-record-format.h), mapped MAP_SHARED so
  * every committed sample survives the process. No allocation after create. */
 #ifndef MG_RECORD_WRITER_H
@@ -25,7 +26,8 @@ typedef struct {
  * returns -errno, with a message in err; when the file could be created but
  * not allocated, its header records the error. */
 MG_HIDDEN_FN int mg_record_create (MgRecordWriter *w, const char *dir, const char *host,
-                                   int pid, int64_t start_mono_ns, uint32_t n_plugins,
+                                   const char *run_id, int pid, int64_t start_mono_ns,
+                                   uint32_t n_plugins,
                                    uint32_t n_metrics, uint32_t capacity,
                                    char *err, size_t err_len);
 /* Unmaps without touching the file (a fork child drops its parent's record). */

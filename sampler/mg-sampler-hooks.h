@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The seam between the allinea_* API implementation (sampler/api/) and the
  * sampler engine (sampler/): the engine implements these, the API calls them.
  * Unit tests of the API link their own implementations. libc only. */

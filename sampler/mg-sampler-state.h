@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The sampler engine's process-wide state, shared by its files. Everything
  * here is allocated before sampling starts; the sampling round only reads
  * and writes preallocated memory. */

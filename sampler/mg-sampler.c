@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The sampler's process lifecycle: start in a constructor, restart in fork
  * children and after a failed exec, finish at exit or exec. */
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "mg-interpose.h"
+#include "mg-plugin-guard.h"
 #include "mg-sampler-state.h"
 
 MgSampler mg_sampler = { .lock_fd = -1 };
@@ -23,7 +25,7 @@ mg_now_ns (void)
   return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static void
+static void __attribute__((format(printf, 2, 0)))
 write_stderr (const char *prefix, const char *fmt, va_list ap)
 {
   char buf[1024];
@@ -154,7 +156,8 @@ create_record (MgSampler *s)
 {
   char err[512];
   s->start_ns = mg_now_ns ();
-  int rc = mg_record_create (&s->rec, s->plan.record_dir, s->host, s->pid, s->start_ns,
+  int rc = mg_record_create (&s->rec, s->plan.record_dir, s->host, s->plan.run_id, s->pid,
+                             s->start_ns,
                              (uint32_t) s->plan.n_sources, (uint32_t) s->plan.n_metrics,
                              (uint32_t) s->plan.samples, err, sizeof err);
   if (rc < 0)
@@ -196,17 +199,45 @@ begin (MgSampler *s)
   start_sampling (s);
 }
 
-/* How long exit or fork waits for a round in progress before giving up on
- * it (a getter that never returns must not hang the program). */
+/* How long a thread stopping or forking waits for the thread to let go of
+ * the record, once no getter is running (it is finishing a round). */
 enum { ROUND_WAIT_S = 3 };
+/* The least wait for a round in progress: on a loaded machine a round of
+ * quick getters can take longer than a short interval. */
+enum { MIN_CALL_WAIT_MS = 100 };
+
+static struct timespec
+realtime_in_ns (int64_t ns)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_REALTIME, &ts);
+  ns += ts.tv_nsec;
+  ts.tv_sec += (time_t) (ns / 1000000000);
+  ts.tv_nsec = (long) (ns % 1000000000);
+  return ts;
+}
 
 static struct timespec
 realtime_in (int seconds)
 {
-  struct timespec ts;
-  clock_gettime (CLOCK_REALTIME, &ts);
-  ts.tv_sec += seconds;
-  return ts;
+  return realtime_in_ns ((int64_t) seconds * 1000000000);
+}
+
+/* Takes the sampling lock, waiting for a getter in progress at most one
+ * interval (not at all once it has run past the hang bound), so that a
+ * hung plugin delays the program's exit or fork by no more than that. */
+static bool
+lock_round (MgSampler *s)
+{
+  int64_t interval_ns = (int64_t) s->plan.interval_ms * 1000000;
+  int64_t wait_ns = interval_ns > MIN_CALL_WAIT_MS * 1000000LL ? interval_ns
+                                                               : MIN_CALL_WAIT_MS * 1000000LL;
+  MgPluginCall call;
+  if (mg_plugin_guard_current (&call)
+      && mg_now_ns () - call.since_ns >= (int64_t) s->plan.hang_intervals * interval_ns)
+    wait_ns = 0;
+  struct timespec deadline = realtime_in_ns (wait_ns);
+  return pthread_mutex_timedlock (&s->lock, &deadline) == 0;
 }
 
 static bool fork_locked;
@@ -218,10 +249,7 @@ atfork_prepare (void)
    * half-written slot or a lock taken inside a getter. */
   fork_locked = false;
   if (mg_sampler.sampling && mg_sampler.thread_started && mg_sampler_owns_process ())
-    {
-      struct timespec deadline = realtime_in (ROUND_WAIT_S);
-      fork_locked = pthread_mutex_timedlock (&mg_sampler.lock, &deadline) == 0;
-    }
+    fork_locked = lock_round (&mg_sampler);
 }
 
 static void
@@ -287,13 +315,17 @@ stop_thread (MgSampler *s)
     return true;
   if (pthread_equal (pthread_self (), s->thread))
     return false; /* exit from inside a getter */
-  struct timespec deadline = realtime_in (ROUND_WAIT_S);
-  if (pthread_mutex_timedlock (&s->lock, &deadline) != 0)
-    return false;
+  if (!lock_round (s))
+    {
+      MgPluginCall call;
+      if (mg_plugin_guard_current (&call))
+        mg_plugin_guard_report_hang (s, &call, mg_now_ns ());
+      return false;
+    }
   s->stop_requested = true;
   pthread_cond_signal (&s->cond);
   pthread_mutex_unlock (&s->lock);
-  deadline = realtime_in (ROUND_WAIT_S);
+  struct timespec deadline = realtime_in (ROUND_WAIT_S);
   if (pthread_timedjoin_np (s->thread, NULL, &deadline) != 0)
     return false;
   s->thread_started = false;
@@ -440,5 +472,6 @@ mg_sampler_constructor (void)
   elect (s);
   pthread_atfork (atfork_prepare, atfork_parent, atfork_child);
   on_exit (on_exit_handler, NULL);
+  mg_plugin_guard_install ();
   begin (s);
 }

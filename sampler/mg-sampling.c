@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The sampling thread and one sampling round. A round touches only
  * preallocated memory: the mapped record and the runtime tables. */
 #include <errno.h>
@@ -5,6 +6,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "mg-plugin-guard.h"
 #include "mg-sampler-hooks.h"
 #include "mg-sampler-state.h"
 
@@ -21,29 +23,52 @@ ts_to_ns (const struct timespec *ts)
   return (int64_t) ts->tv_sec * 1000000000 + ts->tv_nsec;
 }
 
+typedef struct {
+  MgSampler *s;
+  size_t m;
+  struct timespec *t;
+  double *out;
+} GetterArgs;
+
 /* Calls metric m's getter with the type its dataType names. A value equal to
  * the pre-filled sentinel (~0 / NaN) or a non-zero return is no value. */
-static bool
-call_getter (MgSampler *s, size_t m, struct timespec *t, double *out)
+static int
+getter_value (void *data)
 {
-  metric_id_t id = (metric_id_t) (m + 1);
-  if (s->plan.metrics[m].is_double)
+  GetterArgs *a = data;
+  metric_id_t id = (metric_id_t) (a->m + 1);
+  if (a->s->plan.metrics[a->m].is_double)
     {
       double v = NAN;
-      int ret = ((MgDoubleGetter) s->metrics[m].getter) (id, t, &v);
+      int ret = ((MgDoubleGetter) a->s->metrics[a->m].getter) (id, a->t, &v);
       if (ret != 0 || isnan (v))
         return false;
-      *out = v;
+      *a->out = v;
     }
   else
     {
       uint64_t v = UINT64_MAX;
-      int ret = ((MgU64Getter) s->metrics[m].getter) (id, t, &v);
+      int ret = ((MgU64Getter) a->s->metrics[a->m].getter) (id, a->t, &v);
       if (ret != 0 || v == UINT64_MAX)
         return false;
-      *out = (double) v;
+      *a->out = (double) v;
     }
   return true;
+}
+
+/* The getter under the fault guard: a crash in it is no value, and stops its
+ * plugin at this sample. */
+static bool
+call_getter (MgSampler *s, size_t m, struct timespec *t, double *out, int64_t since_ns,
+             uint64_t sample)
+{
+  GetterArgs args = { s, m, t, out };
+  MgPluginCall call = { s->plan.metrics[m].source, s->plan.metrics[m].getter, since_ns };
+  int ok = false;
+  int sig = mg_plugin_guard_call (&call, getter_value, &args, &ok);
+  if (sig != 0)
+    mg_plugin_guard_disable (s, &call, sig, sample);
+  return sig == 0 && ok;
 }
 
 /* divideBySampleTime: per second since prev_ns, x100 for "%". */
@@ -86,7 +111,7 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
       MgRecordValue value = { 0 };
       struct timespec ts = ns_to_ts (now_ns);
       double v;
-      if (rt->active && !pm->backfill && call_getter (s, m, &ts, &v))
+      if (rt->active && !pm->backfill && call_getter (s, m, &ts, &v, now_ns, s->rounds + 1))
         {
           /* The getter may move the time forward, never back. */
           int64_t t = ts_to_ns (&ts);
@@ -149,11 +174,12 @@ mg_sampling_backfill (MgSampler *s)
         {
           const MgPlanMetric *pm = &s->plan.metrics[m];
           if (!s->metrics[m].active || !pm->backfill)
-            continue;
+            continue; /* also once its plugin crashed in an earlier slot */
           struct timespec ts = ns_to_ts (slot->t_end_ns);
           double v;
           MgRecordValue value = { 0 };
-          if (call_getter (s, m, &ts, &v) && divide (pm, &v, slot->t_end_ns, slot->t_start_ns))
+          if (call_getter (s, m, &ts, &v, mg_now_ns (), i + 1)
+              && divide (pm, &v, slot->t_end_ns, slot->t_start_ns))
             value = single (v);
           if (ts_to_ns (&ts) != slot->t_end_ns)
             mg_hook_metric_error ((metric_id_t) (m + 1), EINVAL,
@@ -180,6 +206,7 @@ thread_main (void *data)
    * to the program; its own name is one prctl. */
   pthread_setname_np (pthread_self (), "mg-sampler");
   mg_thread_usage_begin ();
+  mg_plugin_guard_thread_init ();
   pthread_mutex_lock (&s->lock);
   while (!s->stop_requested)
     {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* metrograph: the command-line modes (no GTK involved, so they work without
  * a display), else the viewer, loaded then (libmetrograph-gui.so). */
 #include "mg-config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
 #include "mg-cli-catalogue.h"
@@ -14,21 +15,24 @@ mg_cli_load_catalogue (const MgCliOptions *options, int *exit_status)
   g_autoptr (MgSearchPath) path = NULL;
   g_autoptr (MgCatalogue) catalogue = NULL;
   g_autoptr (GError) error = NULL;
+  const char *const *metrics_path = mg_run_settings_get_metrics_path (options->settings);
 
-  for (guint i = 0; options->metrics_path[i] != NULL; i++)
-    if (!g_file_test (options->metrics_path[i], G_FILE_TEST_IS_DIR))
+  for (guint i = 0; metrics_path[i] != NULL; i++)
+    if (!g_file_test (metrics_path[i], G_FILE_TEST_IS_DIR))
       {
         mg_cli_print_error (_("--metrics-path=%s: no such folder (give a folder that holds "
-                              "metric definition files)"), options->metrics_path[i]);
+                              "metric definition files)"), metrics_path[i]);
         *exit_status = MG_EXIT_USAGE;
         return NULL;
       }
 
-  path = mg_search_path_new ((const char *const *) options->metrics_path, installed);
+  path = mg_search_path_new (metrics_path, installed);
   catalogue = mg_catalogue_new ();
   mg_catalogue_load (catalogue, path);
-  if (!mg_catalogue_apply_toggles (catalogue, (const char *const *) options->enable_ids,
-                                   (const char *const *) options->disable_ids, &error))
+  if (!mg_catalogue_apply_toggles (catalogue,
+                                   mg_run_settings_get_enable_metrics (options->settings),
+                                   mg_run_settings_get_disable_metrics (options->settings),
+                                   &error))
     {
       mg_cli_print_error (_("%s (see metrograph --list-metrics)"), error->message);
       *exit_status = MG_EXIT_METRICS;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The catalogue as the command line's options shape it: search path from
  * --metrics-path, toggles from --enable-metrics / --disable-metrics. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --export=FILE.json|FILE.csv PROFILE: the format follows the extension. */
 #include "mg-config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --list-metrics: the catalogue's text on stdout. */
 #include "mg-config.h"
 

@@ -1,17 +1,14 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
 #include "mg-cli-options.h"
 
-#include "format/mg-plan-keywords.h"
-#include "mg-mpi.h"
-#include "mg-rank-list.h"
+#include "mg-run-check.h"
+#include "mg-run-command-line.h"
+#include "mg-run-options.h"
 
 #include <glib/gi18n.h>
-#include <math.h>
 #include <string.h>
-
-/* Integer options the user did not give. */
-#define NOT_GIVEN G_MININT
 
 gboolean
 mg_cli_options_wanted (int argc, char **argv)
@@ -23,27 +20,6 @@ mg_cli_options_wanted (int argc, char **argv)
       return TRUE;
     }
   return FALSE;
-}
-
-/* "a,b" "c" → a b c; blanks around ids are dropped. */
-static GStrv
-split_ids (char **lists)
-{
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
-
-  for (guint i = 0; lists != NULL && lists[i] != NULL; i++)
-    {
-      g_auto (GStrv) parts = g_strsplit (lists[i], ",", -1);
-
-      for (guint j = 0; parts[j] != NULL; j++)
-        {
-          char *id = g_strstrip (parts[j]);
-
-          if (*id != '\0')
-            g_strv_builder_add (builder, id);
-        }
-    }
-  return g_strv_builder_end (builder);
 }
 
 static gboolean
@@ -61,70 +37,81 @@ usage_error (GError **error, const char *format, ...)
   return FALSE;
 }
 
-/* Seconds as a C-locale number; absent: -1. */
-static gboolean
-parse_seconds (const char *option, const char *text, gboolean zero_ok, double *seconds,
-               GError **error)
-{
-  char *end = NULL;
-  double value;
-
-  *seconds = -1;
-  if (text == NULL)
-    return TRUE;
-  value = g_ascii_strtod (text, &end);
-  if (end == text || *end != '\0' || !isfinite (value) || value < 0 || (!zero_ok && value == 0))
-    return usage_error (error, zero_ok ? _("%s=%s: give a number of seconds of at least 0")
-                                       : _("%s=%s: give a number of seconds greater than 0"),
-                        option, text);
-  *seconds = value;
-  return TRUE;
-}
-
-/* MAP's rank list, kept in canonical form for the plan. */
-static gboolean
-parse_ranks (const char *text, char **ranks, GError **error)
-{
-  g_autoptr (GError) local = NULL;
-
-  if (text == NULL)
-    return TRUE;
-  *ranks = mg_rank_list_normalise (text, &local);
-  if (*ranks == NULL)
-    return usage_error (error, "--select-ranks=%s: %s", text, local->message);
-  return TRUE;
-}
-
-static gboolean
-check_numbers (MgCliOptions *o, GError **error)
-{
-  if (o->n_processes != NOT_GIVEN && o->n_processes < 1)
-    return usage_error (error, _("--np must be a number of processes of at least 1"));
-  if (o->interval_ms != NOT_GIVEN && o->interval_ms < MG_PLAN_MIN_INTERVAL_MS)
-    return usage_error (error, _("--interval must be a number of milliseconds of at least %d"),
-                        MG_PLAN_MIN_INTERVAL_MS);
-  if (o->samples != NOT_GIVEN && o->samples < MG_PLAN_MIN_SAMPLES)
-    return usage_error (error, _("--samples must be at least %d"), MG_PLAN_MIN_SAMPLES);
-  if (o->start_after_s > 0 && o->stop_after_s > 0 && o->stop_after_s <= o->start_after_s)
-    return usage_error (error, _("--stop-after must be later than --start-after"));
-  return TRUE;
-}
-
 /* Options given without the mode they belong to are mistakes, not no-ops. */
-static gboolean
-check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version, GError **error)
+/* PROGRAM and its arguments, as the run dialog holds them. */
+static void
+set_program (MgCliOptions *o)
 {
-  gboolean profile_only = o->output != NULL || o->n_processes != NOT_GIVEN
-                          || o->interval_ms != NOT_GIVEN || o->samples != NOT_GIVEN
-                          || o->start_after_s >= 0 || o->stop_after_s >= 0
-                          || o->select_ranks != NULL || o->verbose;
-  gboolean toggles = o->enable_ids[0] != NULL || o->disable_ids[0] != NULL
-                     || o->metrics_path[0] != NULL;
-  guint n_modes = !!profile + !!list + (o->export_file != NULL) + !!version;
+  g_autoptr (GString) arguments = g_string_new (NULL);
+
+  mg_run_settings_set_program (o->settings, o->rest[0]);
+  for (guint i = 1; o->rest[i] != NULL; i++)
+    {
+      g_autofree char *word = mg_run_quote_word (o->rest[i]);
+
+      if (i > 1)
+        g_string_append_c (arguments, ' ');
+      g_string_append (arguments, word);
+    }
+  mg_run_settings_set_arguments (o->settings, arguments->str);
+}
+
+/* Which of the table's options were given: those for --profile only, and
+ * the metric options that go with --list-metrics too. */
+static void
+given_options (MgRunSettings *settings, gboolean *profile_only, gboolean *toggles)
+{
+  guint n;
+  const MgRunOption *options = mg_run_options_get (&n);
+
+  *profile_only = *toggles = FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      g_auto (GStrv) words = mg_run_option_print (&options[i], settings);
+
+      /* --report is also a mode of its own (checked with the modes). */
+      if (options[i].kind == MG_RUN_OPTION_REPORT)
+        continue;
+      if (words[0] != NULL && options[i].with_list)
+        *toggles = TRUE;
+      else if (words[0] != NULL)
+        *profile_only = TRUE;
+    }
+}
+
+static gboolean
+check_report (MgCliOptions *o, GError **error)
+{
+  if (o->reports_path != NULL && !o->report && o->mode != MG_CLI_MODE_LIST_REPORTS)
+    return usage_error (error, _("--reports-path goes with --report or --list-reports"));
+  if (o->baseline_file != NULL && !o->report)
+    return usage_error (error, _("--baseline goes with --report: metrograph --report "
+                                 "--baseline=OLD.mgprof NEW.mgprof"));
+  if (o->mode == MG_CLI_MODE_REPORT && (o->rest[0] == NULL || o->rest[1] != NULL))
+    return usage_error (error, _("--report needs exactly one profile: metrograph --report "
+                                 "PROFILE.mgprof"));
+  if (o->mode == MG_CLI_MODE_LIST_REPORTS && o->rest[0] != NULL)
+    return usage_error (error, _("unexpected argument “%s”"), o->rest[0]);
+  return TRUE;
+}
+
+static gboolean
+check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
+            gboolean list_reports, GError **error)
+{
+  gboolean profile_only, toggles;
+  guint n_modes;
+
+  o->report = mg_run_settings_get_report (o->settings) != NULL;
+  n_modes = !!profile + !!list + (o->export_file != NULL) + !!version + !!list_reports
+            + (o->report && !profile) + (o->recover_dir != NULL);
+
+  given_options (o->settings, &profile_only, &toggles);
+  profile_only = profile_only || o->verbose;
 
   if (n_modes > 1)
-    return usage_error (error, _("--profile, --list-metrics, --export and --version cannot be "
-                                 "combined: choose one"));
+    return usage_error (error, _("--profile, --list-metrics, --export, --report, --list-reports, "
+                                 "--recover and --version cannot be combined: choose one"));
   if (version)
     o->mode = MG_CLI_MODE_VERSION;
   else if (profile)
@@ -133,6 +120,22 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version, 
     o->mode = MG_CLI_MODE_LIST_METRICS;
   else if (o->export_file != NULL)
     o->mode = MG_CLI_MODE_EXPORT;
+  else if (o->recover_dir != NULL)
+    o->mode = MG_CLI_MODE_RECOVER;
+  else if (o->report)
+    {
+      const char *file = mg_run_settings_get_report (o->settings);
+
+      o->mode = MG_CLI_MODE_REPORT;
+      o->report_file = *file != '\0' ? g_strdup (file) : NULL;
+    }
+  else if (list_reports)
+    o->mode = MG_CLI_MODE_LIST_REPORTS;
+  else if (o->reports_path != NULL)
+    return usage_error (error, _("--reports-path goes with --report or --list-reports"));
+  else if (o->baseline_file != NULL)
+    return usage_error (error, _("--baseline goes with --report: metrograph --report "
+                                 "--baseline=OLD.mgprof NEW.mgprof"));
   else
     return usage_error (error, _("these options need --profile (or --list-metrics for the metric "
                                  "options)"));
@@ -150,15 +153,9 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version, 
       if (o->rest[0] == NULL)
         return usage_error (error, _("--profile needs a program to run: metrograph --profile "
                                      "[OPTIONS] PROGRAM [ARGS…]"));
-      if (o->n_processes != NOT_GIVEN && mg_mpi_is_launcher (o->rest[0]))
-        return usage_error (error, _("--np starts mpirun itself: give either --np=N PROGRAM or "
-                                     "%s … PROGRAM"), o->rest[0]);
-      /* The canonical list starts with its lowest rank. */
-      if (o->select_ranks != NULL && o->n_processes != NOT_GIVEN
-          && g_ascii_strtoll (o->select_ranks, NULL, 10) >= o->n_processes)
-        return usage_error (error, _("--select-ranks=%s selects none of the ranks of --np=%d "
-                                     "(0 to %d): nothing would be sampled"),
-                            o->select_ranks, o->n_processes, o->n_processes - 1);
+      set_program (o);
+      if (!mg_run_settings_check_options (o->settings, error))
+        return FALSE;
       break;
     case MG_CLI_MODE_EXPORT:
       if (o->rest[0] == NULL || o->rest[1] != NULL)
@@ -169,15 +166,18 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version, 
                             o->export_file);
       break;
     case MG_CLI_MODE_LIST_METRICS:
+    case MG_CLI_MODE_RECOVER:
     case MG_CLI_MODE_VERSION:
       if (o->rest[0] != NULL)
         return usage_error (error, _("unexpected argument “%s”"), o->rest[0]);
       break;
+    case MG_CLI_MODE_REPORT:
+    case MG_CLI_MODE_LIST_REPORTS:
     case MG_CLI_MODE_NONE:
     default:
       break;
     }
-  return TRUE;
+  return check_report (o, error);
 }
 
 static const char *
@@ -196,6 +196,14 @@ description (void)
            "      list the metrics, their groups and states\n"
            "  metrograph --export=FILE.json|FILE.csv PROFILE.mgprof\n"
            "      export a profile\n"
+           "  metrograph --report[=FILE.txt|FILE.html|-] [--reports-path=PATH…] PROFILE.mgprof\n"
+           "      write its performance report (both files beside the profile by default)\n"
+           "  metrograph --report --baseline=OLD.mgprof NEW.mgprof\n"
+           "      … with OLD's values and the change beside each value\n"
+           "  metrograph --list-reports [--reports-path=PATH…]\n"
+           "      list the partial report files found, in the order used\n"
+           "  metrograph --recover=RUNDIR\n"
+           "      write the profile of a run whose metrograph was killed\n"
            "\n"
            "Everything after PROGRAM is passed to it. With --profile, the exit status is\n"
            "the program's (128 + signal number if a signal ended it); Metrograph's own\n"
@@ -203,63 +211,89 @@ description (void)
            "6 (profile file). See docs/cli.md.");
 }
 
+/* Every text is translated where it is made (the table's help carries its
+ * default). */
+static const char *
+keep_text (const char *text, gpointer data)
+{
+  return text;
+}
+
+/* The modes' entries around --profile's options, which come from the table;
+ * values attached to short options in @args are split off for GOption. */
+static GOptionGroup *
+make_group (MgCliOptions *o, GOptionEntry *table, gboolean *profile, gboolean *list,
+            gboolean *version, gboolean *list_reports, GStrv *rest, GStrv *args)
+{
+  const GOptionEntry modes[] = {
+    { "profile", 0, 0, G_OPTION_ARG_NONE, profile,
+      _("Profile PROGRAM and write a profile file"), NULL },
+    G_OPTION_ENTRY_NULL
+  };
+  const GOptionEntry others[] = {
+    /* How the end summary reads, not how the run is made: not in the table. */
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose,
+      _("Print every plugin and metric error of the run in full"), NULL },
+    { "list-metrics", 0, 0, G_OPTION_ARG_NONE, list,
+      _("List the metrics, their groups and states"), NULL },
+    { "export", 0, 0, G_OPTION_ARG_FILENAME, &o->export_file,
+      _("Export PROFILE to FILE.json or FILE.csv"), _("FILE") },
+    { "list-reports", 0, 0, G_OPTION_ARG_NONE, list_reports,
+      _("List the partial report files found, in the order used, with their errors"), NULL },
+    { "reports-path", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->reports_path,
+      _("Read partial reports from PATH (a file or a folder) first; repeatable"), _("PATH") },
+    { "baseline", 0, 0, G_OPTION_ARG_FILENAME, &o->baseline_file,
+      _("With --report: show OLD.mgprof's values and the change beside each value"),
+      _("OLD.mgprof") },
+    { "recover", 0, 0, G_OPTION_ARG_FILENAME, &o->recover_dir,
+      _("Write the profile of the run in RUNDIR, whose metrograph ended before writing it"),
+      _("RUNDIR") },
+    { "version", 0, 0, G_OPTION_ARG_NONE, version,
+      _("Print the version"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, rest,
+      NULL, _("[PROGRAM [ARGS…] | PROFILE]") },
+    G_OPTION_ENTRY_NULL
+  };
+  /* The table's callbacks get the settings. */
+  GOptionGroup *group = g_option_group_new ("metrograph", "", "", o->settings, NULL);
+
+  const GOptionEntry *lists[] = { modes, table, others, NULL };
+  GStrv split = mg_run_options_split_attached ((const char *const *) *args, lists);
+
+  g_strfreev (*args);
+  *args = split;
+
+  g_option_group_add_entries (group, modes);
+  g_option_group_add_entries (group, table);
+  g_option_group_add_entries (group, others);
+  g_option_group_set_translate_func (group, keep_text, NULL, NULL);
+  return group;
+}
+
+static void
+free_entries (GOptionEntry **entries)
+{
+  mg_run_options_free_entries (*entries);
+}
+
 MgCliOptions *
 mg_cli_options_parse (int argc, char **argv, GError **error)
 {
   g_autoptr (MgCliOptions) o = g_new0 (MgCliOptions, 1);
-  gboolean profile = FALSE, list = FALSE, version = FALSE;
-  g_autofree char *start_after = NULL, *stop_after = NULL, *select_ranks = NULL;
-  g_auto (GStrv) enable = NULL, disable = NULL, metrics_path = NULL, rest = NULL;
-  g_autofree char *interval_help = g_strdup_printf (_("Sample every MS milliseconds (default %d)"),
-                                                    MG_PLAN_DEFAULT_INTERVAL_MS);
-  g_autofree char *samples_help = g_strdup_printf (
-      _("Keep at most N samples per process (default %d)"), MG_PLAN_DEFAULT_SAMPLES);
-  const GOptionEntry entries[] = {
-    { "profile", 0, 0, G_OPTION_ARG_NONE, &profile,
-      N_("Profile PROGRAM and write a profile file"), NULL },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
-      N_("Write the profile to FILE"), N_("FILE") },
-    { "np", 'n', 0, G_OPTION_ARG_INT, &o->n_processes,
-      N_("Start N MPI processes with mpirun"), N_("N") },
-    { "interval", 0, 0, G_OPTION_ARG_INT, &o->interval_ms,
-      interval_help, N_("MS") },
-    { "samples", 0, 0, G_OPTION_ARG_INT, &o->samples,
-      samples_help, N_("N") },
-    { "start-after", 0, 0, G_OPTION_ARG_STRING, &start_after,
-      N_("Start sampling SECONDS after the start"), N_("SECONDS") },
-    { "stop-after", 0, 0, G_OPTION_ARG_STRING, &stop_after,
-      N_("End the program after SECONDS, still writing the profile"), N_("SECONDS") },
-    { "select-ranks", 0, 0, G_OPTION_ARG_STRING, &select_ranks,
-      N_("Sample only these MPI ranks, e.g. 0,4-7"), N_("RANKS") },
-    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose,
-      N_("Print every plugin and metric error of the run in full"), NULL },
-    { "enable-metrics", 0, 0, G_OPTION_ARG_STRING_ARRAY, &enable,
-      N_("Enable these metric or group ids"), N_("ID,…") },
-    { "disable-metrics", 0, 0, G_OPTION_ARG_STRING_ARRAY, &disable,
-      N_("Disable these metric or group ids"), N_("ID,…") },
-    { "metrics-path", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &metrics_path,
-      N_("Look for metric definitions in DIR first (repeatable)"), N_("DIR") },
-    { "list-metrics", 0, 0, G_OPTION_ARG_NONE, &list,
-      N_("List the metrics, their groups and states"), NULL },
-    { "export", 0, 0, G_OPTION_ARG_FILENAME, &o->export_file,
-      N_("Export PROFILE to FILE.json or FILE.csv"), N_("FILE") },
-    { "version", 0, 0, G_OPTION_ARG_NONE, &version,
-      N_("Print the version"), NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest,
-      NULL, N_("[PROGRAM [ARGS…] | PROFILE]") },
-    G_OPTION_ENTRY_NULL
-  };
+  gboolean profile = FALSE, list = FALSE, version = FALSE, list_reports = FALSE;
+  g_auto (GStrv) rest = NULL;
+  /* Declared first, freed last: the context's help shows its strings. */
+  __attribute__ ((cleanup (free_entries))) GOptionEntry *table = mg_run_options_make_entries ();
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_auto (GStrv) args = g_new0 (char *, argc + 1);
 
-  o->n_processes = NOT_GIVEN;
-  o->interval_ms = NOT_GIVEN;
-  o->samples = NOT_GIVEN;
+  o->settings = mg_run_settings_new ();
   for (int i = 0; i < argc; i++)
     args[i] = g_strdup (argv[i]);
 
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_main_group (context, make_group (o, table, &profile, &list, &version,
+                                                        &list_reports, &rest, &args));
+  g_option_context_set_translate_func (context, keep_text, NULL, NULL);
   g_option_context_set_summary (context, _("Profile programs with MAP-compatible metric plugins."));
   g_option_context_set_description (context, description ());
   /* Stop at PROGRAM: its own options are not ours. */
@@ -267,13 +301,6 @@ mg_cli_options_parse (int argc, char **argv, GError **error)
   if (!g_option_context_parse_strv (context, &args, error))
     return NULL;
 
-  if (!parse_seconds ("--start-after", start_after, TRUE, &o->start_after_s, error)
-      || !parse_seconds ("--stop-after", stop_after, FALSE, &o->stop_after_s, error)
-      || !parse_ranks (select_ranks, &o->select_ranks, error))
-    return NULL;
-  o->enable_ids = split_ids (enable);
-  o->disable_ids = split_ids (disable);
-  o->metrics_path = metrics_path != NULL ? g_steal_pointer (&metrics_path) : g_new0 (char *, 1);
   o->rest = rest != NULL ? g_steal_pointer (&rest) : g_new0 (char *, 1);
   /* A "--" before PROGRAM is kept by GOption in the remaining arguments. */
   if (o->rest[0] != NULL && strcmp (o->rest[0], "--") == 0)
@@ -282,7 +309,7 @@ mg_cli_options_parse (int argc, char **argv, GError **error)
       memmove (o->rest, o->rest + 1, g_strv_length (o->rest) * sizeof (char *));
     }
 
-  if (!check_numbers (o, error) || !check_mode (o, profile, list, version, error))
+  if (!check_mode (o, profile, list, version, list_reports, error))
     return NULL;
   return g_steal_pointer (&o);
 }
@@ -292,12 +319,12 @@ mg_cli_options_free (MgCliOptions *o)
 {
   if (o == NULL)
     return;
-  g_free (o->output);
-  g_free (o->select_ranks);
-  g_strfreev (o->enable_ids);
-  g_strfreev (o->disable_ids);
-  g_strfreev (o->metrics_path);
+  g_clear_object (&o->settings);
   g_free (o->export_file);
+  g_free (o->report_file);
+  g_free (o->baseline_file);
+  g_strfreev (o->reports_path);
+  g_free (o->recover_dir);
   g_strfreev (o->rest);
   g_free (o);
 }

@@ -1,8 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The command line's options: parsed with GOptionContext in strict POSIX
  * order, so everything after the profiled program belongs to it. */
 #pragma once
 
 #include <glib.h>
+
+#include "mg-run-settings.h"
 
 G_BEGIN_DECLS
 
@@ -20,22 +23,23 @@ typedef enum {
   MG_CLI_MODE_PROFILE,
   MG_CLI_MODE_LIST_METRICS,
   MG_CLI_MODE_EXPORT,
+  MG_CLI_MODE_REPORT,
+  MG_CLI_MODE_LIST_REPORTS,
+  MG_CLI_MODE_RECOVER,
   MG_CLI_MODE_VERSION,
 } MgCliMode;
 
 typedef struct {
   MgCliMode mode;
-  char *output;
-  int n_processes;        /* G_MININT: not given (no mpirun) */
-  int interval_ms;        /* G_MININT: not given */
-  int samples;            /* G_MININT: not given */
-  double start_after_s;   /* < 0: not given */
-  double stop_after_s;    /* < 0: not given */
-  char *select_ranks;     /* canonical rank list ("1,3-5"); NULL: not given */
-  GStrv enable_ids;       /* split at commas, never NULL */
-  GStrv disable_ids;
-  GStrv metrics_path;     /* never NULL */
+  /* --profile's options (mg-run-options.h), and with --profile the program
+   * and its arguments; --list-metrics reads the metric options. */
+  MgRunSettings *settings;
   char *export_file;
+  gboolean report;        /* --report given (the table's option, in the settings) */
+  char *report_file;      /* --report=FILE PROFILE: .txt, .html or "-"; NULL: both beside it */
+  GStrv reports_path;     /* --reports-path, in the order given */
+  char *baseline_file;    /* --baseline: a profile to compare the report with */
+  char *recover_dir;      /* --recover: a run folder whose front end ended */
   GStrv rest;             /* the program and its arguments, or the profile to export */
   gboolean verbose;       /* --profile: every plugin and metric error in full */
 } MgCliOptions;

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
 #include "mg-cli-summary.h"
 
 #include <glib/gi18n.h>
 
-#include "mg-cli-unavailable.h"
+#include "mg-unavailable.h"
 #include "mg-rank-list.h"
 
 /* --verbose: every plugin problem in full, then every metric error. */
@@ -15,7 +16,7 @@ print_details (MgProfile *profile, GPtrArray *unavailable)
 
   for (guint i = 0; i < unavailable->len; i++)
     {
-      const MgCliUnavailable *entry = g_ptr_array_index (unavailable, i);
+      const MgUnavailable *entry = g_ptr_array_index (unavailable, i);
 
       g_printerr (ngettext ("metrograph: plugin %s (%s): %s (in %u of %u process)\n",
                             "metrograph: plugin %s (%s): %s (in %u of %u processes)\n",
@@ -46,7 +47,7 @@ list_unavailable (GPtrArray *unavailable)
 
   for (guint i = 0; i < unavailable->len; i++)
     {
-      const MgCliUnavailable *entry = g_ptr_array_index (unavailable, i);
+      const MgUnavailable *entry = g_ptr_array_index (unavailable, i);
 
       if (i > 0)
         g_string_append (text, ", ");
@@ -77,17 +78,56 @@ list_metric_errors (MgProfile *profile, guint *n_ids)
   return g_string_free (text, FALSE);
 }
 
+/* What ended a process's recording or its plugins early: always said, one
+ * line each, since they explain where values stop. Crashed and hung
+ * plugins, recordings stopped (a full disk), records that could not be
+ * read. */
+static void
+print_run_problems (MgProfile *profile)
+{
+  guint n_processes = mg_profile_get_n_processes (profile);
+
+  for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
+    {
+      const MgProcessEvent *e = mg_profile_get_event (profile, i);
+      int pid;
+
+      if (e->process < 0 || (guint) e->process >= n_processes)
+        continue;
+      pid = mg_profile_get_process (profile, (guint) e->process)->pid;
+      if (e->kind == MG_EVENT_PLUGIN_FAULT)
+        /* Translators: a process id, then the plugin and what happened to it, e.g. "energy.src
+         * crashed in energy_value with SIGSEGV at sample 20; its metrics stop there" */
+        g_printerr (_("metrograph: process %d: plugin %s\n"), pid,
+                    e->message != NULL ? e->message : "?");
+      else if (e->kind == MG_EVENT_RECORDING_STOPPED)
+        /* Translators: a process id, then why, e.g. "cannot allocate record …: No space left
+         * on device" */
+        g_printerr (_("metrograph: process %d stopped recording: %s\n"), pid,
+                    e->message != NULL ? e->message : "?");
+    }
+  for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
+    {
+      const MgPluginError *e = mg_profile_get_plugin_error (profile, i);
+
+      /* A record that could not be read names its file in place of a library. */
+      if (e->source_id == NULL)
+        g_printerr ("metrograph: %s\n", e->message != NULL ? e->message : "?");
+    }
+}
+
 /* By default one line for what this machine cannot measure and one for
  * metrics that failed while sampling; the details are in the profile (the
  * viewer's error list) and, with --verbose, here. */
 static void
 print_problems (MgProfile *profile, gboolean verbose)
 {
-  g_autoptr (GPtrArray) unavailable = mg_cli_unavailable_collect (profile);
+  g_autoptr (GPtrArray) unavailable = mg_unavailable_collect (profile);
   g_autofree char *listed = NULL;
   g_autofree char *failed = NULL;
   guint n_failed = 0;
 
+  print_run_problems (profile);
   if (verbose)
     {
       print_details (profile, unavailable);
@@ -96,7 +136,7 @@ print_problems (MgProfile *profile, gboolean verbose)
   if (unavailable->len > 0)
     {
       listed = list_unavailable (unavailable);
-      g_printerr (_("metrograph: not available here: %s; --verbose or the viewer's error list "
+      g_printerr (_("metrograph: not available here: %s; --verbose or the viewer "
                     "says more\n"),
                   listed);
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The few lines --profile prints on stderr at the end: where the profile is,
  * what it holds, one line for what this machine could not measure and one
  * for metrics that failed; with --verbose every plugin and metric error in

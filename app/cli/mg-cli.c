@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
 #include "mg-cli.h"
@@ -51,6 +52,12 @@ mg_cli_run (int argc, char **argv)
       return mg_cli_list_metrics (options);
     case MG_CLI_MODE_EXPORT:
       return mg_cli_export (options);
+    case MG_CLI_MODE_REPORT:
+      return mg_cli_report (options);
+    case MG_CLI_MODE_LIST_REPORTS:
+      return mg_cli_list_reports (options);
+    case MG_CLI_MODE_RECOVER:
+      return mg_cli_recover (options);
     case MG_CLI_MODE_VERSION:
       printf ("metrograph %s\n", MG_VERSION);
       return 0;

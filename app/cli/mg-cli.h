@@ -1,10 +1,12 @@
-/* The command-line front end: --profile, --list-metrics, --export, --help,
- * --version. GTK-free. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The command-line front end: --profile, --list-metrics, --export, --report,
+ * --list-reports, --recover, --help, --version. GTK-free. */
 #pragma once
 
 #include <glib.h>
 
 #include "mg-cli-options.h"
+#include "mg-profile.h"
 
 G_BEGIN_DECLS
 
@@ -20,5 +22,13 @@ void mg_cli_print_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
 int mg_cli_profile (const MgCliOptions *options);
 int mg_cli_list_metrics (const MgCliOptions *options);
 int mg_cli_export (const MgCliOptions *options);
+int mg_cli_report (const MgCliOptions *options);
+/* The report(s) of @profile, saved at @profile_path: @report_file as
+ * --report takes it (NULL or "": both beside the profile); problems are
+ * printed. */
+gboolean mg_cli_write_report (const MgCliOptions *options, MgProfile *profile,
+                              const char *profile_path, const char *report_file);
+int mg_cli_list_reports (const MgCliOptions *options);
+int mg_cli_recover (const MgCliOptions *options);
 
 G_END_DECLS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The catalogue of metrics on the search path. */
 #include "mg-config.h"
 

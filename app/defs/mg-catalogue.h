@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Every metric, group and source found on the metrics search path, whether
  * each metric can be used, and which are enabled (defaults, then the user's
  * --enable-metrics / --disable-metrics). GTK-free. */

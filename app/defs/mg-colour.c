@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Colour codes of the spec (3.4): hex forms, rgb(), hsv(), hsl() and the SVG
- * 1.1 keywords. */
+ * 1.1 keywords; and MAP's SpecialLine<n>, which its own files use. */
 #include "mg-config.h"
 
 #include <glib/gi18n.h>
@@ -38,6 +39,37 @@ parse_keyword (const char *spec, MgRgba *out)
   if (found == NULL)
     return FALSE;
   *out = rgba_from_rgb24 (((const typeof (colour_keywords[0]) *) found)->rgb);
+  return TRUE;
+}
+
+/* MAP's named line colours, SpecialLine1, SpecialLine2, …, which MAP's
+ * shipped definition files use (SpecialLine5 … SpecialLine8 in the energy and
+ * file-system plugins). MAP does not document its values: this palette is
+ * Metrograph's own (docs/definitions.md), hues that stay apart from each
+ * other and read on light and dark backgrounds. SpecialLine<n> takes entry
+ * (n - 1) modulo its size, so any n is a colour. */
+static const guint32 special_lines[] = {
+  0x3A74CC, /* blue */
+  0xD0621B, /* orange */
+  0x2E8B47, /* green */
+  0xC8449C, /* magenta */
+  0x8660DA, /* violet */
+  0x128A9A, /* teal */
+  0xA87B16, /* ochre */
+  0xD4443F, /* red */
+};
+#define SPECIAL_LINE_PREFIX "SpecialLine"
+
+static gboolean
+parse_special_line (const char *spec, MgRgba *out)
+{
+  const size_t prefix_len = strlen (SPECIAL_LINE_PREFIX);
+  guint64 n;
+
+  if (g_ascii_strncasecmp (spec, SPECIAL_LINE_PREFIX, prefix_len) != 0
+      || !g_ascii_string_to_unsigned (spec + prefix_len, 10, 1, G_MAXUINT, &n, NULL))
+    return FALSE;
+  *out = rgba_from_rgb24 (special_lines[(n - 1) % G_N_ELEMENTS (special_lines)]);
   return TRUE;
 }
 
@@ -176,7 +208,7 @@ parse_trimmed (const char *spec, MgRgba *out, const char **range_hint)
       *out = rgba_from_hsl (v[0], v[1] / 100.0, v[2] / 100.0);
       return TRUE;
     }
-  return parse_keyword (spec, out);
+  return parse_keyword (spec, out) || parse_special_line (spec, out);
 }
 
 gboolean
@@ -198,7 +230,8 @@ mg_colour_parse (const char *spec, MgRgba *out, GError **error)
                    range_hint != NULL
                      ? _(range_hint)
                      : _("use #RGB, #RRGGBB, #RRRGGGBBB, #RRRRGGGGBBBB, rgb(R, G, B), "
-                         "hsv(H, S, V), hsl(H, S, L) or an SVG 1.1 colour keyword"));
+                         "hsv(H, S, V), hsl(H, S, L), an SVG 1.1 colour keyword or "
+                         "MAP's SpecialLine1, SpecialLine2, …"));
       return FALSE;
     }
   if (out != NULL)

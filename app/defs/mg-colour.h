@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Colours of metrics: the one place colour codes are parsed (spec 3.4) and
  * the default colour of each metric type. GTK-free. */
 #pragma once

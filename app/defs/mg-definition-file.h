@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One metric definition file (spec chapter 2, plus what real files carry),
  * parsed with libxml2 into plain data. Problems become diagnostics: a broken
  * metric skips that metric, a malformed file yields one error. GTK-free. */

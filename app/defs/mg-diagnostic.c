@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Diagnostics about definition files. */
 #include "mg-config.h"
 

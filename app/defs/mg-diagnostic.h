@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A message about a definition file: where, how bad, what is wrong and what
  * to do. Collected in lists instead of failing, so one broken file never
  * stops the others. GTK-free. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Matching and suggestions for typed metric and group ids. */
 #include "mg-config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Matching typed metric and group ids against the known ones: without
  * regard to case, and "did you mean …?" for the closest. GTK-free. */
 #pragma once

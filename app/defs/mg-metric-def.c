@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Plain data of a metric definition file: constructors, copies and the
  * names of the enumerations. */
 #include "mg-config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What a metric definition file says: metrics, groups and sources, as plain
  * data shared by the parser, the catalogue, the profile and the viewer.
  * GTK-free. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Formats the --list-metrics text. */
 #include "mg-config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The text of `metrograph --list-metrics`: every metric by group, then the
  * unavailable groups, then the definition problems. GTK-free. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run plan writer. */
 #include "mg-config.h"
 
@@ -75,7 +76,7 @@ append_number (GString *plan, MgPlanKey key, guint64 value)
     g_string_append_printf (plan, "%s\t%" G_GUINT64_FORMAT "\n", MG_PLAN_KEYWORD (key), value);
 }
 
-/* What the sampler accepts: digits, ',' and '-' only (app/run/mg-rank-list.c
+/* What the sampler accepts: digits, ',' and '-' only (app/session/mg-rank-list.c
  * writes the canonical form; the sampler checks the rest). */
 static gboolean
 ranks_ok (const char *ranks)
@@ -114,6 +115,7 @@ append_header (GString *plan, const MgPlanOptions *options, GError **error)
   append_number (plan, MG_PLAN_KEY_SAMPLES, options->samples);
   append_number (plan, MG_PLAN_KEY_START_AFTER_MS, options->start_after_ms);
   append_number (plan, MG_PLAN_KEY_STOP_AFTER_MS, options->stop_after_ms);
+  append_number (plan, MG_PLAN_KEY_HANG_INTERVALS, options->hang_intervals);
   for (guint i = 0; options->skip_programs != NULL && options->skip_programs[i] != NULL; i++)
     if (!append_line (plan, error, MG_PLAN_KEY_SKIP_PROGRAM, options->skip_programs[i], NULL))
       return FALSE;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Writes the run plan (docs/run-plan.md) from the catalogue's enabled,
  * available metrics. GTK-free. */
 #pragma once
@@ -22,8 +23,9 @@ typedef struct {
   guint samples;                     /* 0: not written */
   guint64 start_after_ms;            /* 0: not written */
   guint64 stop_after_ms;             /* 0: not written (never) */
+  guint64 hang_intervals;            /* 0: not written (the sampler's default) */
   const char *const *skip_programs;  /* basenames, may be NULL */
-  const char *select_ranks;          /* MPI ranks to sample, canonical "1,3-5" (app/run/
+  const char *select_ranks;          /* MPI ranks to sample, canonical "1,3-5" (app/session/
                                       * mg-rank-list.h); NULL: every rank */
 } MgPlanOptions;
 

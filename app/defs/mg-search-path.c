@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The metrics search path. */
 #include "mg-config.h"
 

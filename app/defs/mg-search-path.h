@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Where metric definition files are found, first folder wins:
  * --metrics-path folders, $METROGRAPH_METRICS_PATH, $ALLINEA_CONFIG_DIR/map/metrics
  * (~/.allinea/map/metrics), $XDG_DATA_HOME/metrograph/metrics, then the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* GTK finds the accessibility bus when it creates the first widget, with a
  * blocking call (org.a11y.Bus.GetAddress) to the session bus. Where no
  * accessibility bus runs yet (a session without a desktop that starts one:

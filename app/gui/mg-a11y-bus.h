@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Starting the accessibility bus early (mg-a11y-bus.c). */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The viewer application. */
 #include "mg-config.h"
 

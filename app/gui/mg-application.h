@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The viewer application: one window per profile, a start window when
  * nothing is open, and the application-wide actions (open, profile, about,
  * shortcuts, quit). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The errors list of the side panel. */
 #include "mg-config.h"
 
@@ -6,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-error-list.h"
+#include "mg-unavailable.h"
 #include "mg-selection-stats.h"
 #include "mg-units.h"
 
@@ -38,6 +40,7 @@ mg_error_list_classify_event (const MgProcessEvent *event)
       /* Status 0: no end was recorded (killed with SIGKILL, as a rule). */
       return mg_error_list_is_fault_signal (event->status) ? MG_EVENT_MARK_CRASHED : MG_EVENT_MARK_KILLED;
     case MG_EVENT_RECORDING_STOPPED:
+    case MG_EVENT_PLUGIN_FAULT:
       return MG_EVENT_MARK_STOPPED;
     case MG_EVENT_START:
     case MG_EVENT_EXIT:
@@ -56,8 +59,12 @@ mg_error_list_is_notable_event (const MgProcessEvent *event)
 guint
 mg_error_list_count (MgProfile *profile)
 {
-  guint count = mg_profile_get_n_plugin_errors (profile) + mg_profile_get_n_metric_errors (profile);
+  guint count = mg_profile_get_n_metric_errors (profile);
 
+  /* A plugin that declined (nothing to measure here) is no error: the run
+   * details say what was not measured. */
+  for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
+    count += !mg_plugin_error_is_absence (mg_profile_get_plugin_error (profile, i));
   for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
     count += mg_error_list_is_notable_event (mg_profile_get_event (profile, i));
   return count;
@@ -76,6 +83,10 @@ mg_error_list_describe_event (MgProfile *profile, const MgProcessEvent *event)
 {
   g_autofree char *who = describe_process (profile, event->process);
 
+  if (event->kind == MG_EVENT_PLUGIN_FAULT)
+    /* Translators: a process, e.g. "rank 3", then the plugin and what happened to it, e.g.
+     * "energy.src crashed in energy_value with SIGSEGV at sample 20; its metrics stop there" */
+    return g_strdup_printf (_("%s: plugin %s"), who, event->message ? event->message : "?");
   switch (mg_error_list_classify_event (event))
     {
     case MG_EVENT_MARK_CRASHED:
@@ -175,6 +186,8 @@ mg_error_list_new (MgProfile *profile)
       const char *message = error->message ? error->message : "";
       g_autofree char *text = NULL;
 
+      if (mg_plugin_error_is_absence (error))
+        continue;
       if (error->source_id != NULL)
         /* Translators: the plugin's source id, its library, the message */
         text = g_strdup_printf (_("Plugin %s (%s): %s"), error->source_id,

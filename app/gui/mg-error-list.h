@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Plugin errors, metric errors and process events worth a look (a crash or
  * kill, recording stopped): counted for the banner and listed with process,
  * time, code and message. */
@@ -18,7 +19,9 @@ typedef enum {
   MG_EVENT_MARK_N_KINDS
 } MgEventMark;
 
-/* Plugin errors + metric errors + signal / recording-stopped events. */
+/* Plugin errors + metric errors + signal / recording-stopped events; not the
+ * plugins that declined (error code 0: absent here, mg-unavailable.h), which
+ * the run details list instead. */
 guint mg_error_list_count (MgProfile *profile);
 /* SEGV, BUS, FPE, ILL, ABRT, TRAP, SYS: the program failed (a crash), rather
  * than something ending it. */
@@ -32,8 +35,8 @@ char *mg_error_list_describe_event (MgProfile *profile, const MgProcessEvent *ev
  * time for them; a process's plugins fail while it initialises its sampler,
  * and the front end's errors (a damaged record) come from the merge. */
 const char *mg_error_list_describe_plugin_error_time (const MgPluginError *error);
-/* A GtkListBox, one row per item, in this order: notable events, plugin
- * errors, metric errors. Each row holds a headline label ("rank 1 · 0.5 s ·
+/* A GtkListBox, one row per item counted above, in this order: notable
+ * events, plugin errors, metric errors. Each row holds a headline label ("rank 1 · 0.5 s ·
  * code 7") above the message label. */
 GtkWidget *mg_error_list_new (MgProfile *profile);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Crash, kill and recording-stopped marks on the timeline. */
 #include "mg-config.h"
 

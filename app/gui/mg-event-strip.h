@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A thin strip above the time axis marking where processes crashed (a red
  * downward triangle), were killed or ended without a trace (a red cross) and
  * stopped recording (an amber square), at the same horizontal scale as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
 #include "mg-file-choosers.h"
@@ -85,6 +86,22 @@ mg_file_chooser_export (GtkWindow *parent, const char *suggested_name, MgFileCho
 
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
     }
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), suggested_name);
+  show (dialog, chosen, user_data);
+}
+
+void
+mg_file_chooser_save_report (GtkWindow *parent, const char *suggested_name, MgFileChosen chosen,
+                             gpointer user_data)
+{
+  GtkFileChooserNative *dialog =
+    gtk_file_chooser_native_new (_("Save Report"), parent, GTK_FILE_CHOOSER_ACTION_SAVE,
+                                 _("_Save"), _("_Cancel"));
+  g_autoptr (GtkFileFilter) html = new_filter (_("HTML report"), "*.html", NULL);
+  g_autoptr (GtkFileFilter) text = new_filter (_("Text report"), "*.txt", NULL);
+
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), html);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), text);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), suggested_name);
   show (dialog, chosen, user_data);
 }

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The viewer's file choosers (GtkFileChooserNative, GTK 4.8): opening a
  * profile (Metrograph profiles or all files) and exporting the view or the
- * data (PNG, SVG, PDF, JSON, CSV). Each calls back with the chosen file
+ * data (PNG, SVG, PDF, JSON, CSV), saving the report (HTML, text). Each calls back with the chosen file
  * only when the user accepted. */
 #pragma once
 
@@ -17,5 +18,8 @@ void mg_file_chooser_open_profile (GtkWindow *parent, MgFileChosen chosen, gpoin
 /* suggested_name: the file name offered, e.g. "run.png". */
 void mg_file_chooser_export (GtkWindow *parent, const char *suggested_name, MgFileChosen chosen,
                              gpointer user_data);
+/* The performance report: HTML or text. */
+void mg_file_chooser_save_report (GtkWindow *parent, const char *suggested_name,
+                                  MgFileChosen chosen, gpointer user_data);
 
 G_END_DECLS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The viewer's entry point: the metrograph executable calls this when no
  * command-line mode is asked for. */
 #pragma once

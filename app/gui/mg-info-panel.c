@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run details panel. */
 #include "mg-config.h"
 
@@ -6,7 +7,9 @@
 #include "mg-error-list.h"
 #include "mg-info-panel.h"
 #include "mg-selection-stats.h"
+#include "mg-tooltip.h"
 #include "mg-units.h"
+#include "mg-unavailable.h"
 
 static void
 add_heading (GtkGrid *grid, int *row, const char *text)
@@ -182,6 +185,78 @@ add_single_values (GtkGrid *grid, int *row, MgProfile *profile)
     }
 }
 
+/* The plugins that declined, once each and calmly: "Energy: no RAPL",
+ * the plugin's whole message as the tooltip. */
+static void
+add_not_measured (GtkGrid *grid, int *row, MgProfile *profile)
+{
+  g_autoptr (GPtrArray) unavailable = mg_unavailable_collect (profile);
+  gboolean first = TRUE;
+
+  for (guint i = 0; i < unavailable->len; i++)
+    {
+      const MgUnavailable *entry = g_ptr_array_index (unavailable, i);
+      g_autofree char *text = NULL;
+
+      if (!mg_unavailable_is_absent (entry))
+        continue;
+      /* Translators: a plugin's name and why it measured nothing, e.g. "Energy: no RAPL" */
+      text = *entry->reason != '\0' ? g_strdup_printf (_("%s: %s"), entry->name, entry->reason)
+                                    : g_strdup (entry->name);
+      add_fact (grid, row, first ? _("Not measured here") : "", text);
+      mg_tooltip_set_text (gtk_grid_get_child_at (grid, 1, *row - 1), entry->message);
+      first = FALSE;
+    }
+}
+
+/* What the program printed (a run from the viewer), in a monospaced view
+ * of its own under its heading, with a note when its start was left out. */
+static void
+add_output (GtkGrid *grid, int *row, MgProfile *profile)
+{
+  const MgRunInfo *run = mg_profile_get_run_info (profile);
+  GtkWidget *view;
+  GtkTextBuffer *buffer;
+
+  if (run->output == NULL)
+    return;
+  add_heading (grid, row, _("Output"));
+  if (run->output_cut > 0)
+    {
+      g_autofree char *size = g_format_size (run->output_cut);
+      /* Translators: %s is a size such as "3.2 MB" */
+      g_autofree char *note = g_strdup_printf (_("The first %s were left out: this is the end "
+                                                 "of what the program printed."), size);
+      GtkWidget *label = gtk_label_new (note);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_widget_set_name (label, "output-cut");
+      gtk_grid_attach (grid, label, 0, (*row)++, 2, 1);
+    }
+  if (run->output[0] == '\0')
+    {
+      GtkWidget *label = gtk_label_new (_("The program printed nothing."));
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_grid_attach (grid, label, 0, (*row)++, 2, 1);
+      return;
+    }
+  view = gtk_text_view_new ();
+  gtk_widget_set_name (view, "output");
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  gtk_text_buffer_set_text (buffer, run->output, -1);
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
+  gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (view), FALSE);
+  gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
+  gtk_widget_add_css_class (view, "run-output");
+  gtk_widget_set_hexpand (view, TRUE);
+  gtk_grid_attach (grid, view, 0, (*row)++, 2, 1);
+}
+
 GtkWidget *
 mg_info_panel_new (MgProfile *profile)
 {
@@ -195,7 +270,9 @@ mg_info_panel_new (MgProfile *profile)
   gtk_widget_set_margin_top (grid, 12);
   gtk_widget_set_margin_bottom (grid, 18);
   add_run_facts (GTK_GRID (grid), &row, profile);
+  add_not_measured (GTK_GRID (grid), &row, profile);
   add_single_values (GTK_GRID (grid), &row, profile);
   add_process_ends (GTK_GRID (grid), &row, profile);
+  add_output (GTK_GRID (grid), &row, profile);
   return grid;
 }

@@ -1,10 +1,14 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run details: the run's facts (command line, working folder, hosts,
  * processes, nodes, start in the locale's format, duration, sampling
  * interval, exit status), the single-value metrics and how each process
  * ended, as a GtkGrid of label pairs (name in column 0, value in column 1)
  * under headings that span both columns. The first
  * MG_INFO_PANEL_PROCESSES_SHOWN processes are listed at once; a last row
- * says "and N more processes" with a "Show All" button that lists the rest. */
+ * says "and N more processes" with a "Show All" button that lists the rest.
+ * Last, what the program printed when the run captured it (a run from the
+ * viewer): a monospaced GtkTextView named "output", after a note named
+ * "output-cut" when its start was left out. */
 #pragma once
 
 #include <gtk/gtk.h>

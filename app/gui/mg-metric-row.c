@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One metric row. */
 #include "mg-config.h"
 
@@ -242,7 +243,7 @@ mg_metric_row_new (MgProfile *profile, guint metric, MgTimeView *view, GtkSizeGr
 {
   MgMetricRow *self = g_object_new (MG_TYPE_METRIC_ROW, NULL);
   const MgMetricDef *def = mg_profile_get_metric (profile, metric);
-  const char *units = def->display_units ? def->display_units : def->units;
+  g_autofree char *units = mg_units_dup_family (def);
 
   self->profile = g_object_ref (profile);
   self->metric = metric;

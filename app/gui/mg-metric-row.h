@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One visible metric: its label column (colour, display name with the
  * description as tooltip, units, and max / mean / min of the selection or the
  * whole run) next to its MgMetricGraph. Right-click offers "Hide This Metric"

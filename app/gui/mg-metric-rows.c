@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
 #include "mg-metric-rows.h"
@@ -7,6 +8,10 @@
 
 /* Sections without a group id ("Other metrics") are remembered under this. */
 #define NO_GROUP_KEY ""
+/* A graph's height: rows share the height they are shown in within these,
+ * so a few rows fill the window and many scroll. */
+#define GRAPH_MIN_HEIGHT 80
+#define GRAPH_MAX_HEIGHT 220
 
 struct _MgMetricRows
 {
@@ -18,6 +23,9 @@ struct _MgMetricRows
   GPtrArray *section_rows;  /* GPtrArray* of MgMetricRow* per section */
   GHashTable *collapsed;    /* group ids (or NO_GROUP_KEY) collapsed by hand */
   gboolean empty;
+  GtkAdjustment *vadjustment; /* of the scrolled window showing the rows, not owned */
+  int graph_height;         /* every graph's, GRAPH_MIN_HEIGHT to GRAPH_MAX_HEIGHT */
+  guint fit_idle;
 };
 
 G_DEFINE_FINAL_TYPE (MgMetricRows, mg_metric_rows, GTK_TYPE_WIDGET)
@@ -29,6 +37,70 @@ static const char *
 section_key (const MgMetricSection *section)
 {
   return section->id != NULL ? section->id : NO_GROUP_KEY;
+}
+
+/* The rows shown: visible, in an expanded visible section. */
+static guint
+count_shown_rows (MgMetricRows *self)
+{
+  guint n = 0;
+
+  for (guint s = 0; s < self->expanders->len; s++)
+    {
+      GtkWidget *expander = g_ptr_array_index (self->expanders, s);
+      GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
+
+      if (!gtk_widget_get_visible (expander) || !gtk_expander_get_expanded (GTK_EXPANDER (expander)))
+        continue;
+      for (guint i = 0; i < rows->len; i++)
+        n += gtk_widget_get_visible (g_ptr_array_index (rows, i));
+    }
+  return n;
+}
+
+static void
+set_graph_height (MgMetricRows *self, int height)
+{
+  self->graph_height = height;
+  for (guint s = 0; s < self->section_rows->len; s++)
+    {
+      GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
+
+      for (guint i = 0; i < rows->len; i++)
+        gtk_widget_set_size_request (mg_metric_row_get_graph (g_ptr_array_index (rows, i)), -1,
+                                     height);
+    }
+}
+
+/* Shares the scrolled window's height between the rows shown: what the
+ * headers and the rows' padding leave, divided evenly, within the limits. */
+static gboolean
+fit_rows (gpointer data)
+{
+  MgMetricRows *self = data;
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  guint n = count_shown_rows (self);
+  int natural, overhead, height;
+
+  self->fit_idle = 0;
+  if (self->vadjustment == NULL || n == 0 || width <= 0)
+    return G_SOURCE_REMOVE;
+  gtk_widget_measure (self->box, GTK_ORIENTATION_VERTICAL, width, NULL, &natural, NULL, NULL);
+  overhead = natural - (int) n * self->graph_height;
+  height = ((int) gtk_adjustment_get_page_size (self->vadjustment) - overhead) / (int) n;
+  height = CLAMP (height, GRAPH_MIN_HEIGHT, GRAPH_MAX_HEIGHT);
+  if (height != self->graph_height)
+    set_graph_height (self, height);
+  return G_SOURCE_REMOVE;
+}
+
+/* After the layout that changed what there is to fit (before the next
+ * frame's). */
+static void
+queue_fit (MgMetricRows *self)
+{
+  if (self->fit_idle == 0 && self->vadjustment != NULL)
+    self->fit_idle = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 10, fit_rows, self, NULL);
 }
 
 static void
@@ -58,6 +130,7 @@ update_visibility (MgMetricRows *self)
       self->empty = !any;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EMPTY]);
     }
+  queue_fit (self);
 }
 
 static void
@@ -69,6 +142,7 @@ on_expanded (GtkExpander *expander, GParamSpec *pspec, MgMetricRows *self)
     g_hash_table_remove (self->collapsed, key);
   else
     g_hash_table_add (self->collapsed, g_strdup (key));
+  queue_fit (self);
 }
 
 static GtkWidget *
@@ -98,6 +172,8 @@ build_section (MgMetricRows *self, const MgMetricSection *section, MgTimeView *v
       GtkWidget *row = mg_metric_row_new (profile, g_array_index (section->metrics, guint, i),
                                           view, label_group);
 
+      gtk_widget_set_size_request (mg_metric_row_get_graph (MG_METRIC_ROW (row)), -1,
+                                   self->graph_height);
       gtk_box_append (GTK_BOX (box), row);
       g_ptr_array_add (rows, row);
     }
@@ -301,12 +377,46 @@ mg_metric_rows_dispose (GObject *object)
 {
   MgMetricRows *self = MG_METRIC_ROWS (object);
 
+  g_clear_handle_id (&self->fit_idle, g_source_remove);
   if (self->box != NULL)
     {
       clear (self);
       g_clear_pointer (&self->box, gtk_widget_unparent);
     }
   G_OBJECT_CLASS (mg_metric_rows_parent_class)->dispose (object);
+}
+
+static void
+on_page_size (MgMetricRows *self)
+{
+  queue_fit (self);
+}
+
+/* The rows fit the scrolled window they are shown in, when there is one. */
+static void
+mg_metric_rows_realize (GtkWidget *widget)
+{
+  MgMetricRows *self = MG_METRIC_ROWS (widget);
+  GtkWidget *scroller = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+
+  GTK_WIDGET_CLASS (mg_metric_rows_parent_class)->realize (widget);
+  if (scroller == NULL)
+    return;
+  self->vadjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_signal_connect_swapped (self->vadjustment, "notify::page-size", G_CALLBACK (on_page_size), self);
+  queue_fit (self);
+}
+
+static void
+mg_metric_rows_unrealize (GtkWidget *widget)
+{
+  MgMetricRows *self = MG_METRIC_ROWS (widget);
+
+  if (self->vadjustment != NULL)
+    g_signal_handlers_disconnect_by_data (self->vadjustment, self);
+  self->vadjustment = NULL;
+  g_clear_handle_id (&self->fit_idle, g_source_remove);
+  GTK_WIDGET_CLASS (mg_metric_rows_parent_class)->unrealize (widget);
 }
 
 static void
@@ -344,6 +454,8 @@ mg_metric_rows_class_init (MgMetricRowsClass *klass)
   object_class->dispose = mg_metric_rows_dispose;
   object_class->finalize = mg_metric_rows_finalize;
   object_class->get_property = mg_metric_rows_get_property;
+  widget_class->realize = mg_metric_rows_realize;
+  widget_class->unrealize = mg_metric_rows_unrealize;
   properties[PROP_EMPTY] = g_param_spec_boolean ("empty", NULL, NULL, TRUE,
                                                  G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY
                                                  | G_PARAM_STATIC_STRINGS);
@@ -361,6 +473,7 @@ mg_metric_rows_init (MgMetricRows *self)
   self->section_rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   self->collapsed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->empty = TRUE;
+  self->graph_height = GRAPH_MIN_HEIGHT;
 }
 
 GtkWidget *

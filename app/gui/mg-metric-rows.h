@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The metric rows of a profile grouped as its MgMetricVisibility arranges
  * them: per section a collapsible header (the group's display name, its
  * description as tooltip) over one MgMetricRow per metric; rows and headers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Which metric rows the window shows, as stateful actions. */
 #include "mg-config.h"
 
@@ -18,6 +19,8 @@ struct _MgMetricVisibility
   GPtrArray *sections;     /* MgMetricSection* */
   GPtrArray *unavailable;  /* MgUnavailableGroup* */
   int default_section;
+  gboolean mpi_run;        /* a process has an MPI rank */
+  const char *key_prefix;  /* the settings keys of this kind of run: "" or "mpi-" */
   gboolean *section_shown;
   gboolean *metric_shown;  /* per profile metric */
   char *preset;
@@ -221,6 +224,16 @@ build_sections (MgMetricVisibility *self)
     section_free (other);
 }
 
+/* The choice is remembered per kind of run (MPI or not): the key for this
+ * one. The names are few and fixed, so they are interned. */
+static const char *
+key (MgMetricVisibility *self, const char *name)
+{
+  g_autofree char *full = g_strconcat (self->key_prefix, name, NULL);
+
+  return g_intern_string (full);
+}
+
 static void
 save_settings (MgMetricVisibility *self)
 {
@@ -243,9 +256,10 @@ save_settings (MgMetricVisibility *self)
   g_ptr_array_add (hidden_metrics, NULL);
 
   g_settings_delay (self->settings);
-  g_settings_set_string (self->settings, "preset", self->preset);
-  g_settings_set_strv (self->settings, "hidden-groups", (const char *const *) hidden_groups->pdata);
-  g_settings_set_strv (self->settings, "hidden-metrics",
+  g_settings_set_string (self->settings, key (self, "preset"), self->preset);
+  g_settings_set_strv (self->settings, key (self, "hidden-groups"),
+                       (const char *const *) hidden_groups->pdata);
+  g_settings_set_strv (self->settings, key (self, "hidden-metrics"),
                        (const char *const *) hidden_metrics->pdata);
   g_settings_apply (self->settings);
 }
@@ -309,7 +323,47 @@ set_all (MgMetricVisibility *self, gboolean shown)
     self->metric_shown[m] = shown;
 }
 
-/* "all", "group:<id>", or "default" (the Default group, else all). Returns
+/* A section of MPI metrics only (the MPI group). */
+static gboolean
+is_mpi_section (MgMetricVisibility *self, const MgMetricSection *section)
+{
+  for (guint i = 0; i < section->metrics->len; i++)
+    if (mg_profile_get_metric (self->profile, g_array_index (section->metrics, guint, i))->type
+        != MG_METRIC_TYPE_MPI)
+      return FALSE;
+  return section->id != NULL && section->metrics->len > 0;
+}
+
+static void
+show_section (MgMetricVisibility *self, guint s)
+{
+  const MgMetricSection *section = g_ptr_array_index (self->sections, s);
+
+  self->section_shown[s] = TRUE;
+  for (guint i = 0; i < section->metrics->len; i++)
+    self->metric_shown[g_array_index (section->metrics, guint, i)] = TRUE;
+}
+
+/* What a profile opens with, from its content: the Default group and, in
+ * an MPI run, the MPI groups (as MAP's default view of an MPI program);
+ * everything when there is neither. FALSE when none of them is here. */
+static gboolean
+apply_default (MgMetricVisibility *self)
+{
+  gboolean any = FALSE;
+
+  set_all (self, FALSE);
+  for (guint s = 0; s < self->sections->len; s++)
+    if ((int) s == self->default_section
+        || (self->mpi_run && is_mpi_section (self, g_ptr_array_index (self->sections, s))))
+      {
+        show_section (self, s);
+        any = TRUE;
+      }
+  return any;
+}
+
+/* "all", "group:<id>", or "default" (apply_default, else all). Returns
  * FALSE for a group this profile lacks. */
 static gboolean
 apply_preset (MgMetricVisibility *self, const char *preset)
@@ -317,20 +371,19 @@ apply_preset (MgMetricVisibility *self, const char *preset)
   int section = -1;
   const MgMetricSection *chosen;
 
-  if (g_str_equal (preset, "default"))
+  if (g_str_equal (preset, "default") && apply_default (self))
     {
-      if (self->default_section < 0)
-        preset = "all";
-      else
-        section = self->default_section;
+      g_free (self->preset);
+      self->preset = g_strdup ("default");
+      return TRUE;
     }
-  else if (g_str_has_prefix (preset, "group:"))
+  if (g_str_has_prefix (preset, "group:"))
     {
       section = find_section (self, preset + strlen ("group:"));
       if (section < 0)
         return FALSE;
     }
-  else if (!g_str_equal (preset, "all"))
+  else if (!g_str_equal (preset, "all") && !g_str_equal (preset, "default"))
     return FALSE;
 
   if (section < 0)
@@ -342,10 +395,8 @@ apply_preset (MgMetricVisibility *self, const char *preset)
     }
 
   set_all (self, FALSE);
+  show_section (self, (guint) section);
   chosen = g_ptr_array_index (self->sections, section);
-  self->section_shown[section] = TRUE;
-  for (guint i = 0; i < chosen->metrics->len; i++)
-    self->metric_shown[g_array_index (chosen->metrics, guint, i)] = TRUE;
   g_free (self->preset);
   self->preset = g_strconcat ("group:", chosen->id, NULL);
   return TRUE;
@@ -363,7 +414,7 @@ apply_settings (MgMetricVisibility *self)
       apply_preset (self, "default");
       return;
     }
-  preset = g_settings_get_string (self->settings, "preset");
+  preset = g_settings_get_string (self->settings, key (self, "preset"));
   /* A preset this profile lacks falls back to the default one. */
   if (preset[0] != '\0')
     {
@@ -375,8 +426,8 @@ apply_settings (MgMetricVisibility *self)
   set_all (self, TRUE);
   g_free (self->preset);
   self->preset = g_strdup ("");
-  hidden_groups = g_settings_get_strv (self->settings, "hidden-groups");
-  hidden_metrics = g_settings_get_strv (self->settings, "hidden-metrics");
+  hidden_groups = g_settings_get_strv (self->settings, key (self, "hidden-groups"));
+  hidden_metrics = g_settings_get_strv (self->settings, key (self, "hidden-metrics"));
   for (guint i = 0; hidden_groups[i] != NULL; i++)
     {
       int section = find_section (self, hidden_groups[i]);
@@ -518,12 +569,6 @@ mg_metric_visibility_add_actions (MgMetricVisibility *self, GActionMap *map)
   g_signal_connect_object (action, "activate", G_CALLBACK (on_undo_hide), self, 0);
   add_action (map, action);
 
-  /* The Metrics menu lists unavailable groups as items of this action:
-   * disabled for good, so they show insensitive, with their reason. */
-  action = g_simple_action_new (MG_METRIC_VISIBILITY_UNAVAILABLE_ACTION, G_VARIANT_TYPE_STRING);
-  g_simple_action_set_enabled (action, FALSE);
-  add_action (map, action);
-
   for (guint s = 0; s < self->sections->len; s++)
     {
       const MgMetricSection *section = g_ptr_array_index (self->sections, s);
@@ -557,7 +602,6 @@ mg_metric_visibility_remove_actions (MgMetricVisibility *self, GActionMap *map)
   g_action_map_remove_action (map, "preset");
   g_action_map_remove_action (map, "hide-metric");
   g_action_map_remove_action (map, "undo-hide");
-  g_action_map_remove_action (map, MG_METRIC_VISIBILITY_UNAVAILABLE_ACTION);
   for (guint s = 0; s < self->sections->len; s++)
     g_action_map_remove_action (map, ((MgMetricSection *) g_ptr_array_index (self->sections, s))->action_name);
   for (guint m = 0; m < mg_profile_get_n_metrics (self->profile); m++)
@@ -612,6 +656,9 @@ mg_metric_visibility_new (MgProfile *profile, GSettings *settings)
 
   self->profile = g_object_ref (profile);
   self->settings = settings != NULL ? g_object_ref (settings) : NULL;
+  for (guint p = 0; p < mg_profile_get_n_processes (profile) && !self->mpi_run; p++)
+    self->mpi_run = mg_profile_get_process (profile, p)->rank >= 0;
+  self->key_prefix = self->mpi_run ? "mpi-" : "";
   build_sections (self);
   self->section_shown = g_new0 (gboolean, MAX (self->sections->len, 1));
   self->metric_shown = g_new0 (gboolean, MAX (mg_profile_get_n_metrics (profile), 1));
@@ -676,6 +723,12 @@ mg_metric_visibility_is_row_visible (MgMetricVisibility *self, guint section, gu
 {
   return mg_metric_visibility_get_section_shown (self, section) &&
          mg_metric_visibility_get_metric_shown (self, metric);
+}
+
+gboolean
+mg_metric_visibility_is_mpi_run (MgMetricVisibility *self)
+{
+  return self->mpi_run;
 }
 
 const char *

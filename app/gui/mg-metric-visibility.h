@@ -1,22 +1,25 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Which metric rows the window shows: the profile's metrics arranged in
  * sections (one per metric group with graphs, a metric in several groups
  * under each, ungrouped metrics under "Other metrics"), and which groups and
  * metrics are shown. Every change goes through stateful GActions, so menus,
  * shortcuts and tests drive the same thing (docs/viewer.md lists them):
  *
- *   preset                 string state: "all", "group:<id>" or "" (custom)
+ *   preset                 string state: "default", "all", "group:<id>" or ""
+ *                          (custom)
  *   show-group.<escaped>   boolean state, one per section with graphs
  *   show-other-metrics     boolean state, the "Other metrics" section
  *   show-metric.<escaped>  boolean state, one per time-domain metric
  *   hide-metric            parameter: a metric id (row context menu)
  *   undo-hide              shows the metric hidden last again
- *   unavailable-group      parameter: a group id; always disabled (the Metrics
- *                          menu's unavailable groups, shown insensitive)
  *
  * <escaped> is the id with every character other than A-Z a-z 0-9 and "."
  * written as "-XX" (hex), see mg_metric_visibility_action_name(). The
  * choice is remembered in GSettings (org.metrograph.Metrograph) when a
- * settings object is given. GTK-free. */
+ * settings object is given, for each kind of run apart: MPI runs (a process
+ * has a rank) in the keys mpi-preset, mpi-hidden-groups and
+ * mpi-hidden-metrics, others in preset, hidden-groups and hidden-metrics.
+ * GTK-free. */
 #pragma once
 
 #include <gio/gio.h>
@@ -39,8 +42,6 @@ typedef struct {
   char *title;
   char *reason;         /* why, translated */
 } MgUnavailableGroup;
-
-#define MG_METRIC_VISIBILITY_UNAVAILABLE_ACTION "unavailable-group"
 
 #define MG_TYPE_METRIC_VISIBILITY (mg_metric_visibility_get_type ())
 G_DECLARE_FINAL_TYPE (MgMetricVisibility, mg_metric_visibility, MG, METRIC_VISIBILITY, GObject)
@@ -70,9 +71,13 @@ gboolean mg_metric_visibility_get_metric_shown (MgMetricVisibility *self, guint 
 gboolean mg_metric_visibility_is_row_visible (MgMetricVisibility *self, guint section,
                                               guint metric);
 /* Applies a preset as the "preset" action does: "all", "group:<id>" or
- * "default" (the Default group, else all). FALSE when the profile lacks it. */
+ * "default" (the Default group and, in an MPI run, the groups of MPI
+ * metrics; all when there is none of them). FALSE when the profile lacks
+ * it. */
 gboolean mg_metric_visibility_set_preset (MgMetricVisibility *self, const char *preset);
-/* "all", "group:<id>" or "" when chosen metric by metric. */
+/* Whether a process of the profile has an MPI rank. */
+gboolean mg_metric_visibility_is_mpi_run (MgMetricVisibility *self);
+/* "default", "all", "group:<id>" or "" when chosen metric by metric. */
 const char *mg_metric_visibility_get_preset (MgMetricVisibility *self);
 
 /* The ids of the metrics with at least one visible row, in section order,

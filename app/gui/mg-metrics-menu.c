@@ -1,9 +1,28 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Metrics menu model. */
 #include "mg-config.h"
 
 #include <glib/gi18n.h>
 
 #include "mg-metrics-menu.h"
+
+#include "mg-tooltip.h"
+#include "mg-unavailable.h"
+
+/* The custom item id of the i-th unavailable group. */
+#define UNAVAILABLE_ID "unavailable-%u"
+/* Reasons wrap at this width, so the popover stays narrow. */
+#define REASON_WIDTH_CHARS 36
+
+/* Menu labels are parsed for mnemonics: an underscore in a name from a
+ * definition file must stay an underscore. */
+static char *
+escape_label (const char *text)
+{
+  g_auto (GStrv) parts = g_strsplit (text, "_", -1);
+
+  return g_strjoinv ("__", parts);
+}
 
 static void
 append_presets (GMenu *menu, MgMetricVisibility *visibility)
@@ -19,9 +38,14 @@ append_presets (GMenu *menu, MgMetricVisibility *visibility)
 
       if (section->id == NULL)
         continue;
+      g_autofree char *title = escape_label (section->title);
+
       /* MAP's naming: "Preset: <metricGroup displayName>". */
-      label = g_strdup_printf (_("Preset: %s"), section->title);
-      target = g_strconcat ("group:", section->id, NULL);
+      label = g_strdup_printf (_("Preset: %s"), title);
+      /* The Default group's item is the default preset, which adds the MPI
+       * groups in an MPI run. */
+      target = (int) s == mg_metric_visibility_get_default_section (visibility)
+                 ? g_strdup ("default") : g_strconcat ("group:", section->id, NULL);
       item = g_menu_item_new (label, NULL);
       g_menu_item_set_action_and_target_value (item, "win.preset", g_variant_new_string (target));
       g_menu_append_item (presets, item);
@@ -47,18 +71,21 @@ append_groups (GMenu *menu, MgMetricVisibility *visibility)
       const MgMetricSection *section = mg_metric_visibility_get_section (visibility, s);
       g_autofree char *action = g_strconcat ("win.", section->action_name, NULL);
       g_autoptr (GMenu) submenu = g_menu_new ();
+      g_autofree char *title = escape_label (section->title);
 
-      g_menu_append (groups, section->title, action);
+      g_menu_append (groups, title, action);
       for (guint i = 0; i < section->metrics->len; i++)
         {
           const MgMetricDef *def =
             mg_profile_get_metric (profile, g_array_index (section->metrics, guint, i));
           g_autofree char *name = mg_metric_visibility_action_name ("show-metric", def->id);
           g_autofree char *metric_action = g_strconcat ("win.", name, NULL);
+          g_autofree char *metric_label = escape_label (def->display_name ? def->display_name
+                                                                          : def->id);
 
-          g_menu_append (submenu, def->display_name ? def->display_name : def->id, metric_action);
+          g_menu_append (submenu, metric_label, metric_action);
         }
-      g_menu_append_submenu (metrics, section->title, G_MENU_MODEL (submenu));
+      g_menu_append_submenu (metrics, title, G_MENU_MODEL (submenu));
     }
   g_menu_append_section (menu, _("Groups"), G_MENU_MODEL (groups));
   g_menu_append_section (menu, _("Metrics"), G_MENU_MODEL (metrics));
@@ -72,17 +99,14 @@ append_unavailable (GMenu *menu, MgMetricVisibility *visibility)
 
   if (n == 0)
     return;
+  /* Custom items (mg_metrics_menu_add_widgets): a title and the reason
+   * wrapped beneath it, as plain text. */
   for (guint i = 0; i < n; i++)
     {
-      const MgUnavailableGroup *group = mg_metric_visibility_get_unavailable (visibility, i);
-      /* Translators: a metric group that has no graphs, and why. */
-      g_autofree char *label = g_strdup_printf (_("%s — %s"), group->title, group->reason);
+      g_autoptr (GMenuItem) item = g_menu_item_new (NULL, NULL);
+      g_autofree char *id = g_strdup_printf (UNAVAILABLE_ID, i);
 
-      g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
-
-      /* A disabled action (mg-metric-visibility.h): the item shows insensitive. */
-      g_menu_item_set_action_and_target_value (item, "win." MG_METRIC_VISIBILITY_UNAVAILABLE_ACTION,
-                                               g_variant_new_string (group->id));
+      g_menu_item_set_attribute (item, "custom", "s", id);
       g_menu_append_item (unavailable, item);
     }
   g_menu_append_section (menu, _("Unavailable"), G_MENU_MODEL (unavailable));
@@ -97,4 +121,47 @@ mg_metrics_menu_new (MgMetricVisibility *visibility)
   append_groups (menu, visibility);
   append_unavailable (menu, visibility);
   return G_MENU_MODEL (menu);
+}
+
+/* An unavailable group: its title, dimmed, and the short reason beneath
+ * (the whole reason is the tooltip). Labels, not menu items: no mnemonics,
+ * and the reason wraps. */
+static GtkWidget *
+unavailable_widget (const MgUnavailableGroup *group)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *title = gtk_label_new (group->title);
+  g_autofree char *name = NULL, *reason = NULL;
+  GtkWidget *reason_label;
+
+  mg_unavailable_split (group->reason, &name, &reason);
+  reason_label = gtk_label_new (reason);
+  gtk_widget_add_css_class (box, "unavailable-group");
+  gtk_widget_add_css_class (title, "dim-label");
+  gtk_widget_add_css_class (reason_label, "dim-label");
+  gtk_widget_add_css_class (reason_label, "caption");
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_xalign (GTK_LABEL (reason_label), 0);
+  gtk_label_set_wrap (GTK_LABEL (reason_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (reason_label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (reason_label), REASON_WIDTH_CHARS);
+  gtk_label_set_width_chars (GTK_LABEL (reason_label), MIN ((int) g_utf8_strlen (reason, -1),
+                                                            REASON_WIDTH_CHARS));
+  gtk_box_append (GTK_BOX (box), title);
+  gtk_box_append (GTK_BOX (box), reason_label);
+  mg_tooltip_set_text (box, group->reason);
+  return box;
+}
+
+void
+mg_metrics_menu_add_widgets (GtkPopoverMenu *popover, MgMetricVisibility *visibility)
+{
+  for (guint i = 0; i < mg_metric_visibility_get_n_unavailable (visibility); i++)
+    {
+      g_autofree char *id = g_strdup_printf (UNAVAILABLE_ID, i);
+
+      gtk_popover_menu_add_child (popover,
+                                  unavailable_widget (mg_metric_visibility_get_unavailable (visibility, i)),
+                                  id);
+    }
 }

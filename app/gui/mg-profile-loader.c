@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Loading a profile in a worker thread. */
 #include "mg-config.h"
 

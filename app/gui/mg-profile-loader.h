@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Loading a profile file off the main thread, GIO style, so a window never
  * freezes however large the file is. GTK-free. */
 #pragma once

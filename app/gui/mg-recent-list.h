@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The start page's recent profiles: the last eight existing .mgprof files
  * GtkRecentManager knows, each a list row (file name, folder beneath) that
  * carries its URI. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* How GTK draws the viewer: with GL or with cairo (see mg-renderer.h). */
 #include "mg-config.h"
 

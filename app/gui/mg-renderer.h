@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* How GTK draws the viewer: with GL or with cairo.
  *
  * GTK 4.8 sets GL up while it opens the display (gtk_init) and then draws

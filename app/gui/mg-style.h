@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The viewer's own styles (ui/style.css) and its icons, loaded once per
  * display by every widget that needs them. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Moving through time by action, so the header bar, the shortcuts and the
  * tests drive the same thing: zoom-in, zoom-out, zoom-selection,
  * zoom-reset, clear-selection, pan-left and pan-right over an MgTimeView,

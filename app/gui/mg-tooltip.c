@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gtk_widget_set_tooltip_text asks the X server where the pointer is, to
  * show the tooltip at once if the pointer already rests on the widget: three
  * round trips for every visible widget it is set on, and the window's

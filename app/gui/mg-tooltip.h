@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tooltips answered when shown (mg-tooltip.c). */
 #pragma once
 

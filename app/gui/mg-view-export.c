@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Exporting the view with cairo. */
 #include "mg-config.h"
 
@@ -92,12 +93,6 @@ show_text (cairo_t *cr, double x, double y, double size, gboolean bold, const ch
   cairo_show_text (cr, text);
 }
 
-static const char *
-metric_units (const MgMetricDef *def)
-{
-  return def->display_units != NULL ? def->display_units : def->units;
-}
-
 /* The group header as the window draws it: a tinted band with a rule above,
  * the expander's triangle and the display name. */
 static void
@@ -139,7 +134,7 @@ draw_row_label (cairo_t *cr, MgProfile *profile, guint metric, MgTimeView *view,
   MgRgba colour = mg_graph_render_metric_colour (def, dark);
   MgSelectionStats stats = { NAN, NAN, NAN, -1, -1, 0 };
   const char *names[3] = { C_("figure", "Max"), C_("figure", "Mean"), C_("figure", "Min") };
-  const char *units = metric_units (def);
+  g_autofree char *units = mg_units_dup_family (def);
   double values[3];
   double t0, t1;
 
@@ -253,7 +248,7 @@ describe_groups (MgProfile *profile, MgViewGroup *const *groups, guint n_groups)
         {
           const MgMetricDef *def = mg_profile_get_metric (profile, g_array_index (groups[g]->metrics,
                                                                                   guint, i));
-          const char *units = metric_units (def);
+          g_autofree char *units = mg_units_dup_family (def);
 
           g_string_append_printf (text, "%s %s", i > 0 ? "," : "",
                                   def->display_name ? def->display_name : def->id);

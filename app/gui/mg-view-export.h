@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The current view as an image or a document: under the title, every shown
  * group's header (its display name; collapsed groups show the header
  * alone), each visible row (colour, display name, units, max / mean / min

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A viewer window's own actions (open, auto-zoom-vertical, show-info,
- * show-errors, show-metrics-menu, show-help-overlay; export is in
- * mg-window-export.c, the time view's in mg-time-view-actions.c) and files
- * dropped on it. */
+ * show-errors, show-metrics-menu, show-help-overlay; export and
+ * save-report are in mg-window-export.c, the time view's in
+ * mg-time-view-actions.c) and files dropped on it. */
 #include "mg-config.h"
 
 #include "mg-file-choosers.h"
@@ -126,6 +127,7 @@ static const GActionEntry win_entries[] = {
   { "show-metrics-menu", on_show_metrics_menu, NULL, NULL, NULL, { 0 } },
   { "open", on_open, NULL, NULL, NULL, { 0 } },
   { "export", mg_window_export_activated, NULL, NULL, NULL, { 0 } },
+  { "save-report", mg_window_save_report_activated, NULL, NULL, NULL, { 0 } },
   { "auto-zoom-vertical", NULL, NULL, "true", on_auto_zoom_vertical, { 0 } },
   { "show-info", NULL, NULL, "false", on_show_info, { 0 } },
   { "show-errors", on_show_errors, NULL, NULL, NULL, { 0 } },

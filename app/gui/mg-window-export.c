@@ -1,5 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A viewer window's export: the view as an image or document, the data as
- * JSON or CSV (action win.export and mg_window_export). */
+ * JSON or CSV (action win.export and mg_window_export), and the performance
+ * report as HTML or text (action win.save-report and mg_window_save_report). */
 #include "mg-config.h"
 
 #include <glib/gi18n.h>
@@ -7,8 +9,11 @@
 #include "mg-export-csv.h"
 #include "mg-export-json.h"
 #include "mg-file-choosers.h"
+#include "mg-install-paths.h"
 #include "mg-metric-row.h"
 #include "mg-metric-rows.h"
+#include "mg-report-set.h"
+#include "mg-report-writer.h"
 #include "mg-theme.h"
 #include "mg-view-export.h"
 #include "mg-window-internal.h"
@@ -60,6 +65,23 @@ mg_window_export (MgWindow *self, const char *path, GError **error)
                               groups->len, title, dark, path, error);
 }
 
+/* The profile's file name with @extension in place of its own; NULL for a
+ * profile not opened from a file. */
+static char *
+suggested_name (MgWindow *self, const char *extension)
+{
+  g_autofree char *base = NULL;
+  char *dot;
+
+  if (self->file == NULL)
+    return NULL;
+  base = g_file_get_basename (self->file);
+  dot = strrchr (base, '.');
+  if (dot != NULL)
+    *dot = '\0';
+  return g_strconcat (base, extension, NULL);
+}
+
 static void
 on_export_chosen (GFile *file, gpointer user_data)
 {
@@ -80,14 +102,52 @@ mg_window_export_activated (GSimpleAction *action, GVariant *parameter, gpointer
 
   if (self->profile == NULL)
     return;
-  if (self->file != NULL)
-    {
-      g_autofree char *base = g_file_get_basename (self->file);
-      char *dot = strrchr (base, '.');
-
-      if (dot != NULL)
-        *dot = '\0';
-      name = g_strconcat (base, ".png", NULL);
-    }
+  name = suggested_name (self, ".png");
   mg_file_chooser_export (GTK_WINDOW (self), name ? name : "profile.png", on_export_chosen, self);
+}
+
+gboolean
+mg_window_save_report (MgWindow *self, const char *path, GError **error)
+{
+  g_autofree char *installed = mg_install_paths_get_reports_dir ();
+  g_autofree char *profile_path = NULL;
+  g_autoptr (MgReportSet) set = NULL;
+  g_autoptr (MgReport) report = NULL;
+
+  g_return_val_if_fail (self->profile != NULL, FALSE);
+  if (!g_str_has_suffix (path, ".html") && !g_str_has_suffix (path, ".txt"))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("Cannot save the report as “%s”: name the file .html or .txt"), path);
+      return FALSE;
+    }
+  profile_path = self->file != NULL ? g_file_get_path (self->file) : NULL;
+  set = mg_report_set_load (NULL, installed);
+  report = mg_report_new (self->profile, profile_path, set->reports);
+  return mg_report_save (report, path, error);
+}
+
+static void
+on_report_chosen (GFile *file, gpointer user_data)
+{
+  MgWindow *self = user_data;
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr (GError) error = NULL;
+
+  if (path == NULL || !mg_window_save_report (self, path, &error))
+    mg_window_show_message (self, _("Saving the Report Failed"),
+                            error ? error->message : _("Choose a folder on this computer."));
+}
+
+void
+mg_window_save_report_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  MgWindow *self = user_data;
+  g_autofree char *name = NULL;
+
+  if (self->profile == NULL)
+    return;
+  name = suggested_name (self, ".html");
+  mg_file_chooser_save_report (GTK_WINDOW (self), name ? name : "report.html", on_report_chosen,
+                               self);
 }

@@ -1,6 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window's parts, for its own files only: the instance and what one
  * part asks of another. mg-window.c holds the type, its template and its
  * chrome; mg-window-recent.c the start page's recent profiles;
+ * mg-window-recovery.c its interrupted runs;
  * mg-window-loading.c loading a file; mg-window-profile-view.c the profile
  * view; mg-window-actions.c the window actions; mg-window-export.c export;
  * mg-window-queries.c what tests read (mg-window-private.h). */
@@ -27,6 +29,8 @@ struct _MgWindow
   GtkWidget *info_button;
   GtkWidget *zoom_box;
   GtkWidget *stack;
+  GtkWidget *recover_heading;
+  GtkWidget *recover_list;
   GtkWidget *recent_heading;
   GtkWidget *recent_list;
   GtkWidget *spinner;
@@ -45,6 +49,7 @@ struct _MgWindow
   GtkWidget *side_stack;
   GtkWidget *info_scroller;
   GtkWidget *errors_scroller;
+  GtkWidget *report_scroller;
   GtkWidget *undo_revealer;
   GtkWidget *undo_label;
   GtkWidget *undo_dismiss;
@@ -64,12 +69,17 @@ struct _MgWindow
   guint error_count;
   guint undo_timeout;
   gboolean side_built;      /* the side panel shows this profile */
+  gboolean run_banner_shown; /* a run's banner says it all: no errors banner too */
   gboolean recent_watched;  /* the recent list follows the recent manager */
   gboolean recent_stale;    /* it changed while the start page was hidden */
   guint recent_idle;
   char *recent_uri;         /* to add to the recent files after the first frame */
 };
 
+/* The start page's interrupted runs (mg-window-recovery.c): the action
+ * win.recover-run and the list, filled when the start page is shown. */
+void mg_window_recovery_init (MgWindow *self);
+void mg_window_recovery_fill (MgWindow *self);
 /* The start page's list of recent profiles (mg-window-recent.c). */
 void mg_window_recent_init (MgWindow *self);
 /* Adds file to the desktop's recent files once the profile is drawn. */
@@ -90,6 +100,13 @@ void mg_window_add_actions (MgWindow *self);
 
 /* Action win.export: asks where to (mg-window-export.c). */
 void mg_window_export_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data);
+/* Action win.save-report: asks where to (mg-window-export.c). */
+void mg_window_save_report_activated (GSimpleAction *action, GVariant *parameter,
+                                      gpointer user_data);
+
+/* Gives metrics_menu to the Metrics button, with its custom items
+ * (mg-window.c): when it first opens, and when a new profile replaces it. */
+void mg_window_attach_metrics_menu (MgWindow *self);
 
 /* A modal error message over the window. */
 void mg_window_show_message (MgWindow *self, const char *title, const char *detail);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A viewer window loading a file: the loading page, then the profile or
  * the error page. */
 #include "mg-config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What a viewer window shows, read from its widgets: for tests, not for
  * the rest of the application (mg-window-queries.c). */
 #pragma once
@@ -25,10 +26,15 @@ gboolean mg_window_set_group_expanded (MgWindow *self, const char *title, gboole
 GtkWidget *mg_window_get_metric_graph (MgWindow *self, const char *metric_id);
 /* The recent profiles listed on the start page. */
 guint mg_window_get_n_recent (MgWindow *self);
+/* The interrupted runs listed on the start page. */
+guint mg_window_get_n_recoverable (MgWindow *self);
 /* The count in the errors banner; 0 when it is hidden. */
 guint mg_window_get_error_count (MgWindow *self);
 /* The marks on the timeline, of every kind (crashed, killed, recording
  * stopped: mg-event-strip.h). */
 guint mg_window_get_n_event_marks (MgWindow *self);
+/* The Report page of the side panel (built now if it was not), or NULL
+ * without a profile. */
+GtkWidget *mg_window_get_report_view (MgWindow *self);
 
 G_END_DECLS

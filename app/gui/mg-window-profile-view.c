@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A viewer window's profile view: the metric rows, the shared time axis
  * with its event marks, the process chooser, the titles, the errors
  * banner, the side panel and the undo notification. */
@@ -8,9 +9,11 @@
 #include "mg-error-list.h"
 #include "mg-event-strip.h"
 #include "mg-info-panel.h"
+#include "mg-report-view.h"
 #include "mg-metric-row.h"
 #include "mg-metric-rows.h"
 #include "mg-metrics-menu.h"
+#include "mg-mpi.h"
 #include "mg-time-axis.h"
 #include "mg-units.h"
 #include "mg-window-internal.h"
@@ -126,16 +129,50 @@ fill_process_dropdown (MgWindow *self)
   gtk_widget_set_visible (self->process_dropdown, n > 1);
 }
 
+static void update_titles (MgWindow *self);
+
+/* The program as the user named it: the command line's first word, or,
+ * behind a launcher (mpirun), the program the processes ran. Not the
+ * processes' own name, which may be another (sh runs as dash). */
+static char *
+program_name (MgProfile *profile)
+{
+  const MgRunInfo *run = mg_profile_get_run_info (profile);
+  const char *argv0 = run->argv != NULL ? run->argv[0] : NULL;
+  const MgProcessInfo *first = mg_profile_get_n_processes (profile) > 0
+                                 ? mg_profile_get_process (profile, 0) : NULL;
+  const char *path = argv0;
+
+  if ((argv0 == NULL || mg_mpi_is_launcher (argv0)) && first != NULL && first->program != NULL)
+    path = first->program;
+  return path != NULL ? g_path_get_basename (path) : NULL;
+}
+
+void
+mg_window_show_titles (MgWindow *self, const char *title, const char *subtitle)
+{
+  gtk_label_set_text (GTK_LABEL (self->title_label), title);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  gtk_label_set_text (GTK_LABEL (self->subtitle_label), subtitle != NULL ? subtitle : "");
+  gtk_widget_set_visible (self->subtitle_label, subtitle != NULL);
+}
+
+void
+mg_window_show_profile_titles (MgWindow *self)
+{
+  if (self->profile == NULL)
+    {
+      mg_window_show_titles (self, _("Metrograph"), NULL);
+      return;
+    }
+  update_titles (self);
+}
+
 static void
 update_titles (MgWindow *self)
 {
   const MgRunInfo *run = mg_profile_get_run_info (self->profile);
-  const MgProcessInfo *first = mg_profile_get_n_processes (self->profile) > 0
-                                 ? mg_profile_get_process (self->profile, 0) : NULL;
-  /* The program itself, not its launcher (mpirun). */
-  const char *path = first && first->program ? first->program
-                     : run->argv && run->argv[0] ? run->argv[0] : NULL;
-  g_autofree char *program = path ? g_path_get_basename (path) : NULL;
+  g_autofree char *program = program_name (self->profile);
   g_autofree char *name = self->file ? g_file_get_basename (self->file) : NULL;
   g_autofree char *duration = mg_units_format_time (run->duration_s);
   g_autofree char *subtitle = NULL;
@@ -143,16 +180,13 @@ update_titles (MgWindow *self)
                                                           run->n_processes),
                                                 run->n_processes);
 
-  gtk_label_set_text (GTK_LABEL (self->title_label), program ? program : _("Profile"));
-  gtk_window_set_title (GTK_WINDOW (self), program ? program : _("Metrograph"));
   if (name != NULL)
     /* Translators: the window's subtitle: file name — number of processes, duration */
     subtitle = g_strdup_printf (_("%s — %s, %s"), name, processes, duration);
   else
     /* Translators: the window's subtitle: number of processes, duration */
     subtitle = g_strdup_printf (_("%s, %s"), processes, duration);
-  gtk_label_set_text (GTK_LABEL (self->subtitle_label), subtitle);
-  gtk_widget_set_visible (self->subtitle_label, TRUE);
+  mg_window_show_titles (self, program ? program : _("Profile"), subtitle);
 }
 
 static void
@@ -166,10 +200,25 @@ update_errors_banner (MgWindow *self)
                                     self->error_count),
                           self->error_count);
   gtk_label_set_text (GTK_LABEL (self->errors_label), text);
-  gtk_revealer_set_reveal_child (GTK_REVEALER (self->errors_revealer), self->error_count > 0);
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->errors_revealer),
+                                 self->error_count > 0 && !self->run_banner_shown);
 }
 
-/* The side panel (run details, errors) is built when first shown: a row
+void
+mg_window_set_run_banner_shown (MgWindow *self, gboolean shown)
+{
+  self->run_banner_shown = shown;
+  if (self->profile != NULL)
+    update_errors_banner (self);
+}
+
+guint
+mg_window_count_errors (MgWindow *self)
+{
+  return self->profile != NULL ? mg_error_list_count (self->profile) : 0;
+}
+
+/* The side panel (run details, report, errors) is built when first shown: a row
  * per process and per error, measured at every layout even while the
  * panel is hidden, and its switcher's tooltips cost round trips to the X
  * server. */
@@ -185,6 +234,12 @@ mg_window_build_side_panel (MgWindow *self)
                                  mg_error_list_new (self->profile));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->info_scroller),
                                  mg_info_panel_new (self->profile));
+  {
+    g_autofree char *path = self->file != NULL ? g_file_get_path (self->file) : NULL;
+
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->report_scroller),
+                                   mg_report_view_new (self->profile, path));
+  }
   self->side_built = TRUE;
 }
 
@@ -193,6 +248,7 @@ reset_side_panel (MgWindow *self)
 {
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->errors_scroller), NULL);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->info_scroller), NULL);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->report_scroller), NULL);
   self->side_built = FALSE;
   if (gtk_revealer_get_reveal_child (GTK_REVEALER (self->side_revealer)))
     mg_window_build_side_panel (self);
@@ -247,6 +303,8 @@ mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file)
 
   g_clear_object (&self->metrics_menu);
   self->metrics_menu = mg_metrics_menu_new (self->visibility);
+  if (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (self->metrics_button)) != NULL)
+    mg_window_attach_metrics_menu (self);
   fill_process_dropdown (self);
   update_titles (self);
   update_errors_banner (self);

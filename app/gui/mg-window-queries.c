@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What a viewer window shows, read from its widgets (for tests:
  * mg-window-private.h). */
 #include "mg-config.h"
@@ -69,6 +70,17 @@ mg_window_dup_row_figures (MgWindow *self, const char *metric_id)
 }
 
 guint
+mg_window_get_n_recoverable (MgWindow *self)
+{
+  guint n = 0;
+
+  for (GtkWidget *row = gtk_widget_get_first_child (self->recover_list); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    n++;
+  return n;
+}
+
+guint
 mg_window_get_n_recent (MgWindow *self)
 {
   guint n = 0;
@@ -92,4 +104,11 @@ guint
 mg_window_get_n_event_marks (MgWindow *self)
 {
   return self->event_strip ? mg_event_strip_get_n_marks (MG_EVENT_STRIP (self->event_strip)) : 0;
+}
+
+GtkWidget *
+mg_window_get_report_view (MgWindow *self)
+{
+  mg_window_build_side_panel (self);
+  return gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (self->report_scroller));
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A viewer window's recent profiles: listed on the start page, and each
  * profile opened added to the desktop's recent files. */
 #include "mg-config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A viewer window's size and maximised state, remembered as GNOME apps do
  * (keys window-width, window-height and window-maximized of
  * org.metrograph.Metrograph): restored when the window is made, stored when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A viewer window: the type, its template and its chrome (header bar
  * tooltips, menus, settings). The pages and actions are in the other
  * mg-window-*.c files (mg-window-internal.h). */
@@ -6,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-metric-row.h"
+#include "mg-metrics-menu.h"
 #include "mg-style.h"
 #include "mg-tooltip.h"
 #include "mg-window-internal.h"
@@ -103,6 +105,8 @@ mg_window_class_init (MgWindowClass *klass)
   BIND (info_button);
   BIND (zoom_box);
   BIND (stack);
+  BIND (recover_heading);
+  BIND (recover_list);
   BIND (recent_heading);
   BIND (recent_list);
   BIND (spinner);
@@ -121,6 +125,7 @@ mg_window_class_init (MgWindowClass *klass)
   BIND (side_stack);
   BIND (info_scroller);
   BIND (errors_scroller);
+  BIND (report_scroller);
   BIND (undo_revealer);
   BIND (undo_label);
   BIND (undo_dismiss);
@@ -198,10 +203,23 @@ give_menu (GtkMenuButton *button, GMenuModel *menu)
     gtk_menu_button_set_menu_model (button, menu);
 }
 
+/* Also when a profile replaces another while the menu has been built. */
+void
+mg_window_attach_metrics_menu (MgWindow *self)
+{
+  GtkMenuButton *button = GTK_MENU_BUTTON (self->metrics_button);
+
+  if (self->metrics_menu == NULL || gtk_menu_button_get_menu_model (button) == self->metrics_menu)
+    return;
+  gtk_menu_button_set_menu_model (button, self->metrics_menu);
+  mg_metrics_menu_add_widgets (GTK_POPOVER_MENU (gtk_menu_button_get_popover (button)),
+                               self->visibility);
+}
+
 static void
 create_metrics_popup (GtkMenuButton *button, gpointer user_data)
 {
-  give_menu (button, MG_WINDOW (user_data)->metrics_menu);
+  mg_window_attach_metrics_menu (MG_WINDOW (user_data));
 }
 
 static void
@@ -235,6 +253,7 @@ mg_window_init (MgWindow *self)
   mg_window_profile_view_init (self);
   mg_window_add_actions (self);
   mg_window_recent_init (self);
+  mg_window_recovery_init (self);
   g_signal_connect (self, "realize", G_CALLBACK (load_style), NULL);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "start");
 }

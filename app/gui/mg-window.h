@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A viewer window: the start page while nothing is open, a loading page, a
  * clear message when a file cannot be opened, and the profile view (metric
  * rows grouped by metric group, the shared time axis with crash marks, the
@@ -33,6 +34,17 @@ void mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file);
 void mg_window_save_state (MgWindow *self);
 
 MgProfile *mg_window_get_profile (MgWindow *self);
+/* The header bar names what the window shows: a live run's host sets its
+ * own titles (subtitle NULL: none), and gives them back to the profile's
+ * (or "Metrograph" on the start page) when the profile is on screen. */
+void mg_window_show_titles (MgWindow *self, const char *title, const char *subtitle);
+void mg_window_show_profile_titles (MgWindow *self);
+/* While the banner of a run started here is shown, it says what the errors
+ * banner would (one banner per run): that one stays hidden. */
+void mg_window_set_run_banner_shown (MgWindow *self, gboolean shown);
+/* The errors and process failures the errors banner counts (0 without a
+ * profile). */
+guint mg_window_count_errors (MgWindow *self);
 gboolean mg_window_get_loading (MgWindow *self);
 /* Nothing open, nothing loading: a window the next file may reuse. */
 gboolean mg_window_is_empty (MgWindow *self);
@@ -41,5 +53,8 @@ gboolean mg_window_is_empty (MgWindow *self);
  * the data; the format comes from the file name's extension: .png .svg
  * .pdf .json .csv. */
 gboolean mg_window_export (MgWindow *self, const char *path, GError **error);
+/* Saves the profile's performance report (as metrograph --report writes
+ * it): .html or .txt, by the file name's extension. */
+gboolean mg_window_save_report (MgWindow *self, const char *path, GError **error);
 
 G_END_DECLS

@@ -1,6 +1,10 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One metric's graph, drawn with cairo alone. */
+#include "mg-config.h"
+
 #include "mg-graph-render.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -13,6 +17,8 @@
 #define STDDEV_ALPHA 0.45
 #define LINE_WIDTH 1.5
 #define LABEL_SIZE 10.0
+/* The patch under a label: the data shows through only faintly. */
+#define LABEL_BACKGROUND_ALPHA 0.88
 /* A tick label needs about this much height. */
 #define TICK_SPACING 22.0
 
@@ -136,6 +142,9 @@ map_y (const YMap *m, double v)
 static void
 draw_grid (cairo_t *cr, const MgGraphRenderParams *p, const MgAxis *axis, const YMap *m)
 {
+  /* All zero: the ticks would be an invented scale. */
+  if (axis->flat)
+    return;
   set_source (cr, grid_colour (p->dark), 1);
   cairo_set_line_width (cr, 1);
   for (guint i = 0; i < axis->n_ticks; i++)
@@ -163,15 +172,34 @@ set_label_font (cairo_t *cr)
   cairo_set_font_size (cr, LABEL_SIZE);
 }
 
+/* A label over the graph on a near-opaque patch of the background, so
+ * neither the data nor the grid runs through it. */
+static void
+draw_label (cairo_t *cr, const MgGraphRenderParams *p, const char *text, double x, double baseline)
+{
+  cairo_text_extents_t ext;
+
+  cairo_text_extents (cr, text, &ext);
+  set_source (cr, mg_graph_render_background (p->dark), LABEL_BACKGROUND_ALPHA);
+  cairo_rectangle (cr, x - 3, baseline - LABEL_SIZE + 0.5, ext.x_advance + 6, LABEL_SIZE + 3);
+  cairo_fill (cr);
+  set_source (cr, text_colour (p->dark), 1);
+  cairo_move_to (cr, x, baseline);
+  cairo_show_text (cr, text);
+}
+
 static void
 draw_labels (cairo_t *cr, const MgGraphRenderParams *p, const MgAxis *axis, const YMap *m)
 {
-  MgRgba bg = mg_graph_render_background (p->dark);
-
   set_label_font (cr);
+  /* All zero: a scale would be invented, so say so instead. */
+  if (axis->flat)
+    {
+      draw_label (cr, p, _("0 throughout"), p->x + 5, p->y + p->height - 6);
+      return;
+    }
   for (guint i = 0; i < axis->n_ticks; i++)
     {
-      cairo_text_extents_t ext;
       double y = map_y (m, axis->ticks[i]);
       double ty;
 
@@ -181,14 +209,7 @@ draw_labels (cairo_t *cr, const MgGraphRenderParams *p, const MgAxis *axis, cons
         continue; /* the baseline needs no label: it is 0 or obvious */
       if (ty - LABEL_SIZE < p->y - 1 || ty > p->y + p->height + 1)
         continue;
-      cairo_text_extents (cr, axis->labels[i], &ext);
-      /* A halo of background keeps labels readable over the data. */
-      set_source (cr, bg, 0.75);
-      cairo_rectangle (cr, p->x + 2, ty - LABEL_SIZE + 0.5, ext.x_advance + 6, LABEL_SIZE + 3);
-      cairo_fill (cr);
-      set_source (cr, text_colour (p->dark), 1);
-      cairo_move_to (cr, p->x + 5, ty);
-      cairo_show_text (cr, axis->labels[i]);
+      draw_label (cr, p, axis->labels[i], p->x + 5, ty);
     }
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Draws one metric's graph with cairo alone (no GTK), so the widget, PNG,
  * SVG and PDF export all share it: background, grid and y-axis labels, the
  * min–max band across processes (low alpha), the mean ± standard deviation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Level of detail: per-pixel columns, or the windows when zoomed in. */
 #include "mg-lod.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Level of detail: what to draw for a visible time range at a pixel width,
  * in O(log windows + windows in range + pixels), so drawing cost depends on
  * pixels, not samples.

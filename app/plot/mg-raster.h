@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The graphs' rasteriser (mg-graph-render.c draws pixel surfaces with it):
  * per column of device pixels three layers, the min–max band, mean ± sd
  * (kept inside the band) and the mean line, as the alpha of one colour in

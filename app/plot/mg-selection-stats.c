@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The figures of a row and of the hover tooltip. */
 #include "mg-config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The figures a row shows: min / mean / max of a metric over [t0, t1] (the
  * selection, or the whole run) and which process held the min and the max.
  * The mean is time-weighted over the windows (a window half inside counts

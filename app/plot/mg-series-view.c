@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One series as the graphs read it. */
 #include "mg-series-view.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One series as the graphs read it: sample windows and per window the
  * min / max / mean (and variance across processes) — either the aggregate
  * across processes or one process's own series. Plain arrays borrowed from

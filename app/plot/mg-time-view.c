@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The view state shared by every graph row. */
 #include "mg-time-view.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The view state every graph row shares: the visible time range, the
  * selection, the hover time, which process is shown and the vertical
  * auto-zoom. Rows, the time axis, labels and actions all listen to the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* CRC-32, reflected polynomial 0xEDB88320: carry-less multiplication
  * (PCLMULQDQ) where the processor has it, else slice-by-8 tables. */
 #include "mg-config.h"

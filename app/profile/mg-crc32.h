@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* CRC-32 (ISO-HDLC: the polynomial of zlib, PNG and gzip), so that other
  * tools can check a .mgprof with zlib.crc32. GLib has no CRC and the SHA
  * family is ten times slower on large profiles. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Streams the aggregate series as CSV (RFC 4180: CRLF, quoted fields), then
  * the single values as constant columns (docs/export.md). */
 #include "mg-config.h"

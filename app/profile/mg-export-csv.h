@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* CSV export: one row per sample window, RFC 4180 (docs/export.md). */
 #pragma once
 

@@ -1,9 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Streams the profile as JSON: {"info": {...}, "samples": {...}}. */
 #include "mg-config.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "mg-command-line.h"
 #include "mg-export-json.h"
 #include "mg-export-writer.h"
 
@@ -57,24 +59,6 @@ put_array (MgExportWriter *w, const double *values, guint n, double scale)
 }
 
 static char *
-command_line (const MgRunInfo *run)
-{
-  GString *line = g_string_new (NULL);
-
-  for (guint i = 0; run->argv != NULL && run->argv[i] != NULL; i++)
-    {
-      const char *arg = run->argv[i];
-      gboolean plain = *arg != '\0' && strpbrk (arg, " \t\n'\"\\$`*?[]{}()<>|&;#~!") == NULL;
-      g_autofree char *quoted = plain ? g_strdup (arg) : g_shell_quote (arg);
-
-      if (i > 0)
-        g_string_append_c (line, ' ');
-      g_string_append (line, quoted);
-    }
-  return g_string_free (line, FALSE);
-}
-
-static char *
 start_time (const MgRunInfo *run)
 {
   g_autoptr(GDateTime) time = g_date_time_new_from_unix_utc (run->start_time_us / G_USEC_PER_SEC);
@@ -90,7 +74,7 @@ static void
 put_info (MgExportWriter *w, MgProfile *profile)
 {
   const MgRunInfo *run = mg_profile_get_run_info (profile);
-  g_autofree char *cmd = command_line (run);
+  g_autofree char *cmd = mg_command_line_from_run (run);
   g_autofree char *start = start_time (run);
   g_autofree char *version = g_strdup_printf ("Metrograph %s", run->metrograph_version);
   gboolean first = TRUE;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* JSON export in the layout of MAP's `map --export` (docs/export.md), so
  * scripts written for MAP's JSON read Metrograph's. GTK-free. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Buffered output for the exporters. */
 #include "mg-config.h"
 

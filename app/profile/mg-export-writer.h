@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A small buffered text writer shared by the exporters: numbers in the C
  * locale with the fewest digits that read back exactly, and the atomic
  * file replacement. Errors stick: after the first, writes are ignored and

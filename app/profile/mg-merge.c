@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The merge: list the records, order the processes, align their clocks,
  * then feed one record at a time to the profile builder. */
 #include "mg-config.h"
@@ -147,6 +148,38 @@ to_seconds (const MgRecordFile *r, const RecordEntry *e, gint64 mono_ns)
   return (double) (mono_ns - r->header.start_mono_ns + e->offset_ns) / 1e9;
 }
 
+/* The end of the last window in which a metric of plugin i had a value (the
+ * process's start if none): where its metrics stop. */
+static double
+plugin_last_value_s (const MgRecordFile *r, const RecordEntry *e, guint i)
+{
+  const MgRecordHeader *h = &r->header;
+
+  for (guint k = r->n_samples; k-- > 0;)
+    {
+      const MgRecordValue *values = mg_record_file_get_values (r, k);
+
+      for (guint m = 0; m < h->n_metrics; m++)
+        if (r->metrics[m].plugin_index == i && values[m].count > 0)
+          return to_seconds (r, e, mg_record_file_get_sample (r, k)->t_end_ns);
+    }
+  return to_seconds (r, e, h->start_mono_ns);
+}
+
+/* A plugin that crashed or hung while the process ran: an event where its
+ * metrics stop, naming it. */
+static void
+add_plugin_fault (MergeState *st, const MgRecordFile *r, const RecordEntry *e, guint p, guint i)
+{
+  const MgRecordPlugin *plugin = &r->plugins[i];
+  g_autofree char *message = g_strdup_printf ("%s %s", plugin->source_id, plugin->error);
+  MgProcessEvent fault = { (int) p, plugin_last_value_s (r, e, i), MG_EVENT_PLUGIN_FAULT,
+                           plugin->state == MG_PLUGIN_STATE_CRASHED ? plugin->error_code : 0,
+                           message };
+
+  mg_profile_builder_add_event (st->builder, &fault);
+}
+
 static void
 add_process_facts (MergeState *st, const MgRecordFile *r, const RecordEntry *e, guint p,
                    double end_s)
@@ -197,6 +230,8 @@ add_process_facts (MergeState *st, const MgRecordFile *r, const RecordEntry *e, 
       if (plugin->state == MG_PLUGIN_STATE_LOAD_FAILED
           || plugin->state == MG_PLUGIN_STATE_INIT_FAILED)
         mg_profile_builder_add_plugin_error (st->builder, &pe);
+      else if (plugin->state == MG_PLUGIN_STATE_CRASHED || plugin->state == MG_PLUGIN_STATE_HUNG)
+        add_plugin_fault (st, r, e, p, i);
     }
   for (guint i = 0; i < h->n_metrics; i++)
     {
@@ -433,6 +468,7 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
 
   mg_profile_builder_set_command (builder, input->argv, input->working_dir);
   mg_profile_builder_set_exit_status (builder, input->exit_status);
+  mg_profile_builder_set_output (builder, input->output, input->output_cut);
   mg_profile_builder_set_interval (builder, st.interval_start_ms, st.interval_end_ms,
                                    st.max_samples);
   if (input->start_time_us != 0)

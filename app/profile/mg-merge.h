@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Merges the per-process sampler records of one run into a profile.
  * Streaming: one record in memory at a time, linear in their number. */
 #pragma once
@@ -20,6 +21,10 @@ typedef struct {
    * that no process gives more than this many samples: the cheaper merge
    * of the live view, whose graphs are not wider than that. */
   guint max_process_samples;
+  /* The program's output, NULL when not captured; output_cut bytes before
+   * it were left out (mg_profile_builder_set_output). */
+  const char *output;
+  guint64 output_cut;
 } MgMergeInput;
 
 MgProfile *mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **error);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Puts every process's sample windows onto one common grid and computes the
  * aggregates across processes. The rules are documented in
  * docs/profile-format.md ("How the aggregates are computed"). */
@@ -96,6 +97,26 @@ mg_profile_builder_set_command (MgProfileBuilder *self, const char *const *argv,
   self->run.argv = g_strdupv ((char **) argv);
   g_free (self->run.working_dir);
   self->run.working_dir = g_strdup (working_dir);
+}
+
+void
+mg_profile_builder_set_output (MgProfileBuilder *self, const char *output, guint64 cut)
+{
+  gsize len;
+  const char *start;
+
+  g_return_if_fail (self != NULL);
+  g_clear_pointer (&self->run.output, g_free);
+  self->run.output_cut = 0;
+  if (output == NULL)
+    return;
+  /* Its end, from a character's start. */
+  len = strlen (output);
+  start = output + (len > MG_PROFILE_OUTPUT_MAX ? len - MG_PROFILE_OUTPUT_MAX : 0);
+  while (start > output && (*start & 0xc0) == 0x80)
+    start++;
+  self->run.output = g_utf8_make_valid (start, -1);
+  self->run.output_cut = cut + (guint64) (start - output);
 }
 
 void

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Builds an MgProfile from per-process samples: used by the merge of sampler
  * records and by tests that need profiles of known shape. The builder puts
  * every process's samples onto one grid of sample windows and computes the
@@ -18,6 +19,10 @@ void mg_profile_builder_free (MgProfileBuilder *self);
  * node counts and the duration come from the processes added. */
 void mg_profile_builder_set_command (MgProfileBuilder *self, const char *const *argv,
                                      const char *working_dir);
+/* The program's output (stdout and stderr as they came); its last
+ * MG_PROFILE_OUTPUT_MAX bytes are kept, the bytes left out added to cut
+ * (bytes already left out before). NULL: none captured. */
+void mg_profile_builder_set_output (MgProfileBuilder *self, const char *output, guint64 cut);
 void mg_profile_builder_set_start_time (MgProfileBuilder *self, gint64 start_time_us);
 void mg_profile_builder_set_interval (MgProfileBuilder *self, double start_ms, double end_ms,
                                       guint max_samples);

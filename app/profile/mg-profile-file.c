@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The .mgprof file: a 24-byte header (magic, version, payload length,
  * CRC-32) and one little-endian GVariant payload. Layout documented in
  * docs/profile-format.md. Loading trusts nothing: every length, count and
@@ -16,13 +17,10 @@
 #include <glib/gstdio.h>
 
 #include "mg-crc32.h"
+#include "mg-profile-header.h"
 #include "mg-profile-private.h"
 #include "mg-profile-source.h"
 
-#define MG_PROFILE_MAGIC "MGPROF\r\n"
-#define MG_PROFILE_MAGIC_LEN 8
-#define MG_PROFILE_VERSION 1u
-#define MG_PROFILE_HEADER_LEN 24
 
 /* The payload's type: run, metrics, groups, windows, aggregates, single
  * values, processes, process series, plugin errors, metric errors, events. */
@@ -34,9 +32,13 @@
 #define PLUGIN_ERROR_TYPE "(imsmsims)"
 #define METRIC_ERROR_TYPE "(imsimsudd)"
 #define EVENT_TYPE "(idiims)"
-#define PAYLOAD_TYPE "(" RUN_TYPE "a" METRIC_TYPE "a" GROUP_TYPE "adadadaia(dddddu)" \
-                     "a" PROCESS_TYPE "a" PSERIES_TYPE "a" PLUGIN_ERROR_TYPE \
-                     "a" METRIC_ERROR_TYPE "a" EVENT_TYPE ")"
+#define OUTPUT_TYPE "(mst)"
+#define MEMBERS_V1 RUN_TYPE "a" METRIC_TYPE "a" GROUP_TYPE "adadadaia(dddddu)" \
+                   "a" PROCESS_TYPE "a" PSERIES_TYPE "a" PLUGIN_ERROR_TYPE \
+                   "a" METRIC_ERROR_TYPE "a" EVENT_TYPE
+#define PAYLOAD_TYPE_V1 "(" MEMBERS_V1 ")"
+#define PAYLOAD_TYPE "(" MEMBERS_V1 OUTPUT_TYPE ")"
+#define OUTPUT_MEMBER 13
 
 /* ---- writing ---- */
 
@@ -208,10 +210,12 @@ profile_to_variant (MgProfile *self)
       }
     return g_variant_new ("(@" RUN_TYPE "@a" METRIC_TYPE "@a" GROUP_TYPE "@ad@ad@ad@ai"
                           "@a(dddddu)@a" PROCESS_TYPE "@a" PSERIES_TYPE "@a" PLUGIN_ERROR_TYPE
-                          "@a" METRIC_ERROR_TYPE "@a" EVENT_TYPE ")",
+                          "@a" METRIC_ERROR_TYPE "@a" EVENT_TYPE "@" OUTPUT_TYPE ")",
                           parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6],
                           parts[7], parts[8], parts[9], parts[10],
-                          g_variant_builder_end (&me), g_variant_builder_end (&ev));
+                          g_variant_builder_end (&me), g_variant_builder_end (&ev),
+                          g_variant_new ("(@mst)", maybe_string (self->run.output),
+                                         (guint64) self->run.output_cut));
   }
 }
 
@@ -582,11 +586,25 @@ read_lists (MgProfile *self, GVariant *payload, const char *name, GError **error
       g_variant_get_child (v, 2, "i", &kind);
       g_variant_get_child (v, 3, "i", &e.status);
       e.message = dup_maybe (message);
-      e.kind = enum_ok (kind, MG_EVENT_RECORDING_STOPPED) ? kind : MG_EVENT_START;
+      e.kind = enum_ok (kind, MG_EVENT_LAST) ? kind : MG_EVENT_START;
       g_array_append_val (self->events, e);
-      if (!process_ok (self, e.process) || !enum_ok (kind, MG_EVENT_RECORDING_STOPPED))
+      if (!process_ok (self, e.process) || !enum_ok (kind, MG_EVENT_LAST))
         return corrupt (error, name, "process event");
     }
+  return TRUE;
+}
+
+/* Format 2: the program's output, within its bound. */
+static gboolean
+read_output (MgProfile *self, GVariant *payload, const char *name, GError **error)
+{
+  g_autoptr(GVariant) output = g_variant_get_child_value (payload, OUTPUT_MEMBER);
+  g_autoptr(GVariant) text = g_variant_get_child_value (output, 0);
+
+  self->run.output = dup_maybe (text);
+  g_variant_get_child (output, 1, "t", &self->run.output_cut);
+  if (self->run.output != NULL && strlen (self->run.output) > MG_PROFILE_OUTPUT_MAX)
+    return corrupt (error, name, "program output longer than its bound");
   return TRUE;
 }
 
@@ -640,6 +658,8 @@ read_payload (MgProfile *self, GVariant *payload, const char *name, GError **err
                            &s->sum, &s->count);
     }
 
+  if (g_variant_n_children (payload) > OUTPUT_MEMBER && !read_output (self, payload, name, error))
+    return FALSE;
   if (!read_processes (self, payload, name, error))
     return FALSE;
   for (gsize i = 0; i < n_metrics * MG_SERIES_N_INDICES * n_win; i++)
@@ -655,9 +675,9 @@ read_payload (MgProfile *self, GVariant *payload, const char *name, GError **err
 static gboolean
 small_parts_normal (GVariant *payload)
 {
-  static const guint parts[] = { 0, 1, 2, 7, 8, 10, 11, 12 };
+  static const guint parts[] = { 0, 1, 2, 7, 8, 10, 11, 12, OUTPUT_MEMBER };
 
-  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (parts) && parts[i] < g_variant_n_children (payload); i++)
     {
       g_autoptr(GVariant) child = g_variant_get_child_value (payload, parts[i]);
 
@@ -667,11 +687,18 @@ small_parts_normal (GVariant *payload)
   return TRUE;
 }
 
+/* The payload's type in a file of this format version. */
+static const GVariantType *
+payload_type (guint32 version)
+{
+  return G_VARIANT_TYPE (version == 1 ? PAYLOAD_TYPE_V1 : PAYLOAD_TYPE);
+}
+
 static gboolean
 check_header (const guchar *data, gsize size, const char *name, guint64 *payload_len,
-              guint32 *crc, GError **error)
+              guint32 *crc, guint32 *version_out, GError **error)
 {
-  guint32 version;
+  guint32 version = MG_PROFILE_VERSION;
 
   if (size == 0)
     {
@@ -707,6 +734,7 @@ check_header (const guchar *data, gsize size, const char *name, guint64 *payload
                    name, size);
       return FALSE;
     }
+  *version_out = version;
   memcpy (crc, data + 12, 4);
   *crc = GUINT32_FROM_LE (*crc);
   memcpy (payload_len, data + 16, 8);
@@ -726,13 +754,13 @@ check_header (const guchar *data, gsize size, const char *name, guint64 *payload
 
 /* The payload (checked against its CRC) into a profile. */
 static MgProfile *
-parse_payload (GBytes *payload_bytes, const char *name, GError **error)
+parse_payload (GBytes *payload_bytes, guint32 version, const char *name, GError **error)
 {
   g_autoptr(MgProfile) self = NULL;
   g_autoptr(GVariant) payload = NULL;
 
-  payload = g_variant_ref_sink (g_variant_new_from_bytes (G_VARIANT_TYPE (PAYLOAD_TYPE),
-                                                          payload_bytes, FALSE));
+  payload = g_variant_ref_sink (g_variant_new_from_bytes (payload_type (version), payload_bytes,
+                                                          FALSE));
   if (G_BYTE_ORDER == G_BIG_ENDIAN)
     {
       GVariant *swapped = g_variant_byteswap (payload);
@@ -760,7 +788,7 @@ mg_profile_load_bytes (GBytes *bytes, const char *name, GError **error)
   const guchar *data;
   gsize size;
   guint64 payload_len;
-  guint32 crc;
+  guint32 crc, version;
 
   g_return_val_if_fail (bytes != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -768,7 +796,7 @@ mg_profile_load_bytes (GBytes *bytes, const char *name, GError **error)
     name = "(memory)";
 
   data = g_bytes_get_data (bytes, &size);
-  if (!check_header (data, size, name, &payload_len, &crc, error))
+  if (!check_header (data, size, name, &payload_len, &crc, &version, error))
     return NULL;
   if (mg_crc32_update (0, data + MG_PROFILE_HEADER_LEN, payload_len) != crc)
     {
@@ -779,7 +807,7 @@ mg_profile_load_bytes (GBytes *bytes, const char *name, GError **error)
   /* GVariant needs 8-byte alignment; the header is 24 bytes and g_malloc'd
    * or mapped memory is aligned, so this is a view, not a copy. */
   payload_bytes = g_bytes_new_from_bytes (bytes, MG_PROFILE_HEADER_LEN, payload_len);
-  return parse_payload (payload_bytes, name, error);
+  return parse_payload (payload_bytes, version, name, error);
 }
 
 static gboolean
@@ -874,22 +902,22 @@ load_in_place (int fd, gsize size, const char *path, const char *display, GError
   MgProfileSource *source = NULL;
   MgProfile *self;
   guint64 payload_len;
-  guint32 crc;
+  guint32 crc, version;
   gboolean changed = FALSE;
   gsize got = read_header (fd, header, size);
 
   /* A file shorter than fstat said has shrunk: judged by what is there. */
   if (got < MIN (size, MG_PROFILE_HEADER_LEN))
     size = got;
-  if (!check_header (header, size, display, &payload_len, &crc, error))
+  if (!check_header (header, size, display, &payload_len, &crc, &version, error))
     return NULL;
-  payload = mg_profile_source_open (fd, payload_len, crc, G_VARIANT_TYPE (PAYLOAD_TYPE), 9,
-                                    display, &source, &changed, error);
+  payload = mg_profile_source_open (fd, payload_len, crc, payload_type (version), 9, display,
+                                    &source, &changed, error);
   if (changed)
     return load_whole_file (path, display, error);
   if (payload == NULL)
     return NULL;
-  self = parse_payload (payload, display, error);
+  self = parse_payload (payload, version, display, error);
   if (self == NULL)
     {
       mg_profile_source_free (source);

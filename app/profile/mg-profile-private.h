@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The inside of MgProfile, shared by the files of app/profile only: the
  * builder and the file loader fill it, the getters of mg-profile.c read it.
  * Not for use outside app/profile. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A profile file read in place. The processes' own series are almost all of
  * a large profile (200 MB of 206 for 64 processes × 32 metrics × 4096
  * samples) and only the process drop-down shows them, while memory touched

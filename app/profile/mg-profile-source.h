@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A profile file read in place (mg-profile-source.c): opening reads all but
  * the processes' own series, which are read when first asked for. Private to
  * app/profile. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The profile model: an immutable GObject holding one run. Filled by
  * MgProfileBuilder or by the .mgprof loader; read through the getters. */
 #include "mg-config.h"
@@ -18,6 +19,7 @@ mg_run_info_clear (MgRunInfo *info)
   g_clear_pointer (&info->working_dir, g_free);
   g_clear_pointer (&info->hosts, g_strfreev);
   g_clear_pointer (&info->metrograph_version, g_free);
+  g_clear_pointer (&info->output, g_free);
 }
 
 void

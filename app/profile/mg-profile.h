@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The profile: one run's facts, metric definitions, aggregate series across
  * processes, each process's own series, single values, errors and events.
  * Read by the viewer, the exporters and the command line; built by the merge
@@ -45,7 +46,15 @@ typedef struct {
   guint max_samples;       /* slots per process */
   int exit_status;         /* the run's: the launched program's, 128+signal if killed */
   char *metrograph_version;
+  /* What the program printed, stdout and stderr as they came (a run from
+   * the viewer captures them; NULL when nothing was captured): the last
+   * MG_PROFILE_OUTPUT_MAX bytes, output_cut bytes before them left out. */
+  char *output;
+  guint64 output_cut;
 } MgRunInfo;
+
+/* A profile keeps at most this much of the program's output: its end. */
+#define MG_PROFILE_OUTPUT_MAX (1024 * 1024)
 
 typedef struct {
   int pid;
@@ -109,7 +118,12 @@ typedef enum {
   MG_EVENT_SIGNAL,         /* killed or crashed: status = signal */
   MG_EVENT_EXEC,
   MG_EVENT_RECORDING_STOPPED, /* e.g. disk full: message says why */
+  MG_EVENT_PLUGIN_FAULT,   /* a plugin crashed (status = signal) or hung (0) at its
+                            * last value; message: "<source id> <what happened>" */
 } MgEventKind;
+
+/* The last kind a profile file may hold. */
+#define MG_EVENT_LAST MG_EVENT_PLUGIN_FAULT
 
 typedef struct {
   int process;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Reading a sampler record: only the header, the tables and the committed
  * slots are read (not the unused capacity), each checked against the file. */
 #include "mg-config.h"
@@ -124,6 +125,8 @@ check_tables (const MgRecordFile *r, GError **error)
     problem = mg_record_check_plugin (&r->plugins[i]);
   for (guint i = 0; i < r->header.n_metrics && problem == MG_RECORD_OK; i++)
     problem = mg_record_check_metric (&r->metrics[i], r->header.n_plugins);
+  for (guint i = 0; i < r->n_samples && problem == MG_RECORD_OK; i++)
+    problem = mg_record_check_sample (mg_record_file_get_sample (r, i));
   if (problem != MG_RECORD_OK)
     return invalid (error, r->path, mg_record_problem_text (problem));
   return TRUE;
@@ -142,6 +145,15 @@ read_once (int fd, const char *path, guint64 actual_size, gboolean *retry, GErro
   if (actual_size < sizeof *h)
     {
       g_autofree char *name = g_filename_display_name (path);
+
+      /* Created, but not even its header could be written. */
+      if (actual_size == 0)
+        {
+          g_set_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_TRUNCATED,
+                       _("The record “%s” is empty: its process could not write it (is the "
+                         "record folder's disk full?)."), name);
+          return NULL;
+        }
 
       if (actual_size >= MG_RECORD_MAGIC_LEN)
         {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Reads one sampler record (format/mg-record-format.h, documented in
  * docs/record-format.md) into plain memory, validating everything: the file
  * may be damaged, foreign, or still being written by a running process. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internal helpers shared by the allinea_* API implementation. libc only. */
 #ifndef MG_API_INTERNAL_H
 #define MG_API_INTERNAL_H

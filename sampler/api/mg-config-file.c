@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allinea_read_config_file: looks a variable up in a metric's configuration
  * file. Initialisation only (uses getenv); no libc allocation either way.
  *

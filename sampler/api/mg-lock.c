@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The owner-tagged spinlock: see mg-api-internal.h for why. */
 #include "mg-api-internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Error reporting and custom data: thin layers over the engine's hooks. The
  * message is formatted on the stack (the record keeps 256 bytes of it), so
  * the metric variants stay async-signal-safe. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The formatter behind allinea_safe_*printf and mg_safe_vsnprintf.
  *
  * Floating point is converted exactly, without libc: a finite double is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Async-signal-safe printf-style formatting for the sampler and the API.
  * libc only, no allocation, no locale. */
 #ifndef MG_SAFE_FORMAT_H

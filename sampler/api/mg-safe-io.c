@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allinea_safe_open/close/read/write/read_all/read_all_with_alloc/read_line
  * and the accounting behind metrograph_get_safe_io_counts().
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allinea_safe_malloc & co: an allocator that never calls libc's, usable
  * from signal handlers and from any thread.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allinea_get_logical_core_count / allinea_get_physical_core_count, from
  * sysfs, computed once and cached (racing first callers compute the same
  * value). Logical: the kernel's online CPU list

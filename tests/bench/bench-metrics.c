@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Benchmark of the built-in metrics: reads every built-in definition file
  * in <build>/plugins, loads each plugin whose initialisation succeeds
  * on this machine, then calls every getter of every metric once per

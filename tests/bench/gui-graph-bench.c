@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The graphs' drawing cost (run by hand):
  *   <build>/tests/bench/bench-gui-graph [PROCESSES METRICS WINDOWS WIDTH HEIGHT]
  * Builds a profile (default 64 processes x 32 metrics x 4096 windows), then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Profile benchmark: writes P records of M metrics × N samples into a
  * temporary folder, then times the merge, the save and the load of the
  * profile, and the JSON export. Usage: bench-profile [P M N]. */
@@ -13,6 +14,7 @@
 #include "mg-export-json.h"
 #include "mg-merge.h"
 #include "record-fixture.h"
+#include "mg-test-common.h"
 
 static gint64 cpu_start;
 
@@ -69,19 +71,6 @@ write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples)
     }
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      g_unlink (p);
-    }
-  g_rmdir (dir);
-}
 
 int
 main (int argc, char **argv)
@@ -144,7 +133,7 @@ main (int argc, char **argv)
   g_stat (json, &st);
   printf ("json export: %s (%.1f MB)\n", seconds_since (t), st.st_size / 1e6);
 
-  remove_dir (records);
-  remove_dir (dir);
+  mg_test_remove_tree (records);
+  mg_test_remove_tree (dir);
   return 0;
 }

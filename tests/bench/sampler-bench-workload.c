@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The programs of the sampler benchmark:
  *   bench-sampler-workload sleep SECONDS  sleeps (one nanosleep);
  *   bench-sampler-workload busy SECONDS   does a fixed amount of integer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What sampling costs, with its goals and verdicts (run by hand, not by CI):
  *   bench-sampler [PAIRS]
  * runs `metrograph --profile` (the default metrics, plus Sampler overhead)

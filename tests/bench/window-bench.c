@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Time from start to the first frame drawn for a large profile: GTK is
  * initialised as the viewer does it (mg_renderer_init_gtk), the window
  * opens the file (loading off the main thread), builds its rows and draws;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cli-harness.h"
 
 #include <glib/gstdio.h>
@@ -59,6 +60,8 @@ cli_environ (const char *home)
   env = g_environ_setenv (env, "ALLINEA_CONFIG_DIR", allinea, TRUE);
   env = g_environ_setenv (env, "XDG_DATA_HOME", xdg, TRUE);
   env = g_environ_unsetenv (env, "METROGRAPH_METRICS_PATH");
+  env = g_environ_unsetenv (env, "METROGRAPH_REPORTS_PATH");
+  env = g_environ_unsetenv (env, "ALLINEA_PARTIAL_REPORT_SOURCE");
   env = g_environ_unsetenv (env, "METROGRAPH_KEEP_RUN_DIR");
   env = g_environ_unsetenv (env, "LD_PRELOAD");
   return g_steal_pointer (&env);

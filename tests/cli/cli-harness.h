@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Running the built metrograph from tests: paths in the build folder, an
  * isolated environment (no user metric folders), captured output. */
 #pragma once
@@ -21,7 +22,8 @@ char *cli_build_path (const char *relative);
 /* A fresh temporary folder, removed by cli_tmpdir_remove(). */
 char *cli_tmpdir_new (void);
 void cli_tmpdir_remove (const char *path);
-/* The environment for metrograph: user metric folders point into @home. */
+/* The environment for metrograph: user metric and report folders point
+ * into @home. */
 GStrv cli_environ (const char *home);
 
 /* Runs metrograph with @args (NULL-terminated) in @cwd and waits. */

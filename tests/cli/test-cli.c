@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The metrograph executable end to end: options, metric toggles, profiling
- * the workload with the example plugins, exit statuses, signals, MPI, export;
- * and the launcher's helpers directly. */
+ * the workload with the example plugins, exit statuses, signals, MPI, export
+ * (the session's helpers are tested directly in tests/session). */
 #include "mg-config.h"
 
 #include <gio/gio.h>
@@ -8,21 +9,24 @@
 #include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli-harness.h"
-#include "mg-install-paths.h"
-#include "mg-mpi.h"
-#include "mg-output-name.h"
 #include "mg-profile.h"
-#include "mg-program-check.h"
 #include "mg-rank-list.h"
+#include "mg-record-reader.h"
+#include "mg-run-folder.h"
 
 #define CUSTOM1_ID "com.allinea.metrics.custom1.interrupts"
 #define BACKFILL1_ID "com.allinea.metrics.backfill1.events"
 
-/* Each test works in its own folder, removed at the end. */
+/* Each test works in its own folder, removed at the end. Every metrograph
+ * it starts makes its run folders in runs/ (METROGRAPH_TMPDIR), which must
+ * be empty at the end: no way out leaves one behind. */
 typedef struct {
   char *dir;
+  char *runs;
   char *examples;
   char *workload;
 } Fixture;
@@ -31,6 +35,9 @@ static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
   f->dir = cli_tmpdir_new ();
+  f->runs = g_build_filename (f->dir, "runs", NULL);
+  g_assert_cmpint (g_mkdir (f->runs, 0700), ==, 0);
+  g_setenv ("METROGRAPH_TMPDIR", f->runs, TRUE);
   f->examples = cli_build_path ("examples");
   f->workload = cli_build_path ("tests/cli/mg-cli-workload");
   g_assert_true (g_file_test (f->workload, G_FILE_TEST_IS_EXECUTABLE));
@@ -39,7 +46,14 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
+  g_autoptr (GDir) runs = g_dir_open (f->runs, 0, NULL);
+  const char *left = runs != NULL ? g_dir_read_name (runs) : NULL;
+
+  g_unsetenv ("METROGRAPH_TMPDIR");
+  if (left != NULL)
+    g_error ("a run folder was left behind: %s/%s", f->runs, left);
   cli_tmpdir_remove (f->dir);
+  g_free (f->runs);
   g_free (f->dir);
   g_free (f->examples);
   g_free (f->workload);
@@ -126,6 +140,13 @@ test_usage_errors (Fixture *f, gconstpointer data)
     { { "--profile", "-n", "2", "mpirun", "-n", "2", NULL }, "--np starts mpirun itself" },
     { { "--profile", "--samples=3", "true", NULL }, "--samples" },
     { { "--profile", "--stop-after=-1", "true", NULL }, "--stop-after" },
+    /* As the run dialog's line: never is written by leaving it out. */
+    { { "--profile", "--stop-after=0", "true", NULL },
+      "--stop-after=0: give a number of seconds greater than 0" },
+    /* Values attached to short options, as the dialog's line reads them. */
+    { { "--profile", "-n0", "true", NULL }, "--np=0: give a number of processes of at least 1" },
+    { { "--profile", "-n2", "--select-ranks=2", "true", NULL },
+      "--select-ranks=2 selects none of the ranks of --np=2" },
     { { "--profile", "--interval=ten", "true", NULL }, "--interval" },
     { { "--list-metrics", "--export=a.json", "b.mgprof", NULL }, "cannot be combined" },
     { { "--no-such-option", NULL }, "--no-such-option" },
@@ -146,169 +167,6 @@ test_usage_errors (Fixture *f, gconstpointer data)
       assert_status (run, 2);
       assert_one_error_line (run->err, cases[i].needle);
     }
-}
-
-/* ---- launcher helpers, directly ---- */
-
-static void
-test_usage_output_name (Fixture *f, gconstpointer data)
-{
-  g_autoptr (GTimeZone) utc = g_time_zone_new_utc ();
-  g_autoptr (GDateTime) start = g_date_time_new_now_local ();
-  g_autoptr (GDateTime) local = g_date_time_to_local (start);
-  g_autofree char *name = mg_output_name_default ("/usr/bin/mmult", 8, 2, start);
-  g_autofree char *stamp = g_date_time_format (local, "%Y-%m-%d_%H-%M");
-  g_autofree char *expected = g_strdup_printf ("mmult_8p_2n_%s.mgprof", stamp);
-  g_autofree char *path = in_dir (f, "run.mgprof");
-  g_autofree char *path1 = in_dir (f, "run-1.mgprof");
-  g_autofree char *path2 = in_dir (f, "run-2.mgprof");
-  g_autofree char *unique = NULL;
-
-  g_assert_cmpstr (name, ==, expected);
-  g_assert_true (g_regex_match_simple ("^mmult_8p_2n_\\d{4}-\\d\\d-\\d\\d_\\d\\d-\\d\\d\\.mgprof$",
-                                       name, 0, 0));
-  unique = mg_output_name_make_unique (path);
-  g_assert_cmpstr (unique, ==, path);
-  g_assert_true (g_file_set_contents (path, "x", 1, NULL));
-  g_clear_pointer (&unique, g_free);
-  unique = mg_output_name_make_unique (path);
-  g_assert_cmpstr (unique, ==, path1);
-  g_assert_true (g_file_set_contents (path1, "x", 1, NULL));
-  g_clear_pointer (&unique, g_free);
-  unique = mg_output_name_make_unique (path);
-  g_assert_cmpstr (unique, ==, path2);
-}
-
-static void
-test_usage_output_name_threads (Fixture *f, gconstpointer data)
-{
-  g_autoptr (GDateTime) start = g_date_time_new_now_local ();
-  g_autofree char *stamp = g_date_time_format (start, "%Y-%m-%d_%H-%M");
-  g_autofree char *with = mg_output_name_default_with_threads ("/x/mmult", 8, 1, 4, start);
-  g_autofree char *without = mg_output_name_default_with_threads ("mmult", 8, 1, 0, start);
-  g_autofree char *expected_with = g_strdup_printf ("mmult_8p_1n_4t_%s.mgprof", stamp);
-  g_autofree char *expected_without = g_strdup_printf ("mmult_8p_1n_%s.mgprof", stamp);
-  const struct {
-    const char *value;   /* OMP_NUM_THREADS, NULL: unset */
-    guint threads;
-  } cases[] = {
-    { NULL, 0 }, { "4", 4 }, { " 12 ", 12 }, { "8,2", 8 }, { "0", 0 }, { "-3", 0 },
-    { "four", 0 }, { "", 0 }, { "99999999999", 0 },
-  };
-
-  g_assert_cmpstr (with, ==, expected_with);
-  g_assert_cmpstr (without, ==, expected_without);
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_auto (GStrv) env = g_environ_setenv (NULL, "PATH", "/bin", TRUE);
-
-      if (cases[i].value != NULL)
-        env = g_environ_setenv (env, "OMP_NUM_THREADS", cases[i].value, TRUE);
-      g_assert_cmpuint (mg_output_name_threads_from_environ ((const char *const *) env), ==,
-                        cases[i].threads);
-    }
-}
-
-static void
-test_usage_rank_list (Fixture *f, gconstpointer data)
-{
-  const struct {
-    const char *in;
-    const char *out;   /* NULL: an error naming the bad part */
-    const char *bad;
-  } cases[] = {
-    { "5,6-10", "5-10", NULL },
-    { "7, 1-3,2,4", "1-4,7", NULL },
-    { "0", "0", NULL },
-    { "3,1,3", "1,3", NULL },
-    { "10-12,1-2,11-20", "1-2,10-20", NULL },
-    { "2147483647", "2147483647", NULL },
-    { "2147483648", NULL, "“2147483648”" },
-    { "1,x", NULL, "“x”" },
-    { "1-", NULL, "“1-”" },
-    { "+1", NULL, "“+1”" },
-    { "1;2", NULL, "“1;2”" },
-    { "", NULL, "an empty entry" },
-  };
-  const int ranks[] = { 9, 1, 2, 3, 2, 7 };
-  g_autofree char *from = mg_rank_list_from_ranks (ranks, G_N_ELEMENTS (ranks));
-  g_autofree char *none = mg_rank_list_from_ranks (NULL, 0);
-
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autoptr (GError) error = NULL;
-      g_autofree char *out = mg_rank_list_normalise (cases[i].in, &error);
-
-      if (cases[i].out != NULL)
-        {
-          g_assert_no_error (error);
-          g_assert_cmpstr (out, ==, cases[i].out);
-        }
-      else
-        {
-          g_assert_null (out);
-          g_assert_error (error, MG_RANK_LIST_ERROR, MG_RANK_LIST_ERROR_INVALID);
-          g_assert_nonnull (strstr (error->message, cases[i].bad));
-        }
-    }
-  g_assert_cmpstr (from, ==, "1-3,7,9");
-  g_assert_cmpstr (none, ==, "");
-  g_assert_true (mg_rank_list_contains ("1-3,7", 2));
-  g_assert_true (mg_rank_list_contains ("1-3,7", 7));
-  g_assert_false (mg_rank_list_contains ("1-3,7", 4));
-  g_assert_false (mg_rank_list_contains ("1-3,7", -1));
-  g_assert_false (mg_rank_list_contains ("bad", 1));
-}
-
-static void
-test_usage_program_check (Fixture *f, gconstpointer data)
-{
-  g_autofree char *script = in_dir (f, "script.sh");
-  g_autofree char *setuid_copy = in_dir (f, "setuid-copy");
-  g_autofree char *static_prog = cli_build_path ("tests/cli/mg-cli-static");
-  g_autofree char *contents = NULL;
-  gsize length;
-
-  g_assert_cmpint (mg_program_check (f->workload), ==, MG_PROGRAM_DYNAMIC);
-  if (g_file_test (static_prog, G_FILE_TEST_EXISTS))
-    g_assert_cmpint (mg_program_check (static_prog), ==, MG_PROGRAM_STATIC);
-  g_assert_true (g_file_set_contents (script, "#!/bin/sh\nexit 0\n", -1, NULL));
-  g_assert_cmpint (mg_program_check (script), ==, MG_PROGRAM_NOT_ELF);
-  g_assert_true (g_file_get_contents (f->workload, &contents, &length, NULL));
-  g_assert_true (g_file_set_contents (setuid_copy, contents, length, NULL));
-  g_assert_cmpint (g_chmod (setuid_copy, 04755), ==, 0);
-  g_assert_cmpint (mg_program_check (setuid_copy), ==, MG_PROGRAM_SETUID);
-  g_assert_cmpint (mg_program_check ("/no/such/program"), ==, MG_PROGRAM_UNREADABLE);
-  g_assert_nonnull (strstr (mg_program_kind_explain (MG_PROGRAM_STATIC), "statically"));
-}
-
-static void
-test_usage_mpi (Fixture *f, gconstpointer data)
-{
-  const char *with_launcher[] = { "mpirun", "-n", "4", "--bind-to", "none", f->workload, "x", NULL };
-  g_autofree char *guess = NULL;
-
-  g_assert_true (mg_mpi_is_launcher ("mpirun"));
-  g_assert_true (mg_mpi_is_launcher ("/usr/bin/srun"));
-  g_assert_false (mg_mpi_is_launcher ("./mpirun-like"));
-  g_assert_true (g_strv_contains (mg_mpi_get_skip_programs (), "orted"));
-  guess = mg_mpi_guess_program (with_launcher);
-  g_assert_cmpstr (guess, ==, f->workload);
-}
-
-/* This test program lives in the build folder, like the metrograph there. */
-static void
-test_usage_install_paths (Fixture *f, gconstpointer data)
-{
-  g_autofree char *sampler = mg_install_paths_get_sampler ();
-  g_autofree char *metrics = mg_install_paths_get_metrics_dir ();
-  g_autofree char *built_sampler = cli_build_path ("sampler/libmetrograph-sampler.so");
-  g_autofree char *built_metrics = cli_build_path ("plugins");
-
-  g_assert_true (mg_install_paths_in_build_tree ());
-  g_assert_cmpstr (sampler, ==, built_sampler);
-  g_assert_cmpstr (metrics, ==, built_metrics);
-  g_assert_true (g_file_test (sampler, G_FILE_TEST_IS_REGULAR));
 }
 
 /* ---- --list-metrics and toggles ---- */
@@ -359,6 +217,30 @@ test_list_missing_path (Fixture *f, gconstpointer data)
 
   assert_status (run, 2);
   assert_one_error_line (run->err, "/no/such/folder");
+}
+
+/* A definition file whose bytes do not convert from its declared encoding
+ * (found by fuzzing): one line naming the file and line, and none of
+ * libxml2's own ("encoding error : …") on stderr. */
+static void
+test_list_bad_encoding (Fixture *f, gconstpointer data)
+{
+  static const char xml[] =
+    "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<metricdefinition version=\"1\">\x8e\x1e\n"
+    "<metric id=\"x.y\"/></metricdefinition>\n";
+  g_autofree char *dir = in_dir (f, "encoding");
+  g_autofree char *file = g_build_filename (dir, "bad.xml", NULL);
+  const char *args[] = { "--list-metrics", "--metrics-path", dir, NULL };
+  g_autoptr (CliRun) run = NULL;
+
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (file, xml, sizeof xml - 1, NULL));
+  run = cli_run (f->dir, args);
+  /* --list-metrics lists the definition problems, indented, with the rest. */
+  g_assert_nonnull (strstr (run->out, "bad.xml:2: error: not well-formed XML")
+                    ? run->out : strstr (run->err, "bad.xml:2: error: not well-formed XML"));
+  g_assert_null (strstr (run->err, "encoding error"));
+  g_assert_null (strstr (run->err, "I/O error"));
 }
 
 /* ---- --profile ---- */
@@ -601,6 +483,204 @@ test_profile_crash (Fixture *f, gconstpointer data)
   g_assert_cmpint (process->status, ==, SIGSEGV);
 }
 
+/* A folder holding the faulty test plugin and a definition of its metrics:
+ * ft_crash (on; crashes at its 20th call), ft_hang (off; never returns from
+ * its 5th). */
+static char *
+faulty_metrics_dir (Fixture *f)
+{
+  static const char xml[] =
+    "<?xml version=\"1.0\"?>\n<metricdefinition version=\"1\">\n"
+    "  <metric id=\"ft_crash\"><enabled>default_yes</enabled><units>calls</units>\n"
+    "    <dataType>uint64_t</dataType><domain>time</domain>\n"
+    "    <source ref=\"ft_src\" functionName=\"faulty_crash\"/>\n"
+    "    <display><displayName>Crashes at 20</displayName><type>other</type></display>\n"
+    "  </metric>\n"
+    "  <metric id=\"ft_hang\"><enabled>default_no</enabled><units>calls</units>\n"
+    "    <dataType>uint64_t</dataType><domain>time</domain>\n"
+    "    <source ref=\"ft_src\" functionName=\"faulty_hang\"/>\n"
+    "    <display><displayName>Hangs at 5</displayName><type>other</type></display>\n"
+    "  </metric>\n"
+    "  <source id=\"ft_src\"><sharedLibrary>libmg-test-faulty.so</sharedLibrary></source>\n"
+    "</metricdefinition>\n";
+  char *dir = in_dir (f, "faulty");
+  g_autofree char *built = cli_build_path ("tests/sampler/libmg-test-faulty.so");
+  g_autofree char *xml_path = g_build_filename (dir, "faulty.xml", NULL);
+  g_autofree char *lib_path = g_build_filename (dir, "libmg-test-faulty.so", NULL);
+  g_autofree char *lib = NULL;
+  gsize len;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  g_file_get_contents (built, &lib, &len, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (lib_path, lib, (gssize) len, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (xml_path, xml, -1, &error);
+  g_assert_no_error (error);
+  return dir;
+}
+
+/* A plugin that crashes inside the program: the program runs to its own
+ * end and status, the profile holds the plugin's values up to the crash,
+ * the other metrics to the end, and an event naming the plugin, the
+ * function, the signal and the sample, which the summary prints. */
+static void
+test_profile_plugin_crash (Fixture *f, gconstpointer data)
+{
+  g_autofree char *metrics = faulty_metrics_dir (f);
+  g_autofree char *output = in_dir (f, "faulty.mgprof");
+  const char *args[] = { "--profile", "--metrics-path", metrics, "--interval=5", "-o",
+                         "faulty.mgprof", f->workload, "sleep=0.4", "exit=4", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (MgProfile) profile = NULL;
+  const char *expected = "ft_src crashed in faulty_crash with SIGSEGV at sample 20; its "
+                         "metrics stop there";
+  const MgProcessEvent *fault = NULL;
+  int crash, cpu;
+  const MgSeries *series;
+  guint n_windows, last_crash = 0, last_cpu = 0;
+
+  assert_status (run, 4);
+  assert_one_error_line (run->err, expected);
+  profile = load_profile (output);
+  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 4);
+  for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
+    if (mg_profile_get_event (profile, i)->kind == MG_EVENT_PLUGIN_FAULT)
+      fault = mg_profile_get_event (profile, i);
+  g_assert_nonnull (fault);
+  g_assert_cmpstr (fault->message, ==, expected);
+  g_assert_cmpint (fault->status, ==, SIGSEGV);
+
+  crash = mg_profile_find_metric (profile, "ft_crash");
+  cpu = mg_profile_find_metric (profile, "cpu_time_percentage");
+  g_assert_cmpint (crash, >=, 0);
+  g_assert_cmpint (cpu, >=, 0);
+  n_windows = mg_profile_get_n_windows (profile);
+  series = mg_profile_get_series (profile, (guint) crash);
+  for (guint w = 0; w < n_windows; w++)
+    if (!isnan (series->means[w]))
+      {
+        last_crash = w;
+        g_assert_cmpfloat (series->maxs[w], <=, 19.0);
+      }
+  g_assert_cmpfloat (series->maxs[last_crash], ==, 19.0);
+  series = mg_profile_get_series (profile, (guint) cpu);
+  for (guint w = 0; w < n_windows; w++)
+    if (!isnan (series->means[w]))
+      last_cpu = w;
+  g_assert_cmpuint (last_cpu, >, last_crash);
+}
+
+/* A getter that never returns: the program still ends at once with its
+ * own status, and the summary and the profile say where it hung. */
+static void
+test_profile_plugin_hang (Fixture *f, gconstpointer data)
+{
+  g_autofree char *metrics = faulty_metrics_dir (f);
+  g_autofree char *output = in_dir (f, "hang.mgprof");
+  const char *args[] = { "--profile", "--metrics-path", metrics, "--interval=5",
+                         "--enable-metrics=ft_hang", "--disable-metrics=ft_crash", "-o",
+                         "hang.mgprof", f->workload, "sleep=2", "exit=0", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (MgProfile) profile = NULL;
+  const MgProcessEvent *fault = NULL;
+
+  assert_status (run, 0);
+  assert_one_error_line (run->err, "ft_src hung in faulty_hang since ");
+  /* 2 s of sleep; the old wait for the getter alone was 3 s more. */
+  g_assert_cmpfloat (run->seconds, <, 4.9);
+  profile = load_profile (output);
+  for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
+    if (mg_profile_get_event (profile, i)->kind == MG_EVENT_PLUGIN_FAULT)
+      fault = mg_profile_get_event (profile, i);
+  g_assert_nonnull (fault);
+  g_assert_cmpint (fault->status, ==, 0);
+  g_assert_true (g_str_has_suffix (fault->message, " s; its metrics stop there"));
+  g_assert_cmpfloat (fault->time_s, <, 0.5);
+}
+
+/* Records on a full disk: METROGRAPH_TMPDIR is a 16 MiB tmpfs in a mount
+ * namespace of its own. The program fills it, leaving 64 KiB, and starts a
+ * child, whose records (the fork's and the exec'd image's) cannot be
+ * allocated: they hold only the reason, which the summary prints; then it
+ * fills the rest and starts another, whose records stay empty, which the
+ * summary says too. The program carries on to its own end and the profile
+ * holds all of its own samples (its record was allocated at the start). */
+static void
+test_profile_full_disk (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tmpfs = in_dir (f, "tmpfs");
+  g_autofree char *filler = g_build_filename (tmpfs, "filler", NULL);
+  g_autofree char *filler2 = g_build_filename (tmpfs, "filler2", NULL);
+  g_autofree char *fill = g_strconcat ("fill=", filler, NULL);
+  g_autofree char *fillup = g_strconcat ("fillup=", filler2, NULL);
+  g_autofree char *child = g_strconcat ("run=", f->workload, NULL);
+  g_autofree char *metrograph = cli_build_path ("app/cli/metrograph");
+  g_autofree char *unshare = g_find_program_in_path ("unshare");
+  g_autofree char *output = in_dir (f, "full.mgprof");
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  g_auto (GStrv) env = cli_environ (f->dir);
+  const char *script = "mount -t tmpfs -o size=16m tmpfs \"$1\" || exit 99; shift; "
+                       "METROGRAPH_TMPDIR=$1; export METROGRAPH_TMPDIR; shift; exec \"$@\"";
+  const char *argv[] = { unshare, "--mount", "sh", "-c", script, "sh", tmpfs, tmpfs, metrograph,
+                         "--profile", "--metrics-path", f->examples, "-o", output, f->workload,
+                         "work=0.3", fill, child, fillup, child, "work=0.3", NULL };
+  const MgProcessInfo *main_process;
+  int wait_status;
+
+  if (getuid () != 0 || unshare == NULL)
+    {
+      g_test_skip ("needs root and unshare(1) to mount a small tmpfs in a mount namespace");
+      return;
+    }
+  {
+    /* In a chroot whose root is no mount point, unshare cannot make its
+     * mounts private (scripts/fresh-check runs the suite in one). */
+    const char *probe[] = { unshare, "--mount", "true", NULL };
+    g_autofree char *probe_err = NULL;
+
+    g_spawn_sync (NULL, (char **) probe, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                  &probe_err, &wait_status, NULL);
+    if (!WIFEXITED (wait_status) || WEXITSTATUS (wait_status) != 0)
+      {
+        g_autofree char *why = g_strdup_printf ("unshare --mount does not work here: %s",
+                                                probe_err != NULL ? g_strstrip (probe_err) : "");
+
+        g_test_skip (why);
+        return;
+      }
+  }
+  g_assert_cmpint (g_mkdir (tmpfs, 0700), ==, 0);
+  g_spawn_sync (f->dir, (char **) argv, env, G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL, &out, &err,
+                &wait_status, &error);
+  g_assert_no_error (error);
+  if (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) == 99)
+    {
+      g_test_skip ("cannot mount a tmpfs here (a container without CAP_SYS_ADMIN?)");
+      return;
+    }
+  if (!WIFEXITED (wait_status) || WEXITSTATUS (wait_status) != 0)
+    g_error ("metrograph ended with wait status %d; stderr:\n%s", wait_status, err);
+  assert_one_error_line (err, "stopped recording: cannot allocate record ");
+  assert_one_error_line (err, "No space left on device");
+  assert_one_error_line (err, "is empty: its process could not write it (is the record "
+                              "folder's disk full?)");
+
+  profile = load_profile (output);
+  /* The program and its first child's two records (fork, exec). */
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 3);
+  main_process = mg_profile_get_process (profile, 0);
+  g_assert_cmpint (main_process->end, ==, MG_PROCESS_END_EXITED);
+  g_assert_cmpint (main_process->status, ==, 0);
+  /* 0.6 s of work at 20 ms: its samples run to its end. */
+  g_assert_cmpfloat (main_process->end_s, >=, 0.55);
+  g_assert_cmpuint (mg_profile_get_n_windows (profile), >=, 20);
+  g_assert_cmpfloat (mg_profile_get_run_info (profile)->duration_s, >=, 0.55);
+}
+
 static void
 test_profile_missing_program (Fixture *f, gconstpointer data)
 {
@@ -744,7 +824,7 @@ test_profile_summary (Fixture *f, gconstpointer data)
   line = unavailable_line (run->err);
   g_assert_nonnull (line);
   g_assert_nonnull (strstr (line, "Energy (no RAPL)"));
-  g_assert_nonnull (strstr (line, "; --verbose or the viewer's error list says more"));
+  g_assert_nonnull (strstr (line, "; --verbose or the viewer says more"));
   g_assert_null (strstr (run->err, "seen 1 times"));
   g_assert_null (strstr (run->err, no_rapl));
 
@@ -860,15 +940,13 @@ test_signals_forwarded (Fixture *f, gconstpointer data)
   g_autofree char *output = in_dir (f, "int.mgprof");
   const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "int.mgprof",
                          f->workload, "work=0.5", "sleep=60", NULL };
-  g_autofree char *tmpdir = g_strconcat ("METROGRAPH_TMPDIR=", f->dir, NULL);
-  const char *env[] = { tmpdir, NULL };
-  GPid pid = cli_spawn (f->dir, args, env);
+  GPid pid = cli_spawn (f->dir, args, NULL);
   g_autoptr (MgProfile) profile = NULL;
   int status;
 
   /* Let the program start and sample (its record appears in the run folder,
    * however loaded the machine). */
-  wait_for_record (f->dir, 60);
+  wait_for_record (f->runs, 60);
   g_usleep (G_USEC_PER_SEC / 2);
   g_assert_cmpint (kill (pid, signal_number), ==, 0);
   status = cli_wait (pid, 60);
@@ -876,6 +954,224 @@ test_signals_forwarded (Fixture *f, gconstpointer data)
   profile = load_profile (output);
   g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 128 + signal_number);
   g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+}
+
+/* `metrograph --profile … 2>&1 | head -3`: the reader goes away. The
+ * program gets SIGPIPE as it would without us; metrograph does not, so it
+ * ends its run (and removes its run folder, which the teardown checks)
+ * with the program's status. */
+static void
+test_signals_sigpipe (Fixture *f, gconstpointer data)
+{
+  g_autofree char *metrograph = cli_build_path ("app/cli/metrograph");
+  const char *argv[] = { metrograph, "--profile", "--metrics-path", f->examples, "-o",
+                         "pipe.mgprof", f->workload, "work=0.3", NULL };
+  g_auto (GStrv) env = cli_environ (f->dir);
+  g_autoptr (GError) error = NULL;
+  GPid pid;
+  int out, err;
+
+  g_spawn_async_with_pipes (f->dir, (char **) argv, env,
+                            G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL,
+                            &pid, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  close (out);
+  close (err);
+  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + SIGPIPE);
+}
+
+static guint
+count_run_folders (Fixture *f, char **last)
+{
+  g_autoptr (GDir) dir = g_dir_open (f->runs, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      n++;
+      g_free (*last);
+      *last = g_build_filename (f->runs, name, NULL);
+    }
+  return n;
+}
+
+/* Waits until a record of a run folder in @dir holds a sample. */
+static void
+wait_for_sample (const char *dir, double timeout_s)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (timeout_s * G_USEC_PER_SEC);
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+      const char *name;
+
+      while ((name = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (dir, name, NULL);
+
+          if (mg_run_folder_has_samples (path))
+            return;
+        }
+      g_usleep (20 * 1000);
+    }
+  g_error ("no sample appeared in %s within %g s", dir, timeout_s);
+}
+
+/* A metrograph that cannot clean up (SIGKILL, a crash) leaves its run
+ * folder, which names its front end. The next run keeps it, since its
+ * records hold samples, and says how to recover it; --recover writes the
+ * profile and removes the folder. A left folder without samples is
+ * removed by the next run, which says so. */
+static void
+test_signals_left_behind (Fixture *f, gconstpointer data)
+{
+  int signal_number = GPOINTER_TO_INT (data);
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "killed.mgprof",
+                         f->workload, "work=0.5", NULL };
+  const char *next[] = { "--profile", "--metrics-path", f->examples, "-o", "next.mgprof",
+                         f->workload, "work=0.1", NULL };
+  GPid pid = cli_spawn (f->dir, args, NULL);
+  g_autofree char *left = NULL, *owner = NULL, *owner_text = NULL, *expected = NULL;
+  g_autofree char *note = NULL, *killed = in_dir (f, "killed.mgprof");
+  g_autofree char *empty = g_build_filename (f->runs, "metrograph-empty1", NULL);
+  g_autofree char *empty_records = g_build_filename (empty, "records", NULL);
+  g_autofree char *empty_owner = g_build_filename (empty, "owner", NULL);
+  g_autoptr (CliRun) run = NULL, recover = NULL, third = NULL;
+  const char *recover_args[] = { "--recover", NULL, NULL };
+  int status;
+
+  wait_for_sample (f->runs, 60);
+  g_assert_cmpint (kill (pid, signal_number), ==, 0);
+  status = cli_wait (pid, 60);
+  /* A sanitized metrograph reports the SIGSEGV and aborts. */
+  if (status != 128 + signal_number && !(signal_number == SIGSEGV && status == 128 + SIGABRT))
+    g_error ("metrograph ended with %d after signal %d", status, signal_number);
+  g_assert_cmpuint (count_run_folders (f, &left), ==, 1);
+  owner = g_build_filename (left, "owner", NULL);
+  g_assert_true (g_file_get_contents (owner, &owner_text, NULL, NULL));
+  expected = g_strdup_printf ("pid %d\nstart ", (int) pid);
+  g_assert_true (g_str_has_prefix (owner_text, expected));
+  /* The program ends on its own (it is not ours to wait for). */
+  g_usleep (G_USEC_PER_SEC);
+
+  run = cli_run (f->dir, next);
+  assert_status (run, 0);
+  note = g_strdup_printf ("metrograph: %s holds the records of a run whose metrograph (process "
+                          "%d) ended before writing its profile; metrograph --recover %s writes "
+                          "it\n", left, (int) pid, left);
+  g_assert_nonnull (strstr (run->err, note));
+  g_assert_true (g_file_test (left, G_FILE_TEST_IS_DIR));
+
+  recover_args[1] = left;
+  recover = cli_run (f->dir, recover_args);
+  assert_status (recover, 0);
+  assert_one_error_line (recover->err, "profile written to");
+  g_assert_null (strstr (recover->err, "still running"));
+  g_assert_false (g_file_test (left, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (killed, G_FILE_TEST_IS_REGULAR));
+
+  g_assert_cmpint (g_mkdir_with_parents (empty_records, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (empty_owner, "pid 999999\nstart 1\n", -1, NULL));
+  g_clear_pointer (&note, g_free);
+  third = cli_run (f->dir, next);
+  assert_status (third, 0);
+  note = g_strdup_printf ("metrograph: removed %s, left by metrograph process 999999, which "
+                          "ended without removing it\n", empty);
+  g_assert_nonnull (strstr (third->err, note));
+  g_assert_false (g_file_test (empty, G_FILE_TEST_EXISTS));
+}
+
+/* Waits until no record in run folder @run_dir is RUNNING: the program
+ * has ended (its sampler closed them). */
+static void
+wait_for_records_closed (const char *run_dir, double timeout_s)
+{
+  g_autofree char *records = g_build_filename (run_dir, "records", NULL);
+  gint64 deadline = g_get_monotonic_time () + (gint64) (timeout_s * G_USEC_PER_SEC);
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      g_autoptr (GDir) d = g_dir_open (records, 0, NULL);
+      const char *name;
+      gboolean open = FALSE;
+
+      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (records, name, NULL);
+          MgRecordHeader h;
+
+          if (g_str_has_suffix (name, ".mgrec") && mg_record_file_read_header (path, &h, NULL))
+            open |= h.state == MG_RECORD_STATE_RUNNING;
+        }
+      if (!open)
+        return;
+      g_usleep (50 * 1000);
+    }
+  g_error ("the records of %s were still open after %g s", run_dir, timeout_s);
+}
+
+/* The front end killed while the program runs: the program goes on to its
+ * own end; --recover at once writes what was recorded and names the
+ * process still running, keeping the folder; once the program ended,
+ * --recover again writes the whole run (its status, every sample) and
+ * removes the folder. */
+static void
+test_recover_sigkill (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
+                         "run.mgprof", f->workload, "sleep=1.5", "exit=3", NULL };
+  GPid pid = cli_spawn (f->dir, args, NULL);
+  g_autofree char *left = NULL, *first = in_dir (f, "run.mgprof");
+  g_autofree char *second = in_dir (f, "run-1.mgprof");
+  g_autoptr (CliRun) early = NULL, late = NULL;
+  g_autoptr (MgProfile) partial = NULL, whole = NULL;
+  const char *recover_args[] = { "--recover", NULL, NULL };
+  const MgProcessInfo *process;
+
+  wait_for_sample (f->runs, 60);
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + SIGKILL);
+  g_assert_cmpuint (count_run_folders (f, &left), ==, 1);
+  recover_args[1] = left;
+
+  early = cli_run (f->dir, recover_args);
+  assert_status (early, 0);
+  assert_one_error_line (early->err, "still running, its record ends here: process ");
+  assert_one_error_line (early->err, "mg-cli-workload)");
+  g_assert_true (g_file_test (left, G_FILE_TEST_IS_DIR));
+  partial = load_profile (first);
+  process = mg_profile_get_process (partial, 0);
+  g_assert_cmpint (process->end, !=, MG_PROCESS_END_EXITED);
+
+  wait_for_records_closed (left, 60);
+  late = cli_run (f->dir, recover_args);
+  assert_status (late, 0);
+  g_assert_null (strstr (late->err, "still running"));
+  g_assert_false (g_file_test (left, G_FILE_TEST_EXISTS));
+  whole = load_profile (second);
+  g_assert_cmpint (mg_profile_get_run_info (whole)->exit_status, ==, 3);
+  process = mg_profile_get_process (whole, 0);
+  g_assert_cmpint (process->end, ==, MG_PROCESS_END_EXITED);
+  g_assert_cmpint (process->status, ==, 3);
+  g_assert_cmpuint (mg_profile_get_n_windows (whole), >, mg_profile_get_n_windows (partial));
+  g_assert_cmpfloat (mg_profile_get_run_info (whole)->duration_s, >=, 1.4);
+}
+
+/* Folders that are not runs to recover are refused with the reason. */
+static void
+test_recover_errors (Fixture *f, gconstpointer data)
+{
+  const char *missing[] = { "--recover", "no-such-folder", NULL };
+  const char *not_run[] = { "--recover", f->dir, NULL };
+  g_autoptr (CliRun) run1 = cli_run (f->dir, missing);
+  g_autoptr (CliRun) run2 = cli_run (f->dir, not_run);
+
+  assert_status (run1, 2);
+  assert_one_error_line (run1->err, "is not a Metrograph run folder (no such folder)");
+  assert_status (run2, 2);
+  assert_one_error_line (run2->err, "is not a Metrograph run folder (no records folder)");
 }
 
 /* ---- --export ---- */
@@ -1381,16 +1677,11 @@ main (int argc, char **argv)
   add ("/cli/usage/help", test_usage_help);
   add ("/cli/usage/version", test_usage_version);
   add ("/cli/usage/errors", test_usage_errors);
-  add ("/cli/usage/output-name", test_usage_output_name);
-  add ("/cli/usage/output-name-threads", test_usage_output_name_threads);
-  add ("/cli/usage/rank-list", test_usage_rank_list);
-  add ("/cli/usage/program-check", test_usage_program_check);
-  add ("/cli/usage/mpi-helpers", test_usage_mpi);
-  add ("/cli/usage/install-paths", test_usage_install_paths);
   add ("/cli/list-metrics/examples", test_list_examples);
   add ("/cli/list-metrics/unknown-id", test_list_unknown_id);
   add ("/cli/list-metrics/conflict", test_list_conflict);
   add ("/cli/list-metrics/missing-path", test_list_missing_path);
+  add ("/cli/list-metrics/bad-encoding", test_list_bad_encoding);
   add ("/cli/profile/examples", test_profile_examples);
   add ("/cli/profile/default-name", test_profile_default_name);
   add ("/cli/profile/args-and-stdio", test_profile_args_and_stdio);
@@ -1399,6 +1690,9 @@ main (int argc, char **argv)
   add ("/cli/profile/unwritable-output", test_profile_unwritable_output);
   add ("/cli/profile/exit-status", test_profile_exit_status);
   add ("/cli/profile/crash", test_profile_crash);
+  add ("/cli/profile/plugin-crash", test_profile_plugin_crash);
+  add ("/cli/profile/plugin-hang", test_profile_plugin_hang);
+  add ("/cli/profile/full-disk", test_profile_full_disk);
   add ("/cli/profile/missing-program", test_profile_missing_program);
   add ("/cli/profile/static", test_profile_static);
   add ("/cli/profile/short-program", test_profile_short_program);
@@ -1410,6 +1704,13 @@ main (int argc, char **argv)
               test_signals_forwarded, fixture_teardown);
   g_test_add ("/cli/signals/sigterm", Fixture, GINT_TO_POINTER (SIGTERM), fixture_setup,
               test_signals_forwarded, fixture_teardown);
+  add ("/cli/signals/sigpipe", test_signals_sigpipe);
+  g_test_add ("/cli/signals/sigkill-left-behind", Fixture, GINT_TO_POINTER (SIGKILL),
+              fixture_setup, test_signals_left_behind, fixture_teardown);
+  g_test_add ("/cli/signals/crash-left-behind", Fixture, GINT_TO_POINTER (SIGSEGV),
+              fixture_setup, test_signals_left_behind, fixture_teardown);
+  add ("/cli/recover/sigkill", test_recover_sigkill);
+  add ("/cli/recover/errors", test_recover_errors);
   add ("/cli/export/json", test_export_json);
   add ("/cli/export/csv", test_export_csv);
   add ("/cli/export/errors", test_export_errors);

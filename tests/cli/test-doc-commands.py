@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Every `metrograph …` command line in the fenced code blocks of README.md
 and docs/*.md runs as written.
 
@@ -26,7 +27,7 @@ COMMAND = re.compile(r"(?:^|[\s;&|(])metrograph\s")
 PROGRAM = re.compile(r"(?<=\s)\./[A-Za-z_][\w.-]*")
 MPI = re.compile(r"\b(mpirun|mpiexec|srun)\b|(^|\s)(-n\s*\d+|--np[= ]\d+)")
 VIEWER = re.compile(r"\bmetrograph(\s+[^\s-][^\s]*\.mgprof)+\s*(#.*)?$")
-PLACEHOLDER = re.compile(r"…|\[|\||\bPROFILE\b|\bPROGRAM\b")
+PLACEHOLDER = re.compile(r"…|\[|\||\bPROFILE\b|\bPROGRAM\b|\bRUNDIR\b")
 
 
 def code_blocks(path):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A build without GTK (-Dgui=disabled, e.g. for cluster nodes) configures,
 # builds metrograph without libgtk, and says clearly that it has no viewer.
 # Usage: test-no-gui.sh SOURCE_ROOT

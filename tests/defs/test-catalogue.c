@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The catalogue: availability, groups across files, precedence, toggles,
  * and the --list-metrics text. */
 #include <string.h>
@@ -298,20 +299,45 @@ test_toggle_case (Fixture *f, gconstpointer data)
   g_assert_cmpstr (mg_catalogue_resolve_id (twin, "io", NULL), ==, "io");
 }
 
+static MgCatalogue *
+load_dirs (const char *const *dirs)
+{
+  g_autoptr (MgSearchPath) path = mg_search_path_new_for_dirs (dirs);
+  MgCatalogue *catalogue = mg_catalogue_new ();
+
+  mg_catalogue_load (catalogue, path);
+  return catalogue;
+}
+
 static void
 test_metrics_list (Fixture *f, gconstpointer data)
 {
   g_autofree char *text = NULL;
   g_autofree char *cpu_line = NULL;
-  g_autofree char *energy_problem = NULL;
+  g_autofree char *energy = NULL;
+  g_autofree char *odd = NULL;
+  g_autofree char *odd_problem = NULL;
+  g_autoptr (MgCatalogue) catalogue = NULL;
+  const char *dirs[] = { f->dir, NULL };
   const char *loadavg[] = { "loadavg", NULL };
   const char *positions[] = { "Default (defaultGroup)\n", "CPU Time (cpu)\n", "IO (io)\n",
                               "Default (ioDefault)\n", "Ungrouped\n", "Unavailable groups\n",
                               "Definition problems\n" };
   const char *previous;
 
-  g_assert_true (mg_catalogue_apply_toggles (f->catalogue, loadavg, NULL, NULL));
-  text = mg_metrics_list_format (f->catalogue);
+  /* Two metrics with a colour that is none: one problem line. */
+  odd = g_build_filename (f->dir, "odd.xml", NULL);
+  g_assert_true (g_file_set_contents (odd,
+    "<metricdefinitions version=\"1\">\n"
+    "<metric id=\"odd1\"><dataType>double</dataType><source ref=\"o\" functionName=\"f\"/>\n"
+    "<display><colour>Mauve</colour></display></metric>\n"
+    "<metric id=\"odd2\"><dataType>double</dataType><source ref=\"o\" functionName=\"f\"/>\n"
+    "<display><colour>Mauve</colour></display></metric>\n"
+    "<source id=\"o\"><sharedLibrary>libmg-io.so</sharedLibrary></source>\n"
+    "</metricdefinitions>\n", -1, NULL));
+  catalogue = load_dirs (dirs);
+  g_assert_true (mg_catalogue_apply_toggles (catalogue, loadavg, NULL, NULL));
+  text = mg_metrics_list_format (catalogue);
   g_test_message ("%s", text);
 
   previous = text;
@@ -333,19 +359,13 @@ test_metrics_list (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (text, "now off; unavailable: sharedLibrary "
                                   "'libmg-energy-not-built.so' was not found"));
   g_assert_nonnull (strstr (text, "  Energy (energy): none of its metrics is available"));
-  energy_problem = g_strdup_printf ("  %s/energy.xml:13: warning: metric 'rapl_power': "
-                                    "'SpecialLine5' is not a colour", f->dir);
-  g_assert_nonnull (strstr (text, energy_problem));
-}
-
-static MgCatalogue *
-load_dirs (const char *const *dirs)
-{
-  g_autoptr (MgSearchPath) path = mg_search_path_new_for_dirs (dirs);
-  MgCatalogue *catalogue = mg_catalogue_new ();
-
-  mg_catalogue_load (catalogue, path);
-  return catalogue;
+  /* MAP's own SpecialLine5 is a colour. */
+  energy = g_strdup_printf ("%s/energy.xml:13", f->dir);
+  g_assert_null (strstr (text, energy));
+  odd_problem = g_strdup_printf ("  %s/odd.xml:3: warning: metric 'odd1': "
+                                 "'Mauve' is not a colour", f->dir);
+  g_assert_nonnull (strstr (text, odd_problem));
+  g_assert_null (strstr (text, "metric 'odd2'"));
 }
 
 static void

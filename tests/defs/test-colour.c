@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The colour parser on every form of the spec and every SVG 1.1 keyword. */
 #include <math.h>
 #include <string.h>
@@ -106,7 +107,10 @@ test_keywords (void)
   assert_colour ("yellowgreen", 0x9A / 255.0, 0xCD / 255.0, 0x32 / 255.0);
   assert_colour ("crimson", 0xDC / 255.0, 0x14 / 255.0, 0x3C / 255.0);
   assert_invalid ("rebeccapurple", "SVG 1.1 colour keyword");
-  assert_invalid ("SpecialLine5", "'SpecialLine5' is not a colour");
+  assert_invalid ("SpecialLine", "'SpecialLine' is not a colour");
+  assert_invalid ("SpecialLine0", "SpecialLine1, SpecialLine2");
+  assert_invalid ("SpecialLine5x", "'SpecialLine5x' is not a colour");
+  assert_invalid ("SpecialLine-5", "'SpecialLine-5' is not a colour");
   assert_invalid ("", "not a colour");
   assert_invalid (NULL, "not a colour");
 }
@@ -176,6 +180,31 @@ test_type_colours (void)
   }
 }
 
+/* MAP's SpecialLine<n>: the palette of docs/definitions.md, repeating after
+ * its eight colours; lines that read on white and on a dark theme. */
+static void
+test_special_lines (void)
+{
+  static const guint32 palette[] = { 0x3A74CC, 0xD0621B, 0x2E8B47, 0xC8449C,
+                                     0x8660DA, 0x128A9A, 0xA87B16, 0xD4443F };
+  const double dark_background = luminance ((MgRgba) { 0x24 / 255.0, 0x24 / 255.0,
+                                                       0x24 / 255.0, 1 });
+
+  for (guint n = 1; n <= 2 * G_N_ELEMENTS (palette); n++)
+    {
+      g_autofree char *name = g_strdup_printf ("SpecialLine%u", n);
+      guint32 rgb = palette[(n - 1) % G_N_ELEMENTS (palette)];
+      MgRgba colour;
+
+      assert_colour (name, (rgb >> 16) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
+                     (rgb & 0xff) / 255.0);
+      g_assert_true (mg_colour_parse (name, &colour, NULL));
+      g_assert_cmpfloat (contrast (colour, 1.0), >=, 3.0);
+      g_assert_cmpfloat (contrast (colour, dark_background), >=, 3.0);
+    }
+  assert_colour (" specialline5 ", 0x86 / 255.0, 0x60 / 255.0, 0xDA / 255.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -184,6 +213,7 @@ main (int argc, char **argv)
   g_test_add_func ("/defs/colour/functions", test_functions);
   g_test_add_func ("/defs/colour/keywords", test_keywords);
   g_test_add_func ("/defs/colour/to-string", test_to_string);
+  g_test_add_func ("/defs/colour/special-lines", test_special_lines);
   g_test_add_func ("/defs/colour/type-colours", test_type_colours);
   return g_test_run ();
 }

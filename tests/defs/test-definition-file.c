@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The definition file parser against the spec's examples, files shaped like
  * MAP's shipped ones, and broken files. */
 #include <string.h>
@@ -13,6 +14,8 @@ load_fixture (const char *relative, GPtrArray *diagnostics)
 
   return mg_definition_file_load (path, diagnostics);
 }
+
+static MgDefinitionFile *load_text (const char *text, GPtrArray *diagnostics);
 
 static const MgMetricDef *
 metric_named (MgDefinitionFile *file, const char *id)
@@ -179,26 +182,73 @@ test_map_shaped (void)
   g_assert_cmpstr (g_ptr_array_index (group->metric_refs, 4), ==, "mpi_calls");
 }
 
+/* MAP's own files colour metrics SpecialLine5 … SpecialLine8: the
+ * documented palette, without a warning. */
 static void
-test_unknown_colour_name (void)
+test_special_line_colour (void)
 {
   g_autoptr (GPtrArray) diagnostics = mg_diagnostic_list_new ();
   g_autoptr (MgDefinitionFile) file = load_fixture ("mapreal/energy.xml", diagnostics);
   const MgMetricDef *def;
-  const MgDiagnostic *warning;
+  MgRgba violet = { 0x86 / 255.0, 0x60 / 255.0, 0xDA / 255.0, 1 };
 
   g_assert_nonnull (file);
-  g_assert_cmpuint (diagnostics->len, ==, 1);
-  warning = defs_find_diagnostic (diagnostics, "energy.xml", 13, MG_SEVERITY_WARNING);
-  g_assert_nonnull (strstr (warning->message, "'SpecialLine5' is not a colour"));
-  g_assert_nonnull (strstr (warning->message, "using the colour of type 'energy'"));
+  g_assert_cmpuint (diagnostics->len, ==, 0);
   def = metric_named (file, "rapl_power");
-  g_assert_false (def->has_colour);
+  g_assert_true (def->has_colour);
   g_assert_cmpstr (def->colour_spec, ==, "SpecialLine5");
-  assert_colour_equal (def->colour, mg_colour_for_type (MG_METRIC_TYPE_ENERGY, FALSE));
+  assert_colour_equal (def->colour, violet);
   g_assert_cmpstr (def->units, ==, "W/node");
   g_assert_cmpstr (def->integral_name, ==, "rapl_energy");
   g_assert_true (metric_named (file, "rapl_energy")->accumulate);
+}
+
+/* Colour names that are none: one warning per file and name, at its first
+ * use; every metric using it takes the colour of its type. */
+static void
+test_unknown_colour_once_per_file (void)
+{
+  g_autoptr (GPtrArray) diagnostics = mg_diagnostic_list_new ();
+  g_autoptr (MgDefinitionFile) file = NULL;
+  const MgDiagnostic *d;
+
+  file = load_text ("<metricdefinitions version=\"1\">\n"
+                    "<metric id=\"a\"><dataType>double</dataType><source ref=\"s\" functionName=\"f\"/>\n"
+                    "<display><type>memory</type><colour>Mauve</colour></display></metric>\n"
+                    "<metric id=\"b\"><dataType>double</dataType><source ref=\"s\" functionName=\"f\"/>\n"
+                    "<display><type>io</type><colour>Mauve</colour></display></metric>\n"
+                    "<metric id=\"c\"><dataType>double</dataType><source ref=\"s\" functionName=\"f\"/>\n"
+                    "<display><colour>Mauve</colour></display></metric>\n"
+                    "<metric id=\"d\"><dataType>double</dataType><source ref=\"s\" functionName=\"f\"/>\n"
+                    "<display><colour>Taupe</colour></display></metric>\n"
+                    "<source id=\"s\"><sharedLibrary>libs.so</sharedLibrary></source>\n"
+                    "</metricdefinitions>\n", diagnostics);
+  g_assert_nonnull (file);
+  g_assert_cmpuint (file->metrics->len, ==, 4);
+  g_assert_cmpuint (diagnostics->len, ==, 2);
+  d = defs_find_diagnostic (diagnostics, "test.xml", 3, MG_SEVERITY_WARNING);
+  g_assert_cmpstr (d->file, ==, "/virtual/test.xml");
+  g_assert_nonnull (strstr (d->message, "metric 'a': 'Mauve' is not a colour"));
+  g_assert_nonnull (strstr (d->message, "using the colour of type 'memory'"));
+  d = defs_find_diagnostic (diagnostics, "test.xml", 9, MG_SEVERITY_WARNING);
+  g_assert_nonnull (strstr (d->message, "metric 'd': 'Taupe' is not a colour"));
+  g_assert_false (metric_named (file, "b")->has_colour);
+  assert_colour_equal (metric_named (file, "b")->colour,
+                       mg_colour_for_type (MG_METRIC_TYPE_IO, FALSE));
+  assert_colour_equal (metric_named (file, "c")->colour,
+                       mg_colour_for_type (MG_METRIC_TYPE_OTHER, FALSE));
+
+  /* Once per file: another file warns again. */
+  g_clear_pointer (&file, mg_definition_file_free);
+  g_ptr_array_set_size (diagnostics, 0);
+  file = load_text ("<metricdefinitions version=\"1\">\n"
+                    "<metric id=\"e\"><dataType>double</dataType><source ref=\"s\" functionName=\"f\"/>\n"
+                    "<display><colour>Mauve</colour></display></metric>\n"
+                    "<source id=\"s\"><sharedLibrary>libs.so</sharedLibrary></source>\n"
+                    "</metricdefinitions>\n", diagnostics);
+  g_assert_cmpuint (diagnostics->len, ==, 1);
+  d = defs_find_diagnostic (diagnostics, "test.xml", 3, MG_SEVERITY_WARNING);
+  g_assert_nonnull (strstr (d->message, "metric 'e': 'Mauve' is not a colour"));
 }
 
 static void
@@ -355,7 +405,9 @@ main (int argc, char **argv)
   g_test_add_func ("/defs/definition-file/spec-custom1", test_spec_custom1);
   g_test_add_func ("/defs/definition-file/spec-backfill1", test_spec_backfill1);
   g_test_add_func ("/defs/definition-file/map-shaped", test_map_shaped);
-  g_test_add_func ("/defs/definition-file/unknown-colour-name", test_unknown_colour_name);
+  g_test_add_func ("/defs/definition-file/special-line-colour", test_special_line_colour);
+  g_test_add_func ("/defs/definition-file/unknown-colour-once-per-file",
+                   test_unknown_colour_once_per_file);
   g_test_add_func ("/defs/definition-file/malformed", test_malformed);
   g_test_add_func ("/defs/definition-file/broken-metrics", test_broken_metrics);
   g_test_add_func ("/defs/definition-file/more-errors", test_more_errors);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run plan writer, checked by parsing its output back as the sampler
  * would (docs/run-plan.md). */
 #include <string.h>

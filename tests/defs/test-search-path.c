@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The metrics search path: order, environment, listing and name resolution. */
 #include <glib/gstdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run plan's keyword table (format/mg-plan-keywords.h): what the writer
  * in app/defs writes, the parser in sampler/ reads back, field by field. */
 #include <glib/gstdio.h>
@@ -147,7 +148,8 @@ test_table_covers_the_writer (Fixture *f, gconstpointer data)
 {
   const char *skips[] = { "srun", NULL };
   MgPlanOptions options = { .run_id = "r", .record_dir = "/r", .interval_ms = 1, .samples = 99,
-                            .start_after_ms = 1, .stop_after_ms = 2, .skip_programs = skips,
+                            .start_after_ms = 1, .stop_after_ms = 2, .hang_intervals = 7,
+                            .skip_programs = skips,
                             .select_ranks = "3" };
   g_autoptr (GError) error = NULL;
   g_autofree char *text = mg_plan_to_string (f->catalogue, &options, &error);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The record header's layout and validation, and the launcher's
  * end-of-record write (format/mg-record-format.h). */
 #include <fcntl.h>
@@ -67,6 +68,8 @@ static void more_samples (MgRecordHeader *h) { h->n_samples = h->capacity + 1; }
 static void host_open (MgRecordHeader *h) { memset (h->host, 'h', sizeof h->host); }
 static void run_id_open (MgRecordHeader *h) { memset (h->run_id, 'r', sizeof h->run_id); }
 static void bad_state (MgRecordHeader *h) { h->state = MG_RECORD_STATE_EXECED + 1; }
+static void negative_start (MgRecordHeader *h) { h->start_mono_ns = -1; }
+static void far_end (MgRecordHeader *h) { h->end_mono_ns = MG_RECORD_MAX_TIME_NS + 1; }
 
 /* Each kind of damage is named by its own problem, with its own words. */
 static void
@@ -88,6 +91,8 @@ test_damaged_headers (void)
     { "host", host_open, MG_RECORD_UNTERMINATED_HEADER },
     { "run id", run_id_open, MG_RECORD_UNTERMINATED_HEADER },
     { "state", bad_state, MG_RECORD_BAD_STATE },
+    { "negative start", negative_start, MG_RECORD_BAD_TIME },
+    { "end past the time range", far_end, MG_RECORD_BAD_TIME },
   };
   g_autoptr (GHashTable) texts = g_hash_table_new (g_str_hash, g_str_equal);
 
@@ -99,7 +104,7 @@ test_damaged_headers (void)
       g_test_message ("%s", damages[i].name);
       g_assert_cmpint (mg_record_check_header (&h, h.file_size), ==, damages[i].expected);
     }
-  for (int p = MG_RECORD_OK; p <= MG_RECORD_BAD_PLUGIN_INDEX; p++)
+  for (int p = MG_RECORD_OK; p <= MG_RECORD_BAD_SAMPLE_TIMES; p++)
     {
       const char *text = mg_record_problem_text (p);
 
@@ -107,14 +112,14 @@ test_damaged_headers (void)
       g_assert_false (g_hash_table_contains (texts, text));
       g_hash_table_add (texts, (gpointer) text);
     }
-  g_assert_cmpstr (mg_record_problem_text (MG_RECORD_BAD_PLUGIN_INDEX + 1), ==, "unknown problem");
+  g_assert_cmpstr (mg_record_problem_text (MG_RECORD_BAD_SAMPLE_TIMES + 1), ==, "unknown problem");
   g_assert_cmpstr (mg_record_problem_text (MG_RECORD_BAD_MAGIC), ==, "wrong magic");
 }
 
 static void
 test_table_entries (void)
 {
-  MgRecordPlugin plugin = { .state = MG_PLUGIN_STATE_NOT_LEADER };
+  MgRecordPlugin plugin = { .state = MG_PLUGIN_STATE_HUNG };
   MgRecordMetric metric = { .plugin_index = N_PLUGINS - 1 };
 
   g_assert_cmpint (mg_record_check_plugin (&plugin), ==, MG_RECORD_OK);
@@ -129,8 +134,29 @@ test_table_entries (void)
   g_assert_cmpint (mg_record_check_metric (&metric, N_PLUGINS), ==, MG_RECORD_BAD_PLUGIN_INDEX);
   /* A record stopped before its tables were written has no plugin table. */
   g_assert_cmpint (mg_record_check_metric (&metric, 0), ==, MG_RECORD_OK);
+  metric.plugin_index = 0;
+  metric.last_error_ns = G_MININT64;
+  g_assert_cmpint (mg_record_check_metric (&metric, N_PLUGINS), ==, MG_RECORD_BAD_TIME);
+  metric.last_error_ns = 0;
   memset (metric.error, 'e', sizeof metric.error);
   g_assert_cmpint (mg_record_check_metric (&metric, N_PLUGINS), ==, MG_RECORD_UNTERMINATED_METRIC);
+}
+
+/* A slot's window: in the time range, not ending before it starts (the
+ * fuzzer's first find: such times overflowed the merge's arithmetic). */
+static void
+test_sample_times (void)
+{
+  MgRecordSample s = { .t_start_ns = 10, .t_end_ns = 20, .n_raw = 1 };
+
+  g_assert_cmpint (mg_record_check_sample (&s), ==, MG_RECORD_OK);
+  s.t_end_ns = 9;
+  g_assert_cmpint (mg_record_check_sample (&s), ==, MG_RECORD_BAD_SAMPLE_TIMES);
+  s.t_end_ns = MG_RECORD_MAX_TIME_NS + 1;
+  g_assert_cmpint (mg_record_check_sample (&s), ==, MG_RECORD_BAD_SAMPLE_TIMES);
+  s.t_start_ns = G_MININT64;
+  s.t_end_ns = 20;
+  g_assert_cmpint (mg_record_check_sample (&s), ==, MG_RECORD_BAD_SAMPLE_TIMES);
 }
 
 static void
@@ -206,6 +232,7 @@ main (int argc, char **argv)
   g_test_add_func ("/format/record/layout", test_layout);
   g_test_add_func ("/format/record/damaged-headers", test_damaged_headers);
   g_test_add_func ("/format/record/table-entries", test_table_entries);
+  g_test_add_func ("/format/record/sample-times", test_sample_times);
   g_test_add_func ("/format/record/copy-str", test_copy_str);
   g_test_add_func ("/format/record/write-end", test_write_end);
   return g_test_run ();

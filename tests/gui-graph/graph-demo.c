@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Looks at what the graphs draw: writes PNGs of one graph (light and dark)
  * and, with a display, shows a window of graph rows for a screenshot.
  *   graph-demo OUTDIR [--window SECONDS] */

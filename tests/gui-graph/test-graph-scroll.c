@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Graph rows in a scrolled window (under Xvfb): rows out of view are left
  * out of a frame and drawn when they scroll in, after a change of the view
  * made while they were out, and when the window grows. Run once with the

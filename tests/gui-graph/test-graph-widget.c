@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* MgMetricGraph and MgTimeAxis in a real window (under Xvfb): pixels,
  * view following, tooltip text, keyboard, scroll and drag. */
 #include "mg-config.h"
@@ -482,7 +483,17 @@ test_axis (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (axis->min, ==, 0);
   whole_max = axis->max;
   g_assert_true (cpu->percent);
-  g_assert_cmpfloat (cpu->max, ==, 100);
+  /* The percentage ends close above its data, never past 100. */
+  {
+    const MgSeries *series = mg_profile_get_series (f->profile, 0);
+    double data_max = 0;
+
+    for (guint w = 0; w < mg_profile_get_n_windows (f->profile); w++)
+      data_max = MAX (data_max, series->maxs[w]);
+    g_test_message ("CPU data max %.1f %%, axis max %.1f %%", data_max, cpu->max);
+    g_assert_cmpfloat (cpu->max, >=, data_max);
+    g_assert_cmpfloat (cpu->max, <=, MIN (data_max * 1.25, 100));
+  }
 
   /* Vertical auto-zoom fits the visible data: the first 40 % of the run
    * has lower rates than the last part. */

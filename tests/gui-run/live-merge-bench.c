@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What one live refresh of the run view costs: P records of M metrics × N
  * samples, still running (as the records of a run in progress are), read
  * and merged the way MgRunSession merges them while the program runs.
@@ -20,6 +21,7 @@
 #include "mg-record-reader.h"
 #include "mg-run-session.h"
 #include "record-fixture.h"
+#include "mg-test-common.h"
 
 static gint64
 cpu_now (void)
@@ -63,20 +65,6 @@ write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples)
     }
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-
-      g_unlink (p);
-    }
-  g_rmdir (dir);
-}
 
 static int
 compare_doubles (const void *a, const void *b)
@@ -169,6 +157,6 @@ main (int argc, char **argv)
   input.max_process_samples = 0;
   if (argc <= 5 || strcmp (argv[5], "live") != 0)
     time_merges ("full merge", dir, &input, rounds);
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
   return 0;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run dialog and the live view under Xvfb, driven through their
  * widgets, properties and actions: checks ↔ command line, errors beside the
  * fields, a real run with live graphs, then the saved profile in the
@@ -6,6 +7,7 @@
 #include <gtk/gtk.h>
 #include <math.h>
 #include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +22,7 @@
 #include "mg-run-settings-from-profile.h"
 #include "mg-window-private.h"
 #include "run-test-support.h"
+#include "mg-test-common.h"
 
 static GtkApplication *app;
 
@@ -457,6 +460,16 @@ test_processes_and_ranks (void)
   assert_error_contains (dialog, "select-ranks", NULL);
   type_into (dialog, "select-ranks", "");
   assert_command (dialog, "metrograph --profile ./app");
+
+  /* An MPI launcher as the program starts its own processes: refused with
+   * MPI processes on, as the command line refuses --np with it. */
+  type_into (dialog, "n-processes", "2");
+  type_into (dialog, "program", "mpirun");
+  assert_error_contains (dialog, "n-processes", "mpirun starts the MPI processes itself");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
+  g_assert_null (mg_run_dialog_get_session (dialog));
+  type_into (dialog, "n-processes", "off");
+  assert_error_contains (dialog, "n-processes", NULL);
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
@@ -555,6 +568,29 @@ find_message_dialog (void)
   return NULL;
 }
 
+/* The Write a report switch is --report in the live line, both ways; a
+ * report file written in the line stays while the switch is on. */
+static void
+test_report_switch (void)
+{
+  MgRunDialog *dialog = fixture_dialog ();
+  GtkSwitch *report = GTK_SWITCH (mg_run_dialog_get_field (dialog, "report"));
+
+  type_into (dialog, "program", "./app");
+  g_assert_false (gtk_switch_get_active (report));
+  gtk_switch_set_active (report, TRUE);
+  assert_command (dialog, "metrograph --profile --report ./app");
+  gtk_switch_set_active (report, FALSE);
+  assert_command (dialog, "metrograph --profile ./app");
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile --report=run.html ./app");
+  g_assert_true (gtk_switch_get_active (report));
+  g_assert_cmpstr (mg_run_settings_get_report (mg_run_dialog_get_settings (dialog)), ==,
+                   "run.html");
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile ./app");
+  g_assert_false (gtk_switch_get_active (report));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 static MgRunDialog *
 find_dialog (void)
 {
@@ -607,6 +643,8 @@ typedef struct {
   const char *stop_after;      /* typed into Stop after, when set */
   GHashTable *figures;         /* distinct texts of the live figures label */
   guint figures_checked;       /* times the label was compared with the session */
+  guint titles_checked;        /* live profiles, and those whose window title named the run */
+  guint titles_right;
 } Live;
 
 /* The live rows are grouped as the viewer groups them, and a group
@@ -647,6 +685,15 @@ on_live_profile (MgRunSession *session, GParamSpec *pspec, Live *live)
   live->live_updates = mg_run_view_get_n_updates (view);
   live->samples_seen = MAX (live->samples_seen, mg_run_session_get_n_samples (session));
   track_groups (live, view);
+  /* The header names the run on screen, by the program's name as typed. */
+  {
+    GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (view));
+    g_autofree char *name = mg_run_session_dup_program_name (session);
+
+    live->titles_checked++;
+    if (GTK_IS_WINDOW (root) && g_strcmp0 (gtk_window_get_title (GTK_WINDOW (root)), name) == 0)
+      live->titles_right++;
+  }
 }
 
 static void
@@ -797,6 +844,8 @@ test_live_run (void)
   g_test_message ("figures: %u checks, %u different texts", live.figures_checked,
                   g_hash_table_size (live.figures));
   g_assert_cmpuint (g_hash_table_size (live.figures), >=, 5);
+  g_assert_cmpuint (live.titles_checked, >=, 4);
+  g_assert_cmpuint (live.titles_right, ==, live.titles_checked);
   g_clear_pointer (&live.figures, g_hash_table_unref);
   output = mg_run_view_dup_output (mg_run_host_get_view (live.host));
   g_assert_nonnull (strstr (output, "argument: two words"));
@@ -815,7 +864,19 @@ test_live_run (void)
   visible = mg_window_get_visible_metric_ids (window);
   g_assert_true (g_strv_contains ((const char *const *) visible, "cpu_time_percentage"));
   g_assert_true (g_str_has_prefix (mg_run_host_get_banner_text (live.host), "The profile was saved as "));
+  /* The saved profile on screen: its title again, by the name typed. */
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "run-workload");
   g_assert_true (g_file_test (mg_run_session_get_output_path (session), G_FILE_TEST_IS_REGULAR));
+  /* What the program printed is part of the profile, in the file too. */
+  g_assert_nonnull (strstr (mg_profile_get_run_info (profile)->output, "argument: two words"));
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (MgProfile) saved = mg_profile_load (mg_run_session_get_output_path (session), &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (mg_profile_get_run_info (saved)->output, "step 2.0 s"));
+    g_assert_cmpuint (mg_profile_get_run_info (saved)->output_cut, ==, 0);
+  }
   if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
     save_png (GTK_WIDGET (window), "run-result.png");
 
@@ -1079,7 +1140,13 @@ test_close_mid_run (void)
   g_rmdir (dir);
 }
 
-typedef enum { QUIT_DISCARD, QUIT_STOP, QUIT_BYPASS } QuitHow;
+typedef enum {
+  QUIT_DISCARD,
+  QUIT_STOP,
+  QUIT_BYPASS,
+  QUIT_AFTER_RUN,              /* Ctrl+Q once the run has finished */
+  QUIT_SIGTERM,                /* the application gets SIGTERM mid-run */
+} QuitHow;
 
 typedef struct {
   QuitHow how;
@@ -1098,13 +1165,26 @@ quit_mid_run (gpointer user_data)
   g_autofree char *pid_text = NULL;
 
   live->no_wait = TRUE;
-  run_through_dialog ("run-workload", "work=60", run->dir, live, NULL);
+  run_through_dialog ("run-workload", run->how == QUIT_AFTER_RUN ? "work=0.5" : "work=60",
+                      run->dir, live, NULL);
   run->session = g_object_ref (mg_run_host_get_session (live->host));
-  g_assert_true (run_test_wait (live_enough, live, 30));
+  g_assert_true (run->how == QUIT_AFTER_RUN || run_test_wait (live_enough, live, 30));
   pid_text = g_strdup_printf ("%d", mg_run_session_get_pid (run->session));
   g_assert_true (g_file_set_contents (pid_file, pid_text, -1, NULL));
   if (run->how == QUIT_BYPASS)
     g_application_quit (G_APPLICATION (app));
+  else if (run->how == QUIT_SIGTERM)
+    kill (getpid (), SIGTERM);
+  else if (run->how == QUIT_AFTER_RUN)
+    {
+      g_auto (GStrv) accels = gtk_application_get_accels_for_action (app, "app.quit");
+
+      /* What Ctrl+Q does. */
+      g_assert_true (g_strv_contains ((const char *const *) accels, "<Control>q"));
+      g_assert_true (run_test_wait (session_finished, run->session, 60));
+      g_assert_cmpint (mg_run_session_get_state (run->session), ==, MG_RUN_STATE_DONE);
+      g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+    }
   else
     {
       g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
@@ -1130,7 +1210,7 @@ quit_in_subprocess (QuitHow how)
   g_signal_connect (app, "activate", G_CALLBACK (on_quit_test_activate), &run);
   g_assert_cmpint (g_application_run (G_APPLICATION (app), 0, NULL), ==, 0);
   g_assert_nonnull (run.session);
-  if (how == QUIT_STOP)
+  if (how == QUIT_STOP || how == QUIT_AFTER_RUN)
     {
       /* It quit after the profile was written. */
       g_assert_cmpint (mg_run_session_get_state (run.session), ==, MG_RUN_STATE_DONE);
@@ -1146,7 +1226,9 @@ quit_in_subprocess (QuitHow how)
 
 /* Quitting the application mid-run never leaves the program running:
  * asked (discard, or stop and keep the profile) or not (g_application_quit
- * straight away, the last resort in shutdown). */
+ * straight away, the last resort in shutdown; SIGTERM). Nor does any way
+ * out leave the run folder, Ctrl+Q after a finished run included: the
+ * child's METROGRAPH_TMPDIR is empty afterwards. */
 static void
 test_quit_mid_run (gconstpointer data)
 {
@@ -1154,6 +1236,7 @@ test_quit_mid_run (gconstpointer data)
   g_autofree char *dir = NULL;
   g_autofree char *pid_file = NULL;
   g_autofree char *pid_text = NULL;
+  g_autofree char *runs = NULL;
   int pid;
 
   if (g_test_subprocess ())
@@ -1163,10 +1246,17 @@ test_quit_mid_run (gconstpointer data)
     }
   dir = g_dir_make_tmp ("mg-run-quit-XXXXXX", NULL);
   pid_file = g_build_filename (dir, "pid", NULL);
+  runs = g_build_filename (dir, "runs", NULL);
+  g_assert_cmpint (g_mkdir (runs, 0700), ==, 0);
   g_setenv ("MG_QUIT_TEST_DIR", dir, TRUE);
+  g_setenv ("METROGRAPH_TMPDIR", runs, TRUE);
   g_test_trap_subprocess (NULL, 90 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
   g_unsetenv ("MG_QUIT_TEST_DIR");
+  g_unsetenv ("METROGRAPH_TMPDIR");
   g_test_trap_assert_passed ();
+  /* Nothing left: rmdir fails on a folder that is not empty. */
+  if (g_rmdir (runs) != 0)
+    g_error ("%s is not empty after quitting", runs);
   g_assert_true (g_file_get_contents (pid_file, &pid_text, NULL, NULL));
   pid = atoi (pid_text);
   g_assert_cmpint (pid, >, 0);
@@ -1176,23 +1266,6 @@ test_quit_mid_run (gconstpointer data)
   g_rmdir (dir);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 int
 main (int argc, char **argv)
@@ -1235,6 +1308,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/dialog/bad-line-blocks-profile", test_bad_line_blocks_profile);
   g_test_add_func ("/gui-run/dialog/processes-and-ranks", test_processes_and_ranks);
   g_test_add_func ("/gui-run/dialog/completion-lazy", test_completion_lazy);
+  g_test_add_func ("/gui-run/dialog/report-switch", test_report_switch);
   g_test_add_func ("/gui-run/app/actions", test_app_actions);
   g_test_add_func ("/gui-run/run/live", test_live_run);
   g_test_add_func ("/gui-run/run/failures", test_failures);
@@ -1242,8 +1316,11 @@ main (int argc, char **argv)
   g_test_add_data_func ("/gui-run/end/quit-discard", GINT_TO_POINTER (QUIT_DISCARD), test_quit_mid_run);
   g_test_add_data_func ("/gui-run/end/quit-stop", GINT_TO_POINTER (QUIT_STOP), test_quit_mid_run);
   g_test_add_data_func ("/gui-run/end/quit-direct", GINT_TO_POINTER (QUIT_BYPASS), test_quit_mid_run);
+  g_test_add_data_func ("/gui-run/end/quit-after-run", GINT_TO_POINTER (QUIT_AFTER_RUN),
+                        test_quit_mid_run);
+  g_test_add_data_func ("/gui-run/end/sigterm", GINT_TO_POINTER (QUIT_SIGTERM), test_quit_mid_run);
   status = g_test_run ();
   g_object_unref (app);
-  remove_tree (home);
+  mg_test_remove_tree (home);
   return status;
 }

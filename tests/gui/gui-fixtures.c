@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fixture profiles for the viewer. */
 #include <math.h>
 #include <signal.h>
@@ -199,6 +200,32 @@ gui_fixture_errors (void)
 }
 
 MgProfile *
+gui_fixture_absent (void)
+{
+  MgProfileBuilder *builder = new_builder ();
+  MgPluginError errors[] = {
+    { 0, (char *) "energy_src", (char *) "libmetrograph-energy.so", 0,
+      (char *) GUI_FIXTURE_NO_RAPL },
+    { 0, (char *) "mpi_src", (char *) "libmetrograph-mpi.so", 0,
+      (char *) "MPI: not an MPI program (no MPI library is loaded)" },
+    { 1, (char *) "mpi_src", (char *) "libmetrograph-mpi.so", 0,
+      (char *) "MPI: not an MPI program (no MPI library is loaded)" },
+    { 1, (char *) "papi", (char *) "/opt/libpapi-metric.so", -3,
+      (char *) "PAPI could not open the counters" },
+  };
+  guint p0, p1;
+
+  add_def (builder, gui_fixture_def ("cpu", "CPU time", "%", MG_METRIC_TYPE_CPU_TIME, NULL));
+  p0 = add_process (builder, 500, -1, 1.0, MG_PROCESS_END_EXITED, 0);
+  p1 = add_process (builder, 501, -1, 1.0, MG_PROCESS_END_EXITED, 0);
+  add_samples (builder, p0, 100, 1, single_value);
+  add_samples (builder, p1, 100, 1, single_value);
+  for (guint i = 0; i < G_N_ELEMENTS (errors); i++)
+    mg_profile_builder_add_plugin_error (builder, &errors[i]);
+  return finish (builder);
+}
+
+MgProfile *
 gui_fixture_events (void)
 {
   MgProfileBuilder *builder = new_builder ();
@@ -342,8 +369,10 @@ demo_value (guint p, guint metric, guint w)
       return fabs (n) * 0.2 * 1048576.0;
     case 4: /* MPI sent B/s */
       return comm ? (40 + 6.0 * p + 5 * n) * 1048576.0 : (1 + fabs (n)) * 1048576.0;
-    case 5: /* MPI call time ns per s */
-      return comm ? (0.55 - 0.06 * p + 0.05 * n) * 1e9 : (0.02 + 0.01 * fabs (n)) * 1e9;
+    case 5: /* MPI call duration, ns */
+      return comm ? (2.5 - 0.2 * p + 0.3 * n) * 1e6 : (40 + 10 * fabs (n)) * 1e3;
+    case 6: /* MPI time, % of wall time */
+      return comm ? 55 - 6.0 * p + 5 * n : 2 + fabs (n);
     default:
       return 0;
     }
@@ -354,11 +383,11 @@ gui_fixture_demo (void)
 {
   MgProfileBuilder *builder = mg_profile_builder_new ();
   const char *argv[] = { "mpirun", "-n", "8", "./lulesh2.0", "-s", "48", NULL };
-  const char *defaults[] = { "cpu_time_percentage", "rss", "rchar_rate", "mpi_sent", NULL };
+  const char *defaults[] = { "cpu_time_percentage", "rss", "rchar_rate", NULL };
   const char *cpu[] = { "cpu_time_percentage", "system_time_percentage", NULL };
   const char *memory[] = { "rss", "memory_per_node", NULL };
   const char *io[] = { "rchar_rate", NULL };
-  const char *mpi[] = { "mpi_sent", "mpi_call_time", NULL };
+  const char *mpi[] = { "mpi_time_percentage", "mpi_call_time", "mpi_sent", NULL };
   const char *energy[] = { "rapl_power", NULL };
   MgMetricDef *mem_node;
   guint mem_index;
@@ -372,7 +401,8 @@ gui_fixture_demo (void)
   add_def (builder, gui_fixture_def ("rss", "Memory usage", "B", MG_METRIC_TYPE_MEMORY, NULL));
   add_def (builder, gui_fixture_def ("rchar_rate", "POSIX read rate", "B/s", MG_METRIC_TYPE_IO, NULL));
   add_def (builder, gui_fixture_def ("mpi_sent", "MPI sent", "B/s", MG_METRIC_TYPE_MPI, NULL));
-  add_def (builder, gui_fixture_def ("mpi_call_time", "MPI call time", "ns", MG_METRIC_TYPE_MPI, "#26a269"));
+  add_def (builder, gui_fixture_def ("mpi_call_time", "MPI call duration", "ns", MG_METRIC_TYPE_MPI, "#26a269"));
+  add_def (builder, gui_fixture_def ("mpi_time_percentage", "MPI time", "%", MG_METRIC_TYPE_MPI, NULL));
   mem_node = gui_fixture_def ("memory_per_node", "Node memory", "B", MG_METRIC_TYPE_MEMORY, NULL);
   mem_node->domain = MG_DOMAIN_SINGLE_VALUE;
   mem_index = mg_profile_builder_add_metric (builder, mem_node);
@@ -386,7 +416,7 @@ gui_fixture_demo (void)
   for (guint r = 0; r < 8; r++)
     {
       MgProcessInfo info = { 0 };
-      double values[7];  /* one per metric; the single value has none here */
+      double values[8];  /* one per metric; the single value has none here */
       guint p;
 
       info.pid = 31400 + (int) r;
@@ -400,9 +430,9 @@ gui_fixture_demo (void)
       p = mg_profile_builder_add_process (builder, &info);
       for (guint w = 0; w < 600; w++)
         {
-          for (guint m = 0; m < 6; m++)
+          for (guint m = 0; m < 7; m++)
             values[m] = demo_value (r, m, w);
-          values[6] = NAN;
+          values[7] = NAN;
           mg_profile_builder_add_sample (builder, p, w * 0.02, (w + 1) * 0.02, values, values, values);
         }
       if (info.node_leader)
@@ -424,9 +454,9 @@ gui_fixture_failed_plugin (void)
   const char *cpu[] = { "cpu", "spare", NULL };
   const char *energy[] = { "rapl_power", NULL };
   MgPluginError failed = { 0, (char *) "energy", (char *) "libmetrograph-energy.so", -1,
-                           (char *) "no powercap interface (/sys/class/powercap)" };
+                           (char *) GUI_FIXTURE_NO_RAPL };
   MgMetricDef *power = gui_fixture_def ("rapl_power", "CPU power", "W", MG_METRIC_TYPE_ENERGY, NULL);
-  MgMetricDef *spare = gui_fixture_def ("spare", "Spare", "%", MG_METRIC_TYPE_CPU_TIME, NULL);
+  MgMetricDef *spare = gui_fixture_def ("spare", "spare_cpu", "%", MG_METRIC_TYPE_CPU_TIME, NULL);
   guint p;
 
   add_def (builder, gui_fixture_def ("cpu", "CPU time", "%", MG_METRIC_TYPE_CPU_TIME, NULL));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared helpers of the viewer's window tests. */
 #include "mg-config.h"
 
@@ -11,6 +12,7 @@
 #include "gui-test-util.h"
 #include "mg-application.h"
 #include "mg-resources.h"
+#include "mg-test-common.h"
 
 GtkApplication *gui_test_app;
 static char *scratch_home;
@@ -39,6 +41,9 @@ gui_test_init (int *argc, char ***argv)
 
       g_setenv (xdg_vars[i], dir, TRUE);
     }
+  /* Run folders too: the start page lists the interrupted runs it finds
+   * where run folders go, and the machine's own are not the test's. */
+  g_setenv ("METROGRAPH_TMPDIR", scratch_home, TRUE);
   g_test_init (argc, argv, NULL);
   gtk_init ();
 
@@ -51,23 +56,6 @@ gui_test_init (int *argc, char ***argv)
   g_assert_nonnull (mg_resources_get_resource ());
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 int
 gui_test_run (void)
@@ -75,7 +63,7 @@ gui_test_run (void)
   int status = g_test_run ();
 
   g_clear_object (&gui_test_app);
-  remove_tree (scratch_home);
+  mg_test_remove_tree (scratch_home);
   g_clear_pointer (&scratch_home, g_free);
   return status;
 }
@@ -125,9 +113,14 @@ gui_test_reset_settings (void)
 {
   g_autoptr (GSettings) settings = g_settings_new (MG_APP_ID);
 
-  g_settings_reset (settings, "preset");
-  g_settings_reset (settings, "hidden-groups");
-  g_settings_reset (settings, "hidden-metrics");
+  /* Both kinds of run: MPI runs' keys have the prefix "mpi-". */
+  const char *const keys[] = {
+    "preset", "hidden-groups", "hidden-metrics", "mpi-preset", "mpi-hidden-groups",
+    "mpi-hidden-metrics",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (settings, keys[i]);
 }
 
 void

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the viewer's window tests share: the test environment (scratch home,
  * the schema compiled into the build tree, the memory settings backend, the
  * cairo renderer, the test accessibility backend), a registered

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mg_a11y_bus_prestart: on a session bus of the test's own (GTestDBus)
  * whose accessibility bus is this program (--serve: it takes the name
  * org.a11y.Bus a while after it starts, as a real one takes its time), the

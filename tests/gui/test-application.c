@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* How profiles reach windows, under Xvfb: the start page (its buttons and
  * recent list), GApplication's open (what the desktop and a second
  * `metrograph FILE` use: one window per profile, an empty start window
@@ -77,11 +78,12 @@ find_label (GtkWidget *root, const char *text)
   return NULL;
 }
 
-/* The list box holding the recent profiles: the one whose rows carry a URI. */
+/* The list box holding the recent profiles: the one with rows (the
+ * interrupted runs' list above it is empty here). */
 static GtkWidget *
 find_recent_list (GtkWidget *root)
 {
-  if (GTK_IS_LIST_BOX (root))
+  if (GTK_IS_LIST_BOX (root) && gtk_widget_get_first_child (root) != NULL)
     return root;
   for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
        child = gtk_widget_get_next_sibling (child))

@@ -1,10 +1,12 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # What `meson install` leaves behind for the desktop: data/meson.build (the
 # real one, with everything it installs) in a project of its own, installed
 # into a temporary prefix. Builds nothing but data/, so it takes seconds and
 # never touches the system.
 #
-#   1. with DESTDIR, the post-install steps are skipped (packagers run them);
+#   1. with DESTDIR, the post-install steps are skipped (packagers run them),
+#      and the report's built-in sections are installed;
 #   2. into a prefix, they run: compiled schemas, the MIME database knows
 #      *.mgprof (with the translated comment), the desktop files' MIME cache
 #      names the viewer, and the icon cache exists.
@@ -24,7 +26,7 @@ fail() {
 
 # The project: data/ and the translations merged into the desktop files.
 mkdir -p "$tmp/src/data" "$tmp/src/po"
-cp -R "$src/data/meson.build" "$src/data/icons" "$tmp/src/data/"
+cp -R "$src/data/meson.build" "$src/data/icons" "$src/data/reports" "$tmp/src/data/"
 cp "$src"/data/*.in "$src"/data/*.xml "$tmp/src/data/"
 cp "$src"/po/LINGUAS "$src"/po/*.po "$tmp/src/po/"
 cat > "$tmp/src/meson.build" <<'EOF'
@@ -47,6 +49,10 @@ schemas=share/glib-2.0/schemas
   || fail "glib-compile-schemas ran although DESTDIR was set"
 [ ! -e "$tmp/dest$prefix/share/mime/globs2" ] \
   || fail "update-mime-database ran although DESTDIR was set"
+for report in 10-cpu 20-mpi 30-io 40-memory 50-energy; do
+  [ -f "$tmp/dest$prefix/share/metrograph/reports/$report.xml" ] \
+    || fail "the report section $report.xml was not installed"
+done
 grep -q "Skipping custom install script because DESTDIR is set" "$tmp/destdir.log" \
   || fail "meson did not say it skipped the post-install steps"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* GL or cairo (mg-renderer.c): the decision from the facts, the facts from
  * crafted devices and display names, and GTK started the viewer's way
  * under Xvfb, in subprocesses (GTK starts once per process). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The viewer in German: the catalogue built from po/de.po is used by the
  * window's templates and code. Runs under Xvfb like test-window. */
 #include "mg-config.h"

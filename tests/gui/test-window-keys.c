@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The viewer driven by real input: key presses and the scroll wheel sent
  * through the X server (XTest), so the window's shortcuts, the focus and
  * the graphs' own keys act as they do for a user. On a display of the

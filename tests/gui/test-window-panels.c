@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the window tells besides the graphs, read back from its widgets
  * under Xvfb: the run details panel, the error list, the event marks on the
  * timeline, the rows' and group headers' tooltips, the Metrics menu's
@@ -179,7 +180,115 @@ test_info_panel_many_processes (void)
   g_object_unref (panel);
 }
 
+/* The widget named name under root, or NULL. */
+static GtkWidget *
+find_named (GtkWidget *root, const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* What the program printed is on the Run page of a profile that kept it,
+ * with a note when its start was left out; a profile without it (a run of
+ * the command line) shows no output. */
+static void
+test_info_panel_output (void)
+{
+  g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr (MgMetricDef) def = gui_fixture_def ("cpu", "CPU time", "%", MG_METRIC_TYPE_CPU_TIME, NULL);
+  MgProcessInfo info = { 0 };
+  double value = 50;
+  g_autoptr (MgProfile) with_output = NULL;
+  g_autoptr (MgProfile) without = gui_fixture_single ();
+  g_autoptr (GError) error = NULL;
+  GtkWidget *panel, *view, *note;
+  GtkTextIter start, end;
+  g_autofree char *text = NULL;
+  guint p;
+
+  mg_profile_builder_add_metric (builder, def);
+  info.pid = 7;
+  info.rank = -1;
+  info.end_s = 0.1;
+  info.end = MG_PROCESS_END_EXITED;
+  p = mg_profile_builder_add_process (builder, &info);
+  mg_profile_builder_add_sample (builder, p, 0, 0.1, &value, &value, &value);
+  mg_profile_builder_set_output (builder, "rank 0: residual 1e-9\nall done\n", 3 * 1000 * 1000);
+  with_output = mg_profile_builder_finish (builder, 0, &error);
+  g_assert_no_error (error);
+
+  panel = g_object_ref_sink (mg_info_panel_new (with_output));
+  view = find_named (panel, "output");
+  g_assert_nonnull (view);
+  g_assert_true (GTK_IS_TEXT_VIEW (view));
+  g_assert_true (gtk_text_view_get_monospace (GTK_TEXT_VIEW (view)));
+  g_assert_false (gtk_text_view_get_editable (GTK_TEXT_VIEW (view)));
+  gtk_text_buffer_get_bounds (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), &start, &end);
+  text = gtk_text_iter_get_text (&start, &end);
+  g_assert_cmpstr (text, ==, "rank 0: residual 1e-9\nall done\n");
+  note = find_named (panel, "output-cut");
+  g_assert_nonnull (note);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (note)), ==,
+                   "The first 3.0\u00a0MB were left out: this is the end of what the program printed.");
+  g_object_unref (panel);
+
+  panel = g_object_ref_sink (mg_info_panel_new (without));
+  g_assert_null (find_named (panel, "output"));
+  g_assert_null (find_named (panel, "output-cut"));
+  g_object_unref (panel);
+}
+
 /* ---- errors ------------------------------------------------------------ */
+
+/* What this machine cannot measure (plugins that declined, code 0) is said
+ * once in the run details, not counted or listed as an error; a plugin that
+ * failed is. */
+static GPtrArray *read_entries (GtkWidget *list);
+
+static void
+test_absent_not_error (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_absent ();
+  GtkWidget *panel = g_object_ref_sink (mg_info_panel_new (profile));
+  GtkWidget *list = g_object_ref_sink (mg_error_list_new (profile));
+  g_autoptr (GPtrArray) lines = read_facts (panel);
+  g_autoptr (GPtrArray) entries = read_entries (list);
+  MgWindow *window;
+  guint row = 0;
+
+  assert_line (lines, "Not measured here=Energy: no RAPL");
+  assert_line (lines, "=MPI: not an MPI program");
+  g_assert_false (has_line (lines, "=papi: PAPI could not open the counters"));
+  while (gtk_grid_get_child_at (GTK_GRID (panel), 0, (int) row) != NULL &&
+         g_strcmp0 (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (panel), 0, (int) row))),
+                    "Not measured here") != 0)
+    row++;
+  /* The plugin's whole message is the tooltip. */
+  g_assert_cmpstr (mg_tooltip_get_text (gtk_grid_get_child_at (GTK_GRID (panel), 1, (int) row)), ==,
+                   GUI_FIXTURE_NO_RAPL);
+
+  g_assert_cmpuint (entries->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (entries, 0), ==,
+                   "pid 501 · at initialisation · code -3 | "
+                   "Plugin papi (/opt/libpapi-metric.so): PAPI could not open the counters");
+  g_assert_cmpuint (mg_error_list_count (profile), ==, 1);
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (list);
+  g_object_unref (panel);
+}
 
 /* The list's rows as "headline | message". */
 static GPtrArray *
@@ -483,21 +592,38 @@ find_primary_menu_button (GtkWidget *root)
   return NULL;
 }
 
+/* The label showing text exactly, under root. */
+static GtkWidget *
+find_label (GtkWidget *root, const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The unavailable group is its name with the short reason beneath, wrapped
+ * and as written (no mnemonic eats an underscore); the whole reason is the
+ * tooltip; the popover is narrower than the window. */
 static void
 test_menu_unavailable (void)
 {
-  g_autoptr (MgProfile) profile = gui_fixture_groups ();
-  const char *unavailable = "Energy — RAPL counters are not readable";
+  g_autoptr (MgProfile) profile = gui_fixture_failed_plugin ();
   MgWindow *window;
-  GtkWidget *button, *popover, *item, *all;
+  GtkWidget *button, *popover, *title, *reason, *all;
+  graphene_rect_t bounds;
 
   gui_test_reset_settings ();
   window = gui_test_new_window (profile);
-  /* The action the unavailable groups' items name exists, disabled. */
-  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window),
-                                            MG_METRIC_VISIBILITY_UNAVAILABLE_ACTION));
-  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window),
-                                                     MG_METRIC_VISIBILITY_UNAVAILABLE_ACTION));
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 700);
+  gui_test_spin (200);
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "preset"));
 
   button = find_menu_button (gtk_window_get_titlebar (GTK_WINDOW (window)), "Metrics");
@@ -509,13 +635,40 @@ test_menu_unavailable (void)
   gui_test_spin (200);
   popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
   g_assert_true (gtk_widget_get_visible (popover));
-  item = find_menu_item (popover, unavailable);
+  title = find_label (popover, "Energy");
+  reason = find_label (popover, "no RAPL");
   all = find_menu_item (popover, "All Metrics");
-  g_assert_nonnull (item);
+  g_assert_nonnull (title);
+  g_assert_nonnull (reason);
   g_assert_nonnull (all);
-  g_assert_false (gtk_widget_is_sensitive (item));
+  g_assert_true (gtk_widget_has_css_class (reason, "dim-label"));
+  g_assert_true (gtk_label_get_wrap (GTK_LABEL (reason)));
+  g_assert_cmpstr (mg_tooltip_get_text (gtk_widget_get_parent (reason)), ==, GUI_FIXTURE_NO_RAPL);
+  g_assert_nonnull (strstr (mg_tooltip_get_text (gtk_widget_get_parent (reason)), "intel_rapl_common"));
   g_assert_true (gtk_widget_is_sensitive (all));
+  /* A metric name with an underscore keeps it. */
+  g_assert_nonnull (find_menu_item (popover, "spare_cpu"));
+  g_assert_true (gtk_widget_compute_bounds (popover, GTK_WIDGET (window), &bounds));
+  g_test_message ("popover %.0f px wide, window %d px", bounds.size.width,
+                  gtk_widget_get_width (GTK_WIDGET (window)));
+  g_assert_cmpfloat (bounds.size.width, <, 500);
+  g_assert_cmpfloat (bounds.size.width, <, gtk_widget_get_width (GTK_WIDGET (window)));
   gtk_popover_popdown (GTK_POPOVER (popover));
+
+  /* A new profile in the same window gives the menu its own items. */
+  {
+    g_autoptr (MgProfile) groups = gui_fixture_groups ();
+
+    mg_window_set_profile (window, groups, NULL);
+    gui_test_spin (100);
+    gui_test_activate (window, "show-metrics-menu", NULL);
+    gui_test_spin (200);
+    popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+    g_assert_nonnull (find_label (popover, "RAPL counters are not readable"));
+    g_assert_null (find_label (popover, "no RAPL"));
+    g_assert_nonnull (find_menu_item (popover, "Preset: Default"));
+    gtk_popover_popdown (GTK_POPOVER (popover));
+  }
 
   /* The main menu too, opened as F10 does. */
   button = find_primary_menu_button (gtk_window_get_titlebar (GTK_WINDOW (window)));
@@ -591,6 +744,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/panels/info-panel", test_info_panel);
   g_test_add_func ("/gui/panels/info-panel-many-processes", test_info_panel_many_processes);
   g_test_add_func ("/gui/panels/error-list", test_error_list);
+  g_test_add_func ("/gui/panels/absent-not-error", test_absent_not_error);
+  g_test_add_func ("/gui/panels/info-panel-output", test_info_panel_output);
   g_test_add_func ("/gui/panels/event-marks", test_event_marks);
   g_test_add_func ("/gui/panels/tooltips", test_tooltips);
   g_test_add_func ("/gui/panels/menu-unavailable", test_menu_unavailable);

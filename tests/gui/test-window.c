@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The viewer window under Xvfb: rows and groups shown, presets and toggles
  * through the window's actions, figures of a selection, the errors banner,
  * loading good and bad files, export, and pixels of the rendered window. */
@@ -248,6 +249,140 @@ test_groups_and_presets (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* What a profile opens with follows its content: an MPI run opens with its
+ * MPI rows beside the Default group; the user's own choice is remembered
+ * for each kind of run apart. */
+static void
+test_preset_by_kind (void)
+{
+  g_autoptr (MgProfile) mpi = gui_fixture_demo ();
+  g_autoptr (MgProfile) serial = gui_fixture_groups ();
+  const char *mpi_default[] = { "Default", "MPI", NULL };
+  const char *serial_default[] = { "Default", NULL };
+  const char *mpi_all[] = { "Default", "CPU Time", "Memory", "IO", "MPI", NULL };
+  g_autoptr (GVariant) state = NULL;
+  g_auto (GStrv) ids = NULL;
+  MgWindow *window;
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (mpi);
+  gui_test_assert_strv (mg_window_get_visible_group_titles (window), mpi_default);
+  ids = mg_window_get_visible_metric_ids (window);
+  g_assert_true (g_strv_contains ((const char *const *) ids, "mpi_call_time"));
+  g_assert_true (g_strv_contains ((const char *const *) ids, "cpu_time_percentage"));
+  state = g_action_group_get_action_state (G_ACTION_GROUP (window), "preset");
+  g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "default");
+  /* The user's choice for MPI runs... */
+  gui_test_activate (window, "preset", g_variant_new_string ("all"));
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* ...leaves other runs on their default... */
+  window = gui_test_new_window (serial);
+  gui_test_assert_strv (mg_window_get_visible_group_titles (window), serial_default);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* ...and is what the next MPI run opens with. */
+  window = gui_test_new_window (mpi);
+  gui_test_assert_strv (mg_window_get_visible_group_titles (window), mpi_all);
+  gui_test_activate (window, "preset", g_variant_new_string ("default"));
+  gui_test_assert_strv (mg_window_get_visible_group_titles (window), mpi_default);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Rows share the window's height: two rows fill a tall window (each graph
+ * taller than the minimum, at most the maximum, all alike), many rows keep
+ * the minimum and scroll. */
+static void
+test_rows_fill_window (void)
+{
+  g_autoptr (MgProfile) few = gui_fixture_single ();
+  g_autoptr (MgProfile) many = gui_fixture_demo ();
+  MgWindow *window;
+  int cpu, rss;
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (few);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 900);
+  gui_test_spin (300);
+  cpu = gtk_widget_get_height (mg_window_get_metric_graph (window, "cpu"));
+  rss = gtk_widget_get_height (mg_window_get_metric_graph (window, "rss"));
+  g_test_message ("two rows in a 900 px window: graphs %d and %d px", cpu, rss);
+  g_assert_cmpint (cpu, ==, rss);
+  g_assert_cmpint (cpu, >, 150);
+  g_assert_cmpint (cpu, <=, 220);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  window = gui_test_new_window (many);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 600);
+  gui_test_activate (window, "preset", g_variant_new_string ("all"));
+  gui_test_spin (300);
+  cpu = gtk_widget_get_height (mg_window_get_metric_graph (window, "cpu_time_percentage"));
+  g_test_message ("many rows in a 600 px window: graphs %d px", cpu);
+  g_assert_cmpint (cpu, ==, 80);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The header names the program as the user typed it: "sh", not "dash" the
+ * process ran as; behind mpirun, the program the ranks ran. A live run's
+ * titles are given back to the profile's. */
+static void
+test_header_names_program (void)
+{
+  g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr (MgMetricDef) def = gui_fixture_def ("cpu", "CPU time", "%", MG_METRIC_TYPE_CPU_TIME, NULL);
+  const char *argv[] = { "sh", "-c", "work", NULL };
+  MgProcessInfo info = { 0 };
+  double value = 10;
+  g_autoptr (MgProfile) shell = NULL;
+  g_autoptr (MgProfile) mpi = gui_fixture_demo ();
+  g_autoptr (GError) error = NULL;
+  MgWindow *window;
+
+  mg_profile_builder_set_command (builder, argv, "/tmp");
+  mg_profile_builder_add_metric (builder, def);
+  info.pid = 5;
+  info.rank = -1;
+  info.program = (char *) "/usr/bin/dash";
+  info.end_s = 0.1;
+  info.end = MG_PROCESS_END_EXITED;
+  mg_profile_builder_add_sample (builder, mg_profile_builder_add_process (builder, &info), 0, 0.1,
+                                 &value, &value, &value);
+  shell = mg_profile_builder_finish (builder, 0, &error);
+  g_assert_no_error (error);
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (shell);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "sh");
+  mg_window_set_profile (window, mpi, NULL);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "lulesh2.0");
+  mg_window_show_titles (window, "solver", "Live run");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "solver");
+  mg_window_show_profile_titles (window);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "lulesh2.0");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* One banner per run: while a run's banner shows, the errors banner does
+ * not (the run's says the count); closing it brings the errors banner
+ * back. */
+static void
+test_one_banner_per_run (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_errors ();
+  MgWindow *window;
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 3);
+  g_assert_cmpuint (mg_window_count_errors (window), ==, 3);
+  mg_window_set_run_banner_shown (window, TRUE);
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 0);
+  g_assert_cmpuint (mg_window_count_errors (window), ==, 3);
+  mg_window_set_run_banner_shown (window, FALSE);
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 3);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static gboolean
 menu_has_label (GMenuModel *model, const char *wanted)
 {
@@ -292,16 +427,17 @@ test_metrics_menu (void)
   g_assert_true (menu_has_label (menu, "All Metrics"));
   g_assert_true (menu_has_label (menu, "Custom counter"));
   g_assert_false (menu_has_label (menu, "Preset: Energy"));
-  g_assert_true (menu_has_label (menu, "Energy — RAPL counters are not readable"));
   g_assert_cmpuint (mg_metric_visibility_get_n_unavailable (visibility), ==, 1);
+  g_assert_cmpstr (mg_metric_visibility_get_unavailable (visibility, 0)->reason, ==,
+                   "RAPL counters are not readable");
 
   /* Without a metric error the reason is that nothing was recorded. */
   {
     g_autoptr (MgProfile) demo = gui_fixture_demo ();
     g_autoptr (MgMetricVisibility) demo_visibility = mg_metric_visibility_new (demo, NULL);
-    g_autoptr (GMenuModel) demo_menu = mg_metrics_menu_new (demo_visibility);
 
-    g_assert_true (menu_has_label (demo_menu, "Energy — not recorded in this run"));
+    g_assert_cmpstr (mg_metric_visibility_get_unavailable (demo_visibility, 0)->reason, ==,
+                     "not recorded in this run");
   }
 }
 
@@ -324,8 +460,10 @@ test_failed_plugin_group (void)
   g_assert_cmpuint (mg_metric_visibility_get_n_unavailable (visibility), ==, 1);
   energy = mg_metric_visibility_get_unavailable (visibility, 0);
   g_assert_cmpstr (energy->id, ==, "energy");
-  g_assert_cmpstr (energy->reason, ==, "no powercap interface (/sys/class/powercap)");
-  g_assert_true (menu_has_label (menu, "Energy — no powercap interface (/sys/class/powercap)"));
+  g_assert_cmpstr (energy->reason, ==, GUI_FIXTURE_NO_RAPL);
+  /* A name from a definition file is no mnemonic: its underscore doubled. */
+  g_assert_true (menu_has_label (menu, "spare__cpu"));
+  g_assert_false (menu_has_label (menu, "spare_cpu"));
   g_assert_false (menu_has_label (menu, "Preset: Energy"));
 }
 
@@ -835,7 +973,7 @@ test_screenshots (void)
   window = gui_test_new_window (profile);
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_maximize (GTK_WINDOW (window));
-  gui_test_activate (window, "preset", g_variant_new_string ("all"));
+  /* What an MPI run opens with: Default and MPI. */
   mg_time_view_set_selection (mg_window_get_time_view (window), 1.4, 2.0);
   gui_test_spin (300);
   mg_time_view_set_hover_time (mg_window_get_time_view (window), -1);
@@ -862,6 +1000,63 @@ test_screenshots (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A run folder whose metrograph was killed is listed on the start page;
+ * Recover writes its profile where the run would have, removes the folder
+ * and opens the profile. The folder is made by hand: the run's plan and
+ * command, an owner that no longer runs, and a record (a fixture). */
+static void
+test_recover_run (void)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("mg-recover-XXXXXX", NULL);
+  g_autofree char *run = g_build_filename (tmp, "metrograph-test01", NULL);
+  g_autofree char *records = g_build_filename (run, "records", NULL);
+  g_autofree char *record = g_build_filename (records, "vm.1.1.mgrec", NULL);
+  g_autofree char *plan = g_build_filename (run, "run.plan", NULL);
+  g_autofree char *command_path = g_build_filename (run, "command", NULL);
+  g_autofree char *owner = g_build_filename (run, "owner", NULL);
+  g_autofree char *output = g_build_filename (tmp, "recovered.mgprof", NULL);
+  g_autofree char *command = g_strdup_printf ("cd %s && metrograph --profile -o %s /usr/bin/sleep 1",
+                                              tmp, output);
+  g_autofree char *fixture = g_build_filename (g_getenv ("MG_SOURCE_ROOT"), "tests", "fixtures",
+                                               "fuzz", "record", "cpu-16-slots.record", NULL);
+  g_autofree char *data = NULL;
+  g_autofree char *old_tmpdir = g_strdup (g_getenv ("METROGRAPH_TMPDIR"));
+  gsize len;
+  gint64 deadline;
+  MgWindow *window;
+
+  g_assert_cmpint (g_mkdir_with_parents (records, 0700), ==, 0);
+  g_assert_true (g_file_get_contents (fixture, &data, &len, NULL));
+  g_assert_true (g_file_set_contents (record, data, (gssize) len, NULL));
+  /* The fixture's record is of run "seed". */
+  g_assert_true (g_file_set_contents (plan, "metrograph-plan 1\nrun_id\tseed\n", -1, NULL));
+  g_assert_true (g_file_set_contents (command_path, command, -1, NULL));
+  g_assert_true (g_file_set_contents (owner, "pid 999999\nstart 1\n", -1, NULL));
+  g_setenv ("METROGRAPH_TMPDIR", tmp, TRUE);
+
+  window = gui_test_new_window (NULL);
+  gui_test_spin (200);
+  g_assert_cmpuint (mg_window_get_n_recoverable (window), ==, 1);
+  gui_test_activate (window, "recover-run", g_variant_new_string (run));
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (g_file_test (run, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  gui_test_spin (100);
+  gui_test_wait_loaded (window);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  g_assert_true (g_file_test (output, G_FILE_TEST_IS_REGULAR));
+  g_assert_false (g_file_test (run, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (mg_window_get_n_recoverable (window), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  if (old_tmpdir != NULL)
+    g_setenv ("METROGRAPH_TMPDIR", old_tmpdir, TRUE);
+  else
+    g_unsetenv ("METROGRAPH_TMPDIR");
+  g_unlink (output);
+  g_rmdir (tmp);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -869,12 +1064,17 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/single-process", test_single_process);
   g_test_add_func ("/gui/window/selection-and-process", test_selection_and_process);
   g_test_add_func ("/gui/window/groups-and-presets", test_groups_and_presets);
+  g_test_add_func ("/gui/window/preset-by-kind", test_preset_by_kind);
+  g_test_add_func ("/gui/window/rows-fill-window", test_rows_fill_window);
+  g_test_add_func ("/gui/window/header-names-program", test_header_names_program);
+  g_test_add_func ("/gui/window/one-banner-per-run", test_one_banner_per_run);
   g_test_add_func ("/gui/window/metrics-menu", test_metrics_menu);
   g_test_add_func ("/gui/window/failed-plugin-group", test_failed_plugin_group);
   g_test_add_func ("/gui/window/errors-banner", test_errors_banner);
   g_test_add_func ("/gui/window/open-files", test_open_files);
   g_test_add_func ("/gui/window/process-read-when-chosen", test_process_read_when_chosen);
   g_test_add_func ("/gui/window/export-view", test_export_view);
+  g_test_add_func ("/gui/window/recover-run", test_recover_run);
   g_test_add_func ("/gui/window/export-groups", test_export_groups);
   g_test_add_func ("/gui/window/size-remembered", test_window_size);
   g_test_add_func ("/gui/window/pixels", test_pixels);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Support shared by the built-in metric tests and benchmark. */
 #include "metrics-test-support.h"
 
@@ -154,6 +155,28 @@ mg_test_touch_fresh_pages (size_t size)
   for (size_t i = 0; i < size; i += 4096)
     block[i] = 1;
   g_assert_cmpint (munmap (block, size), ==, 0);
+}
+
+/* The counter is split for speed: Linux 6.2 and later keep a per-CPU part
+ * of up to max(32, 2 x CPUs) pages on each possible CPU before adding it;
+ * earlier kernels cached up to 64 page faults in each faulting thread
+ * (one here). */
+uint64_t
+mg_test_rss_counter_slack (void)
+{
+  uint64_t cpus = (uint64_t) MAX (sysconf (_SC_NPROCESSORS_CONF), 1);
+  uint64_t pages = MAX (64, cpus * MAX (32, 2 * cpus));
+  return pages * (uint64_t) sysconf (_SC_PAGESIZE);
+}
+
+uint64_t
+mg_test_status_rss (void)
+{
+  g_autofree char *status = NULL;
+  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
+  const char *line = strstr (status, "\nVmRSS:");
+  g_assert_nonnull (line);
+  return g_ascii_strtoull (line + strlen ("\nVmRSS:"), NULL, 10) * 1024;
 }
 
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Support shared by the built-in metric tests and benchmark: the four
  * sampler hooks (serving customData and recording errors) and loading the
  * built plugins from <build>/plugins. */
@@ -41,6 +42,11 @@ double mg_test_thread_cpu_seconds (void);
 double mg_test_burn_cpu (double seconds);
 /* Touches size bytes of fresh anonymous memory, one fault per page. */
 void mg_test_touch_fresh_pages (size_t size);
+/* How far the kernel's RSS counter, as /proc/self/statm reads it, may lag
+ * behind the pages really mapped, in bytes. */
+uint64_t mg_test_rss_counter_slack (void);
+/* VmRSS of /proc/self/status, in bytes. */
+uint64_t mg_test_status_rss (void);
 
 /* A sample time for a new sampling round, at least 10 ms after the
  * previous one (plugins share what they read within 0.5 ms). */

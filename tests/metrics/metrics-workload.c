@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Workloads with known behaviour, profiled by the end-to-end metric tests.
  * Usage: metrics-workload busy|half|rss|write|sleep
  *   busy   burns CPU for 1 s; prints "starved=SECONDS": the most time the

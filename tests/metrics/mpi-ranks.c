@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* An MPI program with known communication, run by the MPI metrics test as
  * 4 ranks with the Metrograph MPI wrapper preloaded. Each rank loads the MPI
  * metric plugin, makes MPI calls, reads every getter and checks the counts

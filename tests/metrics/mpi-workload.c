@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The MPI workload of the end-to-end metric tests: 100 rounds, 20 ms apart,
  * of 7 MPI calls per rank (Sendrecv, Irecv, Isend, Waitall, Bcast,
  * Allreduce, Barrier): 700 calls, 300 point-to-point and 300 collective,

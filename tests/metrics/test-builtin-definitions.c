@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The built-in definition files, as the front end reads them: every file in
  * <build>/plugins loads without a warning, every metric is available
  * (its library found beside the file), MAP's ids keep MAP's units and flags,
@@ -31,8 +32,8 @@ test_files_load_cleanly (void)
   g_assert_cmpuint (mg_catalogue_count_diagnostics (catalogue, MG_SEVERITY_ERROR), ==, 0);
   g_assert_cmpuint (mg_catalogue_count_diagnostics (catalogue, MG_SEVERITY_WARNING), ==, 0);
   /* 6 CPU + 5 memory + 12 IO + 2 energy + 5 hardware + 4 software + 1
-   * thread + 8 MPI metrics + sampler overhead. */
-  g_assert_cmpuint (mg_catalogue_get_n_metrics (catalogue), ==, 44);
+   * thread + 9 MPI metrics + sampler overhead. */
+  g_assert_cmpuint (mg_catalogue_get_n_metrics (catalogue), ==, 45);
   for (guint i = 0; i < mg_catalogue_get_n_metrics (catalogue); i++)
     {
       const MgCatalogueMetric *m = mg_catalogue_get_metric (catalogue, i);
@@ -64,6 +65,7 @@ test_map_ids (void)
     { "syscw", "calls/s", MG_DATA_TYPE_UINT64, TRUE, FALSE },
     { "rapl_power", "W/node", MG_DATA_TYPE_DOUBLE, TRUE, TRUE },
     { "rapl_energy", "J", MG_DATA_TYPE_DOUBLE, FALSE, TRUE },
+    { "mpi_time_percentage", "%", MG_DATA_TYPE_DOUBLE, TRUE, FALSE },
     { "mpi_call_time", "ns", MG_DATA_TYPE_UINT64, FALSE, FALSE },
     { "mpi_sent", "B/s", MG_DATA_TYPE_UINT64, TRUE, FALSE },
     { "mpi_collect", "calls/s", MG_DATA_TYPE_UINT64, TRUE, FALSE },

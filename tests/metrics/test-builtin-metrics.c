@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of the built-in metric plugins, loaded from <build>/plugins and
  * driven directly: initialise, then call getters around workloads whose
  * effect is known. The allinea_* API comes from the sampler's API sources
@@ -394,25 +395,44 @@ test_context_switches (void)
   mg_test_call_int (cpu, "mg_cpu_involuntary_switches", 6);
 }
 
+/* The plugin reads the kernel's RSS counter, which may lag the pages really
+ * mapped (mg_test_rss_counter_slack): on Debian 12's Linux 6.1 a rise read
+ * 104 KiB short of 200 MiB touched, the last faults still cached in the
+ * thread. The rise is checked within that slack, and every reading against
+ * /proc/self/status read at once after it (the same counter on 6.1, its
+ * exact sum on recent kernels). The block is mmap()ed: meson's
+ * MALLOC_PERTURB_ would have malloc() touch it before the first reading. */
 static void
 test_rss (void)
 {
   void *mem = mg_test_load_plugin ("metrograph-memory");
   g_assert_cmpint (mg_test_init_plugin (mem, 1), ==, 0);
+  uint64_t slack = mg_test_rss_counter_slack ();
   uint64_t before = mg_test_call_int (mem, "mg_memory_rss", 1);
+  uint64_t status_before = mg_test_status_rss ();
   mg_test_call_int (mem, "mg_memory_minor_faults", 2);
   size_t size = 200 * MB;
-  char *block = g_malloc (size);
+  char *block = mmap (NULL, size, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  g_assert_true (block != MAP_FAILED);
   for (size_t i = 0; i < size; i += 4096)
     block[i] = (char) i;
   uint64_t after = mg_test_call_int (mem, "mg_memory_rss", 1);
+  uint64_t status_after = mg_test_status_rss ();
   uint64_t faults = mg_test_call_int (mem, "mg_memory_minor_faults", 2);
   g_test_message ("rss %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
-                  ", minor faults %" G_GUINT64_FORMAT, before, after, faults);
-  g_assert_cmpuint (after, >=, before + size);
+                  " (status %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
+                  "), slack %" G_GUINT64_FORMAT ", minor faults %" G_GUINT64_FORMAT,
+                  before, after, status_before, status_after, slack, faults);
+  g_assert_cmpuint (after + slack, >=, before + size);
+  g_assert_cmpuint (after, <=, before + size + slack);
+  g_assert_cmpuint (before, <=, status_before + slack);
+  g_assert_cmpuint (status_before, <=, before + slack);
+  g_assert_cmpuint (after, <=, status_after + slack);
+  g_assert_cmpuint (status_after, <=, after + slack);
   /* 51200 pages touched; transparent huge pages may serve them with fewer. */
   g_assert_cmpuint (faults, >=, 100);
-  g_free (block);
+  g_assert_cmpint (munmap (block, size), ==, 0);
 
   uint64_t node = mg_test_call_int (mem, "mg_memory_per_node", 3);
   g_assert_cmpuint (node, ==, (uint64_t) sysconf (_SC_PHYS_PAGES) * (uint64_t) sysconf (_SC_PAGESIZE));
@@ -1001,7 +1021,8 @@ test_energy_absent (void)
   int code;
   const char *msg = mg_test_plugin_error (&code);
   g_test_message ("%s", msg);
-  g_assert_cmpint (code, ==, ENOENT);
+  /* Absent, not failed: the plugin declines with code 0. */
+  g_assert_cmpint (code, ==, 0);
   g_assert_nonnull (strstr (msg, missing));
   g_assert_nonnull (strstr (msg, "no RAPL powercap interface"));
   /* The short reason the command line's summary shows comes first. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of what the built-in metric plugins count as "the process": a
  * forked child (which the sampler keeps sampling with the plugins it
  * inherited) gets its own values, threads that existed before a perf

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Profiles of known shape for the graph tests. */
 #include "graph-fixture.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Profiles of known shape for the graph tests, the demo and the benchmark. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Level of detail and selection figures on crafted series. */
 #include <math.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mg_graph_render into image surfaces, checked pixel by pixel. */
 #define _GNU_SOURCE /* memmem */
 #include "mg-config.h"
@@ -10,6 +11,7 @@
 
 #include "graph-fixture.h"
 #include "mg-graph-render.h"
+#include "mg-profile-builder.h"
 
 #define W 400
 #define H 100
@@ -430,6 +432,130 @@ test_raster_mix (void)
   mg_axis_free (axis);
 }
 
+/* One process, one "%" metric holding value in each of 100 windows over
+ * 1 s. */
+static MgProfile *
+constant_profile (double value)
+{
+  g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
+  MgMetricDef *def = mg_metric_def_new ();
+  MgProcessInfo info = { 0 };
+  const char *argv[] = { "/bin/true", NULL };
+  g_autoptr (GError) error = NULL;
+  MgProfile *profile;
+  guint p;
+
+  mg_profile_builder_set_command (builder, argv, "/");
+  mg_profile_builder_set_interval (builder, 10, 10, 1000);
+  def->id = g_strdup ("busy");
+  g_free (def->units);
+  def->units = g_strdup ("%");
+  def->data_type = MG_DATA_TYPE_DOUBLE;
+  def->type = MG_METRIC_TYPE_CPU_TIME;
+  def->colour_spec = g_strdup ("#000000");
+  def->has_colour = TRUE;
+  def->colour = (MgRgba) { 0, 0, 0, 1 };
+  mg_profile_builder_add_metric (builder, def);
+  mg_metric_def_free (def);
+  info.pid = 42;
+  info.rank = -1;
+  info.end_s = 1;
+  info.end = MG_PROCESS_END_EXITED;
+  p = mg_profile_builder_add_process (builder, &info);
+  for (guint w = 0; w < 100; w++)
+    mg_profile_builder_add_sample (builder, p, w * 0.01, (w + 1) * 0.01, &value, &value, &value);
+  profile = mg_profile_builder_finish (builder, 0, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+static void
+render_labelled (Fixture *f, double value)
+{
+  render (f, constant_profile (value), 0, FALSE);
+  f->params.draw_labels = TRUE;
+  {
+    cairo_t *cr = cairo_create (f->surface);
+
+    mg_graph_render (cr, &f->params);
+    cairo_destroy (cr);
+    cairo_surface_flush (f->surface);
+  }
+}
+
+/* The darkest pixel of a rectangle, as a grey level. */
+static int
+darkest (cairo_surface_t *surface, int x0, int y0, int x1, int y1)
+{
+  int best = 255;
+
+  for (int y = y0; y <= y1; y++)
+    for (int x = x0; x <= x1; x++)
+      {
+        Pixel p = get_pixel (surface, x, y);
+
+        best = MIN (best, MIN (p.r, MIN (p.g, p.b)));
+      }
+  return best;
+}
+
+/* A tick label lies on a patch of background: a black line at 35 % runs
+ * under the "40 %" label (0–40 % axis, ticks every 10, labels hanging
+ * below their lines) yet does not show through it, while it is black away
+ * from the labels. */
+static void
+test_labels_over_data (void)
+{
+  Fixture f;
+  double line_y;
+  cairo_text_extents_t ext;
+  int line_row, label_x0 = 5, label_x1;
+  guint top;
+
+  render_labelled (&f, 35);
+  g_assert_cmpfloat (f.axis->max, ==, 40);
+  top = f.axis->n_ticks - 1;
+  g_assert_cmpstr (f.axis->labels[top], ==, "40 %");
+  line_y = value_y (&f, 35);
+  line_row = (int) line_y;
+  /* The label's patch: from y(40) + 2.5 to y(40) + 15. */
+  g_assert_cmpfloat (line_y, >, value_y (&f, 40) + 3);
+  g_assert_cmpfloat (line_y, <, value_y (&f, 40) + 14);
+  {
+    cairo_surface_t *scratch = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+    cairo_t *cr = cairo_create (scratch);
+
+    cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size (cr, 10);
+    cairo_text_extents (cr, f.axis->labels[top], &ext);
+    cairo_destroy (cr);
+    cairo_surface_destroy (scratch);
+  }
+  label_x1 = label_x0 + (int) ext.x_advance;
+  /* Away from the label the line is black... */
+  g_assert_cmpint (darkest (f.surface, 300, line_row - 1, 300, line_row + 1), <, 40);
+  /* ...under it, between the glyphs, it is faint: the patch covers it.
+   * (The glyphs themselves are grey text, lighter than the line.) */
+  g_assert_cmpint (darkest (f.surface, label_x1 + 1, line_row - 1, label_x1 + 2, line_row + 1), >, 210);
+  fixture_clear (&f);
+}
+
+/* All zero: no invented scale, a "0 throughout" note at the bottom left
+ * instead of tick labels. */
+static void
+test_flat_series (void)
+{
+  Fixture f;
+
+  render_labelled (&f, 0);
+  g_assert_true (f.axis->flat);
+  /* Text at the bottom left... */
+  g_assert_cmpint (darkest (f.surface, 5, H - 16, 60, H - 6), <, 160);
+  /* ...and none where the tick labels of a scale would be. */
+  g_assert_cmpint (darkest (f.surface, 5, 10, 60, H - 25), >, 200);
+  fixture_clear (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -441,5 +567,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/selection-and-hover", test_selection_and_hover);
   g_test_add_func ("/render/vector-export", test_vector_export);
   g_test_add_func ("/render/metric-colour", test_metric_colour);
+  g_test_add_func ("/render/labels-over-data", test_labels_over_data);
+  g_test_add_func ("/render/flat-series", test_flat_series);
   return g_test_run ();
 }

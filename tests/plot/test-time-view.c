@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* MgTimeView: zoom, pan, history, selection and notifications. */
 #include "mg-time-view.h"
 

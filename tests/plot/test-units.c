@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Units scaled for reading: values, value axes and time axes. */
 #include <math.h>
 
@@ -57,12 +58,34 @@ test_time (void)
   check_value ("ns/s", 3.2e6, "3.20 ms/s");
 }
 
+/* A row's unit label: the family, since values choose their own prefix. */
+static void
+test_family (void)
+{
+  const char *cases[][2] = {
+    { "ns", "s" }, { "ms", "s" }, { "ns/s", "s/s" }, { "B", "B" }, { "B/s", "B/s" },
+    { "%", "%" }, { "calls/s", "calls/s" }, { "", "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (MgMetricDef) def = def_with_units (cases[i][0]);
+      g_autofree char *family = mg_units_dup_family (def);
+
+      g_assert_cmpstr (family, ==, cases[i][1]);
+    }
+}
+
 static void
 test_percent (void)
 {
+  /* One format for every percentage: one decimal. */
   check_value ("%", 45, "45.0 %");
-  check_value ("%", 100, "100 %");
-  check_value ("%", 4500, "4500 %"); /* never prefixed */
+  check_value ("%", 100, "100.0 %");
+  check_value ("%", 4.6, "4.6 %");
+  check_value ("%", 0.481, "0.5 %");
+  check_value ("%", 105.26, "105.3 %");
+  check_value ("%", 4500, "4500.0 %"); /* never prefixed */
 }
 
 static void
@@ -127,19 +150,48 @@ static void
 test_axis_percent (void)
 {
   g_autoptr (MgMetricDef) def = def_with_units ("%");
-  g_autoptr (MgAxis) axis = mg_axis_new (def, 3, 42, 3);
-  g_autoptr (MgAxis) over = mg_axis_new (def, 0, 340, 5);
-  const char *const labels[] = { "0 %", "50 %", "100 %", NULL };
+  g_autoptr (MgAxis) busy = mg_axis_new (def, 3, 93, 3);
+  g_autoptr (MgAxis) little = mg_axis_new (def, 0, 31.7, 3);
+  g_autoptr (MgAxis) over = mg_axis_new (def, 0, 106, 3);
+  g_autoptr (MgAxis) threads = mg_axis_new (def, 0, 340, 5);
+  const char *const busy_labels[] = { "0 %", "50 %", "100 %", NULL };
+  const char *const little_labels[] = { "0 %", "20 %", "40 %", NULL };
+  const char *const over_labels[] = { "0 %", "100 %", NULL };
 
-  /* Fixed 0–100 while the data fits... */
-  g_assert_true (axis->percent);
-  g_assert_cmpfloat (axis->min, ==, 0);
-  g_assert_cmpfloat (axis->max, ==, 100);
-  assert_labels (axis, labels);
-  /* ...and grows past it when values exceed 100. */
-  g_assert_cmpfloat (over->min, ==, 0);
-  g_assert_cmpfloat (over->max, ==, 400);
-  g_assert_cmpfloat (over->step, ==, 100);
+  /* A busy process: 100 %, the whole row used... */
+  g_assert_true (busy->percent);
+  g_assert_cmpfloat (busy->min, ==, 0);
+  g_assert_cmpfloat (busy->max, ==, 100);
+  assert_labels (busy, busy_labels);
+  /* ...a little MPI time: the scale ends close above it, not at 100... */
+  g_assert_cmpfloat (little->max, ==, 40);
+  assert_labels (little, little_labels);
+  /* ...just past 100 (two threads now and then): 110, not 150 or 200... */
+  g_assert_cmpfloat_with_epsilon (over->max, 110, 1e-9);
+  assert_labels (over, over_labels);
+  /* ...and a percentage within 100 never ends past it (99.5 would round
+   * up to 100 anyway; 100 exactly stays). */
+  {
+    g_autoptr (MgAxis) full = mg_axis_new (def, 0, 100, 3);
+
+    g_assert_cmpfloat (full->max, ==, 100);
+  }
+  g_assert_cmpfloat (threads->min, ==, 0);
+  g_assert_cmpfloat (threads->max, ==, 400);
+  g_assert_cmpfloat (threads->step, ==, 100);
+}
+
+/* All zero: flagged, so the graph says "0 throughout" rather than draw an
+ * invented scale. */
+static void
+test_axis_flat (void)
+{
+  g_autoptr (MgMetricDef) def = def_with_units ("B/s");
+  g_autoptr (MgAxis) zero = mg_axis_new (def, 0, 0, 3);
+  g_autoptr (MgAxis) some = mg_axis_new (def, 0, 1, 3);
+
+  g_assert_true (zero->flat);
+  g_assert_false (some->flat);
 }
 
 static void
@@ -149,13 +201,24 @@ test_axis_bytes (void)
   double mib = 1024.0 * 1024.0;
   g_autoptr (MgAxis) axis = mg_axis_new (def, 100 * mib, 900 * mib, 3);
   const char *const labels[] = { "0 MiB", "500 MiB", "1000 MiB", NULL };
+  g_autoptr (MgAxis) rate = NULL;
+  const char *const rate_labels[] = { "0.0 MiB/s", "0.5 MiB/s", "1.0 MiB/s", "1.5 MiB/s", NULL };
 
-  /* Non-negative data: 0-based; one common prefix for every label. */
+  /* Non-negative data: 0-based; one common prefix for every label; the
+   * end close above the data. */
   g_assert_cmpfloat (axis->min, ==, 0);
   g_assert_cmpfloat_with_epsilon (axis->max, 1000 * mib, 1e-3);
   g_assert_cmpfloat_with_epsilon (axis->ticks[1], 500 * mib, 1e-3);
   g_assert_cmpstr (axis->unit, ==, "MiB");
   assert_labels (axis, labels);
+  /* 1.47 MiB/s: 1.5 MiB/s, in the prefix of the data (not in raw bytes). */
+  {
+    g_autoptr (MgMetricDef) rate_def = def_with_units ("B/s");
+
+    rate = mg_axis_new (rate_def, 0, 1.47 * mib, 4);
+  }
+  g_assert_cmpfloat_with_epsilon (rate->max, 1.5 * mib, 1e-3);
+  assert_labels (rate, rate_labels);
 }
 
 static void
@@ -163,17 +226,19 @@ test_axis_rates (void)
 {
   g_autoptr (MgMetricDef) def = def_with_units ("/s");
   g_autoptr (MgAxis) axis = mg_axis_new (def, 0, 2.3e6, 4);
-  const char *const labels[] = { "0 M/s", "1 M/s", "2 M/s", "3 M/s", NULL };
+  const char *const labels[] = { "0 M/s", "1 M/s", "2 M/s", NULL };
   g_autoptr (MgAxis) small = mg_axis_new (def, 0, 0.7, 3);
-  const char *const small_labels[] = { "0.0 /s", "0.5 /s", "1.0 /s", NULL };
+  const char *const small_labels[] = { "0.0 /s", "0.5 /s", NULL };
   g_autoptr (MgAxis) negative = mg_axis_new (def, -12, 7, 5);
   g_autoptr (MgAxis) empty = mg_axis_new (def, NAN, NAN, 3);
 
   assert_labels (axis, labels);
+  g_assert_cmpfloat_with_epsilon (axis->max, 2.5e6, 1e-6);
   assert_labels (small, small_labels);
-  /* Negative data: the axis reaches below zero on a nice tick. */
-  g_assert_cmpfloat (negative->min, ==, -20);
-  g_assert_cmpfloat (negative->max, ==, 10);
+  g_assert_cmpfloat_with_epsilon (small->max, 0.8, 1e-9);
+  /* Negative data: the axis reaches below zero as far as a nice value. */
+  g_assert_cmpfloat (negative->min, ==, -12);
+  g_assert_cmpfloat (negative->max, ==, 8);
   g_assert_cmpuint (negative->n_ticks, <=, 5);
   /* No data: still a usable axis. */
   g_assert_cmpfloat (empty->min, ==, 0);
@@ -186,9 +251,14 @@ test_axis_time_units (void)
   g_autoptr (MgMetricDef) def = def_with_units ("ns");
   g_autoptr (MgAxis) axis = mg_axis_new (def, 0, 1.8e6, 3);
   const char *const labels[] = { "0 ms", "1 ms", "2 ms", NULL };
+  g_autoptr (MgAxis) near_ms = mg_axis_new (def, 0, 950e3, 3);
+  const char *const near_labels[] = { "0.0 ms", "0.5 ms", "1.0 ms", NULL };
 
   assert_labels (axis, labels);
   g_assert_cmpfloat_with_epsilon (axis->ticks[2], 2e6, 1e-6);
+  /* 950 µs rounds up to 1 ms: read in ms, not as "1000 µs". */
+  assert_labels (near_ms, near_labels);
+  g_assert_cmpstr (near_ms->unit, ==, "ms");
 }
 
 static void
@@ -235,9 +305,11 @@ main (int argc, char **argv)
   g_test_add_func ("/units/si", test_si);
   g_test_add_func ("/units/time", test_time);
   g_test_add_func ("/units/percent", test_percent);
+  g_test_add_func ("/units/family", test_family);
   g_test_add_func ("/units/display-settings", test_display_settings);
   g_test_add_func ("/units/format-time", test_format_time);
   g_test_add_func ("/units/axis/percent", test_axis_percent);
+  g_test_add_func ("/units/axis/flat", test_axis_flat);
   g_test_add_func ("/units/axis/bytes", test_axis_bytes);
   g_test_add_func ("/units/axis/rates", test_axis_rates);
   g_test_add_func ("/units/axis/time-units", test_axis_time_units);

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Checks that the translations are complete and the template is current.
 
 1. Every file under app/, ui/ and data/ that marks a string for translation

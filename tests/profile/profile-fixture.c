@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
 #include <math.h>
@@ -62,6 +63,7 @@ fixture_profile (void)
   mg_profile_builder_set_start_time (builder, 1763791200123456);
   mg_profile_builder_set_interval (builder, 20.0, 80.0, 512);
   mg_profile_builder_set_exit_status (builder, 137);
+  mg_profile_builder_set_output (builder, "starting\nrank 1: ü done\n", 12);
   mg_profile_builder_add_metric (builder, alpha);
   mg_profile_builder_add_metric (builder, beta);
   mg_profile_builder_add_metric (builder, gamma);
@@ -171,6 +173,8 @@ assert_run_equal (const MgRunInfo *a, const MgRunInfo *b)
   g_assert_cmpuint (a->max_samples, ==, b->max_samples);
   g_assert_cmpint (a->exit_status, ==, b->exit_status);
   g_assert_cmpstr (a->metrograph_version, ==, b->metrograph_version);
+  g_assert_cmpstr (a->output, ==, b->output);
+  g_assert_cmpuint (a->output_cut, ==, b->output_cut);
 }
 
 static void

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A small profile with every field set, shared by the profile tests. */
 #pragma once
 

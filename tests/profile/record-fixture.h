@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Writing sampler records by hand (format/mg-record-format.h) for tests. */
 #pragma once
 

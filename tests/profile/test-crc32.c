@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* CRC-32 of .mgprof files: the fast path (carry-less multiplication) agrees
  * with the tables and with zlib's check value, at every length and
  * alignment around its block sizes, and in pieces. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* JSON and CSV export, read back field by field. */
 #include "mg-config.h"
 

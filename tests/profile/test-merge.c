@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Merging hand-made records into a profile. */
 #include "mg-config.h"
 
@@ -9,6 +10,7 @@
 #include "mg-merge.h"
 #include "profile-fixture.h"
 #include "record-fixture.h"
+#include "mg-test-common.h"
 
 #define S 1000000000LL
 
@@ -18,19 +20,6 @@ make_dir (void)
   return g_dir_make_tmp ("mg-merge-XXXXXX", NULL);
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      g_unlink (p);
-    }
-  g_rmdir (dir);
-}
 
 /* Record metrics: alpha, zeta (not enabled: ignored), gamma (single value). */
 static TestRecord *
@@ -245,7 +234,7 @@ test_merge_two_processes (void)
   g_assert_cmpint (mg_profile_get_event (profile, 4)->kind, ==, MG_EVENT_RECORDING_STOPPED);
   g_assert_cmpstr (mg_profile_get_event (profile, 4)->message, ==, "No space left on device");
   g_assert_cmpint (mg_profile_get_event (profile, 4)->status, ==, 28);
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 static void
@@ -275,7 +264,7 @@ test_merge_filters_and_damage (void)
   pe = mg_profile_get_plugin_error (profile, 0);
   g_assert_cmpint (pe->process, ==, -1);
   g_assert_nonnull (strstr (pe->message, "c.mgrec"));
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 /* A window count asked for: (0,1.5], (1.5,3]. */
@@ -297,7 +286,7 @@ test_merge_window_count (void)
   /* 1 s of 10 and 0.5 s of 20; then 0.5 s of 20 and 1 s of 30. */
   g_assert_cmpfloat_with_epsilon (s->means[0], 40.0 / 3.0, 1e-9);
   g_assert_cmpfloat_with_epsilon (s->means[1], 80.0 / 3.0, 1e-9);
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 static void
@@ -319,7 +308,7 @@ test_merge_killed (void)
   g_assert_cmpfloat_with_epsilon (mg_profile_get_process (profile, 0)->end_s, 3.0, 1e-9);
   g_assert_cmpint (mg_profile_get_event (profile, 1)->kind, ==, MG_EVENT_SIGNAL);
   g_assert_nonnull (strstr (mg_profile_get_event (profile, 1)->message, "without a trace"));
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 static void
@@ -347,7 +336,7 @@ test_merge_no_samples (void)
   profile = merge_dir ("/nonexistent-records", NULL, &error);
   g_assert_null (profile);
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 /* Records from another host align by the wall clock. */
@@ -371,7 +360,7 @@ test_merge_other_host (void)
   g_assert_cmpuint (mg_profile_get_run_info (profile)->n_nodes, ==, 2);
   g_assert_cmpfloat_with_epsilon (mg_profile_get_process (profile, 1)->start_s, 0.25, 1e-9);
   g_assert_cmpfloat_with_epsilon (mg_profile_get_process (profile, 1)->end_s, 2.25, 1e-9);
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 int

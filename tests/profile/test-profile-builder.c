@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* MgProfileBuilder: aggregates across processes on hand-computed inputs. */
 #include "mg-config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The .mgprof file: round trip, and damaged, truncated, foreign and future
  * files rejected with the right error naming the file. */
 #include "mg-config.h"
@@ -10,6 +11,7 @@
 
 #include "mg-crc32.h"
 #include "profile-fixture.h"
+#include "mg-test-common.h"
 
 static char *
 make_tmpdir (void)
@@ -21,20 +23,6 @@ make_tmpdir (void)
   return dir;
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
 
 /* The bytes of the fixture profile as saved. */
 static GBytes *
@@ -50,7 +38,7 @@ saved_fixture (void)
   g_assert_true (mg_profile_save (profile, path, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (path, &data, &size, &error));
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
   return g_bytes_new_take (data, size);
 }
 
@@ -67,7 +55,7 @@ load_both (const void *data, gsize size, MgProfile **from_bytes, GError **bytes_
   *from_bytes = mg_profile_load_bytes (bytes, "damaged.mgprof", bytes_error);
   g_assert_true (g_file_set_contents (path, data, (gssize) size, NULL));
   *from_file = mg_profile_load (path, file_error);
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 static void
@@ -121,7 +109,7 @@ test_file_round_trip (void)
   d = g_dir_open (dir, 0, NULL);
   g_assert_cmpstr (g_dir_read_name (d), ==, "run.mgprof");
   g_assert_null (g_dir_read_name (d));
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 static void
@@ -251,7 +239,7 @@ test_file_foreign (void)
   g_assert_null (profile);
   g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NOT_A_PROFILE);
   g_assert_nonnull (strstr (error->message, "empty.mgprof"));
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 static void
@@ -261,7 +249,7 @@ test_file_future_version (void)
   gsize size;
   const guchar *data = g_bytes_get_data (bytes, &size);
   g_autofree guchar *copy = g_memdup2 (data, size);
-  guint32 version = GUINT32_TO_LE (2);
+  guint32 version = GUINT32_TO_LE (3);
   g_autoptr(GBytes) future = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = NULL;
@@ -299,7 +287,7 @@ test_file_empty_profile (void)
   g_assert_no_error (error);
   fixture_assert_profiles_equal (profile, loaded);
   g_assert_null (mg_profile_get_process (loaded, 0)->program);
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 /* A file written by format version 1 (tests/fixtures/profile) stays
@@ -329,6 +317,47 @@ test_file_version1_fixture (void)
     }
   g_assert_cmpfloat (mg_profile_get_single_value (profile, 2)->var, ==, 262144.0);
   g_assert_cmpstr (mg_profile_get_event (profile, 1)->message, ==, "disk full");
+  /* Format 1 had no program output. */
+  g_assert_null (mg_profile_get_run_info (profile)->output);
+  g_assert_cmpuint (mg_profile_get_run_info (profile)->output_cut, ==, 0);
+}
+
+/* The program's output is kept to its last MG_PROFILE_OUTPUT_MAX bytes,
+ * cut at a character, what was left out counted; it survives the file. */
+static void
+test_file_output (void)
+{
+  g_autoptr(MgProfile) profile = fixture_profile ();
+  const MgRunInfo *run = mg_profile_get_run_info (profile);
+  g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr(MgProfile) big = NULL;
+  g_autoptr(MgProfile) loaded = NULL;
+  g_autoptr(GString) text = g_string_new ("é");  /* 2 bytes: the cut falls inside it */
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "output.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpstr (run->output, ==, "starting\nrank 1: ü done\n");
+  g_assert_cmpuint (run->output_cut, ==, 12);
+
+  while (text->len < MG_PROFILE_OUTPUT_MAX + 1)
+    g_string_append (text, "line of output\n");
+  g_string_prepend_c (text, 'x');
+  mg_profile_builder_set_output (builder, text->str, 100);
+  big = mg_profile_builder_finish (builder, 0, &error);
+  g_assert_no_error (error);
+  run = mg_profile_get_run_info (big);
+  g_assert_cmpuint (strlen (run->output), <=, MG_PROFILE_OUTPUT_MAX);
+  g_assert_true (g_str_has_suffix (run->output, "line of output\n"));
+  g_assert_true (g_utf8_validate (run->output, -1, NULL));
+  g_assert_cmpuint (run->output_cut + strlen (run->output), ==, 100 + text->len);
+  g_assert_true (mg_profile_save (big, path, &error));
+  g_assert_no_error (error);
+  loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (mg_profile_get_run_info (loaded)->output, ==, run->output);
+  g_assert_cmpuint (mg_profile_get_run_info (loaded)->output_cut, ==, run->output_cut);
+  mg_test_remove_tree (dir);
 }
 
 /* The last place of a double in a saved file (the processes' own series
@@ -451,7 +480,7 @@ test_file_changed_after_open (void)
     g_assert_true (mg_profile_save (replaced, path, &error));
   }
   fixture_assert_profiles_equal (expected, loaded);
-  remove_dir (dir);
+  mg_test_remove_tree (dir);
 }
 
 int
@@ -468,6 +497,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/file/future-version", test_file_future_version);
   g_test_add_func ("/profile/file/empty-profile", test_file_empty_profile);
   g_test_add_func ("/profile/file/version1-fixture", test_file_version1_fixture);
+  g_test_add_func ("/profile/file/output", test_file_output);
   g_test_add_func ("/profile/file/changed-after-open", test_file_changed_after_open);
   return g_test_run ();
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Reading sampler records, valid and damaged. */
 #include "mg-config.h"
 

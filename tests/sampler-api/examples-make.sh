@@ -1,14 +1,28 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds a copy of examples/ with its Makefile, as a plugin author would,
 # with warnings fatal, then installs it into a temporary ALLINEA_CONFIG_DIR.
-# Usage: examples-make.sh <source root>
+# Usage: examples-make.sh <source root> [<build root>]
+# With a build root, the headers come from the build tree's uninstalled
+# pkg-config file (what `meson devenv` gives), as the Makefile finds it.
 set -eu
 src="$1"
+api_include="API_INCLUDE=$src/include"
+if [ $# -ge 2 ]; then
+  export PKG_CONFIG_PATH="$2/meson-uninstalled"
+  cflags=$(pkg-config --cflags metrograph-plugin)
+  case " $cflags " in
+    *" -I$src/include "*) ;;
+    *) echo "metrograph-plugin-uninstalled.pc gives Cflags '$cflags', not -I$src/include"; exit 1 ;;
+  esac
+  api_include=""
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/mg-examples-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cp "$src"/examples/Makefile "$src"/examples/*.c "$src"/examples/*.xml "$work"/
 cd "$work"
-if ! make API_INCLUDE="$src/include" CFLAGS="-O2 -Wall -Wextra -Werror" >make.log 2>&1; then
+# shellcheck disable=SC2086
+if ! make $api_include CFLAGS="-O2 -Wall -Wextra -Werror" >make.log 2>&1; then
   echo "make failed:"; cat make.log; exit 1
 fi
 if grep -qi "warning" make.log; then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allinea_read_config_file, the core counts, the error functions and
  * allinea_get_custom_data. */
 #include <errno.h>

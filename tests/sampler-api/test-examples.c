@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The example plugins, loaded as the sampler loads them, against this
  * implementation of the API (exported from the test program). */
 #include <dlfcn.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Test implementations of the four mg_hook_* functions: they record what
  * the API passed them, and answer from variables the tests set. */
 #ifndef TEST_HOOKS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mg_safe_vsnprintf and allinea_safe_*printf against glibc's snprintf. */
 #include <glib.h>
 #include <math.h>

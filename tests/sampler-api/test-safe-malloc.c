@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* allinea_safe_malloc & co: concurrency with a signal handler, contents,
  * zeroing, overflow and exhaustion. */
 #include <glib.h>

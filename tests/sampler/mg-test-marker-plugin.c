@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A plugin that leaves a marker file when loaded: the test checks that a
  * library with no enabled metric is never loaded. */
 #include <fcntl.h>

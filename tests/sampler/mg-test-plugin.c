@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A test plugin of known values, built against include/ only. Every call it
  * gets is logged (to the file named by MG_TEST_LOG) with the time it was
  * given or moved to, so the test can recompute what the sampler recorded. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The getters and callbacks of the test plugins (named in the test plans). */
 #ifndef MG_TEST_PLUGIN_H
 #define MG_TEST_PLUGIN_H
@@ -23,5 +24,7 @@ int test_custom (metric_id_t id, struct timespec *t, uint64_t *out);
 int test_config (metric_id_t id, struct timespec *t, uint64_t *out);
 int test_node (metric_id_t id, struct timespec *t, uint64_t *out);
 int marker_value (metric_id_t id, struct timespec *t, uint64_t *out);
+int faulty_crash (metric_id_t id, struct timespec *t, uint64_t *out);
+int faulty_hang (metric_id_t id, struct timespec *t, uint64_t *out);
 
 #endif /* MG_TEST_PLUGIN_H */

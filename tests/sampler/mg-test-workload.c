@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The profiled program of the sampler tests.
  *   mg-test-workload run MS STATUS   sleep MS ms, print "hello", exit STATUS
  *   mg-test-workload fork MS         fork a child (run MS, exit 3), wait,
@@ -8,9 +9,14 @@
  *   mg-test-workload badexec MS      sleep MS, fail to exec, sleep MS, exit 0
  *   mg-test-workload execveat MS     sleep MS, fail an execveat, sleep MS, then
  *                                    execveat itself (dirfd /proc/self, "exe")
- *                                    as "run MS 0" */
+ *                                    as "run MS 0"
+ *   mg-test-workload fault MS HOW    install a SIGSEGV handler (HOW: "sigaction",
+ *                                    "signal", "none"), sleep MS, then fault:
+ *                                    the handler prints "own handler" and
+ *                                    exits 42 */
 #define _GNU_SOURCE /* execveat, O_PATH */
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +26,36 @@
 #include <unistd.h>
 
 extern char **environ;
+
+static void
+own_handler (int sig)
+{
+  static const char msg[] = "own handler\n";
+  if (write (STDOUT_FILENO, msg, sizeof msg - 1) < 0)
+    _exit (41);
+  _exit (42);
+}
+
+/* Installs own_handler and checks the program then sees it as installed. */
+static int
+install_own (const char *how)
+{
+  struct sigaction act = { .sa_handler = own_handler }, now;
+  sigemptyset (&act.sa_mask);
+  if (strcmp (how, "sigaction") == 0)
+    sigaction (SIGSEGV, &act, NULL);
+  else if (strcmp (how, "signal") == 0)
+    {
+      if (signal (SIGSEGV, own_handler) != SIG_DFL)
+        return -1;
+      if (signal (SIGSEGV, own_handler) != own_handler)
+        return -1;
+    }
+  else
+    return 0;
+  sigaction (SIGSEGV, NULL, &now);
+  return now.sa_handler == own_handler ? 0 : -1;
+}
 
 static void
 sleep_ms (long ms)
@@ -85,6 +121,18 @@ main (int argc, char **argv)
       execveat (dir, "exe", image_argv, environ, 0);
       perror ("execveat");
       return 1;
+    }
+  if (strcmp (argv[1], "fault") == 0)
+    {
+      static int *volatile nowhere;
+      if (install_own (argc > 3 ? argv[3] : "none") < 0)
+        {
+          printf ("the program does not see its own handler\n");
+          return 1;
+        }
+      sleep_ms (ms);
+      fflush (stdout);
+      return *nowhere;
     }
   if (strcmp (argv[1], "badexec") == 0)
     {

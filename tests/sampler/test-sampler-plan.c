@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of the run plan parser (sampler/mg-plan.c), linked directly. */
 #include <glib.h>
 #include <glib/gstdio.h>

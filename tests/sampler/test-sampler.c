@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* End-to-end tests of libmetrograph-sampler.so: a workload runs with the
  * sampler preloaded and a hand-written plan, its records are read back and
  * checked against what the test plugin logged. Assertions use the recorded
@@ -1076,6 +1077,199 @@ test_final_sample (void)
     }
 }
 
+/* ---- faulty plugins (issue #19) ---- */
+
+/* The test plugin's t.count as metric 0 and a getter of the faulty plugin
+ * (source 1) as metric 1. */
+static void
+write_faulty_plan (Fixture *f, const char *getter, const char *extra)
+{
+  g_autofree char *faulty = build_file ("libmg-test-faulty.so");
+  g_autofree char *body = g_strdup_printf (
+      "%s" "source\t1\tfaulty.src\t%s\t\t\n"
+      METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, "")
+      "metric\t1\t1\tf.value\t%s\tuint64_t\t\t0\t0\t0\ttime\t\t\n",
+      extra, faulty, getter);
+  write_plan (f, 5, body);
+}
+
+static Record *
+take_only_record (Fixture *f, GPtrArray **records)
+{
+  *records = read_records (f);
+  return only_record (*records);
+}
+
+/* A getter that dereferences NULL at its 20th call: the plugin stops there
+ * with a message naming it, the other plugin samples on, the program ends
+ * with its own status and the test plugin still gets its cleanup. */
+static void
+test_plugin_crash (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_faulty_plan (&f, "faulty_crash", "");
+  const char *const args[] = { "run", "400", "5", NULL };
+  int status = run_workload (&f, f.plan, args, NULL, NULL, NULL);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 5);
+
+  g_autoptr(GPtrArray) recs = NULL;
+  Record *r = take_only_record (&f, &recs);
+  const MgRecordHeader *h = hdr (r);
+  g_assert_cmpuint (h->state, ==, MG_RECORD_STATE_EXITED);
+  g_assert_cmpint (h->end_status, ==, 5);
+  g_assert_cmpuint (rec_plugin (r, 0)->state, ==, MG_PLUGIN_STATE_ACTIVE);
+  g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_CRASHED);
+  g_assert_cmpint (rec_plugin (r, 1)->error_code, ==, SIGSEGV);
+  g_assert_cmpstr (rec_plugin (r, 1)->error, ==,
+                   "crashed in faulty_crash with SIGSEGV at sample 20; its metrics stop there");
+  g_assert_cmpuint (h->n_merges, ==, 0);
+  g_assert_cmpuint (h->n_samples, >, 25);
+  for (guint i = 0; i < h->n_samples; i++)
+    {
+      const MgRecordValue *v = rec_value (r, i, 1);
+      if (i < 19)
+        {
+          g_assert_cmpuint (v->count, ==, 1);
+          g_assert_cmpfloat (v->mean, ==, (double) (i + 1));
+        }
+      else
+        g_assert_cmpuint (v->count, ==, 0);
+      g_assert_cmpuint (rec_value (r, i, 0)->count, ==, 1);
+    }
+  g_autofree char *tags = log_tags (&f);
+  g_assert_true (g_str_has_suffix (tags, "STOP CLEANUP"));
+  fixture_clear (&f);
+}
+
+/* initialise itself crashes: the plugin is never sampled, the rest is. */
+static void
+test_plugin_init_crash (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_faulty_plan (&f, "faulty_crash", "");
+  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, "MG_TEST_FAULTY_INIT=1");
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_autoptr(GPtrArray) recs = NULL;
+  Record *r = take_only_record (&f, &recs);
+  g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_CRASHED);
+  g_assert_cmpstr (rec_plugin (r, 1)->error, ==,
+                   "crashed in allinea_plugin_initialise with SIGSEGV; nothing of it is called "
+                   "again");
+  g_assert_false (rec_metric (r, 1)->flags & MG_METRIC_FLAG_ACTIVE);
+  g_assert_cmpuint (hdr (r)->n_samples, >, 0);
+  for (guint i = 0; i < hdr (r)->n_samples; i++)
+    {
+      g_assert_cmpuint (rec_value (r, i, 0)->count, ==, 1);
+      g_assert_cmpuint (rec_value (r, i, 1)->count, ==, 0);
+    }
+  fixture_clear (&f);
+}
+
+/* Runs "fault 300 HOW" (the program faults after the plugin did) and checks
+ * the plugin's crash was caught in the record. */
+static int
+run_program_fault (Fixture *f, const char *how, const char *extra_env, char **out)
+{
+  const char *const args[] = { "fault", "300", how, NULL };
+  int status = run_workload (f, f->plan, args, out, NULL, extra_env);
+  g_autoptr(GPtrArray) recs = NULL;
+  Record *r = take_only_record (f, &recs);
+  g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_CRASHED);
+  g_assert_cmpint (g_unlink (r->path), ==, 0);
+  return status;
+}
+
+/* A fault of the program's own goes to the program's handler: installed
+ * after the sampler (sigaction or signal, and the program sees it as its
+ * own), installed before it (by a library preloaded first), or none (the
+ * default action: killed by SIGSEGV, as without Metrograph). */
+static void
+test_program_fault_handlers (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_faulty_plan (&f, "faulty_crash", "");
+  const char *hows[] = { "sigaction", "signal" };
+  for (guint i = 0; i < G_N_ELEMENTS (hows); i++)
+    {
+      g_autofree char *out = NULL;
+      int status = run_program_fault (&f, hows[i], NULL, &out);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 42);
+      g_assert_cmpstr (out, ==, "own handler\n");
+    }
+  int status = run_program_fault (&f, "none", NULL, NULL);
+  g_assert_true (WIFSIGNALED (status));
+  g_assert_cmpint (WTERMSIG (status), ==, SIGSEGV);
+
+  g_autofree char *early = build_file ("libmg-test-early-handler.so");
+  g_autofree char *so = g_build_filename (build_root (), "sampler", "libmetrograph-sampler.so",
+                                          NULL);
+  g_autofree char *preload = g_strdup_printf ("LD_PRELOAD=%s %s", so, early);
+  g_autofree char *out = NULL;
+  status = run_program_fault (&f, "none", preload, &out);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 43);
+  g_assert_cmpstr (out, ==, "early handler\n");
+  fixture_clear (&f);
+}
+
+static double
+run_timed (Fixture *f, const char *const *args, int *status)
+{
+  gint64 t0 = g_get_monotonic_time ();
+  *status = run_workload (f, f->plan, args, NULL, NULL, NULL);
+  return (double) (g_get_monotonic_time () - t0) / 1e6;
+}
+
+/* A getter that never returns from its 5th call: sampling stops there, the
+ * program's exit does not wait for it (the old wait was 3 s), the record is
+ * closed and names the hang; past the bound it is "hung", before it the
+ * message says the call had not returned. */
+static void
+test_plugin_hang (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  const char *const args[] = { "run", "400", "0", NULL };
+  int status;
+
+  write_faulty_plan (&f, "faulty_hang", "hang_intervals\t4\n");
+  double took = run_timed (&f, args, &status);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_cmpfloat (took, <, 3.2);
+  {
+    g_autoptr(GPtrArray) recs = NULL;
+    Record *r = take_only_record (&f, &recs);
+    g_assert_cmpuint (hdr (r)->state, ==, MG_RECORD_STATE_EXITED);
+    g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_HUNG);
+    g_assert_true (g_str_has_prefix (rec_plugin (r, 1)->error, "hung in faulty_hang since "));
+    g_assert_true (g_str_has_suffix (rec_plugin (r, 1)->error, " s; its metrics stop there"));
+    /* Rounds 1-4 were committed; the 5th never ends. */
+    g_assert_cmpuint (hdr (r)->n_samples, ==, 4);
+    for (guint i = 0; i < 4; i++)
+      g_assert_cmpfloat (rec_value (r, i, 1)->mean, ==, (double) (i + 1));
+    g_assert_cmpint (g_unlink (r->path), ==, 0);
+  }
+
+  write_faulty_plan (&f, "faulty_hang", "hang_intervals\t1000000\n");
+  took = run_timed (&f, args, &status);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_cmpfloat (took, <, 3.2);
+  {
+    g_autoptr(GPtrArray) recs = NULL;
+    Record *r = take_only_record (&f, &recs);
+    g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_HUNG);
+    g_assert_true (g_str_has_prefix (rec_plugin (r, 1)->error,
+                                     "had not returned from faulty_hang when the process ended "
+                                     "(called at "));
+  }
+  fixture_clear (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1102,5 +1296,9 @@ main (int argc, char **argv)
   g_test_add_func ("/sampler/start-stop-after", test_start_stop_after);
   g_test_add_func ("/sampler/select-ranks", test_select_ranks);
   g_test_add_func ("/sampler/execveat", test_execveat);
+  g_test_add_func ("/sampler/plugin-crash", test_plugin_crash);
+  g_test_add_func ("/sampler/plugin-init-crash", test_plugin_init_crash);
+  g_test_add_func ("/sampler/program-fault-handlers", test_program_fault_handlers);
+  g_test_add_func ("/sampler/plugin-hang", test_plugin_hang);
   return g_test_run ();
 }

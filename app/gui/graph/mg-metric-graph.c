@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One metric's graph row, following and driving the shared MgTimeView. */
 #include "mg-config.h"
 

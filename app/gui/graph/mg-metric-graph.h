@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One metric's graph row: draws with mg_graph_render, follows a shared
  * MgTimeView and drives it. Motion sets the view's hover time (so one
  * vertical line crosses every row) and shows a tooltip with the time, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The graphs' theme: whether they draw with dark colours, and redrawing
  * when that changes. */
 #pragma once

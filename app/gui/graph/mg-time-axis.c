@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The shared time axis widget. */
 #include "mg-time-axis.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The shared time axis (seconds from the start) for the view's visible
  * range: a small widget placed above or below the rows, with the same width
  * as the graph rows so times line up. The pointer on it chooses times as on

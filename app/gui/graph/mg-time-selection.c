@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Choosing times with the pointer: hover and drag to select. */
 #include "mg-time-selection.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Choosing times with the pointer on a widget that spans the visible range
  * of an MgTimeView across its width (a graph row, the time axis). The
  * widget must have a "view" property (MgTimeView), which is followed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The application's run actions: app.profile opens the run dialog (Ctrl+R)
  * and app.run-again opens it with the settings of the profile or run shown
  * in the active window (Ctrl+Shift+R). A started run shows in the window

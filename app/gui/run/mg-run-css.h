@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run dialog's and live view's styles (ui/mg-run.css), loaded once per
  * display. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run dialog's fields and checks, read and driven as a user would:
  * for tests, not for the rest of the application. */
 #pragma once
@@ -8,8 +9,8 @@ G_BEGIN_DECLS
 
 /* A field's input widget ("program", "arguments", "working-folder",
  * "n-processes", "select-ranks", "interval", "max-samples", "start-after",
- * "stop-after", "output", "command", "search", and the Profile button
- * "profile"), the message shown beside it (NULL when none), the checks. */
+ * "stop-after", "output", "command", "search", the Write a report switch
+ * "report" and the Profile button "profile"), the message shown beside it (NULL when none), the checks. */
 GtkWidget *mg_run_dialog_get_field (MgRunDialog *self, const char *field);
 const char *mg_run_dialog_get_field_error (MgRunDialog *self, const char *field);
 GtkCheckButton *mg_run_dialog_get_metric_check (MgRunDialog *self, const char *metric_id);

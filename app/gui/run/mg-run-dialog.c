@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Two-way binding by hand: widgets write into the MgRunSettings as the user
  * types; every settings change (typing, a check, a pasted line, "Run
  * again") refreshes the widgets that differ, the checks and the command
@@ -37,6 +38,7 @@ struct _MgRunDialog
   GtkWidget *start_after_entry, *start_after_error;
   GtkWidget *stop_after_entry, *stop_after_error;
   GtkWidget *output_entry, *output_error;
+  GtkWidget *report_switch;
   GtkWidget *search_entry;
   GtkWidget *metrics_list;
   GtkWidget *command_entry, *command_error;
@@ -148,6 +150,7 @@ static const struct { const char *property; const char *field; } checked[] = {
   { "env-set", "environment" },
   { "env-unset", "environment" },
   { "stop-after", "stop-after" },
+  { "n-processes", "n-processes" },
   { "output", "output" },
   { "select-ranks", "select-ranks" },
 };
@@ -543,6 +546,18 @@ set_ranks_entry (MgRunDialog *self, const char *ranks)
     set_entry (self->select_ranks_entry, ranks);
 }
 
+/* The switch is --report alone; a report file typed in the line is kept
+ * while the switch stays on. */
+static void
+on_report_switched (MgRunDialog *self)
+{
+  gboolean on = gtk_switch_get_active (GTK_SWITCH (self->report_switch));
+
+  if (self->syncing || on == (mg_run_settings_get_report (self->settings) != NULL))
+    return;
+  mg_run_settings_set_report (self->settings, on ? "" : NULL);
+}
+
 static void
 sync_from_settings (MgRunDialog *self)
 {
@@ -559,6 +574,7 @@ sync_from_settings (MgRunDialog *self)
   set_seconds_entry (self, "start-after", self->start_after_entry, mg_run_settings_get_start_after (s));
   set_seconds_entry (self, "stop-after", self->stop_after_entry, mg_run_settings_get_stop_after (s));
   set_ranks_entry (self, mg_run_settings_get_select_ranks (s));
+  gtk_switch_set_active (GTK_SWITCH (self->report_switch), mg_run_settings_get_report (s) != NULL);
   /* A pasted line replaces MPI processes that did not read, too. */
   if ((self->command_editing && g_hash_table_remove (self->parse_errors, "n-processes"))
       || (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->n_processes_entry))
@@ -894,6 +910,7 @@ mg_run_dialog_class_init (MgRunDialogClass *klass)
   BIND (start_after_entry); BIND (start_after_error);
   BIND (stop_after_entry); BIND (stop_after_error);
   BIND (output_entry); BIND (output_error);
+  BIND (report_switch);
   BIND (search_entry);
   BIND (metrics_list);
   BIND (command_entry); BIND (command_error);
@@ -943,6 +960,8 @@ mg_run_dialog_init (MgRunDialog *self)
                             G_CALLBACK (on_processes_changed), self);
   g_signal_connect_swapped (command_buffer (self), "changed", G_CALLBACK (on_command_changed), self);
   g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
+  g_signal_connect_swapped (self->report_switch, "notify::active", G_CALLBACK (on_report_switched),
+                            self);
   g_signal_connect_swapped (self->settings, "notify", G_CALLBACK (sync_from_settings), self);
   setup_completion (self);
   {
@@ -1014,6 +1033,8 @@ mg_run_dialog_get_field (MgRunDialog *self, const char *name)
     return self->search_entry;
   if (strcmp (name, "profile") == 0)
     return self->start_button;
+  if (strcmp (name, "report") == 0)
+    return self->report_switch;
   return field != NULL ? field_widget (self, field, FALSE) : NULL;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run dialog: the program, its arguments, working folder, environment,
  * MPI processes, sampling options, where the profile goes, and every metric
  * of the catalogue with a check (three-state per group); beneath, the exact

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Leaving while programs are being profiled: closing a window that shows a
  * run, or quitting the application (app.quit) with runs going, first asks
  * whether to stop them and keep their profiles, to discard them, or to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run dialog's environment editor, in a GtkListBox it fills: one row
  * per variable ("NAME=value" sets it, "-NAME" removes it from the program's
  * environment) with a remove button. Every edit is written into the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Wraps the window's content without touching the window's own code: the
  * child is moved into a stack page, so a viewer window keeps working
  * unchanged on its page. */
@@ -94,10 +95,52 @@ mg_run_host_init (MgRunHost *self)
 {
 }
 
+/* The header bar names what is on screen: the run while its page shows,
+ * by the name the user gave its program; else the profile. */
+static void
+update_titles (MgRunHost *self)
+{
+  g_autofree char *name = NULL;
+  const char *subtitle;
+
+  if (!MG_IS_WINDOW (self->window))
+    return;
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (GTK_STACK (self->stack)), "run") != 0
+      || self->session == NULL)
+    {
+      mg_window_show_profile_titles (MG_WINDOW (self->window));
+      return;
+    }
+  switch (mg_run_session_get_state (self->session))
+    {
+    case MG_RUN_STATE_MERGING:
+      subtitle = _("Saving the profile…");
+      break;
+    case MG_RUN_STATE_FAILED:
+      subtitle = _("No profile");
+      break;
+    case MG_RUN_STATE_DONE:
+      subtitle = _("Profile saved");
+      break;
+    case MG_RUN_STATE_CANCELLED:
+      subtitle = _("Cancelled");
+      break;
+    case MG_RUN_STATE_IDLE:
+    case MG_RUN_STATE_PREPARING:
+    case MG_RUN_STATE_RUNNING:
+    default:
+      subtitle = _("Live run");
+      break;
+    }
+  name = mg_run_session_dup_program_name (self->session);
+  mg_window_show_titles (MG_WINDOW (self->window), name, subtitle);
+}
+
 static void
 set_page (MgRunHost *self, const char *page)
 {
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), page);
+  update_titles (self);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_PAGE]);
 }
 
@@ -111,6 +154,10 @@ show_banner (MgRunHost *self, const char *style, const char *icon, const char *t
   gtk_image_set_from_icon_name (GTK_IMAGE (self->banner_icon), icon);
   gtk_label_set_text (GTK_LABEL (self->banner_label), text != NULL ? text : "");
   gtk_widget_set_visible (self->banner_box, text != NULL);
+  /* One banner per run: while this one shows, the window's errors banner
+   * does not (open_saved folds its count in here). */
+  if (MG_IS_WINDOW (self->window))
+    mg_window_set_run_banner_shown (MG_WINDOW (self->window), text != NULL);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BANNER_TEXT]);
 }
 
@@ -221,6 +268,8 @@ open_saved (MgRunHost *self)
   g_autofree char *uri = g_file_get_uri (file);
   const char *message = mg_run_session_get_message (self->session);
   g_autofree char *text = NULL;
+  g_autofree char *errors = NULL;
+  guint n_errors = 0;
 
   if (MG_IS_WINDOW (self->window))
     {
@@ -228,9 +277,26 @@ open_saved (MgRunHost *self)
       set_page (self, "viewer");
     }
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-  if (message != NULL)
+  if (MG_IS_WINDOW (self->window))
+    n_errors = mg_window_count_errors (MG_WINDOW (self->window));
+  if (n_errors > 0)
+    errors = g_strdup_printf (ngettext ("%u error or process failure during this run (F9 "
+                                        "lists it).",
+                                        "%u errors or process failures during this run (F9 "
+                                        "lists them).",
+                                        n_errors),
+                              n_errors);
+  if (message != NULL || errors != NULL)
     {
-      text = g_strdup_printf (_("%s The profile was saved as %s."), message, path);
+      text = g_strdup_printf (_("%s The profile was saved as %s."),
+                              message != NULL ? message : errors, path);
+      if (message != NULL && errors != NULL)
+        {
+          char *both = g_strconcat (text, " ", errors, NULL);
+
+          g_free (text);
+          text = both;
+        }
       show_banner (self, "warning", "dialog-warning-symbolic", text);
     }
   else
@@ -250,6 +316,7 @@ on_state (MgRunHost *self)
       break;
     case MG_RUN_STATE_FAILED:
       show_banner (self, "error", "dialog-error-symbolic", mg_run_session_get_message (self->session));
+      update_titles (self);
       break;
     case MG_RUN_STATE_CANCELLED:
       set_page (self, "viewer");
@@ -261,6 +328,7 @@ on_state (MgRunHost *self)
     case MG_RUN_STATE_RUNNING:
     case MG_RUN_STATE_MERGING:
     default:
+      update_titles (self);
       break;
     }
 }

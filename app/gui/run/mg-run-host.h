@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shows a run in a window in place of what it showed: the window's content
  * is kept on a "viewer" page beside a "run" page (MgRunView), under a
  * banner. When the run ends, a viewer window (MgWindow) opens the saved

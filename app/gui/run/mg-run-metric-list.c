@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Check toggles write into the settings; syncing keeps the checks set from
  * the settings from echoing back. */
 #include "mg-config.h"

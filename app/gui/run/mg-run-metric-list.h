@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run dialog's metric checks, in a GtkListBox it fills: every metric of
  * a catalogue under its metric group (a three-state check per group, a
  * check per metric; `always` locked on, `never` locked off, unavailable

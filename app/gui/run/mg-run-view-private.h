@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What a run view shows, read from its widgets: for tests, not for the
  * rest of the application. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
 #include "mg-run-view.h"
@@ -39,18 +40,10 @@ struct _MgRunView
 
 G_DEFINE_FINAL_TYPE (MgRunView, mg_run_view, GTK_TYPE_WIDGET)
 
-static char *
-program_name (MgRunSession *session)
-{
-  const char *program = mg_run_settings_get_program (mg_run_session_get_settings (session));
-
-  return g_path_get_basename (program != NULL ? program : "?");
-}
-
 static void
 update_title (MgRunView *self)
 {
-  g_autofree char *name = program_name (self->session);
+  g_autofree char *name = mg_run_session_dup_program_name (self->session);
   g_autofree char *title = NULL;
   MgRunState state = mg_run_session_get_state (self->session);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The live view of one run: what it is doing (elapsed time, processes,
  * samples so far), Stop and Cancel (actions run-view.stop and
  * run-view.cancel), the graph rows of every recorded metric grouped under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A test plugin for the end-to-end I/O tests: at every sample it writes
  * 512 KiB to /dev/null through allinea_safe_write, as a plugin may write
  * its own files, and reports how much it has written. The IO plugin must

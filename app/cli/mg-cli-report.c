@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* --report PROFILE and --list-reports: the performance report of a profile
+ * and the partial report files it is made with. */
+#include "mg-config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "mg-cli.h"
+#include "mg-diagnostic.h"
+#include "mg-install-paths.h"
+#include "mg-report-set.h"
+#include "mg-report-writer.h"
+
+static MgReportSet *
+load_reports (const MgCliOptions *options)
+{
+  g_autofree char *installed = mg_install_paths_get_reports_dir ();
+
+  return mg_report_set_load ((const char *const *) options->reports_path, installed);
+}
+
+/* Problems with partial report files go to stderr; the report is written
+ * with the files that are fine. */
+static void
+print_diagnostics (GPtrArray *diagnostics)
+{
+  for (guint i = 0; i < diagnostics->len; i++)
+    {
+      const MgDiagnostic *d = g_ptr_array_index (diagnostics, i);
+      g_autofree char *text = NULL;
+
+      if (d->severity == MG_SEVERITY_NOTE)
+        continue;
+      text = mg_diagnostic_to_string (d);
+      mg_cli_print_error ("%s", text);
+    }
+}
+
+gboolean
+mg_cli_write_report (const MgCliOptions *options, MgProfile *profile, const char *profile_path,
+                     const char *report_file)
+{
+  g_autoptr (MgReportSet) set = load_reports (options);
+  g_autoptr (MgReport) report = NULL;
+  g_autoptr (GError) error = NULL;
+
+  print_diagnostics (set->diagnostics);
+  report = mg_report_new (profile, profile_path, set->reports);
+  if (options->baseline_file != NULL)
+    {
+      g_autoptr (MgProfile) old = mg_profile_load (options->baseline_file, &error);
+      g_autoptr (MgReport) baseline = NULL;
+
+      if (old == NULL)
+        {
+          mg_cli_print_error (_("cannot read the baseline: %s (give a .mgprof file written by "
+                                "metrograph --profile)"), error->message);
+          return FALSE;
+        }
+      baseline = mg_report_new (old, options->baseline_file, set->reports);
+      mg_report_compare (report, baseline, options->baseline_file);
+    }
+  if (g_strcmp0 (report_file, "-") == 0)
+    {
+      g_autofree char *text = mg_report_to_text (report);
+
+      fputs (text, stdout);
+      return fflush (stdout) == 0;
+    }
+  if (mg_report_save_for_profile (report, profile_path, report_file, &error))
+    return TRUE;
+  mg_cli_print_error (_("cannot write the report: %s (check that its folder exists and is "
+                        "writable)"), error->message);
+  return FALSE;
+}
+
+int
+mg_cli_report (const MgCliOptions *options)
+{
+  const char *input = options->rest[0];
+  g_autoptr (MgProfile) profile = NULL;
+  g_autoptr (GError) error = NULL;
+
+  profile = mg_profile_load (input, &error);
+  if (profile == NULL)
+    {
+      mg_cli_print_error (_("cannot read the profile: %s (give a .mgprof file written by "
+                            "metrograph --profile)"), error->message);
+      return MG_EXIT_PROFILE_FILE;
+    }
+  return mg_cli_write_report (options, profile, input, options->report_file)
+           ? 0 : MG_EXIT_PROFILE_FILE;
+}
+
+static const char *
+status_text (const MgReportFile *file)
+{
+  switch (file->status)
+    {
+    case MG_REPORT_FILE_USED:
+      return _("used");
+    case MG_REPORT_FILE_SHADOWED:
+      return _("not used: an earlier file has the same report name");
+    case MG_REPORT_FILE_REFUSED:
+    default:
+      return _("refused");
+    }
+}
+
+int
+mg_cli_list_reports (const MgCliOptions *options)
+{
+  g_autoptr (MgReportSet) set = load_reports (options);
+
+  if (set->files->len == 0)
+    printf ("%s\n", _("No partial report files were found."));
+  for (guint i = 0; i < set->files->len; i++)
+    {
+      const MgReportFile *file = g_ptr_array_index (set->files, i);
+
+      /* TRANSLATORS: "1. /path/report.xml (from ALLINEA_CONFIG_DIR): used" */
+      printf (_("%u. %s (from %s): %s"), i + 1, file->path, file->origin, status_text (file));
+      if (file->report_name != NULL)
+        printf (" [%s]", file->report_name);
+      putchar ('\n');
+      for (guint j = 0; j < set->diagnostics->len; j++)
+        {
+          const MgDiagnostic *d = g_ptr_array_index (set->diagnostics, j);
+          g_autofree char *text = NULL;
+
+          if (g_strcmp0 (d->file, file->path) != 0)
+            continue;
+          text = mg_diagnostic_to_string (d);
+          printf ("   %s\n", text);
+        }
+    }
+  /* Locations named by the user that were not found. */
+  for (guint j = 0; j < set->diagnostics->len; j++)
+    {
+      const MgDiagnostic *d = g_ptr_array_index (set->diagnostics, j);
+      gboolean listed = FALSE;
+
+      for (guint i = 0; i < set->files->len && !listed; i++)
+        listed = g_strcmp0 (d->file, ((MgReportFile *) set->files->pdata[i])->path) == 0;
+      if (!listed)
+        {
+          g_autofree char *text = mg_diagnostic_to_string (d);
+
+          mg_cli_print_error ("%s", text);
+        }
+    }
+  return 0;
+}

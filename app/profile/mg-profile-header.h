@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The profile file's fixed header (docs/profile-format.md): the magic, the
+ * format version (little-endian u32 at 8), the payload's CRC-32 (u32 at 12)
+ * and length (u64 at 16); the GVariant payload follows. Shared by the
+ * reader and writer (mg-profile-file.c) and the fuzz harness, which writes
+ * a valid header around its input. */
+#pragma once
+
+#define MG_PROFILE_MAGIC "MGPROF\r\n"
+#define MG_PROFILE_MAGIC_LEN 8
+/* 2: the program's output (member 13). Format 1 files still open. */
+#define MG_PROFILE_VERSION 2u
+#define MG_PROFILE_HEADER_LEN 24

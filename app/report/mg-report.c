@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Building a report from a profile and the partial reports. */
+#include "mg-config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "mg-command-line.h"
+#include "mg-report-value.h"
+#include "mg-report.h"
+#include "mg-units.h"
+
+/* The threads metric of the built-in plugins, for the header. */
+#define THREADS_METRIC "org.metrograph.threads"
+
+static void
+fact_free (MgReportFact *fact)
+{
+  g_free (fact->label);
+  g_free (fact->value);
+  g_free (fact);
+}
+
+static void
+add_fact (MgReport *report, const char *label, char *value)
+{
+  MgReportFact *fact = g_new0 (MgReportFact, 1);
+
+  fact->label = g_strdup (label);
+  fact->value = value;
+  g_ptr_array_add (report->facts, fact);
+}
+
+MgReportLine *
+mg_report_line_new (const char *name, double value, const char *units, const char *why_not)
+{
+  MgReportLine *line = g_new0 (MgReportLine, 1);
+  MgMetricDef def = { .units = (char *) units, .display_factor = 1.0, .decimal_places = -1 };
+
+  line->name = g_strdup (name);
+  line->value = value;
+  line->value_text = isnan (value) ? g_strdup (why_not != NULL ? why_not
+                                                                : _("not recorded in this run"))
+                                   : mg_units_format_value (&def, value);
+  line->bar = NAN;
+  line->baseline = NAN;
+  line->change = NAN;
+  return line;
+}
+
+void
+mg_report_line_free (MgReportLine *line)
+{
+  g_free (line->name);
+  g_free (line->tooltip);
+  g_free (line->value_text);
+  g_free (line->baseline_text);
+  g_free (line);
+}
+
+static void
+section_free (MgReportSection *section)
+{
+  g_free (section->heading);
+  g_free (section->text);
+  g_ptr_array_unref (section->lines);
+  g_free (section);
+}
+
+static char *
+resources (MgProfile *profile, const MgRunInfo *run)
+{
+  double threads = mg_report_value_compute (profile, THREADS_METRIC, MG_REPORT_PICK_MAX,
+                                            MG_REPORT_PICK_MAX, NULL);
+  g_autofree char *processes = g_strdup_printf (ngettext ("%u process", "%u processes",
+                                                          run->n_processes), run->n_processes);
+  g_autofree char *nodes = g_strdup_printf (ngettext ("%u node", "%u nodes", run->n_nodes),
+                                            run->n_nodes);
+
+  if (isnan (threads))
+    /* TRANSLATORS: "4 processes, 1 node" */
+    return g_strdup_printf (_("%s, %s"), processes, nodes);
+  return g_strdup_printf (ngettext ("%s, %s, up to %u thread per process",
+                                    "%s, %s, up to %u threads per process", (gulong) threads),
+                          processes, nodes, (guint) threads);
+}
+
+static char *
+start_time (const MgRunInfo *run)
+{
+  g_autoptr (GDateTime) time = g_date_time_new_from_unix_local (run->start_time_us
+                                                                / G_USEC_PER_SEC);
+
+  return time != NULL ? g_date_time_format (time, "%Y-%m-%d %H:%M:%S") : g_strdup ("");
+}
+
+static void
+add_header (MgReport *report, MgProfile *profile, const char *profile_path)
+{
+  const MgRunInfo *run = mg_profile_get_run_info (profile);
+
+  add_fact (report, _("Command"), mg_command_line_from_run (run));
+  add_fact (report, _("Resources"), resources (profile, run));
+  add_fact (report, _("Hosts"), run->hosts != NULL ? g_strjoinv (", ", run->hosts)
+                                                   : g_strdup (""));
+  add_fact (report, _("Start"), start_time (run));
+  add_fact (report, _("Wall-clock time"), mg_units_format_time (run->duration_s));
+  if (profile_path != NULL)
+    add_fact (report, _("Profile"), g_strdup (profile_path));
+  if (g_strcmp0 (run->metrograph_version, MG_VERSION) == 0 || run->metrograph_version == NULL)
+    add_fact (report, _("Metrograph"), g_strdup (MG_VERSION));
+  else
+    add_fact (report, _("Metrograph"),
+              g_strdup_printf (_("%s (the profile was written by %s)"), MG_VERSION,
+                               run->metrograph_version));
+}
+
+/* Entries of one group share a scale; entries without a group share one
+ * with the others of their subsection in the same units. Percentages are
+ * on 0–100 unless a value exceeds it. */
+static void
+set_bars (GPtrArray *lines, GPtrArray *entries)
+{
+  g_autoptr (GHashTable) scales = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < lines->len; i++)
+      {
+        MgReportLine *line = g_ptr_array_index (lines, i);
+        const MgReportEntry *entry = g_ptr_array_index (entries, i);
+        gboolean percent = g_strcmp0 (entry->metric->units, "%") == 0;
+        g_autofree char *key = entry->group != NULL
+                                 ? g_strconcat ("g:", entry->group, NULL)
+                                 : g_strconcat ("u:", entry->metric->units, NULL);
+        double *scale = g_hash_table_lookup (scales, key);
+
+        if (pass == 0)
+          {
+            if (scale == NULL)
+              {
+                scale = g_new0 (double, 1);
+                *scale = percent ? 100.0 : 0.0;
+                g_hash_table_insert (scales, g_strdup (key), scale);
+              }
+            if (!isnan (line->value))
+              *scale = MAX (*scale, fabs (line->value));
+          }
+        else if (!isnan (line->value))
+          line->bar = *scale > 0 ? fabs (line->value) / *scale : 0.0;
+      }
+}
+
+/* Built-in sections show only what was recorded. */
+static gboolean
+any_recorded (GPtrArray *lines)
+{
+  for (guint i = 0; i < lines->len; i++)
+    if (!isnan (((MgReportLine *) g_ptr_array_index (lines, i))->value))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+add_subsection (MgReport *report, MgProfile *profile, const MgPartialReport *partial,
+                const MgReportSubsection *subsection)
+{
+  MgReportSection *section = g_new0 (MgReportSection, 1);
+
+  section->heading = g_strdup (subsection->heading);
+  section->has_colour = subsection->has_colour;
+  section->colour = subsection->colour;
+  section->text = g_strdup (subsection->text);
+  section->lines = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_report_line_free);
+  for (guint i = 0; i < subsection->entries->len; i++)
+    {
+      const MgReportEntry *entry = g_ptr_array_index (subsection->entries, i);
+      const MgReportMetric *metric = entry->metric;
+      g_autofree char *why_not = NULL;
+      double value = mg_report_value_compute (profile, metric->metric_ref, metric->sample_value,
+                                              metric->aggregation, &why_not);
+      MgReportLine *line = mg_report_line_new (metric->display_name, value, metric->units,
+                                               why_not);
+
+      line->tooltip = g_strdup (metric->tooltip);
+      line->has_colour = metric->has_colour;
+      line->colour = metric->colour;
+      g_ptr_array_add (section->lines, line);
+    }
+  set_bars (section->lines, subsection->entries);
+  if (partial->builtin && !any_recorded (section->lines))
+    section_free (section);
+  else
+    g_ptr_array_add (report->sections, section);
+}
+
+MgReport *
+mg_report_new (MgProfile *profile, const char *profile_path, GPtrArray *partial_reports)
+{
+  MgReport *report = g_new0 (MgReport, 1);
+
+  g_return_val_if_fail (MG_IS_PROFILE (profile), report);
+  report->facts = g_ptr_array_new_with_free_func ((GDestroyNotify) fact_free);
+  report->summary = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_report_line_free);
+  report->sections = g_ptr_array_new_with_free_func ((GDestroyNotify) section_free);
+  add_header (report, profile, profile_path);
+  mg_report_summarise (report, profile);
+  for (guint r = 0; partial_reports != NULL && r < partial_reports->len; r++)
+    {
+      const MgPartialReport *partial = g_ptr_array_index (partial_reports, r);
+
+      for (guint s = 0; s < partial->subsections->len; s++)
+        add_subsection (report, profile, partial, g_ptr_array_index (partial->subsections, s));
+    }
+  return report;
+}
+
+void
+mg_report_free (MgReport *report)
+{
+  if (report == NULL)
+    return;
+  g_ptr_array_unref (report->facts);
+  g_free (report->sentence);
+  g_ptr_array_unref (report->summary);
+  g_ptr_array_unref (report->sections);
+  g_free (report);
+}
+
+static const MgReportLine *
+find_line (GPtrArray *lines, const char *name)
+{
+  for (guint i = 0; lines != NULL && i < lines->len; i++)
+    {
+      const MgReportLine *line = g_ptr_array_index (lines, i);
+
+      if (g_strcmp0 (line->name, name) == 0)
+        return line;
+    }
+  return NULL;
+}
+
+static GPtrArray *
+find_section_lines (const MgReport *report, const char *heading)
+{
+  for (guint i = 0; i < report->sections->len; i++)
+    {
+      const MgReportSection *section = g_ptr_array_index (report->sections, i);
+
+      if (g_strcmp0 (section->heading, heading) == 0)
+        return section->lines;
+    }
+  return NULL;
+}
+
+static void
+compare_lines (GPtrArray *lines, GPtrArray *old_lines)
+{
+  for (guint i = 0; i < lines->len; i++)
+    {
+      MgReportLine *line = g_ptr_array_index (lines, i);
+      const MgReportLine *old = find_line (old_lines, line->name);
+
+      g_clear_pointer (&line->baseline_text, g_free);
+      line->baseline = old != NULL ? old->value : NAN;
+      line->baseline_text = g_strdup (old != NULL ? old->value_text
+                                                  : _("not in the baseline's report"));
+      line->change = !isnan (line->value) && !isnan (line->baseline) && line->baseline != 0
+                       ? (line->value - line->baseline) / fabs (line->baseline) : NAN;
+    }
+}
+
+void
+mg_report_compare (MgReport *report, const MgReport *baseline, const char *baseline_path)
+{
+  g_return_if_fail (report != NULL && baseline != NULL);
+  compare_lines (report->summary, baseline->summary);
+  for (guint i = 0; i < report->sections->len; i++)
+    {
+      MgReportSection *section = g_ptr_array_index (report->sections, i);
+
+      compare_lines (section->lines, find_section_lines (baseline, section->heading));
+    }
+  add_fact (report, _("Baseline"),
+            g_strdup_printf (_("%s (changes under %.0f %% are within run-to-run noise and not "
+                               "marked)"), baseline_path != NULL ? baseline_path : "",
+                             MG_REPORT_NOISE * 100));
+}
+
+gboolean
+mg_report_line_changed (const MgReportLine *line)
+{
+  return !isnan (line->change) && fabs (line->change) >= MG_REPORT_NOISE;
+}

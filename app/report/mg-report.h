@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A performance report: the facts of a run, a summary of how its time
+ * divides, and the sections of the partial reports, each line a name, a
+ * value with auto-scaled units and a comparison bar. Built once from a
+ * profile; the text and HTML writers and the viewer show it. GTK-free. */
+#pragma once
+
+#include "mg-partial-report.h"
+#include "mg-profile.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char *label;
+  char *value;
+} MgReportFact;
+
+typedef struct {
+  char *name;              /* plain text */
+  char *tooltip;           /* markup, NULL when none */
+  double value;            /* NaN when not recorded */
+  char *value_text;        /* "12.3 k/s", or why there is no value */
+  double bar;              /* 0..1 of the line's scale; NaN: no bar */
+  gboolean has_colour;
+  MgRgba colour;
+  /* With a baseline (mg_report_compare): its value, as text, and the
+   * relative change (NaN when either is missing or the baseline is 0). */
+  double baseline;
+  char *baseline_text;
+  double change;
+} MgReportLine;
+
+typedef struct {
+  char *heading;
+  gboolean has_colour;
+  MgRgba colour;
+  char *text;              /* markup, NULL when none */
+  GPtrArray *lines;        /* MgReportLine* */
+} MgReportSection;
+
+typedef struct {
+  GPtrArray *facts;        /* MgReportFact*: the header */
+  char *sentence;          /* the summary in one sentence */
+  GPtrArray *summary;      /* MgReportLine*: compute, MPI, neither, I/O */
+  GPtrArray *sections;     /* MgReportSection*: built-in then partial reports */
+} MgReport;
+
+/* @profile_path: shown in the header (may be NULL); @partial_reports:
+ * MgPartialReport* in the order to show (may be NULL). */
+MgReport *mg_report_new (MgProfile *profile, const char *profile_path,
+                         GPtrArray *partial_reports);
+void mg_report_free (MgReport *report);
+
+/* Changes smaller than this share are within the run-to-run noise: shown,
+ * but not marked as changes (the report says so). */
+#define MG_REPORT_NOISE 0.05
+
+/* Adds @baseline's values beside @report's: lines are matched by their
+ * section's heading and their name; a fact names the baseline. */
+void mg_report_compare (MgReport *report, const MgReport *baseline, const char *baseline_path);
+/* TRUE when the line's change is beyond the noise. */
+gboolean mg_report_line_changed (const MgReportLine *line);
+
+/* Internal to app/report: lines and their bars. */
+MgReportLine *mg_report_line_new (const char *name, double value, const char *units,
+                                  const char *why_not);
+void mg_report_line_free (MgReportLine *line);
+void mg_report_summarise (MgReport *report, MgProfile *profile);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgReport, mg_report_free)
+
+G_END_DECLS

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Build-tree or installed: decided once from /proc/self/exe. */
+#include "mg-config.h"
+
+#include "mg-install-paths.h"
+
+#include <gio/gio.h>
+
+#define MG_SAMPLER_NAME "libmetrograph-sampler.so"
+
+gboolean
+mg_install_paths_in_build_tree (void)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autoptr (GFile) exe_file = NULL;
+  g_autoptr (GFile) build_root = NULL;
+
+  if (exe == NULL)
+    return FALSE;
+  exe_file = g_file_new_for_path (exe);
+  build_root = g_file_new_for_path (MG_BUILD_ROOT);
+  return g_file_has_prefix (exe_file, build_root);
+}
+
+char *
+mg_install_paths_get_sampler (void)
+{
+  if (mg_install_paths_in_build_tree ())
+    return g_build_filename (MG_BUILD_ROOT, "sampler", MG_SAMPLER_NAME, NULL);
+  return g_build_filename (MG_PKGLIBDIR, MG_SAMPLER_NAME, NULL);
+}
+
+char *
+mg_install_paths_get_metrics_dir (void)
+{
+  if (mg_install_paths_in_build_tree ())
+    return g_build_filename (MG_BUILD_ROOT, "plugins", NULL);
+  return g_strdup (MG_METRICS_DIR);
+}
+
+char *
+mg_install_paths_get_reports_dir (void)
+{
+  if (mg_install_paths_in_build_tree ())
+    return g_build_filename (MG_SOURCE_ROOT, "data", "reports", NULL);
+  return g_build_filename (MG_PKGDATADIR, "reports", NULL);
+}

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "mg-config.h"
+
+#include "mg-run-assembly.h"
+
+#include "mg-run-command-line.h"
+
+#include <math.h>
+
+#include "mg-install-paths.h"
+#include "mg-merge.h"
+#include "mg-output-name.h"
+#include "mg-plan-writer.h"
+#include "mg-run-folder.h"
+#include "mg-run-metric-toggles.h"
+
+struct _MgRunAssembly
+{
+  GObject parent_instance;
+
+  MgRunSettings *settings;
+  MgCatalogue *catalogue;
+  GPtrArray *metrics;          /* const MgMetricDef*, owned by the catalogue */
+  GPtrArray *groups;           /* const MgMetricGroup* */
+  MgLauncher *launcher;
+  char *working_folder;
+  guint n_threads;             /* the default name's _<T>t */
+  char *output;                /* the program's, NULL when not captured */
+  guint64 output_cut;
+};
+
+G_DEFINE_FINAL_TYPE (MgRunAssembly, mg_run_assembly, G_TYPE_OBJECT)
+
+static void
+mg_run_assembly_finalize (GObject *object)
+{
+  MgRunAssembly *self = MG_RUN_ASSEMBLY (object);
+
+  g_clear_object (&self->launcher);
+  g_ptr_array_unref (self->metrics);
+  g_ptr_array_unref (self->groups);
+  g_clear_object (&self->catalogue);
+  g_clear_object (&self->settings);
+  g_free (self->working_folder);
+  g_free (self->output);
+  G_OBJECT_CLASS (mg_run_assembly_parent_class)->finalize (object);
+}
+
+static void
+mg_run_assembly_class_init (MgRunAssemblyClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = mg_run_assembly_finalize;
+}
+
+static void
+mg_run_assembly_init (MgRunAssembly *self)
+{
+  self->metrics = g_ptr_array_new ();
+  self->groups = g_ptr_array_new ();
+}
+
+void
+mg_run_assembly_collect_definitions (MgCatalogue *catalogue, GPtrArray *metrics,
+                                     GPtrArray *groups)
+{
+  for (guint i = 0; i < mg_catalogue_get_n_metrics (catalogue); i++)
+    {
+      const MgCatalogueMetric *metric = mg_catalogue_get_metric (catalogue, i);
+
+      if (metric->enabled && metric->available)
+        g_ptr_array_add (metrics, (gpointer) metric->def);
+    }
+  for (guint i = 0; i < mg_catalogue_get_n_groups (catalogue); i++)
+    {
+      const MgCatalogueGroup *group = mg_catalogue_get_group (catalogue, i);
+
+      for (guint j = 0; j < group->members->len; j++)
+        {
+          const MgCatalogueMetric *member = g_ptr_array_index (group->members, j);
+
+          if (member->enabled && member->available)
+            {
+              g_ptr_array_add (groups, (gpointer) group->group);
+              break;
+            }
+        }
+    }
+}
+
+static MgLauncher *
+make_launcher (MgRunAssembly *self, GError **error)
+{
+  g_auto (GStrv) args = mg_run_settings_dup_argv (self->settings, error);
+  g_autoptr (GStrvBuilder) argv = g_strv_builder_new ();
+  g_auto (GStrv) full = NULL;
+  g_auto (GStrv) env = mg_run_settings_build_environment (self->settings, NULL);
+  g_autofree char *sampler = mg_install_paths_get_sampler ();
+  g_auto (GStrv) preloads = mg_catalogue_get_preload_paths (self->catalogue);
+  MgLauncher *launcher;
+
+  if (args == NULL)
+    return NULL;
+  g_strv_builder_add (argv, mg_run_settings_get_program (self->settings));
+  g_strv_builder_addv (argv, (const char **) args);
+  full = g_strv_builder_end (argv);
+  launcher = mg_launcher_new ((const char *const *) full);
+  mg_launcher_set_working_folder (launcher, self->working_folder);
+  mg_launcher_set_environment (launcher, (const char *const *) env);
+  mg_launcher_set_sampler (launcher, sampler);
+  for (guint i = 0; preloads != NULL && preloads[i] != NULL; i++)
+    mg_launcher_add_preload (launcher, preloads[i]);
+  mg_launcher_set_n_processes (launcher, mg_run_settings_get_n_processes (self->settings));
+  mg_launcher_set_stop_after (launcher, mg_run_settings_get_stop_after (self->settings));
+  self->n_threads = mg_output_name_threads_from_environ ((const char *const *) env);
+  return launcher;
+}
+
+static gboolean
+write_plan (MgRunAssembly *self, GError **error)
+{
+  MgRunSettings *s = self->settings;
+  MgPlanOptions plan = {
+    .run_id = mg_launcher_get_run_id (self->launcher),
+    .record_dir = mg_launcher_get_record_dir (self->launcher),
+    .interval_ms = mg_run_settings_get_interval_ms (s),
+    .samples = mg_run_settings_get_max_samples (s),
+    .start_after_ms = (guint64) llround (mg_run_settings_get_start_after (s) * 1000),
+    .stop_after_ms = (guint64) llround (mg_run_settings_get_stop_after (s) * 1000),
+    .skip_programs = mg_launcher_get_skip_programs (self->launcher),
+    .select_ranks = mg_run_settings_get_select_ranks (s),
+  };
+
+  return mg_plan_write (self->catalogue, &plan, mg_launcher_get_plan_path (self->launcher), error);
+}
+
+/* The settings as the line that repeats the run, in the run folder: what
+ * recovery reads if this front end ends before writing the profile. */
+static gboolean
+write_command (MgRunAssembly *self, GError **error)
+{
+  g_autoptr (MgRunSettings) settings = mg_run_settings_copy (self->settings);
+  g_autofree char *path = g_build_filename (mg_launcher_get_run_dir (self->launcher),
+                                            MG_RUN_FOLDER_COMMAND, NULL);
+  g_autofree char *line = NULL;
+
+  mg_run_settings_set_working_folder (settings, self->working_folder);
+  line = mg_run_settings_to_command_line (settings, NULL);
+  return g_file_set_contents (path, line, -1, error);
+}
+
+MgRunAssembly *
+mg_run_assembly_new (MgRunSettings *settings, MgCatalogue *catalogue, GError **error)
+{
+  g_autoptr (MgRunAssembly) self = g_object_new (MG_TYPE_RUN_ASSEMBLY, NULL);
+  const char *folder = mg_run_settings_get_working_folder (settings);
+
+  /* Folders of front ends that ended without removing theirs. */
+  mg_run_folder_sweep ();
+  self->settings = mg_run_settings_copy (settings);
+  self->catalogue = g_object_ref (catalogue);
+  self->working_folder = folder != NULL ? g_canonicalize_filename (folder, NULL)
+                                        : g_get_current_dir ();
+  if (!mg_run_settings_apply_toggles (self->settings, catalogue, error))
+    return NULL;
+  mg_run_assembly_collect_definitions (self->catalogue, self->metrics, self->groups);
+  self->launcher = make_launcher (self, error);
+  if (self->launcher == NULL || !mg_launcher_prepare (self->launcher, error)
+      || !write_plan (self, error) || !write_command (self, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+MgRunSettings *
+mg_run_assembly_get_settings (MgRunAssembly *self)
+{
+  return self->settings;
+}
+
+MgLauncher *
+mg_run_assembly_get_launcher (MgRunAssembly *self)
+{
+  return self->launcher;
+}
+
+const char *
+mg_run_assembly_get_working_folder (MgRunAssembly *self)
+{
+  return self->working_folder;
+}
+
+MgProfile *
+mg_run_assembly_merge (MgRunAssembly *self, int exit_status, guint max_process_samples,
+                       GError **error)
+{
+  MgMergeInput input = {
+    .metrics = self->metrics,
+    .groups = self->groups,
+    .run_id = mg_launcher_get_run_id (self->launcher),
+    .argv = mg_launcher_get_argv (self->launcher),
+    .working_dir = self->working_folder,
+    .start_time_us = mg_launcher_get_start_time_us (self->launcher),
+    .exit_status = exit_status,
+    .max_process_samples = max_process_samples,
+    .output = self->output,
+    .output_cut = self->output_cut,
+  };
+
+  return mg_merge_records (mg_launcher_get_record_dir (self->launcher), &input, error);
+}
+
+void
+mg_run_assembly_set_output (MgRunAssembly *self, const char *output, guint64 output_cut)
+{
+  g_free (self->output);
+  self->output = g_strdup (output);
+  self->output_cut = output_cut;
+}
+
+char *
+mg_run_assembly_choose_output (MgRunAssembly *self, MgProfile *profile)
+{
+  const MgRunInfo *info = mg_profile_get_run_info (profile);
+  const char *program = mg_launcher_get_program_path (self->launcher);
+  g_autoptr (GDateTime) start = g_date_time_new_from_unix_utc (
+    mg_launcher_get_start_time_us (self->launcher) / G_USEC_PER_SEC);
+
+  return mg_output_name_choose (mg_run_settings_get_output (self->settings), self->working_folder,
+                                program != NULL ? program : mg_launcher_get_argv (self->launcher)[0],
+                                info->n_processes, MAX (info->n_nodes, 1), self->n_threads, start);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* One run put together from its settings: the single path from
+ * MgRunSettings to a running program and back to a profile, taken by both
+ * front ends (`metrograph --profile` and the window's MgRunSession).
+ *
+ * mg_run_assembly_new () applies the settings' metric toggles to the
+ * catalogue and keeps the enabled definitions, makes the launcher (program
+ * and arguments, working folder, environment, sampler and preloads, MPI
+ * processes, Stop after), creates its run folder and writes the plan. The
+ * front end then starts the program through the launcher (mg_launcher_run
+ * blocks, mg_launcher_spawn does not) and merges the records
+ * (mg_run_assembly_merge, also while the program runs) into the profile it
+ * saves under mg_run_assembly_choose_output (). GTK-free. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "mg-catalogue.h"
+#include "mg-launcher.h"
+#include "mg-profile.h"
+#include "mg-run-settings.h"
+
+G_BEGIN_DECLS
+
+#define MG_TYPE_RUN_ASSEMBLY (mg_run_assembly_get_type ())
+G_DECLARE_FINAL_TYPE (MgRunAssembly, mg_run_assembly, MG, RUN_ASSEMBLY, GObject)
+
+/* @settings is copied. NULL with the launcher's, the plan writer's or the
+ * toggles' error when the run cannot be prepared. */
+MgRunAssembly *mg_run_assembly_new (MgRunSettings *settings, MgCatalogue *catalogue,
+                                    GError **error);
+
+MgRunSettings *mg_run_assembly_get_settings (MgRunAssembly *self);
+/* Adds @catalogue's enabled and available definitions to @metrics, and the
+ * groups that show one of them to @groups: what a profile carries so that it
+ * opens where the plugins are not. */
+void mg_run_assembly_collect_definitions (MgCatalogue *catalogue, GPtrArray *metrics,
+                                          GPtrArray *groups);
+MgLauncher *mg_run_assembly_get_launcher (MgRunAssembly *self);
+/* Where the program runs (absolute). */
+const char *mg_run_assembly_get_working_folder (MgRunAssembly *self);
+
+/* The records so far as a profile carrying the enabled definitions, the
+ * command line, the start time and @exit_status; @max_process_samples as
+ * in MgMergeInput (0: every slot). Safe from any thread once the program
+ * started. */
+MgProfile *mg_run_assembly_merge (MgRunAssembly *self, int exit_status,
+                                  guint max_process_samples, GError **error);
+/* What the program printed (stdout and stderr as they came, output_cut
+ * bytes before it left out), for the profiles merged from now on. Not
+ * while a merge runs. */
+void mg_run_assembly_set_output (MgRunAssembly *self, const char *output, guint64 output_cut);
+/* The profile's path: the settings' output read as -o is, else MAP's name
+ * (mg_output_name_choose) in the working folder. */
+char *mg_run_assembly_choose_output (MgRunAssembly *self, MgProfile *profile);
+
+G_END_DECLS

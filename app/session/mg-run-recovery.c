@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "mg-config.h"
+
+#include "mg-run-recovery.h"
+
+#include "mg-search-path.h"
+
+#include <glib/gi18n.h>
+#include <unistd.h>
+
+#include "format/mg-plan-keywords.h"
+#include "mg-install-paths.h"
+#include "mg-merge.h"
+#include "mg-output-name.h"
+#include "mg-record-reader.h"
+#include "mg-run-assembly.h"
+#include "mg-run-command-line.h"
+#include "mg-run-folder.h"
+
+G_DEFINE_QUARK (mg-run-recovery-error-quark, mg_run_recovery_error)
+
+struct _MgRunRecovery
+{
+  char *run_dir;
+  char *record_dir;
+  char *run_id;
+  MgRunSettings *settings;
+  GPtrArray *running;          /* MgRecoveredProcess* */
+  gint64 start_real_ns;        /* the earliest record's start */
+};
+
+static void
+recovered_process_free (MgRecoveredProcess *p)
+{
+  g_free (p->program);
+  g_free (p);
+}
+
+void
+mg_run_recovery_free (MgRunRecovery *self)
+{
+  g_free (self->run_dir);
+  g_free (self->record_dir);
+  g_free (self->run_id);
+  g_clear_object (&self->settings);
+  g_ptr_array_unref (self->running);
+  g_free (self);
+}
+
+static gboolean
+not_a_run (const char *run_dir, const char *what, GError **error)
+{
+  g_set_error (error, MG_RUN_RECOVERY_ERROR, MG_RUN_RECOVERY_ERROR_NOT_A_RUN,
+               /* Translators: a folder, then what it lacks, e.g. "no records folder" */
+               _("%s is not a Metrograph run folder (%s); give a metrograph-XXXXXX folder of "
+                 "METROGRAPH_TMPDIR, TMPDIR or /tmp"), run_dir, what);
+  return FALSE;
+}
+
+/* The run id of the plan's run_id line. */
+static char *
+read_run_id (const char *plan_path)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  const char *key = MG_PLAN_KEYWORD (MG_PLAN_KEY_RUN_ID);
+
+  if (!g_file_get_contents (plan_path, &text, NULL, NULL))
+    return NULL;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], key) && lines[i][strlen (key)] == '\t')
+      return g_strdup (lines[i] + strlen (key) + 1);
+  return NULL;
+}
+
+static gboolean
+read_folder (MgRunRecovery *self, GError **error)
+{
+  g_autofree char *plan = g_build_filename (self->run_dir, MG_RUN_FOLDER_PLAN, NULL);
+  g_autofree char *command_path = g_build_filename (self->run_dir, MG_RUN_FOLDER_COMMAND, NULL);
+  g_autofree char *command = NULL;
+  g_autoptr (GError) local_error = NULL;
+  int pid;
+  guint64 start_time;
+
+  if (!g_file_test (self->run_dir, G_FILE_TEST_IS_DIR))
+    return not_a_run (self->run_dir, _("no such folder"), error);
+  if (!g_file_test (self->record_dir, G_FILE_TEST_IS_DIR))
+    return not_a_run (self->run_dir, _("no records folder"), error);
+  self->run_id = read_run_id (plan);
+  if (self->run_id == NULL)
+    return not_a_run (self->run_dir, _("no run plan"), error);
+  if (mg_run_folder_is_live (self->run_dir) && mg_run_folder_read_owner (self->run_dir, &pid,
+                                                                         &start_time))
+    {
+      g_set_error (error, MG_RUN_RECOVERY_ERROR, MG_RUN_RECOVERY_ERROR_LIVE,
+                   _("%s belongs to metrograph process %d, which still runs and will write "
+                     "the profile itself"), self->run_dir, pid);
+      return FALSE;
+    }
+  if (!g_file_get_contents (command_path, &command, NULL, NULL))
+    return not_a_run (self->run_dir, _("no command file"), error);
+  if (!mg_run_settings_set_from_command_line (self->settings, g_strstrip (command), NULL,
+                                              &local_error))
+    {
+      g_set_error (error, MG_RUN_RECOVERY_ERROR, MG_RUN_RECOVERY_ERROR_SETTINGS,
+                   _("%s: the run's command line cannot be read back: %s"), command_path,
+                   local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+MgRunRecovery *
+mg_run_recovery_open (const char *run_dir, GError **error)
+{
+  g_autoptr (MgRunRecovery) self = g_new0 (MgRunRecovery, 1);
+
+  self->run_dir = g_canonicalize_filename (run_dir, NULL);
+  self->record_dir = g_build_filename (self->run_dir, MG_RUN_FOLDER_RECORDS, NULL);
+  self->settings = mg_run_settings_new ();
+  self->running = g_ptr_array_new_with_free_func ((GDestroyNotify) recovered_process_free);
+  if (!read_folder (self, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+const char *
+mg_run_recovery_get_run_dir (MgRunRecovery *self)
+{
+  return self->run_dir;
+}
+
+MgRunSettings *
+mg_run_recovery_get_settings (MgRunRecovery *self)
+{
+  return self->settings;
+}
+
+GPtrArray *
+mg_run_recovery_get_running (MgRunRecovery *self)
+{
+  return self->running;
+}
+
+/* The sampler names its host as gethostname () gives it, '/' made '_'. */
+static gboolean
+is_this_host (const char *host)
+{
+  char name[MG_RECORD_HOST_LEN];
+
+  if (gethostname (name, sizeof name) != 0)
+    return FALSE;
+  name[sizeof name - 1] = '\0';
+  g_strdelimit (name, "/", '_');
+  return strcmp (name, host) == 0;
+}
+
+/* The process of an open record still runs: its pid exists and started no
+ * later than its sampler (a reused pid started later). Both clocks count
+ * from boot; a second of slack covers the tick's rounding. */
+static gboolean
+still_runs (const MgRecordHeader *h)
+{
+  guint64 ticks = mg_run_folder_process_start_time (h->pid);
+  long hz = sysconf (_SC_CLK_TCK);
+
+  if (ticks == 0 || hz <= 0 || !is_this_host (h->host))
+    return FALSE;
+  return (double) ticks / (double) hz <= (double) h->start_mono_ns / 1e9 + 1.0;
+}
+
+static int
+status_of (const MgRecordHeader *h)
+{
+  switch ((MgRecordState) h->state)
+    {
+    case MG_RECORD_STATE_EXITED:
+      return h->end_status;
+    case MG_RECORD_STATE_SIGNALLED:
+      return 128 + h->end_status;
+    case MG_RECORD_STATE_RUNNING:
+    case MG_RECORD_STATE_EXECED:
+    default:
+      return 0;
+    }
+}
+
+/* Reads the headers: the processes still running, the run's start and the
+ * status of its first process (the last record of the earliest pid's). */
+static int
+survey_records (MgRunRecovery *self)
+{
+  g_autoptr (GDir) dir = g_dir_open (self->record_dir, 0, NULL);
+  const char *name;
+  MgRecordHeader first = { 0 }, last_of_first = { 0 };
+  gboolean any = FALSE;
+
+  g_ptr_array_set_size (self->running, 0);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (self->record_dir, name, NULL);
+      MgRecordHeader h;
+
+      if (!g_str_has_suffix (name, MG_RECORD_SUFFIX) || !mg_record_file_read_header (path, &h, NULL)
+          || strcmp (h.run_id, self->run_id) != 0)
+        continue;
+      if (h.state == MG_RECORD_STATE_RUNNING && still_runs (&h))
+        {
+          MgRecoveredProcess *p = g_new0 (MgRecoveredProcess, 1);
+
+          p->pid = h.pid;
+          p->program = g_strdup (h.program);
+          g_ptr_array_add (self->running, p);
+        }
+      if (!any || h.start_real_ns < first.start_real_ns)
+        first = h;
+      any = TRUE;
+    }
+  self->start_real_ns = any ? first.start_real_ns : 0;
+  if (!any)
+    return 0;
+  /* Later images of the same pid (after exec) carry its status. */
+  last_of_first = first;
+  g_dir_rewind (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (self->record_dir, name, NULL);
+      MgRecordHeader h;
+
+      if (g_str_has_suffix (name, MG_RECORD_SUFFIX) && mg_record_file_read_header (path, &h, NULL)
+          && strcmp (h.run_id, self->run_id) == 0 && h.pid == first.pid
+          && strcmp (h.host, first.host) == 0 && h.start_mono_ns > last_of_first.start_mono_ns)
+        last_of_first = h;
+    }
+  return status_of (&last_of_first);
+}
+
+static int
+compare_pids (gconstpointer a, gconstpointer b)
+{
+  const MgRecoveredProcess *pa = *(MgRecoveredProcess *const *) a;
+  const MgRecoveredProcess *pb = *(MgRecoveredProcess *const *) b;
+
+  return (pa->pid > pb->pid) - (pa->pid < pb->pid);
+}
+
+MgProfile *
+mg_run_recovery_merge (MgRunRecovery *self, MgCatalogue *catalogue, GError **error)
+{
+  g_autoptr (GPtrArray) metrics = g_ptr_array_new ();
+  g_autoptr (GPtrArray) groups = g_ptr_array_new ();
+  g_auto (GStrv) args = mg_run_settings_dup_argv (self->settings, NULL);
+  g_autoptr (GStrvBuilder) argv_builder = g_strv_builder_new ();
+  g_auto (GStrv) argv = NULL;
+  const char *folder = mg_run_settings_get_working_folder (self->settings);
+  int exit_status = survey_records (self);
+  MgMergeInput input = { 0 };
+
+  g_ptr_array_sort (self->running, compare_pids);
+  mg_run_assembly_collect_definitions (catalogue, metrics, groups);
+  g_strv_builder_add (argv_builder, mg_run_settings_get_program (self->settings));
+  if (args != NULL)
+    g_strv_builder_addv (argv_builder, (const char **) args);
+  argv = g_strv_builder_end (argv_builder);
+  input.metrics = metrics;
+  input.groups = groups;
+  input.argv = (const char *const *) argv;
+  input.working_dir = folder;
+  input.start_time_us = self->start_real_ns / 1000;
+  input.exit_status = exit_status;
+  input.run_id = self->run_id;
+  return mg_merge_records (self->record_dir, &input, error);
+}
+
+char *
+mg_run_recovery_choose_output (MgRunRecovery *self, MgProfile *profile)
+{
+  const MgRunInfo *info = mg_profile_get_run_info (profile);
+  g_auto (GStrv) env = mg_run_settings_build_environment (self->settings, NULL);
+  const char *folder = mg_run_settings_get_working_folder (self->settings);
+  g_autofree char *base = folder != NULL ? g_strdup (folder) : g_get_current_dir ();
+  g_autoptr (GDateTime) start = g_date_time_new_from_unix_utc (self->start_real_ns / 1000000000);
+  g_autofree char *chosen = mg_output_name_choose (
+    mg_run_settings_get_output (self->settings), base, mg_run_settings_get_program (self->settings),
+    info->n_processes, MAX (info->n_nodes, 1),
+    mg_output_name_threads_from_environ ((const char *const *) env), start);
+
+  /* The run's own -o FILE may have been written since by another run. */
+  return mg_output_name_make_unique (chosen);
+}
+
+/* The definitions the run had: its metric folders before the usual ones,
+ * its toggles applied. */
+static MgCatalogue *
+load_catalogue (MgRunRecovery *self, GError **error)
+{
+  g_autofree char *installed = mg_install_paths_get_metrics_dir ();
+  g_autoptr (MgSearchPath) path =
+    mg_search_path_new (mg_run_settings_get_metrics_path (self->settings), installed);
+  g_autoptr (MgCatalogue) catalogue = mg_catalogue_new ();
+
+  mg_catalogue_load (catalogue, path);
+  if (!mg_catalogue_apply_toggles (catalogue, mg_run_settings_get_enable_metrics (self->settings),
+                                   mg_run_settings_get_disable_metrics (self->settings), error))
+    return NULL;
+  return g_steal_pointer (&catalogue);
+}
+
+MgProfile *
+mg_run_recovery_write (MgRunRecovery *self, char **output, GError **error)
+{
+  g_autoptr (MgCatalogue) catalogue = load_catalogue (self, error);
+  g_autoptr (MgProfile) profile = NULL;
+  g_autofree char *path = NULL;
+
+  if (catalogue == NULL)
+    return NULL;
+  profile = mg_run_recovery_merge (self, catalogue, error);
+  if (profile == NULL)
+    return NULL;
+  path = mg_run_recovery_choose_output (self, profile);
+  if (!mg_profile_save (profile, path, error))
+    return NULL;
+  if (self->running->len == 0)
+    mg_run_folder_remove (self->run_dir);
+  *output = g_steal_pointer (&path);
+  return g_steal_pointer (&profile);
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* One profiling run started from the window: checks the settings, puts the
+ * run together as the command line does (MgRunAssembly), starts the
+ * program through mg_launcher_spawn () in its own process group, captures its stdout and
+ * stderr (bounded), re-merges the records into a live MgProfile at least
+ * twice a second, and when the program ends merges, saves the profile and
+ * explains what went wrong. Never blocks the main loop. GTK-free.
+ *
+ * Properties (all notify on the main context): state, elapsed, n-processes,
+ * n-samples, exit-status, profile, output-path, message, stopped. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "mg-catalogue.h"
+#include "mg-profile.h"
+#include "mg-run-settings.h"
+
+G_BEGIN_DECLS
+
+/* Live merges give each process at most this many samples (consecutive
+ * slots combined, extremes kept): as many as a graph row has pixels, far
+ * fewer than a long run's slots (docs/run-dialog.md, the cost). The saved
+ * profile has every slot. */
+#define MG_RUN_SESSION_LIVE_SAMPLES 512
+
+typedef enum {
+  MG_RUN_STATE_IDLE,
+  MG_RUN_STATE_PREPARING,
+  MG_RUN_STATE_RUNNING,
+  MG_RUN_STATE_MERGING,
+  MG_RUN_STATE_DONE,       /* the profile is saved; message may explain a failure of the program */
+  MG_RUN_STATE_FAILED,     /* no profile: message says why */
+  MG_RUN_STATE_CANCELLED,
+} MgRunState;
+
+GType mg_run_state_get_type (void);
+#define MG_TYPE_RUN_STATE (mg_run_state_get_type ())
+
+#define MG_TYPE_RUN_SESSION (mg_run_session_get_type ())
+G_DECLARE_FINAL_TYPE (MgRunSession, mg_run_session, MG, RUN_SESSION, GObject)
+
+/* @settings is copied; @catalogue gives the metrics (its toggles are set
+ * from the settings). */
+MgRunSession *mg_run_session_new (MgRunSettings *settings, MgCatalogue *catalogue);
+
+/* Checks the settings, creates the run folder, writes the plan and starts
+ * the program. FALSE (state FAILED) with the reason when it cannot start. */
+gboolean mg_run_session_start (MgRunSession *self, GError **error);
+/* Ends the program as --stop-after would: SIGTERM to its process group,
+ * SIGKILL after the grace period; the profile is still written. */
+void mg_run_session_stop (MgRunSession *self);
+/* Ends the program the same way and writes nothing. */
+void mg_run_session_cancel (MgRunSession *self);
+/* Ends the program at once (SIGKILL to its process group), reaps it when it
+ * can, writes nothing and removes the run folder: the last resort when the
+ * application itself goes away with the run unfinished (running or
+ * merging). The state is not changed (the main loop that would report it
+ * is ending). A finished session has removed its run folder already. */
+void mg_run_session_kill_now (MgRunSession *self);
+void mg_run_session_set_grace_period (MgRunSession *self, double seconds);
+/* Live profiles are merged this often (default 250 ms), one merge at a time. */
+void mg_run_session_set_refresh_interval (MgRunSession *self, guint ms);
+
+MgRunSettings *mg_run_session_get_settings (MgRunSession *self);
+MgRunState mg_run_session_get_state (MgRunSession *self);
+/* TRUE once the state is DONE, FAILED or CANCELLED. */
+gboolean mg_run_session_is_finished (MgRunSession *self);
+double mg_run_session_get_elapsed (MgRunSession *self);
+guint mg_run_session_get_n_processes (MgRunSession *self);
+guint mg_run_session_get_n_samples (MgRunSession *self);
+/* -1 until the program ended; 128 + signal number when a signal ended it. */
+int mg_run_session_get_exit_status (MgRunSession *self);
+/* The live profile while running (NULL before the first sample), then the
+ * saved one. */
+MgProfile *mg_run_session_get_profile (MgRunSession *self);
+const char *mg_run_session_get_output_path (MgRunSession *self);
+/* What went wrong (or NULL): non-zero exit, signal, no samples and why,
+ * plugin errors, a profile that could not be written. */
+const char *mg_run_session_get_message (MgRunSession *self);
+gboolean mg_run_session_get_stopped (MgRunSession *self);
+/* The program's process id (also its process group's), 0 before it
+ * started. */
+int mg_run_session_get_pid (MgRunSession *self);
+/* How many live merges have been published. */
+guint mg_run_session_get_n_refreshes (MgRunSession *self);
+
+/* The program's name as the user gave it (the settings' program, without
+ * its folder): what the viewer's header and the run view call the run. */
+char *mg_run_session_dup_program_name (MgRunSession *self);
+/* The program's stdout and stderr so far, the last max lines (2000). The
+ * "output" signal passes each new chunk as it arrives. */
+char *mg_run_session_dup_output (MgRunSession *self);
+
+G_END_DECLS

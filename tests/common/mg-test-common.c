@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "mg-test-common.h"
+
+#include "mg-run-folder.h"
+
+void
+mg_test_remove_tree (const char *path)
+{
+  /* The app's own remover: tests clean up exactly as a run does. */
+  mg_run_folder_remove (path);
+}
+
+char *
+mg_test_make_dir (const char *name)
+{
+  g_autofree char *template = g_strdup_printf ("metrograph-test-%s-XXXXXX", name);
+  g_autoptr (GError) error = NULL;
+  char *dir = g_dir_make_tmp (template, &error);
+
+  g_assert_no_error (error);
+  return dir;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Profiles (app/profile/mg-profile-file.c). The input is the payload: the
+ * harness writes the header with the right length and checksum, so that
+ * every input reaches the structure (an attacker recomputes the CRC in one
+ * line). A profile that loads is read as the viewer would: every
+ * process's series, the run info, the errors and events. */
+#include <glib.h>
+#include <string.h>
+
+#include "fuzz-input.h"
+#include "mg-crc32.h"
+#include "mg-profile-header.h"
+#include "mg-profile.h"
+
+enum { HEADER_LEN = MG_PROFILE_HEADER_LEN };
+
+static void
+read_profile (MgProfile *profile)
+{
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    {
+      g_autoptr (GError) error = NULL;
+
+      mg_profile_read_process_series (profile, p, &error);
+    }
+  for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
+    g_assert (mg_profile_get_event (profile, i) != NULL);
+  (void) mg_profile_get_run_info (profile)->duration_s;
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  guchar *file = g_malloc (HEADER_LEN + size);
+  guint32 version = GUINT32_TO_LE (MG_PROFILE_VERSION), crc;
+  guint64 len = GUINT64_TO_LE ((guint64) size);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+
+  memcpy (file, MG_PROFILE_MAGIC, MG_PROFILE_MAGIC_LEN);
+  memcpy (file + 8, &version, 4);
+  memcpy (file + HEADER_LEN, data, size);
+  crc = GUINT32_TO_LE (mg_crc32_update (0, file + HEADER_LEN, size));
+  memcpy (file + 12, &crc, 4);
+  memcpy (file + 16, &len, 8);
+  bytes = g_bytes_new_take (file, HEADER_LEN + size);
+  profile = mg_profile_load_bytes (bytes, "fuzz.mgprof", &error);
+  if (profile != NULL)
+    read_profile (profile);
+  else
+    g_assert (error != NULL);
+  return 0;
+}

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The text report against a golden file, and the HTML report: complete,
+ * self-contained, the same facts, hostile partial reports made harmless. */
+#include "mg-config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "mg-diagnostic.h"
+#include "mg-report-set.h"
+#include "mg-report-writer.h"
+#include "report-fixture.h"
+
+/* The fixture's report with the built-in sections and examples/report.xml,
+ * nothing else from this machine. */
+static MgReport *
+fixture_report (const char *extra_file)
+{
+  g_autofree char *example = report_fixture_source_path ("examples/report.xml");
+  g_autofree char *installed = report_fixture_source_path ("data/reports");
+  const char *paths[] = { example, extra_file, NULL };
+  g_autoptr (MgProfile) profile = report_fixture_profile ();
+  g_autoptr (MgReportSet) set = NULL;
+
+  g_setenv ("XDG_DATA_HOME", "/nonexistent", TRUE);
+  g_setenv ("ALLINEA_CONFIG_DIR", "/nonexistent", TRUE);
+  g_unsetenv ("METROGRAPH_REPORTS_PATH");
+  g_unsetenv ("ALLINEA_PARTIAL_REPORT_SOURCE");
+  set = mg_report_set_load (paths, installed);
+  return mg_report_new (profile, "/runs/solver.mgprof", set->reports);
+}
+
+static void
+test_golden_text (void)
+{
+  g_autoptr (MgReport) report = fixture_report (NULL);
+  g_autofree char *text = mg_report_to_text (report);
+  g_autofree char *golden_path = report_fixture_source_path ("tests/report/golden/report.txt");
+  g_autofree char *golden = NULL;
+  g_auto (GStrv) parts = NULL;
+  g_autofree char *expected = NULL;
+
+  if (g_getenv ("MG_WRITE_GOLDEN") != NULL)
+    {
+      g_auto (GStrv) split = g_strsplit (text, MG_VERSION, -1);
+      g_autofree char *templated = g_strjoinv ("@VERSION@", split);
+
+      g_assert_true (g_file_set_contents (golden_path, templated, -1, NULL));
+    }
+  g_assert_true (g_file_get_contents (golden_path, &golden, NULL, NULL));
+  parts = g_strsplit (golden, "@VERSION@", -1);
+  expected = g_strjoinv (MG_VERSION, parts);
+  g_assert_cmpstr (text, ==, expected);
+}
+
+static void
+assert_contains (const char *haystack, const char *needle)
+{
+  if (strstr (haystack, needle) == NULL)
+    g_error ("“%s” not found", needle);
+}
+
+static void
+test_html (void)
+{
+  g_autoptr (MgReport) report = fixture_report (NULL);
+  g_autofree char *html = mg_report_to_html (report);
+
+  g_assert_true (g_str_has_prefix (html, "<!DOCTYPE html>"));
+  assert_contains (html, "<style>");
+  assert_contains (html, "<td>./solver --grid &apos;big input&apos;</td>");
+  /* The summary: CPU 73.5 %, MPI not recorded with its error. */
+  assert_contains (html, "<td class=\"value\">73.5 %</td><td><div class=\"bar\"><span "
+                         "style=\"width:73.5%;background:");
+  assert_contains (html, "<th>MPI calls</th><td class=\"missing\" colspan=\"2\">not recorded in "
+                         "this run: the MPI library is not loaded</td>");
+  assert_contains (html, "<h2>CPU</h2>");
+  assert_contains (html, "<h2>I/O</h2>");
+  assert_contains (html, "<h2>Memory</h2>");
+  /* hsl(21, 70, 71) */
+  assert_contains (html, "<h2 style=\"color:#E9A681\">Interrupts</h2>");
+  /* Built-in sections with nothing recorded are left out. */
+  g_assert_null (strstr (html, "<h2>MPI</h2>"));
+  g_assert_null (strstr (html, "<h2>Energy</h2>"));
+  /* Self-contained. */
+  g_assert_null (strstr (html, "<script"));
+  g_assert_null (strstr (html, "src="));
+  g_assert_null (strstr (html, "href="));
+  g_assert_null (strstr (html, "@import"));
+  g_assert_null (strstr (html, "url("));
+}
+
+static void
+test_hostile_report (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("metrograph-report-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "evil.xml", NULL);
+  const char *xml =
+    "<partialReport name=\"org.example.evil\" xmlns=\"" MG_PARTIAL_REPORT_XMLNS "\">\n"
+    "<reportMetrics><reportMetric id=\"r\" source=\"metric\" units=\"/s\" "
+    "displayName=\"&lt;script&gt;alert(1)&lt;/script&gt;Rate\" "
+    "tooltip=\"&lt;img src=x onerror=alert(2)&gt;tip\">"
+    "<sourceDetails metricRef=\"rchar_rate\" sampleValue=\"sum\" aggregation=\"mean\"/>"
+    "</reportMetric></reportMetrics>\n"
+    "<subsections><subsection id=\"s\" heading=\"&lt;/h2&gt;&lt;script&gt;x()&lt;/script&gt;\">"
+    "<text><![CDATA[<p onclick=\"x()\">Hi <a href=\"javascript:x()\">there</a></p>"
+    "<script>alert(3)</script><iframe src=\"https://evil.example\"></iframe>]]></text>"
+    "<entry reportMetric=\"r\"/></subsection></subsections></partialReport>\n";
+  g_autoptr (MgReport) report = NULL;
+  g_autofree char *html = NULL, *text = NULL;
+
+  g_assert_true (g_file_set_contents (path, xml, -1, NULL));
+  report = fixture_report (path);
+  html = mg_report_to_html (report);
+  text = mg_report_to_text (report);
+  g_assert_null (strstr (html, "<script"));
+  g_assert_null (strstr (html, "<iframe"));
+  g_assert_null (strstr (html, "onclick"));
+  g_assert_null (strstr (html, "onerror=alert"));
+  g_assert_null (strstr (html, "javascript:"));
+  assert_contains (html, "<h2>&lt;/h2&gt;&lt;script&gt;x()&lt;/script&gt;</h2>");
+  assert_contains (html, "<div class=\"text\"><p>Hi <a rel=\"noopener noreferrer\">there</a>"
+                         "</p></div>");
+  assert_contains (html, "<th title=\"tip\">&lt;script&gt;alert(1)&lt;/script&gt;Rate</th>");
+  /* The text report shows the text without tags. */
+  assert_contains (text, "\nHi there\n");
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* --baseline: each line gets the baseline's value and the change; only
+ * changes beyond the stated noise are marked. */
+static void
+test_baseline (void)
+{
+  g_autoptr (MgReport) report = fixture_report (NULL);
+  g_autoptr (MgReport) same = fixture_report (NULL);
+  g_autofree char *text = NULL, *html = NULL;
+  MgReportLine *compute;
+  MgReportLine probe = { .value = 105, .baseline = 100, .change = 0.05 };
+
+  mg_report_compare (report, same, "/runs/old.mgprof");
+  text = mg_report_to_text (report);
+  html = mg_report_to_html (report);
+  assert_contains (text, "Baseline         /runs/old.mgprof (changes under 5 % are within "
+                         "run-to-run noise and not marked)\n");
+  assert_contains (text, "73.5 %  |###############     |  (was 73.5 %, +0 %)\n");
+  g_assert_null (strstr (text, " !)"));
+  assert_contains (html, "<td class=\"baseline\">73.5 % +0 %</td>");
+  g_assert_null (strstr (html, "<b>"));
+
+  /* A change beyond the noise is marked, in both formats. */
+  compute = g_ptr_array_index (report->summary, 0);
+  compute->baseline = 50.0;
+  g_free (compute->baseline_text);
+  compute->baseline_text = g_strdup ("50.0 %");
+  compute->change = (compute->value - 50.0) / 50.0;
+  g_free (text);
+  g_free (html);
+  text = mg_report_to_text (report);
+  html = mg_report_to_html (report);
+  assert_contains (text, "(was 50.0 %, +47 % !)");
+  assert_contains (html, "<td class=\"baseline\">50.0 % <b>+47 %</b></td>");
+  g_assert_true (mg_report_line_changed (&probe));
+  probe.change = 0.049;
+  g_assert_false (mg_report_line_changed (&probe));
+  probe.change = NAN;
+  g_assert_false (mg_report_line_changed (&probe));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/report/writers/golden-text", test_golden_text);
+  g_test_add_func ("/report/writers/html", test_html);
+  g_test_add_func ("/report/writers/hostile-report", test_hostile_report);
+  g_test_add_func ("/report/writers/baseline", test_baseline);
+  return g_test_run ();
+}

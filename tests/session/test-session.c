@@ -1,0 +1,1176 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Run settings ↔ command line, checks, and the run session end to end with
+ * the bundled workload. */
+#include <glib/gstdio.h>
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mg-merge.h"
+#include "mg-program-check.h"
+#include "mg-run-check.h"
+#include "mg-run-command-line.h"
+#include "mg-run-metric-toggles.h"
+#include "mg-run-session.h"
+#include "mg-run-session-private.h"
+#include "record-fixture.h"
+#include "run-test-support.h"
+
+static void
+assert_line (MgRunSettings *s, MgCatalogue *c, const char *expected)
+{
+  g_autofree char *line = mg_run_settings_to_command_line (s, c);
+
+  g_assert_cmpstr (line, ==, expected);
+}
+
+static void
+test_defaults_and_quoting (void)
+{
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autoptr (MgRunSettings) back = mg_run_settings_new ();
+  g_auto (GStrv) argv = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *line = NULL;
+
+  mg_run_settings_set_program (s, "./app");
+  assert_line (s, NULL, "metrograph --profile ./app");
+  mg_run_settings_set_arguments (s, "--size 10 'two words' \"it's\" 'a\"b' $HOME");
+  assert_line (s, NULL, "metrograph --profile ./app --size 10 'two words' 'it'\\''s' 'a\"b' '$HOME'");
+
+  line = mg_run_settings_to_command_line (s, NULL);
+  g_assert_true (mg_run_settings_set_from_command_line (back, line, NULL, &error));
+  g_assert_no_error (error);
+  argv = mg_run_settings_dup_argv (back, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (argv), ==, 6);
+  g_assert_cmpstr (argv[2], ==, "two words");
+  g_assert_cmpstr (argv[3], ==, "it's");
+  g_assert_cmpstr (argv[4], ==, "a\"b");
+  g_assert_cmpstr (argv[5], ==, "$HOME");
+  g_assert_cmpstr (mg_run_settings_get_program (back), ==, "./app");
+}
+
+static void
+test_all_options (void)
+{
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autoptr (MgRunSettings) back = mg_run_settings_new ();
+  g_autoptr (GError) error = NULL;
+  const char *set[] = { "OMP_NUM_THREADS=4", "GREETING=hello world", NULL };
+  const char *unset[] = { "LANG", NULL };
+  const char *expected =
+    "cd '/tmp/my dir' && env -u LANG OMP_NUM_THREADS=4 'GREETING=hello world' metrograph "
+    "--profile -o /tmp/out.mgprof --np=4 --interval=10 --samples=1024 --start-after=0.5 "
+    "--stop-after=3 -- -dash x";
+
+  mg_run_settings_set_program (s, "-dash");
+  mg_run_settings_set_arguments (s, "x");
+  mg_run_settings_set_working_folder (s, "/tmp/my dir");
+  mg_run_settings_set_env_set (s, set);
+  mg_run_settings_set_env_unset (s, unset);
+  mg_run_settings_set_n_processes (s, 4);
+  mg_run_settings_set_interval_ms (s, 10);
+  mg_run_settings_set_max_samples (s, 1024);
+  mg_run_settings_set_start_after (s, 0.5);
+  mg_run_settings_set_stop_after (s, 3);
+  mg_run_settings_set_output (s, "/tmp/out.mgprof");
+  assert_line (s, NULL, expected);
+
+  g_assert_true (mg_run_settings_set_from_command_line (back, expected, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (mg_run_settings_equal (s, back));
+
+  /* The short and separated spellings read the same. */
+  g_assert_true (mg_run_settings_set_from_command_line (
+    back, "/usr/bin/metrograph --profile -n 2 --interval 5 -o x.mgprof ./a", NULL, &error));
+  g_assert_cmpuint (mg_run_settings_get_n_processes (back), ==, 2);
+  g_assert_cmpuint (mg_run_settings_get_interval_ms (back), ==, 5);
+  g_assert_cmpstr (mg_run_settings_get_output (back), ==, "x.mgprof");
+  /* Everything else back to its default. */
+  g_assert_null (mg_run_settings_get_working_folder (back));
+  g_assert_cmpuint (g_strv_length ((GStrv) mg_run_settings_get_env_set (back)), ==, 0);
+  g_assert_cmpfloat (mg_run_settings_get_stop_after (back), ==, 0);
+}
+
+/* Only options that differ from the defaults are written: 20 ms and 4096
+ * samples, or what FORGE_SAMPLER_INTERVAL / _NUM_SAMPLES (ALLINEA_…) in
+ * the program's environment make the sampler's default. */
+static void
+test_defaults_omitted (void)
+{
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+
+  g_unsetenv ("FORGE_SAMPLER_INTERVAL");
+  g_unsetenv ("ALLINEA_SAMPLER_INTERVAL");
+  g_unsetenv ("FORGE_SAMPLER_NUM_SAMPLES");
+  g_unsetenv ("ALLINEA_SAMPLER_NUM_SAMPLES");
+  mg_run_settings_set_program (s, "./app");
+  mg_run_settings_set_interval_ms (s, 20);
+  mg_run_settings_set_max_samples (s, 4096);
+  assert_line (s, NULL, "metrograph --profile ./app");
+  mg_run_settings_set_interval_ms (s, 21);
+  mg_run_settings_set_max_samples (s, 4095);
+  assert_line (s, NULL, "metrograph --profile --interval=21 --samples=4095 ./app");
+
+  /* The environment the dialog gives the program moves the defaults. */
+  mg_run_settings_set_env_set (s, (const char *[]) { "FORGE_SAMPLER_INTERVAL=21",
+                                                     "ALLINEA_SAMPLER_NUM_SAMPLES=4095", NULL });
+  assert_line (s, NULL, "env FORGE_SAMPLER_INTERVAL=21 ALLINEA_SAMPLER_NUM_SAMPLES=4095 "
+                        "metrograph --profile ./app");
+  mg_run_settings_set_interval_ms (s, 20);
+  mg_run_settings_set_max_samples (s, 4096);
+  assert_line (s, NULL, "env FORGE_SAMPLER_INTERVAL=21 ALLINEA_SAMPLER_NUM_SAMPLES=4095 "
+                        "metrograph --profile --interval=20 --samples=4096 ./app");
+  /* So does ours; values the sampler would refuse do not. */
+  mg_run_settings_set_env_set (s, NULL);
+  g_setenv ("ALLINEA_SAMPLER_INTERVAL", "20", TRUE);
+  g_setenv ("FORGE_SAMPLER_INTERVAL", "7", TRUE);
+  g_setenv ("FORGE_SAMPLER_NUM_SAMPLES", "8", TRUE);
+  assert_line (s, NULL, "metrograph --profile --interval=20 ./app");
+  g_unsetenv ("FORGE_SAMPLER_INTERVAL");
+  g_unsetenv ("ALLINEA_SAMPLER_INTERVAL");
+  g_unsetenv ("FORGE_SAMPLER_NUM_SAMPLES");
+}
+
+/* Every option `metrograph --profile` takes (app/cli/mg-cli-options.c),
+ * in each spelling, is read back from a pasted line. */
+static void
+test_every_option (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_fixture_catalogue ();
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autofree char *fixture = run_test_fixture_metrics_dir ();
+  g_autofree char *line = g_strdup_printf (
+    "cd /tmp && env -u LANG A=1 /usr/bin/metrograph --profile -o out.mgprof -n 4 "
+    "--select-ranks=3,0-1 --interval 5 --samples=64 --start-after=0.5 --stop-after 3 "
+    "--metrics-path=%s --enable-metrics=fx_off --disable-metrics fx_on2 -- ./app x", fixture);
+  g_autofree char *expected = g_strdup_printf (
+    "cd /tmp && env -u LANG A=1 metrograph --profile -o out.mgprof --np=4 --select-ranks=0-1,3 "
+    "--interval=5 --samples=64 --start-after=0.5 --stop-after=3 --metrics-path=%s "
+    "--enable-metrics=fx_off --disable-metrics=fx_on2 ./app x", fixture);
+  g_autoptr (GError) error = NULL;
+  static const struct { const char *options; const char *property; const char *value; } spellings[] = {
+    { "-o x.mgprof", "output", "x.mgprof" },
+    { "-ox.mgprof", "output", "x.mgprof" },
+    { "--output x.mgprof", "output", "x.mgprof" },
+    { "--output=x.mgprof", "output", "x.mgprof" },
+    { "-n 3", "n-processes", "3" },
+    { "-n3", "n-processes", "3" },
+    { "--np 3", "n-processes", "3" },
+    { "--np=3", "n-processes", "3" },
+    { "--select-ranks 2", "select-ranks", "2" },
+    { "--select-ranks='7, 1-3,2'", "select-ranks", "1-3,7" },
+    { "--interval 7", "interval-ms", "7" },
+    { "--interval=7", "interval-ms", "7" },
+    { "--samples 32", "max-samples", "32" },
+    { "--samples=32", "max-samples", "32" },
+    { "--start-after 1.5", "start-after", "1.5" },
+    { "--start-after=1.5", "start-after", "1.5" },
+    { "--stop-after 9", "stop-after", "9" },
+    { "--stop-after=9", "stop-after", "9" },
+  };
+
+  g_assert_true (mg_run_settings_set_from_command_line (s, line, c, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (mg_run_settings_get_working_folder (s), ==, "/tmp");
+  g_assert_cmpstr (mg_run_settings_get_env_unset (s)[0], ==, "LANG");
+  g_assert_cmpstr (mg_run_settings_get_env_set (s)[0], ==, "A=1");
+  g_assert_cmpstr (mg_run_settings_get_output (s), ==, "out.mgprof");
+  g_assert_cmpuint (mg_run_settings_get_n_processes (s), ==, 4);
+  g_assert_cmpstr (mg_run_settings_get_select_ranks (s), ==, "0-1,3");
+  g_assert_cmpuint (mg_run_settings_get_interval_ms (s), ==, 5);
+  g_assert_cmpuint (mg_run_settings_get_max_samples (s), ==, 64);
+  g_assert_cmpfloat (mg_run_settings_get_start_after (s), ==, 0.5);
+  g_assert_cmpfloat (mg_run_settings_get_stop_after (s), ==, 3);
+  g_assert_cmpstr (mg_run_settings_get_metrics_path (s)[0], ==, fixture);
+  g_assert_true (mg_run_settings_get_metric_enabled (s, c, "fx_off"));
+  g_assert_false (mg_run_settings_get_metric_enabled (s, c, "fx_on2"));
+  g_assert_cmpstr (mg_run_settings_get_program (s), ==, "./app");
+  g_assert_cmpstr (mg_run_settings_get_arguments (s), ==, "x");
+  assert_line (s, c, expected);
+
+  for (guint i = 0; i < G_N_ELEMENTS (spellings); i++)
+    {
+      g_autofree char *one = g_strdup_printf ("metrograph --profile %s ./app", spellings[i].options);
+      g_auto (GValue) value = G_VALUE_INIT;
+      g_autofree char *text = NULL;
+
+      if (!mg_run_settings_set_from_command_line (s, one, c, &error))
+        g_error ("%s: %s", one, error->message);
+      g_object_get_property (G_OBJECT (s), spellings[i].property, &value);
+      if (G_VALUE_HOLDS_DOUBLE (&value))
+        {
+          char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+          text = g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%g", g_value_get_double (&value)));
+        }
+      else
+        text = g_strdup_value_contents (&value);
+      if (G_VALUE_HOLDS_STRING (&value))
+        {
+          g_free (text);
+          text = g_value_dup_string (&value);
+        }
+      if (g_strcmp0 (text, spellings[i].value) != 0)
+        g_error ("%s: %s is %s, not %s", one, spellings[i].property, text, spellings[i].value);
+    }
+}
+
+/* Sample ranks: checked as the command line checks them. */
+static void
+test_select_ranks (void)
+{
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *message = NULL;
+
+  g_assert_false (mg_run_settings_set_from_command_line (
+    s, "metrograph --profile --select-ranks=1,x ./a", NULL, &error));
+  g_assert_error (error, MG_RUN_COMMAND_LINE_ERROR, MG_RUN_COMMAND_LINE_ERROR_OPTION);
+  g_assert_true (g_str_has_prefix (error->message, "--select-ranks=1,x: “x” is not a rank"));
+  g_assert_true (mg_run_settings_set_from_command_line (
+    s, "metrograph --profile -n 2 --select-ranks=4-5 ./a", NULL, NULL));
+  message = mg_run_settings_check_field (s, "select-ranks");
+  g_assert_cmpstr (message, ==, "None of the ranks of the 2 MPI processes (0 to 1) is selected: "
+                                "nothing would be sampled");
+  mg_run_settings_set_n_processes (s, 8);
+  g_clear_pointer (&message, g_free);
+  message = mg_run_settings_check_field (s, "select-ranks");
+  g_assert_null (message);
+}
+
+/* A folder to save in is written "-o DIR/": the command line then names
+ * the profile itself when the run ends, as the window's run does. */
+static void
+test_folder_output (void)
+{
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autoptr (MgRunSettings) back = mg_run_settings_new ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-out-XXXXXX", NULL);
+  g_autofree char *expected = g_strdup_printf ("metrograph --profile -o %s/ /opt/bin/solver", dir);
+  g_autofree char *line = NULL;
+
+  mg_run_settings_set_program (s, "/opt/bin/solver");
+  mg_run_settings_set_output (s, dir);
+  assert_line (s, NULL, expected);
+  g_assert_true (mg_run_settings_set_from_command_line (back, expected, NULL, NULL));
+  g_assert_true (g_str_has_suffix (mg_run_settings_get_output (back), "/"));
+  assert_line (back, NULL, expected);
+  /* Relative to the working folder, as "cd DIR &&" says. */
+  mg_run_settings_set_working_folder (s, "/");
+  mg_run_settings_set_output (s, dir + 1);
+  line = mg_run_settings_to_command_line (s, NULL);
+  g_assert_true (g_str_has_prefix (line, "cd / && metrograph --profile -o "));
+  g_assert_nonnull (strstr (line, "/ /opt/bin/solver"));
+  /* A file stays as given. */
+  mg_run_settings_set_output (s, "/data/run.mgprof");
+  assert_line (s, NULL, "cd / && metrograph --profile -o /data/run.mgprof /opt/bin/solver");
+  g_rmdir (dir);
+}
+
+static void
+test_parse_errors (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_fixture_catalogue ();
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  static const struct { const char *line; int code; const char *part; } cases[] = {
+    { "metrograph --profile --interval=abc ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--interval=abc" },
+    { "metrograph --profile --samples=3 ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--samples=3" },
+    { "metrograph --profile --stop-after=-1 ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--stop-after=-1" },
+    { "metrograph --profile --stop-after=0 ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--stop-after=0" },
+    { "metrograph --profile --frobnicate ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--frobnicate" },
+    { "metrograph --profile -o", MG_RUN_COMMAND_LINE_ERROR_OPTION, "-o needs a value" },
+    { "metrograph --profile", MG_RUN_COMMAND_LINE_ERROR_NO_PROGRAM, "names no program" },
+    { "metrograph ./a", MG_RUN_COMMAND_LINE_ERROR_SYNTAX, "--profile" },
+    { "ls -l", MG_RUN_COMMAND_LINE_ERROR_SYNTAX, "metrograph --profile" },
+    { "metrograph --profile './a", MG_RUN_COMMAND_LINE_ERROR_SYNTAX, "cannot read" },
+    { "metrograph --profile --enable-metrics=fx_of ./a", MG_RUN_COMMAND_LINE_ERROR_METRICS, "fx_off" },
+  };
+
+  mg_run_settings_set_program (s, "./kept");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GError) error = NULL;
+
+      g_assert_false (mg_run_settings_set_from_command_line (s, cases[i].line, c, &error));
+      g_assert_error (error, MG_RUN_COMMAND_LINE_ERROR, cases[i].code);
+      if (strstr (error->message, cases[i].part) == NULL)
+        g_error ("“%s”: message “%s” lacks “%s”", cases[i].line, error->message, cases[i].part);
+      g_assert_cmpstr (mg_run_settings_get_program (s), ==, "./kept");
+    }
+}
+
+/* Each toggle gives the exact line at once. */
+static void
+test_toggles (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_fixture_catalogue ();
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  const MgCatalogueMetric *missing = mg_catalogue_lookup_metric (c, "fx_missing");
+  g_autoptr (GError) error = NULL;
+
+  g_assert_nonnull (missing);
+  g_assert_false (missing->available);
+  g_assert_nonnull (missing->unavailable_reason);
+  g_assert_cmpuint (mg_catalogue_count_diagnostics (c, MG_SEVERITY_ERROR), >=, 1);
+
+  mg_run_settings_set_program (s, "./app");
+  g_assert_true (mg_run_settings_get_metric_enabled (s, c, "fx_on1"));
+  g_assert_false (mg_run_settings_get_metric_enabled (s, c, "fx_off"));
+  g_assert_cmpint (mg_run_settings_get_group_state (s, c, "fixture"), ==, MG_TOGGLE_MIXED);
+
+  mg_run_settings_set_metric_enabled (s, c, "fx_on1", FALSE);
+  assert_line (s, c, "metrograph --profile --disable-metrics=fx_on1 ./app");
+  mg_run_settings_set_metric_enabled (s, c, "fx_on2", FALSE);
+  /* Every switchable metric of the group off: the group's id. */
+  assert_line (s, c, "metrograph --profile --disable-metrics=fixture ./app");
+  g_assert_cmpint (mg_run_settings_get_group_state (s, c, "fixture"), ==, MG_TOGGLE_OFF);
+  mg_run_settings_set_metric_enabled (s, c, "fx_off", TRUE);
+  assert_line (s, c, "metrograph --profile --enable-metrics=fx_off --disable-metrics=fx_on1,fx_on2 ./app");
+  g_assert_cmpint (mg_run_settings_get_group_state (s, c, "fixture"), ==, MG_TOGGLE_MIXED);
+  mg_run_settings_set_group_enabled (s, c, "fixture", TRUE);
+  assert_line (s, c, "metrograph --profile --enable-metrics=fx_off ./app");
+  g_assert_cmpint (mg_run_settings_get_group_state (s, c, "fixture"), ==, MG_TOGGLE_ON);
+
+  /* always / never cannot be switched. */
+  mg_run_settings_set_metric_enabled (s, c, "fx_always", FALSE);
+  mg_run_settings_set_metric_enabled (s, c, "fx_never", TRUE);
+  g_assert_true (mg_run_settings_get_metric_enabled (s, c, "fx_always"));
+  g_assert_false (mg_run_settings_get_metric_enabled (s, c, "fx_never"));
+  assert_line (s, c, "metrograph --profile --enable-metrics=fx_off ./app");
+
+  /* A built-in group off as a whole. */
+  mg_run_settings_set_group_enabled (s, c, "io", FALSE);
+  assert_line (s, c, "metrograph --profile --enable-metrics=fx_off --disable-metrics=io ./app");
+  mg_run_settings_set_group_enabled (s, c, "fixture", FALSE);
+  assert_line (s, c, "metrograph --profile --disable-metrics=fixture,io ./app");
+
+  /* Pasting a line sets the checks. */
+  g_assert_true (mg_run_settings_set_from_command_line (
+    s, "metrograph --profile --enable-metrics=fx_off --disable-metrics=memory,fx_on2 ./b", c, &error));
+  g_assert_no_error (error);
+  g_assert_true (mg_run_settings_get_metric_enabled (s, c, "fx_off"));
+  g_assert_true (mg_run_settings_get_metric_enabled (s, c, "fx_on1"));
+  g_assert_false (mg_run_settings_get_metric_enabled (s, c, "fx_on2"));
+  g_assert_false (mg_run_settings_get_metric_enabled (s, c, "rss"));
+  g_assert_true (mg_run_settings_get_metric_enabled (s, c, "rchar_rate"));
+  g_assert_cmpint (mg_run_settings_get_group_state (s, c, "memory"), ==, MG_TOGGLE_OFF);
+  g_assert_cmpint (mg_run_settings_get_group_state (s, c, "defaultGroup"), ==, MG_TOGGLE_MIXED);
+  assert_line (s, c, "metrograph --profile --enable-metrics=fx_off --disable-metrics=memory,fx_on2 ./b");
+}
+
+static void
+check_field (MgRunSettings *s, const char *property, const char *part)
+{
+  g_autofree char *message = mg_run_settings_check_field (s, property);
+
+  if (part == NULL)
+    g_assert_cmpstr (message, ==, NULL);
+  else if (message == NULL || strstr (message, part) == NULL)
+    g_error ("%s: “%s” lacks “%s”", property, message, part);
+}
+
+static void
+test_checks (void)
+{
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-check-XXXXXX", NULL);
+  g_autofree char *plain = g_build_filename (dir, "notes.txt", NULL);
+  g_autoptr (GError) error = NULL;
+  char *message = NULL;
+  guint count;
+  double seconds;
+
+  g_assert_true (g_file_set_contents (plain, "x", 1, NULL));
+#define CHECK(prop, part) check_field (s, prop, part)
+
+  CHECK ("program", "Choose the program");
+  mg_run_settings_set_program (s, "./no-such-program");
+  mg_run_settings_set_working_folder (s, dir);
+  CHECK ("program", "does not exist");
+  mg_run_settings_set_program (s, "notes.txt");
+  CHECK ("program", "not on PATH");
+  mg_run_settings_set_program (s, "./notes.txt");
+  CHECK ("program", "not an executable");
+  mg_run_settings_set_program (s, "sh");
+  CHECK ("program", NULL);
+  mg_run_settings_set_working_folder (s, "/no/such/folder");
+  CHECK ("working-folder", "is not a folder");
+  g_assert_false (mg_run_settings_check (s, &error));
+  g_assert_true (g_str_has_prefix (error->message, "Working folder: "));
+  mg_run_settings_set_working_folder (s, dir);
+  mg_run_settings_set_arguments (s, "'unbalanced");
+  CHECK ("arguments", "Check the quotes");
+  mg_run_settings_set_arguments (s, NULL);
+  mg_run_settings_set_env_set (s, (const char *[]) { "NOEQUALS", NULL });
+  CHECK ("env-set", "NAME=value to set it");
+  mg_run_settings_set_env_set (s, NULL);
+  mg_run_settings_set_start_after (s, 2);
+  mg_run_settings_set_stop_after (s, 1);
+  CHECK ("stop-after", "later than");
+  mg_run_settings_set_stop_after (s, 3);
+  CHECK ("stop-after", NULL);
+  mg_run_settings_set_output (s, "/no/such/folder/x.mgprof");
+  CHECK ("output", "is not a folder");
+  mg_run_settings_set_output (s, NULL);
+  g_clear_error (&error);
+  g_assert_true (mg_run_settings_check (s, &error));
+#undef CHECK
+
+  g_assert_false (mg_run_parse_count ("abc", 1, 0, &count, &message));
+  g_assert_cmpstr (message, ==, "Give a whole number of at least 1");
+  g_clear_pointer (&message, g_free);
+  g_assert_false (mg_run_parse_count ("8", 16, 0, &count, &message));
+  g_clear_pointer (&message, g_free);
+  g_assert_true (mg_run_parse_count (" 32 ", 16, 0, &count, &message));
+  g_assert_cmpuint (count, ==, 32);
+  g_assert_true (mg_run_parse_count ("", 16, 0, &count, &message));
+  g_assert_cmpuint (count, ==, 0);
+  g_assert_false (mg_run_parse_seconds ("1,5", &seconds, &message));
+  g_assert_cmpstr (message, ==, "Give a number of seconds, such as 2.5");
+  g_clear_pointer (&message, g_free);
+  g_assert_true (mg_run_parse_seconds ("1.5", &seconds, &message));
+  g_assert_cmpfloat (seconds, ==, 1.5);
+
+  g_unlink (plain);
+  g_rmdir (dir);
+}
+
+/* The live view's cheaper merge: consecutive slots combined so that a
+ * process gives at most max_process_samples, extremes kept, means weighted
+ * by the slots' durations; without the cap every slot stays. */
+static void
+test_live_merge_combines_slots (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-merge-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "host.100.0.mgrec", NULL);
+  g_autoptr (TestRecord) r = test_record_new (0, 1, 16);
+  MgRecordHeader *h = test_record_header (r);
+  g_autoptr (GPtrArray) metrics = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_def_free);
+  MgMetricDef *def = mg_metric_def_new ();
+  const char *argv[] = { "app", NULL };
+  MgMergeInput input = { .metrics = metrics, .argv = argv, .working_dir = "/" };
+  g_autoptr (MgProfile) full = NULL;
+  g_autoptr (MgProfile) live = NULL;
+  g_autoptr (GError) error = NULL;
+  const MgProcessSeries *series;
+
+  def->id = g_strdup ("m");
+  g_ptr_array_add (metrics, def);
+  h->pid = 100;
+  g_strlcpy (h->host, "host", sizeof h->host);
+  h->start_mono_ns = 1000000000;
+  h->start_real_ns = 1700000000000000000;
+  g_snprintf (test_record_metric (r, 0)->id, MG_RECORD_ID_LEN, "m");
+  /* Ten slots of 0.1 s valued 0..9, the sixth one 0.3 s long and a gap
+   * in the ninth. */
+  for (guint k = 0, t = 0; k < 10; k++)
+    {
+      guint length = k == 5 ? 3 : 1;
+      double value = k == 8 ? NAN : k;
+
+      test_record_add_sample (r, h->start_mono_ns + t * 100000000LL,
+                              h->start_mono_ns + (t + length) * 100000000LL, &value);
+      t += length;
+    }
+  test_record_write (r, path);
+
+  full = mg_merge_records (dir, &input, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_process_series (full, 0, 0)->n, ==, 10);
+
+  /* Cap 3: runs of four slots (0-3, 4-7, 8-9). */
+  input.max_process_samples = 3;
+  live = mg_merge_records (dir, &input, &error);
+  g_assert_no_error (error);
+  series = mg_profile_get_process_series (live, 0, 0);
+  g_assert_cmpuint (series->n, ==, 3);
+  g_assert_cmpuint (mg_profile_get_n_windows (live), ==, 3);
+  g_assert_cmpfloat (series->mins[0], ==, 0);
+  g_assert_cmpfloat (series->maxs[0], ==, 3);
+  g_assert_cmpfloat_with_epsilon (series->means[0], 1.5, 1e-9);
+  g_assert_cmpfloat (series->mins[1], ==, 4);
+  g_assert_cmpfloat (series->maxs[1], ==, 7);
+  /* (4 + 5 × 3 + 6 + 7) / 6: the long slot weighs three times. */
+  g_assert_cmpfloat_with_epsilon (series->means[1], 32.0 / 6, 1e-9);
+  /* The gap does not count. */
+  g_assert_cmpfloat (series->mins[2], ==, 9);
+  g_assert_cmpfloat (series->means[2], ==, 9);
+  g_assert_cmpfloat_with_epsilon (series->times[2], 1.2, 1e-9);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* ---- sessions ----------------------------------------------------------- */
+
+typedef struct {
+  MgRunSession *session;
+  guint max_samples_while_running;
+  guint profiles_while_running;
+  guint output_chunks;
+  gint64 first_profile_us;     /* the first live profile */
+  gint64 ended_us;             /* the state left "running" */
+} Watch;
+
+static void
+on_profile (MgRunSession *session, GParamSpec *pspec, Watch *w)
+{
+  if (mg_run_session_get_state (session) == MG_RUN_STATE_RUNNING
+      && mg_run_session_get_profile (session) != NULL)
+    {
+      if (w->profiles_while_running++ == 0)
+        w->first_profile_us = g_get_monotonic_time ();
+      w->max_samples_while_running = MAX (w->max_samples_while_running,
+                                          mg_run_session_get_n_samples (session));
+    }
+}
+
+static void
+on_output (MgRunSession *session, const char *text, Watch *w)
+{
+  w->output_chunks++;
+}
+
+static void
+on_state (MgRunSession *session, GParamSpec *pspec, Watch *w)
+{
+  if (mg_run_session_get_state (session) != MG_RUN_STATE_RUNNING && w->ended_us == 0
+      && w->first_profile_us != 0)
+    w->ended_us = g_get_monotonic_time ();
+}
+
+/* Live profiles per second of the run, counted from the first one (the
+ * program's start-up and its first sample come before) to its end. */
+static double
+live_rate (const Watch *w)
+{
+  double span = (w->ended_us - w->first_profile_us) / 1e6;
+
+  g_assert_cmpint (w->ended_us, >, w->first_profile_us);
+  return w->profiles_while_running / span;
+}
+
+static gboolean
+finished (gpointer data)
+{
+  return mg_run_session_is_finished (data);
+}
+
+static MgRunSettings *
+workload_settings (const char *program, const char *arguments, const char *folder)
+{
+  g_autofree char *path = run_test_program (program);
+  MgRunSettings *s = mg_run_settings_new ();
+
+  mg_run_settings_set_program (s, path);
+  mg_run_settings_set_arguments (s, arguments);
+  mg_run_settings_set_output (s, folder);
+  mg_run_settings_set_interval_ms (s, 20);
+  /* Hardware counters, RAPL and MPI may be missing here: their plugin
+   * errors are not what these tests look at. */
+  mg_run_settings_set_disable_metrics (s, (const char *[]) { "cpu_instructions", "energy", "mpi",
+                                                             "software_events", NULL });
+  return s;
+}
+
+static MgRunSession *
+run_to_end (MgRunSettings *s, MgCatalogue *c, Watch *w)
+{
+  MgRunSession *session = mg_run_session_new (s, c);
+  g_autoptr (GError) error = NULL;
+
+  mg_run_session_set_grace_period (session, 1);
+  w->session = session;
+  g_signal_connect (session, "notify::profile", G_CALLBACK (on_profile), w);
+  g_signal_connect (session, "output", G_CALLBACK (on_output), w);
+  g_signal_connect (session, "notify::state", G_CALLBACK (on_state), w);
+  g_assert_true (mg_run_session_start (session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_RUNNING);
+  g_assert_true (run_test_wait (finished, session, 60));
+  return session;
+}
+
+static void
+test_session_live_and_saved (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=2 'two words'", dir);
+  g_autoptr (MgRunSession) session = NULL;
+  g_autoptr (MgProfile) saved = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *output = NULL;
+  Watch w = { 0 };
+
+  mg_run_settings_set_group_enabled (s, c, "io", FALSE);
+  session = run_to_end (s, c, &w);
+  g_assert_cmpstr (mg_run_session_get_message (session), ==, NULL);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 0);
+  /* Live profiles with samples during the run, at least two a second
+   * (one every 250 ms asked for). */
+  g_test_message ("%u live profiles, %.2f per second", w.profiles_while_running, live_rate (&w));
+  g_assert_cmpfloat (live_rate (&w), >=, 2.0);
+  g_assert_cmpuint (w.max_samples_while_running, >=, 10);
+  g_assert_cmpuint (mg_run_session_get_n_samples (session), >=, w.max_samples_while_running);
+  g_assert_cmpuint (mg_run_session_get_n_processes (session), ==, 1);
+  g_assert_cmpfloat (mg_run_session_get_elapsed (session), >=, 1.9);
+
+  output = mg_run_session_dup_output (session);
+  g_assert_nonnull (strstr (output, "argument: two words\n"));
+  g_assert_nonnull (strstr (output, "run-workload: 2 arguments\n"));
+  g_assert_nonnull (strstr (output, "step 1.5 s"));
+  g_assert_cmpuint (w.output_chunks, >=, 2);
+
+  g_assert_true (g_str_has_prefix (mg_run_session_get_output_path (session), dir));
+  g_assert_true (g_str_has_suffix (mg_run_session_get_output_path (session), ".mgprof"));
+  {
+    /* MAP's pattern with the run's own start time. */
+    g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+    g_autofree char *stamp = g_date_time_format (now, "run-workload_1p_1n_%Y-%m-%d_");
+    g_autofree char *base = g_path_get_basename (mg_run_session_get_output_path (session));
+
+    g_assert_true (g_str_has_prefix (base, stamp));
+  }
+  saved = mg_profile_load (mg_run_session_get_output_path (session), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mg_profile_find_metric (saved, "cpu_time_percentage"), >=, 0);
+  g_assert_cmpint (mg_profile_find_metric (saved, "rss"), >=, 0);
+  g_assert_cmpint (mg_profile_find_metric (saved, "rchar_rate"), ==, -1);
+  g_assert_cmpstr (mg_profile_get_run_info (saved)->argv[1], ==, "work=2");
+  g_assert_cmpstr (mg_profile_get_run_info (saved)->argv[2], ==, "two words");
+  g_unlink (mg_run_session_get_output_path (session));
+  g_rmdir (dir);
+}
+
+static void
+test_session_exit_status (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5 exit=3", dir);
+  g_autoptr (MgRunSession) session = NULL;
+  Watch w = { 0 };
+
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 3);
+  g_assert_nonnull (strstr (mg_run_session_get_message (session), "exited with status 3"));
+  g_assert_true (g_file_test (mg_run_session_get_output_path (session), G_FILE_TEST_IS_REGULAR));
+  g_unlink (mg_run_session_get_output_path (session));
+  g_rmdir (dir);
+}
+
+/* Write a report (--report): both reports beside the saved profile. */
+static void
+test_session_report (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5", dir);
+  g_autoptr (MgRunSession) session = NULL;
+  g_autofree char *stem = NULL, *text_path = NULL, *html_path = NULL, *text = NULL;
+  const char *path;
+  Watch w = { 0 };
+
+  mg_run_settings_set_report (s, "");
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  path = mg_run_session_get_output_path (session);
+  stem = g_strndup (path, strlen (path) - strlen (".mgprof"));
+  text_path = g_strconcat (stem, ".txt", NULL);
+  html_path = g_strconcat (stem, ".html", NULL);
+  g_assert_true (g_file_get_contents (text_path, &text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (text, "Performance report\n"));
+  g_assert_nonnull (strstr (text, "run-workload work=0.5"));
+  g_assert_true (g_file_test (html_path, G_FILE_TEST_IS_REGULAR));
+  g_unlink (text_path);
+  g_unlink (html_path);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_session_crash (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5 crash", dir);
+  g_autoptr (MgRunSession) session = NULL;
+  MgProfile *profile;
+  gboolean marked = FALSE;
+  Watch w = { 0 };
+
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 128 + SIGSEGV);
+  g_assert_nonnull (strstr (mg_run_session_get_message (session), "killed by signal 11"));
+  profile = mg_run_session_get_profile (session);
+  /* The timeline's mark, with the signal the launcher reaped (the sampler
+   * could not write it: mg_record_finish_signalled()). */
+  for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
+    {
+      const MgProcessEvent *event = mg_profile_get_event (profile, i);
+
+      if (event->kind != MG_EVENT_SIGNAL)
+        continue;
+      g_assert_cmpint (event->status, ==, SIGSEGV);
+      g_assert_null (event->message);
+      marked = TRUE;
+    }
+  g_assert_true (marked);
+  g_unlink (mg_run_session_get_output_path (session));
+  g_rmdir (dir);
+}
+
+static void
+test_session_static (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *program = run_test_program ("run-workload-static");
+  g_autofree char *dir = NULL;
+  g_autoptr (MgRunSettings) s = NULL;
+  g_autoptr (MgRunSession) session = NULL;
+  Watch w = { 0 };
+
+  if (!g_file_test (program, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("static linking is not available");
+      return;
+    }
+  dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+  s = workload_settings ("run-workload-static", "work=0.3", dir);
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_FAILED);
+  g_assert_nonnull (strstr (mg_run_session_get_message (session), "No samples were recorded"));
+  g_assert_nonnull (strstr (mg_run_session_get_message (session),
+                            mg_program_kind_explain (MG_PROGRAM_STATIC)));
+  g_assert_null (mg_run_session_get_output_path (session));
+  g_rmdir (dir);
+}
+
+static gboolean
+has_samples (gpointer data)
+{
+  return mg_run_session_get_n_samples (data) >= 5;
+}
+
+static void
+test_session_stop_and_cancel (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=60", dir);
+  g_autoptr (GError) error = NULL;
+
+  for (int cancel = 0; cancel <= 1; cancel++)
+    {
+      g_autoptr (MgRunSession) session = mg_run_session_new (s, c);
+      g_autoptr (GDir) listing = NULL;
+
+      g_assert_true (mg_run_session_start (session, &error));
+      g_assert_true (run_test_wait (has_samples, session, 30));
+      if (cancel)
+        mg_run_session_cancel (session);
+      else
+        mg_run_session_stop (session);
+      g_assert_true (run_test_wait (finished, session, 30));
+      g_assert_cmpfloat (mg_run_session_get_elapsed (session), <, 20);
+      if (cancel)
+        {
+          g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_CANCELLED);
+          g_assert_null (mg_run_session_get_output_path (session));
+          listing = g_dir_open (dir, 0, NULL);
+          g_assert_null (g_dir_read_name (listing));
+        }
+      else
+        {
+          g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+          g_assert_true (mg_run_session_get_stopped (session));
+          g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 128 + SIGTERM);
+          g_assert_nonnull (strstr (mg_run_session_get_message (session), "Stopped after"));
+          g_assert_true (g_file_test (mg_run_session_get_output_path (session), G_FILE_TEST_IS_REGULAR));
+          g_unlink (mg_run_session_get_output_path (session));
+        }
+    }
+  g_rmdir (dir);
+}
+
+/* Stop after ends the program as --stop-after does: SIGTERM at that time,
+ * the profile written, the end said as the command line says it; a
+ * program that ignores SIGTERM gets SIGKILL after the grace period. */
+static void
+test_session_stop_after (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+
+  for (int stubborn = 0; stubborn <= 1; stubborn++)
+    {
+      g_autoptr (MgRunSettings) s =
+        workload_settings ("run-workload", stubborn ? "ignore-term work=60" : "work=60", dir);
+      g_autoptr (MgRunSession) session = NULL;
+      g_autoptr (MgProfile) saved = NULL;
+      g_autoptr (GError) error = NULL;
+      double elapsed;
+      Watch w = { 0 };
+
+      mg_run_settings_set_stop_after (s, 1.5);
+      session = run_to_end (s, c, &w);
+      elapsed = mg_run_session_get_elapsed (session);
+      g_test_message ("stop after 1.5 s%s: ended after %.2f s", stubborn ? ", SIGTERM ignored" : "",
+                      elapsed);
+      g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+      g_assert_true (mg_run_session_get_stopped (session));
+      /* run_to_end's grace period is 1 s. */
+      g_assert_cmpfloat (elapsed, >=, stubborn ? 2.5 : 1.5);
+      g_assert_cmpfloat (elapsed, <, stubborn ? 10 : 8);
+      g_assert_cmpint (mg_run_session_get_exit_status (session), ==,
+                       128 + (stubborn ? SIGKILL : SIGTERM));
+      g_assert_cmpstr (mg_run_session_get_message (session), ==,
+                       "Stopped after 1.5 s (Stop after); the profile was still written.");
+      saved = mg_profile_load (mg_run_session_get_output_path (session), &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (mg_profile_get_n_windows (saved), >=, 10);
+      g_unlink (mg_run_session_get_output_path (session));
+    }
+  g_rmdir (dir);
+}
+
+/* The one file in @dir whose name matches @pattern, or NULL. */
+static char *
+find_name (const char *dir, const char *pattern, const char *except)
+{
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+  char *found = NULL;
+
+  while ((name = g_dir_read_name (listing)) != NULL)
+    if (g_strcmp0 (name, except) != 0 && g_regex_match_simple (pattern, name, 0, 0))
+      {
+        g_assert_null (found);
+        found = g_strdup (name);
+      }
+  return found;
+}
+
+/* The shown line run by `metrograph` itself in a shell (PATH finds the
+ * built one). */
+static void
+run_command_line (const char *line)
+{
+  g_autofree char *cli_dir = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "app", "cli", NULL);
+  g_autofree char *path = g_strdup_printf ("%s:%s", cli_dir, g_getenv ("PATH"));
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "PATH", path, TRUE);
+  const char *argv[] = { "/bin/sh", "-c", line, NULL };
+  g_autofree char *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                               NULL, &err, &status, &error));
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("%s failed:\n%s", line, err);
+}
+
+/* The file a window run writes has the name `metrograph --profile` gives
+ * it, _<T>t included (OMP_NUM_THREADS as the dialog sets it, or
+ * inherited); running the line the dialog shows writes a file of the same
+ * name in the same folder. */
+static void
+test_session_output_name (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-name-XXXXXX", NULL);
+  static const struct {
+    const char *set;           /* in the dialog's environment */
+    const char *unset;
+    const char *inherited;     /* in ours */
+    const char *threads;       /* the name's _<T>t part */
+  } cases[] = {
+    { "OMP_NUM_THREADS=3", NULL, NULL, "_3t" },
+    { NULL, NULL, "2", "_2t" },
+    { "OMP_NUM_THREADS=8,2", NULL, "2", "_8t" },
+    { NULL, "OMP_NUM_THREADS", "2", "" },
+    { NULL, NULL, NULL, "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.3", dir);
+      g_autoptr (MgRunSession) session = NULL;
+      g_autofree char *pattern = g_strdup_printf ("^run-workload_1p_1n%s_\\d{4}-\\d\\d-\\d\\d_"
+                                                  "\\d\\d-\\d\\d(-1)?\\.mgprof$",
+                                                  cases[i].threads);
+      g_autofree char *saved = NULL;
+      g_autofree char *by_cli = NULL;
+      g_autofree char *line = NULL;
+      g_autofree char *folder_word = g_strdup_printf (" -o %s/ ", dir);
+      Watch w = { 0 };
+
+      if (cases[i].inherited != NULL)
+        g_setenv ("OMP_NUM_THREADS", cases[i].inherited, TRUE);
+      else
+        g_unsetenv ("OMP_NUM_THREADS");
+      mg_run_settings_set_env_set (s, (const char *[]) { cases[i].set, NULL });
+      mg_run_settings_set_env_unset (s, (const char *[]) { cases[i].unset, NULL });
+      line = mg_run_settings_to_command_line (s, c);
+      g_assert_nonnull (strstr (line, folder_word));
+
+      session = run_to_end (s, c, &w);
+      g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+      saved = g_path_get_basename (mg_run_session_get_output_path (session));
+      g_test_message ("%s gives %s", line, saved);
+      if (!g_regex_match_simple (pattern, saved, 0, 0))
+        g_error ("%s does not match %s", saved, pattern);
+
+      run_command_line (line);
+      by_cli = find_name (dir, pattern, saved);
+      g_assert_nonnull (by_cli);
+      /* The same name, or the same with -1 when both came in one minute. */
+      g_test_message ("by the command line: %s", by_cli);
+
+      g_unlink (mg_run_session_get_output_path (session));
+      {
+        g_autofree char *other = g_build_filename (dir, by_cli, NULL);
+
+        g_unlink (other);
+      }
+    }
+  g_unsetenv ("OMP_NUM_THREADS");
+  g_rmdir (dir);
+}
+
+typedef struct {
+  guint calls;
+  gboolean on_main_thread;
+  char *path;
+} SaveSeen;
+
+/* In the saving thread: slow enough that a blocked main loop would show. */
+static void
+on_save (const char *path, gpointer data)
+{
+  SaveSeen *seen = data;
+
+  seen->calls++;
+  seen->on_main_thread = g_main_context_is_owner (g_main_context_default ());
+  seen->path = g_strdup (path);
+  g_usleep (400000);
+}
+
+static gboolean
+count_tick (gpointer data)
+{
+  (*(guint *) data)++;
+  return G_SOURCE_CONTINUE;
+}
+
+/* The final merge and the save run in a worker thread: the main loop goes
+ * on meanwhile (a 20 ms timeout keeps firing through a 400 ms save). */
+static void
+test_session_saves_off_main_thread (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-save-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.3", dir);
+  g_autoptr (MgRunSession) session = mg_run_session_new (s, c);
+  g_autoptr (GError) error = NULL;
+  SaveSeen seen = { 0 };
+  guint ticks = 0, ticks_at_merge = 0, tick_id;
+
+  mg_run_session_set_save_hook (session, on_save, &seen);
+  g_assert_true (mg_run_session_start (session, &error));
+  tick_id = g_timeout_add (20, count_tick, &ticks);
+  while (mg_run_session_get_state (session) == MG_RUN_STATE_RUNNING)
+    g_main_context_iteration (NULL, TRUE);
+  ticks_at_merge = ticks;
+  g_assert_true (run_test_wait (finished, session, 30));
+  g_source_remove (tick_id);
+
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpuint (seen.calls, ==, 1);
+  g_assert_false (seen.on_main_thread);
+  g_assert_cmpstr (seen.path, ==, mg_run_session_get_output_path (session));
+  g_test_message ("%u ticks of 20 ms while merging and saving", ticks - ticks_at_merge);
+  g_assert_cmpuint (ticks - ticks_at_merge, >=, 8);
+  g_unlink (seen.path);
+  g_free (seen.path);
+  g_rmdir (dir);
+}
+
+/* The working folder, the environment and the bounded output. */
+static void
+test_session_folder_environment_output (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-folder-XXXXXX", NULL);
+  g_autofree char *program = run_test_program ("run-workload");
+  g_autofree char *link = g_build_filename (dir, "wl", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", NULL, NULL);
+  g_autoptr (MgRunSession) session = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *folder = NULL;
+  g_auto (GStrv) lines = NULL;
+  Watch w = { 0 };
+
+  g_setenv ("MG_RUN_TEST_GONE", "still here", TRUE);
+  g_assert_cmpint (symlink (program, link), ==, 0);
+  mg_run_settings_set_program (s, "./wl");
+  mg_run_settings_set_working_folder (s, dir);
+  mg_run_settings_set_arguments (s, "work=0.3 lines=2500 env=MG_RUN_TEST_SET env=MG_RUN_TEST_GONE");
+  mg_run_settings_set_env_set (s, (const char *[]) { "MG_RUN_TEST_SET=a b", NULL });
+  mg_run_settings_set_env_unset (s, (const char *[]) { "MG_RUN_TEST_GONE", NULL });
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+
+  /* Saved in the working folder, which the profile records. */
+  folder = g_path_get_dirname (mg_run_session_get_output_path (session));
+  g_assert_cmpstr (folder, ==, dir);
+  g_assert_cmpstr (mg_profile_get_run_info (mg_run_session_get_profile (session))->working_dir, ==, dir);
+
+  output = mg_run_session_dup_output (session);
+  /* Bounded to the last 2000 lines, all of them read before the end. */
+  lines = g_strsplit (output, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 2001);
+  g_assert_cmpstr (lines[1999], ==, "env MG_RUN_TEST_GONE unset");
+  g_assert_cmpstr (lines[1998], ==, "env MG_RUN_TEST_SET=a b");
+  g_assert_cmpstr (lines[1997], ==, "line 2500");
+  g_assert_cmpstr (lines[0], ==, "line 503");
+
+  g_unlink (mg_run_session_get_output_path (session));
+  g_unlink (link);
+  g_rmdir (dir);
+  g_unsetenv ("MG_RUN_TEST_GONE");
+}
+
+/* A plugin that lacks a metric's function: the profile opens, the error is
+ * counted in the message and kept in the profile. */
+static void
+test_session_plugin_error (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_fixture_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-plugin-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5", dir);
+  g_autoptr (MgRunSession) session = NULL;
+  MgProfile *profile;
+  gboolean found = FALSE;
+  Watch w = { 0 };
+
+  mg_run_settings_set_metric_enabled (s, c, "fx_badfn", TRUE);
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpstr (mg_run_session_get_message (session), ==, "1 plugin or metric error was reported.");
+  profile = mg_run_session_get_profile (session);
+  for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
+    found |= strstr (mg_profile_get_plugin_error (profile, i)->message, "mg_no_such_function") != NULL;
+  g_assert_true (found);
+  g_unlink (mg_run_session_get_output_path (session));
+  g_rmdir (dir);
+}
+
+/* --np through mpirun: every rank sampled, one profile. */
+static void
+test_session_mpi (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *mpirun = g_find_program_in_path ("mpirun");
+  g_autofree char *dir = NULL;
+  g_autoptr (MgRunSettings) s = NULL;
+  g_autoptr (MgRunSession) session = NULL;
+  Watch w = { 0 };
+
+  if (mpirun == NULL)
+    {
+      g_test_skip ("mpirun is not installed");
+      return;
+    }
+  dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+  s = workload_settings ("run-workload", "work=1", dir);
+  mg_run_settings_set_n_processes (s, 2);
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 0);
+  g_assert_cmpuint (mg_run_session_get_n_processes (session), ==, 2);
+  g_assert_nonnull (strstr (mg_run_session_get_output_path (session), "run-workload_2p_1n_"));
+  g_unlink (mg_run_session_get_output_path (session));
+  g_clear_object (&session);
+
+  /* Sample ranks: only rank 1 of the two is in the profile. */
+  mg_run_settings_set_select_ranks (s, "1");
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  g_assert_cmpuint (mg_run_session_get_n_processes (session), ==, 1);
+  g_assert_cmpint (mg_profile_get_process (mg_run_session_get_profile (session), 0)->rank, ==, 1);
+  g_unlink (mg_run_session_get_output_path (session));
+  g_rmdir (dir);
+}
+
+static void
+test_session_missing_program (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autoptr (MgRunSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+
+  mg_run_settings_set_program (s, "/no/such/program");
+  session = mg_run_session_new (s, c);
+  g_assert_false (mg_run_session_start (session, &error));
+  g_assert_nonnull (strstr (error->message, "/no/such/program does not exist"));
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_FAILED);
+}
+
+/* Every session above made its run folder in the one METROGRAPH_TMPDIR
+ * main () gave them, and removed it when it finished (this runs last). */
+static void
+test_session_nothing_left (void)
+{
+  const char *runs = g_getenv ("METROGRAPH_TMPDIR");
+  g_autoptr (GDir) dir = g_dir_open (runs, 0, NULL);
+  const char *left = dir != NULL ? g_dir_read_name (dir) : NULL;
+
+  if (left != NULL)
+    g_error ("a run folder was left behind: %s/%s", runs, left);
+  g_assert_cmpint (g_rmdir (runs), ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *runs = g_dir_make_tmp ("mg-session-runs-XXXXXX", NULL);
+
+  g_test_init (&argc, &argv, NULL);
+  g_setenv ("LC_ALL", "C", TRUE);
+  g_setenv ("METROGRAPH_TMPDIR", runs, TRUE);
+  g_test_add_func ("/run/command-line/defaults-and-quoting", test_defaults_and_quoting);
+  g_test_add_func ("/run/command-line/all-options", test_all_options);
+  g_test_add_func ("/run/command-line/defaults-omitted", test_defaults_omitted);
+  g_test_add_func ("/run/command-line/every-option", test_every_option);
+  g_test_add_func ("/run/command-line/select-ranks", test_select_ranks);
+  g_test_add_func ("/run/command-line/folder-output", test_folder_output);
+  g_test_add_func ("/run/command-line/errors", test_parse_errors);
+  g_test_add_func ("/run/command-line/toggles", test_toggles);
+  g_test_add_func ("/run/checks", test_checks);
+  g_test_add_func ("/run/live-merge/combines-slots", test_live_merge_combines_slots);
+  g_test_add_func ("/run/session/live-and-saved", test_session_live_and_saved);
+  g_test_add_func ("/run/session/exit-status", test_session_exit_status);
+  g_test_add_func ("/run/session/report", test_session_report);
+  g_test_add_func ("/run/session/crash", test_session_crash);
+  g_test_add_func ("/run/session/static", test_session_static);
+  g_test_add_func ("/run/session/stop-and-cancel", test_session_stop_and_cancel);
+  g_test_add_func ("/run/session/stop-after", test_session_stop_after);
+  g_test_add_func ("/run/session/output-name", test_session_output_name);
+  g_test_add_func ("/run/session/saves-off-main-thread", test_session_saves_off_main_thread);
+  g_test_add_func ("/run/session/folder-environment-output", test_session_folder_environment_output);
+  g_test_add_func ("/run/session/plugin-error", test_session_plugin_error);
+  g_test_add_func ("/run/session/mpi", test_session_mpi);
+  g_test_add_func ("/run/session/missing-program", test_session_missing_program);
+  g_test_add_func ("/run/session/nothing-left", test_session_nothing_left);
+  return g_test_run ();
+}
