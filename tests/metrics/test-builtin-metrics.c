@@ -453,6 +453,78 @@ write_all (int fd, const char *buf, size_t size)
     }
 }
 
+/* The descriptor at or above 512 that names path (a plugin's kept-open
+ * /proc file), or -1. */
+static int
+kept_open_fd (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  const char *name;
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *link = g_strdup_printf ("/proc/self/fd/%s", name);
+      g_autofree char *target = g_file_read_link (link, NULL);
+      int fd = atoi (name);
+      if (fd >= 512 && target && strcmp (target, path) == 0)
+        return fd;
+    }
+  return -1;
+}
+
+/* A program may close the descriptor a plugin keeps open and get the
+ * number back for a file of its own. The plugin then never moves that
+ * file's offset nor closes it, and reads its own file again after the
+ * periodic check (50 reads) at the latest, or at once when the number is
+ * simply closed. */
+static void
+test_kept_open_file_taken (void)
+{
+  void *mem = mg_test_load_plugin ("metrograph-memory");
+  g_assert_cmpint (mg_test_init_plugin (mem, 1), ==, 0);
+  uint64_t slack = mg_test_rss_counter_slack ();
+  mg_test_call_int (mem, "mg_memory_rss", 1);
+  g_autofree char *statm = g_strdup_printf ("/proc/%d/statm", (int) getpid ());
+  int ours = kept_open_fd (statm);
+  g_assert_cmpint (ours, >=, 512);
+
+  /* A statm look-alike of 1000000 resident pages, read to offset 3. */
+  g_autofree char *path = NULL;
+  int theirs = g_file_open_tmp ("mg-statm-XXXXXX", &path, NULL);
+  g_assert_cmpint (theirs, >=, 0);
+  write_all (theirs, "1 1000000 0 0 0 0 0\n", 20);
+  g_assert_cmpint (lseek (theirs, 3, SEEK_SET), ==, 3);
+  g_assert_cmpint (dup2 (theirs, ours), ==, ours);
+  uint64_t fake = 1000000 * (uint64_t) sysconf (_SC_PAGESIZE);
+  int fake_reads = 0;
+  uint64_t rss = 0;
+  for (int i = 0; i <= 50; i++)
+    {
+      rss = mg_test_call_int (mem, "mg_memory_rss", 1);
+      fake_reads += rss == fake;
+    }
+  uint64_t status = mg_test_status_rss ();
+  g_test_message ("%d of 51 reads of the program's file; then rss %" G_GUINT64_FORMAT
+                  ", status %" G_GUINT64_FORMAT, fake_reads, rss, status);
+  g_assert_cmpint (fake_reads, <=, 50);
+  g_assert_cmpuint (rss, <=, status + slack);
+  g_assert_cmpuint (status, <=, rss + slack);
+  g_assert_cmpint (lseek (ours, 0, SEEK_CUR), ==, 3);
+  g_assert_cmpint (fcntl (ours, F_GETFD), !=, -1);
+  int reopened = kept_open_fd (statm);
+  g_assert_cmpint (reopened, >=, 512);
+  g_assert_cmpint (reopened, !=, ours);
+
+  /* Closed by the program: read again from the next call on. */
+  g_assert_cmpint (close (reopened), ==, 0);
+  rss = mg_test_call_int (mem, "mg_memory_rss", 1);
+  status = mg_test_status_rss ();
+  g_assert_cmpuint (rss, <=, status + slack);
+  g_assert_cmpuint (status, <=, rss + slack);
+  close (theirs);
+  close (ours);
+  g_unlink (path);
+}
+
 static void
 test_io_totals (void)
 {
@@ -1232,6 +1304,7 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/read-time", test_read_time);
   g_test_add_func ("/metrics/memory/rss", test_rss);
   g_test_add_func ("/metrics/memory/major-faults", test_major_faults);
+  g_test_add_func ("/metrics/memory/kept-open-file-taken", test_kept_open_file_taken);
   g_test_add_func ("/metrics/io/totals", test_io_totals);
   g_test_add_func ("/metrics/threads/count", test_threads);
   g_test_add_func ("/metrics/threads/after-fork", test_threads_after_fork);
