@@ -441,6 +441,56 @@ test_rss (void)
   g_assert_cmpfloat (percent, <=, 100.0);
 }
 
+/* Node memory use from /proc/meminfo read directly now. */
+static double
+node_percent_now (void)
+{
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents ("/proc/meminfo", &text, NULL, NULL));
+  const char *total = strstr (text, "MemTotal:");
+  const char *available = strstr (text, "MemAvailable:");
+  g_assert_nonnull (total);
+  g_assert_nonnull (available);
+  double t = g_ascii_strtod (total + 9, NULL), a = g_ascii_strtod (available + 13, NULL);
+  return (t - a) * 100.0 / t;
+}
+
+static double
+node_percent_at (void *mem, int64_t ns)
+{
+  MgTestDoubleGetter fn = (MgTestDoubleGetter) mg_test_symbol (mem, "mg_memory_node_percent");
+  struct timespec t = { (time_t) (ns / 1000000000), (long) (ns % 1000000000) };
+  double v = -1;
+  g_assert_cmpint (fn (2, &t, &v), ==, 0);
+  return v;
+}
+
+/* The node's memory use is read at most every 100 ms of sample time: 256 MiB
+ * touched in between change nothing before, and the reading after is the
+ * kernel's of that moment. */
+static void
+test_node_memory_refresh (void)
+{
+  void *mem = mg_test_load_plugin ("metrograph-memory");
+  g_assert_cmpint (mg_test_init_plugin (mem, 1), ==, 0);
+  struct timespec now = mg_test_next_round_time ();
+  int64_t t0 = (int64_t) now.tv_sec * 1000000000 + now.tv_nsec;
+  double first = node_percent_at (mem, t0);
+  size_t size = 256 * MB;
+  char *block = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  g_assert_true (block != MAP_FAILED);
+  for (size_t i = 0; i < size; i += 4096)
+    block[i] = 1;
+  double within = node_percent_at (mem, t0 + 99999999);
+  double after = node_percent_at (mem, t0 + 100000000);
+  double direct = node_percent_now ();
+  g_test_message ("node memory %.3f %%, 99.9 ms later %.3f %% (256 MiB touched), "
+                  "100 ms later %.3f %%, /proc/meminfo %.3f %%", first, within, after, direct);
+  g_assert_cmpfloat (within, ==, first);
+  g_assert_cmpfloat (fabs (after - direct), <, 0.5);
+  g_assert_cmpint (munmap (block, size), ==, 0);
+}
+
 static void
 write_all (int fd, const char *buf, size_t size)
 {
@@ -1305,6 +1355,7 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/memory/rss", test_rss);
   g_test_add_func ("/metrics/memory/major-faults", test_major_faults);
   g_test_add_func ("/metrics/memory/kept-open-file-taken", test_kept_open_file_taken);
+  g_test_add_func ("/metrics/memory/node-refresh", test_node_memory_refresh);
   g_test_add_func ("/metrics/io/totals", test_io_totals);
   g_test_add_func ("/metrics/threads/count", test_threads);
   g_test_add_func ("/metrics/threads/after-fork", test_threads_after_fork);
