@@ -12,6 +12,7 @@
 
 #include "mg-colour.h"
 #include "mg-definition-file.h"
+#include "mg-xml-document.h"
 
 typedef struct {
   const char *path;
@@ -32,18 +33,6 @@ set_str (char **slot, const char *value)
 
   g_free (*slot);
   *slot = copy;
-}
-
-static gboolean
-is (const xmlNode *node, const char *name)
-{
-  return xmlStrcmp (node->name, (const xmlChar *) name) == 0;
-}
-
-static int
-line_of (const xmlNode *node)
-{
-  return (int) xmlGetLineNo (node);
 }
 
 /* Text content (CDATA included), trimmed; never NULL. */
@@ -85,7 +74,7 @@ diag (Parser *parser, const xmlNode *node, MgSeverity severity, const char *form
   message = g_strdup_vprintf (format, args);
   va_end (args);
   g_ptr_array_add (parser->diagnostics,
-                   mg_diagnostic_new (parser->path, node != NULL ? line_of (node) : 0,
+                   mg_diagnostic_new (parser->path, node != NULL ? mg_xml_line (node) : 0,
                                       severity, message));
 }
 
@@ -196,7 +185,7 @@ parse_display (Parser *parser, const xmlNode *display, MgMetricDef *def)
 {
   FOR_EACH_ELEMENT (node, display)
     {
-      if (is (node, "rel"))
+      if (mg_xml_is (node, "rel"))
         {
           parse_rel (parser, node, def);
           continue;
@@ -204,20 +193,20 @@ parse_display (Parser *parser, const xmlNode *display, MgMetricDef *def)
 
       g_autofree char *text = text_of (node);
 
-      if (is (node, "description"))
+      if (mg_xml_is (node, "description"))
         set_str (&def->description, text);
-      else if (is (node, "displayName"))
+      else if (mg_xml_is (node, "displayName"))
         set_str (&def->display_name, text);
-      else if (is (node, "type"))
+      else if (mg_xml_is (node, "type"))
         set_str (&def->type_name, text);
-      else if (is (node, "colour") || is (node, "color"))
+      else if (mg_xml_is (node, "colour") || mg_xml_is (node, "color"))
         {
           set_str (&def->colour_spec, text);
-          parser->colour_line = line_of (node);
+          parser->colour_line = mg_xml_line (node);
         }
-      else if (is (node, "displayUnits"))
+      else if (mg_xml_is (node, "displayUnits"))
         set_str (&def->display_units, text);
-      else if (is (node, "displayFactor"))
+      else if (mg_xml_is (node, "displayFactor"))
         {
           char *end;
           double factor = g_ascii_strtod (text, &end);
@@ -229,7 +218,7 @@ parse_display (Parser *parser, const xmlNode *display, MgMetricDef *def)
           else
             def->display_factor = factor;
         }
-      else if (is (node, "decimalPlaces"))
+      else if (mg_xml_is (node, "decimalPlaces"))
         {
           guint64 places;
 
@@ -240,13 +229,13 @@ parse_display (Parser *parser, const xmlNode *display, MgMetricDef *def)
           else
             def->decimal_places = (int) places;
         }
-      else if (is (node, "autoDisplayFactor"))
+      else if (mg_xml_is (node, "autoDisplayFactor"))
         read_bool_element (parser, node, &def->auto_display_factor);
-      else if (is (node, "accumulate"))
+      else if (mg_xml_is (node, "accumulate"))
         read_bool_element (parser, node, &def->accumulate);
-      else if (is (node, "normalizePercentagesToCoresPerProcess"))
+      else if (mg_xml_is (node, "normalizePercentagesToCoresPerProcess"))
         read_bool_element (parser, node, &def->normalize_percentages);
-      else if (is (node, "clampPercentages"))
+      else if (mg_xml_is (node, "clampPercentages"))
         read_bool_element (parser, node, &def->clamp_percentages);
     }
 }
@@ -275,22 +264,22 @@ parse_metric_child (Parser *parser, const xmlNode *node, MgMetricDef *def)
 {
   g_autofree char *text = NULL;
 
-  if (is (node, "source"))
+  if (mg_xml_is (node, "source"))
     {
       parse_metric_source (parser, node, def);
       return TRUE;
     }
-  if (is (node, "display"))
+  if (mg_xml_is (node, "display"))
     {
       parse_display (parser, node, def);
       return TRUE;
     }
-  if (is (node, "rel"))
+  if (mg_xml_is (node, "rel"))
     {
       parse_rel (parser, node, def);
       return TRUE;
     }
-  if (is (node, "configFile"))
+  if (mg_xml_is (node, "configFile"))
     {
       g_free (def->config_env);
       def->config_env = attr_of (node, "env");
@@ -298,7 +287,7 @@ parse_metric_child (Parser *parser, const xmlNode *node, MgMetricDef *def)
     }
 
   text = text_of (node);
-  if (is (node, "enabled"))
+  if (mg_xml_is (node, "enabled"))
     {
       if (!parse_enabled (text, &def->enabled))
         {
@@ -308,9 +297,9 @@ parse_metric_child (Parser *parser, const xmlNode *node, MgMetricDef *def)
           return FALSE;
         }
     }
-  else if (is (node, "units"))
+  else if (mg_xml_is (node, "units"))
     set_str (&def->units, text);
-  else if (is (node, "dataType"))
+  else if (mg_xml_is (node, "dataType"))
     {
       if (g_strcmp0 (text, "uint64_t") == 0)
         def->data_type = MG_DATA_TYPE_UINT64;
@@ -323,7 +312,7 @@ parse_metric_child (Parser *parser, const xmlNode *node, MgMetricDef *def)
           return FALSE;
         }
     }
-  else if (is (node, "domain"))
+  else if (mg_xml_is (node, "domain"))
     {
       if (g_strcmp0 (text, "time") == 0)
         def->domain = MG_DOMAIN_TIME;
@@ -336,11 +325,11 @@ parse_metric_child (Parser *parser, const xmlNode *node, MgMetricDef *def)
           return FALSE;
         }
     }
-  else if (is (node, "onePerNode"))
+  else if (mg_xml_is (node, "onePerNode"))
     read_bool_element (parser, node, &def->one_per_node);
-  else if (is (node, "backfill"))
+  else if (mg_xml_is (node, "backfill"))
     read_bool_element (parser, node, &def->backfill);
-  else if (is (node, "sparse"))
+  else if (mg_xml_is (node, "sparse"))
     read_bool_element (parser, node, &def->sparse);
   return TRUE;
 }
@@ -400,7 +389,7 @@ parse_metric (Parser *parser, const xmlNode *node)
 
   def->id = attr_of (node, "id");
   def->file = g_strdup (parser->path);
-  def->line = line_of (node);
+  def->line = mg_xml_line (node);
   parser->colour_line = def->line;
   if (!id_is_valid (def->id))
     {
@@ -415,7 +404,7 @@ parse_metric (Parser *parser, const xmlNode *node)
 
   FOR_EACH_ELEMENT (child, node)
     {
-      if (is (child, "dataType"))
+      if (mg_xml_is (child, "dataType"))
         has_data_type = TRUE;
       if (!parse_metric_child (parser, child, def))
         ok = FALSE;
@@ -436,7 +425,7 @@ parse_group (Parser *parser, const xmlNode *node)
 
   group->id = attr_of (node, "id");
   group->file = g_strdup (parser->path);
-  group->line = line_of (node);
+  group->line = mg_xml_line (node);
   if (!id_is_valid (group->id))
     {
       diag (parser, node, MG_SEVERITY_ERROR,
@@ -447,7 +436,7 @@ parse_group (Parser *parser, const xmlNode *node)
 
   FOR_EACH_ELEMENT (child, node)
     {
-      if (is (child, "metric"))
+      if (mg_xml_is (child, "metric"))
         {
           g_autofree char *ref = attr_of (child, "ref");
 
@@ -461,9 +450,9 @@ parse_group (Parser *parser, const xmlNode *node)
 
       g_autofree char *text = text_of (child);
 
-      if (is (child, "displayName"))
+      if (mg_xml_is (child, "displayName"))
         set_str (&group->display_name, text);
-      else if (is (child, "description"))
+      else if (mg_xml_is (child, "description"))
         set_str (&group->description, text);
     }
   if (group->display_name == NULL || *group->display_name == '\0')
@@ -480,9 +469,9 @@ parse_functions (const xmlNode *node, MgSourceDef *source)
 
       if (*text == '\0')
         continue;
-      if (is (child, "start"))
+      if (mg_xml_is (child, "start"))
         set_str (&source->start_function, text);
-      else if (is (child, "stop"))
+      else if (mg_xml_is (child, "stop"))
         set_str (&source->stop_function, text);
     }
 }
@@ -494,7 +483,7 @@ parse_source (Parser *parser, const xmlNode *node)
 
   source->id = attr_of (node, "id");
   source->file = g_strdup (parser->path);
-  source->line = line_of (node);
+  source->line = mg_xml_line (node);
   if (!id_is_valid (source->id))
     {
       diag (parser, node, MG_SEVERITY_ERROR,
@@ -505,7 +494,7 @@ parse_source (Parser *parser, const xmlNode *node)
 
   FOR_EACH_ELEMENT (child, node)
     {
-      if (is (child, "functions"))
+      if (mg_xml_is (child, "functions"))
         {
           parse_functions (child, source);
           continue;
@@ -513,9 +502,9 @@ parse_source (Parser *parser, const xmlNode *node)
 
       g_autofree char *text = text_of (child);
 
-      if (is (child, "sharedLibrary"))
+      if (mg_xml_is (child, "sharedLibrary"))
         set_str (&source->shared_library, text);
-      else if (is (child, "preload") && *text != '\0')
+      else if (mg_xml_is (child, "preload") && *text != '\0')
         g_ptr_array_add (source->preloads, g_steal_pointer (&text));
     }
   if (source->shared_library == NULL || *source->shared_library == '\0')
@@ -552,76 +541,42 @@ parse_root (Parser *parser, const xmlNode *root, MgDefinitionFile *file)
     {
       gpointer item;
 
-      if (is (node, "metric") && (item = parse_metric (parser, node)) != NULL)
+      if (mg_xml_is (node, "metric") && (item = parse_metric (parser, node)) != NULL)
         g_ptr_array_add (file->metrics, item);
-      else if (is (node, "metricGroup") && (item = parse_group (parser, node)) != NULL)
+      else if (mg_xml_is (node, "metricGroup") && (item = parse_group (parser, node)) != NULL)
         g_ptr_array_add (file->groups, item);
-      else if (is (node, "source") && (item = parse_source (parser, node)) != NULL)
+      else if (mg_xml_is (node, "source") && (item = parse_source (parser, node)) != NULL)
         g_ptr_array_add (file->sources, item);
     }
-}
-
-static void
-add_xml_error (Parser *parser, xmlParserCtxt *context)
-{
-  const xmlError *xml_error = xmlCtxtGetLastError (context);
-  g_autofree char *message = NULL;
-
-  if (xml_error != NULL && xml_error->message != NULL)
-    message = g_strstrip (g_strdup (xml_error->message));
-  mg_diagnostic_add (parser->diagnostics, parser->path, xml_error != NULL ? xml_error->line : 0,
-                     MG_SEVERITY_ERROR,
-                     _("not well-formed XML (%s); the file is skipped: fix it or remove it "
-                       "from the metrics folder"),
-                     message != NULL ? message : _("unknown error"));
-}
-
-/* libxml2 reports some errors (a conversion from the declared encoding
- * that fails) through its generic handler whatever XML_PARSE_NOERROR says,
- * which prints them on stderr; they reach the diagnostics through the
- * context's last error. Found by fuzzing (docs/fuzzing.md). */
-static void
-ignore_generic_error (void *data, const char *format, ...)
-{
 }
 
 MgDefinitionFile *
 mg_definition_file_load_from_data (const char *data, gsize length, const char *path,
                                    GPtrArray *diagnostics)
 {
-  /* No network, no external DTD or entities: files may come from anywhere. */
-  const int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING
-                      | XML_PARSE_BIG_LINES;
   g_autoptr (GHashTable) bad_colours = g_hash_table_new_full (g_str_hash, g_str_equal,
                                                               g_free, NULL);
   Parser parser = { path, diagnostics, 0, bad_colours };
-  xmlParserCtxt *context;
-  xmlDoc *doc;
+  g_autoptr (xmlDoc) doc = NULL;
   xmlNode *root;
   MgDefinitionFile *file = NULL;
 
   g_return_val_if_fail (data != NULL && path != NULL && diagnostics != NULL, NULL);
 
-  if (length > G_MAXINT)
-    {
-      mg_diagnostic_add (diagnostics, path, 0, MG_SEVERITY_ERROR,
-                         _("the file is too large to be a metric definition file"));
-      return NULL;
-    }
-  context = xmlNewParserCtxt ();
-  /* Per thread in libxml2: the default handler is back after the parse. */
-  xmlSetGenericErrorFunc (NULL, ignore_generic_error);
-  doc = xmlCtxtReadMemory (context, data, (int) length, path, NULL, options);
-  xmlSetGenericErrorFunc (NULL, NULL);
-  if (doc == NULL || !context->wellFormed)
-    add_xml_error (&parser, context);
-  else if ((root = xmlDocGetRootElement (doc)) != NULL && is (root, "partialReport"))
+  doc = mg_xml_document_parse (data, length, path,
+                               _("the file is too large to be a metric definition file"),
+                               _("the file is skipped: fix it or remove it from the metrics folder"),
+                               diagnostics);
+  if (doc == NULL)
+    return NULL;
+  root = xmlDocGetRootElement (doc);
+  if (root != NULL && mg_xml_is (root, "partialReport"))
     /* MAP's examples put report.xml beside the metric files. */
-    mg_diagnostic_add (diagnostics, path, line_of (root), MG_SEVERITY_NOTE,
+    mg_diagnostic_add (diagnostics, path, mg_xml_line (root), MG_SEVERITY_NOTE,
                        _("a partial report, not a metric definition file; skipped"));
   else if (root == NULL
-           || !(is (root, "metricdefinitions") || is (root, "metricdefinition")))
-    mg_diagnostic_add (diagnostics, path, root != NULL ? line_of (root) : 0, MG_SEVERITY_ERROR,
+           || !(mg_xml_is (root, "metricdefinitions") || mg_xml_is (root, "metricdefinition")))
+    mg_diagnostic_add (diagnostics, path, root != NULL ? mg_xml_line (root) : 0, MG_SEVERITY_ERROR,
                        _("the root element is <%s>, not <metricdefinitions>; this is not a "
                          "metric definition file"),
                        root != NULL ? (const char *) root->name : "");
@@ -630,8 +585,6 @@ mg_definition_file_load_from_data (const char *data, gsize length, const char *p
       file = definition_file_new (path);
       parse_root (&parser, root, file);
     }
-  xmlFreeDoc (doc);
-  xmlFreeParserCtxt (context);
   return file;
 }
 
@@ -640,15 +593,11 @@ mg_definition_file_load (const char *path, GPtrArray *diagnostics)
 {
   g_autofree char *data = NULL;
   gsize length;
-  g_autoptr (GError) error = NULL;
 
   g_return_val_if_fail (path != NULL && diagnostics != NULL, NULL);
 
-  if (!g_file_get_contents (path, &data, &length, &error))
-    {
-      mg_diagnostic_add (diagnostics, path, 0, MG_SEVERITY_ERROR, "%s", error->message);
-      return NULL;
-    }
+  if (!mg_xml_document_read_file (path, &data, &length, diagnostics))
+    return NULL;
   return mg_definition_file_load_from_data (data, length, path, diagnostics);
 }
 

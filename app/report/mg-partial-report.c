@@ -11,6 +11,7 @@
 #include "mg-colour.h"
 #include "mg-diagnostic.h"
 #include "mg-partial-report.h"
+#include "mg-xml-document.h"
 
 typedef struct {
   const char *path;
@@ -29,18 +30,6 @@ mg_report_pick_to_string (MgReportPick pick)
 {
   g_return_val_if_fail (pick <= MG_REPORT_PICK_SUM, "");
   return pick_names[pick];
-}
-
-static gboolean
-is (const xmlNode *node, const char *name)
-{
-  return xmlStrcmp (node->name, (const xmlChar *) name) == 0;
-}
-
-static int
-line_of (const xmlNode *node)
-{
-  return (int) xmlGetLineNo (node);
 }
 
 static char *
@@ -62,7 +51,7 @@ report (Parser *parser, const xmlNode *node, MgSeverity severity, const char *fo
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  mg_diagnostic_add (parser->diagnostics, parser->path, node != NULL ? line_of (node) : 0,
+  mg_diagnostic_add (parser->diagnostics, parser->path, node != NULL ? mg_xml_line (node) : 0,
                      severity, "%s", message);
   if (severity == MG_SEVERITY_ERROR)
     parser->failed = TRUE;
@@ -214,7 +203,7 @@ parse_report_metric (Parser *parser, const xmlNode *node, MgPartialReport *out)
   gboolean have_details = FALSE;
 
   g_ptr_array_add (out->metrics, metric);
-  metric->line = line_of (node);
+  metric->line = mg_xml_line (node);
   metric->id = attr_of (node, "id");
   check_id (parser, node, _("report metric id"), metric->id);
   metric->display_name = attr_of (node, "displayName");
@@ -234,7 +223,7 @@ parse_report_metric (Parser *parser, const xmlNode *node, MgPartialReport *out)
 
   FOR_EACH_ELEMENT (child, node)
     {
-      if (!is (child, "sourceDetails"))
+      if (!mg_xml_is (child, "sourceDetails"))
         continue;
       have_details = TRUE;
       g_free (metric->metric_ref);
@@ -335,7 +324,7 @@ parse_subsection (Parser *parser, const xmlNode *node, MgPartialReport *out)
 
   g_ptr_array_add (out->subsections, subsection);
   subsection->entries = g_ptr_array_new_with_free_func ((GDestroyNotify) entry_free);
-  subsection->line = line_of (node);
+  subsection->line = mg_xml_line (node);
   subsection->id = attr_of (node, "id");
   check_id (parser, node, _("subsection id"), subsection->id);
   subsection->heading = attr_of (node, "heading");
@@ -348,12 +337,12 @@ parse_subsection (Parser *parser, const xmlNode *node, MgPartialReport *out)
 
   FOR_EACH_ELEMENT (child, node)
     {
-      if (is (child, "text"))
+      if (mg_xml_is (child, "text"))
         {
           g_free (subsection->text);
           subsection->text = markup_of (child);
         }
-      else if (is (child, "entry"))
+      else if (mg_xml_is (child, "entry"))
         {
           g_autofree char *ref = attr_of (child, "reportMetric");
           const MgReportMetric *metric = find_metric (out, ref);
@@ -369,7 +358,7 @@ parse_subsection (Parser *parser, const xmlNode *node, MgPartialReport *out)
           entry = g_new0 (MgReportEntry, 1);
           entry->metric = metric;
           entry->group = attr_of (child, "group");
-          entry->line = line_of (child);
+          entry->line = mg_xml_line (child);
           g_ptr_array_add (subsection->entries, entry);
         }
       else
@@ -398,11 +387,11 @@ parse_root (Parser *parser, const xmlNode *root, MgPartialReport *out)
 
   /* Metrics first: entries refer to them wherever they are written. */
   FOR_EACH_ELEMENT (child, root)
-    if (is (child, "reportMetrics"))
+    if (mg_xml_is (child, "reportMetrics"))
       {
         FOR_EACH_ELEMENT (metric, child)
           {
-            if (is (metric, "reportMetric"))
+            if (mg_xml_is (metric, "reportMetric"))
               parse_report_metric (parser, metric, out);
             else
               report (parser, metric, MG_SEVERITY_WARNING,
@@ -413,11 +402,11 @@ parse_root (Parser *parser, const xmlNode *root, MgPartialReport *out)
       }
   FOR_EACH_ELEMENT (child, root)
     {
-      if (is (child, "subsections"))
+      if (mg_xml_is (child, "subsections"))
         {
           FOR_EACH_ELEMENT (subsection, child)
             {
-              if (is (subsection, "subsection"))
+              if (mg_xml_is (subsection, "subsection"))
                 parse_subsection (parser, subsection, out);
               else
                 report (parser, subsection, MG_SEVERITY_WARNING,
@@ -425,51 +414,28 @@ parse_root (Parser *parser, const xmlNode *root, MgPartialReport *out)
                         (const char *) subsection->name);
             }
         }
-      else if (!is (child, "reportMetrics"))
+      else if (!mg_xml_is (child, "reportMetrics"))
         report (parser, child, MG_SEVERITY_WARNING,
                 _("unknown element <%s> in <partialReport> ignored"), (const char *) child->name);
     }
-}
-
-static void
-add_xml_error (Parser *parser, xmlParserCtxt *context)
-{
-  const xmlError *xml_error = xmlCtxtGetLastError (context);
-  g_autofree char *message = NULL;
-
-  if (xml_error != NULL && xml_error->message != NULL)
-    message = g_strstrip (g_strdup (xml_error->message));
-  mg_diagnostic_add (parser->diagnostics, parser->path, xml_error != NULL ? xml_error->line : 0,
-                     MG_SEVERITY_ERROR, _("not well-formed XML (%s)"),
-                     message != NULL ? message : _("unknown error"));
 }
 
 MgPartialReport *
 mg_partial_report_load_data (const char *data, gsize len, const char *name,
                              GPtrArray *diagnostics)
 {
-  /* No network, no external entities: files may come from anywhere. */
-  const int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING
-                      | XML_PARSE_BIG_LINES;
   Parser parser = { name, diagnostics, FALSE };
   g_autoptr (MgPartialReport) report_out = NULL;
-  xmlParserCtxt *context;
-  xmlDoc *doc;
+  g_autoptr (xmlDoc) doc = NULL;
   xmlNode *root;
 
   g_return_val_if_fail (data != NULL && name != NULL && diagnostics != NULL, NULL);
 
-  if (len > G_MAXINT)
-    {
-      mg_diagnostic_add (diagnostics, name, 0, MG_SEVERITY_ERROR,
-                         _("the file is too large to be a partial report"));
-      return NULL;
-    }
-  context = xmlNewParserCtxt ();
-  doc = xmlCtxtReadMemory (context, data, (int) len, name, NULL, options);
-  if (doc == NULL || !context->wellFormed)
-    add_xml_error (&parser, context);
-  else if ((root = xmlDocGetRootElement (doc)) == NULL || !is (root, "partialReport"))
+  doc = mg_xml_document_parse (data, len, name, _("the file is too large to be a partial report"),
+                               NULL, diagnostics);
+  if (doc == NULL)
+    return NULL;
+  if ((root = xmlDocGetRootElement (doc)) == NULL || !mg_xml_is (root, "partialReport"))
     report (&parser, root, MG_SEVERITY_ERROR,
             _("the root element is <%s>, not <partialReport>; this is not a partial report"),
             root != NULL ? (const char *) root->name : "");
@@ -481,8 +447,6 @@ mg_partial_report_load_data (const char *data, gsize len, const char *name,
       report_out->subsections = g_ptr_array_new_with_free_func ((GDestroyNotify) subsection_free);
       parse_root (&parser, root, report_out);
     }
-  xmlFreeDoc (doc);
-  xmlFreeParserCtxt (context);
   if (parser.failed)
     return NULL;
   return g_steal_pointer (&report_out);
@@ -493,13 +457,9 @@ mg_partial_report_load (const char *path, GPtrArray *diagnostics)
 {
   g_autofree char *data = NULL;
   gsize len;
-  g_autoptr (GError) error = NULL;
 
   g_return_val_if_fail (path != NULL && diagnostics != NULL, NULL);
-  if (!g_file_get_contents (path, &data, &len, &error))
-    {
-      mg_diagnostic_add (diagnostics, path, 0, MG_SEVERITY_ERROR, "%s", error->message);
-      return NULL;
-    }
+  if (!mg_xml_document_read_file (path, &data, &len, diagnostics))
+    return NULL;
   return mg_partial_report_load_data (data, len, path, diagnostics);
 }

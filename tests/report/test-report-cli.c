@@ -188,6 +188,30 @@ test_list_and_refused (Fixture *f, gconstpointer data)
   assert_contains (listed->out, cpu);
 }
 
+/* A partial report whose bytes do not convert from its declared encoding is
+ * one diagnostic naming the file and line; libxml2 prints nothing itself
+ * (its generic handler is silenced for reports as for definition files). */
+static void
+test_bad_encoding (Fixture *f, gconstpointer data)
+{
+  static const char xml[] =
+    "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<partialReport name=\"x\">\x8e\x1e\n"
+    "</partialReport>\n";
+  g_autofree char *bad = g_build_filename (f->dir, "bad.xml", NULL);
+  g_autofree char *folder_arg = g_strconcat ("--reports-path=", bad, NULL);
+  const char *list_args[] = { "--list-reports", folder_arg, NULL };
+  g_autoptr (CliRun) listed = NULL;
+  g_autofree char *error_line = NULL;
+
+  g_assert_true (g_file_set_contents (bad, xml, sizeof xml - 1, NULL));
+  listed = cli_run (f->dir, list_args);
+  assert_status (listed, 0);
+  error_line = g_strdup_printf ("   %s:2: error: not well-formed XML (", bad);
+  assert_contains (listed->out, error_line);
+  g_assert_null (strstr (listed->err, "encoding error"));
+  g_assert_null (strstr (listed->err, "I/O error"));
+}
+
 /* A refused partial report is said on stderr, naming the file; the report
  * is written with the others. */
 static void
@@ -265,6 +289,8 @@ main (int argc, char **argv)
               test_profile_and_report, fixture_teardown);
   g_test_add ("/report/cli/list-and-refused", Fixture, NULL, fixture_setup,
               test_list_and_refused, fixture_teardown);
+  g_test_add ("/report/cli/bad-encoding", Fixture, NULL, fixture_setup, test_bad_encoding,
+              fixture_teardown);
   g_test_add ("/report/cli/refused-file", Fixture, NULL, fixture_setup,
               test_report_with_refused_file, fixture_teardown);
   g_test_add ("/report/cli/usage", Fixture, NULL, fixture_setup, test_usage, fixture_teardown);
