@@ -573,7 +573,9 @@ test_threads_before_first_sample (Fixture *f, gconstpointer data)
   g_test_message ("2 busy threads from the start: task-clock %.1f%%, "
                   "cpu_time_percentage %.1f%%; the workload used %.1f%% "
                   "(%.3f s in %.3f s)", task_clock, cpu, truth, used, wall);
-  g_assert_cmpfloat (truth, >, 50); /* the threads ran */
+  /* The threads ran (idle, the process would read about 0 %); on a loaded
+   * machine they get only a share of a core, 33 % seen at load 8 on 2. */
+  g_assert_cmpfloat (truth, >, 10);
   g_assert_cmpfloat (fabs (task_clock - truth), <=, truth * 0.1);
   g_assert_cmpfloat (fabs (task_clock - cpu), <=, cpu * 0.1);
 }
