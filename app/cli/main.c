@@ -12,16 +12,12 @@
 
 #include "mg-install-paths.h"
 
-#define MG_GUI_MODULE "libmetrograph-gui.so"
-
 /* Loads the viewer module (beside the sources' build, or installed) and
  * runs it. */
 static int
 run_viewer (int argc, char **argv)
 {
-  g_autofree char *path = mg_install_paths_in_build_tree ()
-                            ? g_build_filename (MG_BUILD_ROOT, "app", "gui", MG_GUI_MODULE, NULL)
-                            : g_build_filename (MG_PKGLIBDIR, MG_GUI_MODULE, NULL);
+  g_autofree char *path = mg_install_paths_get_gui_module ();
   GModule *module = g_module_open (path, G_MODULE_BIND_LOCAL);
   int (*gui_run) (int argc, char **argv) = NULL;
 
