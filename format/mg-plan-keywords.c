@@ -26,6 +26,10 @@ const MgPlanKeyword mg_plan_keywords[MG_PLAN_N_KEYS] = {
   /* index, source index, id, getter, data type, units, divide, one per node,
    * backfill, domain, config env, custom data */
   [MG_PLAN_KEY_METRIC] = { "metric", MG_PLAN_VALUE_FIELDS, 12 },
+  /* source index (an earlier source line, whose metrics follow), plugin
+   * name, tokens (MG_PLAN_SCOREP_TOKEN_SEPARATOR between them), the
+   * front end's error ("" when it could list the plugin's metrics) */
+  [MG_PLAN_KEY_SCOREP_PLUGIN] = { "scorep_plugin", MG_PLAN_VALUE_FIELDS, 4 },
 };
 
 MgPlanKey

@@ -36,6 +36,9 @@ enum {
 #define MG_PLAN_DOMAIN_TIME "time"
 #define MG_PLAN_DOMAIN_SINGLE_VALUE "single_value"
 
+/* Between the tokens of a scorep_plugin line's token field. */
+#define MG_PLAN_SCOREP_TOKEN_SEPARATOR '\n'
+
 typedef enum {
   MG_PLAN_KEY_RUN_ID,
   MG_PLAN_KEY_RECORD_DIR,
@@ -48,6 +51,7 @@ typedef enum {
   MG_PLAN_KEY_SELECT_RANKS,
   MG_PLAN_KEY_SOURCE,
   MG_PLAN_KEY_METRIC,
+  MG_PLAN_KEY_SCOREP_PLUGIN,
   MG_PLAN_N_KEYS,
 } MgPlanKey;
 

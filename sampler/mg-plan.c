@@ -74,6 +74,7 @@ parse_source (Ctx *ctx, MgPlan *plan, char **f, int n)
     return fail (ctx, "source library '%s' is not an absolute path", f[3]);
   plan->sources = grow (plan->sources, plan->n_sources, sizeof *plan->sources);
   MgPlanSource *s = &plan->sources[plan->n_sources++];
+  memset (s, 0, sizeof *s);
   s->id = dup_or_die (f[2]);
   s->library = dup_or_die (f[3]);
   s->start_fn = dup_or_die (f[4]);
@@ -116,6 +117,30 @@ parse_metric (Ctx *ctx, MgPlan *plan, char **f, int n)
   m.custom_data = dup_or_die (f[12]);
   plan->metrics = grow (plan->metrics, plan->n_metrics, sizeof *plan->metrics);
   plan->metrics[plan->n_metrics++] = m;
+  return 0;
+}
+
+static int
+parse_scorep_plugin (Ctx *ctx, MgPlan *plan, char **f, int n)
+{
+  long index;
+  if (n != (int) mg_plan_keywords[MG_PLAN_KEY_SCOREP_PLUGIN].n_fields + 1)
+    return fail (ctx, "'%s' needs %u fields, found %d", f[0],
+                 mg_plan_keywords[MG_PLAN_KEY_SCOREP_PLUGIN].n_fields, n - 1);
+  if (mg_plan_parse_number (f[1], 0, &index) < 0 || (size_t) index + 1 != plan->n_sources)
+    return fail (ctx, "scorep_plugin source index '%s' should be %zu, the source line before it",
+                 f[1], plan->n_sources ? plan->n_sources - 1 : 0);
+  MgPlanSource *s = &plan->sources[index];
+  if (s->scorep_name)
+    return fail (ctx, "source %ld has two scorep_plugin lines", index);
+  for (size_t m = 0; m < plan->n_metrics; m++)
+    if (plan->metrics[m].source == (unsigned) index)
+      return fail (ctx, "scorep_plugin for source %ld comes after its metric lines", index);
+  if (f[2][0] == '\0')
+    return fail (ctx, "scorep_plugin needs a plugin name");
+  s->scorep_name = dup_or_die (f[2]);
+  s->scorep_tokens = dup_or_die (f[3]);
+  s->scorep_error = dup_or_die (f[4]);
   return 0;
 }
 
@@ -206,6 +231,8 @@ parse_line (Ctx *ctx, MgPlan *plan, char *line)
     return parse_source (ctx, plan, f, n);
   if (key == MG_PLAN_KEY_METRIC)
     return parse_metric (ctx, plan, f, n);
+  if (key == MG_PLAN_KEY_SCOREP_PLUGIN)
+    return parse_scorep_plugin (ctx, plan, f, n);
   if (n != (int) kw->n_fields + 1)
     return fail (ctx, "'%s' needs %u field, found %d", kw->name, kw->n_fields, n - 1);
   if (kw->kind == MG_PLAN_VALUE_TEXT)
@@ -285,6 +312,9 @@ mg_plan_clear (MgPlan *plan)
       free (plan->sources[i].library);
       free (plan->sources[i].start_fn);
       free (plan->sources[i].stop_fn);
+      free (plan->sources[i].scorep_name);
+      free (plan->sources[i].scorep_tokens);
+      free (plan->sources[i].scorep_error);
     }
   for (size_t i = 0; i < plan->n_metrics; i++)
     {

@@ -12,6 +12,10 @@ typedef struct {
   char *library;
   char *start_fn;   /* "" when none */
   char *stop_fn;
+  /* A Score-P plugin (scorep_plugin line), else all NULL. */
+  char *scorep_name;
+  char *scorep_tokens;  /* MG_PLAN_SCOREP_TOKEN_SEPARATOR between tokens */
+  char *scorep_error;   /* "" unless the front end could not list it */
 } MgPlanSource;
 
 typedef struct {

@@ -7,6 +7,7 @@
 
 #include "mg-plugin-guard.h"
 #include "mg-sampler-state.h"
+#include "mg-scorep-host.h"
 
 /* One lifecycle function (initialise and cleanup take data, start and stop
  * do not) called under the fault guard. */
@@ -93,7 +94,7 @@ load_one (MgSampler *s, size_t i)
   bool has_metric = false;
   for (size_t m = 0; m < s->plan.n_metrics; m++)
     has_metric |= s->plan.metrics[m].source == i;
-  if (!has_metric)
+  if (!has_metric && !src->scorep_name)
     {
       /* Never load a library none of whose metrics is enabled. */
       rp->state = MG_PLUGIN_STATE_UNUSED;
@@ -102,6 +103,11 @@ load_one (MgSampler *s, size_t i)
   if (p->leader_only && !s->leader)
     {
       rp->state = MG_PLUGIN_STATE_NOT_LEADER;
+      return;
+    }
+  if (src->scorep_name)
+    {
+      mg_scorep_load (s, i);
       return;
     }
   void *handle = dlopen (src->library, RTLD_NOW | RTLD_LOCAL);
@@ -166,7 +172,8 @@ mg_plugins_load (MgSampler *s)
     {
       const MgPlanMetric *pm = &s->plan.metrics[m];
       bool active = s->rec.plugins[pm->source].state == MG_PLUGIN_STATE_ACTIVE
-                    && (!pm->one_per_node || s->leader);
+                    && (!pm->one_per_node || s->leader)
+                    && (!mg_scorep_owns_metric (s, m) || mg_scorep_metric_usable (s, m));
       s->metrics[m].active = active;
       if (active)
         s->rec.metrics[m].flags |= MG_METRIC_FLAG_ACTIVE;
@@ -206,6 +213,7 @@ void
 mg_plugins_stop (MgSampler *s)
 {
   call_start_stop (s, false);
+  mg_scorep_stop (s);
 }
 
 void
@@ -214,6 +222,8 @@ mg_plugins_cleanup (MgSampler *s)
   for (size_t i = 0; i < s->plan.n_sources; i++)
     {
       MgPluginRt *p = &s->plugins[i];
+      if (s->plan.sources[i].scorep_name)
+        mg_scorep_finalize (s, i);
       if (!p->initialised)
         continue;
       p->initialised = false;

@@ -96,6 +96,10 @@ MG_INTERNAL void mg_thread_usage_end (void);
 /* Ends sampling (stop functions, backfill) once; called by the thread at
  * stop_after_ms or by mg_sampler_finish. */
 MG_INTERNAL void mg_sampler_end_sampling (MgSampler *s);
+/* At exit, before a Score-P plugin's statics are destroyed: stops the
+ * thread, takes the last sample and stops and cleans up the plugins, once;
+ * the record is closed later, by the exit handler that knows the status. */
+MG_INTERNAL void mg_sampler_end_before_exit (void);
 /* Closes the record in state (EXITED, EXECED) with status. */
 MG_INTERNAL void mg_sampler_finish (MgRecordState state, int status);
 /* After a failed exec: sample again into a new record. */

@@ -342,6 +342,39 @@ mg_sampler_end_sampling (MgSampler *s)
   mg_sampling_backfill (s);
 }
 
+/* end_plugins ran for this record (reset by mg_sampler_restart), and its
+ * result. */
+static int plugins_ended;
+static bool plugins_stopped;
+
+/* The thread, the last sample and the plugins' stop and cleanup, once:
+ * false when the thread could not be stopped (the plugins are left). */
+static bool
+end_plugins (MgSampler *s, bool final_round)
+{
+  if (__atomic_exchange_n (&plugins_ended, 1, __ATOMIC_ACQ_REL))
+    return plugins_stopped;
+  bool stopped = plugins_stopped = stop_thread (s);
+  if (stopped)
+    {
+      if (final_round)
+        mg_sampling_final_round (s);
+      mg_sampler_end_sampling (s);
+      mg_plugins_cleanup (s);
+    }
+  else
+    mg_log ("a getter did not return; plugins not stopped");
+  return stopped;
+}
+
+void
+mg_sampler_end_before_exit (void)
+{
+  MgSampler *s = &mg_sampler;
+  if (s->sampling && mg_sampler_owns_process () && !__atomic_load_n (&s->finished, __ATOMIC_ACQUIRE))
+    end_plugins (s, true);
+}
+
 static bool
 finish (MgRecordState state, int status)
 {
@@ -350,15 +383,7 @@ finish (MgRecordState state, int status)
     return false;
   if (__atomic_exchange_n (&s->finished, 1, __ATOMIC_ACQ_REL))
     return false;
-  if (stop_thread (s))
-    {
-      if (state == MG_RECORD_STATE_EXITED)
-        mg_sampling_final_round (s);
-      mg_sampler_end_sampling (s);
-      mg_plugins_cleanup (s);
-    }
-  else
-    mg_log ("a getter did not return; plugins not stopped");
+  end_plugins (s, state == MG_RECORD_STATE_EXITED);
   MgRecordHeader *h = s->rec.header;
   h->end_mono_ns = mg_now_ns ();
   h->end_status = status;
@@ -390,6 +415,7 @@ mg_sampler_restart (void)
   MgSampler *s = &mg_sampler;
   mg_record_forget (&s->rec);
   s->sampling = false;
+  plugins_ended = 0;
   begin (s);
 }
 

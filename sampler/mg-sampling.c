@@ -9,6 +9,7 @@
 #include "mg-plugin-guard.h"
 #include "mg-sampler-hooks.h"
 #include "mg-sampler-state.h"
+#include "mg-scorep-host.h"
 
 static struct timespec
 ns_to_ts (int64_t ns)
@@ -37,6 +38,8 @@ getter_value (void *data)
 {
   GetterArgs *a = data;
   metric_id_t id = (metric_id_t) (a->m + 1);
+  if (mg_scorep_owns_metric (a->s, a->m))
+    return mg_scorep_read (a->s, a->m, ts_to_ns (a->t), a->out);
   if (a->s->plan.metrics[a->m].is_double)
     {
       double v = NAN;
@@ -131,6 +134,7 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
   slot->t_end_ns = t_end;
   slot->n_raw = 1;
   slot->reserved = 0;
+  mg_scorep_collect (s, slot, n);
   mg_record_commit (w);
 }
 

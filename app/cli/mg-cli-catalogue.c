@@ -7,6 +7,7 @@
 
 #include "mg-cli.h"
 #include "mg-install-paths.h"
+#include "mg-scorep-defs.h"
 
 MgCatalogue *
 mg_cli_load_catalogue (const MgCliOptions *options, int *exit_status)
@@ -29,6 +30,12 @@ mg_cli_load_catalogue (const MgCliOptions *options, int *exit_status)
   path = mg_search_path_new (metrics_path, installed);
   catalogue = mg_catalogue_new ();
   mg_catalogue_load (catalogue, path);
+  if (!mg_scorep_defs_add_to_catalogue (catalogue, options->settings, &error))
+    {
+      mg_cli_print_error ("%s", error->message);
+      *exit_status = MG_EXIT_USAGE;
+      return NULL;
+    }
   if (!mg_catalogue_apply_toggles (catalogue,
                                    mg_run_settings_get_enable_metrics (options->settings),
                                    mg_run_settings_get_disable_metrics (options->settings),

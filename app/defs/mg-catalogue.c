@@ -317,6 +317,34 @@ mg_catalogue_load (MgCatalogue *self, MgSearchPath *path)
     resolve_group (self, g_ptr_array_index (self->groups, i));
 }
 
+void
+mg_catalogue_add_file (MgCatalogue *self, MgDefinitionFile *file)
+{
+  guint first_group = self->groups->len;
+
+  g_return_if_fail (MG_IS_CATALOGUE (self));
+  g_return_if_fail (file != NULL);
+
+  g_ptr_array_add (self->files, file);
+  for (guint j = 0; j < file->sources->len; j++)
+    {
+      MgSourceDef *source = g_ptr_array_index (file->sources, j);
+      const char *reason = source->scorep_error != NULL ? source->scorep_error
+                           : source->library_path == NULL ? _("its library was not found")
+                                                          : NULL;
+
+      if (reason != NULL)
+        g_hash_table_insert (self->source_reason, source, (gpointer) keep (self, reason));
+      g_ptr_array_add (self->sources, source);
+    }
+  for (guint j = 0; j < file->metrics->len; j++)
+    add_metric (self, file, g_ptr_array_index (file->metrics, j));
+  for (guint j = 0; j < file->groups->len; j++)
+    add_group (self, g_ptr_array_index (file->groups, j));
+  for (guint i = first_group; i < self->groups->len; i++)
+    resolve_group (self, g_ptr_array_index (self->groups, i));
+}
+
 /* ---- queries ---------------------------------------------------------- */
 
 guint

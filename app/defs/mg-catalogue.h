@@ -6,6 +6,7 @@
 
 #include <glib-object.h>
 
+#include "mg-definition-file.h"
 #include "mg-diagnostic.h"
 #include "mg-metric-def.h"
 #include "mg-search-path.h"
@@ -49,6 +50,11 @@ MgCatalogue *mg_catalogue_new (void);
  * once. */
 void mg_catalogue_load (MgCatalogue *self, MgSearchPath *path);
 
+/* Adds definitions made without a file on the search path (Score-P
+ * plugins, app/session/mg-scorep-defs.h), after mg_catalogue_load (); takes
+ * @file. Its sources come resolved: library_path set, or a reason in
+ * scorep_error. Its groups may name only its own metrics or earlier ones. */
+void mg_catalogue_add_file (MgCatalogue *self, MgDefinitionFile *file);
 guint mg_catalogue_get_n_metrics (MgCatalogue *self);
 const MgCatalogueMetric *mg_catalogue_get_metric (MgCatalogue *self, guint index);
 const MgCatalogueMetric *mg_catalogue_lookup_metric (MgCatalogue *self, const char *id);

@@ -517,8 +517,8 @@ parse_source (Parser *parser, const xmlNode *node)
   return g_steal_pointer (&source);
 }
 
-static MgDefinitionFile *
-definition_file_new (const char *path)
+MgDefinitionFile *
+mg_definition_file_new (const char *path)
 {
   MgDefinitionFile *file = g_new0 (MgDefinitionFile, 1);
 
@@ -582,7 +582,7 @@ mg_definition_file_load_from_data (const char *data, gsize length, const char *p
                        root != NULL ? (const char *) root->name : "");
   else
     {
-      file = definition_file_new (path);
+      file = mg_definition_file_new (path);
       parse_root (&parser, root, file);
     }
   return file;

@@ -25,6 +25,8 @@ MgDefinitionFile *mg_definition_file_load (const char *path, GPtrArray *diagnost
 MgDefinitionFile *mg_definition_file_load_from_data (const char *data, gsize length,
                                                      const char *path,
                                                      GPtrArray *diagnostics);
+/* An empty file for definitions made without XML (Score-P plugins). */
+MgDefinitionFile *mg_definition_file_new (const char *path);
 void mg_definition_file_free (MgDefinitionFile *file);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgDefinitionFile, mg_definition_file_free)

@@ -127,6 +127,9 @@ mg_source_def_free (MgSourceDef *source)
   g_ptr_array_unref (source->preload_paths);
   g_free (source->start_function);
   g_free (source->stop_function);
+  g_free (source->scorep_plugin);
+  g_strfreev (source->scorep_tokens);
+  g_free (source->scorep_error);
   g_free (source->file);
   g_free (source);
 }

@@ -95,6 +95,10 @@ typedef struct {
   GPtrArray *preload_paths;/* char*, resolved absolute paths (same order) */
   char *start_function;    /* NULL when absent */
   char *stop_function;
+  /* A Score-P metric plugin (app/session/mg-scorep-defs.c), else NULL. */
+  char *scorep_plugin;     /* its name */
+  GStrv scorep_tokens;     /* the tokens its metrics came from */
+  char *scorep_error;      /* why its metrics could not be listed */
   char *file;
   int line;
 } MgSourceDef;

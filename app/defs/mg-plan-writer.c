@@ -146,6 +146,42 @@ append_metric (GString *plan, guint index, guint source_index, const MgMetricDef
                       def->custom_data != NULL ? def->custom_data : "", NULL);
 }
 
+static gboolean
+append_source (GString *plan, const char *index_text, const MgSourceDef *source, GError **error)
+{
+  g_autofree char *tokens = NULL;
+  char separator[2] = { MG_PLAN_SCOREP_TOKEN_SEPARATOR, '\0' };
+
+  /* A Score-P plugin that could not be listed has no library: the sampler
+   * only reports its error. */
+  if (!append_line (plan, error, MG_PLAN_KEY_SOURCE, index_text, source->id,
+                    source->library_path != NULL ? source->library_path : "/",
+                    source->start_function != NULL ? source->start_function : "",
+                    source->stop_function != NULL ? source->stop_function : "", NULL))
+    return FALSE;
+  if (source->scorep_plugin == NULL)
+    return TRUE;
+  tokens = g_strjoinv (separator, source->scorep_tokens);
+  return append_line (plan, error, MG_PLAN_KEY_SCOREP_PLUGIN, index_text, source->scorep_plugin,
+                      tokens, source->scorep_error != NULL ? source->scorep_error : "", NULL);
+}
+
+/* Score-P plugins whose metrics could not be listed have none enabled; the
+ * plan still names them so that every process records why. */
+static void
+add_failed_scorep_sources (MgCatalogue *catalogue, GPtrArray *sources)
+{
+  GPtrArray *all = mg_catalogue_get_sources (catalogue);
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      const MgSourceDef *source = g_ptr_array_index (all, i);
+
+      if (source->scorep_error != NULL)
+        g_ptr_array_add (sources, (gpointer) source);
+    }
+}
+
 char *
 mg_plan_to_string (MgCatalogue *catalogue, const MgPlanOptions *options, GError **error)
 {
@@ -161,6 +197,7 @@ mg_plan_to_string (MgCatalogue *catalogue, const MgPlanOptions *options, GError 
     return NULL;
 
   sources = mg_catalogue_get_enabled_sources (catalogue);
+  add_failed_scorep_sources (catalogue, sources);
   for (guint s = 0; s < sources->len; s++)
     {
       const MgSourceDef *source = g_ptr_array_index (sources, s);
@@ -168,9 +205,7 @@ mg_plan_to_string (MgCatalogue *catalogue, const MgPlanOptions *options, GError 
       char index_text[16];
 
       g_snprintf (index_text, sizeof index_text, "%u", s);
-      if (!append_line (plan, error, MG_PLAN_KEY_SOURCE, index_text, source->id, source->library_path,
-                        source->start_function != NULL ? source->start_function : "",
-                        source->stop_function != NULL ? source->stop_function : "", NULL))
+      if (!append_source (plan, index_text, source, error))
         return NULL;
       for (guint m = 0; m < metrics->len; m++)
         {

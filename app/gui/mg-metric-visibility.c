@@ -7,6 +7,9 @@
 #include "mg-metric-visibility.h"
 
 #include <math.h>
+#include <string.h>
+
+#include "mg-scorep-defs.h"
 
 #define OTHER_ACTION "show-other-metrics"
 
@@ -334,6 +337,14 @@ is_mpi_section (MgMetricVisibility *self, const MgMetricSection *section)
   return section->id != NULL && section->metrics->len > 0;
 }
 
+/* A Score-P plugin's group: the run chose that plugin by name. */
+static gboolean
+is_scorep_section (const MgMetricSection *section)
+{
+  return section->id != NULL && g_str_has_prefix (section->id, MG_SCOREP_ID_PREFIX)
+         && section->metrics->len > 0;
+}
+
 static void
 show_section (MgMetricVisibility *self, guint s)
 {
@@ -344,9 +355,10 @@ show_section (MgMetricVisibility *self, guint s)
     self->metric_shown[g_array_index (section->metrics, guint, i)] = TRUE;
 }
 
-/* What a profile opens with, from its content: the Default group and, in
- * an MPI run, the MPI groups (as MAP's default view of an MPI program);
- * everything when there is neither. FALSE when none of them is here. */
+/* What a profile opens with, from its content: the Default group, in
+ * an MPI run the MPI groups (as MAP's default view of an MPI program), and
+ * the groups of the Score-P plugins the run hosted; everything when there
+ * is none of them. FALSE when none of them is here. */
 static gboolean
 apply_default (MgMetricVisibility *self)
 {
@@ -355,7 +367,8 @@ apply_default (MgMetricVisibility *self)
   set_all (self, FALSE);
   for (guint s = 0; s < self->sections->len; s++)
     if ((int) s == self->default_section
-        || (self->mpi_run && is_mpi_section (self, g_ptr_array_index (self->sections, s))))
+        || (self->mpi_run && is_mpi_section (self, g_ptr_array_index (self->sections, s)))
+        || is_scorep_section (g_ptr_array_index (self->sections, s)))
       {
         show_section (self, s);
         any = TRUE;

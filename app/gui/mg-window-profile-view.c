@@ -117,10 +117,13 @@ fill_process_dropdown (MgWindow *self)
       const MgProcessInfo *process = mg_profile_get_process (self->profile, p);
       g_autofree char *text = NULL;
 
+      /* The host in every entry: the search finds a node's processes. */
       if (process->rank >= 0)
-        text = g_strdup_printf (_("Rank %d (pid %d)"), process->rank, process->pid);
+        text = g_strdup_printf (_("Rank %d on %s (pid %d)"), process->rank,
+                                process->host ? process->host : "", process->pid);
       else
-        text = g_strdup_printf (_("Process %d (%s)"), process->pid,
+        text = g_strdup_printf (_("Process %d on %s (%s)"), process->pid,
+                                process->host ? process->host : "",
                                 process->program ? process->program : "");
       gtk_string_list_append (list, text);
     }

@@ -400,6 +400,9 @@ merge_record (MergeState *st, const RecordEntry *e, GError **error)
   st->interval_end_ms = MAX (st->interval_end_ms, h->interval_ns / 1e6);
   st->max_samples = MAX (st->max_samples, h->capacity);
   add_process_facts (st, r, e, p, end_s);
+  /* Only this record's samples in memory at a time, besides the packed. */
+  if (st->max_process_samples == 0)
+    mg_profile_builder_pack (st->builder, p);
   return TRUE;
 }
 

@@ -19,7 +19,10 @@ typedef struct {
   /* 0: every slot of every record. Else runs of consecutive slots are
    * combined (min of the minima, max of the maxima, time-weighted mean) so
    * that no process gives more than this many samples: the cheaper merge
-   * of the live view, whose graphs are not wider than that. */
+   * of the live view, whose graphs are not wider than that. At 0 each
+   * process is packed (mg_profile_builder_pack) as soon as its record is
+   * read, so that memory stays bounded whatever the number of processes;
+   * the live view's few samples per process are not worth packing. */
   guint max_process_samples;
   /* The program's output, NULL when not captured; output_cut bytes before
    * it were left out (mg_profile_builder_set_output). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "format/mg-bounded-mean.h"
+#include "mg-process-block.h"
 #include "mg-profile-builder.h"
 #include "mg-profile-private.h"
 
@@ -27,6 +28,10 @@ typedef struct {
    * every store a cache miss. */
   double *stage;     /* STAGE × n_metrics × 3 */
   guint staged;      /* samples in stage, at n .. n + staged */
+  /* Packed (mg_profile_builder_pack): values is gone, its metrics' rows
+   * are parts[m] (NULL: not reported); starts and ends stay for the grid. */
+  gboolean packed;
+  GBytes **parts;    /* n_metrics */
 } BuilderProcess;
 
 enum { STAGE = 64 };
@@ -40,12 +45,28 @@ struct _MgProfileBuilder {
   GArray *metric_errors;
   GArray *events;
   gboolean has_samples;      /* metrics can no longer be added */
+  GThreadPool *packer;       /* packs processes beside the caller's reading */
+  gboolean any_packed;
+  /* Processes handed to the packer and not packed yet: the caller waits
+   * while there are too many, or unpacked samples would pile up. */
+  guint pending;
+  GMutex pending_lock;
+  GCond pending_done;
 };
+
+static void
+builder_process_free_parts (BuilderProcess *process, guint n_metrics)
+{
+  for (guint m = 0; process->parts != NULL && m < n_metrics; m++)
+    g_clear_pointer (&process->parts[m], g_bytes_unref);
+  g_clear_pointer (&process->parts, g_free);
+}
 
 static void
 builder_process_free (BuilderProcess *process)
 {
   mg_process_info_clear (&process->info);
+  g_free (process->parts); /* their bytes went with builder_process_free_parts */
   g_free (process->starts);
   g_free (process->ends);
   g_free (process->values);
@@ -70,6 +91,8 @@ mg_profile_builder_new (void)
   g_array_set_clear_func (self->metric_errors, (GDestroyNotify) mg_metric_error_clear);
   self->events = g_array_new (FALSE, TRUE, sizeof (MgProcessEvent));
   g_array_set_clear_func (self->events, (GDestroyNotify) mg_process_event_clear);
+  g_mutex_init (&self->pending_lock);
+  g_cond_init (&self->pending_done);
   return self;
 }
 
@@ -78,6 +101,10 @@ mg_profile_builder_free (MgProfileBuilder *self)
 {
   if (self == NULL)
     return;
+  if (self->packer != NULL)
+    g_thread_pool_free (self->packer, FALSE, TRUE);
+  for (guint p = 0; self->processes != NULL && p < self->processes->len; p++)
+    builder_process_free_parts (g_ptr_array_index (self->processes, p), self->metrics->len);
   mg_run_info_clear (&self->run);
   g_clear_pointer (&self->metrics, g_ptr_array_unref);
   g_clear_pointer (&self->groups, g_ptr_array_unref);
@@ -85,6 +112,8 @@ mg_profile_builder_free (MgProfileBuilder *self)
   g_clear_pointer (&self->plugin_errors, g_array_unref);
   g_clear_pointer (&self->metric_errors, g_array_unref);
   g_clear_pointer (&self->events, g_array_unref);
+  g_mutex_clear (&self->pending_lock);
+  g_cond_clear (&self->pending_done);
   g_free (self);
 }
 
@@ -235,6 +264,7 @@ mg_profile_builder_add_sample (MgProfileBuilder *self, guint process, double t_s
   g_return_if_fail (self != NULL);
   g_return_if_fail (process < self->processes->len);
   p = g_ptr_array_index (self->processes, process);
+  g_return_if_fail (!p->packed);
   n_metrics = self->metrics->len;
   self->has_samples = TRUE;
   if (p->n + p->staged == p->cap)
@@ -252,6 +282,65 @@ mg_profile_builder_add_sample (MgProfileBuilder *self, guint process, double t_s
     }
   if (++p->staged == STAGE)
     builder_process_flush (p, n_metrics);
+}
+
+static void builder_process_compact (BuilderProcess *p, guint n_metrics);
+
+/* Packs one process's rows (a job of the packer pool, or the caller's). */
+static void
+pack_process (gpointer data, gpointer user_data)
+{
+  BuilderProcess *p = data;
+  MgProfileBuilder *self = user_data;
+  guint n_metrics = self->metrics->len;
+  gsize n = p->n;
+
+  p->parts = g_new0 (GBytes *, MAX (n_metrics, 1));
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      const double *rows = p->values + (gsize) m * MG_PROCESS_SERIES_N * n;
+      gboolean any = FALSE;
+
+      for (gsize k = 0; k < MG_PROCESS_SERIES_N * n && !any; k++)
+        any = !isnan (rows[k]);
+      if (any)
+        p->parts[m] = mg_process_block_encode_metric (n, rows);
+    }
+  g_clear_pointer (&p->values, g_free);
+  g_mutex_lock (&self->pending_lock);
+  self->pending--;
+  g_cond_signal (&self->pending_done);
+  g_mutex_unlock (&self->pending_lock);
+}
+
+void
+mg_profile_builder_pack (MgProfileBuilder *self, guint process)
+{
+  BuilderProcess *p;
+  guint n_metrics;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (process < self->processes->len);
+  p = g_ptr_array_index (self->processes, process);
+  if (p->packed)
+    return;
+  n_metrics = self->metrics->len;
+  if (p->ends == NULL)
+    builder_process_resize (p, n_metrics, 1);
+  builder_process_flush (p, n_metrics);
+  builder_process_compact (p, n_metrics);
+  g_clear_pointer (&p->stage, g_free);
+  p->packed = TRUE;
+  self->any_packed = TRUE;
+  if (self->packer == NULL)
+    self->packer = g_thread_pool_new (pack_process, self,
+                                      (int) CLAMP (g_get_num_processors (), 1, 8), FALSE, NULL);
+  g_mutex_lock (&self->pending_lock);
+  while (self->pending >= CLAMP (g_get_num_processors (), 1, 8))
+    g_cond_wait (&self->pending_done, &self->pending_lock);
+  self->pending++;
+  g_mutex_unlock (&self->pending_lock);
+  g_thread_pool_push (self->packer, p, NULL);
 }
 
 void
@@ -448,6 +537,27 @@ fill_run_facts (MgProfileBuilder *self, MgProfile *profile, double duration)
   profile->run.duration_s = duration;
 }
 
+/* A packed process: its block joins its times to its metrics' parts. */
+static void
+build_packed_series (MgProfileBuilder *self, MgProfile *profile, guint p)
+{
+  BuilderProcess *process = g_ptr_array_index (self->processes, p);
+  guint n_metrics = self->metrics->len;
+  g_autoptr(GBytes) times = mg_process_block_encode_times (process->n, process->ends);
+  GBytes *block = mg_process_block_join (times, process->parts, n_metrics);
+  guint8 *reported = mg_profile_take_block (profile, g_new0 (guint8, MAX (n_metrics, 1)));
+  MgPackedProcess *packed = &profile->packed[p];
+  gsize size;
+
+  for (guint m = 0; m < n_metrics; m++)
+    reported[m] = process->parts[m] != NULL;
+  builder_process_free_parts (process, n_metrics);
+  packed->block = mg_profile_take_block (profile, g_bytes_unref_to_data (block, &size));
+  packed->size = size;
+  packed->reported = reported;
+  profile->process_n[p] = process->n;
+}
+
 /* Hands one process's blocks over to the profile. */
 static void
 build_process_series (MgProfileBuilder *self, MgProfile *profile, guint p)
@@ -513,9 +623,24 @@ window_mean (const double *values, guint n_proc, gsize n, gsize w, double sum, g
 /* Across processes, window by window, for one time-domain metric. One
  * process at a time through one grid accumulator; values keeps each
  * process's window values (NaN: gap) for the variance's second pass. */
+/* A process's rows of metric m: in place, or unpacked into scratch. */
+static const double *
+process_rows (BuilderProcess *process, guint m, double *scratch)
+{
+  gsize n = process->n;
+
+  if (!process->packed)
+    return process->values + (gsize) m * MG_PROCESS_SERIES_N * n;
+  if (process->parts[m] == NULL || !mg_process_block_decode_metric (process->parts[m], n, scratch))
+    for (gsize k = 0; k < MG_PROCESS_SERIES_N * n; k++)
+      scratch[k] = NAN;
+  return scratch;
+}
+
 static void
 aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *acc,
-                  double *values, guint *counts, double *out, gint32 *out_index)
+                  double *values, guint *counts, double *out, gint32 *out_index,
+                  double *scratch)
 {
   guint n_proc = self->processes->len;
   gsize n = grid->n;
@@ -536,7 +661,7 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *ac
     {
       BuilderProcess *process = g_ptr_array_index (self->processes, p);
       gsize n_samples = process->n;
-      const double *row = process->values + (gsize) m * MG_PROCESS_SERIES_N * n_samples;
+      const double *row = process_rows (process, m, scratch);
       double *pv = values + (gsize) p * n;
 
       grid_acc_reset (acc, grid->n);
@@ -620,6 +745,78 @@ aggregate_single_value (MgProfileBuilder *self, guint m, MgSingleValue *out)
   out->var = var / count;
 }
 
+/* The metrics aggregated by one thread: every n_workers-th from first,
+ * each worker with its own scratch memory. */
+typedef struct {
+  MgProfileBuilder *self;
+  MgProfile *profile;
+  const Grid *grid;
+  gsize max_n;
+  double *agg;
+  gint32 *agg_index;
+  guint first, n_workers;
+} AggregateJob;
+
+static gpointer
+aggregate_some (gpointer data)
+{
+  AggregateJob *job = data;
+  guint n_windows = job->grid->n, n_proc = job->self->processes->len;
+  g_autofree double *mem = g_new (double, 6 * (gsize) MAX (n_windows, 1));
+  GridAcc acc = { mem, mem + n_windows, mem + 2 * n_windows, mem + 3 * n_windows,
+                  mem + 4 * n_windows, mem + 5 * n_windows };
+  g_autofree double *pvalues = g_new (double, MAX ((gsize) n_proc * n_windows, 1));
+  g_autofree double *scratch = g_new (double, MAX (MG_PROCESS_SERIES_N * job->max_n, 1));
+  g_autofree guint *counts = g_new (guint, MAX (n_windows, 1));
+
+  for (guint m = job->first; m < job->profile->metrics->len; m += job->n_workers)
+    {
+      const MgMetricDef *def = g_ptr_array_index (job->profile->metrics, m);
+      double *out = job->agg + (gsize) m * MG_SERIES_N_DOUBLES * n_windows;
+      gint32 *out_index = job->agg_index + (gsize) m * MG_SERIES_N_INDICES * n_windows;
+
+      if (def->domain == MG_DOMAIN_SINGLE_VALUE)
+        {
+          aggregate_single_value (job->self, m, &job->profile->singles[m]);
+          for (gsize i = 0; i < (gsize) MG_SERIES_N_DOUBLES * n_windows; i++)
+            out[i] = NAN;
+          for (gsize i = 0; i < (gsize) MG_SERIES_N_INDICES * n_windows; i++)
+            out_index[i] = -1;
+        }
+      else
+        {
+          MgSingleValue *none = &job->profile->singles[m];
+
+          none->min = none->max = none->mean = none->var = none->sum = NAN;
+          aggregate_metric (job->self, job->grid, m, &acc, pvalues, counts, out, out_index,
+                            scratch);
+        }
+    }
+  return NULL;
+}
+
+/* Metrics are independent: packed ones (unpacking is most of the work)
+ * are shared among the cores. */
+static void
+aggregate_all (MgProfileBuilder *self, MgProfile *profile, const Grid *grid, gsize max_n,
+               double *agg, gint32 *agg_index)
+{
+  guint n_workers = self->any_packed ? CLAMP (g_get_num_processors (), 1, 8) : 1;
+  g_autofree AggregateJob *jobs = g_new (AggregateJob, n_workers);
+  g_autofree GThread **threads = g_new0 (GThread *, n_workers);
+
+  n_workers = MIN (n_workers, MAX (self->metrics->len, 1));
+  for (guint i = 0; i < n_workers; i++)
+    {
+      jobs[i] = (AggregateJob) { self, profile, grid, max_n, agg, agg_index, i, n_workers };
+      if (i > 0)
+        threads[i] = g_thread_new ("mg-aggregate", aggregate_some, &jobs[i]);
+    }
+  aggregate_some (&jobs[0]);
+  for (guint i = 1; i < n_workers; i++)
+    g_thread_join (threads[i]);
+}
+
 static guint
 choose_n_windows (MgProfileBuilder *self)
 {
@@ -641,22 +838,26 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
   guint n_metrics, n_proc;
   double end, *starts, *ends, *agg;
   gint32 *agg_index;
-  GridAcc acc;
-  double *pvalues;
-  guint *counts;
   Grid grid;
+  gsize max_n = 0;
 
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   n_metrics = self->metrics->len;
   n_proc = self->processes->len;
+  /* Some processes packed: all are, the last ones now. */
+  for (guint p = 0; self->any_packed && p < n_proc; p++)
+    mg_profile_builder_pack (self, p);
+  if (self->packer != NULL)
+    g_thread_pool_free (g_steal_pointer (&self->packer), FALSE, TRUE);
   for (guint p = 0; p < n_proc; p++)
     {
       BuilderProcess *process = g_ptr_array_index (self->processes, p);
 
       builder_process_flush (process, n_metrics);
       builder_process_compact (process, n_metrics);
+      max_n = MAX (max_n, process->n);
     }
   if (n_windows == 0)
     n_windows = choose_n_windows (self);
@@ -709,45 +910,20 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
   agg_index = mg_profile_take_block (profile,
                                      g_new (gint32, MAX ((gsize) n_metrics * MG_SERIES_N_INDICES * n_windows, 1)));
   profile->singles = g_new0 (MgSingleValue, MAX (n_metrics, 1));
-  {
-    double *mem = g_new (double, 6 * (gsize) MAX (n_windows, 1));
-
-    acc = (GridAcc) { mem, mem + n_windows, mem + 2 * n_windows, mem + 3 * n_windows,
-                      mem + 4 * n_windows, mem + 5 * n_windows };
-  }
-  pvalues = g_new (double, MAX ((gsize) n_proc * n_windows, 1));
-  counts = g_new (guint, MAX (n_windows, 1));
-  for (guint m = 0; m < n_metrics; m++)
-    {
-      const MgMetricDef *def = g_ptr_array_index (profile->metrics, m);
-      double *out = agg + (gsize) m * MG_SERIES_N_DOUBLES * n_windows;
-      gint32 *out_index = agg_index + (gsize) m * MG_SERIES_N_INDICES * n_windows;
-
-      if (def->domain == MG_DOMAIN_SINGLE_VALUE)
-        {
-          aggregate_single_value (self, m, &profile->singles[m]);
-          for (gsize i = 0; i < (gsize) MG_SERIES_N_DOUBLES * n_windows; i++)
-            out[i] = NAN;
-          for (gsize i = 0; i < (gsize) MG_SERIES_N_INDICES * n_windows; i++)
-            out_index[i] = -1;
-        }
-      else
-        {
-          MgSingleValue *none = &profile->singles[m];
-
-          none->min = none->max = none->mean = none->var = none->sum = NAN;
-          aggregate_metric (self, &grid, m, &acc, pvalues, counts, out, out_index);
-        }
-    }
-  g_free (acc.weight);
-  g_free (pvalues);
-  g_free (counts);
+  aggregate_all (self, profile, &grid, max_n, agg, agg_index);
   mg_profile_set_aggregates (profile, agg, agg_index);
 
   profile->process_series = g_new0 (MgProcessSeries, MAX ((gsize) n_proc * n_metrics, 1));
   profile->process_n = g_new0 (gsize, MAX (n_proc, 1));
+  if (self->any_packed)
+    profile->packed = g_new0 (MgPackedProcess, MAX (n_proc, 1));
   for (guint p = 0; p < n_proc; p++)
-    build_process_series (self, profile, p);
+    {
+      if (self->any_packed)
+        build_packed_series (self, profile, p);
+      else
+        build_process_series (self, profile, p);
+    }
 
   return g_steal_pointer (&profile);
 }

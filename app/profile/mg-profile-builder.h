@@ -44,6 +44,13 @@ void mg_profile_builder_add_sample (MgProfileBuilder *self, guint process, doubl
 /* Optional: room for n_samples more samples of the process, so that adding
  * them does not reallocate. */
 void mg_profile_builder_reserve (MgProfileBuilder *self, guint process, guint n_samples);
+/* The process has all its samples: its series are packed into a compact
+ * block now, on another thread, so that the builder's memory stays that of
+ * the profile's file rather than of every sample (the merge of thousands
+ * of processes). Once one process is packed, finishing packs the rest and
+ * the profile keeps its processes' series packed, decoded when asked for.
+ * Single values can still be set. */
+void mg_profile_builder_pack (MgProfileBuilder *self, guint process);
 /* A single-value metric's value in one process. */
 void mg_profile_builder_set_single_value (MgProfileBuilder *self, guint process, guint metric,
                                           double value);

@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 
 #include "mg-crc32.h"
+#include "mg-process-block.h"
 #include "mg-profile-header.h"
 #include "mg-profile-private.h"
 #include "mg-profile-source.h"
@@ -28,16 +29,19 @@
 #define METRIC_TYPE "(sisiibbbmsmsbmsmsmsmsmsimsb(dddd)dmsibbbbmsmsi)"
 #define GROUP_TYPE "(smsmsasmsi)"
 #define PROCESS_TYPE "(iiimsmsddiib)"
-#define PSERIES_TYPE "(adadab)"
+#define PSERIES_TYPE_V2 "(adadab)"
+#define PSERIES_TYPE "(uayab)"
 #define PLUGIN_ERROR_TYPE "(imsmsims)"
 #define METRIC_ERROR_TYPE "(imsimsudd)"
 #define EVENT_TYPE "(idiims)"
 #define OUTPUT_TYPE "(mst)"
-#define MEMBERS_V1 RUN_TYPE "a" METRIC_TYPE "a" GROUP_TYPE "adadadaia(dddddu)" \
-                   "a" PROCESS_TYPE "a" PSERIES_TYPE "a" PLUGIN_ERROR_TYPE \
-                   "a" METRIC_ERROR_TYPE "a" EVENT_TYPE
-#define PAYLOAD_TYPE_V1 "(" MEMBERS_V1 ")"
-#define PAYLOAD_TYPE "(" MEMBERS_V1 OUTPUT_TYPE ")"
+#define MEMBERS(pseries) RUN_TYPE "a" METRIC_TYPE "a" GROUP_TYPE "adadadaia(dddddu)" \
+                         "a" PROCESS_TYPE "a" pseries "a" PLUGIN_ERROR_TYPE \
+                         "a" METRIC_ERROR_TYPE "a" EVENT_TYPE
+#define PAYLOAD_TYPE_V1 "(" MEMBERS (PSERIES_TYPE_V2) ")"
+#define PAYLOAD_TYPE_V2 "(" MEMBERS (PSERIES_TYPE_V2) OUTPUT_TYPE ")"
+#define PAYLOAD_TYPE "(" MEMBERS (PSERIES_TYPE) OUTPUT_TYPE ")"
+#define SERIES_MEMBER 9
 #define OUTPUT_MEMBER 13
 
 /* ---- writing ---- */
@@ -105,26 +109,78 @@ group_to_variant (const MgMetricGroup *g)
                         maybe_string (g->file), g->line);
 }
 
-/* The process's blocks are already in the file's layout: views, no copies. */
 static GVariant *
-process_series_to_variant (MgProfile *self, guint p)
+block_variant (GBytes *block)
+{
+  return g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, block, TRUE);
+}
+
+static GVariant *
+process_series_to_variant (MgProfile *self, guint p, GBytes *block)
 {
   guint n_metrics = self->metrics->len;
-  gsize n = n_metrics > 0 ? self->process_n[p] : 0;
-  const MgProcessSeries *first = n_metrics > 0 ? &self->process_series[(gsize) p * n_metrics] : NULL;
   g_autofree guint8 *reported = g_new0 (guint8, MAX (n_metrics, 1));
 
   for (guint m = 0; m < n_metrics; m++)
     reported[m] = self->process_series[(gsize) p * n_metrics + m].n > 0;
-  return g_variant_new ("(@ad@ad@ab)", doubles_variant (first ? first->times : NULL, n),
-                        doubles_variant (first ? first->mins : NULL,
-                                         (gsize) n_metrics * MG_PROCESS_SERIES_N * n),
+  if (self->packed != NULL)
+    memcpy (reported, self->packed[p].reported, n_metrics);
+  return g_variant_new ("(u@ay@ab)", (guint32) self->process_n[p], block_variant (block),
                         g_variant_new_fixed_array (G_VARIANT_TYPE_BOOLEAN, reported, n_metrics,
                                                    sizeof (guint8)));
 }
 
+/* ---- the processes' blocks, encoded on every core ---- */
+
+typedef struct {
+  MgProfile *profile;
+  GBytes **blocks;
+} EncodeJob;
+
+static void
+encode_one (gpointer data, gpointer user_data)
+{
+  guint p = GPOINTER_TO_UINT (data) - 1;
+  EncodeJob *job = user_data;
+  MgProfile *self = job->profile;
+  guint n_metrics = self->metrics->len;
+  const MgProcessSeries *first = &self->process_series[(gsize) p * n_metrics];
+  g_autofree guint8 *reported = g_new0 (guint8, MAX (n_metrics, 1));
+  gsize n = n_metrics > 0 ? self->process_n[p] : 0;
+
+  for (guint m = 0; m < n_metrics; m++)
+    reported[m] = first[m].n > 0;
+  job->blocks[p] = mg_process_block_encode (n, n_metrics, n > 0 ? first->times : NULL,
+                                            n > 0 ? first->mins : NULL, reported);
+}
+
+/* Each process's block: a format 3 file's as read, others encoded. */
+static GBytes **
+process_blocks (MgProfile *self)
+{
+  guint n_proc = self->processes->len;
+  EncodeJob job = { self, g_new0 (GBytes *, MAX (n_proc, 1)) };
+  GThreadPool *pool = NULL;
+
+  for (guint p = 0; p < n_proc; p++)
+    {
+      if (self->packed != NULL)
+        {
+          job.blocks[p] = g_bytes_new_static (self->packed[p].block, self->packed[p].size);
+          continue;
+        }
+      if (pool == NULL)
+        pool = g_thread_pool_new (encode_one, &job, (int) MIN (g_get_num_processors (), 8),
+                                  FALSE, NULL);
+      g_thread_pool_push (pool, GUINT_TO_POINTER (p + 1), NULL);
+    }
+  if (pool != NULL)
+    g_thread_pool_free (pool, FALSE, TRUE);
+  return job.blocks;
+}
+
 static GVariant *
-profile_to_variant (MgProfile *self)
+profile_to_variant (MgProfile *self, GBytes **blocks)
 {
   guint n_metrics = self->metrics->len;
   gsize n_win = self->n_windows;
@@ -175,7 +231,7 @@ profile_to_variant (MgProfile *self)
 
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a" PSERIES_TYPE));
   for (guint p = 0; p < self->processes->len; p++)
-    g_variant_builder_add_value (&b, process_series_to_variant (self, p));
+    g_variant_builder_add_value (&b, process_series_to_variant (self, p, blocks[p]));
   parts[9] = g_variant_builder_end (&b);
 
   g_variant_builder_init (&b, G_VARIANT_TYPE ("a" PLUGIN_ERROR_TYPE));
@@ -276,17 +332,23 @@ mg_profile_save (MgProfile *self, const char *path, GError **error)
 {
   g_autoptr(GVariant) payload = NULL;
   g_autofree char *tmp_path = NULL;
+  GBytes **blocks;
   int fd;
 
   g_return_val_if_fail (MG_IS_PROFILE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  /* A profile opened from a file reads its processes' series when asked. */
+  /* A profile opened from a file reads its processes' series when asked;
+   * a format 3 file's blocks are written again as they are. */
   for (guint p = 0; p < self->processes->len; p++)
-    if (!mg_profile_read_process_series (self, p, error))
+    if (!mg_profile_fetch_process (self, p, TRUE, error))
       return FALSE;
-  payload = g_variant_ref_sink (profile_to_variant (self));
+  blocks = process_blocks (self);
+  payload = g_variant_ref_sink (profile_to_variant (self, blocks));
+  for (guint p = 0; p < self->processes->len; p++)
+    g_bytes_unref (blocks[p]);
+  g_clear_pointer (&blocks, g_free);
   if (G_BYTE_ORDER == G_BIG_ENDIAN)
     {
       GVariant *swapped = g_variant_byteswap (payload);
@@ -466,8 +528,37 @@ fixed_child (GVariant *payload, guint index, gsize expected, gsize element)
   return expected > 0 ? data : "";
 }
 
+/* Format 3: each process's block stays packed (and, read in place, on
+ * disk) until the process is asked for; n and the reported flags are
+ * outside it, so the shape is checked now. */
 static gboolean
-read_processes (MgProfile *self, GVariant *payload, const char *name, GError **error)
+read_packed_processes (MgProfile *self, GVariant *series, const char *name, GError **error)
+{
+  guint n_metrics = self->metrics->len;
+  gsize n_proc = self->processes->len;
+
+  self->packed = g_new0 (MgPackedProcess, MAX (n_proc, 1));
+  for (gsize p = 0; p < n_proc; p++)
+    {
+      g_autoptr(GVariant) v = g_variant_get_child_value (series, p);
+      g_autoptr(GVariant) block = g_variant_get_child_value (v, 1);
+      MgPackedProcess *packed = &self->packed[p];
+      guint32 n;
+
+      g_variant_get_child (v, 0, "u", &n);
+      packed->block = g_variant_get_fixed_array (block, &packed->size, 1);
+      packed->reported = fixed_child (v, 2, n_metrics, sizeof (guint8));
+      if (packed->reported == NULL
+          || !mg_process_block_plausible (packed->size, n, n_metrics, packed->reported))
+        return corrupt (error, name, "process series length");
+      self->process_n[p] = n;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_processes (MgProfile *self, GVariant *payload, guint32 version, const char *name,
+                GError **error)
 {
   g_autoptr(GVariant) list = g_variant_get_child_value (payload, 8);
   g_autoptr(GVariant) series = g_variant_get_child_value (payload, 9);
@@ -503,6 +594,8 @@ read_processes (MgProfile *self, GVariant *payload, const char *name, GError **e
 
   self->process_series = g_new0 (MgProcessSeries, MAX (n_proc * n_metrics, 1));
   self->process_n = g_new0 (gsize, MAX (n_proc, 1));
+  if (version >= 3)
+    return read_packed_processes (self, series, name, error);
   for (gsize p = 0; p < n_proc; p++)
     {
       g_autoptr(GVariant) v = g_variant_get_child_value (series, p);
@@ -609,7 +702,8 @@ read_output (MgProfile *self, GVariant *payload, const char *name, GError **erro
 }
 
 static gboolean
-read_payload (MgProfile *self, GVariant *payload, const char *name, GError **error)
+read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *name,
+              GError **error)
 {
   g_autoptr(GVariant) run = g_variant_get_child_value (payload, 0);
   g_autoptr(GVariant) metrics = g_variant_get_child_value (payload, 1);
@@ -660,7 +754,7 @@ read_payload (MgProfile *self, GVariant *payload, const char *name, GError **err
 
   if (g_variant_n_children (payload) > OUTPUT_MEMBER && !read_output (self, payload, name, error))
     return FALSE;
-  if (!read_processes (self, payload, name, error))
+  if (!read_processes (self, payload, version, name, error))
     return FALSE;
   for (gsize i = 0; i < n_metrics * MG_SERIES_N_INDICES * n_win; i++)
     if (!process_ok (self, indices[i]))
@@ -691,7 +785,9 @@ small_parts_normal (GVariant *payload)
 static const GVariantType *
 payload_type (guint32 version)
 {
-  return G_VARIANT_TYPE (version == 1 ? PAYLOAD_TYPE_V1 : PAYLOAD_TYPE);
+  if (version == 1)
+    return G_VARIANT_TYPE (PAYLOAD_TYPE_V1);
+  return G_VARIANT_TYPE (version == 2 ? PAYLOAD_TYPE_V2 : PAYLOAD_TYPE);
 }
 
 static gboolean
@@ -776,7 +872,8 @@ parse_payload (GBytes *payload_bytes, guint32 version, const char *name, GError 
 
   self = mg_profile_new_empty ();
   self->backing = g_variant_get_data_as_bytes (payload);
-  if (!read_payload (self, payload, name, error))
+  self->file_name = g_strdup (name);
+  if (!read_payload (self, payload, version, name, error))
     return NULL;
   return g_steal_pointer (&self);
 }
@@ -911,8 +1008,9 @@ load_in_place (int fd, gsize size, const char *path, const char *display, GError
     size = got;
   if (!check_header (header, size, display, &payload_len, &crc, &version, error))
     return NULL;
-  payload = mg_profile_source_open (fd, payload_len, crc, payload_type (version), 9, display,
-                                    &source, &changed, error);
+  /* The bulk of a process: its times and values, or its block. */
+  payload = mg_profile_source_open (fd, payload_len, crc, payload_type (version), SERIES_MEMBER,
+                                    version >= 3 ? 1 : 0, 1, display, &source, &changed, error);
   if (changed)
     return load_whole_file (path, display, error);
   if (payload == NULL)

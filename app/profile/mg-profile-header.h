@@ -8,6 +8,7 @@
 
 #define MG_PROFILE_MAGIC "MGPROF\r\n"
 #define MG_PROFILE_MAGIC_LEN 8
-/* 2: the program's output (member 13). Format 1 files still open. */
-#define MG_PROFILE_VERSION 2u
+/* 2: the program's output (member 13). 3: each process's series one
+ * compact block (member 9). Formats 1 and 2 still open. */
+#define MG_PROFILE_VERSION 3u
 #define MG_PROFILE_HEADER_LEN 24

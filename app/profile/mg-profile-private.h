@@ -9,6 +9,18 @@
 
 G_BEGIN_DECLS
 
+/* A process's block in a format 3 file. */
+typedef struct {
+  const guint8 *block;           /* in backing, filled by source on first use */
+  gsize size;
+  const guint8 *reported;        /* n_metrics */
+  double *memory;                /* decoded times and values, or NULL */
+  gboolean damaged;
+} MgPackedProcess;
+
+/* Decoded processes kept at once: the viewer shows one, tests compare two. */
+#define MG_PROFILE_UNPACKED_MAX 16
+
 struct _MgProfile {
   GObject parent_instance;
 
@@ -32,6 +44,15 @@ struct _MgProfile {
   MgProcessSeries *process_series;
   gsize *process_n;              /* samples per process, reported or not */
 
+  /* Format 3 files: each process's compact block (mg-process-block.h),
+   * read from the file and decoded when the process is first asked for;
+   * only the MG_PROFILE_UNPACKED_MAX processes asked for last stay decoded.
+   * NULL for profiles built in memory and older formats. */
+  MgPackedProcess *packed;       /* n_processes */
+  GQueue unpacked;               /* process indices, most recently asked for first */
+  GMutex unpack_lock;
+  char *file_name;               /* for messages */
+
   GArray *plugin_errors;         /* MgPluginError */
   GArray *metric_errors;         /* MgMetricError */
   GArray *events;                /* MgProcessEvent */
@@ -51,6 +72,12 @@ gpointer mg_profile_take_block (MgProfile *self, gpointer mem);
 gpointer mg_profile_alloc_big (gsize size);
 /* Points series[] and singles[] at the two aggregate blocks. */
 void mg_profile_set_aggregates (MgProfile *self, const double *values, const gint32 *indices);
+
+/* Makes a process's series readable: a process of a file read from it; a
+ * process of a format 3 file also decoded unless keep_packed (saving only
+ * needs the block). FALSE with error naming the file and the process. */
+gboolean mg_profile_fetch_process (MgProfile *self, guint process, gboolean keep_packed,
+                                   GError **error);
 
 void mg_run_info_clear (MgRunInfo *info);
 void mg_process_info_clear (MgProcessInfo *info);

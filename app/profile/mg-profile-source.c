@@ -108,7 +108,7 @@ payload_variant (const guchar *payload, gsize len, const GVariantType *type)
  * them). */
 static Block *
 find_blocks (const guchar *payload, gsize len, const GVariantType *type, guint member,
-             gsize *n_blocks)
+             guint hole_first, guint hole_last, gsize *n_blocks)
 {
   g_autoptr (GVariant) v = payload_variant (payload, len, type);
   g_autoptr (GVariant) series = g_variant_get_child_value (v, member);
@@ -119,13 +119,13 @@ find_blocks (const guchar *payload, gsize len, const GVariantType *type, guint m
     {
       g_autoptr (GVariant) element = g_variant_get_child_value (series, p);
       Block b = { 0 };
-      gsize values_start, times_end;
+      gsize first_end, last_start;
 
       if (!child_range (series, p, payload, len, &b.start, &b.end) || b.start < last_end)
         b.start = b.end = last_end;
       if (b.start == b.end
-          || !child_range (element, 0, payload, len, &b.hole_start, &times_end)
-          || !child_range (element, 1, payload, len, &values_start, &b.hole_end)
+          || !child_range (element, hole_first, payload, len, &b.hole_start, &first_end)
+          || !child_range (element, hole_last, payload, len, &last_start, &b.hole_end)
           || b.hole_start < b.start || b.hole_end > b.end || b.hole_start > b.hole_end)
         b.hole_start = b.hole_end = b.start; /* nothing to leave out */
       b.state = b.hole_start == b.hole_end ? BLOCK_READ : BLOCK_PENDING;
@@ -350,8 +350,9 @@ advise_head (guchar *payload, gsize head)
 
 GBytes *
 mg_profile_source_open (int fd, guint64 payload_len, guint32 crc, const GVariantType *payload_type,
-                        guint series_member, const char *display, MgProfileSource **source,
-                        gboolean *changed, GError **error)
+                        guint series_member, guint hole_first, guint hole_last,
+                        const char *display, MgProfileSource **source, gboolean *changed,
+                        GError **error)
 {
   gsize len = (gsize) payload_len;
   guchar *payload = alloc_payload (len);
@@ -365,7 +366,8 @@ mg_profile_source_open (int fd, guint64 payload_len, guint32 crc, const GVariant
   *source = NULL;
   *changed = FALSE;
   read_framing (fd, payload, len, payload_type, series_member);
-  blocks = find_blocks (payload, len, payload_type, series_member, &n_blocks);
+  blocks = find_blocks (payload, len, payload_type, series_member, hole_first, hole_last,
+                        &n_blocks);
   if (len >= HUGE_PAGE)
     advise_head (payload, n_blocks > 0 ? blocks[0].start : len);
 
@@ -381,7 +383,8 @@ mg_profile_source_open (int fd, guint64 payload_len, guint32 crc, const GVariant
     }
   /* The blocks as the checked bytes place them: other than the framing read
    * first says only if the file changed in between. */
-  check = find_blocks (payload, len, payload_type, series_member, &n_check);
+  check = find_blocks (payload, len, payload_type, series_member, hole_first, hole_last,
+                       &n_check);
   if (!same_blocks (blocks, n_blocks, check, n_check))
     {
       *changed = TRUE;

@@ -12,8 +12,9 @@ typedef struct _MgProfileSource MgProfileSource;
 
 /* Reads the payload of the open profile file fd, whose header (checked) says
  * it is payload_len bytes with this CRC, into memory but for each process's
- * times and values (member series_member of the payload, an array of
- * "(adadab)"): those pages are not touched. The CRC of the whole payload is
+ * bulk (member series_member of the payload is an array of one tuple per
+ * process; its children hole_first to hole_last are the bulk: times and
+ * values, or a format 3 block): those pages are not touched. The CRC of the whole payload is
  * checked in the same pass, and every process's block's is kept for the
  * reads to come. Returns the payload (8-byte aligned) and the source that
  * reads the rest, which keeps fd (NULL when nothing is left to read). On
@@ -21,8 +22,8 @@ typedef struct _MgProfileSource MgProfileSource;
  * (the caller reads it again another way). */
 GBytes *mg_profile_source_open (int fd, guint64 payload_len, guint32 crc,
                                 const GVariantType *payload_type, guint series_member,
-                                const char *display, MgProfileSource **source,
-                                gboolean *changed, GError **error);
+                                guint hole_first, guint hole_last, const char *display,
+                                MgProfileSource **source, gboolean *changed, GError **error);
 
 /* Where to set n to 0 when a process's series cannot be read: the profile's
  * [process × n_metrics] series. */

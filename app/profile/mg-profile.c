@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include <glib/gi18n.h>
+
+#include "mg-process-block.h"
 #include "mg-profile-private.h"
 
 G_DEFINE_QUARK (mg-profile-error-quark, mg_profile_error)
@@ -87,6 +90,8 @@ mg_profile_finalize (GObject *object)
 {
   MgProfile *self = MG_PROFILE (object);
 
+  for (guint p = 0; self->packed != NULL && p < self->processes->len; p++)
+    g_free (self->packed[p].memory);
   mg_run_info_clear (&self->run);
   g_ptr_array_unref (self->metrics);
   g_ptr_array_unref (self->groups);
@@ -97,6 +102,10 @@ mg_profile_finalize (GObject *object)
   g_free (self->series);
   g_free (self->singles);
   g_free (self->process_series);
+  g_free (self->packed);
+  g_queue_clear (&self->unpacked);
+  g_mutex_clear (&self->unpack_lock);
+  g_free (self->file_name);
   g_free (self->process_n);
   g_ptr_array_unref (self->blocks);
   mg_profile_source_free (self->source);
@@ -125,6 +134,8 @@ mg_profile_init (MgProfile *self)
   self->events = g_array_new (FALSE, TRUE, sizeof (MgProcessEvent));
   g_array_set_clear_func (self->events, (GDestroyNotify) mg_process_event_clear);
   self->blocks = g_ptr_array_new_with_free_func (g_free);
+  g_queue_init (&self->unpacked);
+  g_mutex_init (&self->unpack_lock);
 }
 
 MgProfile *
@@ -309,14 +320,94 @@ mg_profile_get_process_series (MgProfile *self, guint process, guint metric)
   return &self->process_series[(gsize) process * self->metrics->len + metric];
 }
 
+/* Points the process's series at decoded memory (NULL: empty). */
+static void
+point_series (MgProfile *self, guint process, const double *memory)
+{
+  guint n_metrics = self->metrics->len;
+  gsize n = self->process_n[process];
+  const guint8 *reported = self->packed[process].reported;
+
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      MgProcessSeries *s = &self->process_series[(gsize) process * n_metrics + m];
+      const double *block = memory != NULL ? memory + n + (gsize) m * MG_PROCESS_SERIES_N * n : NULL;
+
+      if (memory == NULL || !reported[m])
+        *s = (MgProcessSeries) { 0 };
+      else
+        *s = (MgProcessSeries) { n, memory, block, block + n, block + 2 * n };
+    }
+}
+
+/* Keeps the decoded memory of the processes asked for last only. */
+static void
+touch_unpacked (MgProfile *self, guint process)
+{
+  g_queue_remove (&self->unpacked, GUINT_TO_POINTER (process));
+  g_queue_push_head (&self->unpacked, GUINT_TO_POINTER (process));
+  while (g_queue_get_length (&self->unpacked) > MG_PROFILE_UNPACKED_MAX)
+    {
+      guint old = GPOINTER_TO_UINT (g_queue_pop_tail (&self->unpacked));
+
+      point_series (self, old, NULL);
+      g_clear_pointer (&self->packed[old].memory, g_free);
+    }
+}
+
+static gboolean
+unpack (MgProfile *self, guint process, GError **error)
+{
+  MgPackedProcess *packed = &self->packed[process];
+  gsize n = self->process_n[process];
+  guint n_metrics = self->metrics->len;
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&self->unpack_lock);
+  if (packed->memory == NULL && !packed->damaged)
+    {
+      double *memory = g_new (double, MAX (n * (1 + (gsize) n_metrics * MG_PROCESS_SERIES_N), 1));
+
+      if (mg_process_block_decode (packed->block, packed->size, n, n_metrics, packed->reported,
+                                   memory, memory + n))
+        packed->memory = memory;
+      else
+        {
+          g_free (memory);
+          packed->damaged = TRUE;
+        }
+      point_series (self, process, packed->memory);
+    }
+  if (packed->memory != NULL)
+    touch_unpacked (self, process);
+  else
+    ok = FALSE;
+  g_mutex_unlock (&self->unpack_lock);
+  if (!ok)
+    g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT,
+                 _("The profile “%s” is damaged: the series of process %d cannot be read "
+                   "from it."), self->file_name != NULL ? self->file_name : "(memory)",
+                 g_array_index (self->processes, MgProcessInfo, process).pid);
+  return ok;
+}
+
+gboolean
+mg_profile_fetch_process (MgProfile *self, guint process, gboolean keep_packed, GError **error)
+{
+  if (!mg_profile_source_read (self->source, process,
+                               g_array_index (self->processes, MgProcessInfo, process).pid, error))
+    return FALSE;
+  if (self->packed == NULL || keep_packed)
+    return TRUE;
+  return unpack (self, process, error);
+}
+
 gboolean
 mg_profile_read_process_series (MgProfile *self, guint process, GError **error)
 {
   g_return_val_if_fail (MG_IS_PROFILE (self), FALSE);
   g_return_val_if_fail (process < self->processes->len, FALSE);
-  return mg_profile_source_read (self->source, process,
-                                 g_array_index (self->processes, MgProcessInfo, process).pid,
-                                 error);
+  return mg_profile_fetch_process (self, process, FALSE, error);
 }
 
 guint

@@ -6,6 +6,8 @@
 
 #include <gio/gio.h>
 
+#include "mg-scorep-probe-format.h"
+
 #define MG_SAMPLER_NAME "libmetrograph-sampler.so"
 #define MG_GUI_MODULE_NAME "libmetrograph-gui.so"
 
@@ -45,6 +47,14 @@ mg_install_paths_get_metrics_dir (void)
   if (mg_install_paths_in_build_tree ())
     return g_build_filename (MG_BUILD_ROOT, "plugins", NULL);
   return g_strdup (MG_METRICS_DIR);
+}
+
+char *
+mg_install_paths_get_scorep_probe (void)
+{
+  if (mg_install_paths_in_build_tree ())
+    return g_build_filename (MG_BUILD_ROOT, "scorep", MG_SCOREP_PROBE_NAME, NULL);
+  return g_build_filename (MG_PKGLIBDIR, MG_SCOREP_PROBE_NAME, NULL);
 }
 
 char *

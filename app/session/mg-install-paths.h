@@ -16,6 +16,9 @@ gboolean mg_install_paths_in_build_tree (void);
 char *mg_install_paths_get_sampler (void);
 /* Absolute path of libmetrograph-gui.so, the viewer (it may not exist). */
 char *mg_install_paths_get_gui_module (void);
+/* Absolute path of metrograph-scorep-probe, which lists a Score-P plugin's
+ * metrics. */
+char *mg_install_paths_get_scorep_probe (void);
 /* Absolute path of the built-in metric definitions folder. */
 char *mg_install_paths_get_metrics_dir (void);
 /* Absolute path of the report's built-in sections (partial report files). */

@@ -11,6 +11,7 @@
 #include "mg-output-name.h"
 #include "mg-rank-list.h"
 #include "mg-run-options.h"
+#include "mg-scorep-selection.h"
 
 G_DEFINE_QUARK (mg-run-check-error-quark, mg_run_check_error)
 
@@ -254,6 +255,12 @@ mg_run_settings_check_field (MgRunSettings *self, const char *property)
     return check_output (self);
   if (strcmp (property, "select-ranks") == 0)
     return check_select_ranks (self);
+  if (strcmp (property, "scorep-plugins") == 0)
+    {
+      g_autoptr (GPtrArray) choices = mg_scorep_selection_get (self, NULL, &error);
+
+      return choices == NULL ? g_strdup (error->message) : NULL;
+    }
   return NULL;
 }
 

@@ -21,8 +21,8 @@ char *mg_run_settings_resolve_program (MgRunSettings *self, GError **error);
 
 /* A message for the property @property (a property name of MgRunSettings:
  * "program", "arguments", "working-folder", "env-set", "env-unset",
- * "stop-after", "n-processes", "output", "select-ranks"), or NULL when it is
- * fine. */
+ * "stop-after", "n-processes", "output", "select-ranks", "scorep-plugins":
+ * the Score-P selection, mg-scorep-selection.h), or NULL when it is fine. */
 char *mg_run_settings_check_field (MgRunSettings *self, const char *property);
 /* Every field; the first problem as an error whose message starts with the
  * field's label. */

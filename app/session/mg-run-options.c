@@ -34,6 +34,10 @@ static const MgRunOption options[] = {
     N_("ID,…"), N_("Enable these metric or group ids"), NULL },
   { "--disable-metrics", 0, "disable-metrics", MG_RUN_OPTION_IDS, 0, 0, TRUE,
     N_("ID,…"), N_("Disable these metric or group ids"), NULL },
+  { "--scorep-plugins", 0, "scorep-plugins", MG_RUN_OPTION_IDS, 0, 0, TRUE,
+    N_("NAME,…"), N_("Host these Score-P metric plugins (libNAME.so on the library path)"), NULL },
+  { "--scorep-metrics", 0, "scorep-metrics", MG_RUN_OPTION_ENTRIES, 0, 0, TRUE,
+    N_("NAME:TOKEN,…"), N_("Record these metrics of Score-P plugin NAME (repeatable)"), NULL },
   { "--report", 0, "report", MG_RUN_OPTION_REPORT, 0, 0, FALSE,
     N_("FILE"), N_("Also write the performance report: FILE.txt, FILE.html, - (text on "
                    "standard output), or both beside the profile"), NULL },
@@ -175,6 +179,16 @@ mg_run_option_parse (const MgRunOption *option, const char *text, MgRunSettings 
         append_to_strv (settings, option->property, folders);
         return TRUE;
       }
+    case MG_RUN_OPTION_ENTRIES:
+      {
+        const char *entries[] = { text, NULL };
+        const char *colon = strchr (text, ':');
+
+        if (colon == NULL || colon == text || colon[1] == '\0')
+          return value_error (error, option, text, _("give NAME:TOKEN,TOKEN"));
+        append_to_strv (settings, option->property, entries);
+        return TRUE;
+      }
     case MG_RUN_OPTION_REPORT:
       /* NULL or "": the switch alone. */
       if (text != NULL && *text != '\0' && strcmp (text, "-") != 0
@@ -256,6 +270,7 @@ mg_run_option_print (const MgRunOption *option, MgRunSettings *settings)
         break;
       }
     case MG_RUN_OPTION_FOLDERS:
+    case MG_RUN_OPTION_ENTRIES:
       {
         const char *const *folders = g_value_get_boxed (&value);
 

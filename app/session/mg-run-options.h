@@ -31,6 +31,7 @@ typedef enum {
   MG_RUN_OPTION_RANKS,           /* a rank list, kept in canonical form */
   MG_RUN_OPTION_IDS,             /* metric or group ids, comma-separated, repeatable */
   MG_RUN_OPTION_FOLDERS,         /* folders, one per use, repeatable */
+  MG_RUN_OPTION_ENTRIES,         /* "NAME:VALUE", one per use, repeatable */
   MG_RUN_OPTION_REPORT,          /* a switch with an optional file: --name or --name=FILE */
 } MgRunOptionKind;
 

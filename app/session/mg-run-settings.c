@@ -24,6 +24,8 @@ struct _MgRunSettings
   double stop_after;
   GStrv enable_metrics;
   GStrv disable_metrics;
+  GStrv scorep_plugins;
+  GStrv scorep_metrics;
   GStrv metrics_path;
   char *output;
   char *report;
@@ -46,6 +48,8 @@ enum {
   PROP_STOP_AFTER,
   PROP_ENABLE_METRICS,
   PROP_DISABLE_METRICS,
+  PROP_SCOREP_PLUGINS,
+  PROP_SCOREP_METRICS,
   PROP_METRICS_PATH,
   PROP_OUTPUT,
   PROP_SELECT_RANKS,
@@ -98,6 +102,8 @@ mg_run_settings_finalize (GObject *object)
   g_strfreev (self->env_unset);
   g_strfreev (self->enable_metrics);
   g_strfreev (self->disable_metrics);
+  g_strfreev (self->scorep_plugins);
+  g_strfreev (self->scorep_metrics);
   g_strfreev (self->metrics_path);
   g_free (self->output);
   g_free (self->report);
@@ -124,6 +130,8 @@ mg_run_settings_get_property (GObject *object, guint prop_id, GValue *value, GPa
     case PROP_STOP_AFTER: g_value_set_double (value, self->stop_after); break;
     case PROP_ENABLE_METRICS: g_value_set_boxed (value, self->enable_metrics); break;
     case PROP_DISABLE_METRICS: g_value_set_boxed (value, self->disable_metrics); break;
+    case PROP_SCOREP_PLUGINS: g_value_set_boxed (value, self->scorep_plugins); break;
+    case PROP_SCOREP_METRICS: g_value_set_boxed (value, self->scorep_metrics); break;
     case PROP_METRICS_PATH: g_value_set_boxed (value, self->metrics_path); break;
     case PROP_OUTPUT: g_value_set_string (value, self->output); break;
     case PROP_SELECT_RANKS: g_value_set_string (value, self->select_ranks); break;
@@ -152,6 +160,8 @@ mg_run_settings_set_property (GObject *object, guint prop_id, const GValue *valu
     case PROP_STOP_AFTER: mg_run_settings_set_stop_after (self, g_value_get_double (value)); break;
     case PROP_ENABLE_METRICS: mg_run_settings_set_enable_metrics (self, g_value_get_boxed (value)); break;
     case PROP_DISABLE_METRICS: mg_run_settings_set_disable_metrics (self, g_value_get_boxed (value)); break;
+    case PROP_SCOREP_PLUGINS: mg_run_settings_set_scorep_plugins (self, g_value_get_boxed (value)); break;
+    case PROP_SCOREP_METRICS: mg_run_settings_set_scorep_metrics (self, g_value_get_boxed (value)); break;
     case PROP_METRICS_PATH: mg_run_settings_set_metrics_path (self, g_value_get_boxed (value)); break;
     case PROP_OUTPUT: mg_run_settings_set_output (self, g_value_get_string (value)); break;
     case PROP_SELECT_RANKS: mg_run_settings_set_select_ranks (self, g_value_get_string (value)); break;
@@ -209,6 +219,8 @@ mg_run_settings_class_init (MgRunSettingsClass *klass)
   props[PROP_STOP_AFTER] = seconds_prop ("stop-after");
   props[PROP_ENABLE_METRICS] = strv_prop ("enable-metrics");
   props[PROP_DISABLE_METRICS] = strv_prop ("disable-metrics");
+  props[PROP_SCOREP_PLUGINS] = strv_prop ("scorep-plugins");
+  props[PROP_SCOREP_METRICS] = strv_prop ("scorep-metrics");
   props[PROP_METRICS_PATH] = strv_prop ("metrics-path");
   props[PROP_OUTPUT] = string_prop ("output");
   props[PROP_SELECT_RANKS] = string_prop ("select-ranks");
@@ -223,6 +235,8 @@ mg_run_settings_init (MgRunSettings *self)
   self->env_unset = g_new0 (char *, 1);
   self->enable_metrics = g_new0 (char *, 1);
   self->disable_metrics = g_new0 (char *, 1);
+  self->scorep_plugins = g_new0 (char *, 1);
+  self->scorep_metrics = g_new0 (char *, 1);
   self->metrics_path = g_new0 (char *, 1);
 }
 
@@ -268,6 +282,8 @@ mg_run_settings_equal (MgRunSettings *a, MgRunSettings *b)
          && a->stop_after == b->stop_after
          && strv_equal0 ((const char *const *) a->enable_metrics, (const char *const *) b->enable_metrics)
          && strv_equal0 ((const char *const *) a->disable_metrics, (const char *const *) b->disable_metrics)
+         && strv_equal0 ((const char *const *) a->scorep_plugins, (const char *const *) b->scorep_plugins)
+         && strv_equal0 ((const char *const *) a->scorep_metrics, (const char *const *) b->scorep_metrics)
          && strv_equal0 ((const char *const *) a->metrics_path, (const char *const *) b->metrics_path)
          && g_strcmp0 (a->output, b->output) == 0
          && g_strcmp0 (a->select_ranks, b->select_ranks) == 0
@@ -338,6 +354,8 @@ STRV_ACCESSORS (env_set, PROP_ENV_SET)
 STRV_ACCESSORS (env_unset, PROP_ENV_UNSET)
 STRV_ACCESSORS (enable_metrics, PROP_ENABLE_METRICS)
 STRV_ACCESSORS (disable_metrics, PROP_DISABLE_METRICS)
+STRV_ACCESSORS (scorep_plugins, PROP_SCOREP_PLUGINS)
+STRV_ACCESSORS (scorep_metrics, PROP_SCOREP_METRICS)
 STRV_ACCESSORS (metrics_path, PROP_METRICS_PATH)
 NUMBER_ACCESSORS (guint, n_processes, PROP_N_PROCESSES)
 NUMBER_ACCESSORS (guint, interval_ms, PROP_INTERVAL_MS)

@@ -58,6 +58,14 @@ const char *const *mg_run_settings_get_enable_metrics (MgRunSettings *self);
 void mg_run_settings_set_enable_metrics (MgRunSettings *self, const char *const *ids);
 const char *const *mg_run_settings_get_disable_metrics (MgRunSettings *self);
 void mg_run_settings_set_disable_metrics (MgRunSettings *self, const char *const *ids);
+/* Score-P metric plugins to host, as --scorep-plugins takes them (names),
+ * and their tokens, as --scorep-metrics does ("PLUGIN:TOKEN,TOKEN", one
+ * entry per plugin); added to the environment's SCOREP_METRIC_PLUGINS
+ * selection (mg-scorep-selection.h). */
+const char *const *mg_run_settings_get_scorep_plugins (MgRunSettings *self);
+void mg_run_settings_set_scorep_plugins (MgRunSettings *self, const char *const *names);
+const char *const *mg_run_settings_get_scorep_metrics (MgRunSettings *self);
+void mg_run_settings_set_scorep_metrics (MgRunSettings *self, const char *const *entries);
 /* --metrics-path folders (searched first). */
 const char *const *mg_run_settings_get_metrics_path (MgRunSettings *self);
 void mg_run_settings_set_metrics_path (MgRunSettings *self, const char *const *dirs);

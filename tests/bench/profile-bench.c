@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Profile benchmark: writes P records of M metrics × N samples into a
  * temporary folder, then times the merge, the save and the load of the
- * profile, and the JSON export. Usage: bench-profile [P M N]. */
+ * profile, and the JSON export, with each step's peak memory and a verdict
+ * on each goal of docs/profile-format.md. Usage: bench-profile [P M N].
+ *
+ * The records look like real ones, not like white noise: a quarter of the
+ * metrics are constants (a thread count), a quarter counters (a running
+ * total of bytes, growing by whole amounts), a quarter whole-number gauges
+ * (memory in pages: a slow wave plus noise), a quarter ratios (a CPU
+ * percentage: a wave plus full-precision noise). */
 #include "mg-config.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include <glib/gstdio.h>
@@ -39,13 +47,62 @@ seconds_since (gint64 start)
   return text;
 }
 
+/* Peak resident memory since the last reset, in MB (VmHWM). */
+static double
+peak_mb (void)
+{
+  g_autofree char *status = NULL;
+  const char *at;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL)
+      || (at = strstr (status, "VmHWM:")) == NULL)
+    return NAN;
+  return g_ascii_strtod (at + 6, NULL) / 1024.0;
+}
+
+/* Starts a new peak (Linux: 5 to clear_refs resets VmHWM). */
+static void
+reset_peak (void)
+{
+  g_file_set_contents ("/proc/self/clear_refs", "5", 1, NULL);
+}
+
+static const char *
+verdict (gboolean met)
+{
+  return met ? "met" : "MISSED";
+}
+
+/* One metric's value at sample k of process p (see the top). */
+static double
+synthetic_value (guint m, guint k, guint p, double *total, GRand *rand)
+{
+  double wave = sin (k * 0.01 + m);
+
+  switch (m % 4)
+    {
+    case 0:
+      return 4 + p % 3;
+    case 1:
+      *total += floor (4096 * (1.5 + wave) + g_rand_int_range (rand, 0, 512));
+      return *total;
+    case 2:
+      return 4096.0 * floor ((2e8 + 2e7 * wave) / 4096 + g_rand_double_range (rand, -64, 64));
+    default:
+      return 70 + 20 * wave + g_rand_double_range (rand, -2, 2);
+    }
+}
+
 static void
 write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples)
 {
   g_autofree double *values = g_new (double, n_metrics);
+  g_autofree double *totals = g_new (double, n_metrics);
 
   for (guint p = 0; p < n_proc; p++)
     {
+      g_autoptr(GRand) rand = g_rand_new_with_seed (p);
+
       g_autoptr(TestRecord) r = test_record_new (1, n_metrics, n_samples);
       MgRecordHeader *h = test_record_header (r);
       g_autofree char *path = g_strdup_printf ("%s/node%u.%u.0.mgrec", dir, p / 16, 1000 + p);
@@ -59,11 +116,14 @@ write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples)
       h->end_mono_ns = h->start_mono_ns + (gint64) n_samples * 20000000LL;
       h->state = MG_RECORD_STATE_EXITED;
       for (guint m = 0; m < n_metrics; m++)
-        g_snprintf (test_record_metric (r, m)->id, MG_RECORD_ID_LEN, "metric_%u", m);
+        {
+          g_snprintf (test_record_metric (r, m)->id, MG_RECORD_ID_LEN, "metric_%u", m);
+          totals[m] = 0;
+        }
       for (guint k = 0; k < n_samples; k++)
         {
           for (guint m = 0; m < n_metrics; m++)
-            values[m] = sin (k * 0.01 + m) * (p + 1);
+            values[m] = synthetic_value (m, k, p, &totals[m], rand);
           test_record_add_sample (r, h->start_mono_ns + k * 20000000LL,
                                   h->start_mono_ns + (k + 1) * 20000000LL, values);
         }
@@ -90,6 +150,7 @@ main (int argc, char **argv)
   MgMergeInput input = { metrics, NULL, cmd, "/", 0, 0, NULL, 0 };
   GStatBuf st;
   gint64 t;
+  double merge_s, load_s, size_mb, merge_peak, save_peak;
 
   g_mkdir (records, 0700);
   for (guint m = 0; m < n_metrics; m++)
@@ -105,26 +166,41 @@ main (int argc, char **argv)
   printf ("records: %u processes × %u metrics × %u samples written in %s\n", n_proc,
           n_metrics, n_samples, seconds_since (t));
 
+  reset_peak ();
   t = g_get_monotonic_time ();
   cpu_start = cpu_now ();
   profile = mg_merge_records (records, &input, &error);
   if (profile == NULL)
     g_error ("merge: %s", error->message);
-  printf ("merge: %s (%u windows)\n", seconds_since (t), mg_profile_get_n_windows (profile));
+  merge_s = (g_get_monotonic_time () - t) / 1e6;
+  printf ("merge: %s (%u windows), peak memory %.0f MB\n", seconds_since (t),
+          mg_profile_get_n_windows (profile), merge_peak = peak_mb ());
 
   t = g_get_monotonic_time ();
   cpu_start = cpu_now ();
   if (!mg_profile_save (profile, path, &error))
     g_error ("save: %s", error->message);
   g_stat (path, &st);
-  printf ("save: %s (%.1f MB)\n", seconds_since (t), st.st_size / 1e6);
+  size_mb = st.st_size / 1e6;
+  printf ("save: %s (%.1f MB, %.3f MB per process), peak memory %.0f MB\n", seconds_since (t),
+          size_mb, size_mb / MAX (n_proc, 1), save_peak = peak_mb ());
+  g_clear_object (&profile);
 
+  reset_peak ();
   t = g_get_monotonic_time ();
   cpu_start = cpu_now ();
   loaded = mg_profile_load (path, &error);
   if (loaded == NULL)
     g_error ("load: %s", error->message);
-  printf ("load: %s\n", seconds_since (t));
+  load_s = (g_get_monotonic_time () - t) / 1e6;
+  printf ("load: %s, peak memory %.0f MB\n", seconds_since (t), peak_mb ());
+  t = g_get_monotonic_time ();
+  cpu_start = cpu_now ();
+  for (guint p = 0; p < n_proc; p++)
+    if (!mg_profile_read_process_series (loaded, p, &error))
+      g_error ("series: %s", error->message);
+  printf ("every process's series decoded: %s (%.2f ms per process)\n", seconds_since (t),
+          (g_get_monotonic_time () - t) / 1e3 / MAX (n_proc, 1));
 
   t = g_get_monotonic_time ();
   cpu_start = cpu_now ();
@@ -132,6 +208,13 @@ main (int argc, char **argv)
     g_error ("export: %s", error->message);
   g_stat (json, &st);
   printf ("json export: %s (%.1f MB)\n", seconds_since (t), st.st_size / 1e6);
+
+  /* The goals are set for 1024 processes × 32 metrics × 4096 samples. */
+  printf ("goal profile ≤ 256 MB: %s (%.1f MB)\n", verdict (size_mb <= 256), size_mb);
+  printf ("goal peak memory ≤ 1024 MB: %s (merge %.0f MB, save %.0f MB)\n",
+          verdict (MAX (merge_peak, save_peak) <= 1024), merge_peak, save_peak);
+  printf ("goal merge ≤ 10 s: %s (%.2f s)\n", verdict (merge_s <= 10), merge_s);
+  printf ("goal load ≤ 0.3 s: %s (%.3f s)\n", verdict (load_s <= 0.3), load_s);
 
   mg_test_remove_tree (records);
   mg_test_remove_tree (dir);

@@ -17,6 +17,29 @@ typedef struct {
   MgCatalogue *catalogue;
 } Fixture;
 
+/* A Score-P plugin as mg-scorep-defs.c makes it, with tokens that need
+ * escapes. */
+static MgDefinitionFile *
+scorep_file (void)
+{
+  MgDefinitionFile *file = mg_definition_file_new ("Score-P plugin mgt");
+  MgSourceDef *source = mg_source_def_new ();
+  MgMetricDef *def = mg_metric_def_new ();
+  const char *tokens[] = { "a\\b", "wild*", NULL };
+
+  source->id = g_strdup ("scorep:mgt");
+  source->library_path = g_strdup ("/lib/libmgt.so");
+  source->scorep_plugin = g_strdup ("mgt");
+  source->scorep_tokens = g_strdupv ((char **) tokens);
+  def->id = g_strdup ("scorep:mgt:m1");
+  def->function_name = g_strdup ("m1");
+  def->source_ref = g_strdup ("scorep:mgt");
+  def->data_type = MG_DATA_TYPE_DOUBLE;
+  g_ptr_array_add (file->sources, source);
+  g_ptr_array_add (file->metrics, def);
+  return file;
+}
+
 static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
@@ -32,6 +55,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
   path = mg_search_path_new_for_dirs (dirs);
   f->catalogue = mg_catalogue_new ();
   mg_catalogue_load (f->catalogue, path);
+  mg_catalogue_add_file (f->catalogue, scorep_file ());
   fd = g_file_open_tmp ("mg-format-plan-XXXXXX", &f->plan_path, NULL);
   g_assert_cmpint (fd, >=, 0);
   close (fd);
@@ -118,6 +142,14 @@ test_round_trip (Fixture *f, gconstpointer data)
       g_assert_cmpstr (plan.sources[s].library, ==, source->library_path);
       g_assert_cmpstr (plan.sources[s].start_fn, ==, or_empty (source->start_function));
       g_assert_cmpstr (plan.sources[s].stop_fn, ==, or_empty (source->stop_function));
+      g_assert_cmpstr (plan.sources[s].scorep_name, ==, source->scorep_plugin);
+      if (source->scorep_plugin != NULL)
+        {
+          g_autofree char *tokens = g_strjoinv ("\n", source->scorep_tokens);
+
+          g_assert_cmpstr (plan.sources[s].scorep_tokens, ==, tokens);
+          g_assert_cmpstr (plan.sources[s].scorep_error, ==, "");
+        }
       for (guint m = 0; m < metrics->len; m++, metric_index++)
         {
           const MgMetricDef *def = ((const MgCatalogueMetric *) g_ptr_array_index (metrics, m))->def;

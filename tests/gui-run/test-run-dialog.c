@@ -591,6 +591,43 @@ test_report_switch (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+/* The Score-P field is --scorep-plugins (a bare name) and --scorep-metrics
+ * (NAME:TOKEN,…) in the live line, both ways; what does not read stays
+ * with the option's reason beside it, and a plugin without tokens is named. */
+static void
+test_scorep_field (void)
+{
+  MgRunDialog *dialog = fixture_dialog ();
+  GtkWidget *field = mg_run_dialog_get_field (dialog, "scorep");
+  MgRunSettings *settings = mg_run_dialog_get_settings (dialog);
+
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field)), ==, "");
+  type_into (dialog, "scorep", "perf:cycles,instructions fileparser");
+  assert_command (dialog, "metrograph --profile --scorep-plugins=fileparser "
+                          "--scorep-metrics=perf:cycles,instructions ./app");
+  /* fileparser has no tokens: the selection says where to give them. */
+  assert_error_contains (dialog, "scorep", "SCOREP_METRIC_FILEPARSER");
+  type_into (dialog, "scorep", "perf:cycles,instructions fileparser:/proc/loadavg");
+  assert_error_contains (dialog, "scorep", NULL);
+  g_assert_cmpuint (g_strv_length ((GStrv) mg_run_settings_get_scorep_metrics (settings)), ==, 2);
+  g_assert_cmpuint (g_strv_length ((GStrv) mg_run_settings_get_scorep_plugins (settings)), ==, 0);
+
+  /* The line sets the field; the field's text is the line's values. */
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile --scorep-plugins=a,b "
+                                          "--scorep-metrics=c:x,y --scorep-metrics=d:z ./app");
+  assert_error_contains (dialog, "command", NULL);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field)), ==, "a b c:x,y d:z");
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile ./app");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field)), ==, "");
+
+  /* NAME: without tokens is refused by the option's own parser. */
+  type_into (dialog, "scorep", "perf:");
+  assert_error_contains (dialog, "scorep", "NAME:TOKEN");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field)), ==, "perf:");
+  assert_command (dialog, "metrograph --profile ./app");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 static MgRunDialog *
 find_dialog (void)
 {
@@ -954,6 +991,83 @@ test_live_run (void)
   g_rmdir (dir);
 }
 
+/* A run from the window hosts the Score-P plugin the dialog's field names
+ * (found through the run's own LD_LIBRARY_PATH): its metrics are in the
+ * profile on screen, with the test plugin's known values, in its group. */
+static void
+test_scorep_run (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-scorep-XXXXXX", NULL);
+  g_autofree char *plugins = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "tests", "scorep", NULL);
+  g_autofree char *library_path = g_strconcat ("LD_LIBRARY_PATH=", plugins, NULL);
+  g_autofree char *program = run_test_program ("run-workload");
+  g_autofree char *line = g_strdup_printf ("metrograph --profile --interval=20 " QUIET_METRICS
+                                           " %s work=1", program);
+  MgWindow *window = mg_window_new (app);
+  MgRunDialog *dialog;
+  MgRunSession *session;
+  MgProfile *profile;
+  int level, counter;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1180, 760);
+  gtk_window_present (GTK_WINDOW (window));
+  spin (50);
+  dialog = g_object_ref (mg_run_open_dialog (GTK_WINDOW (window), NULL, NULL));
+  mg_run_dialog_set_command_line (dialog, line);
+  type_into (dialog, "output", dir);
+  mg_run_dialog_add_variable (dialog, library_path);
+  type_into (dialog, "scorep", "mgt_process_sync:counter,level");
+  assert_error_contains (dialog, "scorep", NULL);
+  g_assert_nonnull (strstr (mg_run_dialog_get_command_line (dialog),
+                            " --scorep-metrics=mgt_process_sync:counter,level "));
+  spin (100);
+  save_png (GTK_WIDGET (dialog), "scorep-dialog.png");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
+  session = mg_run_dialog_get_session (dialog);
+  g_assert_nonnull (session);
+  g_assert_true (run_test_wait (session_finished, session, 60));
+  g_assert_true (run_test_wait (window_loaded, window, 30));
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+
+  profile = mg_window_get_profile (window);
+  level = mg_profile_find_metric (profile, "scorep:mgt_process_sync:level");
+  counter = mg_profile_find_metric (profile, "scorep:mgt_process_sync:counter");
+  g_assert_cmpint (level, >=, 0);
+  g_assert_cmpint (counter, >=, 0);
+  g_assert_cmpuint (mg_profile_get_n_plugin_errors (profile), ==, 0);
+  {
+    const MgProcessSeries *levels = mg_profile_get_process_series (profile, 0, (guint) level);
+    const MgProcessSeries *rates = mg_profile_get_process_series (profile, 0, (guint) counter);
+    guint n_rates = 0;
+    double rate_sum = 0;
+
+    g_assert_cmpuint (levels->n, >, 10);
+    /* level is 2.5 in every sample; counter counts ms: 1000 per second. */
+    for (guint i = 0; i < levels->n; i++)
+      g_assert_cmpfloat (fabs (levels->means[i] - 2.5), <, 1e-9);
+    for (guint i = 0; i < rates->n; i++)
+      if (!isnan (rates->means[i]))
+        {
+          rate_sum += rates->means[i];
+          n_rates++;
+        }
+    g_assert_cmpuint (n_rates, >, 10);
+    g_assert_cmpfloat (fabs (rate_sum / n_rates - 1000), <, 50);
+  }
+  {
+    g_auto (GStrv) visible = mg_window_get_visible_metric_ids (window);
+
+    g_assert_true (g_strv_contains ((const char *const *) visible,
+                                    "scorep:mgt_process_sync:level"));
+  }
+  spin (300);
+  save_png (GTK_WIDGET (window), "scorep-result.png");
+  g_object_unref (dialog);
+  g_unlink (mg_run_session_get_output_path (session));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_rmdir (dir);
+}
+
 static void
 test_failures (void)
 {
@@ -1309,8 +1423,10 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/dialog/processes-and-ranks", test_processes_and_ranks);
   g_test_add_func ("/gui-run/dialog/completion-lazy", test_completion_lazy);
   g_test_add_func ("/gui-run/dialog/report-switch", test_report_switch);
+  g_test_add_func ("/gui-run/dialog/scorep-field", test_scorep_field);
   g_test_add_func ("/gui-run/app/actions", test_app_actions);
   g_test_add_func ("/gui-run/run/live", test_live_run);
+  g_test_add_func ("/gui-run/run/scorep", test_scorep_run);
   g_test_add_func ("/gui-run/run/failures", test_failures);
   g_test_add_func ("/gui-run/end/close-mid-run", test_close_mid_run);
   g_test_add_data_func ("/gui-run/end/quit-discard", GINT_TO_POINTER (QUIT_DISCARD), test_quit_mid_run);

@@ -164,6 +164,78 @@ test_selection_and_process (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* How many entries of the drop-down its own search keeps for text. */
+static guint
+dropdown_matches (GtkDropDown *dropdown, const char *text, char **first)
+{
+  GtkStringFilter *filter = gtk_string_filter_new (gtk_expression_ref (gtk_drop_down_get_expression (dropdown)));
+  g_autoptr (GtkFilterListModel) found = NULL;
+  guint n;
+
+  gtk_string_filter_set_search (filter, text);
+  found = gtk_filter_list_model_new (g_object_ref (gtk_drop_down_get_model (dropdown)),
+                                     GTK_FILTER (filter));
+  n = g_list_model_get_n_items (G_LIST_MODEL (found));
+  if (n > 0 && first != NULL)
+    {
+      g_autoptr (GtkStringObject) item = g_list_model_get_item (G_LIST_MODEL (found), 0);
+
+      *first = g_strdup (gtk_string_object_get_string (item));
+    }
+  return n;
+}
+
+/* Thousands of ranks: every one is in the process drop-down, which finds
+ * them by rank or by host as the user types. */
+static void
+test_many_ranks (void)
+{
+  g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr (MgMetricDef) def = gui_fixture_def ("cpu", "CPU", "%", MG_METRIC_TYPE_CPU_TIME, NULL);
+  g_autoptr (MgProfile) profile = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *first = NULL;
+  GtkWidget *dropdown;
+  MgWindow *window;
+  const guint n_ranks = 2048;
+
+  mg_profile_builder_add_metric (builder, def);
+  for (guint p = 0; p < n_ranks; p++)
+    {
+      g_autofree char *host = g_strdup_printf ("node%u", p / 16);
+      MgProcessInfo info = { 3000 + (int) p, 1, (int) p, host, (char *) "solver", 0.0, 0.04,
+                             MG_PROCESS_END_EXITED, 0, p % 16 == 0 };
+
+      mg_profile_builder_add_process (builder, &info);
+      for (guint k = 0; k < 4; k++)
+        {
+          double v = p + k;
+
+          mg_profile_builder_add_sample (builder, p, k * 0.01, (k + 1) * 0.01, &v, &v, &v);
+        }
+    }
+  profile = mg_profile_builder_finish (builder, 0, &error);
+  g_assert_no_error (error);
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  dropdown = gui_test_find_widget (gtk_window_get_titlebar (GTK_WINDOW (window)), GTK_TYPE_DROP_DOWN);
+  g_assert_nonnull (dropdown);
+  g_assert_true (gtk_drop_down_get_enable_search (GTK_DROP_DOWN (dropdown)));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown))),
+                    ==, n_ranks + 1);
+  g_assert_cmpuint (dropdown_matches (GTK_DROP_DOWN (dropdown), "Rank 1500 ", &first), ==, 1);
+  g_assert_cmpstr (first, ==, "Rank 1500 on node93 (pid 4500)");
+  /* A node's sixteen ranks, and no other node's (node12 is a prefix of node127). */
+  g_assert_cmpuint (dropdown_matches (GTK_DROP_DOWN (dropdown), "node127 ", NULL), ==, 16);
+  g_assert_cmpuint (dropdown_matches (GTK_DROP_DOWN (dropdown), "no such host", NULL), ==, 0);
+
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 1501);
+  g_assert_cmpint (mg_time_view_get_process (mg_window_get_time_view (window)), ==, 1500);
+  gui_test_save_screenshot (window, "many-ranks.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_groups_and_presets (void)
 {
@@ -1078,6 +1150,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/export-groups", test_export_groups);
   g_test_add_func ("/gui/window/size-remembered", test_window_size);
   g_test_add_func ("/gui/window/pixels", test_pixels);
+  g_test_add_func ("/gui/window/many-ranks", test_many_ranks);
   if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
     g_test_add_func ("/gui/window/screenshots", test_screenshots);
   return gui_test_run ();

@@ -10,6 +10,7 @@
 
 #include "mg-export-csv.h"
 #include "mg-export-json.h"
+#include "mg-test-common.h"
 #include "profile-fixture.h"
 
 /* One process, metric `odd,"id"`, sampled only in the first of 3 windows. */
@@ -305,6 +306,38 @@ test_export_files (void)
   g_rmdir (dir);
 }
 
+/* The same run exports the same bytes whichever format its profile was
+ * saved in: a format 2 file and that file saved again (format 3). */
+static void
+test_export_same_after_resave (void)
+{
+  g_autofree char *v2 = g_test_build_filename (G_TEST_DIST, "fixtures", "profile",
+                                               "format-v2.mgprof", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("mg-export-XXXXXX", NULL);
+  g_autofree char *v3 = g_build_filename (dir, "resaved.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) old = mg_profile_load (v2, &error);
+  g_autoptr(MgProfile) resaved = NULL;
+  g_autofree char *old_json = NULL, *old_csv = NULL, *new_json = NULL, *new_csv = NULL;
+  g_autofree char *head = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (mg_profile_save (old, v3, &error));
+  g_assert_true (g_file_get_contents (v3, &head, NULL, &error));
+  g_assert_cmpint (head[8], ==, 3);
+  resaved = mg_profile_load (v3, &error);
+  g_assert_no_error (error);
+  old_json = export_to_string (old, TRUE);
+  old_csv = export_to_string (old, FALSE);
+  new_json = export_to_string (resaved, TRUE);
+  new_csv = export_to_string (resaved, FALSE);
+  g_assert_cmpuint (strlen (old_json), >, 100);
+  g_assert_cmpuint (strlen (old_csv), >, 100);
+  g_assert_cmpstr (new_json, ==, old_json);
+  g_assert_cmpstr (new_csv, ==, old_csv);
+  mg_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -314,6 +347,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/export/csv", test_export_csv);
   g_test_add_func ("/profile/export/csv-quoting-and-gaps", test_export_csv_quoting_and_gaps);
   g_test_add_func ("/profile/export/files", test_export_files);
+  g_test_add_func ("/profile/export/same-after-resave", test_export_same_after_resave);
   g_test_add_func ("/profile/export/csv-single-values", test_export_csv_single_values);
   return g_test_run ();
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "mg-profile-builder.h"
+#include "profile-fixture.h"
 
 static MgMetricDef *
 make_metric (const char *id, MgDomain domain)
@@ -336,6 +337,61 @@ test_builder_instants (void)
   g_assert_cmpfloat (series->maxs[1], ==, 6.0);
 }
 
+/* Processes of uneven lengths and gaps, one metric never reported by
+ * process 1; packed after its samples when pack is set. */
+static MgProfile *
+uneven_profile (gboolean pack)
+{
+  g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr(MgMetricDef) a = fixture_metric ("a", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) b = fixture_metric ("b", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) s = fixture_metric ("s", MG_DOMAIN_SINGLE_VALUE);
+  g_autoptr(GError) error = NULL;
+  MgProfile *profile;
+
+  mg_profile_builder_add_metric (builder, a);
+  mg_profile_builder_add_metric (builder, b);
+  mg_profile_builder_add_metric (builder, s);
+  for (guint p = 0; p < 5; p++)
+    {
+      MgProcessInfo info = { 10 + (int) p, 1, (int) p, (char *) "h", (char *) "x", 0.1 * p,
+                             3.0 + p, MG_PROCESS_END_EXITED, 0, FALSE };
+      guint n = 20 + 7 * p;
+
+      mg_profile_builder_add_process (builder, &info);
+      for (guint k = 0; k < n; k++)
+        {
+          double t0 = 0.1 * p + k * (3.0 / n), t1 = t0 + 3.0 / n;
+          double mins[3] = { k * 0.5 - 1, p == 1 ? NAN : p * 100.0 + k, NAN };
+          double maxs[3] = { k * 0.5 + 1, p == 1 ? NAN : p * 100.0 + k, NAN };
+          double means[3] = { k % 5 == 3 ? NAN : k * 0.5 + p, p == 1 ? NAN : p * 100.0 + k, NAN };
+
+          mg_profile_builder_add_sample (builder, p, t0, t1, mins, maxs, means);
+        }
+      mg_profile_builder_set_single_value (builder, p, 2, p * 2.0);
+      if (pack && p != 3) /* the last unpacked one is packed when finishing */
+        mg_profile_builder_pack (builder, p);
+    }
+  profile = mg_profile_builder_finish (builder, 16, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+/* Packing processes as they are complete (the merge's way to bound its
+ * memory) gives the very profile building without packing gives. */
+static void
+test_builder_packed (void)
+{
+  g_autoptr(MgProfile) plain = uneven_profile (FALSE);
+  g_autoptr(MgProfile) packed = uneven_profile (TRUE);
+
+  fixture_assert_profiles_equal (plain, packed);
+  g_assert_cmpuint (mg_profile_get_process_series (packed, 1, 1)->n, ==, 0);
+  g_assert_cmpuint (mg_profile_get_process_series (packed, 4, 0)->n, ==, 48);
+  g_assert_cmpfloat (mg_profile_get_process_series (packed, 4, 1)->means[47], ==, 447.0);
+  g_assert_cmpfloat (mg_profile_get_single_value (packed, 2)->sum, ==, 20.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -347,5 +403,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/builder/constants-exact", test_builder_constants_exact);
   g_test_add_func ("/profile/builder/lists", test_builder_lists);
   g_test_add_func ("/profile/builder/instants", test_builder_instants);
+  g_test_add_func ("/profile/builder/packed", test_builder_packed);
   return g_test_run ();
 }

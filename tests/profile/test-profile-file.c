@@ -10,6 +10,9 @@
 #include <glib/gstdio.h>
 
 #include "mg-crc32.h"
+#include "mg-process-block.h"
+#include "mg-profile-header.h"
+#include "mg-profile-private.h"
 #include "profile-fixture.h"
 #include "mg-test-common.h"
 
@@ -21,6 +24,36 @@ make_tmpdir (void)
 
   g_assert_no_error (error);
   return dir;
+}
+
+
+/* A process's block in a saved file, as the saving encodes it. */
+static GBytes *
+block_of (MgProfile *profile, guint process)
+{
+  guint n_metrics = mg_profile_get_n_metrics (profile);
+  g_autofree guint8 *reported = g_new0 (guint8, n_metrics);
+  const MgProcessSeries *first = mg_profile_get_process_series (profile, process, 0);
+
+  for (guint m = 0; m < n_metrics; m++)
+    reported[m] = mg_profile_get_process_series (profile, process, m)->n > 0;
+  return mg_process_block_encode (profile->process_n[process], n_metrics, first->times,
+                                  first->mins, reported);
+}
+
+/* Where that block starts in the file's bytes (0: not found). */
+static gsize
+block_offset (const guchar *data, gsize size, MgProfile *profile, guint process)
+{
+  g_autoptr(GBytes) block = block_of (profile, process);
+  gsize len;
+  const guchar *bytes = g_bytes_get_data (block, &len);
+
+  g_assert_cmpuint (len, >, 8);
+  for (gsize at = MG_PROFILE_HEADER_LEN; at + len <= size; at++)
+    if (memcmp (data + at, bytes, len) == 0)
+      return at;
+  return 0;
 }
 
 
@@ -249,7 +282,7 @@ test_file_future_version (void)
   gsize size;
   const guchar *data = g_bytes_get_data (bytes, &size);
   g_autofree guchar *copy = g_memdup2 (data, size);
-  guint32 version = GUINT32_TO_LE (3);
+  guint32 version = GUINT32_TO_LE (MG_PROFILE_VERSION + 1);
   g_autoptr(GBytes) future = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = NULL;
@@ -322,6 +355,117 @@ test_file_version1_fixture (void)
   g_assert_cmpuint (mg_profile_get_run_info (profile)->output_cut, ==, 0);
 }
 
+/* So does a file of format version 2 (one array of doubles per process,
+ * read in place): every field and series as the fixture has them. */
+static void
+test_file_version2_fixture (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "profile",
+                                                 "format-v2.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = mg_profile_load (path, &error);
+  g_autoptr(MgProfile) expected = fixture_profile ();
+
+  g_assert_no_error (error);
+  g_assert_null (profile->packed);
+  fixture_assert_profiles_equal (expected, profile);
+}
+
+/* A saved profile's processes stay packed until asked for, one at a time;
+ * only the last MG_PROFILE_UNPACKED_MAX asked for stay decoded, and one
+ * asked for again decodes to the same values. */
+static void
+test_file_unpacked_on_demand (void)
+{
+  g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr(MgMetricDef) def = fixture_metric ("wave", MG_DOMAIN_TIME);
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "many.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) built = NULL;
+  g_autoptr(MgProfile) loaded = NULL;
+  guint n_proc = MG_PROFILE_UNPACKED_MAX + 4, unpacked = 0;
+  const MgProcessSeries *s;
+
+  mg_profile_builder_add_metric (builder, def);
+  for (guint p = 0; p < n_proc; p++)
+    {
+      MgProcessInfo info = { 100 + (int) p, 1, (int) p, (char *) "h", (char *) "a", 0.0, 8.0,
+                             MG_PROCESS_END_EXITED, 0, FALSE };
+
+      mg_profile_builder_add_process (builder, &info);
+      for (guint k = 0; k < 8; k++)
+        {
+          double min = p * 10.0 + k - 0.5, max = min + 1, mean = p * 10.0 + k;
+
+          mg_profile_builder_add_sample (builder, p, k, k + 1, &min, &max, &mean);
+        }
+    }
+  built = mg_profile_builder_finish (builder, 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (mg_profile_save (built, path, &error));
+  loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+
+  g_assert_nonnull (loaded->packed);
+  for (guint p = 0; p < n_proc; p++)
+    g_assert_null (loaded->packed[p].memory);
+  s = mg_profile_get_process_series (loaded, 3, 0);
+  g_assert_cmpuint (s->n, ==, 8);
+  g_assert_cmpfloat (s->means[5], ==, 35.0);
+  g_assert_cmpfloat (s->mins[5], ==, 34.5);
+  g_assert_cmpfloat (s->maxs[5], ==, 35.5);
+  g_assert_cmpfloat (s->times[7], ==, 8.0);
+  for (guint p = 0; p < n_proc; p++)
+    unpacked += loaded->packed[p].memory != NULL;
+  g_assert_cmpuint (unpacked, ==, 1);
+
+  for (guint p = 4; p < n_proc; p++)
+    g_assert_cmpuint (mg_profile_get_process_series (loaded, p, 0)->n, ==, 8);
+  g_assert_null (loaded->packed[3].memory);
+  g_assert_cmpuint (s->n, ==, 0);
+  g_assert_cmpfloat (mg_profile_get_process_series (loaded, 3, 0)->means[5], ==, 35.0);
+  fixture_assert_profiles_equal (built, loaded);
+  mg_test_remove_tree (dir);
+}
+
+/* A block whose bytes are damaged but whose file checksum holds (a bug in
+ * the writer, or a crafted file): the process's series read as empty, and
+ * the error names the file and the process. */
+static void
+test_file_damaged_block (void)
+{
+  g_autoptr(MgProfile) expected = fixture_profile ();
+  g_autoptr(GBytes) bytes = saved_fixture ();
+  gsize size, at;
+  const guchar *data = g_bytes_get_data (bytes, &size);
+  g_autofree guchar *copy = g_memdup2 (data, size);
+  g_autoptr(GBytes) damaged = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+  g_autofree char *process = g_strdup_printf ("process %d", mg_profile_get_process (expected, 0)->pid);
+  guint32 crc;
+
+  at = block_offset (data, size, expected, 0);
+  g_assert_cmpuint (at, >, 0);
+  copy[at + 4] ^= 0xff;
+  crc = GUINT32_TO_LE (mg_crc32_update (0, copy + MG_PROFILE_HEADER_LEN, size - MG_PROFILE_HEADER_LEN));
+  memcpy (copy + 12, &crc, 4);
+  damaged = g_bytes_new (copy, size);
+  profile = mg_profile_load_bytes (damaged, "damaged.mgprof", &error);
+  g_assert_no_error (error);
+  g_assert_false (mg_profile_read_process_series (profile, 0, &error));
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "damaged.mgprof"));
+  g_assert_nonnull (strstr (error->message, process));
+  for (guint m = 0; m < mg_profile_get_n_metrics (profile); m++)
+    g_assert_cmpuint (mg_profile_get_process_series (profile, 0, m)->n, ==, 0);
+  /* The other process is intact. */
+  g_assert_true (mg_profile_read_process_series (profile, 1, NULL));
+  g_assert_cmpuint (mg_profile_get_process_series (profile, 1, 0)->n, ==,
+                    mg_profile_get_process_series (expected, 1, 0)->n);
+}
+
 /* The program's output is kept to its last MG_PROFILE_OUTPUT_MAX bytes,
  * cut at a character, what was left out counted; it survives the file. */
 static void
@@ -363,20 +507,6 @@ test_file_output (void)
 /* The last place of a double in a saved file (the processes' own series
  * come after the aggregates, so a value only process 0 has is found in its
  * own block); 0 if nowhere. */
-static gsize
-find_last_double (const guchar *data, gsize size, double value)
-{
-  guint64 bits;
-
-  memcpy (&bits, &value, 8);
-  bits = GUINT64_TO_LE (bits);
-  /* Doubles are 8-aligned in the payload, which starts at 24. */
-  for (gsize at = 24 + (size - 32) / 8 * 8; at >= 24; at -= 8)
-    if (memcmp (data + at, &bits, 8) == 0)
-      return at;
-  return 0;
-}
-
 static void
 overwrite (const char *path, gsize at, const void *bytes, gsize n)
 {
@@ -404,7 +534,7 @@ test_file_changed_after_open (void)
   g_autofree guchar *data = NULL;
   const MgProcessSeries *s, *e;
   gsize size, at;
-  double changed = 1e300;
+  guchar changed[8] = { 0x55, 0xaa, 0x55, 0xaa, 0x55, 0xaa, 0x55, 0xaa };
   int pid;
 
   g_assert_true (mg_profile_save (expected, path, &error));
@@ -412,15 +542,15 @@ test_file_changed_after_open (void)
   /* Metric 1 is process 0's alone (process 1 has no value). */
   e = mg_profile_get_process_series (expected, 0, 1);
   g_assert_cmpuint (e->n, >, 0);
-  at = find_last_double (data, size, e->means[e->n - 1]);
-  g_assert_cmpuint (at, >, 0);
+  at = block_offset (data, size, expected, 0) + 8;
+  g_assert_cmpuint (at, >, 8);
 
   /* Rewritten in place after opening, before process 0 is asked for. */
   loaded = mg_profile_load (path, &error);
   g_assert_no_error (error);
   s = mg_profile_get_process_series (loaded, 1, 0);
   g_assert_cmpuint (s->n, ==, mg_profile_get_process_series (expected, 1, 0)->n);
-  overwrite (path, at, &changed, 8);
+  overwrite (path, at, changed, 8);
   pid = mg_profile_get_process (loaded, 0)->pid;
   g_assert_false (mg_profile_read_process_series (loaded, 0, &error));
   g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
@@ -458,7 +588,7 @@ test_file_changed_after_open (void)
   g_assert_true (g_file_set_contents (path, (char *) data, (gssize) size, &error));
   loaded = mg_profile_load (path, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (truncate (path, (off_t) (at - 8)), ==, 0);
+  g_assert_cmpint (truncate (path, (off_t) at), ==, 0);
   g_assert_false (mg_profile_read_process_series (loaded, 0, &error));
   g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
   g_assert_nonnull (strstr (error->message, "changing.mgprof"));
@@ -497,6 +627,9 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/file/future-version", test_file_future_version);
   g_test_add_func ("/profile/file/empty-profile", test_file_empty_profile);
   g_test_add_func ("/profile/file/version1-fixture", test_file_version1_fixture);
+  g_test_add_func ("/profile/file/version2-fixture", test_file_version2_fixture);
+  g_test_add_func ("/profile/file/unpacked-on-demand", test_file_unpacked_on_demand);
+  g_test_add_func ("/profile/file/damaged-block", test_file_damaged_block);
   g_test_add_func ("/profile/file/output", test_file_output);
   g_test_add_func ("/profile/file/changed-after-open", test_file_changed_after_open);
   return g_test_run ();

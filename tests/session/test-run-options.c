@@ -103,6 +103,8 @@ test_every_option (void)
     { { "--metrics-path=/a", "--metrics-path", "/b" }, "metrics-path", "/a|/b" },
     { { "--enable-metrics=x, y", "--enable-metrics", "z" }, "enable-metrics", "x|y|z" },
     { { "--disable-metrics=x", "--disable-metrics", "y,z" }, "disable-metrics", "x|y|z" },
+    { { "--scorep-plugins=a, b", "--scorep-plugins", "c" }, "scorep-plugins", "a|b|c" },
+    { { "--scorep-metrics=a:x,y", "--scorep-metrics", "b:z" }, "scorep-metrics", "a:x,y|b:z" },
     /* The switch alone is "": both reports beside the profile. */
     { { "--report" }, "report", "\"\"" },
     { { "--report=run.html" }, "report", "\"run.html\"" },
@@ -174,6 +176,8 @@ set_everything (MgRunSettings *s)
   const char *env_unset[] = { "LANG", NULL };
   const char *enable[] = { "fx_off", "io", NULL };
   const char *disable[] = { "fx_on1", NULL };
+  const char *scorep_plugins[] = { "mgt_a", "mgt_b", NULL };
+  const char *scorep_metrics[] = { "mgt_a:x,y*", "mgt_b:z", NULL };
   const char *paths[] = { "/defs one", "/defs-two", NULL };
 
   mg_run_settings_set_program (s, "./app");
@@ -192,6 +196,8 @@ set_everything (MgRunSettings *s)
   mg_run_settings_set_enable_metrics (s, enable);
   mg_run_settings_set_disable_metrics (s, disable);
   mg_run_settings_set_metrics_path (s, paths);
+  mg_run_settings_set_scorep_plugins (s, scorep_plugins);
+  mg_run_settings_set_scorep_metrics (s, scorep_metrics);
   mg_run_settings_set_report (s, "report dir/run.html");
 }
 

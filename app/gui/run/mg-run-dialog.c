@@ -20,6 +20,8 @@
 #include "mg-run-env-editor.h"
 #include "mg-run-metric-list.h"
 #include "mg-run-metric-toggles.h"
+#include "mg-scorep-defs.h"
+#include "mg-scorep-selection.h"
 
 #define RUN_SCHEMA_ID MG_APP_ID ".Run"
 
@@ -39,6 +41,7 @@ struct _MgRunDialog
   GtkWidget *stop_after_entry, *stop_after_error;
   GtkWidget *output_entry, *output_error;
   GtkWidget *report_switch;
+  GtkWidget *scorep_entry, *scorep_error;
   GtkWidget *search_entry;
   GtkWidget *metrics_list;
   GtkWidget *command_entry, *command_error;
@@ -95,6 +98,7 @@ static const Field fields[] = {
   FIELD ("start-after", start_after),
   FIELD ("stop-after", stop_after),
   FIELD ("output", output),
+  FIELD ("scorep", scorep),
   FIELD ("command", command),
 };
 #undef FIELD
@@ -153,6 +157,7 @@ static const struct { const char *property; const char *field; } checked[] = {
   { "n-processes", "n-processes" },
   { "output", "output" },
   { "select-ranks", "select-ranks" },
+  { "scorep-plugins", "scorep" },
 };
 
 /* Shows every problem; returns the first field with one, or NULL. */
@@ -256,6 +261,16 @@ read_string (GtkWidget *entry, MgRunSettings *settings,
   setter (settings, text);
 }
 
+/* Both Score-P options in one field (mg_scorep_selection_set_from_text). */
+static void
+read_scorep (MgRunDialog *self, GtkWidget *entry)
+{
+  g_autoptr (GError) error = NULL;
+
+  mg_scorep_selection_set_from_text (self->settings, entry_text (entry), &error);
+  set_parse_error (self, "scorep", error != NULL ? g_strdup (error->message) : NULL);
+}
+
 static void
 on_field_changed (MgRunDialog *self, GtkWidget *entry)
 {
@@ -274,6 +289,8 @@ on_field_changed (MgRunDialog *self, GtkWidget *entry)
     read_string (entry, self->settings, mg_run_settings_set_output);
   else if (entry == self->select_ranks_entry)
     read_ranks (self, entry);
+  else if (entry == self->scorep_entry)
+    read_scorep (self, entry);
   else if (entry == self->interval_entry)
     read_count (self, "interval", entry, MG_PLAN_MIN_INTERVAL_MS,
                 mg_run_settings_set_interval_ms);
@@ -546,6 +563,18 @@ set_ranks_entry (MgRunDialog *self, const char *ranks)
     set_entry (self->select_ranks_entry, ranks);
 }
 
+static void
+set_scorep_entry (MgRunDialog *self)
+{
+  g_autofree char *text = NULL;
+
+  if (keep_typed_text (self, "scorep")
+      || mg_scorep_selection_text_matches (self->settings, entry_text (self->scorep_entry)))
+    return;
+  text = mg_scorep_selection_to_text (self->settings);
+  set_entry (self->scorep_entry, text);
+}
+
 /* The switch is --report alone; a report file typed in the line is kept
  * while the switch stays on. */
 static void
@@ -574,6 +603,7 @@ sync_from_settings (MgRunDialog *self)
   set_seconds_entry (self, "start-after", self->start_after_entry, mg_run_settings_get_start_after (s));
   set_seconds_entry (self, "stop-after", self->stop_after_entry, mg_run_settings_get_stop_after (s));
   set_ranks_entry (self, mg_run_settings_get_select_ranks (s));
+  set_scorep_entry (self);
   gtk_switch_set_active (GTK_SWITCH (self->report_switch), mg_run_settings_get_report (s) != NULL);
   /* A pasted line replaces MPI processes that did not read, too. */
   if ((self->command_editing && g_hash_table_remove (self->parse_errors, "n-processes"))
@@ -742,6 +772,28 @@ setup_completion (MgRunDialog *self)
 
 /* ---- starting ----------------------------------------------------------- */
 
+/* The Score-P plugins the settings choose, listed by their probe (a short
+ * child each) into the catalogue the run uses: a fresh one when the dialog
+ * owns it, so that a second try does not list them twice. */
+static gboolean
+add_scorep_plugins (MgRunDialog *self, GError **error)
+{
+  g_autoptr (GPtrArray) choices = mg_scorep_selection_get (self->settings, NULL, error);
+
+  if (choices == NULL)
+    return FALSE;
+  if (choices->len == 0)
+    return TRUE;
+  if (self->own_catalogue)
+    {
+      g_clear_object (&self->catalogue);
+      self->catalogue = load_default_catalogue ((const char *const *) self->catalogue_path);
+      mg_run_metric_list_set_catalogue (self->metric_list, self->catalogue);
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CATALOGUE]);
+    }
+  return mg_scorep_defs_add_to_catalogue (self->catalogue, self->settings, error);
+}
+
 static void
 on_start (GtkWidget *widget, const char *action, GVariant *parameter)
 {
@@ -755,6 +807,12 @@ on_start (GtkWidget *widget, const char *action, GVariant *parameter)
   if (first != NULL)
     {
       gtk_widget_grab_focus (field_widget (self, find_field (first), FALSE));
+      gtk_widget_error_bell (widget);
+      return;
+    }
+  if (!add_scorep_plugins (self, &error))
+    {
+      show_field_error (self, "scorep", error->message);
       gtk_widget_error_bell (widget);
       return;
     }
@@ -911,6 +969,7 @@ mg_run_dialog_class_init (MgRunDialogClass *klass)
   BIND (stop_after_entry); BIND (stop_after_error);
   BIND (output_entry); BIND (output_error);
   BIND (report_switch);
+  BIND (scorep_entry); BIND (scorep_error);
   BIND (search_entry);
   BIND (metrics_list);
   BIND (command_entry); BIND (command_error);
@@ -945,7 +1004,7 @@ mg_run_dialog_init (MgRunDialog *self)
     GtkWidget *text_fields[] = {
       self->program_entry, self->arguments_entry, self->working_folder_entry,
       self->output_entry, self->select_ranks_entry, self->interval_entry, self->max_samples_entry,
-      self->start_after_entry, self->stop_after_entry,
+      self->start_after_entry, self->stop_after_entry, self->scorep_entry,
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (text_fields); i++)

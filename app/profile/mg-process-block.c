@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A process's series as a compact block: one zlib stream for the times,
+ * then one per reported metric (so that a builder can pack a metric at a
+ * time and the merge aggregate a metric at a time). Sample series are smooth, constant
+ * or counting far more often than they are random, so each array of
+ * doubles is stored as the differences (of order 1 or 2, whichever packs
+ * better) of consecutive values' bit patterns taken as 64-bit integers
+ * (exact both ways, NaN and -0 included), split into eight planes of one
+ * byte each: the planes of the high bytes are then nearly constant and zlib
+ * packs them to almost nothing. A metric's mins
+ * and maxs are stored only when they differ from its means (a sample of one
+ * reading has min = max = mean). */
+#include "mg-config.h"
+
+#include "mg-process-block.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <gio/gio.h>
+
+#include "mg-profile-private.h"
+
+/* zlib's fastest level: the planes do most of the packing, and saving a
+ * thousand processes must stay within seconds. */
+#define BLOCK_ZLIB_LEVEL 1
+
+enum { MINS_STORED = 1 << 0, MAXS_STORED = 1 << 1 };
+
+/* The differences of order 1 (value - previous) or 2 (that minus the
+ * previous difference) of n bit patterns, in place. */
+static void
+differences (guint64 *bits, gsize n, guint order)
+{
+  for (guint o = 0; o < order; o++)
+    for (gsize i = n; i-- > 1;)
+      bits[i] -= bits[i - 1];
+}
+
+static void
+sums (guint64 *bits, gsize n, guint order)
+{
+  for (guint o = 0; o < order; o++)
+    for (gsize i = 1; i < n; i++)
+      bits[i] += bits[i - 1];
+}
+
+/* How many bits the differences take (small negative numbers count as
+ * small): the fewer, the better zlib packs them. */
+static gsize
+loud_bits (const guint64 *bits, gsize n)
+{
+  gsize loud = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 v = (bits[i] >> 63) ? ~bits[i] : bits[i];
+
+      loud += v == 0 ? 0 : 64 - (gsize) __builtin_clzll (v);
+    }
+  return loud;
+}
+
+/* Appends n doubles: one byte, the order of the differences that pack
+ * better (2 for steady steps, as times take), then eight byte planes. */
+static guint8 *
+put_doubles (guint8 *out, const double *values, gsize n, guint64 *scratch)
+{
+  g_autofree guint64 *second = g_new (guint64, MAX (n, 1));
+  const guint64 *best = scratch;
+
+  if (n > 0)
+    memcpy (scratch, values, n * sizeof (double));
+  differences (scratch, n, 1);
+  if (n > 0)
+    memcpy (second, scratch, n * sizeof (guint64));
+  differences (second, n, 1);
+  /* Order 2 only when clearly better: its sign changes cost bytes too. */
+  *out++ = loud_bits (second, n) + 8 * n < loud_bits (scratch, n) ? 2 : 1;
+  if (out[-1] == 2)
+    best = second;
+  for (gsize i = 0; i < n; i++)
+    for (guint b = 0; b < 8; b++)
+      out[b * n + i] = (guint8) (best[i] >> (8 * b));
+  return out + 8 * n;
+}
+
+/* NULL when the order byte is not one put_doubles writes. */
+static const guint8 *
+get_doubles (const guint8 *in, double *values, gsize n)
+{
+  guint order = *in++;
+  g_autofree guint64 *bits = g_new (guint64, MAX (n, 1));
+
+  if (order < 1 || order > 2)
+    return NULL;
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 v = 0;
+
+      for (guint b = 0; b < 8; b++)
+        v |= (guint64) in[b * n + i] << (8 * b);
+      bits[i] = v;
+    }
+  sums (bits, n, order);
+  if (n > 0)
+    memcpy (values, bits, n * sizeof (double));
+  return in + 8 * n;
+}
+
+static gboolean
+same_bits (const double *a, const double *b, gsize n)
+{
+  return n == 0 || memcmp (a, b, n * sizeof (double)) == 0;
+}
+
+/* The bytes a metric's part unpacks to at most, and the times' part. */
+static gsize
+metric_raw_size (gsize n)
+{
+  return 1 + MG_PROCESS_SERIES_N * (1 + 8 * n);
+}
+
+static gsize
+raw_size (gsize n, guint n_metrics, const guint8 *reported)
+{
+  gsize size = 1 + 8 * n;
+
+  for (guint m = 0; m < n_metrics; m++)
+    if (reported[m])
+      size += metric_raw_size (n);
+  return size;
+}
+
+/* Deflate's limit is 1032 to 1; some room for each stream's own bytes. */
+#define INFLATE_MAX_RATIO 1040
+
+gboolean
+mg_process_block_plausible (gsize size, gsize n, guint n_metrics, const guint8 *reported)
+{
+  return raw_size (n, n_metrics, reported) / INFLATE_MAX_RATIO <= size + 64;
+}
+
+static GBytes *
+deflate_bytes (const guint8 *in, gsize size)
+{
+  g_autoptr (GZlibCompressor) zlib = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_ZLIB,
+                                                             BLOCK_ZLIB_LEVEL);
+  gsize cap = size / 4 + 256, len = 0, done = 0;
+  guint8 *out = g_malloc (cap);
+
+  for (;;)
+    {
+      g_autoptr (GError) error = NULL;
+      gsize got, put;
+      GConverterResult result;
+
+      if (len == cap)
+        out = g_realloc (out, cap *= 2);
+      result = g_converter_convert (G_CONVERTER (zlib), in + done, size - done, out + len,
+                                    cap - len, G_CONVERTER_INPUT_AT_END, &got, &put, &error);
+      if (result == G_CONVERTER_ERROR)
+        {
+          /* Only a full output buffer can stop the compressor. */
+          g_assert (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE));
+          out = g_realloc (out, cap *= 2);
+          continue;
+        }
+      done += got;
+      len += put;
+      if (result == G_CONVERTER_FINISHED)
+        break;
+    }
+  return g_bytes_new_take (g_realloc (out, MAX (len, 1)), len);
+}
+
+GBytes *
+mg_process_block_encode_times (gsize n, const double *times)
+{
+  g_autofree guint8 *raw = g_malloc (1 + 8 * n);
+  g_autofree guint64 *scratch = g_new (guint64, MAX (n, 1));
+
+  put_doubles (raw, times, n, scratch);
+  return deflate_bytes (raw, 1 + 8 * n);
+}
+
+GBytes *
+mg_process_block_encode_metric (gsize n, const double *rows)
+{
+  const double *mins = rows, *maxs = rows + n, *means = rows + 2 * n;
+  g_autofree guint8 *raw = g_malloc (metric_raw_size (n));
+  g_autofree guint64 *scratch = g_new (guint64, MAX (n, 1));
+  guint8 *at = raw + 1;
+
+  raw[0] = (same_bits (mins, means, n) ? 0 : MINS_STORED)
+           | (same_bits (maxs, means, n) ? 0 : MAXS_STORED);
+  at = put_doubles (at, means, n, scratch);
+  if (raw[0] & MINS_STORED)
+    at = put_doubles (at, mins, n, scratch);
+  if (raw[0] & MAXS_STORED)
+    at = put_doubles (at, maxs, n, scratch);
+  return deflate_bytes (raw, (gsize) (at - raw));
+}
+
+GBytes *
+mg_process_block_join (GBytes *times, GBytes *const *metrics, guint n_metrics)
+{
+  GByteArray *block = g_byte_array_new ();
+
+  g_byte_array_append (block, g_bytes_get_data (times, NULL), g_bytes_get_size (times));
+  for (guint m = 0; m < n_metrics; m++)
+    if (metrics[m] != NULL)
+      g_byte_array_append (block, g_bytes_get_data (metrics[m], NULL),
+                           g_bytes_get_size (metrics[m]));
+  return g_byte_array_free_to_bytes (block);
+}
+
+GBytes *
+mg_process_block_encode (gsize n, guint n_metrics, const double *times, const double *values,
+                         const guint8 *reported)
+{
+  g_autoptr (GBytes) times_part = mg_process_block_encode_times (n, times);
+  g_autofree GBytes **parts = g_new0 (GBytes *, MAX (n_metrics, 1));
+  GBytes *block;
+
+  for (guint m = 0; m < n_metrics; m++)
+    if (reported[m])
+      parts[m] = mg_process_block_encode_metric (n, values + (gsize) m * MG_PROCESS_SERIES_N * n);
+  block = mg_process_block_join (times_part, parts, n_metrics);
+  for (guint m = 0; m < n_metrics; m++)
+    g_clear_pointer (&parts[m], g_bytes_unref);
+  return block;
+}
+
+/* Inflates the zlib stream at the start of in into out (cap bytes): the
+ * unpacked length, and in *used the stream's length; -1 if there is no
+ * whole stream that fits. */
+static gssize
+inflate_into (const guint8 *in, gsize size, guint8 *out, gsize cap, gsize *used)
+{
+  g_autoptr (GZlibDecompressor) zlib = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_ZLIB);
+  gsize done = 0, len = 0;
+
+  for (;;)
+    {
+      gsize got, put;
+      GConverterResult result;
+
+      if (len == cap)
+        return -1;
+      result = g_converter_convert (G_CONVERTER (zlib), in + done, size - done, out + len,
+                                    cap - len, G_CONVERTER_INPUT_AT_END, &got, &put, NULL);
+      if (result == G_CONVERTER_ERROR)
+        return -1;
+      done += got;
+      len += put;
+      if (result == G_CONVERTER_FINISHED)
+        {
+          *used = done;
+          return (gssize) len;
+        }
+      if (got == 0 && put == 0)
+        return -1;
+    }
+}
+
+/* One metric's part at in: its rows into rows[3 × n]; the part's length,
+ * or 0 if it is damaged. */
+static gsize
+decode_metric (const guint8 *in, gsize size, gsize n, double *rows, guint8 *raw)
+{
+  double *mins = rows, *maxs = rows + n, *means = rows + 2 * n;
+  gsize used = 0;
+  gssize len = inflate_into (in, size, raw, metric_raw_size (n) + 1, &used);
+  const guint8 *at = raw + 1;
+  guint flags;
+
+  if (len < 1)
+    return 0;
+  flags = raw[0];
+  if ((flags & ~(guint) (MINS_STORED | MAXS_STORED)) != 0
+      || (gsize) len != 1 + (1 + !!(flags & MINS_STORED) + !!(flags & MAXS_STORED)) * (1 + 8 * n)
+      || (at = get_doubles (at, means, n)) == NULL
+      || ((flags & MINS_STORED) && (at = get_doubles (at, mins, n)) == NULL)
+      || ((flags & MAXS_STORED) && (at = get_doubles (at, maxs, n)) == NULL))
+    return 0;
+  if (!(flags & MINS_STORED))
+    memcpy (mins, means, n * sizeof (double));
+  if (!(flags & MAXS_STORED))
+    memcpy (maxs, means, n * sizeof (double));
+  return used;
+}
+
+gboolean
+mg_process_block_decode_metric (GBytes *part, gsize n, double *rows)
+{
+  gsize size;
+  const guint8 *data = g_bytes_get_data (part, &size);
+  g_autofree guint8 *raw = g_malloc (metric_raw_size (n) + 1);
+
+  return decode_metric (data, size, n, rows, raw) == size;
+}
+
+gboolean
+mg_process_block_decode (const guint8 *block, gsize size, gsize n, guint n_metrics,
+                         const guint8 *reported, double *times, double *values)
+{
+  g_autofree guint8 *raw = g_malloc (MAX (1 + 8 * n, metric_raw_size (n)) + 1);
+  gsize at = 0;
+  gssize len = inflate_into (block, size, raw, 1 + 8 * n + 1, &at);
+
+  if (len != (gssize) (1 + 8 * n) || get_doubles (raw, times, n) == NULL)
+    return FALSE;
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      double *rows = values + (gsize) m * MG_PROCESS_SERIES_N * n;
+      gsize used;
+
+      if (!reported[m])
+        {
+          for (gsize i = 0; i < MG_PROCESS_SERIES_N * n; i++)
+            rows[i] = NAN;
+          continue;
+        }
+      used = decode_metric (block + at, size - at, n, rows, raw);
+      if (used == 0)
+        return FALSE;
+      at += used;
+    }
+  return at == size;
+}

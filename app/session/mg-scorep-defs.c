@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "mg-config.h"
+
+#include "mg-scorep-defs.h"
+
+#include <glib/gi18n.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "format/mg-plan-keywords.h"
+#include "mg-install-paths.h"
+#include "mg-scorep-probe-format.h"
+#include "mg-scorep-selection.h"
+#include <scorep/SCOREP_MetricTypes.h>
+
+typedef struct {
+  const char *name;
+  int run_per;
+  int sync;
+} Plugin;
+
+static gboolean
+is_accumulated (int mode)
+{
+  return mode >= SCOREP_METRIC_MODE_ACCUMULATED_START && mode <= SCOREP_METRIC_MODE_ACCUMULATED_NEXT;
+}
+
+static MgMetricDef *
+metric_def (const Plugin *plugin, const char *source_id, char **f, const char *file)
+{
+  MgMetricDef *def = mg_metric_def_new ();
+  int mode = atoi (f[4]);
+  const char *unit = f[8];
+
+  def->id = g_strconcat (source_id, ":", f[2], NULL);
+  def->function_name = g_strdup (f[2]);
+  def->display_name = g_strdup (f[2]);
+  def->description = g_strdup (*f[3] != '\0' ? f[3] : f[2]);
+  def->source_ref = g_strdup (source_id);
+  def->data_type = MG_DATA_TYPE_DOUBLE;
+  g_free (def->units);
+  /* ACCUMULATED totals are shown as rates, like divideBySampleTime. */
+  def->units = is_accumulated (mode) ? g_strconcat (unit, "/s", NULL) : g_strdup (unit);
+  def->divide_by_sample_time = is_accumulated (mode) && plugin->sync <= SCOREP_METRIC_SYNC;
+  def->one_per_node = plugin->run_per == SCOREP_METRIC_PER_HOST || plugin->run_per == SCOREP_METRIC_ONCE;
+  def->type_name = g_strdup ("other");
+  def->file = g_strdup (file);
+  return def;
+}
+
+/* The probe's output into @out's source, metrics and group; FALSE with
+ * the reason when it does not read. */
+static gboolean
+read_listing (char *output, const char *name, MgDefinitionFile *out, MgSourceDef *source,
+              MgMetricGroup *group, char **reason)
+{
+  g_auto (GStrv) lines = g_strsplit (output, "\n", -1);
+  Plugin plugin = { name, -1, -1 };
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *f[MG_PLAN_MAX_FIELDS];
+      int n;
+
+      if (*lines[i] == '\0')
+        continue;
+      n = mg_plan_split_fields (lines[i], f, MG_PLAN_MAX_FIELDS);
+      if (n >= 2 && strcmp (f[0], MG_SCOREP_PROBE_ERROR) == 0)
+        {
+          *reason = g_strdup (f[1]);
+          return FALSE;
+        }
+      if (n == MG_SCOREP_PROBE_PLUGIN_FIELDS + 1 && strcmp (f[0], MG_SCOREP_PROBE_PLUGIN) == 0)
+        {
+          source->library_path = g_strdup (f[1]);
+          plugin.run_per = atoi (f[3]);
+          plugin.sync = atoi (f[4]);
+        }
+      else if (n == MG_SCOREP_PROBE_METRIC_FIELDS + 1 && plugin.sync >= 0
+               && strcmp (f[0], MG_SCOREP_PROBE_METRIC) == 0)
+        {
+          MgMetricDef *def = metric_def (&plugin, source->id, f, out->path);
+          gboolean seen = FALSE;
+
+          for (guint m = 0; m < out->metrics->len && !seen; m++)
+            seen = strcmp (((MgMetricDef *) g_ptr_array_index (out->metrics, m))->id, def->id) == 0;
+          if (seen) /* two tokens gave it */
+            {
+              mg_metric_def_free (def);
+              continue;
+            }
+          g_ptr_array_add (group->metric_refs, g_strdup (def->id));
+          g_ptr_array_add (out->metrics, def);
+        }
+      else
+        {
+          *reason = g_strdup_printf (_("the probe wrote a line Metrograph does not read: %s"),
+                                     lines[i]);
+          return FALSE;
+        }
+    }
+  if (source->library_path == NULL)
+    {
+      *reason = g_strdup (_("the probe wrote nothing"));
+      return FALSE;
+    }
+  if (out->metrics->len == 0)
+    {
+      *reason = g_strdup (_("its tokens give no metrics"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Why the probe did not answer, or NULL when it exited normally. */
+static char *
+probe_failure (int wait_status, const char *error_output)
+{
+  if (WIFSIGNALED (wait_status) && WTERMSIG (wait_status) == SIGALRM)
+    return g_strdup_printf (_("it did not answer within %d s while listing its metrics"),
+                            MG_SCOREP_PROBE_TIMEOUT_S);
+  if (WIFSIGNALED (wait_status))
+    return g_strdup_printf (_("it crashed while listing its metrics (%s)"),
+                            g_strsignal (WTERMSIG (wait_status)));
+  if (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) != 0
+      && WEXITSTATUS (wait_status) != MG_SCOREP_PROBE_FAULT_STATUS)
+    return g_strdup_printf (_("the probe failed with status %d: %s"), WEXITSTATUS (wait_status),
+                            error_output);
+  return NULL;
+}
+
+MgDefinitionFile *
+mg_scorep_defs_probe (const char *name, const char *const *tokens,
+                      const char *const *environment, GPtrArray *diagnostics)
+{
+  g_autofree char *file_name = g_strdup_printf ("Score-P plugin %s", name);
+  MgDefinitionFile *file = mg_definition_file_new (file_name);
+  MgSourceDef *source = mg_source_def_new ();
+  MgMetricGroup *group = mg_metric_group_new ();
+  g_autofree char *probe = mg_install_paths_get_scorep_probe ();
+  g_autoptr (GStrvBuilder) args = g_strv_builder_new ();
+  g_auto (GStrv) argv = NULL;
+  g_autofree char *output = NULL, *error_output = NULL, *reason = NULL;
+  g_autoptr (GError) error = NULL;
+  int wait_status = 0;
+
+  source->id = g_strconcat (MG_SCOREP_ID_PREFIX, name, NULL);
+  source->shared_library = g_strdup_printf ("lib%s.so", name);
+  source->scorep_plugin = g_strdup (name);
+  source->scorep_tokens = g_strdupv ((char **) tokens);
+  source->file = g_strdup (file_name);
+  group->id = g_strdup (source->id);
+  group->display_name = g_strdup (name);
+  group->description = g_strdup_printf (_("The metrics of Score-P plugin %s"), name);
+  group->file = g_strdup (file_name);
+  g_ptr_array_add (file->sources, source);
+  g_ptr_array_add (file->groups, group);
+
+  g_strv_builder_add (args, probe);
+  g_strv_builder_add (args, name);
+  g_strv_builder_addv (args, (const char **) tokens);
+  argv = g_strv_builder_end (args);
+  if (!g_spawn_sync (NULL, argv, (char **) environment, G_SPAWN_DEFAULT, NULL, NULL, &output,
+                     &error_output, &wait_status, &error))
+    reason = g_strdup_printf (_("cannot run %s: %s"), probe, error->message);
+  else if ((reason = probe_failure (wait_status, g_strstrip (error_output))) == NULL
+           && read_listing (output, name, file, source, group, &reason))
+    return file;
+
+  g_clear_pointer (&source->library_path, g_free);
+  g_ptr_array_set_size (file->metrics, 0);
+  g_ptr_array_set_size (group->metric_refs, 0);
+  source->scorep_error = g_strdup (reason);
+  mg_diagnostic_add (diagnostics, file_name, 0, MG_SEVERITY_ERROR, "%s", reason);
+  return file;
+}
+
+gboolean
+mg_scorep_defs_add_to_catalogue (MgCatalogue *catalogue, MgRunSettings *settings,
+                                 GError **error)
+{
+  g_auto (GStrv) environment = mg_run_settings_build_environment (settings, NULL);
+  g_autoptr (GPtrArray) choices =
+    mg_scorep_selection_get (settings, (const char *const *) environment, error);
+
+  if (choices == NULL)
+    return FALSE;
+  for (guint i = 0; i < choices->len; i++)
+    {
+      const MgScorepChoice *choice = g_ptr_array_index (choices, i);
+
+      mg_catalogue_add_file (catalogue,
+                             mg_scorep_defs_probe (choice->name,
+                                                   (const char *const *) choice->tokens,
+                                                   (const char *const *) environment,
+                                                   mg_catalogue_get_diagnostics (catalogue)));
+    }
+  return TRUE;
+}

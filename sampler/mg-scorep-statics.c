@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Wrapped destructors of Score-P plugins' statics (mg-scorep-statics.h). */
+#include "mg-scorep-statics.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+
+#include "mg-scorep-host.h"
+
+#define MG_EXPORT __attribute__((visibility("default")))
+
+/* Destructors wrapped; more are registered unwrapped (docs, limits). */
+enum { MAX_WRAPPED = 256, MAX_LIBRARIES = 64 };
+
+typedef void (*Destructor) (void *);
+typedef int (*CxaAtexitFn) (Destructor, void *, void *);
+
+typedef struct {
+  Destructor fn;
+  void *arg;
+  int source;
+} Wrapped;
+
+static Wrapped wrapped[MAX_WRAPPED];
+static int n_wrapped;
+static struct {
+  const void *base;
+  int source;
+} libraries[MAX_LIBRARIES];
+static int n_libraries;
+static int loading = -1;
+static pthread_t loading_thread;
+static CxaAtexitFn real_cxa_atexit;
+
+void
+mg_scorep_statics_loading (int source)
+{
+  loading_thread = pthread_self ();
+  __atomic_store_n (&loading, source, __ATOMIC_RELEASE);
+}
+
+void
+mg_scorep_statics_library (int source, const void *address)
+{
+  Dl_info info;
+  if (n_libraries < MAX_LIBRARIES && dladdr (address, &info) && info.dli_fbase)
+    {
+      libraries[n_libraries].base = info.dli_fbase;
+      libraries[n_libraries].source = source;
+      __atomic_store_n (&n_libraries, n_libraries + 1, __ATOMIC_RELEASE);
+    }
+}
+
+/* The source whose destructor this is, or -1. */
+static int
+owner (void *dso)
+{
+  int source = __atomic_load_n (&loading, __ATOMIC_ACQUIRE);
+  if (source >= 0 && pthread_equal (pthread_self (), loading_thread))
+    return source;
+  int n = __atomic_load_n (&n_libraries, __ATOMIC_ACQUIRE);
+  Dl_info info;
+  if (n == 0 || dso == NULL || !dladdr (dso, &info))
+    return -1;
+  for (int i = 0; i < n; i++)
+    if (libraries[i].base == info.dli_fbase)
+      return libraries[i].source;
+  return -1;
+}
+
+static void
+run_wrapped (void *data)
+{
+  Wrapped *w = data;
+  if (mg_scorep_running ((size_t) w->source))
+    mg_sampler_end_before_exit ();
+  w->fn (w->arg);
+}
+
+/* libc's, interposed (the sampler is preloaded): every library's static
+ * destructors and atexit handlers are registered through it. */
+MG_EXPORT int __cxa_atexit (Destructor fn, void *arg, void *dso);
+
+int
+__cxa_atexit (Destructor fn, void *arg, void *dso)
+{
+  if (!real_cxa_atexit)
+    *(void **) &real_cxa_atexit = dlsym (RTLD_NEXT, "__cxa_atexit");
+  int source = owner (dso);
+  if (source >= 0)
+    {
+      int k = __atomic_fetch_add (&n_wrapped, 1, __ATOMIC_ACQ_REL);
+      if (k < MAX_WRAPPED)
+        {
+          wrapped[k] = (Wrapped) { fn, arg, source };
+          return real_cxa_atexit (run_wrapped, &wrapped[k], dso);
+        }
+    }
+  return real_cxa_atexit (fn, arg, dso);
+}

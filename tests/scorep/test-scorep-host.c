@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Score-P metric plugins end to end: our test plugins (scorep-test-plugin.c,
+ * on LD_LIBRARY_PATH) chosen by --scorep-plugins / --scorep-metrics or by
+ * SCOREP_METRIC_PLUGINS, run under `metrograph --profile`, and the profile
+ * read back: values, modes, scaling, gaps, every run_per × sync, version 0,
+ * C++, faults, the call order and --list-metrics. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mg-profile.h"
+
+typedef struct {
+  char *dir;
+} Fixture;
+
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  f->dir = g_dir_make_tmp ("metrograph-scorep-XXXXXX", NULL);
+  g_assert_nonnull (f->dir);
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", f->dir);
+  g_assert_cmpint (system (cmd), ==, 0);
+  g_free (f->dir);
+}
+
+/* Runs metrograph with @args (NULL-terminated) and @env ("NAME=VALUE"
+ * entries added); returns the wait status, output in @out and @err. */
+static int
+run_metrograph (Fixture *f, const char *const *args, const char *const *env, char **out,
+                char **err)
+{
+  g_autofree char *metrograph = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "app", "cli",
+                                                  "metrograph", NULL);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_auto (GStrv) environment = g_get_environ ();
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+
+  g_ptr_array_add (argv, metrograph);
+  for (const char *const *a = args; *a != NULL; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, NULL);
+  environment = g_environ_unsetenv (environment, "LD_PRELOAD");
+  environment = g_environ_unsetenv (environment, "SCOREP_METRIC_PLUGINS");
+  environment = g_environ_setenv (environment, "ALLINEA_CONFIG_DIR", f->dir, TRUE);
+  for (const char *const *e = env; e != NULL && *e != NULL; e++)
+    {
+      g_auto (GStrv) kv = g_strsplit (*e, "=", 2);
+      environment = g_environ_setenv (environment, kv[0], kv[1], TRUE);
+    }
+  g_assert_true (g_spawn_sync (f->dir, (char **) argv->pdata, environment, G_SPAWN_DEFAULT,
+                               NULL, NULL, out, err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("%s%s", *out, *err);
+  return status;
+}
+
+/* metrograph --profile -o … --interval=20 @options… sleep 0.5, loaded. */
+static MgProfile *
+profile (Fixture *f, const char *const *options, const char *const *env)
+{
+  g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  MgProfile *p;
+
+  g_ptr_array_add (args, "--profile");
+  g_ptr_array_add (args, "-o");
+  g_ptr_array_add (args, output);
+  g_ptr_array_add (args, "--interval=20");
+  for (const char *const *o = options; *o != NULL; o++)
+    g_ptr_array_add (args, (char *) *o);
+  g_ptr_array_add (args, "sleep");
+  g_ptr_array_add (args, "0.5");
+  g_ptr_array_add (args, NULL);
+  g_assert_true (g_spawn_check_wait_status (
+    run_metrograph (f, (const char *const *) args->pdata, env, &out, &err), NULL));
+  p = mg_profile_load (output, &error);
+  g_assert_no_error (error);
+  return p;
+}
+
+/* Process 0's values of @id: the median of those present and how many
+ * windows had none. */
+static double
+median (MgProfile *p, const char *id, guint *gaps)
+{
+  int m = mg_profile_find_metric (p, id);
+  g_autoptr (GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+
+  if (m < 0)
+    g_error ("metric %s is not in the profile", id);
+  const MgProcessSeries *s = mg_profile_get_process_series (p, 0, (guint) m);
+  *gaps = 0;
+  for (guint i = 0; i < s->n; i++)
+    if (isnan (s->means[i]))
+      (*gaps)++;
+    else
+      g_array_append_val (values, s->means[i]);
+  if (values->len == 0)
+    return NAN;
+  for (guint i = 1; i < values->len; i++) /* insertion sort: few values */
+    for (guint j = i; j > 0 && g_array_index (values, double, j - 1) > g_array_index (values, double, j); j--)
+      {
+        double t = g_array_index (values, double, j);
+        g_array_index (values, double, j) = g_array_index (values, double, j - 1);
+        g_array_index (values, double, j - 1) = t;
+      }
+  return g_array_index (values, double, values->len / 2);
+}
+
+static double
+value_of (MgProfile *p, const char *id)
+{
+  guint gaps;
+  return median (p, id, &gaps);
+}
+
+static const char *
+plugin_error (MgProfile *p, const char *source_id)
+{
+  for (guint i = 0; i < mg_profile_get_n_plugin_errors (p); i++)
+    {
+      const MgPluginError *e = mg_profile_get_plugin_error (p, i);
+      if (strcmp (e->source_id, source_id) == 0)
+        return e->message;
+    }
+  return NULL;
+}
+
+/* SYNC, PER_PROCESS through --scorep-plugins / --scorep-metrics: every
+ * mode and value type, scaling, a wildcard, a refused metric, gaps. */
+static void
+test_sync_values (Fixture *f, gconstpointer data)
+{
+  const char *options[] = {
+    "--scorep-plugins=mgt_process_sync",
+    "--scorep-metrics=mgt_process_sync:counter,level,negative,scaled,relative",
+    "--scorep-metrics=mgt_process_sync:wild*,refused,sometimes", NULL,
+  };
+  g_autoptr (MgProfile) p = profile (f, options, NULL);
+  guint gaps;
+
+  /* ACCUMULATED_START, ms since BEGIN: a rate of 1000 ms/s. */
+  g_assert_cmpfloat_with_epsilon (value_of (p, "scorep:mgt_process_sync:counter"), 1000, 30);
+  g_assert_cmpstr (mg_profile_get_metric (p, mg_profile_find_metric (p, "scorep:mgt_process_sync:counter"))->units, ==, "ms/s");
+  g_assert_cmpfloat (value_of (p, "scorep:mgt_process_sync:level"), ==, 2.5);       /* DOUBLE */
+  g_assert_cmpfloat (value_of (p, "scorep:mgt_process_sync:negative"), ==, -7);     /* INT64 */
+  g_assert_cmpfloat (value_of (p, "scorep:mgt_process_sync:scaled"), ==, 3 * 1024); /* 2^10 */
+  g_assert_cmpfloat (value_of (p, "scorep:mgt_process_sync:relative"), ==, 5);
+  g_assert_cmpfloat (value_of (p, "scorep:mgt_process_sync:wild_a"), ==, 1);
+  g_assert_cmpfloat (value_of (p, "scorep:mgt_process_sync:wild_b"), ==, 2);
+  /* get_optional_value answers every other read: a gap each time. */
+  g_assert_cmpfloat (median (p, "scorep:mgt_process_sync:sometimes", &gaps), ==, 9);
+  g_assert_cmpuint (gaps, >=, 5);
+  /* add_counter refused it: an error, no values. */
+  g_assert_true (isnan (value_of (p, "scorep:mgt_process_sync:refused")));
+  gboolean refused = FALSE;
+  for (guint i = 0; i < mg_profile_get_n_metric_errors (p); i++)
+    {
+      const MgMetricError *e = mg_profile_get_metric_error (p, i);
+      refused |= strcmp (e->metric_id, "scorep:mgt_process_sync:refused") == 0
+                 && strstr (e->message, "add_counter (\"refused\") returned -1") != NULL;
+    }
+  g_assert_true (refused);
+
+  /* The plugin is a group named after it. */
+  gboolean grouped = FALSE;
+  for (guint i = 0; i < mg_profile_get_n_groups (p); i++)
+    {
+      const MgMetricGroup *g = mg_profile_get_group (p, i);
+      grouped |= strcmp (g->id, "scorep:mgt_process_sync") == 0
+                 && strcmp (g->display_name, "mgt_process_sync") == 0 && g->metric_refs->len == 9;
+    }
+  g_assert_true (grouped);
+}
+
+/* Every run_per × sync, chosen the Score-P way: all in one run. */
+static void
+test_every_combination (Fixture *f, gconstpointer data)
+{
+  const char *pers[] = { "thread", "process", "host", "once" };
+  const char *syncs[] = { "strict", "sync", "event", "async" };
+  g_autoptr (GStrvBuilder) env = g_strv_builder_new ();
+  g_autoptr (GString) names = g_string_new ("SCOREP_METRIC_PLUGINS=");
+  const char *options[] = { NULL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (pers); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (syncs); j++)
+      {
+        g_autofree char *name = g_strdup_printf ("mgt_%s_%s", pers[i], syncs[j]);
+        g_autofree char *upper = g_ascii_strup (name, -1);
+
+        g_string_append_printf (names, "%s%s", i + j > 0 ? ";" : "", name);
+        g_autofree char *tokens = g_strdup_printf ("SCOREP_METRIC_%s=level;counter", upper);
+
+        g_strv_builder_add (env, tokens);
+      }
+  g_strv_builder_add (env, names->str);
+  g_strv_builder_add (env, "SCOREP_METRIC_PLUGINS_SEP=;");
+  g_auto (GStrv) environment = g_strv_builder_end (env);
+  g_autoptr (MgProfile) p = profile (f, options, (const char *const *) environment);
+
+  for (guint i = 0; i < G_N_ELEMENTS (pers); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (syncs); j++)
+      {
+        g_autofree char *source = g_strdup_printf ("scorep:mgt_%s_%s", pers[i], syncs[j]);
+        g_autofree char *level = g_strconcat (source, ":level", NULL);
+        g_autofree char *counter = g_strconcat (source, ":counter", NULL);
+
+        if (j == 0 && i > 0)
+          {
+            /* Score-P reads STRICTLY_SYNC plugins per thread only. */
+            g_assert_cmpint (mg_profile_find_metric (p, level), <, 0);
+            g_assert_nonnull (strstr (plugin_error (p, source), "must be PER_THREAD"));
+            continue;
+          }
+        g_test_message ("%s", source);
+        g_assert_null (plugin_error (p, source));
+        g_assert_cmpfloat (value_of (p, level), ==, 2.5);
+        g_assert_cmpfloat_with_epsilon (value_of (p, counter), 1000, 30);
+      }
+}
+
+/* Faults become plugin errors; the run and the other plugins go on:
+ * version 0 (no synchronize) and the C++ plugin work; delta_t leaves gaps. */
+static void
+test_faults_and_versions (Fixture *f, gconstpointer data)
+{
+  const char *options[] = {
+    "--scorep-plugins=mgt_newer,mgt_noentry,mgt_missing,mgt_thread_strict",
+    "--scorep-metrics=mgt_newer:level", "--scorep-metrics=mgt_noentry:level",
+    "--scorep-metrics=mgt_missing:level", "--scorep-metrics=mgt_thread_strict:level",
+    "--scorep-metrics=mgt_v0:counter,level", "--scorep-metrics=mgt_delta:level",
+    "--scorep-metrics=mgt_cxx:cxx_level", NULL,
+  };
+  g_autoptr (MgProfile) p = profile (f, options, NULL);
+  guint gaps;
+
+  g_assert_nonnull (strstr (plugin_error (p, "scorep:mgt_newer"),
+                            "interface version 2 is newer than version 1"));
+  g_assert_nonnull (strstr (plugin_error (p, "scorep:mgt_noentry"),
+                            "does not export its entry point: SCOREP_MetricPlugin_mgt_noentry_get_info"));
+  g_assert_nonnull (strstr (plugin_error (p, "scorep:mgt_missing"), "libmgt_missing.so"));
+  g_assert_cmpfloat (value_of (p, "scorep:mgt_thread_strict:level"), ==, 2.5);
+  g_assert_cmpfloat (value_of (p, "scorep:mgt_v0:level"), ==, 2.5);
+  g_assert_cmpfloat_with_epsilon (value_of (p, "scorep:mgt_v0:counter"), 1000, 30);
+  g_assert_cmpfloat (value_of (p, "scorep:mgt_cxx:cxx_level"), ==, 42);
+  /* delta_t 100 ms at 20 ms: at most one read in five windows. */
+  g_assert_cmpfloat (median (p, "scorep:mgt_delta:level", &gaps), ==, 2.5);
+  const MgProcessSeries *s =
+    mg_profile_get_process_series (p, 0, (guint) mg_profile_find_metric (p, "scorep:mgt_delta:level"));
+  g_assert_cmpuint (gaps, >=, s->n / 2);
+}
+
+/* initialize fails: an error naming it; the program still runs profiled.
+ * The order of the calls (MGT_SCOREP_LOG) is Score-P's. */
+/* The calls made in the sampled process (the one that called
+ * add_counter), from the plugin's log, each followed by ";". */
+static char *
+sampled_calls (const char *log)
+{
+  g_autofree char *calls = NULL;
+  GString *sampled = g_string_new (NULL);
+
+  g_assert_true (g_file_get_contents (log, &calls, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (calls, "\n", -1);
+  const char *pid = NULL;
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], " add_counter ") != NULL)
+      pid = lines[i];
+  g_assert_nonnull (pid);
+  g_autofree char *prefix = g_strndup (pid, strcspn (pid, " ") + 1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      g_string_append_printf (sampled, "%s;", lines[i] + strlen (prefix));
+  return g_string_free (sampled, FALSE);
+}
+
+static void
+test_init_failure_and_order (Fixture *f, gconstpointer data)
+{
+  g_autofree char *log = g_build_filename (f->dir, "calls.log", NULL);
+  g_autofree char *log_env = g_strconcat ("MGT_SCOREP_LOG=", log, NULL);
+  const char *options[] = { "--scorep-metrics=mgt_process_async:level", NULL };
+  const char *env[] = { log_env, NULL };
+  g_autoptr (MgProfile) p = profile (f, options, env);
+  g_autofree char *sampled = NULL;
+
+  g_assert_cmpfloat (value_of (p, "scorep:mgt_process_async:level"), ==, 2.5);
+  sampled = sampled_calls (log);
+  g_assert_cmpstr (sampled, ==,
+                   "get_info;set_clock_function;initialize clock;get_event_info level;"
+                   "add_counter level;synchronize begin;synchronize end;finalize;");
+
+  const char *fail_env[] = { "MGT_SCOREP_INIT_FAIL=1", NULL };
+  const char *fail_options[] = { "--scorep-metrics=mgt_process_sync:level", NULL };
+  g_autoptr (MgProfile) failed = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
+  const char *args[] = { "--profile", "-o", output, fail_options[0], "sleep", "0.2", NULL };
+  int status = run_metrograph (f, args, fail_env, &out, &err);
+  /* The probe runs initialize too: the front end reports it and the
+   * plugin never runs in the program. */
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  failed = mg_profile_load (output, NULL);
+  g_assert_nonnull (failed);
+  g_assert_nonnull (strstr (plugin_error (failed, "scorep:mgt_process_sync"),
+                            "initialize returned 3"));
+}
+
+/* In an MPI process (a rank in the launcher's variables) the measurement
+ * begins with BEGIN_MPP, as in Score-P's multi-process measurements; the
+ * plugin starts counting there. */
+static void
+test_mpi_begin_mpp (Fixture *f, gconstpointer data)
+{
+  g_autofree char *log = g_build_filename (f->dir, "calls.log", NULL);
+  g_autofree char *log_env = g_strconcat ("MGT_SCOREP_LOG=", log, NULL);
+  const char *options[] = { "--scorep-metrics=mgt_process_sync:counter", NULL };
+  const char *env[] = { log_env, "OMPI_COMM_WORLD_RANK=0", NULL };
+  g_autoptr (MgProfile) p = profile (f, options, env);
+  g_autofree char *sampled = sampled_calls (log);
+
+  g_assert_nonnull (strstr (sampled, "add_counter counter;synchronize begin_mpp;"));
+  g_assert_null (strstr (sampled, "synchronize begin;"));
+  g_assert_true (g_str_has_suffix (sampled, "synchronize end;finalize;"));
+  g_assert_cmpfloat (fabs (value_of (p, "scorep:mgt_process_sync:counter") - 1000), <, 100);
+}
+
+/* A C++ plugin whose statics are made while it starts and by its first
+ * read (scorep-test-plugin-cxx.cpp): finalize runs while both are alive,
+ * then their destructors, whether the program returns from main or calls
+ * exit from another thread. */
+static void
+test_cxx_statics_at_exit (Fixture *f, gconstpointer data)
+{
+  const char *programs[][4] = {
+    { "sleep", "0.3", NULL },
+    /* exit with a status, from a shell that runs a child first */
+    { "sh", "-c", "sleep 0.3; exit 3", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (programs); i++)
+    {
+      g_autofree char *log = g_build_filename (f->dir, "calls.log", NULL);
+      g_autofree char *log_env = g_strconcat ("MGT_SCOREP_LOG=", log, NULL);
+      g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
+      const char *env[] = { log_env, NULL };
+      g_autoptr (GPtrArray) args = g_ptr_array_new ();
+      g_autofree char *out = NULL, *err = NULL, *calls = NULL;
+      g_autoptr (MgProfile) p = NULL;
+      g_autoptr (GError) error = NULL;
+
+      g_ptr_array_add (args, "--profile");
+      g_ptr_array_add (args, "-o");
+      g_ptr_array_add (args, output);
+      g_ptr_array_add (args, "--interval=20");
+      g_ptr_array_add (args, "--scorep-metrics=mgt_cxx:cxx_level");
+      for (guint a = 0; programs[i][a] != NULL; a++)
+        g_ptr_array_add (args, (char *) programs[i][a]);
+      g_ptr_array_add (args, NULL);
+      run_metrograph (f, (const char *const *) args->pdata, env, &out, &err);
+      p = mg_profile_load (output, &error);
+      g_assert_no_error (error);
+      g_assert_cmpfloat (value_of (p, "scorep:mgt_cxx:cxx_level"), ==, 42);
+      g_assert_null (plugin_error (p, "scorep:mgt_cxx"));
+      calls = sampled_calls (log);
+      g_test_message ("%s: %s", programs[i][0], calls);
+      g_assert_nonnull (strstr (calls, "finalize alive;"));
+      /* The destructors come after finalize, both of them. */
+      g_assert_nonnull (strstr (strstr (calls, "finalize alive;"), "destroyed counters;"));
+      g_assert_nonnull (strstr (strstr (calls, "finalize alive;"), "destroyed reads;"));
+      {
+        /* In every process that hosted it (sh and its sleep, and the probe). */
+        g_autofree char *all = NULL;
+        guint started = 0, finalized = 0;
+
+        g_assert_true (g_file_get_contents (log, &all, NULL, NULL));
+        g_assert_null (strstr (all, "finalize destroyed"));
+        for (const char *c = all; (c = strstr (c, " add_counter ")) != NULL; c++)
+          started++;
+        for (const char *c = all; (c = strstr (c, " finalize alive")) != NULL; c++)
+          finalized++;
+        g_assert_cmpuint (finalized, ==, started + 1);
+      }
+      /* The record is still closed with the program's status. */
+      {
+        gboolean status_seen = FALSE;
+
+        for (guint k = 0; k < mg_profile_get_n_processes (p); k++)
+          status_seen |= mg_profile_get_process (p, k)->status == (i == 0 ? 0 : 3);
+        g_assert_true (status_seen);
+      }
+      g_unlink (log);
+      g_unlink (output);
+    }
+}
+
+/* A plugin that frees its descriptions and units in finalize and cuts its
+ * tokens up in place (as scorep_plugin_fileparser): no double free in the
+ * probe or the program, and the tokens from SCOREP_METRIC_<NAME> arrive as
+ * written, blanks included (fileparser's "s= " names a blank separator). */
+static void
+test_plugin_owned_strings (Fixture *f, gconstpointer data)
+{
+  g_autofree char *log = g_build_filename (f->dir, "calls.log", NULL);
+  g_autofree char *log_env = g_strconcat ("MGT_SCOREP_LOG=", log, NULL);
+  const char *options[] = { "--scorep-plugins=mgt_owner", NULL };
+  const char *env[] = { log_env, "SCOREP_METRIC_MGT_OWNER=level;s= ,counter;x", NULL };
+  g_autoptr (MgProfile) p = profile (f, options, env);
+  g_autofree char *calls = sampled_calls (log);
+  g_autofree char *all = NULL;
+  g_auto (GStrv) finalized = NULL;
+
+  g_assert_null (plugin_error (p, "scorep:mgt_owner"));
+  g_assert_cmpfloat (value_of (p, "scorep:mgt_owner:level"), ==, 2.5);
+  g_assert_cmpfloat_with_epsilon (value_of (p, "scorep:mgt_owner:counter"), 1000, 100);
+  g_assert_nonnull (strstr (calls, "get_event_info level;s= ;get_event_info counter;x;"));
+  g_assert_true (g_str_has_suffix (calls, "finalize;"));
+  /* The probe listed them too, and ended normally. */
+  g_assert_true (g_file_get_contents (log, &all, NULL, NULL));
+  finalized = g_strsplit (all, " finalize", -1);
+  g_assert_cmpuint (g_strv_length (finalized), ==, 3);
+}
+
+/* A plugin without tokens is refused with what to do; --list-metrics
+ * lists the selected plugins' metrics. */
+static void
+test_selection_and_listing (Fixture *f, gconstpointer data)
+{
+  const char *no_tokens[] = { "--profile", "--scorep-plugins=mgt_process_sync", "true", NULL };
+  const char *list[] = { "--list-metrics", "--scorep-metrics=mgt_process_sync:wild*", NULL };
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+
+  g_assert_false (g_spawn_check_wait_status (run_metrograph (f, no_tokens, NULL, &out, &err),
+                                             NULL));
+  g_assert_nonnull (strstr (err, "--scorep-metrics=mgt_process_sync:TOKEN"));
+  g_assert_nonnull (strstr (err, "SCOREP_METRIC_MGT_PROCESS_SYNC"));
+  g_assert_true (g_spawn_check_wait_status (run_metrograph (f, list, NULL, &out2, &err2), NULL));
+  g_assert_nonnull (strstr (out2, "scorep:mgt_process_sync:wild_a"));
+  g_assert_nonnull (strstr (out2, "scorep:mgt_process_sync:wild_b"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/scorep/sync-values", Fixture, NULL, fixture_set_up, test_sync_values,
+              fixture_tear_down);
+  g_test_add ("/scorep/every-combination", Fixture, NULL, fixture_set_up,
+              test_every_combination, fixture_tear_down);
+  g_test_add ("/scorep/faults-and-versions", Fixture, NULL, fixture_set_up,
+              test_faults_and_versions, fixture_tear_down);
+  g_test_add ("/scorep/init-failure-and-order", Fixture, NULL, fixture_set_up,
+              test_init_failure_and_order, fixture_tear_down);
+  g_test_add ("/scorep/mpi-begin-mpp", Fixture, NULL, fixture_set_up, test_mpi_begin_mpp,
+              fixture_tear_down);
+  g_test_add ("/scorep/cxx-statics-at-exit", Fixture, NULL, fixture_set_up,
+              test_cxx_statics_at_exit, fixture_tear_down);
+  g_test_add ("/scorep/plugin-owned-strings", Fixture, NULL, fixture_set_up,
+              test_plugin_owned_strings, fixture_tear_down);
+  g_test_add ("/scorep/selection-and-listing", Fixture, NULL, fixture_set_up,
+              test_selection_and_listing, fixture_tear_down);
+  return g_test_run ();
+}
