@@ -23,7 +23,7 @@
 
 #define MG_RECORD_MAGIC "MGREC\0\r\n"
 #define MG_RECORD_MAGIC_LEN 8
-#define MG_RECORD_VERSION 1u
+#define MG_RECORD_VERSION 2u
 #define MG_RECORD_SUFFIX ".mgrec"
 
 enum {
@@ -55,6 +55,8 @@ enum {
   MG_RECORD_FLAG_NODE_LEADER = 1u << 1,   /* this process reported the onePerNode metrics */
   MG_RECORD_FLAG_BACKFILLED = 1u << 2,    /* backfill getters have run */
   MG_RECORD_FLAG_SAMPLING_ENDED = 1u << 3,/* stop functions called, no more samples */
+  MG_RECORD_FLAG_TRANSFERRED = 1u << 4,   /* a copy sent to rank 0 at MPI_Finalize: later
+                                           * samples stayed on the process's node */
 };
 
 typedef struct {
@@ -96,6 +98,9 @@ typedef struct {
 
   int32_t record_error_code;   /* why recording stopped (errno), 0 if none */
   char record_error[MG_RECORD_MSG_LEN];
+
+  int32_t world_size;          /* MPI ranks in the job from the launcher's variables, 0 if none */
+  uint32_t reserved;
 } MgRecordHeader;
 
 typedef enum {

@@ -107,5 +107,8 @@ MG_INTERNAL void mg_sampler_restart (void);
 /* True when the caller is the process that owns the sampler state (not a
  * vfork child sharing its memory). */
 MG_INTERNAL bool mg_sampler_owns_process (void);
+/* Takes the sampling lock once the round in progress is done, waiting at
+ * most about an interval (not for a hung getter). */
+MG_INTERNAL bool mg_sampler_lock_round (MgSampler *s);
 
 #endif /* MG_SAMPLER_STATE_H */

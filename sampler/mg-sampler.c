@@ -13,6 +13,7 @@
 
 #include "mg-interpose.h"
 #include "mg-plugin-guard.h"
+#include "mg-node-folder.h"
 #include "mg-sampler-state.h"
 
 MgSampler mg_sampler = { .lock_fd = -1 };
@@ -68,12 +69,12 @@ mg_sampler_owns_process (void)
   return (int) syscall (SYS_getpid) == mg_sampler.pid;
 }
 
+/* The first of the launcher's variables that holds a number in
+ * [0, INT32_MAX], else -1. */
 static int
-mpi_rank (void)
+launcher_number (const char *const *vars, size_t n_vars)
 {
-  static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
-                                      "SLURM_PROCID", "MV2_COMM_WORLD_RANK" };
-  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+  for (size_t i = 0; i < n_vars; i++)
     {
       const char *v = getenv (vars[i]);
       char *end;
@@ -84,6 +85,25 @@ mpi_rank (void)
         return (int) r;
     }
   return -1;
+}
+
+static int
+mpi_rank (void)
+{
+  static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+                                      "SLURM_PROCID", "MV2_COMM_WORLD_RANK" };
+  return launcher_number (vars, sizeof vars / sizeof vars[0]);
+}
+
+/* The job's rank count, so that the front end can name the ranks whose
+ * records never arrived; 0 outside MPI. */
+static int
+mpi_world_size (void)
+{
+  static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS",
+                                      "MV2_COMM_WORLD_SIZE" };
+  int n = launcher_number (vars, sizeof vars / sizeof vars[0]);
+  return n > 0 ? n : 0;
 }
 
 /* onePerNode election: whoever holds the host's lock is the leader until it
@@ -119,6 +139,7 @@ fill_tables (MgSampler *s)
   MgRecordHeader *h = s->rec.header;
   h->ppid = (int32_t) getppid ();
   h->rank = mpi_rank ();
+  h->world_size = mpi_world_size ();
   if (s->leader)
     h->flags |= MG_RECORD_FLAG_NODE_LEADER;
   ssize_t n = readlink ("/proc/self/exe", h->program, sizeof h->program - 1);
@@ -226,8 +247,8 @@ realtime_in (int seconds)
 /* Takes the sampling lock, waiting for a getter in progress at most one
  * interval (not at all once it has run past the hang bound), so that a
  * hung plugin delays the program's exit or fork by no more than that. */
-static bool
-lock_round (MgSampler *s)
+bool
+mg_sampler_lock_round (MgSampler *s)
 {
   int64_t interval_ns = (int64_t) s->plan.interval_ms * 1000000;
   int64_t wait_ns = interval_ns > MIN_CALL_WAIT_MS * 1000000LL ? interval_ns
@@ -249,7 +270,7 @@ atfork_prepare (void)
    * half-written slot or a lock taken inside a getter. */
   fork_locked = false;
   if (mg_sampler.sampling && mg_sampler.thread_started && mg_sampler_owns_process ())
-    fork_locked = lock_round (&mg_sampler);
+    fork_locked = mg_sampler_lock_round (&mg_sampler);
 }
 
 static void
@@ -315,7 +336,7 @@ stop_thread (MgSampler *s)
     return true;
   if (pthread_equal (pthread_self (), s->thread))
     return false; /* exit from inside a getter */
-  if (!lock_round (s))
+  if (!mg_sampler_lock_round (s))
     {
       MgPluginCall call;
       if (mg_plugin_guard_current (&call))
@@ -457,6 +478,7 @@ mg_sampler_constructor (void)
       say ("metrograph-sampler: METROGRAPH_PLAN is not set; running unprofiled");
       return;
     }
+  mg_node_folder_restore_plan (path);
   if (mg_plan_load (path, &s->plan, err, sizeof err) < 0)
     {
       say ("metrograph-sampler: %s; running unprofiled", err);
@@ -469,6 +491,12 @@ mg_sampler_constructor (void)
   if (!mg_plan_selects_rank (&s->plan, mpi_rank ()))
     {
       mg_log ("rank %d is not selected; running unprofiled", mpi_rank ());
+      mg_plan_clear (&s->plan);
+      return;
+    }
+  if (mg_node_folder_ensure_records (s->plan.record_dir, err, sizeof err) != 0)
+    {
+      mg_log ("%s; running unprofiled", err);
       mg_plan_clear (&s->plan);
       return;
     }

@@ -433,6 +433,8 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
   g_return_val_if_fail (input != NULL && input->metrics != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  for (guint i = 0; i < input->n_run_errors; i++)
+    mg_profile_builder_add_plugin_error (builder, &input->run_errors[i]);
   entries = list_records (record_dir, input, builder, error);
   if (entries == NULL)
     return NULL;

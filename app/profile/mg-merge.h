@@ -28,6 +28,10 @@ typedef struct {
    * it were left out (mg_profile_builder_set_output). */
   const char *output;
   guint64 output_cut;
+  /* Problems the caller found with the run as a whole, added to the
+   * profile's plugin errors (process -1); may be NULL. */
+  const MgPluginError *run_errors;
+  guint n_run_errors;
 } MgMergeInput;
 
 MgProfile *mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **error);

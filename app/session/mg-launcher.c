@@ -238,7 +238,7 @@ make_run_dir (MgLauncher *self, GError **error)
   self->record_dir = g_build_filename (self->run_dir, MG_RUN_FOLDER_RECORDS, NULL);
   self->plan_path = g_build_filename (self->run_dir, MG_RUN_FOLDER_PLAN, NULL);
   self->run_id = g_strdup_printf ("%s-%d", stamp, (int) getpid ());
-  if (g_mkdir (self->record_dir, 0700) != 0)
+  if (g_mkdir (self->record_dir, MG_RUN_FOLDER_MODE) != 0)
     {
       g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_RUN_DIR,
                    _("cannot create the folder %s: %s (check the free space)"),
@@ -251,7 +251,7 @@ make_run_dir (MgLauncher *self, GError **error)
 static gboolean
 build_command (MgLauncher *self, GError **error)
 {
-  const char *pass_env[] = { "METROGRAPH_PLAN", "LD_PRELOAD", NULL };
+  const char *pass_env[] = { "METROGRAPH_PLAN", MG_PLAN_TEXT_ENV, "LD_PRELOAD", NULL };
   g_autofree char *first = resolve_program (self->argv[0], self->working_folder, error);
 
   if (first == NULL)
@@ -455,7 +455,15 @@ mg_launcher_build_environment (MgLauncher *self)
   g_auto (GStrv) env = self->environment != NULL ? g_strdupv (self->environment) : g_get_environ ();
   g_autofree char *preload = build_ld_preload (self, (const char *const *) env);
 
+  g_autofree char *plan = NULL;
+  gsize plan_len = 0;
+
   env = g_environ_setenv (env, "METROGRAPH_PLAN", self->plan_path, TRUE);
+  /* For nodes whose /tmp is their own (format/mg-run-folder-layout.h). */
+  if (g_file_get_contents (self->plan_path, &plan, &plan_len, NULL) && plan_len <= MG_PLAN_TEXT_MAX)
+    env = g_environ_setenv (env, MG_PLAN_TEXT_ENV, plan, TRUE);
+  else
+    env = g_environ_unsetenv (env, MG_PLAN_TEXT_ENV);
   env = g_environ_setenv (env, "LD_PRELOAD", preload, TRUE);
   return g_steal_pointer (&env);
 }

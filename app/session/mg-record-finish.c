@@ -100,6 +100,9 @@ mg_record_finish_lone_running (const char *record_dir, const char *run_id, int l
         continue;
       if (header.state == MG_RECORD_STATE_EXITED && header.end_status == launcher_status)
         return FALSE;
+      /* A copy rank 0 received at MPI_Finalize: its process went on. */
+      if (header.flags & MG_RECORD_FLAG_TRANSFERRED)
+        continue;
       if (header.state == MG_RECORD_STATE_RUNNING && n_running++ == 0)
         {
           running = header;

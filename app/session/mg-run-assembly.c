@@ -9,6 +9,7 @@
 
 #include "mg-install-paths.h"
 #include "mg-merge.h"
+#include "mg-missing-ranks.h"
 #include "mg-output-name.h"
 #include "mg-plan-writer.h"
 #include "mg-run-folder.h"
@@ -192,6 +193,16 @@ MgProfile *
 mg_run_assembly_merge (MgRunAssembly *self, int exit_status, guint max_process_samples,
                        GError **error)
 {
+  /* Only the final merge (every slot): while the program runs, the other
+   * nodes' records have not come yet. */
+  g_autofree char *missing =
+    max_process_samples == 0
+      ? mg_missing_ranks_describe (mg_launcher_get_record_dir (self->launcher),
+                                   mg_launcher_get_run_id (self->launcher),
+                                   mg_run_settings_get_n_processes (self->settings),
+                                   mg_run_settings_get_select_ranks (self->settings))
+      : NULL;
+  MgPluginError missing_error = { -1, NULL, NULL, 0, missing };
   MgMergeInput input = {
     .metrics = self->metrics,
     .groups = self->groups,
@@ -203,6 +214,8 @@ mg_run_assembly_merge (MgRunAssembly *self, int exit_status, guint max_process_s
     .max_process_samples = max_process_samples,
     .output = self->output,
     .output_cut = self->output_cut,
+    .run_errors = &missing_error,
+    .n_run_errors = missing != NULL,
   };
 
   return mg_merge_records (mg_launcher_get_record_dir (self->launcher), &input, error);

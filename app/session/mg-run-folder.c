@@ -53,8 +53,9 @@ static gboolean
 write_owner (const char *folder, GError **error)
 {
   g_autofree char *path = g_build_filename (folder, MG_RUN_FOLDER_OWNER, NULL);
-  g_autofree char *text = g_strdup_printf ("pid %d\nstart %" G_GUINT64_FORMAT "\n", (int) getpid (),
-                                           mg_run_folder_process_start_time ((int) getpid ()));
+  g_autofree char *text = g_strdup_printf (
+    MG_RUN_FOLDER_OWNER_FORMAT, (int) getpid (),
+    (unsigned long long) mg_run_folder_process_start_time ((int) getpid ()));
 
   return g_file_set_contents (path, text, -1, error);
 }
@@ -113,9 +114,13 @@ mg_run_folder_read_owner (const char *path, int *pid, guint64 *start_time)
   g_autofree char *owner = g_build_filename (path, MG_RUN_FOLDER_OWNER, NULL);
   g_autofree char *text = NULL;
 
-  if (!g_file_get_contents (owner, &text, NULL, NULL))
+  unsigned long long start = 0;
+
+  if (!g_file_get_contents (owner, &text, NULL, NULL)
+      || sscanf (text, MG_RUN_FOLDER_OWNER_FORMAT, pid, &start) != 2 || *pid <= 0)
     return FALSE;
-  return sscanf (text, "pid %d\nstart %" G_GUINT64_FORMAT, pid, start_time) == 2 && *pid > 0;
+  *start_time = start;
+  return TRUE;
 }
 
 gboolean

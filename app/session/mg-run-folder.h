@@ -14,14 +14,14 @@
 
 #include <glib.h>
 
+#include "format/mg-run-folder-layout.h"
+
 G_BEGIN_DECLS
 
-#define MG_RUN_FOLDER_OWNER "owner"
-/* The run plan, the records' folder, and the run's settings as the
+/* The run plan and the run's settings as the
  * `metrograph --profile` line that repeats it (mg-run-command-line.h),
  * which recovery reads (mg-run-recovery.h). */
 #define MG_RUN_FOLDER_PLAN "run.plan"
-#define MG_RUN_FOLDER_RECORDS "records"
 #define MG_RUN_FOLDER_COMMAND "command"
 
 /* A new run folder owned by this process. */

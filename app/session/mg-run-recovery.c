@@ -11,6 +11,7 @@
 #include "format/mg-plan-keywords.h"
 #include "mg-install-paths.h"
 #include "mg-merge.h"
+#include "mg-missing-ranks.h"
 #include "mg-output-name.h"
 #include "mg-record-reader.h"
 #include "mg-run-assembly.h"
@@ -257,6 +258,8 @@ mg_run_recovery_merge (MgRunRecovery *self, MgCatalogue *catalogue, GError **err
   const char *folder = mg_run_settings_get_working_folder (self->settings);
   int exit_status = survey_records (self);
   MgMergeInput input = { 0 };
+  g_autofree char *missing = NULL;
+  MgPluginError missing_error = { -1, NULL, NULL, 0, NULL };
 
   g_ptr_array_sort (self->running, compare_pids);
   mg_run_assembly_collect_definitions (catalogue, metrics, groups);
@@ -271,6 +274,12 @@ mg_run_recovery_merge (MgRunRecovery *self, MgCatalogue *catalogue, GError **err
   input.start_time_us = self->start_real_ns / 1000;
   input.exit_status = exit_status;
   input.run_id = self->run_id;
+  missing = mg_missing_ranks_describe (self->record_dir, self->run_id,
+                                       mg_run_settings_get_n_processes (self->settings),
+                                       mg_run_settings_get_select_ranks (self->settings));
+  missing_error.message = missing;
+  input.run_errors = &missing_error;
+  input.n_run_errors = missing != NULL;
   return mg_merge_records (self->record_dir, &input, error);
 }
 

@@ -99,7 +99,7 @@ assert_damaged (Damage damage, gsize keep, int code, const char *what)
 }
 
 static void bad_magic (TestRecord *r) { r->data[0] = 'X'; }
-static void bad_version (TestRecord *r) { test_record_header (r)->version = 2; }
+static void bad_version (TestRecord *r) { test_record_header (r)->version = MG_RECORD_VERSION + 1; }
 static void bad_plugins_offset (TestRecord *r) { test_record_header (r)->plugins_offset = 1u << 30; }
 static void bad_samples_offset (TestRecord *r) { test_record_header (r)->samples_offset = test_record_header (r)->file_size - 8; }
 static void overlapping_offset (TestRecord *r) { test_record_header (r)->metrics_offset = 8; }
@@ -115,7 +115,7 @@ static void
 test_reader_damaged (void)
 {
   assert_damaged (bad_magic, 0, MG_RECORD_ERROR_INVALID, "magic");
-  assert_damaged (bad_version, 0, MG_RECORD_ERROR_VERSION, "version 2");
+  assert_damaged (bad_version, 0, MG_RECORD_ERROR_VERSION, "version 3");
   assert_damaged (bad_plugins_offset, 0, MG_RECORD_ERROR_INVALID, "plugin table");
   assert_damaged (bad_samples_offset, 0, MG_RECORD_ERROR_INVALID, "sample slots");
   assert_damaged (overlapping_offset, 0, MG_RECORD_ERROR_INVALID, "metric table");

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "format/mg-record-format.h"
+#include "format/mg-run-folder-layout.h"
 
 typedef struct {
   char *path;
@@ -908,6 +909,71 @@ test_unwritable_record_dir (void)
   fixture_clear (&f);
 }
 
+/* A node that cannot see the run folder (a node-local /tmp): the sampler
+ * makes the run folder and its records' folder, mode 0700, names itself
+ * in the owner file as the front end would, and records there; the job's
+ * world size from the launcher's variable is in the record. */
+static void
+test_record_dir_made_on_node (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  g_autofree char *run_folder = g_build_filename (f.dir, "metrograph-node", NULL);
+  g_free (f.rec_dir);
+  f.rec_dir = g_build_filename (run_folder, "records", NULL);
+  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  const char *const args[] = { "run", "50", "0", NULL };
+  int status = run_workload (&f, f.plan, args, NULL, NULL, "OMPI_COMM_WORLD_SIZE=6");
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+
+  GStatBuf st;
+  g_assert_cmpint (g_stat (run_folder, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0700);
+  g_assert_cmpint (g_stat (f.rec_dir, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0700);
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  const MgRecordHeader *h = hdr (only_record (recs));
+  g_assert_cmpint (h->world_size, ==, 6);
+  g_assert_cmpint (h->state, ==, MG_RECORD_STATE_EXITED);
+
+  g_autofree char *owner_path = g_build_filename (run_folder, MG_RUN_FOLDER_OWNER, NULL);
+  g_autofree char *owner = NULL;
+  g_assert_true (g_file_get_contents (owner_path, &owner, NULL, NULL));
+  g_autofree char *expected = g_strdup_printf ("pid %d\nstart ", h->pid);
+  g_assert_true (g_str_has_prefix (owner, expected));
+  g_assert_cmpuint (g_ascii_strtoull (owner + strlen (expected), NULL, 10), >, 0);
+  fixture_clear (&f);
+}
+
+/* A node that cannot read the plan's path either: the launcher's copy of
+ * its text in the environment is written there, and the run goes on. */
+static void
+test_plan_restored_on_node (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  g_autofree char *run_folder = g_build_filename (f.dir, "metrograph-node", NULL);
+  g_autofree char *plan = g_build_filename (run_folder, "run.plan", NULL);
+  g_free (f.rec_dir);
+  f.rec_dir = g_build_filename (run_folder, "records", NULL);
+  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (f.plan, &text, NULL, NULL));
+  g_autofree char *env = g_strconcat (MG_PLAN_TEXT_ENV "=", text, NULL);
+  const char *const args[] = { "run", "50", "0", NULL };
+  int status = run_workload (&f, plan, args, NULL, NULL, env);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+
+  g_autofree char *restored = NULL;
+  g_assert_true (g_file_get_contents (plan, &restored, NULL, NULL));
+  g_assert_cmpstr (restored, ==, text);
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  g_assert_cmpuint (hdr (only_record (recs))->n_samples, >, 0);
+  g_autofree char *owner = g_build_filename (run_folder, MG_RUN_FOLDER_OWNER, NULL);
+  g_assert_true (g_file_test (owner, G_FILE_TEST_EXISTS));
+  fixture_clear (&f);
+}
+
 static void
 limit_file_size (gpointer data)
 {
@@ -1275,6 +1341,8 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sampler/divide", test_divide);
+  g_test_add_func ("/sampler/record-dir-made-on-node", test_record_dir_made_on_node);
+  g_test_add_func ("/sampler/plan-restored-on-node", test_plan_restored_on_node);
   g_test_add_func ("/sampler/final-sample", test_final_sample);
   g_test_add_func ("/sampler/percent", test_percent);
   g_test_add_func ("/sampler/gaps-and-errors", test_gaps_and_errors);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "mg-merge.h"
+#include "mg-missing-ranks.h"
 #include "mg-program-check.h"
 #include "mg-run-check.h"
 #include "mg-run-command-line.h"
@@ -501,6 +502,56 @@ test_live_merge_combines_slots (void)
   g_assert_cmpfloat_with_epsilon (series->times[2], 1.2, 1e-9);
 
   g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Writes a record of run @run_id for @rank of a job of @world ranks. */
+static char *
+write_rank_record (const char *dir, const char *run_id, int rank, int world)
+{
+  g_autoptr (TestRecord) r = test_record_new (0, 0, 1);
+  MgRecordHeader *h = test_record_header (r);
+  char *path = g_strdup_printf ("%s/node%d.%d.0.mgrec", dir, rank, 100 + rank);
+
+  h->pid = 100 + rank;
+  h->rank = rank;
+  h->world_size = world;
+  g_strlcpy (h->run_id, run_id, sizeof h->run_id);
+  test_record_write (r, path);
+  return path;
+}
+
+/* The ranks a job expected whose records are not there: the world size
+ * from the records (else -n), less the ranks --select-ranks leaves out;
+ * records of other runs do not count. */
+static void
+test_missing_ranks (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-ranks-XXXXXX", NULL);
+  g_autofree char *r0 = write_rank_record (dir, "run", 0, 4);
+  g_autofree char *r2 = write_rank_record (dir, "run", 2, 0);
+  g_autofree char *other = write_rank_record (dir, "other", 1, 4);
+  g_autofree char *all = mg_missing_ranks_describe (dir, "run", 0, NULL);
+  g_autofree char *selected = mg_missing_ranks_describe (dir, "run", 0, "0-2");
+  g_autofree char *none = mg_missing_ranks_describe (dir, "run", 0, "0,2");
+  g_autofree char *from_np = NULL;
+  g_autofree char *not_mpi = NULL;
+
+  g_assert_true (g_str_has_prefix (all, "MPI ranks 1,3 of 4 left no record here: "));
+  g_assert_true (g_str_has_prefix (selected, "MPI rank 1 of 4 left no record here: "));
+  g_assert_null (none);
+  /* Without a world size in the records, the -n asked for. */
+  g_unlink (r0);
+  g_free (r0);
+  r0 = write_rank_record (dir, "run", 0, 0);
+  from_np = mg_missing_ranks_describe (dir, "run", 3, NULL);
+  g_assert_true (g_str_has_prefix (from_np, "MPI rank 1 of 3 left no record here: "));
+  not_mpi = mg_missing_ranks_describe (dir, "run", 0, NULL);
+  g_assert_null (not_mpi);
+
+  g_unlink (r0);
+  g_unlink (r2);
+  g_unlink (other);
   g_rmdir (dir);
 }
 
@@ -1149,6 +1200,7 @@ main (int argc, char **argv)
   g_setenv ("LC_ALL", "C", TRUE);
   g_setenv ("METROGRAPH_TMPDIR", runs, TRUE);
   g_test_add_func ("/run/command-line/defaults-and-quoting", test_defaults_and_quoting);
+  g_test_add_func ("/run/missing-ranks", test_missing_ranks);
   g_test_add_func ("/run/command-line/all-options", test_all_options);
   g_test_add_func ("/run/command-line/defaults-omitted", test_defaults_omitted);
   g_test_add_func ("/run/command-line/every-option", test_every_option);

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What the front end and the sampler both know of a run folder: the name of
+ * its records' folder, the "owner" file that names the process a folder
+ * belongs to, their permissions, and how the plan reaches a node. The front end creates the folder; a
+ * sampler on a node that cannot see it (a node-local /tmp) creates its own
+ * copy by the same rules, owned by the sampled process. libc only. */
+#ifndef MG_RUN_FOLDER_LAYOUT_H
+#define MG_RUN_FOLDER_LAYOUT_H
+
+#define MG_RUN_FOLDER_OWNER "owner"
+#define MG_RUN_FOLDER_RECORDS "records"
+/* The run folder and its records' folder: the user's only. */
+#define MG_RUN_FOLDER_MODE 0700
+/* The owner file: the process id and when that process started (field 22
+ * of /proc/PID/stat, clock ticks since boot), which tells a live owner from
+ * a reused process id. Written with the pid and the start as unsigned long
+ * long. */
+#define MG_RUN_FOLDER_OWNER_FORMAT "pid %d\nstart %llu\n"
+
+/* The plan's text, which the launcher passes beside METROGRAPH_PLAN (its
+ * path) for nodes that cannot read that path: a sampler there writes it to
+ * the path first. Only plans up to MG_PLAN_TEXT_MAX bytes travel so (an
+ * environment string must stay well below the kernel's 128 KiB). */
+#define MG_PLAN_TEXT_ENV "METROGRAPH_PLAN_TEXT"
+#define MG_PLAN_TEXT_MAX (64 * 1024)
+
+#endif /* MG_RUN_FOLDER_LAYOUT_H */
