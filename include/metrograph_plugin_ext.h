@@ -7,6 +7,7 @@
 #define METROGRAPH_PLUGIN_EXT_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,6 +25,31 @@ struct metrograph_safe_io_counts {
 /* Fills *out; async-signal-safe. Returns 0. */
 int metrograph_get_safe_io_counts (struct metrograph_safe_io_counts *out);
 typedef int (*metrograph_get_safe_io_counts_fn) (struct metrograph_safe_io_counts *out);
+
+/* pread(2) through the same accounting as allinea_safe_read: one system
+ * call where lseek and read take two, for files re-read from offset 0 each
+ * round (/proc files kept open). Async-signal-safe. */
+ssize_t metrograph_safe_pread (int fd, void *buf, size_t count, off_t offset);
+
+/* What the sampler's own thread in this process has cost so far, so that
+ * CPU metrics can leave it out of the program's figures (the built-in CPU
+ * Time plugin) and report it (Sampler overhead). */
+struct metrograph_sampler_thread_usage {
+  pid_t tid;            /* the thread's id while it runs, else 0 */
+  uint64_t cpu_ns;      /* its CPU clock (CLOCK_THREAD_CPUTIME_ID): exact */
+  uint64_t user_ns;     /* getrusage(RUSAGE_THREAD)'s split of its time */
+  uint64_t system_ns;
+  uint64_t voluntary;   /* its context switches */
+  uint64_t involuntary;
+};
+
+/* Fills *out with the sampler thread's usage so far: all 0 before it
+ * starts, its final figures once it has ended (its time stays in the
+ * process's). Works on the sampler thread (where getters run) and after it
+ * ended; returns -1 from another thread while it runs, else 0.
+ * Async-signal-safe. */
+int metrograph_get_sampler_thread_usage (struct metrograph_sampler_thread_usage *out);
+typedef int (*metrograph_get_sampler_thread_usage_fn) (struct metrograph_sampler_thread_usage *out);
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,11 @@
  * - user and system: the total split by getrusage's ratio, each kept from
  *   running backwards, so that user + system == total in every round.
  *
+ * The sampler's own thread is not the program: its CPU time, its share of
+ * the user/system split and its context switches (mg_sampler_usage) are
+ * left out of every figure, and its clock out of the per-thread sum. Under
+ * a host that does not say, they stay in.
+ *
  * All of it is async-signal-safe system calls: no libc state. */
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -68,6 +73,14 @@ timeval_ns (const struct timeval *tv)
   return (uint64_t) tv->tv_sec * 1000000000u + (uint64_t) tv->tv_usec * 1000u;
 }
 
+/* a - b, or 0 where b is more (a figure of the sampler's own thread, read
+ * after the process's). */
+static uint64_t
+less (uint64_t a, uint64_t b)
+{
+  return a > b ? a - b : 0;
+}
+
 /* The CPU clock of thread tid of this process (the kernel's encoding of a
  * per-thread CPUCLOCK_SCHED clock id, as glibc's pthread_getcpuclockid). */
 static int
@@ -95,11 +108,13 @@ list_threads (pid_t *tids)
 /* Reads the threads' CPU clocks; a thread that has ended gets UINT64_MAX.
  * Returns false when one had. */
 static bool
-read_clocks (const pid_t *tids, int n, uint64_t *clocks)
+read_clocks (const pid_t *tids, int n, pid_t sampler_tid, uint64_t *clocks)
 {
   bool all = true;
   for (int i = 0; i < n; i++)
-    if (thread_clock_ns (tids[i], &clocks[i]) != 0)
+    if (tids[i] == sampler_tid)
+      clocks[i] = 0; /* not the program's: adds nothing */
+    else if (thread_clock_ns (tids[i], &clocks[i]) != 0)
       {
         clocks[i] = UINT64_MAX;
         all = false;
@@ -114,7 +129,7 @@ read_clocks (const pid_t *tids, int n, uint64_t *clocks)
  * their number (the task directory's link count, from the fstat that checks
  * the descriptor anyway) changed or one of them has ended. */
 static bool
-threads_cpu_increase (uint64_t *increase)
+threads_cpu_increase (pid_t sampler_tid, uint64_t *increase)
 {
   pid_t tids[MAX_THREADS] = { 0 };
   uint64_t clocks[MAX_THREADS];
@@ -130,7 +145,7 @@ threads_cpu_increase (uint64_t *increase)
       n = threads.n;
       for (int i = 0; i < n; i++)
         tids[i] = threads.tids[i];
-      if (!read_clocks (tids, n, clocks))
+      if (!read_clocks (tids, n, sampler_tid, clocks))
         n = -1;
     }
   if (n < 0)
@@ -141,7 +156,7 @@ threads_cpu_increase (uint64_t *increase)
           threads.valid = false;
           return false;
         }
-      read_clocks (tids, n, clocks);
+      read_clocks (tids, n, sampler_tid, clocks);
     }
   uint64_t sum = 0;
   int kept = 0;
@@ -201,19 +216,24 @@ static int
 take_snapshot (CpuSnapshot *s)
 {
   struct rusage ru;
+  struct metrograph_sampler_thread_usage self = { 0 };
   if (getrusage (RUSAGE_SELF, &ru) != 0)
     return -1;
-  uint64_t ru_user = timeval_ns (&ru.ru_utime);
-  uint64_t ru_system = timeval_ns (&ru.ru_stime);
-  uint64_t total = ru_user + ru_system, increase;
-  if (threads_cpu_increase (&increase) && s->cpu_ns + increase > total)
+  mg_sampler_usage (&self);
+  uint64_t ru_user = less (timeval_ns (&ru.ru_utime), self.user_ns);
+  uint64_t ru_system = less (timeval_ns (&ru.ru_stime), self.system_ns);
+  /* getrusage's total is the threads' exact run times summed (then split):
+   * the sampler's exact clock comes off it. */
+  uint64_t total = less (timeval_ns (&ru.ru_utime) + timeval_ns (&ru.ru_stime), self.cpu_ns);
+  uint64_t increase;
+  if (threads_cpu_increase (self.tid, &increase) && s->cpu_ns + increase > total)
     total = s->cpu_ns + increase;
   if (total < s->cpu_ns)
     total = s->cpu_ns;
   split_total (s, total, ru_user, ru_system);
   cur_read_time = allinea_get_current_time ();
-  s->voluntary = (uint64_t) ru.ru_nvcsw;
-  s->involuntary = (uint64_t) ru.ru_nivcsw;
+  s->voluntary = less ((uint64_t) ru.ru_nvcsw, self.voluntary);
+  s->involuntary = less ((uint64_t) ru.ru_nivcsw, self.involuntary);
   return 0;
 }
 

@@ -3,7 +3,10 @@
  * installed memory and page faults.
  *
  * rss: /proc/self/statm (resident pages) x page size.
- * node_mem_percent, memory_per_node: /proc/meminfo (MemTotal, MemAvailable).
+ * node_mem_percent, memory_per_node: /proc/meminfo (MemTotal, MemAvailable),
+ * read at most every NODE_REFRESH_NS: the kernel formats its 50 lines and
+ * walks the block devices for it, a fifth of a whole sampling round, for a
+ * node-wide figure that a tenth of a second does not make stale.
  * Page faults: getrusage(RUSAGE_SELF), one system call per round, all
  * threads (and waited-for children are not included). In a forked child,
  * which the sampler keeps sampling with the plugins it inherited,
@@ -21,9 +24,11 @@ static int64_t fault_round;
 static unsigned fault_generation; /* mg_fork_generation of the baseline */
 static struct timespec fault_read_time;
 MG_PROC_CACHE (statm, "/proc/self/statm", 256);
-/* Shared by the node metrics; its two numbers parsed once per round. */
+/* Shared by the node metrics; its two numbers parsed once per reading. */
 MG_PROC_CACHE (meminfo, "/proc/meminfo", 4096);
 static uint64_t meminfo_total_kb, meminfo_available_kb;
+#define NODE_REFRESH_NS 100000000
+static int64_t meminfo_read_ns; /* sample time of the last reading; 0: none */
 
 MG_PLUGIN_EXPORT int allinea_plugin_initialize (plugin_id_t plugin_id, void *data);
 MG_PLUGIN_EXPORT int allinea_plugin_cleanup (plugin_id_t plugin_id, void *data);
@@ -49,6 +54,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   fault_generation = mg_fork_generation;
   mg_proc_cache_invalidate (&statm);
   mg_proc_cache_invalidate (&meminfo);
+  meminfo_read_ns = 0;
   return 0;
 }
 
@@ -81,8 +87,12 @@ static int
 read_meminfo (metric_id_t id, const struct timespec *now, uint64_t *total_kb,
               uint64_t *available_kb)
 {
-  bool fresh;
-  const char *text = mg_proc_cache_text (&meminfo, now, &fresh);
+  bool fresh = false;
+  const char *text = "";
+  int64_t now_ns = mg_timespec_ns (now);
+  if (meminfo_read_ns == 0 || now_ns - meminfo_read_ns >= NODE_REFRESH_NS
+      || now_ns < meminfo_read_ns)
+    text = mg_proc_cache_text (&meminfo, now, &fresh);
   if (text == NULL)
     {
       allinea_set_metric_error_messagef (id, errno,
@@ -97,6 +107,7 @@ read_meminfo (metric_id_t id, const struct timespec *now, uint64_t *total_kb,
       meminfo_available_kb = mg_key_u64 (text, "MemAvailable:", &found_available);
       if (!found_total || !found_available)
         meminfo_total_kb = 0;
+      meminfo_read_ns = now_ns;
     }
   if (meminfo_total_kb == 0)
     {

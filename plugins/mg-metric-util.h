@@ -20,10 +20,24 @@
 #include <unistd.h>
 
 #include "allinea_metric_plugin_api.h"
+#include "metrograph_plugin_ext.h"
 
 /* Plugins are built with -fvisibility=hidden; the entry points named in the
  * definition files are exported with this. */
 #define MG_PLUGIN_EXPORT __attribute__((visibility("default")))
+
+/* Weak: under a host other than Metrograph's sampler it is absent (NULL). */
+extern int metrograph_get_sampler_thread_usage (struct metrograph_sampler_thread_usage *out) __attribute__((weak));
+
+extern ssize_t metrograph_safe_pread (int fd, void *buf, size_t count, off_t offset)
+  __attribute__((weak));
+
+/* The sampler thread's usage so far; false when the host does not tell. */
+static inline bool
+mg_sampler_usage (struct metrograph_sampler_thread_usage *out)
+{
+  return metrograph_get_sampler_thread_usage != NULL && metrograph_get_sampler_thread_usage (out) == 0;
+}
 
 /* Two getter calls closer than this belong to the same sampling round. */
 #define MG_ROUND_SLACK_NS 500000
@@ -76,20 +90,28 @@ mg_watch_forks (void)
  * from offset 0 costs one lseek and one read instead of open, read, read
  * (to see the end) and close, which on a virtual machine is half the cost
  * of a round. The descriptor is moved to a high number, out of the way of
- * programs that expect the lowest free ones, and checked before each use:
- * if the program closed it (and the number now names another file), or if
- * this is a forked child (whose /proc/self file would still describe the
- * parent), the file is opened afresh. */
+ * programs that expect the lowest free ones, and checked: if the program
+ * closed it (and the number now names another file), or if this is a forked
+ * child (whose /proc/self file would still describe the parent), the file
+ * is opened afresh. A fork is seen at each use; the fstat that tells our
+ * file from another is done when a read fails and every
+ * MG_PROC_FILE_CHECK_EVERY reads: that one system call per file and round
+ * was a fifth of a round's. Until then a read of another file costs the
+ * program nothing (pread neither moves its offset nor takes from a pipe or
+ * socket) and gives our metric nonsense for at most that many rounds. */
 typedef struct {
   const char *path;
   int fd;
   unsigned generation;  /* mg_fork_generation when opened */
   dev_t dev;
   ino_t ino;
+  unsigned unchecked_reads; /* since the last fstat */
 } MgProcFile;
 
 #define MG_PROC_FILE(p) { .path = (p), .fd = -1 }
 #define MG_PROC_FILE_MIN_FD 512
+/* About a second at the default interval. */
+#define MG_PROC_FILE_CHECK_EVERY 50
 
 static inline int
 mg_proc_file_open (MgProcFile *f)
@@ -113,6 +135,7 @@ mg_proc_file_open (MgProcFile *f)
   f->generation = mg_fork_generation;
   f->dev = st.st_dev;
   f->ino = st.st_ino;
+  f->unchecked_reads = 0;
   return 0;
 }
 
@@ -129,7 +152,10 @@ mg_proc_file_stat (MgProcFile *f, struct stat *st)
   if (f->fd >= 0)
     {
       if (fstat (f->fd, st) == 0 && st->st_dev == f->dev && st->st_ino == f->ino)
-        return 0;
+        {
+          f->unchecked_reads = 0;
+          return 0;
+        }
       f->fd = -1; /* no longer ours: leave it alone */
     }
   if (mg_proc_file_open (f) != 0)
@@ -150,16 +176,33 @@ mg_proc_file_fd (MgProcFile *f)
   return f->fd;
 }
 
-/* Reads the whole (small, under size bytes) file into buf, NUL-terminated.
- * Returns its length, or -1 with errno set. */
+/* Reads the whole (small, under size bytes) file into buf, NUL-terminated:
+ * one pread where the host offers it, else lseek and read. Returns its
+ * length, or -1 with errno set. */
 static inline ssize_t
 mg_proc_file_read (MgProcFile *f, char *buf, size_t size)
 {
-  int fd = mg_proc_file_fd (f);
-  if (fd < 0)
-    return -1;
+  struct stat st;
+  ssize_t n;
   /* /proc and sysfs files of a few kB come whole from one read. */
-  ssize_t n = allinea_safe_read (fd, buf, size - 1);
+  if (metrograph_safe_pread != NULL)
+    {
+      n = -1;
+      if (f->fd >= 0 && f->generation == mg_fork_generation
+          && f->unchecked_reads < MG_PROC_FILE_CHECK_EVERY)
+        n = metrograph_safe_pread (f->fd, buf, size - 1, 0);
+      /* Not read, failed, or due for a check: checked, then read. */
+      if (n < 0)
+        n = mg_proc_file_stat (f, &st) != 0 ? -1 : metrograph_safe_pread (f->fd, buf, size - 1, 0);
+      f->unchecked_reads++;
+    }
+  else
+    {
+      int fd = mg_proc_file_fd (f);
+      if (fd < 0)
+        return -1;
+      n = allinea_safe_read (fd, buf, size - 1);
+    }
   if (n < 0)
     return -1;
   buf[n] = '\0';

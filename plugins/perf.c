@@ -14,7 +14,8 @@
  *
  * Counters are process-scope: at a metric's first sample (only then is its
  * metric id known) one counting counter is opened on every thread of the
- * process listed in /proc/self/task (at most MAX_TASKS), each with
+ * process listed in /proc/self/task (at most MAX_TASKS) but the sampler's
+ * own (metrograph_get_sampler_thread_usage), each with
  * inherit=1, so that threads and child processes they create afterwards
  * are counted too (the kernel adds the descendants' counts on read); the
  * metric's value is the sum. A counter on a thread that has ended keeps its
@@ -115,10 +116,12 @@ static unsigned owner_generation; /* mg_fork_generation of owner_pid */
 static int fd_budget = 256;
 static int fds_open;
 
-/* libpfm4, when installed (dlopen'ed at initialisation). */
+/* libpfm4, when installed (dlopen'ed at initialisation when the run plan
+ * names a symbolic event, see load_libpfm). */
 typedef int (*pfm_initialize_fn) (void);
 typedef int (*pfm_get_os_event_encoding_fn) (const char *, int, int, void *);
 static pfm_get_os_event_encoding_fn pfm_encode;
+static bool load_libpfm (void);
 
 /* Symbolic event names translated at initialisation. */
 typedef struct {
@@ -345,42 +348,36 @@ resolve_event (const char *event, struct perf_event_attr *attr, char *msg,
 {
   if (is_generic_or_raw (event, attr))
     return 0;
-  if (pfm_encode)
+  const SymbolicEvent *known = find_symbolic (event);
+  if (known && known->known)
     {
-      const SymbolicEvent *known = find_symbolic (event);
-      if (known && known->known)
-        {
-          *attr = known->attr;
-          return 0;
-        }
-      if (known == NULL && have_plan)
-        {
-          msg[0] = '\0';
-          append (msg, size, "symbolic event '");
-          append (msg, size, event);
-          append (msg, size, "' was not translated at initialisation: it is "
-                  "not the customData of one of this plugin's metrics in the "
-                  "run plan");
-          return -1;
-        }
-      if (known == NULL && pfm_translate (event, attr))
-        return 0; /* no run plan: another host */
-      msg[0] = '\0';
-      append (msg, size, "unknown event '");
-      append (msg, size, event);
-      append (msg, size, "': neither a generic name (cycles, instructions, "
-              "cache-misses, task-clock, page-faults, ...), a raw code rNNNN, "
-              "nor a libpfm4 event of this CPU (list them with libpfm4's "
-              "showevtinfo)");
-      return -1;
+      *attr = known->attr;
+      return 0;
     }
   msg[0] = '\0';
+  if (known == NULL && have_plan)
+    {
+      append (msg, size, "symbolic event '");
+      append (msg, size, event);
+      append (msg, size, "' was not translated at initialisation: it is "
+              "not the customData of one of this plugin's metrics in the "
+              "run plan");
+      return -1;
+    }
+  if (known == NULL && load_libpfm () && pfm_translate (event, attr))
+    return 0; /* no run plan: another host */
   append (msg, size, "unknown event '");
   append (msg, size, event);
-  append (msg, size, "': use a generic name (cycles, instructions, "
-          "cache-misses, branch-misses, task-clock, page-faults, "
-          "context-switches, ...) or a raw code rNNNN (install libpfm4 for "
-          "symbolic names)");
+  if (pfm_encode)
+    append (msg, size, "': neither a generic name (cycles, instructions, "
+            "cache-misses, task-clock, page-faults, ...), a raw code rNNNN, "
+            "nor a libpfm4 event of this CPU (list them with libpfm4's "
+            "showevtinfo)");
+  else
+    append (msg, size, "': use a generic name (cycles, instructions, "
+            "cache-misses, branch-misses, task-clock, page-faults, "
+            "context-switches, ...) or a raw code rNNNN (install libpfm4 for "
+            "symbolic names)");
   return -1;
 }
 
@@ -402,7 +399,7 @@ translate_custom_data (const char *custom_data, void *user)
             {
               SymbolicEvent *e = &symbolic[n_symbolic++];
               memcpy (e->name, name, (size_t) len + 1);
-              e->known = pfm_translate (name, &e->attr);
+              e->known = load_libpfm () && pfm_translate (name, &e->attr);
             }
           len = 0;
           if (*p == '\0')
@@ -529,6 +526,21 @@ open_on_tasks (Slot *slot, int event, struct perf_event_attr *attr,
   return 0;
 }
 
+/* The sampler's own thread is not the program: no counter on it (one read
+ * fewer per event and round, too). Returns the new count. */
+static int
+without_sampler_thread (pid_t *tids, int n_tids)
+{
+  struct metrograph_sampler_thread_usage self;
+  if (!mg_sampler_usage (&self) || self.tid == 0)
+    return n_tids;
+  int kept = 0;
+  for (int k = 0; k < n_tids; k++)
+    if (tids[k] != self.tid)
+      tids[kept++] = tids[k];
+  return kept > 0 ? kept : n_tids;
+}
+
 /* Opens the counters named by the metric's customData. */
 static void
 slot_open (Slot *slot)
@@ -577,6 +589,7 @@ slot_open (Slot *slot)
       tids[0] = owner_pid;
       n_tids = 1;
     }
+  n_tids = without_sampler_thread (tids, n_tids);
   int covered = n_tids;
   for (int i = 0; i < n; i++)
     {
@@ -712,17 +725,25 @@ MG_PLUGIN_EXPORT int mg_perf_count (metric_id_t id, struct timespec *t, uint64_t
 MG_PLUGIN_EXPORT int mg_perf_seconds (metric_id_t id, struct timespec *t, double *out);
 MG_PLUGIN_EXPORT int mg_perf_ratio (metric_id_t id, struct timespec *t, double *out);
 
-static void
+/* Loads libpfm4 the first time a symbolic name needs it: its
+ * initialisation costs milliseconds that runs naming only generic events
+ * (the built-in metrics) need not pay. False when it is not installed. */
+static bool
 load_libpfm (void)
 {
+  static bool tried;
+  if (tried)
+    return pfm_encode != NULL;
+  tried = true;
   void *pfm = dlopen ("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
   if (pfm == NULL)
-    return;
+    return false;
   pfm_initialize_fn init = (pfm_initialize_fn) dlsym (pfm, "pfm_initialize");
   pfm_get_os_event_encoding_fn encode
     = (pfm_get_os_event_encoding_fn) dlsym (pfm, "pfm_get_os_event_encoding");
   if (init && encode && init () == 0)
     pfm_encode = encode;
+  return pfm_encode != NULL;
 }
 
 /* Checks at initialisation that the kind of counter this plugin serves can
@@ -742,11 +763,10 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   const char *paranoid = getenv ("METROGRAPH_PERF_PARANOID_FILE");
   snprintf (paranoid_path, sizeof paranoid_path, "%s",
             paranoid && *paranoid ? paranoid : "/proc/sys/kernel/perf_event_paranoid");
-  load_libpfm ();
   n_symbolic = 0;
   have_plan = false;
   Dl_info self;
-  if (pfm_encode && dladdr ((void *) allinea_plugin_initialize, &self) && self.dli_fname)
+  if (dladdr ((void *) allinea_plugin_initialize, &self) && self.dli_fname)
     have_plan = mg_perf_plan_custom_data (self.dli_fname, translate_custom_data, NULL);
 #if MG_PERF_HARDWARE
   const char *probe_name = "instructions";

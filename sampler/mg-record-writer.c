@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "format/mg-bounded-mean.h"
+
 static void
 fill_header (MgRecordHeader *h, uint32_t n_plugins, uint32_t n_metrics, uint32_t capacity,
              int pid, const char *host, const char *run_id, int64_t start_mono_ns)
@@ -157,7 +159,8 @@ merge_values (MgRecordValue a, const MgRecordValue *b)
   out.count = a.count + b->count;
   out.min = a.min < b->min ? a.min : b->min;
   out.max = a.max > b->max ? a.max : b->max;
-  out.mean = (a.mean * a.count + b->mean * b->count) / out.count;
+  out.mean = mg_bounded_mean (a.mean * a.count + b->mean * b->count, out.count, out.min,
+                              out.max);
   return out;
 }
 

@@ -86,6 +86,12 @@ MG_INTERNAL void mg_sampling_final_round (MgSampler *s);
 MG_INTERNAL void mg_sampling_backfill (MgSampler *s);
 MG_INTERNAL int mg_sampling_start_thread (MgSampler *s);
 
+/* mg-thread-usage.c: the sampler thread's usage for the built-in plugins.
+ * Reset before the thread starts; begin and end are called on it. */
+MG_INTERNAL void mg_thread_usage_reset (void);
+MG_INTERNAL void mg_thread_usage_begin (void);
+MG_INTERNAL void mg_thread_usage_end (void);
+
 /* mg-sampler.c: the process lifecycle */
 /* Ends sampling (stop functions, backfill) once; called by the thread at
  * stop_after_ms or by mg_sampler_finish. */

@@ -214,6 +214,7 @@ thread_main (void *data)
    * /proc/self/task/TID/comm, a write(2) that the IO metrics would charge
    * to the program; its own name is one prctl. */
   pthread_setname_np (pthread_self (), "mg-sampler");
+  mg_thread_usage_begin ();
   mg_plugin_guard_thread_init ();
   pthread_mutex_lock (&s->lock);
   while (!s->stop_requested)
@@ -246,6 +247,7 @@ thread_main (void *data)
   struct timespec cpu;
   if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
     s->thread_cpu_ns = ts_to_ns (&cpu);
+  mg_thread_usage_end ();
   pthread_mutex_unlock (&s->lock);
   if (reached_stop)
     mg_sampler_end_sampling (s);
@@ -265,6 +267,7 @@ mg_sampling_start_thread (MgSampler *s)
   pthread_cond_init (&s->cond, &cattr);
   pthread_condattr_destroy (&cattr);
   s->stop_requested = false;
+  mg_thread_usage_reset ();
 
   /* The thread blocks every signal, so the program's handlers always run on
    * its own threads and its system calls never see our wake-ups. */

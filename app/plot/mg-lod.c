@@ -4,6 +4,8 @@
 
 #include <math.h>
 
+#include "format/mg-bounded-mean.h"
+
 MgLod *
 mg_lod_new (guint n_columns)
 {
@@ -113,10 +115,8 @@ finish_columns (MgLod *lod)
           lod->mins[c] = lod->maxs[c] = lod->means[c] = lod->stddevs[c] = NAN;
           continue;
         }
-      /* One division for both: the divider is this loop's bottleneck. */
-      w = 1 / w;
-      lod->means[c] *= w;
-      lod->stddevs[c] = sqrt (MAX (lod->stddevs[c] * w, 0));
+      lod->means[c] = mg_bounded_mean (lod->means[c], w, lod->mins[c], lod->maxs[c]);
+      lod->stddevs[c] = mg_bounded_stddev (lod->stddevs[c] / w, lod->mins[c], lod->maxs[c]);
       if (lod->mins[c] < lod->data_min)
         lod->data_min = lod->mins[c];
       if (lod->maxs[c] > lod->data_max)
@@ -210,7 +210,7 @@ compute_windows (MgLod *lod, const MgSeriesView *series, guint first, guint last
       lod->mins[k] = wmin;
       lod->maxs[k] = wmax;
       lod->means[k] = mean;
-      lod->stddevs[k] = sqrt (MAX (var, 0));
+      lod->stddevs[k] = mg_bounded_stddev (var, wmin, wmax);
       if (i >= first && i < last)
         {
           lod->data_min = MIN (lod->data_min, wmin);

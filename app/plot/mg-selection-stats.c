@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "format/mg-bounded-mean.h"
 #include "mg-units.h"
 
 static void
@@ -77,7 +78,7 @@ mg_selection_stats_compute (const MgSeriesView *series, double t0, double t1,
     }
   if (out->n_windows == 0)
     return FALSE;
-  out->mean = weighted / weights;
+  out->mean = mg_bounded_mean (weighted, weights, out->min, out->max);
   return TRUE;
 }
 
@@ -91,7 +92,7 @@ mg_selection_stats_at (const MgSeriesView *series, double t, MgSelectionStats *o
   if (i < 0 || isnan (series->means[i]))
     return FALSE;
   stats_add (out, series, (guint) i, 1, &weighted, &weights);
-  out->mean = weighted / weights;
+  out->mean = mg_bounded_mean (weighted, weights, out->min, out->max);
   return TRUE;
 }
 

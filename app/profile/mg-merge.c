@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "format/mg-bounded-mean.h"
 #include "format/mg-plan-keywords.h"
 #include "mg-merge.h"
 #include "mg-profile-builder.h"
@@ -384,7 +385,7 @@ add_combined_samples (MergeState *st, const MgRecordFile *r, const RecordEntry *
         }
       for (guint m = 0; m < st->n_metrics; m++)
         if (weights[m] > 0)
-          st->means[m] /= weights[m];
+          st->means[m] = mg_bounded_mean (st->means[m], weights[m], st->mins[m], st->maxs[m]);
       mg_profile_builder_add_sample (st->builder, p,
                                      to_seconds (r, e, mg_record_file_get_sample (r, first)->t_start_ns),
                                      to_seconds (r, e, mg_record_file_get_sample (r, end - 1)->t_end_ns),

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "format/mg-bounded-mean.h"
 #include "mg-process-block.h"
 #include "mg-profile-builder.h"
 #include "mg-profile-private.h"
@@ -476,14 +477,17 @@ grid_acc_add (GridAcc *acc, const Grid *grid, double a, double b, double min, do
 static gboolean
 grid_acc_get (const GridAcc *acc, guint w, double *mean, double *min, double *max)
 {
+  double lo = isfinite (acc->min[w]) ? acc->min[w] : NAN;
+  double hi = isfinite (acc->max[w]) ? acc->max[w] : NAN;
+
   if (acc->weight[w] > 0.0)
-    *mean = acc->wmean[w] / acc->weight[w];
+    *mean = mg_bounded_mean (acc->wmean[w], acc->weight[w], lo, hi);
   else if (acc->points[w] > 0.0)
-    *mean = acc->pmean[w] / acc->points[w];
+    *mean = mg_bounded_mean (acc->pmean[w], acc->points[w], lo, hi);
   else
     return FALSE;
-  *min = isfinite (acc->min[w]) ? acc->min[w] : *mean;
-  *max = isfinite (acc->max[w]) ? acc->max[w] : *mean;
+  *min = isnan (lo) ? *mean : lo;
+  *max = isnan (hi) ? *mean : hi;
   return TRUE;
 }
 
@@ -599,6 +603,23 @@ builder_process_compact (BuilderProcess *p, guint n_metrics)
   p->cap = p->n;
 }
 
+/* The mean of the processes' values in window w (values: one row of n per
+ * process, NaN in a gap), bounded by the lowest and highest of them. */
+static double
+window_mean (const double *values, guint n_proc, gsize n, gsize w, double sum, guint count)
+{
+  double lo = INFINITY, hi = -INFINITY;
+
+  for (guint p = 0; p < n_proc; p++)
+    {
+      double v = values[(gsize) p * n + w];
+
+      if (!isnan (v))
+        lo = MIN (lo, v), hi = MAX (hi, v);
+    }
+  return mg_bounded_mean (sum, count, lo, hi);
+}
+
 /* Across processes, window by window, for one time-domain metric. One
  * process at a time through one grid accumulator; values keeps each
  * process's window values (NaN: gap) for the variance's second pass. */
@@ -666,7 +687,7 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *ac
     }
 
   for (gsize w = 0; w < n; w++)
-    means[w] = counts[w] > 0 ? sums[w] / counts[w] : NAN;
+    means[w] = counts[w] > 0 ? window_mean (values, n_proc, n, w, sums[w], counts[w]) : NAN;
   for (guint p = 0; p < n_proc; p++)
     {
       const double *pv = values + (gsize) p * n;
@@ -712,7 +733,7 @@ aggregate_single_value (MgProfileBuilder *self, guint m, MgSingleValue *out)
       out->min = out->max = out->mean = out->var = out->sum = NAN;
       return;
     }
-  out->mean = sum / count;
+  out->mean = mg_bounded_mean (sum, count, out->min, out->max);
   out->sum = sum;
   for (guint p = 0; p < self->processes->len; p++)
     {

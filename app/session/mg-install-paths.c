@@ -9,6 +9,7 @@
 #include "mg-scorep-probe-format.h"
 
 #define MG_SAMPLER_NAME "libmetrograph-sampler.so"
+#define MG_GUI_MODULE_NAME "libmetrograph-gui.so"
 
 gboolean
 mg_install_paths_in_build_tree (void)
@@ -30,6 +31,14 @@ mg_install_paths_get_sampler (void)
   if (mg_install_paths_in_build_tree ())
     return g_build_filename (MG_BUILD_ROOT, "sampler", MG_SAMPLER_NAME, NULL);
   return g_build_filename (MG_PKGLIBDIR, MG_SAMPLER_NAME, NULL);
+}
+
+char *
+mg_install_paths_get_gui_module (void)
+{
+  if (mg_install_paths_in_build_tree ())
+    return g_build_filename (MG_BUILD_ROOT, "app", "gui", MG_GUI_MODULE_NAME, NULL);
+  return g_build_filename (MG_PKGLIBDIR, MG_GUI_MODULE_NAME, NULL);
 }
 
 char *

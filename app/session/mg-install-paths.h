@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Where the sampler, the built-in metric definitions and the report's
- * built-in sections live: in the build folder when the running executable
- * was built there (developers, tests), else in the installed locations.
+/* Where the sampler, the viewer module, the built-in metric definitions and
+ * the report's built-in sections live: in the build folder when the running
+ * executable was built there (developers, tests), else in the installed
+ * locations.
  * GTK-free. */
 #pragma once
 
@@ -13,6 +14,8 @@ G_BEGIN_DECLS
 gboolean mg_install_paths_in_build_tree (void);
 /* Absolute path of libmetrograph-sampler.so (it may not exist). */
 char *mg_install_paths_get_sampler (void);
+/* Absolute path of libmetrograph-gui.so, the viewer (it may not exist). */
+char *mg_install_paths_get_gui_module (void);
 /* Absolute path of metrograph-scorep-probe, which lists a Score-P plugin's
  * metrics. */
 char *mg_install_paths_get_scorep_probe (void);

@@ -1,22 +1,47 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Sampler overhead benchmark (run by hand, not by CI):
- *   bench-sampler [RUNS] [ITERATIONS]
- * runs the CPU-bound workload RUNS times without and RUNS times with the
- * sampler (default interval, custom1 from <build>/examples or the test
- * plugin), alternating, and prints the CPU-time ratio of the children and
- * the sampler's mean round cost (from METROGRAPH_SAMPLER_STATS). */
+/* What sampling costs, with its goals and verdicts (run by hand, not by CI):
+ *   bench-sampler [PAIRS]
+ * runs `metrograph --profile` (the default metrics, plus Sampler overhead)
+ * on sleep-like and busy programs of 1 s and 10 s, each paired with the
+ * same program unprofiled (A B A B ..., PAIRS pairs, default 3), and prints:
+ *
+ * - the sampler thread's CPU per 20 ms round (the Sampler overhead metric
+ *   of the profile), goal <= 40 us (0.2 % of a core);
+ * - the fixed cost of a profiled run (front end, plugin loading, merge,
+ *   save): the whole tree's extra CPU for sleep 1 s and 10 s, fitted as
+ *   fixed + per second, goal <= 15 ms;
+ * - the whole tree's CPU profiled / unprofiled for the busy programs
+ *   (median of the pairs), goal <= 1.01 (bar 1.02, aim 1.005).
+ *
+ * The whole tree's CPU is wait4's rusage of the front end, which includes
+ * the program it waited for. The machine's load is printed before and
+ * after: on a busy machine, figures are upper bounds. */
 #include <errno.h>
+#include <glib.h>
+#include <glib/gstdio.h>
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "mg-profile.h"
+
+#define OVERHEAD_ID "org.metrograph.sampler_overhead"
+#define INTERVAL_US 20000.0
+
+#define GOAL_ROUND_US 40.0
+#define GOAL_FIXED_MS 15.0
+#define GOAL_RATIO 1.01
+#define BAR_RATIO 1.02
+
 static char build_root[PATH_MAX];
+static char work_dir[PATH_MAX];
 
 static double
 tv_sec (struct timeval tv)
@@ -24,138 +49,206 @@ tv_sec (struct timeval tv)
   return (double) tv.tv_sec + (double) tv.tv_usec / 1e6;
 }
 
-/* Runs the workload; returns its user+system CPU seconds. With a plan,
- * parses the sampler's stats line into *round_us and *rounds. */
-static double thread_cpu_ms;
-
 static double
-run_once (const char *workload, const char *iterations, const char *plan, double *round_us,
-          double *rounds)
+now_s (void)
 {
-  int pipefd[2];
-  if (pipe (pipefd) < 0)
-    exit (1);
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* Runs argv (output discarded) and returns the CPU seconds of it and of
+ * everything it waited for. */
+static double
+run_tree (char **argv)
+{
   pid_t pid = fork ();
   if (pid == 0)
     {
-      char so[PATH_MAX + 64];
-      snprintf (so, sizeof so, "%s/sampler/libmetrograph-sampler.so", build_root);
-      dup2 (pipefd[1], 2);
-      close (pipefd[0]);
-      if (!freopen ("/dev/null", "w", stdout))
+      if (!freopen ("/dev/null", "w", stdout) || !freopen ("/dev/null", "w", stderr))
         _exit (127);
-      if (plan)
-        {
-          setenv ("LD_PRELOAD", so, 1);
-          setenv ("METROGRAPH_PLAN", plan, 1);
-          setenv ("METROGRAPH_SAMPLER_STATS", "1", 1);
-        }
-      execl (workload, workload, iterations, (char *) NULL);
+      execv (argv[0], argv);
       _exit (127);
     }
-  close (pipefd[1]);
-  char buf[4096] = { 0 };
-  size_t len = 0;
-  ssize_t n;
-  while ((n = read (pipefd[0], buf + len, sizeof buf - 1 - len)) > 0)
-    len += (size_t) n;
-  close (pipefd[0]);
   int status;
   struct rusage ru;
-  if (wait4 (pid, &status, 0, &ru) != pid || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+  if (pid < 0 || wait4 (pid, &status, 0, &ru) != pid || !WIFEXITED (status)
+      || WEXITSTATUS (status) != 0)
     {
-      fprintf (stderr, "bench-sampler: workload failed: %s\n", buf);
+      fprintf (stderr, "bench-sampler: %s failed (status %d)\n", argv[0], status);
       exit (1);
-    }
-  if (plan)
-    {
-      unsigned long long r;
-      double mean, cpu_ms;
-      /* "metrograph-sampler: pid N: R rounds, mean X us, ..." */
-      const char *p = strstr (buf, "pid ");
-      if (p && sscanf (p, "pid %*d: %llu rounds, mean %lf us, max %*f us, sampler thread CPU %lf",
-                       &r, &mean, &cpu_ms) == 3)
-        {
-          thread_cpu_ms += cpu_ms;
-          *round_us += mean;
-          *rounds += (double) r;
-        }
-      else
-        fprintf (stderr, "bench-sampler: no stats line from the sampler: %s\n", buf);
     }
   return tv_sec (ru.ru_utime) + tv_sec (ru.ru_stime);
 }
 
+/* The program of a case: the workload sleeping or burning for seconds. */
 static void
-write_plan (const char *dir, const char *plan)
+program_argv (char **argv, char *workload, const char *mode, char *amount)
 {
-  char lib[PATH_MAX + 64];
-  const char *getter = "sample_interrupts";
-  snprintf (lib, sizeof lib, "%s/examples/libcustom1.so", build_root);
-  if (access (lib, R_OK) != 0)
+  argv[0] = workload;
+  argv[1] = (char *) mode;
+  argv[2] = amount;
+  argv[3] = NULL;
+}
+
+/* The sampler thread's mean CPU per round (us) in the profile at path:
+ * the Sampler overhead samples of every process but each one's first
+ * (which holds the start-up). */
+static double
+round_us_from_profile (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) profile = mg_profile_load (path, &error);
+  if (!profile)
     {
-      snprintf (lib, sizeof lib, "%s/tests/sampler/libmg-test-plugin.so", build_root);
-      getter = "test_count";
+      fprintf (stderr, "bench-sampler: %s\n", error->message);
+      exit (1);
     }
-  FILE *fp = fopen (plan, "w");
-  if (!fp)
-    exit (1);
-  fprintf (fp,
-           "metrograph-plan 1\nrun_id\tbench\nrecord_dir\t%s\n"
-           "source\t0\tbench.src\t%s\t\t\n"
-           "metric\t0\t0\tbench.metric\t%s\tuint64_t\t/s\t1\t0\t0\ttime\t\t\n",
-           dir, lib, getter);
-  fclose (fp);
-  printf ("plugin: %s (%s), default interval\n", lib, getter);
-  fflush (stdout);
+  int m = mg_profile_find_metric (profile, OVERHEAD_ID);
+  double sum = 0;
+  guint n = 0;
+  for (guint p = 0; m >= 0 && p < mg_profile_get_n_processes (profile); p++)
+    {
+      const MgProcessSeries *s = mg_profile_get_process_series (profile, p, (guint) m);
+      for (guint i = 1; s && i < s->n; i++)
+        if (!isnan (s->means[i]))
+          sum += s->means[i], n++;
+    }
+  if (n == 0)
+    {
+      fprintf (stderr, "bench-sampler: no %s samples in %s\n", OVERHEAD_ID, path);
+      exit (1);
+    }
+  return sum / n / 100.0 * INTERVAL_US;
+}
+
+typedef struct {
+  const char *name;
+  const char *mode;   /* workload mode: sleep or busy */
+  double seconds;
+  double profiled[64], plain[64], round_us[64];
+} Case;
+
+static void
+run_case (Case *c, int pairs, const char *workload_path)
+{
+  g_autofree char *metrograph = g_build_filename (build_root, "app/cli/metrograph", NULL);
+  g_autofree char *metrics = g_build_filename (build_root, "plugins", NULL);
+  g_autofree char *output = g_build_filename (work_dir, "bench.mgprof", NULL);
+  char workload[PATH_MAX], amount[32];
+  char *plain[4];
+  g_snprintf (workload, sizeof workload, "%s", workload_path);
+  g_snprintf (amount, sizeof amount, "%g", c->seconds);
+  program_argv (plain, workload, c->mode, amount);
+  char *profiled[] = { metrograph, (char *) "--profile", (char *) "--metrics-path", metrics,
+                       (char *) "--enable-metrics=sampler_overhead", (char *) "-o", output,
+                       workload, (char *) c->mode, amount, NULL };
+  for (int i = 0; i < pairs; i++)
+    {
+      c->profiled[i] = run_tree (profiled);
+      c->round_us[i] = round_us_from_profile (output);
+      c->plain[i] = run_tree (plain);
+      g_unlink (output);
+    }
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static double
+median (const double *values, int n)
+{
+  double sorted[64];
+  memcpy (sorted, values, sizeof *values * (size_t) n);
+  qsort (sorted, (size_t) n, sizeof *sorted, cmp_double);
+  return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+static const char *
+verdict (double value, double goal)
+{
+  return value <= goal ? "met" : "NOT met";
+}
+
+static void
+print_load (const char *when)
+{
+  g_autofree char *text = NULL;
+  if (g_file_get_contents ("/proc/loadavg", &text, NULL, NULL))
+    printf ("load average %s: %s", when, text);
 }
 
 int
 main (int argc, char **argv)
 {
-  int runs = argc > 1 ? atoi (argv[1]) : 5;
-  const char *iterations = argc > 2 ? argv[2] : "2000000000";
-  char self[PATH_MAX], workload[PATH_MAX + 64];
+  int pairs = argc > 1 ? atoi (argv[1]) : 3;
+  pairs = CLAMP (pairs, 1, 64);
+  char self[PATH_MAX];
   ssize_t n = readlink ("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0)
     return 1;
   self[n] = '\0';
-  const char *env_root = getenv ("MG_BUILD_ROOT");
+  const char *env_root = g_getenv ("MG_BUILD_ROOT");
   if (env_root)
-    snprintf (build_root, sizeof build_root, "%s", env_root);
+    g_snprintf (build_root, sizeof build_root, "%s", env_root);
   else
-    {
-      char tmp[PATH_MAX];
-      snprintf (tmp, sizeof tmp, "%s", self);
-      snprintf (build_root, sizeof build_root, "%s/../..", dirname (tmp));
-    }
-  snprintf (workload, sizeof workload, "%s/tests/bench/bench-sampler-workload", build_root);
-
-  char dir[] = "/tmp/mg-bench-XXXXXX";
-  if (!mkdtemp (dir))
+    g_snprintf (build_root, sizeof build_root, "%s/../..", dirname (self));
+  g_autofree char *workload = g_build_filename (build_root, "tests/bench/bench-sampler-workload", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("metrograph-bench-XXXXXX", NULL);
+  if (!dir)
     return 1;
-  char plan[PATH_MAX];
-  snprintf (plan, sizeof plan, "%s/plan", dir);
-  write_plan (dir, plan);
+  g_snprintf (work_dir, sizeof work_dir, "%s", dir);
 
-  double off = 0, on = 0, round_us = 0, rounds = 0;
-  for (int i = 0; i < runs; i++)
+  Case cases[] = {
+    { "sleep 1 s", "sleep", 1 }, { "sleep 10 s", "sleep", 10 },
+    { "busy 1 s", "busy", 1 }, { "busy 10 s", "busy", 10 },
+  };
+  print_load ("before");
+  printf ("%d pairs per case (profiled, then unprofiled), default metrics + Sampler overhead\n", pairs);
+  fflush (stdout);
+  double start = now_s ();
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      off += run_once (workload, iterations, NULL, NULL, NULL);
-      on += run_once (workload, iterations, plan, &round_us, &rounds);
+      run_case (&cases[i], pairs, workload);
+      Case *c = &cases[i];
+      printf ("%-11s tree CPU profiled %.4f s, unprofiled %.4f s (medians); sampler thread %.1f us per round\n",
+              c->name, median (c->profiled, pairs), median (c->plain, pairs),
+              median (c->round_us, pairs));
+      fflush (stdout);
     }
-  printf ("runs: %d x %s iterations\n", runs, iterations);
-  printf ("CPU time without sampler: %.3f s, with: %.3f s, ratio %.4f (%+.2f%%)\n", off, on,
-          on / off, (on / off - 1) * 100);
-  printf ("sampling rounds per run: %.0f, mean cost of one round: %.2f us\n", rounds / runs,
-          round_us / runs);
-  printf ("sampler thread CPU: %.1f ms per run = %.3f%% of the workload's CPU time\n",
-          thread_cpu_ms / runs, thread_cpu_ms / 1e3 / off * 100);
-  /* The sampler's cost is per second of wall time, the workload's per second
-   * of CPU: on a loaded machine the ratio above overstates the cost. */
-  printf ("sampler thread CPU per second sampled (default 20 ms interval): %.3f%% of one core\n",
-          rounds > 0 ? thread_cpu_ms / 1e3 / (rounds * 0.020) * 100 : 0.0);
-  char cmd[PATH_MAX + 16];
-  snprintf (cmd, sizeof cmd, "rm -rf '%s'", dir);
-  return system (cmd) == 0 ? 0 : 1;
+
+  /* Sampler thread per round: the worst case's median. */
+  double round_us = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    round_us = MAX (round_us, median (cases[i].round_us, pairs));
+  /* Extra CPU of a profiled sleep = fixed + per_second x seconds. */
+  double extra1 = median (cases[0].profiled, pairs) - median (cases[0].plain, pairs);
+  double extra10 = median (cases[1].profiled, pairs) - median (cases[1].plain, pairs);
+  double per_second = (extra10 - extra1) / 9.0;
+  double fixed = extra1 - per_second;
+  double ratios[2][64];
+  for (int k = 0; k < 2; k++)
+    for (int i = 0; i < pairs; i++)
+      ratios[k][i] = cases[2 + k].profiled[i] / cases[2 + k].plain[i];
+  double ratio1 = median (ratios[0], pairs), ratio10 = median (ratios[1], pairs);
+
+  printf ("\n%-44s %10s %10s  %s\n", "figure", "measured", "goal", "verdict");
+  printf ("%-44s %7.1f us %7.1f us  %s\n", "sampler thread CPU per 20 ms round", round_us,
+          GOAL_ROUND_US, verdict (round_us, GOAL_ROUND_US));
+  printf ("%-44s %7.1f ms %7.1f ms  %s\n", "fixed CPU cost of a profiled run", fixed * 1e3,
+          GOAL_FIXED_MS, verdict (fixed * 1e3, GOAL_FIXED_MS));
+  printf ("%-44s %7.2f ms %10s  (whole tree, per second of run)\n",
+          "CPU per second of a profiled sleep", per_second * 1e3, "");
+  printf ("%-44s %10.4f %10.3f  %s (bar %.2f: %s)\n", "busy 1 s: tree CPU profiled / unprofiled",
+          ratio1, GOAL_RATIO, verdict (ratio1, GOAL_RATIO), BAR_RATIO, verdict (ratio1, BAR_RATIO));
+  printf ("%-44s %10.4f %10.3f  %s (bar %.2f: %s)\n", "busy 10 s: tree CPU profiled / unprofiled",
+          ratio10, GOAL_RATIO, verdict (ratio10, GOAL_RATIO), BAR_RATIO, verdict (ratio10, BAR_RATIO));
+  printf ("took %.0f s\n", now_s () - start);
+  print_load ("after");
+  g_rmdir (dir);
+  return 0;
 }

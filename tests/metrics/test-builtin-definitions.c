@@ -32,8 +32,8 @@ test_files_load_cleanly (void)
   g_assert_cmpuint (mg_catalogue_count_diagnostics (catalogue, MG_SEVERITY_ERROR), ==, 0);
   g_assert_cmpuint (mg_catalogue_count_diagnostics (catalogue, MG_SEVERITY_WARNING), ==, 0);
   /* 6 CPU + 5 memory + 12 IO + 2 energy + 5 hardware + 4 software + 1
-   * thread + 8 MPI metrics. */
-  g_assert_cmpuint (mg_catalogue_get_n_metrics (catalogue), ==, 44);
+   * thread + 9 MPI metrics + sampler overhead. */
+  g_assert_cmpuint (mg_catalogue_get_n_metrics (catalogue), ==, 45);
   for (guint i = 0; i < mg_catalogue_get_n_metrics (catalogue); i++)
     {
       const MgCatalogueMetric *m = mg_catalogue_get_metric (catalogue, i);
@@ -87,6 +87,21 @@ test_map_ids (void)
   g_assert_cmpstr (cpi->def->custom_data, ==, "cycles/instructions");
 }
 
+/* What profiling cost is a metric of its own, in a group off by default. */
+static void
+test_sampler_overhead (void)
+{
+  g_autoptr (MgCatalogue) catalogue = load_builtin_catalogue ();
+  const MgCatalogueMetric *m = mg_catalogue_lookup_metric (catalogue, "org.metrograph.sampler_overhead");
+  g_assert_nonnull (m);
+  g_assert_cmpstr (m->def->units, ==, "%");
+  g_assert_true (m->def->divide_by_sample_time);
+  g_assert_cmpint (m->def->enabled, ==, MG_ENABLED_DEFAULT_NO);
+  const MgCatalogueGroup *group = mg_catalogue_lookup_group (catalogue, "sampler_overhead");
+  g_assert_nonnull (group);
+  g_assert_cmpuint (group->members->len, ==, 1);
+}
+
 static void
 test_default_group (void)
 {
@@ -119,6 +134,7 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/definitions/load-cleanly", test_files_load_cleanly);
   g_test_add_func ("/metrics/definitions/map-ids", test_map_ids);
   g_test_add_func ("/metrics/definitions/default-group", test_default_group);
+  g_test_add_func ("/metrics/definitions/sampler-overhead", test_sampler_overhead);
   g_test_add_func ("/metrics/definitions/mpi-preload", test_mpi_preload);
   return g_test_run ();
 }

@@ -8,16 +8,20 @@
 #include <fcntl.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <grp.h>
+#include <linux/perf_event.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "allinea_metric_plugin_api.h"
 #include "metrics-test-support.h"
+#include "mg-sampler-state.h"
 
 #define MB (1024 * 1024)
 
@@ -153,6 +157,101 @@ test_cpu_time_per_sample (void)
   if (at_full_pace > 0)
     g_test_message ("those read %.1f%% to %.1f%%", lowest, highest);
   g_free (ps);
+}
+
+/* The sampler's own thread is left out of the program's CPU time and is
+ * what Sampler overhead reports. A thread of this test stands for it (the
+ * sampler's mg-thread-usage.c is linked in): each round it burns 4 ms, then
+ * calls the getters, while the main thread burns all along. */
+#define OWN_ROUNDS 20
+
+typedef struct {
+  void *cpu, *overhead;
+  clockid_t main_clock;
+  volatile gint done;
+  double program[OWN_ROUNDS + 1], cost[OWN_ROUNDS + 1], main_used[OWN_ROUNDS + 1];
+  double start[OWN_ROUNDS + 1], end[OWN_ROUNDS + 1]; /* wall time around the readings */
+  double own_cpu;
+} OwnThread;
+
+static gpointer
+own_sampler_thread (gpointer data)
+{
+  OwnThread *o = data;
+  mg_thread_usage_begin ();
+  for (int i = 0; i <= OWN_ROUNDS; i++)
+    {
+      g_usleep (10000);
+      mg_test_burn_cpu (0.004);
+      struct timespec t = mg_test_now (), t1 = t, t2 = t;
+      o->start[i] = (double) t.tv_sec + (double) t.tv_nsec / 1e9;
+      g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (o->cpu, "mg_cpu_time")) (1, &t1, &o->program[i]), ==, 0);
+      g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (o->overhead, "mg_sampler_overhead")) (2, &t2, &o->cost[i]), ==, 0);
+      o->main_used[i] = clock_seconds (o->main_clock);
+      o->end[i] = clock_seconds (CLOCK_MONOTONIC);
+    }
+  o->own_cpu = clock_seconds (CLOCK_THREAD_CPUTIME_ID);
+  mg_thread_usage_end ();
+  g_atomic_int_set (&o->done, 1);
+  return NULL;
+}
+
+static void
+test_cpu_time_leaves_out_sampler (void)
+{
+  OwnThread *o = g_new0 (OwnThread, 1);
+  mg_thread_usage_reset ();
+  o->cpu = mg_test_load_plugin ("metrograph-cpu");
+  o->overhead = mg_test_load_plugin ("metrograph-sampler-overhead");
+  g_assert_cmpint (mg_test_init_plugin (o->cpu, 1), ==, 0);
+  g_assert_cmpint (mg_test_init_plugin (o->overhead, 2), ==, 0);
+  g_assert_cmpint (pthread_getcpuclockid (pthread_self (), &o->main_clock), ==, 0);
+  GThread *thread = g_thread_new ("own-sampler", own_sampler_thread, o);
+  volatile uint64_t x = 0;
+  while (!g_atomic_int_get (&o->done))
+    for (int i = 0; i < 10000; i++)
+      x += (uint64_t) i * x + 1;
+  g_thread_join (thread);
+
+  /* Round by round: the program's time is the main thread's alone. */
+  double program = 0, cost = 0, worst = 0;
+  for (int i = 1; i <= OWN_ROUNDS; i++)
+    {
+      double used = o->main_used[i] - o->main_used[i - 1];
+      /* The main thread burns on while the readings are taken: they differ
+       * by at most what it used meanwhile (more on a busy machine). */
+      double slack = (o->end[i] - o->start[i]) + (o->end[i - 1] - o->start[i - 1]) + 20e-6;
+      g_assert_cmpfloat (fabs (o->program[i] - used), <=, slack);
+      worst = MAX (worst, fabs (o->program[i] - used));
+      program += o->program[i];
+      cost += o->cost[i];
+    }
+  cost += o->cost[0];
+  g_test_message ("program %.4f s (main thread %.4f s, worst round %.0f us off); "
+                  "sampler overhead %.4f s of the thread's %.4f s",
+                  program, o->main_used[OWN_ROUNDS] - o->main_used[0], worst * 1e6, cost,
+                  o->own_cpu);
+  /* Each round the sampler thread burnt 4 ms: counted, the rounds would
+   * add up to 80 ms more than the main thread used. */
+  g_assert_cmpfloat (fabs (program - (o->main_used[OWN_ROUNDS] - o->main_used[0])), <, 0.002);
+  g_assert_cmpfloat (fabs (cost - o->own_cpu), <, 0.0005);
+  g_assert_cmpfloat (o->own_cpu, >=, 0.004 * (OWN_ROUNDS + 1));
+
+  /* After the thread ended (the exit's last round runs on the program's
+   * thread): its time stays out, and it costs nothing more. */
+  double before = clock_seconds (o->main_clock);
+  mg_test_burn_cpu (0.02);
+  struct timespec t = mg_test_next_round_time (), t1 = t, t2 = t;
+  double last, last_cost;
+  g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (o->cpu, "mg_cpu_time")) (1, &t1, &last), ==, 0);
+  g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (o->overhead, "mg_sampler_overhead")) (2, &t2, &last_cost), ==, 0);
+  double after = clock_seconds (o->main_clock);
+  g_assert_cmpfloat (last, >=, before - o->main_used[OWN_ROUNDS]);
+  g_assert_cmpfloat (last, <=, after - o->main_used[OWN_ROUNDS] + 0.001);
+  /* Only what the thread did after its last round, as it ended. */
+  g_assert_cmpfloat (last_cost, <, 0.0005);
+  mg_thread_usage_reset ();
+  g_free (o);
 }
 
 static gpointer
@@ -342,6 +441,56 @@ test_rss (void)
   g_assert_cmpfloat (percent, <=, 100.0);
 }
 
+/* Node memory use from /proc/meminfo read directly now. */
+static double
+node_percent_now (void)
+{
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents ("/proc/meminfo", &text, NULL, NULL));
+  const char *total = strstr (text, "MemTotal:");
+  const char *available = strstr (text, "MemAvailable:");
+  g_assert_nonnull (total);
+  g_assert_nonnull (available);
+  double t = g_ascii_strtod (total + 9, NULL), a = g_ascii_strtod (available + 13, NULL);
+  return (t - a) * 100.0 / t;
+}
+
+static double
+node_percent_at (void *mem, int64_t ns)
+{
+  MgTestDoubleGetter fn = (MgTestDoubleGetter) mg_test_symbol (mem, "mg_memory_node_percent");
+  struct timespec t = { (time_t) (ns / 1000000000), (long) (ns % 1000000000) };
+  double v = -1;
+  g_assert_cmpint (fn (2, &t, &v), ==, 0);
+  return v;
+}
+
+/* The node's memory use is read at most every 100 ms of sample time: 256 MiB
+ * touched in between change nothing before, and the reading after is the
+ * kernel's of that moment. */
+static void
+test_node_memory_refresh (void)
+{
+  void *mem = mg_test_load_plugin ("metrograph-memory");
+  g_assert_cmpint (mg_test_init_plugin (mem, 1), ==, 0);
+  struct timespec now = mg_test_next_round_time ();
+  int64_t t0 = (int64_t) now.tv_sec * 1000000000 + now.tv_nsec;
+  double first = node_percent_at (mem, t0);
+  size_t size = 256 * MB;
+  char *block = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  g_assert_true (block != MAP_FAILED);
+  for (size_t i = 0; i < size; i += 4096)
+    block[i] = 1;
+  double within = node_percent_at (mem, t0 + 99999999);
+  double after = node_percent_at (mem, t0 + 100000000);
+  double direct = node_percent_now ();
+  g_test_message ("node memory %.3f %%, 99.9 ms later %.3f %% (256 MiB touched), "
+                  "100 ms later %.3f %%, /proc/meminfo %.3f %%", first, within, after, direct);
+  g_assert_cmpfloat (within, ==, first);
+  g_assert_cmpfloat (fabs (after - direct), <, 0.5);
+  g_assert_cmpint (munmap (block, size), ==, 0);
+}
+
 static void
 write_all (int fd, const char *buf, size_t size)
 {
@@ -352,6 +501,78 @@ write_all (int fd, const char *buf, size_t size)
       buf += n;
       size -= (size_t) n;
     }
+}
+
+/* The descriptor at or above 512 that names path (a plugin's kept-open
+ * /proc file), or -1. */
+static int
+kept_open_fd (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  const char *name;
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *link = g_strdup_printf ("/proc/self/fd/%s", name);
+      g_autofree char *target = g_file_read_link (link, NULL);
+      int fd = atoi (name);
+      if (fd >= 512 && target && strcmp (target, path) == 0)
+        return fd;
+    }
+  return -1;
+}
+
+/* A program may close the descriptor a plugin keeps open and get the
+ * number back for a file of its own. The plugin then never moves that
+ * file's offset nor closes it, and reads its own file again after the
+ * periodic check (50 reads) at the latest, or at once when the number is
+ * simply closed. */
+static void
+test_kept_open_file_taken (void)
+{
+  void *mem = mg_test_load_plugin ("metrograph-memory");
+  g_assert_cmpint (mg_test_init_plugin (mem, 1), ==, 0);
+  uint64_t slack = mg_test_rss_counter_slack ();
+  mg_test_call_int (mem, "mg_memory_rss", 1);
+  g_autofree char *statm = g_strdup_printf ("/proc/%d/statm", (int) getpid ());
+  int ours = kept_open_fd (statm);
+  g_assert_cmpint (ours, >=, 512);
+
+  /* A statm look-alike of 1000000 resident pages, read to offset 3. */
+  g_autofree char *path = NULL;
+  int theirs = g_file_open_tmp ("mg-statm-XXXXXX", &path, NULL);
+  g_assert_cmpint (theirs, >=, 0);
+  write_all (theirs, "1 1000000 0 0 0 0 0\n", 20);
+  g_assert_cmpint (lseek (theirs, 3, SEEK_SET), ==, 3);
+  g_assert_cmpint (dup2 (theirs, ours), ==, ours);
+  uint64_t fake = 1000000 * (uint64_t) sysconf (_SC_PAGESIZE);
+  int fake_reads = 0;
+  uint64_t rss = 0;
+  for (int i = 0; i <= 50; i++)
+    {
+      rss = mg_test_call_int (mem, "mg_memory_rss", 1);
+      fake_reads += rss == fake;
+    }
+  uint64_t status = mg_test_status_rss ();
+  g_test_message ("%d of 51 reads of the program's file; then rss %" G_GUINT64_FORMAT
+                  ", status %" G_GUINT64_FORMAT, fake_reads, rss, status);
+  g_assert_cmpint (fake_reads, <=, 50);
+  g_assert_cmpuint (rss, <=, status + slack);
+  g_assert_cmpuint (status, <=, rss + slack);
+  g_assert_cmpint (lseek (ours, 0, SEEK_CUR), ==, 3);
+  g_assert_cmpint (fcntl (ours, F_GETFD), !=, -1);
+  int reopened = kept_open_fd (statm);
+  g_assert_cmpint (reopened, >=, 512);
+  g_assert_cmpint (reopened, !=, ours);
+
+  /* Closed by the program: read again from the next call on. */
+  g_assert_cmpint (close (reopened), ==, 0);
+  rss = mg_test_call_int (mem, "mg_memory_rss", 1);
+  status = mg_test_status_rss ();
+  g_assert_cmpuint (rss, <=, status + slack);
+  g_assert_cmpuint (status, <=, rss + slack);
+  close (theirs);
+  close (ours);
+  g_unlink (path);
 }
 
 static void
@@ -554,6 +775,7 @@ test_perf_errors (void)
 /* A raw event code: counted where the CPU's PMU is exposed, else refused
  * with the reason (virtual machines without a virtual PMU, such as the
  * development VMs, have no PERF_TYPE_RAW events at all). */
+
 static void
 test_perf_raw (void)
 {
@@ -759,6 +981,81 @@ test_perf_forbidden (void)
                    "name or raw code for this CPU ('perf list')");
   describe (msg, sizeof msg, "task-clock", 1, E2BIG);
   g_assert_cmpstr (msg, ==, "event 'task-clock': perf_event_open failed with errno 7");
+}
+
+/* The refusal as the kernel gives it to an unprivileged user, which root
+ * never sees: a child of this test drops to nobody. At paranoid level 2 the
+ * kernel refuses kernel-mode counting, the plugin counts user mode only and
+ * says so in no error; at 3 and above (Debian's "no unprivileged perf at
+ * all") it refuses everything and the plugin names the file, its value and
+ * the cure. */
+static void
+test_perf_unprivileged (void)
+{
+  if (geteuid () != 0)
+    {
+      g_test_skip ("needs root to become an unprivileged user");
+      return;
+    }
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &text, NULL, NULL));
+  int level = atoi (text);
+  if (level < 2)
+    {
+      g_test_skip ("perf_event_paranoid below 2 refuses nothing here");
+      return;
+    }
+  void *sw = mg_test_load_plugin ("metrograph-perf-sw");
+  DescribeFn describe = (DescribeFn) mg_test_symbol (sw, "mg_perf_describe_open_error");
+  MgTestIntGetter count = (MgTestIntGetter) mg_test_symbol (sw, "mg_perf_count");
+  pid_t pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      /* nobody, with no supplementary groups: neither root nor CAP_PERFMON. */
+      if (setgroups (0, NULL) != 0 || setresgid (65534, 65534, 65534) != 0
+          || setresuid (65534, 65534, 65534) != 0)
+        _exit (3);
+      struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE, .size = sizeof attr,
+                                      .config = PERF_COUNT_SW_TASK_CLOCK };
+      long fd = syscall (SYS_perf_event_open, &attr, 0, -1, -1, 0);
+      int err = errno;
+      if (fd >= 0 || (err != EACCES && err != EPERM))
+        _exit (4); /* the kernel did not refuse kernel-mode counting */
+      char msg[320];
+      describe (msg, sizeof msg, "task-clock", PERF_TYPE_SOFTWARE, err);
+      g_autofree char *by = g_strdup_printf ("event 'task-clock' forbidden by "
+                                             "/proc/sys/kernel/perf_event_paranoid = %d: ", level);
+      if (!g_str_has_prefix (msg, by) || !strstr (msg, "sysctl kernel.perf_event_paranoid=1"))
+        _exit (5);
+      mg_test_clear_errors ();
+      int init = mg_test_init_plugin (sw, 1);
+      if (level >= 3)
+        {
+          int code;
+          const char *error = mg_test_plugin_error (&code);
+          _exit (init != 0 && (code == EACCES || code == EPERM)
+                   && strstr (error, "Software Events: event 'task-clock' forbidden by "
+                                     "/proc/sys/kernel/perf_event_paranoid = ") ? 0 : 6);
+        }
+      if (init != 0)
+        _exit (7);
+      /* User-mode counting only: it still counts. */
+      struct timespec t = mg_test_next_round_time ();
+      uint64_t v;
+      mg_test_set_custom_data (1, "task-clock");
+      if (count (1, &t, &v) != 0)
+        _exit (8);
+      mg_test_burn_cpu (0.05);
+      t = mg_test_next_round_time ();
+      _exit (count (1, &t, &v) == 0 && v >= 40000000 ? 0 : 9);
+    }
+  int status;
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_test_message ("perf_event_paranoid %d, as nobody: exit status %d", level,
+                  WIFEXITED (status) ? WEXITSTATUS (status) : -1);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
 }
 
 /* Symbolic names are translated at initialisation, from the customData of
@@ -1051,11 +1348,14 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/cpu/time", test_cpu_time);
   g_test_add_func ("/metrics/cpu/time-per-sample", test_cpu_time_per_sample);
   g_test_add_func ("/metrics/cpu/time-threads", test_cpu_time_threads);
+  g_test_add_func ("/metrics/cpu/time-leaves-out-sampler", test_cpu_time_leaves_out_sampler);
   g_test_add_func ("/metrics/cpu/context-switches", test_context_switches);
   g_test_add_func ("/metrics/cpu/loadavg", test_loadavg);
   g_test_add_func ("/metrics/read-time", test_read_time);
   g_test_add_func ("/metrics/memory/rss", test_rss);
   g_test_add_func ("/metrics/memory/major-faults", test_major_faults);
+  g_test_add_func ("/metrics/memory/kept-open-file-taken", test_kept_open_file_taken);
+  g_test_add_func ("/metrics/memory/node-refresh", test_node_memory_refresh);
   g_test_add_func ("/metrics/io/totals", test_io_totals);
   g_test_add_func ("/metrics/threads/count", test_threads);
   g_test_add_func ("/metrics/threads/after-fork", test_threads_after_fork);
@@ -1063,6 +1363,7 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/perf/errors", test_perf_errors);
   g_test_add_func ("/metrics/perf/raw", test_perf_raw);
   g_test_add_func ("/metrics/perf/forbidden", test_perf_forbidden);
+  g_test_add_func ("/metrics/perf/unprivileged", test_perf_unprivileged);
   g_test_add_func ("/metrics/perf/symbolic-at-init", test_perf_symbolic_at_init);
   g_test_add_func ("/metrics/energy/absent", test_energy_absent);
   g_test_add_func ("/metrics/energy/counts", test_energy_counts);

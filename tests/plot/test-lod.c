@@ -331,6 +331,40 @@ test_stats_selection (void)
   g_assert_false (mg_selection_stats_at (&series, 9, &stats));
 }
 
+/* Windows of one constant value, with edges that split the columns and the
+ * selection unevenly: the mean is that value exactly, the spread 0. */
+static void
+test_constant_exact (void)
+{
+  static const double c_starts[] = { 0.0, 0.013, 0.29, 0.7071, 1.1, 1.4142, 1.9, 2.2, 2.71 };
+  static const double c_ends[] = { 0.013, 0.29, 0.7071, 1.1, 1.4142, 1.9, 2.2, 2.71, 3.0 };
+  static const double c_vals[] = { 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1 };
+  static const double c_vars[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+  MgSeriesView series = { .n = G_N_ELEMENTS (c_ends), .starts = c_starts, .ends = c_ends,
+                          .mins = c_vals, .maxs = c_vals, .means = c_vals, .vars = c_vars,
+                          .process = 0 };
+  MgSelectionStats stats;
+
+  for (guint n_columns = 2; n_columns < 40; n_columns += 3)
+    {
+      g_autoptr (MgLod) lod = mg_lod_new (n_columns);
+
+      mg_lod_compute_columns (lod, &series, 0.0017, 2.93);
+      for (guint c = 0; c < n_columns; c++)
+        {
+          g_assert_cmpfloat (lod->means[c], ==, 0.1);
+          g_assert_cmpfloat (lod->stddevs[c], ==, 0.0);
+        }
+    }
+  for (double t0 = 0.0; t0 < 1.5; t0 += 0.0937)
+    {
+      g_assert_true (mg_selection_stats_compute (&series, t0, 3.0 - t0 / 3, &stats));
+      g_assert_cmpfloat (stats.mean, ==, 0.1);
+      g_assert_cmpfloat (stats.min, ==, 0.1);
+      g_assert_cmpfloat (stats.max, ==, 0.1);
+    }
+}
+
 static void
 test_extent (void)
 {
@@ -410,6 +444,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/whole-run", test_stats_whole_run);
   g_test_add_func ("/stats/selection", test_stats_selection);
   g_test_add_func ("/series/extent", test_extent);
+  g_test_add_func ("/plot/lod/constant-exact", test_constant_exact);
   g_test_add_func ("/stats/profile", test_stats_profile);
   return g_test_run ();
 }

@@ -22,7 +22,7 @@ gap_profile (void)
   g_autoptr(MgMetricDef) single = fixture_metric ("never", MG_DOMAIN_SINGLE_VALUE);
   MgProcessInfo info = { 1, 0, -1, (char *) "h", (char *) "p", 0.0, 3.0,
                          MG_PROCESS_END_EXITED, 0, FALSE };
-  double mins[2] = { 1.0, NAN }, maxs[2] = { 3.0, NAN }, means[2] = { 0.1, NAN };
+  double mins[2] = { 0.0, NAN }, maxs[2] = { 3.0, NAN }, means[2] = { 0.1, NAN };
   g_autoptr(GError) error = NULL;
   MgProfile *profile;
 
@@ -182,7 +182,7 @@ test_export_csv_quoting_and_gaps (void)
   g_assert_cmpstr (text, ==,
                    "time_s,\"odd,\"\"id\"\"_min\",\"odd,\"\"id\"\"_mean\",\"odd,\"\"id\"\"_max\","
                    "never_min,never_mean,never_max\r\n"
-                   "0,1,0.1,3,,,\r\n"
+                   "0,0,0.1,3,,,\r\n"
                    "1,,,,,,\r\n"
                    "2,,,,,,\r\n");
 }

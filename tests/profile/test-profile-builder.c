@@ -213,6 +213,59 @@ test_builder_window_boundaries (void)
   g_assert_true (isnan (mg_profile_get_single_value (profile, 1)->mean));
 }
 
+/* Equal values read as exactly that value in every aggregate, with sample
+ * edges that split the windows unevenly (0.1 is not a binary fraction; the
+ * overlap-weighted sums round). */
+static void
+test_builder_constants_exact (void)
+{
+  static const double values[] = { 7.0, 0.1, 1.0 / 3.0 };
+  static const double edges[] = { 0.0, 0.013, 0.29, 0.7071, 1.1, 1.4142, 1.9, 2.2, 2.71, 3.0 };
+
+  for (guint v = 0; v < G_N_ELEMENTS (values); v++)
+    {
+      g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+      g_autoptr(MgMetricDef) m = make_metric ("m", MG_DOMAIN_TIME);
+      g_autoptr(MgMetricDef) s = make_metric ("s", MG_DOMAIN_SINGLE_VALUE);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(MgProfile) profile = NULL;
+      double c = values[v];
+      const MgSeries *series;
+      const MgSingleValue *single;
+
+      mg_profile_builder_add_metric (builder, m);
+      mg_profile_builder_add_metric (builder, s);
+      for (int pid = 1; pid <= 3; pid++)
+        {
+          guint p = add_process (builder, pid, "h", 3.0);
+
+          /* Each process's samples shifted by a different fraction. */
+          for (guint k = 0; k + 1 < G_N_ELEMENTS (edges); k++)
+            add_sample (builder, p, edges[k] * pid / 3.0 + (3 - pid) * 0.1,
+                        edges[k + 1] * pid / 3.0 + (3 - pid) * 0.1, c, c, c);
+          mg_profile_builder_set_single_value (builder, p, 1, c);
+        }
+      profile = mg_profile_builder_finish (builder, 17, &error);
+      g_assert_no_error (error);
+      series = mg_profile_get_series (profile, 0);
+      for (guint w = 0; w < 17; w++)
+        {
+          if (isnan (series->means[w]))
+            continue;
+          g_assert_cmpfloat (series->means[w], ==, c);
+          g_assert_cmpfloat (series->mins[w], ==, c);
+          g_assert_cmpfloat (series->maxs[w], ==, c);
+          g_assert_cmpfloat (series->vars[w], ==, 0.0);
+        }
+      /* (0.53, 0.71]: inside every process's samples. */
+      g_assert_cmpfloat (series->sums[3], ==, c + c + c);
+      single = mg_profile_get_single_value (profile, 1);
+      g_assert_cmpfloat (single->mean, ==, c);
+      g_assert_cmpfloat (single->var, ==, 0.0);
+      g_assert_cmpfloat (single->sum, ==, c + c + c);
+    }
+}
+
 static void
 test_builder_lists (void)
 {
@@ -347,6 +400,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/builder/single-values", test_builder_single_values);
   g_test_add_func ("/profile/builder/run-facts", test_builder_run_facts);
   g_test_add_func ("/profile/builder/window-boundaries", test_builder_window_boundaries);
+  g_test_add_func ("/profile/builder/constants-exact", test_builder_constants_exact);
   g_test_add_func ("/profile/builder/lists", test_builder_lists);
   g_test_add_func ("/profile/builder/instants", test_builder_instants);
   g_test_add_func ("/profile/builder/packed", test_builder_packed);

@@ -135,6 +135,15 @@ test_ramp (metric_id_t id, struct timespec *t, uint64_t *out)
   return 0;
 }
 
+/* 0.1 in every call: not a binary fraction, so merged slots whose means
+ * are summed by their counts read exactly 0.1 only if kept in bounds. */
+EXPORT int
+test_tenth (metric_id_t id, struct timespec *t, double *out)
+{
+  *out = 0.1;
+  return 0;
+}
+
 /* Backfill: logs each time it is given; the value is its nanoseconds mod 1000. */
 EXPORT int
 test_backfill (metric_id_t id, struct timespec *t, uint64_t *out)

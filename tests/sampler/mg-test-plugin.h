@@ -17,6 +17,7 @@ int test_gap_sentinel (metric_id_t id, struct timespec *t, uint64_t *out);
 int test_gap_nan (metric_id_t id, struct timespec *t, double *out);
 int test_gap_error (metric_id_t id, struct timespec *t, uint64_t *out);
 int test_ramp (metric_id_t id, struct timespec *t, uint64_t *out);
+int test_tenth (metric_id_t id, struct timespec *t, double *out);
 int test_backfill (metric_id_t id, struct timespec *t, uint64_t *out);
 int test_backfill_bad (metric_id_t id, struct timespec *t, uint64_t *out);
 int test_custom (metric_id_t id, struct timespec *t, uint64_t *out);

@@ -824,7 +824,8 @@ test_merge (void)
 {
   Fixture f;
   fixture_init (&f);
-  write_plan (&f, 1, "samples\t16\n" METRIC (0, "t.ramp", "test_ramp", "uint64_t", "", 0, 0, 0, ""));
+  write_plan (&f, 1, "samples\t16\n" METRIC (0, "t.ramp", "test_ramp", "uint64_t", "", 0, 0, 0, "")
+                       METRIC (1, "t.tenth", "test_tenth", "double", "", 0, 0, 0, ""));
   const char *const args[] = { "run", "400", "0", NULL };
   int status = run_workload (&f, f.plan, args, NULL, NULL, NULL);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
@@ -846,6 +847,9 @@ test_merge (void)
       g_assert_cmpfloat (v->min, ==, (double) k);
       g_assert_cmpfloat (v->max, ==, (double) (k + s->n_raw - 1));
       g_assert_cmpfloat_with_epsilon (v->mean, k + (s->n_raw - 1) / 2.0, 1e-9);
+      /* A constant stays exactly that constant through the merges. */
+      g_assert_cmpfloat (rec_value (r, i, 1)->mean, ==, 0.1);
+      g_assert_cmpuint (rec_value (r, i, 1)->count, ==, s->n_raw);
       k += s->n_raw;
     }
   /* Every raw sample is in exactly one slot: the calls add up. */
