@@ -10,7 +10,7 @@
 #if MG_HAVE_GUI
 #include <gmodule.h>
 
-#include "mg-install-paths.h"
+#include "session/mg-install-paths.h"
 
 /* Loads the viewer module (beside the sources' build, or installed) and
  * runs it. */

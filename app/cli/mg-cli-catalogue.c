@@ -6,8 +6,8 @@
 #include <glib/gi18n.h>
 
 #include "mg-cli.h"
-#include "mg-install-paths.h"
-#include "mg-scorep-defs.h"
+#include "session/mg-install-paths.h"
+#include "session/mg-scorep-defs.h"
 
 MgCatalogue *
 mg_cli_load_catalogue (const MgCliOptions *options, int *exit_status)

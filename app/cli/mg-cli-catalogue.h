@@ -3,7 +3,7 @@
  * --metrics-path, toggles from --enable-metrics / --disable-metrics. */
 #pragma once
 
-#include "mg-catalogue.h"
+#include "defs/mg-catalogue.h"
 #include "mg-cli-options.h"
 
 G_BEGIN_DECLS

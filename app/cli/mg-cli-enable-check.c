@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "mg-cli.h"
-#include "mg-unavailable.h"
+#include "profile/mg-unavailable.h"
 
 /* TRUE when @id (a metric of the profile) has no value in any window. */
 static gboolean

@@ -3,8 +3,8 @@
  * because their plugin is unavailable on this machine. */
 #pragma once
 
-#include "mg-catalogue.h"
-#include "mg-profile.h"
+#include "defs/mg-catalogue.h"
+#include "profile/mg-profile.h"
 
 G_BEGIN_DECLS
 

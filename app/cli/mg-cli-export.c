@@ -5,9 +5,9 @@
 #include <glib/gi18n.h>
 
 #include "mg-cli.h"
-#include "mg-export-csv.h"
-#include "mg-export-json.h"
-#include "mg-profile.h"
+#include "profile/mg-export-csv.h"
+#include "profile/mg-export-json.h"
+#include "profile/mg-profile.h"
 
 int
 mg_cli_export (const MgCliOptions *options)

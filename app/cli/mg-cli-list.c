@@ -6,7 +6,7 @@
 
 #include "mg-cli-catalogue.h"
 #include "mg-cli.h"
-#include "mg-metrics-list.h"
+#include "defs/mg-metrics-list.h"
 
 int
 mg_cli_list_metrics (const MgCliOptions *options)

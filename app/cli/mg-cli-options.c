@@ -3,9 +3,9 @@
 
 #include "mg-cli-options.h"
 
-#include "mg-run-check.h"
-#include "mg-run-command-line.h"
-#include "mg-run-options.h"
+#include "session/mg-run-check.h"
+#include "session/mg-run-command-line.h"
+#include "session/mg-run-options.h"
 
 #include <glib/gi18n.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 
 #include <glib.h>
 
-#include "mg-run-settings.h"
+#include "session/mg-run-settings.h"
 
 G_BEGIN_DECLS
 

@@ -9,9 +9,9 @@
 #include "mg-cli-enable-check.h"
 #include "mg-cli-summary.h"
 #include "mg-cli.h"
-#include "mg-output-name.h"
-#include "mg-run-assembly.h"
-#include "mg-run-check.h"
+#include "session/mg-output-name.h"
+#include "session/mg-run-assembly.h"
+#include "session/mg-run-check.h"
 
 /* -o FOLDER/ that does not exist: said before the run, not after it. */
 static gboolean

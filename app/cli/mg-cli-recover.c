@@ -9,7 +9,7 @@
 
 #include "mg-cli-summary.h"
 #include "mg-cli.h"
-#include "mg-run-recovery.h"
+#include "session/mg-run-recovery.h"
 
 static void
 print_running (GPtrArray *running)

@@ -7,10 +7,10 @@
 #include <stdio.h>
 
 #include "mg-cli.h"
-#include "mg-diagnostic.h"
-#include "mg-install-paths.h"
-#include "mg-report-set.h"
-#include "mg-report-writer.h"
+#include "defs/mg-diagnostic.h"
+#include "session/mg-install-paths.h"
+#include "report/mg-report-set.h"
+#include "report/mg-report-writer.h"
 
 static MgReportSet *
 load_reports (const MgCliOptions *options)

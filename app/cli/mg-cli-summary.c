@@ -5,8 +5,8 @@
 
 #include <glib/gi18n.h>
 
-#include "mg-unavailable.h"
-#include "mg-rank-list.h"
+#include "profile/mg-unavailable.h"
+#include "session/mg-rank-list.h"
 
 /* --verbose: every plugin problem in full, then every metric error. */
 static void

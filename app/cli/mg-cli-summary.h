@@ -5,7 +5,7 @@
  * full instead. */
 #pragma once
 
-#include "mg-profile.h"
+#include "profile/mg-profile.h"
 
 G_BEGIN_DECLS
 

@@ -6,7 +6,7 @@
 #include <glib/gi18n.h>
 #include <stdio.h>
 
-#include "mg-launcher.h"
+#include "session/mg-launcher.h"
 
 gboolean
 mg_cli_wanted (int argc, char **argv)

@@ -6,7 +6,7 @@
 #include <glib.h>
 
 #include "mg-cli-options.h"
-#include "mg-profile.h"
+#include "profile/mg-profile.h"
 
 G_BEGIN_DECLS
 

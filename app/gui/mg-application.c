@@ -5,9 +5,9 @@
 #include <glib/gi18n.h>
 
 #include "mg-application.h"
-#include "mg-run-actions.h"
-#include "mg-run-end.h"
-#include "mg-run-keeper.h"
+#include "gui/run/mg-run-actions.h"
+#include "gui/run/mg-run-end.h"
+#include "gui/run/mg-run-keeper.h"
 #include "mg-window.h"
 
 struct _MgApplication

@@ -7,9 +7,9 @@
 #include <glib/gi18n.h>
 
 #include "mg-error-list.h"
-#include "mg-unavailable.h"
-#include "mg-selection-stats.h"
-#include "mg-units.h"
+#include "profile/mg-unavailable.h"
+#include "plot/mg-selection-stats.h"
+#include "defs/mg-units.h"
 
 /* Signals that mean the program itself failed, rather than something (a
  * user, the batch system, the out-of-memory killer) ending it. */

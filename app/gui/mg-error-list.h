@@ -6,7 +6,7 @@
 
 #include <gtk/gtk.h>
 
-#include "mg-profile.h"
+#include "profile/mg-profile.h"
 
 G_BEGIN_DECLS
 

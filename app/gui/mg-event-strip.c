@@ -8,7 +8,7 @@
 
 #include "mg-error-list.h"
 #include "mg-event-strip.h"
-#include "mg-units.h"
+#include "defs/mg-units.h"
 
 #define MARK_HALF_WIDTH 6.0
 #define STRIP_HEIGHT 12

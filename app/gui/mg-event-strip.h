@@ -9,8 +9,8 @@
 #include <gtk/gtk.h>
 
 #include "mg-error-list.h"
-#include "mg-profile.h"
-#include "mg-time-view.h"
+#include "profile/mg-profile.h"
+#include "plot/mg-time-view.h"
 
 G_BEGIN_DECLS
 

@@ -6,10 +6,10 @@
 
 #include "mg-error-list.h"
 #include "mg-info-panel.h"
-#include "mg-selection-stats.h"
+#include "plot/mg-selection-stats.h"
 #include "mg-tooltip.h"
-#include "mg-units.h"
-#include "mg-unavailable.h"
+#include "defs/mg-units.h"
+#include "profile/mg-unavailable.h"
 
 static void
 add_heading (GtkGrid *grid, int *row, const char *text)

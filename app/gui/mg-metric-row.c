@@ -6,13 +6,13 @@
 
 #include <glib/gi18n.h>
 
-#include "mg-graph-render.h"
-#include "mg-metric-graph.h"
+#include "plot/mg-graph-render.h"
+#include "gui/graph/mg-metric-graph.h"
 #include "mg-metric-row.h"
-#include "mg-selection-stats.h"
-#include "mg-series-view.h"
-#include "mg-theme.h"
-#include "mg-units.h"
+#include "plot/mg-selection-stats.h"
+#include "plot/mg-series-view.h"
+#include "gui/graph/mg-theme.h"
+#include "defs/mg-units.h"
 
 struct _MgMetricRow
 {

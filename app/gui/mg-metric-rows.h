@@ -12,7 +12,7 @@
 
 #include "mg-metric-row.h"
 #include "mg-metric-visibility.h"
-#include "mg-time-view.h"
+#include "plot/mg-time-view.h"
 #include "mg-view-export.h"
 
 G_BEGIN_DECLS

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "mg-scorep-defs.h"
+#include "session/mg-scorep-defs.h"
 
 #define OTHER_ACTION "show-other-metrics"
 

@@ -24,7 +24,7 @@
 
 #include <gio/gio.h>
 
-#include "mg-profile.h"
+#include "profile/mg-profile.h"
 
 G_BEGIN_DECLS
 

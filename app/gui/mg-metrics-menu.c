@@ -7,7 +7,7 @@
 #include "mg-metrics-menu.h"
 
 #include "mg-tooltip.h"
-#include "mg-unavailable.h"
+#include "profile/mg-unavailable.h"
 
 /* The custom item id of the i-th unavailable group. */
 #define UNAVAILABLE_ID "unavailable-%u"

@@ -8,13 +8,13 @@
 #include <math.h>
 #include <string.h>
 
-#include "mg-colour.h"
-#include "mg-diagnostic.h"
-#include "mg-install-paths.h"
-#include "mg-report-markup.h"
-#include "mg-report-set.h"
+#include "defs/mg-colour.h"
+#include "defs/mg-diagnostic.h"
+#include "session/mg-install-paths.h"
+#include "report/mg-report-markup.h"
+#include "report/mg-report-set.h"
 #include "mg-report-view.h"
-#include "mg-report.h"
+#include "report/mg-report.h"
 
 static GtkWidget *
 label_new (const char *text, const char *css_class)

@@ -8,7 +8,7 @@
 
 #include <gio/gio.h>
 
-#include "mg-time-view.h"
+#include "plot/mg-time-view.h"
 
 G_BEGIN_DECLS
 

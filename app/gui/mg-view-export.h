@@ -10,8 +10,8 @@
 
 #include <gio/gio.h>
 
-#include "mg-profile.h"
-#include "mg-time-view.h"
+#include "profile/mg-profile.h"
+#include "plot/mg-time-view.h"
 
 G_BEGIN_DECLS
 

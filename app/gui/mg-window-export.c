@@ -6,15 +6,15 @@
 
 #include <glib/gi18n.h>
 
-#include "mg-export-csv.h"
-#include "mg-export-json.h"
+#include "profile/mg-export-csv.h"
+#include "profile/mg-export-json.h"
 #include "mg-file-choosers.h"
-#include "mg-install-paths.h"
+#include "session/mg-install-paths.h"
 #include "mg-metric-row.h"
 #include "mg-metric-rows.h"
-#include "mg-report-set.h"
-#include "mg-report-writer.h"
-#include "mg-theme.h"
+#include "report/mg-report-set.h"
+#include "report/mg-report-writer.h"
+#include "gui/graph/mg-theme.h"
 #include "mg-view-export.h"
 #include "mg-window-internal.h"
 

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "mg-metric-visibility.h"
-#include "mg-time-view.h"
+#include "plot/mg-time-view.h"
 #include "mg-window.h"
 
 G_BEGIN_DECLS

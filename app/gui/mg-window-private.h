@@ -3,7 +3,7 @@
  * the rest of the application (mg-window-queries.c). */
 #pragma once
 
-#include "mg-time-view.h"
+#include "plot/mg-time-view.h"
 #include "mg-window.h"
 
 G_BEGIN_DECLS

@@ -13,9 +13,9 @@
 #include "mg-metric-row.h"
 #include "mg-metric-rows.h"
 #include "mg-metrics-menu.h"
-#include "mg-mpi.h"
-#include "mg-time-axis.h"
-#include "mg-units.h"
+#include "session/mg-mpi.h"
+#include "gui/graph/mg-time-axis.h"
+#include "defs/mg-units.h"
 #include "mg-window-internal.h"
 
 #define UNDO_TIMEOUT_S 6

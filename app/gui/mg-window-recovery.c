@@ -7,8 +7,8 @@
 
 #include <glib/gi18n.h>
 
-#include "mg-run-folder.h"
-#include "mg-run-recovery.h"
+#include "session/mg-run-folder.h"
+#include "session/mg-run-recovery.h"
 #include "mg-window-internal.h"
 
 /* "sleep — /tmp/metrograph-AB12CD": the program the run profiled, when

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "mg-colour.h"
+#include "defs/mg-colour.h"
 #include "mg-raster.h"
 
 /* Alphas of the band layers: the min–max band is a light wash, the

@@ -11,7 +11,7 @@
 #include <glib.h>
 
 #include "mg-lod.h"
-#include "mg-units.h"
+#include "defs/mg-units.h"
 
 G_BEGIN_DECLS
 

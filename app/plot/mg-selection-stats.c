@@ -8,7 +8,7 @@
 #include <math.h>
 
 #include "format/mg-bounded-mean.h"
-#include "mg-units.h"
+#include "defs/mg-units.h"
 
 static void
 stats_clear (MgSelectionStats *out)

@@ -8,7 +8,7 @@
 
 #include <glib.h>
 
-#include "mg-profile.h"
+#include "profile/mg-profile.h"
 
 G_BEGIN_DECLS
 

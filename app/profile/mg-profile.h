@@ -10,7 +10,7 @@
 
 #include <gio/gio.h>
 
-#include "mg-metric-def.h"
+#include "defs/mg-metric-def.h"
 
 G_BEGIN_DECLS
 

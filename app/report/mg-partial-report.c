@@ -8,10 +8,10 @@
 #include <libxml/tree.h>
 #include <string.h>
 
-#include "mg-colour.h"
-#include "mg-diagnostic.h"
+#include "defs/mg-colour.h"
+#include "defs/mg-diagnostic.h"
 #include "mg-partial-report.h"
-#include "mg-xml-document.h"
+#include "defs/mg-xml-document.h"
 
 typedef struct {
   const char *path;

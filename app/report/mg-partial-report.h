@@ -7,7 +7,7 @@
 
 #include <glib.h>
 
-#include "mg-metric-def.h"
+#include "defs/mg-metric-def.h"
 
 G_BEGIN_DECLS
 

@@ -6,7 +6,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "mg-colour.h"
+#include "defs/mg-colour.h"
 #include "mg-report-markup.h"
 #include "mg-report-writer.h"
 

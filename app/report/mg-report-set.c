@@ -5,9 +5,9 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "mg-diagnostic.h"
+#include "defs/mg-diagnostic.h"
 #include "mg-report-set.h"
-#include "mg-search-path.h"
+#include "defs/mg-search-path.h"
 
 /* The origin of the built-in sections' folder (--list-reports shows it). */
 #define ORIGIN_INSTALLED "installed"

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "mg-colour.h"
+#include "defs/mg-colour.h"
 #include "mg-report-value.h"
 #include "mg-report.h"
 

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "mg-partial-report.h"
-#include "mg-profile.h"
+#include "profile/mg-profile.h"
 
 G_BEGIN_DECLS
 

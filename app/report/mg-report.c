@@ -5,10 +5,10 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "mg-command-line.h"
+#include "profile/mg-command-line.h"
 #include "mg-report-value.h"
 #include "mg-report.h"
-#include "mg-units.h"
+#include "defs/mg-units.h"
 
 /* The threads metric of the built-in plugins, for the header. */
 #define THREADS_METRIC "org.metrograph.threads"

@@ -4,7 +4,7 @@
 #include "mg-missing-ranks.h"
 
 #include "mg-rank-list.h"
-#include "mg-record-reader.h"
+#include "profile/mg-record-reader.h"
 
 #include <glib/gi18n.h>
 #include <string.h>

@@ -8,10 +8,10 @@
 #include <math.h>
 
 #include "mg-install-paths.h"
-#include "mg-merge.h"
+#include "profile/mg-merge.h"
 #include "mg-missing-ranks.h"
 #include "mg-output-name.h"
-#include "mg-plan-writer.h"
+#include "defs/mg-plan-writer.h"
 #include "mg-run-folder.h"
 #include "mg-run-metric-toggles.h"
 

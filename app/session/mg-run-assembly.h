@@ -15,9 +15,9 @@
 
 #include <gio/gio.h>
 
-#include "mg-catalogue.h"
+#include "defs/mg-catalogue.h"
 #include "mg-launcher.h"
-#include "mg-profile.h"
+#include "profile/mg-profile.h"
 #include "mg-run-settings.h"
 
 G_BEGIN_DECLS

@@ -10,7 +10,7 @@
  * when the shell needs it. */
 #pragma once
 
-#include "mg-catalogue.h"
+#include "defs/mg-catalogue.h"
 #include "mg-run-settings.h"
 
 G_BEGIN_DECLS

@@ -3,7 +3,7 @@
 
 #include "mg-run-folder.h"
 
-#include "mg-record-reader.h"
+#include "profile/mg-record-reader.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>

@@ -5,7 +5,7 @@
  * (a group's id when all its switchable metrics go the same way). GTK-free. */
 #pragma once
 
-#include "mg-catalogue.h"
+#include "defs/mg-catalogue.h"
 #include "mg-run-settings.h"
 
 G_BEGIN_DECLS

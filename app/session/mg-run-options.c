@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "format/mg-plan-keywords.h"
-#include "mg-catalogue.h"
+#include "defs/mg-catalogue.h"
 #include "mg-rank-list.h"
 
 G_DEFINE_QUARK (mg-run-option-error-quark, mg_run_option_error)

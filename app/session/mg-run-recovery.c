@@ -3,17 +3,17 @@
 
 #include "mg-run-recovery.h"
 
-#include "mg-search-path.h"
+#include "defs/mg-search-path.h"
 
 #include <glib/gi18n.h>
 #include <unistd.h>
 
 #include "format/mg-plan-keywords.h"
 #include "mg-install-paths.h"
-#include "mg-merge.h"
+#include "profile/mg-merge.h"
 #include "mg-missing-ranks.h"
 #include "mg-output-name.h"
-#include "mg-record-reader.h"
+#include "profile/mg-record-reader.h"
 #include "mg-run-assembly.h"
 #include "mg-run-command-line.h"
 #include "mg-run-folder.h"

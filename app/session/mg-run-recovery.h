@@ -11,8 +11,8 @@
 
 #include <glib.h>
 
-#include "mg-catalogue.h"
-#include "mg-profile.h"
+#include "defs/mg-catalogue.h"
+#include "profile/mg-profile.h"
 #include "mg-run-settings.h"
 
 G_BEGIN_DECLS

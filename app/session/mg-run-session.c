@@ -16,8 +16,8 @@
 #include <gio/gunixinputstream.h>
 
 #include "mg-install-paths.h"
-#include "mg-report-set.h"
-#include "mg-report-writer.h"
+#include "report/mg-report-set.h"
+#include "report/mg-report-writer.h"
 #include "mg-run-assembly.h"
 #include "mg-run-check.h"
 #include "mg-stopper.h"

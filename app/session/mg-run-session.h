@@ -12,8 +12,8 @@
 
 #include <gio/gio.h>
 
-#include "mg-catalogue.h"
-#include "mg-profile.h"
+#include "defs/mg-catalogue.h"
+#include "profile/mg-profile.h"
 #include "mg-run-settings.h"
 
 G_BEGIN_DECLS

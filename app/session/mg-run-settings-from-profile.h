@@ -4,8 +4,8 @@
  * the metrics it holds. GTK-free. */
 #pragma once
 
-#include "mg-catalogue.h"
-#include "mg-profile.h"
+#include "defs/mg-catalogue.h"
+#include "profile/mg-profile.h"
 #include "mg-run-settings.h"
 
 G_BEGIN_DECLS

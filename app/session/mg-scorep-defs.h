@@ -7,7 +7,7 @@
  * scorep:<plugin> named after the plugin. GTK-free. */
 #pragma once
 
-#include "mg-catalogue.h"
+#include "defs/mg-catalogue.h"
 #include "mg-run-settings.h"
 
 G_BEGIN_DECLS

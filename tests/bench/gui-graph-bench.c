@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "graph-fixture.h"
-#include "mg-graph-render.h"
+#include "plot/mg-graph-render.h"
 
 #define GOAL_REDRAW_MS 8.0
 

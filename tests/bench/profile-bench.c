@@ -19,8 +19,8 @@
 
 #include <glib/gstdio.h>
 
-#include "mg-export-json.h"
-#include "mg-merge.h"
+#include "profile/mg-export-json.h"
+#include "profile/mg-merge.h"
 #include "record-fixture.h"
 #include "mg-test-common.h"
 

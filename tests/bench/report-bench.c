@@ -13,8 +13,8 @@
 
 #include <glib/gstdio.h>
 
-#include "mg-report-set.h"
-#include "mg-report-writer.h"
+#include "report/mg-report-set.h"
+#include "report/mg-report-writer.h"
 #include "report-fixture.h"
 
 #define BUDGET_S 0.200

@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mg-profile.h"
+#include "profile/mg-profile.h"
 
 #define OVERHEAD_ID "org.metrograph.sampler_overhead"
 #define INTERVAL_US 20000.0

@@ -28,11 +28,11 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
-#include "mg-a11y-bus.h"
-#include "mg-application.h"
-#include "mg-renderer.h"
+#include "gui/mg-a11y-bus.h"
+#include "gui/mg-application.h"
+#include "gui/mg-renderer.h"
 #include "mg-resources.h"
-#include "mg-window-private.h"
+#include "gui/mg-window-private.h"
 
 /* The issue's goals: first frame within 300 ms, panning at 60 frames a
  * second (a frame every 16.7 ms; 5 % allowed for the clock's jitter). */

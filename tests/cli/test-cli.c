@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "cli-harness.h"
-#include "mg-profile.h"
-#include "mg-rank-list.h"
-#include "mg-record-reader.h"
-#include "mg-run-folder.h"
+#include "profile/mg-profile.h"
+#include "session/mg-rank-list.h"
+#include "profile/mg-record-reader.h"
+#include "session/mg-run-folder.h"
 
 #define CUSTOM1_ID "com.allinea.metrics.custom1.interrupts"
 #define BACKFILL1_ID "com.allinea.metrics.backfill1.events"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-test-common.h"
 
-#include "mg-run-folder.h"
+#include "session/mg-run-folder.h"
 
 void
 mg_test_remove_tree (const char *path)

@@ -4,7 +4,7 @@
 
 #include <glib.h>
 
-#include "mg-diagnostic.h"
+#include "defs/mg-diagnostic.h"
 
 G_BEGIN_DECLS
 

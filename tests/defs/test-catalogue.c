@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "defs-test-util.h"
-#include "mg-catalogue.h"
-#include "mg-metrics-list.h"
+#include "defs/mg-catalogue.h"
+#include "defs/mg-metrics-list.h"
 
 typedef struct {
   char *dir;

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "mg-colour.h"
+#include "defs/mg-colour.h"
 
 static void
 assert_colour (const char *spec, double r, double g, double b)

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "defs-test-util.h"
-#include "mg-colour.h"
-#include "mg-definition-file.h"
+#include "defs/mg-colour.h"
+#include "defs/mg-definition-file.h"
 
 static MgDefinitionFile *
 load_fixture (const char *relative, GPtrArray *diagnostics)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "defs-test-util.h"
-#include "mg-plan-writer.h"
+#include "defs/mg-plan-writer.h"
 
 /* A plan line split into unescaped fields (the keyword first). */
 static GStrv

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "defs-test-util.h"
-#include "mg-search-path.h"
+#include "defs/mg-search-path.h"
 
 static void
 touch (const char *dir, const char *name)

@@ -7,9 +7,9 @@
 
 #include "defs-test-util.h"
 #include "format/mg-plan-keywords.h"
-#include "mg-plan-writer.h"
+#include "defs/mg-plan-writer.h"
 #include "mg-plan.h"
-#include "mg-search-path.h"
+#include "defs/mg-search-path.h"
 
 typedef struct {
   char *defs_dir;      /* a copy of the definition fixtures */

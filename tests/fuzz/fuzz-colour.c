@@ -4,7 +4,7 @@
 #include <glib.h>
 
 #include "fuzz-input.h"
-#include "mg-colour.h"
+#include "defs/mg-colour.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)

@@ -4,8 +4,8 @@
 #include <glib.h>
 
 #include "fuzz-input.h"
-#include "mg-definition-file.h"
-#include "mg-diagnostic.h"
+#include "defs/mg-definition-file.h"
+#include "defs/mg-diagnostic.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)

@@ -11,9 +11,9 @@
 
 #include "fuzz-input.h"
 #include "fuzz-record-input.h"
-#include "mg-merge.h"
-#include "mg-metric-def.h"
-#include "mg-record-reader.h"
+#include "profile/mg-merge.h"
+#include "defs/mg-metric-def.h"
+#include "profile/mg-record-reader.h"
 
 static char *folder;
 static char *record_path;

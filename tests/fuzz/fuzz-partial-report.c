@@ -6,9 +6,9 @@
 #include <glib.h>
 
 #include "fuzz-input.h"
-#include "mg-diagnostic.h"
-#include "mg-partial-report.h"
-#include "mg-report-markup.h"
+#include "defs/mg-diagnostic.h"
+#include "report/mg-partial-report.h"
+#include "report/mg-report-markup.h"
 
 static void
 write_markup (const char *markup)

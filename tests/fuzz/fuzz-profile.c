@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "fuzz-input.h"
-#include "mg-crc32.h"
-#include "mg-profile-header.h"
-#include "mg-profile.h"
+#include "profile/mg-crc32.h"
+#include "profile/mg-profile-header.h"
+#include "profile/mg-profile.h"
 
 enum { HEADER_LEN = MG_PROFILE_HEADER_LEN };
 

@@ -6,7 +6,7 @@
 
 #include "fuzz-input.h"
 #include "fuzz-record-input.h"
-#include "mg-record-reader.h"
+#include "profile/mg-record-reader.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)

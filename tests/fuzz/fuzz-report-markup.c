@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fuzz-input.h"
-#include "mg-report-markup.h"
+#include "report/mg-report-markup.h"
 
 /* Seed 000, section 3.6, and the html and body elements the parse adds. */
 static const char *const spec_elements[] = {

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <signal.h>
 
-#include "mg-colour.h"
+#include "defs/mg-colour.h"
 #include "gui-fixtures.h"
 
 MgMetricDef *

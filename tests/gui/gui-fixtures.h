@@ -3,7 +3,7 @@
  * MgProfileBuilder. */
 #pragma once
 
-#include "mg-profile-builder.h"
+#include "profile/mg-profile-builder.h"
 
 G_BEGIN_DECLS
 

@@ -10,7 +10,7 @@
 #include <glib-unix.h>
 
 #include "gui-test-util.h"
-#include "mg-application.h"
+#include "gui/mg-application.h"
 #include "mg-resources.h"
 #include "mg-test-common.h"
 

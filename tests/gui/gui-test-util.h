@@ -7,8 +7,8 @@
 
 #include <gtk/gtk.h>
 
-#include "mg-profile.h"
-#include "mg-window.h"
+#include "profile/mg-profile.h"
+#include "gui/mg-window.h"
 
 G_BEGIN_DECLS
 

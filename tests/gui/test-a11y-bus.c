@@ -8,7 +8,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
-#include "mg-a11y-bus.h"
+#include "gui/mg-a11y-bus.h"
 
 #define SERVE_DELAY_MS 1500
 

@@ -10,8 +10,8 @@
 
 #include "gui-fixtures.h"
 #include "gui-test-util.h"
-#include "mg-application.h"
-#include "mg-window-private.h"
+#include "gui/mg-application.h"
+#include "gui/mg-window-private.h"
 
 static char *dir;
 static char *single_path;      /* gui_fixture_single: cpu, rss */

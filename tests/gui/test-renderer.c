@@ -9,7 +9,7 @@
 
 #include <glib/gstdio.h>
 
-#include "mg-renderer.h"
+#include "gui/mg-renderer.h"
 
 static void
 test_choose (void)

@@ -10,10 +10,10 @@
 #include <gtk/gtk.h>
 
 #include "gui-test-util.h"
-#include "mg-colour.h"
-#include "mg-partial-report.h"
-#include "mg-report-view.h"
-#include "mg-window-private.h"
+#include "defs/mg-colour.h"
+#include "report/mg-partial-report.h"
+#include "gui/mg-report-view.h"
+#include "gui/mg-window-private.h"
 #include "report-fixture.h"
 
 /* Every label's text, one a line, and the level bars' values. */

@@ -8,9 +8,9 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
-#include "mg-application.h"
+#include "gui/mg-application.h"
 #include "mg-resources.h"
-#include "mg-window-private.h"
+#include "gui/mg-window-private.h"
 
 static GtkWidget *
 find_menu_button (GtkWidget *root, const char *label)

@@ -15,8 +15,8 @@
 
 #include "gui-fixtures.h"
 #include "gui-test-util.h"
-#include "mg-metric-graph.h"
-#include "mg-window-private.h"
+#include "gui/graph/mg-metric-graph.h"
+#include "gui/mg-window-private.h"
 
 typedef struct {
   GuiTestDisplay *display;

@@ -12,14 +12,14 @@
 
 #include "gui-fixtures.h"
 #include "gui-test-util.h"
-#include "mg-error-list.h"
-#include "mg-event-strip.h"
-#include "mg-info-panel.h"
-#include "mg-metric-row.h"
-#include "mg-metric-visibility.h"
-#include "mg-units.h"
-#include "mg-tooltip.h"
-#include "mg-window-private.h"
+#include "gui/mg-error-list.h"
+#include "gui/mg-event-strip.h"
+#include "gui/mg-info-panel.h"
+#include "gui/mg-metric-row.h"
+#include "gui/mg-metric-visibility.h"
+#include "defs/mg-units.h"
+#include "gui/mg-tooltip.h"
+#include "gui/mg-window-private.h"
 
 /* ---- run details ------------------------------------------------------- */
 

@@ -14,15 +14,15 @@
 
 #include "gui-fixtures.h"
 #include "gui-test-util.h"
-#include "mg-application.h"
-#include "mg-metric-visibility.h"
-#include "mg-metrics-menu.h"
+#include "gui/mg-application.h"
+#include "gui/mg-metric-visibility.h"
+#include "gui/mg-metrics-menu.h"
 #include "mg-resources.h"
-#include "mg-time-view.h"
-#include "mg-tooltip.h"
-#include "mg-units.h"
-#include "mg-view-export.h"
-#include "mg-window-private.h"
+#include "plot/mg-time-view.h"
+#include "gui/mg-tooltip.h"
+#include "defs/mg-units.h"
+#include "gui/mg-view-export.h"
+#include "gui/mg-window-private.h"
 
 static void
 activate_metric_toggle (MgWindow *window, const char *prefix, const char *id)

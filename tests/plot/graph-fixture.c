@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-#include "mg-profile-builder.h"
+#include "profile/mg-profile-builder.h"
 
 static void
 set_colour (MgMetricDef *def, guint32 rgb)

@@ -2,7 +2,7 @@
 /* Profiles of known shape for the graph tests, the demo and the benchmark. */
 #pragma once
 
-#include "mg-profile.h"
+#include "profile/mg-profile.h"
 
 G_BEGIN_DECLS
 

@@ -3,8 +3,8 @@
 #include <math.h>
 
 #include "graph-fixture.h"
-#include "mg-lod.h"
-#include "mg-selection-stats.h"
+#include "plot/mg-lod.h"
+#include "plot/mg-selection-stats.h"
 
 /* Eight windows of one second each; windows 4 and 5 are a gap. */
 static const double starts[] = { 0, 1, 2, 3, 4, 5, 6, 7 };

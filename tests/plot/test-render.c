@@ -10,8 +10,8 @@
 #include <math.h>
 
 #include "graph-fixture.h"
-#include "mg-graph-render.h"
-#include "mg-profile-builder.h"
+#include "plot/mg-graph-render.h"
+#include "profile/mg-profile-builder.h"
 
 #define W 400
 #define H 100

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* MgTimeView: zoom, pan, history, selection and notifications. */
-#include "mg-time-view.h"
+#include "plot/mg-time-view.h"
 
 typedef struct {
   GPtrArray *names; /* notified property names, in order */

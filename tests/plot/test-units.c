@@ -2,7 +2,7 @@
 /* Units scaled for reading: values, value axes and time axes. */
 #include <math.h>
 
-#include "mg-units.h"
+#include "defs/mg-units.h"
 
 static MgMetricDef *
 def_with_units (const char *units)

@@ -2,7 +2,7 @@
 /* A small profile with every field set, shared by the profile tests. */
 #pragma once
 
-#include "mg-profile-builder.h"
+#include "profile/mg-profile-builder.h"
 
 MgMetricDef *fixture_metric (const char *id, MgDomain domain);
 /* Two processes on two hosts, metrics "alpha" (time), "beta" (time, never

@@ -6,7 +6,7 @@
 
 #include <glib.h>
 
-#include "mg-crc32.h"
+#include "profile/mg-crc32.h"
 
 static void
 test_check_value (void)

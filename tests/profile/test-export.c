@@ -8,8 +8,8 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
-#include "mg-export-csv.h"
-#include "mg-export-json.h"
+#include "profile/mg-export-csv.h"
+#include "profile/mg-export-json.h"
 #include "mg-test-common.h"
 #include "profile-fixture.h"
 

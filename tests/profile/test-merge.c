@@ -7,7 +7,7 @@
 
 #include <glib/gstdio.h>
 
-#include "mg-merge.h"
+#include "profile/mg-merge.h"
 #include "profile-fixture.h"
 #include "record-fixture.h"
 #include "mg-test-common.h"

@@ -6,8 +6,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "mg-process-block.h"
-#include "mg-profile-private.h"
+#include "profile/mg-process-block.h"
+#include "profile/mg-profile-private.h"
 
 enum { N = 500, METRICS = 4 };
 

@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-#include "mg-profile-builder.h"
+#include "profile/mg-profile-builder.h"
 #include "profile-fixture.h"
 
 static MgMetricDef *

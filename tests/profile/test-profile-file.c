@@ -9,10 +9,10 @@
 
 #include <glib/gstdio.h>
 
-#include "mg-crc32.h"
-#include "mg-process-block.h"
-#include "mg-profile-header.h"
-#include "mg-profile-private.h"
+#include "profile/mg-crc32.h"
+#include "profile/mg-process-block.h"
+#include "profile/mg-profile-header.h"
+#include "profile/mg-profile-private.h"
 #include "profile-fixture.h"
 #include "mg-test-common.h"
 

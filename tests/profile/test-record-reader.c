@@ -7,7 +7,7 @@
 
 #include <glib/gstdio.h>
 
-#include "mg-record-reader.h"
+#include "profile/mg-record-reader.h"
 #include "record-fixture.h"
 
 static char *tmpdir;

@@ -2,7 +2,7 @@
 /* Profiles of known values for the report tests and the benchmark. */
 #pragma once
 
-#include "mg-profile-builder.h"
+#include "profile/mg-profile-builder.h"
 
 /* Three processes on one host, 8 windows of 0.5 s from a fixed start:
  * cpu_time_percentage, rchar_rate, wchar_rate, rss (time), memory_per_node

@@ -5,8 +5,8 @@
 
 #include <string.h>
 
-#include "mg-diagnostic.h"
-#include "mg-partial-report.h"
+#include "defs/mg-diagnostic.h"
+#include "report/mg-partial-report.h"
 #include "report-fixture.h"
 
 #define HEAD "<partialReport name=\"org.example.r\" xmlns=\"" MG_PARTIAL_REPORT_XMLNS "\">\n"

@@ -7,8 +7,8 @@
 #include <cairo.h>
 #include <glib/gstdio.h>
 
-#include "mg-report-set.h"
-#include "mg-report-writer.h"
+#include "report/mg-report-set.h"
+#include "report/mg-report-writer.h"
 #include "report-fixture.h"
 #include "mg-test-common.h"
 

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "cli-harness.h"
-#include "mg-profile.h"
-#include "mg-report-value.h"
-#include "mg-units.h"
+#include "profile/mg-profile.h"
+#include "report/mg-report-value.h"
+#include "defs/mg-units.h"
 #include "report-fixture.h"
 
 #define CUSTOM1_ID "com.allinea.metrics.custom1.interrupts"

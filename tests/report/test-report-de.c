@@ -9,8 +9,8 @@
 #include <locale.h>
 #include <string.h>
 
-#include "mg-report-set.h"
-#include "mg-report-writer.h"
+#include "report/mg-report-set.h"
+#include "report/mg-report-writer.h"
 #include "report-fixture.h"
 
 static void

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "mg-report-markup.h"
+#include "report/mg-report-markup.h"
 
 static void
 assert_html (const char *markup, const char *expected)

@@ -6,8 +6,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "mg-diagnostic.h"
-#include "mg-report-set.h"
+#include "defs/mg-diagnostic.h"
+#include "report/mg-report-set.h"
 #include "mg-test-common.h"
 
 static char *root;

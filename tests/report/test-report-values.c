@@ -7,8 +7,8 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 
-#include "mg-export-json.h"
-#include "mg-report-value.h"
+#include "profile/mg-export-json.h"
+#include "report/mg-report-value.h"
 #include "report-fixture.h"
 
 static JsonObject *

@@ -7,9 +7,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "mg-diagnostic.h"
-#include "mg-report-set.h"
-#include "mg-report-writer.h"
+#include "defs/mg-diagnostic.h"
+#include "report/mg-report-set.h"
+#include "report/mg-report-writer.h"
 #include "report-fixture.h"
 
 /* The fixture's report with the built-in sections and examples/report.xml,

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mg-profile.h"
+#include "profile/mg-profile.h"
 
 typedef struct {
   char *dir;

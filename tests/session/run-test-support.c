@@ -3,7 +3,7 @@
 
 #include <glib/gstdio.h>
 
-#include "mg-install-paths.h"
+#include "session/mg-install-paths.h"
 
 char *
 run_test_fixture_metrics_dir (void)

@@ -3,7 +3,7 @@
  * main loop. */
 #pragma once
 
-#include "mg-catalogue.h"
+#include "defs/mg-catalogue.h"
 
 G_BEGIN_DECLS
 

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "mg-run-folder.h"
+#include "session/mg-run-folder.h"
 
 typedef struct {
   char *parent;

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "format/mg-plan-keywords.h"
-#include "mg-run-check.h"
-#include "mg-run-command-line.h"
-#include "mg-run-options.h"
+#include "session/mg-run-check.h"
+#include "session/mg-run-command-line.h"
+#include "session/mg-run-options.h"
 
 /* Parses @args (after "metrograph --profile") with the table's GOption
  * entries, as the command line does. */

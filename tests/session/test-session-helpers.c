@@ -6,11 +6,11 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "mg-install-paths.h"
-#include "mg-mpi.h"
-#include "mg-output-name.h"
-#include "mg-program-check.h"
-#include "mg-rank-list.h"
+#include "session/mg-install-paths.h"
+#include "session/mg-mpi.h"
+#include "session/mg-output-name.h"
+#include "session/mg-program-check.h"
+#include "session/mg-rank-list.h"
 #include "run-test-support.h"
 
 /* Each test works in its own folder, removed at the end. */

@@ -7,14 +7,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mg-merge.h"
-#include "mg-missing-ranks.h"
-#include "mg-program-check.h"
-#include "mg-run-check.h"
-#include "mg-run-command-line.h"
-#include "mg-run-metric-toggles.h"
-#include "mg-run-session.h"
-#include "mg-run-session-private.h"
+#include "profile/mg-merge.h"
+#include "session/mg-missing-ranks.h"
+#include "session/mg-program-check.h"
+#include "session/mg-run-check.h"
+#include "session/mg-run-command-line.h"
+#include "session/mg-run-metric-toggles.h"
+#include "session/mg-run-session.h"
+#include "session/mg-run-session-private.h"
 #include "record-fixture.h"
 #include "run-test-support.h"
 

@@ -7,13 +7,13 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "mg-graph-render.h"
-#include "mg-lod.h"
-#include "mg-selection-stats.h"
-#include "mg-series-view.h"
+#include "plot/mg-graph-render.h"
+#include "plot/mg-lod.h"
+#include "plot/mg-selection-stats.h"
+#include "plot/mg-series-view.h"
 #include "mg-theme.h"
 #include "mg-time-selection.h"
-#include "mg-units.h"
+#include "defs/mg-units.h"
 
 #define DEFAULT_HEIGHT 80
 /* Keyboard and scroll steps. */

@@ -27,9 +27,9 @@
 
 #include <gtk/gtk.h>
 
-#include "mg-profile.h"
-#include "mg-time-view.h"
-#include "mg-units.h"
+#include "profile/mg-profile.h"
+#include "plot/mg-time-view.h"
+#include "defs/mg-units.h"
 
 G_BEGIN_DECLS
 

@@ -2,7 +2,7 @@
 /* The shared time axis widget. */
 #include "mg-time-axis.h"
 
-#include "mg-graph-render.h"
+#include "plot/mg-graph-render.h"
 #include "mg-theme.h"
 #include "mg-time-selection.h"
 

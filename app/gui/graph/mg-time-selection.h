@@ -12,7 +12,7 @@
 
 #include <gtk/gtk.h>
 
-#include "mg-time-view.h"
+#include "plot/mg-time-view.h"
 
 G_BEGIN_DECLS
 

@@ -3,10 +3,10 @@
 
 #include "mg-run-actions.h"
 
-#include "mg-run-command-line.h"
+#include "session/mg-run-command-line.h"
 #include "mg-run-host.h"
-#include "mg-run-settings-from-profile.h"
-#include "mg-window.h"
+#include "session/mg-run-settings-from-profile.h"
+#include "gui/mg-window.h"
 
 /* The run goes where the dialog came from, unless a run is showing there. */
 static void

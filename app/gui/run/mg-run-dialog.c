@@ -12,16 +12,16 @@
 #include <string.h>
 
 #include "format/mg-plan-keywords.h"
-#include "mg-install-paths.h"
-#include "mg-rank-list.h"
-#include "mg-run-check.h"
-#include "mg-run-command-line.h"
+#include "session/mg-install-paths.h"
+#include "session/mg-rank-list.h"
+#include "session/mg-run-check.h"
+#include "session/mg-run-command-line.h"
 #include "mg-run-css.h"
 #include "mg-run-env-editor.h"
 #include "mg-run-metric-list.h"
-#include "mg-run-metric-toggles.h"
-#include "mg-scorep-defs.h"
-#include "mg-scorep-selection.h"
+#include "session/mg-run-metric-toggles.h"
+#include "session/mg-scorep-defs.h"
+#include "session/mg-scorep-selection.h"
 
 #define RUN_SCHEMA_ID MG_APP_ID ".Run"
 

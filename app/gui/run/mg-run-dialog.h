@@ -13,9 +13,9 @@
 
 #include <gtk/gtk.h>
 
-#include "mg-catalogue.h"
-#include "mg-run-session.h"
-#include "mg-run-settings.h"
+#include "defs/mg-catalogue.h"
+#include "session/mg-run-session.h"
+#include "session/mg-run-settings.h"
 
 G_BEGIN_DECLS
 

@@ -8,7 +8,7 @@
 
 #include <gtk/gtk.h>
 
-#include "mg-run-settings.h"
+#include "session/mg-run-settings.h"
 
 G_BEGIN_DECLS
 

@@ -12,7 +12,7 @@
 #include "mg-run-css.h"
 #include "mg-run-end.h"
 #include "mg-run-keeper.h"
-#include "mg-window.h"
+#include "gui/mg-window.h"
 
 #define HOST_KEY "mg-run-host"
 

@@ -9,7 +9,7 @@
 
 #include <gtk/gtk.h>
 
-#include "mg-run-session.h"
+#include "session/mg-run-session.h"
 #include "mg-run-view.h"
 
 G_BEGIN_DECLS

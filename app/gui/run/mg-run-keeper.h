@@ -11,7 +11,7 @@
 
 #include <gio/gio.h>
 
-#include "mg-run-session.h"
+#include "session/mg-run-session.h"
 
 G_BEGIN_DECLS
 

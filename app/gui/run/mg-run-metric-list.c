@@ -8,7 +8,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "mg-run-metric-toggles.h"
+#include "session/mg-run-metric-toggles.h"
 
 struct _MgRunMetricList
 {

@@ -10,8 +10,8 @@
 
 #include <gtk/gtk.h>
 
-#include "mg-catalogue.h"
-#include "mg-run-settings.h"
+#include "defs/mg-catalogue.h"
+#include "session/mg-run-settings.h"
 
 G_BEGIN_DECLS
 

@@ -6,12 +6,12 @@
 
 #include <glib/gi18n.h>
 
-#include "mg-error-list.h"
-#include "mg-metric-row.h"
-#include "mg-metric-rows.h"
-#include "mg-metric-visibility.h"
+#include "gui/mg-error-list.h"
+#include "gui/mg-metric-row.h"
+#include "gui/mg-metric-rows.h"
+#include "gui/mg-metric-visibility.h"
 #include "mg-run-css.h"
-#include "mg-time-view.h"
+#include "plot/mg-time-view.h"
 
 #define MAX_OUTPUT_LINES 2000
 

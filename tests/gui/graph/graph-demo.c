@@ -7,9 +7,9 @@
 #include <gtk/gtk.h>
 
 #include "graph-fixture.h"
-#include "mg-graph-render.h"
-#include "mg-metric-graph.h"
-#include "mg-time-axis.h"
+#include "plot/mg-graph-render.h"
+#include "gui/graph/mg-metric-graph.h"
+#include "gui/graph/mg-time-axis.h"
 
 static void
 write_png (MgProfile *profile, const char *dir, gboolean dark)

@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include "graph-fixture.h"
-#include "mg-graph-render.h"
-#include "mg-metric-graph.h"
-#include "mg-theme.h"
-#include "mg-selection-stats.h"
-#include "mg-time-axis.h"
-#include "mg-units.h"
+#include "plot/mg-graph-render.h"
+#include "gui/graph/mg-metric-graph.h"
+#include "gui/graph/mg-theme.h"
+#include "plot/mg-selection-stats.h"
+#include "gui/graph/mg-time-axis.h"
+#include "defs/mg-units.h"
 
 #define GRAPH_WIDTH 400
 

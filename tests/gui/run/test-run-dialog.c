@@ -11,17 +11,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mg-application.h"
+#include "gui/mg-application.h"
 #include "mg-resources.h"
-#include "mg-run-actions.h"
-#include "mg-run-command-line.h"
-#include "mg-run-dialog-private.h"
-#include "mg-run-end.h"
-#include "mg-run-host.h"
-#include "mg-run-metric-toggles.h"
-#include "mg-run-view-private.h"
-#include "mg-run-settings-from-profile.h"
-#include "mg-window-private.h"
+#include "gui/run/mg-run-actions.h"
+#include "session/mg-run-command-line.h"
+#include "gui/run/mg-run-dialog-private.h"
+#include "gui/run/mg-run-end.h"
+#include "gui/run/mg-run-host.h"
+#include "session/mg-run-metric-toggles.h"
+#include "gui/run/mg-run-view-private.h"
+#include "session/mg-run-settings-from-profile.h"
+#include "gui/mg-window-private.h"
 #include "run-test-support.h"
 #include "mg-test-common.h"
 

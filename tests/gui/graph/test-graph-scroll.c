@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "graph-fixture.h"
-#include "mg-metric-graph.h"
+#include "gui/graph/mg-metric-graph.h"
 
 #define N_ROWS 12
 #define ROW_HEIGHT 80

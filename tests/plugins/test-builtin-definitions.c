@@ -5,8 +5,8 @@
  * and the Default group references metrics of the other files. */
 #include <glib.h>
 
-#include "mg-catalogue.h"
-#include "mg-search-path.h"
+#include "defs/mg-catalogue.h"
+#include "defs/mg-search-path.h"
 
 static MgCatalogue *
 load_builtin_catalogue (void)

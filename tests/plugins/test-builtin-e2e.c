@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mg-profile.h"
+#include "profile/mg-profile.h"
 
 #define MB (1024.0 * 1024.0)
 
@@ -181,7 +181,7 @@ process_count (MgProfile *p, guint process, const char *id)
 static void
 test_cpu_half (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
+  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
   g_autofree char *out = NULL;
   g_autoptr (MgProfile) p = profile (f, 1, workload, "half", &out);
   double cpu = weighted_mean (p, "cpu_time_percentage");
@@ -210,7 +210,7 @@ test_cpu_half (Fixture *f, gconstpointer data)
 static void
 test_cpu_busy (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
+  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
   g_autofree char *out = NULL;
   g_autoptr (MgProfile) p = profile (f, 1, workload, "busy", &out);
   const char *report = strstr (out, "starved=");
@@ -239,7 +239,7 @@ test_cpu_busy (Fixture *f, gconstpointer data)
 static void
 test_rss (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
+  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
   g_autofree char *out = NULL;
   g_autoptr (MgProfile) p = profile (f, 1, workload, "rss", &out);
   const char *report = strstr (out, "rss_peak=");
@@ -273,13 +273,13 @@ test_rss (Fixture *f, gconstpointer data)
 }
 
 /* A plugin that writes through allinea_safe_write at every sample
- * (tests/metrics/safe-writer) runs beside the built-in ones: its writes,
+ * (tests/plugins/safe-writer) runs beside the built-in ones: its writes,
  * like the sampler's and the plugins' own /proc reads, are left out. */
 static void
 test_wchar_total (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
-  g_autofree char *safe_writer = build_path ("tests/metrics/safe-writer");
+  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  g_autofree char *safe_writer = build_path ("tests/plugins/safe-writer");
   const char *args[] = { workload, "write", NULL };
   Run run = { 1, args, safe_writer, NULL };
   g_autoptr (MgProfile) p = profile_run (f, &run, NULL);
@@ -340,7 +340,7 @@ find_group (MgProfile *p, const char *id)
 static void
 test_energy_absent (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
+  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
   g_autofree char *missing = g_build_filename (f->dir, "no-powercap", NULL);
   g_autofree char *env_dir = g_strdup_printf ("METROGRAPH_POWERCAP_DIR=%s", missing);
   const char *args[] = { workload, "idle", NULL };
@@ -382,7 +382,7 @@ write_file (const char *dir, const char *name, const char *text)
 static void
 test_energy_present (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
+  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
   g_autofree char *tree = g_build_filename (f->dir, "powercap", NULL);
   g_autofree char *pkg = g_build_filename (tree, "intel-rapl:0", NULL);
   g_autofree char *psys = g_build_filename (tree, "intel-rapl:1", NULL);
@@ -436,7 +436,7 @@ test_perf_errors_and_values (Fixture *f, gconstpointer data)
       g_test_skip (refused);
       return;
     }
-  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
+  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
   g_autoptr (MgProfile) p = profile (f, 1, workload, "busy", NULL);
   const MgPluginError *hw = find_plugin_error (p, "org.metrograph.metrics.perf_hw_src");
   if (!g_file_test ("/sys/bus/event_source/devices/cpu", G_FILE_TEST_IS_DIR))
@@ -470,7 +470,7 @@ test_perf_errors_and_values (Fixture *f, gconstpointer data)
 static void
 test_idle_io (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
+  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
   g_autoptr (MgProfile) p = profile (f, 1, workload, "idle", NULL);
   if (perf_refused () == NULL)
     g_assert_true (process_has_values (p, 0, "org.metrograph.perf.task_clock"));
@@ -509,7 +509,7 @@ forked_child (MgProfile *p, guint *parent)
 static void
 test_fork (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
+  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
   g_autoptr (MgProfile) p = profile (f, 1, workload, "fork", NULL);
   g_assert_cmpuint (mg_profile_get_n_processes (p), ==, 2);
   guint parent, child = forked_child (p, &parent);
@@ -558,7 +558,7 @@ test_threads_before_first_sample (Fixture *f, gconstpointer data)
       g_test_skip (refused);
       return;
     }
-  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
+  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
   g_autofree char *out = NULL;
   const char *args[] = { workload, "threads", "2", NULL };
   Run run = { 1, args, NULL, NULL, FALSE };
@@ -583,7 +583,7 @@ test_threads_before_first_sample (Fixture *f, gconstpointer data)
 static void
 test_context_switches (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/metrics/metrics-workload");
+  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
   g_autoptr (MgProfile) p = profile (f, 1, workload, "sleep", NULL);
   double switches = process_count (p, 0, "voluntary_context_switches");
   g_test_message ("voluntary context switches: %.0f for 200 sleeps", switches);
@@ -594,7 +594,7 @@ test_context_switches (Fixture *f, gconstpointer data)
 static void
 test_mpi (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/metrics/mpi-workload");
+  g_autofree char *workload = build_path ("tests/plugins/mpi-workload");
   if (!g_file_test (workload, G_FILE_TEST_EXISTS))
     {
       g_test_skip ("no OpenMPI development files at configure time");
@@ -653,8 +653,8 @@ test_mpi (Fixture *f, gconstpointer data)
 static char *
 nodes_unavailable (Fixture *f)
 {
-  g_autofree char *workload = build_path ("tests/metrics/mpi-workload");
-  g_autofree char *node = build_path ("tests/metrics/mpi-node");
+  g_autofree char *workload = build_path ("tests/plugins/mpi-workload");
+  g_autofree char *node = build_path ("tests/plugins/mpi-node");
   g_autofree char *mpirun = g_find_program_in_path ("mpirun");
   g_autofree char *folder = g_build_filename (f->dir, "probe", NULL);
   g_autofree char *err = NULL;
@@ -665,7 +665,7 @@ nodes_unavailable (Fixture *f)
   if (!g_file_test (workload, G_FILE_TEST_EXISTS))
     return g_strdup ("no OpenMPI development files at configure time");
   if (!g_file_test (node, G_FILE_TEST_EXISTS))
-    return g_strdup ("no static libc to link tests/metrics/mpi-node");
+    return g_strdup ("no static libc to link tests/plugins/mpi-node");
   if (mpirun == NULL)
     return g_strdup ("no mpirun");
   if (getuid () != 0)
@@ -681,14 +681,14 @@ nodes_unavailable (Fixture *f)
 }
 
 /* Runs 4 ranks of the MPI workload in @mode, each in namespaces of its
- * own (tests/metrics/mpi-node.c): its own host name, and for ranks 1-3 a
+ * own (tests/plugins/mpi-node.c): its own host name, and for ranks 1-3 a
  * private, empty folder where the run folder would be, so that neither the
  * plan nor any record file is shared with the front end. */
 static MgProfile *
 profile_on_nodes (Fixture *f, const char *mode, gboolean fails, char **output)
 {
-  g_autofree char *workload = build_path ("tests/metrics/mpi-workload");
-  g_autofree char *node = build_path ("tests/metrics/mpi-node");
+  g_autofree char *workload = build_path ("tests/plugins/mpi-workload");
+  g_autofree char *node = build_path ("tests/plugins/mpi-node");
   g_autofree char *folder = g_build_filename (f->dir, "nodes", NULL);
   g_autofree char *tmpdir = g_strconcat ("METROGRAPH_TMPDIR=", folder, NULL);
   g_autofree char *node_folder = g_strconcat ("MG_TEST_NODE_FOLDER=", folder, NULL);
@@ -707,7 +707,7 @@ check_rank (MgProfile *p, guint i, int rank)
   const MgProcessInfo *info = mg_profile_get_process (p, i);
   g_autofree char *host = g_strdup_printf ("node%d", rank);
   double calls = process_count (p, i, "mpi_calls");
-  /* 100 x (rank + 1) Sendrecv and one Barrier (tests/metrics/mpi-workload.c);
+  /* 100 x (rank + 1) Sendrecv and one Barrier (tests/plugins/mpi-workload.c);
    * a loaded machine can skew the rate a window shows by a few percent, and
    * the ranks are 25% or more apart. */
   double expected = 100.0 * (rank + 1) + 1;

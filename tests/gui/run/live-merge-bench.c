@@ -17,9 +17,9 @@
 
 #include <glib/gstdio.h>
 
-#include "mg-merge.h"
-#include "mg-record-reader.h"
-#include "mg-run-session.h"
+#include "profile/mg-merge.h"
+#include "profile/mg-record-reader.h"
+#include "session/mg-run-session.h"
 #include "record-fixture.h"
 #include "mg-test-common.h"
 
