@@ -247,6 +247,17 @@ mg_process_block_encode_metric (gsize n, const double *rows)
  * a block is checked on its own when it is decoded. */
 #define BLOCK_CRC_LEN 4
 
+gboolean
+mg_process_block_check (const guint8 *block, gsize size)
+{
+  guint32 crc;
+
+  if (size < BLOCK_CRC_LEN)
+    return FALSE;
+  memcpy (&crc, block, BLOCK_CRC_LEN);
+  return mg_crc32_update (0, block + BLOCK_CRC_LEN, size - BLOCK_CRC_LEN) == GUINT32_FROM_LE (crc);
+}
+
 GBytes *
 mg_process_block_join (GBytes *times, GBytes *const *metrics, guint n_metrics)
 {
@@ -347,17 +358,13 @@ mg_process_block_decode (const guint8 *block, gsize size, gsize n, guint n_metri
                          const guint8 *reported, double *times, double *values)
 {
   g_autofree guint8 *raw = NULL;
-  guint32 crc;
   gsize at = 0;
   gssize len;
 
-  if (size < BLOCK_CRC_LEN)
+  if (!mg_process_block_check (block, size))
     return FALSE;
-  memcpy (&crc, block, BLOCK_CRC_LEN);
   block += BLOCK_CRC_LEN;
   size -= BLOCK_CRC_LEN;
-  if (mg_crc32_update (0, block, size) != GUINT32_FROM_LE (crc))
-    return FALSE;
   raw = g_malloc (MAX (1 + 8 * n, metric_raw_size (n)) + 1);
   len = inflate_into (block, size, raw, 1 + 8 * n + 1, &at);
   if (len != (gssize) (1 + 8 * n) || get_doubles (raw, times, n) == NULL)
