@@ -461,6 +461,25 @@ test_file_damaged_block (void)
   g_assert_true (mg_profile_read_process_series (profile, 1, NULL));
   g_assert_cmpuint (mg_profile_get_process_series (profile, 1, 0)->n, ==,
                     mg_profile_get_process_series (expected, 1, 0)->n);
+
+  /* Read in place, the file opens without reading the blocks, and the
+   * damage shows when the process is read. */
+  {
+    g_autofree char *dir = make_tmpdir ();
+    g_autofree char *path = g_build_filename (dir, "damaged.mgprof", NULL);
+    g_autoptr(MgProfile) from_file = NULL;
+
+    g_clear_error (&error);
+    g_assert_true (g_file_set_contents (path, (const char *) copy, size, &error));
+    from_file = mg_profile_load (path, &error);
+    g_assert_no_error (error);
+    g_assert_false (mg_profile_read_process_series (from_file, 0, &error));
+    g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
+    g_assert_nonnull (strstr (error->message, "damaged.mgprof"));
+    g_assert_nonnull (strstr (error->message, process));
+    g_assert_true (mg_profile_read_process_series (from_file, 1, NULL));
+    mg_test_remove_tree (dir);
+  }
 }
 
 /* The program's output is kept to its last MG_PROFILE_OUTPUT_MAX bytes,
