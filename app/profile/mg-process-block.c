@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* A process's series as a compact block: one zlib stream for the times,
- * then one per reported metric (so that a builder can pack a metric at a
+/* A process's series as a compact block: its CRC-32, one raw deflate
+ * stream for the times, then one per reported metric (so that a builder can pack a metric at a
  * time and the merge aggregate a metric at a time). Sample series are smooth, constant
  * or counting far more often than they are random, so each array of
  * doubles is stored as the differences (of order 1 or 2, whichever packs
  * better) of consecutive values' bit patterns taken as 64-bit integers
  * (exact both ways, NaN and -0 included), split into eight planes of one
  * byte each: the planes of the high bytes are then nearly constant and zlib
- * packs them to almost nothing. A metric's mins
+ * packs them to almost nothing, while the noisy low ones are stored. A metric's mins
  * and maxs are stored only when they differ from its means (a sample of one
  * reading has min = max = mean). */
 #include "mg-config.h"
@@ -17,13 +17,16 @@
 #include <math.h>
 #include <string.h>
 
-#include <gio/gio.h>
+#include <zlib.h>
 
+#include "mg-crc32.h"
 #include "mg-profile-private.h"
 
 /* zlib's fastest level: the planes do most of the packing, and saving a
  * thousand processes must stay within seconds. */
 #define BLOCK_ZLIB_LEVEL 1
+/* Bits per byte above which a plane is stored unpacked (plane_params). */
+#define PLANE_STORED_BITS 7.5
 
 enum { MINS_STORED = 1 << 0, MAXS_STORED = 1 << 1 };
 
@@ -35,14 +38,6 @@ differences (guint64 *bits, gsize n, guint order)
   for (guint o = 0; o < order; o++)
     for (gsize i = n; i-- > 1;)
       bits[i] -= bits[i - 1];
-}
-
-static void
-sums (guint64 *bits, gsize n, guint order)
-{
-  for (guint o = 0; o < order; o++)
-    for (gsize i = 1; i < n; i++)
-      bits[i] += bits[i - 1];
 }
 
 /* How many bits the differences take (small negative numbers count as
@@ -62,11 +57,12 @@ loud_bits (const guint64 *bits, gsize n)
 }
 
 /* Appends n doubles: one byte, the order of the differences that pack
- * better (2 for steady steps, as times take), then eight byte planes. */
+ * better (2 for steady steps, as times take), then eight byte planes.
+ * scratch holds 2 × n. */
 static guint8 *
 put_doubles (guint8 *out, const double *values, gsize n, guint64 *scratch)
 {
-  g_autofree guint64 *second = g_new (guint64, MAX (n, 1));
+  guint64 *second = scratch + n;
   const guint64 *best = scratch;
 
   if (n > 0)
@@ -85,12 +81,13 @@ put_doubles (guint8 *out, const double *values, gsize n, guint64 *scratch)
   return out + 8 * n;
 }
 
-/* NULL when the order byte is not one put_doubles writes. */
+/* NULL when the order byte is not one put_doubles writes. The planes are
+ * gathered and summed back in one pass, straight into values. */
 static const guint8 *
 get_doubles (const guint8 *in, double *values, gsize n)
 {
   guint order = *in++;
-  g_autofree guint64 *bits = g_new (guint64, MAX (n, 1));
+  guint64 step = 0, bits = 0;
 
   if (order < 1 || order > 2)
     return NULL;
@@ -100,11 +97,11 @@ get_doubles (const guint8 *in, double *values, gsize n)
 
       for (guint b = 0; b < 8; b++)
         v |= (guint64) in[b * n + i] << (8 * b);
-      bits[i] = v;
+      if (order == 2)
+        v = step += v;
+      bits += v;
+      memcpy (&values[i], &bits, sizeof bits);
     }
-  sums (bits, n, order);
-  if (n > 0)
-    memcpy (values, bits, n * sizeof (double));
   return in + 8 * n;
 }
 
@@ -141,47 +138,91 @@ mg_process_block_plausible (gsize size, gsize n, guint n_metrics, const guint8 *
   return raw_size (n, n_metrics, reported) / INFLATE_MAX_RATIO <= size + 64;
 }
 
-static GBytes *
-deflate_bytes (const guint8 *in, gsize size)
+/* Bits per byte of a plane by its byte histogram (order 0 entropy), from
+ * every fourth byte: enough to tell noise. */
+static double
+plane_entropy (const guint8 *plane, gsize len)
 {
-  g_autoptr (GZlibCompressor) zlib = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_ZLIB,
-                                                             BLOCK_ZLIB_LEVEL);
-  gsize cap = size / 4 + 256, len = 0, done = 0;
+  guint counts[256] = { 0 };
+  double sum = 0.0;
+
+  for (gsize i = 0; i < len; i += 4)
+    counts[plane[i]]++;
+  len = (len + 3) / 4;
+  for (guint v = 0; v < 256; v++)
+    if (counts[v] > 0)
+      sum += counts[v] * log2 ((double) counts[v]);
+  return len > 0 ? log2 ((double) len) - sum / len : 0.0;
+}
+
+/* How to pack a plane: noise (the low bytes of full-precision values) is
+ * stored as it is, since deflate would spend a third of the merge's time to
+ * gain a few percent on it. (Runs or byte frequencies alone for the other
+ * planes cost more: each change of strategy ends a deflate block.) */
+static void
+plane_params (const guint8 *plane, gsize len, int *level, int *strategy)
+{
+  *level = plane_entropy (plane, len) > PLANE_STORED_BITS ? 0 : BLOCK_ZLIB_LEVEL;
+  *strategy = Z_DEFAULT_STRATEGY;
+}
+
+static void
+deflate_some (z_stream *z, const guint8 *in, gsize len, int flush)
+{
+  z->next_in = (Bytef *) in;
+  z->avail_in = (uInt) len;
+  /* The output has room for everything (see deflate_bytes). */
+  g_assert (deflate (z, flush) != Z_STREAM_ERROR && z->avail_in == 0);
+}
+
+/* One deflate stream of rows of n values (put_doubles' layout, after lead
+ * bytes), each plane packed with the parameters that suit it: any deflate
+ * reader unpacks it as one stream. */
+static GBytes *
+deflate_bytes (const guint8 *in, gsize size, gsize n)
+{
+  gsize row = 1 + 8 * n, rows = n > 0 ? size / row : 0, lead = size - rows * row;
+  gsize cap = size + size / 64 + 64 * (8 * rows + 1) + 64;
+  z_stream z = { 0 };
   guint8 *out = g_malloc (cap);
+  int level = BLOCK_ZLIB_LEVEL, strategy = Z_DEFAULT_STRATEGY;
+  gsize at = 0;
 
-  for (;;)
-    {
-      g_autoptr (GError) error = NULL;
-      gsize got, put;
-      GConverterResult result;
+  /* Only out of memory can fail here: nothing to recover from. */
+  if (deflateInit2 (&z, level, Z_DEFLATED, -MAX_WBITS, 8, strategy) != Z_OK)
+    g_error ("%s: zlib could not start", G_STRLOC);
+  z.next_out = out;
+  z.avail_out = (uInt) cap;
+  for (gsize r = 0; r < rows; r++)
+    for (guint b = 0; b < 8; b++)
+      {
+        /* Plane 0 takes the row's order byte (and the lead) along. */
+        gsize end = lead + r * row + 1 + (b + 1) * n;
+        int new_level, new_strategy;
 
-      if (len == cap)
-        out = g_realloc (out, cap *= 2);
-      result = g_converter_convert (G_CONVERTER (zlib), in + done, size - done, out + len,
-                                    cap - len, G_CONVERTER_INPUT_AT_END, &got, &put, &error);
-      if (result == G_CONVERTER_ERROR)
-        {
-          /* Only a full output buffer can stop the compressor. */
-          g_assert (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE));
-          out = g_realloc (out, cap *= 2);
-          continue;
-        }
-      done += got;
-      len += put;
-      if (result == G_CONVERTER_FINISHED)
-        break;
-    }
-  return g_bytes_new_take (g_realloc (out, MAX (len, 1)), len);
+        plane_params (in + end - n, n, &new_level, &new_strategy);
+        if (new_level != level || new_strategy != strategy)
+          {
+            g_assert (deflateParams (&z, new_level, new_strategy) == Z_OK);
+            level = new_level;
+            strategy = new_strategy;
+          }
+        deflate_some (&z, in + at, end - at, Z_NO_FLUSH);
+        at = end;
+      }
+  deflate_some (&z, in + at, size - at, Z_FINISH);
+  deflateEnd (&z);
+  return g_bytes_new_take (g_realloc (out, MAX (z.total_out, 1)), z.total_out);
 }
 
 GBytes *
 mg_process_block_encode_times (gsize n, const double *times)
 {
   g_autofree guint8 *raw = g_malloc (1 + 8 * n);
-  g_autofree guint64 *scratch = g_new (guint64, MAX (n, 1));
+  g_autofree guint64 *scratch = g_new (guint64, MAX (2 * n, 1));
 
   put_doubles (raw, times, n, scratch);
-  return deflate_bytes (raw, 1 + 8 * n);
+  return deflate_bytes (raw, 1 + 8 * n, n);
 }
 
 GBytes *
@@ -189,7 +230,7 @@ mg_process_block_encode_metric (gsize n, const double *rows)
 {
   const double *mins = rows, *maxs = rows + n, *means = rows + 2 * n;
   g_autofree guint8 *raw = g_malloc (metric_raw_size (n));
-  g_autofree guint64 *scratch = g_new (guint64, MAX (n, 1));
+  g_autofree guint64 *scratch = g_new (guint64, MAX (2 * n, 1));
   guint8 *at = raw + 1;
 
   raw[0] = (same_bits (mins, means, n) ? 0 : MINS_STORED)
@@ -199,19 +240,39 @@ mg_process_block_encode_metric (gsize n, const double *rows)
     at = put_doubles (at, mins, n, scratch);
   if (raw[0] & MAXS_STORED)
     at = put_doubles (at, maxs, n, scratch);
-  return deflate_bytes (raw, (gsize) (at - raw));
+  return deflate_bytes (raw, (gsize) (at - raw), n);
+}
+
+/* The block starts with the CRC-32 of the streams after it, little-endian:
+ * a block is checked on its own when it is decoded. */
+#define BLOCK_CRC_LEN 4
+
+gboolean
+mg_process_block_check (const guint8 *block, gsize size)
+{
+  guint32 crc;
+
+  if (size < BLOCK_CRC_LEN)
+    return FALSE;
+  memcpy (&crc, block, BLOCK_CRC_LEN);
+  return mg_crc32_update (0, block + BLOCK_CRC_LEN, size - BLOCK_CRC_LEN) == GUINT32_FROM_LE (crc);
 }
 
 GBytes *
 mg_process_block_join (GBytes *times, GBytes *const *metrics, guint n_metrics)
 {
   GByteArray *block = g_byte_array_new ();
+  guint32 crc;
 
+  g_byte_array_set_size (block, BLOCK_CRC_LEN);
   g_byte_array_append (block, g_bytes_get_data (times, NULL), g_bytes_get_size (times));
   for (guint m = 0; m < n_metrics; m++)
     if (metrics[m] != NULL)
       g_byte_array_append (block, g_bytes_get_data (metrics[m], NULL),
                            g_bytes_get_size (metrics[m]));
+  crc = GUINT32_TO_LE (mg_crc32_update (0, block->data + BLOCK_CRC_LEN,
+                                        block->len - BLOCK_CRC_LEN));
+  memcpy (block->data, &crc, BLOCK_CRC_LEN);
   return g_byte_array_free_to_bytes (block);
 }
 
@@ -232,36 +293,27 @@ mg_process_block_encode (gsize n, guint n_metrics, const double *times, const do
   return block;
 }
 
-/* Inflates the zlib stream at the start of in into out (cap bytes): the
+/* Inflates the deflate stream at the start of in into out (cap bytes): the
  * unpacked length, and in *used the stream's length; -1 if there is no
  * whole stream that fits. */
 static gssize
 inflate_into (const guint8 *in, gsize size, guint8 *out, gsize cap, gsize *used)
 {
-  g_autoptr (GZlibDecompressor) zlib = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_ZLIB);
-  gsize done = 0, len = 0;
+  z_stream z = { 0 };
+  int rc;
 
-  for (;;)
-    {
-      gsize got, put;
-      GConverterResult result;
-
-      if (len == cap)
-        return -1;
-      result = g_converter_convert (G_CONVERTER (zlib), in + done, size - done, out + len,
-                                    cap - len, G_CONVERTER_INPUT_AT_END, &got, &put, NULL);
-      if (result == G_CONVERTER_ERROR)
-        return -1;
-      done += got;
-      len += put;
-      if (result == G_CONVERTER_FINISHED)
-        {
-          *used = done;
-          return (gssize) len;
-        }
-      if (got == 0 && put == 0)
-        return -1;
-    }
+  if (inflateInit2 (&z, -MAX_WBITS) != Z_OK)
+    return -1;
+  z.next_in = (Bytef *) in;
+  z.avail_in = (uInt) size;
+  z.next_out = out;
+  z.avail_out = (uInt) cap;
+  rc = inflate (&z, Z_FINISH);
+  inflateEnd (&z);
+  if (rc != Z_STREAM_END)
+    return -1;
+  *used = z.total_in;
+  return (gssize) z.total_out;
 }
 
 /* One metric's part at in: its rows into rows[3 × n]; the part's length,
@@ -305,10 +357,16 @@ gboolean
 mg_process_block_decode (const guint8 *block, gsize size, gsize n, guint n_metrics,
                          const guint8 *reported, double *times, double *values)
 {
-  g_autofree guint8 *raw = g_malloc (MAX (1 + 8 * n, metric_raw_size (n)) + 1);
+  g_autofree guint8 *raw = NULL;
   gsize at = 0;
-  gssize len = inflate_into (block, size, raw, 1 + 8 * n + 1, &at);
+  gssize len;
 
+  if (!mg_process_block_check (block, size))
+    return FALSE;
+  block += BLOCK_CRC_LEN;
+  size -= BLOCK_CRC_LEN;
+  raw = g_malloc (MAX (1 + 8 * n, metric_raw_size (n)) + 1);
+  len = inflate_into (block, size, raw, 1 + 8 * n + 1, &at);
   if (len != (gssize) (1 + 8 * n) || get_doubles (raw, times, n) == NULL)
     return FALSE;
   for (guint m = 0; m < n_metrics; m++)

@@ -31,6 +31,10 @@ gboolean mg_process_block_decode_metric (GBytes *part, gsize n, double *rows);
 gboolean mg_process_block_plausible (gsize size, gsize n, guint n_metrics,
                                      const guint8 *reported);
 
+/* Whether the block's bytes match the CRC it starts with: a block read
+ * from a file is checked on its own (the file's CRC leaves blocks out). */
+gboolean mg_process_block_check (const guint8 *block, gsize size);
+
 /* Decodes a block into times[n] and values[n_metrics × 3 × n]: FALSE when
  * the block does not hold exactly what n and reported say (damaged). */
 gboolean mg_process_block_decode (const guint8 *block, gsize size, gsize n, guint n_metrics,

@@ -44,6 +44,25 @@
 #define SERIES_MEMBER 9
 #define OUTPUT_MEMBER 13
 
+static const GVariantType *payload_type (guint32 version);
+
+/* The members of a process's tuple the bulk is (read when asked for):
+ * its times and values, or its block (format 3). */
+static guint
+hole_first (guint32 version)
+{
+  return version >= 3 ? 1 : 0;
+}
+
+guint32
+mg_profile_payload_crc (const guchar *payload, gsize len, guint32 version)
+{
+  if (version < 3)
+    return mg_crc32_update (0, payload, len);
+  return mg_profile_source_gaps_crc (payload, len, payload_type (version), SERIES_MEMBER,
+                                     hole_first (version), 1);
+}
+
 /* ---- writing ---- */
 
 static GVariant *
@@ -315,7 +334,8 @@ write_mapped (int fd, GVariant *payload, const char *path, GError **error)
   if (map == MAP_FAILED)
     return io_error (error, IO_WRITE, path, errno);
   g_variant_store (payload, map + MG_PROFILE_HEADER_LEN);
-  crc = GUINT32_TO_LE (mg_crc32_update (0, map + MG_PROFILE_HEADER_LEN, size));
+  crc = GUINT32_TO_LE (mg_profile_payload_crc (map + MG_PROFILE_HEADER_LEN, size,
+                                               MG_PROFILE_VERSION));
   memcpy (map, MG_PROFILE_MAGIC, MG_PROFILE_MAGIC_LEN);
   memcpy (map + 8, &version, 4);
   memcpy (map + 12, &crc, 4);
@@ -895,7 +915,7 @@ mg_profile_load_bytes (GBytes *bytes, const char *name, GError **error)
   data = g_bytes_get_data (bytes, &size);
   if (!check_header (data, size, name, &payload_len, &crc, &version, error))
     return NULL;
-  if (mg_crc32_update (0, data + MG_PROFILE_HEADER_LEN, payload_len) != crc)
+  if (mg_profile_payload_crc (data + MG_PROFILE_HEADER_LEN, payload_len, version) != crc)
     {
       corrupt (error, name, "checksum mismatch");
       return NULL;
@@ -1010,7 +1030,8 @@ load_in_place (int fd, gsize size, const char *path, const char *display, GError
     return NULL;
   /* The bulk of a process: its times and values, or its block. */
   payload = mg_profile_source_open (fd, payload_len, crc, payload_type (version), SERIES_MEMBER,
-                                    version >= 3 ? 1 : 0, 1, display, &source, &changed, error);
+                                    hole_first (version), 1, version >= 3, display, &source,
+                                    &changed, error);
   if (changed)
     return load_whole_file (path, display, error);
   if (payload == NULL)

@@ -7,7 +7,10 @@
  * So opening makes one pass over the file in small pieces: it checks the
  * payload's CRC, as reading the whole file did, copies everything but the
  * processes' times and values into a buffer of the payload's size, whose
- * pages for those stay untouched, and keeps the CRC of each process's block.
+ * pages for those stay untouched, and keeps the CRC of each process's block
+ * (format 3 blocks carry their own CRC, and the header's is of the rest:
+ * those are not read at all, so opening costs the same for 64 processes as
+ * for 4096).
  * A process's times and values are read into their place when first asked
  * for and checked against that CRC: a file changed on disk since it was
  * opened is then an error naming it, never wrong graphs, and never a crash
@@ -27,6 +30,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-crc32.h"
+#include "mg-process-block.h"
 
 #define HEADER_LEN 24
 #define CHUNK (1024 * 1024)
@@ -48,6 +52,7 @@ struct _MgProfileSource {
   guchar *payload;
   Block *blocks;
   gsize n_blocks;
+  gboolean holes_checked;     /* the holes are blocks that carry their CRC */
   MgProcessSeries *series;    /* the profile's, to empty on failure */
   guint n_metrics;
   GMutex lock;
@@ -305,6 +310,52 @@ stream (int fd, Pass *pass, const char *display, GError **error)
   return TRUE;
 }
 
+/* Format 3: only the gaps between the holes are read, straight into their
+ * place, their CRC the payload's; each hole (a process's block) is checked
+ * against its own CRC when it is read. So opening costs the same whatever
+ * the number of processes. */
+static gboolean
+stream_gaps (int fd, guchar *payload, gsize len, const Block *blocks, gsize n_blocks,
+             guint32 *crc, const char *display, GError **error)
+{
+  gsize at = 0;
+
+  *crc = 0;
+  for (gsize i = 0; i <= n_blocks; i++)
+    {
+      gsize end = i < n_blocks ? blocks[i].hole_start : len;
+
+      for (; at < end; at += MIN (CHUNK, end - at))
+        {
+          gsize n = MIN (CHUNK, end - at);
+
+          if (!pread_full (fd, payload + at, n, HEADER_LEN + at))
+            return read_error (error, display, errno, at, len);
+          *crc = mg_crc32_update (*crc, payload + at, n);
+        }
+      if (i < n_blocks)
+        at = MAX (at, blocks[i].hole_end);
+    }
+  return TRUE;
+}
+
+guint32
+mg_profile_source_gaps_crc (const guchar *payload, gsize len, const GVariantType *payload_type,
+                            guint series_member, guint hole_first, guint hole_last)
+{
+  gsize n_blocks = 0, at = 0;
+  g_autofree Block *blocks = find_blocks (payload, len, payload_type, series_member, hole_first,
+                                          hole_last, &n_blocks);
+  guint32 crc = 0;
+
+  for (gsize i = 0; i < n_blocks; i++)
+    {
+      crc = mg_crc32_update (crc, payload + at, blocks[i].hole_start - MIN (at, blocks[i].hole_start));
+      at = MAX (at, blocks[i].hole_end);
+    }
+  return mg_crc32_update (crc, payload + at, len - at);
+}
+
 static gboolean
 same_blocks (const Block *a, gsize n_a, const Block *b, gsize n_b)
 {
@@ -351,8 +402,8 @@ advise_head (guchar *payload, gsize head)
 GBytes *
 mg_profile_source_open (int fd, guint64 payload_len, guint32 crc, const GVariantType *payload_type,
                         guint series_member, guint hole_first, guint hole_last,
-                        const char *display, MgProfileSource **source, gboolean *changed,
-                        GError **error)
+                        gboolean holes_checked, const char *display, MgProfileSource **source,
+                        gboolean *changed, GError **error)
 {
   gsize len = (gsize) payload_len;
   guchar *payload = alloc_payload (len);
@@ -372,7 +423,9 @@ mg_profile_source_open (int fd, guint64 payload_len, guint32 crc, const GVariant
     advise_head (payload, n_blocks > 0 ? blocks[0].start : len);
 
   pass = (Pass) { payload, len, blocks, n_blocks, 0, FALSE, 0, 0, 0 };
-  if (!stream (fd, &pass, display, error))
+  if (holes_checked ? !stream_gaps (fd, payload, len, blocks, n_blocks, &pass.whole_crc, display,
+                                    error)
+                    : !stream (fd, &pass, display, error))
     return NULL;
   if (pass.whole_crc != crc)
     {
@@ -403,6 +456,7 @@ mg_profile_source_open (int fd, guint64 payload_len, guint32 crc, const GVariant
         return NULL;
       }
   self->display = g_strdup (display);
+  self->holes_checked = holes_checked;
   self->payload = payload;
   self->blocks = g_steal_pointer (&blocks);
   self->n_blocks = n_blocks;
@@ -443,7 +497,10 @@ mg_profile_source_read (MgProfileSource *self, guint process, int pid, GError **
         {
           if (!read_into (self->fd, self->payload, b->hole_start, b->hole_end))
             saved = errno;
-          else if (mg_crc32_update (0, self->payload + b->start, b->end - b->start) == b->crc)
+          else if (self->holes_checked
+                   ? mg_process_block_check (self->payload + b->hole_start,
+                                             b->hole_end - b->hole_start)
+                   : mg_crc32_update (0, self->payload + b->start, b->end - b->start) == b->crc)
             state = BLOCK_READ;
           if (state != BLOCK_READ)
             {

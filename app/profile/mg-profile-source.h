@@ -16,14 +16,22 @@ typedef struct _MgProfileSource MgProfileSource;
  * process; its children hole_first to hole_last are the bulk: times and
  * values, or a format 3 block): those pages are not touched. The CRC of the whole payload is
  * checked in the same pass, and every process's block's is kept for the
- * reads to come. Returns the payload (8-byte aligned) and the source that
+ * reads to come; with holes_checked (the holes are blocks that carry their
+ * own CRC) the holes are not read at all and crc is of the rest. Returns the payload (8-byte aligned) and the source that
  * reads the rest, which keeps fd (NULL when nothing is left to read). On
  * failure sets error, or *changed when the file changed while it was read
  * (the caller reads it again another way). */
 GBytes *mg_profile_source_open (int fd, guint64 payload_len, guint32 crc,
                                 const GVariantType *payload_type, guint series_member,
-                                guint hole_first, guint hole_last, const char *display,
-                                MgProfileSource **source, gboolean *changed, GError **error);
+                                guint hole_first, guint hole_last, gboolean holes_checked,
+                                const char *display, MgProfileSource **source,
+                                gboolean *changed, GError **error);
+
+/* The CRC of the payload without its holes, as holes_checked files store
+ * it (format 3: each process's block carries its own). */
+guint32 mg_profile_source_gaps_crc (const guchar *payload, gsize len,
+                                    const GVariantType *payload_type, guint series_member,
+                                    guint hole_first, guint hole_last);
 
 /* Where to set n to 0 when a process's series cannot be read: the profile's
  * [process × n_metrics] series. */

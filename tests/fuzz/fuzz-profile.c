@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "fuzz-input.h"
-#include "profile/mg-crc32.h"
 #include "profile/mg-profile-header.h"
 #include "profile/mg-profile.h"
+#include "profile/mg-profile-private.h"
 
 enum { HEADER_LEN = MG_PROFILE_HEADER_LEN };
 
@@ -41,7 +41,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   memcpy (file, MG_PROFILE_MAGIC, MG_PROFILE_MAGIC_LEN);
   memcpy (file + 8, &version, 4);
   memcpy (file + HEADER_LEN, data, size);
-  crc = GUINT32_TO_LE (mg_crc32_update (0, file + HEADER_LEN, size));
+  crc = GUINT32_TO_LE (mg_profile_payload_crc (file + HEADER_LEN, size, MG_PROFILE_VERSION));
   memcpy (file + 12, &crc, 4);
   memcpy (file + 16, &len, 8);
   bytes = g_bytes_new_take (file, HEADER_LEN + size);

@@ -202,7 +202,7 @@ test_file_corrupted_structure (void)
       guint32 crc;
 
       copy[pos] ^= 0xff;
-      crc = GUINT32_TO_LE (mg_crc32_update (0, copy + 24, size - 24));
+      crc = GUINT32_TO_LE (mg_profile_payload_crc (copy + 24, size - 24, MG_PROFILE_VERSION));
       memcpy (copy + 12, &crc, 4);
       load_both (copy, size, &profile, &error, &from_file, &file_error);
       if (profile == NULL)
@@ -429,9 +429,9 @@ test_file_unpacked_on_demand (void)
   mg_test_remove_tree (dir);
 }
 
-/* A block whose bytes are damaged but whose file checksum holds (a bug in
- * the writer, or a crafted file): the process's series read as empty, and
- * the error names the file and the process. */
+/* A block whose bytes are damaged: the file's checksum leaves the blocks out
+ * (each carries its own), so the profile opens; the process's series read
+ * as empty, and the error names the file and the process. */
 static void
 test_file_damaged_block (void)
 {
@@ -444,13 +444,10 @@ test_file_damaged_block (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = NULL;
   g_autofree char *process = g_strdup_printf ("process %d", mg_profile_get_process (expected, 0)->pid);
-  guint32 crc;
 
   at = block_offset (data, size, expected, 0);
   g_assert_cmpuint (at, >, 0);
   copy[at + 4] ^= 0xff;
-  crc = GUINT32_TO_LE (mg_crc32_update (0, copy + MG_PROFILE_HEADER_LEN, size - MG_PROFILE_HEADER_LEN));
-  memcpy (copy + 12, &crc, 4);
   damaged = g_bytes_new (copy, size);
   profile = mg_profile_load_bytes (damaged, "damaged.mgprof", &error);
   g_assert_no_error (error);
@@ -464,6 +461,25 @@ test_file_damaged_block (void)
   g_assert_true (mg_profile_read_process_series (profile, 1, NULL));
   g_assert_cmpuint (mg_profile_get_process_series (profile, 1, 0)->n, ==,
                     mg_profile_get_process_series (expected, 1, 0)->n);
+
+  /* Read in place, the file opens without reading the blocks, and the
+   * damage shows when the process is read. */
+  {
+    g_autofree char *dir = make_tmpdir ();
+    g_autofree char *path = g_build_filename (dir, "damaged.mgprof", NULL);
+    g_autoptr(MgProfile) from_file = NULL;
+
+    g_clear_error (&error);
+    g_assert_true (g_file_set_contents (path, (const char *) copy, size, &error));
+    from_file = mg_profile_load (path, &error);
+    g_assert_no_error (error);
+    g_assert_false (mg_profile_read_process_series (from_file, 0, &error));
+    g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
+    g_assert_nonnull (strstr (error->message, "damaged.mgprof"));
+    g_assert_nonnull (strstr (error->message, process));
+    g_assert_true (mg_profile_read_process_series (from_file, 1, NULL));
+    mg_test_remove_tree (dir);
+  }
 }
 
 /* The program's output is kept to its last MG_PROFILE_OUTPUT_MAX bytes,
