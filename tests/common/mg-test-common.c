@@ -20,3 +20,13 @@ mg_test_make_dir (const char *name)
   g_assert_no_error (error);
   return dir;
 }
+
+void
+mg_test_spin (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+}

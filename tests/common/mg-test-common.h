@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* What every test area shares: temporary trees. */
+/* What every test area shares: temporary trees, the main loop turned for a while. */
 #pragma once
 
 #include <glib.h>
@@ -14,5 +14,10 @@ void mg_test_remove_tree (const char *path);
 /* A new folder for one test, "<tmp>/metrograph-test-<name>-XXXXXX"; free it
  * with mg_test_remove_tree. */
 char *mg_test_make_dir (const char *name);
+
+/* Runs the default main context for MS milliseconds (what a test does to
+ * let a widget lay out and draw, or a subprocess report), without spinning
+ * the CPU while nothing is pending. */
+void mg_test_spin (guint ms);
 
 G_END_DECLS

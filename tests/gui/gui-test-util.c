@@ -68,16 +68,6 @@ gui_test_run (void)
   return status;
 }
 
-void
-gui_test_spin (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
-}
-
 MgWindow *
 gui_test_new_window (MgProfile *profile)
 {
@@ -87,7 +77,7 @@ gui_test_new_window (MgProfile *profile)
   if (profile != NULL)
     mg_window_set_profile (window, profile, NULL);
   gtk_window_present (GTK_WINDOW (window));
-  gui_test_spin (100);
+  mg_test_spin (100);
   return window;
 }
 
@@ -202,7 +192,7 @@ gui_test_save_screenshot (MgWindow *window, const char *name)
 
   if (dir == NULL)
     return;
-  gui_test_spin (300);
+  mg_test_spin (300);
   texture = gui_test_render (GTK_WIDGET (window));
   path = g_build_filename (dir, name, NULL);
   g_assert_true (gdk_texture_save_to_png (texture, path));
@@ -337,7 +327,7 @@ gui_test_display_new (gboolean with_wm)
       display->wm = g_subprocess_launcher_spawn (launcher, NULL, openbox, "--sm-disable", NULL);
       track_server (display->wm, TRUE);
     }
-  gui_test_spin (with_wm ? 500 : 50);
+  mg_test_spin (with_wm ? 500 : 50);
   if ((with_wm && display->wm == NULL) || display->display == NULL)
     {
       gui_test_display_free (display);

@@ -9,6 +9,7 @@
 
 #include "profile/mg-profile.h"
 #include "gui/mg-window.h"
+#include "mg-test-common.h"
 
 G_BEGIN_DECLS
 
@@ -19,7 +20,6 @@ void gui_test_init (int *argc, char ***argv);
 /* Runs the tests, then frees the app and the scratch home. */
 int gui_test_run (void);
 
-void gui_test_spin (guint ms);
 /* A presented 1100 × 720 window showing profile (NULL: the start page). */
 MgWindow *gui_test_new_window (MgProfile *profile);
 void gui_test_wait_loaded (MgWindow *window);

@@ -134,7 +134,7 @@ test_start_page (void)
   assert_shows (window, single_ids);
   gtk_window_destroy (GTK_WINDOW (window));
   window = gui_test_new_window (NULL);
-  gui_test_spin (200);
+  mg_test_spin (200);
   g_assert_cmpuint (mg_window_get_n_recent (window), ==, 1);
   heading = find_label (GTK_WIDGET (window), "Recent Profiles");
   g_assert_true (gtk_widget_get_visible (heading));

@@ -107,7 +107,7 @@ test_bar_colours (void)
   gtk_window_set_child (GTK_WINDOW (window), view);
   gtk_window_set_default_size (GTK_WINDOW (window), 600, 1100);
   gtk_window_present (GTK_WINDOW (window));
-  gui_test_spin (300);
+  mg_test_spin (300);
   texture = gui_test_render (window);
   if (shots != NULL)
     {

@@ -39,7 +39,7 @@ settle (Input *in)
         g_main_context_iteration (NULL, FALSE);
     }
   while (XPending (in->xdisplay) > 0 && g_get_monotonic_time () < deadline);
-  gui_test_spin (20);
+  mg_test_spin (20);
 }
 
 /* keysym with the modifiers held (GDK_SHIFT_MASK, GDK_CONTROL_MASK). */
@@ -130,13 +130,13 @@ input_open (Input *in, MgProfile *profile)
   gtk_window_present (GTK_WINDOW (in->window));
   deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
   while (!gtk_widget_get_mapped (GTK_WIDGET (in->window)) && g_get_monotonic_time () < deadline)
-    gui_test_spin (20);
-  gui_test_spin (200);
+    mg_test_spin (20);
+  mg_test_spin (200);
   /* The pointer on the header bar, off the graphs (whose line it would
    * move), so the window has the keyboard whatever the focus mode. */
   point_at (in, gtk_window_get_titlebar (GTK_WINDOW (in->window)), 0.5, 0.5);
   while (!gtk_window_is_active (GTK_WINDOW (in->window)) && g_get_monotonic_time () < deadline)
-    gui_test_spin (20);
+    mg_test_spin (20);
   g_assert_true (gtk_window_is_active (GTK_WINDOW (in->window)));
 }
 
@@ -144,7 +144,7 @@ static void
 input_close (Input *in)
 {
   gtk_window_destroy (GTK_WINDOW (in->window));
-  gui_test_spin (50);
+  mg_test_spin (50);
   gui_test_display_free (in->display);
 }
 
@@ -343,7 +343,7 @@ test_shortcuts_window (void)
   g_assert_nonnull (overlay);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (overlay)) == GTK_WINDOW (window));
   /* Shown, it lays its columns out without a warning (fatal here). */
-  gui_test_spin (300);
+  mg_test_spin (300);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (overlay)));
   collect_shortcuts (G_OBJECT (overlay), accels);
   g_assert_cmpuint (g_strv_length (actions), >=, 15);

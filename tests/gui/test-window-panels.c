@@ -403,7 +403,7 @@ test_event_marks (void)
 
   /* Shapes and colours: a red triangle (filled across its top), a red
    * cross (nothing at the top's middle), an amber square. */
-  gui_test_spin (200);
+  mg_test_spin (200);
   texture = gui_test_render (strip);
   height = gtk_widget_get_height (strip);
   g_assert_cmpint (height, >=, 10);
@@ -623,7 +623,7 @@ test_menu_unavailable (void)
   gui_test_reset_settings ();
   window = gui_test_new_window (profile);
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 700);
-  gui_test_spin (200);
+  mg_test_spin (200);
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "preset"));
 
   button = find_menu_button (gtk_window_get_titlebar (GTK_WINDOW (window)), "Metrics");
@@ -632,7 +632,7 @@ test_menu_unavailable (void)
   g_assert_null (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
   g_assert_true (gtk_widget_is_sensitive (button));
   gui_test_activate (window, "show-metrics-menu", NULL);
-  gui_test_spin (200);
+  mg_test_spin (200);
   popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
   g_assert_true (gtk_widget_get_visible (popover));
   title = find_label (popover, "Energy");
@@ -660,9 +660,9 @@ test_menu_unavailable (void)
     g_autoptr (MgProfile) groups = gui_fixture_groups ();
 
     mg_window_set_profile (window, groups, NULL);
-    gui_test_spin (100);
+    mg_test_spin (100);
     gui_test_activate (window, "show-metrics-menu", NULL);
-    gui_test_spin (200);
+    mg_test_spin (200);
     popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
     g_assert_nonnull (find_label (popover, "RAPL counters are not readable"));
     g_assert_null (find_label (popover, "no RAPL"));
@@ -675,7 +675,7 @@ test_menu_unavailable (void)
   g_assert_nonnull (button);
   g_assert_null (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
   gtk_menu_button_popup (GTK_MENU_BUTTON (button));
-  gui_test_spin (200);
+  mg_test_spin (200);
   popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
   g_assert_nonnull (popover);
   g_assert_true (gtk_widget_get_visible (popover));

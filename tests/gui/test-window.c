@@ -375,7 +375,7 @@ test_rows_fill_window (void)
   gui_test_reset_settings ();
   window = gui_test_new_window (few);
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 900);
-  gui_test_spin (300);
+  mg_test_spin (300);
   cpu = gtk_widget_get_height (mg_window_get_metric_graph (window, "cpu"));
   rss = gtk_widget_get_height (mg_window_get_metric_graph (window, "rss"));
   g_test_message ("two rows in a 900 px window: graphs %d and %d px", cpu, rss);
@@ -387,7 +387,7 @@ test_rows_fill_window (void)
   window = gui_test_new_window (many);
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 600);
   gui_test_activate (window, "preset", g_variant_new_string ("all"));
-  gui_test_spin (300);
+  mg_test_spin (300);
   cpu = gtk_widget_get_height (mg_window_get_metric_graph (window, "cpu_time_percentage"));
   g_test_message ("many rows in a 600 px window: graphs %d px", cpu);
   g_assert_cmpint (cpu, ==, 80);
@@ -626,7 +626,7 @@ test_open_files (void)
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
   gtk_window_destroy (GTK_WINDOW (window));
   g_assert_null (window);
-  gui_test_spin (500);
+  mg_test_spin (500);
 
   /* Dropping a file on an empty window opens it there. */
   window = gui_test_new_window (NULL);
@@ -659,7 +659,7 @@ test_open_files (void)
 
   /* The good file (not the bad one) is now a recent profile. */
   window = gui_test_new_window (NULL);
-  gui_test_spin (200);
+  mg_test_spin (200);
   g_assert_cmpuint (mg_window_get_n_recent (window), ==, 1);
   gtk_window_destroy (GTK_WINDOW (window));
 
@@ -669,7 +669,7 @@ test_open_files (void)
   mg_window_open_file (window, good_file);
   gtk_window_present (GTK_WINDOW (window));
   gui_test_wait_loaded (window);
-  gui_test_spin (100);
+  mg_test_spin (100);
   g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
   g_assert_cmpuint (mg_window_get_n_recent (window), ==, 0);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -912,7 +912,7 @@ test_window_size (void)
   g_assert_cmpint (width, ==, 900);
   g_assert_cmpint (height, ==, 640);
   gtk_window_present (GTK_WINDOW (window));
-  gui_test_spin (200);
+  mg_test_spin (200);
   /* The default size counts the client-side decorations' frame. */
   frame = 900 - gtk_widget_get_width (GTK_WIDGET (window));
   g_assert_cmpint (frame, >=, 0);
@@ -921,11 +921,11 @@ test_window_size (void)
 
   /* Resized, then closed: stored. */
   gtk_window_set_default_size (GTK_WINDOW (window), 1010, 705);
-  gui_test_spin (200);
+  mg_test_spin (200);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, 1010 - frame);
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
   gtk_window_close (GTK_WINDOW (window));
-  gui_test_spin (100);
+  mg_test_spin (100);
   g_assert_null (window);
   g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1010);
   g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 705);
@@ -937,7 +937,7 @@ test_window_size (void)
   g_assert_cmpint (width, ==, 1010);
   g_assert_cmpint (height, ==, 705);
   gtk_window_present (GTK_WINDOW (window));
-  gui_test_spin (200);
+  mg_test_spin (200);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, 1010 - frame);
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -950,15 +950,15 @@ test_window_size (void)
       window = mg_window_new (gui_test_app);
       gtk_window_set_display (GTK_WINDOW (window), managed->display);
       gtk_window_present (GTK_WINDOW (window));
-      gui_test_spin (200);
+      mg_test_spin (200);
       g_assert_false (gtk_window_is_maximized (GTK_WINDOW (window)));
       gtk_window_maximize (GTK_WINDOW (window));
       for (guint i = 0; i < 20 && !gtk_window_is_maximized (GTK_WINDOW (window)); i++)
-        gui_test_spin (100);
+        mg_test_spin (100);
       g_assert_true (gtk_window_is_maximized (GTK_WINDOW (window)));
       g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
       gtk_window_close (GTK_WINDOW (window));
-      gui_test_spin (100);
+      mg_test_spin (100);
       g_assert_null (window);
       g_assert_true (g_settings_get_boolean (settings, "window-maximized"));
       g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1010);
@@ -968,10 +968,10 @@ test_window_size (void)
       gtk_window_set_display (GTK_WINDOW (window), managed->display);
       gtk_window_present (GTK_WINDOW (window));
       for (guint i = 0; i < 20 && !gtk_window_is_maximized (GTK_WINDOW (window)); i++)
-        gui_test_spin (100);
+        mg_test_spin (100);
       g_assert_true (gtk_window_is_maximized (GTK_WINDOW (window)));
       gtk_window_destroy (GTK_WINDOW (window));
-      gui_test_spin (50);
+      mg_test_spin (50);
       gui_test_display_free (managed);
     }
   else
@@ -993,7 +993,7 @@ test_pixels (void)
 
   gui_test_reset_settings ();
   window = gui_test_new_window (profile);
-  gui_test_spin (300);
+  mg_test_spin (300);
   texture = gui_test_render (GTK_WIDGET (window));
   if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
     {
@@ -1024,7 +1024,7 @@ capture_screen (const char *name)
   g_autofree char *path = g_build_filename (g_getenv ("MG_GUI_SCREENSHOT_DIR"), name, NULL);
   g_autofree char *command = g_strdup_printf ("import -window root %s", path);
 
-  gui_test_spin (400);
+  mg_test_spin (400);
   g_assert_true (g_spawn_command_line_sync (command, NULL, NULL, NULL, NULL));
 }
 
@@ -1047,7 +1047,7 @@ test_screenshots (void)
   gtk_window_maximize (GTK_WINDOW (window));
   /* What an MPI run opens with: Default and MPI. */
   mg_time_view_set_selection (mg_window_get_time_view (window), 1.4, 2.0);
-  gui_test_spin (300);
+  mg_test_spin (300);
   mg_time_view_set_hover_time (mg_window_get_time_view (window), -1);
   gui_test_save_screenshot (window, "demo.png");
   capture_screen ("demo-screen.png");
@@ -1107,13 +1107,13 @@ test_recover_run (void)
   g_setenv ("METROGRAPH_TMPDIR", tmp, TRUE);
 
   window = gui_test_new_window (NULL);
-  gui_test_spin (200);
+  mg_test_spin (200);
   g_assert_cmpuint (mg_window_get_n_recoverable (window), ==, 1);
   gui_test_activate (window, "recover-run", g_variant_new_string (run));
   deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   while (g_file_test (run, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, FALSE);
-  gui_test_spin (100);
+  mg_test_spin (100);
   gui_test_wait_loaded (window);
   g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
   g_assert_true (g_file_test (output, G_FILE_TEST_IS_REGULAR));

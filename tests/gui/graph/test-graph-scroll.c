@@ -11,6 +11,7 @@
 
 #include "graph-fixture.h"
 #include "gui/graph/mg-metric-graph.h"
+#include "mg-test-common.h"
 
 #define N_ROWS 12
 #define ROW_HEIGHT 80
@@ -22,16 +23,6 @@ typedef struct {
   GtkWidget *scroller;
   GtkWidget *graphs[N_ROWS];
 } Fixture;
-
-static void
-iterate (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
-}
 
 static void
 fixture_setup (Fixture *f, gconstpointer data)
@@ -59,18 +50,18 @@ fixture_setup (Fixture *f, gconstpointer data)
 
   deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
   while (gtk_widget_get_width (f->graphs[0]) == 0 && g_get_monotonic_time () < deadline)
-    iterate (10);
+    mg_test_spin (10);
   g_assert_cmpint (gtk_widget_get_width (f->graphs[0]), >, 0);
   g_test_message ("renderer: %s",
                   G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (f->window))));
-  iterate (200);
+  mg_test_spin (200);
 }
 
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
-  iterate (20);
+  mg_test_spin (20);
   g_object_unref (f->view);
   g_object_unref (f->profile);
 }
@@ -128,7 +119,7 @@ scroll_to (Fixture *f, guint row)
   GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (f->scroller));
 
   gtk_adjustment_set_value (adjustment, row * ROW_HEIGHT);
-  iterate (200);
+  mg_test_spin (200);
 }
 
 static gboolean
@@ -158,7 +149,7 @@ test_scroll_in (Fixture *f, gconstpointer data)
   /* Zoomed while row 0 was out of view: back in view, it shows the new
    * range (drawn now, not an old picture or nothing). */
   mg_time_view_zoom_around (f->view, 5, 0.5);
-  iterate (100);
+  mg_test_spin (100);
   scroll_to (f, 0);
   g_assert_true (in_view (f, 0));
   g_assert_cmpuint (coloured_pixels (f, 0), >, 500);
@@ -170,7 +161,7 @@ test_window_grows (Fixture *f, gconstpointer data)
 {
   g_assert_false (in_view (f, 5));
   gtk_window_set_default_size (GTK_WINDOW (f->window), 320, 7 * ROW_HEIGHT);
-  iterate (300);
+  mg_test_spin (300);
   g_assert_true (in_view (f, 5));
   g_assert_cmpuint (coloured_pixels (f, 5), >, 500);
 }

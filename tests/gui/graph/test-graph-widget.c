@@ -14,6 +14,7 @@
 #include "plot/mg-selection-stats.h"
 #include "gui/graph/mg-time-axis.h"
 #include "defs/mg-units.h"
+#include "mg-test-common.h"
 
 #define GRAPH_WIDTH 400
 
@@ -24,16 +25,6 @@ typedef struct {
   GtkWidget *graphs[4];
   GtkWidget *axis;
 } Fixture;
-
-static void
-iterate (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
-}
 
 static void
 fixture_setup (Fixture *f, gconstpointer data)
@@ -59,17 +50,17 @@ fixture_setup (Fixture *f, gconstpointer data)
   deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
   while ((!gtk_widget_get_mapped (f->graphs[3]) || gtk_widget_get_width (f->axis) == 0)
          && g_get_monotonic_time () < deadline)
-    iterate (10);
+    mg_test_spin (10);
   g_assert_true (gtk_widget_get_mapped (f->graphs[3]));
   g_assert_cmpint (gtk_widget_get_width (f->axis), >, 0);
-  iterate (50);
+  mg_test_spin (50);
 }
 
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
-  iterate (20);
+  mg_test_spin (20);
   g_object_unref (f->view);
   g_object_unref (f->profile);
 }
@@ -163,7 +154,7 @@ test_pixels (Fixture *f, gconstpointer data)
   /* Zoomed into the gap, the whole row is background. */
   mg_time_view_set_selection (f->view, 4.1, 4.9);
   mg_time_view_zoom_to_selection (f->view);
-  iterate (30);
+  mg_test_spin (30);
   surface = render_widget (graph);
   g_assert_cmpuint (count_tinted (surface, 0, width), ==, 0);
   cairo_surface_destroy (surface);
@@ -178,7 +169,7 @@ test_dark_theme (Fixture *f, gconstpointer data)
 
   g_object_set (gtk_widget_get_settings (graph), "gtk-application-prefer-dark-theme", TRUE,
                 NULL);
-  iterate (50);
+  mg_test_spin (50);
   g_assert_true (mg_theme_is_dark (graph));
   surface = render_widget (graph);
   bg = get_pixel (surface, (int) (gtk_widget_get_width (graph) * 0.45), 40);
@@ -186,7 +177,7 @@ test_dark_theme (Fixture *f, gconstpointer data)
   cairo_surface_destroy (surface);
   g_object_set (gtk_widget_get_settings (graph), "gtk-application-prefer-dark-theme", FALSE,
                 NULL);
-  iterate (50);
+  mg_test_spin (50);
 }
 
 static void
@@ -208,7 +199,7 @@ test_hover_line_and_tooltip (Fixture *f, gconstpointer data)
 
   /* Hovering one row draws the line on every row (same view). */
   mg_time_view_set_hover_time (f->view, 4.5);
-  iterate (30);
+  mg_test_spin (30);
   surface = render_widget (f->graphs[0]);
   g_assert_cmpint (get_pixel (surface, hover_x, 5).r, <, 180);
   g_assert_cmpint (get_pixel (surface, hover_x + 6, 5).r, >, 200);
@@ -468,7 +459,7 @@ test_no_view (Fixture *f, gconstpointer data)
     }
   g_assert_false (mg_time_view_get_has_selection (f->view));
   g_assert_cmpfloat (mg_time_view_get_hover_time (f->view), ==, -1);
-  iterate (30);
+  mg_test_spin (30);
 }
 
 static void

@@ -32,15 +32,6 @@ static GtkApplication *app;
 #define QUIET_METRICS "--disable-metrics=cpu_instructions,energy,mpi,software_events"
 
 static void
-spin (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static void
 save_png (GtkWidget *widget, const char *name)
 {
   const char *dir = g_getenv ("MG_GUI_SCREENSHOT_DIR");
@@ -103,7 +94,7 @@ fixture_dialog (void)
   mg_run_settings_set_program (initial, "./app");
   dialog = mg_run_dialog_new (NULL, catalogue, initial);
   gtk_window_present (GTK_WINDOW (dialog));
-  spin (50);
+  mg_test_spin (50);
   return dialog;
 }
 
@@ -195,7 +186,7 @@ test_checks_and_command_line (void)
 
   /* The search box. */
   type_into (dialog, "search", "by default");
-  spin (400);
+  mg_test_spin (400);
   g_assert_cmpuint (mg_run_dialog_get_n_visible_metrics (dialog), ==, 3);
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
@@ -225,7 +216,7 @@ test_errors_beside_fields (void)
 
   if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
     {
-      spin (100);
+      mg_test_spin (100);
       save_png (GTK_WIDGET (dialog), "run-dialog-errors.png");
     }
   /* Profile refuses and starts nothing. */
@@ -364,7 +355,7 @@ test_bad_line_blocks_profile (void)
   g_assert_false (gtk_widget_is_sensitive (profile));
   if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
     {
-      spin (100);
+      mg_test_spin (100);
       save_png (GTK_WIDGET (dialog), "run-dialog-bad-line.png");
     }
   gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
@@ -417,7 +408,7 @@ test_processes_and_ranks (void)
   type_into (dialog, "select-ranks", "2,x");
   if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
     {
-      spin (100);
+      mg_test_spin (100);
       save_png (GTK_WIDGET (dialog), "run-dialog-processes.png");
     }
   type_into (dialog, "select-ranks", "");
@@ -521,7 +512,7 @@ test_completion_lazy (void)
 
   g_assert_true (g_file_set_contents (tool, "#!/bin/sh\n", -1, NULL));
   g_setenv ("PATH", path, TRUE);
-  spin (200);
+  mg_test_spin (200);
   g_assert_cmpuint (n_completions (dialog), ==, 0);
   type_into (dialog, "program", "mg");
   g_assert_true (run_test_wait (has_completions, dialog, 10));
@@ -652,14 +643,14 @@ test_app_actions (void)
   g_assert_cmpstr (again_accels[0], ==, "<Shift><Control>r");
   g_assert_null (find_dialog ());
   g_action_group_activate_action (G_ACTION_GROUP (app), "profile", NULL);
-  spin (50);
+  mg_test_spin (50);
   dialog = find_dialog ();
   g_assert_nonnull (dialog);
   /* Only the run dialog: no "profile from a terminal" message. */
   g_assert_null (find_message_dialog ());
   gtk_window_destroy (GTK_WINDOW (dialog));
   g_action_group_activate_action (G_ACTION_GROUP (app), "run-again", NULL);
-  spin (50);
+  mg_test_spin (50);
   dialog = find_dialog ();
   g_assert_nonnull (dialog);
   gtk_window_destroy (GTK_WINDOW (dialog));
@@ -800,7 +791,7 @@ run_through_dialog (const char *program, const char *arguments, const char *fold
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1180, 760);
   gtk_window_present (GTK_WINDOW (window));
-  spin (50);
+  mg_test_spin (50);
   dialog = g_object_ref (mg_run_open_dialog (GTK_WINDOW (window), NULL, NULL));
   line = g_strdup_printf ("metrograph --profile --interval=20 " QUIET_METRICS " %s", path);
   mg_run_dialog_set_command_line (dialog, line);
@@ -809,7 +800,7 @@ run_through_dialog (const char *program, const char *arguments, const char *fold
   if (live->stop_after != NULL)
     type_into (dialog, "stop-after", live->stop_after);
   gtk_check_button_set_active (mg_run_dialog_get_group_check (dialog, "io"), FALSE);
-  spin (100);
+  mg_test_spin (100);
   if (screenshot_prefix != NULL)
     {
       g_autofree char *name = g_strdup_printf ("%s-dialog.png", screenshot_prefix);
@@ -833,13 +824,13 @@ run_through_dialog (const char *program, const char *arguments, const char *fold
       g_autofree char *name = g_strdup_printf ("%s-live.png", screenshot_prefix);
 
       run_test_wait (live_enough, live, 30);
-      spin (300);
+      mg_test_spin (300);
       save_png (GTK_WIDGET (window), name);
     }
   if (!live->no_wait)
     {
       g_assert_true (run_test_wait (session_finished, session, 60));
-      spin (200);
+      mg_test_spin (200);
     }
   g_object_unref (dialog);
   return window;
@@ -934,7 +925,7 @@ test_live_run (void)
   g_assert_null (find_dialog ());
   g_assert_true (gtk_widget_get_visible (mg_run_host_get_run_again_button (live.host)));
   g_signal_emit_by_name (mg_run_host_get_run_again_button (live.host), "clicked");
-  spin (50);
+  mg_test_spin (50);
   again_dialog = find_dialog ();
   g_assert_nonnull (again_dialog);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (again_dialog)) == GTK_WINDOW (window));
@@ -956,7 +947,7 @@ test_live_run (void)
     g_assert_true (mg_window_get_profile (opened) != profile);
     g_assert_true (gtk_application_get_active_window (app) == GTK_WINDOW (opened));
     g_action_group_activate_action (G_ACTION_GROUP (app), "run-again", NULL);
-    spin (50);
+    mg_test_spin (50);
     again_dialog = find_dialog ();
     g_assert_nonnull (again_dialog);
     g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (again_dialog)) == GTK_WINDOW (opened));
@@ -1012,7 +1003,7 @@ test_scorep_run (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1180, 760);
   gtk_window_present (GTK_WINDOW (window));
-  spin (50);
+  mg_test_spin (50);
   dialog = g_object_ref (mg_run_open_dialog (GTK_WINDOW (window), NULL, NULL));
   mg_run_dialog_set_command_line (dialog, line);
   type_into (dialog, "output", dir);
@@ -1021,7 +1012,7 @@ test_scorep_run (void)
   assert_error_contains (dialog, "scorep", NULL);
   g_assert_nonnull (strstr (mg_run_dialog_get_command_line (dialog),
                             " --scorep-metrics=mgt_process_sync:counter,level "));
-  spin (100);
+  mg_test_spin (100);
   save_png (GTK_WIDGET (dialog), "scorep-dialog.png");
   gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
   session = mg_run_dialog_get_session (dialog);
@@ -1061,7 +1052,7 @@ test_scorep_run (void)
     g_assert_true (g_strv_contains ((const char *const *) visible,
                                     "scorep:mgt_process_sync:level"));
   }
-  spin (300);
+  mg_test_spin (300);
   save_png (GTK_WIDGET (window), "scorep-result.png");
   g_object_unref (dialog);
   g_unlink (mg_run_session_get_output_path (session));
@@ -1185,7 +1176,7 @@ test_failures (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (mg_run_host_get_view (live.host)),
                                              "run-view.stop", NULL));
   g_assert_true (run_test_wait (session_finished, session, 30));
-  spin (100);
+  mg_test_spin (100);
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
   g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
   g_assert_nonnull (strstr (mg_run_host_get_banner_text (live.host), "Stopped after"));
@@ -1250,13 +1241,13 @@ answer_end_dialog (MgRunEndChoice choice)
 {
   GtkDialog *dialog;
 
-  spin (100);
+  mg_test_spin (100);
   dialog = find_end_dialog ();
   g_assert_nonnull (dialog);
   g_assert_nonnull (gtk_dialog_get_widget_for_response (dialog, MG_RUN_END_STOP_AND_SAVE));
   g_assert_nonnull (gtk_dialog_get_widget_for_response (dialog, MG_RUN_END_DISCARD));
   gtk_dialog_response (dialog, choice);
-  spin (50);
+  mg_test_spin (50);
   g_assert_null (find_end_dialog ());
 }
 
@@ -1296,7 +1287,7 @@ test_close_mid_run (void)
 
   gtk_window_close (GTK_WINDOW (window));
   answer_end_dialog (MG_RUN_END_KEEP_RUNNING);
-  spin (300);
+  mg_test_spin (300);
   g_assert_nonnull (window);
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_RUNNING);
   g_assert_false (process_gone (pid));
@@ -1304,7 +1295,7 @@ test_close_mid_run (void)
   gtk_window_close (GTK_WINDOW (window));
   answer_end_dialog (MG_RUN_END_STOP_AND_SAVE);
   g_assert_true (run_test_wait (session_finished, session, 30));
-  spin (100);
+  mg_test_spin (100);
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
   g_assert_true (mg_run_session_get_stopped (session));
   g_assert_true (g_file_test (mg_run_session_get_output_path (session), G_FILE_TEST_IS_REGULAR));
