@@ -13,6 +13,7 @@
 #include "mg-merge.h"
 #include "mg-profile-builder.h"
 #include "mg-record-reader.h"
+#include "mg-slot-combiner.h"
 
 /* What pass 1 learns from each record's header. */
 typedef struct {
@@ -143,6 +144,10 @@ typedef struct {
   guint max_samples;
   guint max_process_samples;   /* 0: every slot */
   guint hang_intervals;        /* a getter call this many intervals old is hung */
+  MgLiveMerge *live;           /* the input's */
+  /* The current record's slots combined (with max_process_samples), its
+   * MgRecordFile then holding only the slots the combiner had not seen. */
+  const MgSlotCombiner *combiner;
 } MergeState;
 
 static double
@@ -154,10 +159,28 @@ to_seconds (const MgRecordFile *r, const RecordEntry *e, gint64 mono_ns)
 /* The end of the last window in which a metric of plugin i had a value (the
  * process's start if none): where its metrics stop. */
 static double
-plugin_last_value_s (const MgRecordFile *r, const RecordEntry *e, guint i)
+plugin_last_value_s (MergeState *st, const MgRecordFile *r, const RecordEntry *e, guint i)
 {
   const MgRecordHeader *h = &r->header;
 
+  if (st->combiner != NULL)
+    {
+      guint latest = 0;
+      gint64 end_ns = h->start_mono_ns;
+
+      for (guint m = 0; m < h->n_metrics; m++)
+        {
+          gint64 t;
+          guint slot = mg_slot_combiner_get_last_slot (st->combiner, m, &t);
+
+          if (r->metrics[m].plugin_index == i && slot > latest)
+            {
+              latest = slot;
+              end_ns = t;
+            }
+        }
+      return to_seconds (r, e, end_ns);
+    }
   for (guint k = r->n_samples; k-- > 0;)
     {
       const MgRecordValue *values = mg_record_file_get_values (r, k);
@@ -169,6 +192,25 @@ plugin_last_value_s (const MgRecordFile *r, const RecordEntry *e, guint i)
   return to_seconds (r, e, h->start_mono_ns);
 }
 
+/* The end of the record's last slot; FALSE if it has none. */
+static gboolean
+last_slot_end (MergeState *st, const MgRecordFile *r, gint64 *t_end_ns)
+{
+  gint64 t_start_ns;
+  guint n;
+
+  if (st->combiner != NULL)
+    {
+      n = mg_slot_combiner_get_n_buckets (st->combiner);
+      if (n > 0)
+        mg_slot_combiner_get_window (st->combiner, n - 1, &t_start_ns, t_end_ns);
+      return n > 0;
+    }
+  if (r->n_samples > 0)
+    *t_end_ns = mg_record_file_get_sample (r, r->n_samples - 1)->t_end_ns;
+  return r->n_samples > 0;
+}
+
 /* A plugin that crashed or hung while the process ran: an event where its
  * metrics stop, naming it. */
 static void
@@ -176,7 +218,7 @@ add_plugin_fault (MergeState *st, const MgRecordFile *r, const RecordEntry *e, g
 {
   const MgRecordPlugin *plugin = &r->plugins[i];
   g_autofree char *message = g_strdup_printf ("%s %s", plugin->source_id, plugin->error);
-  MgProcessEvent fault = { (int) p, plugin_last_value_s (r, e, i), MG_EVENT_PLUGIN_FAULT,
+  MgProcessEvent fault = { (int) p, plugin_last_value_s (st, r, e, i), MG_EVENT_PLUGIN_FAULT,
                            plugin->state == MG_PLUGIN_STATE_CRASHED ? plugin->error_code : 0,
                            message };
 
@@ -274,8 +316,10 @@ add_process_facts (MergeState *st, const MgRecordFile *r, const RecordEntry *e, 
       MgProcessEvent stopped = { (int) p, end_s, MG_EVENT_RECORDING_STOPPED,
                                  h->record_error_code, (char *) h->record_error };
 
-      if (r->n_samples > 0)
-        stopped.time_s = to_seconds (r, e, mg_record_file_get_sample (r, r->n_samples - 1)->t_end_ns);
+      gint64 t_end_ns;
+
+      if (last_slot_end (st, r, &t_end_ns))
+        stopped.time_s = to_seconds (r, e, t_end_ns);
       mg_profile_builder_add_event (st->builder, &stopped);
     }
 
@@ -337,60 +381,52 @@ add_samples (MergeState *st, const MgRecordFile *r, const RecordEntry *e, const 
     }
 }
 
-/* Runs of consecutive slots as one sample each, so that process p gives at
- * most max_process_samples: the extremes are kept, the means weighted by
- * the slots' durations. */
+/* The combined slots as the samples of process p. */
 static void
-add_combined_samples (MergeState *st, const MgRecordFile *r, const RecordEntry *e,
-                      const int *map, guint p, double *last)
+add_combined_samples (MergeState *st, const MgSlotCombiner *c, const MgRecordFile *r,
+                      const RecordEntry *e, const int *map, guint p, double *last)
 {
   const MgRecordHeader *h = &r->header;
-  guint per = (r->n_samples + st->max_process_samples - 1) / st->max_process_samples;
-  g_autofree double *weights = g_new (double, MAX (st->n_metrics, 1));
 
-  for (guint first = 0; first < r->n_samples; first += per)
+  for (guint b = 0; b < mg_slot_combiner_get_n_buckets (c); b++)
     {
-      guint end = MIN (first + per, r->n_samples);
+      gint64 t_start_ns, t_end_ns;
 
       for (guint m = 0; m < st->n_metrics; m++)
-        {
-          st->mins[m] = st->maxs[m] = st->means[m] = NAN;
-          weights[m] = 0;
-        }
-      for (guint k = first; k < end; k++)
-        {
-          const MgRecordSample *sample = mg_record_file_get_sample (r, k);
-          const MgRecordValue *values = mg_record_file_get_values (r, k);
-          double w = MAX ((double) (sample->t_end_ns - sample->t_start_ns), 1.0);
-
-          for (guint i = 0; i < h->n_metrics; i++)
-            {
-              int m = map[i];
-
-              if (m < 0 || values[i].count == 0)
-                continue;
-              if (weights[m] == 0)
-                {
-                  st->mins[m] = values[i].min;
-                  st->maxs[m] = values[i].max;
-                  st->means[m] = 0;
-                }
-              st->mins[m] = MIN (st->mins[m], values[i].min);
-              st->maxs[m] = MAX (st->maxs[m], values[i].max);
-              st->means[m] += values[i].mean * w;
-              weights[m] += w;
-              if (st->single[m])
-                last[m] = values[i].mean;
-            }
-        }
-      for (guint m = 0; m < st->n_metrics; m++)
-        if (weights[m] > 0)
-          st->means[m] = mg_bounded_mean (st->means[m], weights[m], st->mins[m], st->maxs[m]);
-      mg_profile_builder_add_sample (st->builder, p,
-                                     to_seconds (r, e, mg_record_file_get_sample (r, first)->t_start_ns),
-                                     to_seconds (r, e, mg_record_file_get_sample (r, end - 1)->t_end_ns),
-                                     st->mins, st->maxs, st->means);
+        st->mins[m] = st->maxs[m] = st->means[m] = NAN;
+      for (guint i = 0; i < h->n_metrics; i++)
+        if (map[i] >= 0)
+          mg_slot_combiner_get_value (c, b, i, &st->mins[map[i]], &st->maxs[map[i]],
+                                      &st->means[map[i]]);
+      mg_slot_combiner_get_window (c, b, &t_start_ns, &t_end_ns);
+      mg_profile_builder_add_sample (st->builder, p, to_seconds (r, e, t_start_ns),
+                                     to_seconds (r, e, t_end_ns), st->mins, st->maxs, st->means);
     }
+  for (guint i = 0; i < h->n_metrics; i++)
+    if (map[i] >= 0 && st->single[map[i]] && !isnan (mg_slot_combiner_get_last_mean (c, i)))
+      last[map[i]] = mg_slot_combiner_get_last_mean (c, i);
+}
+
+/* The record with its slots fed to a combiner: the one kept by the live
+ * merge, else a new one (*owned) fed every slot. */
+static MgRecordFile *
+read_combined (MergeState *st, const char *path, MgSlotCombiner **combiner,
+               MgSlotCombiner **owned, GError **error)
+{
+  MgRecordFile *r;
+
+  if (st->live != NULL)
+    r = mg_live_merge_read (st->live, path, st->max_process_samples, combiner, error);
+  else
+    {
+      r = mg_record_file_read (path, error);
+      if (r != NULL)
+        *combiner = *owned = mg_slot_combiner_new (r->header.n_metrics, st->max_process_samples);
+    }
+  for (guint k = 0; r != NULL && k < r->n_samples; k++)
+    mg_slot_combiner_add (*combiner, mg_record_file_get_sample (r, k),
+                          mg_record_file_get_values (r, k));
+  return r;
 }
 
 /* Pass 2 for one record: its process, samples, single values and errors. */
@@ -398,12 +434,18 @@ static gboolean
 merge_record (MergeState *st, const RecordEntry *e, GError **error)
 {
   g_autoptr(GError) local = NULL;
-  g_autoptr(MgRecordFile) r = mg_record_file_read (e->path, &local);
+  g_autoptr(MgSlotCombiner) owned = NULL;
+  MgSlotCombiner *combiner = NULL;
+  g_autoptr(MgRecordFile) r = st->max_process_samples > 0
+                                ? read_combined (st, e->path, &combiner, &owned, &local)
+                                : mg_record_file_read (e->path, &local);
   g_autofree int *map = NULL;       /* record metric → profile metric, -1 */
   g_autofree double *last = NULL;   /* last value of single-value metrics */
   MgProcessInfo info = { 0 };
   const MgRecordHeader *h;
+  gint64 t_end_ns;
   double end_s;
+  guint n_slots;
   guint p;
 
   if (r == NULL)
@@ -414,13 +456,15 @@ merge_record (MergeState *st, const RecordEntry *e, GError **error)
       return TRUE;
     }
   h = &r->header;
+  st->combiner = combiner;
+  n_slots = combiner != NULL ? mg_slot_combiner_get_n_slots (combiner) : r->n_samples;
   map = g_new (int, MAX (h->n_metrics, 1));
   for (guint i = 0; i < h->n_metrics; i++)
     map[i] = GPOINTER_TO_INT (g_hash_table_lookup (st->by_id, r->metrics[i].id)) - 1;
 
   end_s = to_seconds (r, e, h->start_mono_ns);
-  if (r->n_samples > 0)
-    end_s = MAX (end_s, to_seconds (r, e, mg_record_file_get_sample (r, r->n_samples - 1)->t_end_ns));
+  if (last_slot_end (st, r, &t_end_ns))
+    end_s = MAX (end_s, to_seconds (r, e, t_end_ns));
   if (h->end_mono_ns != 0)
     end_s = MAX (end_s, to_seconds (r, e, h->end_mono_ns));
 
@@ -439,26 +483,27 @@ merge_record (MergeState *st, const RecordEntry *e, GError **error)
   info.node_leader = (h->flags & MG_RECORD_FLAG_NODE_LEADER) != 0;
   p = mg_profile_builder_add_process (st->builder, &info);
   mg_profile_builder_reserve (st->builder, p,
-                              st->max_process_samples > 0
-                                ? MIN (r->n_samples, st->max_process_samples) : r->n_samples);
+                              combiner != NULL ? mg_slot_combiner_get_n_buckets (combiner)
+                                               : r->n_samples);
 
   last = g_new (double, MAX (st->n_metrics, 1));
   for (guint m = 0; m < st->n_metrics; m++)
     last[m] = NAN;
-  if (st->max_process_samples > 0 && r->n_samples > st->max_process_samples)
-    add_combined_samples (st, r, e, map, p, last);
+  if (combiner != NULL)
+    add_combined_samples (st, combiner, r, e, map, p, last);
   else
     add_samples (st, r, e, map, p, last);
   for (guint m = 0; m < st->n_metrics; m++)
     if (st->single[m] && !isnan (last[m]))
       mg_profile_builder_set_single_value (st->builder, p, m, last[m]);
 
-  st->n_samples += r->n_samples;
+  st->n_samples += n_slots;
   if (st->max_samples == 0)
     st->interval_start_ms = h->interval_start_ns / 1e6;
   st->interval_end_ms = MAX (st->interval_end_ms, h->interval_ns / 1e6);
   st->max_samples = MAX (st->max_samples, h->capacity);
   add_process_facts (st, r, e, p, end_s);
+  st->combiner = NULL;
   /* Only this record's samples in memory at a time, besides the packed. */
   if (st->max_process_samples == 0)
     mg_profile_builder_pack (st->builder, p);
@@ -536,7 +581,7 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
   values = g_new (double, 3 * (gsize) MAX (n_metrics, 1));
   st = (MergeState) { builder, input->metrics, by_id, n_metrics, single, values,
                       values + n_metrics, values + 2 * n_metrics, 0, 0.0, 0.0, 0,
-                      input->max_process_samples, hang_intervals () };
+                      input->max_process_samples, hang_intervals (), input->live, NULL };
   for (guint i = 0; i < entries->len; i++)
     if (!merge_record (&st, g_ptr_array_index (entries, i), error))
       return NULL;

@@ -3,6 +3,7 @@
  * Streaming: one record in memory at a time, linear in their number. */
 #pragma once
 
+#include "mg-live-merge.h"
 #include "mg-profile.h"
 
 G_BEGIN_DECLS
@@ -17,13 +18,17 @@ typedef struct {
   const char *run_id;          /* NULL: every record in the folder */
   guint n_windows;             /* 0: the most samples any process has */
   /* 0: every slot of every record. Else runs of consecutive slots are
-   * combined (min of the minima, max of the maxima, time-weighted mean) so
-   * that no process gives more than this many samples: the cheaper merge
+   * combined (MgSlotCombiner) so that no process gives more than this
+   * many samples: the cheaper merge
    * of the live view, whose graphs are not wider than that. At 0 each
    * process is packed (mg_profile_builder_pack) as soon as its record is
    * read, so that memory stays bounded whatever the number of processes;
    * the live view's few samples per process are not worth packing. */
   guint max_process_samples;
+  /* With max_process_samples: the records' slots combined by the previous
+   * merges, so that only new slots are read (the live view's refreshes);
+   * NULL: every record read whole. The profile is the same either way. */
+  MgLiveMerge *live;
   /* The program's output, NULL when not captured; output_cut bytes before
    * it were left out (mg_profile_builder_set_output). */
   const char *output;

@@ -134,7 +134,8 @@ check_tables (const MgRecordFile *r, GError **error)
 
 /* One attempt; *retry is set when a live writer got in the way. */
 static MgRecordFile *
-read_once (int fd, const char *path, guint64 actual_size, gboolean *retry, GError **error)
+read_once (int fd, const char *path, guint64 actual_size, guint first, gboolean *retry,
+           GError **error)
 {
   g_autoptr(MgRecordFile) r = g_new0 (MgRecordFile, 1);
   MgRecordHeader *h = &r->header;
@@ -185,13 +186,15 @@ read_once (int fd, const char *path, guint64 actual_size, gboolean *retry, GErro
   r->plugins = g_new0 (MgRecordPlugin, MAX (h->n_plugins, 1));
   r->metrics = g_new0 (MgRecordMetric, MAX (h->n_metrics, 1));
   r->stride = h->sample_stride;
-  r->n_samples = h->n_samples;
+  r->first = MIN (first, h->n_samples);
+  r->n_samples = h->n_samples - r->first;
   r->slots = g_malloc (MAX ((gsize) r->n_samples * r->stride, 1));
   if (!read_at (fd, r->plugins, (gsize) h->n_plugins * sizeof (MgRecordPlugin),
                 h->plugins_offset, path, error)
       || !read_at (fd, r->metrics, (gsize) h->n_metrics * sizeof (MgRecordMetric),
                    h->metrics_offset, path, error)
-      || !read_at (fd, r->slots, (gsize) r->n_samples * r->stride, h->samples_offset, path, error))
+      || !read_at (fd, r->slots, (gsize) r->n_samples * r->stride,
+                   h->samples_offset + (guint64) r->first * r->stride, path, error))
     return NULL;
 
   /* The seqlock: a rewrite during our copy means the slots may be mixed. */
@@ -234,7 +237,7 @@ mg_record_file_read_header (const char *path, MgRecordHeader *header, GError **e
       gboolean retry;
 
       /* read_once explains short files (foreign or truncated). */
-      r = read_once (fd, path, (guint64) st.st_size, &retry, error);
+      r = read_once (fd, path, (guint64) st.st_size, 0, &retry, error);
     }
   else if (read_at (fd, header, sizeof *header, 0, path, error))
     ok = check_header (header, (guint64) st.st_size, path, error);
@@ -244,6 +247,12 @@ mg_record_file_read_header (const char *path, MgRecordHeader *header, GError **e
 
 MgRecordFile *
 mg_record_file_read (const char *path, GError **error)
+{
+  return mg_record_file_read_from (path, 0, error);
+}
+
+MgRecordFile *
+mg_record_file_read_from (const char *path, guint first, GError **error)
 {
   struct stat st;
   int fd;
@@ -267,7 +276,7 @@ mg_record_file_read (const char *path, GError **error)
   for (int attempt = 0; attempt < MAX_TRIES; attempt++)
     {
       gboolean retry;
-      MgRecordFile *r = read_once (fd, path, (guint64) st.st_size, &retry, error);
+      MgRecordFile *r = read_once (fd, path, (guint64) st.st_size, first, &retry, error);
 
       if (r != NULL || !retry)
         {

@@ -25,17 +25,22 @@ typedef struct {
   MgRecordHeader header;     /* as read; strings are NUL-terminated */
   MgRecordPlugin *plugins;   /* header.n_plugins */
   MgRecordMetric *metrics;   /* header.n_metrics */
-  guint n_samples;           /* committed slots read */
+  guint first;               /* index of the first slot read (mg_record_file_read_from) */
+  guint n_samples;           /* committed slots read, from first */
   guint32 stride;            /* bytes per slot */
   guchar *slots;             /* n_samples slots of stride bytes, 8-byte aligned */
 } MgRecordFile;
 
 /* Reads a record; for a live one, retries while the writer rewrites slots. */
 MgRecordFile *mg_record_file_read (const char *path, GError **error);
+/* The same, but only the committed slots from index first on (none if fewer
+ * are committed): what a live reader has not seen yet. */
+MgRecordFile *mg_record_file_read_from (const char *path, guint first, GError **error);
 void mg_record_file_free (MgRecordFile *record);
 /* Only the header, checked against the file: cheap, for listing records. */
 gboolean mg_record_file_read_header (const char *path, MgRecordHeader *header, GError **error);
 
+/* Slot i counts from record->first. */
 const MgRecordSample *mg_record_file_get_sample (const MgRecordFile *record, guint i);
 /* The header.n_metrics values of slot i. */
 const MgRecordValue *mg_record_file_get_values (const MgRecordFile *record, guint i);

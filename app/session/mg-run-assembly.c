@@ -28,6 +28,9 @@ struct _MgRunAssembly
   guint n_threads;             /* the default name's _<T>t */
   char *output;                /* the program's, NULL when not captured */
   guint64 output_cut;
+  /* The live merges' records so far: each refresh reads only new slots.
+   * Used by one merge at a time (MgRunSession runs them in turn). */
+  MgLiveMerge *live;
 };
 
 G_DEFINE_FINAL_TYPE (MgRunAssembly, mg_run_assembly, G_TYPE_OBJECT)
@@ -44,6 +47,7 @@ mg_run_assembly_finalize (GObject *object)
   g_clear_object (&self->settings);
   g_free (self->working_folder);
   g_free (self->output);
+  g_clear_pointer (&self->live, mg_live_merge_free);
   G_OBJECT_CLASS (mg_run_assembly_parent_class)->finalize (object);
 }
 
@@ -58,6 +62,7 @@ mg_run_assembly_init (MgRunAssembly *self)
 {
   self->metrics = g_ptr_array_new ();
   self->groups = g_ptr_array_new ();
+  self->live = mg_live_merge_new ();
 }
 
 void
@@ -212,6 +217,7 @@ mg_run_assembly_merge (MgRunAssembly *self, int exit_status, guint max_process_s
     .start_time_us = mg_launcher_get_start_time_us (self->launcher),
     .exit_status = exit_status,
     .max_process_samples = max_process_samples,
+    .live = max_process_samples > 0 ? self->live : NULL,
     .output = self->output,
     .output_cut = self->output_cut,
     .run_errors = &missing_error,

@@ -42,8 +42,9 @@ const char *mg_run_assembly_get_working_folder (MgRunAssembly *self);
 
 /* The records so far as a profile carrying the enabled definitions, the
  * command line, the start time and @exit_status; @max_process_samples as
- * in MgMergeInput (0: every slot). Safe from any thread once the program
- * started. */
+ * in MgMergeInput (0: every slot; else only the slots committed since the
+ * last such merge are read). Safe from any thread once the program
+ * started; the live merges (max_process_samples > 0) one at a time. */
 MgProfile *mg_run_assembly_merge (MgRunAssembly *self, int exit_status,
                                   guint max_process_samples, GError **error);
 /* What the program printed (stdout and stderr as they came, output_cut

@@ -4,8 +4,10 @@
  * and merged the way MgRunSession merges them while the program runs.
  * Usage: bench-live-merge [P M N [ROUNDS [live]]] (default 64 40 4096 5:
  * a 64-process run with the built-in metrics' default set, its sample
- * slots full). Prints the median wall and CPU time of a live merge, and,
- * for comparison (unless "live" is given), of the full merge the saved
+ * slots full). Prints the median wall and CPU time of a live merge that
+ * reads every record whole, of a refresh of the incremental live merge
+ * (MgLiveMerge) after each record got REFRESH_SLOTS new slots, and, for
+ * comparison (unless "live" is given), of the full merge the saved
  * profile gets. */
 #include "mg-config.h"
 
@@ -13,7 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -66,6 +71,31 @@ write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples)
 }
 
 
+/* New slots per record between two refreshes: a 20 ms interval, two
+ * refreshes a second. */
+#define REFRESH_SLOTS 25
+
+/* Every record of dir with n committed slots, as if the sampler had just
+ * committed up to there. */
+static void
+set_committed (const char *dir, guint n)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      int fd = open (path, O_WRONLY | O_CLOEXEC);
+      guint32 committed = n;
+
+      if (fd < 0 || pwrite (fd, &committed, sizeof committed,
+                            G_STRUCT_OFFSET (MgRecordHeader, n_samples)) != sizeof committed)
+        g_error ("%s: %s", path, g_strerror (errno));
+      close (fd);
+    }
+}
+
 static int
 compare_doubles (const void *a, const void *b)
 {
@@ -98,6 +128,42 @@ time_merges (const char *what, const char *dir, const MgMergeInput *input, guint
   qsort (cpu, rounds, sizeof *cpu, compare_doubles);
   printf ("%s: %.0f ms wall, %.0f ms CPU (median of %u; %u windows)\n", what, wall[rounds / 2],
           cpu[rounds / 2], rounds, windows);
+}
+
+/* Refreshes of one MgLiveMerge while the records grow: the first reads
+ * them all (not counted), each next one REFRESH_SLOTS more slots each. */
+static void
+time_live_refreshes (const char *dir, MgMergeInput *input, guint n_samples, guint rounds)
+{
+  g_autofree double *wall = g_new (double, rounds);
+  g_autofree double *cpu = g_new (double, rounds);
+  g_autoptr (MgLiveMerge) live = mg_live_merge_new ();
+  guint n0 = n_samples > rounds * REFRESH_SLOTS ? n_samples - rounds * REFRESH_SLOTS : 1;
+
+  input->live = live;
+  set_committed (dir, n0);
+  g_object_unref (mg_merge_records (dir, input, NULL));
+  for (guint i = 0; i < rounds; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (MgProfile) profile = NULL;
+      gint64 t, c;
+
+      set_committed (dir, MIN (n0 + (i + 1) * REFRESH_SLOTS, n_samples));
+      t = g_get_monotonic_time ();
+      c = cpu_now ();
+      profile = mg_merge_records (dir, input, &error);
+      if (profile == NULL)
+        g_error ("live refresh: %s", error->message);
+      wall[i] = (g_get_monotonic_time () - t) / 1e3;
+      cpu[i] = (cpu_now () - c) / 1e3;
+    }
+  input->live = NULL;
+  set_committed (dir, n_samples);
+  qsort (wall, rounds, sizeof *wall, compare_doubles);
+  qsort (cpu, rounds, sizeof *cpu, compare_doubles);
+  printf ("incremental live refresh (+%u slots per record): %.0f ms wall, %.0f ms CPU "
+          "(median of %u)\n", REFRESH_SLOTS, wall[rounds / 2], cpu[rounds / 2], rounds);
 }
 
 /* Only reading the records, the part of a merge that does not depend on
@@ -153,7 +219,8 @@ main (int argc, char **argv)
   printf ("%u running records × %u metrics × %u samples\n", n_proc, n_metrics, n_samples);
   time_reads (dir, rounds);
   input.max_process_samples = MG_RUN_SESSION_LIVE_SAMPLES;
-  time_merges ("live merge", dir, &input, rounds);
+  time_merges ("live merge reading every record whole", dir, &input, rounds);
+  time_live_refreshes (dir, &input, n_samples, rounds);
   input.max_process_samples = 0;
   if (argc <= 5 || strcmp (argv[5], "live") != 0)
     time_merges ("full merge", dir, &input, rounds);

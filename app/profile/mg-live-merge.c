@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "mg-config.h"
+
+#include "mg-live-merge.h"
+
+typedef struct {
+  guint32 seq;                 /* the record's seqlock when last read */
+  gint64 start_mono_ns;
+  int pid;
+  guint n_metrics;
+  guint max_buckets;
+  MgSlotCombiner *combiner;
+} LiveRecord;
+
+struct _MgLiveMerge {
+  GHashTable *records;         /* path → LiveRecord */
+};
+
+static void
+live_record_free (LiveRecord *record)
+{
+  mg_slot_combiner_free (record->combiner);
+  g_free (record);
+}
+
+MgLiveMerge *
+mg_live_merge_new (void)
+{
+  MgLiveMerge *self = g_new0 (MgLiveMerge, 1);
+
+  self->records = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                         (GDestroyNotify) live_record_free);
+  return self;
+}
+
+void
+mg_live_merge_free (MgLiveMerge *self)
+{
+  if (self == NULL)
+    return;
+  g_hash_table_unref (self->records);
+  g_free (self);
+}
+
+/* Whether the slots combined so far are still the record's first ones. */
+static gboolean
+still_valid (const LiveRecord *kept, const MgRecordFile *r, guint max_buckets)
+{
+  const MgRecordHeader *h = &r->header;
+
+  return kept->seq == h->seq && kept->start_mono_ns == h->start_mono_ns && kept->pid == h->pid
+         && kept->n_metrics == h->n_metrics && kept->max_buckets == max_buckets
+         && r->first == mg_slot_combiner_get_n_slots (kept->combiner);
+}
+
+MgRecordFile *
+mg_live_merge_read (MgLiveMerge *self, const char *path, guint max_buckets,
+                    MgSlotCombiner **combiner, GError **error)
+{
+  LiveRecord *kept = g_hash_table_lookup (self->records, path);
+  guint first = kept != NULL ? mg_slot_combiner_get_n_slots (kept->combiner) : 0;
+  g_autoptr (MgRecordFile) r = mg_record_file_read_from (path, first, error);
+
+  if (r == NULL)
+    {
+      g_hash_table_remove (self->records, path);
+      return NULL;
+    }
+  if (kept != NULL && !still_valid (kept, r, max_buckets))
+    {
+      g_hash_table_remove (self->records, path);
+      kept = NULL;
+      if (first > 0)
+        {
+          g_clear_pointer (&r, mg_record_file_free);
+          r = mg_record_file_read (path, error);
+          if (r == NULL)
+            return NULL;
+        }
+    }
+  if (kept == NULL)
+    {
+      kept = g_new0 (LiveRecord, 1);
+      kept->combiner = mg_slot_combiner_new (r->header.n_metrics, max_buckets);
+      kept->n_metrics = r->header.n_metrics;
+      kept->max_buckets = max_buckets;
+      g_hash_table_insert (self->records, g_strdup (path), kept);
+    }
+  kept->seq = r->header.seq;
+  kept->start_mono_ns = r->header.start_mono_ns;
+  kept->pid = r->header.pid;
+  *combiner = kept->combiner;
+  return g_steal_pointer (&r);
+}
