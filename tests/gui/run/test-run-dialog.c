@@ -715,8 +715,11 @@ test_scorep_listed (void)
   g_assert_nonnull (mg_run_dialog_get_group_check (dialog, "scorep:mgt_process_sync"));
   g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, level)));
   g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, counter)));
-  spin (100);
+  type_into (dialog, "search", "mgt_process_sync");
+  spin (400);
+  g_assert_cmpuint (mg_run_dialog_get_n_visible_metrics (dialog), ==, 2);
   save_png (GTK_WIDGET (dialog), "scorep-listed.png");
+  type_into (dialog, "search", "");
 
   /* The line unticks a plugin metric. */
   line = g_strdup (mg_run_dialog_get_command_line (dialog));
