@@ -478,7 +478,8 @@ on_scorep_listed (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autofree char *key = NULL;
   g_autoptr (GPtrArray) files = mg_scorep_defs_list_finish (result, &key, NULL);
 
-  /* Closed, or the field changed again meanwhile: that listing counts. */
+  /* Closed, or the field changed again meanwhile (the later listing
+   * counts). */
   if (files == NULL || g_cancellable_is_cancelled (self->cancellable)
       || g_strcmp0 (key, self->scorep_listing_key) != 0)
     return;
@@ -503,7 +504,6 @@ static void
 start_scorep_listing (gpointer user_data)
 {
   MgRunDialog *self = user_data;
-
   g_autoptr (MgRunSettings) wanted = g_steal_pointer (&self->scorep_wanted);
 
   self->scorep_timeout = 0;
