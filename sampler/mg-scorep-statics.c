@@ -4,13 +4,14 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <sys/mman.h>
 
 #include "mg-scorep-host.h"
 
 #define MG_EXPORT __attribute__((visibility("default")))
 
-/* Destructors wrapped; more are registered unwrapped (docs, limits). */
-enum { MAX_WRAPPED = 256, MAX_LIBRARIES = 64 };
+/* Destructors wrapped in the static table; more go to mapped pages. */
+enum { MAX_WRAPPED = 256, MAX_LIBRARIES = 64, OVERFLOW_BYTES = 4096 };
 
 typedef void (*Destructor) (void *);
 typedef int (*CxaAtexitFn) (Destructor, void *, void *);
@@ -31,6 +32,11 @@ static int n_libraries;
 static int loading = -1;
 static pthread_t loading_thread;
 static CxaAtexitFn real_cxa_atexit;
+/* The page the entries past the table go to (never unmapped: they are
+ * called at exit). */
+static pthread_mutex_t overflow_lock = PTHREAD_MUTEX_INITIALIZER;
+static Wrapped *overflow;
+static size_t n_overflow;
 
 void
 mg_scorep_statics_loading (int source)
@@ -77,6 +83,32 @@ run_wrapped (void *data)
   w->fn (w->arg);
 }
 
+/* A free entry: the table's, else one on a mapped page (the sampler does
+ * not allocate); NULL when no page can be had. */
+static Wrapped *
+new_entry (void)
+{
+  int k = __atomic_fetch_add (&n_wrapped, 1, __ATOMIC_ACQ_REL);
+  if (k < MAX_WRAPPED)
+    return &wrapped[k];
+  Wrapped *entry = NULL;
+  pthread_mutex_lock (&overflow_lock);
+  if (overflow == NULL || n_overflow == OVERFLOW_BYTES / sizeof *overflow)
+    {
+      void *page = mmap (NULL, OVERFLOW_BYTES, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (page != MAP_FAILED)
+        {
+          overflow = page;
+          n_overflow = 0;
+        }
+    }
+  if (overflow != NULL && n_overflow < OVERFLOW_BYTES / sizeof *overflow)
+    entry = &overflow[n_overflow++];
+  pthread_mutex_unlock (&overflow_lock);
+  return entry;
+}
+
 /* libc's, interposed (the sampler is preloaded): every library's static
  * destructors and atexit handlers are registered through it. */
 MG_EXPORT int __cxa_atexit (Destructor fn, void *arg, void *dso);
@@ -87,14 +119,11 @@ __cxa_atexit (Destructor fn, void *arg, void *dso)
   if (!real_cxa_atexit)
     *(void **) &real_cxa_atexit = dlsym (RTLD_NEXT, "__cxa_atexit");
   int source = owner (dso);
-  if (source >= 0)
+  Wrapped *entry = source >= 0 ? new_entry () : NULL;
+  if (entry != NULL)
     {
-      int k = __atomic_fetch_add (&n_wrapped, 1, __ATOMIC_ACQ_REL);
-      if (k < MAX_WRAPPED)
-        {
-          wrapped[k] = (Wrapped) { fn, arg, source };
-          return real_cxa_atexit (run_wrapped, &wrapped[k], dso);
-        }
+      *entry = (Wrapped) { fn, arg, source };
+      return real_cxa_atexit (run_wrapped, entry, dso);
     }
   return real_cxa_atexit (fn, arg, dso);
 }

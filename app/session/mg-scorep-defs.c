@@ -131,15 +131,16 @@ probe_failure (int wait_status, const char *error_output)
   return NULL;
 }
 
-MgDefinitionFile *
-mg_scorep_defs_probe (const char *name, const char *const *tokens,
-                      const char *const *environment, GPtrArray *diagnostics)
+/* Plugin @name listed with @tokens in @environment: always a file; when the
+ * plugin cannot be listed its source carries the reason (scorep_error). */
+static MgDefinitionFile *
+probe (const char *name, const char *const *tokens, const char *const *environment)
 {
   g_autofree char *file_name = g_strdup_printf ("Score-P plugin %s", name);
   MgDefinitionFile *file = mg_definition_file_new (file_name);
   MgSourceDef *source = mg_source_def_new ();
   MgMetricGroup *group = mg_metric_group_new ();
-  g_autofree char *probe = mg_install_paths_get_scorep_probe ();
+  g_autofree char *probe_path = mg_install_paths_get_scorep_probe ();
   g_autoptr (GStrvBuilder) args = g_strv_builder_new ();
   g_auto (GStrv) argv = NULL;
   g_autofree char *output = NULL, *error_output = NULL, *reason = NULL;
@@ -158,13 +159,13 @@ mg_scorep_defs_probe (const char *name, const char *const *tokens,
   g_ptr_array_add (file->sources, source);
   g_ptr_array_add (file->groups, group);
 
-  g_strv_builder_add (args, probe);
+  g_strv_builder_add (args, probe_path);
   g_strv_builder_add (args, name);
   g_strv_builder_addv (args, (const char **) tokens);
   argv = g_strv_builder_end (args);
   if (!g_spawn_sync (NULL, argv, (char **) environment, G_SPAWN_DEFAULT, NULL, NULL, &output,
                      &error_output, &wait_status, &error))
-    reason = g_strdup_printf (_("cannot run %s: %s"), probe, error->message);
+    reason = g_strdup_printf (_("cannot run %s: %s"), probe_path, error->message);
   else if ((reason = probe_failure (wait_status, g_strstrip (error_output))) == NULL
            && read_listing (output, name, file, source, group, &reason))
     return file;
@@ -173,29 +174,138 @@ mg_scorep_defs_probe (const char *name, const char *const *tokens,
   g_ptr_array_set_size (file->metrics, 0);
   g_ptr_array_set_size (group->metric_refs, 0);
   source->scorep_error = g_strdup (reason);
-  mg_diagnostic_add (diagnostics, file_name, 0, MG_SEVERITY_ERROR, "%s", reason);
   return file;
+}
+
+/* The choices and environment of @settings with their key. */
+typedef struct {
+  GPtrArray *choices; /* MgScorepChoice* */
+  GStrv environment;
+  char *key;
+} Listing;
+
+static void
+listing_free (Listing *listing)
+{
+  g_clear_pointer (&listing->choices, g_ptr_array_unref);
+  g_strfreev (listing->environment);
+  g_free (listing->key);
+  g_free (listing);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Listing, listing_free)
+
+static Listing *
+listing_new (MgRunSettings *settings, GError **error)
+{
+  g_autoptr (Listing) listing = g_new0 (Listing, 1);
+  g_autoptr (GString) key = g_string_new (NULL);
+
+  listing->environment = mg_run_settings_build_environment (settings, NULL);
+  listing->choices = mg_scorep_selection_get (settings, (const char *const *) listing->environment,
+                                              error);
+  if (listing->choices == NULL)
+    return NULL;
+  /* The environment matters only with plugins: it finds their libraries. */
+  for (guint i = 0; i < listing->choices->len; i++)
+    {
+      const MgScorepChoice *choice = g_ptr_array_index (listing->choices, i);
+      g_autofree char *tokens = g_strjoinv ("\x1f", choice->tokens);
+
+      g_string_append_printf (key, "%s\x1e%s\x1d", choice->name, tokens);
+    }
+  for (guint i = 0; listing->choices->len > 0 && listing->environment[i] != NULL; i++)
+    g_string_append_printf (key, "%s\x1d", listing->environment[i]);
+  listing->key = g_string_free (g_steal_pointer (&key), FALSE);
+  return g_steal_pointer (&listing);
+}
+
+/* Each choice's probe, in @listing's order. */
+static GPtrArray *
+probe_all (Listing *listing)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_definition_file_free);
+
+  for (guint i = 0; i < listing->choices->len; i++)
+    {
+      const MgScorepChoice *choice = g_ptr_array_index (listing->choices, i);
+
+      g_ptr_array_add (files, probe (choice->name, (const char *const *) choice->tokens,
+                                     (const char *const *) listing->environment));
+    }
+  return files;
+}
+
+void
+mg_scorep_defs_add_files (MgCatalogue *catalogue, GPtrArray *files)
+{
+  for (guint i = 0; i < files->len; i++)
+    {
+      MgDefinitionFile *file = g_ptr_array_index (files, i);
+      const MgSourceDef *source = g_ptr_array_index (file->sources, 0);
+
+      if (source->scorep_error != NULL)
+        mg_diagnostic_add (mg_catalogue_get_diagnostics (catalogue), file->path, 0,
+                           MG_SEVERITY_ERROR, "%s", source->scorep_error);
+      g_ptr_array_index (files, i) = NULL;
+      mg_catalogue_add_file (catalogue, file);
+    }
+  g_ptr_array_set_size (files, 0);
 }
 
 gboolean
 mg_scorep_defs_add_to_catalogue (MgCatalogue *catalogue, MgRunSettings *settings,
                                  GError **error)
 {
-  g_auto (GStrv) environment = mg_run_settings_build_environment (settings, NULL);
-  g_autoptr (GPtrArray) choices =
-    mg_scorep_selection_get (settings, (const char *const *) environment, error);
+  g_autoptr (Listing) listing = listing_new (settings, error);
+  g_autoptr (GPtrArray) files = NULL;
 
-  if (choices == NULL)
+  if (listing == NULL)
     return FALSE;
-  for (guint i = 0; i < choices->len; i++)
-    {
-      const MgScorepChoice *choice = g_ptr_array_index (choices, i);
-
-      mg_catalogue_add_file (catalogue,
-                             mg_scorep_defs_probe (choice->name,
-                                                   (const char *const *) choice->tokens,
-                                                   (const char *const *) environment,
-                                                   mg_catalogue_get_diagnostics (catalogue)));
-    }
+  files = probe_all (listing);
+  mg_scorep_defs_add_files (catalogue, files);
   return TRUE;
+}
+
+char *
+mg_scorep_defs_get_key (MgRunSettings *settings, GError **error)
+{
+  g_autoptr (Listing) listing = listing_new (settings, error);
+
+  return listing != NULL ? g_steal_pointer (&listing->key) : NULL;
+}
+
+static void
+list_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  g_task_return_pointer (task, probe_all (task_data), (GDestroyNotify) g_ptr_array_unref);
+}
+
+void
+mg_scorep_defs_list_async (MgRunSettings *settings, GCancellable *cancellable,
+                           GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_autoptr (GError) error = NULL;
+  Listing *listing = listing_new (settings, &error);
+
+  g_task_set_source_tag (task, mg_scorep_defs_list_async);
+  if (listing == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_set_task_data (task, listing, (GDestroyNotify) listing_free);
+  g_task_run_in_thread (task, list_in_thread);
+}
+
+GPtrArray *
+mg_scorep_defs_list_finish (GAsyncResult *result, char **key, GError **error)
+{
+  Listing *listing = g_task_get_task_data (G_TASK (result));
+
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  if (key != NULL)
+    *key = listing != NULL ? g_strdup (listing->key) : NULL;
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

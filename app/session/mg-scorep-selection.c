@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "mg-run-command-line.h"
 #include "mg-run-options.h"
 
 #define PLUGINS_VARIABLE "SCOREP_METRIC_PLUGINS"
@@ -13,7 +14,6 @@
 #define DEFAULT_SEPARATOR ","
 #define PLUGINS_OPTION "--scorep-plugins"
 #define METRICS_OPTION "--scorep-metrics"
-#define FIELD_BLANKS " \t\n"
 
 void
 mg_scorep_choice_free (MgScorepChoice *choice)
@@ -171,14 +171,34 @@ mg_scorep_selection_to_text (MgRunSettings *settings)
   g_strv_builder_addv (words, (const char **) mg_run_settings_get_scorep_plugins (settings));
   g_strv_builder_addv (words, (const char **) mg_run_settings_get_scorep_metrics (settings));
   all = g_strv_builder_end (words);
+  /* Quoted as in the command line, so that tokens with blanks read back. */
+  for (guint i = 0; all[i] != NULL; i++)
+    {
+      char *quoted = mg_run_quote_word (all[i]);
+
+      g_free (all[i]);
+      all[i] = quoted;
+    }
   return g_strjoinv (" ", all);
 }
 
-/* @text's words through the table's two options into @out (new settings). */
+/* @text's words (split and unquoted as a shell does, like the command
+ * line) through the table's two options into @out (new settings). */
 static gboolean
 parse_words (const char *text, MgRunSettings *out, GError **error)
 {
-  g_auto (GStrv) words = g_strsplit_set (text != NULL ? text : "", FIELD_BLANKS, -1);
+  g_autofree char *stripped = g_strstrip (g_strdup (text != NULL ? text : ""));
+  g_auto (GStrv) words = NULL;
+  g_autoptr (GError) local_error = NULL;
+
+  if (*stripped == '\0')
+    return TRUE;
+  if (!g_shell_parse_argv (text, NULL, &words, &local_error))
+    {
+      g_set_error (error, MG_RUN_OPTION_ERROR, MG_RUN_OPTION_ERROR_VALUE,
+                   _("Check the quotes: %s"), local_error->message);
+      return FALSE;
+    }
 
   for (guint i = 0; words[i] != NULL; i++)
     {

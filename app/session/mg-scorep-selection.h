@@ -28,9 +28,10 @@ void mg_scorep_choice_free (MgScorepChoice *choice);
 GPtrArray *mg_scorep_selection_get (MgRunSettings *settings, const char *const *environment,
                                     GError **error);
 
-/* The run dialog's one field for both options: words separated by blanks,
- * "NAME" (or "A,B") for --scorep-plugins and "NAME:TOKEN,TOKEN" for
- * --scorep-metrics, read and written through the option table. */
+/* The run dialog's one field for both options: words separated by blanks
+ * and quoted as in the command line (a token may hold blanks), "NAME" (or
+ * "A,B") for --scorep-plugins and "NAME:TOKEN,TOKEN" for --scorep-metrics,
+ * read and written through the option table. */
 char *mg_scorep_selection_to_text (MgRunSettings *settings);
 /* FALSE with the option's error, @settings unchanged, when a word does not
  * read. */

@@ -63,7 +63,15 @@ struct _MgRunDialog
   gboolean path_read;          /* the completion's names were asked for */
   int processes_at_error;      /* MPI processes when their text stopped reading */
   GCancellable *cancellable;   /* work in threads for this dialog */
+  guint scorep_timeout;        /* the plugins are listed once typing pauses */
+  char *scorep_key;            /* the listing the catalogue holds (mg_scorep_defs_get_key) */
+  char *scorep_listing_key;    /* the listing under way, if any */
+  MgRunSettings *scorep_wanted; /* the settings to list once typing pauses */
+  char *scorep_listing_error;  /* why a plugin named could not be listed */
 };
+
+/* Typing pauses this long before the Score-P plugins named are listed. */
+#define SCOREP_LISTING_DELAY_MS 400
 
 G_DEFINE_FINAL_TYPE (MgRunDialog, mg_run_dialog, GTK_TYPE_WINDOW)
 
@@ -123,6 +131,7 @@ field_widget (MgRunDialog *self, const Field *field, gboolean error)
 static void sync_from_settings (MgRunDialog *self);
 static void read_path_names (MgRunDialog *self);
 static MgCatalogue *load_default_catalogue (const char *const *metrics_path);
+static void on_command_changed (MgRunDialog *self);
 
 /* ---- errors beside the fields ------------------------------------------ */
 
@@ -179,9 +188,13 @@ update_errors (MgRunDialog *self)
       if (strcmp (name, "program") == 0 && !self->start_tried
           && mg_run_settings_get_program (self->settings) == NULL)
         g_clear_pointer (&message, g_free);
-      show_field_error (self, name, parse != NULL ? parse : message);
       if ((parse != NULL || message != NULL) && first == NULL)
         first = name;
+      /* A plugin that cannot be listed is said, but the run may go on
+       * without it, as from the command line. */
+      if (strcmp (name, "scorep") == 0 && message == NULL)
+        message = g_strdup (self->scorep_listing_error);
+      show_field_error (self, name, parse != NULL ? parse : message);
     }
   /* Profile would start something else than the line shown: it waits
    * until the line reads. */
@@ -423,6 +436,105 @@ mg_run_dialog_get_n_visible_metrics (MgRunDialog *self)
   return mg_run_metric_list_get_n_visible (self->metric_list);
 }
 
+/* A fresh catalogue from the dialog's --metrics-path with the Score-P
+ * plugins' @files (taken; NULL for none) listed for @key (taken). */
+static void
+replace_catalogue (MgRunDialog *self, GPtrArray *files, char *key)
+{
+  g_clear_object (&self->catalogue);
+  self->catalogue = load_default_catalogue ((const char *const *) self->catalogue_path);
+  if (files != NULL)
+    mg_scorep_defs_add_files (self->catalogue, files);
+  g_free (self->scorep_key);
+  self->scorep_key = key;
+  mg_run_metric_list_set_catalogue (self->metric_list, self->catalogue);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CATALOGUE]);
+}
+
+/* The first plugin of @files that could not be listed, as said under the
+ * field, or NULL. */
+static char *
+listing_error (GPtrArray *files)
+{
+  for (guint i = 0; i < files->len; i++)
+    {
+      const MgDefinitionFile *file = g_ptr_array_index (files, i);
+      const MgSourceDef *source = g_ptr_array_index (file->sources, 0);
+
+      /* The probe's own messages name the plugin already. */
+      if (source->scorep_error != NULL && strstr (source->scorep_error, source->scorep_plugin))
+        return g_strdup (source->scorep_error);
+      if (source->scorep_error != NULL)
+        return g_strdup_printf (_("Score-P plugin %s: %s"), source->scorep_plugin,
+                                source->scorep_error);
+    }
+  return NULL;
+}
+
+static void
+on_scorep_listed (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (MgRunDialog) self = user_data;
+  g_autofree char *key = NULL;
+  g_autoptr (GPtrArray) files = mg_scorep_defs_list_finish (result, &key, NULL);
+
+  /* Closed, or the field changed again meanwhile (the later listing
+   * counts). */
+  if (files == NULL || g_cancellable_is_cancelled (self->cancellable)
+      || g_strcmp0 (key, self->scorep_listing_key) != 0)
+    return;
+  g_clear_pointer (&self->scorep_listing_key, g_free);
+  g_free (self->scorep_listing_error);
+  self->scorep_listing_error = listing_error (files);
+  replace_catalogue (self, g_steal_pointer (&files), g_steal_pointer (&key));
+  /* A line naming the plugins' metrics reads now; one that still does
+   * not stays as typed. */
+  if (g_hash_table_contains (self->parse_errors, "command"))
+    on_command_changed (self);
+  if (g_hash_table_contains (self->parse_errors, "command"))
+    {
+      mg_run_metric_list_sync (self->metric_list);
+      update_errors (self);
+    }
+  else
+    sync_from_settings (self);
+}
+
+static void
+start_scorep_listing (gpointer user_data)
+{
+  MgRunDialog *self = user_data;
+  g_autoptr (MgRunSettings) wanted = g_steal_pointer (&self->scorep_wanted);
+
+  self->scorep_timeout = 0;
+  g_free (self->scorep_listing_key);
+  self->scorep_listing_key = mg_scorep_defs_get_key (wanted, NULL);
+  mg_scorep_defs_list_async (wanted, self->cancellable, on_scorep_listed, g_object_ref (self));
+}
+
+/* The plugins @settings name, listed into the dialog's own catalogue once
+ * typing pauses, so that the metric list and the line know their metrics
+ * before Profile. */
+static void
+schedule_scorep_listing (MgRunDialog *self, MgRunSettings *settings)
+{
+  g_autofree char *key = NULL;
+
+  if (!self->own_catalogue)
+    return;
+  key = mg_scorep_defs_get_key (settings, NULL);
+  if (key == NULL || g_strcmp0 (key, self->scorep_listing_key) == 0)
+    return;
+  g_clear_handle_id (&self->scorep_timeout, g_source_remove);
+  if (g_strcmp0 (key, self->scorep_key) == 0)
+    {
+      g_clear_pointer (&self->scorep_listing_key, g_free); /* its result is stale */
+      return;
+    }
+  g_set_object (&self->scorep_wanted, settings);
+  self->scorep_timeout = g_timeout_add_once (SCOREP_LISTING_DELAY_MS, start_scorep_listing, self);
+}
+
 /* A line or settings with other --metrics-path folders: their metrics. */
 static void
 ensure_catalogue (MgRunDialog *self, const char *const *metrics_path)
@@ -434,10 +546,7 @@ ensure_catalogue (MgRunDialog *self, const char *const *metrics_path)
     return;
   g_strfreev (self->catalogue_path);
   self->catalogue_path = g_strdupv ((char **) metrics_path);
-  g_clear_object (&self->catalogue);
-  self->catalogue = load_default_catalogue (metrics_path);
-  mg_run_metric_list_set_catalogue (self->metric_list, self->catalogue);
-  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CATALOGUE]);
+  replace_catalogue (self, NULL, g_strdup (""));
 }
 
 /* ---- the command line --------------------------------------------------- */
@@ -470,21 +579,26 @@ static void
 on_command_changed (MgRunDialog *self)
 {
   g_autoptr (GError) error = NULL;
+  g_autoptr (MgRunSettings) read = mg_run_settings_new ();
   g_autofree char *text = NULL;
+  gboolean reads;
 
   if (self->syncing)
     return;
   text = command_text (self);
   self->command_editing = TRUE;
-  {
-    g_autoptr (MgRunSettings) probe = mg_run_settings_new ();
-
-    if (mg_run_settings_set_from_command_line (probe, text, NULL, NULL))
-      ensure_catalogue (self, mg_run_settings_get_metrics_path (probe));
-  }
+  /* Read without the catalogue: its folders and plugins come from it. */
+  reads = mg_run_settings_set_from_command_line (read, text, NULL, NULL);
+  if (reads)
+    ensure_catalogue (self, mg_run_settings_get_metrics_path (read));
   set_parse_error (self, "command", NULL);
   if (!mg_run_settings_set_from_command_line (self->settings, text, self->catalogue, &error))
-    set_parse_error (self, "command", g_strdup (error->message));
+    {
+      set_parse_error (self, "command", g_strdup (error->message));
+      /* Its metric ids may be those of the plugins it names. */
+      if (reads)
+        schedule_scorep_listing (self, read);
+    }
   self->command_editing = FALSE;
   update_errors (self);
 }
@@ -624,6 +738,7 @@ sync_from_settings (MgRunDialog *self)
     }
   self->syncing = FALSE;
   update_errors (self);
+  schedule_scorep_listing (self, self->settings);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_COMMAND_LINE]);
 }
 
@@ -772,24 +887,24 @@ setup_completion (MgRunDialog *self)
 
 /* ---- starting ----------------------------------------------------------- */
 
-/* The Score-P plugins the settings choose, listed by their probe (a short
- * child each) into the catalogue the run uses: a fresh one when the dialog
+/* The Score-P plugins the settings choose in the catalogue the run uses:
+ * the dialog's own has them when their listing has finished; else they are
+ * listed now (a short child each), into a fresh catalogue when the dialog
  * owns it, so that a second try does not list them twice. */
 static gboolean
 add_scorep_plugins (MgRunDialog *self, GError **error)
 {
-  g_autoptr (GPtrArray) choices = mg_scorep_selection_get (self->settings, NULL, error);
+  g_autofree char *key = mg_scorep_defs_get_key (self->settings, error);
 
-  if (choices == NULL)
+  if (key == NULL)
     return FALSE;
-  if (choices->len == 0)
+  if (*key == '\0' || (self->own_catalogue && g_strcmp0 (key, self->scorep_key) == 0))
     return TRUE;
   if (self->own_catalogue)
     {
-      g_clear_object (&self->catalogue);
-      self->catalogue = load_default_catalogue ((const char *const *) self->catalogue_path);
-      mg_run_metric_list_set_catalogue (self->metric_list, self->catalogue);
-      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CATALOGUE]);
+      g_clear_handle_id (&self->scorep_timeout, g_source_remove);
+      g_clear_pointer (&self->scorep_listing_key, g_free);
+      replace_catalogue (self, NULL, g_strdup (key));
     }
   return mg_scorep_defs_add_to_catalogue (self->catalogue, self->settings, error);
 }
@@ -862,6 +977,7 @@ mg_run_dialog_dispose (GObject *object)
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->scorep_timeout, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), MG_TYPE_RUN_DIALOG);
   G_OBJECT_CLASS (mg_run_dialog_parent_class)->dispose (object);
 }
@@ -877,7 +993,11 @@ mg_run_dialog_finalize (GObject *object)
   g_clear_object (&self->session);
   g_clear_object (&self->gsettings);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->scorep_wanted);
   g_free (self->command_line);
+  g_free (self->scorep_key);
+  g_free (self->scorep_listing_key);
+  g_free (self->scorep_listing_error);
   g_hash_table_unref (self->parse_errors);
   g_clear_object (&self->metric_list);
   g_clear_object (&self->env_editor);
@@ -924,6 +1044,7 @@ mg_run_dialog_constructed (GObject *object)
       self->catalogue = load_default_catalogue (NULL);
       self->own_catalogue = TRUE;
       self->catalogue_path = g_new0 (char *, 1);
+      self->scorep_key = g_strdup (""); /* no plugins in it yet */
     }
   mg_run_metric_list_set_catalogue (self->metric_list, self->catalogue);
   sync_from_settings (self);

@@ -620,6 +620,142 @@ test_scorep_field (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+/* A token holding blanks (fileparser's "s= …" style) is quoted in the
+ * field as in the line, both ways; unbalanced quotes are said. */
+static void
+test_scorep_field_blanks (void)
+{
+  MgRunDialog *dialog = fixture_dialog ();
+  GtkWidget *field = mg_run_dialog_get_field (dialog, "scorep");
+  MgRunSettings *settings = mg_run_dialog_get_settings (dialog);
+  const char *const *metrics;
+
+  type_into (dialog, "scorep", "fileparser:'s= MemFree',x \"perf:a b\"");
+  assert_error_contains (dialog, "scorep", NULL);
+  metrics = mg_run_settings_get_scorep_metrics (settings);
+  g_assert_cmpuint (g_strv_length ((GStrv) metrics), ==, 2);
+  g_assert_cmpstr (metrics[0], ==, "fileparser:s= MemFree,x");
+  g_assert_cmpstr (metrics[1], ==, "perf:a b");
+  assert_command (dialog, "metrograph --profile '--scorep-metrics=fileparser:s= MemFree,x' "
+                          "'--scorep-metrics=perf:a b' ./app");
+
+  mg_run_dialog_set_command_line (dialog, "metrograph --profile "
+                                          "'--scorep-metrics=fileparser:s= Cached' ./app");
+  assert_error_contains (dialog, "command", NULL);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field)), ==, "'fileparser:s= Cached'");
+  g_assert_cmpstr (mg_run_settings_get_scorep_metrics (settings)[0], ==, "fileparser:s= Cached");
+
+  type_into (dialog, "scorep", "'fileparser:s= Cached");
+  assert_error_contains (dialog, "scorep", "Check the quotes");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field)), ==, "'fileparser:s= Cached");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static gboolean
+metric_check_shown (gpointer data)
+{
+  void **args = data;
+
+  return mg_run_dialog_get_metric_check (args[0], args[1]) != NULL;
+}
+
+static gboolean
+field_error_shown (gpointer data)
+{
+  void **args = data;
+  const char *message = mg_run_dialog_get_field_error (args[0], args[1]);
+
+  return message != NULL && strstr (message, args[2]) != NULL;
+}
+
+static gboolean
+field_error_gone (gpointer data)
+{
+  void **args = data;
+
+  return mg_run_dialog_get_field_error (args[0], args[1]) == NULL;
+}
+
+/* The plugins the field names are listed (their probe, in the background)
+ * before Profile: the metric list shows their group and metrics, and the
+ * line's --disable-metrics=scorep:… reads, as on the command line — also
+ * when the line names the plugin itself. A plugin that cannot be listed
+ * is said under the field. */
+static void
+test_scorep_listed (void)
+{
+  g_autofree char *plugins = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "tests", "scorep", NULL);
+  g_autofree char *library_path = g_strconcat ("LD_LIBRARY_PATH=", plugins, NULL);
+  g_autoptr (MgRunSettings) initial = mg_run_settings_new ();
+  MgRunDialog *dialog;
+  g_autofree char *line = NULL;
+  const char *level = "scorep:mgt_process_sync:level";
+  const char *counter = "scorep:mgt_process_sync:counter";
+  void *level_shown[] = { NULL, (void *) level };
+
+  mg_run_settings_set_program (initial, "./app");
+  dialog = mg_run_dialog_new (NULL, NULL, initial);
+  level_shown[0] = dialog;
+  gtk_window_present (GTK_WINDOW (dialog));
+  mg_run_dialog_add_variable (dialog, library_path);
+  g_assert_null (mg_run_dialog_get_metric_check (dialog, level));
+  type_into (dialog, "scorep", "mgt_process_sync:counter,level");
+  g_assert_true (run_test_wait (metric_check_shown, level_shown, 20));
+  assert_error_contains (dialog, "scorep", NULL);
+  g_assert_nonnull (mg_run_dialog_get_metric_check (dialog, counter));
+  g_assert_nonnull (mg_run_dialog_get_group_check (dialog, "scorep:mgt_process_sync"));
+  g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, level)));
+  g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, counter)));
+  type_into (dialog, "search", "mgt_process_sync");
+  spin (400);
+  g_assert_cmpuint (mg_run_dialog_get_n_visible_metrics (dialog), ==, 2);
+  save_png (GTK_WIDGET (dialog), "scorep-listed.png");
+  type_into (dialog, "search", "");
+
+  /* The line unticks a plugin metric. */
+  line = g_strdup (mg_run_dialog_get_command_line (dialog));
+  {
+    const char *after = strstr (line, " --profile") + strlen (" --profile");
+    g_autofree char *before = g_strndup (line, (gsize) (after - line));
+    g_autofree char *edited = g_strconcat (before, " --disable-metrics=", level, after, NULL);
+
+    mg_run_dialog_set_command_line (dialog, edited);
+    assert_error_contains (dialog, "command", NULL);
+    g_assert_false (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, level)));
+    g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, counter)));
+    g_assert_nonnull (strstr (mg_run_dialog_get_command_line (dialog), "--disable-metrics=scorep:mgt_process_sync:level"));
+  }
+
+  /* A line naming another plugin and one of its metrics at once reads
+   * once that plugin is listed. */
+  {
+    const char *strict = "scorep:mgt_thread_strict:counter";
+    void *strict_error[] = { dialog, (void *) "command" };
+    g_autofree char *other = g_strdup_printf ("env %s metrograph --profile --disable-metrics=%s "
+                                              "--scorep-metrics=mgt_thread_strict:counter,level ./app",
+                                              library_path, strict);
+
+    mg_run_dialog_set_command_line (dialog, other);
+    assert_error_contains (dialog, "command", strict);
+    g_assert_true (run_test_wait (field_error_gone, strict_error, 20));
+    g_assert_nonnull (mg_run_dialog_get_metric_check (dialog, strict));
+    g_assert_false (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, strict)));
+    g_assert_true (gtk_check_button_get_active (
+      mg_run_dialog_get_metric_check (dialog, "scorep:mgt_thread_strict:level")));
+    g_assert_null (mg_run_dialog_get_metric_check (dialog, level));
+  }
+
+  /* A plugin that is not there. */
+  {
+    void *missing[] = { dialog, (void *) "scorep", (void *) "mgt_nosuch" };
+
+    type_into (dialog, "scorep", "mgt_nosuch:x");
+    g_assert_true (run_test_wait (field_error_shown, missing, 20));
+    g_assert_nonnull (strstr (mg_run_dialog_get_field_error (dialog, "scorep"), "libmgt_nosuch.so"));
+  }
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 static MgRunDialog *
 find_dialog (void)
 {
@@ -1476,6 +1612,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/dialog/completion-lazy", test_completion_lazy);
   g_test_add_func ("/gui-run/dialog/report-switch", test_report_switch);
   g_test_add_func ("/gui-run/dialog/scorep-field", test_scorep_field);
+  g_test_add_func ("/gui-run/dialog/scorep-field-blanks", test_scorep_field_blanks);
+  g_test_add_func ("/gui-run/dialog/scorep-listed", test_scorep_listed);
   g_test_add_func ("/gui-run/app/actions", test_app_actions);
   g_test_add_func ("/gui-run/run/live", test_live_run);
   g_test_add_func ("/gui-run/run/scorep", test_scorep_run);
