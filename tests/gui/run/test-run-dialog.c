@@ -707,7 +707,7 @@ test_scorep_listed (void)
   g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, level)));
   g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, counter)));
   type_into (dialog, "search", "mgt_process_sync");
-  spin (400);
+  mg_test_spin (400);
   g_assert_cmpuint (mg_run_dialog_get_n_visible_metrics (dialog), ==, 2);
   save_png (GTK_WIDGET (dialog), "scorep-listed.png");
   type_into (dialog, "search", "");
