@@ -44,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -502,6 +503,13 @@ join_group (struct perf_event_attr *attr, pid_t tid, int *fd, int *group_index,
     }
   *member = group->n_members;
   group->fd[group->n_members++] = *fd;
+  if (leader >= 0)
+    {
+      /* A member that joins a group already on a CPU waits for the
+       * thread's next context switch to count: put the group on again. */
+      ioctl (leader, PERF_EVENT_IOC_DISABLE, 0);
+      ioctl (leader, PERF_EVENT_IOC_ENABLE, 0);
+    }
   *group_index = (int) (group - groups);
   return 0;
 }
