@@ -31,21 +31,6 @@ fill_header (MgRecordHeader *h, uint32_t n_plugins, uint32_t n_metrics, uint32_t
   h->start_real_ns = (int64_t) rt.tv_sec * 1000000000 + rt.tv_nsec;
 }
 
-/* Maps every page of the record writable now, at creation, so that the
- * sampling rounds that fill it take no page faults. */
-static void
-prefault (void *map, size_t size)
-{
-#ifdef MADV_POPULATE_WRITE
-  if (madvise (map, size, MADV_POPULATE_WRITE) == 0)
-    return;
-#endif
-  /* Before Linux 5.14: a write to each page (the file is zero-filled). */
-  long page = sysconf (_SC_PAGESIZE);
-  for (size_t off = 0; off < size; off += (size_t) (page > 0 ? page : 4096))
-    ((volatile char *) map)[off] = 0;
-}
-
 int
 mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const char *run_id,
                   int pid, int64_t start_mono_ns, uint32_t n_plugins, uint32_t n_metrics,
@@ -107,7 +92,6 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const ch
       close (fd);
       return -e;
     }
-  prefault (map, h.file_size);
   w->fd = fd;
   w->map = map;
   w->size = h.file_size;
