@@ -7,7 +7,9 @@
 #define METROGRAPH_PLUGIN_EXT_H
 
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,6 +52,16 @@ struct metrograph_sampler_thread_usage {
  * Async-signal-safe. */
 int metrograph_get_sampler_thread_usage (struct metrograph_sampler_thread_usage *out);
 typedef int (*metrograph_get_sampler_thread_usage_fn) (struct metrograph_sampler_thread_usage *out);
+
+/* The process's getrusage(RUSAGE_SELF) and the sampler thread's usage (as
+ * above) at the round whose sample time is *round (the time the getter was
+ * given): read once a round on the sampler thread and shared by every
+ * plugin that asks, rather than one system call each. round NULL, or
+ * another thread than the sampler's: read now. Either pointer may be NULL;
+ * *sampler_thread is all 0 when it cannot be read from this thread.
+ * Returns -1 with errno set when getrusage fails. Async-signal-safe. */
+int metrograph_get_round_usage (const struct timespec *round, struct rusage *process,
+                                struct metrograph_sampler_thread_usage *sampler_thread);
 
 #ifdef __cplusplus
 }

@@ -211,15 +211,15 @@ split_total (CpuSnapshot *s, uint64_t total, uint64_t ru_user, uint64_t ru_syste
   s->system_ns = system;
 }
 
-/* The new values of *s (the previous round's, or zeros for a baseline). */
+/* The new values of *s (the previous round's, or zeros for a baseline) at
+ * the round of sample time now (NULL: a baseline, read now). */
 static int
-take_snapshot (CpuSnapshot *s)
+take_snapshot (CpuSnapshot *s, const struct timespec *now)
 {
   struct rusage ru;
-  struct metrograph_sampler_thread_usage self = { 0 };
-  if (getrusage (RUSAGE_SELF, &ru) != 0)
+  struct metrograph_sampler_thread_usage self;
+  if (mg_round_usage (now, &ru, &self) != 0)
     return -1;
-  mg_sampler_usage (&self);
   uint64_t ru_user = less (timeval_ns (&ru.ru_utime), self.user_ns);
   uint64_t ru_system = less (timeval_ns (&ru.ru_stime), self.system_ns);
   /* getrusage's total is the threads' exact run times summed (then split):
@@ -253,7 +253,7 @@ take_baseline (bool forked_child)
   prev_cpu = prev_user = prev_system = prev_vol = prev_invol = zero;
   if (forked_child)
     return 0;
-  if (take_snapshot (&cur) != 0)
+  if (take_snapshot (&cur, NULL) != 0)
     return -1;
   prev_cpu = prev_user = prev_system = prev_vol = prev_invol = cur;
   return 0;
@@ -266,7 +266,7 @@ refresh (metric_id_t id, const struct timespec *now)
     take_baseline (true);
   if (mg_same_round (now, &cur_round))
     return 0;
-  if (take_snapshot (&cur) != 0)
+  if (take_snapshot (&cur, now) != 0)
     {
       cur_round = 0;
       allinea_set_metric_error_messagef (id, errno,

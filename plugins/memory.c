@@ -7,7 +7,8 @@
  * read at most every NODE_REFRESH_NS: the kernel formats its 50 lines and
  * walks the block devices for it, a fifth of a whole sampling round, for a
  * node-wide figure that a tenth of a second does not make stale.
- * Page faults: getrusage(RUSAGE_SELF), one system call per round, all
+ * Page faults: getrusage(RUSAGE_SELF), read once a round for this plugin
+ * and CPU Time (mg_round_usage), all
  * threads (and waited-for children are not included). In a forked child,
  * which the sampler keeps sampling with the plugins it inherited,
  * getrusage counts the child's own faults, from 0 at the fork: the
@@ -159,7 +160,7 @@ refresh_faults (metric_id_t id, const struct timespec *now)
   if (mg_same_round (now, &fault_round))
     return 0;
   struct rusage ru;
-  if (getrusage (RUSAGE_SELF, &ru) != 0)
+  if (mg_round_usage (now, &ru, NULL) != 0)
     {
       fault_round = 0;
       allinea_set_metric_error_messagef (id, errno,

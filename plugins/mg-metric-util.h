@@ -39,6 +39,31 @@ mg_sampler_usage (struct metrograph_sampler_thread_usage *out)
   return metrograph_get_sampler_thread_usage != NULL && metrograph_get_sampler_thread_usage (out) == 0;
 }
 
+extern int metrograph_get_round_usage (const struct timespec *round, struct rusage *process,
+                                       struct metrograph_sampler_thread_usage *sampler_thread)
+  __attribute__((weak));
+
+/* The process's getrusage(RUSAGE_SELF) and the sampler thread's usage,
+ * once a round for all plugins (round: the getter's sample time; NULL:
+ * now). Under another host, read here (the thread's usage all 0). */
+static inline int
+mg_round_usage (const struct timespec *round, struct rusage *process,
+                struct metrograph_sampler_thread_usage *sampler_thread)
+{
+  if (metrograph_get_round_usage != NULL)
+    return metrograph_get_round_usage (round, process, sampler_thread);
+  struct rusage ignored;
+  if (getrusage (RUSAGE_SELF, process ? process : &ignored) != 0)
+    return -1;
+  if (sampler_thread)
+    {
+      struct metrograph_sampler_thread_usage zero = { 0 };
+      *sampler_thread = zero;
+      mg_sampler_usage (sampler_thread);
+    }
+  return 0;
+}
+
 /* Two getter calls closer than this belong to the same sampling round. */
 #define MG_ROUND_SLACK_NS 500000
 

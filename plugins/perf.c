@@ -28,7 +28,15 @@
  * and keeps each translation, so the sampling path only looks them up,
  * opens and reads counters. Only under another host, with no run plan, is
  * a symbolic name translated at the metric's first sample. A forked child
- * opens its own counters at its first sample. */
+ * opens its own counters at its first sample.
+ *
+ * Software events of one thread form one perf group (PERF_FORMAT_GROUP),
+ * whichever metrics they belong to: one read() brings all of them up to
+ * date at once, where each counter read alone costs a read (and, for a
+ * thread running elsewhere, a cross-CPU call) of its own. The group is
+ * read by the first of its members to ask in a round; the others take the
+ * values it read (mg_same_round). Hardware and raw events stay alone: a hardware group
+ * counts only when all its members fit the PMU together. */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
 #include <linux/perf_event.h>
@@ -36,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -59,6 +68,8 @@
 /* Threads followed one by one per event (those existing at the metric's
  * first sample; later ones are inherited). */
 #define MAX_TASKS 128
+/* Counters in one thread's group. */
+#define MAX_MEMBERS 16
 
 typedef struct {
   const char *name;
@@ -101,6 +112,10 @@ typedef struct {
   int n_events;          /* 1, or 2 for a ratio */
   int n_tasks;           /* threads with a counter, for each event */
   int fd[2][MAX_TASKS];
+  /* The thread's group (index into groups) and the counter's place in it,
+   * or -1 for a counter read alone. */
+  signed char member[2][MAX_TASKS];
+  unsigned char group[2][MAX_TASKS];
   uint64_t prev[2];      /* the sums at the previous sample */
   bool just_opened;      /* opened by this sample: no value yet */
   int error;             /* errno of the failure, SLOT_FAILED */
@@ -109,6 +124,18 @@ typedef struct {
 
 static Slot slots[MAX_SLOTS];
 static int n_slots;
+
+/* One thread's software counters, read together. */
+typedef struct {
+  pid_t tid;
+  int n_members;
+  int fd[MAX_MEMBERS];        /* fd[0] leads */
+  int64_t round_ns;           /* the round of values (mg_same_round) */
+  uint64_t values[MAX_MEMBERS];
+} Group;
+
+static Group groups[MAX_TASKS];
+static int n_groups;
 static pid_t owner_pid;  /* the process the counters belong to */
 static unsigned owner_generation; /* mg_fork_generation of owner_pid */
 /* Descriptors the counters may hold at most: a share of RLIMIT_NOFILE, so
@@ -410,23 +437,124 @@ translate_custom_data (const char *custom_data, void *user)
     }
 }
 
-/* Opens a counting counter on thread tid, following its descendants. */
+/* Opens a counting counter on thread tid, following its descendants, in
+ * the group led by group_fd (-1: alone, or leading a new group). */
 static int
-open_counter (struct perf_event_attr *attr, pid_t tid, int *fd)
+open_counter_in (struct perf_event_attr *attr, pid_t tid, int group_fd, int *fd)
 {
   attr->inherit = 1;
   attr->exclude_hv = 1;
   attr->disabled = 0;
-  long r = mg_perf_event_open (attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  long r = mg_perf_event_open (attr, tid, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
   if (r < 0 && (errno == EACCES || errno == EPERM) && !attr->exclude_kernel)
     {
       attr->exclude_kernel = 1; /* allowed at paranoid level 2 */
-      r = mg_perf_event_open (attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+      r = mg_perf_event_open (attr, tid, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
     }
   if (r < 0)
     return -1;
   *fd = (int) r;
   return 0;
+}
+
+static int
+open_counter (struct perf_event_attr *attr, pid_t tid, int *fd)
+{
+  attr->read_format = 0;
+  return open_counter_in (attr, tid, -1, fd);
+}
+
+/* The group of thread tid, a new one when it has none (NULL when the
+ * table is full). */
+static Group *
+group_of (pid_t tid)
+{
+  for (int g = 0; g < n_groups; g++)
+    if (groups[g].tid == tid)
+      return &groups[g];
+  if (n_groups == MAX_TASKS)
+    return NULL;
+  Group *group = &groups[n_groups++];
+  group->tid = tid;
+  group->n_members = 0;
+  group->round_ns = 0;
+  return group;
+}
+
+/* Adds a counter of attr to tid's group; *group_index and *member say
+ * where it is. -1 with errno set when it cannot be opened; 1 when the
+ * group is full (then the caller opens it alone). */
+static int
+join_group (struct perf_event_attr *attr, pid_t tid, int *fd, int *group_index,
+            int *member)
+{
+  Group *group = group_of (tid);
+  if (group == NULL || group->n_members == MAX_MEMBERS)
+    return 1;
+  attr->read_format = PERF_FORMAT_GROUP;
+  int leader = group->n_members > 0 ? group->fd[0] : -1;
+  if (open_counter_in (attr, tid, leader, fd) != 0)
+    {
+      int err = errno;
+      if (group->n_members == 0)
+        n_groups--; /* the new, empty group goes again */
+      errno = err;
+      return -1;
+    }
+  *member = group->n_members;
+  group->fd[group->n_members++] = *fd;
+  if (leader >= 0)
+    {
+      /* A member that joins a group already on a CPU waits for the
+       * thread's next context switch to count: put the group on again. */
+      ioctl (leader, PERF_EVENT_IOC_DISABLE, 0);
+      ioctl (leader, PERF_EVENT_IOC_ENABLE, 0);
+    }
+  *group_index = (int) (group - groups);
+  return 0;
+}
+
+/* Brings the group's values up to date: one read for all its counters. */
+static int
+read_group (Group *group)
+{
+  uint64_t buf[1 + MAX_MEMBERS];
+  ssize_t n = allinea_safe_read (group->fd[0], buf, sizeof buf);
+  if (n < (ssize_t) sizeof buf[0] || buf[0] > MAX_MEMBERS
+      || (size_t) n < (buf[0] + 1) * sizeof buf[0])
+    return -1;
+  for (int m = 0; m < group->n_members; m++)
+    group->values[m] = m < (int) buf[0] ? buf[1 + m] : 0;
+  return 0;
+}
+
+/* A grouped counter's value, from the group's one read in the round of
+ * sample time now; fresh: read again all the same (a member just joined,
+ * its value is not in the last read). */
+static int
+read_member (Group *group, int member, bool fresh, const struct timespec *now,
+             uint64_t *value)
+{
+  bool same_round = mg_same_round (now, &group->round_ns);
+  if ((fresh || !same_round) && read_group (group) != 0)
+    {
+      group->round_ns = 0;
+      return -1;
+    }
+  *value = group->values[member];
+  return 0;
+}
+
+static void
+close_groups (void)
+{
+  for (int g = 0; g < n_groups; g++)
+    for (int m = groups[g].n_members - 1; m >= 0; m--)
+      {
+        allinea_safe_close (groups[g].fd[m]);
+        fds_open--;
+      }
+  n_groups = 0;
 }
 
 /* Through the API's safe read: the plugin's reads are counted as the
@@ -453,16 +581,26 @@ list_tasks (pid_t *tids, int max, bool *more)
   return n;
 }
 
+/* Closes a counter read alone; a grouped one stays open until its group
+ * is closed (closing a member would move the others' places in the
+ * group's read). */
+static void
+release_counter (Slot *slot, int e, int k)
+{
+  if (slot->member[e][k] < 0 && slot->fd[e][k] >= 0)
+    {
+      allinea_safe_close (slot->fd[e][k]);
+      fds_open--;
+    }
+  slot->fd[e][k] = -1;
+}
+
 static void
 slot_close_counters (Slot *slot)
 {
   for (int e = 0; e < slot->n_events; e++)
     for (int k = 0; k < slot->n_tasks; k++)
-      if (slot->fd[e][k] >= 0)
-        {
-          allinea_safe_close (slot->fd[e][k]);
-          fds_open--;
-        }
+      release_counter (slot, e, k);
   slot->n_tasks = 0;
 }
 
@@ -474,15 +612,19 @@ slot_fail (Slot *slot, int err)
   slot->error = err;
 }
 
-/* The sum of an event's counters over the slot's threads. */
+/* The sum of an event's counters over the slot's threads; fresh: read
+ * the groups again whatever their members took (at the opening). */
 static int
-read_sum (const Slot *slot, int event, uint64_t *sum)
+read_sum (const Slot *slot, int event, bool fresh, const struct timespec *now,
+          uint64_t *sum)
 {
   uint64_t total = 0;
   for (int k = 0; k < slot->n_tasks; k++)
     {
       uint64_t v;
-      if (read_counter (slot->fd[event][k], &v) != 0)
+      int member = slot->member[event][k];
+      if (member >= 0 ? read_member (&groups[slot->group[event][k]], member, fresh, now, &v) != 0
+                      : read_counter (slot->fd[event][k], &v) != 0)
         return -1;
       total += v;
     }
@@ -501,10 +643,17 @@ open_on_tasks (Slot *slot, int event, struct perf_event_attr *attr,
   int opened = 0, first_error = 0;
   for (int k = 0; k < n_tids; k++)
     {
-      int fd = -1;
+      int fd = -1, group = 0, member = -1;
       if (fds_open >= fd_budget)
         break;
-      if (open_counter (attr, tids[k], &fd) != 0)
+      int r = attr->type == PERF_TYPE_SOFTWARE
+        ? join_group (attr, tids[k], &fd, &group, &member) : 1;
+      if (r == 1)
+        {
+          member = -1;
+          r = open_counter (attr, tids[k], &fd);
+        }
+      if (r != 0)
         {
           if (errno == ESRCH)
             continue; /* ended since it was listed */
@@ -514,7 +663,10 @@ open_on_tasks (Slot *slot, int event, struct perf_event_attr *attr,
             break; /* the event cannot be opened at all */
           continue;
         }
-      slot->fd[event][opened++] = fd;
+      slot->fd[event][opened] = fd;
+      slot->member[event][opened] = (signed char) member;
+      slot->group[event][opened] = (unsigned char) group;
+      opened++;
       fds_open++;
     }
   *n_open = opened;
@@ -543,7 +695,7 @@ without_sampler_thread (pid_t *tids, int n_tids)
 
 /* Opens the counters named by the metric's customData. */
 static void
-slot_open (Slot *slot)
+slot_open (Slot *slot, const struct timespec *now)
 {
   const char *spec = allinea_get_custom_data (slot->id);
   char events[2][MAX_EVENT_NAME];
@@ -613,21 +765,15 @@ slot_open (Slot *slot)
         {
           /* Both events must cover the same threads: drop the extra ones. */
           for (int k = n_open; k < slot->n_tasks; k++)
-            {
-              allinea_safe_close (slot->fd[0][k]);
-              fds_open--;
-            }
+            release_counter (slot, 0, k);
           slot->n_tasks = covered = n_open;
         }
       else
         for (int k = slot->n_tasks; k < n_open; k++)
-          {
-            allinea_safe_close (slot->fd[i][k]);
-            fds_open--;
-          }
+          release_counter (slot, i, k);
     }
   for (int i = 0; i < slot->n_events; i++)
-    if (read_sum (slot, i, &slot->prev[i]) != 0)
+    if (read_sum (slot, i, true, now, &slot->prev[i]) != 0)
       slot->prev[i] = 0;
   slot->state = SLOT_OPEN;
   slot->just_opened = true;
@@ -646,6 +792,7 @@ reset_after_fork (void)
   for (int i = 0; i < n_slots; i++)
     if (slots[i].state == SLOT_OPEN)
       slot_close_counters (&slots[i]); /* our inherited copies */
+  close_groups ();
   n_slots = 0;
   fds_open = 0;
   owner_pid = getpid ();
@@ -653,7 +800,7 @@ reset_after_fork (void)
 }
 
 static Slot *
-find_slot (metric_id_t id)
+find_slot (metric_id_t id, const struct timespec *now)
 {
   if (owner_generation != mg_fork_generation)
     reset_after_fork ();
@@ -665,7 +812,7 @@ find_slot (metric_id_t id)
   Slot *slot = &slots[n_slots++];
   memset (slot, 0, sizeof *slot);
   slot->id = id;
-  slot_open (slot);
+  slot_open (slot, now);
   return slot;
 }
 
@@ -673,9 +820,10 @@ find_slot (metric_id_t id)
  * is set at the sample that opened them: they counted nothing before, so
  * there is no value yet (the getters store the sentinel: a gap). */
 static int
-sample (metric_id_t id, uint64_t delta[2], int *n_fds, bool *fresh)
+sample (metric_id_t id, const struct timespec *now, uint64_t delta[2], int *n_fds,
+        bool *fresh)
 {
-  Slot *slot = find_slot (id);
+  Slot *slot = find_slot (id, now);
   if (slot == NULL)
     {
       allinea_set_metric_error_message (id, ENOSPC,
@@ -697,7 +845,7 @@ sample (metric_id_t id, uint64_t delta[2], int *n_fds, bool *fresh)
   for (int i = 0; i < slot->n_events; i++)
     {
       uint64_t v;
-      if (read_sum (slot, i, &v) != 0)
+      if (read_sum (slot, i, false, now, &v) != 0)
         {
           allinea_set_metric_error_messagef (id, errno,
                                              "reading a perf counter failed "
@@ -756,6 +904,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   owner_pid = getpid ();
   owner_generation = mg_fork_generation;
   n_slots = 0;
+  n_groups = 0;
   fds_open = 0;
   struct rlimit nofile;
   if (getrlimit (RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur != RLIM_INFINITY)
@@ -813,7 +962,7 @@ mg_perf_count (metric_id_t id, struct timespec *t, uint64_t *out)
   uint64_t d[2];
   int n;
   bool fresh;
-  if (sample (id, d, &n, &fresh) != 0)
+  if (sample (id, t, d, &n, &fresh) != 0)
     return -1;
   report_read_time (t);
   *out = fresh ? UINT64_MAX : d[0];
@@ -828,7 +977,7 @@ mg_perf_seconds (metric_id_t id, struct timespec *t, double *out)
   uint64_t d[2];
   int n;
   bool fresh;
-  if (sample (id, d, &n, &fresh) != 0)
+  if (sample (id, t, d, &n, &fresh) != 0)
     return -1;
   report_read_time (t);
   *out = fresh ? NAN : (double) d[0] / 1e9;
@@ -842,7 +991,7 @@ mg_perf_ratio (metric_id_t id, struct timespec *t, double *out)
   uint64_t d[2] = { 0, 0 };
   int n;
   bool fresh;
-  if (sample (id, d, &n, &fresh) != 0)
+  if (sample (id, t, d, &n, &fresh) != 0)
     return -1;
   report_read_time (t);
   if (n != 2)

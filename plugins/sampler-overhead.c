@@ -49,7 +49,8 @@ mg_sampler_overhead (metric_id_t id, struct timespec *t, double *out)
       prev_ns = 0;
       generation = mg_fork_generation;
     }
-  if (!mg_sampler_usage (&self))
+  /* The round's figures, read once for this plugin and CPU Time. */
+  if (mg_round_usage (t, NULL, &self) != 0 || (self.cpu_ns == 0 && !mg_sampler_usage (&self)))
     {
       allinea_set_metric_error_messagef (id, EINVAL,
                                          "the sampler thread's CPU time cannot be read "

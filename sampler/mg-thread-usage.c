@@ -2,7 +2,9 @@
  * (include/metrograph_plugin_ext.h). The thread announces itself when it
  * starts and leaves its final figures when it ends: getrusage cannot read
  * another thread's split, and an ended thread has no clock left, while its
- * time stays in the process's total. */
+ * time stays in the process's total. With the process's usage, it is read
+ * once a round and shared by the plugins (CPU Time, Memory, Sampler
+ * overhead each asked for it on their own). */
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -11,6 +13,10 @@
 #include "mg-sampler-state.h"
 
 static pid_t running_tid;
+/* The round's figures (sampler thread only), keyed by its sample time. */
+static int64_t round_ns = -1;
+static struct rusage round_process;
+static struct metrograph_sampler_thread_usage round_thread;
 static struct metrograph_sampler_thread_usage final_usage;
 /* Which thread asks, without a gettid system call per round. */
 static __thread bool on_sampler_thread __attribute__((tls_model ("initial-exec")));
@@ -49,6 +55,7 @@ void
 mg_thread_usage_begin (void)
 {
   on_sampler_thread = true;
+  round_ns = -1;
   __atomic_store_n (&running_tid, (pid_t) syscall (SYS_gettid), __ATOMIC_RELEASE);
 }
 
@@ -74,5 +81,47 @@ metrograph_get_sampler_thread_usage (struct metrograph_sampler_thread_usage *out
   if (!on_sampler_thread || read_own_usage (out) != 0)
     return -1;
   out->tid = tid;
+  return 0;
+}
+
+/* Reads both now; the thread's usage is all 0 when it cannot be read here. */
+static int
+read_round_usage (struct rusage *process, struct metrograph_sampler_thread_usage *thread)
+{
+  struct metrograph_sampler_thread_usage zero = { 0 };
+  if (getrusage (RUSAGE_SELF, process) != 0)
+    return -1;
+  if (metrograph_get_sampler_thread_usage (thread) != 0)
+    *thread = zero;
+  return 0;
+}
+
+__attribute__((visibility ("default"))) int
+metrograph_get_round_usage (const struct timespec *round, struct rusage *process,
+                            struct metrograph_sampler_thread_usage *sampler_thread)
+{
+  struct rusage p;
+  struct metrograph_sampler_thread_usage t;
+  if (round != NULL && on_sampler_thread)
+    {
+      int64_t ns = (int64_t) round->tv_sec * 1000000000 + round->tv_nsec;
+      if (ns != round_ns)
+        {
+          if (read_round_usage (&round_process, &round_thread) != 0)
+            {
+              round_ns = -1;
+              return -1;
+            }
+          round_ns = ns;
+        }
+      p = round_process;
+      t = round_thread;
+    }
+  else if (read_round_usage (&p, &t) != 0)
+    return -1;
+  if (process)
+    *process = p;
+  if (sampler_thread)
+    *sampler_thread = t;
   return 0;
 }

@@ -727,6 +727,86 @@ test_perf_software (void)
   g_assert_cmpuint (faults, >=, 8);
 }
 
+/* A counter of event on the calling thread alone, outside the plugin. */
+static int
+open_lone_counter (uint64_t config)
+{
+  struct perf_event_attr attr = { .size = sizeof attr, .type = PERF_TYPE_SOFTWARE,
+                                  .config = config, .exclude_hv = 1 };
+  int fd = (int) syscall (SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd < 0)
+    {
+      attr.exclude_kernel = 1;
+      fd = (int) syscall (SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    }
+  g_assert_cmpint (fd, >=, 0);
+  return fd;
+}
+
+static uint64_t
+read_lone_counter (int fd)
+{
+  uint64_t v = 0;
+  g_assert_cmpint (read (fd, &v, sizeof v), ==, sizeof v);
+  return v;
+}
+
+/* The software events of several metrics share one group per thread, read
+ * at once: each metric's value is what a counter of its own gives. */
+static void
+test_perf_grouped (void)
+{
+  void *sw = mg_test_load_plugin ("metrograph-perf-sw");
+  if (!mg_test_init_perf_sw (sw))
+    return;
+  mg_test_set_custom_data (1, "page-faults");
+  mg_test_set_custom_data (2, "task-clock");
+  mg_test_set_custom_data (3, "minor-faults");
+  int faults_fd = open_lone_counter (PERF_COUNT_SW_PAGE_FAULTS);
+  int clock_fd = open_lone_counter (PERF_COUNT_SW_TASK_CLOCK);
+  for (metric_id_t id = 1; id <= 3; id++) /* their first samples open them */
+    (void) (id == 2 ? mg_test_call_double (sw, "mg_perf_seconds", id)
+                    : (double) mg_test_call_int (sw, "mg_perf_count", id));
+  uint64_t faults0 = read_lone_counter (faults_fd);
+  uint64_t clock0 = read_lone_counter (clock_fd);
+  MgTestIntGetter count = (MgTestIntGetter) mg_test_symbol (sw, "mg_perf_count");
+  MgTestDoubleGetter clock = (MgTestDoubleGetter) mg_test_symbol (sw, "mg_perf_seconds");
+
+  for (int round = 0; round < 3; round++)
+    {
+      mg_test_touch_fresh_pages (4 * MB * (size_t) (round + 1));
+      double used = mg_test_burn_cpu (0.1);
+      /* One round: the three share the group's one read. */
+      struct timespec t = mg_test_next_round_time (), t2 = t, t3 = t;
+      uint64_t faults = 0, minor = 0;
+      double seconds = 0;
+      g_assert_cmpint (count (1, &t, &faults), ==, 0);
+      g_assert_cmpint (clock (2, &t2, &seconds), ==, 0);
+      g_assert_cmpint (count (3, &t3, &minor), ==, 0);
+      uint64_t faults1 = read_lone_counter (faults_fd);
+      uint64_t clock1 = read_lone_counter (clock_fd);
+      uint64_t lone_faults = faults1 - faults0;
+      double lone_seconds = (double) (clock1 - clock0) / 1e9;
+      faults0 = faults1;
+      clock0 = clock1;
+      g_test_message ("round %d: page faults %" G_GUINT64_FORMAT " grouped, %"
+                      G_GUINT64_FORMAT " alone, %" G_GUINT64_FORMAT " minor; "
+                      "task-clock %.4f s grouped, %.4f s alone (burnt %.3f s)",
+                      round, faults, lone_faults, minor, seconds, lone_seconds, used);
+      /* The group counts every thread of the process, the lone counters
+       * this one: a few more, never fewer (within one round's skew). */
+      g_assert_cmpuint (lone_faults, >=, 1000 * (uint64_t) (round + 1));
+      g_assert_cmpuint (faults + 16, >=, lone_faults);
+      g_assert_cmpuint (faults, <=, lone_faults + lone_faults / 20 + 64);
+      g_assert_cmpuint (minor + 16, >=, lone_faults);
+      g_assert_cmpuint (minor, <=, lone_faults + lone_faults / 20 + 64);
+      g_assert_cmpfloat (seconds, >=, lone_seconds * 0.95);
+      g_assert_cmpfloat (seconds, <=, lone_seconds * 1.1 + 0.005);
+    }
+  close (faults_fd);
+  close (clock_fd);
+}
+
 static void
 test_perf_errors (void)
 {
@@ -1360,6 +1440,7 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/threads/count", test_threads);
   g_test_add_func ("/metrics/threads/after-fork", test_threads_after_fork);
   g_test_add_func ("/metrics/perf/software", test_perf_software);
+  g_test_add_func ("/metrics/perf/grouped", test_perf_grouped);
   g_test_add_func ("/metrics/perf/errors", test_perf_errors);
   g_test_add_func ("/metrics/perf/raw", test_perf_raw);
   g_test_add_func ("/metrics/perf/forbidden", test_perf_forbidden);
