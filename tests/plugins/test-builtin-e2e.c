@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "profile/mg-profile.h"
+#include "mg-test-common.h"
 
 #define MB (1024.0 * 1024.0)
 
@@ -21,15 +22,14 @@ typedef struct {
 static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
-  f->dir = g_dir_make_tmp ("mg-metrics-e2e-XXXXXX", NULL);
+  f->dir = mg_test_make_dir ("plugins-e2e");
   g_assert_nonnull (f->dir);
 }
 
 static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
-  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", f->dir);
-  g_assert_cmpint (system (cmd), ==, 0);
+  mg_test_remove_tree (f->dir);
   g_free (f->dir);
 }
 

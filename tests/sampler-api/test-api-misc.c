@@ -10,6 +10,7 @@
 
 #include "allinea_metric_plugin_api.h"
 #include "test-hooks.h"
+#include "mg-test-common.h"
 
 #define METRIC "org.example.metrics.conf_test"
 
@@ -226,7 +227,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  tmpdir = g_dir_make_tmp ("mg-api-misc-XXXXXX", NULL);
+  tmpdir = mg_test_make_dir ("api-misc");
   g_test_add_func ("/config-file/found", test_config_found);
   g_test_add_func ("/config-file/not-found", test_config_not_found);
   g_test_add_func ("/config-file/missing-file", test_config_missing_file);
@@ -236,9 +237,7 @@ main (int argc, char **argv)
   g_test_add_func ("/errors/reach-hooks", test_error_functions);
   g_test_add_func ("/errors/custom-data", test_custom_data);
   int status = g_test_run ();
-  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
-  if (system (cmd) != 0)
-    g_printerr ("could not remove %s\n", tmpdir);
+  mg_test_remove_tree (tmpdir);
   g_free (tmpdir);
   return status;
 }

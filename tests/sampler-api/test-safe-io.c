@@ -13,6 +13,7 @@
 
 #include "allinea_metric_plugin_api.h"
 #include "metrograph_plugin_ext.h"
+#include "mg-test-common.h"
 
 static char *tmpdir;
 
@@ -313,7 +314,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   umask (022);
-  tmpdir = g_dir_make_tmp ("mg-safe-io-XXXXXX", NULL);
+  tmpdir = mg_test_make_dir ("safe-io");
   g_test_add_func ("/safe-io/read-line-edges", test_read_line_edges);
   g_test_add_func ("/safe-io/read-line-proc", test_read_line_proc);
   g_test_add_func ("/safe-io/read-line-then-read", test_read_line_then_read);
@@ -325,9 +326,7 @@ main (int argc, char **argv)
   g_test_add_func ("/safe-io/open-create-mode", test_open_create_mode);
   g_test_add_func ("/safe-io/current-time", test_current_time);
   int status = g_test_run ();
-  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
-  if (system (cmd) != 0)
-    g_printerr ("could not remove %s\n", tmpdir);
+  mg_test_remove_tree (tmpdir);
   g_free (tmpdir);
   return status;
 }

@@ -15,6 +15,7 @@
 
 #include "format/mg-record-format.h"
 #include "format/mg-run-folder-layout.h"
+#include "mg-test-common.h"
 
 typedef struct {
   char *path;
@@ -46,9 +47,7 @@ build_file (const char *name)
 static void
 fixture_init (Fixture *f)
 {
-  g_autoptr(GError) error = NULL;
-  f->dir = g_dir_make_tmp ("mg-sampler-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = mg_test_make_dir ("sampler");
   f->rec_dir = g_build_filename (f->dir, "records", NULL);
   g_assert_cmpint (g_mkdir (f->rec_dir, 0755), ==, 0);
   f->plan = g_build_filename (f->dir, "plan", NULL);
@@ -58,8 +57,7 @@ fixture_init (Fixture *f)
 static void
 fixture_clear (Fixture *f)
 {
-  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", f->dir);
-  g_assert_cmpint (system (cmd), ==, 0);
+  mg_test_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->rec_dir);
   g_free (f->plan);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "profile/mg-profile.h"
+#include "mg-test-common.h"
 
 typedef struct {
   char *dir;
@@ -19,15 +20,14 @@ typedef struct {
 static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
-  f->dir = g_dir_make_tmp ("metrograph-scorep-XXXXXX", NULL);
+  f->dir = mg_test_make_dir ("scorep");
   g_assert_nonnull (f->dir);
 }
 
 static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
-  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", f->dir);
-  g_assert_cmpint (system (cmd), ==, 0);
+  mg_test_remove_tree (f->dir);
   g_free (f->dir);
 }
 
