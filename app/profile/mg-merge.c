@@ -11,6 +11,7 @@
 #include "format/mg-bounded-mean.h"
 #include "format/mg-plan-keywords.h"
 #include "mg-merge.h"
+#include "mg-node-summary.h"
 #include "mg-profile-builder.h"
 #include "mg-record-reader.h"
 #include "mg-slot-combiner.h"
@@ -24,12 +25,15 @@ typedef struct {
   gint64 start_mono_ns;
   gint64 start_real_ns;
   gint64 offset_ns;            /* its start relative to the run's start */
+  MgNodeSummary *summary;      /* the node summary holding it, NULL: a record file */
+  guint index;                 /* its process in the summary */
 } RecordEntry;
 
 static void
 record_entry_free (RecordEntry *entry)
 {
   g_free (entry->path);
+  g_clear_pointer (&entry->summary, mg_node_summary_unref);
   g_free (entry);
 }
 
@@ -59,6 +63,49 @@ compare_names (gconstpointer a, gconstpointer b)
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
+static RecordEntry *
+new_entry (char *path, const MgRecordHeader *header)
+{
+  RecordEntry *entry = g_new0 (RecordEntry, 1);
+
+  entry->path = path;
+  memcpy (entry->host, header->host, sizeof entry->host);
+  entry->rank = header->rank;
+  entry->pid = header->pid;
+  entry->start_mono_ns = header->start_mono_ns;
+  entry->start_real_ns = header->start_real_ns;
+  return entry;
+}
+
+/* The processes of a node summary, each an entry as its record would be. */
+static void
+list_summary (GPtrArray *entries, const char *path, const MgMergeInput *input,
+              MgProfileBuilder *builder)
+{
+  g_autoptr(GError) local = NULL;
+  g_autoptr(MgNodeSummary) summary = mg_node_summary_open (path, &local);
+
+  if (summary == NULL)
+    {
+      MgPluginError bad = { -1, NULL, (char *) path, 0, local->message };
+
+      mg_profile_builder_add_plugin_error (builder, &bad);
+      return;
+    }
+  for (guint i = 0; i < mg_node_summary_get_n_processes (summary); i++)
+    {
+      const MgRecordHeader *header = mg_node_summary_get_header (summary, i);
+      RecordEntry *entry;
+
+      if (input->run_id != NULL && strcmp (header->run_id, input->run_id) != 0)
+        continue;
+      entry = new_entry (g_strdup (path), header);
+      entry->summary = mg_node_summary_ref (summary);
+      entry->index = i;
+      g_ptr_array_add (entries, entry);
+    }
+}
+
 /* Pass 1: the headers of every record of the run. Damaged ones become a
  * front-end plugin error, and the merge goes on without them. */
 static GPtrArray *
@@ -73,7 +120,8 @@ list_records (const char *record_dir, const MgMergeInput *input, MgProfileBuilde
   if (dir == NULL)
     return NULL;
   while ((name = g_dir_read_name (dir)) != NULL)
-    if (g_str_has_suffix (name, MG_RECORD_SUFFIX))
+    if (g_str_has_suffix (name, MG_RECORD_SUFFIX)
+        || g_str_has_suffix (name, MG_NODE_SUMMARY_SUFFIX))
       g_ptr_array_add (names, g_strdup (name));
   g_ptr_array_sort (names, compare_names);
 
@@ -82,8 +130,12 @@ list_records (const char *record_dir, const MgMergeInput *input, MgProfileBuilde
       g_autofree char *path = g_build_filename (record_dir, g_ptr_array_index (names, i), NULL);
       g_autoptr(GError) local = NULL;
       MgRecordHeader header;
-      RecordEntry *entry;
 
+      if (g_str_has_suffix (path, MG_NODE_SUMMARY_SUFFIX))
+        {
+          list_summary (entries, path, input, builder);
+          continue;
+        }
       if (!mg_record_file_read_header (path, &header, &local))
         {
           MgPluginError bad = { -1, NULL, path, 0, local->message };
@@ -95,14 +147,7 @@ list_records (const char *record_dir, const MgMergeInput *input, MgProfileBuilde
       header.host[sizeof header.host - 1] = '\0';
       if (input->run_id != NULL && strcmp (header.run_id, input->run_id) != 0)
         continue;
-      entry = g_new0 (RecordEntry, 1);
-      entry->path = g_steal_pointer (&path);
-      memcpy (entry->host, header.host, sizeof entry->host);
-      entry->rank = header.rank;
-      entry->pid = header.pid;
-      entry->start_mono_ns = header.start_mono_ns;
-      entry->start_real_ns = header.start_real_ns;
-      g_ptr_array_add (entries, entry);
+      g_ptr_array_add (entries, new_entry (g_steal_pointer (&path), &header));
     }
   return g_steal_pointer (&entries);
 }
@@ -407,19 +452,28 @@ add_combined_samples (MergeState *st, const MgSlotCombiner *c, const MgRecordFil
       last[map[i]] = mg_slot_combiner_get_last_mean (c, i);
 }
 
-/* The record with its slots fed to a combiner: the one kept by the live
- * merge, else a new one (*owned) fed every slot. */
 static MgRecordFile *
-read_combined (MergeState *st, const char *path, MgSlotCombiner **combiner,
+read_whole (const RecordEntry *e, GError **error)
+{
+  if (e->summary != NULL)
+    return mg_node_summary_read_process (e->summary, e->index, error);
+  return mg_record_file_read (e->path, error);
+}
+
+/* The record with its slots fed to a combiner: the one kept by the live
+ * merge (record files only: a summary's processes have ended), else a new
+ * one (*owned) fed every slot. */
+static MgRecordFile *
+read_combined (MergeState *st, const RecordEntry *e, MgSlotCombiner **combiner,
                MgSlotCombiner **owned, GError **error)
 {
   MgRecordFile *r;
 
-  if (st->live != NULL)
-    r = mg_live_merge_read (st->live, path, st->max_process_samples, combiner, error);
+  if (st->live != NULL && e->summary == NULL)
+    r = mg_live_merge_read (st->live, e->path, st->max_process_samples, combiner, error);
   else
     {
-      r = mg_record_file_read (path, error);
+      r = read_whole (e, error);
       if (r != NULL)
         *combiner = *owned = mg_slot_combiner_new (r->header.n_metrics, st->max_process_samples);
     }
@@ -437,8 +491,8 @@ merge_record (MergeState *st, const RecordEntry *e, GError **error)
   g_autoptr(MgSlotCombiner) owned = NULL;
   MgSlotCombiner *combiner = NULL;
   g_autoptr(MgRecordFile) r = st->max_process_samples > 0
-                                ? read_combined (st, e->path, &combiner, &owned, &local)
-                                : mg_record_file_read (e->path, &local);
+                                ? read_combined (st, e, &combiner, &owned, &local)
+                                : read_whole (e, &local);
   g_autofree int *map = NULL;       /* record metric → profile metric, -1 */
   g_autofree double *last = NULL;   /* last value of single-value metrics */
   MgProcessInfo info = { 0 };

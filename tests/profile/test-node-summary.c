@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Node summaries: records of three "nodes" reduced per node, then merged,
+ * against the merge of the records themselves; running the reduction
+ * again; damaged summaries. */
+#include "mg-config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+
+#include "profile/mg-export-json.h"
+#include "profile/mg-merge.h"
+#include "profile/mg-node-summary.h"
+#include "profile-fixture.h"
+#include "record-fixture.h"
+#include "mg-test-common.h"
+
+#define S 1000000000LL
+#define MS 1000000LL
+#define N_HOSTS 3
+#define PER_HOST 3
+
+static const char *const hosts[N_HOSTS] = { "node-a", "node-b", "node-c" };
+
+static GPtrArray *
+input_metrics (void)
+{
+  GPtrArray *metrics = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_def_free);
+
+  g_ptr_array_add (metrics, fixture_metric ("alpha", MG_DOMAIN_TIME));
+  g_ptr_array_add (metrics, fixture_metric ("beta", MG_DOMAIN_TIME));
+  g_ptr_array_add (metrics, fixture_metric ("gamma", MG_DOMAIN_SINGLE_VALUE));
+  return metrics;
+}
+
+/* Process j of host h: noisy, counting and constant series with gaps,
+ * slots that cover several raw samples (min < mean < max), and one of
+ * each way a record can end or fail. */
+static void
+write_record (const char *dir, guint h, guint j)
+{
+  g_autoptr (TestRecord) r = test_record_new (2, 4, 512);
+  MgRecordHeader *hd = test_record_header (r);
+  MgRecordMetric *alpha = test_record_metric (r, 0);
+  MgRecordPlugin *plugin = test_record_plugin (r, 1);
+  guint p = h * PER_HOST + j;
+  guint n = 100 + 37 * p;
+  g_autofree char *path = g_strdup_printf ("%s/%s.%u.%u.mgrec", dir, hosts[h], 200 + p, p);
+  g_autoptr (GRand) noise = g_rand_new_with_seed (p);
+
+  hd->pid = 200 + (int) p;
+  hd->ppid = 1;
+  /* Ranks placed round-robin, so that a node's ranks are not neighbours;
+   * the last process of each node is no MPI rank. */
+  hd->rank = j < PER_HOST - 1 ? (int) (j * N_HOSTS + h) : -1;
+  hd->world_size = N_HOSTS * (PER_HOST - 1);
+  g_strlcpy (hd->host, hosts[h], sizeof hd->host);
+  g_strlcpy (hd->program, "/bin/prög", sizeof hd->program);
+  g_strlcpy (hd->run_id, "run", sizeof hd->run_id);
+  /* Each node's monotonic clock has its own origin. */
+  hd->start_mono_ns = (h + 1) * 1000 * S + p * 3 * MS;
+  hd->start_real_ns = 1700000000 * S + p * 3 * MS + h * 1234;
+  hd->interval_start_ns = 10 * MS;
+  hd->interval_ns = 20 * MS;
+  hd->n_merges = 1;
+  hd->state = p == 4 ? MG_RECORD_STATE_RUNNING : p == 5 ? MG_RECORD_STATE_SIGNALLED
+                                                         : MG_RECORD_STATE_EXITED;
+  hd->end_status = p == 5 ? 11 : (int) p;
+  hd->end_mono_ns = p == 4 ? 0 : hd->start_mono_ns + (gint64) n * 20 * MS + 5 * MS;
+  hd->flags = (j == 0 ? MG_RECORD_FLAG_NODE_LEADER : 0) | (p == 7 ? MG_RECORD_FLAG_STOPPED : 0);
+  if (p == 7)
+    {
+      hd->record_error_code = 28;
+      g_strlcpy (hd->record_error, "No space left on device", sizeof hd->record_error);
+    }
+  test_record_plugin (r, 0)->state = MG_PLUGIN_STATE_ACTIVE;
+  g_strlcpy (plugin->source_id, "broken", MG_RECORD_ID_LEN);
+  g_strlcpy (plugin->library, "/lib/libbroken.so", MG_RECORD_PATH_LEN);
+  g_strlcpy (plugin->error, "cannot open shared object", MG_RECORD_MSG_LEN);
+  plugin->state = p % 2 == 0 ? MG_PLUGIN_STATE_LOAD_FAILED : MG_PLUGIN_STATE_CRASHED;
+  plugin->error_code = p % 2 == 0 ? 2 : 11;
+  g_strlcpy (alpha->id, "alpha", MG_RECORD_ID_LEN);
+  alpha->flags = MG_METRIC_FLAG_ACTIVE | MG_METRIC_FLAG_DOUBLE;
+  if (p % 3 == 1)
+    {
+      alpha->error_code = 5;
+      alpha->error_count = p;
+      alpha->first_error_ns = hd->start_mono_ns + 40 * MS;
+      alpha->last_error_ns = hd->start_mono_ns + 900 * MS;
+      g_strlcpy (alpha->error, "bad read", MG_RECORD_MSG_LEN);
+    }
+  g_strlcpy (test_record_metric (r, 1)->id, "gamma", MG_RECORD_ID_LEN);
+  g_strlcpy (test_record_metric (r, 2)->id, "beta", MG_RECORD_ID_LEN);
+  test_record_metric (r, 2)->plugin_index = 1;
+  g_strlcpy (test_record_metric (r, 3)->id, "not-enabled", MG_RECORD_ID_LEN);
+  for (guint k = 0; k < n; k++)
+    {
+      double v[4] = { (k + p) % 7 == 3 ? NAN : sin (k * 0.3 + p) * 50 + g_rand_double (noise),
+                      512.0 + p, k > n / 2 ? NAN : 4096.0 * k, -0.0 };
+      MgRecordValue *values;
+
+      test_record_add_sample (r, hd->start_mono_ns + (gint64) k * 20 * MS,
+                              hd->start_mono_ns + (gint64) (k + 1) * 20 * MS + (k % 4) * MS, v);
+      /* A merged slot: two raw samples. */
+      values = test_record_values (r, k);
+      test_record_sample (r, k)->n_raw = 2;
+      if (values[0].count > 0)
+        {
+          values[0].min = values[0].mean - 1.5;
+          values[0].max = values[0].mean + 0.25 * (k % 5);
+          values[0].count = 2;
+        }
+    }
+  test_record_write (r, path);
+}
+
+static void
+write_records (const char *dir)
+{
+  for (guint h = 0; h < N_HOSTS; h++)
+    for (guint j = 0; j < PER_HOST; j++)
+      write_record (dir, h, j);
+}
+
+static MgProfile *
+merge (const char *dir, guint max_process_samples)
+{
+  g_autoptr (GPtrArray) metrics = input_metrics ();
+  g_autoptr (GError) error = NULL;
+  const char *argv[] = { "prog", "arg", NULL };
+  MgMergeInput input = { .metrics = metrics, .argv = argv, .working_dir = "/work",
+                         .exit_status = 3, .run_id = "run",
+                         .max_process_samples = max_process_samples };
+  MgProfile *profile = mg_merge_records (dir, &input, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+  return profile;
+}
+
+/* The profile as text: every process's own series (exact), errors and
+ * events, then its JSON export and its saved file, byte for byte. */
+static GBytes *
+describe (MgProfile *profile, const char *dir)
+{
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autofree char *saved_path = g_build_filename (dir, "saved.mgprof", NULL);
+  g_autofree char *saved = NULL;
+  g_autoptr (GString) s = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  gsize saved_len;
+
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    {
+      const MgProcessInfo *info = mg_profile_get_process (profile, p);
+
+      g_string_append_printf (s, "process %d rank %d %s %.17g-%.17g end %d/%d leader %d\n",
+                              info->pid, info->rank, info->host, info->start_s, info->end_s,
+                              info->end, info->status, info->node_leader);
+      for (guint m = 0; m < mg_profile_get_n_metrics (profile); m++)
+        {
+          const MgProcessSeries *ps = mg_profile_get_process_series (profile, p, m);
+
+          for (guint k = 0; k < ps->n; k++)
+            g_string_append_printf (s, " %a:%a/%a/%a", ps->times[k], ps->mins[k], ps->maxs[k],
+                                    ps->means[k]);
+          g_string_append_c (s, '\n');
+        }
+    }
+  for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
+    g_string_append_printf (s, "plugin error %d %s\n", mg_profile_get_plugin_error (profile, i)->process,
+                            mg_profile_get_plugin_error (profile, i)->message);
+  for (guint i = 0; i < mg_profile_get_n_metric_errors (profile); i++)
+    {
+      const MgMetricError *e = mg_profile_get_metric_error (profile, i);
+
+      g_string_append_printf (s, "metric error %d %s %u %a %a\n", e->process, e->message,
+                              e->count, e->first_s, e->last_s);
+    }
+  for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
+    {
+      const MgProcessEvent *e = mg_profile_get_event (profile, i);
+
+      g_string_append_printf (s, "event %d %a %d %d %s\n", e->process, e->time_s, e->kind,
+                              e->status, e->message != NULL ? e->message : "");
+    }
+  g_assert_true (mg_export_json_to_stream (profile, out, &error));
+  g_assert_no_error (error);
+  g_string_append_len (s, g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)),
+                       (gssize) g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (out)));
+  g_assert_true (mg_profile_save (profile, saved_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (saved_path, &saved, &saved_len, NULL));
+  g_string_append_len (s, saved, (gssize) saved_len);
+  g_unlink (saved_path);
+  return g_string_free_to_bytes (g_steal_pointer (&s));
+}
+
+static void
+copy_records (const char *from, const char *to)
+{
+  g_autoptr (GDir) dir = g_dir_open (from, 0, NULL);
+  const char *name;
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *a = g_build_filename (from, name, NULL);
+      g_autofree char *b = g_build_filename (to, name, NULL);
+      g_autofree char *data = NULL;
+      gsize len;
+
+      g_assert_true (g_file_get_contents (a, &data, &len, NULL));
+      g_assert_true (g_file_set_contents (b, data, (gssize) len, NULL));
+    }
+}
+
+/* Names in dir with the suffix, counted. */
+static guint
+count_files (const char *dir, const char *suffix)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while ((name = g_dir_read_name (d)) != NULL)
+    n += g_str_has_suffix (name, suffix);
+  return n;
+}
+
+static void
+merge_node (const char *dir, const char *host, guint n_records, guint n_kept)
+{
+  g_autoptr (GError) error = NULL;
+  MgNodeSummaryStats stats;
+
+  g_assert_true (mg_node_summary_merge (dir, host, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.n_records, ==, n_records);
+  g_assert_cmpuint (stats.n_kept, ==, n_kept);
+  g_assert_cmpuint (stats.n_damaged, ==, 0);
+  g_assert_cmpuint (stats.n_running, ==, 0);
+}
+
+typedef struct {
+  char *root, *direct, *nodes;
+} Dirs;
+
+static void
+dirs_set_up (Dirs *d, gconstpointer data)
+{
+  d->root = mg_test_make_dir ("node-summary");
+  d->direct = g_build_filename (d->root, "direct", NULL);
+  d->nodes = g_build_filename (d->root, "nodes", NULL);
+  g_mkdir (d->direct, 0700);
+  g_mkdir (d->nodes, 0700);
+  write_records (d->direct);
+  copy_records (d->direct, d->nodes);
+}
+
+static void
+dirs_tear_down (Dirs *d, gconstpointer data)
+{
+  mg_test_remove_tree (d->root);
+  g_free (d->root);
+  g_free (d->direct);
+  g_free (d->nodes);
+}
+
+static void
+assert_same_profile (Dirs *d, guint max_process_samples)
+{
+  g_autoptr (MgProfile) direct = merge (d->direct, max_process_samples);
+  g_autoptr (MgProfile) combined = merge (d->nodes, max_process_samples);
+  g_autoptr (GBytes) a = describe (direct, d->root);
+  g_autoptr (GBytes) b = describe (combined, d->root);
+
+  g_assert_cmpuint (mg_profile_get_n_processes (direct), >=, N_HOSTS * PER_HOST);
+  g_assert_cmpuint (mg_profile_get_n_processes (combined), ==, mg_profile_get_n_processes (direct));
+  g_assert_cmpuint (mg_profile_get_run_info (combined)->n_nodes, ==, N_HOSTS);
+  if (!g_bytes_equal (a, b))
+    {
+      g_autofree char *ta = g_strndup (g_bytes_get_data (a, NULL), 2000);
+      g_autofree char *tb = g_strndup (g_bytes_get_data (b, NULL), 2000);
+
+      g_test_message ("direct:\n%s\ncombined:\n%s", ta, tb);
+      g_assert_not_reached ();
+    }
+}
+
+static void
+test_combine_equals_direct (Dirs *d, gconstpointer data)
+{
+  for (guint h = 0; h < N_HOSTS; h++)
+    merge_node (d->nodes, hosts[h], PER_HOST, 0);
+  g_assert_cmpuint (count_files (d->nodes, MG_RECORD_SUFFIX), ==, 0);
+  g_assert_cmpuint (count_files (d->nodes, MG_NODE_SUMMARY_SUFFIX), ==, N_HOSTS);
+  assert_same_profile (d, 0);
+  /* The live view's merge, which combines slots, reads them the same. */
+  assert_same_profile (d, 8);
+}
+
+/* Some nodes reduced, others not: records and summaries side by side. */
+static void
+test_mixed (Dirs *d, gconstpointer data)
+{
+  merge_node (d->nodes, hosts[1], PER_HOST, 0);
+  g_assert_cmpuint (count_files (d->nodes, MG_RECORD_SUFFIX), ==, (N_HOSTS - 1) * PER_HOST);
+  assert_same_profile (d, 0);
+}
+
+static GBytes *
+read_file (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *data = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  return g_bytes_new_take (g_steal_pointer (&data), len);
+}
+
+/* Twice is once; a process that ends later joins its node's summary, a
+ * record whose removal failed replaces its copy there; another node's
+ * summary is left alone. */
+static void
+test_again (Dirs *d, gconstpointer data)
+{
+  g_autofree char *name_a = mg_node_summary_file_name (hosts[0]);
+  g_autofree char *name_b = mg_node_summary_file_name (hosts[1]);
+  g_autoptr (GBytes) first = NULL;
+  g_autoptr (GBytes) other = NULL;
+  g_autoptr (GBytes) again = NULL;
+
+  merge_node (d->nodes, hosts[0], PER_HOST, 0);
+  merge_node (d->nodes, hosts[1], PER_HOST, 0);
+  first = read_file (d->nodes, name_a);
+  other = read_file (d->nodes, name_b);
+  merge_node (d->nodes, hosts[0], 0, 0);
+  again = read_file (d->nodes, name_a);
+  g_assert_true (g_bytes_equal (first, again));
+
+  write_record (d->direct, 0, PER_HOST);
+  write_record (d->nodes, 0, PER_HOST);
+  merge_node (d->nodes, hosts[0], 1, PER_HOST);
+  write_record (d->nodes, 0, 1);
+  merge_node (d->nodes, hosts[0], 1, PER_HOST);
+  g_clear_pointer (&again, g_bytes_unref);
+  again = read_file (d->nodes, name_b);
+  g_assert_true (g_bytes_equal (other, again));
+  g_assert_cmpuint (count_files (d->nodes, MG_NODE_SUMMARY_SUFFIX), ==, 2);
+  g_assert_cmpuint (count_files (d->nodes, MG_RECORD_SUFFIX), ==, PER_HOST);
+  assert_same_profile (d, 0);
+}
+
+/* The summary of node a, reduced, as bytes to damage. */
+static char *
+summary_of_a (Dirs *d)
+{
+  g_autofree char *name = mg_node_summary_file_name (hosts[0]);
+
+  merge_node (d->nodes, hosts[0], PER_HOST, 0);
+  return g_build_filename (d->nodes, name, NULL);
+}
+
+static void
+write_bytes (const char *path, const char *data, gsize len)
+{
+  g_assert_true (g_file_set_contents (path, data, (gssize) len, NULL));
+}
+
+static void
+assert_open_fails (const char *path, int code, const char *words)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgNodeSummary) s = mg_node_summary_open (path, &error);
+  g_autofree char *base = g_path_get_basename (path);
+
+  g_assert_null (s);
+  g_assert_error (error, MG_RECORD_ERROR, code);
+  g_assert_nonnull (strstr (error->message, base));
+  g_assert_nonnull (strstr (error->message, words));
+}
+
+static void
+test_damaged (Dirs *d, gconstpointer data)
+{
+  g_autofree char *path = summary_of_a (d);
+  g_autofree char *good = NULL;
+  g_autofree char *bad = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgNodeSummary) s = NULL;
+  g_autoptr (MgRecordFile) r = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  gsize len;
+  guint64 index_len;
+
+  g_assert_true (g_file_get_contents (path, &good, &len, NULL));
+  memcpy (&index_len, good + 16, 8);
+  index_len = GUINT64_FROM_LE (index_len);
+  bad = g_memdup2 (good, len);
+
+  bad[0] = 'X';
+  write_bytes (path, bad, len);
+  assert_open_fails (path, MG_RECORD_ERROR_INVALID, "wrong magic");
+  bad[0] = good[0];
+  bad[8] = 9;
+  write_bytes (path, bad, len);
+  assert_open_fails (path, MG_RECORD_ERROR_VERSION, "version 9");
+  bad[8] = good[8];
+  write_bytes (path, bad, 24 + index_len / 2);
+  assert_open_fails (path, MG_RECORD_ERROR_TRUNCATED, "truncated");
+  bad[24 + index_len / 2] ^= 0x40;
+  write_bytes (path, bad, len);
+  assert_open_fails (path, MG_RECORD_ERROR_INVALID, "CRC");
+  bad[24 + index_len / 2] = good[24 + index_len / 2];
+  write_bytes (path, bad, len - 1);
+  assert_open_fails (path, MG_RECORD_ERROR_INVALID, "do not fit the file");
+  {
+    g_autofree char *longer = g_malloc0 (len + 8);
+
+    memcpy (longer, good, len);
+    write_bytes (path, longer, len + 8);
+    assert_open_fails (path, MG_RECORD_ERROR_INVALID, "bytes after its last process");
+  }
+
+  /* A damaged block: the index opens, that process does not. */
+  bad[len - 10] ^= 0x01;
+  write_bytes (path, bad, len);
+  s = mg_node_summary_open (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_node_summary_get_n_processes (s), ==, PER_HOST);
+  g_assert_cmpint (mg_node_summary_get_header (s, 0)->pid, ==, 200);
+  g_assert_cmpstr (mg_node_summary_get_header (s, 0)->host, ==, hosts[0]);
+  r = mg_node_summary_read_process (s, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->n_samples, ==, 100);
+  g_assert_cmpint (mg_record_file_get_sample (r, 1)->t_start_ns, ==, 1000 * S + 20 * MS);
+  g_assert_cmpfloat (mg_record_file_get_values (r, 0)[1].mean, ==, 512.0);
+  g_clear_pointer (&r, mg_record_file_free);
+  r = mg_node_summary_read_process (s, PER_HOST - 1, &error);
+  g_assert_null (r);
+  g_assert_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "pid 202"));
+  g_assert_nonnull (strstr (error->message, "CRC"));
+  g_clear_error (&error);
+
+  /* The merge goes on without it and says so, naming the file. */
+  profile = merge (d->nodes, 0);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, N_HOSTS * PER_HOST - 1);
+  {
+    gboolean named = FALSE;
+
+    for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
+      {
+        const MgPluginError *e = mg_profile_get_plugin_error (profile, i);
+
+        named = named || (e->process == -1 && strstr (e->message, path) != NULL);
+      }
+    g_assert_true (named);
+  }
+
+  /* A damaged earlier summary is not overwritten. */
+  write_record (d->nodes, 0, 0);
+  g_assert_false (mg_node_summary_merge (d->nodes, hosts[0], NULL, &error));
+  g_assert_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_INVALID);
+  g_assert_cmpuint (count_files (d->nodes, MG_RECORD_SUFFIX), ==, (N_HOSTS - 1) * PER_HOST + 1);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/node-summary/combine-equals-direct", Dirs, NULL, dirs_set_up,
+              test_combine_equals_direct, dirs_tear_down);
+  g_test_add ("/node-summary/mixed", Dirs, NULL, dirs_set_up, test_mixed, dirs_tear_down);
+  g_test_add ("/node-summary/again", Dirs, NULL, dirs_set_up, test_again, dirs_tear_down);
+  g_test_add ("/node-summary/damaged", Dirs, NULL, dirs_set_up, test_damaged, dirs_tear_down);
+  return g_test_run ();
+}
