@@ -202,3 +202,15 @@ mg_record_copy_str (char *dst, size_t size, const char *src)
     memcpy (dst, src, n);
   memset (dst + n, 0, size - n);
 }
+
+void
+mg_record_host_name (char host[MG_RECORD_HOST_LEN])
+{
+  if (gethostname (host, MG_RECORD_HOST_LEN) != 0)
+    strcpy (host, "localhost");
+  host[MG_RECORD_HOST_LEN - 1] = '\0';
+  /* The host is part of the record's file name. */
+  for (char *c = host; *c; c++)
+    if (*c == '/')
+      *c = '_';
+}

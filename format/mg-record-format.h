@@ -224,4 +224,9 @@ bool mg_record_write_end (int fd, const MgRecordHeader *h, MgRecordState state,
  * and zero-padded. */
 void mg_record_copy_str (char *dst, size_t size, const char *src);
 
+/* This host's name as records hold it: what gethostname gives, cut to
+ * MG_RECORD_HOST_LEN - 1 bytes, a slash made '_' ("localhost" if none):
+ * the sampler writes it, a node's own reduction looks for it. */
+void mg_record_host_name (char host[MG_RECORD_HOST_LEN]);
+
 #endif /* MG_RECORD_FORMAT_H */

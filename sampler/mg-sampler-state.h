@@ -43,7 +43,7 @@ typedef struct {
   bool have_plan;
   bool sampling;      /* a record exists and the thread runs or ran */
   int pid;
-  char host[64];
+  char host[MG_RECORD_HOST_LEN];
   int64_t start_ns;   /* sampler start (CLOCK_MONOTONIC), the record's name */
   int64_t sampling_start_ns; /* previous time of every metric's first sample */
   MgRecordWriter rec;

@@ -516,12 +516,7 @@ mg_sampler_constructor (void)
           }
       s->plugins[i].leader_only = any && all;
     }
-  if (gethostname (s->host, sizeof s->host) != 0)
-    strcpy (s->host, "localhost");
-  s->host[sizeof s->host - 1] = '\0';
-  for (char *c = s->host; *c; c++)
-    if (*c == '/')
-      *c = '_';
+  mg_record_host_name (s->host);
 
   elect (s);
   pthread_atfork (atfork_prepare, atfork_parent, atfork_child);

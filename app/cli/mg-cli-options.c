@@ -108,7 +108,7 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
 
   o->report = mg_run_settings_get_report (o->settings) != NULL;
   n_modes = !!profile + !!list + (o->export_file != NULL) + !!version + !!list_reports
-            + (o->report && !profile) + (o->recover_dir != NULL);
+            + (o->report && !profile) + (o->recover_dir != NULL) + (o->merge_node_dir != NULL);
 
   given_options (o->settings, &profile_only, &toggles, &recover);
   /* How the end summary reads, for both modes that print it. */
@@ -116,7 +116,8 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
 
   if (n_modes > 1)
     return usage_error (error, _("--profile, --list-metrics, --export, --report, --list-reports, "
-                                 "--recover and --version cannot be combined: choose one"));
+                                 "--recover, --merge-node and --version cannot be combined: "
+                                 "choose one"));
   if (version)
     o->mode = MG_CLI_MODE_VERSION;
   else if (profile)
@@ -127,6 +128,8 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
     o->mode = MG_CLI_MODE_EXPORT;
   else if (o->recover_dir != NULL)
     o->mode = MG_CLI_MODE_RECOVER;
+  else if (o->merge_node_dir != NULL)
+    o->mode = MG_CLI_MODE_MERGE_NODE;
   else if (o->report)
     {
       const char *file = mg_run_settings_get_report (o->settings);
@@ -174,6 +177,7 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
       break;
     case MG_CLI_MODE_LIST_METRICS:
     case MG_CLI_MODE_RECOVER:
+    case MG_CLI_MODE_MERGE_NODE:
     case MG_CLI_MODE_VERSION:
       if (o->rest[0] != NULL)
         return usage_error (error, _("unexpected argument “%s”"), o->rest[0]);
@@ -211,6 +215,8 @@ description (void)
            "      list the partial report files found, in the order used\n"
            "  metrograph --recover=RUNDIR [-o FILE|DIR/] [--verbose]\n"
            "      write the profile of a run whose metrograph was killed\n"
+           "  metrograph --merge-node=RUNDIR\n"
+           "      reduce this node's records of a run into its node summary\n"
            "\n"
            "Everything after PROGRAM is passed to it. With --profile, the exit status is\n"
            "the program's (128 + signal number if a signal ended it); Metrograph's own\n"
@@ -254,6 +260,9 @@ make_group (MgCliOptions *o, GOptionEntry *table, gboolean *profile, gboolean *l
       _("OLD.mgprof") },
     { "recover", 0, 0, G_OPTION_ARG_FILENAME, &o->recover_dir,
       _("Write the profile of the run in RUNDIR, whose metrograph ended before writing it"),
+      _("RUNDIR") },
+    { "merge-node", 0, 0, G_OPTION_ARG_FILENAME, &o->merge_node_dir,
+      _("Reduce the records of RUNDIR written on this node into one node summary there"),
       _("RUNDIR") },
     { "version", 0, 0, G_OPTION_ARG_NONE, version,
       _("Print the version"), NULL },
@@ -332,6 +341,7 @@ mg_cli_options_free (MgCliOptions *o)
   g_free (o->baseline_file);
   g_strfreev (o->reports_path);
   g_free (o->recover_dir);
+  g_free (o->merge_node_dir);
   g_strfreev (o->rest);
   g_free (o);
 }

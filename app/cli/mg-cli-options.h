@@ -26,6 +26,7 @@ typedef enum {
   MG_CLI_MODE_REPORT,
   MG_CLI_MODE_LIST_REPORTS,
   MG_CLI_MODE_RECOVER,
+  MG_CLI_MODE_MERGE_NODE,
   MG_CLI_MODE_VERSION,
 } MgCliMode;
 
@@ -40,6 +41,7 @@ typedef struct {
   GStrv reports_path;     /* --reports-path, in the order given */
   char *baseline_file;    /* --baseline: a profile to compare the report with */
   char *recover_dir;      /* --recover: a run folder whose front end ended */
+  char *merge_node_dir;   /* --merge-node: a run folder whose records of this node to reduce */
   GStrv rest;             /* the program and its arguments, or the profile to export */
   gboolean verbose;       /* --profile: every plugin and metric error in full */
 } MgCliOptions;

@@ -58,6 +58,8 @@ mg_cli_run (int argc, char **argv)
       return mg_cli_list_reports (options);
     case MG_CLI_MODE_RECOVER:
       return mg_cli_recover (options);
+    case MG_CLI_MODE_MERGE_NODE:
+      return mg_cli_merge_node (options);
     case MG_CLI_MODE_VERSION:
       printf ("metrograph %s\n", MG_VERSION);
       return 0;

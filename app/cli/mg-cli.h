@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The command-line front end: --profile, --list-metrics, --export, --report,
- * --list-reports, --recover, --help, --version. GTK-free. */
+ * --list-reports, --recover, --merge-node, --help, --version. GTK-free. */
 #pragma once
 
 #include <glib.h>
@@ -30,5 +30,6 @@ gboolean mg_cli_write_report (const MgCliOptions *options, MgProfile *profile,
                               const char *profile_path, const char *report_file);
 int mg_cli_list_reports (const MgCliOptions *options);
 int mg_cli_recover (const MgCliOptions *options);
+int mg_cli_merge_node (const MgCliOptions *options);
 
 G_END_DECLS

@@ -4,39 +4,40 @@
 #include "mg-missing-ranks.h"
 
 #include "mg-rank-list.h"
-#include "profile/mg-record-reader.h"
+#include "profile/mg-record-folder.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
 
-/* Marks in @present the ranks the run's records hold; returns the largest
- * world size they state. */
+typedef struct {
+  const char *run_id;
+  GHashTable *present;
+  guint world;
+} Survey;
+
+static gboolean
+note_rank (const char *path, const MgRecordHeader *header, gpointer data)
+{
+  Survey *s = data;
+
+  if (s->run_id != NULL && strcmp (header->run_id, s->run_id) != 0)
+    return TRUE;
+  if (header->rank >= 0)
+    g_hash_table_add (s->present, GINT_TO_POINTER (header->rank));
+  if (header->world_size > 0)
+    s->world = MAX (s->world, (guint) header->world_size);
+  return TRUE;
+}
+
+/* Marks in @present the ranks the run's records (and node summaries) hold;
+ * returns the largest world size they state. */
 static guint
 survey (const char *record_dir, const char *run_id, GHashTable *present)
 {
-  g_autoptr (GDir) dir = g_dir_open (record_dir, 0, NULL);
-  const char *name;
-  guint world = 0;
+  Survey s = { run_id, present, 0 };
 
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = NULL;
-      MgRecordHeader header;
-
-      if (!g_str_has_suffix (name, MG_RECORD_SUFFIX))
-        continue;
-      path = g_build_filename (record_dir, name, NULL);
-      if (!mg_record_file_read_header (path, &header, NULL))
-        continue;
-      header.run_id[sizeof header.run_id - 1] = '\0';
-      if (run_id != NULL && strcmp (header.run_id, run_id) != 0)
-        continue;
-      if (header.rank >= 0)
-        g_hash_table_add (present, GINT_TO_POINTER (header.rank));
-      if (header.world_size > 0)
-        world = MAX (world, (guint) header.world_size);
-    }
-  return world;
+  mg_record_folder_foreach (record_dir, note_rank, &s);
+  return s.world;
 }
 
 char *

@@ -3,7 +3,7 @@
 
 #include "mg-run-folder.h"
 
-#include "profile/mg-record-reader.h"
+#include "profile/mg-record-folder.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
@@ -147,23 +147,23 @@ is_stale (const char *path)
          && mg_run_folder_read_owner (path, &pid, &start_time) && !mg_run_folder_is_live (path);
 }
 
+static gboolean
+no_samples (const char *path, const MgRecordHeader *header, gpointer data)
+{
+  gboolean *found = data;
+
+  *found = header->n_samples > 0;
+  return !*found;
+}
+
 gboolean
 mg_run_folder_has_samples (const char *path)
 {
   g_autofree char *records = g_build_filename (path, MG_RUN_FOLDER_RECORDS, NULL);
-  g_autoptr (GDir) dir = g_dir_open (records, 0, NULL);
-  const char *name;
+  gboolean found = FALSE;
 
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *record = g_build_filename (records, name, NULL);
-      MgRecordHeader header;
-
-      if (g_str_has_suffix (name, MG_RECORD_SUFFIX)
-          && mg_record_file_read_header (record, &header, NULL) && header.n_samples > 0)
-        return TRUE;
-    }
-  return FALSE;
+  mg_record_folder_foreach (records, no_samples, &found);
+  return found;
 }
 
 /* Calls found (path, pid) for every stale run folder of ours. */

@@ -13,7 +13,7 @@
 #include "profile/mg-merge.h"
 #include "mg-missing-ranks.h"
 #include "mg-output-name.h"
-#include "profile/mg-record-reader.h"
+#include "profile/mg-record-folder.h"
 #include "mg-run-assembly.h"
 #include "mg-run-command-line.h"
 #include "mg-run-folder.h"
@@ -147,16 +147,13 @@ mg_run_recovery_get_running (MgRunRecovery *self)
   return self->running;
 }
 
-/* The sampler names its host as gethostname () gives it, '/' made '_'. */
+/* The host as the sampler names it. */
 static gboolean
 is_this_host (const char *host)
 {
   char name[MG_RECORD_HOST_LEN];
 
-  if (gethostname (name, sizeof name) != 0)
-    return FALSE;
-  name[sizeof name - 1] = '\0';
-  g_strdelimit (name, "/", '_');
+  mg_record_host_name (name);
   return strcmp (name, host) == 0;
 }
 
@@ -190,53 +187,61 @@ status_of (const MgRecordHeader *h)
     }
 }
 
-/* Reads the headers: the processes still running, the run's start and the
- * status of its first process (the last record of the earliest pid's). */
+typedef struct {
+  MgRunRecovery *self;
+  MgRecordHeader first;        /* the earliest process (by wall clock) */
+  gboolean any;
+} Survey;
+
+static gboolean
+note_process (const char *path, const MgRecordHeader *h, gpointer data)
+{
+  Survey *s = data;
+
+  if (strcmp (h->run_id, s->self->run_id) != 0)
+    return TRUE;
+  if (h->state == MG_RECORD_STATE_RUNNING && still_runs (h))
+    {
+      MgRecoveredProcess *p = g_new0 (MgRecoveredProcess, 1);
+
+      p->pid = h->pid;
+      p->program = g_strdup (h->program);
+      g_ptr_array_add (s->self->running, p);
+    }
+  if (!s->any || h->start_real_ns < s->first.start_real_ns)
+    s->first = *h;
+  s->any = TRUE;
+  return TRUE;
+}
+
+/* Later images of the same pid (after exec) carry its status. */
+static gboolean
+note_later_image (const char *path, const MgRecordHeader *h, gpointer data)
+{
+  MgRecordHeader *last = data;
+
+  if (strcmp (h->run_id, last->run_id) == 0 && h->pid == last->pid
+      && strcmp (h->host, last->host) == 0 && h->start_mono_ns > last->start_mono_ns)
+    *last = *h;
+  return TRUE;
+}
+
+/* Reads the headers (of records and node summaries): the processes still
+ * running, the run's start and the status of its first process (the last
+ * record of the earliest pid's). */
 static int
 survey_records (MgRunRecovery *self)
 {
-  g_autoptr (GDir) dir = g_dir_open (self->record_dir, 0, NULL);
-  const char *name;
-  MgRecordHeader first = { 0 }, last_of_first = { 0 };
-  gboolean any = FALSE;
+  Survey s = { .self = self };
+  MgRecordHeader last_of_first;
 
   g_ptr_array_set_size (self->running, 0);
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (self->record_dir, name, NULL);
-      MgRecordHeader h;
-
-      if (!g_str_has_suffix (name, MG_RECORD_SUFFIX) || !mg_record_file_read_header (path, &h, NULL)
-          || strcmp (h.run_id, self->run_id) != 0)
-        continue;
-      if (h.state == MG_RECORD_STATE_RUNNING && still_runs (&h))
-        {
-          MgRecoveredProcess *p = g_new0 (MgRecoveredProcess, 1);
-
-          p->pid = h.pid;
-          p->program = g_strdup (h.program);
-          g_ptr_array_add (self->running, p);
-        }
-      if (!any || h.start_real_ns < first.start_real_ns)
-        first = h;
-      any = TRUE;
-    }
-  self->start_real_ns = any ? first.start_real_ns : 0;
-  if (!any)
+  mg_record_folder_foreach (self->record_dir, note_process, &s);
+  self->start_real_ns = s.any ? s.first.start_real_ns : 0;
+  if (!s.any)
     return 0;
-  /* Later images of the same pid (after exec) carry its status. */
-  last_of_first = first;
-  g_dir_rewind (dir);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (self->record_dir, name, NULL);
-      MgRecordHeader h;
-
-      if (g_str_has_suffix (name, MG_RECORD_SUFFIX) && mg_record_file_read_header (path, &h, NULL)
-          && strcmp (h.run_id, self->run_id) == 0 && h.pid == first.pid
-          && strcmp (h.host, first.host) == 0 && h.start_mono_ns > last_of_first.start_mono_ns)
-        last_of_first = h;
-    }
+  last_of_first = s.first;
+  mg_record_folder_foreach (self->record_dir, note_later_image, &last_of_first);
   return status_of (&last_of_first);
 }
 

@@ -1214,6 +1214,94 @@ test_recover_errors (Fixture *f, gconstpointer data)
   assert_one_error_line (run2->err, "is not a Metrograph run folder (no records folder)");
 }
 
+/* Files of a folder ending in suffix. */
+static guint
+count_suffix (const char *dir, const char *suffix)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    n += g_str_has_suffix (name, suffix);
+  return n;
+}
+
+static char *
+read_text (Fixture *f, const char *name, gsize *len)
+{
+  g_autofree char *path = in_dir (f, name);
+  char *text = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, len, NULL));
+  return text;
+}
+
+/* --merge-node reduces the node's records of a run folder into its
+ * summary (twice is once); --recover of that folder then writes the same
+ * profile as of a copy that kept the records (JSON exports alike); a
+ * folder that is no run folder is refused. */
+static void
+test_recover_merge_node (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
+                         "run.mgprof", f->workload, "sleep=0.4", NULL };
+  GPid pid = cli_spawn (f->dir, args, NULL);
+  g_autofree char *left = NULL, *records = NULL, *a = NULL, *b = NULL;
+  g_autofree char *copy = g_build_filename (f->runs, "metrograph-copy", NULL);
+  g_autoptr (CliRun) merged = NULL, again = NULL, bad = NULL, ra = NULL, rb = NULL;
+  g_autoptr (CliRun) ea = NULL, eb = NULL;
+  const char *copy_args[] = { "cp", "-a", NULL, copy, NULL };
+  const char *merge_args[] = { "--merge-node", NULL, NULL };
+  const char *recover_a[] = { "--recover", NULL, "-o", "a.mgprof", NULL };
+  const char *recover_b[] = { "--recover", copy, "-o", "b.mgprof", NULL };
+  const char *export_a[] = { "--export=a.json", "a.mgprof", NULL };
+  const char *export_b[] = { "--export=b.json", "b.mgprof", NULL };
+  const char *bad_args[] = { "--merge-node", f->dir, NULL };
+  gsize la, lb;
+  int status;
+
+  wait_for_sample (f->runs, 60);
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + SIGKILL);
+  g_assert_cmpuint (count_run_folders (f, &left), ==, 1);
+  wait_for_records_closed (left, 60);
+  records = g_build_filename (left, "records", NULL);
+  copy_args[2] = left;
+  g_assert_true (g_spawn_sync (NULL, (char **) copy_args, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               NULL, NULL, &status, NULL));
+  g_assert_cmpint (status, ==, 0);
+
+  merge_args[1] = left;
+  merged = cli_run (f->dir, merge_args);
+  assert_status (merged, 0);
+  assert_one_error_line (merged->err, " record reduced into ");
+  g_assert_cmpuint (count_suffix (records, ".mgrec"), ==, 0);
+  g_assert_cmpuint (count_suffix (records, ".mgnode"), ==, 1);
+  again = cli_run (f->dir, merge_args);
+  assert_status (again, 0);
+  assert_one_error_line (again->err, "no record of this node to reduce");
+  g_assert_cmpuint (count_suffix (records, ".mgnode"), ==, 1);
+  bad = cli_run (f->dir, bad_args);
+  assert_status (bad, 2);
+  assert_one_error_line (bad->err, "not a run folder, it has no records/ folder");
+
+  recover_a[1] = left;
+  ra = cli_run (f->dir, recover_a);
+  assert_status (ra, 0);
+  rb = cli_run (f->dir, recover_b);
+  assert_status (rb, 0);
+  ea = cli_run (f->dir, export_a);
+  assert_status (ea, 0);
+  eb = cli_run (f->dir, export_b);
+  assert_status (eb, 0);
+  a = read_text (f, "a.json", &la);
+  b = read_text (f, "b.json", &lb);
+  g_assert_cmpuint (la, >, 100);
+  g_assert_cmpuint (la, ==, lb);
+  g_assert_true (memcmp (a, b, la) == 0);
+}
+
 /* ---- --export ---- */
 
 static char *
@@ -1752,6 +1840,7 @@ main (int argc, char **argv)
   add ("/cli/recover/sigkill", test_recover_sigkill);
   add ("/cli/recover/errors", test_recover_errors);
   add ("/cli/recover/output-verbose", test_recover_output_verbose);
+  add ("/cli/recover/merge-node", test_recover_merge_node);
   add ("/cli/export/json", test_export_json);
   add ("/cli/export/csv", test_export_csv);
   add ("/cli/export/errors", test_export_errors);

@@ -13,6 +13,7 @@
 #include "profile/mg-export-json.h"
 #include "profile/mg-merge.h"
 #include "profile/mg-node-summary.h"
+#include "session/mg-missing-ranks.h"
 #include "profile-fixture.h"
 #include "record-fixture.h"
 #include "mg-test-common.h"
@@ -301,6 +302,25 @@ test_combine_equals_direct (Dirs *d, gconstpointer data)
   assert_same_profile (d, 8);
 }
 
+/* The ranks a summary holds are not missing; those of a node whose
+ * summary is gone are. */
+static void
+test_missing_ranks (Dirs *d, gconstpointer data)
+{
+  g_autofree char *name = mg_node_summary_file_name (hosts[1]);
+  g_autofree char *path = g_build_filename (d->nodes, name, NULL);
+  g_autofree char *missing = NULL;
+
+  for (guint h = 0; h < N_HOSTS; h++)
+    merge_node (d->nodes, hosts[h], PER_HOST, 0);
+  g_assert_null (mg_missing_ranks_describe (d->nodes, "run", 0, NULL));
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  missing = mg_missing_ranks_describe (d->nodes, "run", 0, NULL);
+  /* Node b held ranks 1 and 4 of 6. */
+  g_assert_nonnull (missing);
+  g_assert_true (g_str_has_prefix (missing, "MPI ranks 1,4 of 6 left no record here"));
+}
+
 /* Some nodes reduced, others not: records and summaries side by side. */
 static void
 test_mixed (Dirs *d, gconstpointer data)
@@ -474,6 +494,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/node-summary/combine-equals-direct", Dirs, NULL, dirs_set_up,
               test_combine_equals_direct, dirs_tear_down);
+  g_test_add ("/node-summary/missing-ranks", Dirs, NULL, dirs_set_up, test_missing_ranks,
+              dirs_tear_down);
   g_test_add ("/node-summary/mixed", Dirs, NULL, dirs_set_up, test_mixed, dirs_tear_down);
   g_test_add ("/node-summary/again", Dirs, NULL, dirs_set_up, test_again, dirs_tear_down);
   g_test_add ("/node-summary/damaged", Dirs, NULL, dirs_set_up, test_damaged, dirs_tear_down);
