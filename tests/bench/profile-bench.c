@@ -2,7 +2,14 @@
 /* Profile benchmark: writes P records of M metrics × N samples into a
  * temporary folder, then times the merge, the save and the load of the
  * profile, and the JSON export, with each step's peak memory and a verdict
- * on each goal of docs/profile-format.md. Usage: bench-profile [P M N].
+ * on each goal of docs/profile-format.md. Usage: bench-profile [P M N]
+ * [--nodes K].
+ *
+ * With --nodes, the processes run on K nodes (consecutive ranks on one
+ * node) and, after the direct merge, each node's records are reduced into
+ * its node summary (metrograph --merge-node) and the front end merges the
+ * K summaries: each node's time, the combination's time and peak memory,
+ * and whether its JSON export is the direct merge's byte for byte.
  *
  * The records look like real ones, not like white noise: a quarter of the
  * metrics are constants (a thread count), a quarter counters (a running
@@ -21,6 +28,7 @@
 
 #include "profile/mg-export-json.h"
 #include "profile/mg-merge.h"
+#include "profile/mg-node-summary.h"
 #include "record-fixture.h"
 #include "mg-test-common.h"
 
@@ -93,8 +101,16 @@ synthetic_value (guint m, guint k, guint p, double *total, GRand *rand)
     }
 }
 
+/* Process p's node: 16 processes a node, or n_nodes nodes of consecutive
+ * ranks. */
+static guint
+node_of (guint p, guint n_proc, guint n_nodes)
+{
+  return n_nodes > 0 ? (guint) ((guint64) p * n_nodes / n_proc) : p / 16;
+}
+
 static void
-write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples)
+write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples, guint n_nodes)
 {
   g_autofree double *values = g_new (double, n_metrics);
   g_autofree double *totals = g_new (double, n_metrics);
@@ -105,11 +121,12 @@ write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples)
 
       g_autoptr(TestRecord) r = test_record_new (1, n_metrics, n_samples);
       MgRecordHeader *h = test_record_header (r);
-      g_autofree char *path = g_strdup_printf ("%s/node%u.%u.0.mgrec", dir, p / 16, 1000 + p);
+      guint node = node_of (p, n_proc, n_nodes);
+      g_autofree char *path = g_strdup_printf ("%s/node%u.%u.0.mgrec", dir, node, 1000 + p);
 
       h->pid = 1000 + p;
       h->rank = p;
-      g_snprintf (h->host, sizeof h->host, "node%u", p / 16);
+      g_snprintf (h->host, sizeof h->host, "node%u", node);
       g_strlcpy (h->program, "/bin/bench", sizeof h->program);
       h->start_mono_ns = 1000000000LL + p * 1000LL;
       h->start_real_ns = 1700000000000000000LL + p * 1000LL;
@@ -130,14 +147,77 @@ write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples)
       test_record_write (r, path);
     }
 }
+static GBytes *
+json_of (MgProfile *profile)
+{
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (GError) error = NULL;
 
+  if (!mg_export_json_to_stream (profile, out, &error)
+      || !g_output_stream_close (out, NULL, &error))
+    g_error ("export: %s", error->message);
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+/* Each node's records into its summary, then the summaries merged: times,
+ * sizes, peak memory, and the JSON export against the direct merge's. */
+static void
+bench_nodes (const char *records, guint n_proc, guint n_nodes, const MgMergeInput *input,
+             GBytes *direct_json, double direct_s)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) combined = NULL;
+  g_autoptr (GBytes) json = NULL;
+  double slowest = 0, total = 0, total_cpu = 0, size_mb = 0, combine_s;
+  gint64 t;
+
+  reset_peak ();
+  for (guint node = 0; node < n_nodes; node++)
+    {
+      g_autofree char *host = g_strdup_printf ("node%u", node);
+      g_autofree char *name = mg_node_summary_file_name (host);
+      g_autofree char *file = g_build_filename (records, name, NULL);
+      MgNodeSummaryStats stats;
+      GStatBuf st;
+      double s;
+
+      t = g_get_monotonic_time ();
+      cpu_start = cpu_now ();
+      if (!mg_node_summary_merge (records, host, &stats, &error))
+        g_error ("merge-node: %s", error->message);
+      s = (g_get_monotonic_time () - t) / 1e6;
+      total += s;
+      total_cpu += (cpu_now () - cpu_start) / 1e6;
+      slowest = MAX (slowest, s);
+      g_stat (file, &st);
+      size_mb += st.st_size / 1e6;
+    }
+  printf ("merge-node: %u nodes of %u processes, %.3f s wall a node on average (slowest %.3f "
+          "s), %.3f s CPU a node, peak memory %.0f MB; summaries %.1f MB in all\n", n_nodes,
+          n_proc / MAX (n_nodes, 1), total / MAX (n_nodes, 1), slowest,
+          total_cpu / MAX (n_nodes, 1), peak_mb (), size_mb);
+
+  reset_peak ();
+  t = g_get_monotonic_time ();
+  cpu_start = cpu_now ();
+  combined = mg_merge_records (records, input, &error);
+  if (combined == NULL)
+    g_error ("combine: %s", error->message);
+  combine_s = (g_get_monotonic_time () - t) / 1e6;
+  printf ("combine: %s, peak memory %.0f MB (direct merge %.3f s wall)\n", seconds_since (t),
+          peak_mb (), direct_s);
+  json = json_of (combined);
+  printf ("combined profile: JSON export %s the direct merge's\n",
+          g_bytes_equal (json, direct_json) ? "identical to" : "DIFFERENT from");
+  printf ("nodes in parallel, then combine: %.2f s wall (slowest node + combine)\n",
+          slowest + combine_s);
+}
 
 int
 main (int argc, char **argv)
 {
-  guint n_proc = argc > 3 ? atoi (argv[1]) : 64;
-  guint n_metrics = argc > 3 ? atoi (argv[2]) : 32;
-  guint n_samples = argc > 3 ? atoi (argv[3]) : 4096;
+  g_autoptr (GPtrArray) numbers = g_ptr_array_new ();
+  guint n_nodes = 0;
   g_autofree char *dir = g_dir_make_tmp ("mg-bench-XXXXXX", NULL);
   g_autofree char *records = g_build_filename (dir, "records", NULL);
   g_autofree char *path = g_build_filename (dir, "bench.mgprof", NULL);
@@ -151,7 +231,18 @@ main (int argc, char **argv)
   GStatBuf st;
   gint64 t;
   double merge_s, load_s, size_mb, merge_peak, save_peak;
+  g_autoptr (GBytes) direct_json = NULL;
+  guint n_proc, n_metrics, n_samples;
 
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--nodes") == 0 && i + 1 < argc)
+      n_nodes = atoi (argv[++i]);
+    else
+      g_ptr_array_add (numbers, argv[i]);
+  n_proc = numbers->len >= 3 ? atoi (g_ptr_array_index (numbers, 0)) : 64;
+  n_metrics = numbers->len >= 3 ? atoi (g_ptr_array_index (numbers, 1)) : 32;
+  n_samples = numbers->len >= 3 ? atoi (g_ptr_array_index (numbers, 2)) : 4096;
+  n_nodes = MIN (n_nodes, n_proc);
   g_mkdir (records, 0700);
   for (guint m = 0; m < n_metrics; m++)
     {
@@ -162,7 +253,7 @@ main (int argc, char **argv)
     }
   t = g_get_monotonic_time ();
   cpu_start = cpu_now ();
-  write_records (records, n_proc, n_metrics, n_samples);
+  write_records (records, n_proc, n_metrics, n_samples, n_nodes);
   printf ("records: %u processes × %u metrics × %u samples written in %s\n", n_proc,
           n_metrics, n_samples, seconds_since (t));
 
@@ -175,6 +266,8 @@ main (int argc, char **argv)
   merge_s = (g_get_monotonic_time () - t) / 1e6;
   printf ("merge: %s (%u windows), peak memory %.0f MB\n", seconds_since (t),
           mg_profile_get_n_windows (profile), merge_peak = peak_mb ());
+  if (n_nodes > 0)
+    direct_json = json_of (profile);
 
   t = g_get_monotonic_time ();
   cpu_start = cpu_now ();
@@ -215,6 +308,9 @@ main (int argc, char **argv)
           verdict (MAX (merge_peak, save_peak) <= 1024), merge_peak, save_peak);
   printf ("goal merge ≤ 10 s: %s (%.2f s)\n", verdict (merge_s <= 10), merge_s);
   printf ("goal load ≤ 0.3 s: %s (%.3f s)\n", verdict (load_s <= 0.3), load_s);
+
+  if (n_nodes > 0)
+    bench_nodes (records, n_proc, n_nodes, &input, direct_json, merge_s);
 
   mg_test_remove_tree (records);
   mg_test_remove_tree (dir);
