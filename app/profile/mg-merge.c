@@ -152,6 +152,36 @@ list_records (const char *record_dir, const MgMergeInput *input, MgProfileBuilde
   return g_steal_pointer (&entries);
 }
 
+static char *
+process_key (const RecordEntry *e)
+{
+  return g_strdup_printf ("%s %d %" G_GINT64_FORMAT, e->host, e->pid, e->start_mono_ns);
+}
+
+/* A process both in a record and in its node's summary (the summary was
+ * written, the record's removal did not happen): the record counts. */
+static void
+drop_summarised_twice (GPtrArray *entries)
+{
+  g_autoptr (GHashTable) records = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      RecordEntry *e = g_ptr_array_index (entries, i);
+
+      if (e->summary == NULL)
+        g_hash_table_add (records, process_key (e));
+    }
+  for (guint i = entries->len; i-- > 0;)
+    {
+      RecordEntry *e = g_ptr_array_index (entries, i);
+      g_autofree char *key = e->summary != NULL ? process_key (e) : NULL;
+
+      if (key != NULL && g_hash_table_contains (records, key))
+        g_ptr_array_remove_index (entries, i);
+    }
+}
+
 /* The run starts with its earliest record. On that record's host the
  * monotonic clock is exact; records of other hosts align by wall clock. */
 static void
@@ -616,6 +646,7 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
       set_no_samples (error, record_dir);
       return NULL;
     }
+  drop_summarised_twice (entries);
   align_clocks (entries);
   g_ptr_array_sort (entries, compare_entries);
 
