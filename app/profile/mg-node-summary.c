@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -873,10 +874,31 @@ sync_folder (const char *folder)
     }
 }
 
+/* One reduction of a folder at a time (every rank of a node may run one
+ * as it ends): a lock on the folder itself, held until closed. Where the
+ * filesystem has no such lock, reductions are not guarded (-1 is fine). */
+static int
+lock_folder (const char *folder)
+{
+  int fd = open (folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+  while (fd >= 0 && flock (fd, LOCK_EX) != 0 && errno == EINTR)
+    ;
+  return fd;
+}
+
+static void
+close_fd (int *fd)
+{
+  if (*fd >= 0)
+    close (*fd);
+}
+
 gboolean
 mg_node_summary_merge (const char *record_dir, const char *host, MgNodeSummaryStats *stats,
                        GError **error)
 {
+  __attribute__ ((cleanup (close_fd))) int lock = lock_folder (record_dir);
   g_auto (NodeWriter) w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref),
                             g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref),
                             g_ptr_array_new_with_free_func (g_free) };
