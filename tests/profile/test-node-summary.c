@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -492,6 +493,49 @@ test_damaged (Dirs *d, gconstpointer data)
   g_assert_cmpuint (count_files (d->nodes, MG_RECORD_SUFFIX), ==, (N_HOSTS - 1) * PER_HOST + 1);
 }
 
+/* A record of this host still open by a live process is left for later;
+ * one that cannot be read is left for the front end to name. */
+static void
+test_running_and_damaged (Dirs *d, gconstpointer data)
+{
+  g_autoptr (TestRecord) r = test_record_new (1, 1, 4);
+  MgRecordHeader *h = test_record_header (r);
+  g_autofree char *live = g_build_filename (d->root, "live.mgrec", NULL);
+  g_autofree char *bad = g_build_filename (d->root, "bad.mgrec", NULL);
+  g_autoptr (GError) error = NULL;
+  char host[MG_RECORD_HOST_LEN];
+  double v = 1.0;
+  MgNodeSummaryStats stats;
+
+  mg_record_host_name (host);
+  h->pid = getpid ();
+  g_strlcpy (h->host, host, sizeof h->host);
+  g_strlcpy (h->run_id, "run", sizeof h->run_id);
+  h->start_mono_ns = S;
+  h->start_real_ns = 1700000000 * S;
+  h->state = MG_RECORD_STATE_RUNNING;
+  test_record_add_sample (r, S, 2 * S, &v);
+  test_record_write (r, live);
+  g_assert_true (g_file_set_contents (bad, "MGREC", -1, NULL));
+  g_assert_true (mg_node_summary_merge (d->root, host, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.n_records, ==, 0);
+  g_assert_cmpuint (stats.n_running, ==, 1);
+  g_assert_cmpuint (stats.n_damaged, ==, 1);
+  g_assert_true (g_file_test (live, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (bad, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (count_files (d->root, MG_NODE_SUMMARY_SUFFIX), ==, 0);
+
+  /* Ended, it is taken. */
+  h->state = MG_RECORD_STATE_EXITED;
+  h->end_mono_ns = 2 * S;
+  test_record_write (r, live);
+  g_assert_true (mg_node_summary_merge (d->root, host, &stats, &error));
+  g_assert_cmpuint (stats.n_records, ==, 1);
+  g_assert_false (g_file_test (live, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (bad, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -502,6 +546,8 @@ main (int argc, char **argv)
               dirs_tear_down);
   g_test_add ("/node-summary/mixed", Dirs, NULL, dirs_set_up, test_mixed, dirs_tear_down);
   g_test_add ("/node-summary/again", Dirs, NULL, dirs_set_up, test_again, dirs_tear_down);
+  g_test_add ("/node-summary/running-and-damaged", Dirs, NULL, dirs_set_up,
+              test_running_and_damaged, dirs_tear_down);
   g_test_add ("/node-summary/damaged", Dirs, NULL, dirs_set_up, test_damaged, dirs_tear_down);
   return g_test_run ();
 }
