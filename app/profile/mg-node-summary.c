@@ -191,7 +191,8 @@ copy_bytes (GVariant *v, char *field, gsize size)
 
   if (n >= size)
     return FALSE;
-  memcpy (field, data, n);
+  if (n > 0) /* an empty array's data is NULL */
+    memcpy (field, data, n);
   field[n] = '\0';
   return TRUE;
 }
