@@ -93,6 +93,12 @@ MG_INTERNAL void mg_sampling_request_stop (MgSampler *s);
 MG_INTERNAL void mg_thread_usage_reset (void);
 MG_INTERNAL void mg_thread_usage_begin (void);
 MG_INTERNAL void mg_thread_usage_end (void);
+/* True on the sampler thread. */
+MG_INTERNAL bool mg_thread_usage_on_sampler_thread (void);
+
+/* mg-round-threads.c: the thread count once a round for the built-in
+ * plugins. Reset before the thread starts (a forked child reopens). */
+MG_INTERNAL void mg_round_threads_reset (void);
 
 /* mg-sampler.c: the process lifecycle */
 /* Ends sampling (stop functions, backfill) once; called by the thread at

@@ -294,6 +294,7 @@ mg_sampling_start_thread (MgSampler *s)
   s->stop_requested = false;
   __atomic_store_n (&s->stop_word, 0, __ATOMIC_RELAXED);
   mg_thread_usage_reset ();
+  mg_round_threads_reset ();
 
   /* The thread blocks every signal, so the program's handlers always run on
    * its own threads and its system calls never see our wake-ups. */

@@ -68,6 +68,12 @@ mg_thread_usage_end (void)
   __atomic_store_n (&running_tid, 0, __ATOMIC_RELEASE);
 }
 
+bool
+mg_thread_usage_on_sampler_thread (void)
+{
+  return on_sampler_thread;
+}
+
 __attribute__((visibility ("default"))) int
 metrograph_get_sampler_thread_usage (struct metrograph_sampler_thread_usage *out)
 {
