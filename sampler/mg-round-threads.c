@@ -89,8 +89,11 @@ count_once (uint64_t *threads)
 void
 mg_round_threads_reset (void)
 {
-  /* A forked child's copy describes its parent's threads. */
-  if (task_fd >= 0)
+  /* A forked child's copy describes its parent's threads: closed, unless
+   * the program has put a file of its own at that number meanwhile. */
+  struct stat st;
+  if (task_fd >= 0 && fstat (task_fd, &st) == 0 && st.st_dev == task_dev
+      && st.st_ino == task_ino)
     close (task_fd);
   task_fd = -1;
   round_ns = -1;
