@@ -66,8 +66,8 @@ mg_perf_plan_custom_data (const char *library, MgPerfPlanFn fn, void *user)
   FILE *plan = fopen (path, "re");
   if (plan == NULL)
     return false;
-  struct stat library_st;
-  bool have_library_st = stat (library, &library_st) == 0;
+  struct stat st;
+  const struct stat *library_st = stat (library, &st) == 0 ? &st : NULL;
   /* Two passes: the library's source indexes, then their metrics. */
   bool ours[MAX_SOURCES] = { false };
   char *line = NULL;
@@ -82,7 +82,7 @@ mg_perf_plan_custom_data (const char *library, MgPerfPlanFn fn, void *user)
           if (pass == 0 && n == 6 && strcmp (f[0], "source") == 0)
             {
               long index = strtol (f[1], NULL, 10);
-              if (index >= 0 && index < MAX_SOURCES && same_file (f[3], library, have_library_st ? &library_st : NULL))
+              if (index >= 0 && index < MAX_SOURCES && same_file (f[3], library, library_st))
                 ours[index] = true;
             }
           else if (pass == 1 && n >= 13 && strcmp (f[0], "metric") == 0)
