@@ -63,6 +63,14 @@ typedef int (*metrograph_get_sampler_thread_usage_fn) (struct metrograph_sampler
 int metrograph_get_round_usage (const struct timespec *round, struct rusage *process,
                                 struct metrograph_sampler_thread_usage *sampler_thread);
 
+/* The number of threads of the process (the sampler's own included) at
+ * the round whose sample time is *round: one fstat of /proc/self/task a
+ * round on the sampler thread, shared by every plugin that asks. round
+ * NULL: read now; another thread than the sampler's: read now, opening the
+ * folder for it. Returns -1 with errno set when it cannot be read.
+ * Async-signal-safe. */
+int metrograph_get_round_thread_count (const struct timespec *round, uint64_t *threads);
+
 #ifdef __cplusplus
 }
 #endif

@@ -126,21 +126,21 @@ read_clocks (const pid_t *tids, int n, pid_t sampler_tid, uint64_t *clocks)
  * from its threads' clocks; false when it cannot be known this round (too
  * many threads, or no baseline yet), and the total then comes from
  * getrusage alone. The threads are listed again (getdents64) only when
- * their number (the task directory's link count, from the fstat that checks
- * the descriptor anyway) changed or one of them has ended. */
+ * their number (mg_thread_count: the task directory's link count, read once
+ * a round for this plugin and Threads) changed or one of them has ended. */
 static bool
-threads_cpu_increase (pid_t sampler_tid, uint64_t *increase)
+threads_cpu_increase (const struct timespec *now, pid_t sampler_tid, uint64_t *increase)
 {
   pid_t tids[MAX_THREADS] = { 0 };
   uint64_t clocks[MAX_THREADS];
-  struct stat st;
-  if (mg_proc_file_stat (&task_dir, &st) != 0 || st.st_nlink > MAX_THREADS + 2)
+  uint64_t count;
+  if (mg_thread_count (now, &task_dir, &count) != 0 || count > MAX_THREADS)
     {
       threads.valid = false;
       return false;
     }
   int n = -1;
-  if (threads.valid && (int) st.st_nlink - 2 == threads.n)
+  if (threads.valid && (int) count == threads.n)
     {
       n = threads.n;
       for (int i = 0; i < n; i++)
@@ -226,7 +226,7 @@ take_snapshot (CpuSnapshot *s, const struct timespec *now)
    * the sampler's exact clock comes off it. */
   uint64_t total = less (timeval_ns (&ru.ru_utime) + timeval_ns (&ru.ru_stime), self.cpu_ns);
   uint64_t increase;
-  if (threads_cpu_increase (self.tid, &increase) && s->cpu_ns + increase > total)
+  if (threads_cpu_increase (now, self.tid, &increase) && s->cpu_ns + increase > total)
     total = s->cpu_ns + increase;
   if (total < s->cpu_ns)
     total = s->cpu_ns;

@@ -201,6 +201,25 @@ mg_proc_file_fd (MgProcFile *f)
   return f->fd;
 }
 
+extern int metrograph_get_round_thread_count (const struct timespec *round, uint64_t *threads)
+  __attribute__((weak));
+
+/* The process's thread count at the round of sample time *round (NULL:
+ * now): the sampler's one fstat of MG_PROC_TASK_DIR a round, shared by the
+ * plugins that ask; under another host, the link count of own, the
+ * plugin's kept-open MG_PROC_TASK_DIR. -1 with errno set on failure. */
+static inline int
+mg_thread_count (const struct timespec *round, MgProcFile *own, uint64_t *threads)
+{
+  struct stat st;
+  if (metrograph_get_round_thread_count != NULL)
+    return metrograph_get_round_thread_count (round, threads);
+  if (mg_proc_file_stat (own, &st) != 0)
+    return -1;
+  *threads = st.st_nlink > 2 ? (uint64_t) st.st_nlink - 2 : 0;
+  return 0;
+}
+
 /* Reads the whole (small, under size bytes) file into buf, NUL-terminated:
  * one pread where the host offers it, else lseek and read. Returns its
  * length, or -1 with errno set. */

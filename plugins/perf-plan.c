@@ -7,10 +7,10 @@
  * plan, so a line that does not fit is skipped. */
 #include "perf-plan.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_FIELDS 16
 #define MAX_SOURCES 256
@@ -43,13 +43,18 @@ split_fields (char *line, char **fields, int max)
   return n;
 }
 
+/* Whether path names the library whose stat is *library (links followed):
+ * one stat per source line, where a realpath of both names cost a readlink
+ * per path component (about 140 system calls at each process start for the
+ * two perf plugins and the default plan). */
 static bool
-same_file (const char *a, const char *b)
+same_file (const char *path, const char *library_path, const struct stat *library)
 {
-  if (strcmp (a, b) == 0)
+  if (strcmp (path, library_path) == 0)
     return true;
-  char ra[PATH_MAX], rb[PATH_MAX];
-  return realpath (a, ra) && realpath (b, rb) && strcmp (ra, rb) == 0;
+  struct stat st;
+  return library != NULL && stat (path, &st) == 0 && st.st_dev == library->st_dev
+         && st.st_ino == library->st_ino;
 }
 
 bool
@@ -61,6 +66,8 @@ mg_perf_plan_custom_data (const char *library, MgPerfPlanFn fn, void *user)
   FILE *plan = fopen (path, "re");
   if (plan == NULL)
     return false;
+  struct stat st;
+  const struct stat *library_st = stat (library, &st) == 0 ? &st : NULL;
   /* Two passes: the library's source indexes, then their metrics. */
   bool ours[MAX_SOURCES] = { false };
   char *line = NULL;
@@ -75,7 +82,7 @@ mg_perf_plan_custom_data (const char *library, MgPerfPlanFn fn, void *user)
           if (pass == 0 && n == 6 && strcmp (f[0], "source") == 0)
             {
               long index = strtol (f[1], NULL, 10);
-              if (index >= 0 && index < MAX_SOURCES && same_file (f[3], library))
+              if (index >= 0 && index < MAX_SOURCES && same_file (f[3], library, library_st))
                 ours[index] = true;
             }
           else if (pass == 1 && n >= 13 && strcmp (f[0], "metric") == 0)

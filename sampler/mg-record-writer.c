@@ -92,6 +92,11 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const ch
       close (fd);
       return -e;
     }
+  /* A fault on a page not yet cached would read ahead the pages around it,
+   * zero-filling them (the file's blocks are unwritten) for slots that a
+   * short run never writes, and the front end's unlink evicts them again:
+   * a fault brings its own page only. */
+  madvise (map, h.file_size, MADV_RANDOM);
   w->fd = fd;
   w->map = map;
   w->size = h.file_size;

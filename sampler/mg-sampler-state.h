@@ -56,8 +56,8 @@ typedef struct {
   pthread_t thread;
   bool thread_started;
   pthread_mutex_t lock;
-  pthread_cond_t cond;
   bool stop_requested;
+  uint32_t stop_word; /* futex the thread sleeps on: non-zero once asked to stop */
   bool sampling_ended;/* stop functions and backfill done */
   int finished;       /* record closed (exit, exec) */
 
@@ -85,12 +85,20 @@ MG_INTERNAL void mg_sampling_round (MgSampler *s, int64_t now_ns);
 MG_INTERNAL void mg_sampling_final_round (MgSampler *s);
 MG_INTERNAL void mg_sampling_backfill (MgSampler *s);
 MG_INTERNAL int mg_sampling_start_thread (MgSampler *s);
+/* Asks the thread to stop and wakes it; the caller holds s->lock. */
+MG_INTERNAL void mg_sampling_request_stop (MgSampler *s);
 
 /* mg-thread-usage.c: the sampler thread's usage for the built-in plugins.
  * Reset before the thread starts; begin and end are called on it. */
 MG_INTERNAL void mg_thread_usage_reset (void);
 MG_INTERNAL void mg_thread_usage_begin (void);
 MG_INTERNAL void mg_thread_usage_end (void);
+/* True on the sampler thread. */
+MG_INTERNAL bool mg_thread_usage_on_sampler_thread (void);
+
+/* mg-round-threads.c: the thread count once a round for the built-in
+ * plugins. Reset before the thread starts (a forked child reopens). */
+MG_INTERNAL void mg_round_threads_reset (void);
 
 /* mg-sampler.c: the process lifecycle */
 /* Ends sampling (stop functions, backfill) once; called by the thread at

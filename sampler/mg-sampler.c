@@ -343,8 +343,7 @@ stop_thread (MgSampler *s)
         mg_plugin_guard_report_hang (s, &call, mg_now_ns ());
       return false;
     }
-  s->stop_requested = true;
-  pthread_cond_signal (&s->cond);
+  mg_sampling_request_stop (s);
   pthread_mutex_unlock (&s->lock);
   struct timespec deadline = realtime_in (ROUND_WAIT_S);
   if (pthread_timedjoin_np (s->thread, NULL, &deadline) != 0)

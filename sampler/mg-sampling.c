@@ -2,9 +2,12 @@
 /* The sampling thread and one sampling round. A round touches only
  * preallocated memory: the mapped record and the runtime tables. */
 #include <errno.h>
+#include <linux/futex.h>
 #include <math.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "mg-plugin-guard.h"
 #include "mg-sampler-hooks.h"
@@ -200,6 +203,34 @@ mg_sampling_backfill (MgSampler *s)
   __atomic_or_fetch (&w->header->flags, MG_RECORD_FLAG_BACKFILLED, __ATOMIC_RELEASE);
 }
 
+/* Sleeps until the CLOCK_MONOTONIC time wake_ns or a stop request, whichever
+ * comes first, without s->lock: one futex wait on an absolute deadline (no
+ * drift, as clock_nanosleep with TIMER_ABSTIME, but wakeable at once). A
+ * condition variable cost one more system call a round: glibc takes the
+ * mutex back from a wait as contended, so every unlock after it was a
+ * FUTEX_WAKE. */
+static void
+sleep_until (MgSampler *s, int64_t wake_ns)
+{
+  struct timespec deadline = ns_to_ts (wake_ns);
+  while (__atomic_load_n (&s->stop_word, __ATOMIC_ACQUIRE) == 0 && mg_now_ns () < wake_ns)
+    {
+      /* FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC deadline. */
+      long rc = syscall (SYS_futex, &s->stop_word, FUTEX_WAIT_BITSET_PRIVATE, 0, &deadline,
+                         NULL, FUTEX_BITSET_MATCH_ANY);
+      if (rc != 0 && errno == ETIMEDOUT)
+        return;
+    }
+}
+
+void
+mg_sampling_request_stop (MgSampler *s)
+{
+  s->stop_requested = true;
+  __atomic_store_n (&s->stop_word, 1, __ATOMIC_RELEASE);
+  syscall (SYS_futex, &s->stop_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
 static void *
 thread_main (void *data)
 {
@@ -220,10 +251,9 @@ thread_main (void *data)
   while (!s->stop_requested)
     {
       int64_t wake = next < stop_at ? next : stop_at;
-      struct timespec deadline = ns_to_ts (wake);
-      int rc = 0;
-      while (!s->stop_requested && rc != ETIMEDOUT)
-        rc = pthread_cond_timedwait (&s->cond, &s->lock, &deadline);
+      pthread_mutex_unlock (&s->lock);
+      sleep_until (s, wake);
+      pthread_mutex_lock (&s->lock);
       if (s->stop_requested)
         break;
       int64_t now = mg_now_ns ();
@@ -257,17 +287,14 @@ thread_main (void *data)
 int
 mg_sampling_start_thread (MgSampler *s)
 {
-  pthread_condattr_t cattr;
   pthread_attr_t attr;
   sigset_t all, old;
 
   pthread_mutex_init (&s->lock, NULL);
-  pthread_condattr_init (&cattr);
-  pthread_condattr_setclock (&cattr, CLOCK_MONOTONIC);
-  pthread_cond_init (&s->cond, &cattr);
-  pthread_condattr_destroy (&cattr);
   s->stop_requested = false;
+  __atomic_store_n (&s->stop_word, 0, __ATOMIC_RELAXED);
   mg_thread_usage_reset ();
+  mg_round_threads_reset ();
 
   /* The thread blocks every signal, so the program's handlers always run on
    * its own threads and its system calls never see our wake-ups. */

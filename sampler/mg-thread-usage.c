@@ -68,6 +68,12 @@ mg_thread_usage_end (void)
   __atomic_store_n (&running_tid, 0, __ATOMIC_RELEASE);
 }
 
+bool
+mg_thread_usage_on_sampler_thread (void)
+{
+  return on_sampler_thread;
+}
+
 __attribute__((visibility ("default"))) int
 metrograph_get_sampler_thread_usage (struct metrograph_sampler_thread_usage *out)
 {
@@ -84,6 +90,25 @@ metrograph_get_sampler_thread_usage (struct metrograph_sampler_thread_usage *out
   return 0;
 }
 
+/* The sampler thread's usage right after getrusage (RUSAGE_SELF) on it,
+ * in one system call: RUSAGE_SELF brought the thread's run time up to date,
+ * and RUSAGE_THREAD's user + system is that run time (the kernel scales its
+ * split to it) to the microsecond of each timeval, where a read of its
+ * clock was one more system call a round. */
+static int
+read_own_rusage (struct metrograph_sampler_thread_usage *out)
+{
+  struct rusage ru;
+  if (getrusage (RUSAGE_THREAD, &ru) != 0)
+    return -1;
+  out->user_ns = timeval_ns (&ru.ru_utime);
+  out->system_ns = timeval_ns (&ru.ru_stime);
+  out->cpu_ns = out->user_ns + out->system_ns;
+  out->voluntary = (uint64_t) ru.ru_nvcsw;
+  out->involuntary = (uint64_t) ru.ru_nivcsw;
+  return 0;
+}
+
 /* Reads both now; the thread's usage is all 0 when it cannot be read here. */
 static int
 read_round_usage (struct rusage *process, struct metrograph_sampler_thread_usage *thread)
@@ -91,7 +116,10 @@ read_round_usage (struct rusage *process, struct metrograph_sampler_thread_usage
   struct metrograph_sampler_thread_usage zero = { 0 };
   if (getrusage (RUSAGE_SELF, process) != 0)
     return -1;
-  if (metrograph_get_sampler_thread_usage (thread) != 0)
+  pid_t tid = __atomic_load_n (&running_tid, __ATOMIC_ACQUIRE);
+  if (tid != 0 && on_sampler_thread && read_own_rusage (thread) == 0)
+    thread->tid = tid;
+  else if (metrograph_get_sampler_thread_usage (thread) != 0)
     *thread = zero;
   return 0;
 }
