@@ -45,14 +45,31 @@ struct _MgProfileBuilder {
   GArray *metric_errors;
   GArray *events;
   gboolean has_samples;      /* metrics can no longer be added */
-  GThreadPool *packer;       /* packs processes beside the caller's reading */
   gboolean any_packed;
-  /* Processes handed to the packer and not packed yet: the caller waits
-   * while there are too many, or unpacked samples would pile up. */
+  /* Processes handed to the packer (packer ()) and not packed yet: the
+   * caller waits while there are too many, or unpacked samples would pile
+   * up, and for none before finishing or freeing. */
   guint pending;
   GMutex pending_lock;
   GCond pending_done;
 };
+
+/* Threads that pack processes and aggregate metrics beside the caller. */
+static guint
+n_workers (void)
+{
+  return CLAMP (g_get_num_processors (), 1, 8);
+}
+
+/* Waits until none of the builder's processes is being packed. */
+static void
+wait_packed (MgProfileBuilder *self)
+{
+  g_mutex_lock (&self->pending_lock);
+  while (self->pending > 0)
+    g_cond_wait (&self->pending_done, &self->pending_lock);
+  g_mutex_unlock (&self->pending_lock);
+}
 
 static void
 builder_process_free_parts (BuilderProcess *process, guint n_metrics)
@@ -101,8 +118,7 @@ mg_profile_builder_free (MgProfileBuilder *self)
 {
   if (self == NULL)
     return;
-  if (self->packer != NULL)
-    g_thread_pool_free (self->packer, FALSE, TRUE);
+  wait_packed (self);
   for (guint p = 0; self->processes != NULL && p < self->processes->len; p++)
     builder_process_free_parts (g_ptr_array_index (self->processes, p), self->metrics->len);
   mg_run_info_clear (&self->run);
@@ -286,12 +302,19 @@ mg_profile_builder_add_sample (MgProfileBuilder *self, guint process, double t_s
 
 static void builder_process_compact (BuilderProcess *p, guint n_metrics);
 
-/* Packs one process's rows (a job of the packer pool, or the caller's). */
+/* A job of the packer: one process of one builder. */
+typedef struct {
+  MgProfileBuilder *builder;
+  BuilderProcess *process;
+} PackJob;
+
+/* Packs one process's rows (a job of the packer). */
 static void
-pack_process (gpointer data, gpointer user_data)
+pack_process (gpointer data, G_GNUC_UNUSED gpointer user_data)
 {
-  BuilderProcess *p = data;
-  MgProfileBuilder *self = user_data;
+  g_autofree PackJob *job = data;
+  BuilderProcess *p = job->process;
+  MgProfileBuilder *self = job->builder;
   guint n_metrics = self->metrics->len;
   gsize n = p->n;
 
@@ -313,10 +336,27 @@ pack_process (gpointer data, gpointer user_data)
   g_mutex_unlock (&self->pending_lock);
 }
 
+/* The packer's threads, made once and kept for the life of the program (an
+ * exclusive pool): a pool per builder started and ended threads at every
+ * merge, that is at every refresh of the live view, and GLib ends surplus
+ * threads of shared pools by detaching them, which AddressSanitizer does
+ * not see (docs/fuzzing.md, finding 6). */
+static GThreadPool *
+packer (void)
+{
+  static GThreadPool *pool;
+
+  if (g_once_init_enter (&pool))
+    g_once_init_leave (&pool, g_thread_pool_new (pack_process, NULL, (int) n_workers (), TRUE,
+                                                 NULL));
+  return pool;
+}
+
 void
 mg_profile_builder_pack (MgProfileBuilder *self, guint process)
 {
   BuilderProcess *p;
+  PackJob *job;
   guint n_metrics;
 
   g_return_if_fail (self != NULL);
@@ -332,15 +372,14 @@ mg_profile_builder_pack (MgProfileBuilder *self, guint process)
   g_clear_pointer (&p->stage, g_free);
   p->packed = TRUE;
   self->any_packed = TRUE;
-  if (self->packer == NULL)
-    self->packer = g_thread_pool_new (pack_process, self,
-                                      (int) CLAMP (g_get_num_processors (), 1, 8), FALSE, NULL);
+  job = g_new (PackJob, 1);
+  *job = (PackJob) { self, p };
   g_mutex_lock (&self->pending_lock);
-  while (self->pending >= CLAMP (g_get_num_processors (), 1, 8))
+  while (self->pending >= n_workers ())
     g_cond_wait (&self->pending_done, &self->pending_lock);
   self->pending++;
   g_mutex_unlock (&self->pending_lock);
-  g_thread_pool_push (self->packer, p, NULL);
+  g_thread_pool_push (packer (), job, NULL);
 }
 
 void
@@ -801,19 +840,19 @@ static void
 aggregate_all (MgProfileBuilder *self, MgProfile *profile, const Grid *grid, gsize max_n,
                double *agg, gint32 *agg_index)
 {
-  guint n_workers = self->any_packed ? CLAMP (g_get_num_processors (), 1, 8) : 1;
-  g_autofree AggregateJob *jobs = g_new (AggregateJob, n_workers);
-  g_autofree GThread **threads = g_new0 (GThread *, n_workers);
+  guint n = self->any_packed ? n_workers () : 1;
+  g_autofree AggregateJob *jobs = g_new (AggregateJob, n);
+  g_autofree GThread **threads = g_new0 (GThread *, n);
 
-  n_workers = MIN (n_workers, MAX (self->metrics->len, 1));
-  for (guint i = 0; i < n_workers; i++)
+  n = MIN (n, MAX (self->metrics->len, 1));
+  for (guint i = 0; i < n; i++)
     {
-      jobs[i] = (AggregateJob) { self, profile, grid, max_n, agg, agg_index, i, n_workers };
+      jobs[i] = (AggregateJob) { self, profile, grid, max_n, agg, agg_index, i, n };
       if (i > 0)
         threads[i] = g_thread_new ("mg-aggregate", aggregate_some, &jobs[i]);
     }
   aggregate_some (&jobs[0]);
-  for (guint i = 1; i < n_workers; i++)
+  for (guint i = 1; i < n; i++)
     g_thread_join (threads[i]);
 }
 
@@ -849,8 +888,7 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
   /* Some processes packed: all are, the last ones now. */
   for (guint p = 0; self->any_packed && p < n_proc; p++)
     mg_profile_builder_pack (self, p);
-  if (self->packer != NULL)
-    g_thread_pool_free (g_steal_pointer (&self->packer), FALSE, TRUE);
+  wait_packed (self);
   for (guint p = 0; p < n_proc; p++)
     {
       BuilderProcess *process = g_ptr_array_index (self->processes, p);

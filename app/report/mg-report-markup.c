@@ -97,14 +97,17 @@ write_html (GString *out, const xmlNode *node)
           write_html (out, node->children);
           continue;
         }
-      g_string_append_printf (out, "<%s", (const char *) node->name);
+      g_string_append_c (out, '<');
+      g_string_append (out, (const char *) node->name);
       for (const xmlAttr *attr = node->properties; attr != NULL; attr = attr->next)
         {
           xmlChar *value = xmlNodeListGetString (node->doc, attr->children, 1);
 
           if (value != NULL && attribute_allowed (node->name, attr->name, (const char *) value))
             {
-              g_string_append_printf (out, " %s=\"", (const char *) attr->name);
+              g_string_append_c (out, ' ');
+              g_string_append (out, (const char *) attr->name);
+              g_string_append (out, "=\"");
               append_escaped (out, (const char *) value);
               g_string_append_c (out, '"');
             }
@@ -120,7 +123,9 @@ write_html (GString *out, const xmlNode *node)
         }
       g_string_append_c (out, '>');
       write_html (out, node->children);
-      g_string_append_printf (out, "</%s>", (const char *) node->name);
+      g_string_append (out, "</");
+      g_string_append (out, (const char *) node->name);
+      g_string_append_c (out, '>');
     }
 }
 
@@ -174,52 +179,77 @@ write_text (GString *out, const xmlNode *node)
     }
 }
 
-/* The body of the fragment parsed as HTML; NULL when there is nothing. */
-static htmlDocPtr
-parse (const char *markup, xmlNode **body)
+struct _MgReportMarkup {
+  htmlDocPtr doc;    /* NULL for an empty field */
+  xmlNode *body;     /* the fragment's elements are its children; NULL: none */
+};
+
+MgReportMarkup *
+mg_report_markup_parse (const char *markup)
 {
   const int options = HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING
                       | HTML_PARSE_NOBLANKS;
-  g_autofree char *wrapped = g_strconcat ("<html><body>", markup, "</body></html>", NULL);
-  htmlDocPtr doc = htmlReadMemory (wrapped, (int) strlen (wrapped), NULL, "UTF-8", options);
-  xmlNode *root = doc != NULL ? xmlDocGetRootElement (doc) : NULL;
+  MgReportMarkup *self = g_new0 (MgReportMarkup, 1);
+  g_autofree char *wrapped = NULL;
+  xmlNode *root;
 
-  *body = NULL;
+  if (markup == NULL || *markup == '\0')
+    return self;
+  wrapped = g_strconcat ("<html><body>", markup, "</body></html>", NULL);
+  self->doc = htmlReadMemory (wrapped, (int) strlen (wrapped), NULL, "UTF-8", options);
+  /* The errors are not reported; libxml2 would keep the last one's texts. */
+  xmlResetLastError ();
+  root = self->doc != NULL ? xmlDocGetRootElement (self->doc) : NULL;
   for (xmlNode *n = root != NULL ? root->children : NULL; n != NULL; n = n->next)
     if (n->type == XML_ELEMENT_NODE && xmlStrcasecmp (n->name, (const xmlChar *) "body") == 0)
-      *body = n;
-  return doc;
+      self->body = n;
+  return self;
+}
+
+void
+mg_report_markup_free (MgReportMarkup *self)
+{
+  if (self == NULL)
+    return;
+  xmlFreeDoc (self->doc);
+  g_free (self);
+}
+
+char *
+mg_report_markup_get_html (MgReportMarkup *self)
+{
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (self != NULL, NULL);
+  if (self->body != NULL)
+    write_html (out, self->body->children);
+  return g_string_free (out, FALSE);
+}
+
+char *
+mg_report_markup_get_text (MgReportMarkup *self)
+{
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (self != NULL, NULL);
+  if (self->body != NULL)
+    write_text (out, self->body->children);
+  g_strstrip (out->str);
+  return g_string_free (out, FALSE);
 }
 
 char *
 mg_report_markup_to_html (const char *markup)
 {
-  GString *out = g_string_new (NULL);
-  xmlNode *body;
-  htmlDocPtr doc;
+  g_autoptr(MgReportMarkup) parsed = mg_report_markup_parse (markup);
 
-  if (markup == NULL || *markup == '\0')
-    return g_string_free (out, FALSE);
-  doc = parse (markup, &body);
-  if (body != NULL)
-    write_html (out, body->children);
-  xmlFreeDoc (doc);
-  return g_string_free (out, FALSE);
+  return mg_report_markup_get_html (parsed);
 }
 
 char *
 mg_report_markup_to_text (const char *markup)
 {
-  GString *out = g_string_new (NULL);
-  xmlNode *body;
-  htmlDocPtr doc;
+  g_autoptr(MgReportMarkup) parsed = mg_report_markup_parse (markup);
 
-  if (markup == NULL || *markup == '\0')
-    return g_string_free (out, FALSE);
-  doc = parse (markup, &body);
-  if (body != NULL)
-    write_text (out, body->children);
-  xmlFreeDoc (doc);
-  g_strstrip (out->str);
-  return g_string_free (out, FALSE);
+  return mg_report_markup_get_text (parsed);
 }

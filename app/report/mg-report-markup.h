@@ -16,4 +16,14 @@ char *mg_report_markup_to_html (const char *markup);
  * lines of their own, list items with "- ", white space collapsed. */
 char *mg_report_markup_to_text (const char *markup);
 
+/* A text field parsed once, for both forms (the above parse each time). */
+typedef struct _MgReportMarkup MgReportMarkup;
+
+MgReportMarkup *mg_report_markup_parse (const char *markup);
+char *mg_report_markup_get_html (MgReportMarkup *self);
+char *mg_report_markup_get_text (MgReportMarkup *self);
+void mg_report_markup_free (MgReportMarkup *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgReportMarkup, mg_report_markup_free)
+
 G_END_DECLS

@@ -392,6 +392,51 @@ test_builder_packed (void)
   g_assert_cmpfloat (mg_profile_get_single_value (packed, 2)->sum, ==, 20.0);
 }
 
+/* The threads of the process, by id. */
+static GHashTable *
+thread_ids (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, &error);
+  GHashTable *ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const char *name;
+
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_hash_table_add (ids, g_strdup (name));
+  return ids;
+}
+
+/* The packer's threads are made once and kept: merging again (at every
+ * refresh of the live view) neither starts nor ends threads. */
+static void
+test_builder_packer_threads_kept (void)
+{
+  g_autoptr(GHashTable) first = NULL;
+
+  g_object_unref (uneven_profile (TRUE));
+  first = thread_ids ();
+  g_assert_cmpuint (g_hash_table_size (first), >, 1);
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autoptr(GHashTable) now = NULL;
+      GHashTableIter iter;
+      gpointer id;
+
+      g_object_unref (uneven_profile (TRUE));
+      g_usleep (G_USEC_PER_SEC / 20); /* time for a thread being ended to go */
+      now = thread_ids ();
+      g_hash_table_iter_init (&iter, first);
+      while (g_hash_table_iter_next (&iter, &id, NULL))
+        if (!g_hash_table_contains (now, id))
+          g_error ("merge %u ended thread %s, there after the first merge", i + 2, (char *) id);
+      g_hash_table_iter_init (&iter, now);
+      while (g_hash_table_iter_next (&iter, &id, NULL))
+        if (!g_hash_table_contains (first, id))
+          g_error ("merge %u left a new thread %s", i + 2, (char *) id);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -404,5 +449,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/builder/lists", test_builder_lists);
   g_test_add_func ("/profile/builder/instants", test_builder_instants);
   g_test_add_func ("/profile/builder/packed", test_builder_packed);
+  g_test_add_func ("/profile/builder/packer-threads-kept", test_builder_packer_threads_kept);
   return g_test_run ();
 }

@@ -3,6 +3,7 @@
  * or dropped, whatever the input. */
 #include "mg-config.h"
 
+#include <libxml/xmlerror.h>
 #include <string.h>
 
 #include "report/mg-report-markup.h"
@@ -101,6 +102,42 @@ test_text (void)
     }
 }
 
+/* One parse gives both forms, the ones of parsing for each; and a parse
+ * keeps no libxml2 error behind (the fields of a report are parsed in
+ * turn, errors are not reported). */
+static void
+test_parse_once (void)
+{
+  static const char *const fields[] = {
+    "<ul><li>a <b>b</b></li><li><a href=\"javascript:x\">c</a></li></ul>",
+    "<p>x</p><bogus y=1>&amp;z",
+    "",
+    NULL,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      g_autoptr(MgReportMarkup) parsed = mg_report_markup_parse (fields[i]);
+      g_autofree char *html = mg_report_markup_get_html (parsed);
+      g_autofree char *text = mg_report_markup_get_text (parsed);
+      g_autofree char *html_alone = mg_report_markup_to_html (fields[i]);
+      g_autofree char *text_alone = mg_report_markup_to_text (fields[i]);
+
+      g_assert_cmpstr (html, ==, html_alone);
+      g_assert_cmpstr (text, ==, text_alone);
+      g_assert_null (xmlGetLastError ());
+    }
+  {
+    g_autoptr(MgReportMarkup) parsed = mg_report_markup_parse (fields[0]);
+    g_autofree char *html = mg_report_markup_get_html (parsed);
+    g_autofree char *text = mg_report_markup_get_text (parsed);
+
+    g_assert_cmpstr (html, ==, "<ul><li>a <b>b</b></li><li><a rel=\"noopener noreferrer\">c</a>"
+                               "</li></ul>");
+    g_assert_cmpstr (text, ==, "- a b\n- c");
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -108,5 +145,6 @@ main (int argc, char **argv)
   g_test_add_func ("/report/markup/allowed", test_allowed);
   g_test_add_func ("/report/markup/hostile", test_hostile);
   g_test_add_func ("/report/markup/text", test_text);
+  g_test_add_func ("/report/markup/parse-once", test_parse_once);
   return g_test_run ();
 }
