@@ -345,7 +345,6 @@ read_index (MgNodeSummary *self, int fd, guint64 file_size, GError **error)
   guint64 length;
   g_autofree guint8 *index = NULL;
   g_autoptr (GBytes) bytes = NULL;
-  g_autoptr (GVariant) host = NULL;
 
   if (file_size < NODE_MAGIC_LEN)
     return damaged (error, self->path, "%s", _("too short"));
@@ -899,7 +898,8 @@ gboolean
 mg_node_summary_merge (const char *record_dir, const char *host, MgNodeSummaryStats *stats,
                        GError **error)
 {
-  __attribute__ ((cleanup (close_fd))) int lock = lock_folder (record_dir);
+  /* Held until return: merges of one folder take turns. */
+  __attribute__ ((cleanup (close_fd), unused)) int lock = lock_folder (record_dir);
   g_auto (NodeWriter) w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref),
                             g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref),
                             g_ptr_array_new_with_free_func (g_free) };
