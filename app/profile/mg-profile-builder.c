@@ -32,7 +32,23 @@ typedef struct {
    * are parts[m] (NULL: not reported); starts and ends stay for the grid. */
   gboolean packed;
   GBytes **parts;    /* n_metrics */
+  /* Its first n_reused samples are those of process `previous` of the
+   * cache's profile (-1: none). */
+  int previous;
+  gsize n_reused;
+  gboolean sorted;   /* ends never decrease (set by finishing) */
 } BuilderProcess;
+
+struct _MgProfileBuilderCache {
+  guint generation;
+  MgProfile *profile;        /* the last finished, or NULL */
+  guint n_processes;         /* its */
+  double **starts;           /* per process: its samples' windows, process_n long */
+  double **ends;
+  double width;              /* its stable grid's window width, 0: uniform */
+  guint reused_windows;      /* what its builder took from the one before */
+  guint64 reused_samples;
+};
 
 enum { STAGE = 64 };
 
@@ -45,6 +61,8 @@ struct _MgProfileBuilder {
   GArray *metric_errors;
   GArray *events;
   gboolean has_samples;      /* metrics can no longer be added */
+  gboolean stable_grid;
+  MgProfileBuilderCache *cache;
   GThreadPool *packer;       /* packs processes beside the caller's reading */
   gboolean any_packed;
   /* Processes handed to the packer and not packed yet: the caller waits
@@ -73,6 +91,66 @@ builder_process_free (BuilderProcess *process)
   g_free (process->stage);
   g_free (process->singles);
   g_free (process);
+}
+
+MgProfileBuilderCache *
+mg_profile_builder_cache_new (void)
+{
+  return g_new0 (MgProfileBuilderCache, 1);
+}
+
+static void
+cache_clear (MgProfileBuilderCache *cache)
+{
+  for (guint p = 0; p < cache->n_processes; p++)
+    {
+      g_free (cache->starts[p]);
+      g_free (cache->ends[p]);
+    }
+  g_clear_pointer (&cache->starts, g_free);
+  g_clear_pointer (&cache->ends, g_free);
+  g_clear_object (&cache->profile);
+  cache->n_processes = 0;
+  cache->width = 0.0;
+}
+
+void
+mg_profile_builder_cache_free (MgProfileBuilderCache *cache)
+{
+  if (cache == NULL)
+    return;
+  cache_clear (cache);
+  g_free (cache);
+}
+
+guint
+mg_profile_builder_cache_get_generation (const MgProfileBuilderCache *cache)
+{
+  g_return_val_if_fail (cache != NULL, 0);
+  return cache->generation;
+}
+
+void
+mg_profile_builder_cache_get_reused (const MgProfileBuilderCache *cache, guint *windows,
+                                     guint64 *samples)
+{
+  g_return_if_fail (cache != NULL);
+  *windows = cache->reused_windows;
+  *samples = cache->reused_samples;
+}
+
+void
+mg_profile_builder_set_cache (MgProfileBuilder *self, MgProfileBuilderCache *cache)
+{
+  g_return_if_fail (self != NULL);
+  self->cache = cache;
+}
+
+void
+mg_profile_builder_set_stable_grid (MgProfileBuilder *self)
+{
+  g_return_if_fail (self != NULL);
+  self->stable_grid = TRUE;
 }
 
 MgProfileBuilder *
@@ -199,6 +277,7 @@ mg_profile_builder_add_process (MgProfileBuilder *self, const MgProcessInfo *inf
   g_return_val_if_fail (info != NULL, 0);
   process = g_new0 (BuilderProcess, 1);
   mg_process_info_copy_into (&process->info, info);
+  process->previous = -1;
   g_ptr_array_add (self->processes, process);
   return self->processes->len - 1;
 }
@@ -250,6 +329,67 @@ mg_profile_builder_reserve (MgProfileBuilder *self, guint process, guint n_sampl
   self->has_samples = TRUE;
   if (p->n + p->staged + n_samples > p->cap)
     builder_process_resize (p, self->metrics->len, p->n + p->staged + n_samples);
+}
+
+/* Whether the cache's profile has the builder's metrics. */
+static gboolean
+cache_has_metrics (MgProfileBuilder *self)
+{
+  MgProfile *previous = self->cache->profile;
+
+  if (previous->metrics->len != self->metrics->len)
+    return FALSE;
+  for (guint m = 0; m < self->metrics->len; m++)
+    if (g_strcmp0 (((MgMetricDef *) g_ptr_array_index (previous->metrics, m))->id,
+                   ((MgMetricDef *) g_ptr_array_index (self->metrics, m))->id) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+guint
+mg_profile_builder_reuse_samples (MgProfileBuilder *self, guint process, guint previous, guint n)
+{
+  MgProfileBuilderCache *cache;
+  MgProfile *from;
+  BuilderProcess *p;
+  guint n_metrics;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (process < self->processes->len, 0);
+  p = g_ptr_array_index (self->processes, process);
+  cache = self->cache;
+  if (cache == NULL || cache->profile == NULL || previous >= cache->n_processes
+      || p->n + p->staged > 0 || p->packed || !cache_has_metrics (self))
+    return 0;
+  from = cache->profile;
+  n = MIN (n, from->process_n[previous]);
+  if (n == 0)
+    return 0;
+  n_metrics = self->metrics->len;
+  self->has_samples = TRUE;
+  if (p->cap < n)
+    builder_process_resize (p, n_metrics, n);
+  memcpy (p->starts, cache->starts[previous], n * sizeof (double));
+  memcpy (p->ends, cache->ends[previous], n * sizeof (double));
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      const MgProcessSeries *series = &from->process_series[(gsize) previous * n_metrics + m];
+      double *rows = p->values + (gsize) m * MG_PROCESS_SERIES_N * p->cap;
+      const double *src[MG_PROCESS_SERIES_N] = { series->mins, series->maxs, series->means };
+
+      for (guint r = 0; r < MG_PROCESS_SERIES_N; r++, rows += p->cap)
+        {
+          if (series->n > 0)
+            memcpy (rows, src[r], n * sizeof (double));
+          else
+            for (guint k = 0; k < n; k++)
+              rows[k] = NAN;
+        }
+    }
+  p->n = n;
+  p->previous = (int) previous;
+  p->n_reused = n;
+  return n;
 }
 
 void
@@ -407,12 +547,15 @@ typedef struct {
   double end;       /* the grid spans (0, end] */
   const double *starts;
   const double *ends;
+  double scale;     /* windows per second: window of t is about t × scale */
+  double width;     /* a stable grid's window width, 0: uniform */
 } Grid;
 
+/* Windows from..n-1 emptied. */
 static void
-grid_acc_reset (GridAcc *acc, guint n)
+grid_acc_reset (GridAcc *acc, guint from, guint n)
 {
-  for (guint w = 0; w < n; w++)
+  for (guint w = from; w < n; w++)
     {
       acc->weight[w] = acc->wmean[w] = acc->points[w] = acc->pmean[w] = 0.0;
       acc->min[w] = INFINITY;
@@ -430,11 +573,12 @@ grid_clamp (const Grid *grid, double index)
   return (guint) index;
 }
 
+/* Adds a sample to windows from..n-1 (those before are left alone). */
 static void
-grid_acc_add (GridAcc *acc, const Grid *grid, double a, double b, double min, double max,
-              double mean)
+grid_acc_add (GridAcc *acc, const Grid *grid, guint from, double a, double b, double min,
+              double max, double mean)
 {
-  double scale = grid->n / grid->end;
+  double scale = grid->scale;
 
   if (grid->n == 0)
     return;
@@ -443,6 +587,8 @@ grid_acc_add (GridAcc *acc, const Grid *grid, double a, double b, double min, do
       /* An instant: the window (start, end] that holds b. */
       guint w = grid_clamp (grid, ceil (b * scale) - 1.0);
 
+      if (w < from)
+        return;
       if (!isnan (mean))
         {
           acc->points[w] += 1.0;
@@ -455,7 +601,8 @@ grid_acc_add (GridAcc *acc, const Grid *grid, double a, double b, double min, do
       return;
     }
 
-  for (guint w = grid_clamp (grid, floor (a * scale)); w <= grid_clamp (grid, ceil (b * scale) - 1.0); w++)
+  for (guint w = MAX (grid_clamp (grid, floor (a * scale)), from);
+       w <= grid_clamp (grid, ceil (b * scale) - 1.0); w++)
     {
       double overlap = MIN (b, grid->ends[w]) - MAX (a, grid->starts[w]);
 
@@ -620,9 +767,6 @@ window_mean (const double *values, guint n_proc, gsize n, gsize w, double sum, g
   return mg_bounded_mean (sum, count, lo, hi);
 }
 
-/* Across processes, window by window, for one time-domain metric. One
- * process at a time through one grid accumulator; values keeps each
- * process's window values (NaN: gap) for the variance's second pass. */
 /* A process's rows of metric m: in place, or unpacked into scratch. */
 static const double *
 process_rows (BuilderProcess *process, guint m, double *scratch)
@@ -637,8 +781,51 @@ process_rows (BuilderProcess *process, guint m, double *scratch)
   return scratch;
 }
 
+/* The first of the process's samples that can reach window `from` of a
+ * stable grid: those ending a window before it or earlier touch no window
+ * from it on (its bounds are exact multiples of the width). */
+static gsize
+first_sample_from (const BuilderProcess *process, const Grid *grid, guint from)
+{
+  double cut;
+  gsize lo = 0, hi = process->n;
+
+  if (from < 2 || grid->width == 0.0 || !process->sorted)
+    return 0;
+  cut = grid->starts[from - 1];
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (process->ends[mid] <= cut)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Windows before `from` as the previous profile has them. */
 static void
-aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *acc,
+copy_previous (const MgSeries *previous, guint from, gsize n, double *out, gint32 *out_index)
+{
+  const double *rows[MG_SERIES_N_DOUBLES] = { previous->mins, previous->maxs, previous->means,
+                                              previous->vars, previous->sums };
+  const gint32 *index_rows[MG_SERIES_N_INDICES] = { previous->min_process,
+                                                    previous->max_process };
+
+  for (guint r = 0; r < MG_SERIES_N_DOUBLES; r++)
+    memcpy (out + r * n, rows[r], from * sizeof (double));
+  for (guint r = 0; r < MG_SERIES_N_INDICES; r++)
+    memcpy (out_index + r * n, index_rows[r], from * sizeof (gint32));
+}
+
+/* Across processes, window by window from `from` on (the windows before
+ * are the previous profile's), for one time-domain metric. One process at
+ * a time through one grid accumulator; values keeps each process's window
+ * values (NaN: gap) for the variance's second pass. */
+static void
+aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, guint from, GridAcc *acc,
                   double *values, guint *counts, double *out, gint32 *out_index,
                   double *scratch)
 {
@@ -648,7 +835,9 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *ac
          *sums = out + 4 * n;
   gint32 *min_p = out_index, *max_p = out_index + n;
 
-  for (gsize w = 0; w < n; w++)
+  if (from > 0)
+    copy_previous (&self->cache->profile->series[m], from, n, out, out_index);
+  for (gsize w = from; w < n; w++)
     {
       mins[w] = INFINITY;
       maxs[w] = -INFINITY;
@@ -664,11 +853,11 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *ac
       const double *row = process_rows (process, m, scratch);
       double *pv = values + (gsize) p * n;
 
-      grid_acc_reset (acc, grid->n);
-      for (gsize k = 0; k < n_samples; k++)
-        grid_acc_add (acc, grid, process->starts[k], process->ends[k], row[k],
+      grid_acc_reset (acc, from, grid->n);
+      for (gsize k = first_sample_from (process, grid, from); k < n_samples; k++)
+        grid_acc_add (acc, grid, from, process->starts[k], process->ends[k], row[k],
                       row[n_samples + k], row[2 * n_samples + k]);
-      for (gsize w = 0; w < n; w++)
+      for (gsize w = from; w < n; w++)
         {
           double vmin, vmax;
 
@@ -686,17 +875,17 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *ac
         }
     }
 
-  for (gsize w = 0; w < n; w++)
+  for (gsize w = from; w < n; w++)
     means[w] = counts[w] > 0 ? window_mean (values, n_proc, n, w, sums[w], counts[w]) : NAN;
   for (guint p = 0; p < n_proc; p++)
     {
       const double *pv = values + (gsize) p * n;
 
-      for (gsize w = 0; w < n; w++)
+      for (gsize w = from; w < n; w++)
         if (!isnan (pv[w]))
           vars[w] += (pv[w] - means[w]) * (pv[w] - means[w]);
     }
-  for (gsize w = 0; w < n; w++)
+  for (gsize w = from; w < n; w++)
     {
       if (counts[w] > 0)
         {
@@ -754,6 +943,7 @@ typedef struct {
   gsize max_n;
   double *agg;
   gint32 *agg_index;
+  guint from;        /* the first window to compute: those before are the cache's */
   guint first, n_workers;
 } AggregateJob;
 
@@ -788,8 +978,8 @@ aggregate_some (gpointer data)
           MgSingleValue *none = &job->profile->singles[m];
 
           none->min = none->max = none->mean = none->var = none->sum = NAN;
-          aggregate_metric (job->self, job->grid, m, &acc, pvalues, counts, out, out_index,
-                            scratch);
+          aggregate_metric (job->self, job->grid, m, job->from, &acc, pvalues, counts, out,
+                            out_index, scratch);
         }
     }
   return NULL;
@@ -798,8 +988,8 @@ aggregate_some (gpointer data)
 /* Metrics are independent: packed ones (unpacking is most of the work)
  * are shared among the cores. */
 static void
-aggregate_all (MgProfileBuilder *self, MgProfile *profile, const Grid *grid, gsize max_n,
-               double *agg, gint32 *agg_index)
+aggregate_all (MgProfileBuilder *self, MgProfile *profile, const Grid *grid, guint from,
+               gsize max_n, double *agg, gint32 *agg_index)
 {
   guint n_workers = self->any_packed ? CLAMP (g_get_num_processors (), 1, 8) : 1;
   g_autofree AggregateJob *jobs = g_new (AggregateJob, n_workers);
@@ -808,13 +998,99 @@ aggregate_all (MgProfileBuilder *self, MgProfile *profile, const Grid *grid, gsi
   n_workers = MIN (n_workers, MAX (self->metrics->len, 1));
   for (guint i = 0; i < n_workers; i++)
     {
-      jobs[i] = (AggregateJob) { self, profile, grid, max_n, agg, agg_index, i, n_workers };
+      jobs[i] = (AggregateJob) { self, profile, grid, max_n, agg, agg_index, from, i, n_workers };
       if (i > 0)
         threads[i] = g_thread_new ("mg-aggregate", aggregate_some, &jobs[i]);
     }
   aggregate_some (&jobs[0]);
   for (guint i = 1; i < n_workers; i++)
     g_thread_join (threads[i]);
+}
+
+/* A stable grid's window width: the smallest power of two (s) that makes
+ * at most max windows up to end. */
+static double
+stable_width (double end, guint max)
+{
+  double lower = end / max;
+  int e;
+
+  frexp (lower, &e);   /* 2^(e-1) <= lower < 2^e */
+  return ldexp (1.0, e - 1) >= lower ? ldexp (1.0, e - 1) : ldexp (1.0, e);
+}
+
+/* The earliest time at which the process's samples differ from those of
+ * the cache's profile (-INFINITY: unknown; INFINITY: none). */
+static double
+process_changed_from (MgProfileBuilder *self, guint p)
+{
+  BuilderProcess *process = g_ptr_array_index (self->processes, p);
+  MgProfileBuilderCache *cache = self->cache;
+  double t = INFINITY;
+
+  if (p < cache->n_processes && process->previous != (int) p)
+    return -INFINITY;
+  for (gsize k = process->n_reused; k < process->n; k++)
+    t = MIN (t, MIN (process->starts[k], process->ends[k]));
+  for (gsize k = process->n_reused; p < cache->n_processes && k < cache->profile->process_n[p]; k++)
+    t = MIN (t, MIN (cache->starts[p][k], cache->ends[p][k]));
+  return isnan (t) ? -INFINITY : t;
+}
+
+/* The first window whose aggregates may differ from the cache's profile's:
+ * those before keep their values (0: every window is computed). */
+static guint
+first_changed_window (MgProfileBuilder *self, const Grid *grid)
+{
+  MgProfileBuilderCache *cache = self->cache;
+  guint from;
+
+  if (cache == NULL || cache->profile == NULL || grid->width == 0.0
+      || cache->width != grid->width || cache->profile->n_windows == 0
+      || grid->n < cache->profile->n_windows || self->processes->len < cache->n_processes
+      || !cache_has_metrics (self))
+    return 0;
+  /* Its last window ended at its end, which the run's has passed. */
+  from = cache->profile->n_windows - 1;
+  for (guint p = 0; p < self->processes->len && from > 0; p++)
+    {
+      double t = process_changed_from (self, p);
+
+      /* A window before the one that holds t, for an instant at t. */
+      if (t < INFINITY)
+        from = MIN (from, grid_clamp (grid, floor (t * grid->scale) - 1.0));
+    }
+  return from;
+}
+
+/* What the next builder given the cache reuses: the profile and its
+ * processes' sample windows. */
+static void
+keep_in_cache (MgProfileBuilder *self, MgProfile *profile, double width, guint reused_windows)
+{
+  MgProfileBuilderCache *cache = self->cache;
+  guint n_proc = self->processes->len;
+
+  cache_clear (cache);
+  cache->generation++;
+  cache->reused_windows = reused_windows;
+  cache->reused_samples = 0;
+  for (guint p = 0; p < n_proc; p++)
+    cache->reused_samples += ((BuilderProcess *) g_ptr_array_index (self->processes, p))->n_reused;
+  if (self->any_packed)
+    return;
+  cache->profile = g_object_ref (profile);
+  cache->n_processes = n_proc;
+  cache->width = width;
+  cache->starts = g_new (double *, MAX (n_proc, 1));
+  cache->ends = g_new (double *, MAX (n_proc, 1));
+  for (guint p = 0; p < n_proc; p++)
+    {
+      BuilderProcess *process = g_ptr_array_index (self->processes, p);
+
+      cache->starts[p] = g_steal_pointer (&process->starts);
+      cache->ends[p] = g_memdup2 (process->ends, MAX (process->n, 1) * sizeof (double));
+    }
 }
 
 static guint
@@ -836,10 +1112,11 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
 {
   g_autoptr(MgProfile) profile = NULL;
   guint n_metrics, n_proc;
-  double end, *starts, *ends, *agg;
+  double end, width, *starts, *ends, *agg;
   gint32 *agg_index;
   Grid grid;
   gsize max_n = 0;
+  guint from;
 
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -858,6 +1135,9 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
       builder_process_flush (process, n_metrics);
       builder_process_compact (process, n_metrics);
       max_n = MAX (max_n, process->n);
+      process->sorted = TRUE;
+      for (gsize k = 1; k < process->n && process->sorted; k++)
+        process->sorted = process->ends[k] >= process->ends[k - 1];
     }
   if (n_windows == 0)
     n_windows = choose_n_windows (self);
@@ -892,26 +1172,34 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
   g_array_append_vals (profile->events, self->events->data, self->events->len);
   g_array_set_clear_func (self->events, NULL);
 
-  /* The grid: uniform windows (start, end] from 0 to the run's end. */
+  /* The grid: windows (start, end] from 0 to the run's end, uniform or of
+   * a stable width. */
+  width = self->stable_grid && n_windows > 0 ? stable_width (end, n_windows) : 0.0;
+  if (width > 0.0)
+    n_windows = (guint) ceil (end / width);
   profile->n_windows = n_windows;
   starts = mg_profile_take_block (profile, g_new (double, 2 * (gsize) MAX (n_windows, 1)));
   ends = starts + n_windows;
   for (guint w = 0; w < n_windows; w++)
     {
-      starts[w] = end * w / n_windows;
-      ends[w] = w + 1 == n_windows ? end : end * (w + 1) / n_windows;
+      starts[w] = width > 0.0 ? w * width : end * w / n_windows;
+      ends[w] = w + 1 == n_windows ? end : width > 0.0 ? (w + 1) * width : end * (w + 1) / n_windows;
     }
   profile->window_starts = starts;
   profile->window_ends = ends;
-  grid = (Grid) { n_windows, end, starts, ends };
+  grid = (Grid) { n_windows, end, starts, ends, width > 0.0 ? 1.0 / width : n_windows / end,
+                  width };
 
   agg = mg_profile_take_block (profile,
                                g_new (double, MAX ((gsize) n_metrics * MG_SERIES_N_DOUBLES * n_windows, 1)));
   agg_index = mg_profile_take_block (profile,
                                      g_new (gint32, MAX ((gsize) n_metrics * MG_SERIES_N_INDICES * n_windows, 1)));
   profile->singles = g_new0 (MgSingleValue, MAX (n_metrics, 1));
-  aggregate_all (self, profile, &grid, max_n, agg, agg_index);
+  from = first_changed_window (self, &grid);
+  aggregate_all (self, profile, &grid, from, max_n, agg, agg_index);
   mg_profile_set_aggregates (profile, agg, agg_index);
+  if (self->cache != NULL)
+    keep_in_cache (self, profile, width, from);
 
   profile->process_series = g_new0 (MgProcessSeries, MAX ((gsize) n_proc * n_metrics, 1));
   profile->process_n = g_new0 (gsize, MAX (n_proc, 1));
