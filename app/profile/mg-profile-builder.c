@@ -37,6 +37,7 @@ typedef struct {
   int previous;
   gsize n_reused;
   gboolean sorted;   /* ends never decrease (set by finishing) */
+  gboolean in_slab;  /* values is part of one of the builder's slabs */
 } BuilderProcess;
 
 struct _MgProfileBuilderCache {
@@ -50,7 +51,7 @@ struct _MgProfileBuilderCache {
   guint64 reused_samples;
 };
 
-enum { STAGE = 64 };
+enum { STAGE = 64, SLAB_SIZE = 64 << 20 };
 
 struct _MgProfileBuilder {
   MgRunInfo run;
@@ -63,6 +64,12 @@ struct _MgProfileBuilder {
   gboolean has_samples;      /* metrics can no longer be added */
   gboolean stable_grid;
   MgProfileBuilderCache *cache;
+  /* With a cache (the live view's refreshes), the processes' rows are
+   * carved from big blocks handed to the profile whole: new memory faults
+   * in by huge pages, not by 4 KiB pages, and every refresh copies all
+   * of them to new memory. */
+  GPtrArray *slabs;          /* g_free'd blocks of SLAB_SIZE */
+  gsize slab_left;           /* bytes free at the end of the last one */
   GThreadPool *packer;       /* packs processes beside the caller's reading */
   gboolean any_packed;
   /* Processes handed to the packer and not packed yet: the caller waits
@@ -87,7 +94,8 @@ builder_process_free (BuilderProcess *process)
   g_free (process->parts); /* their bytes went with builder_process_free_parts */
   g_free (process->starts);
   g_free (process->ends);
-  g_free (process->values);
+  if (!process->in_slab)
+    g_free (process->values);
   g_free (process->stage);
   g_free (process->singles);
   g_free (process);
@@ -190,6 +198,7 @@ mg_profile_builder_free (MgProfileBuilder *self)
   g_clear_pointer (&self->plugin_errors, g_array_unref);
   g_clear_pointer (&self->metric_errors, g_array_unref);
   g_clear_pointer (&self->events, g_array_unref);
+  g_clear_pointer (&self->slabs, g_ptr_array_unref);
   g_mutex_clear (&self->pending_lock);
   g_cond_clear (&self->pending_done);
   g_free (self);
@@ -282,17 +291,42 @@ mg_profile_builder_add_process (MgProfileBuilder *self, const MgProcessInfo *inf
   return self->processes->len - 1;
 }
 
+/* Memory for size bytes of rows: from a slab with a cache, else its own. */
+static double *
+alloc_rows (MgProfileBuilder *self, gsize size, gboolean *in_slab)
+{
+  guint8 *slab;
+
+  size = (size + 63) / 64 * 64;
+  *in_slab = self->cache != NULL && size <= SLAB_SIZE / 16;
+  if (!*in_slab)
+    return mg_profile_alloc_big (size);
+  if (self->slabs == NULL)
+    self->slabs = g_ptr_array_new_with_free_func (g_free);
+  if (size > self->slab_left)
+    {
+      g_ptr_array_add (self->slabs, mg_profile_alloc_big (SLAB_SIZE));
+      self->slab_left = SLAB_SIZE;
+    }
+  slab = g_ptr_array_index (self->slabs, self->slabs->len - 1);
+  self->slab_left -= size;
+  return (double *) (slab + SLAB_SIZE - self->slab_left - size);
+}
+
 /* Re-lays the rows with room for new_cap samples. */
 static void
-builder_process_resize (BuilderProcess *p, guint n_metrics, gsize new_cap)
+builder_process_resize (MgProfileBuilder *self, BuilderProcess *p, gsize new_cap)
 {
-  gsize rows = (gsize) n_metrics * MG_PROCESS_SERIES_N;
-  double *values = mg_profile_alloc_big (MAX (rows * new_cap, 1) * sizeof (double));
+  gsize rows = (gsize) self->metrics->len * MG_PROCESS_SERIES_N;
+  gboolean in_slab;
+  double *values = alloc_rows (self, MAX (rows * new_cap, 1) * sizeof (double), &in_slab);
 
   for (gsize r = 0; r < rows && p->n > 0; r++)
     memcpy (values + r * new_cap, p->values + r * p->cap, p->n * sizeof (double));
-  g_free (p->values);
+  if (!p->in_slab)
+    g_free (p->values);
   p->values = values;
+  p->in_slab = in_slab;
   p->starts = g_renew (double, p->starts, MAX (new_cap, 1));
   p->ends = g_renew (double, p->ends, MAX (new_cap, 1));
   p->cap = new_cap;
@@ -328,7 +362,7 @@ mg_profile_builder_reserve (MgProfileBuilder *self, guint process, guint n_sampl
   p = g_ptr_array_index (self->processes, process);
   self->has_samples = TRUE;
   if (p->n + p->staged + n_samples > p->cap)
-    builder_process_resize (p, self->metrics->len, p->n + p->staged + n_samples);
+    builder_process_resize (self, p, p->n + p->staged + n_samples);
 }
 
 /* Whether the cache's profile has the builder's metrics. */
@@ -368,7 +402,7 @@ mg_profile_builder_reuse_samples (MgProfileBuilder *self, guint process, guint p
   n_metrics = self->metrics->len;
   self->has_samples = TRUE;
   if (p->cap < n)
-    builder_process_resize (p, n_metrics, n);
+    builder_process_resize (self, p, n);
   memcpy (p->starts, cache->starts[previous], n * sizeof (double));
   memcpy (p->ends, cache->ends[previous], n * sizeof (double));
   for (guint m = 0; m < n_metrics; m++)
@@ -408,7 +442,7 @@ mg_profile_builder_add_sample (MgProfileBuilder *self, guint process, double t_s
   n_metrics = self->metrics->len;
   self->has_samples = TRUE;
   if (p->n + p->staged == p->cap)
-    builder_process_resize (p, n_metrics, MAX (2 * p->cap, 64));
+    builder_process_resize (self, p, MAX (2 * p->cap, 64));
   if (p->stage == NULL)
     p->stage = g_new (double, (gsize) STAGE * MG_PROCESS_SERIES_N * MAX (n_metrics, 1));
   p->starts[p->n + p->staged] = t_start_s;
@@ -446,7 +480,9 @@ pack_process (gpointer data, gpointer user_data)
       if (any)
         p->parts[m] = mg_process_block_encode_metric (n, rows);
     }
-  g_clear_pointer (&p->values, g_free);
+  if (!p->in_slab)
+    g_free (p->values);
+  p->values = NULL;
   g_mutex_lock (&self->pending_lock);
   self->pending--;
   g_cond_signal (&self->pending_done);
@@ -466,7 +502,7 @@ mg_profile_builder_pack (MgProfileBuilder *self, guint process)
     return;
   n_metrics = self->metrics->len;
   if (p->ends == NULL)
-    builder_process_resize (p, n_metrics, 1);
+    builder_process_resize (self, p, 1);
   builder_process_flush (p, n_metrics);
   builder_process_compact (p, n_metrics);
   g_clear_pointer (&p->stage, g_free);
@@ -715,9 +751,11 @@ build_process_series (MgProfileBuilder *self, MgProfile *profile, guint p)
   double *times, *block;
 
   if (process->ends == NULL)
-    builder_process_resize (process, n_metrics, 1);
+    builder_process_resize (self, process, 1);
   times = mg_profile_take_block (profile, g_steal_pointer (&process->ends));
-  block = mg_profile_take_block (profile, g_steal_pointer (&process->values));
+  block = g_steal_pointer (&process->values);
+  if (!process->in_slab)
+    mg_profile_take_block (profile, block);
   profile->process_n[p] = n;
   for (guint m = 0; m < n_metrics; m++)
     {
@@ -1212,6 +1250,12 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
       else
         build_process_series (self, profile, p);
     }
+  for (guint i = 0; self->slabs != NULL && i < self->slabs->len; i++)
+    mg_profile_take_block (profile, g_ptr_array_index (self->slabs, i));
+  if (self->slabs != NULL)
+    g_ptr_array_set_free_func (self->slabs, NULL);
+  g_clear_pointer (&self->slabs, g_ptr_array_unref);
+  self->slab_left = 0;
 
   return g_steal_pointer (&profile);
 }
