@@ -11,6 +11,7 @@
 #include "mg-process-block.h"
 #include "mg-profile-builder.h"
 #include "mg-profile-private.h"
+#include "mg-row-slabs.h"
 
 /* A process's samples, already in the profile's layout so that finishing
  * hands the blocks over instead of copying them: rows of cap doubles,
@@ -37,7 +38,7 @@ typedef struct {
   int previous;
   gsize n_reused;
   gboolean sorted;   /* ends never decrease (set by finishing) */
-  gboolean in_slab;  /* values is part of one of the builder's slabs */
+  gboolean in_slab;  /* values is in the builder's slabs */
 } BuilderProcess;
 
 struct _MgProfileBuilderCache {
@@ -47,11 +48,12 @@ struct _MgProfileBuilderCache {
   double **starts;           /* per process: its samples' windows, process_n long */
   double **ends;
   double width;              /* its stable grid's window width, 0: uniform */
+  MgRowSlabs *slabs;         /* for the builders' rows */
   guint reused_windows;      /* what its builder took from the one before */
   guint64 reused_samples;
 };
 
-enum { STAGE = 64, SLAB_SIZE = 64 << 20 };
+enum { STAGE = 64 };
 
 struct _MgProfileBuilder {
   MgRunInfo run;
@@ -65,11 +67,10 @@ struct _MgProfileBuilder {
   gboolean stable_grid;
   MgProfileBuilderCache *cache;
   /* With a cache (the live view's refreshes), the processes' rows are
-   * carved from big blocks handed to the profile whole: new memory faults
-   * in by huge pages, not by 4 KiB pages, and every refresh copies all
-   * of them to new memory. */
-  GPtrArray *slabs;          /* g_free'd blocks of SLAB_SIZE */
-  gsize slab_left;           /* bytes free at the end of the last one */
+   * carved from slabs the profile holds and gives back to the cache's
+   * pool when it goes: each refresh copies every running process's rows,
+   * into memory the refresh before last used rather than into new pages. */
+  MgSlabSet *slabs;
   GThreadPool *packer;       /* packs processes beside the caller's reading */
   gboolean any_packed;
   /* Processes handed to the packer and not packed yet: the caller waits
@@ -104,7 +105,10 @@ builder_process_free (BuilderProcess *process)
 MgProfileBuilderCache *
 mg_profile_builder_cache_new (void)
 {
-  return g_new0 (MgProfileBuilderCache, 1);
+  MgProfileBuilderCache *cache = g_new0 (MgProfileBuilderCache, 1);
+
+  cache->slabs = mg_row_slabs_new ();
+  return cache;
 }
 
 static void
@@ -128,6 +132,7 @@ mg_profile_builder_cache_free (MgProfileBuilderCache *cache)
   if (cache == NULL)
     return;
   cache_clear (cache);
+  mg_row_slabs_unref (cache->slabs);
   g_free (cache);
 }
 
@@ -198,7 +203,7 @@ mg_profile_builder_free (MgProfileBuilder *self)
   g_clear_pointer (&self->plugin_errors, g_array_unref);
   g_clear_pointer (&self->metric_errors, g_array_unref);
   g_clear_pointer (&self->events, g_array_unref);
-  g_clear_pointer (&self->slabs, g_ptr_array_unref);
+  g_clear_pointer (&self->slabs, mg_slab_set_release);
   g_mutex_clear (&self->pending_lock);
   g_cond_clear (&self->pending_done);
   g_free (self);
@@ -295,22 +300,14 @@ mg_profile_builder_add_process (MgProfileBuilder *self, const MgProcessInfo *inf
 static double *
 alloc_rows (MgProfileBuilder *self, gsize size, gboolean *in_slab)
 {
-  guint8 *slab;
+  double *rows = NULL;
 
-  size = (size + 63) / 64 * 64;
-  *in_slab = self->cache != NULL && size <= SLAB_SIZE / 16;
-  if (!*in_slab)
-    return mg_profile_alloc_big (size);
-  if (self->slabs == NULL)
-    self->slabs = g_ptr_array_new_with_free_func (g_free);
-  if (size > self->slab_left)
-    {
-      g_ptr_array_add (self->slabs, mg_profile_alloc_big (SLAB_SIZE));
-      self->slab_left = SLAB_SIZE;
-    }
-  slab = g_ptr_array_index (self->slabs, self->slabs->len - 1);
-  self->slab_left -= size;
-  return (double *) (slab + SLAB_SIZE - self->slab_left - size);
+  if (self->cache != NULL && self->slabs == NULL)
+    self->slabs = mg_row_slabs_take (self->cache->slabs);
+  if (self->slabs != NULL)
+    rows = mg_slab_set_alloc (self->slabs, size);
+  *in_slab = rows != NULL;
+  return rows != NULL ? rows : mg_profile_alloc_big (size);
 }
 
 /* Re-lays the rows with room for new_cap samples. */
@@ -1250,12 +1247,8 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
       else
         build_process_series (self, profile, p);
     }
-  for (guint i = 0; self->slabs != NULL && i < self->slabs->len; i++)
-    mg_profile_take_block (profile, g_ptr_array_index (self->slabs, i));
   if (self->slabs != NULL)
-    g_ptr_array_set_free_func (self->slabs, NULL);
-  g_clear_pointer (&self->slabs, g_ptr_array_unref);
-  self->slab_left = 0;
+    profile->backing = mg_slab_set_to_bytes (g_steal_pointer (&self->slabs));
 
   return g_steal_pointer (&profile);
 }
