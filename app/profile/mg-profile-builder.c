@@ -785,23 +785,6 @@ builder_process_compact (BuilderProcess *p, guint n_metrics)
   p->cap = p->n;
 }
 
-/* The mean of the processes' values in window w (values: one row of n per
- * process, NaN in a gap), bounded by the lowest and highest of them. */
-static double
-window_mean (const double *values, guint n_proc, gsize n, gsize w, double sum, guint count)
-{
-  double lo = INFINITY, hi = -INFINITY;
-
-  for (guint p = 0; p < n_proc; p++)
-    {
-      double v = values[(gsize) p * n + w];
-
-      if (!isnan (v))
-        lo = MIN (lo, v), hi = MAX (hi, v);
-    }
-  return mg_bounded_mean (sum, count, lo, hi);
-}
-
 /* A process's rows of metric m: in place, or unpacked into scratch. */
 static const double *
 process_rows (BuilderProcess *process, guint m, double *scratch)
@@ -861,14 +844,18 @@ copy_previous (const MgSeries *previous, guint from, gsize n, double *out, gint3
  * values (NaN: gap) for the variance's second pass. */
 static void
 aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, guint from, GridAcc *acc,
-                  double *values, guint *counts, double *out, gint32 *out_index,
-                  double *scratch)
+                  double *values, guint *counts, double *bounds, double *out,
+                  gint32 *out_index, double *scratch)
 {
   guint n_proc = self->processes->len;
   gsize n = grid->n;
   double *mins = out, *maxs = out + n, *means = out + 2 * n, *vars = out + 3 * n,
          *sums = out + 4 * n;
   gint32 *min_p = out_index, *max_p = out_index + n;
+  /* The lowest and highest process value (mean) in each window: a mean is
+   * kept within them. Taken process by process, as the values come, not
+   * window by window across every process's row (a cache miss each). */
+  double *lo = bounds, *hi = bounds + n;
 
   if (from > 0)
     copy_previous (&self->cache->profile->series[m], from, n, out, out_index);
@@ -879,6 +866,8 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, guint from,
       sums[w] = vars[w] = 0.0;
       counts[w] = 0;
       min_p[w] = max_p[w] = -1;
+      lo[w] = INFINITY;
+      hi[w] = -INFINITY;
     }
 
   for (guint p = 0; p < n_proc; p++)
@@ -903,6 +892,8 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, guint from,
             }
           counts[w]++;
           sums[w] += pv[w];
+          if (!isnan (pv[w]))
+            lo[w] = MIN (lo[w], pv[w]), hi[w] = MAX (hi[w], pv[w]);
           if (vmin < mins[w])
             mins[w] = vmin, min_p[w] = (gint32) p;
           if (vmax > maxs[w])
@@ -911,7 +902,7 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, guint from,
     }
 
   for (gsize w = from; w < n; w++)
-    means[w] = counts[w] > 0 ? window_mean (values, n_proc, n, w, sums[w], counts[w]) : NAN;
+    means[w] = counts[w] > 0 ? mg_bounded_mean (sums[w], counts[w], lo[w], hi[w]) : NAN;
   for (guint p = 0; p < n_proc; p++)
     {
       const double *pv = values + (gsize) p * n;
@@ -993,6 +984,7 @@ aggregate_some (gpointer data)
   g_autofree double *pvalues = g_new (double, MAX ((gsize) n_proc * n_windows, 1));
   g_autofree double *scratch = g_new (double, MAX (MG_PROCESS_SERIES_N * job->max_n, 1));
   g_autofree guint *counts = g_new (guint, MAX (n_windows, 1));
+  g_autofree double *bounds = g_new (double, 2 * (gsize) MAX (n_windows, 1));
 
   for (guint m = job->first; m < job->profile->metrics->len; m += job->n_workers)
     {
@@ -1013,8 +1005,8 @@ aggregate_some (gpointer data)
           MgSingleValue *none = &job->profile->singles[m];
 
           none->min = none->max = none->mean = none->var = none->sum = NAN;
-          aggregate_metric (job->self, job->grid, m, job->from, &acc, pvalues, counts, out,
-                            out_index, scratch);
+          aggregate_metric (job->self, job->grid, m, job->from, &acc, pvalues, counts, bounds,
+                            out, out_index, scratch);
         }
     }
   return NULL;
