@@ -592,7 +592,7 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
    * what the previous refresh computed. */
   if (input->max_process_samples > 0)
     mg_profile_builder_set_stable_grid (builder);
-  if (input->live != NULL)
+  if (input->max_process_samples > 0 && input->live != NULL)
     mg_profile_builder_set_cache (builder, mg_live_merge_get_cache (input->live));
   values = g_new (double, 3 * (gsize) MAX (n_metrics, 1));
   st = (MergeState) { builder, input->metrics, by_id, n_metrics, single, values,
