@@ -10,10 +10,18 @@ typedef struct {
   guint n_metrics;
   guint max_buckets;
   MgSlotCombiner *combiner;
+  /* What the merge that last used it saw: its combiner then, its time
+   * offset and its process index; valid only if that merge finished,
+   * making the cache's generation `generation`. */
+  MgSlotCombinerMark mark;
+  gint64 offset_ns;
+  guint index;
+  guint generation;
 } LiveRecord;
 
 struct _MgLiveMerge {
   GHashTable *records;         /* path → LiveRecord */
+  MgProfileBuilderCache *cache;
 };
 
 static void
@@ -30,6 +38,7 @@ mg_live_merge_new (void)
 
   self->records = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                          (GDestroyNotify) live_record_free);
+  self->cache = mg_profile_builder_cache_new ();
   return self;
 }
 
@@ -39,6 +48,7 @@ mg_live_merge_free (MgLiveMerge *self)
   if (self == NULL)
     return;
   g_hash_table_unref (self->records);
+  mg_profile_builder_cache_free (self->cache);
   g_free (self);
 }
 
@@ -91,4 +101,31 @@ mg_live_merge_read (MgLiveMerge *self, const char *path, guint max_buckets,
   kept->pid = r->header.pid;
   *combiner = kept->combiner;
   return g_steal_pointer (&r);
+}
+
+MgProfileBuilderCache *
+mg_live_merge_get_cache (MgLiveMerge *self)
+{
+  return self->cache;
+}
+
+guint
+mg_live_merge_count_unchanged (MgLiveMerge *self, const char *path, gint64 offset_ns,
+                               guint index, guint *previous)
+{
+  LiveRecord *kept = g_hash_table_lookup (self->records, path);
+  guint generation = mg_profile_builder_cache_get_generation (self->cache);
+  guint unchanged = 0;
+
+  g_return_val_if_fail (kept != NULL, 0);
+  if (kept->generation == generation && kept->offset_ns == offset_ns)
+    {
+      unchanged = mg_slot_combiner_count_unchanged (kept->combiner, &kept->mark);
+      *previous = kept->index;
+    }
+  mg_slot_combiner_get_mark (kept->combiner, &kept->mark);
+  kept->offset_ns = offset_ns;
+  kept->index = index;
+  kept->generation = generation + 1;
+  return unchanged;
 }

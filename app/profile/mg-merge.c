@@ -462,8 +462,18 @@ add_combined_samples (MergeState *st, const MgSlotCombiner *c, const MgRecordFil
                       const RecordEntry *e, const int *map, guint p, double *last)
 {
   const MgRecordHeader *h = &r->header;
+  guint previous = 0;
+  guint b = 0;
 
-  for (guint b = 0; b < mg_slot_combiner_get_n_buckets (c); b++)
+  /* A live refresh: the samples that did not change come from the last profile. */
+  if (st->live != NULL)
+    {
+      guint unchanged = mg_live_merge_count_unchanged (st->live, e->path, e->offset_ns, p,
+                                                       &previous);
+
+      b = mg_profile_builder_reuse_samples (st->builder, p, previous, unchanged);
+    }
+  for (; b < mg_slot_combiner_get_n_buckets (c); b++)
     {
       gint64 t_start_ns, t_end_ns;
 
@@ -663,6 +673,12 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
   for (guint i = 0; input->groups != NULL && i < input->groups->len; i++)
     mg_profile_builder_add_group (builder, g_ptr_array_index (input->groups, i));
 
+  /* The live view's merges: a grid that stays put as the run grows, and
+   * what the previous refresh computed. */
+  if (input->max_process_samples > 0)
+    mg_profile_builder_set_stable_grid (builder);
+  if (input->max_process_samples > 0 && input->live != NULL)
+    mg_profile_builder_set_cache (builder, mg_live_merge_get_cache (input->live));
   values = g_new (double, 3 * (gsize) MAX (n_metrics, 1));
   st = (MergeState) { builder, input->metrics, by_id, n_metrics, single, values,
                       values + n_metrics, values + 2 * n_metrics, 0, 0.0, 0.0, 0,

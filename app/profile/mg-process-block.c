@@ -166,6 +166,66 @@ plane_params (const guint8 *plane, gsize len, int *level, int *strategy)
   *strategy = Z_DEFAULT_STRATEGY;
 }
 
+/* zlib's state costs about a quarter of a megabyte to set up (allocated,
+ * its hash table cleared), as much as packing a metric of a few thousand
+ * samples: each thread keeps one deflater and one inflater, reset for
+ * each stream. */
+static void
+free_deflater (gpointer data)
+{
+  deflateEnd (data);
+  g_free (data);
+}
+
+static void
+free_inflater (gpointer data)
+{
+  inflateEnd (data);
+  g_free (data);
+}
+
+static GPrivate deflater_key = G_PRIVATE_INIT (free_deflater);
+static GPrivate inflater_key = G_PRIVATE_INIT (free_inflater);
+
+/* This thread's deflater, ready for a new stream at level 1. */
+static z_stream *
+get_deflater (void)
+{
+  z_stream *z = g_private_get (&deflater_key);
+
+  if (z != NULL)
+    {
+      deflateReset (z);
+      if (deflateParams (z, BLOCK_ZLIB_LEVEL, Z_DEFAULT_STRATEGY) != Z_OK)
+        g_error ("%s: zlib could not be reset", G_STRLOC);
+      return z;
+    }
+  z = g_new0 (z_stream, 1);
+  /* Only out of memory can fail here: nothing to recover from. */
+  if (deflateInit2 (z, BLOCK_ZLIB_LEVEL, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    g_error ("%s: zlib could not start", G_STRLOC);
+  g_private_set (&deflater_key, z);
+  return z;
+}
+
+/* This thread's inflater, ready for a new stream; NULL without memory. */
+static z_stream *
+get_inflater (void)
+{
+  z_stream *z = g_private_get (&inflater_key);
+
+  if (z != NULL)
+    return inflateReset (z) == Z_OK ? z : NULL;
+  z = g_new0 (z_stream, 1);
+  if (inflateInit2 (z, -MAX_WBITS) != Z_OK)
+    {
+      g_free (z);
+      return NULL;
+    }
+  g_private_set (&inflater_key, z);
+  return z;
+}
+
 static void
 deflate_some (z_stream *z, const guint8 *in, gsize len, int flush)
 {
@@ -173,39 +233,6 @@ deflate_some (z_stream *z, const guint8 *in, gsize len, int flush)
   z->avail_in = (uInt) len;
   /* The output has room for everything (see deflate_bytes). */
   g_assert (deflate (z, flush) != Z_STREAM_ERROR && z->avail_in == 0);
-}
-
-static void
-deflate_stream_free (gpointer data)
-{
-  deflateEnd (data);
-  g_free (data);
-}
-
-/* The calling thread's deflate stream, reset to BLOCK_ZLIB_LEVEL and the
- * default strategy. Kept from block to block: a stream's 256 kB of state,
- * allocated and freed for every block (a profile has one per process and
- * metric), went back to the system page by page and were faulted in
- * again, a tenth of a short run's CPU. */
-static z_stream *
-deflate_stream (void)
-{
-  static GPrivate key = G_PRIVATE_INIT (deflate_stream_free);
-  z_stream *z = g_private_get (&key);
-
-  if (z == NULL)
-    {
-      z = g_new0 (z_stream, 1);
-      /* Only out of memory can fail here: nothing to recover from. */
-      if (deflateInit2 (z, BLOCK_ZLIB_LEVEL, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY)
-          != Z_OK)
-        g_error ("%s: zlib could not start", G_STRLOC);
-      g_private_set (&key, z);
-      return z;
-    }
-  if (deflateReset (z) != Z_OK || deflateParams (z, BLOCK_ZLIB_LEVEL, Z_DEFAULT_STRATEGY) != Z_OK)
-    g_error ("%s: zlib could not start again", G_STRLOC);
-  return z;
 }
 
 /* One deflate stream of rows of n values (put_doubles' layout, after lead
@@ -216,13 +243,13 @@ deflate_bytes (const guint8 *in, gsize size, gsize n)
 {
   gsize row = 1 + 8 * n, rows = n > 0 ? size / row : 0, lead = size - rows * row;
   gsize cap = size + size / 64 + 64 * (8 * rows + 1) + 64;
-  z_stream *zs = deflate_stream ();
+  z_stream *z = get_deflater ();
   guint8 *out = g_malloc (cap);
   int level = BLOCK_ZLIB_LEVEL, strategy = Z_DEFAULT_STRATEGY;
   gsize at = 0;
 
-  zs->next_out = out;
-  zs->avail_out = (uInt) cap;
+  z->next_out = out;
+  z->avail_out = (uInt) cap;
   for (gsize r = 0; r < rows; r++)
     for (guint b = 0; b < 8; b++)
       {
@@ -233,15 +260,15 @@ deflate_bytes (const guint8 *in, gsize size, gsize n)
         plane_params (in + end - n, n, &new_level, &new_strategy);
         if (new_level != level || new_strategy != strategy)
           {
-            g_assert (deflateParams (zs, new_level, new_strategy) == Z_OK);
+            g_assert (deflateParams (z, new_level, new_strategy) == Z_OK);
             level = new_level;
             strategy = new_strategy;
           }
-        deflate_some (zs, in + at, end - at, Z_NO_FLUSH);
+        deflate_some (z, in + at, end - at, Z_NO_FLUSH);
         at = end;
       }
-  deflate_some (zs, in + at, size - at, Z_FINISH);
-  return g_bytes_new_take (g_realloc (out, MAX (zs->total_out, 1)), zs->total_out);
+  deflate_some (z, in + at, size - at, Z_FINISH);
+  return g_bytes_new_take (g_realloc (out, MAX (z->total_out, 1)), z->total_out);
 }
 
 GBytes *
@@ -328,21 +355,18 @@ mg_process_block_encode (gsize n, guint n_metrics, const double *times, const do
 static gssize
 inflate_into (const guint8 *in, gsize size, guint8 *out, gsize cap, gsize *used)
 {
-  z_stream z = { 0 };
-  int rc;
+  z_stream *z = get_inflater ();
 
-  if (inflateInit2 (&z, -MAX_WBITS) != Z_OK)
+  if (z == NULL)
     return -1;
-  z.next_in = (Bytef *) in;
-  z.avail_in = (uInt) size;
-  z.next_out = out;
-  z.avail_out = (uInt) cap;
-  rc = inflate (&z, Z_FINISH);
-  inflateEnd (&z);
-  if (rc != Z_STREAM_END)
+  z->next_in = (Bytef *) in;
+  z->avail_in = (uInt) size;
+  z->next_out = out;
+  z->avail_out = (uInt) cap;
+  if (inflate (z, Z_FINISH) != Z_STREAM_END)
     return -1;
-  *used = z.total_in;
-  return (gssize) z.total_out;
+  *used = z->total_in;
+  return (gssize) z->total_out;
 }
 
 /* One metric's part at in: its rows into rows[3 × n]; the part's length,

@@ -11,6 +11,7 @@
 #include "mg-process-block.h"
 #include "mg-profile-builder.h"
 #include "mg-profile-private.h"
+#include "mg-row-slabs.h"
 
 /* A process's samples, already in the profile's layout so that finishing
  * hands the blocks over instead of copying them: rows of cap doubles,
@@ -32,7 +33,25 @@ typedef struct {
    * are parts[m] (NULL: not reported); starts and ends stay for the grid. */
   gboolean packed;
   GBytes **parts;    /* n_metrics */
+  /* Its first n_reused samples are those of process `previous` of the
+   * cache's profile (-1: none). */
+  int previous;
+  gsize n_reused;
+  gboolean sorted;   /* ends never decrease (set by finishing) */
+  gboolean in_slab;  /* values is in the builder's slabs */
 } BuilderProcess;
+
+struct _MgProfileBuilderCache {
+  guint generation;
+  MgProfile *profile;        /* the last finished, or NULL */
+  guint n_processes;         /* its */
+  double **starts;           /* per process: its samples' windows, process_n long */
+  double **ends;
+  double width;              /* its stable grid's window width, 0: uniform */
+  MgRowSlabs *slabs;         /* for the builders' rows */
+  guint reused_windows;      /* what its builder took from the one before */
+  guint64 reused_samples;
+};
 
 enum { STAGE = 64 };
 
@@ -45,6 +64,13 @@ struct _MgProfileBuilder {
   GArray *metric_errors;
   GArray *events;
   gboolean has_samples;      /* metrics can no longer be added */
+  gboolean stable_grid;
+  MgProfileBuilderCache *cache;
+  /* With a cache (the live view's refreshes), the processes' rows are
+   * carved from slabs the profile holds and gives back to the cache's
+   * pool when it goes: each refresh copies every running process's rows,
+   * into memory the refresh before last used rather than into new pages. */
+  MgSlabSet *slabs;
   gboolean any_packed;
   /* Processes handed to the packer (packer ()) and not packed yet: the
    * caller waits while there are too many, or unpacked samples would pile
@@ -86,10 +112,75 @@ builder_process_free (BuilderProcess *process)
   g_free (process->parts); /* their bytes went with builder_process_free_parts */
   g_free (process->starts);
   g_free (process->ends);
-  g_free (process->values);
+  if (!process->in_slab)
+    g_free (process->values);
   g_free (process->stage);
   g_free (process->singles);
   g_free (process);
+}
+
+MgProfileBuilderCache *
+mg_profile_builder_cache_new (void)
+{
+  MgProfileBuilderCache *cache = g_new0 (MgProfileBuilderCache, 1);
+
+  cache->slabs = mg_row_slabs_new ();
+  return cache;
+}
+
+static void
+cache_clear (MgProfileBuilderCache *cache)
+{
+  for (guint p = 0; p < cache->n_processes; p++)
+    {
+      g_free (cache->starts[p]);
+      g_free (cache->ends[p]);
+    }
+  g_clear_pointer (&cache->starts, g_free);
+  g_clear_pointer (&cache->ends, g_free);
+  g_clear_object (&cache->profile);
+  cache->n_processes = 0;
+  cache->width = 0.0;
+}
+
+void
+mg_profile_builder_cache_free (MgProfileBuilderCache *cache)
+{
+  if (cache == NULL)
+    return;
+  cache_clear (cache);
+  mg_row_slabs_unref (cache->slabs);
+  g_free (cache);
+}
+
+guint
+mg_profile_builder_cache_get_generation (const MgProfileBuilderCache *cache)
+{
+  g_return_val_if_fail (cache != NULL, 0);
+  return cache->generation;
+}
+
+void
+mg_profile_builder_cache_get_reused (const MgProfileBuilderCache *cache, guint *windows,
+                                     guint64 *samples)
+{
+  g_return_if_fail (cache != NULL);
+  *windows = cache->reused_windows;
+  *samples = cache->reused_samples;
+}
+
+void
+mg_profile_builder_set_cache (MgProfileBuilder *self, MgProfileBuilderCache *cache)
+{
+  g_return_if_fail (self != NULL);
+  self->cache = cache;
+}
+
+void
+mg_profile_builder_set_stable_grid (MgProfileBuilder *self)
+{
+  g_return_if_fail (self != NULL);
+  self->stable_grid = TRUE;
 }
 
 MgProfileBuilder *
@@ -128,6 +219,7 @@ mg_profile_builder_free (MgProfileBuilder *self)
   g_clear_pointer (&self->plugin_errors, g_array_unref);
   g_clear_pointer (&self->metric_errors, g_array_unref);
   g_clear_pointer (&self->events, g_array_unref);
+  g_clear_pointer (&self->slabs, mg_slab_set_release);
   g_mutex_clear (&self->pending_lock);
   g_cond_clear (&self->pending_done);
   g_free (self);
@@ -215,21 +307,39 @@ mg_profile_builder_add_process (MgProfileBuilder *self, const MgProcessInfo *inf
   g_return_val_if_fail (info != NULL, 0);
   process = g_new0 (BuilderProcess, 1);
   mg_process_info_copy_into (&process->info, info);
+  process->previous = -1;
   g_ptr_array_add (self->processes, process);
   return self->processes->len - 1;
 }
 
+/* Memory for size bytes of rows: from a slab with a cache, else its own. */
+static double *
+alloc_rows (MgProfileBuilder *self, gsize size, gboolean *in_slab)
+{
+  double *rows = NULL;
+
+  if (self->cache != NULL && self->slabs == NULL)
+    self->slabs = mg_row_slabs_take (self->cache->slabs);
+  if (self->slabs != NULL)
+    rows = mg_slab_set_alloc (self->slabs, size);
+  *in_slab = rows != NULL;
+  return rows != NULL ? rows : mg_profile_alloc_big (size);
+}
+
 /* Re-lays the rows with room for new_cap samples. */
 static void
-builder_process_resize (BuilderProcess *p, guint n_metrics, gsize new_cap)
+builder_process_resize (MgProfileBuilder *self, BuilderProcess *p, gsize new_cap)
 {
-  gsize rows = (gsize) n_metrics * MG_PROCESS_SERIES_N;
-  double *values = mg_profile_alloc_big (MAX (rows * new_cap, 1) * sizeof (double));
+  gsize rows = (gsize) self->metrics->len * MG_PROCESS_SERIES_N;
+  gboolean in_slab;
+  double *values = alloc_rows (self, MAX (rows * new_cap, 1) * sizeof (double), &in_slab);
 
   for (gsize r = 0; r < rows && p->n > 0; r++)
     memcpy (values + r * new_cap, p->values + r * p->cap, p->n * sizeof (double));
-  g_free (p->values);
+  if (!p->in_slab)
+    g_free (p->values);
   p->values = values;
+  p->in_slab = in_slab;
   p->starts = g_renew (double, p->starts, MAX (new_cap, 1));
   p->ends = g_renew (double, p->ends, MAX (new_cap, 1));
   p->cap = new_cap;
@@ -265,7 +375,68 @@ mg_profile_builder_reserve (MgProfileBuilder *self, guint process, guint n_sampl
   p = g_ptr_array_index (self->processes, process);
   self->has_samples = TRUE;
   if (p->n + p->staged + n_samples > p->cap)
-    builder_process_resize (p, self->metrics->len, p->n + p->staged + n_samples);
+    builder_process_resize (self, p, p->n + p->staged + n_samples);
+}
+
+/* Whether the cache's profile has the builder's metrics. */
+static gboolean
+cache_has_metrics (MgProfileBuilder *self)
+{
+  MgProfile *previous = self->cache->profile;
+
+  if (previous->metrics->len != self->metrics->len)
+    return FALSE;
+  for (guint m = 0; m < self->metrics->len; m++)
+    if (g_strcmp0 (((MgMetricDef *) g_ptr_array_index (previous->metrics, m))->id,
+                   ((MgMetricDef *) g_ptr_array_index (self->metrics, m))->id) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+guint
+mg_profile_builder_reuse_samples (MgProfileBuilder *self, guint process, guint previous, guint n)
+{
+  MgProfileBuilderCache *cache;
+  MgProfile *from;
+  BuilderProcess *p;
+  guint n_metrics;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (process < self->processes->len, 0);
+  p = g_ptr_array_index (self->processes, process);
+  cache = self->cache;
+  if (cache == NULL || cache->profile == NULL || previous >= cache->n_processes
+      || p->n + p->staged > 0 || p->packed || !cache_has_metrics (self))
+    return 0;
+  from = cache->profile;
+  n = MIN (n, from->process_n[previous]);
+  if (n == 0)
+    return 0;
+  n_metrics = self->metrics->len;
+  self->has_samples = TRUE;
+  if (p->cap < n)
+    builder_process_resize (self, p, n);
+  memcpy (p->starts, cache->starts[previous], n * sizeof (double));
+  memcpy (p->ends, cache->ends[previous], n * sizeof (double));
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      const MgProcessSeries *series = &from->process_series[(gsize) previous * n_metrics + m];
+      double *rows = p->values + (gsize) m * MG_PROCESS_SERIES_N * p->cap;
+      const double *src[MG_PROCESS_SERIES_N] = { series->mins, series->maxs, series->means };
+
+      for (guint r = 0; r < MG_PROCESS_SERIES_N; r++, rows += p->cap)
+        {
+          if (series->n > 0)
+            memcpy (rows, src[r], n * sizeof (double));
+          else
+            for (guint k = 0; k < n; k++)
+              rows[k] = NAN;
+        }
+    }
+  p->n = n;
+  p->previous = (int) previous;
+  p->n_reused = n;
+  return n;
 }
 
 void
@@ -284,7 +455,7 @@ mg_profile_builder_add_sample (MgProfileBuilder *self, guint process, double t_s
   n_metrics = self->metrics->len;
   self->has_samples = TRUE;
   if (p->n + p->staged == p->cap)
-    builder_process_resize (p, n_metrics, MAX (2 * p->cap, 64));
+    builder_process_resize (self, p, MAX (2 * p->cap, 64));
   if (p->stage == NULL)
     p->stage = g_new (double, (gsize) STAGE * MG_PROCESS_SERIES_N * MAX (n_metrics, 1));
   p->starts[p->n + p->staged] = t_start_s;
@@ -329,7 +500,9 @@ pack_process (gpointer data, G_GNUC_UNUSED gpointer user_data)
       if (any)
         p->parts[m] = mg_process_block_encode_metric (n, rows);
     }
-  g_clear_pointer (&p->values, g_free);
+  if (!p->in_slab)
+    g_free (p->values);
+  p->values = NULL;
   g_mutex_lock (&self->pending_lock);
   self->pending--;
   g_cond_signal (&self->pending_done);
@@ -366,7 +539,7 @@ mg_profile_builder_pack (MgProfileBuilder *self, guint process)
     return;
   n_metrics = self->metrics->len;
   if (p->ends == NULL)
-    builder_process_resize (p, n_metrics, 1);
+    builder_process_resize (self, p, 1);
   builder_process_flush (p, n_metrics);
   builder_process_compact (p, n_metrics);
   g_clear_pointer (&p->stage, g_free);
@@ -446,12 +619,15 @@ typedef struct {
   double end;       /* the grid spans (0, end] */
   const double *starts;
   const double *ends;
+  double scale;     /* windows per second: window of t is about t × scale */
+  double width;     /* a stable grid's window width, 0: uniform */
 } Grid;
 
+/* Windows from..n-1 emptied. */
 static void
-grid_acc_reset (GridAcc *acc, guint n)
+grid_acc_reset (GridAcc *acc, guint from, guint n)
 {
-  for (guint w = 0; w < n; w++)
+  for (guint w = from; w < n; w++)
     {
       acc->weight[w] = acc->wmean[w] = acc->points[w] = acc->pmean[w] = 0.0;
       acc->min[w] = INFINITY;
@@ -469,11 +645,12 @@ grid_clamp (const Grid *grid, double index)
   return (guint) index;
 }
 
+/* Adds a sample to windows from..n-1 (those before are left alone). */
 static void
-grid_acc_add (GridAcc *acc, const Grid *grid, double a, double b, double min, double max,
-              double mean)
+grid_acc_add (GridAcc *acc, const Grid *grid, guint from, double a, double b, double min,
+              double max, double mean)
 {
-  double scale = grid->n / grid->end;
+  double scale = grid->scale;
 
   if (grid->n == 0)
     return;
@@ -482,6 +659,8 @@ grid_acc_add (GridAcc *acc, const Grid *grid, double a, double b, double min, do
       /* An instant: the window (start, end] that holds b. */
       guint w = grid_clamp (grid, ceil (b * scale) - 1.0);
 
+      if (w < from)
+        return;
       if (!isnan (mean))
         {
           acc->points[w] += 1.0;
@@ -494,7 +673,8 @@ grid_acc_add (GridAcc *acc, const Grid *grid, double a, double b, double min, do
       return;
     }
 
-  for (guint w = grid_clamp (grid, floor (a * scale)); w <= grid_clamp (grid, ceil (b * scale) - 1.0); w++)
+  for (guint w = MAX (grid_clamp (grid, floor (a * scale)), from);
+       w <= grid_clamp (grid, ceil (b * scale) - 1.0); w++)
     {
       double overlap = MIN (b, grid->ends[w]) - MAX (a, grid->starts[w]);
 
@@ -607,9 +787,11 @@ build_process_series (MgProfileBuilder *self, MgProfile *profile, guint p)
   double *times, *block;
 
   if (process->ends == NULL)
-    builder_process_resize (process, n_metrics, 1);
+    builder_process_resize (self, process, 1);
   times = mg_profile_take_block (profile, g_steal_pointer (&process->ends));
-  block = mg_profile_take_block (profile, g_steal_pointer (&process->values));
+  block = g_steal_pointer (&process->values);
+  if (!process->in_slab)
+    mg_profile_take_block (profile, block);
   profile->process_n[p] = n;
   for (guint m = 0; m < n_metrics; m++)
     {
@@ -642,26 +824,6 @@ builder_process_compact (BuilderProcess *p, guint n_metrics)
   p->cap = p->n;
 }
 
-/* The mean of the processes' values in window w (values: one row of n per
- * process, NaN in a gap), bounded by the lowest and highest of them. */
-static double
-window_mean (const double *values, guint n_proc, gsize n, gsize w, double sum, guint count)
-{
-  double lo = INFINITY, hi = -INFINITY;
-
-  for (guint p = 0; p < n_proc; p++)
-    {
-      double v = values[(gsize) p * n + w];
-
-      if (!isnan (v))
-        lo = MIN (lo, v), hi = MAX (hi, v);
-    }
-  return mg_bounded_mean (sum, count, lo, hi);
-}
-
-/* Across processes, window by window, for one time-domain metric. One
- * process at a time through one grid accumulator; values keeps each
- * process's window values (NaN: gap) for the variance's second pass. */
 /* A process's rows of metric m: in place, or unpacked into scratch. */
 static const double *
 process_rows (BuilderProcess *process, guint m, double *scratch)
@@ -676,24 +838,75 @@ process_rows (BuilderProcess *process, guint m, double *scratch)
   return scratch;
 }
 
+/* The first of the process's samples that can reach window `from` of a
+ * stable grid: those ending a window before it or earlier touch no window
+ * from it on (its bounds are exact multiples of the width). */
+static gsize
+first_sample_from (const BuilderProcess *process, const Grid *grid, guint from)
+{
+  double cut;
+  gsize lo = 0, hi = process->n;
+
+  if (from < 2 || grid->width == 0.0 || !process->sorted)
+    return 0;
+  cut = grid->starts[from - 1];
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (process->ends[mid] <= cut)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Windows before `from` as the previous profile has them. */
 static void
-aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *acc,
-                  double *values, guint *counts, double *out, gint32 *out_index,
-                  double *scratch)
+copy_previous (const MgSeries *previous, guint from, gsize n, double *out, gint32 *out_index)
+{
+  const double *rows[MG_SERIES_N_DOUBLES] = { previous->mins, previous->maxs, previous->means,
+                                              previous->vars, previous->sums };
+  const gint32 *index_rows[MG_SERIES_N_INDICES] = { previous->min_process,
+                                                    previous->max_process };
+
+  for (guint r = 0; r < MG_SERIES_N_DOUBLES; r++)
+    memcpy (out + r * n, rows[r], from * sizeof (double));
+  for (guint r = 0; r < MG_SERIES_N_INDICES; r++)
+    memcpy (out_index + r * n, index_rows[r], from * sizeof (gint32));
+}
+
+/* Across processes, window by window from `from` on (the windows before
+ * are the previous profile's), for one time-domain metric. One process at
+ * a time through one grid accumulator; values keeps each process's window
+ * values (NaN: gap) for the variance's second pass. */
+static void
+aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, guint from, GridAcc *acc,
+                  double *values, guint *counts, double *bounds, double *out,
+                  gint32 *out_index, double *scratch)
 {
   guint n_proc = self->processes->len;
   gsize n = grid->n;
   double *mins = out, *maxs = out + n, *means = out + 2 * n, *vars = out + 3 * n,
          *sums = out + 4 * n;
   gint32 *min_p = out_index, *max_p = out_index + n;
+  /* The lowest and highest process value (mean) in each window: a mean is
+   * kept within them. Taken process by process, as the values come, not
+   * window by window across every process's row (a cache miss each). */
+  double *lo = bounds, *hi = bounds + n;
 
-  for (gsize w = 0; w < n; w++)
+  if (from > 0)
+    copy_previous (&self->cache->profile->series[m], from, n, out, out_index);
+  for (gsize w = from; w < n; w++)
     {
       mins[w] = INFINITY;
       maxs[w] = -INFINITY;
       sums[w] = vars[w] = 0.0;
       counts[w] = 0;
       min_p[w] = max_p[w] = -1;
+      lo[w] = INFINITY;
+      hi[w] = -INFINITY;
     }
 
   for (guint p = 0; p < n_proc; p++)
@@ -703,11 +916,11 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *ac
       const double *row = process_rows (process, m, scratch);
       double *pv = values + (gsize) p * n;
 
-      grid_acc_reset (acc, grid->n);
-      for (gsize k = 0; k < n_samples; k++)
-        grid_acc_add (acc, grid, process->starts[k], process->ends[k], row[k],
+      grid_acc_reset (acc, from, grid->n);
+      for (gsize k = first_sample_from (process, grid, from); k < n_samples; k++)
+        grid_acc_add (acc, grid, from, process->starts[k], process->ends[k], row[k],
                       row[n_samples + k], row[2 * n_samples + k]);
-      for (gsize w = 0; w < n; w++)
+      for (gsize w = from; w < n; w++)
         {
           double vmin, vmax;
 
@@ -718,6 +931,8 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *ac
             }
           counts[w]++;
           sums[w] += pv[w];
+          if (!isnan (pv[w]))
+            lo[w] = MIN (lo[w], pv[w]), hi[w] = MAX (hi[w], pv[w]);
           if (vmin < mins[w])
             mins[w] = vmin, min_p[w] = (gint32) p;
           if (vmax > maxs[w])
@@ -725,17 +940,17 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, GridAcc *ac
         }
     }
 
-  for (gsize w = 0; w < n; w++)
-    means[w] = counts[w] > 0 ? window_mean (values, n_proc, n, w, sums[w], counts[w]) : NAN;
+  for (gsize w = from; w < n; w++)
+    means[w] = counts[w] > 0 ? mg_bounded_mean (sums[w], counts[w], lo[w], hi[w]) : NAN;
   for (guint p = 0; p < n_proc; p++)
     {
       const double *pv = values + (gsize) p * n;
 
-      for (gsize w = 0; w < n; w++)
+      for (gsize w = from; w < n; w++)
         if (!isnan (pv[w]))
           vars[w] += (pv[w] - means[w]) * (pv[w] - means[w]);
     }
-  for (gsize w = 0; w < n; w++)
+  for (gsize w = from; w < n; w++)
     {
       if (counts[w] > 0)
         {
@@ -793,6 +1008,7 @@ typedef struct {
   gsize max_n;
   double *agg;
   gint32 *agg_index;
+  guint from;        /* the first window to compute: those before are the cache's */
   guint first, n_workers;
 } AggregateJob;
 
@@ -807,6 +1023,7 @@ aggregate_some (gpointer data)
   g_autofree double *pvalues = g_new (double, MAX ((gsize) n_proc * n_windows, 1));
   g_autofree double *scratch = g_new (double, MAX (MG_PROCESS_SERIES_N * job->max_n, 1));
   g_autofree guint *counts = g_new (guint, MAX (n_windows, 1));
+  g_autofree double *bounds = g_new (double, 2 * (gsize) MAX (n_windows, 1));
 
   for (guint m = job->first; m < job->profile->metrics->len; m += job->n_workers)
     {
@@ -827,8 +1044,8 @@ aggregate_some (gpointer data)
           MgSingleValue *none = &job->profile->singles[m];
 
           none->min = none->max = none->mean = none->var = none->sum = NAN;
-          aggregate_metric (job->self, job->grid, m, &acc, pvalues, counts, out, out_index,
-                            scratch);
+          aggregate_metric (job->self, job->grid, m, job->from, &acc, pvalues, counts, bounds,
+                            out, out_index, scratch);
         }
     }
   return NULL;
@@ -837,8 +1054,8 @@ aggregate_some (gpointer data)
 /* Metrics are independent: packed ones (unpacking is most of the work)
  * are shared among the cores. */
 static void
-aggregate_all (MgProfileBuilder *self, MgProfile *profile, const Grid *grid, gsize max_n,
-               double *agg, gint32 *agg_index)
+aggregate_all (MgProfileBuilder *self, MgProfile *profile, const Grid *grid, guint from,
+               gsize max_n, double *agg, gint32 *agg_index)
 {
   guint n = self->any_packed ? n_workers () : 1;
   g_autofree AggregateJob *jobs = g_new (AggregateJob, n);
@@ -847,13 +1064,99 @@ aggregate_all (MgProfileBuilder *self, MgProfile *profile, const Grid *grid, gsi
   n = MIN (n, MAX (self->metrics->len, 1));
   for (guint i = 0; i < n; i++)
     {
-      jobs[i] = (AggregateJob) { self, profile, grid, max_n, agg, agg_index, i, n };
+      jobs[i] = (AggregateJob) { self, profile, grid, max_n, agg, agg_index, from, i, n };
       if (i > 0)
         threads[i] = g_thread_new ("mg-aggregate", aggregate_some, &jobs[i]);
     }
   aggregate_some (&jobs[0]);
   for (guint i = 1; i < n; i++)
     g_thread_join (threads[i]);
+}
+
+/* A stable grid's window width: the smallest power of two (s) that makes
+ * at most max windows up to end. */
+static double
+stable_width (double end, guint max)
+{
+  double lower = end / max;
+  int e;
+
+  frexp (lower, &e);   /* 2^(e-1) <= lower < 2^e */
+  return ldexp (1.0, e - 1) >= lower ? ldexp (1.0, e - 1) : ldexp (1.0, e);
+}
+
+/* The earliest time at which the process's samples differ from those of
+ * the cache's profile (-INFINITY: unknown; INFINITY: none). */
+static double
+process_changed_from (MgProfileBuilder *self, guint p)
+{
+  BuilderProcess *process = g_ptr_array_index (self->processes, p);
+  MgProfileBuilderCache *cache = self->cache;
+  double t = INFINITY;
+
+  if (p < cache->n_processes && process->previous != (int) p)
+    return -INFINITY;
+  for (gsize k = process->n_reused; k < process->n; k++)
+    t = MIN (t, MIN (process->starts[k], process->ends[k]));
+  for (gsize k = process->n_reused; p < cache->n_processes && k < cache->profile->process_n[p]; k++)
+    t = MIN (t, MIN (cache->starts[p][k], cache->ends[p][k]));
+  return isnan (t) ? -INFINITY : t;
+}
+
+/* The first window whose aggregates may differ from the cache's profile's:
+ * those before keep their values (0: every window is computed). */
+static guint
+first_changed_window (MgProfileBuilder *self, const Grid *grid)
+{
+  MgProfileBuilderCache *cache = self->cache;
+  guint from;
+
+  if (cache == NULL || cache->profile == NULL || grid->width == 0.0
+      || cache->width != grid->width || cache->profile->n_windows == 0
+      || grid->n < cache->profile->n_windows || self->processes->len < cache->n_processes
+      || !cache_has_metrics (self))
+    return 0;
+  /* Its last window ended at its end, which the run's has passed. */
+  from = cache->profile->n_windows - 1;
+  for (guint p = 0; p < self->processes->len && from > 0; p++)
+    {
+      double t = process_changed_from (self, p);
+
+      /* A window before the one that holds t, for an instant at t. */
+      if (t < INFINITY)
+        from = MIN (from, grid_clamp (grid, floor (t * grid->scale) - 1.0));
+    }
+  return from;
+}
+
+/* What the next builder given the cache reuses: the profile and its
+ * processes' sample windows. */
+static void
+keep_in_cache (MgProfileBuilder *self, MgProfile *profile, double width, guint reused_windows)
+{
+  MgProfileBuilderCache *cache = self->cache;
+  guint n_proc = self->processes->len;
+
+  cache_clear (cache);
+  cache->generation++;
+  cache->reused_windows = reused_windows;
+  cache->reused_samples = 0;
+  for (guint p = 0; p < n_proc; p++)
+    cache->reused_samples += ((BuilderProcess *) g_ptr_array_index (self->processes, p))->n_reused;
+  if (self->any_packed)
+    return;
+  cache->profile = g_object_ref (profile);
+  cache->n_processes = n_proc;
+  cache->width = width;
+  cache->starts = g_new (double *, MAX (n_proc, 1));
+  cache->ends = g_new (double *, MAX (n_proc, 1));
+  for (guint p = 0; p < n_proc; p++)
+    {
+      BuilderProcess *process = g_ptr_array_index (self->processes, p);
+
+      cache->starts[p] = g_steal_pointer (&process->starts);
+      cache->ends[p] = g_memdup2 (process->ends, MAX (process->n, 1) * sizeof (double));
+    }
 }
 
 static guint
@@ -875,10 +1178,11 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
 {
   g_autoptr(MgProfile) profile = NULL;
   guint n_metrics, n_proc;
-  double end, *starts, *ends, *agg;
+  double end, width, *starts, *ends, *agg;
   gint32 *agg_index;
   Grid grid;
   gsize max_n = 0;
+  guint from;
 
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -896,6 +1200,9 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
       builder_process_flush (process, n_metrics);
       builder_process_compact (process, n_metrics);
       max_n = MAX (max_n, process->n);
+      process->sorted = TRUE;
+      for (gsize k = 1; k < process->n && process->sorted; k++)
+        process->sorted = process->ends[k] >= process->ends[k - 1];
     }
   if (n_windows == 0)
     n_windows = choose_n_windows (self);
@@ -930,26 +1237,34 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
   g_array_append_vals (profile->events, self->events->data, self->events->len);
   g_array_set_clear_func (self->events, NULL);
 
-  /* The grid: uniform windows (start, end] from 0 to the run's end. */
+  /* The grid: windows (start, end] from 0 to the run's end, uniform or of
+   * a stable width. */
+  width = self->stable_grid && n_windows > 0 ? stable_width (end, n_windows) : 0.0;
+  if (width > 0.0)
+    n_windows = (guint) ceil (end / width);
   profile->n_windows = n_windows;
   starts = mg_profile_take_block (profile, g_new (double, 2 * (gsize) MAX (n_windows, 1)));
   ends = starts + n_windows;
   for (guint w = 0; w < n_windows; w++)
     {
-      starts[w] = end * w / n_windows;
-      ends[w] = w + 1 == n_windows ? end : end * (w + 1) / n_windows;
+      starts[w] = width > 0.0 ? w * width : end * w / n_windows;
+      ends[w] = w + 1 == n_windows ? end : width > 0.0 ? (w + 1) * width : end * (w + 1) / n_windows;
     }
   profile->window_starts = starts;
   profile->window_ends = ends;
-  grid = (Grid) { n_windows, end, starts, ends };
+  grid = (Grid) { n_windows, end, starts, ends, width > 0.0 ? 1.0 / width : n_windows / end,
+                  width };
 
   agg = mg_profile_take_block (profile,
                                g_new (double, MAX ((gsize) n_metrics * MG_SERIES_N_DOUBLES * n_windows, 1)));
   agg_index = mg_profile_take_block (profile,
                                      g_new (gint32, MAX ((gsize) n_metrics * MG_SERIES_N_INDICES * n_windows, 1)));
   profile->singles = g_new0 (MgSingleValue, MAX (n_metrics, 1));
-  aggregate_all (self, profile, &grid, max_n, agg, agg_index);
+  from = first_changed_window (self, &grid);
+  aggregate_all (self, profile, &grid, from, max_n, agg, agg_index);
   mg_profile_set_aggregates (profile, agg, agg_index);
+  if (self->cache != NULL)
+    keep_in_cache (self, profile, width, from);
 
   profile->process_series = g_new0 (MgProcessSeries, MAX ((gsize) n_proc * n_metrics, 1));
   profile->process_n = g_new0 (gsize, MAX (n_proc, 1));
@@ -962,6 +1277,8 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
       else
         build_process_series (self, profile, p);
     }
+  if (self->slabs != NULL)
+    profile->backing = mg_slab_set_to_bytes (g_steal_pointer (&self->slabs));
 
   return g_steal_pointer (&profile);
 }

@@ -12,8 +12,34 @@ G_BEGIN_DECLS
 
 typedef struct _MgProfileBuilder MgProfileBuilder;
 
+/* What repeated merges of a growing run (the live view's refreshes) carry
+ * from one builder to the next: the last profile, its processes' sample
+ * windows and its grid. A builder given it takes over the samples that did
+ * not change (mg_profile_builder_reuse_samples) and, on a stable grid,
+ * keeps the previous aggregates of every window no changed sample touches.
+ * One builder at a time. */
+typedef struct _MgProfileBuilderCache MgProfileBuilderCache;
+
+MgProfileBuilderCache *mg_profile_builder_cache_new (void);
+void mg_profile_builder_cache_free (MgProfileBuilderCache *cache);
+/* How many builders finished with the cache: the process indices that
+ * mg_profile_builder_reuse_samples takes are those of the last one's. */
+guint mg_profile_builder_cache_get_generation (const MgProfileBuilderCache *cache);
+/* What the last builder took from the one before: the windows whose
+ * aggregates it kept, and the samples it copied rather than added. */
+void mg_profile_builder_cache_get_reused (const MgProfileBuilderCache *cache, guint *windows,
+                                          guint64 *samples);
+
 MgProfileBuilder *mg_profile_builder_new (void);
 void mg_profile_builder_free (MgProfileBuilder *self);
+
+/* Finishing keeps what the next builder given the cache can reuse. */
+void mg_profile_builder_set_cache (MgProfileBuilder *self, MgProfileBuilderCache *cache);
+/* Windows of one width, a power of two (s), the smallest that makes no more
+ * windows than finish's n_windows (or its default); the last one ends at
+ * the run's end. Unlike the uniform grid's, these windows stay where they
+ * are as the run grows (until the width doubles): the live view's grid. */
+void mg_profile_builder_set_stable_grid (MgProfileBuilder *self);
 
 /* Run facts; argv, working_dir and version are copied. Hosts, process and
  * node counts and the duration come from the processes added. */
@@ -44,6 +70,12 @@ void mg_profile_builder_add_sample (MgProfileBuilder *self, guint process, doubl
 /* Optional: room for n_samples more samples of the process, so that adding
  * them does not reallocate. */
 void mg_profile_builder_reserve (MgProfileBuilder *self, guint process, guint n_samples);
+/* The process's first n samples are the first n of process `previous` of
+ * the cache's profile (the caller knows them unchanged): they are copied
+ * from it, and only the rest is added. Call before adding the process's
+ * samples (after reserving room for all of them). Returns how many were taken: 0 without a cache or such a process. */
+guint mg_profile_builder_reuse_samples (MgProfileBuilder *self, guint process, guint previous,
+                                        guint n);
 /* The process has all its samples: its series are packed into a compact
  * block now, on another thread, so that the builder's memory stays that of
  * the profile's file rather than of every sample (the merge of thousands
@@ -64,5 +96,6 @@ void mg_profile_builder_add_event (MgProfileBuilder *self, const MgProcessEvent 
 MgProfile *mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgProfileBuilder, mg_profile_builder_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgProfileBuilderCache, mg_profile_builder_cache_free)
 
 G_END_DECLS

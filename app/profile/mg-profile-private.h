@@ -58,7 +58,8 @@ struct _MgProfile {
   GArray *events;                /* MgProcessEvent */
 
   GPtrArray *blocks;             /* g_free'd memory the pointers above point into */
-  GBytes *backing;               /* a loaded file the pointers may point into */
+  GBytes *backing;               /* a loaded file the pointers may point into, or
+                                  * what holds a live merge's rows (mg-row-slabs.h) */
   MgProfileSource *source;       /* reads the processes' series into backing, or NULL */
 };
 

@@ -7,6 +7,7 @@
 #include "mg-slot-combiner.h"
 
 struct _MgSlotCombiner {
+  guint64 id;
   guint n_values;
   guint max_buckets;
   guint per;                   /* slots per full bucket */
@@ -23,12 +24,26 @@ struct _MgSlotCombiner {
   gint64 *last_end;            /* per value */
 };
 
+static guint64
+next_id (void)
+{
+  static guint64 last;
+  G_LOCK_DEFINE_STATIC (last);
+  guint64 id;
+
+  G_LOCK (last);
+  id = ++last;
+  G_UNLOCK (last);
+  return id;
+}
+
 MgSlotCombiner *
 mg_slot_combiner_new (guint n_values, guint max_buckets)
 {
   MgSlotCombiner *self = g_new0 (MgSlotCombiner, 1);
 
   g_return_val_if_fail (max_buckets > 0, NULL);
+  self->id = next_id ();
   self->n_values = n_values;
   self->max_buckets = max_buckets;
   self->per = 1;
@@ -254,4 +269,23 @@ mg_slot_combiner_get_last_slot (const MgSlotCombiner *self, guint i, gint64 *t_e
 {
   *t_end_ns = self->last_end[i];
   return self->last_slot[i];
+}
+
+void
+mg_slot_combiner_get_mark (const MgSlotCombiner *self, MgSlotCombinerMark *mark)
+{
+  *mark = (MgSlotCombinerMark) { self->id, self->n_fed, self->per };
+}
+
+guint
+mg_slot_combiner_count_unchanged (const MgSlotCombiner *self, const MgSlotCombinerMark *mark)
+{
+  /* Every bucket but the last holds exactly per slots, so slot s is in
+   * bucket s / per: the first slot after the mark joined bucket
+   * mark->n_slots / per (the last then, or a new one) and changed it. */
+  if (mark->id != self->id || mark->per != self->per || mark->n_slots > self->n_fed)
+    return 0;
+  if (mark->n_slots == self->n_fed)
+    return self->n_buckets;
+  return MIN (mark->n_slots / self->per, self->n_buckets);
 }

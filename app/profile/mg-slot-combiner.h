@@ -15,6 +15,14 @@ G_BEGIN_DECLS
 
 typedef struct _MgSlotCombiner MgSlotCombiner;
 
+/* Where a combiner stood (mg_slot_combiner_get_mark), to learn later which
+ * of its buckets changed since. */
+typedef struct {
+  guint64 id;                  /* the combiner's: unique in the process */
+  guint n_slots;
+  guint per;
+} MgSlotCombinerMark;
+
 /* n_values: the record's metrics; max_buckets > 0. */
 MgSlotCombiner *mg_slot_combiner_new (guint n_values, guint max_buckets);
 void mg_slot_combiner_free (MgSlotCombiner *self);
@@ -34,6 +42,12 @@ gboolean mg_slot_combiner_get_value (const MgSlotCombiner *self, guint b, guint 
  * slot's end with its index + 1 (0 if none). */
 double mg_slot_combiner_get_last_mean (const MgSlotCombiner *self, guint i);
 guint mg_slot_combiner_get_last_slot (const MgSlotCombiner *self, guint i, gint64 *t_end_ns);
+
+void mg_slot_combiner_get_mark (const MgSlotCombiner *self, MgSlotCombinerMark *mark);
+/* How many of the first buckets are as they were at mark: slots fed since
+ * change only the last bucket of then and add new ones, unless the buckets
+ * were halved (then none is). 0 for another combiner's mark. */
+guint mg_slot_combiner_count_unchanged (const MgSlotCombiner *self, const MgSlotCombinerMark *mark);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgSlotCombiner, mg_slot_combiner_free)
 

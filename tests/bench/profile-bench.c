@@ -11,11 +11,7 @@
  * K summaries: each node's time, the combination's time and peak memory,
  * and whether its JSON export is the direct merge's byte for byte.
  *
- * The records look like real ones, not like white noise: a quarter of the
- * metrics are constants (a thread count), a quarter counters (a running
- * total of bytes, growing by whole amounts), a quarter whole-number gauges
- * (memory in pages: a slow wave plus noise), a quarter ratios (a CPU
- * percentage: a wave plus full-precision noise). */
+ * The records look like real ones, not like white noise (bench-synthetic.h). */
 #include "mg-config.h"
 
 #include <math.h>
@@ -29,6 +25,7 @@
 #include "profile/mg-export-json.h"
 #include "profile/mg-merge.h"
 #include "profile/mg-node-summary.h"
+#include "bench-synthetic.h"
 #include "record-fixture.h"
 #include "mg-test-common.h"
 
@@ -94,26 +91,6 @@ verdict (gboolean met)
   return met ? "met" : "MISSED";
 }
 
-/* One metric's value at sample k of process p (see the top). */
-static double
-synthetic_value (guint m, guint k, guint p, double *total, GRand *rand)
-{
-  double wave = sin (k * 0.01 + m);
-
-  switch (m % 4)
-    {
-    case 0:
-      return 4 + p % 3;
-    case 1:
-      *total += floor (4096 * (1.5 + wave) + g_rand_int_range (rand, 0, 512));
-      return *total;
-    case 2:
-      return 4096.0 * floor ((2e8 + 2e7 * wave) / 4096 + g_rand_double_range (rand, -64, 64));
-    default:
-      return 70 + 20 * wave + g_rand_double_range (rand, -2, 2);
-    }
-}
-
 /* Process p's node: 16 processes a node, or n_nodes nodes of consecutive
  * ranks. */
 static guint
@@ -153,7 +130,7 @@ write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples, 
       for (guint k = 0; k < n_samples; k++)
         {
           for (guint m = 0; m < n_metrics; m++)
-            values[m] = synthetic_value (m, k, p, &totals[m], rand);
+            values[m] = bench_synthetic_value (m, k, p, &totals[m], rand);
           test_record_add_sample (r, h->start_mono_ns + k * 20000000LL,
                                   h->start_mono_ns + (k + 1) * 20000000LL, values);
         }

@@ -142,16 +142,52 @@ merge (const char *dir, MgLiveMerge *live)
   return profile;
 }
 
+/* The live grid: all windows but the last of one width, the smallest
+ * power of two that makes no more windows than any process has samples. */
 static void
-assert_same_merge (const char *dir, MgLiveMerge *live, guint n_processes)
+assert_stable_grid (MgProfile *profile)
+{
+  guint n = mg_profile_get_n_windows (profile);
+  const double *starts = mg_profile_get_window_starts (profile);
+  const double *ends = mg_profile_get_window_ends (profile);
+  double width = ends[0] - starts[0];
+  gsize most = 0;
+  int e;
+
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    most = MAX (most, mg_profile_get_process_series (profile, p, 0)->n);
+  g_assert_cmpuint (n, <=, most);
+  g_assert_cmpuint (most, <=, MAX_SAMPLES);
+  if (n == 1)
+    return;   /* one window, ending at the end: its width is not seen */
+  g_assert_cmpfloat (ceil (ends[n - 1] / (width / 2)), >, most);
+  g_assert_cmpfloat (frexp (width, &e), ==, 0.5);
+  for (guint w = 0; w + 1 < n; w++)
+    g_assert_cmpfloat (starts[w], ==, w * width);
+  g_assert_cmpfloat (ends[n - 1], >, starts[n - 1]);
+  g_assert_cmpfloat (ends[n - 1], <=, n * width);
+}
+
+/* The incremental merge gives what a merge reading every record whole
+ * does; adds what it took from the refresh before to *windows, *samples. */
+static void
+assert_same_merge (const char *dir, MgLiveMerge *live, guint n_processes, guint *windows,
+                   guint64 *samples)
 {
   g_autoptr (MgProfile) incremental = merge (dir, live);
   g_autoptr (MgProfile) whole = merge (dir, NULL);
   g_autofree char *a = describe (incremental);
   g_autofree char *b = describe (whole);
+  guint64 kept_samples;
+  guint kept_windows;
 
   g_assert_cmpuint (mg_profile_get_n_processes (incremental), ==, n_processes);
   g_assert_cmpstr (a, ==, b);
+  assert_stable_grid (incremental);
+  mg_profile_builder_cache_get_reused (mg_live_merge_get_cache (live), &kept_windows,
+                                       &kept_samples);
+  *windows += kept_windows;
+  *samples += kept_samples;
 }
 
 /* Steps of a run: slots come a few at a time, past MAX_SAMPLES (the
@@ -163,6 +199,8 @@ test_live_merge_steps (void)
   g_autofree char *dir = g_dir_make_tmp ("mg-live-merge-XXXXXX", NULL);
   g_autoptr (MgLiveMerge) live = mg_live_merge_new ();
   const guint steps[] = { 1, 2, 5, 8, 9, 15, 16, 17, 23, 33, 40 };
+  guint64 samples = 0;
+  guint windows = 0;
 
   for (guint s = 0; s < G_N_ELEMENTS (steps); s++)
     {
@@ -172,8 +210,45 @@ test_live_merge_steps (void)
       write_record (dir, 1, MIN (n, 16), 0, n > 16);
       if (n >= 8)
         write_record (dir, 2, n - 7, 0, FALSE);
-      assert_same_merge (dir, live, n >= 8 ? 3 : 2);
+      assert_same_merge (dir, live, n >= 8 ? 3 : 2, &windows, &samples);
     }
+  /* Big steps: what changed reached back to the start now and then, but
+   * not every time. */
+  g_assert_cmpuint (windows, >, 0);
+  g_assert_cmpuint (samples, >, 0);
+  mg_test_remove_tree (dir);
+}
+
+/* A slot at a time, the refreshes of a 20 ms interval: most samples and
+ * most windows are kept from the refresh before, through the combining's
+ * doublings, a process that ends and one that starts late. */
+static void
+test_live_merge_slot_by_slot (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-live-merge-XXXXXX", NULL);
+  g_autoptr (MgLiveMerge) live = mg_live_merge_new ();
+  guint64 samples = 0, n_samples = 0;
+  guint windows = 0, n_windows = 0;
+
+  for (guint n = 1; n <= 60; n++)
+    {
+      g_autoptr (MgProfile) profile = NULL;
+
+      write_record (dir, 0, n, 0, FALSE);
+      write_record (dir, 1, MIN (n, 20), 0, n > 20);
+      write_record (dir, 2, n, 0, FALSE);
+      if (n > 30)
+        write_record (dir, 3, n - 30, 0, FALSE);
+      assert_same_merge (dir, live, n > 30 ? 4 : 3, &windows, &samples);
+      profile = merge (dir, NULL);
+      n_windows += mg_profile_get_n_windows (profile);
+      for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+        n_samples += mg_profile_get_process_series (profile, p, 0)->n;
+    }
+  /* Eight windows at most: a new slot changes one or two of them, and
+   * the one before for an instant on a boundary. */
+  g_assert_cmpuint (windows, >, n_windows / 8);
+  g_assert_cmpuint (samples, >, n_samples / 2);
   mg_test_remove_tree (dir);
 }
 
@@ -256,6 +331,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/profile/live-merge/steps", test_live_merge_steps);
+  g_test_add_func ("/profile/live-merge/slot-by-slot", test_live_merge_slot_by_slot);
   g_test_add_func ("/profile/live-merge/reads-only-new-slots", test_live_merge_reads_only_new_slots);
   g_test_add_func ("/profile/slot-combiner/values", test_slot_combiner_values);
   return g_test_run ();

@@ -139,6 +139,8 @@ time_live_refreshes (const char *dir, MgMergeInput *input, guint n_samples, guin
   g_autofree double *cpu = g_new (double, rounds);
   g_autoptr (MgLiveMerge) live = mg_live_merge_new ();
   guint n0 = n_samples > rounds * REFRESH_SLOTS ? n_samples - rounds * REFRESH_SLOTS : 1;
+  guint64 samples;
+  guint windows;
 
   input->live = live;
   set_committed (dir, n0);
@@ -158,12 +160,15 @@ time_live_refreshes (const char *dir, MgMergeInput *input, guint n_samples, guin
       wall[i] = (g_get_monotonic_time () - t) / 1e3;
       cpu[i] = (cpu_now () - c) / 1e3;
     }
+  mg_profile_builder_cache_get_reused (mg_live_merge_get_cache (live), &windows, &samples);
   input->live = NULL;
   set_committed (dir, n_samples);
   qsort (wall, rounds, sizeof *wall, compare_doubles);
   qsort (cpu, rounds, sizeof *cpu, compare_doubles);
   printf ("incremental live refresh (+%u slots per record): %.0f ms wall, %.0f ms CPU "
-          "(median of %u)\n", REFRESH_SLOTS, wall[rounds / 2], cpu[rounds / 2], rounds);
+          "(median of %u; the last kept %u windows' aggregates and %" G_GUINT64_FORMAT
+          " samples)\n", REFRESH_SLOTS, wall[rounds / 2], cpu[rounds / 2], rounds, windows,
+          samples);
 }
 
 /* Only reading the records, the part of a merge that does not depend on
