@@ -13,8 +13,8 @@
  * rank 0 asks; rank 0 writes each under a temporary name and renames it
  * into its folder under the file's own name, then tells the sender whether
  * its copy landed, and the ranks whose record (or node summary) landed
- * remove their local record file. Memory: one piece on rank 0, the host
- * names of the job on every rank while nodes are found.
+ * remove their local record file. Memory: one piece on rank 0, the
+ * mapped summary on each leader.
  *
  * Only point-to-point and collective calls on a duplicate of
  * MPI_COMM_WORLD (and on communicators split from it) that return errors
@@ -60,8 +60,6 @@ PMPI_FN (MPI_Bcast)
 PMPI_FN (MPI_Send)
 PMPI_FN (MPI_Recv)
 PMPI_FN (MPI_Get_count)
-PMPI_FN (MPI_Allgather)
-PMPI_FN (MPI_Gather)
 PMPI_FN (MPI_Comm_split)
 
 #define FIND(name) (p_##name = (__typeof__ (&P##name)) dlsym (RTLD_NEXT, "P" #name)) != NULL
@@ -73,7 +71,7 @@ find_functions (void)
          && FIND (MPI_Comm_free) && FIND (MPI_Comm_rank) && FIND (MPI_Comm_size)
          && FIND (MPI_Comm_get_errhandler) && FIND (MPI_Comm_set_errhandler)
          && FIND (MPI_Errhandler_free) && FIND (MPI_Bcast) && FIND (MPI_Send) && FIND (MPI_Recv) && FIND (MPI_Get_count)
-         && FIND (MPI_Allgather) && FIND (MPI_Gather) && FIND (MPI_Comm_split);
+         && FIND (MPI_Comm_split);
 }
 
 /* The predefined handles. Open MPI's are addresses of libmpi objects, which
@@ -326,7 +324,7 @@ host_colour (const char *host)
 
 /* Collective over comm: every rank calls it, the senders find their node. */
 static void
-find_node (const Handles *h, MPI_Comm comm, int rank, bool send, const MgMpiHandoff *mine, Node *node)
+find_node (MPI_Comm comm, int rank, bool send, const MgMpiHandoff *mine, Node *node)
 {
   mg_record_host_name (node->host);
   if (p_MPI_Comm_split (comm, send ? host_colour (node->host) : MPI_UNDEFINED, rank, &node->comm)
@@ -448,7 +446,7 @@ transfer (const Handles *h, MPI_Comm comm, const MgMpiHandoff *mine, bool has_re
   if (probe[0] == '\0')
     return;
   bool send = rank != 0 && has_record && !sees_probe (mine, probe);
-  find_node (h, comm, rank, send, mine, &node);
+  find_node (comm, rank, send, mine, &node);
   if (node.in_node)
     reduce_node (h, &node, mine);
   if (rank == 0)
