@@ -13,6 +13,10 @@
 #define MG_MPI_HANDOFF_RELEASE "metrograph_sampler_release_record"
 /* The longest record file name (<host>.<pid>.<start>.mgrec), with its NUL. */
 #define MG_MPI_HANDOFF_NAME_LEN 256
+/* The metrograph program whose --merge-node a node's leader runs at
+ * MPI_Finalize to reduce its node's records (docs/mpi.md): the launcher
+ * sets it to its own, unless the environment names one already. */
+#define MG_MPI_MERGE_NODE_ENV "METROGRAPH_MERGE_NODE"
 
 typedef struct {
   const char *record_dir;  /* the plan's record folder (absolute) */

@@ -14,6 +14,10 @@
 
 #define MG_PLAN_FIRST_LINE "metrograph-plan 1"
 
+/* Diagnostics on stderr when set to 1: the sampler's (docs/sampler.md)
+ * and the MPI wrapper's (what travelled at MPI_Finalize, docs/mpi.md). */
+#define MG_SAMPLER_VERBOSE_ENV "METROGRAPH_SAMPLER_VERBOSE"
+
 /* The sampler's timing when neither the plan nor the environment says. */
 #define MG_PLAN_DEFAULT_INTERVAL_MS 20
 #define MG_PLAN_MIN_INTERVAL_MS 1

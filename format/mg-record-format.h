@@ -25,6 +25,8 @@
 #define MG_RECORD_MAGIC_LEN 8
 #define MG_RECORD_VERSION 2u
 #define MG_RECORD_SUFFIX ".mgrec"
+/* A node summary's file name: <host>.mgnode (docs/node-summary.md). */
+#define MG_NODE_SUMMARY_SUFFIX ".mgnode"
 
 enum {
   MG_RECORD_ID_LEN = 128,     /* metric / source ids, NUL-terminated */

@@ -5,16 +5,22 @@
  * Every rank takes a last sample and pauses its sampler (format/
  * mg-mpi-handoff.h). Rank 0 leaves a probe file in its record folder and
  * broadcasts its name: a rank that sees the probe shares rank 0's folder
- * and sends nothing. The others send their record in pieces of at most
- * PIECE bytes, one rank after the other as rank 0 asks; rank 0 writes each
- * under a temporary name and renames it into its folder under the record's
- * own name, then tells the sender whether its copy landed, and a sender
- * whose copy did removes its local file. Memory: one piece on rank 0.
+ * and sends nothing. The others group by host name into nodes; each node
+ * reduces its ranks' records into one node summary (mpi-node-reduce.c),
+ * and its leader, the node's lowest rank, sends that file; a node whose
+ * reduction fails sends its ranks' records instead, as they are. Files
+ * travel in pieces of at most PIECE bytes, one rank after the other as
+ * rank 0 asks; rank 0 writes each under a temporary name and renames it
+ * into its folder under the file's own name, then tells the sender whether
+ * its copy landed, and the ranks whose record (or node summary) landed
+ * remove their local record file. Memory: one piece on rank 0, the
+ * mapped summary on each leader.
  *
  * Only point-to-point and collective calls on a duplicate of
- * MPI_COMM_WORLD that returns errors instead of aborting: a failure costs
- * the transfer, never the program. Every rank must run this (the wrapper is
- * preloaded into all of them), since the calls are collective. */
+ * MPI_COMM_WORLD (and on communicators split from it) that return errors
+ * instead of aborting: a failure costs the transfer, never the program.
+ * Every rank must run this (the wrapper is preloaded into all of them),
+ * since the calls are collective. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -24,15 +30,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "format/mg-mpi-handoff.h"
+#include "format/mg-plan-keywords.h"
+#include "format/mg-record-format.h"
+#include "mpi-node-reduce.h"
 #include "mpi-transfer.h"
 
 enum { PIECE = 1 << 20 };
-enum { TAG_SIZE = 1, TAG_NAME, TAG_PIECE, TAG_LANDED };
+enum { TAG_SIZE = 1, TAG_NAME, TAG_PIECE, TAG_LANDED, TAG_STAGED };
 
 /* The PMPI functions, found as the counting wrappers find theirs; NULL when
  * the program has no MPI library. */
@@ -50,6 +60,7 @@ PMPI_FN (MPI_Bcast)
 PMPI_FN (MPI_Send)
 PMPI_FN (MPI_Recv)
 PMPI_FN (MPI_Get_count)
+PMPI_FN (MPI_Comm_split)
 
 #define FIND(name) (p_##name = (__typeof__ (&P##name)) dlsym (RTLD_NEXT, "P" #name)) != NULL
 
@@ -59,7 +70,8 @@ find_functions (void)
   return FIND (MPI_Initialized) && FIND (MPI_Finalized) && FIND (MPI_Comm_dup)
          && FIND (MPI_Comm_free) && FIND (MPI_Comm_rank) && FIND (MPI_Comm_size)
          && FIND (MPI_Comm_get_errhandler) && FIND (MPI_Comm_set_errhandler)
-         && FIND (MPI_Errhandler_free) && FIND (MPI_Bcast) && FIND (MPI_Send) && FIND (MPI_Recv) && FIND (MPI_Get_count);
+         && FIND (MPI_Errhandler_free) && FIND (MPI_Bcast) && FIND (MPI_Send) && FIND (MPI_Recv) && FIND (MPI_Get_count)
+         && FIND (MPI_Comm_split);
 }
 
 /* The predefined handles. Open MPI's are addresses of libmpi objects, which
@@ -84,6 +96,13 @@ find_handles (Handles *h)
   h->errors_return = MPI_ERRORS_RETURN;
   return true;
 #endif
+}
+
+static bool
+verbose (void)
+{
+  const char *v = getenv (MG_SAMPLER_VERBOSE_ENV);
+  return v != NULL && strcmp (v, "1") == 0;
 }
 
 static void
@@ -153,33 +172,47 @@ sees_probe (const MgMpiHandoff *mine, const char *probe)
   return stat (path, &st) == 0;
 }
 
-/* A sender: the name, then the header copy, then the body in pieces. */
+/* A file to send, in up to two parts (a record: its header copy and its
+ * body). */
+typedef struct {
+  const char *name;
+  const void *data[2];
+  size_t len[2];
+} Outgoing;
+
+static uint64_t
+outgoing_size (const Outgoing *out)
+{
+  return out->name != NULL ? out->len[0] + out->len[1] : 0;
+}
+
+/* A sender: the name, then each part in pieces. */
 static bool
-send_record (const Handles *h, MPI_Comm comm, const MgMpiHandoff *mine)
+send_file (const Handles *h, MPI_Comm comm, const Outgoing *out)
 {
   char name[MG_MPI_HANDOFF_NAME_LEN] = "";
-  snprintf (name, sizeof name, "%s", mine->name);
-  if (p_MPI_Send (name, sizeof name, h->byte, 0, TAG_NAME, comm) != MPI_SUCCESS
-      || p_MPI_Send (mine->head, (int) mine->head_len, h->byte, 0, TAG_PIECE, comm) != MPI_SUCCESS)
+  snprintf (name, sizeof name, "%s", out->name);
+  if (p_MPI_Send (name, sizeof name, h->byte, 0, TAG_NAME, comm) != MPI_SUCCESS)
     return false;
-  for (size_t at = 0; at < mine->body_len; at += PIECE)
-    {
-      size_t n = mine->body_len - at < PIECE ? mine->body_len - at : PIECE;
-      if (p_MPI_Send ((const char *) mine->body + at, (int) n, h->byte, 0, TAG_PIECE, comm)
-          != MPI_SUCCESS)
-        return false;
-    }
+  for (int i = 0; i < 2; i++)
+    for (size_t at = 0; at < out->len[i]; at += PIECE)
+      {
+        size_t n = out->len[i] - at < PIECE ? out->len[i] - at : PIECE;
+        if (p_MPI_Send ((const char *) out->data[i] + at, (int) n, h->byte, 0, TAG_PIECE, comm)
+            != MPI_SUCCESS)
+          return false;
+      }
   return true;
 }
 
-/* Rank 0: one rank's record of size bytes into dir, under a temporary name
+/* Rank 0: one rank's file of size bytes into dir, under a temporary name
  * renamed when complete. Receives every piece even when writing fails, so
  * that the sender is never left waiting. */
 /* Rank 0's buffer for one piece: untouched (so not resident) elsewhere. */
 static char piece[PIECE];
 
 static bool
-receive_record (const Handles *h, MPI_Comm comm, int from, uint64_t size, const char *dir)
+receive_file (const Handles *h, MPI_Comm comm, int from, uint64_t size, const char *dir)
 {
   char name[MG_MPI_HANDOFF_NAME_LEN], part[4096], path[4096];
   MPI_Status st;
@@ -210,14 +243,17 @@ receive_record (const Handles *h, MPI_Comm comm, int from, uint64_t size, const 
     ok = false;
   if (!ok)
     {
-      say ("could not receive or write a rank's record", path);
+      say ("could not receive or write a rank's record or node summary", path);
       unlink (part);
     }
+  else if (verbose ())
+    fprintf (stderr, "metrograph MPI wrapper: rank %d sent %s (%llu bytes)\n", from, name,
+             (unsigned long long) size);
   return ok;
 }
 
-/* Rank 0: asks each rank in turn for its record size, receives the record
- * and answers whether it landed. */
+/* Rank 0: asks each rank in turn for its file size, receives the file and
+ * answers whether it landed. */
 static void
 collect (const Handles *h, MPI_Comm comm, int size, const MgMpiHandoff *mine)
 {
@@ -229,30 +265,168 @@ collect (const Handles *h, MPI_Comm comm, int size, const MgMpiHandoff *mine)
           != MPI_SUCCESS)
         continue;
       if (bytes > 0)
-        landed = receive_record (h, comm, r, bytes, mine->record_dir);
+        landed = receive_file (h, comm, r, bytes, mine->record_dir);
       p_MPI_Send (&landed, sizeof landed, h->byte, r, TAG_LANDED, comm);
     }
 }
 
-/* Another rank: its size (0: nothing to send), its record, and, when rank 0
- * holds it now, removes the local file (later samples stay here). */
-static void
-contribute (const Handles *h, MPI_Comm comm, const MgMpiHandoff *mine, bool send)
+/* Another rank: its size (0: nothing to send), its file, and whether rank
+ * 0 holds it now. */
+static bool
+contribute (const Handles *h, MPI_Comm comm, const Outgoing *out)
 {
-  uint64_t bytes = send ? mine->head_len + mine->body_len : 0;
+  uint64_t bytes = outgoing_size (out);
   int landed = 0;
   if (p_MPI_Send (&bytes, sizeof bytes, h->byte, 0, TAG_SIZE, comm) != MPI_SUCCESS)
+    return false;
+  if (bytes > 0 && !send_file (h, comm, out))
+    say ("could not send this rank's record or node summary to rank 0", out->name);
+  return p_MPI_Recv (&landed, sizeof landed, h->byte, 0, TAG_LANDED, comm, MPI_STATUS_IGNORE)
+           == MPI_SUCCESS
+         && bytes > 0 && landed;
+}
+
+/* This rank's record file goes: rank 0 holds a copy (later samples stay
+ * here, in a file nobody collects). */
+static void
+remove_record (const MgMpiHandoff *mine)
+{
+  char path[4096];
+  snprintf (path, sizeof path, "%s/%s", mine->record_dir, mine->name);
+  unlink (path);
+}
+
+/* The ranks that send, grouped by host name: a node, whose lowest rank
+ * leads. */
+typedef struct {
+  bool in_node;
+  MPI_Comm comm;
+  int rank;                /* in the node; 0: the leader */
+  int size;
+  char host[MG_RECORD_HOST_LEN];
+  char staging[4096];
+  bool summarized;         /* the node's summary travels instead of its records */
+  char summary[MG_MPI_HANDOFF_NAME_LEN];  /* the leader: its file name */
+  void *map;               /* the leader: the summary, mapped while it is sent */
+  size_t map_len;
+} Node;
+
+/* A colour for MPI_Comm_split from the host name (FNV-1a): two hosts of
+ * one colour find out below and send their records. */
+static int
+host_colour (const char *host)
+{
+  uint32_t hash = 2166136261u;
+  for (const char *c = host; *c; c++)
+    hash = (hash ^ (uint8_t) *c) * 16777619u;
+  return (int) (hash & 0x7fffffff);
+}
+
+/* Collective over comm: every rank calls it, the senders find their node. */
+static void
+find_node (MPI_Comm comm, int rank, bool send, const MgMpiHandoff *mine, Node *node)
+{
+  mg_record_host_name (node->host);
+  if (p_MPI_Comm_split (comm, send ? host_colour (node->host) : MPI_UNDEFINED, rank, &node->comm)
+        != MPI_SUCCESS
+      || !send)
     return;
-  if (bytes > 0 && !send_record (h, comm, mine))
-    say ("could not send this rank's record to rank 0", mine->name);
-  if (p_MPI_Recv (&landed, sizeof landed, h->byte, 0, TAG_LANDED, comm, MPI_STATUS_IGNORE)
-        == MPI_SUCCESS
-      && bytes > 0 && landed)
+  node->in_node = true;
+  p_MPI_Comm_rank (node->comm, &node->rank);
+  p_MPI_Comm_size (node->comm, &node->size);
+  mg_mpi_node_staging (mine->record_dir, node->host, node->staging, sizeof node->staging);
+}
+
+/* The leader: whether every rank of the node staged its record. */
+static bool
+all_staged (const Handles *h, const Node *node, bool staged)
+{
+  for (int r = 1; r < node->size; r++)
     {
-      char path[4096];
-      snprintf (path, sizeof path, "%s/%s", mine->record_dir, mine->name);
-      unlink (path);
+      char theirs = 0;
+      if (p_MPI_Recv (&theirs, 1, h->byte, r, TAG_STAGED, node->comm, MPI_STATUS_IGNORE)
+          != MPI_SUCCESS)
+        theirs = 0;
+      staged = staged && theirs;
     }
+  return staged;
+}
+
+/* The node's records into its summary, on the leader; everyone learns
+ * whether it worked. */
+static void
+reduce_node (const Handles *h, Node *node, const MgMpiHandoff *mine)
+{
+  char leader_host[MG_RECORD_HOST_LEN], why[MG_MPI_NODE_WHY_LEN] = "";
+  int summarized = 0;
+  memcpy (leader_host, node->host, sizeof leader_host);
+  if (p_MPI_Bcast (leader_host, sizeof leader_host, h->byte, 0, node->comm) != MPI_SUCCESS)
+    return;
+  char staged = strcmp (leader_host, node->host) == 0 && mg_mpi_node_stage_record (node->staging, mine);
+  if (node->rank != 0)
+    p_MPI_Send (&staged, 1, h->byte, 0, TAG_STAGED, node->comm);
+  else if (!all_staged (h, node, staged))
+    snprintf (why, sizeof why, "a rank of the node could not copy its record into %.400s", node->staging);
+  else
+    summarized = mg_mpi_node_reduce (node->staging, node->summary, sizeof node->summary, why);
+  if (node->rank == 0 && !summarized)
+    fprintf (stderr, "metrograph MPI wrapper: node %s: no node summary (%s); its ranks send "
+             "their records instead\n", node->host, why);
+  if (p_MPI_Bcast (&summarized, sizeof summarized, h->byte, 0, node->comm) == MPI_SUCCESS)
+    node->summarized = summarized;
+}
+
+/* The leader: its node's summary, mapped. */
+static bool
+map_summary (Node *node)
+{
+  char path[8192];
+  struct stat st;
+  snprintf (path, sizeof path, "%s/records/%s", node->staging, node->summary);
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  if (fstat (fd, &st) == 0 && st.st_size > 0)
+    {
+      node->map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+      node->map_len = node->map != MAP_FAILED ? (size_t) st.st_size : 0;
+      if (node->map == MAP_FAILED)
+        node->map = NULL;
+    }
+  close (fd);
+  return node->map != NULL;
+}
+
+/* What this rank sends: its node's summary (the leader of a node that has
+ * one), nothing (the other ranks of such a node), or its record. */
+static Outgoing
+outgoing (Node *node, const MgMpiHandoff *mine, bool send)
+{
+  Outgoing out = { 0 };
+  if (!send)
+    return out;
+  if (!node->summarized)
+    return (Outgoing) { mine->name, { mine->head, mine->body }, { mine->head_len, mine->body_len } };
+  if (node->rank == 0 && map_summary (node))
+    return (Outgoing) { node->summary, { node->map, NULL }, { node->map_len, 0 } };
+  if (node->rank == 0)
+    say ("cannot read this node's summary; the node's records stay on it", node->summary);
+  return out;
+}
+
+/* After the exchange: the node's ranks learn whether its summary landed,
+ * and remove their records if it did; the leader clears the staging. */
+static void
+finish_node (const Handles *h, Node *node, const MgMpiHandoff *mine, int landed)
+{
+  if (node->summarized && p_MPI_Bcast (&landed, sizeof landed, h->byte, 0, node->comm) == MPI_SUCCESS
+      && landed)
+    remove_record (mine);
+  if (node->map != NULL)
+    munmap (node->map, node->map_len);
+  if (node->rank == 0)
+    mg_mpi_node_clean (node->staging);
+  p_MPI_Comm_free (&node->comm);
 }
 
 static void
@@ -260,6 +434,7 @@ transfer (const Handles *h, MPI_Comm comm, const MgMpiHandoff *mine, bool has_re
 {
   int rank = 0, size = 1;
   char probe[MG_MPI_HANDOFF_NAME_LEN] = "";
+  Node node = { 0 };
   p_MPI_Comm_rank (comm, &rank);
   p_MPI_Comm_size (comm, &size);
   if (rank == 0)
@@ -270,15 +445,23 @@ transfer (const Handles *h, MPI_Comm comm, const MgMpiHandoff *mine, bool has_re
   /* Nowhere to write: nobody sends. */
   if (probe[0] == '\0')
     return;
+  bool send = rank != 0 && has_record && !sees_probe (mine, probe);
+  find_node (comm, rank, send, mine, &node);
+  if (node.in_node)
+    reduce_node (h, &node, mine);
   if (rank == 0)
     {
       collect (h, comm, size, mine);
       remove_probe (mine, probe);
+      return;
     }
-  else
-    contribute (h, comm, mine, has_record && !sees_probe (mine, probe));
+  Outgoing out = outgoing (&node, mine, send);
+  int landed = contribute (h, comm, &out);
+  if (landed && !node.summarized)
+    remove_record (mine);
+  if (node.in_node)
+    finish_node (h, &node, mine, landed);
 }
-
 void
 mg_mpi_transfer_records (void)
 {

@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "format/mg-plan-keywords.h"
 #include "mg-interpose.h"
 #include "mg-plugin-guard.h"
 #include "mg-node-folder.h"
@@ -468,7 +469,7 @@ mg_sampler_constructor (void)
   char err[1024];
 
   mg_interpose_resolve ();
-  s->verbose = env_is_one ("METROGRAPH_SAMPLER_VERBOSE");
+  s->verbose = env_is_one (MG_SAMPLER_VERBOSE_ENV);
   s->stats = env_is_one ("METROGRAPH_SAMPLER_STATS");
   s->pid = getpid ();
   const char *path = getenv ("METROGRAPH_PLAN");

@@ -659,13 +659,15 @@ writer_add (NodeWriter *w, GVariant *entry, GBytes *block)
   g_ptr_array_add (w->blocks, block);
 }
 
-/* A record's process still runs on this host: its record is not done. */
+/* A record's process still runs on this host: its record is not done.
+ * A copy taken at MPI_Finalize (TRANSFERRED) never changes, whatever its
+ * process does next. */
 static gboolean
 still_running (const MgRecordHeader *h)
 {
   char host[MG_RECORD_HOST_LEN + 1] = "";
 
-  if (h->state != MG_RECORD_STATE_RUNNING || gethostname (host, sizeof host - 1) != 0
+  if (h->state != MG_RECORD_STATE_RUNNING || (h->flags & MG_RECORD_FLAG_TRANSFERRED) || gethostname (host, sizeof host - 1) != 0
       || strncmp (h->host, host, MG_RECORD_HOST_LEN) != 0)
     return FALSE;
   return kill (h->pid, 0) == 0 || errno == EPERM;

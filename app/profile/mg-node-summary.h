@@ -13,8 +13,6 @@
 
 G_BEGIN_DECLS
 
-#define MG_NODE_SUMMARY_SUFFIX ".mgnode"
-
 typedef struct _MgNodeSummary MgNodeSummary;
 
 /* Reads and checks a summary's index (its processes' facts), not their

@@ -48,6 +48,14 @@ mg_install_paths_get_sampler (void)
 }
 
 char *
+mg_install_paths_get_metrograph (void)
+{
+  if (mg_install_paths_in_build_tree ())
+    return g_build_filename (MG_BUILD_ROOT, "app", "cli", "metrograph", NULL);
+  return g_build_filename (MG_BINDIR, "metrograph", NULL);
+}
+
+char *
 mg_install_paths_get_gui_module (void)
 {
   if (mg_install_paths_in_build_tree ())

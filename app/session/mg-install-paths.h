@@ -14,6 +14,9 @@ G_BEGIN_DECLS
 gboolean mg_install_paths_in_build_tree (void);
 /* Absolute path of libmetrograph-sampler.so (it may not exist). */
 char *mg_install_paths_get_sampler (void);
+/* Absolute path of the metrograph program (its --merge-node runs on each
+ * node at MPI_Finalize). */
+char *mg_install_paths_get_metrograph (void);
 /* Absolute path of libmetrograph-gui.so, the viewer (it may not exist). */
 char *mg_install_paths_get_gui_module (void);
 /* Absolute path of metrograph-scorep-probe, which lists a Score-P plugin's

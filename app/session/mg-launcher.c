@@ -11,6 +11,8 @@
 
 #include "mg-launcher.h"
 
+#include "format/mg-mpi-handoff.h"
+#include "mg-install-paths.h"
 #include "mg-mpi.h"
 #include "mg-record-finish.h"
 #include "mg-run-folder.h"
@@ -251,7 +253,7 @@ make_run_dir (MgLauncher *self, GError **error)
 static gboolean
 build_command (MgLauncher *self, GError **error)
 {
-  const char *pass_env[] = { "METROGRAPH_PLAN", MG_PLAN_TEXT_ENV, "LD_PRELOAD", NULL };
+  const char *pass_env[] = { "METROGRAPH_PLAN", MG_PLAN_TEXT_ENV, MG_MPI_MERGE_NODE_ENV, "LD_PRELOAD", NULL };
   g_autofree char *first = resolve_program (self->argv[0], self->working_folder, error);
 
   if (first == NULL)
@@ -465,6 +467,13 @@ mg_launcher_build_environment (MgLauncher *self)
   else
     env = g_environ_unsetenv (env, MG_PLAN_TEXT_ENV);
   env = g_environ_setenv (env, "LD_PRELOAD", preload, TRUE);
+  /* For the node summaries made at MPI_Finalize; a site may name another. */
+  if (g_environ_getenv (env, MG_MPI_MERGE_NODE_ENV) == NULL)
+    {
+      g_autofree char *metrograph = mg_install_paths_get_metrograph ();
+
+      env = g_environ_setenv (env, MG_MPI_MERGE_NODE_ENV, metrograph, TRUE);
+    }
   return g_steal_pointer (&env);
 }
 

@@ -5,6 +5,11 @@
  * run's METROGRAPH_TMPDIR), so that neither the plan nor any record file is
  * shared with the front end. Then runs the program.
  *
+ * With MG_TEST_RANKS_PER_NODE=K, K ranks in a row make a node: host name
+ * "node<rank / K>", and the ranks of node n > 0 share the folder
+ * MG_TEST_NODE_FOLDER.node<n> (which must exist), bound over
+ * MG_TEST_NODE_FOLDER, as their node-local folder.
+ *
  * Linked statically: the sampler cannot be preloaded into it, so only the
  * program it runs is sampled. Exits 77 (skip) when namespaces or mounts
  * are not allowed. Usage: mpi-node PROGRAM [ARG...] */
@@ -39,11 +44,21 @@ main (int argc, char **argv)
     return fail ("unshare");
   if (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
     return fail ("make / private");
-  snprintf (host, sizeof host, "node%s", rank);
+  const char *per_node = getenv ("MG_TEST_RANKS_PER_NODE");
+  int k = per_node ? atoi (per_node) : 1;
+  int node = atoi (rank) / (k > 0 ? k : 1);
+  snprintf (host, sizeof host, "node%d", node);
   if (sethostname (host, strlen (host)) != 0)
     return fail ("sethostname");
-  if (strcmp (rank, "0") != 0 && mount ("tmpfs", folder, "tmpfs", 0, "mode=0700") != 0)
+  if (node != 0 && k <= 1 && mount ("tmpfs", folder, "tmpfs", 0, "mode=0700") != 0)
     return fail ("mount tmpfs");
+  if (node != 0 && k > 1)
+    {
+      char shared[4096];
+      snprintf (shared, sizeof shared, "%s.%s", folder, host);
+      if (mount (shared, folder, NULL, MS_BIND, NULL) != 0)
+        return fail ("bind the node's folder");
+    }
   execvp (argv[1], argv + 1);
   return fail (argv[1]);
 }

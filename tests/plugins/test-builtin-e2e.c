@@ -683,29 +683,39 @@ nodes_unavailable (Fixture *f)
 /* Runs 4 ranks of the MPI workload in @mode, each in namespaces of its
  * own (tests/plugins/mpi-node.c): its own host name, and for ranks 1-3 a
  * private, empty folder where the run folder would be, so that neither the
- * plan nor any record file is shared with the front end. */
+ * plan nor any record file is shared with the front end. With
+ * ranks_per_node 2, ranks 0-1 are node0 (the front end's folder) and ranks
+ * 2-3 node1, sharing a folder of their own (nodes.node1). The wrapper says
+ * what reached rank 0 (METROGRAPH_SAMPLER_VERBOSE). */
 static MgProfile *
-profile_on_nodes (Fixture *f, const char *mode, gboolean fails, char **output)
+profile_on_nodes (Fixture *f, const char *mode, int ranks_per_node, const char *merge_node,
+                  gboolean fails, char **output)
 {
   g_autofree char *workload = build_path ("tests/plugins/mpi-workload");
   g_autofree char *node = build_path ("tests/plugins/mpi-node");
   g_autofree char *folder = g_build_filename (f->dir, "nodes", NULL);
+  g_autofree char *node1 = g_build_filename (f->dir, "nodes.node1", NULL);
   g_autofree char *tmpdir = g_strconcat ("METROGRAPH_TMPDIR=", folder, NULL);
   g_autofree char *node_folder = g_strconcat ("MG_TEST_NODE_FOLDER=", folder, NULL);
+  g_autofree char *per_node = g_strdup_printf ("MG_TEST_RANKS_PER_NODE=%d", ranks_per_node);
+  g_autofree char *merge = g_strconcat ("METROGRAPH_MERGE_NODE=", merge_node, NULL);
   const char *args[] = { node, workload, mode, NULL };
-  const char *env[] = { tmpdir, node_folder, NULL };
+  const char *env[] = { tmpdir, node_folder, per_node, "METROGRAPH_SAMPLER_VERBOSE=1",
+                        merge_node ? merge : NULL, NULL };
   Run run = { 4, args, NULL, env, fails };
 
   g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  if (ranks_per_node > 1)
+    g_assert_cmpint (g_mkdir (node1, 0700), ==, 0);
   return profile_run (f, &run, output);
 }
 
 /* Each rank's process: the host it ran on, and its MPI calls. */
 static void
-check_rank (MgProfile *p, guint i, int rank)
+check_rank (MgProfile *p, guint i, int rank, int ranks_per_node)
 {
   const MgProcessInfo *info = mg_profile_get_process (p, i);
-  g_autofree char *host = g_strdup_printf ("node%d", rank);
+  g_autofree char *host = g_strdup_printf ("node%d", rank / ranks_per_node);
   double calls = process_count (p, i, "mpi_calls");
   /* 100 x (rank + 1) Sendrecv and one Barrier (tests/plugins/mpi-workload.c);
    * a loaded machine can skew the rate a window shows by a few percent, and
@@ -719,25 +729,141 @@ check_rank (MgProfile *p, guint i, int rank)
   g_assert_cmpfloat (fabs (calls - expected), <=, expected * 0.1);
 }
 
-/* Ranks on 4 "nodes" that share no folder: ranks 1-3 send their records to
- * rank 0 at MPI_Finalize, and the profile holds all 4 with their own
- * values. */
+/* The profile of 4 ranks holds them all, on their hosts, and no rank is
+ * said to be missing. */
+static void
+check_ranks (MgProfile *p, int ranks_per_node)
+{
+  g_assert_cmpuint (mg_profile_get_n_processes (p), ==, 4);
+  g_assert_cmpuint (g_strv_length (mg_profile_get_run_info (p)->hosts), ==, 4 / ranks_per_node);
+  for (guint i = 0; i < 4; i++)
+    check_rank (p, i, (int) i, ranks_per_node);
+  for (guint i = 0; i < mg_profile_get_n_plugin_errors (p); i++)
+    g_assert_null (strstr (mg_profile_get_plugin_error (p, i)->message, "left no record"));
+}
+
+/* The wrapper's lines "rank R sent NAME (N bytes)" in output: how many, and
+ * their bytes, for the log. */
+static guint
+count_sent (const char *output, const char *suffix, guint64 *bytes)
+{
+  g_auto (GStrv) lines = g_strsplit (output, "\n", -1);
+  guint n = 0;
+
+  *bytes = 0;
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *at = strstr (lines[i], "metrograph MPI wrapper: rank ");
+      const char *open = strrchr (lines[i], '(');
+
+      if (at == NULL || open == NULL || strstr (lines[i], suffix) == NULL)
+        continue;
+      g_test_message ("%s", at);
+      *bytes += g_ascii_strtoull (open + 1, NULL, 10);
+      n++;
+    }
+  return n;
+}
+
+/* Ranks on 4 "nodes" that share no folder: each of nodes 1-3 reduces its
+ * rank's record into its node summary, which reaches rank 0 at
+ * MPI_Finalize, and the profile holds all 4 ranks with their own values. */
 static void
 test_mpi_no_shared_folder (Fixture *f, gconstpointer data)
 {
   g_autofree char *why = nodes_unavailable (f);
+  g_autofree char *output = NULL;
+  guint64 bytes;
   if (why != NULL)
     {
       g_test_skip (why);
       return;
     }
-  g_autoptr (MgProfile) p = profile_on_nodes (f, "per-rank", FALSE, NULL);
-  g_assert_cmpuint (mg_profile_get_n_processes (p), ==, 4);
-  g_assert_cmpuint (g_strv_length (mg_profile_get_run_info (p)->hosts), ==, 4);
-  for (guint i = 0; i < 4; i++)
-    check_rank (p, i, (int) i);
-  for (guint i = 0; i < mg_profile_get_n_plugin_errors (p); i++)
-    g_assert_null (strstr (mg_profile_get_plugin_error (p, i)->message, "left no record"));
+  g_autoptr (MgProfile) p = profile_on_nodes (f, "per-rank", 1, NULL, FALSE, &output);
+  check_ranks (p, 1);
+  for (int r = 1; r < 4; r++)
+    {
+      g_autofree char *line = g_strdup_printf ("metrograph MPI wrapper: rank %d sent node%d.mgnode (", r, r);
+      g_assert_nonnull (strstr (output, line));
+    }
+  g_assert_cmpuint (count_sent (output, ".mgnode", &bytes), ==, 3);
+  g_test_message ("3 node summaries of 1 rank each: %" G_GUINT64_FORMAT " bytes", bytes);
+  g_assert_cmpuint (count_sent (output, ".mgrec", &bytes), ==, 0);
+}
+
+/* 2 nodes of 2 ranks: ranks 0-1 share the front end's folder, ranks 2-3 a
+ * folder of node1's own. Node1's two records travel as one node summary,
+ * sent by rank 2, and nothing is left on node1. */
+static void
+test_mpi_node_summary (Fixture *f, gconstpointer data)
+{
+  g_autofree char *why = nodes_unavailable (f);
+  g_autofree char *output = NULL;
+  g_autofree char *node1 = g_build_filename (f->dir, "nodes.node1", NULL);
+  guint64 bytes;
+  if (why != NULL)
+    {
+      g_test_skip (why);
+      return;
+    }
+  g_autoptr (MgProfile) p = profile_on_nodes (f, "per-rank", 2, NULL, FALSE, &output);
+  check_ranks (p, 2);
+  g_assert_cmpuint (count_sent (output, ".mgnode", &bytes), ==, 1);
+  g_assert_nonnull (strstr (output, "metrograph MPI wrapper: rank 2 sent node1.mgnode ("));
+  g_test_message ("node1's summary of 2 ranks: %" G_GUINT64_FORMAT " bytes", bytes);
+  g_assert_cmpuint (count_sent (output, ".mgrec", &bytes), ==, 0);
+  g_assert_null (strstr (output, "no node summary"));
+  /* Node1 keeps no record and no staging folder (only its node lock). */
+  {
+    g_autoptr (GDir) dir = g_dir_open (node1, 0, NULL);
+    const char *run, *name;
+    guint n_runs = 0;
+
+    g_assert_nonnull (dir);
+    while ((run = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *records = g_build_filename (node1, run, "records", NULL);
+        g_autoptr (GDir) r = g_dir_open (records, 0, NULL);
+
+        g_assert_nonnull (r);
+        while ((name = g_dir_read_name (r)) != NULL)
+          {
+            g_test_message ("left on node1: %s", name);
+            g_assert_false (g_str_has_suffix (name, ".mgrec"));
+            g_assert_false (g_str_has_prefix (name, ".finalize."));
+          }
+        n_runs++;
+      }
+    g_assert_cmpuint (n_runs, ==, 1);
+  }
+}
+
+/* The node summary cannot be made (the reduction fails): node1 says so
+ * once, and its ranks send their records as they are. */
+static void
+test_mpi_node_summary_fails (Fixture *f, gconstpointer data)
+{
+  g_autofree char *why = nodes_unavailable (f);
+  g_autofree char *output = NULL;
+  guint64 bytes;
+  const char *said;
+  if (why != NULL)
+    {
+      g_test_skip (why);
+      return;
+    }
+  g_autoptr (MgProfile) p = profile_on_nodes (f, "per-rank", 2, "/bin/false", FALSE, &output);
+  check_ranks (p, 2);
+  said = strstr (output, "metrograph MPI wrapper: node node1: no node summary "
+                         "(/bin/false --merge-node failed (exit status 1)); its ranks send their "
+                         "records instead\n");
+  g_assert_nonnull (said);
+  g_assert_null (strstr (strchr (said, '\n'), "no node summary"));
+  g_assert_cmpuint (count_sent (output, ".mgnode", &bytes), ==, 0);
+  g_assert_cmpuint (count_sent (output, ".mgrec", &bytes), ==, 2);
+  g_assert_nonnull (strstr (output, "metrograph MPI wrapper: rank 2 sent node1."));
+  g_assert_nonnull (strstr (output, "metrograph MPI wrapper: rank 3 sent node1."));
+  g_test_message ("node1's 2 records: %" G_GUINT64_FORMAT " bytes", bytes);
 }
 
 /* The last rank aborts, so none reaches MPI_Finalize: only rank 0's record,
@@ -754,9 +880,9 @@ test_mpi_crash_missing_ranks (Fixture *f, gconstpointer data)
       g_test_skip (why);
       return;
     }
-  g_autoptr (MgProfile) p = profile_on_nodes (f, "crash", TRUE, &output);
+  g_autoptr (MgProfile) p = profile_on_nodes (f, "crash", 1, NULL, TRUE, &output);
   g_assert_cmpuint (mg_profile_get_n_processes (p), ==, 1);
-  check_rank (p, 0, 0);
+  check_rank (p, 0, 0, 1);
   for (guint i = 0; i < mg_profile_get_n_plugin_errors (p); i++)
     {
       const MgPluginError *e = mg_profile_get_plugin_error (p, i);
@@ -779,6 +905,8 @@ main (int argc, char **argv)
   g_test_add ("/metrics/e2e/context-switches", Fixture, NULL, fixture_set_up, test_context_switches, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi", Fixture, NULL, fixture_set_up, test_mpi, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi-no-shared-folder", Fixture, NULL, fixture_set_up, test_mpi_no_shared_folder, fixture_tear_down);
+  g_test_add ("/metrics/e2e/mpi-node-summary", Fixture, NULL, fixture_set_up, test_mpi_node_summary, fixture_tear_down);
+  g_test_add ("/metrics/e2e/mpi-node-summary-fails", Fixture, NULL, fixture_set_up, test_mpi_node_summary_fails, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi-crash-missing-ranks", Fixture, NULL, fixture_set_up, test_mpi_crash_missing_ranks, fixture_tear_down);
   g_test_add ("/metrics/e2e/energy-absent", Fixture, NULL, fixture_set_up, test_energy_absent, fixture_tear_down);
   g_test_add ("/metrics/e2e/energy-present", Fixture, NULL, fixture_set_up, test_energy_present, fixture_tear_down);

@@ -536,6 +536,48 @@ test_running_and_damaged (Dirs *d, gconstpointer data)
   g_assert_true (g_file_test (bad, G_FILE_TEST_EXISTS));
 }
 
+/* A copy taken at MPI_Finalize (TRANSFERRED) is taken although its
+ * process still runs: the copy never changes. */
+static void
+test_transferred_copy (Dirs *d, gconstpointer data)
+{
+  g_autoptr (TestRecord) r = test_record_new (1, 1, 4);
+  MgRecordHeader *h = test_record_header (r);
+  g_autofree char *copy = g_build_filename (d->root, "copy.mgrec", NULL);
+  g_autofree char *name = NULL;
+  g_autofree char *summary = NULL;
+  g_autoptr (MgNodeSummary) s = NULL;
+  g_autoptr (GError) error = NULL;
+  char host[MG_RECORD_HOST_LEN];
+  double v = 1.0;
+  MgNodeSummaryStats stats;
+
+  mg_record_host_name (host);
+  h->pid = getpid ();
+  g_strlcpy (h->host, host, sizeof h->host);
+  g_strlcpy (h->run_id, "run", sizeof h->run_id);
+  h->start_mono_ns = S;
+  h->start_real_ns = 1700000000 * S;
+  h->state = MG_RECORD_STATE_RUNNING;
+  h->flags |= MG_RECORD_FLAG_TRANSFERRED;
+  h->end_mono_ns = 3 * S;
+  test_record_add_sample (r, S, 2 * S, &v);
+  test_record_write (r, copy);
+  g_assert_true (mg_node_summary_merge (d->root, host, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.n_records, ==, 1);
+  g_assert_cmpuint (stats.n_running, ==, 0);
+  g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
+  name = mg_node_summary_file_name (host);
+  summary = g_build_filename (d->root, name, NULL);
+  s = mg_node_summary_open (summary, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_node_summary_get_n_processes (s), ==, 1);
+  g_assert_cmpint (mg_node_summary_get_header (s, 0)->pid, ==, getpid ());
+  g_assert_cmpuint (mg_node_summary_get_header (s, 0)->flags & MG_RECORD_FLAG_TRANSFERRED, !=, 0);
+  g_assert_cmpint (mg_node_summary_get_header (s, 0)->end_mono_ns, ==, 3 * S);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -548,6 +590,8 @@ main (int argc, char **argv)
   g_test_add ("/node-summary/again", Dirs, NULL, dirs_set_up, test_again, dirs_tear_down);
   g_test_add ("/node-summary/running-and-damaged", Dirs, NULL, dirs_set_up,
               test_running_and_damaged, dirs_tear_down);
+  g_test_add ("/node-summary/transferred-copy", Dirs, NULL, dirs_set_up, test_transferred_copy,
+              dirs_tear_down);
   g_test_add ("/node-summary/damaged", Dirs, NULL, dirs_set_up, test_damaged, dirs_tear_down);
   return g_test_run ();
 }
