@@ -45,9 +45,17 @@ save_png (GtkWidget *widget, const char *name)
   if (dir == NULL)
     return;
   paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  /* A widget shown a moment ago may not have drawn yet (a loaded machine):
+   * its paintable is empty until then. */
+  for (int tries = 0; node == NULL && tries < 100; tries++)
+    {
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+      if (node == NULL)
+        mg_test_spin (20);
+    }
+  g_assert_nonnull (node);
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
   path = g_build_filename (dir, name, NULL);
