@@ -23,6 +23,7 @@
 #include "mg-crc32.h"
 #include "mg-process-block.h"
 #include "mg-profile-private.h"
+#include "mg-pread.h"
 
 #define NODE_MAGIC "MGNODE\r\n"
 #define NODE_MAGIC_LEN 8
@@ -155,23 +156,11 @@ io_error (GError **error, int saved, const char *path, Step step)
 static gboolean
 read_exactly (int fd, void *buf, gsize len, guint64 offset, const char *path, GError **error)
 {
-  guint8 *p = buf;
-
-  while (len > 0)
-    {
-      gssize n = pread (fd, p, len, (off_t) offset);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        return io_error (error, errno, path, ON_READ);
-      if (n == 0)
-        return damaged (error, path, "%s", _("it ends early (changed while being read?)"));
-      p += n;
-      len -= (gsize) n;
-      offset += (guint64) n;
-    }
-  return TRUE;
+  if (mg_pread_full (fd, buf, len, offset) == len)
+    return TRUE;
+  if (errno != 0)
+    return io_error (error, errno, path, ON_READ);
+  return damaged (error, path, "%s", _("it ends early (changed while being read?)"));
 }
 
 /* --- Strings as bytes --- */

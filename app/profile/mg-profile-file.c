@@ -21,6 +21,7 @@
 #include "mg-profile-header.h"
 #include "mg-profile-private.h"
 #include "mg-profile-source.h"
+#include "mg-pread.h"
 
 
 /* The payload's type: run, metrics, groups, windows, aggregates, single
@@ -994,19 +995,7 @@ load_whole_file (const char *path, const char *display, GError **error)
 static gsize
 read_header (int fd, guchar *header, gsize size)
 {
-  gsize got = 0;
-
-  while (got < MIN (size, MG_PROFILE_HEADER_LEN))
-    {
-      gssize n = pread (fd, header + got, MIN (size, MG_PROFILE_HEADER_LEN) - got, (off_t) got);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        break;
-      got += (gsize) n;
-    }
-  return got;
+  return mg_pread_full (fd, header, MIN (size, MG_PROFILE_HEADER_LEN), 0);
 }
 
 /* Read in place (mg-profile-source.h): all but the processes' own series

@@ -31,6 +31,7 @@
 
 #include "mg-crc32.h"
 #include "mg-process-block.h"
+#include "mg-pread.h"
 
 #define HEADER_LEN 24
 #define CHUNK (1024 * 1024)
@@ -147,25 +148,7 @@ find_blocks (const guchar *payload, gsize len, const GVariantType *type, guint m
 static gboolean
 pread_full (int fd, void *buf, gsize len, guint64 offset)
 {
-  guchar *p = buf;
-
-  while (len > 0)
-    {
-      gssize n = pread (fd, p, len, (off_t) offset);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          if (n == 0)
-            errno = 0;
-          return FALSE;
-        }
-      p += n;
-      len -= (gsize) n;
-      offset += (guint64) n;
-    }
-  return TRUE;
+  return mg_pread_full (fd, buf, len, offset) == len;
 }
 
 /* The payload's bytes [start, end) into their place, if the file has them. */

@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-record-reader.h"
+#include "mg-pread.h"
 
 G_DEFINE_QUARK (mg-record-error-quark, mg_record_error)
 
@@ -58,36 +59,20 @@ invalid (GError **error, const char *path, const char *what)
 static gboolean
 read_at (int fd, void *buf, gsize len, guint64 offset, const char *path, GError **error)
 {
-  guchar *p = buf;
+  g_autofree char *name = NULL;
+  int saved;
 
-  while (len > 0)
-    {
-      gssize n = pread (fd, p, len, (off_t) offset);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int saved = errno;
-          g_autofree char *name = g_filename_display_name (path);
-
-          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                       _("Could not read the record “%s”: %s"), name, g_strerror (saved));
-          return FALSE;
-        }
-      if (n == 0)
-        {
-          g_autofree char *name = g_filename_display_name (path);
-
-          g_set_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_TRUNCATED,
-                       _("The record “%s” is truncated."), name);
-          return FALSE;
-        }
-      p += n;
-      len -= n;
-      offset += n;
-    }
-  return TRUE;
+  if (mg_pread_full (fd, buf, len, offset) == len)
+    return TRUE;
+  saved = errno;
+  name = g_filename_display_name (path);
+  if (saved != 0)
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                 _("Could not read the record “%s”: %s"), name, g_strerror (saved));
+  else
+    g_set_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_TRUNCATED,
+                 _("The record “%s” is truncated."), name);
+  return FALSE;
 }
 
 static gboolean
