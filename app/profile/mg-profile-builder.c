@@ -38,6 +38,11 @@ typedef struct {
   int previous;
   gsize n_reused;
   gboolean sorted;   /* ends never decrease (set by finishing) */
+  /* Where its samples fall on the grid (set by finishing, for the
+   * aggregates): the same for every metric, so found once. */
+  guint32 *span_end; /* n: sample k's windows are span_w[span_end[k-1] .. span_end[k]) */
+  guint32 *span_w;
+  double *span_overlap; /* > 0; 0: an instant in that window */
   gboolean in_slab;  /* values is in the builder's slabs */
 } BuilderProcess;
 
@@ -116,6 +121,9 @@ builder_process_free (BuilderProcess *process)
     g_free (process->values);
   g_free (process->stage);
   g_free (process->singles);
+  g_free (process->span_end);
+  g_free (process->span_w);
+  g_free (process->span_overlap);
   g_free (process);
 }
 
@@ -645,45 +653,89 @@ grid_clamp (const Grid *grid, double index)
   return (guint) index;
 }
 
-/* Adds a sample to windows from..n-1 (those before are left alone). */
+/* Window w's share of the sample (a, b]: appended to the process's span
+ * when positive. */
 static void
-grid_acc_add (GridAcc *acc, const Grid *grid, guint from, double a, double b, double min,
-              double max, double mean)
+span_push (BuilderProcess *p, gsize *len, guint32 w, double overlap)
+{
+  p->span_w[*len] = w;
+  p->span_overlap[*len] = overlap;
+  (*len)++;
+}
+
+/* Where each of the process's samples falls on windows from..n-1 (those
+ * before are left alone): the windows it overlaps with a positive length
+ * and that length, or for an instant (b <= a) the window (start, end] that
+ * holds b, marked by an overlap of 0. Every metric of the process spreads
+ * its values through this one span instead of finding the windows again. */
+static void
+span_build (BuilderProcess *p, const Grid *grid, guint from)
 {
   double scale = grid->scale;
+  gsize room = 0, len = 0;
 
+  g_clear_pointer (&p->span_end, g_free);
+  g_clear_pointer (&p->span_w, g_free);
+  g_clear_pointer (&p->span_overlap, g_free);
+  p->span_end = g_new0 (guint32, MAX (p->n, 1));
   if (grid->n == 0)
     return;
-  if (!(b > a))
+  for (gsize k = 0; k < p->n; k++)
     {
-      /* An instant: the window (start, end] that holds b. */
-      guint w = grid_clamp (grid, ceil (b * scale) - 1.0);
+      double a = p->starts[k], b = p->ends[k];
 
-      if (w < from)
-        return;
-      if (!isnan (mean))
-        {
-          acc->points[w] += 1.0;
-          acc->pmean[w] += mean;
-        }
-      if (!isnan (min))
-        acc->min[w] = MIN (acc->min[w], min);
-      if (!isnan (max))
-        acc->max[w] = MAX (acc->max[w], max);
-      return;
+      guint lo = grid_clamp (grid, floor (a * scale)), hi = grid_clamp (grid, ceil (b * scale) - 1.0);
+
+      room += !(b > a) ? 1 : hi >= lo ? hi - lo + 1 : 0;
     }
-
-  for (guint w = MAX (grid_clamp (grid, floor (a * scale)), from);
-       w <= grid_clamp (grid, ceil (b * scale) - 1.0); w++)
+  p->span_w = g_new (guint32, MAX (room, 1));
+  p->span_overlap = g_new (double, MAX (room, 1));
+  for (gsize k = 0; k < p->n; k++)
     {
-      double overlap = MIN (b, grid->ends[w]) - MAX (a, grid->starts[w]);
+      double a = p->starts[k], b = p->ends[k];
 
-      if (!(overlap > 0.0))
-        continue;
+      if (!(b > a))
+        {
+          guint w = grid_clamp (grid, ceil (b * scale) - 1.0);
+
+          if (w >= from)
+            span_push (p, &len, w, 0.0);
+        }
+      else
+        for (guint w = MAX (grid_clamp (grid, floor (a * scale)), from);
+             w <= grid_clamp (grid, ceil (b * scale) - 1.0); w++)
+          {
+            double overlap = MIN (b, grid->ends[w]) - MAX (a, grid->starts[w]);
+
+            if (overlap > 0.0)
+              span_push (p, &len, w, overlap);
+          }
+      p->span_end[k] = (guint32) len;
+    }
+}
+
+/* Adds sample k of the process to the windows its span names. */
+static void
+grid_acc_add (GridAcc *acc, const BuilderProcess *p, gsize k, double min, double max,
+              double mean)
+{
+  for (guint32 e = k > 0 ? p->span_end[k - 1] : 0; e < p->span_end[k]; e++)
+    {
+      guint32 w = p->span_w[e];
+      double overlap = p->span_overlap[e];
+
       if (!isnan (mean))
         {
-          acc->weight[w] += overlap;
-          acc->wmean[w] += overlap * mean;
+          if (overlap > 0.0)
+            {
+              acc->weight[w] += overlap;
+              acc->wmean[w] += overlap * mean;
+            }
+          else
+            {
+              acc->points[w] += 1.0;
+              acc->pmean[w] += mean;
+            }
         }
       if (!isnan (min))
         acc->min[w] = MIN (acc->min[w], min);
@@ -918,8 +970,7 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, guint from,
 
       grid_acc_reset (acc, from, grid->n);
       for (gsize k = first_sample_from (process, grid, from); k < n_samples; k++)
-        grid_acc_add (acc, grid, from, process->starts[k], process->ends[k], row[k],
-                      row[n_samples + k], row[2 * n_samples + k]);
+        grid_acc_add (acc, process, k, row[k], row[n_samples + k], row[2 * n_samples + k]);
       for (gsize w = from; w < n; w++)
         {
           double vmin, vmax;
@@ -1051,26 +1102,54 @@ aggregate_some (gpointer data)
   return NULL;
 }
 
+/* The spans of every n_workers-th process from first. */
+static gpointer
+span_some (gpointer data)
+{
+  AggregateJob *job = data;
+
+  for (guint p = job->first; p < job->self->processes->len; p += job->n_workers)
+    span_build (g_ptr_array_index (job->self->processes, p), job->grid, job->from);
+  return NULL;
+}
+
+/* Runs func on n jobs, one in the caller's thread. */
+static void
+run_jobs (GThreadFunc func, AggregateJob *jobs, guint n)
+{
+  g_autofree GThread **threads = g_new0 (GThread *, n);
+
+  for (guint i = 1; i < n; i++)
+    threads[i] = g_thread_new ("mg-aggregate", func, &jobs[i]);
+  func (&jobs[0]);
+  for (guint i = 1; i < n; i++)
+    g_thread_join (threads[i]);
+}
+
 /* Metrics are independent: packed ones (unpacking is most of the work)
- * are shared among the cores. */
+ * are shared among the cores, and so are the processes' spans before. */
 static void
 aggregate_all (MgProfileBuilder *self, MgProfile *profile, const Grid *grid, guint from,
                gsize max_n, double *agg, gint32 *agg_index)
 {
   guint n = self->any_packed ? n_workers () : 1;
   g_autofree AggregateJob *jobs = g_new (AggregateJob, n);
-  g_autofree GThread **threads = g_new0 (GThread *, n);
 
+  for (guint i = 0; i < n; i++)
+    jobs[i] = (AggregateJob) { self, profile, grid, max_n, agg, agg_index, from, i, n };
+  run_jobs (span_some, jobs, n);
   n = MIN (n, MAX (self->metrics->len, 1));
   for (guint i = 0; i < n; i++)
+    jobs[i].n_workers = n;
+  run_jobs (aggregate_some, jobs, n);
+  for (guint p = 0; p < self->processes->len; p++)
     {
-      jobs[i] = (AggregateJob) { self, profile, grid, max_n, agg, agg_index, from, i, n };
-      if (i > 0)
-        threads[i] = g_thread_new ("mg-aggregate", aggregate_some, &jobs[i]);
+      BuilderProcess *process = g_ptr_array_index (self->processes, p);
+
+      g_clear_pointer (&process->span_end, g_free);
+      g_clear_pointer (&process->span_w, g_free);
+      g_clear_pointer (&process->span_overlap, g_free);
     }
-  aggregate_some (&jobs[0]);
-  for (guint i = 1; i < n; i++)
-    g_thread_join (threads[i]);
 }
 
 /* A stable grid's window width: the smallest power of two (s) that makes
