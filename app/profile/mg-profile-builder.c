@@ -44,7 +44,14 @@ typedef struct {
   guint32 *span_w;
   double *span_overlap; /* > 0; 0: an instant in that window */
   gboolean in_slab;  /* values is in the builder's slabs */
+  gsize values_size; /* bytes of values, when its own */
 } BuilderProcess;
+
+/* Rows a packed process gave back, for the next process's. */
+typedef struct {
+  double *mem;
+  gsize size;
+} SpareRows;
 
 struct _MgProfileBuilderCache {
   guint generation;
@@ -81,8 +88,13 @@ struct _MgProfileBuilder {
    * caller waits while there are too many, or unpacked samples would pile
    * up, and for none before finishing or freeing. */
   guint pending;
-  GMutex pending_lock;
+  GMutex pending_lock;       /* also guards spare_rows */
   GCond pending_done;
+  /* The rows of processes already packed, kept for the next ones: a full
+   * merge's processes have rows of one size, and new rows are huge pages
+   * the kernel clears as they are first written (a tenth of the merge's
+   * CPU time at 256 processes). */
+  GArray *spare_rows;        /* SpareRows, at most n_workers () + 1 */
 };
 
 /* Threads that pack processes and aggregate metrics beside the caller. */
@@ -209,7 +221,16 @@ mg_profile_builder_new (void)
   g_array_set_clear_func (self->events, (GDestroyNotify) mg_process_event_clear);
   g_mutex_init (&self->pending_lock);
   g_cond_init (&self->pending_done);
+  self->spare_rows = g_array_new (FALSE, FALSE, sizeof (SpareRows));
   return self;
+}
+
+static void
+free_spare_rows (MgProfileBuilder *self)
+{
+  for (guint i = 0; i < self->spare_rows->len; i++)
+    g_free (g_array_index (self->spare_rows, SpareRows, i).mem);
+  g_array_set_size (self->spare_rows, 0);
 }
 
 void
@@ -228,6 +249,8 @@ mg_profile_builder_free (MgProfileBuilder *self)
   g_clear_pointer (&self->metric_errors, g_array_unref);
   g_clear_pointer (&self->events, g_array_unref);
   g_clear_pointer (&self->slabs, mg_slab_set_release);
+  free_spare_rows (self);
+  g_array_unref (self->spare_rows);
   g_mutex_clear (&self->pending_lock);
   g_cond_clear (&self->pending_done);
   g_free (self);
@@ -320,18 +343,62 @@ mg_profile_builder_add_process (MgProfileBuilder *self, const MgProcessInfo *inf
   return self->processes->len - 1;
 }
 
-/* Memory for size bytes of rows: from a slab with a cache, else its own. */
+/* Spare rows of at least *size bytes (then *size: their size), or NULL. */
 static double *
-alloc_rows (MgProfileBuilder *self, gsize size, gboolean *in_slab)
+take_spare_rows (MgProfileBuilder *self, gsize *size)
+{
+  double *rows = NULL;
+
+  g_mutex_lock (&self->pending_lock);
+  for (guint i = 0; i < self->spare_rows->len && rows == NULL; i++)
+    {
+      SpareRows *spare = &g_array_index (self->spare_rows, SpareRows, i);
+
+      if (spare->size >= *size)
+        {
+          rows = spare->mem;
+          *size = spare->size;
+          g_array_remove_index_fast (self->spare_rows, i);
+        }
+    }
+  g_mutex_unlock (&self->pending_lock);
+  return rows;
+}
+
+/* Memory for *size bytes of rows: from a slab with a cache, else spare
+ * rows or new ones (then *size: what they hold). */
+static double *
+alloc_rows (MgProfileBuilder *self, gsize *size, gboolean *in_slab)
 {
   double *rows = NULL;
 
   if (self->cache != NULL && self->slabs == NULL)
     self->slabs = mg_row_slabs_take (self->cache->slabs);
   if (self->slabs != NULL)
-    rows = mg_slab_set_alloc (self->slabs, size);
+    rows = mg_slab_set_alloc (self->slabs, *size);
   *in_slab = rows != NULL;
-  return rows != NULL ? rows : mg_profile_alloc_big (size);
+  if (rows == NULL)
+    rows = take_spare_rows (self, size);
+  return rows != NULL ? rows : mg_profile_alloc_big (*size);
+}
+
+/* The process's own rows kept for another process, or freed. */
+static void
+release_rows (MgProfileBuilder *self, BuilderProcess *p)
+{
+  SpareRows spare = { p->values, p->values_size };
+
+  p->values = NULL;
+  if (p->in_slab || spare.mem == NULL)
+    return;
+  g_mutex_lock (&self->pending_lock);
+  if (self->spare_rows->len <= n_workers ())
+    {
+      g_array_append_val (self->spare_rows, spare);
+      spare.mem = NULL;
+    }
+  g_mutex_unlock (&self->pending_lock);
+  g_free (spare.mem);
 }
 
 /* Re-lays the rows with room for new_cap samples. */
@@ -340,13 +407,14 @@ builder_process_resize (MgProfileBuilder *self, BuilderProcess *p, gsize new_cap
 {
   gsize rows = (gsize) self->metrics->len * MG_PROCESS_SERIES_N;
   gboolean in_slab;
-  double *values = alloc_rows (self, MAX (rows * new_cap, 1) * sizeof (double), &in_slab);
+  gsize size = MAX (rows * new_cap, 1) * sizeof (double);
+  double *values = alloc_rows (self, &size, &in_slab);
 
   for (gsize r = 0; r < rows && p->n > 0; r++)
     memcpy (values + r * new_cap, p->values + r * p->cap, p->n * sizeof (double));
-  if (!p->in_slab)
-    g_free (p->values);
+  release_rows (self, p);
   p->values = values;
+  p->values_size = size;
   p->in_slab = in_slab;
   p->starts = g_renew (double, p->starts, MAX (new_cap, 1));
   p->ends = g_renew (double, p->ends, MAX (new_cap, 1));
@@ -508,9 +576,7 @@ pack_process (gpointer data, G_GNUC_UNUSED gpointer user_data)
       if (any)
         p->parts[m] = mg_process_block_encode_metric (n, rows);
     }
-  if (!p->in_slab)
-    g_free (p->values);
-  p->values = NULL;
+  release_rows (self, p);
   g_mutex_lock (&self->pending_lock);
   self->pending--;
   g_cond_signal (&self->pending_done);
@@ -1272,6 +1338,7 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
   for (guint p = 0; self->any_packed && p < n_proc; p++)
     mg_profile_builder_pack (self, p);
   wait_packed (self);
+  free_spare_rows (self);
   for (guint p = 0; p < n_proc; p++)
     {
       BuilderProcess *process = g_ptr_array_index (self->processes, p);
