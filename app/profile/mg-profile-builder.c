@@ -40,7 +40,8 @@ typedef struct {
   gboolean sorted;   /* ends never decrease (set by finishing) */
   /* Where its samples fall on the grid (set by finishing, for the
    * aggregates): the same for every metric, so found once. */
-  guint32 *span_end; /* n: sample k's windows are span_w[span_end[k-1] .. span_end[k]) */
+  guint32 *span_end; /* n: sample k's windows are span_w[span_end[k-1] .. span_end[k]);
+                      NULL: none, each metric finds them */
   guint32 *span_w;
   double *span_overlap; /* > 0; 0: an instant in that window */
   gboolean in_slab;  /* values is in the builder's slabs */
@@ -719,95 +720,145 @@ grid_clamp (const Grid *grid, double index)
   return (guint) index;
 }
 
-/* Window w's share of the sample (a, b]: appended to the process's span
- * when positive. */
+typedef void (*WindowVisit) (gpointer data, guint32 w, double overlap);
+
+/* The windows from..n-1 (those before are left alone) that the sample
+ * (a, b] overlaps with a positive length, with that length; for an
+ * instant (b <= a), the window (start, end] that holds b, with 0. */
 static void
-span_push (BuilderProcess *p, gsize *len, guint32 w, double overlap)
+sample_windows (const Grid *grid, guint from, double a, double b, WindowVisit visit,
+                gpointer data)
 {
-  p->span_w[*len] = w;
-  p->span_overlap[*len] = overlap;
-  (*len)++;
+  double scale = grid->scale;
+
+  if (grid->n == 0)
+    return;
+  if (!(b > a))
+    {
+      guint w = grid_clamp (grid, ceil (b * scale) - 1.0);
+
+      if (w >= from)
+        visit (data, w, 0.0);
+      return;
+    }
+  for (guint w = MAX (grid_clamp (grid, floor (a * scale)), from);
+       w <= grid_clamp (grid, ceil (b * scale) - 1.0); w++)
+    {
+      double overlap = MIN (b, grid->ends[w]) - MAX (a, grid->starts[w]);
+
+      if (overlap > 0.0)
+        visit (data, w, overlap);
+    }
 }
 
-/* Where each of the process's samples falls on windows from..n-1 (those
- * before are left alone): the windows it overlaps with a positive length
- * and that length, or for an instant (b <= a) the window (start, end] that
- * holds b, marked by an overlap of 0. Every metric of the process spreads
- * its values through this one span instead of finding the windows again. */
+/* Windows the sample (a, b] can touch, at most. */
+static gsize
+sample_reach (const Grid *grid, double a, double b)
+{
+  guint lo = grid_clamp (grid, floor (a * grid->scale));
+  guint hi = grid_clamp (grid, ceil (b * grid->scale) - 1.0);
+
+  return !(b > a) ? 1 : hi >= lo ? hi - lo + 1 : 0;
+}
+
+typedef struct {
+  BuilderProcess *process;
+  gsize len;
+} SpanFill;
+
+static void
+span_push (gpointer data, guint32 w, double overlap)
+{
+  SpanFill *fill = data;
+
+  fill->process->span_w[fill->len] = w;
+  fill->process->span_overlap[fill->len] = overlap;
+  fill->len++;
+}
+
+/* Where each of the process's samples falls on windows from..n-1
+ * (sample_windows ()): every metric of the process spreads its values
+ * through this one span instead of finding the windows again. Samples
+ * that overlap each other (a damaged record) could make it as large as
+ * samples × windows: then none is made, and each metric finds the
+ * windows itself. */
 static void
 span_build (BuilderProcess *p, const Grid *grid, guint from)
 {
-  double scale = grid->scale;
-  gsize room = 0, len = 0;
+  SpanFill fill = { p, 0 };
+  gsize room = 0;
 
-  g_clear_pointer (&p->span_end, g_free);
-  g_clear_pointer (&p->span_w, g_free);
-  g_clear_pointer (&p->span_overlap, g_free);
   p->span_end = g_new0 (guint32, MAX (p->n, 1));
   if (grid->n == 0)
     return;
   for (gsize k = 0; k < p->n; k++)
+    room += sample_reach (grid, p->starts[k], p->ends[k]);
+  /* Samples one after another touch at most n + windows. */
+  if (room > 2 * (p->n + grid->n))
     {
-      double a = p->starts[k], b = p->ends[k];
-
-      guint lo = grid_clamp (grid, floor (a * scale)), hi = grid_clamp (grid, ceil (b * scale) - 1.0);
-
-      room += !(b > a) ? 1 : hi >= lo ? hi - lo + 1 : 0;
+      g_clear_pointer (&p->span_end, g_free);
+      return;
     }
   p->span_w = g_new (guint32, MAX (room, 1));
   p->span_overlap = g_new (double, MAX (room, 1));
   for (gsize k = 0; k < p->n; k++)
     {
-      double a = p->starts[k], b = p->ends[k];
-
-      if (!(b > a))
-        {
-          guint w = grid_clamp (grid, ceil (b * scale) - 1.0);
-
-          if (w >= from)
-            span_push (p, &len, w, 0.0);
-        }
-      else
-        for (guint w = MAX (grid_clamp (grid, floor (a * scale)), from);
-             w <= grid_clamp (grid, ceil (b * scale) - 1.0); w++)
-          {
-            double overlap = MIN (b, grid->ends[w]) - MAX (a, grid->starts[w]);
-
-            if (overlap > 0.0)
-              span_push (p, &len, w, overlap);
-          }
-      p->span_end[k] = (guint32) len;
+      sample_windows (grid, from, p->starts[k], p->ends[k], span_push, &fill);
+      p->span_end[k] = (guint32) fill.len;
     }
 }
 
-/* Adds sample k of the process to the windows its span names. */
-static void
-grid_acc_add (GridAcc *acc, const BuilderProcess *p, gsize k, double min, double max,
-              double mean)
+/* Window w's share (overlap; 0: an instant in it) of a sample's values. */
+static inline void
+grid_acc_put (GridAcc *acc, guint32 w, double overlap, double min, double max, double mean)
 {
-  for (guint32 e = k > 0 ? p->span_end[k - 1] : 0; e < p->span_end[k]; e++)
+  if (!isnan (mean))
     {
-      guint32 w = p->span_w[e];
-      double overlap = p->span_overlap[e];
-
-      if (!isnan (mean))
+      if (overlap > 0.0)
         {
-          if (overlap > 0.0)
-            {
-              acc->weight[w] += overlap;
-              acc->wmean[w] += overlap * mean;
-            }
-          else
-            {
-              acc->points[w] += 1.0;
-              acc->pmean[w] += mean;
-            }
+          acc->weight[w] += overlap;
+          acc->wmean[w] += overlap * mean;
         }
-      if (!isnan (min))
-        acc->min[w] = MIN (acc->min[w], min);
-      if (!isnan (max))
-        acc->max[w] = MAX (acc->max[w], max);
+      else
+        {
+          acc->points[w] += 1.0;
+          acc->pmean[w] += mean;
+        }
     }
+  if (!isnan (min))
+    acc->min[w] = MIN (acc->min[w], min);
+  if (!isnan (max))
+    acc->max[w] = MAX (acc->max[w], max);
+}
+
+typedef struct {
+  GridAcc *acc;
+  double min, max, mean;
+} SampleValues;
+
+static void
+put_visit (gpointer data, guint32 w, double overlap)
+{
+  SampleValues *v = data;
+
+  grid_acc_put (v->acc, w, overlap, v->min, v->max, v->mean);
+}
+
+/* Adds sample k of the process to windows from..n-1: through its span, or
+ * finding them when it has none. */
+static void
+grid_acc_add (GridAcc *acc, const Grid *grid, guint from, const BuilderProcess *p, gsize k,
+              double min, double max, double mean)
+{
+  SampleValues v = { acc, min, max, mean };
+
+  if (p->span_end == NULL)
+    {
+      sample_windows (grid, from, p->starts[k], p->ends[k], put_visit, &v);
+      return;
+    }
+  for (guint32 e = k > 0 ? p->span_end[k - 1] : 0; e < p->span_end[k]; e++)
+    grid_acc_put (acc, p->span_w[e], p->span_overlap[e], min, max, mean);
 }
 
 /* The process's value in window w: mean, min, max; FALSE in a gap. */
@@ -1036,7 +1087,8 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, guint from,
 
       grid_acc_reset (acc, from, grid->n);
       for (gsize k = first_sample_from (process, grid, from); k < n_samples; k++)
-        grid_acc_add (acc, process, k, row[k], row[n_samples + k], row[2 * n_samples + k]);
+        grid_acc_add (acc, grid, from, process, k, row[k], row[n_samples + k],
+                      row[2 * n_samples + k]);
       for (gsize w = from; w < n; w++)
         {
           double vmin, vmax;
