@@ -11,6 +11,9 @@
  * K summaries: each node's time, the combination's time and peak memory,
  * and whether its JSON export is the direct merge's byte for byte.
  *
+ * The JSON export's SHA-256 is printed, so that two builds of the merge can
+ * be checked to give the same profile.
+ *
  * The records look like real ones, not like white noise (bench-synthetic.h). */
 #include "mg-config.h"
 
@@ -137,6 +140,19 @@ write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples, 
       test_record_write (r, path);
     }
 }
+/* A file's SHA-256, to tell two builds' exports apart without keeping them. */
+static char *
+file_sha256 (const char *path)
+{
+  g_autoptr (GMappedFile) file = g_mapped_file_new (path, FALSE, NULL);
+
+  if (file == NULL)
+    return g_strdup ("(unreadable)");
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256,
+                                      (const guchar *) g_mapped_file_get_contents (file),
+                                      g_mapped_file_get_length (file));
+}
+
 static GBytes *
 json_of (MgProfile *profile)
 {
@@ -225,6 +241,7 @@ main (int argc, char **argv)
   gint64 t;
   double merge_s, load_s, size_mb, merge_peak, save_peak;
   g_autoptr (GBytes) direct_json = NULL;
+  g_autofree char *json_sha256 = NULL;
   guint n_proc, n_metrics, n_samples;
 
   for (int i = 1; i < argc; i++)
@@ -294,6 +311,8 @@ main (int argc, char **argv)
     g_error ("export: %s", error->message);
   g_stat (json, &st);
   printf ("json export: %s (%.1f MB)\n", seconds_since (t), st.st_size / 1e6);
+  printf ("json export's SHA-256 (the same before and after a change to the merge): %s\n",
+          json_sha256 = file_sha256 (json));
 
   /* The goals are set for 1024 processes × 32 metrics × 4096 samples. */
   printf ("goal profile ≤ 256 MB: %s (%.1f MB)\n", verdict (size_mb <= 256), size_mb);

@@ -392,6 +392,48 @@ test_builder_packed (void)
   g_assert_cmpfloat (mg_profile_get_single_value (packed, 2)->sum, ==, 20.0);
 }
 
+/* Samples that overlap each other (as in a damaged record): each counts
+ * in every window it covers, whether the process's windows are found once
+ * (process 1) or, samples × windows being too many to keep, for each
+ * metric (process 0). */
+static void
+test_builder_overlapping_samples (void)
+{
+  g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr(MgMetricDef) m = make_metric ("m", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) s = make_metric ("s", MG_DOMAIN_SINGLE_VALUE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+  const MgSeries *series;
+  guint p0, p1;
+
+  mg_profile_builder_add_metric (builder, m);
+  mg_profile_builder_add_metric (builder, s);
+  p0 = add_process (builder, 1, "h", 8.0);
+  p1 = add_process (builder, 2, "h", 8.0);
+  /* Ten samples over the whole run, of 0 to 9: 4.5 in every window. */
+  for (guint k = 0; k < 10; k++)
+    add_sample (builder, p0, 0.0, 8.0, k, k, k);
+  add_sample (builder, p1, 0.0, 4.0, 1.0, 1.0, 1.0);
+  add_sample (builder, p1, 4.0, 8.0, 3.0, 3.0, 3.0);
+  profile = mg_profile_builder_finish (builder, 8, &error);
+  g_assert_no_error (error);
+
+  series = mg_profile_get_series (profile, 0);
+  for (guint w = 0; w < 8; w++)
+    {
+      double other = w < 4 ? 1.0 : 3.0;
+
+      g_assert_cmpfloat (series->means[w], ==, (4.5 + other) / 2);
+      g_assert_cmpfloat (series->vars[w], ==, (4.5 - other) * (4.5 - other) / 4);
+      g_assert_cmpfloat (series->sums[w], ==, 4.5 + other);
+      g_assert_cmpfloat (series->mins[w], ==, 0.0);
+      g_assert_cmpfloat (series->maxs[w], ==, 9.0);
+      g_assert_cmpint (series->min_process[w], ==, 0);
+      g_assert_cmpint (series->max_process[w], ==, 0);
+    }
+}
+
 /* The threads of the process, by id. */
 static GHashTable *
 thread_ids (void)
@@ -449,6 +491,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/builder/lists", test_builder_lists);
   g_test_add_func ("/profile/builder/instants", test_builder_instants);
   g_test_add_func ("/profile/builder/packed", test_builder_packed);
+  g_test_add_func ("/profile/builder/overlapping-samples", test_builder_overlapping_samples);
   g_test_add_func ("/profile/builder/packer-threads-kept", test_builder_packer_threads_kept);
   return g_test_run ();
 }
