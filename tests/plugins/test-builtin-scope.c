@@ -355,7 +355,9 @@ test_perf_threads_before_first_sample (void)
                   "(%.3f s with the opening and the read)", task_clock, used, used_outer);
   g_assert_cmpfloat (used, >, 0.05); /* the threads ran */
   g_assert_cmpfloat (task_clock, >=, used * 0.95);
-  g_assert_cmpfloat (task_clock, <=, used_outer * 1.05);
+  /* Above by a few scheduler ticks at most (seen 10 ms on a loaded VM); a
+   * thread counted twice would add its whole share (tens of ms here). */
+  g_assert_cmpfloat (task_clock, <=, used_outer * 1.05 + 0.015);
 
   /* The ended thread's count stays in the sum: the next sample holds only
    * what happened since. */
