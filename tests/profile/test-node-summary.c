@@ -493,19 +493,14 @@ test_damaged (Dirs *d, gconstpointer data)
   g_assert_cmpuint (count_files (d->nodes, MG_RECORD_SUFFIX), ==, (N_HOSTS - 1) * PER_HOST + 1);
 }
 
-/* A record of this host still open by a live process is left for later;
- * one that cannot be read is left for the front end to name. */
-static void
-test_running_and_damaged (Dirs *d, gconstpointer data)
+/* A record of this host and process, still running, with one sample
+ * (added by the caller once its header is as wanted); host receives the
+ * host's name. */
+static TestRecord *
+running_record_of_this_host (char host[MG_RECORD_HOST_LEN])
 {
-  g_autoptr (TestRecord) r = test_record_new (1, 1, 4);
+  TestRecord *r = test_record_new (1, 1, 4);
   MgRecordHeader *h = test_record_header (r);
-  g_autofree char *live = g_build_filename (d->root, "live.mgrec", NULL);
-  g_autofree char *bad = g_build_filename (d->root, "bad.mgrec", NULL);
-  g_autoptr (GError) error = NULL;
-  char host[MG_RECORD_HOST_LEN];
-  double v = 1.0;
-  MgNodeSummaryStats stats;
 
   mg_record_host_name (host);
   h->pid = getpid ();
@@ -514,6 +509,23 @@ test_running_and_damaged (Dirs *d, gconstpointer data)
   h->start_mono_ns = S;
   h->start_real_ns = 1700000000 * S;
   h->state = MG_RECORD_STATE_RUNNING;
+  return r;
+}
+
+/* A record of this host still open by a live process is left for later;
+ * one that cannot be read is left for the front end to name. */
+static void
+test_running_and_damaged (Dirs *d, gconstpointer data)
+{
+  char host[MG_RECORD_HOST_LEN];
+  g_autoptr (TestRecord) r = running_record_of_this_host (host);
+  MgRecordHeader *h = test_record_header (r);
+  g_autofree char *live = g_build_filename (d->root, "live.mgrec", NULL);
+  g_autofree char *bad = g_build_filename (d->root, "bad.mgrec", NULL);
+  g_autoptr (GError) error = NULL;
+  double v = 1.0;
+  MgNodeSummaryStats stats;
+
   test_record_add_sample (r, S, 2 * S, &v);
   test_record_write (r, live);
   g_assert_true (g_file_set_contents (bad, "MGREC", -1, NULL));
@@ -541,24 +553,17 @@ test_running_and_damaged (Dirs *d, gconstpointer data)
 static void
 test_transferred_copy (Dirs *d, gconstpointer data)
 {
-  g_autoptr (TestRecord) r = test_record_new (1, 1, 4);
+  char host[MG_RECORD_HOST_LEN];
+  g_autoptr (TestRecord) r = running_record_of_this_host (host);
   MgRecordHeader *h = test_record_header (r);
   g_autofree char *copy = g_build_filename (d->root, "copy.mgrec", NULL);
   g_autofree char *name = NULL;
   g_autofree char *summary = NULL;
   g_autoptr (MgNodeSummary) s = NULL;
   g_autoptr (GError) error = NULL;
-  char host[MG_RECORD_HOST_LEN];
   double v = 1.0;
   MgNodeSummaryStats stats;
 
-  mg_record_host_name (host);
-  h->pid = getpid ();
-  g_strlcpy (h->host, host, sizeof h->host);
-  g_strlcpy (h->run_id, "run", sizeof h->run_id);
-  h->start_mono_ns = S;
-  h->start_real_ns = 1700000000 * S;
-  h->state = MG_RECORD_STATE_RUNNING;
   h->flags |= MG_RECORD_FLAG_TRANSFERRED;
   h->end_mono_ns = 3 * S;
   test_record_add_sample (r, S, 2 * S, &v);
