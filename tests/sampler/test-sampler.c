@@ -301,15 +301,22 @@ test_divide (void)
   g_assert_true (rec_metric (r, 0)->flags & MG_METRIC_FLAG_ACTIVE);
 
   /* Both metrics call test_count, which logs the time it moved to: entries
-   * alternate divide/raw within a round. */
+   * alternate divide/raw within a round, and the raw one, called later,
+   * moves the round's time further. The rate is over the slot's span (from
+   * the previous slot's end), not the divided metric's own read times, so
+   * that the rate integrated over the slots is the count: 1000 a round. */
   g_autoptr(GArray) times = log_times (&f, "COUNT", h->pid);
   g_assert_cmpuint (times->len, ==, 2 * h->n_samples);
   gint64 prev = rec_slot (r, 0)->t_start_ns;
+  double integral = 0;
   for (guint i = 0; i < h->n_samples; i++)
     {
-      gint64 t = g_array_index (times, gint64, 2 * i);
+      gint64 t = rec_slot (r, i)->t_end_ns;
       const MgRecordValue *v = rec_value (r, i, 0);
       double expect = 1000.0 / ((double) (t - prev) / 1e9);
+      g_assert_cmpint (g_array_index (times, gint64, 2 * i), <=, t);
+      g_assert_cmpint (rec_slot (r, i)->t_start_ns, ==, prev);
+      integral += v->mean * (double) (t - prev) / 1e9;
       g_assert_cmpuint (v->count, ==, 1);
       g_assert_cmpfloat_with_epsilon (v->mean, expect, expect * 1e-12);
       g_assert_cmpfloat (v->min, ==, v->mean);
@@ -319,6 +326,7 @@ test_divide (void)
       g_assert_cmpint (rec_slot (r, i)->t_end_ns, ==, g_array_index (times, gint64, 2 * i + 1));
       prev = t;
     }
+  g_assert_cmpfloat_with_epsilon (integral, 1000.0 * h->n_samples, 1e-9 * integral);
   fixture_clear (&f);
 }
 
