@@ -477,7 +477,8 @@ encode_slots (const MgRecordFile *r)
   for (guint p = 0; p < parts_n; p++)
     {
       fill_part (r, p, rows);
-      parts[p] = mg_process_block_encode_metric (n, rows);
+      /* Exact: a node summary is an intermediate of the profile. */
+      parts[p] = mg_process_block_encode_metric (n, rows, MG_PROCESS_PRECISION_EXACT);
     }
   block = mg_process_block_join (times_part, parts, parts_n);
   for (guint p = 0; p < parts_n; p++)

@@ -7,13 +7,17 @@
  * better) of consecutive values' bit patterns taken as 64-bit integers
  * (exact both ways, NaN and -0 included), split into eight planes of one
  * byte each: the planes of the high bytes are then nearly constant and zlib
- * packs them to almost nothing, while the noisy low ones are stored. A metric's mins
+ * packs them to almost nothing, while the noisy low ones are stored. At
+ * single precision a metric's row whose values all allow it is stored as
+ * float32 patterns instead (32-bit differences, four planes): the noise of
+ * full precision is what does not pack. A metric's mins
  * and maxs are stored only when they differ from its means (a sample of one
  * reading has min = max = mean). */
 #include "mg-config.h"
 
 #include "mg-process-block.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -29,80 +33,154 @@
 #define PLANE_STORED_BITS 7.5
 
 enum { MINS_STORED = 1 << 0, MAXS_STORED = 1 << 1 };
+/* In a row's lead byte, beside its order: four planes of float32 patterns. */
+enum { ROW_SINGLE = 1 << 7 };
 
 /* The differences of order 1 (value - previous) or 2 (that minus the
- * previous difference) of n bit patterns, in place. */
+ * previous difference) of n bit patterns, in place, modulo 2^(8 width). */
 static void
-differences (guint64 *bits, gsize n, guint order)
+differences (guint64 *bits, gsize n, guint order, guint width)
 {
+  guint64 mask = width == 8 ? G_MAXUINT64 : G_MAXUINT32;
+
   for (guint o = 0; o < order; o++)
     for (gsize i = n; i-- > 1;)
-      bits[i] -= bits[i - 1];
+      bits[i] = (bits[i] - bits[i - 1]) & mask;
 }
 
-/* How many bits the differences take (small negative numbers count as
- * small): the fewer, the better zlib packs them. */
+/* How many bits the differences of width bytes take (small negative
+ * numbers count as small): the fewer, the better zlib packs them. */
 static gsize
-loud_bits (const guint64 *bits, gsize n)
+loud_bits (const guint64 *bits, gsize n, guint width)
 {
+  guint shift = 64 - 8 * width;
   gsize loud = 0;
 
   for (gsize i = 0; i < n; i++)
     {
-      guint64 v = (bits[i] >> 63) ? ~bits[i] : bits[i];
+      /* Sign-extended from the row's width. */
+      gint64 s = (gint64) (bits[i] << shift) >> shift;
+      guint64 v = s < 0 ? ~(guint64) s : (guint64) s;
 
       loud += v == 0 ? 0 : 64 - (gsize) __builtin_clzll (v);
     }
   return loud;
 }
 
-/* Appends n doubles: one byte, the order of the differences that pack
- * better (2 for steady steps, as times take), then eight byte planes.
- * scratch holds 2 × n. */
+/* Whether x survives float32 within the bound: NaN (as a NaN), every value
+ * float32 holds exactly (0, -0, infinities, whole numbers up to 2^24), and
+ * the normal range, where rounding to nearest is off by at most 2^-24 of
+ * the value. Not: tiny values (float32's subnormals lose relative
+ * precision) nor finite values beyond FLT_MAX. */
+static gboolean
+single_keeps (double x)
+{
+  float f = (float) x;
+
+  return isnan (x) || (double) f == x || (fabs (x) >= FLT_MIN && isfinite (f));
+}
+
+static gboolean
+row_fits_single (const double *values, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    if (!single_keeps (values[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* Appends a row of n doubles: one byte, the order of the differences that
+ * pack better (2 for steady steps, as times take) and whether the row is
+ * float32 (ROW_SINGLE), then one byte plane per byte of the bit patterns.
+ * single: when every value allows it (single_keeps). scratch holds 2 × n. */
 static guint8 *
-put_doubles (guint8 *out, const double *values, gsize n, guint64 *scratch)
+put_row (guint8 *out, const double *values, gsize n, gboolean single, guint64 *scratch)
 {
   guint64 *second = scratch + n;
   const guint64 *best = scratch;
+  guint width;
 
-  if (n > 0)
-    memcpy (scratch, values, n * sizeof (double));
-  differences (scratch, n, 1);
+  single = single && row_fits_single (values, n);
+  width = single ? 4 : 8;
+  for (gsize i = 0; i < n; i++)
+    {
+      if (single)
+        {
+          float f = (float) values[i];
+          guint32 b32;
+
+          memcpy (&b32, &f, sizeof b32);
+          scratch[i] = b32;
+        }
+      else
+        memcpy (&scratch[i], &values[i], sizeof (double));
+    }
+  differences (scratch, n, 1, width);
   if (n > 0)
     memcpy (second, scratch, n * sizeof (guint64));
-  differences (second, n, 1);
+  differences (second, n, 1, width);
   /* Order 2 only when clearly better: its sign changes cost bytes too. */
-  *out++ = loud_bits (second, n) + 8 * n < loud_bits (scratch, n) ? 2 : 1;
-  if (out[-1] == 2)
+  *out = loud_bits (second, n, width) + 8 * n < loud_bits (scratch, n, width) ? 2 : 1;
+  if (*out == 2)
     best = second;
+  if (single)
+    *out |= ROW_SINGLE;
+  out++;
   for (gsize i = 0; i < n; i++)
-    for (guint b = 0; b < 8; b++)
+    for (guint b = 0; b < width; b++)
       out[b * n + i] = (guint8) (best[i] >> (8 * b));
-  return out + 8 * n;
+  return out + width * n;
 }
 
-/* NULL when the order byte is not one put_doubles writes. The planes are
- * gathered and summed back in one pass, straight into values. */
-static const guint8 *
-get_doubles (const guint8 *in, double *values, gsize n)
+/* The bytes of the row at in (its lead byte read), or 0 if the lead byte is
+ * not one put_row writes. */
+static gsize
+row_size (guint8 lead, gsize n)
 {
-  guint order = *in++;
-  guint64 step = 0, bits = 0;
+  guint order = lead & ~(guint) ROW_SINGLE;
 
   if (order < 1 || order > 2)
+    return 0;
+  return 1 + ((lead & ROW_SINGLE) ? 4 : 8) * n;
+}
+
+/* The row at in, of at most end - in bytes, into values; the end of the
+ * row, or NULL when it is damaged. The planes are gathered and summed back
+ * in one pass, straight into values. */
+static const guint8 *
+get_row (const guint8 *in, const guint8 *end, double *values, gsize n)
+{
+  gsize size = in < end ? row_size (*in, n) : 0;
+  gboolean single;
+  guint order, width;
+  guint64 step = 0, bits = 0;
+
+  if (size == 0 || size > (gsize) (end - in))
     return NULL;
+  single = (*in & ROW_SINGLE) != 0;
+  order = *in++ & ~(guint) ROW_SINGLE;
+  width = single ? 4 : 8;
   for (gsize i = 0; i < n; i++)
     {
       guint64 v = 0;
 
-      for (guint b = 0; b < 8; b++)
+      for (guint b = 0; b < width; b++)
         v |= (guint64) in[b * n + i] << (8 * b);
       if (order == 2)
         v = step += v;
       bits += v;
-      memcpy (&values[i], &bits, sizeof bits);
+      if (single)
+        {
+          guint32 b32 = (guint32) bits;
+          float f;
+
+          memcpy (&f, &b32, sizeof f);
+          values[i] = f;
+        }
+      else
+        memcpy (&values[i], &bits, sizeof bits);
     }
-  return in + 8 * n;
+  return in + width * n;
 }
 
 static gboolean
@@ -111,21 +189,23 @@ same_bits (const double *a, const double *b, gsize n)
   return n == 0 || memcmp (a, b, n * sizeof (double)) == 0;
 }
 
-/* The bytes a metric's part unpacks to at most, and the times' part. */
+/* The bytes a metric's part unpacks to at most (every row exact). */
 static gsize
 metric_raw_size (gsize n)
 {
   return 1 + MG_PROCESS_SERIES_N * (1 + 8 * n);
 }
 
+/* The fewest bytes a block unpacks to: times and means, single precision
+ * and no mins or maxs stored. */
 static gsize
-raw_size (gsize n, guint n_metrics, const guint8 *reported)
+least_raw_size (gsize n, guint n_metrics, const guint8 *reported)
 {
-  gsize size = 1 + 8 * n;
+  gsize size = 1 + 4 * n;
 
   for (guint m = 0; m < n_metrics; m++)
     if (reported[m])
-      size += metric_raw_size (n);
+      size += 1 + 1 + 4 * n;
   return size;
 }
 
@@ -135,7 +215,7 @@ raw_size (gsize n, guint n_metrics, const guint8 *reported)
 gboolean
 mg_process_block_plausible (gsize size, gsize n, guint n_metrics, const guint8 *reported)
 {
-  return raw_size (n, n_metrics, reported) / INFLATE_MAX_RATIO <= size + 64;
+  return least_raw_size (n, n_metrics, reported) / INFLATE_MAX_RATIO <= size + 64;
 }
 
 /* Bits per byte of a plane by its byte histogram (order 0 entropy), from
@@ -235,38 +315,42 @@ deflate_some (z_stream *z, const guint8 *in, gsize len, int flush)
   g_assert (deflate (z, flush) != Z_STREAM_ERROR && z->avail_in == 0);
 }
 
-/* One deflate stream of rows of n values (put_doubles' layout, after lead
- * bytes), each plane packed with the parameters that suit it: any deflate
+/* One deflate stream of lead bytes then rows of n values (put_row's
+ * layout), each plane packed with the parameters that suit it: any deflate
  * reader unpacks it as one stream. */
 static GBytes *
-deflate_bytes (const guint8 *in, gsize size, gsize n)
+deflate_bytes (const guint8 *in, gsize size, gsize lead, gsize n)
 {
-  gsize row = 1 + 8 * n, rows = n > 0 ? size / row : 0, lead = size - rows * row;
-  gsize cap = size + size / 64 + 64 * (8 * rows + 1) + 64;
+  gsize cap = size + size / 64 + 64 * (8 * (size / (1 + 4 * MAX (n, 1)) + 1)) + 64;
   z_stream *z = get_deflater ();
   guint8 *out = g_malloc (cap);
   int level = BLOCK_ZLIB_LEVEL, strategy = Z_DEFAULT_STRATEGY;
-  gsize at = 0;
+  gsize at = 0, row = lead;
 
   z->next_out = out;
   z->avail_out = (uInt) cap;
-  for (gsize r = 0; r < rows; r++)
-    for (guint b = 0; b < 8; b++)
-      {
-        /* Plane 0 takes the row's order byte (and the lead) along. */
-        gsize end = lead + r * row + 1 + (b + 1) * n;
-        int new_level, new_strategy;
+  while (n > 0 && row < size)
+    {
+      guint width = (in[row] & ROW_SINGLE) ? 4 : 8;
 
-        plane_params (in + end - n, n, &new_level, &new_strategy);
-        if (new_level != level || new_strategy != strategy)
-          {
-            g_assert (deflateParams (z, new_level, new_strategy) == Z_OK);
-            level = new_level;
-            strategy = new_strategy;
-          }
-        deflate_some (z, in + at, end - at, Z_NO_FLUSH);
-        at = end;
-      }
+      for (guint b = 0; b < width; b++)
+        {
+          /* Plane 0 takes the row's lead byte (and the stream's) along. */
+          gsize end = row + 1 + (b + 1) * n;
+          int new_level, new_strategy;
+
+          plane_params (in + end - n, n, &new_level, &new_strategy);
+          if (new_level != level || new_strategy != strategy)
+            {
+              g_assert (deflateParams (z, new_level, new_strategy) == Z_OK);
+              level = new_level;
+              strategy = new_strategy;
+            }
+          deflate_some (z, in + at, end - at, Z_NO_FLUSH);
+          at = end;
+        }
+      row = at;
+    }
   deflate_some (z, in + at, size - at, Z_FINISH);
   return g_bytes_new_take (g_realloc (out, MAX (z->total_out, 1)), z->total_out);
 }
@@ -277,26 +361,28 @@ mg_process_block_encode_times (gsize n, const double *times)
   g_autofree guint8 *raw = g_malloc (1 + 8 * n);
   g_autofree guint64 *scratch = g_new (guint64, MAX (2 * n, 1));
 
-  put_doubles (raw, times, n, scratch);
-  return deflate_bytes (raw, 1 + 8 * n, n);
+  /* Exact: the times are few beside the values, and pack well. */
+  put_row (raw, times, n, FALSE, scratch);
+  return deflate_bytes (raw, 1 + 8 * n, 0, n);
 }
 
 GBytes *
-mg_process_block_encode_metric (gsize n, const double *rows)
+mg_process_block_encode_metric (gsize n, const double *rows, MgProcessPrecision precision)
 {
   const double *mins = rows, *maxs = rows + n, *means = rows + 2 * n;
   g_autofree guint8 *raw = g_malloc (metric_raw_size (n));
   g_autofree guint64 *scratch = g_new (guint64, MAX (2 * n, 1));
   guint8 *at = raw + 1;
+  gboolean single = precision == MG_PROCESS_PRECISION_SINGLE;
 
   raw[0] = (same_bits (mins, means, n) ? 0 : MINS_STORED)
            | (same_bits (maxs, means, n) ? 0 : MAXS_STORED);
-  at = put_doubles (at, means, n, scratch);
+  at = put_row (at, means, n, single, scratch);
   if (raw[0] & MINS_STORED)
-    at = put_doubles (at, mins, n, scratch);
+    at = put_row (at, mins, n, single, scratch);
   if (raw[0] & MAXS_STORED)
-    at = put_doubles (at, maxs, n, scratch);
-  return deflate_bytes (raw, (gsize) (at - raw), n);
+    at = put_row (at, maxs, n, single, scratch);
+  return deflate_bytes (raw, (gsize) (at - raw), 1, n);
 }
 
 /* The block starts with the CRC-32 of the streams after it, little-endian:
@@ -334,7 +420,7 @@ mg_process_block_join (GBytes *times, GBytes *const *metrics, guint n_metrics)
 
 GBytes *
 mg_process_block_encode (gsize n, guint n_metrics, const double *times, const double *values,
-                         const guint8 *reported)
+                         const guint8 *reported, MgProcessPrecision precision)
 {
   g_autoptr (GBytes) times_part = mg_process_block_encode_times (n, times);
   g_autofree GBytes **parts = g_new0 (GBytes *, MAX (n_metrics, 1));
@@ -342,7 +428,8 @@ mg_process_block_encode (gsize n, guint n_metrics, const double *times, const do
 
   for (guint m = 0; m < n_metrics; m++)
     if (reported[m])
-      parts[m] = mg_process_block_encode_metric (n, values + (gsize) m * MG_PROCESS_SERIES_N * n);
+      parts[m] = mg_process_block_encode_metric (n, values + (gsize) m * MG_PROCESS_SERIES_N * n,
+                                                 precision);
   block = mg_process_block_join (times_part, parts, n_metrics);
   for (guint m = 0; m < n_metrics; m++)
     g_clear_pointer (&parts[m], g_bytes_unref);
@@ -377,17 +464,17 @@ decode_metric (const guint8 *in, gsize size, gsize n, double *rows, guint8 *raw)
   double *mins = rows, *maxs = rows + n, *means = rows + 2 * n;
   gsize used = 0;
   gssize len = inflate_into (in, size, raw, metric_raw_size (n) + 1, &used);
-  const guint8 *at = raw + 1;
+  const guint8 *at = raw + 1, *end = raw + MAX (len, 0);
   guint flags;
 
   if (len < 1)
     return 0;
   flags = raw[0];
   if ((flags & ~(guint) (MINS_STORED | MAXS_STORED)) != 0
-      || (gsize) len != 1 + (1 + !!(flags & MINS_STORED) + !!(flags & MAXS_STORED)) * (1 + 8 * n)
-      || (at = get_doubles (at, means, n)) == NULL
-      || ((flags & MINS_STORED) && (at = get_doubles (at, mins, n)) == NULL)
-      || ((flags & MAXS_STORED) && (at = get_doubles (at, maxs, n)) == NULL))
+      || (at = get_row (at, end, means, n)) == NULL
+      || ((flags & MINS_STORED) && (at = get_row (at, end, mins, n)) == NULL)
+      || ((flags & MAXS_STORED) && (at = get_row (at, end, maxs, n)) == NULL)
+      || at != end)
     return 0;
   if (!(flags & MINS_STORED))
     memcpy (mins, means, n * sizeof (double));
@@ -420,7 +507,7 @@ mg_process_block_decode (const guint8 *block, gsize size, gsize n, guint n_metri
   size -= BLOCK_CRC_LEN;
   raw = g_malloc (MAX (1 + 8 * n, metric_raw_size (n)) + 1);
   len = inflate_into (block, size, raw, 1 + 8 * n + 1, &at);
-  if (len != (gssize) (1 + 8 * n) || get_doubles (raw, times, n) == NULL)
+  if (len < 1 || get_row (raw, raw + len, times, n) != raw + len)
     return FALSE;
   for (guint m = 0; m < n_metrics; m++)
     {

@@ -575,7 +575,9 @@ pack_process (gpointer data, G_GNUC_UNUSED gpointer user_data)
       for (gsize k = 0; k < MG_PROCESS_SERIES_N * n && !any; k++)
         any = !isnan (rows[k]);
       if (any)
-        p->parts[m] = mg_process_block_encode_metric (n, rows);
+        /* Exact: the aggregates are computed from these parts. A profile
+         * saved at single precision is converted as it is saved. */
+        p->parts[m] = mg_process_block_encode_metric (n, rows, MG_PROCESS_PRECISION_EXACT);
     }
   release_rows (self, p);
   g_mutex_lock (&self->pending_lock);

@@ -41,9 +41,13 @@
                          "a" METRIC_ERROR_TYPE "a" EVENT_TYPE
 #define PAYLOAD_TYPE_V1 "(" MEMBERS (PSERIES_TYPE_V2) ")"
 #define PAYLOAD_TYPE_V2 "(" MEMBERS (PSERIES_TYPE_V2) OUTPUT_TYPE ")"
-#define PAYLOAD_TYPE "(" MEMBERS (PSERIES_TYPE) OUTPUT_TYPE ")"
+#define PAYLOAD_TYPE_V3 "(" MEMBERS (PSERIES_TYPE) OUTPUT_TYPE ")"
+/* Format 4: and the precision the processes' series are stored at. */
+#define PRECISION_TYPE "u"
+#define PAYLOAD_TYPE "(" MEMBERS (PSERIES_TYPE) OUTPUT_TYPE PRECISION_TYPE ")"
 #define SERIES_MEMBER 9
 #define OUTPUT_MEMBER 13
+#define PRECISION_MEMBER 14
 
 static const GVariantType *payload_type (guint32 version);
 
@@ -157,6 +161,25 @@ typedef struct {
   GBytes **blocks;
 } EncodeJob;
 
+/* A packed process's block again at the profile's precision (the blocks
+ * were packed exact, to compute the aggregates): decoded and encoded. */
+static GBytes *
+transcode (MgProfile *self, guint p)
+{
+  const MgPackedProcess *packed = &self->packed[p];
+  guint n_metrics = self->metrics->len;
+  gsize n = self->process_n[p];
+  g_autofree double *times = g_new (double, MAX (n, 1));
+  g_autofree double *values = g_new (double, MAX ((gsize) n_metrics * MG_PROCESS_SERIES_N * n, 1));
+
+  /* Checked when it was fetched (mg_profile_fetch_process). */
+  if (!mg_process_block_decode (packed->block, packed->size, n, n_metrics, packed->reported,
+                                times, values))
+    g_error ("%s: a checked block did not decode", G_STRLOC);
+  return mg_process_block_encode (n, n_metrics, times, values, packed->reported,
+                                  self->process_precision);
+}
+
 static void
 encode_one (gpointer data, gpointer user_data)
 {
@@ -164,17 +187,27 @@ encode_one (gpointer data, gpointer user_data)
   EncodeJob *job = user_data;
   MgProfile *self = job->profile;
   guint n_metrics = self->metrics->len;
-  const MgProcessSeries *first = &self->process_series[(gsize) p * n_metrics];
-  g_autofree guint8 *reported = g_new0 (guint8, MAX (n_metrics, 1));
+  const MgProcessSeries *first;
+  g_autofree guint8 *reported = NULL;
   gsize n = n_metrics > 0 ? self->process_n[p] : 0;
 
+  if (self->packed != NULL)
+    {
+      job->blocks[p] = transcode (self, p);
+      return;
+    }
+  first = &self->process_series[(gsize) p * n_metrics];
+  reported = g_new0 (guint8, MAX (n_metrics, 1));
   for (guint m = 0; m < n_metrics; m++)
     reported[m] = first[m].n > 0;
   job->blocks[p] = mg_process_block_encode (n, n_metrics, n > 0 ? first->times : NULL,
-                                            n > 0 ? first->mins : NULL, reported);
+                                            n > 0 ? first->mins : NULL, reported,
+                                            self->process_precision);
 }
 
-/* Each process's block: a format 3 file's as read, others encoded. */
+/* Each process's block: a packed profile's as they are, unless they are
+ * to be stored at a lower precision than they were packed at; others
+ * encoded. */
 static GBytes **
 process_blocks (MgProfile *self)
 {
@@ -184,7 +217,7 @@ process_blocks (MgProfile *self)
 
   for (guint p = 0; p < n_proc; p++)
     {
-      if (self->packed != NULL)
+      if (self->packed != NULL && self->packed_precision == self->process_precision)
         {
           job.blocks[p] = g_bytes_new_static (self->packed[p].block, self->packed[p].size);
           continue;
@@ -286,12 +319,13 @@ profile_to_variant (MgProfile *self, GBytes **blocks)
       }
     return g_variant_new ("(@" RUN_TYPE "@a" METRIC_TYPE "@a" GROUP_TYPE "@ad@ad@ad@ai"
                           "@a(dddddu)@a" PROCESS_TYPE "@a" PSERIES_TYPE "@a" PLUGIN_ERROR_TYPE
-                          "@a" METRIC_ERROR_TYPE "@a" EVENT_TYPE "@" OUTPUT_TYPE ")",
+                          "@a" METRIC_ERROR_TYPE "@a" EVENT_TYPE "@" OUTPUT_TYPE PRECISION_TYPE ")",
                           parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6],
                           parts[7], parts[8], parts[9], parts[10],
                           g_variant_builder_end (&me), g_variant_builder_end (&ev),
                           g_variant_new ("(@mst)", maybe_string (self->run.output),
-                                         (guint64) self->run.output_cut));
+                                         (guint64) self->run.output_cut),
+                          (guint32) self->process_precision);
   }
 }
 
@@ -722,6 +756,19 @@ read_output (MgProfile *self, GVariant *payload, const char *name, GError **erro
   return TRUE;
 }
 
+/* Format 4: what the processes' blocks were stored at (older: exact). */
+static gboolean
+read_precision (MgProfile *self, GVariant *payload, const char *name, GError **error)
+{
+  guint32 precision;
+
+  g_variant_get_child (payload, PRECISION_MEMBER, "u", &precision);
+  if (precision > MG_PROCESS_PRECISION_LAST)
+    return corrupt (error, name, "process precision");
+  self->packed_precision = self->process_precision = precision;
+  return TRUE;
+}
+
 static gboolean
 read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *name,
               GError **error)
@@ -775,6 +822,9 @@ read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *n
 
   if (g_variant_n_children (payload) > OUTPUT_MEMBER && !read_output (self, payload, name, error))
     return FALSE;
+  if (g_variant_n_children (payload) > PRECISION_MEMBER
+      && !read_precision (self, payload, name, error))
+    return FALSE;
   if (!read_processes (self, payload, version, name, error))
     return FALSE;
   for (gsize i = 0; i < n_metrics * MG_SERIES_N_INDICES * n_win; i++)
@@ -806,9 +856,17 @@ small_parts_normal (GVariant *payload)
 static const GVariantType *
 payload_type (guint32 version)
 {
-  if (version == 1)
-    return G_VARIANT_TYPE (PAYLOAD_TYPE_V1);
-  return G_VARIANT_TYPE (version == 2 ? PAYLOAD_TYPE_V2 : PAYLOAD_TYPE);
+  switch (version)
+    {
+    case 1:
+      return G_VARIANT_TYPE (PAYLOAD_TYPE_V1);
+    case 2:
+      return G_VARIANT_TYPE (PAYLOAD_TYPE_V2);
+    case 3:
+      return G_VARIANT_TYPE (PAYLOAD_TYPE_V3);
+    default:
+      return G_VARIANT_TYPE (PAYLOAD_TYPE);
+    }
 }
 
 static gboolean

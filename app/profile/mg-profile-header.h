@@ -9,6 +9,8 @@
 #define MG_PROFILE_MAGIC "MGPROF\r\n"
 #define MG_PROFILE_MAGIC_LEN 8
 /* 2: the program's output (member 13). 3: each process's series one
- * compact block (member 9). Formats 1 and 2 still open. */
-#define MG_PROFILE_VERSION 3u
+ * compact block (member 9). 4: blocks may hold single-precision rows, and
+ * the precision they were stored at (member 14). Formats 1 to 3 still
+ * open. */
+#define MG_PROFILE_VERSION 4u
 #define MG_PROFILE_HEADER_LEN 24

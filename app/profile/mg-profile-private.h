@@ -4,12 +4,13 @@
  * Not for use outside app/profile. */
 #pragma once
 
+#include "mg-process-precision.h"
 #include "mg-profile.h"
 #include "mg-profile-source.h"
 
 G_BEGIN_DECLS
 
-/* A process's block in a format 3 file. */
+/* A process's block in a format 3 or 4 file, or packed by the merge. */
 typedef struct {
   const guint8 *block;           /* in backing, filled by source on first use */
   gsize size;
@@ -49,6 +50,10 @@ struct _MgProfile {
    * only the MG_PROFILE_UNPACKED_MAX processes asked for last stay decoded.
    * NULL for profiles built in memory and older formats. */
   MgPackedProcess *packed;       /* n_processes */
+  MgProcessPrecision packed_precision; /* what the packed blocks hold at most */
+  /* What saving stores the processes' series at: never finer than
+   * packed_precision (mg_profile_set_process_precision). */
+  MgProcessPrecision process_precision;
   GQueue unpacked;               /* process indices, most recently asked for first */
   GMutex unpack_lock;
   char *file_name;               /* for messages */

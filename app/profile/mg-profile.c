@@ -200,6 +200,23 @@ mg_profile_get_run_info (MgProfile *self)
   return &self->run;
 }
 
+MgProcessPrecision
+mg_profile_get_process_precision (MgProfile *self)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (self), MG_PROCESS_PRECISION_DEFAULT);
+  return self->process_precision;
+}
+
+void
+mg_profile_set_process_precision (MgProfile *self, MgProcessPrecision precision)
+{
+  g_return_if_fail (MG_IS_PROFILE (self));
+  g_return_if_fail (precision <= MG_PROCESS_PRECISION_LAST);
+  /* What single precision dropped cannot come back. */
+  self->process_precision = self->packed != NULL ? MAX (precision, self->packed_precision)
+                                                 : precision;
+}
+
 guint
 mg_profile_get_n_metrics (MgProfile *self)
 {

@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 
 #include "defs/mg-metric-def.h"
+#include "mg-process-precision.h"
 
 G_BEGIN_DECLS
 
@@ -143,6 +144,12 @@ MgProfile *mg_profile_load_bytes (GBytes *bytes, const char *name, GError **erro
 gboolean mg_profile_save (MgProfile *self, const char *path, GError **error);
 
 const MgRunInfo *mg_profile_get_run_info (MgProfile *self);
+/* The precision of the processes' own series in the file the profile was
+ * read from, or that saving will store them at (the aggregates are always
+ * exact). Setting it takes effect when the profile is saved; a profile read
+ * at single precision stays single. */
+MgProcessPrecision mg_profile_get_process_precision (MgProfile *self);
+void mg_profile_set_process_precision (MgProfile *self, MgProcessPrecision precision);
 
 guint mg_profile_get_n_metrics (MgProfile *self);
 const MgMetricDef *mg_profile_get_metric (MgProfile *self, guint metric);

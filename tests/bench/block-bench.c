@@ -4,7 +4,9 @@
  * time to encode and decode, over P processes × 8 metrics of each kind × N
  * samples, one reading per sample (min = max = mean, as the profile bench's
  * records have). Also what a profile of 1024 processes × 32 metrics of the
- * four kinds × 4096 samples would hold of each. Usage: bench-block [P N]. */
+ * four kinds × 4096 samples would hold of each. Usage: bench-block
+ * [--single] [P N]; --single packs at single precision (and checks the
+ * values back within its bound, docs/profile-format.md). */
 #include "mg-config.h"
 
 #include <math.h>
@@ -39,16 +41,33 @@ fill_rows (double *rows, guint m, guint p, guint n)
     rows[k] = rows[n + k] = rows[2 * n + k] = bench_synthetic_value (m, k, p, &total, rand);
 }
 
+/* Exact: the same bits; single: within 2^-24 of each value. */
+static gboolean
+decoded_well (const double *rows, const double *back, gsize len, MgProcessPrecision precision)
+{
+  if (precision == MG_PROCESS_PRECISION_EXACT)
+    return memcmp (rows, back, len * sizeof (double)) == 0;
+  for (gsize i = 0; i < len; i++)
+    if (!(isnan (rows[i]) && isnan (back[i])) && rows[i] != back[i]
+        && !(fabs (back[i] - rows[i]) <= ldexp (fabs (rows[i]), -24)))
+      return FALSE;
+  return TRUE;
+}
+
 int
 main (int argc, char **argv)
 {
-  guint n_proc = argc > 2 ? atoi (argv[1]) : 16;
-  guint n = argc > 2 ? atoi (argv[2]) : 4096;
+  gboolean single = argc > 1 && strcmp (argv[1], "--single") == 0;
+  MgProcessPrecision precision = single ? MG_PROCESS_PRECISION_SINGLE : MG_PROCESS_PRECISION_EXACT;
+  int first = single ? 2 : 1;
+  guint n_proc = argc > first + 1 ? atoi (argv[first]) : 16;
+  guint n = argc > first + 1 ? atoi (argv[first + 1]) : 4096;
   g_autofree double *rows = g_new (double, MG_PROCESS_SERIES_N * (gsize) n);
   g_autofree double *back = g_new (double, MG_PROCESS_SERIES_N * (gsize) n);
   double total_mb = 0.0;
 
-  printf ("%u processes × %u metrics of each kind × %u samples\n", n_proc, METRICS_PER_KIND, n);
+  printf ("%u processes × %u metrics of each kind × %u samples, %s precision\n", n_proc,
+          METRICS_PER_KIND, n, mg_process_precision_to_keyword (precision));
   for (guint kind = 0; kind < BENCH_N_KINDS; kind++)
     {
       double encode_s = 0.0, decode_s = 0.0, bytes = 0.0, values = 0.0, mb;
@@ -61,13 +80,13 @@ main (int argc, char **argv)
 
             fill_rows (rows, kind + BENCH_N_KINDS * j, p, n);
             t = thread_cpu_s ();
-            part = mg_process_block_encode_metric (n, rows);
+            part = mg_process_block_encode_metric (n, rows, precision);
             encode_s += thread_cpu_s () - t;
             t = thread_cpu_s ();
             if (!mg_process_block_decode_metric (part, n, back))
               g_error ("%s: the block does not decode", bench_synthetic_kind (kind));
             decode_s += thread_cpu_s () - t;
-            if (memcmp (rows, back, MG_PROCESS_SERIES_N * n * sizeof (double)) != 0)
+            if (!decoded_well (rows, back, MG_PROCESS_SERIES_N * n, precision))
               g_error ("%s: the block decodes to other values", bench_synthetic_kind (kind));
             bytes += g_bytes_get_size (part);
             values += n;

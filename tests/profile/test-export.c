@@ -10,6 +10,7 @@
 
 #include "profile/mg-export-csv.h"
 #include "profile/mg-export-json.h"
+#include "profile/mg-profile-header.h"
 #include "mg-test-common.h"
 #include "profile-fixture.h"
 
@@ -307,7 +308,8 @@ test_export_files (void)
 }
 
 /* The same run exports the same bytes whichever format its profile was
- * saved in: a format 2 file and that file saved again (format 3). */
+ * saved in: a format 2 file and that file saved again (the current
+ * format). */
 static void
 test_export_same_after_resave (void)
 {
@@ -324,7 +326,7 @@ test_export_same_after_resave (void)
   g_assert_no_error (error);
   g_assert_true (mg_profile_save (old, v3, &error));
   g_assert_true (g_file_get_contents (v3, &head, NULL, &error));
-  g_assert_cmpint (head[8], ==, 3);
+  g_assert_cmpint (head[8], ==, MG_PROFILE_VERSION);
   resaved = mg_profile_load (v3, &error);
   g_assert_no_error (error);
   old_json = export_to_string (old, TRUE);
@@ -338,6 +340,121 @@ test_export_same_after_resave (void)
   mg_test_remove_tree (dir);
 }
 
+/* Three processes of a noisy ratio (full precision), a counter past 2^24
+ * and a constant, as a merge packs them. */
+static MgProfile *
+noisy_profile (void)
+{
+  g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (18);
+  const char *ids[] = { "ratio", "counter", "constant" };
+  g_autoptr(GError) error = NULL;
+  MgProfile *profile;
+
+  for (guint m = 0; m < G_N_ELEMENTS (ids); m++)
+    {
+      g_autoptr(MgMetricDef) def = fixture_metric (ids[m], MG_DOMAIN_TIME);
+
+      mg_profile_builder_add_metric (builder, def);
+    }
+  for (guint p = 0; p < 3; p++)
+    {
+      MgProcessInfo info = { 10 + (int) p, 1, (int) p, (char *) "h", (char *) "a", 0.0, 2.0,
+                             MG_PROCESS_END_EXITED, 0, FALSE };
+
+      mg_profile_builder_add_process (builder, &info);
+      for (guint k = 0; k < 200; k++)
+        {
+          double v[3] = { 50.0 + 40.0 * sin (k * 0.05 + p) + g_rand_double (rand),
+                          3.0 * 16777216.0 + 4099.0 * k * k + p, 8.0 };
+
+          mg_profile_builder_add_sample (builder, p, k * 0.01, (k + 1) * 0.01, v, v, v);
+        }
+      mg_profile_builder_pack (builder, p);
+    }
+  profile = mg_profile_builder_finish (builder, 64, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+/* Saved with the processes' series at single precision, a profile
+ * exports the same bytes as saved exact (the aggregates stay exact), its
+ * processes' series read back within the bound, the file says so, and
+ * saving it again cannot make it exact. */
+static void
+test_export_same_at_single_precision (void)
+{
+  g_autoptr(MgProfile) built = noisy_profile ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-export-XXXXXX", NULL);
+  g_autofree char *exact_path = g_build_filename (dir, "exact.mgprof", NULL);
+  g_autofree char *single_path = g_build_filename (dir, "single.mgprof", NULL);
+  g_autofree char *again_path = g_build_filename (dir, "again.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) exact = NULL;
+  g_autoptr(MgProfile) single = NULL;
+  g_autoptr(MgProfile) again = NULL;
+  g_autofree char *exact_json = NULL, *exact_csv = NULL, *single_json = NULL;
+  g_autofree char *single_csv = NULL;
+  guint rounded = 0;
+  GStatBuf exact_stat, single_stat;
+
+  g_assert_cmpint (mg_profile_get_process_precision (built), ==, MG_PROCESS_PRECISION_EXACT);
+  g_assert_true (mg_profile_save (built, exact_path, &error));
+  mg_profile_set_process_precision (built, MG_PROCESS_PRECISION_SINGLE);
+  g_assert_true (mg_profile_save (built, single_path, &error));
+  g_assert_no_error (error);
+  exact = mg_profile_load (exact_path, &error);
+  g_assert_no_error (error);
+  single = mg_profile_load (single_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mg_profile_get_process_precision (exact), ==, MG_PROCESS_PRECISION_EXACT);
+  g_assert_cmpint (mg_profile_get_process_precision (single), ==, MG_PROCESS_PRECISION_SINGLE);
+
+  exact_json = export_to_string (exact, TRUE);
+  exact_csv = export_to_string (exact, FALSE);
+  single_json = export_to_string (single, TRUE);
+  single_csv = export_to_string (single, FALSE);
+  g_assert_cmpstr (single_json, ==, exact_json);
+  g_assert_cmpstr (single_csv, ==, exact_csv);
+
+  for (guint p = 0; p < 3; p++)
+    for (guint m = 0; m < 3; m++)
+      {
+        const MgProcessSeries *a = mg_profile_get_process_series (exact, p, m);
+        const MgProcessSeries *b = mg_profile_get_process_series (single, p, m);
+
+        g_assert_cmpuint (a->n, ==, 200);
+        g_assert_cmpuint (b->n, ==, 200);
+        for (guint k = 0; k < 200; k++)
+          {
+            g_assert_cmpfloat (b->times[k], ==, a->times[k]);
+            g_assert_cmpfloat (fabs (b->means[k] - a->means[k]), <=, ldexp (fabs (a->means[k]), -24));
+            g_assert_cmpfloat (fabs (b->mins[k] - a->mins[k]), <=, ldexp (fabs (a->mins[k]), -24));
+            g_assert_cmpfloat (fabs (b->maxs[k] - a->maxs[k]), <=, ldexp (fabs (a->maxs[k]), -24));
+            rounded += b->means[k] != a->means[k];
+          }
+        /* The constant is exact in float32. */
+        if (m == 2)
+          g_assert_cmpfloat (b->means[199], ==, 8.0);
+      }
+  /* The ratio's and the counter's values were rounded. */
+  g_assert_cmpuint (rounded, >, 3 * 200);
+  g_assert_cmpint (g_stat (exact_path, &exact_stat), ==, 0);
+  g_assert_cmpint (g_stat (single_path, &single_stat), ==, 0);
+  g_assert_cmpint (single_stat.st_size, <, exact_stat.st_size);
+
+  /* What single precision dropped does not come back. */
+  mg_profile_set_process_precision (single, MG_PROCESS_PRECISION_EXACT);
+  g_assert_cmpint (mg_profile_get_process_precision (single), ==, MG_PROCESS_PRECISION_SINGLE);
+  g_assert_true (mg_profile_save (single, again_path, &error));
+  again = mg_profile_load (again_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mg_profile_get_process_precision (again), ==, MG_PROCESS_PRECISION_SINGLE);
+  g_assert_cmpfloat (mg_profile_get_process_series (again, 1, 0)->means[7], ==,
+                     mg_profile_get_process_series (single, 1, 0)->means[7]);
+  mg_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -348,6 +465,8 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/export/csv-quoting-and-gaps", test_export_csv_quoting_and_gaps);
   g_test_add_func ("/profile/export/files", test_export_files);
   g_test_add_func ("/profile/export/same-after-resave", test_export_same_after_resave);
+  g_test_add_func ("/profile/export/same-at-single-precision",
+                   test_export_same_at_single_precision);
   g_test_add_func ("/profile/export/csv-single-values", test_export_csv_single_values);
   return g_test_run ();
 }

@@ -38,7 +38,7 @@ block_of (MgProfile *profile, guint process)
   for (guint m = 0; m < n_metrics; m++)
     reported[m] = mg_profile_get_process_series (profile, process, m)->n > 0;
   return mg_process_block_encode (profile->process_n[process], n_metrics, first->times,
-                                  first->mins, reported);
+                                  first->mins, reported, MG_PROCESS_PRECISION_EXACT);
 }
 
 /* Where that block starts in the file's bytes (0: not found). */
@@ -371,6 +371,24 @@ test_file_version2_fixture (void)
   fixture_assert_profiles_equal (expected, profile);
 }
 
+/* So does a file of format version 3 (each process one compact block, no
+ * precision member: exact), written from the format 2 fixture by the last
+ * build that wrote format 3. */
+static void
+test_file_version3_fixture (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "profile",
+                                                 "format-v3.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = mg_profile_load (path, &error);
+  g_autoptr(MgProfile) expected = fixture_profile ();
+
+  g_assert_no_error (error);
+  g_assert_nonnull (profile->packed);
+  g_assert_cmpint (mg_profile_get_process_precision (profile), ==, MG_PROCESS_PRECISION_EXACT);
+  fixture_assert_profiles_equal (expected, profile);
+}
+
 /* A saved profile's processes stay packed until asked for, one at a time;
  * only the last MG_PROFILE_UNPACKED_MAX asked for stay decoded, and one
  * asked for again decodes to the same values. */
@@ -644,6 +662,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/file/empty-profile", test_file_empty_profile);
   g_test_add_func ("/profile/file/version1-fixture", test_file_version1_fixture);
   g_test_add_func ("/profile/file/version2-fixture", test_file_version2_fixture);
+  g_test_add_func ("/profile/file/version3-fixture", test_file_version3_fixture);
   g_test_add_func ("/profile/file/unpacked-on-demand", test_file_unpacked_on_demand);
   g_test_add_func ("/profile/file/damaged-block", test_file_damaged_block);
   g_test_add_func ("/profile/file/output", test_file_output);
