@@ -152,7 +152,8 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
     return usage_error (error, _("--np, --interval, --samples, --start-after, --stop-after and "
                                  "--select-ranks go with --profile"));
   if (recover && o->mode != MG_CLI_MODE_PROFILE && o->mode != MG_CLI_MODE_RECOVER)
-    return usage_error (error, _("-o and --verbose go with --profile or --recover"));
+    return usage_error (error, _("-o, --process-precision and --verbose go with --profile or "
+                                 "--recover"));
   if (toggles && o->mode != MG_CLI_MODE_PROFILE && o->mode != MG_CLI_MODE_LIST_METRICS)
     return usage_error (error, _("--enable-metrics, --disable-metrics and --metrics-path go with "
                                  "--profile or --list-metrics"));

@@ -45,6 +45,10 @@ mg_cli_recover (const MgCliOptions *o)
       return MG_EXIT_USAGE;
     }
   mg_run_recovery_set_output (recovery, mg_run_settings_get_output (o->settings));
+  /* The run's own --process-precision, unless another is asked for now. */
+  if (mg_run_settings_get_process_precision (o->settings) != MG_PROCESS_PRECISION_DEFAULT)
+    mg_run_settings_set_process_precision (mg_run_recovery_get_settings (recovery),
+                                           mg_run_settings_get_process_precision (o->settings));
   profile = mg_run_recovery_write (recovery, &output, &error);
   if (profile == NULL)
     {

@@ -169,6 +169,12 @@ mg_cli_print_summary (MgProfile *profile, const char *output, double stopped_aft
   if (stopped_after_s > 0)
     g_printerr (_("metrograph: the program was ended after %g s (--stop-after)\n"),
                 stopped_after_s);
+  if (mg_profile_get_process_precision (profile) != MG_PROCESS_PRECISION_EXACT)
+    /* Translators: the keyword of --process-precision (not translated) */
+    g_printerr (_("metrograph: each process's own series are stored at %s precision "
+                  "(--process-precision), off by at most 2^-24 of each value; the aggregates "
+                  "across processes are exact\n"),
+                mg_process_precision_to_keyword (mg_profile_get_process_precision (profile)));
   print_problems (profile, verbose);
 }
 

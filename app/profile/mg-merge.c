@@ -640,6 +640,7 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
   g_autofree gboolean *single = NULL;
   g_autofree double *values = NULL;
   MergeState st = { 0 };
+  MgProfile *profile;
   guint n_metrics;
 
   g_return_val_if_fail (record_dir != NULL, NULL);
@@ -707,5 +708,8 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
         earliest = MIN (earliest, ((RecordEntry *) g_ptr_array_index (entries, i))->start_real_ns);
       mg_profile_builder_set_start_time (builder, earliest / 1000);
     }
-  return mg_profile_builder_finish (builder, input->n_windows, error);
+  profile = mg_profile_builder_finish (builder, input->n_windows, error);
+  if (profile != NULL)
+    mg_profile_set_process_precision (profile, input->process_precision);
+  return profile;
 }

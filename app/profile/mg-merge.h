@@ -37,6 +37,9 @@ typedef struct {
    * profile's plugin errors (process -1); may be NULL. */
   const MgPluginError *run_errors;
   guint n_run_errors;
+  /* What saving the profile stores each process's series at (the merge
+   * itself, and the aggregates, are exact either way). */
+  MgProcessPrecision process_precision;
 } MgMergeInput;
 
 MgProfile *mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **error);

@@ -222,6 +222,7 @@ mg_run_assembly_merge (MgRunAssembly *self, int exit_status, guint max_process_s
     .output_cut = self->output_cut,
     .run_errors = &missing_error,
     .n_run_errors = missing != NULL,
+    .process_precision = mg_run_settings_get_process_precision (self->settings),
   };
 
   return mg_merge_records (mg_launcher_get_record_dir (self->launcher), &input, error);

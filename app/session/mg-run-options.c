@@ -41,6 +41,11 @@ static const MgRunOption options[] = {
   { "--report", 0, "report", MG_RUN_OPTION_REPORT, 0, 0, FALSE,
     N_("FILE"), N_("Also write the performance report: FILE.txt, FILE.html, - (text on "
                    "standard output), or both beside the profile"), NULL },
+  { "--process-precision", 0, "process-precision", MG_RUN_OPTION_PRECISION, 0, 0, FALSE,
+    N_("PRECISION"), N_("Store each process's own series exact, or at single precision "
+                        "(float32, off by at most 2^-24 of each value: a smaller profile); "
+                        "the aggregates across processes stay exact"),
+    NULL, TRUE },
 };
 
 const MgRunOption *
@@ -197,6 +202,20 @@ mg_run_option_parse (const MgRunOption *option, const char *text, MgRunSettings 
                                                    "or be - for the text on standard output"));
       g_object_set (settings, option->property, text != NULL ? text : "", NULL);
       return TRUE;
+    case MG_RUN_OPTION_PRECISION:
+      {
+        MgProcessPrecision precision;
+        g_autofree char *keywords = NULL;
+
+        if (mg_process_precision_from_keyword (text, &precision))
+          {
+            g_object_set (settings, option->property, (guint) precision, NULL);
+            return TRUE;
+          }
+        keywords = mg_process_precision_list_keywords ();
+        message = g_strdup_printf (_("give %s"), keywords);
+        return value_error (error, option, text, message);
+      }
     default:
       g_return_val_if_reached (FALSE);
     }
@@ -284,6 +303,11 @@ mg_run_option_print (const MgRunOption *option, MgRunSettings *settings)
       else if (g_value_get_string (&value) != NULL)
         add_taken (words, option_word (option, g_value_get_string (&value)));
       break;
+    case MG_RUN_OPTION_PRECISION:
+      if (g_value_get_uint (&value) != MG_PROCESS_PRECISION_DEFAULT)
+        add_taken (words, option_word (option,
+                                       mg_process_precision_to_keyword (g_value_get_uint (&value))));
+      break;
     default:
       g_return_val_if_reached (NULL);
     }
@@ -317,7 +341,16 @@ mg_run_options_make_entries (void)
       entries[i].arg = G_OPTION_ARG_CALLBACK;
       entries[i].arg_data = (gpointer) on_option;
       /* Translated here: the help carries the default. */
-      if (option->default_value != 0)
+      if (option->kind == MG_RUN_OPTION_PRECISION)
+        {
+          g_autofree char *keywords = mg_process_precision_list_keywords ();
+          g_autofree char *by_default = g_strdup_printf (
+            _("(%s; default %s)"), keywords,
+            mg_process_precision_to_keyword (MG_PROCESS_PRECISION_DEFAULT));
+
+          entries[i].description = g_strconcat (_(option->help), " ", by_default, NULL);
+        }
+      else if (option->default_value != 0)
         {
           g_autofree char *by_default = g_strdup_printf (_("(default %u)"), option->default_value);
 

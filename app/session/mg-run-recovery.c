@@ -287,6 +287,7 @@ mg_run_recovery_merge (MgRunRecovery *self, MgCatalogue *catalogue, GError **err
   missing_error.message = missing;
   input.run_errors = &missing_error;
   input.n_run_errors = missing != NULL;
+  input.process_precision = mg_run_settings_get_process_precision (self->settings);
   return mg_merge_records (self->record_dir, &input, error);
 }
 

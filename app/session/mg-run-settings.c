@@ -30,6 +30,7 @@ struct _MgRunSettings
   char *output;
   char *report;
   char *select_ranks;
+  MgProcessPrecision process_precision;
 };
 
 G_DEFINE_FINAL_TYPE (MgRunSettings, mg_run_settings, G_TYPE_OBJECT)
@@ -54,6 +55,7 @@ enum {
   PROP_OUTPUT,
   PROP_SELECT_RANKS,
   PROP_REPORT,
+  PROP_PROCESS_PRECISION,
   N_PROPS
 };
 
@@ -136,6 +138,7 @@ mg_run_settings_get_property (GObject *object, guint prop_id, GValue *value, GPa
     case PROP_OUTPUT: g_value_set_string (value, self->output); break;
     case PROP_SELECT_RANKS: g_value_set_string (value, self->select_ranks); break;
     case PROP_REPORT: g_value_set_string (value, self->report); break;
+    case PROP_PROCESS_PRECISION: g_value_set_uint (value, self->process_precision); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -166,6 +169,7 @@ mg_run_settings_set_property (GObject *object, guint prop_id, const GValue *valu
     case PROP_OUTPUT: mg_run_settings_set_output (self, g_value_get_string (value)); break;
     case PROP_SELECT_RANKS: mg_run_settings_set_select_ranks (self, g_value_get_string (value)); break;
     case PROP_REPORT: mg_run_settings_set_report (self, g_value_get_string (value)); break;
+    case PROP_PROCESS_PRECISION: mg_run_settings_set_process_precision (self, g_value_get_uint (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -225,6 +229,11 @@ mg_run_settings_class_init (MgRunSettingsClass *klass)
   props[PROP_OUTPUT] = string_prop ("output");
   props[PROP_SELECT_RANKS] = string_prop ("select-ranks");
   props[PROP_REPORT] = string_prop ("report");
+  props[PROP_PROCESS_PRECISION] = g_param_spec_uint ("process-precision", NULL, NULL, 0,
+                                                     MG_PROCESS_PRECISION_LAST,
+                                                     MG_PROCESS_PRECISION_DEFAULT,
+                                                     G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
+                                                     | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
 
@@ -287,7 +296,8 @@ mg_run_settings_equal (MgRunSettings *a, MgRunSettings *b)
          && strv_equal0 ((const char *const *) a->metrics_path, (const char *const *) b->metrics_path)
          && g_strcmp0 (a->output, b->output) == 0
          && g_strcmp0 (a->select_ranks, b->select_ranks) == 0
-         && g_strcmp0 (a->report, b->report) == 0;
+         && g_strcmp0 (a->report, b->report) == 0
+         && a->process_precision == b->process_precision;
 }
 
 #define STRING_ACCESSORS(field, PROP)                                              \
@@ -362,6 +372,7 @@ NUMBER_ACCESSORS (guint, interval_ms, PROP_INTERVAL_MS)
 NUMBER_ACCESSORS (guint, max_samples, PROP_MAX_SAMPLES)
 NUMBER_ACCESSORS (double, start_after, PROP_START_AFTER)
 NUMBER_ACCESSORS (double, stop_after, PROP_STOP_AFTER)
+NUMBER_ACCESSORS (MgProcessPrecision, process_precision, PROP_PROCESS_PRECISION)
 
 GStrv
 mg_run_settings_dup_argv (MgRunSettings *self, GError **error)

@@ -9,10 +9,12 @@
  * max-samples 0 (the sampler's own defaults, format/mg-plan-keywords.h), start-after
  * and stop-after 0 (none), no toggles, output NULL (the MAP-style name in the
  * working folder), select-ranks NULL (every MPI rank sampled), report NULL
- * (none). */
+ * (none), process-precision MG_PROCESS_PRECISION_DEFAULT (exact). */
 #pragma once
 
 #include <glib-object.h>
+
+#include "profile/mg-process-precision.h"
 
 G_BEGIN_DECLS
 
@@ -82,6 +84,10 @@ void mg_run_settings_set_select_ranks (MgRunSettings *self, const char *ranks);
  * report; "-": the text on standard output. */
 const char *mg_run_settings_get_report (MgRunSettings *self);
 void mg_run_settings_set_report (MgRunSettings *self, const char *report);
+/* --process-precision: what the profile stores each process's own series
+ * at (the aggregates are always exact). */
+MgProcessPrecision mg_run_settings_get_process_precision (MgRunSettings *self);
+void mg_run_settings_set_process_precision (MgRunSettings *self, MgProcessPrecision precision);
 
 /* The program's environment: @base (NULL: ours) with env-unset removed and
  * env-set added. */

@@ -157,10 +157,15 @@ test_usage_errors (Fixture *f, gconstpointer data)
     { { "--profile", "-n", "2", "--select-ranks=2-5", "true", NULL },
       "--select-ranks=2-5 selects none of the ranks of --np=2 (0 to 1)" },
     { { "--list-metrics", "--select-ranks=1", NULL }, "--select-ranks go with --profile" },
-    { { "--list-metrics", "--verbose", NULL }, "-o and --verbose go with --profile or --recover" },
+    { { "--list-metrics", "--verbose", NULL },
+      "-o, --process-precision and --verbose go with --profile or --recover" },
     { { "--export=a.json", "-o", "b.mgprof", "c.mgprof", NULL },
-      "-o and --verbose go with --profile or --recover" },
+      "-o, --process-precision and --verbose go with --profile or --recover" },
     { { "--recover", "run", "--interval=5", NULL }, "--interval, --samples" },
+    { { "--profile", "--process-precision=double", "true", NULL },
+      "--process-precision=double: give exact or single" },
+    { { "--export=a.json", "--process-precision=single", "c.mgprof", NULL },
+      "-o, --process-precision and --verbose go with --profile or --recover" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1302,6 +1307,91 @@ test_recover_merge_node (Fixture *f, gconstpointer data)
   g_assert_true (memcmp (a, b, la) == 0);
 }
 
+/* --recover --process-precision=single writes the same run with each
+ * process's series at single precision: the summary says so, the file
+ * records it, its JSON and CSV exports (the aggregates) are the same bytes
+ * as the exact profile's, and every process value is within 2^-24 of the
+ * exact one. A bad keyword names the option and the valid ones. */
+static void
+test_recover_single_precision (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
+                         "run.mgprof", f->workload, "sleep=0.4", NULL };
+  GPid pid = cli_spawn (f->dir, args, NULL);
+  g_autofree char *left = NULL;
+  g_autofree char *copy = g_build_filename (f->runs, "metrograph-copy", NULL);
+  g_autofree char *exact_path = in_dir (f, "exact.mgprof"), *single_path = in_dir (f, "single.mgprof");
+  const char *copy_args[] = { "cp", "-a", NULL, copy, NULL };
+  const char *recover_exact[] = { "--recover", NULL, "-o", "exact.mgprof", NULL };
+  const char *recover_single[] = { "--recover", copy, "-o", "single.mgprof",
+                                   "--process-precision=single", NULL };
+  const char *exports[][3] = { { "--export=e.json", "exact.mgprof", NULL },
+                               { "--export=s.json", "single.mgprof", NULL },
+                               { "--export=e.csv", "exact.mgprof", NULL },
+                               { "--export=s.csv", "single.mgprof", NULL } };
+  g_autoptr (CliRun) re = NULL, rs = NULL;
+  g_autoptr (MgProfile) exact = NULL, single = NULL;
+  int status;
+
+  wait_for_sample (f->runs, 60);
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + SIGKILL);
+  g_assert_cmpuint (count_run_folders (f, &left), ==, 1);
+  wait_for_records_closed (left, 60);
+  copy_args[2] = left;
+  g_assert_true (g_spawn_sync (NULL, (char **) copy_args, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               NULL, NULL, &status, NULL));
+  g_assert_cmpint (status, ==, 0);
+
+  recover_exact[1] = left;
+  re = cli_run (f->dir, recover_exact);
+  assert_status (re, 0);
+  g_assert_null (strstr (re->err, "precision"));
+  rs = cli_run (f->dir, recover_single);
+  assert_status (rs, 0);
+  assert_one_error_line (rs->err, "each process's own series are stored at single precision "
+                                  "(--process-precision), off by at most 2^-24 of each value");
+  for (guint i = 0; i < G_N_ELEMENTS (exports); i++)
+    {
+      g_autoptr (CliRun) run = cli_run (f->dir, exports[i]);
+
+      assert_status (run, 0);
+    }
+  for (guint i = 0; i < 2; i++)
+    {
+      gsize le, ls;
+      g_autofree char *e = read_text (f, i == 0 ? "e.json" : "e.csv", &le);
+      g_autofree char *s = read_text (f, i == 0 ? "s.json" : "s.csv", &ls);
+
+      g_assert_cmpuint (le, >, 100);
+      g_assert_cmpuint (le, ==, ls);
+      g_assert_true (memcmp (e, s, le) == 0);
+    }
+
+  exact = load_profile (exact_path);
+  single = load_profile (single_path);
+  g_assert_cmpint (mg_profile_get_process_precision (exact), ==, MG_PROCESS_PRECISION_EXACT);
+  g_assert_cmpint (mg_profile_get_process_precision (single), ==, MG_PROCESS_PRECISION_SINGLE);
+  g_assert_cmpuint (mg_profile_get_n_processes (single), ==, mg_profile_get_n_processes (exact));
+  for (guint p = 0; p < mg_profile_get_n_processes (exact); p++)
+    for (guint m = 0; m < mg_profile_get_n_metrics (exact); m++)
+      {
+        const MgProcessSeries *a = mg_profile_get_process_series (exact, p, m);
+        const MgProcessSeries *b = mg_profile_get_process_series (single, p, m);
+
+        g_assert_cmpuint (b->n, ==, a->n);
+        for (gsize k = 0; k < a->n; k++)
+          {
+            g_assert_cmpfloat (b->times[k], ==, a->times[k]);
+            if (isnan (a->means[k]))
+              g_assert_true (isnan (b->means[k]));
+            else
+              g_assert_cmpfloat (fabs (b->means[k] - a->means[k]), <=,
+                                 ldexp (fabs (a->means[k]), -24));
+          }
+      }
+}
+
 /* ---- --export ---- */
 
 static char *
@@ -1841,6 +1931,7 @@ main (int argc, char **argv)
   add ("/cli/recover/errors", test_recover_errors);
   add ("/cli/recover/output-verbose", test_recover_output_verbose);
   add ("/cli/recover/merge-node", test_recover_merge_node);
+  add ("/cli/recover/single-precision", test_recover_single_precision);
   add ("/cli/export/json", test_export_json);
   add ("/cli/export/csv", test_export_csv);
   add ("/cli/export/errors", test_export_errors);

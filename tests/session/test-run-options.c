@@ -109,6 +109,8 @@ test_every_option (void)
     { { "--report" }, "report", "\"\"" },
     { { "--report=run.html" }, "report", "\"run.html\"" },
     { { "--report=-" }, "report", "\"-\"" },
+    { { "--process-precision=single" }, "process-precision", "1" },
+    { { "--process-precision", "exact" }, "process-precision", "0" },
   };
   guint n_options;
   const MgRunOption *options = mg_run_options_get (&n_options);
@@ -151,6 +153,7 @@ test_bad_values (void)
     { { "--select-ranks=1,x" }, "--select-ranks=1,x: “x” is not a rank" },
     { { "--output=" }, "--output=: give a file or folder name" },
     { { "--report=run.pdf" }, "--report=run.pdf: the file name must end in .txt or .html" },
+    { { "--process-precision=Single" }, "--process-precision=Single: give exact or single" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -199,6 +202,7 @@ set_everything (MgRunSettings *s)
   mg_run_settings_set_scorep_plugins (s, scorep_plugins);
   mg_run_settings_set_scorep_metrics (s, scorep_metrics);
   mg_run_settings_set_report (s, "report dir/run.html");
+  mg_run_settings_set_process_precision (s, MG_PROCESS_PRECISION_SINGLE);
 }
 
 /* parse (print (s)) == s, with every option given and with none. */
