@@ -3,7 +3,11 @@
  * temporary folder, then times the merge, the save and the load of the
  * profile, and the JSON export, with each step's peak memory and a verdict
  * on each goal of docs/profile-format.md. Usage: bench-profile [P M N]
- * [--nodes K].
+ * [--nodes K] [--single].
+ *
+ * With --single, the profile stores each process's own series at single
+ * precision (--process-precision=single); the aggregates, and so the JSON
+ * export and its SHA-256, are the same as without.
  *
  * With --nodes, the processes run on K nodes (consecutive ranks on one
  * node) and, after the direct merge, each node's records are reduced into
@@ -247,6 +251,8 @@ main (int argc, char **argv)
   for (int i = 1; i < argc; i++)
     if (strcmp (argv[i], "--nodes") == 0 && i + 1 < argc)
       n_nodes = atoi (argv[++i]);
+    else if (strcmp (argv[i], "--single") == 0)
+      input.process_precision = MG_PROCESS_PRECISION_SINGLE;
     else
       g_ptr_array_add (numbers, argv[i]);
   n_proc = numbers->len >= 3 ? atoi (g_ptr_array_index (numbers, 0)) : 64;
@@ -285,8 +291,9 @@ main (int argc, char **argv)
     g_error ("save: %s", error->message);
   g_stat (path, &st);
   size_mb = st.st_size / 1e6;
-  printf ("save: %s (%.1f MB, %.3f MB per process), peak memory %.0f MB\n", seconds_since (t),
-          size_mb, size_mb / MAX (n_proc, 1), save_peak = peak_mb ());
+  printf ("save: %s (%.1f MB, %.3f MB per process, %s precision), peak memory %.0f MB\n",
+          seconds_since (t), size_mb, size_mb / MAX (n_proc, 1),
+          mg_process_precision_to_keyword (input.process_precision), save_peak = peak_mb ());
   g_clear_object (&profile);
 
   reset_peak ();
