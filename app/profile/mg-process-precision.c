@@ -33,6 +33,6 @@ mg_process_precision_from_keyword (const char *keyword, MgProcessPrecision *prec
 char *
 mg_process_precision_list_keywords (void)
 {
-  /* TRANSLATORS: the two keywords of --process-precision, not translated. */
+  /* Translators: the two keywords of --process-precision (not translated) */
   return g_strdup_printf (_("%s or %s"), keywords[0], keywords[1]);
 }
