@@ -94,6 +94,11 @@ add_run_facts (GtkGrid *grid, int *row, MgProfile *profile)
   add_fact (grid, row, _("Duration"), duration);
   add_fact (grid, row, _("Sampling"), interval);
   add_fact (grid, row, _("Exit status"), status);
+  /* Only when it is not what a profile normally is: lossless. */
+  if (mg_profile_get_process_precision (profile) == MG_PROCESS_PRECISION_SINGLE)
+    add_fact (grid, row, _("Process series"),
+              _("single precision (float32): each process's values within 2^-24 of the "
+                "values recorded; the aggregates are exact"));
 }
 
 static void

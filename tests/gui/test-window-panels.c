@@ -151,6 +151,26 @@ count_process_lines (GPtrArray *lines)
 
 /* No silent limit: past MG_INFO_PANEL_PROCESSES_SHOWN the panel says how
  * many more there are, and lists them when asked. */
+/* A profile whose processes' series are stored at single precision says
+ * so among the run's facts; an exact one has no such line (the count of
+ * test_info_panel). */
+static void
+test_info_panel_precision (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_events ();
+  GtkWidget *panel;
+  g_autoptr (GPtrArray) lines = NULL;
+
+  mg_profile_set_process_precision (profile, MG_PROCESS_PRECISION_SINGLE);
+  panel = g_object_ref_sink (mg_info_panel_new (profile));
+  lines = read_facts (panel);
+  assert_line (lines, "Process series=single precision (float32): each process's values within "
+                      "2^-24 of the values recorded; the aggregates are exact");
+  g_assert_cmpint (line_index (lines, "# Processes"), >,
+                   line_index (lines, "Exit status=0") + 1);
+  g_object_unref (panel);
+}
+
 static void
 test_info_panel_many_processes (void)
 {
@@ -742,6 +762,7 @@ main (int argc, char **argv)
 {
   gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/panels/info-panel", test_info_panel);
+  g_test_add_func ("/gui/panels/info-panel-precision", test_info_panel_precision);
   g_test_add_func ("/gui/panels/info-panel-many-processes", test_info_panel_many_processes);
   g_test_add_func ("/gui/panels/error-list", test_error_list);
   g_test_add_func ("/gui/panels/absent-not-error", test_absent_not_error);
