@@ -159,10 +159,12 @@ process_series_to_variant (MgProfile *self, guint p, GBytes *block)
 typedef struct {
   MgProfile *profile;
   GBytes **blocks;
+  gint failed;                   /* a process whose block did not decode, + 1; or 0 */
 } EncodeJob;
 
 /* A packed process's block again at the profile's precision (the blocks
- * were packed exact, to compute the aggregates): decoded and encoded. */
+ * were packed exact, to compute the aggregates): decoded and encoded; NULL
+ * when it does not decode (a file's block whose CRC matches its damage). */
 static GBytes *
 transcode (MgProfile *self, guint p)
 {
@@ -172,10 +174,9 @@ transcode (MgProfile *self, guint p)
   g_autofree double *times = g_new (double, MAX (n, 1));
   g_autofree double *values = g_new (double, MAX ((gsize) n_metrics * MG_PROCESS_SERIES_N * n, 1));
 
-  /* Checked when it was fetched (mg_profile_fetch_process). */
   if (!mg_process_block_decode (packed->block, packed->size, n, n_metrics, packed->reported,
                                 times, values))
-    g_error ("%s: a checked block did not decode", G_STRLOC);
+    return NULL;
   return mg_process_block_encode (n, n_metrics, times, values, packed->reported,
                                   self->process_precision);
 }
@@ -194,6 +195,8 @@ encode_one (gpointer data, gpointer user_data)
   if (self->packed != NULL)
     {
       job->blocks[p] = transcode (self, p);
+      if (job->blocks[p] == NULL)
+        g_atomic_int_compare_and_exchange (&job->failed, 0, (gint) p + 1);
       return;
     }
   first = &self->process_series[(gsize) p * n_metrics];
@@ -207,12 +210,13 @@ encode_one (gpointer data, gpointer user_data)
 
 /* Each process's block: a packed profile's as they are, unless they are
  * to be stored at a lower precision than they were packed at; others
- * encoded. */
+ * encoded. *failed: a process whose block did not decode, + 1 (its block
+ * NULL); or 0. */
 static GBytes **
-process_blocks (MgProfile *self)
+process_blocks (MgProfile *self, guint *failed)
 {
   guint n_proc = self->processes->len;
-  EncodeJob job = { self, g_new0 (GBytes *, MAX (n_proc, 1)) };
+  EncodeJob job = { self, g_new0 (GBytes *, MAX (n_proc, 1)), 0 };
   GThreadPool *pool = NULL;
 
   for (guint p = 0; p < n_proc; p++)
@@ -229,6 +233,7 @@ process_blocks (MgProfile *self)
     }
   if (pool != NULL)
     g_thread_pool_free (pool, FALSE, TRUE);
+  *failed = (guint) job.failed;
   return job.blocks;
 }
 
@@ -388,6 +393,7 @@ mg_profile_save (MgProfile *self, const char *path, GError **error)
   g_autoptr(GVariant) payload = NULL;
   g_autofree char *tmp_path = NULL;
   GBytes **blocks;
+  guint failed;
   int fd;
 
   g_return_val_if_fail (MG_IS_PROFILE (self), FALSE);
@@ -399,11 +405,16 @@ mg_profile_save (MgProfile *self, const char *path, GError **error)
   for (guint p = 0; p < self->processes->len; p++)
     if (!mg_profile_fetch_process (self, p, TRUE, error))
       return FALSE;
-  blocks = process_blocks (self);
-  payload = g_variant_ref_sink (profile_to_variant (self, blocks));
+  blocks = process_blocks (self, &failed);
+  if (failed == 0)
+    payload = g_variant_ref_sink (profile_to_variant (self, blocks));
   for (guint p = 0; p < self->processes->len; p++)
-    g_bytes_unref (blocks[p]);
+    g_clear_pointer (&blocks[p], g_bytes_unref);
   g_clear_pointer (&blocks, g_free);
+  /* Decoding it as a reader would says so, naming the file and the process. */
+  if (failed > 0 && !mg_profile_fetch_process (self, failed - 1, FALSE, error))
+    return FALSE;
+  g_return_val_if_fail (failed == 0, FALSE);
   if (G_BYTE_ORDER == G_BIG_ENDIAN)
     {
       GVariant *swapped = g_variant_byteswap (payload);

@@ -447,6 +447,49 @@ test_file_unpacked_on_demand (void)
   mg_test_remove_tree (dir);
 }
 
+/* A block damaged with its CRC made to match: it passes the check of its
+ * bytes, so saving it as it is works; saving it at single precision, which
+ * decodes it, fails with the reader's error naming the file and the
+ * process, and writes nothing. */
+static void
+test_file_damaged_block_single (void)
+{
+  g_autoptr(MgProfile) expected = fixture_profile ();
+  g_autoptr(GBytes) bytes = saved_fixture ();
+  g_autoptr(GBytes) block = block_of (expected, 0);
+  gsize size, at, len = g_bytes_get_size (block);
+  const guchar *data = g_bytes_get_data (bytes, &size);
+  g_autofree guchar *copy = g_memdup2 (data, size);
+  g_autoptr(GBytes) damaged = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *as_is = g_build_filename (dir, "as-is.mgprof", NULL);
+  g_autofree char *single = g_build_filename (dir, "single.mgprof", NULL);
+  g_autofree char *process = g_strdup_printf ("process %d", mg_profile_get_process (expected, 0)->pid);
+  guint32 crc;
+
+  at = block_offset (data, size, expected, 0);
+  g_assert_cmpuint (at, >, 0);
+  /* The block's last byte: its last stream no longer unpacks as it should. */
+  copy[at + len - 1] ^= 0xff;
+  crc = GUINT32_TO_LE (mg_crc32_update (0, copy + at + 4, len - 4));
+  memcpy (copy + at, &crc, 4);
+  damaged = g_bytes_new (copy, size);
+  profile = mg_profile_load_bytes (damaged, "damaged.mgprof", &error);
+  g_assert_no_error (error);
+  g_assert_true (mg_profile_save (profile, as_is, &error));
+  g_assert_no_error (error);
+
+  mg_profile_set_process_precision (profile, MG_PROCESS_PRECISION_SINGLE);
+  g_assert_false (mg_profile_save (profile, single, &error));
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "damaged.mgprof"));
+  g_assert_nonnull (strstr (error->message, process));
+  g_assert_false (g_file_test (single, G_FILE_TEST_EXISTS));
+  mg_test_remove_tree (dir);
+}
+
 /* A block whose bytes are damaged: the file's checksum leaves the blocks out
  * (each carries its own), so the profile opens; the process's series read
  * as empty, and the error names the file and the process. */
@@ -663,6 +706,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/file/version1-fixture", test_file_version1_fixture);
   g_test_add_func ("/profile/file/version2-fixture", test_file_version2_fixture);
   g_test_add_func ("/profile/file/version3-fixture", test_file_version3_fixture);
+  g_test_add_func ("/profile/file/damaged-block-single", test_file_damaged_block_single);
   g_test_add_func ("/profile/file/unpacked-on-demand", test_file_unpacked_on_demand);
   g_test_add_func ("/profile/file/damaged-block", test_file_damaged_block);
   g_test_add_func ("/profile/file/output", test_file_output);
