@@ -38,7 +38,7 @@ enum { ROW_SINGLE = 1 << 7 };
 
 /* The differences of order 1 (value - previous) or 2 (that minus the
  * previous difference) of n bit patterns, in place, modulo 2^(8 width). */
-static void
+static inline void
 differences (guint64 *bits, gsize n, guint order, guint width)
 {
   guint64 mask = width == 8 ? G_MAXUINT64 : G_MAXUINT32;
@@ -50,7 +50,7 @@ differences (guint64 *bits, gsize n, guint order, guint width)
 
 /* How many bits the differences of width bytes take (small negative
  * numbers count as small): the fewer, the better zlib packs them. */
-static gsize
+static inline gsize
 loud_bits (const guint64 *bits, gsize n, guint width)
 {
   guint shift = 64 - 8 * width;
@@ -89,32 +89,15 @@ row_fits_single (const double *values, gsize n)
   return TRUE;
 }
 
-/* Appends a row of n doubles: one byte, the order of the differences that
- * pack better (2 for steady steps, as times take) and whether the row is
- * float32 (ROW_SINGLE), then one byte plane per byte of the bit patterns.
- * single: when every value allows it (single_keeps). scratch holds 2 × n. */
-static guint8 *
-put_row (guint8 *out, const double *values, gsize n, gboolean single, guint64 *scratch)
+/* put_row's planes of the n bit patterns in scratch (2 × n, the first n
+ * filled) of width bytes each, after their lead byte. Inlined for each
+ * width, so that the loops know it. */
+static inline guint8 *
+put_planes (guint8 *out, gsize n, guint64 *scratch, guint width, guint8 kind)
 {
   guint64 *second = scratch + n;
   const guint64 *best = scratch;
-  guint width;
 
-  single = single && row_fits_single (values, n);
-  width = single ? 4 : 8;
-  for (gsize i = 0; i < n; i++)
-    {
-      if (single)
-        {
-          float f = (float) values[i];
-          guint32 b32;
-
-          memcpy (&b32, &f, sizeof b32);
-          scratch[i] = b32;
-        }
-      else
-        memcpy (&scratch[i], &values[i], sizeof (double));
-    }
   differences (scratch, n, 1, width);
   if (n > 0)
     memcpy (second, scratch, n * sizeof (guint64));
@@ -123,13 +106,35 @@ put_row (guint8 *out, const double *values, gsize n, gboolean single, guint64 *s
   *out = loud_bits (second, n, width) + 8 * n < loud_bits (scratch, n, width) ? 2 : 1;
   if (*out == 2)
     best = second;
-  if (single)
-    *out |= ROW_SINGLE;
-  out++;
+  *out++ |= kind;
   for (gsize i = 0; i < n; i++)
     for (guint b = 0; b < width; b++)
       out[b * n + i] = (guint8) (best[i] >> (8 * b));
   return out + width * n;
+}
+
+/* Appends a row of n doubles: one byte, the order of the differences that
+ * pack better (2 for steady steps, as times take) and whether the row is
+ * float32 (ROW_SINGLE), then one byte plane per byte of the bit patterns.
+ * single: when every value allows it (single_keeps). scratch holds 2 × n. */
+static guint8 *
+put_row (guint8 *out, const double *values, gsize n, gboolean single, guint64 *scratch)
+{
+  if (!single || !row_fits_single (values, n))
+    {
+      if (n > 0)
+        memcpy (scratch, values, n * sizeof (double));
+      return put_planes (out, n, scratch, 8, 0);
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      float f = (float) values[i];
+      guint32 b32;
+
+      memcpy (&b32, &f, sizeof b32);
+      scratch[i] = b32;
+    }
+  return put_planes (out, n, scratch, 4, ROW_SINGLE);
 }
 
 /* The bytes of the row at in (its lead byte read), or 0 if the lead byte is
