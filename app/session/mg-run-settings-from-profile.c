@@ -67,5 +67,6 @@ mg_run_settings_new_from_profile (MgProfile *profile, MgCatalogue *catalogue)
     }
   if (catalogue != NULL)
     set_metrics (s, profile, catalogue);
+  mg_run_settings_set_process_precision (s, mg_profile_get_process_precision (profile));
   return s;
 }

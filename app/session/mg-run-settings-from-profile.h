@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* "Run again": the settings a profile was recorded with, read from its run
- * facts (command line, working folder, interval, samples, processes) and
- * the metrics it holds. GTK-free. */
+ * facts (command line, working folder, interval, samples, processes), the
+ * metrics it holds and the precision of its processes' series. GTK-free. */
 #pragma once
 
 #include "defs/mg-catalogue.h"

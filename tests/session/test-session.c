@@ -15,6 +15,7 @@
 #include "session/mg-run-metric-toggles.h"
 #include "session/mg-run-session.h"
 #include "session/mg-run-session-private.h"
+#include "session/mg-run-settings-from-profile.h"
 #include "record-fixture.h"
 #include "run-test-support.h"
 
@@ -716,6 +717,33 @@ test_session_exit_status (void)
   g_rmdir (dir);
 }
 
+/* --process-precision=single: the saved profile stores its processes'
+ * series at single precision and says so, and Run Again keeps it. */
+static void
+test_session_process_precision (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5", dir);
+  g_autoptr (MgRunSession) session = NULL;
+  g_autoptr (MgProfile) saved = NULL;
+  g_autoptr (MgRunSettings) again = NULL;
+  g_autoptr (GError) error = NULL;
+  Watch w = { 0 };
+
+  mg_run_settings_set_process_precision (s, MG_PROCESS_PRECISION_SINGLE);
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  saved = mg_profile_load (mg_run_session_get_output_path (session), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mg_profile_get_process_precision (saved), ==, MG_PROCESS_PRECISION_SINGLE);
+  again = mg_run_settings_new_from_profile (saved, NULL);
+  g_assert_cmpint (mg_run_settings_get_process_precision (again), ==,
+                   MG_PROCESS_PRECISION_SINGLE);
+  g_unlink (mg_run_session_get_output_path (session));
+  g_rmdir (dir);
+}
+
 /* Write a report (--report): both reports beside the saved profile. */
 static void
 test_session_report (void)
@@ -1283,6 +1311,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/live-merge/combines-slots", test_live_merge_combines_slots);
   g_test_add_func ("/run/session/live-and-saved", test_session_live_and_saved);
   g_test_add_func ("/run/session/exit-status", test_session_exit_status);
+  g_test_add_func ("/run/session/process-precision", test_session_process_precision);
   g_test_add_func ("/run/session/report", test_session_report);
   g_test_add_func ("/run/session/crash", test_session_crash);
   g_test_add_func ("/run/session/static", test_session_static);
