@@ -98,11 +98,17 @@ struct _MgProfileBuilder {
   GArray *spare_rows;        /* SpareRows, at most n_workers () + 1 */
 };
 
-/* Threads that pack processes and aggregate metrics beside the caller. */
+/* Threads that pack processes and aggregate metrics beside the caller.
+ * Counted once: each count reads /sys/devices/system/cpu/online, and a
+ * merge asked several times a record. */
 static guint
 n_workers (void)
 {
-  return CLAMP (g_get_num_processors (), 1, 8);
+  static gsize n;
+
+  if (g_once_init_enter (&n))
+    g_once_init_leave (&n, CLAMP (g_get_num_processors (), 1, 8));
+  return (guint) n;
 }
 
 /* Waits until none of the builder's processes is being packed. */
