@@ -98,11 +98,17 @@ struct _MgProfileBuilder {
   GArray *spare_rows;        /* SpareRows, at most n_workers () + 1 */
 };
 
-/* Threads that pack processes and aggregate metrics beside the caller. */
+/* Threads that pack processes and aggregate metrics beside the caller.
+ * Counted once: each count reads /sys/devices/system/cpu/online, and a
+ * merge asked several times a record. */
 static guint
 n_workers (void)
 {
-  return CLAMP (g_get_num_processors (), 1, 8);
+  static gsize n;
+
+  if (g_once_init_enter (&n))
+    g_once_init_leave (&n, CLAMP (g_get_num_processors (), 1, 8));
+  return (guint) n;
 }
 
 /* Waits until none of the builder's processes is being packed. */
@@ -629,7 +635,13 @@ mg_profile_builder_pack (MgProfileBuilder *self, guint process)
     g_cond_wait (&self->pending_done, &self->pending_lock);
   self->pending++;
   g_mutex_unlock (&self->pending_lock);
-  g_thread_pool_push (packer (), job, NULL);
+  /* The first process is packed here: a run of one process (a tool, a
+   * script's step) starts no packer thread, and a larger one loses only
+   * the overlap of its first record. */
+  if (process == 0)
+    pack_process (job, NULL);
+  else
+    g_thread_pool_push (packer (), job, NULL);
 }
 
 void
@@ -1246,13 +1258,20 @@ run_jobs (GThreadFunc func, AggregateJob *jobs, guint n)
     g_thread_join (threads[i]);
 }
 
+/* Samples (processes x the longest process's) under which the aggregates
+ * are made on the calling thread alone. */
+#define SMALL_AGGREGATE_SAMPLES 4096
+
 /* Metrics are independent: packed ones (unpacking is most of the work)
  * are shared among the cores, and so are the processes' spans before. */
 static void
 aggregate_all (MgProfileBuilder *self, MgProfile *profile, const Grid *grid, guint from,
                gsize max_n, double *agg, gint32 *agg_index)
 {
-  guint n = self->any_packed ? n_workers () : 1;
+  /* Below a full record's worth of samples (a short run of a few
+   * processes) the work is smaller than starting threads. */
+  gboolean small = (gsize) self->processes->len * max_n < SMALL_AGGREGATE_SAMPLES;
+  guint n = self->any_packed && !small ? n_workers () : 1;
   g_autofree AggregateJob *jobs = g_new (AggregateJob, n);
 
   for (guint i = 0; i < n; i++)

@@ -226,6 +226,12 @@ process_blocks (MgProfile *self, guint *failed)
           job.blocks[p] = g_bytes_new_static (self->packed[p].block, self->packed[p].size);
           continue;
         }
+      /* One process (a tool, a script's step): no thread to start. */
+      if (n_proc == 1)
+        {
+          encode_one (GUINT_TO_POINTER (p + 1), &job);
+          continue;
+        }
       if (pool == NULL)
         pool = g_thread_pool_new (encode_one, &job, (int) MIN (g_get_num_processors (), 8),
                                   FALSE, NULL);
@@ -380,10 +386,9 @@ write_mapped (int fd, GVariant *payload, const char *path, GError **error)
   memcpy (map + 8, &version, 4);
   memcpy (map + 12, &crc, 4);
   memcpy (map + 16, &length, 8);
-  rc = msync (map, total, MS_SYNC) == 0 ? 0 : errno;
+  /* No msync: on Linux the mapping's pages are the file's page cache, and
+   * the caller's fsync writes them (msync (MS_SYNC) was a second fsync). */
   munmap (map, total);
-  if (rc != 0)
-    return io_error (error, IO_WRITE, path, rc);
   return TRUE;
 }
 
