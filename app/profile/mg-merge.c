@@ -13,6 +13,7 @@
 #include "mg-merge.h"
 #include "mg-node-summary.h"
 #include "mg-profile-builder.h"
+#include "mg-record-folder.h"
 #include "mg-record-reader.h"
 #include "mg-slot-combiner.h"
 
@@ -55,12 +56,6 @@ compare_entries (gconstpointer a, gconstpointer b)
   if (c != 0)
     return c;
   return (x->pid > y->pid) - (x->pid < y->pid);
-}
-
-static int
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
 static RecordEntry *
@@ -113,17 +108,12 @@ list_records (const char *record_dir, const MgMergeInput *input, MgProfileBuilde
               GError **error)
 {
   g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func ((GDestroyNotify) record_entry_free);
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GDir) dir = g_dir_open (record_dir, 0, error);
-  const char *name;
+  g_autoptr(GPtrArray) names = mg_record_folder_list (record_dir,
+                                                      MG_RECORD_FOLDER_RECORDS | MG_RECORD_FOLDER_SUMMARIES,
+                                                      error);
 
-  if (dir == NULL)
+  if (names == NULL)
     return NULL;
-  while ((name = g_dir_read_name (dir)) != NULL)
-    if (g_str_has_suffix (name, MG_RECORD_SUFFIX)
-        || g_str_has_suffix (name, MG_NODE_SUMMARY_SUFFIX))
-      g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
 
   for (guint i = 0; i < names->len; i++)
     {

@@ -24,6 +24,7 @@
 #include "mg-process-block.h"
 #include "mg-profile-private.h"
 #include "mg-pread.h"
+#include "mg-record-folder.h"
 
 #define NODE_MAGIC "MGNODE\r\n"
 #define NODE_MAGIC_LEN 8
@@ -663,27 +664,15 @@ still_running (const MgRecordHeader *h)
   return kill (h->pid, 0) == 0 || errno == EPERM;
 }
 
-static int
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
 /* The records of host in record_dir, in name order, into w. */
 static gboolean
 take_records (NodeWriter *w, const char *record_dir, const char *host,
               MgNodeSummaryStats *stats, GError **error)
 {
-  g_autoptr (GDir) dir = g_dir_open (record_dir, 0, error);
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
+  g_autoptr (GPtrArray) names = mg_record_folder_list (record_dir, MG_RECORD_FOLDER_RECORDS, error);
 
-  if (dir == NULL)
+  if (names == NULL)
     return FALSE;
-  while ((name = g_dir_read_name (dir)) != NULL)
-    if (g_str_has_suffix (name, MG_RECORD_SUFFIX))
-      g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
   for (guint i = 0; i < names->len; i++)
     {
       g_autofree char *path = g_build_filename (record_dir, g_ptr_array_index (names, i), NULL);

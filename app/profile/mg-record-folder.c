@@ -3,6 +3,8 @@
 
 #include "mg-record-folder.h"
 
+#include <string.h>
+
 #include "mg-node-summary.h"
 #include "mg-record-reader.h"
 
@@ -16,6 +18,35 @@ foreach_in_summary (const char *path, MgRecordHeaderFunc func, gpointer data)
     if (!func (path, mg_node_summary_get_header (summary, i), data))
       return FALSE;
   return TRUE;
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+static gboolean
+is_listed (const char *name, MgRecordFolderFiles files)
+{
+  return ((files & MG_RECORD_FOLDER_RECORDS) && g_str_has_suffix (name, MG_RECORD_SUFFIX))
+         || ((files & MG_RECORD_FOLDER_SUMMARIES) && g_str_has_suffix (name, MG_NODE_SUMMARY_SUFFIX));
+}
+
+GPtrArray *
+mg_record_folder_list (const char *record_dir, MgRecordFolderFiles files, GError **error)
+{
+  g_autoptr (GDir) dir = g_dir_open (record_dir, 0, error);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (dir == NULL)
+    return NULL;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (is_listed (name, files))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  return g_steal_pointer (&names);
 }
 
 void

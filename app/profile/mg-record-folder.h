@@ -17,6 +17,18 @@ G_BEGIN_DECLS
 typedef gboolean (*MgRecordHeaderFunc) (const char *path, const MgRecordHeader *header,
                                         gpointer data);
 
+/* Which files of a record folder to list. */
+typedef enum {
+  MG_RECORD_FOLDER_RECORDS = 1 << 0,
+  MG_RECORD_FOLDER_SUMMARIES = 1 << 1,
+} MgRecordFolderFiles;
+
+/* The names (not paths) of record_dir's files of those kinds, in name
+ * order, so that what is built from them does not depend on the order the
+ * file system lists them in; NULL with error when the folder cannot be read. */
+GPtrArray *mg_record_folder_list (const char *record_dir, MgRecordFolderFiles files,
+                                  GError **error);
+
 /* Every process of record_dir, in no particular order; files that cannot
  * be read are skipped (the merge names them). */
 void mg_record_folder_foreach (const char *record_dir, MgRecordHeaderFunc func, gpointer data);
