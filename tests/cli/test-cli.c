@@ -1027,6 +1027,17 @@ wait_for_sample (const char *dir, double timeout_s)
   g_error ("no sample appeared in %s within %g s", dir, timeout_s);
 }
 
+/* Kills the front end with SIGKILL once its program has sampled, as the
+ * out-of-memory killer would; the run folder it leaves, into *left. */
+static void
+kill_front_end (Fixture *f, GPid pid, char **left)
+{
+  wait_for_sample (f->runs, 60);
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + SIGKILL);
+  g_assert_cmpuint (count_run_folders (f, left), ==, 1);
+}
+
 /* A metrograph that cannot clean up (SIGKILL, a crash) leaves its run
  * folder, which names its front end. The next run keeps it, since its
  * records hold samples, and says how to recover it; --recover writes the
@@ -1138,10 +1149,7 @@ test_recover_sigkill (Fixture *f, gconstpointer data)
   const char *recover_args[] = { "--recover", NULL, NULL };
   const MgProcessInfo *process;
 
-  wait_for_sample (f->runs, 60);
-  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
-  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + SIGKILL);
-  g_assert_cmpuint (count_run_folders (f, &left), ==, 1);
+  kill_front_end (f, pid, &left);
   recover_args[1] = left;
 
   early = cli_run (f->dir, recover_args);
@@ -1186,10 +1194,7 @@ test_recover_output_verbose (Fixture *f, gconstpointer data)
   const char *recover_args[] = { "--recover", NULL, "-o", "given.mgprof", "--verbose", NULL };
 
   g_assert_true (g_file_set_contents (given, "old", -1, NULL));
-  wait_for_sample (f->runs, 60);
-  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
-  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + SIGKILL);
-  g_assert_cmpuint (count_run_folders (f, &left), ==, 1);
+  kill_front_end (f, pid, &left);
   wait_for_records_closed (left, 60);
   recover_args[1] = left;
   recover = cli_run (f->dir, recover_args);
@@ -1266,10 +1271,7 @@ test_recover_merge_node (Fixture *f, gconstpointer data)
   gsize la, lb;
   int status;
 
-  wait_for_sample (f->runs, 60);
-  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
-  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + SIGKILL);
-  g_assert_cmpuint (count_run_folders (f, &left), ==, 1);
+  kill_front_end (f, pid, &left);
   wait_for_records_closed (left, 60);
   records = g_build_filename (left, "records", NULL);
   copy_args[2] = left;
@@ -1333,10 +1335,7 @@ test_recover_single_precision (Fixture *f, gconstpointer data)
   g_autoptr (MgProfile) exact = NULL, single = NULL;
   int status;
 
-  wait_for_sample (f->runs, 60);
-  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
-  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + SIGKILL);
-  g_assert_cmpuint (count_run_folders (f, &left), ==, 1);
+  kill_front_end (f, pid, &left);
   wait_for_records_closed (left, 60);
   copy_args[2] = left;
   g_assert_true (g_spawn_sync (NULL, (char **) copy_args, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
