@@ -90,7 +90,13 @@ single (double v)
   return out;
 }
 
-/* divideBySampleTime: per second since prev_ns, x100 for "%". */
+static bool
+is_percent (const MgPlanMetric *pm)
+{
+  return strcmp (pm->units, "%") == 0;
+}
+
+/* divideBySampleTime: per second from prev_ns to t_ns, x100 for "%". */
 static bool
 divide (const MgPlanMetric *pm, double *v, int64_t t_ns, int64_t prev_ns)
 {
@@ -99,9 +105,29 @@ divide (const MgPlanMetric *pm, double *v, int64_t t_ns, int64_t prev_ns)
   if (t_ns <= prev_ns)
     return false;
   *v = *v / ((double) (t_ns - prev_ns) / 1e9);
-  if (strcmp (pm->units, "%") == 0)
+  if (is_percent (pm))
     *v *= 100.0;
   return true;
+}
+
+/* A percentage over its slot never reads more than over the metric's own
+ * read span, nor past 100 % unless it did there: a read that came late in
+ * the previous round and early in this one leaves a slot shorter than the
+ * time the value covers (time in MPI read 101 %). What the slot cannot hold
+ * is carried into the next one, so the integral stays the total. */
+static double
+hold_percent (const MgPlanMetric *pm, MgMetricRt *rt, double raw, double x, double v,
+              int64_t t_end)
+{
+  double own = raw;
+
+  if (!divide (pm, &own, rt->read_ns, rt->prev_read_ns))
+    return v;
+  double bound = own > 100.0 ? own : 100.0;
+  if (v <= bound)
+    return v;
+  rt->carry = x - bound / 100.0 * ((double) (t_end - rt->prev_ns) / 1e9);
+  return bound;
 }
 
 /* A round's divideBySampleTime values, once its slot's end is known: each
@@ -117,14 +143,18 @@ divide_round (MgSampler *s, MgRecordValue *vals, int64_t t_end)
     {
       const MgPlanMetric *pm = &s->plan.metrics[m];
       MgMetricRt *rt = &s->metrics[m];
-      double v = vals[m].mean;
+      double raw = vals[m].mean, x = raw + rt->carry, v = x;
 
       if (!pm->divide || vals[m].count == 0)
         continue;
+      rt->carry = 0;
       if (divide (pm, &v, t_end, rt->prev_ns))
         {
+          if (is_percent (pm))
+            v = hold_percent (pm, rt, raw, x, v, t_end);
           vals[m] = single (v);
           rt->prev_ns = t_end;
+          rt->prev_read_ns = rt->read_ns;
         }
       else
         vals[m] = (MgRecordValue) { 0 };
@@ -158,6 +188,7 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
             t = now_ns;
           if (t > t_end)
             t_end = t;
+          rt->read_ns = t;
           value = single (v);
         }
       vals[m] = value;

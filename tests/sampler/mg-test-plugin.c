@@ -4,6 +4,7 @@
  * given or moved to, so the test can recompute what the sampler recorded. */
 #include <fcntl.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -16,7 +17,7 @@
 
 static int log_fd = -1;
 static int config_value = -1000;
-static uint64_t calls_count, calls_pct, calls_gap[4], calls_ramp;
+static uint64_t calls_count, calls_pct, calls_gap[4], calls_ramp, calls_late;
 
 static void
 log_event (const char *tag, const struct timespec *t)
@@ -88,6 +89,39 @@ test_pct (metric_id_t id, struct timespec *t, double *out)
   calls_pct++;
   log_event ("PCT", t);
   *out = 0.25;
+  return 0;
+}
+
+/* The seconds since its previous call, by the times it was given: 100 % of
+ * its own span ("%", divideBySampleTime), 0 at the first call. */
+EXPORT int
+test_busy (metric_id_t id, struct timespec *t, double *out)
+{
+  static struct timespec prev;
+  static bool have_prev;
+
+  log_event ("BUSY", t);
+  *out = have_prev ? (double) (t->tv_sec - prev.tv_sec) + (double) (t->tv_nsec - prev.tv_nsec) / 1e9
+                   : 0;
+  prev = *t;
+  have_prev = true;
+  return 0;
+}
+
+/* 1 per call, read 2 ms late on every other call: moves the time to the
+ * read, so the rounds' slots are alternately longer and shorter than the
+ * spans of the metrics read before it. */
+EXPORT int
+test_late (metric_id_t id, struct timespec *t, uint64_t *out)
+{
+  if (++calls_late % 2)
+    {
+      struct timespec late = { 0, 2000000 };
+      nanosleep (&late, NULL);
+    }
+  *t = allinea_get_current_time ();
+  log_event ("LATE", t);
+  *out = 1;
   return 0;
 }
 

@@ -12,6 +12,8 @@ int test_start (plugin_id_t plugin_id);
 int test_stop (plugin_id_t plugin_id);
 int test_count (metric_id_t id, struct timespec *t, uint64_t *out);
 int test_pct (metric_id_t id, struct timespec *t, double *out);
+int test_busy (metric_id_t id, struct timespec *t, double *out);
+int test_late (metric_id_t id, struct timespec *t, uint64_t *out);
 int test_gap_untouched (metric_id_t id, struct timespec *t, uint64_t *out);
 int test_gap_sentinel (metric_id_t id, struct timespec *t, uint64_t *out);
 int test_gap_nan (metric_id_t id, struct timespec *t, double *out);

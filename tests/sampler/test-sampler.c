@@ -358,6 +358,52 @@ test_percent (void)
   fixture_clear (&f);
 }
 
+/* A percentage read before a metric that moves the round's time: its slots
+ * are alternately shorter and longer than the span its value covers. Each
+ * is 100 % of that span, and so never more than 100 % of its slot either:
+ * what a short slot cannot hold goes into the next, and the integral over
+ * the slots is the seconds given, less at most the last read's lateness. */
+static void
+test_percent_held (void)
+{
+  Fixture f;
+  fixture_init (&f);
+  write_plan (&f, 5,
+              METRIC (0, "t.busy", "test_busy", "double", "%", 1, 0, 0, "")
+              METRIC (1, "t.late", "test_late", "uint64_t", "", 0, 0, 0, ""));
+  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_autoptr(GPtrArray) recs = read_records (&f);
+  Record *r = only_record (recs);
+  const MgRecordHeader *h = hdr (r);
+  g_autoptr(GArray) own = log_times (&f, "BUSY", h->pid);
+  g_assert_cmpuint (own->len, ==, h->n_samples);
+  g_assert_cmpuint (h->n_samples, >=, 10);
+  double given = 0, integral = 0;
+  guint shorter = 0, held = 0;
+  for (guint i = 1; i < h->n_samples; i++)
+    {
+      const MgRecordSample *slot = rec_slot (r, i);
+      double span = (double) (g_array_index (own, gint64, i) - g_array_index (own, gint64, i - 1)) / 1e9;
+      double length = (double) (slot->t_end_ns - slot->t_start_ns) / 1e9;
+      double v = rec_value (r, i, 0)->mean;
+      given += span;
+      integral += v / 100 * length;
+      shorter += length < span * 0.99;
+      held += fabs (v - 100) < 1e-6;
+      g_assert_cmpfloat (v, <=, 100 * (1 + 1e-9));
+    }
+  g_test_message ("%u samples, %u slots shorter than their value's span, %u at 100 %%; "
+                  "%.6f s given, %.6f s integrated",
+                  h->n_samples, shorter, held, given, integral);
+  /* Unheld, each shorter slot would have read over 100 %. */
+  g_assert_cmpuint (shorter, >=, 3);
+  g_assert_cmpuint (held, >=, shorter);
+  g_assert_cmpfloat (integral, <=, given + 1e-9);
+  g_assert_cmpfloat (integral, >=, given - 0.004);
+  fixture_clear (&f);
+}
+
 static void
 test_gaps_and_errors (void)
 {
@@ -1353,6 +1399,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sampler/divide", test_divide);
+  g_test_add_func ("/sampler/percent-held", test_percent_held);
   g_test_add_func ("/sampler/record-dir-made-on-node", test_record_dir_made_on_node);
   g_test_add_func ("/sampler/plan-restored-on-node", test_plan_restored_on_node);
   g_test_add_func ("/sampler/final-sample", test_final_sample);
