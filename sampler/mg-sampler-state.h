@@ -35,10 +35,8 @@ typedef struct {
 typedef struct {
   void *getter;
   bool active;        /* sampled (or backfilled) by this process */
-  int64_t prev_ns;    /* its previous sample's slot end (divide) */
+  int64_t prev_ns;    /* where its previous sample's span ended (divide) */
   int64_t read_ns;    /* when this round's value was read (divide) */
-  int64_t prev_read_ns; /* when the previous one was (divide) */
-  double carry;       /* of a percentage, what its slots could not hold yet */
 } MgMetricRt;
 
 typedef struct {

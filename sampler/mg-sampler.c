@@ -196,10 +196,7 @@ start_sampling (MgSampler *s)
 {
   s->sampling_start_ns = s->start_ns + (int64_t) s->plan.start_after_ms * 1000000;
   for (size_t m = 0; m < s->plan.n_metrics; m++)
-    {
-      s->metrics[m].prev_ns = s->metrics[m].prev_read_ns = s->sampling_start_ns;
-      s->metrics[m].carry = 0;
-    }
+    s->metrics[m].prev_ns = s->sampling_start_ns;
   s->sampling_ended = false;
   s->finished = 0;
   s->rounds = 0;

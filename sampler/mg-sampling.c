@@ -110,32 +110,15 @@ divide (const MgPlanMetric *pm, double *v, int64_t t_ns, int64_t prev_ns)
   return true;
 }
 
-/* A percentage over its slot never reads more than over the metric's own
- * read span, nor past 100 % unless it did there: a read that came late in
- * the previous round and early in this one leaves a slot shorter than the
- * time the value covers (time in MPI read 101 %). What the slot cannot hold
- * is carried into the next one, so the integral stays the total. */
-static double
-hold_percent (const MgPlanMetric *pm, MgMetricRt *rt, double raw, double x, double v,
-              int64_t t_end)
-{
-  double own = raw;
-
-  if (!divide (pm, &own, rt->read_ns, rt->prev_read_ns))
-    return v;
-  double bound = own > 100.0 ? own : 100.0;
-  if (v <= bound)
-    return v;
-  rt->carry = x - bound / 100.0 * ((double) (t_end - rt->prev_ns) / 1e9);
-  return bound;
-}
-
-/* A round's divideBySampleTime values, once its slot's end is known: each
- * is divided by the time from the end of the metric's previous sample to
- * the end of this one, the span the viewer draws it over. Dividing by the
- * metric's own read times instead made the integral of a rate over the
- * slots differ from the total it came from whenever a round's reads spread
- * (a loaded machine): energy integrated from power was 3 % off. */
+/* A round's divideBySampleTime values, once its slot's end is known. A
+ * rate of a count is divided by the time from the end of the metric's
+ * previous sample to the end of this slot, the span the viewer draws it
+ * over, so that the rate integrated over the slots is the count: divided
+ * by its own read times it was not, whenever a round's reads spread (a
+ * loaded machine), and energy integrated from power was 3 % off. A
+ * percentage is a share of the time its value was measured over, so it is
+ * divided by its own read times: over the slot, a busy thread read 75 % in
+ * a slot longer than its reads' span and time in MPI 101 % in a shorter one. */
 static void
 divide_round (MgSampler *s, MgRecordValue *vals, int64_t t_end)
 {
@@ -143,18 +126,15 @@ divide_round (MgSampler *s, MgRecordValue *vals, int64_t t_end)
     {
       const MgPlanMetric *pm = &s->plan.metrics[m];
       MgMetricRt *rt = &s->metrics[m];
-      double raw = vals[m].mean, x = raw + rt->carry, v = x;
+      int64_t end = is_percent (pm) ? rt->read_ns : t_end;
+      double v = vals[m].mean;
 
       if (!pm->divide || vals[m].count == 0)
         continue;
-      rt->carry = 0;
-      if (divide (pm, &v, t_end, rt->prev_ns))
+      if (divide (pm, &v, end, rt->prev_ns))
         {
-          if (is_percent (pm))
-            v = hold_percent (pm, rt, raw, x, v, t_end);
           vals[m] = single (v);
-          rt->prev_ns = t_end;
-          rt->prev_read_ns = rt->read_ns;
+          rt->prev_ns = end;
         }
       else
         vals[m] = (MgRecordValue) { 0 };
