@@ -108,7 +108,7 @@ list_threads (pid_t *tids)
 /* Reads the threads' CPU clocks; a thread that has ended gets UINT64_MAX.
  * Returns false when one had. */
 static bool
-read_clocks (const pid_t *tids, int n, pid_t sampler_tid, uint64_t *clocks)
+read_clocks_once (const pid_t *tids, int n, pid_t sampler_tid, uint64_t *clocks)
 {
   bool all = true;
   for (int i = 0; i < n; i++)
@@ -122,6 +122,30 @@ read_clocks (const pid_t *tids, int n, pid_t sampler_tid, uint64_t *clocks)
   return all;
 }
 
+/* The most the clocks' reads may spread over before they are read again:
+ * the sampler preempted among them (a scheduler tick, 4 ms) would date a
+ * busy thread's clock too late, and it read 81 % in one sample and
+ * 119 % in the next. */
+#define CLOCKS_SPREAD_NS 100000
+#define CLOCKS_ATTEMPTS 3
+
+/* read_clocks_once with *at, a time the clocks are right for: up to
+ * CLOCKS_ATTEMPTS reads, until one took no more than CLOCKS_SPREAD_NS. */
+static bool
+read_clocks (const pid_t *tids, int n, pid_t sampler_tid, uint64_t *clocks,
+             struct timespec *at)
+{
+  for (int attempt = 1;; attempt++)
+    {
+      struct timespec before = allinea_get_current_time ();
+      bool all = read_clocks_once (tids, n, sampler_tid, clocks);
+      *at = allinea_get_current_time ();
+      if (mg_timespec_ns (at) - mg_timespec_ns (&before) <= CLOCKS_SPREAD_NS
+          || attempt == CLOCKS_ATTEMPTS)
+        return all;
+    }
+}
+
 /* The exact increase of the process's CPU time since the previous round,
  * from its threads' clocks; false when it cannot be known this round (too
  * many threads, or no baseline yet), and the total then comes from
@@ -129,7 +153,8 @@ read_clocks (const pid_t *tids, int n, pid_t sampler_tid, uint64_t *clocks)
  * their number (mg_thread_count: the task directory's link count, read once
  * a round for this plugin and Threads) changed or one of them has ended. */
 static bool
-threads_cpu_increase (const struct timespec *now, pid_t sampler_tid, uint64_t *increase)
+threads_cpu_increase (const struct timespec *now, pid_t sampler_tid, uint64_t *increase,
+                      struct timespec *read_at)
 {
   pid_t tids[MAX_THREADS] = { 0 };
   uint64_t clocks[MAX_THREADS];
@@ -145,7 +170,7 @@ threads_cpu_increase (const struct timespec *now, pid_t sampler_tid, uint64_t *i
       n = threads.n;
       for (int i = 0; i < n; i++)
         tids[i] = threads.tids[i];
-      if (!read_clocks (tids, n, sampler_tid, clocks))
+      if (!read_clocks (tids, n, sampler_tid, clocks, read_at))
         n = -1;
     }
   if (n < 0)
@@ -156,7 +181,7 @@ threads_cpu_increase (const struct timespec *now, pid_t sampler_tid, uint64_t *i
           threads.valid = false;
           return false;
         }
-      read_clocks (tids, n, sampler_tid, clocks);
+      read_clocks (tids, n, sampler_tid, clocks, read_at);
     }
   uint64_t sum = 0;
   int kept = 0;
@@ -226,12 +251,15 @@ take_snapshot (CpuSnapshot *s, const struct timespec *now)
    * the sampler's exact clock comes off it. */
   uint64_t total = less (timeval_ns (&ru.ru_utime) + timeval_ns (&ru.ru_stime), self.cpu_ns);
   uint64_t increase;
-  if (threads_cpu_increase (now, self.tid, &increase) && s->cpu_ns + increase > total)
+  /* When the threads' clocks were read (then the time they are right for),
+   * or not: then now, after getrusage. */
+  struct timespec read_at = { 0, 0 };
+  if (threads_cpu_increase (now, self.tid, &increase, &read_at) && s->cpu_ns + increase > total)
     total = s->cpu_ns + increase;
   if (total < s->cpu_ns)
     total = s->cpu_ns;
   split_total (s, total, ru_user, ru_system);
-  cur_read_time = allinea_get_current_time ();
+  cur_read_time = mg_timespec_ns (&read_at) > 0 ? read_at : allinea_get_current_time ();
   s->voluntary = less ((uint64_t) ru.ru_nvcsw, self.voluntary);
   s->involuntary = less ((uint64_t) ru.ru_nivcsw, self.involuntary);
   return 0;

@@ -206,7 +206,9 @@ test_cpu_half (Fixture *f, gconstpointer data)
 }
 
 /* A busy thread reads a full core in every sample, not only on average
- * (the first and last samples hold start-up and exit). */
+ * (the first and last samples hold start-up and exit), less only what the
+ * machine kept it off the CPU: the workload measures the most it lost in
+ * any 30 ms, so within any one sample. */
 static void
 test_cpu_busy (Fixture *f, gconstpointer data)
 {
@@ -218,22 +220,22 @@ test_cpu_busy (Fixture *f, gconstpointer data)
   double starved = g_ascii_strtod (report + 8, NULL);
   const MgProcessSeries *s = mg_profile_get_process_series (p, 0, metric_index (p, "cpu_time_percentage"));
   g_assert_cmpuint (s->n, >=, 20);
-  double lowest = 1e9, highest = 0;
+  double lowest = 1e9, highest = 0, least_expected = 100;
   for (guint i = 1; i + 1 < s->n; i++)
     {
+      /* 2 points for reading times (and the sample's span from its slot). */
+      double expected = 100 * (1 - starved / (s->times[i] - s->times[i - 1])) - 2;
+      if (s->means[i] < expected)
+        g_error ("sample %u (%.1f ms) read %.1f%%, under %.1f%%", i,
+                 (s->times[i] - s->times[i - 1]) * 1e3, s->means[i], expected);
       lowest = MIN (lowest, s->means[i]);
       highest = MAX (highest, s->means[i]);
+      least_expected = MIN (least_expected, expected);
     }
   g_test_message ("%u samples of a busy thread: %.1f%% to %.1f%%; kept off "
-                  "the CPU for at most %.1f ms in 30 ms", s->n, lowest, highest,
-                  starved * 1e3);
-  g_assert_cmpfloat (highest, <=, 115);
-  /* A machine that took the core away for 3 ms or more within a sample
-   * makes it lower, rightly. */
-  if (starved < 0.003)
-    g_assert_cmpfloat (lowest, >=, 85);
-  else
-    g_test_message ("machine too busy: the lowest sample is not checked");
+                  "the CPU for at most %.1f ms in 30 ms, so at least %.1f%%",
+                  s->n, lowest, highest, starved * 1e3, least_expected);
+  g_assert_cmpfloat (highest, <=, 101);
 }
 
 static void
