@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <unistd.h>
+
 #include "mg-test-common.h"
 
 #include "session/mg-run-folder.h"
@@ -29,4 +32,17 @@ mg_test_spin (guint ms)
   while (g_get_monotonic_time () < end)
     if (!g_main_context_iteration (NULL, FALSE))
       g_usleep (1000);
+}
+
+double
+mg_test_steal_seconds (void)
+{
+  g_autofree char *text = NULL;
+  unsigned long long user, nice, system, idle, iowait, irq, softirq, steal;
+
+  if (!g_file_get_contents ("/proc/stat", &text, NULL, NULL)
+      || sscanf (text, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system,
+                 &idle, &iowait, &irq, &softirq, &steal) != 8)
+    return 0;
+  return (double) steal / (double) sysconf (_SC_CLK_TCK);
 }

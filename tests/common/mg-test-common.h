@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* What every test area shares: temporary trees, the main loop turned for a while. */
+/* What every test area shares: temporary trees, the main loop turned for a
+ * while, the host's steal time. */
 #pragma once
 
 #include <glib.h>
@@ -19,5 +20,11 @@ char *mg_test_make_dir (const char *name);
  * let a widget lay out and draw, or a subprocess report), without spinning
  * the CPU while nothing is pending. */
 void mg_test_spin (guint ms);
+
+/* Seconds the host has taken this virtual machine's CPUs away since boot
+ * (steal time, all CPUs together), from /proc/stat; 0 where it is not
+ * counted. Subtract two readings for the steal during a test: perf's
+ * task-clock goes on counting through it, the threads' CPU clocks do not. */
+double mg_test_steal_seconds (void);
 
 G_END_DECLS

@@ -442,7 +442,9 @@ test_perf_errors_and_values (Fixture *f, gconstpointer data)
       return;
     }
   g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  double steal = mg_test_steal_seconds ();
   g_autoptr (MgProfile) p = profile (f, 1, workload, "busy", NULL);
+  steal = mg_test_steal_seconds () - steal;
   const MgPluginError *hw = find_plugin_error (p, "org.metrograph.metrics.perf_hw_src");
   if (!g_file_test ("/sys/bus/event_source/devices/cpu", G_FILE_TEST_IS_DIR))
     {
@@ -463,9 +465,11 @@ test_perf_errors_and_values (Fixture *f, gconstpointer data)
   g_assert_null (find_plugin_error (p, "org.metrograph.metrics.perf_sw_src"));
   double task_clock = weighted_mean (p, "org.metrograph.perf.task_clock");
   double cpu = weighted_mean (p, "cpu_time_percentage");
-  g_test_message ("task-clock %.1f%%, cpu_time_percentage %.1f%%", task_clock, cpu);
+  g_test_message ("task-clock %.1f%%, cpu_time_percentage %.1f%%; %.3f s stolen "
+                  "by the host in the workload's 1 s", task_clock, cpu, steal);
   g_assert_cmpfloat (task_clock, >, 20);
-  g_assert_cmpfloat (fabs (task_clock - cpu), <=, 10);
+  /* Under steal, a busy thread read 98.6 % and 82.7 %. */
+  g_assert_cmpfloat (fabs (task_clock - cpu), <=, 10 + 100 * steal);
   g_assert_true (process_has_values (p, 0, "org.metrograph.perf.page_faults"));
   g_assert_true (process_has_values (p, 0, "org.metrograph.perf.context_switches"));
 }
@@ -567,7 +571,9 @@ test_threads_before_first_sample (Fixture *f, gconstpointer data)
   g_autofree char *out = NULL;
   const char *args[] = { workload, "threads", "2", NULL };
   Run run = { 1, args, NULL, NULL, FALSE };
+  double steal = mg_test_steal_seconds ();
   g_autoptr (MgProfile) p = profile_run (f, &run, &out);
+  steal = mg_test_steal_seconds () - steal;
   const char *report = strstr (out, "cpu=");
   g_assert_nonnull (report);
   double used = g_ascii_strtod (report + 4, NULL);
@@ -577,12 +583,13 @@ test_threads_before_first_sample (Fixture *f, gconstpointer data)
   double cpu = weighted_mean (p, "cpu_time_percentage");
   g_test_message ("2 busy threads from the start: task-clock %.1f%%, "
                   "cpu_time_percentage %.1f%%; the workload used %.1f%% "
-                  "(%.3f s in %.3f s)", task_clock, cpu, truth, used, wall);
+                  "(%.3f s in %.3f s); %.3f s stolen by the host", task_clock, cpu,
+                  truth, used, wall, steal);
   /* The threads ran (on a loaded machine two busy threads may get well
    * under one core: what matters is that the counters read what they got). */
   g_assert_cmpfloat (truth, >, 10);
-  g_assert_cmpfloat (fabs (task_clock - truth), <=, truth * 0.1);
-  g_assert_cmpfloat (fabs (task_clock - cpu), <=, cpu * 0.1);
+  g_assert_cmpfloat (fabs (task_clock - truth), <=, truth * 0.1 + 100 * steal / wall);
+  g_assert_cmpfloat (fabs (task_clock - cpu), <=, cpu * 0.1 + 100 * steal / wall);
 }
 
 static void
