@@ -72,19 +72,30 @@ new_entry (char *path, const MgRecordHeader *header)
   return entry;
 }
 
+/* A record or node summary that cannot be read: a front-end plugin error
+ * naming it, and the merge goes on without it. The first one's message is
+ * kept in *first, the error when nothing could be read. */
+static void
+add_unreadable (MgProfileBuilder *builder, char **first, const char *path, const char *message)
+{
+  MgPluginError bad = { -1, NULL, (char *) path, 0, (char *) message };
+
+  mg_profile_builder_add_plugin_error (builder, &bad);
+  if (*first == NULL)
+    *first = g_strdup (message);
+}
+
 /* The processes of a node summary, each an entry as its record would be. */
 static void
 list_summary (GPtrArray *entries, const char *path, const MgMergeInput *input,
-              MgProfileBuilder *builder)
+              MgProfileBuilder *builder, char **unreadable)
 {
   g_autoptr(GError) local = NULL;
   g_autoptr(MgNodeSummary) summary = mg_node_summary_open (path, &local);
 
   if (summary == NULL)
     {
-      MgPluginError bad = { -1, NULL, (char *) path, 0, local->message };
-
-      mg_profile_builder_add_plugin_error (builder, &bad);
+      add_unreadable (builder, unreadable, path, local->message);
       return;
     }
   for (guint i = 0; i < mg_node_summary_get_n_processes (summary); i++)
@@ -101,11 +112,11 @@ list_summary (GPtrArray *entries, const char *path, const MgMergeInput *input,
     }
 }
 
-/* Pass 1: the headers of every record of the run. Damaged ones become a
- * front-end plugin error, and the merge goes on without them. */
+/* Pass 1: the headers of every record of the run (damaged ones:
+ * add_unreadable). */
 static GPtrArray *
 list_records (const char *record_dir, const MgMergeInput *input, MgProfileBuilder *builder,
-              GError **error)
+              char **unreadable, GError **error)
 {
   g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func ((GDestroyNotify) record_entry_free);
   g_autoptr(GPtrArray) names = mg_record_folder_list (record_dir,
@@ -123,14 +134,12 @@ list_records (const char *record_dir, const MgMergeInput *input, MgProfileBuilde
 
       if (g_str_has_suffix (path, MG_NODE_SUMMARY_SUFFIX))
         {
-          list_summary (entries, path, input, builder);
+          list_summary (entries, path, input, builder, unreadable);
           continue;
         }
       if (!mg_record_file_read_header (path, &header, &local))
         {
-          MgPluginError bad = { -1, NULL, path, 0, local->message };
-
-          mg_profile_builder_add_plugin_error (builder, &bad);
+          add_unreadable (builder, unreadable, path, local->message);
           continue;
         }
       header.run_id[sizeof header.run_id - 1] = '\0';
@@ -213,6 +222,7 @@ typedef struct {
   /* The current record's slots combined (with max_process_samples), its
    * MgRecordFile then holding only the slots the combiner had not seen. */
   const MgSlotCombiner *combiner;
+  char **unreadable;           /* add_unreadable's first message */
 } MergeState;
 
 static double
@@ -534,9 +544,7 @@ merge_record (MergeState *st, const RecordEntry *e, GError **error)
 
   if (r == NULL)
     {
-      MgPluginError bad = { -1, NULL, e->path, 0, local->message };
-
-      mg_profile_builder_add_plugin_error (st->builder, &bad);
+      add_unreadable (st->builder, st->unreadable, e->path, local->message);
       return TRUE;
     }
   h = &r->header;
@@ -594,16 +602,22 @@ merge_record (MergeState *st, const RecordEntry *e, GError **error)
   return TRUE;
 }
 
+/* No sample to merge: because what was recorded could not be read (the
+ * first such problem, when *unreadable), or because nothing was. */
 static void
-set_no_samples (GError **error, const char *record_dir)
+set_no_samples (GError **error, const char *record_dir, const char *unreadable)
 {
   g_autofree char *name = g_filename_display_name (record_dir);
 
-  g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES,
-               _("No samples were recorded (records in “%s”). The program may be statically "
-                 "linked or setuid, so the sampler could not be preloaded into it; it may have "
-                 "cleared LD_PRELOAD; or it may have exited before the first sample (try a "
-                 "shorter --interval)."), name);
+  if (unreadable != NULL)
+    g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_FAILED,
+                 _("No record could be read: %s"), unreadable);
+  else
+    g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES,
+                 _("No samples were recorded (records in “%s”). The program may be statically "
+                   "linked or setuid, so the sampler could not be preloaded into it; it may have "
+                   "cleared LD_PRELOAD; or it may have exited before the first sample (try a "
+                   "shorter --interval)."), name);
 }
 
 static const char *
@@ -629,6 +643,8 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
   g_autoptr(GHashTable) by_id = g_hash_table_new (g_str_hash, g_str_equal);
   g_autofree gboolean *single = NULL;
   g_autofree double *values = NULL;
+  g_autoptr(GError) local = NULL;
+  g_autofree char *unreadable = NULL;
   MergeState st = { 0 };
   MgProfile *profile;
   guint n_metrics;
@@ -639,12 +655,12 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
 
   for (guint i = 0; i < input->n_run_errors; i++)
     mg_profile_builder_add_plugin_error (builder, &input->run_errors[i]);
-  entries = list_records (record_dir, input, builder, error);
+  entries = list_records (record_dir, input, builder, &unreadable, error);
   if (entries == NULL)
     return NULL;
   if (entries->len == 0)
     {
-      set_no_samples (error, record_dir);
+      set_no_samples (error, record_dir, unreadable);
       return NULL;
     }
   drop_summarised_twice (entries);
@@ -673,13 +689,16 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
   values = g_new (double, 3 * (gsize) MAX (n_metrics, 1));
   st = (MergeState) { builder, input->metrics, by_id, n_metrics, single, values,
                       values + n_metrics, values + 2 * n_metrics, 0, 0.0, 0.0, 0,
-                      input->max_process_samples, hang_intervals (), input->live, NULL };
+                      input->max_process_samples, hang_intervals (), input->live, NULL,
+                      &unreadable };
   for (guint i = 0; i < entries->len; i++)
-    if (!merge_record (&st, g_ptr_array_index (entries, i), error))
-      return NULL;
-  if (st.n_samples == 0)
+    if (!merge_record (&st, g_ptr_array_index (entries, i), &local))
+      break;
+  if (local == NULL && st.n_samples == 0)
+    set_no_samples (&local, record_dir, unreadable);
+  if (local != NULL)
     {
-      set_no_samples (error, record_dir);
+      g_propagate_error (error, g_steal_pointer (&local));
       return NULL;
     }
 

@@ -427,6 +427,16 @@ test_merge_no_samples (void)
   g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES);
   g_clear_error (&error);
 
+  /* A record that cannot be read is not "nothing was recorded": its
+   * problem is the error, naming it. */
+  g_assert_true (g_file_set_contents (pa, "garbage", -1, NULL));
+  profile = merge_dir (dir, NULL, &error);
+  g_assert_null (profile);
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_FAILED);
+  g_assert_true (g_str_has_prefix (error->message, "No record could be read: The record “"));
+  g_assert_nonnull (strstr (error->message, "a.mgrec"));
+  g_clear_error (&error);
+
   profile = merge_dir ("/nonexistent-records", NULL, &error);
   g_assert_null (profile);
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
