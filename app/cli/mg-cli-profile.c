@@ -44,18 +44,11 @@ warn_unsampleable (const MgCliOptions *o, MgLauncher *launcher)
 /* Nothing was sampled: say why, and exit with the program's failure if it
  * failed, else with our own status. */
 static int
-no_samples (const MgCliOptions *o, MgLauncher *launcher, int exit_status)
+no_samples (MgRunAssembly *run, int exit_status)
 {
-  const char *ranks = mg_run_settings_get_select_ranks (o->settings);
+  g_autofree char *why = mg_run_assembly_explain_no_samples (run);
 
-  if (ranks != NULL)
-    mg_cli_print_error (_("no samples were recorded, so no profile was written: no process of "
-                          "the selected ranks (--select-ranks=%s) was sampled; check the ranks "
-                          "the run has"),
-                        ranks);
-  else
-    mg_cli_print_error (_("no samples were recorded, so no profile was written: %s"),
-                        mg_program_kind_explain (mg_launcher_get_program_kind (launcher)));
+  mg_cli_print_error (_("no samples were recorded, so no profile was written: %s"), why);
   return exit_status != 0 ? exit_status : MG_EXIT_NO_SAMPLES;
 }
 
@@ -95,7 +88,7 @@ mg_cli_profile (const MgCliOptions *o)
   profile = mg_run_assembly_merge (run, status, 0, &error);
 
   if (profile == NULL && g_error_matches (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES))
-    return no_samples (o, launcher, status);
+    return no_samples (run, status);
   if (profile == NULL)
     {
       mg_launcher_keep_run_dir (launcher);

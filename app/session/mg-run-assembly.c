@@ -5,6 +5,7 @@
 
 #include "mg-run-command-line.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 
 #include "mg-install-paths.h"
@@ -247,4 +248,21 @@ mg_run_assembly_choose_output (MgRunAssembly *self, MgProfile *profile)
   return mg_output_name_choose (mg_run_settings_get_output (self->settings), self->working_folder,
                                 program != NULL ? program : mg_launcher_get_argv (self->launcher)[0],
                                 info->n_processes, MAX (info->n_nodes, 1), self->n_threads, start);
+}
+
+char *
+mg_run_assembly_explain_no_samples (MgRunAssembly *self)
+{
+  const char *ranks = mg_run_settings_get_select_ranks (self->settings);
+
+  if (ranks != NULL)
+    return g_strdup_printf (_("no process of the selected ranks (--select-ranks=%s) was "
+                              "sampled; check the ranks the run has"),
+                            ranks);
+  /* A program whose start (its plugins' too) took longer on a busy machine. */
+  if (mg_launcher_get_stopped (self->launcher))
+    return g_strdup_printf (_("--stop-after=%g ended the program before its first sample; "
+                              "give it longer"),
+                            mg_run_settings_get_stop_after (self->settings));
+  return g_strdup (mg_program_kind_explain (mg_launcher_get_program_kind (self->launcher)));
 }

@@ -54,5 +54,10 @@ void mg_run_assembly_set_output (MgRunAssembly *self, const char *output, guint6
 /* The profile's path: the settings' output read as -o is, else MAP's name
  * (mg_output_name_choose) in the working folder. */
 char *mg_run_assembly_choose_output (MgRunAssembly *self, MgProfile *profile);
+/* Why the run's merge found no samples (MG_PROFILE_ERROR_NO_SAMPLES), as a
+ * clause for "no samples were recorded, so no profile was written: …":
+ * the ranks selected, Stop after ending the program before its first
+ * sample, or what keeps a program from being sampled. After the run. */
+char *mg_run_assembly_explain_no_samples (MgRunAssembly *self);
 
 G_END_DECLS

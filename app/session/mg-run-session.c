@@ -504,7 +504,7 @@ describe_end (MgRunSession *self, MgProfile *profile)
 static char *
 describe_no_samples (MgRunSession *self)
 {
-  MgProgramKind kind = mg_launcher_get_program_kind (self->launcher);
+  g_autofree char *why = mg_run_assembly_explain_no_samples (self->run);
   int status = self->exit_status;
   g_autofree char *exit_text = NULL;
 
@@ -514,13 +514,8 @@ describe_no_samples (MgRunSession *self)
   else if (status > 0)
     exit_text = g_strdup_printf (_(" The program exited with status %d."), status);
   /* As the command line explains it. */
-  if (mg_run_settings_get_select_ranks (self->settings) != NULL)
-    return g_strdup_printf (_("No samples were recorded, so no profile was written: no process of "
-                              "the selected ranks (%s) was sampled; check the ranks the run has.%s"),
-                            mg_run_settings_get_select_ranks (self->settings),
-                            exit_text != NULL ? exit_text : "");
-  return g_strdup_printf (_("No samples were recorded, so no profile was written: %s.%s"),
-                          mg_program_kind_explain (kind), exit_text != NULL ? exit_text : "");
+  return g_strdup_printf (_("No samples were recorded, so no profile was written: %s.%s"), why,
+                          exit_text != NULL ? exit_text : "");
 }
 
 static void

@@ -900,7 +900,9 @@ static void
 test_signals_stop_after (Fixture *f, gconstpointer data)
 {
   g_autofree char *output = in_dir (f, "stop.mgprof");
-  const char *args[] = { "--profile", "--metrics-path", f->examples, "--stop-after=1",
+  /* 2 s: on a machine whose host took most of its CPU, the program had not
+   * taken its first sample after 1 s. */
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--stop-after=2",
                          "-o", "stop.mgprof", f->workload, "work=0.3", "sleep=30", NULL };
   g_autoptr (CliRun) run = cli_run (f->dir, args);
   g_autoptr (MgProfile) profile = NULL;
@@ -912,6 +914,24 @@ test_signals_stop_after (Fixture *f, gconstpointer data)
   profile = load_profile (output);
   g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
   g_assert_cmpfloat (mg_profile_get_run_info (profile)->duration_s, <, 20);
+}
+
+/* Stopped before its first sample (a 3 s interval): the reason is Stop
+ * after, not a program that cannot be sampled, and nothing is left behind. */
+static void
+test_signals_stop_before_first_sample (Fixture *f, gconstpointer data)
+{
+  g_autofree char *output = in_dir (f, "early.mgprof");
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=3000",
+                         "--stop-after=1", "-o", "early.mgprof", f->workload, "sleep=30", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+
+  assert_status (run, 128 + SIGTERM);
+  g_assert_cmpfloat (run->seconds, <, 20);
+  assert_one_error_line (run->err, "no samples were recorded, so no profile was written: "
+                                   "--stop-after=1 ended the program before its first sample; "
+                                   "give it longer");
+  g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
 }
 
 static void
@@ -1917,6 +1937,7 @@ main (int argc, char **argv)
   add ("/cli/profile/summary", test_profile_summary);
   add ("/cli/profile/enable-unavailable", test_profile_enable_unavailable);
   add ("/cli/signals/stop-after", test_signals_stop_after);
+  add ("/cli/signals/stop-before-first-sample", test_signals_stop_before_first_sample);
   g_test_add ("/cli/signals/sigint", Fixture, GINT_TO_POINTER (SIGINT), fixture_setup,
               test_signals_forwarded, fixture_teardown);
   g_test_add ("/cli/signals/sigterm", Fixture, GINT_TO_POINTER (SIGTERM), fixture_setup,
