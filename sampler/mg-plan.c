@@ -113,6 +113,7 @@ parse_metric (Ctx *ctx, MgPlan *plan, char **f, int n)
   m.id = dup_or_die (f[3]);
   m.getter = dup_or_die (f[4]);
   m.units = dup_or_die (f[6]);
+  m.percent = strcmp (m.units, "%") == 0;
   m.config_env = dup_or_die (f[11]);
   m.custom_data = dup_or_die (f[12]);
   plan->metrics = grow (plan->metrics, plan->n_metrics, sizeof *plan->metrics);

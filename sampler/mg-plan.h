@@ -27,6 +27,7 @@ typedef struct {
   char *custom_data;
   bool is_double;
   bool divide;
+  bool percent;      /* units "%": divide multiplies by 100, over its own span */
   bool one_per_node;
   bool backfill;
   bool single_value;

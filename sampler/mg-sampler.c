@@ -168,7 +168,7 @@ fill_tables (MgSampler *s)
                   | (pm->one_per_node ? MG_METRIC_FLAG_ONE_PER_NODE : 0u)
                   | (pm->backfill ? MG_METRIC_FLAG_BACKFILL : 0u)
                   | (pm->divide ? MG_METRIC_FLAG_DIVIDE : 0u)
-                  | (strcmp (pm->units, "%") == 0 ? MG_METRIC_FLAG_PERCENT : 0u)
+                  | (pm->percent ? MG_METRIC_FLAG_PERCENT : 0u)
                   | (pm->single_value ? MG_METRIC_FLAG_SINGLE_VALUE : 0u);
     }
 }

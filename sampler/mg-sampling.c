@@ -90,12 +90,6 @@ single (double v)
   return out;
 }
 
-static bool
-is_percent (const MgPlanMetric *pm)
-{
-  return strcmp (pm->units, "%") == 0;
-}
-
 /* divideBySampleTime: per second from prev_ns to t_ns, x100 for "%". */
 static bool
 divide (const MgPlanMetric *pm, double *v, int64_t t_ns, int64_t prev_ns)
@@ -105,7 +99,7 @@ divide (const MgPlanMetric *pm, double *v, int64_t t_ns, int64_t prev_ns)
   if (t_ns <= prev_ns)
     return false;
   *v = *v / ((double) (t_ns - prev_ns) / 1e9);
-  if (is_percent (pm))
+  if (pm->percent)
     *v *= 100.0;
   return true;
 }
@@ -126,7 +120,7 @@ divide_round (MgSampler *s, MgRecordValue *vals, int64_t t_end)
     {
       const MgPlanMetric *pm = &s->plan.metrics[m];
       MgMetricRt *rt = &s->metrics[m];
-      int64_t end = is_percent (pm) ? rt->read_ns : t_end;
+      int64_t end = pm->percent ? rt->read_ns : t_end;
       double v = vals[m].mean;
 
       if (!pm->divide || vals[m].count == 0)

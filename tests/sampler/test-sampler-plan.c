@@ -56,6 +56,7 @@ test_full_plan (void)
   g_assert_true (m->is_double && m->divide && m->one_per_node && !m->backfill);
   g_assert_true (m->single_value);
   g_assert_cmpstr (m->units, ==, "%");
+  g_assert_true (m->percent);
   g_assert_cmpstr (m->config_env, ==, "MY_ENV");
   g_assert_cmpstr (m->custom_data, ==, "a\\b\nc\td");
   mg_plan_clear (&plan);
