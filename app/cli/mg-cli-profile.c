@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --profile: catalogue → the run's assembly (mg-run-assembly.h) → the
- * launcher's run → merge → profile file → summary → reports (--report). */
+ * launcher's run → the run's end as the window has it (mg-run-end.h: merge,
+ * profile file, records kept on failure) → summary → reports (--report). */
 #include "mg-config.h"
 
 #include <glib/gi18n.h>
@@ -12,6 +13,7 @@
 #include "session/mg-output-name.h"
 #include "session/mg-run-assembly.h"
 #include "session/mg-run-check.h"
+#include "session/mg-run-end.h"
 
 /* -o FOLDER/ that does not exist: said before the run, not after it. */
 static gboolean
@@ -57,9 +59,10 @@ mg_cli_profile (const MgCliOptions *o)
 {
   g_autoptr (MgCatalogue) catalogue = NULL;
   g_autoptr (MgRunAssembly) run = NULL;
-  g_autoptr (MgProfile) profile = NULL;
+  g_auto (MgRunEnd) end = { 0 };
   g_autoptr (GError) error = NULL;
-  g_autofree char *output = NULL;
+  MgProfile *profile;
+  const char *output;
   const char *ranks = mg_run_settings_get_select_ranks (o->settings);
   MgLauncher *launcher;
   int status = 0;
@@ -85,29 +88,15 @@ mg_cli_profile (const MgCliOptions *o)
       return MG_EXIT_LAUNCH;
     }
 
-  profile = mg_run_assembly_merge (run, status, 0, &error);
-
-  if (profile == NULL && g_error_matches (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES))
-    return no_samples (run, status);
-  if (profile == NULL)
+  if (!mg_run_assembly_finish (run, status, NULL, NULL, &end, &error))
     {
-      mg_launcher_keep_run_dir (launcher);
-      mg_cli_print_error (_("cannot merge the records of %s: %s (they are kept there for a "
-                            "bug report)"),
-                          mg_launcher_get_record_dir (launcher), error->message);
+      if (g_error_matches (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES))
+        return no_samples (run, status);
+      mg_cli_print_error ("%s", error->message);
       return status != 0 ? status : MG_EXIT_PROFILE_FILE;
     }
-
-  output = mg_run_assembly_choose_output (run, profile);
-  if (!mg_profile_save (profile, output, &error))
-    {
-      /* The records are the only copy of the run: keep them. */
-      mg_launcher_keep_run_dir (launcher);
-      mg_cli_print_error (_("cannot write the profile: %s (choose another file with -o; the "
-                            "records are kept in %s)"),
-                          error->message, mg_launcher_get_record_dir (launcher));
-      return status != 0 ? status : MG_EXIT_PROFILE_FILE;
-    }
+  profile = end.profile;
+  output = end.path;
   mg_cli_print_summary (profile, output,
                         mg_launcher_get_stopped (launcher)
                           ? mg_run_settings_get_stop_after (o->settings) : 0,

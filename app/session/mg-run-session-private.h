@@ -6,9 +6,11 @@
 
 G_BEGIN_DECLS
 
+#include "mg-run-end.h"
+
 /* Called with the profile's path in the thread that saves it, just before
  * the save. */
-typedef void (*MgRunSessionSaveHook) (const char *path, gpointer data);
+typedef MgRunEndSaveHook MgRunSessionSaveHook;
 
 void mg_run_session_set_save_hook (MgRunSession *self, MgRunSessionSaveHook hook, gpointer data);
 

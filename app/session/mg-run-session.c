@@ -20,6 +20,7 @@
 #include "report/mg-report-writer.h"
 #include "mg-run-assembly.h"
 #include "mg-run-check.h"
+#include "mg-run-end.h"
 #include "mg-stopper.h"
 
 #define MAX_OUTPUT_LINES 2000
@@ -214,7 +215,8 @@ set_state (MgRunSession *self, MgRunState state)
     return;
   self->state = state;
   /* The records are merged (or not wanted): nothing is left behind, even
-   * when the session itself outlives the application's end. */
+   * when the session itself outlives the application's end. A failed end
+   * has asked the launcher to keep them (mg-run-end.h). */
   if (mg_run_session_is_finished (self) && self->launcher != NULL)
     mg_launcher_remove_run_dir (self->launcher);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STATE]);
@@ -310,11 +312,10 @@ typedef struct {
   gpointer save_hook_data;
 } MergeJob;
 
-/* What the final job gives back when the records merged. */
+/* What the final job gives back: the run's end (mg-run-end.h). */
 typedef struct {
-  MgProfile *profile;
-  char *path;                  /* where it was saved, NULL when it could not be */
-  GError *save_error;
+  MgRunEnd end;
+  GError *error;               /* why it failed, NULL when the profile was saved */
 } FinalResult;
 
 static void
@@ -327,9 +328,8 @@ merge_job_free (MergeJob *job)
 static void
 final_result_free (FinalResult *result)
 {
-  g_clear_object (&result->profile);
-  g_free (result->path);
-  g_clear_error (&result->save_error);
+  mg_run_end_clear (&result->end);
+  g_clear_error (&result->error);
   g_free (result);
 }
 
@@ -367,21 +367,15 @@ write_report (MergeJob *job, MgProfile *profile, const char *path)
     g_warning ("the report of %s was not written: %s", path, error->message);
 }
 
-/* The file the command line would write, then the save. */
+/* The run's end as the command line has it, then the report. */
 static FinalResult *
-save_final (MergeJob *job, MgProfile *profile)
+finish_in_thread (MergeJob *job)
 {
   FinalResult *result = g_new0 (FinalResult, 1);
-  g_autofree char *path = mg_run_assembly_choose_output (job->run, profile);
 
-  result->profile = g_object_ref (profile);
-  if (job->save_hook != NULL)
-    job->save_hook (path, job->save_hook_data);
-  if (mg_profile_save (profile, path, &result->save_error))
-    {
-      write_report (job, profile, path);
-      result->path = g_steal_pointer (&path);
-    }
+  if (mg_run_assembly_finish (job->run, job->exit_status, job->save_hook, job->save_hook_data,
+                              &result->end, &result->error))
+    write_report (job, result->end.profile, result->end.path);
   return result;
 }
 
@@ -390,13 +384,16 @@ merge_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellable 
 {
   MergeJob *job = task_data;
   GError *error = NULL;
-  g_autoptr (MgProfile) profile = mg_run_assembly_merge (
-    job->run, job->exit_status, job->final ? 0 : MG_RUN_SESSION_LIVE_SAMPLES, &error);
+  g_autoptr (MgProfile) profile = NULL;
 
+  if (job->final)
+    {
+      g_task_return_pointer (task, finish_in_thread (job), (GDestroyNotify) final_result_free);
+      return;
+    }
+  profile = mg_run_assembly_merge (job->run, 0, MG_RUN_SESSION_LIVE_SAMPLES, &error);
   if (profile == NULL)
     g_task_return_error (task, error);
-  else if (job->final)
-    g_task_return_pointer (task, save_final (job, profile), (GDestroyNotify) final_result_free);
   else
     g_task_return_pointer (task, g_steal_pointer (&profile), g_object_unref);
 }
@@ -518,49 +515,52 @@ describe_no_samples (MgRunSession *self)
                           exit_text != NULL ? exit_text : "");
 }
 
+/* The end's error as the window's message: a sentence. */
+static char *
+end_failure_message (const GError *error)
+{
+  gunichar first = g_utf8_get_char (error->message);
+  char head[8] = { 0 };
+
+  g_unichar_to_utf8 (g_unichar_totitle (first), head);
+  return g_strconcat (head, g_utf8_next_char (error->message), ".", NULL);
+}
+
 static void
 on_final_merged (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   MgRunSession *self = MG_RUN_SESSION (source);
-  g_autoptr (GError) error = NULL;
-  FinalResult *final = g_task_propagate_pointer (G_TASK (result), &error);
+  FinalResult *final = g_task_propagate_pointer (G_TASK (result), NULL);
   g_autofree char *message = NULL;
 
   self->merge_running = FALSE;
   if (self->cancelled)
     set_state (self, MG_RUN_STATE_CANCELLED);
-  else if (final == NULL && g_error_matches (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES))
+  else if (g_error_matches (final->error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES))
     {
-      g_autofree char *why = describe_no_samples (self);
-
-      fail (self, why);
+      message = describe_no_samples (self);
+      fail (self, message);
     }
-  else if (final == NULL)
+  else if (final->error != NULL)
     {
-      g_autofree char *why = g_strdup_printf (_("The records could not be merged: %s"), error->message);
-
-      fail (self, why);
-    }
-  else if (final->path == NULL)
-    {
-      g_autofree char *why = g_strdup_printf (_("The profile could not be written: %s"),
-                                              final->save_error->message);
-
-      set_profile (self, final->profile);
-      fail (self, why);
+      /* The records are kept (mg-run-end.h); a profile that merged is
+       * still shown. */
+      if (final->end.profile != NULL)
+        set_profile (self, final->end.profile);
+      message = end_failure_message (final->error);
+      fail (self, message);
     }
   else
     {
-      self->output_path = g_steal_pointer (&final->path);
+      self->output_path = g_steal_pointer (&final->end.path);
       g_object_notify_by_pspec (G_OBJECT (self), props[PROP_OUTPUT_PATH]);
-      set_profile (self, final->profile);
-      message = describe_end (self, final->profile);
+      set_profile (self, final->end.profile);
+      message = describe_end (self, final->end.profile);
       if (message != NULL)
         set_message (self, message);
       set_state (self, MG_RUN_STATE_DONE);
     }
-  if (final != NULL)
-    final_result_free (final);
+  final_result_free (final);
 }
 
 static gboolean

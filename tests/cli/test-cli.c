@@ -438,23 +438,67 @@ test_profile_output_folder (Fixture *f, gconstpointer data)
   g_assert_null (strstr (none->err, "profile written"));
 }
 
-/* An output that cannot be written: exit 6, the records kept. */
+/* The run folder that metrograph's message names ("metrograph --recover
+ * DIR"), checked to hold the records. */
+static char *
+kept_run_folder (const char *err)
+{
+  g_autoptr (GRegex) named = g_regex_new ("metrograph --recover (\\S+)", 0, 0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+  g_autofree char *run_dir = NULL;
+  g_autofree char *records = NULL;
+  g_autoptr (GDir) dir = NULL;
+
+  if (!g_regex_match (named, err, 0, &match))
+    g_error ("no “metrograph --recover DIR” in stderr:\n%s", err);
+  run_dir = g_match_info_fetch (match, 1);
+  records = g_build_filename (run_dir, "records", NULL);
+  dir = g_dir_open (records, 0, NULL);
+  g_assert_nonnull (dir);
+  g_assert_nonnull (g_dir_read_name (dir));
+  return g_steal_pointer (&run_dir);
+}
+
+/* An output that cannot be written: exit 6, the records kept, and the
+ * --recover the message names writes the profile elsewhere. */
 static void
 test_profile_unwritable_output (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "--profile", "--metrics-path", f->examples, "-o",
                          "no/such/folder/out.mgprof", f->workload, "work=0.5", NULL };
   g_autoptr (CliRun) run = cli_run (f->dir, args);
-  g_autoptr (GRegex) kept = g_regex_new ("records are kept in (\\S+)\\)", 0, 0, NULL);
-  g_autoptr (GMatchInfo) match = NULL;
-  g_autofree char *records = NULL, *run_dir = NULL;
+  g_autoptr (CliRun) recover = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  g_autofree char *run_dir = NULL;
+  g_autofree char *output = in_dir (f, "recovered.mgprof");
 
   assert_status (run, 6);
   assert_one_error_line (run->err, "cannot write the profile");
-  g_assert_true (g_regex_match (kept, run->err, 0, &match));
-  records = g_match_info_fetch (match, 1);
-  g_assert_true (g_file_test (records, G_FILE_TEST_IS_DIR));
-  run_dir = g_path_get_dirname (records);
+  run_dir = kept_run_folder (run->err);
+  recover = cli_run (f->dir, (const char *[]) { "--recover", run_dir, "-o", "recovered.mgprof",
+                                                NULL });
+  assert_status (recover, 0);
+  profile = load_profile (output);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+  g_assert_false (g_file_test (run_dir, G_FILE_TEST_EXISTS));
+}
+
+/* Records that cannot be merged (the program spoilt them): exit 6, kept. */
+static void
+test_profile_merge_fails (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "spoilt.mgprof",
+                         f->workload, "work=0.5", "spoil-records", NULL };
+  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autofree char *run_dir = NULL;
+  g_autofree char *output = in_dir (f, "spoilt.mgprof");
+
+  assert_status (run, 6);
+  g_assert_nonnull (strstr (run->out, "spoiled 1 records"));
+  assert_one_error_line (run->err, "cannot merge the records: No record could be read");
+  assert_one_error_line (run->err, "wrong magic");
+  run_dir = kept_run_folder (run->err);
+  g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
   cli_tmpdir_remove (run_dir);
 }
 
@@ -1925,6 +1969,7 @@ main (int argc, char **argv)
   add ("/cli/profile/environment", test_profile_environment);
   add ("/cli/profile/output-folder", test_profile_output_folder);
   add ("/cli/profile/unwritable-output", test_profile_unwritable_output);
+  add ("/cli/profile/merge-fails", test_profile_merge_fails);
   add ("/cli/profile/exit-status", test_profile_exit_status);
   add ("/cli/profile/crash", test_profile_crash);
   add ("/cli/profile/plugin-crash", test_profile_plugin_crash);

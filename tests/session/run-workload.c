@@ -7,6 +7,7 @@
  *   env=NAME      print "env NAME=<value>" or "env NAME unset"
  *   lines=N       print N numbered lines
  *   ignore-term   ignore SIGTERM from then on (only SIGKILL ends it)
+ *   spoil-records zero the magic of the run's records (a failed merge)
  * Plain C, libc only; built unsanitized (and statically, when possible). */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -14,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "spoil-records.h"
 
 static double
 now_s (void)
@@ -74,6 +77,8 @@ main (int argc, char **argv)
       else if (strncmp (argv[i], "lines=", 6) == 0)
         for (int n = 1; n <= atoi (argv[i] + 6); n++)
           printf ("line %d\n", n);
+      else if (strcmp (argv[i], "spoil-records") == 0)
+        printf ("spoiled %d records\n", spoil_records ());
       else if (strcmp (argv[i], "ignore-term") == 0)
         signal (SIGTERM, SIG_IGN);
       else if (strcmp (argv[i], "crash") == 0)

@@ -13,9 +13,11 @@
 #include "session/mg-run-check.h"
 #include "session/mg-run-command-line.h"
 #include "session/mg-run-metric-toggles.h"
+#include "session/mg-run-recovery.h"
 #include "session/mg-run-session.h"
 #include "session/mg-run-session-private.h"
 #include "session/mg-run-settings-from-profile.h"
+#include "mg-test-common.h"
 #include "record-fixture.h"
 #include "run-test-support.h"
 
@@ -1083,6 +1085,98 @@ test_session_saves_off_main_thread (void)
   g_rmdir (dir);
 }
 
+/* The run folder named by a failed end's message ("metrograph --recover
+ * DIR"), checked to hold the records. */
+static char *
+kept_run_folder (const char *message)
+{
+  g_autoptr (GRegex) named = g_regex_new ("metrograph --recover (\\S+)", 0, 0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+  g_autofree char *run_dir = NULL;
+  g_autofree char *records = NULL;
+  g_autoptr (GDir) dir = NULL;
+
+  g_assert_true (g_regex_match (named, message, 0, &match));
+  run_dir = g_match_info_fetch (match, 1);
+  records = g_build_filename (run_dir, "records", NULL);
+  dir = g_dir_open (records, 0, NULL);
+  g_assert_nonnull (dir);
+  g_assert_nonnull (g_dir_read_name (dir));
+  return g_steal_pointer (&run_dir);
+}
+
+static void
+make_folder_there (const char *path, gpointer data)
+{
+  g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
+}
+
+/* A save that fails in the window keeps the records, as the command line
+ * does, and the message says how to get the profile: --recover writes it. */
+static void
+test_session_save_fails (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-end-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5", dir);
+  g_autoptr (MgRunSession) session = mg_run_session_new (s, c);
+  g_autoptr (MgRunRecovery) recovery = NULL;
+  g_autoptr (MgProfile) recovered = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *run_dir = NULL;
+  g_autofree char *written = NULL;
+  g_autofree char *elsewhere = g_build_filename (dir, "elsewhere.mgprof", NULL);
+  const char *message;
+
+  /* A folder where the profile's file should go: the save cannot rename
+   * onto it. */
+  mg_run_session_set_save_hook (session, make_folder_there, NULL);
+  g_assert_true (mg_run_session_start (session, &error));
+  g_assert_true (run_test_wait (finished, session, 60));
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_FAILED);
+  message = mg_run_session_get_message (session);
+  g_test_message ("%s", message);
+  g_assert_true (g_str_has_prefix (message, "Cannot write the profile: "));
+  g_assert_nonnull (mg_run_session_get_profile (session));
+  run_dir = kept_run_folder (message);
+
+  recovery = mg_run_recovery_open (run_dir, &error);
+  g_assert_no_error (error);
+  mg_run_recovery_set_output (recovery, elsewhere);
+  recovered = mg_run_recovery_write (recovery, &written, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (written, ==, elsewhere);
+  g_assert_cmpuint (mg_profile_get_n_processes (recovered), ==, 1);
+  g_assert_false (g_file_test (run_dir, G_FILE_TEST_EXISTS));
+  mg_test_remove_tree (dir);
+}
+
+/* Records that cannot be merged are kept too, and said so. */
+static void
+test_session_merge_fails (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-end-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5 spoil-records", dir);
+  g_autoptr (MgRunSession) session = NULL;
+  g_autofree char *run_dir = NULL;
+  g_autofree char *output = NULL;
+  const char *message;
+  Watch w = { 0 };
+
+  session = run_to_end (s, c, &w);
+  output = mg_run_session_dup_output (session);
+  g_assert_nonnull (strstr (output, "spoiled 1 records"));
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_FAILED);
+  message = mg_run_session_get_message (session);
+  g_test_message ("%s", message);
+  g_assert_true (g_str_has_prefix (message, "Cannot merge the records: "));
+  g_assert_nonnull (strstr (message, "wrong magic"));
+  run_dir = kept_run_folder (message);
+  mg_test_remove_tree (run_dir);
+  g_rmdir (dir);
+}
+
 /* The working folder, the environment and the bounded output. */
 static void
 test_session_folder_environment_output (void)
@@ -1319,6 +1413,8 @@ main (int argc, char **argv)
   g_test_add_func ("/run/session/stop-after", test_session_stop_after);
   g_test_add_func ("/run/session/output-name", test_session_output_name);
   g_test_add_func ("/run/session/saves-off-main-thread", test_session_saves_off_main_thread);
+  g_test_add_func ("/run/session/save-fails", test_session_save_fails);
+  g_test_add_func ("/run/session/merge-fails", test_session_merge_fails);
   g_test_add_func ("/run/session/folder-environment-output", test_session_folder_environment_output);
   g_test_add_func ("/run/session/plugin-error", test_session_plugin_error);
   g_test_add_func ("/run/session/live-hang", test_session_live_hang);
