@@ -6,47 +6,43 @@
 #include <glib/gi18n.h>
 
 #include "mg-cli.h"
-#include "session/mg-install-paths.h"
-#include "session/mg-scorep-defs.h"
+#include "session/mg-run-catalogue.h"
+#include "session/mg-run-metric-toggles.h"
 
 MgCatalogue *
 mg_cli_load_catalogue (const MgCliOptions *options, int *exit_status)
 {
-  g_autofree char *installed = mg_install_paths_get_metrics_dir ();
-  g_autoptr (MgSearchPath) path = NULL;
-  g_autoptr (MgCatalogue) catalogue = NULL;
   g_autoptr (GError) error = NULL;
-  const char *const *metrics_path = mg_run_settings_get_metrics_path (options->settings);
+  MgCatalogue *catalogue = mg_run_catalogue_load (options->settings, &error);
 
-  for (guint i = 0; metrics_path[i] != NULL; i++)
-    if (!g_file_test (metrics_path[i], G_FILE_TEST_IS_DIR))
-      {
-        mg_cli_print_error (_("--metrics-path=%s: no such folder (give a folder that holds "
-                              "metric definition files)"), metrics_path[i]);
-        *exit_status = MG_EXIT_USAGE;
-        return NULL;
-      }
-
-  path = mg_search_path_new (metrics_path, installed);
-  catalogue = mg_catalogue_new ();
-  mg_catalogue_load (catalogue, path);
-  if (!mg_scorep_defs_add_to_catalogue (catalogue, options->settings, &error))
+  *exit_status = 0;
+  if (catalogue == NULL)
     {
       mg_cli_print_error ("%s", error->message);
       *exit_status = MG_EXIT_USAGE;
-      return NULL;
     }
-  if (!mg_catalogue_apply_toggles (catalogue,
-                                   mg_run_settings_get_enable_metrics (options->settings),
-                                   mg_run_settings_get_disable_metrics (options->settings),
-                                   &error))
-    {
-      mg_cli_print_error (_("%s (see metrograph --list-metrics)"), error->message);
-      *exit_status = MG_EXIT_METRICS;
-      return NULL;
-    }
-  *exit_status = 0;
-  return g_steal_pointer (&catalogue);
+  return catalogue;
+}
+
+gboolean
+mg_cli_is_toggle_error (const GError *error, int *exit_status)
+{
+  if (error->domain != MG_CATALOGUE_ERROR)
+    return FALSE;
+  mg_cli_print_error (_("%s (see metrograph --list-metrics)"), error->message);
+  *exit_status = MG_EXIT_METRICS;
+  return TRUE;
+}
+
+gboolean
+mg_cli_apply_toggles (const MgCliOptions *options, MgCatalogue *catalogue, int *exit_status)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (mg_run_settings_apply_toggles (options->settings, catalogue, &error))
+    return TRUE;
+  mg_cli_is_toggle_error (error, exit_status);
+  return FALSE;
 }
 
 void

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The catalogue as the command line's options shape it: search path from
- * --metrics-path, toggles from --enable-metrics / --disable-metrics. */
+/* The catalogue as the command line's options shape it (mg-run-catalogue.h:
+ * search path from --metrics-path, Score-P plugins), and its errors as the
+ * command line says them. */
 #pragma once
 
 #include "defs/mg-catalogue.h"
@@ -8,8 +9,16 @@
 
 G_BEGIN_DECLS
 
-/* NULL after printing the error; *exit_status is then set. */
+/* NULL after printing the error; *exit_status is then set. The toggles are
+ * not applied: the run applies them (or mg_cli_apply_toggles ()). */
 MgCatalogue *mg_cli_load_catalogue (const MgCliOptions *options, int *exit_status);
+/* --enable-metrics / --disable-metrics applied; FALSE after printing the
+ * error, *exit_status set. */
+gboolean mg_cli_apply_toggles (const MgCliOptions *options, MgCatalogue *catalogue,
+                               int *exit_status);
+/* TRUE, after printing it and setting *exit_status, when @error is the
+ * toggles' (MG_CATALOGUE_ERROR). */
+gboolean mg_cli_is_toggle_error (const GError *error, int *exit_status);
 /* Prints the definition errors and warnings, one line each, on stderr. */
 void mg_cli_print_diagnostics (MgCatalogue *catalogue);
 

@@ -16,7 +16,7 @@ mg_cli_list_metrics (const MgCliOptions *options)
   int status = 0;
 
   catalogue = mg_cli_load_catalogue (options, &status);
-  if (catalogue == NULL)
+  if (catalogue == NULL || !mg_cli_apply_toggles (options, catalogue, &status))
     return status;
   text = mg_metrics_list_format (catalogue);
   fputs (text, stdout);

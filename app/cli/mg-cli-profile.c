@@ -75,6 +75,8 @@ mg_cli_profile (const MgCliOptions *o)
   mg_cli_print_diagnostics (catalogue);
 
   run = mg_run_assembly_new (o->settings, catalogue, &error);
+  if (run == NULL && mg_cli_is_toggle_error (error, &status))
+    return status;
   if (run == NULL)
     {
       mg_cli_print_error ("%s", error->message);

@@ -3,18 +3,17 @@
 
 #include "mg-run-recovery.h"
 
-#include "defs/mg-search-path.h"
-
 #include <glib/gi18n.h>
 #include <unistd.h>
 
 #include "format/mg-plan-keywords.h"
-#include "mg-install-paths.h"
 #include "profile/mg-merge.h"
 #include "mg-missing-ranks.h"
 #include "mg-output-name.h"
 #include "profile/mg-record-folder.h"
 #include "mg-run-assembly.h"
+#include "mg-run-catalogue.h"
+#include "mg-run-metric-toggles.h"
 #include "mg-run-command-line.h"
 #include "mg-run-folder.h"
 
@@ -320,19 +319,13 @@ mg_run_recovery_choose_output (MgRunRecovery *self, MgProfile *profile)
   return mg_output_name_make_unique (chosen);
 }
 
-/* The definitions the run had: its metric folders before the usual ones,
- * its toggles applied. */
+/* The definitions the run had (mg-run-catalogue.h), its toggles applied. */
 static MgCatalogue *
 load_catalogue (MgRunRecovery *self, GError **error)
 {
-  g_autofree char *installed = mg_install_paths_get_metrics_dir ();
-  g_autoptr (MgSearchPath) path =
-    mg_search_path_new (mg_run_settings_get_metrics_path (self->settings), installed);
-  g_autoptr (MgCatalogue) catalogue = mg_catalogue_new ();
+  g_autoptr (MgCatalogue) catalogue = mg_run_catalogue_load (self->settings, error);
 
-  mg_catalogue_load (catalogue, path);
-  if (!mg_catalogue_apply_toggles (catalogue, mg_run_settings_get_enable_metrics (self->settings),
-                                   mg_run_settings_get_disable_metrics (self->settings), error))
+  if (catalogue == NULL || !mg_run_settings_apply_toggles (self->settings, catalogue, error))
     return NULL;
   return g_steal_pointer (&catalogue);
 }

@@ -199,10 +199,22 @@ test_list_unknown_id (Fixture *f, gconstpointer data)
                          "--enable-metrics=com.allinea.metrics.custom1.interupts", NULL };
   g_autoptr (CliRun) run = cli_run (f->dir, args);
 
+  const char *profile_args[] = { "--profile", "--metrics-path", f->examples,
+                                 "--enable-metrics=com.allinea.metrics.custom1.interupts",
+                                 f->workload, "work=0.1", NULL };
+  g_autoptr (CliRun) profile_run = NULL;
+
   assert_status (run, 3);
   /* The misspelt id and the closest known one. */
   assert_one_error_line (run->err, "com.allinea.metrics.custom1.interupts");
   assert_one_error_line (run->err, CUSTOM1_ID);
+  /* --profile says it alike (the run applies the toggles), before the
+   * program starts. */
+  profile_run = cli_run (f->dir, profile_args);
+  assert_status (profile_run, 3);
+  assert_one_error_line (profile_run->err, "(see metrograph --list-metrics)");
+  assert_one_error_line (profile_run->err, CUSTOM1_ID);
+  g_assert_null (strstr (profile_run->out, "work=0.1"));
 }
 
 static void

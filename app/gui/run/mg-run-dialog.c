@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "format/mg-plan-keywords.h"
-#include "session/mg-install-paths.h"
 #include "session/mg-rank-list.h"
+#include "session/mg-run-catalogue.h"
 #include "session/mg-run-check.h"
 #include "session/mg-run-command-line.h"
 #include "mg-run-css.h"
@@ -130,7 +130,6 @@ field_widget (MgRunDialog *self, const Field *field, gboolean error)
 
 static void sync_from_settings (MgRunDialog *self);
 static void read_path_names (MgRunDialog *self);
-static MgCatalogue *load_default_catalogue (const char *const *metrics_path);
 static void on_command_changed (MgRunDialog *self);
 
 /* ---- errors beside the fields ------------------------------------------ */
@@ -442,7 +441,7 @@ static void
 replace_catalogue (MgRunDialog *self, GPtrArray *files, char *key)
 {
   g_clear_object (&self->catalogue);
-  self->catalogue = load_default_catalogue ((const char *const *) self->catalogue_path);
+  self->catalogue = mg_run_catalogue_load_definitions ((const char *const *) self->catalogue_path);
   if (files != NULL)
     mg_scorep_defs_add_files (self->catalogue, files);
   g_free (self->scorep_key);
@@ -958,16 +957,6 @@ new_gsettings (void)
   return schema != NULL ? g_settings_new_full (schema, NULL, NULL) : NULL;
 }
 
-static MgCatalogue *
-load_default_catalogue (const char *const *metrics_path)
-{
-  g_autofree char *installed = mg_install_paths_get_metrics_dir ();
-  g_autoptr (MgSearchPath) path = mg_search_path_new (metrics_path, installed);
-  MgCatalogue *catalogue = mg_catalogue_new ();
-
-  mg_catalogue_load (catalogue, path);
-  return catalogue;
-}
 
 static void
 mg_run_dialog_dispose (GObject *object)
@@ -1041,7 +1030,7 @@ mg_run_dialog_constructed (GObject *object)
   G_OBJECT_CLASS (mg_run_dialog_parent_class)->constructed (object);
   if (self->catalogue == NULL)
     {
-      self->catalogue = load_default_catalogue (NULL);
+      self->catalogue = mg_run_catalogue_load_definitions (NULL);
       self->own_catalogue = TRUE;
       self->catalogue_path = g_new0 (char *, 1);
       self->scorep_key = g_strdup (""); /* no plugins in it yet */
