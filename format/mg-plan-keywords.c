@@ -23,14 +23,15 @@ const MgPlanKeyword mg_plan_keywords[MG_PLAN_N_KEYS] = {
   [MG_PLAN_KEY_SKIP_PROGRAM] = { "skip_program", MG_PLAN_VALUE_TEXT, 1 },
   [MG_PLAN_KEY_SELECT_RANKS] = { "select_ranks", MG_PLAN_VALUE_TEXT, 1 },
   /* index, id, library, start function, stop function */
-  [MG_PLAN_KEY_SOURCE] = { "source", MG_PLAN_VALUE_FIELDS, 5 },
+  [MG_PLAN_KEY_SOURCE] = { "source", MG_PLAN_VALUE_FIELDS, MG_PLAN_SOURCE_N_FIELDS - 1 },
   /* index, source index, id, getter, data type, units, divide, one per node,
    * backfill, domain, config env, custom data */
-  [MG_PLAN_KEY_METRIC] = { "metric", MG_PLAN_VALUE_FIELDS, 12 },
+  [MG_PLAN_KEY_METRIC] = { "metric", MG_PLAN_VALUE_FIELDS, MG_PLAN_METRIC_N_FIELDS - 1 },
   /* source index (an earlier source line, whose metrics follow), plugin
    * name, tokens (MG_PLAN_SCOREP_TOKEN_SEPARATOR between them), the
    * front end's error ("" when it could list the plugin's metrics) */
-  [MG_PLAN_KEY_SCOREP_PLUGIN] = { "scorep_plugin", MG_PLAN_VALUE_FIELDS, 4 },
+  [MG_PLAN_KEY_SCOREP_PLUGIN] = { "scorep_plugin", MG_PLAN_VALUE_FIELDS,
+                                  MG_PLAN_SCOREP_N_FIELDS - 1 },
 };
 
 MgPlanKey

@@ -59,6 +59,42 @@ typedef enum {
   MG_PLAN_N_KEYS,
 } MgPlanKey;
 
+/* Where each field of a FIELDS line is, the keyword being field 0: the one
+ * place the readers (sampler/mg-plan.c, plugins/perf-plan.c) and the
+ * writer's order agree on. */
+typedef enum {
+  MG_PLAN_SOURCE_INDEX = 1,
+  MG_PLAN_SOURCE_ID,
+  MG_PLAN_SOURCE_LIBRARY,
+  MG_PLAN_SOURCE_START,
+  MG_PLAN_SOURCE_STOP,
+  MG_PLAN_SOURCE_N_FIELDS,     /* with the keyword */
+} MgPlanSourceField;
+
+typedef enum {
+  MG_PLAN_METRIC_INDEX = 1,
+  MG_PLAN_METRIC_SOURCE,
+  MG_PLAN_METRIC_ID,
+  MG_PLAN_METRIC_GETTER,
+  MG_PLAN_METRIC_TYPE,
+  MG_PLAN_METRIC_UNITS,
+  MG_PLAN_METRIC_DIVIDE,
+  MG_PLAN_METRIC_ONE_PER_NODE,
+  MG_PLAN_METRIC_BACKFILL,
+  MG_PLAN_METRIC_DOMAIN,
+  MG_PLAN_METRIC_CONFIG_ENV,
+  MG_PLAN_METRIC_CUSTOM_DATA,
+  MG_PLAN_METRIC_N_FIELDS,     /* with the keyword */
+} MgPlanMetricField;
+
+typedef enum {
+  MG_PLAN_SCOREP_SOURCE = 1,
+  MG_PLAN_SCOREP_NAME,
+  MG_PLAN_SCOREP_TOKENS,
+  MG_PLAN_SCOREP_ERROR,
+  MG_PLAN_SCOREP_N_FIELDS,     /* with the keyword */
+} MgPlanScorepField;
+
 typedef enum {
   MG_PLAN_VALUE_TEXT,    /* one field, a string */
   MG_PLAN_VALUE_NUMBER,  /* one field, a whole number >= min */

@@ -17,6 +17,10 @@
  * long. */
 #define MG_RUN_FOLDER_OWNER_FORMAT "pid %d\nstart %llu\n"
 
+/* The plan's path, which the launcher puts in the program's environment:
+ * the sampler and the plugins that read the plan find it there. */
+#define MG_PLAN_ENV "METROGRAPH_PLAN"
+
 /* The plan's text, which the launcher passes beside METROGRAPH_PLAN (its
  * path) for nodes that cannot read that path: a sampler there writes it to
  * the path first. Only plans up to MG_PLAN_TEXT_MAX bytes travel so (an

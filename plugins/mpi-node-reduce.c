@@ -86,7 +86,7 @@ mg_mpi_node_stage_record (const char *staging, const MgMpiHandoff *mine)
 static char **
 child_environment (void)
 {
-  static const char *const dropped[] = { "LD_PRELOAD=", "METROGRAPH_PLAN=", MG_PLAN_TEXT_ENV "=" };
+  static const char *const dropped[] = { "LD_PRELOAD=", MG_PLAN_ENV "=", MG_PLAN_TEXT_ENV "=" };
   size_t n = 0, kept = 0;
   while (environ[n] != NULL)
     n++;

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The customData of a plugin's own metrics from the run plan: a plan line is
- * a keyword and TAB-separated fields with \\, \t and \n escapes;
- *   source  index  id  library  start  stop
- *   metric  index  source-index  id  getter  ...  custom-data (the 12th)
- * Only these two keywords matter here; the sampler has already checked the
- * plan, so a line that does not fit is skipped. */
+/* The customData of a plugin's own metrics from the run plan, read with
+ * format/'s splitter and field positions (docs/run-plan.md). Only source
+ * and metric lines matter here; the sampler has already checked the plan,
+ * so a line that does not fit is skipped. */
 #include "perf-plan.h"
 
 #include <stdio.h>
@@ -12,35 +10,25 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define MAX_FIELDS 16
+#include "format/mg-plan-keywords.h"
+#include "format/mg-run-folder-layout.h"
+
 #define MAX_SOURCES 256
 
-/* Splits line (modified in place) at TABs, unescaping each field. */
-static int
-split_fields (char *line, char **fields, int max)
+/* The line's key when it is a FIELDS line with all its fields, else
+ * MG_PLAN_N_KEYS. */
+static MgPlanKey
+split_line (char *line, char **f)
 {
-  int n = 0;
-  char *in = line, *out = line;
-  fields[n++] = out;
-  for (; *in && *in != '\n'; in++)
-    {
-      if (*in == '\t')
-        {
-          *out++ = '\0';
-          if (n == max)
-            return -1;
-          fields[n++] = out;
-        }
-      else if (*in == '\\' && in[1])
-        {
-          in++;
-          *out++ = *in == 't' ? '\t' : *in == 'n' ? '\n' : *in;
-        }
-      else
-        *out++ = *in;
-    }
-  *out = '\0';
-  return n;
+  line[strcspn (line, "\n")] = '\0';
+  int n = mg_plan_split_fields (line, f, MG_PLAN_MAX_FIELDS);
+  if (n < 1)
+    return MG_PLAN_N_KEYS;
+  MgPlanKey key = mg_plan_key_lookup (f[0]);
+  if (key == MG_PLAN_N_KEYS || mg_plan_keywords[key].kind != MG_PLAN_VALUE_FIELDS
+      || n != (int) mg_plan_keywords[key].n_fields + 1)
+    return MG_PLAN_N_KEYS;
+  return key;
 }
 
 /* Whether path names the library whose stat is *library (links followed):
@@ -60,7 +48,7 @@ same_file (const char *path, const char *library_path, const struct stat *librar
 bool
 mg_perf_plan_custom_data (const char *library, MgPerfPlanFn fn, void *user)
 {
-  const char *path = getenv ("METROGRAPH_PLAN");
+  const char *path = getenv (MG_PLAN_ENV);
   if (path == NULL || *path == '\0' || library == NULL)
     return false;
   FILE *plan = fopen (path, "re");
@@ -77,19 +65,20 @@ mg_perf_plan_custom_data (const char *library, MgPerfPlanFn fn, void *user)
       rewind (plan);
       while (getline (&line, &size, plan) >= 0)
         {
-          char *f[MAX_FIELDS];
-          int n = split_fields (line, f, MAX_FIELDS);
-          if (pass == 0 && n == 6 && strcmp (f[0], "source") == 0)
+          char *f[MG_PLAN_MAX_FIELDS];
+          MgPlanKey key = split_line (line, f);
+          if (pass == 0 && key == MG_PLAN_KEY_SOURCE)
             {
-              long index = strtol (f[1], NULL, 10);
-              if (index >= 0 && index < MAX_SOURCES && same_file (f[3], library, library_st))
+              long index = strtol (f[MG_PLAN_SOURCE_INDEX], NULL, 10);
+              if (index >= 0 && index < MAX_SOURCES
+                  && same_file (f[MG_PLAN_SOURCE_LIBRARY], library, library_st))
                 ours[index] = true;
             }
-          else if (pass == 1 && n >= 13 && strcmp (f[0], "metric") == 0)
+          else if (pass == 1 && key == MG_PLAN_KEY_METRIC)
             {
-              long source = strtol (f[2], NULL, 10);
+              long source = strtol (f[MG_PLAN_METRIC_SOURCE], NULL, 10);
               if (source >= 0 && source < MAX_SOURCES && ours[source])
-                fn (f[12], user);
+                fn (f[MG_PLAN_METRIC_CUSTOM_DATA], user);
             }
         }
     }

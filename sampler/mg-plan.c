@@ -68,17 +68,18 @@ parse_source (Ctx *ctx, MgPlan *plan, char **f, int n)
   if (n != (int) mg_plan_keywords[MG_PLAN_KEY_SOURCE].n_fields + 1)
     return fail (ctx, "'%s' needs %u fields, found %d", f[0],
                  mg_plan_keywords[MG_PLAN_KEY_SOURCE].n_fields, n - 1);
-  if (mg_plan_parse_number (f[1], 0, &index) < 0 || (size_t) index != plan->n_sources)
-    return fail (ctx, "source index '%s' should be %zu", f[1], plan->n_sources);
-  if (f[3][0] != '/')
-    return fail (ctx, "source library '%s' is not an absolute path", f[3]);
+  if (mg_plan_parse_number (f[MG_PLAN_SOURCE_INDEX], 0, &index) < 0
+      || (size_t) index != plan->n_sources)
+    return fail (ctx, "source index '%s' should be %zu", f[MG_PLAN_SOURCE_INDEX], plan->n_sources);
+  if (f[MG_PLAN_SOURCE_LIBRARY][0] != '/')
+    return fail (ctx, "source library '%s' is not an absolute path", f[MG_PLAN_SOURCE_LIBRARY]);
   plan->sources = grow (plan->sources, plan->n_sources, sizeof *plan->sources);
   MgPlanSource *s = &plan->sources[plan->n_sources++];
   memset (s, 0, sizeof *s);
-  s->id = dup_or_die (f[2]);
-  s->library = dup_or_die (f[3]);
-  s->start_fn = dup_or_die (f[4]);
-  s->stop_fn = dup_or_die (f[5]);
+  s->id = dup_or_die (f[MG_PLAN_SOURCE_ID]);
+  s->library = dup_or_die (f[MG_PLAN_SOURCE_LIBRARY]);
+  s->start_fn = dup_or_die (f[MG_PLAN_SOURCE_START]);
+  s->stop_fn = dup_or_die (f[MG_PLAN_SOURCE_STOP]);
   return 0;
 }
 
@@ -90,32 +91,36 @@ parse_metric (Ctx *ctx, MgPlan *plan, char **f, int n)
   if (n != (int) mg_plan_keywords[MG_PLAN_KEY_METRIC].n_fields + 1)
     return fail (ctx, "'%s' needs %u fields, found %d", f[0],
                  mg_plan_keywords[MG_PLAN_KEY_METRIC].n_fields, n - 1);
-  if (mg_plan_parse_number (f[1], 0, &index) < 0 || (size_t) index != plan->n_metrics)
-    return fail (ctx, "metric index '%s' should be %zu", f[1], plan->n_metrics);
-  if (mg_plan_parse_number (f[2], 0, &source) < 0 || (size_t) source >= plan->n_sources)
-    return fail (ctx, "metric source index '%s' names no earlier source line", f[2]);
-  if (f[3][0] == '\0' || f[4][0] == '\0')
+  if (mg_plan_parse_number (f[MG_PLAN_METRIC_INDEX], 0, &index) < 0
+      || (size_t) index != plan->n_metrics)
+    return fail (ctx, "metric index '%s' should be %zu", f[MG_PLAN_METRIC_INDEX], plan->n_metrics);
+  if (mg_plan_parse_number (f[MG_PLAN_METRIC_SOURCE], 0, &source) < 0
+      || (size_t) source >= plan->n_sources)
+    return fail (ctx, "metric source index '%s' names no earlier source line",
+                 f[MG_PLAN_METRIC_SOURCE]);
+  if (f[MG_PLAN_METRIC_ID][0] == '\0' || f[MG_PLAN_METRIC_GETTER][0] == '\0')
     return fail (ctx, "metric id and getter must not be empty");
-  if (strcmp (f[5], MG_PLAN_TYPE_DOUBLE) == 0)
+  if (strcmp (f[MG_PLAN_METRIC_TYPE], MG_PLAN_TYPE_DOUBLE) == 0)
     m.is_double = true;
-  else if (strcmp (f[5], MG_PLAN_TYPE_UINT64) != 0)
+  else if (strcmp (f[MG_PLAN_METRIC_TYPE], MG_PLAN_TYPE_UINT64) != 0)
     return fail (ctx, "data type '%s' is neither " MG_PLAN_TYPE_UINT64 " nor " MG_PLAN_TYPE_DOUBLE,
-                 f[5]);
-  if (parse_bool (f[7], &m.divide) < 0 || parse_bool (f[8], &m.one_per_node) < 0
-      || parse_bool (f[9], &m.backfill) < 0)
+                 f[MG_PLAN_METRIC_TYPE]);
+  if (parse_bool (f[MG_PLAN_METRIC_DIVIDE], &m.divide) < 0
+      || parse_bool (f[MG_PLAN_METRIC_ONE_PER_NODE], &m.one_per_node) < 0
+      || parse_bool (f[MG_PLAN_METRIC_BACKFILL], &m.backfill) < 0)
     return fail (ctx, "divide, one per node and backfill must be 0 or 1");
-  if (strcmp (f[10], MG_PLAN_DOMAIN_SINGLE_VALUE) == 0)
+  if (strcmp (f[MG_PLAN_METRIC_DOMAIN], MG_PLAN_DOMAIN_SINGLE_VALUE) == 0)
     m.single_value = true;
-  else if (strcmp (f[10], MG_PLAN_DOMAIN_TIME) != 0)
+  else if (strcmp (f[MG_PLAN_METRIC_DOMAIN], MG_PLAN_DOMAIN_TIME) != 0)
     return fail (ctx, "domain '%s' is neither " MG_PLAN_DOMAIN_TIME " nor "
-                 MG_PLAN_DOMAIN_SINGLE_VALUE, f[10]);
+                 MG_PLAN_DOMAIN_SINGLE_VALUE, f[MG_PLAN_METRIC_DOMAIN]);
   m.source = (unsigned) source;
-  m.id = dup_or_die (f[3]);
-  m.getter = dup_or_die (f[4]);
-  m.units = dup_or_die (f[6]);
+  m.id = dup_or_die (f[MG_PLAN_METRIC_ID]);
+  m.getter = dup_or_die (f[MG_PLAN_METRIC_GETTER]);
+  m.units = dup_or_die (f[MG_PLAN_METRIC_UNITS]);
   m.percent = strcmp (m.units, "%") == 0;
-  m.config_env = dup_or_die (f[11]);
-  m.custom_data = dup_or_die (f[12]);
+  m.config_env = dup_or_die (f[MG_PLAN_METRIC_CONFIG_ENV]);
+  m.custom_data = dup_or_die (f[MG_PLAN_METRIC_CUSTOM_DATA]);
   plan->metrics = grow (plan->metrics, plan->n_metrics, sizeof *plan->metrics);
   plan->metrics[plan->n_metrics++] = m;
   return 0;
@@ -128,20 +133,21 @@ parse_scorep_plugin (Ctx *ctx, MgPlan *plan, char **f, int n)
   if (n != (int) mg_plan_keywords[MG_PLAN_KEY_SCOREP_PLUGIN].n_fields + 1)
     return fail (ctx, "'%s' needs %u fields, found %d", f[0],
                  mg_plan_keywords[MG_PLAN_KEY_SCOREP_PLUGIN].n_fields, n - 1);
-  if (mg_plan_parse_number (f[1], 0, &index) < 0 || (size_t) index + 1 != plan->n_sources)
+  if (mg_plan_parse_number (f[MG_PLAN_SCOREP_SOURCE], 0, &index) < 0
+      || (size_t) index + 1 != plan->n_sources)
     return fail (ctx, "scorep_plugin source index '%s' should be %zu, the source line before it",
-                 f[1], plan->n_sources ? plan->n_sources - 1 : 0);
+                 f[MG_PLAN_SCOREP_SOURCE], plan->n_sources ? plan->n_sources - 1 : 0);
   MgPlanSource *s = &plan->sources[index];
   if (s->scorep_name)
     return fail (ctx, "source %ld has two scorep_plugin lines", index);
   for (size_t m = 0; m < plan->n_metrics; m++)
     if (plan->metrics[m].source == (unsigned) index)
       return fail (ctx, "scorep_plugin for source %ld comes after its metric lines", index);
-  if (f[2][0] == '\0')
+  if (f[MG_PLAN_SCOREP_NAME][0] == '\0')
     return fail (ctx, "scorep_plugin needs a plugin name");
-  s->scorep_name = dup_or_die (f[2]);
-  s->scorep_tokens = dup_or_die (f[3]);
-  s->scorep_error = dup_or_die (f[4]);
+  s->scorep_name = dup_or_die (f[MG_PLAN_SCOREP_NAME]);
+  s->scorep_tokens = dup_or_die (f[MG_PLAN_SCOREP_TOKENS]);
+  s->scorep_error = dup_or_die (f[MG_PLAN_SCOREP_ERROR]);
   return 0;
 }
 

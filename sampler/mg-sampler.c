@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "format/mg-plan-keywords.h"
+#include "format/mg-run-folder-layout.h"
 #include "mg-interpose.h"
 #include "mg-plugin-guard.h"
 #include "mg-node-folder.h"
@@ -472,7 +473,7 @@ mg_sampler_constructor (void)
   s->verbose = env_is_one (MG_SAMPLER_VERBOSE_ENV);
   s->stats = env_is_one ("METROGRAPH_SAMPLER_STATS");
   s->pid = getpid ();
-  const char *path = getenv ("METROGRAPH_PLAN");
+  const char *path = getenv (MG_PLAN_ENV);
   if (!path || !*path)
     {
       say ("metrograph-sampler: METROGRAPH_PLAN is not set; running unprofiled");

@@ -253,7 +253,7 @@ make_run_dir (MgLauncher *self, GError **error)
 static gboolean
 build_command (MgLauncher *self, GError **error)
 {
-  const char *pass_env[] = { "METROGRAPH_PLAN", MG_PLAN_TEXT_ENV, MG_MPI_MERGE_NODE_ENV, "LD_PRELOAD", NULL };
+  const char *pass_env[] = { MG_PLAN_ENV, MG_PLAN_TEXT_ENV, MG_MPI_MERGE_NODE_ENV, "LD_PRELOAD", NULL };
   g_autofree char *first = resolve_program (self->argv[0], self->working_folder, error);
 
   if (first == NULL)
@@ -460,7 +460,7 @@ mg_launcher_build_environment (MgLauncher *self)
   g_autofree char *plan = NULL;
   gsize plan_len = 0;
 
-  env = g_environ_setenv (env, "METROGRAPH_PLAN", self->plan_path, TRUE);
+  env = g_environ_setenv (env, MG_PLAN_ENV, self->plan_path, TRUE);
   /* For nodes whose /tmp is their own (format/mg-run-folder-layout.h). */
   if (g_file_get_contents (self->plan_path, &plan, &plan_len, NULL) && plan_len <= MG_PLAN_TEXT_MAX)
     env = g_environ_setenv (env, MG_PLAN_TEXT_ENV, plan, TRUE);

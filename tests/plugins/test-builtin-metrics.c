@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "allinea_metric_plugin_api.h"
+#include "format/mg-run-folder-layout.h"
 #include "metrics-test-support.h"
 #include "mg-test-common.h"
 #include "mg-sampler-state.h"
@@ -1192,9 +1193,9 @@ test_perf_symbolic_at_init (void)
       "perf::NO_SUCH_EVENT\n",
       dir, library);
   g_assert_true (g_file_set_contents (plan, text, -1, NULL));
-  g_setenv ("METROGRAPH_PLAN", plan, TRUE);
+  g_setenv (MG_PLAN_ENV, plan, TRUE);
   gboolean init = mg_test_init_perf_sw (sw);
-  g_unsetenv ("METROGRAPH_PLAN");
+  g_unsetenv (MG_PLAN_ENV);
   g_unlink (plan);
   g_rmdir (dir);
   if (!init)

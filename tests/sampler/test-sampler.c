@@ -86,7 +86,7 @@ workload_env (Fixture *f, const char *plan)
                                           "libmetrograph-sampler.so", NULL);
   char **env = g_get_environ ();
   env = g_environ_setenv (env, "LD_PRELOAD", so, TRUE);
-  env = g_environ_setenv (env, "METROGRAPH_PLAN", plan, TRUE);
+  env = g_environ_setenv (env, MG_PLAN_ENV, plan, TRUE);
   env = g_environ_setenv (env, "MG_TEST_LOG", f->log, TRUE);
   env = g_environ_unsetenv (env, "METROGRAPH_SAMPLER_VERBOSE");
   const char *rank_vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
