@@ -11,7 +11,6 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "format/mg-plan-keywords.h"
 #include "session/mg-rank-list.h"
 #include "session/mg-run-catalogue.h"
 #include "session/mg-run-check.h"
@@ -20,6 +19,7 @@
 #include "mg-run-env-editor.h"
 #include "mg-run-metric-list.h"
 #include "session/mg-run-metric-toggles.h"
+#include "session/mg-run-options.h"
 #include "session/mg-scorep-defs.h"
 #include "session/mg-scorep-selection.h"
 
@@ -220,11 +220,12 @@ set_parse_error (MgRunDialog *self, const char *field, char *message)
 }
 
 static void
-read_count (MgRunDialog *self, const char *field, GtkWidget *entry, guint min,
+read_count (MgRunDialog *self, const char *field, GtkWidget *entry, const char *option,
             void (*setter) (MgRunSettings *, guint))
 {
   char *message = NULL;
   guint value;
+  guint min = mg_run_options_lookup (option)->minimum;
 
   if (mg_run_parse_count (entry_text (entry), min, 0, &value, &message))
     setter (self->settings, value);
@@ -304,11 +305,9 @@ on_field_changed (MgRunDialog *self, GtkWidget *entry)
   else if (entry == self->scorep_entry)
     read_scorep (self, entry);
   else if (entry == self->interval_entry)
-    read_count (self, "interval", entry, MG_PLAN_MIN_INTERVAL_MS,
-                mg_run_settings_set_interval_ms);
+    read_count (self, "interval", entry, "--interval", mg_run_settings_set_interval_ms);
   else if (entry == self->max_samples_entry)
-    read_count (self, "max-samples", entry, MG_PLAN_MIN_SAMPLES,
-                mg_run_settings_set_max_samples);
+    read_count (self, "max-samples", entry, "--samples", mg_run_settings_set_max_samples);
   else if (entry == self->start_after_entry)
     read_seconds (self, "start-after", entry, mg_run_settings_set_start_after);
   else if (entry == self->stop_after_entry)
@@ -1135,8 +1134,11 @@ mg_run_dialog_init (MgRunDialog *self)
   setup_completion (self);
   {
     g_autofree char *cwd = g_get_current_dir ();
-    g_autofree char *interval = g_strdup_printf ("%d", MG_PLAN_DEFAULT_INTERVAL_MS);
-    g_autofree char *samples = g_strdup_printf ("%d", MG_PLAN_DEFAULT_SAMPLES);
+    /* The defaults and limits are the option table's (mg-run-options.c). */
+    g_autofree char *interval =
+      g_strdup_printf ("%u", mg_run_options_lookup ("--interval")->default_value);
+    g_autofree char *samples =
+      g_strdup_printf ("%u", mg_run_options_lookup ("--samples")->default_value);
 
     gtk_entry_set_placeholder_text (GTK_ENTRY (self->working_folder_entry), cwd);
     /* Empty fields leave the sampler its defaults. */
