@@ -14,20 +14,6 @@ mg_cli_wanted (int argc, char **argv)
   return mg_cli_options_wanted (argc, argv);
 }
 
-void
-mg_cli_print_error (const char *format, ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  /* One line: batch logs are read with grep. */
-  g_strdelimit (message, "\n", ' ');
-  g_printerr ("metrograph: %s\n", message);
-}
-
 int
 mg_cli_run (int argc, char **argv)
 {

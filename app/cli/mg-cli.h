@@ -5,6 +5,7 @@
 
 #include <glib.h>
 
+#include "mg-cli-message.h"
 #include "mg-cli-options.h"
 #include "profile/mg-profile.h"
 
@@ -15,8 +16,6 @@ gboolean mg_cli_wanted (int argc, char **argv);
 /* Runs the mode argv selects; returns the process exit status. */
 int mg_cli_run (int argc, char **argv);
 
-/* Prints "metrograph: <message>" as one line on stderr. */
-void mg_cli_print_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
 /* The modes; each returns the exit status. */
 int mg_cli_profile (const MgCliOptions *options);

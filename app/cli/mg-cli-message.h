@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* How the command line speaks on stderr: one line a message. A leaf that
+ * every mode uses, so that the dispatcher (mg-cli.c) is called by none. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Prints "metrograph: <message>" as one line on stderr. */
+void mg_cli_print_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+G_END_DECLS
