@@ -13,7 +13,7 @@
 #include "mg-metric-row.h"
 #include "mg-metric-visibility.h"
 #include "plot/mg-time-view.h"
-#include "mg-view-export.h"
+#include "plot/mg-view-export.h"
 
 G_BEGIN_DECLS
 

@@ -15,7 +15,7 @@
 #include "report/mg-report-set.h"
 #include "report/mg-report-writer.h"
 #include "gui/graph/mg-theme.h"
-#include "mg-view-export.h"
+#include "plot/mg-view-export.h"
 #include "mg-window-internal.h"
 
 gboolean

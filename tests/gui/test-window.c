@@ -21,7 +21,7 @@
 #include "plot/mg-time-view.h"
 #include "gui/mg-tooltip.h"
 #include "defs/mg-units.h"
-#include "gui/mg-view-export.h"
+#include "plot/mg-view-export.h"
 #include "gui/mg-window-private.h"
 
 static void

@@ -9,10 +9,10 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-#include "plot/mg-graph-render.h"
-#include "plot/mg-selection-stats.h"
-#include "plot/mg-series-view.h"
 #include "defs/mg-units.h"
+#include "mg-graph-render.h"
+#include "mg-selection-stats.h"
+#include "mg-series-view.h"
 #include "mg-view-export.h"
 
 #define PAGE_WIDTH MG_VIEW_EXPORT_WIDTH

@@ -11,7 +11,7 @@
 #include <gio/gio.h>
 
 #include "profile/mg-profile.h"
-#include "plot/mg-time-view.h"
+#include "mg-time-view.h"
 
 G_BEGIN_DECLS
 
