@@ -4,7 +4,7 @@
 #include "mg-cli-options.h"
 
 #include "session/mg-run-check.h"
-#include "session/mg-run-command-line.h"
+#include "session/mg-run-settings-line.h"
 #include "session/mg-run-options.h"
 
 #include <glib/gi18n.h>

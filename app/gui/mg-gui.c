@@ -7,7 +7,7 @@
 
 #include "mg-a11y-bus.h"
 #include "mg-application.h"
-#include "mg-renderer.h"
+#include "mg-renderer-choice.h"
 #include "mg-resources.h"
 #include "mg-gui.h"
 
@@ -22,7 +22,7 @@ mg_gui_run (int argc, char **argv)
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
-  /* First, while this is the only thread: GL or cairo (mg-renderer.h).
+  /* First, while this is the only thread: GL or cairo (mg-renderer-choice.h).
    * Without a display this fails quietly and GtkApplication reports it. */
   if (mg_renderer_init_gtk (&renderer, &why))
     g_debug ("renderer: %s (%s)", renderer != NULL ? renderer : "GTK's choice", why);

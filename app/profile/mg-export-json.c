@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "mg-command-line.h"
+#include "mg-shell-line.h"
 #include "mg-export-json.h"
 #include "mg-export-writer.h"
 
@@ -74,7 +74,7 @@ static void
 put_info (MgExportWriter *w, MgProfile *profile)
 {
   const MgRunInfo *run = mg_profile_get_run_info (profile);
-  g_autofree char *cmd = mg_command_line_from_run (run);
+  g_autofree char *cmd = mg_shell_line_from_run (run);
   g_autofree char *start = start_time (run);
   g_autofree char *version = g_strdup_printf ("Metrograph %s", run->metrograph_version);
   gboolean first = TRUE;

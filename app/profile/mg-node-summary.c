@@ -22,7 +22,7 @@
 
 #include "mg-crc32.h"
 #include "mg-process-block.h"
-#include "mg-profile-private.h"
+#include "mg-profile-internal.h"
 #include "mg-pread.h"
 #include "mg-record-folder.h"
 

@@ -24,7 +24,7 @@
 #include <zlib.h>
 
 #include "mg-crc32.h"
-#include "mg-profile-private.h"
+#include "mg-profile-internal.h"
 
 /* zlib's fastest level: the planes do most of the packing, and saving a
  * thousand processes must stay within seconds. */

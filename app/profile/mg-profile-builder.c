@@ -10,7 +10,7 @@
 #include "format/mg-bounded-mean.h"
 #include "mg-process-block.h"
 #include "mg-profile-builder.h"
-#include "mg-profile-private.h"
+#include "mg-profile-internal.h"
 #include "mg-row-slabs.h"
 
 /* A process's samples, already in the profile's layout so that finishing

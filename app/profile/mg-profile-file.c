@@ -19,7 +19,7 @@
 #include "mg-crc32.h"
 #include "mg-process-block.h"
 #include "mg-profile-header.h"
-#include "mg-profile-private.h"
+#include "mg-profile-internal.h"
 #include "mg-profile-source.h"
 #include "mg-pread.h"
 

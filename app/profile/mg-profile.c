@@ -9,7 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-process-block.h"
-#include "mg-profile-private.h"
+#include "mg-profile-internal.h"
 
 G_DEFINE_QUARK (mg-profile-error-quark, mg_profile_error)
 

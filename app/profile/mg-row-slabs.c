@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
-#include "mg-profile-private.h"
+#include "mg-profile-internal.h"
 #include "mg-row-slabs.h"
 
 /* 32 huge pages: a 1024-process profile's rows take a few dozen. */

@@ -5,7 +5,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "profile/mg-command-line.h"
+#include "profile/mg-shell-line.h"
 #include "mg-report-value.h"
 #include "mg-report.h"
 #include "defs/mg-units.h"
@@ -99,7 +99,7 @@ add_header (MgReport *report, MgProfile *profile, const char *profile_path)
 {
   const MgRunInfo *run = mg_profile_get_run_info (profile);
 
-  add_fact (report, _("Command"), mg_command_line_from_run (run));
+  add_fact (report, _("Command"), mg_shell_line_from_run (run));
   add_fact (report, _("Resources"), resources (profile, run));
   add_fact (report, _("Hosts"), run->hosts != NULL ? g_strjoinv (", ", run->hosts)
                                                    : g_strdup (""));

@@ -3,7 +3,7 @@
 
 #include "mg-run-assembly.h"
 
-#include "mg-run-command-line.h"
+#include "mg-run-settings-line.h"
 
 #include <glib/gi18n.h>
 #include <math.h>

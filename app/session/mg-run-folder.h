@@ -19,7 +19,7 @@
 G_BEGIN_DECLS
 
 /* The run plan and the run's settings as the
- * `metrograph --profile` line that repeats it (mg-run-command-line.h),
+ * `metrograph --profile` line that repeats it (mg-run-settings-line.h),
  * which recovery reads (mg-run-recovery.h). */
 #define MG_RUN_FOLDER_PLAN "run.plan"
 #define MG_RUN_FOLDER_COMMAND "command"

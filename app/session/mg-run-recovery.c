@@ -14,7 +14,7 @@
 #include "mg-run-assembly.h"
 #include "mg-run-catalogue.h"
 #include "mg-run-metric-toggles.h"
-#include "mg-run-command-line.h"
+#include "mg-run-settings-line.h"
 #include "mg-run-folder.h"
 
 G_DEFINE_QUARK (mg-run-recovery-error-quark, mg_run_recovery_error)

@@ -4,7 +4,7 @@
 #include "mg-run-settings-from-profile.h"
 
 #include "format/mg-plan-keywords.h"
-#include "mg-run-command-line.h"
+#include "mg-run-settings-line.h"
 #include "mg-run-metric-toggles.h"
 
 static void

@@ -2,7 +2,7 @@
 /* What one profiling run is made of: the program and its arguments, where
  * and with which environment it runs, MPI processes, the sampler's timing,
  * the metric toggles and where the profile goes. The run dialog edits one;
- * MgRunSession runs one; mg-run-command-line.h turns one into the
+ * MgRunSession runs one; mg-run-settings-line.h turns one into the
  * equivalent `metrograph --profile …` line and back. GTK-free.
  *
  * Defaults (the command line's): no MPI (n-processes 0), interval 0 and

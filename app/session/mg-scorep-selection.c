@@ -6,7 +6,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "mg-run-command-line.h"
+#include "mg-run-settings-line.h"
 #include "mg-run-options.h"
 
 #define PLUGINS_VARIABLE "SCOREP_METRIC_PLUGINS"

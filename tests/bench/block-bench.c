@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "profile/mg-process-block.h"
-#include "profile/mg-profile-private.h"
+#include "profile/mg-profile-internal.h"
 #include "bench-synthetic.h"
 
 #define METRICS_PER_KIND 8

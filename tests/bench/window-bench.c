@@ -9,7 +9,7 @@
  * [--gtk-default] [PROCESSES METRICS SAMPLES [KEEP.mgprof]]; prints the
  * times in ms, each
  * goal with whether it is met, the renderer chosen as the viewer chooses it
- * (mg-renderer.c: cairo where GL would be software, unless GSK_RENDERER
+ * (mg-renderer-choice.c: cairo where GL would be software, unless GSK_RENDERER
  * names one; --gtk-default: plain gtk_init, GTK's own choice, for
  * comparison) and a timeline of the first frames (layout, paint, after
  * paint). With KEEP the profile is written there once and reused, which
@@ -30,7 +30,7 @@
 #include "gui-fixtures.h"
 #include "gui/mg-a11y-bus.h"
 #include "gui/mg-application.h"
-#include "gui/mg-renderer.h"
+#include "gui/mg-renderer-choice.h"
 #include "mg-resources.h"
 #include "gui/mg-window-private.h"
 

@@ -10,7 +10,7 @@
 #include "fuzz-input.h"
 #include "profile/mg-profile-header.h"
 #include "profile/mg-profile.h"
-#include "profile/mg-profile-private.h"
+#include "profile/mg-profile-internal.h"
 
 enum { HEADER_LEN = MG_PROFILE_HEADER_LEN };
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* GL or cairo (mg-renderer.c): the decision from the facts, the facts from
+/* GL or cairo (mg-renderer-choice.c): the decision from the facts, the facts from
  * crafted devices and display names, and GTK started the viewer's way
  * under Xvfb, in subprocesses (GTK starts once per process). */
 #include "mg-config.h"
@@ -9,7 +9,7 @@
 
 #include <glib/gstdio.h>
 
-#include "gui/mg-renderer.h"
+#include "gui/mg-renderer-choice.h"
 
 static void
 test_choose (void)

@@ -12,7 +12,7 @@
 
 #include "profile/mg-crc32.h"
 #include "profile/mg-process-block.h"
-#include "profile/mg-profile-private.h"
+#include "profile/mg-profile-internal.h"
 
 enum { N = 500, METRICS = 4 };
 

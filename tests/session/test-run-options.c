@@ -9,7 +9,7 @@
 
 #include "format/mg-plan-keywords.h"
 #include "session/mg-run-check.h"
-#include "session/mg-run-command-line.h"
+#include "session/mg-run-settings-line.h"
 #include "session/mg-run-options.h"
 
 /* Parses @args (after "metrograph --profile") with the table's GOption

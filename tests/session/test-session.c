@@ -11,7 +11,7 @@
 #include "session/mg-missing-ranks.h"
 #include "session/mg-program-check.h"
 #include "session/mg-run-check.h"
-#include "session/mg-run-command-line.h"
+#include "session/mg-run-settings-line.h"
 #include "session/mg-run-metric-toggles.h"
 #include "session/mg-run-recovery.h"
 #include "session/mg-run-session.h"

@@ -3,7 +3,7 @@
 
 #include "mg-run-actions.h"
 
-#include "session/mg-run-command-line.h"
+#include "session/mg-run-settings-line.h"
 #include "mg-run-host.h"
 #include "session/mg-run-settings-from-profile.h"
 #include "gui/mg-window.h"

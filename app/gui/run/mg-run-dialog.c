@@ -14,7 +14,7 @@
 #include "session/mg-rank-list.h"
 #include "session/mg-run-catalogue.h"
 #include "session/mg-run-check.h"
-#include "session/mg-run-command-line.h"
+#include "session/mg-run-settings-line.h"
 #include "mg-run-css.h"
 #include "mg-run-env-editor.h"
 #include "mg-run-metric-list.h"

@@ -14,7 +14,7 @@
 #include "gui/mg-application.h"
 #include "mg-resources.h"
 #include "gui/run/mg-run-actions.h"
-#include "session/mg-run-command-line.h"
+#include "session/mg-run-settings-line.h"
 #include "gui/run/mg-run-dialog-private.h"
 #include "gui/run/mg-run-end.h"
 #include "gui/run/mg-run-host.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* How GTK draws the viewer: with GL or with cairo (see mg-renderer.h). */
+/* How GTK draws the viewer: with GL or with cairo (see mg-renderer-choice.h). */
 #include "mg-config.h"
 
-#include "mg-renderer.h"
+#include "mg-renderer-choice.h"
 
 #include <string.h>
 #include <unistd.h>

@@ -8,6 +8,6 @@
 
 G_BEGIN_DECLS
 
-char *mg_command_line_from_run (const MgRunInfo *run);
+char *mg_shell_line_from_run (const MgRunInfo *run);
 
 G_END_DECLS

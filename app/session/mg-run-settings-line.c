@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
-#include "mg-run-command-line.h"
+#include "mg-run-settings-line.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
@@ -11,7 +11,7 @@
 #include "mg-run-metric-toggles.h"
 #include "mg-run-options.h"
 
-G_DEFINE_QUARK (mg-run-command-line-error-quark, mg_run_command_line_error)
+G_DEFINE_QUARK (mg-run-settings-line-error-quark, mg_run_command_line_error)
 
 char *
 mg_run_quote_word (const char *word)

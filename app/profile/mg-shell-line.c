@@ -4,10 +4,10 @@
 
 #include <string.h>
 
-#include "mg-command-line.h"
+#include "mg-shell-line.h"
 
 char *
-mg_command_line_from_run (const MgRunInfo *run)
+mg_shell_line_from_run (const MgRunInfo *run)
 {
   GString *line = g_string_new (NULL);
 
