@@ -9,7 +9,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "mg-interpose.h"
 #include "mg-sampler-state.h"
 
 #define MG_EXPORT __attribute__((visibility("default")))
@@ -26,7 +25,8 @@ static ExecveatFn real_execveat;
 static ExitFn real__exit;
 static ExitFn real__Exit;
 
-void
+/* Looks the real functions up once, early (never inside a vfork child). */
+static void
 mg_interpose_resolve (void)
 {
   if (real_execve)
@@ -37,6 +37,14 @@ mg_interpose_resolve (void)
   *(void **) &real__exit = dlsym (RTLD_NEXT, "_exit");
   *(void **) &real__Exit = dlsym (RTLD_NEXT, "_Exit");
   *(void **) &real_execve = dlsym (RTLD_NEXT, "execve");
+}
+
+/* Before the sampler's own constructor (default priority) and the program's:
+ * the real functions are known before anything can call ours. */
+__attribute__((constructor(101))) static void
+mg_interpose_constructor (void)
+{
+  mg_interpose_resolve ();
 }
 
 static bool

@@ -11,6 +11,8 @@
 #include <time.h>
 
 #include "allinea_metric_plugin_types.h"
+#include "mg-clock.h"
+#include "mg-log.h"
 #include "mg-plan.h"
 #include "mg-record-writer.h"
 
@@ -62,7 +64,6 @@ typedef struct {
   bool sampling_ended;/* stop functions and backfill done */
   int finished;       /* record closed (exit, exec) */
 
-  bool verbose;
   bool stats;
   uint64_t rounds;
   int64_t round_ns_total;
@@ -72,8 +73,6 @@ typedef struct {
 
 MG_INTERNAL extern MgSampler mg_sampler;
 
-MG_INTERNAL int64_t mg_now_ns (void);
-MG_INTERNAL void mg_log (const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* mg-plugin-loader.c */
 MG_INTERNAL void mg_plugins_load (MgSampler *s);
@@ -88,6 +87,9 @@ MG_INTERNAL void mg_sampling_backfill (MgSampler *s);
 MG_INTERNAL int mg_sampling_start_thread (MgSampler *s);
 /* Asks the thread to stop and wakes it; the caller holds s->lock. */
 MG_INTERNAL void mg_sampling_request_stop (MgSampler *s);
+/* Ends sampling (stop functions, backfill) once; called by the thread at
+ * stop_after_ms or by the lifecycle at the end. */
+MG_INTERNAL void mg_sampling_end (MgSampler *s);
 
 /* mg-thread-usage.c: the sampler thread's usage for the built-in plugins.
  * Reset before the thread starts; begin and end are called on it. */
@@ -102,15 +104,15 @@ MG_INTERNAL bool mg_thread_usage_on_sampler_thread (void);
 MG_INTERNAL void mg_round_threads_reset (void);
 
 /* mg-sampler.c: the process lifecycle */
-/* Ends sampling (stop functions, backfill) once; called by the thread at
- * stop_after_ms or by mg_sampler_finish. */
-MG_INTERNAL void mg_sampler_end_sampling (MgSampler *s);
 /* At exit, before a Score-P plugin's statics are destroyed: stops the
  * thread, takes the last sample and stops and cleans up the plugins, once;
  * the record is closed later, by the exit handler that knows the status. */
 MG_INTERNAL void mg_sampler_end_before_exit (void);
 /* Closes the record in state (EXITED, EXECED) with status. */
 MG_INTERNAL void mg_sampler_finish (MgRecordState state, int status);
+/* Before an exec: closes the record as EXECED; false if this process was
+ * not sampling (mg-interpose.c). */
+MG_INTERNAL bool mg_sampler_finish_for_exec (void);
 /* After a failed exec: sample again into a new record. */
 MG_INTERNAL void mg_sampler_restart (void);
 /* True when the caller is the process that owns the sampler state (not a

@@ -3,7 +3,6 @@
  * children and after a failed exec, finish at exit or exec. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,56 +12,9 @@
 
 #include "format/mg-plan-keywords.h"
 #include "format/mg-run-folder-layout.h"
-#include "mg-interpose.h"
 #include "mg-plugin-guard.h"
 #include "mg-node-folder.h"
 #include "mg-sampler-state.h"
-
-MgSampler mg_sampler = { .lock_fd = -1 };
-
-int64_t
-mg_now_ns (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static void __attribute__((format(printf, 2, 0)))
-write_stderr (const char *prefix, const char *fmt, va_list ap)
-{
-  char buf[1024];
-  int p = snprintf (buf, sizeof buf, "%s", prefix);
-  int n = vsnprintf (buf + p, sizeof buf - 1 - (size_t) p, fmt, ap);
-  if (n < 0)
-    return;
-  n += p;
-  if ((size_t) n > sizeof buf - 2)
-    n = sizeof buf - 2;
-  buf[n++] = '\n';
-  if (write (STDERR_FILENO, buf, (size_t) n) < 0)
-    { /* nowhere to report it */ }
-}
-
-void
-mg_log (const char *fmt, ...)
-{
-  if (!mg_sampler.verbose)
-    return;
-  va_list ap;
-  va_start (ap, fmt);
-  write_stderr ("metrograph-sampler: ", fmt, ap);
-  va_end (ap);
-}
-
-static void __attribute__((format(printf, 1, 2)))
-say (const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  write_stderr ("", fmt, ap);
-  va_end (ap);
-}
 
 bool
 mg_sampler_owns_process (void)
@@ -354,16 +306,6 @@ stop_thread (MgSampler *s)
   return true;
 }
 
-void
-mg_sampler_end_sampling (MgSampler *s)
-{
-  if (__atomic_exchange_n (&s->sampling_ended, true, __ATOMIC_ACQ_REL))
-    return;
-  mg_plugins_stop (s);
-  __atomic_or_fetch (&s->rec.header->flags, MG_RECORD_FLAG_SAMPLING_ENDED, __ATOMIC_RELEASE);
-  mg_sampling_backfill (s);
-}
-
 /* end_plugins ran for this record (reset by mg_sampler_restart), and its
  * result. */
 static int plugins_ended;
@@ -381,7 +323,7 @@ end_plugins (MgSampler *s, bool final_round)
     {
       if (final_round)
         mg_sampling_final_round (s);
-      mg_sampler_end_sampling (s);
+      mg_sampling_end (s);
       mg_plugins_cleanup (s);
     }
   else
@@ -411,7 +353,7 @@ finish (MgRecordState state, int status)
   h->end_status = status;
   __atomic_store_n (&h->state, (uint32_t) state, __ATOMIC_RELEASE);
   if (s->stats)
-    say ("metrograph-sampler: pid %d: %llu rounds, mean %.2f us, max %.2f us, sampler thread "
+    mg_say ("metrograph-sampler: pid %d: %llu rounds, mean %.2f us, max %.2f us, sampler thread "
          "CPU %.3f ms",
          s->pid, (unsigned long long) s->rounds,
          s->rounds ? (double) s->round_ns_total / (double) s->rounds / 1e3 : 0.0,
@@ -469,20 +411,19 @@ mg_sampler_constructor (void)
   MgSampler *s = &mg_sampler;
   char err[1024];
 
-  mg_interpose_resolve ();
-  s->verbose = env_is_one (MG_SAMPLER_VERBOSE_ENV);
+  mg_log_set_verbose (env_is_one (MG_SAMPLER_VERBOSE_ENV));
   s->stats = env_is_one ("METROGRAPH_SAMPLER_STATS");
   s->pid = getpid ();
   const char *path = getenv (MG_PLAN_ENV);
   if (!path || !*path)
     {
-      say ("metrograph-sampler: METROGRAPH_PLAN is not set; running unprofiled");
+      mg_say ("metrograph-sampler: METROGRAPH_PLAN is not set; running unprofiled");
       return;
     }
   mg_node_folder_restore_plan (path);
   if (mg_plan_load (path, &s->plan, err, sizeof err) < 0)
     {
-      say ("metrograph-sampler: %s; running unprofiled", err);
+      mg_say ("metrograph-sampler: %s; running unprofiled", err);
       return;
     }
   if (skipped (&s->plan))

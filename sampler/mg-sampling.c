@@ -310,7 +310,7 @@ thread_main (void *data)
   mg_thread_usage_end ();
   pthread_mutex_unlock (&s->lock);
   if (reached_stop)
-    mg_sampler_end_sampling (s);
+    mg_sampling_end (s);
   return NULL;
 }
 
@@ -337,4 +337,16 @@ mg_sampling_start_thread (MgSampler *s)
   pthread_attr_destroy (&attr);
   s->thread_started = rc == 0;
   return rc;
+}
+
+/* The plugins' stop functions, the record's flag and the backfill, once:
+ * at Stop after (the thread) or at the end (the lifecycle). */
+void
+mg_sampling_end (MgSampler *s)
+{
+  if (__atomic_exchange_n (&s->sampling_ended, true, __ATOMIC_ACQ_REL))
+    return;
+  mg_plugins_stop (s);
+  __atomic_or_fetch (&s->rec.header->flags, MG_RECORD_FLAG_SAMPLING_ENDED, __ATOMIC_RELEASE);
+  mg_sampling_backfill (s);
 }
