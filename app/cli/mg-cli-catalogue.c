@@ -48,16 +48,5 @@ mg_cli_apply_toggles (const MgCliOptions *options, MgCatalogue *catalogue, int *
 void
 mg_cli_print_diagnostics (MgCatalogue *catalogue)
 {
-  GPtrArray *diagnostics = mg_catalogue_get_diagnostics (catalogue);
-
-  for (guint i = 0; i < diagnostics->len; i++)
-    {
-      const MgDiagnostic *d = g_ptr_array_index (diagnostics, i);
-      g_autofree char *text = NULL;
-
-      if (d->severity == MG_SEVERITY_NOTE)
-        continue;
-      text = mg_diagnostic_to_string (d);
-      mg_cli_print_error ("%s", text);
-    }
+  mg_cli_print_diagnostic_list (mg_catalogue_get_diagnostics (catalogue));
 }

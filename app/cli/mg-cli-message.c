@@ -3,6 +3,8 @@
 
 #include "mg-cli-message.h"
 
+#include "defs/mg-diagnostic.h"
+
 void
 mg_cli_print_error (const char *format, ...)
 {
@@ -15,4 +17,19 @@ mg_cli_print_error (const char *format, ...)
   /* One line: batch logs are read with grep. */
   g_strdelimit (message, "\n", ' ');
   g_printerr ("metrograph: %s\n", message);
+}
+
+void
+mg_cli_print_diagnostic_list (GPtrArray *diagnostics)
+{
+  for (guint i = 0; i < diagnostics->len; i++)
+    {
+      const MgDiagnostic *d = g_ptr_array_index (diagnostics, i);
+      g_autofree char *text = NULL;
+
+      if (d->severity == MG_SEVERITY_NOTE)
+        continue;
+      text = mg_diagnostic_to_string (d);
+      mg_cli_print_error ("%s", text);
+    }
 }

@@ -10,4 +10,8 @@ G_BEGIN_DECLS
 /* Prints "metrograph: <message>" as one line on stderr. */
 void mg_cli_print_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
+/* Each error and warning of @diagnostics (MgDiagnostic*, notes left out)
+ * as such a line. */
+void mg_cli_print_diagnostic_list (GPtrArray *diagnostics);
+
 G_END_DECLS

@@ -20,23 +20,6 @@ load_reports (const MgCliOptions *options)
   return mg_report_set_load ((const char *const *) options->reports_path, installed);
 }
 
-/* Problems with partial report files go to stderr; the report is written
- * with the files that are fine. */
-static void
-print_diagnostics (GPtrArray *diagnostics)
-{
-  for (guint i = 0; i < diagnostics->len; i++)
-    {
-      const MgDiagnostic *d = g_ptr_array_index (diagnostics, i);
-      g_autofree char *text = NULL;
-
-      if (d->severity == MG_SEVERITY_NOTE)
-        continue;
-      text = mg_diagnostic_to_string (d);
-      mg_cli_print_error ("%s", text);
-    }
-}
-
 gboolean
 mg_cli_write_report (const MgCliOptions *options, MgProfile *profile, const char *profile_path,
                      const char *report_file)
@@ -45,7 +28,9 @@ mg_cli_write_report (const MgCliOptions *options, MgProfile *profile, const char
   g_autoptr (MgReport) report = NULL;
   g_autoptr (GError) error = NULL;
 
-  print_diagnostics (set->diagnostics);
+  /* Problems with partial report files go to stderr; the report is
+   * written with the files that are fine. */
+  mg_cli_print_diagnostic_list (set->diagnostics);
   report = mg_report_new (profile, profile_path, set->reports);
   if (options->baseline_file != NULL)
     {
