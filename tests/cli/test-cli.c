@@ -1329,6 +1329,74 @@ test_recover_merge_node (Fixture *f, gconstpointer data)
   g_assert_true (memcmp (a, b, la) == 0);
 }
 
+/* Linux names are bytes: a program, an argument, an environment value
+ * and a working folder that are not UTF-8 go through --profile and
+ * --recover unchanged (the program sees them; the profile keeps them), and
+ * the exported JSON and the report stay UTF-8, the command line quoted so
+ * that a shell gives the bytes back. */
+static void
+test_recover_any_bytes (Fixture *f, gconstpointer data)
+{
+  g_autofree char *folder = in_dir (f, "d\xe9" "f");
+  g_autofree char *program = g_build_filename (folder, "w\xe9", NULL);
+  g_autofree char *direct = in_dir (f, "direct.mgprof"), *recovered = in_dir (f, "rec.mgprof");
+  g_autofree char *binary = NULL, *json = NULL, *report = NULL, *json_path = in_dir (f, "d.json");
+  g_autofree char *report_path = in_dir (f, "d.txt"), *left = NULL;
+  gsize binary_len = 0;
+  const char *env[] = { "FOO=v\xff", NULL };
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
+                         direct, "./w\xe9", "caf\xe9", "env=FOO", NULL };
+  const char *slow[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
+                         recovered, "./w\xe9", "caf\xe9", "sleep=0.5", NULL };
+  const char *export_args[] = { "--export", json_path, direct, NULL };
+  const char *report_args[] = { NULL, direct, NULL };
+  const char *recover_args[] = { "--recover", NULL, NULL };
+  g_autoptr (CliRun) run = NULL, exported = NULL, reported = NULL, recover = NULL;
+  g_autoptr (MgProfile) profile = NULL, again = NULL;
+  g_autofree char *report_arg = g_strconcat ("--report=", report_path, NULL);
+  GPid pid;
+
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  g_assert_true (g_file_get_contents (f->workload, &binary, &binary_len, NULL));
+  g_assert_true (g_file_set_contents (program, binary, binary_len, NULL));
+  g_assert_cmpint (g_chmod (program, 0755), ==, 0);
+
+  run = cli_run_with_env (folder, args, env);
+  assert_status (run, 0);
+  g_assert_nonnull (strstr (run->out, "caf\xe9"));
+  g_assert_nonnull (strstr (run->out, "env FOO=v\xff"));
+  g_assert_null (strstr (run->err, "CRITICAL"));
+  profile = load_profile (direct);
+  g_assert_cmpstr (mg_profile_get_run_info (profile)->argv[0], ==, "./w\xe9");
+  g_assert_cmpstr (mg_profile_get_run_info (profile)->argv[1], ==, "caf\xe9");
+  g_assert_true (g_str_has_suffix (mg_profile_get_run_info (profile)->working_dir, "/d\xe9" "f"));
+  g_assert_true (g_str_has_suffix (mg_profile_get_process (profile, 0)->program, "/w\xe9"));
+
+  exported = cli_run (f->dir, export_args);
+  assert_status (exported, 0);
+  g_assert_true (g_file_get_contents (json_path, &json, NULL, NULL));
+  g_assert_true (g_utf8_validate (json, -1, NULL));
+  g_assert_nonnull (strstr (json, "\"command_line\":\"$'./w\\\\xe9' $'caf\\\\xe9' env=FOO\""));
+  report_args[0] = report_arg;
+  reported = cli_run (f->dir, report_args);
+  assert_status (reported, 0);
+  g_assert_true (g_file_get_contents (report_path, &report, NULL, NULL));
+  g_assert_true (g_utf8_validate (report, -1, NULL));
+  g_assert_nonnull (strstr (report, "$'./w\\xe9' $'caf\\xe9' env=FOO"));
+
+  pid = cli_spawn (folder, slow, env);
+  kill_front_end (f, pid, &left);
+  wait_for_records_closed (left, 60);
+  recover_args[1] = left;
+  recover = cli_run (f->dir, recover_args);
+  assert_status (recover, 0);
+  g_assert_null (strstr (recover->err, "CRITICAL"));
+  again = load_profile (recovered);
+  g_assert_cmpstr (mg_profile_get_run_info (again)->argv[1], ==, "caf\xe9");
+  g_assert_true (g_str_has_suffix (mg_profile_get_run_info (again)->working_dir, "/d\xe9" "f"));
+  g_assert_true (g_str_has_suffix (mg_profile_get_process (again, 0)->program, "/w\xe9"));
+}
+
 /* --recover --process-precision=single writes the same run with each
  * process's series at single precision: the summary says so, the file
  * records it, its JSON and CSV exports (the aggregates) are the same bytes
@@ -1952,6 +2020,7 @@ main (int argc, char **argv)
   add ("/cli/recover/output-verbose", test_recover_output_verbose);
   add ("/cli/recover/merge-node", test_recover_merge_node);
   add ("/cli/recover/single-precision", test_recover_single_precision);
+  add ("/cli/recover/any-bytes", test_recover_any_bytes);
   add ("/cli/export/json", test_export_json);
   add ("/cli/export/csv", test_export_csv);
   add ("/cli/export/errors", test_export_errors);

@@ -9,7 +9,10 @@
 
 #include <glib/gstdio.h>
 
+#include <json-glib/json-glib.h>
+
 #include "profile/mg-crc32.h"
+#include "profile/mg-export-json.h"
 #include "profile/mg-process-block.h"
 #include "profile/mg-profile-header.h"
 #include "profile/mg-profile-private.h"
@@ -389,6 +392,24 @@ test_file_version3_fixture (void)
   fixture_assert_profiles_equal (expected, profile);
 }
 
+/* So does a file of format version 4 (argv, folder, hosts, programs and
+ * output as UTF-8 text), written from the fixture by the last build that
+ * wrote format 4. */
+static void
+test_file_version4_fixture (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "profile",
+                                                 "format-v4.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = mg_profile_load (path, &error);
+  g_autoptr(MgProfile) expected = fixture_profile ();
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (mg_profile_get_run_info (profile)->argv[1], ==, "a b");
+  g_assert_cmpstr (mg_profile_get_run_info (profile)->output, ==, "starting\nrank 1: ü done\n");
+  fixture_assert_profiles_equal (expected, profile);
+}
+
 /* A saved profile's processes stay packed until asked for, one at a time;
  * only the last MG_PROFILE_UNPACKED_MAX asked for stay decoded, and one
  * asked for again decodes to the same values. */
@@ -581,6 +602,72 @@ test_file_output (void)
   mg_test_remove_tree (dir);
 }
 
+/* Linux names are bytes: argv, the working folder, hosts, a process's
+ * program and the output that are not UTF-8 are saved (no assertion),
+ * read back byte for byte, and exported as valid JSON (the command line
+ * quoted so that a shell gives the bytes back, a host with U+FFFD). Text
+ * that a plugin gave (a message) is stored with its invalid bytes
+ * replaced. */
+static void
+test_file_any_bytes (void)
+{
+  g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr(MgMetricDef) alpha = fixture_metric ("alpha", MG_DOMAIN_TIME);
+  const char *argv[] = { "./caf\xe9", "a \xff\xfe", "ok", NULL };
+  MgProcessInfo p0 = { 10, 1, -1, (char *) "node-\xe9", (char *) "/bin/\xff\x80x", 0.0, 1.0,
+                       MG_PROCESS_END_EXITED, 0, TRUE };
+  MgPluginError pe = { 0, (char *) "com.example.source", (char *) "/lib/\xe9.so", -3,
+                       (char *) "bad \xc3 text" };
+  double value = 1.0;
+  g_autoptr(MgProfile) profile = NULL, loaded = NULL;
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "bytes.mgprof", NULL);
+  g_autofree char *json_path = g_build_filename (dir, "bytes.json", NULL);
+  g_autofree char *json = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  const MgRunInfo *run;
+  JsonObject *info;
+
+  mg_profile_builder_set_command (builder, argv, "/tmp/d\xe9" "f");
+  mg_profile_builder_set_output (builder, "out \xe9\xff\n", 0);
+  mg_profile_builder_add_metric (builder, alpha);
+  mg_profile_builder_add_process (builder, &p0);
+  mg_profile_builder_add_sample (builder, 0, 0.0, 1.0, &value, &value, &value);
+  mg_profile_builder_add_plugin_error (builder, &pe);
+  profile = mg_profile_builder_finish (builder, 0, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (mg_profile_save (profile, path, &error));
+  g_assert_no_error (error);
+  loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  run = mg_profile_get_run_info (loaded);
+  g_assert_cmpstr (run->argv[0], ==, "./caf\xe9");
+  g_assert_cmpstr (run->argv[1], ==, "a \xff\xfe");
+  g_assert_cmpstr (run->argv[2], ==, "ok");
+  g_assert_null (run->argv[3]);
+  g_assert_cmpstr (run->working_dir, ==, "/tmp/d\xe9" "f");
+  g_assert_cmpstr (run->hosts[0], ==, "node-\xe9");
+  g_assert_cmpstr (run->output, ==, "out \xe9\xff\n");
+  g_assert_cmpstr (mg_profile_get_process (loaded, 0)->host, ==, "node-\xe9");
+  g_assert_cmpstr (mg_profile_get_process (loaded, 0)->program, ==, "/bin/\xff\x80x");
+  g_assert_cmpstr (mg_profile_get_plugin_error (loaded, 0)->message, ==, "bad \xef\xbf\xbd text");
+
+  g_assert_true (mg_export_json (loaded, json_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (json_path, &json, NULL, NULL));
+  g_assert_true (g_utf8_validate (json, -1, NULL));
+  g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
+  g_assert_no_error (error);
+  info = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                        "info");
+  g_assert_cmpstr (json_object_get_string_member (info, "command_line"), ==,
+                   "$'./caf\\xe9' $'a \\xff\\xfe' ok");
+  g_assert_cmpstr (json_object_get_string_member (info, "machine"), ==, "node-\xef\xbf\xbd");
+  mg_test_remove_tree (dir);
+}
+
 /* The last place of a double in a saved file (the processes' own series
  * come after the aggregates, so a value only process 0 has is found in its
  * own block); 0 if nowhere. */
@@ -706,10 +793,12 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/file/version1-fixture", test_file_version1_fixture);
   g_test_add_func ("/profile/file/version2-fixture", test_file_version2_fixture);
   g_test_add_func ("/profile/file/version3-fixture", test_file_version3_fixture);
+  g_test_add_func ("/profile/file/version4-fixture", test_file_version4_fixture);
   g_test_add_func ("/profile/file/damaged-block-single", test_file_damaged_block_single);
   g_test_add_func ("/profile/file/unpacked-on-demand", test_file_unpacked_on_demand);
   g_test_add_func ("/profile/file/damaged-block", test_file_damaged_block);
   g_test_add_func ("/profile/file/output", test_file_output);
+  g_test_add_func ("/profile/file/any-bytes", test_file_any_bytes);
   g_test_add_func ("/profile/file/changed-after-open", test_file_changed_after_open);
   return g_test_run ();
 }
