@@ -938,7 +938,9 @@ on_start (GtkWidget *widget, const char *action, GVariant *parameter)
       gtk_widget_error_bell (widget);
       return;
     }
-  if (self->gsettings != NULL)
+  /* GSettings keeps UTF-8 only: a command line with other bytes (a
+   * folder, an argument) is not remembered rather than mangled. */
+  if (self->gsettings != NULL && g_utf8_validate (self->command_line, -1, NULL))
     g_settings_set_string (self->gsettings, "last-command-line", self->command_line);
   self->session = g_steal_pointer (&session);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SESSION]);
