@@ -1077,6 +1077,7 @@ test_signals_left_behind (Fixture *f, gconstpointer data)
   g_autofree char *empty = g_build_filename (f->runs, "metrograph-empty1", NULL);
   g_autofree char *empty_records = g_build_filename (empty, "records", NULL);
   g_autofree char *empty_owner = g_build_filename (empty, "owner", NULL);
+  g_autofree char *boot = NULL, *empty_text = NULL;
   g_autoptr (CliRun) run = NULL, recover = NULL, third = NULL;
   const char *recover_args[] = { "--recover", NULL, NULL };
   int status;
@@ -1112,7 +1113,11 @@ test_signals_left_behind (Fixture *f, gconstpointer data)
   g_assert_true (g_file_test (killed, G_FILE_TEST_IS_REGULAR));
 
   g_assert_cmpint (g_mkdir_with_parents (empty_records, 0700), ==, 0);
-  g_assert_true (g_file_set_contents (empty_owner, "pid 999999\nstart 1\n", -1, NULL));
+  /* An owner of this boot whose lock nobody holds: proven ended. */
+  g_assert_true (g_file_get_contents ("/proc/sys/kernel/random/boot_id", &boot, NULL, NULL));
+  empty_text = g_strdup_printf ("pid 999999\nstart 1\nboot %s\npidns 1\nhost h\nlock 1\n",
+                                g_strstrip (boot));
+  g_assert_true (g_file_set_contents (empty_owner, empty_text, -1, NULL));
   g_clear_pointer (&note, g_free);
   third = cli_run (f->dir, next);
   assert_status (third, 0);

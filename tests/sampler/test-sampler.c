@@ -985,6 +985,15 @@ test_record_dir_made_on_node (void)
   g_autofree char *expected = g_strdup_printf ("pid %d\nstart ", h->pid);
   g_assert_true (g_str_has_prefix (owner, expected));
   g_assert_cmpuint (g_ascii_strtoull (owner + strlen (expected), NULL, 10), >, 0);
+  /* What makes the pid mean something, and no lock (its maker is not the
+   * node's only writer): the pid of this boot and namespace says. */
+  g_autofree char *boot = NULL;
+  g_assert_true (g_file_get_contents (MG_RUN_FOLDER_BOOT_ID_PATH, &boot, NULL, NULL));
+  g_autofree char *boot_line = g_strdup_printf ("\nboot %s\n", g_strstrip (boot));
+  g_assert_nonnull (strstr (owner, boot_line));
+  g_assert_nonnull (strstr (owner, "\npidns "));
+  g_assert_nonnull (strstr (owner, "\nhost "));
+  g_assert_true (g_str_has_suffix (owner, "\nlock 0\n"));
   fixture_clear (&f);
 }
 
