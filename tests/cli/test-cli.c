@@ -1047,6 +1047,72 @@ wait_for_sample (const char *dir, double timeout_s)
   g_error ("no sample appeared in %s within %g s", dir, timeout_s);
 }
 
+/* The process whose parent is @parent (the program metrograph started),
+ * or 0. */
+static GPid
+child_of (GPid parent)
+{
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  while ((name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%s/stat", name);
+      g_autofree char *text = NULL;
+      const char *after;
+      int ppid = 0;
+
+      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (path, &text, NULL, NULL)
+          || (after = strrchr (text, ')')) == NULL)
+        continue;
+      if (sscanf (after + 2, "%*c %d", &ppid) == 1 && ppid == parent)
+        return (GPid) atoi (name);
+    }
+  return 0;
+}
+
+/* The state letter of /proc/PID/stat (R, S, T, Z...). */
+static char
+process_state (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *text = NULL;
+  const char *after;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL) || (after = strrchr (text, ')')) == NULL)
+    return '?';
+  return after[2];
+}
+
+/* The program stopped (SIGSTOP) by someone else while metrograph has no
+ * terminal: metrograph does not stop itself (nobody would continue it)
+ * but waits; continued by that someone, the program ends, and metrograph
+ * writes the profile with the program's status. */
+static void
+test_signals_stopped_without_terminal (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
+                         "stopped.mgprof", f->workload, "sleep=0.6", "exit=5", NULL };
+  g_autofree char *out = in_dir (f, "stopped.mgprof");
+  g_autoptr (MgProfile) profile = NULL;
+  GPid pid = cli_spawn (f->dir, args, NULL), program = 0;
+
+  wait_for_sample (f->runs, 60);
+  for (int i = 0; i < 100 && program == 0; i++, g_usleep (10 * 1000))
+    program = child_of (pid);
+  g_assert_cmpint (program, >, 0);
+  g_assert_cmpint (kill (program, SIGSTOP), ==, 0);
+  g_usleep (G_USEC_PER_SEC);
+  g_assert_cmpint (process_state (program), ==, 'T');
+  g_assert_cmpint (process_state (pid), !=, 'T');
+  g_assert_cmpint (kill (program, SIGCONT), ==, 0);
+  g_assert_cmpint (cli_wait (pid, 60), ==, 5);
+  profile = load_profile (out);
+  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 5);
+  g_assert_cmpint (mg_profile_get_process (profile, 0)->end, ==, MG_PROCESS_END_EXITED);
+  g_assert_cmpint (mg_profile_get_process (profile, 0)->status, ==, 5);
+}
+
 /* Kills the front end with SIGKILL once its program has sampled, as the
  * out-of-memory killer would; the run folder it leaves, into *left. */
 static void
@@ -2016,6 +2082,7 @@ main (int argc, char **argv)
   g_test_add ("/cli/signals/sigterm", Fixture, GINT_TO_POINTER (SIGTERM), fixture_setup,
               test_signals_forwarded, fixture_teardown);
   add ("/cli/signals/sigpipe", test_signals_sigpipe);
+  add ("/cli/signals/stopped-without-terminal", test_signals_stopped_without_terminal);
   g_test_add ("/cli/signals/sigkill-left-behind", Fixture, GINT_TO_POINTER (SIGKILL),
               fixture_setup, test_signals_left_behind, fixture_teardown);
   g_test_add ("/cli/signals/crash-left-behind", Fixture, GINT_TO_POINTER (SIGSEGV),
