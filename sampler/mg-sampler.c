@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "format/mg-plan-keywords.h"
+#include "mg-high-fd.h"
 #include "mg-interpose.h"
 #include "mg-plugin-guard.h"
 #include "mg-node-folder.h"
@@ -127,7 +128,8 @@ elect (MgSampler *s)
     }
   if (flock (fd, LOCK_EX | LOCK_NB) == 0)
     {
-      s->lock_fd = fd;
+      /* Held for the process's life: out of the program's way. */
+      s->lock_fd = mg_high_fd (fd);
       s->leader = true;
     }
   else

@@ -1047,6 +1047,36 @@ wait_for_sample (const char *dir, double timeout_s)
   g_error ("no sample appeared in %s within %g s", dir, timeout_s);
 }
 
+/* The sampler's descriptors are out of the program's way: its first open
+ * gets 3, and under a tight RLIMIT_NOFILE (16, lowered by the program
+ * itself or before it starts, the hard limit higher) it opens as many
+ * files as without Metrograph. */
+static void
+test_profile_invisible_fds (Fixture *f, gconstpointer data)
+{
+  g_autofree char *script = g_strdup_printf ("%s sleep=0.2 fds nofile=16; "
+                                             "ulimit -Sn 16 && exec %s sleep=0.2 fds nofile=16",
+                                             f->workload, f->workload);
+  const char *plain[] = { "sh", "-c", script, NULL };
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
+                         "fds.mgprof", "sh", "-c", script, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CliRun) run = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (f->dir, (char **) plain, NULL, G_SPAWN_SEARCH_PATH
+                               | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status,
+                               &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (out, "first fd 3\nopened 13\n"));
+  g_assert_nonnull (strstr (strstr (out, "opened 13\n") + 1, "first fd 3\nopened 13\n"));
+
+  run = cli_run (f->dir, args);
+  assert_status (run, 0);
+  g_assert_cmpstr (strstr (run->out, "first fd"), ==, strstr (out, "first fd"));
+}
+
 /* The process whose parent is @parent (the program metrograph started),
  * or 0. */
 static GPid
@@ -2074,6 +2104,7 @@ main (int argc, char **argv)
   add ("/cli/profile/short-program", test_profile_short_program);
   add ("/cli/profile/cleared-preload", test_profile_cleared_preload);
   add ("/cli/profile/summary", test_profile_summary);
+  add ("/cli/profile/invisible-fds", test_profile_invisible_fds);
   add ("/cli/profile/enable-unavailable", test_profile_enable_unavailable);
   add ("/cli/signals/stop-after", test_signals_stop_after);
   add ("/cli/signals/stop-before-first-sample", test_signals_stop_before_first_sample);
