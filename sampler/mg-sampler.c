@@ -475,15 +475,19 @@ mg_sampler_constructor (void)
   s->stats = env_is_one ("METROGRAPH_SAMPLER_STATS");
   s->pid = getpid ();
   const char *path = getenv ("METROGRAPH_PLAN");
+  /* The program's stderr is not ours: why it runs unprofiled (a child
+   * that dropped the plan, one that setuid can no longer read it) is said
+   * with METROGRAPH_SAMPLER_VERBOSE=1 only; the front end says when no
+   * process sampled. */
   if (!path || !*path)
     {
-      say ("metrograph-sampler: METROGRAPH_PLAN is not set; running unprofiled");
+      mg_log ("METROGRAPH_PLAN is not set; running unprofiled");
       return;
     }
   mg_node_folder_restore_plan (path);
   if (mg_plan_load (path, &s->plan, err, sizeof err) < 0)
     {
-      say ("metrograph-sampler: %s; running unprofiled", err);
+      mg_log ("%s; running unprofiled", err);
       return;
     }
   if (skipped (&s->plan))

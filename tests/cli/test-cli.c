@@ -1047,6 +1047,38 @@ wait_for_sample (const char *dir, double timeout_s)
   g_error ("no sample appeared in %s within %g s", dir, timeout_s);
 }
 
+/* A child that drops root (setuid) and runs a program can no longer read
+ * the run folder: it runs unprofiled, and nothing of Metrograph's is on
+ * its stderr (it said "metrograph-sampler: … cannot read the plan:
+ * Permission denied"). Needs root and setpriv. */
+static void
+test_profile_setuid_child_quiet (Fixture *f, gconstpointer data)
+{
+  g_autofree char *setpriv = g_find_program_in_path ("setpriv");
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "setuid.mgprof",
+                         f->workload, NULL, NULL };
+  g_autofree char *run_arg = NULL, *script = in_dir (f, "drop.sh");
+  g_autofree char *text = NULL;
+  g_autoptr (CliRun) run = NULL;
+
+  if (geteuid () != 0 || setpriv == NULL)
+    {
+      g_test_skip ("needs root and setpriv to drop privileges");
+      return;
+    }
+  text = g_strdup_printf ("#!/bin/sh\nexec %s --reuid=65534 /bin/sh -c "
+                          "'echo dropped; echo on stderr >&2'\n", setpriv);
+  g_assert_true (g_file_set_contents (script, text, -1, NULL));
+  g_assert_cmpint (g_chmod (script, 0755), ==, 0);
+  run_arg = g_strconcat ("run=", script, NULL);
+  args[6] = run_arg;
+  run = cli_run (f->dir, args);
+  assert_status (run, 0);
+  g_assert_nonnull (strstr (run->out, "dropped\n"));
+  g_assert_nonnull (strstr (run->err, "on stderr\n"));
+  g_assert_null (strstr (run->err, "metrograph-sampler"));
+}
+
 /* The sampler's descriptors are out of the program's way: its first open
  * gets 3, and under a tight RLIMIT_NOFILE (16, lowered by the program
  * itself or before it starts, the hard limit higher) it opens as many
@@ -2105,6 +2137,7 @@ main (int argc, char **argv)
   add ("/cli/profile/cleared-preload", test_profile_cleared_preload);
   add ("/cli/profile/summary", test_profile_summary);
   add ("/cli/profile/invisible-fds", test_profile_invisible_fds);
+  add ("/cli/profile/setuid-child-quiet", test_profile_setuid_child_quiet);
   add ("/cli/profile/enable-unavailable", test_profile_enable_unavailable);
   add ("/cli/signals/stop-after", test_signals_stop_after);
   add ("/cli/signals/stop-before-first-sample", test_signals_stop_before_first_sample);
