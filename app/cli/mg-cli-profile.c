@@ -36,7 +36,7 @@ warn_unsampleable (const MgCliOptions *o, MgLauncher *launcher)
 
   for (guint i = 0; warnings[i] != NULL; i++)
     mg_cli_print_error (_("warning: %s"), warnings[i]);
-  if (kind == MG_PROGRAM_STATIC || kind == MG_PROGRAM_SETUID)
+  if (kind == MG_PROGRAM_STATIC || kind == MG_PROGRAM_SETUID || kind == MG_PROGRAM_WRONG_CLASS)
     mg_cli_print_error (_("warning: %s will not be sampled: %s"),
                         mg_launcher_get_program_path (launcher), mg_program_kind_explain (kind));
 }
