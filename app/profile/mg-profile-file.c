@@ -894,6 +894,19 @@ read_precision (MgProfile *self, GVariant *payload, const char *name, GError **e
   return TRUE;
 }
 
+/* Every window is a finite interval (start <= end) within
+ * MG_PROFILE_MAX_TIME_S of the run's start: a NaN or -1e308 would be drawn
+ * nowhere and exported as null. */
+static gboolean
+windows_ok (const double *starts, const double *ends, gsize n)
+{
+  for (gsize w = 0; w < n; w++)
+    if (!(fabs (starts[w]) <= MG_PROFILE_MAX_TIME_S && fabs (ends[w]) <= MG_PROFILE_MAX_TIME_S
+          && starts[w] <= ends[w]))
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *name,
               GError **error)
@@ -930,6 +943,8 @@ read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *n
   self->window_ends = fixed_child (payload, 4, n_win, sizeof (double));
   if (self->window_ends == NULL || n_win > G_MAXUINT)
     return corrupt (error, name, "window count");
+  if (!windows_ok (self->window_starts, self->window_ends, n_win))
+    return corrupt (error, name, "sample window times");
   self->n_windows = n_win;
   values = fixed_child (payload, 5, n_metrics * MG_SERIES_N_DOUBLES * n_win, sizeof (double));
   indices = fixed_child (payload, 6, n_metrics * MG_SERIES_N_INDICES * n_win, sizeof (gint32));
@@ -1043,6 +1058,10 @@ check_header (const guchar *data, gsize size, const char *name, guint64 *payload
   *crc = GUINT32_FROM_LE (*crc);
   memcpy (payload_len, data + 16, 8);
   *payload_len = GUINT64_FROM_LE (*payload_len);
+  /* No file holds more than G_MAXUINT64 bytes: the length plus the header
+   * would wrap around in the message. */
+  if (*payload_len > G_MAXUINT64 - MG_PROFILE_HEADER_LEN)
+    return corrupt (error, name, "payload length beyond any file");
   if (*payload_len > size - MG_PROFILE_HEADER_LEN)
     {
       g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_TRUNCATED,

@@ -15,3 +15,6 @@
  * to 4 still open. */
 #define MG_PROFILE_VERSION 5u
 #define MG_PROFILE_HEADER_LEN 24
+/* Window times are seconds from the run's start within this (2^62 ns, 146
+ * years; a record's times stay within 2^61 ns). */
+#define MG_PROFILE_MAX_TIME_S 4.611686018427387904e9

@@ -236,6 +236,85 @@ test_file_corrupted_structure (void)
   g_assert_cmpuint (n_rejected, >, 0);
 }
 
+/* A payload of tests/fixtures/fuzz/profile (which the fuzz replay also
+ * reads) with a right header: version, CRC and length. */
+static MgProfile *
+load_payload_fixture (const char *name, GError **error)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "fuzz", "profile",
+                                                 name, NULL);
+  g_autofree char *payload = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  gsize len = 0;
+  guchar *file;
+  guint32 version = GUINT32_TO_LE (MG_PROFILE_VERSION), crc;
+  guint64 len_le;
+
+  g_assert_true (g_file_get_contents (path, &payload, &len, NULL));
+  file = g_malloc (MG_PROFILE_HEADER_LEN + len);
+  memcpy (file, MG_PROFILE_MAGIC, MG_PROFILE_MAGIC_LEN);
+  memcpy (file + 8, &version, 4);
+  len_le = GUINT64_TO_LE ((guint64) len);
+  memcpy (file + 16, &len_le, 8);
+  memcpy (file + MG_PROFILE_HEADER_LEN, payload, len);
+  crc = GUINT32_TO_LE (mg_profile_payload_crc (file + MG_PROFILE_HEADER_LEN, len,
+                                               MG_PROFILE_VERSION));
+  memcpy (file + 12, &crc, 4);
+  bytes = g_bytes_new_take (file, MG_PROFILE_HEADER_LEN + len);
+  return mg_profile_load_bytes (bytes, name, error);
+}
+
+/* Hostile files with a right checksum: a payload length of 2^64 - 1 (its
+ * message said "57820 of 23 bytes are there": the length plus the header
+ * wrapped around), and sample windows at NaN or -1e308 s (drawn nowhere,
+ * exported as null), are refused as damaged. */
+static void
+test_file_hostile (void)
+{
+  g_autoptr(GBytes) bytes = saved_fixture ();
+  gsize size;
+  const guchar *data = g_bytes_get_data (bytes, &size);
+  g_autofree guchar *copy = g_memdup2 (data, size);
+  g_autoptr(GBytes) hostile = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+  g_autofree char *expected = NULL;
+  guint64 len = G_MAXUINT64;
+
+  memcpy (copy + 16, &len, 8);
+  hostile = g_bytes_new (copy, size);
+  g_assert_null (mg_profile_load_bytes (hostile, "long.mgprof", &error));
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "payload length beyond any file"));
+  g_clear_error (&error);
+  g_clear_pointer (&hostile, g_bytes_unref);
+
+  /* The longest a file can say: truncated, both sizes right. */
+  len = GUINT64_TO_LE (G_MAXUINT64 - MG_PROFILE_HEADER_LEN);
+  memcpy (copy + 16, &len, 8);
+  hostile = g_bytes_new (copy, size);
+  g_assert_null (mg_profile_load_bytes (hostile, "long.mgprof", &error));
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_TRUNCATED);
+  expected = g_strdup_printf ("%zu of 18446744073709551615 bytes are there", size);
+  g_assert_nonnull (strstr (error->message, expected));
+  g_clear_error (&error);
+
+  profile = load_payload_fixture ("window-start-nan.payload", &error);
+  g_assert_null (profile);
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "sample window times"));
+  g_clear_error (&error);
+  profile = load_payload_fixture ("window-end-minus-1e308.payload", &error);
+  g_assert_null (profile);
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "sample window times"));
+  g_clear_error (&error);
+  /* A real run's payload, with the same header, loads. */
+  profile = load_payload_fixture ("format-v5-bytes.payload", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+}
+
 static void
 test_file_truncated (void)
 {
@@ -787,6 +866,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/file/corrupted", test_file_corrupted);
   g_test_add_func ("/profile/file/corrupted-structure", test_file_corrupted_structure);
   g_test_add_func ("/profile/file/truncated", test_file_truncated);
+  g_test_add_func ("/profile/file/hostile", test_file_hostile);
   g_test_add_func ("/profile/file/foreign", test_file_foreign);
   g_test_add_func ("/profile/file/future-version", test_file_future_version);
   g_test_add_func ("/profile/file/empty-profile", test_file_empty_profile);
