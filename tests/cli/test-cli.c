@@ -439,23 +439,50 @@ test_profile_output_folder (Fixture *f, gconstpointer data)
 }
 
 /* An output that cannot be written: exit 6, the records kept. */
+static guint count_run_folders (Fixture *f, char **last);
+static void wait_for_sample (const char *dir, double timeout_s);
+
+/* An output folder that is not there is said before the program starts
+ * (a long run is not lost at its end): usage status, the program never
+ * ran, no run folder left. */
 static void
 test_profile_unwritable_output (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "--profile", "--metrics-path", f->examples, "-o",
                          "no/such/folder/out.mgprof", f->workload, "work=0.5", NULL };
   g_autoptr (CliRun) run = cli_run (f->dir, args);
-  g_autoptr (GRegex) kept = g_regex_new ("records are kept in (\\S+)\\)", 0, 0, NULL);
-  g_autoptr (GMatchInfo) match = NULL;
-  g_autofree char *records = NULL, *run_dir = NULL;
+  g_autofree char *folder = in_dir (f, "no/such/folder");
+  g_autofree char *expected = g_strdup_printf ("-o no/such/folder/out.mgprof: %s is not a "
+                                               "folder, so the profile cannot be saved there",
+                                               folder);
+  g_autofree char *left = NULL;
 
-  assert_status (run, 6);
-  assert_one_error_line (run->err, "cannot write the profile");
-  g_assert_true (g_regex_match (kept, run->err, 0, &match));
-  records = g_match_info_fetch (match, 1);
+  assert_status (run, 2);
+  assert_one_error_line (run->err, expected);
+  g_assert_null (strstr (run->out, "arg: work=0.5"));
+  g_assert_cmpuint (count_run_folders (f, &left), ==, 0);
+}
+
+/* The output folder removed during the run: the save fails after it, the
+ * records are kept for --recover, with the save's status. */
+static void
+test_profile_output_folder_removed (Fixture *f, gconstpointer data)
+{
+  g_autofree char *folder = in_dir (f, "gone");
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "gone/out.mgprof",
+                         f->workload, "sleep=0.8", NULL };
+  g_autofree char *left = NULL, *records = NULL;
+  GPid pid;
+
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  pid = cli_spawn (f->dir, args, NULL);
+  wait_for_sample (f->runs, 60);
+  g_assert_cmpint (g_rmdir (folder), ==, 0);
+  g_assert_cmpint (cli_wait (pid, 60), ==, 6);
+  g_assert_cmpuint (count_run_folders (f, &left), ==, 1);
+  records = g_build_filename (left, "records", NULL);
   g_assert_true (g_file_test (records, G_FILE_TEST_IS_DIR));
-  run_dir = g_path_get_dirname (records);
-  cli_tmpdir_remove (run_dir);
+  cli_tmpdir_remove (left);
 }
 
 static void
@@ -2126,6 +2153,7 @@ main (int argc, char **argv)
   add ("/cli/profile/environment", test_profile_environment);
   add ("/cli/profile/output-folder", test_profile_output_folder);
   add ("/cli/profile/unwritable-output", test_profile_unwritable_output);
+  add ("/cli/profile/output-folder-removed", test_profile_output_folder_removed);
   add ("/cli/profile/exit-status", test_profile_exit_status);
   add ("/cli/profile/crash", test_profile_crash);
   add ("/cli/profile/plugin-crash", test_profile_plugin_crash);
