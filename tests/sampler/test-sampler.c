@@ -909,7 +909,15 @@ test_bad_plan (void)
   g_file_set_contents (f.plan, "metrograph-plan 1\nrun_id\tr\nrecord_dir\trelative\n", -1, NULL);
   const char *const args[] = { "run", "10", "5", NULL };
   g_autofree char *out = NULL, *err = NULL;
+  /* The program's stderr is not ours: nothing there... */
   int status = run_workload (&f, f.plan, args, &out, &err, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 5);
+  g_assert_cmpstr (out, ==, "hello\n");
+  g_assert_cmpstr (err, ==, "");
+  g_free (out);
+  g_free (err);
+  /* ...but with METROGRAPH_SAMPLER_VERBOSE=1. */
+  status = run_workload (&f, f.plan, args, &out, &err, "METROGRAPH_SAMPLER_VERBOSE=1");
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 5);
   g_assert_cmpstr (out, ==, "hello\n");
   g_autofree char *expect = g_strdup_printf (
@@ -921,7 +929,7 @@ test_bad_plan (void)
   g_autofree char *missing = g_build_filename (f.dir, "nope", NULL);
   g_free (out);
   g_free (err);
-  status = run_workload (&f, missing, args, &out, &err, NULL);
+  status = run_workload (&f, missing, args, &out, &err, "METROGRAPH_SAMPLER_VERBOSE=1");
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 5);
   g_assert_cmpstr (out, ==, "hello\n");
   g_assert_true (g_str_has_prefix (err, "metrograph-sampler: "));
