@@ -13,9 +13,21 @@
 #define MG_RUN_FOLDER_MODE 0700
 /* The owner file: the process id and when that process started (field 22
  * of /proc/PID/stat, clock ticks since boot), which tells a live owner from
- * a reused process id. Written with the pid and the start as unsigned long
- * long. */
-#define MG_RUN_FOLDER_OWNER_FORMAT "pid %d\nstart %llu\n"
+ * a reused process id in one PID namespace of one boot; then what makes
+ * that pid mean something: the kernel's boot id
+ * (/proc/sys/kernel/random/boot_id; containers share their host's), the
+ * inode of the owner's PID namespace (/proc/self/ns/pid), its host name
+ * (for messages: a UTS namespace may name the same kernel otherwise), and
+ * whether the owner holds an open-file-description lock (F_OFD_SETLK,
+ * write) on this file for its whole life, which the kernel drops when it
+ * dies, in any namespace: 1 for the front end, 0 for a folder a sampler
+ * made (its maker is not the only writer). Files of older versions have
+ * the first two lines only. Written with the pid, the start as unsigned
+ * long long, the boot id and host as strings, the namespace as unsigned
+ * long long and the lock as int. */
+#define MG_RUN_FOLDER_OWNER_FORMAT "pid %d\nstart %llu\nboot %s\npidns %llu\nhost %s\nlock %d\n"
+#define MG_RUN_FOLDER_BOOT_ID_PATH "/proc/sys/kernel/random/boot_id"
+#define MG_RUN_FOLDER_PIDNS_PATH "/proc/self/ns/pid"
 
 /* The plan's path, which the launcher puts in the program's environment:
  * the sampler and the plugins that read the plan find it there. */

@@ -71,6 +71,16 @@ int metrograph_get_round_usage (const struct timespec *round, struct rusage *pro
  * Async-signal-safe. */
 int metrograph_get_round_thread_count (const struct timespec *round, uint64_t *threads);
 
+/* Moves a descriptor the plugin keeps open (a /proc file read each round)
+ * out of the program's way, as the sampler's own: close-on-exec, at a
+ * number the program does not reach and that does not count against its
+ * RLIMIT_NOFILE (at or above the soft limit when the hard one allows).
+ * Closes fd and returns the new descriptor, or returns fd when it cannot
+ * be moved. Not async-signal-safe (it may change RLIMIT_NOFILE for the
+ * moment of a dup): call it where the descriptor is opened. */
+int metrograph_keep_fd (int fd);
+typedef int (*metrograph_keep_fd_fn) (int fd);
+
 #ifdef __cplusplus
 }
 #endif

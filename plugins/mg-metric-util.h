@@ -32,6 +32,30 @@ extern int metrograph_get_sampler_thread_usage (struct metrograph_sampler_thread
 extern ssize_t metrograph_safe_pread (int fd, void *buf, size_t count, off_t offset)
   __attribute__((weak));
 
+extern int metrograph_keep_fd (int fd) __attribute__((weak));
+
+/* Without Metrograph's sampler: the lowest number kept descriptors take. */
+#define MG_PROC_FILE_MIN_FD 512
+
+/* A descriptor kept open across rounds, moved out of the program's way
+ * (above its RLIMIT_NOFILE) when the host can; fd itself otherwise. */
+static inline int
+mg_keep_fd (int fd)
+{
+  if (fd >= 0 && metrograph_keep_fd != NULL)
+    return metrograph_keep_fd (fd);
+  if (fd >= 0)
+    {
+      int high = fcntl (fd, F_DUPFD_CLOEXEC, MG_PROC_FILE_MIN_FD);
+      if (high >= 0)
+        {
+          allinea_safe_close (fd);
+          fd = high;
+        }
+    }
+  return fd;
+}
+
 /* The sampler thread's usage so far; false when the host does not tell. */
 static inline bool
 mg_sampler_usage (struct metrograph_sampler_thread_usage *out)
@@ -134,7 +158,6 @@ typedef struct {
 } MgProcFile;
 
 #define MG_PROC_FILE(p) { .path = (p), .fd = -1 }
-#define MG_PROC_FILE_MIN_FD 512
 /* About a second at the default interval. */
 #define MG_PROC_FILE_CHECK_EVERY 50
 
@@ -144,12 +167,7 @@ mg_proc_file_open (MgProcFile *f)
   int fd = allinea_safe_open (f->path, O_RDONLY | O_CLOEXEC);  /* files and directories */
   if (fd < 0)
     return -1;
-  int high = fcntl (fd, F_DUPFD_CLOEXEC, MG_PROC_FILE_MIN_FD);
-  if (high >= 0)
-    {
-      allinea_safe_close (fd);
-      fd = high;
-    }
+  fd = mg_keep_fd (fd);
   struct stat st;
   if (fstat (fd, &st) != 0)
     {

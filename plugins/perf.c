@@ -453,7 +453,8 @@ open_counter_in (struct perf_event_attr *attr, pid_t tid, int group_fd, int *fd)
     }
   if (r < 0)
     return -1;
-  *fd = (int) r;
+  /* Kept for the thread's life: out of the program's way. */
+  *fd = mg_keep_fd ((int) r);
   return 0;
 }
 

@@ -39,13 +39,40 @@ start_time (void)
   return p ? strtoull (p + 1, NULL, 10) : 0;
 }
 
+/* The kernel's boot id, without its newline ("" when unknown). */
+static void
+boot_id (char *buf, size_t size)
+{
+  buf[0] = '\0';
+  int fd = open (MG_RUN_FOLDER_BOOT_ID_PATH, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  ssize_t n = read (fd, buf, size - 1);
+  close (fd);
+  buf[n > 0 ? n : 0] = '\0';
+  buf[strcspn (buf, "\n")] = '\0';
+}
+
+/* The folder names this process (pid, start, boot, PID namespace, host);
+ * it holds no lock: other processes of the node write there after it
+ * ends, and a lock would cost the program a descriptor for its life. */
 static void
 write_owner (const char *run_folder)
 {
-  char path[4096 + sizeof MG_RUN_FOLDER_OWNER], text[128];
+  char path[4096 + sizeof MG_RUN_FOLDER_OWNER], text[512], boot[64], host[256];
+  struct stat ns;
+  if (stat (MG_RUN_FOLDER_PIDNS_PATH, &ns) != 0)
+    ns.st_ino = 0;
+  boot_id (boot, sizeof boot);
+  if (gethostname (host, sizeof host) != 0)
+    host[0] = '\0';
+  host[sizeof host - 1] = '\0';
+  host[strcspn (host, "\n")] = '\0';
   snprintf (path, sizeof path, "%s/%s", run_folder, MG_RUN_FOLDER_OWNER);
   int len = snprintf (text, sizeof text, MG_RUN_FOLDER_OWNER_FORMAT, (int) getpid (),
-                      start_time ());
+                      start_time (), boot, (unsigned long long) ns.st_ino, host, 0);
+  if (len < 0 || (size_t) len >= sizeof text)
+    return;
   int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
     return;

@@ -38,7 +38,6 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const ch
 {
   MgRecordHeader h;
   memset (w, 0, sizeof *w);
-  w->fd = -1;
   int n = snprintf (w->path, sizeof w->path, "%s/%s.%d.%lld%s", dir, host, pid,
                     (long long) start_mono_ns, MG_RECORD_SUFFIX);
   if (n < 0 || (size_t) n >= sizeof w->path)
@@ -97,7 +96,9 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const ch
    * short run never writes, and the front end's unlink evicts them again:
    * a fault brings its own page only. */
   madvise (map, h.file_size, MADV_RANDOM);
-  w->fd = fd;
+  /* The mapping keeps the file: no descriptor is kept in the program's
+   * way. */
+  close (fd);
   w->map = map;
   w->size = h.file_size;
   w->header = map;
@@ -117,13 +118,10 @@ mg_record_forget (MgRecordWriter *w)
 {
   if (w->map)
     munmap (w->map, w->size);
-  if (w->fd >= 0)
-    close (w->fd);
   w->map = NULL;
   w->header = NULL;
   w->plugins = NULL;
   w->metrics = NULL;
-  w->fd = -1;
 }
 
 MgRecordSample *

@@ -10,7 +10,6 @@
 #include "format/mg-record-format.h"
 
 typedef struct {
-  int fd;
   void *map;
   size_t size;
   MgRecordHeader *header;

@@ -12,11 +12,11 @@
 #include <unistd.h>
 
 #include "metrograph_plugin_ext.h"
+#include "mg-high-fd.h"
 #include "mg-sampler-state.h"
 
 #define TASK_DIR "/proc/self/task"
 /* Out of the way of programs that expect the lowest free descriptors. */
-#define HIGH_FD 512
 
 /* Kept open and used on the sampler thread only. */
 static int task_fd = -1;
@@ -31,12 +31,7 @@ open_task_dir (struct stat *st)
   int fd = open (TASK_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
     return -1;
-  int high = fcntl (fd, F_DUPFD_CLOEXEC, HIGH_FD);
-  if (high >= 0)
-    {
-      close (fd);
-      fd = high;
-    }
+  fd = mg_high_fd (fd);
   if (fstat (fd, st) != 0)
     {
       int e = errno;

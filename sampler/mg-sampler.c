@@ -12,6 +12,7 @@
 
 #include "format/mg-plan-keywords.h"
 #include "format/mg-run-folder-layout.h"
+#include "mg-high-fd.h"
 #include "mg-plugin-guard.h"
 #include "mg-node-folder.h"
 #include "mg-sampler-state.h"
@@ -80,7 +81,8 @@ elect (MgSampler *s)
     }
   if (flock (fd, LOCK_EX | LOCK_NB) == 0)
     {
-      s->lock_fd = fd;
+      /* Held for the process's life: out of the program's way. */
+      s->lock_fd = mg_high_fd (fd);
       s->leader = true;
     }
   else
@@ -415,15 +417,19 @@ mg_sampler_constructor (void)
   s->stats = env_is_one ("METROGRAPH_SAMPLER_STATS");
   s->pid = getpid ();
   const char *path = getenv (MG_PLAN_ENV);
+  /* The program's stderr is not ours: why it runs unprofiled (a child
+   * that dropped the plan, one that setuid can no longer read it) is said
+   * with METROGRAPH_SAMPLER_VERBOSE=1 only; the front end says when no
+   * process sampled. */
   if (!path || !*path)
     {
-      mg_say ("metrograph-sampler: METROGRAPH_PLAN is not set; running unprofiled");
+      mg_log ("METROGRAPH_PLAN is not set; running unprofiled");
       return;
     }
   mg_node_folder_restore_plan (path);
   if (mg_plan_load (path, &s->plan, err, sizeof err) < 0)
     {
-      mg_say ("metrograph-sampler: %s; running unprofiled", err);
+      mg_log ("%s; running unprofiled", err);
       return;
     }
   if (skipped (&s->plan))

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "format/mg-plan-keywords.h"
+#include "mg-high-fd.h"
 #include "mg-sampler-hooks.h"
 #include "mg-scorep-plugin.h"
 #include "mg-scorep-statics.h"
@@ -97,7 +98,7 @@ elected_once (MgSampler *s, size_t i)
       close (fd);
       return false;
     }
-  sources[i].once_fd = fd;
+  sources[i].once_fd = mg_high_fd (fd);
   return true;
 }
 

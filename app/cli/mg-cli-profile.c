@@ -21,11 +21,22 @@ check_output_folder (const MgCliOptions *o)
 {
   const char *output = mg_run_settings_get_output (o->settings);
 
-  if (output == NULL || !mg_output_name_is_folder (output, NULL)
-      || g_file_test (output, G_FILE_TEST_IS_DIR))
+  g_autofree char *problem = NULL;
+
+  if (output != NULL && mg_output_name_is_folder (output, NULL)
+      && !g_file_test (output, G_FILE_TEST_IS_DIR))
+    {
+      mg_cli_print_error (_("-o %s: there is no such folder (create it, or give a file name)"),
+                          output);
+      return FALSE;
+    }
+  /* The folder the profile goes to, writable: before the run, not after. */
+  problem = mg_run_settings_check_field (o->settings, "output");
+  if (problem == NULL)
     return TRUE;
-  mg_cli_print_error (_("-o %s: there is no such folder (create it, or give a file name)"),
-                      output);
+  mg_cli_print_error (_("-o %s: %s, so the profile cannot be saved there (checked before the "
+                        "program starts); choose another folder"),
+                      output != NULL ? output : ".", problem);
   return FALSE;
 }
 
@@ -38,7 +49,7 @@ warn_unsampleable (const MgCliOptions *o, MgLauncher *launcher)
 
   for (guint i = 0; warnings[i] != NULL; i++)
     mg_cli_print_error (_("warning: %s"), warnings[i]);
-  if (kind == MG_PROGRAM_STATIC || kind == MG_PROGRAM_SETUID)
+  if (kind == MG_PROGRAM_STATIC || kind == MG_PROGRAM_SETUID || kind == MG_PROGRAM_WRONG_CLASS)
     mg_cli_print_error (_("warning: %s will not be sampled: %s"),
                         mg_launcher_get_program_path (launcher), mg_program_kind_explain (kind));
 }

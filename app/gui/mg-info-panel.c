@@ -25,8 +25,11 @@ add_heading (GtkGrid *grid, int *row, const char *text)
 static void
 add_fact (GtkGrid *grid, int *row, const char *name, const char *value)
 {
+  /* Names are bytes (a folder, a host): shown with what is not UTF-8
+   * replaced. */
+  g_autofree char *shown = g_utf8_make_valid (value, -1);
   GtkWidget *name_label = gtk_label_new (name);
-  GtkWidget *value_label = gtk_label_new (value);
+  GtkWidget *value_label = gtk_label_new (shown);
 
   gtk_label_set_xalign (GTK_LABEL (name_label), 1);
   gtk_label_set_yalign (GTK_LABEL (name_label), 0);
@@ -252,7 +255,11 @@ add_output (GtkGrid *grid, int *row, MgProfile *profile)
   view = gtk_text_view_new ();
   gtk_widget_set_name (view, "output");
   buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
-  gtk_text_buffer_set_text (buffer, run->output, -1);
+  {
+    g_autofree char *shown = g_utf8_make_valid (run->output, -1);
+
+    gtk_text_buffer_set_text (buffer, shown, -1);
+  }
   gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
   gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (view), FALSE);
   gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);

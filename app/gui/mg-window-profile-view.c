@@ -125,7 +125,9 @@ fill_process_dropdown (MgWindow *self)
         text = g_strdup_printf (_("Process %d on %s (%s)"), process->pid,
                                 process->host ? process->host : "",
                                 process->program ? process->program : "");
-      gtk_string_list_append (list, text);
+      g_autofree char *shown = g_utf8_make_valid (text, -1);
+
+      gtk_string_list_append (list, shown);
     }
   gtk_drop_down_set_model (GTK_DROP_DOWN (self->process_dropdown), G_LIST_MODEL (list));
   gtk_drop_down_set_selected (GTK_DROP_DOWN (self->process_dropdown), 0);
@@ -148,7 +150,10 @@ program_name (MgProfile *profile)
 
   if ((argv0 == NULL || mg_mpi_is_launcher (argv0)) && first != NULL && first->program != NULL)
     path = first->program;
-  return path != NULL ? g_path_get_basename (path) : NULL;
+  g_autofree char *base = path != NULL ? g_path_get_basename (path) : NULL;
+
+  /* A name is bytes: shown with what is not UTF-8 replaced. */
+  return base != NULL ? g_utf8_make_valid (base, -1) : NULL;
 }
 
 void

@@ -9,12 +9,15 @@
 #include "mg-export-json.h"
 #include "mg-export-writer.h"
 
+/* JSON is UTF-8: a name's bytes that are not (a host) are written as
+ * U+FFFD; the command line keeps them, quoted (mg-command-line.c). */
 static void
 put_string (MgExportWriter *w, const char *s)
 {
   GString *out = g_string_new ("\"");
+  g_autofree char *valid = g_utf8_make_valid (s != NULL ? s : "", -1);
 
-  for (const char *p = s != NULL ? s : ""; *p != '\0'; p++)
+  for (const char *p = valid; *p != '\0'; p++)
     {
       guchar c = (guchar) *p;
 

@@ -285,12 +285,13 @@ mg_profile_builder_set_output (MgProfileBuilder *self, const char *output, guint
   self->run.output_cut = 0;
   if (output == NULL)
     return;
-  /* Its end, from a character's start. */
+  /* Its end, from a character's start; the bytes as they came (format 5:
+   * what is not UTF-8 is replaced only when shown). */
   len = strlen (output);
   start = output + (len > MG_PROFILE_OUTPUT_MAX ? len - MG_PROFILE_OUTPUT_MAX : 0);
-  while (start > output && (*start & 0xc0) == 0x80)
+  for (guint i = 0; i < 3 && start > output && (*start & 0xc0) == 0x80; i++)
     start++;
-  self->run.output = g_utf8_make_valid (start, -1);
+  self->run.output = g_strdup (start);
   self->run.output_cut = cut + (guint64) (start - output);
 }
 

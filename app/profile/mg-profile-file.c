@@ -26,25 +26,34 @@
 
 /* The payload's type: run, metrics, groups, windows, aggregates, single
  * values, processes, process series, plugin errors, metric errors, events. */
-#define RUN_TYPE "(assasxduudduis)"
+/* Format 5: what Linux names as bytes (argv, working folder, hosts, a
+ * process's host and program, the program's output) is stored as bytes
+ * ("ay" with its NUL), not as UTF-8 text. */
+#define RUN_TYPE_V4 "(assasxduudduis)"
+#define RUN_TYPE "(aayayaayxduudduis)"
 #define METRIC_TYPE "(sisiibbbmsmsbmsmsmsmsmsimsb(dddd)dmsibbbbmsmsi)"
 #define GROUP_TYPE "(smsmsasmsi)"
-#define PROCESS_TYPE "(iiimsmsddiib)"
+#define PROCESS_TYPE_V4 "(iiimsmsddiib)"
+#define PROCESS_TYPE "(iiimaymayddiib)"
 #define PSERIES_TYPE_V2 "(adadab)"
 #define PSERIES_TYPE "(uayab)"
 #define PLUGIN_ERROR_TYPE "(imsmsims)"
 #define METRIC_ERROR_TYPE "(imsimsudd)"
 #define EVENT_TYPE "(idiims)"
-#define OUTPUT_TYPE "(mst)"
-#define MEMBERS(pseries) RUN_TYPE "a" METRIC_TYPE "a" GROUP_TYPE "adadadaia(dddddu)" \
-                         "a" PROCESS_TYPE "a" pseries "a" PLUGIN_ERROR_TYPE \
-                         "a" METRIC_ERROR_TYPE "a" EVENT_TYPE
-#define PAYLOAD_TYPE_V1 "(" MEMBERS (PSERIES_TYPE_V2) ")"
-#define PAYLOAD_TYPE_V2 "(" MEMBERS (PSERIES_TYPE_V2) OUTPUT_TYPE ")"
-#define PAYLOAD_TYPE_V3 "(" MEMBERS (PSERIES_TYPE) OUTPUT_TYPE ")"
+#define OUTPUT_TYPE_V4 "(mst)"
+#define OUTPUT_TYPE "(mayt)"
+#define MEMBERS(run, process, pseries) \
+  run "a" METRIC_TYPE "a" GROUP_TYPE "adadadaia(dddddu)" "a" process "a" pseries \
+  "a" PLUGIN_ERROR_TYPE "a" METRIC_ERROR_TYPE "a" EVENT_TYPE
+#define MEMBERS_V4(pseries) MEMBERS (RUN_TYPE_V4, PROCESS_TYPE_V4, pseries)
+#define PAYLOAD_TYPE_V1 "(" MEMBERS_V4 (PSERIES_TYPE_V2) ")"
+#define PAYLOAD_TYPE_V2 "(" MEMBERS_V4 (PSERIES_TYPE_V2) OUTPUT_TYPE_V4 ")"
+#define PAYLOAD_TYPE_V3 "(" MEMBERS_V4 (PSERIES_TYPE) OUTPUT_TYPE_V4 ")"
 /* Format 4: and the precision the processes' series are stored at. */
 #define PRECISION_TYPE "u"
-#define PAYLOAD_TYPE "(" MEMBERS (PSERIES_TYPE) OUTPUT_TYPE PRECISION_TYPE ")"
+#define PAYLOAD_TYPE_V4 "(" MEMBERS_V4 (PSERIES_TYPE) OUTPUT_TYPE_V4 PRECISION_TYPE ")"
+#define PAYLOAD_TYPE "(" MEMBERS (RUN_TYPE, PROCESS_TYPE, PSERIES_TYPE) OUTPUT_TYPE \
+                     PRECISION_TYPE ")"
 #define SERIES_MEMBER 9
 #define OUTPUT_MEMBER 13
 #define PRECISION_MEMBER 14
@@ -70,16 +79,58 @@ mg_profile_payload_crc (const guchar *payload, gsize len, guint32 version)
 
 /* ---- writing ---- */
 
+/* Text the profile holds as UTF-8 (definitions, messages): what a plugin
+ * or a file gave that is not valid is stored with its invalid sequences
+ * replaced, never refused (GVariant asserts on invalid strings). */
 static GVariant *
-maybe_string (const char *s)
+text_variant (const char *s)
 {
-  return g_variant_new_maybe (G_VARIANT_TYPE_STRING, s != NULL ? g_variant_new_string (s) : NULL);
+  g_autofree char *valid = NULL;
+
+  if (s == NULL)
+    s = "";
+  if (g_utf8_validate (s, -1, NULL))
+    return g_variant_new_string (s);
+  valid = g_utf8_make_valid (s, -1);
+  return g_variant_new_string (valid);
 }
 
 static GVariant *
-strv_variant (char **strv)
+maybe_string (const char *s)
 {
-  return g_variant_new_strv ((const char *const *) strv, -1);
+  return g_variant_new_maybe (G_VARIANT_TYPE_STRING, s != NULL ? text_variant (s) : NULL);
+}
+
+static GVariant *
+texts_variant (char **strv, gssize n)
+{
+  GVariantBuilder b;
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE_STRING_ARRAY);
+  for (gssize i = 0; strv != NULL && (n < 0 ? strv[i] != NULL : i < n); i++)
+    g_variant_builder_add_value (&b, text_variant (strv[i]));
+  return g_variant_builder_end (&b);
+}
+
+/* Names Linux gives as bytes: kept as they are (format 5). */
+static GVariant *
+bytes_variant (const char *s)
+{
+  return g_variant_new_bytestring (s != NULL ? s : "");
+}
+
+static GVariant *
+maybe_bytes (const char *s)
+{
+  return g_variant_new_maybe (G_VARIANT_TYPE_BYTESTRING, s != NULL ? bytes_variant (s) : NULL);
+}
+
+static GVariant *
+bytes_array_variant (char **strv)
+{
+  static const char *const none[] = { NULL };
+
+  return g_variant_new_bytestring_array (strv != NULL ? (const char *const *) strv : none, -1);
 }
 
 /* A view of memory the profile keeps alive while the payload is written. */
@@ -93,20 +144,19 @@ doubles_variant (const double *values, gsize n)
 static GVariant *
 run_to_variant (const MgRunInfo *run)
 {
-  return g_variant_new ("(@as@s@asxduudduis)", strv_variant (run->argv),
-                        g_variant_new_string (run->working_dir ? run->working_dir : ""),
-                        strv_variant (run->hosts), (gint64) run->start_time_us,
-                        run->duration_s, run->n_processes, run->n_nodes,
-                        run->interval_start_ms, run->interval_end_ms, run->max_samples,
-                        run->exit_status,
-                        run->metrograph_version ? run->metrograph_version : "");
+  return g_variant_new ("(@aay@ay@aayxduuddui@s)", bytes_array_variant (run->argv),
+                        bytes_variant (run->working_dir), bytes_array_variant (run->hosts),
+                        (gint64) run->start_time_us, run->duration_s, run->n_processes,
+                        run->n_nodes, run->interval_start_ms, run->interval_end_ms,
+                        run->max_samples, run->exit_status,
+                        text_variant (run->metrograph_version));
 }
 
 static GVariant *
 metric_to_variant (const MgMetricDef *d)
 {
-  return g_variant_new ("(sisiibbb@ms@msb@ms@ms@ms@ms@msi@msb(dddd)d@msibbbb@ms@msi)",
-                        d->id ? d->id : "", d->enabled, d->units ? d->units : "",
+  return g_variant_new ("(@si@siibbb@ms@msb@ms@ms@ms@ms@msi@msb(dddd)d@msibbbb@ms@msi)",
+                        text_variant (d->id), d->enabled, text_variant (d->units),
                         d->data_type, d->domain, d->one_per_node, d->backfill, d->sparse,
                         maybe_string (d->source_ref), maybe_string (d->function_name),
                         d->divide_by_sample_time, maybe_string (d->custom_data),
@@ -127,9 +177,9 @@ group_to_variant (const MgMetricGroup *g)
 
   for (guint i = 0; g->metric_refs != NULL && i < g->metric_refs->len; i++)
     g_ptr_array_add (refs, g_ptr_array_index (g->metric_refs, i));
-  return g_variant_new ("(s@ms@ms@as@msi)", g->id ? g->id : "", maybe_string (g->display_name),
-                        maybe_string (g->description),
-                        g_variant_new_strv ((const char *const *) refs->pdata, refs->len),
+  return g_variant_new ("(@s@ms@ms@as@msi)", text_variant (g->id),
+                        maybe_string (g->display_name), maybe_string (g->description),
+                        texts_variant ((char **) refs->pdata, refs->len),
                         maybe_string (g->file), g->line);
 }
 
@@ -287,8 +337,8 @@ profile_to_variant (MgProfile *self, GBytes **blocks)
     {
       const MgProcessInfo *i = &g_array_index (self->processes, MgProcessInfo, p);
 
-      g_variant_builder_add (&b, "(iii@ms@msddiib)", i->pid, i->ppid, i->rank,
-                             maybe_string (i->host), maybe_string (i->program), i->start_s,
+      g_variant_builder_add (&b, "(iii@may@mayddiib)", i->pid, i->ppid, i->rank,
+                             maybe_bytes (i->host), maybe_bytes (i->program), i->start_s,
                              i->end_s, (gint32) i->end, i->status, i->node_leader);
     }
   parts[8] = g_variant_builder_end (&b);
@@ -334,7 +384,7 @@ profile_to_variant (MgProfile *self, GBytes **blocks)
                           parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6],
                           parts[7], parts[8], parts[9], parts[10],
                           g_variant_builder_end (&me), g_variant_builder_end (&ev),
-                          g_variant_new ("(@mst)", maybe_string (self->run.output),
+                          g_variant_new ("(@mayt)", maybe_bytes (self->run.output),
                                          (guint64) self->run.output_cut),
                           (guint32) self->process_precision);
   }
@@ -481,17 +531,70 @@ enum_ok (gint32 value, gint32 last)
   return value >= 0 && value <= last;
 }
 
+/* A name stored as bytes (format 5): its bytes and the NUL that ends
+ * them, no other NUL. NULL when it is not so. */
+static char *
+dup_bytes (GVariant *ay)
+{
+  gsize n = 0;
+  const char *data = g_variant_get_fixed_array (ay, &n, 1);
+
+  if (n == 0 || data[n - 1] != '\0' || memchr (data, '\0', n - 1) != NULL)
+    return NULL;
+  return g_strndup (data, n - 1);
+}
+
+/* A text member: "s" before format 5, bytes from it. */
 static gboolean
-read_run (MgProfile *self, GVariant *v)
+dup_name (GVariant *v, guint32 version, char **out)
+{
+  if (version < 5)
+    {
+      *out = g_variant_dup_string (v, NULL);
+      return TRUE;
+    }
+  *out = dup_bytes (v);
+  return *out != NULL;
+}
+
+static gboolean
+dup_maybe_name (GVariant *maybe, guint32 version, char **out)
+{
+  g_autoptr(GVariant) inner = g_variant_get_maybe (maybe);
+
+  *out = NULL;
+  return inner == NULL || dup_name (inner, version, out);
+}
+
+static gboolean
+dup_names (GVariant *array, guint32 version, char ***out)
+{
+  gsize n = g_variant_n_children (array);
+  char **names = g_new0 (char *, n + 1);
+
+  *out = names;
+  for (gsize i = 0; i < n; i++)
+    {
+      g_autoptr(GVariant) child = g_variant_get_child_value (array, i);
+
+      if (!dup_name (child, version, &names[i]))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_run (MgProfile *self, GVariant *v, guint32 version)
 {
   MgRunInfo *r = &self->run;
   g_autoptr(GVariant) argv = g_variant_get_child_value (v, 0);
+  g_autoptr(GVariant) folder = g_variant_get_child_value (v, 1);
   g_autoptr(GVariant) hosts = g_variant_get_child_value (v, 2);
   gint64 start;
 
-  r->argv = g_variant_dup_strv (argv, NULL);
-  r->hosts = g_variant_dup_strv (hosts, NULL);
-  g_variant_get_child (v, 1, "s", &r->working_dir);
+  if (!dup_names (argv, version, &r->argv) || !dup_names (hosts, version, &r->hosts)
+      || !dup_name (folder, version, &r->working_dir))
+    return FALSE;
   g_variant_get_child (v, 3, "x", &start);
   r->start_time_us = start;
   g_variant_get_child (v, 4, "d", &r->duration_s);
@@ -650,8 +753,12 @@ read_processes (MgProfile *self, GVariant *payload, guint32 version, const char 
       g_variant_get_child (v, 0, "i", &info.pid);
       g_variant_get_child (v, 1, "i", &info.ppid);
       g_variant_get_child (v, 2, "i", &info.rank);
-      info.host = dup_maybe (host);
-      info.program = dup_maybe (program);
+      if (!dup_maybe_name (host, version, &info.host)
+          || !dup_maybe_name (program, version, &info.program))
+        {
+          g_free (info.host);
+          return corrupt (error, name, "process name");
+        }
       g_variant_get_child (v, 5, "d", &info.start_s);
       g_variant_get_child (v, 6, "d", &info.end_s);
       g_variant_get_child (v, 7, "i", &end);
@@ -760,12 +867,14 @@ read_lists (MgProfile *self, GVariant *payload, const char *name, GError **error
 
 /* Format 2: the program's output, within its bound. */
 static gboolean
-read_output (MgProfile *self, GVariant *payload, const char *name, GError **error)
+read_output (MgProfile *self, GVariant *payload, guint32 version, const char *name,
+             GError **error)
 {
   g_autoptr(GVariant) output = g_variant_get_child_value (payload, OUTPUT_MEMBER);
   g_autoptr(GVariant) text = g_variant_get_child_value (output, 0);
 
-  self->run.output = dup_maybe (text);
+  if (!dup_maybe_name (text, version, &self->run.output))
+    return corrupt (error, name, "program output");
   g_variant_get_child (output, 1, "t", &self->run.output_cut);
   if (self->run.output != NULL && strlen (self->run.output) > MG_PROFILE_OUTPUT_MAX)
     return corrupt (error, name, "program output longer than its bound");
@@ -785,6 +894,19 @@ read_precision (MgProfile *self, GVariant *payload, const char *name, GError **e
   return TRUE;
 }
 
+/* Every window is a finite interval (start <= end) within
+ * MG_PROFILE_MAX_TIME_S of the run's start: a NaN or -1e308 would be drawn
+ * nowhere and exported as null. */
+static gboolean
+windows_ok (const double *starts, const double *ends, gsize n)
+{
+  for (gsize w = 0; w < n; w++)
+    if (!(fabs (starts[w]) <= MG_PROFILE_MAX_TIME_S && fabs (ends[w]) <= MG_PROFILE_MAX_TIME_S
+          && starts[w] <= ends[w]))
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *name,
               GError **error)
@@ -798,7 +920,8 @@ read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *n
   const gint32 *indices;
   gsize n_metrics, n_win = 0;
 
-  read_run (self, run);
+  if (!read_run (self, run, version))
+    return corrupt (error, name, "run's names");
   n_metrics = g_variant_n_children (metrics);
   for (gsize m = 0; m < n_metrics; m++)
     {
@@ -820,6 +943,8 @@ read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *n
   self->window_ends = fixed_child (payload, 4, n_win, sizeof (double));
   if (self->window_ends == NULL || n_win > G_MAXUINT)
     return corrupt (error, name, "window count");
+  if (!windows_ok (self->window_starts, self->window_ends, n_win))
+    return corrupt (error, name, "sample window times");
   self->n_windows = n_win;
   values = fixed_child (payload, 5, n_metrics * MG_SERIES_N_DOUBLES * n_win, sizeof (double));
   indices = fixed_child (payload, 6, n_metrics * MG_SERIES_N_INDICES * n_win, sizeof (gint32));
@@ -836,7 +961,8 @@ read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *n
                            &s->sum, &s->count);
     }
 
-  if (g_variant_n_children (payload) > OUTPUT_MEMBER && !read_output (self, payload, name, error))
+  if (g_variant_n_children (payload) > OUTPUT_MEMBER
+      && !read_output (self, payload, version, name, error))
     return FALSE;
   if (g_variant_n_children (payload) > PRECISION_MEMBER
       && !read_precision (self, payload, name, error))
@@ -880,6 +1006,8 @@ payload_type (guint32 version)
       return G_VARIANT_TYPE (PAYLOAD_TYPE_V2);
     case 3:
       return G_VARIANT_TYPE (PAYLOAD_TYPE_V3);
+    case 4:
+      return G_VARIANT_TYPE (PAYLOAD_TYPE_V4);
     default:
       return G_VARIANT_TYPE (PAYLOAD_TYPE);
     }
@@ -930,6 +1058,10 @@ check_header (const guchar *data, gsize size, const char *name, guint64 *payload
   *crc = GUINT32_FROM_LE (*crc);
   memcpy (payload_len, data + 16, 8);
   *payload_len = GUINT64_FROM_LE (*payload_len);
+  /* No file holds more than G_MAXUINT64 bytes: the length plus the header
+   * would wrap around in the message. */
+  if (*payload_len > G_MAXUINT64 - MG_PROFILE_HEADER_LEN)
+    return corrupt (error, name, "payload length beyond any file");
   if (*payload_len > size - MG_PROFILE_HEADER_LEN)
     {
       g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_TRUNCATED,

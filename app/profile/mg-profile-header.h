@@ -10,7 +10,11 @@
 #define MG_PROFILE_MAGIC_LEN 8
 /* 2: the program's output (member 13). 3: each process's series one
  * compact block (member 9). 4: blocks may hold single-precision rows, and
- * the precision they were stored at (member 14). Formats 1 to 3 still
- * open. */
-#define MG_PROFILE_VERSION 4u
+ * the precision they were stored at (member 14). 5: argv, the working
+ * folder, host names, programs and the output stored as bytes. Formats 1
+ * to 4 still open. */
+#define MG_PROFILE_VERSION 5u
 #define MG_PROFILE_HEADER_LEN 24
+/* Window times are seconds from the run's start within this (2^62 ns, 146
+ * years; a record's times stay within 2^61 ns). */
+#define MG_PROFILE_MAX_TIME_S 4.611686018427387904e9

@@ -1,10 +1,50 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The run's command line, quoted for a shell. */
+/* The run's command line, quoted for a shell: UTF-8 text whatever the
+ * arguments' bytes. */
 #include "mg-config.h"
 
 #include <string.h>
 
 #include "mg-shell-line.h"
+
+/* An argument that is not UTF-8, in the quoting of bash, zsh and ksh
+ * ($'...'): every byte of what is not valid as \xHH, so that the line is
+ * text and still gives back the same bytes. */
+static char *
+ansi_c_quote (const char *arg)
+{
+  GString *out = g_string_new ("$'");
+  const char *p = arg;
+  const char *end = arg + strlen (arg);
+
+  while (p < end)
+    {
+      gunichar c = g_utf8_get_char_validated (p, end - p);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2 || c < 0x20 || c == 0x7f)
+        {
+          g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          p++;
+          continue;
+        }
+      if (c == '\'' || c == '\\')
+        g_string_append_c (out, '\\');
+      g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+  g_string_append_c (out, '\'');
+  return g_string_free (out, FALSE);
+}
+
+static char *
+quote (const char *arg)
+{
+  if (!g_utf8_validate (arg, -1, NULL))
+    return ansi_c_quote (arg);
+  if (*arg != '\0' && strpbrk (arg, " \t\n'\"\\$`*?[]{}()<>|&;#~!") == NULL)
+    return g_strdup (arg);
+  return g_shell_quote (arg);
+}
 
 char *
 mg_shell_line_from_run (const MgRunInfo *run)
@@ -13,9 +53,7 @@ mg_shell_line_from_run (const MgRunInfo *run)
 
   for (guint i = 0; run->argv != NULL && run->argv[i] != NULL; i++)
     {
-      const char *arg = run->argv[i];
-      gboolean plain = *arg != '\0' && strpbrk (arg, " \t\n'\"\\$`*?[]{}()<>|&;#~!") == NULL;
-      g_autofree char *quoted = plain ? g_strdup (arg) : g_shell_quote (arg);
+      g_autofree char *quoted = quote (run->argv[i]);
 
       if (i > 0)
         g_string_append_c (line, ' ');

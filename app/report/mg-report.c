@@ -27,7 +27,10 @@ add_fact (MgReport *report, const char *label, char *value)
   MgReportFact *fact = g_new0 (MgReportFact, 1);
 
   fact->label = g_strdup (label);
-  fact->value = value;
+  /* Names are bytes (a host, a folder): shown with what is not UTF-8
+   * replaced. */
+  fact->value = g_utf8_make_valid (value != NULL ? value : "", -1);
+  g_free (value);
   g_ptr_array_add (report->facts, fact);
 }
 

@@ -615,8 +615,8 @@ mg_launcher_child_ended (MgLauncher *self, GPid pid, int status)
   return 1;
 }
 
-/* Ctrl-Z stopped the program: stop ourselves too, as a shell job would, and
- * carry on together when continued. */
+/* Ctrl-Z stopped the program (we own the terminal): stop ourselves too, as
+ * a shell job would, and carry on together when continued. */
 static void
 follow_stop (pid_t pid, int tty)
 {
@@ -667,8 +667,14 @@ wait_child (MgLauncher *self, pid_t pid, int sfd, int tty)
         }
 
       done = waitpid (pid, &status, WNOHANG | WUNTRACED);
+      /* Without a terminal to hand back there is nobody to continue us:
+       * whoever stopped the program (a debugger, kill -STOP) continues it,
+       * and we go on waiting for its end. */
       if (done == pid && WIFSTOPPED (status))
-        follow_stop (pid, tty);
+        {
+          if (tty >= 0)
+            follow_stop (pid, tty);
+        }
       else if (done == pid)
         return mg_launcher_child_ended (self, pid, status);
 

@@ -8,6 +8,7 @@
 #include <elf.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -55,6 +56,33 @@ elf32_has_interp (const guint8 *data, gsize size)
   return FALSE;
 }
 
+/* The class and machine of this build (the sampler's), from our own
+ * executable's header; TRUE when @data is an ELF of both. */
+static gboolean
+same_class_and_machine (const guint8 *data, gsize size)
+{
+  static gsize once;
+  static guint8 own_class;
+  static guint16 own_machine;
+  guint16 machine;
+
+  if (g_once_init_enter (&once))
+    {
+      g_autoptr (GMappedFile) self = g_mapped_file_new ("/proc/self/exe", FALSE, NULL);
+      const guint8 *own = self != NULL ? (const guint8 *) g_mapped_file_get_contents (self) : NULL;
+
+      own_class = sizeof (void *) == 8 ? ELFCLASS64 : ELFCLASS32;
+      if (own != NULL && g_mapped_file_get_length (self) >= sizeof (Elf32_Ehdr))
+        memcpy (&own_machine, own + offsetof (Elf32_Ehdr, e_machine), sizeof own_machine);
+      g_once_init_leave (&once, 1);
+    }
+  if (size < sizeof (Elf32_Ehdr) || data[EI_CLASS] != own_class)
+    return FALSE;
+  /* e_machine is at the same offset in both classes. */
+  memcpy (&machine, data + offsetof (Elf32_Ehdr, e_machine), sizeof machine);
+  return own_machine == 0 || machine == own_machine;
+}
+
 MgProgramKind
 mg_program_check (const char *path)
 {
@@ -74,10 +102,12 @@ mg_program_check (const char *path)
     return MG_PROGRAM_NOT_ELF;
   if (st.st_mode & (S_ISUID | S_ISGID))
     return MG_PROGRAM_SETUID;
-  if (data[EI_CLASS] == ELFCLASS64 ? elf64_has_interp (data, size)
-                                   : elf32_has_interp (data, size))
-    return MG_PROGRAM_DYNAMIC;
-  return MG_PROGRAM_STATIC;
+  if (!(data[EI_CLASS] == ELFCLASS64 ? elf64_has_interp (data, size)
+                                     : elf32_has_interp (data, size)))
+    return MG_PROGRAM_STATIC;
+  if (!same_class_and_machine (data, size))
+    return MG_PROGRAM_WRONG_CLASS;
+  return MG_PROGRAM_DYNAMIC;
 }
 
 const char *
@@ -88,6 +118,11 @@ mg_program_kind_explain (MgProgramKind kind)
     case MG_PROGRAM_STATIC:
       return _("the program is statically linked, so the sampler cannot be preloaded into it; "
                "link it dynamically to profile it");
+    case MG_PROGRAM_WRONG_CLASS:
+      return _("the program is built for another architecture or word size than Metrograph "
+               "(a 32-bit program, say), so its loader refuses the sampler (and says "
+               "“wrong ELF class”); profile a build of it for this Metrograph's "
+               "architecture");
     case MG_PROGRAM_SETUID:
       return _("the program is set-user-ID or set-group-ID, so the loader ignores LD_PRELOAD; "
                "profile a copy without that bit");

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The run folder: where a run's plan and the processes' records live while
  * it runs, in METROGRAPH_TMPDIR (else TMPDIR, else /tmp) as
- * metrograph-XXXXXX. It names its front end in a file "owner" (process id
- * and the process's start time from /proc), so that a folder whose front
- * end ended without removing it (SIGKILL, a crash) is told from one whose
- * front end still runs, even when the process id has been reused. Such
- * folders are removed when the next run starts (mg_run_folder_sweep), with
- * one line on stderr, unless their records hold samples: those are kept for
- * `metrograph --recover` (mg-run-recovery.h). A folder kept on purpose (METROGRAPH_KEEP_RUN_DIR,
+ * metrograph-XXXXXX. It names its front end in a file "owner" (process id,
+ * the process's start time from /proc, the boot id, PID namespace and host
+ * name), which the front end holds locked for its life, so that a folder
+ * whose front end ended without removing it (SIGKILL, a crash) is told
+ * from one whose front end still runs, even when the process id has been
+ * reused or belongs to another namespace. Such folders are removed when
+ * the next run starts (mg_run_folder_sweep), with one line on stderr,
+ * unless their records hold samples: those are kept for `metrograph
+ * --recover` (mg-run-recovery.h). A folder whose owner cannot be asked
+ * (another machine sharing the folder, another boot) is never removed:
+ * the sweep says why it kept it. A folder kept on purpose (METROGRAPH_KEEP_RUN_DIR,
  * records that could not be merged) loses its "owner" and is never swept.
  * GTK-free. */
 #pragma once
@@ -34,7 +38,20 @@ void mg_run_folder_keep (const char *path);
 /* The front end @path names; FALSE when it names none (kept, or not a run
  * folder). */
 gboolean mg_run_folder_read_owner (const char *path, int *pid, guint64 *start_time);
-/* TRUE while the front end @path names runs. */
+typedef enum {
+  MG_RUN_FOLDER_OWNER_NONE,     /* no owner file: kept on purpose, not a run folder */
+  MG_RUN_FOLDER_OWNER_LIVE,     /* its owner runs */
+  MG_RUN_FOLDER_OWNER_DEAD,     /* its owner is proven to have ended */
+  MG_RUN_FOLDER_OWNER_UNKNOWN,  /* its owner cannot be asked (another machine or boot,
+                                 * another PID namespace without a lock, an older
+                                 * owner file): *why says which */
+} MgRunFolderOwnerState;
+
+/* Whether the owner @path names runs: its lock (same kernel, any
+ * namespace), else its pid and start (same PID namespace). @why, when not
+ * NULL, gets the reason of MG_RUN_FOLDER_OWNER_UNKNOWN. */
+MgRunFolderOwnerState mg_run_folder_owner_state (const char *path, char **why);
+/* TRUE while the front end @path names is known to run. */
 gboolean mg_run_folder_is_live (const char *path);
 /* When process @pid started (clock ticks since boot, /proc/PID/stat), 0
  * when there is no such process. */

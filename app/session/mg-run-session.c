@@ -259,7 +259,13 @@ append_output (MgRunSession *self, const char *text, gsize len)
     }
   /* The profile's copy: bounded in bytes, its start dropped in large steps
    * (the builder trims it to the exact bound, at a character). */
-  g_string_append (self->kept_output, valid);
+  /* The bytes as they came (a NUL, which the profile's text cannot hold,
+   * as U+FFFD). */
+  for (gsize i = 0; i < len; i++)
+    if (text[i] != '\0')
+      g_string_append_c (self->kept_output, text[i]);
+    else
+      g_string_append (self->kept_output, "\xef\xbf\xbd");
   if (self->kept_output->len > 2 * MG_PROFILE_OUTPUT_MAX)
     {
       gsize drop = self->kept_output->len - MG_PROFILE_OUTPUT_MAX;

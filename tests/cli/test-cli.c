@@ -471,28 +471,59 @@ kept_run_folder (const char *err)
   return g_steal_pointer (&run_dir);
 }
 
-/* An output that cannot be written: exit 6, the records kept, and the
- * --recover the message names writes the profile elsewhere. */
+static guint count_run_folders (Fixture *f, char **last);
+static void wait_for_sample (const char *dir, double timeout_s);
+
+/* An output folder that is not there is said before the program starts
+ * (a long run is not lost at its end): usage status, the program never
+ * ran, no run folder left. */
 static void
 test_profile_unwritable_output (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "--profile", "--metrics-path", f->examples, "-o",
                          "no/such/folder/out.mgprof", f->workload, "work=0.5", NULL };
   g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autofree char *folder = in_dir (f, "no/such/folder");
+  g_autofree char *expected = g_strdup_printf ("-o no/such/folder/out.mgprof: %s is not a "
+                                               "folder, so the profile cannot be saved there",
+                                               folder);
+  g_autofree char *left = NULL;
+
+  assert_status (run, 2);
+  assert_one_error_line (run->err, expected);
+  g_assert_null (strstr (run->out, "arg: work=0.5"));
+  g_assert_cmpuint (count_run_folders (f, &left), ==, 0);
+}
+
+/* The output folder removed during the run: the save fails after it, the
+ * records are kept, with the save's status, and --recover on the kept
+ * folder writes the profile elsewhere. */
+static void
+test_profile_output_folder_removed (Fixture *f, gconstpointer data)
+{
+  g_autofree char *folder = in_dir (f, "gone");
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "gone/out.mgprof",
+                         f->workload, "sleep=0.8", NULL };
+  g_autofree char *output = in_dir (f, "recovered.mgprof");
+  g_autofree char *left = NULL, *records = NULL;
   g_autoptr (CliRun) recover = NULL;
   g_autoptr (MgProfile) profile = NULL;
-  g_autofree char *run_dir = NULL;
-  g_autofree char *output = in_dir (f, "recovered.mgprof");
+  GPid pid;
 
-  assert_status (run, 6);
-  assert_one_error_line (run->err, "cannot write the profile");
-  run_dir = kept_run_folder (run->err);
-  recover = cli_run (f->dir, (const char *[]) { "--recover", run_dir, "-o", "recovered.mgprof",
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  pid = cli_spawn (f->dir, args, NULL);
+  wait_for_sample (f->runs, 60);
+  g_assert_cmpint (g_rmdir (folder), ==, 0);
+  g_assert_cmpint (cli_wait (pid, 60), ==, 6);
+  g_assert_cmpuint (count_run_folders (f, &left), ==, 1);
+  records = g_build_filename (left, "records", NULL);
+  g_assert_true (g_file_test (records, G_FILE_TEST_IS_DIR));
+  recover = cli_run (f->dir, (const char *[]) { "--recover", left, "-o", "recovered.mgprof",
                                                 NULL });
   assert_status (recover, 0);
   profile = load_profile (output);
   g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
-  g_assert_false (g_file_test (run_dir, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (left, G_FILE_TEST_EXISTS));
 }
 
 /* Records that cannot be merged (the program spoilt them): exit 6, kept. */
@@ -1103,6 +1134,134 @@ wait_for_sample (const char *dir, double timeout_s)
   g_error ("no sample appeared in %s within %g s", dir, timeout_s);
 }
 
+/* A child that drops root (setuid) and runs a program can no longer read
+ * the run folder: it runs unprofiled, and nothing of Metrograph's is on
+ * its stderr (it said "metrograph-sampler: … cannot read the plan:
+ * Permission denied"). Needs root and setpriv. */
+static void
+test_profile_setuid_child_quiet (Fixture *f, gconstpointer data)
+{
+  g_autofree char *setpriv = g_find_program_in_path ("setpriv");
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "setuid.mgprof",
+                         f->workload, NULL, NULL };
+  g_autofree char *run_arg = NULL, *script = in_dir (f, "drop.sh");
+  g_autofree char *text = NULL;
+  g_autoptr (CliRun) run = NULL;
+
+  if (geteuid () != 0 || setpriv == NULL)
+    {
+      g_test_skip ("needs root and setpriv to drop privileges");
+      return;
+    }
+  text = g_strdup_printf ("#!/bin/sh\nexec %s --reuid=65534 /bin/sh -c "
+                          "'echo dropped; echo on stderr >&2'\n", setpriv);
+  g_assert_true (g_file_set_contents (script, text, -1, NULL));
+  g_assert_cmpint (g_chmod (script, 0755), ==, 0);
+  run_arg = g_strconcat ("run=", script, NULL);
+  args[6] = run_arg;
+  run = cli_run (f->dir, args);
+  assert_status (run, 0);
+  g_assert_nonnull (strstr (run->out, "dropped\n"));
+  g_assert_nonnull (strstr (run->err, "on stderr\n"));
+  g_assert_null (strstr (run->err, "metrograph-sampler"));
+}
+
+/* The sampler's descriptors are out of the program's way: its first open
+ * gets 3, and under a tight RLIMIT_NOFILE (16, lowered by the program
+ * itself or before it starts, the hard limit higher) it opens as many
+ * files as without Metrograph. */
+static void
+test_profile_invisible_fds (Fixture *f, gconstpointer data)
+{
+  g_autofree char *script = g_strdup_printf ("%s sleep=0.2 fds nofile=16; "
+                                             "ulimit -Sn 16 && exec %s sleep=0.2 fds nofile=16",
+                                             f->workload, f->workload);
+  const char *plain[] = { "sh", "-c", script, NULL };
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
+                         "fds.mgprof", "sh", "-c", script, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CliRun) run = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (f->dir, (char **) plain, NULL, G_SPAWN_SEARCH_PATH
+                               | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status,
+                               &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (out, "first fd 3\nopened 13\n"));
+  g_assert_nonnull (strstr (strstr (out, "opened 13\n") + 1, "first fd 3\nopened 13\n"));
+
+  run = cli_run (f->dir, args);
+  assert_status (run, 0);
+  g_assert_cmpstr (strstr (run->out, "first fd"), ==, strstr (out, "first fd"));
+}
+
+/* The process whose parent is @parent (the program metrograph started),
+ * or 0. */
+static GPid
+child_of (GPid parent)
+{
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  while ((name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%s/stat", name);
+      g_autofree char *text = NULL;
+      const char *after;
+      int ppid = 0;
+
+      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (path, &text, NULL, NULL)
+          || (after = strrchr (text, ')')) == NULL)
+        continue;
+      if (sscanf (after + 2, "%*c %d", &ppid) == 1 && ppid == parent)
+        return (GPid) atoi (name);
+    }
+  return 0;
+}
+
+/* The state letter of /proc/PID/stat (R, S, T, Z...). */
+static char
+process_state (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *text = NULL;
+  const char *after;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL) || (after = strrchr (text, ')')) == NULL)
+    return '?';
+  return after[2];
+}
+
+/* The program stopped (SIGSTOP) by someone else while metrograph has no
+ * terminal: metrograph does not stop itself (nobody would continue it)
+ * but waits; continued by that someone, the program ends, and metrograph
+ * writes the profile with the program's status. */
+static void
+test_signals_stopped_without_terminal (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
+                         "stopped.mgprof", f->workload, "sleep=0.6", "exit=5", NULL };
+  g_autofree char *out = in_dir (f, "stopped.mgprof");
+  g_autoptr (MgProfile) profile = NULL;
+  GPid pid = cli_spawn (f->dir, args, NULL), program = 0;
+
+  wait_for_sample (f->runs, 60);
+  for (int i = 0; i < 100 && program == 0; i++, g_usleep (10 * 1000))
+    program = child_of (pid);
+  g_assert_cmpint (program, >, 0);
+  g_assert_cmpint (kill (program, SIGSTOP), ==, 0);
+  g_usleep (G_USEC_PER_SEC);
+  g_assert_cmpint (process_state (program), ==, 'T');
+  g_assert_cmpint (process_state (pid), !=, 'T');
+  g_assert_cmpint (kill (program, SIGCONT), ==, 0);
+  g_assert_cmpint (cli_wait (pid, 60), ==, 5);
+  profile = load_profile (out);
+  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 5);
+  g_assert_cmpint (mg_profile_get_process (profile, 0)->end, ==, MG_PROCESS_END_EXITED);
+  g_assert_cmpint (mg_profile_get_process (profile, 0)->status, ==, 5);
+}
+
 /* Kills the front end with SIGKILL once its program has sampled, as the
  * out-of-memory killer would; the run folder it leaves, into *left. */
 static void
@@ -1133,6 +1292,7 @@ test_signals_left_behind (Fixture *f, gconstpointer data)
   g_autofree char *empty = g_build_filename (f->runs, "metrograph-empty1", NULL);
   g_autofree char *empty_records = g_build_filename (empty, "records", NULL);
   g_autofree char *empty_owner = g_build_filename (empty, "owner", NULL);
+  g_autofree char *boot = NULL, *empty_text = NULL;
   g_autoptr (CliRun) run = NULL, recover = NULL, third = NULL;
   const char *recover_args[] = { "--recover", NULL, NULL };
   int status;
@@ -1168,7 +1328,11 @@ test_signals_left_behind (Fixture *f, gconstpointer data)
   g_assert_true (g_file_test (killed, G_FILE_TEST_IS_REGULAR));
 
   g_assert_cmpint (g_mkdir_with_parents (empty_records, 0700), ==, 0);
-  g_assert_true (g_file_set_contents (empty_owner, "pid 999999\nstart 1\n", -1, NULL));
+  /* An owner of this boot whose lock nobody holds: proven ended. */
+  g_assert_true (g_file_get_contents ("/proc/sys/kernel/random/boot_id", &boot, NULL, NULL));
+  empty_text = g_strdup_printf ("pid 999999\nstart 1\nboot %s\npidns 1\nhost h\nlock 1\n",
+                                g_strstrip (boot));
+  g_assert_true (g_file_set_contents (empty_owner, empty_text, -1, NULL));
   g_clear_pointer (&note, g_free);
   third = cli_run (f->dir, next);
   assert_status (third, 0);
@@ -1383,6 +1547,74 @@ test_recover_merge_node (Fixture *f, gconstpointer data)
   g_assert_cmpuint (la, >, 100);
   g_assert_cmpuint (la, ==, lb);
   g_assert_true (memcmp (a, b, la) == 0);
+}
+
+/* Linux names are bytes: a program, an argument, an environment value
+ * and a working folder that are not UTF-8 go through --profile and
+ * --recover unchanged (the program sees them; the profile keeps them), and
+ * the exported JSON and the report stay UTF-8, the command line quoted so
+ * that a shell gives the bytes back. */
+static void
+test_recover_any_bytes (Fixture *f, gconstpointer data)
+{
+  g_autofree char *folder = in_dir (f, "d\xe9" "f");
+  g_autofree char *program = g_build_filename (folder, "w\xe9", NULL);
+  g_autofree char *direct = in_dir (f, "direct.mgprof"), *recovered = in_dir (f, "rec.mgprof");
+  g_autofree char *binary = NULL, *json = NULL, *report = NULL, *json_path = in_dir (f, "d.json");
+  g_autofree char *report_path = in_dir (f, "d.txt"), *left = NULL;
+  gsize binary_len = 0;
+  const char *env[] = { "FOO=v\xff", NULL };
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
+                         direct, "./w\xe9", "caf\xe9", "env=FOO", NULL };
+  const char *slow[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
+                         recovered, "./w\xe9", "caf\xe9", "sleep=0.5", NULL };
+  const char *export_args[] = { "--export", json_path, direct, NULL };
+  const char *report_args[] = { NULL, direct, NULL };
+  const char *recover_args[] = { "--recover", NULL, NULL };
+  g_autoptr (CliRun) run = NULL, exported = NULL, reported = NULL, recover = NULL;
+  g_autoptr (MgProfile) profile = NULL, again = NULL;
+  g_autofree char *report_arg = g_strconcat ("--report=", report_path, NULL);
+  GPid pid;
+
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  g_assert_true (g_file_get_contents (f->workload, &binary, &binary_len, NULL));
+  g_assert_true (g_file_set_contents (program, binary, binary_len, NULL));
+  g_assert_cmpint (g_chmod (program, 0755), ==, 0);
+
+  run = cli_run_with_env (folder, args, env);
+  assert_status (run, 0);
+  g_assert_nonnull (strstr (run->out, "caf\xe9"));
+  g_assert_nonnull (strstr (run->out, "env FOO=v\xff"));
+  g_assert_null (strstr (run->err, "CRITICAL"));
+  profile = load_profile (direct);
+  g_assert_cmpstr (mg_profile_get_run_info (profile)->argv[0], ==, "./w\xe9");
+  g_assert_cmpstr (mg_profile_get_run_info (profile)->argv[1], ==, "caf\xe9");
+  g_assert_true (g_str_has_suffix (mg_profile_get_run_info (profile)->working_dir, "/d\xe9" "f"));
+  g_assert_true (g_str_has_suffix (mg_profile_get_process (profile, 0)->program, "/w\xe9"));
+
+  exported = cli_run (f->dir, export_args);
+  assert_status (exported, 0);
+  g_assert_true (g_file_get_contents (json_path, &json, NULL, NULL));
+  g_assert_true (g_utf8_validate (json, -1, NULL));
+  g_assert_nonnull (strstr (json, "\"command_line\":\"$'./w\\\\xe9' $'caf\\\\xe9' env=FOO\""));
+  report_args[0] = report_arg;
+  reported = cli_run (f->dir, report_args);
+  assert_status (reported, 0);
+  g_assert_true (g_file_get_contents (report_path, &report, NULL, NULL));
+  g_assert_true (g_utf8_validate (report, -1, NULL));
+  g_assert_nonnull (strstr (report, "$'./w\\xe9' $'caf\\xe9' env=FOO"));
+
+  pid = cli_spawn (folder, slow, env);
+  kill_front_end (f, pid, &left);
+  wait_for_records_closed (left, 60);
+  recover_args[1] = left;
+  recover = cli_run (f->dir, recover_args);
+  assert_status (recover, 0);
+  g_assert_null (strstr (recover->err, "CRITICAL"));
+  again = load_profile (recovered);
+  g_assert_cmpstr (mg_profile_get_run_info (again)->argv[1], ==, "caf\xe9");
+  g_assert_true (g_str_has_suffix (mg_profile_get_run_info (again)->working_dir, "/d\xe9" "f"));
+  g_assert_true (g_str_has_suffix (mg_profile_get_process (again, 0)->program, "/w\xe9"));
 }
 
 /* --recover --process-precision=single writes the same run with each
@@ -1982,6 +2214,7 @@ main (int argc, char **argv)
   add ("/cli/profile/output-folder", test_profile_output_folder);
   add ("/cli/profile/unwritable-output", test_profile_unwritable_output);
   add ("/cli/profile/merge-fails", test_profile_merge_fails);
+  add ("/cli/profile/output-folder-removed", test_profile_output_folder_removed);
   add ("/cli/profile/exit-status", test_profile_exit_status);
   add ("/cli/profile/crash", test_profile_crash);
   add ("/cli/profile/plugin-crash", test_profile_plugin_crash);
@@ -1992,6 +2225,8 @@ main (int argc, char **argv)
   add ("/cli/profile/short-program", test_profile_short_program);
   add ("/cli/profile/cleared-preload", test_profile_cleared_preload);
   add ("/cli/profile/summary", test_profile_summary);
+  add ("/cli/profile/invisible-fds", test_profile_invisible_fds);
+  add ("/cli/profile/setuid-child-quiet", test_profile_setuid_child_quiet);
   add ("/cli/profile/enable-unavailable", test_profile_enable_unavailable);
   add ("/cli/signals/stop-after", test_signals_stop_after);
   add ("/cli/signals/stop-before-first-sample", test_signals_stop_before_first_sample);
@@ -2000,6 +2235,7 @@ main (int argc, char **argv)
   g_test_add ("/cli/signals/sigterm", Fixture, GINT_TO_POINTER (SIGTERM), fixture_setup,
               test_signals_forwarded, fixture_teardown);
   add ("/cli/signals/sigpipe", test_signals_sigpipe);
+  add ("/cli/signals/stopped-without-terminal", test_signals_stopped_without_terminal);
   g_test_add ("/cli/signals/sigkill-left-behind", Fixture, GINT_TO_POINTER (SIGKILL),
               fixture_setup, test_signals_left_behind, fixture_teardown);
   g_test_add ("/cli/signals/crash-left-behind", Fixture, GINT_TO_POINTER (SIGSEGV),
@@ -2009,6 +2245,7 @@ main (int argc, char **argv)
   add ("/cli/recover/output-verbose", test_recover_output_verbose);
   add ("/cli/recover/merge-node", test_recover_merge_node);
   add ("/cli/recover/single-precision", test_recover_single_precision);
+  add ("/cli/recover/any-bytes", test_recover_any_bytes);
   add ("/cli/export/json", test_export_json);
   add ("/cli/export/csv", test_export_csv);
   add ("/cli/export/errors", test_export_errors);

@@ -267,6 +267,65 @@ test_info_panel_output (void)
   g_object_unref (panel);
 }
 
+/* A profile whose command, folder, host and (when asked) output are not
+ * UTF-8. */
+static MgProfile *
+bytes_profile (gboolean with_output)
+{
+  g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr (MgMetricDef) def = gui_fixture_def ("cpu", "CPU time", "%", MG_METRIC_TYPE_CPU_TIME, NULL);
+  const char *argv[] = { "./caf\xe9", "x", NULL };
+  MgProcessInfo info = { 0 };
+  double value = 50;
+  g_autoptr (GError) error = NULL;
+  MgProfile *profile;
+  guint p;
+
+  mg_profile_builder_set_command (builder, argv, "/d\xe9");
+  mg_profile_builder_add_metric (builder, def);
+  info.pid = 7;
+  info.rank = -1;
+  info.host = (char *) "n\xe9";
+  info.end_s = 0.1;
+  info.end = MG_PROCESS_END_EXITED;
+  p = mg_profile_builder_add_process (builder, &info);
+  mg_profile_builder_add_sample (builder, p, 0, 0.1, &value, &value, &value);
+  if (with_output)
+    mg_profile_builder_set_output (builder, "o\xe9\n", 0);
+  profile = mg_profile_builder_finish (builder, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (mg_profile_get_run_info (profile)->working_dir, ==, "/d\xe9");
+  return profile;
+}
+
+/* Names are bytes: a command, folder, host and output that are not UTF-8
+ * are shown with U+FFFD where their invalid bytes are (GTK takes only
+ * UTF-8); the profile keeps the bytes. */
+static void
+test_info_panel_any_bytes (void)
+{
+  g_autoptr (MgProfile) profile = bytes_profile (FALSE);
+  g_autoptr (MgProfile) with_output = bytes_profile (TRUE);
+  g_autoptr (GPtrArray) lines = NULL;
+  GtkWidget *panel, *view;
+  GtkTextIter start, end;
+  g_autofree char *text = NULL;
+
+  panel = g_object_ref_sink (mg_info_panel_new (profile));
+  lines = read_facts (panel);
+  assert_line (lines, "Command=./caf\xef\xbf\xbd x");
+  assert_line (lines, "Folder=/d\xef\xbf\xbd");
+  assert_line (lines, "Hosts=n\xef\xbf\xbd");
+  g_object_unref (panel);
+
+  panel = g_object_ref_sink (mg_info_panel_new (with_output));
+  view = find_named (panel, "output");
+  gtk_text_buffer_get_bounds (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), &start, &end);
+  text = gtk_text_iter_get_text (&start, &end);
+  g_assert_cmpstr (text, ==, "o\xef\xbf\xbd\n");
+  g_object_unref (panel);
+}
+
 /* ---- errors ------------------------------------------------------------ */
 
 /* What this machine cannot measure (plugins that declined, code 0) is said
@@ -764,6 +823,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/panels/info-panel", test_info_panel);
   g_test_add_func ("/gui/panels/info-panel-precision", test_info_panel_precision);
   g_test_add_func ("/gui/panels/info-panel-many-processes", test_info_panel_many_processes);
+  g_test_add_func ("/gui/panels/info-panel-any-bytes", test_info_panel_any_bytes);
   g_test_add_func ("/gui/panels/error-list", test_error_list);
   g_test_add_func ("/gui/panels/absent-not-error", test_absent_not_error);
   g_test_add_func ("/gui/panels/info-panel-output", test_info_panel_output);

@@ -1091,7 +1091,7 @@ test_recover_run (void)
                                               tmp, output);
   g_autofree char *fixture = g_build_filename (g_getenv ("MG_SOURCE_ROOT"), "tests", "fixtures",
                                                "fuzz", "record", "cpu-16-slots.record", NULL);
-  g_autofree char *data = NULL;
+  g_autofree char *data = NULL, *boot = NULL, *owner_text = NULL;
   g_autofree char *old_tmpdir = g_strdup (g_getenv ("METROGRAPH_TMPDIR"));
   gsize len;
   gint64 deadline;
@@ -1103,7 +1103,11 @@ test_recover_run (void)
   /* The fixture's record is of run "seed". */
   g_assert_true (g_file_set_contents (plan, "metrograph-plan 1\nrun_id\tseed\n", -1, NULL));
   g_assert_true (g_file_set_contents (command_path, command, -1, NULL));
-  g_assert_true (g_file_set_contents (owner, "pid 999999\nstart 1\n", -1, NULL));
+  /* An owner of this boot whose lock nobody holds: proven ended. */
+  g_assert_true (g_file_get_contents ("/proc/sys/kernel/random/boot_id", &boot, NULL, NULL));
+  owner_text = g_strdup_printf ("pid 999999\nstart 1\nboot %s\npidns 1\nhost h\nlock 1\n",
+                                g_strstrip (boot));
+  g_assert_true (g_file_set_contents (owner, owner_text, -1, NULL));
   g_setenv ("METROGRAPH_TMPDIR", tmp, TRUE);
 
   window = gui_test_new_window (NULL);

@@ -9,7 +9,10 @@
 
 #include <glib/gstdio.h>
 
+#include <json-glib/json-glib.h>
+
 #include "profile/mg-crc32.h"
+#include "profile/mg-export-json.h"
 #include "profile/mg-process-block.h"
 #include "profile/mg-profile-header.h"
 #include "profile/mg-profile-internal.h"
@@ -233,6 +236,85 @@ test_file_corrupted_structure (void)
   g_assert_cmpuint (n_rejected, >, 0);
 }
 
+/* A payload of tests/fixtures/fuzz/profile (which the fuzz replay also
+ * reads) with a right header: version, CRC and length. */
+static MgProfile *
+load_payload_fixture (const char *name, GError **error)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "fuzz", "profile",
+                                                 name, NULL);
+  g_autofree char *payload = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  gsize len = 0;
+  guchar *file;
+  guint32 version = GUINT32_TO_LE (MG_PROFILE_VERSION), crc;
+  guint64 len_le;
+
+  g_assert_true (g_file_get_contents (path, &payload, &len, NULL));
+  file = g_malloc (MG_PROFILE_HEADER_LEN + len);
+  memcpy (file, MG_PROFILE_MAGIC, MG_PROFILE_MAGIC_LEN);
+  memcpy (file + 8, &version, 4);
+  len_le = GUINT64_TO_LE ((guint64) len);
+  memcpy (file + 16, &len_le, 8);
+  memcpy (file + MG_PROFILE_HEADER_LEN, payload, len);
+  crc = GUINT32_TO_LE (mg_profile_payload_crc (file + MG_PROFILE_HEADER_LEN, len,
+                                               MG_PROFILE_VERSION));
+  memcpy (file + 12, &crc, 4);
+  bytes = g_bytes_new_take (file, MG_PROFILE_HEADER_LEN + len);
+  return mg_profile_load_bytes (bytes, name, error);
+}
+
+/* Hostile files with a right checksum: a payload length of 2^64 - 1 (its
+ * message said "57820 of 23 bytes are there": the length plus the header
+ * wrapped around), and sample windows at NaN or -1e308 s (drawn nowhere,
+ * exported as null), are refused as damaged. */
+static void
+test_file_hostile (void)
+{
+  g_autoptr(GBytes) bytes = saved_fixture ();
+  gsize size;
+  const guchar *data = g_bytes_get_data (bytes, &size);
+  g_autofree guchar *copy = g_memdup2 (data, size);
+  g_autoptr(GBytes) hostile = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = NULL;
+  g_autofree char *expected = NULL;
+  guint64 len = G_MAXUINT64;
+
+  memcpy (copy + 16, &len, 8);
+  hostile = g_bytes_new (copy, size);
+  g_assert_null (mg_profile_load_bytes (hostile, "long.mgprof", &error));
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "payload length beyond any file"));
+  g_clear_error (&error);
+  g_clear_pointer (&hostile, g_bytes_unref);
+
+  /* The longest a file can say: truncated, both sizes right. */
+  len = GUINT64_TO_LE (G_MAXUINT64 - MG_PROFILE_HEADER_LEN);
+  memcpy (copy + 16, &len, 8);
+  hostile = g_bytes_new (copy, size);
+  g_assert_null (mg_profile_load_bytes (hostile, "long.mgprof", &error));
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_TRUNCATED);
+  expected = g_strdup_printf ("%zu of 18446744073709551615 bytes are there", size);
+  g_assert_nonnull (strstr (error->message, expected));
+  g_clear_error (&error);
+
+  profile = load_payload_fixture ("window-start-nan.payload", &error);
+  g_assert_null (profile);
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "sample window times"));
+  g_clear_error (&error);
+  profile = load_payload_fixture ("window-end-minus-1e308.payload", &error);
+  g_assert_null (profile);
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "sample window times"));
+  g_clear_error (&error);
+  /* A real run's payload, with the same header, loads. */
+  profile = load_payload_fixture ("format-v5-bytes.payload", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (profile);
+}
+
 static void
 test_file_truncated (void)
 {
@@ -386,6 +468,24 @@ test_file_version3_fixture (void)
   g_assert_no_error (error);
   g_assert_nonnull (profile->packed);
   g_assert_cmpint (mg_profile_get_process_precision (profile), ==, MG_PROCESS_PRECISION_EXACT);
+  fixture_assert_profiles_equal (expected, profile);
+}
+
+/* So does a file of format version 4 (argv, folder, hosts, programs and
+ * output as UTF-8 text), written from the fixture by the last build that
+ * wrote format 4. */
+static void
+test_file_version4_fixture (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "profile",
+                                                 "format-v4.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MgProfile) profile = mg_profile_load (path, &error);
+  g_autoptr(MgProfile) expected = fixture_profile ();
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (mg_profile_get_run_info (profile)->argv[1], ==, "a b");
+  g_assert_cmpstr (mg_profile_get_run_info (profile)->output, ==, "starting\nrank 1: ü done\n");
   fixture_assert_profiles_equal (expected, profile);
 }
 
@@ -581,6 +681,72 @@ test_file_output (void)
   mg_test_remove_tree (dir);
 }
 
+/* Linux names are bytes: argv, the working folder, hosts, a process's
+ * program and the output that are not UTF-8 are saved (no assertion),
+ * read back byte for byte, and exported as valid JSON (the command line
+ * quoted so that a shell gives the bytes back, a host with U+FFFD). Text
+ * that a plugin gave (a message) is stored with its invalid bytes
+ * replaced. */
+static void
+test_file_any_bytes (void)
+{
+  g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr(MgMetricDef) alpha = fixture_metric ("alpha", MG_DOMAIN_TIME);
+  const char *argv[] = { "./caf\xe9", "a \xff\xfe", "ok", NULL };
+  MgProcessInfo p0 = { 10, 1, -1, (char *) "node-\xe9", (char *) "/bin/\xff\x80x", 0.0, 1.0,
+                       MG_PROCESS_END_EXITED, 0, TRUE };
+  MgPluginError pe = { 0, (char *) "com.example.source", (char *) "/lib/\xe9.so", -3,
+                       (char *) "bad \xc3 text" };
+  double value = 1.0;
+  g_autoptr(MgProfile) profile = NULL, loaded = NULL;
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "bytes.mgprof", NULL);
+  g_autofree char *json_path = g_build_filename (dir, "bytes.json", NULL);
+  g_autofree char *json = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  const MgRunInfo *run;
+  JsonObject *info;
+
+  mg_profile_builder_set_command (builder, argv, "/tmp/d\xe9" "f");
+  mg_profile_builder_set_output (builder, "out \xe9\xff\n", 0);
+  mg_profile_builder_add_metric (builder, alpha);
+  mg_profile_builder_add_process (builder, &p0);
+  mg_profile_builder_add_sample (builder, 0, 0.0, 1.0, &value, &value, &value);
+  mg_profile_builder_add_plugin_error (builder, &pe);
+  profile = mg_profile_builder_finish (builder, 0, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (mg_profile_save (profile, path, &error));
+  g_assert_no_error (error);
+  loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  run = mg_profile_get_run_info (loaded);
+  g_assert_cmpstr (run->argv[0], ==, "./caf\xe9");
+  g_assert_cmpstr (run->argv[1], ==, "a \xff\xfe");
+  g_assert_cmpstr (run->argv[2], ==, "ok");
+  g_assert_null (run->argv[3]);
+  g_assert_cmpstr (run->working_dir, ==, "/tmp/d\xe9" "f");
+  g_assert_cmpstr (run->hosts[0], ==, "node-\xe9");
+  g_assert_cmpstr (run->output, ==, "out \xe9\xff\n");
+  g_assert_cmpstr (mg_profile_get_process (loaded, 0)->host, ==, "node-\xe9");
+  g_assert_cmpstr (mg_profile_get_process (loaded, 0)->program, ==, "/bin/\xff\x80x");
+  g_assert_cmpstr (mg_profile_get_plugin_error (loaded, 0)->message, ==, "bad \xef\xbf\xbd text");
+
+  g_assert_true (mg_export_json (loaded, json_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (json_path, &json, NULL, NULL));
+  g_assert_true (g_utf8_validate (json, -1, NULL));
+  g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
+  g_assert_no_error (error);
+  info = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                        "info");
+  g_assert_cmpstr (json_object_get_string_member (info, "command_line"), ==,
+                   "$'./caf\\xe9' $'a \\xff\\xfe' ok");
+  g_assert_cmpstr (json_object_get_string_member (info, "machine"), ==, "node-\xef\xbf\xbd");
+  mg_test_remove_tree (dir);
+}
+
 /* The last place of a double in a saved file (the processes' own series
  * come after the aggregates, so a value only process 0 has is found in its
  * own block); 0 if nowhere. */
@@ -700,16 +866,19 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/file/corrupted", test_file_corrupted);
   g_test_add_func ("/profile/file/corrupted-structure", test_file_corrupted_structure);
   g_test_add_func ("/profile/file/truncated", test_file_truncated);
+  g_test_add_func ("/profile/file/hostile", test_file_hostile);
   g_test_add_func ("/profile/file/foreign", test_file_foreign);
   g_test_add_func ("/profile/file/future-version", test_file_future_version);
   g_test_add_func ("/profile/file/empty-profile", test_file_empty_profile);
   g_test_add_func ("/profile/file/version1-fixture", test_file_version1_fixture);
   g_test_add_func ("/profile/file/version2-fixture", test_file_version2_fixture);
   g_test_add_func ("/profile/file/version3-fixture", test_file_version3_fixture);
+  g_test_add_func ("/profile/file/version4-fixture", test_file_version4_fixture);
   g_test_add_func ("/profile/file/damaged-block-single", test_file_damaged_block_single);
   g_test_add_func ("/profile/file/unpacked-on-demand", test_file_unpacked_on_demand);
   g_test_add_func ("/profile/file/damaged-block", test_file_damaged_block);
   g_test_add_func ("/profile/file/output", test_file_output);
+  g_test_add_func ("/profile/file/any-bytes", test_file_any_bytes);
   g_test_add_func ("/profile/file/changed-after-open", test_file_changed_after_open);
   return g_test_run ();
 }

@@ -909,7 +909,15 @@ test_bad_plan (void)
   g_file_set_contents (f.plan, "metrograph-plan 1\nrun_id\tr\nrecord_dir\trelative\n", -1, NULL);
   const char *const args[] = { "run", "10", "5", NULL };
   g_autofree char *out = NULL, *err = NULL;
+  /* The program's stderr is not ours: nothing there... */
   int status = run_workload (&f, f.plan, args, &out, &err, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 5);
+  g_assert_cmpstr (out, ==, "hello\n");
+  g_assert_cmpstr (err, ==, "");
+  g_free (out);
+  g_free (err);
+  /* ...but with METROGRAPH_SAMPLER_VERBOSE=1. */
+  status = run_workload (&f, f.plan, args, &out, &err, "METROGRAPH_SAMPLER_VERBOSE=1");
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 5);
   g_assert_cmpstr (out, ==, "hello\n");
   g_autofree char *expect = g_strdup_printf (
@@ -921,7 +929,7 @@ test_bad_plan (void)
   g_autofree char *missing = g_build_filename (f.dir, "nope", NULL);
   g_free (out);
   g_free (err);
-  status = run_workload (&f, missing, args, &out, &err, NULL);
+  status = run_workload (&f, missing, args, &out, &err, "METROGRAPH_SAMPLER_VERBOSE=1");
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 5);
   g_assert_cmpstr (out, ==, "hello\n");
   g_assert_true (g_str_has_prefix (err, "metrograph-sampler: "));
@@ -985,6 +993,15 @@ test_record_dir_made_on_node (void)
   g_autofree char *expected = g_strdup_printf ("pid %d\nstart ", h->pid);
   g_assert_true (g_str_has_prefix (owner, expected));
   g_assert_cmpuint (g_ascii_strtoull (owner + strlen (expected), NULL, 10), >, 0);
+  /* What makes the pid mean something, and no lock (its maker is not the
+   * node's only writer): the pid of this boot and namespace says. */
+  g_autofree char *boot = NULL;
+  g_assert_true (g_file_get_contents (MG_RUN_FOLDER_BOOT_ID_PATH, &boot, NULL, NULL));
+  g_autofree char *boot_line = g_strdup_printf ("\nboot %s\n", g_strstrip (boot));
+  g_assert_nonnull (strstr (owner, boot_line));
+  g_assert_nonnull (strstr (owner, "\npidns "));
+  g_assert_nonnull (strstr (owner, "\nhost "));
+  g_assert_true (g_str_has_suffix (owner, "\nlock 0\n"));
   fixture_clear (&f);
 }
 

@@ -6,6 +6,7 @@
 #include "mg-config.h"
 
 #include <glib/gstdio.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,14 +36,47 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_free (f->parent);
 }
 
+static char *
+this_boot (void)
+{
+  g_autofree char *text = NULL;
+
+  g_assert_true (g_file_get_contents ("/proc/sys/kernel/random/boot_id", &text, NULL, NULL));
+  return g_strdup (g_strstrip (text));
+}
+
+static guint64
+this_pid_namespace (void)
+{
+  GStatBuf st;
+
+  g_assert_cmpint (g_stat ("/proc/self/ns/pid", &st), ==, 0);
+  return st.st_ino;
+}
+
+/* An owner file naming @pid and @start_time in this boot, in PID namespace
+ * @pidns (0: ours), that says whether its owner holds a lock (nobody holds
+ * it: the file is new). */
+static void
+write_owner_in (const char *folder, int pid, guint64 start_time, const char *boot,
+                guint64 pidns, gboolean lock)
+{
+  g_autofree char *path = g_build_filename (folder, MG_RUN_FOLDER_OWNER, NULL);
+  g_autofree char *ours = this_boot ();
+  g_autofree char *text = g_strdup_printf (MG_RUN_FOLDER_OWNER_FORMAT, pid,
+                                           (unsigned long long) start_time,
+                                           boot != NULL ? boot : ours,
+                                           (unsigned long long) (pidns != 0 ? pidns
+                                                                 : this_pid_namespace ()),
+                                           "elsewhere", lock ? 1 : 0);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+}
+
 static void
 write_owner (const char *folder, int pid, guint64 start_time)
 {
-  g_autofree char *path = g_build_filename (folder, MG_RUN_FOLDER_OWNER, NULL);
-  g_autofree char *text = g_strdup_printf ("pid %d\nstart %" G_GUINT64_FORMAT "\n", pid,
-                                           start_time);
-
-  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  write_owner_in (folder, pid, start_time, NULL, 0, FALSE);
 }
 
 /* A process that has ended and been reaped: its id names nobody (for a
@@ -75,16 +109,175 @@ test_owner (Fixture *f, gconstpointer data)
   g_assert_cmpint (pid, ==, getpid ());
   g_assert_cmpuint (start_time, >, 0);
   g_assert_true (mg_run_folder_is_live (folder));
+  {
+    g_autofree char *owner = g_build_filename (folder, MG_RUN_FOLDER_OWNER, NULL);
+    g_autofree char *text = NULL, *boot = this_boot ();
+    g_autofree char *expected = g_strdup_printf ("boot %s\npidns %" G_GUINT64_FORMAT "\n", boot,
+                                                 this_pid_namespace ());
 
-  /* The same process id with another start time: a later process. */
+    g_assert_true (g_file_get_contents (owner, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, expected));
+    g_assert_nonnull (strstr (text, "\nlock 1\n"));
+  }
+
+  /* Without a lock, in our namespace, the pid and its start say: the same
+   * process id with another start time is a later process (a recycled
+   * pid). */
+  write_owner (folder, getpid (), start_time);
+  g_assert_cmpint (mg_run_folder_owner_state (folder, NULL), ==, MG_RUN_FOLDER_OWNER_LIVE);
   write_owner (folder, getpid (), start_time + 1);
-  g_assert_false (mg_run_folder_is_live (folder));
+  g_assert_cmpint (mg_run_folder_owner_state (folder, NULL), ==, MG_RUN_FOLDER_OWNER_DEAD);
   write_owner (folder, ended_process (), start_time);
   g_assert_false (mg_run_folder_is_live (folder));
+  /* With a lock, the lock says, whatever the pid: a free lock is an ended
+   * owner even when its pid (recycled) names a live process. */
+  write_owner_in (folder, getpid (), start_time, NULL, 0, TRUE);
+  g_assert_cmpint (mg_run_folder_owner_state (folder, NULL), ==, MG_RUN_FOLDER_OWNER_DEAD);
 
   mg_run_folder_keep (folder);
   g_assert_false (mg_run_folder_read_owner (folder, &pid, &start_time));
   g_assert_false (mg_run_folder_is_live (folder));
+  g_assert_cmpint (mg_run_folder_owner_state (folder, NULL), ==, MG_RUN_FOLDER_OWNER_NONE);
+}
+
+/* An owner that cannot be asked is never taken for dead, and the reason
+ * is said: another boot or machine, another PID namespace without a lock,
+ * an owner file of an older Metrograph. */
+static void
+test_owner_unknown (Fixture *f, gconstpointer data)
+{
+  g_autofree char *folder = mg_run_folder_create (NULL);
+  g_autofree char *why = NULL;
+  g_autofree char *old_owner = g_build_filename (folder, MG_RUN_FOLDER_OWNER, NULL);
+
+  write_owner_in (folder, ended_process (), 1, "0f0f0f0f-other-boot", 0, TRUE);
+  g_assert_cmpint (mg_run_folder_owner_state (folder, &why), ==, MG_RUN_FOLDER_OWNER_UNKNOWN);
+  g_assert_nonnull (strstr (why, "on host “elsewhere”"));
+  g_assert_nonnull (strstr (why, "another machine or an earlier boot (boot id 0f0f0f0f-other-boot)"));
+  g_clear_pointer (&why, g_free);
+
+  write_owner_in (folder, ended_process (), 1, NULL, this_pid_namespace () + 1, FALSE);
+  g_assert_cmpint (mg_run_folder_owner_state (folder, &why), ==, MG_RUN_FOLDER_OWNER_UNKNOWN);
+  g_assert_nonnull (strstr (why, "another PID namespace"));
+  g_clear_pointer (&why, g_free);
+
+  g_assert_true (g_file_set_contents (old_owner, "pid 999999\nstart 1\n", -1, NULL));
+  g_assert_cmpint (mg_run_folder_owner_state (folder, &why), ==, MG_RUN_FOLDER_OWNER_UNKNOWN);
+  g_assert_nonnull (strstr (why, "older Metrograph"));
+  g_assert_cmpint (mg_run_folder_sweep (), ==, 0);
+  g_assert_true (g_file_test (folder, G_FILE_TEST_IS_DIR));
+  mg_run_folder_remove (folder);
+}
+
+/* --hold-run-folder: makes a run folder (in METROGRAPH_TMPDIR), prints its
+ * path, and ends without removing it when its stdin closes, as a front end
+ * killed would. */
+static int
+hold_run_folder (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *folder = mg_run_folder_create (&error);
+  char c;
+
+  if (folder == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+  printf ("%s\n", folder);
+  fflush (stdout);
+  while (read (STDIN_FILENO, &c, 1) > 0)
+    ;
+  _exit (0);
+}
+
+/* A front end started through @prefix (unshare ...) that holds a run
+ * folder of the fixture's parent: while it runs, its folder is live and
+ * the sweep leaves it; once it ended, the sweep removes it. Skipped when
+ * the namespace cannot be made here (no privilege, a chroot). */
+static void
+check_held_elsewhere (Fixture *f, const char *const *prefix, const char *host,
+                      gboolean other_pid_namespace)
+{
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) line = g_string_new (NULL);
+  g_autofree char *owner = NULL, *text = NULL, *folder = NULL;
+  g_autofree char *ns = g_strdup_printf ("\npidns %" G_GUINT64_FORMAT "\n", this_pid_namespace ());
+  GPid pid;
+  int in, out, status;
+  char c;
+
+  for (guint i = 0; prefix[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) prefix[i]);
+  g_ptr_array_add (argv, self);
+  g_ptr_array_add (argv, (char *) "--hold-run-folder");
+  g_ptr_array_add (argv, NULL);
+  if (!g_spawn_async_with_pipes (NULL, (char **) argv->pdata, NULL,
+                                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_SEARCH_PATH
+                                 | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &in, &out,
+                                 NULL, &error))
+    {
+      g_test_skip_printf ("%s cannot run here: %s", prefix[0], error->message);
+      return;
+    }
+  while (read (out, &c, 1) == 1 && c != '\n')
+    g_string_append_c (line, c);
+  if (line->len == 0)
+    {
+      close (in);
+      close (out);
+      waitpid (pid, &status, 0);
+      g_test_skip_printf ("%s %s is not available here (status %d)", prefix[0], prefix[1],
+                          status);
+      return;
+    }
+  folder = g_strdup (line->str);
+  owner = g_build_filename (folder, MG_RUN_FOLDER_OWNER, NULL);
+  g_assert_true (g_file_get_contents (owner, &text, NULL, NULL));
+  g_test_message ("owner of %s:\n%s", folder, text);
+  if (host != NULL)
+    {
+      g_autofree char *host_line = g_strdup_printf ("\nhost %s\n", host);
+
+      g_assert_nonnull (strstr (text, host_line));
+    }
+  g_assert_true ((strstr (text, ns) == NULL) == other_pid_namespace);
+
+  g_assert_cmpint (mg_run_folder_owner_state (folder, NULL), ==, MG_RUN_FOLDER_OWNER_LIVE);
+  g_assert_cmpuint (mg_run_folder_sweep (), ==, 0);
+  g_assert_true (g_file_test (folder, G_FILE_TEST_IS_DIR));
+
+  close (in);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  close (out);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_cmpint (mg_run_folder_owner_state (folder, NULL), ==, MG_RUN_FOLDER_OWNER_DEAD);
+  g_assert_cmpuint (mg_run_folder_sweep (), ==, 1);
+  g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
+}
+
+/* A front end in another PID namespace (a container sharing the temporary
+ * folder): its pid means nothing here (it is 1 there), but its lock says
+ * that it runs, then that it ended. */
+static void
+test_other_pid_namespace (Fixture *f, gconstpointer data)
+{
+  const char *prefix[] = { "unshare", "-p", "-f", NULL };
+
+  check_held_elsewhere (f, prefix, NULL, TRUE);
+}
+
+/* A front end under another host name (a UTS namespace: another "host"
+ * sharing the folder on this kernel). */
+static void
+test_other_host_name (Fixture *f, gconstpointer data)
+{
+  const char *prefix[] = { "unshare", "-u", "sh", "-c",
+                           "hostname mg-other-host && exec \"$0\" \"$1\"", NULL };
+
+  check_held_elsewhere (f, prefix, "mg-other-host", FALSE);
 }
 
 /* The sweep, in a child so that its stderr can be read (the child has a
@@ -136,10 +329,18 @@ test_sweep (Fixture *f, gconstpointer data)
 int
 main (int argc, char **argv)
 {
+  if (argc == 2 && strcmp (argv[1], "--hold-run-folder") == 0)
+    return hold_run_folder ();
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/session/run-folder/owner", Fixture, NULL, fixture_setup, test_owner,
               fixture_teardown);
   g_test_add ("/session/run-folder/sweep", Fixture, NULL, fixture_setup, test_sweep,
               fixture_teardown);
+  g_test_add ("/session/run-folder/owner-unknown", Fixture, NULL, fixture_setup,
+              test_owner_unknown, fixture_teardown);
+  g_test_add ("/session/run-folder/other-pid-namespace", Fixture, NULL, fixture_setup,
+              test_other_pid_namespace, fixture_teardown);
+  g_test_add ("/session/run-folder/other-host-name", Fixture, NULL, fixture_setup,
+              test_other_host_name, fixture_teardown);
   return g_test_run ();
 }

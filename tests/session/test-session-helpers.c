@@ -3,6 +3,8 @@
  * check, MPI launchers, install paths. */
 #include "mg-config.h"
 
+#include <elf.h>
+
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -189,6 +191,37 @@ test_program_check (Fixture *f, gconstpointer data)
   g_assert_cmpint (mg_program_check (setuid_copy), ==, MG_PROGRAM_SETUID);
   g_assert_cmpint (mg_program_check ("/no/such/program"), ==, MG_PROGRAM_UNREADABLE);
   g_assert_nonnull (strstr (mg_program_kind_explain (MG_PROGRAM_STATIC), "statically"));
+
+  /* A dynamic program of another class (32-bit) or machine: its loader
+   * would refuse the sampler. */
+  {
+    g_autofree char *elf32 = in_dir (f, "elf32"), *other = in_dir (f, "other-machine");
+    struct {
+      Elf32_Ehdr ehdr;
+      Elf32_Phdr phdr;
+    } image = { 0 };
+    guint16 machine = EM_AARCH64;
+    Elf64_Ehdr *ehdr = (Elf64_Ehdr *) contents;
+
+    memcpy (image.ehdr.e_ident, ELFMAG, SELFMAG);
+    image.ehdr.e_ident[EI_CLASS] = ELFCLASS32;
+    image.ehdr.e_ident[EI_DATA] = ELFDATA2LSB;
+    image.ehdr.e_machine = EM_386;
+    image.ehdr.e_phoff = sizeof image.ehdr;
+    image.ehdr.e_phentsize = sizeof image.phdr;
+    image.ehdr.e_phnum = 1;
+    image.phdr.p_type = PT_INTERP;
+    g_assert_true (g_file_set_contents (elf32, (const char *) &image, sizeof image, NULL));
+    g_assert_cmpint (mg_program_check (elf32), ==, MG_PROGRAM_WRONG_CLASS);
+
+    if (ehdr->e_machine == machine)
+      machine = EM_S390;
+    ehdr->e_machine = machine;
+    g_assert_true (g_file_set_contents (other, contents, length, NULL));
+    g_assert_cmpint (mg_program_check (other), ==, MG_PROGRAM_WRONG_CLASS);
+    g_assert_nonnull (strstr (mg_program_kind_explain (MG_PROGRAM_WRONG_CLASS),
+                              "wrong ELF class"));
+  }
 }
 
 static void

@@ -719,6 +719,36 @@ test_session_exit_status (void)
   g_rmdir (dir);
 }
 
+/* The window's run: an argument and output that are not UTF-8 are saved
+ * as the bytes they are (the profile's output and argv), shown with
+ * U+FFFD in the session's own text. */
+static void
+test_session_any_bytes (void)
+{
+  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
+  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.3 'caf\xe9'", dir);
+  g_autoptr (MgRunSession) session = NULL;
+  g_autoptr (MgProfile) saved = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *output = NULL;
+  const MgRunInfo *run;
+  Watch w = { 0 };
+
+  session = run_to_end (s, c, &w);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  output = mg_run_session_dup_output (session);
+  g_assert_nonnull (strstr (output, "argument: caf\xef\xbf\xbd\n"));
+  saved = mg_profile_load (mg_run_session_get_output_path (session), &error);
+  g_assert_no_error (error);
+  run = mg_profile_get_run_info (saved);
+  g_assert_cmpstr (run->argv[2], ==, "caf\xe9");
+  g_assert_nonnull (run->output);
+  g_assert_nonnull (strstr (run->output, "argument: caf\xe9\n"));
+  g_unlink (mg_run_session_get_output_path (session));
+  g_rmdir (dir);
+}
+
 /* --process-precision=single: the saved profile stores its processes'
  * series at single precision and says so, and Run Again keeps it. */
 static void
@@ -1405,6 +1435,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/live-merge/combines-slots", test_live_merge_combines_slots);
   g_test_add_func ("/run/session/live-and-saved", test_session_live_and_saved);
   g_test_add_func ("/run/session/exit-status", test_session_exit_status);
+  g_test_add_func ("/run/session/any-bytes", test_session_any_bytes);
   g_test_add_func ("/run/session/process-precision", test_session_process_precision);
   g_test_add_func ("/run/session/report", test_session_report);
   g_test_add_func ("/run/session/crash", test_session_crash);

@@ -146,7 +146,12 @@ show_field_error (MgRunDialog *self, const char *name, const char *message)
   /* The command line's frame shows the error colour. */
   if (input == self->command_entry)
     input = gtk_widget_get_parent (input);
-  gtk_label_set_text (GTK_LABEL (label), message != NULL ? message : "");
+  {
+    /* A message may name a path that is not UTF-8. */
+    g_autofree char *shown = g_utf8_make_valid (message != NULL ? message : "", -1);
+
+    gtk_label_set_text (GTK_LABEL (label), shown);
+  }
   gtk_widget_set_visible (label, message != NULL);
   if (message != NULL)
     gtk_widget_add_css_class (input, "error");
@@ -568,9 +573,10 @@ static void
 set_command_text (MgRunDialog *self, const char *line)
 {
   g_autofree char *current = command_text (self);
+  g_autofree char *shown = g_utf8_make_valid (line, -1);
 
-  if (g_strcmp0 (current, line) != 0)
-    gtk_text_buffer_set_text (command_buffer (self), line, -1);
+  if (g_strcmp0 (current, shown) != 0)
+    gtk_text_buffer_set_text (command_buffer (self), shown, -1);
 }
 
 static void
@@ -621,8 +627,12 @@ on_copy_command (GtkWidget *widget, const char *action, GVariant *parameter)
 static void
 set_entry (GtkWidget *entry, const char *text)
 {
-  if (g_strcmp0 (entry_text (entry), text != NULL ? text : "") != 0)
-    gtk_editable_set_text (GTK_EDITABLE (entry), text != NULL ? text : "");
+  /* A name that is not UTF-8 (Run again of such a run) is shown with
+   * U+FFFD; the settings keep its bytes until the field is edited. */
+  g_autofree char *shown = g_utf8_make_valid (text != NULL ? text : "", -1);
+
+  if (g_strcmp0 (entry_text (entry), shown) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (entry), shown);
 }
 
 /* Text the user is still fixing stays, unless a pasted line replaces it. */
@@ -936,7 +946,9 @@ on_start (GtkWidget *widget, const char *action, GVariant *parameter)
       gtk_widget_error_bell (widget);
       return;
     }
-  if (self->gsettings != NULL)
+  /* GSettings keeps UTF-8 only: a command line with other bytes (a
+   * folder, an argument) is not remembered rather than mangled. */
+  if (self->gsettings != NULL && g_utf8_validate (self->command_line, -1, NULL))
     g_settings_set_string (self->gsettings, "last-command-line", self->command_line);
   self->session = g_steal_pointer (&session);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SESSION]);

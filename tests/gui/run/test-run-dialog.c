@@ -591,6 +591,44 @@ test_report_switch (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+/* Run again of a run whose program, arguments and folder are not UTF-8:
+ * the fields and the line show them with U+FFFD (GTK takes only UTF-8),
+ * and the settings keep their bytes until a field is edited. */
+static void
+test_any_bytes (void)
+{
+  g_autoptr (MgCatalogue) catalogue = run_test_fixture_catalogue ();
+  g_autoptr (MgRunSettings) initial = mg_run_settings_new ();
+  MgRunDialog *dialog;
+  MgRunSettings *s;
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+  g_autofree char *shown = NULL;
+
+  mg_run_settings_set_program (initial, "./caf\xe9");
+  mg_run_settings_set_arguments (initial, "'a\xff'");
+  mg_run_settings_set_working_folder (initial, "/tmp/d\xe9");
+  dialog = mg_run_dialog_new (NULL, catalogue, initial);
+  gtk_window_present (GTK_WINDOW (dialog));
+  mg_test_spin (50);
+
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (mg_run_dialog_get_field (dialog, "program"))),
+                   ==, "./caf\xef\xbf\xbd");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (mg_run_dialog_get_field (dialog,
+                                                                                 "working-folder"))),
+                   ==, "/tmp/d\xef\xbf\xbd");
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (mg_run_dialog_get_field (dialog, "command")));
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  shown = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  g_assert_true (g_utf8_validate (shown, -1, NULL));
+  g_assert_nonnull (strstr (shown, "caf\xef\xbf\xbd"));
+  s = mg_run_dialog_get_settings (dialog);
+  g_assert_cmpstr (mg_run_settings_get_program (s), ==, "./caf\xe9");
+  g_assert_cmpstr (mg_run_settings_get_working_folder (s), ==, "/tmp/d\xe9");
+  g_assert_cmpstr (mg_run_settings_get_arguments (s), ==, "'a\xff'");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 /* The Score-P field is --scorep-plugins (a bare name) and --scorep-metrics
  * (NAME:TOKEN,…) in the live line, both ways; what does not read stays
  * with the option's reason beside it, and a plugin without tokens is named. */
@@ -1619,6 +1657,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/dialog/processes-and-ranks", test_processes_and_ranks);
   g_test_add_func ("/gui-run/dialog/completion-lazy", test_completion_lazy);
   g_test_add_func ("/gui-run/dialog/report-switch", test_report_switch);
+  g_test_add_func ("/gui-run/dialog/any-bytes", test_any_bytes);
   g_test_add_func ("/gui-run/dialog/scorep-field", test_scorep_field);
   g_test_add_func ("/gui-run/dialog/scorep-field-blanks", test_scorep_field_blanks);
   g_test_add_func ("/gui-run/dialog/scorep-listed", test_scorep_listed);
