@@ -19,6 +19,7 @@ typedef struct {
   const char *name;
   int run_per;
   int sync;
+  guint64 delta_t;
 } Plugin;
 
 static gboolean
@@ -45,6 +46,9 @@ metric_def (const Plugin *plugin, const char *source_id, char **f, const char *f
   def->units = is_accumulated (mode) ? g_strconcat (unit, "/s", NULL) : g_strdup (unit);
   def->divide_by_sample_time = is_accumulated (mode) && plugin->sync <= SCOREP_METRIC_SYNC;
   def->one_per_node = plugin->run_per == SCOREP_METRIC_PER_HOST || plugin->run_per == SCOREP_METRIC_ONCE;
+  /* Values at the plugin's own times (asynchronous ones) or at most once
+   * per delta_t: each is one reading, in one window of the profile. */
+  def->sparse = plugin->sync >= SCOREP_METRIC_ASYNC_EVENT || plugin->delta_t > 0;
   def->type_name = g_strdup ("other");
   def->file = g_strdup (file);
   return def;
@@ -57,7 +61,7 @@ read_listing (char *output, const char *name, MgDefinitionFile *out, MgSourceDef
               MgMetricGroup *group, char **reason)
 {
   g_auto (GStrv) lines = g_strsplit (output, "\n", -1);
-  Plugin plugin = { name, -1, -1 };
+  Plugin plugin = { name, -1, -1, 0 };
 
   for (guint i = 0; lines[i] != NULL; i++)
     {
@@ -77,6 +81,7 @@ read_listing (char *output, const char *name, MgDefinitionFile *out, MgSourceDef
           source->library_path = g_strdup (f[1]);
           plugin.run_per = atoi (f[3]);
           plugin.sync = atoi (f[4]);
+          plugin.delta_t = g_ascii_strtoull (f[5], NULL, 10);
         }
       else if (n == MG_SCOREP_PROBE_METRIC_FIELDS + 1 && plugin.sync >= 0
                && strcmp (f[0], MG_SCOREP_PROBE_METRIC) == 0)
