@@ -202,7 +202,10 @@ load (MgSampler *s, size_t i)
                       src->library);
   if (src->scorep_error[0] != '\0')
     {
-      /* The front end could not list it: never run it inside the program. */
+      /* The front end could not list it: never run it inside the program.
+       * The plan has no path for it: the file it was looked for as. */
+      snprintf (s->rec.plugins[i].library, sizeof s->rec.plugins[i].library, "lib%s.so",
+                src->scorep_name);
       plugin_error (s, i, MG_PLUGIN_STATE_LOAD_FAILED, 0, src->scorep_error);
       return;
     }

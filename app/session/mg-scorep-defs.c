@@ -136,6 +136,31 @@ probe_failure (int wait_status, const char *error_output)
   return NULL;
 }
 
+/* @reason with what the plugin printed on stderr while it was listed
+ * (its own words for the failure, "Failed to initialize any available
+ * source"): its last lines, bounded to fit the record's message. */
+static char *
+with_plugin_output (const char *reason, const char *error_output)
+{
+  enum { MAX_OUTPUT = 120 };
+  g_autofree char *flat = g_strdup (error_output != NULL ? error_output : "");
+  const char *start = flat;
+
+  g_strstrip (flat);
+  if (*flat == '\0' || strstr (reason, flat) != NULL)
+    return g_strdup (reason);
+  g_strdelimit (flat, "\n\t", ' ');
+  if (strlen (flat) > MAX_OUTPUT)
+    {
+      start = flat + strlen (flat) - MAX_OUTPUT;
+      while (*start != '\0' && (*start & 0xc0) == 0x80) /* not inside a character */
+        start++;
+      /* TRANSLATORS: a plugin's failure, then the end of what it printed */
+      return g_strdup_printf (_("%s; it printed: …%s"), reason, start);
+    }
+  return g_strdup_printf (_("%s; it printed: %s"), reason, start);
+}
+
 /* Plugin @name listed with @tokens in @environment: always a file; when the
  * plugin cannot be listed its source carries the reason (scorep_error). */
 static MgDefinitionFile *
@@ -178,7 +203,7 @@ probe (const char *name, const char *const *tokens, const char *const *environme
   g_clear_pointer (&source->library_path, g_free);
   g_ptr_array_set_size (file->metrics, 0);
   g_ptr_array_set_size (group->metric_refs, 0);
-  source->scorep_error = g_strdup (reason);
+  source->scorep_error = with_plugin_output (reason, error_output);
   return file;
 }
 

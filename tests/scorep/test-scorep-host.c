@@ -146,6 +146,18 @@ plugin_error (MgProfile *p, const char *source_id)
   return NULL;
 }
 
+static const char *
+plugin_library (MgProfile *p, const char *source_id)
+{
+  for (guint i = 0; i < mg_profile_get_n_plugin_errors (p); i++)
+    {
+      const MgPluginError *e = mg_profile_get_plugin_error (p, i);
+      if (strcmp (e->source_id, source_id) == 0)
+        return e->library;
+    }
+  return NULL;
+}
+
 /* SYNC, PER_PROCESS through --scorep-plugins / --scorep-metrics: every
  * mode and value type, scaling, a wildcard, a refused metric, gaps. */
 static void
@@ -259,7 +271,9 @@ test_faults_and_versions (Fixture *f, gconstpointer data)
                             "interface version 2 is newer than version 1"));
   g_assert_nonnull (strstr (plugin_error (p, "scorep:mgt_noentry"),
                             "does not export its entry point: SCOREP_MetricPlugin_mgt_noentry_get_info"));
-  g_assert_nonnull (strstr (plugin_error (p, "scorep:mgt_missing"), "libmgt_missing.so"));
+  g_assert_cmpstr (plugin_error (p, "scorep:mgt_missing"), ==,
+                   "Score-P plugin mgt_missing: cannot find libmgt_missing.so (is its folder on "
+                   "LD_LIBRARY_PATH?)");
   g_assert_cmpfloat (value_of (p, "scorep:mgt_thread_strict:level"), ==, 2.5);
   g_assert_cmpfloat (value_of (p, "scorep:mgt_v0:level"), ==, 2.5);
   g_assert_cmpfloat_with_epsilon (value_of (p, "scorep:mgt_v0:counter"), 1000, 30);
@@ -323,8 +337,12 @@ test_init_failure_and_order (Fixture *f, gconstpointer data)
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   failed = mg_profile_load (output, NULL);
   g_assert_nonnull (failed);
-  g_assert_nonnull (strstr (plugin_error (failed, "scorep:mgt_process_sync"),
-                            "initialize returned 3"));
+  /* With what the plugin printed, and the file it was looked for as. */
+  g_assert_cmpstr (plugin_error (failed, "scorep:mgt_process_sync"), ==,
+                   "Score-P plugin mgt_process_sync: initialize returned 3; it printed: "
+                   "mgt: no counters here Failed to initialize any available source");
+  g_assert_cmpstr (plugin_library (failed, "scorep:mgt_process_sync"), ==,
+                   "libmgt_process_sync.so");
 }
 
 /* The values present in @n doubles at @means (gaps are NaN), in order,
@@ -597,12 +615,34 @@ test_selection_and_listing (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (out2, "scorep:mgt_process_sync:wild_b"));
 }
 
+/* A plugin chosen by its library's name (as users write it) is taken as
+ * the plugin's name, with a note; it records as usual. */
+static void
+test_library_name_accepted (Fixture *f, gconstpointer data)
+{
+  g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
+  const char *args[] = { "--profile", "-o", output, "--interval=20",
+                         "--scorep-metrics=libmgt_process_sync.so:level", "sleep", "0.3", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (g_spawn_check_wait_status (run_metrograph (f, args, NULL, &out, &err), NULL));
+  g_assert_nonnull (strstr (err, "warning: Score-P plugin mgt_process_sync chosen for "
+                                 "libmgt_process_sync.so: a plugin is named without 'lib' and "
+                                 "'.so'"));
+  g_autoptr (MgProfile) p = mg_profile_load (output, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (value_of (p, "scorep:mgt_process_sync:level"), ==, 2.5);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/scorep/sync-values", Fixture, NULL, fixture_set_up, test_sync_values,
               fixture_tear_down);
+  g_test_add ("/scorep/library-name-accepted", Fixture, NULL, fixture_set_up,
+              test_library_name_accepted, fixture_tear_down);
   g_test_add ("/scorep/every-combination", Fixture, NULL, fixture_set_up,
               test_every_combination, fixture_tear_down);
   g_test_add ("/scorep/faults-and-versions", Fixture, NULL, fixture_set_up,
