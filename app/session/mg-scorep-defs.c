@@ -275,8 +275,16 @@ mg_scorep_defs_add_files (MgCatalogue *catalogue, GPtrArray *files)
       const MgSourceDef *source = g_ptr_array_index (file->sources, 0);
 
       if (source->scorep_error != NULL)
-        mg_diagnostic_add (mg_catalogue_get_diagnostics (catalogue), file->path, 0,
-                           MG_SEVERITY_ERROR, "%s", source->scorep_error);
+        {
+          /* "Score-P plugin NAME: error: …", the plugin named once. */
+          g_autofree char *named = g_strconcat (file->path, ": ", NULL);
+          const char *message = source->scorep_error;
+
+          if (g_str_has_prefix (message, named))
+            message += strlen (named);
+          mg_diagnostic_add (mg_catalogue_get_diagnostics (catalogue), file->path, 0,
+                             MG_SEVERITY_ERROR, "%s", message);
+        }
       g_ptr_array_index (files, i) = NULL;
       mg_catalogue_add_file (catalogue, file);
     }

@@ -610,6 +610,15 @@ test_selection_and_listing (Fixture *f, gconstpointer data)
                                              NULL));
   g_assert_nonnull (strstr (err, "--scorep-metrics=mgt_process_sync:TOKEN"));
   g_assert_nonnull (strstr (err, "SCOREP_METRIC_MGT_PROCESS_SYNC"));
+  /* A plugin that cannot be listed is named once, before what is wrong. */
+  g_autofree char *output = g_build_filename (f->dir, "missing.mgprof", NULL);
+  const char *missing[] = { "--profile", "-o", output, "--scorep-metrics=mgt_missing:level", "true",
+                            NULL };
+  g_autofree char *out3 = NULL, *err3 = NULL;
+  g_assert_true (g_spawn_check_wait_status (run_metrograph (f, missing, NULL, &out3, &err3), NULL));
+  g_assert_true (g_str_has_prefix (err3, "metrograph: Score-P plugin mgt_missing: error: cannot "
+                                         "find libmgt_missing.so (is its folder on "
+                                         "LD_LIBRARY_PATH?)\n"));
   g_assert_true (g_spawn_check_wait_status (run_metrograph (f, list, NULL, &out2, &err2), NULL));
   g_assert_nonnull (strstr (out2, "scorep:mgt_process_sync:wild_a"));
   g_assert_nonnull (strstr (out2, "scorep:mgt_process_sync:wild_b"));
