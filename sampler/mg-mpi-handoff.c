@@ -7,6 +7,7 @@
 
 #include "format/mg-mpi-handoff.h"
 #include "mg-sampler-state.h"
+#include "mg-scorep-host.h"
 
 #define MG_EXPORT __attribute__((visibility("default")))
 
@@ -34,6 +35,9 @@ metrograph_sampler_hold_record (MgMpiHandoff *out)
     return -1;
   /* Holding the lock, the thread is between rounds: this one is ours. */
   mg_sampling_final_round (s);
+  /* Score-P's measurement ends at MPI_Finalize: the asynchronous plugins'
+   * values (ASYNC ones are read only now) go into the copy. */
+  mg_scorep_stop (s);
   held = true;
 
   const char *base = strrchr (s->rec.path, '/');

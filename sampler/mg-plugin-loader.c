@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "format/mg-load-error.h"
 #include "mg-plugin-guard.h"
 #include "mg-sampler-state.h"
 #include "mg-scorep-host.h"
@@ -113,8 +114,9 @@ load_one (MgSampler *s, size_t i)
   void *handle = dlopen (src->library, RTLD_NOW | RTLD_LOCAL);
   if (!handle)
     {
-      const char *e = dlerror ();
-      set_plugin_error (rp, MG_PLUGIN_STATE_LOAD_FAILED, 0, e ? e : "dlopen failed");
+      char why[MG_RECORD_MSG_LEN];
+      mg_load_error_explain (src->library, dlerror (), why, sizeof why);
+      set_plugin_error (rp, MG_PLUGIN_STATE_LOAD_FAILED, 0, why);
       mg_log ("cannot load %s: %s", src->library, rp->error);
       return;
     }

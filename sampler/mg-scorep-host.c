@@ -30,6 +30,8 @@ typedef struct {
   Answer *answers;
   bool running;        /* initialize returned 0: finalize is owed */
   bool synchronized;   /* synchronize (BEGIN) was called */
+  bool ended;          /* the measurement ended (mg_scorep_stop): no more reads */
+  bool ending;         /* it ends in this mg_scorep_stop: its last values */
   int once_fd;         /* the ONCE election's lock, -1 if none */
   int64_t begin_ns;    /* when synchronize (BEGIN) was called */
 } MgScorepSource;
@@ -201,7 +203,10 @@ load (MgSampler *s, size_t i)
                       src->library);
   if (src->scorep_error[0] != '\0')
     {
-      /* The front end could not list it: never run it inside the program. */
+      /* The front end could not list it: never run it inside the program.
+       * The plan has no path for it: the file it was looked for as. */
+      snprintf (s->rec.plugins[i].library, sizeof s->rec.plugins[i].library, "lib%s.so",
+                src->scorep_name);
       plugin_error (s, i, MG_PLUGIN_STATE_LOAD_FAILED, 0, src->scorep_error);
       return;
     }
@@ -341,12 +346,14 @@ add_value (MgRecordValue *v, double x)
 
 /* Where one value goes: the open slot (index n, may be NULL at the end)
  * when it is newer than the committed ones, else the committed slot whose
- * window holds it; values before the first window or after the last are
- * dropped. */
+ * window holds it; values before the first window are dropped, and at
+ * the end those after the last window go into it when they were taken
+ * before the measurement ended (end_ns), else they are dropped too. */
 typedef struct {
   MgRecordSample *open;
   uint32_t n;
   bool rewriting;
+  int64_t end_ns;      /* at the end: when synchronize (END) was called */
 } Placement;
 
 static MgRecordValue *
@@ -355,6 +362,8 @@ slot_for (MgSampler *s, Placement *pl, size_t m, int64_t ts)
   MgRecordWriter *w = &s->rec;
   int64_t committed_end = pl->n ? mg_record_slot (w, pl->n - 1)->t_end_ns : s->sampling_start_ns;
 
+  if (ts > committed_end && !pl->open && pl->n > 0 && ts <= pl->end_ns)
+    ts = committed_end; /* taken between the last sample and END */
   if (ts > committed_end)
     {
       if (!pl->open)
@@ -415,15 +424,23 @@ collect_metric (MgSampler *s, size_t m, Placement *pl)
   free (list);
 }
 
+/* The asynchronous metrics' values: during the run (at_end false) those
+ * of ASYNC_EVENT plugins, which Score-P writes at events; at the end of
+ * the measurement those of every asynchronous plugin whose measurement
+ * ends now (ending), ASYNC ones only then: Score-P collects them
+ * once, at the very end, and a plugin may stop its own sampling in that
+ * one call. */
 static void
-collect (MgSampler *s, Placement *pl)
+collect (MgSampler *s, Placement *pl, bool at_end)
 {
   for (size_t m = 0; m < s->plan.n_metrics; m++)
     {
       if (!mg_scorep_owns_metric (s, m) || !s->metrics[m].active || !metrics[m].counted)
         continue;
       MgScorepSource *ss = &sources[s->plan.metrics[m].source];
-      if (ss->running && is_async (&ss->plugin.got.info))
+      if (!ss->running || !is_async (&ss->plugin.got.info))
+        continue;
+      if (at_end ? ss->ending : !ss->ended && ss->plugin.got.info.sync == SCOREP_METRIC_ASYNC_EVENT)
         collect_metric (s, m, pl);
     }
   if (pl->rewriting)
@@ -435,8 +452,8 @@ mg_scorep_collect (MgSampler *s, MgRecordSample *slot, uint32_t n)
 {
   if (!metrics)
     return;
-  Placement pl = { slot, n, false };
-  collect (s, &pl);
+  Placement pl = { slot, n, false, 0 };
+  collect (s, &pl, false);
 }
 
 void
@@ -444,14 +461,23 @@ mg_scorep_stop (MgSampler *s)
 {
   if (!sources)
     return;
+  /* Once per source: the MPI hand-over ends the measurement at
+   * MPI_Finalize, and the process's end comes later. */
+  int64_t end_ns = mg_now_ns ();
   for (size_t i = 0; i < s->plan.n_sources; i++)
-    if (sources[i].synchronized)
-      {
-        sources[i].synchronized = false;
-        sources[i].plugin.got.info.synchronize (true, SCOREP_METRIC_SYNCHRONIZATION_MODE_END);
-      }
-  Placement pl = { NULL, s->rec.header->n_samples, false };
-  collect (s, &pl);
+    {
+      sources[i].ending = !sources[i].ended;
+      sources[i].ended = true;
+      if (sources[i].ending && sources[i].synchronized)
+        {
+          sources[i].synchronized = false;
+          sources[i].plugin.got.info.synchronize (true, SCOREP_METRIC_SYNCHRONIZATION_MODE_END);
+        }
+    }
+  Placement pl = { NULL, s->rec.header->n_samples, false, end_ns };
+  collect (s, &pl, true);
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    sources[i].ending = false;
 }
 
 void

@@ -26,10 +26,12 @@ MG_INTERNAL bool mg_scorep_metric_usable (const MgSampler *s, size_t m);
  * value). False: no value (a gap), and always for ASYNC metrics. */
 MG_INTERNAL bool mg_scorep_read (MgSampler *s, size_t m, int64_t now_ns, double *out);
 /* In each round, before the slot at index n is committed: the
- * ASYNC_EVENT and ASYNC metrics' new values into their windows. */
+ * ASYNC_EVENT metrics' new values into their windows (ASYNC ones wait for
+ * the end, as in Score-P). */
 MG_INTERNAL void mg_scorep_collect (MgSampler *s, MgRecordSample *slot, uint32_t n);
-/* At the end of sampling: synchronize (END), then the last values of the
- * asynchronous metrics. */
+/* At the end of the measurement (sampling's end, or MPI_Finalize), once
+ * per plugin: synchronize (END), then one get_all_values per asynchronous
+ * metric, its values into the windows of their timestamps. */
 MG_INTERNAL void mg_scorep_stop (MgSampler *s);
 /* True between a successful initialize and finalize. */
 MG_INTERNAL bool mg_scorep_running (size_t i);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/mg-load-error.h"
+
 static int
 fail (char *err, size_t err_len, const char *what, const char *name, const char *detail)
 {
@@ -43,9 +45,9 @@ mg_scorep_open (MgScorepPlugin *p, const char *name, const char *library, char *
   p->handle = dlopen (library ? library : file, RTLD_NOW | RTLD_LOCAL);
   if (!p->handle)
     {
-      const char *e = dlerror ();
-      return fail (err, err_len, "cannot load it (is its folder on LD_LIBRARY_PATH?)", name,
-                   e ? e : file);
+      char why[512];
+      mg_load_error_explain (library ? library : file, dlerror (), why, sizeof why);
+      return fail (err, err_len, why, name, NULL);
     }
   MgScorepGetInfoFn get_info;
   *(void **) &get_info = dlsym (p->handle, symbol);

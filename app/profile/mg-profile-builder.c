@@ -876,6 +876,22 @@ grid_acc_add (GridAcc *acc, const Grid *grid, guint from, const BuilderProcess *
     grid_acc_put (acc, p->span_w[e], p->span_overlap[e], min, max, mean);
 }
 
+/* A sparse metric's sample k (its source reports at its own times: a
+ * Score-P ASYNC plugin, a SYNC one with delta_t, MAP's <sparse>): one
+ * reading, put into the one window that holds the sample's end, never
+ * spread over the windows the sample overlaps, so that each reading is
+ * exported once; the windows between readings stay gaps. */
+static void
+grid_acc_add_reading (GridAcc *acc, const Grid *grid, guint from, const BuilderProcess *p,
+                      gsize k, double min, double max, double mean)
+{
+  SampleValues v = { acc, min, max, mean };
+
+  if (isnan (mean) && isnan (min) && isnan (max))
+    return;
+  sample_windows (grid, from, p->ends[k], p->ends[k], put_visit, &v);
+}
+
 /* The process's value in window w: mean, min, max; FALSE in a gap. */
 static gboolean
 grid_acc_get (const GridAcc *acc, guint w, double *mean, double *min, double *max)
@@ -1079,6 +1095,8 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, guint from,
    * kept within them. Taken process by process, as the values come, not
    * window by window across every process's row (a cache miss each). */
   double *lo = bounds, *hi = bounds + n;
+  const MgMetricDef *def = g_ptr_array_index (self->metrics, m);
+  gboolean sparse = def->sparse;
 
   if (from > 0)
     copy_previous (&self->cache->profile->series[m], from, n, out, out_index);
@@ -1102,8 +1120,12 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, guint from,
 
       grid_acc_reset (acc, from, grid->n);
       for (gsize k = first_sample_from (process, grid, from); k < n_samples; k++)
-        grid_acc_add (acc, grid, from, process, k, row[k], row[n_samples + k],
-                      row[2 * n_samples + k]);
+        if (sparse)
+          grid_acc_add_reading (acc, grid, from, process, k, row[k], row[n_samples + k],
+                                row[2 * n_samples + k]);
+        else
+          grid_acc_add (acc, grid, from, process, k, row[k], row[n_samples + k],
+                        row[2 * n_samples + k]);
       for (gsize w = from; w < n; w++)
         {
           double vmin, vmax;

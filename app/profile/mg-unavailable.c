@@ -65,6 +65,30 @@ mg_unavailable_split (const char *message, char **name, char **reason)
     *reason = g_steal_pointer (&clause);
 }
 
+/* The display name of the group holding @source_id's metrics ("Energy",
+ * a Score-P plugin's NAME), or NULL: what names the plugin when its
+ * message does not. */
+static const char *
+group_name_of (MgProfile *profile, const char *source_id)
+{
+  for (guint g = 0; g < mg_profile_get_n_groups (profile); g++)
+    {
+      const MgMetricGroup *group = mg_profile_get_group (profile, g);
+
+      if (group->display_name == NULL || *group->display_name == '\0')
+        continue;
+      for (guint r = 0; r < group->metric_refs->len; r++)
+        {
+          int m = mg_profile_find_metric (profile, g_ptr_array_index (group->metric_refs, r));
+
+          if (m >= 0
+              && g_strcmp0 (mg_profile_get_metric (profile, (guint) m)->source_ref, source_id) == 0)
+            return group->display_name;
+        }
+    }
+  return NULL;
+}
+
 GPtrArray *
 mg_unavailable_collect (MgProfile *profile)
 {
@@ -88,7 +112,11 @@ mg_unavailable_collect (MgProfile *profile)
           entry->message = g_strdup (e->message != NULL ? e->message : "");
           mg_unavailable_split (entry->message, &entry->name, &entry->reason);
           if (entry->name == NULL)
-            entry->name = g_strdup (e->source_id);
+            {
+              const char *group = group_name_of (profile, e->source_id);
+
+              entry->name = g_strdup (group != NULL ? group : e->source_id);
+            }
           g_ptr_array_add (entries, entry);
           g_hash_table_insert (by_source, entry->source_id, entry);
         }

@@ -13,7 +13,8 @@ typedef struct {
   char *source_id;
   char *library;
   char *message;       /* the plugin's own, in full */
-  char *name;          /* "Energy": the message's "<Name>: " prefix, else the source id */
+  char *name;          /* "Energy": the message's "<Name>: " prefix, else the display name
+                        * of its metrics' group, else the source id */
   char *reason;        /* "no RAPL": the message's first clause after the name */
   guint processes;     /* how many processes reported it */
   guint failed_processes; /* of those, how many with a non-zero code */

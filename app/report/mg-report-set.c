@@ -91,11 +91,15 @@ add_allinea (Search *search)
       add_location (search, source, "ALLINEA_PARTIAL_REPORT_SOURCE", TRUE);
       return;
     }
+  /* The origin says which one: the variable only when it is set. */
   if (config != NULL && *config != '\0')
-    dir = g_build_filename (config, "perf-report", "reports", NULL);
-  else
-    dir = g_build_filename (g_get_home_dir (), ".allinea", "perf-report", "reports", NULL);
-  add_location (search, dir, "ALLINEA_CONFIG_DIR", FALSE);
+    {
+      dir = g_build_filename (config, "perf-report", "reports", NULL);
+      add_location (search, dir, "ALLINEA_CONFIG_DIR", FALSE);
+      return;
+    }
+  dir = g_build_filename (g_get_home_dir (), ".allinea", "perf-report", "reports", NULL);
+  add_location (search, dir, "~/.allinea, ALLINEA_CONFIG_DIR unset", FALSE);
 }
 
 static void
@@ -106,10 +110,13 @@ add_xdg (Search *search)
 
   /* Read XDG_DATA_HOME each time: g_get_user_data_dir() caches it. */
   if (data_home != NULL && g_path_is_absolute (data_home))
-    dir = g_build_filename (data_home, "metrograph", "reports", NULL);
-  else
-    dir = g_build_filename (g_get_user_data_dir (), "metrograph", "reports", NULL);
-  add_location (search, dir, "XDG_DATA_HOME", FALSE);
+    {
+      dir = g_build_filename (data_home, "metrograph", "reports", NULL);
+      add_location (search, dir, "XDG_DATA_HOME", FALSE);
+      return;
+    }
+  dir = g_build_filename (g_get_user_data_dir (), "metrograph", "reports", NULL);
+  add_location (search, dir, "~/.local/share, XDG_DATA_HOME unset", FALSE);
 }
 
 static MgPartialReport *

@@ -163,6 +163,28 @@ any_recorded (GPtrArray *lines)
   return FALSE;
 }
 
+/* A user's section of which nothing was recorded, in one line instead of
+ * a line per metric that each says so: how many metrics, and their common
+ * reason when they share one. */
+static void
+reduce_to_one_line (MgReportSection *section)
+{
+  guint n = section->lines->len;
+  const MgReportLine *first = g_ptr_array_index (section->lines, 0);
+  gboolean same = TRUE;
+  g_autofree char *name = g_strdup_printf (ngettext ("%u metric", "%u metrics", n), n);
+
+  for (guint i = 1; i < n && same; i++)
+    same = g_strcmp0 (((MgReportLine *) g_ptr_array_index (section->lines, i))->value_text,
+                      first->value_text) == 0;
+  MgReportLine *line = mg_report_line_new (name, NAN, NULL,
+                                           same ? first->value_text
+                                                : _("none was recorded in this run"));
+  g_ptr_array_set_size (section->lines, 0);
+  g_ptr_array_add (section->lines, line);
+  g_clear_pointer (&section->text, g_free);
+}
+
 static void
 add_subsection (MgReport *report, MgProfile *profile, const MgPartialReport *partial,
                 const MgReportSubsection *subsection)
@@ -191,9 +213,13 @@ add_subsection (MgReport *report, MgProfile *profile, const MgPartialReport *par
     }
   set_bars (section->lines, subsection->entries);
   if (partial->builtin && !any_recorded (section->lines))
-    section_free (section);
-  else
-    g_ptr_array_add (report->sections, section);
+    {
+      section_free (section);
+      return;
+    }
+  if (section->lines->len > 1 && !any_recorded (section->lines))
+    reduce_to_one_line (section);
+  g_ptr_array_add (report->sections, section);
 }
 
 MgReport *

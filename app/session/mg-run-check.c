@@ -217,6 +217,8 @@ mg_run_settings_dup_warnings (MgRunSettings *self)
 
       g_strv_builder_add (warnings, text);
     }
+  g_auto (GStrv) notes = mg_scorep_selection_dup_notes (self);
+  g_strv_builder_addv (warnings, (const char **) notes);
   return g_strv_builder_end (warnings);
 }
 

@@ -19,6 +19,7 @@ typedef struct {
   const char *name;
   int run_per;
   int sync;
+  guint64 delta_t;
 } Plugin;
 
 static gboolean
@@ -45,6 +46,9 @@ metric_def (const Plugin *plugin, const char *source_id, char **f, const char *f
   def->units = is_accumulated (mode) ? g_strconcat (unit, "/s", NULL) : g_strdup (unit);
   def->divide_by_sample_time = is_accumulated (mode) && plugin->sync <= SCOREP_METRIC_SYNC;
   def->one_per_node = plugin->run_per == SCOREP_METRIC_PER_HOST || plugin->run_per == SCOREP_METRIC_ONCE;
+  /* Values at the plugin's own times (asynchronous ones) or at most once
+   * per delta_t: each is one reading, in one window of the profile. */
+  def->sparse = plugin->sync >= SCOREP_METRIC_ASYNC_EVENT || plugin->delta_t > 0;
   def->type_name = g_strdup ("other");
   def->file = g_strdup (file);
   return def;
@@ -57,7 +61,7 @@ read_listing (char *output, const char *name, MgDefinitionFile *out, MgSourceDef
               MgMetricGroup *group, char **reason)
 {
   g_auto (GStrv) lines = g_strsplit (output, "\n", -1);
-  Plugin plugin = { name, -1, -1 };
+  Plugin plugin = { name, -1, -1, 0 };
 
   for (guint i = 0; lines[i] != NULL; i++)
     {
@@ -77,6 +81,7 @@ read_listing (char *output, const char *name, MgDefinitionFile *out, MgSourceDef
           source->library_path = g_strdup (f[1]);
           plugin.run_per = atoi (f[3]);
           plugin.sync = atoi (f[4]);
+          plugin.delta_t = g_ascii_strtoull (f[5], NULL, 10);
         }
       else if (n == MG_SCOREP_PROBE_METRIC_FIELDS + 1 && plugin.sync >= 0
                && strcmp (f[0], MG_SCOREP_PROBE_METRIC) == 0)
@@ -131,6 +136,31 @@ probe_failure (int wait_status, const char *error_output)
   return NULL;
 }
 
+/* @reason with what the plugin printed on stderr while it was listed
+ * (its own words for the failure, "Failed to initialize any available
+ * source"): its last lines, bounded to fit the record's message. */
+static char *
+with_plugin_output (const char *reason, const char *error_output)
+{
+  enum { MAX_OUTPUT = 120 };
+  g_autofree char *flat = g_strdup (error_output != NULL ? error_output : "");
+  const char *start = flat;
+
+  g_strstrip (flat);
+  if (*flat == '\0' || strstr (reason, flat) != NULL)
+    return g_strdup (reason);
+  g_strdelimit (flat, "\n\t", ' ');
+  if (strlen (flat) > MAX_OUTPUT)
+    {
+      start = flat + strlen (flat) - MAX_OUTPUT;
+      while (*start != '\0' && (*start & 0xc0) == 0x80) /* not inside a character */
+        start++;
+      /* TRANSLATORS: a plugin's failure, then the end of what it printed */
+      return g_strdup_printf (_("%s; it printed: …%s"), reason, start);
+    }
+  return g_strdup_printf (_("%s; it printed: %s"), reason, start);
+}
+
 /* Plugin @name listed with @tokens in @environment: always a file; when the
  * plugin cannot be listed its source carries the reason (scorep_error). */
 static MgDefinitionFile *
@@ -173,7 +203,7 @@ probe (const char *name, const char *const *tokens, const char *const *environme
   g_clear_pointer (&source->library_path, g_free);
   g_ptr_array_set_size (file->metrics, 0);
   g_ptr_array_set_size (group->metric_refs, 0);
-  source->scorep_error = g_strdup (reason);
+  source->scorep_error = with_plugin_output (reason, error_output);
   return file;
 }
 
@@ -245,8 +275,16 @@ mg_scorep_defs_add_files (MgCatalogue *catalogue, GPtrArray *files)
       const MgSourceDef *source = g_ptr_array_index (file->sources, 0);
 
       if (source->scorep_error != NULL)
-        mg_diagnostic_add (mg_catalogue_get_diagnostics (catalogue), file->path, 0,
-                           MG_SEVERITY_ERROR, "%s", source->scorep_error);
+        {
+          /* "Score-P plugin NAME: error: …", the plugin named once. */
+          g_autofree char *named = g_strconcat (file->path, ": ", NULL);
+          const char *message = source->scorep_error;
+
+          if (g_str_has_prefix (message, named))
+            message += strlen (named);
+          mg_diagnostic_add (mg_catalogue_get_diagnostics (catalogue), file->path, 0,
+                             MG_SEVERITY_ERROR, "%s", message);
+        }
       g_ptr_array_index (files, i) = NULL;
       mg_catalogue_add_file (catalogue, file);
     }

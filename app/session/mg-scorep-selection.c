@@ -20,7 +20,19 @@ mg_scorep_choice_free (MgScorepChoice *choice)
 {
   g_free (choice->name);
   g_strfreev (choice->tokens);
+  g_free (choice->given);
   g_free (choice);
+}
+
+char *
+mg_scorep_selection_plugin_name (const char *word)
+{
+  const char *base = strrchr (word, '/');
+
+  base = base != NULL ? base + 1 : word;
+  if (g_str_has_prefix (base, "lib") && g_str_has_suffix (base, ".so") && strlen (base) > 6)
+    return g_strndup (base + 3, strlen (base) - 6);
+  return g_strdup (word);
 }
 
 char *
@@ -61,16 +73,22 @@ find (GPtrArray *choices, const char *name)
   return NULL;
 }
 
+/* The plugin @word names (a library's name is taken as the plugin's, as
+ * Score-P looks for lib<NAME>.so), added once. */
 static MgScorepChoice *
-add_plugin (GPtrArray *choices, const char *name)
+add_plugin (GPtrArray *choices, const char *word)
 {
+  g_autofree char *name = mg_scorep_selection_plugin_name (word);
   MgScorepChoice *choice = find (choices, name);
 
-  if (choice != NULL)
-    return choice;
-  choice = g_new0 (MgScorepChoice, 1);
-  choice->name = g_strdup (name);
-  g_ptr_array_add (choices, choice);
+  if (choice == NULL)
+    {
+      choice = g_new0 (MgScorepChoice, 1);
+      choice->name = g_steal_pointer (&name);
+      g_ptr_array_add (choices, choice);
+    }
+  if (strcmp (choice->name, word) != 0 && choice->given == NULL)
+    choice->given = g_strdup (word);
   return choice;
 }
 
@@ -160,6 +178,29 @@ mg_scorep_selection_get (MgRunSettings *settings, const char *const *environment
         }
     }
   return g_steal_pointer (&choices);
+}
+
+GStrv
+mg_scorep_selection_dup_notes (MgRunSettings *settings)
+{
+  g_autoptr (GStrvBuilder) notes = g_strv_builder_new ();
+  g_autoptr (GPtrArray) choices = mg_scorep_selection_get (settings, NULL, NULL);
+
+  for (guint i = 0; choices != NULL && i < choices->len; i++)
+    {
+      MgScorepChoice *choice = g_ptr_array_index (choices, i);
+
+      if (choice->given != NULL)
+        {
+          g_autofree char *note = g_strdup_printf (
+            _("Score-P plugin %s chosen for %s: a plugin is named without 'lib' and '.so', "
+              "and its library is found on LD_LIBRARY_PATH"),
+            choice->name, choice->given);
+
+          g_strv_builder_add (notes, note);
+        }
+    }
+  return g_strv_builder_end (notes);
 }
 
 char *

@@ -18,9 +18,17 @@ G_BEGIN_DECLS
 typedef struct {
   char *name;
   GStrv tokens;
+  char *given;   /* the word as written when it named the library (libNAME.so), else NULL */
 } MgScorepChoice;
 
 void mg_scorep_choice_free (MgScorepChoice *choice);
+
+/* The plugin name in @word: NAME for a library's name or path
+ * (lib<NAME>.so, …/lib<NAME>.so), else @word itself (newly allocated). */
+char *mg_scorep_selection_plugin_name (const char *word);
+/* One sentence for each plugin chosen by its library's name, saying the
+ * name it was taken as; empty when none (or the selection is wrong). */
+GStrv mg_scorep_selection_dup_notes (MgRunSettings *settings);
 
 /* The choices (MgScorepChoice*, in the order named) for @settings in
  * @environment (NULL: the program's, mg_run_settings_build_environment);

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Score-P metric plugin interface, version 1: what a metric plugin library
  * exports. Written for Metrograph from the documented ABI
- * (docs/scorep-plugins.md); a plugin written for Score-P compiles against
- * it unchanged, in C and in C++.
+ * (docs/scorep-plugins.md); it declares every type, field and macro of
+ * Score-P 7's <scorep/SCOREP_MetricPlugins.h> (the interface unchanged
+ * since version 1 added synchronize), with the same layout: 832 bytes of
+ * SCOREP_Metric_Plugin_Info on LP64. A plugin written for Score-P compiles
+ * against it unchanged, in C and in C++.
  *
  * A plugin lib<NAME>.so exports SCOREP_MetricPlugin_<NAME>_get_info, which
  * returns a SCOREP_Metric_Plugin_Info by value; write it with
@@ -75,6 +78,13 @@ typedef struct SCOREP_Metric_Plugin_Info
 #define SCOREP_METRIC_PLUGIN_LINKAGE extern "C"
 #else
 #define SCOREP_METRIC_PLUGIN_LINKAGE extern
+#endif
+
+/* Score-P's header defines EXTERN as the entry point's linkage, and some
+ * plugins write their own declarations with it; kept unless the plugin
+ * has its own. */
+#ifndef EXTERN
+#define EXTERN SCOREP_METRIC_PLUGIN_LINKAGE
 #endif
 
 #define SCOREP_METRIC_PLUGIN_ENTRY_DECLARATION(name) \

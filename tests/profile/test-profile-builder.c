@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "profile/mg-profile-builder.h"
+#include "profile/mg-unavailable.h"
 #include "profile-fixture.h"
 
 static MgMetricDef *
@@ -274,11 +275,17 @@ test_builder_lists (void)
   g_autoptr(MgMetricGroup) group = mg_metric_group_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = NULL;
-  MgPluginError plugin_error = { 0, (char *) "src", (char *) "libx.so", -2, (char *) "no init" };
+  MgPluginError plugin_error = { 0, (char *) "src", (char *) "libx.so", -2,
+                                 (char *) "needs the library libMPW.so, which is not found here "
+                                          "(install it, or add its folder to LD_LIBRARY_PATH; "
+                                          "/m/libx.so was found)" };
+  MgPluginError other_error = { 0, (char *) "other.src", (char *) "liby.so", -2,
+                                (char *) "no init" };
   MgMetricError metric_error = { 0, (char *) "m", 5, (char *) "bad read", 3, 0.5, 1.5 };
   MgProcessEvent event = { 0, 2.0, MG_EVENT_SIGNAL, 11, NULL };
   guint p;
 
+  m->source_ref = g_strdup ("src");
   group->id = g_strdup ("g");
   group->display_name = g_strdup ("Group");
   g_ptr_array_add (group->metric_refs, g_strdup ("m"));
@@ -287,6 +294,7 @@ test_builder_lists (void)
   p = add_process (builder, 1, "h", 2.0);
   add_sample (builder, p, 0.0, 2.0, 1.0, 1.0, 1.0);
   mg_profile_builder_add_plugin_error (builder, &plugin_error);
+  mg_profile_builder_add_plugin_error (builder, &other_error);
   mg_profile_builder_add_metric_error (builder, &metric_error);
   mg_profile_builder_add_event (builder, &event);
   profile = mg_profile_builder_finish (builder, 0, &error);
@@ -295,8 +303,8 @@ test_builder_lists (void)
   g_assert_cmpuint (mg_profile_get_n_groups (profile), ==, 1);
   g_assert_cmpstr (mg_profile_get_group (profile, 0)->display_name, ==, "Group");
   g_assert_cmpuint (mg_profile_get_group (profile, 0)->metric_refs->len, ==, 1);
-  g_assert_cmpuint (mg_profile_get_n_plugin_errors (profile), ==, 1);
-  g_assert_cmpstr (mg_profile_get_plugin_error (profile, 0)->message, ==, "no init");
+  g_assert_cmpuint (mg_profile_get_n_plugin_errors (profile), ==, 2);
+  g_assert_cmpstr (mg_profile_get_plugin_error (profile, 1)->message, ==, "no init");
   g_assert_cmpuint (mg_profile_get_n_metric_errors (profile), ==, 1);
   g_assert_cmpuint (mg_profile_get_metric_error (profile, 0)->count, ==, 3);
   g_assert_cmpfloat (mg_profile_get_metric_error (profile, 0)->last_s, ==, 1.5);
@@ -305,6 +313,15 @@ test_builder_lists (void)
   g_assert_cmpint (mg_profile_get_event (profile, 0)->status, ==, 11);
   g_assert_cmpuint (mg_profile_get_n_windows (profile), ==, 1);
   g_assert_cmpfloat (mg_profile_get_series (profile, 0)->means[0], ==, 1.0);
+
+  /* A plugin whose message does not name it is named by its metrics'
+   * group, before what it lacks; one without a group by its source id. */
+  g_autoptr (GPtrArray) unavailable = mg_unavailable_collect (profile);
+  g_assert_cmpuint (unavailable->len, ==, 2);
+  const MgUnavailable *named = g_ptr_array_index (unavailable, 0);
+  g_assert_cmpstr (named->name, ==, "Group");
+  g_assert_cmpstr (named->reason, ==, "needs the library libMPW.so, which is not found here");
+  g_assert_cmpstr (((MgUnavailable *) g_ptr_array_index (unavailable, 1))->name, ==, "other.src");
 }
 
 /* Zero-length samples are instants at their end, used only where no sample

@@ -184,6 +184,35 @@ test_refused_file (void)
 }
 
 
+/* Each file's origin names the variable only when it chose the folder:
+ * with ALLINEA_CONFIG_DIR unset the folder is ~/.allinea's. */
+static void
+test_origins (void)
+{
+  g_autofree char *installed = at ("origins/installed");
+  g_autofree char *home = at ("origins/home");
+  g_autofree char *config = at ("origins/config");
+  g_autoptr (MgReportSet) set = NULL;
+  g_autoptr (MgReportSet) again = NULL;
+
+  isolate_env ();
+  write_report ("origins/config/perf-report/reports", "a.xml", "vendor.a");
+  write_report ("origins/home/.allinea/perf-report/reports", "h.xml", "vendor.h");
+  g_setenv ("ALLINEA_CONFIG_DIR", config, TRUE);
+  set = mg_report_set_load (NULL, installed);
+  g_assert_cmpuint (set->files->len, ==, 1);
+  g_assert_cmpstr (((MgReportFile *) set->files->pdata[0])->origin, ==, "ALLINEA_CONFIG_DIR");
+
+  g_unsetenv ("ALLINEA_CONFIG_DIR");
+  g_setenv ("HOME", home, TRUE);
+  again = mg_report_set_load (NULL, installed);
+  g_assert_cmpuint (again->files->len, ==, 1);
+  g_assert_true (g_str_has_suffix (((MgReportFile *) again->files->pdata[0])->path,
+                                   "home/.allinea/perf-report/reports/h.xml"));
+  g_assert_cmpstr (((MgReportFile *) again->files->pdata[0])->origin, ==,
+                   "~/.allinea, ALLINEA_CONFIG_DIR unset");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -194,6 +223,7 @@ main (int argc, char **argv)
   g_test_add_func ("/report/set/order", test_order);
   g_test_add_func ("/report/set/partial-report-source", test_partial_report_source);
   g_test_add_func ("/report/set/refused-file", test_refused_file);
+  g_test_add_func ("/report/set/origins", test_origins);
   status = g_test_run ();
   mg_test_remove_tree (root);
   g_free (root);

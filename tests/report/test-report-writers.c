@@ -169,6 +169,52 @@ test_baseline (void)
   g_assert_false (mg_report_line_changed (&probe));
 }
 
+/* A user's section of which nothing was recorded is one line, with the
+ * reason its metrics share, not a line per metric. */
+static void
+test_nothing_recorded (void)
+{
+  static const char xml[] =
+    "<partialReport name=\"MpiReport\" xmlns=\"http://www.allinea.com/2016/AllineaReports\">\n"
+    "  <reportMetrics>\n"
+    "    <reportMetric id=\"calls.mean\" displayName=\"Mean MPI calls\" units=\"/s\" source=\"metric\">\n"
+    "      <sourceDetails metricRef=\"mpi_calls\" sampleValue=\"mean\" aggregation=\"mean\"/>\n"
+    "    </reportMetric>\n"
+    "    <reportMetric id=\"calls.peak\" displayName=\"Peak MPI calls\" units=\"/s\" source=\"metric\">\n"
+    "      <sourceDetails metricRef=\"mpi_calls\" sampleValue=\"max\" aggregation=\"max\"/>\n"
+    "    </reportMetric>\n"
+    "  </reportMetrics>\n"
+    "  <subsections>\n"
+    "    <subsection id=\"mpi\" heading=\"MPI calls\">\n"
+    "      <text>Calls per second</text>\n"
+    "      <entry reportMetric=\"calls.mean\"/>\n"
+    "      <entry reportMetric=\"calls.peak\"/>\n"
+    "    </subsection>\n"
+    "  </subsections>\n"
+    "</partialReport>\n";
+  g_autofree char *dir = g_dir_make_tmp ("mg-report-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "mpi.xml", NULL);
+
+  g_assert_true (g_file_set_contents (path, xml, -1, NULL));
+  g_autoptr (MgReport) report = fixture_report (path);
+  const MgReportSection *mpi = NULL;
+  for (guint i = 0; i < report->sections->len; i++)
+    if (g_strcmp0 (((MgReportSection *) report->sections->pdata[i])->heading, "MPI calls") == 0)
+      mpi = report->sections->pdata[i];
+  g_assert_nonnull (mpi);
+  g_assert_cmpuint (mpi->lines->len, ==, 1);
+  const MgReportLine *line = g_ptr_array_index (mpi->lines, 0);
+  g_assert_cmpstr (line->name, ==, "2 metrics");
+  g_assert_cmpstr (line->value_text, ==, "not recorded in this run: the MPI library is not loaded");
+  g_assert_null (mpi->text);
+  g_autofree char *text = mg_report_to_text (report);
+  g_assert_null (strstr (text, "Mean MPI calls"));
+  /* The example's section, recorded, keeps its lines. */
+  assert_contains (text, "Mean interrupts");
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -177,5 +223,6 @@ main (int argc, char **argv)
   g_test_add_func ("/report/writers/html", test_html);
   g_test_add_func ("/report/writers/hostile-report", test_hostile_report);
   g_test_add_func ("/report/writers/baseline", test_baseline);
+  g_test_add_func ("/report/writers/nothing-recorded", test_nothing_recorded);
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/mg-export-json.h"
 #include "profile/mg-profile.h"
 #include "mg-test-common.h"
 
@@ -63,9 +64,10 @@ run_metrograph (Fixture *f, const char *const *args, const char *const *env, cha
   return status;
 }
 
-/* metrograph --profile -o … --interval=20 @options… sleep 0.5, loaded. */
+/* metrograph --profile -o … --interval=20 @options… sleep @seconds, loaded. */
 static MgProfile *
-profile (Fixture *f, const char *const *options, const char *const *env)
+profile_for (Fixture *f, const char *const *options, const char *const *env,
+             const char *seconds)
 {
   g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
   g_autoptr (GPtrArray) args = g_ptr_array_new ();
@@ -80,13 +82,20 @@ profile (Fixture *f, const char *const *options, const char *const *env)
   for (const char *const *o = options; *o != NULL; o++)
     g_ptr_array_add (args, (char *) *o);
   g_ptr_array_add (args, "sleep");
-  g_ptr_array_add (args, "0.5");
+  g_ptr_array_add (args, (char *) seconds);
   g_ptr_array_add (args, NULL);
   g_assert_true (g_spawn_check_wait_status (
     run_metrograph (f, (const char *const *) args->pdata, env, &out, &err), NULL));
   p = mg_profile_load (output, &error);
   g_assert_no_error (error);
   return p;
+}
+
+/* The same for 0.5 s. */
+static MgProfile *
+profile (Fixture *f, const char *const *options, const char *const *env)
+{
+  return profile_for (f, options, env, "0.5");
 }
 
 /* Process 0's values of @id: the median of those present and how many
@@ -133,6 +142,18 @@ plugin_error (MgProfile *p, const char *source_id)
       const MgPluginError *e = mg_profile_get_plugin_error (p, i);
       if (strcmp (e->source_id, source_id) == 0)
         return e->message;
+    }
+  return NULL;
+}
+
+static const char *
+plugin_library (MgProfile *p, const char *source_id)
+{
+  for (guint i = 0; i < mg_profile_get_n_plugin_errors (p); i++)
+    {
+      const MgPluginError *e = mg_profile_get_plugin_error (p, i);
+      if (strcmp (e->source_id, source_id) == 0)
+        return e->library;
     }
   return NULL;
 }
@@ -250,7 +271,9 @@ test_faults_and_versions (Fixture *f, gconstpointer data)
                             "interface version 2 is newer than version 1"));
   g_assert_nonnull (strstr (plugin_error (p, "scorep:mgt_noentry"),
                             "does not export its entry point: SCOREP_MetricPlugin_mgt_noentry_get_info"));
-  g_assert_nonnull (strstr (plugin_error (p, "scorep:mgt_missing"), "libmgt_missing.so"));
+  g_assert_cmpstr (plugin_error (p, "scorep:mgt_missing"), ==,
+                   "Score-P plugin mgt_missing: cannot find libmgt_missing.so (is its folder on "
+                   "LD_LIBRARY_PATH?)");
   g_assert_cmpfloat (value_of (p, "scorep:mgt_thread_strict:level"), ==, 2.5);
   g_assert_cmpfloat (value_of (p, "scorep:mgt_v0:level"), ==, 2.5);
   g_assert_cmpfloat_with_epsilon (value_of (p, "scorep:mgt_v0:counter"), 1000, 30);
@@ -314,8 +337,147 @@ test_init_failure_and_order (Fixture *f, gconstpointer data)
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   failed = mg_profile_load (output, NULL);
   g_assert_nonnull (failed);
-  g_assert_nonnull (strstr (plugin_error (failed, "scorep:mgt_process_sync"),
-                            "initialize returned 3"));
+  /* With what the plugin printed, and the file it was looked for as. */
+  g_assert_cmpstr (plugin_error (failed, "scorep:mgt_process_sync"), ==,
+                   "Score-P plugin mgt_process_sync: initialize returned 3; it printed: "
+                   "mgt: no counters here Failed to initialize any available source");
+  g_assert_cmpstr (plugin_library (failed, "scorep:mgt_process_sync"), ==,
+                   "libmgt_process_sync.so");
+}
+
+/* The values present in @n doubles at @means (gaps are NaN), in order,
+ * as "1,2,3". */
+static char *
+present_values (const double *means, gsize n)
+{
+  GString *text = g_string_new (NULL);
+
+  for (gsize i = 0; i < n; i++)
+    if (!isnan (means[i]))
+      g_string_append_printf (text, "%s%g", text->len ? "," : "", means[i]);
+  return g_string_free (text, FALSE);
+}
+
+/* "1,2,…,n". */
+static char *
+one_to (guint n)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 1; i <= n; i++)
+    g_string_append_printf (text, "%s%u", i > 1 ? "," : "", i);
+  return g_string_free (text, FALSE);
+}
+
+/* The means of @id in the JSON export, as present_values () gives them. */
+static char *
+exported_values (MgProfile *p, const char *id)
+{
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (mg_export_json_to_stream (p, out, &error));
+  g_assert_no_error (error);
+  GMemoryOutputStream *memory = G_MEMORY_OUTPUT_STREAM (out);
+  g_autofree char *json = g_strndup (g_memory_output_stream_get_data (memory),
+                                     g_memory_output_stream_get_data_size (memory));
+  g_autofree char *key = g_strdup_printf ("\"%s\":{", id);
+  const char *at = strstr (json, key);
+  g_assert_nonnull (at);
+  at = strstr (at, "\"means\":");
+  g_assert_nonnull (at);
+  const char *open = strchr (at, '[');
+  const char *close = open ? strchr (open, ']') : NULL;
+  g_assert_nonnull (close);
+  g_autofree char *array = g_strndup (open + 1, (gsize) (close - open - 1));
+  g_auto (GStrv) items = g_strsplit (array, ",", -1);
+  GString *text = g_string_new (NULL);
+  for (guint i = 0; items[i] != NULL; i++)
+    if (strcmp (items[i], "null") != 0)
+      g_string_append_printf (text, "%s%g", text->len ? "," : "", g_ascii_strtod (items[i], NULL));
+  return g_string_free (text, FALSE);
+}
+
+/* R from the plugin's "finalize calls=C readings=R" in @sampled. */
+static guint
+readings_taken (const char *sampled, guint *calls)
+{
+  const char *at = strstr (sampled, "finalize calls=");
+  guint readings = 0;
+
+  g_assert_nonnull (at);
+  g_assert_cmpint (sscanf (at, "finalize calls=%u readings=%u", calls, &readings), ==, 2);
+  return readings;
+}
+
+/* Each reading of @id (1, 2, … every 100 ms, @readings of them) once in
+ * the process's windows, once in the profile's windows and once in the
+ * JSON export, the windows between them gaps. */
+static void
+assert_readings_once (MgProfile *p, const char *id, guint readings)
+{
+  int m = mg_profile_find_metric (p, id);
+  g_autofree char *want = one_to (readings);
+
+  g_assert_cmpint (m, >=, 0);
+  g_assert_true (mg_profile_get_metric (p, (guint) m)->sparse);
+  const MgProcessSeries *ps = mg_profile_get_process_series (p, 0, (guint) m);
+  g_autofree char *in_process = present_values (ps->means, ps->n);
+  g_assert_cmpstr (in_process, ==, want);
+  const MgSeries *s = mg_profile_get_series (p, (guint) m);
+  guint n = mg_profile_get_n_windows (p);
+  /* 20 ms windows: several for each reading, the rest gaps. */
+  g_assert_cmpuint (n, >, 3 * readings);
+  g_autofree char *in_windows = present_values (s->means, n);
+  g_assert_cmpstr (in_windows, ==, want);
+  g_autofree char *in_json = exported_values (p, id);
+  g_assert_cmpstr (in_json, ==, want);
+}
+
+/* ASYNC: Score-P collects the values once, at the very end of the
+ * measurement (after synchronize (END), before finalize), one
+ * get_all_values per metric. A plugin that stops its own thread in that
+ * call still gives every reading, each at its own time. */
+static void
+test_async_read_at_end (Fixture *f, gconstpointer data)
+{
+  g_autofree char *log = g_build_filename (f->dir, "calls.log", NULL);
+  g_autofree char *log_env = g_strconcat ("MGT_SCOREP_LOG=", log, NULL);
+  const char *options[] = { "--scorep-metrics=mgt_async_stop:reading", NULL };
+  const char *env[] = { log_env, NULL };
+  g_autoptr (MgProfile) p = profile_for (f, options, env, "1.1");
+  g_autofree char *sampled = sampled_calls (log);
+  guint calls;
+  guint readings = readings_taken (sampled, &calls);
+
+  g_assert_cmpuint (calls, ==, 1);
+  g_assert_true (g_str_has_prefix (sampled, "initialize;add_counter reading;synchronize begin;"
+                                            "synchronize end;get_all_values;finalize calls=1"));
+  /* About 10 in 1.1 s, less the start. */
+  g_assert_cmpuint (readings, >=, 6);
+  assert_readings_once (p, "scorep:mgt_async_stop:reading", readings);
+}
+
+/* ASYNC_EVENT: read during the run, at every sample, and once more after
+ * END; the readings are again each in one window. */
+static void
+test_async_event_during_run (Fixture *f, gconstpointer data)
+{
+  g_autofree char *log = g_build_filename (f->dir, "calls.log", NULL);
+  g_autofree char *log_env = g_strconcat ("MGT_SCOREP_LOG=", log, NULL);
+  const char *options[] = { "--scorep-metrics=mgt_event_count:reading", NULL };
+  const char *env[] = { log_env, NULL };
+  g_autoptr (MgProfile) p = profile_for (f, options, env, "1.1");
+  g_autofree char *sampled = sampled_calls (log);
+  guint calls;
+  guint readings = readings_taken (sampled, &calls);
+
+  /* A call per 20 ms sample and one after END. */
+  g_assert_cmpuint (calls, >=, 20);
+  g_assert_nonnull (strstr (sampled, "synchronize begin;get_all_values;get_all_values;"));
+  g_assert_nonnull (strstr (sampled, "synchronize end;get_all_values;finalize"));
+  g_assert_cmpuint (readings, >=, 6);
+  assert_readings_once (p, "scorep:mgt_event_count:reading", readings);
 }
 
 /* In an MPI process (a rank in the launcher's variables) the measurement
@@ -448,9 +610,38 @@ test_selection_and_listing (Fixture *f, gconstpointer data)
                                              NULL));
   g_assert_nonnull (strstr (err, "--scorep-metrics=mgt_process_sync:TOKEN"));
   g_assert_nonnull (strstr (err, "SCOREP_METRIC_MGT_PROCESS_SYNC"));
+  /* A plugin that cannot be listed is named once, before what is wrong. */
+  g_autofree char *output = g_build_filename (f->dir, "missing.mgprof", NULL);
+  const char *missing[] = { "--profile", "-o", output, "--scorep-metrics=mgt_missing:level", "true",
+                            NULL };
+  g_autofree char *out3 = NULL, *err3 = NULL;
+  g_assert_true (g_spawn_check_wait_status (run_metrograph (f, missing, NULL, &out3, &err3), NULL));
+  g_assert_true (g_str_has_prefix (err3, "metrograph: Score-P plugin mgt_missing: error: cannot "
+                                         "find libmgt_missing.so (is its folder on "
+                                         "LD_LIBRARY_PATH?)\n"));
   g_assert_true (g_spawn_check_wait_status (run_metrograph (f, list, NULL, &out2, &err2), NULL));
   g_assert_nonnull (strstr (out2, "scorep:mgt_process_sync:wild_a"));
   g_assert_nonnull (strstr (out2, "scorep:mgt_process_sync:wild_b"));
+}
+
+/* A plugin chosen by its library's name (as users write it) is taken as
+ * the plugin's name, with a note; it records as usual. */
+static void
+test_library_name_accepted (Fixture *f, gconstpointer data)
+{
+  g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
+  const char *args[] = { "--profile", "-o", output, "--interval=20",
+                         "--scorep-metrics=libmgt_process_sync.so:level", "sleep", "0.3", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (g_spawn_check_wait_status (run_metrograph (f, args, NULL, &out, &err), NULL));
+  g_assert_nonnull (strstr (err, "warning: Score-P plugin mgt_process_sync chosen for "
+                                 "libmgt_process_sync.so: a plugin is named without 'lib' and "
+                                 "'.so'"));
+  g_autoptr (MgProfile) p = mg_profile_load (output, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (value_of (p, "scorep:mgt_process_sync:level"), ==, 2.5);
 }
 
 int
@@ -459,12 +650,18 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/scorep/sync-values", Fixture, NULL, fixture_set_up, test_sync_values,
               fixture_tear_down);
+  g_test_add ("/scorep/library-name-accepted", Fixture, NULL, fixture_set_up,
+              test_library_name_accepted, fixture_tear_down);
   g_test_add ("/scorep/every-combination", Fixture, NULL, fixture_set_up,
               test_every_combination, fixture_tear_down);
   g_test_add ("/scorep/faults-and-versions", Fixture, NULL, fixture_set_up,
               test_faults_and_versions, fixture_tear_down);
   g_test_add ("/scorep/init-failure-and-order", Fixture, NULL, fixture_set_up,
               test_init_failure_and_order, fixture_tear_down);
+  g_test_add ("/scorep/async-read-at-end", Fixture, NULL, fixture_set_up,
+              test_async_read_at_end, fixture_tear_down);
+  g_test_add ("/scorep/async-event-during-run", Fixture, NULL, fixture_set_up,
+              test_async_event_during_run, fixture_tear_down);
   g_test_add ("/scorep/mpi-begin-mpp", Fixture, NULL, fixture_set_up, test_mpi_begin_mpp,
               fixture_tear_down);
   g_test_add ("/scorep/cxx-statics-at-exit", Fixture, NULL, fixture_set_up,
