@@ -16,6 +16,8 @@
 #include "mg-plugin-guard.h"
 #include "mg-node-folder.h"
 #include "mg-sampler-state.h"
+#include "mg-scorep-host.h"
+#include "mg-scorep-statics.h"
 
 bool
 mg_sampler_owns_process (void)
@@ -164,6 +166,15 @@ start_sampling (MgSampler *s)
   s->sampling = true;
 }
 
+/* Before the first static destructor of a Score-P plugin that still runs
+ * (mg-scorep-statics.h): its finalize must come first. */
+static void
+end_before_plugin_statics (int source)
+{
+  if (source >= 0 && mg_scorep_running ((size_t) source))
+    mg_sampler_end_before_exit ();
+}
+
 /* A fresh process image, or the same one after a failed exec. */
 static void
 begin (MgSampler *s)
@@ -171,6 +182,7 @@ begin (MgSampler *s)
   s->pid = getpid ();
   if (!create_record (s))
     return;
+  mg_scorep_statics_set_hook (end_before_plugin_statics);
   mg_plugins_load (s);
   mg_plugins_start (s);
   start_sampling (s);

@@ -6,7 +6,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 
-#include "mg-scorep-host.h"
+#include "mg-sampler-state.h"
 
 #define MG_EXPORT __attribute__((visibility("default")))
 
@@ -74,12 +74,20 @@ owner (void *dso)
   return -1;
 }
 
+static MgScorepStaticsHook before_destructor;
+
+void
+mg_scorep_statics_set_hook (MgScorepStaticsHook hook)
+{
+  before_destructor = hook;
+}
+
 static void
 run_wrapped (void *data)
 {
   Wrapped *w = data;
-  if (mg_scorep_running ((size_t) w->source))
-    mg_sampler_end_before_exit ();
+  if (before_destructor != NULL)
+    before_destructor (w->source);
   w->fn (w->arg);
 }
 

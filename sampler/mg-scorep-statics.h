@@ -18,6 +18,12 @@
 
 #include "mg-sampler-state.h"
 
+/* What a wrapped destructor calls first, with its source: set once, before
+ * any plugin loads, by the lifecycle, which ends sampling there (and so
+ * runs the plugin's finalize) while that source still runs. */
+typedef void (*MgScorepStaticsHook) (int source);
+MG_INTERNAL void mg_scorep_statics_set_hook (MgScorepStaticsHook hook);
+
 /* Destructors registered on this thread from now on belong to source
  * @source (its library and what it loads); -1 ends that. */
 MG_INTERNAL void mg_scorep_statics_loading (int source);
