@@ -4,6 +4,8 @@
 
 #include "mg-test-cases.h"
 
+#include "defs/mg-diagnostic.h"
+
 typedef struct {
   char *input;
   char *expected;
@@ -32,6 +34,62 @@ mg_test_cases_print (int argc, char **argv, MgTestCaseDump dump)
       fputs (text, stdout);
     }
   return TRUE;
+}
+
+/* C escapes for quotes, backslashes and control characters; UTF-8 is kept
+ * as it is, to stay readable. */
+char *
+mg_test_cases_escape (const char *text)
+{
+  static char high[129];
+
+  if (high[0] == '\0')
+    for (int i = 0; i < 128; i++)
+      high[i] = (char) (0x80 + i);
+  return g_strescape (text, high);
+}
+
+void
+mg_test_cases_put_str (GString *out, const char *key, const char *value)
+{
+  g_autofree char *escaped = NULL;
+
+  if (value == NULL)
+    {
+      g_string_append_printf (out, "  %s: (none)\n", key);
+      return;
+    }
+  escaped = mg_test_cases_escape (value);
+  g_string_append_printf (out, "  %s: \"%s\"\n", key, escaped);
+}
+
+void
+mg_test_cases_put_bool (GString *out, const char *key, gboolean value)
+{
+  g_string_append_printf (out, "  %s: %s\n", key, value ? "true" : "false");
+}
+
+void
+mg_test_cases_put_colour (GString *out, const char *key, MgRgba c)
+{
+  g_string_append_printf (out, "  %s: #%02x%02x%02x%02x\n", key, (guint) (c.r * 255 + 0.5),
+                          (guint) (c.g * 255 + 0.5), (guint) (c.b * 255 + 0.5),
+                          (guint) (c.a * 255 + 0.5));
+}
+
+void
+mg_test_cases_put_diagnostics (GString *out, GPtrArray *diagnostics, const char *path)
+{
+  g_string_append_printf (out, "diagnostics: %u\n", diagnostics->len);
+  for (guint i = 0; i < diagnostics->len; i++)
+    {
+      const MgDiagnostic *d = g_ptr_array_index (diagnostics, i);
+      g_autofree char *file_base = d->file != NULL ? g_path_get_basename (d->file) : NULL;
+      g_autofree char *message = mg_test_cases_strip_path (d->message, path);
+
+      g_string_append_printf (out, "  %s:%d: %s: %s\n", file_base != NULL ? file_base : "(none)",
+                              d->line, mg_severity_to_string (d->severity), message);
+    }
 }
 
 char *

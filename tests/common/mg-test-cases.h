@@ -11,6 +11,8 @@
 
 #include <glib.h>
 
+#include "defs/mg-metric-def.h"
+
 G_BEGIN_DECLS
 
 /* Parses the file at @path and returns the canonical dump of what was
@@ -31,6 +33,18 @@ void mg_test_cases_add (const char *prefix, const char *folder, MgTestCaseDump d
 /* Fails the test, printing a line diff (expected -, actual +), when
  * @actual differs from the contents of @expected_path. */
 void mg_test_cases_assert_expected (const char *actual, const char *expected_path);
+
+/* Lines of a dump, each "  KEY: VALUE\n": a string quoted with C escapes
+ * (UTF-8 kept) or "(none)" for NULL, a boolean as true/false, a colour as
+ * #rrggbbaa. */
+char *mg_test_cases_escape (const char *text);
+void mg_test_cases_put_str (GString *out, const char *key, const char *value);
+void mg_test_cases_put_bool (GString *out, const char *key, gboolean value);
+void mg_test_cases_put_colour (GString *out, const char *key, MgRgba colour);
+/* "diagnostics: N" and each MgDiagnostic of @diagnostics as
+ * "  BASENAME:LINE: SEVERITY: MESSAGE", @path reduced to its base name in
+ * the message too. */
+void mg_test_cases_put_diagnostics (GString *out, GPtrArray *diagnostics, const char *path);
 
 /* "@text" with every occurrence of @path replaced by its base name. */
 char *mg_test_cases_strip_path (const char *text, const char *path);
