@@ -3,14 +3,14 @@
  * cannot say it: copies, shared fixture folders, missing files, entities. */
 #include <string.h>
 
-#include "defs-test-util.h"
+#include "defs-test-support.h"
 #include "defs/mg-colour.h"
 #include "defs/mg-definition-file.h"
 
 static MgDefinitionFile *
 load_fixture (const char *relative, GPtrArray *diagnostics)
 {
-  g_autofree char *path = defs_fixture_path (relative);
+  g_autofree char *path = defs_test_fixture_path (relative);
 
   return mg_definition_file_load (path, diagnostics);
 }
@@ -161,7 +161,7 @@ test_malformed (void)
 
   g_assert_null (file);
   g_assert_cmpuint (diagnostics->len, ==, 1);
-  error = defs_find_diagnostic (diagnostics, "a_malformed.xml", 5, MG_SEVERITY_ERROR);
+  error = defs_test_find_diagnostic (diagnostics, "a_malformed.xml", 5, MG_SEVERITY_ERROR);
   g_assert_nonnull (strstr (error->message, "not well-formed XML"));
   g_assert_nonnull (strstr (error->message, "metrc"));
   text = mg_diagnostic_to_string (error);
@@ -185,16 +185,16 @@ test_broken_metrics (void)
   g_assert_cmpuint (file->sources->len, ==, 1);
   g_assert_cmpuint (diagnostics->len, ==, 4);
 
-  d = defs_find_diagnostic (diagnostics, "b_metrics.xml", 2, MG_SEVERITY_ERROR);
+  d = defs_test_find_diagnostic (diagnostics, "b_metrics.xml", 2, MG_SEVERITY_ERROR);
   g_assert_cmpstr (d->message, ==,
                    "<metric> has no id attribute; give it a unique id such as "
                    "id=\"com.example.plugin.metric\"");
-  d = defs_find_diagnostic (diagnostics, "b_metrics.xml", 9, MG_SEVERITY_ERROR);
+  d = defs_test_find_diagnostic (diagnostics, "b_metrics.xml", 9, MG_SEVERITY_ERROR);
   g_assert_cmpstr (d->message, ==,
                    "metric 'bad.datatype': <dataType> is 'float'; use uint64_t or double");
-  d = defs_find_diagnostic (diagnostics, "b_metrics.xml", 17, MG_SEVERITY_ERROR);
+  d = defs_test_find_diagnostic (diagnostics, "b_metrics.xml", 17, MG_SEVERITY_ERROR);
   g_assert_nonnull (strstr (d->message, "metric 'no.function' has no functionName"));
-  d = defs_find_diagnostic (diagnostics, "b_metrics.xml", 26, MG_SEVERITY_WARNING);
+  d = defs_test_find_diagnostic (diagnostics, "b_metrics.xml", 26, MG_SEVERITY_WARNING);
   g_assert_nonnull (strstr (d->message, "'no-such-colour' is not a colour"));
   assert_colour_equal (((MgMetricDef *) g_ptr_array_index (file->metrics, 1))->colour,
                        mg_colour_for_type (MG_METRIC_TYPE_MPI, FALSE));
@@ -213,7 +213,7 @@ static void
 test_missing_file (void)
 {
   g_autoptr (GPtrArray) diagnostics = mg_diagnostic_list_new ();
-  g_autofree char *missing_path = defs_fixture_path ("no-such-file.xml");
+  g_autofree char *missing_path = defs_test_fixture_path ("no-such-file.xml");
   g_autoptr (MgDefinitionFile) missing = mg_definition_file_load (missing_path, diagnostics);
 
   g_assert_null (missing);
@@ -229,7 +229,7 @@ test_no_external_entities (void)
 {
   g_autoptr (GPtrArray) diagnostics = mg_diagnostic_list_new ();
   g_autoptr (MgDefinitionFile) file = NULL;
-  g_autofree char *secret_dir = defs_copy_fixture (NULL);
+  g_autofree char *secret_dir = defs_test_copy_fixture (NULL);
   g_autofree char *secret = g_build_filename (secret_dir, "secret.txt", NULL);
   g_autofree char *text = NULL;
   const MgMetricDef *def;
@@ -246,7 +246,7 @@ test_no_external_entities (void)
   g_assert_nonnull (file);
   def = g_ptr_array_index (file->metrics, 0);
   g_assert_null (strstr (def->description, "TOP-SECRET"));
-  defs_remove_tree (secret_dir);
+  mg_test_remove_tree (secret_dir);
 }
 
 int

@@ -61,7 +61,7 @@ block_offset (const guchar *data, gsize size, MgProfile *profile, guint process)
 static GBytes *
 saved_fixture (void)
 {
-  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autoptr(MgProfile) profile = profile_fixture_profile ();
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "p.mgprof", NULL);
   g_autoptr(GError) error = NULL;
@@ -111,7 +111,7 @@ assert_load_fails (const void *data, gsize size, int code)
 static void
 test_file_round_trip (void)
 {
-  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autoptr(MgProfile) profile = profile_fixture_profile ();
   g_autoptr(MgProfile) loaded = NULL;
   g_autoptr(MgProfile) again = NULL;
   g_autofree char *dir = make_tmpdir ();
@@ -124,7 +124,7 @@ test_file_round_trip (void)
   loaded = mg_profile_load (path, &error);
   g_assert_no_error (error);
   g_assert_nonnull (loaded);
-  fixture_assert_profiles_equal (profile, loaded);
+  profile_fixture_assert_profiles_equal (profile, loaded);
   /* Spot checks that the fixture is not trivially empty. */
   g_assert_cmpuint (mg_profile_get_n_windows (loaded), ==, 4);
   g_assert_cmpuint (mg_profile_get_process_series (loaded, 1, 1)->n, ==, 0);
@@ -138,7 +138,7 @@ test_file_round_trip (void)
   g_assert_no_error (error);
   again = mg_profile_load (path, &error);
   g_assert_no_error (error);
-  fixture_assert_profiles_equal (profile, again);
+  profile_fixture_assert_profiles_equal (profile, again);
   d = g_dir_open (dir, 0, NULL);
   g_assert_cmpstr (g_dir_read_name (d), ==, "run.mgprof");
   g_assert_null (g_dir_read_name (d));
@@ -148,7 +148,7 @@ test_file_round_trip (void)
 static void
 test_file_save_fails (void)
 {
-  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autoptr(MgProfile) profile = profile_fixture_profile ();
   g_autoptr(GError) error = NULL;
 
   g_assert_false (mg_profile_save (profile, "/nonexistent-dir/x.mgprof", &error));
@@ -227,7 +227,7 @@ test_file_corrupted_structure (void)
                 if (s->n > 0)
                   (void) (s->times[s->n - 1] + s->means[s->n - 1]);
               }
-          fixture_assert_profiles_equal (profile, from_file);
+          profile_fixture_assert_profiles_equal (profile, from_file);
         }
     }
   g_assert_cmpuint (n_rejected, >, 0);
@@ -301,7 +301,7 @@ static void
 test_file_empty_profile (void)
 {
   g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
-  g_autoptr(MgMetricDef) def = fixture_metric ("alpha", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) def = profile_fixture_metric ("alpha", MG_DOMAIN_TIME);
   MgProcessInfo info = { 1, 0, -1, (char *) "h", NULL, 0.0, 0.0, MG_PROCESS_END_UNKNOWN, 0, FALSE };
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "empty.mgprof", NULL);
@@ -318,7 +318,7 @@ test_file_empty_profile (void)
   g_assert_no_error (error);
   loaded = mg_profile_load (path, &error);
   g_assert_no_error (error);
-  fixture_assert_profiles_equal (profile, loaded);
+  profile_fixture_assert_profiles_equal (profile, loaded);
   g_assert_null (mg_profile_get_process (loaded, 0)->program);
   mg_test_remove_tree (dir);
 }
@@ -332,7 +332,7 @@ test_file_version1_fixture (void)
                                                  "format-v1.mgprof", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = mg_profile_load (path, &error);
-  g_autoptr(MgProfile) expected = fixture_profile ();
+  g_autoptr(MgProfile) expected = profile_fixture_profile ();
   const MgSeries *s;
 
   g_assert_no_error (error);
@@ -364,11 +364,11 @@ test_file_version2_fixture (void)
                                                  "format-v2.mgprof", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = mg_profile_load (path, &error);
-  g_autoptr(MgProfile) expected = fixture_profile ();
+  g_autoptr(MgProfile) expected = profile_fixture_profile ();
 
   g_assert_no_error (error);
   g_assert_null (profile->packed);
-  fixture_assert_profiles_equal (expected, profile);
+  profile_fixture_assert_profiles_equal (expected, profile);
 }
 
 /* So does a file of format version 3 (each process one compact block, no
@@ -381,12 +381,12 @@ test_file_version3_fixture (void)
                                                  "format-v3.mgprof", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = mg_profile_load (path, &error);
-  g_autoptr(MgProfile) expected = fixture_profile ();
+  g_autoptr(MgProfile) expected = profile_fixture_profile ();
 
   g_assert_no_error (error);
   g_assert_nonnull (profile->packed);
   g_assert_cmpint (mg_profile_get_process_precision (profile), ==, MG_PROCESS_PRECISION_EXACT);
-  fixture_assert_profiles_equal (expected, profile);
+  profile_fixture_assert_profiles_equal (expected, profile);
 }
 
 /* A saved profile's processes stay packed until asked for, one at a time;
@@ -396,7 +396,7 @@ static void
 test_file_unpacked_on_demand (void)
 {
   g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
-  g_autoptr(MgMetricDef) def = fixture_metric ("wave", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) def = profile_fixture_metric ("wave", MG_DOMAIN_TIME);
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "many.mgprof", NULL);
   g_autoptr(GError) error = NULL;
@@ -443,7 +443,7 @@ test_file_unpacked_on_demand (void)
   g_assert_null (loaded->packed[3].memory);
   g_assert_cmpuint (s->n, ==, 0);
   g_assert_cmpfloat (mg_profile_get_process_series (loaded, 3, 0)->means[5], ==, 35.0);
-  fixture_assert_profiles_equal (built, loaded);
+  profile_fixture_assert_profiles_equal (built, loaded);
   mg_test_remove_tree (dir);
 }
 
@@ -454,7 +454,7 @@ test_file_unpacked_on_demand (void)
 static void
 test_file_damaged_block_single (void)
 {
-  g_autoptr(MgProfile) expected = fixture_profile ();
+  g_autoptr(MgProfile) expected = profile_fixture_profile ();
   g_autoptr(GBytes) bytes = saved_fixture ();
   g_autoptr(GBytes) block = block_of (expected, 0);
   gsize size, at, len = g_bytes_get_size (block);
@@ -496,7 +496,7 @@ test_file_damaged_block_single (void)
 static void
 test_file_damaged_block (void)
 {
-  g_autoptr(MgProfile) expected = fixture_profile ();
+  g_autoptr(MgProfile) expected = profile_fixture_profile ();
   g_autoptr(GBytes) bytes = saved_fixture ();
   gsize size, at;
   const guchar *data = g_bytes_get_data (bytes, &size);
@@ -548,7 +548,7 @@ test_file_damaged_block (void)
 static void
 test_file_output (void)
 {
-  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autoptr(MgProfile) profile = profile_fixture_profile ();
   const MgRunInfo *run = mg_profile_get_run_info (profile);
   g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
   g_autoptr(MgProfile) big = NULL;
@@ -602,7 +602,7 @@ overwrite (const char *path, gsize at, const void *bytes, gsize n)
 static void
 test_file_changed_after_open (void)
 {
-  g_autoptr(MgProfile) expected = fixture_profile ();
+  g_autoptr(MgProfile) expected = profile_fixture_profile ();
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "changing.mgprof", NULL);
   g_autoptr(GError) error = NULL;
@@ -678,7 +678,7 @@ test_file_changed_after_open (void)
   g_assert_no_error (error);
   {
     g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
-    g_autoptr(MgMetricDef) def = fixture_metric ("other", MG_DOMAIN_TIME);
+    g_autoptr(MgMetricDef) def = profile_fixture_metric ("other", MG_DOMAIN_TIME);
     MgProcessInfo info = { 7, 0, -1, (char *) "h", NULL, 0.0, 0.0, MG_PROCESS_END_UNKNOWN, 0, FALSE };
 
     mg_profile_builder_add_metric (builder, def);
@@ -686,7 +686,7 @@ test_file_changed_after_open (void)
     replaced = mg_profile_builder_finish (builder, 0, &error);
     g_assert_true (mg_profile_save (replaced, path, &error));
   }
-  fixture_assert_profiles_equal (expected, loaded);
+  profile_fixture_assert_profiles_equal (expected, loaded);
   mg_test_remove_tree (dir);
 }
 

@@ -19,7 +19,7 @@
 #include "session/mg-run-settings-from-profile.h"
 #include "mg-test-common.h"
 #include "record-fixture.h"
-#include "run-test-support.h"
+#include "session-test-support.h"
 
 static void
 assert_line (MgRunSettings *s, MgCatalogue *c, const char *expected)
@@ -143,9 +143,9 @@ test_defaults_omitted (void)
 static void
 test_every_option (void)
 {
-  g_autoptr (MgCatalogue) c = run_test_fixture_catalogue ();
+  g_autoptr (MgCatalogue) c = session_test_fixture_catalogue ();
   g_autoptr (MgRunSettings) s = mg_run_settings_new ();
-  g_autofree char *fixture = run_test_fixture_metrics_dir ();
+  g_autofree char *fixture = session_test_fixture_metrics_dir ();
   g_autofree char *line = g_strdup_printf (
     "cd /tmp && env -u LANG A=1 /usr/bin/metrograph --profile -o out.mgprof -n 4 "
     "--select-ranks=3,0-1 --interval 5 --samples=64 --start-after=0.5 --stop-after 3 "
@@ -277,7 +277,7 @@ test_folder_output (void)
 static void
 test_parse_errors (void)
 {
-  g_autoptr (MgCatalogue) c = run_test_fixture_catalogue ();
+  g_autoptr (MgCatalogue) c = session_test_fixture_catalogue ();
   g_autoptr (MgRunSettings) s = mg_run_settings_new ();
   static const struct { const char *line; int code; const char *part; } cases[] = {
     { "metrograph --profile --interval=abc ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--interval=abc" },
@@ -310,7 +310,7 @@ test_parse_errors (void)
 static void
 test_toggles (void)
 {
-  g_autoptr (MgCatalogue) c = run_test_fixture_catalogue ();
+  g_autoptr (MgCatalogue) c = session_test_fixture_catalogue ();
   g_autoptr (MgRunSettings) s = mg_run_settings_new ();
   const MgCatalogueMetric *missing = mg_catalogue_lookup_metric (c, "fx_missing");
   g_autoptr (GError) error = NULL;
@@ -450,8 +450,8 @@ test_live_merge_combines_slots (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("mg-run-merge-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "host.100.0.mgrec", NULL);
-  g_autoptr (TestRecord) r = test_record_new (0, 1, 16);
-  MgRecordHeader *h = test_record_header (r);
+  g_autoptr (RecordFixture) r = record_fixture_new (0, 1, 16);
+  MgRecordHeader *h = record_fixture_header (r);
   g_autoptr (GPtrArray) metrics = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_def_free);
   MgMetricDef *def = mg_metric_def_new ();
   const char *argv[] = { "app", NULL };
@@ -467,7 +467,7 @@ test_live_merge_combines_slots (void)
   g_strlcpy (h->host, "host", sizeof h->host);
   h->start_mono_ns = 1000000000;
   h->start_real_ns = 1700000000000000000;
-  g_snprintf (test_record_metric (r, 0)->id, MG_RECORD_ID_LEN, "m");
+  g_snprintf (record_fixture_metric (r, 0)->id, MG_RECORD_ID_LEN, "m");
   /* Ten slots of 0.1 s valued 0..9, the sixth one 0.3 s long and a gap
    * in the ninth. */
   for (guint k = 0, t = 0; k < 10; k++)
@@ -475,11 +475,11 @@ test_live_merge_combines_slots (void)
       guint length = k == 5 ? 3 : 1;
       double value = k == 8 ? NAN : k;
 
-      test_record_add_sample (r, h->start_mono_ns + t * 100000000LL,
-                              h->start_mono_ns + (t + length) * 100000000LL, &value);
+      record_fixture_add_sample (r, h->start_mono_ns + t * 100000000LL,
+                                 h->start_mono_ns + (t + length) * 100000000LL, &value);
       t += length;
     }
-  test_record_write (r, path);
+  record_fixture_write (r, path);
 
   full = mg_merge_records (dir, &input, &error);
   g_assert_no_error (error);
@@ -512,15 +512,15 @@ test_live_merge_combines_slots (void)
 static char *
 write_rank_record (const char *dir, const char *run_id, int rank, int world)
 {
-  g_autoptr (TestRecord) r = test_record_new (0, 0, 1);
-  MgRecordHeader *h = test_record_header (r);
+  g_autoptr (RecordFixture) r = record_fixture_new (0, 0, 1);
+  MgRecordHeader *h = record_fixture_header (r);
   char *path = g_strdup_printf ("%s/node%d.%d.0.mgrec", dir, rank, 100 + rank);
 
   h->pid = 100 + rank;
   h->rank = rank;
   h->world_size = world;
   g_strlcpy (h->run_id, run_id, sizeof h->run_id);
-  test_record_write (r, path);
+  record_fixture_write (r, path);
   return path;
 }
 
@@ -616,7 +616,7 @@ finished (gpointer data)
 static MgRunSettings *
 workload_settings (const char *program, const char *arguments, const char *folder)
 {
-  g_autofree char *path = run_test_program (program);
+  g_autofree char *path = session_test_program (program);
   MgRunSettings *s = mg_run_settings_new ();
 
   mg_run_settings_set_program (s, path);
@@ -644,7 +644,7 @@ run_to_end (MgRunSettings *s, MgCatalogue *c, Watch *w)
   g_assert_true (mg_run_session_start (session, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_RUNNING);
-  g_assert_true (run_test_wait (finished, session, 60));
+  g_assert_true (session_test_wait (finished, session, 60));
   return session;
 }
 
@@ -663,7 +663,7 @@ typedef struct {
 static void
 session_setup (SessionFixture *f, gconstpointer user_data)
 {
-  f->catalogue = run_test_builtin_catalogue ();
+  f->catalogue = session_test_builtin_catalogue ();
   f->dir = mg_test_make_dir ("run-session");
   f->settings = workload_settings ("run-workload", NULL, f->dir);
   f->session = NULL;
@@ -822,7 +822,7 @@ test_session_crash (SessionFixture *f, gconstpointer user_data)
 static void
 test_session_static (SessionFixture *f, gconstpointer user_data)
 {
-  g_autofree char *program = run_test_program ("run-workload-static");
+  g_autofree char *program = session_test_program ("run-workload-static");
   MgRunSession *session;
 
   if (!g_file_test (program, G_FILE_TEST_IS_EXECUTABLE))
@@ -857,12 +857,12 @@ test_session_stop_and_cancel (SessionFixture *f, gconstpointer user_data)
       g_autoptr (GDir) listing = NULL;
 
       g_assert_true (mg_run_session_start (session, &error));
-      g_assert_true (run_test_wait (has_samples, session, 30));
+      g_assert_true (session_test_wait (has_samples, session, 30));
       if (cancel)
         mg_run_session_cancel (session);
       else
         mg_run_session_stop (session);
-      g_assert_true (run_test_wait (finished, session, 30));
+      g_assert_true (session_test_wait (finished, session, 30));
       g_assert_cmpfloat (mg_run_session_get_elapsed (session), <, 20);
       if (cancel)
         {
@@ -1065,7 +1065,7 @@ test_session_saves_off_main_thread (SessionFixture *f, gconstpointer user_data)
   while (mg_run_session_get_state (session) == MG_RUN_STATE_RUNNING)
     g_main_context_iteration (NULL, TRUE);
   ticks_at_merge = ticks;
-  g_assert_true (run_test_wait (finished, session, 30));
+  g_assert_true (session_test_wait (finished, session, 30));
   g_source_remove (tick_id);
 
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
@@ -1123,7 +1123,7 @@ test_session_save_fails (SessionFixture *f, gconstpointer user_data)
   session = mg_run_session_new (f->settings, f->catalogue);
   mg_run_session_set_save_hook (session, make_folder_there, NULL);
   g_assert_true (mg_run_session_start (session, &error));
-  g_assert_true (run_test_wait (finished, session, 60));
+  g_assert_true (session_test_wait (finished, session, 60));
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_FAILED);
   message = mg_run_session_get_message (session);
   g_test_message ("%s", message);
@@ -1166,7 +1166,7 @@ static void
 test_session_folder_environment_output (SessionFixture *f, gconstpointer user_data)
 {
   const char *dir = f->dir;
-  g_autofree char *program = run_test_program ("run-workload");
+  g_autofree char *program = session_test_program ("run-workload");
   g_autofree char *link = g_build_filename (dir, "wl", NULL);
   MgRunSettings *s = f->settings;
   MgRunSession *session;
@@ -1211,7 +1211,7 @@ test_session_plugin_error (SessionFixture *f, gconstpointer user_data)
   gboolean found = FALSE;
 
   g_object_unref (f->catalogue);
-  f->catalogue = run_test_fixture_catalogue ();
+  f->catalogue = session_test_fixture_catalogue ();
   mg_run_settings_set_metric_enabled (f->settings, f->catalogue, "fx_badfn", TRUE);
   session = session_run (f, "work=0.5");
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
@@ -1266,7 +1266,7 @@ test_session_live_hang (SessionFixture *f, gconstpointer user_data)
   HangWatch w = { 0 };
 
   g_object_unref (f->catalogue);
-  f->catalogue = run_test_hang_catalogue (metrics);
+  f->catalogue = session_test_hang_catalogue (metrics);
   mg_run_settings_set_arguments (f->settings, "work=2");
   mg_run_settings_set_metric_enabled (f->settings, f->catalogue, "ft_hang", TRUE);
   g_setenv ("METROGRAPH_HANG_INTERVALS", "4", TRUE);
@@ -1275,7 +1275,7 @@ test_session_live_hang (SessionFixture *f, gconstpointer user_data)
   g_signal_connect (session, "notify::profile", G_CALLBACK (on_hang_profile), &w);
   g_assert_true (mg_run_session_start (session, &error));
   g_assert_no_error (error);
-  g_assert_true (run_test_wait (finished, session, 60));
+  g_assert_true (session_test_wait (finished, session, 60));
   g_unsetenv ("METROGRAPH_HANG_INTERVALS");
 
   g_assert_nonnull (w.seen);
@@ -1286,7 +1286,7 @@ test_session_live_hang (SessionFixture *f, gconstpointer user_data)
   g_assert_true (g_str_has_prefix (saved, "ft_src hung in faulty_hang since "));
   g_assert_true (g_str_has_suffix (saved, " s; its metrics stop there\n"));
   g_free (w.seen);
-  run_test_remove_hang_metrics (metrics);
+  session_test_remove_hang_metrics (metrics);
 }
 
 /* --np through mpirun: every rank sampled, one profile. */
@@ -1319,7 +1319,7 @@ test_session_mpi (SessionFixture *f, gconstpointer user_data)
 static void
 test_session_missing_program (void)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autoptr (MgCatalogue) c = session_test_builtin_catalogue ();
   g_autoptr (MgRunSettings) s = mg_run_settings_new ();
   g_autoptr (MgRunSession) session = NULL;
   g_autoptr (GError) error = NULL;
