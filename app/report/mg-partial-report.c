@@ -273,33 +273,53 @@ parse_report_metric (Parser *parser, const xmlNode *node, MgPartialReport *out)
             _("no <sourceDetails>: say which metric (metricRef), sampleValue and aggregation"));
 }
 
-/* Spec 3.3.3: ids with dots in them must not be substrings of each other. */
+/* The first report metric before @before with @id, or NULL. */
+static const MgReportMetric *
+earlier_with_id (GPtrArray *metrics, guint before, const char *id)
+{
+  for (guint i = 0; i < before; i++)
+    {
+      const MgReportMetric *metric = g_ptr_array_index (metrics, i);
+
+      if (g_strcmp0 (metric->id, id) == 0)
+        return metric;
+    }
+  return NULL;
+}
+
+/* Spec 3.3.3: an id is unique, and ids with dots in them must not be
+ * substrings of each other. Each id is compared once, at its first use. */
 static void
-check_dotted_substrings (Parser *parser, GPtrArray *metrics)
+check_metric_ids (Parser *parser, GPtrArray *metrics)
 {
   for (guint i = 0; i < metrics->len; i++)
     {
       const MgReportMetric *a = g_ptr_array_index (metrics, i);
+      const MgReportMetric *first;
 
-      if (a->id == NULL || strchr (a->id, '.') == NULL)
+      if (a->id == NULL)
+        continue;
+      if ((first = earlier_with_id (metrics, i, a->id)) != NULL)
+        {
+          mg_diagnostic_add (parser->diagnostics, parser->path, a->line, MG_SEVERITY_ERROR,
+                             _("duplicate id: the report metric id '%s' is also used on "
+                               "line %d"), a->id, first->line);
+          parser->failed = TRUE;
+          continue;
+        }
+      if (strchr (a->id, '.') == NULL)
         continue;
       for (guint j = 0; j < metrics->len; j++)
         {
           const MgReportMetric *b = g_ptr_array_index (metrics, j);
 
-          if (i == j || b->id == NULL)
+          if (b->id == NULL || strcmp (a->id, b->id) == 0 || strstr (b->id, a->id) == NULL
+              || earlier_with_id (metrics, j, b->id) != NULL)
             continue;
-          if (strcmp (a->id, b->id) == 0 && i < j)
-            mg_diagnostic_add (parser->diagnostics, parser->path, b->line, MG_SEVERITY_ERROR,
-                               _("duplicate id: the report metric id '%s' is also used on "
-                                 "line %d"), b->id, a->line);
-          else if (strcmp (a->id, b->id) != 0 && strstr (b->id, a->id) != NULL)
-            mg_diagnostic_add (parser->diagnostics, parser->path, b->line, MG_SEVERITY_ERROR,
-                               _("dotted id is a substring: '%s' (line %d) is part of '%s'; "
-                                 "ids with dots must not be substrings of each other"),
-                               a->id, a->line, b->id);
-          else
-            continue;
+          mg_diagnostic_add (parser->diagnostics, parser->path, b->line, MG_SEVERITY_ERROR,
+                             _("dotted id is a substring: '%s' (line %d) is part of '%s'; "
+                               "ids with dots must not be substrings of each other"),
+                             a->id, a->line, b->id);
           parser->failed = TRUE;
         }
     }
@@ -432,7 +452,7 @@ parse_root (Parser *parser, const xmlNode *root, MgPartialReport *out)
                       _("unknown element <%s> in <reportMetrics> ignored"),
                       (const char *) metric->name);
           }
-        check_dotted_substrings (parser, out->metrics);
+        check_metric_ids (parser, out->metrics);
       }
   FOR_EACH_ELEMENT (child, root)
     {

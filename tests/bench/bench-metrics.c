@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics-test-support.h"
+#include "plugins-test-support.h"
 
 #ifdef MG_BENCH_WITH_MPI
 #include <mpi.h>
@@ -200,25 +200,25 @@ main (int argc, char **argv)
       const Getter *g = g_ptr_array_index (getters, i);
       if (!g_hash_table_contains (status, g->plugin))
         {
-          void *plugin = mg_test_load_plugin (g->plugin);
-          int ok = mg_test_init_plugin (plugin, i) == 0;
+          void *plugin = plugins_test_load_plugin (g->plugin);
+          int ok = plugins_test_init_plugin (plugin, i) == 0;
           if (!ok)
-            printf ("%-22s unavailable: %s\n", g->plugin, mg_test_plugin_error (NULL));
+            printf ("%-22s unavailable: %s\n", g->plugin, plugins_test_plugin_error (NULL));
           g_hash_table_insert (status, g->plugin, ok ? plugin : NULL);
           n_plugins += ok;
         }
       void *plugin = g_hash_table_lookup (status, g->plugin);
       if (plugin == NULL)
         continue;
-      mg_test_set_custom_data (i, g->custom_data);
-      fns[i] = mg_test_symbol (plugin, g->getter);
+      plugins_test_set_custom_data (i, g->custom_data);
+      fns[i] = plugins_test_symbol (plugin, g->getter);
       active++;
     }
 
   /* Sample times 20 ms apart, as the sampler's default rate gives. The
    * rounds run in 10 batches: on a shared machine the best and median
    * batch say more than the mean, which other processes inflate. */
-  struct timespec t = mg_test_now ();
+  struct timespec t = plugins_test_now ();
   int failures = 0;
   double batch_us[10];
   int per_batch = MAX (rounds / 10, 1);
@@ -239,8 +239,8 @@ main (int argc, char **argv)
               uint64_t u;
               double d;
               gint64 before = breakdown ? g_get_monotonic_time () : 0;
-              int res = g->is_double ? ((MgTestDoubleGetter) fns[i]) (i, &ts, &d)
-                                     : ((MgTestIntGetter) fns[i]) (i, &ts, &u);
+              int res = g->is_double ? ((PluginsTestDoubleGetter) fns[i]) (i, &ts, &d)
+                                     : ((PluginsTestIntGetter) fns[i]) (i, &ts, &u);
               if (breakdown)
                 spent[i] += g_get_monotonic_time () - before;
               failures += res != 0;

@@ -116,8 +116,8 @@ write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples, 
     {
       g_autoptr(GRand) rand = g_rand_new_with_seed (p);
 
-      g_autoptr(TestRecord) r = test_record_new (1, n_metrics, n_samples);
-      MgRecordHeader *h = test_record_header (r);
+      g_autoptr(RecordFixture) r = record_fixture_new (1, n_metrics, n_samples);
+      MgRecordHeader *h = record_fixture_header (r);
       guint node = node_of (p, n_proc, n_nodes);
       g_autofree char *path = g_strdup_printf ("%s/node%u.%u.0.mgrec", dir, node, 1000 + p);
 
@@ -131,17 +131,17 @@ write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples, 
       h->state = MG_RECORD_STATE_EXITED;
       for (guint m = 0; m < n_metrics; m++)
         {
-          g_snprintf (test_record_metric (r, m)->id, MG_RECORD_ID_LEN, "metric_%u", m);
+          g_snprintf (record_fixture_metric (r, m)->id, MG_RECORD_ID_LEN, "metric_%u", m);
           totals[m] = 0;
         }
       for (guint k = 0; k < n_samples; k++)
         {
           for (guint m = 0; m < n_metrics; m++)
             values[m] = bench_synthetic_value (m, k, p, &totals[m], rand);
-          test_record_add_sample (r, h->start_mono_ns + k * 20000000LL,
-                                  h->start_mono_ns + (k + 1) * 20000000LL, values);
+          record_fixture_add_sample (r, h->start_mono_ns + k * 20000000LL,
+                                     h->start_mono_ns + (k + 1) * 20000000LL, values);
         }
-      test_record_write (r, path);
+      record_fixture_write (r, path);
     }
 }
 /* A file's SHA-256, to tell two builds' exports apart without keeping them. */

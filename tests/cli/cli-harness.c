@@ -6,7 +6,7 @@
 #include <sys/wait.h>
 
 void
-cli_run_free (CliRun *run)
+cli_test_run_free (CliTestRun *run)
 {
   g_free (run->out);
   g_free (run->err);
@@ -14,7 +14,7 @@ cli_run_free (CliRun *run)
 }
 
 char *
-cli_build_path (const char *relative)
+cli_test_build_path (const char *relative)
 {
   const char *root = g_getenv ("MG_BUILD_ROOT");
 
@@ -23,7 +23,7 @@ cli_build_path (const char *relative)
 }
 
 char *
-cli_tmpdir_new (void)
+cli_test_tmpdir_new (void)
 {
   g_autoptr (GError) error = NULL;
   char *dir = g_dir_make_tmp ("mg-test-cli-XXXXXX", &error);
@@ -33,7 +33,7 @@ cli_tmpdir_new (void)
 }
 
 void
-cli_tmpdir_remove (const char *path)
+cli_test_tmpdir_remove (const char *path)
 {
   g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
@@ -43,7 +43,7 @@ cli_tmpdir_remove (const char *path)
       g_autofree char *child = g_build_filename (path, name, NULL);
 
       if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        cli_tmpdir_remove (child);
+        cli_test_tmpdir_remove (child);
       else
         g_unlink (child);
     }
@@ -51,7 +51,7 @@ cli_tmpdir_remove (const char *path)
 }
 
 GStrv
-cli_environ (const char *home)
+cli_test_environ (const char *home)
 {
   g_auto (GStrv) env = g_get_environ ();
   g_autofree char *allinea = g_build_filename (home, "allinea", NULL);
@@ -71,7 +71,7 @@ static GStrv
 full_argv (const char *const *args)
 {
   g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
-  g_autofree char *metrograph = cli_build_path ("app/cli/metrograph");
+  g_autofree char *metrograph = cli_test_build_path ("app/cli/metrograph");
 
   g_strv_builder_add (builder, metrograph);
   g_strv_builder_addv (builder, (const char **) args);
@@ -100,19 +100,19 @@ wait_status_to_exit (int wait_status)
   return -1;
 }
 
-CliRun *
-cli_run (const char *cwd, const char *const *args)
+CliTestRun *
+cli_test_run (const char *cwd, const char *const *args)
 {
-  return cli_run_with_env (cwd, args, NULL);
+  return cli_test_run_with_env (cwd, args, NULL);
 }
 
-CliRun *
-cli_run_with_env (const char *cwd, const char *const *args, const char *const *extra_env)
+CliTestRun *
+cli_test_run_with_env (const char *cwd, const char *const *args, const char *const *extra_env)
 {
   g_auto (GStrv) argv = full_argv (args);
-  g_auto (GStrv) env = cli_environ (cwd);
+  g_auto (GStrv) env = cli_test_environ (cwd);
   g_autoptr (GError) error = NULL;
-  CliRun *run = g_new0 (CliRun, 1);
+  CliTestRun *run = g_new0 (CliTestRun, 1);
   gint64 start = g_get_monotonic_time ();
   int wait_status = 0;
 
@@ -130,10 +130,10 @@ cli_run_with_env (const char *cwd, const char *const *args, const char *const *e
 }
 
 GPid
-cli_spawn (const char *cwd, const char *const *args, const char *const *extra_env)
+cli_test_spawn (const char *cwd, const char *const *args, const char *const *extra_env)
 {
   g_auto (GStrv) argv = full_argv (args);
-  g_auto (GStrv) env = add_env (cli_environ (cwd), extra_env);
+  g_auto (GStrv) env = add_env (cli_test_environ (cwd), extra_env);
   g_autoptr (GError) error = NULL;
   GPid pid = 0;
 
@@ -144,7 +144,7 @@ cli_spawn (const char *cwd, const char *const *args, const char *const *extra_en
 }
 
 int
-cli_wait (GPid pid, double timeout_s)
+cli_test_wait (GPid pid, double timeout_s)
 {
   gint64 deadline = g_get_monotonic_time () + (gint64) (timeout_s * G_USEC_PER_SEC);
   int wait_status;

@@ -12,28 +12,29 @@ typedef struct {
   char *out;
   char *err;
   double seconds;
-} CliRun;
+} CliTestRun;
 
-void cli_run_free (CliRun *run);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliRun, cli_run_free)
+void cli_test_run_free (CliTestRun *run);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliTestRun, cli_test_run_free)
 
 /* <MG_BUILD_ROOT>/<relative>. */
-char *cli_build_path (const char *relative);
-/* A fresh temporary folder, removed by cli_tmpdir_remove(). */
-char *cli_tmpdir_new (void);
-void cli_tmpdir_remove (const char *path);
+char *cli_test_build_path (const char *relative);
+/* A fresh temporary folder, removed by cli_test_tmpdir_remove(). */
+char *cli_test_tmpdir_new (void);
+void cli_test_tmpdir_remove (const char *path);
 /* The environment for metrograph: user metric and report folders point
  * into @home. */
-GStrv cli_environ (const char *home);
+GStrv cli_test_environ (const char *home);
 
 /* Runs metrograph with @args (NULL-terminated) in @cwd and waits. */
-CliRun *cli_run (const char *cwd, const char *const *args);
+CliTestRun *cli_test_run (const char *cwd, const char *const *args);
 /* Same, with "NAME=value" entries added to the environment. */
-CliRun *cli_run_with_env (const char *cwd, const char *const *args, const char *const *extra_env);
+CliTestRun *cli_test_run_with_env (const char *cwd, const char *const *args,
+                                   const char *const *extra_env);
 /* Starts metrograph in @cwd without waiting; output goes to files in cwd. */
-GPid cli_spawn (const char *cwd, const char *const *args, const char *const *extra_env);
+GPid cli_test_spawn (const char *cwd, const char *const *args, const char *const *extra_env);
 /* Waits for @pid for at most @timeout_s; returns the exit status, or -1
  * after killing it on timeout. */
-int cli_wait (GPid pid, double timeout_s);
+int cli_test_wait (GPid pid, double timeout_s);
 
 G_END_DECLS

@@ -34,12 +34,12 @@ typedef struct {
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  f->dir = cli_tmpdir_new ();
+  f->dir = cli_test_tmpdir_new ();
   f->runs = g_build_filename (f->dir, "runs", NULL);
   g_assert_cmpint (g_mkdir (f->runs, 0700), ==, 0);
   g_setenv ("METROGRAPH_TMPDIR", f->runs, TRUE);
-  f->examples = cli_build_path ("examples");
-  f->workload = cli_build_path ("tests/cli/mg-cli-workload");
+  f->examples = cli_test_build_path ("examples");
+  f->workload = cli_test_build_path ("tests/cli/mg-cli-workload");
   g_assert_true (g_file_test (f->workload, G_FILE_TEST_IS_EXECUTABLE));
 }
 
@@ -52,7 +52,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_unsetenv ("METROGRAPH_TMPDIR");
   if (left != NULL)
     g_error ("a run folder was left behind: %s/%s", f->runs, left);
-  cli_tmpdir_remove (f->dir);
+  cli_test_tmpdir_remove (f->dir);
   g_free (f->runs);
   g_free (f->dir);
   g_free (f->examples);
@@ -107,7 +107,7 @@ static void
 test_usage_help (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "--help", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
 
   assert_status (run, 0);
   g_assert_nonnull (strstr (run->out, "--profile"));
@@ -121,7 +121,7 @@ static void
 test_usage_version (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "--version", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
 
   assert_status (run, 0);
   g_assert_cmpstr (run->out, ==, "metrograph " MG_VERSION "\n");
@@ -170,7 +170,7 @@ test_usage_errors (Fixture *f, gconstpointer data)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr (CliRun) run = cli_run (f->dir, cases[i].args);
+      g_autoptr (CliTestRun) run = cli_test_run (f->dir, cases[i].args);
 
       assert_status (run, 2);
       assert_one_error_line (run->err, cases[i].needle);
@@ -183,7 +183,7 @@ static void
 test_list_examples (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "--list-metrics", "--metrics-path", f->examples, NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
 
   assert_status (run, 0);
   g_assert_nonnull (strstr (run->out, CUSTOM1_ID));
@@ -197,12 +197,12 @@ test_list_unknown_id (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "--list-metrics", "--metrics-path", f->examples,
                          "--enable-metrics=com.allinea.metrics.custom1.interupts", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
 
   const char *profile_args[] = { "--profile", "--metrics-path", f->examples,
                                  "--enable-metrics=com.allinea.metrics.custom1.interupts",
                                  f->workload, "work=0.1", NULL };
-  g_autoptr (CliRun) profile_run = NULL;
+  g_autoptr (CliTestRun) profile_run = NULL;
 
   assert_status (run, 3);
   /* The misspelt id and the closest known one. */
@@ -210,7 +210,7 @@ test_list_unknown_id (Fixture *f, gconstpointer data)
   assert_one_error_line (run->err, CUSTOM1_ID);
   /* --profile says it alike (the run applies the toggles), before the
    * program starts. */
-  profile_run = cli_run (f->dir, profile_args);
+  profile_run = cli_test_run (f->dir, profile_args);
   assert_status (profile_run, 3);
   assert_one_error_line (profile_run->err, "(see metrograph --list-metrics)");
   assert_one_error_line (profile_run->err, CUSTOM1_ID);
@@ -223,7 +223,7 @@ test_list_conflict (Fixture *f, gconstpointer data)
   const char *args[] = { "--list-metrics", "--metrics-path", f->examples,
                          "--enable-metrics=" BACKFILL1_ID "," CUSTOM1_ID,
                          "--disable-metrics", CUSTOM1_ID, NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
 
   assert_status (run, 3);
   assert_one_error_line (run->err, CUSTOM1_ID);
@@ -233,7 +233,7 @@ static void
 test_list_missing_path (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "--list-metrics", "--metrics-path", "/no/such/folder", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
 
   assert_status (run, 2);
   assert_one_error_line (run->err, "/no/such/folder");
@@ -251,11 +251,11 @@ test_list_bad_encoding (Fixture *f, gconstpointer data)
   g_autofree char *dir = in_dir (f, "encoding");
   g_autofree char *file = g_build_filename (dir, "bad.xml", NULL);
   const char *args[] = { "--list-metrics", "--metrics-path", dir, NULL };
-  g_autoptr (CliRun) run = NULL;
+  g_autoptr (CliTestRun) run = NULL;
 
   g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
   g_assert_true (g_file_set_contents (file, xml, sizeof xml - 1, NULL));
-  run = cli_run (f->dir, args);
+  run = cli_test_run (f->dir, args);
   /* --list-metrics lists the definition problems, indented, with the rest. */
   g_assert_nonnull (strstr (run->out, "bad.xml:2: error: not well-formed XML")
                     ? run->out : strstr (run->err, "bad.xml:2: error: not well-formed XML"));
@@ -271,7 +271,7 @@ test_profile_examples (Fixture *f, gconstpointer data)
   g_autofree char *output = in_dir (f, "examples.mgprof");
   const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=20",
                          "-o", "examples.mgprof", f->workload, "work=2", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
   g_autoptr (MgProfile) profile = NULL;
   const MgSeries *custom, *backfill;
   guint n_windows, n_values = 0, n_positive = 0, n_backfill = 0;
@@ -340,7 +340,7 @@ test_profile_default_name (Fixture *f, gconstpointer data)
 
   for (guint i = 1; i <= 2; i++)
     {
-      g_autoptr (CliRun) run = cli_run (f->dir, args);
+      g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
 
       assert_status (run, 0);
       /* The second run never overwrites the first. */
@@ -354,7 +354,7 @@ test_profile_args_and_stdio (Fixture *f, gconstpointer data)
   g_autofree char *foo = in_dir (f, "foo");
   const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "a.mgprof",
                          f->workload, "--verbose", "-x", "--output=foo", "--", "work=0.3", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
 
   assert_status (run, 0);
   g_assert_true (g_str_has_prefix (run->out, "arg: --verbose\narg: -x\narg: --output=foo\n"
@@ -371,14 +371,14 @@ test_profile_environment (Fixture *f, gconstpointer data)
 {
   g_autofree char *user_lib = in_dir (f, "libuser.so");
   g_autofree char *user_preload = g_strconcat ("LD_PRELOAD=", user_lib, NULL);
-  g_autofree char *sampler = cli_build_path ("sampler/libmetrograph-sampler.so");
+  g_autofree char *sampler = cli_test_build_path ("sampler/libmetrograph-sampler.so");
   g_autofree char *expected_preload = NULL;
   const char *env[] = { user_preload, "METROGRAPH_KEEP_RUN_DIR=1", NULL };
   const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=7",
                          "--samples=64", "--start-after=0.25", "--stop-after=30",
                          "--disable-metrics=Backfill1", "-o", "env.mgprof", f->workload,
                          "env=LD_PRELOAD", "env=METROGRAPH_PLAN", "work=1", NULL };
-  g_autoptr (CliRun) run = NULL;
+  g_autoptr (CliTestRun) run = NULL;
   g_autoptr (GMatchInfo) match = NULL;
   g_autoptr (GRegex) kept = g_regex_new ("kept the run folder (\\S+)", 0, 0, NULL);
   g_autoptr (MgProfile) profile = NULL;
@@ -387,7 +387,7 @@ test_profile_environment (Fixture *f, gconstpointer data)
 
   /* An empty ELF-less file: the loader complains but the program runs. */
   g_assert_true (g_file_set_contents (user_lib, "", 0, NULL));
-  run = cli_run_with_env (f->dir, args, env);
+  run = cli_test_run_with_env (f->dir, args, env);
   assert_status (run, 0);
 
   expected_preload = g_strdup_printf ("env LD_PRELOAD=%s:", sampler);
@@ -416,7 +416,7 @@ test_profile_environment (Fixture *f, gconstpointer data)
   g_assert_cmpuint (mg_profile_get_run_info (profile)->max_samples, ==, 64);
   g_assert_cmpint (mg_profile_find_metric (profile, BACKFILL1_ID), ==, -1);
   g_assert_cmpint (mg_profile_find_metric (profile, CUSTOM1_ID), >=, 0);
-  cli_tmpdir_remove (run_dir);
+  cli_test_tmpdir_remove (run_dir);
 }
 
 /* -o FOLDER/ (or an existing folder): MAP's default name in that folder,
@@ -431,20 +431,20 @@ test_profile_output_folder (Fixture *f, gconstpointer data)
   const char *plain[] = { "--profile", "--metrics-path", f->examples, "-o", "profiles",
                           f->workload, "work=0.2", NULL };
   const char *missing[] = { "--profile", "-o", "nowhere/", f->workload, "work=0.2", NULL };
-  g_autoptr (CliRun) first = NULL;
-  g_autoptr (CliRun) second = NULL;
-  g_autoptr (CliRun) none = NULL;
+  g_autoptr (CliTestRun) first = NULL;
+  g_autoptr (CliTestRun) second = NULL;
+  g_autoptr (CliTestRun) none = NULL;
 
   g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
-  first = cli_run (f->dir, slash);
+  first = cli_test_run (f->dir, slash);
   assert_status (first, 0);
   g_assert_cmpuint (count_default_names (sub), ==, 1);
   g_assert_cmpuint (count_default_names (f->dir), ==, 0);
-  second = cli_run (f->dir, plain);
+  second = cli_test_run (f->dir, plain);
   assert_status (second, 0);
   g_assert_cmpuint (count_default_names (sub), ==, 2);
 
-  none = cli_run (f->dir, missing);
+  none = cli_test_run (f->dir, missing);
   assert_status (none, 2);
   assert_one_error_line (none->err, "-o nowhere/: there is no such folder");
   g_assert_null (strstr (none->err, "profile written"));
@@ -482,7 +482,7 @@ test_profile_unwritable_output (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "--profile", "--metrics-path", f->examples, "-o",
                          "no/such/folder/out.mgprof", f->workload, "work=0.5", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
   g_autofree char *folder = in_dir (f, "no/such/folder");
   g_autofree char *expected = g_strdup_printf ("-o no/such/folder/out.mgprof: %s is not a "
                                                "folder, so the profile cannot be saved there",
@@ -506,19 +506,19 @@ test_profile_output_folder_removed (Fixture *f, gconstpointer data)
                          f->workload, "sleep=0.8", NULL };
   g_autofree char *output = in_dir (f, "recovered.mgprof");
   g_autofree char *left = NULL, *records = NULL;
-  g_autoptr (CliRun) recover = NULL;
+  g_autoptr (CliTestRun) recover = NULL;
   g_autoptr (MgProfile) profile = NULL;
   GPid pid;
 
   g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
-  pid = cli_spawn (f->dir, args, NULL);
+  pid = cli_test_spawn (f->dir, args, NULL);
   wait_for_sample (f->runs, 60);
   g_assert_cmpint (g_rmdir (folder), ==, 0);
-  g_assert_cmpint (cli_wait (pid, 60), ==, 6);
+  g_assert_cmpint (cli_test_wait (pid, 60), ==, 6);
   g_assert_cmpuint (count_run_folders (f, &left), ==, 1);
   records = g_build_filename (left, "records", NULL);
   g_assert_true (g_file_test (records, G_FILE_TEST_IS_DIR));
-  recover = cli_run (f->dir, (const char *[]) { "--recover", left, "-o", "recovered.mgprof",
+  recover = cli_test_run (f->dir, (const char *[]) { "--recover", left, "-o", "recovered.mgprof",
                                                 NULL });
   assert_status (recover, 0);
   profile = load_profile (output);
@@ -532,7 +532,7 @@ test_profile_merge_fails (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "spoilt.mgprof",
                          f->workload, "work=0.5", "spoil-records", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
   g_autofree char *run_dir = NULL;
   g_autofree char *output = in_dir (f, "spoilt.mgprof");
 
@@ -542,7 +542,7 @@ test_profile_merge_fails (Fixture *f, gconstpointer data)
   assert_one_error_line (run->err, "wrong magic");
   run_dir = kept_run_folder (run->err);
   g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
-  cli_tmpdir_remove (run_dir);
+  cli_test_tmpdir_remove (run_dir);
 }
 
 static void
@@ -551,7 +551,7 @@ test_profile_exit_status (Fixture *f, gconstpointer data)
   g_autofree char *output = in_dir (f, "exit.mgprof");
   const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "exit.mgprof",
                          f->workload, "work=0.5", "exit=3", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
   g_autoptr (MgProfile) profile = NULL;
 
   assert_status (run, 3);
@@ -565,7 +565,7 @@ test_profile_crash (Fixture *f, gconstpointer data)
   g_autofree char *output = in_dir (f, "crash.mgprof");
   const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "crash.mgprof",
                          f->workload, "work=0.5", "crash", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
   g_autoptr (MgProfile) profile = NULL;
   const MgProcessInfo *process;
 
@@ -599,7 +599,7 @@ faulty_metrics_dir (Fixture *f)
     "  <source id=\"ft_src\"><sharedLibrary>libmg-test-faulty.so</sharedLibrary></source>\n"
     "</metricdefinition>\n";
   char *dir = in_dir (f, "faulty");
-  g_autofree char *built = cli_build_path ("tests/sampler/libmg-test-faulty.so");
+  g_autofree char *built = cli_test_build_path ("tests/sampler/libmg-test-faulty.so");
   g_autofree char *xml_path = g_build_filename (dir, "faulty.xml", NULL);
   g_autofree char *lib_path = g_build_filename (dir, "libmg-test-faulty.so", NULL);
   g_autofree char *lib = NULL;
@@ -627,7 +627,7 @@ test_profile_plugin_crash (Fixture *f, gconstpointer data)
   g_autofree char *output = in_dir (f, "faulty.mgprof");
   const char *args[] = { "--profile", "--metrics-path", metrics, "--interval=5", "-o",
                          "faulty.mgprof", f->workload, "sleep=0.4", "exit=4", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
   g_autoptr (MgProfile) profile = NULL;
   const char *expected = "ft_src crashed in faulty_crash with SIGSEGV at sample 20; its "
                          "metrics stop there";
@@ -677,7 +677,7 @@ test_profile_plugin_hang (Fixture *f, gconstpointer data)
   const char *args[] = { "--profile", "--metrics-path", metrics, "--interval=5",
                          "--enable-metrics=ft_hang", "--disable-metrics=ft_crash", "-o",
                          "hang.mgprof", f->workload, "sleep=2", "exit=0", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
   g_autoptr (MgProfile) profile = NULL;
   const MgProcessEvent *fault = NULL;
 
@@ -711,13 +711,13 @@ test_profile_full_disk (Fixture *f, gconstpointer data)
   g_autofree char *fill = g_strconcat ("fill=", filler, NULL);
   g_autofree char *fillup = g_strconcat ("fillup=", filler2, NULL);
   g_autofree char *child = g_strconcat ("run=", f->workload, NULL);
-  g_autofree char *metrograph = cli_build_path ("app/cli/metrograph");
+  g_autofree char *metrograph = cli_test_build_path ("app/cli/metrograph");
   g_autofree char *unshare = g_find_program_in_path ("unshare");
   g_autofree char *output = in_dir (f, "full.mgprof");
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (MgProfile) profile = NULL;
-  g_auto (GStrv) env = cli_environ (f->dir);
+  g_auto (GStrv) env = cli_test_environ (f->dir);
   const char *script = "mount -t tmpfs -o size=16m tmpfs \"$1\" || exit 99; shift; "
                        "METROGRAPH_TMPDIR=$1; export METROGRAPH_TMPDIR; shift; exec \"$@\"";
   const char *argv[] = { unshare, "--mount", "sh", "-c", script, "sh", tmpfs, tmpfs, metrograph,
@@ -785,16 +785,16 @@ test_profile_missing_program (Fixture *f, gconstpointer data)
   const char *garbage[] = { "--profile", "./garbage", NULL };
   g_autofree char *data_path = in_dir (f, "data.txt");
   g_autofree char *garbage_path = in_dir (f, "garbage");
-  g_autoptr (CliRun) run1 = cli_run (f->dir, by_path);
-  g_autoptr (CliRun) run2 = cli_run (f->dir, by_name);
-  g_autoptr (CliRun) run3 = NULL, run4 = NULL;
+  g_autoptr (CliTestRun) run1 = cli_test_run (f->dir, by_path);
+  g_autoptr (CliTestRun) run2 = cli_test_run (f->dir, by_name);
+  g_autoptr (CliTestRun) run3 = NULL, run4 = NULL;
 
   g_assert_true (g_file_set_contents (data_path, "data\n", -1, NULL));
   g_assert_cmpint (g_chmod (data_path, 0644), ==, 0);
   g_assert_true (g_file_set_contents (garbage_path, "\x01\x02 not a program\n", -1, NULL));
   g_assert_cmpint (g_chmod (garbage_path, 0755), ==, 0);
-  run3 = cli_run (f->dir, not_exec);
-  run4 = cli_run (f->dir, garbage);
+  run3 = cli_test_run (f->dir, not_exec);
+  run4 = cli_test_run (f->dir, garbage);
 
   assert_status (run1, 4);
   assert_one_error_line (run1->err, "./no-such-program");
@@ -810,17 +810,17 @@ test_profile_missing_program (Fixture *f, gconstpointer data)
 static void
 test_profile_static (Fixture *f, gconstpointer data)
 {
-  g_autofree char *program = cli_build_path ("tests/cli/mg-cli-static");
+  g_autofree char *program = cli_test_build_path ("tests/cli/mg-cli-static");
   const char *args[] = { "--profile", "-o", "static.mgprof", program, NULL };
   g_autofree char *output = in_dir (f, "static.mgprof");
-  g_autoptr (CliRun) run = NULL;
+  g_autoptr (CliTestRun) run = NULL;
 
   if (!g_file_test (program, G_FILE_TEST_EXISTS))
     {
       g_test_skip ("no libc.a: cannot link a static program");
       return;
     }
-  run = cli_run (f->dir, args);
+  run = cli_test_run (f->dir, args);
   assert_status (run, 5);
   g_assert_nonnull (strstr (run->out, "static: done"));
   assert_one_error_line (run->err, "statically linked");
@@ -843,7 +843,7 @@ test_profile_short_program (Fixture *f, gconstpointer data)
       g_autofree char *output = in_dir (f, "short.mgprof");
       const char *args[] = { "--profile", "--interval=1000", "-o", "short.mgprof",
                              cases[i].program, NULL };
-      g_autoptr (CliRun) run = cli_run (f->dir, args);
+      g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
       g_autoptr (MgProfile) profile = NULL;
 
       assert_status (run, cases[i].status);
@@ -865,7 +865,7 @@ test_profile_cleared_preload (Fixture *f, gconstpointer data)
   const char *args[] = { "--profile", "--interval=1000", "-o", "none.mgprof", "env", "-u",
                          "LD_PRELOAD", "/bin/true", NULL };
   g_autofree char *output = in_dir (f, "none.mgprof");
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
 
   assert_status (run, 5);
   assert_one_error_line (run->err, "no samples were recorded");
@@ -908,8 +908,8 @@ test_profile_summary (Fixture *f, gconstpointer data)
   const char *args[] = { "--profile", "-o", "quiet.mgprof", "sleep", "0.3", NULL };
   const char *verbose_args[] = { "--profile", "--verbose", "-o", "verbose.mgprof", "sleep",
                                  "0.1", NULL };
-  g_autoptr (CliRun) run = cli_run_with_env (f->dir, args, env);
-  g_autoptr (CliRun) verbose = cli_run_with_env (f->dir, verbose_args, env);
+  g_autoptr (CliTestRun) run = cli_test_run_with_env (f->dir, args, env);
+  g_autoptr (CliTestRun) verbose = cli_test_run_with_env (f->dir, verbose_args, env);
   g_autofree char *output = in_dir (f, "quiet.mgprof");
   g_autofree char *line = NULL;
   g_autoptr (MgProfile) profile = NULL;
@@ -961,9 +961,9 @@ test_profile_enable_unavailable (Fixture *f, gconstpointer data)
                           NULL };
   const char *other[] = { "--profile", "--enable-metrics=io", "-o", "o.mgprof", "/bin/true",
                           NULL };
-  g_autoptr (CliRun) run_metric = cli_run_with_env (f->dir, metric, env);
-  g_autoptr (CliRun) run_group = cli_run_with_env (f->dir, group, env);
-  g_autoptr (CliRun) run_other = cli_run_with_env (f->dir, other, env);
+  g_autoptr (CliTestRun) run_metric = cli_test_run_with_env (f->dir, metric, env);
+  g_autoptr (CliTestRun) run_group = cli_test_run_with_env (f->dir, group, env);
+  g_autoptr (CliTestRun) run_other = cli_test_run_with_env (f->dir, other, env);
   g_autofree char *m_path = in_dir (f, "m.mgprof");
   g_autofree char *g_path = in_dir (f, "g.mgprof");
   g_autoptr (MgProfile) profile = NULL;
@@ -991,7 +991,7 @@ test_signals_stop_after (Fixture *f, gconstpointer data)
    * taken its first sample after 1 s. */
   const char *args[] = { "--profile", "--metrics-path", f->examples, "--stop-after=2",
                          "-o", "stop.mgprof", f->workload, "work=0.3", "sleep=30", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
   g_autoptr (MgProfile) profile = NULL;
 
   /* SIGTERM ended the program long before its 30 s. */
@@ -1011,7 +1011,7 @@ test_signals_stop_before_first_sample (Fixture *f, gconstpointer data)
   g_autofree char *output = in_dir (f, "early.mgprof");
   const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=3000",
                          "--stop-after=1", "-o", "early.mgprof", f->workload, "sleep=30", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
 
   assert_status (run, 128 + SIGTERM);
   g_assert_cmpfloat (run->seconds, <, 20);
@@ -1055,7 +1055,7 @@ test_signals_forwarded (Fixture *f, gconstpointer data)
   g_autofree char *output = in_dir (f, "int.mgprof");
   const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "int.mgprof",
                          f->workload, "work=0.5", "sleep=60", NULL };
-  GPid pid = cli_spawn (f->dir, args, NULL);
+  GPid pid = cli_test_spawn (f->dir, args, NULL);
   g_autoptr (MgProfile) profile = NULL;
   int status;
 
@@ -1064,7 +1064,7 @@ test_signals_forwarded (Fixture *f, gconstpointer data)
   wait_for_record (f->runs, 60);
   g_usleep (G_USEC_PER_SEC / 2);
   g_assert_cmpint (kill (pid, signal_number), ==, 0);
-  status = cli_wait (pid, 60);
+  status = cli_test_wait (pid, 60);
   g_assert_cmpint (status, ==, 128 + signal_number);
   profile = load_profile (output);
   g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 128 + signal_number);
@@ -1078,10 +1078,10 @@ test_signals_forwarded (Fixture *f, gconstpointer data)
 static void
 test_signals_sigpipe (Fixture *f, gconstpointer data)
 {
-  g_autofree char *metrograph = cli_build_path ("app/cli/metrograph");
+  g_autofree char *metrograph = cli_test_build_path ("app/cli/metrograph");
   const char *argv[] = { metrograph, "--profile", "--metrics-path", f->examples, "-o",
                          "pipe.mgprof", f->workload, "work=0.3", NULL };
-  g_auto (GStrv) env = cli_environ (f->dir);
+  g_auto (GStrv) env = cli_test_environ (f->dir);
   g_autoptr (GError) error = NULL;
   GPid pid;
   int out, err;
@@ -1092,7 +1092,7 @@ test_signals_sigpipe (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   close (out);
   close (err);
-  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + SIGPIPE);
+  g_assert_cmpint (cli_test_wait (pid, 60), ==, 128 + SIGPIPE);
 }
 
 static guint
@@ -1146,7 +1146,7 @@ test_profile_setuid_child_quiet (Fixture *f, gconstpointer data)
                          f->workload, NULL, NULL };
   g_autofree char *run_arg = NULL, *script = in_dir (f, "drop.sh");
   g_autofree char *text = NULL;
-  g_autoptr (CliRun) run = NULL;
+  g_autoptr (CliTestRun) run = NULL;
 
   if (geteuid () != 0 || setpriv == NULL)
     {
@@ -1159,7 +1159,7 @@ test_profile_setuid_child_quiet (Fixture *f, gconstpointer data)
   g_assert_cmpint (g_chmod (script, 0755), ==, 0);
   run_arg = g_strconcat ("run=", script, NULL);
   args[6] = run_arg;
-  run = cli_run (f->dir, args);
+  run = cli_test_run (f->dir, args);
   assert_status (run, 0);
   g_assert_nonnull (strstr (run->out, "dropped\n"));
   g_assert_nonnull (strstr (run->err, "on stderr\n"));
@@ -1181,7 +1181,7 @@ test_profile_invisible_fds (Fixture *f, gconstpointer data)
                          "fds.mgprof", "sh", "-c", script, NULL };
   g_autofree char *out = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (CliRun) run = NULL;
+  g_autoptr (CliTestRun) run = NULL;
   int status = 0;
 
   g_assert_true (g_spawn_sync (f->dir, (char **) plain, NULL, G_SPAWN_SEARCH_PATH
@@ -1191,7 +1191,7 @@ test_profile_invisible_fds (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (out, "first fd 3\nopened 13\n"));
   g_assert_nonnull (strstr (strstr (out, "opened 13\n") + 1, "first fd 3\nopened 13\n"));
 
-  run = cli_run (f->dir, args);
+  run = cli_test_run (f->dir, args);
   assert_status (run, 0);
   g_assert_cmpstr (strstr (run->out, "first fd"), ==, strstr (out, "first fd"));
 }
@@ -1244,7 +1244,7 @@ test_signals_stopped_without_terminal (Fixture *f, gconstpointer data)
                          "stopped.mgprof", f->workload, "sleep=0.6", "exit=5", NULL };
   g_autofree char *out = in_dir (f, "stopped.mgprof");
   g_autoptr (MgProfile) profile = NULL;
-  GPid pid = cli_spawn (f->dir, args, NULL), program = 0;
+  GPid pid = cli_test_spawn (f->dir, args, NULL), program = 0;
 
   wait_for_sample (f->runs, 60);
   for (int i = 0; i < 100 && program == 0; i++, g_usleep (10 * 1000))
@@ -1255,7 +1255,7 @@ test_signals_stopped_without_terminal (Fixture *f, gconstpointer data)
   g_assert_cmpint (process_state (program), ==, 'T');
   g_assert_cmpint (process_state (pid), !=, 'T');
   g_assert_cmpint (kill (program, SIGCONT), ==, 0);
-  g_assert_cmpint (cli_wait (pid, 60), ==, 5);
+  g_assert_cmpint (cli_test_wait (pid, 60), ==, 5);
   profile = load_profile (out);
   g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 5);
   g_assert_cmpint (mg_profile_get_process (profile, 0)->end, ==, MG_PROCESS_END_EXITED);
@@ -1269,7 +1269,7 @@ kill_front_end (Fixture *f, GPid pid, char **left)
 {
   wait_for_sample (f->runs, 60);
   g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
-  g_assert_cmpint (cli_wait (pid, 60), ==, 128 + SIGKILL);
+  g_assert_cmpint (cli_test_wait (pid, 60), ==, 128 + SIGKILL);
   g_assert_cmpuint (count_run_folders (f, left), ==, 1);
 }
 
@@ -1286,20 +1286,20 @@ test_signals_left_behind (Fixture *f, gconstpointer data)
                          f->workload, "work=0.5", NULL };
   const char *next[] = { "--profile", "--metrics-path", f->examples, "-o", "next.mgprof",
                          f->workload, "work=0.1", NULL };
-  GPid pid = cli_spawn (f->dir, args, NULL);
+  GPid pid = cli_test_spawn (f->dir, args, NULL);
   g_autofree char *left = NULL, *owner = NULL, *owner_text = NULL, *expected = NULL;
   g_autofree char *note = NULL, *killed = in_dir (f, "killed.mgprof");
   g_autofree char *empty = g_build_filename (f->runs, "metrograph-empty1", NULL);
   g_autofree char *empty_records = g_build_filename (empty, "records", NULL);
   g_autofree char *empty_owner = g_build_filename (empty, "owner", NULL);
   g_autofree char *boot = NULL, *empty_text = NULL;
-  g_autoptr (CliRun) run = NULL, recover = NULL, third = NULL;
+  g_autoptr (CliTestRun) run = NULL, recover = NULL, third = NULL;
   const char *recover_args[] = { "--recover", NULL, NULL };
   int status;
 
   wait_for_sample (f->runs, 60);
   g_assert_cmpint (kill (pid, signal_number), ==, 0);
-  status = cli_wait (pid, 60);
+  status = cli_test_wait (pid, 60);
   /* A sanitized metrograph reports the SIGSEGV and aborts. */
   if (status != 128 + signal_number && !(signal_number == SIGSEGV && status == 128 + SIGABRT))
     g_error ("metrograph ended with %d after signal %d", status, signal_number);
@@ -1311,7 +1311,7 @@ test_signals_left_behind (Fixture *f, gconstpointer data)
   /* The program ends on its own (it is not ours to wait for). */
   g_usleep (G_USEC_PER_SEC);
 
-  run = cli_run (f->dir, next);
+  run = cli_test_run (f->dir, next);
   assert_status (run, 0);
   note = g_strdup_printf ("metrograph: %s holds the records of a run whose metrograph (process "
                           "%d) ended before writing its profile; metrograph --recover %s writes "
@@ -1320,7 +1320,7 @@ test_signals_left_behind (Fixture *f, gconstpointer data)
   g_assert_true (g_file_test (left, G_FILE_TEST_IS_DIR));
 
   recover_args[1] = left;
-  recover = cli_run (f->dir, recover_args);
+  recover = cli_test_run (f->dir, recover_args);
   assert_status (recover, 0);
   assert_one_error_line (recover->err, "profile written to");
   g_assert_null (strstr (recover->err, "still running"));
@@ -1334,7 +1334,7 @@ test_signals_left_behind (Fixture *f, gconstpointer data)
                                 g_strstrip (boot));
   g_assert_true (g_file_set_contents (empty_owner, empty_text, -1, NULL));
   g_clear_pointer (&note, g_free);
-  third = cli_run (f->dir, next);
+  third = cli_test_run (f->dir, next);
   assert_status (third, 0);
   note = g_strdup_printf ("metrograph: removed %s, left by metrograph process 999999, which "
                           "ended without removing it\n", empty);
@@ -1381,10 +1381,10 @@ test_recover_sigkill (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
                          "run.mgprof", f->workload, "sleep=1.5", "exit=3", NULL };
-  GPid pid = cli_spawn (f->dir, args, NULL);
+  GPid pid = cli_test_spawn (f->dir, args, NULL);
   g_autofree char *left = NULL, *first = in_dir (f, "run.mgprof");
   g_autofree char *second = in_dir (f, "run-1.mgprof");
-  g_autoptr (CliRun) early = NULL, late = NULL;
+  g_autoptr (CliTestRun) early = NULL, late = NULL;
   g_autoptr (MgProfile) partial = NULL, whole = NULL;
   const char *recover_args[] = { "--recover", NULL, NULL };
   const MgProcessInfo *process;
@@ -1392,7 +1392,7 @@ test_recover_sigkill (Fixture *f, gconstpointer data)
   kill_front_end (f, pid, &left);
   recover_args[1] = left;
 
-  early = cli_run (f->dir, recover_args);
+  early = cli_test_run (f->dir, recover_args);
   assert_status (early, 0);
   assert_one_error_line (early->err, "still running, its record ends here: process ");
   assert_one_error_line (early->err, "mg-cli-workload)");
@@ -1402,7 +1402,7 @@ test_recover_sigkill (Fixture *f, gconstpointer data)
   g_assert_cmpint (process->end, !=, MG_PROCESS_END_EXITED);
 
   wait_for_records_closed (left, 60);
-  late = cli_run (f->dir, recover_args);
+  late = cli_test_run (f->dir, recover_args);
   assert_status (late, 0);
   g_assert_null (strstr (late->err, "still running"));
   g_assert_false (g_file_test (left, G_FILE_TEST_EXISTS));
@@ -1426,10 +1426,10 @@ test_recover_output_verbose (Fixture *f, gconstpointer data)
   const char *env[] = { env_rapl, NULL };
   const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
                          "run.mgprof", f->workload, "sleep=0.5", NULL };
-  GPid pid = cli_spawn (f->dir, args, env);
+  GPid pid = cli_test_spawn (f->dir, args, env);
   g_autofree char *left = NULL, *given = in_dir (f, "given.mgprof");
   g_autofree char *own = in_dir (f, "run.mgprof"), *written = NULL;
-  g_autoptr (CliRun) recover = NULL;
+  g_autoptr (CliTestRun) recover = NULL;
   g_autoptr (MgProfile) profile = NULL;
   const char *recover_args[] = { "--recover", NULL, "-o", "given.mgprof", "--verbose", NULL };
 
@@ -1437,7 +1437,7 @@ test_recover_output_verbose (Fixture *f, gconstpointer data)
   kill_front_end (f, pid, &left);
   wait_for_records_closed (left, 60);
   recover_args[1] = left;
-  recover = cli_run (f->dir, recover_args);
+  recover = cli_test_run (f->dir, recover_args);
   assert_status (recover, 0);
   written = g_strdup_printf ("profile written to %s", given);
   assert_one_error_line (recover->err, written);
@@ -1455,8 +1455,8 @@ test_recover_errors (Fixture *f, gconstpointer data)
 {
   const char *missing[] = { "--recover", "no-such-folder", NULL };
   const char *not_run[] = { "--recover", f->dir, NULL };
-  g_autoptr (CliRun) run1 = cli_run (f->dir, missing);
-  g_autoptr (CliRun) run2 = cli_run (f->dir, not_run);
+  g_autoptr (CliTestRun) run1 = cli_test_run (f->dir, missing);
+  g_autoptr (CliTestRun) run2 = cli_test_run (f->dir, not_run);
 
   assert_status (run1, 2);
   assert_one_error_line (run1->err, "is not a Metrograph run folder (no such folder)");
@@ -1496,11 +1496,11 @@ test_recover_merge_node (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
                          "run.mgprof", f->workload, "sleep=0.4", NULL };
-  GPid pid = cli_spawn (f->dir, args, NULL);
+  GPid pid = cli_test_spawn (f->dir, args, NULL);
   g_autofree char *left = NULL, *records = NULL, *a = NULL, *b = NULL;
   g_autofree char *copy = g_build_filename (f->runs, "metrograph-copy", NULL);
-  g_autoptr (CliRun) merged = NULL, again = NULL, bad = NULL, ra = NULL, rb = NULL;
-  g_autoptr (CliRun) ea = NULL, eb = NULL;
+  g_autoptr (CliTestRun) merged = NULL, again = NULL, bad = NULL, ra = NULL, rb = NULL;
+  g_autoptr (CliTestRun) ea = NULL, eb = NULL;
   const char *copy_args[] = { "cp", "-a", NULL, copy, NULL };
   const char *merge_args[] = { "--merge-node", NULL, NULL };
   const char *recover_a[] = { "--recover", NULL, "-o", "a.mgprof", NULL };
@@ -1520,27 +1520,27 @@ test_recover_merge_node (Fixture *f, gconstpointer data)
   g_assert_cmpint (status, ==, 0);
 
   merge_args[1] = left;
-  merged = cli_run (f->dir, merge_args);
+  merged = cli_test_run (f->dir, merge_args);
   assert_status (merged, 0);
   assert_one_error_line (merged->err, " record reduced into ");
   g_assert_cmpuint (count_suffix (records, ".mgrec"), ==, 0);
   g_assert_cmpuint (count_suffix (records, ".mgnode"), ==, 1);
-  again = cli_run (f->dir, merge_args);
+  again = cli_test_run (f->dir, merge_args);
   assert_status (again, 0);
   assert_one_error_line (again->err, "no record of this node to reduce");
   g_assert_cmpuint (count_suffix (records, ".mgnode"), ==, 1);
-  bad = cli_run (f->dir, bad_args);
+  bad = cli_test_run (f->dir, bad_args);
   assert_status (bad, 2);
   assert_one_error_line (bad->err, "not a run folder, it has no records/ folder");
 
   recover_a[1] = left;
-  ra = cli_run (f->dir, recover_a);
+  ra = cli_test_run (f->dir, recover_a);
   assert_status (ra, 0);
-  rb = cli_run (f->dir, recover_b);
+  rb = cli_test_run (f->dir, recover_b);
   assert_status (rb, 0);
-  ea = cli_run (f->dir, export_a);
+  ea = cli_test_run (f->dir, export_a);
   assert_status (ea, 0);
-  eb = cli_run (f->dir, export_b);
+  eb = cli_test_run (f->dir, export_b);
   assert_status (eb, 0);
   a = read_text (f, "a.json", &la);
   b = read_text (f, "b.json", &lb);
@@ -1571,7 +1571,7 @@ test_recover_any_bytes (Fixture *f, gconstpointer data)
   const char *export_args[] = { "--export", json_path, direct, NULL };
   const char *report_args[] = { NULL, direct, NULL };
   const char *recover_args[] = { "--recover", NULL, NULL };
-  g_autoptr (CliRun) run = NULL, exported = NULL, reported = NULL, recover = NULL;
+  g_autoptr (CliTestRun) run = NULL, exported = NULL, reported = NULL, recover = NULL;
   g_autoptr (MgProfile) profile = NULL, again = NULL;
   g_autofree char *report_arg = g_strconcat ("--report=", report_path, NULL);
   GPid pid;
@@ -1581,7 +1581,7 @@ test_recover_any_bytes (Fixture *f, gconstpointer data)
   g_assert_true (g_file_set_contents (program, binary, binary_len, NULL));
   g_assert_cmpint (g_chmod (program, 0755), ==, 0);
 
-  run = cli_run_with_env (folder, args, env);
+  run = cli_test_run_with_env (folder, args, env);
   assert_status (run, 0);
   g_assert_nonnull (strstr (run->out, "caf\xe9"));
   g_assert_nonnull (strstr (run->out, "env FOO=v\xff"));
@@ -1592,23 +1592,23 @@ test_recover_any_bytes (Fixture *f, gconstpointer data)
   g_assert_true (g_str_has_suffix (mg_profile_get_run_info (profile)->working_dir, "/d\xe9" "f"));
   g_assert_true (g_str_has_suffix (mg_profile_get_process (profile, 0)->program, "/w\xe9"));
 
-  exported = cli_run (f->dir, export_args);
+  exported = cli_test_run (f->dir, export_args);
   assert_status (exported, 0);
   g_assert_true (g_file_get_contents (json_path, &json, NULL, NULL));
   g_assert_true (g_utf8_validate (json, -1, NULL));
   g_assert_nonnull (strstr (json, "\"command_line\":\"$'./w\\\\xe9' $'caf\\\\xe9' env=FOO\""));
   report_args[0] = report_arg;
-  reported = cli_run (f->dir, report_args);
+  reported = cli_test_run (f->dir, report_args);
   assert_status (reported, 0);
   g_assert_true (g_file_get_contents (report_path, &report, NULL, NULL));
   g_assert_true (g_utf8_validate (report, -1, NULL));
   g_assert_nonnull (strstr (report, "$'./w\\xe9' $'caf\\xe9' env=FOO"));
 
-  pid = cli_spawn (folder, slow, env);
+  pid = cli_test_spawn (folder, slow, env);
   kill_front_end (f, pid, &left);
   wait_for_records_closed (left, 60);
   recover_args[1] = left;
-  recover = cli_run (f->dir, recover_args);
+  recover = cli_test_run (f->dir, recover_args);
   assert_status (recover, 0);
   g_assert_null (strstr (recover->err, "CRITICAL"));
   again = load_profile (recovered);
@@ -1627,7 +1627,7 @@ test_recover_single_precision (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
                          "run.mgprof", f->workload, "sleep=0.4", NULL };
-  GPid pid = cli_spawn (f->dir, args, NULL);
+  GPid pid = cli_test_spawn (f->dir, args, NULL);
   g_autofree char *left = NULL;
   g_autofree char *copy = g_build_filename (f->runs, "metrograph-copy", NULL);
   g_autofree char *exact_path = in_dir (f, "exact.mgprof"), *single_path = in_dir (f, "single.mgprof");
@@ -1639,7 +1639,7 @@ test_recover_single_precision (Fixture *f, gconstpointer data)
                                { "--export=s.json", "single.mgprof", NULL },
                                { "--export=e.csv", "exact.mgprof", NULL },
                                { "--export=s.csv", "single.mgprof", NULL } };
-  g_autoptr (CliRun) re = NULL, rs = NULL;
+  g_autoptr (CliTestRun) re = NULL, rs = NULL;
   g_autoptr (MgProfile) exact = NULL, single = NULL;
   int status;
 
@@ -1651,16 +1651,16 @@ test_recover_single_precision (Fixture *f, gconstpointer data)
   g_assert_cmpint (status, ==, 0);
 
   recover_exact[1] = left;
-  re = cli_run (f->dir, recover_exact);
+  re = cli_test_run (f->dir, recover_exact);
   assert_status (re, 0);
   g_assert_null (strstr (re->err, "precision"));
-  rs = cli_run (f->dir, recover_single);
+  rs = cli_test_run (f->dir, recover_single);
   assert_status (rs, 0);
   assert_one_error_line (rs->err, "each process's own series are stored at single precision "
                                   "(--process-precision), off by at most 2^-24 of each value");
   for (guint i = 0; i < G_N_ELEMENTS (exports); i++)
     {
-      g_autoptr (CliRun) run = cli_run (f->dir, exports[i]);
+      g_autoptr (CliTestRun) run = cli_test_run (f->dir, exports[i]);
 
       assert_status (run, 0);
     }
@@ -1706,7 +1706,7 @@ make_profile (Fixture *f, const char *name)
 {
   const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", name, f->workload,
                          "work=1", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
 
   assert_status (run, 0);
   return in_dir (f, name);
@@ -1759,7 +1759,7 @@ test_export_json (Fixture *f, gconstpointer data)
   g_autofree char *profile_path = make_profile (f, "e.mgprof");
   g_autofree char *json_path = in_dir (f, "e.json");
   const char *args[] = { "--export=e.json", "e.mgprof", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
   g_autoptr (MgProfile) profile = load_profile (profile_path);
 
   assert_status (run, 0);
@@ -1773,7 +1773,7 @@ test_export_csv (Fixture *f, gconstpointer data)
   g_autofree char *profile_path = make_profile (f, "c.mgprof");
   g_autofree char *csv_path = in_dir (f, "c.csv");
   const char *args[] = { "--export=c.csv", "c.mgprof", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
   g_autoptr (MgProfile) profile = load_profile (profile_path);
   g_autofree char *text = NULL;
   g_auto (GStrv) lines = NULL;
@@ -1798,16 +1798,16 @@ test_export_errors (Fixture *f, gconstpointer data)
   const char *txt[] = { "--export=out.txt", "garbage.mgprof", NULL };
   const char *foreign[] = { "--export=out.json", "garbage.mgprof", NULL };
   const char *missing[] = { "--export=out.json", NULL };
-  g_autoptr (CliRun) run1 = NULL, run2 = NULL, run3 = NULL;
+  g_autoptr (CliTestRun) run1 = NULL, run2 = NULL, run3 = NULL;
 
   g_assert_true (g_file_set_contents (garbage, "not a profile at all\n", -1, NULL));
-  run1 = cli_run (f->dir, txt);
+  run1 = cli_test_run (f->dir, txt);
   assert_status (run1, 2);
   assert_one_error_line (run1->err, "--export=out.txt");
-  run2 = cli_run (f->dir, foreign);
+  run2 = cli_test_run (f->dir, foreign);
   assert_status (run2, 6);
   assert_one_error_line (run2->err, "garbage.mgprof");
-  run3 = cli_run (f->dir, missing);
+  run3 = cli_test_run (f->dir, missing);
   assert_status (run3, 2);
 }
 
@@ -1820,7 +1820,7 @@ test_mpi_four (Fixture *f, gconstpointer data)
   g_autofree char *output = in_dir (f, "mpi.mgprof");
   const char *args[] = { "--profile", "-n", "4", "--metrics-path", f->examples,
                          "-o", "mpi.mgprof", f->workload, "work=2", NULL };
-  g_autoptr (CliRun) run = NULL;
+  g_autoptr (CliTestRun) run = NULL;
   g_autoptr (MgProfile) profile = NULL;
   gboolean seen[4] = { FALSE };
   guint n_one_per_node = 0;
@@ -1830,7 +1830,7 @@ test_mpi_four (Fixture *f, gconstpointer data)
       g_test_skip ("mpirun is not installed");
       return;
     }
-  run = cli_run (f->dir, args);
+  run = cli_test_run (f->dir, args);
   assert_status (run, 0);
   profile = load_profile (output);
   g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 4);
@@ -1871,7 +1871,7 @@ test_mpi_explicit_launcher (Fixture *f, gconstpointer data)
   g_autofree char *mpirun = g_find_program_in_path ("mpirun");
   const char *args[] = { "--profile", "--metrics-path", f->examples, "mpirun", "-n", "2",
                          "--allow-run-as-root", "--oversubscribe", f->workload, "work=1.5", NULL };
-  g_autoptr (CliRun) run = NULL;
+  g_autoptr (CliTestRun) run = NULL;
   g_autoptr (GDir) dir = NULL;
   g_autoptr (MgProfile) profile = NULL;
   g_autofree char *output = NULL;
@@ -1882,7 +1882,7 @@ test_mpi_explicit_launcher (Fixture *f, gconstpointer data)
       g_test_skip ("mpirun is not installed");
       return;
     }
-  run = cli_run (f->dir, args);
+  run = cli_test_run (f->dir, args);
   assert_status (run, 0);
   dir = g_dir_open (f->dir, 0, NULL);
   while ((name = g_dir_read_name (dir)) != NULL)
@@ -1930,7 +1930,7 @@ test_mpi_select_ranks (Fixture *f, gconstpointer data)
   const char *env[] = { "METROGRAPH_KEEP_RUN_DIR=1", NULL };
   g_autoptr (GRegex) kept = g_regex_new ("kept the run folder (\\S+)", 0, 0, NULL);
   g_autoptr (GMatchInfo) match = NULL;
-  g_autoptr (CliRun) run = NULL;
+  g_autoptr (CliTestRun) run = NULL;
   g_autoptr (MgProfile) profile = NULL;
   g_autofree char *ranks = NULL, *run_dir = NULL, *plan_path = NULL, *plan = NULL;
 
@@ -1939,7 +1939,7 @@ test_mpi_select_ranks (Fixture *f, gconstpointer data)
       g_test_skip ("mpirun is not installed");
       return;
     }
-  run = cli_run_with_env (f->dir, args, env);
+  run = cli_test_run_with_env (f->dir, args, env);
   assert_status (run, 0);
   /* The plan carries the selection in canonical form. */
   g_assert_true (g_regex_match (kept, run->err, 0, &match));
@@ -1947,7 +1947,7 @@ test_mpi_select_ranks (Fixture *f, gconstpointer data)
   plan_path = g_build_filename (run_dir, "run.plan", NULL);
   g_assert_true (g_file_get_contents (plan_path, &plan, NULL, NULL));
   g_assert_nonnull (strstr (plan, "\nselect_ranks\t1,3\n"));
-  cli_tmpdir_remove (run_dir);
+  cli_test_tmpdir_remove (run_dir);
   g_assert_cmpuint (count_lines (run->out, "arg: work=1"), ==, 4);
   g_assert_null (strstr (run->err, "warning"));
   g_assert_nonnull (strstr (run->err, "metrograph: ranks selected: 1,3 (--select-ranks); "
@@ -1968,11 +1968,11 @@ static void
 test_mpi_select_ranks_real_mpi (Fixture *f, gconstpointer data)
 {
   g_autofree char *mpirun = g_find_program_in_path ("mpirun");
-  g_autofree char *program = cli_build_path ("tests/cli/mg-cli-mpi-workload");
+  g_autofree char *program = cli_test_build_path ("tests/cli/mg-cli-mpi-workload");
   g_autofree char *output = in_dir (f, "mpi.mgprof");
   const char *args[] = { "--profile", "-n", "4", "--select-ranks=2,0", "-o", "mpi.mgprof",
                          program, NULL };
-  g_autoptr (CliRun) run = NULL;
+  g_autoptr (CliTestRun) run = NULL;
   g_autoptr (MgProfile) profile = NULL;
   g_autofree char *ranks = NULL;
   int calls;
@@ -1982,7 +1982,7 @@ test_mpi_select_ranks_real_mpi (Fixture *f, gconstpointer data)
       g_test_skip ("no mpirun or no MPI development files at configure time");
       return;
     }
-  run = cli_run (f->dir, args);
+  run = cli_test_run (f->dir, args);
   assert_status (run, 0);
   profile = load_profile (output);
   ranks = profile_ranks (profile);
@@ -2013,7 +2013,7 @@ test_mpi_select_ranks_explicit (Fixture *f, gconstpointer data)
   const char *args[] = { "--profile", "--select-ranks=0,2-9", "--metrics-path", f->examples,
                          "-o", "sel.mgprof", "mpirun", "-n", "3", "--allow-run-as-root",
                          "--oversubscribe", f->workload, "work=1", NULL };
-  g_autoptr (CliRun) run = NULL;
+  g_autoptr (CliTestRun) run = NULL;
   g_autoptr (MgProfile) profile = NULL;
   g_autofree char *ranks = NULL;
 
@@ -2022,7 +2022,7 @@ test_mpi_select_ranks_explicit (Fixture *f, gconstpointer data)
       g_test_skip ("mpirun is not installed");
       return;
     }
-  run = cli_run (f->dir, args);
+  run = cli_test_run (f->dir, args);
   assert_status (run, 0);
   g_assert_null (strstr (run->err, "warning"));
   profile = load_profile (output);
@@ -2058,7 +2058,7 @@ test_mpi_killed_rank (Fixture *f, gconstpointer data)
   g_autofree char *lone = NULL, *many = NULL;
   g_autofree char *lone_path = in_dir (f, "lone.mgprof");
   g_autofree char *many_path = in_dir (f, "many.mgprof");
-  g_autoptr (CliRun) run = NULL, run_many = NULL;
+  g_autoptr (CliTestRun) run = NULL, run_many = NULL;
   g_autoptr (MgProfile) profile = NULL, profile_many = NULL;
   guint n_signalled = 0, n_unknown = 0;
 
@@ -2072,7 +2072,7 @@ test_mpi_killed_rank (Fixture *f, gconstpointer data)
     const char *args[] = { "--profile", "-n", "2", "--metrics-path", f->examples,
                            "-o", "lone.mgprof", lone, NULL };
 
-    run = cli_run (f->dir, args);
+    run = cli_test_run (f->dir, args);
   }
   assert_status (run, 139);
   profile = load_profile (lone_path);
@@ -2103,7 +2103,7 @@ test_mpi_killed_rank (Fixture *f, gconstpointer data)
     const char *args[] = { "--profile", "-n", "3", "--metrics-path", f->examples,
                            "-o", "many.mgprof", many, NULL };
 
-    run_many = cli_run (f->dir, args);
+    run_many = cli_test_run (f->dir, args);
   }
   assert_status (run_many, 139);
   g_assert_cmpfloat (run_many->seconds, <, 15);
@@ -2123,7 +2123,7 @@ test_mpi_killed_rank (Fixture *f, gconstpointer data)
     const char *args[] = { "--profile", "-n", "2", "--select-ranks=0-1", "--metrics-path",
                            f->examples, "-o", "selected.mgprof", lone, NULL };
     g_autofree char *selected_path = in_dir (f, "selected.mgprof");
-    g_autoptr (CliRun) run_selected = cli_run (f->dir, args);
+    g_autoptr (CliTestRun) run_selected = cli_test_run (f->dir, args);
     g_autoptr (MgProfile) profile_selected = NULL;
     guint n_rank1 = 0;
 
@@ -2150,7 +2150,7 @@ test_profile_select_ranks_without_mpi (Fixture *f, gconstpointer data)
   g_autofree char *output = in_dir (f, "one.mgprof");
   const char *args[] = { "--profile", "--select-ranks=1", "--metrics-path", f->examples,
                          "-o", "one.mgprof", f->workload, "work=0.3", NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
   g_autoptr (MgProfile) profile = NULL;
 
   assert_status (run, 0);
@@ -2167,14 +2167,14 @@ test_profile_threads_name (Fixture *f, gconstpointer data)
   const char *args[] = { "--profile", "--metrics-path", f->examples, f->workload, "work=0.2",
                          NULL };
   const char *three[] = { "OMP_NUM_THREADS=3", NULL };
-  g_autoptr (CliRun) with = cli_run_with_env (f->dir, args, three);
-  g_autoptr (CliRun) without = NULL;
+  g_autoptr (CliTestRun) with = cli_test_run_with_env (f->dir, args, three);
+  g_autoptr (CliTestRun) without = NULL;
   g_autoptr (GDir) dir = NULL;
   guint n_with = 0, n_without = 0;
   const char *name;
 
   assert_status (with, 0);
-  without = cli_run (f->dir, args);
+  without = cli_test_run (f->dir, args);
   assert_status (without, 0);
   dir = g_dir_open (f->dir, 0, NULL);
   while ((name = g_dir_read_name (dir)) != NULL)

@@ -1,6 +1,23 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What every test area shares: temporary trees, the main loop turned for a
- * while, the host's steal time. */
+ * while, the host's steal time (and, in mg-test-cases.h, tests driven by
+ * fixture files with expected outputs).
+ *
+ * Names of test helpers, one convention for all of tests/:
+ * - here, in tests/common/: mg_test_* functions, MgTest* types, files
+ *   mg-test-*.[ch];
+ * - the helpers of one area, in tests/<area>/ (defs-test-support.[ch],
+ *   session-test-support.[ch], plugins-test-support.[ch], cli-harness.[ch],
+ *   gui-test-util.[ch]): <area>_test_* functions and <Area>Test* types,
+ *   <area> being the folder's name (defs_test_fixture_path,
+ *   session_test_wait, plugins_test_symbol, cli_test_run, gui_test_render);
+ * - data made to order (profiles, records, graphs): <name>_fixture_* and
+ *   <Name>Fixture, after their file <name>-fixture(s).[ch]
+ *   (profile_fixture_profile, record_fixture_new, report_fixture_profile,
+ *   graph_fixture_profile, gui_fixture_demo);
+ * - symbols a test plugin or workload exports are named by the plan or the
+ *   definition file that calls them, not by this rule.
+ * Nothing outside tests/common uses the mg_test_ prefix. */
 #pragma once
 
 #include <glib.h>

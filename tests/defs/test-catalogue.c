@@ -3,7 +3,7 @@
  * and the --list-metrics text. */
 #include <string.h>
 
-#include "defs-test-util.h"
+#include "defs-test-support.h"
 #include "defs/mg-catalogue.h"
 #include "defs/mg-metrics-list.h"
 
@@ -20,10 +20,10 @@ map_setup (Fixture *f, gconstpointer data)
   g_autoptr (MgSearchPath) path = NULL;
   const char *dirs[2] = { NULL, NULL };
 
-  f->dir = defs_copy_fixture ("mapreal");
-  defs_fake_library (f->dir, "libmg-cpu.so");
-  defs_fake_library (f->dir, "libmg-cpu-wrap.so");
-  defs_fake_library (f->dir, "libmg-io.so");
+  f->dir = defs_test_copy_fixture ("mapreal");
+  defs_test_fake_library (f->dir, "libmg-cpu.so");
+  defs_test_fake_library (f->dir, "libmg-cpu-wrap.so");
+  defs_test_fake_library (f->dir, "libmg-io.so");
   dirs[0] = f->dir;
   path = mg_search_path_new_for_dirs (dirs);
   f->catalogue = mg_catalogue_new ();
@@ -34,7 +34,7 @@ static void
 map_teardown (Fixture *f, gconstpointer data)
 {
   g_object_unref (f->catalogue);
-  defs_remove_tree (f->dir);
+  mg_test_remove_tree (f->dir);
   g_free (f->dir);
 }
 
@@ -70,7 +70,7 @@ test_availability (Fixture *f, gconstpointer data)
   g_assert_false (metric->enabled);
   g_assert_nonnull (strstr (metric->unavailable_reason,
                             "'libmg-energy-not-built.so' was not found"));
-  d = defs_find_diagnostic (diagnostics, "energy.xml", 35, MG_SEVERITY_WARNING);
+  d = defs_test_find_diagnostic (diagnostics, "energy.xml", 35, MG_SEVERITY_WARNING);
   g_assert_nonnull (strstr (d->message, "source 'energy_src': sharedLibrary "));
   g_assert_null (mg_catalogue_lookup_metric (c, "rss"));
 }
@@ -371,8 +371,8 @@ test_metrics_list (Fixture *f, gconstpointer data)
 static void
 test_precedence (void)
 {
-  g_autofree char *first = defs_copy_fixture ("precedence/first");
-  g_autofree char *second = defs_copy_fixture ("precedence/second");
+  g_autofree char *first = defs_test_copy_fixture ("precedence/first");
+  g_autofree char *second = defs_test_copy_fixture ("precedence/second");
   const char *dirs[] = { first, second, NULL };
   g_autoptr (MgCatalogue) c = NULL;
   const MgCatalogueMetric *metric;
@@ -381,8 +381,8 @@ test_precedence (void)
   g_autofree char *note = NULL;
   g_autofree char *first_library = g_build_filename (first, "libcustom1.so", NULL);
 
-  defs_fake_library (first, "libcustom1.so");
-  defs_fake_library (second, "libcustom1.so");
+  defs_test_fake_library (first, "libcustom1.so");
+  defs_test_fake_library (second, "libcustom1.so");
   c = load_dirs (dirs);
 
   g_assert_cmpuint (mg_catalogue_get_n_metrics (c), ==, 2);
@@ -392,8 +392,8 @@ test_precedence (void)
   metric = mg_catalogue_lookup_metric (c, "com.allinea.metrics.custom1.extra");
   g_assert_true (g_str_has_prefix (metric->source->library_path, second));
 
-  d = defs_find_diagnostic (mg_catalogue_get_diagnostics (c), "custom1.xml", 2,
-                            MG_SEVERITY_NOTE);
+  d = defs_test_find_diagnostic (mg_catalogue_get_diagnostics (c), "custom1.xml", 2,
+                                 MG_SEVERITY_NOTE);
   note = g_strdup_printf ("metric 'com.allinea.metrics.custom1.interrupts' is ignored here: "
                           "%s/custom1.xml:2 defines it first (the earlier folder of the "
                           "metrics path wins)", first);
@@ -404,18 +404,18 @@ test_precedence (void)
   group = mg_catalogue_lookup_group (c, "Custom1");
   g_assert_cmpstr (group->group->display_name, ==, "Custom1 (user)");
   g_assert_cmpuint (group->members->len, ==, 2);
-  defs_find_diagnostic (mg_catalogue_get_diagnostics (c), "custom1.xml", 13, MG_SEVERITY_NOTE);
+  defs_test_find_diagnostic (mg_catalogue_get_diagnostics (c), "custom1.xml", 13, MG_SEVERITY_NOTE);
   g_assert_cmpuint (mg_catalogue_count_diagnostics (c, MG_SEVERITY_NOTE), ==, 2);
   g_assert_cmpuint (mg_catalogue_get_diagnostics (c)->len, ==, 2);
 
-  defs_remove_tree (first);
-  defs_remove_tree (second);
+  mg_test_remove_tree (first);
+  mg_test_remove_tree (second);
 }
 
 static void
 test_broken_folder (void)
 {
-  g_autofree char *dir = defs_copy_fixture ("broken");
+  g_autofree char *dir = defs_test_copy_fixture ("broken");
   g_autofree char *text_library = g_build_filename (dir, "libb.so", NULL);
   const char *dirs[] = { dir, NULL };
   g_autoptr (MgCatalogue) c = NULL;
@@ -423,19 +423,19 @@ test_broken_folder (void)
   const MgDiagnostic *d;
   const MgCatalogueMetric *metric;
 
-  defs_fake_library (dir, "libd.so");
+  defs_test_fake_library (dir, "libd.so");
   /* A text file where a plugin should be: not usable. */
   g_assert_true (g_file_set_contents (text_library, "#!/bin/sh\n", -1, NULL));
   c = load_dirs (dirs);
   diagnostics = mg_catalogue_get_diagnostics (c);
 
   /* The malformed file is one error; the others still load. */
-  defs_find_diagnostic (diagnostics, "a_malformed.xml", 5, MG_SEVERITY_ERROR);
-  g_assert_cmpuint (defs_count_diagnostics_for (diagnostics, "a_malformed.xml"), ==, 1);
+  defs_test_find_diagnostic (diagnostics, "a_malformed.xml", 5, MG_SEVERITY_ERROR);
+  g_assert_cmpuint (defs_test_count_diagnostics_for (diagnostics, "a_malformed.xml"), ==, 1);
   g_assert_true (mg_catalogue_lookup_metric (c, "d.good")->available);
   g_assert_true (mg_catalogue_lookup_metric (c, "d.good")->enabled);
 
-  d = defs_find_diagnostic (diagnostics, "b_metrics.xml", 12, MG_SEVERITY_ERROR);
+  d = defs_test_find_diagnostic (diagnostics, "b_metrics.xml", 12, MG_SEVERITY_ERROR);
   g_assert_cmpstr (d->message, ==,
                    "metric 'unknown.source' refers to source 'no_such_src', which this file "
                    "does not define; add <source id=\"no_such_src\"> or correct the ref");
@@ -446,14 +446,14 @@ test_broken_folder (void)
   g_assert_false (metric->available);
   g_assert_nonnull (strstr (metric->unavailable_reason, "is not a shared library"));
 
-  d = defs_find_diagnostic (diagnostics, "c_escape.xml", 7, MG_SEVERITY_ERROR);
+  d = defs_test_find_diagnostic (diagnostics, "c_escape.xml", 7, MG_SEVERITY_ERROR);
   g_assert_nonnull (strstr (d->message, "source 'c_src': sharedLibrary '../outside/libevil.so' "
                                         "leaves the folder of the definition file"));
-  d = defs_find_diagnostic (diagnostics, "c_escape.xml", 10, MG_SEVERITY_ERROR);
+  d = defs_test_find_diagnostic (diagnostics, "c_escape.xml", 10, MG_SEVERITY_ERROR);
   g_assert_nonnull (strstr (d->message, "'/usr/lib/libevil.so' is an absolute path"));
   g_assert_false (mg_catalogue_lookup_metric (c, "c.escaping")->available);
   g_assert_null (mg_catalogue_lookup_metric (c, "malformed.metric"));
-  defs_remove_tree (dir);
+  mg_test_remove_tree (dir);
 }
 
 int

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The definition file parser against the spec's examples, files shaped like
- * MAP's shipped ones, and broken files. */
+/* The definition file parser where a fixture case (test-definition-cases.c)
+ * cannot say it: copies, shared fixture folders, missing files, entities. */
 #include <string.h>
 
-#include "defs-test-util.h"
+#include "defs-test-support.h"
 #include "defs/mg-colour.h"
 #include "defs/mg-definition-file.h"
 
 static MgDefinitionFile *
 load_fixture (const char *relative, GPtrArray *diagnostics)
 {
-  g_autofree char *path = defs_fixture_path (relative);
+  g_autofree char *path = defs_test_fixture_path (relative);
 
   return mg_definition_file_load (path, diagnostics);
 }
@@ -39,79 +39,27 @@ assert_colour_equal (MgRgba a, MgRgba b)
   g_assert_cmpfloat_with_epsilon (a.b, b.b, 1e-9);
 }
 
+/* Every field the parser reads is checked by the fixture cases
+ * (tests/fixtures/defs/cases, test-definition-cases.c); here, that a copy
+ * is deep. */
 static void
-test_spec_custom1 (void)
+test_metric_def_copy (void)
 {
   g_autoptr (GPtrArray) diagnostics = mg_diagnostic_list_new ();
-  g_autoptr (MgDefinitionFile) file = load_fixture ("spec/custom1.xml", diagnostics);
+  g_autoptr (MgDefinitionFile) file = load_fixture ("cases/spec-custom1.xml", diagnostics);
   const MgMetricDef *def;
-  const MgMetricGroup *group;
-  const MgSourceDef *source;
   g_autoptr (MgMetricDef) copy = NULL;
 
   g_assert_nonnull (file);
-  g_assert_cmpuint (diagnostics->len, ==, 0);
-  g_assert_cmpstr (file->version, ==, "1");
-  g_assert_cmpuint (file->metrics->len, ==, 1);
   def = g_ptr_array_index (file->metrics, 0);
-  g_assert_cmpstr (def->id, ==, "com.allinea.metrics.custom1.interrupts");
-  g_assert_cmpint (def->line, ==, 5);
-  g_assert_cmpint (def->enabled, ==, MG_ENABLED_DEFAULT_YES);
-  g_assert_cmpstr (def->units, ==, "/s");
-  g_assert_cmpint (def->data_type, ==, MG_DATA_TYPE_UINT64);
-  g_assert_cmpint (def->domain, ==, MG_DOMAIN_TIME);
-  g_assert_false (def->one_per_node);
-  g_assert_false (def->backfill);
-  g_assert_cmpstr (def->source_ref, ==, "com.allinea.metrics.custom1_src");
-  g_assert_cmpstr (def->function_name, ==, "sample_interrupts");
-  g_assert_true (def->divide_by_sample_time);
-  g_assert_null (def->custom_data);
-  g_assert_cmpstr (def->display_name, ==, "Interrupts");
-  g_assert_cmpstr (def->description, ==, "Total interrupts taken by all CPU cores.");
-  g_assert_cmpstr (def->type_name, ==, "interrupts");
-  g_assert_cmpint (def->type, ==, MG_METRIC_TYPE_OTHER);
-  g_assert_true (def->has_colour);
-  assert_colour_equal (def->colour, (MgRgba) { 0, 128 / 255.0, 0, 1 });
-  g_assert_cmpfloat (def->display_factor, ==, 1.0);
-  g_assert_cmpint (def->decimal_places, ==, -1);
-
   copy = mg_metric_def_copy (def);
   g_assert_true (copy->id != def->id);
   g_assert_cmpstr (copy->id, ==, def->id);
+  g_assert_true (copy->file != def->file);
   g_assert_cmpstr (copy->file, ==, def->file);
-
-  group = g_ptr_array_index (file->groups, 0);
-  g_assert_cmpstr (group->id, ==, "Custom1");
-  g_assert_cmpstr (group->description, ==, "System interrupts");
-  g_assert_cmpuint (group->metric_refs->len, ==, 1);
-  g_assert_cmpstr (g_ptr_array_index (group->metric_refs, 0), ==, def->id);
-  source = g_ptr_array_index (file->sources, 0);
-  g_assert_cmpstr (source->id, ==, "com.allinea.metrics.custom1_src");
-  g_assert_cmpstr (source->shared_library, ==, "libcustom1.so");
-  g_assert_null (source->start_function);
-  g_assert_cmpint (source->line, ==, 27);
-}
-
-static void
-test_spec_backfill1 (void)
-{
-  g_autoptr (GPtrArray) diagnostics = mg_diagnostic_list_new ();
-  g_autoptr (MgDefinitionFile) file = load_fixture ("spec/backfill1.xml", diagnostics);
-  const MgMetricDef *def;
-  const MgSourceDef *source;
-
-  g_assert_nonnull (file);
-  g_assert_cmpuint (diagnostics->len, ==, 0);
-  def = metric_named (file, "com.allinea.metrics.backfill1.events");
-  g_assert_true (def->backfill);
-  g_assert_false (def->divide_by_sample_time);
-  g_assert_cmpint (def->enabled, ==, MG_ENABLED_DEFAULT_YES); /* no <enabled> */
-  g_assert_cmpstr (def->type_name, ==, "events");
-  g_assert_cmpint (def->type, ==, MG_METRIC_TYPE_OTHER);
-  assert_colour_equal (def->colour, (MgRgba) { 1, 0, 0, 1 });
-  source = g_ptr_array_index (file->sources, 0);
-  g_assert_cmpstr (source->start_function, ==, "start_profiling");
-  g_assert_cmpstr (source->stop_function, ==, "stop_profiling");
+  g_assert_cmpstr (copy->colour_spec, ==, "green");
+  g_assert_cmpstr (copy->description, ==, def->description);
+  g_assert_true (copy->has_colour);
 }
 
 static void
@@ -203,54 +151,6 @@ test_special_line_colour (void)
   g_assert_true (metric_named (file, "rapl_energy")->accumulate);
 }
 
-/* Colour names that are none: one warning per file and name, at its first
- * use; every metric using it takes the colour of its type. */
-static void
-test_unknown_colour_once_per_file (void)
-{
-  g_autoptr (GPtrArray) diagnostics = mg_diagnostic_list_new ();
-  g_autoptr (MgDefinitionFile) file = NULL;
-  const MgDiagnostic *d;
-
-  file = load_text ("<metricdefinitions version=\"1\">\n"
-                    "<metric id=\"a\"><dataType>double</dataType><source ref=\"s\" functionName=\"f\"/>\n"
-                    "<display><type>memory</type><colour>Mauve</colour></display></metric>\n"
-                    "<metric id=\"b\"><dataType>double</dataType><source ref=\"s\" functionName=\"f\"/>\n"
-                    "<display><type>io</type><colour>Mauve</colour></display></metric>\n"
-                    "<metric id=\"c\"><dataType>double</dataType><source ref=\"s\" functionName=\"f\"/>\n"
-                    "<display><colour>Mauve</colour></display></metric>\n"
-                    "<metric id=\"d\"><dataType>double</dataType><source ref=\"s\" functionName=\"f\"/>\n"
-                    "<display><colour>Taupe</colour></display></metric>\n"
-                    "<source id=\"s\"><sharedLibrary>libs.so</sharedLibrary></source>\n"
-                    "</metricdefinitions>\n", diagnostics);
-  g_assert_nonnull (file);
-  g_assert_cmpuint (file->metrics->len, ==, 4);
-  g_assert_cmpuint (diagnostics->len, ==, 2);
-  d = defs_find_diagnostic (diagnostics, "test.xml", 3, MG_SEVERITY_WARNING);
-  g_assert_cmpstr (d->file, ==, "/virtual/test.xml");
-  g_assert_nonnull (strstr (d->message, "metric 'a': 'Mauve' is not a colour"));
-  g_assert_nonnull (strstr (d->message, "using the colour of type 'memory'"));
-  d = defs_find_diagnostic (diagnostics, "test.xml", 9, MG_SEVERITY_WARNING);
-  g_assert_nonnull (strstr (d->message, "metric 'd': 'Taupe' is not a colour"));
-  g_assert_false (metric_named (file, "b")->has_colour);
-  assert_colour_equal (metric_named (file, "b")->colour,
-                       mg_colour_for_type (MG_METRIC_TYPE_IO, FALSE));
-  assert_colour_equal (metric_named (file, "c")->colour,
-                       mg_colour_for_type (MG_METRIC_TYPE_OTHER, FALSE));
-
-  /* Once per file: another file warns again. */
-  g_clear_pointer (&file, mg_definition_file_free);
-  g_ptr_array_set_size (diagnostics, 0);
-  file = load_text ("<metricdefinitions version=\"1\">\n"
-                    "<metric id=\"e\"><dataType>double</dataType><source ref=\"s\" functionName=\"f\"/>\n"
-                    "<display><colour>Mauve</colour></display></metric>\n"
-                    "<source id=\"s\"><sharedLibrary>libs.so</sharedLibrary></source>\n"
-                    "</metricdefinitions>\n", diagnostics);
-  g_assert_cmpuint (diagnostics->len, ==, 1);
-  d = defs_find_diagnostic (diagnostics, "test.xml", 3, MG_SEVERITY_WARNING);
-  g_assert_nonnull (strstr (d->message, "metric 'e': 'Mauve' is not a colour"));
-}
-
 static void
 test_malformed (void)
 {
@@ -261,7 +161,7 @@ test_malformed (void)
 
   g_assert_null (file);
   g_assert_cmpuint (diagnostics->len, ==, 1);
-  error = defs_find_diagnostic (diagnostics, "a_malformed.xml", 5, MG_SEVERITY_ERROR);
+  error = defs_test_find_diagnostic (diagnostics, "a_malformed.xml", 5, MG_SEVERITY_ERROR);
   g_assert_nonnull (strstr (error->message, "not well-formed XML"));
   g_assert_nonnull (strstr (error->message, "metrc"));
   text = mg_diagnostic_to_string (error);
@@ -285,16 +185,16 @@ test_broken_metrics (void)
   g_assert_cmpuint (file->sources->len, ==, 1);
   g_assert_cmpuint (diagnostics->len, ==, 4);
 
-  d = defs_find_diagnostic (diagnostics, "b_metrics.xml", 2, MG_SEVERITY_ERROR);
+  d = defs_test_find_diagnostic (diagnostics, "b_metrics.xml", 2, MG_SEVERITY_ERROR);
   g_assert_cmpstr (d->message, ==,
                    "<metric> has no id attribute; give it a unique id such as "
                    "id=\"com.example.plugin.metric\"");
-  d = defs_find_diagnostic (diagnostics, "b_metrics.xml", 9, MG_SEVERITY_ERROR);
+  d = defs_test_find_diagnostic (diagnostics, "b_metrics.xml", 9, MG_SEVERITY_ERROR);
   g_assert_cmpstr (d->message, ==,
                    "metric 'bad.datatype': <dataType> is 'float'; use uint64_t or double");
-  d = defs_find_diagnostic (diagnostics, "b_metrics.xml", 17, MG_SEVERITY_ERROR);
+  d = defs_test_find_diagnostic (diagnostics, "b_metrics.xml", 17, MG_SEVERITY_ERROR);
   g_assert_nonnull (strstr (d->message, "metric 'no.function' has no functionName"));
-  d = defs_find_diagnostic (diagnostics, "b_metrics.xml", 26, MG_SEVERITY_WARNING);
+  d = defs_test_find_diagnostic (diagnostics, "b_metrics.xml", 26, MG_SEVERITY_WARNING);
   g_assert_nonnull (strstr (d->message, "'no-such-colour' is not a colour"));
   assert_colour_equal (((MgMetricDef *) g_ptr_array_index (file->metrics, 1))->colour,
                        mg_colour_for_type (MG_METRIC_TYPE_MPI, FALSE));
@@ -307,64 +207,15 @@ load_text (const char *text, GPtrArray *diagnostics)
                                             diagnostics);
 }
 
+/* The rest of the errors are fixture cases (tests/fixtures/defs/cases);
+ * a missing file names its path, which a case can't show. */
 static void
-test_more_errors (void)
+test_missing_file (void)
 {
   g_autoptr (GPtrArray) diagnostics = mg_diagnostic_list_new ();
-  g_autoptr (MgDefinitionFile) wrong_root = NULL;
-  g_autoptr (MgDefinitionFile) file = NULL;
-  g_autoptr (MgDefinitionFile) missing = NULL;
-  g_autofree char *missing_path = defs_fixture_path ("no-such-file.xml");
-  const MgDiagnostic *d;
+  g_autofree char *missing_path = defs_test_fixture_path ("no-such-file.xml");
+  g_autoptr (MgDefinitionFile) missing = mg_definition_file_load (missing_path, diagnostics);
 
-  wrong_root = load_text ("<?xml version=\"1.0\"?>\n<html/>\n", diagnostics);
-  g_assert_null (wrong_root);
-  d = defs_find_diagnostic (diagnostics, "test.xml", 2, MG_SEVERITY_ERROR);
-  g_assert_nonnull (strstr (d->message, "<html>, not <metricdefinitions>"));
-  g_clear_pointer (&wrong_root, mg_definition_file_free);
-
-  /* MAP's examples install report.xml next to the metric files. */
-  g_ptr_array_set_size (diagnostics, 0);
-  wrong_root = load_text ("<partialReport name=\"r\"/>\n", diagnostics);
-  g_assert_null (wrong_root);
-  g_assert_cmpuint (diagnostics->len, ==, 1);
-  d = defs_find_diagnostic (diagnostics, "test.xml", 1, MG_SEVERITY_NOTE);
-  g_assert_cmpstr (d->message, ==, "a partial report, not a metric definition file; skipped");
-
-  g_ptr_array_set_size (diagnostics, 0);
-  file = load_text ("<metricdefinitions version=\"2\">\n"
-                    "<metric id=\"x\"><dataType>double</dataType><enabled>maybe</enabled>\n"
-                    "<source ref=\"s\" functionName=\"f\"/></metric>\n"
-                    "<metric id=\"y\"><dataType>double</dataType><onePerNode>perhaps</onePerNode>\n"
-                    "<source ref=\"s\" functionName=\"f\"/><domain>space</domain></metric>\n"
-                    "<metric id=\"z\"><source ref=\"s\" functionName=\"f\"/></metric>\n"
-                    "<metric id=\"with blank\"/>\n"
-                    "<metricGroup><metric ref=\"x\"/></metricGroup>\n"
-                    "<source id=\"s\"/>\n"
-                    "</metricdefinitions>\n", diagnostics);
-  g_assert_nonnull (file);
-  g_assert_cmpuint (file->metrics->len, ==, 0);
-  g_assert_cmpuint (file->groups->len, ==, 0);
-  g_assert_cmpuint (file->sources->len, ==, 0);
-  d = defs_find_diagnostic (diagnostics, "test.xml", 1, MG_SEVERITY_WARNING);
-  g_assert_nonnull (strstr (d->message, "version '2' is not known"));
-  d = defs_find_diagnostic (diagnostics, "test.xml", 2, MG_SEVERITY_ERROR);
-  g_assert_nonnull (strstr (d->message, "<enabled> is 'maybe'"));
-  d = defs_find_diagnostic (diagnostics, "test.xml", 4, MG_SEVERITY_WARNING);
-  g_assert_nonnull (strstr (d->message, "<onePerNode> is 'perhaps', not true or false"));
-  d = defs_find_diagnostic (diagnostics, "test.xml", 5, MG_SEVERITY_ERROR);
-  g_assert_nonnull (strstr (d->message, "<domain> is 'space'"));
-  d = defs_find_diagnostic (diagnostics, "test.xml", 6, MG_SEVERITY_ERROR);
-  g_assert_nonnull (strstr (d->message, "metric 'z' has no <dataType>"));
-  d = defs_find_diagnostic (diagnostics, "test.xml", 7, MG_SEVERITY_ERROR);
-  g_assert_nonnull (strstr (d->message, "contains a blank"));
-  d = defs_find_diagnostic (diagnostics, "test.xml", 8, MG_SEVERITY_ERROR);
-  g_assert_nonnull (strstr (d->message, "<metricGroup> has no valid id"));
-  d = defs_find_diagnostic (diagnostics, "test.xml", 9, MG_SEVERITY_ERROR);
-  g_assert_nonnull (strstr (d->message, "source 's' has no <sharedLibrary>"));
-
-  g_ptr_array_set_size (diagnostics, 0);
-  missing = mg_definition_file_load (missing_path, diagnostics);
   g_assert_null (missing);
   g_assert_cmpuint (diagnostics->len, ==, 1);
   g_assert_nonnull (strstr (((MgDiagnostic *) g_ptr_array_index (diagnostics, 0))->message,
@@ -378,7 +229,7 @@ test_no_external_entities (void)
 {
   g_autoptr (GPtrArray) diagnostics = mg_diagnostic_list_new ();
   g_autoptr (MgDefinitionFile) file = NULL;
-  g_autofree char *secret_dir = defs_copy_fixture (NULL);
+  g_autofree char *secret_dir = defs_test_copy_fixture (NULL);
   g_autofree char *secret = g_build_filename (secret_dir, "secret.txt", NULL);
   g_autofree char *text = NULL;
   const MgMetricDef *def;
@@ -395,22 +246,19 @@ test_no_external_entities (void)
   g_assert_nonnull (file);
   def = g_ptr_array_index (file->metrics, 0);
   g_assert_null (strstr (def->description, "TOP-SECRET"));
-  defs_remove_tree (secret_dir);
+  mg_test_remove_tree (secret_dir);
 }
 
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/defs/definition-file/spec-custom1", test_spec_custom1);
-  g_test_add_func ("/defs/definition-file/spec-backfill1", test_spec_backfill1);
+  g_test_add_func ("/defs/definition-file/metric-def-copy", test_metric_def_copy);
   g_test_add_func ("/defs/definition-file/map-shaped", test_map_shaped);
   g_test_add_func ("/defs/definition-file/special-line-colour", test_special_line_colour);
-  g_test_add_func ("/defs/definition-file/unknown-colour-once-per-file",
-                   test_unknown_colour_once_per_file);
   g_test_add_func ("/defs/definition-file/malformed", test_malformed);
   g_test_add_func ("/defs/definition-file/broken-metrics", test_broken_metrics);
-  g_test_add_func ("/defs/definition-file/more-errors", test_more_errors);
+  g_test_add_func ("/defs/definition-file/missing-file", test_missing_file);
   g_test_add_func ("/defs/definition-file/no-external-entities", test_no_external_entities);
   return g_test_run ();
 }

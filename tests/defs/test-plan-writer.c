@@ -3,7 +3,7 @@
  * would (docs/run-plan.md). */
 #include <string.h>
 
-#include "defs-test-util.h"
+#include "defs-test-support.h"
 #include "defs/mg-plan-writer.h"
 
 /* A plan line split into unescaped fields (the keyword first). */
@@ -133,10 +133,10 @@ load_map_shaped (char **dir)
   const char *dirs[2] = { NULL, NULL };
   MgCatalogue *catalogue = mg_catalogue_new ();
 
-  *dir = defs_copy_fixture ("mapreal");
-  defs_fake_library (*dir, "libmg-cpu.so");
-  defs_fake_library (*dir, "libmg-cpu-wrap.so");
-  defs_fake_library (*dir, "libmg-io.so");
+  *dir = defs_test_copy_fixture ("mapreal");
+  defs_test_fake_library (*dir, "libmg-cpu.so");
+  defs_test_fake_library (*dir, "libmg-cpu-wrap.so");
+  defs_test_fake_library (*dir, "libmg-io.so");
   dirs[0] = *dir;
   path = mg_search_path_new_for_dirs (dirs);
   mg_catalogue_load (catalogue, path);
@@ -227,7 +227,7 @@ test_round_trip (void)
   g_assert_cmpstr (fields[6], ==, "");
 
   plan_clear (&plan);
-  defs_remove_tree (dir);
+  mg_test_remove_tree (dir);
 }
 
 static void
@@ -270,7 +270,7 @@ test_custom_data_and_write (void)
   g_assert_cmpstr (fields[3], ==, "cpu_sentinel");
   g_assert_cmpstr (fields[2], ==, "0");
   plan_clear (&plan);
-  defs_remove_tree (dir);
+  mg_test_remove_tree (dir);
 }
 
 static void

@@ -3,7 +3,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "defs-test-util.h"
+#include "defs-test-support.h"
 #include "defs/mg-search-path.h"
 
 static void
@@ -19,7 +19,7 @@ touch (const char *dir, const char *name)
 static void
 test_order (void)
 {
-  g_autofree char *root = defs_copy_fixture (NULL);
+  g_autofree char *root = defs_test_copy_fixture (NULL);
   g_autofree char *cli1 = g_build_filename (root, "cli1", NULL);
   g_autofree char *cli2 = g_build_filename (root, "cli2", NULL);
   g_autofree char *env1 = g_build_filename (root, "env1", NULL);
@@ -59,13 +59,13 @@ test_order (void)
   g_assert_cmpstr (dirs[0], ==, home_metrics);
   g_assert_cmpstr (dirs[1], ==, data_metrics);
   g_unsetenv ("XDG_DATA_HOME");
-  defs_remove_tree (root);
+  mg_test_remove_tree (root);
 }
 
 static void
 test_list_files (void)
 {
-  g_autofree char *root = defs_copy_fixture (NULL);
+  g_autofree char *root = defs_test_copy_fixture (NULL);
   g_autofree char *a = g_build_filename (root, "a", NULL);
   g_autofree char *b = g_build_filename (root, "b", NULL);
   g_autofree char *missing = g_build_filename (root, "missing", NULL);
@@ -92,13 +92,13 @@ test_list_files (void)
 
       g_assert_cmpstr (g_ptr_array_index (files, i), ==, want);
     }
-  defs_remove_tree (root);
+  mg_test_remove_tree (root);
 }
 
 static void
 test_resolve (void)
 {
-  g_autofree char *root = defs_copy_fixture (NULL);
+  g_autofree char *root = defs_test_copy_fixture (NULL);
   g_autofree char *a = g_build_filename (root, "a", NULL);
   g_autofree char *b = g_build_filename (root, "b", NULL);
   g_autofree char *def = g_build_filename (a, "plugin.xml", NULL);
@@ -167,7 +167,7 @@ test_resolve (void)
   refused = mg_search_path_resolve (path, def, "", &error);
   g_assert_null (refused);
   g_assert_error (error, MG_SEARCH_PATH_ERROR, MG_SEARCH_PATH_ERROR_INVALID);
-  defs_remove_tree (root);
+  mg_test_remove_tree (root);
 }
 
 int

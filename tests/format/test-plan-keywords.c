@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "defs-test-util.h"
+#include "defs-test-support.h"
 #include "format/mg-plan-keywords.h"
 #include "defs/mg-plan-writer.h"
 #include "mg-plan.h"
@@ -47,10 +47,10 @@ fixture_set_up (Fixture *f, gconstpointer data)
   const char *dirs[2] = { NULL, NULL };
   int fd;
 
-  f->defs_dir = defs_copy_fixture ("mapreal");
-  defs_fake_library (f->defs_dir, "libmg-cpu.so");
-  defs_fake_library (f->defs_dir, "libmg-cpu-wrap.so");
-  defs_fake_library (f->defs_dir, "libmg-io.so");
+  f->defs_dir = defs_test_copy_fixture ("mapreal");
+  defs_test_fake_library (f->defs_dir, "libmg-cpu.so");
+  defs_test_fake_library (f->defs_dir, "libmg-cpu-wrap.so");
+  defs_test_fake_library (f->defs_dir, "libmg-io.so");
   dirs[0] = f->defs_dir;
   path = mg_search_path_new_for_dirs (dirs);
   f->catalogue = mg_catalogue_new ();
@@ -68,7 +68,7 @@ static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
   g_object_unref (f->catalogue);
-  defs_remove_tree (f->defs_dir);
+  mg_test_remove_tree (f->defs_dir);
   g_unlink (f->plan_path);
   g_free (f->defs_dir);
   g_free (f->plan_path);

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "metrics-test-support.h"
+#include "plugins-test-support.h"
 
 static const char *const getters[] = {
   "mg_mpi_calls", "mg_mpi_p2p", "mg_mpi_collect", "mg_mpi_sent",
@@ -30,10 +30,10 @@ static int rank, size, bad;
 static void
 read_all (void *plugin, uint64_t values[N_GETTERS])
 {
-  struct timespec t = mg_test_now ();
+  struct timespec t = plugins_test_now ();
   for (guint i = 0; i < N_GETTERS; i++)
     {
-      MgTestIntGetter fn = (MgTestIntGetter) mg_test_symbol (plugin, getters[i]);
+      PluginsTestIntGetter fn = (PluginsTestIntGetter) plugins_test_symbol (plugin, getters[i]);
       if (fn (i, &t, &values[i]) != 0)
         g_error ("%s failed", getters[i]);
     }
@@ -332,10 +332,10 @@ main (int argc, char **argv)
       MPI_Abort (MPI_COMM_WORLD, 2);
     }
 
-  void *plugin = mg_test_load_plugin ("metrograph-mpi");
-  if (mg_test_init_plugin (plugin, 1) != 0)
+  void *plugin = plugins_test_load_plugin ("metrograph-mpi");
+  if (plugins_test_init_plugin (plugin, 1) != 0)
     {
-      fprintf (stderr, "rank %d: MPI plugin: %s\n", rank, mg_test_plugin_error (NULL));
+      fprintf (stderr, "rank %d: MPI plugin: %s\n", rank, plugins_test_plugin_error (NULL));
       MPI_Abort (MPI_COMM_WORLD, 2);
     }
   uint64_t v[N_GETTERS];

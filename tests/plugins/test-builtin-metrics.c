@@ -21,7 +21,7 @@
 
 #include "allinea_metric_plugin_api.h"
 #include "format/mg-run-folder-layout.h"
-#include "metrics-test-support.h"
+#include "plugins-test-support.h"
 #include "mg-test-common.h"
 #include "mg-sampler-state.h"
 
@@ -30,16 +30,16 @@
 static void
 test_cpu_time (void)
 {
-  void *cpu = mg_test_load_plugin ("metrograph-cpu");
-  g_assert_cmpint (mg_test_init_plugin (cpu, 1), ==, 0);
-  mg_test_call_double (cpu, "mg_cpu_time", 1);
-  mg_test_call_double (cpu, "mg_cpu_user_time", 2);
-  mg_test_call_double (cpu, "mg_cpu_system_time", 3);
+  void *cpu = plugins_test_load_plugin ("metrograph-cpu");
+  g_assert_cmpint (plugins_test_init_plugin (cpu, 1), ==, 0);
+  plugins_test_call_double (cpu, "mg_cpu_time", 1);
+  plugins_test_call_double (cpu, "mg_cpu_user_time", 2);
+  plugins_test_call_double (cpu, "mg_cpu_system_time", 3);
 
-  double used = mg_test_burn_cpu (0.4);
-  double cpu_s = mg_test_call_double (cpu, "mg_cpu_time", 1);
-  double user_s = mg_test_call_double (cpu, "mg_cpu_user_time", 2);
-  double system_s = mg_test_call_double (cpu, "mg_cpu_system_time", 3);
+  double used = plugins_test_burn_cpu (0.4);
+  double cpu_s = plugins_test_call_double (cpu, "mg_cpu_time", 1);
+  double user_s = plugins_test_call_double (cpu, "mg_cpu_user_time", 2);
+  double system_s = plugins_test_call_double (cpu, "mg_cpu_system_time", 3);
   g_test_message ("burnt %.3f s: cpu %.3f user %.3f system %.3f", used, cpu_s,
                   user_s, system_s);
   g_assert_cmpfloat (cpu_s, >=, used * 0.9);
@@ -49,11 +49,11 @@ test_cpu_time (void)
   g_assert_cmpfloat (user_s, >, system_s);
 
   /* Nothing burnt since: the next delta is small. */
-  g_assert_cmpfloat (mg_test_call_double (cpu, "mg_cpu_time", 1), <, 0.05);
+  g_assert_cmpfloat (plugins_test_call_double (cpu, "mg_cpu_time", 1), <, 0.05);
 
   /* This thread is running: at least one runnable thread on the node. */
   int cores = allinea_get_physical_core_count ();
-  double load = mg_test_call_double (cpu, "mg_cpu_loadavg", 4);
+  double load = plugins_test_call_double (cpu, "mg_cpu_loadavg", 4);
   g_assert_cmpfloat (load, >=, 100.0 / (cores > 0 ? cores : 1) - 1e-9);
 }
 
@@ -86,16 +86,16 @@ static gpointer
 per_sample_thread (gpointer data)
 {
   PerSample *ps = data;
-  MgTestDoubleGetter total = (MgTestDoubleGetter) mg_test_symbol (ps->cpu, "mg_cpu_time");
-  MgTestDoubleGetter user = (MgTestDoubleGetter) mg_test_symbol (ps->cpu, "mg_cpu_user_time");
-  MgTestDoubleGetter system = (MgTestDoubleGetter) mg_test_symbol (ps->cpu, "mg_cpu_system_time");
+  PluginsTestDoubleGetter total = (PluginsTestDoubleGetter) plugins_test_symbol (ps->cpu, "mg_cpu_time");
+  PluginsTestDoubleGetter user = (PluginsTestDoubleGetter) plugins_test_symbol (ps->cpu, "mg_cpu_user_time");
+  PluginsTestDoubleGetter system = (PluginsTestDoubleGetter) plugins_test_symbol (ps->cpu, "mg_cpu_system_time");
   for (int i = 0; i <= SAMPLES; i++)
     {
       if (i > 0)
         g_usleep (20000);
       /* Each getter gets the round's time, as from the sampler: rate
        * getters move theirs to when they read. */
-      struct timespec t = mg_test_now (), t1 = t, t2 = t, t3 = t;
+      struct timespec t = plugins_test_now (), t1 = t, t2 = t, t3 = t;
       ps->start[i] = (double) t.tv_sec + (double) t.tv_nsec / 1e9;
       g_assert_cmpint (total (1, &t1, &ps->total[i]), ==, 0);
       g_assert_cmpint (user (2, &t2, &ps->user[i]), ==, 0);
@@ -117,8 +117,8 @@ test_cpu_time_per_sample (void)
   g_assert_nonnull (strstr (status, "\nThreads:\t1\n"));
 
   PerSample *ps = g_new0 (PerSample, 1);
-  ps->cpu = mg_test_load_plugin ("metrograph-cpu");
-  g_assert_cmpint (mg_test_init_plugin (ps->cpu, 1), ==, 0);
+  ps->cpu = plugins_test_load_plugin ("metrograph-cpu");
+  g_assert_cmpint (plugins_test_init_plugin (ps->cpu, 1), ==, 0);
   g_assert_cmpint (pthread_getcpuclockid (pthread_self (), &ps->main_clock), ==, 0);
   GThread *sampler = g_thread_new ("sampler", per_sample_thread, ps);
   volatile uint64_t x = 0;
@@ -184,11 +184,11 @@ own_sampler_thread (gpointer data)
   for (int i = 0; i <= OWN_ROUNDS; i++)
     {
       g_usleep (10000);
-      mg_test_burn_cpu (0.004);
-      struct timespec t = mg_test_now (), t1 = t, t2 = t;
+      plugins_test_burn_cpu (0.004);
+      struct timespec t = plugins_test_now (), t1 = t, t2 = t;
       o->start[i] = (double) t.tv_sec + (double) t.tv_nsec / 1e9;
-      g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (o->cpu, "mg_cpu_time")) (1, &t1, &o->program[i]), ==, 0);
-      g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (o->overhead, "mg_sampler_overhead")) (2, &t2, &o->cost[i]), ==, 0);
+      g_assert_cmpint (((PluginsTestDoubleGetter) plugins_test_symbol (o->cpu, "mg_cpu_time")) (1, &t1, &o->program[i]), ==, 0);
+      g_assert_cmpint (((PluginsTestDoubleGetter) plugins_test_symbol (o->overhead, "mg_sampler_overhead")) (2, &t2, &o->cost[i]), ==, 0);
       o->main_used[i] = clock_seconds (o->main_clock);
       o->end[i] = clock_seconds (CLOCK_MONOTONIC);
     }
@@ -203,10 +203,10 @@ test_cpu_time_leaves_out_sampler (void)
 {
   OwnThread *o = g_new0 (OwnThread, 1);
   mg_thread_usage_reset ();
-  o->cpu = mg_test_load_plugin ("metrograph-cpu");
-  o->overhead = mg_test_load_plugin ("metrograph-sampler-overhead");
-  g_assert_cmpint (mg_test_init_plugin (o->cpu, 1), ==, 0);
-  g_assert_cmpint (mg_test_init_plugin (o->overhead, 2), ==, 0);
+  o->cpu = plugins_test_load_plugin ("metrograph-cpu");
+  o->overhead = plugins_test_load_plugin ("metrograph-sampler-overhead");
+  g_assert_cmpint (plugins_test_init_plugin (o->cpu, 1), ==, 0);
+  g_assert_cmpint (plugins_test_init_plugin (o->overhead, 2), ==, 0);
   g_assert_cmpint (pthread_getcpuclockid (pthread_self (), &o->main_clock), ==, 0);
   GThread *thread = g_thread_new ("own-sampler", own_sampler_thread, o);
   volatile uint64_t x = 0;
@@ -242,11 +242,11 @@ test_cpu_time_leaves_out_sampler (void)
   /* After the thread ended (the exit's last round runs on the program's
    * thread): its time stays out, and it costs nothing more. */
   double before = clock_seconds (o->main_clock);
-  mg_test_burn_cpu (0.02);
-  struct timespec t = mg_test_next_round_time (), t1 = t, t2 = t;
+  plugins_test_burn_cpu (0.02);
+  struct timespec t = plugins_test_next_round_time (), t1 = t, t2 = t;
   double last, last_cost;
-  g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (o->cpu, "mg_cpu_time")) (1, &t1, &last), ==, 0);
-  g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (o->overhead, "mg_sampler_overhead")) (2, &t2, &last_cost), ==, 0);
+  g_assert_cmpint (((PluginsTestDoubleGetter) plugins_test_symbol (o->cpu, "mg_cpu_time")) (1, &t1, &last), ==, 0);
+  g_assert_cmpint (((PluginsTestDoubleGetter) plugins_test_symbol (o->overhead, "mg_sampler_overhead")) (2, &t2, &last_cost), ==, 0);
   double after = clock_seconds (o->main_clock);
   g_assert_cmpfloat (last, >=, before - o->main_used[OWN_ROUNDS]);
   g_assert_cmpfloat (last, <=, after - o->main_used[OWN_ROUNDS] + 0.001);
@@ -259,7 +259,7 @@ test_cpu_time_leaves_out_sampler (void)
 static gpointer
 burn_thread (gpointer data)
 {
-  mg_test_burn_cpu (*(double *) data);
+  plugins_test_burn_cpu (*(double *) data);
   return NULL;
 }
 
@@ -275,11 +275,11 @@ idle_thread (gpointer data)
 static double
 cpu_round (void *cpu, double *user_system)
 {
-  struct timespec t = mg_test_next_round_time (), t1 = t, t2 = t, t3 = t;
+  struct timespec t = plugins_test_next_round_time (), t1 = t, t2 = t, t3 = t;
   double total, user, system;
-  g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (cpu, "mg_cpu_time")) (1, &t1, &total), ==, 0);
-  g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (cpu, "mg_cpu_user_time")) (2, &t2, &user), ==, 0);
-  g_assert_cmpint (((MgTestDoubleGetter) mg_test_symbol (cpu, "mg_cpu_system_time")) (3, &t3, &system), ==, 0);
+  g_assert_cmpint (((PluginsTestDoubleGetter) plugins_test_symbol (cpu, "mg_cpu_time")) (1, &t1, &total), ==, 0);
+  g_assert_cmpint (((PluginsTestDoubleGetter) plugins_test_symbol (cpu, "mg_cpu_user_time")) (2, &t2, &user), ==, 0);
+  g_assert_cmpint (((PluginsTestDoubleGetter) plugins_test_symbol (cpu, "mg_cpu_system_time")) (3, &t3, &system), ==, 0);
   g_assert_cmpfloat_with_epsilon (user + system, total, 1e-9);
   *user_system = user + system;
   return total;
@@ -291,8 +291,8 @@ cpu_round (void *cpu, double *user_system)
 static void
 test_cpu_time_threads (void)
 {
-  void *cpu = mg_test_load_plugin ("metrograph-cpu");
-  g_assert_cmpint (mg_test_init_plugin (cpu, 1), ==, 0);
+  void *cpu = plugins_test_load_plugin ("metrograph-cpu");
+  g_assert_cmpint (plugins_test_init_plugin (cpu, 1), ==, 0);
   double user_system;
   cpu_round (cpu, &user_system);
 
@@ -357,18 +357,18 @@ test_read_time (void)
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      void *plugin = mg_test_load_plugin (cases[i].plugin);
-      g_assert_cmpint (mg_test_init_plugin (plugin, 1), ==, 0);
-      gpointer fn = mg_test_symbol (plugin, cases[i].getter);
+      void *plugin = plugins_test_load_plugin (cases[i].plugin);
+      g_assert_cmpint (plugins_test_init_plugin (plugin, 1), ==, 0);
+      gpointer fn = plugins_test_symbol (plugin, cases[i].getter);
       /* A round that started 5 ms before its getters ran. */
-      struct timespec before = mg_test_now ();
+      struct timespec before = plugins_test_now ();
       gint64 before_ns = (gint64) before.tv_sec * 1000000000 + before.tv_nsec;
       gint64 round_ns = before_ns - 5000000;
       struct timespec t = { round_ns / 1000000000, round_ns % 1000000000 };
       uint64_t u;
       double d;
-      int r = cases[i].is_double ? ((MgTestDoubleGetter) fn) (1, &t, &d)
-                                 : ((MgTestIntGetter) fn) (1, &t, &u);
+      int r = cases[i].is_double ? ((PluginsTestDoubleGetter) fn) (1, &t, &d)
+                                 : ((PluginsTestIntGetter) fn) (1, &t, &u);
       g_assert_cmpint (r, ==, 0);
       gint64 t_ns = (gint64) t.tv_sec * 1000000000 + t.tv_nsec;
       if (cases[i].moves)
@@ -384,21 +384,21 @@ test_read_time (void)
 static void
 test_context_switches (void)
 {
-  void *cpu = mg_test_load_plugin ("metrograph-cpu");
-  g_assert_cmpint (mg_test_init_plugin (cpu, 1), ==, 0);
-  mg_test_call_int (cpu, "mg_cpu_voluntary_switches", 5);
+  void *cpu = plugins_test_load_plugin ("metrograph-cpu");
+  g_assert_cmpint (plugins_test_init_plugin (cpu, 1), ==, 0);
+  plugins_test_call_int (cpu, "mg_cpu_voluntary_switches", 5);
   for (int i = 0; i < 50; i++)
     g_usleep (1000);
-  uint64_t voluntary = mg_test_call_int (cpu, "mg_cpu_voluntary_switches", 5);
+  uint64_t voluntary = plugins_test_call_int (cpu, "mg_cpu_voluntary_switches", 5);
   g_test_message ("voluntary switches over 50 sleeps: %" G_GUINT64_FORMAT, voluntary);
   g_assert_cmpuint (voluntary, >=, 50);
   g_assert_cmpuint (voluntary, <, 5000);
   /* A getter called with the same sample time reads the same snapshot. */
-  mg_test_call_int (cpu, "mg_cpu_involuntary_switches", 6);
+  plugins_test_call_int (cpu, "mg_cpu_involuntary_switches", 6);
 }
 
 /* The plugin reads the kernel's RSS counter, which may lag the pages really
- * mapped (mg_test_rss_counter_slack): on Debian 12's Linux 6.1 a rise read
+ * mapped (plugins_test_rss_counter_slack): on Debian 12's Linux 6.1 a rise read
  * 104 KiB short of 200 MiB touched, the last faults still cached in the
  * thread. The rise is checked within that slack, and every reading against
  * /proc/self/status read at once after it (the same counter on 6.1, its
@@ -407,21 +407,21 @@ test_context_switches (void)
 static void
 test_rss (void)
 {
-  void *mem = mg_test_load_plugin ("metrograph-memory");
-  g_assert_cmpint (mg_test_init_plugin (mem, 1), ==, 0);
-  uint64_t slack = mg_test_rss_counter_slack ();
-  uint64_t before = mg_test_call_int (mem, "mg_memory_rss", 1);
-  uint64_t status_before = mg_test_status_rss ();
-  mg_test_call_int (mem, "mg_memory_minor_faults", 2);
+  void *mem = plugins_test_load_plugin ("metrograph-memory");
+  g_assert_cmpint (plugins_test_init_plugin (mem, 1), ==, 0);
+  uint64_t slack = plugins_test_rss_counter_slack ();
+  uint64_t before = plugins_test_call_int (mem, "mg_memory_rss", 1);
+  uint64_t status_before = plugins_test_status_rss ();
+  plugins_test_call_int (mem, "mg_memory_minor_faults", 2);
   size_t size = 200 * MB;
   char *block = mmap (NULL, size, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   g_assert_true (block != MAP_FAILED);
   for (size_t i = 0; i < size; i += 4096)
     block[i] = (char) i;
-  uint64_t after = mg_test_call_int (mem, "mg_memory_rss", 1);
-  uint64_t status_after = mg_test_status_rss ();
-  uint64_t faults = mg_test_call_int (mem, "mg_memory_minor_faults", 2);
+  uint64_t after = plugins_test_call_int (mem, "mg_memory_rss", 1);
+  uint64_t status_after = plugins_test_status_rss ();
+  uint64_t faults = plugins_test_call_int (mem, "mg_memory_minor_faults", 2);
   g_test_message ("rss %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
                   " (status %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
                   "), slack %" G_GUINT64_FORMAT ", minor faults %" G_GUINT64_FORMAT,
@@ -436,9 +436,9 @@ test_rss (void)
   g_assert_cmpuint (faults, >=, 100);
   g_assert_cmpint (munmap (block, size), ==, 0);
 
-  uint64_t node = mg_test_call_int (mem, "mg_memory_per_node", 3);
+  uint64_t node = plugins_test_call_int (mem, "mg_memory_per_node", 3);
   g_assert_cmpuint (node, ==, (uint64_t) sysconf (_SC_PHYS_PAGES) * (uint64_t) sysconf (_SC_PAGESIZE));
-  double percent = mg_test_call_double (mem, "mg_memory_node_percent", 4);
+  double percent = plugins_test_call_double (mem, "mg_memory_node_percent", 4);
   g_assert_cmpfloat (percent, >, 0.0);
   g_assert_cmpfloat (percent, <=, 100.0);
 }
@@ -460,7 +460,7 @@ node_percent_now (void)
 static double
 node_percent_at (void *mem, int64_t ns)
 {
-  MgTestDoubleGetter fn = (MgTestDoubleGetter) mg_test_symbol (mem, "mg_memory_node_percent");
+  PluginsTestDoubleGetter fn = (PluginsTestDoubleGetter) plugins_test_symbol (mem, "mg_memory_node_percent");
   struct timespec t = { (time_t) (ns / 1000000000), (long) (ns % 1000000000) };
   double v = -1;
   g_assert_cmpint (fn (2, &t, &v), ==, 0);
@@ -473,9 +473,9 @@ node_percent_at (void *mem, int64_t ns)
 static void
 test_node_memory_refresh (void)
 {
-  void *mem = mg_test_load_plugin ("metrograph-memory");
-  g_assert_cmpint (mg_test_init_plugin (mem, 1), ==, 0);
-  struct timespec now = mg_test_next_round_time ();
+  void *mem = plugins_test_load_plugin ("metrograph-memory");
+  g_assert_cmpint (plugins_test_init_plugin (mem, 1), ==, 0);
+  struct timespec now = plugins_test_next_round_time ();
   int64_t t0 = (int64_t) now.tv_sec * 1000000000 + now.tv_nsec;
   double first = node_percent_at (mem, t0);
   size_t size = 256 * MB;
@@ -531,10 +531,10 @@ kept_open_fd (const char *path)
 static void
 test_kept_open_file_taken (void)
 {
-  void *mem = mg_test_load_plugin ("metrograph-memory");
-  g_assert_cmpint (mg_test_init_plugin (mem, 1), ==, 0);
-  uint64_t slack = mg_test_rss_counter_slack ();
-  mg_test_call_int (mem, "mg_memory_rss", 1);
+  void *mem = plugins_test_load_plugin ("metrograph-memory");
+  g_assert_cmpint (plugins_test_init_plugin (mem, 1), ==, 0);
+  uint64_t slack = plugins_test_rss_counter_slack ();
+  plugins_test_call_int (mem, "mg_memory_rss", 1);
   g_autofree char *statm = g_strdup_printf ("/proc/%d/statm", (int) getpid ());
   int ours = kept_open_fd (statm);
   g_assert_cmpint (ours, >=, 512);
@@ -551,10 +551,10 @@ test_kept_open_file_taken (void)
   uint64_t rss = 0;
   for (int i = 0; i <= 50; i++)
     {
-      rss = mg_test_call_int (mem, "mg_memory_rss", 1);
+      rss = plugins_test_call_int (mem, "mg_memory_rss", 1);
       fake_reads += rss == fake;
     }
-  uint64_t status = mg_test_status_rss ();
+  uint64_t status = plugins_test_status_rss ();
   g_test_message ("%d of 51 reads of the program's file; then rss %" G_GUINT64_FORMAT
                   ", status %" G_GUINT64_FORMAT, fake_reads, rss, status);
   g_assert_cmpint (fake_reads, <=, 50);
@@ -568,8 +568,8 @@ test_kept_open_file_taken (void)
 
   /* Closed by the program: read again from the next call on. */
   g_assert_cmpint (close (reopened), ==, 0);
-  rss = mg_test_call_int (mem, "mg_memory_rss", 1);
-  status = mg_test_status_rss ();
+  rss = plugins_test_call_int (mem, "mg_memory_rss", 1);
+  status = plugins_test_status_rss ();
   g_assert_cmpuint (rss, <=, status + slack);
   g_assert_cmpuint (status, <=, rss + slack);
   close (theirs);
@@ -580,8 +580,8 @@ test_kept_open_file_taken (void)
 static void
 test_io_totals (void)
 {
-  void *io = mg_test_load_plugin ("metrograph-io");
-  g_assert_cmpint (mg_test_init_plugin (io, 1), ==, 0);
+  void *io = plugins_test_load_plugin ("metrograph-io");
+  g_assert_cmpint (plugins_test_init_plugin (io, 1), ==, 0);
   int fd = open ("/dev/null", O_WRONLY | O_CLOEXEC);
   g_assert_cmpint (fd, >=, 0);
   g_autofree char *buf = g_malloc0 (MB);
@@ -595,16 +595,16 @@ test_io_totals (void)
   /* Many rounds of the plugin reading /proc/self/io through safe reads. */
   for (int i = 0; i < 100; i++)
     {
-      struct timespec t = mg_test_next_round_time ();
+      struct timespec t = plugins_test_next_round_time ();
       uint64_t v;
-      MgTestIntGetter rchar = (MgTestIntGetter) mg_test_symbol (io, "mg_io_rchar_total");
+      PluginsTestIntGetter rchar = (PluginsTestIntGetter) plugins_test_symbol (io, "mg_io_rchar_total");
       g_assert_cmpint (rchar (1, &t, &v), ==, 0);
     }
   close (fd);
 
-  uint64_t wchar = mg_test_call_int (io, "mg_io_wchar_total", 2);
-  uint64_t syscw = mg_test_call_int (io, "mg_io_syscw_total", 3);
-  uint64_t rchar = mg_test_call_int (io, "mg_io_rchar_total", 1);
+  uint64_t wchar = plugins_test_call_int (io, "mg_io_wchar_total", 2);
+  uint64_t syscw = plugins_test_call_int (io, "mg_io_syscw_total", 3);
+  uint64_t rchar = plugins_test_call_int (io, "mg_io_rchar_total", 1);
   g_test_message ("wchar_total %" G_GUINT64_FORMAT " syscw_total %" G_GUINT64_FORMAT
                   " rchar_total %" G_GUINT64_FORMAT, wchar, syscw, rchar);
   g_assert_cmpuint (wchar, >=, 64 * MB);
@@ -615,16 +615,16 @@ test_io_totals (void)
   g_assert_cmpuint (rchar, <, 4096);
 
   /* The rates see the same bytes. */
-  g_assert_cmpint (mg_test_init_plugin (io, 1), ==, 0);
-  mg_test_call_int (io, "mg_io_wchar_rate", 4);
+  g_assert_cmpint (plugins_test_init_plugin (io, 1), ==, 0);
+  plugins_test_call_int (io, "mg_io_wchar_rate", 4);
   fd = open ("/dev/null", O_WRONLY | O_CLOEXEC);
   write_all (fd, buf, MB);
   close (fd);
-  uint64_t rate = mg_test_call_int (io, "mg_io_wchar_rate", 4);
+  uint64_t rate = plugins_test_call_int (io, "mg_io_wchar_rate", 4);
   g_assert_cmpuint (rate, >=, MB);
   g_assert_cmpuint (rate, <, MB + 4096);
-  mg_test_call_int (io, "mg_io_read_bytes_rate", 5);
-  mg_test_call_int (io, "mg_io_write_bytes_total", 6);
+  plugins_test_call_int (io, "mg_io_read_bytes_rate", 5);
+  plugins_test_call_int (io, "mg_io_write_bytes_total", 6);
 }
 
 static gpointer
@@ -638,16 +638,16 @@ wait_for_lock (gpointer lock)
 static void
 test_threads (void)
 {
-  void *threads = mg_test_load_plugin ("metrograph-threads");
-  g_assert_cmpint (mg_test_init_plugin (threads, 1), ==, 0);
-  uint64_t before = mg_test_call_int (threads, "mg_threads_count", 1);
+  void *threads = plugins_test_load_plugin ("metrograph-threads");
+  g_assert_cmpint (plugins_test_init_plugin (threads, 1), ==, 0);
+  uint64_t before = plugins_test_call_int (threads, "mg_threads_count", 1);
   g_assert_cmpuint (before, >=, 1);
   GMutex lock;
   g_mutex_init (&lock);
   g_mutex_lock (&lock);
   GThread *thread = g_thread_new ("waiter", wait_for_lock, &lock);
   /* The thread blocks on the lock until we release it below. */
-  uint64_t during = mg_test_call_int (threads, "mg_threads_count", 1);
+  uint64_t during = plugins_test_call_int (threads, "mg_threads_count", 1);
   g_mutex_unlock (&lock);
   g_thread_join (thread);
   g_mutex_clear (&lock);
@@ -665,7 +665,7 @@ test_threads (void)
         {
           g_autofree char *status = NULL;
           if (side == 1)
-            counted = mg_test_call_int (threads, "mg_threads_count", 1);
+            counted = plugins_test_call_int (threads, "mg_threads_count", 1);
           g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
           const char *line = strstr (status, "\nThreads:");
           g_assert_nonnull (line);
@@ -683,18 +683,18 @@ test_threads (void)
 static void
 test_threads_after_fork (void)
 {
-  void *threads = mg_test_load_plugin ("metrograph-threads");
-  g_assert_cmpint (mg_test_init_plugin (threads, 1), ==, 0);
+  void *threads = plugins_test_load_plugin ("metrograph-threads");
+  g_assert_cmpint (plugins_test_init_plugin (threads, 1), ==, 0);
   GMutex lock;
   g_mutex_init (&lock);
   g_mutex_lock (&lock);
   GThread *thread = g_thread_new ("waiter", wait_for_lock, &lock);
-  uint64_t parent = mg_test_call_int (threads, "mg_threads_count", 1);
+  uint64_t parent = plugins_test_call_int (threads, "mg_threads_count", 1);
   pid_t pid = fork ();
   if (pid == 0)
     {
-      MgTestIntGetter fn = (MgTestIntGetter) mg_test_symbol (threads, "mg_threads_count");
-      struct timespec t = mg_test_now ();
+      PluginsTestIntGetter fn = (PluginsTestIntGetter) plugins_test_symbol (threads, "mg_threads_count");
+      struct timespec t = plugins_test_now ();
       uint64_t v = 0;
       _exit (fn (1, &t, &v) != 0 ? 100 : (int) v);
     }
@@ -711,16 +711,16 @@ test_threads_after_fork (void)
 static void
 test_perf_software (void)
 {
-  void *sw = mg_test_load_plugin ("metrograph-perf-sw");
-  if (!mg_test_init_perf_sw (sw))
+  void *sw = plugins_test_load_plugin ("metrograph-perf-sw");
+  if (!plugins_test_init_perf_sw (sw))
     return;
-  mg_test_set_custom_data (1, "task-clock");
-  mg_test_set_custom_data (2, "page-faults");
-  mg_test_call_double (sw, "mg_perf_seconds", 1);
-  mg_test_call_int (sw, "mg_perf_count", 2);
+  plugins_test_set_custom_data (1, "task-clock");
+  plugins_test_set_custom_data (2, "page-faults");
+  plugins_test_call_double (sw, "mg_perf_seconds", 1);
+  plugins_test_call_int (sw, "mg_perf_count", 2);
   double steal = mg_test_steal_seconds ();
-  double used = mg_test_burn_cpu (0.3);
-  double task_clock = mg_test_call_double (sw, "mg_perf_seconds", 1);
+  double used = plugins_test_burn_cpu (0.3);
+  double task_clock = plugins_test_call_double (sw, "mg_perf_seconds", 1);
   steal = mg_test_steal_seconds () - steal;
   g_test_message ("burnt %.3f s, task-clock %.3f s, %.3f s stolen by the host",
                   used, task_clock, steal);
@@ -728,22 +728,22 @@ test_perf_software (void)
   g_assert_cmpfloat (task_clock, <=, used * 1.2 + steal);
 
   size_t size = 16 * MB;
-  mg_test_touch_fresh_pages (size);
-  uint64_t faults = mg_test_call_int (sw, "mg_perf_count", 2);
+  plugins_test_touch_fresh_pages (size);
+  uint64_t faults = plugins_test_call_int (sw, "mg_perf_count", 2);
   g_test_message ("page faults for 16 MB: %" G_GUINT64_FORMAT, faults);
   g_assert_cmpuint (faults, >=, 8);
 
   /* A symbolic name, through libpfm4 when it is installed. */
-  const char *no_pfm = mg_test_libpfm_missing_reason ();
+  const char *no_pfm = plugins_test_libpfm_missing_reason ();
   if (no_pfm)
     {
       g_test_message ("symbolic names not tested: %s", no_pfm);
       return;
     }
-  mg_test_set_custom_data (3, "perf::PERF_COUNT_SW_PAGE_FAULTS");
-  mg_test_call_int (sw, "mg_perf_count", 3);
-  mg_test_touch_fresh_pages (size);
-  faults = mg_test_call_int (sw, "mg_perf_count", 3);
+  plugins_test_set_custom_data (3, "perf::PERF_COUNT_SW_PAGE_FAULTS");
+  plugins_test_call_int (sw, "mg_perf_count", 3);
+  plugins_test_touch_fresh_pages (size);
+  faults = plugins_test_call_int (sw, "mg_perf_count", 3);
   g_test_message ("page faults for 16 MB through libpfm4: %" G_GUINT64_FORMAT, faults);
   g_assert_cmpuint (faults, >=, 8);
 }
@@ -777,28 +777,28 @@ read_lone_counter (int fd)
 static void
 test_perf_grouped (void)
 {
-  void *sw = mg_test_load_plugin ("metrograph-perf-sw");
-  if (!mg_test_init_perf_sw (sw))
+  void *sw = plugins_test_load_plugin ("metrograph-perf-sw");
+  if (!plugins_test_init_perf_sw (sw))
     return;
-  mg_test_set_custom_data (1, "page-faults");
-  mg_test_set_custom_data (2, "task-clock");
-  mg_test_set_custom_data (3, "minor-faults");
+  plugins_test_set_custom_data (1, "page-faults");
+  plugins_test_set_custom_data (2, "task-clock");
+  plugins_test_set_custom_data (3, "minor-faults");
   int faults_fd = open_lone_counter (PERF_COUNT_SW_PAGE_FAULTS);
   int clock_fd = open_lone_counter (PERF_COUNT_SW_TASK_CLOCK);
   for (metric_id_t id = 1; id <= 3; id++) /* their first samples open them */
-    (void) (id == 2 ? mg_test_call_double (sw, "mg_perf_seconds", id)
-                    : (double) mg_test_call_int (sw, "mg_perf_count", id));
+    (void) (id == 2 ? plugins_test_call_double (sw, "mg_perf_seconds", id)
+                    : (double) plugins_test_call_int (sw, "mg_perf_count", id));
   uint64_t faults0 = read_lone_counter (faults_fd);
   uint64_t clock0 = read_lone_counter (clock_fd);
-  MgTestIntGetter count = (MgTestIntGetter) mg_test_symbol (sw, "mg_perf_count");
-  MgTestDoubleGetter clock = (MgTestDoubleGetter) mg_test_symbol (sw, "mg_perf_seconds");
+  PluginsTestIntGetter count = (PluginsTestIntGetter) plugins_test_symbol (sw, "mg_perf_count");
+  PluginsTestDoubleGetter clock = (PluginsTestDoubleGetter) plugins_test_symbol (sw, "mg_perf_seconds");
 
   for (int round = 0; round < 3; round++)
     {
-      mg_test_touch_fresh_pages (4 * MB * (size_t) (round + 1));
-      double used = mg_test_burn_cpu (0.1);
+      plugins_test_touch_fresh_pages (4 * MB * (size_t) (round + 1));
+      double used = plugins_test_burn_cpu (0.1);
       /* One round: the three share the group's one read. */
-      struct timespec t = mg_test_next_round_time (), t2 = t, t3 = t;
+      struct timespec t = plugins_test_next_round_time (), t2 = t, t3 = t;
       uint64_t faults = 0, minor = 0;
       double seconds = 0;
       g_assert_cmpint (count (1, &t, &faults), ==, 0);
@@ -831,43 +831,43 @@ test_perf_grouped (void)
 static void
 test_perf_errors (void)
 {
-  void *sw = mg_test_load_plugin ("metrograph-perf-sw");
-  if (!mg_test_init_perf_sw (sw))
+  void *sw = plugins_test_load_plugin ("metrograph-perf-sw");
+  if (!plugins_test_init_perf_sw (sw))
     return;
-  MgTestIntGetter count = (MgTestIntGetter) mg_test_symbol (sw, "mg_perf_count");
-  MgTestDoubleGetter ratio = (MgTestDoubleGetter) mg_test_symbol (sw, "mg_perf_ratio");
-  struct timespec t = mg_test_now ();
+  PluginsTestIntGetter count = (PluginsTestIntGetter) plugins_test_symbol (sw, "mg_perf_count");
+  PluginsTestDoubleGetter ratio = (PluginsTestDoubleGetter) plugins_test_symbol (sw, "mg_perf_ratio");
+  struct timespec t = plugins_test_now ();
   uint64_t v;
   double d;
 
-  mg_test_set_custom_data (10, "no-such-event");
+  plugins_test_set_custom_data (10, "no-such-event");
   g_assert_cmpint (count (10, &t, &v), !=, 0);
-  g_assert_nonnull (strstr (mg_test_metric_error (10), "unknown event 'no-such-event'"));
-  g_assert_nonnull (strstr (mg_test_metric_error (10), "rNNNN"));
+  g_assert_nonnull (strstr (plugins_test_metric_error (10), "unknown event 'no-such-event'"));
+  g_assert_nonnull (strstr (plugins_test_metric_error (10), "rNNNN"));
 
-  mg_test_set_custom_data (11, NULL);
+  plugins_test_set_custom_data (11, NULL);
   g_assert_cmpint (count (11, &t, &v), !=, 0);
-  g_assert_nonnull (strstr (mg_test_metric_error (11), "customData"));
+  g_assert_nonnull (strstr (plugins_test_metric_error (11), "customData"));
 
-  mg_test_set_custom_data (12, "task-clock");
+  plugins_test_set_custom_data (12, "task-clock");
   g_assert_cmpint (ratio (12, &t, &d), !=, 0);
-  g_assert_nonnull (strstr (mg_test_metric_error (12), "two events"));
+  g_assert_nonnull (strstr (plugins_test_metric_error (12), "two events"));
 
   /* A hardware event: its error, or values where counters exist. */
-  void *hw = mg_test_load_plugin ("metrograph-perf-hw");
-  int hw_ok = mg_test_init_plugin (hw, 2);
-  mg_test_set_custom_data (13, "instructions");
+  void *hw = plugins_test_load_plugin ("metrograph-perf-hw");
+  int hw_ok = plugins_test_init_plugin (hw, 2);
+  plugins_test_set_custom_data (13, "instructions");
   int r = count (13, &t, &v);
   if (hw_ok != 0)
     {
       int code;
-      const char *msg = mg_test_plugin_error (&code);
+      const char *msg = plugins_test_plugin_error (&code);
       g_test_message ("hardware counters: %s", msg);
       g_assert_nonnull (strstr (msg, "CPU Instructions: event 'instructions'"));
       g_assert_true (strstr (msg, "not supported by this hardware")
                      || strstr (msg, "perf_event_paranoid = "));
       g_assert_cmpint (r, !=, 0);
-      g_assert_nonnull (strstr (mg_test_metric_error (13), "event 'instructions'"));
+      g_assert_nonnull (strstr (plugins_test_metric_error (13), "event 'instructions'"));
     }
   else
     g_assert_cmpint (r, ==, 0);
@@ -880,28 +880,28 @@ test_perf_errors (void)
 static void
 test_perf_raw (void)
 {
-  void *sw = mg_test_load_plugin ("metrograph-perf-sw");
-  if (!mg_test_init_perf_sw (sw))
+  void *sw = plugins_test_load_plugin ("metrograph-perf-sw");
+  if (!plugins_test_init_perf_sw (sw))
     return;
   /* 0xc0: instructions retired on Intel and AMD. */
-  mg_test_set_custom_data (30, "r00c0");
-  MgTestIntGetter count = (MgTestIntGetter) mg_test_symbol (sw, "mg_perf_count");
-  struct timespec t = mg_test_next_round_time ();
+  plugins_test_set_custom_data (30, "r00c0");
+  PluginsTestIntGetter count = (PluginsTestIntGetter) plugins_test_symbol (sw, "mg_perf_count");
+  struct timespec t = plugins_test_next_round_time ();
   uint64_t v = 0;
   int r = count (30, &t, &v);
   if (!g_file_test ("/sys/bus/event_source/devices/cpu", G_FILE_TEST_IS_DIR))
     {
-      g_test_message ("no CPU PMU here: %s", mg_test_metric_error (30));
+      g_test_message ("no CPU PMU here: %s", plugins_test_metric_error (30));
       g_assert_cmpint (r, !=, 0);
-      g_assert_cmpstr (mg_test_metric_error (30), ==,
+      g_assert_cmpstr (plugins_test_metric_error (30), ==,
                        "event 'r00c0' not supported by this hardware: virtual "
                        "machines often have no performance counters; run on bare "
                        "metal or enable the virtual PMU (e.g. QEMU/KVM '-cpu host')");
       return;
     }
   g_assert_cmpint (r, ==, 0);
-  mg_test_burn_cpu (0.05);
-  uint64_t instructions = mg_test_call_int (sw, "mg_perf_count", 30);
+  plugins_test_burn_cpu (0.05);
+  uint64_t instructions = plugins_test_call_int (sw, "mg_perf_count", 30);
   g_test_message ("r00c0 over 50 ms of CPU: %" G_GUINT64_FORMAT, instructions);
   g_assert_cmpuint (instructions, >, 1000000);
 }
@@ -911,8 +911,8 @@ test_perf_raw (void)
 static void
 test_major_faults (void)
 {
-  void *mem = mg_test_load_plugin ("metrograph-memory");
-  g_assert_cmpint (mg_test_init_plugin (mem, 1), ==, 0);
+  void *mem = plugins_test_load_plugin ("metrograph-memory");
+  g_assert_cmpint (plugins_test_init_plugin (mem, 1), ==, 0);
   /* Beside the build tree: a real file system (tmpfs pages cannot be
    * dropped). */
   g_autofree char *path = g_build_filename (g_getenv ("MG_BUILD_ROOT"),
@@ -930,11 +930,11 @@ test_major_faults (void)
   g_assert_true (map != MAP_FAILED);
   g_assert_cmpint (madvise (map, size, MADV_RANDOM), ==, 0);
 
-  mg_test_call_int (mem, "mg_memory_major_faults", 1);
+  plugins_test_call_int (mem, "mg_memory_major_faults", 1);
   volatile char sum = 0;
   for (size_t i = 0; i < size; i += 4096)
     sum += map[i];
-  uint64_t major = mg_test_call_int (mem, "mg_memory_major_faults", 1);
+  uint64_t major = plugins_test_call_int (mem, "mg_memory_major_faults", 1);
   g_test_message ("%zu pages of a file out of the page cache: %" G_GUINT64_FORMAT
                   " major faults", pages, major);
   g_assert_cmpuint (major, >=, pages * 9 / 10);
@@ -942,7 +942,7 @@ test_major_faults (void)
   /* Touched again: in the page cache now, no more major faults. */
   for (size_t i = 0; i < size; i += 4096)
     sum += map[i];
-  g_assert_cmpuint (mg_test_call_int (mem, "mg_memory_major_faults", 1), <, 16);
+  g_assert_cmpuint (plugins_test_call_int (mem, "mg_memory_major_faults", 1), <, 16);
   munmap (map, size);
   close (fd);
 }
@@ -974,8 +974,8 @@ running_now (void)
 static void
 test_loadavg (void)
 {
-  void *cpu = mg_test_load_plugin ("metrograph-cpu");
-  g_assert_cmpint (mg_test_init_plugin (cpu, 1), ==, 0);
+  void *cpu = plugins_test_load_plugin ("metrograph-cpu");
+  g_assert_cmpint (plugins_test_init_plugin (cpu, 1), ==, 0);
   int cores = allinea_get_physical_core_count ();
   g_assert_cmpint (cores, >, 0);
   enum { N = 3, N_SAMPLES = 20 };
@@ -989,7 +989,7 @@ test_loadavg (void)
   for (int i = 0; i < N_SAMPLES; i++)
     {
       int before = running_now ();
-      double percent = mg_test_call_double (cpu, "mg_cpu_loadavg", 1);
+      double percent = plugins_test_call_double (cpu, "mg_cpu_loadavg", 1);
       int after = running_now ();
       double threads_read = percent * cores / 100.0;
       lowest = MIN (lowest, threads_read);
@@ -1020,18 +1020,18 @@ typedef void (*DescribeFn) (char *msg, size_t size, const char *event,
 static void
 test_perf_forbidden (void)
 {
-  void *sw = mg_test_load_plugin ("metrograph-perf-sw");
+  void *sw = plugins_test_load_plugin ("metrograph-perf-sw");
   g_autofree char *dir = g_dir_make_tmp ("mg-paranoid-XXXXXX", NULL);
   g_autofree char *file = g_build_filename (dir, "perf_event_paranoid", NULL);
   g_setenv ("METROGRAPH_PERF_PARANOID_FILE", file, TRUE);
-  gboolean init = mg_test_init_perf_sw (sw);
+  gboolean init = plugins_test_init_perf_sw (sw);
   g_unsetenv ("METROGRAPH_PERF_PARANOID_FILE");
   if (!init)
     {
       g_rmdir (dir);
       return;
     }
-  DescribeFn describe = (DescribeFn) mg_test_symbol (sw, "mg_perf_describe_open_error");
+  DescribeFn describe = (DescribeFn) plugins_test_symbol (sw, "mg_perf_describe_open_error");
   char msg[320];
 
   g_assert_true (g_file_set_contents (file, "3\n", -1, NULL));
@@ -1062,7 +1062,7 @@ test_perf_forbidden (void)
   g_rmdir (dir);
 
   /* Without the redirection, the kernel's own file and its value. */
-  g_assert_cmpint (mg_test_init_plugin (sw, 1), ==, 0);
+  g_assert_cmpint (plugins_test_init_plugin (sw, 1), ==, 0);
   g_autofree char *level = NULL;
   g_assert_true (g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid",
                                       &level, NULL, NULL));
@@ -1106,9 +1106,9 @@ test_perf_unprivileged (void)
       g_test_skip ("perf_event_paranoid below 2 refuses nothing here");
       return;
     }
-  void *sw = mg_test_load_plugin ("metrograph-perf-sw");
-  DescribeFn describe = (DescribeFn) mg_test_symbol (sw, "mg_perf_describe_open_error");
-  MgTestIntGetter count = (MgTestIntGetter) mg_test_symbol (sw, "mg_perf_count");
+  void *sw = plugins_test_load_plugin ("metrograph-perf-sw");
+  DescribeFn describe = (DescribeFn) plugins_test_symbol (sw, "mg_perf_describe_open_error");
+  PluginsTestIntGetter count = (PluginsTestIntGetter) plugins_test_symbol (sw, "mg_perf_count");
   pid_t pid = fork ();
   g_assert_cmpint (pid, >=, 0);
   if (pid == 0)
@@ -1129,12 +1129,12 @@ test_perf_unprivileged (void)
                                              "/proc/sys/kernel/perf_event_paranoid = %d: ", level);
       if (!g_str_has_prefix (msg, by) || !strstr (msg, "sysctl kernel.perf_event_paranoid=1"))
         _exit (5);
-      mg_test_clear_errors ();
-      int init = mg_test_init_plugin (sw, 1);
+      plugins_test_clear_errors ();
+      int init = plugins_test_init_plugin (sw, 1);
       if (level >= 3)
         {
           int code;
-          const char *error = mg_test_plugin_error (&code);
+          const char *error = plugins_test_plugin_error (&code);
           _exit (init != 0 && (code == EACCES || code == EPERM)
                    && strstr (error, "Software Events: event 'task-clock' forbidden by "
                                      "/proc/sys/kernel/perf_event_paranoid = ") ? 0 : 6);
@@ -1142,13 +1142,13 @@ test_perf_unprivileged (void)
       if (init != 0)
         _exit (7);
       /* User-mode counting only: it still counts. */
-      struct timespec t = mg_test_next_round_time ();
+      struct timespec t = plugins_test_next_round_time ();
       uint64_t v;
-      mg_test_set_custom_data (1, "task-clock");
+      plugins_test_set_custom_data (1, "task-clock");
       if (count (1, &t, &v) != 0)
         _exit (8);
-      mg_test_burn_cpu (0.05);
-      t = mg_test_next_round_time ();
+      plugins_test_burn_cpu (0.05);
+      t = plugins_test_next_round_time ();
       _exit (count (1, &t, &v) == 0 && v >= 40000000 ? 0 : 9);
     }
   int status;
@@ -1165,14 +1165,14 @@ test_perf_unprivileged (void)
 static void
 test_perf_symbolic_at_init (void)
 {
-  const char *no_pfm = mg_test_libpfm_missing_reason ();
+  const char *no_pfm = plugins_test_libpfm_missing_reason ();
   if (no_pfm)
     {
       g_test_message ("skipped: %s", no_pfm);
       g_test_skip (no_pfm);
       return;
     }
-  void *sw = mg_test_load_plugin ("metrograph-perf-sw");
+  void *sw = plugins_test_load_plugin ("metrograph-perf-sw");
   g_autofree char *library = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "plugins",
                                                "libmetrograph-perf-sw.so", NULL);
   g_autofree char *dir = g_dir_make_tmp ("mg-plan-XXXXXX", NULL);
@@ -1194,55 +1194,55 @@ test_perf_symbolic_at_init (void)
       dir, library);
   g_assert_true (g_file_set_contents (plan, text, -1, NULL));
   g_setenv (MG_PLAN_ENV, plan, TRUE);
-  gboolean init = mg_test_init_perf_sw (sw);
+  gboolean init = plugins_test_init_perf_sw (sw);
   g_unsetenv (MG_PLAN_ENV);
   g_unlink (plan);
   g_rmdir (dir);
   if (!init)
     return;
 
-  mg_test_set_custom_data (20, "perf::PERF_COUNT_SW_PAGE_FAULTS");
-  mg_test_call_int (sw, "mg_perf_count", 20);
+  plugins_test_set_custom_data (20, "perf::PERF_COUNT_SW_PAGE_FAULTS");
+  plugins_test_call_int (sw, "mg_perf_count", 20);
   size_t size = 16 * MB;
-  mg_test_touch_fresh_pages (size);
-  uint64_t faults = mg_test_call_int (sw, "mg_perf_count", 20);
+  plugins_test_touch_fresh_pages (size);
+  uint64_t faults = plugins_test_call_int (sw, "mg_perf_count", 20);
   g_assert_cmpuint (faults, >=, 8);
 
   /* The same clock twice: a ratio of 1. */
-  mg_test_set_custom_data (21, "perf::PERF_COUNT_SW_TASK_CLOCK / task-clock");
-  mg_test_call_double (sw, "mg_perf_ratio", 21);
-  mg_test_burn_cpu (0.05);
-  g_assert_cmpfloat_with_epsilon (mg_test_call_double (sw, "mg_perf_ratio", 21), 1.0, 0.01);
+  plugins_test_set_custom_data (21, "perf::PERF_COUNT_SW_TASK_CLOCK / task-clock");
+  plugins_test_call_double (sw, "mg_perf_ratio", 21);
+  plugins_test_burn_cpu (0.05);
+  g_assert_cmpfloat_with_epsilon (plugins_test_call_double (sw, "mg_perf_ratio", 21), 1.0, 0.01);
 
-  MgTestIntGetter count = (MgTestIntGetter) mg_test_symbol (sw, "mg_perf_count");
-  struct timespec t = mg_test_now ();
+  PluginsTestIntGetter count = (PluginsTestIntGetter) plugins_test_symbol (sw, "mg_perf_count");
+  struct timespec t = plugins_test_now ();
   uint64_t v;
   /* Another plugin's metric: not translated, and not now either. */
-  mg_test_set_custom_data (22, "perf::PERF_COUNT_SW_CPU_MIGRATIONS");
+  plugins_test_set_custom_data (22, "perf::PERF_COUNT_SW_CPU_MIGRATIONS");
   g_assert_cmpint (count (22, &t, &v), !=, 0);
-  g_test_message ("%s", mg_test_metric_error (22));
-  g_assert_cmpstr (mg_test_metric_error (22), ==,
+  g_test_message ("%s", plugins_test_metric_error (22));
+  g_assert_cmpstr (plugins_test_metric_error (22), ==,
                    "symbolic event 'perf::PERF_COUNT_SW_CPU_MIGRATIONS' was not "
                    "translated at initialisation: it is not the customData of "
                    "one of this plugin's metrics in the run plan");
   /* Listed, but libpfm4 does not know it. */
-  mg_test_set_custom_data (23, "perf::NO_SUCH_EVENT");
+  plugins_test_set_custom_data (23, "perf::NO_SUCH_EVENT");
   g_assert_cmpint (count (23, &t, &v), !=, 0);
-  g_assert_true (g_str_has_prefix (mg_test_metric_error (23),
+  g_assert_true (g_str_has_prefix (plugins_test_metric_error (23),
                                    "unknown event 'perf::NO_SUCH_EVENT': neither"));
 }
 
 static void
 test_energy_absent (void)
 {
-  void *energy = mg_test_load_plugin ("metrograph-energy");
+  void *energy = plugins_test_load_plugin ("metrograph-energy");
   g_autofree char *dir = g_dir_make_tmp ("mg-powercap-XXXXXX", NULL);
   g_autofree char *missing = g_build_filename (dir, "nothing-here", NULL);
   g_setenv ("METROGRAPH_POWERCAP_DIR", missing, TRUE);
-  mg_test_clear_errors ();
-  g_assert_cmpint (mg_test_init_plugin (energy, 1), ==, -1);
+  plugins_test_clear_errors ();
+  g_assert_cmpint (plugins_test_init_plugin (energy, 1), ==, -1);
   int code;
-  const char *msg = mg_test_plugin_error (&code);
+  const char *msg = plugins_test_plugin_error (&code);
   g_test_message ("%s", msg);
   /* Absent, not failed: the plugin declines with code 0. */
   g_assert_cmpint (code, ==, 0);
@@ -1253,9 +1253,9 @@ test_energy_absent (void)
 
   /* A powercap folder with no package domain. */
   g_setenv ("METROGRAPH_POWERCAP_DIR", dir, TRUE);
-  mg_test_clear_errors ();
-  g_assert_cmpint (mg_test_init_plugin (energy, 1), ==, -1);
-  g_assert_nonnull (strstr (mg_test_plugin_error (NULL), "intel-rapl:*"));
+  plugins_test_clear_errors ();
+  g_assert_cmpint (plugins_test_init_plugin (energy, 1), ==, -1);
+  g_assert_nonnull (strstr (plugins_test_plugin_error (NULL), "intel-rapl:*"));
   g_unsetenv ("METROGRAPH_POWERCAP_DIR");
   g_rmdir (dir);
 }
@@ -1282,7 +1282,7 @@ overwrite_text (const char *dir, const char *name, const char *text)
 static void
 test_energy_counts (void)
 {
-  void *energy = mg_test_load_plugin ("metrograph-energy");
+  void *energy = plugins_test_load_plugin ("metrograph-energy");
   g_autofree char *dir = g_dir_make_tmp ("mg-powercap-XXXXXX", NULL);
   g_autofree char *pkg = g_build_filename (dir, "intel-rapl:0", NULL);
   g_autofree char *sub = g_build_filename (dir, "intel-rapl:0:0", NULL);
@@ -1292,12 +1292,12 @@ test_energy_counts (void)
   write_text (pkg, "max_energy_range_uj", "10000000\n");
   write_text (sub, "energy_uj", "5000000\n"); /* part of the package: ignored */
   g_setenv ("METROGRAPH_POWERCAP_DIR", dir, TRUE);
-  g_assert_cmpint (mg_test_init_plugin (energy, 1), ==, 0);
+  g_assert_cmpint (plugins_test_init_plugin (energy, 1), ==, 0);
 
   overwrite_text (pkg, "energy_uj", "3500000\n");
-  MgTestDoubleGetter power = (MgTestDoubleGetter) mg_test_symbol (energy, "mg_energy_power");
-  MgTestDoubleGetter total = (MgTestDoubleGetter) mg_test_symbol (energy, "mg_energy_total");
-  struct timespec t = mg_test_now ();
+  PluginsTestDoubleGetter power = (PluginsTestDoubleGetter) plugins_test_symbol (energy, "mg_energy_power");
+  PluginsTestDoubleGetter total = (PluginsTestDoubleGetter) plugins_test_symbol (energy, "mg_energy_total");
+  struct timespec t = plugins_test_now ();
   double joules, sum;
   g_assert_cmpint (power (1, &t, &joules), ==, 0);
   g_assert_cmpint (total (2, &t, &sum), ==, 0);
@@ -1322,7 +1322,7 @@ test_energy_counts (void)
 static void
 test_energy_psys (void)
 {
-  void *energy = mg_test_load_plugin ("metrograph-energy");
+  void *energy = plugins_test_load_plugin ("metrograph-energy");
   g_autofree char *dir = g_dir_make_tmp ("mg-powercap-XXXXXX", NULL);
   g_autofree char *pkg0 = g_build_filename (dir, "intel-rapl:0", NULL);
   g_autofree char *pkg1 = g_build_filename (dir, "intel-rapl:1", NULL);
@@ -1340,14 +1340,14 @@ test_energy_psys (void)
   write_text (psys, "energy_uj", "10000000\n");
   write_text (psys, "max_energy_range_uj", "100000000\n");
   g_setenv ("METROGRAPH_POWERCAP_DIR", dir, TRUE);
-  g_assert_cmpint (mg_test_init_plugin (energy, 1), ==, 0);
+  g_assert_cmpint (plugins_test_init_plugin (energy, 1), ==, 0);
 
   overwrite_text (pkg0, "energy_uj", "1500000\n");  /* +0.5 J */
   overwrite_text (pkg1, "energy_uj", "2250000\n");  /* +0.25 J */
   overwrite_text (psys, "energy_uj", "15000000\n"); /* +5 J: the platform */
-  MgTestDoubleGetter power = (MgTestDoubleGetter) mg_test_symbol (energy, "mg_energy_power");
-  MgTestDoubleGetter total = (MgTestDoubleGetter) mg_test_symbol (energy, "mg_energy_total");
-  struct timespec t = mg_test_next_round_time ();
+  PluginsTestDoubleGetter power = (PluginsTestDoubleGetter) plugins_test_symbol (energy, "mg_energy_power");
+  PluginsTestDoubleGetter total = (PluginsTestDoubleGetter) plugins_test_symbol (energy, "mg_energy_total");
+  struct timespec t = plugins_test_next_round_time ();
   double joules, sum;
   g_assert_cmpint (power (1, &t, &joules), ==, 0);
   g_assert_cmpint (total (2, &t, &sum), ==, 0);
@@ -1357,9 +1357,9 @@ test_energy_psys (void)
   /* Only a platform zone: no package to measure. */
   g_autofree char *cmd = g_strdup_printf ("rm -rf '%s' '%s'", pkg0, pkg1);
   g_assert_cmpint (system (cmd), ==, 0);
-  mg_test_clear_errors ();
-  g_assert_cmpint (mg_test_init_plugin (energy, 1), ==, -1);
-  g_assert_nonnull (strstr (mg_test_plugin_error (NULL), "intel-rapl:*"));
+  plugins_test_clear_errors ();
+  g_assert_cmpint (plugins_test_init_plugin (energy, 1), ==, -1);
+  g_assert_nonnull (strstr (plugins_test_plugin_error (NULL), "intel-rapl:*"));
 
   g_unsetenv ("METROGRAPH_POWERCAP_DIR");
   g_free (cmd);
@@ -1370,11 +1370,11 @@ test_energy_psys (void)
 static void
 test_mpi_not_mpi (void)
 {
-  void *mpi = mg_test_load_plugin ("metrograph-mpi");
-  mg_test_clear_errors ();
+  void *mpi = plugins_test_load_plugin ("metrograph-mpi");
+  plugins_test_clear_errors ();
   int code = -1;
-  g_assert_cmpint (mg_test_init_plugin (mpi, 1), ==, -1);
-  g_assert_true (g_str_has_prefix (mg_test_plugin_error (&code), "MPI: not an MPI program ("));
+  g_assert_cmpint (plugins_test_init_plugin (mpi, 1), ==, -1);
+  g_assert_true (g_str_has_prefix (plugins_test_plugin_error (&code), "MPI: not an MPI program ("));
   /* Declined, not failed: nothing went wrong. */
   g_assert_cmpint (code, ==, 0);
 }

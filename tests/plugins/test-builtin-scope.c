@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "allinea_metric_plugin_api.h"
-#include "metrics-test-support.h"
+#include "plugins-test-support.h"
 #include "mg-test-common.h"
 
 #define MB (1024 * 1024)
@@ -79,10 +79,10 @@ static void
 faults_child (void *plugin, uint64_t *values)
 {
   touch_small_pages (8 * MB);
-  values[0] = mg_test_call_int (plugin, "mg_memory_minor_faults", 1);
-  values[1] = mg_test_call_int (plugin, "mg_memory_major_faults", 2);
+  values[0] = plugins_test_call_int (plugin, "mg_memory_minor_faults", 1);
+  values[1] = plugins_test_call_int (plugin, "mg_memory_major_faults", 2);
   touch_small_pages (4 * MB);
-  values[2] = mg_test_call_int (plugin, "mg_memory_minor_faults", 1);
+  values[2] = plugins_test_call_int (plugin, "mg_memory_minor_faults", 1);
 }
 
 /* A forked child's page faults count from 0 at the fork: its first sample
@@ -91,12 +91,12 @@ faults_child (void *plugin, uint64_t *values)
 static void
 test_memory_fork (void)
 {
-  void *mem = mg_test_load_plugin ("metrograph-memory");
-  g_assert_cmpint (mg_test_init_plugin (mem, 1), ==, 0);
-  mg_test_call_int (mem, "mg_memory_minor_faults", 1);
-  mg_test_call_int (mem, "mg_memory_major_faults", 2);
+  void *mem = plugins_test_load_plugin ("metrograph-memory");
+  g_assert_cmpint (plugins_test_init_plugin (mem, 1), ==, 0);
+  plugins_test_call_int (mem, "mg_memory_minor_faults", 1);
+  plugins_test_call_int (mem, "mg_memory_major_faults", 2);
   touch_small_pages (64 * MB); /* the parent: 16384 faults more */
-  uint64_t parent = mg_test_call_int (mem, "mg_memory_minor_faults", 1);
+  uint64_t parent = plugins_test_call_int (mem, "mg_memory_minor_faults", 1);
   g_assert_cmpuint (parent, >=, 16384);
 
   uint64_t child[3];
@@ -115,7 +115,7 @@ test_memory_fork (void)
 
   /* The parent goes on from its own count. */
   touch_small_pages (4 * MB);
-  uint64_t after = mg_test_call_int (mem, "mg_memory_minor_faults", 1);
+  uint64_t after = plugins_test_call_int (mem, "mg_memory_minor_faults", 1);
   g_assert_cmpuint (after, >=, 1024);
   g_assert_cmpuint (after, <, WRAPPED);
 }
@@ -123,8 +123,8 @@ test_memory_fork (void)
 static void
 cpu_child (void *plugin, uint64_t *values)
 {
-  double used = mg_test_burn_cpu (0.1);
-  double sample = mg_test_call_double (plugin, "mg_cpu_time", 1);
+  double used = plugins_test_burn_cpu (0.1);
+  double sample = plugins_test_call_double (plugin, "mg_cpu_time", 1);
   values[0] = (uint64_t) (used * 1e6);
   values[1] = (uint64_t) (sample * 1e6);
 }
@@ -134,11 +134,11 @@ cpu_child (void *plugin, uint64_t *values)
 static void
 test_cpu_fork (void)
 {
-  void *cpu = mg_test_load_plugin ("metrograph-cpu");
-  g_assert_cmpint (mg_test_init_plugin (cpu, 1), ==, 0);
-  mg_test_call_double (cpu, "mg_cpu_time", 1);
-  mg_test_burn_cpu (0.2);
-  double parent = mg_test_call_double (cpu, "mg_cpu_time", 1);
+  void *cpu = plugins_test_load_plugin ("metrograph-cpu");
+  g_assert_cmpint (plugins_test_init_plugin (cpu, 1), ==, 0);
+  plugins_test_call_double (cpu, "mg_cpu_time", 1);
+  plugins_test_burn_cpu (0.2);
+  double parent = plugins_test_call_double (cpu, "mg_cpu_time", 1);
   uint64_t child[2];
   run_in_child ((ChildFn) cpu_child, cpu, child, 2);
   g_test_message ("parent %.3f s; the child burnt %.3f s and its first sample "
@@ -158,11 +158,11 @@ io_child (void *plugin, uint64_t *values)
   if (allinea_safe_write (fd, buf, MB) != MB)
     _exit (4);
   close (fd);
-  values[0] = mg_test_call_int (plugin, "mg_io_wchar_total", 1);
-  values[1] = mg_test_call_int (plugin, "mg_io_wchar_rate", 2);
-  values[2] = mg_test_call_int (plugin, "mg_io_syscw_total", 3);
-  values[3] = mg_test_call_int (plugin, "mg_io_syscw_rate", 4);
-  values[4] = mg_test_call_int (plugin, "mg_io_rchar_total", 5);
+  values[0] = plugins_test_call_int (plugin, "mg_io_wchar_total", 1);
+  values[1] = plugins_test_call_int (plugin, "mg_io_wchar_rate", 2);
+  values[2] = plugins_test_call_int (plugin, "mg_io_syscw_total", 3);
+  values[3] = plugins_test_call_int (plugin, "mg_io_syscw_rate", 4);
+  values[4] = plugins_test_call_int (plugin, "mg_io_rchar_total", 5);
 }
 
 /* A forked child's I/O metrics are its own I/O since it started: its
@@ -171,8 +171,8 @@ io_child (void *plugin, uint64_t *values)
 static void
 test_io_fork (void)
 {
-  void *io = mg_test_load_plugin ("metrograph-io");
-  g_assert_cmpint (mg_test_init_plugin (io, 1), ==, 0);
+  void *io = plugins_test_load_plugin ("metrograph-io");
+  g_assert_cmpint (plugins_test_init_plugin (io, 1), ==, 0);
   g_autofree char *buf = g_malloc0 (MB);
   int fd = open ("/dev/null", O_WRONLY | O_CLOEXEC);
   g_assert_cmpint (fd, >=, 0);
@@ -180,8 +180,8 @@ test_io_fork (void)
     write_all (fd, buf, MB);
   g_assert_cmpint (allinea_safe_write (fd, buf, 2 * MB), ==, 2 * MB);
   close (fd);
-  uint64_t parent_total = mg_test_call_int (io, "mg_io_wchar_total", 1);
-  mg_test_call_int (io, "mg_io_wchar_rate", 2);
+  uint64_t parent_total = plugins_test_call_int (io, "mg_io_wchar_total", 1);
+  plugins_test_call_int (io, "mg_io_wchar_rate", 2);
   g_assert_cmpuint (parent_total, >=, 16 * MB);
   g_assert_cmpuint (parent_total, <, 16 * MB + 4096);
 
@@ -204,7 +204,7 @@ test_io_fork (void)
   /* The parent's totals go on from its own, to which the kernel adds the
    * I/O of the child once it is waited for (all of it: its safe writes
    * are in another process's counters). */
-  uint64_t after = mg_test_call_int (io, "mg_io_wchar_total", 1);
+  uint64_t after = plugins_test_call_int (io, "mg_io_wchar_total", 1);
   g_test_message ("the parent after waiting for the child: %" G_GUINT64_FORMAT, after);
   g_assert_cmpuint (after, >=, parent_total + 4 * MB);
   g_assert_cmpuint (after, <, parent_total + 4 * MB + 4096);
@@ -233,24 +233,24 @@ test_io_plugins_invisible (void)
     { "metrograph-perf-sw", "mg_perf_ratio", TRUE, "task-clock/cpu-clock" },
   };
   enum { FIRST = 10 };
-  void *sw = mg_test_load_plugin ("metrograph-perf-sw");
-  if (!mg_test_init_perf_sw (sw))
+  void *sw = plugins_test_load_plugin ("metrograph-perf-sw");
+  if (!plugins_test_init_perf_sw (sw))
     return;
-  void *io = mg_test_load_plugin ("metrograph-io");
-  g_assert_cmpint (mg_test_init_plugin (io, 1), ==, 0);
+  void *io = plugins_test_load_plugin ("metrograph-io");
+  g_assert_cmpint (plugins_test_init_plugin (io, 1), ==, 0);
   void *plugins[G_N_ELEMENTS (getters)];
   for (guint i = 0; i < G_N_ELEMENTS (getters); i++)
     {
       plugins[i] = g_str_equal (getters[i].plugin, "metrograph-perf-sw")
-                     ? sw : mg_test_load_plugin (getters[i].plugin);
+                     ? sw : plugins_test_load_plugin (getters[i].plugin);
       if (plugins[i] != sw)
-        g_assert_cmpint (mg_test_init_plugin (plugins[i], 2), ==, 0);
-      mg_test_set_custom_data (FIRST + i, getters[i].custom_data);
+        g_assert_cmpint (plugins_test_init_plugin (plugins[i], 2), ==, 0);
+      plugins_test_set_custom_data (FIRST + i, getters[i].custom_data);
     }
   /* As the sampler does once every plugin is initialised: what the others
    * read while initialising (the dynamic loader reading their libraries)
    * is not the program's. */
-  int (*start) (plugin_id_t) = mg_test_symbol (io, "mg_io_start");
+  int (*start) (plugin_id_t) = plugins_test_symbol (io, "mg_io_start");
   g_assert_cmpint (start (1), ==, 0);
   static const char *const io_getters[] = {
     "mg_io_rchar_rate", "mg_io_syscr_rate", "mg_io_wchar_rate", "mg_io_syscw_rate",
@@ -259,24 +259,24 @@ test_io_plugins_invisible (void)
   uint64_t first_round[G_N_ELEMENTS (io_getters)] = { 0 };
   for (int round = 0; round < 20; round++)
     {
-      struct timespec t = mg_test_next_round_time ();
+      struct timespec t = plugins_test_next_round_time ();
       for (guint i = 0; i < G_N_ELEMENTS (getters); i++)
         {
           struct timespec ts = t;
-          gpointer fn = mg_test_symbol (plugins[i], getters[i].getter);
+          gpointer fn = plugins_test_symbol (plugins[i], getters[i].getter);
           uint64_t u;
           double d;
           int r = getters[i].is_double
-                    ? ((MgTestDoubleGetter) fn) (FIRST + i, &ts, &d)
-                    : ((MgTestIntGetter) fn) (FIRST + i, &ts, &u);
+                    ? ((PluginsTestDoubleGetter) fn) (FIRST + i, &ts, &d)
+                    : ((PluginsTestIntGetter) fn) (FIRST + i, &ts, &u);
           if (r != 0)
-            g_error ("%s: %s", getters[i].getter, mg_test_metric_error (FIRST + i));
+            g_error ("%s: %s", getters[i].getter, plugins_test_metric_error (FIRST + i));
         }
       for (guint k = 0; k < G_N_ELEMENTS (io_getters); k++)
         {
           struct timespec ts = t;
           uint64_t v = 0;
-          MgTestIntGetter fn = (MgTestIntGetter) mg_test_symbol (io, io_getters[k]);
+          PluginsTestIntGetter fn = (PluginsTestIntGetter) plugins_test_symbol (io, io_getters[k]);
           g_assert_cmpint (fn (k + 1, &ts, &v), ==, 0);
           io_sum[k] += v;
           if (round == 0)
@@ -323,8 +323,8 @@ process_cpu_seconds (void)
 static void
 test_perf_threads_before_first_sample (void)
 {
-  void *sw = mg_test_load_plugin ("metrograph-perf-sw");
-  if (!mg_test_init_perf_sw (sw))
+  void *sw = plugins_test_load_plugin ("metrograph-perf-sw");
+  if (!plugins_test_init_perf_sw (sw))
     return;
   Burners a = { 0, 0 }, b = { 0, 0 };
   GThread *ta = g_thread_new ("burn-a", burner, &a);
@@ -333,21 +333,21 @@ test_perf_threads_before_first_sample (void)
     g_usleep (1000);
   g_usleep (50000);
 
-  mg_test_set_custom_data (1, "task-clock");
+  plugins_test_set_custom_data (1, "task-clock");
   /* The process's CPU time is read on both sides of the counters' opening
    * and of their read, so the busy threads' time between the two reads
    * cannot be charged to one side only (it grows on a loaded machine). */
   double outer_start = process_cpu_seconds ();
   double steal = mg_test_steal_seconds ();
   /* The first sample opens the counters: no value yet. */
-  g_assert_true (isnan (mg_test_call_double (sw, "mg_perf_seconds", 1)));
+  g_assert_true (isnan (plugins_test_call_double (sw, "mg_perf_seconds", 1)));
   double inner_start = process_cpu_seconds ();
   g_usleep (150000);
   g_atomic_int_set (&a.stop, 1);
   g_thread_join (ta); /* ends between the samples */
   g_usleep (150000);
   double inner_end = process_cpu_seconds ();
-  double task_clock = mg_test_call_double (sw, "mg_perf_seconds", 1);
+  double task_clock = plugins_test_call_double (sw, "mg_perf_seconds", 1);
   double outer_end = process_cpu_seconds ();
   steal = mg_test_steal_seconds () - steal;
   g_atomic_int_set (&b.stop, 1);
@@ -369,7 +369,7 @@ test_perf_threads_before_first_sample (void)
   /* The ended thread's count stays in the sum: the next sample holds only
    * what happened since. */
   g_usleep (20000);
-  double idle = mg_test_call_double (sw, "mg_perf_seconds", 1);
+  double idle = plugins_test_call_double (sw, "mg_perf_seconds", 1);
   g_assert_cmpfloat (idle, >=, 0);
   g_assert_cmpfloat (idle, <, 0.02);
 }

@@ -6,7 +6,7 @@
 #include "profile-fixture.h"
 
 MgMetricDef *
-fixture_metric (const char *id, MgDomain domain)
+profile_fixture_metric (const char *id, MgDomain domain)
 {
   MgMetricDef *def = mg_metric_def_new ();
 
@@ -39,12 +39,12 @@ fixture_metric (const char *id, MgDomain domain)
 }
 
 MgProfile *
-fixture_profile (void)
+profile_fixture_profile (void)
 {
   g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
-  g_autoptr(MgMetricDef) alpha = fixture_metric ("alpha", MG_DOMAIN_TIME);
-  g_autoptr(MgMetricDef) beta = fixture_metric ("beta", MG_DOMAIN_TIME);
-  g_autoptr(MgMetricDef) gamma = fixture_metric ("gamma", MG_DOMAIN_SINGLE_VALUE);
+  g_autoptr(MgMetricDef) alpha = profile_fixture_metric ("alpha", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) beta = profile_fixture_metric ("beta", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) gamma = profile_fixture_metric ("gamma", MG_DOMAIN_SINGLE_VALUE);
   g_autoptr(MgMetricGroup) group = mg_metric_group_new ();
   g_autoptr(GError) error = NULL;
   const char *argv[] = { "./app", "a b", "--x=\"1\"", NULL };
@@ -254,7 +254,7 @@ assert_lists_equal (MgProfile *a, MgProfile *b)
 }
 
 void
-fixture_assert_profiles_equal (MgProfile *a, MgProfile *b)
+profile_fixture_assert_profiles_equal (MgProfile *a, MgProfile *b)
 {
   guint n_metrics = mg_profile_get_n_metrics (a);
   guint n = mg_profile_get_n_windows (a);

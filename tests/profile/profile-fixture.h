@@ -4,11 +4,11 @@
 
 #include "profile/mg-profile-builder.h"
 
-MgMetricDef *fixture_metric (const char *id, MgDomain domain);
+MgMetricDef *profile_fixture_metric (const char *id, MgDomain domain);
 /* Two processes on two hosts, metrics "alpha" (time), "beta" (time, never
  * reported by process 1) and "gamma" (single value), one group, one of each
  * error and two events. */
-MgProfile *fixture_profile (void);
+MgProfile *profile_fixture_profile (void);
 
 /* Asserts that two profiles hold the same data, field by field. */
-void fixture_assert_profiles_equal (MgProfile *a, MgProfile *b);
+void profile_fixture_assert_profiles_equal (MgProfile *a, MgProfile *b);

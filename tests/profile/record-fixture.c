@@ -8,10 +8,10 @@
 
 #include "format/mg-plan-keywords.h"
 
-TestRecord *
-test_record_new (guint n_plugins, guint n_metrics, guint capacity)
+RecordFixture *
+record_fixture_new (guint n_plugins, guint n_metrics, guint capacity)
 {
-  TestRecord *r = g_new0 (TestRecord, 1);
+  RecordFixture *r = g_new0 (RecordFixture, 1);
   MgRecordHeader h;
 
   mg_record_header_init (&h, n_plugins, n_metrics, capacity);
@@ -24,56 +24,56 @@ test_record_new (guint n_plugins, guint n_metrics, guint capacity)
 }
 
 void
-test_record_free (TestRecord *record)
+record_fixture_free (RecordFixture *record)
 {
   g_free (record->data);
   g_free (record);
 }
 
 MgRecordHeader *
-test_record_header (TestRecord *record)
+record_fixture_header (RecordFixture *record)
 {
   return (MgRecordHeader *) record->data;
 }
 
 MgRecordPlugin *
-test_record_plugin (TestRecord *record, guint i)
+record_fixture_plugin (RecordFixture *record, guint i)
 {
-  return (MgRecordPlugin *) (record->data + test_record_header (record)->plugins_offset) + i;
+  return (MgRecordPlugin *) (record->data + record_fixture_header (record)->plugins_offset) + i;
 }
 
 MgRecordMetric *
-test_record_metric (TestRecord *record, guint i)
+record_fixture_metric (RecordFixture *record, guint i)
 {
-  return (MgRecordMetric *) (record->data + test_record_header (record)->metrics_offset) + i;
+  return (MgRecordMetric *) (record->data + record_fixture_header (record)->metrics_offset) + i;
 }
 
 MgRecordSample *
-test_record_sample (TestRecord *record, guint i)
+record_fixture_sample (RecordFixture *record, guint i)
 {
-  MgRecordHeader *h = test_record_header (record);
+  MgRecordHeader *h = record_fixture_header (record);
 
   return (MgRecordSample *) (record->data + h->samples_offset + (gsize) i * h->sample_stride);
 }
 
 MgRecordValue *
-test_record_values (TestRecord *record, guint i)
+record_fixture_values (RecordFixture *record, guint i)
 {
-  return (MgRecordValue *) (test_record_sample (record, i) + 1);
+  return (MgRecordValue *) (record_fixture_sample (record, i) + 1);
 }
 
 void
-test_record_add_sample (TestRecord *record, gint64 t_start_ns, gint64 t_end_ns,
-                        const double *values)
+record_fixture_add_sample (RecordFixture *record, gint64 t_start_ns, gint64 t_end_ns,
+                           const double *values)
 {
-  MgRecordHeader *h = test_record_header (record);
+  MgRecordHeader *h = record_fixture_header (record);
   guint i = h->n_samples;
   MgRecordSample *s;
   MgRecordValue *v;
 
   g_assert_cmpuint (i, <, h->capacity);
-  s = test_record_sample (record, i);
-  v = test_record_values (record, i);
+  s = record_fixture_sample (record, i);
+  v = record_fixture_values (record, i);
   s->t_start_ns = t_start_ns;
   s->t_end_ns = t_end_ns;
   s->n_raw = 1;
@@ -84,7 +84,7 @@ test_record_add_sample (TestRecord *record, gint64 t_start_ns, gint64 t_end_ns,
 }
 
 void
-test_record_write (TestRecord *record, const char *path)
+record_fixture_write (RecordFixture *record, const char *path)
 {
   g_autoptr(GError) error = NULL;
 

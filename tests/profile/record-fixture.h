@@ -9,19 +9,19 @@
 typedef struct {
   guchar *data;
   gsize size;
-} TestRecord;
+} RecordFixture;
 
 /* A zeroed record with a valid header and layout; the caller fills in. */
-TestRecord *test_record_new (guint n_plugins, guint n_metrics, guint capacity);
-void test_record_free (TestRecord *record);
-MgRecordHeader *test_record_header (TestRecord *record);
-MgRecordPlugin *test_record_plugin (TestRecord *record, guint i);
-MgRecordMetric *test_record_metric (TestRecord *record, guint i);
-MgRecordSample *test_record_sample (TestRecord *record, guint i);
-MgRecordValue *test_record_values (TestRecord *record, guint i);
+RecordFixture *record_fixture_new (guint n_plugins, guint n_metrics, guint capacity);
+void record_fixture_free (RecordFixture *record);
+MgRecordHeader *record_fixture_header (RecordFixture *record);
+MgRecordPlugin *record_fixture_plugin (RecordFixture *record, guint i);
+MgRecordMetric *record_fixture_metric (RecordFixture *record, guint i);
+MgRecordSample *record_fixture_sample (RecordFixture *record, guint i);
+MgRecordValue *record_fixture_values (RecordFixture *record, guint i);
 /* Appends a slot with one value per metric (NaN: count 0, a gap). */
-void test_record_add_sample (TestRecord *record, gint64 t_start_ns, gint64 t_end_ns,
-                             const double *values);
-void test_record_write (TestRecord *record, const char *path);
+void record_fixture_add_sample (RecordFixture *record, gint64 t_start_ns, gint64 t_end_ns,
+                                const double *values);
+void record_fixture_write (RecordFixture *record, const char *path);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TestRecord, test_record_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RecordFixture, record_fixture_free)

@@ -19,8 +19,8 @@ static MgProfile *
 gap_profile (void)
 {
   g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
-  g_autoptr(MgMetricDef) odd = fixture_metric ("odd,\"id\"", MG_DOMAIN_TIME);
-  g_autoptr(MgMetricDef) single = fixture_metric ("never", MG_DOMAIN_SINGLE_VALUE);
+  g_autoptr(MgMetricDef) odd = profile_fixture_metric ("odd,\"id\"", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) single = profile_fixture_metric ("never", MG_DOMAIN_SINGLE_VALUE);
   MgProcessInfo info = { 1, 0, -1, (char *) "h", (char *) "p", 0.0, 3.0,
                          MG_PROCESS_END_EXITED, 0, FALSE };
   double mins[2] = { 0.0, NAN }, maxs[2] = { 3.0, NAN }, means[2] = { 0.1, NAN };
@@ -81,7 +81,7 @@ assert_json_array (JsonArray *array, const double *values, guint n)
 static void
 test_export_json (void)
 {
-  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autoptr(MgProfile) profile = profile_fixture_profile ();
   g_autofree char *text = export_to_string (profile, TRUE);
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonObject *root = parse (parser, text);
@@ -159,7 +159,7 @@ test_export_json_gaps (void)
 static void
 test_export_csv (void)
 {
-  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autoptr(MgProfile) profile = profile_fixture_profile ();
   g_autofree char *text = export_to_string (profile, FALSE);
   g_auto(GStrv) lines = g_strsplit (text, "\r\n", -1);
 
@@ -231,7 +231,7 @@ read_csv (const char *text)
 static void
 test_export_csv_single_values (void)
 {
-  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autoptr(MgProfile) profile = profile_fixture_profile ();
   g_autoptr(MgProfile) gaps = gap_profile ();
   g_autofree char *dir = g_dir_make_tmp ("mg-export-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "single.csv", NULL);
@@ -353,7 +353,7 @@ noisy_profile (void)
 
   for (guint m = 0; m < G_N_ELEMENTS (ids); m++)
     {
-      g_autoptr(MgMetricDef) def = fixture_metric (ids[m], MG_DOMAIN_TIME);
+      g_autoptr(MgMetricDef) def = profile_fixture_metric (ids[m], MG_DOMAIN_TIME);
 
       mg_profile_builder_add_metric (builder, def);
     }

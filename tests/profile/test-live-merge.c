@@ -81,8 +81,8 @@ input_metrics (void)
 {
   GPtrArray *metrics = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_def_free);
 
-  g_ptr_array_add (metrics, fixture_metric ("alpha", MG_DOMAIN_TIME));
-  g_ptr_array_add (metrics, fixture_metric ("gamma", MG_DOMAIN_SINGLE_VALUE));
+  g_ptr_array_add (metrics, profile_fixture_metric ("alpha", MG_DOMAIN_TIME));
+  g_ptr_array_add (metrics, profile_fixture_metric ("gamma", MG_DOMAIN_SINGLE_VALUE));
   return metrics;
 }
 
@@ -92,9 +92,9 @@ input_metrics (void)
 static void
 write_record (const char *dir, guint i, guint n, guint merges, gboolean ended)
 {
-  g_autoptr (TestRecord) r = test_record_new (1, 2, 64);
-  MgRecordHeader *h = test_record_header (r);
-  MgRecordMetric *alpha = test_record_metric (r, 0);
+  g_autoptr (RecordFixture) r = record_fixture_new (1, 2, 64);
+  MgRecordHeader *h = record_fixture_header (r);
+  MgRecordMetric *alpha = record_fixture_metric (r, 0);
   g_autofree char *path = g_strdup_printf ("%s/h.%u.mgrec", dir, 100 + i);
   guint per = 1u << merges;
 
@@ -111,10 +111,10 @@ write_record (const char *dir, guint i, guint n, guint merges, gboolean ended)
   h->seq = 2 * merges;
   h->interval_start_ns = 10 * MS;
   h->interval_ns = 10 * MS * per;
-  test_record_plugin (r, 0)->state = MG_PLUGIN_STATE_ACTIVE;
+  record_fixture_plugin (r, 0)->state = MG_PLUGIN_STATE_ACTIVE;
   g_strlcpy (alpha->id, "alpha", MG_RECORD_ID_LEN);
   alpha->flags = MG_METRIC_FLAG_ACTIVE | MG_METRIC_FLAG_DOUBLE;
-  g_strlcpy (test_record_metric (r, 1)->id, "gamma", MG_RECORD_ID_LEN);
+  g_strlcpy (record_fixture_metric (r, 1)->id, "gamma", MG_RECORD_ID_LEN);
   /* Only whole slots: the sampler never rewrites a committed one but
    * when it halves them. */
   for (guint k = 0; (k + 1) * per <= n; k++)
@@ -122,10 +122,10 @@ write_record (const char *dir, guint i, guint n, guint merges, gboolean ended)
       guint last = (k + 1) * per - 1;
       double v[2] = { (k + i) % 5 == 3 ? NAN : sin (k * 0.7 + i) * 100 + i, 1000.0 * i + k };
 
-      test_record_add_sample (r, h->start_mono_ns + (gint64) k * per * 10 * MS,
-                              h->start_mono_ns + (gint64) (last + 1) * 10 * MS + (k % 3) * MS, v);
+      record_fixture_add_sample (r, h->start_mono_ns + (gint64) k * per * 10 * MS,
+                                 h->start_mono_ns + (gint64) (last + 1) * 10 * MS + (k % 3) * MS, v);
     }
-  test_record_write (r, path);
+  record_fixture_write (r, path);
 }
 
 static MgProfile *

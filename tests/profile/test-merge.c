@@ -22,13 +22,13 @@ make_dir (void)
 
 
 /* Record metrics: alpha, zeta (not enabled: ignored), gamma (single value). */
-static TestRecord *
+static RecordFixture *
 record_a (void)
 {
-  TestRecord *r = test_record_new (2, 3, 16);
-  MgRecordHeader *h = test_record_header (r);
-  MgRecordPlugin *failed = test_record_plugin (r, 1);
-  MgRecordMetric *alpha = test_record_metric (r, 0);
+  RecordFixture *r = record_fixture_new (2, 3, 16);
+  MgRecordHeader *h = record_fixture_header (r);
+  MgRecordPlugin *failed = record_fixture_plugin (r, 1);
+  MgRecordMetric *alpha = record_fixture_metric (r, 0);
 
   h->pid = 100;
   h->ppid = 1;
@@ -41,8 +41,8 @@ record_a (void)
   h->state = MG_RECORD_STATE_EXITED;
   h->end_status = 0;
   h->flags = MG_RECORD_FLAG_NODE_LEADER;
-  g_strlcpy (test_record_plugin (r, 0)->source_id, "good", MG_RECORD_ID_LEN);
-  test_record_plugin (r, 0)->state = MG_PLUGIN_STATE_ACTIVE;
+  g_strlcpy (record_fixture_plugin (r, 0)->source_id, "good", MG_RECORD_ID_LEN);
+  record_fixture_plugin (r, 0)->state = MG_PLUGIN_STATE_ACTIVE;
   g_strlcpy (failed->source_id, "broken", MG_RECORD_ID_LEN);
   g_strlcpy (failed->library, "/lib/libbroken.so", MG_RECORD_PATH_LEN);
   g_strlcpy (failed->error, "cannot open shared object", MG_RECORD_MSG_LEN);
@@ -55,22 +55,22 @@ record_a (void)
   alpha->first_error_ns = 1 * S + S / 2;
   alpha->last_error_ns = 2 * S + S / 2;
   g_strlcpy (alpha->error, "bad read", MG_RECORD_MSG_LEN);
-  g_strlcpy (test_record_metric (r, 1)->id, "zeta", MG_RECORD_ID_LEN);
-  g_strlcpy (test_record_metric (r, 2)->id, "gamma", MG_RECORD_ID_LEN);
+  g_strlcpy (record_fixture_metric (r, 1)->id, "zeta", MG_RECORD_ID_LEN);
+  g_strlcpy (record_fixture_metric (r, 2)->id, "gamma", MG_RECORD_ID_LEN);
   for (int k = 0; k < 3; k++)
     {
       double v[3] = { 10.0 * (k + 1), 99.0, 512.0 };
 
-      test_record_add_sample (r, (1 + k) * S, (2 + k) * S, v);
+      record_fixture_add_sample (r, (1 + k) * S, (2 + k) * S, v);
     }
   return r;
 }
 
-static TestRecord *
+static RecordFixture *
 record_b (void)
 {
-  TestRecord *r = test_record_new (1, 2, 16);
-  MgRecordHeader *h = test_record_header (r);
+  RecordFixture *r = record_fixture_new (1, 2, 16);
+  MgRecordHeader *h = record_fixture_header (r);
   double v0[2] = { 1024.0, 40.0 }, v1[2] = { 1024.0, NAN };
 
   h->pid = 101;
@@ -87,12 +87,12 @@ record_b (void)
   h->flags = MG_RECORD_FLAG_STOPPED;
   h->record_error_code = 28;
   g_strlcpy (h->record_error, "No space left on device", sizeof h->record_error);
-  test_record_plugin (r, 0)->state = MG_PLUGIN_STATE_NOT_LEADER;
+  record_fixture_plugin (r, 0)->state = MG_PLUGIN_STATE_NOT_LEADER;
   /* Metrics in another order than record A's. */
-  g_strlcpy (test_record_metric (r, 0)->id, "gamma", MG_RECORD_ID_LEN);
-  g_strlcpy (test_record_metric (r, 1)->id, "alpha", MG_RECORD_ID_LEN);
-  test_record_add_sample (r, S + S / 2, 2 * S + S / 2, v0);
-  test_record_add_sample (r, 2 * S + S / 2, 3 * S + S / 2, v1);
+  g_strlcpy (record_fixture_metric (r, 0)->id, "gamma", MG_RECORD_ID_LEN);
+  g_strlcpy (record_fixture_metric (r, 1)->id, "alpha", MG_RECORD_ID_LEN);
+  record_fixture_add_sample (r, S + S / 2, 2 * S + S / 2, v0);
+  record_fixture_add_sample (r, 2 * S + S / 2, 3 * S + S / 2, v1);
   return r;
 }
 
@@ -101,8 +101,8 @@ input_metrics (void)
 {
   GPtrArray *metrics = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_def_free);
 
-  g_ptr_array_add (metrics, fixture_metric ("alpha", MG_DOMAIN_TIME));
-  g_ptr_array_add (metrics, fixture_metric ("gamma", MG_DOMAIN_SINGLE_VALUE));
+  g_ptr_array_add (metrics, profile_fixture_metric ("alpha", MG_DOMAIN_TIME));
+  g_ptr_array_add (metrics, profile_fixture_metric ("gamma", MG_DOMAIN_SINGLE_VALUE));
   return metrics;
 }
 
@@ -133,8 +133,8 @@ test_merge_two_processes (void)
   g_autofree char *dir = make_dir ();
   g_autofree char *pa = g_build_filename (dir, "h1.100.1.mgrec", NULL);
   g_autofree char *pb = g_build_filename (dir, "h1.101.2.mgrec", NULL);
-  g_autoptr(TestRecord) a = record_a ();
-  g_autoptr(TestRecord) b = record_b ();
+  g_autoptr(RecordFixture) a = record_a ();
+  g_autoptr(RecordFixture) b = record_b ();
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = NULL;
   const MgRunInfo *run;
@@ -145,8 +145,8 @@ test_merge_two_processes (void)
   const MgMetricError *me;
 
   /* B's file sorts first by name; the process order is by start time. */
-  test_record_write (b, pa);
-  test_record_write (a, pb);
+  record_fixture_write (b, pa);
+  record_fixture_write (a, pb);
   profile = merge_dir (dir, "run", &error);
   g_assert_no_error (error);
   g_assert_nonnull (profile);
@@ -245,15 +245,15 @@ test_merge_filters_and_damage (void)
   g_autofree char *pb = g_build_filename (dir, "b.mgrec", NULL);
   g_autofree char *bad = g_build_filename (dir, "c.mgrec", NULL);
   g_autofree char *other = g_build_filename (dir, "notes.txt", NULL);
-  g_autoptr(TestRecord) a = record_a ();
-  g_autoptr(TestRecord) b = record_b ();
+  g_autoptr(RecordFixture) a = record_a ();
+  g_autoptr(RecordFixture) b = record_b ();
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = NULL;
   const MgPluginError *pe;
 
-  g_strlcpy (test_record_header (b)->run_id, "another-run", MG_RECORD_ID_LEN);
-  test_record_write (a, pa);
-  test_record_write (b, pb);
+  g_strlcpy (record_fixture_header (b)->run_id, "another-run", MG_RECORD_ID_LEN);
+  record_fixture_write (a, pa);
+  record_fixture_write (b, pb);
   g_assert_true (g_file_set_contents (bad, "garbage", -1, NULL));
   g_assert_true (g_file_set_contents (other, "ignored", -1, NULL));
   profile = merge_dir (dir, "run", &error);
@@ -273,12 +273,12 @@ test_merge_window_count (void)
 {
   g_autofree char *dir = make_dir ();
   g_autofree char *pa = g_build_filename (dir, "a.mgrec", NULL);
-  g_autoptr(TestRecord) a = record_a ();
+  g_autoptr(RecordFixture) a = record_a ();
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = NULL;
   const MgSeries *s;
 
-  test_record_write (a, pa);
+  record_fixture_write (a, pa);
   profile = merge_dir_windows (dir, NULL, 2, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (mg_profile_get_n_windows (profile), ==, 2);
@@ -294,13 +294,13 @@ test_merge_killed (void)
 {
   g_autofree char *dir = make_dir ();
   g_autofree char *pa = g_build_filename (dir, "a.mgrec", NULL);
-  g_autoptr(TestRecord) a = record_a ();
+  g_autoptr(RecordFixture) a = record_a ();
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = NULL;
 
-  test_record_header (a)->state = MG_RECORD_STATE_RUNNING;
-  test_record_header (a)->end_mono_ns = 0;
-  test_record_write (a, pa);
+  record_fixture_header (a)->state = MG_RECORD_STATE_RUNNING;
+  record_fixture_header (a)->end_mono_ns = 0;
+  record_fixture_write (a, pa);
   profile = merge_dir (dir, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (mg_profile_get_process (profile, 0)->end, ==, MG_PROCESS_END_UNKNOWN);
@@ -313,12 +313,12 @@ test_merge_killed (void)
 
 /* A record whose alpha getter (get_value) was called 1.2 s after the
  * process started and has not returned. */
-static TestRecord *
+static RecordFixture *
 record_hung (const char *host, gint64 start_mono_ns, gint64 end_mono_ns)
 {
-  TestRecord *r = test_record_new (1, 1, 16);
-  MgRecordHeader *h = test_record_header (r);
-  MgRecordMetric *alpha = test_record_metric (r, 0);
+  RecordFixture *r = record_fixture_new (1, 1, 16);
+  MgRecordHeader *h = record_fixture_header (r);
+  MgRecordMetric *alpha = record_fixture_metric (r, 0);
   double v[1] = { 1.0 };
 
   h->pid = 200;
@@ -330,13 +330,13 @@ record_hung (const char *host, gint64 start_mono_ns, gint64 end_mono_ns)
   h->state = end_mono_ns != 0 ? MG_RECORD_STATE_SIGNALLED : MG_RECORD_STATE_RUNNING;
   h->end_status = end_mono_ns != 0 ? 9 : 0;
   h->interval_start_ns = h->interval_ns = S / 100;
-  g_strlcpy (test_record_plugin (r, 0)->source_id, "slow.src", MG_RECORD_ID_LEN);
-  test_record_plugin (r, 0)->state = MG_PLUGIN_STATE_ACTIVE;
+  g_strlcpy (record_fixture_plugin (r, 0)->source_id, "slow.src", MG_RECORD_ID_LEN);
+  record_fixture_plugin (r, 0)->state = MG_PLUGIN_STATE_ACTIVE;
   g_strlcpy (alpha->id, "alpha", MG_RECORD_ID_LEN);
   alpha->flags = MG_METRIC_FLAG_ACTIVE | MG_METRIC_FLAG_DOUBLE;
   alpha->call_since_ms = 1200 + 1;
-  test_record_add_sample (r, start_mono_ns, start_mono_ns + S / 2, v);
-  test_record_add_sample (r, start_mono_ns + S / 2, start_mono_ns + S, v);
+  record_fixture_add_sample (r, start_mono_ns, start_mono_ns + S / 2, v);
+  record_fixture_add_sample (r, start_mono_ns + S / 2, start_mono_ns + S, v);
   return r;
 }
 
@@ -376,9 +376,9 @@ test_merge_hung_call (void)
   g_autofree char *message = NULL;
 
   {
-    g_autoptr(TestRecord) live = record_hung (g_get_host_name (), now - 3 * S, 0);
+    g_autoptr(RecordFixture) live = record_hung (g_get_host_name (), now - 3 * S, 0);
 
-    test_record_write (live, path);
+    record_fixture_write (live, path);
     message = merged_hang (dir);
     g_assert_nonnull (message);
     g_assert_true (g_str_has_prefix (message, "slow.src hung in get_value since 1.2 s (no return "
@@ -389,17 +389,17 @@ test_merge_hung_call (void)
     g_unsetenv ("METROGRAPH_HANG_INTERVALS");
   }
   {
-    g_autoptr(TestRecord) killed = record_hung ("elsewhere", 5 * S, 7 * S);
+    g_autoptr(RecordFixture) killed = record_hung ("elsewhere", 5 * S, 7 * S);
 
-    test_record_write (killed, path);
+    record_fixture_write (killed, path);
     message = merged_hang (dir);
     g_assert_cmpstr (message, ==, "slow.src hung in get_value since 1.2 s (no return for 0.8 s)");
     g_clear_pointer (&message, g_free);
   }
   {
-    g_autoptr(TestRecord) remote = record_hung ("elsewhere", now - 3 * S, 0);
+    g_autoptr(RecordFixture) remote = record_hung ("elsewhere", now - 3 * S, 0);
 
-    test_record_write (remote, path);
+    record_fixture_write (remote, path);
     g_assert_null (merged_hang (dir));
   }
   mg_test_remove_tree (dir);
@@ -410,7 +410,7 @@ test_merge_no_samples (void)
 {
   g_autofree char *dir = make_dir ();
   g_autofree char *pa = g_build_filename (dir, "a.mgrec", NULL);
-  g_autoptr(TestRecord) empty = test_record_new (0, 1, 4);
+  g_autoptr(RecordFixture) empty = record_fixture_new (0, 1, 4);
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = NULL;
 
@@ -421,7 +421,7 @@ test_merge_no_samples (void)
   g_assert_nonnull (strstr (error->message, "LD_PRELOAD"));
   g_clear_error (&error);
 
-  test_record_write (empty, pa);
+  record_fixture_write (empty, pa);
   profile = merge_dir (dir, NULL, &error);
   g_assert_null (profile);
   g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES);
@@ -450,15 +450,15 @@ test_merge_other_host (void)
   g_autofree char *dir = make_dir ();
   g_autofree char *pa = g_build_filename (dir, "a.mgrec", NULL);
   g_autofree char *pb = g_build_filename (dir, "b.mgrec", NULL);
-  g_autoptr(TestRecord) a = record_a ();
-  g_autoptr(TestRecord) b = record_b ();
+  g_autoptr(RecordFixture) a = record_a ();
+  g_autoptr(RecordFixture) b = record_b ();
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = NULL;
 
-  g_strlcpy (test_record_header (b)->host, "h2", MG_RECORD_HOST_LEN);
-  test_record_header (b)->start_real_ns = 1700000000 * S + S / 4;
-  test_record_write (a, pa);
-  test_record_write (b, pb);
+  g_strlcpy (record_fixture_header (b)->host, "h2", MG_RECORD_HOST_LEN);
+  record_fixture_header (b)->start_real_ns = 1700000000 * S + S / 4;
+  record_fixture_write (a, pa);
+  record_fixture_write (b, pb);
   profile = merge_dir (dir, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (mg_profile_get_run_info (profile)->n_nodes, ==, 2);

@@ -31,9 +31,9 @@ input_metrics (void)
 {
   GPtrArray *metrics = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_def_free);
 
-  g_ptr_array_add (metrics, fixture_metric ("alpha", MG_DOMAIN_TIME));
-  g_ptr_array_add (metrics, fixture_metric ("beta", MG_DOMAIN_TIME));
-  g_ptr_array_add (metrics, fixture_metric ("gamma", MG_DOMAIN_SINGLE_VALUE));
+  g_ptr_array_add (metrics, profile_fixture_metric ("alpha", MG_DOMAIN_TIME));
+  g_ptr_array_add (metrics, profile_fixture_metric ("beta", MG_DOMAIN_TIME));
+  g_ptr_array_add (metrics, profile_fixture_metric ("gamma", MG_DOMAIN_SINGLE_VALUE));
   return metrics;
 }
 
@@ -43,10 +43,10 @@ input_metrics (void)
 static void
 write_record (const char *dir, guint h, guint j)
 {
-  g_autoptr (TestRecord) r = test_record_new (2, 4, 512);
-  MgRecordHeader *hd = test_record_header (r);
-  MgRecordMetric *alpha = test_record_metric (r, 0);
-  MgRecordPlugin *plugin = test_record_plugin (r, 1);
+  g_autoptr (RecordFixture) r = record_fixture_new (2, 4, 512);
+  MgRecordHeader *hd = record_fixture_header (r);
+  MgRecordMetric *alpha = record_fixture_metric (r, 0);
+  MgRecordPlugin *plugin = record_fixture_plugin (r, 1);
   guint p = h * PER_HOST + j;
   guint n = 100 + 37 * p;
   g_autofree char *path = g_strdup_printf ("%s/%s.%u.%u.mgrec", dir, hosts[h], 200 + p, p);
@@ -77,7 +77,7 @@ write_record (const char *dir, guint h, guint j)
       hd->record_error_code = 28;
       g_strlcpy (hd->record_error, "No space left on device", sizeof hd->record_error);
     }
-  test_record_plugin (r, 0)->state = MG_PLUGIN_STATE_ACTIVE;
+  record_fixture_plugin (r, 0)->state = MG_PLUGIN_STATE_ACTIVE;
   g_strlcpy (plugin->source_id, "broken", MG_RECORD_ID_LEN);
   g_strlcpy (plugin->library, "/lib/libbroken.so", MG_RECORD_PATH_LEN);
   g_strlcpy (plugin->error, "cannot open shared object", MG_RECORD_MSG_LEN);
@@ -93,21 +93,21 @@ write_record (const char *dir, guint h, guint j)
       alpha->last_error_ns = hd->start_mono_ns + 900 * MS;
       g_strlcpy (alpha->error, "bad read", MG_RECORD_MSG_LEN);
     }
-  g_strlcpy (test_record_metric (r, 1)->id, "gamma", MG_RECORD_ID_LEN);
-  g_strlcpy (test_record_metric (r, 2)->id, "beta", MG_RECORD_ID_LEN);
-  test_record_metric (r, 2)->plugin_index = 1;
-  g_strlcpy (test_record_metric (r, 3)->id, "not-enabled", MG_RECORD_ID_LEN);
+  g_strlcpy (record_fixture_metric (r, 1)->id, "gamma", MG_RECORD_ID_LEN);
+  g_strlcpy (record_fixture_metric (r, 2)->id, "beta", MG_RECORD_ID_LEN);
+  record_fixture_metric (r, 2)->plugin_index = 1;
+  g_strlcpy (record_fixture_metric (r, 3)->id, "not-enabled", MG_RECORD_ID_LEN);
   for (guint k = 0; k < n; k++)
     {
       double v[4] = { (k + p) % 7 == 3 ? NAN : sin (k * 0.3 + p) * 50 + g_rand_double (noise),
                       512.0 + p, k > n / 2 ? NAN : 4096.0 * k, -0.0 };
       MgRecordValue *values;
 
-      test_record_add_sample (r, hd->start_mono_ns + (gint64) k * 20 * MS,
-                              hd->start_mono_ns + (gint64) (k + 1) * 20 * MS + (k % 4) * MS, v);
+      record_fixture_add_sample (r, hd->start_mono_ns + (gint64) k * 20 * MS,
+                                 hd->start_mono_ns + (gint64) (k + 1) * 20 * MS + (k % 4) * MS, v);
       /* A merged slot: two raw samples. */
-      values = test_record_values (r, k);
-      test_record_sample (r, k)->n_raw = 2;
+      values = record_fixture_values (r, k);
+      record_fixture_sample (r, k)->n_raw = 2;
       if (values[0].count > 0)
         {
           values[0].min = values[0].mean - 1.5;
@@ -115,7 +115,7 @@ write_record (const char *dir, guint h, guint j)
           values[0].count = 2;
         }
     }
-  test_record_write (r, path);
+  record_fixture_write (r, path);
 }
 
 static void
@@ -496,11 +496,11 @@ test_damaged (Dirs *d, gconstpointer data)
 /* A record of this host and process, still running, with one sample
  * (added by the caller once its header is as wanted); host receives the
  * host's name. */
-static TestRecord *
+static RecordFixture *
 running_record_of_this_host (char host[MG_RECORD_HOST_LEN])
 {
-  TestRecord *r = test_record_new (1, 1, 4);
-  MgRecordHeader *h = test_record_header (r);
+  RecordFixture *r = record_fixture_new (1, 1, 4);
+  MgRecordHeader *h = record_fixture_header (r);
 
   mg_record_host_name (host);
   h->pid = getpid ();
@@ -518,16 +518,16 @@ static void
 test_running_and_damaged (Dirs *d, gconstpointer data)
 {
   char host[MG_RECORD_HOST_LEN];
-  g_autoptr (TestRecord) r = running_record_of_this_host (host);
-  MgRecordHeader *h = test_record_header (r);
+  g_autoptr (RecordFixture) r = running_record_of_this_host (host);
+  MgRecordHeader *h = record_fixture_header (r);
   g_autofree char *live = g_build_filename (d->root, "live.mgrec", NULL);
   g_autofree char *bad = g_build_filename (d->root, "bad.mgrec", NULL);
   g_autoptr (GError) error = NULL;
   double v = 1.0;
   MgNodeSummaryStats stats;
 
-  test_record_add_sample (r, S, 2 * S, &v);
-  test_record_write (r, live);
+  record_fixture_add_sample (r, S, 2 * S, &v);
+  record_fixture_write (r, live);
   g_assert_true (g_file_set_contents (bad, "MGREC", -1, NULL));
   g_assert_true (mg_node_summary_merge (d->root, host, &stats, &error));
   g_assert_no_error (error);
@@ -541,7 +541,7 @@ test_running_and_damaged (Dirs *d, gconstpointer data)
   /* Ended, it is taken. */
   h->state = MG_RECORD_STATE_EXITED;
   h->end_mono_ns = 2 * S;
-  test_record_write (r, live);
+  record_fixture_write (r, live);
   g_assert_true (mg_node_summary_merge (d->root, host, &stats, &error));
   g_assert_cmpuint (stats.n_records, ==, 1);
   g_assert_false (g_file_test (live, G_FILE_TEST_EXISTS));
@@ -554,8 +554,8 @@ static void
 test_transferred_copy (Dirs *d, gconstpointer data)
 {
   char host[MG_RECORD_HOST_LEN];
-  g_autoptr (TestRecord) r = running_record_of_this_host (host);
-  MgRecordHeader *h = test_record_header (r);
+  g_autoptr (RecordFixture) r = running_record_of_this_host (host);
+  MgRecordHeader *h = record_fixture_header (r);
   g_autofree char *copy = g_build_filename (d->root, "copy.mgrec", NULL);
   g_autofree char *name = NULL;
   g_autofree char *summary = NULL;
@@ -566,8 +566,8 @@ test_transferred_copy (Dirs *d, gconstpointer data)
 
   h->flags |= MG_RECORD_FLAG_TRANSFERRED;
   h->end_mono_ns = 3 * S;
-  test_record_add_sample (r, S, 2 * S, &v);
-  test_record_write (r, copy);
+  record_fixture_add_sample (r, S, 2 * S, &v);
+  record_fixture_write (r, copy);
   g_assert_true (mg_node_summary_merge (d->root, host, &stats, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (stats.n_records, ==, 1);

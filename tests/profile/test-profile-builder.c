@@ -360,9 +360,9 @@ static MgProfile *
 uneven_profile (gboolean pack)
 {
   g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
-  g_autoptr(MgMetricDef) a = fixture_metric ("a", MG_DOMAIN_TIME);
-  g_autoptr(MgMetricDef) b = fixture_metric ("b", MG_DOMAIN_TIME);
-  g_autoptr(MgMetricDef) s = fixture_metric ("s", MG_DOMAIN_SINGLE_VALUE);
+  g_autoptr(MgMetricDef) a = profile_fixture_metric ("a", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) b = profile_fixture_metric ("b", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) s = profile_fixture_metric ("s", MG_DOMAIN_SINGLE_VALUE);
   g_autoptr(GError) error = NULL;
   MgProfile *profile;
 
@@ -402,7 +402,7 @@ test_builder_packed (void)
   g_autoptr(MgProfile) plain = uneven_profile (FALSE);
   g_autoptr(MgProfile) packed = uneven_profile (TRUE);
 
-  fixture_assert_profiles_equal (plain, packed);
+  profile_fixture_assert_profiles_equal (plain, packed);
   g_assert_cmpuint (mg_profile_get_process_series (packed, 1, 1)->n, ==, 0);
   g_assert_cmpuint (mg_profile_get_process_series (packed, 4, 0)->n, ==, 48);
   g_assert_cmpfloat (mg_profile_get_process_series (packed, 4, 1)->means[47], ==, 447.0);

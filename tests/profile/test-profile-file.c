@@ -64,7 +64,7 @@ block_offset (const guchar *data, gsize size, MgProfile *profile, guint process)
 static GBytes *
 saved_fixture (void)
 {
-  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autoptr(MgProfile) profile = profile_fixture_profile ();
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "p.mgprof", NULL);
   g_autoptr(GError) error = NULL;
@@ -114,7 +114,7 @@ assert_load_fails (const void *data, gsize size, int code)
 static void
 test_file_round_trip (void)
 {
-  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autoptr(MgProfile) profile = profile_fixture_profile ();
   g_autoptr(MgProfile) loaded = NULL;
   g_autoptr(MgProfile) again = NULL;
   g_autofree char *dir = make_tmpdir ();
@@ -127,7 +127,7 @@ test_file_round_trip (void)
   loaded = mg_profile_load (path, &error);
   g_assert_no_error (error);
   g_assert_nonnull (loaded);
-  fixture_assert_profiles_equal (profile, loaded);
+  profile_fixture_assert_profiles_equal (profile, loaded);
   /* Spot checks that the fixture is not trivially empty. */
   g_assert_cmpuint (mg_profile_get_n_windows (loaded), ==, 4);
   g_assert_cmpuint (mg_profile_get_process_series (loaded, 1, 1)->n, ==, 0);
@@ -141,7 +141,7 @@ test_file_round_trip (void)
   g_assert_no_error (error);
   again = mg_profile_load (path, &error);
   g_assert_no_error (error);
-  fixture_assert_profiles_equal (profile, again);
+  profile_fixture_assert_profiles_equal (profile, again);
   d = g_dir_open (dir, 0, NULL);
   g_assert_cmpstr (g_dir_read_name (d), ==, "run.mgprof");
   g_assert_null (g_dir_read_name (d));
@@ -151,7 +151,7 @@ test_file_round_trip (void)
 static void
 test_file_save_fails (void)
 {
-  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autoptr(MgProfile) profile = profile_fixture_profile ();
   g_autoptr(GError) error = NULL;
 
   g_assert_false (mg_profile_save (profile, "/nonexistent-dir/x.mgprof", &error));
@@ -230,7 +230,7 @@ test_file_corrupted_structure (void)
                 if (s->n > 0)
                   (void) (s->times[s->n - 1] + s->means[s->n - 1]);
               }
-          fixture_assert_profiles_equal (profile, from_file);
+          profile_fixture_assert_profiles_equal (profile, from_file);
         }
     }
   g_assert_cmpuint (n_rejected, >, 0);
@@ -383,7 +383,7 @@ static void
 test_file_empty_profile (void)
 {
   g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
-  g_autoptr(MgMetricDef) def = fixture_metric ("alpha", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) def = profile_fixture_metric ("alpha", MG_DOMAIN_TIME);
   MgProcessInfo info = { 1, 0, -1, (char *) "h", NULL, 0.0, 0.0, MG_PROCESS_END_UNKNOWN, 0, FALSE };
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "empty.mgprof", NULL);
@@ -400,7 +400,7 @@ test_file_empty_profile (void)
   g_assert_no_error (error);
   loaded = mg_profile_load (path, &error);
   g_assert_no_error (error);
-  fixture_assert_profiles_equal (profile, loaded);
+  profile_fixture_assert_profiles_equal (profile, loaded);
   g_assert_null (mg_profile_get_process (loaded, 0)->program);
   mg_test_remove_tree (dir);
 }
@@ -414,7 +414,7 @@ test_file_version1_fixture (void)
                                                  "format-v1.mgprof", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = mg_profile_load (path, &error);
-  g_autoptr(MgProfile) expected = fixture_profile ();
+  g_autoptr(MgProfile) expected = profile_fixture_profile ();
   const MgSeries *s;
 
   g_assert_no_error (error);
@@ -446,11 +446,11 @@ test_file_version2_fixture (void)
                                                  "format-v2.mgprof", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = mg_profile_load (path, &error);
-  g_autoptr(MgProfile) expected = fixture_profile ();
+  g_autoptr(MgProfile) expected = profile_fixture_profile ();
 
   g_assert_no_error (error);
   g_assert_null (profile->packed);
-  fixture_assert_profiles_equal (expected, profile);
+  profile_fixture_assert_profiles_equal (expected, profile);
 }
 
 /* So does a file of format version 3 (each process one compact block, no
@@ -463,12 +463,12 @@ test_file_version3_fixture (void)
                                                  "format-v3.mgprof", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = mg_profile_load (path, &error);
-  g_autoptr(MgProfile) expected = fixture_profile ();
+  g_autoptr(MgProfile) expected = profile_fixture_profile ();
 
   g_assert_no_error (error);
   g_assert_nonnull (profile->packed);
   g_assert_cmpint (mg_profile_get_process_precision (profile), ==, MG_PROCESS_PRECISION_EXACT);
-  fixture_assert_profiles_equal (expected, profile);
+  profile_fixture_assert_profiles_equal (expected, profile);
 }
 
 /* So does a file of format version 4 (argv, folder, hosts, programs and
@@ -481,12 +481,12 @@ test_file_version4_fixture (void)
                                                  "format-v4.mgprof", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(MgProfile) profile = mg_profile_load (path, &error);
-  g_autoptr(MgProfile) expected = fixture_profile ();
+  g_autoptr(MgProfile) expected = profile_fixture_profile ();
 
   g_assert_no_error (error);
   g_assert_cmpstr (mg_profile_get_run_info (profile)->argv[1], ==, "a b");
   g_assert_cmpstr (mg_profile_get_run_info (profile)->output, ==, "starting\nrank 1: ü done\n");
-  fixture_assert_profiles_equal (expected, profile);
+  profile_fixture_assert_profiles_equal (expected, profile);
 }
 
 /* A saved profile's processes stay packed until asked for, one at a time;
@@ -496,7 +496,7 @@ static void
 test_file_unpacked_on_demand (void)
 {
   g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
-  g_autoptr(MgMetricDef) def = fixture_metric ("wave", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) def = profile_fixture_metric ("wave", MG_DOMAIN_TIME);
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "many.mgprof", NULL);
   g_autoptr(GError) error = NULL;
@@ -543,7 +543,7 @@ test_file_unpacked_on_demand (void)
   g_assert_null (loaded->packed[3].memory);
   g_assert_cmpuint (s->n, ==, 0);
   g_assert_cmpfloat (mg_profile_get_process_series (loaded, 3, 0)->means[5], ==, 35.0);
-  fixture_assert_profiles_equal (built, loaded);
+  profile_fixture_assert_profiles_equal (built, loaded);
   mg_test_remove_tree (dir);
 }
 
@@ -554,7 +554,7 @@ test_file_unpacked_on_demand (void)
 static void
 test_file_damaged_block_single (void)
 {
-  g_autoptr(MgProfile) expected = fixture_profile ();
+  g_autoptr(MgProfile) expected = profile_fixture_profile ();
   g_autoptr(GBytes) bytes = saved_fixture ();
   g_autoptr(GBytes) block = block_of (expected, 0);
   gsize size, at, len = g_bytes_get_size (block);
@@ -596,7 +596,7 @@ test_file_damaged_block_single (void)
 static void
 test_file_damaged_block (void)
 {
-  g_autoptr(MgProfile) expected = fixture_profile ();
+  g_autoptr(MgProfile) expected = profile_fixture_profile ();
   g_autoptr(GBytes) bytes = saved_fixture ();
   gsize size, at;
   const guchar *data = g_bytes_get_data (bytes, &size);
@@ -648,7 +648,7 @@ test_file_damaged_block (void)
 static void
 test_file_output (void)
 {
-  g_autoptr(MgProfile) profile = fixture_profile ();
+  g_autoptr(MgProfile) profile = profile_fixture_profile ();
   const MgRunInfo *run = mg_profile_get_run_info (profile);
   g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
   g_autoptr(MgProfile) big = NULL;
@@ -691,7 +691,7 @@ static void
 test_file_any_bytes (void)
 {
   g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
-  g_autoptr(MgMetricDef) alpha = fixture_metric ("alpha", MG_DOMAIN_TIME);
+  g_autoptr(MgMetricDef) alpha = profile_fixture_metric ("alpha", MG_DOMAIN_TIME);
   const char *argv[] = { "./caf\xe9", "a \xff\xfe", "ok", NULL };
   MgProcessInfo p0 = { 10, 1, -1, (char *) "node-\xe9", (char *) "/bin/\xff\x80x", 0.0, 1.0,
                        MG_PROCESS_END_EXITED, 0, TRUE };
@@ -768,7 +768,7 @@ overwrite (const char *path, gsize at, const void *bytes, gsize n)
 static void
 test_file_changed_after_open (void)
 {
-  g_autoptr(MgProfile) expected = fixture_profile ();
+  g_autoptr(MgProfile) expected = profile_fixture_profile ();
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "changing.mgprof", NULL);
   g_autoptr(GError) error = NULL;
@@ -844,7 +844,7 @@ test_file_changed_after_open (void)
   g_assert_no_error (error);
   {
     g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
-    g_autoptr(MgMetricDef) def = fixture_metric ("other", MG_DOMAIN_TIME);
+    g_autoptr(MgMetricDef) def = profile_fixture_metric ("other", MG_DOMAIN_TIME);
     MgProcessInfo info = { 7, 0, -1, (char *) "h", NULL, 0.0, 0.0, MG_PROCESS_END_UNKNOWN, 0, FALSE };
 
     mg_profile_builder_add_metric (builder, def);
@@ -852,7 +852,7 @@ test_file_changed_after_open (void)
     replaced = mg_profile_builder_finish (builder, 0, &error);
     g_assert_true (mg_profile_save (replaced, path, &error));
   }
-  fixture_assert_profiles_equal (expected, loaded);
+  profile_fixture_assert_profiles_equal (expected, loaded);
   mg_test_remove_tree (dir);
 }
 

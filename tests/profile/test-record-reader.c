@@ -12,11 +12,11 @@
 
 static char *tmpdir;
 
-static TestRecord *
+static RecordFixture *
 valid_record (void)
 {
-  TestRecord *r = test_record_new (1, 2, 8);
-  MgRecordHeader *h = test_record_header (r);
+  RecordFixture *r = record_fixture_new (1, 2, 8);
+  MgRecordHeader *h = record_fixture_header (r);
   double v0[2] = { 1.5, NAN }, v1[2] = { 2.5, 7.0 };
 
   h->pid = 4242;
@@ -26,28 +26,28 @@ valid_record (void)
   g_strlcpy (h->run_id, "run-1", sizeof h->run_id);
   h->start_mono_ns = 1000;
   h->state = MG_RECORD_STATE_EXITED;
-  g_strlcpy (test_record_plugin (r, 0)->source_id, "src", MG_RECORD_ID_LEN);
-  test_record_plugin (r, 0)->state = MG_PLUGIN_STATE_ACTIVE;
-  g_strlcpy (test_record_metric (r, 0)->id, "m0", MG_RECORD_ID_LEN);
-  g_strlcpy (test_record_metric (r, 1)->id, "m1", MG_RECORD_ID_LEN);
-  test_record_add_sample (r, 1000, 2000, v0);
-  test_record_add_sample (r, 2000, 3000, v1);
+  g_strlcpy (record_fixture_plugin (r, 0)->source_id, "src", MG_RECORD_ID_LEN);
+  record_fixture_plugin (r, 0)->state = MG_PLUGIN_STATE_ACTIVE;
+  g_strlcpy (record_fixture_metric (r, 0)->id, "m0", MG_RECORD_ID_LEN);
+  g_strlcpy (record_fixture_metric (r, 1)->id, "m1", MG_RECORD_ID_LEN);
+  record_fixture_add_sample (r, 1000, 2000, v0);
+  record_fixture_add_sample (r, 2000, 3000, v1);
   return r;
 }
 
 static char *
-write_tmp (TestRecord *r, const char *name)
+write_tmp (RecordFixture *r, const char *name)
 {
   char *path = g_build_filename (tmpdir, name, NULL);
 
-  test_record_write (r, path);
+  record_fixture_write (r, path);
   return path;
 }
 
 static void
 test_reader_valid (void)
 {
-  g_autoptr(TestRecord) r = valid_record ();
+  g_autoptr(RecordFixture) r = valid_record ();
   g_autofree char *path = write_tmp (r, "valid.mgrec");
   g_autoptr(GError) error = NULL;
   g_autoptr(MgRecordFile) rec = mg_record_file_read (path, &error);
@@ -71,12 +71,12 @@ test_reader_valid (void)
   g_assert_cmpuint (header.n_samples, ==, 2);
 }
 
-typedef void (*Damage) (TestRecord *r);
+typedef void (*Damage) (RecordFixture *r);
 
 static void
 assert_damaged (Damage damage, gsize keep, int code, const char *what)
 {
-  g_autoptr(TestRecord) r = valid_record ();
+  g_autoptr(RecordFixture) r = valid_record ();
   g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GError) header_error = NULL;
@@ -98,18 +98,18 @@ assert_damaged (Damage damage, gsize keep, int code, const char *what)
   g_assert_nonnull (header_error);
 }
 
-static void bad_magic (TestRecord *r) { r->data[0] = 'X'; }
-static void bad_version (TestRecord *r) { test_record_header (r)->version = MG_RECORD_VERSION + 1; }
-static void bad_plugins_offset (TestRecord *r) { test_record_header (r)->plugins_offset = 1u << 30; }
-static void bad_samples_offset (TestRecord *r) { test_record_header (r)->samples_offset = test_record_header (r)->file_size - 8; }
-static void overlapping_offset (TestRecord *r) { test_record_header (r)->metrics_offset = 8; }
-static void bad_count (TestRecord *r) { test_record_header (r)->n_samples = 9; }
-static void huge_capacity (TestRecord *r) { test_record_header (r)->capacity = G_MAXUINT32; }
-static void bad_stride (TestRecord *r) { test_record_header (r)->sample_stride += 8; }
-static void unterminated_host (TestRecord *r) { memset (test_record_header (r)->host, 'a', MG_RECORD_HOST_LEN); }
-static void unterminated_metric (TestRecord *r) { memset (test_record_metric (r, 0)->id, 'a', MG_RECORD_ID_LEN); }
-static void bad_state (TestRecord *r) { test_record_header (r)->state = 17; }
-static void bad_plugin_index (TestRecord *r) { test_record_metric (r, 1)->plugin_index = 5; }
+static void bad_magic (RecordFixture *r) { r->data[0] = 'X'; }
+static void bad_version (RecordFixture *r) { record_fixture_header (r)->version = MG_RECORD_VERSION + 1; }
+static void bad_plugins_offset (RecordFixture *r) { record_fixture_header (r)->plugins_offset = 1u << 30; }
+static void bad_samples_offset (RecordFixture *r) { record_fixture_header (r)->samples_offset = record_fixture_header (r)->file_size - 8; }
+static void overlapping_offset (RecordFixture *r) { record_fixture_header (r)->metrics_offset = 8; }
+static void bad_count (RecordFixture *r) { record_fixture_header (r)->n_samples = 9; }
+static void huge_capacity (RecordFixture *r) { record_fixture_header (r)->capacity = G_MAXUINT32; }
+static void bad_stride (RecordFixture *r) { record_fixture_header (r)->sample_stride += 8; }
+static void unterminated_host (RecordFixture *r) { memset (record_fixture_header (r)->host, 'a', MG_RECORD_HOST_LEN); }
+static void unterminated_metric (RecordFixture *r) { memset (record_fixture_metric (r, 0)->id, 'a', MG_RECORD_ID_LEN); }
+static void bad_state (RecordFixture *r) { record_fixture_header (r)->state = 17; }
+static void bad_plugin_index (RecordFixture *r) { record_fixture_metric (r, 1)->plugin_index = 5; }
 
 static void
 test_reader_damaged (void)
@@ -126,7 +126,7 @@ test_reader_damaged (void)
   assert_damaged (bad_state, 0, MG_RECORD_ERROR_INVALID, "state");
   /* Table checks need the full read; the header alone is fine. */
   {
-    g_autoptr(TestRecord) r = valid_record ();
+    g_autoptr(RecordFixture) r = valid_record ();
     g_autofree char *path = NULL;
     g_autoptr(GError) error = NULL;
     g_autoptr(MgRecordFile) rec = NULL;
@@ -137,8 +137,8 @@ test_reader_damaged (void)
     g_assert_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_INVALID);
     g_clear_error (&error);
     bad_plugin_index (r);
-    memset (test_record_metric (r, 0)->id, 0, MG_RECORD_ID_LEN);
-    test_record_write (r, path);
+    memset (record_fixture_metric (r, 0)->id, 0, MG_RECORD_ID_LEN);
+    record_fixture_write (r, path);
     rec = mg_record_file_read (path, &error);
     g_assert_null (rec);
     g_assert_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_INVALID);
@@ -148,7 +148,7 @@ test_reader_damaged (void)
 static void
 test_reader_truncated (void)
 {
-  g_autoptr(TestRecord) r = valid_record ();
+  g_autoptr(RecordFixture) r = valid_record ();
 
   for (gsize keep = 1; keep < r->size; keep += 97)
     assert_damaged (NULL, keep, MG_RECORD_ERROR_TRUNCATED, NULL);
@@ -181,20 +181,20 @@ test_reader_foreign (void)
 static void
 test_reader_live_busy (void)
 {
-  g_autoptr(TestRecord) r = valid_record ();
+  g_autoptr(RecordFixture) r = valid_record ();
   g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(MgRecordFile) rec = NULL;
 
-  test_record_header (r)->seq = 3;
+  record_fixture_header (r)->seq = 3;
   path = write_tmp (r, "live.mgrec");
   rec = mg_record_file_read (path, &error);
   g_assert_null (rec);
   g_assert_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_BUSY);
   g_clear_error (&error);
 
-  test_record_header (r)->seq = 4;
-  test_record_write (r, path);
+  record_fixture_header (r)->seq = 4;
+  record_fixture_write (r, path);
   rec = mg_record_file_read (path, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (rec->n_samples, ==, 2);

@@ -42,7 +42,7 @@ fixture_setup (Fixture *f, gconstpointer data)
 {
   g_autofree char *runs = NULL;
 
-  f->dir = cli_tmpdir_new ();
+  f->dir = cli_test_tmpdir_new ();
   runs = g_build_filename (f->dir, "runs", NULL);
   g_assert_cmpint (g_mkdir (runs, 0700), ==, 0);
   g_setenv ("METROGRAPH_TMPDIR", runs, TRUE);
@@ -53,7 +53,7 @@ static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
   g_unsetenv ("METROGRAPH_TMPDIR");
-  cli_tmpdir_remove (f->dir);
+  cli_test_tmpdir_remove (f->dir);
   g_free (f->dir);
   g_free (f->example_report);
 }
@@ -71,16 +71,16 @@ read_file (Fixture *f, const char *name)
 static void
 test_end_to_end (Fixture *f, gconstpointer data)
 {
-  g_autofree char *examples = cli_build_path ("examples");
-  g_autofree char *workload = cli_build_path ("tests/cli/mg-cli-workload");
+  g_autofree char *examples = cli_test_build_path ("examples");
+  g_autofree char *workload = cli_test_build_path ("tests/cli/mg-cli-workload");
   g_autofree char *reports_path = g_strconcat ("--reports-path=", f->example_report, NULL);
   const char *profile_args[] = { "--profile", "--metrics-path", examples, "-o", "p.mgprof",
                                  workload, "work=1", NULL };
   const char *report_args[] = { "--report", reports_path, "p.mgprof", NULL };
   const char *stdout_args[] = { "--report=-", reports_path, "p.mgprof", NULL };
   const char *html_args[] = { "--report=only.html", reports_path, "p.mgprof", NULL };
-  g_autoptr (CliRun) profiled = cli_run (f->dir, profile_args);
-  g_autoptr (CliRun) reported = NULL, printed = NULL, html_only = NULL;
+  g_autoptr (CliTestRun) profiled = cli_test_run (f->dir, profile_args);
+  g_autoptr (CliTestRun) reported = NULL, printed = NULL, html_only = NULL;
   g_autofree char *text = NULL, *html = NULL, *path = NULL, *expected = NULL, *line = NULL;
   g_autoptr (MgProfile) profile = NULL;
   MgMetricDef per_second = { .units = (char *) "/s", .display_factor = 1.0,
@@ -88,7 +88,7 @@ test_end_to_end (Fixture *f, gconstpointer data)
   double mean;
 
   assert_status (profiled, 0);
-  reported = cli_run (f->dir, report_args);
+  reported = cli_test_run (f->dir, report_args);
   assert_status (reported, 0);
   g_assert_cmpstr (reported->err, ==, "");
   text = read_file (f, "p.txt");
@@ -109,20 +109,20 @@ test_end_to_end (Fixture *f, gconstpointer data)
   line = g_strdup_printf ("%s  |", expected);
   assert_contains (strstr (text, "Mean interrupts"), line);
 
-  printed = cli_run (f->dir, stdout_args);
+  printed = cli_test_run (f->dir, stdout_args);
   assert_status (printed, 0);
   g_assert_cmpstr (printed->out, ==, text);
   {
     const char *baseline_args[] = { "--report=-", "--baseline=p.mgprof", reports_path,
                                     "p.mgprof", NULL };
-    g_autoptr (CliRun) compared = cli_run (f->dir, baseline_args);
+    g_autoptr (CliTestRun) compared = cli_test_run (f->dir, baseline_args);
 
     assert_status (compared, 0);
     assert_contains (compared->out, "Baseline         p.mgprof (changes under 5 %");
     assert_contains (compared->out, ", +0 %)\n");
   }
 
-  html_only = cli_run (f->dir, html_args);
+  html_only = cli_test_run (f->dir, html_args);
   assert_status (html_only, 0);
   g_free (html);
   html = read_file (f, "only.html");
@@ -134,11 +134,11 @@ test_end_to_end (Fixture *f, gconstpointer data)
 static void
 test_profile_and_report (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = cli_build_path ("tests/cli/mg-cli-workload");
+  g_autofree char *workload = cli_test_build_path ("tests/cli/mg-cli-workload");
   const char *args[] = { "--profile", "--report", "-o", "run.mgprof", workload, "--report", NULL };
   const char *bare[] = { "--profile", "--report", workload, NULL };
-  g_autoptr (CliRun) run = cli_run (f->dir, args);
-  g_autoptr (CliRun) bare_run = NULL;
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  g_autoptr (CliTestRun) bare_run = NULL;
   g_autofree char *text = NULL, *html = NULL, *output = NULL;
 
   assert_status (run, 0);
@@ -148,7 +148,7 @@ test_profile_and_report (Fixture *f, gconstpointer data)
   assert_contains (html, "<h2>CPU</h2>");
   /* The program's own output: it got --report as its argument. */
   assert_contains (run->out, "--report");
-  bare_run = cli_run (f->dir, bare);
+  bare_run = cli_test_run (f->dir, bare);
   assert_status (bare_run, 0);
   {
     g_autoptr (GDir) dir = g_dir_open (f->dir, 0, NULL);
@@ -171,12 +171,12 @@ test_list_and_refused (Fixture *f, gconstpointer data)
   g_autofree char *folder_arg = g_strconcat ("--reports-path=", f->dir, NULL);
   g_autofree char *example_arg = g_strconcat ("--reports-path=", f->example_report, NULL);
   const char *list_args[] = { "--list-reports", folder_arg, example_arg, NULL };
-  g_autoptr (CliRun) listed = NULL;
+  g_autoptr (CliTestRun) listed = NULL;
   g_autofree char *first = NULL, *error_line = NULL, *cpu = NULL;
 
   g_assert_true (g_file_set_contents (bad, "<partialReport name=\"x\">\n</partialReport>\n", -1,
                                       NULL));
-  listed = cli_run (f->dir, list_args);
+  listed = cli_test_run (f->dir, list_args);
   assert_status (listed, 0);
   first = g_strdup_printf ("1. %s (from --reports-path): refused\n", bad);
   error_line = g_strdup_printf ("   %s:1: error: xmlns missing", bad);
@@ -200,11 +200,11 @@ test_bad_encoding (Fixture *f, gconstpointer data)
   g_autofree char *bad = g_build_filename (f->dir, "bad.xml", NULL);
   g_autofree char *folder_arg = g_strconcat ("--reports-path=", bad, NULL);
   const char *list_args[] = { "--list-reports", folder_arg, NULL };
-  g_autoptr (CliRun) listed = NULL;
+  g_autoptr (CliTestRun) listed = NULL;
   g_autofree char *error_line = NULL;
 
   g_assert_true (g_file_set_contents (bad, xml, sizeof xml - 1, NULL));
-  listed = cli_run (f->dir, list_args);
+  listed = cli_test_run (f->dir, list_args);
   assert_status (listed, 0);
   error_line = g_strdup_printf ("   %s:2: error: not well-formed XML (", bad);
   assert_contains (listed->out, error_line);
@@ -221,7 +221,7 @@ test_report_with_refused_file (Fixture *f, gconstpointer data)
   g_autofree char *profile = g_build_filename (f->dir, "fixture.mgprof", NULL);
   g_autoptr (MgProfile) fixture = report_fixture_profile ();
   const char *args[] = { "--report=out.txt", "--reports-path=bad.xml", "fixture.mgprof", NULL };
-  g_autoptr (CliRun) run = NULL;
+  g_autoptr (CliTestRun) run = NULL;
   g_autofree char *expected = NULL, *text = NULL;
 
   g_assert_true (mg_profile_save (fixture, profile, NULL));
@@ -229,7 +229,7 @@ test_report_with_refused_file (Fixture *f, gconstpointer data)
                                       "AllineaReports\" name=\"b\">\n<reportMetrics>\n"
                                       "<reportMetric id=\"_x\" source=\"metric\"/>\n"
                                       "</reportMetrics></partialReport>\n", -1, NULL));
-  run = cli_run (f->dir, args);
+  run = cli_test_run (f->dir, args);
   assert_status (run, 0);
   expected = g_strdup_printf ("metrograph: %s:3: error: invalid id: the report metric id '_x' "
                               "begins with '_'", bad);
@@ -271,7 +271,7 @@ test_usage (Fixture *f, gconstpointer data)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr (CliRun) run = cli_run (f->dir, cases[i].args);
+      g_autoptr (CliTestRun) run = cli_test_run (f->dir, cases[i].args);
 
       assert_status (run, cases[i].status);
       assert_contains (run->err, cases[i].message);

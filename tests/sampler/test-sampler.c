@@ -28,6 +28,7 @@ typedef struct {
   char *rec_dir;
   char *plan;
   char *log;
+  GPtrArray *records; /* Record*, the latest take_records() */
 } Fixture;
 
 static const char *
@@ -44,19 +45,23 @@ build_file (const char *name)
   return g_build_filename (build_root (), "tests", "sampler", name, NULL);
 }
 
+/* Every test's folder: records/ below it, the plan and the plugin's log
+ * beside. */
 static void
-fixture_init (Fixture *f)
+fixture_setup (Fixture *f, gconstpointer user_data)
 {
   f->dir = mg_test_make_dir ("sampler");
   f->rec_dir = g_build_filename (f->dir, "records", NULL);
   g_assert_cmpint (g_mkdir (f->rec_dir, 0755), ==, 0);
   f->plan = g_build_filename (f->dir, "plan", NULL);
   f->log = g_build_filename (f->dir, "log", NULL);
+  f->records = NULL;
 }
 
 static void
-fixture_clear (Fixture *f)
+fixture_teardown (Fixture *f, gconstpointer user_data)
 {
+  g_clear_pointer (&f->records, g_ptr_array_unref);
   mg_test_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->rec_dir);
@@ -227,6 +232,32 @@ only_record (GPtrArray *records)
   return records->pdata[0];
 }
 
+/* The records now in the folder, kept by the fixture until the next call
+ * (or the end of the test). */
+static GPtrArray *
+take_records (Fixture *f)
+{
+  g_clear_pointer (&f->records, g_ptr_array_unref);
+  f->records = read_records (f);
+  return f->records;
+}
+
+/* The one record in the folder. */
+static Record *
+the_record (Fixture *f)
+{
+  return only_record (take_records (f));
+}
+
+/* Runs the workload with f's plan, which must exit with @exit_status. */
+static void
+run_expecting (Fixture *f, const char *const *args, const char *extra_env, int exit_status)
+{
+  int status = run_workload (f, f->plan, args, NULL, NULL, extra_env);
+
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == exit_status);
+}
+
 /* Log lines "TAG SEC NSEC PID" of one tag, as nanoseconds. */
 static GArray *
 log_times (Fixture *f, const char *tag, int pid)
@@ -274,20 +305,19 @@ log_tags (Fixture *f)
   "metric\t" #i "\t0\t" id "\t" getter "\t" type "\t" units "\t" #divide "\t" #node "\t" \
   #backfill "\ttime\t\t" custom "\n"
 
+/* The plan line most tests sample: the test plugin's call counter. */
+#define COUNT_METRIC METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, "")
+
 /* ---- tests ---- */
 
 static void
-test_divide (void)
+test_divide (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 5,
+  write_plan (f, 5,
               METRIC (0, "t.count", "test_count", "uint64_t", "/s", 1, 0, 0, "")
               METRIC (1, "t.raw", "test_count", "uint64_t", "/s", 0, 0, 0, ""));
-  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, NULL);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  g_autoptr(GPtrArray) recs = read_records (&f);
-  Record *r = only_record (recs);
+  run_expecting (f, RUN_300, NULL, 0);
+  Record *r = the_record (f);
   const MgRecordHeader *h = hdr (r);
   g_assert_cmpuint (h->state, ==, MG_RECORD_STATE_EXITED);
   g_assert_cmpint (h->end_status, ==, 0);
@@ -305,7 +335,7 @@ test_divide (void)
    * moves the round's time further. The rate is over the slot's span (from
    * the previous slot's end), not the divided metric's own read times, so
    * that the rate integrated over the slots is the count: 1000 a round. */
-  g_autoptr(GArray) times = log_times (&f, "COUNT", h->pid);
+  g_autoptr(GArray) times = log_times (f, "COUNT", h->pid);
   g_assert_cmpuint (times->len, ==, 2 * h->n_samples);
   gint64 prev = rec_slot (r, 0)->t_start_ns;
   double integral = 0;
@@ -327,23 +357,18 @@ test_divide (void)
       prev = t;
     }
   g_assert_cmpfloat_with_epsilon (integral, 1000.0 * h->n_samples, 1e-9 * integral);
-  fixture_clear (&f);
 }
 
 static void
-test_percent (void)
+test_percent (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 5, METRIC (0, "t.pct", "test_pct", "double", "%", 1, 0, 0, ""));
-  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, NULL);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  g_autoptr(GPtrArray) recs = read_records (&f);
-  Record *r = only_record (recs);
+  write_plan (f, 5, METRIC (0, "t.pct", "test_pct", "double", "%", 1, 0, 0, ""));
+  run_expecting (f, RUN_300, NULL, 0);
+  Record *r = the_record (f);
   const MgRecordHeader *h = hdr (r);
   g_assert_true (rec_metric (r, 0)->flags & MG_METRIC_FLAG_PERCENT);
   g_assert_true (rec_metric (r, 0)->flags & MG_METRIC_FLAG_DOUBLE);
-  g_autoptr(GArray) times = log_times (&f, "PCT", h->pid);
+  g_autoptr(GArray) times = log_times (f, "PCT", h->pid);
   g_assert_cmpuint (times->len, ==, h->n_samples);
   gint64 prev = rec_slot (r, 0)->t_start_ns;
   for (guint i = 0; i < h->n_samples; i++)
@@ -355,26 +380,21 @@ test_percent (void)
       g_assert_cmpfloat_with_epsilon (rec_value (r, i, 0)->mean, expect, expect * 1e-12);
       prev = t;
     }
-  fixture_clear (&f);
 }
 
 /* A percentage read before a metric that moves the round's time: its slots
  * are alternately shorter and longer than the span its value covers. Each
  * value is 100 % of that span, and reads 100 % whatever its slot. */
 static void
-test_percent_own_span (void)
+test_percent_own_span (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 5,
+  write_plan (f, 5,
               METRIC (0, "t.busy", "test_busy", "double", "%", 1, 0, 0, "")
               METRIC (1, "t.late", "test_late", "uint64_t", "", 0, 0, 0, ""));
-  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, NULL);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  g_autoptr(GPtrArray) recs = read_records (&f);
-  Record *r = only_record (recs);
+  run_expecting (f, RUN_300, NULL, 0);
+  Record *r = the_record (f);
   const MgRecordHeader *h = hdr (r);
-  g_autoptr(GArray) own = log_times (&f, "BUSY", h->pid);
+  g_autoptr(GArray) own = log_times (f, "BUSY", h->pid);
   g_assert_cmpuint (own->len, ==, h->n_samples);
   g_assert_cmpuint (h->n_samples, >=, 10);
   guint shorter = 0, longer = 0;
@@ -392,24 +412,19 @@ test_percent_own_span (void)
   /* Over their slots, these would have read more and less than 100 %. */
   g_assert_cmpuint (shorter, >=, 3);
   g_assert_cmpuint (longer, >=, 3);
-  fixture_clear (&f);
 }
 
 static void
-test_gaps_and_errors (void)
+test_gaps_and_errors (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 5,
+  write_plan (f, 5,
               METRIC (0, "t.untouched", "test_gap_untouched", "uint64_t", "", 0, 0, 0, "")
               METRIC (1, "t.sentinel", "test_gap_sentinel", "uint64_t", "", 0, 0, 0, "")
               METRIC (2, "t.nan", "test_gap_nan", "double", "", 0, 0, 0, "")
               METRIC (3, "t.error", "test_gap_error", "uint64_t", "", 0, 0, 0, "")
               METRIC (4, "t.custom", "test_custom", "uint64_t", "", 0, 0, 0, "4711"));
-  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, NULL);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  g_autoptr(GPtrArray) recs = read_records (&f);
-  Record *r = only_record (recs);
+  run_expecting (f, RUN_300, NULL, 0);
+  Record *r = the_record (f);
   const MgRecordHeader *h = hdr (r);
   g_assert_cmpuint (h->n_samples, >=, 4);
   for (guint i = 0; i < h->n_samples; i++)
@@ -433,60 +448,49 @@ test_gaps_and_errors (void)
   g_assert_cmpint (em->first_error_ns, <=, rec_slot (r, 2)->t_end_ns);
   g_assert_cmpint (em->last_error_ns, >=, em->first_error_ns);
   g_assert_cmpuint (rec_metric (r, 0)->error_count, ==, 0);
-  fixture_clear (&f);
 }
 
 /* allinea_read_config_file finds the file through the variable the plan's
  * config env field names (mg_hook_config_env). */
 static void
-test_config_file (void)
+test_config_file (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 5, "metric\t0\t0\tt.cfg\ttest_config\tuint64_t\t\t0\t0\t0\ttime\tMG_TEST_CFG\t\n");
-  g_autofree char *cfg = g_build_filename (f.dir, "cfg", NULL);
+  write_plan (f, 5, "metric\t0\t0\tt.cfg\ttest_config\tuint64_t\t\t0\t0\t0\ttime\tMG_TEST_CFG\t\n");
+  g_autofree char *cfg = g_build_filename (f->dir, "cfg", NULL);
   g_file_set_contents (cfg, "# settings\nother = 1\nanswer = 42\n", -1, NULL);
   g_autofree char *env = g_strdup_printf ("MG_TEST_CFG=%s", cfg);
-  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, env);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  run_expecting (f, RUN_300, env, 0);
   {
-    g_autoptr(GPtrArray) recs = read_records (&f);
-    Record *r = only_record (recs);
+    Record *r = the_record (f);
     g_assert_cmpfloat (rec_value (r, 0, 0)->mean, ==, 1042.0);
     g_assert_cmpint (g_unlink (r->path), ==, 0);
   }
   /* The variable names a missing file: -2. */
   g_autofree char *env2 = g_strdup_printf ("MG_TEST_CFG=%s.missing", cfg);
-  status = run_workload (&f, f.plan, RUN_300, NULL, NULL, env2);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  g_autoptr(GPtrArray) recs = read_records (&f);
+  run_expecting (f, RUN_300, env2, 0);
+  GPtrArray *recs = take_records (f);
   g_assert_cmpfloat (rec_value (only_record (recs), 0, 0)->mean, ==, 998.0);
-  fixture_clear (&f);
 }
 
 static void
-test_backfill_and_lifecycle (void)
+test_backfill_and_lifecycle (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 5,
-              METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, "")
+  write_plan (f, 5,
+              COUNT_METRIC
               METRIC (1, "t.bf", "test_backfill", "uint64_t", "", 0, 0, 1, "")
               METRIC (2, "t.bfbad", "test_backfill_bad", "uint64_t", "", 0, 0, 1, ""));
-  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, NULL);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  g_autoptr(GPtrArray) recs = read_records (&f);
-  Record *r = only_record (recs);
+  run_expecting (f, RUN_300, NULL, 0);
+  Record *r = the_record (f);
   const MgRecordHeader *h = hdr (r);
   g_assert_true (h->flags & MG_RECORD_FLAG_BACKFILLED);
   g_assert_true (h->flags & MG_RECORD_FLAG_SAMPLING_ENDED);
   g_assert_cmpuint (rec_plugin (r, 0)->state, ==, MG_PLUGIN_STATE_ACTIVE);
 
   /* Lifecycle: once each and in order; backfill after stop. */
-  g_autofree char *tags = log_tags (&f);
+  g_autofree char *tags = log_tags (f);
   g_assert_cmpstr (tags, ==, "INIT START STOP BACKFILL CLEANUP");
 
-  g_autoptr(GArray) times = log_times (&f, "BACKFILL", h->pid);
+  g_autoptr(GArray) times = log_times (f, "BACKFILL", h->pid);
   g_assert_cmpuint (times->len, ==, h->n_samples);
   for (guint i = 0; i < h->n_samples; i++)
     {
@@ -499,27 +503,22 @@ test_backfill_and_lifecycle (void)
   g_assert_cmpuint (bad->error_count, ==, h->n_samples);
   g_assert_cmpstr (bad->error, ==, "backfill getter changed currentSampleTime");
   g_assert_cmpuint (rec_metric (r, 1)->error_count, ==, 0);
-  fixture_clear (&f);
 }
 
 static void
-test_unused_source_not_loaded (void)
+test_unused_source_not_loaded (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
   g_autofree char *marker_so = build_file ("libmg-test-marker.so");
-  g_autofree char *marker = g_build_filename (f.dir, "marker", NULL);
+  g_autofree char *marker = g_build_filename (f->dir, "marker", NULL);
   g_autofree char *body = g_strdup_printf (
       "source\t1\tmarker.src\t%s\t\t\n"
-      METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""),
+      COUNT_METRIC,
       marker_so);
-  write_plan (&f, 5, body);
+  write_plan (f, 5, body);
   g_autofree char *env = g_strdup_printf ("MG_TEST_MARKER=%s", marker);
-  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, env);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  run_expecting (f, RUN_300, env, 0);
   g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
-  g_autoptr(GPtrArray) recs = read_records (&f);
-  Record *r = only_record (recs);
+  Record *r = the_record (f);
   g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_UNUSED);
   g_assert_cmpuint (rec_plugin (r, 0)->state, ==, MG_PLUGIN_STATE_ACTIVE);
 
@@ -527,42 +526,36 @@ test_unused_source_not_loaded (void)
   g_autofree char *body2 = g_strdup_printf (
       "source\t1\tmarker.src\t%s\t\t\nmetric\t0\t1\tm.v\tmarker_value\tuint64_t\t\t0\t0\t0\ttime\t\t\n",
       marker_so);
-  write_plan (&f, 5, body2);
-  status = run_workload (&f, f.plan, RUN_300, NULL, NULL, env);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  write_plan (f, 5, body2);
+  run_expecting (f, RUN_300, env, 0);
   g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
-  fixture_clear (&f);
 }
 
 static void
-test_load_and_init_failures (void)
+test_load_and_init_failures (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
   g_autofree char *body = g_strdup_printf (
       "source\t1\tmissing.src\t%s/nonexistent.so\t\t\n"
-      METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, "")
+      COUNT_METRIC
       "metric\t1\t1\tm.v\tx\tuint64_t\t\t0\t0\t0\ttime\t\t\n",
-      f.dir);
-  write_plan (&f, 5, body);
+      f->dir);
+  write_plan (f, 5, body);
   g_autofree char *err = NULL;
-  int status = run_workload (&f, f.plan, RUN_300, NULL, &err, NULL);
+  int status = run_workload (f, f->plan, RUN_300, NULL, &err, NULL);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
   g_assert_cmpstr (err, ==, ""); /* quiet unless asked */
   {
-    g_autoptr(GPtrArray) recs = read_records (&f);
-    Record *r = only_record (recs);
+    Record *r = the_record (f);
     g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_LOAD_FAILED);
     g_assert_cmpint (g_unlink (r->path), ==, 0);
   }
   /* With METROGRAPH_SAMPLER_VERBOSE=1 the failure is said on stderr. */
   g_clear_pointer (&err, g_free);
-  status = run_workload (&f, f.plan, RUN_300, NULL, &err, "METROGRAPH_SAMPLER_VERBOSE=1");
+  status = run_workload (f, f->plan, RUN_300, NULL, &err, "METROGRAPH_SAMPLER_VERBOSE=1");
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
   g_assert_nonnull (strstr (err, "nonexistent.so"));
   {
-    g_autoptr(GPtrArray) recs = read_records (&f);
-    Record *r = only_record (recs);
+    Record *r = the_record (f);
     g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_LOAD_FAILED);
     g_assert_nonnull (strstr (rec_plugin (r, 1)->error, "nonexistent.so"));
     g_assert_cmpuint (rec_plugin (r, 0)->state, ==, MG_PLUGIN_STATE_ACTIVE);
@@ -572,22 +565,19 @@ test_load_and_init_failures (void)
     g_assert_cmpint (g_unlink (r->path), ==, 0);
   }
   /* A missing getter. */
-  write_plan (&f, 5, METRIC (0, "t.nope", "no_such_getter", "uint64_t", "", 0, 0, 0, ""));
-  status = run_workload (&f, f.plan, RUN_300, NULL, NULL, NULL);
+  write_plan (f, 5, METRIC (0, "t.nope", "no_such_getter", "uint64_t", "", 0, 0, 0, ""));
+  status = run_workload (f, f->plan, RUN_300, NULL, NULL, NULL);
   {
-    g_autoptr(GPtrArray) recs = read_records (&f);
-    Record *r = only_record (recs);
+    Record *r = the_record (f);
     g_assert_cmpuint (rec_plugin (r, 0)->state, ==, MG_PLUGIN_STATE_LOAD_FAILED);
     g_assert_nonnull (strstr (rec_plugin (r, 0)->error, "no_such_getter"));
     g_assert_cmpint (g_unlink (r->path), ==, 0);
   }
   /* Initialise fails with an error message. */
-  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
-  status = run_workload (&f, f.plan, RUN_300, NULL, NULL, "MG_TEST_INIT_FAIL=1");
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  write_plan (f, 5, COUNT_METRIC);
+  run_expecting (f, RUN_300, "MG_TEST_INIT_FAIL=1", 0);
   {
-    g_autoptr(GPtrArray) recs = read_records (&f);
-    Record *r = only_record (recs);
+    Record *r = the_record (f);
     g_assert_cmpuint (rec_plugin (r, 0)->state, ==, MG_PLUGIN_STATE_INIT_FAILED);
     g_assert_cmpint (rec_plugin (r, 0)->error_code, ==, 77);
     g_assert_cmpstr (rec_plugin (r, 0)->error, ==, "refusing to start: test");
@@ -595,17 +585,14 @@ test_load_and_init_failures (void)
     for (guint i = 0; i < hdr (r)->n_samples; i++)
       g_assert_cmpuint (rec_value (r, i, 0)->count, ==, 0);
   }
-  fixture_clear (&f);
 }
 
 static void
-test_one_per_node (void)
+test_one_per_node (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 5, METRIC (0, "t.node", "test_node", "uint64_t", "", 0, 1, 0, ""));
+  write_plan (f, 5, METRIC (0, "t.node", "test_node", "uint64_t", "", 0, 1, 0, ""));
   g_autofree char *exe = build_file ("mg-test-workload");
-  g_auto(GStrv) env = workload_env (&f, f.plan);
+  g_auto(GStrv) env = workload_env (f, f->plan);
   GPid pids[4];
   for (int i = 0; i < 4; i++)
     {
@@ -623,7 +610,7 @@ test_one_per_node (void)
       g_assert_cmpint (waitpid (pids[i], &status, 0), ==, pids[i]);
       g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
     }
-  g_autoptr(GPtrArray) recs = read_records (&f);
+  GPtrArray *recs = take_records (f);
   g_assert_cmpuint (recs->len, ==, 4);
   guint leaders = 0;
   for (guint k = 0; k < recs->len; k++)
@@ -643,9 +630,8 @@ test_one_per_node (void)
         }
     }
   g_assert_cmpuint (leaders, ==, 1);
-  g_autofree char *tags = log_tags (&f);
+  g_autofree char *tags = log_tags (f);
   g_assert_cmpstr (tags, ==, "INIT START STOP CLEANUP");
-  fixture_clear (&f);
 }
 
 static Record *
@@ -661,15 +647,13 @@ find_record (GPtrArray *recs, int pid, MgRecordState state)
 }
 
 static void
-test_fork_exec (void)
+test_fork_exec (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  write_plan (f, 5, COUNT_METRIC);
   const char *const args[] = { "fork", "200", NULL };
   g_autofree char *out = NULL;
   g_autofree char *exe = build_file ("mg-test-workload");
-  g_auto(GStrv) env = workload_env (&f, f.plan);
+  g_auto(GStrv) env = workload_env (f, f->plan);
   char *argv[] = { exe, (char *) args[0], (char *) args[1], NULL };
   GPid pid;
   int fd_out;
@@ -687,7 +671,7 @@ test_fork_exec (void)
   g_assert_cmpint (sscanf (buf, "child %d %d", &child, &child_status), ==, 2);
   g_assert_cmpint (child_status, ==, 3);
 
-  g_autoptr(GPtrArray) recs = read_records (&f);
+  GPtrArray *recs = take_records (f);
   g_assert_cmpuint (recs->len, ==, 3);
   Record *parent = find_record (recs, pid, MG_RECORD_STATE_EXECED);
   Record *image = find_record (recs, pid, MG_RECORD_STATE_EXITED);
@@ -707,37 +691,29 @@ test_fork_exec (void)
   g_assert_cmpuint (rec_plugin (kid, 0)->state, ==, MG_PLUGIN_STATE_ACTIVE);
   for (guint k = 0; k < recs->len; k++)
     g_assert_cmpuint (hdr (recs->pdata[k])->n_samples, >, 0);
-  fixture_clear (&f);
 }
 
 static void
-test_underscore_exit (void)
+test_underscore_exit (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  write_plan (f, 5, COUNT_METRIC);
   const char *const args[] = { "underscore", "100", "9", NULL };
-  int status = run_workload (&f, f.plan, args, NULL, NULL, "PMIX_RANK=5");
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 9);
-  g_autoptr(GPtrArray) recs = read_records (&f);
-  Record *r = only_record (recs);
+  run_expecting (f, args, "PMIX_RANK=5", 9);
+  Record *r = the_record (f);
   g_assert_cmpuint (hdr (r)->state, ==, MG_RECORD_STATE_EXITED);
   g_assert_cmpint (hdr (r)->end_status, ==, 9);
   g_assert_cmpint (hdr (r)->rank, ==, 5);
-  fixture_clear (&f);
 }
 
 /* vfork and posix_spawn children run nothing of the sampler until they exec;
  * the exec'd program then has its own record. */
 static void
-test_vfork_spawn (void)
+test_vfork_spawn (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  write_plan (f, 5, COUNT_METRIC);
   const char *const args[] = { "spawn", "100", NULL };
   g_autofree char *out = NULL;
-  int status = run_workload (&f, f.plan, args, &out, NULL, NULL);
+  int status = run_workload (f, f->plan, args, &out, NULL, NULL);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
   int a, sa, b, sb;
   const char *line = strstr (out, "children ");
@@ -745,7 +721,7 @@ test_vfork_spawn (void)
   g_assert_cmpint (sscanf (line, "children %d %d %d %d", &a, &sa, &b, &sb), ==, 4);
   g_assert_cmpint (sa, ==, 4);
   g_assert_cmpint (sb, ==, 4);
-  g_autoptr(GPtrArray) recs = read_records (&f);
+  GPtrArray *recs = take_records (f);
   g_assert_cmpuint (recs->len, ==, 3);
   Record *ra = find_record (recs, a, MG_RECORD_STATE_EXITED);
   Record *rb = find_record (recs, b, MG_RECORD_STATE_EXITED);
@@ -755,23 +731,20 @@ test_vfork_spawn (void)
   g_assert_cmpint (hdr (rb)->ppid, ==, parent);
   Record *rp = find_record (recs, parent, MG_RECORD_STATE_EXITED);
   g_assert_cmpint (hdr (rp)->end_status, ==, 0);
-  fixture_clear (&f);
 }
 
 /* A failed exec closes the record as EXECED, then sampling resumes into a
  * new record of the same process. */
 static void
-test_failed_exec (void)
+test_failed_exec (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  write_plan (f, 5, COUNT_METRIC);
   const char *const args[] = { "badexec", "100", NULL };
   g_autofree char *out = NULL;
-  int status = run_workload (&f, f.plan, args, &out, NULL, NULL);
+  int status = run_workload (f, f->plan, args, &out, NULL, NULL);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
   g_assert_cmpstr (out, ==, "exec failed\nhello\n");
-  g_autoptr(GPtrArray) recs = read_records (&f);
+  GPtrArray *recs = take_records (f);
   g_assert_cmpuint (recs->len, ==, 2);
   int pid = hdr (recs->pdata[0])->pid;
   Record *before = find_record (recs, pid, MG_RECORD_STATE_EXECED);
@@ -780,9 +753,8 @@ test_failed_exec (void)
   g_assert_cmpuint (hdr (before)->n_samples, >, 0);
   g_assert_cmpuint (hdr (after)->n_samples, >, 0);
   g_assert_cmpuint (rec_plugin (after, 0)->state, ==, MG_PLUGIN_STATE_ACTIVE);
-  g_autofree char *tags = log_tags (&f);
+  g_autofree char *tags = log_tags (f);
   g_assert_cmpstr (tags, ==, "INIT START STOP CLEANUP INIT START STOP CLEANUP");
-  fixture_clear (&f);
 }
 
 /* execveat closes the record like execve: a failed one resumes sampling in
@@ -790,17 +762,15 @@ test_failed_exec (void)
  * samples into its own record (before, the record stayed RUNNING: "ended
  * without trace"). */
 static void
-test_execveat (void)
+test_execveat (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  write_plan (f, 5, COUNT_METRIC);
   const char *const args[] = { "execveat", "100", NULL };
   g_autofree char *out = NULL;
-  int status = run_workload (&f, f.plan, args, &out, NULL, NULL);
+  int status = run_workload (f, f->plan, args, &out, NULL, NULL);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
   g_assert_cmpstr (out, ==, "execveat failed\nhello\n");
-  g_autoptr(GPtrArray) recs = read_records (&f);
+  GPtrArray *recs = take_records (f);
   g_assert_cmpuint (recs->len, ==, 3);
   guint n_execed = 0, n_exited = 0;
   int pid = hdr (recs->pdata[0])->pid;
@@ -819,20 +789,17 @@ test_execveat (void)
   for (guint k = 0; k < recs->len; k++)
     if (recs->pdata[k] != image)
       g_assert_cmpint (hdr (image)->start_mono_ns, >=, hdr (recs->pdata[k])->end_mono_ns);
-  g_autofree char *tags = log_tags (&f);
+  g_autofree char *tags = log_tags (f);
   g_assert_cmpstr (tags, ==, "INIT START STOP CLEANUP INIT START STOP CLEANUP "
                              "INIT START STOP CLEANUP");
-  fixture_clear (&f);
 }
 
 static void
-test_sigkill_keeps_samples (void)
+test_sigkill_keeps_samples (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 5, METRIC (0, "t.ramp", "test_ramp", "uint64_t", "", 0, 0, 0, ""));
+  write_plan (f, 5, METRIC (0, "t.ramp", "test_ramp", "uint64_t", "", 0, 0, 0, ""));
   g_autofree char *exe = build_file ("mg-test-workload");
-  g_auto(GStrv) env = workload_env (&f, f.plan);
+  g_auto(GStrv) env = workload_env (f, f->plan);
   char *argv[] = { exe, "run", "60000", "0", NULL };
   GPid pid;
   g_autoptr(GError) error = NULL;
@@ -843,7 +810,7 @@ test_sigkill_keeps_samples (void)
   for (int tries = 0; tries < 500; tries++)
     {
       g_usleep (20000);
-      g_autoptr(GPtrArray) recs = read_records (&f);
+      GPtrArray *recs = take_records (f);
       if (recs->len == 1 && hdr (recs->pdata[0])->n_samples >= 5)
         break;
     }
@@ -851,29 +818,23 @@ test_sigkill_keeps_samples (void)
   int status;
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
   g_assert_true (WIFSIGNALED (status));
-  g_autoptr(GPtrArray) recs = read_records (&f);
-  Record *r = only_record (recs);
+  Record *r = the_record (f);
   const MgRecordHeader *h = hdr (r);
   g_assert_cmpuint (h->state, ==, MG_RECORD_STATE_RUNNING);
   g_assert_cmpint (h->end_mono_ns, ==, 0);
   g_assert_cmpuint (h->n_samples, >=, 5);
   for (guint i = 0; i < h->n_samples; i++)
     g_assert_cmpfloat (rec_value (r, i, 0)->mean, ==, (double) (i + 1));
-  fixture_clear (&f);
 }
 
 static void
-test_merge (void)
+test_merge (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 1, "samples\t16\n" METRIC (0, "t.ramp", "test_ramp", "uint64_t", "", 0, 0, 0, "")
+  write_plan (f, 1, "samples\t16\n" METRIC (0, "t.ramp", "test_ramp", "uint64_t", "", 0, 0, 0, "")
                        METRIC (1, "t.tenth", "test_tenth", "double", "", 0, 0, 0, ""));
   const char *const args[] = { "run", "400", "0", NULL };
-  int status = run_workload (&f, f.plan, args, NULL, NULL, NULL);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  g_autoptr(GPtrArray) recs = read_records (&f);
-  Record *r = only_record (recs);
+  run_expecting (f, args, NULL, 0);
+  Record *r = the_record (f);
   const MgRecordHeader *h = hdr (r);
   g_assert_cmpuint (h->capacity, ==, 16);
   g_assert_cmpuint (h->n_merges, >=, 2);
@@ -898,66 +859,59 @@ test_merge (void)
   /* Every raw sample is in exactly one slot: the calls add up. */
   g_assert_cmpuint (k - 1, >=, h->capacity);
   g_assert_cmpuint (rec_slot (r, 0)->n_raw, >=, 2);
-  fixture_clear (&f);
 }
 
 static void
-test_bad_plan (void)
+test_bad_plan (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  g_file_set_contents (f.plan, "metrograph-plan 1\nrun_id\tr\nrecord_dir\trelative\n", -1, NULL);
+  g_file_set_contents (f->plan, "metrograph-plan 1\nrun_id\tr\nrecord_dir\trelative\n", -1, NULL);
   const char *const args[] = { "run", "10", "5", NULL };
   g_autofree char *out = NULL, *err = NULL;
   /* The program's stderr is not ours: nothing there... */
-  int status = run_workload (&f, f.plan, args, &out, &err, NULL);
+  int status = run_workload (f, f->plan, args, &out, &err, NULL);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 5);
   g_assert_cmpstr (out, ==, "hello\n");
   g_assert_cmpstr (err, ==, "");
   g_free (out);
   g_free (err);
   /* ...but with METROGRAPH_SAMPLER_VERBOSE=1. */
-  status = run_workload (&f, f.plan, args, &out, &err, "METROGRAPH_SAMPLER_VERBOSE=1");
+  status = run_workload (f, f->plan, args, &out, &err, "METROGRAPH_SAMPLER_VERBOSE=1");
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 5);
   g_assert_cmpstr (out, ==, "hello\n");
   g_autofree char *expect = g_strdup_printf (
       "metrograph-sampler: %s:3: record_dir 'relative' is not an absolute path; running "
-      "unprofiled\n", f.plan);
+      "unprofiled\n", f->plan);
   g_assert_cmpstr (err, ==, expect);
 
   /* A missing plan. */
-  g_autofree char *missing = g_build_filename (f.dir, "nope", NULL);
+  g_autofree char *missing = g_build_filename (f->dir, "nope", NULL);
   g_free (out);
   g_free (err);
-  status = run_workload (&f, missing, args, &out, &err, "METROGRAPH_SAMPLER_VERBOSE=1");
+  status = run_workload (f, missing, args, &out, &err, "METROGRAPH_SAMPLER_VERBOSE=1");
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 5);
   g_assert_cmpstr (out, ==, "hello\n");
   g_assert_true (g_str_has_prefix (err, "metrograph-sampler: "));
   g_assert_nonnull (strstr (err, missing));
   g_assert_cmpuint (strchr (err, '\n') - err, ==, strlen (err) - 1);
-  fixture_clear (&f);
 }
 
 static void
-test_unwritable_record_dir (void)
+test_unwritable_record_dir (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
   /* A record_dir below a regular file cannot be written, even by root. */
-  g_autofree char *file = g_build_filename (f.dir, "file", NULL);
+  g_autofree char *file = g_build_filename (f->dir, "file", NULL);
   g_file_set_contents (file, "", -1, NULL);
-  g_free (f.rec_dir);
-  f.rec_dir = g_build_filename (file, "records", NULL);
-  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  g_free (f->rec_dir);
+  f->rec_dir = g_build_filename (file, "records", NULL);
+  write_plan (f, 5, COUNT_METRIC);
   const char *const args[] = { "run", "50", "4", NULL };
   g_autofree char *out = NULL, *err = NULL;
-  int status = run_workload (&f, f.plan, args, &out, &err, NULL);
+  int status = run_workload (f, f->plan, args, &out, &err, NULL);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 4);
   g_assert_cmpstr (out, ==, "hello\n");
   g_assert_cmpstr (err, ==, "");
   /* Nothing loaded: the plugin never ran. */
-  g_assert_false (g_file_test (f.log, G_FILE_TEST_EXISTS));
-  fixture_clear (&f);
+  g_assert_false (g_file_test (f->log, G_FILE_TEST_EXISTS));
 }
 
 /* A node that cannot see the run folder (a node-local /tmp): the sampler
@@ -965,24 +919,21 @@ test_unwritable_record_dir (void)
  * in the owner file as the front end would, and records there; the job's
  * world size from the launcher's variable is in the record. */
 static void
-test_record_dir_made_on_node (void)
+test_record_dir_made_on_node (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  g_autofree char *run_folder = g_build_filename (f.dir, "metrograph-node", NULL);
-  g_free (f.rec_dir);
-  f.rec_dir = g_build_filename (run_folder, "records", NULL);
-  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  g_autofree char *run_folder = g_build_filename (f->dir, "metrograph-node", NULL);
+  g_free (f->rec_dir);
+  f->rec_dir = g_build_filename (run_folder, "records", NULL);
+  write_plan (f, 5, COUNT_METRIC);
   const char *const args[] = { "run", "50", "0", NULL };
-  int status = run_workload (&f, f.plan, args, NULL, NULL, "OMPI_COMM_WORLD_SIZE=6");
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  run_expecting (f, args, "OMPI_COMM_WORLD_SIZE=6", 0);
 
   GStatBuf st;
   g_assert_cmpint (g_stat (run_folder, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 0777, ==, 0700);
-  g_assert_cmpint (g_stat (f.rec_dir, &st), ==, 0);
+  g_assert_cmpint (g_stat (f->rec_dir, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 0777, ==, 0700);
-  g_autoptr(GPtrArray) recs = read_records (&f);
+  GPtrArray *recs = take_records (f);
   const MgRecordHeader *h = hdr (only_record (recs));
   g_assert_cmpint (h->world_size, ==, 6);
   g_assert_cmpint (h->state, ==, MG_RECORD_STATE_EXITED);
@@ -1002,36 +953,32 @@ test_record_dir_made_on_node (void)
   g_assert_nonnull (strstr (owner, "\npidns "));
   g_assert_nonnull (strstr (owner, "\nhost "));
   g_assert_true (g_str_has_suffix (owner, "\nlock 0\n"));
-  fixture_clear (&f);
 }
 
 /* A node that cannot read the plan's path either: the launcher's copy of
  * its text in the environment is written there, and the run goes on. */
 static void
-test_plan_restored_on_node (void)
+test_plan_restored_on_node (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  g_autofree char *run_folder = g_build_filename (f.dir, "metrograph-node", NULL);
+  g_autofree char *run_folder = g_build_filename (f->dir, "metrograph-node", NULL);
   g_autofree char *plan = g_build_filename (run_folder, "run.plan", NULL);
-  g_free (f.rec_dir);
-  f.rec_dir = g_build_filename (run_folder, "records", NULL);
-  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  g_free (f->rec_dir);
+  f->rec_dir = g_build_filename (run_folder, "records", NULL);
+  write_plan (f, 5, COUNT_METRIC);
   g_autofree char *text = NULL;
-  g_assert_true (g_file_get_contents (f.plan, &text, NULL, NULL));
+  g_assert_true (g_file_get_contents (f->plan, &text, NULL, NULL));
   g_autofree char *env = g_strconcat (MG_PLAN_TEXT_ENV "=", text, NULL);
   const char *const args[] = { "run", "50", "0", NULL };
-  int status = run_workload (&f, plan, args, NULL, NULL, env);
+  int status = run_workload (f, plan, args, NULL, NULL, env);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
 
   g_autofree char *restored = NULL;
   g_assert_true (g_file_get_contents (plan, &restored, NULL, NULL));
   g_assert_cmpstr (restored, ==, text);
-  g_autoptr(GPtrArray) recs = read_records (&f);
+  GPtrArray *recs = take_records (f);
   g_assert_cmpuint (hdr (only_record (recs))->n_samples, >, 0);
   g_autofree char *owner = g_build_filename (run_folder, MG_RUN_FOLDER_OWNER, NULL);
   g_assert_true (g_file_test (owner, G_FILE_TEST_EXISTS));
-  fixture_clear (&f);
 }
 
 static void
@@ -1044,13 +991,11 @@ limit_file_size (gpointer data)
 /* A record that cannot get its full size (here: RLIMIT_FSIZE, as a full disk
  * would) keeps only a header saying why; the program carries on. */
 static void
-test_record_too_large (void)
+test_record_too_large (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 5, METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  write_plan (f, 5, COUNT_METRIC);
   g_autofree char *exe = build_file ("mg-test-workload");
-  g_auto(GStrv) env = workload_env (&f, f.plan);
+  g_auto(GStrv) env = workload_env (f, f->plan);
   char *argv[] = { exe, "run", "50", "6", NULL };
   g_autofree char *out = NULL, *err = NULL;
   int status;
@@ -1061,12 +1006,12 @@ test_record_too_large (void)
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 6);
   g_assert_cmpstr (out, ==, "hello\n");
   g_assert_cmpstr (err, ==, "");
-  g_assert_false (g_file_test (f.log, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (f->log, G_FILE_TEST_EXISTS));
 
-  g_autoptr(GDir) dir = g_dir_open (f.rec_dir, 0, NULL);
+  g_autoptr(GDir) dir = g_dir_open (f->rec_dir, 0, NULL);
   const char *name = g_dir_read_name (dir);
   g_assert_nonnull (name);
-  g_autofree char *path = g_build_filename (f.rec_dir, name, NULL);
+  g_autofree char *path = g_build_filename (f->rec_dir, name, NULL);
   g_autofree char *data = NULL;
   gsize len;
   g_assert_true (g_file_get_contents (path, &data, &len, NULL));
@@ -1081,23 +1026,18 @@ test_record_too_large (void)
   g_assert_cmpuint (h->n_plugins, ==, 0);
   g_assert_cmpuint (h->n_metrics, ==, 0);
   g_assert_cmpuint (h->n_samples, ==, 0);
-  fixture_clear (&f);
 }
 
 static void
-test_skip_program (void)
+test_skip_program (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 5, "skip_program\tmg-test-workload\n"
-                     METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+  write_plan (f, 5, "skip_program\tmg-test-workload\n"
+                     COUNT_METRIC);
   const char *const args[] = { "run", "50", "0", NULL };
-  int status = run_workload (&f, f.plan, args, NULL, NULL, NULL);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  g_autoptr(GPtrArray) recs = read_records (&f);
+  run_expecting (f, args, NULL, 0);
+  GPtrArray *recs = take_records (f);
   g_assert_cmpuint (recs->len, ==, 0);
-  g_assert_false (g_file_test (f.log, G_FILE_TEST_EXISTS));
-  fixture_clear (&f);
+  g_assert_false (g_file_test (f->log, G_FILE_TEST_EXISTS));
 }
 
 /* --select-ranks: a process whose launcher-given rank is not selected writes
@@ -1122,45 +1062,40 @@ test_select_ranks (void)
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
       Fixture f;
-      fixture_init (&f);
+      fixture_setup (&f, NULL);
       write_plan (&f, 5, "select_ranks\t0-1,5-7,10\n"
-                         METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, ""));
+                         COUNT_METRIC);
       const char *const args[] = { "run", "60", "7", NULL };
       g_autofree char *out = NULL;
       int status = run_workload (&f, f.plan, args, &out, NULL, cases[c].env);
       /* Never harms the program: same output, same status. */
       g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 7);
       g_assert_cmpstr (out, ==, "hello\n");
-      g_autoptr(GPtrArray) recs = read_records (&f);
+      GPtrArray *recs = take_records (&f);
       g_assert_cmpuint (recs->len, ==, cases[c].sampled ? 1 : 0);
       g_assert_cmpint (g_file_test (f.log, G_FILE_TEST_EXISTS), ==, cases[c].sampled);
       if (cases[c].sampled)
         g_assert_cmpint (hdr (recs->pdata[0])->rank, ==, cases[c].rank);
-      fixture_clear (&f);
+      fixture_teardown (&f, NULL);
     }
 }
 
 static void
-test_start_stop_after (void)
+test_start_stop_after (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_plan (&f, 5, "start_after_ms\t100\nstop_after_ms\t250\n"
+  write_plan (f, 5, "start_after_ms\t100\nstop_after_ms\t250\n"
                      METRIC (0, "t.pct", "test_pct", "double", "", 0, 0, 0, ""));
   const char *const args[] = { "run", "500", "0", NULL };
-  int status = run_workload (&f, f.plan, args, NULL, NULL, NULL);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  g_autoptr(GPtrArray) recs = read_records (&f);
-  Record *r = only_record (recs);
+  run_expecting (f, args, NULL, 0);
+  Record *r = the_record (f);
   const MgRecordHeader *h = hdr (r);
   g_assert_cmpuint (h->n_samples, >, 0);
   g_assert_cmpint (rec_slot (r, 0)->t_start_ns, ==, h->start_mono_ns + 100000000);
   /* test_pct leaves the time alone: no round starts at or after the stop. */
   g_assert_cmpint (rec_slot (r, h->n_samples - 1)->t_end_ns, <, h->start_mono_ns + 250000000);
   g_assert_true (h->flags & MG_RECORD_FLAG_SAMPLING_ENDED);
-  g_autofree char *tags = log_tags (&f);
+  g_autofree char *tags = log_tags (f);
   g_assert_cmpstr (tags, ==, "INIT START STOP CLEANUP");
-  fixture_clear (&f);
 }
 
 /* A process that ends before its first interval still leaves one sample,
@@ -1182,15 +1117,12 @@ test_final_sample (void)
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
       Fixture f;
-      fixture_init (&f);
+      fixture_setup (&f, NULL);
       g_autofree char *body = g_strconcat (cases[c].plan_head,
-                                           METRIC (0, "t.count", "test_count", "uint64_t", "",
-                                                   0, 0, 0, ""), NULL);
+                                           COUNT_METRIC, NULL);
       write_plan (&f, 1000, body);
-      int status = run_workload (&f, f.plan, cases[c].args, NULL, NULL, NULL);
-      g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == cases[c].status);
-      g_autoptr(GPtrArray) recs = read_records (&f);
-      Record *r = only_record (recs);
+      run_expecting (&f, cases[c].args, NULL, cases[c].status);
+      Record *r = the_record (&f);
       g_assert_cmpuint (hdr (r)->state, ==, MG_RECORD_STATE_EXITED);
       g_assert_cmpuint (hdr (r)->n_samples, ==, cases[c].n_samples);
       if (cases[c].n_samples > 0)
@@ -1199,7 +1131,7 @@ test_final_sample (void)
           g_assert_cmpint (rec_slot (r, 0)->t_end_ns - hdr (r)->start_mono_ns, <, 900000000);
           g_assert_cmpuint (rec_value (r, 0, 0)->count, ==, 1);
         }
-      fixture_clear (&f);
+      fixture_teardown (&f, NULL);
     }
 }
 
@@ -1213,35 +1145,25 @@ write_faulty_plan (Fixture *f, const char *getter, const char *extra)
   g_autofree char *faulty = build_file ("libmg-test-faulty.so");
   g_autofree char *body = g_strdup_printf (
       "%s" "source\t1\tfaulty.src\t%s\t\t\n"
-      METRIC (0, "t.count", "test_count", "uint64_t", "", 0, 0, 0, "")
+      COUNT_METRIC
       "metric\t1\t1\tf.value\t%s\tuint64_t\t\t0\t0\t0\ttime\t\t\n",
       extra, faulty, getter);
   write_plan (f, 5, body);
-}
-
-static Record *
-take_only_record (Fixture *f, GPtrArray **records)
-{
-  *records = read_records (f);
-  return only_record (*records);
 }
 
 /* A getter that dereferences NULL at its 20th call: the plugin stops there
  * with a message naming it, the other plugin samples on, the program ends
  * with its own status and the test plugin still gets its cleanup. */
 static void
-test_plugin_crash (void)
+test_plugin_crash (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_faulty_plan (&f, "faulty_crash", "");
+  write_faulty_plan (f, "faulty_crash", "");
   const char *const args[] = { "run", "400", "5", NULL };
-  int status = run_workload (&f, f.plan, args, NULL, NULL, NULL);
+  int status = run_workload (f, f->plan, args, NULL, NULL, NULL);
   g_assert_true (WIFEXITED (status));
   g_assert_cmpint (WEXITSTATUS (status), ==, 5);
 
-  g_autoptr(GPtrArray) recs = NULL;
-  Record *r = take_only_record (&f, &recs);
+  Record *r = the_record (f);
   const MgRecordHeader *h = hdr (r);
   g_assert_cmpuint (h->state, ==, MG_RECORD_STATE_EXITED);
   g_assert_cmpint (h->end_status, ==, 5);
@@ -1264,22 +1186,17 @@ test_plugin_crash (void)
         g_assert_cmpuint (v->count, ==, 0);
       g_assert_cmpuint (rec_value (r, i, 0)->count, ==, 1);
     }
-  g_autofree char *tags = log_tags (&f);
+  g_autofree char *tags = log_tags (f);
   g_assert_true (g_str_has_suffix (tags, "STOP CLEANUP"));
-  fixture_clear (&f);
 }
 
 /* initialise itself crashes: the plugin is never sampled, the rest is. */
 static void
-test_plugin_init_crash (void)
+test_plugin_init_crash (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_faulty_plan (&f, "faulty_crash", "");
-  int status = run_workload (&f, f.plan, RUN_300, NULL, NULL, "MG_TEST_FAULTY_INIT=1");
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  g_autoptr(GPtrArray) recs = NULL;
-  Record *r = take_only_record (&f, &recs);
+  write_faulty_plan (f, "faulty_crash", "");
+  run_expecting (f, RUN_300, "MG_TEST_FAULTY_INIT=1", 0);
+  Record *r = the_record (f);
   g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_CRASHED);
   g_assert_cmpstr (rec_plugin (r, 1)->error, ==,
                    "crashed in allinea_plugin_initialise with SIGSEGV; nothing of it is called "
@@ -1291,7 +1208,6 @@ test_plugin_init_crash (void)
       g_assert_cmpuint (rec_value (r, i, 0)->count, ==, 1);
       g_assert_cmpuint (rec_value (r, i, 1)->count, ==, 0);
     }
-  fixture_clear (&f);
 }
 
 /* Runs "fault 300 HOW" (the program faults after the plugin did) and checks
@@ -1301,8 +1217,7 @@ run_program_fault (Fixture *f, const char *how, const char *extra_env, char **ou
 {
   const char *const args[] = { "fault", "300", how, NULL };
   int status = run_workload (f, f->plan, args, out, NULL, extra_env);
-  g_autoptr(GPtrArray) recs = NULL;
-  Record *r = take_only_record (f, &recs);
+  Record *r = the_record (f);
   g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_CRASHED);
   g_assert_cmpint (g_unlink (r->path), ==, 0);
   return status;
@@ -1313,21 +1228,19 @@ run_program_fault (Fixture *f, const char *how, const char *extra_env, char **ou
  * own), installed before it (by a library preloaded first), or none (the
  * default action: killed by SIGSEGV, as without Metrograph). */
 static void
-test_program_fault_handlers (void)
+test_program_fault_handlers (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
-  write_faulty_plan (&f, "faulty_crash", "");
+  write_faulty_plan (f, "faulty_crash", "");
   const char *hows[] = { "sigaction", "signal" };
   for (guint i = 0; i < G_N_ELEMENTS (hows); i++)
     {
       g_autofree char *out = NULL;
-      int status = run_program_fault (&f, hows[i], NULL, &out);
+      int status = run_program_fault (f, hows[i], NULL, &out);
       g_assert_true (WIFEXITED (status));
       g_assert_cmpint (WEXITSTATUS (status), ==, 42);
       g_assert_cmpstr (out, ==, "own handler\n");
     }
-  int status = run_program_fault (&f, "none", NULL, NULL);
+  int status = run_program_fault (f, "none", NULL, NULL);
   g_assert_true (WIFSIGNALED (status));
   g_assert_cmpint (WTERMSIG (status), ==, SIGSEGV);
 
@@ -1336,11 +1249,10 @@ test_program_fault_handlers (void)
                                           NULL);
   g_autofree char *preload = g_strdup_printf ("LD_PRELOAD=%s %s", so, early);
   g_autofree char *out = NULL;
-  status = run_program_fault (&f, "none", preload, &out);
+  status = run_program_fault (f, "none", preload, &out);
   g_assert_true (WIFEXITED (status));
   g_assert_cmpint (WEXITSTATUS (status), ==, 43);
   g_assert_cmpstr (out, ==, "early handler\n");
-  fixture_clear (&f);
 }
 
 static double
@@ -1357,20 +1269,17 @@ run_timed (Fixture *f, const char *const *args, int *status)
  * the bound it is "hung", before it the message says the call had not
  * returned. */
 static void
-test_plugin_hang (void)
+test_plugin_hang (Fixture *f, gconstpointer user_data)
 {
-  Fixture f;
-  fixture_init (&f);
   const char *const args[] = { "run", "400", "0", NULL };
   int status;
 
-  write_faulty_plan (&f, "faulty_hang", "hang_intervals\t4\n");
-  double took = run_timed (&f, args, &status);
+  write_faulty_plan (f, "faulty_hang", "hang_intervals\t4\n");
+  double took = run_timed (f, args, &status);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
   g_assert_cmpfloat (took, <, 3.2);
   {
-    g_autoptr(GPtrArray) recs = NULL;
-    Record *r = take_only_record (&f, &recs);
+    Record *r = the_record (f);
     g_assert_cmpuint (hdr (r)->state, ==, MG_RECORD_STATE_EXITED);
     g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_HUNG);
     g_assert_true (g_str_has_prefix (rec_plugin (r, 1)->error, "hung in faulty_hang since "));
@@ -1387,53 +1296,51 @@ test_plugin_hang (void)
     g_assert_cmpint (g_unlink (r->path), ==, 0);
   }
 
-  write_faulty_plan (&f, "faulty_hang", "hang_intervals\t1000000\n");
-  took = run_timed (&f, args, &status);
+  write_faulty_plan (f, "faulty_hang", "hang_intervals\t1000000\n");
+  took = run_timed (f, args, &status);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
   g_assert_cmpfloat (took, <, 3.2);
   {
-    g_autoptr(GPtrArray) recs = NULL;
-    Record *r = take_only_record (&f, &recs);
+    Record *r = the_record (f);
     g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_HUNG);
     g_assert_true (g_str_has_prefix (rec_plugin (r, 1)->error,
                                      "had not returned from faulty_hang when the process ended "
                                      "(called at "));
   }
-  fixture_clear (&f);
 }
 
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/sampler/divide", test_divide);
-  g_test_add_func ("/sampler/percent-own-span", test_percent_own_span);
-  g_test_add_func ("/sampler/record-dir-made-on-node", test_record_dir_made_on_node);
-  g_test_add_func ("/sampler/plan-restored-on-node", test_plan_restored_on_node);
+  g_test_add ("/sampler/divide", Fixture, NULL, fixture_setup, test_divide, fixture_teardown);
+  g_test_add ("/sampler/percent-own-span", Fixture, NULL, fixture_setup, test_percent_own_span, fixture_teardown);
+  g_test_add ("/sampler/record-dir-made-on-node", Fixture, NULL, fixture_setup, test_record_dir_made_on_node, fixture_teardown);
+  g_test_add ("/sampler/plan-restored-on-node", Fixture, NULL, fixture_setup, test_plan_restored_on_node, fixture_teardown);
   g_test_add_func ("/sampler/final-sample", test_final_sample);
-  g_test_add_func ("/sampler/percent", test_percent);
-  g_test_add_func ("/sampler/gaps-and-errors", test_gaps_and_errors);
-  g_test_add_func ("/sampler/config-file", test_config_file);
-  g_test_add_func ("/sampler/backfill-and-lifecycle", test_backfill_and_lifecycle);
-  g_test_add_func ("/sampler/unused-source-not-loaded", test_unused_source_not_loaded);
-  g_test_add_func ("/sampler/load-and-init-failures", test_load_and_init_failures);
-  g_test_add_func ("/sampler/one-per-node", test_one_per_node);
-  g_test_add_func ("/sampler/fork-exec", test_fork_exec);
-  g_test_add_func ("/sampler/underscore-exit", test_underscore_exit);
-  g_test_add_func ("/sampler/failed-exec", test_failed_exec);
-  g_test_add_func ("/sampler/vfork-spawn", test_vfork_spawn);
-  g_test_add_func ("/sampler/sigkill-keeps-samples", test_sigkill_keeps_samples);
-  g_test_add_func ("/sampler/merge", test_merge);
-  g_test_add_func ("/sampler/bad-plan", test_bad_plan);
-  g_test_add_func ("/sampler/unwritable-record-dir", test_unwritable_record_dir);
-  g_test_add_func ("/sampler/record-too-large", test_record_too_large);
-  g_test_add_func ("/sampler/skip-program", test_skip_program);
-  g_test_add_func ("/sampler/start-stop-after", test_start_stop_after);
+  g_test_add ("/sampler/percent", Fixture, NULL, fixture_setup, test_percent, fixture_teardown);
+  g_test_add ("/sampler/gaps-and-errors", Fixture, NULL, fixture_setup, test_gaps_and_errors, fixture_teardown);
+  g_test_add ("/sampler/config-file", Fixture, NULL, fixture_setup, test_config_file, fixture_teardown);
+  g_test_add ("/sampler/backfill-and-lifecycle", Fixture, NULL, fixture_setup, test_backfill_and_lifecycle, fixture_teardown);
+  g_test_add ("/sampler/unused-source-not-loaded", Fixture, NULL, fixture_setup, test_unused_source_not_loaded, fixture_teardown);
+  g_test_add ("/sampler/load-and-init-failures", Fixture, NULL, fixture_setup, test_load_and_init_failures, fixture_teardown);
+  g_test_add ("/sampler/one-per-node", Fixture, NULL, fixture_setup, test_one_per_node, fixture_teardown);
+  g_test_add ("/sampler/fork-exec", Fixture, NULL, fixture_setup, test_fork_exec, fixture_teardown);
+  g_test_add ("/sampler/underscore-exit", Fixture, NULL, fixture_setup, test_underscore_exit, fixture_teardown);
+  g_test_add ("/sampler/failed-exec", Fixture, NULL, fixture_setup, test_failed_exec, fixture_teardown);
+  g_test_add ("/sampler/vfork-spawn", Fixture, NULL, fixture_setup, test_vfork_spawn, fixture_teardown);
+  g_test_add ("/sampler/sigkill-keeps-samples", Fixture, NULL, fixture_setup, test_sigkill_keeps_samples, fixture_teardown);
+  g_test_add ("/sampler/merge", Fixture, NULL, fixture_setup, test_merge, fixture_teardown);
+  g_test_add ("/sampler/bad-plan", Fixture, NULL, fixture_setup, test_bad_plan, fixture_teardown);
+  g_test_add ("/sampler/unwritable-record-dir", Fixture, NULL, fixture_setup, test_unwritable_record_dir, fixture_teardown);
+  g_test_add ("/sampler/record-too-large", Fixture, NULL, fixture_setup, test_record_too_large, fixture_teardown);
+  g_test_add ("/sampler/skip-program", Fixture, NULL, fixture_setup, test_skip_program, fixture_teardown);
+  g_test_add ("/sampler/start-stop-after", Fixture, NULL, fixture_setup, test_start_stop_after, fixture_teardown);
   g_test_add_func ("/sampler/select-ranks", test_select_ranks);
-  g_test_add_func ("/sampler/execveat", test_execveat);
-  g_test_add_func ("/sampler/plugin-crash", test_plugin_crash);
-  g_test_add_func ("/sampler/plugin-init-crash", test_plugin_init_crash);
-  g_test_add_func ("/sampler/program-fault-handlers", test_program_fault_handlers);
-  g_test_add_func ("/sampler/plugin-hang", test_plugin_hang);
+  g_test_add ("/sampler/execveat", Fixture, NULL, fixture_setup, test_execveat, fixture_teardown);
+  g_test_add ("/sampler/plugin-crash", Fixture, NULL, fixture_setup, test_plugin_crash, fixture_teardown);
+  g_test_add ("/sampler/plugin-init-crash", Fixture, NULL, fixture_setup, test_plugin_init_crash, fixture_teardown);
+  g_test_add ("/sampler/program-fault-handlers", Fixture, NULL, fixture_setup, test_program_fault_handlers, fixture_teardown);
+  g_test_add ("/sampler/plugin-hang", Fixture, NULL, fixture_setup, test_plugin_hang, fixture_teardown);
   return g_test_run ();
 }

@@ -13,7 +13,7 @@
 #include "session/mg-output-name.h"
 #include "session/mg-program-check.h"
 #include "session/mg-rank-list.h"
-#include "run-test-support.h"
+#include "session-test-support.h"
 
 /* Each test works in its own folder, removed at the end. */
 typedef struct {
@@ -28,7 +28,7 @@ fixture_setup (Fixture *f, gconstpointer data)
 
   f->dir = g_dir_make_tmp ("mg-session-test-XXXXXX", &error);
   g_assert_no_error (error);
-  f->workload = run_test_program ("run-workload");
+  f->workload = session_test_program ("run-workload");
   g_assert_true (g_file_test (f->workload, G_FILE_TEST_IS_EXECUTABLE));
 }
 
@@ -176,7 +176,7 @@ test_program_check (Fixture *f, gconstpointer data)
 {
   g_autofree char *script = in_dir (f, "script.sh");
   g_autofree char *setuid_copy = in_dir (f, "setuid-copy");
-  g_autofree char *static_prog = run_test_program ("run-workload-static");
+  g_autofree char *static_prog = session_test_program ("run-workload-static");
   g_autofree char *contents = NULL;
   gsize length;
 

@@ -19,7 +19,7 @@
 #include "session/mg-run-settings-from-profile.h"
 #include "mg-test-common.h"
 #include "record-fixture.h"
-#include "run-test-support.h"
+#include "session-test-support.h"
 
 static void
 assert_line (MgRunSettings *s, MgCatalogue *c, const char *expected)
@@ -143,9 +143,9 @@ test_defaults_omitted (void)
 static void
 test_every_option (void)
 {
-  g_autoptr (MgCatalogue) c = run_test_fixture_catalogue ();
+  g_autoptr (MgCatalogue) c = session_test_fixture_catalogue ();
   g_autoptr (MgRunSettings) s = mg_run_settings_new ();
-  g_autofree char *fixture = run_test_fixture_metrics_dir ();
+  g_autofree char *fixture = session_test_fixture_metrics_dir ();
   g_autofree char *line = g_strdup_printf (
     "cd /tmp && env -u LANG A=1 /usr/bin/metrograph --profile -o out.mgprof -n 4 "
     "--select-ranks=3,0-1 --interval 5 --samples=64 --start-after=0.5 --stop-after 3 "
@@ -277,7 +277,7 @@ test_folder_output (void)
 static void
 test_parse_errors (void)
 {
-  g_autoptr (MgCatalogue) c = run_test_fixture_catalogue ();
+  g_autoptr (MgCatalogue) c = session_test_fixture_catalogue ();
   g_autoptr (MgRunSettings) s = mg_run_settings_new ();
   static const struct { const char *line; int code; const char *part; } cases[] = {
     { "metrograph --profile --interval=abc ./a", MG_RUN_COMMAND_LINE_ERROR_OPTION, "--interval=abc" },
@@ -310,7 +310,7 @@ test_parse_errors (void)
 static void
 test_toggles (void)
 {
-  g_autoptr (MgCatalogue) c = run_test_fixture_catalogue ();
+  g_autoptr (MgCatalogue) c = session_test_fixture_catalogue ();
   g_autoptr (MgRunSettings) s = mg_run_settings_new ();
   const MgCatalogueMetric *missing = mg_catalogue_lookup_metric (c, "fx_missing");
   g_autoptr (GError) error = NULL;
@@ -450,8 +450,8 @@ test_live_merge_combines_slots (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("mg-run-merge-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "host.100.0.mgrec", NULL);
-  g_autoptr (TestRecord) r = test_record_new (0, 1, 16);
-  MgRecordHeader *h = test_record_header (r);
+  g_autoptr (RecordFixture) r = record_fixture_new (0, 1, 16);
+  MgRecordHeader *h = record_fixture_header (r);
   g_autoptr (GPtrArray) metrics = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_def_free);
   MgMetricDef *def = mg_metric_def_new ();
   const char *argv[] = { "app", NULL };
@@ -467,7 +467,7 @@ test_live_merge_combines_slots (void)
   g_strlcpy (h->host, "host", sizeof h->host);
   h->start_mono_ns = 1000000000;
   h->start_real_ns = 1700000000000000000;
-  g_snprintf (test_record_metric (r, 0)->id, MG_RECORD_ID_LEN, "m");
+  g_snprintf (record_fixture_metric (r, 0)->id, MG_RECORD_ID_LEN, "m");
   /* Ten slots of 0.1 s valued 0..9, the sixth one 0.3 s long and a gap
    * in the ninth. */
   for (guint k = 0, t = 0; k < 10; k++)
@@ -475,11 +475,11 @@ test_live_merge_combines_slots (void)
       guint length = k == 5 ? 3 : 1;
       double value = k == 8 ? NAN : k;
 
-      test_record_add_sample (r, h->start_mono_ns + t * 100000000LL,
-                              h->start_mono_ns + (t + length) * 100000000LL, &value);
+      record_fixture_add_sample (r, h->start_mono_ns + t * 100000000LL,
+                                 h->start_mono_ns + (t + length) * 100000000LL, &value);
       t += length;
     }
-  test_record_write (r, path);
+  record_fixture_write (r, path);
 
   full = mg_merge_records (dir, &input, &error);
   g_assert_no_error (error);
@@ -512,15 +512,15 @@ test_live_merge_combines_slots (void)
 static char *
 write_rank_record (const char *dir, const char *run_id, int rank, int world)
 {
-  g_autoptr (TestRecord) r = test_record_new (0, 0, 1);
-  MgRecordHeader *h = test_record_header (r);
+  g_autoptr (RecordFixture) r = record_fixture_new (0, 0, 1);
+  MgRecordHeader *h = record_fixture_header (r);
   char *path = g_strdup_printf ("%s/node%d.%d.0.mgrec", dir, rank, 100 + rank);
 
   h->pid = 100 + rank;
   h->rank = rank;
   h->world_size = world;
   g_strlcpy (h->run_id, run_id, sizeof h->run_id);
-  test_record_write (r, path);
+  record_fixture_write (r, path);
   return path;
 }
 
@@ -616,7 +616,7 @@ finished (gpointer data)
 static MgRunSettings *
 workload_settings (const char *program, const char *arguments, const char *folder)
 {
-  g_autofree char *path = run_test_program (program);
+  g_autofree char *path = session_test_program (program);
   MgRunSettings *s = mg_run_settings_new ();
 
   mg_run_settings_set_program (s, path);
@@ -644,33 +644,74 @@ run_to_end (MgRunSettings *s, MgCatalogue *c, Watch *w)
   g_assert_true (mg_run_session_start (session, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_RUNNING);
-  g_assert_true (run_test_wait (finished, session, 60));
+  g_assert_true (session_test_wait (finished, session, 60));
   return session;
 }
 
+/* What every session test sets up: the built-in catalogue, a folder of
+ * its own (where the profile goes, removed with all in it at the end), the
+ * workload's settings, and the session once run with what it was seen
+ * doing. */
+typedef struct {
+  MgCatalogue *catalogue;
+  char *dir;
+  MgRunSettings *settings;
+  MgRunSession *session;
+  Watch watch;
+} SessionFixture;
+
 static void
-test_session_live_and_saved (void)
+session_setup (SessionFixture *f, gconstpointer user_data)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
-  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
-  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=2 'two words'", dir);
-  g_autoptr (MgRunSession) session = NULL;
+  f->catalogue = session_test_builtin_catalogue ();
+  f->dir = mg_test_make_dir ("run-session");
+  f->settings = workload_settings ("run-workload", NULL, f->dir);
+  f->session = NULL;
+  memset (&f->watch, 0, sizeof f->watch);
+}
+
+static void
+session_teardown (SessionFixture *f, gconstpointer user_data)
+{
+  g_clear_object (&f->session);
+  g_clear_object (&f->settings);
+  g_clear_object (&f->catalogue);
+  mg_test_remove_tree (f->dir);
+  g_free (f->dir);
+}
+
+/* Runs the workload with @arguments and f's settings to its end (a new
+ * session and watch each time). */
+static MgRunSession *
+session_run (SessionFixture *f, const char *arguments)
+{
+  mg_run_settings_set_arguments (f->settings, arguments);
+  g_clear_object (&f->session);
+  memset (&f->watch, 0, sizeof f->watch);
+  f->session = run_to_end (f->settings, f->catalogue, &f->watch);
+  return f->session;
+}
+
+static void
+test_session_live_and_saved (SessionFixture *f, gconstpointer user_data)
+{
+  MgRunSession *session;
   g_autoptr (MgProfile) saved = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *output = NULL;
-  Watch w = { 0 };
+  const Watch *w = &f->watch;
 
-  mg_run_settings_set_group_enabled (s, c, "io", FALSE);
-  session = run_to_end (s, c, &w);
+  mg_run_settings_set_group_enabled (f->settings, f->catalogue, "io", FALSE);
+  session = session_run (f, "work=2 'two words'");
   g_assert_cmpstr (mg_run_session_get_message (session), ==, NULL);
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
   g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 0);
   /* Live profiles with samples during the run, at least two a second
    * (one every 250 ms asked for). */
-  g_test_message ("%u live profiles, %.2f per second", w.profiles_while_running, live_rate (&w));
-  g_assert_cmpfloat (live_rate (&w), >=, 2.0);
-  g_assert_cmpuint (w.max_samples_while_running, >=, 10);
-  g_assert_cmpuint (mg_run_session_get_n_samples (session), >=, w.max_samples_while_running);
+  g_test_message ("%u live profiles, %.2f per second", w->profiles_while_running, live_rate (w));
+  g_assert_cmpfloat (live_rate (w), >=, 2.0);
+  g_assert_cmpuint (w->max_samples_while_running, >=, 10);
+  g_assert_cmpuint (mg_run_session_get_n_samples (session), >=, w->max_samples_while_running);
   g_assert_cmpuint (mg_run_session_get_n_processes (session), ==, 1);
   g_assert_cmpfloat (mg_run_session_get_elapsed (session), >=, 1.9);
 
@@ -678,9 +719,9 @@ test_session_live_and_saved (void)
   g_assert_nonnull (strstr (output, "argument: two words\n"));
   g_assert_nonnull (strstr (output, "run-workload: 2 arguments\n"));
   g_assert_nonnull (strstr (output, "step 1.5 s"));
-  g_assert_cmpuint (w.output_chunks, >=, 2);
+  g_assert_cmpuint (w->output_chunks, >=, 2);
 
-  g_assert_true (g_str_has_prefix (mg_run_session_get_output_path (session), dir));
+  g_assert_true (g_str_has_prefix (mg_run_session_get_output_path (session), f->dir));
   g_assert_true (g_str_has_suffix (mg_run_session_get_output_path (session), ".mgprof"));
   {
     /* MAP's pattern with the run's own start time. */
@@ -697,45 +738,31 @@ test_session_live_and_saved (void)
   g_assert_cmpint (mg_profile_find_metric (saved, "rchar_rate"), ==, -1);
   g_assert_cmpstr (mg_profile_get_run_info (saved)->argv[1], ==, "work=2");
   g_assert_cmpstr (mg_profile_get_run_info (saved)->argv[2], ==, "two words");
-  g_unlink (mg_run_session_get_output_path (session));
-  g_rmdir (dir);
 }
 
 static void
-test_session_exit_status (void)
+test_session_exit_status (SessionFixture *f, gconstpointer user_data)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
-  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
-  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5 exit=3", dir);
-  g_autoptr (MgRunSession) session = NULL;
-  Watch w = { 0 };
+  MgRunSession *session = session_run (f, "work=0.5 exit=3");
 
-  session = run_to_end (s, c, &w);
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
   g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 3);
   g_assert_nonnull (strstr (mg_run_session_get_message (session), "exited with status 3"));
   g_assert_true (g_file_test (mg_run_session_get_output_path (session), G_FILE_TEST_IS_REGULAR));
-  g_unlink (mg_run_session_get_output_path (session));
-  g_rmdir (dir);
 }
 
 /* The window's run: an argument and output that are not UTF-8 are saved
  * as the bytes they are (the profile's output and argv), shown with
  * U+FFFD in the session's own text. */
 static void
-test_session_any_bytes (void)
+test_session_any_bytes (SessionFixture *f, gconstpointer user_data)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
-  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
-  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.3 'caf\xe9'", dir);
-  g_autoptr (MgRunSession) session = NULL;
+  MgRunSession *session = session_run (f, "work=0.3 'caf\xe9'");
   g_autoptr (MgProfile) saved = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *output = NULL;
   const MgRunInfo *run;
-  Watch w = { 0 };
 
-  session = run_to_end (s, c, &w);
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
   output = mg_run_session_dup_output (session);
   g_assert_nonnull (strstr (output, "argument: caf\xef\xbf\xbd\n"));
@@ -745,26 +772,20 @@ test_session_any_bytes (void)
   g_assert_cmpstr (run->argv[2], ==, "caf\xe9");
   g_assert_nonnull (run->output);
   g_assert_nonnull (strstr (run->output, "argument: caf\xe9\n"));
-  g_unlink (mg_run_session_get_output_path (session));
-  g_rmdir (dir);
 }
 
 /* --process-precision=single: the saved profile stores its processes'
  * series at single precision and says so, and Run Again keeps it. */
 static void
-test_session_process_precision (void)
+test_session_process_precision (SessionFixture *f, gconstpointer user_data)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
-  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
-  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5", dir);
-  g_autoptr (MgRunSession) session = NULL;
+  MgRunSession *session;
   g_autoptr (MgProfile) saved = NULL;
   g_autoptr (MgRunSettings) again = NULL;
   g_autoptr (GError) error = NULL;
-  Watch w = { 0 };
 
-  mg_run_settings_set_process_precision (s, MG_PROCESS_PRECISION_SINGLE);
-  session = run_to_end (s, c, &w);
+  mg_run_settings_set_process_precision (f->settings, MG_PROCESS_PRECISION_SINGLE);
+  session = session_run (f, "work=0.5");
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
   saved = mg_profile_load (mg_run_session_get_output_path (session), &error);
   g_assert_no_error (error);
@@ -772,24 +793,18 @@ test_session_process_precision (void)
   again = mg_run_settings_new_from_profile (saved, NULL);
   g_assert_cmpint (mg_run_settings_get_process_precision (again), ==,
                    MG_PROCESS_PRECISION_SINGLE);
-  g_unlink (mg_run_session_get_output_path (session));
-  g_rmdir (dir);
 }
 
 /* Write a report (--report): both reports beside the saved profile. */
 static void
-test_session_report (void)
+test_session_report (SessionFixture *f, gconstpointer user_data)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
-  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
-  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5", dir);
-  g_autoptr (MgRunSession) session = NULL;
+  MgRunSession *session;
   g_autofree char *stem = NULL, *text_path = NULL, *html_path = NULL, *text = NULL;
   const char *path;
-  Watch w = { 0 };
 
-  mg_run_settings_set_report (s, "");
-  session = run_to_end (s, c, &w);
+  mg_run_settings_set_report (f->settings, "");
+  session = session_run (f, "work=0.5");
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
   path = mg_run_session_get_output_path (session);
   stem = g_strndup (path, strlen (path) - strlen (".mgprof"));
@@ -799,24 +814,15 @@ test_session_report (void)
   g_assert_true (g_str_has_prefix (text, "Performance report\n"));
   g_assert_nonnull (strstr (text, "run-workload work=0.5"));
   g_assert_true (g_file_test (html_path, G_FILE_TEST_IS_REGULAR));
-  g_unlink (text_path);
-  g_unlink (html_path);
-  g_unlink (path);
-  g_rmdir (dir);
 }
 
 static void
-test_session_crash (void)
+test_session_crash (SessionFixture *f, gconstpointer user_data)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
-  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
-  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5 crash", dir);
-  g_autoptr (MgRunSession) session = NULL;
+  MgRunSession *session = session_run (f, "work=0.5 crash");
   MgProfile *profile;
   gboolean marked = FALSE;
-  Watch w = { 0 };
 
-  session = run_to_end (s, c, &w);
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
   g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 128 + SIGSEGV);
   g_assert_nonnull (strstr (mg_run_session_get_message (session), "killed by signal 11"));
@@ -834,34 +840,26 @@ test_session_crash (void)
       marked = TRUE;
     }
   g_assert_true (marked);
-  g_unlink (mg_run_session_get_output_path (session));
-  g_rmdir (dir);
 }
 
 static void
-test_session_static (void)
+test_session_static (SessionFixture *f, gconstpointer user_data)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
-  g_autofree char *program = run_test_program ("run-workload-static");
-  g_autofree char *dir = NULL;
-  g_autoptr (MgRunSettings) s = NULL;
-  g_autoptr (MgRunSession) session = NULL;
-  Watch w = { 0 };
+  g_autofree char *program = session_test_program ("run-workload-static");
+  MgRunSession *session;
 
   if (!g_file_test (program, G_FILE_TEST_IS_EXECUTABLE))
     {
       g_test_skip ("static linking is not available");
       return;
     }
-  dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
-  s = workload_settings ("run-workload-static", "work=0.3", dir);
-  session = run_to_end (s, c, &w);
+  mg_run_settings_set_program (f->settings, program);
+  session = session_run (f, "work=0.3");
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_FAILED);
   g_assert_nonnull (strstr (mg_run_session_get_message (session), "No samples were recorded"));
   g_assert_nonnull (strstr (mg_run_session_get_message (session),
                             mg_program_kind_explain (MG_PROGRAM_STATIC)));
   g_assert_null (mg_run_session_get_output_path (session));
-  g_rmdir (dir);
 }
 
 static gboolean
@@ -871,31 +869,29 @@ has_samples (gpointer data)
 }
 
 static void
-test_session_stop_and_cancel (void)
+test_session_stop_and_cancel (SessionFixture *f, gconstpointer user_data)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
-  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
-  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=60", dir);
   g_autoptr (GError) error = NULL;
 
+  mg_run_settings_set_arguments (f->settings, "work=60");
   for (int cancel = 0; cancel <= 1; cancel++)
     {
-      g_autoptr (MgRunSession) session = mg_run_session_new (s, c);
+      g_autoptr (MgRunSession) session = mg_run_session_new (f->settings, f->catalogue);
       g_autoptr (GDir) listing = NULL;
 
       g_assert_true (mg_run_session_start (session, &error));
-      g_assert_true (run_test_wait (has_samples, session, 30));
+      g_assert_true (session_test_wait (has_samples, session, 30));
       if (cancel)
         mg_run_session_cancel (session);
       else
         mg_run_session_stop (session);
-      g_assert_true (run_test_wait (finished, session, 30));
+      g_assert_true (session_test_wait (finished, session, 30));
       g_assert_cmpfloat (mg_run_session_get_elapsed (session), <, 20);
       if (cancel)
         {
           g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_CANCELLED);
           g_assert_null (mg_run_session_get_output_path (session));
-          listing = g_dir_open (dir, 0, NULL);
+          listing = g_dir_open (f->dir, 0, NULL);
           g_assert_null (g_dir_read_name (listing));
         }
       else
@@ -905,33 +901,28 @@ test_session_stop_and_cancel (void)
           g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 128 + SIGTERM);
           g_assert_nonnull (strstr (mg_run_session_get_message (session), "Stopped after"));
           g_assert_true (g_file_test (mg_run_session_get_output_path (session), G_FILE_TEST_IS_REGULAR));
+          /* The cancelled run must leave the folder empty: this one's
+           * profile goes first. */
           g_unlink (mg_run_session_get_output_path (session));
         }
     }
-  g_rmdir (dir);
 }
 
 /* Stop after ends the program as --stop-after does: SIGTERM at that time,
  * the profile written, the end said as the command line says it; a
  * program that ignores SIGTERM gets SIGKILL after the grace period. */
 static void
-test_session_stop_after (void)
+test_session_stop_after (SessionFixture *f, gconstpointer user_data)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
-  g_autofree char *dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
-
+  mg_run_settings_set_stop_after (f->settings, 1.5);
   for (int stubborn = 0; stubborn <= 1; stubborn++)
     {
-      g_autoptr (MgRunSettings) s =
-        workload_settings ("run-workload", stubborn ? "ignore-term work=60" : "work=60", dir);
-      g_autoptr (MgRunSession) session = NULL;
+      MgRunSession *session;
       g_autoptr (MgProfile) saved = NULL;
       g_autoptr (GError) error = NULL;
       double elapsed;
-      Watch w = { 0 };
 
-      mg_run_settings_set_stop_after (s, 1.5);
-      session = run_to_end (s, c, &w);
+      session = session_run (f, stubborn ? "ignore-term work=60" : "work=60");
       elapsed = mg_run_session_get_elapsed (session);
       g_test_message ("stop after 1.5 s%s: ended after %.2f s", stubborn ? ", SIGTERM ignored" : "",
                       elapsed);
@@ -947,9 +938,7 @@ test_session_stop_after (void)
       saved = mg_profile_load (mg_run_session_get_output_path (session), &error);
       g_assert_no_error (error);
       g_assert_cmpuint (mg_profile_get_n_windows (saved), >=, 10);
-      g_unlink (mg_run_session_get_output_path (session));
     }
-  g_rmdir (dir);
 }
 
 /* The one file in @dir whose name matches @pattern, or NULL. */
@@ -994,10 +983,11 @@ run_command_line (const char *line)
  * inherited); running the line the dialog shows writes a file of the same
  * name in the same folder. */
 static void
-test_session_output_name (void)
+test_session_output_name (SessionFixture *f, gconstpointer user_data)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
-  g_autofree char *dir = g_dir_make_tmp ("mg-run-name-XXXXXX", NULL);
+  MgCatalogue *c = f->catalogue;
+  MgRunSettings *s = f->settings;
+  const char *dir = f->dir;
   static const struct {
     const char *set;           /* in the dialog's environment */
     const char *unset;
@@ -1013,8 +1003,7 @@ test_session_output_name (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.3", dir);
-      g_autoptr (MgRunSession) session = NULL;
+      MgRunSession *session;
       g_autofree char *pattern = g_strdup_printf ("^run-workload_1p_1n%s_\\d{4}-\\d\\d-\\d\\d_"
                                                   "\\d\\d-\\d\\d(-1)?\\.mgprof$",
                                                   cases[i].threads);
@@ -1022,7 +1011,6 @@ test_session_output_name (void)
       g_autofree char *by_cli = NULL;
       g_autofree char *line = NULL;
       g_autofree char *folder_word = g_strdup_printf (" -o %s/ ", dir);
-      Watch w = { 0 };
 
       if (cases[i].inherited != NULL)
         g_setenv ("OMP_NUM_THREADS", cases[i].inherited, TRUE);
@@ -1030,10 +1018,11 @@ test_session_output_name (void)
         g_unsetenv ("OMP_NUM_THREADS");
       mg_run_settings_set_env_set (s, (const char *[]) { cases[i].set, NULL });
       mg_run_settings_set_env_unset (s, (const char *[]) { cases[i].unset, NULL });
+      mg_run_settings_set_arguments (s, "work=0.3");
       line = mg_run_settings_to_command_line (s, c);
       g_assert_nonnull (strstr (line, folder_word));
 
-      session = run_to_end (s, c, &w);
+      session = session_run (f, "work=0.3");
       g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
       saved = g_path_get_basename (mg_run_session_get_output_path (session));
       g_test_message ("%s gives %s", line, saved);
@@ -1054,7 +1043,6 @@ test_session_output_name (void)
       }
     }
   g_unsetenv ("OMP_NUM_THREADS");
-  g_rmdir (dir);
 }
 
 typedef struct {
@@ -1085,23 +1073,22 @@ count_tick (gpointer data)
 /* The final merge and the save run in a worker thread: the main loop goes
  * on meanwhile (a 20 ms timeout keeps firing through a 400 ms save). */
 static void
-test_session_saves_off_main_thread (void)
+test_session_saves_off_main_thread (SessionFixture *f, gconstpointer user_data)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
-  g_autofree char *dir = g_dir_make_tmp ("mg-run-save-XXXXXX", NULL);
-  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.3", dir);
-  g_autoptr (MgRunSession) session = mg_run_session_new (s, c);
+  g_autoptr (MgRunSession) session = NULL;
   g_autoptr (GError) error = NULL;
   SaveSeen seen = { 0 };
   guint ticks = 0, ticks_at_merge = 0, tick_id;
 
+  mg_run_settings_set_arguments (f->settings, "work=0.3");
+  session = mg_run_session_new (f->settings, f->catalogue);
   mg_run_session_set_save_hook (session, on_save, &seen);
   g_assert_true (mg_run_session_start (session, &error));
   tick_id = g_timeout_add (20, count_tick, &ticks);
   while (mg_run_session_get_state (session) == MG_RUN_STATE_RUNNING)
     g_main_context_iteration (NULL, TRUE);
   ticks_at_merge = ticks;
-  g_assert_true (run_test_wait (finished, session, 30));
+  g_assert_true (session_test_wait (finished, session, 30));
   g_source_remove (tick_id);
 
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
@@ -1110,9 +1097,7 @@ test_session_saves_off_main_thread (void)
   g_assert_cmpstr (seen.path, ==, mg_run_session_get_output_path (session));
   g_test_message ("%u ticks of 20 ms while merging and saving", ticks - ticks_at_merge);
   g_assert_cmpuint (ticks - ticks_at_merge, >=, 8);
-  g_unlink (seen.path);
   g_free (seen.path);
-  g_rmdir (dir);
 }
 
 /* The run folder named by a failed end's message ("metrograph --recover
@@ -1144,25 +1129,24 @@ make_folder_there (const char *path, gpointer data)
 /* A save that fails in the window keeps the records, as the command line
  * does, and the message says how to get the profile: --recover writes it. */
 static void
-test_session_save_fails (void)
+test_session_save_fails (SessionFixture *f, gconstpointer user_data)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
-  g_autofree char *dir = g_dir_make_tmp ("mg-run-end-XXXXXX", NULL);
-  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5", dir);
-  g_autoptr (MgRunSession) session = mg_run_session_new (s, c);
+  g_autoptr (MgRunSession) session = NULL;
   g_autoptr (MgRunRecovery) recovery = NULL;
   g_autoptr (MgProfile) recovered = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *run_dir = NULL;
   g_autofree char *written = NULL;
-  g_autofree char *elsewhere = g_build_filename (dir, "elsewhere.mgprof", NULL);
+  g_autofree char *elsewhere = g_build_filename (f->dir, "elsewhere.mgprof", NULL);
   const char *message;
 
   /* A folder where the profile's file should go: the save cannot rename
    * onto it. */
+  mg_run_settings_set_arguments (f->settings, "work=0.5");
+  session = mg_run_session_new (f->settings, f->catalogue);
   mg_run_session_set_save_hook (session, make_folder_there, NULL);
   g_assert_true (mg_run_session_start (session, &error));
-  g_assert_true (run_test_wait (finished, session, 60));
+  g_assert_true (session_test_wait (finished, session, 60));
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_FAILED);
   message = mg_run_session_get_message (session);
   g_test_message ("%s", message);
@@ -1178,23 +1162,17 @@ test_session_save_fails (void)
   g_assert_cmpstr (written, ==, elsewhere);
   g_assert_cmpuint (mg_profile_get_n_processes (recovered), ==, 1);
   g_assert_false (g_file_test (run_dir, G_FILE_TEST_EXISTS));
-  mg_test_remove_tree (dir);
 }
 
 /* Records that cannot be merged are kept too, and said so. */
 static void
-test_session_merge_fails (void)
+test_session_merge_fails (SessionFixture *f, gconstpointer user_data)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
-  g_autofree char *dir = g_dir_make_tmp ("mg-run-end-XXXXXX", NULL);
-  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5 spoil-records", dir);
-  g_autoptr (MgRunSession) session = NULL;
+  MgRunSession *session = session_run (f, "work=0.5 spoil-records");
   g_autofree char *run_dir = NULL;
   g_autofree char *output = NULL;
   const char *message;
-  Watch w = { 0 };
 
-  session = run_to_end (s, c, &w);
   output = mg_run_session_dup_output (session);
   g_assert_nonnull (strstr (output, "spoiled 1 records"));
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_FAILED);
@@ -1204,32 +1182,30 @@ test_session_merge_fails (void)
   g_assert_nonnull (strstr (message, "wrong magic"));
   run_dir = kept_run_folder (message);
   mg_test_remove_tree (run_dir);
-  g_rmdir (dir);
 }
 
 /* The working folder, the environment and the bounded output. */
 static void
-test_session_folder_environment_output (void)
+test_session_folder_environment_output (SessionFixture *f, gconstpointer user_data)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
-  g_autofree char *dir = g_dir_make_tmp ("mg-run-folder-XXXXXX", NULL);
-  g_autofree char *program = run_test_program ("run-workload");
+  const char *dir = f->dir;
+  g_autofree char *program = session_test_program ("run-workload");
   g_autofree char *link = g_build_filename (dir, "wl", NULL);
-  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", NULL, NULL);
-  g_autoptr (MgRunSession) session = NULL;
+  MgRunSettings *s = f->settings;
+  MgRunSession *session;
   g_autofree char *output = NULL;
   g_autofree char *folder = NULL;
   g_auto (GStrv) lines = NULL;
-  Watch w = { 0 };
 
+  /* No output named: the profile goes to the working folder. */
+  mg_run_settings_set_output (s, NULL);
   g_setenv ("MG_RUN_TEST_GONE", "still here", TRUE);
   g_assert_cmpint (symlink (program, link), ==, 0);
   mg_run_settings_set_program (s, "./wl");
   mg_run_settings_set_working_folder (s, dir);
-  mg_run_settings_set_arguments (s, "work=0.3 lines=2500 env=MG_RUN_TEST_SET env=MG_RUN_TEST_GONE");
   mg_run_settings_set_env_set (s, (const char *[]) { "MG_RUN_TEST_SET=a b", NULL });
   mg_run_settings_set_env_unset (s, (const char *[]) { "MG_RUN_TEST_GONE", NULL });
-  session = run_to_end (s, c, &w);
+  session = session_run (f, "work=0.3 lines=2500 env=MG_RUN_TEST_SET env=MG_RUN_TEST_GONE");
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
 
   /* Saved in the working folder, which the profile records. */
@@ -1245,36 +1221,28 @@ test_session_folder_environment_output (void)
   g_assert_cmpstr (lines[1998], ==, "env MG_RUN_TEST_SET=a b");
   g_assert_cmpstr (lines[1997], ==, "line 2500");
   g_assert_cmpstr (lines[0], ==, "line 503");
-
-  g_unlink (mg_run_session_get_output_path (session));
-  g_unlink (link);
-  g_rmdir (dir);
   g_unsetenv ("MG_RUN_TEST_GONE");
 }
 
 /* A plugin that lacks a metric's function: the profile opens, the error is
  * counted in the message and kept in the profile. */
 static void
-test_session_plugin_error (void)
+test_session_plugin_error (SessionFixture *f, gconstpointer user_data)
 {
-  g_autoptr (MgCatalogue) c = run_test_fixture_catalogue ();
-  g_autofree char *dir = g_dir_make_tmp ("mg-run-plugin-XXXXXX", NULL);
-  g_autoptr (MgRunSettings) s = workload_settings ("run-workload", "work=0.5", dir);
-  g_autoptr (MgRunSession) session = NULL;
+  MgRunSession *session;
   MgProfile *profile;
   gboolean found = FALSE;
-  Watch w = { 0 };
 
-  mg_run_settings_set_metric_enabled (s, c, "fx_badfn", TRUE);
-  session = run_to_end (s, c, &w);
+  g_object_unref (f->catalogue);
+  f->catalogue = session_test_fixture_catalogue ();
+  mg_run_settings_set_metric_enabled (f->settings, f->catalogue, "fx_badfn", TRUE);
+  session = session_run (f, "work=0.5");
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
   g_assert_cmpstr (mg_run_session_get_message (session), ==, "1 plugin or metric error was reported.");
   profile = mg_run_session_get_profile (session);
   for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
     found |= strstr (mg_profile_get_plugin_error (profile, i)->message, "mg_no_such_function") != NULL;
   g_assert_true (found);
-  g_unlink (mg_run_session_get_output_path (session));
-  g_rmdir (dir);
 }
 
 /* The plugin fault events' messages of @profile, one a line. */
@@ -1312,27 +1280,25 @@ on_hang_profile (MgRunSession *session, GParamSpec *pspec, HangWatch *w)
  * older than the bound (METROGRAPH_HANG_INTERVALS, 4 intervals of 20 ms
  * here). The saved profile has the sampler's own account of it, once. */
 static void
-test_session_live_hang (void)
+test_session_live_hang (SessionFixture *f, gconstpointer user_data)
 {
-  g_autofree char *dir = g_dir_make_tmp ("mg-run-hang-XXXXXX", NULL);
-  g_autofree char *metrics = g_build_filename (dir, "metrics", NULL);
-  g_autoptr (MgCatalogue) c = NULL;
-  g_autoptr (MgRunSettings) s = NULL;
+  g_autofree char *metrics = g_build_filename (f->dir, "metrics", NULL);
   g_autoptr (MgRunSession) session = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *saved = NULL;
   HangWatch w = { 0 };
 
-  c = run_test_hang_catalogue (metrics);
-  s = workload_settings ("run-workload", "work=2", dir);
-  mg_run_settings_set_metric_enabled (s, c, "ft_hang", TRUE);
+  g_object_unref (f->catalogue);
+  f->catalogue = session_test_hang_catalogue (metrics);
+  mg_run_settings_set_arguments (f->settings, "work=2");
+  mg_run_settings_set_metric_enabled (f->settings, f->catalogue, "ft_hang", TRUE);
   g_setenv ("METROGRAPH_HANG_INTERVALS", "4", TRUE);
-  session = mg_run_session_new (s, c);
+  session = mg_run_session_new (f->settings, f->catalogue);
   w.session = session;
   g_signal_connect (session, "notify::profile", G_CALLBACK (on_hang_profile), &w);
   g_assert_true (mg_run_session_start (session, &error));
   g_assert_no_error (error);
-  g_assert_true (run_test_wait (finished, session, 60));
+  g_assert_true (session_test_wait (finished, session, 60));
   g_unsetenv ("METROGRAPH_HANG_INTERVALS");
 
   g_assert_nonnull (w.seen);
@@ -1343,52 +1309,40 @@ test_session_live_hang (void)
   g_assert_true (g_str_has_prefix (saved, "ft_src hung in faulty_hang since "));
   g_assert_true (g_str_has_suffix (saved, " s; its metrics stop there\n"));
   g_free (w.seen);
-  g_unlink (mg_run_session_get_output_path (session));
-  run_test_remove_hang_metrics (metrics);
-  g_rmdir (dir);
+  session_test_remove_hang_metrics (metrics);
 }
 
 /* --np through mpirun: every rank sampled, one profile. */
 static void
-test_session_mpi (void)
+test_session_mpi (SessionFixture *f, gconstpointer user_data)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
   g_autofree char *mpirun = g_find_program_in_path ("mpirun");
-  g_autofree char *dir = NULL;
-  g_autoptr (MgRunSettings) s = NULL;
-  g_autoptr (MgRunSession) session = NULL;
-  Watch w = { 0 };
+  MgRunSession *session;
 
   if (mpirun == NULL)
     {
       g_test_skip ("mpirun is not installed");
       return;
     }
-  dir = g_dir_make_tmp ("mg-run-session-XXXXXX", NULL);
-  s = workload_settings ("run-workload", "work=1", dir);
-  mg_run_settings_set_n_processes (s, 2);
-  session = run_to_end (s, c, &w);
+  mg_run_settings_set_n_processes (f->settings, 2);
+  session = session_run (f, "work=1");
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
   g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 0);
   g_assert_cmpuint (mg_run_session_get_n_processes (session), ==, 2);
   g_assert_nonnull (strstr (mg_run_session_get_output_path (session), "run-workload_2p_1n_"));
-  g_unlink (mg_run_session_get_output_path (session));
-  g_clear_object (&session);
 
   /* Sample ranks: only rank 1 of the two is in the profile. */
-  mg_run_settings_set_select_ranks (s, "1");
-  session = run_to_end (s, c, &w);
+  mg_run_settings_set_select_ranks (f->settings, "1");
+  session = session_run (f, "work=1");
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
   g_assert_cmpuint (mg_run_session_get_n_processes (session), ==, 1);
   g_assert_cmpint (mg_profile_get_process (mg_run_session_get_profile (session), 0)->rank, ==, 1);
-  g_unlink (mg_run_session_get_output_path (session));
-  g_rmdir (dir);
 }
 
 static void
 test_session_missing_program (void)
 {
-  g_autoptr (MgCatalogue) c = run_test_builtin_catalogue ();
+  g_autoptr (MgCatalogue) c = session_test_builtin_catalogue ();
   g_autoptr (MgRunSettings) s = mg_run_settings_new ();
   g_autoptr (MgRunSession) session = NULL;
   g_autoptr (GError) error = NULL;
@@ -1433,23 +1387,40 @@ main (int argc, char **argv)
   g_test_add_func ("/run/command-line/toggles", test_toggles);
   g_test_add_func ("/run/checks", test_checks);
   g_test_add_func ("/run/live-merge/combines-slots", test_live_merge_combines_slots);
-  g_test_add_func ("/run/session/live-and-saved", test_session_live_and_saved);
-  g_test_add_func ("/run/session/exit-status", test_session_exit_status);
-  g_test_add_func ("/run/session/any-bytes", test_session_any_bytes);
-  g_test_add_func ("/run/session/process-precision", test_session_process_precision);
-  g_test_add_func ("/run/session/report", test_session_report);
-  g_test_add_func ("/run/session/crash", test_session_crash);
-  g_test_add_func ("/run/session/static", test_session_static);
-  g_test_add_func ("/run/session/stop-and-cancel", test_session_stop_and_cancel);
-  g_test_add_func ("/run/session/stop-after", test_session_stop_after);
-  g_test_add_func ("/run/session/output-name", test_session_output_name);
-  g_test_add_func ("/run/session/saves-off-main-thread", test_session_saves_off_main_thread);
-  g_test_add_func ("/run/session/save-fails", test_session_save_fails);
-  g_test_add_func ("/run/session/merge-fails", test_session_merge_fails);
-  g_test_add_func ("/run/session/folder-environment-output", test_session_folder_environment_output);
-  g_test_add_func ("/run/session/plugin-error", test_session_plugin_error);
-  g_test_add_func ("/run/session/live-hang", test_session_live_hang);
-  g_test_add_func ("/run/session/mpi", test_session_mpi);
+  g_test_add ("/run/session/live-and-saved", SessionFixture, NULL, session_setup,
+              test_session_live_and_saved, session_teardown);
+  g_test_add ("/run/session/exit-status", SessionFixture, NULL, session_setup,
+              test_session_exit_status, session_teardown);
+  g_test_add ("/run/session/any-bytes", SessionFixture, NULL, session_setup,
+              test_session_any_bytes, session_teardown);
+  g_test_add ("/run/session/process-precision", SessionFixture, NULL, session_setup,
+              test_session_process_precision, session_teardown);
+  g_test_add ("/run/session/report", SessionFixture, NULL, session_setup,
+              test_session_report, session_teardown);
+  g_test_add ("/run/session/crash", SessionFixture, NULL, session_setup,
+              test_session_crash, session_teardown);
+  g_test_add ("/run/session/static", SessionFixture, NULL, session_setup,
+              test_session_static, session_teardown);
+  g_test_add ("/run/session/stop-and-cancel", SessionFixture, NULL, session_setup,
+              test_session_stop_and_cancel, session_teardown);
+  g_test_add ("/run/session/stop-after", SessionFixture, NULL, session_setup,
+              test_session_stop_after, session_teardown);
+  g_test_add ("/run/session/output-name", SessionFixture, NULL, session_setup,
+              test_session_output_name, session_teardown);
+  g_test_add ("/run/session/saves-off-main-thread", SessionFixture, NULL, session_setup,
+              test_session_saves_off_main_thread, session_teardown);
+  g_test_add ("/run/session/save-fails", SessionFixture, NULL, session_setup,
+              test_session_save_fails, session_teardown);
+  g_test_add ("/run/session/merge-fails", SessionFixture, NULL, session_setup,
+              test_session_merge_fails, session_teardown);
+  g_test_add ("/run/session/folder-environment-output", SessionFixture, NULL, session_setup,
+              test_session_folder_environment_output, session_teardown);
+  g_test_add ("/run/session/plugin-error", SessionFixture, NULL, session_setup,
+              test_session_plugin_error, session_teardown);
+  g_test_add ("/run/session/live-hang", SessionFixture, NULL, session_setup,
+              test_session_live_hang, session_teardown);
+  g_test_add ("/run/session/mpi", SessionFixture, NULL, session_setup,
+              test_session_mpi, session_teardown);
   g_test_add_func ("/run/session/missing-program", test_session_missing_program);
   g_test_add_func ("/run/session/nothing-left", test_session_nothing_left);
   return g_test_run ();

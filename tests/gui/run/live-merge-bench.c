@@ -45,8 +45,8 @@ write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples)
 
   for (guint p = 0; p < n_proc; p++)
     {
-      g_autoptr (TestRecord) r = test_record_new (1, n_metrics, n_samples);
-      MgRecordHeader *h = test_record_header (r);
+      g_autoptr (RecordFixture) r = record_fixture_new (1, n_metrics, n_samples);
+      MgRecordHeader *h = record_fixture_header (r);
       g_autofree char *path = g_strdup_printf ("%s/node%u.%u.0.mgrec", dir, p / 16, 1000 + p);
 
       h->pid = 1000 + p;
@@ -58,15 +58,15 @@ write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples)
       h->start_real_ns = 1700000000000000000LL + p * 1000LL;
       h->state = MG_RECORD_STATE_RUNNING;
       for (guint m = 0; m < n_metrics; m++)
-        g_snprintf (test_record_metric (r, m)->id, MG_RECORD_ID_LEN, "metric_%u", m);
+        g_snprintf (record_fixture_metric (r, m)->id, MG_RECORD_ID_LEN, "metric_%u", m);
       for (guint k = 0; k < n_samples; k++)
         {
           for (guint m = 0; m < n_metrics; m++)
             values[m] = sin (k * 0.01 + m) * (p + 1);
-          test_record_add_sample (r, h->start_mono_ns + k * 20000000LL,
-                                  h->start_mono_ns + (k + 1) * 20000000LL, values);
+          record_fixture_add_sample (r, h->start_mono_ns + k * 20000000LL,
+                                     h->start_mono_ns + (k + 1) * 20000000LL, values);
         }
-      test_record_write (r, path);
+      record_fixture_write (r, path);
     }
 }
 

@@ -22,7 +22,7 @@
 #include "gui/run/mg-run-view-private.h"
 #include "session/mg-run-settings-from-profile.h"
 #include "gui/mg-window-private.h"
-#include "run-test-support.h"
+#include "session-test-support.h"
 #include "mg-test-common.h"
 
 static GtkApplication *app;
@@ -95,7 +95,7 @@ assert_error_contains (MgRunDialog *dialog, const char *field, const char *part)
 static MgRunDialog *
 fixture_dialog (void)
 {
-  g_autoptr (MgCatalogue) catalogue = run_test_fixture_catalogue ();
+  g_autoptr (MgCatalogue) catalogue = session_test_fixture_catalogue ();
   g_autoptr (MgRunSettings) initial = mg_run_settings_new ();
   MgRunDialog *dialog;
 
@@ -276,7 +276,7 @@ read_clipboard (GtkWidget *widget)
   char *text = NULL;
 
   gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL, on_clipboard_text, &text);
-  g_assert_true (run_test_wait (is_set, &text, 10));
+  g_assert_true (session_test_wait (is_set, &text, 10));
   return text;
 }
 
@@ -307,7 +307,7 @@ test_copy_command (void)
 static void
 test_metric_reasons (void)
 {
-  g_autoptr (MgCatalogue) catalogue = run_test_fixture_catalogue ();
+  g_autoptr (MgCatalogue) catalogue = session_test_fixture_catalogue ();
   MgRunDialog *dialog = mg_run_dialog_new (NULL, catalogue, NULL);
   const MgCatalogueMetric *missing = mg_catalogue_lookup_metric (catalogue, "fx_missing");
   g_auto (GStrv) broken = NULL;
@@ -523,7 +523,7 @@ test_completion_lazy (void)
   mg_test_spin (200);
   g_assert_cmpuint (n_completions (dialog), ==, 0);
   type_into (dialog, "program", "mg");
-  g_assert_true (run_test_wait (has_completions, dialog, 10));
+  g_assert_true (session_test_wait (has_completions, dialog, 10));
   g_assert_true (completion_has (dialog, "mg-own-tool"));
   g_assert_true (completion_has (dialog, "sh"));
   g_setenv ("PATH", old_path, TRUE);
@@ -537,7 +537,7 @@ static void
 test_metrics_path (void)
 {
   MgRunDialog *dialog = mg_run_dialog_new (NULL, NULL, NULL);
-  g_autofree char *fixture = run_test_fixture_metrics_dir ();
+  g_autofree char *fixture = session_test_fixture_metrics_dir ();
   g_autofree char *line = g_strdup_printf ("metrograph --profile --metrics-path=%s "
                                            "--enable-metrics=fx_off ./app", fixture);
 
@@ -597,7 +597,7 @@ test_report_switch (void)
 static void
 test_any_bytes (void)
 {
-  g_autoptr (MgCatalogue) catalogue = run_test_fixture_catalogue ();
+  g_autoptr (MgCatalogue) catalogue = session_test_fixture_catalogue ();
   g_autoptr (MgRunSettings) initial = mg_run_settings_new ();
   MgRunDialog *dialog;
   MgRunSettings *s;
@@ -746,7 +746,7 @@ test_scorep_listed (void)
   mg_run_dialog_add_variable (dialog, library_path);
   g_assert_null (mg_run_dialog_get_metric_check (dialog, level));
   type_into (dialog, "scorep", "mgt_process_sync:counter,level");
-  g_assert_true (run_test_wait (metric_check_shown, level_shown, 20));
+  g_assert_true (session_test_wait (metric_check_shown, level_shown, 20));
   assert_error_contains (dialog, "scorep", NULL);
   g_assert_nonnull (mg_run_dialog_get_metric_check (dialog, counter));
   g_assert_nonnull (mg_run_dialog_get_group_check (dialog, "scorep:mgt_process_sync"));
@@ -783,7 +783,7 @@ test_scorep_listed (void)
 
     mg_run_dialog_set_command_line (dialog, other);
     assert_error_contains (dialog, "command", strict);
-    g_assert_true (run_test_wait (field_error_gone, strict_error, 20));
+    g_assert_true (session_test_wait (field_error_gone, strict_error, 20));
     g_assert_nonnull (mg_run_dialog_get_metric_check (dialog, strict));
     g_assert_false (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, strict)));
     g_assert_true (gtk_check_button_get_active (
@@ -796,7 +796,7 @@ test_scorep_listed (void)
     void *missing[] = { dialog, (void *) "scorep", (void *) "mgt_nosuch" };
 
     type_into (dialog, "scorep", "mgt_nosuch:x");
-    g_assert_true (run_test_wait (field_error_shown, missing, 20));
+    g_assert_true (session_test_wait (field_error_shown, missing, 20));
     g_assert_nonnull (strstr (mg_run_dialog_get_field_error (dialog, "scorep"), "libmgt_nosuch.so"));
   }
   gtk_window_destroy (GTK_WINDOW (dialog));
@@ -966,7 +966,7 @@ run_through_dialog (const char *program, const char *arguments, const char *fold
                     const char *screenshot_prefix)
 {
   MgWindow *window = mg_window_new (app);
-  g_autofree char *path = run_test_program (program);
+  g_autofree char *path = session_test_program (program);
   g_autofree char *line = NULL;
   MgRunDialog *dialog;
   MgRunSession *session;
@@ -1005,13 +1005,13 @@ run_through_dialog (const char *program, const char *arguments, const char *fold
     {
       g_autofree char *name = g_strdup_printf ("%s-live.png", screenshot_prefix);
 
-      run_test_wait (live_enough, live, 30);
+      session_test_wait (live_enough, live, 30);
       mg_test_spin (300);
       save_png (GTK_WIDGET (window), name);
     }
   if (!live->no_wait)
     {
-      g_assert_true (run_test_wait (session_finished, session, 60));
+      g_assert_true (session_test_wait (session_finished, session, 60));
       mg_test_spin (200);
     }
   g_object_unref (dialog);
@@ -1125,7 +1125,7 @@ test_live_run (void)
 
     gtk_window_present (GTK_WINDOW (opened));
     mg_window_open_file (opened, file);
-    g_assert_true (run_test_wait (window_loaded, opened, 30));
+    g_assert_true (session_test_wait (window_loaded, opened, 30));
     g_assert_true (mg_window_get_profile (opened) != profile);
     g_assert_true (gtk_application_get_active_window (app) == GTK_WINDOW (opened));
     g_action_group_activate_action (G_ACTION_GROUP (app), "run-again", NULL);
@@ -1174,7 +1174,7 @@ test_scorep_run (void)
   g_autofree char *dir = g_dir_make_tmp ("mg-run-scorep-XXXXXX", NULL);
   g_autofree char *plugins = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "tests", "scorep", NULL);
   g_autofree char *library_path = g_strconcat ("LD_LIBRARY_PATH=", plugins, NULL);
-  g_autofree char *program = run_test_program ("run-workload");
+  g_autofree char *program = session_test_program ("run-workload");
   g_autofree char *line = g_strdup_printf ("metrograph --profile --interval=20 " QUIET_METRICS
                                            " %s work=1", program);
   MgWindow *window = mg_window_new (app);
@@ -1199,8 +1199,8 @@ test_scorep_run (void)
   gtk_widget_activate_action (GTK_WIDGET (dialog), "run.start", NULL);
   session = mg_run_dialog_get_session (dialog);
   g_assert_nonnull (session);
-  g_assert_true (run_test_wait (session_finished, session, 60));
-  g_assert_true (run_test_wait (window_loaded, window, 30));
+  g_assert_true (session_test_wait (session_finished, session, 60));
+  g_assert_true (session_test_wait (window_loaded, window, 30));
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
 
   profile = mg_window_get_profile (window);
@@ -1265,9 +1265,9 @@ test_live_hang (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("mg-run-hang-XXXXXX", NULL);
   g_autofree char *metrics = g_build_filename (dir, "metrics", NULL);
-  g_autoptr (MgCatalogue) catalogue = run_test_hang_catalogue (metrics);
+  g_autoptr (MgCatalogue) catalogue = session_test_hang_catalogue (metrics);
   g_autoptr (MgRunSettings) settings = mg_run_settings_new ();
-  g_autofree char *program = run_test_program ("run-workload");
+  g_autofree char *program = session_test_program ("run-workload");
   g_autoptr (MgRunSession) session = NULL;
   g_autoptr (GError) error = NULL;
   GtkWidget *view = g_object_ref_sink (mg_run_view_new ());
@@ -1286,7 +1286,7 @@ test_live_hang (void)
   g_signal_connect_after (session, "notify::profile", G_CALLBACK (on_hang_profile), &seen);
   g_assert_true (mg_run_session_start (session, &error));
   g_assert_no_error (error);
-  g_assert_true (run_test_wait (session_finished, session, 60));
+  g_assert_true (session_test_wait (session_finished, session, 60));
   g_unsetenv ("METROGRAPH_HANG_INTERVALS");
 
   g_assert_nonnull (seen.problems);
@@ -1298,7 +1298,7 @@ test_live_hang (void)
   g_free (seen.problems);
   g_object_unref (view);
   g_unlink (mg_run_session_get_output_path (session));
-  run_test_remove_hang_metrics (metrics);
+  session_test_remove_hang_metrics (metrics);
   g_rmdir (dir);
 }
 
@@ -1306,7 +1306,7 @@ static void
 test_failures (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("mg-run-fail-XXXXXX", NULL);
-  g_autofree char *static_program = run_test_program ("run-workload-static");
+  g_autofree char *static_program = session_test_program ("run-workload-static");
   Live live = { 0 };
   MgWindow *window;
   MgRunSession *session;
@@ -1354,10 +1354,10 @@ test_failures (void)
   live.no_wait = TRUE;
   window = run_through_dialog ("run-workload", "work=60", dir, &live, NULL);
   session = mg_run_host_get_session (live.host);
-  g_assert_true (run_test_wait (live_enough, &live, 30));
+  g_assert_true (session_test_wait (live_enough, &live, 30));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (mg_run_host_get_view (live.host)),
                                              "run-view.stop", NULL));
-  g_assert_true (run_test_wait (session_finished, session, 30));
+  g_assert_true (session_test_wait (session_finished, session, 30));
   mg_test_spin (100);
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
   g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
@@ -1385,10 +1385,10 @@ test_failures (void)
   live.no_wait = TRUE;
   window = run_through_dialog ("run-workload", "work=60", dir, &live, NULL);
   session = mg_run_host_get_session (live.host);
-  g_assert_true (run_test_wait (live_enough, &live, 30));
+  g_assert_true (session_test_wait (live_enough, &live, 30));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (mg_run_host_get_view (live.host)),
                                              "run-view.cancel", NULL));
-  g_assert_true (run_test_wait (session_finished, session, 30));
+  g_assert_true (session_test_wait (session_finished, session, 30));
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_CANCELLED);
   g_assert_cmpstr (mg_run_host_get_page (live.host), ==, "viewer");
   g_assert_cmpstr (mg_window_get_page (window), ==, "start");
@@ -1463,7 +1463,7 @@ test_close_mid_run (void)
   window = run_through_dialog ("run-workload", "work=60", dir, &live, NULL);
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
   session = g_object_ref (mg_run_host_get_session (live.host));
-  g_assert_true (run_test_wait (live_enough, &live, 30));
+  g_assert_true (session_test_wait (live_enough, &live, 30));
   pid = mg_run_session_get_pid (session);
   g_assert_cmpint (pid, >, 0);
 
@@ -1476,7 +1476,7 @@ test_close_mid_run (void)
 
   gtk_window_close (GTK_WINDOW (window));
   answer_end_dialog (MG_RUN_END_STOP_AND_SAVE);
-  g_assert_true (run_test_wait (session_finished, session, 30));
+  g_assert_true (session_test_wait (session_finished, session, 30));
   mg_test_spin (100);
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
   g_assert_true (mg_run_session_get_stopped (session));
@@ -1516,7 +1516,7 @@ quit_mid_run (gpointer user_data)
   run_through_dialog ("run-workload", run->how == QUIT_AFTER_RUN ? "work=0.5" : "work=60",
                       run->dir, live, NULL);
   run->session = g_object_ref (mg_run_host_get_session (live->host));
-  g_assert_true (run->how == QUIT_AFTER_RUN || run_test_wait (live_enough, live, 30));
+  g_assert_true (run->how == QUIT_AFTER_RUN || session_test_wait (live_enough, live, 30));
   pid_text = g_strdup_printf ("%d", mg_run_session_get_pid (run->session));
   g_assert_true (g_file_set_contents (pid_file, pid_text, -1, NULL));
   if (run->how == QUIT_BYPASS)
@@ -1529,7 +1529,7 @@ quit_mid_run (gpointer user_data)
 
       /* What Ctrl+Q does. */
       g_assert_true (g_strv_contains ((const char *const *) accels, "<Control>q"));
-      g_assert_true (run_test_wait (session_finished, run->session, 60));
+      g_assert_true (session_test_wait (session_finished, run->session, 60));
       g_assert_cmpint (mg_run_session_get_state (run->session), ==, MG_RUN_STATE_DONE);
       g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
     }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Support shared by the built-in metric tests and benchmark. */
-#include "metrics-test-support.h"
+#include "plugins-test-support.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -53,14 +53,14 @@ mg_hook_config_env (const char *metric_id)
 }
 
 void
-mg_test_set_custom_data (metric_id_t id, const char *data)
+plugins_test_set_custom_data (metric_id_t id, const char *data)
 {
   g_assert_cmpuint (id, <, MG_TEST_MAX_METRICS);
   custom_data[id] = data;
 }
 
 const char *
-mg_test_plugin_error (int *code)
+plugins_test_plugin_error (int *code)
 {
   if (code)
     *code = plugin_error_code;
@@ -68,14 +68,14 @@ mg_test_plugin_error (int *code)
 }
 
 const char *
-mg_test_metric_error (metric_id_t id)
+plugins_test_metric_error (metric_id_t id)
 {
   g_assert_cmpuint (id, <, MG_TEST_MAX_METRICS);
   return metric_errors[id];
 }
 
 void
-mg_test_clear_errors (void)
+plugins_test_clear_errors (void)
 {
   plugin_error[0] = '\0';
   plugin_error_code = 0;
@@ -83,7 +83,7 @@ mg_test_clear_errors (void)
 }
 
 void *
-mg_test_load_plugin (const char *name)
+plugins_test_load_plugin (const char *name)
 {
   const char *root = g_getenv ("MG_BUILD_ROOT");
   g_assert_nonnull (root);
@@ -96,14 +96,14 @@ mg_test_load_plugin (const char *name)
 }
 
 int
-mg_test_init_plugin (void *plugin, plugin_id_t id)
+plugins_test_init_plugin (void *plugin, plugin_id_t id)
 {
-  MgTestInitFn init = (MgTestInitFn) mg_test_symbol (plugin, "allinea_plugin_initialize");
+  PluginsTestInitFn init = (PluginsTestInitFn) plugins_test_symbol (plugin, "allinea_plugin_initialize");
   return init (id, NULL);
 }
 
 gpointer
-mg_test_symbol (void *plugin, const char *name)
+plugins_test_symbol (void *plugin, const char *name)
 {
   gpointer sym = dlsym (plugin, name);
   if (sym == NULL)
@@ -112,7 +112,7 @@ mg_test_symbol (void *plugin, const char *name)
 }
 
 struct timespec
-mg_test_now (void)
+plugins_test_now (void)
 {
   struct timespec ts;
   clock_gettime (CLOCK_MONOTONIC, &ts);
@@ -120,7 +120,7 @@ mg_test_now (void)
 }
 
 double
-mg_test_thread_cpu_seconds (void)
+plugins_test_thread_cpu_seconds (void)
 {
   struct timespec ts;
   clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -129,15 +129,15 @@ mg_test_thread_cpu_seconds (void)
 
 /* Spins until this thread has used seconds of CPU; returns what it used. */
 double
-mg_test_burn_cpu (double seconds)
+plugins_test_burn_cpu (double seconds)
 {
-  double start = mg_test_thread_cpu_seconds (), used;
+  double start = plugins_test_thread_cpu_seconds (), used;
   volatile uint64_t x = 0;
   do
     {
       for (int i = 0; i < 10000; i++)
         x += (uint64_t) i * x + 1;
-      used = mg_test_thread_cpu_seconds () - start;
+      used = plugins_test_thread_cpu_seconds () - start;
     }
   while (used < seconds);
   return used;
@@ -147,7 +147,7 @@ mg_test_burn_cpu (double seconds)
  * malloc may hand back pages already resident (its thresholds move as
  * blocks are freed). */
 void
-mg_test_touch_fresh_pages (size_t size)
+plugins_test_touch_fresh_pages (size_t size)
 {
   char *block = mmap (NULL, size, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -162,7 +162,7 @@ mg_test_touch_fresh_pages (size_t size)
  * earlier kernels cached up to 64 page faults in each faulting thread
  * (one here). */
 uint64_t
-mg_test_rss_counter_slack (void)
+plugins_test_rss_counter_slack (void)
 {
   uint64_t cpus = (uint64_t) MAX (sysconf (_SC_NPROCESSORS_CONF), 1);
   uint64_t pages = MAX (64, cpus * MAX (32, 2 * cpus));
@@ -170,7 +170,7 @@ mg_test_rss_counter_slack (void)
 }
 
 uint64_t
-mg_test_status_rss (void)
+plugins_test_status_rss (void)
 {
   g_autofree char *status = NULL;
   g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
@@ -187,7 +187,7 @@ mg_test_status_rss (void)
  * allows counting one's own process in user space, which the plugins fall
  * back to). */
 const char *
-mg_test_perf_refused_reason (void)
+plugins_test_perf_refused_reason (void)
 {
   static char reason[256];
   if (syscall (SYS_perf_event_open, NULL, 0, -1, -1, 0) < 0 && errno == ENOSYS)
@@ -216,14 +216,14 @@ mg_test_perf_refused_reason (void)
 /* Initialises the software perf plugin; FALSE (after skipping, with the
  * reason) only where perf_event_open is really refused. */
 gboolean
-mg_test_init_perf_sw (void *sw)
+plugins_test_init_perf_sw (void *sw)
 {
-  mg_test_clear_errors ();
-  if (mg_test_init_plugin (sw, 1) == 0)
+  plugins_test_clear_errors ();
+  if (plugins_test_init_plugin (sw, 1) == 0)
     return TRUE;
   int code;
-  const char *msg = mg_test_plugin_error (&code);
-  const char *refused = mg_test_perf_refused_reason ();
+  const char *msg = plugins_test_plugin_error (&code);
+  const char *refused = plugins_test_perf_refused_reason ();
   if (refused == NULL)
     g_error ("perf should work here, but the software plugin failed: %s", msg);
   g_assert_true (code == EACCES || code == EPERM || code == ENOSYS);
@@ -235,7 +235,7 @@ mg_test_init_perf_sw (void *sw)
 
 /* Why symbolic event names cannot be tested here, or NULL. */
 const char *
-mg_test_libpfm_missing_reason (void)
+plugins_test_libpfm_missing_reason (void)
 {
   if (!TEST_HAVE_PFM_HEADERS)
     return "the perf plugins were built without libpfm4's headers (libpfm4-dev)";
@@ -251,10 +251,10 @@ mg_test_libpfm_missing_reason (void)
  * calls less than half a millisecond apart, so each call here gets a time
  * at least 10 ms after the previous one. */
 struct timespec
-mg_test_next_round_time (void)
+plugins_test_next_round_time (void)
 {
   static gint64 last_ns;
-  struct timespec t = mg_test_now ();
+  struct timespec t = plugins_test_now ();
   gint64 ns = (gint64) t.tv_sec * 1000000000 + t.tv_nsec;
   if (ns < last_ns + 10000000)
     ns = last_ns + 10000000;
@@ -265,25 +265,25 @@ mg_test_next_round_time (void)
 }
 
 double
-mg_test_call_double (void *plugin, const char *getter, metric_id_t id)
+plugins_test_call_double (void *plugin, const char *getter, metric_id_t id)
 {
-  MgTestDoubleGetter fn = (MgTestDoubleGetter) mg_test_symbol (plugin, getter);
-  struct timespec t = mg_test_next_round_time ();
+  PluginsTestDoubleGetter fn = (PluginsTestDoubleGetter) plugins_test_symbol (plugin, getter);
+  struct timespec t = plugins_test_next_round_time ();
   double v = -1;
   int r = fn (id, &t, &v);
   if (r != 0)
-    g_error ("%s failed: %s", getter, mg_test_metric_error (id));
+    g_error ("%s failed: %s", getter, plugins_test_metric_error (id));
   return v;
 }
 
 uint64_t
-mg_test_call_int (void *plugin, const char *getter, metric_id_t id)
+plugins_test_call_int (void *plugin, const char *getter, metric_id_t id)
 {
-  MgTestIntGetter fn = (MgTestIntGetter) mg_test_symbol (plugin, getter);
-  struct timespec t = mg_test_next_round_time ();
+  PluginsTestIntGetter fn = (PluginsTestIntGetter) plugins_test_symbol (plugin, getter);
+  struct timespec t = plugins_test_next_round_time ();
   uint64_t v = 0;
   int r = fn (id, &t, &v);
   if (r != 0)
-    g_error ("%s failed: %s", getter, mg_test_metric_error (id));
+    g_error ("%s failed: %s", getter, plugins_test_metric_error (id));
   return v;
 }

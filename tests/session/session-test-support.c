@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "run-test-support.h"
+#include "session-test-support.h"
 
 #include <glib/gstdio.h>
 
 #include "session/mg-install-paths.h"
 
 char *
-run_test_fixture_metrics_dir (void)
+session_test_fixture_metrics_dir (void)
 {
   return g_build_filename (g_getenv ("MG_SOURCE_ROOT"), "tests", "session", "metrics", NULL);
 }
 
 MgCatalogue *
-run_test_fixture_catalogue (void)
+session_test_fixture_catalogue (void)
 {
-  g_autofree char *fixture = run_test_fixture_metrics_dir ();
+  g_autofree char *fixture = session_test_fixture_metrics_dir ();
   g_autofree char *builtin = mg_install_paths_get_metrics_dir ();
   const char *dirs[] = { fixture, builtin, NULL };
   g_autoptr (MgSearchPath) path = mg_search_path_new_for_dirs (dirs);
@@ -25,7 +25,7 @@ run_test_fixture_catalogue (void)
 }
 
 MgCatalogue *
-run_test_builtin_catalogue (void)
+session_test_builtin_catalogue (void)
 {
   g_autofree char *builtin = mg_install_paths_get_metrics_dir ();
   const char *dirs[] = { builtin, NULL };
@@ -37,13 +37,13 @@ run_test_builtin_catalogue (void)
 }
 
 char *
-run_test_program (const char *name)
+session_test_program (const char *name)
 {
   return g_build_filename (g_getenv ("MG_BUILD_ROOT"), "tests", "session", name, NULL);
 }
 
 gboolean
-run_test_wait (gboolean (*check) (gpointer), gpointer data, double timeout_s)
+session_test_wait (gboolean (*check) (gpointer), gpointer data, double timeout_s)
 {
   gint64 end = g_get_monotonic_time () + (gint64) (timeout_s * G_USEC_PER_SEC);
 
@@ -58,7 +58,7 @@ run_test_wait (gboolean (*check) (gpointer), gpointer data, double timeout_s)
 }
 
 MgCatalogue *
-run_test_hang_catalogue (const char *dir)
+session_test_hang_catalogue (const char *dir)
 {
   static const char xml[] =
     "<?xml version=\"1.0\"?>\n<metricdefinition version=\"1\">\n"
@@ -92,7 +92,7 @@ run_test_hang_catalogue (const char *dir)
 }
 
 void
-run_test_remove_hang_metrics (const char *dir)
+session_test_remove_hang_metrics (const char *dir)
 {
   for (guint i = 0; i < 2; i++)
     {

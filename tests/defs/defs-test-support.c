@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Helpers shared by the tests of the definitions area. */
-#include "defs-test-util.h"
+#include "defs-test-support.h"
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
 char *
-defs_fixture_path (const char *relative)
+defs_test_fixture_path (const char *relative)
 {
   return g_test_build_filename (G_TEST_DIST, "fixtures", "defs", relative, NULL);
 }
 
 char *
-defs_copy_fixture (const char *relative)
+defs_test_copy_fixture (const char *relative)
 {
   g_autoptr (GError) error = NULL;
   char *tmp = g_dir_make_tmp ("mg-defs-XXXXXX", &error);
@@ -24,7 +24,7 @@ defs_copy_fixture (const char *relative)
   g_assert_no_error (error);
   if (relative == NULL)
     return tmp;
-  source = defs_fixture_path (relative);
+  source = defs_test_fixture_path (relative);
   dir = g_dir_open (source, 0, &error);
   g_assert_no_error (error);
   while ((name = g_dir_read_name (dir)) != NULL)
@@ -45,7 +45,7 @@ defs_copy_fixture (const char *relative)
 }
 
 void
-defs_fake_library (const char *dir, const char *name)
+defs_test_fake_library (const char *dir, const char *name)
 {
   static const char header[] = "\177ELF\002\001\001\000fake plugin for tests";
   g_autofree char *path = g_build_filename (dir, name, NULL);
@@ -55,39 +55,9 @@ defs_fake_library (const char *dir, const char *name)
   g_assert_no_error (error);
 }
 
-static void
-remove_recursively (GFile *file)
-{
-  g_autoptr (GFileEnumerator) children =
-    g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                               G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-
-  if (children != NULL)
-    {
-      GFileInfo *info;
-
-      while ((info = g_file_enumerator_next_file (children, NULL, NULL)) != NULL)
-        {
-          g_autoptr (GFile) child = g_file_get_child (file, g_file_info_get_name (info));
-
-          remove_recursively (child);
-          g_object_unref (info);
-        }
-    }
-  g_file_delete (file, NULL, NULL);
-}
-
-void
-defs_remove_tree (const char *dir)
-{
-  g_autoptr (GFile) file = g_file_new_for_path (dir);
-
-  remove_recursively (file);
-}
-
 const MgDiagnostic *
-defs_find_diagnostic (GPtrArray *diagnostics, const char *basename, int line,
-                      MgSeverity severity)
+defs_test_find_diagnostic (GPtrArray *diagnostics, const char *basename, int line,
+                           MgSeverity severity)
 {
   for (guint i = 0; i < diagnostics->len; i++)
     {
@@ -110,7 +80,7 @@ defs_find_diagnostic (GPtrArray *diagnostics, const char *basename, int line,
 }
 
 guint
-defs_count_diagnostics_for (GPtrArray *diagnostics, const char *basename)
+defs_test_count_diagnostics_for (GPtrArray *diagnostics, const char *basename)
 {
   guint count = 0;
 

@@ -8,19 +8,19 @@
 G_BEGIN_DECLS
 
 /* tests/session/metrics (fixture.xml, broken.xml), then the built-in ones. */
-MgCatalogue *run_test_fixture_catalogue (void);
+MgCatalogue *session_test_fixture_catalogue (void);
 /* The built-in metrics only. */
-MgCatalogue *run_test_builtin_catalogue (void);
+MgCatalogue *session_test_builtin_catalogue (void);
 /* Creates @dir with the faulty test plugin (tests/sampler) beside a
  * definition of its metric ft_hang (off by default), whose getter never
  * returns from its 5th call; the catalogue of @dir, then the built-in
- * metrics. run_test_remove_hang_metrics removes @dir. */
-MgCatalogue *run_test_hang_catalogue (const char *dir);
-void run_test_remove_hang_metrics (const char *dir);
-char *run_test_fixture_metrics_dir (void);
+ * metrics. session_test_remove_hang_metrics removes @dir. */
+MgCatalogue *session_test_hang_catalogue (const char *dir);
+void session_test_remove_hang_metrics (const char *dir);
+char *session_test_fixture_metrics_dir (void);
 /* Absolute path of a program built in tests/session. */
-char *run_test_program (const char *name);
+char *session_test_program (const char *name);
 /* Iterates the default main context until check returns TRUE or timeout. */
-gboolean run_test_wait (gboolean (*check) (gpointer), gpointer data, double timeout_s);
+gboolean session_test_wait (gboolean (*check) (gpointer), gpointer data, double timeout_s);
 
 G_END_DECLS
