@@ -20,7 +20,6 @@ static gboolean
 check_output_folder (const MgCliOptions *o)
 {
   const char *output = mg_run_settings_get_output (o->settings);
-
   g_autofree char *problem = NULL;
 
   if (output != NULL && mg_output_name_is_folder (output, NULL)

@@ -29,9 +29,13 @@ make_row (const char *run_dir)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  /* A program or folder name is bytes: shown with U+FFFD, the path given
+   * to the action as it is. */
   g_autofree char *program = describe_run (run_dir);
-  GtkWidget *name = gtk_label_new (program);
-  GtkWidget *where = gtk_label_new (run_dir);
+  g_autofree char *program_shown = g_utf8_make_valid (program, -1);
+  g_autofree char *run_dir_shown = g_utf8_make_valid (run_dir, -1);
+  GtkWidget *name = gtk_label_new (program_shown);
+  GtkWidget *where = gtk_label_new (run_dir_shown);
   GtkWidget *button = gtk_button_new_with_mnemonic (_("_Recover"));
 
   gtk_label_set_xalign (GTK_LABEL (name), 0);
@@ -43,7 +47,8 @@ make_row (const char *run_dir)
   gtk_box_append (GTK_BOX (texts), where);
   gtk_widget_set_hexpand (texts, TRUE);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.recover-run");
-  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button), g_variant_new_string (run_dir));
+  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button),
+                                          g_variant_new_bytestring (run_dir));
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (button, _("Write the profile of this run, whose Metrograph "
                                          "ended before writing it, and open it"));
@@ -112,7 +117,7 @@ on_recover_run (GSimpleAction *action, GVariant *parameter, gpointer user_data)
   MgWindow *self = user_data;
   g_autoptr (GTask) task = g_task_new (self, NULL, on_recovered, NULL);
 
-  g_task_set_task_data (task, g_variant_dup_string (parameter, NULL), g_free);
+  g_task_set_task_data (task, g_variant_dup_bytestring (parameter, NULL), g_free);
   g_task_run_in_thread (task, recover_in_thread);
 }
 
@@ -120,7 +125,7 @@ void
 mg_window_recovery_init (MgWindow *self)
 {
   static const GActionEntry entries[] = {
-    { "recover-run", on_recover_run, "s", NULL, NULL, { 0 } },
+    { "recover-run", on_recover_run, "ay", NULL, NULL, { 0 } },
   };
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);

@@ -152,8 +152,11 @@ release_owner (const char *folder)
   gpointer fd;
 
   G_LOCK (held_owners);
-  if (held_owners != NULL && g_hash_table_steal_extended (held_owners, folder, NULL, &fd))
-    close (GPOINTER_TO_INT (fd));
+  if (held_owners != NULL && g_hash_table_lookup_extended (held_owners, folder, NULL, &fd))
+    {
+      close (GPOINTER_TO_INT (fd));
+      g_hash_table_remove (held_owners, folder);
+    }
   G_UNLOCK (held_owners);
 }
 

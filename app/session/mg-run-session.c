@@ -257,10 +257,9 @@ append_output (MgRunSession *self, const char *text, gsize len)
       g_string_erase (self->output, 0, nl - self->output->str + 1);
       self->output_lines--;
     }
-  /* The profile's copy: bounded in bytes, its start dropped in large steps
-   * (the builder trims it to the exact bound, at a character). */
-  /* The bytes as they came (a NUL, which the profile's text cannot hold,
-   * as U+FFFD). */
+  /* The profile's copy: the bytes as they came (a NUL, which the profile
+   * cannot hold, as U+FFFD), bounded, its start dropped in large steps (the
+   * builder trims it to the exact bound, at a character). */
   for (gsize i = 0; i < len; i++)
     if (text[i] != '\0')
       g_string_append_c (self->kept_output, text[i]);

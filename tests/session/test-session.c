@@ -56,6 +56,37 @@ test_defaults_and_quoting (void)
   g_assert_cmpstr (mg_run_settings_get_program (back), ==, "./app");
 }
 
+/* The run's line (the run folder's command file, which --recover reads)
+ * keeps bytes that are not UTF-8 in the program, its arguments, an
+ * environment value and the working folder. */
+static void
+test_command_line_any_bytes (void)
+{
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  g_autoptr (MgRunSettings) back = mg_run_settings_new ();
+  g_auto (GStrv) argv = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *line = NULL;
+  const char *env[] = { "FOO=v\xff w", NULL };
+
+  mg_run_settings_set_program (s, "./caf\xe9");
+  mg_run_settings_set_arguments (s, "'a \xfe' b");
+  mg_run_settings_set_env_set (s, env);
+  mg_run_settings_set_working_folder (s, "/tmp/d\xe9");
+  line = mg_run_settings_to_command_line (s, NULL);
+  g_assert_true (mg_run_settings_set_from_command_line (back, line, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (mg_run_settings_get_program (back), ==, "./caf\xe9");
+  g_assert_cmpstr (mg_run_settings_get_working_folder (back), ==, "/tmp/d\xe9");
+  g_assert_cmpstr (mg_run_settings_get_env_set (back)[0], ==, "FOO=v\xff w");
+  g_assert_null (mg_run_settings_get_env_set (back)[1]);
+  argv = mg_run_settings_dup_argv (back, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (argv), ==, 2);
+  g_assert_cmpstr (argv[0], ==, "a \xfe");
+  g_assert_cmpstr (argv[1], ==, "b");
+}
+
 static void
 test_all_options (void)
 {
@@ -1377,6 +1408,7 @@ main (int argc, char **argv)
   g_setenv ("LC_ALL", "C", TRUE);
   g_setenv ("METROGRAPH_TMPDIR", runs, TRUE);
   g_test_add_func ("/run/command-line/defaults-and-quoting", test_defaults_and_quoting);
+  g_test_add_func ("/run/command-line/any-bytes", test_command_line_any_bytes);
   g_test_add_func ("/run/missing-ranks", test_missing_ranks);
   g_test_add_func ("/run/command-line/all-options", test_all_options);
   g_test_add_func ("/run/command-line/defaults-omitted", test_defaults_omitted);
