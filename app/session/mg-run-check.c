@@ -320,3 +320,26 @@ mg_run_parse_seconds (const char *text, double *value, char **message)
     }
   return mg_run_parse_seconds_value (stripped, TRUE, value, message);
 }
+
+gboolean
+mg_run_settings_check_output (MgRunSettings *self, GError **error)
+{
+  const char *output = mg_run_settings_get_output (self);
+  g_autofree char *problem = NULL;
+
+  if (output != NULL && mg_output_name_is_folder (output, NULL)
+      && !g_file_test (output, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, MG_RUN_CHECK_ERROR, MG_RUN_CHECK_ERROR_INVALID,
+                   _("-o %s: there is no such folder (create it, or give a file name)"), output);
+      return FALSE;
+    }
+  problem = mg_run_settings_check_field (self, "output");
+  if (problem == NULL)
+    return TRUE;
+  g_set_error (error, MG_RUN_CHECK_ERROR, MG_RUN_CHECK_ERROR_INVALID,
+               _("-o %s: %s, so the profile cannot be saved there (checked before the program "
+                 "starts); choose another folder"),
+               output != NULL ? output : ".", problem);
+  return FALSE;
+}

@@ -32,6 +32,10 @@ gboolean mg_run_settings_check (MgRunSettings *self, GError **error);
  * with an MPI launcher as the program, --select-ranks within --np), in the
  * command line's words: the message names the options. */
 gboolean mg_run_settings_check_options (MgRunSettings *self, GError **error);
+/* -o in the command line's words, before the program starts (a long run is
+ * not lost at its end): a FOLDER/ that is not there, a folder that cannot
+ * be written to. */
+gboolean mg_run_settings_check_output (MgRunSettings *self, GError **error);
 /* What runs but is likely not what was meant (--select-ranks without MPI),
  * one sentence each; empty when nothing. */
 GStrv mg_run_settings_dup_warnings (MgRunSettings *self);

@@ -19,6 +19,7 @@
 #include "report/mg-report-set.h"
 #include "report/mg-report-writer.h"
 #include "mg-run-assembly.h"
+#include "mg-run-catalogue.h"
 #include "mg-run-check.h"
 #include "mg-run-end.h"
 #include "mg-stopper.h"
@@ -64,9 +65,11 @@ struct _MgRunSession
   guint output_wait_id;        /* after the exit: how long we wait for that end */
   MgRunSessionSaveHook save_hook;
   gpointer save_hook_data;
+  gboolean blocking;           /* driven by mg_run_session_run () */
 };
 
 G_DEFINE_FINAL_TYPE (MgRunSession, mg_run_session, G_TYPE_OBJECT)
+G_DEFINE_QUARK (mg-run-session-error-quark, mg_run_session_error)
 G_DEFINE_ENUM_TYPE (MgRunState, mg_run_state,
                     G_DEFINE_ENUM_VALUE (MG_RUN_STATE_IDLE, "idle"),
                     G_DEFINE_ENUM_VALUE (MG_RUN_STATE_PREPARING, "preparing"),
@@ -90,7 +93,7 @@ enum {
   N_PROPS
 };
 
-enum { SIGNAL_OUTPUT, N_SIGNALS };
+enum { SIGNAL_OUTPUT, SIGNAL_PREPARED, N_SIGNALS };
 
 static GParamSpec *props[N_PROPS];
 static guint signals[N_SIGNALS];
@@ -185,6 +188,11 @@ mg_run_session_class_init (MgRunSessionClass *klass)
   /* Program output as it arrives (stdout and stderr interleaved). */
   signals[SIGNAL_OUTPUT] = g_signal_new ("output", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                          0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /* mg_run_session_run (): the run is put together and the program about
+   * to start (what to say before a long run: warnings, diagnostics). */
+  signals[SIGNAL_PREPARED] = g_signal_new ("prepared", G_TYPE_FROM_CLASS (klass),
+                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                           G_TYPE_NONE, 0);
 }
 
 static void
@@ -204,7 +212,7 @@ mg_run_session_new (MgRunSettings *settings, MgCatalogue *catalogue)
   MgRunSession *self = g_object_new (MG_TYPE_RUN_SESSION, NULL);
 
   self->settings = mg_run_settings_copy (settings);
-  self->catalogue = g_object_ref (catalogue);
+  self->catalogue = catalogue != NULL ? g_object_ref (catalogue) : NULL;
   return self;
 }
 
@@ -313,6 +321,7 @@ typedef struct {
   MgRunAssembly *run;
   int exit_status;
   gboolean final;              /* the final job also saves (never on the main thread) */
+  gboolean report;             /* the final job writes the report file (the window's) */
   MgRunSessionSaveHook save_hook;
   gpointer save_hook_data;
 } MergeJob;
@@ -338,6 +347,8 @@ final_result_free (FinalResult *result)
   g_free (result);
 }
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MergeJob, merge_job_free)
+
 static MergeJob *
 merge_job_new (MgRunSession *self, gboolean final)
 {
@@ -345,6 +356,7 @@ merge_job_new (MgRunSession *self, gboolean final)
 
   job->run = g_object_ref (self->run);
   job->final = final;
+  job->report = final && !self->blocking;
   job->exit_status = final ? self->exit_status : 0;
   job->save_hook = self->save_hook;
   job->save_hook_data = self->save_hook_data;
@@ -379,7 +391,8 @@ finish_in_thread (MergeJob *job)
   FinalResult *result = g_new0 (FinalResult, 1);
 
   if (mg_run_assembly_finish (job->run, job->exit_status, job->save_hook, job->save_hook_data,
-                              &result->end, &result->error))
+                              &result->end, &result->error)
+      && job->report)
     write_report (job, result->end.profile, result->end.path);
   return result;
 }
@@ -531,11 +544,10 @@ end_failure_message (const GError *error)
   return g_strconcat (head, g_utf8_next_char (error->message), ".", NULL);
 }
 
+/* The state, profile and message the run's end gives, for both drivers. */
 static void
-on_final_merged (GObject *source, GAsyncResult *result, gpointer user_data)
+end_with (MgRunSession *self, FinalResult *final)
 {
-  MgRunSession *self = MG_RUN_SESSION (source);
-  FinalResult *final = g_task_propagate_pointer (G_TASK (result), NULL);
   g_autofree char *message = NULL;
 
   self->merge_running = FALSE;
@@ -565,6 +577,14 @@ on_final_merged (GObject *source, GAsyncResult *result, gpointer user_data)
         set_message (self, message);
       set_state (self, MG_RUN_STATE_DONE);
     }
+}
+
+static void
+on_final_merged (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  FinalResult *final = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  end_with (MG_RUN_SESSION (source), final);
   final_result_free (final);
 }
 
@@ -676,6 +696,121 @@ mg_run_session_start (MgRunSession *self, GError **error)
   schedule_stopper (self);
   self->tick_id = g_timeout_add (self->refresh_ms, on_tick, self);
   return TRUE;
+}
+
+/* ---- the command line's run -------------------------------------------- */
+
+/* @cause as MG_RUN_SESSION_ERROR @code, and the state FAILED with it. */
+static gboolean
+fail_run (MgRunSession *self, MgRunSessionError code, const char *message, GError **error)
+{
+  g_set_error_literal (error, MG_RUN_SESSION_ERROR, code, message);
+  fail (self, message);
+  return FALSE;
+}
+
+/* The catalogue, the output folder and the assembly, in the command line's
+ * words (the window checks its fields in the dialog's). */
+static gboolean
+prepare_blocking (MgRunSession *self, GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+
+  if (!mg_run_settings_check_output (self->settings, &local_error))
+    return fail_run (self, MG_RUN_SESSION_ERROR_SETTINGS, local_error->message, error);
+  if (self->catalogue == NULL
+      && (self->catalogue = mg_run_catalogue_load (self->settings, &local_error)) == NULL)
+    return fail_run (self, MG_RUN_SESSION_ERROR_SETTINGS, local_error->message, error);
+  self->run = mg_run_assembly_new (self->settings, self->catalogue, &local_error);
+  if (self->run == NULL)
+    return fail_run (self,
+                     local_error->domain == MG_CATALOGUE_ERROR ? MG_RUN_SESSION_ERROR_METRICS
+                                                                : MG_RUN_SESSION_ERROR_LAUNCH,
+                     local_error->message, error);
+  self->launcher = mg_run_assembly_get_launcher (self->run);
+  return TRUE;
+}
+
+/* The program with our stdio, to its end: stop-after and a stop of the
+ * program are the launcher's (mg_launcher_run). */
+static gboolean
+run_program (MgRunSession *self, GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  int status = 0;
+
+  set_state (self, MG_RUN_STATE_RUNNING);
+  self->start_mono_us = g_get_monotonic_time ();
+  if (!mg_launcher_run (self->launcher, &status, &local_error))
+    return fail_run (self, MG_RUN_SESSION_ERROR_LAUNCH, local_error->message, error);
+  self->end_mono_us = g_get_monotonic_time ();
+  self->start_real_us = mg_launcher_get_start_time_us (self->launcher);
+  self->exit_status = status;
+  self->stopper.stop_after_s = mg_run_settings_get_stop_after (self->settings);
+  self->stopped = self->stopper.stopped_after = mg_launcher_get_stopped (self->launcher);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_EXIT_STATUS]);
+  return TRUE;
+}
+
+gboolean
+mg_run_session_run (MgRunSession *self, GError **error)
+{
+  g_autoptr (MergeJob) job = NULL;
+  FinalResult *final;
+  gboolean saved;
+
+  g_return_val_if_fail (self->state == MG_RUN_STATE_IDLE, FALSE);
+
+  self->blocking = TRUE;
+  set_state (self, MG_RUN_STATE_PREPARING);
+  if (!prepare_blocking (self, error))
+    return FALSE;
+  g_signal_emit (self, signals[SIGNAL_PREPARED], 0);
+  if (!run_program (self, error))
+    return FALSE;
+  set_state (self, MG_RUN_STATE_MERGING);
+  job = merge_job_new (self, TRUE);
+  final = finish_in_thread (job);
+  end_with (self, final);
+  saved = final->error == NULL;
+  if (g_error_matches (final->error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES))
+    {
+      g_autofree char *why = mg_run_assembly_explain_no_samples (self->run);
+
+      g_set_error_literal (error, MG_RUN_SESSION_ERROR, MG_RUN_SESSION_ERROR_NO_SAMPLES, why);
+    }
+  else if (final->error != NULL)
+    g_set_error_literal (error, MG_RUN_SESSION_ERROR, MG_RUN_SESSION_ERROR_END,
+                         final->error->message);
+  final_result_free (final);
+  return saved;
+}
+
+MgCatalogue *
+mg_run_session_get_catalogue (MgRunSession *self)
+{
+  return self->catalogue;
+}
+
+GStrv
+mg_run_session_dup_warnings (MgRunSession *self)
+{
+  g_autoptr (GStrvBuilder) warnings = g_strv_builder_new ();
+  g_auto (GStrv) settings_warnings = mg_run_settings_dup_warnings (self->settings);
+  MgProgramKind kind =
+    self->launcher != NULL ? mg_launcher_get_program_kind (self->launcher) : MG_PROGRAM_DYNAMIC;
+
+  g_strv_builder_addv (warnings, (const char **) settings_warnings);
+  if (kind == MG_PROGRAM_STATIC || kind == MG_PROGRAM_SETUID || kind == MG_PROGRAM_WRONG_CLASS)
+    {
+      g_autofree char *unsampled =
+        g_strdup_printf (_("%s will not be sampled: %s"),
+                         mg_launcher_get_program_path (self->launcher),
+                         mg_program_kind_explain (kind));
+
+      g_strv_builder_add (warnings, unsampled);
+    }
+  return g_strv_builder_end (warnings);
 }
 
 static gboolean

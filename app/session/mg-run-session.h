@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* One profiling run started from the window: checks the settings, puts the
- * run together as the command line does (MgRunAssembly), starts the
- * program through mg_launcher_spawn () in its own process group, captures its stdout and
- * stderr (bounded), re-merges the records into a live MgProfile at least
- * twice a second, and when the program ends merges, saves the profile and
- * explains what went wrong. Never blocks the main loop. GTK-free.
+/* One profiling run, from its settings to the saved profile, the one run
+ * object of both front ends (docs/architecture.md, "One run"):
+ *
+ * - the window starts it (mg_run_session_start): checks the settings,
+ *   puts the run together (MgRunAssembly), starts the program through
+ *   mg_launcher_spawn () in its own process group, captures its stdout and
+ *   stderr (bounded), re-merges the records into a live MgProfile at least
+ *   twice a second, and when the program ends merges, saves the profile
+ *   and explains what went wrong, never blocking the main loop;
+ * - the command line runs it (mg_run_session_run), blocking, with the
+ *   terminal's stdio, and only prints what it says.
+ *
+ * Both end the same way (mg-run-end.h). GTK-free.
  *
  * Properties (all notify on the main context): state, elapsed, n-processes,
  * n-samples, exit-status, profile, output-path, message, stopped. */
@@ -40,13 +47,42 @@ GType mg_run_state_get_type (void);
 #define MG_TYPE_RUN_SESSION (mg_run_session_get_type ())
 G_DECLARE_FINAL_TYPE (MgRunSession, mg_run_session, MG, RUN_SESSION, GObject)
 
+#define MG_RUN_SESSION_ERROR (mg_run_session_error_quark ())
+GQuark mg_run_session_error_quark (void);
+
+/* Why mg_run_session_run () made no profile. */
+typedef enum {
+  MG_RUN_SESSION_ERROR_SETTINGS,   /* a --metrics-path folder, the Score-P plugins, -o */
+  MG_RUN_SESSION_ERROR_METRICS,    /* the metric toggles (MG_CATALOGUE_ERROR's message) */
+  MG_RUN_SESSION_ERROR_LAUNCH,     /* the run could not be put together or started */
+  MG_RUN_SESSION_ERROR_NO_SAMPLES, /* nothing was sampled; the message says why, as a clause */
+  MG_RUN_SESSION_ERROR_END,        /* the merge or the save failed: records kept (mg-run-end.h) */
+} MgRunSessionError;
+
 /* @settings is copied; @catalogue gives the metrics (its toggles are set
- * from the settings). */
+ * from the settings). NULL: mg_run_session_run () loads the one the
+ * settings name (mg-run-catalogue.h). */
 MgRunSession *mg_run_session_new (MgRunSettings *settings, MgCatalogue *catalogue);
 
 /* Checks the settings, creates the run folder, writes the plan and starts
  * the program. FALSE (state FAILED) with the reason when it cannot start. */
 gboolean mg_run_session_start (MgRunSession *self, GError **error);
+/* The command line's run, blocking: the catalogue when none was given,
+ * the output folder checked, the run put together, "prepared" emitted
+ * (what to say before the program starts: mg_run_session_dup_warnings (),
+ * the catalogue's diagnostics), the program run with this process's stdio
+ * (signals forwarded, stop-after, a stop followed when there is a
+ * terminal), then the run's end (mg-run-end.h) in this thread. TRUE with
+ * the profile saved (state DONE). FALSE with MG_RUN_SESSION_ERROR (state
+ * FAILED); once the program ran, its exit status is there either way. The
+ * report file is the caller's: the command line compares it with a
+ * baseline or prints it. */
+gboolean mg_run_session_run (MgRunSession *self, GError **error);
+MgCatalogue *mg_run_session_get_catalogue (MgRunSession *self);
+/* What to say before the program starts: the settings' warnings and why
+ * the program cannot be sampled, if it cannot. */
+GStrv mg_run_session_dup_warnings (MgRunSession *self);
+
 /* Ends the program as --stop-after would: SIGTERM to its process group,
  * SIGKILL after the grace period; the profile is still written. */
 void mg_run_session_stop (MgRunSession *self);
