@@ -629,17 +629,28 @@ test_mpi (Fixture *f, gconstpointer data)
       g_assert_cmpfloat (fabs (p2p_bytes - 1200000), <=, 60000);
 
       /* MPI time (% of wall time) integrated is the seconds inside MPI:
-       * the mean call duration times the calls, window by window. */
+       * the mean call duration times the calls, window by window, up to
+       * the last call (MPI_Finalize, after it, is time in MPI but not a
+       * call). */
       const MgProcessSeries *duration =
         mg_profile_get_process_series (p, i, metric_index (p, "mpi_call_time"));
       const MgProcessSeries *rate = mg_profile_get_process_series (p, i, metric_index (p, "mpi_calls"));
-      double in_mpi = process_count (p, i, "mpi_time_percentage") / 100, expected = 0;
+      const MgProcessSeries *time_share =
+        mg_profile_get_process_series (p, i, metric_index (p, "mpi_time_percentage"));
+      double in_mpi = 0, expected = 0;
       double previous = mg_profile_get_process (p, i)->start_s;
+      guint last_call = 0;
       g_assert_cmpuint (duration->n, ==, rate->n);
-      for (guint w = 0; w < duration->n; w++)
+      g_assert_cmpuint (time_share->n, ==, rate->n);
+      for (guint w = 0; w < rate->n; w++)
+        if (!isnan (rate->means[w]) && rate->means[w] > 0)
+          last_call = w;
+      for (guint w = 0; w <= last_call; w++)
         {
           if (!isnan (duration->means[w]) && !isnan (rate->means[w]))
             expected += duration->means[w] * 1e-9 * rate->means[w] * (rate->times[w] - previous);
+          if (!isnan (time_share->means[w]))
+            in_mpi += time_share->means[w] / 100 * (rate->times[w] - previous);
           previous = rate->times[w];
         }
       g_test_message ("process %u: %.4f s in MPI, %.4f s from duration x calls", i, in_mpi, expected);
@@ -655,6 +666,168 @@ test_mpi (Fixture *f, gconstpointer data)
       }
       g_assert_cmpfloat (in_mpi, >, 0);
       g_assert_cmpfloat (fabs (in_mpi - expected), <=, expected * 0.1 + 0.002);
+    }
+}
+
+/* The index of the process with MPI rank @rank. */
+static guint
+process_of_rank (MgProfile *p, int rank)
+{
+  for (guint i = 0; i < mg_profile_get_n_processes (p); i++)
+    if (mg_profile_get_process (p, i)->rank == rank)
+      return i;
+  g_error ("no process has rank %d", rank);
+}
+
+/* The span of a wait in MPI, marked by the calls of process @marker
+ * (tests/plugins/mpi-workload.c): from the end of the first window with a
+ * call to the start of the last one (the whole run's end when the last
+ * window with a call is the first: nothing ended the wait). */
+static void
+wait_span (MgProfile *p, guint marker, double *from, double *to)
+{
+  const MgProcessSeries *calls = mg_profile_get_process_series (p, marker, metric_index (p, "mpi_calls"));
+  double previous = mg_profile_get_process (p, marker)->start_s;
+  int first = -1, last = -1;
+  for (guint w = 0; w < calls->n; w++)
+    if (!isnan (calls->means[w]) && calls->means[w] > 0)
+      {
+        if (first < 0)
+          first = (int) w;
+        last = (int) w;
+      }
+  g_assert_cmpint (first, >=, 0);
+  *from = calls->times[first];
+  *to = last > first ? (last > 0 ? calls->times[last - 1] : previous) : G_MAXDOUBLE;
+}
+
+/* Checks that every whole window of process @i within [from, to] reads at
+ * least @min_share and at most @max_share % of MPI time; returns how many
+ * windows were checked. */
+static guint
+check_mpi_share (MgProfile *p, guint i, double from, double to, double min_share, double max_share)
+{
+  const MgProcessSeries *share = mg_profile_get_process_series (p, i, metric_index (p, "mpi_time_percentage"));
+  const MgProcessInfo *info = mg_profile_get_process (p, i);
+  double start = info->start_s, lowest = 100, highest = 0;
+  guint checked = 0;
+  for (guint w = 0; w < share->n; start = share->times[w], w++)
+    {
+      if (start < from || share->times[w] > to || isnan (share->means[w]))
+        continue;
+      if (share->means[w] < min_share || share->means[w] > max_share)
+        g_error ("rank %d: %.1f %% of MPI time in the window %.3f-%.3f s (wait %.3f-%.3f s), "
+                 "expected %.0f-%.0f %%", info->rank, share->means[w], start,
+                 share->times[w], from, to, min_share, max_share);
+      lowest = MIN (lowest, share->means[w]);
+      highest = MAX (highest, share->means[w]);
+      checked++;
+    }
+  g_test_message ("rank %d: %u windows of %.3f-%.3f s read %.1f-%.1f %% of MPI time",
+                  info->rank, checked, from, to, lowest, highest);
+  return checked;
+}
+
+/* Runs the 2-rank mode of the MPI workload; NULL (skipped) without it. */
+static MgProfile *
+profile_in_flight (Fixture *f, const char *mode, gboolean stop_after)
+{
+  g_autofree char *workload = build_path ("tests/plugins/mpi-workload");
+  if (!g_file_test (workload, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no OpenMPI development files at configure time");
+      return NULL;
+    }
+  const char *args[] = { "--stop-after=2", workload, mode, NULL };
+  Run run = { 2, stop_after ? args : args + 1, NULL, NULL, stop_after };
+  MgProfile *p = profile_run (f, &run, NULL);
+  g_assert_cmpuint (mg_profile_get_n_processes (p), ==, 2);
+  return p;
+}
+
+/* Rank 1 sleeps 3 s before the barrier rank 0 waits in: rank 0 is in MPI
+ * all along (it read 0 % until the call returned), rank 1 is not; the
+ * barrier's whole duration is rank 0's call duration when it ends. */
+static void
+test_mpi_late_rank (Fixture *f, gconstpointer data)
+{
+  g_autoptr (MgProfile) p = profile_in_flight (f, "late", FALSE);
+  if (p == NULL)
+    return;
+  guint waiting = process_of_rank (p, 0), late = process_of_rank (p, 1);
+  double from, to;
+  wait_span (p, late, &from, &to);
+  g_assert_cmpfloat (to - from, >=, 2.5);
+  g_assert_cmpuint (check_mpi_share (p, waiting, from, to, 90, 100.5), >=, 50);
+  g_assert_cmpuint (check_mpi_share (p, late, from, to, 0, 10), >=, 50);
+
+  const MgProcessSeries *duration =
+    mg_profile_get_process_series (p, waiting, metric_index (p, "mpi_call_time"));
+  double longest = 0;
+  for (guint w = 0; w < duration->n; w++)
+    if (!isnan (duration->maxs[w]))
+      longest = MAX (longest, duration->maxs[w]);
+  g_test_message ("rank 0: longest call %.3f s", longest / 1e9);
+  g_assert_cmpfloat (longest, >=, 2.5e9);
+  /* Two barriers each, counted once, when they ended. */
+  g_assert_cmpfloat (fabs (process_count (p, waiting, "mpi_calls") - 2), <=, 0.1);
+}
+
+/* Rank 0 waits for 12 messages in MPI_Wait while rank 1 computes 250 ms
+ * before each: rank 0 in MPI all along, rank 1 not. */
+static void
+test_mpi_wait_loop (Fixture *f, gconstpointer data)
+{
+  g_autoptr (MgProfile) p = profile_in_flight (f, "wait-loop", FALSE);
+  if (p == NULL)
+    return;
+  guint waiting = process_of_rank (p, 0), computing = process_of_rank (p, 1);
+  double from, to;
+  wait_span (p, computing, &from, &to);
+  g_assert_cmpfloat (to - from, >=, 2.0);
+  g_assert_cmpuint (check_mpi_share (p, waiting, from, to, 90, 100.5), >=, 40);
+  g_assert_cmpuint (check_mpi_share (p, computing, from, to, 0, 10), >=, 40);
+  /* A barrier, 12 receives posted and 12 waits. */
+  g_assert_cmpfloat (fabs (process_count (p, waiting, "mpi_calls") - 25), <=, 0.2);
+}
+
+/* Rank 0 calls MPI_Finalize at once, rank 1 computes 3 s first: rank 0
+ * waits for it in MPI_Finalize, still sampled and in MPI. */
+static void
+test_mpi_finalize_early (Fixture *f, gconstpointer data)
+{
+  g_autoptr (MgProfile) p = profile_in_flight (f, "finalize-early", FALSE);
+  if (p == NULL)
+    return;
+  guint waiting = process_of_rank (p, 0), computing = process_of_rank (p, 1);
+  double from, to;
+  wait_span (p, computing, &from, &to);
+  g_assert_cmpfloat (to - from, >=, 2.5);
+  g_assert_cmpuint (check_mpi_share (p, waiting, from, to, 90, 100.5), >=, 50);
+  g_assert_cmpuint (check_mpi_share (p, computing, from, to, 0, 10), >=, 50);
+}
+
+/* Both ranks receive from each other and never send: --stop-after ends
+ * them after 2 s, in MPI all along. */
+static void
+test_mpi_deadlock (Fixture *f, gconstpointer data)
+{
+  g_autoptr (MgProfile) p = profile_in_flight (f, "deadlock", TRUE);
+  if (p == NULL)
+    return;
+  for (int rank = 0; rank < 2; rank++)
+    {
+      guint i = process_of_rank (p, rank);
+      const MgProcessSeries *share = mg_profile_get_process_series (p, i, metric_index (p, "mpi_time_percentage"));
+      double from, to;
+      wait_span (p, i, &from, &to);
+      g_assert_cmpfloat (to, ==, G_MAXDOUBLE);
+      /* Up to the window before the last: the last one may end as the
+       * signal arrives. */
+      g_assert_cmpuint (share->n, >=, 2);
+      to = share->times[share->n - 2];
+      g_assert_cmpfloat (to - from, >=, 1.0);
+      g_assert_cmpuint (check_mpi_share (p, i, from, to, 90, 100.5), >=, 40);
     }
 }
 
@@ -916,6 +1089,10 @@ main (int argc, char **argv)
   g_test_add ("/metrics/e2e/wchar-total", Fixture, NULL, fixture_set_up, test_wchar_total, fixture_tear_down);
   g_test_add ("/metrics/e2e/context-switches", Fixture, NULL, fixture_set_up, test_context_switches, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi", Fixture, NULL, fixture_set_up, test_mpi, fixture_tear_down);
+  g_test_add ("/metrics/e2e/mpi-late-rank", Fixture, NULL, fixture_set_up, test_mpi_late_rank, fixture_tear_down);
+  g_test_add ("/metrics/e2e/mpi-wait-loop", Fixture, NULL, fixture_set_up, test_mpi_wait_loop, fixture_tear_down);
+  g_test_add ("/metrics/e2e/mpi-finalize-early", Fixture, NULL, fixture_set_up, test_mpi_finalize_early, fixture_tear_down);
+  g_test_add ("/metrics/e2e/mpi-deadlock", Fixture, NULL, fixture_set_up, test_mpi_deadlock, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi-no-shared-folder", Fixture, NULL, fixture_set_up, test_mpi_no_shared_folder, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi-node-summary", Fixture, NULL, fixture_set_up, test_mpi_node_summary, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi-node-summary-fails", Fixture, NULL, fixture_set_up, test_mpi_node_summary_fails, fixture_tear_down);
