@@ -141,6 +141,22 @@ mg_record_commit (MgRecordWriter *w)
 }
 
 void
+mg_record_touch_next (MgRecordWriter *w)
+{
+  const MgRecordHeader *h = w->header;
+  uint32_t n = h->n_samples;
+  if (n >= h->capacity)
+    return;
+  volatile char *slot = (volatile char *) mg_record_slot (w, n);
+  /* Slots past n_samples are all zero (a new file, or cleared by a
+   * merge): writing a zero changes nothing but faults the page in. Every
+   * 4 KiB reaches every page of any page size. */
+  for (uint64_t at = 0; at < h->sample_stride; at += 4096)
+    slot[at] = 0;
+  slot[h->sample_stride - 1] = 0;
+}
+
+void
 mg_record_begin_rewrite (MgRecordWriter *w)
 {
   __atomic_store_n (&w->header->seq, w->header->seq + 1, __ATOMIC_RELAXED);

@@ -42,6 +42,12 @@ mg_record_slot_values (MgRecordSample *slot)
 
 /* Makes the slot at n_samples visible to readers (store-release). */
 MG_HIDDEN_FN void mg_record_commit (MgRecordWriter *w);
+/* Faults in and dirties the pages of the slot at n_samples now, before a
+ * round's getters, rather than while they read the process's page faults
+ * and storage writes and the sampler thread's own, one after the other: a
+ * page the sampler first touched between the two reads was the program's
+ * fault (issue #26). */
+MG_HIDDEN_FN void mg_record_touch_next (MgRecordWriter *w);
 /* Halves the slots by merging neighbours and doubles the interval, under the
  * header's seqlock. */
 MG_HIDDEN_FN void mg_record_merge (MgRecordWriter *w);

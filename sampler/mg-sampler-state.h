@@ -97,6 +97,13 @@ MG_INTERNAL void mg_thread_usage_end (void);
 /* True on the sampler thread. */
 MG_INTERNAL bool mg_thread_usage_on_sampler_thread (void);
 
+/* mg-thread-activity.c: the sampler thread's faults and storage I/O for
+ * the built-in plugins. Reset before the thread starts; begin and end are
+ * called on it. */
+MG_INTERNAL void mg_thread_activity_reset (void);
+MG_INTERNAL void mg_thread_activity_begin (void);
+MG_INTERNAL void mg_thread_activity_end (void);
+
 /* mg-round-threads.c: the thread count once a round for the built-in
  * plugins. Reset before the thread starts (a forked child reopens). */
 MG_INTERNAL void mg_round_threads_reset (void);

@@ -142,6 +142,7 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
   MgRecordHeader *h = w->header;
   if (h->n_samples >= h->capacity)
     mg_record_merge (w);
+  mg_record_touch_next (w);
   uint32_t n = h->n_samples;
   MgRecordSample *slot = mg_record_slot (w, n);
   MgRecordValue *vals = mg_record_slot_values (slot);
@@ -174,6 +175,9 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
   slot->reserved = 0;
   mg_scorep_collect (s, slot, n);
   mg_record_commit (w);
+  /* The next slot too, while on the sampler thread: the process's last
+   * round, on the thread that ends it, finds it touched. */
+  mg_record_touch_next (w);
 }
 
 /* The round a process takes as it ends, so that one ending before the
@@ -276,6 +280,7 @@ thread_main (void *data)
    * to the program; its own name is one prctl. */
   pthread_setname_np (pthread_self (), "mg-sampler");
   mg_thread_usage_begin ();
+  mg_thread_activity_begin ();
   mg_plugin_guard_thread_init ();
   pthread_mutex_lock (&s->lock);
   while (!s->stop_requested)
@@ -307,6 +312,7 @@ thread_main (void *data)
   struct timespec cpu;
   if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
     s->thread_cpu_ns = ts_to_ns (&cpu);
+  mg_thread_activity_end ();
   mg_thread_usage_end ();
   pthread_mutex_unlock (&s->lock);
   if (reached_stop)
@@ -324,6 +330,7 @@ mg_sampling_start_thread (MgSampler *s)
   s->stop_requested = false;
   __atomic_store_n (&s->stop_word, 0, __ATOMIC_RELAXED);
   mg_thread_usage_reset ();
+  mg_thread_activity_reset ();
   mg_round_threads_reset ();
 
   /* The thread blocks every signal, so the program's handlers always run on

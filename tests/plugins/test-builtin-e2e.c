@@ -498,6 +498,67 @@ test_idle_io (Fixture *f, gconstpointer data)
     }
 }
 
+/* The largest and smallest value of one process's metric over its windows
+ * (the last left out when skip_last: the thread may end in it). */
+static void
+process_range (MgProfile *p, guint process, const char *id, gboolean skip_last,
+               double *min, double *max, guint *n)
+{
+  const MgProcessSeries *s = mg_profile_get_process_series (p, process, metric_index (p, id));
+  *min = G_MAXDOUBLE;
+  *max = -G_MAXDOUBLE;
+  *n = 0;
+  for (guint i = 0; i + (skip_last ? 1 : 0) < s->n; i++)
+    if (!isnan (s->means[i]))
+      {
+        *min = MIN (*min, s->mins[i]);
+        *max = MAX (*max, s->maxs[i]);
+        (*n)++;
+      }
+  g_test_message ("%s: %.3f to %.3f in %u samples", id, *min, *max, *n);
+}
+
+/* A program that only computes, in one thread, shows one thread, no major
+ * page fault and no write, in every sample: the sampler's thread, the
+ * record's pages it touches (major faults and storage writes where the run
+ * folder is on a disk) and its own reads are left out, and the Sampler
+ * overhead group shows them. Before: Threads 2, 17.6 major faults/s and
+ * 72 KB/s of storage writes. */
+static void
+test_program_only (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  const char *args[] = { "--enable-metrics=sampler_overhead", workload, "compute", "2", NULL };
+  Run run = { 1, args, NULL, NULL, FALSE };
+  g_autoptr (MgProfile) p = profile_run (f, &run, NULL);
+  double min, max;
+  guint n;
+  process_range (p, 0, "org.metrograph.threads", FALSE, &min, &max, &n);
+  g_assert_cmpuint (n, >=, 50);
+  g_assert_cmpfloat (min, ==, 1);
+  g_assert_cmpfloat (max, ==, 1);
+  static const char *const none[] = { "major_page_faults", "bytes_written", "syscw", "wchar_rate",
+                                      "bytes_written_total", "syscw_total", "syscr", "rchar_rate" };
+  for (guint k = 0; k < G_N_ELEMENTS (none); k++)
+    {
+      process_range (p, 0, none[k], FALSE, &min, &max, &n);
+      g_assert_cmpuint (n, >=, 50);
+      g_assert_cmpfloat (max, ==, 0);
+    }
+  /* What was left out. */
+  process_range (p, 0, "org.metrograph.sampler_threads", TRUE, &min, &max, &n);
+  g_assert_cmpfloat (min, ==, 1);
+  g_assert_cmpfloat (max, ==, 1);
+  double faults = process_count (p, 0, "org.metrograph.sampler_major_faults")
+                  + process_count (p, 0, "org.metrograph.sampler_minor_faults");
+  double reads = process_count (p, 0, "org.metrograph.sampler_read_calls");
+  g_test_message ("left out: %.0f page faults, %.0f B of storage writes, %.0f read calls",
+                  faults, process_count (p, 0, "org.metrograph.sampler_storage_writes"), reads);
+  /* About 100 samples of some 2 kB each: dozens of record pages. */
+  g_assert_cmpfloat (faults, >=, 10);
+  g_assert_cmpfloat (reads, >=, 100);
+}
+
 /* The index of the process whose parent is another process of the run. */
 static guint
 forked_child (MgProfile *p, guint *parent)
@@ -1101,6 +1162,7 @@ main (int argc, char **argv)
   g_test_add ("/metrics/e2e/energy-present", Fixture, NULL, fixture_set_up, test_energy_present, fixture_tear_down);
   g_test_add ("/metrics/e2e/perf-errors-and-values", Fixture, NULL, fixture_set_up, test_perf_errors_and_values, fixture_tear_down);
   g_test_add ("/metrics/e2e/idle-io", Fixture, NULL, fixture_set_up, test_idle_io, fixture_tear_down);
+  g_test_add ("/metrics/e2e/program-only", Fixture, NULL, fixture_set_up, test_program_only, fixture_tear_down);
   g_test_add ("/metrics/e2e/fork", Fixture, NULL, fixture_set_up, test_fork, fixture_tear_down);
   g_test_add ("/metrics/e2e/threads-before-first-sample", Fixture, NULL, fixture_set_up, test_threads_before_first_sample, fixture_tear_down);
   return g_test_run ();
