@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "profile/mg-profile.h"
+#include "report/mg-report.h"
 #include "mg-test-common.h"
 
 #define MB (1024.0 * 1024.0)
@@ -890,6 +891,14 @@ test_mpi_deadlock (Fixture *f, gconstpointer data)
       g_assert_cmpfloat (to - from, >=, 1.0);
       g_assert_cmpuint (check_mpi_share (p, i, from, to, 90, 100.5), >=, 40);
     }
+  /* The report's summary: MPI-bound, not "mostly waits" (it read 0 % of
+   * MPI calls when calls counted once they returned). */
+  MgReport *report = mg_report_new (p, NULL, NULL);
+  g_test_message ("report: %s", report->sentence);
+  g_assert_true (g_str_has_prefix (report->sentence, "This run is MPI-bound"));
+  const MgReportLine *mpi = g_ptr_array_index (report->summary, 1);
+  g_assert_cmpfloat (mpi->value, >=, 70);
+  mg_report_free (report);
 }
 
 /* Why the namespace tests cannot run here, or NULL: they need the MPI
