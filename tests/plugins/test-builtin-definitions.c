@@ -6,6 +6,7 @@
 #include <glib.h>
 
 #include "defs/mg-catalogue.h"
+#include "defs/mg-units.h"
 #include "defs/mg-search-path.h"
 
 static MgCatalogue *
@@ -104,6 +105,19 @@ test_sampler_overhead (void)
   g_assert_cmpuint (group->members->len, ==, 10);
 }
 
+/* System load is recorded in % (MAP's units for loadavg) but read per
+ * core: "System load 250.0 %" meant nothing to a reader. */
+static void
+test_load_per_core (void)
+{
+  g_autoptr (MgCatalogue) catalogue = load_builtin_catalogue ();
+  const MgCatalogueMetric *m = mg_catalogue_lookup_metric (catalogue, "loadavg");
+  g_assert_nonnull (m);
+  g_assert_cmpstr (m->def->units, ==, "%");
+  g_autofree char *text = mg_units_format_value (m->def, 250.0);
+  g_assert_cmpstr (text, ==, "2.50 runnable threads per core");
+}
+
 static void
 test_default_group (void)
 {
@@ -137,6 +151,7 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/definitions/map-ids", test_map_ids);
   g_test_add_func ("/metrics/definitions/default-group", test_default_group);
   g_test_add_func ("/metrics/definitions/sampler-overhead", test_sampler_overhead);
+  g_test_add_func ("/metrics/definitions/load-per-core", test_load_per_core);
   g_test_add_func ("/metrics/definitions/mpi-preload", test_mpi_preload);
   return g_test_run ();
 }
