@@ -61,6 +61,8 @@ typedef struct {
   uint32_t stop_word; /* futex the thread sleeps on: non-zero once asked to stop */
   bool sampling_ended;/* stop functions and backfill done */
   int finished;       /* record closed (exit, exec) */
+  bool main_exited;   /* the main thread called pthread_exit: the thread
+                         watches for the program's last thread to end */
 
   bool verbose;
   bool stats;
@@ -109,6 +111,11 @@ MG_INTERNAL void mg_thread_activity_end (void);
 MG_INTERNAL void mg_round_threads_reset (void);
 
 /* mg-sampler.c: the process lifecycle */
+/* On the sampler thread, once it has left its loop because no thread of
+ * the program is left (its main thread called pthread_exit, then the
+ * others ended): what glibc does when the last thread ends, exit(0),
+ * which the sampler thread would otherwise prevent for ever. */
+MG_INTERNAL _Noreturn void mg_sampler_exit_for_program (MgSampler *s);
 /* Ends sampling (stop functions, backfill) once; called by the thread at
  * stop_after_ms or by mg_sampler_finish. */
 MG_INTERNAL void mg_sampler_end_sampling (MgSampler *s);

@@ -419,6 +419,17 @@ finish (MgRecordState state, int status)
 }
 
 void
+mg_sampler_exit_for_program (MgSampler *s)
+{
+  /* This thread has left its loop: the exit's last round need not (and
+   * could not) join it. */
+  s->thread_started = false;
+  mg_log ("the program's last thread has ended (its main thread called pthread_exit): "
+          "the process exits with status 0");
+  exit (0);
+}
+
+void
 mg_sampler_finish (MgRecordState state, int status)
 {
   finish (state, status);

@@ -5,9 +5,13 @@
 #include <linux/futex.h>
 #include <math.h>
 #include <signal.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "allinea_safe_syscalls.h"
 
 #include "mg-plugin-guard.h"
 #include "mg-sampler-hooks.h"
@@ -265,6 +269,33 @@ mg_sampling_request_stop (MgSampler *s)
   syscall (SYS_futex, &s->stop_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
+/* True when the main thread has called pthread_exit and is gone (a
+ * zombie, listed until the process ends) and no other thread of the
+ * program is left: the sampler's is the last one. One stat of the task
+ * folder a round, and only in a program whose main thread left; the
+ * process's state only once the threads are down to those two. Read
+ * through allinea_safe_*, so that the IO metrics leave it out. */
+static bool
+program_gone (MgSampler *s)
+{
+  struct stat st;
+  char text[512];
+  if (!__atomic_load_n (&s->main_exited, __ATOMIC_ACQUIRE)
+      || stat ("/proc/self/task", &st) != 0 || st.st_nlink > 2 + 2)
+    return false;
+  int fd = allinea_safe_open ("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  ssize_t n = allinea_safe_read (fd, text, sizeof text - 1);
+  allinea_safe_close (fd);
+  if (n <= 0)
+    return false;
+  text[n] = '\0';
+  /* "pid (comm) S ...": the state follows the last ')'. */
+  const char *paren = strrchr (text, ')');
+  return paren != NULL && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
 static void *
 thread_main (void *data)
 {
@@ -273,7 +304,7 @@ thread_main (void *data)
   int64_t stop_at = s->plan.stop_after_ms
                       ? s->start_ns + (int64_t) s->plan.stop_after_ms * 1000000
                       : INT64_MAX;
-  bool reached_stop = false;
+  bool reached_stop = false, gone = false;
 
   /* Named by itself: glibc names another thread by writing its
    * /proc/self/task/TID/comm, a write(2) that the IO metrics would charge
@@ -308,6 +339,11 @@ thread_main (void *data)
       next += interval;
       if (next <= now)
         next += ((now - next) / interval + 1) * interval;
+      if (program_gone (s))
+        {
+          gone = true;
+          break;
+        }
     }
   struct timespec cpu;
   if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
@@ -315,6 +351,8 @@ thread_main (void *data)
   mg_thread_activity_end ();
   mg_thread_usage_end ();
   pthread_mutex_unlock (&s->lock);
+  if (gone)
+    mg_sampler_exit_for_program (s);
   if (reached_stop)
     mg_sampler_end_sampling (s);
   return NULL;

@@ -560,6 +560,36 @@ test_program_only (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (reads, >=, 100);
 }
 
+/* The main thread leaves with pthread_exit and a thread it started goes
+ * on: the process ends when that thread does, with status 0 (the
+ * sampler's thread kept it alive for ever), and the CPU metrics, perf's
+ * task clock included, count the thread to its end. */
+static void
+test_main_exits (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  g_autofree char *out = NULL;
+  g_autoptr (MgProfile) p = profile (f, 1, workload, "main-exits", &out);
+  const char *report = strstr (out, "cpu=");
+  g_assert_nonnull (report);
+  double used = g_ascii_strtod (report + 4, NULL);
+  double cpu = process_count (p, 0, "cpu_time_percentage") / 100;
+  const MgProcessInfo *info = mg_profile_get_process (p, 0);
+  g_test_message ("thread's CPU %.3f s, CPU time %.3f s, process %.2f-%.2f s, status %d",
+                  used, cpu, info->start_s, info->end_s, info->status);
+  g_assert_cmpint (info->end, ==, MG_PROCESS_END_EXITED);
+  g_assert_cmpint (info->status, ==, 0);
+  g_assert_cmpfloat (info->end_s - info->start_s, <, 10);
+  g_assert_cmpfloat (used, >, 0.05);
+  g_assert_cmpfloat (fabs (cpu - used), <=, 0.1 * used + 0.03);
+  if (perf_refused () == NULL && process_has_values (p, 0, "org.metrograph.perf.task_clock"))
+    {
+      double clock = process_count (p, 0, "org.metrograph.perf.task_clock") / 100;
+      g_test_message ("perf task clock %.3f s", clock);
+      g_assert_cmpfloat (fabs (clock - used), <=, 0.1 * used + 0.03);
+    }
+}
+
 /* The index of the process whose parent is another process of the run. */
 static guint
 forked_child (MgProfile *p, guint *parent)
@@ -1172,6 +1202,7 @@ main (int argc, char **argv)
   g_test_add ("/metrics/e2e/perf-errors-and-values", Fixture, NULL, fixture_set_up, test_perf_errors_and_values, fixture_tear_down);
   g_test_add ("/metrics/e2e/idle-io", Fixture, NULL, fixture_set_up, test_idle_io, fixture_tear_down);
   g_test_add ("/metrics/e2e/program-only", Fixture, NULL, fixture_set_up, test_program_only, fixture_tear_down);
+  g_test_add ("/metrics/e2e/main-exits", Fixture, NULL, fixture_set_up, test_main_exits, fixture_tear_down);
   g_test_add ("/metrics/e2e/fork", Fixture, NULL, fixture_set_up, test_fork, fixture_tear_down);
   g_test_add ("/metrics/e2e/threads-before-first-sample", Fixture, NULL, fixture_set_up, test_threads_before_first_sample, fixture_tear_down);
   return g_test_run ();
