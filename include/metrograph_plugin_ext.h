@@ -83,6 +83,8 @@ struct metrograph_sampler_thread_activity {
   uint64_t storage_read_bytes;  /* read_bytes and write_bytes of its
                                    /proc/thread-self/io: the record's pages it */
   uint64_t storage_write_bytes; /* writes through the record's mapping count here */
+  uint64_t record_resident_bytes; /* the record's pages in the process's memory
+                                     (in its RSS): always filled */
 };
 
 /* Parts to read (others are left 0). */

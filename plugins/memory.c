@@ -2,7 +2,8 @@
 /* Built-in metric plugin "Memory": resident set size, node memory use,
  * installed memory and page faults.
  *
- * rss: /proc/self/statm (resident pages) x page size.
+ * rss: /proc/self/statm (resident pages) x page size, less the record's
+ * pages the sampler has written through its mapping (mg_sampler_activity).
  * node_mem_percent, memory_per_node: /proc/meminfo (MemTotal, MemAvailable),
  * read at most every NODE_REFRESH_NS: the kernel formats its 50 lines and
  * walks the block devices for it, a fifth of a whole sampling round, for a
@@ -81,8 +82,10 @@ mg_memory_rss (metric_id_t id, struct timespec *t, uint64_t *out)
                                          errno);
       return -1;
     }
+  struct metrograph_sampler_thread_activity own;
   mg_parse_u64 (&p); /* size */
-  *out = mg_parse_u64 (&p) * page_size;
+  mg_sampler_activity (t, 0, &own);
+  *out = mg_less (mg_parse_u64 (&p) * page_size, own.record_resident_bytes);
   return 0;
 }
 

@@ -7,7 +7,8 @@
  *
  * Beside it, what the other built-in metrics leave out of the program's
  * figures, so that nothing is hidden: the sampler's threads (Threads), its
- * thread's page faults and storage I/O (mg_sampler_activity: Memory, IO)
+ * thread's page faults and storage I/O and the record's resident pages
+ * (mg_sampler_activity: Memory, IO)
  * and the system calls made through allinea_safe_* by the plugins and the
  * sampler (metrograph_get_safe_io_counts: IO). */
 #include "mg-metric-util.h"
@@ -107,6 +108,17 @@ mg_sampler_threads (metric_id_t id, struct timespec *t, uint64_t *out)
   struct metrograph_sampler_thread_activity own;
   mg_sampler_activity (t, 0, &own);
   *out = own.threads;
+  return 0;
+}
+
+/* The record's pages in the process's memory (left out of RSS). */
+MG_PLUGIN_EXPORT int mg_sampler_record_memory (metric_id_t id, struct timespec *t, uint64_t *out);
+int
+mg_sampler_record_memory (metric_id_t id, struct timespec *t, uint64_t *out)
+{
+  struct metrograph_sampler_thread_activity own;
+  mg_sampler_activity (t, 0, &own);
+  *out = own.record_resident_bytes;
   return 0;
 }
 

@@ -5,7 +5,8 @@
  * itself (Threads), its page faults (getrusage RUSAGE_THREAD) and its
  * storage I/O (read_bytes and write_bytes of its own /proc/thread-self/io,
  * which count the record's pages it dirties through the record's mapping:
- * the kernel charges a dirtied page to the thread that dirtied it).
+ * the kernel charges a dirtied page to the thread that dirtied it), and
+ * the record's pages in the process's memory (mg_record_resident_bytes).
  *
  * Read on the sampler thread, once a round for each part asked for, and
  * left as final figures when the thread ends (the process's totals keep an
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "metrograph_plugin_ext.h"
+#include "mg-record-writer.h"
 #include "mg-sampler-state.h"
 
 #define IO_FILE "/proc/thread-self/io"
@@ -152,8 +154,10 @@ metrograph_get_sampler_thread_activity (const struct timespec *round, unsigned w
   if (!__atomic_load_n (&running, __ATOMIC_ACQUIRE))
     {
       *out = final_activity;
+      out->record_resident_bytes = mg_record_resident_bytes (&mg_sampler.rec);
       return 0;
     }
+  out->record_resident_bytes = mg_record_resident_bytes (&mg_sampler.rec);
   out->threads = 1;
   if (!mg_thread_usage_on_sampler_thread ())
     {

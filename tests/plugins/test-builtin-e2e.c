@@ -524,7 +524,7 @@ process_range (MgProfile *p, guint process, const char *id, gboolean skip_last,
  * record's pages it touches (major faults and storage writes where the run
  * folder is on a disk) and its own reads are left out, and the Sampler
  * overhead group shows them. Before: Threads 2, 17.6 major faults/s and
- * 72 KB/s of storage writes. */
+ * 72 KB/s of storage writes, and RSS rising by the record. */
 static void
 test_program_only (Fixture *f, gconstpointer data)
 {
@@ -558,6 +558,17 @@ test_program_only (Fixture *f, gconstpointer data)
   /* About 100 samples of some 2 kB each: dozens of record pages. */
   g_assert_cmpfloat (faults, >=, 10);
   g_assert_cmpfloat (reads, >=, 100);
+
+  /* Memory: the record's pages are left out of RSS, which stays flat
+   * (it rose by the record, some 170 KiB in 2 s), and shown apart. */
+  const MgProcessSeries *rss = mg_profile_get_process_series (p, 0, metric_index (p, "rss"));
+  g_assert_cmpuint (rss->n, >=, 50);
+  double rise = rss->means[rss->n - 2] - rss->means[1];
+  process_range (p, 0, "org.metrograph.sampler_record_memory", TRUE, &min, &max, &n);
+  g_test_message ("RSS from %.0f to %.0f KiB; the record's pages %.0f to %.0f KiB",
+                  rss->means[1] / 1024, rss->means[rss->n - 2] / 1024, min / 1024, max / 1024);
+  g_assert_cmpfloat (fabs (rise), <=, 48 * 1024);
+  g_assert_cmpfloat (max - min, >=, 100 * 1024);
 }
 
 /* The main thread leaves with pthread_exit and a thread it started goes
