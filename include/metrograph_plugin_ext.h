@@ -85,6 +85,9 @@ struct metrograph_sampler_thread_activity {
   uint64_t storage_write_bytes; /* writes through the record's mapping count here */
   uint64_t record_resident_bytes; /* the record's pages in the process's memory
                                      (in its RSS): always filled */
+  uint64_t main_thread_exited;    /* 1 once the main thread has called
+                                     pthread_exit: it stays listed in
+                                     /proc/self/task until the process ends */
 };
 
 /* Parts to read (others are left 0). */

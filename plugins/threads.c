@@ -8,7 +8,8 @@
  * the plugin keeps the folder open itself (mg_proc_file_stat: that same
  * fstat checks the descriptor, which is reopened after a fork). The
  * sampler's own thread is not the program's: it is left out while it runs
- * (mg_sampler_activity), so a single-threaded program reads 1. */
+ * (mg_sampler_activity), so a single-threaded program reads 1; and so is
+ * a main thread that called pthread_exit, listed until the process ends. */
 #include "mg-metric-util.h"
 
 static MgProcFile task_dir = MG_PROC_FILE (MG_PROC_TASK_DIR);
@@ -52,6 +53,8 @@ mg_threads_count (metric_id_t id, struct timespec *t, uint64_t *out)
       return -1;
     }
   mg_sampler_activity (t, 0, &own);
-  *out = mg_less (*out, own.threads);
+  /* A main thread that called pthread_exit stays listed until the
+   * process ends, but runs no more. */
+  *out = mg_less (*out, own.threads + own.main_thread_exited);
   return 0;
 }

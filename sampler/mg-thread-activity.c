@@ -155,9 +155,11 @@ metrograph_get_sampler_thread_activity (const struct timespec *round, unsigned w
     {
       *out = final_activity;
       out->record_resident_bytes = mg_record_resident_bytes (&mg_sampler.rec);
+      out->main_thread_exited = __atomic_load_n (&mg_sampler.main_exited, __ATOMIC_ACQUIRE);
       return 0;
     }
   out->record_resident_bytes = mg_record_resident_bytes (&mg_sampler.rec);
+  out->main_thread_exited = __atomic_load_n (&mg_sampler.main_exited, __ATOMIC_ACQUIRE);
   out->threads = 1;
   if (!mg_thread_usage_on_sampler_thread ())
     {

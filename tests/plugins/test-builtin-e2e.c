@@ -593,6 +593,25 @@ test_main_exits (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (info->end_s - info->start_s, <, 10);
   g_assert_cmpfloat (used, >, 0.05);
   g_assert_cmpfloat (fabs (cpu - used), <=, 0.1 * used + 0.03);
+  /* One thread before main leaves, then the other one alone, not main's
+   * zombie beside it (it read 2 to the end); two only in a window that
+   * caught the moment between pthread_create and pthread_exit. */
+  const MgProcessSeries *threads =
+    mg_profile_get_process_series (p, 0, metric_index (p, "org.metrograph.threads"));
+  guint two = 0, one = 0;
+  /* The last window may catch the moment the thread had ended (0). */
+  for (guint w = 0; w + 1 < threads->n; w++)
+    {
+      if (isnan (threads->means[w]))
+        continue;
+      g_assert_cmpfloat (threads->mins[w], >=, 1);
+      g_assert_cmpfloat (threads->maxs[w], <=, 2);
+      two += threads->maxs[w] > 1;
+      one += threads->maxs[w] == 1;
+    }
+  g_test_message ("threads: %u windows of 1, %u of 2", one, two);
+  g_assert_cmpuint (two, <=, 1);
+  g_assert_cmpuint (one, >=, 40);
   if (perf_refused () == NULL && process_has_values (p, 0, "org.metrograph.perf.task_clock"))
     {
       double clock = process_count (p, 0, "org.metrograph.perf.task_clock") / 100;
