@@ -54,6 +54,14 @@ mg_mpi_counters_leave (struct metrograph_mpi_counters *c, uint64_t end_ns)
   __atomic_fetch_add (&c->in_mpi, (end_ns << MG_MPI_ACTIVE_BITS) - 1, __ATOMIC_RELAXED);
 }
 
+/* n calls in flight end at end_ns (a forked child, whose other threads
+ * are gone). */
+static inline void
+mg_mpi_counters_leave_many (struct metrograph_mpi_counters *c, uint64_t end_ns, uint64_t n)
+{
+  __atomic_fetch_add (&c->in_mpi, ((n * end_ns) << MG_MPI_ACTIVE_BITS) - n, __ATOMIC_RELAXED);
+}
+
 /* The plugin's side: the time in MPI up to now_ns (mod 2^48), from a value
  * of in_mpi read before now_ns was taken. */
 static inline uint64_t

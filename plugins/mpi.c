@@ -63,6 +63,22 @@ mono_now_ns (void)
   return ts_ns (&ts);
 }
 
+/* In a forked child only the forking thread goes on, and it was not in an
+ * MPI call: calls other threads had in flight end at the fork (their time
+ * so far stays), or the child would read 100 % MPI time for ever. */
+static void
+calls_end_at_fork (void)
+{
+  struct metrograph_mpi_counters *c = (struct metrograph_mpi_counters *) counters;
+  if (c == NULL)
+    return;
+  uint64_t word = __atomic_load_n (&c->in_mpi, __ATOMIC_RELAXED);
+  uint64_t active = word & ((UINT64_C (1) << MG_MPI_ACTIVE_BITS) - 1);
+  if (active == 0)
+    return;
+  mg_mpi_counters_leave_many (c, mono_now_ns (), active);
+}
+
 MG_PLUGIN_EXPORT int allinea_plugin_initialize (plugin_id_t plugin_id, void *data);
 MG_PLUGIN_EXPORT int allinea_plugin_cleanup (plugin_id_t plugin_id, void *data);
 
@@ -89,6 +105,9 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
       counters = NULL;
       return -1;
     }
+  static bool fork_handler;
+  if (!fork_handler)
+    fork_handler = pthread_atfork (NULL, NULL, calls_end_at_fork) == 0;
   for (int i = 0; i < N_GETTERS; i++)
     prev[i] = current (i);
   sample_prev_ns = mono_now_ns ();
