@@ -196,7 +196,7 @@ account_completion (uint64_t received)
             MPI_Comm comm)                                                   \
   {                                                                          \
     REAL (name)                                                              \
-    uint64_t t = enter ();                                                  \
+    uint64_t t = enter ();                                                   \
     int r = real_fn (buf, count, type, dest, tag, comm);                     \
     account (P2P, t, bytes (count, type), 0);                                \
     return r;                                                                \
@@ -214,7 +214,7 @@ BLOCKING_SEND (MPI_Bsend)
             MPI_Comm comm, MPI_Request *request)                             \
   {                                                                          \
     REAL (name)                                                              \
-    uint64_t t = enter ();                                                  \
+    uint64_t t = enter ();                                                   \
     int r = real_fn (buf, count, type, dest, tag, comm, request);            \
     if (r == MPI_SUCCESS)                                                    \
       mg_mpi_pending_forget (*request);                                      \

@@ -20,7 +20,9 @@ enum {
 static const struct metrograph_mpi_counters *counters;
 static uint64_t prev[N_GETTERS];
 static uint64_t time_prev_ns;     /* time in MPI up to the previous sample (mod 2^48) */
-static uint64_t sample_prev_ns;   /* the previous sample's time, 0 before the first */
+static uint64_t sample_prev_ns;   /* the previous sample's time (CLOCK_MONOTONIC, as
+                                     the sampler's and the wrapper's; at first the
+                                     plugin's initialisation) */
 
 static uint64_t
 load (const uint64_t *counter)
