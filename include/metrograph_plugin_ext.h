@@ -81,6 +81,39 @@ int metrograph_get_round_thread_count (const struct timespec *round, uint64_t *t
 int metrograph_keep_fd (int fd);
 typedef int (*metrograph_keep_fd_fn) (int fd);
 
+/* What the sampler's own thread has caused in this process beyond its CPU
+ * time, so that metrics leave it out of the program's figures and Sampler
+ * overhead reports it. Counts so far, kept once the thread has ended (as
+ * the process's totals keep them). */
+struct metrograph_sampler_thread_activity {
+  uint64_t threads;             /* Metrograph's threads running in the process:
+                                   1 while the sampler's runs, else 0 */
+  uint64_t minor_faults;        /* its page faults (getrusage RUSAGE_THREAD) */
+  uint64_t major_faults;
+  uint64_t storage_read_bytes;  /* read_bytes and write_bytes of its
+                                   /proc/thread-self/io: the record's pages it */
+  uint64_t storage_write_bytes; /* writes through the record's mapping count here */
+  uint64_t record_resident_bytes; /* the record's pages in the process's memory
+                                     (in its RSS): always filled */
+  uint64_t main_thread_exited;    /* 1 once the main thread has called
+                                     pthread_exit: it stays listed in
+                                     /proc/self/task until the process ends */
+};
+
+/* Parts to read (others are left 0). */
+#define METROGRAPH_ACTIVITY_FAULTS 1u
+#define METROGRAPH_ACTIVITY_STORAGE 2u
+
+/* Fills *out with the parts in what, read once a round (round: the
+ * getter's sample time; NULL: now) on the sampler thread; from another
+ * thread while it runs, the figures it last read. Returns -1 with errno
+ * set when a part cannot be read (that part is then the last figures).
+ * Async-signal-safe. */
+int metrograph_get_sampler_thread_activity (const struct timespec *round, unsigned what,
+                                            struct metrograph_sampler_thread_activity *out);
+typedef int (*metrograph_get_sampler_thread_activity_fn) (
+    const struct timespec *round, unsigned what, struct metrograph_sampler_thread_activity *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,8 +6,11 @@
  * bytes and calls made through the allinea_safe_* functions (by plugins,
  * including this one, and by the sampler) are subtracted using Metrograph's
  * metrograph_get_safe_io_counts() when the host provides it. read_bytes and
- * write_bytes are what reached the storage layer; the kernel does not say
- * which file they belong to, so they are not adjusted.
+ * write_bytes are what reached the storage layer, charged to the thread
+ * that caused it (for writes, the thread that dirtied the page): the
+ * sampler thread's own (its /proc/thread-self/io, mg_sampler_activity),
+ * which are the record's pages it writes through the record's mapping,
+ * are subtracted.
  *
  * The totals count from the start of sampling: the baseline is taken at
  * initialisation and again by the start function, which the sampler calls
@@ -49,8 +52,11 @@ static int
 snapshot (const struct timespec *now, uint64_t values[N_COUNTERS])
 {
   struct metrograph_safe_io_counts safe = { 0 };
+  struct metrograph_sampler_thread_activity own;
   /* Taken before the read below: neither this nor /proc/self/io includes
-   * the read in progress, so the two stay consistent. */
+   * the read in progress, so the two stay consistent. The sampler thread
+   * dirties no page between the two (it is this thread, reading). */
+  mg_sampler_activity (now, METROGRAPH_ACTIVITY_STORAGE, &own);
   if (get_safe_counts)
     {
       get_safe_counts (&safe);
@@ -76,10 +82,11 @@ snapshot (const struct timespec *now, uint64_t values[N_COUNTERS])
           return -1;
         }
     }
-  const uint64_t adjust[4] = { safe.bytes_read, safe.bytes_written,
-                               safe.read_calls, safe.write_calls };
-  for (int i = 0; i < 4; i++)
-    values[i] = values[i] > adjust[i] ? values[i] - adjust[i] : 0;
+  const uint64_t adjust[N_COUNTERS] = { safe.bytes_read, safe.bytes_written,
+                                        safe.read_calls, safe.write_calls,
+                                        own.storage_read_bytes, own.storage_write_bytes };
+  for (int i = 0; i < N_COUNTERS; i++)
+    values[i] = mg_less (values[i], adjust[i]);
   return 0;
 }
 

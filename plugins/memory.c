@@ -2,14 +2,17 @@
 /* Built-in metric plugin "Memory": resident set size, node memory use,
  * installed memory and page faults.
  *
- * rss: /proc/self/statm (resident pages) x page size.
+ * rss: /proc/self/statm (resident pages) x page size, less the record's
+ * pages the sampler has written through its mapping (mg_sampler_activity).
  * node_mem_percent, memory_per_node: /proc/meminfo (MemTotal, MemAvailable),
  * read at most every NODE_REFRESH_NS: the kernel formats its 50 lines and
  * walks the block devices for it, a fifth of a whole sampling round, for a
  * node-wide figure that a tenth of a second does not make stale.
  * Page faults: getrusage(RUSAGE_SELF), read once a round for this plugin
  * and CPU Time (mg_round_usage), all
- * threads (and waited-for children are not included). In a forked child,
+ * threads (and waited-for children are not included) but the sampler's:
+ * its own faults (mg_sampler_activity: the record's pages it touches
+ * through the record's mapping are major faults) are subtracted. In a forked child,
  * which the sampler keeps sampling with the plugins it inherited,
  * getrusage counts the child's own faults, from 0 at the fork: the
  * baseline is reset to 0 there, so that the child's first sample holds its
@@ -79,8 +82,10 @@ mg_memory_rss (metric_id_t id, struct timespec *t, uint64_t *out)
                                          errno);
       return -1;
     }
+  struct metrograph_sampler_thread_activity own;
   mg_parse_u64 (&p); /* size */
-  *out = mg_parse_u64 (&p) * page_size;
+  mg_sampler_activity (t, 0, &own);
+  *out = mg_less (mg_parse_u64 (&p) * page_size, own.record_resident_bytes);
   return 0;
 }
 
@@ -160,6 +165,7 @@ refresh_faults (metric_id_t id, const struct timespec *now)
   if (mg_same_round (now, &fault_round))
     return 0;
   struct rusage ru;
+  struct metrograph_sampler_thread_activity own;
   if (mg_round_usage (now, &ru, NULL) != 0)
     {
       fault_round = 0;
@@ -167,8 +173,9 @@ refresh_faults (metric_id_t id, const struct timespec *now)
                                          "getrusage failed (errno %d)", errno);
       return -1;
     }
-  minflt_cur = (uint64_t) ru.ru_minflt;
-  majflt_cur = (uint64_t) ru.ru_majflt;
+  mg_sampler_activity (now, METROGRAPH_ACTIVITY_FAULTS, &own);
+  minflt_cur = mg_less ((uint64_t) ru.ru_minflt, own.minor_faults);
+  majflt_cur = mg_less ((uint64_t) ru.ru_majflt, own.major_faults);
   fault_read_time = allinea_get_current_time ();
   return 0;
 }

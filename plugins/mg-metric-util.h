@@ -63,6 +63,33 @@ mg_sampler_usage (struct metrograph_sampler_thread_usage *out)
   return metrograph_get_sampler_thread_usage != NULL && metrograph_get_sampler_thread_usage (out) == 0;
 }
 
+extern int metrograph_get_sampler_thread_activity (const struct timespec *round, unsigned what,
+                                                   struct metrograph_sampler_thread_activity *out)
+  __attribute__((weak));
+
+/* What the sampler's own thread has caused so far (the parts in what, read
+ * once a round): all 0 under another host, which runs no thread of
+ * Metrograph's. False when a part could not be read (it holds the last
+ * figures then). */
+static inline bool
+mg_sampler_activity (const struct timespec *round, unsigned what,
+                     struct metrograph_sampler_thread_activity *out)
+{
+  struct metrograph_sampler_thread_activity zero = { 0 };
+  *out = zero;
+  if (metrograph_get_sampler_thread_activity == NULL)
+    return true;
+  return metrograph_get_sampler_thread_activity (round, what, out) == 0;
+}
+
+/* a - b, never wrapped (a figure of the sampler's own thread may be read a
+ * moment after the process's). */
+static inline uint64_t
+mg_less (uint64_t a, uint64_t b)
+{
+  return a > b ? a - b : 0;
+}
+
 extern int metrograph_get_round_usage (const struct timespec *round, struct rusage *process,
                                        struct metrograph_sampler_thread_usage *sampler_thread)
   __attribute__((weak));

@@ -2,8 +2,9 @@
 /* Carries the records of the ranks to rank 0 at MPI_Finalize, over the
  * job's own MPI, for clusters whose nodes share no folder (docs/mpi.md).
  *
- * Every rank takes a last sample and pauses its sampler (format/
- * mg-mpi-handoff.h). Rank 0 leaves a probe file in its record folder and
+ * Once every rank has arrived (a rank waiting for a later one is still
+ * sampled, in MPI), every rank takes a last sample and pauses its sampler
+ * (format/mg-mpi-handoff.h). Rank 0 leaves a probe file in its record folder and
  * broadcasts its name: a rank that sees the probe shares rank 0's folder
  * and sends nothing. The others group by host name into nodes; each node
  * reduces its ranks' records into one node summary (mpi-node-reduce.c),
@@ -57,6 +58,7 @@ PMPI_FN (MPI_Comm_get_errhandler)
 PMPI_FN (MPI_Comm_set_errhandler)
 PMPI_FN (MPI_Errhandler_free)
 PMPI_FN (MPI_Bcast)
+PMPI_FN (MPI_Barrier)
 PMPI_FN (MPI_Send)
 PMPI_FN (MPI_Recv)
 PMPI_FN (MPI_Get_count)
@@ -70,7 +72,7 @@ find_functions (void)
   return FIND (MPI_Initialized) && FIND (MPI_Finalized) && FIND (MPI_Comm_dup)
          && FIND (MPI_Comm_free) && FIND (MPI_Comm_rank) && FIND (MPI_Comm_size)
          && FIND (MPI_Comm_get_errhandler) && FIND (MPI_Comm_set_errhandler)
-         && FIND (MPI_Errhandler_free) && FIND (MPI_Bcast) && FIND (MPI_Send) && FIND (MPI_Recv) && FIND (MPI_Get_count)
+         && FIND (MPI_Errhandler_free) && FIND (MPI_Bcast) && FIND (MPI_Barrier) && FIND (MPI_Send) && FIND (MPI_Recv) && FIND (MPI_Get_count)
          && FIND (MPI_Comm_split);
 }
 
@@ -474,10 +476,16 @@ mg_mpi_transfer_records (void)
       || p_MPI_Finalized (&finalized) != MPI_SUCCESS || finalized)
     return;
 
+  /* Every rank waits here for the last one to reach MPI_Finalize, still
+   * sampled: the wait shows as time in MPI (the wrapper counts
+   * MPI_Finalize's time), and only then is the record held. */
+  MPI_Comm comm;
+  bool have_comm = private_comm (&h, &comm);
+  if (have_comm)
+    p_MPI_Barrier (comm);
   MgMpiHandoff mine;
   bool has_record = hold (&mine) == 0;
-  MPI_Comm comm;
-  if (private_comm (&h, &comm))
+  if (have_comm)
     {
       transfer (&h, comm, &mine, has_record);
       p_MPI_Comm_free (&comm);

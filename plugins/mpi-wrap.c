@@ -12,6 +12,16 @@
  * collectives are counted when posted, since their sizes are fixed by the
  * call.
  *
+ * Time in MPI is counted as it passes: each call marks its start in
+ * metrograph_mpi_counters.in_mpi (mpi-counters.h) and its end, one atomic
+ * addition each, so that the plugin sees a call that has not returned (a
+ * rank blocked in a barrier reads 100 % in every sample of the wait). The
+ * calls and their whole durations are counted when they end. Each call
+ * adds only to its kind's counters and to non-zero byte counts: with the
+ * two additions for the time in flight, no call makes more atomic
+ * additions than the 4 to 6 it made when calls were counted on return
+ * (tests/bench/mpi-wrap-bench.c measures the cost).
+ *
  * It is linked without libmpi and finds each PMPI_* function at its first
  * call with dlsym(RTLD_NEXT): loading it into a program that does not use
  * MPI needs no MPI library and changes nothing, since nothing calls these
@@ -44,12 +54,29 @@ add (uint64_t *counter, uint64_t amount)
   __atomic_fetch_add (counter, amount, __ATOMIC_RELAXED);
 }
 
+/* Nothing to add: no locked instruction (most calls have no bytes one way). */
+static void
+add_some (uint64_t *counter, uint64_t amount)
+{
+  if (amount != 0)
+    add (counter, amount);
+}
+
 static uint64_t
 now_ns (void)
 {
   struct timespec ts;
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+/* A call starts: from now on it counts as time in MPI. Returns its start. */
+static uint64_t
+enter (void)
+{
+  uint64_t t = now_ns ();
+  mg_mpi_counters_enter (&metrograph_mpi_counters, t);
+  return t;
 }
 
 static void *
@@ -114,20 +141,24 @@ typedef enum { OTHER, P2P, COLLECTIVE } CallKind;
 static void
 account (CallKind kind, uint64_t start, uint64_t sent, uint64_t received)
 {
-  add (&metrograph_mpi_counters.time_ns, now_ns () - start);
-  add (&metrograph_mpi_counters.calls, 1);
-  add (&metrograph_mpi_counters.bytes_sent, sent);
-  add (&metrograph_mpi_counters.bytes_recv, received);
+  struct metrograph_mpi_counters *c = &metrograph_mpi_counters;
+  uint64_t end = now_ns ();
+  mg_mpi_counters_leave (c, end);
+  add (&c->time_ns, end - start);
   if (kind == P2P)
     {
-      add (&metrograph_mpi_counters.p2p_calls, 1);
-      add (&metrograph_mpi_counters.p2p_bytes, sent + received);
+      add (&c->p2p_calls, 1);
+      add_some (&c->p2p_sent, sent);
+      add_some (&c->p2p_recv, received);
     }
   else if (kind == COLLECTIVE)
     {
-      add (&metrograph_mpi_counters.collective_calls, 1);
-      add (&metrograph_mpi_counters.collective_bytes, sent + received);
+      add (&c->collective_calls, 1);
+      add_some (&c->collective_sent, sent);
+      add_some (&c->collective_recv, received);
     }
+  else
+    add (&c->other_calls, 1);
 }
 
 /* Bytes received, for a completed receive of elements of type. */
@@ -156,10 +187,7 @@ received_bytes (const MPI_Status *status, MPI_Datatype type)
 static void
 account_completion (uint64_t received)
 {
-  if (received == 0)
-    return;
-  add (&metrograph_mpi_counters.bytes_recv, received);
-  add (&metrograph_mpi_counters.p2p_bytes, received);
+  add_some (&metrograph_mpi_counters.p2p_recv, received);
 }
 
 /* Point-to-point sends: Send, Ssend, Rsend, Bsend. */
@@ -168,7 +196,7 @@ account_completion (uint64_t received)
             MPI_Comm comm)                                                   \
   {                                                                          \
     REAL (name)                                                              \
-    uint64_t t = now_ns ();                                                  \
+    uint64_t t = enter ();                                                   \
     int r = real_fn (buf, count, type, dest, tag, comm);                     \
     account (P2P, t, bytes (count, type), 0);                                \
     return r;                                                                \
@@ -186,7 +214,7 @@ BLOCKING_SEND (MPI_Bsend)
             MPI_Comm comm, MPI_Request *request)                             \
   {                                                                          \
     REAL (name)                                                              \
-    uint64_t t = now_ns ();                                                  \
+    uint64_t t = enter ();                                                   \
     int r = real_fn (buf, count, type, dest, tag, comm, request);            \
     if (r == MPI_SUCCESS)                                                    \
       mg_mpi_pending_forget (*request);                                      \
@@ -206,7 +234,7 @@ MPI_Recv (void *buf, int count, MPI_Datatype type, int source, int tag,
   REAL (MPI_Recv)
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (buf, count, type, source, tag, comm, st);
   account (P2P, t, 0, r == MPI_SUCCESS ? received_bytes (st, type) : 0);
   return r;
@@ -218,7 +246,7 @@ MPI_Irecv (void *buf, int count, MPI_Datatype type, int source, int tag,
            MPI_Comm comm, MPI_Request *request)
 {
   REAL (MPI_Irecv)
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (buf, count, type, source, tag, comm, request);
   uint64_t posted = 0;
   if (r == MPI_SUCCESS && !mg_mpi_pending_add (*request, type))
@@ -245,7 +273,7 @@ MPI_Wait (MPI_Request *request, MPI_Status *status)
   bool receive = mg_mpi_pending_peek (handle, &type);
   MPI_Status local;
   MPI_Status *st = receive && status == MPI_STATUS_IGNORE ? &local : status;
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (request, st);
   account (OTHER, t, 0, 0);
   if (receive && r == MPI_SUCCESS && mg_mpi_pending_take (handle, &type))
@@ -262,7 +290,7 @@ MPI_Test (MPI_Request *request, int *flag, MPI_Status *status)
   bool receive = mg_mpi_pending_peek (handle, &type);
   MPI_Status local;
   MPI_Status *st = receive && status == MPI_STATUS_IGNORE ? &local : status;
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (request, flag, st);
   account (OTHER, t, 0, 0);
   if (receive && r == MPI_SUCCESS && *flag && mg_mpi_pending_take (handle, &type))
@@ -389,7 +417,7 @@ MPI_Waitall (int count, MPI_Request requests[], MPI_Status *statuses)
   Completion c;
   completion_begin (&c, count, requests, statuses, count,
                     statuses == MPI_STATUSES_IGNORE);
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (count, requests, c.statuses);
   account (OTHER, t, 0, 0);
   completion_all (&c, r);
@@ -404,7 +432,7 @@ MPI_Testall (int count, MPI_Request requests[], int *flag, MPI_Status *statuses)
   Completion c;
   completion_begin (&c, count, requests, statuses, count,
                     statuses == MPI_STATUSES_IGNORE);
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (count, requests, flag, c.statuses);
   account (OTHER, t, 0, 0);
   if ((r == MPI_SUCCESS && *flag) || r == MPI_ERR_IN_STATUS)
@@ -419,7 +447,7 @@ MPI_Waitany (int count, MPI_Request requests[], int *index, MPI_Status *status)
   REAL (MPI_Waitany)
   Completion c;
   completion_begin (&c, count, requests, status, 1, status == MPI_STATUS_IGNORE);
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (count, requests, index, c.statuses);
   account (OTHER, t, 0, 0);
   if (r == MPI_SUCCESS && *index != MPI_UNDEFINED)
@@ -435,7 +463,7 @@ MPI_Testany (int count, MPI_Request requests[], int *index, int *flag,
   REAL (MPI_Testany)
   Completion c;
   completion_begin (&c, count, requests, status, 1, status == MPI_STATUS_IGNORE);
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (count, requests, index, flag, c.statuses);
   account (OTHER, t, 0, 0);
   if (r == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED)
@@ -467,7 +495,7 @@ MPI_Waitsome (int incount, MPI_Request requests[], int *outcount, int indices[],
   Completion c;
   completion_begin (&c, incount, requests, statuses, incount,
                     statuses == MPI_STATUSES_IGNORE);
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (incount, requests, outcount, indices, c.statuses);
   account (OTHER, t, 0, 0);
   completion_some (&c, r, *outcount, indices);
@@ -483,7 +511,7 @@ MPI_Testsome (int incount, MPI_Request requests[], int *outcount, int indices[],
   Completion c;
   completion_begin (&c, incount, requests, statuses, incount,
                     statuses == MPI_STATUSES_IGNORE);
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (incount, requests, outcount, indices, c.statuses);
   account (OTHER, t, 0, 0);
   completion_some (&c, r, *outcount, indices);
@@ -500,7 +528,7 @@ MPI_Sendrecv (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
   REAL (MPI_Sendrecv)
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                    recvcount, recvtype, source, recvtag, comm, st);
   account (P2P, t, bytes (sendcount, sendtype),
@@ -516,7 +544,7 @@ MPI_Sendrecv_replace (void *buf, int count, MPI_Datatype type, int dest,
   REAL (MPI_Sendrecv_replace)
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (buf, count, type, dest, sendtag, source, recvtag, comm, st);
   account (P2P, t, bytes (count, type),
            r == MPI_SUCCESS ? received_bytes (st, type) : 0);
@@ -541,7 +569,7 @@ int
 MPI_Bcast (void *buffer, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
   REAL (MPI_Bcast)
-  uint64_t t = now_ns (), sent, received;
+  uint64_t t = enter (), sent, received;
   int r = real_fn (buffer, count, type, root, comm);
   bcast_bytes (count, type, root, comm, &sent, &received);
   account (COLLECTIVE, t, sent, received);
@@ -553,7 +581,7 @@ MPI_Ibcast (void *buffer, int count, MPI_Datatype type, int root, MPI_Comm comm,
             MPI_Request *request)
 {
   REAL (MPI_Ibcast)
-  uint64_t t = now_ns (), sent, received;
+  uint64_t t = enter (), sent, received;
   int r = real_fn (buffer, count, type, root, comm, request);
   if (r == MPI_SUCCESS)
     mg_mpi_pending_forget (*request);
@@ -567,7 +595,7 @@ MPI_Reduce (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
             MPI_Op op, int root, MPI_Comm comm)
 {
   REAL (MPI_Reduce)
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (sendbuf, recvbuf, count, type, op, root, comm);
   uint64_t n = bytes (count, type);
   account (COLLECTIVE, t, n, comm_rank (comm) == root ? n : 0);
@@ -579,7 +607,7 @@ MPI_Ireduce (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
              MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
   REAL (MPI_Ireduce)
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (sendbuf, recvbuf, count, type, op, root, comm, request);
   if (r == MPI_SUCCESS)
     mg_mpi_pending_forget (*request);
@@ -593,7 +621,7 @@ MPI_Allreduce (const void *sendbuf, void *recvbuf, int count,
                MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
   REAL (MPI_Allreduce)
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (sendbuf, recvbuf, count, type, op, comm);
   uint64_t n = bytes (count, type);
   account (COLLECTIVE, t, n, n);
@@ -605,7 +633,7 @@ MPI_Iallreduce (const void *sendbuf, void *recvbuf, int count,
                 MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
   REAL (MPI_Iallreduce)
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (sendbuf, recvbuf, count, type, op, comm, request);
   if (r == MPI_SUCCESS)
     mg_mpi_pending_forget (*request);
@@ -618,7 +646,7 @@ int
 MPI_Barrier (MPI_Comm comm)
 {
   REAL (MPI_Barrier)
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (comm);
   account (COLLECTIVE, t, 0, 0);
   return r;
@@ -628,7 +656,7 @@ int
 MPI_Ibarrier (MPI_Comm comm, MPI_Request *request)
 {
   REAL (MPI_Ibarrier)
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (comm, request);
   if (r == MPI_SUCCESS)
     mg_mpi_pending_forget (*request);
@@ -649,7 +677,7 @@ MPI_Gather (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
             MPI_Comm comm)
 {
   REAL (MPI_Gather)
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                    root, comm);
   account (COLLECTIVE, t, bytes (sendcount, sendtype),
@@ -663,7 +691,7 @@ MPI_Igather (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
              MPI_Comm comm, MPI_Request *request)
 {
   REAL (MPI_Igather)
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                    root, comm, request);
   if (r == MPI_SUCCESS)
@@ -679,7 +707,7 @@ MPI_Scatter (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
              MPI_Comm comm)
 {
   REAL (MPI_Scatter)
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                    root, comm);
   account (COLLECTIVE, t, root_total (sendcount, sendtype, root, comm),
@@ -693,7 +721,7 @@ MPI_Iscatter (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
               MPI_Comm comm, MPI_Request *request)
 {
   REAL (MPI_Iscatter)
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                    root, comm, request);
   if (r == MPI_SUCCESS)
@@ -711,7 +739,7 @@ MPI_Allgather (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                MPI_Comm comm)
 {
   REAL (MPI_Allgather)
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                    comm);
   account (COLLECTIVE, t, bytes (sendcount, sendtype),
@@ -725,7 +753,7 @@ MPI_Iallgather (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                 MPI_Comm comm, MPI_Request *request)
 {
   REAL (MPI_Iallgather)
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                    comm, request);
   if (r == MPI_SUCCESS)
@@ -741,7 +769,7 @@ MPI_Alltoall (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
               MPI_Comm comm)
 {
   REAL (MPI_Alltoall)
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                    comm);
   uint64_t n = (uint64_t) comm_size (comm);
@@ -756,7 +784,7 @@ MPI_Ialltoall (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                MPI_Comm comm, MPI_Request *request)
 {
   REAL (MPI_Ialltoall)
-  uint64_t t = now_ns ();
+  uint64_t t = enter ();
   int r = real_fn (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                    comm, request);
   if (r == MPI_SUCCESS)
@@ -767,12 +795,16 @@ MPI_Ialltoall (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
   return r;
 }
 
-/* Not counted: the ranks' records travel to rank 0 first (mpi-transfer.c),
- * while MPI still works. */
+/* Time in MPI, but not a call: the ranks' records travel to rank 0 first
+ * (mpi-transfer.c), while MPI still works, after every rank has reached
+ * here; a rank waiting for a later one reads as in MPI meanwhile. */
 int
 MPI_Finalize (void)
 {
   REAL (MPI_Finalize)
+  enter ();
   mg_mpi_transfer_records ();
-  return real_fn ();
+  int r = real_fn ();
+  mg_mpi_counters_leave (&metrograph_mpi_counters, now_ns ());
+  return r;
 }

@@ -13,15 +13,16 @@
 
 enum {
   CALL_TIME, SENT, RECV, P2P_BYTES, COLLECT_BYTES, CALLS, P2P, COLLECT,
-  TIME_IN_MPI, /* the same counter as CALL_TIME, with a previous value of its own */
+  CALLS_FOR_TIME, /* the same sum as CALLS, with a previous value of its own */
   N_GETTERS
 };
 
 static const struct metrograph_mpi_counters *counters;
 static uint64_t prev[N_GETTERS];
-static uint64_t prev_calls_for_time;
-static double time_carry;  /* MPI time of past samples beyond their length (s) */
-static double time_prev;   /* the previous sample's time (s), 0 before the first */
+static uint64_t time_prev_ns;     /* time in MPI up to the previous sample (mod 2^48) */
+static uint64_t sample_prev_ns;   /* the previous sample's time (CLOCK_MONOTONIC, as
+                                     the sampler's and the wrapper's; at first the
+                                     plugin's initialisation) */
 
 static uint64_t
 load (const uint64_t *counter)
@@ -29,21 +30,55 @@ load (const uint64_t *counter)
   return __atomic_load_n (counter, __ATOMIC_RELAXED);
 }
 
+/* The wrapper adds each call to its kind's counters only: the totals are
+ * sums here. */
 static uint64_t
 current (int which)
 {
+  const struct metrograph_mpi_counters *c = counters;
   switch (which)
     {
-    case CALL_TIME:
-    case TIME_IN_MPI: return load (&counters->time_ns);
-    case SENT: return load (&counters->bytes_sent);
-    case RECV: return load (&counters->bytes_recv);
-    case P2P_BYTES: return load (&counters->p2p_bytes);
-    case COLLECT_BYTES: return load (&counters->collective_bytes);
-    case CALLS: return load (&counters->calls);
-    case P2P: return load (&counters->p2p_calls);
-    default: return load (&counters->collective_calls);
+    case CALL_TIME: return load (&c->time_ns);
+    case SENT: return load (&c->p2p_sent) + load (&c->collective_sent);
+    case RECV: return load (&c->p2p_recv) + load (&c->collective_recv);
+    case P2P_BYTES: return load (&c->p2p_sent) + load (&c->p2p_recv);
+    case COLLECT_BYTES: return load (&c->collective_sent) + load (&c->collective_recv);
+    case CALLS:
+    case CALLS_FOR_TIME:
+      return load (&c->p2p_calls) + load (&c->collective_calls) + load (&c->other_calls);
+    case P2P: return load (&c->p2p_calls);
+    default: return load (&c->collective_calls);
     }
+}
+
+static uint64_t
+ts_ns (const struct timespec *t)
+{
+  return (uint64_t) t->tv_sec * 1000000000u + (uint64_t) t->tv_nsec;
+}
+
+static uint64_t
+mono_now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts_ns (&ts);
+}
+
+/* In a forked child only the forking thread goes on, and it was not in an
+ * MPI call: calls other threads had in flight end at the fork (their time
+ * so far stays), or the child would read 100 % MPI time for ever. */
+static void
+calls_end_at_fork (void)
+{
+  struct metrograph_mpi_counters *c = (struct metrograph_mpi_counters *) counters;
+  if (c == NULL)
+    return;
+  uint64_t word = __atomic_load_n (&c->in_mpi, __ATOMIC_RELAXED);
+  uint64_t active = word & ((UINT64_C (1) << MG_MPI_ACTIVE_BITS) - 1);
+  if (active == 0)
+    return;
+  mg_mpi_counters_leave_many (c, mono_now_ns (), active);
 }
 
 MG_PLUGIN_EXPORT int allinea_plugin_initialize (plugin_id_t plugin_id, void *data);
@@ -72,10 +107,13 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
       counters = NULL;
       return -1;
     }
+  static bool fork_handler;
+  if (!fork_handler)
+    fork_handler = pthread_atfork (NULL, NULL, calls_end_at_fork) == 0;
   for (int i = 0; i < N_GETTERS; i++)
     prev[i] = current (i);
-  prev_calls_for_time = current (CALLS);
-  time_carry = time_prev = 0;
+  sample_prev_ns = mono_now_ns ();
+  time_prev_ns = mg_mpi_counters_time_at (load (&counters->in_mpi), sample_prev_ns);
   return 0;
 }
 
@@ -94,40 +132,42 @@ delta (int which)
   return d;
 }
 
-/* Mean duration of the MPI calls completed since the previous sample (ns);
- * 0 when there were none. */
+/* Mean duration of the MPI calls that ended since the previous sample
+ * (ns), each its whole duration, counted when it ends; 0 when none ended. */
 MG_PLUGIN_EXPORT int mg_mpi_call_time (metric_id_t id, struct timespec *t, uint64_t *out);
 int
 mg_mpi_call_time (metric_id_t id, struct timespec *t, uint64_t *out)
 {
   uint64_t ns = delta (CALL_TIME);
-  uint64_t calls = current (CALLS);
-  uint64_t n = calls - prev_calls_for_time;
-  prev_calls_for_time = calls;
+  uint64_t n = delta (CALLS_FOR_TIME);
   *out = n ? ns / n : 0;
   return 0;
 }
 
-/* Seconds inside MPI calls since the previous sample: units "%" with
+/* Seconds inside MPI calls since the previous sample, calls still in
+ * flight included up to the sample's time t: units "%" with
  * divideBySampleTime make it the percentage of wall time spent in MPI. A
- * call is counted when it returns, so a long one would put more than the
- * sample's time into one sample: the excess is carried into the next ones,
- * which keeps the total and never goes past 100 %. */
+ * rank blocked in a call reads 100 % in every sample of the wait, not when
+ * the call returns. Summed over the threads in MPI, at most the sample's
+ * length. Reads one word and does arithmetic: async-signal-safe. */
 MG_PLUGIN_EXPORT int mg_mpi_time (metric_id_t id, struct timespec *t, double *out);
 int
 mg_mpi_time (metric_id_t id, struct timespec *t, double *out)
 {
-  double seconds = (double) delta (TIME_IN_MPI) / 1e9 + time_carry;
-  double now = (double) t->tv_sec + (double) t->tv_nsec / 1e9;
+  uint64_t now = ts_ns (t);
+  uint64_t in_mpi = mg_mpi_counters_time_at (load (&counters->in_mpi), now);
+  uint64_t ns = (in_mpi - time_prev_ns) & MG_MPI_TIME_MASK;
+  uint64_t span = now > sample_prev_ns ? now - sample_prev_ns : 0;
 
-  time_carry = 0;
-  if (time_prev > 0 && seconds > now - time_prev)
-    {
-      time_carry = seconds - (now - time_prev);
-      seconds = now - time_prev;
-    }
-  time_prev = now;
-  *out = seconds;
+  /* A call that ended between the sample's time and the read makes a
+   * sliver past the time (or before it, next time): kept in [0, span]. */
+  if (ns > MG_MPI_TIME_MASK / 2)
+    ns = 0;
+  if (ns > span)
+    ns = span;
+  time_prev_ns = in_mpi;
+  sample_prev_ns = now;
+  *out = (double) ns / 1e9;
   return 0;
 }
 

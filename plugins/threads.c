@@ -7,7 +7,9 @@
  * round for this plugin and CPU Time (mg_thread_count); under another host
  * the plugin keeps the folder open itself (mg_proc_file_stat: that same
  * fstat checks the descriptor, which is reopened after a fork). The
- * sampler's own thread, if it runs one, is counted like any other. */
+ * sampler's own thread is not the program's: it is left out while it runs
+ * (mg_sampler_activity), so a single-threaded program reads 1; and so is
+ * a main thread that called pthread_exit, listed until the process ends. */
 #include "mg-metric-util.h"
 
 static MgProcFile task_dir = MG_PROC_FILE (MG_PROC_TASK_DIR);
@@ -42,6 +44,7 @@ allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
 int
 mg_threads_count (metric_id_t id, struct timespec *t, uint64_t *out)
 {
+  struct metrograph_sampler_thread_activity own;
   if (mg_thread_count (t, &task_dir, out) != 0)
     {
       allinea_set_metric_error_messagef (id, errno,
@@ -49,5 +52,9 @@ mg_threads_count (metric_id_t id, struct timespec *t, uint64_t *out)
                                          errno);
       return -1;
     }
+  mg_sampler_activity (t, 0, &own);
+  /* A main thread that called pthread_exit stays listed until the
+   * process ends, but runs no more. */
+  *out = mg_less (*out, own.threads + own.main_thread_exited);
   return 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* exec family (execve, execveat, fexecve, execvpe and the execl/execv forms) and _exit, interposed so the record is closed before the image
- * goes away. A vfork child (which shares our memory but has its own pid)
+ * goes away; pthread_exit, so that the sampler knows when the main thread
+ * has left the process to its other threads. A vfork child (which shares our memory but has its own pid)
  * passes straight through: nothing unsafe may run there. */
 #include <dlfcn.h>
 #include <errno.h>
@@ -17,6 +18,7 @@ typedef int (*ExecveFn) (const char *, char *const[], char *const[]);
 typedef int (*FexecveFn) (int, char *const[], char *const[]);
 typedef int (*ExecveatFn) (int, const char *, char *const[], char *const[], int);
 typedef void (*ExitFn) (int);
+typedef void (*PthreadExitFn) (void *);
 
 static ExecveFn real_execve;
 static ExecveFn real_execvpe;
@@ -24,6 +26,7 @@ static FexecveFn real_fexecve;
 static ExecveatFn real_execveat;
 static ExitFn real__exit;
 static ExitFn real__Exit;
+static PthreadExitFn real_pthread_exit;
 
 /* Looks the real functions up once, early (never inside a vfork child). */
 static void
@@ -36,6 +39,7 @@ mg_interpose_resolve (void)
   *(void **) &real_execveat = dlsym (RTLD_NEXT, "execveat");
   *(void **) &real__exit = dlsym (RTLD_NEXT, "_exit");
   *(void **) &real__Exit = dlsym (RTLD_NEXT, "_Exit");
+  *(void **) &real_pthread_exit = dlsym (RTLD_NEXT, "pthread_exit");
   *(void **) &real_execve = dlsym (RTLD_NEXT, "execve");
 }
 
@@ -201,4 +205,20 @@ _Exit (int status)
   if (mg_sampler_owns_process ())
     mg_sampler_finish (MG_RECORD_STATE_EXITED, status & 0xff);
   exit_now (real__Exit, status);
+}
+
+/* The main thread leaves: the process goes on while any other thread
+ * runs, and glibc ends it with exit(0) when the last one ends, but the
+ * sampler's thread is one of them: it watches for that from now on
+ * (mg-sampling.c) and ends the process as glibc would have. */
+MG_EXPORT void
+pthread_exit (void *retval)
+{
+  if (!real_execve)
+    mg_interpose_resolve ();
+  if (mg_sampler_owns_process () && syscall (SYS_gettid) == getpid ())
+    __atomic_store_n (&mg_sampler.main_exited, true, __ATOMIC_RELEASE);
+  real_pthread_exit (retval);
+  for (;;)
+    syscall (SYS_exit, 0);
 }

@@ -108,9 +108,28 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const ch
           sizeof h - MG_RECORD_MAGIC_LEN);
   w->plugins = (MgRecordPlugin *) ((char *) map + h.plugins_offset);
   w->metrics = (MgRecordMetric *) ((char *) map + h.metrics_offset);
+  w->touched_slots = 0;
+  long page = sysconf (_SC_PAGESIZE);
+  w->page_size = page > 0 ? (size_t) page : 4096;
+  /* Every page of the header and tables in now, so that the record's share
+   * of the RSS is known exactly (mg_record_resident_bytes). */
+  for (uint64_t at = 0; at < h.samples_offset; at += w->page_size)
+    ((volatile char *) map)[at] = ((volatile char *) map)[at];
   __atomic_thread_fence (__ATOMIC_RELEASE);
   memcpy (map, h.magic, MG_RECORD_MAGIC_LEN);
   return 0;
+}
+
+uint64_t
+mg_record_resident_bytes (const MgRecordWriter *w)
+{
+  if (w->map == NULL || w->header == NULL)
+    return 0;
+  uint64_t end = w->header->samples_offset
+                 + (uint64_t) w->touched_slots * w->header->sample_stride;
+  uint64_t pages = (end + w->page_size - 1) / w->page_size;
+  end = pages * w->page_size;
+  return end < w->size ? end : (uint64_t) w->size;
 }
 
 void
@@ -136,6 +155,24 @@ mg_record_commit (MgRecordWriter *w)
 {
   uint32_t n = w->header->n_samples;
   __atomic_store_n (&w->header->n_samples, n + 1, __ATOMIC_RELEASE);
+}
+
+void
+mg_record_touch_next (MgRecordWriter *w)
+{
+  const MgRecordHeader *h = w->header;
+  uint32_t n = h->n_samples;
+  if (n >= h->capacity)
+    return;
+  volatile char *slot = (volatile char *) mg_record_slot (w, n);
+  /* Slots past n_samples are all zero (a new file, or cleared by a
+   * merge): writing a zero changes nothing but faults the page in. Every
+   * 4 KiB reaches every page of any page size. */
+  for (uint64_t at = 0; at < h->sample_stride; at += 4096)
+    slot[at] = 0;
+  slot[h->sample_stride - 1] = 0;
+  if (n + 1 > w->touched_slots)
+    w->touched_slots = n + 1;
 }
 
 void

@@ -15,6 +15,8 @@ typedef struct {
   MgRecordHeader *header;
   MgRecordPlugin *plugins;
   MgRecordMetric *metrics;
+  uint32_t touched_slots; /* slots [0, touched_slots) have their pages in */
+  size_t page_size;
   char path[4096];
 } MgRecordWriter;
 
@@ -41,6 +43,16 @@ mg_record_slot_values (MgRecordSample *slot)
 
 /* Makes the slot at n_samples visible to readers (store-release). */
 MG_HIDDEN_FN void mg_record_commit (MgRecordWriter *w);
+/* Faults in and dirties the pages of the slot at n_samples now, before a
+ * round's getters, rather than while they read the process's page faults
+ * and storage writes and the sampler thread's own, one after the other: a
+ * page the sampler first touched between the two reads was the program's
+ * fault (issue #26). */
+MG_HIDDEN_FN void mg_record_touch_next (MgRecordWriter *w);
+/* The bytes of the record's pages that are in the process's memory (its
+ * RSS): the header and tables, touched when it was created, and the slots
+ * touched so far, whole pages. 0 when no record is mapped. */
+MG_HIDDEN_FN uint64_t mg_record_resident_bytes (const MgRecordWriter *w);
 /* Halves the slots by merging neighbours and doubles the interval, under the
  * header's seqlock. */
 MG_HIDDEN_FN void mg_record_merge (MgRecordWriter *w);

@@ -63,6 +63,8 @@ typedef struct {
   uint32_t stop_word; /* futex the thread sleeps on: non-zero once asked to stop */
   bool sampling_ended;/* stop functions and backfill done */
   int finished;       /* record closed (exit, exec) */
+  bool main_exited;   /* the main thread called pthread_exit: the thread
+                         watches for the program's last thread to end */
 
   bool stats;
   uint64_t rounds;
@@ -98,6 +100,13 @@ MG_INTERNAL void mg_thread_usage_begin (void);
 MG_INTERNAL void mg_thread_usage_end (void);
 /* True on the sampler thread. */
 MG_INTERNAL bool mg_thread_usage_on_sampler_thread (void);
+
+/* mg-thread-activity.c: the sampler thread's faults and storage I/O for
+ * the built-in plugins. Reset before the thread starts; begin and end are
+ * called on it. */
+MG_INTERNAL void mg_thread_activity_reset (void);
+MG_INTERNAL void mg_thread_activity_begin (void);
+MG_INTERNAL void mg_thread_activity_end (void);
 
 /* mg-round-threads.c: the thread count once a round for the built-in
  * plugins. Reset before the thread starts (a forked child reopens). */

@@ -5,9 +5,14 @@
 #include <linux/futex.h>
 #include <math.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "allinea_safe_syscalls.h"
 
 #include "mg-plugin-guard.h"
 #include "mg-sampler-hooks.h"
@@ -142,6 +147,7 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
   MgRecordHeader *h = w->header;
   if (h->n_samples >= h->capacity)
     mg_record_merge (w);
+  mg_record_touch_next (w);
   uint32_t n = h->n_samples;
   MgRecordSample *slot = mg_record_slot (w, n);
   MgRecordValue *vals = mg_record_slot_values (slot);
@@ -174,6 +180,9 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
   slot->reserved = 0;
   mg_scorep_collect (s, slot, n);
   mg_record_commit (w);
+  /* The next slot too, while on the sampler thread: the process's last
+   * round, on the thread that ends it, finds it touched. */
+  mg_record_touch_next (w);
 }
 
 /* The round a process takes as it ends, so that one ending before the
@@ -261,6 +270,48 @@ mg_sampling_request_stop (MgSampler *s)
   syscall (SYS_futex, &s->stop_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
+/* True when the main thread has called pthread_exit and is gone (a
+ * zombie, listed until the process ends) and no other thread of the
+ * program is left: the sampler's is the last one. One stat of the task
+ * folder a round, and only in a program whose main thread left; the
+ * process's state only once the threads are down to those two. Read
+ * through allinea_safe_*, so that the IO metrics leave it out. */
+static bool
+program_gone (MgSampler *s)
+{
+  struct stat st;
+  char text[512];
+  if (!__atomic_load_n (&s->main_exited, __ATOMIC_ACQUIRE)
+      || stat ("/proc/self/task", &st) != 0 || st.st_nlink > 2 + 2)
+    return false;
+  int fd = allinea_safe_open ("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  ssize_t n = allinea_safe_read (fd, text, sizeof text - 1);
+  allinea_safe_close (fd);
+  if (n <= 0)
+    return false;
+  text[n] = '\0';
+  /* "pid (comm) S ...": the state follows the last ')'. */
+  const char *paren = strrchr (text, ')');
+  return paren != NULL && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
+/* On the sampler thread, once it has left its loop because no thread of
+ * the program is left (its main thread called pthread_exit, then the
+ * others ended): what glibc does when the last thread ends, exit(0),
+ * which the sampler thread would otherwise prevent for ever. */
+static _Noreturn void
+exit_for_program (MgSampler *s)
+{
+  /* This thread has left its loop: the exit's last round need not (and
+   * could not) join it. */
+  s->thread_started = false;
+  mg_log ("the program's last thread has ended (its main thread called pthread_exit): "
+          "the process exits with status 0");
+  exit (0);
+}
+
 static void *
 thread_main (void *data)
 {
@@ -269,13 +320,14 @@ thread_main (void *data)
   int64_t stop_at = s->plan.stop_after_ms
                       ? s->start_ns + (int64_t) s->plan.stop_after_ms * 1000000
                       : INT64_MAX;
-  bool reached_stop = false;
+  bool reached_stop = false, gone = false;
 
   /* Named by itself: glibc names another thread by writing its
    * /proc/self/task/TID/comm, a write(2) that the IO metrics would charge
    * to the program; its own name is one prctl. */
   pthread_setname_np (pthread_self (), "mg-sampler");
   mg_thread_usage_begin ();
+  mg_thread_activity_begin ();
   mg_plugin_guard_thread_init ();
   pthread_mutex_lock (&s->lock);
   while (!s->stop_requested)
@@ -303,12 +355,20 @@ thread_main (void *data)
       next += interval;
       if (next <= now)
         next += ((now - next) / interval + 1) * interval;
+      if (program_gone (s))
+        {
+          gone = true;
+          break;
+        }
     }
   struct timespec cpu;
   if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
     s->thread_cpu_ns = ts_to_ns (&cpu);
+  mg_thread_activity_end ();
   mg_thread_usage_end ();
   pthread_mutex_unlock (&s->lock);
+  if (gone)
+    exit_for_program (s);
   if (reached_stop)
     mg_sampling_end (s);
   return NULL;
@@ -324,6 +384,7 @@ mg_sampling_start_thread (MgSampler *s)
   s->stop_requested = false;
   __atomic_store_n (&s->stop_word, 0, __ATOMIC_RELAXED);
   mg_thread_usage_reset ();
+  mg_thread_activity_reset ();
   mg_round_threads_reset ();
 
   /* The thread blocks every signal, so the program's handlers always run on

@@ -167,6 +167,18 @@ significant_decimals (double value)
   return CLAMP (decimals, 0, 6);
 }
 
+/* A count of an integer metric (dataType uint64_t, not a rate), shown
+ * without a prefix, that is a whole number: "2 threads", not "2.00". A
+ * mean that falls between two counts keeps its decimals. */
+static gboolean
+is_whole_count (const MgMetricDef *def, const UnitInfo *info, double divisor, double shown)
+{
+  if (def == NULL || def->data_type != MG_DATA_TYPE_UINT64 || def->divide_by_sample_time
+      || (info->kind != UNIT_SI && info->kind != UNIT_PLAIN) || divisor != 1.0)
+    return FALSE;
+  return fabs (shown - round (shown)) < 1e-9;
+}
+
 static char *
 format_number_unit (double value, int decimals, const char *unit)
 {
@@ -197,6 +209,8 @@ mg_units_format_value (const MgMetricDef *def, double value)
     decimals = def->decimal_places;
   else if (info.kind == UNIT_PERCENT)
     decimals = PERCENT_DECIMALS;
+  else if (is_whole_count (def, &info, scale.divisor, shown))
+    decimals = 0;
   else
     decimals = significant_decimals (shown);
   text = format_number_unit (shown, decimals, scale.unit);

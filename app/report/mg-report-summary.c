@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The report's summary: how the processes' time divides between compute
- * (CPU time), MPI (mean call duration × call rate) and neither (I/O,
- * waiting, sleeping), the I/O rates, and one sentence. A share whose
- * metrics were not recorded is said to be so, never guessed. */
+/* The report's summary: how the processes' time divides between MPI
+ * (MPI time, calls in flight included), compute (CPU time outside it) and
+ * neither (I/O, waiting, sleeping), the I/O rates, and one sentence. A
+ * share whose metrics were not recorded is said to be so, never guessed. */
 #include "mg-config.h"
 
 #include <glib/gi18n.h>
@@ -23,7 +23,7 @@
 static void
 why_missing (MgProfile *profile, char **why_not)
 {
-  static const char *const ids[] = { "mpi_call_time", "mpi_calls" };
+  static const char *const ids[] = { "mpi_time_percentage", "mpi_call_time", "mpi_calls" };
   g_autofree char *plain = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
@@ -44,11 +44,21 @@ why_missing (MgProfile *profile, char **why_not)
   *why_not = g_steal_pointer (&plain);
 }
 
-/* Per window: mean call duration (ns) × calls per second, as a share of
- * the window; then the time-weighted mean. NaN when either is missing. */
+/* The share of the processes' time in MPI: MPI time, the mean over
+ * processes and time, which counts calls that have not returned (a rank
+ * blocked in a barrier or a deadlock is in MPI). Without it (a run that
+ * recorded only some MPI metrics), per window the mean call duration (ns)
+ * × calls per second, then the time-weighted mean, which sees a call only
+ * once it has returned. NaN when nothing tells. */
 static double
 mpi_share (MgProfile *profile, char **why_not)
 {
+  g_autofree char *time_why = NULL;
+  double time = mg_report_value_compute (profile, "mpi_time_percentage", MG_REPORT_PICK_MEAN,
+                                         MG_REPORT_PICK_MEAN, &time_why);
+  if (!isnan (time))
+    return MIN (time / 100.0, 1.0);
+
   int duration = mg_profile_find_metric (profile, "mpi_call_time");
   int calls = mg_profile_find_metric (profile, "mpi_calls");
   const MgSeries *d, *c;
@@ -130,8 +140,10 @@ mg_report_summarise (MgReport *report, MgProfile *profile)
   g_autofree char *cpu_why = NULL, *mpi_why = NULL, *read_why = NULL, *write_why = NULL;
   double cpu = mg_report_value_compute (profile, "cpu_time_percentage", MG_REPORT_PICK_MEAN,
                                         MG_REPORT_PICK_MEAN, &cpu_why);
-  double compute = MIN (cpu / 100.0, 1.0);
   double mpi = mpi_share (profile, &mpi_why);
+  /* Time in MPI counts as MPI even where the library spins on the CPU
+   * while it waits: compute is CPU time outside it, at most. */
+  double compute = MIN (cpu / 100.0, isnan (mpi) ? 1.0 : 1.0 - mpi);
   double neither = isnan (compute) ? NAN : MAX (1.0 - compute - (isnan (mpi) ? 0.0 : mpi), 0.0);
   double read = mg_report_value_compute (profile, "rchar_rate", MG_REPORT_PICK_SUM,
                                          MG_REPORT_PICK_MEAN, &read_why);

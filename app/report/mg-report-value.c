@@ -57,6 +57,20 @@ series_array (const MgSeries *series, MgReportPick sample_value)
     }
 }
 
+/* With one process, the lowest and the highest process in a window are
+ * that process, and its value there is its mean: the series' mins and
+ * maxs are the lowest and highest of its samples within the window (the
+ * envelope the graphs draw), which made "least busy process" read 40.1 %
+ * beside a mean of 41.3 % for a single process. */
+static MgReportPick
+one_process (MgProfile *profile, MgReportPick sample_value)
+{
+  if (mg_profile_get_n_processes (profile) == 1
+      && (sample_value == MG_REPORT_PICK_MIN || sample_value == MG_REPORT_PICK_MAX))
+    return MG_REPORT_PICK_MEAN;
+  return sample_value;
+}
+
 static double
 single_value (const MgSingleValue *value, MgReportPick sample_value)
 {
@@ -110,7 +124,7 @@ mg_report_value_compute (MgProfile *profile, const char *metric_ref, MgReportPic
     value = single_value (mg_profile_get_single_value (profile, (guint) m), sample_value);
   else if (def != NULL)
     value = mg_report_value_aggregate (series_array (mg_profile_get_series (profile, (guint) m),
-                                                     sample_value),
+                                                     one_process (profile, sample_value)),
                                        mg_profile_get_window_starts (profile),
                                        mg_profile_get_window_ends (profile),
                                        mg_profile_get_n_windows (profile), aggregation);

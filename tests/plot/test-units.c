@@ -47,6 +47,32 @@ test_si (void)
   check_value ("", 0.5, "0.500");
 }
 
+/* Integer metrics (uint64_t, not divided by the sample time) show whole
+ * counts as integers: a thread count of 2 read "2.00". */
+static void
+test_integer_counts (void)
+{
+  g_autoptr (MgMetricDef) threads = def_with_units ("");
+  g_autoptr (MgMetricDef) rate = def_with_units ("/s");
+  g_autoptr (MgMetricDef) ratio = def_with_units ("");
+  g_autofree char *two = NULL, *mean = NULL, *big = NULL, *per_second = NULL, *real = NULL;
+
+  threads->data_type = MG_DATA_TYPE_UINT64;
+  rate->data_type = MG_DATA_TYPE_UINT64;
+  rate->divide_by_sample_time = TRUE;
+  ratio->data_type = MG_DATA_TYPE_DOUBLE;
+  two = mg_units_format_value (threads, 2);
+  mean = mg_units_format_value (threads, 1.5);
+  big = mg_units_format_value (threads, 2000);
+  per_second = mg_units_format_value (rate, 2);
+  real = mg_units_format_value (ratio, 2);
+  g_assert_cmpstr (two, ==, "2");
+  g_assert_cmpstr (mean, ==, "1.50");
+  g_assert_cmpstr (big, ==, "2.00 k");
+  g_assert_cmpstr (per_second, ==, "2.00 /s");
+  g_assert_cmpstr (real, ==, "2.00");
+}
+
 static void
 test_time (void)
 {
@@ -304,6 +330,7 @@ main (int argc, char **argv)
   g_test_add_func ("/units/bytes", test_bytes);
   g_test_add_func ("/units/si", test_si);
   g_test_add_func ("/units/time", test_time);
+  g_test_add_func ("/units/integer-counts", test_integer_counts);
   g_test_add_func ("/units/percent", test_percent);
   g_test_add_func ("/units/family", test_family);
   g_test_add_func ("/units/display-settings", test_display_settings);

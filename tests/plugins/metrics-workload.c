@@ -10,6 +10,14 @@
  *   write  writes 64 MB to /dev/null with write(2), then idles 0.3 s
  *   sleep  200 sleeps of 2 ms (200 voluntary context switches or more)
  *   idle   sleeps 0.5 s: no I/O at all
+ *   main-exits
+ *          idles 0.3 s, starts a thread that burns the CPU for 1 s, and
+ *          leaves it with pthread_exit from main; the thread prints
+ *          "cpu=SECONDS" (its own CPU time); the process ends when it
+ *          does, with status 0
+ *   compute SECONDS
+ *          only computes, in one thread, for SECONDS of wall time: no
+ *          I/O, no output, no page it did not touch at its start
  *   threads N
  *          starts N busy threads at once (before the sampler's first
  *          sample), lets them burn for 1 s; prints "cpu=SECONDS
@@ -273,6 +281,40 @@ energy (const char *path)
   return 0;
 }
 
+static void *
+late_busy (void *data)
+{
+  volatile uint64_t x = 0;
+  double start = now ();
+  while (now () - start < 1.0)
+    for (int i = 0; i < 10000; i++)
+      x++;
+  printf ("cpu=%.4f\n", thread_cpu_now ());
+  fflush (stdout);
+  return NULL;
+}
+
+static int
+main_exits (void)
+{
+  pthread_t thread;
+  sleep_s (0.3);
+  if (pthread_create (&thread, NULL, late_busy, NULL) != 0)
+    return 1;
+  pthread_exit (NULL);
+}
+
+static int
+compute (double seconds)
+{
+  volatile uint64_t x = 0;
+  double start = now ();
+  while (now () - start < seconds)
+    for (int i = 0; i < 10000; i++)
+      x++;
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -292,6 +334,10 @@ main (int argc, char **argv)
       sleep_s (0.5);
       return 0;
     }
+  if (strcmp (mode, "main-exits") == 0)
+    return main_exits ();
+  if (strcmp (mode, "compute") == 0 && argc > 2)
+    return compute (atof (argv[2]));
   if (strcmp (mode, "threads") == 0 && argc > 2)
     return threads (atoi (argv[2]));
   if (strcmp (mode, "fork") == 0)
@@ -299,6 +345,6 @@ main (int argc, char **argv)
   if (strcmp (mode, "energy") == 0 && argc > 2)
     return energy (argv[2]);
   fprintf (stderr, "usage: metrics-workload busy|half|rss|write|sleep|idle|"
-           "threads N|fork|energy FILE\n");
+           "main-exits|compute SECONDS|threads N|fork|energy FILE\n");
   return 2;
 }

@@ -7,7 +7,20 @@
  * "mpi-workload per-rank": rank r makes 100 x (r + 1) MPI_Sendrecv calls
  * with itself, 2 ms apart, then one MPI_Barrier: each rank's count is its
  * own. "mpi-workload crash": the same, then the last rank aborts while the
- * others wait to be killed, so that no rank reaches MPI_Finalize. */
+ * others wait to be killed, so that no rank reaches MPI_Finalize.
+ *
+ * Modes for MPI time of calls in flight (2 ranks; the late rank sleeps or
+ * computes, the other waits in MPI meanwhile). Each starts with one
+ * MPI_Barrier, whose end marks the start of the wait in the profile (the
+ * first sample with a call), and the late rank's last call marks its end:
+ * "late": rank 1 sleeps 3 s, then both meet in one MPI_Barrier;
+ * "wait-loop": 12 rounds of rank 1 computing 250 ms and sending one int,
+ *   while rank 0 posts MPI_Irecv and waits for it in MPI_Wait;
+ * "finalize-early": rank 1 computes 3 s, makes one MPI_Barrier on
+ *   MPI_COMM_SELF (the end mark: MPI_Finalize is not a call) and calls
+ *   MPI_Finalize; rank 0 calls it at once;
+ * "deadlock": both ranks receive from each other and never send (the test
+ *   ends them with --stop-after). */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +56,66 @@ per_rank (int rank, int size, int crash)
   return 0;
 }
 
+/* Burns the CPU for ms milliseconds of wall time. */
+static void
+compute_ms (long ms)
+{
+  struct timespec start, now;
+  volatile double x = 1;
+  clock_gettime (CLOCK_MONOTONIC, &start);
+  do
+    {
+      for (int i = 0; i < 10000; i++)
+        x = x * 1.0000001 + 1e-9;
+      clock_gettime (CLOCK_MONOTONIC, &now);
+    }
+  while ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 < ms);
+}
+
+/* The modes of calls in flight (above); after the waits, a few idle
+ * samples so that the last calls are sampled. */
+static int
+in_flight (const char *mode, int rank)
+{
+  int value = rank, in = -1;
+  MPI_Barrier (MPI_COMM_WORLD);
+  if (strcmp (mode, "late") == 0)
+    {
+      if (rank == 1)
+        sleep_ms (3000);
+      MPI_Barrier (MPI_COMM_WORLD);
+    }
+  else if (strcmp (mode, "wait-loop") == 0)
+    for (int i = 0; i < 12; i++)
+      {
+        MPI_Request request;
+        if (rank == 1)
+          {
+            compute_ms (250);
+            MPI_Send (&value, 1, MPI_INT, 0, 4, MPI_COMM_WORLD);
+            continue;
+          }
+        MPI_Irecv (&in, 1, MPI_INT, 1, 4, MPI_COMM_WORLD, &request);
+        MPI_Wait (&request, MPI_STATUS_IGNORE);
+      }
+  else if (strcmp (mode, "finalize-early") == 0)
+    {
+      if (rank == 1)
+        {
+          compute_ms (3000);
+          MPI_Barrier (MPI_COMM_SELF);
+        }
+      MPI_Finalize ();
+      sleep_ms (300);
+      return 0;
+    }
+  else if (strcmp (mode, "deadlock") == 0)
+    MPI_Recv (&in, 1, MPI_INT, 1 - rank, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  sleep_ms (300);
+  MPI_Finalize ();
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -50,8 +123,10 @@ main (int argc, char **argv)
   int rank, size;
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
-  if (argc > 1)
+  if (argc > 1 && (strcmp (argv[1], "per-rank") == 0 || strcmp (argv[1], "crash") == 0))
     return per_rank (rank, size, strcmp (argv[1], "crash") == 0);
+  if (argc > 1)
+    return in_flight (argv[1], rank);
   int right = (rank + 1) % size, left = (rank + size - 1) % size;
   static int ints_out[1000], ints_in[1000], bcast[100];
   static double dbl_out[250], dbl_in[250], sum_in[10], sum_out[10];

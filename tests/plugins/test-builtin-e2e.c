@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "profile/mg-profile.h"
+#include "report/mg-report.h"
 #include "mg-test-common.h"
 
 #define MB (1024.0 * 1024.0)
@@ -498,6 +499,127 @@ test_idle_io (Fixture *f, gconstpointer data)
     }
 }
 
+/* The largest and smallest value of one process's metric over its windows
+ * (the last left out when skip_last: the thread may end in it). */
+static void
+process_range (MgProfile *p, guint process, const char *id, gboolean skip_last,
+               double *min, double *max, guint *n)
+{
+  const MgProcessSeries *s = mg_profile_get_process_series (p, process, metric_index (p, id));
+  *min = G_MAXDOUBLE;
+  *max = -G_MAXDOUBLE;
+  *n = 0;
+  for (guint i = 0; i + (skip_last ? 1 : 0) < s->n; i++)
+    if (!isnan (s->means[i]))
+      {
+        *min = MIN (*min, s->mins[i]);
+        *max = MAX (*max, s->maxs[i]);
+        (*n)++;
+      }
+  g_test_message ("%s: %.3f to %.3f in %u samples", id, *min, *max, *n);
+}
+
+/* A program that only computes, in one thread, shows one thread, no major
+ * page fault and no write, in every sample: the sampler's thread, the
+ * record's pages it touches (major faults and storage writes where the run
+ * folder is on a disk) and its own reads are left out, and the Sampler
+ * overhead group shows them. Before: Threads 2, 17.6 major faults/s and
+ * 72 KB/s of storage writes, and RSS rising by the record. */
+static void
+test_program_only (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  const char *args[] = { "--enable-metrics=sampler_overhead", workload, "compute", "2", NULL };
+  Run run = { 1, args, NULL, NULL, FALSE };
+  g_autoptr (MgProfile) p = profile_run (f, &run, NULL);
+  double min, max;
+  guint n;
+  process_range (p, 0, "org.metrograph.threads", FALSE, &min, &max, &n);
+  g_assert_cmpuint (n, >=, 50);
+  g_assert_cmpfloat (min, ==, 1);
+  g_assert_cmpfloat (max, ==, 1);
+  static const char *const none[] = { "major_page_faults", "bytes_written", "syscw", "wchar_rate",
+                                      "bytes_written_total", "syscw_total", "syscr", "rchar_rate" };
+  for (guint k = 0; k < G_N_ELEMENTS (none); k++)
+    {
+      process_range (p, 0, none[k], FALSE, &min, &max, &n);
+      g_assert_cmpuint (n, >=, 50);
+      g_assert_cmpfloat (max, ==, 0);
+    }
+  /* What was left out. */
+  process_range (p, 0, "org.metrograph.sampler_threads", TRUE, &min, &max, &n);
+  g_assert_cmpfloat (min, ==, 1);
+  g_assert_cmpfloat (max, ==, 1);
+  double faults = process_count (p, 0, "org.metrograph.sampler_major_faults")
+                  + process_count (p, 0, "org.metrograph.sampler_minor_faults");
+  double reads = process_count (p, 0, "org.metrograph.sampler_read_calls");
+  g_test_message ("left out: %.0f page faults, %.0f B of storage writes, %.0f read calls",
+                  faults, process_count (p, 0, "org.metrograph.sampler_storage_writes"), reads);
+  /* About 100 samples of some 2 kB each: dozens of record pages. */
+  g_assert_cmpfloat (faults, >=, 10);
+  g_assert_cmpfloat (reads, >=, 100);
+
+  /* Memory: the record's pages are left out of RSS, which stays flat
+   * (it rose by the record, some 170 KiB in 2 s), and shown apart. */
+  const MgProcessSeries *rss = mg_profile_get_process_series (p, 0, metric_index (p, "rss"));
+  g_assert_cmpuint (rss->n, >=, 50);
+  double rise = rss->means[rss->n - 2] - rss->means[1];
+  process_range (p, 0, "org.metrograph.sampler_record_memory", TRUE, &min, &max, &n);
+  g_test_message ("RSS from %.0f to %.0f KiB; the record's pages %.0f to %.0f KiB",
+                  rss->means[1] / 1024, rss->means[rss->n - 2] / 1024, min / 1024, max / 1024);
+  g_assert_cmpfloat (fabs (rise), <=, 48 * 1024);
+  g_assert_cmpfloat (max - min, >=, 100 * 1024);
+}
+
+/* The main thread leaves with pthread_exit and a thread it started goes
+ * on: the process ends when that thread does, with status 0 (the
+ * sampler's thread kept it alive for ever), and the CPU metrics, perf's
+ * task clock included, count the thread to its end. */
+static void
+test_main_exits (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  g_autofree char *out = NULL;
+  g_autoptr (MgProfile) p = profile (f, 1, workload, "main-exits", &out);
+  const char *report = strstr (out, "cpu=");
+  g_assert_nonnull (report);
+  double used = g_ascii_strtod (report + 4, NULL);
+  double cpu = process_count (p, 0, "cpu_time_percentage") / 100;
+  const MgProcessInfo *info = mg_profile_get_process (p, 0);
+  g_test_message ("thread's CPU %.3f s, CPU time %.3f s, process %.2f-%.2f s, status %d",
+                  used, cpu, info->start_s, info->end_s, info->status);
+  g_assert_cmpint (info->end, ==, MG_PROCESS_END_EXITED);
+  g_assert_cmpint (info->status, ==, 0);
+  g_assert_cmpfloat (info->end_s - info->start_s, <, 10);
+  g_assert_cmpfloat (used, >, 0.05);
+  g_assert_cmpfloat (fabs (cpu - used), <=, 0.1 * used + 0.03);
+  /* One thread before main leaves, then the other one alone, not main's
+   * zombie beside it (it read 2 to the end); two only in a window that
+   * caught the moment between pthread_create and pthread_exit. */
+  const MgProcessSeries *threads =
+    mg_profile_get_process_series (p, 0, metric_index (p, "org.metrograph.threads"));
+  guint two = 0, one = 0;
+  /* The last window may catch the moment the thread had ended (0). */
+  for (guint w = 0; w + 1 < threads->n; w++)
+    {
+      if (isnan (threads->means[w]))
+        continue;
+      g_assert_cmpfloat (threads->mins[w], >=, 1);
+      g_assert_cmpfloat (threads->maxs[w], <=, 2);
+      two += threads->maxs[w] > 1;
+      one += threads->maxs[w] == 1;
+    }
+  g_test_message ("threads: %u windows of 1, %u of 2", one, two);
+  g_assert_cmpuint (two, <=, 1);
+  g_assert_cmpuint (one, >=, 20);
+  if (perf_refused () == NULL && process_has_values (p, 0, "org.metrograph.perf.task_clock"))
+    {
+      double clock = process_count (p, 0, "org.metrograph.perf.task_clock") / 100;
+      g_test_message ("perf task clock %.3f s", clock);
+      g_assert_cmpfloat (fabs (clock - used), <=, 0.1 * used + 0.03);
+    }
+}
+
 /* The index of the process whose parent is another process of the run. */
 static guint
 forked_child (MgProfile *p, guint *parent)
@@ -629,17 +751,28 @@ test_mpi (Fixture *f, gconstpointer data)
       g_assert_cmpfloat (fabs (p2p_bytes - 1200000), <=, 60000);
 
       /* MPI time (% of wall time) integrated is the seconds inside MPI:
-       * the mean call duration times the calls, window by window. */
+       * the mean call duration times the calls, window by window, up to
+       * the last call (MPI_Finalize, after it, is time in MPI but not a
+       * call). */
       const MgProcessSeries *duration =
         mg_profile_get_process_series (p, i, metric_index (p, "mpi_call_time"));
       const MgProcessSeries *rate = mg_profile_get_process_series (p, i, metric_index (p, "mpi_calls"));
-      double in_mpi = process_count (p, i, "mpi_time_percentage") / 100, expected = 0;
+      const MgProcessSeries *time_share =
+        mg_profile_get_process_series (p, i, metric_index (p, "mpi_time_percentage"));
+      double in_mpi = 0, expected = 0;
       double previous = mg_profile_get_process (p, i)->start_s;
+      guint last_call = 0;
       g_assert_cmpuint (duration->n, ==, rate->n);
-      for (guint w = 0; w < duration->n; w++)
+      g_assert_cmpuint (time_share->n, ==, rate->n);
+      for (guint w = 0; w < rate->n; w++)
+        if (!isnan (rate->means[w]) && rate->means[w] > 0)
+          last_call = w;
+      for (guint w = 0; w <= last_call; w++)
         {
           if (!isnan (duration->means[w]) && !isnan (rate->means[w]))
             expected += duration->means[w] * 1e-9 * rate->means[w] * (rate->times[w] - previous);
+          if (!isnan (time_share->means[w]))
+            in_mpi += time_share->means[w] / 100 * (rate->times[w] - previous);
           previous = rate->times[w];
         }
       g_test_message ("process %u: %.4f s in MPI, %.4f s from duration x calls", i, in_mpi, expected);
@@ -656,6 +789,176 @@ test_mpi (Fixture *f, gconstpointer data)
       g_assert_cmpfloat (in_mpi, >, 0);
       g_assert_cmpfloat (fabs (in_mpi - expected), <=, expected * 0.1 + 0.002);
     }
+}
+
+/* The index of the process with MPI rank @rank. */
+static guint
+process_of_rank (MgProfile *p, int rank)
+{
+  for (guint i = 0; i < mg_profile_get_n_processes (p); i++)
+    if (mg_profile_get_process (p, i)->rank == rank)
+      return i;
+  g_error ("no process has rank %d", rank);
+}
+
+/* The span of a wait in MPI, marked by the calls of process @marker
+ * (tests/plugins/mpi-workload.c): from the end of the first window with a
+ * call to the start of the last one (the whole run's end when the last
+ * window with a call is the first: nothing ended the wait). */
+static void
+wait_span (MgProfile *p, guint marker, double *from, double *to)
+{
+  const MgProcessSeries *calls = mg_profile_get_process_series (p, marker, metric_index (p, "mpi_calls"));
+  double previous = mg_profile_get_process (p, marker)->start_s;
+  int first = -1, last = -1;
+  for (guint w = 0; w < calls->n; w++)
+    if (!isnan (calls->means[w]) && calls->means[w] > 0)
+      {
+        if (first < 0)
+          first = (int) w;
+        last = (int) w;
+      }
+  g_assert_cmpint (first, >=, 0);
+  *from = calls->times[first];
+  *to = last > first ? (last > 0 ? calls->times[last - 1] : previous) : G_MAXDOUBLE;
+}
+
+/* Checks that every whole window of process @i within [from, to] reads at
+ * least @min_share and at most @max_share % of MPI time; returns how many
+ * windows were checked. */
+static guint
+check_mpi_share (MgProfile *p, guint i, double from, double to, double min_share, double max_share)
+{
+  const MgProcessSeries *share = mg_profile_get_process_series (p, i, metric_index (p, "mpi_time_percentage"));
+  const MgProcessInfo *info = mg_profile_get_process (p, i);
+  double start = info->start_s, lowest = 100, highest = 0;
+  guint checked = 0;
+  for (guint w = 0; w < share->n; start = share->times[w], w++)
+    {
+      if (start < from || share->times[w] > to || isnan (share->means[w]))
+        continue;
+      if (share->means[w] < min_share || share->means[w] > max_share)
+        g_error ("rank %d: %.1f %% of MPI time in the window %.3f-%.3f s (wait %.3f-%.3f s), "
+                 "expected %.0f-%.0f %%", info->rank, share->means[w], start,
+                 share->times[w], from, to, min_share, max_share);
+      lowest = MIN (lowest, share->means[w]);
+      highest = MAX (highest, share->means[w]);
+      checked++;
+    }
+  g_test_message ("rank %d: %u windows of %.3f-%.3f s read %.1f-%.1f %% of MPI time",
+                  info->rank, checked, from, to, lowest, highest);
+  return checked;
+}
+
+/* Runs the 2-rank mode of the MPI workload; NULL (skipped) without it. */
+static MgProfile *
+profile_in_flight (Fixture *f, const char *mode, gboolean stop_after)
+{
+  g_autofree char *workload = build_path ("tests/plugins/mpi-workload");
+  if (!g_file_test (workload, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no OpenMPI development files at configure time");
+      return NULL;
+    }
+  const char *args[] = { "--stop-after=2", workload, mode, NULL };
+  Run run = { 2, stop_after ? args : args + 1, NULL, NULL, stop_after };
+  MgProfile *p = profile_run (f, &run, NULL);
+  g_assert_cmpuint (mg_profile_get_n_processes (p), ==, 2);
+  return p;
+}
+
+/* Rank 1 sleeps 3 s before the barrier rank 0 waits in: rank 0 is in MPI
+ * all along (it read 0 % until the call returned), rank 1 is not; the
+ * barrier's whole duration is rank 0's call duration when it ends. */
+static void
+test_mpi_late_rank (Fixture *f, gconstpointer data)
+{
+  g_autoptr (MgProfile) p = profile_in_flight (f, "late", FALSE);
+  if (p == NULL)
+    return;
+  guint waiting = process_of_rank (p, 0), late = process_of_rank (p, 1);
+  double from, to;
+  wait_span (p, late, &from, &to);
+  g_assert_cmpfloat (to - from, >=, 2.5);
+  g_assert_cmpuint (check_mpi_share (p, waiting, from, to, 90, 100.5), >=, 50);
+  g_assert_cmpuint (check_mpi_share (p, late, from, to, 0, 10), >=, 50);
+
+  const MgProcessSeries *duration =
+    mg_profile_get_process_series (p, waiting, metric_index (p, "mpi_call_time"));
+  double longest = 0;
+  for (guint w = 0; w < duration->n; w++)
+    if (!isnan (duration->maxs[w]))
+      longest = MAX (longest, duration->maxs[w]);
+  g_test_message ("rank 0: longest call %.3f s", longest / 1e9);
+  g_assert_cmpfloat (longest, >=, 2.5e9);
+  /* Two barriers each, counted once, when they ended. */
+  g_assert_cmpfloat (fabs (process_count (p, waiting, "mpi_calls") - 2), <=, 0.1);
+}
+
+/* Rank 0 waits for 12 messages in MPI_Wait while rank 1 computes 250 ms
+ * before each: rank 0 in MPI all along, rank 1 not. */
+static void
+test_mpi_wait_loop (Fixture *f, gconstpointer data)
+{
+  g_autoptr (MgProfile) p = profile_in_flight (f, "wait-loop", FALSE);
+  if (p == NULL)
+    return;
+  guint waiting = process_of_rank (p, 0), computing = process_of_rank (p, 1);
+  double from, to;
+  wait_span (p, computing, &from, &to);
+  g_assert_cmpfloat (to - from, >=, 2.0);
+  g_assert_cmpuint (check_mpi_share (p, waiting, from, to, 90, 100.5), >=, 40);
+  g_assert_cmpuint (check_mpi_share (p, computing, from, to, 0, 10), >=, 40);
+  /* A barrier, 12 receives posted and 12 waits. */
+  g_assert_cmpfloat (fabs (process_count (p, waiting, "mpi_calls") - 25), <=, 0.2);
+}
+
+/* Rank 0 calls MPI_Finalize at once, rank 1 computes 3 s first: rank 0
+ * waits for it in MPI_Finalize, still sampled and in MPI. */
+static void
+test_mpi_finalize_early (Fixture *f, gconstpointer data)
+{
+  g_autoptr (MgProfile) p = profile_in_flight (f, "finalize-early", FALSE);
+  if (p == NULL)
+    return;
+  guint waiting = process_of_rank (p, 0), computing = process_of_rank (p, 1);
+  double from, to;
+  wait_span (p, computing, &from, &to);
+  g_assert_cmpfloat (to - from, >=, 2.5);
+  g_assert_cmpuint (check_mpi_share (p, waiting, from, to, 90, 100.5), >=, 50);
+  g_assert_cmpuint (check_mpi_share (p, computing, from, to, 0, 10), >=, 50);
+}
+
+/* Both ranks receive from each other and never send: --stop-after ends
+ * them after 2 s, in MPI all along. */
+static void
+test_mpi_deadlock (Fixture *f, gconstpointer data)
+{
+  g_autoptr (MgProfile) p = profile_in_flight (f, "deadlock", TRUE);
+  if (p == NULL)
+    return;
+  for (int rank = 0; rank < 2; rank++)
+    {
+      guint i = process_of_rank (p, rank);
+      const MgProcessSeries *share = mg_profile_get_process_series (p, i, metric_index (p, "mpi_time_percentage"));
+      double from, to;
+      wait_span (p, i, &from, &to);
+      g_assert_cmpfloat (to, ==, G_MAXDOUBLE);
+      /* Up to the window before the last: the last one may end as the
+       * signal arrives. */
+      g_assert_cmpuint (share->n, >=, 2);
+      to = share->times[share->n - 2];
+      g_assert_cmpfloat (to - from, >=, 1.0);
+      g_assert_cmpuint (check_mpi_share (p, i, from, to, 90, 100.5), >=, 40);
+    }
+  /* The report's summary: MPI-bound, not "mostly waits" (it read 0 % of
+   * MPI calls when calls counted once they returned). */
+  MgReport *report = mg_report_new (p, NULL, NULL);
+  g_test_message ("report: %s", report->sentence);
+  g_assert_true (g_str_has_prefix (report->sentence, "This run is MPI-bound"));
+  const MgReportLine *mpi = g_ptr_array_index (report->summary, 1);
+  g_assert_cmpfloat (mpi->value, >=, 70);
+  mg_report_free (report);
 }
 
 /* Why the namespace tests cannot run here, or NULL: they need the MPI
@@ -916,6 +1219,10 @@ main (int argc, char **argv)
   g_test_add ("/metrics/e2e/wchar-total", Fixture, NULL, fixture_set_up, test_wchar_total, fixture_tear_down);
   g_test_add ("/metrics/e2e/context-switches", Fixture, NULL, fixture_set_up, test_context_switches, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi", Fixture, NULL, fixture_set_up, test_mpi, fixture_tear_down);
+  g_test_add ("/metrics/e2e/mpi-late-rank", Fixture, NULL, fixture_set_up, test_mpi_late_rank, fixture_tear_down);
+  g_test_add ("/metrics/e2e/mpi-wait-loop", Fixture, NULL, fixture_set_up, test_mpi_wait_loop, fixture_tear_down);
+  g_test_add ("/metrics/e2e/mpi-finalize-early", Fixture, NULL, fixture_set_up, test_mpi_finalize_early, fixture_tear_down);
+  g_test_add ("/metrics/e2e/mpi-deadlock", Fixture, NULL, fixture_set_up, test_mpi_deadlock, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi-no-shared-folder", Fixture, NULL, fixture_set_up, test_mpi_no_shared_folder, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi-node-summary", Fixture, NULL, fixture_set_up, test_mpi_node_summary, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi-node-summary-fails", Fixture, NULL, fixture_set_up, test_mpi_node_summary_fails, fixture_tear_down);
@@ -924,6 +1231,8 @@ main (int argc, char **argv)
   g_test_add ("/metrics/e2e/energy-present", Fixture, NULL, fixture_set_up, test_energy_present, fixture_tear_down);
   g_test_add ("/metrics/e2e/perf-errors-and-values", Fixture, NULL, fixture_set_up, test_perf_errors_and_values, fixture_tear_down);
   g_test_add ("/metrics/e2e/idle-io", Fixture, NULL, fixture_set_up, test_idle_io, fixture_tear_down);
+  g_test_add ("/metrics/e2e/program-only", Fixture, NULL, fixture_set_up, test_program_only, fixture_tear_down);
+  g_test_add ("/metrics/e2e/main-exits", Fixture, NULL, fixture_set_up, test_main_exits, fixture_tear_down);
   g_test_add ("/metrics/e2e/fork", Fixture, NULL, fixture_set_up, test_fork, fixture_tear_down);
   g_test_add ("/metrics/e2e/threads-before-first-sample", Fixture, NULL, fixture_set_up, test_threads_before_first_sample, fixture_tear_down);
   return g_test_run ();

@@ -148,6 +148,70 @@ test_not_recorded (void)
   g_assert_cmpstr (failed, ==, "not recorded in this run: the MPI library is not loaded");
 }
 
+/* One process whose samples are shorter than the windows: the series'
+ * min and max in a window are its lowest and highest sample, but the
+ * least and most busy process is the process itself, with its mean. */
+static MgProfile *
+one_process_profile (guint n_processes)
+{
+  g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr (MgMetricDef) def = mg_metric_def_new ();
+  g_autoptr (GError) error = NULL;
+  const char *argv[] = { "./loop", NULL };
+
+  def->id = g_strdup ("cpu_time_percentage");
+  g_free (def->units);
+  def->units = g_strdup ("%");
+  def->display_name = g_strdup ("CPU");
+  def->source_ref = g_strdup ("org.example.source");
+  mg_profile_builder_add_metric (builder, def);
+  mg_profile_builder_set_command (builder, argv, "/");
+  mg_profile_builder_set_interval (builder, 200.0, 200.0, 100);
+  for (guint p = 0; p < n_processes; p++)
+    {
+      MgProcessInfo info = { 10 + (int) p, 1, -1, (char *) "node", (char *) "./loop",
+                             0.0, 4.0, MG_PROCESS_END_EXITED, 0, p == 0 };
+      mg_profile_builder_add_process (builder, &info);
+      for (guint k = 0; k < 20; k++)
+        {
+          double v = k % 2 ? 60.0 : 20.0;
+          mg_profile_builder_add_sample (builder, p, 0.2 * k, 0.2 * (k + 1), &v, &v, &v);
+        }
+    }
+  MgProfile *profile = mg_profile_builder_finish (builder, 8, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+static void
+test_one_process (void)
+{
+  g_autoptr (MgProfile) one = one_process_profile (1);
+  g_autoptr (MgProfile) two = one_process_profile (2);
+  double mean = mg_report_value_compute (one, "cpu_time_percentage", MG_REPORT_PICK_MEAN,
+                                         MG_REPORT_PICK_MEAN, NULL);
+  double least = mg_report_value_compute (one, "cpu_time_percentage", MG_REPORT_PICK_MIN,
+                                          MG_REPORT_PICK_MEAN, NULL);
+  double most = mg_report_value_compute (one, "cpu_time_percentage", MG_REPORT_PICK_MAX,
+                                         MG_REPORT_PICK_MEAN, NULL);
+  const MgSeries *series = mg_profile_get_series (one, 0);
+  guint n = mg_profile_get_n_windows (one);
+  gboolean spread = FALSE;
+
+  /* The windows hold several samples: the envelope is wider than the mean. */
+  for (guint w = 0; w < n; w++)
+    spread |= series->mins[w] < series->means[w] - 1;
+  g_assert_true (spread);
+  g_assert_cmpfloat_with_epsilon (mean, 40.0, 1.0);
+  g_assert_cmpfloat (least, ==, mean);
+  g_assert_cmpfloat (most, ==, mean);
+  /* With several processes, the lowest any process read in a window (the
+   * export's mins). */
+  least = mg_report_value_compute (two, "cpu_time_percentage", MG_REPORT_PICK_MIN,
+                                   MG_REPORT_PICK_MEAN, NULL);
+  g_assert_cmpfloat (least, <, mean - 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -156,5 +220,6 @@ main (int argc, char **argv)
   g_test_add_func ("/report/values/known", test_known_values);
   g_test_add_func ("/report/values/single-value", test_single_value);
   g_test_add_func ("/report/values/not-recorded", test_not_recorded);
+  g_test_add_func ("/report/values/one-process", test_one_process);
   return g_test_run ();
 }

@@ -215,6 +215,77 @@ test_nothing_recorded (void)
   g_rmdir (dir);
 }
 
+/* Two ranks for 4 windows of 1 s: rank 0 blocked in MPI all along, its
+ * library spinning on the CPU (100 % CPU, 100 % MPI time, no call
+ * returned, so no call counted), rank 1 computing. */
+static MgProfile *
+blocked_rank_profile (gboolean with_mpi_time)
+{
+  static const char *const ids[] = { "cpu_time_percentage", "mpi_call_time", "mpi_calls",
+                                     "mpi_time_percentage" };
+  static const char *const units[] = { "%", "ns", "calls/s", "%" };
+  g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr (GError) error = NULL;
+  const char *argv[] = { "./ring", NULL };
+  guint n_metrics = with_mpi_time ? 4 : 3;
+
+  mg_profile_builder_set_command (builder, argv, "/work");
+  mg_profile_builder_set_interval (builder, 1000.0, 1000.0, 100);
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      g_autoptr (MgMetricDef) def = mg_metric_def_new ();
+      def->id = g_strdup (ids[m]);
+      g_free (def->units);
+      def->units = g_strdup (units[m]);
+      def->domain = MG_DOMAIN_TIME;
+      def->display_name = g_strdup (ids[m]);
+      def->source_ref = g_strdup ("org.example.source");
+      mg_profile_builder_add_metric (builder, def);
+    }
+  for (guint p = 0; p < 2; p++)
+    {
+      MgProcessInfo info = { 100 + (int) p, 1, (int) p, (char *) "node-a", (char *) "./ring",
+                             0.0, 4.0, MG_PROCESS_END_EXITED, 0, p == 0 };
+      mg_profile_builder_add_process (builder, &info);
+      for (guint k = 0; k < 4; k++)
+        {
+          double v[4] = { 100.0, 0.0, 0.0, p == 0 ? 100.0 : 0.0 };
+          mg_profile_builder_add_sample (builder, p, k, k + 1.0, v, v, v);
+        }
+    }
+  MgProfile *profile = mg_profile_builder_finish (builder, 4, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+/* The summary's MPI share is MPI time, calls in flight included, and CPU
+ * time spent spinning in MPI is not computation. */
+static void
+test_summary_mpi_in_flight (void)
+{
+  g_autoptr (MgProfile) profile = blocked_rank_profile (TRUE);
+  MgReport *report = mg_report_new (profile, NULL, NULL);
+  const MgReportLine *compute = g_ptr_array_index (report->summary, 0);
+  const MgReportLine *mpi = g_ptr_array_index (report->summary, 1);
+  const MgReportLine *neither = g_ptr_array_index (report->summary, 2);
+
+  g_assert_cmpfloat_with_epsilon (mpi->value, 50.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (compute->value, 50.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (neither->value, 0.0, 1e-9);
+  g_assert_cmpstr (report->sentence, ==,
+                   "This run is MPI-bound: its processes spend 50 % of their time in MPI calls.");
+  mg_report_free (report);
+
+  /* Without MPI time, the calls that returned are all the summary sees. */
+  g_autoptr (MgProfile) old = blocked_rank_profile (FALSE);
+  report = mg_report_new (old, NULL, NULL);
+  mpi = g_ptr_array_index (report->summary, 1);
+  compute = g_ptr_array_index (report->summary, 0);
+  g_assert_cmpfloat_with_epsilon (mpi->value, 0.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (compute->value, 100.0, 1e-9);
+  mg_report_free (report);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -224,5 +295,7 @@ main (int argc, char **argv)
   g_test_add_func ("/report/writers/hostile-report", test_hostile_report);
   g_test_add_func ("/report/writers/baseline", test_baseline);
   g_test_add_func ("/report/writers/nothing-recorded", test_nothing_recorded);
+
+  g_test_add_func ("/report/writers/summary-mpi-in-flight", test_summary_mpi_in_flight);
   return g_test_run ();
 }
