@@ -12,45 +12,42 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* Whether the ELF in @data has a PT_INTERP program header. Only the
+ * header's fields differ between the classes: a program header starts
+ * with its 32-bit type in both. */
 static gboolean
-elf64_has_interp (const guint8 *data, gsize size)
+elf_has_interp (const guint8 *data, gsize size)
 {
-  Elf64_Ehdr ehdr;
+  gboolean is64 = data[EI_CLASS] == ELFCLASS64;
+  gsize phdr_size = is64 ? sizeof (Elf64_Phdr) : sizeof (Elf32_Phdr);
+  guint64 phoff;
+  guint phentsize, phnum;
 
-  if (size < sizeof ehdr)
-    return FALSE;
-  memcpy (&ehdr, data, sizeof ehdr);
-  for (guint i = 0; i < ehdr.e_phnum; i++)
+  if (is64 && size >= sizeof (Elf64_Ehdr))
     {
-      Elf64_Phdr phdr;
-      guint64 off = ehdr.e_phoff + (guint64) i * ehdr.e_phentsize;
+      Elf64_Ehdr ehdr;
 
-      if (ehdr.e_phentsize < sizeof phdr || off + sizeof phdr > size)
-        return FALSE;
-      memcpy (&phdr, data + off, sizeof phdr);
-      if (phdr.p_type == PT_INTERP)
-        return TRUE;
+      memcpy (&ehdr, data, sizeof ehdr);
+      phoff = ehdr.e_phoff, phentsize = ehdr.e_phentsize, phnum = ehdr.e_phnum;
     }
-  return FALSE;
-}
-
-static gboolean
-elf32_has_interp (const guint8 *data, gsize size)
-{
-  Elf32_Ehdr ehdr;
-
-  if (size < sizeof ehdr)
-    return FALSE;
-  memcpy (&ehdr, data, sizeof ehdr);
-  for (guint i = 0; i < ehdr.e_phnum; i++)
+  else if (!is64 && size >= sizeof (Elf32_Ehdr))
     {
-      Elf32_Phdr phdr;
-      guint64 off = ehdr.e_phoff + (guint64) i * ehdr.e_phentsize;
+      Elf32_Ehdr ehdr;
 
-      if (ehdr.e_phentsize < sizeof phdr || off + sizeof phdr > size)
+      memcpy (&ehdr, data, sizeof ehdr);
+      phoff = ehdr.e_phoff, phentsize = ehdr.e_phentsize, phnum = ehdr.e_phnum;
+    }
+  else
+    return FALSE;
+  for (guint i = 0; i < phnum; i++)
+    {
+      guint64 off = phoff + (guint64) i * phentsize;
+      guint32 type;
+
+      if (phentsize < phdr_size || off + phdr_size > size)
         return FALSE;
-      memcpy (&phdr, data + off, sizeof phdr);
-      if (phdr.p_type == PT_INTERP)
+      memcpy (&type, data + off, sizeof type);
+      if (type == PT_INTERP)
         return TRUE;
     }
   return FALSE;
@@ -102,8 +99,7 @@ mg_program_check (const char *path)
     return MG_PROGRAM_NOT_ELF;
   if (st.st_mode & (S_ISUID | S_ISGID))
     return MG_PROGRAM_SETUID;
-  if (!(data[EI_CLASS] == ELFCLASS64 ? elf64_has_interp (data, size)
-                                     : elf32_has_interp (data, size)))
+  if (!elf_has_interp (data, size))
     return MG_PROGRAM_STATIC;
   if (!same_class_and_machine (data, size))
     return MG_PROGRAM_WRONG_CLASS;
