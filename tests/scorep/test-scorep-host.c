@@ -480,6 +480,80 @@ test_async_event_during_run (Fixture *f, gconstpointer data)
   assert_readings_once (p, "scorep:mgt_event_count:reading", readings);
 }
 
+/* An MPI program's measurement ends at MPI_Finalize, where each rank hands
+ * its record on (docs/mpi.md): an ASYNC plugin is read there, once in each
+ * rank, and both ranks' readings are in the profile, each once. */
+static void
+test_async_read_at_finalize (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workload = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "tests", "plugins",
+                                                "mpi-workload", NULL);
+  g_autofree char *mpirun = g_find_program_in_path ("mpirun");
+  g_autofree char *log = g_build_filename (f->dir, "calls.log", NULL);
+  g_autofree char *log_env = g_strconcat ("MGT_SCOREP_LOG=", log, NULL);
+  g_autofree char *output = g_build_filename (f->dir, "mpi.mgprof", NULL);
+  const char *env[] = { log_env, NULL };
+  const char *args[] = { "--profile", "-o", output, "--interval=20", "-n", "2",
+                         "--scorep-metrics=mgt_async_stop:reading", workload, NULL };
+  g_autofree char *out = NULL, *err = NULL, *calls = NULL;
+  g_autoptr (GHashTable) readings = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (MgProfile) p = NULL;
+  g_autoptr (GError) error = NULL;
+  int m;
+
+  if (!g_file_test (workload, G_FILE_TEST_EXISTS) || mpirun == NULL)
+    {
+      g_test_skip ("no OpenMPI here (development files at configure time, mpirun)");
+      return;
+    }
+  g_assert_true (g_spawn_check_wait_status (run_metrograph (f, args, env, &out, &err), NULL));
+  p = mg_profile_load (output, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_n_processes (p), ==, 2);
+
+  /* Each rank (a process that added the counter: the front end's probe
+   * only lists it): one get_all_values, after END, before finalize. */
+  g_assert_true (g_file_get_contents (log, &calls, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (calls, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      guint n_calls = 0, n_readings = 0;
+      const char *at = strstr (lines[i], " finalize calls=");
+      g_autofree char *added = g_strdup_printf ("\n%.*s add_counter ",
+                                                (int) strcspn (lines[i], " "), lines[i]);
+
+      if (at != NULL && strstr (calls, added) != NULL
+          && sscanf (at, " finalize calls=%u readings=%u", &n_calls, &n_readings) == 2)
+        {
+          g_assert_cmpuint (n_calls, ==, 1);
+          /* About 20 in the workload's 2 s. */
+          g_assert_cmpuint (n_readings, >=, 6);
+          g_hash_table_add (readings, GUINT_TO_POINTER (n_readings));
+        }
+    }
+  g_assert_cmpuint (g_hash_table_size (readings), >=, 1);
+  m = mg_profile_find_metric (p, "scorep:mgt_async_stop:reading");
+  g_assert_cmpint (m, >=, 0);
+  for (guint proc = 0; proc < 2; proc++)
+    {
+      const MgProcessSeries *ps = mg_profile_get_process_series (p, proc, (guint) m);
+      g_autofree char *present = present_values (ps->means, ps->n);
+      gboolean found = FALSE;
+      GHashTableIter iter;
+      gpointer key;
+
+      g_test_message ("rank process %u: %s", proc, present);
+      g_hash_table_iter_init (&iter, readings);
+      while (!found && g_hash_table_iter_next (&iter, &key, NULL))
+        {
+          g_autofree char *want = one_to (GPOINTER_TO_UINT (key));
+
+          found = g_strcmp0 (present, want) == 0;
+        }
+      g_assert_true (found);
+    }
+}
+
 /* In an MPI process (a rank in the launcher's variables) the measurement
  * begins with BEGIN_MPP, as in Score-P's multi-process measurements; the
  * plugin starts counting there. */
@@ -662,6 +736,8 @@ main (int argc, char **argv)
               test_async_read_at_end, fixture_tear_down);
   g_test_add ("/scorep/async-event-during-run", Fixture, NULL, fixture_set_up,
               test_async_event_during_run, fixture_tear_down);
+  g_test_add ("/scorep/async-read-at-finalize", Fixture, NULL, fixture_set_up,
+              test_async_read_at_finalize, fixture_tear_down);
   g_test_add ("/scorep/mpi-begin-mpp", Fixture, NULL, fixture_set_up, test_mpi_begin_mpp,
               fixture_tear_down);
   g_test_add ("/scorep/cxx-statics-at-exit", Fixture, NULL, fixture_set_up,
