@@ -112,12 +112,21 @@ mg_profile_load_bytes (GBytes *bytes, const char *name, GError **error)
   return mg_profile_parse_payload (payload_bytes, version, name, error);
 }
 
-static gboolean
-open_error (GError **error, const char *display, int saved)
+/* The file opened for reading, with its status in *st; -1 with error. */
+static int
+open_profile (const char *path, const char *display, struct stat *st, GError **error)
 {
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  int saved;
+
+  if (fd >= 0 && fstat (fd, st) == 0)
+    return fd;
+  saved = errno;
+  if (fd >= 0)
+    close (fd);
   g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
                _("Could not open the profile “%s”: %s"), display, g_strerror (saved));
-  return FALSE;
+  return -1;
 }
 
 /* The whole file in memory: for big-endian machines (the payload is
@@ -131,17 +140,10 @@ read_whole_file (const char *path, const char *display, GError **error)
   struct stat st;
   guchar *data;
   gsize done = 0;
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  int fd = open_profile (path, display, &st, error);
 
-  if (fd < 0 || fstat (fd, &st) != 0)
-    {
-      int saved = errno;
-
-      if (fd >= 0)
-        close (fd);
-      open_error (error, display, saved);
-      return NULL;
-    }
+  if (fd < 0)
+    return NULL;
   data = mg_profile_alloc_big (MAX ((gsize) st.st_size, 1));
   while (done < (gsize) st.st_size)
     {
@@ -232,16 +234,9 @@ mg_profile_load (const char *path, GError **error)
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   display = g_filename_display_name (path);
-  fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0 || fstat (fd, &st) != 0)
-    {
-      int saved = errno;
-
-      if (fd >= 0)
-        close (fd);
-      open_error (error, display, saved);
-      return NULL;
-    }
+  fd = open_profile (path, display, &st, error);
+  if (fd < 0)
+    return NULL;
   if (!S_ISREG (st.st_mode))
     {
       close (fd);
