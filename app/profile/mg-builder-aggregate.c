@@ -286,12 +286,12 @@ mg_builder_aggregate (MgProfile *profile, GPtrArray *processes, const MgProfile 
                       const MgGrid *grid, guint from, guint n_threads)
 {
   gsize n_metrics = profile->metrics->len, n_windows = grid->n;
+  gsize n_values = n_metrics * MG_SERIES_N_DOUBLES * n_windows;
+  gsize n_indices = n_metrics * MG_SERIES_N_INDICES * n_windows;
   AggregateJob all = { profile, processes, previous, grid, max_samples (processes) };
 
-  all.agg = mg_profile_take_block (profile,
-                                   g_new (double, MAX (n_metrics * MG_SERIES_N_DOUBLES * n_windows, 1)));
-  all.agg_index = mg_profile_take_block (profile,
-                                         g_new (gint32, MAX (n_metrics * MG_SERIES_N_INDICES * n_windows, 1)));
+  all.agg = mg_profile_take_block (profile, g_new (double, MAX (n_values, 1)));
+  all.agg_index = mg_profile_take_block (profile, g_new (gint32, MAX (n_indices, 1)));
   all.from = from;
   profile->singles = g_new0 (MgSingleValue, MAX (n_metrics, 1));
   aggregate_all (&all, n_threads);

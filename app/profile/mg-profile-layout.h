@@ -9,8 +9,10 @@
 
 G_BEGIN_DECLS
 
-/* The payload's type: run, metrics, groups, windows, aggregates, single
- * values, processes, process series, plugin errors, metric errors, events. */
+/* The payload's members, in order: run, metrics, groups, windows,
+ * aggregates, single values, processes, process series, plugin errors,
+ * metric errors, events, and (format 2 on) the program's output; the types
+ * of those that are tuples: */
 /* Format 5: what Linux names as bytes (argv, working folder, hosts, a
  * process's host and program, the program's output) is stored as bytes
  * ("ay" with its NUL), not as UTF-8 text. */
@@ -27,18 +29,9 @@ G_BEGIN_DECLS
 #define MG_PAYLOAD_EVENT_TYPE "(idiims)"
 #define MG_PAYLOAD_OUTPUT_TYPE_V4 "(mst)"
 #define MG_PAYLOAD_OUTPUT_TYPE "(mayt)"
-#define MG_PAYLOAD_MEMBERS(run, process, pseries) \
-  run "a" MG_PAYLOAD_METRIC_TYPE "a" MG_PAYLOAD_GROUP_TYPE "adadadaia(dddddu)" "a" process "a" pseries \
-  "a" MG_PAYLOAD_PLUGIN_ERROR_TYPE "a" MG_PAYLOAD_METRIC_ERROR_TYPE "a" MG_PAYLOAD_EVENT_TYPE
-#define MG_PAYLOAD_MEMBERS_V4(pseries) MG_PAYLOAD_MEMBERS (MG_PAYLOAD_RUN_TYPE_V4, MG_PAYLOAD_PROCESS_TYPE_V4, pseries)
-#define MG_PAYLOAD_PAYLOAD_TYPE_V1 "(" MG_PAYLOAD_MEMBERS_V4 (MG_PAYLOAD_PSERIES_TYPE_V2) ")"
-#define MG_PAYLOAD_PAYLOAD_TYPE_V2 "(" MG_PAYLOAD_MEMBERS_V4 (MG_PAYLOAD_PSERIES_TYPE_V2) MG_PAYLOAD_OUTPUT_TYPE_V4 ")"
-#define MG_PAYLOAD_PAYLOAD_TYPE_V3 "(" MG_PAYLOAD_MEMBERS_V4 (MG_PAYLOAD_PSERIES_TYPE) MG_PAYLOAD_OUTPUT_TYPE_V4 ")"
 /* Format 4: and the precision the processes' series are stored at. */
 #define MG_PAYLOAD_PRECISION_TYPE "u"
-#define MG_PAYLOAD_PAYLOAD_TYPE_V4 "(" MG_PAYLOAD_MEMBERS_V4 (MG_PAYLOAD_PSERIES_TYPE) MG_PAYLOAD_OUTPUT_TYPE_V4 MG_PAYLOAD_PRECISION_TYPE ")"
-#define MG_PAYLOAD_PAYLOAD_TYPE "(" MG_PAYLOAD_MEMBERS (MG_PAYLOAD_RUN_TYPE, MG_PAYLOAD_PROCESS_TYPE, MG_PAYLOAD_PSERIES_TYPE) MG_PAYLOAD_OUTPUT_TYPE \
-                     MG_PAYLOAD_PRECISION_TYPE ")"
+/* The members the reader and writer name by index. */
 #define MG_PAYLOAD_SERIES_MEMBER 9
 #define MG_PAYLOAD_OUTPUT_MEMBER 13
 #define MG_PAYLOAD_PRECISION_MEMBER 14

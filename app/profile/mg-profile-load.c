@@ -204,9 +204,10 @@ load_in_place (int fd, gsize size, const char *path, const char *display, GError
   if (!check_header (header, size, display, &payload_len, &crc, &version, error))
     return NULL;
   /* The bulk of a process: its times and values, or its block. */
-  payload = mg_profile_source_open (fd, payload_len, crc, mg_profile_payload_type (version), MG_PAYLOAD_SERIES_MEMBER,
-                                    mg_profile_payload_hole_first (version), 1, version >= 3, display, &source,
-                                    &changed, error);
+  payload = mg_profile_source_open (fd, payload_len, crc, mg_profile_payload_type (version),
+                                    MG_PAYLOAD_SERIES_MEMBER,
+                                    mg_profile_payload_hole_first (version), 1, version >= 3,
+                                    display, &source, &changed, error);
   if (changed)
     return load_whole_file (path, display, error);
   if (payload == NULL)

@@ -505,8 +505,8 @@ mg_profile_parse_payload (GBytes *payload_bytes, guint32 version, const char *na
   g_autoptr(MgProfile) self = NULL;
   g_autoptr(GVariant) payload = NULL;
 
-  payload = g_variant_ref_sink (g_variant_new_from_bytes (mg_profile_payload_type (version), payload_bytes,
-                                                          FALSE));
+  payload = g_variant_ref_sink (g_variant_new_from_bytes (mg_profile_payload_type (version),
+                                                          payload_bytes, FALSE));
   if (G_BYTE_ORDER == G_BIG_ENDIAN)
     {
       GVariant *swapped = g_variant_byteswap (payload);

@@ -220,9 +220,12 @@ mg_profile_to_payload (MgProfile *self, GBytes **blocks)
         g_variant_builder_add (&ev, "(idii@ms)", e->process, e->time_s, (gint32) e->kind,
                                e->status, maybe_string (e->message));
       }
-    return g_variant_new ("(@" MG_PAYLOAD_RUN_TYPE "@a" MG_PAYLOAD_METRIC_TYPE "@a" MG_PAYLOAD_GROUP_TYPE "@ad@ad@ad@ai"
-                          "@a(dddddu)@a" MG_PAYLOAD_PROCESS_TYPE "@a" MG_PAYLOAD_PSERIES_TYPE "@a" MG_PAYLOAD_PLUGIN_ERROR_TYPE
-                          "@a" MG_PAYLOAD_METRIC_ERROR_TYPE "@a" MG_PAYLOAD_EVENT_TYPE "@" MG_PAYLOAD_OUTPUT_TYPE MG_PAYLOAD_PRECISION_TYPE ")",
+    return g_variant_new ("(@" MG_PAYLOAD_RUN_TYPE "@a" MG_PAYLOAD_METRIC_TYPE
+                          "@a" MG_PAYLOAD_GROUP_TYPE "@ad@ad@ad@ai@a(dddddu)"
+                          "@a" MG_PAYLOAD_PROCESS_TYPE "@a" MG_PAYLOAD_PSERIES_TYPE
+                          "@a" MG_PAYLOAD_PLUGIN_ERROR_TYPE "@a" MG_PAYLOAD_METRIC_ERROR_TYPE
+                          "@a" MG_PAYLOAD_EVENT_TYPE "@" MG_PAYLOAD_OUTPUT_TYPE
+                          MG_PAYLOAD_PRECISION_TYPE ")",
                           parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6],
                           parts[7], parts[8], parts[9], parts[10],
                           g_variant_builder_end (&me), g_variant_builder_end (&ev),
