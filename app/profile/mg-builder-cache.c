@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "mg-builder-cache.h"
+#include "mg-builder-cache-internal.h"
 #include "mg-profile-internal.h"
 
 struct _MgProfileBuilderCache {

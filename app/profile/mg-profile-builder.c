@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mg-builder-aggregate.h"
+#include "mg-builder-cache-internal.h"
 #include "mg-builder-packer.h"
 #include "mg-process-block.h"
 #include "mg-profile-builder.h"
