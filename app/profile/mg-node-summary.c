@@ -4,10 +4,11 @@
  * the size of its block) under one CRC, then each process's slots as a
  * process block (mg-process-block.c) carrying its own CRC. The index is
  * read when the summary is opened; a block only when its process is
- * merged, so that the merge holds a few processes' slots at a time. */
+ * merged, so that the merge holds a few processes' slots at a time. This
+ * is the reader; mg-node-summary-writer.c writes summaries. */
 #include "mg-config.h"
 
-#include "mg-node-summary.h"
+#include "mg-node-summary-internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,45 +25,6 @@
 #include "mg-process-block.h"
 #include "mg-profile-internal.h"
 #include "mg-pread.h"
-#include "mg-record-folder.h"
-
-#define NODE_MAGIC "MGNODE\r\n"
-#define NODE_MAGIC_LEN 8
-#define NODE_VERSION 1u
-#define NODE_HEADER_LEN 24
-
-/* A record's header fields that are not its layout (which follows from the
- * counts), its plugin and metric tables; strings as bytes (a record's
- * strings need not be UTF-8). */
-#define FACTS_TYPE "(iiiuayayayxxxuittutiayi)"
-#define PLUGIN_TYPE "(ayayuiay)"
-#define METRIC_TYPE "(ayuuuiuuxxay)"
-/* Facts, plugins, metrics, number of slots, size of the block. */
-#define PROCESS_TYPE "(" FACTS_TYPE "a" PLUGIN_TYPE "a" METRIC_TYPE "ut)"
-/* The node's host, its processes. */
-#define INDEX_TYPE "(aya" PROCESS_TYPE ")"
-
-/* A block's parts besides the times (each slot's end): the slots' starts,
- * their raw sample counts, then per record metric its [min, max, mean] rows
- * and its counts. Integers travel as their bit patterns, which the block
- * keeps exactly. */
-enum { PART_STARTS, PART_N_RAW, PART_FIRST_METRIC };
-
-static guint
-n_parts (guint n_metrics)
-{
-  return PART_FIRST_METRIC + 2 * n_metrics;
-}
-
-struct _MgNodeSummary {
-  gint ref_count;
-  char *path;
-  GVariant *index;
-  guint n_processes;
-  MgRecordHeader *headers;
-  guint64 *offsets;            /* of each block in the file */
-  guint64 *sizes;
-};
 
 MgNodeSummary *
 mg_node_summary_ref (MgNodeSummary *self)
@@ -115,11 +77,8 @@ mg_node_summary_file_name (const char *host)
 
 /* --- Errors, each naming the file --- */
 
-static gboolean
-damaged (GError **error, const char *path, const char *format, ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-damaged (GError **error, const char *path, const char *format, ...)
+gboolean
+mg_node_damaged (GError **error, const char *path, const char *format, ...)
 {
   g_autofree char *name = g_filename_display_name (path);
   g_autofree char *what = NULL;
@@ -134,42 +93,33 @@ damaged (GError **error, const char *path, const char *format, ...)
   return FALSE;
 }
 
-typedef enum { ON_OPEN, ON_READ, ON_WRITE } Step;
-
-static gboolean
-io_error (GError **error, int saved, const char *path, Step step)
+gboolean
+mg_node_io_error (GError **error, int saved, const char *path, MgNodeSummaryStep step)
 {
   g_autofree char *name = g_filename_display_name (path);
   GFileError code = g_file_error_from_errno (saved);
 
-  if (step == ON_OPEN)
+  if (step == MG_NODE_ON_OPEN)
     g_set_error (error, G_FILE_ERROR, code, _("Could not open the node summary “%s”: %s"), name,
                  g_strerror (saved));
-  else if (step == ON_READ)
+  else if (step == MG_NODE_ON_READ)
     g_set_error (error, G_FILE_ERROR, code, _("Could not read the node summary “%s”: %s"), name,
                  g_strerror (saved));
   else
-    g_set_error (error, G_FILE_ERROR, code, _("Could not write the node summary “%s”: %s"), name,
-                 g_strerror (saved));
+    g_set_error (error, G_FILE_ERROR, code, _("Could not write the node summary “%s”: %s"),
+                 name, g_strerror (saved));
   return FALSE;
 }
 
-static gboolean
-read_exactly (int fd, void *buf, gsize len, guint64 offset, const char *path, GError **error)
+gboolean
+mg_node_read_exactly (int fd, void *buf, gsize len, guint64 offset, const char *path,
+                      GError **error)
 {
   if (mg_pread_full (fd, buf, len, offset) == len)
     return TRUE;
   if (errno != 0)
-    return io_error (error, errno, path, ON_READ);
-  return damaged (error, path, "%s", _("it ends early (changed while being read?)"));
-}
-
-/* --- Strings as bytes --- */
-
-static GVariant *
-bytes_of (const char *field, gsize size)
-{
-  return g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, field, strnlen (field, size), 1);
+    return mg_node_io_error (error, errno, path, MG_NODE_ON_READ);
+  return mg_node_damaged (error, path, "%s", _("it ends early (changed while being read?)"));
 }
 
 /* FALSE when the bytes do not fit the field with its NUL. */
@@ -187,55 +137,6 @@ copy_bytes (GVariant *v, char *field, gsize size)
   return TRUE;
 }
 
-/* --- The index --- */
-
-static GVariant *
-facts_to_variant (const MgRecordHeader *h)
-{
-  return g_variant_new ("(iiiu@ay@ay@ayxxxuittuti@ayi)", h->pid, h->ppid, h->rank, h->flags,
-                        bytes_of (h->host, sizeof h->host),
-                        bytes_of (h->program, sizeof h->program),
-                        bytes_of (h->run_id, sizeof h->run_id), (gint64) h->start_mono_ns,
-                        (gint64) h->start_real_ns, (gint64) h->end_mono_ns, h->state,
-                        h->end_status, (guint64) h->interval_start_ns, (guint64) h->interval_ns,
-                        h->capacity, (guint64) h->n_merges, h->record_error_code,
-                        bytes_of (h->record_error, sizeof h->record_error), h->world_size);
-}
-
-static GVariant *
-plugin_to_variant (const MgRecordPlugin *p)
-{
-  return g_variant_new ("(@ay@ayui@ay)", bytes_of (p->source_id, sizeof p->source_id),
-                        bytes_of (p->library, sizeof p->library), p->state, p->error_code,
-                        bytes_of (p->error, sizeof p->error));
-}
-
-static GVariant *
-metric_to_variant (const MgRecordMetric *m)
-{
-  return g_variant_new ("(@ayuuuiuuxx@ay)", bytes_of (m->id, sizeof m->id), m->plan_index,
-                        m->plugin_index, m->flags, m->error_code, m->error_count,
-                        m->call_since_ms, (gint64) m->first_error_ns, (gint64) m->last_error_ns,
-                        bytes_of (m->error, sizeof m->error));
-}
-
-static GVariant *
-process_to_variant (const MgRecordFile *r, gsize block_size)
-{
-  g_autoptr (GVariantBuilder) plugins = g_variant_builder_new (G_VARIANT_TYPE ("a" PLUGIN_TYPE));
-  g_autoptr (GVariantBuilder) metrics = g_variant_builder_new (G_VARIANT_TYPE ("a" METRIC_TYPE));
-  MgRecordHeader h = r->header;
-
-  for (guint i = 0; i < r->header.n_plugins; i++)
-    g_variant_builder_add_value (plugins, plugin_to_variant (&r->plugins[i]));
-  for (guint i = 0; i < r->header.n_metrics; i++)
-    g_variant_builder_add_value (metrics, metric_to_variant (&r->metrics[i]));
-  h.n_samples = r->n_samples;
-  return g_variant_new ("(@" FACTS_TYPE "@a" PLUGIN_TYPE "@a" METRIC_TYPE "ut)",
-                        facts_to_variant (&h), g_variant_builder_end (plugins),
-                        g_variant_builder_end (metrics), r->n_samples, (guint64) block_size);
-}
-
 /* The header of a process of the index, its layout made from the counts,
  * and checked by the record's own rules; NULL: what is wrong. */
 static const char *
@@ -251,8 +152,7 @@ header_from_variant (GVariant *process, MgRecordHeader *h)
   guint64 interval_start, interval, n_merges, block_size;
   MgRecordProblem problem;
 
-  g_variant_get (process, "(@" FACTS_TYPE "@a" PLUGIN_TYPE "@a" METRIC_TYPE "ut)", NULL, NULL,
-                 NULL, &n_samples, &block_size);
+  g_variant_get (process, MG_NODE_PROCESS_FORMAT, NULL, NULL, NULL, &n_samples, &block_size);
   g_variant_get (facts, "(iiiu@ay@ay@ayxxxuittuti@ayi)", &pid, &ppid, &rank, &flags, &host,
                  &program, &run_id, &start_mono, &start_real, &end_mono, &state, &end_status,
                  &interval_start, &interval, &capacity, &n_merges, &record_error_code,
@@ -308,77 +208,77 @@ read_processes (MgNodeSummary *self, guint64 blocks_at, guint64 file_size, GErro
       guint64 size;
 
       if (problem != NULL)
-        return damaged (error, self->path, _("process %u: %s"), i + 1, problem);
+        return mg_node_damaged (error, self->path, _("process %u: %s"), i + 1, problem);
       g_variant_get_child (process, 3, "u", &n);
       g_variant_get_child (process, 4, "t", &size);
-      reported = g_malloc (n_parts (self->headers[i].n_metrics));
-      memset (reported, 1, n_parts (self->headers[i].n_metrics));
+      reported = g_malloc (mg_node_n_parts (self->headers[i].n_metrics));
+      memset (reported, 1, mg_node_n_parts (self->headers[i].n_metrics));
       if (size > file_size - at
-          || !mg_process_block_plausible (size, n, n_parts (self->headers[i].n_metrics),
+          || !mg_process_block_plausible (size, n, mg_node_n_parts (self->headers[i].n_metrics),
                                           reported))
-        return damaged (error, self->path, _("process %u: its samples do not fit the file"),
+        return mg_node_damaged (error, self->path, _("process %u: its samples do not fit the file"),
                         i + 1);
       self->offsets[i] = at;
       self->sizes[i] = size;
       at += size;
     }
   if (at != file_size)
-    return damaged (error, self->path, "%s", _("bytes after its last process"));
+    return mg_node_damaged (error, self->path, "%s", _("bytes after its last process"));
   return TRUE;
 }
 
 static gboolean
 read_index (MgNodeSummary *self, int fd, guint64 file_size, GError **error)
 {
-  guint8 header[NODE_HEADER_LEN];
+  guint8 header[MG_NODE_HEADER_LEN];
   guint32 version, crc;
   guint64 length;
   g_autofree guint8 *index = NULL;
   g_autoptr (GBytes) bytes = NULL;
 
-  if (file_size < NODE_MAGIC_LEN)
-    return damaged (error, self->path, "%s", _("too short"));
-  if (!read_exactly (fd, header, MIN (file_size, NODE_HEADER_LEN), 0, self->path, error))
+  if (file_size < MG_NODE_MAGIC_LEN)
+    return mg_node_damaged (error, self->path, "%s", _("too short"));
+  if (!mg_node_read_exactly (fd, header, MIN (file_size, MG_NODE_HEADER_LEN), 0, self->path, error))
     return FALSE;
-  if (memcmp (header, NODE_MAGIC, NODE_MAGIC_LEN) != 0)
-    return damaged (error, self->path, "%s", _("wrong magic"));
-  if (file_size < NODE_HEADER_LEN)
-    return damaged (error, self->path, "%s", _("shorter than its header"));
+  if (memcmp (header, MG_NODE_MAGIC, MG_NODE_MAGIC_LEN) != 0)
+    return mg_node_damaged (error, self->path, "%s", _("wrong magic"));
+  if (file_size < MG_NODE_HEADER_LEN)
+    return mg_node_damaged (error, self->path, "%s", _("shorter than its header"));
   memcpy (&version, header + 8, 4);
   memcpy (&crc, header + 12, 4);
   memcpy (&length, header + 16, 8);
   version = GUINT32_FROM_LE (version);
-  if (version != NODE_VERSION)
+  if (version != MG_NODE_VERSION)
     {
       g_autofree char *name = g_filename_display_name (self->path);
 
       g_set_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_VERSION,
                    _("The node summary “%s” has format version %u; this Metrograph reads "
                      "version %u. Merge the node with the same Metrograph as the front end."),
-                   name, version, NODE_VERSION);
+                   name, version, MG_NODE_VERSION);
       return FALSE;
     }
   length = GUINT64_FROM_LE (length);
-  if (length > file_size - NODE_HEADER_LEN)
+  if (length > file_size - MG_NODE_HEADER_LEN)
     {
       g_autofree char *name = g_filename_display_name (self->path);
 
       g_set_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_TRUNCATED,
                    _("The node summary “%s” is truncated: its index needs %llu bytes, %llu "
                      "are there."), name, (unsigned long long) length,
-                   (unsigned long long) (file_size - NODE_HEADER_LEN));
+                   (unsigned long long) (file_size - MG_NODE_HEADER_LEN));
       return FALSE;
     }
   index = g_malloc (MAX (length, 1));
-  if (!read_exactly (fd, index, length, NODE_HEADER_LEN, self->path, error))
+  if (!mg_node_read_exactly (fd, index, length, MG_NODE_HEADER_LEN, self->path, error))
     return FALSE;
   if (mg_crc32_update (0, index, length) != GUINT32_FROM_LE (crc))
-    return damaged (error, self->path, "%s", _("its index does not match its CRC"));
+    return mg_node_damaged (error, self->path, "%s", _("its index does not match its CRC"));
   bytes = g_bytes_new_take (g_steal_pointer (&index), length);
-  self->index = g_variant_ref_sink (g_variant_new_from_bytes (G_VARIANT_TYPE (INDEX_TYPE),
+  self->index = g_variant_ref_sink (g_variant_new_from_bytes (G_VARIANT_TYPE (MG_NODE_INDEX_TYPE),
                                                               bytes, FALSE));
   if (!g_variant_is_normal_form (self->index))
-    return damaged (error, self->path, "%s", _("its index is not in normal form"));
+    return mg_node_damaged (error, self->path, "%s", _("its index is not in normal form"));
   if (G_BYTE_ORDER == G_BIG_ENDIAN)
     {
       GVariant *swapped = g_variant_byteswap (self->index);
@@ -386,7 +286,7 @@ read_index (MgNodeSummary *self, int fd, guint64 file_size, GError **error)
       g_variant_unref (self->index);
       self->index = swapped;
     }
-  return read_processes (self, NODE_HEADER_LEN + length, file_size, error);
+  return read_processes (self, MG_NODE_HEADER_LEN + length, file_size, error);
 }
 
 MgNodeSummary *
@@ -402,13 +302,13 @@ mg_node_summary_open (const char *path, GError **error)
   fd = open (path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     {
-      io_error (error, errno, path, ON_OPEN);
+      mg_node_io_error (error, errno, path, MG_NODE_ON_OPEN);
       return NULL;
     }
   if (fstat (fd, &st) != 0)
-    ok = io_error (error, errno, path, ON_READ);
+    ok = mg_node_io_error (error, errno, path, MG_NODE_ON_READ);
   else if (!S_ISREG (st.st_mode))
-    ok = damaged (error, path, "%s", _("not a regular file"));
+    ok = mg_node_damaged (error, path, "%s", _("not a regular file"));
   else
     ok = read_index (self, fd, (guint64) st.st_size, error);
   close (fd);
@@ -417,12 +317,6 @@ mg_node_summary_open (const char *path, GError **error)
 
 /* --- Slots in a block --- */
 
-static void
-put_integer (double *row, gsize k, guint64 v)
-{
-  memcpy (&row[k], &v, sizeof v);
-}
-
 static guint64
 get_integer (const double *row, gsize k)
 {
@@ -430,61 +324,6 @@ get_integer (const double *row, gsize k)
 
   memcpy (&v, &row[k], sizeof v);
   return v;
-}
-
-/* Part p of the slots into rows[3 × n] ([mins, maxs, means]). */
-static void
-fill_part (const MgRecordFile *r, guint p, double *rows)
-{
-  gsize n = r->n_samples;
-
-  for (gsize k = 0; k < n; k++)
-    {
-      const MgRecordSample *s = mg_record_file_get_sample (r, (guint) k);
-      const MgRecordValue *v = mg_record_file_get_values (r, (guint) k);
-      const MgRecordValue *value = p >= PART_FIRST_METRIC ? &v[(p - PART_FIRST_METRIC) / 2] : NULL;
-
-      if (p == PART_STARTS)
-        put_integer (rows, k, (guint64) s->t_start_ns);
-      else if (p == PART_N_RAW)
-        put_integer (rows, k, s->n_raw);
-      else if ((p - PART_FIRST_METRIC) % 2 == 1)
-        put_integer (rows, k, value->count);
-      else
-        {
-          rows[k] = value->min;
-          rows[n + k] = value->max;
-          rows[2 * n + k] = value->mean;
-          continue;
-        }
-      rows[n + k] = rows[2 * n + k] = rows[k];
-    }
-}
-
-static GBytes *
-encode_slots (const MgRecordFile *r)
-{
-  gsize n = r->n_samples;
-  guint parts_n = n_parts (r->header.n_metrics);
-  g_autofree double *times = g_new (double, MAX (n, 1));
-  g_autofree double *rows = g_new (double, 3 * MAX (n, 1));
-  g_autofree GBytes **parts = g_new0 (GBytes *, parts_n);
-  g_autoptr (GBytes) times_part = NULL;
-  GBytes *block;
-
-  for (gsize k = 0; k < n; k++)
-    put_integer (times, k, (guint64) mg_record_file_get_sample (r, (guint) k)->t_end_ns);
-  times_part = mg_process_block_encode_times (n, times);
-  for (guint p = 0; p < parts_n; p++)
-    {
-      fill_part (r, p, rows);
-      /* Exact: a node summary is an intermediate of the profile. */
-      parts[p] = mg_process_block_encode_metric (n, rows, MG_PROCESS_PRECISION_EXACT);
-    }
-  block = mg_process_block_join (times_part, parts, parts_n);
-  for (guint p = 0; p < parts_n; p++)
-    g_bytes_unref (parts[p]);
-  return block;
 }
 
 /* The decoded parts back into the record's slots. */
@@ -499,11 +338,11 @@ fill_slots (MgRecordFile *r, const double *times, const double *values)
       MgRecordValue *v = (MgRecordValue *) (s + 1);
 
       s->t_end_ns = (gint64) get_integer (times, k);
-      s->t_start_ns = (gint64) get_integer (values + PART_STARTS * 3 * n, k);
-      s->n_raw = (guint32) get_integer (values + PART_N_RAW * 3 * n, k);
+      s->t_start_ns = (gint64) get_integer (values + MG_NODE_PART_STARTS * 3 * n, k);
+      s->n_raw = (guint32) get_integer (values + MG_NODE_PART_N_RAW * 3 * n, k);
       for (guint i = 0; i < r->header.n_metrics; i++)
         {
-          const double *rows = values + (PART_FIRST_METRIC + 2 * (gsize) i) * 3 * n;
+          const double *rows = values + (MG_NODE_PART_FIRST_METRIC + 2 * (gsize) i) * 3 * n;
           const double *counts = rows + 3 * n;
 
           v[i].min = rows[k];
@@ -570,7 +409,7 @@ static gboolean
 read_slots (MgNodeSummary *self, guint i, MgRecordFile *r, GError **error)
 {
   gsize n = r->n_samples, size = self->sizes[i];
-  guint parts_n = n_parts (r->header.n_metrics);
+  guint parts_n = mg_node_n_parts (r->header.n_metrics);
   g_autofree guint8 *block = g_malloc (MAX (size, 1));
   g_autofree guint8 *reported = g_malloc (parts_n);
   g_autofree double *times = g_new (double, MAX (n, 1));
@@ -579,21 +418,21 @@ read_slots (MgNodeSummary *self, guint i, MgRecordFile *r, GError **error)
   gboolean ok;
 
   if (fd < 0)
-    return io_error (error, errno, self->path, ON_OPEN);
-  ok = read_exactly (fd, block, size, self->offsets[i], self->path, error);
+    return mg_node_io_error (error, errno, self->path, MG_NODE_ON_OPEN);
+  ok = mg_node_read_exactly (fd, block, size, self->offsets[i], self->path, error);
   close (fd);
   if (!ok)
     return FALSE;
   memset (reported, 1, parts_n);
   if (!mg_process_block_decode (block, size, n, parts_n, reported, times, values))
-    return damaged (error, self->path, _("the samples of process %u (pid %d) do not match "
+    return mg_node_damaged (error, self->path, _("the samples of process %u (pid %d) do not match "
                                          "their CRC or their counts (changed on disk?)"),
                     i + 1, r->header.pid);
   r->slots = g_malloc0 (MAX (n * r->stride, 1));
   fill_slots (r, times, values);
   for (gsize k = 0; k < n; k++)
     if (mg_record_check_sample (mg_record_file_get_sample (r, (guint) k)) != MG_RECORD_OK)
-      return damaged (error, self->path, _("process %u (pid %d): %s"), i + 1, r->header.pid,
+      return mg_node_damaged (error, self->path, _("process %u (pid %d): %s"), i + 1, r->header.pid,
                       mg_record_problem_text (MG_RECORD_BAD_SAMPLE_TIMES));
   return TRUE;
 }
@@ -616,7 +455,8 @@ mg_node_summary_read_process (MgNodeSummary *self, guint i, GError **error)
   r->n_samples = r->header.n_samples;
   if ((problem = read_tables (r, process)) != NULL)
     {
-      damaged (error, self->path, _("process %u (pid %d): %s"), i + 1, r->header.pid, problem);
+      mg_node_damaged (error, self->path, _("process %u (pid %d): %s"), i + 1, r->header.pid,
+                       problem);
       return NULL;
     }
   if (!read_slots (self, i, r, error))
@@ -624,282 +464,3 @@ mg_node_summary_read_process (MgNodeSummary *self, guint i, GError **error)
   return g_steal_pointer (&r);
 }
 
-/* --- Writing --- */
-
-/* What goes into a new summary: each process's index entry and block. */
-typedef struct {
-  GPtrArray *entries;          /* GVariant*, floating refs sunk */
-  GPtrArray *blocks;           /* GBytes* */
-  GPtrArray *taken;            /* char*: the records to remove once written */
-} NodeWriter;
-
-static void
-writer_clear (NodeWriter *w)
-{
-  g_clear_pointer (&w->entries, g_ptr_array_unref);
-  g_clear_pointer (&w->blocks, g_ptr_array_unref);
-  g_clear_pointer (&w->taken, g_ptr_array_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (NodeWriter, writer_clear)
-
-static void
-writer_add (NodeWriter *w, GVariant *entry, GBytes *block)
-{
-  g_ptr_array_add (w->entries, g_variant_ref_sink (entry));
-  g_ptr_array_add (w->blocks, block);
-}
-
-/* A record's process still runs on this host: its record is not done.
- * A copy taken at MPI_Finalize (TRANSFERRED) never changes, whatever its
- * process does next. */
-static gboolean
-still_running (const MgRecordHeader *h)
-{
-  char host[MG_RECORD_HOST_LEN + 1] = "";
-
-  if (h->state != MG_RECORD_STATE_RUNNING || (h->flags & MG_RECORD_FLAG_TRANSFERRED) || gethostname (host, sizeof host - 1) != 0
-      || strncmp (h->host, host, MG_RECORD_HOST_LEN) != 0)
-    return FALSE;
-  return kill (h->pid, 0) == 0 || errno == EPERM;
-}
-
-/* The records of host in record_dir, in name order, into w. */
-static gboolean
-take_records (NodeWriter *w, const char *record_dir, const char *host,
-              MgNodeSummaryStats *stats, GError **error)
-{
-  g_autoptr (GPtrArray) names = mg_record_folder_list (record_dir, MG_RECORD_FOLDER_RECORDS, error);
-
-  if (names == NULL)
-    return FALSE;
-  for (guint i = 0; i < names->len; i++)
-    {
-      g_autofree char *path = g_build_filename (record_dir, g_ptr_array_index (names, i), NULL);
-      g_autoptr (MgRecordFile) r = NULL;
-      MgRecordHeader h;
-      GBytes *block;
-
-      if (!mg_record_file_read_header (path, &h, NULL))
-        {
-          stats->n_damaged++;
-          continue;
-        }
-      if (strncmp (h.host, host, sizeof h.host) != 0)
-        continue;
-      if (still_running (&h))
-        {
-          stats->n_running++;
-          continue;
-        }
-      r = mg_record_file_read (path, NULL);
-      if (r == NULL)
-        {
-          stats->n_damaged++;
-          continue;
-        }
-      block = encode_slots (r);
-      writer_add (w, process_to_variant (r, g_bytes_get_size (block)), block);
-      g_ptr_array_add (w->taken, g_steal_pointer (&path));
-      stats->n_records++;
-    }
-  return TRUE;
-}
-
-/* Whether the records taken already hold the process (same pid and start):
- * a record whose removal failed after an earlier summary was written. */
-static gboolean
-taken_again (NodeWriter *w, guint n_new, const MgRecordHeader *h)
-{
-  for (guint i = 0; i < n_new; i++)
-    {
-      g_autoptr (GVariant) facts = g_variant_get_child_value (g_ptr_array_index (w->entries, i), 0);
-      gint32 pid;
-      gint64 start;
-
-      g_variant_get_child (facts, 0, "i", &pid);
-      g_variant_get_child (facts, 7, "x", &start);
-      if (pid == h->pid && start == h->start_mono_ns)
-        return TRUE;
-    }
-  return FALSE;
-}
-
-/* The processes of the node's earlier summary, blocks as they are. */
-static gboolean
-keep_earlier (NodeWriter *w, const char *path, MgNodeSummaryStats *stats, GError **error)
-{
-  g_autoptr (MgNodeSummary) earlier = NULL;
-  g_autoptr (GVariant) processes = NULL;
-  guint n_new = w->entries->len;
-  int fd;
-
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    return TRUE;
-  earlier = mg_node_summary_open (path, error);
-  if (earlier == NULL)
-    return FALSE;
-  processes = g_variant_get_child_value (earlier->index, 1);
-  fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return io_error (error, errno, path, ON_OPEN);
-  for (guint i = 0; i < earlier->n_processes; i++)
-    {
-      guint8 *block;
-
-      if (taken_again (w, n_new, &earlier->headers[i]))
-        continue;
-      block = g_malloc (MAX (earlier->sizes[i], 1));
-      if (!read_exactly (fd, block, earlier->sizes[i], earlier->offsets[i], path, error)
-          || !mg_process_block_check (block, earlier->sizes[i]))
-        {
-          g_free (block);
-          close (fd);
-          if (error != NULL && *error == NULL)
-            damaged (error, path, _("the samples of process %u do not match their CRC"), i + 1);
-          return FALSE;
-        }
-      writer_add (w, g_variant_get_child_value (processes, i),
-                  g_bytes_new_take (block, earlier->sizes[i]));
-      stats->n_kept++;
-    }
-  close (fd);
-  return TRUE;
-}
-
-static gboolean
-write_all (int fd, const void *data, gsize len, const char *path, GError **error)
-{
-  const guint8 *p = data;
-
-  while (len > 0)
-    {
-      gssize n = write (fd, p, len);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        return io_error (error, errno, path, ON_WRITE);
-      p += n;
-      len -= (gsize) n;
-    }
-  return TRUE;
-}
-
-static gboolean
-write_summary (NodeWriter *w, const char *host, const char *path, GError **error)
-{
-  g_autoptr (GVariantBuilder) processes = g_variant_builder_new (G_VARIANT_TYPE ("a" PROCESS_TYPE));
-  g_autoptr (GVariant) index = NULL;
-  g_autoptr (GBytes) bytes = NULL;
-  g_autofree char *tmp = g_strconcat (path, ".XXXXXX", NULL);
-  guint8 header[NODE_HEADER_LEN] = NODE_MAGIC;
-  guint32 version = GUINT32_TO_LE (NODE_VERSION), crc;
-  guint64 length;
-  gboolean ok;
-  int fd;
-
-  for (guint i = 0; i < w->entries->len; i++)
-    g_variant_builder_add_value (processes, g_ptr_array_index (w->entries, i));
-  index = g_variant_ref_sink (g_variant_new ("(@ay@a" PROCESS_TYPE ")",
-                                             bytes_of (host, strlen (host) + 1),
-                                             g_variant_builder_end (processes)));
-  if (G_BYTE_ORDER == G_BIG_ENDIAN)
-    {
-      GVariant *swapped = g_variant_byteswap (index);
-
-      g_variant_unref (index);
-      index = swapped;
-    }
-  bytes = g_variant_get_data_as_bytes (index);
-  length = GUINT64_TO_LE ((guint64) g_bytes_get_size (bytes));
-  crc = GUINT32_TO_LE (mg_crc32_update (0, g_bytes_get_data (bytes, NULL),
-                                        g_bytes_get_size (bytes)));
-  memcpy (header + 8, &version, 4);
-  memcpy (header + 12, &crc, 4);
-  memcpy (header + 16, &length, 8);
-
-  fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0600);
-  if (fd < 0)
-    return io_error (error, errno, path, ON_WRITE);
-  ok = write_all (fd, header, sizeof header, path, error)
-       && write_all (fd, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), path, error);
-  for (guint i = 0; ok && i < w->blocks->len; i++)
-    {
-      GBytes *block = g_ptr_array_index (w->blocks, i);
-
-      ok = write_all (fd, g_bytes_get_data (block, NULL), g_bytes_get_size (block), path, error);
-    }
-  /* On disk before it replaces anything, and before the records go. */
-  if (ok && fsync (fd) != 0)
-    ok = io_error (error, errno, path, ON_WRITE);
-  close (fd);
-  if (ok && g_rename (tmp, path) != 0)
-    ok = io_error (error, errno, path, ON_WRITE);
-  if (!ok)
-    g_unlink (tmp);
-  return ok;
-}
-
-/* The rename itself on disk too, so that the records' removal cannot
- * outlive it after a crash. */
-static void
-sync_folder (const char *folder)
-{
-  int fd = open (folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-  if (fd >= 0)
-    {
-      fsync (fd);
-      close (fd);
-    }
-}
-
-/* One reduction of a folder at a time (every rank of a node may run one
- * as it ends): a lock on the folder itself, held until closed. Where the
- * filesystem has no such lock, reductions are not guarded (-1 is fine). */
-static int
-lock_folder (const char *folder)
-{
-  int fd = open (folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-  while (fd >= 0 && flock (fd, LOCK_EX) != 0 && errno == EINTR)
-    ;
-  return fd;
-}
-
-static void
-close_fd (int *fd)
-{
-  if (*fd >= 0)
-    close (*fd);
-}
-
-gboolean
-mg_node_summary_merge (const char *record_dir, const char *host, MgNodeSummaryStats *stats,
-                       GError **error)
-{
-  /* Held until return: merges of one folder take turns. */
-  __attribute__ ((cleanup (close_fd), unused)) int lock = lock_folder (record_dir);
-  g_auto (NodeWriter) w = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref),
-                            g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref),
-                            g_ptr_array_new_with_free_func (g_free) };
-  g_autofree char *name = mg_node_summary_file_name (host);
-  g_autofree char *path = g_build_filename (record_dir, name, NULL);
-  MgNodeSummaryStats local = { 0 };
-
-  g_return_val_if_fail (record_dir != NULL && host != NULL, FALSE);
-  if (stats == NULL)
-    stats = &local;
-  *stats = (MgNodeSummaryStats) { 0 };
-  if (!take_records (&w, record_dir, host, stats, error))
-    return FALSE;
-  if (stats->n_records == 0)
-    return TRUE;
-  if (!keep_earlier (&w, path, stats, error) || !write_summary (&w, host, path, error))
-    return FALSE;
-  sync_folder (record_dir);
-  for (guint i = 0; i < w.taken->len; i++)
-    g_unlink (g_ptr_array_index (w.taken, i));
-  return TRUE;
-}

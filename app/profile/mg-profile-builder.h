@@ -6,29 +6,12 @@
  * process held the min and the max). GTK-free. */
 #pragma once
 
+#include "mg-builder-cache.h"
 #include "mg-profile.h"
 
 G_BEGIN_DECLS
 
 typedef struct _MgProfileBuilder MgProfileBuilder;
-
-/* What repeated merges of a growing run (the live view's refreshes) carry
- * from one builder to the next: the last profile, its processes' sample
- * windows and its grid. A builder given it takes over the samples that did
- * not change (mg_profile_builder_reuse_samples) and, on a stable grid,
- * keeps the previous aggregates of every window no changed sample touches.
- * One builder at a time. */
-typedef struct _MgProfileBuilderCache MgProfileBuilderCache;
-
-MgProfileBuilderCache *mg_profile_builder_cache_new (void);
-void mg_profile_builder_cache_free (MgProfileBuilderCache *cache);
-/* How many builders finished with the cache: the process indices that
- * mg_profile_builder_reuse_samples takes are those of the last one's. */
-guint mg_profile_builder_cache_get_generation (const MgProfileBuilderCache *cache);
-/* What the last builder took from the one before: the windows whose
- * aggregates it kept, and the samples it copied rather than added. */
-void mg_profile_builder_cache_get_reused (const MgProfileBuilderCache *cache, guint *windows,
-                                          guint64 *samples);
 
 MgProfileBuilder *mg_profile_builder_new (void);
 void mg_profile_builder_free (MgProfileBuilder *self);
@@ -96,6 +79,5 @@ void mg_profile_builder_add_event (MgProfileBuilder *self, const MgProcessEvent 
 MgProfile *mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgProfileBuilder, mg_profile_builder_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgProfileBuilderCache, mg_profile_builder_cache_free)
 
 G_END_DECLS

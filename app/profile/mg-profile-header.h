@@ -2,8 +2,8 @@
 /* The profile file's fixed header (docs/profile-format.md): the magic, the
  * format version (little-endian u32 at 8), the payload's CRC-32 (u32 at 12)
  * and length (u64 at 16); the GVariant payload follows. Shared by the
- * reader and writer (mg-profile-file.c) and the fuzz harness, which writes
- * a valid header around its input. */
+ * loader and saver (mg-profile-load.c, mg-profile-save.c) and the fuzz
+ * harness, which writes a valid header around its input. */
 #pragma once
 
 #define MG_PROFILE_MAGIC "MGPROF\r\n"

@@ -77,10 +77,6 @@ gpointer mg_profile_take_block (MgProfile *self, gpointer mem);
  * costs more than the merge itself on a virtual machine). */
 gpointer mg_profile_alloc_big (gsize size);
 
-/* The CRC a profile file's header holds for this payload: of all of it
- * (formats 1, 2), or of all but the processes' blocks (format 3, whose
- * blocks carry their own). */
-guint32 mg_profile_payload_crc (const guchar *payload, gsize len, guint32 version);
 /* Points series[] and singles[] at the two aggregate blocks. */
 void mg_profile_set_aggregates (MgProfile *self, const double *values, const gint32 *indices);
 

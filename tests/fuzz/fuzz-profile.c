@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Profiles (app/profile/mg-profile-file.c). The input is the payload: the
- * harness writes the header with the right length and checksum, so that
- * every input reaches the structure (an attacker recomputes the CRC in one
- * line). A profile that loads is read as the viewer would: every
- * process's series, the run info, the errors and events. */
+/* Profiles (app/profile/mg-profile-load.c, mg-profile-reader.c). The
+ * input is the payload: the harness writes the header with the right
+ * length and checksum, so that every input reaches the structure (an
+ * attacker recomputes the CRC in one line). A profile that loads is read
+ * as the viewer would: every process's series, the run info, the errors
+ * and events. */
 #include <glib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "profile/mg-profile-header.h"
 #include "profile/mg-profile.h"
 #include "profile/mg-profile-internal.h"
+#include "profile/mg-profile-layout.h"
 
 enum { HEADER_LEN = MG_PROFILE_HEADER_LEN };
 

@@ -16,6 +16,7 @@
 #include "profile/mg-process-block.h"
 #include "profile/mg-profile-header.h"
 #include "profile/mg-profile-internal.h"
+#include "profile/mg-profile-layout.h"
 #include "profile-fixture.h"
 #include "mg-test-common.h"
 

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The layout of a profile's payload (docs/profile-format.md): its GVariant
+ * type in each format version, the members the reader and writer name, and
+ * the payload's checksum. Shared by the writer (mg-profile-writer.c), the
+ * reader (mg-profile-reader.c) and the loader (mg-profile-load.c). */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The payload's members, in order: run, metrics, groups, windows,
+ * aggregates, single values, processes, process series, plugin errors,
+ * metric errors, events, and (format 2 on) the program's output; the types
+ * of those that are tuples: */
+/* Format 5: what Linux names as bytes (argv, working folder, hosts, a
+ * process's host and program, the program's output) is stored as bytes
+ * ("ay" with its NUL), not as UTF-8 text. */
+#define MG_PAYLOAD_RUN_TYPE_V4 "(assasxduudduis)"
+#define MG_PAYLOAD_RUN_TYPE "(aayayaayxduudduis)"
+#define MG_PAYLOAD_METRIC_TYPE "(sisiibbbmsmsbmsmsmsmsmsimsb(dddd)dmsibbbbmsmsi)"
+#define MG_PAYLOAD_GROUP_TYPE "(smsmsasmsi)"
+#define MG_PAYLOAD_PROCESS_TYPE_V4 "(iiimsmsddiib)"
+#define MG_PAYLOAD_PROCESS_TYPE "(iiimaymayddiib)"
+#define MG_PAYLOAD_PSERIES_TYPE_V2 "(adadab)"
+#define MG_PAYLOAD_PSERIES_TYPE "(uayab)"
+#define MG_PAYLOAD_PLUGIN_ERROR_TYPE "(imsmsims)"
+#define MG_PAYLOAD_METRIC_ERROR_TYPE "(imsimsudd)"
+#define MG_PAYLOAD_EVENT_TYPE "(idiims)"
+#define MG_PAYLOAD_OUTPUT_TYPE_V4 "(mst)"
+#define MG_PAYLOAD_OUTPUT_TYPE "(mayt)"
+/* Format 4: and the precision the processes' series are stored at. */
+#define MG_PAYLOAD_PRECISION_TYPE "u"
+/* The members the reader and writer name by index. */
+#define MG_PAYLOAD_SERIES_MEMBER 9
+#define MG_PAYLOAD_OUTPUT_MEMBER 13
+#define MG_PAYLOAD_PRECISION_MEMBER 14
+
+/* The payload's type in a file of this format version. */
+const GVariantType *mg_profile_payload_type (guint32 version);
+/* The members of a process's tuple the bulk is (read when asked for):
+ * its times and values, or its block (format 3). */
+guint mg_profile_payload_hole_first (guint32 version);
+/* The CRC a profile file's header holds for this payload: of all of it
+ * (formats 1, 2), or of all but the processes' blocks (format 3, whose
+ * blocks carry their own). */
+guint32 mg_profile_payload_crc (const guchar *payload, gsize len, guint32 version);
+
+G_END_DECLS
