@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Reading a sampler record: only the header, the tables and the committed
- * slots are read (not the unused capacity), each checked against the file. */
+/* Reading a sampler record: a GLib adapter over the format's reader
+ * (format/mg-record-view.h), which checks what is read. Only the header, the
+ * tables and the committed slots are read (not the unused capacity), copied
+ * with pread rather than mapped: a live record is rewritten under the
+ * reader (the copy is what its seqlock vouches for), and a mapping of a
+ * file that another process shrinks would fault the front end. */
 #include "mg-config.h"
 
 #include <errno.h>
@@ -12,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-record-reader.h"
+#include "format/mg-record-view.h"
 #include "mg-pread.h"
 
 G_DEFINE_QUARK (mg-record-error-quark, mg_record_error)
@@ -75,11 +80,12 @@ read_at (int fd, void *buf, gsize len, guint64 offset, const char *path, GError 
   return FALSE;
 }
 
+/* The format's problem as the app's error, naming the file. */
 static gboolean
-check_header (const MgRecordHeader *h, guint64 actual_size, const char *path, GError **error)
+problem_error (MgRecordProblem problem, const MgRecordHeader *h, guint64 actual_size,
+               const char *path, GError **error)
 {
   g_autofree char *name = g_filename_display_name (path);
-  MgRecordProblem problem = mg_record_check_header (h, actual_size);
 
   switch (problem)
     {
@@ -102,19 +108,9 @@ check_header (const MgRecordHeader *h, guint64 actual_size, const char *path, GE
 }
 
 static gboolean
-check_tables (const MgRecordFile *r, GError **error)
+check_header (const MgRecordHeader *h, guint64 actual_size, const char *path, GError **error)
 {
-  MgRecordProblem problem = MG_RECORD_OK;
-
-  for (guint i = 0; i < r->header.n_plugins && problem == MG_RECORD_OK; i++)
-    problem = mg_record_check_plugin (&r->plugins[i]);
-  for (guint i = 0; i < r->header.n_metrics && problem == MG_RECORD_OK; i++)
-    problem = mg_record_check_metric (&r->metrics[i], r->header.n_plugins);
-  for (guint i = 0; i < r->n_samples && problem == MG_RECORD_OK; i++)
-    problem = mg_record_check_sample (mg_record_file_get_sample (r, i));
-  if (problem != MG_RECORD_OK)
-    return invalid (error, r->path, mg_record_problem_text (problem));
-  return TRUE;
+  return problem_error (mg_record_check_header (h, actual_size), h, actual_size, path, error);
 }
 
 /* One attempt; *retry is set when a live writer got in the way. */
@@ -124,6 +120,7 @@ read_once (int fd, const char *path, guint64 actual_size, guint first, gboolean 
 {
   g_autoptr(MgRecordFile) r = g_new0 (MgRecordFile, 1);
   MgRecordHeader *h = &r->header;
+  MgRecordView view;
   guint32 seq_after;
 
   *retry = FALSE;
@@ -191,7 +188,10 @@ read_once (int fd, const char *path, guint64 actual_size, guint first, gboolean 
       *retry = TRUE;
       return NULL;
     }
-  if (!check_tables (r, error))
+  /* The format's reader checks what was copied: header, tables, slots. */
+  if (!problem_error (mg_record_view_open_parts (&view, h, actual_size, r->plugins, r->metrics,
+                                                 r->slots, r->first, r->n_samples),
+                      h, actual_size, path, error))
     return NULL;
   return g_steal_pointer (&r);
 }
