@@ -41,7 +41,7 @@
 
 #include "mpi-counters.h"
 #include "mpi-pending.h"
-#include "mpi-transfer.h"
+#include "mpi/mpi-transfer.h"
 
 __attribute__((visibility("default")))
 struct metrograph_mpi_counters metrograph_mpi_counters = {
@@ -796,7 +796,7 @@ MPI_Ialltoall (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 }
 
 /* Time in MPI, but not a call: the ranks' records travel to rank 0 first
- * (mpi-transfer.c), while MPI still works, after every rank has reached
+ * (mpi/mpi-transfer.c), while MPI still works, after every rank has reached
  * here; a rank waiting for a later one reads as in MPI meanwhile. */
 int
 MPI_Finalize (void)

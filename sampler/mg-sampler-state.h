@@ -14,7 +14,7 @@
 #include "mg-clock.h"
 #include "mg-log.h"
 #include "mg-plan.h"
-#include "mg-record-writer.h"
+#include "format/mg-record-writer.h"
 
 #define MG_INTERNAL __attribute__((visibility("hidden")))
 

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "metrograph_plugin_ext.h"
-#include "mg-record-writer.h"
+#include "format/mg-record-writer.h"
 #include "mg-high-fd.h"
 #include "mg-sampler-state.h"
 

@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Reading a sampler record: only the header, the tables and the committed
- * slots are read (not the unused capacity), each checked against the file. */
+/* Reading a sampler record: a GLib adapter over the format's reader
+ * (format/mg-record-view.h), which checks what is read. Only the header, the
+ * tables and the committed slots are read (not the unused capacity), copied
+ * with pread rather than mapped: a live record is rewritten under the
+ * reader (the copy is what its seqlock vouches for), and a mapping of a
+ * file that another process shrinks would fault the front end. */
 #include "mg-config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib/gi18n.h>
 
 #include "mg-record-reader.h"
+#include "format/mg-record-view.h"
 #include "mg-pread.h"
 
 G_DEFINE_QUARK (mg-record-error-quark, mg_record_error)
@@ -75,11 +79,12 @@ read_at (int fd, void *buf, gsize len, guint64 offset, const char *path, GError 
   return FALSE;
 }
 
+/* The format's problem as the app's error, naming the file. */
 static gboolean
-check_header (const MgRecordHeader *h, guint64 actual_size, const char *path, GError **error)
+problem_error (MgRecordProblem problem, const MgRecordHeader *h, guint64 actual_size,
+               const char *path, GError **error)
 {
   g_autofree char *name = g_filename_display_name (path);
-  MgRecordProblem problem = mg_record_check_header (h, actual_size);
 
   switch (problem)
     {
@@ -102,19 +107,36 @@ check_header (const MgRecordHeader *h, guint64 actual_size, const char *path, GE
 }
 
 static gboolean
-check_tables (const MgRecordFile *r, GError **error)
+check_header (const MgRecordHeader *h, guint64 actual_size, const char *path, GError **error)
 {
-  MgRecordProblem problem = MG_RECORD_OK;
+  return problem_error (mg_record_check_header (h, actual_size), h, actual_size, path, error);
+}
 
-  for (guint i = 0; i < r->header.n_plugins && problem == MG_RECORD_OK; i++)
-    problem = mg_record_check_plugin (&r->plugins[i]);
-  for (guint i = 0; i < r->header.n_metrics && problem == MG_RECORD_OK; i++)
-    problem = mg_record_check_metric (&r->metrics[i], r->header.n_plugins);
-  for (guint i = 0; i < r->n_samples && problem == MG_RECORD_OK; i++)
-    problem = mg_record_check_sample (mg_record_file_get_sample (r, i));
-  if (problem != MG_RECORD_OK)
-    return invalid (error, r->path, mg_record_problem_text (problem));
-  return TRUE;
+/* A file shorter than a header: the format's reader says whether its magic
+ * is a record's; the message says what that means for the run. */
+static gboolean
+short_file_error (int fd, const char *path, guint64 actual_size, GError **error)
+{
+  g_autofree char *name = g_filename_display_name (path);
+  MgRecordHeader bytes;
+  MgRecordView view;
+
+  /* Created, but not even its header could be written. */
+  if (actual_size == 0)
+    {
+      g_set_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_TRUNCATED,
+                   _("The record “%s” is empty: its process could not write it (is the "
+                     "record folder's disk full?)."), name);
+      return FALSE;
+    }
+  if (!read_at (fd, &bytes, actual_size, 0, path, error))
+    return FALSE;
+  if (mg_record_view_open (&view, &bytes, actual_size) == MG_RECORD_BAD_MAGIC)
+    return invalid (error, path, mg_record_problem_text (MG_RECORD_BAD_MAGIC));
+  g_set_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_TRUNCATED,
+               _("The record “%s” is truncated: %llu bytes, shorter than its header."),
+               name, (unsigned long long) actual_size);
+  return FALSE;
 }
 
 /* One attempt; *retry is set when a live writer got in the way. */
@@ -124,38 +146,14 @@ read_once (int fd, const char *path, guint64 actual_size, guint first, gboolean 
 {
   g_autoptr(MgRecordFile) r = g_new0 (MgRecordFile, 1);
   MgRecordHeader *h = &r->header;
+  MgRecordView view;
   guint32 seq_after;
 
   *retry = FALSE;
   r->path = g_strdup (path);
   if (actual_size < sizeof *h)
     {
-      g_autofree char *name = g_filename_display_name (path);
-
-      /* Created, but not even its header could be written. */
-      if (actual_size == 0)
-        {
-          g_set_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_TRUNCATED,
-                       _("The record “%s” is empty: its process could not write it (is the "
-                         "record folder's disk full?)."), name);
-          return NULL;
-        }
-
-      if (actual_size >= MG_RECORD_MAGIC_LEN)
-        {
-          char magic[MG_RECORD_MAGIC_LEN];
-
-          if (!read_at (fd, magic, sizeof magic, 0, path, error))
-            return NULL;
-          if (memcmp (magic, MG_RECORD_MAGIC, MG_RECORD_MAGIC_LEN) != 0)
-            {
-              invalid (error, path, mg_record_problem_text (MG_RECORD_BAD_MAGIC));
-              return NULL;
-            }
-        }
-      g_set_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_TRUNCATED,
-                   _("The record “%s” is truncated: %llu bytes, shorter than its header."),
-                   name, (unsigned long long) actual_size);
+      short_file_error (fd, path, actual_size, error);
       return NULL;
     }
   if (!read_at (fd, h, sizeof *h, 0, path, error))
@@ -191,21 +189,21 @@ read_once (int fd, const char *path, guint64 actual_size, guint first, gboolean 
       *retry = TRUE;
       return NULL;
     }
-  if (!check_tables (r, error))
+  /* The format's reader checks what was copied: header, tables, slots. */
+  if (!problem_error (mg_record_view_open_parts (&view, h, actual_size, r->plugins, r->metrics,
+                                                 r->slots, r->first, r->n_samples),
+                      h, actual_size, path, error))
     return NULL;
   return g_steal_pointer (&r);
 }
 
-gboolean
-mg_record_file_read_header (const char *path, MgRecordHeader *header, GError **error)
+/* Opens path for reading and gives its size; -1 with an error naming it. */
+static int
+open_record (const char *path, guint64 *size, GError **error)
 {
-  g_autoptr(MgRecordFile) r = NULL;
   struct stat st;
-  int fd;
-  gboolean ok = FALSE;
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
 
-  g_return_val_if_fail (path != NULL, FALSE);
-  fd = open (path, O_RDONLY | O_CLOEXEC);
   if (fd < 0 || fstat (fd, &st) != 0)
     {
       int saved = errno;
@@ -215,17 +213,28 @@ mg_record_file_read_header (const char *path, MgRecordHeader *header, GError **e
         close (fd);
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
                    _("Could not open the record “%s”: %s"), name, g_strerror (saved));
-      return FALSE;
+      return -1;
     }
-  if ((guint64) st.st_size < sizeof *header)
-    {
-      gboolean retry;
+  *size = (guint64) st.st_size;
+  return fd;
+}
 
-      /* read_once explains short files (foreign or truncated). */
-      r = read_once (fd, path, (guint64) st.st_size, 0, &retry, error);
-    }
-  else if (read_at (fd, header, sizeof *header, 0, path, error))
-    ok = check_header (header, (guint64) st.st_size, path, error);
+gboolean
+mg_record_file_read_header (const char *path, MgRecordHeader *header, GError **error)
+{
+  guint64 size;
+  int fd;
+  gboolean ok;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  fd = open_record (path, &size, error);
+  if (fd < 0)
+    return FALSE;
+  if (size < sizeof *header)
+    ok = short_file_error (fd, path, size, error);
+  else
+    ok = read_at (fd, header, sizeof *header, 0, path, error)
+         && check_header (header, size, path, error);
   close (fd);
   return ok;
 }
@@ -239,29 +248,19 @@ mg_record_file_read (const char *path, GError **error)
 MgRecordFile *
 mg_record_file_read_from (const char *path, guint first, GError **error)
 {
-  struct stat st;
+  guint64 size;
   int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0 || fstat (fd, &st) != 0)
-    {
-      int saved = errno;
-      g_autofree char *name = g_filename_display_name (path);
-
-      if (fd >= 0)
-        close (fd);
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   _("Could not open the record “%s”: %s"), name, g_strerror (saved));
-      return NULL;
-    }
-
+  fd = open_record (path, &size, error);
+  if (fd < 0)
+    return NULL;
   for (int attempt = 0; attempt < MAX_TRIES; attempt++)
     {
       gboolean retry;
-      MgRecordFile *r = read_once (fd, path, (guint64) st.st_size, first, &retry, error);
+      MgRecordFile *r = read_once (fd, path, size, first, &retry, error);
 
       if (r != NULL || !retry)
         {

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "record-fixture.h"
 
 #include "format/mg-plan-keywords.h"
@@ -11,55 +13,70 @@
 RecordFixture *
 record_fixture_new (guint n_plugins, guint n_metrics, guint capacity)
 {
+  g_autoptr(GError) error = NULL;
   RecordFixture *r = g_new0 (RecordFixture, 1);
-  MgRecordHeader h;
+  MgRecordHeader *h;
+  char err[512] = "";
+  int rc;
 
-  mg_record_header_init (&h, n_plugins, n_metrics, capacity);
-  h.interval_start_ns = (gint64) MG_PLAN_DEFAULT_INTERVAL_MS * 1000000;
-  h.interval_ns = h.interval_start_ns;
-  r->size = h.file_size;
-  r->data = g_malloc0 (r->size);
-  memcpy (r->data, &h, sizeof h);
+  r->dir = g_dir_make_tmp ("mg-record-fixture-XXXXXX", &error);
+  g_assert_no_error (error);
+  rc = mg_record_create (&r->writer, r->dir, "fixture", "", 0, 0, n_plugins, n_metrics,
+                         capacity, err, sizeof err);
+  if (rc != 0)
+    g_error ("record fixture: %s", err);
+  r->data = r->writer.map;
+  r->size = r->writer.size;
+  h = r->writer.header;
+  /* What the sampler fills in from its process, left for each test to set
+   * (the writer takes the host and the wall clock). */
+  memset (h->host, 0, sizeof h->host);
+  h->start_real_ns = 0;
+  h->interval_start_ns = (gint64) MG_PLAN_DEFAULT_INTERVAL_MS * 1000000;
+  h->interval_ns = h->interval_start_ns;
   return r;
 }
 
 void
 record_fixture_free (RecordFixture *record)
 {
-  g_free (record->data);
+  g_autofree char *path = g_strdup (record->writer.path);
+
+  mg_record_forget (&record->writer);
+  g_unlink (path);
+  g_rmdir (record->dir);
+  g_free (record->dir);
   g_free (record);
 }
 
 MgRecordHeader *
 record_fixture_header (RecordFixture *record)
 {
-  return (MgRecordHeader *) record->data;
+  return record->writer.header;
 }
 
 MgRecordPlugin *
 record_fixture_plugin (RecordFixture *record, guint i)
 {
-  return (MgRecordPlugin *) (record->data + record_fixture_header (record)->plugins_offset) + i;
+  return &record->writer.plugins[i];
 }
 
 MgRecordMetric *
 record_fixture_metric (RecordFixture *record, guint i)
 {
-  return (MgRecordMetric *) (record->data + record_fixture_header (record)->metrics_offset) + i;
+  return &record->writer.metrics[i];
 }
 
 MgRecordSample *
 record_fixture_sample (RecordFixture *record, guint i)
 {
-  MgRecordHeader *h = record_fixture_header (record);
-
-  return (MgRecordSample *) (record->data + h->samples_offset + (gsize) i * h->sample_stride);
+  return mg_record_slot (&record->writer, i);
 }
 
 MgRecordValue *
 record_fixture_values (RecordFixture *record, guint i)
 {
-  return (MgRecordValue *) (record_fixture_sample (record, i) + 1);
+  return mg_record_slot_values (record_fixture_sample (record, i));
 }
 
 void
@@ -72,6 +89,7 @@ record_fixture_add_sample (RecordFixture *record, gint64 t_start_ns, gint64 t_en
   MgRecordValue *v;
 
   g_assert_cmpuint (i, <, h->capacity);
+  mg_record_touch_next (&record->writer);
   s = record_fixture_sample (record, i);
   v = record_fixture_values (record, i);
   s->t_start_ns = t_start_ns;
@@ -80,7 +98,7 @@ record_fixture_add_sample (RecordFixture *record, gint64 t_start_ns, gint64 t_en
   for (guint m = 0; m < h->n_metrics; m++)
     if (!isnan (values[m]))
       v[m] = (MgRecordValue) { values[m], values[m], values[m], 1, 0 };
-  h->n_samples = i + 1;
+  mg_record_commit (&record->writer);
 }
 
 void

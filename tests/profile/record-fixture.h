@@ -1,17 +1,25 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Writing sampler records by hand (format/mg-record-format.h) for tests. */
+/* Sampler records for tests, written by the sampler's own writer
+ * (format/mg-record-writer.h) into a temporary file; a test then sets the
+ * fields it needs through the pointers below, as the sampler would, and
+ * writes a copy where it wants it. */
 #pragma once
 
 #include <glib.h>
 
 #include "format/mg-record-format.h"
+#include "format/mg-record-writer.h"
 
 typedef struct {
-  guchar *data;
-  gsize size;
+  guchar *data;     /* the writer's mapping */
+  gsize size;       /* bytes record_fixture_write writes (a test may cut it) */
+  MgRecordWriter writer;
+  char *dir;        /* the writer's temporary folder */
 } RecordFixture;
 
-/* A zeroed record with a valid header and layout; the caller fills in. */
+/* A new record as mg_record_create leaves it, with pid, host, run id and
+ * start times 0 or empty and the default interval, so that tests set what
+ * they compare; the caller fills in. */
 RecordFixture *record_fixture_new (guint n_plugins, guint n_metrics, guint capacity);
 void record_fixture_free (RecordFixture *record);
 MgRecordHeader *record_fixture_header (RecordFixture *record);

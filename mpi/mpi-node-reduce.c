@@ -24,7 +24,7 @@
 
 #include "format/mg-record-format.h"
 #include "format/mg-run-folder-layout.h"
-#include "mpi-node-reduce.h"
+#include "mpi/mpi-node-reduce.h"
 
 extern char **environ;
 

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Writer of the per-process record (mg-record-format.h), mapped MAP_SHARED so
- * every committed sample survives the process. No allocation after create. */
+ * every committed sample survives the process. No allocation after create;
+ * commit, touch and merge are plain stores into the mapping, safe in a
+ * signal handler. Linked into the sampler; its reader is mg-record-view.h,
+ * and tests/format/test-record-roundtrip.c holds the two together. */
 #ifndef MG_RECORD_WRITER_H
 #define MG_RECORD_WRITER_H
 
@@ -20,21 +23,17 @@ typedef struct {
   char path[4096];
 } MgRecordWriter;
 
-#define MG_HIDDEN_FN __attribute__((visibility("hidden")))
-
 /* Creates <dir>/<host>.<pid>.<start_mono_ns>.mgrec at its full size and maps
  * it, with the header filled from the arguments and empty tables. On failure
  * returns -errno, with a message in err; when the file could be created but
  * not allocated, its header records the error. */
-MG_HIDDEN_FN int mg_record_create (MgRecordWriter *w, const char *dir, const char *host,
-                                   const char *run_id, int pid, int64_t start_mono_ns,
-                                   uint32_t n_plugins,
-                                   uint32_t n_metrics, uint32_t capacity,
-                                   char *err, size_t err_len);
+int mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const char *run_id,
+                      int pid, int64_t start_mono_ns, uint32_t n_plugins, uint32_t n_metrics,
+                      uint32_t capacity, char *err, size_t err_len);
 /* Unmaps without touching the file (a fork child drops its parent's record). */
-MG_HIDDEN_FN void mg_record_forget (MgRecordWriter *w);
+void mg_record_forget (MgRecordWriter *w);
 
-MG_HIDDEN_FN MgRecordSample *mg_record_slot (const MgRecordWriter *w, uint32_t i);
+MgRecordSample *mg_record_slot (const MgRecordWriter *w, uint32_t i);
 static inline MgRecordValue *
 mg_record_slot_values (MgRecordSample *slot)
 {
@@ -42,22 +41,22 @@ mg_record_slot_values (MgRecordSample *slot)
 }
 
 /* Makes the slot at n_samples visible to readers (store-release). */
-MG_HIDDEN_FN void mg_record_commit (MgRecordWriter *w);
+void mg_record_commit (MgRecordWriter *w);
 /* Faults in and dirties the pages of the slot at n_samples now, before a
  * round's getters, rather than while they read the process's page faults
  * and storage writes and the sampler thread's own, one after the other: a
  * page the sampler first touched between the two reads was the program's
  * fault (issue #26). */
-MG_HIDDEN_FN void mg_record_touch_next (MgRecordWriter *w);
+void mg_record_touch_next (MgRecordWriter *w);
 /* The bytes of the record's pages that are in the process's memory (its
  * RSS): the header and tables, touched when it was created, and the slots
  * touched so far, whole pages. 0 when no record is mapped. */
-MG_HIDDEN_FN uint64_t mg_record_resident_bytes (const MgRecordWriter *w);
+uint64_t mg_record_resident_bytes (const MgRecordWriter *w);
 /* Halves the slots by merging neighbours and doubles the interval, under the
  * header's seqlock. */
-MG_HIDDEN_FN void mg_record_merge (MgRecordWriter *w);
+void mg_record_merge (MgRecordWriter *w);
 /* Seqlock around in-place rewrites (merge, backfill). */
-MG_HIDDEN_FN void mg_record_begin_rewrite (MgRecordWriter *w);
-MG_HIDDEN_FN void mg_record_end_rewrite (MgRecordWriter *w);
+void mg_record_begin_rewrite (MgRecordWriter *w);
+void mg_record_end_rewrite (MgRecordWriter *w);
 
 #endif /* MG_RECORD_WRITER_H */

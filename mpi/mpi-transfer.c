@@ -39,8 +39,8 @@
 #include "format/mg-mpi-handoff.h"
 #include "format/mg-plan-keywords.h"
 #include "format/mg-record-format.h"
-#include "mpi-node-reduce.h"
-#include "mpi-transfer.h"
+#include "mpi/mpi-node-reduce.h"
+#include "mpi/mpi-transfer.h"
 
 enum { PIECE = 1 << 20 };
 enum { TAG_SIZE = 1, TAG_NAME, TAG_PIECE, TAG_LANDED, TAG_STAGED };
@@ -77,7 +77,7 @@ find_functions (void)
 }
 
 /* The predefined handles. Open MPI's are addresses of libmpi objects, which
- * this library must not refer to at link time (mpi-wrap.c): found by name. */
+ * this library must not refer to at link time (plugins/mpi-wrap.c): found by name. */
 typedef struct {
   MPI_Comm world;
   MPI_Datatype byte;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The record writer: creation at full size, commit, merge. */
-#include "mg-record-writer.h"
+#include "format/mg-record-writer.h"
 
 #include <errno.h>
 #include <fcntl.h>
