@@ -59,12 +59,9 @@ mg_profile_builder_new (void)
   self->metrics = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_def_free);
   self->groups = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_group_free);
   self->processes = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_builder_process_free);
-  self->plugin_errors = g_array_new (FALSE, TRUE, sizeof (MgPluginError));
-  g_array_set_clear_func (self->plugin_errors, (GDestroyNotify) mg_plugin_error_clear);
-  self->metric_errors = g_array_new (FALSE, TRUE, sizeof (MgMetricError));
-  g_array_set_clear_func (self->metric_errors, (GDestroyNotify) mg_metric_error_clear);
-  self->events = g_array_new (FALSE, TRUE, sizeof (MgProcessEvent));
-  g_array_set_clear_func (self->events, (GDestroyNotify) mg_process_event_clear);
+  self->plugin_errors = mg_plugin_errors_new ();
+  self->metric_errors = mg_metric_errors_new ();
+  self->events = mg_process_events_new ();
   /* Spare rows for each packer thread and the caller. */
   mg_builder_rows_init (&self->rows, mg_builder_n_workers ());
   mg_builder_packer_init (&self->packer);

@@ -91,6 +91,11 @@ void mg_process_info_clear (MgProcessInfo *info);
 void mg_plugin_error_clear (MgPluginError *error);
 void mg_metric_error_clear (MgMetricError *error);
 void mg_process_event_clear (MgProcessEvent *event);
+/* Empty arrays of MgPluginError, MgMetricError and MgProcessEvent that
+ * clear what they drop: the profile's and the builder's. */
+GArray *mg_plugin_errors_new (void);
+GArray *mg_metric_errors_new (void);
+GArray *mg_process_events_new (void);
 
 /* Deep copies into *dest. */
 void mg_process_info_copy_into (MgProcessInfo *dest, const MgProcessInfo *src);

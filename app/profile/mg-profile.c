@@ -40,6 +40,33 @@ mg_plugin_error_clear (MgPluginError *error)
   g_clear_pointer (&error->message, g_free);
 }
 
+GArray *
+mg_plugin_errors_new (void)
+{
+  GArray *errors = g_array_new (FALSE, TRUE, sizeof (MgPluginError));
+
+  g_array_set_clear_func (errors, (GDestroyNotify) mg_plugin_error_clear);
+  return errors;
+}
+
+GArray *
+mg_metric_errors_new (void)
+{
+  GArray *errors = g_array_new (FALSE, TRUE, sizeof (MgMetricError));
+
+  g_array_set_clear_func (errors, (GDestroyNotify) mg_metric_error_clear);
+  return errors;
+}
+
+GArray *
+mg_process_events_new (void)
+{
+  GArray *events = g_array_new (FALSE, TRUE, sizeof (MgProcessEvent));
+
+  g_array_set_clear_func (events, (GDestroyNotify) mg_process_event_clear);
+  return events;
+}
+
 void
 mg_metric_error_clear (MgMetricError *error)
 {
@@ -127,12 +154,9 @@ mg_profile_init (MgProfile *self)
   self->groups = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_group_free);
   self->processes = g_array_new (FALSE, TRUE, sizeof (MgProcessInfo));
   g_array_set_clear_func (self->processes, (GDestroyNotify) mg_process_info_clear);
-  self->plugin_errors = g_array_new (FALSE, TRUE, sizeof (MgPluginError));
-  g_array_set_clear_func (self->plugin_errors, (GDestroyNotify) mg_plugin_error_clear);
-  self->metric_errors = g_array_new (FALSE, TRUE, sizeof (MgMetricError));
-  g_array_set_clear_func (self->metric_errors, (GDestroyNotify) mg_metric_error_clear);
-  self->events = g_array_new (FALSE, TRUE, sizeof (MgProcessEvent));
-  g_array_set_clear_func (self->events, (GDestroyNotify) mg_process_event_clear);
+  self->plugin_errors = mg_plugin_errors_new ();
+  self->metric_errors = mg_metric_errors_new ();
+  self->events = mg_process_events_new ();
   self->blocks = g_ptr_array_new_with_free_func (g_free);
   g_queue_init (&self->unpacked);
   g_mutex_init (&self->unpack_lock);

@@ -12,6 +12,16 @@
 
 #define MG_MESSAGE_SIZE 256
 
+/* The message a ...f call formats (empty without a format), cut at
+ * MG_MESSAGE_SIZE. Async-signal-safe. */
+static void
+format_message (char message[MG_MESSAGE_SIZE], const char *format, va_list ap)
+{
+  message[0] = '\0';
+  if (format)
+    mg_safe_vsnprintf (message, MG_MESSAGE_SIZE, format, ap);
+}
+
 MG_API void
 allinea_set_plugin_error_message (plugin_id_t plugin_id, int error_code,
                                   const char *error_message)
@@ -23,14 +33,11 @@ MG_API void
 allinea_set_plugin_error_messagef (plugin_id_t plugin_id, int error_code,
                                    const char *error_message, ...)
 {
-  char message[MG_MESSAGE_SIZE] = "";
-  if (error_message)
-    {
-      va_list ap;
-      va_start (ap, error_message);
-      mg_safe_vsnprintf (message, sizeof message, error_message, ap);
-      va_end (ap);
-    }
+  char message[MG_MESSAGE_SIZE];
+  va_list ap;
+  va_start (ap, error_message);
+  format_message (message, error_message, ap);
+  va_end (ap);
   mg_hook_plugin_error (plugin_id, error_code, message);
 }
 
@@ -45,14 +52,11 @@ MG_API void
 allinea_set_metric_error_messagef (metric_id_t metric_id, int error_code,
                                    const char *error_message, ...)
 {
-  char message[MG_MESSAGE_SIZE] = "";
-  if (error_message)
-    {
-      va_list ap;
-      va_start (ap, error_message);
-      mg_safe_vsnprintf (message, sizeof message, error_message, ap);
-      va_end (ap);
-    }
+  char message[MG_MESSAGE_SIZE];
+  va_list ap;
+  va_start (ap, error_message);
+  format_message (message, error_message, ap);
+  va_end (ap);
   mg_hook_metric_error (metric_id, error_code, message);
 }
 
