@@ -64,6 +64,10 @@ cli_test_environ (const char *home)
   env = g_environ_unsetenv (env, "ALLINEA_PARTIAL_REPORT_SOURCE");
   env = g_environ_unsetenv (env, "METROGRAPH_KEEP_RUN_DIR");
   env = g_environ_unsetenv (env, "LD_PRELOAD");
+  /* No run needs a display, and OpenMPI's hwloc connects to one in every
+   * process it starts (its GL component): a virtual server that resets
+   * between clients then breaks an MPI run ("X connection to :0 broken"). */
+  env = g_environ_unsetenv (env, "DISPLAY");
   return g_steal_pointer (&env);
 }
 

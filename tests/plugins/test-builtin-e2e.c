@@ -83,6 +83,8 @@ profile_run (Fixture *f, const Run *run, char **output_text)
   g_auto (GStrv) env = g_get_environ ();
   env = g_environ_unsetenv (env, "METROGRAPH_METRICS_PATH");
   env = g_environ_unsetenv (env, "LD_PRELOAD");
+  /* OpenMPI's hwloc would connect to it from every rank (tests/cli). */
+  env = g_environ_unsetenv (env, "DISPLAY");
   env = g_environ_setenv (env, "ALLINEA_CONFIG_DIR", f->dir, TRUE);
   env = g_environ_setenv (env, "XDG_DATA_HOME", f->dir, TRUE);
   for (const char *const *e = run->env; e && *e; e++)

@@ -51,6 +51,8 @@ run_metrograph (Fixture *f, const char *const *args, const char *const *env, cha
   g_ptr_array_add (argv, NULL);
   environment = g_environ_unsetenv (environment, "LD_PRELOAD");
   environment = g_environ_unsetenv (environment, "SCOREP_METRIC_PLUGINS");
+  /* OpenMPI's hwloc would connect to it from every rank (tests/cli). */
+  environment = g_environ_unsetenv (environment, "DISPLAY");
   environment = g_environ_setenv (environment, "ALLINEA_CONFIG_DIR", f->dir, TRUE);
   for (const char *const *e = env; e != NULL && *e != NULL; e++)
     {
