@@ -351,6 +351,22 @@ mg_profile_builder_add_process (MgProfileBuilder *self, const MgProcessInfo *inf
   return self->processes->len - 1;
 }
 
+void
+mg_profile_builder_update_process (MgProfileBuilder *self, guint process,
+                                   const MgProcessInfo *info)
+{
+  BuilderProcess *p;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (process < self->processes->len);
+  g_return_if_fail (info != NULL);
+  p = g_ptr_array_index (self->processes, process);
+  if (&p->info == info)
+    return;
+  mg_process_info_clear (&p->info);
+  mg_process_info_copy_into (&p->info, info);
+}
+
 /* Spare rows of at least *size bytes (then *size: their size), or NULL. */
 static double *
 take_spare_rows (MgProfileBuilder *self, gsize *size)

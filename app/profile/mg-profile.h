@@ -31,7 +31,8 @@ typedef enum {
   MG_PROCESS_END_UNKNOWN,  /* still running at the end, or killed without trace (SIGKILL) */
   MG_PROCESS_END_EXITED,   /* status = exit status */
   MG_PROCESS_END_SIGNALLED,/* status = signal number */
-  MG_PROCESS_END_EXECED,   /* replaced by exec; the new program is another process entry */
+  MG_PROCESS_END_EXECED,   /* exec'd an image that was not sampled (static, setuid); before
+                            * execs were kept, every exec (the new image: another entry) */
 } MgProcessEnd;
 
 typedef struct {
