@@ -9,6 +9,7 @@
 
 #include "format/mg-bounded-mean.h"
 #include "mg-process-block.h"
+#include "mg-process-roles.h"
 #include "mg-profile-builder.h"
 #include "mg-profile-internal.h"
 #include "mg-row-slabs.h"
@@ -1134,6 +1135,12 @@ aggregate_metric (MgProfileBuilder *self, const Grid *grid, guint m, guint from,
       const double *row = process_rows (process, m, scratch);
       double *pv = values + (gsize) p * n;
 
+      if (process->info.helper)
+        {
+          for (gsize w = from; w < n; w++)
+            pv[w] = NAN;
+          continue;
+        }
       grid_acc_reset (acc, from, grid->n);
       for (gsize k = first_sample_from (process, grid, from); k < n_samples; k++)
         if (sparse)
@@ -1196,7 +1203,7 @@ aggregate_single_value (MgProfileBuilder *self, guint m, MgSingleValue *out)
     {
       BuilderProcess *process = g_ptr_array_index (self->processes, p);
 
-      if (process->singles == NULL || isnan (process->singles[m]))
+      if (process->singles == NULL || isnan (process->singles[m]) || process->info.helper)
         continue;
       count++;
       sum += process->singles[m];
@@ -1215,7 +1222,7 @@ aggregate_single_value (MgProfileBuilder *self, guint m, MgSingleValue *out)
     {
       BuilderProcess *process = g_ptr_array_index (self->processes, p);
 
-      if (process->singles != NULL && !isnan (process->singles[m]))
+      if (process->singles != NULL && !isnan (process->singles[m]) && !process->info.helper)
         var += (process->singles[m] - out->mean) * (process->singles[m] - out->mean);
     }
   out->var = var / count;
@@ -1360,6 +1367,44 @@ process_changed_from (MgProfileBuilder *self, guint p)
   return isnan (t) ? -INFINITY : t;
 }
 
+/* A process became a helper, or stopped being one, since the cache's
+ * profile: every window changes. */
+static gboolean
+helpers_changed (MgProfileBuilder *self)
+{
+  MgProfile *previous = self->cache->profile;
+
+  for (guint p = 0; p < self->processes->len && p < previous->processes->len; p++)
+    if (((BuilderProcess *) g_ptr_array_index (self->processes, p))->info.helper
+        != g_array_index (previous->processes, MgProcessInfo, p).helper)
+      return TRUE;
+  return FALSE;
+}
+
+/* The helpers of the launch (mg-process-roles.h), when the processes name
+ * their images (a merge of records): left out of the aggregates. */
+static void
+find_helpers (MgProfileBuilder *self)
+{
+  guint n = self->processes->len;
+  g_autofree MgProcessInfo *infos = NULL;
+  g_autofree gboolean *helper = NULL;
+  gboolean images = FALSE;
+
+  for (guint i = 0; i < self->events->len && !images; i++)
+    images = g_array_index (self->events, MgProcessEvent, i).kind == MG_EVENT_START
+             && g_array_index (self->events, MgProcessEvent, i).message != NULL;
+  if (!images || n == 0)
+    return;
+  infos = g_new (MgProcessInfo, n);
+  helper = g_new (gboolean, n);
+  for (guint p = 0; p < n; p++)
+    infos[p] = ((BuilderProcess *) g_ptr_array_index (self->processes, p))->info;
+  mg_process_roles_find_helpers (infos, n, self->run.interval_start_ms, helper);
+  for (guint p = 0; p < n; p++)
+    ((BuilderProcess *) g_ptr_array_index (self->processes, p))->info.helper = helper[p];
+}
+
 /* The first window whose aggregates may differ from the cache's profile's:
  * those before keep their values (0: every window is computed). */
 static guint
@@ -1369,6 +1414,7 @@ first_changed_window (MgProfileBuilder *self, const Grid *grid)
   guint from;
 
   if (cache == NULL || cache->profile == NULL || grid->width == 0.0
+      || helpers_changed (self)
       || cache->width != grid->width || cache->profile->n_windows == 0
       || grid->n < cache->profile->n_windows || self->processes->len < cache->n_processes
       || !cache_has_metrics (self))
@@ -1462,6 +1508,7 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
       for (gsize k = 1; k < process->n && process->sorted; k++)
         process->sorted = process->ends[k] >= process->ends[k - 1];
     }
+  find_helpers (self);
   if (n_windows == 0)
     n_windows = choose_n_windows (self);
   end = grid_end (self);
@@ -1473,6 +1520,7 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
     }
 
   profile = mg_profile_new_empty ();
+  profile->roles_known = 1;
   fill_run_facts (self, profile, end);
 
   /* Definitions and the plain lists move over as they are. */
