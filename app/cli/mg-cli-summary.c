@@ -160,6 +160,7 @@ describe_processes (MgProfile *profile)
   guint n_helpers = mg_profile_get_n_helpers (profile);
   guint n = mg_profile_get_n_processes (profile) - n_helpers;
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) programs = mg_profile_describe_process_programs (profile);
   gboolean more = FALSE;
 
   for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
@@ -168,7 +169,7 @@ describe_processes (MgProfile *profile)
 
       if (mg_profile_get_process (profile, p)->helper)
         continue;
-      name = mg_profile_describe_process_program (profile, p);
+      name = g_strdup (g_ptr_array_index (programs, p));
       if (g_ptr_array_find_with_equal_func (names, name, g_str_equal, NULL))
         continue;
       if (names->len == 3)

@@ -21,4 +21,8 @@ GPtrArray *mg_profile_dup_process_images (MgProfile *self, guint process);
  * that differs: "python3 (via env)". Shown text: invalid UTF-8 replaced. */
 char *mg_profile_describe_process_program (MgProfile *self, guint process);
 
+/* The same for every process, in one pass over the events: a list of
+ * thousands of ranks. */
+GPtrArray *mg_profile_describe_process_programs (MgProfile *self);
+
 G_END_DECLS
