@@ -5,7 +5,11 @@
 
 #include <glib.h>
 
+#include <glib/gstdio.h>
+
+#include "profile/mg-process-images.h"
 #include "profile/mg-process-roles.h"
+#include "profile/mg-profile-builder.h"
 
 /* Interval 10 ms: quick is 0.25 s (the floor). */
 #define INTERVAL_MS 10.0
@@ -99,6 +103,97 @@ test_reuse_and_all (void)
   g_assert_cmpstr (b, ==, ".");
 }
 
+/* A wrapper (pid 10, CPU 0 %) of the program (pid 11, 80 %), merged with
+ * the images named (as now) or not (as an earlier Metrograph did). */
+static MgProfile *
+roles_fixture_wrapped (gboolean images)
+{
+  g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr (MgMetricDef) def = mg_metric_def_new ();
+  g_autoptr (GError) error = NULL;
+  MgProcessInfo processes[] = { roles_fixture_process (10, 1, -1, 0.0, 1.0),
+                                roles_fixture_process (11, 10, -1, 0.005, 0.995) };
+  const double values[] = { 0.0, 80.0 };
+  MgProfile *profile;
+
+  def->id = g_strdup ("cpu");
+  def->units = g_strdup ("%");
+  mg_profile_builder_add_metric (builder, def);
+  mg_profile_builder_set_interval (builder, INTERVAL_MS, INTERVAL_MS, 100);
+  for (guint p = 0; p < 2; p++)
+    {
+      MgProcessEvent start = { (int) p, processes[p].start_s, MG_EVENT_START, 0,
+                               images ? (char *) "/bin/prog" : NULL };
+
+      mg_profile_builder_add_process (builder, &processes[p]);
+      mg_profile_builder_add_event (builder, &start);
+      for (guint k = 0; k < 10; k++)
+        mg_profile_builder_add_sample (builder, p, k * 0.1, (k + 1) * 0.1, &values[p],
+                                       &values[p], &values[p]);
+    }
+  profile = mg_profile_builder_finish (builder, 10, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+/* Saved and opened again (the rule finds the helpers again). */
+static MgProfile *
+roles_test_reload (MgProfile *profile)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-roles-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "p.mgprof", NULL);
+  g_autoptr (GError) error = NULL;
+  MgProfile *loaded;
+
+  g_assert_true (mg_profile_save (profile, path, &error));
+  g_assert_no_error (error);
+  loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  g_unlink (path);
+  g_rmdir (dir);
+  return loaded;
+}
+
+/* A profile that names its processes' images: the wrapper is a helper,
+ * out of the aggregates, before and after saving. */
+static void
+test_saved (void)
+{
+  g_autoptr (MgProfile) merged = roles_fixture_wrapped (TRUE);
+  g_autoptr (MgProfile) loaded = roles_test_reload (merged);
+
+  g_assert_true (mg_profile_has_process_images (merged));
+  g_assert_cmpuint (mg_profile_get_n_helpers (merged), ==, 1);
+  g_assert_cmpfloat (mg_profile_get_series (merged, 0)->mins[3], ==, 80.0);
+  g_assert_cmpfloat (mg_profile_get_series (merged, 0)->means[3], ==, 80.0);
+  g_assert_true (mg_profile_get_process (loaded, 0)->helper);
+  g_assert_false (mg_profile_get_process (loaded, 1)->helper);
+  g_assert_cmpfloat (mg_profile_get_series (loaded, 0)->mins[3], ==, 80.0);
+}
+
+/* Profiles merged before (no images named; the format 4 file too) have no
+ * helpers: their numbers stay as recorded, the wrapper's 0 % in them. */
+static void
+test_earlier_profile (void)
+{
+  g_autoptr (MgProfile) merged = roles_fixture_wrapped (FALSE);
+  g_autoptr (MgProfile) loaded = roles_test_reload (merged);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "profile",
+                                                 "format-v4.mgprof", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) v4 = mg_profile_load (path, &error);
+
+  g_assert_false (mg_profile_has_process_images (loaded));
+  g_assert_cmpuint (mg_profile_get_n_helpers (merged), ==, 0);
+  g_assert_cmpuint (mg_profile_get_n_helpers (loaded), ==, 0);
+  g_assert_cmpfloat (mg_profile_get_series (merged, 0)->mins[3], ==, 0.0);
+  g_assert_cmpfloat (mg_profile_get_series (loaded, 0)->mins[3], ==, 0.0);
+  g_assert_cmpfloat (mg_profile_get_series (loaded, 0)->means[3], ==, 40.0);
+  g_assert_no_error (error);
+  g_assert_false (mg_profile_has_process_images (v4));
+  g_assert_cmpuint (mg_profile_get_n_helpers (v4), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -107,5 +202,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/roles/steps-and-jobs", test_steps_and_jobs);
   g_test_add_func ("/profile/roles/mpi", test_mpi);
   g_test_add_func ("/profile/roles/reuse-and-all", test_reuse_and_all);
+  g_test_add_func ("/profile/roles/saved", test_saved);
+  g_test_add_func ("/profile/roles/earlier-profile", test_earlier_profile);
   return g_test_run ();
 }
