@@ -119,6 +119,7 @@ test_exec_shell (Fixture *f, gconstpointer data)
   const char *argv[] = { "/bin/sh", "-c", script, NULL };
   g_autoptr (MgProfile) profile = processes_test_profile (f, argv, NULL);
   g_autofree char *images = NULL;
+  g_auto (GStrv) words = NULL;
   const MgProcessInfo *info;
   guint n_execs = 0;
 
@@ -127,7 +128,8 @@ test_exec_shell (Fixture *f, gconstpointer data)
   images = processes_test_images (profile, 0);
   g_assert_true (g_str_has_suffix (images, " mg-cli-workload"));
   /* Two images: the shell (dash, bash: whatever /bin/sh is) and the workload. */
-  g_assert_cmpuint (g_strv_length (g_strsplit (images, " ", -1)), ==, 2);
+  words = g_strsplit (images, " ", -1);
+  g_assert_cmpuint (g_strv_length (words), ==, 2);
   info = mg_profile_get_process (profile, 0);
   g_assert_cmpfloat (info->end_s - info->start_s, >=, 0.3);
   for (guint i = 0; i < mg_profile_get_n_events (profile); i++)

@@ -117,7 +117,6 @@ roles_fixture_wrapped (gboolean images)
   MgProfile *profile;
 
   def->id = g_strdup ("cpu");
-  def->units = g_strdup ("%");
   mg_profile_builder_add_metric (builder, def);
   mg_profile_builder_set_interval (builder, INTERVAL_MS, INTERVAL_MS, 100);
   for (guint p = 0; p < 2; p++)
