@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "profile/mg-process-images.h"
 #include "profile/mg-unavailable.h"
 #include "session/mg-rank-list.h"
 
@@ -150,14 +151,58 @@ print_problems (MgProfile *profile, gboolean verbose)
                 n_failed, failed);
 }
 
+/* How many processes ran which programs (those of the first few, by the
+ * program each became), and how many helpers: "1 process (true (via
+ * env))", "2 processes (mg-cli-workload) and 2 helper processes". */
+static char *
+describe_processes (MgProfile *profile)
+{
+  guint n_helpers = mg_profile_get_n_helpers (profile);
+  guint n = mg_profile_get_n_processes (profile) - n_helpers;
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) programs = mg_profile_describe_process_programs (profile);
+  gboolean more = FALSE;
+
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    {
+      g_autofree char *name = NULL;
+
+      if (mg_profile_get_process (profile, p)->helper)
+        continue;
+      name = g_strdup (g_ptr_array_index (programs, p));
+      if (g_ptr_array_find_with_equal_func (names, name, g_str_equal, NULL))
+        continue;
+      if (names->len == 3)
+        {
+          more = TRUE;
+          break;
+        }
+      g_ptr_array_add (names, g_steal_pointer (&name));
+    }
+  g_autofree char *joined = NULL;
+  g_autofree char *counted = NULL;
+
+  g_ptr_array_add (names, NULL);
+  joined = g_strjoinv (", ", (char **) names->pdata);
+  /* Translators: how many processes, then the programs they ran, e.g. "2 processes
+   * (mg-cli-workload)" */
+  counted = g_strdup_printf (ngettext ("%u process (%s%s)", "%u processes (%s%s)", n), n, joined,
+                             more ? ", …" : "");
+  if (n_helpers == 0)
+    return g_steal_pointer (&counted);
+  /* Translators: the processes, then how many helpers, e.g. "1 process (python3) and 78
+   * helper processes" */
+  return g_strdup_printf (ngettext ("%s and %u helper process", "%s and %u helper processes",
+                                    n_helpers),
+                          counted, n_helpers);
+}
+
 void
 mg_cli_print_summary (MgProfile *profile, const char *output, double stopped_after_s,
                       gboolean verbose)
 {
   const MgRunInfo *info = mg_profile_get_run_info (profile);
-  g_autofree char *processes = g_strdup_printf (ngettext ("%u process", "%u processes",
-                                                          info->n_processes),
-                                                info->n_processes);
+  g_autofree char *processes = describe_processes (profile);
   g_autofree char *nodes = g_strdup_printf (ngettext ("%u node", "%u nodes", info->n_nodes),
                                             info->n_nodes);
 

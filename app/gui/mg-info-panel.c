@@ -9,6 +9,7 @@
 #include "plot/mg-selection-stats.h"
 #include "mg-tooltip.h"
 #include "defs/mg-units.h"
+#include "profile/mg-process-images.h"
 #include "profile/mg-unavailable.h"
 
 static void
@@ -72,7 +73,18 @@ add_run_facts (GtkGrid *grid, int *row, MgProfile *profile)
   const MgRunInfo *run = mg_profile_get_run_info (profile);
   g_autofree char *command = run->argv ? g_strjoinv (" ", run->argv) : g_strdup ("");
   g_autofree char *hosts = run->hosts ? g_strjoinv (", ", run->hosts) : g_strdup ("");
-  g_autofree char *processes = g_strdup_printf ("%u", run->n_processes);
+  guint n_helpers = mg_profile_get_n_helpers (profile);
+  g_autofree char *processes = n_helpers == 0
+                                 ? g_strdup_printf ("%u", run->n_processes)
+                                 /* Translators: processes, then how many of them are helpers */
+                                 : g_strdup_printf (ngettext ("%u, of which %u helper of the launch "
+                                                              "(a wrapper script, a shim’s step), "
+                                                              "in no statistic across processes",
+                                                              "%u, of which %u helpers of the launch "
+                                                              "(wrapper scripts, shims’ steps), "
+                                                              "in no statistic across processes",
+                                                              n_helpers),
+                                                    run->n_processes, n_helpers);
   g_autofree char *nodes = g_strdup_printf ("%u", run->n_nodes);
   g_autofree char *duration = mg_units_format_time (run->duration_s);
   g_autofree char *interval = NULL;
@@ -97,6 +109,13 @@ add_run_facts (GtkGrid *grid, int *row, MgProfile *profile)
   add_fact (grid, row, _("Duration"), duration);
   add_fact (grid, row, _("Sampling"), interval);
   add_fact (grid, row, _("Exit status"), status);
+  /* A profile merged before execs were kept (its processes name no images):
+   * its numbers as recorded, and what they lack said. */
+  if (run->n_processes > 0 && !mg_profile_has_process_images (profile))
+    add_fact (grid, row, _("Corrections"),
+              _("merged by an earlier Metrograph, shown as recorded: an exec there counts as "
+                "another process (same pid), and helper processes (wrapper scripts, shims) are "
+                "in the statistics across processes"));
   /* Only when it is not what a profile normally is: lossless. */
   if (mg_profile_get_process_precision (profile) == MG_PROCESS_PRECISION_SINGLE)
     add_fact (grid, row, _("Process series"),
@@ -110,8 +129,12 @@ add_process_end (GtkGrid *grid, int *row, MgProfile *profile, guint p)
   const MgProcessInfo *process = mg_profile_get_process (profile, p);
   g_autofree char *who = mg_selection_stats_describe_process (profile, (int) p);
   g_autofree char *end = describe_exit (process);
-  /* Translators: a process's host and how it ended: "node1, exited with status 0" */
-  g_autofree char *value = g_strdup_printf (_("%s, %s"), process->host ? process->host : "", end);
+  g_autofree char *program = mg_profile_describe_process_program (profile, p);
+  /* Translators: the program a process became, its host and how it ended: "true (via env) on
+   * node1, exited with status 0"; a helper (a wrapper script) says so */
+  g_autofree char *value = g_strdup_printf (process->helper ? _("helper: %s on %s, %s")
+                                                            : _("%s on %s, %s"),
+                                            program, process->host ? process->host : "", end);
 
   add_fact (grid, row, who, value);
 }

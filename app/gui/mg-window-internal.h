@@ -22,6 +22,7 @@ struct _MgWindow
   GtkWidget *header_bar;
   GtkWidget *metrics_button;
   GtkWidget *process_dropdown;
+  GtkWidget *helpers_check;     /* lists the launch's helper processes too */
   GtkWidget *menu_button;
   GMenuModel *primary_menu;
   GtkWidget *title_label;
@@ -67,6 +68,7 @@ struct _MgWindow
   GtkWidget *event_strip;
   GtkWidget *time_axis;
   guint error_count;
+  GArray *listed;           /* guint: the process of each entry after "All Processes" */
   guint undo_timeout;
   gboolean side_built;      /* the side panel shows this profile */
   gboolean run_banner_shown; /* a run's banner says it all: no errors banner too */

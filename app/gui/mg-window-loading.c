@@ -29,6 +29,7 @@ show_error (MgWindow *self, GFile *file, const char *message)
   gtk_widget_set_visible (self->subtitle_label, FALSE);
   gtk_widget_set_visible (self->metrics_button, FALSE);
   gtk_widget_set_visible (self->process_dropdown, FALSE);
+  gtk_widget_set_visible (self->helpers_check, FALSE);
   gtk_widget_set_visible (self->zoom_box, FALSE);
   gtk_widget_set_visible (self->info_button, FALSE);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "error");

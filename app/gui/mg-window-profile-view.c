@@ -13,6 +13,7 @@
 #include "mg-metric-row.h"
 #include "mg-metric-rows.h"
 #include "mg-metrics-menu.h"
+#include "profile/mg-process-images.h"
 #include "session/mg-mpi.h"
 #include "gui/graph/mg-time-axis.h"
 #include "defs/mg-units.h"
@@ -89,6 +90,9 @@ mg_window_clear_profile_view (MgWindow *self)
   g_clear_object (&self->label_group);
   g_clear_object (&self->profile);
   g_clear_object (&self->file);
+  /* A new profile's list starts at all processes. */
+  if (self->listed != NULL)
+    g_array_set_size (self->listed, 0);
 }
 
 /* The visibility's own hide-metric and undo-hide actions do the work; the
@@ -105,33 +109,73 @@ wrap_undo_actions (MgWindow *self)
                            G_CONNECT_AFTER);
 }
 
+static void on_process_selected (MgWindow *self);
+
+/* A process's entry: its rank or pid, host, and the program it became
+ * ("true (via env)"); a helper says so. */
+static char *
+describe_entry (MgProfile *profile, guint p, const char *program)
+{
+  const MgProcessInfo *process = mg_profile_get_process (profile, p);
+  g_autofree char *host = g_utf8_make_valid (process->host ? process->host : "", -1);
+
+  /* The host in every entry: the search finds a node's processes. */
+  if (process->helper && process->rank >= 0)
+    /* Translators: a helper process of the launch (a wrapper script): its rank, host, pid
+     * and program */
+    return g_strdup_printf (_("Helper of rank %d on %s (pid %d, %s)"), process->rank, host,
+                            process->pid, program);
+  if (process->helper)
+    /* Translators: a helper process of the launch (a wrapper script, a shim's step): its pid,
+     * host and program */
+    return g_strdup_printf (_("Helper %d on %s (%s)"), process->pid, host, program);
+  if (process->rank >= 0)
+    return g_strdup_printf (_("Rank %d on %s (pid %d, %s)"), process->rank, host, process->pid,
+                            program);
+  return g_strdup_printf (_("Process %d on %s (%s)"), process->pid, host, program);
+}
+
+/* The list: all processes, then each process, the helpers only when the
+ * switch asks for them; the process shown stays chosen when it is listed. */
 static void
 fill_process_dropdown (MgWindow *self)
 {
   g_autoptr (GtkStringList) list = gtk_string_list_new (NULL);
   guint n = mg_profile_get_n_processes (self->profile);
+  guint n_helpers = mg_profile_get_n_helpers (self->profile);
+  gboolean with_helpers = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->helpers_check));
+  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->process_dropdown));
+  int shown = self->listed != NULL && selected != GTK_INVALID_LIST_POSITION && selected > 0
+                  && selected - 1 < self->listed->len
+                ? (int) g_array_index (self->listed, guint, selected - 1) : -1;
+  guint keep = 0;
+  g_autoptr (GPtrArray) programs = mg_profile_describe_process_programs (self->profile);
 
+  if (self->listed == NULL)
+    self->listed = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_array_set_size (self->listed, 0);
   gtk_string_list_append (list, _("All Processes"));
   for (guint p = 0; p < n; p++)
     {
-      const MgProcessInfo *process = mg_profile_get_process (self->profile, p);
       g_autofree char *text = NULL;
 
-      /* The host in every entry: the search finds a node's processes. */
-      if (process->rank >= 0)
-        text = g_strdup_printf (_("Rank %d on %s (pid %d)"), process->rank,
-                                process->host ? process->host : "", process->pid);
-      else
-        text = g_strdup_printf (_("Process %d on %s (%s)"), process->pid,
-                                process->host ? process->host : "",
-                                process->program ? process->program : "");
-      g_autofree char *shown = g_utf8_make_valid (text, -1);
-
-      gtk_string_list_append (list, shown);
+      if (mg_profile_get_process (self->profile, p)->helper && !with_helpers)
+        continue;
+      text = describe_entry (self->profile, p, g_ptr_array_index (programs, p));
+      gtk_string_list_append (list, text);
+      g_array_append_val (self->listed, p);
+      if ((int) p == shown)
+        keep = self->listed->len;
     }
+  /* Set before the model: the view must not follow the list's first entry. */
+  g_signal_handlers_block_by_func (self->process_dropdown, on_process_selected, self);
   gtk_drop_down_set_model (GTK_DROP_DOWN (self->process_dropdown), G_LIST_MODEL (list));
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->process_dropdown), 0);
-  gtk_widget_set_visible (self->process_dropdown, n > 1);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->process_dropdown), keep);
+  g_signal_handlers_unblock_by_func (self->process_dropdown, on_process_selected, self);
+  if (keep == 0 && shown >= 0)
+    on_process_selected (self);
+  gtk_widget_set_visible (self->process_dropdown, n - n_helpers > 1 || with_helpers);
+  gtk_widget_set_visible (self->helpers_check, n_helpers > 0);
 }
 
 static void update_titles (MgWindow *self);
@@ -144,9 +188,13 @@ program_name (MgProfile *profile)
 {
   const MgRunInfo *run = mg_profile_get_run_info (profile);
   const char *argv0 = run->argv != NULL ? run->argv[0] : NULL;
-  const MgProcessInfo *first = mg_profile_get_n_processes (profile) > 0
-                                 ? mg_profile_get_process (profile, 0) : NULL;
+  const MgProcessInfo *first = NULL;
   const char *path = argv0;
+
+  /* The first process that is not a helper of the launch. */
+  for (guint p = 0; p < mg_profile_get_n_processes (profile) && first == NULL; p++)
+    if (!mg_profile_get_process (profile, p)->helper)
+      first = mg_profile_get_process (profile, p);
 
   if ((argv0 == NULL || mg_mpi_is_launcher (argv0)) && first != NULL && first->program != NULL)
     path = first->program;
@@ -184,9 +232,15 @@ update_titles (MgWindow *self)
   g_autofree char *name = self->file ? g_file_get_basename (self->file) : NULL;
   g_autofree char *duration = mg_units_format_time (run->duration_s);
   g_autofree char *subtitle = NULL;
-  g_autofree char *processes = g_strdup_printf (ngettext ("%u process", "%u processes",
-                                                          run->n_processes),
-                                                run->n_processes);
+  guint n_helpers = mg_profile_get_n_helpers (self->profile);
+  guint n = run->n_processes - n_helpers;
+  g_autofree char *counted = g_strdup_printf (ngettext ("%u process", "%u processes", n), n);
+  /* Translators: the processes and the launch's helpers, e.g. "1 process and 2 helpers" */
+  g_autofree char *processes = n_helpers == 0
+                                 ? g_strdup (counted)
+                                 : g_strdup_printf (ngettext ("%s and %u helper",
+                                                              "%s and %u helpers", n_helpers),
+                                                    counted, n_helpers);
 
   if (name != NULL)
     /* Translators: the window's subtitle: file name — number of processes, duration */
@@ -338,16 +392,19 @@ on_process_selected (MgWindow *self)
 {
   guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->process_dropdown));
   g_autoptr (GError) error = NULL;
+  int process;
 
-  if (self->profile == NULL || selected == GTK_INVALID_LIST_POSITION)
+  if (self->profile == NULL || selected == GTK_INVALID_LIST_POSITION || self->listed == NULL
+      || (selected > 0 && selected - 1 >= self->listed->len))
     return;
-  if (selected > 0 && !mg_profile_read_process_series (self->profile, selected - 1, &error))
+  process = selected > 0 ? (int) g_array_index (self->listed, guint, selected - 1) : -1;
+  if (process >= 0 && !mg_profile_read_process_series (self->profile, (guint) process, &error))
     {
       mg_window_show_message (self, _("Cannot Show This Process"), error->message);
       gtk_drop_down_set_selected (GTK_DROP_DOWN (self->process_dropdown), 0);
       return;
     }
-  mg_time_view_set_process (self->view, (int) selected - 1);
+  mg_time_view_set_process (self->view, process);
 }
 
 void
@@ -358,4 +415,6 @@ mg_window_profile_view_init (MgWindow *self)
   g_signal_connect_swapped (self->rows, "notify::empty", G_CALLBACK (update_rows_visibility), self);
   g_signal_connect_swapped (self->process_dropdown, "notify::selected",
                             G_CALLBACK (on_process_selected), self);
+  g_signal_connect_swapped (self->helpers_check, "toggled", G_CALLBACK (fill_process_dropdown),
+                            self);
 }

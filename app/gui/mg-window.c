@@ -52,6 +52,7 @@ mg_window_finalize (GObject *object)
   MgWindow *self = MG_WINDOW (object);
 
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->listed, g_array_unref);
   g_clear_object (&self->metrics_menu);
   g_clear_object (&self->view);
   g_clear_object (&self->settings);
@@ -98,6 +99,7 @@ mg_window_class_init (MgWindowClass *klass)
   BIND (header_bar);
   BIND (metrics_button);
   BIND (process_dropdown);
+  BIND (helpers_check);
   BIND (menu_button);
   BIND (primary_menu);
   BIND (title_label);
@@ -189,6 +191,9 @@ set_tooltips (MgWindow *self)
   mg_tooltip_set_text (self->metrics_button, _("Choose the Metrics Shown (Ctrl+M)"));
   mg_tooltip_set_text (self->process_dropdown,
                        _("Show All Processes or One Process’s Own Series"));
+  mg_tooltip_set_text (self->helpers_check,
+                       _("List the Launch’s Helper Processes Too (wrapper scripts, shims; they "
+                         "are in no statistic across processes)"));
   mg_tooltip_set_text (self->menu_button, _("Main Menu"));
   mg_tooltip_set_text (self->undo_dismiss, _("Dismiss"));
 }

@@ -90,6 +90,13 @@ aggregate_metric (const AggregateJob *job, guint m, Scratch *scratch, double *ou
       const double *row = mg_builder_process_metric_rows (process, m, scratch->rows);
       double *pv = values + (gsize) p * n;
 
+      /* A helper of the launch is listed, not aggregated (mg-process-roles.h). */
+      if (process->info.helper)
+        {
+          for (gsize w = from; w < n; w++)
+            pv[w] = NAN;
+          continue;
+        }
       mg_grid_acc_fill (&scratch->acc, grid, from, process, row, sparse);
       for (gsize w = from; w < n; w++)
         {
@@ -145,7 +152,7 @@ aggregate_single_value (GPtrArray *processes, guint m, MgSingleValue *out)
     {
       MgBuilderProcess *process = g_ptr_array_index (processes, p);
 
-      if (process->singles == NULL || isnan (process->singles[m]))
+      if (process->singles == NULL || isnan (process->singles[m]) || process->info.helper)
         continue;
       count++;
       sum += process->singles[m];
@@ -164,7 +171,7 @@ aggregate_single_value (GPtrArray *processes, guint m, MgSingleValue *out)
     {
       MgBuilderProcess *process = g_ptr_array_index (processes, p);
 
-      if (process->singles != NULL && !isnan (process->singles[m]))
+      if (process->singles != NULL && !isnan (process->singles[m]) && !process->info.helper)
         var += (process->singles[m] - out->mean) * (process->singles[m] - out->mean);
     }
   out->var = var / count;

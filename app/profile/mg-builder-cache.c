@@ -153,6 +153,20 @@ process_changed_from (MgProfileBuilderCache *cache, MgBuilderProcess *process, g
   return isnan (t) ? -INFINITY : t;
 }
 
+/* A process became a helper, or stopped being one, since the cache's
+ * profile: every window changes. */
+static gboolean
+helpers_changed (MgProfileBuilderCache *cache, GPtrArray *processes)
+{
+  MgProfile *previous = cache->profile;
+
+  for (guint p = 0; p < processes->len && p < previous->processes->len; p++)
+    if (((MgBuilderProcess *) g_ptr_array_index (processes, p))->info.helper
+        != g_array_index (previous->processes, MgProcessInfo, p).helper)
+      return TRUE;
+  return FALSE;
+}
+
 guint
 mg_builder_cache_first_changed_window (MgProfileBuilderCache *cache, GPtrArray *processes,
                                        GPtrArray *metrics, const MgGrid *grid)
@@ -160,6 +174,7 @@ mg_builder_cache_first_changed_window (MgProfileBuilderCache *cache, GPtrArray *
   guint from;
 
   if (cache == NULL || cache->profile == NULL || grid->width == 0.0
+      || helpers_changed (cache, processes)
       || cache->width != grid->width || cache->profile->n_windows == 0
       || grid->n < cache->profile->n_windows || processes->len < cache->n_processes
       || !cache_has_metrics (cache, metrics))

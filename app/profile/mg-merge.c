@@ -18,7 +18,7 @@
 #include "mg-slot-combiner.h"
 
 /* What pass 1 learns from each record's header. */
-typedef struct {
+typedef struct RecordEntry {
   char *path;
   char host[MG_RECORD_HOST_LEN];
   int rank;
@@ -26,6 +26,9 @@ typedef struct {
   gint64 start_mono_ns;
   gint64 start_real_ns;
   gint64 offset_ns;            /* its start relative to the run's start */
+  guint32 state;               /* MgRecordState at the merge */
+  struct RecordEntry *next;    /* the record of the image it exec'd into */
+  gboolean continues;          /* a later image of a process: merged with the first */
   MgNodeSummary *summary;      /* the node summary holding it, NULL: a record file */
   guint index;                 /* its process in the summary */
 } RecordEntry;
@@ -69,6 +72,7 @@ new_entry (char *path, const MgRecordHeader *header)
   entry->pid = header->pid;
   entry->start_mono_ns = header->start_mono_ns;
   entry->start_real_ns = header->start_real_ns;
+  entry->state = header->state;
   return entry;
 }
 
@@ -206,6 +210,46 @@ align_clocks (GPtrArray *entries)
     }
 }
 
+static int
+compare_pid_start (gconstpointer a, gconstpointer b)
+{
+  const RecordEntry *x = *(const RecordEntry *const *) a;
+  const RecordEntry *y = *(const RecordEntry *const *) b;
+  int c = strcmp (x->host, y->host);
+
+  if (c != 0)
+    return c;
+  if (x->pid != y->pid)
+    return (x->pid > y->pid) - (x->pid < y->pid);
+  return (x->start_mono_ns > y->start_mono_ns) - (x->start_mono_ns < y->start_mono_ns);
+}
+
+/* An exec keeps the process: the record a process closed at exec (EXECED)
+ * continues in the next record of the same pid on the same host (the new
+ * image's, or the same image's after a failed exec). */
+static void
+link_execs (GPtrArray *entries)
+{
+  /* Not a copy: that would free the entries with it. */
+  g_autoptr(GPtrArray) by_pid = g_ptr_array_sized_new (entries->len);
+
+  for (guint i = 0; i < entries->len; i++)
+    g_ptr_array_add (by_pid, g_ptr_array_index (entries, i));
+  g_ptr_array_sort (by_pid, compare_pid_start);
+  for (guint i = 0; i + 1 < by_pid->len; i++)
+    {
+      RecordEntry *e = g_ptr_array_index (by_pid, i);
+      RecordEntry *next = g_ptr_array_index (by_pid, i + 1);
+
+      if (e->state == MG_RECORD_STATE_EXECED && next->pid == e->pid
+          && strcmp (next->host, e->host) == 0)
+        {
+          e->next = next;
+          next->continues = TRUE;
+        }
+    }
+}
+
 typedef struct {
   MgProfileBuilder *builder;
   GPtrArray *metrics;          /* MgMetricDef*: the input's */
@@ -223,6 +267,7 @@ typedef struct {
    * MgRecordFile then holding only the slots the combiner had not seen. */
   const MgSlotCombiner *combiner;
   char **unreadable;           /* add_unreadable's first message */
+  MgProcessInfo first;         /* the current process's first image: pid, start */
 } MergeState;
 
 static double
@@ -360,7 +405,11 @@ add_process_facts (MergeState *st, const MgRecordFile *r, const RecordEntry *e, 
                    double end_s)
 {
   const MgRecordHeader *h = &r->header;
-  MgProcessEvent start = { (int) p, to_seconds (r, e, h->start_mono_ns), MG_EVENT_START, 0, NULL };
+  /* The image it starts with (or exec'd into): the process's images, in
+   * order, are its start's and its execs' messages. */
+  MgProcessEvent start = { (int) p, to_seconds (r, e, h->start_mono_ns),
+                           e->continues ? MG_EVENT_EXEC : MG_EVENT_START, 0,
+                           (char *) h->program };
   MgProcessEvent end = { (int) p, end_s, MG_EVENT_EXIT, h->end_status, NULL };
   g_autofree char *message = NULL;
 
@@ -384,7 +433,9 @@ add_process_facts (MergeState *st, const MgRecordFile *r, const RecordEntry *e, 
                                           "SIGKILL, or still running at the merge)."));
       break;
     }
-  mg_profile_builder_add_event (st->builder, &end);
+  /* An exec whose new image was recorded is that image's start. */
+  if (e->next == NULL)
+    mg_profile_builder_add_event (st->builder, &end);
 
   if (h->flags & MG_RECORD_FLAG_STOPPED)
     {
@@ -523,9 +574,10 @@ read_combined (MergeState *st, const RecordEntry *e, MgSlotCombiner **combiner,
   return r;
 }
 
-/* Pass 2 for one record: its process, samples, single values and errors. */
+/* Pass 2 for one record: its process (*process, G_MAXUINT: a new one; the
+ * process's later images add to it), samples, single values and errors. */
 static gboolean
-merge_record (MergeState *st, const RecordEntry *e, GError **error)
+merge_record (MergeState *st, const RecordEntry *e, guint *process, GError **error)
 {
   g_autoptr(GError) local = NULL;
   g_autoptr(MgSlotCombiner) owned = NULL;
@@ -560,20 +612,35 @@ merge_record (MergeState *st, const RecordEntry *e, GError **error)
   if (h->end_mono_ns != 0)
     end_s = MAX (end_s, to_seconds (r, e, h->end_mono_ns));
 
-  info.pid = h->pid;
-  info.ppid = h->ppid;
-  info.rank = h->rank;
+  if (*process == G_MAXUINT)
+    {
+      st->first.pid = h->pid;
+      st->first.ppid = h->ppid;
+      st->first.rank = h->rank;
+      st->first.start_s = to_seconds (r, e, h->start_mono_ns);
+      st->first.node_leader = FALSE;
+    }
+  info.pid = st->first.pid;
+  info.ppid = st->first.ppid;
+  /* An image that set an MPI rank's variables and exec'd the rank. */
+  info.rank = h->rank >= 0 ? h->rank : st->first.rank;
+  st->first.rank = info.rank;
   info.host = (char *) h->host;
   info.program = (char *) h->program;
-  info.start_s = to_seconds (r, e, h->start_mono_ns);
+  info.start_s = st->first.start_s;
   info.end_s = end_s;
   info.end = h->state == MG_RECORD_STATE_EXITED ? MG_PROCESS_END_EXITED
              : h->state == MG_RECORD_STATE_SIGNALLED ? MG_PROCESS_END_SIGNALLED
              : h->state == MG_RECORD_STATE_EXECED ? MG_PROCESS_END_EXECED
              : MG_PROCESS_END_UNKNOWN;
   info.status = h->end_status;
-  info.node_leader = (h->flags & MG_RECORD_FLAG_NODE_LEADER) != 0;
-  p = mg_profile_builder_add_process (st->builder, &info);
+  info.node_leader = st->first.node_leader || (h->flags & MG_RECORD_FLAG_NODE_LEADER) != 0;
+  st->first.node_leader = info.node_leader;
+  if (*process == G_MAXUINT)
+    *process = mg_profile_builder_add_process (st->builder, &info);
+  else
+    mg_profile_builder_update_process (st->builder, *process, &info);
+  p = *process;
   mg_profile_builder_reserve (st->builder, p,
                               combiner != NULL ? mg_slot_combiner_get_n_buckets (combiner)
                                                : r->n_samples);
@@ -596,8 +663,21 @@ merge_record (MergeState *st, const RecordEntry *e, GError **error)
   st->max_samples = MAX (st->max_samples, h->capacity);
   add_process_facts (st, r, e, p, end_s);
   st->combiner = NULL;
-  /* Only this record's samples in memory at a time, besides the packed. */
-  if (st->max_process_samples == 0)
+  return TRUE;
+}
+
+/* Pass 2 for one process: its first record and those of the images it
+ * exec'd into. */
+static gboolean
+merge_process (MergeState *st, const RecordEntry *first, GError **error)
+{
+  guint p = G_MAXUINT;
+
+  for (const RecordEntry *e = first; e != NULL; e = e->next)
+    if (!merge_record (st, e, &p, error))
+      return FALSE;
+  /* Only this process's samples in memory at a time, besides the packed. */
+  if (p != G_MAXUINT && st->max_process_samples == 0)
     mg_profile_builder_pack (st->builder, p);
   return TRUE;
 }
@@ -666,6 +746,7 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
   drop_summarised_twice (entries);
   align_clocks (entries);
   g_ptr_array_sort (entries, compare_entries);
+  link_execs (entries);
 
   n_metrics = input->metrics->len;
   single = g_new0 (gboolean, MAX (n_metrics, 1));
@@ -692,8 +773,12 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
                       input->max_process_samples, hang_intervals (), input->live, NULL,
                       &unreadable };
   for (guint i = 0; i < entries->len; i++)
-    if (!merge_record (&st, g_ptr_array_index (entries, i), &local))
-      break;
+    {
+      const RecordEntry *e = g_ptr_array_index (entries, i);
+
+      if (!e->continues && !merge_process (&st, e, &local))
+        break;
+    }
   if (local == NULL && st.n_samples == 0)
     set_no_samples (&local, record_dir, unreadable);
   if (local != NULL)

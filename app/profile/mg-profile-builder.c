@@ -15,6 +15,7 @@
 #include "mg-builder-cache-internal.h"
 #include "mg-builder-packer.h"
 #include "mg-process-block.h"
+#include "mg-process-roles.h"
 #include "mg-profile-builder.h"
 #include "mg-profile-internal.h"
 
@@ -168,6 +169,22 @@ mg_profile_builder_add_process (MgProfileBuilder *self, const MgProcessInfo *inf
   g_return_val_if_fail (info != NULL, 0);
   g_ptr_array_add (self->processes, mg_builder_process_new (info));
   return self->processes->len - 1;
+}
+
+void
+mg_profile_builder_update_process (MgProfileBuilder *self, guint process,
+                                   const MgProcessInfo *info)
+{
+  MgBuilderProcess *p;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (process < self->processes->len);
+  g_return_if_fail (info != NULL);
+  p = g_ptr_array_index (self->processes, process);
+  if (&p->info == info)
+    return;
+  mg_process_info_clear (&p->info);
+  mg_process_info_copy_into (&p->info, info);
 }
 
 void
@@ -387,6 +404,30 @@ choose_n_windows (MgProfileBuilder *self)
   return n;
 }
 
+/* The helpers of the launch (mg-process-roles.h), when the processes name
+ * their images (a merge of records): left out of the aggregates. */
+static void
+find_helpers (MgProfileBuilder *self)
+{
+  guint n = self->processes->len;
+  g_autofree MgProcessInfo *infos = NULL;
+  g_autofree gboolean *helper = NULL;
+  gboolean images = FALSE;
+
+  for (guint i = 0; i < self->events->len && !images; i++)
+    images = g_array_index (self->events, MgProcessEvent, i).kind == MG_EVENT_START
+             && g_array_index (self->events, MgProcessEvent, i).message != NULL;
+  if (!images || n == 0)
+    return;
+  infos = g_new (MgProcessInfo, n);
+  helper = g_new (gboolean, n);
+  for (guint p = 0; p < n; p++)
+    infos[p] = ((MgBuilderProcess *) g_ptr_array_index (self->processes, p))->info;
+  mg_process_roles_find_helpers (infos, n, self->run.interval_start_ms, helper);
+  for (guint p = 0; p < n; p++)
+    ((MgBuilderProcess *) g_ptr_array_index (self->processes, p))->info.helper = helper[p];
+}
+
 MgProfile *
 mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **error)
 {
@@ -416,6 +457,7 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
       for (gsize k = 1; k < process->n && process->sorted; k++)
         process->sorted = process->ends[k] >= process->ends[k - 1];
     }
+  find_helpers (self);
   if (n_windows == 0)
     n_windows = choose_n_windows (self);
   end = grid_end (self);
@@ -427,6 +469,7 @@ mg_profile_builder_finish (MgProfileBuilder *self, guint n_windows, GError **err
     }
 
   profile = mg_profile_new_empty ();
+  profile->roles_known = 1;
   fill_run_facts (self, profile, end);
 
   /* Definitions and the plain lists move over as they are. */

@@ -43,6 +43,10 @@ void mg_profile_builder_add_group (MgProfileBuilder *self, const MgMetricGroup *
 
 /* Returns the process index; info is copied. */
 guint mg_profile_builder_add_process (MgProfileBuilder *self, const MgProcessInfo *info);
+/* The process's facts replaced (copied): a process that exec'd took on its
+ * new image's program and end. */
+void mg_profile_builder_update_process (MgProfileBuilder *self, guint process,
+                                        const MgProcessInfo *info);
 
 /* One sample window of one process: (t_start_s, t_end_s] and per metric
  * min / max / mean, NaN where the metric has no value. Arrays have one entry

@@ -40,6 +40,7 @@ struct _MgProfile {
   MgSingleValue *singles;
 
   GArray *processes;             /* MgProcessInfo */
+  gsize roles_known;             /* their helper flags are set (g_once) */
   /* [process * n_metrics + metric]; each process's values are one block
    * [metric][mins, maxs, means][sample] beside one block of times. */
   MgProcessSeries *process_series;

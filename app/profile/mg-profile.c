@@ -9,6 +9,8 @@
 #include <glib/gi18n.h>
 
 #include "mg-process-block.h"
+#include "mg-process-images.h"
+#include "mg-process-roles.h"
 #include "mg-profile-internal.h"
 
 G_DEFINE_QUARK (mg-profile-error-quark, mg_profile_error)
@@ -342,12 +344,48 @@ mg_profile_get_n_processes (MgProfile *self)
   return self->processes->len;
 }
 
+/* A loaded profile's helpers are found when first asked for; a merged
+ * one's by its builder. Profiles merged before execs were kept name no
+ * images and have none: their aggregates counted every process. */
+static void
+ensure_roles (MgProfile *self)
+{
+  if (g_once_init_enter (&self->roles_known))
+    {
+      guint n = self->processes->len;
+
+      if (n > 0 && mg_profile_has_process_images (self))
+        {
+          g_autofree gboolean *helper = g_new (gboolean, n);
+
+          mg_process_roles_find_helpers ((const MgProcessInfo *) (void *) self->processes->data,
+                                         n, self->run.interval_start_ms, helper);
+          for (guint p = 0; p < n; p++)
+            g_array_index (self->processes, MgProcessInfo, p).helper = helper[p];
+        }
+      g_once_init_leave (&self->roles_known, 1);
+    }
+}
+
 const MgProcessInfo *
 mg_profile_get_process (MgProfile *self, guint process)
 {
   g_return_val_if_fail (MG_IS_PROFILE (self), NULL);
   g_return_val_if_fail (process < self->processes->len, NULL);
+  ensure_roles (self);
   return &g_array_index (self->processes, MgProcessInfo, process);
+}
+
+guint
+mg_profile_get_n_helpers (MgProfile *self)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (MG_IS_PROFILE (self), 0);
+  ensure_roles (self);
+  for (guint p = 0; p < self->processes->len; p++)
+    n += g_array_index (self->processes, MgProcessInfo, p).helper;
+  return n;
 }
 
 const MgProcessSeries *

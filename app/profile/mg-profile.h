@@ -31,7 +31,8 @@ typedef enum {
   MG_PROCESS_END_UNKNOWN,  /* still running at the end, or killed without trace (SIGKILL) */
   MG_PROCESS_END_EXITED,   /* status = exit status */
   MG_PROCESS_END_SIGNALLED,/* status = signal number */
-  MG_PROCESS_END_EXECED,   /* replaced by exec; the new program is another process entry */
+  MG_PROCESS_END_EXECED,   /* exec'd an image that was not sampled (static, setuid); before
+                            * execs were kept, every exec (the new image: another entry) */
 } MgProcessEnd;
 
 typedef struct {
@@ -68,6 +69,10 @@ typedef struct {
   MgProcessEnd end;
   int status;
   gboolean node_leader;    /* reported the onePerNode metrics on its host */
+  /* A helper of the launch (a shell, wrapper or shim: mg-process-roles.h),
+   * left out of the aggregates across processes. Not stored: the rule
+   * finds it again when a profile that names its images is loaded. */
+  gboolean helper;
 } MgProcessInfo;
 
 /* Aggregate across processes, one value per sample window. NaN = no value. */
@@ -168,6 +173,8 @@ const MgSeries *mg_profile_get_series (MgProfile *self, guint metric);
 const MgSingleValue *mg_profile_get_single_value (MgProfile *self, guint metric);
 
 guint mg_profile_get_n_processes (MgProfile *self);
+/* How many of them are helpers (MgProcessInfo.helper). */
+guint mg_profile_get_n_helpers (MgProfile *self);
 const MgProcessInfo *mg_profile_get_process (MgProfile *self, guint process);
 /* n == 0 when the process never reported that metric. */
 const MgProcessSeries *mg_profile_get_process_series (MgProfile *self, guint process,

@@ -65,7 +65,8 @@ series_array (const MgSeries *series, MgReportPick sample_value)
 static MgReportPick
 one_process (MgProfile *profile, MgReportPick sample_value)
 {
-  if (mg_profile_get_n_processes (profile) == 1
+  /* Helpers are in no statistic across processes: one besides them too. */
+  if (mg_profile_get_n_processes (profile) - mg_profile_get_n_helpers (profile) == 1
       && (sample_value == MG_REPORT_PICK_MIN || sample_value == MG_REPORT_PICK_MAX))
     return MG_REPORT_PICK_MEAN;
   return sample_value;

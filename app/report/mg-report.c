@@ -75,8 +75,16 @@ resources (MgProfile *profile, const MgRunInfo *run)
 {
   double threads = mg_report_value_compute (profile, THREADS_METRIC, MG_REPORT_PICK_MAX,
                                             MG_REPORT_PICK_MAX, NULL);
-  g_autofree char *processes = g_strdup_printf (ngettext ("%u process", "%u processes",
-                                                          run->n_processes), run->n_processes);
+  guint n_helpers = mg_profile_get_n_helpers (profile);
+  guint n = run->n_processes - n_helpers;
+  g_autofree char *counted = g_strdup_printf (ngettext ("%u process", "%u processes", n), n);
+  /* TRANSLATORS: "1 process and 3 helper processes" (a wrapper script, a shim's steps) */
+  g_autofree char *processes = n_helpers == 0
+                                 ? g_strdup (counted)
+                                 : g_strdup_printf (ngettext ("%s and %u helper process",
+                                                              "%s and %u helper processes",
+                                                              n_helpers),
+                                                    counted, n_helpers);
   g_autofree char *nodes = g_strdup_printf (ngettext ("%u node", "%u nodes", run->n_nodes),
                                             run->n_nodes);
 

@@ -247,7 +247,8 @@ mg_run_assembly_choose_output (MgRunAssembly *self, MgProfile *profile)
 
   return mg_output_name_choose (mg_run_settings_get_output (self->settings), self->working_folder,
                                 program != NULL ? program : mg_launcher_get_argv (self->launcher)[0],
-                                info->n_processes, MAX (info->n_nodes, 1), self->n_threads, start);
+                                info->n_processes - mg_profile_get_n_helpers (profile),
+                                MAX (info->n_nodes, 1), self->n_threads, start);
 }
 
 char *

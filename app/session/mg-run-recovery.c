@@ -310,7 +310,8 @@ mg_run_recovery_choose_output (MgRunRecovery *self, MgProfile *profile)
   base = folder != NULL && self->output == NULL ? g_strdup (folder) : g_get_current_dir ();
   chosen = mg_output_name_choose (
     self->output != NULL ? self->output : mg_run_settings_get_output (self->settings), base,
-    mg_run_settings_get_program (self->settings), info->n_processes, MAX (info->n_nodes, 1),
+    mg_run_settings_get_program (self->settings),
+    info->n_processes - mg_profile_get_n_helpers (profile), MAX (info->n_nodes, 1),
     mg_output_name_threads_from_environ ((const char *const *) env), start);
   /* A file given now is replaced, as with --profile -o; the run's own -o
    * FILE may have been written since by another run. */

@@ -23,6 +23,7 @@
 #include "defs/mg-units.h"
 #include "plot/mg-view-export.h"
 #include "gui/mg-window-private.h"
+#include "profile/mg-profile-builder.h"
 
 static void
 activate_metric_toggle (MgWindow *window, const char *prefix, const char *id)
@@ -185,6 +186,97 @@ dropdown_matches (GtkDropDown *dropdown, const char *text, char **first)
   return n;
 }
 
+/* A wrapper script (pid 10, env then bash) that ran the program (pid 11),
+ * and a second program beside them (pid 12): the script is a helper, left out
+ * of the aggregates and of the process list until "Helpers" is ticked; the
+ * process shown stays chosen as the list changes. */
+static void
+test_helper_switch (void)
+{
+  g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr (MgMetricDef) def = gui_fixture_def ("cpu", "CPU", "%", MG_METRIC_TYPE_CPU_TIME, NULL);
+  g_autoptr (MgProfile) profile = NULL;
+  g_autoptr (GError) error = NULL;
+  GtkWidget *dropdown, *check;
+  GListModel *model;
+  MgWindow *window;
+  const struct {
+    int pid, ppid;
+    double start_s, end_s, value;
+    const char *images[2];
+  } processes[] = {
+    { 10, 1, 0.0, 1.0, 0.0, { "/usr/bin/env", "/usr/bin/bash" } },
+    { 11, 10, 0.005, 0.995, 80.0, { "/usr/bin/solver", NULL } },
+    { 12, 1, 0.01, 0.99, 60.0, { "/usr/bin/solver", NULL } },
+  };
+
+  mg_profile_builder_add_metric (builder, def);
+  mg_profile_builder_set_interval (builder, 10.0, 10.0, 100);
+  for (guint p = 0; p < G_N_ELEMENTS (processes); p++)
+    {
+      MgProcessInfo info = { processes[p].pid, processes[p].ppid, -1, (char *) "node1",
+                             (char *) (processes[p].images[1] ? processes[p].images[1]
+                                                              : processes[p].images[0]),
+                             processes[p].start_s, processes[p].end_s, MG_PROCESS_END_EXITED, 0,
+                             FALSE, FALSE };
+      MgProcessEvent start = { (int) p, processes[p].start_s, MG_EVENT_START, 0,
+                               (char *) processes[p].images[0] };
+      MgProcessEvent exec = { (int) p, processes[p].start_s, MG_EVENT_EXEC, 0,
+                              (char *) processes[p].images[1] };
+
+      mg_profile_builder_add_process (builder, &info);
+      mg_profile_builder_add_event (builder, &start);
+      if (exec.message != NULL)
+        mg_profile_builder_add_event (builder, &exec);
+      for (guint k = 0; k < 10; k++)
+        {
+          double v = processes[p].value;
+
+          mg_profile_builder_add_sample (builder, p, k * 0.1, (k + 1) * 0.1, &v, &v, &v);
+        }
+    }
+  profile = mg_profile_builder_finish (builder, 10, &error);
+  g_assert_no_error (error);
+  /* The two programs only: the script's 0 % is no one's minimum. */
+  g_assert_true (mg_profile_get_process (profile, 0)->helper);
+  g_assert_cmpuint (mg_profile_get_n_helpers (profile), ==, 1);
+  g_assert_cmpfloat (mg_profile_get_series (profile, 0)->mins[5], ==, 60.0);
+  g_assert_cmpfloat (mg_profile_get_series (profile, 0)->means[5], ==, 70.0);
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  dropdown = gui_test_find_widget (gtk_window_get_titlebar (GTK_WINDOW (window)), GTK_TYPE_DROP_DOWN);
+  check = gui_test_find_widget (gtk_window_get_titlebar (GTK_WINDOW (window)),
+                                GTK_TYPE_CHECK_BUTTON);
+  g_assert_nonnull (check);
+  g_assert_true (gtk_widget_get_visible (check));
+  g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
+  model = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (model), 1), ==,
+                   "Process 11 on node1 (solver)");
+  /* Named by its program, not by the script that ran it. */
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "solver");
+  /* The second program shown; ticking the switch keeps it shown. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 2);
+  g_assert_cmpint (mg_time_view_get_process (mg_window_get_time_view (window)), ==, 2);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
+  model = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (model), 1), ==,
+                   "Helper 10 on node1 (bash (via env))");
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (dropdown)), ==, 3);
+  g_assert_cmpint (mg_time_view_get_process (mg_window_get_time_view (window)), ==, 2);
+  /* The helper's own series; unticked, the view goes back to all. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 1);
+  g_assert_cmpint (mg_time_view_get_process (mg_window_get_time_view (window)), ==, 0);
+  gui_test_save_screenshot (window, "helpers.png");
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check), FALSE);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (dropdown)), ==, 0);
+  g_assert_cmpint (mg_time_view_get_process (mg_window_get_time_view (window)), ==, -1);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Thousands of ranks: every one is in the process drop-down, which finds
  * them by rank or by host as the user types. */
 static void
@@ -225,7 +317,7 @@ test_many_ranks (void)
   g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown))),
                     ==, n_ranks + 1);
   g_assert_cmpuint (dropdown_matches (GTK_DROP_DOWN (dropdown), "Rank 1500 ", &first), ==, 1);
-  g_assert_cmpstr (first, ==, "Rank 1500 on node93 (pid 4500)");
+  g_assert_cmpstr (first, ==, "Rank 1500 on node93 (pid 4500, solver)");
   /* A node's sixteen ranks, and no other node's (node12 is a prefix of node127). */
   g_assert_cmpuint (dropdown_matches (GTK_DROP_DOWN (dropdown), "node127 ", NULL), ==, 16);
   g_assert_cmpuint (dropdown_matches (GTK_DROP_DOWN (dropdown), "no such host", NULL), ==, 0);
@@ -1141,6 +1233,7 @@ main (int argc, char **argv)
 {
   gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/window/single-process", test_single_process);
+  g_test_add_func ("/gui/window/helper-switch", test_helper_switch);
   g_test_add_func ("/gui/window/selection-and-process", test_selection_and_process);
   g_test_add_func ("/gui/window/groups-and-presets", test_groups_and_presets);
   g_test_add_func ("/gui/window/preset-by-kind", test_preset_by_kind);

@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What the profile calls a process, end to end: an exec keeps its process
+ * and its images (docs/profile-format.md, "A process is a process"). */
+#include "mg-config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "cli-harness.h"
+#include "profile/mg-process-images.h"
+#include "profile/mg-profile.h"
+
+/* A folder of its own (runs/ for the run folders) and the workload. */
+typedef struct {
+  char *dir;
+  char *runs;
+  char *workload;
+} Fixture;
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  f->dir = cli_test_tmpdir_new ();
+  f->runs = g_build_filename (f->dir, "runs", NULL);
+  g_assert_cmpint (g_mkdir (f->runs, 0700), ==, 0);
+  g_setenv ("METROGRAPH_TMPDIR", f->runs, TRUE);
+  f->workload = cli_test_build_path ("tests/cli/mg-cli-workload");
+  g_assert_true (g_file_test (f->workload, G_FILE_TEST_IS_EXECUTABLE));
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  g_unsetenv ("METROGRAPH_TMPDIR");
+  cli_test_tmpdir_remove (f->dir);
+  g_free (f->runs);
+  g_free (f->dir);
+  g_free (f->workload);
+}
+
+/* Profiles argv (after "--profile -o out.mgprof") and loads the profile. */
+static MgProfile *
+processes_test_profile (Fixture *f, const char *const *argv, CliTestRun **run_out)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "out.mgprof", NULL);
+  g_autoptr (GError) error = NULL;
+  MgProfile *profile;
+
+  g_ptr_array_add (args, "--profile");
+  g_ptr_array_add (args, "--interval=10");
+  g_ptr_array_add (args, "-o");
+  g_ptr_array_add (args, "out.mgprof");
+  for (guint i = 0; argv[i] != NULL; i++)
+    g_ptr_array_add (args, (char *) argv[i]);
+  g_ptr_array_add (args, NULL);
+  g_remove (path);
+  run = cli_test_run (f->dir, (const char *const *) args->pdata);
+  if (run->status != 0)
+    g_error ("metrograph exited with %d; stderr:\n%s", run->status, run->err);
+  profile = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  if (run_out != NULL)
+    *run_out = g_steal_pointer (&run);
+  return profile;
+}
+
+/* The file names of the process's images, joined with spaces. */
+static char *
+processes_test_images (MgProfile *profile, guint p)
+{
+  g_autoptr (GPtrArray) images = mg_profile_dup_process_images (profile, p);
+  g_autoptr (GString) names = g_string_new (NULL);
+
+  for (guint i = 0; i < images->len; i++)
+    {
+      g_autofree char *base = g_path_get_basename (g_ptr_array_index (images, i));
+
+      g_string_append_printf (names, "%s%s", i > 0 ? " " : "", base);
+    }
+  return g_string_free (g_steal_pointer (&names), FALSE);
+}
+
+static guint count_helpers (MgProfile *profile);
+
+/* `env true`: one process, which ran env and then true, named by true. */
+static void
+test_exec_env (Fixture *f, gconstpointer data)
+{
+  const char *argv[] = { "env", "true", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autoptr (MgProfile) profile = processes_test_profile (f, argv, &run);
+  g_autofree char *images = NULL;
+  g_autofree char *name = NULL;
+  const MgProcessInfo *info;
+
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+  g_assert_cmpuint (mg_profile_get_run_info (profile)->n_processes, ==, 1);
+  g_assert_true (mg_profile_has_process_images (profile));
+  g_assert_cmpuint (count_helpers (profile), ==, 0);
+  info = mg_profile_get_process (profile, 0);
+  images = processes_test_images (profile, 0);
+  g_assert_cmpstr (images, ==, "env true");
+  g_assert_true (g_str_has_suffix (info->program, "/true"));
+  g_assert_cmpint (info->end, ==, MG_PROCESS_END_EXITED);
+  g_assert_cmpint (info->status, ==, 0);
+  name = mg_profile_describe_process_program (profile, 0);
+  g_assert_cmpstr (name, ==, "true (via env)");
+  g_assert_nonnull (strstr (run->err, "1 process"));
+}
+
+/* `sh -c 'exec workload'`: one process, sh then the workload, which ran
+ * for its whole time (the samples of both images, in one series). */
+static void
+test_exec_shell (Fixture *f, gconstpointer data)
+{
+  g_autofree char *script = g_strdup_printf ("exec %s work=0.3", f->workload);
+  const char *argv[] = { "/bin/sh", "-c", script, NULL };
+  g_autoptr (MgProfile) profile = processes_test_profile (f, argv, NULL);
+  g_autofree char *images = NULL;
+  g_auto (GStrv) words = NULL;
+  const MgProcessInfo *info;
+  guint n_execs = 0;
+
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+  g_assert_cmpuint (count_helpers (profile), ==, 0);
+  images = processes_test_images (profile, 0);
+  g_assert_true (g_str_has_suffix (images, " mg-cli-workload"));
+  /* Two images: the shell (dash, bash: whatever /bin/sh is) and the workload. */
+  words = g_strsplit (images, " ", -1);
+  g_assert_cmpuint (g_strv_length (words), ==, 2);
+  info = mg_profile_get_process (profile, 0);
+  g_assert_cmpfloat (info->end_s - info->start_s, >=, 0.3);
+  for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
+    n_execs += mg_profile_get_event (profile, i)->kind == MG_EVENT_EXEC;
+  g_assert_cmpuint (n_execs, ==, 1);
+}
+
+/* A script in the test's folder, executable. */
+static char *
+processes_test_script (Fixture *f, const char *name, const char *text)
+{
+  g_autofree char *path = g_build_filename (f->dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+  return g_steal_pointer (&path);
+}
+
+/* No aggregate's lowest or highest value comes from a helper: they are
+ * left out of the statistics across processes. */
+static void
+assert_helpers_left_out (MgProfile *profile)
+{
+  guint n_windows = mg_profile_get_n_windows (profile);
+  guint n_checked = 0;
+
+  for (guint m = 0; m < mg_profile_get_n_metrics (profile); m++)
+    {
+      const MgSeries *series = mg_profile_get_series (profile, m);
+
+      for (guint w = 0; series != NULL && w < n_windows; w++)
+        {
+          if (series->min_process[w] < 0)
+            continue;
+          g_assert_false (mg_profile_get_process (profile, series->min_process[w])->helper);
+          g_assert_false (mg_profile_get_process (profile, series->max_process[w])->helper);
+          n_checked++;
+        }
+    }
+  g_assert_cmpuint (n_checked, >, 0);
+}
+
+static guint
+count_helpers (MgProfile *profile)
+{
+  guint n = 0;
+
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    n += mg_profile_get_process (profile, p)->helper;
+  g_assert_cmpuint (n, ==, mg_profile_get_n_helpers (profile));
+  return n;
+}
+
+/* The profile written under its default name (one of them in the folder). */
+static char *
+processes_test_default_output (Fixture *f, const char *prefix)
+{
+  g_autoptr (GDir) dir = g_dir_open (f->dir, 0, NULL);
+  const char *name;
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, prefix) && g_str_has_suffix (name, ".mgprof"))
+      return g_build_filename (f->dir, name, NULL);
+  g_error ("no profile named %s… in %s", prefix, f->dir);
+  return NULL;
+}
+
+/* A wrapper script that runs the program (a child: the script goes on
+ * after it): the script is a helper, the program the one process, which
+ * names the profile, and the script's idle time is in no statistic. */
+static void
+test_helper_wrapper (Fixture *f, gconstpointer data)
+{
+  g_autofree char *text = g_strdup_printf ("#!/bin/sh\n'%s' work=0.6\nstatus=$?\nexit $status\n",
+                                           f->workload);
+  g_autofree char *script = processes_test_script (f, "wrap.sh", text);
+  const char *args[] = { "--profile", "--interval=10", script, NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  g_autofree char *path = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  g_autoptr (GError) error = NULL;
+  guint program = 0;
+
+  g_assert_cmpint (run->status, ==, 0);
+  path = processes_test_default_output (f, "wrap.sh_");
+  g_assert_true (g_str_has_prefix (strrchr (path, '/') + 1, "wrap.sh_1p_1n_"));
+  profile = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 2);
+  g_assert_cmpuint (count_helpers (profile), ==, 1);
+  program = mg_profile_get_process (profile, 0)->helper ? 1 : 0;
+  g_assert_true (g_str_has_suffix (mg_profile_get_process (profile, program)->program,
+                                   "/mg-cli-workload"));
+  g_assert_cmpint (mg_profile_get_process (profile, 1 - program)->pid, ==,
+                   mg_profile_get_process (profile, program)->ppid);
+  assert_helpers_left_out (profile);
+  g_assert_nonnull (strstr (run->err, "1 process (mg-cli-workload) and 1 helper process"));
+}
+
+/* A shim: short steps (readlink, dirname, one after the other), then an
+ * exec of the program: the steps are helpers, the shim one process with
+ * the program. */
+static void
+test_helper_shim (Fixture *f, gconstpointer data)
+{
+  g_autofree char *text = g_strdup_printf ("#!/bin/sh\nreadlink -f /bin/sh >/dev/null\n"
+                                           "dirname /a/b >/dev/null\nexec '%s' work=0.6\n",
+                                           f->workload);
+  g_autofree char *script = processes_test_script (f, "shim", text);
+  const char *argv[] = { script, NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autoptr (MgProfile) profile = processes_test_profile (f, argv, &run);
+  g_autofree char *name = NULL;
+  guint n_real = 0;
+
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 3);
+  g_assert_cmpuint (count_helpers (profile), ==, 2);
+  for (guint p = 0; p < 3; p++)
+    {
+      const MgProcessInfo *info = mg_profile_get_process (profile, p);
+
+      if (info->helper)
+        {
+          g_autofree char *images = processes_test_images (profile, p);
+
+          g_assert_true (g_str_equal (images, "readlink") || g_str_equal (images, "dirname"));
+          continue;
+        }
+      n_real++;
+      name = mg_profile_describe_process_program (profile, p);
+      g_assert_true (g_str_has_prefix (name, "mg-cli-workload (via "));
+    }
+  g_assert_cmpuint (n_real, ==, 1);
+  assert_helpers_left_out (profile);
+  g_assert_nonnull (strstr (run->err, "1 process (mg-cli-workload (via "));
+  g_assert_nonnull (strstr (run->err, ") and 2 helper processes"));
+}
+
+/* make -j2 runs two jobs at once: each is work, and so is make, which
+ * runs more than one: nothing is a helper. */
+static void
+test_helper_make (Fixture *f, gconstpointer data)
+{
+  g_autofree char *makefile = g_strdup_printf ("all: a b\na:\n\t'%s' work=0.5\nb:\n\t'%s' "
+                                               "work=0.5\n.PHONY: all a b\n",
+                                               f->workload, f->workload);
+  g_autofree char *path = processes_test_script (f, "Makefile", makefile);
+  g_autofree char *make = g_find_program_in_path ("make");
+  const char *argv[] = { "make", "-s", "-j2", "-f", path, NULL };
+  g_autoptr (MgProfile) profile = NULL;
+  guint n_workloads = 0;
+
+  if (make == NULL)
+    {
+      g_test_skip ("make is not installed");
+      return;
+    }
+  profile = processes_test_profile (f, argv, NULL);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 3);
+  g_assert_cmpuint (count_helpers (profile), ==, 0);
+  for (guint p = 0; p < 3; p++)
+    n_workloads += g_str_has_suffix (mg_profile_get_process (profile, p)->program,
+                                     "/mg-cli-workload");
+  g_assert_cmpuint (n_workloads, ==, 2);
+}
+
+/* MPI ranks through mpirun (not sampled) are never helpers; through a
+ * wrapper script that runs the program, each rank's script is. */
+static void
+test_helper_mpi (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mpirun = g_find_program_in_path ("mpirun");
+  g_autofree char *text = g_strdup_printf ("#!/bin/sh\n'%s' work=0.6\nstatus=$?\nexit $status\n",
+                                           f->workload);
+  g_autofree char *script = processes_test_script (f, "rank.sh", text);
+  const char *direct[] = { "-n", "2", f->workload, "work=0.6", NULL };
+  const char *wrapped[] = { "-n", "2", script, NULL };
+  g_autoptr (MgProfile) plain = NULL;
+  g_autoptr (MgProfile) through_script = NULL;
+  gboolean seen[2] = { FALSE, FALSE };
+
+  if (mpirun == NULL)
+    {
+      g_test_skip ("mpirun is not installed");
+      return;
+    }
+  plain = processes_test_profile (f, direct, NULL);
+  g_assert_cmpuint (mg_profile_get_n_processes (plain), ==, 2);
+  g_assert_cmpuint (count_helpers (plain), ==, 0);
+
+  through_script = processes_test_profile (f, wrapped, NULL);
+  g_assert_cmpuint (mg_profile_get_n_processes (through_script), ==, 4);
+  g_assert_cmpuint (count_helpers (through_script), ==, 2);
+  for (guint p = 0; p < 4; p++)
+    {
+      const MgProcessInfo *info = mg_profile_get_process (through_script, p);
+
+      g_assert_cmpint (info->rank, >=, 0);
+      g_assert_cmpint (info->rank, <, 2);
+      if (info->helper)
+        continue;
+      g_assert_true (g_str_has_suffix (info->program, "/mg-cli-workload"));
+      g_assert_false (seen[info->rank]);
+      seen[info->rank] = TRUE;
+    }
+  assert_helpers_left_out (through_script);
+}
+
+#define add(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  add ("/cli/processes/exec-env", test_exec_env);
+  add ("/cli/processes/exec-shell", test_exec_shell);
+  add ("/cli/processes/helper-wrapper", test_helper_wrapper);
+  add ("/cli/processes/helper-shim", test_helper_shim);
+  add ("/cli/processes/helper-make", test_helper_make);
+  add ("/cli/processes/helper-mpi", test_helper_mpi);
+  return g_test_run ();
+}

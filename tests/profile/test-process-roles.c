@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The helper rule (mg-process-roles.c) on hand-made process lists: which
+ * processes are helpers, and which are not, for the cases of the docs. */
+#include "mg-config.h"
+
+#include <glib.h>
+
+#include <glib/gstdio.h>
+
+#include "profile/mg-process-images.h"
+#include "profile/mg-process-roles.h"
+#include "profile/mg-profile-builder.h"
+
+/* Interval 10 ms: quick is 0.25 s (the floor). */
+#define INTERVAL_MS 10.0
+
+static MgProcessInfo
+roles_fixture_process (int pid, int ppid, int rank, double start_s, double end_s)
+{
+  MgProcessInfo info = { pid, ppid, rank, (char *) "node1", (char *) "/bin/prog", start_s, end_s,
+                         MG_PROCESS_END_EXITED, 0, FALSE, FALSE };
+
+  return info;
+}
+
+/* Helper flags as a string of 'h' and '.', in process order. */
+static char *
+roles_test_find (const MgProcessInfo *processes, guint n)
+{
+  g_autofree gboolean *helper = g_new (gboolean, n);
+  char *flags = g_new0 (char, n + 1);
+
+  mg_process_roles_find_helpers (processes, n, INTERVAL_MS, helper);
+  for (guint p = 0; p < n; p++)
+    flags[p] = helper[p] ? 'h' : '.';
+  return flags;
+}
+
+/* A shell that runs the program and waits: a wrapper. A parent that
+ * computed 2 s before its one child is none. */
+static void
+test_wrapper (void)
+{
+  MgProcessInfo wrapper[] = { roles_fixture_process (10, 1, -1, 0.0, 3.02),
+                              roles_fixture_process (11, 10, -1, 0.01, 3.0) };
+  MgProcessInfo worker[] = { roles_fixture_process (10, 1, -1, 0.0, 3.02),
+                             roles_fixture_process (11, 10, -1, 2.0, 3.0) };
+  g_autofree char *a = roles_test_find (wrapper, 2);
+  g_autofree char *b = roles_test_find (worker, 2);
+
+  g_assert_cmpstr (a, ==, "h.");
+  g_assert_cmpstr (b, ==, "..");
+}
+
+/* A shim's short steps, one after the other, are helpers; two jobs that
+ * run at once (make -j2) are not, however short, nor is their parent. */
+static void
+test_steps_and_jobs (void)
+{
+  MgProcessInfo shim[] = { roles_fixture_process (10, 1, -1, 0.0, 2.0),
+                           roles_fixture_process (11, 10, -1, 0.01, 0.02),
+                           roles_fixture_process (12, 10, -1, 0.03, 0.05) };
+  MgProcessInfo make[] = { roles_fixture_process (10, 1, -1, 0.0, 0.2),
+                           roles_fixture_process (11, 10, -1, 0.01, 0.1),
+                           roles_fixture_process (12, 10, -1, 0.02, 0.15) };
+  g_autofree char *a = roles_test_find (shim, 3);
+  g_autofree char *b = roles_test_find (make, 3);
+
+  g_assert_cmpstr (a, ==, ".hh");
+  g_assert_cmpstr (b, ==, "...");
+}
+
+/* MPI: ranks never helpers; a rank's wrapper script is; a script around
+ * mpirun (no rank) is; a rank's short child of another rank is not its
+ * step. */
+static void
+test_mpi (void)
+{
+  MgProcessInfo ranks[] = { roles_fixture_process (5, 1, -1, 0.0, 2.0),
+                            roles_fixture_process (20, 6, 0, 0.01, 1.9),
+                            roles_fixture_process (21, 6, 1, 0.01, 1.9),
+                            roles_fixture_process (30, 20, 0, 0.02, 1.85),
+                            roles_fixture_process (31, 21, 1, 0.02, 1.85) };
+  g_autofree char *a = roles_test_find (ranks, 5);
+
+  g_assert_cmpstr (a, ==, "hhh..");
+}
+
+/* Pids are reused: the parent is the process with that pid that lived
+ * when the child started. All helpers: none is. */
+static void
+test_reuse_and_all (void)
+{
+  MgProcessInfo reused[] = { roles_fixture_process (10, 1, -1, 0.0, 0.05),
+                             roles_fixture_process (10, 1, -1, 1.0, 4.0),
+                             roles_fixture_process (11, 10, -1, 1.01, 3.99) };
+  MgProcessInfo one[] = { roles_fixture_process (10, 1, -1, 0.0, 0.01) };
+  g_autofree char *a = roles_test_find (reused, 3);
+  g_autofree char *b = roles_test_find (one, 1);
+
+  /* The first pid 10 had ended: no wrapper of 11, and a root of its own. */
+  g_assert_cmpstr (a, ==, ".h.");
+  g_assert_cmpstr (b, ==, ".");
+}
+
+/* A wrapper (pid 10, CPU 0 %) of the program (pid 11, 80 %), merged with
+ * the images named (as now) or not (as an earlier Metrograph did). */
+static MgProfile *
+roles_fixture_wrapped (gboolean images)
+{
+  g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr (MgMetricDef) def = mg_metric_def_new ();
+  g_autoptr (GError) error = NULL;
+  MgProcessInfo processes[] = { roles_fixture_process (10, 1, -1, 0.0, 1.0),
+                                roles_fixture_process (11, 10, -1, 0.005, 0.995) };
+  const double values[] = { 0.0, 80.0 };
+  MgProfile *profile;
+
+  def->id = g_strdup ("cpu");
+  mg_profile_builder_add_metric (builder, def);
+  mg_profile_builder_set_interval (builder, INTERVAL_MS, INTERVAL_MS, 100);
+  for (guint p = 0; p < 2; p++)
+    {
+      MgProcessEvent start = { (int) p, processes[p].start_s, MG_EVENT_START, 0,
+                               images ? (char *) "/bin/prog" : NULL };
+
+      mg_profile_builder_add_process (builder, &processes[p]);
+      mg_profile_builder_add_event (builder, &start);
+      for (guint k = 0; k < 10; k++)
+        mg_profile_builder_add_sample (builder, p, k * 0.1, (k + 1) * 0.1, &values[p],
+                                       &values[p], &values[p]);
+    }
+  profile = mg_profile_builder_finish (builder, 10, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+/* Saved and opened again (the rule finds the helpers again). */
+static MgProfile *
+roles_test_reload (MgProfile *profile)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-roles-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "p.mgprof", NULL);
+  g_autoptr (GError) error = NULL;
+  MgProfile *loaded;
+
+  g_assert_true (mg_profile_save (profile, path, &error));
+  g_assert_no_error (error);
+  loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  g_unlink (path);
+  g_rmdir (dir);
+  return loaded;
+}
+
+/* A profile that names its processes' images: the wrapper is a helper,
+ * out of the aggregates, before and after saving. */
+static void
+test_saved (void)
+{
+  g_autoptr (MgProfile) merged = roles_fixture_wrapped (TRUE);
+  g_autoptr (MgProfile) loaded = roles_test_reload (merged);
+
+  g_assert_true (mg_profile_has_process_images (merged));
+  g_assert_cmpuint (mg_profile_get_n_helpers (merged), ==, 1);
+  g_assert_cmpfloat (mg_profile_get_series (merged, 0)->mins[3], ==, 80.0);
+  g_assert_cmpfloat (mg_profile_get_series (merged, 0)->means[3], ==, 80.0);
+  g_assert_true (mg_profile_get_process (loaded, 0)->helper);
+  g_assert_false (mg_profile_get_process (loaded, 1)->helper);
+  g_assert_cmpfloat (mg_profile_get_series (loaded, 0)->mins[3], ==, 80.0);
+}
+
+/* Profiles merged before (no images named; the format 4 file too) have no
+ * helpers: their numbers stay as recorded, the wrapper's 0 % in them. */
+static void
+test_earlier_profile (void)
+{
+  g_autoptr (MgProfile) merged = roles_fixture_wrapped (FALSE);
+  g_autoptr (MgProfile) loaded = roles_test_reload (merged);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "profile",
+                                                 "format-v4.mgprof", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) v4 = mg_profile_load (path, &error);
+
+  g_assert_false (mg_profile_has_process_images (loaded));
+  g_assert_cmpuint (mg_profile_get_n_helpers (merged), ==, 0);
+  g_assert_cmpuint (mg_profile_get_n_helpers (loaded), ==, 0);
+  g_assert_cmpfloat (mg_profile_get_series (merged, 0)->mins[3], ==, 0.0);
+  g_assert_cmpfloat (mg_profile_get_series (loaded, 0)->mins[3], ==, 0.0);
+  g_assert_cmpfloat (mg_profile_get_series (loaded, 0)->means[3], ==, 40.0);
+  g_assert_no_error (error);
+  g_assert_false (mg_profile_has_process_images (v4));
+  g_assert_cmpuint (mg_profile_get_n_helpers (v4), ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/profile/roles/wrapper", test_wrapper);
+  g_test_add_func ("/profile/roles/steps-and-jobs", test_steps_and_jobs);
+  g_test_add_func ("/profile/roles/mpi", test_mpi);
+  g_test_add_func ("/profile/roles/reuse-and-all", test_reuse_and_all);
+  g_test_add_func ("/profile/roles/saved", test_saved);
+  g_test_add_func ("/profile/roles/earlier-profile", test_earlier_profile);
+  return g_test_run ();
+}
