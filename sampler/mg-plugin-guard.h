@@ -18,7 +18,11 @@ typedef struct {
   size_t plugin;         /* source index */
   const char *function;  /* the plugin's function, for messages */
   int64_t since_ns;      /* when the call began (monotonic) */
+  int64_t limit_ns;      /* abandoned at since_ns + limit_ns; 0: no limit */
 } MgPluginCall;
+
+/* What mg_plugin_guard_call returns for a call abandoned at its limit. */
+#define MG_PLUGIN_GUARD_TIMED_OUT (-1)
 
 typedef int (*MgGuardedFn) (void *data);
 
@@ -30,8 +34,16 @@ MG_INTERNAL void mg_plugin_guard_install (void);
  * signal) receive the four fault signals. */
 MG_INTERNAL void mg_plugin_guard_thread_init (void);
 
-/* Runs fn (data) as call: returns 0 with fn's result in *ret, or the number
- * of the signal that interrupted it (then *ret is untouched). */
+/* Watches the calling thread's guarded calls for the time limit with a
+ * tick every period_ns (a POSIX timer aimed at this thread, no thread of
+ * its own): for the sampling thread's life, so that its calls cost no
+ * system call. Other threads' calls with a limit arm a timer each. */
+MG_INTERNAL void mg_plugin_guard_watch_begin (int64_t period_ns);
+MG_INTERNAL void mg_plugin_guard_watch_end (void);
+
+/* Runs fn (data) as call: returns 0 with fn's result in *ret, the number
+ * of the signal that interrupted it, or MG_PLUGIN_GUARD_TIMED_OUT when it
+ * ran past call->limit_ns and was abandoned (then *ret is untouched). */
 MG_INTERNAL int mg_plugin_guard_call (const MgPluginCall *call, MgGuardedFn fn, void *data,
                                       int *ret);
 
@@ -45,6 +57,12 @@ MG_INTERNAL bool mg_plugin_guard_current (MgPluginCall *out);
  * called again. */
 MG_INTERNAL void mg_plugin_guard_disable (MgSampler *s, const MgPluginCall *call, int sig,
                                           uint64_t sample);
+
+/* call ran past its limit and was abandoned: its plugin is HUNG (the
+ * message names the function, the limit and the sample, 0 outside
+ * sampling), and nothing of it is called again. */
+MG_INTERNAL void mg_plugin_guard_timed_out (MgSampler *s, const MgPluginCall *call,
+                                            uint64_t sample);
 
 /* The process ends while call has not returned: plugin call->plugin is
  * HUNG (the message says since when, and whether the bound was passed). */

@@ -83,6 +83,9 @@ MG_INTERNAL void mg_plugins_stop (MgSampler *s);
 MG_INTERNAL void mg_plugins_cleanup (MgSampler *s);
 
 /* mg-sampling.c */
+/* A getter running this long is hung and abandoned: hang_intervals
+ * intervals. */
+MG_INTERNAL int64_t mg_sampling_hang_bound_ns (const MgSampler *s);
 MG_INTERNAL void mg_sampling_round (MgSampler *s, int64_t now_ns);
 MG_INTERNAL void mg_sampling_final_round (MgSampler *s);
 MG_INTERNAL void mg_sampling_backfill (MgSampler *s);

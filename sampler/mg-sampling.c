@@ -67,22 +67,45 @@ getter_value (void *data)
   return true;
 }
 
-/* The getter under the fault guard: a crash in it is no value, and stops its
- * plugin at this sample. The call is published in the record while it runs
+int64_t
+mg_sampling_hang_bound_ns (const MgSampler *s)
+{
+  return (int64_t) s->plan.hang_intervals * s->plan.interval_ms * 1000000;
+}
+
+/* The watch's tick: a quarter of the bound, so that a getter is abandoned
+ * at most a quarter late, but not more often than every 10 ms nor less
+ * than every second. */
+static int64_t
+watch_period_ns (const MgSampler *s)
+{
+  int64_t period = mg_sampling_hang_bound_ns (s) / 4;
+  if (period < 10 * 1000000)
+    return 10 * 1000000;
+  return period > 1000000000 ? 1000000000 : period;
+}
+
+/* The getter under the fault guard and the time limit (the hang bound): a
+ * crash in it is no value, and stops its plugin at this sample; so does a
+ * call that runs past the bound, abandoned there so that the other
+ * metrics sample on. The call is published in the record while it runs
  * (the front end names a getter that does not return). */
 static bool
 call_getter (MgSampler *s, size_t m, struct timespec *t, double *out, int64_t since_ns,
              uint64_t sample)
 {
   GetterArgs args = { s, m, t, out };
-  MgPluginCall call = { s->plan.metrics[m].source, s->plan.metrics[m].getter, since_ns };
+  MgPluginCall call = { s->plan.metrics[m].source, s->plan.metrics[m].getter, since_ns,
+                        mg_sampling_hang_bound_ns (s) };
   uint32_t *published = &s->rec.metrics[m].call_since_ms;
   int ok = false;
   __atomic_store_n (published, (uint32_t) ((since_ns - s->start_ns) / 1000000) + 1,
                     __ATOMIC_RELAXED);
   int sig = mg_plugin_guard_call (&call, getter_value, &args, &ok);
   __atomic_store_n (published, 0, __ATOMIC_RELAXED);
-  if (sig != 0)
+  if (sig == MG_PLUGIN_GUARD_TIMED_OUT)
+    mg_plugin_guard_timed_out (s, &call, sample);
+  else if (sig != 0)
     mg_plugin_guard_disable (s, &call, sig, sample);
   return sig == 0 && ok;
 }
@@ -329,6 +352,7 @@ thread_main (void *data)
   mg_thread_usage_begin ();
   mg_thread_activity_begin ();
   mg_plugin_guard_thread_init ();
+  mg_plugin_guard_watch_begin (watch_period_ns (s));
   pthread_mutex_lock (&s->lock);
   while (!s->stop_requested)
     {
@@ -367,10 +391,12 @@ thread_main (void *data)
   mg_thread_activity_end ();
   mg_thread_usage_end ();
   pthread_mutex_unlock (&s->lock);
-  if (gone)
-    exit_for_program (s);
+  /* After the stop functions at --stop-after, which it watches too. */
   if (reached_stop)
     mg_sampling_end (s);
+  mg_plugin_guard_watch_end ();
+  if (gone)
+    exit_for_program (s);
   return NULL;
 }
 

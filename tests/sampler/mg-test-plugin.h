@@ -28,5 +28,6 @@ int test_node (metric_id_t id, struct timespec *t, uint64_t *out);
 int marker_value (metric_id_t id, struct timespec *t, uint64_t *out);
 int faulty_crash (metric_id_t id, struct timespec *t, uint64_t *out);
 int faulty_hang (metric_id_t id, struct timespec *t, uint64_t *out);
+int faulty_block (metric_id_t id, struct timespec *t, uint64_t *out);
 
 #endif /* MG_TEST_PLUGIN_H */
