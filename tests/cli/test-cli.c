@@ -682,7 +682,9 @@ test_profile_plugin_hang (Fixture *f, gconstpointer data)
   const MgProcessEvent *fault = NULL;
 
   assert_status (run, 0);
-  assert_one_error_line (run->err, "ft_src hung in faulty_hang since ");
+  /* Abandoned at the hang bound, 50 intervals of 5 ms. */
+  assert_one_error_line (run->err, "ft_src hung in faulty_hang at sample 5 (called at ");
+  g_assert_nonnull (strstr (run->err, "no return within 0.25 s); its metrics stop there"));
   /* 2 s of sleep; the old wait for the getter alone was 3 s more. */
   g_assert_cmpfloat (run->seconds, <, 4.9);
   profile = load_profile (output);
@@ -691,8 +693,43 @@ test_profile_plugin_hang (Fixture *f, gconstpointer data)
       fault = mg_profile_get_event (profile, i);
   g_assert_nonnull (fault);
   g_assert_cmpint (fault->status, ==, 0);
-  g_assert_true (g_str_has_suffix (fault->message, " s; its metrics stop there"));
+  g_assert_true (g_str_has_suffix (fault->message, "no return within 0.25 s); its metrics stop there"));
   g_assert_cmpfloat (fault->time_s, <, 0.5);
+}
+
+/* A plugin whose initialise never returns, before the program's main:
+ * abandoned at METROGRAPH_PLUGIN_LIMIT_MS, the program runs to its own end
+ * and status, and the summary and the profile name the plugin and why. */
+static void
+test_profile_plugin_init_hangs (Fixture *f, gconstpointer data)
+{
+  g_autofree char *metrics = faulty_metrics_dir (f);
+  g_autofree char *output = in_dir (f, "init.mgprof");
+  const char *args[] = { "--profile", "--metrics-path", metrics, "--interval=5", "-o",
+                         "init.mgprof", f->workload, "sleep=0.3", "exit=6", NULL };
+  const char *env[] = { "MG_TEST_FAULTY_INIT=hang", "METROGRAPH_PLUGIN_LIMIT_MS=500", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run_with_env (f->dir, args, env);
+  g_autoptr (MgProfile) profile = NULL;
+  const char *expected = "did not return from allinea_plugin_initialise within 0.5 s; nothing "
+                         "of it is called again";
+  gboolean named = FALSE;
+
+  assert_status (run, 6);
+  g_test_message ("an initialise that never returns: --profile of a 0.3 s program took %.2f s",
+                  run->seconds);
+  g_assert_cmpfloat (run->seconds, <, 5.0);
+  g_assert_nonnull (strstr (run->err, "ft_src"));
+  g_assert_nonnull (strstr (run->err, expected));
+  profile = load_profile (output);
+  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 6);
+  for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
+    {
+      const MgProcessEvent *e = mg_profile_get_event (profile, i);
+      named |= e->message != NULL && strstr (e->message, expected) != NULL;
+    }
+  for (guint i = 0; !named && i < mg_profile_get_n_plugin_errors (profile); i++)
+    named = strstr (mg_profile_get_plugin_error (profile, i)->message, expected) != NULL;
+  g_assert_true (named);
 }
 
 /* Records on a full disk: METROGRAPH_TMPDIR is a 16 MiB tmpfs in a mount
@@ -2219,6 +2256,7 @@ main (int argc, char **argv)
   add ("/cli/profile/crash", test_profile_crash);
   add ("/cli/profile/plugin-crash", test_profile_plugin_crash);
   add ("/cli/profile/plugin-hang", test_profile_plugin_hang);
+  add ("/cli/profile/plugin-init-hangs", test_profile_plugin_init_hangs);
   add ("/cli/profile/full-disk", test_profile_full_disk);
   add ("/cli/profile/missing-program", test_profile_missing_program);
   add ("/cli/profile/static", test_profile_static);
