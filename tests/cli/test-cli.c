@@ -732,6 +732,46 @@ test_profile_plugin_init_hangs (Fixture *f, gconstpointer data)
   g_assert_true (named);
 }
 
+/* A program that daemonises: its child outlives it and, after the run has
+ * ended, starts programs of its own (an exec, a fork). The records made
+ * while the program ran are merged; nothing the daemon does afterwards
+ * makes the run folder again, so no folder is left that a later run would
+ * advertise (the fixture's teardown checks runs/ too). */
+static void
+test_profile_daemon (Fixture *f, gconstpointer data)
+{
+  g_autofree char *done = in_dir (f, "daemon-done");
+  g_autofree char *output = in_dir (f, "daemon.mgprof");
+  g_autofree char *script = g_strdup_printf ("(sleep 0.5; /bin/true; sh -c 'sleep 0.1'; "
+                                             "echo x > '%s') >/dev/null 2>&1 & "
+                                             "echo parent; exit 3", done);
+  const char *args[] = { "--profile", "-o", "daemon.mgprof", "/bin/sh", "-c", script, NULL };
+  const char *later[] = { "--profile", "-o", "later.mgprof", "/bin/true", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  g_autoptr (CliTestRun) again = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  g_autoptr (GDir) runs = NULL;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  assert_status (run, 3);
+  g_assert_cmpstr (run->out, ==, "parent\n");
+  g_assert_null (strstr (run->err, "--recover"));
+  profile = load_profile (output);
+  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 3);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), >=, 1);
+  while (!g_file_test (done, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
+    g_usleep (20000);
+  g_assert_true (g_file_test (done, G_FILE_TEST_EXISTS));
+  g_usleep (100000);
+  runs = g_dir_open (f->runs, 0, NULL);
+  g_assert_nonnull (runs);
+  g_assert_null (g_dir_read_name (runs));
+
+  again = cli_test_run (f->dir, later);
+  assert_status (again, 0);
+  g_assert_null (strstr (again->err, "--recover"));
+}
+
 /* Records on a full disk: METROGRAPH_TMPDIR is a 16 MiB tmpfs in a mount
  * namespace of its own. The program fills it, leaving 64 KiB, and starts a
  * child, whose records (the fork's and the exec'd image's) cannot be
@@ -2257,6 +2297,7 @@ main (int argc, char **argv)
   add ("/cli/profile/plugin-crash", test_profile_plugin_crash);
   add ("/cli/profile/plugin-hang", test_profile_plugin_hang);
   add ("/cli/profile/plugin-init-hangs", test_profile_plugin_init_hangs);
+  add ("/cli/profile/daemon", test_profile_daemon);
   add ("/cli/profile/full-disk", test_profile_full_disk);
   add ("/cli/profile/missing-program", test_profile_missing_program);
   add ("/cli/profile/static", test_profile_static);
