@@ -205,11 +205,39 @@ arm_watch (timer_t *timer, int64_t first_ns, int64_t period_ns)
   return false;
 }
 
+/* A tick must only ever reach our handler: a program that replaced it
+ * through the raw system call (which the interposed sigaction cannot
+ * see) would get a SIGSEGV of ours. */
+static bool
+handler_is_ours (void)
+{
+  struct sigaction now;
+  return real_sigaction (SIGSEGV, NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO)
+         && now.sa_sigaction == on_fault;
+}
+
+static __thread int64_t watch_period_ns __attribute__((tls_model ("initial-exec")));
+static __thread int64_t watch_next_check_ns __attribute__((tls_model ("initial-exec")));
+
 void
 mg_plugin_guard_watch_begin (int64_t period_ns)
 {
-  if (!watched && installed)
-    watched = arm_watch (&watch_timer, mg_now_ns () + period_ns, period_ns);
+  if (watched || !installed || !handler_is_ours ())
+    return;
+  int64_t now = mg_now_ns ();
+  watched = arm_watch (&watch_timer, now + period_ns, period_ns);
+  watch_period_ns = period_ns;
+  watch_next_check_ns = now + period_ns;
+}
+
+void
+mg_plugin_guard_watch_check (int64_t now_ns)
+{
+  if (!watched || now_ns < watch_next_check_ns)
+    return;
+  watch_next_check_ns = now_ns + watch_period_ns;
+  if (!handler_is_ours ())
+    mg_plugin_guard_watch_end ();
 }
 
 void
@@ -235,7 +263,8 @@ mg_plugin_guard_call (const MgPluginCall *call, MgGuardedFn fn, void *data, int 
   /* A thread that is not watched (the program's, in the constructor or at
    * exit) gets a timer for this call, and the fault signals unblocked for
    * it, as the sampling thread has them. */
-  bool armed = deadline != 0 && !watched && arm_watch (&once, deadline, ONCE_PERIOD_NS);
+  bool armed = deadline != 0 && !watched && handler_is_ours ()
+               && arm_watch (&once, deadline, ONCE_PERIOD_NS);
   if (armed)
     {
       fault_set (&faults);

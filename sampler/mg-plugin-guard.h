@@ -40,6 +40,10 @@ MG_INTERNAL void mg_plugin_guard_thread_init (void);
  * system call. Other threads' calls with a limit arm a timer each. */
 MG_INTERNAL void mg_plugin_guard_watch_begin (int64_t period_ns);
 MG_INTERNAL void mg_plugin_guard_watch_end (void);
+/* On the watched thread between calls: once a period, one sigaction
+ * query; the watch ends if the fault handler is no longer ours (replaced
+ * through the raw system call), so that no tick reaches the program. */
+MG_INTERNAL void mg_plugin_guard_watch_check (int64_t now_ns);
 
 /* Runs fn (data) as call: returns 0 with fn's result in *ret, the number
  * of the signal that interrupted it, or MG_PLUGIN_GUARD_TIMED_OUT when it

@@ -379,6 +379,7 @@ thread_main (void *data)
       next += interval;
       if (next <= now)
         next += ((now - next) / interval + 1) * interval;
+      mg_plugin_guard_watch_check (now);
       if (program_gone (s))
         {
           gone = true;
