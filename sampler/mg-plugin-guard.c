@@ -218,16 +218,32 @@ handler_is_ours (void)
 
 static __thread int64_t watch_period_ns __attribute__((tls_model ("initial-exec")));
 static __thread int64_t watch_next_check_ns __attribute__((tls_model ("initial-exec")));
+/* Watches begun on this thread inside the one that armed the timer. */
+static __thread int watch_depth __attribute__((tls_model ("initial-exec")));
+static __thread sigset_t watch_old_mask;
 
 void
 mg_plugin_guard_watch_begin (int64_t period_ns)
 {
-  if (watched || !installed || !handler_is_ours ())
+  if (watched)
+    {
+      watch_depth++;
+      return;
+    }
+  if (!installed || !handler_is_ours ())
     return;
   int64_t now = mg_now_ns ();
   watched = arm_watch (&watch_timer, now + period_ns, period_ns);
+  if (!watched)
+    return;
+  watch_depth = 0;
   watch_period_ns = period_ns;
   watch_next_check_ns = now + period_ns;
+  /* A program thread (the constructor's, the one that exits) may block
+   * the fault signals: unblocked while it is watched. */
+  sigset_t faults;
+  fault_set (&faults);
+  pthread_sigmask (SIG_UNBLOCK, &faults, &watch_old_mask);
 }
 
 void
@@ -237,15 +253,27 @@ mg_plugin_guard_watch_check (int64_t now_ns)
     return;
   watch_next_check_ns = now_ns + watch_period_ns;
   if (!handler_is_ours ())
-    mg_plugin_guard_watch_end ();
+    {
+      watch_depth = 0;
+      mg_plugin_guard_watch_end ();
+    }
 }
 
 void
 mg_plugin_guard_watch_end (void)
 {
-  if (watched)
-    timer_delete (watch_timer);
+  if (!watched)
+    return;
+  if (watch_depth > 0)
+    {
+      watch_depth--;
+      return;
+    }
+  /* A tick still pending reaches the handler with no deadline set and is
+   * dropped there. */
+  timer_delete (watch_timer);
   watched = false;
+  pthread_sigmask (SIG_SETMASK, &watch_old_mask, NULL);
 }
 
 /* The least tick after a deadline missed on an unwatched thread (the first

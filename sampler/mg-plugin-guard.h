@@ -36,8 +36,10 @@ MG_INTERNAL void mg_plugin_guard_thread_init (void);
 
 /* Watches the calling thread's guarded calls for the time limit with a
  * tick every period_ns (a POSIX timer aimed at this thread, no thread of
- * its own): for the sampling thread's life, so that its calls cost no
- * system call. Other threads' calls with a limit arm a timer each. */
+ * its own, and the fault signals unblocked): for the sampling thread's
+ * life, and on a program thread around the plugins' start and end, so
+ * that a call costs no system call. Nests (the inner pair does nothing).
+ * A call with a limit on a thread not watched arms a timer of its own. */
 MG_INTERNAL void mg_plugin_guard_watch_begin (int64_t period_ns);
 MG_INTERNAL void mg_plugin_guard_watch_end (void);
 /* On the watched thread between calls: once a period, one sigaction

@@ -86,6 +86,8 @@ MG_INTERNAL void mg_plugins_cleanup (MgSampler *s);
 /* A getter running this long is hung and abandoned: hang_intervals
  * intervals. */
 MG_INTERNAL int64_t mg_sampling_hang_bound_ns (const MgSampler *s);
+/* The tick of the plugin calls' watch (mg-plugin-guard.h). */
+MG_INTERNAL int64_t mg_sampling_watch_period_ns (const MgSampler *s);
 MG_INTERNAL void mg_sampling_round (MgSampler *s, int64_t now_ns);
 MG_INTERNAL void mg_sampling_final_round (MgSampler *s);
 MG_INTERNAL void mg_sampling_backfill (MgSampler *s);

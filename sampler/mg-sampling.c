@@ -73,13 +73,15 @@ mg_sampling_hang_bound_ns (const MgSampler *s)
   return (int64_t) s->plan.hang_intervals * s->plan.interval_ms * 1000000;
 }
 
-/* The watch's tick: a quarter of the bound, so that a getter is abandoned
- * at most a quarter late, but not more often than every 10 ms nor less
- * than every second. */
-static int64_t
-watch_period_ns (const MgSampler *s)
+/* The watch's tick: a quarter of the shorter limit, so that a call is
+ * abandoned at most a quarter late, but not more often than every 10 ms
+ * nor less than every second. */
+int64_t
+mg_sampling_watch_period_ns (const MgSampler *s)
 {
-  int64_t period = mg_sampling_hang_bound_ns (s) / 4;
+  int64_t bound = mg_sampling_hang_bound_ns (s);
+  int64_t lifecycle = (int64_t) s->plan.plugin_limit_ms * 1000000;
+  int64_t period = (bound < lifecycle ? bound : lifecycle) / 4;
   if (period < 10 * 1000000)
     return 10 * 1000000;
   return period > 1000000000 ? 1000000000 : period;
@@ -352,7 +354,7 @@ thread_main (void *data)
   mg_thread_usage_begin ();
   mg_thread_activity_begin ();
   mg_plugin_guard_thread_init ();
-  mg_plugin_guard_watch_begin (watch_period_ns (s));
+  mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
   pthread_mutex_lock (&s->lock);
   while (!s->stop_requested)
     {
