@@ -63,6 +63,7 @@ typedef struct {
   uint32_t stop_word; /* futex the thread sleeps on: non-zero once asked to stop */
   bool sampling_ended;/* stop functions and backfill done */
   int finished;       /* record closed (exit, exec) */
+  bool round_late;    /* a getter of this round was abandoned at the bound */
   bool main_exited;   /* the main thread called pthread_exit: the thread
                          watches for the program's last thread to end */
 

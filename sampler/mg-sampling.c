@@ -106,7 +106,10 @@ call_getter (MgSampler *s, size_t m, struct timespec *t, double *out, int64_t si
   int sig = mg_plugin_guard_call (&call, getter_value, &args, &ok);
   __atomic_store_n (published, 0, __ATOMIC_RELAXED);
   if (sig == MG_PLUGIN_GUARD_TIMED_OUT)
-    mg_plugin_guard_timed_out (s, &call, sample);
+    {
+      mg_plugin_guard_timed_out (s, &call, sample);
+      s->round_late = true;
+    }
   else if (sig != 0)
     mg_plugin_guard_disable (s, &call, sig, sample);
   return sig == 0 && ok;
@@ -177,26 +180,39 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
   MgRecordSample *slot = mg_record_slot (w, n);
   MgRecordValue *vals = mg_record_slot_values (slot);
   int64_t t_end = now_ns;
+  /* After a call abandoned at the hang bound, the getters that follow read
+   * at their own time, so that the slot spans the gap the hang left and
+   * their values are drawn over it (not squeezed into one interval). */
+  int64_t read_at = now_ns;
+  s->round_late = false;
 
   for (size_t m = 0; m < s->plan.n_metrics; m++)
     {
       const MgPlanMetric *pm = &s->plan.metrics[m];
       MgMetricRt *rt = &s->metrics[m];
       MgRecordValue value = { 0 };
-      struct timespec ts = ns_to_ts (now_ns);
+      if (s->round_late)
+        read_at = mg_now_ns ();
+      struct timespec ts = ns_to_ts (read_at);
       double v;
       if (rt->active && !pm->backfill && call_getter (s, m, &ts, &v, now_ns, s->rounds + 1))
         {
           /* The getter may move the time forward, never back. */
           int64_t t = ts_to_ns (&ts);
-          if (t < now_ns)
-            t = now_ns;
+          if (t < read_at)
+            t = read_at;
           if (t > t_end)
             t_end = t;
           rt->read_ns = t;
           value = single (v);
         }
       vals[m] = value;
+    }
+  if (s->round_late)
+    {
+      int64_t after = mg_now_ns ();
+      if (after > t_end)
+        t_end = after;
     }
   divide_round (s, vals, t_end);
   slot->t_start_ns = n ? mg_record_slot (w, n - 1)->t_end_ns : s->sampling_start_ns;

@@ -1365,6 +1365,11 @@ test_plugin_getter_blocks (Fixture *f, gconstpointer user_data)
   g_assert_cmpint (gap, <, 400 * 1000000);
   g_assert_cmpuint (rec_value (r, 3, 1)->count, ==, 1);
   g_assert_cmpuint (rec_value (r, hdr (r)->n_samples - 1, 1)->count, ==, 0);
+  /* The round of the hang (the 5th) spans the gap it left, to after the
+   * call was abandoned, with the other metric's value in it. */
+  g_assert_cmpuint (rec_value (r, 4, 1)->count, ==, 0);
+  g_assert_cmpuint (rec_value (r, 4, 0)->count, ==, 1);
+  g_assert_cmpint (rec_slot (r, 4)->t_end_ns - rec_slot (r, 3)->t_end_ns, >=, 100 * 1000000);
 }
 
 /* An initialise that never returns, before main: abandoned at
