@@ -2,7 +2,7 @@
 /* A plugin with bugs, for the fault-isolation tests: its getters crash,
  * block or hang at a known call; MG_TEST_FAULTY_INIT=1 makes its initialise
  * crash, =hang never return; MG_TEST_FAULTY_CLEANUP=hang makes its cleanup
- * never return. */
+ * never return, and MG_TEST_FAULTY_START=hang its start function. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -52,6 +52,15 @@ EXPORT int
 allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
 {
   if (env_is ("MG_TEST_FAULTY_CLEANUP", "hang"))
+    sleep_for_ever ();
+  return 0;
+}
+
+/* A start function that never returns with MG_TEST_FAULTY_START=hang. */
+EXPORT int
+faulty_start (plugin_id_t plugin_id)
+{
+  if (env_is ("MG_TEST_FAULTY_START", "hang"))
     sleep_for_ever ();
   return 0;
 }

@@ -1401,6 +1401,37 @@ test_plugin_init_hangs (Fixture *f, gconstpointer user_data)
     g_assert_cmpuint (rec_value (r, i, 0)->count, ==, 1);
 }
 
+/* A start function that never returns, before main: abandoned at the
+ * plan's plugin_limit_ms; the plugin's metrics are not sampled, the other
+ * plugin's are. */
+static void
+test_plugin_start_hangs (Fixture *f, gconstpointer user_data)
+{
+  const char *const args[] = { "run", "300", "0", NULL };
+  g_autofree char *faulty = build_file ("libmg-test-faulty.so");
+  g_autofree char *body = g_strdup_printf ("plugin_limit_ms\t300\n"
+                                           "source\t1\tfaulty.src\t%s\tfaulty_start\t\n"
+                                           COUNT_METRIC
+                                           "metric\t1\t1\tf.value\tfaulty_crash\tuint64_t\t\t0\t0"
+                                           "\t0\ttime\t\t\n", faulty);
+  write_plan (f, 5, body);
+  double took = run_unnoticed (f, args, "MG_TEST_FAULTY_START=hang", 0);
+  g_assert_cmpfloat (took, >=, 0.6);
+  g_assert_cmpfloat (took, <, 3.0);
+
+  Record *r = the_record (f);
+  g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_HUNG);
+  g_assert_cmpstr (rec_plugin (r, 1)->error, ==,
+                   "did not return from faulty_start within 0.3 s; nothing of it is called "
+                   "again");
+  g_assert_cmpuint (hdr (r)->n_samples, >, 10);
+  for (guint i = 0; i < hdr (r)->n_samples; i++)
+    {
+      g_assert_cmpuint (rec_value (r, i, 0)->count, ==, 1);
+      g_assert_cmpuint (rec_value (r, i, 1)->count, ==, 0);
+    }
+}
+
 /* A cleanup that never returns at exit: abandoned at the plan's
  * plugin_limit_ms, the process still exits with its status, the record
  * is closed and names it. */
@@ -1461,6 +1492,7 @@ main (int argc, char **argv)
   g_test_add ("/sampler/plugin-hang", Fixture, NULL, fixture_setup, test_plugin_hang, fixture_teardown);
   g_test_add ("/sampler/plugin-getter-blocks", Fixture, NULL, fixture_setup, test_plugin_getter_blocks, fixture_teardown);
   g_test_add ("/sampler/plugin-init-hangs", Fixture, NULL, fixture_setup, test_plugin_init_hangs, fixture_teardown);
+  g_test_add ("/sampler/plugin-start-hangs", Fixture, NULL, fixture_setup, test_plugin_start_hangs, fixture_teardown);
   g_test_add ("/sampler/plugin-cleanup-hangs", Fixture, NULL, fixture_setup, test_plugin_cleanup_hangs, fixture_teardown);
   return g_test_run ();
 }
