@@ -20,6 +20,9 @@ const MgPlanKeyword mg_plan_keywords[MG_PLAN_N_KEYS] = {
   [MG_PLAN_KEY_HANG_INTERVALS] = { "hang_intervals", MG_PLAN_VALUE_NUMBER, 1,
                                    1, MG_PLAN_DEFAULT_HANG_INTERVALS,
                                    { "METROGRAPH_HANG_INTERVALS" } },
+  [MG_PLAN_KEY_PLUGIN_LIMIT_MS] = { "plugin_limit_ms", MG_PLAN_VALUE_NUMBER, 1,
+                                    1, MG_PLAN_DEFAULT_PLUGIN_LIMIT_MS,
+                                    { "METROGRAPH_PLUGIN_LIMIT_MS" } },
   [MG_PLAN_KEY_SKIP_PROGRAM] = { "skip_program", MG_PLAN_VALUE_TEXT, 1 },
   [MG_PLAN_KEY_SELECT_RANKS] = { "select_ranks", MG_PLAN_VALUE_TEXT, 1 },
   /* index, id, library, start function, stop function */

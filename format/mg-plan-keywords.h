@@ -26,6 +26,9 @@
 #define MG_PLAN_MIN_SAMPLES 16
 /* A getter still running after this many intervals is reported as hung. */
 #define MG_PLAN_DEFAULT_HANG_INTERVALS 50
+/* A plugin's initialise, start, stop or cleanup still running after this
+ * many milliseconds is abandoned and the plugin disabled. */
+#define MG_PLAN_DEFAULT_PLUGIN_LIMIT_MS 5000
 /* Larger requests are cut down to this (the record's own limit). */
 #define MG_PLAN_MAX_SAMPLES MG_RECORD_MAX_CAPACITY
 
@@ -51,6 +54,7 @@ typedef enum {
   MG_PLAN_KEY_START_AFTER_MS,
   MG_PLAN_KEY_STOP_AFTER_MS,
   MG_PLAN_KEY_HANG_INTERVALS,
+  MG_PLAN_KEY_PLUGIN_LIMIT_MS,
   MG_PLAN_KEY_SKIP_PROGRAM,
   MG_PLAN_KEY_SELECT_RANKS,
   MG_PLAN_KEY_SOURCE,

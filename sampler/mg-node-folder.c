@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "format/mg-node-id.h"
 #include "format/mg-run-folder-layout.h"
 
 /* Field 22 of /proc/self/stat: when this process started. */
@@ -109,7 +110,12 @@ mg_node_folder_restore_plan (const char *plan_path)
 {
   const char *text = getenv (MG_PLAN_TEXT_ENV);
   char folder[4096], part[4096 + 32];
+  /* On the node metrograph runs on, a plan that is gone means the run
+   * has ended and its folder was merged and removed: a daemon that
+   * outlived the program must not make it again (it would be a folder
+   * that no metrograph ends). Its processes then run unprofiled. */
   if (!text || access (plan_path, F_OK) == 0 || errno != ENOENT
+      || mg_node_id_is_ours (getenv (MG_LAUNCH_NODE_ENV))
       || !parent_of (plan_path, folder, sizeof folder) || make_run_folder (folder) != 0)
     return;
   /* The node's processes may all arrive at once: each writes its own

@@ -216,6 +216,8 @@ number_field (MgPlan *plan, MgPlanKey key)
       return &plan->start_after_ms;
     case MG_PLAN_KEY_HANG_INTERVALS:
       return &plan->hang_intervals;
+    case MG_PLAN_KEY_PLUGIN_LIMIT_MS:
+      return &plan->plugin_limit_ms;
     default: /* MG_PLAN_KEY_STOP_AFTER_MS */
       return &plan->stop_after_ms;
     }
@@ -305,6 +307,8 @@ mg_plan_load (const char *path, MgPlan *plan, char *err, size_t err_len)
     plan->samples = mg_plan_number_default (MG_PLAN_KEY_SAMPLES, lookup_env, NULL);
   if (plan->hang_intervals == 0)
     plan->hang_intervals = mg_plan_number_default (MG_PLAN_KEY_HANG_INTERVALS, lookup_env, NULL);
+  if (plan->plugin_limit_ms == 0)
+    plan->plugin_limit_ms = mg_plan_number_default (MG_PLAN_KEY_PLUGIN_LIMIT_MS, lookup_env, NULL);
   if (plan->samples > MG_PLAN_MAX_SAMPLES)
     plan->samples = MG_PLAN_MAX_SAMPLES;
   return 0;

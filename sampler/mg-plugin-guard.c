@@ -12,6 +12,14 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* glibc before 2.35 names the field only by its union member. */
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
 
 #define MG_EXPORT __attribute__((visibility("default")))
 
@@ -38,6 +46,15 @@ static __thread sigjmp_buf *volatile guard_env __attribute__((tls_model ("initia
 static MgPluginCall current_call;
 static int current_active;
 
+/* Time limits. A watch timer sends SIGSEGV (whose handler is ours already:
+ * no disposition of the program changes) to the thread making the call,
+ * with this address as its value; the handler abandons the call once its
+ * deadline has passed, by the same jump as after a crash. */
+static const int watch_tag;
+static __thread int64_t call_deadline_ns __attribute__((tls_model ("initial-exec")));
+static __thread bool watched __attribute__((tls_model ("initial-exec")));
+static __thread timer_t watch_timer __attribute__((tls_model ("initial-exec")));
+
 static int
 fault_slot (int sig)
 {
@@ -45,6 +62,14 @@ fault_slot (int sig)
     if (fault_signals[i] == sig)
       return (int) i;
   return -1;
+}
+
+static void
+fault_set (sigset_t *set)
+{
+  sigemptyset (set);
+  for (size_t i = 0; i < N_FAULT_SIGNALS; i++)
+    sigaddset (set, fault_signals[i]);
 }
 
 static void
@@ -103,9 +128,24 @@ forward (int sig, siginfo_t *info, void *context)
   pthread_sigmask (SIG_SETMASK, &old, NULL);
 }
 
+static bool
+is_watch_tick (const siginfo_t *info)
+{
+  return info->si_code == SI_TIMER && info->si_value.sival_ptr == (void *) &watch_tag;
+}
+
 static void
 on_fault (int sig, siginfo_t *info, void *context)
 {
+  if (is_watch_tick (info))
+    {
+      /* A tick after the call returned (a race with its end) is dropped. */
+      sigjmp_buf *env = guard_env;
+      int64_t deadline = call_deadline_ns;
+      if (env != NULL && deadline != 0 && mg_now_ns () >= deadline)
+        siglongjmp (*env, MG_PLUGIN_GUARD_TIMED_OUT);
+      return;
+    }
   /* Only a fault of this thread's own instructions inside a plugin call is
    * the plugin's; a signal someone sent is the program's business. */
   sigjmp_buf *env = guard_env;
@@ -135,17 +175,129 @@ void
 mg_plugin_guard_thread_init (void)
 {
   sigset_t faults;
-  sigemptyset (&faults);
-  for (size_t i = 0; i < N_FAULT_SIGNALS; i++)
-    sigaddset (&faults, fault_signals[i]);
+  fault_set (&faults);
   pthread_sigmask (SIG_UNBLOCK, &faults, NULL);
 }
+
+static struct timespec
+ns_to_ts (int64_t ns)
+{
+  struct timespec ts = { (time_t) (ns / 1000000000), (long) (ns % 1000000000) };
+  return ts;
+}
+
+/* A CLOCK_MONOTONIC timer that ticks this thread with SIGSEGV from first_ns
+ * (absolute) every period_ns. */
+static bool
+arm_watch (timer_t *timer, int64_t first_ns, int64_t period_ns)
+{
+  struct sigevent ev = { 0 };
+  ev.sigev_notify = SIGEV_THREAD_ID;
+  ev.sigev_signo = SIGSEGV;
+  ev.sigev_value.sival_ptr = (void *) &watch_tag;
+  ev.sigev_notify_thread_id = (pid_t) syscall (SYS_gettid);
+  if (timer_create (CLOCK_MONOTONIC, &ev, timer) != 0)
+    return false;
+  struct itimerspec when = { .it_interval = ns_to_ts (period_ns), .it_value = ns_to_ts (first_ns) };
+  if (timer_settime (*timer, TIMER_ABSTIME, &when, NULL) == 0)
+    return true;
+  timer_delete (*timer);
+  return false;
+}
+
+/* A tick must only ever reach our handler: a program that replaced it
+ * through the raw system call (which the interposed sigaction cannot
+ * see) would get a SIGSEGV of ours. */
+static bool
+handler_is_ours (void)
+{
+  struct sigaction now;
+  return real_sigaction (SIGSEGV, NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO)
+         && now.sa_sigaction == on_fault;
+}
+
+static __thread int64_t watch_period_ns __attribute__((tls_model ("initial-exec")));
+static __thread int64_t watch_next_check_ns __attribute__((tls_model ("initial-exec")));
+/* Watches begun on this thread inside the one that armed the timer. */
+static __thread int watch_depth __attribute__((tls_model ("initial-exec")));
+static __thread sigset_t watch_old_mask;
+
+void
+mg_plugin_guard_watch_begin (int64_t period_ns)
+{
+  if (watched)
+    {
+      watch_depth++;
+      return;
+    }
+  if (!installed || !handler_is_ours ())
+    return;
+  int64_t now = mg_now_ns ();
+  watched = arm_watch (&watch_timer, now + period_ns, period_ns);
+  if (!watched)
+    return;
+  watch_depth = 0;
+  watch_period_ns = period_ns;
+  watch_next_check_ns = now + period_ns;
+  /* A program thread (the constructor's, the one that exits) may block
+   * the fault signals: unblocked while it is watched. */
+  sigset_t faults;
+  fault_set (&faults);
+  pthread_sigmask (SIG_UNBLOCK, &faults, &watch_old_mask);
+}
+
+void
+mg_plugin_guard_watch_check (int64_t now_ns)
+{
+  if (!watched || now_ns < watch_next_check_ns)
+    return;
+  watch_next_check_ns = now_ns + watch_period_ns;
+  if (!handler_is_ours ())
+    {
+      watch_depth = 0;
+      mg_plugin_guard_watch_end ();
+    }
+}
+
+void
+mg_plugin_guard_watch_end (void)
+{
+  if (!watched)
+    return;
+  if (watch_depth > 0)
+    {
+      watch_depth--;
+      return;
+    }
+  /* A tick still pending reaches the handler with no deadline set and is
+   * dropped there. */
+  timer_delete (watch_timer);
+  watched = false;
+  pthread_sigmask (SIG_SETMASK, &watch_old_mask, NULL);
+}
+
+/* The least tick after a deadline missed on an unwatched thread (the first
+ * tick can come just before the deadline's clock reading). */
+enum { ONCE_PERIOD_NS = 10 * 1000 * 1000 };
 
 int
 mg_plugin_guard_call (const MgPluginCall *call, MgGuardedFn fn, void *data, int *ret)
 {
   sigjmp_buf env;
   sigjmp_buf *volatile outer = guard_env;
+  int64_t deadline = call->limit_ns > 0 && installed ? call->since_ns + call->limit_ns : 0;
+  timer_t once;
+  sigset_t faults, old;
+  /* A thread that is not watched (the program's, in the constructor or at
+   * exit) gets a timer for this call, and the fault signals unblocked for
+   * it, as the sampling thread has them. */
+  bool armed = deadline != 0 && !watched && handler_is_ours ()
+               && arm_watch (&once, deadline, ONCE_PERIOD_NS);
+  if (armed)
+    {
+      fault_set (&faults);
+      pthread_sigmask (SIG_UNBLOCK, &faults, &old);
+    }
   /* No mask to save: the handler runs with SA_NODEFER. */
   int sig = sigsetjmp (env, 0);
   if (sig == 0)
@@ -153,10 +305,19 @@ mg_plugin_guard_call (const MgPluginCall *call, MgGuardedFn fn, void *data, int 
       guard_env = &env;
       current_call = *call;
       __atomic_store_n (&current_active, 1, __ATOMIC_RELEASE);
+      call_deadline_ns = deadline;
       *ret = fn (data);
     }
+  call_deadline_ns = 0;
   __atomic_store_n (&current_active, 0, __ATOMIC_RELEASE);
   guard_env = outer;
+  if (armed)
+    {
+      /* A tick still pending reaches the handler with no deadline set and
+       * is dropped there. */
+      timer_delete (once);
+      pthread_sigmask (SIG_SETMASK, &old, NULL);
+    }
   return sig;
 }
 
@@ -201,6 +362,23 @@ mg_plugin_guard_disable (MgSampler *s, const MgPluginCall *call, int sig, uint64
     snprintf (msg, sizeof msg, "crashed in %s with %s; nothing of it is called again",
               call->function, name);
   stop_plugin (s, call->plugin, MG_PLUGIN_STATE_CRASHED, sig, msg);
+}
+
+void
+mg_plugin_guard_timed_out (MgSampler *s, const MgPluginCall *call, uint64_t sample)
+{
+  char msg[MG_RECORD_MSG_LEN];
+  double limit_s = (double) call->limit_ns / 1e9;
+  double since_s = (double) (call->since_ns - s->start_ns) / 1e9;
+
+  if (sample > 0)
+    snprintf (msg, sizeof msg, "hung in %s at sample %llu (called at %.3g s, no return within "
+              "%.3g s); its metrics stop there", call->function, (unsigned long long) sample,
+              since_s, limit_s);
+  else
+    snprintf (msg, sizeof msg, "did not return from %s within %.3g s; nothing of it is called "
+              "again", call->function, limit_s);
+  stop_plugin (s, call->plugin, MG_PLUGIN_STATE_HUNG, 0, msg);
 }
 
 void

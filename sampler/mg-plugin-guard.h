@@ -18,7 +18,11 @@ typedef struct {
   size_t plugin;         /* source index */
   const char *function;  /* the plugin's function, for messages */
   int64_t since_ns;      /* when the call began (monotonic) */
+  int64_t limit_ns;      /* abandoned at since_ns + limit_ns; 0: no limit */
 } MgPluginCall;
+
+/* What mg_plugin_guard_call returns for a call abandoned at its limit. */
+#define MG_PLUGIN_GUARD_TIMED_OUT (-1)
 
 typedef int (*MgGuardedFn) (void *data);
 
@@ -30,8 +34,22 @@ MG_INTERNAL void mg_plugin_guard_install (void);
  * signal) receive the four fault signals. */
 MG_INTERNAL void mg_plugin_guard_thread_init (void);
 
-/* Runs fn (data) as call: returns 0 with fn's result in *ret, or the number
- * of the signal that interrupted it (then *ret is untouched). */
+/* Watches the calling thread's guarded calls for the time limit with a
+ * tick every period_ns (a POSIX timer aimed at this thread, no thread of
+ * its own, and the fault signals unblocked): for the sampling thread's
+ * life, and on a program thread around the plugins' start and end, so
+ * that a call costs no system call. Nests (the inner pair does nothing).
+ * A call with a limit on a thread not watched arms a timer of its own. */
+MG_INTERNAL void mg_plugin_guard_watch_begin (int64_t period_ns);
+MG_INTERNAL void mg_plugin_guard_watch_end (void);
+/* On the watched thread between calls: once a period, one sigaction
+ * query; the watch ends if the fault handler is no longer ours (replaced
+ * through the raw system call), so that no tick reaches the program. */
+MG_INTERNAL void mg_plugin_guard_watch_check (int64_t now_ns);
+
+/* Runs fn (data) as call: returns 0 with fn's result in *ret, the number
+ * of the signal that interrupted it, or MG_PLUGIN_GUARD_TIMED_OUT when it
+ * ran past call->limit_ns and was abandoned (then *ret is untouched). */
 MG_INTERNAL int mg_plugin_guard_call (const MgPluginCall *call, MgGuardedFn fn, void *data,
                                       int *ret);
 
@@ -45,6 +63,12 @@ MG_INTERNAL bool mg_plugin_guard_current (MgPluginCall *out);
  * called again. */
 MG_INTERNAL void mg_plugin_guard_disable (MgSampler *s, const MgPluginCall *call, int sig,
                                           uint64_t sample);
+
+/* call ran past its limit and was abandoned: its plugin is HUNG (the
+ * message names the function, the limit and the sample, 0 outside
+ * sampling), and nothing of it is called again. */
+MG_INTERNAL void mg_plugin_guard_timed_out (MgSampler *s, const MgPluginCall *call,
+                                            uint64_t sample);
 
 /* The process ends while call has not returned: plugin call->plugin is
  * HUNG (the message says since when, and whether the bound was passed). */

@@ -25,15 +25,18 @@ lifecycle_call (void *data)
   return a->with_data ? a->with_data (a->id, NULL) : a->plain (a->id);
 }
 
-/* Returns false when the function crashed (the plugin is then CRASHED). */
+/* Returns false when the function crashed (the plugin is then CRASHED) or
+ * ran past the plan's plugin_limit_ms (then HUNG). */
 static bool
 guarded (MgSampler *s, size_t i, const char *name, MgInitFn with_data, MgStartStopFn plain,
          int *ret)
 {
-  MgPluginCall call = { i, name, mg_now_ns () };
+  MgPluginCall call = { i, name, mg_now_ns (), (int64_t) s->plan.plugin_limit_ms * 1000000 };
   LifecycleArgs args = { with_data, plain, (plugin_id_t) (i + 1) };
   int sig = mg_plugin_guard_call (&call, lifecycle_call, &args, ret);
-  if (sig != 0)
+  if (sig == MG_PLUGIN_GUARD_TIMED_OUT)
+    mg_plugin_guard_timed_out (s, &call, 0);
+  else if (sig != 0)
     mg_plugin_guard_disable (s, &call, sig, 0);
   return sig == 0;
 }

@@ -63,6 +63,7 @@ typedef struct {
   uint32_t stop_word; /* futex the thread sleeps on: non-zero once asked to stop */
   bool sampling_ended;/* stop functions and backfill done */
   int finished;       /* record closed (exit, exec) */
+  bool round_late;    /* a getter of this round was abandoned at the bound */
   bool main_exited;   /* the main thread called pthread_exit: the thread
                          watches for the program's last thread to end */
 
@@ -83,6 +84,11 @@ MG_INTERNAL void mg_plugins_stop (MgSampler *s);
 MG_INTERNAL void mg_plugins_cleanup (MgSampler *s);
 
 /* mg-sampling.c */
+/* A getter running this long is hung and abandoned: hang_intervals
+ * intervals. */
+MG_INTERNAL int64_t mg_sampling_hang_bound_ns (const MgSampler *s);
+/* The tick of the plugin calls' watch (mg-plugin-guard.h). */
+MG_INTERNAL int64_t mg_sampling_watch_period_ns (const MgSampler *s);
 MG_INTERNAL void mg_sampling_round (MgSampler *s, int64_t now_ns);
 MG_INTERNAL void mg_sampling_final_round (MgSampler *s);
 MG_INTERNAL void mg_sampling_backfill (MgSampler *s);

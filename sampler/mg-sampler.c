@@ -183,8 +183,11 @@ begin (MgSampler *s)
   if (!create_record (s))
     return;
   mg_scorep_statics_set_hook (end_before_plugin_statics);
+  /* One watch for every initialise and start (their time limit). */
+  mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
   mg_plugins_load (s);
   mg_plugins_start (s);
+  mg_plugin_guard_watch_end ();
   start_sampling (s);
 }
 
@@ -335,10 +338,13 @@ end_plugins (MgSampler *s, bool final_round)
   bool stopped = plugins_stopped = stop_thread (s);
   if (stopped)
     {
+      /* One watch for the last getters, stop, backfill and cleanup. */
+      mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
       if (final_round)
         mg_sampling_final_round (s);
       mg_sampling_end (s);
       mg_plugins_cleanup (s);
+      mg_plugin_guard_watch_end ();
     }
   else
     mg_log ("a getter did not return; plugins not stopped");

@@ -67,22 +67,50 @@ getter_value (void *data)
   return true;
 }
 
-/* The getter under the fault guard: a crash in it is no value, and stops its
- * plugin at this sample. The call is published in the record while it runs
+int64_t
+mg_sampling_hang_bound_ns (const MgSampler *s)
+{
+  return (int64_t) s->plan.hang_intervals * s->plan.interval_ms * 1000000;
+}
+
+/* The watch's tick: a quarter of the shorter limit, so that a call is
+ * abandoned at most a quarter late, but not more often than every 10 ms
+ * nor less than every second. */
+int64_t
+mg_sampling_watch_period_ns (const MgSampler *s)
+{
+  int64_t bound = mg_sampling_hang_bound_ns (s);
+  int64_t lifecycle = (int64_t) s->plan.plugin_limit_ms * 1000000;
+  int64_t period = (bound < lifecycle ? bound : lifecycle) / 4;
+  if (period < 10 * 1000000)
+    return 10 * 1000000;
+  return period > 1000000000 ? 1000000000 : period;
+}
+
+/* The getter under the fault guard and the time limit (the hang bound): a
+ * crash in it is no value, and stops its plugin at this sample; so does a
+ * call that runs past the bound, abandoned there so that the other
+ * metrics sample on. The call is published in the record while it runs
  * (the front end names a getter that does not return). */
 static bool
 call_getter (MgSampler *s, size_t m, struct timespec *t, double *out, int64_t since_ns,
              uint64_t sample)
 {
   GetterArgs args = { s, m, t, out };
-  MgPluginCall call = { s->plan.metrics[m].source, s->plan.metrics[m].getter, since_ns };
+  MgPluginCall call = { s->plan.metrics[m].source, s->plan.metrics[m].getter, since_ns,
+                        mg_sampling_hang_bound_ns (s) };
   uint32_t *published = &s->rec.metrics[m].call_since_ms;
   int ok = false;
   __atomic_store_n (published, (uint32_t) ((since_ns - s->start_ns) / 1000000) + 1,
                     __ATOMIC_RELAXED);
   int sig = mg_plugin_guard_call (&call, getter_value, &args, &ok);
   __atomic_store_n (published, 0, __ATOMIC_RELAXED);
-  if (sig != 0)
+  if (sig == MG_PLUGIN_GUARD_TIMED_OUT)
+    {
+      mg_plugin_guard_timed_out (s, &call, sample);
+      s->round_late = true;
+    }
+  else if (sig != 0)
     mg_plugin_guard_disable (s, &call, sig, sample);
   return sig == 0 && ok;
 }
@@ -152,26 +180,39 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
   MgRecordSample *slot = mg_record_slot (w, n);
   MgRecordValue *vals = mg_record_slot_values (slot);
   int64_t t_end = now_ns;
+  /* After a call abandoned at the hang bound, the getters that follow read
+   * at their own time, so that the slot spans the gap the hang left and
+   * their values are drawn over it (not squeezed into one interval). */
+  int64_t read_at = now_ns;
+  s->round_late = false;
 
   for (size_t m = 0; m < s->plan.n_metrics; m++)
     {
       const MgPlanMetric *pm = &s->plan.metrics[m];
       MgMetricRt *rt = &s->metrics[m];
       MgRecordValue value = { 0 };
-      struct timespec ts = ns_to_ts (now_ns);
+      if (s->round_late)
+        read_at = mg_now_ns ();
+      struct timespec ts = ns_to_ts (read_at);
       double v;
       if (rt->active && !pm->backfill && call_getter (s, m, &ts, &v, now_ns, s->rounds + 1))
         {
           /* The getter may move the time forward, never back. */
           int64_t t = ts_to_ns (&ts);
-          if (t < now_ns)
-            t = now_ns;
+          if (t < read_at)
+            t = read_at;
           if (t > t_end)
             t_end = t;
           rt->read_ns = t;
           value = single (v);
         }
       vals[m] = value;
+    }
+  if (s->round_late)
+    {
+      int64_t after = mg_now_ns ();
+      if (after > t_end)
+        t_end = after;
     }
   divide_round (s, vals, t_end);
   slot->t_start_ns = n ? mg_record_slot (w, n - 1)->t_end_ns : s->sampling_start_ns;
@@ -329,6 +370,7 @@ thread_main (void *data)
   mg_thread_usage_begin ();
   mg_thread_activity_begin ();
   mg_plugin_guard_thread_init ();
+  mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
   pthread_mutex_lock (&s->lock);
   while (!s->stop_requested)
     {
@@ -355,6 +397,7 @@ thread_main (void *data)
       next += interval;
       if (next <= now)
         next += ((now - next) / interval + 1) * interval;
+      mg_plugin_guard_watch_check (now);
       if (program_gone (s))
         {
           gone = true;
@@ -367,10 +410,12 @@ thread_main (void *data)
   mg_thread_activity_end ();
   mg_thread_usage_end ();
   pthread_mutex_unlock (&s->lock);
-  if (gone)
-    exit_for_program (s);
+  /* After the stop functions at --stop-after, which it watches too. */
   if (reached_stop)
     mg_sampling_end (s);
+  mg_plugin_guard_watch_end ();
+  if (gone)
+    exit_for_program (s);
   return NULL;
 }
 

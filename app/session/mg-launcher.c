@@ -12,6 +12,7 @@
 #include "mg-launcher.h"
 
 #include "format/mg-mpi-handoff.h"
+#include "format/mg-node-id.h"
 #include "mg-install-paths.h"
 #include "mg-mpi.h"
 #include "mg-record-finish.h"
@@ -459,6 +460,7 @@ mg_launcher_build_environment (MgLauncher *self)
 
   g_autofree char *plan = NULL;
   gsize plan_len = 0;
+  char node[128];
 
   env = g_environ_setenv (env, MG_PLAN_ENV, self->plan_path, TRUE);
   /* For nodes whose /tmp is their own (format/mg-run-folder-layout.h). */
@@ -466,6 +468,13 @@ mg_launcher_build_environment (MgLauncher *self)
     env = g_environ_setenv (env, MG_PLAN_TEXT_ENV, plan, TRUE);
   else
     env = g_environ_unsetenv (env, MG_PLAN_TEXT_ENV);
+  /* A sampler that sees this node's files never makes the run folder
+   * again once the run has ended (a daemon that outlived the program);
+   * not passed to other nodes, which may need to make it. */
+  if (mg_node_id (node, sizeof node))
+    env = g_environ_setenv (env, MG_LAUNCH_NODE_ENV, node, TRUE);
+  else
+    env = g_environ_unsetenv (env, MG_LAUNCH_NODE_ENV);
   env = g_environ_setenv (env, "LD_PRELOAD", preload, TRUE);
   /* For the node summaries made at MPI_Finalize; a site may name another. */
   if (g_environ_getenv (env, MG_MPI_MERGE_NODE_ENV) == NULL)

@@ -682,7 +682,9 @@ test_profile_plugin_hang (Fixture *f, gconstpointer data)
   const MgProcessEvent *fault = NULL;
 
   assert_status (run, 0);
-  assert_one_error_line (run->err, "ft_src hung in faulty_hang since ");
+  /* Abandoned at the hang bound, 50 intervals of 5 ms. */
+  assert_one_error_line (run->err, "ft_src hung in faulty_hang at sample 5 (called at ");
+  g_assert_nonnull (strstr (run->err, "no return within 0.25 s); its metrics stop there"));
   /* 2 s of sleep; the old wait for the getter alone was 3 s more. */
   g_assert_cmpfloat (run->seconds, <, 4.9);
   profile = load_profile (output);
@@ -691,8 +693,83 @@ test_profile_plugin_hang (Fixture *f, gconstpointer data)
       fault = mg_profile_get_event (profile, i);
   g_assert_nonnull (fault);
   g_assert_cmpint (fault->status, ==, 0);
-  g_assert_true (g_str_has_suffix (fault->message, " s; its metrics stop there"));
+  g_assert_true (g_str_has_suffix (fault->message, "no return within 0.25 s); its metrics stop there"));
   g_assert_cmpfloat (fault->time_s, <, 0.5);
+}
+
+/* A plugin whose initialise never returns, before the program's main:
+ * abandoned at METROGRAPH_PLUGIN_LIMIT_MS, the program runs to its own end
+ * and status, and the summary and the profile name the plugin and why. */
+static void
+test_profile_plugin_init_hangs (Fixture *f, gconstpointer data)
+{
+  g_autofree char *metrics = faulty_metrics_dir (f);
+  g_autofree char *output = in_dir (f, "init.mgprof");
+  const char *args[] = { "--profile", "--metrics-path", metrics, "--interval=5", "-o",
+                         "init.mgprof", f->workload, "sleep=0.3", "exit=6", NULL };
+  const char *env[] = { "MG_TEST_FAULTY_INIT=hang", "METROGRAPH_PLUGIN_LIMIT_MS=500", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run_with_env (f->dir, args, env);
+  g_autoptr (MgProfile) profile = NULL;
+  const char *expected = "did not return from allinea_plugin_initialise within 0.5 s; nothing "
+                         "of it is called again";
+  gboolean named = FALSE;
+
+  assert_status (run, 6);
+  g_test_message ("an initialise that never returns: --profile of a 0.3 s program took %.2f s",
+                  run->seconds);
+  g_assert_cmpfloat (run->seconds, <, 5.0);
+  g_assert_nonnull (strstr (run->err, "ft_src"));
+  g_assert_nonnull (strstr (run->err, expected));
+  profile = load_profile (output);
+  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 6);
+  for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
+    {
+      const MgProcessEvent *e = mg_profile_get_event (profile, i);
+      named |= e->message != NULL && strstr (e->message, expected) != NULL;
+    }
+  for (guint i = 0; !named && i < mg_profile_get_n_plugin_errors (profile); i++)
+    named = strstr (mg_profile_get_plugin_error (profile, i)->message, expected) != NULL;
+  g_assert_true (named);
+}
+
+/* A program that daemonises: its child outlives it and, after the run has
+ * ended, starts programs of its own (an exec, a fork). The records made
+ * while the program ran are merged; nothing the daemon does afterwards
+ * makes the run folder again, so no folder is left that a later run would
+ * advertise (the fixture's teardown checks runs/ too). */
+static void
+test_profile_daemon (Fixture *f, gconstpointer data)
+{
+  g_autofree char *done = in_dir (f, "daemon-done");
+  g_autofree char *output = in_dir (f, "daemon.mgprof");
+  g_autofree char *script = g_strdup_printf ("(sleep 0.5; /bin/true; sh -c 'sleep 0.1'; "
+                                             "echo x > '%s') >/dev/null 2>&1 & "
+                                             "echo parent; exit 3", done);
+  const char *args[] = { "--profile", "-o", "daemon.mgprof", "/bin/sh", "-c", script, NULL };
+  const char *later[] = { "--profile", "-o", "later.mgprof", "/bin/true", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  g_autoptr (CliTestRun) again = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  g_autoptr (GDir) runs = NULL;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  assert_status (run, 3);
+  g_assert_cmpstr (run->out, ==, "parent\n");
+  g_assert_null (strstr (run->err, "--recover"));
+  profile = load_profile (output);
+  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 3);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), >=, 1);
+  while (!g_file_test (done, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
+    g_usleep (20000);
+  g_assert_true (g_file_test (done, G_FILE_TEST_EXISTS));
+  g_usleep (100000);
+  runs = g_dir_open (f->runs, 0, NULL);
+  g_assert_nonnull (runs);
+  g_assert_null (g_dir_read_name (runs));
+
+  again = cli_test_run (f->dir, later);
+  assert_status (again, 0);
+  g_assert_null (strstr (again->err, "--recover"));
 }
 
 /* Records on a full disk: METROGRAPH_TMPDIR is a 16 MiB tmpfs in a mount
@@ -2237,6 +2314,8 @@ main (int argc, char **argv)
   add ("/cli/profile/crash", test_profile_crash);
   add ("/cli/profile/plugin-crash", test_profile_plugin_crash);
   add ("/cli/profile/plugin-hang", test_profile_plugin_hang);
+  add ("/cli/profile/plugin-init-hangs", test_profile_plugin_init_hangs);
+  add ("/cli/profile/daemon", test_profile_daemon);
   add ("/cli/profile/full-disk", test_profile_full_disk);
   add ("/cli/profile/missing-program", test_profile_missing_program);
   add ("/cli/profile/static", test_profile_static);

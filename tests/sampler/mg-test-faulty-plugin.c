@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* A plugin with bugs, for the fault-isolation tests: its getters crash or
- * hang at a known call, and MG_TEST_FAULTY_INIT makes its initialise crash. */
+/* A plugin with bugs, for the fault-isolation tests: its getters crash,
+ * block or hang at a known call; MG_TEST_FAULTY_INIT=1 makes its initialise
+ * crash, =hang never return; MG_TEST_FAULTY_CLEANUP=hang makes its cleanup
+ * never return, and MG_TEST_FAULTY_START=hang its start function. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "allinea_metric_plugin_api.h"
@@ -14,12 +18,31 @@
 /* The call at which faulty_crash dereferences NULL, as in issue #19. */
 enum { CRASH_AT = 20, HANG_AT = 5 };
 
-static uint64_t calls_crash, calls_hang;
+static uint64_t calls_crash, calls_hang, calls_block;
 static int *volatile nowhere;
+
+static bool
+env_is (const char *name, const char *value)
+{
+  const char *v = getenv (name);
+  return v != NULL && strcmp (v, value) == 0;
+}
+
+static _Noreturn void
+sleep_for_ever (void)
+{
+  for (;;)
+    {
+      struct timespec second = { 1, 0 };
+      nanosleep (&second, NULL);
+    }
+}
 
 EXPORT int
 allinea_plugin_initialise (plugin_id_t plugin_id, void *data)
 {
+  if (env_is ("MG_TEST_FAULTY_INIT", "hang"))
+    sleep_for_ever ();
   if (getenv ("MG_TEST_FAULTY_INIT"))
     return *nowhere;
   return 0;
@@ -28,6 +51,17 @@ allinea_plugin_initialise (plugin_id_t plugin_id, void *data)
 EXPORT int
 allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
 {
+  if (env_is ("MG_TEST_FAULTY_CLEANUP", "hang"))
+    sleep_for_ever ();
+  return 0;
+}
+
+/* A start function that never returns with MG_TEST_FAULTY_START=hang. */
+EXPORT int
+faulty_start (plugin_id_t plugin_id)
+{
+  if (env_is ("MG_TEST_FAULTY_START", "hang"))
+    sleep_for_ever ();
   return 0;
 }
 
@@ -47,11 +81,21 @@ EXPORT int
 faulty_hang (metric_id_t id, struct timespec *t, uint64_t *out)
 {
   if (++calls_hang == HANG_AT)
-    for (;;)
-      {
-        struct timespec second = { 1, 0 };
-        nanosleep (&second, NULL);
-      }
+    sleep_for_ever ();
   *out = calls_hang;
+  return 0;
+}
+
+/* 1, 2, 3, 4, then blocks for 10 s (retrying when interrupted), then 5, 6… */
+EXPORT int
+faulty_block (metric_id_t id, struct timespec *t, uint64_t *out)
+{
+  if (++calls_block == HANG_AT)
+    {
+      struct timespec left = { 10, 0 };
+      while (nanosleep (&left, &left) != 0)
+        ;
+    }
+  *out = calls_block;
   return 0;
 }

@@ -1255,50 +1255,77 @@ test_program_fault_handlers (Fixture *f, gconstpointer user_data)
   g_assert_cmpstr (out, ==, "early handler\n");
 }
 
-static double
-run_timed (Fixture *f, const char *const *args, int *status)
+/* The longest time between two slots' ends, and the slots of metric m with
+ * a value. */
+static gint64
+longest_slot_gap (const Record *r, guint m, guint *valued)
 {
-  gint64 t0 = g_get_monotonic_time ();
-  *status = run_workload (f, f->plan, args, NULL, NULL, NULL);
-  return (double) (g_get_monotonic_time () - t0) / 1e6;
+  gint64 longest = 0;
+  *valued = 0;
+  for (guint i = 0; i < hdr (r)->n_samples; i++)
+    {
+      *valued += rec_value (r, i, m)->count > 0;
+      if (i > 0)
+        longest = MAX (longest, rec_slot (r, i)->t_end_ns - rec_slot (r, i - 1)->t_end_ns);
+    }
+  return longest;
 }
 
-/* A getter that never returns from its 5th call: sampling stops there, the
- * program's exit does not wait for it (the old wait was 3 s), the record is
- * closed and names the hang, and still shows the call in progress; past
- * the bound it is "hung", before it the message says the call had not
- * returned. */
+/* Runs the workload as it would run unprofiled (same output, status, and
+ * nothing on its stderr) and returns how long it took. */
+static double
+run_unnoticed (Fixture *f, const char *const *args, const char *extra_env, int exit_status)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  int status = run_workload (f, f->plan, args, &out, &err, extra_env);
+  double took = (double) (g_get_monotonic_time () - t0) / 1e6;
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, exit_status);
+  g_assert_cmpstr (out, ==, "hello\n");
+  g_assert_cmpstr (err, ==, "");
+  return took;
+}
+
+/* A getter that never returns from its 5th call: it is abandoned at the
+ * hang bound (4 intervals of 5 ms), its plugin named HUNG, and the other
+ * metric samples on to the program's end; the program ends as without
+ * Metrograph. */
 static void
 test_plugin_hang (Fixture *f, gconstpointer user_data)
 {
   const char *const args[] = { "run", "400", "0", NULL };
-  int status;
 
   write_faulty_plan (f, "faulty_hang", "hang_intervals\t4\n");
-  double took = run_timed (f, args, &status);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  double took = run_unnoticed (f, args, NULL, 0);
   g_assert_cmpfloat (took, <, 3.2);
   {
     Record *r = the_record (f);
+    guint valued;
     g_assert_cmpuint (hdr (r)->state, ==, MG_RECORD_STATE_EXITED);
     g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_HUNG);
-    g_assert_true (g_str_has_prefix (rec_plugin (r, 1)->error, "hung in faulty_hang since "));
-    g_assert_true (g_str_has_suffix (rec_plugin (r, 1)->error, " s; its metrics stop there"));
-    /* Rounds 1-4 were committed; the 5th never ends. */
-    g_assert_cmpuint (hdr (r)->n_samples, ==, 4);
+    g_assert_true (g_str_has_prefix (rec_plugin (r, 1)->error, "hung in faulty_hang at sample 5 "
+                                     "(called at "));
+    g_assert_true (g_str_has_suffix (rec_plugin (r, 1)->error, "no return within 0.02 s); its "
+                                     "metrics stop there"));
+    /* Rounds 1-4 have its values, none after; the call is no longer
+     * published, since it was abandoned. */
+    g_assert_cmpuint (hdr (r)->n_samples, >, 20);
     for (guint i = 0; i < 4; i++)
       g_assert_cmpfloat (rec_value (r, i, 1)->mean, ==, (double) (i + 1));
-    /* The 5th call is still published, from its round (5 ms apart, the
-     * 5th at least 20 ms after the start); the other getter's is over. */
-    g_assert_cmpuint (rec_metric (r, 0)->call_since_ms, ==, 0);
-    g_assert_cmpuint (rec_metric (r, 1)->call_since_ms, >=, 1 + 20);
-    g_assert_cmpuint (rec_metric (r, 1)->call_since_ms, <, 1 + 3000);
+    for (guint i = 4; i < hdr (r)->n_samples; i++)
+      g_assert_cmpuint (rec_value (r, i, 1)->count, ==, 0);
+    g_assert_cmpuint (rec_metric (r, 1)->call_since_ms, ==, 0);
+    /* The other metric lost at most the bound and a tick (10 ms), with
+     * room for a loaded machine. */
+    gint64 gap = longest_slot_gap (r, 0, &valued);
+    g_assert_cmpuint (valued, ==, hdr (r)->n_samples);
+    g_assert_cmpint (gap, <, 200 * 1000000);
     g_assert_cmpint (g_unlink (r->path), ==, 0);
   }
 
   write_faulty_plan (f, "faulty_hang", "hang_intervals\t1000000\n");
-  took = run_timed (f, args, &status);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  took = run_unnoticed (f, args, NULL, 0);
   g_assert_cmpfloat (took, <, 3.2);
   {
     Record *r = the_record (f);
@@ -1307,6 +1334,127 @@ test_plugin_hang (Fixture *f, gconstpointer user_data)
                                      "had not returned from faulty_hang when the process ended "
                                      "(called at "));
   }
+}
+
+/* A getter that blocks for 10 s at its 5th call, in a program of 1.5 s: the
+ * other metric keeps a sample every interval but for the bound (20
+ * intervals of 5 ms) and a tick, and the blocked plugin is named. */
+static void
+test_plugin_getter_blocks (Fixture *f, gconstpointer user_data)
+{
+  const char *const args[] = { "run", "1500", "3", NULL };
+  write_faulty_plan (f, "faulty_block", "hang_intervals\t20\n");
+  double took = run_unnoticed (f, args, NULL, 3);
+  g_assert_cmpfloat (took, <, 5.0);
+
+  Record *r = the_record (f);
+  guint valued;
+  gint64 gap = longest_slot_gap (r, 0, &valued);
+  g_test_message ("1.5 s with a getter blocked from its 5th call: %u samples of the other "
+                  "metric, longest gap %.0f ms, %.2f s in all", valued, (double) gap / 1e6, took);
+  g_assert_cmpuint (hdr (r)->state, ==, MG_RECORD_STATE_EXITED);
+  g_assert_cmpint (hdr (r)->end_status, ==, 3);
+  g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_HUNG);
+  g_assert_true (g_str_has_prefix (rec_plugin (r, 1)->error, "hung in faulty_block at sample 5 "));
+  g_assert_true (g_str_has_suffix (rec_plugin (r, 1)->error, "no return within 0.1 s); its "
+                                   "metrics stop there"));
+  g_assert_cmpuint (valued, ==, hdr (r)->n_samples);
+  /* 300 intervals in 1.5 s; the hang takes 20 of them and a loaded
+   * machine some more. */
+  g_assert_cmpuint (valued, >, 150);
+  g_assert_cmpint (gap, <, 400 * 1000000);
+  g_assert_cmpuint (rec_value (r, 3, 1)->count, ==, 1);
+  g_assert_cmpuint (rec_value (r, hdr (r)->n_samples - 1, 1)->count, ==, 0);
+  /* The round of the hang (the 5th) spans the gap it left, to after the
+   * call was abandoned, with the other metric's value in it. */
+  g_assert_cmpuint (rec_value (r, 4, 1)->count, ==, 0);
+  g_assert_cmpuint (rec_value (r, 4, 0)->count, ==, 1);
+  g_assert_cmpint (rec_slot (r, 4)->t_end_ns - rec_slot (r, 3)->t_end_ns, >=, 100 * 1000000);
+}
+
+/* An initialise that never returns, before main: abandoned at
+ * METROGRAPH_PLUGIN_LIMIT_MS, the plugin named, the program runs as
+ * without Metrograph and the other plugin samples it. */
+static void
+test_plugin_init_hangs (Fixture *f, gconstpointer user_data)
+{
+  const char *const args[] = { "run", "300", "4", NULL };
+  write_faulty_plan (f, "faulty_crash", "");
+  g_autofree char *env = g_strdup ("MG_TEST_FAULTY_INIT=hang");
+  g_setenv ("METROGRAPH_PLUGIN_LIMIT_MS", "400", TRUE);
+  double took = run_unnoticed (f, args, env, 4);
+  g_unsetenv ("METROGRAPH_PLUGIN_LIMIT_MS");
+  g_test_message ("an initialise that never returns: the 0.3 s program took %.2f s", took);
+  g_assert_cmpfloat (took, >=, 0.7);
+  g_assert_cmpfloat (took, <, 3.0);
+
+  Record *r = the_record (f);
+  g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_HUNG);
+  g_assert_cmpstr (rec_plugin (r, 1)->error, ==,
+                   "did not return from allinea_plugin_initialise within 0.4 s; nothing of it "
+                   "is called again");
+  g_assert_false (rec_metric (r, 1)->flags & MG_METRIC_FLAG_ACTIVE);
+  g_assert_cmpuint (rec_plugin (r, 0)->state, ==, MG_PLUGIN_STATE_ACTIVE);
+  g_assert_cmpuint (hdr (r)->n_samples, >, 10);
+  g_assert_cmpint (hdr (r)->end_status, ==, 4);
+  for (guint i = 0; i < hdr (r)->n_samples; i++)
+    g_assert_cmpuint (rec_value (r, i, 0)->count, ==, 1);
+}
+
+/* A start function that never returns, before main: abandoned at the
+ * plan's plugin_limit_ms; the plugin's metrics are not sampled, the other
+ * plugin's are. */
+static void
+test_plugin_start_hangs (Fixture *f, gconstpointer user_data)
+{
+  const char *const args[] = { "run", "300", "0", NULL };
+  g_autofree char *faulty = build_file ("libmg-test-faulty.so");
+  g_autofree char *body = g_strdup_printf ("plugin_limit_ms\t300\n"
+                                           "source\t1\tfaulty.src\t%s\tfaulty_start\t\n"
+                                           COUNT_METRIC
+                                           "metric\t1\t1\tf.value\tfaulty_crash\tuint64_t\t\t0\t0"
+                                           "\t0\ttime\t\t\n", faulty);
+  write_plan (f, 5, body);
+  double took = run_unnoticed (f, args, "MG_TEST_FAULTY_START=hang", 0);
+  g_assert_cmpfloat (took, >=, 0.6);
+  g_assert_cmpfloat (took, <, 3.0);
+
+  Record *r = the_record (f);
+  g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_HUNG);
+  g_assert_cmpstr (rec_plugin (r, 1)->error, ==,
+                   "did not return from faulty_start within 0.3 s; nothing of it is called "
+                   "again");
+  g_assert_cmpuint (hdr (r)->n_samples, >, 10);
+  for (guint i = 0; i < hdr (r)->n_samples; i++)
+    {
+      g_assert_cmpuint (rec_value (r, i, 0)->count, ==, 1);
+      g_assert_cmpuint (rec_value (r, i, 1)->count, ==, 0);
+    }
+}
+
+/* A cleanup that never returns at exit: abandoned at the plan's
+ * plugin_limit_ms, the process still exits with its status, the record
+ * is closed and names it. */
+static void
+test_plugin_cleanup_hangs (Fixture *f, gconstpointer user_data)
+{
+  /* 50 ms: before faulty_crash's crash at its 20th call. */
+  const char *const args[] = { "run", "50", "9", NULL };
+  write_faulty_plan (f, "faulty_crash", "plugin_limit_ms\t300\n");
+  double took = run_unnoticed (f, args, "MG_TEST_FAULTY_CLEANUP=hang", 9);
+  g_test_message ("a cleanup that never returns: the 50 ms program took %.2f s", took);
+  g_assert_cmpfloat (took, >=, 0.35);
+  g_assert_cmpfloat (took, <, 3.0);
+
+  Record *r = the_record (f);
+  g_assert_cmpuint (hdr (r)->state, ==, MG_RECORD_STATE_EXITED);
+  g_assert_cmpint (hdr (r)->end_status, ==, 9);
+  g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_HUNG);
+  g_assert_cmpstr (rec_plugin (r, 1)->error, ==,
+                   "did not return from allinea_plugin_cleanup within 0.3 s; nothing of it "
+                   "is called again");
+  g_autofree char *tags = log_tags (f);
+  g_assert_true (g_str_has_suffix (tags, "STOP CLEANUP"));
 }
 
 int
@@ -1342,5 +1490,9 @@ main (int argc, char **argv)
   g_test_add ("/sampler/plugin-init-crash", Fixture, NULL, fixture_setup, test_plugin_init_crash, fixture_teardown);
   g_test_add ("/sampler/program-fault-handlers", Fixture, NULL, fixture_setup, test_program_fault_handlers, fixture_teardown);
   g_test_add ("/sampler/plugin-hang", Fixture, NULL, fixture_setup, test_plugin_hang, fixture_teardown);
+  g_test_add ("/sampler/plugin-getter-blocks", Fixture, NULL, fixture_setup, test_plugin_getter_blocks, fixture_teardown);
+  g_test_add ("/sampler/plugin-init-hangs", Fixture, NULL, fixture_setup, test_plugin_init_hangs, fixture_teardown);
+  g_test_add ("/sampler/plugin-start-hangs", Fixture, NULL, fixture_setup, test_plugin_start_hangs, fixture_teardown);
+  g_test_add ("/sampler/plugin-cleanup-hangs", Fixture, NULL, fixture_setup, test_plugin_cleanup_hangs, fixture_teardown);
   return g_test_run ();
 }
