@@ -168,3 +168,31 @@ cli_test_wait (GPid pid, double timeout_s)
       g_usleep (50 * 1000);
     }
 }
+
+void
+cli_test_folder_setup (CliTestFolder *f, gconstpointer data)
+{
+  f->dir = cli_test_tmpdir_new ();
+  f->runs = g_build_filename (f->dir, "runs", NULL);
+  g_assert_cmpint (g_mkdir (f->runs, 0700), ==, 0);
+  g_setenv ("METROGRAPH_TMPDIR", f->runs, TRUE);
+  f->examples = cli_test_build_path ("examples");
+  f->workload = cli_test_build_path ("tests/cli/mg-cli-workload");
+  g_assert_true (g_file_test (f->workload, G_FILE_TEST_IS_EXECUTABLE));
+}
+
+void
+cli_test_folder_teardown (CliTestFolder *f, gconstpointer data)
+{
+  g_autoptr (GDir) runs = g_dir_open (f->runs, 0, NULL);
+  const char *left = runs != NULL ? g_dir_read_name (runs) : NULL;
+
+  g_unsetenv ("METROGRAPH_TMPDIR");
+  if (left != NULL)
+    g_error ("a run folder was left behind: %s/%s", f->runs, left);
+  cli_test_tmpdir_remove (f->dir);
+  g_free (f->runs);
+  g_free (f->dir);
+  g_free (f->examples);
+  g_free (f->workload);
+}

@@ -37,4 +37,18 @@ GPid cli_test_spawn (const char *cwd, const char *const *args, const char *const
  * after killing it on timeout. */
 int cli_test_wait (GPid pid, double timeout_s);
 
+/* A folder of its own for one test: runs/ in it holds the run folders the
+ * test's metrograph makes (METROGRAPH_TMPDIR) and must be empty at the end
+ * (no way out leaves one behind); the bundled workload and the example
+ * plugins' folder. For g_test_add (). */
+typedef struct {
+  char *dir;
+  char *runs;
+  char *examples;
+  char *workload;
+} CliTestFolder;
+
+void cli_test_folder_setup (CliTestFolder *f, gconstpointer data);
+void cli_test_folder_teardown (CliTestFolder *f, gconstpointer data);
+
 G_END_DECLS

@@ -10,33 +10,8 @@
 #include "profile/mg-process-images.h"
 #include "profile/mg-profile.h"
 
-/* A folder of its own (runs/ for the run folders) and the workload. */
-typedef struct {
-  char *dir;
-  char *runs;
-  char *workload;
-} Fixture;
-
-static void
-fixture_setup (Fixture *f, gconstpointer data)
-{
-  f->dir = cli_test_tmpdir_new ();
-  f->runs = g_build_filename (f->dir, "runs", NULL);
-  g_assert_cmpint (g_mkdir (f->runs, 0700), ==, 0);
-  g_setenv ("METROGRAPH_TMPDIR", f->runs, TRUE);
-  f->workload = cli_test_build_path ("tests/cli/mg-cli-workload");
-  g_assert_true (g_file_test (f->workload, G_FILE_TEST_IS_EXECUTABLE));
-}
-
-static void
-fixture_teardown (Fixture *f, gconstpointer data)
-{
-  g_unsetenv ("METROGRAPH_TMPDIR");
-  cli_test_tmpdir_remove (f->dir);
-  g_free (f->runs);
-  g_free (f->dir);
-  g_free (f->workload);
-}
+/* Each test's own folder (cli-harness.h). */
+typedef CliTestFolder Fixture;
 
 /* Profiles argv (after "--profile -o out.mgprof") and loads the profile. */
 static MgProfile *
@@ -338,7 +313,7 @@ test_helper_mpi (Fixture *f, gconstpointer data)
   assert_helpers_left_out (through_script);
 }
 
-#define add(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+#define add(path, fn) g_test_add (path, Fixture, NULL, cli_test_folder_setup, fn, cli_test_folder_teardown)
 
 int
 main (int argc, char **argv)

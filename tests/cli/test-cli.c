@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli-harness.h"
+#include "mg-test-common.h"
 #include "profile/mg-profile.h"
 #include "session/mg-rank-list.h"
 #include "profile/mg-record-reader.h"
@@ -21,43 +22,8 @@
 #define CUSTOM1_ID "com.allinea.metrics.custom1.interrupts"
 #define BACKFILL1_ID "com.allinea.metrics.backfill1.events"
 
-/* Each test works in its own folder, removed at the end. Every metrograph
- * it starts makes its run folders in runs/ (METROGRAPH_TMPDIR), which must
- * be empty at the end: no way out leaves one behind. */
-typedef struct {
-  char *dir;
-  char *runs;
-  char *examples;
-  char *workload;
-} Fixture;
-
-static void
-fixture_setup (Fixture *f, gconstpointer data)
-{
-  f->dir = cli_test_tmpdir_new ();
-  f->runs = g_build_filename (f->dir, "runs", NULL);
-  g_assert_cmpint (g_mkdir (f->runs, 0700), ==, 0);
-  g_setenv ("METROGRAPH_TMPDIR", f->runs, TRUE);
-  f->examples = cli_test_build_path ("examples");
-  f->workload = cli_test_build_path ("tests/cli/mg-cli-workload");
-  g_assert_true (g_file_test (f->workload, G_FILE_TEST_IS_EXECUTABLE));
-}
-
-static void
-fixture_teardown (Fixture *f, gconstpointer data)
-{
-  g_autoptr (GDir) runs = g_dir_open (f->runs, 0, NULL);
-  const char *left = runs != NULL ? g_dir_read_name (runs) : NULL;
-
-  g_unsetenv ("METROGRAPH_TMPDIR");
-  if (left != NULL)
-    g_error ("a run folder was left behind: %s/%s", f->runs, left);
-  cli_test_tmpdir_remove (f->dir);
-  g_free (f->runs);
-  g_free (f->dir);
-  g_free (f->examples);
-  g_free (f->workload);
-}
+/* Each test's own folder (cli-harness.h). */
+typedef CliTestFolder Fixture;
 
 static char *
 in_dir (Fixture *f, const char *name)
@@ -450,27 +416,6 @@ test_profile_output_folder (Fixture *f, gconstpointer data)
   g_assert_null (strstr (none->err, "profile written"));
 }
 
-/* The run folder that metrograph's message names ("metrograph --recover
- * DIR"), checked to hold the records. */
-static char *
-kept_run_folder (const char *err)
-{
-  g_autoptr (GRegex) named = g_regex_new ("metrograph --recover (\\S+)", 0, 0, NULL);
-  g_autoptr (GMatchInfo) match = NULL;
-  g_autofree char *run_dir = NULL;
-  g_autofree char *records = NULL;
-  g_autoptr (GDir) dir = NULL;
-
-  if (!g_regex_match (named, err, 0, &match))
-    g_error ("no “metrograph --recover DIR” in stderr:\n%s", err);
-  run_dir = g_match_info_fetch (match, 1);
-  records = g_build_filename (run_dir, "records", NULL);
-  dir = g_dir_open (records, 0, NULL);
-  g_assert_nonnull (dir);
-  g_assert_nonnull (g_dir_read_name (dir));
-  return g_steal_pointer (&run_dir);
-}
-
 static guint count_run_folders (Fixture *f, char **last);
 static void wait_for_sample (const char *dir, double timeout_s);
 
@@ -540,7 +485,7 @@ test_profile_merge_fails (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (run->out, "spoiled 1 records"));
   assert_one_error_line (run->err, "cannot merge the records: No record could be read");
   assert_one_error_line (run->err, "wrong magic");
-  run_dir = kept_run_folder (run->err);
+  run_dir = mg_test_kept_run_folder (run->err);
   g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
   cli_test_tmpdir_remove (run_dir);
 }
@@ -2286,7 +2231,7 @@ test_profile_threads_name (Fixture *f, gconstpointer data)
 static void
 add (const char *path, void (*func) (Fixture *, gconstpointer))
 {
-  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown);
+  g_test_add (path, Fixture, NULL, cli_test_folder_setup, func, cli_test_folder_teardown);
 }
 
 int
@@ -2327,16 +2272,16 @@ main (int argc, char **argv)
   add ("/cli/profile/enable-unavailable", test_profile_enable_unavailable);
   add ("/cli/signals/stop-after", test_signals_stop_after);
   add ("/cli/signals/stop-before-first-sample", test_signals_stop_before_first_sample);
-  g_test_add ("/cli/signals/sigint", Fixture, GINT_TO_POINTER (SIGINT), fixture_setup,
-              test_signals_forwarded, fixture_teardown);
-  g_test_add ("/cli/signals/sigterm", Fixture, GINT_TO_POINTER (SIGTERM), fixture_setup,
-              test_signals_forwarded, fixture_teardown);
+  g_test_add ("/cli/signals/sigint", Fixture, GINT_TO_POINTER (SIGINT), cli_test_folder_setup,
+              test_signals_forwarded, cli_test_folder_teardown);
+  g_test_add ("/cli/signals/sigterm", Fixture, GINT_TO_POINTER (SIGTERM), cli_test_folder_setup,
+              test_signals_forwarded, cli_test_folder_teardown);
   add ("/cli/signals/sigpipe", test_signals_sigpipe);
   add ("/cli/signals/stopped-without-terminal", test_signals_stopped_without_terminal);
   g_test_add ("/cli/signals/sigkill-left-behind", Fixture, GINT_TO_POINTER (SIGKILL),
-              fixture_setup, test_signals_left_behind, fixture_teardown);
+              cli_test_folder_setup, test_signals_left_behind, cli_test_folder_teardown);
   g_test_add ("/cli/signals/crash-left-behind", Fixture, GINT_TO_POINTER (SIGSEGV),
-              fixture_setup, test_signals_left_behind, fixture_teardown);
+              cli_test_folder_setup, test_signals_left_behind, cli_test_folder_teardown);
   add ("/cli/recover/sigkill", test_recover_sigkill);
   add ("/cli/recover/errors", test_recover_errors);
   add ("/cli/recover/output-verbose", test_recover_output_verbose);

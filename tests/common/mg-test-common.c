@@ -46,3 +46,22 @@ mg_test_steal_seconds (void)
     return 0;
   return (double) steal / (double) sysconf (_SC_CLK_TCK);
 }
+
+char *
+mg_test_kept_run_folder (const char *message)
+{
+  g_autoptr (GRegex) named = g_regex_new ("metrograph --recover (\\S+)", 0, 0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+  g_autofree char *run_dir = NULL;
+  g_autofree char *records = NULL;
+  g_autoptr (GDir) dir = NULL;
+
+  if (!g_regex_match (named, message, 0, &match))
+    g_error ("no “metrograph --recover DIR” in:\n%s", message);
+  run_dir = g_match_info_fetch (match, 1);
+  records = g_build_filename (run_dir, "records", NULL);
+  dir = g_dir_open (records, 0, NULL);
+  g_assert_nonnull (dir);
+  g_assert_nonnull (g_dir_read_name (dir));
+  return g_steal_pointer (&run_dir);
+}

@@ -38,6 +38,11 @@ char *mg_test_make_dir (const char *name);
  * the CPU while nothing is pending. */
 void mg_test_spin (guint ms);
 
+/* The run folder a failed end names ("metrograph --recover DIR", in the
+ * command line's stderr or the window's message), asserted to hold
+ * records (mg-run-end.h: they are kept). */
+char *mg_test_kept_run_folder (const char *message);
+
 /* Seconds the host has taken this virtual machine's CPUs away since boot
  * (steal time, all CPUs together), from /proc/stat; 0 where it is not
  * counted. Subtract two readings for the steal during a test: perf's

@@ -1131,26 +1131,6 @@ test_session_saves_off_main_thread (SessionFixture *f, gconstpointer user_data)
   g_free (seen.path);
 }
 
-/* The run folder named by a failed end's message ("metrograph --recover
- * DIR"), checked to hold the records. */
-static char *
-kept_run_folder (const char *message)
-{
-  g_autoptr (GRegex) named = g_regex_new ("metrograph --recover (\\S+)", 0, 0, NULL);
-  g_autoptr (GMatchInfo) match = NULL;
-  g_autofree char *run_dir = NULL;
-  g_autofree char *records = NULL;
-  g_autoptr (GDir) dir = NULL;
-
-  g_assert_true (g_regex_match (named, message, 0, &match));
-  run_dir = g_match_info_fetch (match, 1);
-  records = g_build_filename (run_dir, "records", NULL);
-  dir = g_dir_open (records, 0, NULL);
-  g_assert_nonnull (dir);
-  g_assert_nonnull (g_dir_read_name (dir));
-  return g_steal_pointer (&run_dir);
-}
-
 static void
 make_folder_there (const char *path, gpointer data)
 {
@@ -1183,7 +1163,7 @@ test_session_save_fails (SessionFixture *f, gconstpointer user_data)
   g_test_message ("%s", message);
   g_assert_true (g_str_has_prefix (message, "Cannot write the profile: "));
   g_assert_nonnull (mg_run_session_get_profile (session));
-  run_dir = kept_run_folder (message);
+  run_dir = mg_test_kept_run_folder (message);
 
   recovery = mg_run_recovery_open (run_dir, &error);
   g_assert_no_error (error);
@@ -1211,7 +1191,7 @@ test_session_merge_fails (SessionFixture *f, gconstpointer user_data)
   g_test_message ("%s", message);
   g_assert_true (g_str_has_prefix (message, "Cannot merge the records: "));
   g_assert_nonnull (strstr (message, "wrong magic"));
-  run_dir = kept_run_folder (message);
+  run_dir = mg_test_kept_run_folder (message);
   mg_test_remove_tree (run_dir);
 }
 
