@@ -205,12 +205,17 @@ mg_cli_print_summary (MgProfile *profile, const char *output, double stopped_aft
   g_autofree char *processes = describe_processes (profile);
   g_autofree char *nodes = g_strdup_printf (ngettext ("%u node", "%u nodes", info->n_nodes),
                                             info->n_nodes);
+  guint n_windows = mg_profile_get_n_windows (profile);
+  g_autofree char *samples = g_strdup_printf (ngettext ("%u sample", "%u samples", n_windows),
+                                              n_windows);
 
   g_printerr (_("metrograph: profile written to %s\n"), output);
-  g_printerr (_("metrograph: %s on %s, %u samples (%.3g ms apart at the end), %.1f s, "
+  /* Translators: the processes, the nodes, then how many samples, e.g. "1 process
+   * (app) on 1 node, 151 samples (20 ms apart at the end)…" */
+  g_printerr (_("metrograph: %s on %s, %s (%.3g ms apart at the end), %.1f s, "
                 "exit status %d\n"),
-              processes, nodes, mg_profile_get_n_windows (profile), info->interval_end_ms,
-              info->duration_s, info->exit_status);
+              processes, nodes, samples, info->interval_end_ms, info->duration_s,
+              info->exit_status);
   if (stopped_after_s > 0)
     g_printerr (_("metrograph: the program was ended after %g s (--stop-after)\n"),
                 stopped_after_s);
