@@ -24,14 +24,11 @@ mg_cli_load_catalogue (const MgCliOptions *options, int *exit_status)
   return catalogue;
 }
 
-gboolean
-mg_cli_is_toggle_error (const GError *error, int *exit_status)
+int
+mg_cli_print_toggle_error (const char *message)
 {
-  if (error->domain != MG_CATALOGUE_ERROR)
-    return FALSE;
-  mg_cli_print_error (_("%s (see metrograph --list-metrics)"), error->message);
-  *exit_status = MG_EXIT_METRICS;
-  return TRUE;
+  mg_cli_print_error (_("%s (see metrograph --list-metrics)"), message);
+  return MG_EXIT_METRICS;
 }
 
 gboolean
@@ -41,7 +38,7 @@ mg_cli_apply_toggles (const MgCliOptions *options, MgCatalogue *catalogue, int *
 
   if (mg_run_settings_apply_toggles (options->settings, catalogue, &error))
     return TRUE;
-  mg_cli_is_toggle_error (error, exit_status);
+  *exit_status = mg_cli_print_toggle_error (error->message);
   return FALSE;
 }
 

@@ -16,9 +16,10 @@ MgCatalogue *mg_cli_load_catalogue (const MgCliOptions *options, int *exit_statu
  * error, *exit_status set. */
 gboolean mg_cli_apply_toggles (const MgCliOptions *options, MgCatalogue *catalogue,
                                int *exit_status);
-/* TRUE, after printing it and setting *exit_status, when @error is the
- * toggles' (MG_CATALOGUE_ERROR). */
-gboolean mg_cli_is_toggle_error (const GError *error, int *exit_status);
+/* Says the toggles' error @message (MG_CATALOGUE_ERROR's, from
+ * --list-metrics or a run) as the command line does; returns the exit
+ * status it takes. */
+int mg_cli_print_toggle_error (const char *message);
 /* Prints the definition errors and warnings, one line each, on stderr. */
 void mg_cli_print_diagnostics (MgCatalogue *catalogue);
 

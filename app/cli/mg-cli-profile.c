@@ -36,8 +36,7 @@ failed (MgRunSession *run, const GError *error)
       mg_cli_print_error ("%s", error->message);
       return MG_EXIT_USAGE;
     case MG_RUN_SESSION_ERROR_METRICS:
-      mg_cli_print_error (_("%s (see metrograph --list-metrics)"), error->message);
-      return MG_EXIT_METRICS;
+      return mg_cli_print_toggle_error (error->message);
     case MG_RUN_SESSION_ERROR_LAUNCH:
       mg_cli_print_error ("%s", error->message);
       return MG_EXIT_LAUNCH;

@@ -700,7 +700,7 @@ mg_run_session_start (MgRunSession *self, GError **error)
 
 /* ---- the command line's run -------------------------------------------- */
 
-/* @cause as MG_RUN_SESSION_ERROR @code, and the state FAILED with it. */
+/* @message as MG_RUN_SESSION_ERROR @code, and the state FAILED with it. */
 static gboolean
 fail_run (MgRunSession *self, MgRunSessionError code, const char *message, GError **error)
 {
