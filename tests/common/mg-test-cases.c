@@ -237,3 +237,17 @@ mg_test_cases_add (const char *prefix, const char *folder, MgTestCaseDump dump)
       g_test_add_data_func_full (path, c, run_case, case_free);
     }
 }
+
+int
+mg_test_cases_main (int argc, char **argv, const char *prefix, const char *area,
+                    MgTestCaseDump dump)
+{
+  g_autofree char *folder = NULL;
+
+  if (mg_test_cases_print (argc, argv, dump))
+    return 0;
+  g_test_init (&argc, &argv, NULL);
+  folder = g_test_build_filename (G_TEST_DIST, "fixtures", area, "cases", NULL);
+  mg_test_cases_add (prefix, folder, dump);
+  return g_test_run ();
+}

@@ -30,6 +30,11 @@ gboolean mg_test_cases_print (int argc, char **argv, MgTestCaseDump dump);
  * case has no NAME.expected. */
 void mg_test_cases_add (const char *prefix, const char *folder, MgTestCaseDump dump);
 
+/* The whole main () of a cases program: "--print FILE…", or one test
+ * "@prefix/NAME" per case of tests/fixtures/@area/cases. */
+int mg_test_cases_main (int argc, char **argv, const char *prefix, const char *area,
+                        MgTestCaseDump dump);
+
 /* Fails the test, printing a line diff (expected -, actual +), when
  * @actual differs from the contents of @expected_path. */
 void mg_test_cases_assert_expected (const char *actual, const char *expected_path);

@@ -118,12 +118,5 @@ dump_definition_file (const char *path)
 int
 main (int argc, char **argv)
 {
-  g_autofree char *folder = NULL;
-
-  if (mg_test_cases_print (argc, argv, dump_definition_file))
-    return 0;
-  g_test_init (&argc, &argv, NULL);
-  folder = g_test_build_filename (G_TEST_DIST, "fixtures", "defs", "cases", NULL);
-  mg_test_cases_add ("/defs/definition-cases", folder, dump_definition_file);
-  return g_test_run ();
+  return mg_test_cases_main (argc, argv, "/defs/definition-cases", "defs", dump_definition_file);
 }

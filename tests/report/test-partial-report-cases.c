@@ -88,12 +88,5 @@ dump_partial_report (const char *path)
 int
 main (int argc, char **argv)
 {
-  g_autofree char *folder = NULL;
-
-  if (mg_test_cases_print (argc, argv, dump_partial_report))
-    return 0;
-  g_test_init (&argc, &argv, NULL);
-  folder = g_test_build_filename (G_TEST_DIST, "fixtures", "report", "cases", NULL);
-  mg_test_cases_add ("/report/partial-cases", folder, dump_partial_report);
-  return g_test_run ();
+  return mg_test_cases_main (argc, argv, "/report/partial-cases", "report", dump_partial_report);
 }
