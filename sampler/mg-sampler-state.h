@@ -106,6 +106,10 @@ MG_INTERNAL void mg_thread_usage_begin (void);
 MG_INTERNAL void mg_thread_usage_end (void);
 /* True on the sampler thread. */
 MG_INTERNAL bool mg_thread_usage_on_sampler_thread (void);
+/* The sampler thread's faults as of the round's process usage (round: the
+ * sample time), read with it; false off the sampler thread or unread. */
+MG_INTERNAL bool mg_thread_usage_round_faults (const struct timespec *round, uint64_t *minor,
+                                               uint64_t *major);
 
 /* mg-thread-activity.c: the sampler thread's faults and storage I/O for
  * the built-in plugins. Reset before the thread starts; begin and end are

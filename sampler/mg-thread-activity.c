@@ -168,6 +168,7 @@ metrograph_get_sampler_thread_activity (const struct timespec *round, unsigned w
     }
   int rc = 0;
   if ((what & METROGRAPH_ACTIVITY_FAULTS) && !same_round (round, &faults_round)
+      && !mg_thread_usage_round_faults (round, &current.minor_faults, &current.major_faults)
       && read_faults (&current) != 0)
     {
       faults_round = -1;

@@ -17,6 +17,10 @@ static pid_t running_tid;
 static int64_t round_ns = -1;
 static struct rusage round_process;
 static struct metrograph_sampler_thread_usage round_thread;
+/* The thread's page faults in the same getrusage as round_thread: read
+ * apart, a fault the thread took between the process's read and its own
+ * (a first touch of a cold code page) would show as the program's. */
+static uint64_t round_faults[2]; /* minor, major */
 static struct metrograph_sampler_thread_usage final_usage;
 /* Which thread asks, without a gettid system call per round. */
 static __thread bool on_sampler_thread __attribute__((tls_model ("initial-exec")));
@@ -96,7 +100,7 @@ metrograph_get_sampler_thread_usage (struct metrograph_sampler_thread_usage *out
  * split to it) to the microsecond of each timeval, where a read of its
  * clock was one more system call a round. */
 static int
-read_own_rusage (struct metrograph_sampler_thread_usage *out)
+read_own_rusage (struct metrograph_sampler_thread_usage *out, uint64_t faults[2])
 {
   struct rusage ru;
   if (getrusage (RUSAGE_THREAD, &ru) != 0)
@@ -106,18 +110,21 @@ read_own_rusage (struct metrograph_sampler_thread_usage *out)
   out->cpu_ns = out->user_ns + out->system_ns;
   out->voluntary = (uint64_t) ru.ru_nvcsw;
   out->involuntary = (uint64_t) ru.ru_nivcsw;
+  faults[0] = (uint64_t) ru.ru_minflt;
+  faults[1] = (uint64_t) ru.ru_majflt;
   return 0;
 }
 
 /* Reads both now; the thread's usage is all 0 when it cannot be read here. */
 static int
-read_round_usage (struct rusage *process, struct metrograph_sampler_thread_usage *thread)
+read_round_usage (struct rusage *process, struct metrograph_sampler_thread_usage *thread,
+                  uint64_t faults[2])
 {
   struct metrograph_sampler_thread_usage zero = { 0 };
   if (getrusage (RUSAGE_SELF, process) != 0)
     return -1;
   pid_t tid = __atomic_load_n (&running_tid, __ATOMIC_ACQUIRE);
-  if (tid != 0 && on_sampler_thread && read_own_rusage (thread) == 0)
+  if (tid != 0 && on_sampler_thread && read_own_rusage (thread, faults) == 0)
     thread->tid = tid;
   else if (metrograph_get_sampler_thread_usage (thread) != 0)
     *thread = zero;
@@ -135,7 +142,7 @@ metrograph_get_round_usage (const struct timespec *round, struct rusage *process
       int64_t ns = (int64_t) round->tv_sec * 1000000000 + round->tv_nsec;
       if (ns != round_ns)
         {
-          if (read_round_usage (&round_process, &round_thread) != 0)
+          if (read_round_usage (&round_process, &round_thread, round_faults) != 0)
             {
               round_ns = -1;
               return -1;
@@ -145,11 +152,22 @@ metrograph_get_round_usage (const struct timespec *round, struct rusage *process
       p = round_process;
       t = round_thread;
     }
-  else if (read_round_usage (&p, &t) != 0)
+  else if (read_round_usage (&p, &t, (uint64_t[2]) { 0, 0 }) != 0)
     return -1;
   if (process)
     *process = p;
   if (sampler_thread)
     *sampler_thread = t;
   return 0;
+}
+
+bool
+mg_thread_usage_round_faults (const struct timespec *round, uint64_t *minor, uint64_t *major)
+{
+  if (round == NULL || !on_sampler_thread || __atomic_load_n (&running_tid, __ATOMIC_ACQUIRE) == 0
+      || metrograph_get_round_usage (round, NULL, NULL) != 0)
+    return false;
+  *minor = round_faults[0];
+  *major = round_faults[1];
+  return true;
 }

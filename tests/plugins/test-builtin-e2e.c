@@ -521,7 +521,7 @@ process_range (MgProfile *p, guint process, const char *id, gboolean skip_last,
   g_test_message ("%s: %.3f to %.3f in %u samples", id, *min, *max, *n);
 }
 
-/* A program that only computes, in one thread, shows one thread, no major
+/* A program that only computes, in one thread, shows one thread, next to no major
  * page fault and no write, in every sample: the sampler's thread, the
  * record's pages it touches (major faults and storage writes where the run
  * folder is on a disk) and its own reads are left out, and the Sampler
@@ -540,7 +540,14 @@ test_program_only (Fixture *f, gconstpointer data)
   g_assert_cmpuint (n, >=, 50);
   g_assert_cmpfloat (min, ==, 1);
   g_assert_cmpfloat (max, ==, 1);
-  static const char *const none[] = { "major_page_faults", "bytes_written", "syscw", "wchar_rate",
+  /* The program's own thread may still take a rare major fault: Linux
+   * counts a fault that had to wait and be retried (on a page or the
+   * address space's lock) as major. One or two in the run, where the
+   * sampler's record pages made some 35. */
+  process_range (p, 0, "major_page_faults", FALSE, &min, &max, &n);
+  g_assert_cmpuint (n, >=, 50);
+  g_assert_cmpfloat (process_count (p, 0, "major_page_faults"), <, 2.5);
+  static const char *const none[] = { "bytes_written", "syscw", "wchar_rate",
                                       "bytes_written_total", "syscw_total", "syscr", "rchar_rate" };
   for (guint k = 0; k < G_N_ELEMENTS (none); k++)
     {
