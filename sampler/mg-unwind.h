@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* In-process stack unwinding for the call-stack sampler (issue #29).
+ *
+ * Two sides:
+ * - prepared outside signal handlers (on the sampler thread, at sampling
+ *   start and whenever modules may have changed): mg_unwind_prepare and
+ *   mg_unwind_refresh take their snapshot of the loaded modules (and what
+ *   else the walk needs) into tables mapped once, never malloc'd;
+ * - mg_unwind_context, called in a signal handler: async-signal-safe, no
+ *   lock, no allocation, never reads memory outside what the tables say is
+ *   mapped and readable.
+ *
+ * Frames are absolute addresses; mg_unwind_module_at and the module list
+ * turn them into (module, address relative to the module's load bias, i.e.
+ * the ELF virtual address that symbol tables and DWARF use). */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MG_UNWIND_MAX_FRAMES 128
+#define MG_UNWIND_BUILD_ID_MAX 32
+#define MG_UNWIND_PATH_MAX 512
+
+/* Flags of one walk. */
+enum
+{
+  MG_UNWIND_TRUNCATED = 1u << 0,    /* more frames than max */
+  MG_UNWIND_UNKNOWN_FRAME = 1u << 1 /* the walk stopped at a frame it could not unwind */
+};
+
+struct mg_unwind_module
+{
+  uint64_t start, end;  /* the module's mapped address range */
+  uint64_t load_bias;   /* address = ELF virtual address + load_bias */
+  uint32_t generation;  /* mg_unwind_refresh round that first saw it */
+  uint8_t build_id_len; /* 0: the module has no GNU build-id note */
+  uint8_t build_id[MG_UNWIND_BUILD_ID_MAX];
+  char path[MG_UNWIND_PATH_MAX]; /* as the loader names it; "" for the program, filled in from /proc/self/exe */
+};
+
+/* Maps the tables and takes the first snapshot; 0, or -1 with errno. */
+int mg_unwind_prepare (void);
+/* Takes a new snapshot when modules were loaded or unloaded since the last
+ * (cheap when nothing changed). Not in a signal handler. */
+void mg_unwind_refresh (void);
+/* The stack of the interrupted code in ucontext (a ucontext_t *), outermost
+ * last: pcs[0] is the interrupted instruction, the others return addresses.
+ * Returns the number of frames written (at most max); *flags gets
+ * MG_UNWIND_* bits. Async-signal-safe. */
+unsigned mg_unwind_context (const void *ucontext, uint64_t *pcs, unsigned max, unsigned *flags);
+/* Index of the module holding pc in the current snapshot, or -1.
+ * Async-signal-safe. */
+int mg_unwind_module_at (uint64_t pc);
+/* The snapshot's modules, for the record (outside handlers). Modules that
+ * were unloaded stay listed: their frames in earlier samples still resolve. */
+unsigned mg_unwind_module_count (void);
+const struct mg_unwind_module *mg_unwind_module (unsigned index);
