@@ -34,8 +34,8 @@ test_files_load_cleanly (void)
   g_assert_cmpuint (mg_catalogue_count_diagnostics (catalogue, MG_SEVERITY_WARNING), ==, 0);
   /* 6 CPU + 5 memory + 12 IO + 2 energy + 5 hardware + 4 software + 1
    * thread + 9 MPI metrics + sampler overhead and the 10 figures of what
-   * the others leave out. */
-  g_assert_cmpuint (mg_catalogue_get_n_metrics (catalogue), ==, 55);
+   * the others leave out + 10 GPU node metrics and 5 for each of 8 GPUs. */
+  g_assert_cmpuint (mg_catalogue_get_n_metrics (catalogue), ==, 105);
   for (guint i = 0; i < mg_catalogue_get_n_metrics (catalogue); i++)
     {
       const MgCatalogueMetric *m = mg_catalogue_get_metric (catalogue, i);
@@ -131,6 +131,37 @@ test_default_group (void)
   g_assert_cmpstr (first->def->id, ==, "cpu_time_percentage");
 }
 
+/* The GPU group (its preset) holds the node's 10 metrics, on by default,
+ * each in its own colour; the per-GPU metrics name their GPU in customData
+ * and are off by default. */
+static void
+test_gpu (void)
+{
+  g_autoptr (MgCatalogue) catalogue = load_builtin_catalogue ();
+  const MgCatalogueGroup *group = mg_catalogue_lookup_group (catalogue, "gpu");
+  g_assert_nonnull (group);
+  g_assert_cmpstr (group->group->display_name, ==, "GPU");
+  g_assert_cmpuint (group->missing_refs->len, ==, 0);
+  g_assert_cmpuint (group->members->len, ==, 10);
+  for (guint i = 0; i < group->members->len; i++)
+    {
+      const MgCatalogueMetric *m = g_ptr_array_index (group->members, i);
+      g_assert_cmpint (m->def->enabled, ==, MG_ENABLED_DEFAULT_YES);
+      g_assert_true (m->def->one_per_node);
+      g_assert_nonnull (m->def->colour_spec);
+    }
+  const MgCatalogueMetric *power = mg_catalogue_lookup_metric (catalogue, "gpu_power");
+  g_assert_cmpstr (power->def->units, ==, "W");
+  g_assert_false (power->def->divide_by_sample_time);
+  const MgCatalogueGroup *devices = mg_catalogue_lookup_group (catalogue, "gpu_devices");
+  g_assert_nonnull (devices);
+  g_assert_cmpuint (devices->members->len, ==, 40);
+  const MgCatalogueMetric *m = mg_catalogue_lookup_metric (catalogue, "gpu7_temperature");
+  g_assert_nonnull (m);
+  g_assert_cmpstr (m->def->custom_data, ==, "7");
+  g_assert_cmpint (m->def->enabled, ==, MG_ENABLED_DEFAULT_NO);
+}
+
 static void
 test_mpi_preload (void)
 {
@@ -153,5 +184,6 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/definitions/sampler-overhead", test_sampler_overhead);
   g_test_add_func ("/metrics/definitions/load-per-core", test_load_per_core);
   g_test_add_func ("/metrics/definitions/mpi-preload", test_mpi_preload);
+  g_test_add_func ("/metrics/definitions/gpu", test_gpu);
   return g_test_run ();
 }

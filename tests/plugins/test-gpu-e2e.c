@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The GPU metrics end to end without a GPU: `metrograph --profile` with
+ * the tests' fake NVML (METROGRAPH_NVML_LIBRARY, scripted through
+ * METROGRAPH_FAKE_NVML), the profile exported to JSON with
+ * `metrograph --export` and read back; and the summary's line for a
+ * machine without a driver. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "mg-test-common.h"
+
+#define GIB 1073741824.0
+
+typedef struct {
+  char *dir;
+} Fixture;
+
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  f->dir = mg_test_make_dir ("gpu-e2e");
+  g_assert_nonnull (f->dir);
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  mg_test_remove_tree (f->dir);
+  g_free (f->dir);
+}
+
+static char *
+build_path (const char *relative)
+{
+  return g_build_filename (g_getenv ("MG_BUILD_ROOT"), relative, NULL);
+}
+
+/* Runs metrograph with args in f->dir, the NVML library and script given
+ * (NULL: the variable unset); returns its status, stderr in *err. */
+static int
+run_metrograph (Fixture *f, const char *const *args, const char *library, const char *script,
+                char **err)
+{
+  g_autofree char *metrograph = build_path ("app/cli/metrograph");
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, metrograph);
+  for (const char *const *a = args; *a; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, NULL);
+  g_auto (GStrv) env = g_get_environ ();
+  env = g_environ_unsetenv (env, "METROGRAPH_METRICS_PATH");
+  env = g_environ_unsetenv (env, "LD_PRELOAD");
+  env = g_environ_setenv (env, "ALLINEA_CONFIG_DIR", f->dir, TRUE);
+  env = g_environ_setenv (env, "XDG_DATA_HOME", f->dir, TRUE);
+  env = library ? g_environ_setenv (env, "METROGRAPH_NVML_LIBRARY", library, TRUE)
+                : g_environ_unsetenv (env, "METROGRAPH_NVML_LIBRARY");
+  env = script ? g_environ_setenv (env, "METROGRAPH_FAKE_NVML", script, TRUE)
+               : g_environ_unsetenv (env, "METROGRAPH_FAKE_NVML");
+  g_autofree char *out = NULL;
+  int status;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (f->dir, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("%s%s", out, *err);
+  return status;
+}
+
+/* Profiles `sleep SECONDS` with the fake NVML running script, exports the
+ * profile to JSON and parses it; stderr of the run in *err. */
+static JsonObject *
+profile_and_export (Fixture *f, const char *script, const char *seconds, char **err,
+                    JsonParser **parser)
+{
+  g_autofree char *metrics = build_path ("plugins");
+  g_autofree char *library = build_path ("tests/plugins/libfake-nvml.so");
+  g_autofree char *script_path = g_build_filename (f->dir, "nvml.script", NULL);
+  g_assert_true (g_file_set_contents (script_path, script, -1, NULL));
+  const char *args[] = { "--profile", "--metrics-path", metrics, "--enable-metrics=gpu_devices",
+                         "-o", "run.mgprof", "sleep", seconds, NULL };
+  g_assert_cmpint (run_metrograph (f, args, library, script_path, err), ==, 0);
+  const char *export_args[] = { "--export=run.json", "run.mgprof", NULL };
+  g_autofree char *export_err = NULL;
+  g_assert_cmpint (run_metrograph (f, export_args, NULL, NULL, &export_err), ==, 0);
+  g_autofree char *json = g_build_filename (f->dir, "run.json", NULL);
+  g_autoptr (GError) error = NULL;
+  *parser = json_parser_new ();
+  json_parser_load_from_file (*parser, json, &error);
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (*parser));
+}
+
+/* The export's per-window means of a metric ("null" windows as NaN). */
+static GArray *
+means (JsonObject *root, const char *id)
+{
+  JsonObject *samples = json_object_get_object_member (root, "samples");
+  JsonObject *metrics = json_object_get_object_member (samples, "metrics");
+  if (!json_object_has_member (metrics, id))
+    g_error ("%s is not in the export", id);
+  JsonArray *a = json_object_get_array_member (json_object_get_object_member (metrics, id),
+                                               "means");
+  GArray *values = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonNode *n = json_array_get_element (a, i);
+      double v = JSON_NODE_HOLDS_NULL (n) ? NAN : json_node_get_double (n);
+      g_array_append_val (values, v);
+    }
+  return values;
+}
+
+/* Every window with a value holds expected (and at least 10 do). */
+static void
+assert_constant (JsonObject *root, const char *id, double expected)
+{
+  g_autoptr (GArray) v = means (root, id);
+  guint n = 0;
+  for (guint i = 0; i < v->len; i++)
+    {
+      double x = g_array_index (v, double, i);
+      if (isnan (x))
+        continue;
+      if (fabs (x - expected) > 1e-9 * MAX (1, fabs (expected)))
+        g_error ("%s: window %u reads %.17g, expected %.17g", id, i, x, expected);
+      n++;
+    }
+  g_test_message ("%s: %u windows of %g", id, n, expected);
+  g_assert_cmpuint (n, >=, 10);
+}
+
+static void
+assert_no_value (JsonObject *root, const char *id)
+{
+  g_autoptr (GArray) v = means (root, id);
+  for (guint i = 0; i < v->len; i++)
+    g_assert_true (isnan (g_array_index (v, double, i)));
+}
+
+/* Two fake GPUs with constant figures: every node metric's value, the
+ * aggregation, each GPU's own metrics, a GPU that is not there, and the
+ * energy integrated from the power over the run. */
+static void
+test_export (Fixture *f, gconstpointer data)
+{
+  const char *script = "gpus 2\n"
+                       "0 util 90\n0 memutil 30\n0 used 2147483648\n0 total 85899345920\n"
+                       "0 power_mw 400000\n0 temp 55\n0 sm_mhz 1400\n0 procs self:1048576\n"
+                       "1 util 30\n1 memutil 10\n1 used 1073741824\n1 total 85899345920\n"
+                       "1 power_mw 100000\n1 temp 70\n1 sm_mhz 1000\n1 procs 99999999:4096\n";
+  g_autofree char *err = NULL;
+  g_autoptr (JsonParser) parser = NULL;
+  JsonObject *root = profile_and_export (f, script, "1", &err, &parser);
+  g_assert_null (strstr (err, "GPU ("));
+  g_assert_null (strstr (err, "failed while sampling"));
+
+  assert_constant (root, "gpu_utilization", 60);
+  assert_constant (root, "gpu_memory_utilization", 20);
+  assert_constant (root, "gpu_memory_used", 3 * GIB);
+  assert_constant (root, "gpu_memory_percent", 100 * 3.0 / 160);
+  assert_constant (root, "gpu_power", 500);
+  assert_constant (root, "gpu_temperature", 70);
+  assert_constant (root, "gpu_sm_clock", 1200e6);
+  assert_constant (root, "gpu_program_memory", 1048576);
+  assert_constant (root, "gpu_devices_used", 1);
+  assert_constant (root, "gpu0_utilization", 90);
+  assert_constant (root, "gpu1_utilization", 30);
+  assert_constant (root, "gpu0_memory_used", 2 * GIB);
+  assert_constant (root, "gpu1_power", 100);
+  assert_constant (root, "gpu1_temperature", 70);
+  assert_constant (root, "gpu0_program_memory", 1048576);
+  assert_constant (root, "gpu1_program_memory", 0);
+  assert_no_value (root, "gpu2_utilization");
+  assert_no_value (root, "gpu7_power");
+
+  /* Energy: 500 W integrated, rising, at most 500 W x the run's time and
+   * most of it (the samples cover the program's life less its start). */
+  g_autoptr (GArray) energy = means (root, "gpu_energy");
+  double last = 0, previous = 0;
+  for (guint i = 0; i < energy->len; i++)
+    {
+      double e = g_array_index (energy, double, i);
+      if (isnan (e))
+        continue;
+      g_assert_cmpfloat (e, >=, previous);
+      previous = last = e;
+    }
+  double runtime = json_object_get_double_member (json_object_get_object_member (root, "info"),
+                                                  "runtime") / 1000;
+  g_test_message ("gpu_energy: %.2f J after %.3f s at 500 W", last, runtime);
+  g_assert_cmpfloat (last, <=, 500 * runtime);
+  g_assert_cmpfloat (last, >=, 500 * runtime * 0.7);
+}
+
+/* GPU 1 lost at its 11th reading: the summary names the metric that says
+ * so, and from then on the node's figures are GPU 0's alone. */
+static void
+test_lost (Fixture *f, gconstpointer data)
+{
+  const char *script = "gpus 2\n"
+                       "0 util 90\n0 memutil 30\n0 used 2147483648\n0 total 85899345920\n"
+                       "0 power_mw 400000\n0 temp 55\n0 sm_mhz 1400\n0 procs none\n"
+                       "1 util 30 30 30 30 30 30 30 30 30 30 GPU_IS_LOST\n1 memutil 10\n"
+                       "1 used 1073741824\n1 total 85899345920\n"
+                       "1 power_mw 100000\n1 temp 70\n1 sm_mhz 1000\n1 procs none\n";
+  g_autofree char *err = NULL;
+  g_autoptr (JsonParser) parser = NULL;
+  JsonObject *root = profile_and_export (f, script, "1", &err, &parser);
+  g_assert_nonnull (strstr (err, "metrograph: 1 metric failed while sampling: gpu_utilization"));
+
+  g_autoptr (GArray) util = means (root, "gpu_utilization");
+  g_autoptr (GArray) power = means (root, "gpu_power");
+  guint first = G_MAXUINT, last = 0;
+  for (guint i = 0; i < util->len; i++)
+    if (!isnan (g_array_index (util, double, i)))
+      {
+        first = MIN (first, i);
+        last = i;
+      }
+  g_assert_cmpuint (first, <, last);
+  /* Windows may hold two samples: the first reads both GPUs, the last
+   * GPU 0 alone. */
+  g_assert_cmpfloat (g_array_index (util, double, first), ==, 60);
+  g_assert_cmpfloat (g_array_index (power, double, first), ==, 500);
+  g_assert_cmpfloat (g_array_index (util, double, last), ==, 90);
+  g_assert_cmpfloat (g_array_index (power, double, last), ==, 400);
+  g_autoptr (GArray) gpu1 = means (root, "gpu1_utilization");
+  g_assert_cmpfloat (g_array_index (gpu1, double, first), ==, 30);
+  g_assert_true (isnan (g_array_index (gpu1, double, last)));
+}
+
+/* The line "metrograph: not available here: …", or NULL. */
+static char *
+unavailable_line (const char *err)
+{
+  g_auto (GStrv) lines = g_strsplit (err, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "metrograph: not available here: "))
+      return g_strdup (lines[i]);
+  return NULL;
+}
+
+static guint
+count (const char *haystack, const char *needle)
+{
+  guint n = 0;
+  for (const char *p = strstr (haystack, needle); p; p = strstr (p + 1, needle))
+    n++;
+  return n;
+}
+
+/* No driver: GPU is listed once under "not available here", not as an
+ * error, whether the library is missing where the variable points or (on
+ * this GPU-less machine) where the system would have it. */
+static void
+test_no_driver (Fixture *f, gconstpointer data)
+{
+  g_autofree char *metrics = build_path ("plugins");
+  g_autofree char *missing = g_build_filename (f->dir, "libnvidia-ml.so.1", NULL);
+  const char *args[] = { "--profile", "--metrics-path", metrics, "-o", "run.mgprof", "sleep",
+                         "0.2", NULL };
+  for (int system = 0; system < 2; system++)
+    {
+      if (system && g_file_test ("/proc/driver/nvidia", G_FILE_TEST_EXISTS))
+        {
+          g_test_message ("an NVIDIA driver is loaded here: the system's library not tried");
+          continue;
+        }
+      g_autofree char *err = NULL;
+      g_assert_cmpint (run_metrograph (f, args, system ? NULL : missing, NULL, &err), ==, 0);
+      g_autofree char *line = unavailable_line (err);
+      g_assert_nonnull (line);
+      g_test_message ("%s", line);
+      g_assert_cmpuint (count (line, "GPU (no NVIDIA driver)"), ==, 1);
+      g_assert_cmpuint (count (err, "GPU"), ==, 1);
+      g_assert_null (strstr (err, "failed while sampling"));
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/metrics/e2e/gpu/export", Fixture, NULL, fixture_set_up, test_export,
+              fixture_tear_down);
+  g_test_add ("/metrics/e2e/gpu/lost", Fixture, NULL, fixture_set_up, test_lost,
+              fixture_tear_down);
+  g_test_add ("/metrics/e2e/gpu/no-driver", Fixture, NULL, fixture_set_up, test_no_driver,
+              fixture_tear_down);
+  return g_test_run ();
+}
