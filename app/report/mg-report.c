@@ -193,6 +193,23 @@ reduce_to_one_line (MgReportSection *section)
   g_clear_pointer (&section->text, g_free);
 }
 
+/* The built-in CPU section says when the CPU mostly waited on the GPU. */
+static void
+add_gpu_wait_note (MgReportSection *section, MgProfile *profile)
+{
+  g_autofree char *note = mg_report_gpu_wait_note (profile);
+  g_autofree char *escaped = NULL;
+  char *text;
+
+  if (note == NULL)
+    return;
+  escaped = g_markup_escape_text (note, -1);
+  text = section->text != NULL ? g_strconcat (section->text, " ", escaped, NULL)
+                               : g_steal_pointer (&escaped);
+  g_free (section->text);
+  section->text = text;
+}
+
 static void
 add_subsection (MgReport *report, MgProfile *profile, const MgPartialReport *partial,
                 const MgReportSubsection *subsection)
@@ -220,6 +237,8 @@ add_subsection (MgReport *report, MgProfile *profile, const MgPartialReport *par
       g_ptr_array_add (section->lines, line);
     }
   set_bars (section->lines, subsection->entries);
+  if (partial->builtin && g_strcmp0 (subsection->id, "mg_cpu") == 0)
+    add_gpu_wait_note (section, profile);
   if (partial->builtin && !any_recorded (section->lines))
     {
       section_free (section);

@@ -66,6 +66,11 @@ MgReportLine *mg_report_line_new (const char *name, double value, const char *un
                                   const char *why_not);
 void mg_report_line_free (MgReportLine *line);
 void mg_report_summarise (MgReport *report, MgProfile *profile);
+/* The share of the time (0..1) in which the CPU waited on the GPU (the
+ * rule in mg-report-gpu-wait.c), NaN when the run did not record both;
+ * the CPU section's note when it is at least half, else NULL. */
+double mg_report_gpu_wait_share (MgProfile *profile);
+char *mg_report_gpu_wait_note (MgProfile *profile);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgReport, mg_report_free)
 

@@ -42,6 +42,7 @@ test_shipped_files (void)
   static const char *const files[] = {
     "examples/report.xml", "data/reports/10-cpu.xml", "data/reports/20-mpi.xml",
     "data/reports/30-io.xml", "data/reports/40-memory.xml", "data/reports/50-energy.xml",
+    "data/reports/60-gpu.xml",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
