@@ -14,7 +14,8 @@
  * (customData: the GPU's index) show one GPU each. Each quantity is read
  * once a round for all GPUs, by the first getter that needs it; memory
  * (60-75 us a call on an H100) at most every 100 ms of sample time, the
- * running-process list (100-270 us a call) at most every second. NVML's
+ * running-process list (100-270 us a call) at most every second, never
+ * in the round that reads memory. NVML's
  * total energy (3-16 ms a call) is never read: energy is power integrated
  * over the rounds. A reading refused with NOT_SUPPORTED (or
  * NO_PERMISSION) switches that quantity off on that GPU, GPU_IS_LOST
@@ -362,6 +363,11 @@ refresh (metric_id_t id, Quantity q, const struct timespec *t)
   int64_t now = mg_timespec_ns (t);
   int64_t d = now - read_ns[q];
   if (read_ns[q] != 0 && d < quantity_period_ns (q) && d > -MG_ROUND_SLACK_NS)
+    return;
+  /* The two slow readings never in one round: the processes wait for the
+   * next round after memory's. */
+  if (q == Q_PROCESSES && read_ns[Q_MEMORY] != 0
+      && now - read_ns[Q_MEMORY] < MG_ROUND_SLACK_NS && now - read_ns[Q_MEMORY] > -MG_ROUND_SLACK_NS)
     return;
   read_ns[q] = now;
   for (unsigned int i = 0; i < n_gpus; i++)

@@ -14,7 +14,7 @@ typedef int (*PluginsTestInitFn) (plugin_id_t plugin_id, void *data);
 typedef int (*PluginsTestIntGetter) (metric_id_t id, struct timespec *t, uint64_t *out);
 typedef int (*PluginsTestDoubleGetter) (metric_id_t id, struct timespec *t, double *out);
 
-#define MG_TEST_MAX_METRICS 64
+#define MG_TEST_MAX_METRICS 128
 
 /* Sets the customData the hook returns for metric id (NULL: none). */
 void plugins_test_set_custom_data (metric_id_t id, const char *custom_data);
