@@ -654,10 +654,10 @@ workload_settings (const char *program, const char *arguments, const char *folde
   mg_run_settings_set_arguments (s, arguments);
   mg_run_settings_set_output (s, folder);
   mg_run_settings_set_interval_ms (s, 20);
-  /* Hardware counters, RAPL and MPI may be missing here: their plugin
-   * errors are not what these tests look at. */
+  /* Hardware counters, RAPL, MPI and GPUs may be missing here: their
+   * plugin errors are not what these tests look at. */
   mg_run_settings_set_disable_metrics (s, (const char *[]) { "cpu_instructions", "energy", "mpi",
-                                                             "software_events", NULL });
+                                                             "software_events", "gpu", NULL });
   return s;
 }
 
