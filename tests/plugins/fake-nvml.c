@@ -89,18 +89,24 @@ error_of (const char *token)
 }
 
 static void
-load_script (void)
+clear_script (void)
 {
-  const char *path = getenv ("METROGRAPH_FAKE_NVML");
-  char line[4096];
-  FILE *f;
-
   for (unsigned i = 0; i < MAX_GPUS; i++)
     for (int k = 0; k < N_FIELDS; k++)
       for (int v = 0; v < gpus[i].fields[k].n; v++)
         free (gpus[i].fields[k].values[v]);
   memset (gpus, 0, sizeof gpus);
   n_gpus = 0;
+}
+
+static void
+load_script (void)
+{
+  const char *path = getenv ("METROGRAPH_FAKE_NVML");
+  char line[4096];
+  FILE *f;
+
+  clear_script ();
   init_error = ERROR_DRIVER_NOT_LOADED;
   if (path == NULL || (f = fopen (path, "r")) == NULL)
     return;
@@ -200,6 +206,7 @@ EXPORT int nvmlShutdown (void);
 int
 nvmlShutdown (void)
 {
+  clear_script ();
   return SUCCESS;
 }
 
