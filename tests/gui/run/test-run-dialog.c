@@ -27,9 +27,9 @@
 
 static GtkApplication *app;
 
-/* Metrics that need hardware or MPI: off, so runs here have no plugin
- * errors. */
-#define QUIET_METRICS "--disable-metrics=cpu_instructions,energy,mpi,software_events"
+/* Metrics that need hardware (counters, RAPL, a GPU) or MPI: off, so runs
+ * here have no plugin errors. */
+#define QUIET_METRICS "--disable-metrics=cpu_instructions,energy,mpi,software_events,gpu"
 
 static void
 save_png (GtkWidget *widget, const char *name)
