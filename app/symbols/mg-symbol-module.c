@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A module's symbols through libdwfl: the ELF file is checked by build-id
+ * before libdwfl sees it; libdwfl then finds the separate debug info
+ * (.gnu_debuglink, .build-id/xx/yyyy.debug in the debug path, debuginfod
+ * when DEBUGINFOD_URLS is set) and keeps its indexes for every address. */
+#include "symbols/mg-symbol-module-internal.h"
+
+#include "symbols/mg-demangle.h"
+#include "symbols/mg-symbol-frame.h"
+#include "symbols/mg-symbols-error.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n.h>
+#include <libelf.h>
+#include <unistd.h>
+
+struct _MgSymbolModule {
+  char *path;
+  /* libdwfl keeps a pointer to the callbacks and to the search path. */
+  Dwfl_Callbacks callbacks;
+  char *debug_path;
+  Dwfl *dwfl;
+  Dwfl_Module *mod;
+  GElf_Addr bias;
+  GError *error;
+};
+
+static char *
+build_id_hex (const guint8 *bytes, gsize len)
+{
+  GString *hex = g_string_sized_new (len * 2);
+
+  for (gsize i = 0; i < len; i++)
+    g_string_append_printf (hex, "%02x", bytes[i]);
+  return g_string_free (hex, FALSE);
+}
+
+/* The GNU build-id of the ELF file open at FD, as hex ("" when it has
+ * none); NULL when FD is not an ELF file. */
+static char *
+read_build_id (int fd)
+{
+  Elf *elf;
+  const void *bits = NULL;
+  ssize_t len;
+  char *hex;
+
+  elf_version (EV_CURRENT);
+  elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
+  if (elf == NULL || elf_kind (elf) != ELF_K_ELF)
+    {
+      if (elf != NULL)
+        elf_end (elf);
+      return NULL;
+    }
+  len = dwelf_elf_gnu_build_id (elf, &bits);
+  hex = len > 0 ? build_id_hex (bits, (gsize) len) : g_strdup ("");
+  elf_end (elf);
+  return hex;
+}
+
+/* The absolute folders of libdwfl's search path (the "+"/"-" CRC flag
+ * and relative entries such as ".debug" are for debuglink only). */
+static GPtrArray *
+debug_folders (const char *debug_path)
+{
+  GPtrArray *folders = g_ptr_array_new_with_free_func (g_free);
+  g_auto (GStrv) parts = g_strsplit (debug_path ? debug_path : ":.debug:/usr/lib/debug", ":", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      const char *part = parts[i];
+
+      if (i == 0 && (part[0] == '+' || part[0] == '-'))
+        part++;
+      if (g_path_is_absolute (part))
+        g_ptr_array_add (folders, g_strdup (part));
+    }
+  return folders;
+}
+
+/* The debug file named after HEX (".build-id/xx/yyyy.debug") in one of the
+ * debug folders, open, with its build-id checked; -1 when there is none.
+ * It serves as the module itself when the module's file is gone or was
+ * rebuilt: a separate debug file keeps the program headers and the
+ * symbols, only the code is missing. */
+static int
+open_debug_by_build_id (const char *hex, const char *debug_path, char **found)
+{
+  g_autoptr (GPtrArray) folders = debug_folders (debug_path);
+
+  if (strlen (hex) < 3)
+    return -1;
+  for (guint i = 0; i < folders->len; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%.2s/%s.debug", hex, hex + 2);
+      g_autofree char *file = g_build_filename (folders->pdata[i], ".build-id", name, NULL);
+      g_autofree char *its_id = NULL;
+      int fd = open (file, O_RDONLY | O_CLOEXEC);
+
+      if (fd < 0)
+        continue;
+      its_id = read_build_id (fd);
+      if (its_id != NULL && g_str_equal (its_id, hex))
+        {
+          *found = g_steal_pointer (&file);
+          return fd;
+        }
+      close (fd);
+    }
+  return -1;
+}
+
+/* The file to hand libdwfl, open; -1 with ERROR when neither the module's
+ * file (with the run's build-id) nor a debug file with it is there. */
+static int
+open_checked (MgSymbolModule *self, const char *hex, char **opened, GError **error)
+{
+  int fd = open (self->path, O_RDONLY | O_CLOEXEC);
+  int saved = errno;
+  g_autofree char *its_id = NULL;
+  int debug_fd;
+
+  if (fd >= 0)
+    {
+      its_id = read_build_id (fd);
+      if (its_id != NULL && (hex[0] == '\0' || g_str_equal (its_id, hex)))
+        {
+          *opened = g_strdup (self->path);
+          return fd;
+        }
+      close (fd);
+    }
+  if (hex[0] != '\0')
+    {
+      debug_fd = open_debug_by_build_id (hex, self->debug_path, opened);
+      if (debug_fd >= 0)
+        return debug_fd;
+    }
+  if (fd < 0)
+    g_set_error (error, MG_SYMBOLS_ERROR, MG_SYMBOLS_ERROR_NOT_FOUND,
+                 _("Cannot read \"%s\" for its symbols: %s; no debug file with its build-id %s was found either, so its frames keep the module and the offset"),
+                 self->path, g_strerror (saved), hex[0] ? hex : _("(none)"));
+  else if (its_id == NULL)
+    g_set_error (error, MG_SYMBOLS_ERROR, MG_SYMBOLS_ERROR_INVALID,
+                 _("\"%s\" is not an ELF file, so its symbols cannot be read; its frames keep the module and the offset"),
+                 self->path);
+  else
+    g_set_error (error, MG_SYMBOLS_ERROR, MG_SYMBOLS_ERROR_BUILD_ID_MISMATCH,
+                 _("\"%s\" was rebuilt or replaced after the run (its build-id is %s, the run's was %s): its symbols would be wrong, so its frames keep the module and the offset"),
+                 self->path, its_id[0] ? its_id : _("(none)"), hex);
+  return -1;
+}
+
+static gboolean
+open_dwfl (MgSymbolModule *self, const char *hex, GError **error)
+{
+  g_autofree char *opened = NULL;
+  int fd = open_checked (self, hex, &opened, error);
+
+  if (fd < 0)
+    return FALSE;
+  self->callbacks.find_elf = dwfl_build_id_find_elf;
+  self->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+  self->callbacks.debuginfo_path = self->debug_path ? &self->debug_path : NULL;
+  self->dwfl = dwfl_begin (&self->callbacks);
+  if (self->dwfl != NULL)
+    /* Base 0 with the segments' own addresses: libdwfl's addresses are
+     * the file's virtual addresses, what the run stored. libdwfl owns fd
+     * from here on success. */
+    self->mod = dwfl_report_elf (self->dwfl, self->path, opened, fd, 0, true);
+  if (self->mod == NULL)
+    {
+      close (fd);
+      g_set_error (error, MG_SYMBOLS_ERROR, MG_SYMBOLS_ERROR_INVALID,
+                   _("libdw cannot read \"%s\": %s; its frames keep the module and the offset"),
+                   opened, dwfl_errmsg (-1));
+      return FALSE;
+    }
+  dwfl_report_end (self->dwfl, NULL, NULL);
+  if (dwfl_module_getelf (self->mod, &self->bias) == NULL)
+    self->bias = 0;
+  return TRUE;
+}
+
+MgSymbolModule *
+mg_symbol_module_open (const char *path,
+                       const guint8 *build_id,
+                       gsize build_id_len,
+                       const char *debug_path)
+{
+  MgSymbolModule *self = g_new0 (MgSymbolModule, 1);
+  g_autofree char *hex = build_id_hex (build_id, build_id_len);
+
+  self->path = g_strdup (path);
+  self->debug_path = g_strdup (debug_path);
+  open_dwfl (self, hex, &self->error);
+  return self;
+}
+
+void
+mg_symbol_module_free (MgSymbolModule *self)
+{
+  if (self == NULL)
+    return;
+  if (self->dwfl != NULL)
+    dwfl_end (self->dwfl);
+  g_clear_error (&self->error);
+  g_free (self->debug_path);
+  g_free (self->path);
+  g_free (self);
+}
+
+const GError *
+mg_symbol_module_error (MgSymbolModule *self)
+{
+  return self->error;
+}
+
+/* An absolute, clean source path: DWARF names files relative to the
+ * compilation folder where the build used relative paths. */
+static char *
+absolute_source (const char *file, const char *comp_dir)
+{
+  if (file == NULL)
+    return NULL;
+  if (!g_path_is_absolute (file) && comp_dir != NULL && g_path_is_absolute (comp_dir))
+    return g_canonicalize_filename (file, comp_dir);
+  if (g_path_is_absolute (file))
+    return g_canonicalize_filename (file, NULL);
+  return g_strdup (file);
+}
+
+/* The function's name as people read it: the demangled linkage name for
+ * C++ (namespace, class, template arguments, parameters), the plain name
+ * for C; followed through an inlined instance's abstract origin. */
+static char *
+die_function_name (Dwarf_Die *die)
+{
+  Dwarf_Attribute attr;
+  const char *name;
+
+  name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_linkage_name, &attr));
+  if (name == NULL)
+    name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_MIPS_linkage_name, &attr));
+  if (name != NULL)
+    return mg_demangle (name);
+  name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_name, &attr));
+  return g_strdup (name);
+}
+
+static guint
+die_udata (Dwarf_Die *die, int name)
+{
+  Dwarf_Attribute attr;
+  Dwarf_Word value = 0;
+
+  if (dwarf_formudata (dwarf_attr (die, name, &attr), &value) != 0)
+    return 0;
+  return (guint) value;
+}
+
+/* Where an inlined instance was called from: the next frame's position. */
+static const char *
+call_site_file (Dwarf_Die *cudie, Dwarf_Die *inlined)
+{
+  Dwarf_Files *files;
+  size_t count;
+  Dwarf_Attribute attr;
+  Dwarf_Word index;
+
+  if (dwarf_formudata (dwarf_attr (inlined, DW_AT_call_file, &attr), &index) != 0
+      || dwarf_getsrcfiles (cudie, &files, &count) != 0 || index >= count)
+    return NULL;
+  return dwarf_filesrc (files, index, NULL, NULL);
+}
+
+typedef struct {
+  const char *file;
+  guint line;
+  guint column;
+  const char *comp_dir;
+} Position;
+
+static MgSymbolFrame *
+frame_at (MgSymbolModule *self, guint64 vaddr, char *function, const Position *at, gboolean inlined)
+{
+  MgSymbolFrame *frame = mg_symbol_frame_new (self->path, vaddr);
+
+  frame->function = function;
+  frame->file = absolute_source (at->file, at->comp_dir);
+  frame->line = at->file ? at->line : 0;
+  frame->column = at->file ? at->column : 0;
+  frame->inlined = inlined;
+  return frame;
+}
+
+/* The inline chain from DWARF's scopes, innermost first; FALSE when the
+ * address is in no function DWARF describes. dwarf_getscopes finds the
+ * innermost scope, but past an inlined instance it goes on with the
+ * abstract definition's scopes; the DIE's parents (dwarf_getscopes_die)
+ * are its callers, each inlined instance nested in the one it was
+ * inlined into. */
+static gboolean
+resolve_dwarf (MgSymbolModule *self, guint64 vaddr, Dwarf_Addr addr, Position *at, GPtrArray *frames)
+{
+  Dwarf_Addr bias = 0;
+  Dwarf_Die *cudie = dwfl_module_addrdie (self->mod, addr, &bias);
+  Dwarf_Die *scopes = NULL;
+  Dwarf_Die *chain = NULL;
+  Dwarf_Attribute attr;
+  guint before = frames->len;
+  int count;
+
+  if (cudie == NULL)
+    return FALSE;
+  if (at->comp_dir == NULL)
+    at->comp_dir = dwarf_formstring (dwarf_attr (cudie, DW_AT_comp_dir, &attr));
+  count = dwarf_getscopes (cudie, addr - bias, &scopes);
+  if (count > 0)
+    count = dwarf_getscopes_die (&scopes[0], &chain);
+  free (scopes);
+  for (int i = 0; i < count; i++)
+    {
+      int tag = dwarf_tag (&chain[i]);
+      char *name;
+
+      if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
+        continue;
+      name = die_function_name (&chain[i]);
+      if (name == NULL)
+        break;
+      g_ptr_array_add (frames, frame_at (self, vaddr, name, at, tag == DW_TAG_inlined_subroutine));
+      if (tag == DW_TAG_subprogram)
+        break;
+      at->file = call_site_file (cudie, &chain[i]);
+      at->line = die_udata (&chain[i], DW_AT_call_line);
+      at->column = die_udata (&chain[i], DW_AT_call_column);
+    }
+  free (chain);
+  if (frames->len > before && ((MgSymbolFrame *) frames->pdata[frames->len - 1])->inlined)
+    {
+      /* The chain ended without its function (DWARF cut short): the ELF
+       * symbol names it. */
+      const char *sym = dwfl_module_addrname (self->mod, addr);
+
+      if (sym != NULL)
+        g_ptr_array_add (frames, frame_at (self, vaddr, mg_demangle (sym), at, FALSE));
+    }
+  return frames->len > before;
+}
+
+gboolean
+mg_symbol_module_resolve (MgSymbolModule *self, guint64 vaddr, GPtrArray *frames, GError **error)
+{
+  Dwarf_Addr addr = vaddr + self->bias;
+  Dwfl_Line *line;
+  Position at = { 0 };
+  int lineno = 0;
+  int column = 0;
+  const char *sym;
+
+  if (self->error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->error));
+      return FALSE;
+    }
+  line = dwfl_module_getsrc (self->mod, addr);
+  if (line != NULL)
+    {
+      at.file = dwfl_lineinfo (line, NULL, &lineno, &column, NULL, NULL);
+      at.line = (guint) MAX (lineno, 0);
+      at.column = (guint) MAX (column, 0);
+      at.comp_dir = dwfl_line_comp_dir (line);
+    }
+  if (resolve_dwarf (self, vaddr, addr, &at, frames))
+    return TRUE;
+  /* No DWARF for it: the symbol table still names the function. */
+  sym = dwfl_module_addrname (self->mod, addr);
+  if (sym != NULL)
+    {
+      g_ptr_array_add (frames, frame_at (self, vaddr, mg_demangle (sym), &at, FALSE));
+      return TRUE;
+    }
+  g_set_error (error, MG_SYMBOLS_ERROR, MG_SYMBOLS_ERROR_NO_SYMBOLS,
+               _("\"%s\" has no symbol at offset 0x%" G_GINT64_MODIFIER "x (stripped, and no separate debug info was found by build-id, debug link or debuginfod): the frame keeps the module and the offset"),
+               self->path, vaddr);
+  return FALSE;
+}
