@@ -490,6 +490,7 @@ mg_symbol_module_resolve (MgSymbolModule *self, guint64 vaddr, GPtrArray *frames
   int lineno = 0;
   int column = 0;
   const char *sym;
+  g_autofree char *offset = NULL;
 
   if (self->error != NULL)
     {
@@ -513,8 +514,9 @@ mg_symbol_module_resolve (MgSymbolModule *self, guint64 vaddr, GPtrArray *frames
       g_ptr_array_add (frames, frame_at (self, vaddr, mg_demangle (sym), &at, FALSE));
       return TRUE;
     }
+  offset = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", vaddr);
   g_set_error (error, MG_SYMBOLS_ERROR, MG_SYMBOLS_ERROR_NO_SYMBOLS,
-               _("\"%s\" has no symbol at offset 0x%" G_GINT64_MODIFIER "x (stripped, and no separate debug info was found by build-id, debug link or debuginfod): the frame keeps the module and the offset"),
-               self->path, vaddr);
+               _("\"%s\" has no symbol at offset %s (stripped, and no separate debug info was found by build-id, debug link or debuginfod): the frame keeps the module and the offset"),
+               self->path, offset);
   return FALSE;
 }
