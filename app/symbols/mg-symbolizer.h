@@ -3,7 +3,8 @@
  * end of a run (docs/symbols.md). A module is named by its path and the
  * GNU build-id the run read from it; its file is used only while it still
  * has that build-id. Each module is opened once and its indexes kept, so
- * the thousands of addresses of a profile resolve fast. */
+ * the thousands of addresses of a profile resolve fast. One thread at a
+ * time: libdwfl's sessions are not shared between threads. */
 #pragma once
 
 #include <glib-object.h>

@@ -241,6 +241,62 @@ test_missing_module (void)
   mg_test_remove_tree (dir);
 }
 
+typedef struct {
+  guintptr address;
+  char *path;
+  guintptr bias;
+} ObjectAt;
+
+static int
+object_holding (struct dl_phdr_info *info, size_t size, void *data)
+{
+  ObjectAt *at = data;
+
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    {
+      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
+      guintptr start = info->dlpi_addr + ph->p_vaddr;
+
+      if (ph->p_type == PT_LOAD && at->address >= start && at->address < start + ph->p_memsz)
+        {
+          at->path = g_strdup (info->dlpi_name);
+          at->bias = info->dlpi_addr;
+          return 1;
+        }
+    }
+  return 0;
+}
+
+/* A distribution library without its debug info: the dynamic symbol
+ * table names the function (GLib's g_strdup, in the shared library this
+ * test loaded), without a line. */
+static void
+test_dynamic_symbols (void)
+{
+  ObjectAt at = { (guintptr) g_strdup, NULL, 0 };
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  g_autofree char *empty_dir = mg_test_make_dir ("symbols-dynsym");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) frames = NULL;
+  g_autofree char *name = NULL;
+  MgSymbolFrame *frame;
+
+  dl_iterate_phdr (object_holding, &at);
+  g_assert_nonnull (at.path);
+  name = g_path_get_basename (at.path);
+  g_assert_true (g_str_has_prefix (name, "libglib-2.0.so"));
+  /* No debug folder: whatever the machine has in /usr/lib/debug is not
+   * looked at. */
+  mg_symbolizer_set_debug_path (symbolizer, empty_dir);
+  frames = mg_symbolizer_resolve (symbolizer, at.path, NULL, 0, at.address - at.bias + 4, &error);
+  g_assert_no_error (error);
+  frame = frames->pdata[frames->len - 1];
+  g_assert_cmpstr (frame->function, ==, "g_strdup");
+  g_assert_false (frame->inlined);
+  g_free (at.path);
+  mg_test_remove_tree (empty_dir);
+}
+
 static int
 first_object (struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -304,6 +360,7 @@ main (int argc, char **argv)
   g_test_add_func ("/symbols/separate-debug-by-link", test_separate_debug_by_link);
   g_test_add_func ("/symbols/rebuilt-binary", test_rebuilt_binary);
   g_test_add_func ("/symbols/missing-module", test_missing_module);
+  g_test_add_func ("/symbols/dynamic-symbols", test_dynamic_symbols);
   g_test_add_func ("/symbols/rate", test_rate);
   return g_test_run ();
 }
