@@ -34,6 +34,7 @@ struct _MgSymbolModule {
   GArray *functions; /* FunctionRange */
   Dwarf *dwarf;
   Dwarf_Addr dwarf_bias;
+  GHashTable *resolved; /* vaddr → Resolved */
 };
 
 typedef struct {
@@ -220,6 +221,8 @@ mg_symbol_module_free (MgSymbolModule *self)
 {
   if (self == NULL)
     return;
+  if (self->resolved != NULL)
+    g_hash_table_unref (self->resolved);
   if (self->functions != NULL)
     g_array_unref (self->functions);
   if (self->dwfl != NULL)
@@ -481,8 +484,8 @@ resolve_dwarf (MgSymbolModule *self, guint64 vaddr, Dwarf_Addr addr, Position *a
   return TRUE;
 }
 
-gboolean
-mg_symbol_module_resolve (MgSymbolModule *self, guint64 vaddr, GPtrArray *frames, GError **error)
+static gboolean
+resolve_uncached (MgSymbolModule *self, guint64 vaddr, GPtrArray *frames, GError **error)
 {
   Dwarf_Addr addr = vaddr + self->bias;
   Dwfl_Line *line;
@@ -492,11 +495,6 @@ mg_symbol_module_resolve (MgSymbolModule *self, guint64 vaddr, GPtrArray *frames
   const char *sym;
   g_autofree char *offset = NULL;
 
-  if (self->error != NULL)
-    {
-      g_propagate_error (error, g_error_copy (self->error));
-      return FALSE;
-    }
   line = dwfl_module_getsrc (self->mod, addr);
   if (line != NULL)
     {
@@ -519,4 +517,52 @@ mg_symbol_module_resolve (MgSymbolModule *self, guint64 vaddr, GPtrArray *frames
                _("\"%s\" has no symbol at offset %s (stripped, and no separate debug info was found by build-id, debug link or debuginfod): the frame keeps the module and the offset"),
                self->path, offset);
   return FALSE;
+}
+
+typedef struct {
+  GPtrArray *frames; /* NULL when unresolved */
+  GError *error;
+} Resolved;
+
+static void
+resolved_free (Resolved *resolved)
+{
+  if (resolved->frames != NULL)
+    g_ptr_array_unref (resolved->frames);
+  g_clear_error (&resolved->error);
+  g_free (resolved);
+}
+
+/* A profile names the same address in many stacks: each is resolved
+ * once, and copied after. */
+gboolean
+mg_symbol_module_resolve (MgSymbolModule *self, guint64 vaddr, GPtrArray *frames, GError **error)
+{
+  Resolved *resolved;
+
+  if (self->error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->error));
+      return FALSE;
+    }
+  if (self->resolved == NULL)
+    self->resolved = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                            (GDestroyNotify) resolved_free);
+  resolved = g_hash_table_lookup (self->resolved, &vaddr);
+  if (resolved == NULL)
+    {
+      resolved = g_new0 (Resolved, 1);
+      resolved->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_symbol_frame_free);
+      if (!resolve_uncached (self, vaddr, resolved->frames, &resolved->error))
+        g_clear_pointer (&resolved->frames, g_ptr_array_unref);
+      g_hash_table_insert (self->resolved, g_memdup2 (&vaddr, sizeof vaddr), resolved);
+    }
+  if (resolved->frames == NULL)
+    {
+      g_propagate_error (error, g_error_copy (resolved->error));
+      return FALSE;
+    }
+  for (guint i = 0; i < resolved->frames->len; i++)
+    g_ptr_array_add (frames, mg_symbol_frame_copy (resolved->frames->pdata[i]));
+  return TRUE;
 }
