@@ -5,12 +5,11 @@
  * when DEBUGINFOD_URLS is set) and keeps its indexes for every address. */
 #include "symbols/mg-symbol-module-internal.h"
 
-#include "symbols/mg-demangle.h"
+#include "symbols/mg-function-index-internal.h"
 #include "symbols/mg-symbol-frame.h"
+#include "symbols/mg-symbol-lookup-internal.h"
 #include "symbols/mg-symbols-error.h"
 
-#include <dwarf.h>
-#include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -28,20 +27,9 @@ struct _MgSymbolModule {
   Dwfl_Module *mod;
   GElf_Addr bias;
   GError *error;
-  /* The functions' address ranges over all compile units, sorted, built
-   * at the first address: without it each address walks its compile
-   * unit's whole DIE tree (dwarf_getscopes), some 5 000 addresses/s. */
-  GArray *functions; /* FunctionRange */
-  Dwarf *dwarf;
-  Dwarf_Addr dwarf_bias;
+  MgFunctionIndex *functions; /* built at the first address */
   GHashTable *resolved; /* vaddr → Resolved */
 };
-
-typedef struct {
-  Dwarf_Addr low;
-  Dwarf_Addr high;
-  Dwarf_Off die;
-} FunctionRange;
 
 static char *
 build_id_hex (const guint8 *bytes, gsize len)
@@ -223,8 +211,7 @@ mg_symbol_module_free (MgSymbolModule *self)
     return;
   if (self->resolved != NULL)
     g_hash_table_unref (self->resolved);
-  if (self->functions != NULL)
-    g_array_unref (self->functions);
+  mg_function_index_free (self->functions);
   if (self->dwfl != NULL)
     dwfl_end (self->dwfl);
   g_clear_error (&self->error);
@@ -237,286 +224,6 @@ const GError *
 mg_symbol_module_error (MgSymbolModule *self)
 {
   return self->error;
-}
-
-/* An absolute, clean source path: DWARF names files relative to the
- * compilation folder where the build used relative paths. */
-static char *
-absolute_source (const char *file, const char *comp_dir)
-{
-  if (file == NULL)
-    return NULL;
-  if (!g_path_is_absolute (file) && comp_dir != NULL && g_path_is_absolute (comp_dir))
-    return g_canonicalize_filename (file, comp_dir);
-  if (g_path_is_absolute (file))
-    return g_canonicalize_filename (file, NULL);
-  return g_strdup (file);
-}
-
-/* The function's name as people read it: the demangled linkage name for
- * C++ (namespace, class, template arguments, parameters), the plain name
- * for C; followed through an inlined instance's abstract origin. */
-static char *
-die_function_name (Dwarf_Die *die)
-{
-  Dwarf_Attribute attr;
-  const char *name;
-
-  name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_linkage_name, &attr));
-  if (name == NULL)
-    name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_MIPS_linkage_name, &attr));
-  if (name != NULL)
-    return mg_demangle (name);
-  name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_name, &attr));
-  return g_strdup (name);
-}
-
-static guint
-die_udata (Dwarf_Die *die, int name)
-{
-  Dwarf_Attribute attr;
-  Dwarf_Word value = 0;
-
-  if (dwarf_formudata (dwarf_attr (die, name, &attr), &value) != 0)
-    return 0;
-  return (guint) value;
-}
-
-/* Where an inlined instance was called from: the next frame's position. */
-static const char *
-call_site_file (Dwarf_Die *cudie, Dwarf_Die *inlined)
-{
-  Dwarf_Files *files;
-  size_t count;
-  Dwarf_Attribute attr;
-  Dwarf_Word index;
-
-  if (dwarf_formudata (dwarf_attr (inlined, DW_AT_call_file, &attr), &index) != 0
-      || dwarf_getsrcfiles (cudie, &files, &count) != 0 || index >= count)
-    return NULL;
-  return dwarf_filesrc (files, index, NULL, NULL);
-}
-
-typedef struct {
-  const char *file;
-  guint line;
-  guint column;
-  const char *comp_dir;
-} Position;
-
-static MgSymbolFrame *
-frame_at (MgSymbolModule *self, guint64 vaddr, char *function, const Position *at, gboolean inlined)
-{
-  MgSymbolFrame *frame = mg_symbol_frame_new (self->path, vaddr);
-
-  frame->function = function;
-  frame->file = absolute_source (at->file, at->comp_dir);
-  frame->line = at->file ? at->line : 0;
-  frame->column = at->file ? at->column : 0;
-  frame->inlined = inlined;
-  return frame;
-}
-
-static void
-add_function_ranges (GArray *functions, Dwarf_Die *die)
-{
-  Dwarf_Addr base, low, high;
-  ptrdiff_t offset = 0;
-
-  while ((offset = dwarf_ranges (die, offset, &base, &low, &high)) > 0)
-    if (high > low)
-      {
-        FunctionRange range = { low, high, dwarf_dieoffset (die) };
-
-        g_array_append_val (functions, range);
-      }
-}
-
-/* The subprograms among DIE's children, and in the namespaces, classes
- * and structures there (C++ definitions may sit in them). */
-static void
-collect_functions (GArray *functions, Dwarf_Die *parent)
-{
-  Dwarf_Die child;
-
-  if (dwarf_child (parent, &child) != 0)
-    return;
-  do
-    {
-      switch (dwarf_tag (&child))
-        {
-        case DW_TAG_subprogram:
-          add_function_ranges (functions, &child);
-          break;
-        case DW_TAG_namespace:
-        case DW_TAG_class_type:
-        case DW_TAG_structure_type:
-        case DW_TAG_module:
-          collect_functions (functions, &child);
-          break;
-        default:
-          break;
-        }
-    }
-  while (dwarf_siblingof (&child, &child) == 0);
-}
-
-static int
-by_low (gconstpointer a, gconstpointer b)
-{
-  const FunctionRange *x = a;
-  const FunctionRange *y = b;
-
-  return x->low < y->low ? -1 : x->low > y->low;
-}
-
-static void
-index_functions (MgSymbolModule *self)
-{
-  Dwarf_Die *cu = NULL;
-  Dwarf_Addr bias;
-
-  self->functions = g_array_new (FALSE, FALSE, sizeof (FunctionRange));
-  self->dwarf = dwfl_module_getdwarf (self->mod, &self->dwarf_bias);
-  if (self->dwarf == NULL)
-    return;
-  while ((cu = dwfl_module_nextcu (self->mod, cu, &bias)) != NULL)
-    collect_functions (self->functions, cu);
-  g_array_sort (self->functions, by_low);
-}
-
-/* The function DIE whose range holds ADDR (a DWARF address). */
-static gboolean
-find_function (MgSymbolModule *self, Dwarf_Addr addr, Dwarf_Die *function)
-{
-  const FunctionRange *ranges;
-  guint low = 0;
-  guint high;
-
-  if (self->functions == NULL)
-    index_functions (self);
-  ranges = (const FunctionRange *) (gpointer) self->functions->data;
-  high = self->functions->len;
-  /* The first range that starts after addr; the ones before it may
-   * hold it (ranges of nested scopes do not reach here, so one does). */
-  while (low < high)
-    {
-      guint mid = low + (high - low) / 2;
-
-      if (ranges[mid].low <= addr)
-        low = mid + 1;
-      else
-        high = mid;
-    }
-  for (guint i = low; i-- > 0;)
-    if (addr < ranges[i].high)
-      return dwarf_offdie (self->dwarf, ranges[i].die, function) != NULL;
-    else if (low - i > 8)
-      break;
-  return FALSE;
-}
-
-/* The inlined instance among SCOPE's children (through lexical blocks)
- * whose code holds ADDR. */
-static gboolean
-find_inlined (Dwarf_Die *scope, Dwarf_Addr addr, Dwarf_Die *inlined)
-{
-  Dwarf_Die child;
-
-  if (dwarf_child (scope, &child) != 0)
-    return FALSE;
-  do
-    {
-      int tag = dwarf_tag (&child);
-
-      if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block
-          && tag != DW_TAG_try_block && tag != DW_TAG_catch_block)
-        continue;
-      if (dwarf_haspc (&child, addr) <= 0)
-        continue;
-      if (tag == DW_TAG_inlined_subroutine)
-        {
-          *inlined = child;
-          return TRUE;
-        }
-      if (find_inlined (&child, addr, inlined))
-        return TRUE;
-    }
-  while (dwarf_siblingof (&child, &child) == 0);
-  return FALSE;
-}
-
-/* The inline chain from DWARF, innermost first; FALSE when the address is
- * in no function DWARF describes. The function is found in the index,
- * then its inlined instances nested one in the other down to ADDR: each
- * instance's call site is the next frame's position. */
-static gboolean
-resolve_dwarf (MgSymbolModule *self, guint64 vaddr, Dwarf_Addr addr, Position *at, GPtrArray *frames)
-{
-  g_autoptr (GArray) chain = g_array_new (FALSE, FALSE, sizeof (Dwarf_Die));
-  Dwarf_Addr dwarf_addr = addr - self->dwarf_bias;
-  Dwarf_Die scope;
-  Dwarf_Die cudie;
-  Dwarf_Attribute attr;
-  char *name;
-
-  if (!find_function (self, dwarf_addr, &scope) || dwarf_diecu (&scope, &cudie, NULL, NULL) == NULL)
-    return FALSE;
-  name = die_function_name (&scope);
-  if (name == NULL)
-    return FALSE;
-  g_array_append_val (chain, scope);
-  while (find_inlined (&scope, dwarf_addr, &scope))
-    g_array_append_val (chain, scope);
-  if (at->comp_dir == NULL)
-    at->comp_dir = dwarf_formstring (dwarf_attr (&cudie, DW_AT_comp_dir, &attr));
-  for (guint i = chain->len - 1; i > 0; i--)
-    {
-      Dwarf_Die *inlined = &g_array_index (chain, Dwarf_Die, i);
-      char *inlined_name = die_function_name (inlined);
-
-      g_ptr_array_add (frames, frame_at (self, vaddr, inlined_name ? inlined_name : g_strdup ("?"), at, TRUE));
-      at->file = call_site_file (&cudie, inlined);
-      at->line = die_udata (inlined, DW_AT_call_line);
-      at->column = die_udata (inlined, DW_AT_call_column);
-    }
-  g_ptr_array_add (frames, frame_at (self, vaddr, name, at, FALSE));
-  return TRUE;
-}
-
-static gboolean
-resolve_uncached (MgSymbolModule *self, guint64 vaddr, GPtrArray *frames, GError **error)
-{
-  Dwarf_Addr addr = vaddr + self->bias;
-  Dwfl_Line *line;
-  Position at = { 0 };
-  int lineno = 0;
-  int column = 0;
-  const char *sym;
-  g_autofree char *offset = NULL;
-
-  line = dwfl_module_getsrc (self->mod, addr);
-  if (line != NULL)
-    {
-      at.file = dwfl_lineinfo (line, NULL, &lineno, &column, NULL, NULL);
-      at.line = (guint) MAX (lineno, 0);
-      at.column = (guint) MAX (column, 0);
-      at.comp_dir = dwfl_line_comp_dir (line);
-    }
-  if (resolve_dwarf (self, vaddr, addr, &at, frames))
-    return TRUE;
-  /* No DWARF for it: the symbol table still names the function. */
-  sym = dwfl_module_addrname (self->mod, addr);
-  if (sym != NULL)
-    {
-      g_ptr_array_add (frames, frame_at (self, vaddr, mg_demangle (sym), &at, FALSE));
-      return TRUE;
-    }
-  offset = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", vaddr);
-  g_set_error (error, MG_SYMBOLS_ERROR, MG_SYMBOLS_ERROR_NO_SYMBOLS,
-               _("\"%s\" has no symbol at offset %s (stripped, and no separate debug info was found by build-id, debug link or debuginfod): the frame keeps the module and the offset"),
-               self->path, offset);
-  return FALSE;
 }
 
 typedef struct {
@@ -553,7 +260,10 @@ mg_symbol_module_resolve (MgSymbolModule *self, guint64 vaddr, GPtrArray *frames
     {
       resolved = g_new0 (Resolved, 1);
       resolved->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_symbol_frame_free);
-      if (!resolve_uncached (self, vaddr, resolved->frames, &resolved->error))
+      if (self->functions == NULL)
+        self->functions = mg_function_index_new (self->mod);
+      if (!mg_symbol_lookup (self->mod, self->bias, self->functions, self->path, vaddr,
+                             resolved->frames, &resolved->error))
         g_clear_pointer (&resolved->frames, g_ptr_array_unref);
       g_hash_table_insert (self->resolved, g_memdup2 (&vaddr, sizeof vaddr), resolved);
     }
