@@ -7,6 +7,7 @@
 #include "symbols-test-support.h"
 
 #include "mg-test-common.h"
+#include "symbols/mg-demangle.h"
 
 #include <link.h>
 
@@ -66,6 +67,40 @@ test_cxx_names (void)
   g_assert_true (inlined->inlined);
   symbols_test_assert_frame (frames->pdata[1], "metrograph_test::Accumulator<int>::add(int)",
                              "symbols-target-cxx.cpp", "add-call", FALSE);
+}
+
+/* Without DWARF, the symbol table's mangled name is demangled; the
+ * demangler leaves C names and what it cannot read as they are. */
+static void
+test_cxx_symbol_table (void)
+{
+  g_autofree char *original = symbols_test_built ("symbols-target-cxx");
+  g_autofree char *program = symbols_test_built ("symbols-target-cxx-nodebug");
+  g_autofree char *dir = mg_test_make_dir ("symbols-cxx-symtab");
+  g_autoptr (SymbolsTestRun) run = symbols_test_run (original);
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) frames = NULL;
+  g_autofree char *plain = mg_demangle ("symbols_target_plain");
+  g_autofree char *broken = mg_demangle ("_Zbroken");
+  g_autofree char *nested = mg_demangle ("_ZN15metrograph_test11AccumulatorIiE3addEi");
+  MgSymbolFrame *frame;
+
+  g_assert_cmpstr (plain, ==, "symbols_target_plain");
+  g_assert_cmpstr (broken, ==, "_Zbroken");
+  g_assert_cmpstr (nested, ==, "metrograph_test::Accumulator<int>::add(int)");
+
+  /* --strip-debug keeps the build-id: the run's build-id still fits. */
+  mg_symbolizer_set_debug_path (symbolizer, dir);
+  frames = resolve_probe (symbolizer, program, run, "cxx-inlined", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (frames->len, ==, 1);
+  frame = frames->pdata[0];
+  g_assert_cmpstr (frame->function, ==, "metrograph_test::Accumulator<int>::add(int)");
+  g_assert_null (frame->file);
+  g_assert_cmpuint (frame->line, ==, 0);
+  g_assert_false (frame->inlined);
+  mg_test_remove_tree (dir);
 }
 
 /* A stripped program and, elsewhere, its debug file named by build-id. */
@@ -372,6 +407,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/symbols/inline-chain", test_inline_chain);
   g_test_add_func ("/symbols/cxx-names", test_cxx_names);
+  g_test_add_func ("/symbols/cxx-symbol-table", test_cxx_symbol_table);
   g_test_add_func ("/symbols/separate-debug-by-build-id", test_separate_debug_by_build_id);
   g_test_add_func ("/symbols/separate-debug-by-link", test_separate_debug_by_link);
   g_test_add_func ("/symbols/rebuilt-binary", test_rebuilt_binary);
