@@ -5,6 +5,7 @@
  * when DEBUGINFOD_URLS is set) and keeps its indexes for every address. */
 #include "symbols/mg-symbol-module-internal.h"
 
+#include "symbols/mg-debuginfod-internal.h"
 #include "symbols/mg-function-index-internal.h"
 #include "symbols/mg-symbol-frame.h"
 #include "symbols/mg-symbol-lookup-internal.h"
@@ -118,7 +119,8 @@ open_debug_by_build_id (const char *hex, const char *debug_path, char **found)
 }
 
 /* The file to hand libdwfl, open; -1 with ERROR when neither the module's
- * file (with the run's build-id) nor a debug file with it is there. */
+ * file (with the run's build-id) nor a debug file with it is there, in
+ * the debug folders or on a debuginfod server. */
 static int
 open_checked (MgSymbolModule *self, const char *hex, char **opened, GError **error)
 {
@@ -140,12 +142,14 @@ open_checked (MgSymbolModule *self, const char *hex, char **opened, GError **err
   if (hex[0] != '\0')
     {
       debug_fd = open_debug_by_build_id (hex, self->debug_path, opened);
+      if (debug_fd < 0)
+        debug_fd = mg_debuginfod_find_debuginfo (self->dwfl, hex, opened);
       if (debug_fd >= 0)
         return debug_fd;
     }
   if (fd < 0)
     g_set_error (error, MG_SYMBOLS_ERROR, MG_SYMBOLS_ERROR_NOT_FOUND,
-                 _("Cannot read \"%s\" for its symbols: %s; no debug file with its build-id %s was found either, so its frames keep the module and the offset"),
+                 _("Cannot read \"%s\" for its symbols: %s; no debug file with its build-id %s was found either (debug folders, debuginfod), so its frames keep the module and the offset"),
                  self->path, g_strerror (saved), hex[0] ? hex : _("(none)"));
   else if (its_id == NULL)
     g_set_error (error, MG_SYMBOLS_ERROR, MG_SYMBOLS_ERROR_INVALID,
@@ -162,19 +166,26 @@ static gboolean
 open_dwfl (MgSymbolModule *self, const char *hex, GError **error)
 {
   g_autofree char *opened = NULL;
-  int fd = open_checked (self, hex, &opened, error);
+  int fd;
 
-  if (fd < 0)
-    return FALSE;
   self->callbacks.find_elf = dwfl_build_id_find_elf;
   self->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
   self->callbacks.debuginfo_path = self->debug_path ? &self->debug_path : NULL;
   self->dwfl = dwfl_begin (&self->callbacks);
-  if (self->dwfl != NULL)
-    /* Base 0 with the segments' own addresses: libdwfl's addresses are
-     * the file's virtual addresses, what the run stored. libdwfl owns fd
-     * from here on success. */
-    self->mod = dwfl_report_elf (self->dwfl, self->path, opened, fd, 0, true);
+  if (self->dwfl == NULL)
+    {
+      g_set_error (error, MG_SYMBOLS_ERROR, MG_SYMBOLS_ERROR_INVALID,
+                   _("libdw cannot read \"%s\": %s; its frames keep the module and the offset"),
+                   self->path, dwfl_errmsg (-1));
+      return FALSE;
+    }
+  fd = open_checked (self, hex, &opened, error);
+  if (fd < 0)
+    return FALSE;
+  /* Base 0 with the segments' own addresses: libdwfl's addresses are the
+   * file's virtual addresses, what the run stored. libdwfl owns fd from
+   * here on success. */
+  self->mod = dwfl_report_elf (self->dwfl, self->path, opened, fd, 0, true);
   if (self->mod == NULL)
     {
       close (fd);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Debug info fetched by build-id from a debuginfod server: a server of our
  * own on 127.0.0.1 answers the protocol's one request
- * (GET /buildid/HEX/debuginfo) with the stripped program's debug file, and
- * libdw's standard search asks it because DEBUGINFOD_URLS names it. Its own
+ * (GET /buildid/HEX/debuginfo) with the stripped program's debug file:
+ * libdw's standard search asks it for a stripped program because
+ * DEBUGINFOD_URLS names it, and the symbolizer asks it for a program
+ * whose file is gone. Each case has a cache of its own, so each asks. Its own
  * process: libdw reads DEBUGINFOD_URLS once. */
 #include "symbols-test-support.h"
 
@@ -115,77 +117,116 @@ stop_server (Server *server, GThread *thread, guint16 port)
   g_socket_close (server->listener, NULL);
 }
 
+/* One server for the process, its address in the environment before any
+ * thread runs (setenv is not for threaded programs, and libdw reads
+ * DEBUGINFOD_URLS once). */
+static Server server;
+static SymbolsTestRun *server_run;
+static char *server_cache;
+
+/* The stripped program, or (GONE) no file at all at its path: its debug
+ * info comes from the server. */
 static void
-test_debuginfod (void)
+resolve_from_server (gboolean gone)
 {
-  g_autofree char *original = symbols_test_built ("symbols-target");
-  g_autoptr (SymbolsTestRun) run = symbols_test_run (original);
-  g_autofree char *dir = mg_test_make_dir ("symbols-debuginfod");
+  g_autofree char *dir = mg_test_make_dir (gone ? "symbols-debuginfod-gone" : "symbols-debuginfod");
   g_autofree char *program = g_build_filename (dir, "bin", "symbols-target", NULL);
   g_autofree char *empty_dir = g_build_filename (dir, "empty", NULL);
-  g_autofree char *cache = g_build_filename (dir, "cache", NULL);
   g_autofree char *stripped = symbols_test_built ("symbols-target-stripped");
-  g_autofree char *wanted = NULL;
-  g_autofree char *urls = NULL;
-  g_autoptr (MgSymbolizer) symbolizer = NULL;
+  g_autofree char *wanted = g_strdup_printf ("/buildid/%s/debuginfo", server.hex);
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) frames = NULL;
-  g_autoptr (GString) hex = g_string_new (NULL);
-  Server server = { 0 };
-  GThread *thread;
-  guint16 port;
-  void *client = dlopen ("libdebuginfod.so.1", RTLD_LAZY);
 
-  if (client == NULL)
+  if (server_run == NULL)
     {
       g_test_skip ("libdebuginfod.so.1 is not installed (Debian's libdebuginfod1): libdw cannot ask a server");
       mg_test_remove_tree (dir);
       return;
     }
-  dlclose (client);
-  for (guint i = 0; i < run->build_id->len; i++)
-    g_string_append_printf (hex, "%02x", run->build_id->data[i]);
-  server.hex = hex->str;
-  server.debug_file = symbols_test_built ("symbols-target.debug");
-  server.requests = g_ptr_array_new_with_free_func (g_free);
-  g_mutex_init (&server.lock);
-  port = listen_local (&server);
-  thread = g_thread_new ("debuginfod", serve, &server);
+  /* An empty cache: the client asks the server again. */
+  mg_test_remove_tree (server_cache);
+  g_mutex_lock (&server.lock);
+  g_ptr_array_set_size (server.requests, 0);
+  g_mutex_unlock (&server.lock);
 
-  urls = g_strdup_printf ("http://127.0.0.1:%u", port);
-  g_setenv ("DEBUGINFOD_URLS", urls, TRUE);
-  g_setenv ("DEBUGINFOD_CACHE_PATH", cache, TRUE);
-  g_setenv ("DEBUGINFOD_TIMEOUT", "20", TRUE);
-  g_setenv ("no_proxy", "127.0.0.1", TRUE);
-  g_setenv ("NO_PROXY", "127.0.0.1", TRUE);
-
-  symbols_test_copy (stripped, program);
+  if (!gone)
+    symbols_test_copy (stripped, program);
   g_assert_cmpint (g_mkdir_with_parents (empty_dir, 0755), ==, 0);
-  symbolizer = mg_symbolizer_new ();
   mg_symbolizer_set_debug_path (symbolizer, empty_dir);
-  frames = mg_symbolizer_resolve (symbolizer, program, run->build_id->data, run->build_id->len,
-                                  symbols_test_vaddr (run, "inlined"), &error);
-  stop_server (&server, thread, port);
+  frames = mg_symbolizer_resolve (symbolizer, program, server_run->build_id->data, server_run->build_id->len,
+                                  symbols_test_vaddr (server_run, "inlined"), &error);
 
   g_assert_no_error (error);
-  wanted = g_strdup_printf ("/buildid/%s/debuginfo", hex->str);
+  g_mutex_lock (&server.lock);
   g_assert_cmpuint (server.requests->len, >=, 1);
   g_assert_cmpstr (server.requests->pdata[0], ==, wanted);
+  g_mutex_unlock (&server.lock);
   g_assert_cmpuint (frames->len, ==, 3);
   symbols_test_assert_frame (frames->pdata[0], "symbols_target_leaf", "symbols-target.c", "leaf-call", TRUE);
   symbols_test_assert_frame (frames->pdata[2], "symbols_target_outer", "symbols-target.c", "outer-call", FALSE);
-
-  g_object_unref (server.listener);
-  g_ptr_array_unref (server.requests);
-  g_free (server.debug_file);
-  g_mutex_clear (&server.lock);
   mg_test_remove_tree (dir);
+}
+
+static void
+test_debuginfod (void)
+{
+  resolve_from_server (FALSE);
+}
+
+/* The program was deleted after the run: the server's debug file stands
+ * in for it. */
+static void
+test_debuginfod_gone (void)
+{
+  resolve_from_server (TRUE);
 }
 
 int
 main (int argc, char **argv)
 {
+  g_autofree char *original = symbols_test_built ("symbols-target");
+  g_autofree char *urls = NULL;
+  g_autoptr (GString) hex = g_string_new (NULL);
+  GThread *thread = NULL;
+  guint16 port = 0;
+  void *library = dlopen ("libdebuginfod.so.1", RTLD_LAZY);
+  int status;
+
   g_test_init (&argc, &argv, NULL);
+  if (library != NULL)
+    {
+      dlclose (library);
+      server_run = symbols_test_run (original);
+      for (guint i = 0; i < server_run->build_id->len; i++)
+        g_string_append_printf (hex, "%02x", server_run->build_id->data[i]);
+      server.hex = hex->str;
+      server.debug_file = symbols_test_built ("symbols-target.debug");
+      server.requests = g_ptr_array_new_with_free_func (g_free);
+      g_mutex_init (&server.lock);
+      port = listen_local (&server);
+      server_cache = mg_test_make_dir ("symbols-debuginfod-cache");
+      urls = g_strdup_printf ("http://127.0.0.1:%u", port);
+      g_setenv ("DEBUGINFOD_URLS", urls, TRUE);
+      g_setenv ("DEBUGINFOD_CACHE_PATH", server_cache, TRUE);
+      g_setenv ("DEBUGINFOD_TIMEOUT", "20", TRUE);
+      g_setenv ("no_proxy", "127.0.0.1", TRUE);
+      g_setenv ("NO_PROXY", "127.0.0.1", TRUE);
+      thread = g_thread_new ("debuginfod", serve, &server);
+    }
   g_test_add_func ("/symbols/debuginfod", test_debuginfod);
-  return g_test_run ();
+  g_test_add_func ("/symbols/debuginfod-gone", test_debuginfod_gone);
+  status = g_test_run ();
+  if (thread != NULL)
+    {
+      stop_server (&server, thread, port);
+      g_object_unref (server.listener);
+      g_ptr_array_unref (server.requests);
+      g_free (server.debug_file);
+      g_mutex_clear (&server.lock);
+      g_clear_pointer (&server_run, symbols_test_run_free);
+      mg_test_remove_tree (server_cache);
+      g_free (server_cache);
+    }
+  return status;
 }
