@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* One address of a module → its frames: the function from the index, its
+ * inlined instances nested down to the address, each with its name and
+ * source position; the symbol table where DWARF has nothing. Shared by
+ * the files of app/symbols only. */
+#pragma once
+
+#include <elfutils/libdwfl.h>
+#include <glib.h>
+
+#include "symbols/mg-function-index-internal.h"
+
+G_BEGIN_DECLS
+
+/* Appends VADDR's frames (MgSymbolFrame, named after MODULE) to FRAMES,
+ * innermost first; FALSE with ERROR (MG_SYMBOLS_ERROR_NO_SYMBOLS) and
+ * FRAMES unchanged when nothing names the address. BIAS: where libdwfl
+ * placed the module's ELF (vaddr + bias is libdwfl's address). */
+gboolean mg_symbol_lookup (Dwfl_Module *mod,
+                           GElf_Addr bias,
+                           MgFunctionIndex *index,
+                           const char *module,
+                           guint64 vaddr,
+                           GPtrArray *frames,
+                           GError **error);
+
+G_END_DECLS
