@@ -68,6 +68,7 @@ struct _MgWindow
   GtkWidget *event_strip;
   GtkWidget *time_axis;
   guint error_count;
+  gboolean stop_asked;      /* the run shown was stopped as asked: its kill is no error */
   GArray *listed;           /* guint: the process of each entry after "All Processes" */
   guint undo_timeout;
   gboolean side_built;      /* the side panel shows this profile */

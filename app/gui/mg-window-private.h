@@ -30,6 +30,8 @@ guint mg_window_get_n_recent (MgWindow *self);
 guint mg_window_get_n_recoverable (MgWindow *self);
 /* The count in the errors banner; 0 when it is hidden. */
 guint mg_window_get_error_count (MgWindow *self);
+/* The entries of the side panel's Errors page (built now if it was not). */
+guint mg_window_get_n_listed_errors (MgWindow *self);
 /* The marks on the timeline, of every kind (crashed, killed, recording
  * stopped: mg-event-strip.h). */
 guint mg_window_get_n_event_marks (MgWindow *self);

@@ -256,7 +256,7 @@ update_errors_banner (MgWindow *self)
 {
   g_autofree char *text = NULL;
 
-  self->error_count = mg_error_list_count (self->profile);
+  self->error_count = mg_error_list_count (self->profile, self->stop_asked);
   text = g_strdup_printf (ngettext ("%u error or process failure during this run",
                                     "%u errors or process failures during this run",
                                     self->error_count),
@@ -277,7 +277,7 @@ mg_window_set_run_banner_shown (MgWindow *self, gboolean shown)
 guint
 mg_window_count_errors (MgWindow *self)
 {
-  return self->profile != NULL ? mg_error_list_count (self->profile) : 0;
+  return self->profile != NULL ? mg_error_list_count (self->profile, self->stop_asked) : 0;
 }
 
 /* The side panel (run details, report, errors) is built when first shown: a row
@@ -293,7 +293,7 @@ mg_window_build_side_panel (MgWindow *self)
     gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (self->side_switcher),
                                   GTK_STACK (self->side_stack));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->errors_scroller),
-                                 mg_error_list_new (self->profile));
+                                 mg_error_list_new (self->profile, self->stop_asked));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->info_scroller),
                                  mg_info_panel_new (self->profile));
   {
@@ -343,10 +343,17 @@ focus_first_graph (MgWindow *self)
 void
 mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file)
 {
+  mg_window_set_run_profile (self, profile, file, FALSE);
+}
+
+void
+mg_window_set_run_profile (MgWindow *self, MgProfile *profile, GFile *file, gboolean stop_asked)
+{
   g_return_if_fail (MG_IS_WINDOW (self));
   g_return_if_fail (MG_IS_PROFILE (profile));
 
   mg_window_clear_profile_view (self);
+  self->stop_asked = stop_asked;
   self->profile = g_object_ref (profile);
   self->file = file ? g_object_ref (file) : NULL;
   mg_time_view_set_duration (self->view, mg_profile_get_run_info (profile)->duration_s);

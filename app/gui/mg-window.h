@@ -28,6 +28,11 @@ void mg_window_open_file (MgWindow *self, GFile *file);
 /* Shows an already loaded profile. file may be NULL. The first graph takes
  * the keyboard focus (its arrow keys move the time cursor). */
 void mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file);
+/* The same for the profile of a run started here: with @stop_asked (Stop,
+ * or Stop after's time) the processes that run's stop killed are not
+ * counted or listed as errors (the profile does not record the stop). */
+void mg_window_set_run_profile (MgWindow *self, MgProfile *profile, GFile *file,
+                                gboolean stop_asked);
 
 /* Stores the window's size and maximised state (mg-window-state.h); it is
  * also stored on every close-request. */

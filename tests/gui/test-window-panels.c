@@ -343,7 +343,7 @@ test_absent_not_error (void)
 {
   g_autoptr (MgProfile) profile = gui_fixture_absent ();
   GtkWidget *panel = g_object_ref_sink (mg_info_panel_new (profile));
-  GtkWidget *list = g_object_ref_sink (mg_error_list_new (profile));
+  GtkWidget *list = g_object_ref_sink (mg_error_list_new (profile, FALSE));
   g_autoptr (GPtrArray) lines = read_facts (panel);
   g_autoptr (GPtrArray) entries = read_entries (list);
   MgWindow *window;
@@ -364,7 +364,7 @@ test_absent_not_error (void)
   g_assert_cmpstr (g_ptr_array_index (entries, 0), ==,
                    "pid 501 · at initialisation · code -3 | "
                    "Plugin papi (/opt/libpapi-metric.so): PAPI could not open the counters");
-  g_assert_cmpuint (mg_error_list_count (profile), ==, 1);
+  g_assert_cmpuint (mg_error_list_count (profile, FALSE), ==, 1);
 
   gui_test_reset_settings ();
   window = gui_test_new_window (profile);
@@ -398,7 +398,7 @@ test_error_list (void)
 {
   g_autoptr (MgProfile) events = gui_fixture_events ();
   g_autoptr (MgProfile) errors = gui_fixture_errors ();
-  GtkWidget *list = g_object_ref_sink (mg_error_list_new (events));
+  GtkWidget *list = g_object_ref_sink (mg_error_list_new (events, FALSE));
   g_autoptr (GPtrArray) entries = read_entries (list);
   g_autofree char *crashed = g_strdup_printf ("rank 1 · 300 ms | rank 1 crashed: signal %d (%s)",
                                               SIGSEGV, g_strsignal (SIGSEGV));
@@ -408,7 +408,7 @@ test_error_list (void)
   /* Events in the profile's order, then plugin errors, then metric errors:
    * process, time, code, message. */
   g_assert_cmpuint (entries->len, ==, 6);
-  g_assert_cmpuint (mg_error_list_count (events), ==, 6);
+  g_assert_cmpuint (mg_error_list_count (events, FALSE), ==, 6);
   g_assert_cmpstr (g_ptr_array_index (entries, 0), ==, crashed);
   g_assert_cmpstr (g_ptr_array_index (entries, 1), ==, killed);
   g_assert_cmpstr (g_ptr_array_index (entries, 2), ==,
@@ -424,7 +424,7 @@ test_error_list (void)
                    "/tmp/run/rank-9.mgrec: the record is truncated");
   g_object_unref (list);
 
-  list = g_object_ref_sink (mg_error_list_new (errors));
+  list = g_object_ref_sink (mg_error_list_new (errors, FALSE));
   g_ptr_array_unref (entries);
   entries = read_entries (list);
   g_assert_cmpuint (entries->len, ==, 3);
@@ -451,6 +451,18 @@ test_event_marks (void)
   gui_test_reset_settings ();
   window = gui_test_new_window (profile);
   g_assert_cmpuint (mg_window_get_error_count (window), ==, 6);
+  g_assert_cmpuint (mg_window_get_n_listed_errors (window), ==, 6);
+  /* The profile of a run stopped as asked: the two kills are that stop, no
+   * errors, neither counted nor listed; the crash and the stopped
+   * recording still are. A profile shown again as a file counts them. */
+  mg_window_set_run_profile (window, profile, NULL, TRUE);
+  g_assert_cmpuint (mg_error_list_count (profile, TRUE), ==, 4);
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 4);
+  g_assert_cmpuint (mg_window_get_n_listed_errors (window), ==, 4);
+  mg_window_set_profile (window, profile, NULL);
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 6);
+  g_assert_cmpuint (mg_window_get_n_listed_errors (window), ==, 6);
+  mg_test_spin (200);
   g_assert_cmpuint (mg_window_get_n_event_marks (window), ==, 4);
   strip = gui_test_find_widget (GTK_WIDGET (window), MG_TYPE_EVENT_STRIP);
   g_assert_nonnull (strip);
