@@ -130,3 +130,11 @@ mg_window_get_n_listed_errors (MgWindow *self)
     n += GTK_IS_LIST_BOX_ROW (row);
   return n;
 }
+
+const char *
+mg_window_get_range_readout (MgWindow *self, GtkWidget **whole_run_button)
+{
+  if (whole_run_button != NULL)
+    *whole_run_button = self->range_button;
+  return self->range_label != NULL ? gtk_label_get_text (GTK_LABEL (self->range_label)) : NULL;
+}

@@ -210,6 +210,17 @@ draw_view (cairo_t *cr, MgProfile *profile, MgTimeView *view, MgViewGroup *const
   cairo_paint (cr);
   set_colour (cr, dark, 1.0);
   show_text (cr, MARGIN, 28, 16, TRUE, title);
+  {
+    /* Which range the figures describe, at the title's right. */
+    g_autofree char *line = mg_time_view_describe_figures_range (view);
+    cairo_text_extents_t extents;
+
+    cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size (cr, 12);
+    cairo_text_extents (cr, line, &extents);
+    set_colour (cr, dark, 0.7);
+    show_text (cr, PAGE_WIDTH - MARGIN - extents.x_advance, 28, 12, FALSE, line);
+  }
 
   for (guint g = 0; g < n_groups; g++)
     {
@@ -235,11 +246,16 @@ draw_view (cairo_t *cr, MgProfile *profile, MgTimeView *view, MgViewGroup *const
   cairo_restore (cr);
 }
 
-/* "Group: metric (units), metric…" per line, for the SVG's <desc>. */
+/* What the figures describe, then "Group: metric (units), metric…" per
+ * line, for the SVG's <desc>. */
 static char *
-describe_groups (MgProfile *profile, MgViewGroup *const *groups, guint n_groups)
+describe_groups (MgProfile *profile, MgTimeView *view, MgViewGroup *const *groups,
+                 guint n_groups)
 {
   GString *text = g_string_new (NULL);
+  g_autofree char *range = mg_time_view_describe_figures_range (view);
+
+  g_string_append_printf (text, "%s\n", range);
 
   for (guint g = 0; g < n_groups; g++)
     {
@@ -351,7 +367,7 @@ mg_view_export_save (MgProfile *profile, MgTimeView *view, MgViewGroup *const *g
     }
   if (format == MG_VIEW_FORMAT_SVG)
     {
-      g_autofree char *description = describe_groups (profile, groups, n_groups);
+      g_autofree char *description = describe_groups (profile, view, groups, n_groups);
 
       return add_svg_text (path, title, description, error);
     }

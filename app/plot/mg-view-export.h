@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The current view as an image or a document: under the title, every shown
- * group's header (its display name; collapsed groups show the header
- * alone), each visible row (colour, display name, units, max / mean / min
- * of the selection or the whole run, then its graph drawn by
+/* The current view as an image or a document: the title and which range
+ * the figures describe, every shown group's header (its display name;
+ * collapsed groups show the header alone), each visible row (colour,
+ * display name, units, max / mean / min of that range, then its graph drawn by
  * mg_graph_render) and the shared time axis, on a PNG, SVG or PDF cairo
  * surface. An SVG also carries the title and the group and metric names as
  * text (<title>, <desc>), since cairo writes glyphs as outlines. GTK-free. */

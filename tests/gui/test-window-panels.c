@@ -590,6 +590,8 @@ find_group_title (GtkWidget *root, const char *title)
   return NULL;
 }
 
+#define WHOLE_RUN "Figures of the whole run: 0 s to 1 s (1 s)"
+
 static void
 test_tooltips (void)
 {
@@ -604,14 +606,15 @@ test_tooltips (void)
   g_assert_nonnull (row);
   /* The definition's description, HTML line breaks as new lines. */
   assert_tooltip (row, MG_METRIC_ROW_PART_NAME, "The Work\nof every process");
-  /* Ranks hold 20, 40, 60, 80: rank 3 the max, rank 0 the min. */
-  assert_tooltip (row, MG_METRIC_ROW_PART_MAX, "rank 3");
-  assert_tooltip (row, MG_METRIC_ROW_PART_MEAN, NULL);
-  assert_tooltip (row, MG_METRIC_ROW_PART_MIN, "rank 0");
+  /* Ranks hold 20, 40, 60, 80: rank 3 the max, rank 0 the min; each
+   * figure's tooltip also says which range the figures describe. */
+  assert_tooltip (row, MG_METRIC_ROW_PART_MAX, "rank 3\n" WHOLE_RUN);
+  assert_tooltip (row, MG_METRIC_ROW_PART_MEAN, WHOLE_RUN);
+  assert_tooltip (row, MG_METRIC_ROW_PART_MIN, "rank 0\n" WHOLE_RUN);
   /* One process's own series: it holds both. */
   mg_time_view_set_process (mg_window_get_time_view (window), 2);
-  assert_tooltip (row, MG_METRIC_ROW_PART_MAX, "rank 2");
-  assert_tooltip (row, MG_METRIC_ROW_PART_MIN, "rank 2");
+  assert_tooltip (row, MG_METRIC_ROW_PART_MAX, "rank 2\n" WHOLE_RUN);
+  assert_tooltip (row, MG_METRIC_ROW_PART_MIN, "rank 2\n" WHOLE_RUN);
   gtk_window_destroy (GTK_WINDOW (window));
 
   /* A group header says what the group is for. */

@@ -17,6 +17,7 @@
 #include "gui/mg-application.h"
 #include "gui/mg-metric-visibility.h"
 #include "gui/mg-metrics-menu.h"
+#include "gui/mg-metric-row.h"
 #include "mg-resources.h"
 #include "plot/mg-time-view.h"
 #include "gui/mg-tooltip.h"
@@ -162,6 +163,101 @@ test_selection_and_process (void)
   mg_time_view_set_process (view, -1);
   mg_time_view_set_selection (view, 0.1, 0.9);
   gui_test_save_screenshot (window, "imbalance.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The figures follow the view (issue #32): the selection when there is
+ * one, else the visible range, else the whole run; the readout under the
+ * axis says which, with start, end and length, and its Whole Run button
+ * goes back; the figures' tooltips say it too. rss rises from 100 MiB to
+ * 199 MiB in 100 windows of 10 ms. */
+static void
+test_figures_follow_view (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_single ();
+  guint rss = (guint) mg_profile_find_metric (profile, "rss");
+  const MgMetricDef *def = mg_profile_get_metric (profile, rss);
+  MgWindow *window;
+  MgTimeView *view;
+  GtkWidget *button = NULL;
+  MgMetricRow *row;
+  g_autofree char *whole = NULL, *visible = NULL, *selected = NULL, *tip = NULL;
+  g_autofree char *v100 = mg_units_format_value (def, 100.0 * 1024 * 1024);
+  g_autofree char *v149 = mg_units_format_value (def, 149.0 * 1024 * 1024);
+  g_autofree char *v199 = mg_units_format_value (def, 199.0 * 1024 * 1024);
+  g_autofree char *v120 = mg_units_format_value (def, 120.0 * 1024 * 1024);
+  g_autofree char *v129 = mg_units_format_value (def, 129.0 * 1024 * 1024);
+  g_autofree char *expected = NULL;
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  view = mg_window_get_time_view (window);
+  row = MG_METRIC_ROW (gtk_widget_get_ancestor (mg_window_get_metric_graph (window, "rss"),
+                                                MG_TYPE_METRIC_ROW));
+
+  /* The whole run: no button back. */
+  g_assert_cmpstr (mg_window_get_range_readout (window, &button), ==,
+                   "Figures of the whole run: 0 s to 1 s (1 s)");
+  g_assert_false (gtk_widget_get_visible (button));
+  whole = mg_window_dup_row_figures (window, "rss");
+  expected = g_strdup_printf ("Max %s · Mean", v199);
+  g_assert_true (g_str_has_prefix (whole, expected));
+  g_assert_nonnull (strstr (whole, v100));
+
+  /* Zoomed in to the first half: the figures are those of what is shown. */
+  mg_time_view_set_range (view, 0, 0.5);
+  g_assert_cmpstr (mg_window_get_range_readout (window, &button), ==,
+                   "Figures of the visible range: 0 s to 500 ms (500 ms)");
+  g_assert_true (gtk_widget_get_visible (button));
+  visible = mg_window_dup_row_figures (window, "rss");
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("Max %s · Mean", v149);
+  g_test_message ("whole run: %s; first half: %s", whole, visible);
+  g_assert_true (g_str_has_prefix (visible, expected));
+  g_assert_true (g_str_has_suffix (visible, v100));
+
+  /* A selection inside it wins. */
+  mg_time_view_set_selection (view, 0.2, 0.3);
+  g_assert_cmpstr (mg_window_get_range_readout (window, NULL), ==,
+                   "Figures of the selection: 200 ms to 300 ms (100 ms)");
+  selected = mg_window_dup_row_figures (window, "rss");
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("Max %s · Mean", v129);
+  g_assert_true (g_str_has_prefix (selected, expected));
+  g_assert_true (g_str_has_suffix (selected, v120));
+  /* The figures' tooltips say which range they describe. */
+  tip = mg_metric_row_dup_tooltip (row, MG_METRIC_ROW_PART_MEAN);
+  g_assert_cmpstr (tip, ==, "Figures of the selection: 200 ms to 300 ms (100 ms)");
+  g_clear_pointer (&tip, g_free);
+  tip = mg_metric_row_dup_tooltip (row, MG_METRIC_ROW_PART_MAX);
+  g_assert_true (g_str_has_suffix (tip, "\nFigures of the selection: 200 ms to 300 ms (100 ms)"));
+
+  /* So does the export, in its text (and drawn at the title's right). */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("mg-gui-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename (dir, "view.svg", NULL);
+    g_autofree char *contents = NULL;
+    g_autoptr (GError) error = NULL;
+
+    g_assert_true (mg_window_export (window, path, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+    g_assert_nonnull (strstr (contents, "<desc>Figures of the selection: 200 ms to 300 ms (100 ms)\n"));
+    g_unlink (path);
+    g_rmdir (dir);
+  }
+
+  /* One click back to the whole run: view, selection and figures. */
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_false (mg_time_view_get_has_selection (view));
+  g_assert_cmpfloat (mg_time_view_get_start (view), ==, 0);
+  g_assert_cmpfloat (mg_time_view_get_end (view), ==, 1);
+  g_assert_cmpstr (mg_window_get_range_readout (window, &button), ==,
+                   "Figures of the whole run: 0 s to 1 s (1 s)");
+  g_assert_false (gtk_widget_get_visible (button));
+  g_clear_pointer (&visible, g_free);
+  visible = mg_window_dup_row_figures (window, "rss");
+  g_assert_cmpstr (visible, ==, whole);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -1162,6 +1258,32 @@ test_screenshots (void)
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
   gui_test_activate (window, "show-info", NULL);
   gtk_window_destroy (GTK_WINDOW (window));
+
+  /* A large and a small window, light and dark, zoomed in with a selection
+   * and the side panel open: "size-WxH-light.png" and so on. */
+  for (guint i = 0; i < 4; i++)
+    {
+      int width = i < 2 ? 1600 : 900, height = i < 2 ? 1000 : 600;
+      gboolean dark = i % 2 == 1;
+      g_autofree char *name = g_strdup_printf ("size-%dx%d-%s.png", width, height,
+                                               dark ? "dark" : "light");
+      MgTimeView *view;
+
+      g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", dark, NULL);
+      window = mg_window_new (gui_test_app);
+      gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+      mg_window_set_profile (window, profile, NULL);
+      gtk_window_present (GTK_WINDOW (window));
+      view = mg_window_get_time_view (window);
+      mg_time_view_set_range (view, 1.0, 4.0);
+      mg_time_view_set_selection (view, 1.4, 2.0);
+      gui_test_activate (window, "show-info", NULL);
+      mg_test_spin (300);
+      gui_test_save_screenshot (window, name);
+      gui_test_activate (window, "show-info", NULL);
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
 }
 
 /* A run folder whose metrograph was killed is listed on the start page;
@@ -1235,6 +1357,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/single-process", test_single_process);
   g_test_add_func ("/gui/window/helper-switch", test_helper_switch);
   g_test_add_func ("/gui/window/selection-and-process", test_selection_and_process);
+  g_test_add_func ("/gui/window/figures-follow-view", test_figures_follow_view);
   g_test_add_func ("/gui/window/groups-and-presets", test_groups_and_presets);
   g_test_add_func ("/gui/window/preset-by-kind", test_preset_by_kind);
   g_test_add_func ("/gui/window/rows-fill-window", test_rows_fill_window);
