@@ -121,7 +121,20 @@ add_lines (GtkBox *box, GPtrArray *lines, GString *css)
                                           line->name, -1);
           if (line->has_colour)
             colour_bar (bar, &line->colour, css);
-          gtk_grid_attach (GTK_GRID (grid), bar, 0, row + 1, 2, 1);
+          gtk_grid_attach (GTK_GRID (grid), bar, 0, row + 1, 1, 1);
+          if (line->scale_text != NULL)
+            {
+              /* What a full bar is: 100 %, or the run's peak. */
+              GtkWidget *scale = gtk_label_new (line->scale_text);
+
+              gtk_widget_add_css_class (scale, "caption");
+              gtk_widget_add_css_class (scale, "dim-label");
+              gtk_label_set_xalign (GTK_LABEL (scale), 1);
+              gtk_accessible_update_property (GTK_ACCESSIBLE (bar),
+                                              GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                              line->scale_text, -1);
+              gtk_grid_attach (GTK_GRID (grid), scale, 1, row + 1, 1, 1);
+            }
         }
     }
   gtk_box_append (box, grid);
