@@ -93,6 +93,10 @@ test_single_process (void)
   assert_header_tooltip (window, "win.show-info", "Run Details (F9)");
   assert_header_tooltip (window, "win.zoom-in", "Zoom In (Ctrl++)");
   assert_header_tooltip (window, "win.zoom-reset", "Whole Run (Ctrl+0)");
+  /* Said in words, not the bare "1" of zoom-original-symbolic. */
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (find_actionable (
+                     gtk_window_get_titlebar (GTK_WINDOW (window)), "win.zoom-reset"))),
+                   ==, "Whole Run");
 
   /* The whole run when nothing is selected: rss rises 100 → 199 MiB. */
   figures = mg_window_dup_row_figures (window, "rss");
@@ -519,7 +523,7 @@ test_preset_by_kind (void)
   g_autoptr (MgProfile) serial = gui_fixture_groups ();
   const char *mpi_default[] = { "Default", "MPI", NULL };
   const char *serial_default[] = { "Default", NULL };
-  const char *mpi_all[] = { "Default", "CPU Time", "Memory", "IO", "MPI", NULL };
+  const char *mpi_all[] = { "Default", "CPU Time", "Memory", "I/O", "MPI", NULL };
   g_autoptr (GVariant) state = NULL;
   g_auto (GStrv) ids = NULL;
   MgWindow *window;
