@@ -17,6 +17,7 @@
 #include "gui/mg-info-panel.h"
 #include "gui/mg-metric-row.h"
 #include "gui/mg-metric-visibility.h"
+#include "gui/mg-side-layout.h"
 #include "defs/mg-units.h"
 #include "gui/mg-tooltip.h"
 #include "gui/mg-window-private.h"
@@ -836,6 +837,62 @@ test_pan_and_clear_actions (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The side panel takes its share of the width, not its natural width: it
+ * shrinks with the window, and the rows (labels and graphs) keep at least
+ * 60 % of it down to 800 px (issue #32: at 900 px it kept 400 px). */
+static void
+test_side_panel_shrinks (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_demo ();
+  const int widths[] = { 1600, 900, 800 };
+
+  /* The rule itself: a share between bounds, never under the panel's own
+   * minimum, nothing for a hidden revealer, less while it slides. */
+  g_assert_cmpint (mg_side_layout_side_width (800, 200, 1000), ==, 224);
+  g_assert_cmpint (mg_side_layout_side_width (1600, 200, 1000), ==, 380);
+  g_assert_cmpint (mg_side_layout_side_width (600, 200, 1000), ==, 220);
+  g_assert_cmpint (mg_side_layout_side_width (800, 300, 1000), ==, 300);
+  g_assert_cmpint (mg_side_layout_side_width (1600, 0, 0), ==, 0);
+  g_assert_cmpint (mg_side_layout_side_width (1600, 50, 120), ==, 120);
+
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      MgWindow *window = mg_window_new (gui_test_app);
+      GtkWidget *revealer, *graph;
+      int window_width, side, rows, graph_width;
+
+      gui_test_reset_settings ();
+      gtk_window_set_default_size (GTK_WINDOW (window), widths[i], 600);
+      mg_window_set_profile (window, profile, NULL);
+      gtk_window_present (GTK_WINDOW (window));
+      g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
+                                          g_variant_new_boolean (TRUE));
+      mg_test_spin (600);
+      revealer = gtk_widget_get_ancestor (gui_test_find_widget (GTK_WIDGET (window),
+                                                                GTK_TYPE_STACK_SWITCHER),
+                                          GTK_TYPE_REVEALER);
+      g_assert_nonnull (revealer);
+      g_assert_true (gtk_revealer_get_child_revealed (GTK_REVEALER (revealer)));
+      graph = mg_window_get_metric_graph (window, "cpu_time_percentage");
+      g_assert_nonnull (graph);
+      window_width = gtk_widget_get_width (GTK_WIDGET (window));
+      side = gtk_widget_get_width (revealer);
+      rows = window_width - side;
+      graph_width = gtk_widget_get_width (graph);
+      g_test_message ("window %d px: side panel %d px, rows %d px (%.0f %%), graphs %d px (%.0f %%)",
+                      window_width, side, rows, 100.0 * rows / window_width, graph_width,
+                      100.0 * graph_width / window_width);
+      /* The window less its client-side decorations. */
+      g_assert_cmpint (window_width, >, widths[i] - 24);
+      g_assert_cmpint (side, >=, MG_SIDE_LAYOUT_MIN_WIDTH);
+      g_assert_cmpint (side, <=, MG_SIDE_LAYOUT_MAX_WIDTH);
+      g_assert_cmpfloat (rows, >=, 0.6 * window_width);
+      /* The graphs themselves, beside the rows' labels and figures. */
+      g_assert_cmpfloat (graph_width, >=, 0.35 * window_width);
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -851,5 +908,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/panels/tooltips", test_tooltips);
   g_test_add_func ("/gui/panels/menu-unavailable", test_menu_unavailable);
   g_test_add_func ("/gui/panels/pan-and-clear-actions", test_pan_and_clear_actions);
+  g_test_add_func ("/gui/panels/side-panel-shrinks", test_side_panel_shrinks);
   return gui_test_run ();
 }
