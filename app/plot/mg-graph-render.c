@@ -428,6 +428,14 @@ get_layer (int width, int height, gboolean reuse)
   return layer;
 }
 
+/* The min–max band is a spread across processes: none for one process's
+ * series. */
+static gboolean
+draws_band (const MgGraphRenderParams *p)
+{
+  return p->series == NULL || !p->series->one_process;
+}
+
 /* On pixels (image and recording surfaces: the widget, PNG export) the
  * graph is rasterised column by column into an alpha mask of device pixels
  * and the metric's colour painted through it once: far cheaper than cairo
@@ -466,7 +474,9 @@ draw_raster (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const 
   raster_columns = (MgRasterColumns) { cols.n, cols.lo, cols.hi, cols.mean, cols.sd };
   map = (MgRasterMap) {
     .y_bottom = m->y_bottom, .scale = m->scale, .lo = m->lo, .y0 = p->y, .sy = sy,
-    .alphas = { BAND_ALPHA, STDDEV_ALPHA, 1 }, .line_width = LINE_WIDTH,
+    /* One process: no band across processes (mg-series-view.h). */
+    .alphas = { draws_band (p) ? BAND_ALPHA : 0, STDDEV_ALPHA, 1 },
+    .line_width = LINE_WIDTH,
   };
   mg_raster (pixels, stride, height, &raster_columns, &map, &row0, &row1);
   columns_free (&cols);
@@ -499,8 +509,11 @@ static void
 draw_vector (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const YMap *m,
              MgRgba colour)
 {
-  set_source (cr, colour, BAND_ALPHA);
-  fill_band (cr, p, lod, m, lod->mins, lod->maxs, NULL);
+  if (draws_band (p))
+    {
+      set_source (cr, colour, BAND_ALPHA);
+      fill_band (cr, p, lod, m, lod->mins, lod->maxs, NULL);
+    }
   set_source (cr, colour, STDDEV_ALPHA);
   fill_band (cr, p, lod, m, NULL, NULL, lod->stddevs);
   set_source (cr, colour, 1);
