@@ -58,6 +58,9 @@ gboolean mg_window_is_empty (MgWindow *self);
  * the data; the format comes from the file name's extension: .png .svg
  * .pdf .json .csv. */
 gboolean mg_window_export (MgWindow *self, const char *path, GError **error);
+/* The same, a PNG at @scale pixels per point (1: 1200 px wide, 2: 2400). */
+gboolean mg_window_export_at_scale (MgWindow *self, const char *path, double scale,
+                                    GError **error);
 /* Saves the profile's performance report (as metrograph --report writes
  * it): .html or .txt, by the file name's extension. */
 gboolean mg_window_save_report (MgWindow *self, const char *path, GError **error);

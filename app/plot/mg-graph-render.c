@@ -10,6 +10,7 @@
 
 #include "defs/mg-colour.h"
 #include "mg-raster.h"
+#include "mg-text-sink.h"
 
 /* Alphas of the band layers: the min–max band is a light wash, the
  * mean ± standard deviation a stronger one, the mean line full colour. */
@@ -185,7 +186,7 @@ draw_label (cairo_t *cr, const MgGraphRenderParams *p, const char *text, double 
   cairo_fill (cr);
   set_source (cr, text_colour (p->dark), 1);
   cairo_move_to (cr, x, baseline);
-  cairo_show_text (cr, text);
+  mg_text_show (cr, text);
 }
 
 static void
@@ -684,7 +685,7 @@ mg_graph_render_time_axis (cairo_t *cr, double x, double y, double width, double
       tx -= ext.x_advance / 2;
       tx = CLAMP (tx, x + 1, x + width - ext.x_advance - 1);
       cairo_move_to (cr, tx, y + 6 + LABEL_SIZE);
-      cairo_show_text (cr, axis->labels[i]);
+      mg_text_show (cr, axis->labels[i]);
     }
   if (hover_time >= 0)
     draw_hover (cr, &p, y, height);

@@ -17,6 +17,7 @@
 #include "gui/mg-application.h"
 #include "gui/mg-metric-visibility.h"
 #include "gui/mg-metrics-menu.h"
+#include "gui/mg-file-choosers.h"
 #include "gui/mg-metric-row.h"
 #include "mg-resources.h"
 #include "plot/mg-time-view.h"
@@ -1057,7 +1058,27 @@ test_export_groups (void)
   g_assert_nonnull (strstr (contents, "CPU Time: CPU time (%), User time (%)\n"));
   g_assert_nonnull (strstr (contents, "Other metrics: Custom counter (events/s)\n"));
   g_assert_null (strstr (contents, "Energy"));
+  /* Real text, selectable and searchable: the row names, figures and time
+   * labels are <text> elements, and no glyph is drawn as an outline. */
+  g_assert_nonnull (strstr (contents, "font-weight=\"bold\" fill=\"rgb(33,33,33)\">CPU time</text>"));
+  g_assert_nonnull (strstr (contents, ">Figures of the whole run: "));
+  g_assert_nonnull (strstr (contents, ">0 s</text>"));
+  g_assert_null (strstr (contents, "glyph"));
   g_clear_pointer (&contents, g_free);
+
+  /* PNG at 2×: twice as many pixels each way, the same drawing. */
+  g_assert_true (mg_window_export_at_scale (window, png, 2, &error));
+  g_assert_no_error (error);
+  texture = gdk_texture_new_from_filename (png, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_width (texture), ==, 2 * (int) MG_VIEW_EXPORT_WIDTH);
+  g_assert_cmpint (gdk_texture_get_height (texture), ==, (int) ceil (2 * full));
+  g_assert_cmpint (abs (grey_at (texture, 2 * right, 2 * header_y) - grey_at (texture, 2 * right, 16)),
+                   >=, 8);
+  g_clear_object (&texture);
+  g_assert_cmpfloat (mg_file_chooser_parse_scale ("2"), ==, 2);
+  g_assert_cmpfloat (mg_file_chooser_parse_scale ("1"), ==, 1);
+  g_assert_cmpfloat (mg_file_chooser_parse_scale (NULL), ==, 1);
 
   /* A collapsed group: its header alone, as in the window. */
   g_assert_true (mg_window_set_group_expanded (window, "Memory", FALSE));
@@ -1245,8 +1266,13 @@ test_screenshots (void)
   capture_screen ("demo-screen.png");
   {
     g_autofree char *path = g_build_filename (g_getenv ("MG_GUI_SCREENSHOT_DIR"), "export.png", NULL);
+    g_autofree char *svg = g_build_filename (g_getenv ("MG_GUI_SCREENSHOT_DIR"), "export.svg", NULL);
+    g_autofree char *png2 = g_build_filename (g_getenv ("MG_GUI_SCREENSHOT_DIR"), "export-2x.png",
+                                              NULL);
 
     g_assert_true (mg_window_export (window, path, NULL));
+    g_assert_true (mg_window_export (window, svg, NULL));
+    g_assert_true (mg_window_export_at_scale (window, png2, 2, NULL));
   }
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-metrics-menu", NULL);
   capture_screen ("metrics-menu.png");
