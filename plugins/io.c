@@ -129,7 +129,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   if (take_baseline () != 0)
     {
       allinea_set_plugin_error_messagef (plugin_id, errno,
-                                         "IO: cannot read /proc/self/io "
+                                         "I/O: cannot read /proc/self/io "
                                          "(errno %d): the kernel needs "
                                          "CONFIG_TASK_IO_ACCOUNTING", errno);
       return -1;

@@ -56,8 +56,18 @@ mg_error_list_is_notable_event (const MgProcessEvent *event)
   return mg_error_list_classify_event (event) != MG_EVENT_MARK_NONE;
 }
 
+gboolean
+mg_error_list_is_error_event (const MgProcessEvent *event, gboolean stop_asked)
+{
+  MgEventMark mark = mg_error_list_classify_event (event);
+
+  /* Stop sends SIGTERM (SIGKILL after the grace period): what it ends is
+   * what the user asked for. A crash meanwhile is still one. */
+  return mark != MG_EVENT_MARK_NONE && !(stop_asked && mark == MG_EVENT_MARK_KILLED);
+}
+
 guint
-mg_error_list_count (MgProfile *profile)
+mg_error_list_count (MgProfile *profile, gboolean stop_asked)
 {
   guint count = mg_profile_get_n_metric_errors (profile);
 
@@ -66,7 +76,7 @@ mg_error_list_count (MgProfile *profile)
   for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
     count += !mg_plugin_error_is_absence (mg_profile_get_plugin_error (profile, i));
   for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
-    count += mg_error_list_is_notable_event (mg_profile_get_event (profile, i));
+    count += mg_error_list_is_error_event (mg_profile_get_event (profile, i), stop_asked);
   return count;
 }
 
@@ -156,7 +166,7 @@ add_entry (GtkListBox *list, const char *process, const char *time, int code,
 }
 
 GtkWidget *
-mg_error_list_new (MgProfile *profile)
+mg_error_list_new (MgProfile *profile, gboolean stop_asked)
 {
   GtkWidget *list = gtk_list_box_new ();
 
@@ -172,7 +182,7 @@ mg_error_list_new (MgProfile *profile)
       const MgProcessEvent *event = mg_profile_get_event (profile, i);
       g_autofree char *who = NULL, *time = NULL, *text = NULL;
 
-      if (!mg_error_list_is_notable_event (event))
+      if (!mg_error_list_is_error_event (event, stop_asked))
         continue;
       who = describe_process (profile, event->process);
       time = mg_units_format_time (event->time_s);

@@ -19,16 +19,22 @@ typedef enum {
   MG_EVENT_MARK_N_KINDS
 } MgEventMark;
 
-/* Plugin errors + metric errors + signal / recording-stopped events; not the
- * plugins that declined (error code 0: absent here, mg-unavailable.h), which
- * the run details list instead. */
-guint mg_error_list_count (MgProfile *profile);
+/* Plugin errors + metric errors + crash / kill / recording-stopped events;
+ * not the plugins that declined (error code 0: absent here,
+ * mg-unavailable.h), which the run details list instead. With @stop_asked
+ * (the run was stopped by Stop or Stop after), a process killed by a
+ * signal other than a fault is that stop, no error. The errors banner
+ * shows this count and the list below lists exactly these. */
+guint mg_error_list_count (MgProfile *profile, gboolean stop_asked);
 /* SEGV, BUS, FPE, ILL, ABRT, TRAP, SYS: the program failed (a crash), rather
  * than something ending it. */
 gboolean mg_error_list_is_fault_signal (int signal);
 MgEventMark mg_error_list_classify_event (const MgProcessEvent *event);
 /* Whether an event is marked on the timeline and listed as an error. */
 gboolean mg_error_list_is_notable_event (const MgProcessEvent *event);
+/* Whether a notable event is an error, counted and listed: not the kill
+ * of a stop the user asked for (@stop_asked). */
+gboolean mg_error_list_is_error_event (const MgProcessEvent *event, gboolean stop_asked);
 /* "rank 3 crashed: signal 11 (Segmentation fault)" etc. */
 char *mg_error_list_describe_event (MgProfile *profile, const MgProcessEvent *event);
 /* When a plugin error happened, as the list shows it: the profile keeps no
@@ -38,6 +44,6 @@ const char *mg_error_list_describe_plugin_error_time (const MgPluginError *error
 /* A GtkListBox, one row per item counted above, in this order: notable
  * events, plugin errors, metric errors. Each row holds a headline label ("rank 1 · 0.5 s ·
  * code 7") above the message label. */
-GtkWidget *mg_error_list_new (MgProfile *profile);
+GtkWidget *mg_error_list_new (MgProfile *profile, gboolean stop_asked);
 
 G_END_DECLS

@@ -7,8 +7,17 @@
 
 typedef struct {
   MgFileChosen chosen;
+  MgExportChosen export_chosen; /* instead of chosen: with the PNG scale */
   gpointer user_data;
 } Chooser;
+
+#define SCALE_CHOICE "scale"
+
+double
+mg_file_chooser_parse_scale (const char *choice)
+{
+  return g_strcmp0 (choice, "2") == 0 ? 2.0 : 1.0;
+}
 
 static void
 on_response (GtkNativeDialog *dialog, int response, gpointer data)
@@ -19,7 +28,14 @@ on_response (GtkNativeDialog *dialog, int response, gpointer data)
     {
       g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
 
-      chooser->chosen (file, chooser->user_data);
+      if (chooser->export_chosen != NULL)
+        chooser->export_chosen (file,
+                                mg_file_chooser_parse_scale (
+                                  gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (dialog),
+                                                               SCALE_CHOICE)),
+                                chooser->user_data);
+      else
+        chooser->chosen (file, chooser->user_data);
     }
   g_free (chooser);
   g_object_unref (dialog);
@@ -38,15 +54,21 @@ new_filter (const char *name, const char *pattern, const char *mime_type)
 }
 
 static void
+show_chooser (GtkFileChooserNative *dialog, Chooser *chooser)
+{
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_response), chooser);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
 show (GtkFileChooserNative *dialog, MgFileChosen chosen, gpointer user_data)
 {
   Chooser *chooser = g_new0 (Chooser, 1);
 
   chooser->chosen = chosen;
   chooser->user_data = user_data;
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_response), chooser);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  show_chooser (dialog, chooser);
 }
 
 void
@@ -66,9 +88,14 @@ mg_file_chooser_open_profile (GtkWindow *parent, MgFileChosen chosen, gpointer u
 }
 
 void
-mg_file_chooser_export (GtkWindow *parent, const char *suggested_name, MgFileChosen chosen,
+mg_file_chooser_export (GtkWindow *parent, const char *suggested_name, MgExportChosen chosen,
                         gpointer user_data)
 {
+  const char *scale_ids[] = { "1", "2", NULL };
+  /* Translators: the PNG export's sizes: 1× and 2× the page's 1200 points */
+  const char *scale_labels[] = { N_("1× (1200 px wide)"), N_("2× (2400 px wide)"), NULL };
+  const char *translated[G_N_ELEMENTS (scale_labels)] = { NULL };
+  Chooser *chooser = g_new0 (Chooser, 1);
   const char *filters[][2] = {
     { N_("PNG image"), "*.png" },
     { N_("SVG image"), "*.svg" },
@@ -86,8 +113,16 @@ mg_file_chooser_export (GtkWindow *parent, const char *suggested_name, MgFileCho
 
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
     }
+  for (guint i = 0; scale_labels[i] != NULL; i++)
+    translated[i] = _(scale_labels[i]);
+  /* Translators: the export dialog's choice of a PNG's size */
+  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (dialog), SCALE_CHOICE, _("PNG size"), scale_ids,
+                               translated);
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (dialog), SCALE_CHOICE, "1");
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), suggested_name);
-  show (dialog, chosen, user_data);
+  chooser->export_chosen = chosen;
+  chooser->user_data = user_data;
+  show_chooser (dialog, chooser);
 }
 
 void

@@ -38,23 +38,22 @@ G_DEFINE_FINAL_TYPE (MgMetricRow, mg_metric_row, GTK_TYPE_WIDGET)
 
 /* Tooltips are answered on demand (query-tooltip): setting a tooltip's
  * text makes GTK ask the X server where the pointer is, which cost a round
- * trip per label and most of the time of building the rows. */
+ * trip per label and most of the time of building the rows. A figure's
+ * tooltip names the process that held it (max and min) and the range the
+ * figures describe. */
 static void
 set_figure (GtkWidget *label, MgProfile *profile, const MgMetricDef *def, double value,
-            int process)
+            int process, const char *range)
 {
   g_autofree char *text = mg_units_format_value (def, value);
-  g_autofree char *who = NULL;
+  g_autofree char *who = mg_selection_stats_describe_process (profile, process);
+  char *tip = who != NULL ? g_strconcat (who, "\n", range, NULL) : g_strdup (range);
 
   gtk_label_set_text (GTK_LABEL (label), text);
-  g_object_set_data (G_OBJECT (label), "mg-process", GINT_TO_POINTER (process));
+  g_object_set_data_full (G_OBJECT (label), "mg-tooltip", tip, g_free);
   /* What the tooltip says, for screen readers (as a tooltip text would). */
-  who = mg_selection_stats_describe_process (profile, process);
-  if (who != NULL)
-    gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                    who, -1);
-  else
-    gtk_accessible_reset_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  tip, -1);
 }
 
 static GtkWidget *
@@ -82,8 +81,7 @@ mg_metric_row_dup_tooltip (MgMetricRow *self, MgMetricRowPart part)
     return NULL;
   if (part == MG_METRIC_ROW_PART_NAME)
     return g_strdup (self->description);
-  return mg_selection_stats_describe_process (
-    self->profile, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (widget), "mg-process")));
+  return g_strdup (g_object_get_data (G_OBJECT (widget), "mg-tooltip"));
 }
 
 static gboolean
@@ -107,6 +105,7 @@ update_figures (MgMetricRow *self)
   const MgMetricDef *def = mg_profile_get_metric (self->profile, self->metric);
   MgSeriesView series;
   MgSelectionStats stats = { NAN, NAN, NAN, -1, -1, 0 };
+  g_autofree char *range = mg_time_view_describe_figures_range (self->view);
   double t0, t1;
 
   mg_time_view_get_figures_range (self->view, &t0, &t1);
@@ -114,9 +113,9 @@ update_figures (MgMetricRow *self)
                            mg_time_view_get_process (self->view)))
     mg_selection_stats_compute (&series, t0, t1, &stats);
 
-  set_figure (self->max_value, self->profile, def, stats.max, stats.max_process);
-  set_figure (self->mean_value, self->profile, def, stats.mean, -1);
-  set_figure (self->min_value, self->profile, def, stats.min, stats.min_process);
+  set_figure (self->max_value, self->profile, def, stats.max, stats.max_process, range);
+  set_figure (self->mean_value, self->profile, def, stats.mean, -1, range);
+  set_figure (self->min_value, self->profile, def, stats.min, stats.min_process, range);
 }
 
 static void
@@ -281,6 +280,9 @@ mg_metric_row_new (MgProfile *profile, guint metric, MgTimeView *view, GtkSizeGr
   g_signal_connect_swapped (view, "notify::selection-start", G_CALLBACK (on_view_notify), self);
   g_signal_connect_swapped (view, "notify::selection-end", G_CALLBACK (on_view_notify), self);
   g_signal_connect_swapped (view, "notify::process", G_CALLBACK (on_view_notify), self);
+  /* Zoomed in without a selection, the figures describe what is visible. */
+  g_signal_connect_swapped (view, "notify::start", G_CALLBACK (on_view_notify), self);
+  g_signal_connect_swapped (view, "notify::end", G_CALLBACK (on_view_notify), self);
   update_figures (self);
   return GTK_WIDGET (self);
 }

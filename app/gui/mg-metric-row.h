@@ -33,8 +33,10 @@ GtkWidget *mg_metric_row_get_graph (MgMetricRow *self);
 /* The widget of a part (the label column, or a figure's value label). */
 GtkWidget *mg_metric_row_get_part (MgMetricRow *self, MgMetricRowPart part);
 /* What the part's tooltip says (also its accessible description), or NULL
- * when it has none: the description as plain text, or which process held
- * the figure. */
+ * when it has none: the description as plain text, or for a figure which
+ * process held it (max, min) above the range the figures describe
+ * (mg_time_view_describe_figures_range: the selection, else the visible
+ * range, else the whole run). */
 char *mg_metric_row_dup_tooltip (MgMetricRow *self, MgMetricRowPart part);
 /* The figures as shown: "Max 1.50 GiB · Mean 1.00 GiB · Min 512 MiB". */
 char *mg_metric_row_dup_figures_text (MgMetricRow *self);

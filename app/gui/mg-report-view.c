@@ -91,7 +91,7 @@ add_lines (GtkBox *box, GPtrArray *lines, GString *css)
       const MgReportLine *line = g_ptr_array_index (lines, i);
       GtkWidget *name = label_new (line->name, NULL);
       GtkWidget *value = label_new (line->value_text, isnan (line->value) ? "dim-label" : "numeric");
-      int row = (int) i * 2;
+      int row = (int) i * 3;
 
       gtk_widget_set_hexpand (name, TRUE);
       if (line->tooltip != NULL)
@@ -122,6 +122,20 @@ add_lines (GtkBox *box, GPtrArray *lines, GString *css)
           if (line->has_colour)
             colour_bar (bar, &line->colour, css);
           gtk_grid_attach (GTK_GRID (grid), bar, 0, row + 1, 2, 1);
+          if (line->scale_text != NULL)
+            {
+              /* What a full bar is (100 %, or the run's peak), under its
+               * end: every bar keeps the whole width. */
+              GtkWidget *scale = gtk_label_new (line->scale_text);
+
+              gtk_widget_add_css_class (scale, "caption");
+              gtk_widget_add_css_class (scale, "dim-label");
+              gtk_label_set_xalign (GTK_LABEL (scale), 1);
+              gtk_accessible_update_property (GTK_ACCESSIBLE (bar),
+                                              GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                              line->scale_text, -1);
+              gtk_grid_attach (GTK_GRID (grid), scale, 0, row + 2, 2, 1);
+            }
         }
     }
   gtk_box_append (box, grid);

@@ -21,6 +21,12 @@
 gboolean
 mg_window_export (MgWindow *self, const char *path, GError **error)
 {
+  return mg_window_export_at_scale (self, path, 1, error);
+}
+
+gboolean
+mg_window_export_at_scale (MgWindow *self, const char *path, double scale, GError **error)
+{
   g_autoptr (GPtrArray) groups = NULL;
   g_autofree char *title = NULL;
   gboolean dark = FALSE;
@@ -62,7 +68,7 @@ mg_window_export (MgWindow *self, const char *path, GError **error)
   title = g_strdup_printf (_("%s — %s"), gtk_label_get_text (GTK_LABEL (self->title_label)),
                            gtk_label_get_text (GTK_LABEL (self->subtitle_label)));
   return mg_view_export_save (self->profile, self->view, (MgViewGroup *const *) groups->pdata,
-                              groups->len, title, dark, path, error);
+                              groups->len, title, dark, scale, path, error);
 }
 
 /* The profile's file name with @extension in place of its own; NULL for a
@@ -83,13 +89,13 @@ suggested_name (MgWindow *self, const char *extension)
 }
 
 static void
-on_export_chosen (GFile *file, gpointer user_data)
+on_export_chosen (GFile *file, double scale, gpointer user_data)
 {
   MgWindow *self = user_data;
   g_autofree char *path = g_file_get_path (file);
   g_autoptr (GError) error = NULL;
 
-  if (path == NULL || !mg_window_export (self, path, &error))
+  if (path == NULL || !mg_window_export_at_scale (self, path, scale, &error))
     mg_window_show_message (self, _("Export Failed"),
                   error ? error->message : _("Choose a folder on this computer."));
 }

@@ -67,7 +67,10 @@ struct _MgWindow
   GtkWidget *rows;          /* MgMetricRows, in rows_box */
   GtkWidget *event_strip;
   GtkWidget *time_axis;
+  GtkWidget *range_label;   /* under the axis: what the figures describe */
+  GtkWidget *range_button;  /* "Whole Run", when they describe less */
   guint error_count;
+  gboolean stop_asked;      /* the run shown was stopped as asked: its kill is no error */
   GArray *listed;           /* guint: the process of each entry after "All Processes" */
   guint undo_timeout;
   gboolean side_built;      /* the side panel shows this profile */

@@ -28,8 +28,14 @@ GtkWidget *mg_window_get_metric_graph (MgWindow *self, const char *metric_id);
 guint mg_window_get_n_recent (MgWindow *self);
 /* The interrupted runs listed on the start page. */
 guint mg_window_get_n_recoverable (MgWindow *self);
+/* The readout under the time axis (what the row figures describe), and
+ * its Whole Run button (shown when they describe less); NULL without a
+ * profile. */
+const char *mg_window_get_range_readout (MgWindow *self, GtkWidget **whole_run_button);
 /* The count in the errors banner; 0 when it is hidden. */
 guint mg_window_get_error_count (MgWindow *self);
+/* The entries of the side panel's Errors page (built now if it was not). */
+guint mg_window_get_n_listed_errors (MgWindow *self);
 /* The marks on the timeline, of every kind (crashed, killed, recording
  * stopped: mg-event-strip.h). */
 guint mg_window_get_n_event_marks (MgWindow *self);

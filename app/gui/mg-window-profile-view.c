@@ -17,6 +17,7 @@
 #include "session/mg-mpi.h"
 #include "gui/graph/mg-time-axis.h"
 #include "defs/mg-units.h"
+#include "mg-tooltip.h"
 #include "mg-window-internal.h"
 
 #define UNDO_TIMEOUT_S 6
@@ -85,6 +86,8 @@ mg_window_clear_profile_view (MgWindow *self)
     gtk_box_remove (GTK_BOX (self->axis_column), child);
   self->event_strip = NULL;
   self->time_axis = NULL;
+  self->range_label = NULL;
+  self->range_button = NULL;
   self->side_built = FALSE;
   g_clear_object (&self->visibility);
   g_clear_object (&self->label_group);
@@ -256,7 +259,7 @@ update_errors_banner (MgWindow *self)
 {
   g_autofree char *text = NULL;
 
-  self->error_count = mg_error_list_count (self->profile);
+  self->error_count = mg_error_list_count (self->profile, self->stop_asked);
   text = g_strdup_printf (ngettext ("%u error or process failure during this run",
                                     "%u errors or process failures during this run",
                                     self->error_count),
@@ -277,7 +280,7 @@ mg_window_set_run_banner_shown (MgWindow *self, gboolean shown)
 guint
 mg_window_count_errors (MgWindow *self)
 {
-  return self->profile != NULL ? mg_error_list_count (self->profile) : 0;
+  return self->profile != NULL ? mg_error_list_count (self->profile, self->stop_asked) : 0;
 }
 
 /* The side panel (run details, report, errors) is built when first shown: a row
@@ -293,7 +296,7 @@ mg_window_build_side_panel (MgWindow *self)
     gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (self->side_switcher),
                                   GTK_STACK (self->side_stack));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->errors_scroller),
-                                 mg_error_list_new (self->profile));
+                                 mg_error_list_new (self->profile, self->stop_asked));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->info_scroller),
                                  mg_info_panel_new (self->profile));
   {
@@ -316,6 +319,51 @@ reset_side_panel (MgWindow *self)
     mg_window_build_side_panel (self);
 }
 
+static const char *const range_properties[] = {
+  "notify::start", "notify::end", "notify::has-selection", "notify::selection-start",
+  "notify::selection-end",
+};
+
+/* Under the axis, what the rows' figures describe (the selection, else
+ * the visible range, else the whole run) and, when that is not the whole
+ * run, a button back to it. */
+static void
+update_range_readout (MgWindow *self)
+{
+  g_autofree char *text = NULL;
+  double t0, t1;
+  MgFiguresRange range;
+
+  if (self->range_label == NULL)
+    return;
+  range = mg_time_view_get_figures_range (self->view, &t0, &t1);
+  text = mg_time_view_describe_figures_range (self->view);
+  gtk_label_set_text (GTK_LABEL (self->range_label), text);
+  gtk_widget_set_visible (self->range_button, range != MG_FIGURES_RANGE_RUN);
+}
+
+static GtkWidget *
+build_range_readout (MgWindow *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+
+  gtk_widget_add_css_class (box, "range-readout");
+  self->range_label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->range_label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (self->range_label), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (self->range_label, "caption");
+  gtk_widget_set_hexpand (self->range_label, TRUE);
+  /* Translators: a button that zooms back out to the whole run */
+  self->range_button = gtk_button_new_with_label (_("Whole Run"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->range_button), "win.zoom-reset");
+  gtk_widget_add_css_class (self->range_button, "flat");
+  mg_tooltip_set_text (self->range_button, _("Figures and View of the Whole Run (Ctrl+0)"));
+  gtk_box_append (GTK_BOX (box), self->range_label);
+  gtk_box_append (GTK_BOX (box), self->range_button);
+  update_range_readout (self);
+  return box;
+}
+
 static void
 build_axis (MgWindow *self)
 {
@@ -323,6 +371,7 @@ build_axis (MgWindow *self)
   self->time_axis = mg_time_axis_new (self->view);
   gtk_box_append (GTK_BOX (self->axis_column), self->event_strip);
   gtk_box_append (GTK_BOX (self->axis_column), self->time_axis);
+  gtk_box_append (GTK_BOX (self->axis_column), build_range_readout (self));
   gtk_size_group_add_widget (self->label_group, self->axis_caption);
 }
 
@@ -343,10 +392,17 @@ focus_first_graph (MgWindow *self)
 void
 mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file)
 {
+  mg_window_set_run_profile (self, profile, file, FALSE);
+}
+
+void
+mg_window_set_run_profile (MgWindow *self, MgProfile *profile, GFile *file, gboolean stop_asked)
+{
   g_return_if_fail (MG_IS_WINDOW (self));
   g_return_if_fail (MG_IS_PROFILE (profile));
 
   mg_window_clear_profile_view (self);
+  self->stop_asked = stop_asked;
   self->profile = g_object_ref (profile);
   self->file = file ? g_object_ref (file) : NULL;
   mg_time_view_set_duration (self->view, mg_profile_get_run_info (profile)->duration_s);
@@ -417,4 +473,7 @@ mg_window_profile_view_init (MgWindow *self)
                             G_CALLBACK (on_process_selected), self);
   g_signal_connect_swapped (self->helpers_check, "toggled", G_CALLBACK (fill_process_dropdown),
                             self);
+  for (guint i = 0; i < G_N_ELEMENTS (range_properties); i++)
+    g_signal_connect_swapped (self->view, range_properties[i], G_CALLBACK (update_range_readout),
+                              self);
 }

@@ -112,3 +112,29 @@ mg_window_get_report_view (MgWindow *self)
   mg_window_build_side_panel (self);
   return gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (self->report_scroller));
 }
+
+guint
+mg_window_get_n_listed_errors (MgWindow *self)
+{
+  GtkWidget *viewport, *list;
+  guint n = 0;
+
+  mg_window_build_side_panel (self);
+  /* The scrolled window wraps the list in a viewport. */
+  viewport = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (self->errors_scroller));
+  if (viewport == NULL)
+    return 0;
+  list = GTK_IS_VIEWPORT (viewport) ? gtk_viewport_get_child (GTK_VIEWPORT (viewport)) : viewport;
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    n += GTK_IS_LIST_BOX_ROW (row);
+  return n;
+}
+
+const char *
+mg_window_get_range_readout (MgWindow *self, GtkWidget **whole_run_button)
+{
+  if (whole_run_button != NULL)
+    *whole_run_button = self->range_button;
+  return self->range_label != NULL ? gtk_label_get_text (GTK_LABEL (self->range_label)) : NULL;
+}

@@ -9,6 +9,7 @@
 #include "mg-metric-row.h"
 #include "mg-metrics-menu.h"
 #include "mg-style.h"
+#include "mg-side-layout.h"
 #include "mg-tooltip.h"
 #include "mg-window-internal.h"
 #include "mg-window-state.h"
@@ -252,6 +253,12 @@ mg_window_init (MgWindow *self)
   gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (self->menu_button),
                                          create_primary_popup, self, NULL);
 
+  /* The side panel shrinks with the window (mg-side-layout.h): its share
+   * of the width, up to what its pages would like. */
+  gtk_widget_set_layout_manager (gtk_widget_get_parent (self->side_revealer), mg_side_layout_new ());
+  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (self->info_scroller), TRUE);
+  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (self->report_scroller), TRUE);
+  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (self->errors_scroller), TRUE);
   self->view = mg_time_view_new (1.0);
   self->settings = new_settings ();
   mg_window_state_track (GTK_WINDOW (self), self->settings);

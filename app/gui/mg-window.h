@@ -28,6 +28,11 @@ void mg_window_open_file (MgWindow *self, GFile *file);
 /* Shows an already loaded profile. file may be NULL. The first graph takes
  * the keyboard focus (its arrow keys move the time cursor). */
 void mg_window_set_profile (MgWindow *self, MgProfile *profile, GFile *file);
+/* The same for the profile of a run started here: with @stop_asked (Stop,
+ * or Stop after's time) the processes that run's stop killed are not
+ * counted or listed as errors (the profile does not record the stop). */
+void mg_window_set_run_profile (MgWindow *self, MgProfile *profile, GFile *file,
+                                gboolean stop_asked);
 
 /* Stores the window's size and maximised state (mg-window-state.h); it is
  * also stored on every close-request. */
@@ -53,6 +58,9 @@ gboolean mg_window_is_empty (MgWindow *self);
  * the data; the format comes from the file name's extension: .png .svg
  * .pdf .json .csv. */
 gboolean mg_window_export (MgWindow *self, const char *path, GError **error);
+/* The same, a PNG at @scale pixels per point (1: 1200 px wide, 2: 2400). */
+gboolean mg_window_export_at_scale (MgWindow *self, const char *path, double scale,
+                                    GError **error);
 /* Saves the profile's performance report (as metrograph --report writes
  * it): .html or .txt, by the file name's extension. */
 gboolean mg_window_save_report (MgWindow *self, const char *path, GError **error);

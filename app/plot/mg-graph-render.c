@@ -10,6 +10,7 @@
 
 #include "defs/mg-colour.h"
 #include "mg-raster.h"
+#include "mg-text-sink.h"
 
 /* Alphas of the band layers: the min–max band is a light wash, the
  * mean ± standard deviation a stronger one, the mean line full colour. */
@@ -185,7 +186,7 @@ draw_label (cairo_t *cr, const MgGraphRenderParams *p, const char *text, double 
   cairo_fill (cr);
   set_source (cr, text_colour (p->dark), 1);
   cairo_move_to (cr, x, baseline);
-  cairo_show_text (cr, text);
+  mg_text_show (cr, text);
 }
 
 static void
@@ -428,6 +429,14 @@ get_layer (int width, int height, gboolean reuse)
   return layer;
 }
 
+/* The min–max band is a spread across processes: none for one process's
+ * series. */
+static gboolean
+draws_band (const MgGraphRenderParams *p)
+{
+  return p->series == NULL || !p->series->one_process;
+}
+
 /* On pixels (image and recording surfaces: the widget, PNG export) the
  * graph is rasterised column by column into an alpha mask of device pixels
  * and the metric's colour painted through it once: far cheaper than cairo
@@ -466,7 +475,9 @@ draw_raster (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const 
   raster_columns = (MgRasterColumns) { cols.n, cols.lo, cols.hi, cols.mean, cols.sd };
   map = (MgRasterMap) {
     .y_bottom = m->y_bottom, .scale = m->scale, .lo = m->lo, .y0 = p->y, .sy = sy,
-    .alphas = { BAND_ALPHA, STDDEV_ALPHA, 1 }, .line_width = LINE_WIDTH,
+    /* One process: no band across processes (mg-series-view.h). */
+    .alphas = { draws_band (p) ? BAND_ALPHA : 0, STDDEV_ALPHA, 1 },
+    .line_width = LINE_WIDTH,
   };
   mg_raster (pixels, stride, height, &raster_columns, &map, &row0, &row1);
   columns_free (&cols);
@@ -499,8 +510,11 @@ static void
 draw_vector (cairo_t *cr, const MgGraphRenderParams *p, const MgLod *lod, const YMap *m,
              MgRgba colour)
 {
-  set_source (cr, colour, BAND_ALPHA);
-  fill_band (cr, p, lod, m, lod->mins, lod->maxs, NULL);
+  if (draws_band (p))
+    {
+      set_source (cr, colour, BAND_ALPHA);
+      fill_band (cr, p, lod, m, lod->mins, lod->maxs, NULL);
+    }
   set_source (cr, colour, STDDEV_ALPHA);
   fill_band (cr, p, lod, m, NULL, NULL, lod->stddevs);
   set_source (cr, colour, 1);
@@ -671,7 +685,7 @@ mg_graph_render_time_axis (cairo_t *cr, double x, double y, double width, double
       tx -= ext.x_advance / 2;
       tx = CLAMP (tx, x + 1, x + width - ext.x_advance - 1);
       cairo_move_to (cr, tx, y + 6 + LABEL_SIZE);
-      cairo_show_text (cr, axis->labels[i]);
+      mg_text_show (cr, axis->labels[i]);
     }
   if (hover_time >= 0)
     draw_hover (cr, &p, y, height);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Draws one metric's graph with cairo alone (no GTK), so the widget, PNG,
  * SVG and PDF export all share it: background, grid and y-axis labels, the
- * min–max band across processes (low alpha), the mean ± standard deviation
+ * min–max band across processes (low alpha; none when the series is one
+ * process's), the mean ± standard deviation
  * shading (medium alpha), the mean line (full colour), gaps left empty,
  * the selection highlight and the hover line. Labels use cairo's own text
  * API so every export carries them. */

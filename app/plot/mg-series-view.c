@@ -11,6 +11,9 @@ mg_series_view_init (MgSeriesView *view, MgProfile *profile, guint metric, int p
   memset (view, 0, sizeof *view);
   view->process = process < 0 ? -1 : process;
   g_return_val_if_fail (MG_IS_PROFILE (profile), FALSE);
+  /* The aggregates leave the helpers out. */
+  view->one_process = process >= 0
+                      || mg_profile_get_n_processes (profile) - mg_profile_get_n_helpers (profile) <= 1;
 
   if (metric >= mg_profile_get_n_metrics (profile))
     return FALSE;

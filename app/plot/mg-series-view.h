@@ -24,6 +24,10 @@ typedef struct {
   const gint32 *min_process; /* NULL: `process` held every value */
   const gint32 *max_process;
   int process;               /* -1 aggregate; else the process shown */
+  /* One process's values (a process chosen, or a run of one): there is no
+   * spread across processes, and the graphs draw no min–max band (it
+   * would show only the variation within a pixel's windows). */
+  gboolean one_process;
 } MgSeriesView;
 
 /* Fills view for metric (aggregate when process < 0). Returns FALSE when the

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The view state shared by every graph row. */
+#include "mg-config.h"
+
 #include "mg-time-view.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
+
+#include "defs/mg-units.h"
 
 /* The narrowest visible range, as a fraction of the run: zooming further
  * shows nothing new and makes the arithmetic meaningless. */
@@ -489,19 +494,47 @@ mg_time_view_pan (MgTimeView *self, double dt)
   set_range_internal (self, self->start + dt, self->start + dt + span);
 }
 
-void
+MgFiguresRange
 mg_time_view_get_figures_range (MgTimeView *self, double *t0, double *t1)
 {
-  g_return_if_fail (MG_IS_TIME_VIEW (self));
+  g_return_val_if_fail (MG_IS_TIME_VIEW (self), MG_FIGURES_RANGE_RUN);
 
   if (self->has_selection && self->selection_end > self->selection_start)
     {
       *t0 = self->selection_start;
       *t1 = self->selection_end;
+      return MG_FIGURES_RANGE_SELECTION;
     }
-  else
+  *t0 = self->start;
+  *t1 = self->end;
+  /* Zoomed in: either end is off the run's. */
+  if (self->start > 0 || self->end < self->duration * (1 - MIN_SPAN_FRACTION))
+    return MG_FIGURES_RANGE_VISIBLE;
+  *t0 = 0;
+  *t1 = self->duration;
+  return MG_FIGURES_RANGE_RUN;
+}
+
+char *
+mg_time_view_describe_figures_range (MgTimeView *self)
+{
+  double t0, t1;
+  MgFiguresRange range = mg_time_view_get_figures_range (self, &t0, &t1);
+  g_autofree char *start = mg_units_format_time (t0);
+  g_autofree char *end = mg_units_format_time (t1);
+  g_autofree char *length = mg_units_format_time (t1 - t0);
+
+  switch (range)
     {
-      *t0 = 0;
-      *t1 = self->duration;
+    case MG_FIGURES_RANGE_SELECTION:
+      /* Translators: what the figures describe: start, end and length of the selection */
+      return g_strdup_printf (_("Figures of the selection: %s to %s (%s)"), start, end, length);
+    case MG_FIGURES_RANGE_VISIBLE:
+      /* Translators: what the figures describe: start, end and length of the visible range */
+      return g_strdup_printf (_("Figures of the visible range: %s to %s (%s)"), start, end, length);
+    case MG_FIGURES_RANGE_RUN:
+    default:
+      /* Translators: what the figures describe: start, end and length of the run */
+      return g_strdup_printf (_("Figures of the whole run: %s to %s (%s)"), start, end, length);
     }
 }

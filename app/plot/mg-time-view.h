@@ -61,7 +61,19 @@ void mg_time_view_zoom_around (MgTimeView *self, double t, double factor);
 /* Moves the visible range by dt seconds, clamped to [0, duration]. */
 void mg_time_view_pan (MgTimeView *self, double dt);
 
-/* The selection if any, else the whole run: what row figures describe. */
-void mg_time_view_get_figures_range (MgTimeView *self, double *t0, double *t1);
+/* What the row figures describe: the selection if any, else the visible
+ * range when zoomed in, else the whole run. */
+typedef enum {
+  MG_FIGURES_RANGE_RUN,
+  MG_FIGURES_RANGE_VISIBLE,
+  MG_FIGURES_RANGE_SELECTION,
+} MgFiguresRange;
+
+/* [t0, t1] of what the row figures describe, and which range that is. */
+MgFiguresRange mg_time_view_get_figures_range (MgTimeView *self, double *t0, double *t1);
+/* The figures' range said in a sentence: "Figures of the selection: 1.2 s
+ * to 3.4 s (2.2 s)", "… of the visible range: …", "… of the whole run: 0 s
+ * to 10 s (10 s)", for the readout, the figures' tooltips and exports. */
+char *mg_time_view_describe_figures_range (MgTimeView *self);
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 
 #include "defs/mg-units.h"
 #include "mg-graph-render.h"
+#include "mg-text-sink.h"
 #include "mg-selection-stats.h"
 #include "mg-series-view.h"
 #include "mg-view-export.h"
@@ -90,7 +91,7 @@ show_text (cairo_t *cr, double x, double y, double size, gboolean bold, const ch
                           bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size (cr, size);
   cairo_move_to (cr, x, y);
-  cairo_show_text (cr, text);
+  mg_text_show (cr, text);
 }
 
 /* The group header as the window draws it: a tinted band with a rule above,
@@ -210,6 +211,17 @@ draw_view (cairo_t *cr, MgProfile *profile, MgTimeView *view, MgViewGroup *const
   cairo_paint (cr);
   set_colour (cr, dark, 1.0);
   show_text (cr, MARGIN, 28, 16, TRUE, title);
+  {
+    /* Which range the figures describe, at the title's right. */
+    g_autofree char *line = mg_time_view_describe_figures_range (view);
+    cairo_text_extents_t extents;
+
+    cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size (cr, 12);
+    cairo_text_extents (cr, line, &extents);
+    set_colour (cr, dark, 0.7);
+    show_text (cr, PAGE_WIDTH - MARGIN - extents.x_advance, 28, 12, FALSE, line);
+  }
 
   for (guint g = 0; g < n_groups; g++)
     {
@@ -235,11 +247,16 @@ draw_view (cairo_t *cr, MgProfile *profile, MgTimeView *view, MgViewGroup *const
   cairo_restore (cr);
 }
 
-/* "Group: metric (units), metric…" per line, for the SVG's <desc>. */
+/* What the figures describe, then "Group: metric (units), metric…" per
+ * line, for the SVG's <desc>. */
 static char *
-describe_groups (MgProfile *profile, MgViewGroup *const *groups, guint n_groups)
+describe_groups (MgProfile *profile, MgTimeView *view, MgViewGroup *const *groups,
+                 guint n_groups)
 {
   GString *text = g_string_new (NULL);
+  g_autofree char *range = mg_time_view_describe_figures_range (view);
+
+  g_string_append_printf (text, "%s\n", range);
 
   for (guint g = 0; g < n_groups; g++)
     {
@@ -262,8 +279,49 @@ describe_groups (MgProfile *profile, MgViewGroup *const *groups, guint n_groups)
 
 /* cairo writes text as glyph outlines: the names go in as <title> and
  * <desc> too, so the file can be searched and read aloud. */
+/* "rgb(…)" and an opacity for a text run's colour. */
+static void
+set_text_style (xmlNodePtr node, const MgTextRun *run)
+{
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *fill = g_strdup_printf ("rgb(%d,%d,%d)", (int) lround (run->r * 255),
+                                           (int) lround (run->g * 255), (int) lround (run->b * 255));
+
+  xmlSetProp (node, BAD_CAST "x", BAD_CAST g_ascii_formatd (number, sizeof number, "%.2f", run->x));
+  xmlSetProp (node, BAD_CAST "y", BAD_CAST g_ascii_formatd (number, sizeof number, "%.2f", run->y));
+  xmlSetProp (node, BAD_CAST "font-family", BAD_CAST "sans-serif");
+  xmlSetProp (node, BAD_CAST "font-size",
+              BAD_CAST g_ascii_formatd (number, sizeof number, "%.2f", run->size));
+  if (run->bold)
+    xmlSetProp (node, BAD_CAST "font-weight", BAD_CAST "bold");
+  xmlSetProp (node, BAD_CAST "fill", BAD_CAST fill);
+  if (run->a < 1)
+    xmlSetProp (node, BAD_CAST "fill-opacity",
+                BAD_CAST g_ascii_formatd (number, sizeof number, "%.3f", run->a));
+}
+
+/* The texts as <text> elements over the drawing, in one group. */
+static void
+add_text_runs (xmlDocPtr doc, xmlNodePtr root, MgTextSink *sink)
+{
+  xmlNodePtr group = xmlNewDocNode (doc, root->ns, BAD_CAST "g", NULL);
+
+  xmlSetProp (group, BAD_CAST "id", BAD_CAST "text");
+  xmlAddChild (root, group);
+  for (guint i = 0; i < mg_text_sink_get_n_runs (sink); i++)
+    {
+      const MgTextRun *run = mg_text_sink_get_run (sink, i);
+      xmlNodePtr node = xmlNewDocNode (doc, root->ns, BAD_CAST "text", NULL);
+
+      set_text_style (node, run);
+      xmlNodeAddContent (node, BAD_CAST run->text);
+      xmlAddChild (group, node);
+    }
+}
+
 static gboolean
-add_svg_text (const char *path, const char *title, const char *description, GError **error)
+add_svg_text (const char *path, const char *title, const char *description, MgTextSink *sink,
+              GError **error)
 {
   xmlDocPtr doc = xmlReadFile (path, NULL, XML_PARSE_NONET | XML_PARSE_HUGE);
   xmlNodePtr root = doc != NULL ? xmlDocGetRootElement (doc) : NULL;
@@ -286,6 +344,7 @@ add_svg_text (const char *path, const char *title, const char *description, GErr
   else
     xmlAddChild (root, title_node);
   xmlAddNextSibling (title_node, desc_node);
+  add_text_runs (doc, root, sink);
   written = xmlSaveFileEnc (path, doc, "UTF-8");
   xmlFreeDoc (doc);
   if (written < 0)
@@ -297,7 +356,7 @@ add_svg_text (const char *path, const char *title, const char *description, GErr
 }
 
 static cairo_surface_t *
-create_surface (MgViewFormat format, const char *path, double height)
+create_surface (MgViewFormat format, const char *path, double height, double scale)
 {
   switch (format)
     {
@@ -307,16 +366,18 @@ create_surface (MgViewFormat format, const char *path, double height)
       return cairo_pdf_surface_create (path, PAGE_WIDTH, height);
     case MG_VIEW_FORMAT_PNG:
     default:
-      return cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) PAGE_WIDTH, (int) ceil (height));
+      return cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (PAGE_WIDTH * scale),
+                                         (int) ceil (height * scale));
     }
 }
 
 gboolean
 mg_view_export_save (MgProfile *profile, MgTimeView *view, MgViewGroup *const *groups,
-                     guint n_groups, const char *title, gboolean dark, const char *path,
-                     GError **error)
+                     guint n_groups, const char *title, gboolean dark, double scale,
+                     const char *path, GError **error)
 {
   double height = mg_view_export_height (groups, n_groups);
+  g_autoptr (MgTextSink) sink = NULL;
   MgViewFormat format;
   cairo_surface_t *surface;
   cairo_status_t status;
@@ -329,8 +390,17 @@ mg_view_export_save (MgProfile *profile, MgTimeView *view, MgViewGroup *const *g
       return FALSE;
     }
 
-  surface = create_surface (format, path, height);
+  if (format != MG_VIEW_FORMAT_PNG || !(scale >= 1 && scale <= MG_VIEW_EXPORT_MAX_SCALE))
+    scale = 1;
+  surface = create_surface (format, path, height, scale);
   cr = cairo_create (surface);
+  cairo_scale (cr, scale, scale);
+  if (format == MG_VIEW_FORMAT_SVG)
+    {
+      /* Real text, not cairo's glyph outlines (mg-text-sink.h). */
+      sink = mg_text_sink_new ();
+      mg_text_sink_attach (sink, cr);
+    }
   draw_view (cr, profile, view, groups, n_groups, title, dark, height);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
@@ -351,9 +421,9 @@ mg_view_export_save (MgProfile *profile, MgTimeView *view, MgViewGroup *const *g
     }
   if (format == MG_VIEW_FORMAT_SVG)
     {
-      g_autofree char *description = describe_groups (profile, groups, n_groups);
+      g_autofree char *description = describe_groups (profile, view, groups, n_groups);
 
-      return add_svg_text (path, title, description, error);
+      return add_svg_text (path, title, description, sink, error);
     }
   return TRUE;
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The current view as an image or a document: under the title, every shown
- * group's header (its display name; collapsed groups show the header
- * alone), each visible row (colour, display name, units, max / mean / min
- * of the selection or the whole run, then its graph drawn by
+/* The current view as an image or a document: the title and which range
+ * the figures describe, every shown group's header (its display name;
+ * collapsed groups show the header alone), each visible row (colour,
+ * display name, units, max / mean / min of that range, then its graph drawn by
  * mg_graph_render) and the shared time axis, on a PNG, SVG or PDF cairo
- * surface. An SVG also carries the title and the group and metric names as
- * text (<title>, <desc>), since cairo writes glyphs as outlines. GTK-free. */
+ * surface. cairo writes an SVG's glyphs as outlines: its texts are written
+ * as <text> elements instead (mg-text-sink.h), and it also carries the
+ * title and the group and metric names (<title>, <desc>). GTK-free. */
 #pragma once
 
 #include <gio/gio.h>
@@ -47,9 +48,14 @@ gboolean mg_view_export_format_from_path (const char *path, MgViewFormat *format
 /* The page height for these groups. */
 double mg_view_export_height (MgViewGroup *const *groups, guint n_groups);
 
-/* groups: what to draw, top to bottom. */
+/* The largest PNG scale offered. */
+#define MG_VIEW_EXPORT_MAX_SCALE 4.0
+
+/* groups: what to draw, top to bottom. @scale: a PNG's pixels per point
+ * (1: 1200 px wide, 2: 2400 px; between 1 and MG_VIEW_EXPORT_MAX_SCALE,
+ * else 1), ignored by SVG and PDF. An SVG's texts are <text> elements. */
 gboolean mg_view_export_save (MgProfile *profile, MgTimeView *view, MgViewGroup *const *groups,
-                              guint n_groups, const char *title, gboolean dark,
+                              guint n_groups, const char *title, gboolean dark, double scale,
                               const char *path, GError **error);
 
 G_END_DECLS

@@ -25,6 +25,7 @@ static const char style[] =
   "td.missing{color:#777;font-style:italic}"
   ".bar{height:.9em;margin-top:.25em;background:#eee;border-radius:2px}"
   ".bar span{display:block;height:100%;border-radius:2px;background:#3465a4}"
+  ".scale{font-size:.75em;color:#666;text-align:right}"
   ".sentence{font-size:1.1em;font-weight:600}"
   ".text{color:#444;margin:.3em 0 .6em}"
   "footer{margin-top:2.5em;color:#888;font-size:.85em}"
@@ -91,6 +92,12 @@ line_out (GString *out, const MgReportLine *line)
       g_string_append_printf (out, "<div class=\"bar\"><span style=\"width:%s%%%s%s\"></span>"
                               "</div>", width, colour != NULL ? ";background:" : "",
                               colour != NULL ? colour : "");
+      if (line->scale_text != NULL)
+        {
+          g_string_append (out, "<div class=\"scale\">");
+          append_escaped (out, line->scale_text);
+          g_string_append (out, "</div>");
+        }
     }
   g_string_append (out, "</td>");
   baseline_out (out, line);

@@ -98,8 +98,7 @@ share_line (const char *name, double share, const char *why_not, MgMetricType ty
 
   set_colour (line, type);
 
-  if (!isnan (share))
-    line->bar = CLAMP (share, 0.0, 1.0);
+  mg_report_line_set_scale (line, 100.0, FALSE, "%");
   return line;
 }
 
@@ -149,7 +148,12 @@ mg_report_summarise (MgReport *report, MgProfile *profile)
                                          MG_REPORT_PICK_MEAN, &read_why);
   double written = mg_report_value_compute (profile, "wchar_rate", MG_REPORT_PICK_SUM,
                                             MG_REPORT_PICK_MEAN, &write_why);
-  double io_scale = MAX (isnan (read) ? 0 : read, isnan (written) ? 0 : written);
+  /* Each rate against its own peak (the largest window of the sum over
+   * processes), not against the other rate. */
+  double read_peak = mg_report_value_compute (profile, "rchar_rate", MG_REPORT_PICK_SUM,
+                                              MG_REPORT_PICK_MAX, NULL);
+  double write_peak = mg_report_value_compute (profile, "wchar_rate", MG_REPORT_PICK_SUM,
+                                               MG_REPORT_PICK_MAX, NULL);
   MgReportLine *line;
 
   g_ptr_array_add (report->summary, share_line (_("Compute (on the CPU)"), compute, cpu_why,
@@ -160,11 +164,11 @@ mg_report_summarise (MgReport *report, MgProfile *profile)
                    share_line (_("Neither (I/O, waiting, sleeping)"), neither,
                                isnan (compute) ? cpu_why : NULL, MG_METRIC_TYPE_OTHER));
   line = mg_report_line_new (_("I/O read rate (all processes)"), read, "B/s", read_why);
-  line->bar = io_scale > 0 && !isnan (read) ? read / io_scale : NAN;
+  mg_report_line_set_scale (line, read_peak, TRUE, "B/s");
   set_colour (line, MG_METRIC_TYPE_IO);
   g_ptr_array_add (report->summary, line);
   line = mg_report_line_new (_("I/O write rate (all processes)"), written, "B/s", write_why);
-  line->bar = io_scale > 0 && !isnan (written) ? written / io_scale : NAN;
+  mg_report_line_set_scale (line, write_peak, TRUE, "B/s");
   set_colour (line, MG_METRIC_TYPE_IO);
   g_ptr_array_add (report->summary, line);
   report->sentence = sentence (compute, mpi, isnan (compute) ? NAN : neither);

@@ -62,6 +62,8 @@ line_out (GString *out, const MgReportLine *line, glong name_width)
       for (int i = 0; i < BAR_WIDTH; i++)
         g_string_append_c (out, i < filled ? '#' : ' ');
       g_string_append_c (out, '|');
+      if (line->scale_text != NULL)
+        g_string_append_printf (out, " %s", line->scale_text);
     }
   if (line->baseline_text != NULL)
     {

@@ -52,8 +52,31 @@ mg_report_line_new (const char *name, double value, const char *units, const cha
 }
 
 void
+mg_report_line_set_scale (MgReportLine *line, double full, gboolean peak, const char *units)
+{
+  MgMetricDef def = { .units = (char *) units, .display_factor = 1.0, .decimal_places = -1 };
+  g_autofree char *text = NULL;
+
+  g_clear_pointer (&line->scale_text, g_free);
+  line->bar = NAN;
+  if (isnan (line->value) || isnan (full))
+    return;
+  full = fabs (full);
+  line->bar = full > 0 ? fabs (line->value) / full : 0.0;
+  /* A share's scale is exactly 100 %, said without decimals. */
+  text = peak ? mg_units_format_value (&def, full) : g_strdup ("100 %");
+  if (peak)
+    /* Translators: what a full bar of a report line is: "of the peak, 12.3 kB/s" */
+    line->scale_text = g_strdup_printf (_("of the peak, %s"), text);
+  else
+    /* Translators: what a full bar of a report line is: "of 100 %" */
+    line->scale_text = g_strdup_printf (_("of %s"), text);
+}
+
+void
 mg_report_line_free (MgReportLine *line)
 {
+  g_free (line->scale_text);
   g_free (line->name);
   g_free (line->tooltip);
   g_free (line->value_text);
@@ -126,39 +149,34 @@ add_header (MgReport *report, MgProfile *profile, const char *profile_path)
                                run->metrograph_version));
 }
 
-/* Entries of one group share a scale; entries without a group share one
- * with the others of their subsection in the same units. Percentages are
- * on 0–100 unless a value exceeds it. */
+/* Each line against its own meaningful maximum: a percentage against
+ * 100 % (or its peak, when a value goes past 100: a process of several
+ * threads), anything else against the run's peak of the same quantity
+ * (the same cross-process pick, its largest window), so a rate that is
+ * small beside another line's is not drawn full, and one near its peak
+ * is. */
 static void
-set_bars (GPtrArray *lines, GPtrArray *entries)
+set_bars (GPtrArray *lines, GPtrArray *entries, MgProfile *profile)
 {
-  g_autoptr (GHashTable) scales = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      MgReportLine *line = g_ptr_array_index (lines, i);
+      const MgReportMetric *metric = ((const MgReportEntry *) g_ptr_array_index (entries, i))->metric;
+      gboolean percent = g_strcmp0 (metric->units, "%") == 0;
+      double peak;
 
-  for (guint pass = 0; pass < 2; pass++)
-    for (guint i = 0; i < lines->len; i++)
-      {
-        MgReportLine *line = g_ptr_array_index (lines, i);
-        const MgReportEntry *entry = g_ptr_array_index (entries, i);
-        gboolean percent = g_strcmp0 (entry->metric->units, "%") == 0;
-        g_autofree char *key = entry->group != NULL
-                                 ? g_strconcat ("g:", entry->group, NULL)
-                                 : g_strconcat ("u:", entry->metric->units, NULL);
-        double *scale = g_hash_table_lookup (scales, key);
-
-        if (pass == 0)
-          {
-            if (scale == NULL)
-              {
-                scale = g_new0 (double, 1);
-                *scale = percent ? 100.0 : 0.0;
-                g_hash_table_insert (scales, g_strdup (key), scale);
-              }
-            if (!isnan (line->value))
-              *scale = MAX (*scale, fabs (line->value));
-          }
-        else if (!isnan (line->value))
-          line->bar = *scale > 0 ? fabs (line->value) / *scale : 0.0;
-      }
+      if (isnan (line->value))
+        continue;
+      if (percent && fabs (line->value) <= 100.0)
+        {
+          mg_report_line_set_scale (line, 100.0, FALSE, "%");
+          continue;
+        }
+      peak = mg_report_value_compute (profile, metric->metric_ref, metric->sample_value,
+                                      MG_REPORT_PICK_MAX, NULL);
+      mg_report_line_set_scale (line, MAX (isnan (peak) ? 0.0 : fabs (peak), fabs (line->value)),
+                                TRUE, metric->units);
+    }
 }
 
 /* Built-in sections show only what was recorded. */
@@ -236,7 +254,7 @@ add_subsection (MgReport *report, MgProfile *profile, const MgPartialReport *par
       line->colour = metric->colour;
       g_ptr_array_add (section->lines, line);
     }
-  set_bars (section->lines, subsection->entries);
+  set_bars (section->lines, subsection->entries, profile);
   if (partial->builtin && g_strcmp0 (subsection->id, "mg_cpu") == 0)
     add_gpu_wait_note (section, profile);
   if (partial->builtin && !any_recorded (section->lines))

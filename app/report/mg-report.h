@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A performance report: the facts of a run, a summary of how its time
  * divides, and the sections of the partial reports, each line a name, a
- * value with auto-scaled units and a comparison bar. Built once from a
+ * value with auto-scaled units and a bar against the line's own scale
+ * (100 % for a share, the run's peak for a rate), which it states. Built once from a
  * profile; the text and HTML writers and the viewer show it. GTK-free. */
 #pragma once
 
@@ -21,6 +22,7 @@ typedef struct {
   double value;            /* NaN when not recorded */
   char *value_text;        /* "12.3 k/s", or why there is no value */
   double bar;              /* 0..1 of the line's scale; NaN: no bar */
+  char *scale_text;        /* what a full bar is: "of 100 %", "of the peak, 12 k/s"; NULL: no bar */
   gboolean has_colour;
   MgRgba colour;
   /* With a baseline (mg_report_compare): its value, as text, and the
@@ -65,6 +67,11 @@ gboolean mg_report_line_changed (const MgReportLine *line);
 MgReportLine *mg_report_line_new (const char *name, double value, const char *units,
                                   const char *why_not);
 void mg_report_line_free (MgReportLine *line);
+/* The line's bar against its own meaningful maximum: @full is a full bar,
+ * 100 for a share in per cent (@peak FALSE: "of 100 %"), else the run's
+ * peak of the same quantity ("of the peak, 12 k/s", in @units). Nothing
+ * when the line has no value. */
+void mg_report_line_set_scale (MgReportLine *line, double full, gboolean peak, const char *units);
 void mg_report_summarise (MgReport *report, MgProfile *profile);
 /* The share of the time (0..1) in which the CPU waited on the GPU (the
  * rule in mg-report-gpu-wait.c), NaN when the run did not record both;

@@ -479,11 +479,10 @@ on_tick (gpointer user_data)
 /* ---- the end ------------------------------------------------------------ */
 
 static char *
-describe_end (MgRunSession *self, MgProfile *profile)
+describe_end (MgRunSession *self)
 {
   g_autoptr (GString) text = g_string_new (NULL);
   int status = self->exit_status;
-  guint n_errors = mg_profile_get_n_plugin_errors (profile) + mg_profile_get_n_metric_errors (profile);
   g_auto (GStrv) warnings = mg_run_settings_dup_warnings (self->settings);
 
   /* Said as the command line says it (mg-cli-summary.c). */
@@ -505,14 +504,8 @@ describe_end (MgRunSession *self, MgProfile *profile)
       /* As the command line warns before the run. */
       g_string_append_printf (text, _("Note: %s."), warnings[i]);
     }
-  if (n_errors > 0)
-    {
-      if (text->len > 0)
-        g_string_append_c (text, ' ');
-      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u plugin or metric error was reported.",
-                                                 "%u plugin or metric errors were reported.", n_errors),
-                              n_errors);
-    }
+  /* No count of errors: the window counts them once, the real ones only
+   * (mg-error-list.h), and the command line's summary its own way. */
   return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
 }
 
@@ -572,7 +565,7 @@ end_with (MgRunSession *self, FinalResult *final)
       self->output_path = g_steal_pointer (&final->end.path);
       g_object_notify_by_pspec (G_OBJECT (self), props[PROP_OUTPUT_PATH]);
       set_profile (self, final->end.profile);
-      message = describe_end (self, final->end.profile);
+      message = describe_end (self);
       if (message != NULL)
         set_message (self, message);
       set_state (self, MG_RUN_STATE_DONE);

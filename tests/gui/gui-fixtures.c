@@ -410,7 +410,7 @@ gui_fixture_demo (void)
   add_group (builder, gui_fixture_group ("defaultGroup", "Default", "The metrics shown first", defaults));
   add_group (builder, gui_fixture_group ("cpu", "CPU Time", "Where the processes spent CPU time", cpu));
   add_group (builder, gui_fixture_group ("memory", "Memory", "Memory of the processes and nodes", memory));
-  add_group (builder, gui_fixture_group ("io", "IO", "Bytes through read and write calls", io));
+  add_group (builder, gui_fixture_group ("io", "I/O", "Bytes through read and write calls", io));
   add_group (builder, gui_fixture_group ("mpi", "MPI", "MPI calls and transfers", mpi));
   add_group (builder, gui_fixture_group ("energy", "Energy", "RAPL power of the nodes", energy));
   for (guint r = 0; r < 8; r++)

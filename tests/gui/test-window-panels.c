@@ -17,6 +17,7 @@
 #include "gui/mg-info-panel.h"
 #include "gui/mg-metric-row.h"
 #include "gui/mg-metric-visibility.h"
+#include "gui/mg-side-layout.h"
 #include "defs/mg-units.h"
 #include "gui/mg-tooltip.h"
 #include "gui/mg-window-private.h"
@@ -343,7 +344,7 @@ test_absent_not_error (void)
 {
   g_autoptr (MgProfile) profile = gui_fixture_absent ();
   GtkWidget *panel = g_object_ref_sink (mg_info_panel_new (profile));
-  GtkWidget *list = g_object_ref_sink (mg_error_list_new (profile));
+  GtkWidget *list = g_object_ref_sink (mg_error_list_new (profile, FALSE));
   g_autoptr (GPtrArray) lines = read_facts (panel);
   g_autoptr (GPtrArray) entries = read_entries (list);
   MgWindow *window;
@@ -364,7 +365,7 @@ test_absent_not_error (void)
   g_assert_cmpstr (g_ptr_array_index (entries, 0), ==,
                    "pid 501 · at initialisation · code -3 | "
                    "Plugin papi (/opt/libpapi-metric.so): PAPI could not open the counters");
-  g_assert_cmpuint (mg_error_list_count (profile), ==, 1);
+  g_assert_cmpuint (mg_error_list_count (profile, FALSE), ==, 1);
 
   gui_test_reset_settings ();
   window = gui_test_new_window (profile);
@@ -398,7 +399,7 @@ test_error_list (void)
 {
   g_autoptr (MgProfile) events = gui_fixture_events ();
   g_autoptr (MgProfile) errors = gui_fixture_errors ();
-  GtkWidget *list = g_object_ref_sink (mg_error_list_new (events));
+  GtkWidget *list = g_object_ref_sink (mg_error_list_new (events, FALSE));
   g_autoptr (GPtrArray) entries = read_entries (list);
   g_autofree char *crashed = g_strdup_printf ("rank 1 · 300 ms | rank 1 crashed: signal %d (%s)",
                                               SIGSEGV, g_strsignal (SIGSEGV));
@@ -408,7 +409,7 @@ test_error_list (void)
   /* Events in the profile's order, then plugin errors, then metric errors:
    * process, time, code, message. */
   g_assert_cmpuint (entries->len, ==, 6);
-  g_assert_cmpuint (mg_error_list_count (events), ==, 6);
+  g_assert_cmpuint (mg_error_list_count (events, FALSE), ==, 6);
   g_assert_cmpstr (g_ptr_array_index (entries, 0), ==, crashed);
   g_assert_cmpstr (g_ptr_array_index (entries, 1), ==, killed);
   g_assert_cmpstr (g_ptr_array_index (entries, 2), ==,
@@ -424,7 +425,7 @@ test_error_list (void)
                    "/tmp/run/rank-9.mgrec: the record is truncated");
   g_object_unref (list);
 
-  list = g_object_ref_sink (mg_error_list_new (errors));
+  list = g_object_ref_sink (mg_error_list_new (errors, FALSE));
   g_ptr_array_unref (entries);
   entries = read_entries (list);
   g_assert_cmpuint (entries->len, ==, 3);
@@ -451,6 +452,18 @@ test_event_marks (void)
   gui_test_reset_settings ();
   window = gui_test_new_window (profile);
   g_assert_cmpuint (mg_window_get_error_count (window), ==, 6);
+  g_assert_cmpuint (mg_window_get_n_listed_errors (window), ==, 6);
+  /* The profile of a run stopped as asked: the two kills are that stop, no
+   * errors, neither counted nor listed; the crash and the stopped
+   * recording still are. A profile shown again as a file counts them. */
+  mg_window_set_run_profile (window, profile, NULL, TRUE);
+  g_assert_cmpuint (mg_error_list_count (profile, TRUE), ==, 4);
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 4);
+  g_assert_cmpuint (mg_window_get_n_listed_errors (window), ==, 4);
+  mg_window_set_profile (window, profile, NULL);
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 6);
+  g_assert_cmpuint (mg_window_get_n_listed_errors (window), ==, 6);
+  mg_test_spin (200);
   g_assert_cmpuint (mg_window_get_n_event_marks (window), ==, 4);
   strip = gui_test_find_widget (GTK_WIDGET (window), MG_TYPE_EVENT_STRIP);
   g_assert_nonnull (strip);
@@ -578,6 +591,8 @@ find_group_title (GtkWidget *root, const char *title)
   return NULL;
 }
 
+#define WHOLE_RUN "Figures of the whole run: 0 s to 1 s (1 s)"
+
 static void
 test_tooltips (void)
 {
@@ -592,14 +607,15 @@ test_tooltips (void)
   g_assert_nonnull (row);
   /* The definition's description, HTML line breaks as new lines. */
   assert_tooltip (row, MG_METRIC_ROW_PART_NAME, "The Work\nof every process");
-  /* Ranks hold 20, 40, 60, 80: rank 3 the max, rank 0 the min. */
-  assert_tooltip (row, MG_METRIC_ROW_PART_MAX, "rank 3");
-  assert_tooltip (row, MG_METRIC_ROW_PART_MEAN, NULL);
-  assert_tooltip (row, MG_METRIC_ROW_PART_MIN, "rank 0");
+  /* Ranks hold 20, 40, 60, 80: rank 3 the max, rank 0 the min; each
+   * figure's tooltip also says which range the figures describe. */
+  assert_tooltip (row, MG_METRIC_ROW_PART_MAX, "rank 3\n" WHOLE_RUN);
+  assert_tooltip (row, MG_METRIC_ROW_PART_MEAN, WHOLE_RUN);
+  assert_tooltip (row, MG_METRIC_ROW_PART_MIN, "rank 0\n" WHOLE_RUN);
   /* One process's own series: it holds both. */
   mg_time_view_set_process (mg_window_get_time_view (window), 2);
-  assert_tooltip (row, MG_METRIC_ROW_PART_MAX, "rank 2");
-  assert_tooltip (row, MG_METRIC_ROW_PART_MIN, "rank 2");
+  assert_tooltip (row, MG_METRIC_ROW_PART_MAX, "rank 2\n" WHOLE_RUN);
+  assert_tooltip (row, MG_METRIC_ROW_PART_MIN, "rank 2\n" WHOLE_RUN);
   gtk_window_destroy (GTK_WINDOW (window));
 
   /* A group header says what the group is for. */
@@ -821,6 +837,62 @@ test_pan_and_clear_actions (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The side panel takes its share of the width, not its natural width: it
+ * shrinks with the window, and the rows (labels and graphs) keep at least
+ * 60 % of it down to 800 px (issue #32: at 900 px it kept 400 px). */
+static void
+test_side_panel_shrinks (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_demo ();
+  const int widths[] = { 1600, 900, 800 };
+
+  /* The rule itself: a share between bounds, never under the panel's own
+   * minimum, nothing for a hidden revealer, less while it slides. */
+  g_assert_cmpint (mg_side_layout_side_width (800, 200, 1000), ==, 224);
+  g_assert_cmpint (mg_side_layout_side_width (1600, 200, 1000), ==, 380);
+  g_assert_cmpint (mg_side_layout_side_width (600, 200, 1000), ==, 220);
+  g_assert_cmpint (mg_side_layout_side_width (800, 300, 1000), ==, 300);
+  g_assert_cmpint (mg_side_layout_side_width (1600, 0, 0), ==, 0);
+  g_assert_cmpint (mg_side_layout_side_width (1600, 50, 120), ==, 120);
+
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      MgWindow *window = mg_window_new (gui_test_app);
+      GtkWidget *revealer, *graph;
+      int window_width, side, rows, graph_width;
+
+      gui_test_reset_settings ();
+      gtk_window_set_default_size (GTK_WINDOW (window), widths[i], 600);
+      mg_window_set_profile (window, profile, NULL);
+      gtk_window_present (GTK_WINDOW (window));
+      g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
+                                          g_variant_new_boolean (TRUE));
+      mg_test_spin (600);
+      revealer = gtk_widget_get_ancestor (gui_test_find_widget (GTK_WIDGET (window),
+                                                                GTK_TYPE_STACK_SWITCHER),
+                                          GTK_TYPE_REVEALER);
+      g_assert_nonnull (revealer);
+      g_assert_true (gtk_revealer_get_child_revealed (GTK_REVEALER (revealer)));
+      graph = mg_window_get_metric_graph (window, "cpu_time_percentage");
+      g_assert_nonnull (graph);
+      window_width = gtk_widget_get_width (GTK_WIDGET (window));
+      side = gtk_widget_get_width (revealer);
+      rows = window_width - side;
+      graph_width = gtk_widget_get_width (graph);
+      g_test_message ("window %d px: side panel %d px, rows %d px (%.0f %%), graphs %d px (%.0f %%)",
+                      window_width, side, rows, 100.0 * rows / window_width, graph_width,
+                      100.0 * graph_width / window_width);
+      /* The window less its client-side decorations. */
+      g_assert_cmpint (window_width, >, widths[i] - 24);
+      g_assert_cmpint (side, >=, MG_SIDE_LAYOUT_MIN_WIDTH);
+      g_assert_cmpint (side, <=, MG_SIDE_LAYOUT_MAX_WIDTH);
+      g_assert_cmpfloat (rows, >=, 0.6 * window_width);
+      /* The graphs themselves, beside the rows' labels and figures. */
+      g_assert_cmpfloat (graph_width, >=, 0.35 * window_width);
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -836,5 +908,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/panels/tooltips", test_tooltips);
   g_test_add_func ("/gui/panels/menu-unavailable", test_menu_unavailable);
   g_test_add_func ("/gui/panels/pan-and-clear-actions", test_pan_and_clear_actions);
+  g_test_add_func ("/gui/panels/side-panel-shrinks", test_side_panel_shrinks);
   return gui_test_run ();
 }

@@ -17,6 +17,8 @@
 #include "gui/mg-application.h"
 #include "gui/mg-metric-visibility.h"
 #include "gui/mg-metrics-menu.h"
+#include "gui/mg-file-choosers.h"
+#include "gui/mg-metric-row.h"
 #include "mg-resources.h"
 #include "plot/mg-time-view.h"
 #include "gui/mg-tooltip.h"
@@ -92,6 +94,10 @@ test_single_process (void)
   assert_header_tooltip (window, "win.show-info", "Run Details (F9)");
   assert_header_tooltip (window, "win.zoom-in", "Zoom In (Ctrl++)");
   assert_header_tooltip (window, "win.zoom-reset", "Whole Run (Ctrl+0)");
+  /* Said in words, not the bare "1" of zoom-original-symbolic. */
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (find_actionable (
+                     gtk_window_get_titlebar (GTK_WINDOW (window)), "win.zoom-reset"))),
+                   ==, "Whole Run");
 
   /* The whole run when nothing is selected: rss rises 100 → 199 MiB. */
   figures = mg_window_dup_row_figures (window, "rss");
@@ -162,6 +168,101 @@ test_selection_and_process (void)
   mg_time_view_set_process (view, -1);
   mg_time_view_set_selection (view, 0.1, 0.9);
   gui_test_save_screenshot (window, "imbalance.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The figures follow the view (issue #32): the selection when there is
+ * one, else the visible range, else the whole run; the readout under the
+ * axis says which, with start, end and length, and its Whole Run button
+ * goes back; the figures' tooltips say it too. rss rises from 100 MiB to
+ * 199 MiB in 100 windows of 10 ms. */
+static void
+test_figures_follow_view (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_single ();
+  guint rss = (guint) mg_profile_find_metric (profile, "rss");
+  const MgMetricDef *def = mg_profile_get_metric (profile, rss);
+  MgWindow *window;
+  MgTimeView *view;
+  GtkWidget *button = NULL;
+  MgMetricRow *row;
+  g_autofree char *whole = NULL, *visible = NULL, *selected = NULL, *tip = NULL;
+  g_autofree char *v100 = mg_units_format_value (def, 100.0 * 1024 * 1024);
+  g_autofree char *v149 = mg_units_format_value (def, 149.0 * 1024 * 1024);
+  g_autofree char *v199 = mg_units_format_value (def, 199.0 * 1024 * 1024);
+  g_autofree char *v120 = mg_units_format_value (def, 120.0 * 1024 * 1024);
+  g_autofree char *v129 = mg_units_format_value (def, 129.0 * 1024 * 1024);
+  g_autofree char *expected = NULL;
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  view = mg_window_get_time_view (window);
+  row = MG_METRIC_ROW (gtk_widget_get_ancestor (mg_window_get_metric_graph (window, "rss"),
+                                                MG_TYPE_METRIC_ROW));
+
+  /* The whole run: no button back. */
+  g_assert_cmpstr (mg_window_get_range_readout (window, &button), ==,
+                   "Figures of the whole run: 0 s to 1 s (1 s)");
+  g_assert_false (gtk_widget_get_visible (button));
+  whole = mg_window_dup_row_figures (window, "rss");
+  expected = g_strdup_printf ("Max %s · Mean", v199);
+  g_assert_true (g_str_has_prefix (whole, expected));
+  g_assert_nonnull (strstr (whole, v100));
+
+  /* Zoomed in to the first half: the figures are those of what is shown. */
+  mg_time_view_set_range (view, 0, 0.5);
+  g_assert_cmpstr (mg_window_get_range_readout (window, &button), ==,
+                   "Figures of the visible range: 0 s to 500 ms (500 ms)");
+  g_assert_true (gtk_widget_get_visible (button));
+  visible = mg_window_dup_row_figures (window, "rss");
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("Max %s · Mean", v149);
+  g_test_message ("whole run: %s; first half: %s", whole, visible);
+  g_assert_true (g_str_has_prefix (visible, expected));
+  g_assert_true (g_str_has_suffix (visible, v100));
+
+  /* A selection inside it wins. */
+  mg_time_view_set_selection (view, 0.2, 0.3);
+  g_assert_cmpstr (mg_window_get_range_readout (window, NULL), ==,
+                   "Figures of the selection: 200 ms to 300 ms (100 ms)");
+  selected = mg_window_dup_row_figures (window, "rss");
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("Max %s · Mean", v129);
+  g_assert_true (g_str_has_prefix (selected, expected));
+  g_assert_true (g_str_has_suffix (selected, v120));
+  /* The figures' tooltips say which range they describe. */
+  tip = mg_metric_row_dup_tooltip (row, MG_METRIC_ROW_PART_MEAN);
+  g_assert_cmpstr (tip, ==, "Figures of the selection: 200 ms to 300 ms (100 ms)");
+  g_clear_pointer (&tip, g_free);
+  tip = mg_metric_row_dup_tooltip (row, MG_METRIC_ROW_PART_MAX);
+  g_assert_true (g_str_has_suffix (tip, "\nFigures of the selection: 200 ms to 300 ms (100 ms)"));
+
+  /* So does the export, in its text (and drawn at the title's right). */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("mg-gui-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename (dir, "view.svg", NULL);
+    g_autofree char *contents = NULL;
+    g_autoptr (GError) error = NULL;
+
+    g_assert_true (mg_window_export (window, path, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+    g_assert_nonnull (strstr (contents, "<desc>Figures of the selection: 200 ms to 300 ms (100 ms)\n"));
+    g_unlink (path);
+    g_rmdir (dir);
+  }
+
+  /* One click back to the whole run: view, selection and figures. */
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_false (mg_time_view_get_has_selection (view));
+  g_assert_cmpfloat (mg_time_view_get_start (view), ==, 0);
+  g_assert_cmpfloat (mg_time_view_get_end (view), ==, 1);
+  g_assert_cmpstr (mg_window_get_range_readout (window, &button), ==,
+                   "Figures of the whole run: 0 s to 1 s (1 s)");
+  g_assert_false (gtk_widget_get_visible (button));
+  g_clear_pointer (&visible, g_free);
+  visible = mg_window_dup_row_figures (window, "rss");
+  g_assert_cmpstr (visible, ==, whole);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -423,7 +524,7 @@ test_preset_by_kind (void)
   g_autoptr (MgProfile) serial = gui_fixture_groups ();
   const char *mpi_default[] = { "Default", "MPI", NULL };
   const char *serial_default[] = { "Default", NULL };
-  const char *mpi_all[] = { "Default", "CPU Time", "Memory", "IO", "MPI", NULL };
+  const char *mpi_all[] = { "Default", "CPU Time", "Memory", "I/O", "MPI", NULL };
   g_autoptr (GVariant) state = NULL;
   g_auto (GStrv) ids = NULL;
   MgWindow *window;
@@ -957,7 +1058,27 @@ test_export_groups (void)
   g_assert_nonnull (strstr (contents, "CPU Time: CPU time (%), User time (%)\n"));
   g_assert_nonnull (strstr (contents, "Other metrics: Custom counter (events/s)\n"));
   g_assert_null (strstr (contents, "Energy"));
+  /* Real text, selectable and searchable: the row names, figures and time
+   * labels are <text> elements, and no glyph is drawn as an outline. */
+  g_assert_nonnull (strstr (contents, "font-weight=\"bold\" fill=\"rgb(33,33,33)\">CPU time</text>"));
+  g_assert_nonnull (strstr (contents, ">Figures of the whole run: "));
+  g_assert_nonnull (strstr (contents, ">0 s</text>"));
+  g_assert_null (strstr (contents, "glyph"));
   g_clear_pointer (&contents, g_free);
+
+  /* PNG at 2×: twice as many pixels each way, the same drawing. */
+  g_assert_true (mg_window_export_at_scale (window, png, 2, &error));
+  g_assert_no_error (error);
+  texture = gdk_texture_new_from_filename (png, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_width (texture), ==, 2 * (int) MG_VIEW_EXPORT_WIDTH);
+  g_assert_cmpint (gdk_texture_get_height (texture), ==, (int) ceil (2 * full));
+  g_assert_cmpint (abs (grey_at (texture, 2 * right, 2 * header_y) - grey_at (texture, 2 * right, 16)),
+                   >=, 8);
+  g_clear_object (&texture);
+  g_assert_cmpfloat (mg_file_chooser_parse_scale ("2"), ==, 2);
+  g_assert_cmpfloat (mg_file_chooser_parse_scale ("1"), ==, 1);
+  g_assert_cmpfloat (mg_file_chooser_parse_scale (NULL), ==, 1);
 
   /* A collapsed group: its header alone, as in the window. */
   g_assert_true (mg_window_set_group_expanded (window, "Memory", FALSE));
@@ -1145,8 +1266,13 @@ test_screenshots (void)
   capture_screen ("demo-screen.png");
   {
     g_autofree char *path = g_build_filename (g_getenv ("MG_GUI_SCREENSHOT_DIR"), "export.png", NULL);
+    g_autofree char *svg = g_build_filename (g_getenv ("MG_GUI_SCREENSHOT_DIR"), "export.svg", NULL);
+    g_autofree char *png2 = g_build_filename (g_getenv ("MG_GUI_SCREENSHOT_DIR"), "export-2x.png",
+                                              NULL);
 
     g_assert_true (mg_window_export (window, path, NULL));
+    g_assert_true (mg_window_export (window, svg, NULL));
+    g_assert_true (mg_window_export_at_scale (window, png2, 2, NULL));
   }
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-metrics-menu", NULL);
   capture_screen ("metrics-menu.png");
@@ -1162,6 +1288,40 @@ test_screenshots (void)
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
   gui_test_activate (window, "show-info", NULL);
   gtk_window_destroy (GTK_WINDOW (window));
+
+  /* A large and a small window, light and dark, zoomed in with a selection
+   * and the side panel open: "size-WxH-light.png" and so on. */
+  for (guint i = 0; i < 4; i++)
+    {
+      int width = i < 2 ? 1600 : 900, height = i < 2 ? 1000 : 600;
+      gboolean dark = i % 2 == 1;
+      g_autofree char *name = g_strdup_printf ("size-%dx%d-%s.png", width, height,
+                                               dark ? "dark" : "light");
+      MgTimeView *view;
+
+      g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", dark, NULL);
+      window = mg_window_new (gui_test_app);
+      gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+      mg_window_set_profile (window, profile, NULL);
+      gtk_window_present (GTK_WINDOW (window));
+      view = mg_window_get_time_view (window);
+      mg_time_view_set_range (view, 1.0, 4.0);
+      mg_time_view_set_selection (view, 1.4, 2.0);
+      gui_test_activate (window, "show-info", NULL);
+      if (dark)
+        {
+          /* The dark ones show the Report page, its bars and their scales. */
+          GtkWidget *switcher = gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_STACK_SWITCHER);
+
+          gtk_stack_set_visible_child_name (gtk_stack_switcher_get_stack (GTK_STACK_SWITCHER (switcher)),
+                                            "report");
+        }
+      mg_test_spin (300);
+      gui_test_save_screenshot (window, name);
+      gui_test_activate (window, "show-info", NULL);
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
 }
 
 /* A run folder whose metrograph was killed is listed on the start page;
@@ -1235,6 +1395,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/single-process", test_single_process);
   g_test_add_func ("/gui/window/helper-switch", test_helper_switch);
   g_test_add_func ("/gui/window/selection-and-process", test_selection_and_process);
+  g_test_add_func ("/gui/window/figures-follow-view", test_figures_follow_view);
   g_test_add_func ("/gui/window/groups-and-presets", test_groups_and_presets);
   g_test_add_func ("/gui/window/preset-by-kind", test_preset_by_kind);
   g_test_add_func ("/gui/window/rows-fill-window", test_rows_fill_window);

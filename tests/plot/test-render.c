@@ -185,6 +185,94 @@ test_single_process (void)
   fixture_clear (&f);
 }
 
+/* Tinted pixels (neither background nor grey): band, shading and line. */
+static guint
+count_tinted (cairo_surface_t *surface)
+{
+  guint n = 0;
+
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++)
+      {
+        Pixel p = get_pixel (surface, x, y);
+
+        n += MAX (MAX (abs (p.r - p.g), abs (p.g - p.b)), abs (p.r - p.b)) > 12;
+      }
+  return n;
+}
+
+/* Renders a crafted series into a fresh W x H surface. */
+static cairo_surface_t *
+render_view (const MgSeriesView *view, const MgMetricDef *def, double t1)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t *cr = cairo_create (surface);
+  MgGraphRenderParams params;
+
+  mg_graph_render_params_init (&params);
+  params.width = W;
+  params.height = H;
+  params.def = def;
+  params.series = view;
+  params.t0 = 0;
+  params.t1 = t1;
+  params.draw_labels = FALSE;
+  mg_graph_render (cr, &params);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+/* One process's series, ten windows a pixel, alternating 10 and 90: its
+ * min–max band would show only the variation within each pixel, and read
+ * as a spread across processes (issue #32). None is drawn; the same
+ * series marked as several processes' has one. */
+static void
+test_one_process_no_band (void)
+{
+  enum { N = W * 10 };
+  g_autofree double *ends = g_new (double, N);
+  g_autofree double *values = g_new (double, N);
+  MgMetricDef def = { .id = (char *) "x", .units = (char *) "%", .display_factor = 1.0,
+                      .decimal_places = -1 };
+  MgSeriesView view = { 0 };
+  cairo_surface_t *bare, *banded;
+  guint n_bare, n_banded;
+
+  for (guint i = 0; i < N; i++)
+    {
+      ends[i] = (i + 1) * 0.001;
+      values[i] = i % 2 ? 90 : 10;
+    }
+  view = (MgSeriesView) { .n = N, .ends = ends, .mins = values, .maxs = values, .means = values,
+                          .process = -1, .one_process = TRUE };
+  bare = render_view (&view, &def, N * 0.001);
+  view.one_process = FALSE;
+  banded = render_view (&view, &def, N * 0.001);
+  n_bare = count_tinted (bare);
+  n_banded = count_tinted (banded);
+  g_test_message ("tinted pixels: %u with the band, %u without", n_banded, n_bare);
+  g_assert_cmpuint (n_bare, >, 0);
+  /* The band fills 10..90 in every column: most of the height. */
+  g_assert_cmpuint (n_banded, >, n_bare + W * H / 2);
+  cairo_surface_destroy (bare);
+  cairo_surface_destroy (banded);
+
+  /* A process chosen among four is one process too; the aggregate is not;
+   * the aggregate of a run of one is. */
+  {
+    g_autoptr (MgProfile) four = graph_fixture_profile (4, 4, 200, 10, FALSE);
+    g_autoptr (MgProfile) one = graph_fixture_profile (1, 4, 200, 10, FALSE);
+
+    g_assert_true (mg_series_view_init (&view, four, 0, -1));
+    g_assert_false (view.one_process);
+    g_assert_true (mg_series_view_init (&view, four, 0, 2));
+    g_assert_true (view.one_process);
+    g_assert_true (mg_series_view_init (&view, one, 0, -1));
+    g_assert_true (view.one_process);
+  }
+}
+
 static void
 test_selection_and_hover (void)
 {
@@ -564,6 +652,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/raster-mix", test_raster_mix);
   g_test_add_func ("/render/dark", test_dark);
   g_test_add_func ("/render/single-process", test_single_process);
+  g_test_add_func ("/render/one-process-no-band", test_one_process_no_band);
   g_test_add_func ("/render/selection-and-hover", test_selection_and_hover);
   g_test_add_func ("/render/vector-export", test_vector_export);
   g_test_add_func ("/render/metric-colour", test_metric_colour);

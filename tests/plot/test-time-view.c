@@ -100,8 +100,36 @@ test_selection_and_history (void)
 
   mg_time_view_clear_selection (view);
   g_assert_false (mg_time_view_get_has_selection (view));
-  mg_time_view_get_figures_range (view, &t0, &t1);
+  g_assert_cmpint (mg_time_view_get_figures_range (view, &t0, &t1), ==, MG_FIGURES_RANGE_RUN);
+  g_assert_cmpfloat (t0, ==, 0);
   g_assert_cmpfloat (t1, ==, 10);
+
+  /* Zoomed in, no selection: the figures describe what is visible. */
+  mg_time_view_set_range (view, 2.5, 4);
+  g_assert_cmpint (mg_time_view_get_figures_range (view, &t0, &t1), ==, MG_FIGURES_RANGE_VISIBLE);
+  g_assert_cmpfloat (t0, ==, 2.5);
+  g_assert_cmpfloat (t1, ==, 4);
+  {
+    g_autofree char *text = mg_time_view_describe_figures_range (view);
+
+    g_assert_cmpstr (text, ==, "Figures of the visible range: 2.5 s to 4 s (1.5 s)");
+  }
+  /* A selection wins over the visible range, even one reaching past it. */
+  mg_time_view_set_selection (view, 3, 7);
+  g_assert_cmpint (mg_time_view_get_figures_range (view, &t0, &t1), ==, MG_FIGURES_RANGE_SELECTION);
+  g_assert_cmpfloat (t0, ==, 3);
+  g_assert_cmpfloat (t1, ==, 7);
+  {
+    g_autofree char *text = mg_time_view_describe_figures_range (view);
+
+    g_assert_cmpstr (text, ==, "Figures of the selection: 3 s to 7 s (4 s)");
+  }
+  mg_time_view_reset (view);
+  {
+    g_autofree char *text = mg_time_view_describe_figures_range (view);
+
+    g_assert_cmpstr (text, ==, "Figures of the whole run: 0 s to 10 s (10 s)");
+  }
 
   /* No selection: zoom_to_selection does nothing. */
   g_ptr_array_set_size (rec.names, 0);

@@ -125,6 +125,8 @@ test_default_group (void)
   const MgCatalogueGroup *group = mg_catalogue_lookup_group (catalogue, "defaultGroup");
   g_assert_nonnull (group);
   g_assert_cmpstr (group->group->display_name, ==, "Default");
+  /* Written as the rest of the viewer and the reports write it. */
+  g_assert_cmpstr (mg_catalogue_lookup_group (catalogue, "io")->group->display_name, ==, "I/O");
   g_assert_cmpuint (group->missing_refs->len, ==, 0);
   g_assert_cmpuint (group->members->len, ==, 4);
   const MgCatalogueMetric *first = g_ptr_array_index (group->members, 0);

@@ -61,6 +61,46 @@ assert_contains (const char *haystack, const char *needle)
     g_error ("“%s” not found", needle);
 }
 
+static const MgReportLine *
+find_summary_line (const MgReport *report, const char *name)
+{
+  for (guint i = 0; i < report->summary->len; i++)
+    {
+      const MgReportLine *line = g_ptr_array_index (report->summary, i);
+
+      if (g_str_equal (line->name, name))
+        return line;
+    }
+  g_error ("no summary line “%s”", name);
+}
+
+/* Each bar against its own maximum, which it states (issue #32): shares
+ * against 100 %, a rate against the run's peak of that rate. The fixture
+ * reads 6 (k + 1) MiB/s in window k of 8 (mean 27, peak 48) and writes a
+ * steady 24 KiB/s, which the read rate's scale drew as an empty bar. */
+static void
+test_bar_scales (void)
+{
+  g_autoptr (MgReport) report = fixture_report (NULL);
+  g_autofree char *html = mg_report_to_html (report);
+  const MgReportLine *read = find_summary_line (report, "I/O read rate (all processes)");
+  const MgReportLine *written = find_summary_line (report, "I/O write rate (all processes)");
+  const MgReportLine *compute = find_summary_line (report, "Compute (on the CPU)");
+
+  g_assert_cmpfloat_with_epsilon (read->value, 27.0 * 1048576, 1e-6);
+  g_assert_cmpfloat_with_epsilon (read->bar, 27.0 / 48.0, 1e-9);
+  g_assert_cmpstr (read->scale_text, ==, "of the peak, 48.0 MiB/s");
+  g_assert_cmpfloat_with_epsilon (written->bar, 1.0, 1e-9);
+  g_assert_cmpstr (written->scale_text, ==, "of the peak, 24.0 KiB/s");
+  g_assert_cmpfloat_with_epsilon (compute->bar, 0.735, 1e-9);
+  g_assert_cmpstr (compute->scale_text, ==, "of 100 %");
+  /* A line without a value has no bar and no scale. */
+  g_assert_true (isnan (find_summary_line (report, "MPI calls")->bar));
+  g_assert_null (find_summary_line (report, "MPI calls")->scale_text);
+  assert_contains (html, "<div class=\"scale\">of the peak, 48.0 MiB/s</div>");
+  assert_contains (html, "<div class=\"scale\">of 100 %</div>");
+}
+
 static void
 test_html (void)
 {
@@ -145,7 +185,7 @@ test_baseline (void)
   html = mg_report_to_html (report);
   assert_contains (text, "Baseline         /runs/old.mgprof (changes under 5 % are within "
                          "run-to-run noise and not marked)\n");
-  assert_contains (text, "73.5 %  |###############     |  (was 73.5 %, +0 %)\n");
+  assert_contains (text, "73.5 %  |###############     | of 100 %  (was 73.5 %, +0 %)\n");
   g_assert_null (strstr (text, " !)"));
   assert_contains (html, "<td class=\"baseline\">73.5 % +0 %</td>");
   g_assert_null (strstr (html, "<b>"));
@@ -292,6 +332,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/report/writers/golden-text", test_golden_text);
   g_test_add_func ("/report/writers/html", test_html);
+  g_test_add_func ("/report/writers/bar-scales", test_bar_scales);
   g_test_add_func ("/report/writers/hostile-report", test_hostile_report);
   g_test_add_func ("/report/writers/baseline", test_baseline);
   g_test_add_func ("/report/writers/nothing-recorded", test_nothing_recorded);

@@ -67,6 +67,11 @@ session_test_hang_catalogue (const char *dir)
     "    <source ref=\"ft_src\" functionName=\"faulty_hang\"/>\n"
     "    <display><displayName>Hangs at 5</displayName><type>other</type></display>\n"
     "  </metric>\n"
+    "  <metric id=\"ft_crash\"><enabled>default_no</enabled><units>calls</units>\n"
+    "    <dataType>uint64_t</dataType><domain>time</domain>\n"
+    "    <source ref=\"ft_src\" functionName=\"faulty_crash\"/>\n"
+    "    <display><displayName>Crashes at 20</displayName><type>other</type></display>\n"
+    "  </metric>\n"
     "  <source id=\"ft_src\"><sharedLibrary>libmg-test-faulty.so</sharedLibrary></source>\n"
     "</metricdefinition>\n";
   g_autofree char *built = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "tests", "sampler",

@@ -12,8 +12,8 @@ MgCatalogue *session_test_fixture_catalogue (void);
 /* The built-in metrics only. */
 MgCatalogue *session_test_builtin_catalogue (void);
 /* Creates @dir with the faulty test plugin (tests/sampler) beside a
- * definition of its metric ft_hang (off by default), whose getter never
- * returns from its 5th call; the catalogue of @dir, then the built-in
+ * definition of its metrics ft_hang and ft_crash (off by default), whose
+ * getters never return from their 5th call and crash at their 20th; the catalogue of @dir, then the built-in
  * metrics. session_test_remove_hang_metrics removes @dir. */
 MgCatalogue *session_test_hang_catalogue (const char *dir);
 void session_test_remove_hang_metrics (const char *dir);

@@ -48,6 +48,10 @@ struct _MgMetricGraph {
   /* Hover, drag to select; whether the hover line is the keyboard
    * cursor. */
   MgTimeSelection *selection;
+  /* The view moved (zoom, pan) or the pointer left: the tooltip, which
+   * described what was under the pointer, is closed until the pointer
+   * (or the keyboard cursor) moves again. */
+  gboolean tooltip_closed;
 };
 
 G_DEFINE_FINAL_TYPE (MgMetricGraph, mg_metric_graph, GTK_TYPE_WIDGET)
@@ -70,6 +74,19 @@ invalidate (MgMetricGraph *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* A tooltip shown when the view zooms or pans, or the pointer leaves,
+ * is asked again, and says nothing: it closes. Asked only of the graph
+ * under the pointer (the one whose tooltip can be shown). */
+static void
+set_tooltip_closed (MgMetricGraph *self, gboolean closed)
+{
+  if (closed == self->tooltip_closed)
+    return;
+  self->tooltip_closed = closed;
+  if (closed && mg_time_selection_get_pointer_x (self->selection) >= 0)
+    gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
+}
+
 static void
 on_view_notify (MgTimeView *view, GParamSpec *pspec, MgMetricGraph *self)
 {
@@ -77,6 +94,11 @@ on_view_notify (MgTimeView *view, GParamSpec *pspec, MgMetricGraph *self)
 
   if (g_str_equal (name, "process"))
     self->series_valid = FALSE;
+  if (g_str_equal (name, "hover-time"))
+    /* The pointer or the keys moved the line (the pointer left: none). */
+    set_tooltip_closed (self, mg_time_view_get_hover_time (view) < 0);
+  else if (g_str_equal (name, "start") || g_str_equal (name, "end"))
+    set_tooltip_closed (self, TRUE);
   /* Hover and selection only move overlays: the axis stays. */
   if (g_str_equal (name, "hover-time") || g_str_has_prefix (name, "selection")
       || g_str_equal (name, "has-selection") || g_str_equal (name, "can-zoom-out"))
@@ -402,7 +424,7 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   g_autofree char *text = NULL;
   double t;
 
-  if (self->view == NULL)
+  if (self->view == NULL || (self->tooltip_closed && !keyboard))
     return FALSE;
   /* The keyboard cursor's time, while keys move it; else the pointer's. */
   t = keyboard || mg_time_selection_get_keyboard_cursor (self->selection)

@@ -273,7 +273,8 @@ open_saved (MgRunHost *self)
 
   if (MG_IS_WINDOW (self->window))
     {
-      mg_window_set_profile (MG_WINDOW (self->window), mg_run_session_get_profile (self->session), file);
+      mg_window_set_run_profile (MG_WINDOW (self->window), mg_run_session_get_profile (self->session),
+                                 file, mg_run_session_get_stopped (self->session));
       set_page (self, "viewer");
     }
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);

@@ -415,6 +415,40 @@ test_keyboard_cursor (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (mg_time_view_get_hover_time (f->view), ==, -1);
 }
 
+static gboolean
+query_tooltip (GtkWidget *graph, gboolean keyboard)
+{
+  g_autoptr (GtkTooltip) tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
+  gboolean shown = FALSE;
+
+  g_signal_emit_by_name (graph, "query-tooltip", 20, 10, keyboard, tooltip, &shown);
+  return shown;
+}
+
+/* A tooltip describes what was under the pointer: once the view zooms or
+ * pans under it, it closes (issue #32: one stayed up two minutes after
+ * Ctrl+scroll), and opens again when the pointer moves; leaving closes it.
+ * A tooltip the keyboard asks for still shows. */
+static void
+test_tooltip_closes (Fixture *f, gconstpointer data)
+{
+  GtkWidget *graph = f->graphs[0];
+
+  emit_on_controller (graph, GTK_TYPE_EVENT_CONTROLLER_MOTION, "motion", 20.0, 10.0);
+  g_assert_true (query_tooltip (graph, FALSE));
+  mg_time_view_zoom_around (f->view, 5, 0.5);
+  g_assert_false (query_tooltip (graph, FALSE));
+  g_assert_true (query_tooltip (graph, TRUE));
+  emit_on_controller (graph, GTK_TYPE_EVENT_CONTROLLER_MOTION, "motion", 22.0, 10.0);
+  g_assert_true (query_tooltip (graph, FALSE));
+  mg_time_view_pan (f->view, 1);
+  g_assert_false (query_tooltip (graph, FALSE));
+  emit_on_controller (graph, GTK_TYPE_EVENT_CONTROLLER_MOTION, "motion", 24.0, 10.0);
+  g_assert_true (query_tooltip (graph, FALSE));
+  emit_on_controller (graph, GTK_TYPE_EVENT_CONTROLLER_MOTION, "leave");
+  g_assert_false (query_tooltip (graph, FALSE));
+}
+
 /* The pointer on the axis chooses times as on a graph: hover, and a press
  * that moves less than the threshold is a click, which clears the
  * selection. */
@@ -556,6 +590,8 @@ main (int argc, char **argv)
               fixture_teardown);
   g_test_add ("/graph-widget/hover-line-and-tooltip", Fixture, NULL, fixture_setup,
               test_hover_line_and_tooltip, fixture_teardown);
+  g_test_add ("/graph-widget/tooltip-closes", Fixture, NULL, fixture_setup, test_tooltip_closes,
+              fixture_teardown);
   g_test_add ("/graph-widget/keyboard-scroll-drag", Fixture, NULL, fixture_setup,
               test_keyboard_scroll_drag, fixture_teardown);
   g_test_add ("/graph-widget/keyboard-cursor", Fixture, NULL, fixture_setup,

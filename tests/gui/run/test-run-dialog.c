@@ -22,6 +22,8 @@
 #include "gui/run/mg-run-view-private.h"
 #include "session/mg-run-settings-from-profile.h"
 #include "gui/mg-window-private.h"
+#include "gui/mg-error-list.h"
+#include "profile/mg-unavailable.h"
 #include "session-test-support.h"
 #include "mg-test-common.h"
 
@@ -852,6 +854,7 @@ typedef struct {
   guint updates_collapsed;     /* later updates that kept it collapsed */
   gboolean no_wait;            /* run_through_dialog returns while it runs */
   const char *stop_after;      /* typed into Stop after, when set */
+  const char *options;         /* the line's metric options, when not QUIET_METRICS */
   GHashTable *figures;         /* distinct texts of the live figures label */
   guint figures_checked;       /* times the label was compared with the session */
   guint titles_checked;        /* live profiles, and those whose window title named the run */
@@ -975,7 +978,8 @@ run_through_dialog (const char *program, const char *arguments, const char *fold
   gtk_window_present (GTK_WINDOW (window));
   mg_test_spin (50);
   dialog = g_object_ref (mg_run_open_dialog (GTK_WINDOW (window), NULL, NULL));
-  line = g_strdup_printf ("metrograph --profile --interval=20 " QUIET_METRICS " %s", path);
+  line = g_strdup_printf ("metrograph --profile --interval=20 %s %s",
+                          live->options != NULL ? live->options : QUIET_METRICS, path);
   mg_run_dialog_set_command_line (dialog, line);
   type_into (dialog, "arguments", arguments);
   type_into (dialog, "output", folder);
@@ -1303,6 +1307,74 @@ test_live_hang (void)
   g_rmdir (dir);
 }
 
+/* Neither the run's banner nor the errors banner counts an error, and the
+ * Errors page lists none. */
+static void
+assert_no_error_said (MgWindow *window, Live *live)
+{
+  const char *text = mg_run_host_get_banner_text (live->host);
+
+  g_test_message ("banner: %s", text);
+  g_assert_null (strstr (text, "error"));
+  g_assert_null (strstr (text, "failure"));
+  g_assert_cmpuint (mg_window_count_errors (window), ==, 0);
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 0);
+  g_assert_cmpuint (mg_window_get_n_listed_errors (window), ==, 0);
+}
+
+/* The banner counts real errors only, once (issue #32): a default run on
+ * this machine, whose plugins that have nothing to measure here (no RAPL,
+ * no counters, no MPI) decline, says none; a plugin that crashes is one,
+ * said once and listed once. */
+static void
+test_banner_counts (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-banner-XXXXXX", NULL);
+  g_autofree char *metrics = g_build_filename (dir, "metrics", NULL);
+  g_autoptr (MgCatalogue) catalogue = session_test_hang_catalogue (metrics);
+  g_autofree char *options = g_strdup_printf ("--metrics-path=%s --enable-metrics=ft_crash "
+                                              QUIET_METRICS, metrics);
+  Live live = { 0 };
+  MgWindow *window;
+  MgProfile *profile;
+  guint n_absent = 0;
+  const char *text;
+
+  /* The default metrics, as the dialog opens (the I/O group aside). */
+  live.options = "";
+  window = run_through_dialog ("run-workload", "work=0.5", dir, &live, NULL);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  g_assert_true (g_str_has_prefix (mg_run_host_get_banner_text (live.host),
+                                   "The profile was saved as "));
+  assert_no_error_said (window, &live);
+  profile = mg_window_get_profile (window);
+  for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
+    n_absent += mg_plugin_error_is_absence (mg_profile_get_plugin_error (profile, i));
+  g_test_message ("default run: %u plugins declined, %u plugin errors, %u metric errors", n_absent,
+                  mg_profile_get_n_plugin_errors (profile), mg_profile_get_n_metric_errors (profile));
+  g_unlink (mg_run_session_get_output_path (mg_run_host_get_session (live.host)));
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* A plugin whose getter crashes at its 20th call (0.4 s at 20 ms): its
+   * process records a plugin fault; the program itself runs on. */
+  memset (&live, 0, sizeof live);
+  live.options = options;
+  window = run_through_dialog ("run-workload", "work=1.5", dir, &live, NULL);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  text = mg_run_host_get_banner_text (live.host);
+  g_test_message ("banner: %s", text);
+  g_assert_nonnull (strstr (text, "1 error or process failure during this run (F9 lists it)."));
+  /* One count: the sentence once, no other number of errors. */
+  g_assert_null (strstr (strstr (text, "1 error or") + strlen ("1 error or"), "error"));
+  g_assert_cmpuint (mg_window_count_errors (window), ==, 1);
+  g_assert_cmpuint (mg_window_get_n_listed_errors (window), ==, 1);
+  g_unlink (mg_run_session_get_output_path (mg_run_host_get_session (live.host)));
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  session_test_remove_hang_metrics (metrics);
+  g_rmdir (dir);
+}
+
 static void
 test_failures (void)
 {
@@ -1363,6 +1435,10 @@ test_failures (void)
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
   g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
   g_assert_nonnull (strstr (mg_run_host_get_banner_text (live.host), "Stopped after"));
+  /* The stop asked for is no error: not counted, not listed (the profile
+   * itself has the kill, which a file opened later would count). */
+  assert_no_error_said (window, &live);
+  g_assert_cmpuint (mg_error_list_count (mg_window_get_profile (window), FALSE), >=, 1);
   g_unlink (mg_run_session_get_output_path (session));
   gtk_window_destroy (GTK_WINDOW (window));
 
@@ -1666,6 +1742,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/run/live", test_live_run);
   g_test_add_func ("/gui-run/run/scorep", test_scorep_run);
   g_test_add_func ("/gui-run/run/failures", test_failures);
+  g_test_add_func ("/gui-run/run/banner-counts", test_banner_counts);
   g_test_add_func ("/gui-run/run/live-hang", test_live_hang);
   g_test_add_func ("/gui-run/end/close-mid-run", test_close_mid_run);
   g_test_add_data_func ("/gui-run/end/quit-discard", GINT_TO_POINTER (QUIT_DISCARD), test_quit_mid_run);

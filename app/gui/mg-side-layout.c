@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The graphs beside a side panel that shrinks with the window. */
+#include "mg-config.h"
+
+#include "mg-side-layout.h"
+
+struct _MgSideLayout
+{
+  GtkLayoutManager parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (MgSideLayout, mg_side_layout, GTK_TYPE_LAYOUT_MANAGER)
+
+int
+mg_side_layout_side_width (int width, int side_minimum, int side_natural)
+{
+  int share = CLAMP ((int) (width * MG_SIDE_LAYOUT_SHARE), MG_SIDE_LAYOUT_MIN_WIDTH,
+                     MG_SIDE_LAYOUT_MAX_WIDTH);
+
+  /* A hidden or sliding revealer asks for less than its panel: that. */
+  return MAX (side_minimum, MIN (side_natural, share));
+}
+
+static void
+mg_side_layout_measure (GtkLayoutManager *manager, GtkWidget *widget,
+                        GtkOrientation orientation, int for_size, int *minimum, int *natural,
+                        int *minimum_baseline, int *natural_baseline)
+{
+  *minimum = *natural = 0;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      int child_min = 0, child_nat = 0;
+
+      if (!gtk_widget_should_layout (child))
+        continue;
+      gtk_widget_measure (child, orientation, orientation == GTK_ORIENTATION_VERTICAL ? -1 : for_size,
+                          &child_min, &child_nat, NULL, NULL);
+      if (orientation == GTK_ORIENTATION_HORIZONTAL)
+        {
+          *minimum += child_min;
+          *natural += child_nat;
+        }
+      else
+        {
+          *minimum = MAX (*minimum, child_min);
+          *natural = MAX (*natural, child_nat);
+        }
+    }
+  *minimum_baseline = *natural_baseline = -1;
+}
+
+static void
+mg_side_layout_allocate (GtkLayoutManager *manager, GtkWidget *widget, int width, int height,
+                         int baseline)
+{
+  GtkWidget *side = gtk_widget_get_last_child (widget);
+  int side_width = 0, x = 0, rest_min = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL && child != side;
+       child = gtk_widget_get_next_sibling (child))
+    if (gtk_widget_should_layout (child))
+      {
+        int child_min = 0;
+
+        gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &child_min, NULL, NULL, NULL);
+        rest_min += child_min;
+      }
+  if (side != NULL && gtk_widget_should_layout (side))
+    {
+      int side_min = 0, side_nat = 0;
+
+      gtk_widget_measure (side, GTK_ORIENTATION_HORIZONTAL, -1, &side_min, &side_nat, NULL, NULL);
+      side_width = mg_side_layout_side_width (width, side_min, side_nat);
+      /* The graphs' own minimum comes first. */
+      side_width = MAX (side_min, MIN (side_width, width - rest_min));
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      int child_width;
+
+      if (!gtk_widget_should_layout (child))
+        continue;
+      if (child == side)
+        child_width = side_width;
+      else
+        {
+          int child_min = 0;
+
+          gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &child_min, NULL, NULL, NULL);
+          /* Every child before the side panel but the last keeps its minimum. */
+          child_width = gtk_widget_get_next_sibling (child) == side ? width - side_width - x
+                                                                    : child_min;
+        }
+      gtk_widget_size_allocate (child, &(GtkAllocation) { x, 0, MAX (child_width, 0), height },
+                                -1);
+      x += child_width;
+    }
+}
+
+static GtkSizeRequestMode
+mg_side_layout_get_request_mode (GtkLayoutManager *manager, GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_CONSTANT_SIZE;
+}
+
+static void
+mg_side_layout_class_init (MgSideLayoutClass *klass)
+{
+  GtkLayoutManagerClass *layout_class = GTK_LAYOUT_MANAGER_CLASS (klass);
+
+  layout_class->measure = mg_side_layout_measure;
+  layout_class->allocate = mg_side_layout_allocate;
+  layout_class->get_request_mode = mg_side_layout_get_request_mode;
+}
+
+static void
+mg_side_layout_init (MgSideLayout *self)
+{
+}
+
+GtkLayoutManager *
+mg_side_layout_new (void)
+{
+  return g_object_new (MG_TYPE_SIDE_LAYOUT, NULL);
+}
