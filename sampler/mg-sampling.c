@@ -173,9 +173,18 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
 {
   MgRecordWriter *w = &s->rec;
   MgRecordHeader *h = w->header;
+  if (h->flags & MG_RECORD_FLAG_STOPPED)
+    return;
   if (h->n_samples >= h->capacity)
     mg_record_merge (w);
-  mg_record_touch_next (w);
+  /* The slot's blocks are reserved here, on the sampler thread (or the
+   * thread that ends the process): a full disk stops the record, with its
+   * reason, rather than a SIGBUS in the program. */
+  if (!mg_record_touch_next (w))
+    {
+      mg_log ("%s; recording stopped", h->record_error);
+      return;
+    }
   uint32_t n = h->n_samples;
   MgRecordSample *slot = mg_record_slot (w, n);
   MgRecordValue *vals = mg_record_slot_values (slot);
@@ -222,8 +231,9 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
   mg_scorep_collect (s, slot, n);
   mg_record_commit (w);
   /* The next slot too, while on the sampler thread: the process's last
-   * round, on the thread that ends it, finds it touched. */
-  mg_record_touch_next (w);
+   * round, on the thread that ends it, finds it touched (or the record
+   * stopped, said at the next round). */
+  (void) mg_record_touch_next (w);
 }
 
 /* The round a process takes as it ends, so that one ending before the
