@@ -367,6 +367,10 @@ static void *
 thread_main (void *data)
 {
   MgSampler *s = data;
+  int not_begun = MG_THREAD_NOT_BEGUN;
+  if (!__atomic_compare_exchange_n (&s->thread_state, &not_begun, MG_THREAD_RUNNING, false,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return NULL; /* called off by the process's end before it began */
   int64_t next = s->sampling_start_ns + (int64_t) s->rec.header->interval_ns;
   int64_t stop_at = s->plan.stop_after_ms
                       ? s->start_ns + (int64_t) s->plan.stop_after_ms * 1000000
@@ -435,6 +439,13 @@ mg_sampling_start_thread (MgSampler *s)
   pthread_attr_t attr;
   sigset_t all, old;
 
+  /* A thread called off before it began (then a failed exec) must have
+   * returned before the next one's state is reset, or it would begin as
+   * that one. */
+  if (s->thread_called_off)
+    pthread_join (s->thread, NULL);
+  s->thread_called_off = false;
+  s->thread_state = MG_THREAD_NOT_BEGUN;
   pthread_mutex_init (&s->lock, NULL);
   s->stop_requested = false;
   __atomic_store_n (&s->stop_word, 0, __ATOMIC_RELAXED);
