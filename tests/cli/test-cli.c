@@ -784,6 +784,16 @@ test_profile_full_disk (Fixture *f, gconstpointer data)
     g_error ("metrograph ended with wait status %d; stderr:\n%s", wait_status, err);
   assert_one_error_line (err, "stopped recording: cannot allocate record ");
   assert_one_error_line (err, "No space left on device");
+  {
+    /* The line names the full folder and the bytes the record needed. */
+    g_autofree char *folder = g_strconcat ("cannot allocate record ", tmpfs, "/metrograph-",
+                                           NULL);
+    g_autoptr (GRegex) needed = g_regex_new ("\\.mgrec \\([0-9]+ bytes\\): No space left on "
+                                             "device", 0, 0, NULL);
+
+    assert_one_error_line (err, folder);
+    g_assert_true (g_regex_match (needed, err, 0, NULL));
+  }
   assert_one_error_line (err, "is empty: its process could not write it (is the record "
                               "folder's disk full?)");
 
