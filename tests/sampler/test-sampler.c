@@ -863,6 +863,30 @@ test_merge (Fixture *f, gconstpointer user_data)
   g_assert_cmpuint (rec_slot (r, 0)->n_raw, >=, 2);
 }
 
+/* A short process's record has its full size (a reader maps it whole) but
+ * takes only its header, tables and first MG_RECORD_HEAD_SLOTS slots on
+ * disk, and reads back: its samples, its end. */
+static void
+test_short_record_small (Fixture *f, gconstpointer user_data)
+{
+  write_plan (f, 1, "samples\t4096\n" METRIC (0, "t.ramp", "test_ramp", "uint64_t", "", 0, 0, 0, ""));
+  const char *const args[] = { "run", "30", "0", NULL };
+  run_expecting (f, args, NULL, 0);
+  Record *r = the_record (f);
+  const MgRecordHeader *h = hdr (r);
+  struct stat st;
+  guint64 head = h->samples_offset + (guint64) MG_RECORD_HEAD_SLOTS * h->sample_stride;
+  g_assert_cmpint (stat (r->path, &st), ==, 0);
+  g_assert_cmpuint ((guint64) st.st_size, ==, h->file_size);
+  g_assert_cmpuint ((guint64) st.st_blocks * 512, <=, head + 2 * 4096);
+  g_assert_cmpuint ((guint64) st.st_blocks * 512, <, h->file_size / 4);
+  g_assert_cmpuint (h->state, ==, MG_RECORD_STATE_EXITED);
+  g_assert_cmpuint (h->n_samples, >=, 1);
+  g_assert_cmpuint (h->n_samples, <, MG_RECORD_HEAD_SLOTS);
+  for (guint i = 0; i < h->n_samples; i++)
+    g_assert_cmpfloat (rec_value (r, i, 0)->mean, ==, (double) (i + 1));
+}
+
 /* A real process's record grows as its slots fill (it starts with its
  * first MG_RECORD_HEAD_SLOTS allocated), reaches its full size on disk and
  * then halves, its values intact. */
@@ -1512,6 +1536,8 @@ main (int argc, char **argv)
   g_test_add ("/sampler/vfork-spawn", Fixture, NULL, fixture_setup, test_vfork_spawn, fixture_teardown);
   g_test_add ("/sampler/sigkill-keeps-samples", Fixture, NULL, fixture_setup, test_sigkill_keeps_samples, fixture_teardown);
   g_test_add ("/sampler/merge", Fixture, NULL, fixture_setup, test_merge, fixture_teardown);
+  g_test_add ("/sampler/short-record-small", Fixture, NULL, fixture_setup,
+              test_short_record_small, fixture_teardown);
   g_test_add ("/sampler/grow-then-merge", Fixture, NULL, fixture_setup, test_grow_then_merge,
               fixture_teardown);
   g_test_add ("/sampler/bad-plan", Fixture, NULL, fixture_setup, test_bad_plan, fixture_teardown);
