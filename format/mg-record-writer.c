@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The record writer: creation at full size, commit, merge. */
+/* The record writer: creation (full size, blocks reserved as slots are
+ * reached), commit, merge. */
 #include "format/mg-record-writer.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +14,10 @@
 #include <unistd.h>
 
 #include "format/mg-bounded-mean.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels say EINVAL */
+#endif
 
 static void
 fill_header (MgRecordHeader *h, uint32_t n_plugins, uint32_t n_metrics, uint32_t capacity,
@@ -29,6 +35,57 @@ fill_header (MgRecordHeader *h, uint32_t n_plugins, uint32_t n_metrics, uint32_t
   struct timespec rt;
   clock_gettime (CLOCK_REALTIME, &rt);
   h->start_real_ns = (int64_t) rt.tv_sec * 1000000000 + rt.tv_nsec;
+}
+
+/* The record of a process that could not allocate its own: a valid record
+ * with no tables and no slots, just the reason, if the disk still takes a
+ * header. */
+static void
+write_reason (int fd, const struct rlimit *fsize, int e, const char *reason, int pid,
+              const char *host, const char *run_id, int64_t start_mono_ns)
+{
+  MgRecordHeader h;
+  fill_header (&h, 0, 0, 0, pid, host, run_id, start_mono_ns);
+  h.file_size = sizeof h;
+  h.flags |= MG_RECORD_FLAG_STOPPED;
+  h.record_error_code = e;
+  mg_record_copy_str (h.record_error, sizeof h.record_error, reason);
+  /* A failed fallocate may keep what it got (tmpfs does): give it back,
+   * or the header would not fit on a nearly full disk. */
+  if (ftruncate (fd, 0) != 0)
+    { /* the header may still fit */ }
+  if ((fsize->rlim_cur == RLIM_INFINITY || sizeof h <= fsize->rlim_cur)
+      && pwrite (fd, &h, sizeof h, 0) < 0)
+    { /* nothing more can be done */ }
+}
+
+/* The bytes up to the end of the first @slots slots (at most all). */
+static uint64_t
+slots_end (const MgRecordHeader *h, uint64_t slots)
+{
+  if (slots > h->capacity)
+    slots = h->capacity;
+  return h->samples_offset + slots * h->sample_stride;
+}
+
+/* The file at its full size, the header, the tables and the first
+ * MG_RECORD_HEAD_SLOTS slots allocated, the rest a hole that
+ * mg_record_touch_next reserves as it is reached (a short process's record
+ * takes a few pages, not its full size): 0 or an errno, *needed the bytes
+ * that could not be had. */
+static int
+size_file (int fd, const MgRecordHeader *h, const struct rlimit *fsize, uint64_t *needed)
+{
+  /* Growing past RLIMIT_FSIZE would raise SIGXFSZ in the program: check. */
+  *needed = h->file_size;
+  if (fsize->rlim_cur != RLIM_INFINITY && h->file_size > fsize->rlim_cur)
+    return EFBIG;
+  *needed = slots_end (h, MG_RECORD_HEAD_SLOTS);
+  int e = posix_fallocate (fd, 0, (off_t) *needed);
+  if (e != 0)
+    return e;
+  *needed = h->file_size;
+  return ftruncate (fd, (off_t) h->file_size) == 0 ? 0 : errno;
 }
 
 int
@@ -54,48 +111,49 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const ch
       snprintf (err, err_len, "cannot create record %s: %s", w->path, strerror (e));
       return -e;
     }
-  /* Growing past RLIMIT_FSIZE would raise SIGXFSZ in the program: check. */
   struct rlimit fsize = { RLIM_INFINITY, RLIM_INFINITY };
-  int e = 0;
-  if (getrlimit (RLIMIT_FSIZE, &fsize) == 0 && fsize.rlim_cur != RLIM_INFINITY
-      && h.file_size > fsize.rlim_cur)
-    e = EFBIG;
-  else
-    e = posix_fallocate (fd, 0, (off_t) h.file_size);
+  getrlimit (RLIMIT_FSIZE, &fsize);
+  uint64_t needed;
+  int e = size_file (fd, &h, &fsize, &needed);
+  void *map = MAP_FAILED;
+  long page = sysconf (_SC_PAGESIZE);
+  w->page_size = page > 0 ? (size_t) page : 4096;
+  w->reserved = slots_end (&h, MG_RECORD_HEAD_SLOTS);
+  if (e == 0)
+    {
+      map = mmap (NULL, h.file_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      if (map == MAP_FAILED)
+        {
+          e = errno;
+          snprintf (err, err_len, "cannot map record %s: %s", w->path, strerror (e));
+          close (fd);
+          return -e;
+        }
+      /* A fault on a page not yet cached would read ahead the pages
+       * around it, zero-filling them for slots that a short run never
+       * writes, and the front end's unlink evicts them again: a fault (and
+       * a populating one) brings its own page only. */
+      madvise (map, h.file_size, MADV_RANDOM);
+      /* Reserving slots as they come needs MADV_POPULATE_WRITE (Linux
+       * 5.14): without it, the whole file now, as before. The header's
+       * page is touched below anyway. */
+      if (madvise (map, w->page_size, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+        {
+          needed = h.file_size;
+          e = posix_fallocate (fd, 0, (off_t) h.file_size);
+          w->reserved = h.file_size;
+        }
+      if (e != 0)
+        munmap (map, h.file_size);
+    }
   if (e != 0)
     {
-      /* Say why in the header if the disk still takes that much. */
       snprintf (err, err_len, "cannot allocate record %s (%llu bytes): %s", w->path,
-                (unsigned long long) h.file_size, strerror (e));
-      /* A valid record of its own: no tables, no slots, just the reason. */
-      fill_header (&h, 0, 0, 0, pid, host, run_id, start_mono_ns);
-      h.file_size = sizeof h;
-      h.flags |= MG_RECORD_FLAG_STOPPED;
-      h.record_error_code = e;
-      mg_record_copy_str (h.record_error, sizeof h.record_error, err);
-      /* A failed fallocate may keep what it got (tmpfs does): give it back,
-       * or the header would not fit on a nearly full disk. */
-      if (ftruncate (fd, 0) != 0)
-        { /* the header may still fit */ }
-      if ((fsize.rlim_cur == RLIM_INFINITY || sizeof h <= fsize.rlim_cur)
-          && pwrite (fd, &h, sizeof h, 0) < 0)
-        { /* nothing more can be done */ }
+                (unsigned long long) needed, strerror (e));
+      write_reason (fd, &fsize, e, err, pid, host, run_id, start_mono_ns);
       close (fd);
       return -e;
     }
-  void *map = mmap (NULL, h.file_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (map == MAP_FAILED)
-    {
-      e = errno;
-      snprintf (err, err_len, "cannot map record %s: %s", w->path, strerror (e));
-      close (fd);
-      return -e;
-    }
-  /* A fault on a page not yet cached would read ahead the pages around it,
-   * zero-filling them (the file's blocks are unwritten) for slots that a
-   * short run never writes, and the front end's unlink evicts them again:
-   * a fault brings its own page only. */
-  madvise (map, h.file_size, MADV_RANDOM);
   /* The mapping keeps the file: no descriptor is kept in the program's
    * way. */
   close (fd);
@@ -109,8 +167,6 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const ch
   w->plugins = (MgRecordPlugin *) ((char *) map + h.plugins_offset);
   w->metrics = (MgRecordMetric *) ((char *) map + h.metrics_offset);
   w->touched_slots = 0;
-  long page = sysconf (_SC_PAGESIZE);
-  w->page_size = page > 0 ? (size_t) page : 4096;
   /* Every page of the header and tables in now, so that the record's share
    * of the RSS is known exactly (mg_record_resident_bytes). */
   for (uint64_t at = 0; at < h.samples_offset; at += w->page_size)
@@ -127,6 +183,8 @@ mg_record_resident_bytes (const MgRecordWriter *w)
     return 0;
   uint64_t end = w->header->samples_offset
                  + (uint64_t) w->touched_slots * w->header->sample_stride;
+  if (w->populated > end)
+    end = w->populated;
   uint64_t pages = (end + w->page_size - 1) / w->page_size;
   end = pages * w->page_size;
   return end < w->size ? end : (uint64_t) w->size;
@@ -157,14 +215,62 @@ mg_record_commit (MgRecordWriter *w)
   __atomic_store_n (&w->header->n_samples, n + 1, __ATOMIC_RELEASE);
 }
 
-void
+/* Recording stops, the reason in the header (the front end says it, as
+ * for a record that could not be created). */
+static void
+stop (MgRecordWriter *w, int e, uint64_t needed)
+{
+  MgRecordHeader *h = w->header;
+  char reason[sizeof w->path + 160];
+  snprintf (reason, sizeof reason, "cannot grow record %s to %llu bytes (of its %llu): %s",
+            w->path, (unsigned long long) needed, (unsigned long long) w->size, strerror (e));
+  h->record_error_code = e;
+  mg_record_copy_str (h->record_error, sizeof h->record_error, reason);
+  __atomic_or_fetch (&h->flags, MG_RECORD_FLAG_STOPPED, __ATOMIC_RELEASE);
+}
+
+/* Reserves the file's blocks from w->reserved to twice as many slots (at
+ * least up to @end), whole pages: a write there then never raises SIGBUS
+ * for want of space. Doubling keeps the steps few (six from 64 slots to
+ * 4096); the pages populated are in the RSS at once, which
+ * mg_record_resident_bytes counts. */
+static bool
+reserve (MgRecordWriter *w, uint64_t end)
+{
+  const MgRecordHeader *h = w->header;
+  uint64_t page = w->page_size;
+  uint64_t from = w->reserved / page * page;
+  uint64_t slots = (w->reserved - h->samples_offset) / h->sample_stride;
+  uint64_t to = slots_end (h, 2 * slots);
+  if (to < end)
+    to = end;
+  to = (to + page - 1) / page * page;
+  if (to > w->size)
+    to = w->size;
+  if (madvise ((char *) w->map + from, to - from, MADV_POPULATE_WRITE) != 0)
+    {
+      /* EFAULT: a write there would have raised SIGBUS, which on a file
+       * within its size is a block the disk (or quota) could not give. */
+      stop (w, errno == EFAULT ? ENOSPC : errno, to);
+      return false;
+    }
+  w->reserved = w->populated = to;
+  return true;
+}
+
+bool
 mg_record_touch_next (MgRecordWriter *w)
 {
   const MgRecordHeader *h = w->header;
   uint32_t n = h->n_samples;
+  if (h->flags & MG_RECORD_FLAG_STOPPED)
+    return false;
   if (n >= h->capacity)
-    return;
+    return true;
   volatile char *slot = (volatile char *) mg_record_slot (w, n);
+  uint64_t end = h->samples_offset + (uint64_t) (n + 1) * h->sample_stride;
+  if (end > w->reserved && !reserve (w, end))
+    return false;
   /* Slots past n_samples are all zero (a new file, or cleared by a
    * merge): writing a zero changes nothing but faults the page in. Every
    * 4 KiB reaches every page of any page size. */
@@ -173,6 +279,7 @@ mg_record_touch_next (MgRecordWriter *w)
   slot[h->sample_stride - 1] = 0;
   if (n + 1 > w->touched_slots)
     w->touched_slots = n + 1;
+  return true;
 }
 
 void

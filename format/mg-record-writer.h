@@ -7,6 +7,7 @@
 #ifndef MG_RECORD_WRITER_H
 #define MG_RECORD_WRITER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,12 +20,22 @@ typedef struct {
   MgRecordPlugin *plugins;
   MgRecordMetric *metrics;
   uint32_t touched_slots; /* slots [0, touched_slots) have their pages in */
+  uint64_t reserved;      /* bytes [0, reserved) have their blocks: no SIGBUS there */
+  uint64_t populated;     /* bytes [0, populated) are in the RSS (0: none beyond touched) */
   size_t page_size;
   char path[4096];
 } MgRecordWriter;
 
+/* The slots whose blocks a new record gets at once (1.3 s at 20 ms): a
+ * short process never grows its record, and a process already running when
+ * the disk fills keeps recording at least that long. */
+#define MG_RECORD_HEAD_SLOTS 64
+
 /* Creates <dir>/<host>.<pid>.<start_mono_ns>.mgrec at its full size and maps
- * it, with the header filled from the arguments and empty tables. On failure
+ * it, with the header filled from the arguments and empty tables. Only the
+ * header, the tables and the first MG_RECORD_HEAD_SLOTS slots get their
+ * blocks now; the others' are reserved by mg_record_touch_next as they are
+ * reached (a sparse tail). On failure
  * returns -errno, with a message in err; when the file could be created but
  * not allocated, its header records the error. */
 int mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const char *run_id,
@@ -42,15 +53,20 @@ mg_record_slot_values (MgRecordSample *slot)
 
 /* Makes the slot at n_samples visible to readers (store-release). */
 void mg_record_commit (MgRecordWriter *w);
-/* Faults in and dirties the pages of the slot at n_samples now, before a
- * round's getters, rather than while they read the process's page faults
- * and storage writes and the sampler thread's own, one after the other: a
- * page the sampler first touched between the two reads was the program's
- * fault (issue #26). */
-void mg_record_touch_next (MgRecordWriter *w);
+/* Reserves the blocks of the slot at n_samples (a system call, once per new
+ * page: not in a signal handler), then faults in and dirties its pages now,
+ * before a round's getters, rather than while they read the process's page
+ * faults and storage writes and the sampler thread's own, one after the
+ * other: a page the sampler first touched between the two reads was the
+ * program's fault (issue #26). False when the record has stopped: the
+ * blocks could not be had (full disk), which the header now says
+ * (MG_RECORD_FLAG_STOPPED, record_error); then nothing more may be written
+ * to the slots. */
+bool mg_record_touch_next (MgRecordWriter *w);
 /* The bytes of the record's pages that are in the process's memory (its
  * RSS): the header and tables, touched when it was created, and the slots
- * touched so far, whole pages. 0 when no record is mapped. */
+ * touched or reserved ahead so far, whole pages. 0 when no record is
+ * mapped. */
 uint64_t mg_record_resident_bytes (const MgRecordWriter *w);
 /* Halves the slots by merging neighbours and doubles the interval, under the
  * header's seqlock. */

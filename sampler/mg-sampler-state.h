@@ -41,6 +41,12 @@ typedef struct {
   int64_t read_ns;    /* when this round's value was read (divide) */
 } MgMetricRt;
 
+enum {
+  MG_THREAD_NOT_BEGUN,
+  MG_THREAD_RUNNING,
+  MG_THREAD_CALLED_OFF,
+};
+
 typedef struct {
   MgPlan plan;
   bool have_plan;
@@ -58,6 +64,10 @@ typedef struct {
 
   pthread_t thread;
   bool thread_started;
+  /* MG_THREAD_* : a thread the process's end finds not yet begun (a short
+   * process on a loaded machine) is called off, not waited for. */
+  int thread_state;
+  bool thread_called_off; /* s->thread was called off and not yet joined */
   pthread_mutex_t lock;
   bool stop_requested;
   uint32_t stop_word; /* futex the thread sleeps on: non-zero once asked to stop */

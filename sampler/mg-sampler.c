@@ -265,6 +265,7 @@ atfork_child (void)
     }
   MgRecordWriter parent = s->rec;
   s->thread_started = false;
+  s->thread_called_off = false; /* threads are not inherited */
   s->sampling = false;
   s->pid = getpid ();
   if (s->lock_fd >= 0)
@@ -307,6 +308,17 @@ stop_thread (MgSampler *s)
     return true;
   if (pthread_equal (pthread_self (), s->thread))
     return false; /* exit from inside a getter */
+  /* Not begun yet (created moments ago, not yet scheduled): called off, it
+   * returns at once whenever it runs, touching nothing, and the process
+   * ends (or execs) without waiting for the scheduler to run it. */
+  int not_begun = MG_THREAD_NOT_BEGUN;
+  if (__atomic_compare_exchange_n (&s->thread_state, &not_begun, MG_THREAD_CALLED_OFF, false,
+                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    {
+      s->thread_called_off = true;
+      s->thread_started = false;
+      return true;
+    }
   if (!mg_sampler_lock_round (s))
     {
       MgPluginCall call;

@@ -173,9 +173,18 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
 {
   MgRecordWriter *w = &s->rec;
   MgRecordHeader *h = w->header;
+  if (h->flags & MG_RECORD_FLAG_STOPPED)
+    return;
   if (h->n_samples >= h->capacity)
     mg_record_merge (w);
-  mg_record_touch_next (w);
+  /* The slot's blocks are reserved here, on the sampler thread (or the
+   * thread that ends the process): a full disk stops the record, with its
+   * reason, rather than a SIGBUS in the program. */
+  if (!mg_record_touch_next (w))
+    {
+      mg_log ("%s; recording stopped", h->record_error);
+      return;
+    }
   uint32_t n = h->n_samples;
   MgRecordSample *slot = mg_record_slot (w, n);
   MgRecordValue *vals = mg_record_slot_values (slot);
@@ -222,8 +231,9 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
   mg_scorep_collect (s, slot, n);
   mg_record_commit (w);
   /* The next slot too, while on the sampler thread: the process's last
-   * round, on the thread that ends it, finds it touched. */
-  mg_record_touch_next (w);
+   * round, on the thread that ends it, finds it touched (or the record
+   * stopped, said at the next round). */
+  (void) mg_record_touch_next (w);
 }
 
 /* The round a process takes as it ends, so that one ending before the
@@ -357,6 +367,10 @@ static void *
 thread_main (void *data)
 {
   MgSampler *s = data;
+  int not_begun = MG_THREAD_NOT_BEGUN;
+  if (!__atomic_compare_exchange_n (&s->thread_state, &not_begun, MG_THREAD_RUNNING, false,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return NULL; /* called off by the process's end before it began */
   int64_t next = s->sampling_start_ns + (int64_t) s->rec.header->interval_ns;
   int64_t stop_at = s->plan.stop_after_ms
                       ? s->start_ns + (int64_t) s->plan.stop_after_ms * 1000000
@@ -425,6 +439,13 @@ mg_sampling_start_thread (MgSampler *s)
   pthread_attr_t attr;
   sigset_t all, old;
 
+  /* A thread called off before it began (then a failed exec) must have
+   * returned before the next one's state is reset, or it would begin as
+   * that one. */
+  if (s->thread_called_off)
+    pthread_join (s->thread, NULL);
+  s->thread_called_off = false;
+  s->thread_state = MG_THREAD_NOT_BEGUN;
   pthread_mutex_init (&s->lock, NULL);
   s->stop_requested = false;
   __atomic_store_n (&s->stop_word, 0, __ATOMIC_RELAXED);

@@ -435,7 +435,10 @@ mg_launcher_block_signals (void)
 }
 
 /* The sampler, the plugins' preloads, then whatever the program's
- * environment already had. */
+ * environment already had. A program of another class or machine (a
+ * 32-bit one) gets none of ours: its loader would refuse each and say so
+ * on the program's stderr ("wrong ELF class … ignored"); the run warned up
+ * front that it is not sampled. */
 static char *
 build_ld_preload (MgLauncher *self, const char *const *env)
 {
@@ -443,9 +446,12 @@ build_ld_preload (MgLauncher *self, const char *const *env)
   const char *user = g_environ_getenv ((char **) env, "LD_PRELOAD");
   g_auto (GStrv) joined = NULL;
 
-  g_strv_builder_add (parts, self->sampler);
-  for (guint i = 0; i < self->preloads->len; i++)
-    g_strv_builder_add (parts, g_ptr_array_index (self->preloads, i));
+  if (self->program_kind != MG_PROGRAM_WRONG_CLASS)
+    {
+      g_strv_builder_add (parts, self->sampler);
+      for (guint i = 0; i < self->preloads->len; i++)
+        g_strv_builder_add (parts, g_ptr_array_index (self->preloads, i));
+    }
   if (user != NULL && *user != '\0')
     g_strv_builder_add (parts, user);
   joined = g_strv_builder_end (parts);
@@ -475,7 +481,10 @@ mg_launcher_build_environment (MgLauncher *self)
     env = g_environ_setenv (env, MG_LAUNCH_NODE_ENV, node, TRUE);
   else
     env = g_environ_unsetenv (env, MG_LAUNCH_NODE_ENV);
-  env = g_environ_setenv (env, "LD_PRELOAD", preload, TRUE);
+  if (*preload != '\0')
+    env = g_environ_setenv (env, "LD_PRELOAD", preload, TRUE);
+  else
+    env = g_environ_unsetenv (env, "LD_PRELOAD");
   /* For the node summaries made at MPI_Finalize; a site may name another. */
   if (g_environ_getenv (env, MG_MPI_MERGE_NODE_ENV) == NULL)
     {

@@ -116,9 +116,8 @@ mg_program_kind_explain (MgProgramKind kind)
                "link it dynamically to profile it");
     case MG_PROGRAM_WRONG_CLASS:
       return _("the program is built for another architecture or word size than Metrograph "
-               "(a 32-bit program, say), so its loader refuses the sampler (and says "
-               "“wrong ELF class”); profile a build of it for this Metrograph's "
-               "architecture");
+               "(a 32-bit program, say), so the sampler cannot be loaded into it and it runs "
+               "unprofiled; profile a build of it for this Metrograph's architecture");
     case MG_PROGRAM_SETUID:
       return _("the program is set-user-ID or set-group-ID, so the loader ignores LD_PRELOAD; "
                "profile a copy without that bit");

@@ -12,7 +12,8 @@ typedef enum {
   MG_PROGRAM_STATIC,       /* ELF without PT_INTERP: LD_PRELOAD has no effect */
   MG_PROGRAM_SETUID,       /* set-user/group-id: the loader ignores LD_PRELOAD */
   MG_PROGRAM_WRONG_CLASS,  /* an ELF of another class or machine than the sampler
-                            * (a 32-bit program): its loader refuses the sampler */
+                            * (a 32-bit program): its loader would refuse the
+                            * sampler, which the launcher does not offer it */
   MG_PROGRAM_NOT_ELF,      /* a script or something else: its interpreter decides */
   MG_PROGRAM_UNREADABLE,
 } MgProgramKind;

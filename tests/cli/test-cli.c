@@ -4,6 +4,7 @@
  * (the session's helpers are tested directly in tests/session). */
 #include "mg-config.h"
 
+#include <elf.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -783,6 +784,16 @@ test_profile_full_disk (Fixture *f, gconstpointer data)
     g_error ("metrograph ended with wait status %d; stderr:\n%s", wait_status, err);
   assert_one_error_line (err, "stopped recording: cannot allocate record ");
   assert_one_error_line (err, "No space left on device");
+  {
+    /* The line names the full folder and the bytes the record needed. */
+    g_autofree char *folder = g_strconcat ("cannot allocate record ", tmpfs, "/metrograph-",
+                                           NULL);
+    g_autoptr (GRegex) needed = g_regex_new ("\\.mgrec \\([0-9]+ bytes\\): No space left on "
+                                             "device", 0, 0, NULL);
+
+    assert_one_error_line (err, folder);
+    g_assert_true (g_regex_match (needed, err, 0, NULL));
+  }
   assert_one_error_line (err, "is empty: its process could not write it (is the record "
                               "folder's disk full?)");
 
@@ -846,6 +857,92 @@ test_profile_static (Fixture *f, gconstpointer data)
   assert_status (run, 5);
   g_assert_nonnull (strstr (run->out, "static: done"));
   assert_one_error_line (run->err, "statically linked");
+  g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+}
+
+/* A minimal dynamic i386 program, written byte by byte (no 32-bit compiler
+ * is needed): the loader /lib/ld-linux.so.2, an empty symbol table, and
+ * code that writes "hello32\n" and exits with 7 through int 0x80. */
+static void
+write_elf32_program (const char *path)
+{
+  enum { BASE = 0x08048000, EH = 52, PH = 32, N_PH = 3 };
+  static const char interp[] = "/lib/ld-linux.so.2";
+  static const char msg[] = "hello32\n";
+  guint8 image[512] = { 0 };
+  guint32 off_interp = EH + PH * N_PH;
+  guint32 off_str = (off_interp + sizeof interp + 3) & ~3u;
+  guint32 off_sym = off_str + 4, off_dyn = off_sym + 16;
+  guint32 dyn[12] = { DT_STRTAB, BASE + off_str, DT_SYMTAB, BASE + off_sym, DT_STRSZ, 4,
+                      DT_SYMENT, 16, DT_DEBUG, 0, DT_NULL, 0 };
+  guint32 off_code = off_dyn + sizeof dyn, off_msg = off_code + 34;
+  guint32 total = off_msg + sizeof msg - 1;
+  Elf32_Ehdr eh = { .e_type = ET_EXEC, .e_machine = EM_386, .e_version = EV_CURRENT,
+                    .e_entry = BASE + off_code, .e_phoff = EH, .e_ehsize = EH,
+                    .e_phentsize = PH, .e_phnum = N_PH, .e_shentsize = 40 };
+  Elf32_Phdr ph[N_PH] = {
+    { PT_INTERP, off_interp, BASE + off_interp, BASE + off_interp, sizeof interp,
+      sizeof interp, PF_R, 1 },
+    { PT_LOAD, 0, BASE, BASE, total, total, PF_R | PF_W | PF_X, 0x1000 },
+    { PT_DYNAMIC, off_dyn, BASE + off_dyn, BASE + off_dyn, sizeof dyn, sizeof dyn,
+      PF_R | PF_W, 4 },
+  };
+  guint8 *code = image + off_code;
+  guint32 word;
+
+  memcpy (eh.e_ident, ELFMAG, SELFMAG);
+  eh.e_ident[EI_CLASS] = ELFCLASS32;
+  eh.e_ident[EI_DATA] = ELFDATA2LSB;
+  eh.e_ident[EI_VERSION] = EV_CURRENT;
+  memcpy (image, &eh, sizeof eh);
+  memcpy (image + EH, ph, sizeof ph);
+  memcpy (image + off_interp, interp, sizeof interp);
+  memcpy (image + off_dyn, dyn, sizeof dyn);
+  /* mov eax, 4; mov ebx, 1; mov ecx, msg; mov edx, len; int 0x80 (write);
+   * mov eax, 1; mov ebx, 7; int 0x80 (exit). */
+#define MOV(op, value) (*code++ = (op), word = (value), memcpy (code, &word, 4), code += 4)
+  MOV (0xb8, 4), MOV (0xbb, 1), MOV (0xb9, BASE + off_msg), MOV (0xba, sizeof msg - 1);
+  *code++ = 0xcd, *code++ = 0x80;
+  MOV (0xb8, 1), MOV (0xbb, 7);
+  *code++ = 0xcd, *code++ = 0x80;
+#undef MOV
+  g_assert_cmpuint (code - image, ==, off_msg);
+  memcpy (image + off_msg, msg, sizeof msg - 1);
+  g_assert_true (g_file_set_contents (path, (const char *) image, total, NULL));
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+}
+
+/* A 32-bit program is warned about up front and runs untouched: its own
+ * output, and nothing of its loader's about a sampler of the wrong class
+ * on its stderr (none was offered to it). */
+static void
+test_profile_32bit (Fixture *f, gconstpointer data)
+{
+  g_autofree char *program = in_dir (f, "hello32");
+  const char *args[] = { "--profile", "-o", "hello32.mgprof", program, NULL };
+  g_autofree char *output = in_dir (f, "hello32.mgprof");
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *plain_out = NULL;
+  const char *argv[] = { program, NULL };
+  int plain_status = -1;
+
+  write_elf32_program (program);
+  if (!g_file_test ("/lib/ld-linux.so.2", G_FILE_TEST_EXISTS)
+      || !g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                        &plain_out, NULL, &plain_status, NULL)
+      || !WIFEXITED (plain_status) || WEXITSTATUS (plain_status) != 7)
+    {
+      g_test_skip ("cannot run a 32-bit program here (no /lib/ld-linux.so.2: Debian's "
+                   "libc6-i386 provides it)");
+      return;
+    }
+  g_assert_cmpstr (plain_out, ==, "hello32\n");
+  run = cli_test_run (f->dir, args);
+  g_assert_cmpstr (run->out, ==, "hello32\n");
+  assert_one_error_line (run->err, "will not be sampled");
+  assert_one_error_line (run->err, "runs unprofiled");
+  g_assert_null (strstr (run->err, "ELF class"));
+  g_assert_null (strstr (run->err, "ld.so"));
   g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
 }
 
@@ -2264,6 +2361,7 @@ main (int argc, char **argv)
   add ("/cli/profile/full-disk", test_profile_full_disk);
   add ("/cli/profile/missing-program", test_profile_missing_program);
   add ("/cli/profile/static", test_profile_static);
+  add ("/cli/profile/32bit", test_profile_32bit);
   add ("/cli/profile/short-program", test_profile_short_program);
   add ("/cli/profile/cleared-preload", test_profile_cleared_preload);
   add ("/cli/profile/summary", test_profile_summary);

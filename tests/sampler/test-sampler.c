@@ -9,11 +9,13 @@
 #include <errno.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "format/mg-record-format.h"
+#include "format/mg-record-writer.h"
 #include "format/mg-run-folder-layout.h"
 #include "mg-test-common.h"
 
@@ -861,6 +863,61 @@ test_merge (Fixture *f, gconstpointer user_data)
   g_assert_cmpuint (rec_slot (r, 0)->n_raw, >=, 2);
 }
 
+/* A short process's record has its full size (a reader maps it whole) but
+ * takes only its header, tables and first MG_RECORD_HEAD_SLOTS slots on
+ * disk, and reads back: its samples, its end. */
+static void
+test_short_record_small (Fixture *f, gconstpointer user_data)
+{
+  write_plan (f, 1, "samples\t4096\n" METRIC (0, "t.ramp", "test_ramp", "uint64_t", "", 0, 0, 0, ""));
+  const char *const args[] = { "run", "30", "0", NULL };
+  run_expecting (f, args, NULL, 0);
+  Record *r = the_record (f);
+  const MgRecordHeader *h = hdr (r);
+  struct stat st;
+  guint64 head = h->samples_offset + (guint64) MG_RECORD_HEAD_SLOTS * h->sample_stride;
+  g_assert_cmpint (stat (r->path, &st), ==, 0);
+  g_assert_cmpuint ((guint64) st.st_size, ==, h->file_size);
+  g_assert_cmpuint ((guint64) st.st_blocks * 512, <=, head + 2 * 4096);
+  g_assert_cmpuint ((guint64) st.st_blocks * 512, <, h->file_size / 4);
+  g_assert_cmpuint (h->state, ==, MG_RECORD_STATE_EXITED);
+  g_assert_cmpuint (h->n_samples, >=, 1);
+  g_assert_cmpuint (h->n_samples, <, MG_RECORD_HEAD_SLOTS);
+  for (guint i = 0; i < h->n_samples; i++)
+    g_assert_cmpfloat (rec_value (r, i, 0)->mean, ==, (double) (i + 1));
+}
+
+/* A real process's record grows as its slots fill (it starts with its
+ * first MG_RECORD_HEAD_SLOTS allocated), reaches its full size on disk and
+ * then halves, its values intact. */
+static void
+test_grow_then_merge (Fixture *f, gconstpointer user_data)
+{
+  write_plan (f, 1, "samples\t160\n" METRIC (0, "t.ramp", "test_ramp", "uint64_t", "", 0, 0, 0, ""));
+  const char *const args[] = { "run", "3000", "0", NULL };
+  run_expecting (f, args, NULL, 0);
+  Record *r = the_record (f);
+  const MgRecordHeader *h = hdr (r);
+  struct stat st;
+  g_assert_cmpuint (h->capacity, ==, 160);
+  g_assert_cmpuint (h->capacity, >, MG_RECORD_HEAD_SLOTS);
+  g_assert_cmpint (stat (r->path, &st), ==, 0);
+  g_assert_cmpuint ((guint64) st.st_size, ==, h->file_size);
+  /* Every block of the file: grown to its full size. */
+  g_assert_cmpuint ((guint64) st.st_blocks * 512, >=, h->file_size);
+  g_assert_cmpuint (h->n_merges, >=, 1);
+  g_assert_cmpuint (h->flags & MG_RECORD_FLAG_STOPPED, ==, 0);
+  guint64 k = 1;
+  for (guint i = 0; i < h->n_samples; i++)
+    {
+      const MgRecordValue *v = rec_value (r, i, 0);
+      g_assert_cmpuint (v->count, ==, rec_slot (r, i)->n_raw);
+      g_assert_cmpfloat (v->min, ==, (double) k);
+      k += rec_slot (r, i)->n_raw;
+    }
+  g_assert_cmpuint (k - 1, >, h->capacity);
+}
+
 static void
 test_bad_plan (Fixture *f, gconstpointer user_data)
 {
@@ -1479,6 +1536,10 @@ main (int argc, char **argv)
   g_test_add ("/sampler/vfork-spawn", Fixture, NULL, fixture_setup, test_vfork_spawn, fixture_teardown);
   g_test_add ("/sampler/sigkill-keeps-samples", Fixture, NULL, fixture_setup, test_sigkill_keeps_samples, fixture_teardown);
   g_test_add ("/sampler/merge", Fixture, NULL, fixture_setup, test_merge, fixture_teardown);
+  g_test_add ("/sampler/short-record-small", Fixture, NULL, fixture_setup,
+              test_short_record_small, fixture_teardown);
+  g_test_add ("/sampler/grow-then-merge", Fixture, NULL, fixture_setup, test_grow_then_merge,
+              fixture_teardown);
   g_test_add ("/sampler/bad-plan", Fixture, NULL, fixture_setup, test_bad_plan, fixture_teardown);
   g_test_add ("/sampler/unwritable-record-dir", Fixture, NULL, fixture_setup, test_unwritable_record_dir, fixture_teardown);
   g_test_add ("/sampler/record-too-large", Fixture, NULL, fixture_setup, test_record_too_large, fixture_teardown);

@@ -220,7 +220,7 @@ test_program_check (Fixture *f, gconstpointer data)
     g_assert_true (g_file_set_contents (other, contents, length, NULL));
     g_assert_cmpint (mg_program_check (other), ==, MG_PROGRAM_WRONG_CLASS);
     g_assert_nonnull (strstr (mg_program_kind_explain (MG_PROGRAM_WRONG_CLASS),
-                              "wrong ELF class"));
+                              "runs unprofiled"));
   }
 }
 
