@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The rank overview's grid and picture (mg-heat-map.h). */
+#include "mg-heat-map.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mg-series-view.h"
+
+/* The cells' statistic: the one the sort names. */
+typedef enum { STAT_MEAN, STAT_MAX, STAT_MIN } Stat;
+
+static Stat
+stat_of_sort (MgHeatSort sort)
+{
+  return sort == MG_HEAT_SORT_MAX ? STAT_MAX : sort == MG_HEAT_SORT_MIN ? STAT_MIN : STAT_MEAN;
+}
+
+/* Scratch of one row: per column the weighted sum and its weight (mean)
+ * or the extreme so far (weight 0: nothing yet). */
+typedef struct {
+  double *sum;
+  double *weight;
+} RowScratch;
+
+/* A row's figures being gathered: time-weighted mean, max, min. */
+typedef struct {
+  double sum, weight, hi, lo;
+} Figures;
+
+static inline void
+figures_add (Figures *f, double mean, double max, double min, double w)
+{
+  if (!isnan (mean))
+    {
+      f->sum += mean * w;
+      f->weight += w;
+    }
+  if (max > f->hi) /* false for NaN */
+    f->hi = max;
+  if (min < f->lo)
+    f->lo = min;
+}
+
+static void
+figures_done (const Figures *f, double *mean, double *max, double *min)
+{
+  *mean = f->weight > 0 ? f->sum / f->weight : NAN;
+  *max = isinf (f->hi) ? NAN : f->hi;
+  *min = isinf (f->lo) ? NAN : f->lo;
+}
+
+static inline double
+window_start (const MgSeriesView *view, guint i)
+{
+  if (view->starts != NULL)
+    return view->starts[i];
+  return i == 0 ? view->first_start : view->ends[i - 1];
+}
+
+static inline void
+cell_add (RowScratch *scratch, int c, Stat stat, double v, double w)
+{
+  if (stat == STAT_MEAN)
+    scratch->sum[c] += v * w;
+  else if (scratch->weight[c] == 0 || (stat == STAT_MAX ? v > scratch->sum[c] : v < scratch->sum[c]))
+    scratch->sum[c] = v;
+  scratch->weight[c] += w;
+}
+
+/* The row's cells; with figures (the figures' range is the columns'),
+ * its figures too, in the same pass. The windows' values are the
+ * statistic's; most windows fall in one column and take the short way. */
+static void
+fill_row (const MgSeriesView *view, const MgHeatMap *map, Stat stat, RowScratch *scratch,
+          float *row, Figures *figures)
+{
+  guint n = map->n_columns;
+  double dt = (map->t1 - map->t0) / n, inv_dt = n / (map->t1 - map->t0);
+  const double *values = stat == STAT_MAX ? view->maxs : stat == STAT_MIN ? view->mins : view->means;
+
+  memset (scratch->sum, 0, n * sizeof (double));
+  memset (scratch->weight, 0, n * sizeof (double));
+  for (guint i = mg_series_view_find (view, map->t0); i < view->n; i++)
+    {
+      double start = window_start (view, i), end = view->ends[i];
+      double s, e, v = values[i];
+      int c0, c1;
+
+      if (start >= map->t1)
+        break;
+      s = MAX (start, map->t0);
+      e = MIN (end, map->t1);
+      if (figures != NULL)
+        figures_add (figures, view->means[i], view->maxs[i], view->mins[i],
+                     MAX (e - s, dt * 1e-9));
+      if (isnan (v))
+        continue;
+      c0 = CLAMP ((int) floor ((s - map->t0) * inv_dt), 0, (int) n - 1);
+      c1 = CLAMP ((int) ceil ((e - map->t0) * inv_dt) - 1, c0, (int) n - 1);
+      if (c0 == c1)
+        {
+          cell_add (scratch, c0, stat, v, MAX (e - s, dt * 1e-9));
+          continue;
+        }
+      for (int c = c0; c <= c1; c++)
+        {
+          /* A column's weight is how much of it the window covers. */
+          double cs = map->t0 + c * dt, overlap = MIN (e, cs + dt) - MAX (s, cs);
+
+          /* Only touching the column (rounding at its edge) is not in it. */
+          if (overlap <= dt * 1e-6)
+            continue;
+          cell_add (scratch, c, stat, v, overlap);
+        }
+    }
+  for (guint c = 0; c < n; c++)
+    if (scratch->weight[c] == 0)
+      row[c] = NAN;
+    else
+      row[c] = stat == STAT_MEAN ? scratch->sum[c] / scratch->weight[c] : scratch->sum[c];
+}
+
+/* Mean (time-weighted), max and min of the windows overlapping [f0, f1]. */
+static void
+row_figures (const MgSeriesView *view, double f0, double f1, Figures *figures)
+{
+  for (guint i = mg_series_view_find (view, f0); i < view->n; i++)
+    {
+      double start = window_start (view, i), end = view->ends[i];
+
+      if (start >= f1)
+        break;
+      figures_add (figures, view->means[i], view->maxs[i], view->mins[i],
+                   MAX (MIN (end, f1) - MAX (start, f0), (f1 - f0) * 1e-9));
+    }
+}
+
+typedef struct {
+  double key;
+  guint index;
+} SortKey;
+
+static int
+compare_keys (const void *a, const void *b)
+{
+  const SortKey *x = a, *y = b;
+
+  /* Rows without a value last; then the key; ties by the given order. */
+  if (isnan (x->key) != isnan (y->key))
+    return isnan (x->key) ? 1 : -1;
+  if (!isnan (x->key) && x->key != y->key)
+    return x->key < y->key ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The display order of the given rows: order[i] = given row shown i-th. */
+static void
+sort_rows (MgHeatSort sort, guint n, const double *means, const double *maxs, const double *mins,
+           guint *order)
+{
+  g_autofree SortKey *keys = g_new (SortKey, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      keys[i].index = i;
+      switch (sort)
+        {
+        case MG_HEAT_SORT_MEAN: keys[i].key = -means[i]; break;
+        case MG_HEAT_SORT_MAX: keys[i].key = -maxs[i]; break;
+        case MG_HEAT_SORT_MIN: keys[i].key = mins[i]; break;
+        case MG_HEAT_SORT_PROCESS:
+        default: keys[i].key = 0; break;
+        }
+    }
+  qsort (keys, n, sizeof *keys, compare_keys);
+  for (guint i = 0; i < n; i++)
+    order[i] = keys[i].index;
+}
+
+/* Puts the rows (cells and figures) in display order. */
+static void
+apply_order (MgHeatMap *map, const guint *order)
+{
+  gsize row_bytes = (gsize) map->n_columns * sizeof (float);
+  g_autofree float *cells = g_malloc (row_bytes * map->n_rows);
+  g_autofree guint *processes = g_new (guint, map->n_rows);
+  g_autofree double *figures = g_new (double, 3 * (gsize) map->n_rows);
+
+  for (guint i = 0; i < map->n_rows; i++)
+    {
+      memcpy (cells + (gsize) i * map->n_columns, map->cells + (gsize) order[i] * map->n_columns,
+              row_bytes);
+      processes[i] = map->processes[order[i]];
+      figures[i] = map->row_means[order[i]];
+      figures[map->n_rows + i] = map->row_maxs[order[i]];
+      figures[2 * map->n_rows + i] = map->row_mins[order[i]];
+    }
+  memcpy (map->cells, cells, row_bytes * map->n_rows);
+  memcpy (map->processes, processes, map->n_rows * sizeof (guint));
+  memcpy (map->row_means, figures, map->n_rows * sizeof (double));
+  memcpy (map->row_maxs, figures + map->n_rows, map->n_rows * sizeof (double));
+  memcpy (map->row_mins, figures + 2 * map->n_rows, map->n_rows * sizeof (double));
+}
+
+static void
+find_scale (MgHeatMap *map)
+{
+  float lo = INFINITY, hi = -INFINITY;
+  gsize n = (gsize) map->n_rows * map->n_columns;
+
+  for (gsize i = 0; i < n; i++)
+    if (!isnan (map->cells[i]))
+      {
+        lo = MIN (lo, map->cells[i]);
+        hi = MAX (hi, map->cells[i]);
+      }
+  map->lo = isinf (lo) ? NAN : lo;
+  map->hi = isinf (hi) ? NAN : hi;
+}
+
+MgHeatMap *
+mg_heat_map_new (MgProfile *profile, guint metric, const guint *processes, guint n_processes,
+                 double t0, double t1, guint n_columns, double f0, double f1, MgHeatSort sort)
+{
+  MgHeatMap *map;
+  RowScratch scratch;
+  g_autofree guint *order = NULL;
+  Stat stat = stat_of_sort (sort);
+  gboolean same_range;
+
+  g_return_val_if_fail (MG_IS_PROFILE (profile), NULL);
+  if (metric >= mg_profile_get_n_metrics (profile) || mg_profile_get_series (profile, metric) == NULL)
+    return NULL;
+  n_columns = MAX (n_columns, 1);
+  if (!(t1 > t0))
+    t1 = t0 + 1e-9;
+  if (!(f1 > f0))
+    f1 = f0 + 1e-9;
+
+  map = g_new0 (MgHeatMap, 1);
+  map->n_rows = n_processes;
+  map->n_columns = n_columns;
+  map->t0 = t0;
+  map->t1 = t1;
+  map->f0 = f0;
+  map->f1 = f1;
+  map->sort = sort;
+  map->processes = g_memdup2 (processes, MAX (n_processes, 1) * sizeof (guint));
+  map->cells = g_new (float, MAX ((gsize) n_processes * n_columns, 1));
+  map->row_means = g_new (double, MAX (n_processes, 1));
+  map->row_maxs = g_new (double, MAX (n_processes, 1));
+  map->row_mins = g_new (double, MAX (n_processes, 1));
+  same_range = f0 == t0 && f1 == t1;
+  scratch.sum = g_new (double, n_columns);
+  scratch.weight = g_new (double, n_columns);
+  for (guint r = 0; r < n_processes; r++)
+    {
+      MgSeriesView view;
+      float *row = map->cells + (gsize) r * n_columns;
+      Figures figures = { 0, 0, -INFINITY, INFINITY };
+
+      if (!mg_series_view_init (&view, profile, metric, (int) processes[r]))
+        {
+          for (guint c = 0; c < n_columns; c++)
+            row[c] = NAN;
+          map->row_means[r] = map->row_maxs[r] = map->row_mins[r] = NAN;
+          continue;
+        }
+      fill_row (&view, map, stat, &scratch, row, same_range ? &figures : NULL);
+      if (!same_range)
+        row_figures (&view, f0, f1, &figures);
+      figures_done (&figures, &map->row_means[r], &map->row_maxs[r], &map->row_mins[r]);
+    }
+  g_free (scratch.sum);
+  g_free (scratch.weight);
+
+  order = g_new (guint, MAX (n_processes, 1));
+  sort_rows (sort, n_processes, map->row_means, map->row_maxs, map->row_mins, order);
+  apply_order (map, order);
+  find_scale (map);
+  return map;
+}
+
+void
+mg_heat_map_free (MgHeatMap *map)
+{
+  if (map == NULL)
+    return;
+  g_free (map->processes);
+  g_free (map->cells);
+  g_free (map->row_means);
+  g_free (map->row_maxs);
+  g_free (map->row_mins);
+  g_free (map);
+}
+
+double
+mg_heat_map_get (const MgHeatMap *map, guint row, guint column)
+{
+  if (row >= map->n_rows || column >= map->n_columns)
+    return NAN;
+  return map->cells[(gsize) row * map->n_columns + column];
+}
+
+int
+mg_heat_map_row_of_process (const MgHeatMap *map, guint process)
+{
+  for (guint r = 0; r < map->n_rows; r++)
+    if (map->processes[r] == process)
+      return (int) r;
+  return -1;
+}
+
+guint
+mg_heat_map_row_at (const MgHeatMap *map, int y, int height)
+{
+  if (map->n_rows == 0 || height <= 0)
+    return 0;
+  y = CLAMP (y, 0, height - 1);
+  return (guint) ((guint64) y * map->n_rows / (guint) height);
+}
+
+guint
+mg_heat_map_column_at (const MgHeatMap *map, double t)
+{
+  double c = floor ((t - map->t0) / (map->t1 - map->t0) * map->n_columns);
+
+  return (guint) CLAMP (c, 0, (double) map->n_columns - 1);
+}
+
+/* The ramp's stops, cold to hot: a blue-violet through teal and green to
+ * yellow, whose lightness rises all along, so that the order of values
+ * reads the same in light and dark themes and in grey. */
+static const guint32 ramp[] = {
+  MG_HEAT_COLD, 0x3b528b, 0x21918c, 0x5ec962, MG_HEAT_HOT,
+};
+
+void
+mg_heat_map_colour (double fraction, guint8 rgb[3])
+{
+  double x, f;
+  guint i;
+
+  if (isnan (fraction))
+    fraction = 0;
+  x = CLAMP (fraction, 0, 1) * (G_N_ELEMENTS (ramp) - 1);
+  i = MIN ((guint) x, G_N_ELEMENTS (ramp) - 2);
+  f = x - i;
+  for (int k = 0; k < 3; k++)
+    {
+      int shift = 16 - 8 * k;
+      double a = (ramp[i] >> shift) & 0xff, b = (ramp[i + 1] >> shift) & 0xff;
+
+      rgb[k] = (guint8) lround (a + (b - a) * f);
+    }
+}
+
+double
+mg_heat_map_fraction (const MgHeatMap *map, double value)
+{
+  if (isnan (value))
+    return NAN;
+  if (!(map->hi > map->lo))
+    return 0.5;
+  return CLAMP ((value - map->lo) / (map->hi - map->lo), 0, 1);
+}
+
+#define LUT_SIZE 256
+
+cairo_surface_t *
+mg_heat_map_render (const MgHeatMap *map, int height)
+{
+  cairo_surface_t *surface;
+  guint32 lut[LUT_SIZE];
+  guint8 *data;
+  int stride, width = (int) map->n_columns;
+  gboolean low = stat_of_sort (map->sort) == STAT_MIN;
+  guint previous_r0 = G_MAXUINT;
+  /* mg_heat_map_fraction's scale, as LUT indices. */
+  float lo = map->lo, to_lut = map->hi > map->lo ? (LUT_SIZE - 1) / (map->hi - map->lo) : 0;
+  /* Rounding; a scale of one value is the ramp's middle. */
+  float base = map->hi > map->lo ? 0.5f : (LUT_SIZE - 1) / 2.0f + 0.5f;
+
+  height = MAX (height, 1);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int i = 0; i < LUT_SIZE; i++)
+    {
+      guint8 rgb[3];
+
+      mg_heat_map_colour ((double) i / (LUT_SIZE - 1), rgb);
+      lut[i] = 0xff000000u | (guint32) rgb[0] << 16 | (guint32) rgb[1] << 8 | rgb[2];
+    }
+  for (int y = 0; y < height; y++)
+    {
+      guint32 *line = (guint32 *) (data + (gsize) y * stride);
+      guint r0, r1;
+
+      if (map->n_rows == 0)
+        {
+          memset (line, 0, (gsize) width * 4);
+          continue;
+        }
+      r0 = mg_heat_map_row_at (map, y, height);
+      r1 = MAX (r0 + 1, (guint) ((guint64) (y + 1) * map->n_rows / (guint) height));
+      r1 = MIN (r1, map->n_rows);
+      /* Rows taller than a pixel repeat the line above. */
+      if (r1 == r0 + 1 && r0 == previous_r0)
+        {
+          memcpy (line, data + (gsize) (y - 1) * stride, (gsize) width * 4);
+          continue;
+        }
+      previous_r0 = r1 == r0 + 1 ? r0 : G_MAXUINT;
+      for (int x = 0; x < width; x++)
+        {
+          float v = NAN;
+
+          for (guint r = r0; r < r1; r++)
+            {
+              float c = map->cells[(gsize) r * map->n_columns + x];
+
+              if (!isnan (c) && (isnan (v) || (low ? c < v : c > v)))
+                v = c;
+            }
+          if (isnan (v))
+            line[x] = 0;
+          else
+            line[x] = lut[CLAMP ((int) ((v - lo) * to_lut + base), 0, LUT_SIZE - 1)];
+        }
+    }
+  cairo_surface_mark_dirty (surface);
+  return surface;
+}

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The rank overview's grid and picture (mg-heat-map.h) from profiles of
+ * known values: a spike of one rank among 64 (and 1024), a rank idle for a
+ * while, a gap, windows finer and coarser than the columns. */
+#include "mg-config.h"
+
+#include <math.h>
+
+#include "plot/mg-heat-map.h"
+#include "heat-map-fixture.h"
+
+#define N_WINDOWS 100
+#define WINDOW HEAT_MAP_FIXTURE_WINDOW
+
+typedef struct {
+  guint n_ranks;
+  int spike_rank;
+  int idle_rank;
+  gboolean with_gap;
+} Shape;
+
+static MgProfile *
+shape_profile (const Shape *shape)
+{
+  return heat_map_fixture_profile (shape->n_ranks, N_WINDOWS, shape->spike_rank,
+                                   shape->idle_rank, shape->with_gap);
+}
+
+static guint *
+all_processes (guint n)
+{
+  guint *processes = g_new (guint, n);
+
+  for (guint i = 0; i < n; i++)
+    processes[i] = i;
+  return processes;
+}
+
+static MgHeatMap *
+whole_run (MgProfile *profile, guint n_columns, MgHeatSort sort)
+{
+  guint n = mg_profile_get_n_processes (profile);
+  g_autofree guint *processes = all_processes (n);
+  double d = N_WINDOWS * WINDOW;
+
+  return mg_heat_map_new (profile, 0, processes, n, 0, d, n_columns, 0, d, sort);
+}
+
+static guint32
+pixel_at (cairo_surface_t *surface, int x, int y)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+
+  return *(const guint32 *) (data + (gsize) y * cairo_image_surface_get_stride (surface) + x * 4);
+}
+
+static guint32
+ramp_pixel (double fraction)
+{
+  guint8 rgb[3];
+
+  mg_heat_map_colour (fraction, rgb);
+  return 0xff000000u | (guint32) rgb[0] << 16 | (guint32) rgb[1] << 8 | rgb[2];
+}
+
+/* Rank 37 of 64 spikes at 0.50-0.51 s: its cell there is the top of the
+ * scale, drawn in the hot colour; sorted by max it comes first, and the
+ * rest keep their rank order behind it (ties by order). */
+static void
+test_spike_64 (void)
+{
+  Shape shape = { 64, 37, -1, FALSE };
+  g_autoptr (MgProfile) profile = shape_profile (&shape);
+  g_autoptr (MgHeatMap) by_rank = whole_run (profile, N_WINDOWS, MG_HEAT_SORT_PROCESS);
+  g_autoptr (MgHeatMap) by_max = whole_run (profile, N_WINDOWS, MG_HEAT_SORT_MAX);
+  cairo_surface_t *picture;
+
+  g_assert_cmpuint (by_rank->n_rows, ==, 64);
+  g_assert_cmpuint (by_rank->processes[37], ==, 37);
+  g_assert_cmpfloat_with_epsilon (mg_heat_map_get (by_rank, 37, 50), 90, 1e-6);
+  g_assert_cmpfloat_with_epsilon (mg_heat_map_get (by_rank, 37, 49), 10.37, 1e-5);
+  g_assert_cmpfloat_with_epsilon (by_rank->lo, 10, 1e-6);
+  g_assert_cmpfloat_with_epsilon (by_rank->hi, 90, 1e-6);
+  g_assert_cmpfloat (mg_heat_map_fraction (by_rank, 90), ==, 1);
+
+  /* One pixel per cell and 4 pixel rows per rank. */
+  picture = mg_heat_map_render (by_rank, 256);
+  g_assert_cmpint (cairo_image_surface_get_width (picture), ==, N_WINDOWS);
+  g_assert_cmphex (pixel_at (picture, 50, 37 * 4), ==, 0xff000000u | MG_HEAT_HOT);
+  g_assert_cmphex (pixel_at (picture, 50, 37 * 4 + 3), ==, 0xff000000u | MG_HEAT_HOT);
+  g_assert_cmphex (pixel_at (picture, 50, 36 * 4 + 3), !=, 0xff000000u | MG_HEAT_HOT);
+  g_assert_cmphex (pixel_at (picture, 49, 37 * 4), !=, 0xff000000u | MG_HEAT_HOT);
+  /* Rank 0 at 10 is the cold end. */
+  g_assert_cmphex (pixel_at (picture, 10, 0), ==, 0xff000000u | MG_HEAT_COLD);
+  cairo_surface_destroy (picture);
+
+  g_assert_cmpuint (by_max->processes[0], ==, 37);
+  g_assert_cmpfloat_with_epsilon (by_max->row_maxs[0], 90, 1e-9);
+  g_assert_cmpuint (by_max->processes[1], ==, 63);
+  g_assert_cmpuint (by_max->processes[63], ==, 0);
+  g_assert_cmpint (mg_heat_map_row_of_process (by_max, 37), ==, 0);
+  picture = mg_heat_map_render (by_max, 64);
+  g_assert_cmphex (pixel_at (picture, 50, 0), ==, 0xff000000u | MG_HEAT_HOT);
+  cairo_surface_destroy (picture);
+}
+
+/* Sorted by mean and by min: the idle rank (1 for a tenth of the run) has
+ * the lowest min and comes first by min, last by mean (mean 9.1...). */
+static void
+test_sort_mean_min (void)
+{
+  Shape shape = { 64, -1, 5, FALSE };
+  g_autoptr (MgProfile) profile = shape_profile (&shape);
+  g_autoptr (MgHeatMap) by_min = whole_run (profile, 50, MG_HEAT_SORT_MIN);
+  g_autoptr (MgHeatMap) by_mean = whole_run (profile, 50, MG_HEAT_SORT_MEAN);
+  cairo_surface_t *picture;
+
+  g_assert_cmpuint (by_min->processes[0], ==, 5);
+  g_assert_cmpfloat_with_epsilon (by_min->row_mins[0], 1, 1e-9);
+  g_assert_cmpuint (by_min->processes[1], ==, 0);
+  g_assert_cmpuint (by_mean->processes[0], ==, 63);
+  g_assert_cmpuint (by_mean->processes[63], ==, 5);
+  g_assert_cmpfloat_with_epsilon (by_mean->row_means[63], 0.9 * 10.05 + 0.1 * 1, 1e-9);
+  /* Sorted by min, the cells hold mins and the idle cell is the cold end. */
+  g_assert_cmpfloat_with_epsilon (mg_heat_map_get (by_min, 0, 12), 1, 1e-6);
+  picture = mg_heat_map_render (by_min, 64);
+  g_assert_cmphex (pixel_at (picture, 12, 0), ==, 0xff000000u | MG_HEAT_COLD);
+  cairo_surface_destroy (picture);
+}
+
+/* Two windows a column: the mean weighs both (rank 37's column 25 holds
+ * windows 50 and 51: (90 + 10.37) / 2); by max the spike stays whole. */
+static void
+test_columns_wider_than_windows (void)
+{
+  Shape shape = { 64, 37, -1, FALSE };
+  g_autoptr (MgProfile) profile = shape_profile (&shape);
+  g_autoptr (MgHeatMap) mean = whole_run (profile, 50, MG_HEAT_SORT_PROCESS);
+  g_autoptr (MgHeatMap) max = whole_run (profile, 50, MG_HEAT_SORT_MAX);
+
+  g_assert_cmpfloat_with_epsilon (mg_heat_map_get (mean, 37, 25), (90 + 10.37) / 2, 1e-5);
+  g_assert_cmpfloat_with_epsilon (mg_heat_map_get (max, 0, 25), 90, 1e-6);
+}
+
+/* Zoomed in on [0.495, 0.515] with 200 columns: the spike's window
+ * (0.50-0.51) fills columns 50-149, the figures describe a selection
+ * [0.2, 0.3] where only the idle rank differs. */
+static void
+test_zoomed_range (void)
+{
+  Shape shape = { 8, 3, 6, FALSE };
+  g_autoptr (MgProfile) profile = shape_profile (&shape);
+  g_autofree guint *processes = all_processes (8);
+  g_autoptr (MgHeatMap) map = mg_heat_map_new (profile, 0, processes, 8, 0.495, 0.515, 200,
+                                               0.2, 0.3, MG_HEAT_SORT_MIN);
+  int row = mg_heat_map_row_of_process (map, 3);
+
+  g_assert_cmpuint (map->processes[0], ==, 6);
+  g_assert_cmpfloat_with_epsilon (map->row_mins[0], 1, 1e-9);
+  g_assert_cmpint (row, >=, 0);
+  g_assert_cmpfloat_with_epsilon (mg_heat_map_get (map, row, 49), 10.03, 1e-5);
+  g_assert_cmpfloat_with_epsilon (mg_heat_map_get (map, row, 50), 90, 1e-6);
+  g_assert_cmpfloat_with_epsilon (mg_heat_map_get (map, row, 149), 90, 1e-6);
+  g_assert_cmpfloat_with_epsilon (mg_heat_map_get (map, row, 150), 10.03, 1e-5);
+  g_assert_cmpuint (mg_heat_map_column_at (map, 0.505), ==, 100);
+}
+
+/* 1024 ranks in 256 pixel rows: four ranks a pixel row, and the pixel row
+ * of ranks 700-703 is hot at the spike's column (rank 702's), in rank
+ * order: the extreme of the four, not the first. */
+static void
+test_spike_1024_rows_merged (void)
+{
+  Shape shape = { 1024, 702, -1, FALSE };
+  g_autoptr (MgProfile) profile = shape_profile (&shape);
+  g_autoptr (MgHeatMap) map = whole_run (profile, N_WINDOWS, MG_HEAT_SORT_PROCESS);
+  cairo_surface_t *picture = mg_heat_map_render (map, 256);
+
+  g_assert_cmpuint (mg_heat_map_row_at (map, 175, 256), ==, 700);
+  g_assert_cmphex (pixel_at (picture, 50, 175), ==, 0xff000000u | MG_HEAT_HOT);
+  g_assert_cmphex (pixel_at (picture, 50, 174), !=, 0xff000000u | MG_HEAT_HOT);
+  g_assert_cmphex (pixel_at (picture, 51, 175), !=, 0xff000000u | MG_HEAT_HOT);
+  cairo_surface_destroy (picture);
+}
+
+/* A gap is NaN and transparent; the scale ignores it. */
+static void
+test_gap (void)
+{
+  Shape shape = { 4, -1, -1, TRUE };
+  g_autoptr (MgProfile) profile = shape_profile (&shape);
+  g_autoptr (MgHeatMap) map = whole_run (profile, N_WINDOWS, MG_HEAT_SORT_PROCESS);
+  cairo_surface_t *picture = mg_heat_map_render (map, 4);
+
+  g_assert_true (isnan (mg_heat_map_get (map, 2, 82)));
+  g_assert_cmphex (pixel_at (picture, 82, 2), ==, 0);
+  g_assert_cmphex (pixel_at (picture, 79, 3), ==, ramp_pixel (1));
+  g_assert_cmpfloat_with_epsilon (map->lo, 10, 1e-6);
+  g_assert_cmpfloat_with_epsilon (map->hi, 10.03, 1e-5);
+  cairo_surface_destroy (picture);
+}
+
+/* The ramp's ends and its middle, and a scale of one value. */
+static void
+test_ramp (void)
+{
+  Shape shape = { 1, -1, -1, FALSE };
+  g_autoptr (MgProfile) profile = shape_profile (&shape);
+  g_autoptr (MgHeatMap) map = whole_run (profile, 10, MG_HEAT_SORT_MEAN);
+  guint8 rgb[3];
+
+  mg_heat_map_colour (0, rgb);
+  g_assert_cmphex ((guint32) rgb[0] << 16 | rgb[1] << 8 | rgb[2], ==, MG_HEAT_COLD);
+  mg_heat_map_colour (2, rgb);
+  g_assert_cmphex ((guint32) rgb[0] << 16 | rgb[1] << 8 | rgb[2], ==, MG_HEAT_HOT);
+  mg_heat_map_colour (0.5, rgb);
+  g_assert_cmphex ((guint32) rgb[0] << 16 | rgb[1] << 8 | rgb[2], ==, 0x21918c);
+  g_assert_cmpuint (map->n_rows, ==, 1);
+  g_assert_cmpfloat (mg_heat_map_fraction (map, 10), ==, 0.5);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/heat-map/spike-64", test_spike_64);
+  g_test_add_func ("/heat-map/sort-mean-min", test_sort_mean_min);
+  g_test_add_func ("/heat-map/columns-wider-than-windows", test_columns_wider_than_windows);
+  g_test_add_func ("/heat-map/zoomed-range", test_zoomed_range);
+  g_test_add_func ("/heat-map/spike-1024-rows-merged", test_spike_1024_rows_merged);
+  g_test_add_func ("/heat-map/gap", test_gap);
+  g_test_add_func ("/heat-map/ramp", test_ramp);
+  return g_test_run ();
+}
