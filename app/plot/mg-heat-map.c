@@ -435,3 +435,79 @@ mg_heat_map_render (const MgHeatMap *map, int height)
   cairo_surface_mark_dirty (surface);
   return surface;
 }
+
+double
+mg_heat_map_row_figure (const MgHeatMap *map, guint row)
+{
+  if (row >= map->n_rows)
+    return NAN;
+  switch (stat_of_sort (map->sort))
+    {
+    case STAT_MAX: return map->row_maxs[row];
+    case STAT_MIN: return map->row_mins[row];
+    case STAT_MEAN:
+    default: return map->row_means[row];
+    }
+}
+
+int
+mg_heat_map_extreme_row (const MgHeatMap *map)
+{
+  gboolean low = stat_of_sort (map->sort) == STAT_MIN;
+  int best = -1;
+
+  for (guint r = 0; r < map->n_rows; r++)
+    {
+      double v = mg_heat_map_row_figure (map, r);
+
+      if (!isnan (v) && (best < 0 || (low ? v < mg_heat_map_row_figure (map, (guint) best)
+                                          : v > mg_heat_map_row_figure (map, (guint) best))))
+        best = (int) r;
+    }
+  return best;
+}
+
+cairo_surface_t *
+mg_heat_map_render_figures (const MgHeatMap *map, int width, int height)
+{
+  cairo_surface_t *surface;
+  guint8 *data;
+  int stride;
+  gboolean low = stat_of_sort (map->sort) == STAT_MIN;
+
+  width = MAX (width, 1);
+  height = MAX (height, 1);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int y = 0; y < height && map->n_rows > 0; y++)
+    {
+      guint32 *line = (guint32 *) (data + (gsize) y * stride);
+      guint r0 = mg_heat_map_row_at (map, y, height);
+      guint r1 = MIN (MAX (r0 + 1, (guint) ((guint64) (y + 1) * map->n_rows / (guint) height)),
+                      map->n_rows);
+      double v = NAN, f;
+      guint8 rgb[3];
+      guint32 pixel;
+      int length;
+
+      for (guint r = r0; r < r1; r++)
+        {
+          double c = mg_heat_map_row_figure (map, r);
+
+          if (!isnan (c) && (isnan (v) || (low ? c < v : c > v)))
+            v = c;
+        }
+      if (isnan (v))
+        continue;
+      f = mg_heat_map_fraction (map, v);
+      mg_heat_map_colour (f, rgb);
+      pixel = 0xff000000u | (guint32) rgb[0] << 16 | (guint32) rgb[1] << 8 | rgb[2];
+      length = CLAMP ((int) lround (1 + f * (width - 1)), 1, width);
+      for (int x = 0; x < length; x++)
+        line[x] = pixel;
+    }
+  cairo_surface_mark_dirty (surface);
+  return surface;
+}

@@ -80,4 +80,15 @@ double mg_heat_map_fraction (const MgHeatMap *map, double value);
 /* The picture: n_columns × height pixels (ARGB32), height >= 1. */
 cairo_surface_t *mg_heat_map_render (const MgHeatMap *map, int height);
 
+/* A row's figure of the sort's statistic (the mean for process order). */
+double mg_heat_map_row_figure (const MgHeatMap *map, guint row);
+/* The row with the most extreme figure (highest; lowest for "min"), or
+ * -1 when no row has a value. */
+int mg_heat_map_extreme_row (const MgHeatMap *map);
+/* The rows' figures as bars beside the picture: width × height pixels,
+ * pixel rows merged as in mg_heat_map_render (the extreme kept), each bar
+ * long from 1 pixel at the scale's lo to width at its hi, in the ramp's
+ * colour of its value: the outlier is the bar that sticks out. */
+cairo_surface_t *mg_heat_map_render_figures (const MgHeatMap *map, int width, int height);
+
 G_END_DECLS

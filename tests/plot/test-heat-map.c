@@ -94,6 +94,16 @@ test_spike_64 (void)
   g_assert_cmphex (pixel_at (picture, 10, 0), ==, 0xff000000u | MG_HEAT_COLD);
   cairo_surface_destroy (picture);
 
+  /* The figures' bars: rank 37's (first by max) full and hot, the others
+   * short. */
+  picture = mg_heat_map_render_figures (by_max, 40, 64);
+  g_assert_cmpint (mg_heat_map_extreme_row (by_max), ==, 0);
+  g_assert_cmpfloat (mg_heat_map_row_figure (by_max, 0), ==, 90);
+  g_assert_cmphex (pixel_at (picture, 39, 0), ==, 0xff000000u | MG_HEAT_HOT);
+  g_assert_cmphex (pixel_at (picture, 0, 1), !=, 0);
+  g_assert_cmphex (pixel_at (picture, 6, 1), ==, 0);
+  cairo_surface_destroy (picture);
+
   g_assert_cmpuint (by_max->processes[0], ==, 37);
   g_assert_cmpfloat_with_epsilon (by_max->row_maxs[0], 90, 1e-9);
   g_assert_cmpuint (by_max->processes[1], ==, 63);
@@ -115,6 +125,9 @@ test_sort_mean_min (void)
   g_autoptr (MgHeatMap) by_mean = whole_run (profile, 50, MG_HEAT_SORT_MEAN);
   cairo_surface_t *picture;
 
+  g_assert_cmpint (mg_heat_map_extreme_row (by_min), ==, 0);
+  g_assert_cmpint (mg_heat_map_extreme_row (by_mean), ==, 0);
+  g_assert_cmpfloat_with_epsilon (mg_heat_map_row_figure (by_mean, 0), 10.63, 1e-9);
   g_assert_cmpuint (by_min->processes[0], ==, 5);
   g_assert_cmpfloat_with_epsilon (by_min->row_mins[0], 1, 1e-9);
   g_assert_cmpuint (by_min->processes[1], ==, 0);
