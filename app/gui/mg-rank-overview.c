@@ -43,6 +43,7 @@ struct _MgRankOverview
   int cursor_row;           /* the row Up/Down chose, -1: none */
   gint64 last_compute_us;
   guint labels_idle;
+  gboolean order_stale;     /* the figures' range changed: re-sort the map */
 };
 
 G_DEFINE_FINAL_TYPE (MgRankOverview, mg_rank_overview, GTK_TYPE_WIDGET)
@@ -136,6 +137,17 @@ update_labels_idle (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Not now: this may run while the heat map is drawn, and labels that
+ * change size in a snapshot leave their box unallocated. */
+static void
+schedule_labels (MgRankOverview *self)
+{
+  if (self->labels_idle == 0)
+    self->labels_idle = g_idle_add_full (G_PRIORITY_HIGH_IDLE, update_labels_idle, self, NULL);
+  gtk_widget_queue_draw (self->labels_area);
+  gtk_widget_queue_draw (self->figures_area);
+}
+
 /* The grid and its picture at the heat map's device size, computed when
  * missing. */
 static const MgHeatMap *
@@ -150,7 +162,23 @@ ensure_map (MgRankOverview *self)
   if (self->map != NULL && self->picture != NULL
       && cairo_image_surface_get_width (self->picture) == width
       && cairo_image_surface_get_height (self->picture) == height)
-    return self->map;
+    {
+      if (!self->order_stale)
+        return self->map;
+      start = g_get_monotonic_time ();
+      mg_time_view_get_figures_range (self->view, &f0, &f1);
+      if (f0 != self->map->f0 || f1 != self->map->f1)
+        {
+          mg_heat_map_set_figures_range (self->map, self->profile, (guint) self->metric, f0, f1);
+          cairo_surface_destroy (self->picture);
+          self->picture = mg_heat_map_render (self->map, height);
+        }
+      self->order_stale = FALSE;
+      self->last_compute_us = g_get_monotonic_time () - start;
+      schedule_labels (self);
+      return self->map;
+    }
+  self->order_stale = FALSE;
   g_clear_pointer (&self->map, mg_heat_map_free);
   g_clear_pointer (&self->picture, cairo_surface_destroy);
   if (self->profile == NULL || self->view == NULL || self->metric < 0 || width <= 0 || height <= 0)
@@ -166,12 +194,7 @@ ensure_map (MgRankOverview *self)
   if (self->map != NULL)
     self->picture = mg_heat_map_render (self->map, height);
   self->last_compute_us = g_get_monotonic_time () - start;
-  /* Not now: this may run while the heat map is drawn, and labels that
-   * change size in a snapshot leave their box unallocated. */
-  if (self->labels_idle == 0)
-    self->labels_idle = g_idle_add_full (G_PRIORITY_HIGH_IDLE, update_labels_idle, self, NULL);
-  gtk_widget_queue_draw (self->labels_area);
-  gtk_widget_queue_draw (self->figures_area);
+  schedule_labels (self);
   return self->map;
 }
 
@@ -560,6 +583,14 @@ on_view_notify (MgTimeView *view, GParamSpec *pspec, MgRankOverview *self)
   if (g_str_equal (name, "hover-time") || g_str_equal (name, "process")
       || g_str_equal (name, "auto-zoom-vertical") || g_str_equal (name, "can-zoom-out"))
     gtk_widget_queue_draw (self->heat_area);
+  else if (g_str_has_prefix (name, "selection") || g_str_equal (name, "has-selection"))
+    {
+      /* The cells stay; the figures and the order follow the selection. */
+      self->order_stale = TRUE;
+      gtk_widget_queue_draw (self->heat_area);
+      gtk_widget_queue_draw (self->labels_area);
+      gtk_widget_queue_draw (self->figures_area);
+    }
   else
     invalidate (self);
 }

@@ -158,13 +158,13 @@ compare_keys (const void *a, const void *b)
 /* The display order of the given rows: order[i] = given row shown i-th. */
 static void
 sort_rows (MgHeatSort sort, guint n, const double *means, const double *maxs, const double *mins,
-           guint *order)
+           const guint *given, guint *order)
 {
   g_autofree SortKey *keys = g_new (SortKey, n);
 
   for (guint i = 0; i < n; i++)
     {
-      keys[i].index = i;
+      keys[i].index = given[i];
       switch (sort)
         {
         case MG_HEAT_SORT_MEAN: keys[i].key = -means[i]; break;
@@ -175,8 +175,15 @@ sort_rows (MgHeatSort sort, guint n, const double *means, const double *maxs, co
         }
     }
   qsort (keys, n, sizeof *keys, compare_keys);
-  for (guint i = 0; i < n; i++)
-    order[i] = keys[i].index;
+  /* keys[].index is the given position; order wants the current row. */
+  {
+    g_autofree guint *row_of_given = g_new (guint, MAX (n, 1));
+
+    for (guint i = 0; i < n; i++)
+      row_of_given[given[i]] = i;
+    for (guint i = 0; i < n; i++)
+      order[i] = row_of_given[keys[i].index];
+  }
 }
 
 /* Puts the rows (cells and figures) in display order. */
@@ -186,6 +193,7 @@ apply_order (MgHeatMap *map, const guint *order)
   gsize row_bytes = (gsize) map->n_columns * sizeof (float);
   g_autofree float *cells = g_malloc (row_bytes * map->n_rows);
   g_autofree guint *processes = g_new (guint, map->n_rows);
+  g_autofree guint *given = g_new (guint, map->n_rows);
   g_autofree double *figures = g_new (double, 3 * (gsize) map->n_rows);
 
   for (guint i = 0; i < map->n_rows; i++)
@@ -193,12 +201,14 @@ apply_order (MgHeatMap *map, const guint *order)
       memcpy (cells + (gsize) i * map->n_columns, map->cells + (gsize) order[i] * map->n_columns,
               row_bytes);
       processes[i] = map->processes[order[i]];
+      given[i] = map->given[order[i]];
       figures[i] = map->row_means[order[i]];
       figures[map->n_rows + i] = map->row_maxs[order[i]];
       figures[2 * map->n_rows + i] = map->row_mins[order[i]];
     }
   memcpy (map->cells, cells, row_bytes * map->n_rows);
   memcpy (map->processes, processes, map->n_rows * sizeof (guint));
+  memcpy (map->given, given, map->n_rows * sizeof (guint));
   memcpy (map->row_means, figures, map->n_rows * sizeof (double));
   memcpy (map->row_maxs, figures + map->n_rows, map->n_rows * sizeof (double));
   memcpy (map->row_mins, figures + 2 * map->n_rows, map->n_rows * sizeof (double));
@@ -248,6 +258,9 @@ mg_heat_map_new (MgProfile *profile, guint metric, const guint *processes, guint
   map->f1 = f1;
   map->sort = sort;
   map->processes = g_memdup2 (processes, MAX (n_processes, 1) * sizeof (guint));
+  map->given = g_new (guint, MAX (n_processes, 1));
+  for (guint r = 0; r < n_processes; r++)
+    map->given[r] = r;
   map->cells = g_new (float, MAX ((gsize) n_processes * n_columns, 1));
   map->row_means = g_new (double, MAX (n_processes, 1));
   map->row_maxs = g_new (double, MAX (n_processes, 1));
@@ -277,10 +290,35 @@ mg_heat_map_new (MgProfile *profile, guint metric, const guint *processes, guint
   g_free (scratch.weight);
 
   order = g_new (guint, MAX (n_processes, 1));
-  sort_rows (sort, n_processes, map->row_means, map->row_maxs, map->row_mins, order);
+  sort_rows (sort, n_processes, map->row_means, map->row_maxs, map->row_mins, map->given, order);
   apply_order (map, order);
   find_scale (map);
   return map;
+}
+
+void
+mg_heat_map_set_figures_range (MgHeatMap *map, MgProfile *profile, guint metric, double f0,
+                               double f1)
+{
+  g_autofree guint *order = g_new (guint, MAX (map->n_rows, 1));
+
+  g_return_if_fail (MG_IS_PROFILE (profile));
+  if (!(f1 > f0))
+    f1 = f0 + 1e-9;
+  map->f0 = f0;
+  map->f1 = f1;
+  for (guint r = 0; r < map->n_rows; r++)
+    {
+      MgSeriesView view;
+      Figures figures = { 0, 0, -INFINITY, INFINITY };
+
+      if (mg_series_view_init (&view, profile, metric, (int) map->processes[r]))
+        row_figures (&view, f0, f1, &figures);
+      figures_done (&figures, &map->row_means[r], &map->row_maxs[r], &map->row_mins[r]);
+    }
+  sort_rows (map->sort, map->n_rows, map->row_means, map->row_maxs, map->row_mins, map->given,
+             order);
+  apply_order (map, order);
 }
 
 void
@@ -289,6 +327,7 @@ mg_heat_map_free (MgHeatMap *map)
   if (map == NULL)
     return;
   g_free (map->processes);
+  g_free (map->given);
   g_free (map->cells);
   g_free (map->row_means);
   g_free (map->row_maxs);

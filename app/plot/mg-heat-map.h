@@ -45,6 +45,7 @@ typedef struct {
   double *row_maxs;
   double *row_mins;
   double lo, hi;        /* the colour scale: the cells' extent (NaN: all gaps) */
+  guint *given;         /* each row's place in the processes given (ties' order) */
 } MgHeatMap;
 
 /* The grid of metric over [t0, t1] in n_columns columns, one row per
@@ -56,6 +57,10 @@ MgHeatMap *mg_heat_map_new (MgProfile *profile, guint metric, const guint *proce
                             guint n_processes, double t0, double t1, guint n_columns,
                             double f0, double f1, MgHeatSort sort);
 void mg_heat_map_free (MgHeatMap *map);
+/* The figures over [f0, f1] and the order by them anew, the cells kept:
+ * what a new selection changes (profile and metric as given to _new). */
+void mg_heat_map_set_figures_range (MgHeatMap *map, MgProfile *profile, guint metric, double f0,
+                                    double f1);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgHeatMap, mg_heat_map_free)
 
 /* The cell's value (NaN: none or out of the grid). */

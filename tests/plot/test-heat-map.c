@@ -178,6 +178,39 @@ test_zoomed_range (void)
   g_assert_cmpuint (mg_heat_map_column_at (map, 0.505), ==, 100);
 }
 
+/* A new figures' range re-sorts the kept cells as a new map would: by
+ * min over [0.6, 0.7] rank order, over [0.2, 0.3] the idle rank first,
+ * its cells moved with it. */
+static void
+test_figures_range (void)
+{
+  Shape shape = { 64, 37, 5, FALSE };
+  g_autoptr (MgProfile) profile = shape_profile (&shape);
+  g_autofree guint *processes = all_processes (64);
+  g_autoptr (MgHeatMap) map = mg_heat_map_new (profile, 0, processes, 64, 0, 1, 100, 0.6, 0.7,
+                                               MG_HEAT_SORT_MIN);
+  g_autoptr (MgHeatMap) fresh = mg_heat_map_new (profile, 0, processes, 64, 0, 1, 100, 0.2, 0.3,
+                                                 MG_HEAT_SORT_MIN);
+
+  /* Over [0.6, 0.7] rank order (all at their base value). */
+  g_assert_cmpuint (map->processes[0], ==, 0);
+  g_assert_cmpuint (map->processes[5], ==, 5);
+  mg_heat_map_set_figures_range (map, profile, 0, 0.2, 0.3);
+  g_assert_cmpfloat (map->f0, ==, 0.2);
+  for (guint r = 0; r < 64; r++)
+    {
+      g_assert_cmpuint (map->processes[r], ==, fresh->processes[r]);
+      g_assert_cmpfloat (map->row_mins[r], ==, fresh->row_mins[r]);
+      for (guint c = 0; c < 100; c += 7)
+        g_assert_cmpfloat (mg_heat_map_get (map, r, c), ==, mg_heat_map_get (fresh, r, c));
+    }
+  g_assert_cmpuint (map->processes[0], ==, 5);
+  g_assert_cmpuint (map->processes[1], ==, 0);
+  g_assert_cmpuint (map->processes[6], ==, 6);
+  /* The idle rank's cells moved with it: 1 in its idle windows. */
+  g_assert_cmpfloat_with_epsilon (mg_heat_map_get (map, 0, 25), 1, 1e-6);
+}
+
 /* 1024 ranks in 256 pixel rows: four ranks a pixel row, and the pixel row
  * of ranks 700-703 is hot at the spike's column (rank 702's), in rank
  * order: the extreme of the four, not the first. */
@@ -240,6 +273,7 @@ main (int argc, char **argv)
   g_test_add_func ("/heat-map/sort-mean-min", test_sort_mean_min);
   g_test_add_func ("/heat-map/columns-wider-than-windows", test_columns_wider_than_windows);
   g_test_add_func ("/heat-map/zoomed-range", test_zoomed_range);
+  g_test_add_func ("/heat-map/figures-range", test_figures_range);
   g_test_add_func ("/heat-map/spike-1024-rows-merged", test_spike_1024_rows_merged);
   g_test_add_func ("/heat-map/gap", test_gap);
   g_test_add_func ("/heat-map/ramp", test_ramp);
