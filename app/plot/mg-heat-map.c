@@ -230,15 +230,92 @@ find_scale (MgHeatMap *map)
   map->hi = isinf (hi) ? NAN : hi;
 }
 
+/* Rows [r0, r1) of the grid, on one thread. */
+typedef struct {
+  MgHeatMap *map;
+  const MgSeriesView *views; /* n = 0: the process has no series */
+  Stat stat;
+  guint r0, r1;
+} RowsJob;
+
+static gpointer
+fill_rows_job (gpointer data)
+{
+  RowsJob *job = data;
+  MgHeatMap *map = job->map;
+  guint n_columns = map->n_columns;
+  gboolean same_range = map->f0 == map->t0 && map->f1 == map->t1;
+  RowScratch scratch = { g_new (double, n_columns), g_new (double, n_columns) };
+
+  for (guint r = job->r0; r < job->r1; r++)
+    {
+      const MgSeriesView *view = &job->views[r];
+      float *row = map->cells + (gsize) r * n_columns;
+      Figures figures = { 0, 0, -INFINITY, INFINITY };
+
+      if (view->n == 0)
+        {
+          for (guint c = 0; c < n_columns; c++)
+            row[c] = NAN;
+        }
+      else
+        {
+          fill_row (view, map, job->stat, &scratch, row, same_range ? &figures : NULL);
+          if (!same_range)
+            row_figures (view, map->f0, map->f1, &figures);
+        }
+      figures_done (&figures, &map->row_means[r], &map->row_maxs[r], &map->row_mins[r]);
+    }
+  g_free (scratch.sum);
+  g_free (scratch.weight);
+  return NULL;
+}
+
+/* Below this many windows and cells, one thread does it all. */
+#define PARALLEL_WORK (256 * 1024)
+#define MAX_THREADS 8
+
+/* The rows are independent: large grids are split between threads. The
+ * series are looked up first, here (a profile read from a file reads a
+ * process's series when first asked for), so the threads only read. */
+static void
+fill_rows (MgHeatMap *map, MgProfile *profile, guint metric, const guint *processes, Stat stat)
+{
+  g_autofree MgSeriesView *views = g_new0 (MgSeriesView, MAX (map->n_rows, 1));
+  RowsJob jobs[MAX_THREADS];
+  GThread *threads[MAX_THREADS] = { NULL };
+  guint64 work = 0;
+  guint n_threads;
+
+  for (guint r = 0; r < map->n_rows; r++)
+    {
+      mg_series_view_init (&views[r], profile, metric, (int) processes[r]);
+      work += views[r].n + map->n_columns;
+    }
+  n_threads = work < PARALLEL_WORK ? 1 : CLAMP (g_get_num_processors (), 1, MAX_THREADS);
+  n_threads = MIN (n_threads, MAX (map->n_rows, 1));
+  for (guint i = 0; i < n_threads; i++)
+    {
+      jobs[i] = (RowsJob) { map, views, stat, (guint) ((guint64) map->n_rows * i / n_threads),
+                            (guint) ((guint64) map->n_rows * (i + 1) / n_threads) };
+      if (i > 0)
+        threads[i] = g_thread_try_new ("mg-heat-map", fill_rows_job, &jobs[i], NULL);
+    }
+  fill_rows_job (&jobs[0]);
+  for (guint i = 1; i < n_threads; i++)
+    if (threads[i] != NULL)
+      g_thread_join (threads[i]);
+    else
+      fill_rows_job (&jobs[i]); /* no thread to be had: here */
+}
+
 MgHeatMap *
 mg_heat_map_new (MgProfile *profile, guint metric, const guint *processes, guint n_processes,
                  double t0, double t1, guint n_columns, double f0, double f1, MgHeatSort sort)
 {
   MgHeatMap *map;
-  RowScratch scratch;
   g_autofree guint *order = NULL;
   Stat stat = stat_of_sort (sort);
-  gboolean same_range;
 
   g_return_val_if_fail (MG_IS_PROFILE (profile), NULL);
   if (metric >= mg_profile_get_n_metrics (profile) || mg_profile_get_series (profile, metric) == NULL)
@@ -265,29 +342,7 @@ mg_heat_map_new (MgProfile *profile, guint metric, const guint *processes, guint
   map->row_means = g_new (double, MAX (n_processes, 1));
   map->row_maxs = g_new (double, MAX (n_processes, 1));
   map->row_mins = g_new (double, MAX (n_processes, 1));
-  same_range = f0 == t0 && f1 == t1;
-  scratch.sum = g_new (double, n_columns);
-  scratch.weight = g_new (double, n_columns);
-  for (guint r = 0; r < n_processes; r++)
-    {
-      MgSeriesView view;
-      float *row = map->cells + (gsize) r * n_columns;
-      Figures figures = { 0, 0, -INFINITY, INFINITY };
-
-      if (!mg_series_view_init (&view, profile, metric, (int) processes[r]))
-        {
-          for (guint c = 0; c < n_columns; c++)
-            row[c] = NAN;
-          map->row_means[r] = map->row_maxs[r] = map->row_mins[r] = NAN;
-          continue;
-        }
-      fill_row (&view, map, stat, &scratch, row, same_range ? &figures : NULL);
-      if (!same_range)
-        row_figures (&view, f0, f1, &figures);
-      figures_done (&figures, &map->row_means[r], &map->row_maxs[r], &map->row_mins[r]);
-    }
-  g_free (scratch.sum);
-  g_free (scratch.weight);
+  fill_rows (map, profile, metric, processes, stat);
 
   order = g_new (guint, MAX (n_processes, 1));
   sort_rows (sort, n_processes, map->row_means, map->row_maxs, map->row_mins, map->given, order);

@@ -229,6 +229,31 @@ test_spike_1024_rows_merged (void)
   cairo_surface_destroy (picture);
 }
 
+/* A grid large enough to be shared between threads (512 ranks × 1000
+ * windows) holds the same values: every cell of rank r is 10 + r / 100
+ * but rank 400's at the spike (window 500: column 150 of 300), and sorted
+ * by max rank 400 comes first, then 511 down to 0. */
+static void
+test_threads_agree (void)
+{
+  g_autoptr (MgProfile) profile = heat_map_fixture_profile (512, 1000, 400, -1, FALSE);
+  g_autofree guint *processes = all_processes (512);
+  g_autoptr (MgHeatMap) map = mg_heat_map_new (profile, 0, processes, 512, 0, 10, 300, 0, 10,
+                                               MG_HEAT_SORT_MAX);
+
+  g_assert_cmpuint (map->processes[0], ==, 400);
+  for (guint r = 1; r < 512; r++)
+    {
+      guint rank = r <= 111 ? 512 - r : 511 - r;
+      g_assert_cmpuint (map->processes[r], ==, rank);
+      g_assert_cmpfloat_with_epsilon (map->row_maxs[r], 10 + rank / 100.0, 1e-9);
+      for (guint c = 0; c < 300; c++)
+        g_assert_cmpfloat_with_epsilon (mg_heat_map_get (map, r, c), 10 + rank / 100.0, 1e-5);
+    }
+  g_assert_cmpfloat_with_epsilon (mg_heat_map_get (map, 0, 150), 90, 1e-6);
+  g_assert_cmpfloat_with_epsilon (mg_heat_map_get (map, 0, 149), 14, 1e-5);
+}
+
 /* A gap is NaN and transparent; the scale ignores it. */
 static void
 test_gap (void)
@@ -275,6 +300,7 @@ main (int argc, char **argv)
   g_test_add_func ("/heat-map/zoomed-range", test_zoomed_range);
   g_test_add_func ("/heat-map/figures-range", test_figures_range);
   g_test_add_func ("/heat-map/spike-1024-rows-merged", test_spike_1024_rows_merged);
+  g_test_add_func ("/heat-map/threads-agree", test_threads_agree);
   g_test_add_func ("/heat-map/gap", test_gap);
   g_test_add_func ("/heat-map/ramp", test_ramp);
   return g_test_run ();
