@@ -38,6 +38,9 @@ struct _MgRankOverview
   MgHeatSort sort;
   GArray *processes;        /* guint: the processes shown, in profile order */
   GArray *metrics;          /* guint: the time-domain metrics, as listed */
+  MgHeatSource *source;     /* the metric's series, NULL while read */
+  GCancellable *reading;    /* the source being read, or NULL */
+  char *source_error;       /* why there is no source, or NULL */
   MgHeatMap *map;           /* NULL: to compute at the next draw */
   cairo_surface_t *picture; /* the map drawn at device size */
   int cursor_row;           /* the row Up/Down chose, -1: none */
@@ -110,6 +113,22 @@ update_labels (MgRankOverview *self)
   g_autofree char *low = NULL, *high = NULL, *from = NULL, *to = NULL, *range = NULL;
 
   gtk_label_set_label (GTK_LABEL (self->stat_label), stat_name (self->sort));
+  if (self->source_error != NULL)
+    {
+      gtk_label_set_label (GTK_LABEL (self->range_label), self->source_error);
+      return;
+    }
+  if (self->reading != NULL)
+    {
+      g_autofree char *reading =
+        /* Translators: while the rank overview copies each process's series */
+        g_strdup_printf (ngettext ("Reading the series of %u process…",
+                                   "Reading the series of %u processes…", self->processes->len),
+                         self->processes->len);
+
+      gtk_label_set_label (GTK_LABEL (self->range_label), reading);
+      return;
+    }
   if (self->map == NULL || def == NULL)
     return;
   low = mg_units_format_value (def, self->map->lo);
@@ -169,7 +188,7 @@ ensure_map (MgRankOverview *self)
       mg_time_view_get_figures_range (self->view, &f0, &f1);
       if (f0 != self->map->f0 || f1 != self->map->f1)
         {
-          mg_heat_map_set_figures_range (self->map, self->profile, (guint) self->metric, f0, f1);
+          mg_heat_map_set_figures_range (self->map, self->source, f0, f1);
           cairo_surface_destroy (self->picture);
           self->picture = mg_heat_map_render (self->map, height);
         }
@@ -181,18 +200,15 @@ ensure_map (MgRankOverview *self)
   self->order_stale = FALSE;
   g_clear_pointer (&self->map, mg_heat_map_free);
   g_clear_pointer (&self->picture, cairo_surface_destroy);
-  if (self->profile == NULL || self->view == NULL || self->metric < 0 || width <= 0 || height <= 0)
+  if (self->source == NULL || self->view == NULL || width <= 0 || height <= 0)
     return NULL;
 
   start = g_get_monotonic_time ();
   mg_time_view_get_figures_range (self->view, &f0, &f1);
-  self->map = mg_heat_map_new (self->profile, (guint) self->metric,
-                               (const guint *) self->processes->data, self->processes->len,
-                               mg_time_view_get_start (self->view),
+  self->map = mg_heat_map_new (self->source, mg_time_view_get_start (self->view),
                                mg_time_view_get_end (self->view), (guint) width, f0, f1,
                                self->sort);
-  if (self->map != NULL)
-    self->picture = mg_heat_map_render (self->map, height);
+  self->picture = mg_heat_map_render (self->map, height);
   self->last_compute_us = g_get_monotonic_time () - start;
   schedule_labels (self);
   return self->map;
@@ -595,6 +611,82 @@ on_view_notify (MgTimeView *view, GParamSpec *pspec, MgRankOverview *self)
     invalidate (self);
 }
 
+typedef struct {
+  MgProfile *profile;
+  guint metric;
+  GArray *processes;
+} SourceJob;
+
+static void
+source_job_free (gpointer data)
+{
+  SourceJob *job = data;
+
+  g_object_unref (job->profile);
+  g_array_unref (job->processes);
+  g_free (job);
+}
+
+static void
+read_source (GTask *task, gpointer object, gpointer data, GCancellable *cancellable)
+{
+  SourceJob *job = data;
+  GError *error = NULL;
+  MgHeatSource *source = mg_heat_source_new (job->profile, job->metric,
+                                             (const guint *) job->processes->data,
+                                             job->processes->len, cancellable, &error);
+
+  if (source == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, source, (GDestroyNotify) mg_heat_source_free);
+}
+
+static void
+on_source_read (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+  MgHeatSource *source = g_task_propagate_pointer (G_TASK (result), &error);
+  MgRankOverview *self;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return; /* replaced, or the widget is gone */
+  self = MG_RANK_OVERVIEW (object);
+  g_clear_object (&self->reading);
+  self->source = source;
+  if (error != NULL)
+    self->source_error = g_strdup (error->message);
+  invalidate (self);
+  update_labels (self);
+}
+
+/* Reads the metric's series of the processes shown, in a worker thread:
+ * from a file that is every process's block decoded once. */
+static void
+load_source (MgRankOverview *self)
+{
+  g_autoptr (GTask) task = NULL;
+  SourceJob *job;
+
+  if (self->reading != NULL)
+    g_cancellable_cancel (self->reading);
+  g_clear_object (&self->reading);
+  g_clear_pointer (&self->source, mg_heat_source_free);
+  g_clear_pointer (&self->source_error, g_free);
+  invalidate (self);
+  if (self->profile == NULL || self->metric < 0)
+    return;
+  job = g_new0 (SourceJob, 1);
+  job->profile = g_object_ref (self->profile);
+  job->metric = (guint) self->metric;
+  job->processes = g_array_ref (self->processes);
+  self->reading = g_cancellable_new ();
+  task = g_task_new (self, self->reading, on_source_read, NULL);
+  g_task_set_task_data (task, job, source_job_free);
+  g_task_run_in_thread (task, read_source);
+  update_labels (self);
+}
+
 /* The metric drop-down lists the profile's time-domain metrics. */
 static void
 fill_metrics (MgRankOverview *self)
@@ -602,7 +694,9 @@ fill_metrics (MgRankOverview *self)
   g_autoptr (GtkStringList) names = gtk_string_list_new (NULL);
 
   g_array_set_size (self->metrics, 0);
-  g_array_set_size (self->processes, 0);
+  /* A new array: a reading in progress holds the old one. */
+  g_array_unref (self->processes);
+  self->processes = g_array_new (FALSE, FALSE, sizeof (guint));
   if (self->profile != NULL)
     {
       for (guint m = 0; m < mg_profile_get_n_metrics (self->profile); m++)
@@ -704,7 +798,7 @@ mg_rank_overview_set_profile (MgRankOverview *self, MgProfile *profile)
   fill_metrics (self);
   resolve_metric (self);
   update_accessible (self);
-  invalidate (self);
+  load_source (self);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_PROFILE]);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_METRIC_ID]);
 }
@@ -744,15 +838,19 @@ mg_rank_overview_get_metric_id (MgRankOverview *self)
 void
 mg_rank_overview_set_metric_id (MgRankOverview *self, const char *metric_id)
 {
+  int previous;
+
   g_return_if_fail (MG_IS_RANK_OVERVIEW (self));
 
   if (g_strcmp0 (self->metric_id, metric_id) == 0 && self->metric >= 0)
     return;
   g_free (self->metric_id);
   self->metric_id = g_strdup (metric_id);
+  previous = self->metric;
   resolve_metric (self);
   update_accessible (self);
-  invalidate (self);
+  if (self->metric != previous || (self->source == NULL && self->reading == NULL))
+    load_source (self);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_METRIC_ID]);
 }
 
@@ -858,6 +956,10 @@ mg_rank_overview_dispose (GObject *object)
   g_clear_pointer (&self->map, mg_heat_map_free);
   g_clear_pointer (&self->picture, cairo_surface_destroy);
   g_clear_handle_id (&self->labels_idle, g_source_remove);
+  if (self->reading != NULL)
+    g_cancellable_cancel (self->reading);
+  g_clear_object (&self->reading);
+  g_clear_pointer (&self->source, mg_heat_source_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), MG_TYPE_RANK_OVERVIEW);
   G_OBJECT_CLASS (mg_rank_overview_parent_class)->dispose (object);
 }
@@ -868,6 +970,7 @@ mg_rank_overview_finalize (GObject *object)
   MgRankOverview *self = MG_RANK_OVERVIEW (object);
 
   g_free (self->metric_id);
+  g_free (self->source_error);
   g_array_unref (self->processes);
   g_array_unref (self->metrics);
   G_OBJECT_CLASS (mg_rank_overview_parent_class)->finalize (object);

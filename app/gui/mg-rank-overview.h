@@ -5,8 +5,10 @@
  * with the rank labels on the left, the shared time axis below and a
  * choice of metric and of order (process order, highest mean, highest
  * max, lowest min). The picture is computed by app/plot's mg-heat-map.c at
- * one column per device pixel and kept until the range, the size, the
- * metric or the order changes; hover and selection only move overlays.
+ * one column per device pixel from a copy of the metric's series of every
+ * process (read in a worker thread when the metric is chosen), and kept
+ * until the range, the size, the metric or the order changes; a selection
+ * re-sorts the kept grid; hover only moves overlays.
  *
  * A click on a row (or Enter on the row the Up/Down keys chose) emits
  * "process-activated" with that process; the row of the view's process
@@ -41,7 +43,8 @@ MgHeatSort mg_rank_overview_get_sort (MgRankOverview *self);
 void mg_rank_overview_set_sort (MgRankOverview *self, MgHeatSort sort);
 
 /* The grid on screen (computed now if it is not), or NULL before the
- * first size allocation or without a time-domain metric: for tests. */
+ * first size allocation, while the series are read (in a worker thread,
+ * once per metric) or without a time-domain metric: for tests. */
 const MgHeatMap *mg_rank_overview_get_heat_map (MgRankOverview *self);
 /* The heat map's drawing area (for tests: clicks, pixels). */
 GtkWidget *mg_rank_overview_get_heat_area (MgRankOverview *self);

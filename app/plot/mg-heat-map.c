@@ -8,6 +8,70 @@
 
 #include "mg-series-view.h"
 
+#include <glib/gi18n.h>
+
+struct _MgHeatSource
+{
+  guint metric;
+  guint n;
+  guint *processes;
+  MgProcessSeries **series;  /* n = 0: none */
+  MgSeriesView *views;       /* on series; n = 0: none */
+};
+
+MgHeatSource *
+mg_heat_source_new (MgProfile *profile, guint metric, const guint *processes, guint n_processes,
+                    GCancellable *cancellable, GError **error)
+{
+  g_autoptr (MgHeatSource) source = NULL;
+
+  g_return_val_if_fail (MG_IS_PROFILE (profile), NULL);
+  if (metric >= mg_profile_get_n_metrics (profile) || mg_profile_get_series (profile, metric) == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("This metric has no values over time."));
+      return NULL;
+    }
+  source = g_new0 (MgHeatSource, 1);
+  source->metric = metric;
+  source->n = n_processes;
+  source->processes = g_memdup2 (processes, MAX (n_processes, 1) * sizeof (guint));
+  source->series = g_new0 (MgProcessSeries *, MAX (n_processes, 1));
+  source->views = g_new0 (MgSeriesView, MAX (n_processes, 1));
+  for (guint i = 0; i < n_processes; i++)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+      source->series[i] = mg_profile_dup_process_series (profile, processes[i], metric, error);
+      if (source->series[i] == NULL)
+        return NULL;
+      if (source->series[i]->n > 0)
+        mg_series_view_init_process (&source->views[i], source->series[i],
+                                     mg_profile_get_process (profile, processes[i]),
+                                     (int) processes[i]);
+    }
+  return g_steal_pointer (&source);
+}
+
+void
+mg_heat_source_free (MgHeatSource *source)
+{
+  if (source == NULL)
+    return;
+  for (guint i = 0; i < source->n; i++)
+    g_free (source->series[i]);
+  g_free (source->series);
+  g_free (source->views);
+  g_free (source->processes);
+  g_free (source);
+}
+
+guint
+mg_heat_source_get_metric (const MgHeatSource *source)
+{
+  return source->metric;
+}
+
 /* The cells' statistic: the one the sort names. */
 typedef enum { STAT_MEAN, STAT_MAX, STAT_MIN } Stat;
 
@@ -275,28 +339,24 @@ fill_rows_job (gpointer data)
 #define PARALLEL_WORK (256 * 1024)
 #define MAX_THREADS 8
 
-/* The rows are independent: large grids are split between threads. The
- * series are looked up first, here (a profile read from a file reads a
- * process's series when first asked for), so the threads only read. */
+/* The rows are independent: large grids are split between threads,
+ * which read the source's copies only. */
 static void
-fill_rows (MgHeatMap *map, MgProfile *profile, guint metric, const guint *processes, Stat stat)
+fill_rows (MgHeatMap *map, const MgHeatSource *source, Stat stat)
 {
-  g_autofree MgSeriesView *views = g_new0 (MgSeriesView, MAX (map->n_rows, 1));
   RowsJob jobs[MAX_THREADS];
   GThread *threads[MAX_THREADS] = { NULL };
   guint64 work = 0;
   guint n_threads;
 
   for (guint r = 0; r < map->n_rows; r++)
-    {
-      mg_series_view_init (&views[r], profile, metric, (int) processes[r]);
-      work += views[r].n + map->n_columns;
-    }
+    work += source->views[r].n + map->n_columns;
   n_threads = work < PARALLEL_WORK ? 1 : CLAMP (g_get_num_processors (), 1, MAX_THREADS);
   n_threads = MIN (n_threads, MAX (map->n_rows, 1));
   for (guint i = 0; i < n_threads; i++)
     {
-      jobs[i] = (RowsJob) { map, views, stat, (guint) ((guint64) map->n_rows * i / n_threads),
+      jobs[i] = (RowsJob) { map, source->views, stat,
+                            (guint) ((guint64) map->n_rows * i / n_threads),
                             (guint) ((guint64) map->n_rows * (i + 1) / n_threads) };
       if (i > 0)
         threads[i] = g_thread_try_new ("mg-heat-map", fill_rows_job, &jobs[i], NULL);
@@ -310,16 +370,16 @@ fill_rows (MgHeatMap *map, MgProfile *profile, guint metric, const guint *proces
 }
 
 MgHeatMap *
-mg_heat_map_new (MgProfile *profile, guint metric, const guint *processes, guint n_processes,
-                 double t0, double t1, guint n_columns, double f0, double f1, MgHeatSort sort)
+mg_heat_map_new (const MgHeatSource *source, double t0, double t1, guint n_columns, double f0,
+                 double f1, MgHeatSort sort)
 {
   MgHeatMap *map;
   g_autofree guint *order = NULL;
   Stat stat = stat_of_sort (sort);
+  guint n_processes;
 
-  g_return_val_if_fail (MG_IS_PROFILE (profile), NULL);
-  if (metric >= mg_profile_get_n_metrics (profile) || mg_profile_get_series (profile, metric) == NULL)
-    return NULL;
+  g_return_val_if_fail (source != NULL, NULL);
+  n_processes = source->n;
   n_columns = MAX (n_columns, 1);
   if (!(t1 > t0))
     t1 = t0 + 1e-9;
@@ -334,7 +394,7 @@ mg_heat_map_new (MgProfile *profile, guint metric, const guint *processes, guint
   map->f0 = f0;
   map->f1 = f1;
   map->sort = sort;
-  map->processes = g_memdup2 (processes, MAX (n_processes, 1) * sizeof (guint));
+  map->processes = g_memdup2 (source->processes, MAX (n_processes, 1) * sizeof (guint));
   map->given = g_new (guint, MAX (n_processes, 1));
   for (guint r = 0; r < n_processes; r++)
     map->given[r] = r;
@@ -342,7 +402,7 @@ mg_heat_map_new (MgProfile *profile, guint metric, const guint *processes, guint
   map->row_means = g_new (double, MAX (n_processes, 1));
   map->row_maxs = g_new (double, MAX (n_processes, 1));
   map->row_mins = g_new (double, MAX (n_processes, 1));
-  fill_rows (map, profile, metric, processes, stat);
+  fill_rows (map, source, stat);
 
   order = g_new (guint, MAX (n_processes, 1));
   sort_rows (sort, n_processes, map->row_means, map->row_maxs, map->row_mins, map->given, order);
@@ -352,23 +412,22 @@ mg_heat_map_new (MgProfile *profile, guint metric, const guint *processes, guint
 }
 
 void
-mg_heat_map_set_figures_range (MgHeatMap *map, MgProfile *profile, guint metric, double f0,
-                               double f1)
+mg_heat_map_set_figures_range (MgHeatMap *map, const MgHeatSource *source, double f0, double f1)
 {
   g_autofree guint *order = g_new (guint, MAX (map->n_rows, 1));
 
-  g_return_if_fail (MG_IS_PROFILE (profile));
+  g_return_if_fail (source != NULL && source->n == map->n_rows);
   if (!(f1 > f0))
     f1 = f0 + 1e-9;
   map->f0 = f0;
   map->f1 = f1;
   for (guint r = 0; r < map->n_rows; r++)
     {
-      MgSeriesView view;
+      const MgSeriesView *view = &source->views[map->given[r]];
       Figures figures = { 0, 0, -INFINITY, INFINITY };
 
-      if (mg_series_view_init (&view, profile, metric, (int) map->processes[r]))
-        row_figures (&view, f0, f1, &figures);
+      if (view->n > 0)
+        row_figures (view, f0, f1, &figures);
       figures_done (&figures, &map->row_means[r], &map->row_maxs[r], &map->row_mins[r]);
     }
   sort_rows (map->sort, map->n_rows, map->row_means, map->row_maxs, map->row_mins, map->given,

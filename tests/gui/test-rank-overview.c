@@ -26,11 +26,12 @@ wait_drawn (MgRankOverview *overview)
   GtkWidget *heat = mg_rank_overview_get_heat_area (overview);
   gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
-  while ((gtk_widget_get_width (heat) <= 0 || gtk_widget_get_height (heat) <= 0)
+  /* Sized, and the series read (a worker thread). */
+  while ((gtk_widget_get_width (heat) <= 0 || mg_rank_overview_get_heat_map (overview) == NULL)
          && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
   mg_test_spin (100);
-  g_assert_cmpint (gtk_widget_get_width (heat), >, 0);
+  g_assert_nonnull (mg_rank_overview_get_heat_map (overview));
   return mg_rank_overview_get_heat_map (overview);
 }
 

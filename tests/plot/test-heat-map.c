@@ -4,6 +4,7 @@
  * while, a gap, windows finer and coarser than the columns. */
 #include "mg-config.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 
 #include "plot/mg-heat-map.h"
@@ -36,14 +37,26 @@ all_processes (guint n)
   return processes;
 }
 
-static MgHeatMap *
-whole_run (MgProfile *profile, guint n_columns, MgHeatSort sort)
+/* Metric 0 of every process. */
+static MgHeatSource *
+source_of (MgProfile *profile)
 {
   guint n = mg_profile_get_n_processes (profile);
   g_autofree guint *processes = all_processes (n);
+  g_autoptr (GError) error = NULL;
+  MgHeatSource *source = mg_heat_source_new (profile, 0, processes, n, NULL, &error);
+
+  g_assert_no_error (error);
+  return source;
+}
+
+static MgHeatMap *
+whole_run (MgProfile *profile, guint n_columns, MgHeatSort sort)
+{
+  g_autoptr (MgHeatSource) source = source_of (profile);
   double d = N_WINDOWS * WINDOW;
 
-  return mg_heat_map_new (profile, 0, processes, n, 0, d, n_columns, 0, d, sort);
+  return mg_heat_map_new (source, 0, d, n_columns, 0, d, sort);
 }
 
 static guint32
@@ -163,8 +176,8 @@ test_zoomed_range (void)
 {
   Shape shape = { 8, 3, 6, FALSE };
   g_autoptr (MgProfile) profile = shape_profile (&shape);
-  g_autofree guint *processes = all_processes (8);
-  g_autoptr (MgHeatMap) map = mg_heat_map_new (profile, 0, processes, 8, 0.495, 0.515, 200,
+  g_autoptr (MgHeatSource) source = source_of (profile);
+  g_autoptr (MgHeatMap) map = mg_heat_map_new (source, 0.495, 0.515, 200,
                                                0.2, 0.3, MG_HEAT_SORT_MIN);
   int row = mg_heat_map_row_of_process (map, 3);
 
@@ -186,16 +199,16 @@ test_figures_range (void)
 {
   Shape shape = { 64, 37, 5, FALSE };
   g_autoptr (MgProfile) profile = shape_profile (&shape);
-  g_autofree guint *processes = all_processes (64);
-  g_autoptr (MgHeatMap) map = mg_heat_map_new (profile, 0, processes, 64, 0, 1, 100, 0.6, 0.7,
+  g_autoptr (MgHeatSource) source = source_of (profile);
+  g_autoptr (MgHeatMap) map = mg_heat_map_new (source, 0, 1, 100, 0.6, 0.7,
                                                MG_HEAT_SORT_MIN);
-  g_autoptr (MgHeatMap) fresh = mg_heat_map_new (profile, 0, processes, 64, 0, 1, 100, 0.2, 0.3,
+  g_autoptr (MgHeatMap) fresh = mg_heat_map_new (source, 0, 1, 100, 0.2, 0.3,
                                                  MG_HEAT_SORT_MIN);
 
   /* Over [0.6, 0.7] rank order (all at their base value). */
   g_assert_cmpuint (map->processes[0], ==, 0);
   g_assert_cmpuint (map->processes[5], ==, 5);
-  mg_heat_map_set_figures_range (map, profile, 0, 0.2, 0.3);
+  mg_heat_map_set_figures_range (map, source, 0.2, 0.3);
   g_assert_cmpfloat (map->f0, ==, 0.2);
   for (guint r = 0; r < 64; r++)
     {
@@ -237,8 +250,8 @@ static void
 test_threads_agree (void)
 {
   g_autoptr (MgProfile) profile = heat_map_fixture_profile (512, 1000, 400, -1, FALSE);
-  g_autofree guint *processes = all_processes (512);
-  g_autoptr (MgHeatMap) map = mg_heat_map_new (profile, 0, processes, 512, 0, 10, 300, 0, 10,
+  g_autoptr (MgHeatSource) source = source_of (profile);
+  g_autoptr (MgHeatMap) map = mg_heat_map_new (source, 0, 10, 300, 0, 10,
                                                MG_HEAT_SORT_MAX);
 
   g_assert_cmpuint (map->processes[0], ==, 400);
@@ -252,6 +265,43 @@ test_threads_agree (void)
     }
   g_assert_cmpfloat_with_epsilon (mg_heat_map_get (map, 0, 150), 90, 1e-6);
   g_assert_cmpfloat_with_epsilon (mg_heat_map_get (map, 0, 149), 14, 1e-5);
+}
+
+/* From a saved profile (its processes' series packed in the file, read
+ * when asked for): the same grid as from memory, and the process the
+ * graphs show stays decoded where it was. */
+static void
+test_from_file (void)
+{
+  Shape shape = { 64, 37, 5, FALSE };
+  g_autoptr (MgProfile) built = shape_profile (&shape);
+  g_autofree char *dir = g_dir_make_tmp ("mg-heat-map-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "ranks.mgprof", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) loaded = NULL;
+  g_autoptr (MgHeatMap) expected = whole_run (built, N_WINDOWS, MG_HEAT_SORT_MAX);
+  g_autoptr (MgHeatMap) map = NULL;
+  const MgProcessSeries *shown;
+  const double *shown_means;
+
+  g_assert_true (mg_profile_save (built, path, &error));
+  g_assert_no_error (error);
+  loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  shown = mg_profile_get_process_series (loaded, 10, 0);
+  shown_means = shown->means;
+  map = whole_run (loaded, N_WINDOWS, MG_HEAT_SORT_MAX);
+  g_assert_cmpuint (map->processes[0], ==, 37);
+  for (guint r = 0; r < 64; r++)
+    {
+      g_assert_cmpuint (map->processes[r], ==, expected->processes[r]);
+      for (guint c = 0; c < N_WINDOWS; c++)
+        g_assert_cmpfloat (mg_heat_map_get (map, r, c), ==, mg_heat_map_get (expected, r, c));
+    }
+  g_assert_true (shown->means == shown_means);
+  g_assert_cmpfloat_with_epsilon (shown->means[3], 10.1, 1e-9);
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
 /* A gap is NaN and transparent; the scale ignores it. */
@@ -301,6 +351,7 @@ main (int argc, char **argv)
   g_test_add_func ("/heat-map/figures-range", test_figures_range);
   g_test_add_func ("/heat-map/spike-1024-rows-merged", test_spike_1024_rows_merged);
   g_test_add_func ("/heat-map/threads-agree", test_threads_agree);
+  g_test_add_func ("/heat-map/from-file", test_from_file);
   g_test_add_func ("/heat-map/gap", test_gap);
   g_test_add_func ("/heat-map/ramp", test_ramp);
   return g_test_run ();
