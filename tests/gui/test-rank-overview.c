@@ -250,6 +250,58 @@ test_1024 (void)
   close_window (window);
 }
 
+/* A key press on the heat map, through its key controller. */
+static void
+press_key (MgRankOverview *overview, guint keyval)
+{
+  GtkWidget *heat = mg_rank_overview_get_heat_area (overview);
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (heat);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        g_signal_emit_by_name (controller, "key-pressed", keyval, 0, 0, &handled);
+    }
+  g_assert_true (handled);
+}
+
+/* From the keyboard: Home, Down twice and Enter choose the third row's
+ * process (rank 2 in rank order). A new profile in the window replaces
+ * the overview's (the same window, now 4 ranks); closing the viewer
+ * closes the overview. */
+static void
+test_keys_new_profile_close (void)
+{
+  g_autoptr (MgProfile) profile = heat_map_fixture_profile (64, 100, 37, -1, FALSE);
+  g_autoptr (MgProfile) other = gui_fixture_imbalance ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgRankOverview *overview = open_overview (window, "cpu");
+  GtkWidget *overview_window = GTK_WIDGET (gtk_widget_get_root (GTK_WIDGET (overview)));
+  const MgHeatMap *map;
+
+  gtk_widget_grab_focus (mg_rank_overview_get_heat_area (overview));
+  press_key (overview, GDK_KEY_Home);
+  press_key (overview, GDK_KEY_Down);
+  press_key (overview, GDK_KEY_Down);
+  press_key (overview, GDK_KEY_Return);
+  mg_test_spin (50);
+  g_assert_cmpint (mg_time_view_get_process (mg_window_get_time_view (window)), ==, 2);
+
+  mg_window_set_profile (window, other, NULL);
+  g_assert_true (mg_window_get_rank_overview (window) == GTK_WIDGET (overview));
+  g_assert_true (mg_rank_overview_get_profile (overview) == other);
+  map = wait_drawn (overview);
+  g_assert_cmpuint (map->n_rows, ==, 4);
+  g_assert_cmpstr (mg_rank_overview_get_metric_id (overview), ==, "work");
+
+  g_object_add_weak_pointer (G_OBJECT (overview_window), (gpointer *) &overview_window);
+  close_window (window);
+  g_assert_null (overview_window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -257,6 +309,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rank-overview/open-sort-click", test_open_sort_click);
   g_test_add_func ("/rank-overview/follows-view", test_follows_view);
   g_test_add_func ("/rank-overview/single-process", test_single_process);
+  g_test_add_func ("/rank-overview/keys-new-profile-close", test_keys_new_profile_close);
   g_test_add_func ("/rank-overview/1024", test_1024);
   return gui_test_run ();
 }
