@@ -522,13 +522,20 @@ mg_heat_map_fraction (const MgHeatMap *map, double value)
 
 #define LUT_SIZE 256
 
-cairo_surface_t *
-mg_heat_map_render (const MgHeatMap *map, int height)
-{
-  cairo_surface_t *surface;
-  guint32 lut[LUT_SIZE];
+/* Pixel lines [y0, y1) of a picture, on one thread. */
+typedef struct {
+  const MgHeatMap *map;
+  const guint32 *lut;
   guint8 *data;
-  int stride, width = (int) map->n_columns;
+  int stride, height, y0, y1;
+} LinesJob;
+
+static gpointer
+render_lines (gpointer data)
+{
+  LinesJob *job = data;
+  const MgHeatMap *map = job->map;
+  int width = (int) map->n_columns;
   gboolean low = stat_of_sort (map->sort) == STAT_MIN;
   guint previous_r0 = G_MAXUINT;
   /* mg_heat_map_fraction's scale, as LUT indices. */
@@ -536,21 +543,9 @@ mg_heat_map_render (const MgHeatMap *map, int height)
   /* Rounding; a scale of one value is the ramp's middle. */
   float base = map->hi > map->lo ? 0.5f : (LUT_SIZE - 1) / 2.0f + 0.5f;
 
-  height = MAX (height, 1);
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-  cairo_surface_flush (surface);
-  data = cairo_image_surface_get_data (surface);
-  stride = cairo_image_surface_get_stride (surface);
-  for (int i = 0; i < LUT_SIZE; i++)
+  for (int y = job->y0; y < job->y1; y++)
     {
-      guint8 rgb[3];
-
-      mg_heat_map_colour ((double) i / (LUT_SIZE - 1), rgb);
-      lut[i] = 0xff000000u | (guint32) rgb[0] << 16 | (guint32) rgb[1] << 8 | rgb[2];
-    }
-  for (int y = 0; y < height; y++)
-    {
-      guint32 *line = (guint32 *) (data + (gsize) y * stride);
+      guint32 *line = (guint32 *) (job->data + (gsize) y * job->stride);
       guint r0, r1;
 
       if (map->n_rows == 0)
@@ -558,13 +553,13 @@ mg_heat_map_render (const MgHeatMap *map, int height)
           memset (line, 0, (gsize) width * 4);
           continue;
         }
-      r0 = mg_heat_map_row_at (map, y, height);
-      r1 = MAX (r0 + 1, (guint) ((guint64) (y + 1) * map->n_rows / (guint) height));
+      r0 = mg_heat_map_row_at (map, y, job->height);
+      r1 = MAX (r0 + 1, (guint) ((guint64) (y + 1) * map->n_rows / (guint) job->height));
       r1 = MIN (r1, map->n_rows);
       /* Rows taller than a pixel repeat the line above. */
       if (r1 == r0 + 1 && r0 == previous_r0)
         {
-          memcpy (line, data + (gsize) (y - 1) * stride, (gsize) width * 4);
+          memcpy (line, job->data + (gsize) (y - 1) * job->stride, (gsize) width * 4);
           continue;
         }
       previous_r0 = r1 == r0 + 1 ? r0 : G_MAXUINT;
@@ -582,9 +577,53 @@ mg_heat_map_render (const MgHeatMap *map, int height)
           if (isnan (v))
             line[x] = 0;
           else
-            line[x] = lut[CLAMP ((int) ((v - lo) * to_lut + base), 0, LUT_SIZE - 1)];
+            line[x] = job->lut[CLAMP ((int) ((v - lo) * to_lut + base), 0, LUT_SIZE - 1)];
         }
     }
+  return NULL;
+}
+
+cairo_surface_t *
+mg_heat_map_render (const MgHeatMap *map, int height)
+{
+  cairo_surface_t *surface;
+  guint32 lut[LUT_SIZE];
+  LinesJob jobs[MAX_THREADS];
+  GThread *threads[MAX_THREADS] = { NULL };
+  guint n_threads;
+  guint8 *data;
+  int stride;
+
+  height = MAX (height, 1);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) map->n_columns, height);
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int i = 0; i < LUT_SIZE; i++)
+    {
+      guint8 rgb[3];
+
+      mg_heat_map_colour ((double) i / (LUT_SIZE - 1), rgb);
+      lut[i] = 0xff000000u | (guint32) rgb[0] << 16 | (guint32) rgb[1] << 8 | rgb[2];
+    }
+  /* Large pictures are shared between threads by bands of lines. */
+  n_threads = (guint64) map->n_columns * (guint) height < PARALLEL_WORK
+    ? 1 : CLAMP (g_get_num_processors (), 1, MAX_THREADS);
+  n_threads = MIN (n_threads, (guint) height);
+  for (guint i = 0; i < n_threads; i++)
+    {
+      jobs[i] = (LinesJob) { map, lut, data, stride, height,
+                             (int) ((guint64) height * i / n_threads),
+                             (int) ((guint64) height * (i + 1) / n_threads) };
+      if (i > 0)
+        threads[i] = g_thread_try_new ("mg-heat-map", render_lines, &jobs[i], NULL);
+    }
+  render_lines (&jobs[0]);
+  for (guint i = 1; i < n_threads; i++)
+    if (threads[i] != NULL)
+      g_thread_join (threads[i]);
+    else
+      render_lines (&jobs[i]);
   cairo_surface_mark_dirty (surface);
   return surface;
 }

@@ -265,6 +265,20 @@ test_threads_agree (void)
     }
   g_assert_cmpfloat_with_epsilon (mg_heat_map_get (map, 0, 150), 90, 1e-6);
   g_assert_cmpfloat_with_epsilon (mg_heat_map_get (map, 0, 149), 14, 1e-5);
+
+  /* Its picture (300 × 1000 pixels, drawn in bands by threads): the spike
+   * hot on the top lines, the bottom line (rank 0, the lowest) cold, every
+   * line drawn. */
+  {
+    cairo_surface_t *picture = mg_heat_map_render (map, 1000);
+
+    g_assert_cmphex (pixel_at (picture, 150, 0), ==, 0xff000000u | MG_HEAT_HOT);
+    g_assert_cmphex (pixel_at (picture, 149, 0), !=, 0xff000000u | MG_HEAT_HOT);
+    g_assert_cmphex (pixel_at (picture, 10, 999), ==, 0xff000000u | MG_HEAT_COLD);
+    for (int y = 0; y < 1000; y++)
+      g_assert_cmphex (pixel_at (picture, 299, y) >> 24, ==, 0xff);
+    cairo_surface_destroy (picture);
+  }
 }
 
 /* From a saved profile (its processes' series packed in the file, read
