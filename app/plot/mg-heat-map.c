@@ -149,7 +149,7 @@ fill_row (const MgSeriesView *view, const MgHeatMap *map, Stat stat, RowScratch 
   for (guint i = mg_series_view_find (view, map->t0); i < view->n; i++)
     {
       double start = window_start (view, i), end = view->ends[i];
-      double s, e, v = values[i];
+      double s, e, v = values[i], x0, x1;
       int c0, c1;
 
       if (start >= map->t1)
@@ -161,8 +161,12 @@ fill_row (const MgSeriesView *view, const MgHeatMap *map, Stat stat, RowScratch 
                      MAX (e - s, dt * 1e-9));
       if (isnan (v))
         continue;
-      c0 = CLAMP ((int) floor ((s - map->t0) * inv_dt), 0, (int) n - 1);
-      c1 = CLAMP ((int) ceil ((e - map->t0) * inv_dt) - 1, c0, (int) n - 1);
+      /* Both >= 0: a cast is floor, and ceil is a cast and a compare. */
+      x0 = (s - map->t0) * inv_dt;
+      x1 = (e - map->t0) * inv_dt;
+      c0 = MIN ((int) x0, (int) n - 1);
+      c1 = (int) x1;
+      c1 = CLAMP (c1 - (x1 <= c1), c0, (int) n - 1);
       if (c0 == c1)
         {
           cell_add (scratch, c0, stat, v, MAX (e - s, dt * 1e-9));
@@ -250,9 +254,24 @@ sort_rows (MgHeatSort sort, guint n, const double *means, const double *maxs, co
   }
 }
 
+static void apply_permutation (MgHeatMap *map, const guint *order);
+
 /* Puts the rows (cells and figures) in display order. */
 static void
 apply_order (MgHeatMap *map, const guint *order)
+{
+  gboolean identity = TRUE;
+
+  /* Rank order, or an order that did not change: nothing to move. */
+  for (guint i = 0; i < map->n_rows && identity; i++)
+    identity = order[i] == i;
+  if (identity)
+    return;
+  apply_permutation (map, order);
+}
+
+static void
+apply_permutation (MgHeatMap *map, const guint *order)
 {
   gsize row_bytes = (gsize) map->n_columns * sizeof (float);
   g_autofree float *cells = g_malloc (row_bytes * map->n_rows);
