@@ -63,6 +63,27 @@ on_overview_destroyed (gpointer user_data, GObject *where_the_object_was)
   g_object_set_data (G_OBJECT (user_data), OVERVIEW_KEY, NULL);
 }
 
+/* "Rank Overview — CPU time": the window names its metric. */
+static void
+on_metric_changed (MgRankOverview *overview, GParamSpec *pspec, GtkWindow *window)
+{
+  MgProfile *profile = mg_rank_overview_get_profile (overview);
+  const char *id = mg_rank_overview_get_metric_id (overview);
+  int metric = profile != NULL && id != NULL ? mg_profile_find_metric (profile, id) : -1;
+  const MgMetricDef *def = metric >= 0 ? mg_profile_get_metric (profile, (guint) metric) : NULL;
+  g_autofree char *title = NULL;
+
+  if (def == NULL)
+    {
+      gtk_window_set_title (window, _("Rank Overview"));
+      return;
+    }
+  /* Translators: the rank overview window's title: the metric's name */
+  title = g_strdup_printf (_("Rank Overview — %s"),
+                           def->display_name != NULL ? def->display_name : def->id);
+  gtk_window_set_title (window, title);
+}
+
 static GtkWindow *
 new_overview_window (MgWindow *self)
 {
@@ -76,6 +97,9 @@ new_overview_window (MgWindow *self)
   gtk_window_set_child (GTK_WINDOW (window), overview);
   g_signal_connect_object (overview, "process-activated", G_CALLBACK (on_process_activated), self,
                            0);
+  g_signal_connect_object (overview, "notify::metric-id", G_CALLBACK (on_metric_changed), window,
+                           0);
+  on_metric_changed (MG_RANK_OVERVIEW (overview), NULL, GTK_WINDOW (window));
   g_object_set_data (G_OBJECT (self), OVERVIEW_KEY, window);
   g_object_weak_ref (G_OBJECT (window), on_overview_destroyed, self);
   return GTK_WINDOW (window);

@@ -141,6 +141,8 @@ test_open_sort_click (void)
   g_autofree char *label = NULL;
 
   g_assert_cmpstr (mg_rank_overview_get_metric_id (overview), ==, "cpu");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (overview)))),
+                   ==, "Rank Overview — CPU");
   g_assert_cmpuint (map->n_rows, ==, 64);
   g_assert_cmpuint (map->processes[37], ==, 37);
   g_assert_cmpuint (hot_pixels_in_row (overview, 37), >, 0);
@@ -296,6 +298,7 @@ test_keys_new_profile_close (void)
   map = wait_drawn (overview);
   g_assert_cmpuint (map->n_rows, ==, 4);
   g_assert_cmpstr (mg_rank_overview_get_metric_id (overview), ==, "work");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (overview_window)), ==, "Rank Overview — Work");
 
   g_object_add_weak_pointer (G_OBJECT (overview_window), (gpointer *) &overview_window);
   close_window (window);
