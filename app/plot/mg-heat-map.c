@@ -26,7 +26,8 @@ mg_heat_source_new (MgProfile *profile, guint metric, const guint *processes, gu
   g_autoptr (MgHeatSource) source = NULL;
 
   g_return_val_if_fail (MG_IS_PROFILE (profile), NULL);
-  if (metric >= mg_profile_get_n_metrics (profile) || mg_profile_get_series (profile, metric) == NULL)
+  if (metric >= mg_profile_get_n_metrics (profile)
+      || mg_profile_get_series (profile, metric) == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    _("This metric has no values over time."));
@@ -128,7 +129,8 @@ cell_add (RowScratch *scratch, int c, Stat stat, double v, double w)
 {
   if (stat == STAT_MEAN)
     scratch->sum[c] += v * w;
-  else if (scratch->weight[c] == 0 || (stat == STAT_MAX ? v > scratch->sum[c] : v < scratch->sum[c]))
+  else if (scratch->weight[c] == 0
+           || (stat == STAT_MAX ? v > scratch->sum[c] : v < scratch->sum[c]))
     scratch->sum[c] = v;
   scratch->weight[c] += w;
 }
@@ -142,7 +144,8 @@ fill_row (const MgSeriesView *view, const MgHeatMap *map, Stat stat, RowScratch 
 {
   guint n = map->n_columns;
   double dt = (map->t1 - map->t0) / n, inv_dt = n / (map->t1 - map->t0);
-  const double *values = stat == STAT_MAX ? view->maxs : stat == STAT_MIN ? view->mins : view->means;
+  const double *values = stat == STAT_MAX ? view->maxs
+                         : stat == STAT_MIN ? view->mins : view->means;
 
   memset (scratch->sum, 0, n * sizeof (double));
   memset (scratch->weight, 0, n * sizeof (double));

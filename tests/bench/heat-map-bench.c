@@ -69,7 +69,8 @@ main (int argc, char **argv)
   int width = argc > 3 ? atoi (argv[3]) : 1600;
   int height = argc > 4 ? atoi (argv[4]) : 900;
   gint64 start = g_get_monotonic_time ();
-  g_autoptr (MgProfile) profile = heat_map_fixture_profile (n_ranks, n_windows, (int) n_ranks * 2 / 3,
+  g_autoptr (MgProfile) profile = heat_map_fixture_profile (n_ranks, n_windows,
+                                                            (int) n_ranks * 2 / 3,
                                                             (int) n_ranks / 3, TRUE);
   double duration = n_windows * HEAT_MAP_FIXTURE_WINDOW;
   g_autofree guint *processes = g_new (guint, n_ranks);

@@ -99,8 +99,8 @@ hot_pixels_in_row (MgRankOverview *overview, guint row)
   g_autoptr (GdkTexture) texture = gui_test_render (heat);
   double h = (double) gtk_widget_get_height (heat) / map->n_rows;
   /* Inside the band, clear of the outline of the chosen process. */
-  graphene_rect_t band = GRAPHENE_RECT_INIT (3, row * h + MIN (h / 3, 2), gtk_widget_get_width (heat) - 6,
-                                             MAX (h / 3, 1));
+  graphene_rect_t band = GRAPHENE_RECT_INIT (3, row * h + MIN (h / 3, 2),
+                                             gtk_widget_get_width (heat) - 6, MAX (h / 3, 1));
 
   return gui_test_count_colour (texture, &band, HOT_R, HOT_G, HOT_B, 8);
 }
@@ -237,7 +237,8 @@ test_1024 (void)
 
   g_assert_cmpuint (map->n_rows, ==, 1024);
   g_assert_cmpuint (gui_test_count_colour (texture,
-                                           &GRAPHENE_RECT_INIT (0, floor (y), gtk_widget_get_width (heat), 1),
+                                           &GRAPHENE_RECT_INIT (0, floor (y),
+                                                                gtk_widget_get_width (heat), 1),
                                            HOT_R, HOT_G, HOT_B, 8), >, 0);
   g_test_message ("1024 ranks × 1000 windows at %d × %d px: grid and picture in %.2f ms",
                   gtk_widget_get_width (heat), gtk_widget_get_height (heat),
@@ -298,7 +299,8 @@ test_keys_new_profile_close (void)
   map = wait_drawn (overview);
   g_assert_cmpuint (map->n_rows, ==, 4);
   g_assert_cmpstr (mg_rank_overview_get_metric_id (overview), ==, "work");
-  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (overview_window)), ==, "Rank Overview — Work");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (overview_window)), ==,
+                   "Rank Overview — Work");
 
   g_object_add_weak_pointer (G_OBJECT (overview_window), (gpointer *) &overview_window);
   close_window (window);
