@@ -26,8 +26,9 @@ wait_drawn (MgRankOverview *overview)
   GtkWidget *heat = mg_rank_overview_get_heat_area (overview);
   gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
-  /* Sized, and the series read (a worker thread). */
-  while ((gtk_widget_get_width (heat) <= 0 || mg_rank_overview_get_heat_map (overview) == NULL)
+  /* Mapped and sized, and the series read (a worker thread). */
+  while ((!gtk_widget_get_mapped (heat) || gtk_widget_get_width (heat) <= 0
+          || mg_rank_overview_get_heat_map (overview) == NULL)
          && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
   mg_test_spin (100);
@@ -307,6 +308,38 @@ test_keys_new_profile_close (void)
   g_assert_null (overview_window);
 }
 
+/* Waves across 64 ranks (gui_fixture_large: phase and offset by rank):
+ * whatever the data, each order holds — by mean, by max non-increasing,
+ * by min non-decreasing — and the window shows the metric chosen in its
+ * drop-down. */
+static void
+test_orders_hold (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_large (64, 2, 1024);
+  MgWindow *window = gui_test_new_window (profile);
+  MgRankOverview *overview = open_overview (window, "metric1");
+  const MgHeatSort sorts[] = { MG_HEAT_SORT_MEAN, MG_HEAT_SORT_MAX, MG_HEAT_SORT_MIN };
+
+  save_screenshot (overview, "rank-overview-waves.png");
+  for (guint i = 0; i < G_N_ELEMENTS (sorts); i++)
+    {
+      const MgHeatMap *map;
+
+      mg_rank_overview_set_sort (overview, sorts[i]);
+      map = wait_drawn (overview);
+      g_assert_cmpuint (map->n_rows, ==, 64);
+      for (guint r = 1; r < map->n_rows; r++)
+        if (sorts[i] == MG_HEAT_SORT_MIN)
+          g_assert_cmpfloat (map->row_mins[r - 1], <=, map->row_mins[r]);
+        else if (sorts[i] == MG_HEAT_SORT_MAX)
+          g_assert_cmpfloat (map->row_maxs[r - 1], >=, map->row_maxs[r]);
+        else
+          g_assert_cmpfloat (map->row_means[r - 1], >=, map->row_means[r]);
+    }
+  g_assert_cmpstr (mg_rank_overview_get_metric_id (overview), ==, "metric1");
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -315,6 +348,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rank-overview/follows-view", test_follows_view);
   g_test_add_func ("/rank-overview/single-process", test_single_process);
   g_test_add_func ("/rank-overview/keys-new-profile-close", test_keys_new_profile_close);
+  g_test_add_func ("/rank-overview/orders-hold", test_orders_hold);
   g_test_add_func ("/rank-overview/1024", test_1024);
   return gui_test_run ();
 }
