@@ -148,6 +148,11 @@ build_context_menu (MgMetricRow *self)
 
   g_menu_item_set_action_and_target_value (item, "win.hide-metric", g_variant_new_string (def->id));
   g_menu_append_item (menu, item);
+  g_clear_object (&item);
+  /* The metric's heat map of processes × time (mg-rank-overview.h). */
+  item = g_menu_item_new (_("Rank Overview"), NULL);
+  g_menu_item_set_action_and_target_value (item, "win.rank-overview", g_variant_new_string (def->id));
+  g_menu_append_item (menu, item);
   g_menu_append (menu, _("Zoom to Selection"), "win.zoom-selection");
   g_menu_append (menu, _("Reset Zoom"), "win.zoom-reset");
   self->context_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));

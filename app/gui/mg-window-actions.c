@@ -151,6 +151,7 @@ mg_window_add_actions (MgWindow *self)
   g_action_group_change_action_state (G_ACTION_GROUP (self), "show-info",
                                       g_variant_new_boolean (show_info));
   mg_time_view_actions_add (G_ACTION_MAP (self), self->view);
+  mg_window_rank_overview_init (self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);

@@ -102,6 +102,8 @@ void mg_window_dismiss_undo (MgWindow *self);
 
 /* The window actions and the file drop target (mg-window-actions.c). */
 void mg_window_add_actions (MgWindow *self);
+/* Action win.rank-overview and its window (mg-window-rank-overview.c). */
+void mg_window_rank_overview_init (MgWindow *self);
 
 /* Action win.export: asks where to (mg-window-export.c). */
 void mg_window_export_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data);

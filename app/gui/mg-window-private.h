@@ -42,5 +42,7 @@ guint mg_window_get_n_event_marks (MgWindow *self);
 /* The Report page of the side panel (built now if it was not), or NULL
  * without a profile. */
 GtkWidget *mg_window_get_report_view (MgWindow *self);
+/* The rank overview (MgRankOverview) win.rank-overview opened, or NULL. */
+GtkWidget *mg_window_get_rank_overview (MgWindow *self);
 
 G_END_DECLS

@@ -6,7 +6,8 @@
  *
  * Window actions: open, export, zoom-in, zoom-out, zoom-selection,
  * zoom-reset, pan-left, pan-right, clear-selection, auto-zoom-vertical
- * (stateful), show-info (stateful), show-errors, plus the metric visibility
+ * (stateful), show-info (stateful), show-errors, rank-overview (a metric id:
+ * mg-window-rank-overview.c), plus the metric visibility
  * actions of MgMetricVisibility (docs/viewer.md). */
 #pragma once
 

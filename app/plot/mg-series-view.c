@@ -44,23 +44,32 @@ mg_series_view_init (MgSeriesView *view, MgProfile *profile, guint metric, int p
       if (series == NULL || series->n == 0)
         return FALSE;
       info = mg_profile_get_process (profile, process);
-      view->n = series->n;
-      view->ends = series->times;
-      view->mins = series->mins;
-      view->maxs = series->maxs;
-      view->means = series->means;
-      /* The first window runs from the process's start (times are window
-       * ends), or has the length of the next one when the start is unknown. */
-      if (info != NULL && info->start_s < series->times[0])
-        view->first_start = info->start_s;
-      else if (series->n > 1)
-        view->first_start = series->times[0] - (series->times[1] - series->times[0]);
-      else
-        view->first_start = 0;
-      view->first_start = MAX (view->first_start, 0);
-      view->first_start = MIN (view->first_start, series->times[0]);
+      mg_series_view_init_process (view, series, info, process);
     }
   return TRUE;
+}
+
+void
+mg_series_view_init_process (MgSeriesView *view, const MgProcessSeries *series,
+                             const MgProcessInfo *info, int process)
+{
+  memset (view, 0, sizeof *view);
+  view->process = process;
+  view->n = series->n;
+  view->ends = series->times;
+  view->mins = series->mins;
+  view->maxs = series->maxs;
+  view->means = series->means;
+  /* The first window runs from the process's start (times are window
+   * ends), or has the length of the next one when the start is unknown. */
+  if (info != NULL && info->start_s < series->times[0])
+    view->first_start = info->start_s;
+  else if (series->n > 1)
+    view->first_start = series->times[0] - (series->times[1] - series->times[0]);
+  else
+    view->first_start = 0;
+  view->first_start = MAX (view->first_start, 0);
+  view->first_start = MIN (view->first_start, series->times[0]);
 }
 
 double

@@ -36,6 +36,11 @@ typedef struct {
 gboolean mg_series_view_init (MgSeriesView *view, MgProfile *profile, guint metric,
                               int process);
 
+/* Fills view with a process's own series (series->n > 0; info: that
+ * process's, for where its first window starts). */
+void mg_series_view_init_process (MgSeriesView *view, const MgProcessSeries *series,
+                                  const MgProcessInfo *info, int process);
+
 double mg_series_view_window_start (const MgSeriesView *view, guint i);
 /* Index of the first window ending after t (n if none): binary search. */
 guint mg_series_view_find (const MgSeriesView *view, double t);

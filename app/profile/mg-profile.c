@@ -4,6 +4,7 @@
 #include "mg-config.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include <glib/gi18n.h>
@@ -487,6 +488,87 @@ mg_profile_read_process_series (MgProfile *self, guint process, GError **error)
   g_return_val_if_fail (MG_IS_PROFILE (self), FALSE);
   g_return_val_if_fail (process < self->processes->len, FALSE);
   return mg_profile_fetch_process (self, process, FALSE, error);
+}
+
+/* One block: the struct, then times, mins, maxs, means. */
+static MgProcessSeries *
+copy_series (gsize n, const double *times, const double *mins, const double *maxs,
+             const double *means)
+{
+  MgProcessSeries *copy = g_malloc (sizeof (MgProcessSeries) + 4 * n * sizeof (double));
+  double *data = (double *) (copy + 1);
+
+  copy->n = (guint) n;
+  if (n > 0)
+    {
+      memcpy (data, times, n * sizeof (double));
+      memcpy (data + n, mins, n * sizeof (double));
+      memcpy (data + 2 * n, maxs, n * sizeof (double));
+      memcpy (data + 3 * n, means, n * sizeof (double));
+    }
+  copy->times = data;
+  copy->mins = data + n;
+  copy->maxs = data + 2 * n;
+  copy->means = data + 3 * n;
+  return copy;
+}
+
+MgProcessSeries *
+mg_profile_dup_process_series (MgProfile *self, guint process, guint metric, GError **error)
+{
+  MgPackedProcess *packed;
+  guint n_metrics;
+  gsize n;
+  g_autofree double *memory = NULL;
+  const double *values;
+  MgProcessSeries *copy = NULL;
+
+  g_return_val_if_fail (MG_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (process < self->processes->len, NULL);
+  g_return_val_if_fail (metric < self->metrics->len, NULL);
+
+  n_metrics = self->metrics->len;
+  if (self->packed == NULL)
+    {
+      const MgProcessSeries *s;
+
+      if (!mg_profile_read_process_series (self, process, error))
+        return NULL;
+      s = &self->process_series[(gsize) process * n_metrics + metric];
+      return copy_series (s->n, s->times, s->mins, s->maxs, s->means);
+    }
+  /* The packed block read, not decoded into the kept processes. */
+  if (!mg_profile_fetch_process (self, process, TRUE, error))
+    return NULL;
+  packed = &self->packed[process];
+  n = self->process_n[process];
+  g_mutex_lock (&self->unpack_lock);
+  if (!packed->reported[metric])
+    copy = copy_series (0, NULL, NULL, NULL, NULL);
+  else if (packed->memory != NULL)
+    {
+      const MgProcessSeries *s = &self->process_series[(gsize) process * n_metrics + metric];
+
+      copy = copy_series (s->n, s->times, s->mins, s->maxs, s->means);
+    }
+  else if (!packed->damaged)
+    {
+      memory = g_new (double, MAX (n * (1 + (gsize) n_metrics * MG_PROCESS_SERIES_N), 1));
+      if (mg_process_block_decode (packed->block, packed->size, n, n_metrics, packed->reported,
+                                   memory, memory + n))
+        {
+          /* As point_series lays them out: [metric][mins, maxs, means][n]. */
+          values = memory + n + (gsize) metric * MG_PROCESS_SERIES_N * n;
+          copy = copy_series (n, memory, values, values + n, values + 2 * n);
+        }
+    }
+  g_mutex_unlock (&self->unpack_lock);
+  if (copy == NULL)
+    g_set_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT,
+                 _("The profile “%s” is damaged: the series of process %d cannot be read "
+                   "from it."), self->file_name != NULL ? self->file_name : "(memory)",
+                 g_array_index (self->processes, MgProcessInfo, process).pid);
+  return copy;
 }
 
 guint

@@ -185,6 +185,15 @@ const MgProcessSeries *mg_profile_get_process_series (MgProfile *self, guint pro
  * changed on disk since it was opened or cannot be read; the process's
  * series are then empty (n == 0). Always TRUE for profiles built in memory. */
 gboolean mg_profile_read_process_series (MgProfile *self, guint process, GError **error);
+/* A copy of one metric of a process's own series, in one block (free it
+ * with g_free; n == 0 when the process never reported the metric). For
+ * views over many processes at once (the rank overview): a profile read
+ * from a file decodes the process's series into scratch memory, so the
+ * few processes kept decoded (the one the graphs show) stay as they are.
+ * Callable from any thread. NULL, with error naming the file and the
+ * process, when the series cannot be read. */
+MgProcessSeries *mg_profile_dup_process_series (MgProfile *self, guint process, guint metric,
+                                                GError **error);
 
 guint mg_profile_get_n_plugin_errors (MgProfile *self);
 const MgPluginError *mg_profile_get_plugin_error (MgProfile *self, guint i);

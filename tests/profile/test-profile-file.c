@@ -490,21 +490,15 @@ test_file_version4_fixture (void)
   profile_fixture_assert_profiles_equal (expected, profile);
 }
 
-/* A saved profile's processes stay packed until asked for, one at a time;
- * only the last MG_PROFILE_UNPACKED_MAX asked for stay decoded, and one
- * asked for again decodes to the same values. */
-static void
-test_file_unpacked_on_demand (void)
+/* n_proc processes of one metric "wave", 8 windows: process p holds
+ * p·10 + k in window k (min half below, max half above). */
+static MgProfile *
+many_processes_profile (guint n_proc)
 {
   g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
   g_autoptr(MgMetricDef) def = profile_fixture_metric ("wave", MG_DOMAIN_TIME);
-  g_autofree char *dir = make_tmpdir ();
-  g_autofree char *path = g_build_filename (dir, "many.mgprof", NULL);
   g_autoptr(GError) error = NULL;
-  g_autoptr(MgProfile) built = NULL;
-  g_autoptr(MgProfile) loaded = NULL;
-  guint n_proc = MG_PROFILE_UNPACKED_MAX + 4, unpacked = 0;
-  const MgProcessSeries *s;
+  MgProfile *built;
 
   mg_profile_builder_add_metric (builder, def);
   for (guint p = 0; p < n_proc; p++)
@@ -522,6 +516,23 @@ test_file_unpacked_on_demand (void)
     }
   built = mg_profile_builder_finish (builder, 0, &error);
   g_assert_no_error (error);
+  return built;
+}
+
+/* A saved profile's processes stay packed until asked for, one at a time;
+ * only the last MG_PROFILE_UNPACKED_MAX asked for stay decoded, and one
+ * asked for again decodes to the same values. */
+static void
+test_file_unpacked_on_demand (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "many.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+  guint n_proc = MG_PROFILE_UNPACKED_MAX + 4, unpacked = 0;
+  g_autoptr(MgProfile) built = many_processes_profile (n_proc);
+  g_autoptr(MgProfile) loaded = NULL;
+  const MgProcessSeries *s;
+
   g_assert_true (mg_profile_save (built, path, &error));
   loaded = mg_profile_load (path, &error);
   g_assert_no_error (error);
@@ -545,6 +556,54 @@ test_file_unpacked_on_demand (void)
   g_assert_cmpuint (s->n, ==, 0);
   g_assert_cmpfloat (mg_profile_get_process_series (loaded, 3, 0)->means[5], ==, 35.0);
   profile_fixture_assert_profiles_equal (built, loaded);
+  mg_test_remove_tree (dir);
+}
+
+/* Copies of every process's series (the rank overview's) hold the values,
+ * from a file and from memory alike, and leave the process the graphs
+ * show decoded where it was: its series' memory is not freed. */
+static void
+test_file_dup_keeps_decoded (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "many.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+  guint n_proc = MG_PROFILE_UNPACKED_MAX * 2;
+  g_autoptr(MgProfile) built = many_processes_profile (n_proc);
+  g_autoptr(MgProfile) loaded = NULL;
+  const MgProcessSeries *shown;
+  const double *shown_means;
+
+  g_assert_true (mg_profile_save (built, path, &error));
+  loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  shown = mg_profile_get_process_series (loaded, 3, 0);
+  shown_means = shown->means;
+  for (guint i = 0; i < 2; i++)
+    {
+      MgProfile *profile = i == 0 ? loaded : built;
+
+      for (guint p = 0; p < n_proc; p++)
+        {
+          g_autofree MgProcessSeries *copy = mg_profile_dup_process_series (profile, p, 0, &error);
+
+          g_assert_no_error (error);
+          g_assert_cmpuint (copy->n, ==, 8);
+          for (guint k = 0; k < 8; k++)
+            {
+              g_assert_cmpfloat (copy->means[k], ==, p * 10.0 + k);
+              g_assert_cmpfloat (copy->mins[k], ==, p * 10.0 + k - 0.5);
+              g_assert_cmpfloat (copy->maxs[k], ==, p * 10.0 + k + 0.5);
+              g_assert_cmpfloat (copy->times[k], ==, k + 1);
+            }
+        }
+    }
+  g_assert_nonnull (loaded->packed[3].memory);
+  g_assert_true (shown->means == shown_means);
+  g_assert_cmpfloat (shown->means[5], ==, 35.0);
+  for (guint p = 0; p < n_proc; p++)
+    if (p != 3)
+      g_assert_null (loaded->packed[p].memory);
   mg_test_remove_tree (dir);
 }
 
@@ -877,6 +936,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/file/version4-fixture", test_file_version4_fixture);
   g_test_add_func ("/profile/file/damaged-block-single", test_file_damaged_block_single);
   g_test_add_func ("/profile/file/unpacked-on-demand", test_file_unpacked_on_demand);
+  g_test_add_func ("/profile/file/dup-keeps-decoded", test_file_dup_keeps_decoded);
   g_test_add_func ("/profile/file/damaged-block", test_file_damaged_block);
   g_test_add_func ("/profile/file/output", test_file_output);
   g_test_add_func ("/profile/file/any-bytes", test_file_any_bytes);
