@@ -1,0 +1,536 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The in-process unwinder (sampler/mg-unwind.h), driven as the capture
+ * side drives it: a SIGPROF handler (CPU-time timer) walks the interrupted
+ * stack into preallocated slots; afterwards, outside the handler, frames
+ * are named with dladdr (the test is linked -rdynamic, so its global
+ * functions are named) and checked against known call chains. Built -O2
+ * without frame pointers (sampler-unwind) and with them (sampler-unwind-fp). */
+#include <dlfcn.h>
+#include <glib.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "mg-unwind.h"
+
+#define MAX_SAMPLES 4096
+#define NOINLINE __attribute__((noinline, noclone, used))
+
+/* The call chains' functions: global (so that dladdr names them), never
+ * inlined, cloned or tail-called. */
+double unwind_test_c (double seconds);
+double unwind_test_b (double seconds);
+double unwind_test_a (double seconds);
+double unwind_test_recurse (int depth, double seconds);
+double unwind_test_garbage_rbp (double seconds);
+double unwind_test_corrupt_return (double seconds);
+double unwind_test_handler_spin (double seconds);
+void unwind_test_on_usr1 (int sig);
+double unwind_test_interrupted (void);
+double unwind_test_thread_spin (double seconds);
+void *unwind_test_thread_main (void *data);
+
+typedef struct
+{
+  unsigned n, flags, n_fp, fp_flags;
+  int module;
+  pid_t tid;
+  uint64_t pcs[MG_UNWIND_MAX_FRAMES];
+  uint64_t fp_pcs[MG_UNWIND_MAX_FRAMES];
+} Sample;
+
+static Sample samples[MAX_SAMPLES];
+static unsigned n_samples;
+static volatile int sampling;
+
+static void
+on_prof (int sig, siginfo_t *info, void *uc)
+{
+  (void) sig;
+  (void) info;
+  if (!sampling)
+    return;
+  unsigned i = __atomic_fetch_add (&n_samples, 1, __ATOMIC_RELAXED);
+  if (i >= MAX_SAMPLES)
+    return;
+  Sample *s = &samples[i];
+  s->n = mg_unwind_context (uc, s->pcs, MG_UNWIND_MAX_FRAMES, &s->flags);
+  s->n_fp = mg_unwind_context_fp (uc, s->fp_pcs, MG_UNWIND_MAX_FRAMES, &s->fp_flags);
+  s->module = mg_unwind_module_at (s->pcs[0]);
+  s->tid = (pid_t) syscall (SYS_gettid);
+}
+
+static void
+sampling_start (void)
+{
+  memset (samples, 0, sizeof samples);
+  n_samples = 0;
+  sampling = 1;
+  struct itimerval it = { { 0, 1000 }, { 0, 1000 } };
+  g_assert_no_errno (setitimer (ITIMER_PROF, &it, NULL));
+}
+
+static unsigned
+sampling_stop (void)
+{
+  struct itimerval off = { { 0, 0 }, { 0, 0 } };
+  g_assert_no_errno (setitimer (ITIMER_PROF, &off, NULL));
+  sampling = 0;
+  return MIN (__atomic_load_n (&n_samples, __ATOMIC_RELAXED), MAX_SAMPLES);
+}
+
+static double
+thread_cpu_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+/* The function named by dladdr for frame i (return addresses: pc - 1). */
+static const char *
+frame_name (const uint64_t *pcs, unsigned i)
+{
+  Dl_info info;
+  if (dladdr ((void *) (uintptr_t) (pcs[i] - (i > 0)), &info) == 0 || info.dli_sname == NULL)
+    return "?";
+  return info.dli_sname;
+}
+
+/* Whether names appear in pcs[0..n) in this order (others may lie between). */
+static gboolean
+has_chain (const uint64_t *pcs, unsigned n, const char *const *names)
+{
+  unsigned k = 0;
+  for (unsigned i = 0; i < n && names[k] != NULL; i++)
+    if (strcmp (frame_name (pcs, i), names[k]) == 0)
+      k++;
+  return names[k] == NULL;
+}
+
+static char *
+describe (const uint64_t *pcs, unsigned n, unsigned flags)
+{
+  GString *s = g_string_new (NULL);
+  for (unsigned i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%s", i ? " <- " : "", frame_name (pcs, i));
+  g_string_append_printf (s, " [flags %u]", flags);
+  return g_string_free (s, FALSE);
+}
+
+/* The kernel checks CPU-time timers at its tick: at 100 Hz, a spin of
+ * 0.3 s of CPU gets about 30 samples, whatever the 1 ms asked for; the
+ * counts asserted below are well under that. */
+
+/* ---- main -> a -> b -> c, spinning in c ---- */
+
+static volatile double sink;
+
+NOINLINE double
+unwind_test_c (double seconds)
+{
+  double end = thread_cpu_now () + seconds, acc = 1;
+  while (thread_cpu_now () < end)
+    for (int i = 0; i < 1000; i++)
+      acc = acc * 1.0000001 + 1e-9;
+  return acc;
+}
+
+NOINLINE double
+unwind_test_b (double seconds)
+{
+  return unwind_test_c (seconds) * 2 + sink;
+}
+
+NOINLINE double
+unwind_test_a (double seconds)
+{
+  return unwind_test_b (seconds) * 3 + sink;
+}
+
+static void
+test_chain (void)
+{
+  sampling_start ();
+  sink = unwind_test_a (0.4);
+  unsigned n = sampling_stop ();
+  static const char *const chain[] = { "unwind_test_c", "unwind_test_b", "unwind_test_a", "main", NULL };
+  unsigned in_c = 0, whole = 0;
+  for (unsigned i = 0; i < n; i++)
+    {
+      const Sample *s = &samples[i];
+      if (!has_chain (s->pcs, s->n, chain))
+        {
+          g_autofree char *d = describe (s->pcs, s->n, s->flags);
+          g_test_message ("sample %u: %s", i, d);
+          continue;
+        }
+      in_c++;
+      whole += s->flags == 0; /* ended cleanly at _start */
+    }
+  g_test_message ("%u samples, %u with c <- b <- a <- main, %u of them complete", n, in_c, whole);
+  if (n > 0)
+    {
+      g_autofree char *first = describe (samples[0].pcs, samples[0].n, samples[0].flags);
+      g_test_message ("first: %s", first);
+    }
+  g_assert_cmpuint (n, >=, 15);
+  g_assert_cmpuint (in_c * 10, >=, n * 9);
+  g_assert_cmpuint (whole * 10, >=, in_c * 9);
+}
+
+/* ---- recursion deeper than the limit ---- */
+
+NOINLINE double
+unwind_test_recurse (int depth, double seconds)
+{
+  if (depth == 0)
+    return unwind_test_c (seconds);
+  return unwind_test_recurse (depth - 1, seconds) + sink + depth;
+}
+
+static void
+test_truncated (void)
+{
+  sampling_start ();
+  sink = unwind_test_recurse (200, 0.3);
+  unsigned n = sampling_stop ();
+  unsigned truncated = 0;
+  for (unsigned i = 0; i < n; i++)
+    if (samples[i].flags == MG_UNWIND_TRUNCATED && samples[i].n == MG_UNWIND_MAX_FRAMES
+        && strcmp (frame_name (samples[i].pcs, MG_UNWIND_MAX_FRAMES - 1), "unwind_test_recurse") == 0)
+      truncated++;
+  g_test_message ("%u samples, %u truncated at %u frames", n, truncated, MG_UNWIND_MAX_FRAMES);
+  g_assert_cmpuint (n, >=, 12);
+  g_assert_cmpuint (truncated * 10, >=, n * 9);
+}
+
+/* ---- garbage in rbp: a stack buffer of garbage, rbp pointing into it ---- */
+
+NOINLINE double
+unwind_test_garbage_rbp (double seconds)
+{
+  uint64_t garbage[64];
+  for (unsigned i = 0; i < G_N_ELEMENTS (garbage); i++)
+    garbage[i] = (i % 3 == 0) ? (uint64_t) (uintptr_t) &garbage[(i * 7) % 64]  /* into the buffer */
+                 : (i % 3 == 1) ? 0xdead00000000beefu + i                      /* non-canonical */
+                                : 0x10000u + i;                                /* unmapped */
+  double end = thread_cpu_now () + seconds;
+  while (thread_cpu_now () < end)
+    {
+      long spins = 1000000;
+      __asm__ volatile ("mov %%rbp, %%r11\n\t"
+                        "mov %1, %%rbp\n\t"
+                        "1: sub $1, %0\n\t"
+                        "jnz 1b\n\t"
+                        "mov %%r11, %%rbp"
+                        : "+r"(spins)
+                        : "r"(&garbage[4])
+                        : "r11", "cc", "memory");
+    }
+  return (double) garbage[5] + sink;
+}
+
+static void
+test_garbage_rbp (void)
+{
+  sampling_start ();
+  sink = unwind_test_garbage_rbp (0.3);
+  unsigned n = sampling_stop ();
+  static const char *const chain[] = { "unwind_test_garbage_rbp", "main", NULL };
+  unsigned in_loop = 0, full = 0, fp_unknown = 0, cfi_unknown = 0;
+  for (unsigned i = 0; i < n; i++)
+    {
+      const Sample *s = &samples[i];
+      if (strcmp (frame_name (s->pcs, 0), "unwind_test_garbage_rbp") != 0)
+        continue;
+      in_loop++;
+      full += has_chain (s->pcs, s->n, chain) && s->flags == 0;
+      fp_unknown += (s->fp_flags & MG_UNWIND_UNKNOWN_FRAME) != 0 && s->n_fp <= 2;
+      /* with frame pointers the CFA is rbp + 16: the return address read is garbage */
+      cfi_unknown += (s->flags & MG_UNWIND_UNKNOWN_FRAME) != 0 && s->n <= 2;
+    }
+  g_test_message ("%u samples, %u in the loop, %u unwound to main, %u stopped, %u frame-pointer walks stopped",
+                  n, in_loop, full, cfi_unknown, fp_unknown);
+  g_assert_cmpuint (in_loop, >=, 12);
+  g_assert_cmpuint (fp_unknown * 10, >=, in_loop * 9);
+  if (UNWIND_TEST_FRAME_POINTERS)
+    g_assert_cmpuint (cfi_unknown * 10, >=, in_loop * 9);
+  else
+    g_assert_cmpuint (full * 10, >=, in_loop * 9); /* CFI does not need rbp */
+}
+
+/* ---- a corrupt return address ---- */
+
+static uint64_t bogus_return[4];
+
+NOINLINE double
+unwind_test_corrupt_return (double seconds)
+{
+  void **slot = (void **) __builtin_frame_address (0) + 1;
+  void *saved = *slot;
+  g_assert_true (saved == __builtin_return_address (0));
+  *(void *volatile *) slot = &bogus_return; /* in the program, but in its data, not its code */
+  double acc = unwind_test_c (seconds);
+  *(void *volatile *) slot = (void *) (uintptr_t) 0x10000;
+  acc += unwind_test_c (seconds);
+  *(void *volatile *) slot = saved;
+  return acc;
+}
+
+static void
+test_corrupt_return (void)
+{
+  sampling_start ();
+  sink = unwind_test_corrupt_return (0.2);
+  unsigned n = sampling_stop ();
+  unsigned seen = 0, stopped = 0;
+  for (unsigned i = 0; i < n; i++)
+    {
+      const Sample *s = &samples[i];
+      for (unsigned k = 0; k < s->n; k++)
+        if (strcmp (frame_name (s->pcs, k), "unwind_test_corrupt_return") == 0)
+          {
+            seen++;
+            /* the frame above it is the corrupt address, in no module's code:
+             * the walk stops there */
+            if (k + 2 >= s->n && (s->flags & MG_UNWIND_UNKNOWN_FRAME) && !has_chain (s->pcs, s->n,
+                (const char *const[]){ "unwind_test_corrupt_return", "main", NULL }))
+              stopped++;
+            break;
+          }
+    }
+  g_test_message ("%u samples, %u in the corrupt frame, %u stopped there", n, seen, stopped);
+  g_assert_cmpuint (seen, >=, 15);
+  g_assert_cmpuint (stopped, ==, seen);
+}
+
+/* ---- a library loaded with dlopen, then unloaded ---- */
+
+static void
+test_dlopen (void)
+{
+  void *lib = dlopen (UNWIND_TEST_HOT_LIB, RTLD_NOW | RTLD_LOCAL);
+  g_assert_nonnull (lib);
+  double (*spin) (double) = (double (*) (double)) dlsym (lib, "unwind_test_hot_spin");
+  g_assert_nonnull (spin);
+
+  /* before a refresh, its code is in no known module: a marked stop */
+  sampling_start ();
+  sink = spin (0.15);
+  unsigned n = sampling_stop ();
+  unsigned unknown = 0, in_lib = 0;
+  for (unsigned i = 0; i < n; i++)
+    if (strcmp (frame_name (samples[i].pcs, 0), "unwind_test_hot_spin") == 0)
+      {
+        in_lib++;
+        unknown += samples[i].n == 1 && samples[i].flags == MG_UNWIND_UNKNOWN_FRAME && samples[i].module == -1;
+      }
+  g_test_message ("before refresh: %u samples, %u in the library, %u stopped there", n, in_lib, unknown);
+  g_assert_cmpuint (in_lib, >=, 5);
+  g_assert_cmpuint (unknown, ==, in_lib);
+
+  mg_unwind_refresh ();
+  sampling_start ();
+  sink = spin (0.3);
+  n = sampling_stop ();
+  int module = -1;
+  unsigned whole = 0;
+  in_lib = 0;
+  for (unsigned i = 0; i < n; i++)
+    {
+      const Sample *s = &samples[i];
+      if (strcmp (frame_name (s->pcs, 0), "unwind_test_hot_spin") != 0
+          && !(s->n > 1 && strcmp (frame_name (s->pcs, 1), "unwind_test_hot_spin") == 0))
+        continue;
+      in_lib++;
+      if (strcmp (frame_name (s->pcs, 0), "unwind_test_hot_spin") == 0)
+        module = s->module;
+      whole += has_chain (s->pcs, s->n, (const char *const[]){ "unwind_test_hot_spin", "main", NULL })
+               && s->flags == 0;
+    }
+  g_test_message ("after refresh: %u samples, %u in the library, %u unwound to main", n, in_lib, whole);
+  g_assert_cmpuint (in_lib, >=, 12);
+  g_assert_cmpuint (whole * 10, >=, in_lib * 9);
+  g_assert_cmpint (module, >=, 0);
+  const struct mg_unwind_module *m = mg_unwind_module ((unsigned) module);
+  g_assert_true (g_str_has_suffix (m->path, "libunwind-test-hot.so"));
+  g_assert_cmpuint (m->build_id_len, >, 0);
+  g_assert_true (mg_unwind_module_loaded ((unsigned) module));
+  uint64_t addr = (uint64_t) (uintptr_t) spin;
+  g_assert_cmpint (mg_unwind_module_at (addr), ==, module);
+
+  /* dlclose (interposed) publishes a table without it at once; the list
+   * keeps it, marked unloaded, for symbolisation */
+  g_assert_cmpint (dlclose (lib), ==, 0);
+  g_assert_cmpint (mg_unwind_module_at (addr), ==, -1);
+  g_assert_false (mg_unwind_module_loaded ((unsigned) module));
+  g_assert_true (mg_unwind_module ((unsigned) module) == m);
+  g_assert_true (g_str_has_suffix (m->path, "libunwind-test-hot.so"));
+
+  /* loaded again (maybe elsewhere): a new entry, loaded */
+  lib = dlopen (UNWIND_TEST_HOT_LIB, RTLD_NOW | RTLD_LOCAL);
+  g_assert_nonnull (lib);
+  mg_unwind_refresh ();
+  int again = mg_unwind_module_at ((uint64_t) (uintptr_t) dlsym (lib, "unwind_test_hot_spin"));
+  g_assert_cmpint (again, >=, 0);
+  g_assert_cmpint (again, !=, module);
+  g_assert_true (mg_unwind_module_loaded ((unsigned) again));
+  g_assert_cmpint (dlclose (lib), ==, 0);
+  g_assert_false (mg_unwind_module_loaded ((unsigned) again));
+}
+
+/* ---- a sample in a signal handler, through the signal frame ---- */
+
+static volatile int handler_ran;
+
+NOINLINE double
+unwind_test_handler_spin (double seconds)
+{
+  return unwind_test_c (seconds) + sink;
+}
+
+NOINLINE void
+unwind_test_on_usr1 (int sig)
+{
+  (void) sig;
+  sink = unwind_test_handler_spin (0.3) + 1;
+  handler_ran = 1;
+}
+
+NOINLINE double
+unwind_test_interrupted (void)
+{
+  double acc = 0;
+  while (!handler_ran) /* the timer's signal lands in this loop */
+    acc += 1;
+  return acc + sink;
+}
+
+static void
+test_signal_frame (void)
+{
+  struct sigaction sa = { .sa_handler = unwind_test_on_usr1 };
+  sigemptyset (&sa.sa_mask);
+  struct sigaction old;
+  g_assert_no_errno (sigaction (SIGUSR1, &sa, &old));
+  handler_ran = 0;
+  timer_t timer;
+  struct sigevent ev = { .sigev_notify = SIGEV_THREAD_ID, .sigev_signo = SIGUSR1 };
+  ev._sigev_un._tid = (pid_t) syscall (SYS_gettid);
+  g_assert_no_errno (timer_create (CLOCK_MONOTONIC, &ev, &timer));
+  struct itimerspec once = { .it_value = { 0, 20 * 1000 * 1000 } };
+  sampling_start ();
+  g_assert_no_errno (timer_settime (timer, 0, &once, NULL));
+  sink = unwind_test_interrupted ();
+  unsigned n = sampling_stop ();
+  timer_delete (timer);
+  sigaction (SIGUSR1, &old, NULL);
+
+  static const char *const chain[] = { "unwind_test_handler_spin", "unwind_test_on_usr1",
+                                       "unwind_test_interrupted", "main", NULL };
+  unsigned in_handler = 0, through = 0;
+  for (unsigned i = 0; i < n; i++)
+    {
+      const Sample *s = &samples[i];
+      if (!has_chain (s->pcs, s->n, (const char *const[]){ "unwind_test_handler_spin", NULL }))
+        continue;
+      in_handler++;
+      if (has_chain (s->pcs, s->n, chain) && s->flags == 0)
+        through++;
+      else
+        {
+          g_autofree char *d = describe (s->pcs, s->n, s->flags);
+          g_test_message ("sample %u: %s", i, d);
+        }
+    }
+  g_test_message ("%u samples, %u in the handler, %u through the signal frame to main", n, in_handler, through);
+  g_assert_cmpuint (in_handler, >=, 12);
+  g_assert_cmpuint (through * 10, >=, in_handler * 9);
+}
+
+/* ---- 16 threads at once ---- */
+
+#define N_THREADS 16
+static pthread_barrier_t start_barrier;
+
+NOINLINE double
+unwind_test_thread_spin (double seconds)
+{
+  return unwind_test_c (seconds) + sink;
+}
+
+NOINLINE void *
+unwind_test_thread_main (void *data)
+{
+  (void) data;
+  pthread_barrier_wait (&start_barrier);
+  sink = unwind_test_thread_spin (0.06);
+  return NULL;
+}
+
+static void
+test_threads (void)
+{
+  pthread_t threads[N_THREADS];
+  pthread_barrier_init (&start_barrier, NULL, N_THREADS + 1);
+  for (unsigned i = 0; i < N_THREADS; i++)
+    g_assert_cmpint (pthread_create (&threads[i], NULL, unwind_test_thread_main, NULL), ==, 0);
+  /* what the capture side does when it sees new threads: their stacks become known */
+  mg_unwind_refresh_memory ();
+  sampling_start ();
+  pthread_barrier_wait (&start_barrier);
+  for (unsigned i = 0; i < N_THREADS; i++)
+    pthread_join (threads[i], NULL);
+  unsigned n = sampling_stop ();
+  pthread_barrier_destroy (&start_barrier);
+
+  static const char *const chain[] = { "unwind_test_c", "unwind_test_thread_spin", "unwind_test_thread_main", NULL };
+  unsigned in_spin = 0, whole = 0;
+  pid_t tids[N_THREADS];
+  unsigned n_tids = 0;
+  for (unsigned i = 0; i < n; i++)
+    {
+      const Sample *s = &samples[i];
+      if (!has_chain (s->pcs, s->n, (const char *const[]){ "unwind_test_thread_spin", NULL }))
+        continue;
+      in_spin++;
+      if (has_chain (s->pcs, s->n, chain) && s->flags == 0) /* ends at the thread's start */
+        whole++;
+      unsigned k = 0;
+      while (k < n_tids && tids[k] != s->tid)
+        k++;
+      if (k == n_tids && n_tids < N_THREADS)
+        tids[n_tids++] = s->tid;
+    }
+  g_test_message ("%u samples, %u in the threads' spin, %u whole, %u threads", n, in_spin, whole, n_tids);
+  g_assert_cmpuint (in_spin, >=, 40);
+  g_assert_cmpuint (whole * 10, >=, in_spin * 9);
+  g_assert_cmpuint (n_tids, >=, 8);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  struct sigaction sa = { .sa_sigaction = on_prof, .sa_flags = SA_SIGINFO | SA_RESTART };
+  sigfillset (&sa.sa_mask);
+  g_assert_no_errno (sigaction (SIGPROF, &sa, NULL));
+  g_assert_no_errno (mg_unwind_prepare ());
+  g_assert_cmpuint (mg_unwind_module_count (), >=, 3);
+
+  g_test_add_func ("/unwind/chain", test_chain);
+  g_test_add_func ("/unwind/truncated", test_truncated);
+  g_test_add_func ("/unwind/garbage-rbp", test_garbage_rbp);
+  g_test_add_func ("/unwind/corrupt-return", test_corrupt_return);
+  g_test_add_func ("/unwind/dlopen", test_dlopen);
+  g_test_add_func ("/unwind/signal-frame", test_signal_frame);
+  g_test_add_func ("/unwind/threads", test_threads);
+  int rc = g_test_run ();
+  return rc;
+}
