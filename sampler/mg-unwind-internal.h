@@ -28,6 +28,7 @@ struct mg_unwind_range
 
 struct mg_unwind_snapshot
 {
+  uint32_t generation; /* of the rebuild that filled it (never 0): keys the rule cache */
   uint32_t n_entries, n_ranges;
   struct mg_unwind_entry entries[MG_UNWIND_MAX_MODULES];   /* sorted by start */
   struct mg_unwind_range ranges[MG_UNWIND_MAX_RANGES];    /* sorted, disjoint */
@@ -45,6 +46,27 @@ const struct mg_unwind_entry *mg_unwind_snapshot_entry (const struct mg_unwind_s
 const struct mg_unwind_range *mg_unwind_snapshot_range (const struct mg_unwind_snapshot *s, uint64_t addr);
 /* A handler found a stack in no known range: the next refresh rereads the maps. */
 void mg_unwind_note_stack_miss (void);
+
+/* The common frame's rules, as the handlers' shared cache keeps them: CFA
+ * = rsp or rbp + offset, the return address and the callee-saved
+ * registers rbx, rbp, r12-r15 saved at CFA + offset (0: not saved); or
+ * the outermost frame's (_start's, a thread's clone's). */
+struct mg_unwind_fast_rules
+{
+  int32_t cfa_offset;
+  uint8_t cfa_reg;
+  bool outermost; /* the return address is undefined: the walk ends here */
+  int16_t ra_offset;
+  int16_t saved[6];
+};
+/* Which columns saved[] describes, in order. */
+#define MG_UNWIND_FAST_COLUMNS { 3, 6, 12, 13, 14, 15 }
+
+/* The rules cached for lookup pc under the snapshot generation, or false.
+ * Lock-free (a sequence count per slot): async-signal-safe, never waits. */
+bool mg_unwind_cache_get (uint32_t generation, uint64_t pc, struct mg_unwind_fast_rules *out);
+/* Keeps full rules that fit the fast form; others are left out. */
+void mg_unwind_cache_put (uint32_t generation, uint64_t pc, const struct mg_eh_rules *rules);
 
 /* Fills ranges (at most max) with the readable mappings of /proc/self/maps,
  * read with open/read into buf (no stdio, no allocation). Returns the

@@ -33,6 +33,7 @@ enum
 #define RBP 6
 #define RSP 7
 #define RIP 16
+#define CACHE_EXACT (1ull << 63) /* never set in a user-space address */
 #define CALLEE_SAVED ((1u << 3) | (1u << RBP) | (1u << 12) | (1u << 13) | (1u << 14) | (1u << 15))
 
 typedef struct
@@ -277,6 +278,36 @@ step_cfi (const struct mg_eh_rules *ru, Regs *regs, Stack *st)
   return regs->r[RIP] == 0 ? STEP_END : STEP_OK;
 }
 
+/* One frame up by cached rules (mg-unwind-cache.c): as step_cfi for the
+ * rules' fast form. */
+static int
+step_fast (const struct mg_unwind_fast_rules *f, Regs *regs, Stack *st)
+{
+  static const uint8_t columns[6] = MG_UNWIND_FAST_COLUMNS;
+  if (f->outermost)
+    return STEP_END;
+  if (!(regs->known & (1u << f->cfa_reg)))
+    return STEP_UNKNOWN;
+  uint64_t cfa = regs->r[f->cfa_reg] + (uint64_t) (int64_t) f->cfa_offset;
+  uint64_t ra;
+  if (cfa <= regs->r[RSP] || cfa > st->hi || !stack_read (st, cfa + (uint64_t) (int64_t) f->ra_offset, &ra))
+    return STEP_UNKNOWN;
+  uint32_t known = regs->known & CALLEE_SAVED;
+  for (unsigned k = 0; k < 6; k++)
+    if (f->saved[k] != 0)
+      {
+        if (stack_read (st, cfa + (uint64_t) (int64_t) f->saved[k], &regs->r[columns[k]]))
+          known |= 1u << columns[k];
+        else
+          known &= ~(1u << columns[k]);
+      }
+  regs->r[RIP] = ra;
+  regs->r[RSP] = cfa;
+  regs->known = known | (1u << RIP) | (1u << RSP);
+  st->lo = cfa;
+  return ra == 0 ? STEP_END : STEP_OK;
+}
+
 /* One frame up by the frame-pointer chain: [rbp] the caller's rbp,
  * [rbp + 8] the return address. */
 static int
@@ -337,6 +368,16 @@ static int
 step (const struct mg_unwind_snapshot *s, Regs *regs, Stack *st, bool *exact, bool first, bool fp_only)
 {
   uint64_t pc = regs->r[RIP];
+  struct mg_unwind_fast_rules fast;
+  /* a pc met before: its rules are cached (and it was no signal
+   * trampoline then, nor is it now: same snapshot, same code); exact pcs
+   * and return addresses are told apart by the key's top bit */
+  uint64_t key = *exact ? pc | CACHE_EXACT : pc - 1;
+  if (!fp_only && mg_unwind_cache_get (s->generation, key, &fast))
+    {
+      *exact = false;
+      return step_fast (&fast, regs, st);
+    }
   const struct mg_unwind_entry *e = mg_unwind_snapshot_entry (s, pc);
   if (at_sigreturn (s, e, pc, first))
     {
@@ -348,13 +389,17 @@ step (const struct mg_unwind_snapshot *s, Regs *regs, Stack *st, bool *exact, bo
     e = mg_unwind_snapshot_entry (s, look);
   if (e == NULL || !mg_eh_module_is_code (&e->eh, look))
     return STEP_UNKNOWN; /* JIT or anonymous code, or a corrupt address */
+  bool was_exact = *exact;
   *exact = false;
   if (!fp_only)
     {
       struct mg_eh_rules rules;
       int rc = mg_eh_frame_rules_at (&e->eh, look, &rules);
       if (rc == MG_EH_FOUND)
-        return step_cfi (&rules, regs, st);
+        {
+          mg_unwind_cache_put (s->generation, was_exact ? look | CACHE_EXACT : look, &rules);
+          return step_cfi (&rules, regs, st);
+        }
       if (rc == MG_EH_CORRUPT)
         return STEP_UNKNOWN;
     }

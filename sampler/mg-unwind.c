@@ -258,6 +258,7 @@ rebuild (void)
   wait_readers (w);
   struct mg_unwind_snapshot *s = slots[w];
   generation++;
+  s->generation = generation; /* counted from 1 */
   s->n_entries = 0;
   memset (module_seen, 0, MG_UNWIND_MAX_MODULES);
   dl_iterate_phdr (add_object, s);

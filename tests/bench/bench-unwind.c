@@ -17,7 +17,7 @@
 #include "mg-unwind.h"
 
 #define GOAL_NS 5000.0
-#define DEPTH 30 /* frames wanted in each walk */
+#define DEPTH 30 /* frames in each walk */
 #define MAX_WALKS 8192
 
 enum
@@ -97,13 +97,17 @@ spin (double seconds)
   return acc;
 }
 
-__attribute__((noinline, noclone)) static double
-recurse (int depth, double seconds)
-{
-  if (depth == 0)
-    return spin (seconds);
-  return recurse (depth - 1, seconds) + sink + depth;
-}
+/* The stack: 24 distinct functions (as a real program's frames, not one
+ * recursive function whose frames all share a return address). */
+#define LINK(name, next) \
+  __attribute__((noinline, noclone)) static double name (double seconds) \
+  { \
+    return next (seconds) + sink; \
+  }
+LINK (f23, spin) LINK (f22, f23) LINK (f21, f22) LINK (f20, f21) LINK (f19, f20) LINK (f18, f19)
+LINK (f17, f18) LINK (f16, f17) LINK (f15, f16) LINK (f14, f15) LINK (f13, f14) LINK (f12, f13)
+LINK (f11, f12) LINK (f10, f11) LINK (f9, f10) LINK (f8, f9) LINK (f7, f8) LINK (f6, f7)
+LINK (f5, f6) LINK (f4, f5) LINK (f3, f4) LINK (f2, f3) LINK (f1, f2) LINK (f0, f1)
 
 #define WITH_FP __attribute__((noinline, noclone, optimize ("no-omit-frame-pointer")))
 
@@ -117,23 +121,26 @@ spin_fp (double seconds)
   return acc;
 }
 
-WITH_FP static double
-recurse_fp (int depth, double seconds)
-{
-  if (depth == 0)
-    return spin_fp (seconds);
-  return recurse_fp (depth - 1, seconds) + sink + depth;
-}
+#define LINK_FP(name, next) \
+  WITH_FP static double name (double seconds) \
+  { \
+    return next (seconds) + sink; \
+  }
+LINK_FP (g23, spin_fp) LINK_FP (g22, g23) LINK_FP (g21, g22) LINK_FP (g20, g21) LINK_FP (g19, g20)
+LINK_FP (g18, g19) LINK_FP (g17, g18) LINK_FP (g16, g17) LINK_FP (g15, g16) LINK_FP (g14, g15)
+LINK_FP (g13, g14) LINK_FP (g12, g13) LINK_FP (g11, g12) LINK_FP (g10, g11) LINK_FP (g9, g10)
+LINK_FP (g8, g9) LINK_FP (g7, g8) LINK_FP (g6, g7) LINK_FP (g5, g6) LINK_FP (g4, g5) LINK_FP (g3, g4)
+LINK_FP (g2, g3) LINK_FP (g1, g2) LINK_FP (g0, g1)
 
 WITH_FP static void
-run_phases (int depth, double seconds)
+run_phases (double seconds)
 {
   struct itimerval it = { { 0, 1000 }, { 0, 1000 } };
   setitimer (ITIMER_PROF, &it, NULL);
   phase = PHASE_CFI;
-  sink = recurse (depth, seconds);
+  sink = f0 (seconds);
   phase = PHASE_FP;
-  sink = recurse_fp (depth, seconds);
+  sink = g0 (seconds);
   phase = -1;
   struct itimerval off = { { 0, 0 }, { 0, 0 } };
   setitimer (ITIMER_PROF, &off, NULL);
@@ -172,11 +179,22 @@ main (int argc, char **argv)
       perror ("mg_unwind_prepare");
       return 1;
     }
-  /* _start, __libc_start_call_main, main and run_phases lie below the
-   * recursion, spin above it: DEPTH frames in all */
-  run_phases (DEPTH - 6, seconds);
+  /* _start, __libc_start_main, __libc_start_call_main, main and
+   * run_phases lie below the 24 functions, spin above them: 30 frames */
+  run_phases (seconds);
 
-  printf ("bench-unwind: one walk per SIGPROF, in the handler, %g s of CPU per phase\n", seconds);
+  /* cold walks pay cache and TLB misses: on a shared, loaded machine they
+   * cost several times what they cost on an idle one */
+  char load[64] = "?";
+  FILE *f = fopen ("/proc/loadavg", "r");
+  if (f)
+    {
+      if (fgets (load, sizeof load, f))
+        load[strcspn (load, " ")] = '\0';
+      fclose (f);
+    }
+  printf ("bench-unwind: one walk per SIGPROF, in the handler, %g s of CPU per phase (load average %s)\n", seconds,
+          load);
   double cfi_median = 0;
   for (int p = 0; p < N_PHASES; p++)
     {
