@@ -268,7 +268,8 @@ parse_cie (const struct mg_eh_module *m, uint64_t addr, Cie *cie)
       if (!rd_has (&r, len))
         return false;
       Reader a = { r.p, r.p + len, false };
-      for (unsigned i = 1; aug[i] != '\0'; i++)
+      bool known = true; /* letters after an unknown one are skipped by the length */
+      for (unsigned i = 1; known && aug[i] != '\0'; i++)
         switch (aug[i])
           {
           case 'R': cie->fde_enc = (uint8_t) rd_uint (&a, 1); break;
@@ -280,7 +281,7 @@ parse_cie (const struct mg_eh_module *m, uint64_t addr, Cie *cie)
               break;
             }
           case 'S': case 'B': case 'G': break; /* signal frame, aarch64 BTI, MTE */
-          default: i = sizeof aug - 1; aug[i] = '\0'; break; /* the rest is skipped by length */
+          default: known = false; break;
           }
       if (a.bad)
         return false;

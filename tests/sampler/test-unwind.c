@@ -16,6 +16,10 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <link.h>
+#include <sys/mman.h>
+
+#include "mg-eh-frame.h"
 #include "mg-unwind.h"
 
 #define MAX_SAMPLES 4096
@@ -514,6 +518,146 @@ test_threads (void)
   g_assert_cmpuint (n_tids, >=, 8);
 }
 
+/* ---- the CFI parser on its own, and on corrupt CFI ---- */
+
+typedef struct
+{
+  uint64_t hdr, seg_lo, seg_hi, text_lo, text_hi;
+} ExeCfi;
+
+static int
+find_exe_cfi (struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void) size;
+  ExeCfi *c = data;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME)
+      c->hdr = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    {
+      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
+      uint64_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+      if (ph->p_type == PT_LOAD && c->hdr >= lo && c->hdr < hi)
+        {
+          c->seg_lo = lo;
+          c->seg_hi = hi;
+        }
+      if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X))
+        {
+          c->text_lo = lo;
+          c->text_hi = hi;
+        }
+    }
+  return 1; /* the program is the first object */
+}
+
+/* A copy of [from, from + len) whose first (at_start) or last byte borders
+ * an inaccessible page, so that any read past that side faults. */
+static uint8_t *
+guarded_copy (const void *from, size_t len, gboolean at_start, void **map, size_t *map_len)
+{
+  size_t page = (size_t) sysconf (_SC_PAGESIZE);
+  size_t pages = (len + page - 1) / page;
+  *map_len = (pages + 2) * page;
+  uint8_t *base = mmap (NULL, *map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  g_assert_true (base != MAP_FAILED);
+  g_assert_no_errno (mprotect (base, page, PROT_NONE));
+  g_assert_no_errno (mprotect (base + (pages + 1) * page, page, PROT_NONE));
+  uint8_t *copy = at_start ? base + page : base + (pages + 1) * page - len;
+  memcpy (copy, from, len);
+  *map = base;
+  return copy;
+}
+
+static void
+test_cfi_rules (void)
+{
+  ExeCfi exe = { 0 };
+  dl_iterate_phdr (find_exe_cfi, &exe);
+  g_assert_cmpuint (exe.hdr, !=, 0);
+  struct mg_eh_module m = { .hdr = exe.hdr, .n_segments = 2, .exec_mask = 2,
+                            .segments = { { exe.seg_lo, exe.seg_hi }, { exe.text_lo, exe.text_hi } } };
+  struct mg_eh_rules rules;
+  uint64_t entry = (uint64_t) (uintptr_t) unwind_test_c;
+  g_assert_true (mg_eh_module_is_code (&m, entry));
+  /* at a function's first instruction: CFA = rsp + 8, return address at CFA - 8 */
+  g_assert_cmpint (mg_eh_frame_rules_at (&m, entry, &rules), ==, MG_EH_FOUND);
+  g_assert_false (rules.cfa_is_expr);
+  g_assert_cmpuint (rules.cfa_reg, ==, 7);
+  g_assert_cmpint (rules.cfa_offset, ==, 8);
+  g_assert_cmpuint (rules.ra_column, ==, 16);
+  g_assert_true (rules.set & (1u << 16));
+  g_assert_cmpuint (rules.regs[16].kind, ==, MG_EH_OFFSET);
+  g_assert_cmpint (rules.regs[16].offset, ==, -8);
+  /* no FDE below the program's code, nor in its data */
+  g_assert_cmpint (mg_eh_frame_rules_at (&m, exe.text_lo - 4096, &rules), ==, MG_EH_NO_FDE);
+}
+
+/* Corrupt CFI: random bytes written over the header, the search table, an
+ * FDE and its CIE of a copy of the program's .eh_frame_hdr and .eh_frame
+ * (pc-relative and header-relative, so the copy reads like the original
+ * moved), bordered by inaccessible pages: every lookup must end in one of
+ * the three answers without reading outside the copy. */
+static void
+test_corrupt_cfi (void)
+{
+  ExeCfi exe = { 0 };
+  dl_iterate_phdr (find_exe_cfi, &exe);
+  size_t len = exe.seg_hi - exe.hdr;
+  uint64_t pcs[] = { (uint64_t) (uintptr_t) unwind_test_c + 4, (uint64_t) (uintptr_t) unwind_test_a + 1,
+                     (uint64_t) (uintptr_t) unwind_test_recurse + 9, (uint64_t) (uintptr_t) unwind_test_garbage_rbp + 2 };
+  GRand *rand = g_rand_new_with_seed (29);
+  unsigned answers[3] = { 0, 0, 0 };
+  for (int side = 0; side < 2; side++)
+    {
+      void *map;
+      size_t map_len;
+      uint8_t *copy = guarded_copy ((const void *) (uintptr_t) exe.hdr, len, side == 0, &map, &map_len);
+      uint64_t delta = (uint64_t) (uintptr_t) copy - exe.hdr;
+      struct mg_eh_module m = { .hdr = (uint64_t) (uintptr_t) copy, .n_segments = 1,
+                                .segments = { { (uint64_t) (uintptr_t) copy, (uint64_t) (uintptr_t) copy + len } } };
+      /* the pristine copy answers as the original does */
+      struct mg_eh_rules rules;
+      g_assert_cmpint (mg_eh_frame_rules_at (&m, pcs[0] + delta, &rules), ==, MG_EH_FOUND);
+      size_t fde = (size_t) (rules.base - copy);
+      g_assert_cmpuint (fde, <, len);
+      uint32_t cie_off;
+      memcpy (&cie_off, copy + fde + 4, 4);
+      size_t cie = fde + 4 - cie_off;
+      g_assert_cmpuint (cie, <, len);
+      const size_t regions[][2] = { { 0, 16 }, { 12, 256 }, { fde, 48 }, { cie, 32 } };
+      g_autofree uint8_t *pristine = g_memdup2 (copy, len);
+      for (unsigned round = 0; round < 3000; round++)
+        {
+          memcpy (copy, pristine, len);
+          unsigned flips = (unsigned) g_rand_int_range (rand, 1, 9);
+          for (unsigned k = 0; k < flips; k++)
+            {
+              const size_t *r = regions[g_rand_int_range (rand, 0, G_N_ELEMENTS (regions))];
+              size_t at = r[0] + (size_t) g_rand_int_range (rand, 0, (gint32) r[1]);
+              if (at < len)
+                copy[at] = (uint8_t) g_rand_int_range (rand, 0, 256);
+            }
+          for (unsigned k = 0; k < G_N_ELEMENTS (pcs); k++)
+            {
+              int rc = mg_eh_frame_rules_at (&m, pcs[k] + delta, &rules);
+              g_assert_true (rc == MG_EH_FOUND || rc == MG_EH_NO_FDE || rc == MG_EH_CORRUPT);
+              answers[-rc]++;
+            }
+          uint64_t any = (uint64_t) (uintptr_t) copy + (uint64_t) g_rand_int (rand) - G_MAXINT32;
+          int rc = mg_eh_frame_rules_at (&m, any, &rules);
+          g_assert_true (rc == MG_EH_FOUND || rc == MG_EH_NO_FDE || rc == MG_EH_CORRUPT);
+        }
+      munmap (map, map_len);
+    }
+  g_rand_free (rand);
+  g_test_message ("corrupt CFI lookups: %u found, %u without FDE, %u corrupt", answers[0], answers[1], answers[2]);
+  /* the mutations reached all three outcomes */
+  g_assert_cmpuint (answers[0], >, 0);
+  g_assert_cmpuint (answers[1], >, 0);
+  g_assert_cmpuint (answers[2], >, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -524,6 +668,8 @@ main (int argc, char **argv)
   g_assert_no_errno (mg_unwind_prepare ());
   g_assert_cmpuint (mg_unwind_module_count (), >=, 3);
 
+  g_test_add_func ("/unwind/cfi-rules", test_cfi_rules);
+  g_test_add_func ("/unwind/corrupt-cfi", test_corrupt_cfi);
   g_test_add_func ("/unwind/chain", test_chain);
   g_test_add_func ("/unwind/truncated", test_truncated);
   g_test_add_func ("/unwind/garbage-rbp", test_garbage_rbp);
