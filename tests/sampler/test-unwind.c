@@ -658,6 +658,61 @@ test_corrupt_cfi (void)
   g_assert_cmpuint (answers[2], >, 0);
 }
 
+/* The PLT's CFA is a DWARF expression (rsp + 8, plus 8 once the entry's
+ * push ran: at offset 11 and on in its 16 bytes). A context stopped in
+ * the program's first PLT entry, on a stack made here, unwinds to the
+ * return address the expression points at. */
+static uint64_t
+exe_plt_address (void)
+{
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents ("/proc/self/exe", &data, &len, NULL));
+  const ElfW (Ehdr) *eh = (const ElfW (Ehdr) *) data;
+  g_assert_cmpuint (len, >=, eh->e_shoff + (gsize) eh->e_shnum * sizeof (ElfW (Shdr)));
+  const ElfW (Shdr) *sh = (const ElfW (Shdr) *) (data + eh->e_shoff);
+  const char *names = data + sh[eh->e_shstrndx].sh_offset;
+  for (unsigned i = 0; i < eh->e_shnum; i++)
+    if (strcmp (names + sh[i].sh_name, ".plt") == 0 && sh[i].sh_size >= 32)
+      return sh[i].sh_addr;
+  return 0;
+}
+
+static void
+test_plt (void)
+{
+  uint64_t plt = exe_plt_address ();
+  if (plt == 0)
+    {
+      g_test_skip ("the program has no lazy-binding .plt");
+      return;
+    }
+  ExeCfi exe = { 0 };
+  dl_iterate_phdr (find_exe_cfi, &exe);
+  /* the load bias: the program's code segment holds unwind_test_a */
+  Dl_info info;
+  g_assert_true (dladdr ((void *) unwind_test_a, &info));
+  uint64_t entry = (uint64_t) (uintptr_t) info.dli_fbase + plt + 16;
+  g_assert_cmpuint (entry, >=, exe.text_lo);
+  uint64_t ra = (uint64_t) (uintptr_t) unwind_test_a + 8;
+  for (unsigned at = 0; at < 16; at += 11)
+    {
+      uint64_t stack[8] = { 0x10, 0x10, 0, 0, 0, 0, 0, 0 };
+      stack[at >= 11] = ra; /* where the pushed index moves it */
+      ucontext_t uc;
+      memset (&uc, 0, sizeof uc);
+      uc.uc_mcontext.gregs[REG_RIP] = (greg_t) (entry + at);
+      uc.uc_mcontext.gregs[REG_RSP] = (greg_t) (uintptr_t) stack;
+      uint64_t pcs[4];
+      unsigned flags;
+      unsigned n = mg_unwind_context (&uc, pcs, G_N_ELEMENTS (pcs), &flags);
+      g_test_message ("PLT entry + %u: %u frames, flags %u", at, n, flags);
+      g_assert_cmpuint (n, >=, 2);
+      g_assert_cmphex (pcs[0], ==, entry + at);
+      g_assert_cmphex (pcs[1], ==, ra);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -670,6 +725,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/unwind/cfi-rules", test_cfi_rules);
   g_test_add_func ("/unwind/corrupt-cfi", test_corrupt_cfi);
+  g_test_add_func ("/unwind/plt", test_plt);
   g_test_add_func ("/unwind/chain", test_chain);
   g_test_add_func ("/unwind/truncated", test_truncated);
   g_test_add_func ("/unwind/garbage-rbp", test_garbage_rbp);
