@@ -6,7 +6,8 @@
  * of the module holding the pc (mg-eh-frame.c); stack memory only between
  * the sp of the frame being unwound and the end of the readable mapping
  * that held the interrupted sp (after a signal frame, the mapping that
- * holds the restored sp). A walk ends cleanly where the CFI says the
+ * holds the restored sp), or the thread's control block where that lies
+ * between them (stack_end). A walk ends cleanly where the CFI says the
  * return address is undefined (_start, a thread's clone) or is 0; it ends
  * with MG_UNWIND_UNKNOWN_FRAME at a pc outside every known module's code
  * segments (JIT or anonymous code, a corrupt return address), at CFI that cannot be read,
@@ -55,6 +56,21 @@ static const int greg_of[MG_EH_REGS] = {
 
 /* __restore_rt, where a signal handler returns: mov $15, %rax; syscall */
 static const uint8_t restore_rt[9] = { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 };
+
+/* Where reads above sp stop: the end of the readable mapping that held sp
+ * in the last snapshot, or, when this thread's control block lies between
+ * the two, that block. glibc puts a thread's control block (and its static
+ * TLS below it) at the top of the thread's stack mapping, so its frames lie
+ * below it in one live mapping, even where the snapshot's range is stale
+ * (a freed stack's range, with a smaller mapping now in its place). The
+ * handler runs on the interrupted thread: its thread pointer is ours. */
+static uint64_t
+stack_end (uint64_t sp, uint64_t range_hi)
+{
+  uint64_t tp;
+  __asm__ ("mov %%fs:0, %0" : "=r"(tp));
+  return tp > sp && tp < range_hi ? tp : range_hi;
+}
 
 static bool
 stack_read (const Stack *st, uint64_t addr, uint64_t *v)
@@ -359,7 +375,7 @@ step_signal (const struct mg_unwind_snapshot *s, Regs *regs, Stack *st)
       st->lo = st->hi = 0; /* the pc is known, the frames above it are not */
     }
   else
-    *st = (Stack){ up.r[RSP], range->hi };
+    *st = (Stack){ up.r[RSP], stack_end (up.r[RSP], range->hi) };
   *regs = up;
   return regs->r[RIP] == 0 ? STEP_END : STEP_OK;
 }
@@ -429,7 +445,7 @@ walk (const ucontext_t *uc, uint64_t *pcs, unsigned max, unsigned *flags, bool f
     }
   else
     {
-      Stack st = { regs.r[RSP], range->hi };
+      Stack st = { regs.r[RSP], stack_end (regs.r[RSP], range->hi) };
       bool exact = true;
       for (;;)
         {

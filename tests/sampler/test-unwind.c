@@ -37,6 +37,8 @@ double unwind_test_handler_spin (double seconds);
 void unwind_test_on_usr1 (int sig);
 double unwind_test_interrupted (void);
 double unwind_test_thread_spin (double seconds);
+double unwind_test_stale_rbp (double seconds);
+void *unwind_test_stale_thread_main (void *data);
 void *unwind_test_thread_main (void *data);
 
 typedef struct
@@ -462,6 +464,7 @@ test_signal_frame (void)
 
 #define N_THREADS 16
 static pthread_barrier_t start_barrier;
+static double thread_seconds; /* of CPU time, each */
 
 NOINLINE double
 unwind_test_thread_spin (double seconds)
@@ -474,7 +477,7 @@ unwind_test_thread_main (void *data)
 {
   (void) data;
   pthread_barrier_wait (&start_barrier);
-  sink = unwind_test_thread_spin (0.06);
+  sink = unwind_test_thread_spin (thread_seconds);
   return NULL;
 }
 
@@ -482,6 +485,7 @@ static void
 test_threads (void)
 {
   pthread_t threads[N_THREADS];
+  thread_seconds = 0.06;
   pthread_barrier_init (&start_barrier, NULL, N_THREADS + 1);
   for (unsigned i = 0; i < N_THREADS; i++)
     g_assert_cmpint (pthread_create (&threads[i], NULL, unwind_test_thread_main, NULL), ==, 0);
@@ -713,6 +717,136 @@ test_plt (void)
     }
 }
 
+/* A thread whose stack was mapped after the last snapshot: its first
+ * samples stop at once (the stack is in no known mapping) and ask for new
+ * tables; the refreshes a capture side makes each round bring them. */
+static void
+test_new_stack (void)
+{
+  mg_unwind_refresh_memory (); /* no stale range (a freed thread stack) can cover the new one */
+  size_t size = 1 << 20;
+  void *stack = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  g_assert_true (stack != MAP_FAILED);
+  pthread_attr_t attr;
+  pthread_attr_init (&attr);
+  g_assert_cmpint (pthread_attr_setstack (&attr, stack, size), ==, 0);
+  pthread_barrier_init (&start_barrier, NULL, 2);
+  pthread_t thread;
+  thread_seconds = 0.25;
+  sampling_start ();
+  g_assert_cmpint (pthread_create (&thread, &attr, unwind_test_thread_main, NULL), ==, 0);
+  pthread_barrier_wait (&start_barrier);
+  while (pthread_tryjoin_np (thread, NULL) != 0)
+    {
+      g_usleep (20000);
+      mg_unwind_refresh ();
+    }
+  unsigned n = sampling_stop ();
+  pthread_barrier_destroy (&start_barrier);
+  pthread_attr_destroy (&attr);
+  munmap (stack, size);
+
+  static const char *const chain[] = { "unwind_test_thread_spin", "unwind_test_thread_main", NULL };
+  unsigned stopped = 0, whole = 0, first_whole = n;
+  for (unsigned i = 0; i < n; i++)
+    {
+      const Sample *s = &samples[i];
+      if (s->n == 1 && s->flags == MG_UNWIND_UNKNOWN_FRAME)
+        {
+          stopped++;
+          g_assert_cmpuint (i, <, first_whole); /* only before the refresh */
+        }
+      else if (has_chain (s->pcs, s->n, chain) && s->flags == 0)
+        {
+          whole++;
+          first_whole = MIN (first_whole, i);
+        }
+    }
+  g_test_message ("%u samples: %u stopped before the refresh, %u whole after it", n, stopped, whole);
+  g_assert_cmpuint (stopped, >=, 1);
+  g_assert_cmpuint (whole, >=, 8);
+}
+
+/* A stale range: a thread's stack mapped where a larger mapping was when
+ * the last snapshot was taken, so that the snapshot says readable up to 1
+ * MiB above the stack's real end. The thread points rbp into that unmapped
+ * MiB: the frame-pointer walk must stop, not read there. */
+static void *stale_target;
+
+NOINLINE double
+unwind_test_stale_rbp (double seconds)
+{
+  double end = thread_cpu_now () + seconds;
+  while (thread_cpu_now () < end)
+    {
+      long spins = 1000000;
+      __asm__ volatile ("mov %%rbp, %%r11\n\t"
+                        "mov %1, %%rbp\n\t"
+                        "1: sub $1, %0\n\t"
+                        "jnz 1b\n\t"
+                        "mov %%r11, %%rbp"
+                        : "+r"(spins)
+                        : "r"(stale_target)
+                        : "r11", "cc", "memory");
+    }
+  return sink;
+}
+
+NOINLINE void *
+unwind_test_stale_thread_main (void *data)
+{
+  (void) data;
+  sink = unwind_test_stale_rbp (0.3);
+  return NULL;
+}
+
+static void
+test_stale_stack (void)
+{
+  size_t size = 1 << 20;
+  uint8_t *region = mmap (NULL, 2 * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  g_assert_true (region != MAP_FAILED);
+  mg_unwind_refresh_memory (); /* the snapshot holds [region, region + 2 MiB) */
+  g_assert_no_errno (munmap (region, 2 * size));
+  void *stack = mmap (region, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+  if (stack != region)
+    {
+      if (stack != MAP_FAILED)
+        munmap (stack, size);
+      g_test_skip ("the freed range could not be mapped again");
+      return;
+    }
+  stale_target = region + size + size / 2; /* unmapped, inside the stale range */
+  pthread_attr_t attr;
+  pthread_attr_init (&attr);
+  g_assert_cmpint (pthread_attr_setstack (&attr, stack, size), ==, 0);
+  pthread_t thread;
+  sampling_start ();
+  g_assert_cmpint (pthread_create (&thread, &attr, unwind_test_stale_thread_main, NULL), ==, 0);
+  pthread_join (thread, NULL);
+  unsigned n = sampling_stop ();
+  pthread_attr_destroy (&attr);
+  munmap (stack, size);
+
+  unsigned in_loop = 0, fp_stopped = 0, whole = 0;
+  for (unsigned i = 0; i < n; i++)
+    {
+      const Sample *s = &samples[i];
+      if (strcmp (frame_name (s->pcs, 0), "unwind_test_stale_rbp") != 0)
+        continue;
+      in_loop++;
+      fp_stopped += s->n_fp == 1 && s->fp_flags == MG_UNWIND_UNKNOWN_FRAME;
+      whole += has_chain (s->pcs, s->n, (const char *const[]){ "unwind_test_stale_rbp", "unwind_test_stale_thread_main", NULL })
+               && s->flags == 0;
+    }
+  g_test_message ("%u samples, %u in the loop, %u frame-pointer walks stopped, %u unwound whole", n, in_loop,
+                  fp_stopped, whole);
+  g_assert_cmpuint (in_loop, >=, 8);
+  g_assert_cmpuint (fp_stopped * 10, >=, in_loop * 9);
+  if (!UNWIND_TEST_FRAME_POINTERS)
+    g_assert_cmpuint (whole * 10, >=, in_loop * 9);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -733,6 +867,8 @@ main (int argc, char **argv)
   g_test_add_func ("/unwind/dlopen", test_dlopen);
   g_test_add_func ("/unwind/signal-frame", test_signal_frame);
   g_test_add_func ("/unwind/threads", test_threads);
+  g_test_add_func ("/unwind/new-stack", test_new_stack);
+  g_test_add_func ("/unwind/stale-stack", test_stale_stack);
   int rc = g_test_run ();
   return rc;
 }
