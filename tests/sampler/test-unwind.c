@@ -847,6 +847,41 @@ test_stale_stack (void)
     g_assert_cmpuint (whole * 10, >=, in_loop * 9);
 }
 
+/* Code in an anonymous mapping (as a JIT makes it): no module holds it,
+ * so a walk keeps its pc and stops there, marked unknown. */
+static void
+test_anonymous_code (void)
+{
+  /* 1: dec %rdi; jnz 1b; ret */
+  static const uint8_t code[] = { 0x48, 0xff, 0xcf, 0x75, 0xfb, 0xc3 };
+  size_t page = (size_t) sysconf (_SC_PAGESIZE);
+  uint8_t *mem = mmap (NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  g_assert_true (mem != MAP_FAILED);
+  memcpy (mem, code, sizeof code);
+  g_assert_no_errno (mprotect (mem, page, PROT_READ | PROT_EXEC));
+  void (*loop) (uint64_t) = (void (*) (uint64_t)) (uintptr_t) mem;
+  mg_unwind_refresh_memory (); /* the mapping is known readable: still no module's code */
+  sampling_start ();
+  double end = thread_cpu_now () + 0.3;
+  while (thread_cpu_now () < end)
+    loop (50000000);
+  unsigned n = sampling_stop ();
+  unsigned in_code = 0, stopped = 0;
+  for (unsigned i = 0; i < n; i++)
+    {
+      const Sample *s = &samples[i];
+      if (s->pcs[0] < (uint64_t) (uintptr_t) mem || s->pcs[0] >= (uint64_t) (uintptr_t) mem + sizeof code)
+        continue;
+      in_code++;
+      stopped += s->n == 1 && s->flags == MG_UNWIND_UNKNOWN_FRAME && s->module == -1 && s->n_fp == 1
+                 && s->fp_flags == MG_UNWIND_UNKNOWN_FRAME;
+    }
+  munmap (mem, page);
+  g_test_message ("%u samples, %u in the anonymous code, %u stopped there", n, in_code, stopped);
+  g_assert_cmpuint (in_code, >=, 12);
+  g_assert_cmpuint (stopped, ==, in_code);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -865,6 +900,7 @@ main (int argc, char **argv)
   g_test_add_func ("/unwind/garbage-rbp", test_garbage_rbp);
   g_test_add_func ("/unwind/corrupt-return", test_corrupt_return);
   g_test_add_func ("/unwind/dlopen", test_dlopen);
+  g_test_add_func ("/unwind/anonymous-code", test_anonymous_code);
   g_test_add_func ("/unwind/signal-frame", test_signal_frame);
   g_test_add_func ("/unwind/threads", test_threads);
   g_test_add_func ("/unwind/new-stack", test_new_stack);
