@@ -91,9 +91,16 @@ mg_unwind_snapshot_entry (const struct mg_unwind_snapshot *s, uint64_t pc)
   return &s->entries[lo - 1];
 }
 
+/* The last range a handler found: samples mostly come from the same few
+ * stacks, and the hint saves the binary search's cold cache lines. */
+static uint32_t range_hint;
+
 const struct mg_unwind_range *
 mg_unwind_snapshot_range (const struct mg_unwind_snapshot *s, uint64_t addr)
 {
+  uint32_t hint = __atomic_load_n (&range_hint, __ATOMIC_RELAXED);
+  if (hint < s->n_ranges && addr >= s->ranges[hint].lo && addr < s->ranges[hint].hi)
+    return &s->ranges[hint];
   uint32_t lo = 0, hi = s->n_ranges;
   while (lo < hi)
     {
@@ -105,6 +112,7 @@ mg_unwind_snapshot_range (const struct mg_unwind_snapshot *s, uint64_t addr)
     }
   if (lo == 0 || addr >= s->ranges[lo - 1].hi)
     return NULL;
+  __atomic_store_n (&range_hint, lo - 1, __ATOMIC_RELAXED);
   return &s->ranges[lo - 1];
 }
 
