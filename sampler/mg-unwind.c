@@ -1,22 +1,141 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* First cut of sampler/mg-unwind.h: the interrupted instruction only, and
- * the module snapshot. The .eh_frame walk replaces the context part. */
+/* The unwinder's tables (sampler/mg-unwind.h): the module list kept for
+ * symbolisation, and the snapshot a signal handler reads, prepared here
+ * outside handlers and published double-buffered.
+ *
+ * Publication: two snapshot slots; `current` names the published one and
+ * `readers[slot]` counts the handlers reading a slot. A handler increments
+ * its slot's count and checks `current` again (else it retries), so that a
+ * writer, which only fills the unpublished slot once its count is zero,
+ * never changes a table under a reader. A dlclose in flight raises
+ * `unloading` and waits for every reader first: from then until the new
+ * snapshot is out, handlers read no module memory at all. */
 
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
+#include <pthread.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <ucontext.h>
 #include <unistd.h>
 
+#include "mg-unwind-internal.h"
 #include "mg-unwind.h"
 
-#define MAX_MODULES 1024
+#define MAPS_BUF_SIZE (64 * 1024)
 
-static struct mg_unwind_module *modules; /* mapped once, MAX_MODULES */
+static struct mg_unwind_module *modules; /* append-only, MG_UNWIND_MAX_MODULES */
+static uint8_t *module_loaded;            /* 1 while the module is mapped */
+static uint8_t *module_seen;              /* scratch of one rebuild */
 static unsigned n_modules;
 static uint32_t generation;
+
+static struct mg_unwind_snapshot *slots[2];
+static char *maps_buf;
+static int current = -1;
+static int readers[2];
+static int unloading;
+static int stack_miss;
+static unsigned long long seen_adds, seen_subs;
+static int have_counts;
+static pthread_mutex_t writer_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+/* ---- the handler's side ---- */
+
+const struct mg_unwind_snapshot *
+mg_unwind_snapshot_acquire (int *slot)
+{
+  for (;;)
+    {
+      int c = __atomic_load_n (&current, __ATOMIC_SEQ_CST);
+      if (c < 0)
+        return NULL;
+      __atomic_fetch_add (&readers[c], 1, __ATOMIC_SEQ_CST);
+      if (__atomic_load_n (&current, __ATOMIC_SEQ_CST) == c)
+        {
+          /* glibc's own unloads (not through dlclose) are seen by its
+           * debugger interface's state while they run. */
+          if (__atomic_load_n (&unloading, __ATOMIC_SEQ_CST) == 0 && _r_debug.r_state != RT_DELETE)
+            {
+              *slot = c;
+              return slots[c];
+            }
+          __atomic_fetch_sub (&readers[c], 1, __ATOMIC_SEQ_CST);
+          return NULL;
+        }
+      __atomic_fetch_sub (&readers[c], 1, __ATOMIC_SEQ_CST);
+    }
+}
+
+void
+mg_unwind_snapshot_release (int slot)
+{
+  __atomic_fetch_sub (&readers[slot], 1, __ATOMIC_SEQ_CST);
+}
+
+const struct mg_unwind_entry *
+mg_unwind_snapshot_entry (const struct mg_unwind_snapshot *s, uint64_t pc)
+{
+  uint32_t lo = 0, hi = s->n_entries;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (s->entries[mid].start <= pc)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0 || pc >= s->entries[lo - 1].end)
+    return NULL;
+  return &s->entries[lo - 1];
+}
+
+/* The last range a handler found: samples mostly come from the same few
+ * stacks, and the hint saves the binary search's cold cache lines. */
+static uint32_t range_hint;
+
+const struct mg_unwind_range *
+mg_unwind_snapshot_range (const struct mg_unwind_snapshot *s, uint64_t addr)
+{
+  uint32_t hint = __atomic_load_n (&range_hint, __ATOMIC_RELAXED);
+  if (hint < s->n_ranges && addr >= s->ranges[hint].lo && addr < s->ranges[hint].hi)
+    return &s->ranges[hint];
+  uint32_t lo = 0, hi = s->n_ranges;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (s->ranges[mid].lo <= addr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0 || addr >= s->ranges[lo - 1].hi)
+    return NULL;
+  __atomic_store_n (&range_hint, lo - 1, __ATOMIC_RELAXED);
+  return &s->ranges[lo - 1];
+}
+
+void
+mg_unwind_note_stack_miss (void)
+{
+  __atomic_store_n (&stack_miss, 1, __ATOMIC_RELAXED);
+}
+
+int
+mg_unwind_module_at (uint64_t pc)
+{
+  int slot;
+  const struct mg_unwind_snapshot *s = mg_unwind_snapshot_acquire (&slot);
+  if (s == NULL)
+    return -1;
+  const struct mg_unwind_entry *e = mg_unwind_snapshot_entry (s, pc);
+  int index = e ? e->module : -1;
+  mg_unwind_snapshot_release (slot);
+  return index;
+}
+
+/* ---- building a snapshot (outside handlers) ---- */
 
 static void
 read_build_id (const struct dl_phdr_info *info, struct mg_unwind_module *m)
@@ -46,98 +165,251 @@ read_build_id (const struct dl_phdr_info *info, struct mg_unwind_module *m)
     }
 }
 
-static int
-add_module (struct dl_phdr_info *info, size_t size, void *data)
+static void
+module_path (const struct dl_phdr_info *info, char *path)
 {
-  (void) size;
-  (void) data;
-  uint64_t lo = UINT64_MAX, hi = 0;
-  for (int i = 0; i < info->dlpi_phnum; i++)
-    if (info->dlpi_phdr[i].p_type == PT_LOAD)
-      {
-        uint64_t s = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
-        lo = s < lo ? s : lo;
-        hi = s + info->dlpi_phdr[i].p_memsz > hi ? s + info->dlpi_phdr[i].p_memsz : hi;
-      }
-  if (lo >= hi)
-    return 0;
+  const char *name = info->dlpi_name;
+  if (name == NULL || name[0] == '\0')
+    {
+      ssize_t n = readlink ("/proc/self/exe", path, MG_UNWIND_PATH_MAX - 1);
+      path[n > 0 ? n : 0] = '\0';
+    }
+  else
+    {
+      strncpy (path, name, MG_UNWIND_PATH_MAX - 1);
+      path[MG_UNWIND_PATH_MAX - 1] = '\0';
+    }
+}
+
+/* The module list's index of a loaded module, appended when new; -1 when
+ * the list is full. */
+static int
+module_index (const struct dl_phdr_info *info, uint64_t lo, uint64_t hi)
+{
+  char path[MG_UNWIND_PATH_MAX];
+  module_path (info, path);
   for (unsigned i = 0; i < n_modules; i++)
-    if (modules[i].start == lo && modules[i].load_bias == info->dlpi_addr)
-      return 0;
-  if (n_modules == MAX_MODULES)
-    return 0;
+    if (module_loaded[i] && modules[i].start == lo && modules[i].end == hi
+        && modules[i].load_bias == info->dlpi_addr && strcmp (modules[i].path, path) == 0)
+      return (int) i;
+  if (n_modules == MG_UNWIND_MAX_MODULES)
+    return -1;
   struct mg_unwind_module *m = &modules[n_modules];
   m->start = lo;
   m->end = hi;
   m->load_bias = info->dlpi_addr;
   m->generation = generation;
   read_build_id (info, m);
-  const char *name = info->dlpi_name;
-  if (name == NULL || name[0] == '\0')
-    {
-      ssize_t n = readlink ("/proc/self/exe", m->path, sizeof m->path - 1);
-      m->path[n > 0 ? n : 0] = '\0';
-    }
-  else
-    {
-      strncpy (m->path, name, sizeof m->path - 1);
-      m->path[sizeof m->path - 1] = '\0';
-    }
+  memcpy (m->path, path, sizeof m->path);
+  module_loaded[n_modules] = 1;
   __atomic_store_n (&n_modules, n_modules + 1, __ATOMIC_RELEASE);
+  return (int) n_modules - 1;
+}
+
+static int
+add_object (struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void) size;
+  struct mg_unwind_snapshot *s = data;
+  struct mg_unwind_entry e = { .start = UINT64_MAX };
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    {
+      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
+      uint64_t lo = info->dlpi_addr + ph->p_vaddr;
+      if (ph->p_type == PT_GNU_EH_FRAME)
+        e.eh.hdr = lo;
+      if (ph->p_type != PT_LOAD || ph->p_memsz == 0)
+        continue;
+      e.start = lo < e.start ? lo : e.start;
+      e.end = lo + ph->p_memsz > e.end ? lo + ph->p_memsz : e.end;
+      if ((ph->p_flags & PF_R) && e.eh.n_segments < MG_EH_MAX_SEGMENTS)
+        {
+          if (ph->p_flags & PF_X)
+            e.eh.exec_mask |= 1u << e.eh.n_segments;
+          e.eh.segments[e.eh.n_segments++] = (struct mg_eh_span){ lo, lo + ph->p_memsz };
+        }
+    }
+  if (e.start >= e.end)
+    return 0;
+  if (e.eh.hdr && mg_eh_module_span (&e.eh, e.eh.hdr, 4) == NULL)
+    e.eh.hdr = 0; /* a header outside the readable segments is never read */
+  e.module = module_index (info, e.start, e.end);
+  if (e.module < 0 || s->n_entries == MG_UNWIND_MAX_MODULES)
+    return 0;
+  module_seen[e.module] = 1;
+  /* insertion by start: the loader's order is by load, not by address */
+  uint32_t at = s->n_entries;
+  while (at > 0 && s->entries[at - 1].start > e.start)
+    {
+      s->entries[at] = s->entries[at - 1];
+      at--;
+    }
+  s->entries[at] = e;
+  s->n_entries++;
   return 0;
+}
+
+static void
+wait_readers (int slot)
+{
+  /* handlers never block, so this is short; the bound only guards
+   * against a handler that was itself interrupted by our caller */
+  for (unsigned spins = 0; __atomic_load_n (&readers[slot], __ATOMIC_SEQ_CST) != 0 && spins < 1000000; spins++)
+    sched_yield ();
+}
+
+static void
+rebuild (void)
+{
+  int cur = __atomic_load_n (&current, __ATOMIC_SEQ_CST);
+  int w = cur < 0 ? 0 : 1 - cur;
+  wait_readers (w);
+  struct mg_unwind_snapshot *s = slots[w];
+  generation++;
+  s->generation = generation; /* counted from 1 */
+  s->n_entries = 0;
+  memset (module_seen, 0, MG_UNWIND_MAX_MODULES);
+  dl_iterate_phdr (add_object, s);
+  for (unsigned i = 0; i < n_modules; i++)
+    if (!module_seen[i])
+      module_loaded[i] = 0;
+  __atomic_store_n (&stack_miss, 0, __ATOMIC_RELAXED);
+  s->n_ranges = mg_unwind_maps_read (s->ranges, MG_UNWIND_MAX_RANGES, maps_buf, MAPS_BUF_SIZE);
+  __atomic_store_n (&current, w, __ATOMIC_SEQ_CST);
+}
+
+static int
+read_counts (struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void) info;
+  unsigned long long *counts = data;
+  if (size >= offsetof (struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs)
+    {
+      counts[0] = info->dlpi_adds;
+      counts[1] = info->dlpi_subs;
+      counts[2] = 1;
+    }
+  return 1; /* the first object is enough */
+}
+
+/* Rebuilds when forced, when a handler missed a stack, or when the loader's
+ * load/unload counters moved (or cannot be read). */
+static void
+refresh (int force)
+{
+  unsigned long long counts[3] = { 0, 0, 0 };
+  dl_iterate_phdr (read_counts, counts);
+  int moved = !counts[2] || !have_counts || counts[0] != seen_adds || counts[1] != seen_subs;
+  if (!force && !moved && !__atomic_load_n (&stack_miss, __ATOMIC_RELAXED))
+    return;
+  seen_adds = counts[0];
+  seen_subs = counts[1];
+  have_counts = (int) counts[2];
+  rebuild ();
+}
+
+static void
+lock_writer (void)
+{
+  pthread_mutex_lock (&writer_lock);
+}
+
+static void
+unlock_writer (void)
+{
+  pthread_mutex_unlock (&writer_lock);
+}
+
+void
+mg_unwind_unload_begin (void)
+{
+  lock_writer ();
+  if (slots[0] == NULL)
+    return;
+  __atomic_fetch_add (&unloading, 1, __ATOMIC_SEQ_CST);
+  wait_readers (0);
+  wait_readers (1);
+}
+
+void
+mg_unwind_unload_end (void)
+{
+  if (slots[0] != NULL)
+    {
+      refresh (0);
+      __atomic_fetch_sub (&unloading, 1, __ATOMIC_SEQ_CST);
+    }
+  unlock_writer ();
+}
+
+static void *
+map_zeroed (size_t size)
+{
+  void *p = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
 }
 
 int
 mg_unwind_prepare (void)
 {
-  if (modules == NULL)
+  static int atfork_done;
+  lock_writer ();
+  if (slots[0] == NULL)
     {
-      void *p = mmap (NULL, MAX_MODULES * sizeof *modules, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (p == MAP_FAILED)
-        return -1;
-      modules = p;
+      void *list = map_zeroed (MG_UNWIND_MAX_MODULES * (sizeof *modules + 2));
+      void *a = map_zeroed (sizeof *slots[0]);
+      void *b = map_zeroed (sizeof *slots[1]);
+      void *buf = map_zeroed (MAPS_BUF_SIZE);
+      if (list == NULL || a == NULL || b == NULL || buf == NULL)
+        {
+          int saved = errno;
+          if (list)
+            munmap (list, MG_UNWIND_MAX_MODULES * (sizeof *modules + 2));
+          if (a)
+            munmap (a, sizeof *slots[0]);
+          if (b)
+            munmap (b, sizeof *slots[1]);
+          if (buf)
+            munmap (buf, MAPS_BUF_SIZE);
+          unlock_writer ();
+          errno = saved;
+          return -1;
+        }
+      modules = list;
+      module_loaded = (uint8_t *) (modules + MG_UNWIND_MAX_MODULES);
+      module_seen = module_loaded + MG_UNWIND_MAX_MODULES;
+      maps_buf = buf;
+      slots[1] = b;
+      slots[0] = a;
     }
-  mg_unwind_refresh ();
+  if (!atfork_done)
+    {
+      /* a fork while another thread refreshes must not leave the child's
+       * lock taken */
+      atfork_done = 1;
+      pthread_atfork (lock_writer, unlock_writer, unlock_writer);
+    }
+  refresh (1);
+  unlock_writer ();
   return 0;
 }
 
 void
 mg_unwind_refresh (void)
 {
-  if (modules == NULL)
-    return;
-  generation++;
-  dl_iterate_phdr (add_module, NULL);
+  lock_writer ();
+  if (slots[0] != NULL)
+    refresh (0);
+  unlock_writer ();
 }
 
-unsigned
-mg_unwind_context (const void *ucontext, uint64_t *pcs, unsigned max, unsigned *flags)
+void
+mg_unwind_refresh_memory (void)
 {
-  const ucontext_t *uc = ucontext;
-  *flags = 0;
-  if (max == 0)
-    return 0;
-#if defined(__x86_64__)
-  pcs[0] = (uint64_t) uc->uc_mcontext.gregs[REG_RIP];
-#elif defined(__aarch64__)
-  pcs[0] = (uint64_t) uc->uc_mcontext.pc;
-#else
-  (void) uc;
-  return 0;
-#endif
-  *flags = MG_UNWIND_UNKNOWN_FRAME;
-  return 1;
-}
-
-int
-mg_unwind_module_at (uint64_t pc)
-{
-  unsigned n = __atomic_load_n (&n_modules, __ATOMIC_ACQUIRE);
-  for (unsigned i = 0; i < n; i++)
-    if (pc >= modules[i].start && pc < modules[i].end)
-      return (int) i;
-  return -1;
+  lock_writer ();
+  if (slots[0] != NULL)
+    refresh (1);
+  unlock_writer ();
 }
 
 unsigned
@@ -150,4 +422,10 @@ const struct mg_unwind_module *
 mg_unwind_module (unsigned index)
 {
   return index < mg_unwind_module_count () ? &modules[index] : NULL;
+}
+
+bool
+mg_unwind_module_loaded (unsigned index)
+{
+  return index < mg_unwind_module_count () && __atomic_load_n (&module_loaded[index], __ATOMIC_RELAXED);
 }

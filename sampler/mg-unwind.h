@@ -45,11 +45,19 @@ int mg_unwind_prepare (void);
 /* Takes a new snapshot when modules were loaded or unloaded since the last
  * (cheap when nothing changed). Not in a signal handler. */
 void mg_unwind_refresh (void);
+/* Rereads the process's readable mappings (and modules) whatever changed:
+ * the capture side calls it when it sees a new thread, before arming its
+ * timer, so that the new stack is known (a handler that meets an unknown
+ * stack also asks the next mg_unwind_refresh for it). Not in a handler. */
+void mg_unwind_refresh_memory (void);
 /* The stack of the interrupted code in ucontext (a ucontext_t *), outermost
  * last: pcs[0] is the interrupted instruction, the others return addresses.
  * Returns the number of frames written (at most max); *flags gets
  * MG_UNWIND_* bits. Async-signal-safe. */
 unsigned mg_unwind_context (const void *ucontext, uint64_t *pcs, unsigned max, unsigned *flags);
+/* The same walk by frame pointers only (rbp chains), with the same bounds
+ * on stack reads: for comparison, and for code known to keep them. */
+unsigned mg_unwind_context_fp (const void *ucontext, uint64_t *pcs, unsigned max, unsigned *flags);
 /* Index of the module holding pc in the current snapshot, or -1.
  * Async-signal-safe. */
 int mg_unwind_module_at (uint64_t pc);
@@ -57,3 +65,5 @@ int mg_unwind_module_at (uint64_t pc);
  * were unloaded stay listed: their frames in earlier samples still resolve. */
 unsigned mg_unwind_module_count (void);
 const struct mg_unwind_module *mg_unwind_module (unsigned index);
+/* Whether the listed module is still mapped (false once unloaded). */
+bool mg_unwind_module_loaded (unsigned index);
