@@ -55,6 +55,7 @@ mg_series_view_init_process (MgSeriesView *view, const MgProcessSeries *series,
 {
   memset (view, 0, sizeof *view);
   view->process = process;
+  view->one_process = TRUE;
   view->n = series->n;
   view->ends = series->times;
   view->mins = series->mins;
