@@ -315,8 +315,11 @@ test_screenshot (void)
   gui_test_reset_settings ();
   window = gui_test_new_window (profile);
   gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
-  gui_test_activate (window, "show-info", NULL);
-  mg_test_spin (300);
+  mg_test_spin (200);
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
+                                      g_variant_new_boolean (TRUE));
+  mg_test_spin (800);
+  g_assert_nonnull (find_named (GTK_WIDGET (window), "copy-command"));
   gui_test_save_screenshot (window, "run-page-1600x1000.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
