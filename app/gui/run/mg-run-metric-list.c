@@ -102,6 +102,14 @@ new_metric_row (MgRunMetricList *self, const MgCatalogueMetric *m, const MgCatal
   gtk_widget_add_css_class (id, "caption");
   gtk_widget_set_tooltip_text (id, m->def->id);
   g_object_set_data (G_OBJECT (check), "id-label", id);
+  {
+    /* No hyphen where an id breaks: it would read as part of the id. */
+    PangoAttrList *attrs = pango_attr_list_new ();
+
+    pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+    gtk_label_set_attributes (GTK_LABEL (id), attrs);
+    pango_attr_list_unref (attrs);
+  }
   gtk_widget_set_tooltip_text (check, tooltip);
   g_object_set_data_full (G_OBJECT (check), "metric-id", g_strdup (m->def->id), g_free);
 

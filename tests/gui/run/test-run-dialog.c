@@ -439,6 +439,15 @@ test_unavailable_here (void)
     g_assert_cmpstr (pango_layout_get_text (layout), ==,
                      "com.allinea.metrics.perf.cycles_per_instruction");
     g_assert_false (pango_layout_is_ellipsized (layout));
+    /* Broken without a hyphen that would read as part of the id. */
+    {
+      PangoAttrIterator *it = pango_attr_list_get_iterator (gtk_label_get_attributes (id));
+      PangoAttrInt *hyphens = (PangoAttrInt *) pango_attr_iterator_get (it, PANGO_ATTR_INSERT_HYPHENS);
+
+      g_assert_nonnull (hyphens);
+      g_assert_false (hyphens->value);
+      pango_attr_iterator_destroy (it);
+    }
     g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (id), list, &bounds));
     g_test_message ("id label %.0f × %.0f px in a list %d px wide, %d lines", bounds.size.width,
                     bounds.size.height, gtk_widget_get_width (list), pango_layout_get_line_count (layout));
