@@ -6,10 +6,13 @@
 
 #include "mg-error-list.h"
 #include "mg-info-panel.h"
+#include "mg-process-ends.h"
 #include "plot/mg-selection-stats.h"
 #include "mg-tooltip.h"
 #include "defs/mg-units.h"
 #include "profile/mg-process-images.h"
+#include "profile/mg-shell-line.h"
+#include "session/mg-mpi.h"
 #include "profile/mg-unavailable.h"
 
 static void
@@ -67,11 +70,66 @@ describe_exit (const MgProcessInfo *process)
     }
 }
 
+/* The ranks the run had (processes that are not helpers, each rank once). */
+static guint
+count_ranks (MgProfile *profile)
+{
+  g_autoptr (GHashTable) ranks = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    {
+      const MgProcessInfo *process = mg_profile_get_process (profile, p);
+
+      if (!process->helper && process->rank >= 0)
+        g_hash_table_add (ranks, GINT_TO_POINTER (process->rank));
+    }
+  return g_hash_table_size (ranks);
+}
+
+/* The command as a shell reads it back, quoted, with the MPI launcher a
+ * run started with -n had (the profile keeps the program's command line):
+ * what to type to run it again without Metrograph. */
+static char *
+describe_command (MgProfile *profile)
+{
+  const MgRunInfo *run = mg_profile_get_run_info (profile);
+  g_autofree char *line = mg_shell_line_from_run (run);
+  guint ranks = count_ranks (profile);
+
+  if (ranks > 1 && run->argv != NULL && run->argv[0] != NULL && !mg_mpi_is_launcher (run->argv[0]))
+    return g_strdup_printf ("mpirun -n %u %s", ranks, line);
+  return g_steal_pointer (&line);
+}
+
+static void
+on_copy_command (GtkButton *button, const char *command)
+{
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (button)), command);
+}
+
+/* A button beside the command (a third column) copies it whole. */
+static void
+add_copy_button (GtkGrid *grid, int row, const char *command)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name ("edit-copy-symbolic");
+
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_set_valign (button, GTK_ALIGN_START);
+  gtk_widget_set_tooltip_text (button, _("Copy the Command"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Copy the Command"), -1);
+  gtk_widget_set_name (button, "copy-command");
+  g_object_set_data_full (G_OBJECT (button), "mg-command", g_strdup (command), g_free);
+  g_signal_connect (button, "clicked", G_CALLBACK (on_copy_command),
+                    g_object_get_data (G_OBJECT (button), "mg-command"));
+  gtk_grid_attach (grid, button, 2, row, 1, 1);
+}
+
 static void
 add_run_facts (GtkGrid *grid, int *row, MgProfile *profile)
 {
   const MgRunInfo *run = mg_profile_get_run_info (profile);
-  g_autofree char *command = run->argv ? g_strjoinv (" ", run->argv) : g_strdup ("");
+  g_autofree char *command = describe_command (profile);
   g_autofree char *hosts = run->hosts ? g_strjoinv (", ", run->hosts) : g_strdup ("");
   guint n_helpers = mg_profile_get_n_helpers (profile);
   g_autofree char *processes = n_helpers == 0
@@ -101,6 +159,7 @@ add_run_facts (GtkGrid *grid, int *row, MgProfile *profile)
 
   add_heading (grid, row, _("Run"));
   add_fact (grid, row, _("Command"), command);
+  add_copy_button (grid, *row - 1, command);
   add_fact (grid, row, _("Folder"), run->working_dir ? run->working_dir : "");
   add_fact (grid, row, _("Hosts"), hosts);
   add_fact (grid, row, _("Processes"), processes);
@@ -139,39 +198,61 @@ add_process_end (GtkGrid *grid, int *row, MgProfile *profile, guint p)
   add_fact (grid, row, who, value);
 }
 
-/* The rest of the processes, asked for: they go at the end of the grid,
- * where the "and N more" row was (the process list comes last). */
+/* A process that ended unlike the others on a row of its own, as before;
+ * those that ended alike on one row ("ranks 0–63: 64 processes exited with
+ * status 0"). */
+static void
+add_end_group (GtkGrid *grid, int *row, MgProfile *profile, GArray *group)
+{
+  g_autofree char *who = NULL, *what = NULL;
+
+  if (group->len == 1)
+    {
+      add_process_end (grid, row, profile, g_array_index (group, guint, 0));
+      return;
+    }
+  who = mg_process_ends_describe_members (profile, group);
+  what = mg_process_ends_describe (profile, group);
+  add_fact (grid, row, who, what);
+}
+
+/* The rest of the rows, asked for: they go at the end of the grid, where
+ * the "and N more" row was (the process list comes last). */
 static void
 on_show_all_processes (GtkButton *button, GtkGrid *grid)
 {
   GtkWidget *more = gtk_widget_get_parent (GTK_WIDGET (button));
   MgProfile *profile = g_object_get_data (G_OBJECT (more), "mg-profile");
+  GPtrArray *groups = g_object_get_data (G_OBJECT (more), "mg-groups");
   int row = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (more), "mg-row"));
 
   g_object_ref (profile);
+  g_ptr_array_ref (groups);
   gtk_grid_remove (grid, more);
-  for (guint p = MG_INFO_PANEL_PROCESSES_SHOWN; p < mg_profile_get_n_processes (profile); p++)
-    add_process_end (grid, &row, profile, p);
+  for (guint g = MG_INFO_PANEL_PROCESSES_SHOWN; g < groups->len; g++)
+    add_end_group (grid, &row, profile, g_ptr_array_index (groups, g));
+  g_ptr_array_unref (groups);
   g_object_unref (profile);
 }
 
 static void
 add_process_ends (GtkGrid *grid, int *row, MgProfile *profile)
 {
-  guint n = mg_profile_get_n_processes (profile);
+  g_autoptr (GPtrArray) groups = mg_process_ends_group (profile);
   GtkWidget *more, *label, *button;
   g_autofree char *text = NULL;
+  guint rest = 0;
 
   add_heading (grid, row, _("Processes"));
-  for (guint p = 0; p < n && p < MG_INFO_PANEL_PROCESSES_SHOWN; p++)
-    add_process_end (grid, row, profile, p);
-  if (n <= MG_INFO_PANEL_PROCESSES_SHOWN)
+  for (guint g = 0; g < groups->len && g < MG_INFO_PANEL_PROCESSES_SHOWN; g++)
+    add_end_group (grid, row, profile, g_ptr_array_index (groups, g));
+  if (groups->len <= MG_INFO_PANEL_PROCESSES_SHOWN)
     return;
 
   /* Thousands of rows cost seconds to build: the rest on request. */
-  text = g_strdup_printf (ngettext ("and %u more process", "and %u more processes",
-                                    n - MG_INFO_PANEL_PROCESSES_SHOWN),
-                          n - MG_INFO_PANEL_PROCESSES_SHOWN);
+  for (guint g = MG_INFO_PANEL_PROCESSES_SHOWN; g < groups->len; g++)
+    rest += ((GArray *) g_ptr_array_index (groups, g))->len;
+  text = g_strdup_printf (ngettext ("and %u more process", "and %u more processes", rest), rest);
   more = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   label = gtk_label_new (text);
   gtk_widget_add_css_class (label, "dim-label");
@@ -182,8 +263,10 @@ add_process_ends (GtkGrid *grid, int *row, MgProfile *profile)
   gtk_box_append (GTK_BOX (more), label);
   gtk_box_append (GTK_BOX (more), button);
   g_object_set_data_full (G_OBJECT (more), "mg-profile", g_object_ref (profile), g_object_unref);
+  g_object_set_data_full (G_OBJECT (more), "mg-groups", g_ptr_array_ref (groups),
+                          (GDestroyNotify) g_ptr_array_unref);
   g_object_set_data (G_OBJECT (more), "mg-row", GINT_TO_POINTER (*row));
-  gtk_grid_attach (grid, more, 0, (*row)++, 2, 1);
+  gtk_grid_attach (grid, more, 0, (*row)++, 3, 1);
 }
 
 static void
@@ -264,7 +347,7 @@ add_output (GtkGrid *grid, int *row, MgProfile *profile)
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
       gtk_widget_add_css_class (label, "dim-label");
       gtk_widget_set_name (label, "output-cut");
-      gtk_grid_attach (grid, label, 0, (*row)++, 2, 1);
+      gtk_grid_attach (grid, label, 0, (*row)++, 3, 1);
     }
   if (run->output[0] == '\0')
     {
@@ -272,7 +355,7 @@ add_output (GtkGrid *grid, int *row, MgProfile *profile)
 
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_widget_add_css_class (label, "dim-label");
-      gtk_grid_attach (grid, label, 0, (*row)++, 2, 1);
+      gtk_grid_attach (grid, label, 0, (*row)++, 3, 1);
       return;
     }
   view = gtk_text_view_new ();
@@ -289,7 +372,7 @@ add_output (GtkGrid *grid, int *row, MgProfile *profile)
   gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
   gtk_widget_add_css_class (view, "run-output");
   gtk_widget_set_hexpand (view, TRUE);
-  gtk_grid_attach (grid, view, 0, (*row)++, 2, 1);
+  gtk_grid_attach (grid, view, 0, (*row)++, 3, 1);
 }
 
 GtkWidget *

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The Metrics menu model. */
+/* The Metrics menu model, and the widgets of its custom items: the groups'
+ * check buttons and the unavailable groups. */
 #include "mg-config.h"
 
 #include <glib/gi18n.h>
@@ -11,6 +12,8 @@
 
 /* The custom item id of the i-th unavailable group. */
 #define UNAVAILABLE_ID "unavailable-%u"
+/* The custom item id of the i-th group's check button. */
+#define GROUP_ID "group-%u"
 /* Reasons wrap at this width, so the popover stays narrow. */
 #define REASON_WIDTH_CHARS 36
 
@@ -73,7 +76,15 @@ append_groups (GMenu *menu, MgMetricVisibility *visibility)
       g_autoptr (GMenu) submenu = g_menu_new ();
       g_autofree char *title = escape_label (section->title);
 
-      g_menu_append (groups, title, action);
+      /* A check button, not a menu item: it leaves the menu open, so that
+       * several groups are shown or hidden in one go. */
+      {
+        g_autoptr (GMenuItem) item = g_menu_item_new (NULL, NULL);
+        g_autofree char *id = g_strdup_printf (GROUP_ID, s);
+
+        g_menu_item_set_attribute (item, "custom", "s", id);
+        g_menu_append_item (groups, item);
+      }
       for (guint i = 0; i < section->metrics->len; i++)
         {
           const MgMetricDef *def =
@@ -153,9 +164,31 @@ unavailable_widget (const MgUnavailableGroup *group)
   return box;
 }
 
+/* A group's switch, bound to its stateful action (win.show-group.<id>);
+ * its title as written (no mnemonic). */
+static GtkWidget *
+group_widget (const MgMetricSection *section)
+{
+  GtkWidget *check = gtk_check_button_new_with_label (section->title);
+  g_autofree char *action = g_strconcat ("win.", section->action_name, NULL);
+
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (check), action);
+  gtk_widget_add_css_class (check, "metrics-group");
+  gtk_widget_set_hexpand (check, TRUE);
+  return check;
+}
+
 void
 mg_metrics_menu_add_widgets (GtkPopoverMenu *popover, MgMetricVisibility *visibility)
 {
+  for (guint s = 0; s < mg_metric_visibility_get_n_sections (visibility); s++)
+    {
+      g_autofree char *id = g_strdup_printf (GROUP_ID, s);
+
+      gtk_popover_menu_add_child (popover,
+                                  group_widget (mg_metric_visibility_get_section (visibility, s)),
+                                  id);
+    }
   for (guint i = 0; i < mg_metric_visibility_get_n_unavailable (visibility); i++)
     {
       g_autofree char *id = g_strdup_printf (UNAVAILABLE_ID, i);

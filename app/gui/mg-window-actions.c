@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A viewer window's own actions (open, auto-zoom-vertical, show-info,
- * show-errors, show-metrics-menu, show-help-overlay; export and
+ * show-errors, show-metrics-menu, show-help-overlay, those that need a
+ * profile off without one; export and
  * save-report are in mg-window-export.c, the time view's in
  * mg-time-view-actions.c) and files dropped on it. */
 #include "mg-config.h"
@@ -132,7 +133,26 @@ static const GActionEntry win_entries[] = {
   { "show-info", NULL, NULL, "false", on_show_info, { 0 } },
   { "show-errors", on_show_errors, NULL, NULL, NULL, { 0 } },
 };
+/* What acts on the profile shown: off on the start page, the error page
+ * and while a live run is on screen. */
+static const char *const profile_actions[] = {
+  "export", "save-report", "show-info", "show-errors", "auto-zoom-vertical", NULL,
+};
 
+void
+mg_window_update_profile_actions (MgWindow *self)
+{
+  gboolean shown = self->profile != NULL && !self->live_run;
+
+  for (guint i = 0; profile_actions[i] != NULL; i++)
+    {
+      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), profile_actions[i]);
+
+      /* None yet while the window is built, none left once disposed. */
+      if (G_IS_SIMPLE_ACTION (action))
+        g_simple_action_set_enabled (G_SIMPLE_ACTION (action), shown);
+    }
+}
 
 void
 mg_window_add_actions (MgWindow *self)
@@ -152,6 +172,8 @@ mg_window_add_actions (MgWindow *self)
                                       g_variant_new_boolean (show_info));
   mg_time_view_actions_add (G_ACTION_MAP (self), self->view);
   mg_window_rank_overview_init (self);
+
+  mg_window_update_profile_actions (self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);

@@ -79,6 +79,8 @@ struct _MgWindow
   gboolean recent_stale;    /* it changed while the start page was hidden */
   guint recent_idle;
   char *recent_uri;         /* to add to the recent files after the first frame */
+  gboolean live_run;        /* a live run's page covers the profile (mg_window_set_live_run) */
+  gboolean process_choice;  /* the profile has processes to choose between */
 };
 
 /* The start page's interrupted runs (mg-window-recovery.c): the action
@@ -95,6 +97,9 @@ void mg_window_recent_flush (MgWindow *self);
 /* The profile view (mg-window-profile-view.c). */
 void mg_window_profile_view_init (MgWindow *self);
 void mg_window_clear_profile_view (MgWindow *self);
+/* The header's profile controls (Metrics, processes, zoom, side panel) and
+ * the actions on the profile, as the page shown needs them. */
+void mg_window_update_header (MgWindow *self);
 /* The side panel's contents, built when first shown. */
 void mg_window_build_side_panel (MgWindow *self);
 /* Hides the undo notification (its dismiss button, in the template). */
@@ -104,6 +109,9 @@ void mg_window_dismiss_undo (MgWindow *self);
 void mg_window_add_actions (MgWindow *self);
 /* Action win.rank-overview and its window (mg-window-rank-overview.c). */
 void mg_window_rank_overview_init (MgWindow *self);
+
+/* Export, Save Report, Run Details…: on only while a profile is shown. */
+void mg_window_update_profile_actions (MgWindow *self);
 
 /* Action win.export: asks where to (mg-window-export.c). */
 void mg_window_export_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data);

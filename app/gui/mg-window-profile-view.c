@@ -13,6 +13,7 @@
 #include "mg-metric-row.h"
 #include "mg-metric-rows.h"
 #include "mg-metrics-menu.h"
+#include "mg-process-search.h"
 #include "profile/mg-process-images.h"
 #include "session/mg-mpi.h"
 #include "gui/graph/mg-time-axis.h"
@@ -93,9 +94,11 @@ mg_window_clear_profile_view (MgWindow *self)
   g_clear_object (&self->label_group);
   g_clear_object (&self->profile);
   g_clear_object (&self->file);
+  self->process_choice = FALSE;
   /* A new profile's list starts at all processes. */
   if (self->listed != NULL)
     g_array_set_size (self->listed, 0);
+  mg_window_update_profile_actions (self);
 }
 
 /* The visibility's own hide-metric and undo-hide actions do the work; the
@@ -177,8 +180,31 @@ fill_process_dropdown (MgWindow *self)
   g_signal_handlers_unblock_by_func (self->process_dropdown, on_process_selected, self);
   if (keep == 0 && shown >= 0)
     on_process_selected (self);
-  gtk_widget_set_visible (self->process_dropdown, n - n_helpers > 1 || with_helpers);
-  gtk_widget_set_visible (self->helpers_check, n_helpers > 0);
+  self->process_choice = n - n_helpers > 1 || with_helpers;
+  mg_window_update_header (self);
+}
+
+void
+mg_window_update_header (MgWindow *self)
+{
+  gboolean shown = self->profile != NULL && !self->live_run;
+
+  gtk_widget_set_visible (self->metrics_button, shown);
+  gtk_widget_set_visible (self->zoom_box, shown);
+  gtk_widget_set_visible (self->info_button, shown);
+  gtk_widget_set_visible (self->process_dropdown, shown && self->process_choice);
+  gtk_widget_set_visible (self->helpers_check,
+                          shown && mg_profile_get_n_helpers (self->profile) > 0);
+  mg_window_update_profile_actions (self);
+}
+
+void
+mg_window_set_live_run (MgWindow *self, gboolean live)
+{
+  g_return_if_fail (MG_IS_WINDOW (self));
+
+  self->live_run = live;
+  mg_window_update_header (self);
 }
 
 static void update_titles (MgWindow *self);
@@ -428,9 +454,7 @@ mg_window_set_run_profile (MgWindow *self, MgProfile *profile, GFile *file, gboo
   update_errors_banner (self);
   reset_side_panel (self);
 
-  gtk_widget_set_visible (self->metrics_button, TRUE);
-  gtk_widget_set_visible (self->zoom_box, TRUE);
-  gtk_widget_set_visible (self->info_button, TRUE);
+  mg_window_update_header (self);
   /* At once, not crossfaded: a fade would show the spinner over the first
    * frames and the graphs only 200 ms later, and blend two window-sized
    * layers (offscreen surfaces with the cairo renderer) every frame of it. */
@@ -469,6 +493,7 @@ mg_window_profile_view_init (MgWindow *self)
   self->rows = mg_metric_rows_new ();
   gtk_box_append (GTK_BOX (self->rows_box), self->rows);
   g_signal_connect_swapped (self->rows, "notify::empty", G_CALLBACK (update_rows_visibility), self);
+  mg_process_search_setup (GTK_DROP_DOWN (self->process_dropdown));
   g_signal_connect_swapped (self->process_dropdown, "notify::selected",
                             G_CALLBACK (on_process_selected), self);
   g_signal_connect_swapped (self->helpers_check, "toggled", G_CALLBACK (fill_process_dropdown),

@@ -45,6 +45,10 @@ MgProfile *mg_window_get_profile (MgWindow *self);
  * (or "Metrograph" on the start page) when the profile is on screen. */
 void mg_window_show_titles (MgWindow *self, const char *title, const char *subtitle);
 void mg_window_show_profile_titles (MgWindow *self);
+/* While a live run's page covers the profile, the header offers nothing
+ * of the profile (Metrics, processes, zoom, side panel) and its actions
+ * (export, report, run details) are off; FALSE gives them back. */
+void mg_window_set_live_run (MgWindow *self, gboolean live);
 /* While the banner of a run started here is shown, it says what the errors
  * banner would (one banner per run): that one stays hidden. */
 void mg_window_set_run_banner_shown (MgWindow *self, gboolean shown);

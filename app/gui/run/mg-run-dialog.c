@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "profile/mg-unavailable.h"
 #include "session/mg-rank-list.h"
 #include "session/mg-run-catalogue.h"
 #include "session/mg-run-check.h"
@@ -1181,6 +1182,48 @@ mg_run_dialog_new (GtkWindow *parent, MgCatalogue *catalogue, MgRunSettings *ini
   else if (self->gsettings != NULL)
     restore_last (self);
   return self;
+}
+
+/* A profile recorded here: one of its processes ran on this host. */
+static gboolean
+recorded_here (MgProfile *profile)
+{
+  const char *host = g_get_host_name ();
+
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    if (g_strcmp0 (mg_profile_get_process (profile, p)->host, host) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+void
+mg_run_dialog_learn_unavailable (MgRunDialog *self, MgProfile *profile)
+{
+  g_autoptr (GPtrArray) declined = NULL;
+
+  g_return_if_fail (MG_IS_RUN_DIALOG (self));
+  if (profile == NULL || !recorded_here (profile))
+    return;
+  /* What the viewer lists under "Not measured here": the plugins that
+   * declined in every process (mg-unavailable.h), not those that failed. */
+  declined = mg_unavailable_collect (profile);
+  for (guint i = 0; i < declined->len;)
+    if (!mg_unavailable_is_absent (g_ptr_array_index (declined, i)))
+      g_ptr_array_remove_index (declined, i);
+    else
+      i++;
+  if (declined->len == 0)
+    return;
+  mg_run_metric_list_set_declined (self->metric_list, declined);
+  /* Unchecked: a run would only record their absence again. */
+  for (guint i = 0; i < mg_catalogue_get_n_metrics (self->catalogue); i++)
+    {
+      const MgCatalogueMetric *m = mg_catalogue_get_metric (self->catalogue, i);
+
+      if (m->enabled && m->def->enabled != MG_ENABLED_ALWAYS
+          && mg_run_metric_list_is_declined (self->metric_list, m->def->id))
+        mg_run_settings_set_metric_enabled (self->settings, self->catalogue, m->def->id, FALSE);
+    }
 }
 
 MgRunSettings *

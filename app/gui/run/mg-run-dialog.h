@@ -33,6 +33,11 @@ MgCatalogue *mg_run_dialog_get_catalogue (MgRunDialog *self);
 const char *mg_run_dialog_get_command_line (MgRunDialog *self);
 /* As if typed or pasted into the command line field. */
 void mg_run_dialog_set_command_line (MgRunDialog *self, const char *line);
+/* What profile, recorded on this machine, says its plugins could not
+ * measure here (the viewer's "Not measured here"): those metrics are
+ * marked with the reason and unchecked. A profile from another host, or
+ * NULL, changes nothing. */
+void mg_run_dialog_learn_unavailable (MgRunDialog *self, MgProfile *profile);
 /* Set once a run has started. */
 MgRunSession *mg_run_dialog_get_session (MgRunDialog *self);
 

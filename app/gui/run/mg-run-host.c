@@ -140,6 +140,9 @@ static void
 set_page (MgRunHost *self, const char *page)
 {
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), page);
+  /* The header offers nothing of the profile behind the run's page. */
+  if (MG_IS_WINDOW (self->window))
+    mg_window_set_live_run (MG_WINDOW (self->window), g_str_equal (page, "run"));
   update_titles (self);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_PAGE]);
 }

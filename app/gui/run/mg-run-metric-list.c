@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "profile/mg-unavailable.h"
 #include "session/mg-run-metric-toggles.h"
 
 struct _MgRunMetricList
@@ -20,6 +21,7 @@ struct _MgRunMetricList
   GHashTable *metric_checks;   /* metric id → GPtrArray of GtkCheckButton (one per group) */
   GHashTable *group_checks;    /* group id → GtkCheckButton */
   GPtrArray *metric_rows;      /* GtkWidget rows that hold a metric check */
+  GPtrArray *declined;         /* MgUnavailable: plugins that declined on this machine */
   gboolean syncing;
 };
 
@@ -55,6 +57,20 @@ plain_text (const char *html)
   return html != NULL ? g_regex_replace_literal (tags, html, -1, 0, "", 0, NULL) : NULL;
 }
 
+/* The plugin behind m that declined on this machine, or NULL. */
+static const MgUnavailable *
+find_declined (MgRunMetricList *self, const MgCatalogueMetric *m)
+{
+  for (guint i = 0; self->declined != NULL && m->source != NULL && i < self->declined->len; i++)
+    {
+      const MgUnavailable *entry = g_ptr_array_index (self->declined, i);
+
+      if (g_strcmp0 (entry->source_id, m->source->id) == 0)
+        return entry;
+    }
+  return NULL;
+}
+
 static GtkWidget *
 new_metric_row (MgRunMetricList *self, const MgCatalogueMetric *m, const MgCatalogueGroup *group)
 {
@@ -67,6 +83,8 @@ new_metric_row (MgRunMetricList *self, const MgCatalogueMetric *m, const MgCatal
   g_autofree char *tooltip = plain_text (m->def->description);
   g_autofree char *search = NULL;
   const char *reason = NULL;
+  const MgUnavailable *declined = find_declined (self, m);
+  g_autofree char *declined_text = NULL;
   GPtrArray *checks;
 
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
@@ -74,13 +92,37 @@ new_metric_row (MgRunMetricList *self, const MgCatalogueMetric *m, const MgCatal
   gtk_widget_set_hexpand (check, TRUE);
   gtk_widget_add_css_class (id, "metric-id");
   gtk_widget_add_css_class (id, "dim-label");
-  gtk_label_set_ellipsize (GTK_LABEL (id), PANGO_ELLIPSIZE_START);
-  gtk_label_set_max_width_chars (GTK_LABEL (id), 28);
+  /* Ids share their start ("com.allinea.metrics.perf."): on a line of
+   * their own under the name, wrapped rather than cut, whole in the
+   * tooltip too. */
+  gtk_label_set_xalign (GTK_LABEL (id), 0);
+  gtk_label_set_wrap (GTK_LABEL (id), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (id), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_set_margin_start (id, 28);
+  gtk_widget_add_css_class (id, "caption");
+  gtk_widget_set_tooltip_text (id, m->def->id);
+  g_object_set_data (G_OBJECT (check), "id-label", id);
+  {
+    /* No hyphen where an id breaks: it would read as part of the id. */
+    PangoAttrList *attrs = pango_attr_list_new ();
+
+    pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+    gtk_label_set_attributes (GTK_LABEL (id), attrs);
+    pango_attr_list_unref (attrs);
+  }
   gtk_widget_set_tooltip_text (check, tooltip);
   g_object_set_data_full (G_OBJECT (check), "metric-id", g_strdup (m->def->id), g_free);
 
   if (!m->available)
     reason = m->unavailable_reason;
+  else if (declined != NULL)
+    {
+      /* Translators: why a metric is off: its plugin's short reason, e.g. "no RAPL" */
+      declined_text = g_strdup_printf (_("Not available on this machine: %s"),
+                                       *declined->reason != '\0' ? declined->reason
+                                                                 : declined->message);
+      reason = declined_text;
+    }
   else if (m->def->enabled == MG_ENABLED_ALWAYS)
     reason = _("Always recorded (its definition says so)");
   else if (m->def->enabled == MG_ENABLED_NEVER)
@@ -88,8 +130,8 @@ new_metric_row (MgRunMetricList *self, const MgCatalogueMetric *m, const MgCatal
   gtk_widget_set_sensitive (check, mg_run_metric_is_switchable (m));
 
   gtk_box_append (GTK_BOX (line), check);
-  gtk_box_append (GTK_BOX (line), id);
   gtk_box_append (GTK_BOX (box), line);
+  gtk_box_append (GTK_BOX (box), id);
   if (reason != NULL)
     {
       GtkWidget *why = gtk_label_new (reason);
@@ -97,8 +139,12 @@ new_metric_row (MgRunMetricList *self, const MgCatalogueMetric *m, const MgCatal
       gtk_label_set_xalign (GTK_LABEL (why), 0);
       gtk_label_set_wrap (GTK_LABEL (why), TRUE);
       gtk_widget_set_margin_start (why, 28);
-      gtk_widget_add_css_class (why, m->available ? "dim-label" : "metric-reason");
+      gtk_widget_add_css_class (why, m->available && declined == NULL ? "dim-label"
+                                                                      : "metric-reason");
       gtk_widget_add_css_class (why, "metric-id");
+      /* The plugin's whole message, as the viewer's Run page has it. */
+      if (declined != NULL)
+        gtk_widget_set_tooltip_text (why, declined->message);
       gtk_box_append (GTK_BOX (box), why);
       g_object_set_data (G_OBJECT (check), "reason", why);
     }
@@ -323,6 +369,24 @@ mg_run_metric_list_set_catalogue (MgRunMetricList *self, MgCatalogue *catalogue)
     build (self);
 }
 
+void
+mg_run_metric_list_set_declined (MgRunMetricList *self, GPtrArray *declined)
+{
+  g_clear_pointer (&self->declined, g_ptr_array_unref);
+  self->declined = declined != NULL ? g_ptr_array_ref (declined) : NULL;
+  mg_run_metric_list_set_catalogue (self, self->catalogue);
+  mg_run_metric_list_sync (self);
+}
+
+gboolean
+mg_run_metric_list_is_declined (MgRunMetricList *self, const char *metric_id)
+{
+  const MgCatalogueMetric *m = self->catalogue != NULL
+                                 ? mg_catalogue_lookup_metric (self->catalogue, metric_id) : NULL;
+
+  return m != NULL && find_declined (self, m) != NULL;
+}
+
 guint
 mg_run_metric_list_get_n_visible (MgRunMetricList *self)
 {
@@ -377,6 +441,7 @@ mg_run_metric_list_finalize (GObject *object)
   g_hash_table_unref (self->metric_checks);
   g_hash_table_unref (self->group_checks);
   g_ptr_array_unref (self->metric_rows);
+  g_clear_pointer (&self->declined, g_ptr_array_unref);
   g_clear_object (&self->settings);
   g_clear_object (&self->catalogue);
   G_OBJECT_CLASS (mg_run_metric_list_parent_class)->finalize (object);

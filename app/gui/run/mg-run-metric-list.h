@@ -2,7 +2,10 @@
 /* The run dialog's metric checks, in a GtkListBox it fills: every metric of
  * a catalogue under its metric group (a three-state check per group, a
  * check per metric; `always` locked on, `never` locked off, unavailable
- * metrics insensitive, each with the reason beneath), ungrouped metrics
+ * metrics insensitive, each with the reason beneath; metrics whose plugin
+ * declined on this machine marked so, with its reason beneath and its
+ * whole message as the tooltip), each id wrapped on a line under its name
+ * (the check's "id-label"), ungrouped metrics
  * under "Other metrics", broken definition files at the end; a search text
  * filters the rows. Toggling a check changes the MgRunSettings;
  * mg_run_metric_list_sync() sets the checks from them without echo. */
@@ -27,6 +30,11 @@ void mg_run_metric_list_sync (MgRunMetricList *self);
 /* Shows the metric rows whose id, name or group contains text (any case). */
 void mg_run_metric_list_filter (MgRunMetricList *self, const char *text);
 guint mg_run_metric_list_get_n_visible (MgRunMetricList *self);
+/* The plugins that declined on this machine (MgUnavailable, from
+ * mg_unavailable_collect: absent ones only; NULL: none known): their
+ * metrics are marked; the rows are rebuilt. */
+void mg_run_metric_list_set_declined (MgRunMetricList *self, GPtrArray *declined);
+gboolean mg_run_metric_list_is_declined (MgRunMetricList *self, const char *metric_id);
 /* A metric's (first) check, a group's check, or NULL. */
 GtkCheckButton *mg_run_metric_list_get_metric_check (MgRunMetricList *self, const char *metric_id);
 GtkCheckButton *mg_run_metric_list_get_group_check (MgRunMetricList *self, const char *group_id);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "mg-run-view.h"
+#include "plot/mg-time-view.h"
 
 G_BEGIN_DECLS
 
@@ -22,5 +23,18 @@ const char *mg_run_view_get_figures (MgRunView *self);
  * "" when it shows none. */
 const char *mg_run_view_get_problems (MgRunView *self);
 char *mg_run_view_dup_output (MgRunView *self);
+/* The "Program output" pane (hidden until the program prints), the end
+ * child of the paned under the graphs (its divider folds it away). */
+GtkWidget *mg_run_view_get_output_expander (MgRunView *self);
+GtkWidget *mg_run_view_get_output_paned (MgRunView *self);
+/* The pointer taken as over the graph of metric_id (NULL: as GTK says,
+ * the graph it marks prelit); the readout shows that graph's values at the
+ * hover time (NULL while it is hidden). */
+void mg_run_view_hover_metric (MgRunView *self, const char *metric_id);
+const char *mg_run_view_get_readout (MgRunView *self);
+/* What the hover tooltip of a metric's live graph says at t, or NULL. */
+char *mg_run_view_dup_hover_text (MgRunView *self, const char *metric_id, double t);
+/* The live graphs' shared time view (its axis is under the rows). */
+MgTimeView *mg_run_view_get_time_view (MgRunView *self);
 
 G_END_DECLS

@@ -6,6 +6,8 @@
 
 #include <glib/gi18n.h>
 
+#include "gui/graph/mg-metric-graph.h"
+#include "gui/graph/mg-time-axis.h"
 #include "gui/mg-error-list.h"
 #include "gui/mg-metric-row.h"
 #include "gui/mg-metric-rows.h"
@@ -29,6 +31,10 @@ struct _MgRunView
   GtkWidget *graphs_stack;
   GtkWidget *waiting_label;
   GtkWidget *rows_box;
+  GtkWidget *axis_box;
+  GtkWidget *axis_caption;
+  GtkWidget *paned;
+  GtkWidget *output_expander;
   GtkWidget *output_scroller;
   GtkWidget *output_view;
 
@@ -38,6 +44,10 @@ struct _MgRunView
   GtkWidget *rows;             /* MgMetricRows, as in the viewer */
   GtkTextMark *end_mark;
   guint n_updates;
+  double sampled_s;            /* the time the samples reach so far: only grows */
+  GtkWidget *readout_label;    /* the hovered graph's values (hover_metric at the hover time) */
+  char *hover_metric;          /* a metric set as hovered (tests), else the prelit graph's */
+  guint readout_idle;
 };
 
 G_DEFINE_FINAL_TYPE (MgRunView, mg_run_view, GTK_TYPE_WIDGET)
@@ -87,22 +97,35 @@ update_title (MgRunView *self)
     gtk_label_set_text (GTK_LABEL (self->waiting_label), _("No samples were recorded"));
 }
 
+/* The samples' reach, not their count: the live profile merges windows as
+ * the run goes on, so a count of them would go down. */
+static double
+sampled_time (MgRunView *self)
+{
+  MgProfile *profile = mg_run_session_get_profile (self->session);
+  guint n = profile != NULL ? mg_profile_get_n_windows (profile) : 0;
+
+  return n > 0 ? mg_profile_get_window_ends (profile)[n - 1] : 0;
+}
+
 static void
 update_figures (MgRunView *self)
 {
   guint processes = mg_run_session_get_n_processes (self->session);
-  guint samples = mg_run_session_get_n_samples (self->session);
   g_autofree char *p = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u process", "%u processes",
                                                      processes), processes);
-  g_autofree char *n = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u sample", "%u samples",
-                                                     samples), samples);
-  /* Translators: the live run's figures: elapsed seconds, then "N processes"
-   * and "N samples" (translated on their own). */
-  g_autofree char *text = g_strdup_printf (_("%.1f s · %s · %s"),
-                                           mg_run_session_get_elapsed (self->session), p, n);
+  g_autofree char *text = NULL;
 
+  self->sampled_s = MAX (self->sampled_s, sampled_time (self));
+  /* Translators: the live run's figures: elapsed seconds, "N processes"
+   * (translated on its own), then how far the samples reach, in seconds */
+  text = g_strdup_printf (_("%.1f s · %s · sampled to %.1f s"),
+                          mg_run_session_get_elapsed (self->session), p, self->sampled_s);
   gtk_label_set_text (GTK_LABEL (self->figures_label), text);
 }
+
+static void update_readout (MgRunView *self);
+static void quiet_graph_tooltips (MgRunView *self);
 
 static void
 clear_rows (MgRunView *self)
@@ -133,6 +156,114 @@ update_rows (MgRunView *self)
   self->n_updates++;
   gtk_stack_set_visible_child_name (GTK_STACK (self->graphs_stack),
                                     mg_run_view_get_n_rows (self) > 0 ? "graphs" : "waiting");
+  quiet_graph_tooltips (self);
+  update_readout (self);
+}
+
+/* Hover values. A graph's tooltip needs the pointer to rest 0.5 s on one
+ * widget, and the rows are new four times a second: the values under the
+ * pointer are written in the header instead (the hover line crosses the
+ * rows as in a saved profile), found again in each new set of rows by the
+ * metric's id. The graphs' own tooltips are off: one shown as its graph
+ * goes away trips GTK 4.8. */
+static void
+quiet_graph_tooltips (MgRunView *self)
+{
+  g_auto (GStrv) ids = mg_metric_rows_dup_visible_ids (MG_METRIC_ROWS (self->rows));
+
+  for (guint i = 0; ids[i] != NULL; i++)
+    {
+      MgMetricRow *row = mg_metric_rows_find_row (MG_METRIC_ROWS (self->rows), ids[i]);
+
+      if (row != NULL)
+        gtk_widget_set_has_tooltip (mg_metric_row_get_graph (row), FALSE);
+    }
+}
+
+/* The metric of the graph under the pointer: GTK marks it prelit. */
+static char *
+dup_hovered_metric (MgRunView *self)
+{
+  g_auto (GStrv) ids = NULL;
+
+  if (self->hover_metric != NULL)
+    return g_strdup (self->hover_metric);
+  ids = mg_metric_rows_dup_visible_ids (MG_METRIC_ROWS (self->rows));
+  for (guint i = 0; ids[i] != NULL; i++)
+    {
+      MgMetricRow *row = mg_metric_rows_find_row (MG_METRIC_ROWS (self->rows), ids[i]);
+
+      if (row != NULL
+          && (gtk_widget_get_state_flags (mg_metric_row_get_graph (row)) & GTK_STATE_FLAG_PRELIGHT))
+        return g_strdup (ids[i]);
+    }
+  return NULL;
+}
+
+static void
+update_readout (MgRunView *self)
+{
+  double t = mg_time_view_get_hover_time (self->time_view);
+  g_autofree char *metric = t >= 0 ? dup_hovered_metric (self) : NULL;
+  g_autofree char *text = NULL;
+
+  if (metric != NULL)
+    text = mg_run_view_dup_hover_text (self, metric, t);
+  /* Its line stays, empty off the graphs: showing and hiding a label in
+   * step with the pointer trips GTK 4.8 when the page is then unmapped. */
+  if (text != NULL)
+    {
+      g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+      g_autofree char *line = g_strjoinv (" · ", lines);
+
+      gtk_label_set_text (GTK_LABEL (self->readout_label), line);
+    }
+  else
+    gtk_label_set_text (GTK_LABEL (self->readout_label), "");
+}
+
+static void
+set_hover_metric (MgRunView *self, const char *metric_id)
+{
+  if (g_strcmp0 (self->hover_metric, metric_id) != 0)
+    {
+      g_free (self->hover_metric);
+      self->hover_metric = g_strdup (metric_id);
+    }
+}
+
+void
+mg_run_view_hover_metric (MgRunView *self, const char *metric_id)
+{
+  set_hover_metric (self, metric_id);
+  update_readout (self);
+}
+
+static gboolean
+on_readout_idle (gpointer user_data)
+{
+  MgRunView *self = user_data;
+
+  self->readout_idle = 0;
+  update_readout (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* After the pointer's events (the hover time changes in them), not inside
+ * them: a leave comes while the rows are being unmapped. */
+static void
+queue_readout (MgRunView *self)
+{
+  if (self->readout_idle == 0)
+    self->readout_idle = g_idle_add (on_readout_idle, self);
+}
+
+const char *
+mg_run_view_get_readout (MgRunView *self)
+{
+  const char *text = gtk_label_get_text (GTK_LABEL (self->readout_label));
+
+  return *text != '\0' ? text : NULL;
 }
 
 /* What the live profile says went wrong so far (a plugin that crashed or
@@ -160,6 +291,20 @@ update_problems (MgRunView *self)
   gtk_widget_set_visible (self->problems_label, text->len > 0);
 }
 
+/* The output pane appears with the first output, about 200 px tall: the
+ * graphs keep the rest (and the divider folds it away). */
+static void
+show_output_pane (MgRunView *self)
+{
+  int height = gtk_widget_get_height (self->paned);
+
+  if (gtk_widget_get_visible (self->output_expander))
+    return;
+  gtk_widget_set_visible (self->output_expander, TRUE);
+  if (height > 0)
+    gtk_paned_set_position (GTK_PANED (self->paned), MAX (height / 2, height - 200));
+}
+
 static void
 append_output (MgRunView *self, const char *text)
 {
@@ -179,6 +324,8 @@ append_output (MgRunView *self, const char *text)
       gtk_text_buffer_delete (buffer, &start, &cut);
     }
   gtk_text_view_scroll_mark_onscreen (GTK_TEXT_VIEW (self->output_view), self->end_mark);
+  if (*text != '\0')
+    show_output_pane (self);
 }
 
 static void
@@ -226,6 +373,11 @@ mg_run_view_set_session (MgRunView *self, MgRunSession *session)
   gtk_stack_set_visible_child_name (GTK_STACK (self->graphs_stack), "waiting");
   output = mg_run_session_dup_output (session);
   gtk_text_buffer_set_text (buffer, output, -1);
+  /* No room taken until the program prints. */
+  gtk_widget_set_visible (self->output_expander, FALSE);
+  if (*output != '\0')
+    show_output_pane (self);
+  self->sampled_s = 0;
 
   g_signal_connect_swapped (session, "notify::state", G_CALLBACK (update_title), self);
   g_signal_connect_swapped (session, "notify::stopped", G_CALLBACK (update_title), self);
@@ -234,6 +386,7 @@ mg_run_view_set_session (MgRunView *self, MgRunSession *session)
   g_signal_connect_swapped (session, "notify::n-processes", G_CALLBACK (update_figures), self);
   g_signal_connect_swapped (session, "notify::profile", G_CALLBACK (update_rows), self);
   g_signal_connect_swapped (session, "notify::profile", G_CALLBACK (update_problems), self);
+  g_signal_connect_swapped (session, "notify::profile", G_CALLBACK (update_figures), self);
   g_signal_connect (session, "output", G_CALLBACK (on_output), self);
   update_title (self);
   update_figures (self);
@@ -290,6 +443,33 @@ mg_run_view_get_problems (MgRunView *self)
            ? gtk_label_get_text (GTK_LABEL (self->problems_label)) : "";
 }
 
+GtkWidget *
+mg_run_view_get_output_expander (MgRunView *self)
+{
+  return self->output_expander;
+}
+
+GtkWidget *
+mg_run_view_get_output_paned (MgRunView *self)
+{
+  return self->paned;
+}
+
+MgTimeView *
+mg_run_view_get_time_view (MgRunView *self)
+{
+  return self->time_view;
+}
+
+char *
+mg_run_view_dup_hover_text (MgRunView *self, const char *metric_id, double t)
+{
+  MgMetricRow *row = mg_metric_rows_find_row (MG_METRIC_ROWS (self->rows), metric_id);
+
+  return row != NULL ? mg_metric_graph_describe_time (MG_METRIC_GRAPH (mg_metric_row_get_graph (row)), t)
+                     : NULL;
+}
+
 char *
 mg_run_view_dup_output (MgRunView *self)
 {
@@ -306,6 +486,7 @@ mg_run_view_dispose (GObject *object)
   MgRunView *self = MG_RUN_VIEW (object);
 
   disconnect_session (self);
+  g_clear_handle_id (&self->readout_idle, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), MG_TYPE_RUN_VIEW);
   G_OBJECT_CLASS (mg_run_view_parent_class)->dispose (object);
 }
@@ -315,6 +496,7 @@ mg_run_view_finalize (GObject *object)
 {
   MgRunView *self = MG_RUN_VIEW (object);
 
+  g_clear_pointer (&self->hover_metric, g_free);
   g_clear_object (&self->time_view);
   g_clear_object (&self->label_group);
   G_OBJECT_CLASS (mg_run_view_parent_class)->finalize (object);
@@ -337,11 +519,16 @@ mg_run_view_class_init (MgRunViewClass *klass)
   BIND (title_label);
   BIND (figures_label);
   BIND (problems_label);
+  BIND (readout_label);
   BIND (stop_button);
   BIND (cancel_button);
   BIND (graphs_stack);
   BIND (waiting_label);
   BIND (rows_box);
+  BIND (axis_box);
+  BIND (axis_caption);
+  BIND (paned);
+  BIND (output_expander);
   BIND (output_scroller);
   BIND (output_view);
 #undef BIND
@@ -362,6 +549,15 @@ mg_run_view_init (MgRunView *self)
   gtk_box_append (GTK_BOX (self->rows_box), self->rows);
   self->time_view = mg_time_view_new (1.0);
   self->label_group = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
+  g_signal_connect_swapped (self->time_view, "notify::hover-time", G_CALLBACK (queue_readout), self);
+  /* The axis lines up with the graphs: its caption as wide as the rows' labels. */
+  gtk_size_group_add_widget (self->label_group, self->axis_caption);
+  {
+    GtkWidget *axis = mg_time_axis_new (self->time_view);
+
+    gtk_widget_set_hexpand (axis, TRUE);
+    gtk_box_append (GTK_BOX (self->axis_box), axis);
+  }
   buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->output_view));
   gtk_text_buffer_get_end_iter (buffer, &end);
   self->end_mark = gtk_text_buffer_create_mark (buffer, "end", &end, FALSE);
