@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --profile: the run object (session/mg-run-session.h) runs, blocking;
  * the command line says what it says before the program starts and after
- * its end (the summary, --report), and turns its failures into exit
- * statuses. */
+ * its end (the summary, what came of the report the run wrote), and turns
+ * its failures into exit statuses. */
 #include "mg-config.h"
 
 #include <glib/gi18n.h>
@@ -68,7 +68,7 @@ written (MgRunSession *run, const MgCliOptions *o)
                         o->verbose);
   if (ranks != NULL)
     mg_cli_print_rank_selection (profile, ranks);
-  if (o->report && !mg_cli_write_report (o, profile, output, mg_run_settings_get_report (settings)))
+  if (!mg_cli_say_report (mg_run_session_get_report (run)))
     return status != 0 ? status : MG_EXIT_PROFILE_FILE;
   /* Asked for and not measured: a script should notice (docs/cli.md). */
   if (!mg_cli_check_enabled (profile, mg_run_session_get_catalogue (run),
@@ -84,6 +84,8 @@ mg_cli_profile (const MgCliOptions *o)
   g_autoptr (MgRunSession) run = mg_run_session_new (o->settings, NULL);
   g_autoptr (GError) error = NULL;
 
+  mg_run_session_set_report_sources (run, (const char *const *) o->reports_path,
+                                     o->baseline_file);
   g_signal_connect (run, "prepared", G_CALLBACK (on_prepared), NULL);
   if (!mg_run_session_run (run, &error))
     return failed (run, error);
