@@ -8,9 +8,9 @@
 #include <glib/gi18n.h>
 
 #include "mg-cli-catalogue.h"
-#include "mg-cli-enable-check.h"
 #include "mg-cli-summary.h"
 #include "mg-cli.h"
+#include "profile/mg-unavailable.h"
 #include "session/mg-run-session.h"
 
 /* Before a long run, not only after it. */
@@ -51,8 +51,8 @@ failed (MgRunSession *run, const GError *error)
     }
 }
 
-/* The profile is written: the summary, the report, and whether what was
- * asked for was measured. */
+/* The profile is written: what the run's end gave, then the summary, the
+ * report, and whether what was asked for was measured. */
 static int
 written (MgRunSession *run, const MgCliOptions *o)
 {
@@ -61,19 +61,20 @@ written (MgRunSession *run, const MgCliOptions *o)
   const char *output = mg_run_session_get_output_path (run);
   const char *ranks = mg_run_settings_get_select_ranks (settings);
   int status = mg_run_session_get_exit_status (run);
+  double stopped_after =
+    mg_run_session_get_stopped (run) ? mg_run_settings_get_stop_after (settings) : 0;
+  const MgRunReport *report = mg_run_session_get_report (run);
+  g_autoptr (GPtrArray) unmeasured =
+    mg_unavailable_find_asked (profile, mg_run_session_get_catalogue (run),
+                               mg_run_settings_get_enable_metrics (settings));
 
-  mg_cli_print_summary (profile, output,
-                        mg_run_session_get_stopped (run)
-                          ? mg_run_settings_get_stop_after (settings) : 0,
-                        o->verbose);
+  mg_cli_print_summary (profile, output, stopped_after, o->verbose);
   if (ranks != NULL)
     mg_cli_print_rank_selection (profile, ranks);
-  if (!mg_cli_say_report (mg_run_session_get_report (run)))
+  if (!mg_cli_say_report (report))
     return status != 0 ? status : MG_EXIT_PROFILE_FILE;
   /* Asked for and not measured: a script should notice (docs/cli.md). */
-  if (!mg_cli_check_enabled (profile, mg_run_session_get_catalogue (run),
-                             mg_run_settings_get_enable_metrics (settings))
-      && status == 0)
+  if (!mg_cli_print_unmeasured (unmeasured) && status == 0)
     return MG_EXIT_METRICS;
   return status;
 }
