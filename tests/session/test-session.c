@@ -645,6 +645,17 @@ finished (gpointer data)
   return mg_run_session_is_finished (data);
 }
 
+/* Starts @session as the window does and waits for its end. */
+static void
+start_to_end (MgRunSession *session)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (mg_run_session_start (session, &error));
+  g_assert_no_error (error);
+  g_assert_true (session_test_wait (finished, session, 60));
+}
+
 static MgRunSettings *
 workload_settings (const char *program, const char *arguments, const char *folder)
 {
@@ -859,7 +870,6 @@ test_session_report_sources (SessionFixture *f, gconstpointer user_data)
   g_autofree char *baseline = NULL, *text = NULL, *said = NULL;
   const char *paths[] = { bad, NULL };
   g_autoptr (MgRunSession) session = NULL;
-  g_autoptr (GError) error = NULL;
   const MgRunReport *report;
 
   g_assert_true (g_file_set_contents (bad, "<partialReport xmlns=\"http://www.allinea.com/2016/"
@@ -871,8 +881,7 @@ test_session_report_sources (SessionFixture *f, gconstpointer user_data)
   mg_run_settings_set_arguments (f->settings, "work=0.3");
   session = mg_run_session_new (f->settings, f->catalogue);
   mg_run_session_set_report_sources (session, paths, baseline);
-  g_assert_true (mg_run_session_start (session, &error));
-  g_assert_true (session_test_wait (finished, session, 60));
+  start_to_end (session);
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
   report = mg_run_session_get_report (session);
   g_assert_no_error (report->error);
@@ -1235,8 +1244,7 @@ test_session_save_fails (SessionFixture *f, gconstpointer user_data)
   mg_run_settings_set_arguments (f->settings, "work=0.5");
   session = mg_run_session_new (f->settings, f->catalogue);
   mg_run_session_set_save_hook (session, make_folder_there, NULL);
-  g_assert_true (mg_run_session_start (session, &error));
-  g_assert_true (session_test_wait (finished, session, 60));
+  start_to_end (session);
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_FAILED);
   message = mg_run_session_get_message (session);
   g_test_message ("%s", message);
@@ -1377,7 +1385,6 @@ test_session_live_hang (SessionFixture *f, gconstpointer user_data)
 {
   g_autofree char *metrics = g_build_filename (f->dir, "metrics", NULL);
   g_autoptr (MgRunSession) session = NULL;
-  g_autoptr (GError) error = NULL;
   g_autofree char *saved = NULL;
   HangWatch w = { 0 };
 
@@ -1389,9 +1396,7 @@ test_session_live_hang (SessionFixture *f, gconstpointer user_data)
   session = mg_run_session_new (f->settings, f->catalogue);
   w.session = session;
   g_signal_connect (session, "notify::profile", G_CALLBACK (on_hang_profile), &w);
-  g_assert_true (mg_run_session_start (session, &error));
-  g_assert_no_error (error);
-  g_assert_true (session_test_wait (finished, session, 60));
+  start_to_end (session);
   g_unsetenv ("METROGRAPH_HANG_INTERVALS");
 
   g_assert_nonnull (w.seen);
