@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --profile: the run object (session/mg-run-session.h) runs, blocking;
  * the command line says what it says before the program starts and after
- * its end (the summary, --report), and turns its failures into exit
- * statuses. */
+ * its end (the summary, what came of the report the run wrote), and turns
+ * its failures into exit statuses. */
 #include "mg-config.h"
 
 #include <glib/gi18n.h>
 
 #include "mg-cli-catalogue.h"
-#include "mg-cli-enable-check.h"
 #include "mg-cli-summary.h"
 #include "mg-cli.h"
+#include "profile/mg-unavailable.h"
 #include "session/mg-run-session.h"
 
 /* Before a long run, not only after it. */
@@ -51,8 +51,8 @@ failed (MgRunSession *run, const GError *error)
     }
 }
 
-/* The profile is written: the summary, the report, and whether what was
- * asked for was measured. */
+/* The profile is written: what the run's end gave, then the summary, the
+ * report, and whether what was asked for was measured. */
 static int
 written (MgRunSession *run, const MgCliOptions *o)
 {
@@ -61,19 +61,20 @@ written (MgRunSession *run, const MgCliOptions *o)
   const char *output = mg_run_session_get_output_path (run);
   const char *ranks = mg_run_settings_get_select_ranks (settings);
   int status = mg_run_session_get_exit_status (run);
+  double stopped_after =
+    mg_run_session_get_stopped (run) ? mg_run_settings_get_stop_after (settings) : 0;
+  const MgRunReport *report = mg_run_session_get_report (run);
+  g_autoptr (GPtrArray) unmeasured =
+    mg_unavailable_find_asked (profile, mg_run_session_get_catalogue (run),
+                               mg_run_settings_get_enable_metrics (settings));
 
-  mg_cli_print_summary (profile, output,
-                        mg_run_session_get_stopped (run)
-                          ? mg_run_settings_get_stop_after (settings) : 0,
-                        o->verbose);
+  mg_cli_print_summary (profile, output, stopped_after, o->verbose);
   if (ranks != NULL)
     mg_cli_print_rank_selection (profile, ranks);
-  if (o->report && !mg_cli_write_report (o, profile, output, mg_run_settings_get_report (settings)))
+  if (!mg_cli_say_report (report))
     return status != 0 ? status : MG_EXIT_PROFILE_FILE;
   /* Asked for and not measured: a script should notice (docs/cli.md). */
-  if (!mg_cli_check_enabled (profile, mg_run_session_get_catalogue (run),
-                             mg_run_settings_get_enable_metrics (settings))
-      && status == 0)
+  if (!mg_cli_print_unmeasured (unmeasured) && status == 0)
     return MG_EXIT_METRICS;
   return status;
 }
@@ -84,6 +85,8 @@ mg_cli_profile (const MgCliOptions *o)
   g_autoptr (MgRunSession) run = mg_run_session_new (o->settings, NULL);
   g_autoptr (GError) error = NULL;
 
+  mg_run_session_set_report_sources (run, (const char *const *) o->reports_path,
+                                     o->baseline_file);
   g_signal_connect (run, "prepared", G_CALLBACK (on_prepared), NULL);
   if (!mg_run_session_run (run, &error))
     return failed (run, error);

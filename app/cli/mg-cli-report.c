@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --report PROFILE and --list-reports: the performance report of a profile
- * and the partial report files it is made with. */
+ * (written as at a run's end, session/mg-run-report.h) and the partial
+ * report files it is made with. */
 #include "mg-config.h"
 
 #include <glib/gi18n.h>
@@ -9,8 +10,8 @@
 #include "mg-cli.h"
 #include "defs/mg-diagnostic.h"
 #include "session/mg-install-paths.h"
+#include "session/mg-run-report.h"
 #include "report/mg-report-set.h"
-#include "report/mg-report-writer.h"
 
 static MgReportSet *
 load_reports (const MgCliOptions *options)
@@ -21,43 +22,21 @@ load_reports (const MgCliOptions *options)
 }
 
 gboolean
-mg_cli_write_report (const MgCliOptions *options, MgProfile *profile, const char *profile_path,
-                     const char *report_file)
+mg_cli_say_report (const MgRunReport *report)
 {
-  g_autoptr (MgReportSet) set = load_reports (options);
-  g_autoptr (MgReport) report = NULL;
-  g_autoptr (GError) error = NULL;
-
   /* Problems with partial report files go to stderr; the report is
    * written with the files that are fine. */
-  mg_cli_print_diagnostic_list (set->diagnostics);
-  report = mg_report_new (profile, profile_path, set->reports);
-  if (options->baseline_file != NULL)
+  if (report->diagnostics != NULL)
+    mg_cli_print_diagnostic_list (report->diagnostics);
+  if (report->error != NULL)
     {
-      g_autoptr (MgProfile) old = mg_profile_load (options->baseline_file, &error);
-      g_autoptr (MgReport) baseline = NULL;
-
-      if (old == NULL)
-        {
-          mg_cli_print_error (_("cannot read the baseline: %s (give a .mgprof file written by "
-                                "metrograph --profile)"), error->message);
-          return FALSE;
-        }
-      baseline = mg_report_new (old, options->baseline_file, set->reports);
-      mg_report_compare (report, baseline, options->baseline_file);
+      mg_cli_print_error ("%s", report->error->message);
+      return FALSE;
     }
-  if (g_strcmp0 (report_file, "-") == 0)
-    {
-      g_autofree char *text = mg_report_to_text (report);
-
-      fputs (text, stdout);
-      return fflush (stdout) == 0;
-    }
-  if (mg_report_save_for_profile (report, profile_path, report_file, &error))
+  if (report->text == NULL)
     return TRUE;
-  mg_cli_print_error (_("cannot write the report: %s (check that its folder exists and is "
-                        "writable)"), error->message);
-  return FALSE;
+  fputs (report->text, stdout);
+  return fflush (stdout) == 0;
 }
 
 int
@@ -66,6 +45,12 @@ mg_cli_report (const MgCliOptions *options)
   const char *input = options->rest[0];
   g_autoptr (MgProfile) profile = NULL;
   g_autoptr (GError) error = NULL;
+  g_auto (MgRunReport) report = { 0 };
+  MgRunReportRequest request = {
+    .file = options->report_file != NULL ? options->report_file : "",
+    .paths = (const char *const *) options->reports_path,
+    .baseline = options->baseline_file,
+  };
 
   profile = mg_profile_load (input, &error);
   if (profile == NULL)
@@ -74,8 +59,8 @@ mg_cli_report (const MgCliOptions *options)
                             "metrograph --profile)"), error->message);
       return MG_EXIT_PROFILE_FILE;
     }
-  return mg_cli_write_report (options, profile, input, options->report_file)
-           ? 0 : MG_EXIT_PROFILE_FILE;
+  mg_run_report_write (profile, input, &request, &report);
+  return mg_cli_say_report (&report) ? 0 : MG_EXIT_PROFILE_FILE;
 }
 
 static const char *

@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "mg-cli-message.h"
 #include "profile/mg-process-images.h"
 #include "profile/mg-unavailable.h"
 #include "session/mg-rank-list.h"
@@ -244,4 +245,18 @@ mg_cli_print_rank_selection (MgProfile *profile, const char *select_ranks)
   sampled = mg_rank_list_from_ranks ((const int *) (void *) ranks->data, ranks->len);
   g_printerr (_("metrograph: ranks selected: %s (--select-ranks); ranks in the profile: %s\n"),
               select_ranks, *sampled != '\0' ? sampled : _("none"));
+}
+
+gboolean
+mg_cli_print_unmeasured (GPtrArray *asked)
+{
+  for (guint i = 0; i < asked->len; i++)
+    {
+      const MgUnavailableAsked *one = g_ptr_array_index (asked, i);
+
+      mg_cli_print_error (_("--enable-metrics=%s: not available on this machine: %s (the "
+                            "profile is written without it)"),
+                          one->asked, one->message);
+    }
+  return asked->len == 0;
 }

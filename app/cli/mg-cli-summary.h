@@ -2,7 +2,8 @@
 /* The few lines --profile prints on stderr at the end: where the profile is,
  * what it holds, one line for what this machine could not measure and one
  * for metrics that failed; with --verbose every plugin and metric error in
- * full instead. */
+ * full instead; then the ranks selected and the metrics asked for that got
+ * nothing. */
 #pragma once
 
 #include "profile/mg-profile.h"
@@ -15,5 +16,10 @@ void mg_cli_print_summary (MgProfile *profile, const char *output, double stoppe
 
 /* --select-ranks: the selection and the ranks the profile holds. */
 void mg_cli_print_rank_selection (MgProfile *profile, const char *select_ranks);
+
+/* --enable-metrics asked for these and got nothing for want of their
+ * plugin (mg_unavailable_find_asked ()): one line each. FALSE when there
+ * was one. */
+gboolean mg_cli_print_unmeasured (GPtrArray *asked);
 
 G_END_DECLS

@@ -8,6 +8,7 @@
 #include "mg-cli-message.h"
 #include "mg-cli-options.h"
 #include "profile/mg-profile.h"
+#include "session/mg-run-report.h"
 
 G_BEGIN_DECLS
 
@@ -22,11 +23,9 @@ int mg_cli_profile (const MgCliOptions *options);
 int mg_cli_list_metrics (const MgCliOptions *options);
 int mg_cli_export (const MgCliOptions *options);
 int mg_cli_report (const MgCliOptions *options);
-/* The report(s) of @profile, saved at @profile_path: @report_file as
- * --report takes it (NULL or "": both beside the profile); problems are
- * printed. */
-gboolean mg_cli_write_report (const MgCliOptions *options, MgProfile *profile,
-                              const char *profile_path, const char *report_file);
+/* What came of a report (session/mg-run-report.h): its diagnostics and
+ * its failure on stderr, its text ("-") on stdout. FALSE when it failed. */
+gboolean mg_cli_say_report (const MgRunReport *report);
 int mg_cli_list_reports (const MgCliOptions *options);
 int mg_cli_recover (const MgCliOptions *options);
 int mg_cli_merge_node (const MgCliOptions *options);

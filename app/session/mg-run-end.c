@@ -13,6 +13,7 @@ mg_run_end_clear (MgRunEnd *end)
 {
   g_clear_object (&end->profile);
   g_clear_pointer (&end->path, g_free);
+  mg_run_report_clear (&end->report);
 }
 
 /* The records are the only copy of the run: the folder stays, and the
@@ -42,9 +43,30 @@ keep_records (MgRunAssembly *self, MgRunEndError code, GError *cause, GError **e
                  why, run_dir);
 }
 
+/* The profile is saved and is the whole run: a report that fails says how
+ * to write it from the profile. */
+static void
+write_report (const MgRunReportRequest *request, MgRunEnd *end)
+{
+  g_autoptr (GError) cause = NULL;
+  g_autofree char *command = NULL;
+
+  if (mg_run_report_write (end->profile, end->path, request, &end->report))
+    return;
+  cause = g_steal_pointer (&end->report.error);
+  command = request->file[0] == '\0'
+              ? g_strdup_printf ("metrograph --report %s", end->path)
+              : g_strdup_printf ("metrograph --report=%s %s", request->file, end->path);
+  /* TRANSLATORS: the second %s is a command, e.g. "metrograph --report run.mgprof". */
+  g_set_error (&end->report.error, MG_RUN_END_ERROR, MG_RUN_END_ERROR_REPORT,
+               _("%s; the profile is saved: %s writes the report from it"), cause->message,
+               command);
+}
+
 gboolean
-mg_run_assembly_finish (MgRunAssembly *self, int exit_status, MgRunEndSaveHook hook,
-                        gpointer hook_data, MgRunEnd *end, GError **error)
+mg_run_assembly_finish (MgRunAssembly *self, int exit_status, const MgRunReportRequest *report,
+                        MgRunEndSaveHook hook, gpointer hook_data, MgRunEnd *end,
+                        GError **error)
 {
   g_autoptr (GError) local_error = NULL;
 
@@ -67,5 +89,7 @@ mg_run_assembly_finish (MgRunAssembly *self, int exit_status, MgRunEndSaveHook h
       keep_records (self, MG_RUN_END_ERROR_SAVE, local_error, error);
       return FALSE;
     }
+  if (report != NULL)
+    write_report (report, end);
   return TRUE;
 }

@@ -15,9 +15,6 @@
 
 #include <gio/gunixinputstream.h>
 
-#include "mg-install-paths.h"
-#include "report/mg-report-set.h"
-#include "report/mg-report-writer.h"
 #include "mg-run-assembly.h"
 #include "mg-run-catalogue.h"
 #include "mg-run-check.h"
@@ -66,6 +63,9 @@ struct _MgRunSession
   MgRunSessionSaveHook save_hook;
   gpointer save_hook_data;
   gboolean blocking;           /* driven by mg_run_session_run () */
+  char **reports_path;         /* what the report is made with (--reports-path) */
+  char *baseline;              /* and compared with (--baseline) */
+  MgRunReport report;          /* once DONE: what came of the report */
 };
 
 G_DEFINE_FINAL_TYPE (MgRunSession, mg_run_session, G_TYPE_OBJECT)
@@ -140,6 +140,9 @@ mg_run_session_finalize (GObject *object)
   g_free (self->message);
   g_string_free (self->output, TRUE);
   g_string_free (self->kept_output, TRUE);
+  g_strfreev (self->reports_path);
+  g_free (self->baseline);
+  mg_run_report_clear (&self->report);
   G_OBJECT_CLASS (mg_run_session_parent_class)->finalize (object);
 }
 
@@ -321,7 +324,9 @@ typedef struct {
   MgRunAssembly *run;
   int exit_status;
   gboolean final;              /* the final job also saves (never on the main thread) */
-  gboolean report;             /* the final job writes the report file (the window's) */
+  char *report_file;           /* the final job writes the report (mg-run-report.h) */
+  char **reports_path;
+  char *baseline;
   MgRunSessionSaveHook save_hook;
   gpointer save_hook_data;
 } MergeJob;
@@ -336,6 +341,9 @@ static void
 merge_job_free (MergeJob *job)
 {
   g_object_unref (job->run);
+  g_free (job->report_file);
+  g_strfreev (job->reports_path);
+  g_free (job->baseline);
   g_free (job);
 }
 
@@ -356,44 +364,31 @@ merge_job_new (MgRunSession *self, gboolean final)
 
   job->run = g_object_ref (self->run);
   job->final = final;
-  job->report = final && !self->blocking;
+  if (final)
+    {
+      job->report_file = g_strdup (mg_run_settings_get_report (self->settings));
+      job->reports_path = g_strdupv (self->reports_path);
+      job->baseline = g_strdup (self->baseline);
+    }
   job->exit_status = final ? self->exit_status : 0;
   job->save_hook = self->save_hook;
   job->save_hook_data = self->save_hook_data;
   return job;
 }
 
-/* --report (the dialog's Write a report): as the command line writes them;
- * standard output is the command line's alone. A report is an extra: its
- * failure is logged, the profile stays. */
-static void
-write_report (MergeJob *job, MgProfile *profile, const char *path)
-{
-  const char *report_file = mg_run_settings_get_report (mg_run_assembly_get_settings (job->run));
-  g_autofree char *installed = NULL;
-  g_autoptr (MgReportSet) set = NULL;
-  g_autoptr (MgReport) report = NULL;
-  g_autoptr (GError) error = NULL;
-
-  if (report_file == NULL || strcmp (report_file, "-") == 0)
-    return;
-  installed = mg_install_paths_get_reports_dir ();
-  set = mg_report_set_load (NULL, installed);
-  report = mg_report_new (profile, path, set->reports);
-  if (!mg_report_save_for_profile (report, path, report_file, &error))
-    g_warning ("the report of %s was not written: %s", path, error->message);
-}
-
-/* The run's end as the command line has it, then the report. */
+/* The run's end, the report included (mg-run-end.h). */
 static FinalResult *
 finish_in_thread (MergeJob *job)
 {
   FinalResult *result = g_new0 (FinalResult, 1);
+  MgRunReportRequest report = {
+    .file = job->report_file,
+    .paths = (const char *const *) job->reports_path,
+    .baseline = job->baseline,
+  };
 
-  if (mg_run_assembly_finish (job->run, job->exit_status, job->save_hook, job->save_hook_data,
-                              &result->end, &result->error)
-      && job->report)
-    write_report (job, result->end.profile, result->end.path);
+  mg_run_assembly_finish (job->run, job->exit_status, &report, job->save_hook,
+                          job->save_hook_data, &result->end, &result->error);
   return result;
 }
 
@@ -478,6 +473,17 @@ on_tick (gpointer user_data)
 
 /* ---- the end ------------------------------------------------------------ */
 
+/* The end's error as the window's message: a sentence. */
+static char *
+end_failure_message (const GError *error)
+{
+  gunichar first = g_utf8_get_char (error->message);
+  char head[8] = { 0 };
+
+  g_unichar_to_utf8 (g_unichar_totitle (first), head);
+  return g_strconcat (head, g_utf8_next_char (error->message), ".", NULL);
+}
+
 static char *
 describe_end (MgRunSession *self)
 {
@@ -504,6 +510,15 @@ describe_end (MgRunSession *self)
       /* As the command line warns before the run. */
       g_string_append_printf (text, _("Note: %s."), warnings[i]);
     }
+  /* The command line says it in its own words. */
+  if (self->report.error != NULL && !self->blocking)
+    {
+      g_autofree char *report = end_failure_message (self->report.error);
+
+      if (text->len > 0)
+        g_string_append_c (text, ' ');
+      g_string_append (text, report);
+    }
   /* No count of errors: the window counts them once, the real ones only
    * (mg-error-list.h), and the command line's summary its own way. */
   return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
@@ -524,17 +539,6 @@ describe_no_samples (MgRunSession *self)
   /* As the command line explains it. */
   return g_strdup_printf (_("No samples were recorded, so no profile was written: %s.%s"), why,
                           exit_text != NULL ? exit_text : "");
-}
-
-/* The end's error as the window's message: a sentence. */
-static char *
-end_failure_message (const GError *error)
-{
-  gunichar first = g_utf8_get_char (error->message);
-  char head[8] = { 0 };
-
-  g_unichar_to_utf8 (g_unichar_totitle (first), head);
-  return g_strconcat (head, g_utf8_next_char (error->message), ".", NULL);
 }
 
 /* The state, profile and message the run's end gives, for both drivers. */
@@ -565,6 +569,8 @@ end_with (MgRunSession *self, FinalResult *final)
       self->output_path = g_steal_pointer (&final->end.path);
       g_object_notify_by_pspec (G_OBJECT (self), props[PROP_OUTPUT_PATH]);
       set_profile (self, final->end.profile);
+      self->report = final->end.report;
+      final->end.report = (MgRunReport) { 0 };
       message = describe_end (self);
       if (message != NULL)
         set_message (self, message);
@@ -777,6 +783,24 @@ mg_run_session_run (MgRunSession *self, GError **error)
                          final->error->message);
   final_result_free (final);
   return saved;
+}
+
+void
+mg_run_session_set_report_sources (MgRunSession *self, const char *const *reports_path,
+                                   const char *baseline)
+{
+  g_return_if_fail (self->state == MG_RUN_STATE_IDLE);
+
+  g_strfreev (self->reports_path);
+  self->reports_path = g_strdupv ((char **) reports_path);
+  g_free (self->baseline);
+  self->baseline = g_strdup (baseline);
+}
+
+const MgRunReport *
+mg_run_session_get_report (MgRunSession *self)
+{
+  return &self->report;
 }
 
 MgCatalogue *

@@ -21,6 +21,7 @@
 
 #include "defs/mg-catalogue.h"
 #include "profile/mg-profile.h"
+#include "mg-run-report.h"
 #include "mg-run-settings.h"
 
 G_BEGIN_DECLS
@@ -75,9 +76,19 @@ gboolean mg_run_session_start (MgRunSession *self, GError **error);
  * terminal), then the run's end (mg-run-end.h) in this thread. TRUE with
  * the profile saved (state DONE). FALSE with MG_RUN_SESSION_ERROR (state
  * FAILED); once the program ran, its exit status is there either way. The
- * report file is the caller's: the command line compares it with a
- * baseline or prints it. */
+ * report is written by the run's end as for the window; what came of it
+ * (mg_run_session_get_report ()) is the caller's to say. */
 gboolean mg_run_session_run (MgRunSession *self, GError **error);
+/* Besides the settings' report file (mg_run_settings_get_report ()): more
+ * partial report locations (--reports-path) and a profile to compare with
+ * (--baseline), both may be NULL. Before the run starts. */
+void mg_run_session_set_report_sources (MgRunSession *self, const char *const *reports_path,
+                                        const char *baseline);
+/* Once DONE with a report asked for: its diagnostics (partial report files
+ * left out), its text for "-" (standard output is the caller's), or why it
+ * was not written (the profile is saved all the same; the window's message
+ * says it too). */
+const MgRunReport *mg_run_session_get_report (MgRunSession *self);
 MgCatalogue *mg_run_session_get_catalogue (MgRunSession *self);
 /* What to say before the program starts: the settings' warnings and why
  * the program cannot be sampled, if it cannot. */

@@ -238,6 +238,29 @@ test_report_with_refused_file (Fixture *f, gconstpointer data)
   assert_contains (text, "CPU\n---\n");
 }
 
+/* --profile with a report that cannot be written: the profile is saved
+ * all the same, the exit status says the report failed, and the message
+ * gives the command that writes it from the profile. */
+static void
+test_profile_report_fails (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workload = cli_test_build_path ("tests/cli/mg-cli-workload");
+  const char *args[] = { "--profile", "--report=nodir/r.txt", "-o", "run.mgprof", workload,
+                         NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  g_autofree char *profile_path = g_build_filename (f->dir, "run.mgprof", NULL);
+  g_autoptr (MgProfile) profile = NULL;
+  g_autoptr (GError) error = NULL;
+
+  assert_status (run, 6);
+  assert_contains (run->err, "metrograph: cannot write the report: ");
+  assert_contains (run->err, "; the profile is saved: metrograph --report=nodir/r.txt ");
+  assert_contains (run->err, "run.mgprof writes the report from it\n");
+  profile = mg_profile_load (profile_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+}
+
 static void
 test_usage (Fixture *f, gconstpointer data)
 {
@@ -293,6 +316,8 @@ main (int argc, char **argv)
               fixture_teardown);
   g_test_add ("/report/cli/refused-file", Fixture, NULL, fixture_setup,
               test_report_with_refused_file, fixture_teardown);
+  g_test_add ("/report/cli/profile-report-fails", Fixture, NULL, fixture_setup,
+              test_profile_report_fails, fixture_teardown);
   g_test_add ("/report/cli/usage", Fixture, NULL, fixture_setup, test_usage, fixture_teardown);
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 #include "session/mg-missing-ranks.h"
 #include "session/mg-program-check.h"
 #include "session/mg-run-check.h"
+#include "session/mg-run-end.h"
 #include "session/mg-run-settings-line.h"
 #include "session/mg-run-metric-toggles.h"
 #include "session/mg-run-recovery.h"
@@ -644,6 +645,17 @@ finished (gpointer data)
   return mg_run_session_is_finished (data);
 }
 
+/* Starts @session as the window does and waits for its end. */
+static void
+start_to_end (MgRunSession *session)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (mg_run_session_start (session, &error));
+  g_assert_no_error (error);
+  g_assert_true (session_test_wait (finished, session, 60));
+}
+
 static MgRunSettings *
 workload_settings (const char *program, const char *arguments, const char *folder)
 {
@@ -845,6 +857,82 @@ test_session_report (SessionFixture *f, gconstpointer user_data)
   g_assert_true (g_str_has_prefix (text, "Performance report\n"));
   g_assert_nonnull (strstr (text, "run-workload work=0.5"));
   g_assert_true (g_file_test (html_path, G_FILE_TEST_IS_REGULAR));
+}
+
+/* The report's other sources as the command line gives them, from a run
+ * the window drives: a partial report file that is refused is left out and
+ * said, the others make the report, and the baseline is compared with. */
+static void
+test_session_report_sources (SessionFixture *f, gconstpointer user_data)
+{
+  g_autofree char *bad = g_build_filename (f->dir, "bad.xml", NULL);
+  g_autofree char *report_path = g_build_filename (f->dir, "compared.txt", NULL);
+  g_autofree char *baseline = NULL, *text = NULL, *said = NULL;
+  const char *paths[] = { bad, NULL };
+  g_autoptr (MgRunSession) session = NULL;
+  const MgRunReport *report;
+
+  g_assert_true (g_file_set_contents (bad, "<partialReport xmlns=\"http://www.allinea.com/2016/"
+                                      "AllineaReports\" name=\"b\">\n<reportMetrics>\n"
+                                      "<reportMetric id=\"_x\" source=\"metric\"/>\n"
+                                      "</reportMetrics></partialReport>\n", -1, NULL));
+  baseline = g_strdup (mg_run_session_get_output_path (session_run (f, "work=0.3")));
+  mg_run_settings_set_report (f->settings, report_path);
+  mg_run_settings_set_arguments (f->settings, "work=0.3");
+  session = mg_run_session_new (f->settings, f->catalogue);
+  mg_run_session_set_report_sources (session, paths, baseline);
+  start_to_end (session);
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  report = mg_run_session_get_report (session);
+  g_assert_no_error (report->error);
+  g_assert_null (report->text);
+  g_assert_cmpuint (report->diagnostics->len, >=, 1);
+  said = mg_diagnostic_to_string (g_ptr_array_index (report->diagnostics, 0));
+  g_assert_true (g_str_has_prefix (said, bad));
+  g_assert_nonnull (strstr (said, "invalid id"));
+  g_assert_true (g_file_get_contents (report_path, &text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (text, "Performance report\n"));
+  g_assert_nonnull (strstr (text, "CPU\n---\n"));
+  g_assert_nonnull (strstr (text, "Baseline "));
+  g_assert_nonnull (strstr (text, baseline));
+}
+
+/* A report that cannot be written after the save loses nothing: the run
+ * is DONE, the profile saved and its records removed, and the message says
+ * which command writes the report from the profile. */
+static void
+test_session_report_fails (SessionFixture *f, gconstpointer user_data)
+{
+  g_autofree char *nowhere = g_build_filename (f->dir, "no-such-folder", "r.txt", NULL);
+  g_autofree char *command = NULL;
+  g_autoptr (MgProfile) saved = NULL;
+  g_autoptr (GError) error = NULL;
+  MgRunSession *session;
+  const MgRunReport *report;
+  const char *message;
+
+  mg_run_settings_set_report (f->settings, nowhere);
+  session = session_run (f, "work=0.3");
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  saved = mg_profile_load (mg_run_session_get_output_path (session), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_n_processes (saved), ==, 1);
+  report = mg_run_session_get_report (session);
+  g_assert_error (report->error, MG_RUN_END_ERROR, MG_RUN_END_ERROR_REPORT);
+  message = mg_run_session_get_message (session);
+  g_test_message ("%s", message);
+  g_assert_true (g_str_has_prefix (message, "Cannot write the report: "));
+  g_assert_nonnull (strstr (message, "no-such-folder"));
+  command = g_strdup_printf ("the profile is saved: metrograph --report=%s %s writes the "
+                             "report from it.", nowhere, mg_run_session_get_output_path (session));
+  g_assert_true (g_str_has_suffix (message, command));
+  g_assert_false (g_file_test (nowhere, G_FILE_TEST_EXISTS));
+  /* The records went with the save (all run folders are made there). */
+  {
+    g_autoptr (GDir) runs = g_dir_open (g_getenv ("METROGRAPH_TMPDIR"), 0, NULL);
+
+    g_assert_null (g_dir_read_name (runs));
+  }
 }
 
 static void
@@ -1156,8 +1244,7 @@ test_session_save_fails (SessionFixture *f, gconstpointer user_data)
   mg_run_settings_set_arguments (f->settings, "work=0.5");
   session = mg_run_session_new (f->settings, f->catalogue);
   mg_run_session_set_save_hook (session, make_folder_there, NULL);
-  g_assert_true (mg_run_session_start (session, &error));
-  g_assert_true (session_test_wait (finished, session, 60));
+  start_to_end (session);
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_FAILED);
   message = mg_run_session_get_message (session);
   g_test_message ("%s", message);
@@ -1298,7 +1385,6 @@ test_session_live_hang (SessionFixture *f, gconstpointer user_data)
 {
   g_autofree char *metrics = g_build_filename (f->dir, "metrics", NULL);
   g_autoptr (MgRunSession) session = NULL;
-  g_autoptr (GError) error = NULL;
   g_autofree char *saved = NULL;
   HangWatch w = { 0 };
 
@@ -1310,9 +1396,7 @@ test_session_live_hang (SessionFixture *f, gconstpointer user_data)
   session = mg_run_session_new (f->settings, f->catalogue);
   w.session = session;
   g_signal_connect (session, "notify::profile", G_CALLBACK (on_hang_profile), &w);
-  g_assert_true (mg_run_session_start (session, &error));
-  g_assert_no_error (error);
-  g_assert_true (session_test_wait (finished, session, 60));
+  start_to_end (session);
   g_unsetenv ("METROGRAPH_HANG_INTERVALS");
 
   g_assert_nonnull (w.seen);
@@ -1411,6 +1495,10 @@ main (int argc, char **argv)
               test_session_process_precision, session_teardown);
   g_test_add ("/run/session/report", SessionFixture, NULL, session_setup,
               test_session_report, session_teardown);
+  g_test_add ("/run/session/report-sources", SessionFixture, NULL, session_setup,
+              test_session_report_sources, session_teardown);
+  g_test_add ("/run/session/report-fails", SessionFixture, NULL, session_setup,
+              test_session_report_fails, session_teardown);
   g_test_add ("/run/session/crash", SessionFixture, NULL, session_setup,
               test_session_crash, session_teardown);
   g_test_add ("/run/session/static", SessionFixture, NULL, session_setup,
