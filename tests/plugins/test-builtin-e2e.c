@@ -859,6 +859,23 @@ check_mpi_share (MgProfile *p, guint i, double from, double to, double min_share
   return checked;
 }
 
+/* The mean of metric @id of process @i over its whole windows within
+ * [from, to]; how many in *n. */
+static double
+window_mean (MgProfile *p, guint i, const char *id, double from, double to, guint *n)
+{
+  const MgProcessSeries *s = mg_profile_get_process_series (p, i, metric_index (p, id));
+  double start = mg_profile_get_process (p, i)->start_s, sum = 0;
+  *n = 0;
+  for (guint w = 0; w < s->n; start = s->times[w], w++)
+    if (start >= from && s->times[w] <= to && !isnan (s->means[w]))
+      {
+        sum += s->means[w];
+        (*n)++;
+      }
+  return *n ? sum / *n : NAN;
+}
+
 /* Runs the 2-rank mode of the MPI workload; NULL (skipped) without it. */
 static MgProfile *
 profile_in_flight (Fixture *f, const char *mode, gboolean stop_after)
@@ -891,6 +908,16 @@ test_mpi_late_rank (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (to - from, >=, 2.5);
   g_assert_cmpuint (check_mpi_share (p, waiting, from, to, 90, 100.5), >=, 50);
   g_assert_cmpuint (check_mpi_share (p, late, from, to, 0, 10), >=, 50);
+  /* The main threads' activity (plugins/activity.c): the waiting rank's
+   * is in MPI, from the wrapper's per-thread mark; the late one sleeps. */
+  guint n;
+  double in_mpi = window_mean (p, waiting, "org.metrograph.activity.main.mpi", from, to, &n);
+  double asleep = window_mean (p, late, "org.metrograph.activity.main.sleep", from, to, &n);
+  g_test_message ("main thread activity over the wait: rank 0 in MPI %.1f %%, "
+                  "rank 1 asleep %.1f %% (%u windows)", in_mpi, asleep, n);
+  g_assert_cmpuint (n, >=, 50);
+  g_assert_cmpfloat (in_mpi, >=, 95);
+  g_assert_cmpfloat (asleep, >=, 90);
 
   const MgProcessSeries *duration =
     mg_profile_get_process_series (p, waiting, metric_index (p, "mpi_call_time"));

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What the activity metrics (plugins/activity.c) cost a sampling round, by
+ * the number of the program's threads: this process starts THREADS - 1
+ * threads blocked in pthread_cond_wait (a futex) besides its main thread,
+ * loads the plugin and calls its 12 getters once per round, 20 ms of
+ * sample time apart.
+ * Usage: activity-bench [ROUNDS [THREADS...]]  (MG_BUILD_ROOT names the
+ * build tree). Prints the median of 10 batches per thread count, and
+ * checks the classes: the blocked threads read as waiting (lock). */
+#include <glib.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "plugins-test-support.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static gboolean done;
+
+static void *
+wait_until_done (void *data)
+{
+  pthread_mutex_lock (&lock);
+  while (!done)
+    pthread_cond_wait (&cond, &lock);
+  pthread_mutex_unlock (&lock);
+  return NULL;
+}
+
+static const char *const getters[] = {
+  "mg_activity_main_computing", "mg_activity_main_mpi", "mg_activity_main_io",
+  "mg_activity_main_sleep", "mg_activity_main_lock", "mg_activity_main_other",
+  "mg_activity_all_computing", "mg_activity_all_mpi", "mg_activity_all_io",
+  "mg_activity_all_sleep", "mg_activity_all_lock", "mg_activity_all_other",
+};
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* One round at sample time t; the all-threads lock share in *lock_share. */
+static void
+round_at (PluginsTestDoubleGetter *fns, struct timespec t, double *lock_share)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (getters); i++)
+    {
+      struct timespec ts = t;
+      double v;
+      g_assert_cmpint (fns[i] (i, &ts, &v), ==, 0);
+      if (i == 10)
+        *lock_share = v;
+    }
+}
+
+static double
+bench (PluginsTestDoubleGetter *fns, int rounds, int threads, struct timespec *t)
+{
+  pthread_t *tids = g_new (pthread_t, threads);
+  done = FALSE;
+  for (int i = 1; i < threads; i++)
+    g_assert_cmpint (pthread_create (&tids[i], NULL, wait_until_done, NULL), ==, 0);
+  g_usleep (200000); /* all blocked */
+  double batch_us[10], lock_share = 0;
+  int per_batch = MAX (rounds / 10, 1);
+  /* Warm up: every thread classed and its files opened once. */
+  for (int r = 0; r < 8; r++)
+    {
+      t->tv_sec++;
+      round_at (fns, *t, &lock_share);
+    }
+  for (int b = 0; b < 10; b++)
+    {
+      gint64 start = g_get_monotonic_time ();
+      for (int r = 0; r < per_batch; r++)
+        {
+          t->tv_nsec += 20000000;
+          if (t->tv_nsec >= 1000000000)
+            t->tv_sec++, t->tv_nsec -= 1000000000;
+          round_at (fns, *t, &lock_share);
+        }
+      batch_us[b] = (double) (g_get_monotonic_time () - start) / per_batch;
+    }
+  pthread_mutex_lock (&lock);
+  done = TRUE;
+  pthread_cond_broadcast (&cond);
+  pthread_mutex_unlock (&lock);
+  for (int i = 1; i < threads; i++)
+    pthread_join (tids[i], NULL);
+  g_free (tids);
+  qsort (batch_us, 10, sizeof batch_us[0], compare_doubles);
+  /* The main thread computes (it runs the getters); the others wait. */
+  double expected = 100.0 * (threads - 1) / threads;
+  printf ("activity: %3d threads: %7.2f us per round (median of 10 batches of %d; best %.2f); "
+          "waiting (lock) %.1f %% (expected %.1f %%)\n",
+          threads, (batch_us[4] + batch_us[5]) / 2, per_batch, batch_us[0], lock_share, expected);
+  g_assert_cmpfloat (lock_share, >=, expected - 0.01);
+  g_assert_cmpfloat (lock_share, <=, expected + 0.01);
+  return (batch_us[4] + batch_us[5]) / 2;
+}
+
+int
+main (int argc, char **argv)
+{
+  int rounds = argc > 1 ? atoi (argv[1]) : 5000;
+  void *plugin = plugins_test_load_plugin ("metrograph-activity");
+  g_assert_cmpint (plugins_test_init_plugin (plugin, 0), ==, 0);
+  PluginsTestDoubleGetter fns[G_N_ELEMENTS (getters)];
+  for (guint i = 0; i < G_N_ELEMENTS (getters); i++)
+    fns[i] = (PluginsTestDoubleGetter) plugins_test_symbol (plugin, getters[i]);
+  struct timespec t = plugins_test_now ();
+  if (argc > 2)
+    for (int i = 2; i < argc; i++)
+      bench (fns, rounds, atoi (argv[i]), &t);
+  else
+    {
+      bench (fns, rounds, 1, &t);
+      bench (fns, rounds, 4, &t);
+      bench (fns, rounds, 64, &t);
+    }
+  return 0;
+}
