@@ -385,10 +385,12 @@ classify_by_state (Thread *t)
 }
 
 static unsigned char
-classify (Thread *t, bool main_exited)
+classify (Thread *t, bool main_exited, pid_t reader)
 {
   if (t->tid == main_tid && main_exited)
     return CLASS_OTHER; /* listed until the process ends, but runs no more */
+  if (t->tid == reader)
+    return CLASS_COMPUTING; /* its syscall file would name this pread */
   if (mpi_threads != NULL && mg_mpi_threads_in_call (mpi_threads, t->tid))
     return CLASS_MPI;
   /* One read: the syscall file says "running" for a running or runnable
@@ -482,6 +484,9 @@ read_round (const struct timespec *now)
   mg_sampler_usage (&self);
   mg_sampler_activity (now, 0, &own);
   bool main_exited = own.main_thread_exited;
+  /* The sampler's thread is left out; under another host (or a test) the
+   * thread calling the getters is one of the program's. */
+  pid_t reader = self.tid != 0 ? self.tid : (pid_t) syscall (SYS_gettid);
   if (mg_thread_count (now, &task_dir, &count) != 0 || count != listed_count
       || ++rounds_since_list >= MG_ACTIVITY_RELIST_EVERY || n_threads == 0)
     {
@@ -492,12 +497,12 @@ read_round (const struct timespec *now)
   int budget = MG_ACTIVITY_BUDGET;
   for (int i = 0; i < n_threads; i++)
     if (threads[i].tid == main_tid)
-      main_class = threads[i].klass = classify (&threads[i], main_exited);
+      main_class = threads[i].klass = classify (&threads[i], main_exited, reader);
   /* Not yet classed first, then in turn. */
   for (int i = 0; i < n_threads && budget > 0; i++)
     if (threads[i].klass == CLASS_NONE && threads[i].tid != main_tid)
       {
-        threads[i].klass = classify (&threads[i], main_exited);
+        threads[i].klass = classify (&threads[i], main_exited, reader);
         budget--;
       }
   for (int seen = 0; seen < n_threads && budget > 0; seen++)
@@ -506,7 +511,7 @@ read_round (const struct timespec *now)
       next_turn = (next_turn + 1) % n_threads;
       if (t->tid == main_tid)
         continue;
-      t->klass = classify (t, main_exited);
+      t->klass = classify (t, main_exited, reader);
       budget--;
     }
   unsigned counts[N_CLASSES + 1] = { 0 };

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Workloads with a known activity, profiled by tests/plugins/test-activity-e2e.c.
- * Usage: activity-workload phases|threads
+ * Usage: activity-workload phases|threads|waits
  *   phases  the main thread computes for 1 s, sleeps 1 s in nanosleep,
  *           blocks about 1 s in read on a pipe that a helper thread writes
  *           to after 1 s, then waits 1 s in pthread_cond_timedwait that no
@@ -8,6 +8,9 @@
  *           start of main) for each
  *   threads 4 threads: 1 computes and 2 sleep for 2 s while the main
  *           thread waits for them in pthread_join
+ *   waits   the main thread waits 0.6 s each in poll, epoll_wait and
+ *           select on a pipe no one writes to, then in sem_timedwait;
+ *           prints "phase poll|epoll|select|sem START END"
  * Any call that fails with EINTR (a signal reached a blocked thread) makes
  * it print "EINTR in CALL" and exit with status 3: the profiler must never
  * be noticed. Built without sanitizers: the sampler is preloaded into it. */
@@ -16,7 +19,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
+#include <semaphore.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -157,6 +164,67 @@ threads (void)
   return 0;
 }
 
+/* Each wait must time out: a return with EINTR is a failure. */
+static int
+waits (void)
+{
+  int fds[2];
+  double t;
+  start = now ();
+  if (pipe (fds) != 0)
+    return 1;
+
+  t = now ();
+  struct pollfd p = { fds[0], POLLIN, 0 };
+  int r = poll (&p, 1, 600);
+  if (r < 0 && errno == EINTR)
+    eintr ("poll");
+  if (r != 0)
+    return 1;
+  phase ("poll", t);
+
+  t = now ();
+  int ep = epoll_create1 (EPOLL_CLOEXEC);
+  struct epoll_event e = { .events = EPOLLIN };
+  if (ep < 0 || epoll_ctl (ep, EPOLL_CTL_ADD, fds[0], &e) != 0)
+    return 1;
+  r = epoll_wait (ep, &e, 1, 600);
+  if (r < 0 && errno == EINTR)
+    eintr ("epoll_wait");
+  if (r != 0)
+    return 1;
+  phase ("epoll", t);
+
+  t = now ();
+  fd_set set;
+  FD_ZERO (&set);
+  FD_SET (fds[0], &set);
+  struct timeval tv = { 0, 600000 };
+  r = select (fds[0] + 1, &set, NULL, NULL, &tv);
+  if (r < 0 && errno == EINTR)
+    eintr ("select");
+  if (r != 0)
+    return 1;
+  phase ("select", t);
+
+  t = now ();
+  sem_t sem;
+  struct timespec until;
+  if (sem_init (&sem, 0, 0) != 0)
+    return 1;
+  clock_gettime (CLOCK_REALTIME, &until);
+  until.tv_nsec += 600000000;
+  if (until.tv_nsec >= 1000000000)
+    until.tv_sec++, until.tv_nsec -= 1000000000;
+  r = sem_timedwait (&sem, &until);
+  if (r < 0 && errno == EINTR)
+    eintr ("sem_timedwait");
+  if (r == 0 || errno != ETIMEDOUT)
+    return 1;
+  phase ("sem", t);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -166,6 +234,8 @@ main (int argc, char **argv)
     return phases ();
   if (strcmp (mode, "threads") == 0)
     return threads ();
-  fprintf (stderr, "usage: activity-workload phases|threads\n");
+  if (strcmp (mode, "waits") == 0)
+    return waits ();
+  fprintf (stderr, "usage: activity-workload phases|threads|waits\n");
   return 2;
 }

@@ -153,16 +153,19 @@ phase_span (const char *out, const char *name, double *from, double *to)
 
 static const char *const classes[] = { "computing", "mpi", "io", "sleep", "lock", "other" };
 
-/* Over the middle of each phase, the main thread's class reads about 100 %
- * and the others about 0 (within 15 points). */
+/* Over the middle of each phase, the main thread's class (classes[p]
+ * for phases[p]) reads about 100 % and the others about 0 (within 15
+ * points). */
 static void
-test_main_thread_phases (Fixture *f, gconstpointer data)
+check_phases (const char *mode, const char *const *phases, const char *const *phase_classes,
+              guint n_phases, guint min_windows)
 {
   g_autofree char *out = NULL;
   g_autoptr (JsonParser) parser = NULL;
-  JsonObject *root = profile_and_export (f, "phases", &out, &parser);
-  const char *phases[] = { "computing", "sleep", "io", "lock" };
-  for (guint p = 0; p < G_N_ELEMENTS (phases); p++)
+  Fixture f;
+  fixture_set_up (&f, NULL);
+  JsonObject *root = profile_and_export (&f, mode, &out, &parser);
+  for (guint p = 0; p < n_phases; p++)
     {
       double from, to;
       phase_span (out, phases[p], &from, &to);
@@ -176,13 +179,31 @@ test_main_thread_phases (Fixture *f, gconstpointer data)
           double share = mean_over (root, id, from + quarter, to - quarter, &n);
           g_test_message ("%s phase %.3f-%.3f s: %s %.1f %% over %u windows", phases[p],
                           from, to, classes[c], share, n);
-          g_assert_cmpuint (n, >=, 10);
-          if (g_str_equal (phases[p], classes[c]))
+          g_assert_cmpuint (n, >=, min_windows);
+          if (g_str_equal (phase_classes[p], classes[c]))
             g_assert_cmpfloat (share, >=, 85);
           else
             g_assert_cmpfloat (share, <=, 15);
         }
     }
+  fixture_tear_down (&f, NULL);
+}
+
+/* 1 s each: computing, nanosleep, read on a pipe, pthread_cond_timedwait. */
+static void
+test_main_thread_phases (void)
+{
+  const char *const phases[] = { "computing", "sleep", "io", "lock" };
+  check_phases ("phases", phases, phases, G_N_ELEMENTS (phases), 20);
+}
+
+/* 0.6 s each: poll, epoll_wait and select (sleep), sem_timedwait (lock). */
+static void
+test_main_thread_waits (void)
+{
+  const char *const phases[] = { "poll", "epoll", "select", "sem" };
+  const char *const phase_classes[] = { "sleep", "sleep", "sleep", "lock" };
+  check_phases ("waits", phases, phase_classes, G_N_ELEMENTS (phases), 10);
 }
 
 /* 4 threads, 1 computing, 2 sleeping, the main one in pthread_join (a
@@ -217,8 +238,8 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add ("/activity/e2e/main-thread-phases", Fixture, NULL, fixture_set_up,
-              test_main_thread_phases, fixture_tear_down);
+  g_test_add_func ("/activity/e2e/main-thread-phases", test_main_thread_phases);
+  g_test_add_func ("/activity/e2e/main-thread-waits", test_main_thread_waits);
   g_test_add ("/activity/e2e/all-threads", Fixture, NULL, fixture_set_up, test_all_threads,
               fixture_tear_down);
   return g_test_run ();
