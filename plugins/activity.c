@@ -16,8 +16,8 @@
  * rank blocked in a barrier sits in poll or futex inside MPI). The
  * classification table is in docs/builtin-metrics.md ("Activity").
  *
- * The files stay open (on high descriptors, mg_keep_fd) for the threads
- * the table holds: one pread per thread and round. The sampler's own thread
+ * The files stay open (on high descriptors, mg_keep_fd) for up to 64
+ * threads: one pread per thread and round. The sampler's own thread
  * is left out. */
 #include <dlfcn.h>
 
@@ -43,6 +43,9 @@ enum {
  * 64-thread program has each thread read every 8 rounds, 160 ms at the
  * default 20 ms). */
 #define MG_ACTIVITY_BUDGET 8
+/* Threads whose files stay open between rounds (a descriptor each, above
+ * the program's limit); the others' are opened for each read. */
+#define MG_ACTIVITY_MAX_KEPT 64
 /* The thread list is read again when the count changes and at least this
  * often (a thread that ended and another that started in one round). */
 #define MG_ACTIVITY_RELIST_EVERY 50
@@ -278,15 +281,26 @@ class_of_syscall (long nr)
   return CLASS_OTHER;
 }
 
+/* Our kept descriptors, MG_ACTIVITY_MAX_KEPT at most. */
+static unsigned n_kept;
+
+/* Closes a kept descriptor: only while it names a /proc file. After a
+ * failed read the number may be the program's (it closed ours and got the
+ * number back): then it is left alone. */
 static void
 close_fd (int *fd)
 {
+  struct stat st;
   if (*fd >= 0)
-    allinea_safe_close (*fd);
+    {
+      if (fstat (*fd, &st) == 0 && st.st_dev == task_dir.dev)
+        allinea_safe_close (*fd);
+      n_kept--;
+    }
   *fd = -1;
 }
 
-/* "TID/NAME" under the task folder, opened and kept. */
+/* "TID/NAME" under the task folder, opened (not yet kept). */
 static int
 open_thread_file (pid_t tid, const char *name)
 {
@@ -306,23 +320,39 @@ open_thread_file (pid_t tid, const char *name)
   int dir = task_dir.fd;
   if (dir < 0)
     return -1;
-  int fd = openat (dir, path, O_RDONLY | O_CLOEXEC);
-  return mg_keep_fd (fd);
+  return openat (dir, path, O_RDONLY | O_CLOEXEC);
 }
 
+/* Reads the thread's file NAME through *fd, opened and kept when it is
+ * not open and fewer than MG_ACTIVITY_MAX_KEPT are; beyond, opened and
+ * closed for this read. */
 static ssize_t
 read_kept (int *fd, pid_t tid, const char *name, char *buf, size_t size)
 {
-  if (*fd < 0 && (*fd = open_thread_file (tid, name)) < 0)
-    return -1;
-  ssize_t n = metrograph_safe_pread != NULL ? metrograph_safe_pread (*fd, buf, size - 1, 0)
-                                            : (lseek (*fd, 0, SEEK_SET) == 0
-                                                 ? allinea_safe_read (*fd, buf, size - 1) : -1);
-  if (n <= 0)
+  int once = -1;
+  if (*fd < 0)
     {
-      close_fd (fd); /* the thread ended, or the number is no longer ours */
-      return -1;
+      int opened = open_thread_file (tid, name);
+      if (opened < 0)
+        return -1;
+      if (n_kept < MG_ACTIVITY_MAX_KEPT)
+        {
+          *fd = mg_keep_fd (opened);
+          n_kept++;
+        }
+      else
+        once = opened;
     }
+  int use = once >= 0 ? once : *fd;
+  ssize_t n = metrograph_safe_pread != NULL ? metrograph_safe_pread (use, buf, size - 1, 0)
+                                            : (lseek (use, 0, SEEK_SET) == 0
+                                                 ? allinea_safe_read (use, buf, size - 1) : -1);
+  if (once >= 0)
+    allinea_safe_close (once);
+  else if (n <= 0)
+    close_fd (fd); /* the thread ended */
+  if (n <= 0)
+    return -1;
   buf[n] = '\0';
   return n;
 }
@@ -447,7 +477,7 @@ relist (pid_t sampler_tid)
   if (n < 0)
     return;
   static Thread kept[MG_ACTIVITY_MAX_THREADS];
-  int n_kept = 0;
+  int n_listed = 0;
   for (int i = 0; i < n; i++)
     {
       if (tids[i] == sampler_tid)
@@ -460,14 +490,14 @@ relist (pid_t sampler_tid)
             threads[k].tid = 0; /* moved */
             break;
           }
-      kept[n_kept++] = t;
+      kept[n_listed++] = t;
     }
   for (int k = 0; k < n_threads; k++)
     if (threads[k].tid != 0)
       forget_thread (&threads[k]);
-  for (int i = 0; i < n_kept; i++)
+  for (int i = 0; i < n_listed; i++)
     threads[i] = kept[i];
-  n_threads = n_kept;
+  n_threads = n_listed;
   if (next_turn >= n_threads)
     next_turn = 0;
   rounds_since_list = 0;

@@ -4,12 +4,14 @@
  * threads blocked in pthread_cond_wait (a futex) besides its main thread,
  * loads the plugin and calls its 12 getters once per round, 20 ms of
  * sample time apart.
- * Usage: activity-bench [ROUNDS [THREADS...]]  (MG_BUILD_ROOT names the
- * build tree). Prints the median of 10 batches per thread count, and
- * checks the classes: the blocked threads read as waiting (lock). */
+ * Usage: activity-bench [ROUNDS [THREADS...]] (default 1, 4, 64 and 128
+ * threads; MG_BUILD_ROOT names the build tree). Prints the median of 10
+ * batches per thread count, and checks the classes: the blocked threads
+ * read as waiting (lock). */
 #include <glib.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "plugins-test-support.h"
@@ -56,6 +58,18 @@ round_at (PluginsTestDoubleGetter *fns, struct timespec t, double *lock_share)
     }
 }
 
+static guint base_fds;
+
+static guint
+open_descriptors (void)
+{
+  g_autoptr (GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  guint n = 0;
+  while (g_dir_read_name (dir))
+    n++;
+  return n;
+}
+
 static double
 bench (PluginsTestDoubleGetter *fns, int rounds, int threads, struct timespec *t)
 {
@@ -84,6 +98,9 @@ bench (PluginsTestDoubleGetter *fns, int rounds, int threads, struct timespec *t
         }
       batch_us[b] = (double) (g_get_monotonic_time () - start) / per_batch;
     }
+  /* One kept descriptor per thread, 64 at most (and the task folder). */
+  guint fds = open_descriptors ();
+  g_assert_cmpuint (fds, <=, base_fds + 1 + MIN (threads, 64));
   pthread_mutex_lock (&lock);
   done = TRUE;
   pthread_cond_broadcast (&cond);
@@ -95,8 +112,17 @@ bench (PluginsTestDoubleGetter *fns, int rounds, int threads, struct timespec *t
   /* The main thread computes (it runs the getters); the others wait. */
   double expected = 100.0 * (threads - 1) / threads;
   printf ("activity: %3d threads: %7.2f us per round (median of 10 batches of %d; best %.2f); "
-          "waiting (lock) %.1f %% (expected %.1f %%)\n",
-          threads, (batch_us[4] + batch_us[5]) / 2, per_batch, batch_us[0], lock_share, expected);
+          "waiting (lock) %.1f %% (expected %.1f %%); %u descriptors (%u before)\n",
+          threads, (batch_us[4] + batch_us[5]) / 2, per_batch, batch_us[0], lock_share, expected,
+          fds, base_fds);
+  if (fabs (lock_share - expected) > 0.01)
+    for (guint i = 6; i < G_N_ELEMENTS (getters); i++)
+      {
+        struct timespec ts = *t;
+        double v;
+        fns[i] (i, &ts, &v);
+        printf ("  %s %.1f %%\n", getters[i], v);
+      }
   g_assert_cmpfloat (lock_share, >=, expected - 0.01);
   g_assert_cmpfloat (lock_share, <=, expected + 0.01);
   return (batch_us[4] + batch_us[5]) / 2;
@@ -106,6 +132,7 @@ int
 main (int argc, char **argv)
 {
   int rounds = argc > 1 ? atoi (argv[1]) : 5000;
+  base_fds = open_descriptors ();
   void *plugin = plugins_test_load_plugin ("metrograph-activity");
   g_assert_cmpint (plugins_test_init_plugin (plugin, 0), ==, 0);
   PluginsTestDoubleGetter fns[G_N_ELEMENTS (getters)];
@@ -120,6 +147,7 @@ main (int argc, char **argv)
       bench (fns, rounds, 1, &t);
       bench (fns, rounds, 4, &t);
       bench (fns, rounds, 64, &t);
+      bench (fns, rounds, 128, &t); /* past the 64 threads whose files stay open */
     }
   return 0;
 }
