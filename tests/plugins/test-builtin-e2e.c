@@ -683,6 +683,33 @@ test_fork (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (child_wchar, <=, 8 * MB * 1.01);
   g_assert_cmpfloat (fabs (child_wchar_rate - 8 * MB), <=, 8 * MB * 0.02);
   g_assert_cmpfloat (fabs (child_syscw - 8), <=, 0.5);
+
+  /* The child's main thread is itself (not the parent's tid): each window
+   * has it in one class, mostly asleep (0.3 s of sleeps, 8 MiB written). */
+  static const char *const classes[] = { "computing", "mpi", "io", "sleep", "lock", "other" };
+  const MgProcessSeries *main_class[G_N_ELEMENTS (classes)];
+  for (guint c = 0; c < G_N_ELEMENTS (classes); c++)
+    {
+      g_autofree char *id = g_strdup_printf ("org.metrograph.activity.main.%s", classes[c]);
+      main_class[c] = mg_profile_get_process_series (p, child, metric_index (p, id));
+    }
+  double asleep = 0;
+  guint windows = 0;
+  for (guint w = 0; w < main_class[0]->n; w++)
+    {
+      if (isnan (main_class[0]->means[w]))
+        continue;
+      double sum = 0;
+      for (guint c = 0; c < G_N_ELEMENTS (classes); c++)
+        sum += main_class[c]->means[w];
+      g_assert_cmpfloat (fabs (sum - 100), <, 0.01);
+      asleep += main_class[3]->means[w];
+      windows++;
+    }
+  g_test_message ("child's main thread asleep in %.1f %% of %u windows", asleep / windows,
+                  windows);
+  g_assert_cmpuint (windows, >=, 5);
+  g_assert_cmpfloat (asleep / windows, >=, 50);
 }
 
 /* Threads running before the sampler's first sample (as an OpenMP pool)
