@@ -503,24 +503,41 @@ relist (pid_t sampler_tid)
   rounds_since_list = 0;
 }
 
+/* The sampler thread's id, asked for once per process: the question
+ * also reads its clock and usage (two system calls a round). 0 under
+ * another host. */
+static pid_t
+sampler_thread_id (void)
+{
+  static pid_t tid;
+  static unsigned asked_generation;
+  if (tid == 0 || asked_generation != mg_fork_generation)
+    {
+      struct metrograph_sampler_thread_usage self = { 0 };
+      mg_sampler_usage (&self);
+      tid = self.tid;
+      asked_generation = mg_fork_generation;
+    }
+  return tid;
+}
+
 /* Classes the main thread, and the next threads in turn. */
 static void
 read_round (const struct timespec *now)
 {
-  struct metrograph_sampler_thread_usage self = { 0 };
   struct metrograph_sampler_thread_activity own;
   uint64_t count = 0;
   follow_fork ();
-  mg_sampler_usage (&self);
-  mg_sampler_activity (now, 0, &own);
+  mg_sampler_activity (now, 0, &own); /* nothing read: no system call */
   bool main_exited = own.main_thread_exited;
   /* The sampler's thread is left out; under another host (or a test) the
    * thread calling the getters is one of the program's. */
-  pid_t reader = self.tid != 0 ? self.tid : (pid_t) syscall (SYS_gettid);
+  pid_t sampler_tid = sampler_thread_id ();
+  pid_t reader = sampler_tid != 0 ? sampler_tid : (pid_t) syscall (SYS_gettid);
   if (mg_thread_count (now, &task_dir, &count) != 0 || count != listed_count
       || ++rounds_since_list >= MG_ACTIVITY_RELIST_EVERY || n_threads == 0)
     {
-      relist (self.tid);
+      relist (sampler_tid);
       listed_count = count;
     }
   main_class = CLASS_NONE;
