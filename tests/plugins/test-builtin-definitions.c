@@ -34,8 +34,9 @@ test_files_load_cleanly (void)
   g_assert_cmpuint (mg_catalogue_count_diagnostics (catalogue, MG_SEVERITY_WARNING), ==, 0);
   /* 6 CPU + 5 memory + 12 IO + 2 energy + 5 hardware + 4 software + 1
    * thread + 9 MPI metrics + sampler overhead and the 10 figures of what
-   * the others leave out + 10 GPU node metrics and 5 for each of 8 GPUs. */
-  g_assert_cmpuint (mg_catalogue_get_n_metrics (catalogue), ==, 105);
+   * the others leave out + 10 GPU node metrics and 5 for each of 8 GPUs
+   * + 12 activity metrics. */
+  g_assert_cmpuint (mg_catalogue_get_n_metrics (catalogue), ==, 117);
   for (guint i = 0; i < mg_catalogue_get_n_metrics (catalogue); i++)
     {
       const MgCatalogueMetric *m = mg_catalogue_get_metric (catalogue, i);
@@ -164,6 +165,46 @@ test_gpu (void)
   g_assert_cmpint (m->def->enabled, ==, MG_ENABLED_DEFAULT_NO);
 }
 
+/* The activity groups (their presets): 6 classes each, on by default, in
+ * the classes' colours (computing green, MPI blue, I/O orange, waiting
+ * greys), the same colour for a class in both groups. */
+static void
+test_activity (void)
+{
+  g_autoptr (MgCatalogue) catalogue = load_builtin_catalogue ();
+  static const struct {
+    const char *group, *display_name, *prefix;
+  } groups[] = {
+    { "mainThreadActivity", "Main thread activity", "org.metrograph.activity.main." },
+    { "allThreadsActivity", "All threads activity", "org.metrograph.activity.threads." },
+  };
+  static const struct {
+    const char *suffix, *colour;
+  } classes[] = {
+    { "computing", "#2E8B47" }, { "mpi", "#3A74CC" }, { "io", "#D0621B" },
+    { "sleep", "gray" }, { "lock", "dimgray" }, { "other", "darkgray" },
+  };
+  for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+    {
+      const MgCatalogueGroup *group = mg_catalogue_lookup_group (catalogue, groups[g].group);
+      g_assert_nonnull (group);
+      g_assert_cmpstr (group->group->display_name, ==, groups[g].display_name);
+      g_assert_cmpuint (group->missing_refs->len, ==, 0);
+      g_assert_cmpuint (group->members->len, ==, G_N_ELEMENTS (classes));
+      for (guint c = 0; c < G_N_ELEMENTS (classes); c++)
+        {
+          const MgCatalogueMetric *m = g_ptr_array_index (group->members, c);
+          g_autofree char *id = g_strconcat (groups[g].prefix, classes[c].suffix, NULL);
+          g_assert_cmpstr (m->def->id, ==, id);
+          g_assert_cmpint (m->def->enabled, ==, MG_ENABLED_DEFAULT_YES);
+          g_assert_cmpstr (m->def->units, ==, "%");
+          g_assert_false (m->def->divide_by_sample_time);
+          g_assert_cmpstr (m->def->colour_spec, ==, classes[c].colour);
+          g_assert_true (m->def->has_colour);
+        }
+    }
+}
+
 static void
 test_mpi_preload (void)
 {
@@ -187,5 +228,6 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/definitions/load-per-core", test_load_per_core);
   g_test_add_func ("/metrics/definitions/mpi-preload", test_mpi_preload);
   g_test_add_func ("/metrics/definitions/gpu", test_gpu);
+  g_test_add_func ("/metrics/definitions/activity", test_activity);
   return g_test_run ();
 }

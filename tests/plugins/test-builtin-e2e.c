@@ -683,6 +683,33 @@ test_fork (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (child_wchar, <=, 8 * MB * 1.01);
   g_assert_cmpfloat (fabs (child_wchar_rate - 8 * MB), <=, 8 * MB * 0.02);
   g_assert_cmpfloat (fabs (child_syscw - 8), <=, 0.5);
+
+  /* The child's main thread is itself (not the parent's tid): each window
+   * has it in one class, mostly asleep (0.3 s of sleeps, 8 MiB written). */
+  static const char *const classes[] = { "computing", "mpi", "io", "sleep", "lock", "other" };
+  const MgProcessSeries *main_class[G_N_ELEMENTS (classes)];
+  for (guint c = 0; c < G_N_ELEMENTS (classes); c++)
+    {
+      g_autofree char *id = g_strdup_printf ("org.metrograph.activity.main.%s", classes[c]);
+      main_class[c] = mg_profile_get_process_series (p, child, metric_index (p, id));
+    }
+  double asleep = 0;
+  guint windows = 0;
+  for (guint w = 0; w < main_class[0]->n; w++)
+    {
+      if (isnan (main_class[0]->means[w]))
+        continue;
+      double sum = 0;
+      for (guint c = 0; c < G_N_ELEMENTS (classes); c++)
+        sum += main_class[c]->means[w];
+      g_assert_cmpfloat (fabs (sum - 100), <, 0.01);
+      asleep += main_class[3]->means[w];
+      windows++;
+    }
+  g_test_message ("child's main thread asleep in %.1f %% of %u windows", asleep / windows,
+                  windows);
+  g_assert_cmpuint (windows, >=, 5);
+  g_assert_cmpfloat (asleep / windows, >=, 50);
 }
 
 /* Threads running before the sampler's first sample (as an OpenMP pool)
@@ -859,6 +886,23 @@ check_mpi_share (MgProfile *p, guint i, double from, double to, double min_share
   return checked;
 }
 
+/* The mean of metric @id of process @i over its whole windows within
+ * [from, to]; how many in *n. */
+static double
+window_mean (MgProfile *p, guint i, const char *id, double from, double to, guint *n)
+{
+  const MgProcessSeries *s = mg_profile_get_process_series (p, i, metric_index (p, id));
+  double start = mg_profile_get_process (p, i)->start_s, sum = 0;
+  *n = 0;
+  for (guint w = 0; w < s->n; start = s->times[w], w++)
+    if (start >= from && s->times[w] <= to && !isnan (s->means[w]))
+      {
+        sum += s->means[w];
+        (*n)++;
+      }
+  return *n ? sum / *n : NAN;
+}
+
 /* Runs the 2-rank mode of the MPI workload; NULL (skipped) without it. */
 static MgProfile *
 profile_in_flight (Fixture *f, const char *mode, gboolean stop_after)
@@ -891,6 +935,16 @@ test_mpi_late_rank (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (to - from, >=, 2.5);
   g_assert_cmpuint (check_mpi_share (p, waiting, from, to, 90, 100.5), >=, 50);
   g_assert_cmpuint (check_mpi_share (p, late, from, to, 0, 10), >=, 50);
+  /* The main threads' activity (plugins/activity.c): the waiting rank's
+   * is in MPI, from the wrapper's per-thread mark; the late one sleeps. */
+  guint n;
+  double in_mpi = window_mean (p, waiting, "org.metrograph.activity.main.mpi", from, to, &n);
+  double asleep = window_mean (p, late, "org.metrograph.activity.main.sleep", from, to, &n);
+  g_test_message ("main thread activity over the wait: rank 0 in MPI %.1f %%, "
+                  "rank 1 asleep %.1f %% (%u windows)", in_mpi, asleep, n);
+  g_assert_cmpuint (n, >=, 50);
+  g_assert_cmpfloat (in_mpi, >=, 95);
+  g_assert_cmpfloat (asleep, >=, 90);
 
   const MgProcessSeries *duration =
     mg_profile_get_process_series (p, waiting, metric_index (p, "mpi_call_time"));

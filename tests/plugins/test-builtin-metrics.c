@@ -14,6 +14,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <semaphore.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -633,6 +636,155 @@ wait_for_lock (gpointer lock)
   g_mutex_lock (lock);
   g_mutex_unlock (lock);
   return NULL;
+}
+
+/* Activity: threads blocked in known calls, released through their pipe,
+ * condition or semaphore. */
+typedef struct {
+  int pipe_fds[2];  /* read */
+  int ready_fds[2]; /* poll and epoll_wait: never read, so both see it */
+  int epoll_fd;
+  GMutex lock;
+  GCond cond;
+  gboolean released;
+  sem_t sem;
+} ActivityWaits;
+
+static gpointer
+block_in_read (gpointer data)
+{
+  ActivityWaits *w = data;
+  char byte;
+  g_assert_cmpint (read (w->pipe_fds[0], &byte, 1), ==, 1);
+  return NULL;
+}
+
+static gpointer
+block_in_poll (gpointer data)
+{
+  ActivityWaits *w = data;
+  struct pollfd p = { w->ready_fds[0], POLLIN, 0 };
+  g_assert_cmpint (poll (&p, 1, -1), ==, 1);
+  return NULL;
+}
+
+static gpointer
+block_in_epoll (gpointer data)
+{
+  ActivityWaits *w = data;
+  struct epoll_event e;
+  g_assert_cmpint (epoll_wait (w->epoll_fd, &e, 1, -1), ==, 1);
+  return NULL;
+}
+
+static gpointer
+block_in_cond (gpointer data)
+{
+  ActivityWaits *w = data;
+  g_mutex_lock (&w->lock);
+  while (!w->released)
+    g_cond_wait (&w->cond, &w->lock);
+  g_mutex_unlock (&w->lock);
+  return NULL;
+}
+
+static gpointer
+block_in_sem (gpointer data)
+{
+  ActivityWaits *w = data;
+  while (sem_wait (&w->sem) != 0)
+    g_assert_cmpint (errno, ==, EINTR);
+  return NULL;
+}
+
+/* The share of the process's threads in one class, as a thread count. */
+static double
+activity_threads (void *plugin, const char *klass, guint total)
+{
+  g_autofree char *getter = g_strconcat ("mg_activity_all_", klass, NULL);
+  return plugins_test_call_double (plugin, getter, 1) * total / 100;
+}
+
+static guint
+task_count (void)
+{
+  g_autoptr (GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
+  guint n = 0;
+  while (g_dir_read_name (dir))
+    n++;
+  return n;
+}
+
+/* Six threads blocked in read, poll, epoll_wait, a condition variable and
+ * a semaphore besides the (computing) one calling the getters: each counted
+ * in its class, over what the process's other threads (GLib's, if any)
+ * already were; the main thread computes. */
+static void
+test_activity_classes (void)
+{
+  static const char *const classes[] = { "computing", "mpi", "io", "sleep", "lock", "other" };
+  void *plugin = plugins_test_load_plugin ("metrograph-activity");
+  g_assert_cmpint (plugins_test_init_plugin (plugin, 1), ==, 0);
+  guint before_total = task_count ();
+  double before[G_N_ELEMENTS (classes)];
+  /* A round per thread: all classed (8 threads a round at most). */
+  for (guint r = 0; r <= before_total / 8; r++)
+    plugins_test_call_double (plugin, "mg_activity_main_computing", 1);
+  for (guint c = 0; c < G_N_ELEMENTS (classes); c++)
+    before[c] = activity_threads (plugin, classes[c], before_total);
+
+  ActivityWaits w = { .released = FALSE };
+  g_assert_cmpint (pipe (w.pipe_fds), ==, 0);
+  g_assert_cmpint (pipe (w.ready_fds), ==, 0);
+  w.epoll_fd = epoll_create1 (EPOLL_CLOEXEC);
+  struct epoll_event e = { .events = EPOLLIN };
+  g_assert_cmpint (epoll_ctl (w.epoll_fd, EPOLL_CTL_ADD, w.ready_fds[0], &e), ==, 0);
+  g_mutex_init (&w.lock);
+  g_cond_init (&w.cond);
+  g_assert_cmpint (sem_init (&w.sem, 0, 0), ==, 0);
+  GThreadFunc blockers[] = { block_in_read, block_in_poll, block_in_epoll, block_in_cond,
+                             block_in_sem };
+  const double added[] = { 0, 0, 1, 2, 2, 0 }; /* computing ... other */
+  GThread *threads[G_N_ELEMENTS (blockers)];
+  for (guint i = 0; i < G_N_ELEMENTS (blockers); i++)
+    threads[i] = g_thread_new ("blocked", blockers[i], &w);
+  g_usleep (300000); /* all blocked */
+
+  guint total = task_count ();
+  g_assert_cmpuint (total, ==, before_total + G_N_ELEMENTS (blockers));
+  for (guint r = 0; r <= total / 8; r++)
+    plugins_test_call_double (plugin, "mg_activity_main_computing", 1);
+  g_assert_cmpfloat (plugins_test_call_double (plugin, "mg_activity_main_computing", 1), ==, 100);
+  g_assert_cmpfloat (plugins_test_call_double (plugin, "mg_activity_main_lock", 1), ==, 0);
+  for (guint c = 0; c < G_N_ELEMENTS (classes); c++)
+    {
+      double now = activity_threads (plugin, classes[c], total);
+      g_test_message ("%s: %.2f threads before, %.2f with the blocked ones", classes[c],
+                      before[c], now);
+      g_assert_cmpfloat (fabs (now - before[c] - added[c]), <, 0.01);
+    }
+
+  /* Released. */
+  g_assert_cmpint (write (w.ready_fds[1], "x", 1), ==, 1);
+  g_assert_cmpint (write (w.pipe_fds[1], "x", 1), ==, 1);
+  for (guint i = 0; i < 3; i++)
+    g_thread_join (threads[i]);
+  g_mutex_lock (&w.lock);
+  w.released = TRUE;
+  g_cond_signal (&w.cond);
+  g_mutex_unlock (&w.lock);
+  g_thread_join (threads[3]);
+  sem_post (&w.sem);
+  g_thread_join (threads[4]);
+  for (guint i = 0; i < 2; i++)
+    {
+      close (w.pipe_fds[i]);
+      close (w.ready_fds[i]);
+    }
+  close (w.epoll_fd);
+  sem_destroy (&w.sem);
+  g_cond_clear (&w.cond);
+  g_mutex_clear (&w.lock);
 }
 
 static void
@@ -1470,6 +1622,7 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/energy/absent", test_energy_absent);
   g_test_add_func ("/metrics/energy/counts", test_energy_counts);
   g_test_add_func ("/metrics/energy/psys", test_energy_psys);
+  g_test_add_func ("/metrics/activity/classes", test_activity_classes);
   g_test_add_func ("/metrics/mpi/not-mpi", test_mpi_not_mpi);
   g_test_add_func ("/metrics/mpi/ranks", test_mpi_ranks);
   g_test_add_func ("/metrics/mpi/wrapper-harmless", test_mpi_wrapper_harmless);
