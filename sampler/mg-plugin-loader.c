@@ -168,11 +168,15 @@ load_one (MgSampler *s, size_t i)
   rp->state = MG_PLUGIN_STATE_ACTIVE;
 }
 
-void
+bool
 mg_plugins_load (MgSampler *s)
 {
   for (size_t i = 0; i < s->plan.n_sources; i++)
-    load_one (s, i);
+    {
+      if (__atomic_load_n (&s->plugins_called_off, __ATOMIC_ACQUIRE))
+        return false;
+      load_one (s, i);
+    }
   for (size_t m = 0; m < s->plan.n_metrics; m++)
     {
       const MgPlanMetric *pm = &s->plan.metrics[m];
@@ -183,6 +187,30 @@ mg_plugins_load (MgSampler *s)
       if (active)
         s->rec.metrics[m].flags |= MG_METRIC_FLAG_ACTIVE;
     }
+  return true;
+}
+
+void
+mg_plugins_begin (MgSampler *s)
+{
+  if (!s->plugins_pending)
+    return;
+  mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
+  if (mg_plugins_load (s))
+    {
+      mg_plugins_start (s);
+      s->plugins_pending = false;
+    }
+  mg_plugin_guard_watch_end ();
+}
+
+bool
+mg_plugins_deferrable (const MgSampler *s)
+{
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    if (s->plan.sources[i].scorep_name)
+      return false;
+  return true;
 }
 
 static void
@@ -217,6 +245,8 @@ mg_plugins_start (MgSampler *s)
 void
 mg_plugins_stop (MgSampler *s)
 {
+  if (s->plugins_pending)
+    return; /* never started */
   call_start_stop (s, false);
   mg_scorep_stop (s);
 }

@@ -61,6 +61,14 @@ typedef struct {
   int lock_fd;        /* onePerNode election, -1 if none */
   bool leader;
   int initialising;   /* plugin index + 1 while its init runs */
+  /* The plugins are still to be loaded, initialised and started for this
+   * record: by the sampler thread before its first round (off the
+   * program's path), or by nobody when the process ends before that. */
+  bool plugins_pending;
+  /* Set by the process's end (exit, exec) while the plugins may still be
+   * loading: the thread loads no more of them, and the process ends with
+   * its life only, instead of waiting for them all to initialise. */
+  int plugins_called_off;
 
   pthread_t thread;
   bool thread_started;
@@ -88,8 +96,20 @@ MG_INTERNAL extern MgSampler mg_sampler;
 
 
 /* mg-plugin-loader.c */
-MG_INTERNAL void mg_plugins_load (MgSampler *s);
+/* False when called off (s->plugins_called_off) before every plugin was
+ * loaded: then no metric is active. */
+MG_INTERNAL bool mg_plugins_load (MgSampler *s);
 MG_INTERNAL void mg_plugins_start (MgSampler *s);
+/* Loads, initialises and starts the plugins if they are pending (under
+ * one watch for their time limits); on the constructor's thread or the
+ * sampler thread, which holds s->lock. Called off by the process's end,
+ * they stay pending: none is started, those initialised get their
+ * cleanup. */
+MG_INTERNAL void mg_plugins_begin (MgSampler *s);
+/* True when the plan lets the sampler thread load the plugins: no Score-P
+ * source (their statics and finalize are tied to the loading thread's
+ * order of exit). */
+MG_INTERNAL bool mg_plugins_deferrable (const MgSampler *s);
 MG_INTERNAL void mg_plugins_stop (MgSampler *s);
 MG_INTERNAL void mg_plugins_cleanup (MgSampler *s);
 

@@ -183,11 +183,14 @@ begin (MgSampler *s)
   if (!create_record (s))
     return;
   mg_scorep_statics_set_hook (end_before_plugin_statics);
-  /* One watch for every initialise and start (their time limit). */
-  mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
-  mg_plugins_load (s);
-  mg_plugins_start (s);
-  mg_plugin_guard_watch_end ();
+  /* The sampler thread loads the plugins before its first round: a
+   * process that ends (or execs) in its first milliseconds never pays for
+   * them, and its record holds its life (start, end, status) and a last
+   * slot without values. */
+  s->plugins_pending = true;
+  s->plugins_called_off = 0;
+  if (!mg_plugins_deferrable (s))
+    mg_plugins_begin (s);
   start_sampling (s);
 }
 
@@ -266,6 +269,7 @@ atfork_child (void)
   MgRecordWriter parent = s->rec;
   s->thread_started = false;
   s->thread_called_off = false; /* threads are not inherited */
+  s->plugins_called_off = 0;
   s->sampling = false;
   s->pid = getpid ();
   if (s->lock_fd >= 0)
@@ -319,6 +323,9 @@ stop_thread (MgSampler *s)
       s->thread_started = false;
       return true;
     }
+  /* A thread still loading the plugins loads no more: the process ends
+   * once the one in progress is done, not after all of them. */
+  __atomic_store_n (&s->plugins_called_off, 1, __ATOMIC_RELEASE);
   if (!mg_sampler_lock_round (s))
     {
       MgPluginCall call;

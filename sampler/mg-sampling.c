@@ -381,11 +381,16 @@ thread_main (void *data)
    * /proc/self/task/TID/comm, a write(2) that the IO metrics would charge
    * to the program; its own name is one prctl. */
   pthread_setname_np (pthread_self (), "mg-sampler");
-  mg_thread_usage_begin ();
-  mg_thread_activity_begin ();
   mg_plugin_guard_thread_init ();
   mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
   pthread_mutex_lock (&s->lock);
+  /* Under the lock: a fork or the process's end waits for the plugins to
+   * be ready (or for their time limit), as for a round. Before this
+   * thread's usage and activity start: their initialisation is not a
+   * round's. */
+  mg_plugins_begin (s);
+  mg_thread_usage_begin ();
+  mg_thread_activity_begin ();
   while (!s->stop_requested)
     {
       int64_t wake = next < stop_at ? next : stop_at;
