@@ -69,6 +69,10 @@ typedef struct {
    * loading: the thread loads no more of them, and the process ends with
    * its life only, instead of waiting for them all to initialise. */
   int plugins_called_off;
+  /* A fork child sampling with the plugins it inherited: if it ends
+   * before its first round (most exec or exit at once), its last slot
+   * holds its life only, without calling every getter for it. */
+  bool fork_child;
 
   pthread_t thread;
   bool thread_started;

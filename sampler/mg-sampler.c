@@ -189,6 +189,7 @@ begin (MgSampler *s)
    * slot without values. */
   s->plugins_pending = true;
   s->plugins_called_off = 0;
+  s->fork_child = false;
   if (!mg_plugins_deferrable (s))
     mg_plugins_begin (s);
   start_sampling (s);
@@ -270,6 +271,7 @@ atfork_child (void)
   s->thread_started = false;
   s->thread_called_off = false; /* threads are not inherited */
   s->plugins_called_off = 0;
+  s->fork_child = true;
   s->sampling = false;
   s->pid = getpid ();
   if (s->lock_fd >= 0)
@@ -342,6 +344,17 @@ stop_thread (MgSampler *s)
   return true;
 }
 
+/* A fork child that ends before its first round: its last slot spans its
+ * life without values (its metrics are no longer active: no getter runs,
+ * nothing is backfilled); its plugins still get their stop and cleanup. */
+static void
+end_with_life_only (MgSampler *s)
+{
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    s->metrics[m].active = false;
+  mg_sampling_final_round (s);
+}
+
 /* end_plugins ran for this record (reset by mg_sampler_restart), and its
  * result. */
 static int plugins_ended;
@@ -359,7 +372,9 @@ end_plugins (MgSampler *s, bool final_round)
     {
       /* One watch for the last getters, stop, backfill and cleanup. */
       mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
-      if (final_round)
+      if (final_round && s->fork_child && s->rounds == 0)
+        end_with_life_only (s);
+      else if (final_round)
         mg_sampling_final_round (s);
       mg_sampling_end (s);
       mg_plugins_cleanup (s);

@@ -721,6 +721,9 @@ test_fork_short_child (Fixture *f, gconstpointer user_data)
   g_assert_cmpuint (hdr (kid)->n_samples, ==, 1);
   g_assert_cmpint (rec_slot (kid, 0)->t_start_ns, >=, hdr (kid)->start_mono_ns);
   g_assert_cmpint (rec_slot (kid, 0)->t_end_ns, <=, hdr (kid)->end_mono_ns);
+  /* Ended before its first round, it calls no getter for its last slot:
+   * its life only. */
+  g_assert_cmpuint (rec_value (kid, 0, 0)->count, ==, 0);
   for (guint k = 0; k < recs->len; k++)
     {
       const MgRecordHeader *h = hdr (recs->pdata[k]);
