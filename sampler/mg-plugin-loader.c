@@ -199,7 +199,7 @@ mg_plugins_begin (MgSampler *s)
   if (mg_plugins_load (s))
     {
       mg_plugins_start (s);
-      s->plugins_pending = false;
+      __atomic_store_n (&s->plugins_pending, false, __ATOMIC_SEQ_CST);
     }
   mg_plugin_guard_watch_end ();
 }

@@ -125,6 +125,11 @@ MG_INTERNAL int64_t mg_sampling_hang_bound_ns (const MgSampler *s);
 MG_INTERNAL int64_t mg_sampling_watch_period_ns (const MgSampler *s);
 MG_INTERNAL void mg_sampling_round (MgSampler *s, int64_t now_ns);
 MG_INTERNAL void mg_sampling_final_round (MgSampler *s);
+/* The last slot of a process that ends with its life only: from the last
+ * slot's end (or the start) to now, without values, no getter called.
+ * Safe while the thread is still loading the plugins (it writes no slot
+ * before it is done); none before start_after_ms or after stop_after_ms. */
+MG_INTERNAL void mg_sampling_life_slot (MgSampler *s);
 MG_INTERNAL void mg_sampling_backfill (MgSampler *s);
 MG_INTERNAL int mg_sampling_start_thread (MgSampler *s);
 /* Asks the thread to stop and wakes it; the caller holds s->lock. */

@@ -344,15 +344,14 @@ stop_thread (MgSampler *s)
   return true;
 }
 
-/* A fork child that ends before its first round: its last slot spans its
- * life without values (its metrics are no longer active: no getter runs,
- * nothing is backfilled); its plugins still get their stop and cleanup. */
-static void
-end_with_life_only (MgSampler *s)
+/* A process whose plugins were never loaded, and a fork child that ends
+ * before its first round, end with their life only (a slot without
+ * values): no getter runs, nothing is backfilled; the plugins that were
+ * initialised still get their stop and cleanup. */
+static bool
+life_only (const MgSampler *s)
 {
-  for (size_t m = 0; m < s->plan.n_metrics; m++)
-    s->metrics[m].active = false;
-  mg_sampling_final_round (s);
+  return s->plugins_pending || (s->fork_child && s->rounds == 0);
 }
 
 /* end_plugins ran for this record (reset by mg_sampler_restart), and its
@@ -372,8 +371,12 @@ end_plugins (MgSampler *s, bool final_round)
     {
       /* One watch for the last getters, stop, backfill and cleanup. */
       mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
-      if (final_round && s->fork_child && s->rounds == 0)
-        end_with_life_only (s);
+      if (final_round && life_only (s))
+        {
+          for (size_t m = 0; m < s->plan.n_metrics; m++)
+            s->metrics[m].active = false;
+          mg_sampling_life_slot (s);
+        }
       else if (final_round)
         mg_sampling_final_round (s);
       mg_sampling_end (s);
@@ -381,7 +384,15 @@ end_plugins (MgSampler *s, bool final_round)
       mg_plugin_guard_watch_end ();
     }
   else
-    mg_log ("a getter did not return; plugins not stopped");
+    {
+      mg_log ("a getter did not return; plugins not stopped");
+      /* Stuck in a plugin's initialise or start, the thread has written
+       * no slot, and asked to stop first it writes none: the process
+       * still shows its life. */
+      mg_sampling_request_stop (s);
+      if (final_round && __atomic_load_n (&s->plugins_pending, __ATOMIC_SEQ_CST))
+        mg_sampling_life_slot (s);
+    }
   return stopped;
 }
 

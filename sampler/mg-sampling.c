@@ -236,6 +236,28 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
   (void) mg_record_touch_next (w);
 }
 
+void
+mg_sampling_life_slot (MgSampler *s)
+{
+  MgRecordWriter *w = &s->rec;
+  MgRecordHeader *h = w->header;
+  int64_t now = mg_now_ns ();
+  uint32_t n = h->n_samples;
+
+  if ((h->flags & MG_RECORD_FLAG_STOPPED) || s->sampling_ended || now <= s->sampling_start_ns
+      || n >= h->capacity || !mg_record_touch_next (w))
+    return;
+  MgRecordSample *slot = mg_record_slot (w, n);
+  MgRecordValue *vals = mg_record_slot_values (slot);
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    vals[m] = (MgRecordValue) { 0 };
+  slot->t_start_ns = n ? mg_record_slot (w, n - 1)->t_end_ns : s->sampling_start_ns;
+  slot->t_end_ns = now;
+  slot->n_raw = 1;
+  slot->reserved = 0;
+  mg_record_commit (w);
+}
+
 /* The round a process takes as it ends, so that one ending before the
  * first interval (a short tool, a quick test) still leaves a sample. None
  * before --start-after or after --stop-after, and none when the last round

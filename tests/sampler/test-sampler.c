@@ -1536,6 +1536,34 @@ test_plugin_init_hangs (Fixture *f, gconstpointer user_data)
     g_assert_cmpuint (rec_value (r, i, 0)->count, ==, 1);
 }
 
+/* An initialise that never returns in a program that ends before its
+ * limit: the program is not held up, its record still shows its life (a
+ * slot without values, its status) and names the plugin still in it. */
+static void
+test_plugin_init_hangs_past_end (Fixture *f, gconstpointer user_data)
+{
+  const char *const args[] = { "run", "100", "4", NULL };
+  write_faulty_plan (f, "faulty_crash", "");
+  g_setenv ("METROGRAPH_PLUGIN_LIMIT_MS", "2000", TRUE);
+  double took = run_unnoticed (f, args, "MG_TEST_FAULTY_INIT=hang", 4);
+  g_unsetenv ("METROGRAPH_PLUGIN_LIMIT_MS");
+  g_test_message ("an initialise that never returns: the 0.1 s program took %.2f s", took);
+  /* Its end waits one round's bound at most (100 ms here), not the 2 s. */
+  g_assert_cmpfloat (took, <, 0.6);
+
+  Record *r = the_record (f);
+  g_assert_cmpuint (hdr (r)->state, ==, MG_RECORD_STATE_EXITED);
+  g_assert_cmpint (hdr (r)->end_status, ==, 4);
+  g_assert_cmpuint (rec_plugin (r, 1)->state, ==, MG_PLUGIN_STATE_HUNG);
+  g_assert_nonnull (strstr (rec_plugin (r, 1)->error, "allinea_plugin_initialise"));
+  g_assert_cmpuint (hdr (r)->n_samples, ==, 1);
+  g_assert_cmpuint (rec_value (r, 0, 0)->count, ==, 0);
+  g_assert_cmpuint (rec_value (r, 0, 1)->count, ==, 0);
+  g_assert_cmpint (rec_slot (r, 0)->t_start_ns, ==, hdr (r)->start_mono_ns);
+  g_assert_cmpint (rec_slot (r, 0)->t_end_ns, <=, hdr (r)->end_mono_ns);
+  g_assert_cmpint (rec_slot (r, 0)->t_end_ns - rec_slot (r, 0)->t_start_ns, >=, 100000000);
+}
+
 /* A start function that never returns, on the sampler thread (the
  * program is not held up): abandoned at the plan's plugin_limit_ms; the
  * plugin's metrics are not sampled, the other plugin's are. */
@@ -1636,6 +1664,8 @@ main (int argc, char **argv)
   g_test_add ("/sampler/plugin-hang", Fixture, NULL, fixture_setup, test_plugin_hang, fixture_teardown);
   g_test_add ("/sampler/plugin-getter-blocks", Fixture, NULL, fixture_setup, test_plugin_getter_blocks, fixture_teardown);
   g_test_add ("/sampler/plugin-init-hangs", Fixture, NULL, fixture_setup, test_plugin_init_hangs, fixture_teardown);
+  g_test_add ("/sampler/plugin-init-hangs-past-end", Fixture, NULL, fixture_setup,
+              test_plugin_init_hangs_past_end, fixture_teardown);
   g_test_add ("/sampler/plugin-start-hangs", Fixture, NULL, fixture_setup, test_plugin_start_hangs, fixture_teardown);
   g_test_add ("/sampler/plugin-cleanup-hangs", Fixture, NULL, fixture_setup, test_plugin_cleanup_hangs, fixture_teardown);
   return g_test_run ();
