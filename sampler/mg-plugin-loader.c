@@ -3,7 +3,9 @@
  * start and end of sampling only, never in a sampling round. */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "format/mg-load-error.h"
 #include "mg-plugin-guard.h"
@@ -204,13 +206,30 @@ mg_plugins_begin (MgSampler *s)
   mg_plugin_guard_watch_end ();
 }
 
+/* True in the process the front end started itself: its parent's pid
+ * ends the run id ("<stamp>-<pid>", mg-launcher.c). */
+static bool
+started_by_front_end (const MgSampler *s)
+{
+  const char *dash = strrchr (s->plan.run_id, '-');
+  char *end;
+  if (dash == NULL || dash[1] == '\0')
+    return false;
+  long pid = strtol (dash + 1, &end, 10);
+  return *end == '\0' && pid > 1 && pid == (long) getppid ();
+}
+
 bool
 mg_plugins_deferrable (const MgSampler *s)
 {
   for (size_t i = 0; i < s->plan.n_sources; i++)
     if (s->plan.sources[i].scorep_name)
       return false;
-  return true;
+  /* The program the front end started loads them at once: what this
+   * machine cannot measure is then known even when it ends at once
+   * (--enable-metrics of an unavailable metric, `metrograph --profile
+   * /bin/true`); its descendants, the many short ones, defer. */
+  return !started_by_front_end (s);
 }
 
 static void

@@ -110,9 +110,9 @@ MG_INTERNAL void mg_plugins_start (MgSampler *s);
  * they stay pending: none is started, those initialised get their
  * cleanup. */
 MG_INTERNAL void mg_plugins_begin (MgSampler *s);
-/* True when the plan lets the sampler thread load the plugins: no Score-P
- * source (their statics and finalize are tied to the loading thread's
- * order of exit). */
+/* True when the sampler thread may load the plugins: not in the program
+ * the front end started itself, nor with a Score-P source (their statics
+ * and finalize are tied to the loading thread's order of exit). */
 MG_INTERNAL bool mg_plugins_deferrable (const MgSampler *s);
 MG_INTERNAL void mg_plugins_stop (MgSampler *s);
 MG_INTERNAL void mg_plugins_cleanup (MgSampler *s);
