@@ -80,6 +80,8 @@ typedef struct {
    * process on a loaded machine) is called off, not waited for. */
   int thread_state;
   bool thread_called_off; /* s->thread was called off and not yet joined */
+  bool lock_kept;      /* the end (exec, _exit) holds s->lock until the
+                         kernel ends the thread; a failed exec joins it */
   pthread_mutex_t lock;
   bool stop_requested;
   uint32_t stop_word; /* futex the thread sleeps on: non-zero once asked to stop */
@@ -166,7 +168,8 @@ MG_INTERNAL void mg_round_threads_reset (void);
  * thread, takes the last sample and stops and cleans up the plugins, once;
  * the record is closed later, by the exit handler that knows the status. */
 MG_INTERNAL void mg_sampler_end_before_exit (void);
-/* Closes the record in state (EXITED, EXECED) with status. */
+/* Closes the record in state (EXITED, EXECED) with status, at _exit or
+ * _Exit: the process ends at once after it (the thread is not joined). */
 MG_INTERNAL void mg_sampler_finish (MgRecordState state, int status);
 /* Before an exec: closes the record as EXECED; false if this process was
  * not sampling (mg-interpose.c). */

@@ -270,6 +270,7 @@ atfork_child (void)
   MgRecordWriter parent = s->rec;
   s->thread_started = false;
   s->thread_called_off = false; /* threads are not inherited */
+  s->lock_kept = false;
   s->plugins_called_off = 0;
   s->fork_child = true;
   s->sampling = false;
@@ -308,7 +309,7 @@ atfork_child (void)
 /* Returns false when the thread is stuck in a getter: then nothing more of
  * the plugins may be called. */
 static bool
-stop_thread (MgSampler *s)
+stop_thread (MgSampler *s, bool ending_now)
 {
   if (!s->thread_started)
     return true;
@@ -336,6 +337,15 @@ stop_thread (MgSampler *s)
       return false;
     }
   mg_sampling_request_stop (s);
+  if (ending_now)
+    {
+      /* An exec or _exit follows, and the kernel ends the thread there:
+       * blocked on the lock this keeps, it starts no round, and the end
+       * need not wait for the scheduler to run it out (a failed exec lets
+       * go and joins it, mg_sampler_restart). */
+      s->lock_kept = true;
+      return true;
+    }
   pthread_mutex_unlock (&s->lock);
   struct timespec deadline = realtime_in (ROUND_WAIT_S);
   if (pthread_timedjoin_np (s->thread, NULL, &deadline) != 0)
@@ -362,11 +372,11 @@ static bool plugins_stopped;
 /* The thread, the last sample and the plugins' stop and cleanup, once:
  * false when the thread could not be stopped (the plugins are left). */
 static bool
-end_plugins (MgSampler *s, bool final_round)
+end_plugins (MgSampler *s, bool final_round, bool ending_now)
 {
   if (__atomic_exchange_n (&plugins_ended, 1, __ATOMIC_ACQ_REL))
     return plugins_stopped;
-  bool stopped = plugins_stopped = stop_thread (s);
+  bool stopped = plugins_stopped = stop_thread (s, ending_now);
   if (stopped)
     {
       /* One watch for the last getters, stop, backfill and cleanup. */
@@ -401,18 +411,20 @@ mg_sampler_end_before_exit (void)
 {
   MgSampler *s = &mg_sampler;
   if (s->sampling && mg_sampler_owns_process () && !__atomic_load_n (&s->finished, __ATOMIC_ACQUIRE))
-    end_plugins (s, true);
+    end_plugins (s, true, false);
 }
 
+/* ending_now: an exec or _exit follows at once (no handler or destructor
+ * of the program runs in between). */
 static bool
-finish (MgRecordState state, int status)
+finish (MgRecordState state, int status, bool ending_now)
 {
   MgSampler *s = &mg_sampler;
   if (!s->sampling || !mg_sampler_owns_process ())
     return false;
   if (__atomic_exchange_n (&s->finished, 1, __ATOMIC_ACQ_REL))
     return false;
-  end_plugins (s, state == MG_RECORD_STATE_EXITED);
+  end_plugins (s, state == MG_RECORD_STATE_EXITED, ending_now);
   MgRecordHeader *h = s->rec.header;
   h->end_mono_ns = mg_now_ns ();
   h->end_status = status;
@@ -429,19 +441,27 @@ finish (MgRecordState state, int status)
 void
 mg_sampler_finish (MgRecordState state, int status)
 {
-  finish (state, status);
+  finish (state, status, true);
 }
 
 bool
 mg_sampler_finish_for_exec (void)
 {
-  return finish (MG_RECORD_STATE_EXECED, 0);
+  return finish (MG_RECORD_STATE_EXECED, 0, true);
 }
 
 void
 mg_sampler_restart (void)
 {
   MgSampler *s = &mg_sampler;
+  if (s->lock_kept)
+    {
+      /* Asked to stop before the exec, it ends once it has the lock. */
+      s->lock_kept = false;
+      pthread_mutex_unlock (&s->lock);
+      pthread_join (s->thread, NULL);
+      s->thread_started = false;
+    }
   mg_record_forget (&s->rec);
   s->sampling = false;
   plugins_ended = 0;
@@ -451,7 +471,7 @@ mg_sampler_restart (void)
 static void
 on_exit_handler (int status, void *data)
 {
-  finish (MG_RECORD_STATE_EXITED, status & 0xff);
+  finish (MG_RECORD_STATE_EXITED, status & 0xff, false);
 }
 
 static bool
