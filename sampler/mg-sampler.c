@@ -364,6 +364,17 @@ life_only (const MgSampler *s)
   return s->plugins_pending || (s->fork_child && s->rounds == 0);
 }
 
+/* True when the end has a plugin function to call: an initialised plugin
+ * (cleanup, and stop and getters if started) or a Score-P source. */
+static bool
+plugins_to_call (const MgSampler *s)
+{
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    if (s->plugins[i].initialised || s->plan.sources[i].scorep_name)
+      return true;
+  return false;
+}
+
 /* end_plugins ran for this record (reset by mg_sampler_restart), and its
  * result. */
 static int plugins_ended;
@@ -379,8 +390,11 @@ end_plugins (MgSampler *s, bool final_round, bool ending_now)
   bool stopped = plugins_stopped = stop_thread (s, ending_now);
   if (stopped)
     {
-      /* One watch for the last getters, stop, backfill and cleanup. */
-      mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
+      /* One watch for the last getters, stop, backfill and cleanup; none
+       * (its timer's five system calls) when no plugin is to be called. */
+      bool watch = plugins_to_call (s);
+      if (watch)
+        mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
       if (final_round && life_only (s))
         {
           for (size_t m = 0; m < s->plan.n_metrics; m++)
@@ -391,7 +405,8 @@ end_plugins (MgSampler *s, bool final_round, bool ending_now)
         mg_sampling_final_round (s);
       mg_sampling_end (s);
       mg_plugins_cleanup (s);
-      mg_plugin_guard_watch_end ();
+      if (watch)
+        mg_plugin_guard_watch_end ();
     }
   else
     {
