@@ -3,7 +3,9 @@
  * start and end of sampling only, never in a sampling round. */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "format/mg-load-error.h"
 #include "mg-plugin-guard.h"
@@ -168,11 +170,15 @@ load_one (MgSampler *s, size_t i)
   rp->state = MG_PLUGIN_STATE_ACTIVE;
 }
 
-void
+bool
 mg_plugins_load (MgSampler *s)
 {
   for (size_t i = 0; i < s->plan.n_sources; i++)
-    load_one (s, i);
+    {
+      if (__atomic_load_n (&s->plugins_called_off, __ATOMIC_ACQUIRE))
+        return false;
+      load_one (s, i);
+    }
   for (size_t m = 0; m < s->plan.n_metrics; m++)
     {
       const MgPlanMetric *pm = &s->plan.metrics[m];
@@ -183,6 +189,47 @@ mg_plugins_load (MgSampler *s)
       if (active)
         s->rec.metrics[m].flags |= MG_METRIC_FLAG_ACTIVE;
     }
+  return true;
+}
+
+void
+mg_plugins_begin (MgSampler *s)
+{
+  if (!s->plugins_pending)
+    return;
+  mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
+  if (mg_plugins_load (s))
+    {
+      mg_plugins_start (s);
+      __atomic_store_n (&s->plugins_pending, false, __ATOMIC_SEQ_CST);
+    }
+  mg_plugin_guard_watch_end ();
+}
+
+/* True in the process the front end started itself: its parent's pid
+ * ends the run id ("<stamp>-<pid>", mg-launcher.c). */
+static bool
+started_by_front_end (const MgSampler *s)
+{
+  const char *dash = strrchr (s->plan.run_id, '-');
+  char *end;
+  if (dash == NULL || dash[1] == '\0')
+    return false;
+  long pid = strtol (dash + 1, &end, 10);
+  return *end == '\0' && pid > 1 && pid == (long) getppid ();
+}
+
+bool
+mg_plugins_deferrable (const MgSampler *s)
+{
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    if (s->plan.sources[i].scorep_name)
+      return false;
+  /* The program the front end started loads them at once: what this
+   * machine cannot measure is then known even when it ends at once
+   * (--enable-metrics of an unavailable metric, `metrograph --profile
+   * /bin/true`); its descendants, the many short ones, defer. */
+  return !started_by_front_end (s);
 }
 
 static void
@@ -217,6 +264,8 @@ mg_plugins_start (MgSampler *s)
 void
 mg_plugins_stop (MgSampler *s)
 {
+  if (s->plugins_pending)
+    return; /* never started */
   call_start_stop (s, false);
   mg_scorep_stop (s);
 }

@@ -61,6 +61,18 @@ typedef struct {
   int lock_fd;        /* onePerNode election, -1 if none */
   bool leader;
   int initialising;   /* plugin index + 1 while its init runs */
+  /* The plugins are still to be loaded, initialised and started for this
+   * record: by the sampler thread before its first round (off the
+   * program's path), or by nobody when the process ends before that. */
+  bool plugins_pending;
+  /* Set by the process's end (exit, exec) while the plugins may still be
+   * loading: the thread loads no more of them, and the process ends with
+   * its life only, instead of waiting for them all to initialise. */
+  int plugins_called_off;
+  /* A fork child sampling with the plugins it inherited: if it ends
+   * before its first round (most exec or exit at once), its last slot
+   * holds its life only, without calling every getter for it. */
+  bool fork_child;
 
   pthread_t thread;
   bool thread_started;
@@ -68,6 +80,8 @@ typedef struct {
    * process on a loaded machine) is called off, not waited for. */
   int thread_state;
   bool thread_called_off; /* s->thread was called off and not yet joined */
+  bool lock_kept;      /* the end (exec, _exit) holds s->lock until the
+                         kernel ends the thread; a failed exec joins it */
   pthread_mutex_t lock;
   bool stop_requested;
   uint32_t stop_word; /* futex the thread sleeps on: non-zero once asked to stop */
@@ -88,8 +102,20 @@ MG_INTERNAL extern MgSampler mg_sampler;
 
 
 /* mg-plugin-loader.c */
-MG_INTERNAL void mg_plugins_load (MgSampler *s);
+/* False when called off (s->plugins_called_off) before every plugin was
+ * loaded: then no metric is active. */
+MG_INTERNAL bool mg_plugins_load (MgSampler *s);
 MG_INTERNAL void mg_plugins_start (MgSampler *s);
+/* Loads, initialises and starts the plugins if they are pending (under
+ * one watch for their time limits); on the constructor's thread or the
+ * sampler thread, which holds s->lock. Called off by the process's end,
+ * they stay pending: none is started, those initialised get their
+ * cleanup. */
+MG_INTERNAL void mg_plugins_begin (MgSampler *s);
+/* True when the sampler thread may load the plugins: not in the program
+ * the front end started itself, nor with a Score-P source (their statics
+ * and finalize are tied to the loading thread's order of exit). */
+MG_INTERNAL bool mg_plugins_deferrable (const MgSampler *s);
 MG_INTERNAL void mg_plugins_stop (MgSampler *s);
 MG_INTERNAL void mg_plugins_cleanup (MgSampler *s);
 
@@ -101,6 +127,11 @@ MG_INTERNAL int64_t mg_sampling_hang_bound_ns (const MgSampler *s);
 MG_INTERNAL int64_t mg_sampling_watch_period_ns (const MgSampler *s);
 MG_INTERNAL void mg_sampling_round (MgSampler *s, int64_t now_ns);
 MG_INTERNAL void mg_sampling_final_round (MgSampler *s);
+/* The last slot of a process that ends with its life only: from the last
+ * slot's end (or the start) to now, without values, no getter called.
+ * Safe while the thread is still loading the plugins (it writes no slot
+ * before it is done); none before start_after_ms or after stop_after_ms. */
+MG_INTERNAL void mg_sampling_life_slot (MgSampler *s);
 MG_INTERNAL void mg_sampling_backfill (MgSampler *s);
 MG_INTERNAL int mg_sampling_start_thread (MgSampler *s);
 /* Asks the thread to stop and wakes it; the caller holds s->lock. */
@@ -137,7 +168,8 @@ MG_INTERNAL void mg_round_threads_reset (void);
  * thread, takes the last sample and stops and cleans up the plugins, once;
  * the record is closed later, by the exit handler that knows the status. */
 MG_INTERNAL void mg_sampler_end_before_exit (void);
-/* Closes the record in state (EXITED, EXECED) with status. */
+/* Closes the record in state (EXITED, EXECED) with status, at _exit or
+ * _Exit: the process ends at once after it (the thread is not joined). */
 MG_INTERNAL void mg_sampler_finish (MgRecordState state, int status);
 /* Before an exec: closes the record as EXECED; false if this process was
  * not sampling (mg-interpose.c). */

@@ -183,11 +183,15 @@ begin (MgSampler *s)
   if (!create_record (s))
     return;
   mg_scorep_statics_set_hook (end_before_plugin_statics);
-  /* One watch for every initialise and start (their time limit). */
-  mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
-  mg_plugins_load (s);
-  mg_plugins_start (s);
-  mg_plugin_guard_watch_end ();
+  /* The sampler thread loads the plugins before its first round: a
+   * process that ends (or execs) in its first milliseconds never pays for
+   * them, and its record holds its life (start, end, status) and a last
+   * slot without values. */
+  s->plugins_pending = true;
+  s->plugins_called_off = 0;
+  s->fork_child = false;
+  if (!mg_plugins_deferrable (s))
+    mg_plugins_begin (s);
   start_sampling (s);
 }
 
@@ -266,6 +270,9 @@ atfork_child (void)
   MgRecordWriter parent = s->rec;
   s->thread_started = false;
   s->thread_called_off = false; /* threads are not inherited */
+  s->lock_kept = false;
+  s->plugins_called_off = 0;
+  s->fork_child = true;
   s->sampling = false;
   s->pid = getpid ();
   if (s->lock_fd >= 0)
@@ -302,7 +309,7 @@ atfork_child (void)
 /* Returns false when the thread is stuck in a getter: then nothing more of
  * the plugins may be called. */
 static bool
-stop_thread (MgSampler *s)
+stop_thread (MgSampler *s, bool ending_now)
 {
   if (!s->thread_started)
     return true;
@@ -319,6 +326,9 @@ stop_thread (MgSampler *s)
       s->thread_started = false;
       return true;
     }
+  /* A thread still loading the plugins loads no more: the process ends
+   * once the one in progress is done, not after all of them. */
+  __atomic_store_n (&s->plugins_called_off, 1, __ATOMIC_RELEASE);
   if (!mg_sampler_lock_round (s))
     {
       MgPluginCall call;
@@ -327,12 +337,42 @@ stop_thread (MgSampler *s)
       return false;
     }
   mg_sampling_request_stop (s);
+  if (ending_now)
+    {
+      /* An exec or _exit follows, and the kernel ends the thread there:
+       * blocked on the lock this keeps, it starts no round, and the end
+       * need not wait for the scheduler to run it out (a failed exec lets
+       * go and joins it, mg_sampler_restart). */
+      s->lock_kept = true;
+      return true;
+    }
   pthread_mutex_unlock (&s->lock);
   struct timespec deadline = realtime_in (ROUND_WAIT_S);
   if (pthread_timedjoin_np (s->thread, NULL, &deadline) != 0)
     return false;
   s->thread_started = false;
   return true;
+}
+
+/* A process whose plugins were never loaded, and a fork child that ends
+ * before its first round, end with their life only (a slot without
+ * values): no getter runs, nothing is backfilled; the plugins that were
+ * initialised still get their stop and cleanup. */
+static bool
+life_only (const MgSampler *s)
+{
+  return s->plugins_pending || (s->fork_child && s->rounds == 0);
+}
+
+/* True when the end has a plugin function to call: an initialised plugin
+ * (cleanup, and stop and getters if started) or a Score-P source. */
+static bool
+plugins_to_call (const MgSampler *s)
+{
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    if (s->plugins[i].initialised || s->plan.sources[i].scorep_name)
+      return true;
+  return false;
 }
 
 /* end_plugins ran for this record (reset by mg_sampler_restart), and its
@@ -343,23 +383,41 @@ static bool plugins_stopped;
 /* The thread, the last sample and the plugins' stop and cleanup, once:
  * false when the thread could not be stopped (the plugins are left). */
 static bool
-end_plugins (MgSampler *s, bool final_round)
+end_plugins (MgSampler *s, bool final_round, bool ending_now)
 {
   if (__atomic_exchange_n (&plugins_ended, 1, __ATOMIC_ACQ_REL))
     return plugins_stopped;
-  bool stopped = plugins_stopped = stop_thread (s);
+  bool stopped = plugins_stopped = stop_thread (s, ending_now);
   if (stopped)
     {
-      /* One watch for the last getters, stop, backfill and cleanup. */
-      mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
-      if (final_round)
+      /* One watch for the last getters, stop, backfill and cleanup; none
+       * (its timer's five system calls) when no plugin is to be called. */
+      bool watch = plugins_to_call (s);
+      if (watch)
+        mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
+      if (final_round && life_only (s))
+        {
+          for (size_t m = 0; m < s->plan.n_metrics; m++)
+            s->metrics[m].active = false;
+          mg_sampling_life_slot (s);
+        }
+      else if (final_round)
         mg_sampling_final_round (s);
       mg_sampling_end (s);
       mg_plugins_cleanup (s);
-      mg_plugin_guard_watch_end ();
+      if (watch)
+        mg_plugin_guard_watch_end ();
     }
   else
-    mg_log ("a getter did not return; plugins not stopped");
+    {
+      mg_log ("a getter did not return; plugins not stopped");
+      /* Stuck in a plugin's initialise or start, the thread has written
+       * no slot, and asked to stop first it writes none: the process
+       * still shows its life. */
+      mg_sampling_request_stop (s);
+      if (final_round && __atomic_load_n (&s->plugins_pending, __ATOMIC_SEQ_CST))
+        mg_sampling_life_slot (s);
+    }
   return stopped;
 }
 
@@ -368,18 +426,20 @@ mg_sampler_end_before_exit (void)
 {
   MgSampler *s = &mg_sampler;
   if (s->sampling && mg_sampler_owns_process () && !__atomic_load_n (&s->finished, __ATOMIC_ACQUIRE))
-    end_plugins (s, true);
+    end_plugins (s, true, false);
 }
 
+/* ending_now: an exec or _exit follows at once (no handler or destructor
+ * of the program runs in between). */
 static bool
-finish (MgRecordState state, int status)
+finish (MgRecordState state, int status, bool ending_now)
 {
   MgSampler *s = &mg_sampler;
   if (!s->sampling || !mg_sampler_owns_process ())
     return false;
   if (__atomic_exchange_n (&s->finished, 1, __ATOMIC_ACQ_REL))
     return false;
-  end_plugins (s, state == MG_RECORD_STATE_EXITED);
+  end_plugins (s, state == MG_RECORD_STATE_EXITED, ending_now);
   MgRecordHeader *h = s->rec.header;
   h->end_mono_ns = mg_now_ns ();
   h->end_status = status;
@@ -396,19 +456,27 @@ finish (MgRecordState state, int status)
 void
 mg_sampler_finish (MgRecordState state, int status)
 {
-  finish (state, status);
+  finish (state, status, true);
 }
 
 bool
 mg_sampler_finish_for_exec (void)
 {
-  return finish (MG_RECORD_STATE_EXECED, 0);
+  return finish (MG_RECORD_STATE_EXECED, 0, true);
 }
 
 void
 mg_sampler_restart (void)
 {
   MgSampler *s = &mg_sampler;
+  if (s->lock_kept)
+    {
+      /* Asked to stop before the exec, it ends once it has the lock. */
+      s->lock_kept = false;
+      pthread_mutex_unlock (&s->lock);
+      pthread_join (s->thread, NULL);
+      s->thread_started = false;
+    }
   mg_record_forget (&s->rec);
   s->sampling = false;
   plugins_ended = 0;
@@ -418,7 +486,7 @@ mg_sampler_restart (void)
 static void
 on_exit_handler (int status, void *data)
 {
-  finish (MG_RECORD_STATE_EXITED, status & 0xff);
+  finish (MG_RECORD_STATE_EXITED, status & 0xff, false);
 }
 
 static bool

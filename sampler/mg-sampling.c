@@ -236,6 +236,28 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
   (void) mg_record_touch_next (w);
 }
 
+void
+mg_sampling_life_slot (MgSampler *s)
+{
+  MgRecordWriter *w = &s->rec;
+  MgRecordHeader *h = w->header;
+  int64_t now = mg_now_ns ();
+  uint32_t n = h->n_samples;
+
+  if ((h->flags & MG_RECORD_FLAG_STOPPED) || s->sampling_ended || now <= s->sampling_start_ns
+      || n >= h->capacity || !mg_record_touch_next (w))
+    return;
+  MgRecordSample *slot = mg_record_slot (w, n);
+  MgRecordValue *vals = mg_record_slot_values (slot);
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    vals[m] = (MgRecordValue) { 0 };
+  slot->t_start_ns = n ? mg_record_slot (w, n - 1)->t_end_ns : s->sampling_start_ns;
+  slot->t_end_ns = now;
+  slot->n_raw = 1;
+  slot->reserved = 0;
+  mg_record_commit (w);
+}
+
 /* The round a process takes as it ends, so that one ending before the
  * first interval (a short tool, a quick test) still leaves a sample. None
  * before --start-after or after --stop-after, and none when the last round
@@ -381,11 +403,16 @@ thread_main (void *data)
    * /proc/self/task/TID/comm, a write(2) that the IO metrics would charge
    * to the program; its own name is one prctl. */
   pthread_setname_np (pthread_self (), "mg-sampler");
-  mg_thread_usage_begin ();
-  mg_thread_activity_begin ();
   mg_plugin_guard_thread_init ();
   mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
   pthread_mutex_lock (&s->lock);
+  /* Under the lock: a fork or the process's end waits for the plugins to
+   * be ready (or for their time limit), as for a round. Before this
+   * thread's usage and activity start: their initialisation is not a
+   * round's. */
+  mg_plugins_begin (s);
+  mg_thread_usage_begin ();
+  mg_thread_activity_begin ();
   while (!s->stop_requested)
     {
       int64_t wake = next < stop_at ? next : stop_at;

@@ -643,16 +643,17 @@ test_profile_plugin_hang (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (fault->time_s, <, 0.5);
 }
 
-/* A plugin whose initialise never returns, before the program's main:
- * abandoned at METROGRAPH_PLUGIN_LIMIT_MS, the program runs to its own end
- * and status, and the summary and the profile name the plugin and why. */
+/* A plugin whose initialise never returns (on the sampler thread, which
+ * loads the plugins): abandoned at METROGRAPH_PLUGIN_LIMIT_MS, the program
+ * runs to its own end and status, and the summary and the profile name the
+ * plugin and why. */
 static void
 test_profile_plugin_init_hangs (Fixture *f, gconstpointer data)
 {
   g_autofree char *metrics = faulty_metrics_dir (f);
   g_autofree char *output = in_dir (f, "init.mgprof");
   const char *args[] = { "--profile", "--metrics-path", metrics, "--interval=5", "-o",
-                         "init.mgprof", f->workload, "sleep=0.3", "exit=6", NULL };
+                         "init.mgprof", f->workload, "sleep=0.8", "exit=6", NULL };
   const char *env[] = { "MG_TEST_FAULTY_INIT=hang", "METROGRAPH_PLUGIN_LIMIT_MS=500", NULL };
   g_autoptr (CliTestRun) run = cli_test_run_with_env (f->dir, args, env);
   g_autoptr (MgProfile) profile = NULL;
@@ -661,7 +662,7 @@ test_profile_plugin_init_hangs (Fixture *f, gconstpointer data)
   gboolean named = FALSE;
 
   assert_status (run, 6);
-  g_test_message ("an initialise that never returns: --profile of a 0.3 s program took %.2f s",
+  g_test_message ("an initialise that never returns: --profile of a 0.8 s program took %.2f s",
                   run->seconds);
   g_assert_cmpfloat (run->seconds, <, 5.0);
   g_assert_nonnull (strstr (run->err, "ft_src"));
