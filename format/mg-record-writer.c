@@ -36,6 +36,16 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const ch
                   int pid, int64_t start_mono_ns, uint32_t n_plugins, uint32_t n_metrics,
                   uint32_t capacity, char *err, size_t err_len)
 {
+  return mg_record_create_with_stacks (w, dir, host, run_id, pid, start_mono_ns, n_plugins,
+                                       n_metrics, capacity, 0, err, err_len);
+}
+
+int
+mg_record_create_with_stacks (MgRecordWriter *w, const char *dir, const char *host,
+                              const char *run_id, int pid, int64_t start_mono_ns,
+                              uint32_t n_plugins, uint32_t n_metrics, uint32_t capacity,
+                              uint32_t max_stacks, char *err, size_t err_len)
+{
   MgRecordHeader h;
   memset (w, 0, sizeof *w);
   int n = snprintf (w->path, sizeof w->path, "%s/%s.%d.%lld%s", dir, host, pid,
@@ -46,6 +56,8 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const ch
       return -ENAMETOOLONG;
     }
   fill_header (&h, n_plugins, n_metrics, capacity, pid, host, run_id, start_mono_ns);
+  if (max_stacks > 0)
+    mg_record_header_add_stacks (&h, max_stacks);
 
   int fd = open (w->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
@@ -109,6 +121,9 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const ch
   w->plugins = (MgRecordPlugin *) ((char *) map + h.plugins_offset);
   w->metrics = (MgRecordMetric *) ((char *) map + h.metrics_offset);
   w->touched_slots = 0;
+  w->stacks = mg_record_stacks_at (map, &h);
+  if (w->stacks)
+    mg_record_stacks_layout (w->stacks, max_stacks, capacity);
   long page = sysconf (_SC_PAGESIZE);
   w->page_size = page > 0 ? (size_t) page : 4096;
   /* Every page of the header and tables in now, so that the record's share
@@ -141,6 +156,7 @@ mg_record_forget (MgRecordWriter *w)
   w->header = NULL;
   w->plugins = NULL;
   w->metrics = NULL;
+  w->stacks = NULL;
 }
 
 MgRecordSample *
@@ -235,6 +251,8 @@ mg_record_merge (MgRecordWriter *w)
   /* Clear the freed slots so a reader never sees stale data past n. */
   for (uint32_t i = n_new; i < n; i++)
     memset (mg_record_slot (w, i), 0, h->sample_stride);
+  if (w->stacks)
+    mg_record_stacks_merge (w->stacks, n);
   __atomic_store_n (&h->n_samples, n_new, __ATOMIC_RELEASE);
   h->interval_ns *= 2;
   h->n_merges++;

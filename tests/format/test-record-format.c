@@ -112,7 +112,7 @@ test_damaged_headers (void)
       g_assert_false (g_hash_table_contains (texts, text));
       g_hash_table_add (texts, (gpointer) text);
     }
-  g_assert_cmpstr (mg_record_problem_text (MG_RECORD_BAD_SAMPLE_TIMES + 1), ==, "unknown problem");
+  g_assert_cmpstr (mg_record_problem_text (MG_RECORD_BAD_STACKS + 1), ==, "unknown problem");
   g_assert_cmpstr (mg_record_problem_text (MG_RECORD_BAD_MAGIC), ==, "wrong magic");
 }
 
