@@ -236,10 +236,19 @@ test_check_damaged (StacksFixture *f, gconstpointer data)
   g_assert_false (mg_record_stacks_check (t, size, f->w.header));
 }
 
+/* The bound docs/record-format.md states for the defaults. */
+static void
+test_documented_size (void)
+{
+  g_assert_cmpuint (mg_record_stacks_layout (NULL, MG_RECORD_STACKS_DEFAULT_MAX, 4096), ==,
+                    1278120);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/record-stacks/documented-size", test_documented_size);
 #define ADD(path, fn, max) \
   g_test_add (path, StacksFixture, GUINT_TO_POINTER (max), stacks_fixture_setup, fn, \
               stacks_fixture_teardown)
