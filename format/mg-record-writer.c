@@ -123,7 +123,16 @@ mg_record_create_with_stacks (MgRecordWriter *w, const char *dir, const char *ho
   w->touched_slots = 0;
   w->stacks = mg_record_stacks_at (map, &h);
   if (w->stacks)
-    mg_record_stacks_layout (w->stacks, max_stacks, capacity);
+    {
+      mg_record_stacks_layout (w->stacks, max_stacks, capacity);
+      /* Every page of the section in now: the signal handler then never
+       * faults in the program's threads (whose faults the metrics count),
+       * and the record's share of the RSS stays exact. */
+      uint64_t from = mg_record_sections_offset (&h);
+      for (uint64_t at = from; at < h.file_size; at += 4096)
+        ((volatile char *) map)[at] = ((volatile char *) map)[at];
+      ((volatile char *) map)[h.file_size - 1] = ((volatile char *) map)[h.file_size - 1];
+    }
   long page = sysconf (_SC_PAGESIZE);
   w->page_size = page > 0 ? (size_t) page : 4096;
   /* Every page of the header and tables in now, so that the record's share
@@ -144,7 +153,18 @@ mg_record_resident_bytes (const MgRecordWriter *w)
                  + (uint64_t) w->touched_slots * w->header->sample_stride;
   uint64_t pages = (end + w->page_size - 1) / w->page_size;
   end = pages * w->page_size;
-  return end < w->size ? end : (uint64_t) w->size;
+  uint64_t resident = end < w->size ? end : (uint64_t) w->size;
+  if (w->stacks)
+    {
+      /* The stack section, touched whole at creation (its first page may
+       * be the slots' last). */
+      uint64_t from = mg_record_sections_offset (w->header) / w->page_size * w->page_size;
+      if (from < end)
+        from = end;
+      if (from < w->size)
+        resident += (w->size - from + w->page_size - 1) / w->page_size * w->page_size;
+    }
+  return resident;
 }
 
 void
