@@ -8,10 +8,13 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli-harness.h"
+#include "profile/mg-profile.h"
+#include "profile/mg-stack-set.h"
 
 typedef CliTestFolder Fixture;
 
@@ -262,6 +265,31 @@ test_program_handler (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (run->err, "call stacks stopped in 1 process"));
 }
 
+/* A fork child starts its own stacks, and execs while its timers run: the
+ * new image is not killed by a signal of the old one's, and both
+ * processes have stacks of their own. */
+static void
+test_fork_exec (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "forkexec", "0.6", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "run.mgprof", NULL);
+  g_autoptr (GError) error = NULL;
+
+  profile_and_export (f, NULL, args, NULL, &run);
+  assert_status (run, 0);
+  g_autoptr (MgProfile) profile = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 2);
+  for (guint p = 0; p < 2; p++)
+    {
+      g_autoptr (MgStackSet) set = mg_stack_set_new (profile, (int) p, -INFINITY, INFINITY);
+      if (mg_stack_set_get_total (set) == 0)
+        g_error ("process %u has no stacks", p);
+      g_assert_cmpuint (mg_stack_set_get_taken (set), >=, mg_stack_set_get_total (set));
+    }
+}
+
 /* A table of one stack: the other stacks are counted as not stored, and
  * the export's count plus those is what was taken. */
 static void
@@ -348,6 +376,7 @@ main (int argc, char **argv)
   ADD ("/cli/stacks/no-stacks", test_no_stacks);
   ADD ("/cli/stacks/no-eintr", test_no_eintr);
   ADD ("/cli/stacks/program-handler", test_program_handler);
+  ADD ("/cli/stacks/fork-exec", test_fork_exec);
   ADD ("/cli/stacks/table-full", test_table_full);
   ADD ("/cli/stacks/range", test_range);
   return g_test_run ();
