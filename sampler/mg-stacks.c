@@ -27,8 +27,8 @@
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
 
-/* Threads followed at once; more are counted in the record but not
- * sampled. */
+/* Threads followed at once; more are not sampled (the record's n_threads
+ * counts those that were). */
 #define MAX_THREADS 4096
 /* /proc/self/task is listed when its link count (the thread count) changed,
  * and at least every this many rounds (a thread that replaced another in
@@ -431,17 +431,18 @@ wait_for_handlers (void)
 void
 mg_stacks_stop (MgSampler *s)
 {
+  (void) s;
   if (threads == NULL)
     return;
-  int was = __atomic_load_n (&state, __ATOMIC_SEQ_CST);
-  if (was == MG_RECORD_STACKS_ON)
-    __atomic_store_n (&state, MG_RECORD_STACKS_OFF, __ATOMIC_SEQ_CST);
+  /* The handler's switch only: the record keeps saying how stacks went
+   * (on, or stepped aside). */
+  int on = MG_RECORD_STACKS_ON;
+  __atomic_compare_exchange_n (&state, &on, MG_RECORD_STACKS_OFF, false, __ATOMIC_SEQ_CST,
+                               __ATOMIC_SEQ_CST);
   delete_all ();
   discard_pending ();
   __atomic_store_n (&table, NULL, __ATOMIC_RELEASE);
   wait_for_handlers ();
-  /* The record says why stacks ended only when it was not simply the end. */
-  (void) s;
 }
 
 void
