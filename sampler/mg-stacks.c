@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -211,6 +212,30 @@ thread_cpu_clock (pid_t tid)
   return (clockid_t) ((~(unsigned) tid << 3) | 6);
 }
 
+/* True when thread tid blocks the signal (its SigBlk in /proc): a timer's
+ * signal would stay pending there, where a sigwait on a full set would
+ * take it as the program's. Such a thread gets no timer; it is looked at
+ * again at the next listing. */
+static bool
+blocks_signal (pid_t tid)
+{
+  char path[64], buf[4096];
+  snprintf (path, sizeof path, "/proc/self/task/%d/status", (int) tid);
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  ssize_t n = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (n <= 0)
+    return false;
+  buf[n] = '\0';
+  const char *line = strstr (buf, "\nSigBlk:");
+  if (line == NULL)
+    return false;
+  unsigned long long mask = strtoull (line + strlen ("\nSigBlk:"), NULL, 16);
+  return (mask >> (MG_STACKS_SIGNAL - 1)) & 1;
+}
+
 static void
 follow (MgSampler *s, pid_t tid, uint64_t interval_ns)
 {
@@ -231,6 +256,8 @@ follow (MgSampler *s, pid_t tid, uint64_t interval_ns)
         return;
       free_at = n_threads;
     }
+  if (blocks_signal (tid))
+    return;
   ThreadTimer *t = &threads[free_at];
   struct sigevent ev = { 0 };
   ev.sigev_notify = SIGEV_THREAD_ID;

@@ -290,6 +290,20 @@ test_fork_exec (Fixture *f, gconstpointer data)
     }
 }
 
+/* A thread that blocks every signal and takes what is pending with
+ * sigtimedwait on a full set never gets the sampler's signal: it gets no
+ * timer. */
+static void
+test_sigwait (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "sigwait", "0.5", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+
+  profile_and_export (f, NULL, args, NULL, &run);
+  assert_status (run, 0);
+  g_assert_null (strstr (run->err, "took the sampler's signal"));
+}
+
 /* A table of one stack: the other stacks are counted as not stored, and
  * the export's count plus those is what was taken. */
 static void
@@ -377,6 +391,7 @@ main (int argc, char **argv)
   ADD ("/cli/stacks/no-eintr", test_no_eintr);
   ADD ("/cli/stacks/program-handler", test_program_handler);
   ADD ("/cli/stacks/fork-exec", test_fork_exec);
+  ADD ("/cli/stacks/sigwait", test_sigwait);
   ADD ("/cli/stacks/table-full", test_table_full);
   ADD ("/cli/stacks/range", test_range);
   return g_test_run ();
