@@ -53,6 +53,10 @@ static pid_t sampler_tid;
 static unsigned modules_copied;
 static nlink_t listed_links;        /* /proc/self/task's link count at the last listing */
 static uint32_t listed_round;
+/* A new thread was passed over because it blocked the signal: glibc's
+ * pthread_create starts a thread with every signal blocked for a moment,
+ * so it is looked at again at the next round, once. */
+static bool skipped_blocked, relist_soon;
 static unsigned long long loader_adds = ~0ull, loader_subs = ~0ull;
 static MgRecordStacks *table;       /* what the handler writes, NULL: nothing */
 static int state = MG_RECORD_STACKS_OFF;
@@ -257,7 +261,10 @@ follow (MgSampler *s, pid_t tid, uint64_t interval_ns)
       free_at = n_threads;
     }
   if (blocks_signal (tid))
-    return;
+    {
+      skipped_blocked = true;
+      return;
+    }
   ThreadTimer *t = &threads[free_at];
   struct sigevent ev = { 0 };
   ev.sigev_notify = SIGEV_THREAD_ID;
@@ -298,9 +305,11 @@ static void
 follow_threads (MgSampler *s, uint64_t interval_ns)
 {
   struct stat st;
+  if (stat ("/proc/self/task", &st) != 0)
+    st.st_nlink = 0;
   /* One stat a round; the listing (about 5 µs and more on a busy
    * machine) only when the thread count moved, or now and then. */
-  if (stat ("/proc/self/task", &st) == 0 && st.st_nlink == listed_links
+  if (st.st_nlink != 0 && st.st_nlink == listed_links && !relist_soon
       && round_no - listed_round < LIST_EVERY_ROUNDS)
     {
       round_no++;
@@ -313,7 +322,11 @@ follow_threads (MgSampler *s, uint64_t interval_ns)
     return;
   round_no++;
   listed_round = round_no;
+  /* Listed because the count moved: a thread passed over now is looked at
+   * again next round. */
+  bool count_moved = st.st_nlink != listed_links && !relist_soon;
   listed_links = st.st_nlink;
+  skipped_blocked = false;
   char buf[4096] __attribute__((aligned (8)));
   long n;
   bool complete = true;
@@ -331,6 +344,7 @@ follow_threads (MgSampler *s, uint64_t interval_ns)
   if (n < 0)
     complete = false;
   close (fd);
+  relist_soon = skipped_blocked && count_moved;
   if (!complete)
     return;
   for (uint32_t i = 0; i < n_threads; i++)
