@@ -16,6 +16,8 @@
 
 #include "format/mg-record-format.h"
 #include "format/mg-record-writer.h"
+
+#include "format/mg-record-stacks.h"
 #include "format/mg-run-folder-layout.h"
 #include "mg-test-common.h"
 
@@ -185,7 +187,11 @@ check_record (const Record *r)
   g_assert_cmpuint (h->file_size, ==, r->len);
   g_assert_cmpuint (h->sample_stride, ==,
                     sizeof (MgRecordSample) + h->n_metrics * sizeof (MgRecordValue));
-  g_assert_cmpuint (h->samples_offset + (guint64) h->capacity * h->sample_stride, ==, r->len);
+  /* The slots, then the call-stack section when stacks are on. */
+  guint64 stacks_size = (h->sections & MG_RECORD_SECTION_STACKS)
+                          ? mg_record_stacks_layout (NULL, MG_RECORD_STACKS_DEFAULT_MAX, h->capacity)
+                          : 0;
+  g_assert_cmpuint (mg_record_sections_offset (h) + stacks_size, ==, r->len);
   g_assert_cmpuint (h->n_samples, <=, h->capacity);
   g_assert_cmpuint (h->seq % 2, ==, 0);
   g_assert_cmpstr (h->run_id, ==, "run-1");

@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Call stacks end to end: metrograph --profile runs the stack workload
+ * (tests/fixtures/cli/mg-stacks-workload.c, -O2 -fomit-frame-pointer),
+ * --export=FILE.folded writes its stacks, and each line's leaf frame
+ * (module+0xVADDR) is named with the workload's own symbol table, read
+ * with nm. */
+#include "mg-config.h"
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli-harness.h"
+#include "profile/mg-profile.h"
+#include "profile/mg-stack-set.h"
+
+typedef CliTestFolder Fixture;
+
+#define WORKLOAD_NAME "mg-stacks-workload"
+
+#define assert_status(run, expected)                                                  \
+  G_STMT_START                                                                        \
+  {                                                                                   \
+    if ((run)->status != (expected))                                                  \
+      g_error ("metrograph exited with %d, expected %d; stderr:\n%s", (run)->status,   \
+               (int) (expected), (run)->err);                                         \
+  }                                                                                   \
+  G_STMT_END
+
+typedef struct {
+  char *name;
+  guint64 start, size;
+} Symbol;
+
+static void
+symbol_free (gpointer data)
+{
+  Symbol *s = data;
+  g_free (s->name);
+  g_free (s);
+}
+
+static char *
+workload_path (void)
+{
+  return cli_test_build_path ("tests/cli/" WORKLOAD_NAME);
+}
+
+/* The workload's defined functions with their sizes, from nm. */
+static GPtrArray *
+read_symbols (void)
+{
+  g_autofree char *path = workload_path ();
+  const char *argv[] = { "nm", "-S", "--defined-only", path, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  int status;
+  GPtrArray *symbols = g_ptr_array_new_with_free_func (symbol_free);
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                NULL, NULL, &out, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) f = g_strsplit_set (lines[i], " ", -1);
+      if (g_strv_length (f) != 4 || (f[2][0] != 'T' && f[2][0] != 't'))
+        continue;
+      Symbol *s = g_new0 (Symbol, 1);
+      s->start = g_ascii_strtoull (f[0], NULL, 16);
+      s->size = g_ascii_strtoull (f[1], NULL, 16);
+      s->name = g_strdup (f[3]);
+      g_ptr_array_add (symbols, s);
+    }
+  g_assert_cmpuint (symbols->len, >, 0);
+  return symbols;
+}
+
+/* The function holding the leaf frame of a folded line, or NULL when it is
+ * not in the workload. */
+static const char *
+leaf_function (GPtrArray *symbols, const char *stack)
+{
+  const char *leaf = strrchr (stack, ';');
+  leaf = leaf != NULL ? leaf + 1 : stack;
+  if (!g_str_has_prefix (leaf, WORKLOAD_NAME "+0x"))
+    return NULL;
+  guint64 vaddr = g_ascii_strtoull (leaf + strlen (WORKLOAD_NAME "+0x"), NULL, 16);
+  for (guint i = 0; i < symbols->len; i++)
+    {
+      Symbol *s = g_ptr_array_index (symbols, i);
+      if (vaddr >= s->start && vaddr < s->start + s->size)
+        return s->name;
+    }
+  return NULL;
+}
+
+/* The folded file as leaf function → count; *total gets every line's. */
+static GHashTable *
+read_folded (const char *path, GPtrArray *symbols, guint64 *total, guint *n_lines)
+{
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  GHashTable *by_leaf = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  *total = 0;
+  *n_lines = 0;
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (lines[i][0] == '\0')
+        continue;
+      /* "frame;frame;… COUNT", the count after the last space. */
+      char *space = strrchr (lines[i], ' ');
+      g_assert_nonnull (space);
+      char *end;
+      guint64 count = g_ascii_strtoull (space + 1, &end, 10);
+      g_assert_cmpint (*end, ==, '\0');
+      g_assert_cmpuint (count, >, 0);
+      *space = '\0';
+      g_assert_null (strchr (lines[i], ' '));
+      *total += count;
+      (*n_lines)++;
+      const char *fn = leaf_function (symbols, lines[i]);
+      if (fn == NULL)
+        continue;
+      guint64 *sum = g_hash_table_lookup (by_leaf, fn);
+      if (sum == NULL)
+        g_hash_table_insert (by_leaf, g_strdup (fn), sum = g_new0 (guint64, 1));
+      *sum += count;
+    }
+  return by_leaf;
+}
+
+static guint64
+count_of (GHashTable *by_leaf, const char *fn)
+{
+  guint64 *sum = g_hash_table_lookup (by_leaf, fn);
+  return sum != NULL ? *sum : 0;
+}
+
+/* metrograph --profile [options] WORKLOAD args…, then the folded export. */
+static void
+profile_and_export (Fixture *f, const char *const *options, const char *const *workload_args,
+                    const char *const *env, CliTestRun **profile_run)
+{
+  g_autofree char *workload = workload_path ();
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  g_ptr_array_add (args, (gpointer) "--profile");
+  g_ptr_array_add (args, (gpointer) "-o");
+  g_ptr_array_add (args, (gpointer) "run.mgprof");
+  for (guint i = 0; options != NULL && options[i] != NULL; i++)
+    g_ptr_array_add (args, (gpointer) options[i]);
+  g_ptr_array_add (args, workload);
+  for (guint i = 0; workload_args[i] != NULL; i++)
+    g_ptr_array_add (args, (gpointer) workload_args[i]);
+  g_ptr_array_add (args, NULL);
+  *profile_run = cli_test_run_with_env (f->dir, (const char *const *) args->pdata, env);
+
+  const char *export[] = { "--export=run.folded", "run.mgprof", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, export);
+  assert_status (run, 0);
+}
+
+/* a() takes three times the CPU time of b(): 75 % of their samples. */
+static void
+test_split (Fixture *f, gconstpointer data)
+{
+  const char *options[] = { "--interval=2", NULL };
+  const char *args[] = { "split", "4", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autoptr (GPtrArray) symbols = read_symbols ();
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  guint64 total;
+  guint n_lines;
+
+  profile_and_export (f, options, args, NULL, &run);
+  assert_status (run, 0);
+  g_assert_nonnull (strstr (run->err, "call-stack samples"));
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, symbols, &total, &n_lines);
+  guint64 a = count_of (by_leaf, "a"), b = count_of (by_leaf, "b");
+  g_test_message ("a %" G_GUINT64_FORMAT ", b %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT,
+                  a, b, total);
+  /* 4 s of CPU time at a 2 ms interval (the kernel's tick may make it 4):
+   * about 800 samples, a binomial spread of 1.5 points. */
+  g_assert_cmpuint (a + b, >=, 400);
+  double share = 100.0 * (double) a / (double) (a + b);
+  g_assert_cmpfloat_with_epsilon (share, 75.0, 5.0);
+}
+
+/* 16 threads, each busy in a function of its own: each is in the stacks. */
+static void
+test_threads (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "threads", "16", "0.25", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autoptr (GPtrArray) symbols = read_symbols ();
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  guint64 total;
+  guint n_lines;
+
+  profile_and_export (f, NULL, args, NULL, &run);
+  assert_status (run, 0);
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, symbols, &total, &n_lines);
+  for (int i = 0; i < 16; i++)
+    {
+      g_autofree char *fn = g_strdup_printf ("thread_%d", i);
+      if (count_of (by_leaf, fn) == 0)
+        g_error ("no stack of thread %d (%s) in:\n%s", i, fn, folded);
+    }
+}
+
+/* --no-stacks: nothing sampled, nothing exported, nothing said. */
+static void
+test_no_stacks (Fixture *f, gconstpointer data)
+{
+  const char *options[] = { "--no-stacks", NULL };
+  const char *args[] = { "split", "0.3", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  g_autofree char *text = NULL;
+
+  profile_and_export (f, options, args, NULL, &run);
+  assert_status (run, 0);
+  g_assert_null (strstr (run->err, "call-stack"));
+  g_assert_true (g_file_get_contents (folded, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "");
+}
+
+/* Threads blocked in read, nanosleep, poll, sem_wait and
+ * pthread_cond_wait for the whole run never see EINTR (the workload exits
+ * 3 if one does), while the busy thread is sampled. */
+static void
+test_no_eintr (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "blocking", "1.5", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  g_autoptr (GPtrArray) symbols = read_symbols ();
+  guint64 total;
+  guint n_lines;
+
+  profile_and_export (f, NULL, args, NULL, &run);
+  assert_status (run, 0);
+  g_assert_null (strstr (run->err, "EINTR"));
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, symbols, &total, &n_lines);
+  g_assert_cmpuint (total, >, 0);
+}
+
+/* The program installs its own handler for the sampler's signal: stacks
+ * stop, the program gets exactly the signal it sent itself, and the
+ * summary says so. */
+static void
+test_program_handler (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "handler", "0.6", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+
+  profile_and_export (f, NULL, args, NULL, &run);
+  assert_status (run, 0);
+  g_assert_nonnull (strstr (run->err, "call stacks stopped in 1 process"));
+}
+
+/* A fork child starts its own stacks, and execs while its timers run: the
+ * new image is not killed by a signal of the old one's, and both
+ * processes have stacks of their own. */
+static void
+test_fork_exec (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "forkexec", "0.6", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "run.mgprof", NULL);
+  g_autoptr (GError) error = NULL;
+
+  profile_and_export (f, NULL, args, NULL, &run);
+  assert_status (run, 0);
+  g_autoptr (MgProfile) profile = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 2);
+  for (guint p = 0; p < 2; p++)
+    {
+      g_autoptr (MgStackSet) set = mg_stack_set_new (profile, (int) p, -INFINITY, INFINITY);
+      if (mg_stack_set_get_total (set) == 0)
+        g_error ("process %u has no stacks", p);
+      g_assert_cmpuint (mg_stack_set_get_taken (set), >=, mg_stack_set_get_total (set));
+    }
+}
+
+/* A thread that blocks every signal and takes what is pending with
+ * sigtimedwait on a full set never gets the sampler's signal: it gets no
+ * timer. */
+static void
+test_sigwait (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "sigwait", "0.5", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+
+  profile_and_export (f, NULL, args, NULL, &run);
+  assert_status (run, 0);
+  g_assert_null (strstr (run->err, "took the sampler's signal"));
+}
+
+/* A table of one stack: the other stacks are counted as not stored, and
+ * the export's count plus those is what was taken. */
+static void
+test_table_full (Fixture *f, gconstpointer data)
+{
+  const char *env[] = { "METROGRAPH_TEST_STACK_TABLE=1", NULL };
+  const char *args[] = { "split", "0.6", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  g_autoptr (GPtrArray) symbols = read_symbols ();
+  guint64 total, taken = 0, lost = 0;
+  guint n_lines;
+
+  profile_and_export (f, NULL, args, env, &run);
+  assert_status (run, 0);
+  const char *line = strstr (run->err, "metrograph: ");
+  while (line != NULL && sscanf (line, "metrograph: %" G_GUINT64_FORMAT " call-stack samples, %"
+                                 G_GUINT64_FORMAT, &taken, &lost) != 2)
+    line = strstr (line + 1, "metrograph: ");
+  if (line == NULL)
+    g_error ("no line on the samples not stored in:\n%s", run->err);
+  g_assert_cmpuint (lost, >, 0);
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, symbols, &total, &n_lines);
+  g_assert_cmpuint (n_lines, ==, 1);
+  g_assert_cmpuint (total + lost, ==, taken);
+}
+
+/* --range: the whole run as without it, none after the end; only with
+ * .folded. An old profile (format 4) exports no stacks. */
+static void
+test_range (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "split", "0.5", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autoptr (GPtrArray) symbols = read_symbols ();
+  g_autofree char *whole = g_build_filename (f->dir, "run.folded", NULL);
+  g_autofree char *all = g_build_filename (f->dir, "all.folded", NULL);
+  g_autofree char *after = g_build_filename (f->dir, "after.folded", NULL);
+  g_autofree char *old = g_build_filename (f->dir, "old.folded", NULL);
+  g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "fixtures", "profile",
+                                                    "format-v4.mgprof", NULL);
+  g_autofree char *text = NULL;
+  guint64 t1, t2, t3;
+  guint n1, n2, n3;
+
+  profile_and_export (f, NULL, args, NULL, &run);
+  assert_status (run, 0);
+  const char *a1[] = { "--export=all.folded", "--range=0-", "run.mgprof", NULL };
+  const char *a2[] = { "--export=after.folded", "--range=1000-2000", "run.mgprof", NULL };
+  const char *a3[] = { "--export=x.json", "--range=0-1", "run.mgprof", NULL };
+  const char *a4[] = { "--export=x.folded", "--range=2-1", "run.mgprof", NULL };
+  const char *a5[] = { "--export=old.folded", fixture, NULL };
+  g_autoptr (CliTestRun) r1 = cli_test_run (f->dir, a1);
+  g_autoptr (CliTestRun) r2 = cli_test_run (f->dir, a2);
+  g_autoptr (CliTestRun) r3 = cli_test_run (f->dir, a3);
+  g_autoptr (CliTestRun) r4 = cli_test_run (f->dir, a4);
+  g_autoptr (CliTestRun) r5 = cli_test_run (f->dir, a5);
+  assert_status (r1, 0);
+  assert_status (r2, 0);
+  assert_status (r3, 2);
+  g_assert_nonnull (strstr (r3->err, "--range goes with --export=FILE.folded"));
+  assert_status (r4, 2);
+  g_assert_nonnull (strstr (r4->err, "--range=2-1"));
+  assert_status (r5, 0);
+  g_autoptr (GHashTable) h1 = read_folded (whole, symbols, &t1, &n1);
+  g_autoptr (GHashTable) h2 = read_folded (all, symbols, &t2, &n2);
+  g_autoptr (GHashTable) h3 = read_folded (after, symbols, &t3, &n3);
+  g_assert_cmpuint (t1, >, 0);
+  g_assert_cmpuint (t2, ==, t1);
+  g_assert_cmpuint (n2, ==, n1);
+  g_assert_cmpuint (t3, ==, 0);
+  g_assert_true (g_file_get_contents (old, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, cli_test_folder_setup, fn, \
+                                  cli_test_folder_teardown)
+  ADD ("/cli/stacks/split", test_split);
+  ADD ("/cli/stacks/threads", test_threads);
+  ADD ("/cli/stacks/no-stacks", test_no_stacks);
+  ADD ("/cli/stacks/no-eintr", test_no_eintr);
+  ADD ("/cli/stacks/program-handler", test_program_handler);
+  ADD ("/cli/stacks/fork-exec", test_fork_exec);
+  ADD ("/cli/stacks/sigwait", test_sigwait);
+  ADD ("/cli/stacks/table-full", test_table_full);
+  ADD ("/cli/stacks/range", test_range);
+  return g_test_run ();
+}
