@@ -62,6 +62,8 @@ enum {
   MG_RECORD_FLAG_SAMPLING_ENDED = 1u << 3,/* stop functions called, no more samples */
   MG_RECORD_FLAG_TRANSFERRED = 1u << 4,   /* a copy sent to rank 0 at MPI_Finalize: later
                                            * samples stayed on the process's node */
+  MG_RECORD_FLAG_STACKS_NO_ROOM = 1u << 5,/* the call-stack section's blocks could not be
+                                           * had (full disk): no call stacks */
 };
 
 typedef struct {

@@ -179,18 +179,11 @@ mg_record_create_with_stacks (MgRecordWriter *w, const char *dir, const char *ho
   w->plugins = (MgRecordPlugin *) ((char *) map + h.plugins_offset);
   w->metrics = (MgRecordMetric *) ((char *) map + h.metrics_offset);
   w->touched_slots = 0;
-  w->stacks = mg_record_stacks_at (map, &h);
-  if (w->stacks)
-    {
-      mg_record_stacks_layout (w->stacks, max_stacks, capacity);
-      /* Every page of the section in now: the signal handler then never
-       * faults in the program's threads (whose faults the metrics count),
-       * and the record's share of the RSS stays exact. */
-      uint64_t from = mg_record_sections_offset (&h);
-      for (uint64_t at = from; at < h.file_size; at += 4096)
-        ((volatile char *) map)[at] = ((volatile char *) map)[at];
-      ((volatile char *) map)[h.file_size - 1] = ((volatile char *) map)[h.file_size - 1];
-    }
+  /* The call-stack section stays a hole, not laid out, until
+   * mg_record_stacks_reserve: a process that ends (or sleeps) before its
+   * threads have used any CPU pays nothing for it. */
+  w->stacks = NULL;
+  w->max_stacks = max_stacks;
   /* Every page of the header and tables in now, so that the record's share
    * of the RSS is known exactly (mg_record_resident_bytes). */
   for (uint64_t at = 0; at < h.samples_offset; at += w->page_size)
@@ -214,8 +207,8 @@ mg_record_resident_bytes (const MgRecordWriter *w)
   uint64_t resident = end < w->size ? end : (uint64_t) w->size;
   if (w->stacks)
     {
-      /* The stack section, touched whole at creation (its first page may
-       * be the slots' last). */
+      /* The stack section, populated whole when it was laid out (its
+       * first page may be the slots' last). */
       uint64_t from = mg_record_sections_offset (w->header) / w->page_size * w->page_size;
       if (from < end)
         from = end;
@@ -223,6 +216,41 @@ mg_record_resident_bytes (const MgRecordWriter *w)
         resident += (w->size - from + w->page_size - 1) / w->page_size * w->page_size;
     }
   return resident;
+}
+
+int
+mg_record_stacks_reserve (MgRecordWriter *w, char *err, size_t err_len)
+{
+  MgRecordHeader *h = w->header;
+  if (w->stacks)
+    return 0;
+  if (h == NULL || w->max_stacks == 0 || !(h->sections & MG_RECORD_SECTION_STACKS))
+    return ENOENT;
+  if (h->flags & MG_RECORD_FLAG_STACKS_NO_ROOM)
+    return ENOSPC;
+  uint64_t from = mg_record_sections_offset (h) / w->page_size * w->page_size;
+  /* Without MADV_POPULATE_WRITE the whole file got its blocks at creation. */
+  if (w->reserved < w->size
+      && madvise ((char *) w->map + from, w->size - from, MADV_POPULATE_WRITE) != 0)
+    {
+      /* EFAULT: a write there would have raised SIGBUS, a block the disk
+       * (or quota) could not give. */
+      int e = errno == EFAULT ? ENOSPC : errno;
+      snprintf (err, err_len, "cannot reserve the call-stack section of record %s "
+                "(%llu bytes): %s", w->path, (unsigned long long) (w->size - from), strerror (e));
+      __atomic_or_fetch (&h->flags, MG_RECORD_FLAG_STACKS_NO_ROOM, __ATOMIC_RELEASE);
+      return e;
+    }
+  MgRecordStacks *s = mg_record_stacks_at (w->map, h);
+  MgRecordStacks layout;
+  mg_record_stacks_layout (&layout, w->max_stacks, h->capacity);
+  /* max_stacks last: a reader that sees it 0 takes the section as not
+   * laid out yet. */
+  layout.max_stacks = 0;
+  *s = layout;
+  __atomic_store_n (&s->max_stacks, w->max_stacks, __ATOMIC_RELEASE);
+  w->stacks = s;
+  return 0;
 }
 
 void

@@ -63,6 +63,9 @@ static MgRecordStacks *table;       /* what the handler writes, NULL: nothing */
 static int state = MG_RECORD_STACKS_OFF;
 static int handlers_running;
 static bool handler_installed;
+/* The record has room for stacks, not laid out yet (lay_out). */
+static bool pending;
+static uint64_t cpu_at_start_ns;    /* the process's CPU time at mg_stacks_start */
 /* The timers' tag: a signal without it is not ours. */
 static const char cookie = 's';
 
@@ -152,7 +155,6 @@ install_handler (void)
 void
 mg_stacks_start (MgSampler *s)
 {
-  MgRecordStacks *t = s->rec.stacks;
   round_no = 0;
   listed_links = 0;
   listed_round = 0;
@@ -160,8 +162,52 @@ mg_stacks_start (MgSampler *s)
   armed_interval_ns = 0;
   sampler_tid = 0;
   modules_copied = 0;
-  if (t == NULL)
-    return;
+  /* Nothing more now: the section is laid out, the unwinder prepared and
+   * the handler installed on the sampler thread once the program has used
+   * CPU (lay_out), so that a short or sleeping process pays none of it. */
+  pending = s->rec.max_stacks > 0;
+  struct timespec now;
+  cpu_at_start_ns = clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &now) == 0
+                      ? (uint64_t) now.tv_sec * 1000000000u + (uint64_t) now.tv_nsec
+                      : 0;
+}
+
+/* The CPU time of the process's threads but the sampler's (this one)
+ * since sampling started (the loader's and the sampler's own start left
+ * out). */
+static uint64_t
+program_cpu_ns (void)
+{
+  struct timespec all, mine;
+  if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &all) != 0
+      || clock_gettime (CLOCK_THREAD_CPUTIME_ID, &mine) != 0)
+    return UINT64_MAX;
+  int64_t ns = ((int64_t) all.tv_sec - mine.tv_sec) * 1000000000
+               + (all.tv_nsec - mine.tv_nsec) - (int64_t) cpu_at_start_ns;
+  return ns > 0 ? (uint64_t) ns : 0;
+}
+
+/* Lays out the record's stack section (its blocks reserved: a full disk
+ * turns stacks off with the reason, the metrics go on), prepares the
+ * unwinder and installs the handler, before any timer is armed. Only
+ * once the program's threads have used an interval of CPU time: before
+ * that no thread's CPU-time timer could have fired, so no sample is lost
+ * by waiting. True when stacks are on. */
+static bool
+lay_out (MgSampler *s, uint64_t interval_ns)
+{
+  uint64_t cpu = program_cpu_ns ();
+  if (cpu != UINT64_MAX && cpu < interval_ns)
+    return false;
+  pending = false;
+  char err[sizeof s->rec.path + 160];
+  int e = mg_record_stacks_reserve (&s->rec, err, sizeof err);
+  if (e != 0)
+    {
+      mg_log ("%s; no call stacks", err);
+      return false;
+    }
+  MgRecordStacks *t = s->rec.stacks;
   t->signal = MG_STACKS_SIGNAL;
   if (threads == NULL)
     {
@@ -170,23 +216,24 @@ mg_stacks_start (MgSampler *s)
       if (p == MAP_FAILED)
         {
           set_state (s, MG_RECORD_STACKS_FAILED);
-          return;
+          return false;
         }
       threads = p;
     }
   if (mg_unwind_prepare () != 0)
     {
       set_state (s, MG_RECORD_STACKS_FAILED);
-      return;
+      return false;
     }
   if (!install_handler ())
     {
       mg_log ("signal %d has the program's handler: no call stacks", MG_STACKS_SIGNAL);
       set_state (s, MG_RECORD_STACKS_STEPPED_ASIDE);
-      return;
+      return false;
     }
   __atomic_store_n (&table, t, __ATOMIC_RELEASE);
   set_state (s, MG_RECORD_STACKS_ON);
+  return true;
 }
 
 static struct timespec
@@ -406,6 +453,11 @@ copy_modules (MgRecordStacks *t)
 void
 mg_stacks_round (MgSampler *s)
 {
+  /* Not in the final round on the thread that ends the process. */
+  if (!mg_thread_usage_on_sampler_thread ())
+    return;
+  if (pending && s->rec.stacks == NULL && !lay_out (s, s->rec.header->interval_ns))
+    return;
   MgRecordStacks *t = s->rec.stacks;
   if (t == NULL || __atomic_load_n (&state, __ATOMIC_SEQ_CST) != MG_RECORD_STACKS_ON)
     return;

@@ -141,7 +141,8 @@ short_file_error (int fd, const char *path, guint64 actual_size, GError **error)
 }
 
 /* The call-stack section, whole, checked against the header. A record
- * without one (version 2, or --no-stacks) leaves r->stacks NULL. */
+ * without one (version 2, or --no-stacks), or whose section is not laid
+ * out, leaves r->stacks NULL. */
 static gboolean
 read_stacks (int fd, MgRecordFile *r, const char *path, GError **error)
 {
@@ -152,6 +153,14 @@ read_stacks (int fd, MgRecordFile *r, const char *path, GError **error)
   guint64 size = h->file_size > at ? h->file_size - at : 0;
   if (size < sizeof (MgRecordStacks) || size > G_MAXSIZE / 2)
     return invalid (error, path, mg_record_problem_text (MG_RECORD_BAD_STACKS));
+  /* Laid out only once the process has used CPU (docs/record-format.md,
+   * "Call stacks"): until then the section is a hole, its max_stacks 0,
+   * and the record has no stacks (yet). */
+  MgRecordStacks head;
+  if (!read_at (fd, &head, sizeof head, at, path, error))
+    return FALSE;
+  if (head.max_stacks == 0)
+    return TRUE;
   r->stacks = g_malloc (size);
   if (!read_at (fd, r->stacks, size, at, path, error))
     return FALSE;

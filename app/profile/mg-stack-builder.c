@@ -131,7 +131,12 @@ mg_stack_builder_add_record (MgStackBuilder *self, guint process, const MgRecord
 {
   MgRecordStacks *s = r->stacks;
   if (s == NULL)
-    return;
+    {
+      /* Room for stacks that the disk could not give: said, as a failure. */
+      if (r->header.flags & MG_RECORD_FLAG_STACKS_NO_ROOM)
+        proc_for (self, process)->state = MG_RECORD_STACKS_FAILED;
+      return;
+    }
   Proc *p = proc_for (self, process);
   g_autofree guint32 *profile_module = g_new (guint32, MAX (s->n_modules, 1));
   for (guint i = 0; i < s->n_modules; i++)

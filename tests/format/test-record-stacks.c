@@ -27,7 +27,12 @@ stacks_fixture_setup (StacksFixture *f, gconstpointer data)
   int rc = mg_record_create_with_stacks (&f->w, f->dir, "h", "run", 7, 1000, 0, 1, 16, max_stacks,
                                          err, sizeof err);
   g_assert_cmpint (rc, ==, 0);
+  /* Room only: laid out when reserved (on the sampler thread, once the
+   * program has used CPU). */
+  g_assert_null (f->w.stacks);
+  g_assert_cmpint (mg_record_stacks_reserve (&f->w, err, sizeof err), ==, 0);
   g_assert_nonnull (f->w.stacks);
+  g_assert_cmpuint (f->w.stacks->max_stacks, ==, max_stacks);
 }
 
 static void

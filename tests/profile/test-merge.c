@@ -483,6 +483,7 @@ write_stacks_record (const char *dir)
 
   g_assert_cmpint (mg_record_create_with_stacks (&w, dir, "h1", "run", 200, 1 * S, 0, 1, 16, 8,
                                                  err, sizeof err), ==, 0);
+  g_assert_cmpint (mg_record_stacks_reserve (&w, err, sizeof err), ==, 0);
   MgRecordHeader *h = w.header;
   MgRecordStacks *t = w.stacks;
   MgRecordModule *m = mg_record_stacks_modules (t);
