@@ -8,7 +8,6 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
-#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -58,7 +57,8 @@ static uint32_t listed_round;
  * pthread_create starts a thread with every signal blocked for a moment,
  * so it is looked at again at the next round, once. */
 static bool skipped_blocked, relist_soon;
-static unsigned long long loader_adds = ~0ull, loader_subs = ~0ull;
+/* mg_unwind_refresh_memory ran in this listing. */
+static bool memory_refreshed;
 static MgRecordStacks *table;       /* what the handler writes, NULL: nothing */
 static int state = MG_RECORD_STACKS_OFF;
 static int handlers_running;
@@ -145,7 +145,8 @@ install_handler (void)
     return false; /* the program's: leave it alone */
   struct sigaction act = { .sa_sigaction = on_signal,
                            .sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK };
-  sigemptyset (&act.sa_mask);
+  /* No other signal in the middle of a walk (the unwinder's contract). */
+  sigfillset (&act.sa_mask);
   if (sa (MG_STACKS_SIGNAL, &act, NULL) != 0)
     return false;
   handler_installed = true;
@@ -158,7 +159,6 @@ mg_stacks_start (MgSampler *s)
   round_no = 0;
   listed_links = 0;
   listed_round = 0;
-  loader_adds = loader_subs = ~0ull;
   armed_interval_ns = 0;
   sampler_tid = 0;
   modules_copied = 0;
@@ -315,6 +315,13 @@ follow (MgSampler *s, pid_t tid, uint64_t interval_ns)
       skipped_blocked = true;
       return;
     }
+  /* A new thread's stack is a new mapping: known to the walk before its
+   * timer can fire (once per listing, whatever the new threads). */
+  if (!memory_refreshed)
+    {
+      mg_unwind_refresh_memory ();
+      memory_refreshed = true;
+    }
   ThreadTimer *t = &threads[free_at];
   struct sigevent ev = { 0 };
   ev.sigev_notify = SIGEV_THREAD_ID;
@@ -377,6 +384,7 @@ follow_threads (MgSampler *s, uint64_t interval_ns)
   bool count_moved = st.st_nlink != listed_links && !relist_soon;
   listed_links = st.st_nlink;
   skipped_blocked = false;
+  memory_refreshed = false;
   char buf[4096] __attribute__((aligned (8)));
   long n;
   bool complete = true;
@@ -400,34 +408,6 @@ follow_threads (MgSampler *s, uint64_t interval_ns)
   for (uint32_t i = 0; i < n_threads; i++)
     if (threads[i].seen != round_no)
       drop (&threads[i]);
-}
-
-/* The loader's counts of objects loaded and unloaded (glibc's dlpi_adds
- * and dlpi_subs), read from the first object only. */
-static int
-read_loader_counts (struct dl_phdr_info *info, size_t size, void *data)
-{
-  unsigned long long *counts = data;
-  if (size >= offsetof (struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs)
-    {
-      counts[0] = info->dlpi_adds;
-      counts[1] = info->dlpi_subs;
-    }
-  return 1;
-}
-
-/* mg_unwind_refresh when a module may have been loaded or unloaded since
- * the last: about 10 µs a round otherwise spent finding nothing new. */
-static void
-refresh_modules (void)
-{
-  unsigned long long counts[2] = { ~0ull, ~0ull };
-  dl_iterate_phdr (read_loader_counts, counts);
-  if (counts[0] != ~0ull && counts[0] == loader_adds && counts[1] == loader_subs)
-    return;
-  loader_adds = counts[0];
-  loader_subs = counts[1];
-  mg_unwind_refresh ();
 }
 
 /* The unwinder's module list into the record, as it grows. */
@@ -463,7 +443,10 @@ mg_stacks_round (MgSampler *s)
     return;
   if (sampler_tid == 0)
     sampler_tid = (pid_t) syscall (SYS_gettid);
-  refresh_modules ();
+  /* Cheap when nothing was loaded or unloaded and no walk met an unknown
+   * stack: it compares the loader's counters (docs/sampler.md, "Call
+   * stacks: unwinding"). */
+  mg_unwind_refresh ();
   copy_modules (t);
   /* The timers follow the record's interval, which doubles when its
    * slots halve: a slot keeps about as many stack samples as before. */

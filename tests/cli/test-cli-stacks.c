@@ -98,6 +98,20 @@ leaf_function (GPtrArray *symbols, const char *stack)
   return NULL;
 }
 
+/* Whether a folded line has a frame in the workload's function fn. */
+static gboolean
+has_frame_in (GPtrArray *symbols, const char *stack, const char *fn)
+{
+  g_auto (GStrv) frames = g_strsplit (stack, ";", -1);
+  for (guint i = 0; frames[i] != NULL; i++)
+    {
+      const char *name = leaf_function (symbols, frames[i]);
+      if (name != NULL && strcmp (name, fn) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* The folded file as leaf function → count; *total gets every line's. */
 static GHashTable *
 read_folded (const char *path, GPtrArray *symbols, guint64 *total, guint *n_lines)
@@ -126,6 +140,15 @@ read_folded (const char *path, GPtrArray *symbols, guint64 *total, guint *n_line
       g_assert_null (strchr (lines[i], ' '));
       *total += count;
       (*n_lines)++;
+      /* Whole stacks: from main (through the workload's frames). */
+      if (has_frame_in (symbols, lines[i], "main"))
+        {
+          guint64 *in_main = g_hash_table_lookup (by_leaf, "(through main)");
+          if (in_main == NULL)
+            g_hash_table_insert (by_leaf, g_strdup ("(through main)"),
+                                 in_main = g_new0 (guint64, 1));
+          *in_main += count;
+        }
       const char *fn = leaf_function (symbols, lines[i]);
       if (fn == NULL)
         continue;
@@ -191,6 +214,12 @@ test_split (Fixture *f, gconstpointer data)
   g_assert_cmpuint (a + b, >=, 400);
   double share = 100.0 * (double) a / (double) (a + b);
   g_assert_cmpfloat_with_epsilon (share, 75.0, 5.0);
+  /* The walk goes through .eh_frame (no frame pointers) up to main, past
+   * the workload's own frames: nearly every sample's stack reaches it. */
+  guint64 through_main = count_of (by_leaf, "(through main)");
+  g_test_message ("%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " stacks reach main",
+                  through_main, total);
+  g_assert_cmpfloat (100.0 * (double) through_main / (double) total, >=, 90.0);
 }
 
 /* 16 threads, each busy in a function of its own: each is in the stacks. */
