@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-cli.h"
+#include "mg-cli-symbols.h"
 #include "profile/mg-export-csv.h"
 #include "profile/mg-export-folded.h"
 #include "profile/mg-export-json.h"
@@ -29,9 +30,15 @@ mg_cli_export (const MgCliOptions *options)
       return MG_EXIT_PROFILE_FILE;
     }
   if (g_str_has_suffix (options->export_file, ".folded"))
-    ok = mg_export_folded (profile, options->export_file, -1,
-                           options->range != NULL ? options->range_start : -INFINITY,
-                           options->range != NULL ? options->range_end : INFINITY, &error);
+    {
+      /* One symboliser for the whole export: each module opened once. */
+      g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+      MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
+      ok = mg_export_folded (profile, options->export_file, -1,
+                             options->range != NULL ? options->range_start : -INFINITY,
+                             options->range != NULL ? options->range_end : INFINITY, &namer,
+                             &error);
+    }
   else if (g_str_has_suffix (options->export_file, ".json"))
     ok = mg_export_json (profile, options->export_file, &error);
   else

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Call stacks end to end: metrograph --profile runs the stack workload
  * (tests/fixtures/cli/mg-stacks-workload.c, -O2 -fomit-frame-pointer),
- * --export=FILE.folded writes its stacks, and each line's leaf frame
- * (module+0xVADDR) is named with the workload's own symbol table, read
- * with nm. */
+ * --export=FILE.folded writes its stacks with their functions' names
+ * (app/symbols), which the tests read directly. */
 #include "mg-config.h"
 
 #include <glib.h>
@@ -29,92 +28,31 @@ typedef CliTestFolder Fixture;
   }                                                                                   \
   G_STMT_END
 
-typedef struct {
-  char *name;
-  guint64 start, size;
-} Symbol;
-
-static void
-symbol_free (gpointer data)
-{
-  Symbol *s = data;
-  g_free (s->name);
-  g_free (s);
-}
-
 static char *
 workload_path (void)
 {
   return cli_test_build_path ("tests/cli/" WORKLOAD_NAME);
 }
 
-/* The workload's defined functions with their sizes, from nm. */
-static GPtrArray *
-read_symbols (void)
-{
-  g_autofree char *path = workload_path ();
-  const char *argv[] = { "nm", "-S", "--defined-only", path, NULL };
-  g_autofree char *out = NULL;
-  g_autoptr (GError) error = NULL;
-  int status;
-  GPtrArray *symbols = g_ptr_array_new_with_free_func (symbol_free);
-
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
-                NULL, NULL, &out, NULL, &status, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_auto (GStrv) f = g_strsplit_set (lines[i], " ", -1);
-      if (g_strv_length (f) != 4 || (f[2][0] != 'T' && f[2][0] != 't'))
-        continue;
-      Symbol *s = g_new0 (Symbol, 1);
-      s->start = g_ascii_strtoull (f[0], NULL, 16);
-      s->size = g_ascii_strtoull (f[1], NULL, 16);
-      s->name = g_strdup (f[3]);
-      g_ptr_array_add (symbols, s);
-    }
-  g_assert_cmpuint (symbols->len, >, 0);
-  return symbols;
-}
-
-/* The function holding the leaf frame of a folded line, or NULL when it is
- * not in the workload. */
+/* The leaf frame of a folded line: its function, named by the export. */
 static const char *
-leaf_function (GPtrArray *symbols, const char *stack)
+leaf_function (const char *stack)
 {
   const char *leaf = strrchr (stack, ';');
-  leaf = leaf != NULL ? leaf + 1 : stack;
-  if (!g_str_has_prefix (leaf, WORKLOAD_NAME "+0x"))
-    return NULL;
-  guint64 vaddr = g_ascii_strtoull (leaf + strlen (WORKLOAD_NAME "+0x"), NULL, 16);
-  for (guint i = 0; i < symbols->len; i++)
-    {
-      Symbol *s = g_ptr_array_index (symbols, i);
-      if (vaddr >= s->start && vaddr < s->start + s->size)
-        return s->name;
-    }
-  return NULL;
+  return leaf != NULL ? leaf + 1 : stack;
 }
 
-/* Whether a folded line has a frame in the workload's function fn. */
+/* Whether a folded line has a frame named fn. */
 static gboolean
-has_frame_in (GPtrArray *symbols, const char *stack, const char *fn)
+has_frame_in (const char *stack, const char *fn)
 {
   g_auto (GStrv) frames = g_strsplit (stack, ";", -1);
-  for (guint i = 0; frames[i] != NULL; i++)
-    {
-      const char *name = leaf_function (symbols, frames[i]);
-      if (name != NULL && strcmp (name, fn) == 0)
-        return TRUE;
-    }
-  return FALSE;
+  return g_strv_contains ((const char *const *) frames, fn);
 }
 
 /* The folded file as leaf function → count; *total gets every line's. */
 static GHashTable *
-read_folded (const char *path, GPtrArray *symbols, guint64 *total, guint *n_lines)
+read_folded (const char *path, guint64 *total, guint *n_lines)
 {
   g_autofree char *text = NULL;
   g_autoptr (GError) error = NULL;
@@ -141,7 +79,7 @@ read_folded (const char *path, GPtrArray *symbols, guint64 *total, guint *n_line
       *total += count;
       (*n_lines)++;
       /* Whole stacks: from main (through the workload's frames). */
-      if (has_frame_in (symbols, lines[i], "main"))
+      if (has_frame_in (lines[i], "main"))
         {
           guint64 *in_main = g_hash_table_lookup (by_leaf, "(through main)");
           if (in_main == NULL)
@@ -149,9 +87,7 @@ read_folded (const char *path, GPtrArray *symbols, guint64 *total, guint *n_line
                                  in_main = g_new0 (guint64, 1));
           *in_main += count;
         }
-      const char *fn = leaf_function (symbols, lines[i]);
-      if (fn == NULL)
-        continue;
+      const char *fn = leaf_function (lines[i]);
       guint64 *sum = g_hash_table_lookup (by_leaf, fn);
       if (sum == NULL)
         g_hash_table_insert (by_leaf, g_strdup (fn), sum = g_new0 (guint64, 1));
@@ -197,7 +133,6 @@ test_split (Fixture *f, gconstpointer data)
   const char *options[] = { "--interval=2", NULL };
   const char *args[] = { "split", "4", NULL };
   g_autoptr (CliTestRun) run = NULL;
-  g_autoptr (GPtrArray) symbols = read_symbols ();
   g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
   guint64 total;
   guint n_lines;
@@ -205,7 +140,7 @@ test_split (Fixture *f, gconstpointer data)
   profile_and_export (f, options, args, NULL, &run);
   assert_status (run, 0);
   g_assert_nonnull (strstr (run->err, "call-stack samples"));
-  g_autoptr (GHashTable) by_leaf = read_folded (folded, symbols, &total, &n_lines);
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, &total, &n_lines);
   guint64 a = count_of (by_leaf, "a"), b = count_of (by_leaf, "b");
   g_test_message ("a %" G_GUINT64_FORMAT ", b %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT,
                   a, b, total);
@@ -215,7 +150,8 @@ test_split (Fixture *f, gconstpointer data)
   double share = 100.0 * (double) a / (double) (a + b);
   g_assert_cmpfloat_with_epsilon (share, 75.0, 5.0);
   /* The walk goes through .eh_frame (no frame pointers) up to main, past
-   * the workload's own frames: nearly every sample's stack reaches it. */
+   * the workload's own frames: nearly every sample's stack reaches it,
+   * named: "…;main;split;a" (split inlined in main, its own frame). */
   guint64 through_main = count_of (by_leaf, "(through main)");
   g_test_message ("%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " stacks reach main",
                   through_main, total);
@@ -228,14 +164,13 @@ test_threads (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "threads", "16", "0.25", NULL };
   g_autoptr (CliTestRun) run = NULL;
-  g_autoptr (GPtrArray) symbols = read_symbols ();
   g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
   guint64 total;
   guint n_lines;
 
   profile_and_export (f, NULL, args, NULL, &run);
   assert_status (run, 0);
-  g_autoptr (GHashTable) by_leaf = read_folded (folded, symbols, &total, &n_lines);
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, &total, &n_lines);
   for (int i = 0; i < 16; i++)
     {
       g_autofree char *fn = g_strdup_printf ("thread_%d", i);
@@ -270,14 +205,13 @@ test_no_eintr (Fixture *f, gconstpointer data)
   const char *args[] = { "blocking", "1.5", NULL };
   g_autoptr (CliTestRun) run = NULL;
   g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
-  g_autoptr (GPtrArray) symbols = read_symbols ();
   guint64 total;
   guint n_lines;
 
   profile_and_export (f, NULL, args, NULL, &run);
   assert_status (run, 0);
   g_assert_null (strstr (run->err, "EINTR"));
-  g_autoptr (GHashTable) by_leaf = read_folded (folded, symbols, &total, &n_lines);
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, &total, &n_lines);
   g_assert_cmpuint (total, >, 0);
 }
 
@@ -343,7 +277,6 @@ test_table_full (Fixture *f, gconstpointer data)
   const char *args[] = { "split", "0.6", NULL };
   g_autoptr (CliTestRun) run = NULL;
   g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
-  g_autoptr (GPtrArray) symbols = read_symbols ();
   guint64 total, taken = 0, lost = 0;
   guint n_lines;
 
@@ -356,7 +289,7 @@ test_table_full (Fixture *f, gconstpointer data)
   if (line == NULL)
     g_error ("no line on the samples not stored in:\n%s", run->err);
   g_assert_cmpuint (lost, >, 0);
-  g_autoptr (GHashTable) by_leaf = read_folded (folded, symbols, &total, &n_lines);
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, &total, &n_lines);
   g_assert_cmpuint (n_lines, ==, 1);
   g_assert_cmpuint (total + lost, ==, taken);
 }
@@ -368,7 +301,6 @@ test_range (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "split", "0.5", NULL };
   g_autoptr (CliTestRun) run = NULL;
-  g_autoptr (GPtrArray) symbols = read_symbols ();
   g_autofree char *whole = g_build_filename (f->dir, "run.folded", NULL);
   g_autofree char *all = g_build_filename (f->dir, "all.folded", NULL);
   g_autofree char *after = g_build_filename (f->dir, "after.folded", NULL);
@@ -398,9 +330,9 @@ test_range (Fixture *f, gconstpointer data)
   assert_status (r4, 2);
   g_assert_nonnull (strstr (r4->err, "--range=2-1"));
   assert_status (r5, 0);
-  g_autoptr (GHashTable) h1 = read_folded (whole, symbols, &t1, &n1);
-  g_autoptr (GHashTable) h2 = read_folded (all, symbols, &t2, &n2);
-  g_autoptr (GHashTable) h3 = read_folded (after, symbols, &t3, &n3);
+  g_autoptr (GHashTable) h1 = read_folded (whole, &t1, &n1);
+  g_autoptr (GHashTable) h2 = read_folded (all, &t2, &n2);
+  g_autoptr (GHashTable) h3 = read_folded (after, &t3, &n3);
   g_assert_cmpuint (t1, >, 0);
   g_assert_cmpuint (t2, ==, t1);
   g_assert_cmpuint (n2, ==, n1);
