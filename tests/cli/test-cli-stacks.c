@@ -158,6 +158,70 @@ test_split (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (100.0 * (double) through_main / (double) total, >=, 90.0);
 }
 
+/* The share of the report line that starts with prefix in the section
+ * under heading (text report), or -1 when there is none. */
+static double
+report_share (const char *text, const char *heading, const char *prefix)
+{
+  const char *section = strstr (text, heading);
+  if (section == NULL)
+    return -1;
+  g_auto (GStrv) lines = g_strsplit (section, "\n", -1);
+  /* Line 0 the heading, 1 its underline; the next underline ends it. */
+  for (guint i = 2; lines[i] != NULL; i++)
+    {
+      if (lines[i + 1] != NULL && g_str_has_prefix (lines[i + 1], "---"))
+        break;
+      const char *name = lines[i];
+      while (*name == ' ')
+        name++;
+      if (name == lines[i] || !g_str_has_prefix (name, prefix))
+        continue;
+      const char *pc = strstr (name, " %");
+      g_assert_nonnull (pc);
+      while (pc > name && pc[-1] != ' ')
+        pc--;
+      return g_ascii_strtod (pc, NULL);
+    }
+  return -1;
+}
+
+/* The report's "Where the time went": a() has 75 % of the samples by
+ * self time, named with its file and line; main and split are in every
+ * stack (total); the same in the HTML report. */
+static void
+test_report_where (Fixture *f, gconstpointer data)
+{
+  const char *options[] = { "--interval=2", NULL };
+  const char *args[] = { "split", "4", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *html = NULL;
+  g_autofree char *html_path = g_build_filename (f->dir, "r.html", NULL);
+
+  profile_and_export (f, options, args, NULL, &run);
+  assert_status (run, 0);
+  const char *text_args[] = { "--report=-", "run.mgprof", NULL };
+  const char *html_args[] = { "--report=r.html", "run.mgprof", NULL };
+  g_autoptr (CliTestRun) text = cli_test_run (f->dir, text_args);
+  g_autoptr (CliTestRun) written = cli_test_run (f->dir, html_args);
+  assert_status (text, 0);
+  assert_status (written, 0);
+  g_test_message ("%s", strstr (text->out, "Where the time went"));
+  const char *self = "Where the time went: self", *total = "Where the time went: total";
+  double a = report_share (text->out, self, "a (mg-stacks-workload.c:");
+  double b = report_share (text->out, self, "b (mg-stacks-workload.c:");
+  g_assert_cmpfloat_with_epsilon (a, 75.0, 5.0);
+  g_assert_cmpfloat_with_epsilon (a + b, 100.0, 1.0);
+  /* The self section names no caller; the total one has main above all. */
+  g_assert_cmpfloat (report_share (text->out, self, "main ("), <, 0);
+  g_assert_cmpfloat (report_share (text->out, total, "main (mg-stacks-workload.c:"), >=, 90.0);
+  g_assert_cmpfloat_with_epsilon (report_share (text->out, total, "a (mg-stacks-workload.c:"),
+                                  a, 0.05);
+  g_assert_true (g_file_get_contents (html_path, &html, NULL, NULL));
+  g_assert_nonnull (strstr (html, "Where the time went: self"));
+  g_assert_nonnull (strstr (html, "a (mg-stacks-workload.c:"));
+}
+
 /* 16 threads, each busy in a function of its own: each is in the stacks. */
 static void
 test_threads (Fixture *f, gconstpointer data)
@@ -348,6 +412,7 @@ main (int argc, char **argv)
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, cli_test_folder_setup, fn, \
                                   cli_test_folder_teardown)
   ADD ("/cli/stacks/split", test_split);
+  ADD ("/cli/stacks/report-where", test_report_where);
   ADD ("/cli/stacks/threads", test_threads);
   ADD ("/cli/stacks/no-stacks", test_no_stacks);
   ADD ("/cli/stacks/no-eintr", test_no_eintr);
