@@ -188,15 +188,17 @@ report_share (const char *text, const char *heading, const char *prefix)
 
 /* The report's "Where the time went": a() has 75 % of the samples by
  * self time, named with its file and line; main and split are in every
- * stack (total); the same in the HTML report. */
+ * stack (total); the same in the HTML report and in the report written at
+ * the run's end. */
 static void
 test_report_where (Fixture *f, gconstpointer data)
 {
-  const char *options[] = { "--interval=2", NULL };
+  const char *options[] = { "--interval=2", "--report=end.txt", NULL };
   const char *args[] = { "split", "4", NULL };
   g_autoptr (CliTestRun) run = NULL;
-  g_autofree char *html = NULL;
+  g_autofree char *html = NULL, *at_end = NULL;
   g_autofree char *html_path = g_build_filename (f->dir, "r.html", NULL);
+  g_autofree char *end_path = g_build_filename (f->dir, "end.txt", NULL);
 
   profile_and_export (f, options, args, NULL, &run);
   assert_status (run, 0);
@@ -220,6 +222,9 @@ test_report_where (Fixture *f, gconstpointer data)
   g_assert_true (g_file_get_contents (html_path, &html, NULL, NULL));
   g_assert_nonnull (strstr (html, "Where the time went: self"));
   g_assert_nonnull (strstr (html, "a (mg-stacks-workload.c:"));
+  /* The report written at the run's end names them too. */
+  g_assert_true (g_file_get_contents (end_path, &at_end, NULL, NULL));
+  g_assert_cmpfloat (report_share (at_end, self, "a (mg-stacks-workload.c:"), ==, a);
 }
 
 /* 16 threads, each busy in a function of its own: each is in the stacks. */
