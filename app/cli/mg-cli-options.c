@@ -203,11 +203,13 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
         return usage_error (error, _("--export needs exactly one profile: metrograph "
                                      "--export=FILE.json PROFILE.mgprof"));
       if (!g_str_has_suffix (o->export_file, ".json") && !g_str_has_suffix (o->export_file, ".csv")
-          && !g_str_has_suffix (o->export_file, ".folded"))
-        return usage_error (error, _("--export=%s: the file name must end in .json, .csv or "
-                                     ".folded"), o->export_file);
-      if (o->range != NULL && !g_str_has_suffix (o->export_file, ".folded"))
-        return usage_error (error, _("--range goes with --export=FILE.folded"));
+          && !g_str_has_suffix (o->export_file, ".folded")
+          && !g_str_has_suffix (o->export_file, ".pb.gz"))
+        return usage_error (error, _("--export=%s: the file name must end in .json, .csv, "
+                                     ".folded or .pb.gz"), o->export_file);
+      if (o->range != NULL && !g_str_has_suffix (o->export_file, ".folded")
+          && !g_str_has_suffix (o->export_file, ".pb.gz"))
+        return usage_error (error, _("--range goes with --export=FILE.folded or FILE.pb.gz"));
       if (o->range != NULL && !parse_range (o, error))
         return FALSE;
       break;
@@ -243,8 +245,8 @@ description (void)
            "      list the metrics, their groups and states\n"
            "  metrograph --export=FILE.json|FILE.csv PROFILE.mgprof\n"
            "      export a profile\n"
-           "  metrograph --export=FILE.folded [--range=START-END] PROFILE.mgprof\n"
-           "      export its call stacks for flame-graph tools\n"
+           "  metrograph --export=FILE.folded|FILE.pb.gz [--range=START-END] PROFILE.mgprof\n"
+           "      export its call stacks for flame-graph tools or pprof\n"
            "  metrograph --report[=FILE.txt|FILE.html|-] [--reports-path=PATH…] PROFILE.mgprof\n"
            "      write its performance report (both files beside the profile by default)\n"
            "  metrograph --report --baseline=OLD.mgprof NEW.mgprof\n"
@@ -288,10 +290,12 @@ make_group (MgCliOptions *o, GOptionEntry *table, gboolean *profile, gboolean *l
     { "list-metrics", 0, 0, G_OPTION_ARG_NONE, list,
       _("List the metrics, their groups and states"), NULL },
     { "export", 0, 0, G_OPTION_ARG_FILENAME, &o->export_file,
-      _("Export PROFILE to FILE.json or FILE.csv, or its call stacks to FILE.folded"),
+      _("Export PROFILE to FILE.json or FILE.csv, or its call stacks to FILE.folded or "
+        "FILE.pb.gz (pprof)"),
       _("FILE") },
     { "range", 0, 0, G_OPTION_ARG_STRING, &o->range,
-      _("With --export=FILE.folded: only the stacks sampled from START to END seconds"),
+      _("With --export=FILE.folded or FILE.pb.gz: only the stacks sampled from START to END "
+        "seconds"),
       _("START-END") },
     { "list-reports", 0, 0, G_OPTION_ARG_NONE, list_reports,
       _("List the partial report files found, in the order used, with their errors"), NULL },

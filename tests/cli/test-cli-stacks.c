@@ -227,6 +227,149 @@ test_report_where (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (report_share (at_end, self, "a (mg-stacks-workload.c:"), ==, a);
 }
 
+/* The text of `protoc --decode` of a pprof file: per sample its leaf
+ * function's name and whether main is in its stack, summed by leaf name
+ * ("(through main)" for the latter), *total the samples. */
+static GHashTable *
+read_pprof_text (const char *text, guint64 *total)
+{
+  g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) function_name = g_hash_table_new (NULL, NULL);   /* id → string index */
+  g_autoptr (GHashTable) location_lines = g_hash_table_new_full (NULL, NULL, NULL,
+                                                                 (GDestroyNotify) g_array_unref);
+  g_autoptr (GPtrArray) samples = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  char block[32] = "";
+  guint64 id = 0, function_id = 0;
+  GArray *current = NULL; /* the location's function ids, or the sample's location ids + value */
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *l = lines[i];
+      guint64 v;
+      if (l[0] != ' ' && g_str_has_suffix (l, " {"))
+        {
+          g_strlcpy (block, l, MIN (sizeof block, strlen (l) - 1));
+          id = 0;
+          current = g_array_new (FALSE, FALSE, sizeof (guint64));
+          if (strcmp (block, "sample") == 0)
+            g_ptr_array_add (samples, current);
+          else if (strcmp (block, "location") != 0)
+            g_clear_pointer (&current, g_array_unref);
+        }
+      else if (g_str_has_prefix (l, "string_table: \"") && g_str_has_suffix (l, "\""))
+        {
+          /* C-escaped between the quotes. */
+          g_autofree char *quoted = g_strndup (l + strlen ("string_table: \""),
+                                               strlen (l) - strlen ("string_table: \"\""));
+          g_ptr_array_add (strings, g_strcompress (quoted));
+        }
+      else if (sscanf (l, "  id: %" G_GUINT64_FORMAT, &v) == 1)
+        {
+          id = v;
+          if (strcmp (block, "location") == 0)
+            g_hash_table_insert (location_lines, GSIZE_TO_POINTER (id), current);
+        }
+      else if (sscanf (l, "  name: %" G_GUINT64_FORMAT, &v) == 1 && strcmp (block, "function") == 0)
+        g_hash_table_insert (function_name, GSIZE_TO_POINTER (id), GSIZE_TO_POINTER (v));
+      else if (sscanf (l, "    function_id: %" G_GUINT64_FORMAT, &function_id) == 1 && current)
+        g_array_append_val (current, function_id);
+      else if ((sscanf (l, "  location_id: %" G_GUINT64_FORMAT, &v) == 1
+                || sscanf (l, "  value: %" G_GUINT64_FORMAT, &v) == 1) && current)
+        g_array_append_val (current, v);
+    }
+  GHashTable *by_leaf = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  *total = 0;
+  for (guint k = 0; k < samples->len; k++)
+    {
+      GArray *sample = g_ptr_array_index (samples, k);
+      g_assert_cmpuint (sample->len, >=, 2);
+      guint64 count = g_array_index (sample, guint64, sample->len - 1);
+      *total += count;
+      gboolean through_main = FALSE;
+      const char *leaf = NULL;
+      for (guint j = 0; j + 1 < sample->len; j++)
+        {
+          GArray *fns = g_hash_table_lookup (location_lines,
+                                             GSIZE_TO_POINTER (g_array_index (sample, guint64, j)));
+          g_assert_nonnull (fns);
+          g_assert_cmpuint (fns->len, >, 0);
+          for (guint f = 0; f < fns->len; f++)
+            {
+              gpointer name = g_hash_table_lookup (function_name,
+                                                   GSIZE_TO_POINTER (g_array_index (fns, guint64, f)));
+              g_assert_cmpuint (GPOINTER_TO_SIZE (name), <, strings->len);
+              const char *fn = g_ptr_array_index (strings, GPOINTER_TO_SIZE (name));
+              /* The leaf: the first location's first (innermost) line. */
+              if (j == 0 && f == 0)
+                leaf = fn;
+              through_main |= strcmp (fn, "main") == 0;
+            }
+        }
+      const char *keys[] = { leaf, through_main ? "(through main)" : NULL };
+      for (guint j = 0; j < G_N_ELEMENTS (keys); j++)
+        if (keys[j] != NULL)
+          {
+            guint64 *sum = g_hash_table_lookup (by_leaf, keys[j]);
+            if (sum == NULL)
+              g_hash_table_insert (by_leaf, g_strdup (keys[j]), sum = g_new0 (guint64, 1));
+            *sum += count;
+          }
+    }
+  return by_leaf;
+}
+
+/* --export=FILE.pb.gz: pprof's format, gzip'd, read back by protoc
+ * (Debian's protobuf-compiler) with our own schema of its fields: a()'s
+ * share by leaf as in the folded export, every stack through main, the
+ * same sample count. */
+static void
+test_pprof (Fixture *f, gconstpointer data)
+{
+  g_autofree char *protoc = g_find_program_in_path ("protoc");
+  if (protoc == NULL)
+    {
+      g_test_skip ("protoc is not installed (scripts/install-deps installs protobuf-compiler)");
+      return;
+    }
+  const char *options[] = { "--interval=2", NULL };
+  const char *args[] = { "split", "4", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  profile_and_export (f, options, args, NULL, &run);
+  assert_status (run, 0);
+  const char *export[] = { "--export=run.pb.gz", "run.mgprof", NULL };
+  g_autoptr (CliTestRun) exported = cli_test_run (f->dir, export);
+  assert_status (exported, 0);
+
+  g_autofree char *schema_dir = g_test_build_filename (G_TEST_DIST, "fixtures", "cli", NULL);
+  g_autofree char *command = g_strdup_printf (
+    "gzip -dc run.pb.gz | protoc --decode=mgtest.Profile -I '%s' '%s/pprof-profile.proto'",
+    schema_dir, schema_dir);
+  const char *argv[] = { "sh", "-c", command, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int status;
+  g_spawn_sync (f->dir, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
+                &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("protoc could not read the export: %s", err);
+  guint64 total, folded_total;
+  guint n_lines;
+  g_autoptr (GHashTable) by_leaf = read_pprof_text (out, &total);
+  g_autoptr (GHashTable) folded_by_leaf = read_folded (folded, &folded_total, &n_lines);
+  guint64 a = count_of (by_leaf, "a"), b = count_of (by_leaf, "b");
+  g_test_message ("pprof: a %" G_GUINT64_FORMAT ", b %" G_GUINT64_FORMAT " of %"
+                  G_GUINT64_FORMAT, a, b, total);
+  g_assert_cmpuint (total, ==, folded_total);
+  g_assert_cmpuint (a, ==, count_of (folded_by_leaf, "a"));
+  g_assert_cmpuint (a + b, >=, 400);
+  g_assert_cmpfloat_with_epsilon (100.0 * (double) a / (double) (a + b), 75.0, 5.0);
+  g_assert_cmpfloat (100.0 * (double) count_of (by_leaf, "(through main)") / (double) total, >=,
+                     90.0);
+  g_assert_nonnull (strstr (out, "string_table: \"samples\""));
+}
+
 /* 16 threads, each busy in a function of its own: each is in the stacks. */
 static void
 test_threads (Fixture *f, gconstpointer data)
@@ -418,6 +561,7 @@ main (int argc, char **argv)
                                   cli_test_folder_teardown)
   ADD ("/cli/stacks/split", test_split);
   ADD ("/cli/stacks/report-where", test_report_where);
+  ADD ("/cli/stacks/pprof", test_pprof);
   ADD ("/cli/stacks/threads", test_threads);
   ADD ("/cli/stacks/no-stacks", test_no_stacks);
   ADD ("/cli/stacks/no-eintr", test_no_eintr);
