@@ -23,6 +23,8 @@ const MgPlanKeyword mg_plan_keywords[MG_PLAN_N_KEYS] = {
   [MG_PLAN_KEY_PLUGIN_LIMIT_MS] = { "plugin_limit_ms", MG_PLAN_VALUE_NUMBER, 1,
                                     1, MG_PLAN_DEFAULT_PLUGIN_LIMIT_MS,
                                     { "METROGRAPH_PLUGIN_LIMIT_MS" } },
+  /* 1: no call stacks (--no-stacks); absent or 0: stacks sampled */
+  [MG_PLAN_KEY_NO_STACKS] = { "no_stacks", MG_PLAN_VALUE_NUMBER, 1 },
   [MG_PLAN_KEY_SKIP_PROGRAM] = { "skip_program", MG_PLAN_VALUE_TEXT, 1 },
   [MG_PLAN_KEY_SELECT_RANKS] = { "select_ranks", MG_PLAN_VALUE_TEXT, 1 },
   /* index, id, library, start function, stop function */

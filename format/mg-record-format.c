@@ -30,6 +30,12 @@ mg_record_header_init (MgRecordHeader *h, uint32_t n_plugins, uint32_t n_metrics
   h->rank = -1;
 }
 
+uint64_t
+mg_record_sections_offset (const MgRecordHeader *h)
+{
+  return align8 (h->samples_offset + (uint64_t) h->capacity * h->sample_stride);
+}
+
 static bool
 terminated (const char *s, size_t size)
 {
@@ -80,7 +86,9 @@ mg_record_check_header (const MgRecordHeader *h, uint64_t actual_size)
 
   if (memcmp (h->magic, MG_RECORD_MAGIC, MG_RECORD_MAGIC_LEN) != 0)
     return MG_RECORD_BAD_MAGIC;
-  if (h->version != MG_RECORD_VERSION)
+  if (h->version < MG_RECORD_VERSION_MIN || h->version > MG_RECORD_VERSION)
+    return MG_RECORD_BAD_VERSION;
+  if (h->version < 3 && h->sections != 0)
     return MG_RECORD_BAD_VERSION;
   if (h->header_size != sizeof (MgRecordHeader))
     return MG_RECORD_BAD_HEADER_SIZE;
@@ -156,6 +164,7 @@ mg_record_problem_text (MgRecordProblem problem)
     [MG_RECORD_BAD_PLUGIN_INDEX] = "metric names a plugin that is not in the table",
     [MG_RECORD_BAD_TIME] = "a time out of range",
     [MG_RECORD_BAD_SAMPLE_TIMES] = "a sample whose times are out of range or out of order",
+    [MG_RECORD_BAD_STACKS] = "a damaged call-stack section",
   };
 
   if ((size_t) problem >= sizeof texts / sizeof texts[0] || texts[problem] == NULL)
@@ -167,7 +176,7 @@ bool
 mg_record_is_of_run (const MgRecordHeader *h, const char *run_id)
 {
   return memcmp (h->magic, MG_RECORD_MAGIC, MG_RECORD_MAGIC_LEN) == 0
-         && h->version == MG_RECORD_VERSION
+         && h->version >= MG_RECORD_VERSION_MIN && h->version <= MG_RECORD_VERSION
          && strncmp (h->run_id, run_id, sizeof h->run_id) == 0;
 }
 

@@ -23,7 +23,10 @@
 
 #define MG_RECORD_MAGIC "MGREC\0\r\n"
 #define MG_RECORD_MAGIC_LEN 8
-#define MG_RECORD_VERSION 2u
+#define MG_RECORD_VERSION 3u
+/* The oldest version a reader still accepts: version 2 is version 3
+ * without sections (its `sections` field was reserved, always 0). */
+#define MG_RECORD_VERSION_MIN 2u
 #define MG_RECORD_SUFFIX ".mgrec"
 /* A node summary's file name: <host>.mgnode (docs/node-summary.md). */
 #define MG_NODE_SUMMARY_SUFFIX ".mgnode"
@@ -59,6 +62,8 @@ enum {
   MG_RECORD_FLAG_SAMPLING_ENDED = 1u << 3,/* stop functions called, no more samples */
   MG_RECORD_FLAG_TRANSFERRED = 1u << 4,   /* a copy sent to rank 0 at MPI_Finalize: later
                                            * samples stayed on the process's node */
+  MG_RECORD_FLAG_STACKS_NO_ROOM = 1u << 5,/* the call-stack section's blocks could not be
+                                           * had (full disk): no call stacks */
 };
 
 typedef struct {
@@ -102,8 +107,16 @@ typedef struct {
   char record_error[MG_RECORD_MSG_LEN];
 
   int32_t world_size;          /* MPI ranks in the job from the launcher's variables, 0 if none */
-  uint32_t reserved;
+  uint32_t sections;           /* MG_RECORD_SECTION_*: what follows the slots (version 3) */
 } MgRecordHeader;
+
+/* Sections after the slots, at mg_record_sections_offset (). */
+enum {
+  MG_RECORD_SECTION_STACKS = 1u << 0, /* call stacks: format/mg-record-stacks.h */
+};
+
+/* Where the sections start: the end of the slots, 8-byte aligned. */
+uint64_t mg_record_sections_offset (const MgRecordHeader *h);
 
 typedef enum {
   MG_PLUGIN_STATE_UNUSED = 0,      /* all its metrics disabled: never loaded */
@@ -189,6 +202,7 @@ typedef enum {
   MG_RECORD_BAD_PLUGIN_INDEX,
   MG_RECORD_BAD_TIME,           /* a time of the header or a metric out of range */
   MG_RECORD_BAD_SAMPLE_TIMES,   /* a slot's times out of range or ending before they start */
+  MG_RECORD_BAD_STACKS,         /* the call-stack section is damaged */
 } MgRecordProblem;
 
 /* Every time in a record (nanoseconds of CLOCK_MONOTONIC or CLOCK_REALTIME,

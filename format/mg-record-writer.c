@@ -93,6 +93,16 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const ch
                   int pid, int64_t start_mono_ns, uint32_t n_plugins, uint32_t n_metrics,
                   uint32_t capacity, char *err, size_t err_len)
 {
+  return mg_record_create_with_stacks (w, dir, host, run_id, pid, start_mono_ns, n_plugins,
+                                       n_metrics, capacity, 0, err, err_len);
+}
+
+int
+mg_record_create_with_stacks (MgRecordWriter *w, const char *dir, const char *host,
+                              const char *run_id, int pid, int64_t start_mono_ns,
+                              uint32_t n_plugins, uint32_t n_metrics, uint32_t capacity,
+                              uint32_t max_stacks, char *err, size_t err_len)
+{
   MgRecordHeader h;
   memset (w, 0, sizeof *w);
   int n = snprintf (w->path, sizeof w->path, "%s/%s.%d.%lld%s", dir, host, pid,
@@ -103,6 +113,8 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const ch
       return -ENAMETOOLONG;
     }
   fill_header (&h, n_plugins, n_metrics, capacity, pid, host, run_id, start_mono_ns);
+  if (max_stacks > 0)
+    mg_record_header_add_stacks (&h, max_stacks);
 
   int fd = open (w->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
@@ -167,6 +179,11 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const ch
   w->plugins = (MgRecordPlugin *) ((char *) map + h.plugins_offset);
   w->metrics = (MgRecordMetric *) ((char *) map + h.metrics_offset);
   w->touched_slots = 0;
+  /* The call-stack section stays a hole, not laid out, until
+   * mg_record_stacks_reserve: a process that ends (or sleeps) before its
+   * threads have used any CPU pays nothing for it. */
+  w->stacks = NULL;
+  w->max_stacks = max_stacks;
   /* Every page of the header and tables in now, so that the record's share
    * of the RSS is known exactly (mg_record_resident_bytes). */
   for (uint64_t at = 0; at < h.samples_offset; at += w->page_size)
@@ -187,7 +204,53 @@ mg_record_resident_bytes (const MgRecordWriter *w)
     end = w->populated;
   uint64_t pages = (end + w->page_size - 1) / w->page_size;
   end = pages * w->page_size;
-  return end < w->size ? end : (uint64_t) w->size;
+  uint64_t resident = end < w->size ? end : (uint64_t) w->size;
+  if (w->stacks)
+    {
+      /* The stack section, populated whole when it was laid out (its
+       * first page may be the slots' last). */
+      uint64_t from = mg_record_sections_offset (w->header) / w->page_size * w->page_size;
+      if (from < end)
+        from = end;
+      if (from < w->size)
+        resident += (w->size - from + w->page_size - 1) / w->page_size * w->page_size;
+    }
+  return resident;
+}
+
+int
+mg_record_stacks_reserve (MgRecordWriter *w, char *err, size_t err_len)
+{
+  MgRecordHeader *h = w->header;
+  if (w->stacks)
+    return 0;
+  if (h == NULL || w->max_stacks == 0 || !(h->sections & MG_RECORD_SECTION_STACKS))
+    return ENOENT;
+  if (h->flags & MG_RECORD_FLAG_STACKS_NO_ROOM)
+    return ENOSPC;
+  uint64_t from = mg_record_sections_offset (h) / w->page_size * w->page_size;
+  /* Without MADV_POPULATE_WRITE the whole file got its blocks at creation. */
+  if (w->reserved < w->size
+      && madvise ((char *) w->map + from, w->size - from, MADV_POPULATE_WRITE) != 0)
+    {
+      /* EFAULT: a write there would have raised SIGBUS, a block the disk
+       * (or quota) could not give. */
+      int e = errno == EFAULT ? ENOSPC : errno;
+      snprintf (err, err_len, "cannot reserve the call-stack section of record %s "
+                "(%llu bytes): %s", w->path, (unsigned long long) (w->size - from), strerror (e));
+      __atomic_or_fetch (&h->flags, MG_RECORD_FLAG_STACKS_NO_ROOM, __ATOMIC_RELEASE);
+      return e;
+    }
+  MgRecordStacks *s = mg_record_stacks_at (w->map, h);
+  MgRecordStacks layout;
+  mg_record_stacks_layout (&layout, w->max_stacks, h->capacity);
+  /* max_stacks last: a reader that sees it 0 takes the section as not
+   * laid out yet. */
+  layout.max_stacks = 0;
+  *s = layout;
+  __atomic_store_n (&s->max_stacks, w->max_stacks, __ATOMIC_RELEASE);
+  w->stacks = s;
+  return 0;
 }
 
 void
@@ -199,6 +262,7 @@ mg_record_forget (MgRecordWriter *w)
   w->header = NULL;
   w->plugins = NULL;
   w->metrics = NULL;
+  w->stacks = NULL;
 }
 
 MgRecordSample *
@@ -342,6 +406,8 @@ mg_record_merge (MgRecordWriter *w)
   /* Clear the freed slots so a reader never sees stale data past n. */
   for (uint32_t i = n_new; i < n; i++)
     memset (mg_record_slot (w, i), 0, h->sample_stride);
+  if (w->stacks)
+    mg_record_stacks_merge (w->stacks, n);
   __atomic_store_n (&h->n_samples, n_new, __ATOMIC_RELEASE);
   h->interval_ns *= 2;
   h->n_merges++;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "format/mg-record-format.h"
+#include "format/mg-record-stacks.h"
 
 typedef struct {
   void *map;
@@ -19,6 +20,8 @@ typedef struct {
   MgRecordHeader *header;
   MgRecordPlugin *plugins;
   MgRecordMetric *metrics;
+  MgRecordStacks *stacks; /* NULL while the call-stack section is not laid out (or none) */
+  uint32_t max_stacks;    /* the section's size in stacks, 0 when the record has none */
   uint32_t touched_slots; /* slots [0, touched_slots) have their pages in */
   uint64_t reserved;      /* bytes [0, reserved) have their blocks: no SIGBUS there */
   uint64_t populated;     /* bytes [0, populated) are in the RSS (0: none beyond touched) */
@@ -41,6 +44,20 @@ typedef struct {
 int mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const char *run_id,
                       int pid, int64_t start_mono_ns, uint32_t n_plugins, uint32_t n_metrics,
                       uint32_t capacity, char *err, size_t err_len);
+/* The same with room for a call-stack section of max_stacks distinct
+ * stacks (none when 0): in the file's size, but a hole, not laid out and
+ * w->stacks NULL until mg_record_stacks_reserve. */
+int mg_record_create_with_stacks (MgRecordWriter *w, const char *dir, const char *host,
+                                  const char *run_id, int pid, int64_t start_mono_ns,
+                                  uint32_t n_plugins, uint32_t n_metrics, uint32_t capacity,
+                                  uint32_t max_stacks, char *err, size_t err_len);
+/* Reserves the call-stack section's blocks (MADV_POPULATE_WRITE: a full
+ * disk is an error here, not a SIGBUS in the program later) and lays it
+ * out, ready for mg_record_stacks_add; then w->stacks is set. Not in a
+ * signal handler: on the sampler thread, before stack timers are armed.
+ * 0, or an errno with a message in err, and MG_RECORD_FLAG_STACKS_NO_ROOM
+ * in the header: the section stays unlaid, the slots go on. */
+int mg_record_stacks_reserve (MgRecordWriter *w, char *err, size_t err_len);
 /* Unmaps without touching the file (a fork child drops its parent's record). */
 void mg_record_forget (MgRecordWriter *w);
 
@@ -68,8 +85,8 @@ bool mg_record_touch_next (MgRecordWriter *w);
  * touched or reserved ahead so far, whole pages. 0 when no record is
  * mapped. */
 uint64_t mg_record_resident_bytes (const MgRecordWriter *w);
-/* Halves the slots by merging neighbours and doubles the interval, under the
- * header's seqlock. */
+/* Halves the slots by merging neighbours (their stack counts too) and
+ * doubles the interval, under the header's seqlock. */
 void mg_record_merge (MgRecordWriter *w);
 /* Seqlock around in-place rewrites (merge, backfill). */
 void mg_record_begin_rewrite (MgRecordWriter *w);

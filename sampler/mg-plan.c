@@ -218,6 +218,8 @@ number_field (MgPlan *plan, MgPlanKey key)
       return &plan->hang_intervals;
     case MG_PLAN_KEY_PLUGIN_LIMIT_MS:
       return &plan->plugin_limit_ms;
+    case MG_PLAN_KEY_NO_STACKS:
+      return &plan->no_stacks;
     default: /* MG_PLAN_KEY_STOP_AFTER_MS */
       return &plan->stop_after_ms;
     }

@@ -48,6 +48,7 @@ typedef struct {
   long stop_after_ms;   /* 0: never */
   long hang_intervals;  /* a getter running this long is hung (default 50) */
   long plugin_limit_ms; /* initialise, start, stop, cleanup: abandoned after */
+  long no_stacks;       /* non-zero: no call stacks (--no-stacks) */
   char **skip;
   size_t n_skip;
   MgPlanRankRange *ranks; /* select_ranks; none: every rank is sampled */

@@ -6,6 +6,7 @@
  * program that installs its own handler after us keeps ours in front of it
  * and still sees its own handler as the one installed. */
 #include "mg-plugin-guard.h"
+#include "mg-stacks.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -401,6 +402,8 @@ MG_EXPORT int
 sigaction (int sig, const struct sigaction *act, struct sigaction *old)
 {
   resolve ();
+  if (act)
+    mg_stacks_program_takes (sig);
   int slot = fault_slot (sig);
   if (slot < 0 || !installed)
     return real_sigaction (sig, act, old);
@@ -417,6 +420,8 @@ MG_EXPORT sighandler_t
 signal (int sig, sighandler_t handler)
 {
   resolve ();
+  if (handler != SIG_ERR)
+    mg_stacks_program_takes (sig);
   int slot = fault_slot (sig);
   if (slot < 0 || !installed)
     return real_signal (sig, handler);

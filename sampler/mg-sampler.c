@@ -16,6 +16,7 @@
 #include "mg-plugin-guard.h"
 #include "mg-node-folder.h"
 #include "mg-sampler-state.h"
+#include "mg-stacks.h"
 #include "mg-scorep-host.h"
 #include "mg-scorep-statics.h"
 
@@ -135,10 +136,10 @@ create_record (MgSampler *s)
 {
   char err[512];
   s->start_ns = mg_now_ns ();
-  int rc = mg_record_create (&s->rec, s->plan.record_dir, s->host, s->plan.run_id, s->pid,
-                             s->start_ns,
-                             (uint32_t) s->plan.n_sources, (uint32_t) s->plan.n_metrics,
-                             (uint32_t) s->plan.samples, err, sizeof err);
+  int rc = mg_record_create_with_stacks (&s->rec, s->plan.record_dir, s->host, s->plan.run_id,
+                                         s->pid, s->start_ns, (uint32_t) s->plan.n_sources,
+                                         (uint32_t) s->plan.n_metrics, (uint32_t) s->plan.samples,
+                                         mg_stacks_table_size (s), err, sizeof err);
   if (rc < 0)
     {
       mg_log ("%s; running unprofiled", err);
@@ -158,6 +159,7 @@ start_sampling (MgSampler *s)
   s->finished = 0;
   s->rounds = 0;
   s->round_ns_total = s->round_ns_max = 0;
+  mg_stacks_start (s);
   if (mg_sampling_start_thread (s) != 0)
     {
       mg_log ("cannot start the sampling thread");
@@ -262,6 +264,7 @@ static void
 atfork_child (void)
 {
   MgSampler *s = &mg_sampler;
+  mg_stacks_forget_threads ();
   if (!s->sampling || s->finished || s->sampling_ended)
     {
       s->sampling = false;
@@ -388,6 +391,9 @@ end_plugins (MgSampler *s, bool final_round, bool ending_now)
   if (__atomic_exchange_n (&plugins_ended, 1, __ATOMIC_ACQ_REL))
     return plugins_stopped;
   bool stopped = plugins_stopped = stop_thread (s, ending_now);
+  /* Before the last round, which takes the stacks counted until now. A
+   * thread stuck in a getter is not in the stacks' round. */
+  mg_stacks_stop (s);
   if (stopped)
     {
       /* One watch for the last getters, stop, backfill and cleanup; none

@@ -18,6 +18,7 @@
 #include "mg-sampler-hooks.h"
 #include "mg-sampler-state.h"
 #include "mg-scorep-host.h"
+#include "mg-stacks.h"
 
 static struct timespec
 ns_to_ts (int64_t ns)
@@ -185,6 +186,7 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
       mg_log ("%s; recording stopped", h->record_error);
       return;
     }
+  mg_stacks_round (s);
   uint32_t n = h->n_samples;
   MgRecordSample *slot = mg_record_slot (w, n);
   MgRecordValue *vals = mg_record_slot_values (slot);
@@ -229,6 +231,7 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
   slot->n_raw = 1;
   slot->reserved = 0;
   mg_scorep_collect (s, slot, n);
+  mg_stacks_drain (s, n);
   mg_record_commit (w);
   /* The next slot too, while on the sampler thread: the process's last
    * round, on the thread that ends it, finds it touched (or the record
@@ -453,7 +456,10 @@ thread_main (void *data)
   pthread_mutex_unlock (&s->lock);
   /* After the stop functions at --stop-after, which it watches too. */
   if (reached_stop)
-    mg_sampling_end (s);
+    {
+      mg_stacks_stop (s);
+      mg_sampling_end (s);
+    }
   mg_plugin_guard_watch_end ();
   if (gone)
     exit_for_program (s);

@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* --export=FILE.json|FILE.csv PROFILE: the format follows the extension. */
+/* --export=FILE.json|FILE.csv|FILE.folded|FILE.pb.gz PROFILE: the format
+ * follows the extension. */
 #include "mg-config.h"
+
+#include <math.h>
 
 #include <glib/gi18n.h>
 
 #include "mg-cli.h"
+#include "mg-cli-symbols.h"
 #include "profile/mg-export-csv.h"
+#include "profile/mg-export-folded.h"
 #include "profile/mg-export-json.h"
+#include "profile/mg-export-pprof.h"
 #include "profile/mg-profile.h"
 
 int
@@ -24,7 +30,26 @@ mg_cli_export (const MgCliOptions *options)
                             "metrograph --profile)"), error->message);
       return MG_EXIT_PROFILE_FILE;
     }
-  if (g_str_has_suffix (options->export_file, ".json"))
+  if (g_str_has_suffix (options->export_file, ".folded"))
+    {
+      /* One symboliser for the whole export: each module opened once. */
+      g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+      MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
+      ok = mg_export_folded (profile, options->export_file, -1,
+                             options->range != NULL ? options->range_start : -INFINITY,
+                             options->range != NULL ? options->range_end : INFINITY, &namer,
+                             &error);
+    }
+  else if (g_str_has_suffix (options->export_file, ".pb.gz"))
+    {
+      g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+      MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
+      ok = mg_export_pprof (profile, options->export_file, -1,
+                            options->range != NULL ? options->range_start : -INFINITY,
+                            options->range != NULL ? options->range_end : INFINITY, &namer,
+                            &error);
+    }
+  else if (g_str_has_suffix (options->export_file, ".json"))
     ok = mg_export_json (profile, options->export_file, &error);
   else
     ok = mg_export_csv (profile, options->export_file, &error);

@@ -8,6 +8,7 @@
 #include "session/mg-run-options.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
 gboolean
@@ -99,6 +100,33 @@ check_report (MgCliOptions *o, GError **error)
   return TRUE;
 }
 
+/* --range=START-END in seconds from the run's start; END may be left out
+ * (to the end). */
+static gboolean
+parse_range (MgCliOptions *o, GError **error)
+{
+  const char *dash = strchr (o->range, '-');
+  char *end;
+
+  if (dash == NULL || dash == o->range)
+    return usage_error (error, _("--range=%s: give START-END in seconds from the run's start, "
+                                 "e.g. --range=1.5-3"), o->range);
+  g_autofree char *start_text = g_strndup (o->range, dash - o->range);
+  o->range_start = g_ascii_strtod (start_text, &end);
+  if (*end != '\0' || !isfinite (o->range_start) || o->range_start < 0)
+    return usage_error (error, _("--range=%s: the start “%s” is not a number of seconds"),
+                        o->range, start_text);
+  o->range_end = INFINITY;
+  if (dash[1] != '\0')
+    {
+      o->range_end = g_ascii_strtod (dash + 1, &end);
+      if (*end != '\0' || !isfinite (o->range_end) || o->range_end <= o->range_start)
+        return usage_error (error, _("--range=%s: the end “%s” is not a number of seconds after "
+                                     "the start"), o->range, dash + 1);
+    }
+  return TRUE;
+}
+
 static gboolean
 check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
             gboolean list_reports, GError **error)
@@ -114,6 +142,8 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
   /* How the end summary reads, for both modes that print it. */
   recover = recover || o->verbose;
 
+  if (o->range != NULL && o->export_file == NULL)
+    return usage_error (error, _("--range goes with --export=FILE.folded"));
   if (n_modes > 1)
     return usage_error (error, _("--profile, --list-metrics, --export, --report, --list-reports, "
                                  "--recover, --merge-node and --version cannot be combined: "
@@ -172,9 +202,16 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
       if (o->rest[0] == NULL || o->rest[1] != NULL)
         return usage_error (error, _("--export needs exactly one profile: metrograph "
                                      "--export=FILE.json PROFILE.mgprof"));
-      if (!g_str_has_suffix (o->export_file, ".json") && !g_str_has_suffix (o->export_file, ".csv"))
-        return usage_error (error, _("--export=%s: the file name must end in .json or .csv"),
-                            o->export_file);
+      if (!g_str_has_suffix (o->export_file, ".json") && !g_str_has_suffix (o->export_file, ".csv")
+          && !g_str_has_suffix (o->export_file, ".folded")
+          && !g_str_has_suffix (o->export_file, ".pb.gz"))
+        return usage_error (error, _("--export=%s: the file name must end in .json, .csv, "
+                                     ".folded or .pb.gz"), o->export_file);
+      if (o->range != NULL && !g_str_has_suffix (o->export_file, ".folded")
+          && !g_str_has_suffix (o->export_file, ".pb.gz"))
+        return usage_error (error, _("--range goes with --export=FILE.folded or FILE.pb.gz"));
+      if (o->range != NULL && !parse_range (o, error))
+        return FALSE;
       break;
     case MG_CLI_MODE_LIST_METRICS:
     case MG_CLI_MODE_RECOVER:
@@ -208,6 +245,8 @@ description (void)
            "      list the metrics, their groups and states\n"
            "  metrograph --export=FILE.json|FILE.csv PROFILE.mgprof\n"
            "      export a profile\n"
+           "  metrograph --export=FILE.folded|FILE.pb.gz [--range=START-END] PROFILE.mgprof\n"
+           "      export its call stacks for flame-graph tools or pprof\n"
            "  metrograph --report[=FILE.txt|FILE.html|-] [--reports-path=PATH…] PROFILE.mgprof\n"
            "      write its performance report (both files beside the profile by default)\n"
            "  metrograph --report --baseline=OLD.mgprof NEW.mgprof\n"
@@ -251,7 +290,13 @@ make_group (MgCliOptions *o, GOptionEntry *table, gboolean *profile, gboolean *l
     { "list-metrics", 0, 0, G_OPTION_ARG_NONE, list,
       _("List the metrics, their groups and states"), NULL },
     { "export", 0, 0, G_OPTION_ARG_FILENAME, &o->export_file,
-      _("Export PROFILE to FILE.json or FILE.csv"), _("FILE") },
+      _("Export PROFILE to FILE.json or FILE.csv, or its call stacks to FILE.folded or "
+        "FILE.pb.gz (pprof)"),
+      _("FILE") },
+    { "range", 0, 0, G_OPTION_ARG_STRING, &o->range,
+      _("With --export=FILE.folded or FILE.pb.gz: only the stacks sampled from START to END "
+        "seconds"),
+      _("START-END") },
     { "list-reports", 0, 0, G_OPTION_ARG_NONE, list_reports,
       _("List the partial report files found, in the order used, with their errors"), NULL },
     { "reports-path", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->reports_path,
@@ -338,6 +383,7 @@ mg_cli_options_free (MgCliOptions *o)
     return;
   g_clear_object (&o->settings);
   g_free (o->export_file);
+  g_free (o->range);
   g_free (o->report_file);
   g_free (o->baseline_file);
   g_strfreev (o->reports_path);

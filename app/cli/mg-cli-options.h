@@ -36,6 +36,9 @@ typedef struct {
    * and its arguments; --list-metrics reads the metric options. */
   MgRunSettings *settings;
   char *export_file;
+  char *range;            /* --range=START-END (with --export=FILE.folded), as given */
+  double range_start;     /* parsed: seconds from the run's start */
+  double range_end;       /* INFINITY: to the end */
   gboolean report;        /* --report given (the table's option, in the settings) */
   char *report_file;      /* --report=FILE PROFILE: .txt, .html or "-"; NULL: both beside it */
   GStrv reports_path;     /* --reports-path, in the order given */

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "mg-cli-symbols.h"
 #include "mg-cli-catalogue.h"
 #include "mg-cli-summary.h"
 #include "mg-cli.h"
@@ -87,6 +88,10 @@ mg_cli_profile (const MgCliOptions *o)
 
   mg_run_session_set_report_sources (run, (const char *const *) o->reports_path,
                                      o->baseline_file);
+  /* The report's stack frames named by one symboliser. */
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
+  mg_run_session_set_stack_namer (run, &namer);
   g_signal_connect (run, "prepared", G_CALLBACK (on_prepared), NULL);
   if (!mg_run_session_run (run, &error))
     return failed (run, error);

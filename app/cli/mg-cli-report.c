@@ -10,6 +10,7 @@
 #include "mg-cli.h"
 #include "defs/mg-diagnostic.h"
 #include "session/mg-install-paths.h"
+#include "mg-cli-symbols.h"
 #include "session/mg-run-report.h"
 #include "report/mg-report-set.h"
 
@@ -46,10 +47,14 @@ mg_cli_report (const MgCliOptions *options)
   g_autoptr (MgProfile) profile = NULL;
   g_autoptr (GError) error = NULL;
   g_auto (MgRunReport) report = { 0 };
+  /* One symboliser names the frames of "Where the time went". */
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
   MgRunReportRequest request = {
     .file = options->report_file != NULL ? options->report_file : "",
     .paths = (const char *const *) options->reports_path,
     .baseline = options->baseline_file,
+    .namer = &namer,
   };
 
   profile = mg_profile_load (input, &error);

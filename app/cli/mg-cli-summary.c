@@ -3,10 +3,13 @@
 
 #include "mg-cli-summary.h"
 
+#include <math.h>
+
 #include <glib/gi18n.h>
 
 #include "mg-cli-message.h"
 #include "profile/mg-process-images.h"
+#include "profile/mg-stack-set.h"
 #include "profile/mg-unavailable.h"
 #include "session/mg-rank-list.h"
 
@@ -198,6 +201,37 @@ describe_processes (MgProfile *profile)
                           counted, n_helpers);
 }
 
+/* How many call-stack samples were taken, and what became of those that
+ * are not in the profile's stacks. */
+static void
+print_stacks (MgProfile *profile)
+{
+  g_autoptr (MgStackSet) set = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
+  guint64 taken = mg_stack_set_get_taken (set);
+  guint64 lost = mg_stack_set_get_lost (set);
+  guint aside = mg_stack_set_get_n_stepped_aside (set);
+
+  if (mg_stack_set_get_n_processes (set) == 0)
+    return;
+  if (lost == 0)
+    g_printerr (ngettext ("metrograph: %lu call-stack sample\n",
+                          "metrograph: %lu call-stack samples\n", taken),
+                (unsigned long) taken);
+  else
+    /* Translators: samples taken, then how many of them are not in the stacks */
+    g_printerr (ngettext ("metrograph: %lu call-stack sample, %lu of them not stored (the "
+                          "stack table was full)\n",
+                          "metrograph: %lu call-stack samples, %lu of them not stored (the "
+                          "stack table was full)\n", taken),
+                (unsigned long) taken, (unsigned long) lost);
+  if (aside > 0)
+    g_printerr (ngettext ("metrograph: call stacks stopped in %u process: it installed its own "
+                          "handler for the sampler's signal\n",
+                          "metrograph: call stacks stopped in %u processes: they installed their "
+                          "own handler for the sampler's signal\n", aside),
+                aside);
+}
+
 void
 mg_cli_print_summary (MgProfile *profile, const char *output, double stopped_after_s,
                       gboolean verbose)
@@ -226,6 +260,7 @@ mg_cli_print_summary (MgProfile *profile, const char *output, double stopped_aft
                   "(--process-precision), off by at most 2^-24 of each value; the aggregates "
                   "across processes are exact\n"),
                 mg_process_precision_to_keyword (mg_profile_get_process_precision (profile)));
+  print_stacks (profile);
   print_problems (profile, verbose);
 }
 

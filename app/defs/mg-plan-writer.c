@@ -117,6 +117,7 @@ append_header (GString *plan, const MgPlanOptions *options, GError **error)
   append_number (plan, MG_PLAN_KEY_STOP_AFTER_MS, options->stop_after_ms);
   append_number (plan, MG_PLAN_KEY_HANG_INTERVALS, options->hang_intervals);
   append_number (plan, MG_PLAN_KEY_PLUGIN_LIMIT_MS, options->plugin_limit_ms);
+  append_number (plan, MG_PLAN_KEY_NO_STACKS, options->no_stacks ? 1 : 0);
   for (guint i = 0; options->skip_programs != NULL && options->skip_programs[i] != NULL; i++)
     if (!append_line (plan, error, MG_PLAN_KEY_SKIP_PROGRAM, options->skip_programs[i], NULL))
       return FALSE;

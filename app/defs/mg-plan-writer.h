@@ -25,6 +25,7 @@ typedef struct {
   guint64 stop_after_ms;             /* 0: not written (never) */
   guint64 hang_intervals;            /* 0: not written (the sampler's default) */
   guint64 plugin_limit_ms;           /* 0: not written (the sampler's default) */
+  gboolean no_stacks;                /* TRUE: no call stacks (written as no_stacks 1) */
   const char *const *skip_programs;  /* basenames, may be NULL */
   const char *select_ranks;          /* MPI ranks to sample, canonical "1,3-5" (app/session/
                                       * mg-rank-list.h); NULL: every rank */

@@ -16,6 +16,7 @@
 #include "mg-record-folder.h"
 #include "mg-record-reader.h"
 #include "mg-slot-combiner.h"
+#include "mg-stack-builder.h"
 
 /* What pass 1 learns from each record's header. */
 typedef struct RecordEntry {
@@ -268,6 +269,7 @@ typedef struct {
   const MgSlotCombiner *combiner;
   char **unreadable;           /* add_unreadable's first message */
   MgProcessInfo first;         /* the current process's first image: pid, start */
+  MgStackBuilder *stacks;      /* the records' call stacks */
 } MergeState;
 
 static double
@@ -662,6 +664,7 @@ merge_record (MergeState *st, const RecordEntry *e, guint *process, GError **err
   st->interval_end_ms = MAX (st->interval_end_ms, h->interval_ns / 1e6);
   st->max_samples = MAX (st->max_samples, h->capacity);
   add_process_facts (st, r, e, p, end_s);
+  mg_stack_builder_add_record (st->stacks, p, r, r->header.start_mono_ns - e->offset_ns);
   st->combiner = NULL;
   return TRUE;
 }
@@ -725,6 +728,7 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
   g_autofree double *values = NULL;
   g_autoptr(GError) local = NULL;
   g_autofree char *unreadable = NULL;
+  g_autoptr(MgStackBuilder) stacks = mg_stack_builder_new ();
   MergeState st = { 0 };
   MgProfile *profile;
   guint n_metrics;
@@ -772,6 +776,7 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
                       values + n_metrics, values + 2 * n_metrics, 0, 0.0, 0.0, 0,
                       input->max_process_samples, hang_intervals (), input->live, NULL,
                       &unreadable };
+  st.stacks = stacks;
   for (guint i = 0; i < entries->len; i++)
     {
       const RecordEntry *e = g_ptr_array_index (entries, i);
@@ -804,6 +809,9 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
     }
   profile = mg_profile_builder_finish (builder, input->n_windows, error);
   if (profile != NULL)
-    mg_profile_set_process_precision (profile, input->process_precision);
+    {
+      mg_profile_set_process_precision (profile, input->process_precision);
+      mg_stack_builder_finish_profile (stacks, profile);
+    }
   return profile;
 }

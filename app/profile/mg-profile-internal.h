@@ -67,6 +67,8 @@ struct _MgProfile {
   GBytes *backing;               /* a loaded file the pointers may point into, or
                                   * what holds a live merge's rows (mg-row-slabs.h) */
   MgProfileSource *source;       /* reads the processes' series into backing, or NULL */
+  GVariant *stacks;              /* the call stacks (MG_PAYLOAD_STACKS_TYPE), never NULL:
+                                  * empty for a profile without them (mg-stack-set.h) */
 };
 
 /* An empty profile with every container allocated. */

@@ -31,10 +31,17 @@ G_BEGIN_DECLS
 #define MG_PAYLOAD_OUTPUT_TYPE "(mayt)"
 /* Format 4: and the precision the processes' series are stored at. */
 #define MG_PAYLOAD_PRECISION_TYPE "u"
+/* Format 6: the call stacks (app/profile/mg-stack-set.h): modules (path,
+ * build-id), then per process its index, samples taken and lost, the
+ * record's stacks state, its stacks (frames (module, vaddr), flags), the
+ * windows that hold counts (starts, ends) and the counts (window, stack,
+ * count). */
+#define MG_PAYLOAD_STACKS_TYPE "(a(ayay)a(ittua(a(ut)u)adada(uuu)))"
 /* The members the reader and writer name by index. */
 #define MG_PAYLOAD_SERIES_MEMBER 9
 #define MG_PAYLOAD_OUTPUT_MEMBER 13
 #define MG_PAYLOAD_PRECISION_MEMBER 14
+#define MG_PAYLOAD_STACKS_MEMBER 15
 
 /* The payload's type in a file of this format version. */
 const GVariantType *mg_profile_payload_type (guint32 version);

@@ -13,6 +13,7 @@
 #include "mg-profile-internal.h"
 #include "mg-profile-layout.h"
 #include "mg-profile-reader.h"
+#include "mg-stack-set.h"
 
 static char *
 dup_maybe (GVariant *maybe)
@@ -412,6 +413,19 @@ windows_ok (const double *starts, const double *ends, gsize n)
   return TRUE;
 }
 
+/* Format 6: the call stacks, every index checked (mg-stack-set.h). */
+static gboolean
+read_stacks (MgProfile *self, GVariant *payload, const char *name, GError **error)
+{
+  g_autoptr(GVariant) stacks = g_variant_get_child_value (payload, MG_PAYLOAD_STACKS_MEMBER);
+
+  if (!mg_stack_set_check_payload (stacks, self->processes->len))
+    return mg_profile_corrupt (error, name, "call stacks");
+  g_clear_pointer (&self->stacks, g_variant_unref);
+  self->stacks = g_steal_pointer (&stacks);
+  return TRUE;
+}
+
 static gboolean
 read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *name,
               GError **error)
@@ -477,6 +491,9 @@ read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *n
   for (gsize i = 0; i < n_metrics * MG_SERIES_N_INDICES * n_win; i++)
     if (!process_ok (self, indices[i]))
       return mg_profile_corrupt (error, name, "process index in a series");
+  if (g_variant_n_children (payload) > MG_PAYLOAD_STACKS_MEMBER
+      && !read_stacks (self, payload, name, error))
+    return FALSE;
   return read_lists (self, payload, name, error);
 }
 
@@ -487,7 +504,8 @@ read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *n
 static gboolean
 small_parts_normal (GVariant *payload)
 {
-  static const guint parts[] = { 0, 1, 2, 7, 8, 10, 11, 12, MG_PAYLOAD_OUTPUT_MEMBER };
+  static const guint parts[] = { 0, 1, 2, 7, 8, 10, 11, 12, MG_PAYLOAD_OUTPUT_MEMBER,
+                                 MG_PAYLOAD_STACKS_MEMBER };
 
   for (guint i = 0; i < G_N_ELEMENTS (parts) && parts[i] < g_variant_n_children (payload); i++)
     {

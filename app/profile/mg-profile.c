@@ -13,6 +13,7 @@
 #include "mg-process-images.h"
 #include "mg-process-roles.h"
 #include "mg-profile-internal.h"
+#include "mg-stack-builder.h"
 
 G_DEFINE_QUARK (mg-profile-error-quark, mg_profile_error)
 
@@ -133,6 +134,7 @@ mg_profile_finalize (GObject *object)
   g_free (self->singles);
   g_free (self->process_series);
   g_free (self->packed);
+  g_clear_pointer (&self->stacks, g_variant_unref);
   g_queue_clear (&self->unpacked);
   g_mutex_clear (&self->unpack_lock);
   g_free (self->file_name);
@@ -163,6 +165,7 @@ mg_profile_init (MgProfile *self)
   self->blocks = g_ptr_array_new_with_free_func (g_free);
   g_queue_init (&self->unpacked);
   g_mutex_init (&self->unpack_lock);
+  self->stacks = mg_stack_payload_empty ();
 }
 
 MgProfile *

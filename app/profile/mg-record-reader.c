@@ -32,6 +32,7 @@ mg_record_file_free (MgRecordFile *record)
   g_free (record->plugins);
   g_free (record->metrics);
   g_free (record->slots);
+  g_free (record->stacks);
   g_free (record);
 }
 
@@ -139,6 +140,38 @@ short_file_error (int fd, const char *path, guint64 actual_size, GError **error)
   return FALSE;
 }
 
+/* The call-stack section, whole, checked against the header. A record
+ * without one (version 2, or --no-stacks), or whose section is not laid
+ * out, leaves r->stacks NULL. */
+static gboolean
+read_stacks (int fd, MgRecordFile *r, const char *path, GError **error)
+{
+  const MgRecordHeader *h = &r->header;
+  if (h->version < 3 || !(h->sections & MG_RECORD_SECTION_STACKS))
+    return TRUE;
+  guint64 at = mg_record_sections_offset (h);
+  guint64 size = h->file_size > at ? h->file_size - at : 0;
+  if (size < sizeof (MgRecordStacks) || size > G_MAXSIZE / 2)
+    return invalid (error, path, mg_record_problem_text (MG_RECORD_BAD_STACKS));
+  /* Laid out only once the process has used CPU (docs/record-format.md,
+   * "Call stacks"): until then the section is a hole, its max_stacks 0,
+   * and the record has no stacks (yet). */
+  MgRecordStacks head;
+  if (!read_at (fd, &head, sizeof head, at, path, error))
+    return FALSE;
+  if (head.max_stacks == 0)
+    return TRUE;
+  r->stacks = g_malloc (size);
+  if (!read_at (fd, r->stacks, size, at, path, error))
+    return FALSE;
+  /* The slots' pairs are checked up to the slots read. */
+  MgRecordHeader seen = *h;
+  seen.n_samples = r->n_samples;
+  if (!mg_record_stacks_check (r->stacks, size, &seen))
+    return invalid (error, path, mg_record_problem_text (MG_RECORD_BAD_STACKS));
+  return TRUE;
+}
+
 /* One attempt; *retry is set when a live writer got in the way. */
 static MgRecordFile *
 read_once (int fd, const char *path, guint64 actual_size, guint first, gboolean *retry,
@@ -178,6 +211,9 @@ read_once (int fd, const char *path, guint64 actual_size, guint first, gboolean 
                    h->metrics_offset, path, error)
       || !read_at (fd, r->slots, (gsize) r->n_samples * r->stride,
                    h->samples_offset + (guint64) r->first * r->stride, path, error))
+    return NULL;
+
+  if (r->first == 0 && !read_stacks (fd, r, path, error))
     return NULL;
 
   /* The seqlock: a rewrite during our copy means the slots may be mixed. */

@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "format/mg-record-format.h"
+#include "format/mg-record-stacks.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +30,9 @@ typedef struct {
   guint n_samples;           /* committed slots read, from first */
   guint32 stride;            /* bytes per slot */
   guchar *slots;             /* n_samples slots of stride bytes, 8-byte aligned */
+  /* A checked copy of the call-stack section (format/mg-record-stacks.h),
+   * or NULL: none in the record, or a read from a later slot than 0. */
+  MgRecordStacks *stacks;
 } MgRecordFile;
 
 /* Reads a record; for a live one, retries while the writer rewrites slots. */

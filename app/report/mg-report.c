@@ -270,6 +270,13 @@ add_subsection (MgReport *report, MgProfile *profile, const MgPartialReport *par
 MgReport *
 mg_report_new (MgProfile *profile, const char *profile_path, GPtrArray *partial_reports)
 {
+  return mg_report_new_named (profile, profile_path, partial_reports, NULL);
+}
+
+MgReport *
+mg_report_new_named (MgProfile *profile, const char *profile_path, GPtrArray *partial_reports,
+                     const MgStackNamer *namer)
+{
   MgReport *report = g_new0 (MgReport, 1);
 
   g_return_val_if_fail (MG_IS_PROFILE (profile), report);
@@ -285,6 +292,7 @@ mg_report_new (MgProfile *profile, const char *profile_path, GPtrArray *partial_
       for (guint s = 0; s < partial->subsections->len; s++)
         add_subsection (report, profile, partial, g_ptr_array_index (partial->subsections, s));
     }
+  mg_report_add_where (report, profile, namer);
   return report;
 }
 

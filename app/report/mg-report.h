@@ -8,6 +8,7 @@
 
 #include "mg-partial-report.h"
 #include "profile/mg-profile.h"
+#include "profile/mg-stack-namer.h"
 
 G_BEGIN_DECLS
 
@@ -51,6 +52,11 @@ typedef struct {
  * MgPartialReport* in the order to show (may be NULL). */
 MgReport *mg_report_new (MgProfile *profile, const char *profile_path,
                          GPtrArray *partial_reports);
+/* The same, the call stacks' frames named through @namer (NULL: module +
+ * offset) in the "Where the time went" sections, which a profile with
+ * stacks gets after the others (mg-report-where.c). */
+MgReport *mg_report_new_named (MgProfile *profile, const char *profile_path,
+                               GPtrArray *partial_reports, const MgStackNamer *namer);
 void mg_report_free (MgReport *report);
 
 /* Changes smaller than this share are within the run-to-run noise: shown,
@@ -73,6 +79,9 @@ void mg_report_line_free (MgReportLine *line);
  * when the line has no value. */
 void mg_report_line_set_scale (MgReportLine *line, double full, gboolean peak, const char *units);
 void mg_report_summarise (MgReport *report, MgProfile *profile);
+/* "Where the time went: self" and ": total", the top 10 functions of the
+ * call-stack samples each; nothing when the profile has no stacks. */
+void mg_report_add_where (MgReport *report, MgProfile *profile, const MgStackNamer *namer);
 /* The share of the time (0..1) in which the CPU waited on the GPU (the
  * rule in mg-report-gpu-wait.c), NaN when the run did not record both;
  * the CPU section's note when it is at least half, else NULL. */

@@ -135,6 +135,7 @@ write_plan (MgRunAssembly *self, GError **error)
     .stop_after_ms = (guint64) llround (mg_run_settings_get_stop_after (s) * 1000),
     .skip_programs = mg_launcher_get_skip_programs (self->launcher),
     .select_ranks = mg_run_settings_get_select_ranks (s),
+    .no_stacks = mg_run_settings_get_no_stacks (s),
   };
 
   return mg_plan_write (self->catalogue, &plan, mg_launcher_get_plan_path (self->launcher), error);

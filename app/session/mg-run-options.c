@@ -46,6 +46,8 @@ static const MgRunOption options[] = {
                         "(float32, off by at most 2^-24 of each value: a smaller profile); "
                         "the aggregates across processes stay exact"),
     NULL, TRUE },
+  { "--no-stacks", 0, "no-stacks", MG_RUN_OPTION_SWITCH, 0, 0, FALSE,
+    NULL, N_("Do not sample call stacks (they are sampled by default)"), NULL },
 };
 
 const MgRunOption *
@@ -202,6 +204,11 @@ mg_run_option_parse (const MgRunOption *option, const char *text, MgRunSettings 
                                                    "or be - for the text on standard output"));
       g_object_set (settings, option->property, text != NULL ? text : "", NULL);
       return TRUE;
+    case MG_RUN_OPTION_SWITCH:
+      if (text != NULL)
+        return value_error (error, option, text, _("it takes no value"));
+      g_object_set (settings, option->property, TRUE, NULL);
+      return TRUE;
     case MG_RUN_OPTION_PRECISION:
       {
         MgProcessPrecision precision;
@@ -303,6 +310,10 @@ mg_run_option_print (const MgRunOption *option, MgRunSettings *settings)
       else if (g_value_get_string (&value) != NULL)
         add_taken (words, option_word (option, g_value_get_string (&value)));
       break;
+    case MG_RUN_OPTION_SWITCH:
+      if (g_value_get_boolean (&value))
+        g_strv_builder_add (words, option->name);
+      break;
     case MG_RUN_OPTION_PRECISION:
       if (g_value_get_uint (&value) != MG_PROCESS_PRECISION_DEFAULT)
         add_taken (words, option_word (option,
@@ -338,6 +349,8 @@ mg_run_options_make_entries (void)
                            ? G_OPTION_FLAG_FILENAME : 0;
       if (option->kind == MG_RUN_OPTION_REPORT)
         entries[i].flags = G_OPTION_FLAG_FILENAME | G_OPTION_FLAG_OPTIONAL_ARG;
+      if (option->kind == MG_RUN_OPTION_SWITCH)
+        entries[i].flags = G_OPTION_FLAG_NO_ARG;
       entries[i].arg = G_OPTION_ARG_CALLBACK;
       entries[i].arg_data = (gpointer) on_option;
       /* Translated here: the help carries the default. */
@@ -358,7 +371,7 @@ mg_run_options_make_entries (void)
         }
       else
         entries[i].description = g_strdup (_(option->help));
-      entries[i].arg_description = g_strdup (_(option->arg));
+      entries[i].arg_description = option->arg != NULL ? g_strdup (_(option->arg)) : NULL;
     }
   return entries;
 }

@@ -34,6 +34,7 @@ typedef enum {
   MG_RUN_OPTION_ENTRIES,         /* "NAME:VALUE", one per use, repeatable */
   MG_RUN_OPTION_REPORT,          /* a switch with an optional file: --name or --name=FILE */
   MG_RUN_OPTION_PRECISION,       /* a keyword of mg-process-precision.h */
+  MG_RUN_OPTION_SWITCH,          /* a switch without a value: sets a boolean */
 } MgRunOptionKind;
 
 typedef struct {

@@ -20,7 +20,7 @@ mg_run_report_clear (MgRunReport *report)
 /* --baseline: the same partial reports over the older profile. */
 static gboolean
 compare_with_baseline (MgReport *report, const char *baseline_file, MgReportSet *set,
-                       GError **error)
+                       const MgStackNamer *namer, GError **error)
 {
   g_autoptr (GError) local_error = NULL;
   g_autoptr (MgProfile) old = mg_profile_load (baseline_file, &local_error);
@@ -33,7 +33,7 @@ compare_with_baseline (MgReport *report, const char *baseline_file, MgReportSet 
                      "metrograph --profile)"), local_error->message);
       return FALSE;
     }
-  baseline = mg_report_new (old, baseline_file, set->reports);
+  baseline = mg_report_new_named (old, baseline_file, set->reports, namer);
   mg_report_compare (report, baseline, baseline_file);
   return TRUE;
 }
@@ -52,9 +52,10 @@ mg_run_report_write (MgProfile *profile, const char *profile_path,
   installed = mg_install_paths_get_reports_dir ();
   set = mg_report_set_load (request->paths, installed);
   report->diagnostics = g_ptr_array_ref (set->diagnostics);
-  written = mg_report_new (profile, profile_path, set->reports);
+  written = mg_report_new_named (profile, profile_path, set->reports, request->namer);
   if (request->baseline != NULL
-      && !compare_with_baseline (written, request->baseline, set, &report->error))
+      && !compare_with_baseline (written, request->baseline, set, request->namer,
+                                 &report->error))
     return FALSE;
   if (g_strcmp0 (request->file, "-") == 0)
     {

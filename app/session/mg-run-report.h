@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 
 #include "profile/mg-profile.h"
+#include "profile/mg-stack-namer.h"
 
 G_BEGIN_DECLS
 
@@ -20,6 +21,7 @@ typedef struct {
                                    * "-": the text given back; else that file */
   const char *const *paths;       /* more partial report locations (--reports-path) */
   const char *baseline;           /* a profile to compare with (--baseline), or NULL */
+  const MgStackNamer *namer;      /* names the call stacks' frames; NULL: module + offset */
 } MgRunReportRequest;
 
 /* What came of it. */

@@ -65,6 +65,7 @@ struct _MgRunSession
   gboolean blocking;           /* driven by mg_run_session_run () */
   char **reports_path;         /* what the report is made with (--reports-path) */
   char *baseline;              /* and compared with (--baseline) */
+  MgStackNamer namer;          /* names the report's stack frames; func NULL: none */
   MgRunReport report;          /* once DONE: what came of the report */
 };
 
@@ -327,6 +328,7 @@ typedef struct {
   char *report_file;           /* the final job writes the report (mg-run-report.h) */
   char **reports_path;
   char *baseline;
+  MgStackNamer namer;
   MgRunSessionSaveHook save_hook;
   gpointer save_hook_data;
 } MergeJob;
@@ -369,6 +371,7 @@ merge_job_new (MgRunSession *self, gboolean final)
       job->report_file = g_strdup (mg_run_settings_get_report (self->settings));
       job->reports_path = g_strdupv (self->reports_path);
       job->baseline = g_strdup (self->baseline);
+      job->namer = self->namer;
     }
   job->exit_status = final ? self->exit_status : 0;
   job->save_hook = self->save_hook;
@@ -385,6 +388,7 @@ finish_in_thread (MergeJob *job)
     .file = job->report_file,
     .paths = (const char *const *) job->reports_path,
     .baseline = job->baseline,
+    .namer = job->namer.func != NULL ? &job->namer : NULL,
   };
 
   mg_run_assembly_finish (job->run, job->exit_status, &report, job->save_hook,
@@ -795,6 +799,14 @@ mg_run_session_set_report_sources (MgRunSession *self, const char *const *report
   self->reports_path = g_strdupv ((char **) reports_path);
   g_free (self->baseline);
   self->baseline = g_strdup (baseline);
+}
+
+void
+mg_run_session_set_stack_namer (MgRunSession *self, const MgStackNamer *namer)
+{
+  g_return_if_fail (self->state == MG_RUN_STATE_IDLE);
+
+  self->namer = namer != NULL ? *namer : (MgStackNamer) { 0 };
 }
 
 const MgRunReport *

@@ -84,6 +84,11 @@ gboolean mg_run_session_run (MgRunSession *self, GError **error);
  * (--baseline), both may be NULL. Before the run starts. */
 void mg_run_session_set_report_sources (MgRunSession *self, const char *const *reports_path,
                                         const char *baseline);
+/* How the report names the call stacks' frames ("Where the time went"):
+ * namer's data must outlive the run; it is used on the thread that writes
+ * the report, once. NULL (the default): module + offset. Before the run
+ * starts. */
+void mg_run_session_set_stack_namer (MgRunSession *self, const MgStackNamer *namer);
 /* Once DONE with a report asked for: its diagnostics (partial report files
  * left out), its text for "-" (standard output is the caller's), or why it
  * was not written (the profile is saved all the same; the window's message

@@ -182,6 +182,13 @@ match_option (Words *w, const char **value, GError **error, gboolean *failed)
       w->i++;
       return option;
     }
+  if (option != NULL && option->kind == MG_RUN_OPTION_SWITCH)
+    {
+      /* No value. */
+      *value = NULL;
+      w->i++;
+      return option;
+    }
   if (option != NULL && option->kind == MG_RUN_OPTION_REPORT)
     {
       /* Its value is optional, and only ever attached. */

@@ -31,6 +31,7 @@ struct _MgRunSettings
   char *report;
   char *select_ranks;
   MgProcessPrecision process_precision;
+  gboolean no_stacks;
 };
 
 G_DEFINE_FINAL_TYPE (MgRunSettings, mg_run_settings, G_TYPE_OBJECT)
@@ -56,6 +57,7 @@ enum {
   PROP_SELECT_RANKS,
   PROP_REPORT,
   PROP_PROCESS_PRECISION,
+  PROP_NO_STACKS,
   N_PROPS
 };
 
@@ -139,6 +141,7 @@ mg_run_settings_get_property (GObject *object, guint prop_id, GValue *value, GPa
     case PROP_SELECT_RANKS: g_value_set_string (value, self->select_ranks); break;
     case PROP_REPORT: g_value_set_string (value, self->report); break;
     case PROP_PROCESS_PRECISION: g_value_set_uint (value, self->process_precision); break;
+    case PROP_NO_STACKS: g_value_set_boolean (value, self->no_stacks); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -170,6 +173,7 @@ mg_run_settings_set_property (GObject *object, guint prop_id, const GValue *valu
     case PROP_SELECT_RANKS: mg_run_settings_set_select_ranks (self, g_value_get_string (value)); break;
     case PROP_REPORT: mg_run_settings_set_report (self, g_value_get_string (value)); break;
     case PROP_PROCESS_PRECISION: mg_run_settings_set_process_precision (self, g_value_get_uint (value)); break;
+    case PROP_NO_STACKS: mg_run_settings_set_no_stacks (self, g_value_get_boolean (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -234,6 +238,9 @@ mg_run_settings_class_init (MgRunSettingsClass *klass)
                                                      MG_PROCESS_PRECISION_DEFAULT,
                                                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
                                                      | G_PARAM_STATIC_STRINGS);
+  props[PROP_NO_STACKS] = g_param_spec_boolean ("no-stacks", NULL, NULL, FALSE,
+                                                G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
+                                                | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
 
@@ -297,7 +304,7 @@ mg_run_settings_equal (MgRunSettings *a, MgRunSettings *b)
          && g_strcmp0 (a->output, b->output) == 0
          && g_strcmp0 (a->select_ranks, b->select_ranks) == 0
          && g_strcmp0 (a->report, b->report) == 0
-         && a->process_precision == b->process_precision;
+         && a->process_precision == b->process_precision && a->no_stacks == b->no_stacks;
 }
 
 #define STRING_ACCESSORS(field, PROP)                                              \
@@ -373,6 +380,7 @@ NUMBER_ACCESSORS (guint, max_samples, PROP_MAX_SAMPLES)
 NUMBER_ACCESSORS (double, start_after, PROP_START_AFTER)
 NUMBER_ACCESSORS (double, stop_after, PROP_STOP_AFTER)
 NUMBER_ACCESSORS (MgProcessPrecision, process_precision, PROP_PROCESS_PRECISION)
+NUMBER_ACCESSORS (gboolean, no_stacks, PROP_NO_STACKS)
 
 GStrv
 mg_run_settings_dup_argv (MgRunSettings *self, GError **error)

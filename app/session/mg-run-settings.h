@@ -88,6 +88,9 @@ void mg_run_settings_set_report (MgRunSettings *self, const char *report);
  * at (the aggregates are always exact). */
 MgProcessPrecision mg_run_settings_get_process_precision (MgRunSettings *self);
 void mg_run_settings_set_process_precision (MgRunSettings *self, MgProcessPrecision precision);
+/* --no-stacks: no call stacks sampled (default FALSE: stacks on). */
+gboolean mg_run_settings_get_no_stacks (MgRunSettings *self);
+void mg_run_settings_set_no_stacks (MgRunSettings *self, gboolean no_stacks);
 
 /* The program's environment: @base (NULL: ours) with env-unset removed and
  * env-set added. */

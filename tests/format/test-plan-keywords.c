@@ -181,7 +181,7 @@ test_table_covers_the_writer (Fixture *f, gconstpointer data)
   const char *skips[] = { "srun", NULL };
   MgPlanOptions options = { .run_id = "r", .record_dir = "/r", .interval_ms = 1, .samples = 99,
                             .start_after_ms = 1, .stop_after_ms = 2, .hang_intervals = 7,
-                            .plugin_limit_ms = 9,
+                            .plugin_limit_ms = 9, .no_stacks = TRUE,
                             .skip_programs = skips,
                             .select_ranks = "3" };
   g_autoptr (GError) error = NULL;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "format/mg-record-format.h"
+#include "format/mg-record-stacks.h"
 
 enum { N_PLUGINS = 3, N_METRICS = 5, CAPACITY = 64 };
 
@@ -44,6 +45,35 @@ test_layout (void)
   g_assert_cmpint (mg_record_check_header (&h, h.file_size), ==, MG_RECORD_OK);
   /* A longer file is fine (a reader may see it grow); a shorter one is not. */
   g_assert_cmpint (mg_record_check_header (&h, h.file_size + 1), ==, MG_RECORD_OK);
+  g_assert_cmpint (mg_record_check_header (&h, h.file_size - 1), ==, MG_RECORD_TRUNCATED);
+}
+
+/* Version 2 (no sections: its `sections` was reserved, 0) still reads;
+ * version 3 adds the call-stack section after the slots. */
+static void
+test_versions (void)
+{
+  MgRecordHeader h = new_header ();
+  MgRecordHeader v2 = h;
+
+  g_assert_cmpuint (MG_RECORD_VERSION, ==, 3);
+  v2.version = 2;
+  g_assert_cmpint (mg_record_check_header (&v2, v2.file_size), ==, MG_RECORD_OK);
+  g_strlcpy (v2.run_id, "run", sizeof v2.run_id);
+  g_assert_true (mg_record_is_of_run (&v2, "run"));
+  v2.sections = MG_RECORD_SECTION_STACKS;
+  g_assert_cmpint (mg_record_check_header (&v2, v2.file_size), ==, MG_RECORD_BAD_VERSION);
+  v2.version = 1;
+  v2.sections = 0;
+  g_assert_cmpint (mg_record_check_header (&v2, v2.file_size), ==, MG_RECORD_BAD_VERSION);
+
+  guint64 slots_end = h.file_size;
+  mg_record_header_add_stacks (&h, 64);
+  g_assert_cmpuint (h.sections, ==, MG_RECORD_SECTION_STACKS);
+  g_assert_cmpuint (mg_record_sections_offset (&h), ==, (slots_end + 7) / 8 * 8);
+  g_assert_cmpuint (h.file_size, ==,
+                    mg_record_sections_offset (&h) + mg_record_stacks_layout (NULL, 64, CAPACITY));
+  g_assert_cmpint (mg_record_check_header (&h, h.file_size), ==, MG_RECORD_OK);
   g_assert_cmpint (mg_record_check_header (&h, h.file_size - 1), ==, MG_RECORD_TRUNCATED);
 }
 
@@ -112,7 +142,7 @@ test_damaged_headers (void)
       g_assert_false (g_hash_table_contains (texts, text));
       g_hash_table_add (texts, (gpointer) text);
     }
-  g_assert_cmpstr (mg_record_problem_text (MG_RECORD_BAD_SAMPLE_TIMES + 1), ==, "unknown problem");
+  g_assert_cmpstr (mg_record_problem_text (MG_RECORD_BAD_STACKS + 1), ==, "unknown problem");
   g_assert_cmpstr (mg_record_problem_text (MG_RECORD_BAD_MAGIC), ==, "wrong magic");
 }
 
@@ -230,6 +260,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/format/record/layout", test_layout);
+  g_test_add_func ("/format/record/versions", test_versions);
   g_test_add_func ("/format/record/damaged-headers", test_damaged_headers);
   g_test_add_func ("/format/record/table-entries", test_table_entries);
   g_test_add_func ("/format/record/sample-times", test_sample_times);

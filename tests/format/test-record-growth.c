@@ -267,6 +267,73 @@ full_disk_child (const char *dir)
   return 0;
 }
 
+/* In a child, as full_disk_child: a record with room for call stacks on
+ * a disk that cannot hold its stack section. Reserving it fails with the
+ * reason and the header's flag, never a SIGBUS; the slots go on. */
+static int
+full_disk_stacks_child (const char *dir)
+{
+  MgRecordWriter w;
+  char err[512] = "";
+
+  if (unshare (getuid () == 0 ? CLONE_NEWNS : CLONE_NEWUSER | CLONE_NEWNS) != 0
+      || mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0
+      || mount ("tmpfs", dir, "tmpfs", 0, "size=96k") != 0)
+    return 77;
+  /* The head (3.5 KiB) fits; the 4096-stack section (1.2 MB) does not. */
+  if (mg_record_create_with_stacks (&w, dir, "node", "run-29", 104, S, 1, 1, 4096,
+                                    MG_RECORD_STACKS_DEFAULT_MAX, err, sizeof err) != 0)
+    {
+      g_printerr ("create: %s\n", err);
+      return 1;
+    }
+  if (w.stacks != NULL)
+    return 2;
+  if (mg_record_stacks_reserve (&w, err, sizeof err) != ENOSPC || w.stacks != NULL)
+    return 3;
+  g_print ("%s\n", err);
+  if (!strstr (err, "cannot reserve the call-stack section of record ") || !strstr (err, dir)
+      || !strstr (err, strerror (ENOSPC)))
+    return 4;
+  if (!(w.header->flags & MG_RECORD_FLAG_STACKS_NO_ROOM)
+      || (w.header->flags & MG_RECORD_FLAG_STOPPED))
+    return 5;
+  /* Asked again: the same answer, without another try. */
+  if (mg_record_stacks_reserve (&w, err, sizeof err) != ENOSPC)
+    return 6;
+  /* The metrics go on in the head's slots. */
+  for (guint i = 0; i < 8; i++)
+    if (!round_ (&w, i))
+      return 7;
+  MgRecordView view;
+  if (mg_record_view_open (&view, w.map, w.size) != MG_RECORD_OK || view.n_samples != 8)
+    return 8;
+  return 0;
+}
+
+static void
+test_growth_full_disk_no_stacks (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "full-stacks", NULL);
+  pid_t pid;
+  int status;
+
+  g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    _exit (full_disk_stacks_child (dir));
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_rmdir (dir);
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 77)
+    {
+      g_test_skip ("cannot mount a tmpfs in a namespace of its own here");
+      return;
+    }
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+}
+
 static void
 test_growth_full_disk_stops (void)
 {
@@ -304,6 +371,7 @@ main (int argc, char **argv)
   g_test_add_func ("/format/record-growth/long-grows-and-halves",
                    test_growth_long_grows_and_halves);
   g_test_add_func ("/format/record-growth/full-disk-stops", test_growth_full_disk_stops);
+  g_test_add_func ("/format/record-growth/full-disk-no-stacks", test_growth_full_disk_no_stacks);
   rc = g_test_run ();
   g_rmdir (tmpdir);
   g_free (tmpdir);

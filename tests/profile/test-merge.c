@@ -7,7 +7,10 @@
 
 #include <glib/gstdio.h>
 
+#include "format/mg-record-stacks.h"
+#include "profile/mg-export-folded.h"
 #include "profile/mg-merge.h"
+#include "profile/mg-stack-set.h"
 #include "profile-fixture.h"
 #include "record-fixture.h"
 #include "mg-test-common.h"
@@ -467,6 +470,138 @@ test_merge_other_host (void)
   mg_test_remove_tree (dir);
 }
 
+/* A record with call stacks: the program and libm mapped, two stacks
+ * (one through libm, one outside every module) in two slots, and one
+ * sample taken after the last round. */
+static void
+write_stacks_record (const char *dir)
+{
+  MgRecordWriter w;
+  char err[256];
+  uint64_t s1[] = { 0x401234, 0x7f0000000100 };
+  uint64_t s2[] = { 0x999 };
+
+  g_assert_cmpint (mg_record_create_with_stacks (&w, dir, "h1", "run", 200, 1 * S, 0, 1, 16, 8,
+                                                 err, sizeof err), ==, 0);
+  g_assert_cmpint (mg_record_stacks_reserve (&w, err, sizeof err), ==, 0);
+  MgRecordHeader *h = w.header;
+  MgRecordStacks *t = w.stacks;
+  MgRecordModule *m = mg_record_stacks_modules (t);
+  h->ppid = 1;
+  g_strlcpy (h->program, "/bin/prog", sizeof h->program);
+  h->start_real_ns = 1700000000 * S;
+  h->interval_start_ns = h->interval_ns = 20000000;
+  g_strlcpy (w.metrics[0].id, "alpha", MG_RECORD_ID_LEN);
+  w.metrics[0].flags = MG_METRIC_FLAG_ACTIVE | MG_METRIC_FLAG_DOUBLE;
+  m[0] = (MgRecordModule) { .start = 0x400000, .end = 0x500000, .load_bias = 0x3ff000 };
+  g_strlcpy (m[0].path, "/bin/prog", sizeof m[0].path);
+  m[1] = (MgRecordModule) { .start = 0x7f0000000000, .end = 0x7f0000100000,
+                            .load_bias = 0x7f0000000000, .build_id_len = 3,
+                            .build_id = { 0xab, 0xcd, 0xef } };
+  g_strlcpy (m[1].path, "/lib/libm.so.6", sizeof m[1].path);
+  t->n_modules = 2;
+  for (int slot = 0; slot < 2; slot++)
+    {
+      for (int k = 0; k < 3 - slot; k++)
+        mg_record_stacks_add (t, s1, 2, 0);
+      if (slot == 0)
+        mg_record_stacks_add (t, s2, 1, MG_RECORD_STACK_UNKNOWN);
+      MgRecordSample *sample = mg_record_slot (&w, slot);
+      sample->t_start_ns = (1 + slot) * S;
+      sample->t_end_ns = (2 + slot) * S;
+      sample->n_raw = 1;
+      mg_record_slot_values (sample)[0] = (MgRecordValue) { 1, 1, 1, 1, 0 };
+      mg_record_stacks_drain (t, slot);
+      mg_record_commit (&w);
+    }
+  mg_record_stacks_add (t, s1, 2, 0);
+  h->end_mono_ns = 4 * S;
+  h->state = MG_RECORD_STATE_EXITED;
+  mg_record_forget (&w);
+}
+
+/* The stack of set whose innermost frame is at vaddr in module, or -1. */
+static int
+find_stack (MgStackSet *set, guint32 module, guint64 vaddr)
+{
+  for (guint i = 0; i < mg_stack_set_get_n_stacks (set); i++)
+    {
+      const MgStackFrame *f = mg_stack_set_get_frames (set, i, NULL, NULL);
+      if (f[0].module == module && f[0].vaddr == vaddr)
+        return (int) i;
+    }
+  return -1;
+}
+
+static void
+check_stacks (MgProfile *profile)
+{
+  g_autoptr (MgStackSet) all = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
+  guint n, flags;
+
+  g_assert_cmpuint (mg_stack_set_get_n_stacks (all), ==, 2);
+  g_assert_cmpuint (mg_stack_set_get_taken (all), ==, 7);
+  g_assert_cmpuint (mg_stack_set_get_lost (all), ==, 1);
+  g_assert_cmpuint (mg_stack_set_get_total (all), ==, 6);
+  g_assert_cmpuint (mg_stack_set_get_n_modules (all), ==, 2);
+  g_assert_cmpstr (mg_stack_set_get_module (all, 0)->path, ==, "/bin/prog");
+  g_assert_null (mg_stack_set_get_module (all, 0)->build_id);
+  g_assert_cmpstr (mg_stack_set_get_module (all, 1)->path, ==, "/lib/libm.so.6");
+  g_assert_cmpuint (mg_stack_set_get_module (all, 1)->build_id_len, ==, 3);
+  g_assert_cmpuint (mg_stack_set_get_module (all, 1)->build_id[2], ==, 0xef);
+  int s1 = find_stack (all, 0, 0x401234 - 0x3ff000);
+  int s2 = find_stack (all, MG_STACK_MODULE_UNKNOWN, 0x999);
+  g_assert_cmpint (s1, >=, 0);
+  g_assert_cmpint (s2, >=, 0);
+  const MgStackFrame *f = mg_stack_set_get_frames (all, s1, &n, &flags);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (flags, ==, 0);
+  g_assert_cmpuint (f[1].module, ==, 1);
+  g_assert_cmpuint (f[1].vaddr, ==, 0x100);
+  g_assert_cmpuint (mg_stack_set_get_count (all, s1), ==, 5);
+  mg_stack_set_get_frames (all, s2, &n, &flags);
+  g_assert_cmpuint (flags, ==, MG_STACK_UNKNOWN_FRAME);
+  g_assert_cmpuint (mg_stack_set_get_count (all, s2), ==, 1);
+
+  /* Windows (0, 1] and (1, 2] from the run's start: a range over the
+   * second one only, then the first one only. */
+  g_autoptr (MgStackSet) late = mg_stack_set_new (profile, -1, 1.2, 5);
+  g_autoptr (MgStackSet) early = mg_stack_set_new (profile, -1, 0, 0.5);
+  g_autoptr (MgStackSet) other = mg_stack_set_new (profile, 1, -INFINITY, INFINITY);
+  g_assert_cmpuint (mg_stack_set_get_total (late), ==, 2);
+  g_assert_cmpuint (mg_stack_set_get_n_stacks (late), ==, 1);
+  g_assert_cmpuint (mg_stack_set_get_total (early), ==, 4);
+  g_assert_cmpuint (mg_stack_set_get_n_processes (other), ==, 0);
+  g_assert_cmpuint (mg_stack_set_get_total (other), ==, 0);
+}
+
+/* Records' stacks into the profile: frames as (module, vaddr), counts per
+ * window, what was lost; kept by saving and loading; folded export. */
+static void
+test_merge_stacks (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *saved = g_build_filename (dir, "saved.mgprof", NULL);
+  g_autofree char *folded = g_build_filename (dir, "run.folded", NULL);
+  g_autofree char *text = NULL;
+
+  write_stacks_record (dir);
+  g_autoptr (MgProfile) profile = merge_dir (dir, "run", &error);
+  g_assert_no_error (error);
+  check_stacks (profile);
+  g_assert_true (mg_profile_save (profile, saved, &error));
+  g_assert_no_error (error);
+  g_autoptr (MgProfile) loaded = mg_profile_load (saved, &error);
+  g_assert_no_error (error);
+  check_stacks (loaded);
+  g_assert_true (mg_export_folded (loaded, folded, -1, -INFINITY, INFINITY, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (folded, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "[unknown];0x999 1\nlibm.so.6+0x100;prog+0x2234 5\n");
+  mg_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -478,5 +613,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/merge/window-count", test_merge_window_count);
   g_test_add_func ("/profile/merge/no-samples", test_merge_no_samples);
   g_test_add_func ("/profile/merge/other-host", test_merge_other_host);
+  g_test_add_func ("/profile/merge/stacks", test_merge_stacks);
   return g_test_run ();
 }

@@ -134,6 +134,16 @@ main (int argc, char **argv)
       fflush (stdout);
       return *nowhere;
     }
+  if (strcmp (argv[1], "spin") == 0)
+    {
+      /* MS of CPU time, busy: a process whose record lays out its stacks. */
+      struct timespec t;
+      do
+        clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &t);
+      while ((long) t.tv_sec * 1000 + t.tv_nsec / 1000000 < ms);
+      printf ("hello\n");
+      return status;
+    }
   if (strcmp (argv[1], "badexec") == 0)
     {
       sleep_ms (ms);

@@ -16,6 +16,8 @@
 
 #include "format/mg-record-format.h"
 #include "format/mg-record-writer.h"
+
+#include "format/mg-record-stacks.h"
 #include "format/mg-run-folder-layout.h"
 #include "mg-test-common.h"
 
@@ -185,7 +187,11 @@ check_record (const Record *r)
   g_assert_cmpuint (h->file_size, ==, r->len);
   g_assert_cmpuint (h->sample_stride, ==,
                     sizeof (MgRecordSample) + h->n_metrics * sizeof (MgRecordValue));
-  g_assert_cmpuint (h->samples_offset + (guint64) h->capacity * h->sample_stride, ==, r->len);
+  /* The slots, then the call-stack section when stacks are on. */
+  guint64 stacks_size = (h->sections & MG_RECORD_SECTION_STACKS)
+                          ? mg_record_stacks_layout (NULL, MG_RECORD_STACKS_DEFAULT_MAX, h->capacity)
+                          : 0;
+  g_assert_cmpuint (mg_record_sections_offset (h) + stacks_size, ==, r->len);
   g_assert_cmpuint (h->n_samples, <=, h->capacity);
   g_assert_cmpuint (h->seq % 2, ==, 0);
   g_assert_cmpstr (h->run_id, ==, "run-1");
@@ -889,6 +895,35 @@ test_sigkill_keeps_samples (Fixture *f, gconstpointer user_data)
   g_assert_cmpuint (h->n_samples, >=, 5);
   for (guint i = 0; i < h->n_samples; i++)
     g_assert_cmpfloat (rec_value (r, i, 0)->mean, ==, (double) (i + 1));
+  /* Stacks on, but a process that used no interval of CPU time never laid
+   * out (nor reserved) its stack section: a hole, max_stacks 0. */
+  g_assert_cmpuint (h->sections & MG_RECORD_SECTION_STACKS, !=, 0);
+  const MgRecordStacks *t = (const MgRecordStacks *) (r->data + mg_record_sections_offset (h));
+  g_assert_cmpuint (t->max_stacks, ==, 0);
+  g_assert_cmpuint (h->flags & MG_RECORD_FLAG_STACKS_NO_ROOM, ==, 0);
+}
+
+/* A process that uses CPU lays out its stack section on the sampler
+ * thread, its blocks reserved, before the timers: its samples are there. */
+static void
+test_busy_record_stacks (Fixture *f, gconstpointer user_data)
+{
+  write_plan (f, 1, "samples\t4096\n" METRIC (0, "t.ramp", "test_ramp", "uint64_t", "", 0, 0, 0, ""));
+  const char *const args[] = { "spin", "400", "0", NULL };
+  run_expecting (f, args, NULL, 0);
+  Record *r = the_record (f);
+  const MgRecordHeader *h = hdr (r);
+  const MgRecordStacks *t = (const MgRecordStacks *) (r->data + mg_record_sections_offset (h));
+  struct stat st;
+  g_assert_cmpint (stat (r->path, &st), ==, 0);
+  g_assert_cmpuint (t->max_stacks, ==, MG_RECORD_STACKS_DEFAULT_MAX);
+  g_assert_cmpuint (t->capacity, ==, h->capacity);
+  g_assert_cmpuint (t->state, ==, MG_RECORD_STACKS_ON);
+  g_assert_cmpuint (t->n_threads, >=, 1);
+  /* 400 ms of CPU at 20 ms, less the interval waited for and a round. */
+  g_assert_cmpuint (t->n_taken, >=, 8);
+  g_assert_cmpuint ((guint64) st.st_blocks * 512, >=,
+                    mg_record_stacks_layout (NULL, MG_RECORD_STACKS_DEFAULT_MAX, h->capacity));
 }
 
 static void
@@ -965,8 +1000,10 @@ test_grow_then_merge (Fixture *f, gconstpointer user_data)
   g_assert_cmpuint (h->capacity, >, MG_RECORD_HEAD_SLOTS);
   g_assert_cmpint (stat (r->path, &st), ==, 0);
   g_assert_cmpuint ((guint64) st.st_size, ==, h->file_size);
-  /* Every block of the file: grown to its full size. */
-  g_assert_cmpuint ((guint64) st.st_blocks * 512, >=, h->file_size);
+  /* Every block of the slots: grown to their full size. The program
+   * sleeps: its stack section was never laid out, and stays a hole. */
+  g_assert_cmpuint ((guint64) st.st_blocks * 512, >=, mg_record_sections_offset (h));
+  g_assert_cmpuint ((guint64) st.st_blocks * 512, <, mg_record_sections_offset (h) + 3 * 4096);
   g_assert_cmpuint (h->n_merges, >=, 1);
   g_assert_cmpuint (h->flags & MG_RECORD_FLAG_STOPPED, ==, 0);
   guint64 k = 1;
@@ -1649,6 +1686,8 @@ main (int argc, char **argv)
               test_long_all_metrics_from_start, fixture_teardown);
   g_test_add ("/sampler/short-record-small", Fixture, NULL, fixture_setup,
               test_short_record_small, fixture_teardown);
+  g_test_add ("/sampler/busy-record-stacks", Fixture, NULL, fixture_setup,
+              test_busy_record_stacks, fixture_teardown);
   g_test_add ("/sampler/grow-then-merge", Fixture, NULL, fixture_setup, test_grow_then_merge,
               fixture_teardown);
   g_test_add ("/sampler/bad-plan", Fixture, NULL, fixture_setup, test_bad_plan, fixture_teardown);

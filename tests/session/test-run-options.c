@@ -111,6 +111,7 @@ test_every_option (void)
     { { "--report=-" }, "report", "\"-\"" },
     { { "--process-precision=single" }, "process-precision", "1" },
     { { "--process-precision", "exact" }, "process-precision", "0" },
+    { { "--no-stacks" }, "no-stacks", "TRUE" },
   };
   guint n_options;
   const MgRunOption *options = mg_run_options_get (&n_options);
@@ -196,6 +197,7 @@ set_everything (MgRunSettings *s)
   mg_run_settings_set_max_samples (s, 128);
   mg_run_settings_set_start_after (s, 0.25);
   mg_run_settings_set_stop_after (s, 3.5);
+  mg_run_settings_set_no_stacks (s, TRUE);
   mg_run_settings_set_enable_metrics (s, enable);
   mg_run_settings_set_disable_metrics (s, disable);
   mg_run_settings_set_metrics_path (s, paths);

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Records' call-stack sections into the profile's stacks member. */
+#include "mg-config.h"
+
+#include "mg-profile-internal.h"
+#include "mg-stack-builder.h"
+#include "mg-stack-set.h"
+
+typedef struct {
+  guint32 window, stack, count;
+} Count;
+
+typedef struct {
+  guint process;
+  guint64 taken, lost;
+  guint32 state;
+  GPtrArray *stacks;       /* GVariant (a(ut)u), sunk */
+  GArray *starts, *ends;   /* double */
+  GArray *counts;          /* Count */
+} Proc;
+
+struct _MgStackBuilder {
+  GPtrArray *module_paths; /* char* */
+  GPtrArray *module_ids;   /* GBytes* */
+  GHashTable *module_index;/* "path\nhex" → index + 1 */
+  GArray *procs;           /* Proc, in order of first sight */
+};
+
+MgStackBuilder *
+mg_stack_builder_new (void)
+{
+  MgStackBuilder *self = g_new0 (MgStackBuilder, 1);
+  self->module_paths = g_ptr_array_new_with_free_func (g_free);
+  self->module_ids = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  self->module_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->procs = g_array_new (FALSE, TRUE, sizeof (Proc));
+  return self;
+}
+
+void
+mg_stack_builder_free (MgStackBuilder *self)
+{
+  if (self == NULL)
+    return;
+  for (guint i = 0; i < self->procs->len; i++)
+    {
+      Proc *p = &g_array_index (self->procs, Proc, i);
+      g_ptr_array_unref (p->stacks);
+      g_array_unref (p->starts);
+      g_array_unref (p->ends);
+      g_array_unref (p->counts);
+    }
+  g_array_unref (self->procs);
+  g_ptr_array_unref (self->module_paths);
+  g_ptr_array_unref (self->module_ids);
+  g_hash_table_unref (self->module_index);
+  g_free (self);
+}
+
+static Proc *
+proc_for (MgStackBuilder *self, guint process)
+{
+  for (guint i = 0; i < self->procs->len; i++)
+    if (g_array_index (self->procs, Proc, i).process == process)
+      return &g_array_index (self->procs, Proc, i);
+  Proc p = { process, 0, 0, 0,
+             g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref),
+             g_array_new (FALSE, FALSE, sizeof (double)),
+             g_array_new (FALSE, FALSE, sizeof (double)), g_array_new (FALSE, FALSE, sizeof (Count)) };
+  g_array_append_val (self->procs, p);
+  return &g_array_index (self->procs, Proc, self->procs->len - 1);
+}
+
+/* The profile's index of a record's module: one entry per path and
+ * build-id across the run. */
+static guint32
+module_index (MgStackBuilder *self, const MgRecordModule *m)
+{
+  GString *key = g_string_new (m->path);
+  g_string_append_c (key, '\n');
+  for (guint i = 0; i < m->build_id_len; i++)
+    g_string_append_printf (key, "%02x", m->build_id[i]);
+  gpointer found = g_hash_table_lookup (self->module_index, key->str);
+  if (found != NULL)
+    {
+      g_string_free (key, TRUE);
+      return GPOINTER_TO_UINT (found) - 1;
+    }
+  guint32 index = self->module_paths->len;
+  g_ptr_array_add (self->module_paths, g_strdup (m->path));
+  g_ptr_array_add (self->module_ids, g_bytes_new (m->build_id, m->build_id_len));
+  g_hash_table_insert (self->module_index, g_string_free (key, FALSE),
+                       GUINT_TO_POINTER (index + 1));
+  return index;
+}
+
+/* The record module holding pc, or -1. A return address is looked up one
+ * byte back: a call that ends its function returns past the function's end. */
+static int
+record_module_at (const MgRecordModule *mods, guint n, guint64 pc)
+{
+  for (guint i = 0; i < n; i++)
+    if (pc >= mods[i].start && pc < mods[i].end)
+      return (int) i;
+  return -1;
+}
+
+static GVariant *
+stack_variant (MgRecordStacks *s, const MgRecordStack *e, const guint32 *profile_module)
+{
+  const guint64 *pcs = mg_record_stacks_pool (s) + e->frame_offset;
+  const MgRecordModule *mods = mg_record_stacks_modules (s);
+  GVariantBuilder frames;
+  g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
+  for (guint f = 0; f < e->n_frames; f++)
+    {
+      guint64 pc = pcs[f];
+      int m = record_module_at (mods, s->n_modules, f > 0 && pc > 0 ? pc - 1 : pc);
+      if (m < 0)
+        g_variant_builder_add (&frames, "(ut)", MG_STACK_MODULE_UNKNOWN, pc);
+      else
+        g_variant_builder_add (&frames, "(ut)", profile_module[m], pc - mods[m].load_bias);
+    }
+  guint32 flags = e->flags & (MG_RECORD_STACK_TRUNCATED | MG_RECORD_STACK_UNKNOWN);
+  return g_variant_ref_sink (g_variant_new ("(a(ut)u)", &frames, flags));
+}
+
+void
+mg_stack_builder_add_record (MgStackBuilder *self, guint process, const MgRecordFile *r,
+                             gint64 base_ns)
+{
+  MgRecordStacks *s = r->stacks;
+  if (s == NULL)
+    {
+      /* Room for stacks that the disk could not give: said, as a failure. */
+      if (r->header.flags & MG_RECORD_FLAG_STACKS_NO_ROOM)
+        proc_for (self, process)->state = MG_RECORD_STACKS_FAILED;
+      return;
+    }
+  Proc *p = proc_for (self, process);
+  g_autofree guint32 *profile_module = g_new (guint32, MAX (s->n_modules, 1));
+  for (guint i = 0; i < s->n_modules; i++)
+    profile_module[i] = module_index (self, &mg_record_stacks_modules (s)[i]);
+
+  /* Record stack id → the process's stack index (ready stacks only). */
+  g_autofree guint32 *local = g_new (guint32, MAX (s->n_stacks, 1));
+  const MgRecordStack *entries = mg_record_stacks_entries (s);
+  for (guint id = 0; id < s->n_stacks; id++)
+    {
+      local[id] = G_MAXUINT32;
+      if (!(entries[id].flags & MG_RECORD_STACK_READY))
+        continue;
+      local[id] = p->stacks->len;
+      g_ptr_array_add (p->stacks, stack_variant (s, &entries[id], profile_module));
+    }
+
+  guint64 stored = 0;
+  for (guint k = 0; k < r->n_samples; k++)
+    {
+      MgRecordStackSlot *slot = mg_record_stacks_slot (s, r->first + k);
+      if (slot->n_pairs == 0)
+        continue;
+      const MgRecordSample *sample = mg_record_file_get_sample (r, k);
+      double start = (double) (sample->t_start_ns - base_ns) / 1e9;
+      double end = (double) (sample->t_end_ns - base_ns) / 1e9;
+      guint32 window = p->starts->len;
+      g_array_append_val (p->starts, start);
+      g_array_append_val (p->ends, end);
+      const MgRecordStackCount *pairs = mg_record_stacks_slot_pairs (slot);
+      for (guint i = 0; i < slot->n_pairs; i++)
+        {
+          Count c = { window, local[pairs[i].stack], pairs[i].count };
+          g_array_append_val (p->counts, c);
+          stored += c.count;
+        }
+    }
+  p->taken += s->n_taken;
+  /* What was taken but is in no slot: the table or a slot was full, or
+   * the sample came after the last round. */
+  p->lost += s->n_taken > stored ? s->n_taken - stored : 0;
+  if (s->state != MG_RECORD_STACKS_ON || p->state == 0)
+    p->state = s->state;
+}
+
+GVariant *
+mg_stack_builder_end (MgStackBuilder *self)
+{
+  GVariantBuilder modules, procs;
+  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
+  for (guint i = 0; i < self->module_paths->len; i++)
+    {
+      GBytes *id = g_ptr_array_index (self->module_ids, i);
+      gsize len;
+      const void *data = g_bytes_get_data (id, &len);
+      g_variant_builder_add (&modules, "(@ay@ay)",
+                             g_variant_new_bytestring (g_ptr_array_index (self->module_paths, i)),
+                             g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, data, len, 1));
+    }
+  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
+  for (guint i = 0; i < self->procs->len; i++)
+    {
+      Proc *p = &g_array_index (self->procs, Proc, i);
+      GVariantBuilder stacks, counts;
+      g_variant_builder_init (&stacks, G_VARIANT_TYPE ("a(a(ut)u)"));
+      for (guint k = 0; k < p->stacks->len; k++)
+        g_variant_builder_add_value (&stacks, g_ptr_array_index (p->stacks, k));
+      g_variant_builder_init (&counts, G_VARIANT_TYPE ("a(uuu)"));
+      for (guint k = 0; k < p->counts->len; k++)
+        {
+          Count *c = &g_array_index (p->counts, Count, k);
+          g_variant_builder_add (&counts, "(uuu)", c->window, c->stack, c->count);
+        }
+      g_variant_builder_add (&procs, "(ittu@a(a(ut)u)@ad@ad@a(uuu))", (gint32) p->process,
+                             p->taken, p->lost, p->state, g_variant_builder_end (&stacks),
+                             g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, p->starts->data,
+                                                        p->starts->len, sizeof (double)),
+                             g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, p->ends->data,
+                                                        p->ends->len, sizeof (double)),
+                             g_variant_builder_end (&counts));
+    }
+  return g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
+                                            g_variant_builder_end (&modules),
+                                            g_variant_builder_end (&procs)));
+}
+
+void
+mg_stack_builder_finish_profile (MgStackBuilder *self, MgProfile *profile)
+{
+  g_clear_pointer (&profile->stacks, g_variant_unref);
+  profile->stacks = mg_stack_builder_end (self);
+}
+
+GVariant *
+mg_stack_payload_empty (void)
+{
+  g_autoptr (MgStackBuilder) b = mg_stack_builder_new ();
+  return mg_stack_builder_end (b);
+}

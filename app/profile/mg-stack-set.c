@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A selection of a profile's call stacks, merged across processes. */
+#include "mg-config.h"
+
+#include <string.h>
+
+#include "mg-profile-internal.h"
+#include "mg-stack-builder.h"
+#include "mg-stack-set.h"
+#include "format/mg-record-stacks.h"
+
+typedef struct {
+  MgStackFrame *frames;
+  guint n_frames;
+  guint flags;
+  guint64 count;
+} Stack;
+
+struct _MgStackSet {
+  GVariant *payload;       /* the profile's member, kept for the module names */
+  GArray *stacks;          /* Stack */
+  GHashTable *by_frames;   /* GBytes of a stack variant → index + 1 */
+  MgStackModule *modules;
+  guint n_modules;
+  guint64 total, taken, lost;
+  guint n_processes;
+  guint n_stepped_aside;
+};
+
+static void
+stack_clear (gpointer data)
+{
+  g_free (((Stack *) data)->frames);
+}
+
+/* The stack's index in the set, added when new. */
+static guint
+intern (MgStackSet *set, GVariant *stack)
+{
+  GBytes *key = g_variant_get_data_as_bytes (stack);
+  gpointer found = g_hash_table_lookup (set->by_frames, key);
+  if (found != NULL)
+    {
+      g_bytes_unref (key);
+      return GPOINTER_TO_UINT (found) - 1;
+    }
+  g_autoptr (GVariant) frames = g_variant_get_child_value (stack, 0);
+  Stack s = { 0 };
+  g_variant_get_child (stack, 1, "u", &s.flags);
+  s.n_frames = (guint) g_variant_n_children (frames);
+  s.frames = g_new (MgStackFrame, MAX (s.n_frames, 1));
+  for (guint f = 0; f < s.n_frames; f++)
+    g_variant_get_child (frames, f, "(ut)", &s.frames[f].module, &s.frames[f].vaddr);
+  g_array_append_val (set->stacks, s);
+  g_hash_table_insert (set->by_frames, key, GUINT_TO_POINTER (set->stacks->len));
+  return set->stacks->len - 1;
+}
+
+static void
+add_process (MgStackSet *set, GVariant *proc, double start_s, double end_s)
+{
+  guint64 taken, lost;
+  guint32 state;
+  g_autoptr (GVariant) stacks = g_variant_get_child_value (proc, 4);
+  g_autoptr (GVariant) starts_v = g_variant_get_child_value (proc, 5);
+  g_autoptr (GVariant) ends_v = g_variant_get_child_value (proc, 6);
+  g_autoptr (GVariant) counts = g_variant_get_child_value (proc, 7);
+  gsize n_windows;
+  const double *starts = g_variant_get_fixed_array (starts_v, &n_windows, sizeof (double));
+  const double *ends = g_variant_get_fixed_array (ends_v, &n_windows, sizeof (double));
+
+  g_variant_get_child (proc, 1, "t", &taken);
+  g_variant_get_child (proc, 2, "t", &lost);
+  g_variant_get_child (proc, 3, "u", &state);
+  if (state == MG_RECORD_STACKS_STEPPED_ASIDE)
+    set->n_stepped_aside++;
+  set->taken += taken;
+  set->lost += lost;
+  set->n_processes++;
+  g_autofree guint *index = g_new (guint, MAX (g_variant_n_children (stacks), 1));
+  for (gsize i = 0; i < g_variant_n_children (stacks); i++)
+    index[i] = G_MAXUINT;
+  gsize n = g_variant_n_children (counts);
+  for (gsize i = 0; i < n; i++)
+    {
+      guint32 w, stack, count;
+      g_variant_get_child (counts, i, "(uuu)", &w, &stack, &count);
+      if (!(ends[w] > start_s && starts[w] < end_s))
+        continue;
+      if (index[stack] == G_MAXUINT)
+        {
+          g_autoptr (GVariant) s = g_variant_get_child_value (stacks, stack);
+          index[stack] = intern (set, s);
+        }
+      g_array_index (set->stacks, Stack, index[stack]).count += count;
+      set->total += count;
+    }
+}
+
+MgStackSet *
+mg_stack_set_new (MgProfile *profile, int process, double start_s, double end_s)
+{
+  g_return_val_if_fail (MG_IS_PROFILE (profile), NULL);
+  MgStackSet *set = g_new0 (MgStackSet, 1);
+  set->payload = g_variant_ref (profile->stacks);
+  set->stacks = g_array_new (FALSE, TRUE, sizeof (Stack));
+  g_array_set_clear_func (set->stacks, stack_clear);
+  set->by_frames = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                          (GDestroyNotify) g_bytes_unref, NULL);
+
+  g_autoptr (GVariant) modules = g_variant_get_child_value (set->payload, 0);
+  set->n_modules = (guint) g_variant_n_children (modules);
+  set->modules = g_new0 (MgStackModule, MAX (set->n_modules, 1));
+  for (guint i = 0; i < set->n_modules; i++)
+    {
+      g_autoptr (GVariant) m = g_variant_get_child_value (modules, i);
+      g_autoptr (GVariant) path = g_variant_get_child_value (m, 0);
+      g_autoptr (GVariant) id = g_variant_get_child_value (m, 1);
+      /* Both point into the payload, which the set keeps. */
+      set->modules[i].path = g_variant_get_bytestring (path);
+      set->modules[i].build_id = g_variant_get_fixed_array (id, &set->modules[i].build_id_len, 1);
+      if (set->modules[i].build_id_len == 0)
+        set->modules[i].build_id = NULL;
+    }
+
+  g_autoptr (GVariant) procs = g_variant_get_child_value (set->payload, 1);
+  for (gsize i = 0; i < g_variant_n_children (procs); i++)
+    {
+      g_autoptr (GVariant) proc = g_variant_get_child_value (procs, i);
+      gint32 p;
+      g_variant_get_child (proc, 0, "i", &p);
+      if (process < 0 || p == process)
+        add_process (set, proc, start_s, end_s);
+    }
+  return set;
+}
+
+void
+mg_stack_set_free (MgStackSet *set)
+{
+  if (set == NULL)
+    return;
+  g_array_unref (set->stacks);
+  g_hash_table_unref (set->by_frames);
+  g_free (set->modules);
+  g_variant_unref (set->payload);
+  g_free (set);
+}
+
+guint
+mg_stack_set_get_n_stacks (const MgStackSet *set)
+{
+  return set->stacks->len;
+}
+
+const MgStackFrame *
+mg_stack_set_get_frames (const MgStackSet *set, guint stack, guint *n_frames, guint *flags)
+{
+  g_return_val_if_fail (stack < set->stacks->len, NULL);
+  const Stack *s = &g_array_index (set->stacks, Stack, stack);
+  if (n_frames)
+    *n_frames = s->n_frames;
+  if (flags)
+    *flags = s->flags;
+  return s->frames;
+}
+
+guint64
+mg_stack_set_get_count (const MgStackSet *set, guint stack)
+{
+  g_return_val_if_fail (stack < set->stacks->len, 0);
+  return g_array_index (set->stacks, Stack, stack).count;
+}
+
+guint64
+mg_stack_set_get_total (const MgStackSet *set)
+{
+  return set->total;
+}
+
+guint
+mg_stack_set_get_n_modules (const MgStackSet *set)
+{
+  return set->n_modules;
+}
+
+const MgStackModule *
+mg_stack_set_get_module (const MgStackSet *set, guint module)
+{
+  g_return_val_if_fail (module < set->n_modules, NULL);
+  return &set->modules[module];
+}
+
+guint64
+mg_stack_set_get_taken (const MgStackSet *set)
+{
+  return set->taken;
+}
+
+guint64
+mg_stack_set_get_lost (const MgStackSet *set)
+{
+  return set->lost;
+}
+
+guint
+mg_stack_set_get_n_processes (const MgStackSet *set)
+{
+  return set->n_processes;
+}
+
+guint
+mg_stack_set_get_n_stepped_aside (const MgStackSet *set)
+{
+  return set->n_stepped_aside;
+}
+
+static gboolean
+check_process (GVariant *proc, guint n_processes, gsize n_modules)
+{
+  gint32 p;
+  g_variant_get_child (proc, 0, "i", &p);
+  if (p < 0 || (guint) p >= n_processes)
+    return FALSE;
+  g_autoptr (GVariant) stacks = g_variant_get_child_value (proc, 4);
+  g_autoptr (GVariant) starts = g_variant_get_child_value (proc, 5);
+  g_autoptr (GVariant) ends = g_variant_get_child_value (proc, 6);
+  g_autoptr (GVariant) counts = g_variant_get_child_value (proc, 7);
+  gsize n_stacks = g_variant_n_children (stacks);
+  gsize n_windows = g_variant_n_children (starts);
+  if (g_variant_n_children (ends) != n_windows)
+    return FALSE;
+  for (gsize i = 0; i < n_stacks; i++)
+    {
+      g_autoptr (GVariant) s = g_variant_get_child_value (stacks, i);
+      g_autoptr (GVariant) frames = g_variant_get_child_value (s, 0);
+      for (gsize f = 0; f < g_variant_n_children (frames); f++)
+        {
+          guint32 m;
+          guint64 vaddr;
+          g_variant_get_child (frames, f, "(ut)", &m, &vaddr);
+          if (m != MG_STACK_MODULE_UNKNOWN && m >= n_modules)
+            return FALSE;
+        }
+    }
+  for (gsize i = 0; i < g_variant_n_children (counts); i++)
+    {
+      guint32 w, stack, count;
+      g_variant_get_child (counts, i, "(uuu)", &w, &stack, &count);
+      if (w >= n_windows || stack >= n_stacks)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+mg_stack_set_check_payload (GVariant *stacks, guint n_processes)
+{
+  g_autoptr (GVariant) modules = g_variant_get_child_value (stacks, 0);
+  g_autoptr (GVariant) procs = g_variant_get_child_value (stacks, 1);
+  gsize n_modules = g_variant_n_children (modules);
+  for (gsize i = 0; i < n_modules; i++)
+    {
+      g_autoptr (GVariant) m = g_variant_get_child_value (modules, i);
+      g_autoptr (GVariant) path = g_variant_get_child_value (m, 0);
+      gsize len;
+      const char *bytes = g_variant_get_fixed_array (path, &len, 1);
+      /* A name: bytes ending with one NUL. */
+      if (len == 0 || bytes[len - 1] != '\0' || memchr (bytes, '\0', len - 1) != NULL)
+        return FALSE;
+    }
+  for (gsize i = 0; i < g_variant_n_children (procs); i++)
+    {
+      g_autoptr (GVariant) proc = g_variant_get_child_value (procs, i);
+      if (!check_process (proc, n_processes, n_modules))
+        return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The record's call-stack section (record version 3, docs/record-format.md,
+ * "Call stacks"): a fixed-size table of distinct stacks, filled lock-free
+ * from a signal handler, and per slot the (stack, count) pairs of the
+ * samples taken in that slot's window, which halve with the slots. libc
+ * only, no allocation: the section lies in the record's mapping, laid out
+ * when the record is created.
+ *
+ *   MgRecordStacks                       at stacks_offset (the header's)
+ *   uint32_t        index[index_size]    hash → 1 + stack id, 0 empty
+ *   MgRecordStack   stacks[max_stacks]   dense, in order of first sight
+ *   uint32_t        pending[max_stacks]  samples not yet given to a slot
+ *   uint64_t        pool[pool_frames]    the stacks' frames, innermost first
+ *   MgRecordModule  modules[max_modules]
+ *   slot            [capacity]           MgRecordStackSlot + MgRecordStackCount[slot_pairs]
+ */
+#ifndef MG_RECORD_STACKS_H
+#define MG_RECORD_STACKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "format/mg-record-format.h"
+
+enum {
+  MG_RECORD_STACKS_DEFAULT_MAX = 4096, /* distinct stacks per process */
+  MG_RECORD_STACKS_MIN = 1,
+  MG_RECORD_STACKS_LIMIT = 1 << 20,    /* what a reader accepts */
+  MG_RECORD_STACK_FRAMES_AVG = 16,     /* pool: this many frames per stack */
+  MG_RECORD_STACK_MAX_FRAMES = 128,    /* frames of one stack */
+  MG_RECORD_STACK_SLOT_PAIRS = 16,     /* distinct stacks per slot */
+  MG_RECORD_STACK_MODULES = 256,
+  MG_RECORD_BUILD_ID_MAX = 32,
+};
+
+/* Why the section holds no (more) samples. */
+typedef enum {
+  MG_RECORD_STACKS_ON = 0,
+  MG_RECORD_STACKS_OFF = 1,          /* --no-stacks */
+  MG_RECORD_STACKS_STEPPED_ASIDE = 2,/* the program installed a handler for the signal */
+  MG_RECORD_STACKS_FAILED = 3,       /* timers or the handler could not be set up */
+} MgRecordStacksState;
+
+/* Flags of one stack. */
+enum {
+  MG_RECORD_STACK_TRUNCATED = 1u << 0, /* more frames than were kept */
+  MG_RECORD_STACK_UNKNOWN = 1u << 1,   /* the walk stopped at a frame it could not unwind */
+  MG_RECORD_STACK_READY = 1u << 15,    /* frames written (store-release) */
+};
+
+typedef struct {
+  uint32_t max_stacks;
+  uint32_t index_size;       /* power of two, >= 2 * max_stacks */
+  uint32_t pool_frames;
+  uint32_t slot_pairs;
+  uint32_t max_modules;
+  uint32_t capacity;         /* the record's slots */
+  uint64_t index_offset;     /* from the section's start */
+  uint64_t stacks_offset;
+  uint64_t pending_offset;
+  uint64_t pool_offset;
+  uint64_t modules_offset;
+  uint64_t slots_offset;
+  uint32_t slot_stride;      /* bytes per slot */
+  uint32_t state;            /* MgRecordStacksState */
+  int32_t signal;            /* the sampling signal, 0 when none */
+  /* Live counters, atomics. */
+  uint32_t n_stacks;         /* stack ids handed out, <= max_stacks */
+  uint32_t pool_used;        /* frames handed out, <= pool_frames */
+  uint32_t n_modules;
+  uint64_t n_taken;          /* samples the handler took */
+  uint64_t n_lost_table;     /* a new stack found the table or pool full */
+  uint64_t n_lost_busy;      /* all probed entries were being written */
+  uint64_t n_lost_slot;      /* a slot's pairs were full (also in the slot) */
+  uint64_t n_threads;        /* threads that got a timer */
+  uint64_t reserved[4];
+} MgRecordStacks;
+
+typedef struct {
+  uint64_t hash;
+  uint32_t frame_offset;     /* into the pool */
+  uint16_t n_frames;
+  uint16_t flags;            /* MG_RECORD_STACK_*; READY last */
+} MgRecordStack;
+
+typedef struct {
+  uint64_t start, end;       /* mapped address range */
+  uint64_t load_bias;        /* address = ELF vaddr + load_bias */
+  uint8_t build_id_len;
+  uint8_t build_id[MG_RECORD_BUILD_ID_MAX];
+  uint8_t reserved[7];
+  char path[MG_RECORD_PATH_LEN];
+} MgRecordModule;
+
+typedef struct {
+  uint32_t n_pairs;
+  uint32_t n_lost;           /* samples of this window that found the pairs full */
+} MgRecordStackSlot;
+
+typedef struct {
+  uint32_t stack;            /* id */
+  uint32_t count;
+} MgRecordStackCount;
+
+/* The section's size for a record of capacity slots; lays it out in *out
+ * when out is not NULL. */
+uint64_t mg_record_stacks_layout (MgRecordStacks *out, uint32_t max_stacks, uint32_t capacity);
+
+/* Adds a section of max_stacks stacks to a header from mg_record_header_init
+ * (stacks_offset, stacks_size, file_size). */
+void mg_record_header_add_stacks (MgRecordHeader *h, uint32_t max_stacks);
+
+/* The section of a record mapped at base, or NULL when it has none. */
+MgRecordStacks *mg_record_stacks_at (void *base, const MgRecordHeader *h);
+
+static inline uint32_t *
+mg_record_stacks_index (MgRecordStacks *s)
+{
+  return (uint32_t *) ((char *) s + s->index_offset);
+}
+static inline MgRecordStack *
+mg_record_stacks_entries (MgRecordStacks *s)
+{
+  return (MgRecordStack *) ((char *) s + s->stacks_offset);
+}
+static inline uint32_t *
+mg_record_stacks_pending (MgRecordStacks *s)
+{
+  return (uint32_t *) ((char *) s + s->pending_offset);
+}
+static inline uint64_t *
+mg_record_stacks_pool (MgRecordStacks *s)
+{
+  return (uint64_t *) ((char *) s + s->pool_offset);
+}
+static inline MgRecordModule *
+mg_record_stacks_modules (MgRecordStacks *s)
+{
+  return (MgRecordModule *) ((char *) s + s->modules_offset);
+}
+static inline MgRecordStackSlot *
+mg_record_stacks_slot (MgRecordStacks *s, uint32_t i)
+{
+  return (MgRecordStackSlot *) ((char *) s + s->slots_offset + (uint64_t) i * s->slot_stride);
+}
+static inline MgRecordStackCount *
+mg_record_stacks_slot_pairs (MgRecordStackSlot *slot)
+{
+  return (MgRecordStackCount *) (slot + 1);
+}
+
+/* Counts one sample of the stack pcs[0..n) (innermost first). Async-signal-
+ * safe and lock-free: any number of threads may add at once. Returns false
+ * when it did not fit (counted in n_lost_*). */
+bool mg_record_stacks_add (MgRecordStacks *s, const uint64_t *pcs, unsigned n, unsigned flags);
+
+/* Moves the pending counts into slot i (not in a signal handler; one
+ * caller at a time). */
+void mg_record_stacks_drain (MgRecordStacks *s, uint32_t slot);
+
+/* Slot i ← slots 2i and 2i+1 for i < ceil(n/2), then clears the slots
+ * from ceil(n/2) to n: what mg_record_merge does to the metric slots. */
+void mg_record_stacks_merge (MgRecordStacks *s, uint32_t n);
+
+/* Checks a section read from a record whose header is h: layout inside
+ * section_size bytes, counters within their tables, every ready stack's
+ * frames within the pool, every slot's pairs naming stacks. */
+bool mg_record_stacks_check (const MgRecordStacks *s, uint64_t section_size,
+                             const MgRecordHeader *h);
+
+#endif /* MG_RECORD_STACKS_H */

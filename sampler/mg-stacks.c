@@ -1,0 +1,548 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* On-CPU call stacks: per-thread CPU-time timers, the signal handler, and
+ * the sampler thread's side (threads, modules, interval, drain). Only a
+ * thread that runs consumes CPU time, so only a running thread is ever
+ * signalled: a thread blocked in read, poll, nanosleep or a futex gets
+ * nothing, and never an EINTR. */
+#include "mg-stacks.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "allinea_safe_syscalls.h"
+#include "mg-unwind.h"
+
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
+/* Threads followed at once; more are not sampled (the record's n_threads
+ * counts those that were). */
+#define MAX_THREADS 4096
+/* /proc/self/task is listed when its link count (the thread count) changed,
+ * and at least every this many rounds (a thread that replaced another in
+ * between). */
+#define LIST_EVERY_ROUNDS 16
+
+typedef struct {
+  pid_t tid;
+  uint32_t seen;   /* the round that last listed it */
+  int live;        /* 1 while the timer exists; whoever swaps it to 0 deletes */
+  timer_t timer;
+} ThreadTimer;
+
+typedef int (*SigactionFn) (int, const struct sigaction *, struct sigaction *);
+
+static ThreadTimer *threads;        /* mapped once, MAX_THREADS */
+static uint32_t n_threads;          /* entries used (some may be dead) */
+static uint32_t round_no;
+static uint64_t armed_interval_ns;
+static pid_t sampler_tid;
+static unsigned modules_copied;
+static nlink_t listed_links;        /* /proc/self/task's link count at the last listing */
+static uint32_t listed_round;
+/* A new thread was passed over because it blocked the signal: glibc's
+ * pthread_create starts a thread with every signal blocked for a moment,
+ * so it is looked at again at the next round, once. */
+static bool skipped_blocked, relist_soon;
+/* mg_unwind_refresh_memory ran in this listing. */
+static bool memory_refreshed;
+static MgRecordStacks *table;       /* what the handler writes, NULL: nothing */
+static int state = MG_RECORD_STACKS_OFF;
+static int handlers_running;
+static bool handler_installed;
+/* The record has room for stacks, not laid out yet (lay_out). */
+static bool pending;
+static uint64_t cpu_at_start_ns;    /* the process's CPU time at mg_stacks_start */
+/* The timers' tag: a signal without it is not ours. */
+static const char cookie = 's';
+
+uint32_t
+mg_stacks_table_size (const MgSampler *s)
+{
+  if (s->plan.no_stacks)
+    return 0;
+  const char *env = getenv (MG_STACKS_TABLE_ENV);
+  if (env && *env)
+    {
+      long n = strtol (env, NULL, 10);
+      if (n >= MG_RECORD_STACKS_MIN && n <= MG_RECORD_STACKS_LIMIT)
+        return (uint32_t) n;
+    }
+  return MG_RECORD_STACKS_DEFAULT_MAX;
+}
+
+static void
+on_signal (int sig, siginfo_t *info, void *context)
+{
+  (void) sig;
+  int saved = errno;
+  if (info->si_code != SI_TIMER || info->si_value.sival_ptr != (void *) &cookie)
+    {
+      errno = saved;
+      return;
+    }
+  __atomic_fetch_add (&handlers_running, 1, __ATOMIC_ACQUIRE);
+  MgRecordStacks *t = __atomic_load_n (&table, __ATOMIC_ACQUIRE);
+  if (t && __atomic_load_n (&state, __ATOMIC_RELAXED) == MG_RECORD_STACKS_ON)
+    {
+      uint64_t pcs[MG_RECORD_STACK_MAX_FRAMES];
+      unsigned flags = 0;
+      unsigned n = mg_unwind_context (context, pcs, MG_RECORD_STACK_MAX_FRAMES, &flags);
+      unsigned f = 0;
+      if (flags & MG_UNWIND_TRUNCATED)
+        f |= MG_RECORD_STACK_TRUNCATED;
+      if (flags & MG_UNWIND_UNKNOWN_FRAME)
+        f |= MG_RECORD_STACK_UNKNOWN;
+      if (n > 0)
+        mg_record_stacks_add (t, pcs, n, f);
+    }
+  __atomic_fetch_sub (&handlers_running, 1, __ATOMIC_RELEASE);
+  errno = saved;
+}
+
+static SigactionFn
+real_sigaction (void)
+{
+  static SigactionFn fn;
+  if (fn == NULL)
+    *(void **) &fn = dlsym (RTLD_NEXT, "sigaction");
+  return fn;
+}
+
+static void
+set_state (MgSampler *s, int st)
+{
+  __atomic_store_n (&state, st, __ATOMIC_SEQ_CST);
+  if (s->rec.stacks)
+    __atomic_store_n (&s->rec.stacks->state, (uint32_t) st, __ATOMIC_RELAXED);
+}
+
+/* Installs the handler unless the program has its own for the signal. */
+static bool
+install_handler (void)
+{
+  if (handler_installed)
+    return true;
+  SigactionFn sa = real_sigaction ();
+  struct sigaction old;
+  if (sa == NULL || sa (MG_STACKS_SIGNAL, NULL, &old) != 0)
+    return false;
+  if ((old.sa_flags & SA_SIGINFO) ? old.sa_sigaction != NULL
+                                  : old.sa_handler != SIG_DFL)
+    return false; /* the program's: leave it alone */
+  struct sigaction act = { .sa_sigaction = on_signal,
+                           .sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK };
+  /* No other signal in the middle of a walk (the unwinder's contract). */
+  sigfillset (&act.sa_mask);
+  if (sa (MG_STACKS_SIGNAL, &act, NULL) != 0)
+    return false;
+  handler_installed = true;
+  return true;
+}
+
+void
+mg_stacks_start (MgSampler *s)
+{
+  round_no = 0;
+  listed_links = 0;
+  listed_round = 0;
+  armed_interval_ns = 0;
+  sampler_tid = 0;
+  modules_copied = 0;
+  /* Nothing more now: the section is laid out, the unwinder prepared and
+   * the handler installed on the sampler thread once the program has used
+   * CPU (lay_out), so that a short or sleeping process pays none of it. */
+  pending = s->rec.max_stacks > 0;
+  struct timespec now;
+  cpu_at_start_ns = clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &now) == 0
+                      ? (uint64_t) now.tv_sec * 1000000000u + (uint64_t) now.tv_nsec
+                      : 0;
+}
+
+/* The CPU time of the process's threads but the sampler's (this one)
+ * since sampling started (the loader's and the sampler's own start left
+ * out). */
+static uint64_t
+program_cpu_ns (void)
+{
+  struct timespec all, mine;
+  if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &all) != 0
+      || clock_gettime (CLOCK_THREAD_CPUTIME_ID, &mine) != 0)
+    return UINT64_MAX;
+  int64_t ns = ((int64_t) all.tv_sec - mine.tv_sec) * 1000000000
+               + (all.tv_nsec - mine.tv_nsec) - (int64_t) cpu_at_start_ns;
+  return ns > 0 ? (uint64_t) ns : 0;
+}
+
+/* Lays out the record's stack section (its blocks reserved: a full disk
+ * turns stacks off with the reason, the metrics go on), prepares the
+ * unwinder and installs the handler, before any timer is armed. Only
+ * once the program's threads have used an interval of CPU time: before
+ * that no thread's CPU-time timer could have fired, so no sample is lost
+ * by waiting. True when stacks are on. */
+static bool
+lay_out (MgSampler *s, uint64_t interval_ns)
+{
+  uint64_t cpu = program_cpu_ns ();
+  if (cpu != UINT64_MAX && cpu < interval_ns)
+    return false;
+  pending = false;
+  char err[sizeof s->rec.path + 160];
+  int e = mg_record_stacks_reserve (&s->rec, err, sizeof err);
+  if (e != 0)
+    {
+      mg_log ("%s; no call stacks", err);
+      return false;
+    }
+  MgRecordStacks *t = s->rec.stacks;
+  t->signal = MG_STACKS_SIGNAL;
+  if (threads == NULL)
+    {
+      void *p = mmap (NULL, MAX_THREADS * sizeof *threads, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p == MAP_FAILED)
+        {
+          set_state (s, MG_RECORD_STACKS_FAILED);
+          return false;
+        }
+      threads = p;
+    }
+  if (mg_unwind_prepare () != 0)
+    {
+      set_state (s, MG_RECORD_STACKS_FAILED);
+      return false;
+    }
+  if (!install_handler ())
+    {
+      mg_log ("signal %d has the program's handler: no call stacks", MG_STACKS_SIGNAL);
+      set_state (s, MG_RECORD_STACKS_STEPPED_ASIDE);
+      return false;
+    }
+  __atomic_store_n (&table, t, __ATOMIC_RELEASE);
+  set_state (s, MG_RECORD_STACKS_ON);
+  return true;
+}
+
+static struct timespec
+ns_ts (uint64_t ns)
+{
+  return (struct timespec) { (time_t) (ns / 1000000000u), (long) (ns % 1000000000u) };
+}
+
+static void
+arm (timer_t timer, uint64_t interval_ns)
+{
+  struct itimerspec when = { .it_interval = ns_ts (interval_ns), .it_value = ns_ts (interval_ns) };
+  timer_settime (timer, 0, &when, NULL);
+}
+
+static void
+drop (ThreadTimer *t)
+{
+  if (__atomic_exchange_n (&t->live, 0, __ATOMIC_SEQ_CST))
+    timer_delete (t->timer);
+}
+
+/* The CPU-time clock of thread tid (the kernel's encoding of a per-thread
+ * CPU clock, as pthread_getcpuclockid gives for a pthread_t). */
+static clockid_t
+thread_cpu_clock (pid_t tid)
+{
+  return (clockid_t) ((~(unsigned) tid << 3) | 6);
+}
+
+/* True when thread tid blocks the signal (its SigBlk in /proc): a timer's
+ * signal would stay pending there, where a sigwait on a full set would
+ * take it as the program's. Such a thread gets no timer; it is looked at
+ * again at the next listing. */
+static bool
+blocks_signal (pid_t tid)
+{
+  char path[64], buf[4096];
+  snprintf (path, sizeof path, "/proc/self/task/%d/status", (int) tid);
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  /* Through the safe read, so that the IO metrics leave it out of the
+   * program's reads. */
+  ssize_t n = allinea_safe_read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (n <= 0)
+    return false;
+  buf[n] = '\0';
+  const char *line = strstr (buf, "\nSigBlk:");
+  if (line == NULL)
+    return false;
+  unsigned long long mask = strtoull (line + strlen ("\nSigBlk:"), NULL, 16);
+  return (mask >> (MG_STACKS_SIGNAL - 1)) & 1;
+}
+
+static void
+follow (MgSampler *s, pid_t tid, uint64_t interval_ns)
+{
+  uint32_t free_at = UINT32_MAX;
+  for (uint32_t i = 0; i < n_threads; i++)
+    {
+      if (__atomic_load_n (&threads[i].live, __ATOMIC_RELAXED) && threads[i].tid == tid)
+        {
+          threads[i].seen = round_no;
+          return;
+        }
+      if (free_at == UINT32_MAX && !__atomic_load_n (&threads[i].live, __ATOMIC_RELAXED))
+        free_at = i;
+    }
+  if (free_at == UINT32_MAX)
+    {
+      if (n_threads == MAX_THREADS)
+        return;
+      free_at = n_threads;
+    }
+  if (blocks_signal (tid))
+    {
+      skipped_blocked = true;
+      return;
+    }
+  /* A new thread's stack is a new mapping: known to the walk before its
+   * timer can fire (once per listing, whatever the new threads). */
+  if (!memory_refreshed)
+    {
+      mg_unwind_refresh_memory ();
+      memory_refreshed = true;
+    }
+  ThreadTimer *t = &threads[free_at];
+  struct sigevent ev = { 0 };
+  ev.sigev_notify = SIGEV_THREAD_ID;
+  ev.sigev_signo = MG_STACKS_SIGNAL;
+  ev.sigev_value.sival_ptr = (void *) &cookie;
+  ev.sigev_notify_thread_id = tid;
+  if (timer_create (thread_cpu_clock (tid), &ev, &t->timer) != 0)
+    return; /* ended meanwhile */
+  t->tid = tid;
+  t->seen = round_no;
+  __atomic_store_n (&t->live, 1, __ATOMIC_SEQ_CST);
+  if (free_at == n_threads)
+    __atomic_store_n (&n_threads, n_threads + 1, __ATOMIC_SEQ_CST);
+  /* The program may have taken the signal meanwhile (mg_stacks_program_takes). */
+  if (__atomic_load_n (&state, __ATOMIC_SEQ_CST) != MG_RECORD_STACKS_ON)
+    {
+      drop (t);
+      return;
+    }
+  arm (t->timer, interval_ns);
+  if (s->rec.stacks)
+    __atomic_fetch_add (&s->rec.stacks->n_threads, 1, __ATOMIC_RELAXED);
+}
+
+struct linux_dirent64
+{
+  uint64_t d_ino;
+  int64_t d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[];
+};
+
+/* Every thread of the process but the sampler's gets a timer; ended
+ * threads' timers are deleted. getdents64 on a fresh descriptor: no
+ * allocation (opendir would malloc) and nothing kept in the program's way. */
+static void
+follow_threads (MgSampler *s, uint64_t interval_ns)
+{
+  struct stat st;
+  if (stat ("/proc/self/task", &st) != 0)
+    st.st_nlink = 0;
+  /* One stat a round; the listing (about 5 µs and more on a busy
+   * machine) only when the thread count moved, or now and then. */
+  if (st.st_nlink != 0 && st.st_nlink == listed_links && !relist_soon
+      && round_no - listed_round < LIST_EVERY_ROUNDS)
+    {
+      round_no++;
+      for (uint32_t i = 0; i < n_threads; i++)
+        threads[i].seen = round_no;
+      return;
+    }
+  int fd = open ("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  round_no++;
+  listed_round = round_no;
+  /* Listed because the count moved: a thread passed over now is looked at
+   * again next round. */
+  bool count_moved = st.st_nlink != listed_links && !relist_soon;
+  listed_links = st.st_nlink;
+  skipped_blocked = false;
+  memory_refreshed = false;
+  char buf[4096] __attribute__((aligned (8)));
+  long n;
+  bool complete = true;
+  while ((n = syscall (SYS_getdents64, fd, buf, sizeof buf)) > 0)
+    for (long at = 0; at < n;)
+      {
+        struct linux_dirent64 *d = (struct linux_dirent64 *) (buf + at);
+        at += d->d_reclen;
+        char *end;
+        long tid = strtol (d->d_name, &end, 10);
+        if (d->d_name[0] < '0' || d->d_name[0] > '9' || *end != '\0' || tid == sampler_tid)
+          continue;
+        follow (s, (pid_t) tid, interval_ns);
+      }
+  if (n < 0)
+    complete = false;
+  close (fd);
+  relist_soon = skipped_blocked && count_moved;
+  if (!complete)
+    return;
+  for (uint32_t i = 0; i < n_threads; i++)
+    if (threads[i].seen != round_no)
+      drop (&threads[i]);
+}
+
+/* The unwinder's module list into the record, as it grows. */
+static void
+copy_modules (MgRecordStacks *t)
+{
+  unsigned n = mg_unwind_module_count ();
+  MgRecordModule *out = mg_record_stacks_modules (t);
+  for (; modules_copied < n && modules_copied < t->max_modules; modules_copied++)
+    {
+      const struct mg_unwind_module *m = mg_unwind_module (modules_copied);
+      MgRecordModule *r = &out[modules_copied];
+      r->start = m->start;
+      r->end = m->end;
+      r->load_bias = m->load_bias;
+      r->build_id_len = m->build_id_len <= MG_RECORD_BUILD_ID_MAX ? m->build_id_len : 0;
+      memcpy (r->build_id, m->build_id, r->build_id_len);
+      mg_record_copy_str (r->path, sizeof r->path, m->path);
+      __atomic_store_n (&t->n_modules, modules_copied + 1, __ATOMIC_RELEASE);
+    }
+}
+
+void
+mg_stacks_round (MgSampler *s)
+{
+  /* Not in the final round on the thread that ends the process. */
+  if (!mg_thread_usage_on_sampler_thread ())
+    return;
+  if (pending && s->rec.stacks == NULL && !lay_out (s, s->rec.header->interval_ns))
+    return;
+  MgRecordStacks *t = s->rec.stacks;
+  if (t == NULL || __atomic_load_n (&state, __ATOMIC_SEQ_CST) != MG_RECORD_STACKS_ON)
+    return;
+  if (sampler_tid == 0)
+    sampler_tid = (pid_t) syscall (SYS_gettid);
+  /* Cheap when nothing was loaded or unloaded and no walk met an unknown
+   * stack: it compares the loader's counters (docs/sampler.md, "Call
+   * stacks: unwinding"). */
+  mg_unwind_refresh ();
+  copy_modules (t);
+  /* The timers follow the record's interval, which doubles when its
+   * slots halve: a slot keeps about as many stack samples as before. */
+  uint64_t interval = s->rec.header->interval_ns;
+  if (interval != armed_interval_ns)
+    {
+      for (uint32_t i = 0; i < n_threads; i++)
+        if (__atomic_load_n (&threads[i].live, __ATOMIC_SEQ_CST))
+          arm (threads[i].timer, interval);
+      armed_interval_ns = interval;
+    }
+  follow_threads (s, interval);
+  /* A module loaded by a thread just seen. */
+  copy_modules (t);
+}
+
+void
+mg_stacks_drain (MgSampler *s, uint32_t n)
+{
+  if (s->rec.stacks)
+    mg_record_stacks_drain (s->rec.stacks, n);
+}
+
+static void
+delete_all (void)
+{
+  uint32_t n = __atomic_load_n (&n_threads, __ATOMIC_SEQ_CST);
+  for (uint32_t i = 0; i < n; i++)
+    drop (&threads[i]);
+}
+
+/* A signal of a deleted timer may still be on its way to this thread
+ * (exec keeps a pending signal, and the new image would die of it). */
+static void
+discard_pending (void)
+{
+  sigset_t set, old;
+  sigemptyset (&set);
+  sigaddset (&set, MG_STACKS_SIGNAL);
+  pthread_sigmask (SIG_BLOCK, &set, &old);
+  struct timespec zero = { 0, 0 };
+  siginfo_t info;
+  while (sigtimedwait (&set, &info, &zero) == MG_STACKS_SIGNAL)
+    if (info.si_code != SI_TIMER || info.si_value.sival_ptr != (void *) &cookie)
+      {
+        /* The program's own, queued to itself: give it back. */
+        pthread_sigmask (SIG_SETMASK, &old, NULL);
+        sigqueue (getpid (), MG_STACKS_SIGNAL, info.si_value);
+        return;
+      }
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+}
+
+static void
+wait_for_handlers (void)
+{
+  for (int i = 0; i < 10000 && __atomic_load_n (&handlers_running, __ATOMIC_ACQUIRE); i++)
+    sched_yield ();
+}
+
+void
+mg_stacks_stop (MgSampler *s)
+{
+  (void) s;
+  if (threads == NULL)
+    return;
+  /* The handler's switch only: the record keeps saying how stacks went
+   * (on, or stepped aside). */
+  int on = MG_RECORD_STACKS_ON;
+  __atomic_compare_exchange_n (&state, &on, MG_RECORD_STACKS_OFF, false, __ATOMIC_SEQ_CST,
+                               __ATOMIC_SEQ_CST);
+  delete_all ();
+  discard_pending ();
+  __atomic_store_n (&table, NULL, __ATOMIC_RELEASE);
+  wait_for_handlers ();
+}
+
+void
+mg_stacks_forget_threads (void)
+{
+  /* Timers are not inherited by a child: these ids name nothing here. */
+  n_threads = 0;
+  __atomic_store_n (&table, NULL, __ATOMIC_RELEASE);
+}
+
+void
+mg_stacks_program_takes (int sig)
+{
+  if (sig != MG_STACKS_SIGNAL || !handler_installed)
+    return;
+  if (__atomic_load_n (&state, __ATOMIC_SEQ_CST) == MG_RECORD_STACKS_ON)
+    {
+      set_state (&mg_sampler, MG_RECORD_STACKS_STEPPED_ASIDE);
+      mg_log ("the program takes signal %d: no more call stacks", sig);
+    }
+  delete_all ();
+  wait_for_handlers ();
+  handler_installed = false;
+}

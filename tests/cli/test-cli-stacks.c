@@ -1,0 +1,574 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Call stacks end to end: metrograph --profile runs the stack workload
+ * (tests/fixtures/cli/mg-stacks-workload.c, -O2 -fomit-frame-pointer),
+ * --export=FILE.folded writes its stacks with their functions' names
+ * (app/symbols), which the tests read directly. */
+#include "mg-config.h"
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli-harness.h"
+#include "profile/mg-profile.h"
+#include "profile/mg-stack-set.h"
+
+typedef CliTestFolder Fixture;
+
+#define WORKLOAD_NAME "mg-stacks-workload"
+
+#define assert_status(run, expected)                                                  \
+  G_STMT_START                                                                        \
+  {                                                                                   \
+    if ((run)->status != (expected))                                                  \
+      g_error ("metrograph exited with %d, expected %d; stderr:\n%s", (run)->status,   \
+               (int) (expected), (run)->err);                                         \
+  }                                                                                   \
+  G_STMT_END
+
+static char *
+workload_path (void)
+{
+  return cli_test_build_path ("tests/cli/" WORKLOAD_NAME);
+}
+
+/* The leaf frame of a folded line: its function, named by the export. */
+static const char *
+leaf_function (const char *stack)
+{
+  const char *leaf = strrchr (stack, ';');
+  return leaf != NULL ? leaf + 1 : stack;
+}
+
+/* Whether a folded line has a frame named fn. */
+static gboolean
+has_frame_in (const char *stack, const char *fn)
+{
+  g_auto (GStrv) frames = g_strsplit (stack, ";", -1);
+  return g_strv_contains ((const char *const *) frames, fn);
+}
+
+/* The folded file as leaf function → count; *total gets every line's. */
+static GHashTable *
+read_folded (const char *path, guint64 *total, guint *n_lines)
+{
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  GHashTable *by_leaf = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  *total = 0;
+  *n_lines = 0;
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (lines[i][0] == '\0')
+        continue;
+      /* "frame;frame;… COUNT", the count after the last space. */
+      char *space = strrchr (lines[i], ' ');
+      g_assert_nonnull (space);
+      char *end;
+      guint64 count = g_ascii_strtoull (space + 1, &end, 10);
+      g_assert_cmpint (*end, ==, '\0');
+      g_assert_cmpuint (count, >, 0);
+      *space = '\0';
+      g_assert_null (strchr (lines[i], ' '));
+      *total += count;
+      (*n_lines)++;
+      /* Whole stacks: from main (through the workload's frames). */
+      if (has_frame_in (lines[i], "main"))
+        {
+          guint64 *in_main = g_hash_table_lookup (by_leaf, "(through main)");
+          if (in_main == NULL)
+            g_hash_table_insert (by_leaf, g_strdup ("(through main)"),
+                                 in_main = g_new0 (guint64, 1));
+          *in_main += count;
+        }
+      const char *fn = leaf_function (lines[i]);
+      guint64 *sum = g_hash_table_lookup (by_leaf, fn);
+      if (sum == NULL)
+        g_hash_table_insert (by_leaf, g_strdup (fn), sum = g_new0 (guint64, 1));
+      *sum += count;
+    }
+  return by_leaf;
+}
+
+static guint64
+count_of (GHashTable *by_leaf, const char *fn)
+{
+  guint64 *sum = g_hash_table_lookup (by_leaf, fn);
+  return sum != NULL ? *sum : 0;
+}
+
+/* metrograph --profile [options] WORKLOAD args…, then the folded export. */
+static void
+profile_and_export (Fixture *f, const char *const *options, const char *const *workload_args,
+                    const char *const *env, CliTestRun **profile_run)
+{
+  g_autofree char *workload = workload_path ();
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  g_ptr_array_add (args, (gpointer) "--profile");
+  g_ptr_array_add (args, (gpointer) "-o");
+  g_ptr_array_add (args, (gpointer) "run.mgprof");
+  for (guint i = 0; options != NULL && options[i] != NULL; i++)
+    g_ptr_array_add (args, (gpointer) options[i]);
+  g_ptr_array_add (args, workload);
+  for (guint i = 0; workload_args[i] != NULL; i++)
+    g_ptr_array_add (args, (gpointer) workload_args[i]);
+  g_ptr_array_add (args, NULL);
+  *profile_run = cli_test_run_with_env (f->dir, (const char *const *) args->pdata, env);
+
+  const char *export[] = { "--export=run.folded", "run.mgprof", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, export);
+  assert_status (run, 0);
+}
+
+/* a() takes three times the CPU time of b(): 75 % of their samples. */
+static void
+test_split (Fixture *f, gconstpointer data)
+{
+  const char *options[] = { "--interval=2", NULL };
+  const char *args[] = { "split", "4", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  guint64 total;
+  guint n_lines;
+
+  profile_and_export (f, options, args, NULL, &run);
+  assert_status (run, 0);
+  g_assert_nonnull (strstr (run->err, "call-stack samples"));
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, &total, &n_lines);
+  guint64 a = count_of (by_leaf, "a"), b = count_of (by_leaf, "b");
+  g_test_message ("a %" G_GUINT64_FORMAT ", b %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT,
+                  a, b, total);
+  /* 4 s of CPU time at a 2 ms interval (the kernel's tick may make it 4):
+   * about 800 samples, a binomial spread of 1.5 points. */
+  g_assert_cmpuint (a + b, >=, 400);
+  double share = 100.0 * (double) a / (double) (a + b);
+  g_assert_cmpfloat_with_epsilon (share, 75.0, 5.0);
+  /* The walk goes through .eh_frame (no frame pointers) up to main, past
+   * the workload's own frames: nearly every sample's stack reaches it,
+   * named: "…;main;split;a" (split inlined in main, its own frame). */
+  guint64 through_main = count_of (by_leaf, "(through main)");
+  g_test_message ("%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " stacks reach main",
+                  through_main, total);
+  g_assert_cmpfloat (100.0 * (double) through_main / (double) total, >=, 90.0);
+}
+
+/* The share of the report line that starts with prefix in the section
+ * under heading (text report), or -1 when there is none. */
+static double
+report_share (const char *text, const char *heading, const char *prefix)
+{
+  const char *section = strstr (text, heading);
+  if (section == NULL)
+    return -1;
+  g_auto (GStrv) lines = g_strsplit (section, "\n", -1);
+  /* Line 0 the heading, 1 its underline; the next underline ends it. */
+  for (guint i = 2; lines[i] != NULL; i++)
+    {
+      if (lines[i + 1] != NULL && g_str_has_prefix (lines[i + 1], "---"))
+        break;
+      const char *name = lines[i];
+      while (*name == ' ')
+        name++;
+      if (name == lines[i] || !g_str_has_prefix (name, prefix))
+        continue;
+      const char *pc = strstr (name, " %");
+      g_assert_nonnull (pc);
+      while (pc > name && pc[-1] != ' ')
+        pc--;
+      return g_ascii_strtod (pc, NULL);
+    }
+  return -1;
+}
+
+/* The report's "Where the time went": a() has 75 % of the samples by
+ * self time, named with its file and line; main and split are in every
+ * stack (total); the same in the HTML report and in the report written at
+ * the run's end. */
+static void
+test_report_where (Fixture *f, gconstpointer data)
+{
+  const char *options[] = { "--interval=2", "--report=end.txt", NULL };
+  const char *args[] = { "split", "4", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *html = NULL, *at_end = NULL;
+  g_autofree char *html_path = g_build_filename (f->dir, "r.html", NULL);
+  g_autofree char *end_path = g_build_filename (f->dir, "end.txt", NULL);
+
+  profile_and_export (f, options, args, NULL, &run);
+  assert_status (run, 0);
+  const char *text_args[] = { "--report=-", "run.mgprof", NULL };
+  const char *html_args[] = { "--report=r.html", "run.mgprof", NULL };
+  g_autoptr (CliTestRun) text = cli_test_run (f->dir, text_args);
+  g_autoptr (CliTestRun) written = cli_test_run (f->dir, html_args);
+  assert_status (text, 0);
+  assert_status (written, 0);
+  g_test_message ("%s", strstr (text->out, "Where the time went"));
+  const char *self = "Where the time went: self", *total = "Where the time went: total";
+  double a = report_share (text->out, self, "a (mg-stacks-workload.c:");
+  double b = report_share (text->out, self, "b (mg-stacks-workload.c:");
+  g_assert_cmpfloat_with_epsilon (a, 75.0, 5.0);
+  g_assert_cmpfloat_with_epsilon (a + b, 100.0, 1.0);
+  /* The self section names no caller; the total one has main above all. */
+  g_assert_cmpfloat (report_share (text->out, self, "main ("), <, 0);
+  g_assert_cmpfloat (report_share (text->out, total, "main (mg-stacks-workload.c:"), >=, 90.0);
+  g_assert_cmpfloat_with_epsilon (report_share (text->out, total, "a (mg-stacks-workload.c:"),
+                                  a, 0.05);
+  g_assert_true (g_file_get_contents (html_path, &html, NULL, NULL));
+  g_assert_nonnull (strstr (html, "Where the time went: self"));
+  g_assert_nonnull (strstr (html, "a (mg-stacks-workload.c:"));
+  /* The report written at the run's end names them too. */
+  g_assert_true (g_file_get_contents (end_path, &at_end, NULL, NULL));
+  g_assert_cmpfloat (report_share (at_end, self, "a (mg-stacks-workload.c:"), ==, a);
+}
+
+/* The text of `protoc --decode` of a pprof file: per sample its leaf
+ * function's name and whether main is in its stack, summed by leaf name
+ * ("(through main)" for the latter), *total the samples. */
+static GHashTable *
+read_pprof_text (const char *text, guint64 *total)
+{
+  g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) function_name = g_hash_table_new (NULL, NULL);   /* id → string index */
+  g_autoptr (GHashTable) location_lines = g_hash_table_new_full (NULL, NULL, NULL,
+                                                                 (GDestroyNotify) g_array_unref);
+  g_autoptr (GPtrArray) samples = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  char block[32] = "";
+  guint64 id = 0, function_id = 0;
+  GArray *current = NULL; /* the location's function ids, or the sample's location ids + value */
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *l = lines[i];
+      guint64 v;
+      if (l[0] != ' ' && g_str_has_suffix (l, " {"))
+        {
+          g_strlcpy (block, l, MIN (sizeof block, strlen (l) - 1));
+          id = 0;
+          current = g_array_new (FALSE, FALSE, sizeof (guint64));
+          if (strcmp (block, "sample") == 0)
+            g_ptr_array_add (samples, current);
+          else if (strcmp (block, "location") != 0)
+            g_clear_pointer (&current, g_array_unref);
+        }
+      else if (g_str_has_prefix (l, "string_table: \"") && g_str_has_suffix (l, "\""))
+        {
+          /* C-escaped between the quotes. */
+          g_autofree char *quoted = g_strndup (l + strlen ("string_table: \""),
+                                               strlen (l) - strlen ("string_table: \"\""));
+          g_ptr_array_add (strings, g_strcompress (quoted));
+        }
+      else if (sscanf (l, "  id: %" G_GUINT64_FORMAT, &v) == 1)
+        {
+          id = v;
+          if (strcmp (block, "location") == 0)
+            g_hash_table_insert (location_lines, GSIZE_TO_POINTER (id), current);
+        }
+      else if (sscanf (l, "  name: %" G_GUINT64_FORMAT, &v) == 1 && strcmp (block, "function") == 0)
+        g_hash_table_insert (function_name, GSIZE_TO_POINTER (id), GSIZE_TO_POINTER (v));
+      else if (sscanf (l, "    function_id: %" G_GUINT64_FORMAT, &function_id) == 1 && current)
+        g_array_append_val (current, function_id);
+      else if ((sscanf (l, "  location_id: %" G_GUINT64_FORMAT, &v) == 1
+                || sscanf (l, "  value: %" G_GUINT64_FORMAT, &v) == 1) && current)
+        g_array_append_val (current, v);
+    }
+  GHashTable *by_leaf = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  *total = 0;
+  for (guint k = 0; k < samples->len; k++)
+    {
+      GArray *sample = g_ptr_array_index (samples, k);
+      g_assert_cmpuint (sample->len, >=, 2);
+      guint64 count = g_array_index (sample, guint64, sample->len - 1);
+      *total += count;
+      gboolean through_main = FALSE;
+      const char *leaf = NULL;
+      for (guint j = 0; j + 1 < sample->len; j++)
+        {
+          GArray *fns = g_hash_table_lookup (location_lines,
+                                             GSIZE_TO_POINTER (g_array_index (sample, guint64, j)));
+          g_assert_nonnull (fns);
+          g_assert_cmpuint (fns->len, >, 0);
+          for (guint f = 0; f < fns->len; f++)
+            {
+              gpointer name = g_hash_table_lookup (function_name,
+                                                   GSIZE_TO_POINTER (g_array_index (fns, guint64, f)));
+              g_assert_cmpuint (GPOINTER_TO_SIZE (name), <, strings->len);
+              const char *fn = g_ptr_array_index (strings, GPOINTER_TO_SIZE (name));
+              /* The leaf: the first location's first (innermost) line. */
+              if (j == 0 && f == 0)
+                leaf = fn;
+              through_main |= strcmp (fn, "main") == 0;
+            }
+        }
+      const char *keys[] = { leaf, through_main ? "(through main)" : NULL };
+      for (guint j = 0; j < G_N_ELEMENTS (keys); j++)
+        if (keys[j] != NULL)
+          {
+            guint64 *sum = g_hash_table_lookup (by_leaf, keys[j]);
+            if (sum == NULL)
+              g_hash_table_insert (by_leaf, g_strdup (keys[j]), sum = g_new0 (guint64, 1));
+            *sum += count;
+          }
+    }
+  return by_leaf;
+}
+
+/* --export=FILE.pb.gz: pprof's format, gzip'd, read back by protoc
+ * (Debian's protobuf-compiler) with our own schema of its fields: a()'s
+ * share by leaf as in the folded export, every stack through main, the
+ * same sample count. */
+static void
+test_pprof (Fixture *f, gconstpointer data)
+{
+  g_autofree char *protoc = g_find_program_in_path ("protoc");
+  if (protoc == NULL)
+    {
+      g_test_skip ("protoc is not installed (scripts/install-deps installs protobuf-compiler)");
+      return;
+    }
+  const char *options[] = { "--interval=2", NULL };
+  const char *args[] = { "split", "4", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  profile_and_export (f, options, args, NULL, &run);
+  assert_status (run, 0);
+  const char *export[] = { "--export=run.pb.gz", "run.mgprof", NULL };
+  g_autoptr (CliTestRun) exported = cli_test_run (f->dir, export);
+  assert_status (exported, 0);
+
+  g_autofree char *schema_dir = g_test_build_filename (G_TEST_DIST, "fixtures", "cli", NULL);
+  g_autofree char *command = g_strdup_printf (
+    "gzip -dc run.pb.gz | protoc --decode=mgtest.Profile -I '%s' '%s/pprof-profile.proto'",
+    schema_dir, schema_dir);
+  const char *argv[] = { "sh", "-c", command, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int status;
+  g_spawn_sync (f->dir, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
+                &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("protoc could not read the export: %s", err);
+  guint64 total, folded_total;
+  guint n_lines;
+  g_autoptr (GHashTable) by_leaf = read_pprof_text (out, &total);
+  g_autoptr (GHashTable) folded_by_leaf = read_folded (folded, &folded_total, &n_lines);
+  guint64 a = count_of (by_leaf, "a"), b = count_of (by_leaf, "b");
+  g_test_message ("pprof: a %" G_GUINT64_FORMAT ", b %" G_GUINT64_FORMAT " of %"
+                  G_GUINT64_FORMAT, a, b, total);
+  g_assert_cmpuint (total, ==, folded_total);
+  g_assert_cmpuint (a, ==, count_of (folded_by_leaf, "a"));
+  g_assert_cmpuint (a + b, >=, 400);
+  g_assert_cmpfloat_with_epsilon (100.0 * (double) a / (double) (a + b), 75.0, 5.0);
+  g_assert_cmpfloat (100.0 * (double) count_of (by_leaf, "(through main)") / (double) total, >=,
+                     90.0);
+  g_assert_nonnull (strstr (out, "string_table: \"samples\""));
+}
+
+/* 16 threads, each busy in a function of its own: each is in the stacks. */
+static void
+test_threads (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "threads", "16", "0.25", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  guint64 total;
+  guint n_lines;
+
+  profile_and_export (f, NULL, args, NULL, &run);
+  assert_status (run, 0);
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, &total, &n_lines);
+  for (int i = 0; i < 16; i++)
+    {
+      g_autofree char *fn = g_strdup_printf ("thread_%d", i);
+      if (count_of (by_leaf, fn) == 0)
+        g_error ("no stack of thread %d (%s) in:\n%s", i, fn, folded);
+    }
+}
+
+/* --no-stacks: nothing sampled, nothing exported, nothing said. */
+static void
+test_no_stacks (Fixture *f, gconstpointer data)
+{
+  const char *options[] = { "--no-stacks", NULL };
+  const char *args[] = { "split", "0.3", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  g_autofree char *text = NULL;
+
+  profile_and_export (f, options, args, NULL, &run);
+  assert_status (run, 0);
+  g_assert_null (strstr (run->err, "call-stack"));
+  g_assert_true (g_file_get_contents (folded, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "");
+}
+
+/* Threads blocked in read, nanosleep, poll, sem_wait and
+ * pthread_cond_wait for the whole run never see EINTR (the workload exits
+ * 3 if one does), while the busy thread is sampled. */
+static void
+test_no_eintr (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "blocking", "1.5", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  guint64 total;
+  guint n_lines;
+
+  profile_and_export (f, NULL, args, NULL, &run);
+  assert_status (run, 0);
+  g_assert_null (strstr (run->err, "EINTR"));
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, &total, &n_lines);
+  g_assert_cmpuint (total, >, 0);
+}
+
+/* The program installs its own handler for the sampler's signal: stacks
+ * stop, the program gets exactly the signal it sent itself, and the
+ * summary says so. */
+static void
+test_program_handler (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "handler", "0.6", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+
+  profile_and_export (f, NULL, args, NULL, &run);
+  assert_status (run, 0);
+  g_assert_nonnull (strstr (run->err, "call stacks stopped in 1 process"));
+}
+
+/* A fork child starts its own stacks, and execs while its timers run: the
+ * new image is not killed by a signal of the old one's, and both
+ * processes have stacks of their own. */
+static void
+test_fork_exec (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "forkexec", "0.6", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "run.mgprof", NULL);
+  g_autoptr (GError) error = NULL;
+
+  profile_and_export (f, NULL, args, NULL, &run);
+  assert_status (run, 0);
+  g_autoptr (MgProfile) profile = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 2);
+  for (guint p = 0; p < 2; p++)
+    {
+      g_autoptr (MgStackSet) set = mg_stack_set_new (profile, (int) p, -INFINITY, INFINITY);
+      if (mg_stack_set_get_total (set) == 0)
+        g_error ("process %u has no stacks", p);
+      g_assert_cmpuint (mg_stack_set_get_taken (set), >=, mg_stack_set_get_total (set));
+    }
+}
+
+/* A thread that blocks every signal and takes what is pending with
+ * sigtimedwait on a full set never gets the sampler's signal: it gets no
+ * timer. */
+static void
+test_sigwait (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "sigwait", "0.5", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+
+  profile_and_export (f, NULL, args, NULL, &run);
+  assert_status (run, 0);
+  g_assert_null (strstr (run->err, "took the sampler's signal"));
+}
+
+/* A table of one stack: the other stacks are counted as not stored, and
+ * the export's count plus those is what was taken. */
+static void
+test_table_full (Fixture *f, gconstpointer data)
+{
+  const char *env[] = { "METROGRAPH_TEST_STACK_TABLE=1", NULL };
+  const char *args[] = { "split", "0.6", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  guint64 total, taken = 0, lost = 0;
+  guint n_lines;
+
+  profile_and_export (f, NULL, args, env, &run);
+  assert_status (run, 0);
+  const char *line = strstr (run->err, "metrograph: ");
+  while (line != NULL && sscanf (line, "metrograph: %" G_GUINT64_FORMAT " call-stack samples, %"
+                                 G_GUINT64_FORMAT, &taken, &lost) != 2)
+    line = strstr (line + 1, "metrograph: ");
+  if (line == NULL)
+    g_error ("no line on the samples not stored in:\n%s", run->err);
+  g_assert_cmpuint (lost, >, 0);
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, &total, &n_lines);
+  g_assert_cmpuint (n_lines, ==, 1);
+  g_assert_cmpuint (total + lost, ==, taken);
+}
+
+/* --range: the whole run as without it, none after the end; only with
+ * .folded. An old profile (format 4) exports no stacks. */
+static void
+test_range (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "split", "0.5", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *whole = g_build_filename (f->dir, "run.folded", NULL);
+  g_autofree char *all = g_build_filename (f->dir, "all.folded", NULL);
+  g_autofree char *after = g_build_filename (f->dir, "after.folded", NULL);
+  g_autofree char *old = g_build_filename (f->dir, "old.folded", NULL);
+  g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "fixtures", "profile",
+                                                    "format-v4.mgprof", NULL);
+  g_autofree char *text = NULL;
+  guint64 t1, t2, t3;
+  guint n1, n2, n3;
+
+  profile_and_export (f, NULL, args, NULL, &run);
+  assert_status (run, 0);
+  const char *a1[] = { "--export=all.folded", "--range=0-", "run.mgprof", NULL };
+  const char *a2[] = { "--export=after.folded", "--range=1000-2000", "run.mgprof", NULL };
+  const char *a3[] = { "--export=x.json", "--range=0-1", "run.mgprof", NULL };
+  const char *a4[] = { "--export=x.folded", "--range=2-1", "run.mgprof", NULL };
+  const char *a5[] = { "--export=old.folded", fixture, NULL };
+  g_autoptr (CliTestRun) r1 = cli_test_run (f->dir, a1);
+  g_autoptr (CliTestRun) r2 = cli_test_run (f->dir, a2);
+  g_autoptr (CliTestRun) r3 = cli_test_run (f->dir, a3);
+  g_autoptr (CliTestRun) r4 = cli_test_run (f->dir, a4);
+  g_autoptr (CliTestRun) r5 = cli_test_run (f->dir, a5);
+  assert_status (r1, 0);
+  assert_status (r2, 0);
+  assert_status (r3, 2);
+  g_assert_nonnull (strstr (r3->err, "--range goes with --export=FILE.folded"));
+  assert_status (r4, 2);
+  g_assert_nonnull (strstr (r4->err, "--range=2-1"));
+  assert_status (r5, 0);
+  g_autoptr (GHashTable) h1 = read_folded (whole, &t1, &n1);
+  g_autoptr (GHashTable) h2 = read_folded (all, &t2, &n2);
+  g_autoptr (GHashTable) h3 = read_folded (after, &t3, &n3);
+  g_assert_cmpuint (t1, >, 0);
+  g_assert_cmpuint (t2, ==, t1);
+  g_assert_cmpuint (n2, ==, n1);
+  g_assert_cmpuint (t3, ==, 0);
+  g_assert_true (g_file_get_contents (old, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, cli_test_folder_setup, fn, \
+                                  cli_test_folder_teardown)
+  ADD ("/cli/stacks/split", test_split);
+  ADD ("/cli/stacks/report-where", test_report_where);
+  ADD ("/cli/stacks/pprof", test_pprof);
+  ADD ("/cli/stacks/threads", test_threads);
+  ADD ("/cli/stacks/no-stacks", test_no_stacks);
+  ADD ("/cli/stacks/no-eintr", test_no_eintr);
+  ADD ("/cli/stacks/program-handler", test_program_handler);
+  ADD ("/cli/stacks/fork-exec", test_fork_exec);
+  ADD ("/cli/stacks/sigwait", test_sigwait);
+  ADD ("/cli/stacks/table-full", test_table_full);
+  ADD ("/cli/stacks/range", test_range);
+  return g_test_run ();
+}
