@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "allinea_safe_syscalls.h"
+#include "mg-own-memory.h"
 #include "mg-unwind.h"
 
 #ifndef sigev_notify_thread_id
@@ -219,6 +220,7 @@ lay_out (MgSampler *s, uint64_t interval_ns)
           return false;
         }
       threads = p;
+      mg_own_memory_add (p, MAX_THREADS * sizeof *threads);
     }
   if (mg_unwind_prepare () != 0)
     {

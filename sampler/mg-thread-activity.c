@@ -23,6 +23,7 @@
 #include "metrograph_plugin_ext.h"
 #include "format/mg-record-writer.h"
 #include "mg-high-fd.h"
+#include "mg-own-memory.h"
 #include "mg-sampler-state.h"
 
 #define IO_FILE "/proc/thread-self/io"
@@ -150,11 +151,11 @@ metrograph_get_sampler_thread_activity (const struct timespec *round, unsigned w
   if (!__atomic_load_n (&running, __ATOMIC_ACQUIRE))
     {
       *out = final_activity;
-      out->record_resident_bytes = mg_record_resident_bytes (&mg_sampler.rec);
+      out->record_resident_bytes = mg_record_resident_bytes (&mg_sampler.rec) + mg_own_memory_resident ();
       out->main_thread_exited = __atomic_load_n (&mg_sampler.main_exited, __ATOMIC_ACQUIRE);
       return 0;
     }
-  out->record_resident_bytes = mg_record_resident_bytes (&mg_sampler.rec);
+  out->record_resident_bytes = mg_record_resident_bytes (&mg_sampler.rec) + mg_own_memory_resident ();
   out->main_thread_exited = __atomic_load_n (&mg_sampler.main_exited, __ATOMIC_ACQUIRE);
   out->threads = 1;
   if (!mg_thread_usage_on_sampler_thread ())

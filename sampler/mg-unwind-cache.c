@@ -29,6 +29,13 @@ typedef struct __attribute__((aligned (32)))
 static Slot slots[SLOTS];
 static const uint8_t columns[6] = MG_UNWIND_FAST_COLUMNS;
 
+void
+mg_unwind_cache_extent (const void **start, size_t *size)
+{
+  *start = slots;
+  *size = sizeof slots;
+}
+
 static Slot *
 slot_of (uint64_t pc)
 {

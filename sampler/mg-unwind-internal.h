@@ -62,6 +62,9 @@ struct mg_unwind_fast_rules
 /* Which columns saved[] describes, in order. */
 #define MG_UNWIND_FAST_COLUMNS { 3, 6, 12, 13, 14, 15 }
 
+/* Where the cache lies (for the sampler's own-memory count). */
+void mg_unwind_cache_extent (const void **start, size_t *size);
+
 /* The rules cached for lookup pc under the snapshot generation, or false.
  * Lock-free (a sequence count per slot): async-signal-safe, never waits. */
 bool mg_unwind_cache_get (uint32_t generation, uint64_t pc, struct mg_unwind_fast_rules *out);

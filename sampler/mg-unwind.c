@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "mg-own-memory.h"
 #include "mg-unwind-internal.h"
 #include "mg-unwind.h"
 
@@ -346,7 +347,11 @@ static void *
 map_zeroed (size_t size)
 {
   void *p = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  return p == MAP_FAILED ? NULL : p;
+  if (p == MAP_FAILED)
+    return NULL;
+  if (mg_own_memory_add != NULL)
+    mg_own_memory_add (p, size);
+  return p;
 }
 
 int
@@ -374,6 +379,13 @@ mg_unwind_prepare (void)
           unlock_writer ();
           errno = saved;
           return -1;
+        }
+      if (mg_own_memory_add != NULL)
+        {
+          const void *cache;
+          size_t cache_size;
+          mg_unwind_cache_extent (&cache, &cache_size);
+          mg_own_memory_add (cache, cache_size);
         }
       modules = list;
       module_loaded = (uint8_t *) (modules + MG_UNWIND_MAX_MODULES);
