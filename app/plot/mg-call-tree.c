@@ -323,3 +323,10 @@ mg_call_tree_find_child (const MgCallTree *self, MgCallTreeKind kind, guint node
     }
   return G_MAXUINT;
 }
+
+guint
+mg_call_tree_get_parent (const MgCallTree *self, MgCallTreeKind kind, guint node)
+{
+  const Node *n = node_of (self, kind, node);
+  return n ? n->parent : G_MAXUINT;
+}

@@ -56,6 +56,8 @@ guint mg_call_tree_get_child (const MgCallTree *self, MgCallTreeKind kind, guint
 const MgCallFunction *mg_call_tree_get_node (const MgCallTree *self, MgCallTreeKind kind,
                                              guint node, guint64 *self_samples,
                                              guint64 *total_samples);
+/* The parent of NODE (G_MAXUINT for the root). */
+guint mg_call_tree_get_parent (const MgCallTree *self, MgCallTreeKind kind, guint node);
 /* The child of NODE naming NAME, or G_MAXUINT (the tests). */
 guint mg_call_tree_find_child (const MgCallTree *self, MgCallTreeKind kind, guint node,
                                const char *name);

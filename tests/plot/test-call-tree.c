@@ -2,7 +2,10 @@
 /* The code views' model (mg-call-tree.c) on hand-made stacks of known
  * counts: functions table, top-down and bottom-up trees, recursion,
  * inlined functions and the namer's cache. */
+#include <math.h>
+
 #include "plot/mg-call-tree.h"
+#include "plot/mg-flame-graph.h"
 
 /* Addresses by function: 0x1xx main, 0x2xx a, 0x3xx b, 0x4xx c, 0x5xx
  * an inlined "inl" inside "d"; anything else unresolved. */
@@ -234,6 +237,109 @@ test_namer_cache (void)
                                                  MG_CALL_TREE_ROOT), ==, 0);
 }
 
+static const MgFlameBox *
+box_at (GArray *boxes, guint i)
+{
+  return &g_array_index (boxes, MgFlameBox, i);
+}
+
+static void
+check_box (MgCallTree *tree, GArray *boxes, guint i, const char *name, guint depth, double x0,
+           double x1)
+{
+  const MgFlameBox *b = box_at (boxes, i);
+  const MgCallFunction *f = mg_call_tree_get_node (tree, MG_CALL_TREE_TOP_DOWN, b->node, NULL,
+                                                   NULL);
+  g_assert_cmpstr (f ? f->name : NULL, ==, name);
+  g_assert_cmpuint (b->depth, ==, depth);
+  g_assert_cmpfloat_with_epsilon (b->x0, x0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (b->x1, x1, 1e-9);
+}
+
+/* The icicle of the three paths: widths are shares of the total; zoomed
+ * to a, a is the full width and c a third of it. */
+static void
+test_flame_layout (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) tree = three_paths (namer);
+  g_autoptr (GArray) all = mg_flame_layout (tree, MG_CALL_TREE_ROOT, 0);
+
+  g_assert_cmpuint (all->len, ==, 6);
+  check_box (tree, all, 0, NULL, 0, 0, 1);
+  check_box (tree, all, 1, "main", 1, 0, 1);
+  check_box (tree, all, 2, "a", 2, 0, 0.9);
+  check_box (tree, all, 3, "c", 3, 0, 0.3);
+  check_box (tree, all, 4, "b", 2, 0.9, 1);
+  check_box (tree, all, 5, "c", 3, 0.9, 1);
+  g_assert_cmpint (mg_flame_hit (all, 0.95, 2), ==, 4);
+  g_assert_cmpint (mg_flame_hit (all, 0.5, 3), ==, -1);  /* a's self time */
+  g_assert_cmpint (mg_flame_hit (all, 0.5, 7), ==, -1);
+
+  guint a = box_at (all, 2)->node;
+  g_autoptr (GArray) zoomed = mg_flame_layout (tree, a, 0);
+  g_assert_cmpuint (zoomed->len, ==, 4);
+  check_box (tree, zoomed, 0, NULL, 0, 0, 1);
+  check_box (tree, zoomed, 1, "main", 1, 0, 1);
+  check_box (tree, zoomed, 2, "a", 2, 0, 1);
+  check_box (tree, zoomed, 3, "c", 3, 0, 1.0 / 3);
+
+  /* Narrower than 15 %: b (10 %) and what it called left out. */
+  g_autoptr (GArray) wide = mg_flame_layout (tree, MG_CALL_TREE_ROOT, 0.15);
+  g_assert_cmpuint (wide->len, ==, 4);
+  g_assert_cmpint (mg_flame_hit (wide, 0.95, 2), ==, -1);
+}
+
+static guint32
+pixel (cairo_surface_t *surface, int x, int y)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  return *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
+}
+
+static guint32
+argb (const double rgb[3])
+{
+  return 0xff000000u | (guint32) lround (rgb[0] * 255) << 16 | (guint32) lround (rgb[1] * 255) << 8
+         | (guint32) lround (rgb[2] * 255);
+}
+
+/* Boxes drawn in their module's colour where the layout puts them, and
+ * nothing where a function ran itself (no box below it). */
+static void
+test_flame_render (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) tree = three_paths (namer);
+  g_autoptr (GArray) boxes = mg_flame_layout (tree, MG_CALL_TREE_ROOT, 0);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400, 80);
+  cairo_t *cr = cairo_create (surface);
+  double grey[3];
+
+  mg_flame_render (cr, tree, boxes, 400, 20, FALSE, "all");
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  mg_flame_colour (NULL, FALSE, grey);
+  g_assert_cmphex (pixel (surface, 350, 41), ==, argb (grey));  /* a, depth 2 */
+  g_assert_cmphex (pixel (surface, 390, 41), ==, argb (grey));  /* b */
+  g_assert_cmphex (pixel (surface, 100, 61), ==, argb (grey));  /* c under a */
+  g_assert_cmphex (pixel (surface, 300, 61), ==, 0);            /* a's self time */
+  g_assert_cmphex (pixel (surface, 359, 41), ==, 0);            /* the gap after a */
+  cairo_surface_destroy (surface);
+
+  /* Modules have hues of their own, lighter in a light theme. */
+  MgCallFunction prog = { .name = (char *) "f", .module = (char *) "/bin/prog" };
+  MgCallFunction libm = { .name = (char *) "g", .module = (char *) "/lib/libm.so.6" };
+  double p[3], m[3], pd[3];
+  mg_flame_colour (&prog, FALSE, p);
+  mg_flame_colour (&libm, FALSE, m);
+  mg_flame_colour (&prog, TRUE, pd);
+  g_assert_cmphex (argb (p), !=, argb (m));
+  g_assert_cmpfloat (p[0] + p[1] + p[2], >, pd[0] + pd[1] + pd[2]);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -244,5 +350,7 @@ main (int argc, char **argv)
   g_test_add_func ("/call-tree/recursion", test_recursion);
   g_test_add_func ("/call-tree/inline-and-unknown", test_inline_and_unknown);
   g_test_add_func ("/call-tree/namer-cache", test_namer_cache);
+  g_test_add_func ("/flame-graph/layout", test_flame_layout);
+  g_test_add_func ("/flame-graph/render", test_flame_render);
   return g_test_run ();
 }
