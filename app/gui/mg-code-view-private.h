@@ -12,8 +12,10 @@ gboolean mg_code_view_is_busy (MgCodeView *self);
 GListModel *mg_code_view_get_functions_model (MgCodeView *self);
 /* The call tree's rows as shown: GtkTreeListRow items of MgCodeItem. */
 GListModel *mg_code_view_get_tree_model (MgCodeView *self);
-/* Shows the Call Tree (TRUE) or the Functions table. */
-void mg_code_view_show_tree (MgCodeView *self, gboolean tree);
+/* Shows "functions", "tree" or "flame". */
+void mg_code_view_show_page (MgCodeView *self, const char *page);
+/* The flame graph (MgFlameView). */
+GtkWidget *mg_code_view_get_flame_view (MgCodeView *self);
 /* Shows the bottom-up tree (TRUE) or the top-down one. */
 void mg_code_view_set_bottom_up (MgCodeView *self, gboolean bottom_up);
 /* The empty state's title when it is shown, else NULL. */

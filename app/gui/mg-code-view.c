@@ -7,6 +7,7 @@
 #include "mg-code-item.h"
 #include "mg-code-namer.h"
 #include "mg-code-view-private.h"
+#include "mg-flame-view.h"
 #include "profile/mg-stack-set.h"
 
 struct _MgCodeView
@@ -31,6 +32,8 @@ struct _MgCodeView
   GListStore *roots;
   GtkTreeListModel *tree_rows;
   GtkWidget *tree_button;
+  GtkWidget *flame_button;
+  GtkWidget *flame;
   GtkWidget *bottom_up;
 };
 
@@ -304,10 +307,15 @@ linked_pair (const char *first_label, const char *second_label, GtkWidget **seco
 }
 
 static void
-on_tree_toggled (MgCodeView *self)
+on_page_toggled (MgCodeView *self)
 {
-  gboolean tree = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->tree_button));
-  gtk_stack_set_visible_child_name (GTK_STACK (self->view_stack), tree ? "tree" : "functions");
+  const char *page = "functions";
+
+  if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->tree_button)))
+    page = "tree";
+  else if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->flame_button)))
+    page = "flame";
+  gtk_stack_set_visible_child_name (GTK_STACK (self->view_stack), page);
 }
 
 static void
@@ -329,7 +337,15 @@ build_header (MgCodeView *self)
   gtk_widget_set_margin_end (header, 12);
   gtk_widget_set_margin_top (header, 6);
   gtk_widget_set_margin_bottom (header, 6);
-  g_signal_connect_swapped (self->tree_button, "toggled", G_CALLBACK (on_tree_toggled), self);
+  /* Translators: the Code pane's view of the call tree as stacked boxes */
+  self->flame_button = gtk_toggle_button_new_with_label (_("Flame Graph"));
+  gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (self->flame_button),
+                               GTK_TOGGLE_BUTTON (self->tree_button));
+  gtk_widget_set_tooltip_text (self->flame_button,
+                               _("Click a function to zoom to it, a row above to zoom out"));
+  gtk_box_append (GTK_BOX (pages), self->flame_button);
+  g_signal_connect_swapped (self->tree_button, "toggled", G_CALLBACK (on_page_toggled), self);
+  g_signal_connect_swapped (self->flame_button, "toggled", G_CALLBACK (on_page_toggled), self);
   gtk_box_append (GTK_BOX (header), pages);
 
   GtkWidget *order = linked_pair (
@@ -447,6 +463,7 @@ show_result (MgCodeView *self, Job *job)
   self->current = mg_code_tree_ref (job->tree);
   fill_functions (self);
   fill_tree (self);
+  mg_flame_view_set_tree (MG_FLAME_VIEW (self->flame), self->current);
 
   guint64 total = mg_call_tree_get_total (mg_code_tree_get (self->current));
   g_autofree char *range = mg_time_view_describe_figures_range (self->view);
@@ -532,6 +549,7 @@ mg_code_view_set_profile (MgCodeView *self, MgProfile *profile)
   g_clear_pointer (&self->current, mg_code_tree_unref);
   fill_functions (self);
   fill_tree (self);
+  mg_flame_view_set_tree (MG_FLAME_VIEW (self->flame), NULL);
   gtk_label_set_text (GTK_LABEL (self->summary), "");
   if (profile == NULL)
     return;
@@ -578,6 +596,8 @@ mg_code_view_init (MgCodeView *self)
   self->view_stack = gtk_stack_new ();
   gtk_stack_add_named (GTK_STACK (self->view_stack), build_functions (self), "functions");
   gtk_stack_add_named (GTK_STACK (self->view_stack), build_tree (self), "tree");
+  self->flame = mg_flame_view_new ();
+  gtk_stack_add_named (GTK_STACK (self->view_stack), scrolled (self->flame), "flame");
   self->pages = gtk_stack_new ();
   gtk_widget_set_vexpand (self->pages, TRUE);
   gtk_stack_add_named (GTK_STACK (self->pages), self->view_stack, "views");
@@ -616,10 +636,21 @@ mg_code_view_get_tree_model (MgCodeView *self)
 }
 
 void
-mg_code_view_show_tree (MgCodeView *self, gboolean tree)
+mg_code_view_show_page (MgCodeView *self, const char *page)
 {
-  GtkWidget *functions = gtk_widget_get_prev_sibling (self->tree_button);
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (tree ? self->tree_button : functions), TRUE);
+  GtkWidget *button = gtk_widget_get_prev_sibling (self->tree_button);
+
+  if (g_str_equal (page, "tree"))
+    button = self->tree_button;
+  else if (g_str_equal (page, "flame"))
+    button = self->flame_button;
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
+}
+
+GtkWidget *
+mg_code_view_get_flame_view (MgCodeView *self)
+{
+  return self->flame;
 }
 
 void

@@ -15,6 +15,8 @@
 #include "gui-test-util.h"
 #include "gui/mg-code-item.h"
 #include "gui/mg-code-view-private.h"
+#include "gui/mg-flame-view.h"
+#include "plot/mg-flame-graph.h"
 #include "gui/mg-window-private.h"
 
 static MgCodeView *
@@ -155,6 +157,47 @@ test_call_tree (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The flame graph of the whole run: a click on a function zooms to it
+ * (its box the full width), a click on the top row zooms back out; the
+ * tooltip gives the shares. */
+static void
+test_flame_graph (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (200);
+  int width = gtk_widget_get_width (GTK_WIDGET (flame));
+  g_assert_cmpint (width, >, 100);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (flame)), >=, 4 * 20);
+  /* All, main, a (81.25 %) then b, c under both. */
+  g_assert_cmpuint (mg_flame_view_get_boxes (flame)->len, ==, 6);
+
+  g_autofree char *tip = mg_flame_view_dup_tooltip (flame, width * 0.95, 2 * 20 + 10);
+  g_assert_cmpstr (tip, ==, "code_fixture_b\nTotal 18.8 % (30 samples), self 0.0 %");
+  g_autofree char *none = mg_flame_view_dup_tooltip (flame, width * 0.5, 3 * 20 + 10);
+  g_assert_null (none);  /* a's self time: no box below it */
+
+  mg_flame_view_click (flame, width * 0.5, 2 * 20 + 10);
+  const GArray *boxes = mg_flame_view_get_boxes (flame);
+  g_assert_cmpuint (boxes->len, ==, 4);
+  const MgFlameBox *a = &g_array_index (boxes, MgFlameBox, 2);
+  g_assert_cmpuint (a->node, ==, mg_flame_view_get_focus (flame));
+  g_assert_cmpfloat (a->x1 - a->x0, ==, 1);
+  /* c: 30 of a's 130 samples. */
+  const MgFlameBox *c = &g_array_index (boxes, MgFlameBox, 3);
+  g_assert_cmpfloat_with_epsilon (c->x1 - c->x0, 30.0 / 130, 1e-9);
+  gui_test_save_screenshot (window, "code-flame-zoomed-light.png");
+
+  mg_flame_view_click (flame, 10, 5);
+  g_assert_cmpuint (mg_flame_view_get_focus (flame), ==, 0);
+  g_assert_cmpuint (mg_flame_view_get_boxes (flame)->len, ==, 6);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_no_stacks (void)
 {
@@ -180,8 +223,10 @@ test_screenshots (void)
   gui_test_save_screenshot (window, "code-functions-light.png");
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
   mg_code_view_set_bottom_up (code_view (window), FALSE);
-  mg_code_view_show_tree (code_view (window), TRUE);
+  mg_code_view_show_page (code_view (window), "tree");
   gui_test_save_screenshot (window, "code-tree-dark.png");
+  mg_code_view_show_page (code_view (window), "flame");
+  gui_test_save_screenshot (window, "code-flame-dark.png");
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -192,6 +237,7 @@ main (int argc, char **argv)
   gui_test_init (&argc, &argv);
   g_test_add_func ("/code-view/functions", test_functions);
   g_test_add_func ("/code-view/call-tree", test_call_tree);
+  g_test_add_func ("/code-view/flame-graph", test_flame_graph);
   g_test_add_func ("/code-view/no-stacks", test_no_stacks);
   g_test_add_func ("/code-view/screenshots", test_screenshots);
   return gui_test_run ();
