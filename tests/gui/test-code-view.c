@@ -231,6 +231,28 @@ test_screenshots (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* With MG_CODE_VIEW_PROFILE naming a profile of a real run (and
+ * MG_GUI_SCREENSHOT_DIR set), its Code pane at 1600 × 1000: each page,
+ * light, for the documentation. */
+static void
+test_real_profile (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) profile = mg_profile_load (g_getenv ("MG_CODE_VIEW_PROFILE"), &error);
+  g_assert_no_error (error);
+  MgWindow *window = gui_test_new_window (profile);
+  static const char *const pages[] = { "functions", "tree", "flame" };
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("code-real-%s.png", pages[i]);
+      mg_code_view_show_page (code_view (window), pages[i]);
+      gui_test_save_screenshot (window, name);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -240,5 +262,7 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/flame-graph", test_flame_graph);
   g_test_add_func ("/code-view/no-stacks", test_no_stacks);
   g_test_add_func ("/code-view/screenshots", test_screenshots);
+  if (g_getenv ("MG_CODE_VIEW_PROFILE") != NULL)
+    g_test_add_func ("/code-view/real-profile", test_real_profile);
   return gui_test_run ();
 }
