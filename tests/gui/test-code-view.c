@@ -89,9 +89,13 @@ test_functions (void)
   assert_function (model, "code_fixture_main", 0, 50, 0, 100);
   g_assert_nonnull (strstr (mg_code_view_get_summary (view), "50 samples"));
 
-  /* Process 1 (as its entry in the process drop-down sets it), whole run. */
+  /* Process 1 chosen in the header's drop-down (after All Processes),
+   * whole run. */
   mg_time_view_clear_selection (mg_window_get_time_view (window));
-  mg_time_view_set_process (mg_window_get_time_view (window), 1);
+  GtkWidget *processes = gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_DROP_DOWN);
+  g_assert_nonnull (processes);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (processes), 2);
+  g_assert_cmpint (mg_time_view_get_process (mg_window_get_time_view (window)), ==, 1);
   view = code_view (window);
   assert_function (model, "code_fixture_a", 40, 40, 66.67, 66.67);
   assert_function (model, "code_fixture_c", 20, 20, 33.33, 33.33);
