@@ -32,6 +32,18 @@ struct _MgCallTree {
   guint64 total;
 };
 
+/* (parent << 32 | function), mixed: g_int64_hash's parent ^ function
+ * would put most nodes of a big tree in a few buckets. */
+static guint
+node_key_hash (gconstpointer p)
+{
+  guint64 v = *(const guint64 *) p;
+  v ^= v >> 33;
+  v *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  v ^= v >> 33;
+  return (guint) v;
+}
+
 static void
 tree_init (Tree *t)
 {
@@ -39,7 +51,7 @@ tree_init (Tree *t)
 
   t->nodes = g_array_new (FALSE, FALSE, sizeof (Node));
   g_array_append_val (t->nodes, root);
-  t->lookup = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  t->lookup = g_hash_table_new_full (node_key_hash, g_int64_equal, g_free, NULL);
   t->children = g_array_new (FALSE, FALSE, sizeof (guint));
 }
 

@@ -26,7 +26,8 @@ static guint
 frame_key_hash (gconstpointer p)
 {
   const FrameKey *k = p;
-  return (guint) (k->vaddr ^ (k->vaddr >> 32)) * 31u + k->module;
+  guint64 v = k->vaddr * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) + k->module;
+  return (guint) (v ^ (v >> 32));
 }
 
 static gboolean
