@@ -12,7 +12,9 @@ typedef struct {
 
 typedef struct {
   GArray *nodes;       /* Node; [0] the root */
-  GHashTable *lookup;  /* (parent << 32 | function) → node index + 1 */
+  guint64 *keys;       /* open addressing: (parent << 32 | function) + 1, 0 empty */
+  guint *values;       /* the node of keys[i] */
+  gsize capacity;      /* a power of two, kept under half full */
   GArray *children;    /* node indices, grouped by parent */
 } Tree;
 
@@ -32,16 +34,23 @@ struct _MgCallTree {
   guint64 total;
 };
 
-/* (parent << 32 | function), mixed: g_int64_hash's parent ^ function
- * would put most nodes of a big tree in a few buckets. */
-static guint
-node_key_hash (gconstpointer p)
+/* (parent << 32 | function), mixed: parent ^ function would put most
+ * nodes of a big tree in a few buckets. */
+static gsize
+node_key_hash (guint64 v)
 {
-  guint64 v = *(const guint64 *) p;
   v ^= v >> 33;
   v *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
   v ^= v >> 33;
-  return (guint) v;
+  return (gsize) v;
+}
+
+static void
+tree_alloc_lookup (Tree *t, gsize capacity)
+{
+  t->capacity = capacity;
+  t->keys = g_new0 (guint64, capacity);
+  t->values = g_new (guint, capacity);
 }
 
 static void
@@ -51,30 +60,76 @@ tree_init (Tree *t)
 
   t->nodes = g_array_new (FALSE, FALSE, sizeof (Node));
   g_array_append_val (t->nodes, root);
-  t->lookup = g_hash_table_new_full (node_key_hash, g_int64_equal, g_free, NULL);
+  tree_alloc_lookup (t, 1024);
   t->children = g_array_new (FALSE, FALSE, sizeof (guint));
+}
+
+static void
+tree_free_lookup (Tree *t)
+{
+  g_clear_pointer (&t->keys, g_free);
+  g_clear_pointer (&t->values, g_free);
+  t->capacity = 0;
 }
 
 static void
 tree_clear (Tree *t)
 {
   g_array_unref (t->nodes);
-  g_hash_table_destroy (t->lookup);
+  tree_free_lookup (t);
   g_array_unref (t->children);
+}
+
+/* The slot of key, or the empty one where it would go. */
+static gsize
+tree_slot (const Tree *t, guint64 key)
+{
+  gsize mask = t->capacity - 1;
+  gsize i = node_key_hash (key) & mask;
+
+  while (t->keys[i] != 0 && t->keys[i] != key)
+    i = (i + 1) & mask;
+  return i;
+}
+
+static void
+tree_grow (Tree *t)
+{
+  guint64 *keys = t->keys;
+  guint *values = t->values;
+  gsize capacity = t->capacity;
+
+  tree_alloc_lookup (t, capacity * 2);
+  for (gsize i = 0; i < capacity; i++)
+    if (keys[i] != 0)
+      {
+        gsize slot = tree_slot (t, keys[i]);
+        t->keys[slot] = keys[i];
+        t->values[slot] = values[i];
+      }
+  g_free (keys);
+  g_free (values);
 }
 
 static guint
 tree_child (Tree *t, guint parent, guint function)
 {
-  gint64 key = (gint64) (((guint64) parent << 32) | function);
-  guint found = GPOINTER_TO_UINT (g_hash_table_lookup (t->lookup, &key));
+  /* + 1: no key is 0, the empty slot's mark. */
+  guint64 key = (((guint64) parent << 32) | function) + 1;
+  gsize slot = tree_slot (t, key);
 
-  if (found)
-    return found - 1;
+  if (t->keys[slot] == key)
+    return t->values[slot];
+  if (t->nodes->len + 1 > t->capacity / 2)
+    {
+      tree_grow (t);
+      slot = tree_slot (t, key);
+    }
   Node n = { .function = function, .parent = parent };
   guint index = t->nodes->len;
   g_array_append_val (t->nodes, n);
-  g_hash_table_insert (t->lookup, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (index + 1));
+  t->keys[slot] = key;
+  t->values[slot] = index;
   return index;
 }
 
@@ -137,6 +192,7 @@ mg_call_tree_add_stack (MgCallTree *self, const MgStackSet *set, const MgStackFr
   Tree *up = &self->trees[MG_CALL_TREE_BOTTOM_UP];
   guint node;
 
+  g_return_if_fail (down->keys != NULL);  /* not after mg_call_tree_finish () */
   self->total += count;
   g_array_index (down->nodes, Node, 0).total += count;
   g_array_index (up->nodes, Node, 0).total += count;
@@ -230,7 +286,8 @@ tree_finish (Tree *t)
       if (parent->n_children++ == 0)
         parent->child_start = k;
     }
-  g_hash_table_remove_all (t->lookup);
+  /* Finished: no node is added any more. */
+  tree_free_lookup (t);
 }
 
 void
