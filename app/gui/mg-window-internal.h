@@ -41,6 +41,8 @@ struct _MgWindow
   GtkWidget *errors_revealer;
   GtkWidget *errors_label;
   GtkWidget *rows_stack;
+  GtkWidget *code_paned;        /* the metric rows above, the Code pane below */
+  GtkWidget *code_box;
   GtkWidget *rows_box;
   GtkWidget *axis_box;
   GtkWidget *axis_caption;
@@ -65,6 +67,7 @@ struct _MgWindow
   GtkSizeGroup *label_group;
   GMenuModel *metrics_menu; /* given to metrics_button when it opens */
   GtkWidget *rows;          /* MgMetricRows, in rows_box */
+  GtkWidget *code_view;     /* MgCodeView, in code_box */
   GtkWidget *event_strip;
   GtkWidget *time_axis;
   GtkWidget *range_label;   /* under the axis: what the figures describe */

@@ -45,4 +45,7 @@ GtkWidget *mg_window_get_report_view (MgWindow *self);
 /* The rank overview (MgRankOverview) win.rank-overview opened, or NULL. */
 GtkWidget *mg_window_get_rank_overview (MgWindow *self);
 
+/* The Code pane (MgCodeView: mg-code-view-private.h). */
+GtkWidget *mg_window_get_code_view (MgWindow *self);
+
 G_END_DECLS

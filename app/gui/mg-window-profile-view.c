@@ -19,6 +19,7 @@
 #include "gui/graph/mg-time-axis.h"
 #include "defs/mg-units.h"
 #include "mg-tooltip.h"
+#include "mg-code-view.h"
 #include "mg-window-internal.h"
 
 #define UNDO_TIMEOUT_S 6
@@ -92,6 +93,8 @@ mg_window_clear_profile_view (MgWindow *self)
   self->side_built = FALSE;
   g_clear_object (&self->visibility);
   g_clear_object (&self->label_group);
+  if (self->code_view != NULL)
+    mg_code_view_set_profile (MG_CODE_VIEW (self->code_view), NULL);
   g_clear_object (&self->profile);
   g_clear_object (&self->file);
   self->process_choice = FALSE;
@@ -444,6 +447,7 @@ mg_window_set_run_profile (MgWindow *self, MgProfile *profile, GFile *file, gboo
                                  self->label_group);
   build_axis (self);
   update_rows_visibility (self);
+  mg_code_view_set_profile (MG_CODE_VIEW (self->code_view), profile);
 
   g_clear_object (&self->metrics_menu);
   self->metrics_menu = mg_metrics_menu_new (self->visibility);
@@ -492,6 +496,14 @@ mg_window_profile_view_init (MgWindow *self)
 {
   self->rows = mg_metric_rows_new ();
   gtk_box_append (GTK_BOX (self->rows_box), self->rows);
+  /* The Code pane under the rows, as in MAP: the code of what the graphs
+   * show, one glance down; its divider is remembered. */
+  self->code_view = mg_code_view_new (self->view);
+  gtk_widget_set_size_request (self->code_view, -1, 120);
+  gtk_box_append (GTK_BOX (self->code_box), self->code_view);
+  if (self->settings != NULL)
+    g_settings_bind (self->settings, "code-pane-position", self->code_paned, "position",
+                     G_SETTINGS_BIND_DEFAULT);
   g_signal_connect_swapped (self->rows, "notify::empty", G_CALLBACK (update_rows_visibility), self);
   mg_process_search_setup (GTK_DROP_DOWN (self->process_dropdown));
   g_signal_connect_swapped (self->process_dropdown, "notify::selected",

@@ -138,3 +138,9 @@ mg_window_get_range_readout (MgWindow *self, GtkWidget **whole_run_button)
     *whole_run_button = self->range_button;
   return self->range_label != NULL ? gtk_label_get_text (GTK_LABEL (self->range_label)) : NULL;
 }
+
+GtkWidget *
+mg_window_get_code_view (MgWindow *self)
+{
+  return self->code_view;
+}

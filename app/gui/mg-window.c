@@ -119,6 +119,8 @@ mg_window_class_init (MgWindowClass *klass)
   BIND (errors_revealer);
   BIND (errors_label);
   BIND (rows_stack);
+  BIND (code_paned);
+  BIND (code_box);
   BIND (rows_box);
   BIND (axis_box);
   BIND (axis_caption);

@@ -1,0 +1,678 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "mg-config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "mg-code-item.h"
+#include "mg-code-namer.h"
+#include "mg-code-view-private.h"
+#include "mg-flame-view.h"
+#include "profile/mg-stack-set.h"
+
+struct _MgCodeView
+{
+  GtkBox parent_instance;
+
+  MgTimeView *view;
+  MgProfile *profile;
+  MgFrameNamer *namer;     /* per profile: its addresses named once */
+  gboolean running;        /* a worker is computing */
+  gboolean dirty;          /* the range or process changed since it started */
+  guint generation;        /* a new profile makes results in flight stale */
+  MgCodeTree *current;
+
+  GtkWidget *summary;
+  GtkWidget *pages;        /* "views" or "empty" */
+  GtkWidget *empty_title;
+  GtkWidget *empty_detail;
+  GtkWidget *view_stack;   /* "functions", "tree" */
+  GListStore *functions;
+  GtkSortListModel *functions_sorted;
+  GListStore *roots;
+  GtkTreeListModel *tree_rows;
+  GtkWidget *tree_button;
+  GtkWidget *flame_button;
+  GtkWidget *flame;
+  GtkWidget *bottom_up;
+};
+
+G_DEFINE_FINAL_TYPE (MgCodeView, mg_code_view, GTK_TYPE_BOX)
+
+/* What a column shows of an item. */
+typedef enum {
+  COLUMN_NAME,
+  COLUMN_SELF_SHARE,
+  COLUMN_TOTAL_SHARE,
+  COLUMN_SAMPLES,
+  COLUMN_LOCATION,
+  COLUMN_MODULE,
+} Column;
+
+static MgCodeItem *
+item_of (GtkListItem *list_item, gboolean tree)
+{
+  gpointer item = gtk_list_item_get_item (list_item);
+  if (tree && GTK_IS_TREE_LIST_ROW (item))
+    return gtk_tree_list_row_get_item (item);  /* a new reference */
+  return item ? g_object_ref (item) : NULL;
+}
+
+static void
+setup_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer data)
+{
+  Column column = GPOINTER_TO_INT (data);
+  gboolean tree = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "tree"));
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_ellipsize (GTK_LABEL (label), column == COLUMN_NAME ? PANGO_ELLIPSIZE_MIDDLE
+                                                                    : PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (label),
+                        column == COLUMN_SELF_SHARE || column == COLUMN_TOTAL_SHARE
+                        || column == COLUMN_SAMPLES ? 1 : 0);
+  if (column != COLUMN_NAME && column != COLUMN_LOCATION && column != COLUMN_MODULE)
+    gtk_widget_add_css_class (label, "numeric");
+  if (tree && column == COLUMN_NAME)
+    {
+      GtkWidget *expander = gtk_tree_expander_new ();
+      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+      gtk_list_item_set_child (list_item, expander);
+    }
+  else
+    gtk_list_item_set_child (list_item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer data)
+{
+  Column column = GPOINTER_TO_INT (data);
+  gboolean tree = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "tree"));
+  g_autoptr (MgCodeItem) item = item_of (list_item, tree);
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  g_autofree char *text = NULL;
+
+  if (GTK_IS_TREE_EXPANDER (child))
+    {
+      gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child),
+                                      gtk_list_item_get_item (list_item));
+      child = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
+    }
+  if (item == NULL)
+    return;
+  switch (column)
+    {
+    case COLUMN_NAME:
+      text = g_strdup (mg_code_item_get_name (item));
+      gtk_widget_set_tooltip_text (child, text);
+      break;
+    case COLUMN_SELF_SHARE:
+      text = g_strdup_printf ("%.1f %%", mg_code_item_get_self_share (item));
+      break;
+    case COLUMN_TOTAL_SHARE:
+      text = g_strdup_printf ("%.1f %%", mg_code_item_get_total_share (item));
+      break;
+    case COLUMN_SAMPLES:
+      text = g_strdup_printf ("%" G_GUINT64_FORMAT, mg_code_item_get_total (item));
+      break;
+    case COLUMN_LOCATION:
+      text = g_strdup (mg_code_item_get_location (item));
+      break;
+    case COLUMN_MODULE:
+      text = g_strdup (mg_code_item_get_module (item));
+      break;
+    }
+  gtk_label_set_text (GTK_LABEL (child), text);
+}
+
+static GtkSorter *
+column_sorter (Column column)
+{
+  const char *property = NULL;
+
+  switch (column)
+    {
+    case COLUMN_NAME:
+      property = "name";
+      break;
+    case COLUMN_SELF_SHARE:
+      property = "self";
+      break;
+    case COLUMN_TOTAL_SHARE:
+    case COLUMN_SAMPLES:
+      property = "total";
+      break;
+    case COLUMN_LOCATION:
+      property = "location";
+      break;
+    case COLUMN_MODULE:
+      property = "module";
+      break;
+    }
+  GtkExpression *e = gtk_property_expression_new (MG_TYPE_CODE_ITEM, NULL, property);
+  if (column == COLUMN_NAME || column == COLUMN_LOCATION || column == COLUMN_MODULE)
+    return GTK_SORTER (gtk_string_sorter_new (e));
+  GtkNumericSorter *sorter = gtk_numeric_sorter_new (e);
+  /* Numbers read largest first on the first click. */
+  gtk_numeric_sorter_set_sort_order (sorter, GTK_SORT_DESCENDING);
+  return GTK_SORTER (sorter);
+}
+
+static GtkColumnViewColumn *
+add_column (GtkColumnView *view, const char *title, Column column, gboolean tree)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *c;
+
+  g_object_set_data (G_OBJECT (factory), "tree", GINT_TO_POINTER (tree));
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (column));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (column));
+  c = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_resizable (c, TRUE);
+  if (column == COLUMN_NAME)
+    gtk_column_view_column_set_expand (c, TRUE);
+  if (!tree)
+    {
+      g_autoptr (GtkSorter) sorter = column_sorter (column);
+      gtk_column_view_column_set_sorter (c, sorter);
+    }
+  gtk_column_view_append_column (view, c);
+  g_object_unref (c);
+  return c;
+}
+
+static void
+add_columns (GtkColumnView *view, gboolean tree)
+{
+  /* Translators: column of the code views: the function's name */
+  add_column (view, _("Function"), COLUMN_NAME, tree);
+  /* Translators: column of the code views: % of the samples taken in the function itself */
+  add_column (view, _("Self"), COLUMN_SELF_SHARE, tree);
+  /* Translators: column of the code views: % of the samples in the function or what it called */
+  GtkColumnViewColumn *total = add_column (view, _("Total"), COLUMN_TOTAL_SHARE, tree);
+  /* Translators: column of the code views: samples in the function or what it called */
+  add_column (view, _("Samples"), COLUMN_SAMPLES, tree);
+  /* Translators: column of the code views: source file and line */
+  add_column (view, _("Source"), COLUMN_LOCATION, tree);
+  /* Translators: column of the code views: the executable or library */
+  add_column (view, _("Module"), COLUMN_MODULE, tree);
+  if (!tree)
+    /* Ascending in the column's own order: its sorter's, largest first. */
+    gtk_column_view_sort_by_column (view, total, GTK_SORT_ASCENDING);
+}
+
+/* Nothing selected until the user picks a row. */
+static GtkSelectionModel *
+selection_of (GListModel *model)
+{
+  GtkSingleSelection *selection = gtk_single_selection_new (model);
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  return GTK_SELECTION_MODEL (selection);
+}
+
+static GtkWidget *
+scrolled (GtkWidget *child)
+{
+  GtkWidget *s = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (s), child);
+  gtk_widget_set_vexpand (s, TRUE);
+  return s;
+}
+
+static GtkWidget *
+build_functions (MgCodeView *self)
+{
+  GtkWidget *view = gtk_column_view_new (NULL);
+
+  self->functions = g_list_store_new (MG_TYPE_CODE_ITEM);
+  add_columns (GTK_COLUMN_VIEW (view), FALSE);
+  self->functions_sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->functions)),
+                                                    g_object_ref (gtk_column_view_get_sorter (
+                                                      GTK_COLUMN_VIEW (view))));
+  gtk_column_view_set_model (GTK_COLUMN_VIEW (view),
+                             selection_of (G_LIST_MODEL (g_object_ref (self->functions_sorted))));
+  gtk_widget_add_css_class (view, "data-table");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Functions"), -1);
+  return scrolled (view);
+}
+
+static GListModel *
+create_children (gpointer item, gpointer user_data)
+{
+  return mg_code_item_dup_children (item);
+}
+
+static void fill_tree (MgCodeView *self);
+
+static GtkWidget *
+build_tree (MgCodeView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *view = gtk_column_view_new (NULL);
+
+  self->roots = g_list_store_new (MG_TYPE_CODE_ITEM);
+  self->tree_rows = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->roots)), FALSE,
+                                             FALSE, create_children, NULL, NULL);
+  add_columns (GTK_COLUMN_VIEW (view), TRUE);
+  gtk_column_view_set_model (GTK_COLUMN_VIEW (view),
+                             selection_of (G_LIST_MODEL (g_object_ref (self->tree_rows))));
+  gtk_widget_add_css_class (view, "data-table");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Call Tree"), -1);
+  gtk_box_append (GTK_BOX (box), scrolled (view));
+  return box;
+}
+
+static GtkWidget *
+build_empty (MgCodeView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+
+  gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
+  gtk_widget_set_margin_start (box, 24);
+  gtk_widget_set_margin_end (box, 24);
+  self->empty_title = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->empty_title, "title-4");
+  self->empty_detail = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->empty_detail), TRUE);
+  gtk_label_set_justify (GTK_LABEL (self->empty_detail), GTK_JUSTIFY_CENTER);
+  gtk_widget_add_css_class (self->empty_detail, "dim-label");
+  gtk_box_append (GTK_BOX (box), self->empty_title);
+  gtk_box_append (GTK_BOX (box), self->empty_detail);
+  return box;
+}
+
+static void
+on_bottom_up_toggled (MgCodeView *self)
+{
+  fill_tree (self);
+}
+
+/* Two linked toggle buttons, the first one active: a stack switcher of
+ * our own, so the window's one GtkStackSwitcher stays the side panel's. */
+static GtkWidget *
+linked_pair (const char *first_label, const char *second_label, GtkWidget **second)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *first = gtk_toggle_button_new_with_label (first_label);
+
+  *second = gtk_toggle_button_new_with_label (second_label);
+  gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (*second), GTK_TOGGLE_BUTTON (first));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (first), TRUE);
+  gtk_widget_add_css_class (box, "linked");
+  gtk_box_append (GTK_BOX (box), first);
+  gtk_box_append (GTK_BOX (box), *second);
+  return box;
+}
+
+static void
+on_page_toggled (MgCodeView *self)
+{
+  const char *page = "functions";
+
+  if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->tree_button)))
+    page = "tree";
+  else if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->flame_button)))
+    page = "flame";
+  gtk_stack_set_visible_child_name (GTK_STACK (self->view_stack), page);
+}
+
+static void
+on_page_changed (GtkStack *stack)
+{
+  const char *name = gtk_stack_get_visible_child_name (stack);
+  gtk_widget_set_visible (g_object_get_data (G_OBJECT (stack), "order"),
+                          g_strcmp0 (name, "tree") == 0);
+}
+
+static GtkWidget *
+build_header (MgCodeView *self)
+{
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *pages = linked_pair (_("Functions"), _("Call Tree"), &self->tree_button);
+
+  gtk_widget_add_css_class (header, "code-header");
+  gtk_widget_set_margin_start (header, 12);
+  gtk_widget_set_margin_end (header, 12);
+  gtk_widget_set_margin_top (header, 6);
+  gtk_widget_set_margin_bottom (header, 6);
+  /* Translators: the Code pane's view of the call tree as stacked boxes */
+  self->flame_button = gtk_toggle_button_new_with_label (_("Flame Graph"));
+  gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (self->flame_button),
+                               GTK_TOGGLE_BUTTON (self->tree_button));
+  gtk_widget_set_tooltip_text (self->flame_button,
+                               _("Click a function to zoom to it, a row above to zoom out"));
+  gtk_box_append (GTK_BOX (pages), self->flame_button);
+  g_signal_connect_swapped (self->tree_button, "toggled", G_CALLBACK (on_page_toggled), self);
+  g_signal_connect_swapped (self->flame_button, "toggled", G_CALLBACK (on_page_toggled), self);
+  gtk_box_append (GTK_BOX (header), pages);
+
+  GtkWidget *order = linked_pair (
+    /* Translators: the call tree from main down to where samples landed */
+    _("Top Down"),
+    /* Translators: the call tree from where samples landed up to their callers */
+    _("Bottom Up"), &self->bottom_up);
+  gtk_widget_set_tooltip_text (gtk_widget_get_first_child (order),
+                               _("Each function with what it called"));
+  gtk_widget_set_tooltip_text (self->bottom_up,
+                               _("Each function where samples landed, with its callers"));
+  g_signal_connect_swapped (self->bottom_up, "toggled", G_CALLBACK (on_bottom_up_toggled), self);
+  gtk_box_append (GTK_BOX (header), order);
+  /* The order is the call tree's: shown with it only. */
+  g_object_set_data (G_OBJECT (self->view_stack), "order", order);
+  g_signal_connect (self->view_stack, "notify::visible-child-name",
+                    G_CALLBACK (on_page_changed), NULL);
+  on_page_changed (GTK_STACK (self->view_stack));
+
+  self->summary = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->summary), 1);
+  gtk_label_set_ellipsize (GTK_LABEL (self->summary), PANGO_ELLIPSIZE_START);
+  gtk_widget_set_hexpand (self->summary, TRUE);
+  gtk_widget_add_css_class (self->summary, "dim-label");
+  gtk_widget_add_css_class (self->summary, "caption");
+  gtk_box_append (GTK_BOX (header), self->summary);
+  return header;
+}
+
+static void
+fill_functions (MgCodeView *self)
+{
+  guint n = self->current ? mg_call_tree_get_n_functions (mg_code_tree_get (self->current)) : 0;
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, mg_code_item_new_function (self->current, i));
+  g_list_store_splice (self->functions, 0, g_list_model_get_n_items (G_LIST_MODEL (self->functions)),
+                       items->pdata, items->len);
+}
+
+static void
+fill_tree (MgCodeView *self)
+{
+  MgCallTreeKind kind = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->bottom_up))
+                          ? MG_CALL_TREE_BOTTOM_UP : MG_CALL_TREE_TOP_DOWN;
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (self->current)
+    {
+      const MgCallTree *tree = mg_code_tree_get (self->current);
+      for (guint i = 0; i < mg_call_tree_get_n_children (tree, kind, MG_CALL_TREE_ROOT); i++)
+        g_ptr_array_add (items, mg_code_item_new_node (
+          self->current, kind, mg_call_tree_get_child (tree, kind, MG_CALL_TREE_ROOT, i)));
+    }
+  g_list_store_splice (self->roots, 0, g_list_model_get_n_items (G_LIST_MODEL (self->roots)),
+                       items->pdata, items->len);
+  /* The first levels open: a tree of one root says nothing closed. */
+  GListModel *rows = G_LIST_MODEL (self->tree_rows);
+  for (guint i = 0; i < g_list_model_get_n_items (rows) && i < 4; i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      if (gtk_tree_list_row_get_depth (row) < 2)
+        gtk_tree_list_row_set_expanded (row, TRUE);
+    }
+}
+
+static void
+show_empty (MgCodeView *self, const char *title, const char *detail)
+{
+  gtk_label_set_text (GTK_LABEL (self->empty_title), title);
+  gtk_label_set_text (GTK_LABEL (self->empty_detail), detail);
+  gtk_stack_set_visible_child_name (GTK_STACK (self->pages), "empty");
+}
+
+/* One computation: the stacks of a range and process, as a call tree. */
+typedef struct {
+  MgProfile *profile;
+  MgFrameNamer *namer;
+  int process;
+  double t0, t1;
+  guint generation;
+  /* results */
+  MgCodeTree *tree;
+  guint n_processes;
+} Job;
+
+static void
+job_free (gpointer data)
+{
+  Job *job = data;
+  g_clear_object (&job->profile);
+  g_clear_pointer (&job->namer, mg_frame_namer_unref);
+  g_clear_pointer (&job->tree, mg_code_tree_unref);
+  g_free (job);
+}
+
+static void
+compute (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Job *job = data;
+  g_autoptr (MgStackSet) set = mg_stack_set_new (job->profile, job->process, job->t0, job->t1);
+
+  job->n_processes = mg_stack_set_get_n_processes (set);
+  job->tree = mg_code_tree_new (mg_call_tree_new (job->namer, set));
+  g_task_return_boolean (task, TRUE);
+}
+
+static void start (MgCodeView *self);
+
+static void
+show_result (MgCodeView *self, Job *job)
+{
+  g_clear_pointer (&self->current, mg_code_tree_unref);
+  self->current = mg_code_tree_ref (job->tree);
+  fill_functions (self);
+  fill_tree (self);
+  mg_flame_view_set_tree (MG_FLAME_VIEW (self->flame), self->current);
+
+  guint64 total = mg_call_tree_get_total (mg_code_tree_get (self->current));
+  g_autofree char *range = mg_time_view_describe_figures_range (self->view);
+  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, total);
+  g_autofree char *samples = g_strdup_printf (
+    /* Translators: %s is a count; the line above the code views */
+    ngettext ("%s sample", "%s samples", total > G_MAXULONG ? G_MAXULONG : (gulong) total),
+    count);
+  g_autofree char *summary = g_strconcat (samples, " · ", range, NULL);
+  gtk_label_set_text (GTK_LABEL (self->summary), summary);
+
+  if (job->n_processes == 0 && job->process < 0)
+    show_empty (self, _("No Call Stacks"),
+                _("This profile has no call stacks: record with stacks on (the default, "
+                  "without --no-stacks) to see which functions the time went to."));
+  else if (job->n_processes == 0)
+    show_empty (self, _("No Call Stacks"),
+                _("This process recorded no call stacks. Choose All Processes or another process."));
+  else if (total == 0)
+    show_empty (self, _("No Samples Here"),
+                _("No call stack was sampled in this time range. Select a longer range, or "
+                  "the whole run (Ctrl+0)."));
+  else
+    gtk_stack_set_visible_child_name (GTK_STACK (self->pages), "views");
+}
+
+static void
+on_computed (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  MgCodeView *self = MG_CODE_VIEW (source);
+  Job *job = g_task_get_task_data (G_TASK (result));
+
+  self->running = FALSE;
+  if (job->generation == self->generation)
+    show_result (self, job);
+  if (self->dirty)
+    start (self);
+}
+
+static void
+start (MgCodeView *self)
+{
+  double t0, t1;
+  Job *job;
+
+  self->dirty = FALSE;
+  if (self->profile == NULL)
+    return;
+  job = g_new0 (Job, 1);
+  job->profile = g_object_ref (self->profile);
+  job->namer = mg_frame_namer_ref (self->namer);
+  job->process = mg_time_view_get_process (self->view);
+  job->generation = self->generation;
+  if (mg_time_view_get_figures_range (self->view, &t0, &t1) == MG_FIGURES_RANGE_RUN)
+    t0 = -INFINITY, t1 = INFINITY;
+  job->t0 = t0;
+  job->t1 = t1;
+  self->running = TRUE;
+  g_autoptr (GTask) task = g_task_new (self, NULL, on_computed, NULL);
+  g_task_set_task_data (task, job, job_free);
+  g_task_run_in_thread (task, compute);
+}
+
+/* One computation at a time (the symboliser is for one thread): a
+ * change while one runs is done when it ends, with the latest range. */
+static void
+schedule (MgCodeView *self)
+{
+  if (self->running)
+    self->dirty = TRUE;
+  else
+    start (self);
+}
+
+void
+mg_code_view_set_profile (MgCodeView *self, MgProfile *profile)
+{
+  g_return_if_fail (MG_IS_CODE_VIEW (self));
+
+  self->generation++;
+  g_clear_object (&self->profile);
+  g_clear_pointer (&self->namer, mg_frame_namer_unref);
+  g_clear_pointer (&self->current, mg_code_tree_unref);
+  fill_functions (self);
+  fill_tree (self);
+  mg_flame_view_set_tree (MG_FLAME_VIEW (self->flame), NULL);
+  gtk_label_set_text (GTK_LABEL (self->summary), "");
+  if (profile == NULL)
+    return;
+  self->profile = g_object_ref (profile);
+  self->namer = mg_code_namer_new ();
+  schedule (self);
+}
+
+static const char *const range_properties[] = {
+  "notify::start", "notify::end", "notify::has-selection", "notify::selection-start",
+  "notify::selection-end", "notify::process",
+};
+
+static void
+mg_code_view_dispose (GObject *object)
+{
+  MgCodeView *self = MG_CODE_VIEW (object);
+
+  self->generation++;
+  if (self->view)
+    g_signal_handlers_disconnect_by_data (self->view, self);
+  g_clear_object (&self->view);
+  g_clear_object (&self->profile);
+  g_clear_pointer (&self->namer, mg_frame_namer_unref);
+  g_clear_pointer (&self->current, mg_code_tree_unref);
+  g_clear_object (&self->functions);
+  g_clear_object (&self->functions_sorted);
+  g_clear_object (&self->roots);
+  g_clear_object (&self->tree_rows);
+  G_OBJECT_CLASS (mg_code_view_parent_class)->dispose (object);
+}
+
+static void
+mg_code_view_class_init (MgCodeViewClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = mg_code_view_dispose;
+}
+
+static void
+mg_code_view_init (MgCodeView *self)
+{
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
+  gtk_widget_add_css_class (GTK_WIDGET (self), "code-view");
+  self->view_stack = gtk_stack_new ();
+  gtk_stack_add_named (GTK_STACK (self->view_stack), build_functions (self), "functions");
+  gtk_stack_add_named (GTK_STACK (self->view_stack), build_tree (self), "tree");
+  self->flame = mg_flame_view_new ();
+  gtk_stack_add_named (GTK_STACK (self->view_stack), scrolled (self->flame), "flame");
+  self->pages = gtk_stack_new ();
+  gtk_widget_set_vexpand (self->pages, TRUE);
+  gtk_stack_add_named (GTK_STACK (self->pages), self->view_stack, "views");
+  gtk_stack_add_named (GTK_STACK (self->pages), build_empty (self), "empty");
+  gtk_box_append (GTK_BOX (self), build_header (self));
+  gtk_box_append (GTK_BOX (self), self->pages);
+}
+
+GtkWidget *
+mg_code_view_new (MgTimeView *view)
+{
+  MgCodeView *self = g_object_new (MG_TYPE_CODE_VIEW, NULL);
+
+  self->view = g_object_ref (view);
+  for (guint i = 0; i < G_N_ELEMENTS (range_properties); i++)
+    g_signal_connect_swapped (view, range_properties[i], G_CALLBACK (schedule), self);
+  return GTK_WIDGET (self);
+}
+
+gboolean
+mg_code_view_is_busy (MgCodeView *self)
+{
+  return self->running || self->dirty;
+}
+
+GListModel *
+mg_code_view_get_functions_model (MgCodeView *self)
+{
+  return G_LIST_MODEL (self->functions_sorted);
+}
+
+GListModel *
+mg_code_view_get_tree_model (MgCodeView *self)
+{
+  return G_LIST_MODEL (self->tree_rows);
+}
+
+void
+mg_code_view_show_page (MgCodeView *self, const char *page)
+{
+  GtkWidget *button = gtk_widget_get_prev_sibling (self->tree_button);
+
+  if (g_str_equal (page, "tree"))
+    button = self->tree_button;
+  else if (g_str_equal (page, "flame"))
+    button = self->flame_button;
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
+}
+
+GtkWidget *
+mg_code_view_get_flame_view (MgCodeView *self)
+{
+  return self->flame;
+}
+
+void
+mg_code_view_set_bottom_up (MgCodeView *self, gboolean bottom_up)
+{
+  if (bottom_up)
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->bottom_up), TRUE);
+  else
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (gtk_widget_get_prev_sibling (self->bottom_up)),
+                                  TRUE);
+}
+
+const char *
+mg_code_view_get_empty_title (MgCodeView *self)
+{
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (GTK_STACK (self->pages)), "empty") != 0)
+    return NULL;
+  return gtk_label_get_text (GTK_LABEL (self->empty_title));
+}
+
+const char *
+mg_code_view_get_summary (MgCodeView *self)
+{
+  return gtk_label_get_text (GTK_LABEL (self->summary));
+}

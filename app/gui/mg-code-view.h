@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The Code pane under the metric rows (issue 30, docs/viewer.md): the
+ * Functions table and the Call Tree (top-down or bottom-up) of the
+ * profile's call stacks, for what the rows' figures describe (the
+ * selection, else the visible range, else the whole run) and the process
+ * chosen. Recomputed on a worker thread when either changes; the frames
+ * are named by the symboliser once each per profile. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "plot/mg-time-view.h"
+#include "profile/mg-profile.h"
+
+G_BEGIN_DECLS
+
+#define MG_TYPE_CODE_VIEW (mg_code_view_get_type ())
+G_DECLARE_FINAL_TYPE (MgCodeView, mg_code_view, MG, CODE_VIEW, GtkBox)
+
+GtkWidget *mg_code_view_new (MgTimeView *view);
+/* NULL: nothing shown. */
+void mg_code_view_set_profile (MgCodeView *self, MgProfile *profile);
+
+G_END_DECLS

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The Code pane's flame graph (an icicle: plot/mg-flame-graph.h): a click
+ * on a function zooms to it, a click on one of the rows above it (its
+ * callers, or "All") zooms back out; the tooltip gives the function's
+ * shares and samples. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "mg-code-item.h"
+
+G_BEGIN_DECLS
+
+#define MG_TYPE_FLAME_VIEW (mg_flame_view_get_type ())
+G_DECLARE_FINAL_TYPE (MgFlameView, mg_flame_view, MG, FLAME_VIEW, GtkWidget)
+
+GtkWidget *mg_flame_view_new (void);
+/* NULL: nothing drawn. A new tree is shown whole. */
+void mg_flame_view_set_tree (MgFlameView *self, MgCodeTree *tree);
+
+/* For tests: the node zoomed to (MG_CALL_TREE_ROOT: none), the boxes
+ * drawn, and a click at (x, y) in the widget. */
+guint mg_flame_view_get_focus (MgFlameView *self);
+const GArray *mg_flame_view_get_boxes (MgFlameView *self);
+void mg_flame_view_click (MgFlameView *self, double x, double y);
+/* The tooltip's text at (x, y), or NULL where no box is. */
+char *mg_flame_view_dup_tooltip (MgFlameView *self, double x, double y);
+
+G_END_DECLS

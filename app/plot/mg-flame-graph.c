@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "mg-flame-graph.h"
+
+#include <math.h>
+
+#include "mg-text-sink.h"
+
+static void
+add_box (GArray *boxes, guint node, guint depth, double x0, double x1)
+{
+  MgFlameBox box = { node, depth, x0, x1 };
+  g_array_append_val (boxes, box);
+}
+
+static void
+layout_children (const MgCallTree *tree, GArray *boxes, guint node, guint depth, double x0,
+                 double scale, double min_width)
+{
+  guint64 total;
+
+  for (guint i = 0; i < mg_call_tree_get_n_children (tree, MG_CALL_TREE_TOP_DOWN, node); i++)
+    {
+      guint child = mg_call_tree_get_child (tree, MG_CALL_TREE_TOP_DOWN, node, i);
+      mg_call_tree_get_node (tree, MG_CALL_TREE_TOP_DOWN, child, NULL, &total);
+      double w = (double) total * scale;
+      /* Children come largest first: the rest are narrower still. */
+      if (w < min_width)
+        break;
+      add_box (boxes, child, depth, x0, x0 + w);
+      layout_children (tree, boxes, child, depth + 1, x0, scale, min_width);
+      x0 += w;
+    }
+}
+
+GArray *
+mg_flame_layout (const MgCallTree *tree, guint focus, double min_width)
+{
+  GArray *boxes = g_array_new (FALSE, FALSE, sizeof (MgFlameBox));
+  g_autoptr (GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint64 total;
+
+  /* The focus's callers, full width above it. */
+  for (guint n = focus; n != G_MAXUINT; n = mg_call_tree_get_parent (tree, MG_CALL_TREE_TOP_DOWN, n))
+    g_array_prepend_val (chain, n);
+  for (guint i = 0; i < chain->len; i++)
+    add_box (boxes, g_array_index (chain, guint, i), i, 0, 1);
+  mg_call_tree_get_node (tree, MG_CALL_TREE_TOP_DOWN, focus, NULL, &total);
+  if (total > 0)
+    layout_children (tree, boxes, focus, chain->len, 0, 1.0 / (double) total, min_width);
+  return boxes;
+}
+
+int
+mg_flame_hit (const GArray *boxes, double x, guint depth)
+{
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      const MgFlameBox *b = &g_array_index (boxes, MgFlameBox, i);
+      if (b->depth == depth && x >= b->x0 && x < b->x1)
+        return (int) i;
+    }
+  return -1;
+}
+
+/* HSL to RGB, s and l in [0, 1], h in degrees. */
+static void
+hsl (double h, double s, double l, double rgb[3])
+{
+  double c = (1 - fabs (2 * l - 1)) * s;
+  double hp = fmod (h, 360) / 60;
+  double x = c * (1 - fabs (fmod (hp, 2) - 1));
+  double m = l - c / 2;
+  double r = 0, g = 0, b = 0;
+
+  if (hp < 1)
+    r = c, g = x;
+  else if (hp < 2)
+    r = x, g = c;
+  else if (hp < 3)
+    g = c, b = x;
+  else if (hp < 4)
+    g = x, b = c;
+  else if (hp < 5)
+    r = x, b = c;
+  else
+    r = c, b = x;
+  rgb[0] = r + m;
+  rgb[1] = g + m;
+  rgb[2] = b + m;
+}
+
+void
+mg_flame_colour (const MgCallFunction *function, gboolean dark, double rgb[3])
+{
+  /* The root, and code outside every module: grey. */
+  if (function == NULL || function->module == NULL)
+    {
+      rgb[0] = rgb[1] = rgb[2] = dark ? 0.35 : 0.78;
+      return;
+    }
+  guint hash = g_str_hash (function->module);
+  hsl ((double) (hash % 360), 0.55, dark ? 0.38 : 0.74, rgb);
+}
+
+static void
+draw_label (cairo_t *cr, const char *text, double x, double y, double w, double h)
+{
+  cairo_text_extents_t ext;
+  g_autofree char *shown = g_strdup (text);
+  glong n = g_utf8_strlen (shown, -1);
+
+  if (w < 24)
+    return;
+  cairo_text_extents (cr, shown, &ext);
+  /* Shortened with an ellipsis until it fits. */
+  while (ext.x_advance > w - 8 && n > 1)
+    {
+      n--;
+      g_free (shown);
+      g_autofree char *head = g_utf8_substring (text, 0, n);
+      shown = g_strconcat (head, "…", NULL);
+      cairo_text_extents (cr, shown, &ext);
+    }
+  if (ext.x_advance > w - 8)
+    return;
+  cairo_move_to (cr, x + 4, y + h / 2 + 4);
+  mg_text_show (cr, shown);
+}
+
+void
+mg_flame_render (cairo_t *cr, const MgCallTree *tree, const GArray *boxes, double width,
+                 double row_height, gboolean dark, const char *root_label)
+{
+  cairo_save (cr);
+  cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size (cr, MIN (12, row_height * 0.6));
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      const MgFlameBox *b = &g_array_index (boxes, MgFlameBox, i);
+      const MgCallFunction *f = mg_call_tree_get_node (tree, MG_CALL_TREE_TOP_DOWN, b->node,
+                                                       NULL, NULL);
+      double rgb[3];
+      double x = floor (b->x0 * width), y = b->depth * row_height;
+      double w = MAX (1, floor (b->x1 * width) - x);
+
+      mg_flame_colour (f, dark, rgb);
+      cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+      /* A pixel of gap between boxes, so neighbours read apart. */
+      cairo_rectangle (cr, x, y, MAX (1, w - 1), row_height - 1);
+      cairo_fill (cr);
+      if (dark)
+        cairo_set_source_rgb (cr, 0.95, 0.95, 0.95);
+      else
+        cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
+      draw_label (cr, f ? f->name : root_label, x, y, w, row_height);
+    }
+  cairo_restore (cr);
+}

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "mg-frame-namer.h"
+
+typedef struct {
+  guint64 vaddr;
+  guint32 module;
+} FrameKey;
+
+typedef struct {
+  guint n;
+  guint ids[];
+} FrameFunctions;
+
+struct _MgFrameNamer {
+  gatomicrefcount ref;
+  GMutex lock;
+  MgFrameNameFunc func;
+  gpointer user_data;
+  GDestroyNotify destroy;
+  GHashTable *frames;     /* FrameKey → FrameFunctions */
+  GHashTable *by_name;    /* "name\nmodule" → MgCallFunction */
+  GPtrArray *functions;   /* MgCallFunction, by id */
+};
+
+static guint
+frame_key_hash (gconstpointer p)
+{
+  const FrameKey *k = p;
+  guint64 v = k->vaddr * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) + k->module;
+  return (guint) (v ^ (v >> 32));
+}
+
+static gboolean
+frame_key_equal (gconstpointer a, gconstpointer b)
+{
+  const FrameKey *x = a, *y = b;
+  return x->vaddr == y->vaddr && x->module == y->module;
+}
+
+static void
+call_function_free (gpointer p)
+{
+  MgCallFunction *f = p;
+  g_free (f->name);
+  g_free (f->file);
+  g_free (f->module);
+  g_free (f);
+}
+
+MgFrameNamer *
+mg_frame_namer_new (MgFrameNameFunc func, gpointer user_data, GDestroyNotify destroy)
+{
+  MgFrameNamer *self = g_new0 (MgFrameNamer, 1);
+
+  g_atomic_ref_count_init (&self->ref);
+  g_mutex_init (&self->lock);
+  self->func = func;
+  self->user_data = user_data;
+  self->destroy = destroy;
+  self->frames = g_hash_table_new_full (frame_key_hash, frame_key_equal, g_free, g_free);
+  self->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->functions = g_ptr_array_new_with_free_func (call_function_free);
+  return self;
+}
+
+MgFrameNamer *
+mg_frame_namer_ref (MgFrameNamer *self)
+{
+  g_atomic_ref_count_inc (&self->ref);
+  return self;
+}
+
+void
+mg_frame_namer_unref (MgFrameNamer *self)
+{
+  if (!g_atomic_ref_count_dec (&self->ref))
+    return;
+  if (self->destroy)
+    self->destroy (self->user_data);
+  g_hash_table_destroy (self->frames);
+  g_hash_table_destroy (self->by_name);
+  g_ptr_array_unref (self->functions);
+  g_mutex_clear (&self->lock);
+  g_free (self);
+}
+
+/* The id of (name, module), made on first sight with the file and line
+ * of that first address. */
+static guint
+intern (MgFrameNamer *self, const char *name, const char *file, guint line, const char *module)
+{
+  g_autofree char *key = g_strconcat (name, "\n", module ? module : "", NULL);
+  MgCallFunction *f = g_hash_table_lookup (self->by_name, key);
+
+  /* Never changed once made: other threads read it without the lock. */
+  if (f)
+    return f->id;
+  f = g_new0 (MgCallFunction, 1);
+  f->name = g_strdup (name);
+  f->file = g_strdup (file);
+  f->line = line;
+  f->module = g_strdup (module);
+  f->id = self->functions->len;
+  g_ptr_array_add (self->functions, f);
+  g_hash_table_insert (self->by_name, g_steal_pointer (&key), f);
+  return f->id;
+}
+
+static FrameFunctions *
+name_frame (MgFrameNamer *self, const MgStackModule *module, guint64 lookup)
+{
+  MgFrameNameEntry entries[MG_FRAME_NAMER_MAX_INLINE] = { 0 };
+  guint n = self->func (module, lookup, entries, G_N_ELEMENTS (entries), self->user_data);
+  const char *path = module ? module->path : NULL;
+
+  n = MIN (n, G_N_ELEMENTS (entries));
+  if (n == 0)
+    {
+      entries[0] = (MgFrameNameEntry) { 0 };
+      n = 1;
+    }
+  FrameFunctions *ff = g_malloc (sizeof *ff + n * sizeof (guint));
+  ff->n = n;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *fallback = NULL;
+      const char *name = entries[i].name;
+      if (!name)
+        {
+          g_autofree char *base = path ? g_path_get_basename (path) : NULL;
+          fallback = base ? g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", base, lookup)
+                          : g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", lookup);
+          name = fallback;
+        }
+      ff->ids[i] = intern (self, name, entries[i].file, entries[i].line, path);
+    }
+  return ff;
+}
+
+const guint *
+mg_frame_namer_name (MgFrameNamer *self, const MgStackSet *set, const MgStackFrame *frame,
+                     gboolean leaf, guint *n_functions)
+{
+  /* A return address points after the call: its line is the call's
+   * when looked up one byte earlier. */
+  FrameKey key = { .vaddr = leaf || frame->vaddr == 0 ? frame->vaddr : frame->vaddr - 1,
+                   .module = frame->module };
+  const MgStackModule *module = NULL;
+  FrameFunctions *ff;
+
+  if (set && frame->module != MG_STACK_MODULE_UNKNOWN
+      && frame->module < mg_stack_set_get_n_modules (set))
+    module = mg_stack_set_get_module (set, frame->module);
+  g_mutex_lock (&self->lock);
+  ff = g_hash_table_lookup (self->frames, &key);
+  if (!ff)
+    {
+      ff = name_frame (self, module, key.vaddr);
+      g_hash_table_insert (self->frames, g_memdup2 (&key, sizeof key), ff);
+    }
+  g_mutex_unlock (&self->lock);
+  *n_functions = ff->n;
+  return ff->ids;
+}
+
+const MgCallFunction *
+mg_frame_namer_get_function (MgFrameNamer *self, guint id)
+{
+  const MgCallFunction *f = NULL;
+
+  g_mutex_lock (&self->lock);
+  if (id < self->functions->len)
+    f = g_ptr_array_index (self->functions, id);
+  g_mutex_unlock (&self->lock);
+  return f;
+}
+
+guint
+mg_frame_namer_get_n_functions (MgFrameNamer *self)
+{
+  g_mutex_lock (&self->lock);
+  guint n = self->functions->len;
+  g_mutex_unlock (&self->lock);
+  return n;
+}
+
+guint
+mg_frame_namer_get_n_named (MgFrameNamer *self)
+{
+  g_mutex_lock (&self->lock);
+  guint n = g_hash_table_size (self->frames);
+  g_mutex_unlock (&self->lock);
+  return n;
+}

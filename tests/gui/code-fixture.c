@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define _GNU_SOURCE
+#include "code-fixture.h"
+
+#include <link.h>
+
+#include "gui-fixtures.h"
+#include "profile/mg-profile-internal.h"
+#include "profile/mg-stack-set.h"
+
+/* Functions of this program the stacks point into: kept out of line and
+ * apart, so that an address inside each names it. */
+G_GNUC_NO_INLINE int code_fixture_c (int x);
+G_GNUC_NO_INLINE int code_fixture_b (int x);
+G_GNUC_NO_INLINE int code_fixture_a (int x);
+G_GNUC_NO_INLINE int code_fixture_main (int x);
+
+static volatile int sink;
+
+G_GNUC_NO_INLINE int
+code_fixture_c (int x)
+{
+  sink = x * 3;
+  return sink + 1;
+}
+
+G_GNUC_NO_INLINE int
+code_fixture_b (int x)
+{
+  sink = code_fixture_c (x) * 5;
+  return sink + 2;
+}
+
+G_GNUC_NO_INLINE int
+code_fixture_a (int x)
+{
+  sink = code_fixture_c (x) * 7;
+  return sink + 3;
+}
+
+G_GNUC_NO_INLINE int
+code_fixture_main (int x)
+{
+  sink = code_fixture_a (x) + code_fixture_b (x);
+  return sink + 4;
+}
+
+static int
+first_object (struct dl_phdr_info *info, size_t size, void *data)
+{
+  *(guint64 *) data = info->dlpi_addr;
+  return 1;
+}
+
+/* The ELF virtual address of a function of this program, plus offset. */
+static guint64
+vaddr_of (gpointer fn, guint offset)
+{
+  guint64 bias = 0;
+  dl_iterate_phdr (first_object, &bias);
+  return (guint64) (guintptr) fn - bias + offset;
+}
+
+/* A stack, innermost first: the leaf inside its function, the callers'
+ * return addresses two bytes in (named one byte earlier). */
+static GVariant *
+stack (guint n, gpointer const *fns)
+{
+  GVariantBuilder frames;
+  g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
+  for (guint i = 0; i < n; i++)
+    g_variant_builder_add (&frames, "(ut)", 0u, vaddr_of (fns[i], i == 0 ? 1 : 2));
+  return g_variant_new ("(a(ut)u)", &frames, 0u);
+}
+
+static GVariant *
+process (gint32 index, GVariant *const *stacks, guint n_stacks, const guint32 (*counts)[3],
+         guint n_counts)
+{
+  GVariantBuilder s, c;
+  const double starts[] = { 0, 0.5 }, ends[] = { 0.5, 1.0 };
+  guint64 taken = 0;
+
+  g_variant_builder_init (&s, G_VARIANT_TYPE ("a(a(ut)u)"));
+  for (guint i = 0; i < n_stacks; i++)
+    g_variant_builder_add_value (&s, stacks[i]);
+  g_variant_builder_init (&c, G_VARIANT_TYPE ("a(uuu)"));
+  for (guint i = 0; i < n_counts; i++)
+    {
+      g_variant_builder_add (&c, "(uuu)", counts[i][0], counts[i][1], counts[i][2]);
+      taken += counts[i][2];
+    }
+  return g_variant_new ("(ittu@a(a(ut)u)@ad@ad@a(uuu))", index, taken, (guint64) 0, 0u,
+                        g_variant_builder_end (&s),
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, 2, sizeof (double)),
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, 2, sizeof (double)),
+                        g_variant_builder_end (&c));
+}
+
+MgProfile *
+code_fixture_profile (void)
+{
+  MgProfile *profile = gui_fixture_imbalance ();
+  gpointer const mac[] = { code_fixture_c, code_fixture_a, code_fixture_main };
+  gpointer const mbc[] = { code_fixture_c, code_fixture_b, code_fixture_main };
+  gpointer const ma[] = { code_fixture_a, code_fixture_main };
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  GVariantBuilder modules, procs;
+
+  g_assert_nonnull (exe);
+  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
+  g_variant_builder_add (&modules, "(^ay@ay)", exe,
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, NULL, 0, 1));
+
+  /* Stacks of a process are its own indices. */
+  GVariant *p0_stacks[] = { stack (3, mac), stack (2, ma), stack (3, mbc) };
+  const guint32 p0_counts[][3] = { { 0, 0, 30 }, { 0, 1, 60 }, { 1, 2, 10 } };
+  GVariant *p1_stacks[] = { stack (3, mbc), stack (2, ma) };
+  const guint32 p1_counts[][3] = { { 0, 0, 20 }, { 1, 1, 40 } };
+
+  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
+  g_variant_builder_add_value (&procs, process (0, p0_stacks, 3, p0_counts, 3));
+  g_variant_builder_add_value (&procs, process (1, p1_stacks, 2, p1_counts, 2));
+  g_clear_pointer (&profile->stacks, g_variant_unref);
+  profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
+                                                       g_variant_builder_end (&modules),
+                                                       g_variant_builder_end (&procs)));
+  g_assert_true (mg_stack_set_check_payload (profile->stacks, 4));
+  return profile;
+}

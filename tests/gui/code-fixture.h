@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A profile with call stacks of known counts for the code views' tests:
+ * gui_fixture_imbalance's 4 processes (1 s, 100 windows), its stacks
+ * member written by hand over two windows per process, (0, 0.5] and
+ * (0.5, 1], of frames in this test program's own functions
+ * code_fixture_main, _a, _b and _c (so the symboliser names them):
+ *
+ *   process 0: first window  main→a→c ×30, main→a ×60; second main→b→c ×10
+ *   process 1: first window  main→b→c ×20;             second main→a ×40
+ *
+ * Whole run: 160 samples, a 130 total (81.25 %), 100 self (62.5 %), c
+ * 60 (37.5 %), b 30 total; the second half alone: 50 samples, a 80 %,
+ * c 20 %; process 1 alone: 60, a 66.7 %, c 33.3 %. */
+#pragma once
+
+#include "profile/mg-profile.h"
+
+G_BEGIN_DECLS
+
+MgProfile *code_fixture_profile (void);
+
+G_END_DECLS

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The Code pane (issue 30) under Xvfb, on a profile with stacks of known
+ * counts (code-fixture.h): the Functions table's shares read back from
+ * its model, following the selection and the process; the call tree top
+ * down and bottom up; the empty state of a profile without stacks;
+ * screenshots at 1600 × 1000, light and dark. */
+#include "mg-config.h"
+
+#include <math.h>
+#include <string.h>
+#include <gtk/gtk.h>
+
+#include "code-fixture.h"
+#include "gui-fixtures.h"
+#include "gui-test-util.h"
+#include "gui/mg-code-item.h"
+#include "gui/mg-code-view-private.h"
+#include "gui/mg-flame-view.h"
+#include "plot/mg-flame-graph.h"
+#include "gui/mg-window-private.h"
+
+static MgCodeView *
+code_view (MgWindow *window)
+{
+  GtkWidget *view = mg_window_get_code_view (window);
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  g_assert_true (MG_IS_CODE_VIEW (view));
+  mg_test_spin (20);
+  while (mg_code_view_is_busy (MG_CODE_VIEW (view)) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (mg_code_view_is_busy (MG_CODE_VIEW (view)));
+  return MG_CODE_VIEW (view);
+}
+
+static MgCodeItem *
+find_function (GListModel *model, const char *name)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (MgCodeItem) item = g_list_model_get_item (model, i);
+      if (g_str_equal (mg_code_item_get_name (item), name))
+        return item;
+    }
+  g_error ("no function %s in the table", name);
+}
+
+static void
+assert_function (GListModel *model, const char *name, guint64 self, guint64 total,
+                 double self_share, double total_share)
+{
+  MgCodeItem *item = find_function (model, name);
+
+  g_assert_cmpuint (mg_code_item_get_self (item), ==, self);
+  g_assert_cmpuint (mg_code_item_get_total (item), ==, total);
+  g_assert_cmpfloat_with_epsilon (mg_code_item_get_self_share (item), self_share, 0.01);
+  g_assert_cmpfloat_with_epsilon (mg_code_item_get_total_share (item), total_share, 0.01);
+}
+
+static void
+test_functions (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  GListModel *model = mg_code_view_get_functions_model (view);
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *exe_name = g_path_get_basename (exe);
+
+  g_assert_null (mg_code_view_get_empty_title (view));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
+  /* Named by the symboliser, sorted by total. */
+  g_autoptr (MgCodeItem) first = g_list_model_get_item (model, 0);
+  g_assert_cmpstr (mg_code_item_get_name (first), ==, "code_fixture_main");
+  assert_function (model, "code_fixture_main", 0, 160, 0, 100);
+  assert_function (model, "code_fixture_a", 100, 130, 62.5, 81.25);
+  assert_function (model, "code_fixture_b", 0, 30, 0, 18.75);
+  assert_function (model, "code_fixture_c", 60, 60, 37.5, 37.5);
+  MgCodeItem *c = find_function (model, "code_fixture_c");
+  g_assert_true (g_str_has_prefix (mg_code_item_get_location (c), "code-fixture.c:"));
+  g_assert_cmpstr (mg_code_item_get_module (c), ==, exe_name);
+  g_assert_nonnull (strstr (mg_code_view_get_summary (view), "160 samples"));
+
+  /* The second half selected: its windows' stacks only. */
+  mg_time_view_set_selection (mg_window_get_time_view (window), 0.6, 0.9);
+  view = code_view (window);
+  assert_function (model, "code_fixture_a", 40, 40, 80, 80);
+  assert_function (model, "code_fixture_c", 10, 10, 20, 20);
+  assert_function (model, "code_fixture_main", 0, 50, 0, 100);
+  g_assert_nonnull (strstr (mg_code_view_get_summary (view), "50 samples"));
+
+  /* Process 1 chosen in the header's drop-down (after All Processes),
+   * whole run. */
+  mg_time_view_clear_selection (mg_window_get_time_view (window));
+  GtkWidget *processes = gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_DROP_DOWN);
+  g_assert_nonnull (processes);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (processes), 2);
+  g_assert_cmpint (mg_time_view_get_process (mg_window_get_time_view (window)), ==, 1);
+  view = code_view (window);
+  assert_function (model, "code_fixture_a", 40, 40, 66.67, 66.67);
+  assert_function (model, "code_fixture_c", 20, 20, 33.33, 33.33);
+  assert_function (model, "code_fixture_b", 0, 20, 0, 33.33);
+
+  /* A process without stacks says so. */
+  mg_time_view_set_process (mg_window_get_time_view (window), 3);
+  view = code_view (window);
+  g_assert_cmpstr (mg_code_view_get_empty_title (view), ==, "No Call Stacks");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static MgCodeItem *
+tree_item (GListModel *rows, guint i, guint *depth)
+{
+  g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+  *depth = gtk_tree_list_row_get_depth (row);
+  MgCodeItem *item = gtk_tree_list_row_get_item (row);
+  g_object_unref (item);  /* the row's item lives in the tree's stores */
+  return item;
+}
+
+static void
+test_call_tree (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  GListModel *rows = mg_code_view_get_tree_model (view);
+  guint depth;
+
+  /* Top down, its first levels open: main, then a (130) before b (30). */
+  MgCodeItem *item = tree_item (rows, 0, &depth);
+  g_assert_cmpstr (mg_code_item_get_name (item), ==, "code_fixture_main");
+  g_assert_cmpuint (depth, ==, 0);
+  g_assert_cmpuint (mg_code_item_get_total (item), ==, 160);
+  item = tree_item (rows, 1, &depth);
+  g_assert_cmpstr (mg_code_item_get_name (item), ==, "code_fixture_a");
+  g_assert_cmpuint (depth, ==, 1);
+  g_assert_cmpuint (mg_code_item_get_total (item), ==, 130);
+  g_assert_cmpuint (mg_code_item_get_self (item), ==, 100);
+  g_assert_cmpfloat_with_epsilon (mg_code_item_get_total_share (item), 81.25, 0.01);
+
+  /* Bottom up: where samples landed, a (100) then c (60). */
+  mg_code_view_set_bottom_up (view, TRUE);
+  item = tree_item (rows, 0, &depth);
+  g_assert_cmpstr (mg_code_item_get_name (item), ==, "code_fixture_a");
+  g_assert_cmpuint (mg_code_item_get_total (item), ==, 100);
+  item = tree_item (rows, 1, &depth);
+  g_assert_cmpuint (depth, ==, 1);
+  g_assert_cmpstr (mg_code_item_get_name (item), ==, "code_fixture_main");
+  gboolean found_c = FALSE;
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      item = tree_item (rows, i, &depth);
+      if (depth == 0 && g_str_equal (mg_code_item_get_name (item), "code_fixture_c"))
+        {
+          found_c = TRUE;
+          g_assert_cmpuint (mg_code_item_get_total (item), ==, 60);
+        }
+    }
+  g_assert_true (found_c);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The flame graph of the whole run: a click on a function zooms to it
+ * (its box the full width), a click on the top row zooms back out; the
+ * tooltip gives the shares. */
+static void
+test_flame_graph (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (200);
+  int width = gtk_widget_get_width (GTK_WIDGET (flame));
+  g_assert_cmpint (width, >, 100);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (flame)), >=, 4 * 20);
+  /* All, main, a (81.25 %) then b, c under both. */
+  g_assert_cmpuint (mg_flame_view_get_boxes (flame)->len, ==, 6);
+
+  g_autofree char *tip = mg_flame_view_dup_tooltip (flame, width * 0.95, 2 * 20 + 10);
+  g_assert_cmpstr (tip, ==, "code_fixture_b\nTotal 18.8 % (30 samples), self 0.0 %");
+  g_autofree char *none = mg_flame_view_dup_tooltip (flame, width * 0.5, 3 * 20 + 10);
+  g_assert_null (none);  /* a's self time: no box below it */
+
+  mg_flame_view_click (flame, width * 0.5, 2 * 20 + 10);
+  const GArray *boxes = mg_flame_view_get_boxes (flame);
+  g_assert_cmpuint (boxes->len, ==, 4);
+  const MgFlameBox *a = &g_array_index (boxes, MgFlameBox, 2);
+  g_assert_cmpuint (a->node, ==, mg_flame_view_get_focus (flame));
+  g_assert_cmpfloat (a->x1 - a->x0, ==, 1);
+  /* c: 30 of a's 130 samples. */
+  const MgFlameBox *c = &g_array_index (boxes, MgFlameBox, 3);
+  g_assert_cmpfloat_with_epsilon (c->x1 - c->x0, 30.0 / 130, 1e-9);
+  gui_test_save_screenshot (window, "code-flame-zoomed-light.png");
+
+  mg_flame_view_click (flame, 10, 5);
+  g_assert_cmpuint (mg_flame_view_get_focus (flame), ==, 0);
+  g_assert_cmpuint (mg_flame_view_get_boxes (flame)->len, ==, 6);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_no_stacks (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_single ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+
+  g_assert_cmpstr (mg_code_view_get_empty_title (view), ==, "No Call Stacks");
+  g_assert_cmpuint (g_list_model_get_n_items (mg_code_view_get_functions_model (view)), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_screenshots (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+  mg_test_spin (200);
+  mg_time_view_set_selection (mg_window_get_time_view (window), 0.1, 0.45);
+  code_view (window);
+  gui_test_save_screenshot (window, "code-functions-light.png");
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
+  mg_code_view_set_bottom_up (code_view (window), FALSE);
+  mg_code_view_show_page (code_view (window), "tree");
+  gui_test_save_screenshot (window, "code-tree-dark.png");
+  mg_code_view_show_page (code_view (window), "flame");
+  gui_test_save_screenshot (window, "code-flame-dark.png");
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* With MG_CODE_VIEW_PROFILE naming a profile of a real run (and
+ * MG_GUI_SCREENSHOT_DIR set), its Code pane at 1600 × 1000: each page,
+ * light, for the documentation. */
+static void
+test_real_profile (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) profile = mg_profile_load (g_getenv ("MG_CODE_VIEW_PROFILE"), &error);
+  g_assert_no_error (error);
+  MgWindow *window = gui_test_new_window (profile);
+  static const char *const pages[] = { "functions", "tree", "flame" };
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("code-real-%s.png", pages[i]);
+      mg_code_view_show_page (code_view (window), pages[i]);
+      gui_test_save_screenshot (window, name);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char **argv)
+{
+  gui_test_init (&argc, &argv);
+  g_test_add_func ("/code-view/functions", test_functions);
+  g_test_add_func ("/code-view/call-tree", test_call_tree);
+  g_test_add_func ("/code-view/flame-graph", test_flame_graph);
+  g_test_add_func ("/code-view/no-stacks", test_no_stacks);
+  g_test_add_func ("/code-view/screenshots", test_screenshots);
+  if (g_getenv ("MG_CODE_VIEW_PROFILE") != NULL)
+    g_test_add_func ("/code-view/real-profile", test_real_profile);
+  return gui_test_run ();
+}

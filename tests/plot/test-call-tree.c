@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The code views' model (mg-call-tree.c) on hand-made stacks of known
+ * counts: functions table, top-down and bottom-up trees, recursion,
+ * inlined functions and the namer's cache. */
+#include <math.h>
+
+#include "plot/mg-call-tree.h"
+#include "plot/mg-flame-graph.h"
+
+/* Addresses by function: 0x1xx main, 0x2xx a, 0x3xx b, 0x4xx c, 0x5xx
+ * an inlined "inl" inside "d"; anything else unresolved. */
+static guint
+test_name (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entries, guint max,
+           gpointer user_data)
+{
+  static const char *const names[] = { NULL, "main", "a", "b", "c" };
+  guint *calls = user_data;
+
+  g_assert_null (module);
+  g_assert_cmpuint (max, >=, 2);
+  (*calls)++;
+  if (vaddr >> 8 == 5)
+    {
+      entries[0] = (MgFrameNameEntry) { "inl", "/src/inl.h", 7 };
+      entries[1] = (MgFrameNameEntry) { "d", "/src/d.c", 20 };
+      return 2;
+    }
+  if (vaddr >> 8 >= 1 && vaddr >> 8 <= 4)
+    {
+      entries[0] = (MgFrameNameEntry) { names[vaddr >> 8], "/src/prog.c", (guint) (vaddr & 0xff) };
+      return 1;
+    }
+  return 0;
+}
+
+static MgFrameNamer *
+test_namer (guint *calls)
+{
+  return mg_frame_namer_new (test_name, calls, NULL);
+}
+
+static void
+add (MgCallTree *tree, guint64 count, guint n, ...)
+{
+  MgStackFrame frames[16];
+  va_list ap;
+
+  va_start (ap, n);
+  for (guint i = 0; i < n; i++)
+    frames[i] = (MgStackFrame) { .module = MG_STACK_MODULE_UNKNOWN, .vaddr = va_arg (ap, guint64) };
+  va_end (ap);
+  mg_call_tree_add_stack (tree, NULL, frames, n, count);
+}
+
+static void
+check_function (MgCallTree *tree, const char *name, guint64 want_self, guint64 want_total)
+{
+  guint64 self, total;
+  int row = mg_call_tree_find_function (tree, name);
+
+  g_assert_cmpint (row, >=, 0);
+  const MgCallFunction *f = mg_call_tree_get_function (tree, (guint) row, &self, &total);
+  g_assert_cmpstr (f->name, ==, name);
+  g_assert_cmpuint (self, ==, want_self);
+  g_assert_cmpuint (total, ==, want_total);
+}
+
+static guint
+check_node (MgCallTree *tree, MgCallTreeKind kind, guint parent, const char *name,
+            guint64 want_self, guint64 want_total, guint want_children)
+{
+  guint64 self, total;
+  guint node = mg_call_tree_find_child (tree, kind, parent, name);
+
+  g_assert_cmpuint (node, !=, G_MAXUINT);
+  mg_call_tree_get_node (tree, kind, node, &self, &total);
+  g_assert_cmpuint (self, ==, want_self);
+  g_assert_cmpuint (total, ==, want_total);
+  g_assert_cmpuint (mg_call_tree_get_n_children (tree, kind, node), ==, want_children);
+  return node;
+}
+
+/* main→a→c ×30, main→b→c ×10, main→a ×60: a 60 % self, 90 % total;
+ * c 40 % self and total; main 100 % total. */
+static MgCallTree *
+three_paths (MgFrameNamer *namer)
+{
+  MgCallTree *tree = mg_call_tree_new_empty (namer);
+
+  add (tree, 30, 3, (guint64) 0x410, (guint64) 0x221, (guint64) 0x131);
+  add (tree, 10, 3, (guint64) 0x410, (guint64) 0x331, (guint64) 0x141);
+  add (tree, 60, 2, (guint64) 0x205, (guint64) 0x121);
+  mg_call_tree_finish (tree);
+  return tree;
+}
+
+static void
+test_functions_table (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) tree = three_paths (namer);
+  guint64 self, total;
+
+  g_assert_cmpuint (mg_call_tree_get_total (tree), ==, 100);
+  g_assert_cmpuint (mg_call_tree_get_n_functions (tree), ==, 4);
+  check_function (tree, "main", 0, 100);
+  check_function (tree, "a", 60, 90);
+  check_function (tree, "b", 0, 10);
+  check_function (tree, "c", 40, 40);
+  /* Sorted by total: main, a, c, b. */
+  g_assert_cmpstr (mg_call_tree_get_function (tree, 0, &self, &total)->name, ==, "main");
+  g_assert_cmpstr (mg_call_tree_get_function (tree, 1, NULL, NULL)->name, ==, "a");
+  g_assert_cmpstr (mg_call_tree_get_function (tree, 2, NULL, NULL)->name, ==, "c");
+  g_assert_cmpstr (mg_call_tree_get_function (tree, 3, NULL, NULL)->name, ==, "b");
+  /* The leaf is looked up as it is, return addresses one byte earlier:
+   * c's line is its leaf address's, a's the first one named (0x221 - 1). */
+  const MgCallFunction *c = mg_call_tree_get_function (tree, 2, NULL, NULL);
+  g_assert_cmpstr (c->file, ==, "/src/prog.c");
+  g_assert_cmpuint (c->line, ==, 0x10);
+  g_assert_cmpuint (mg_call_tree_get_function (tree, 1, NULL, NULL)->line, ==, 0x20);
+  g_assert_null (c->module);
+  /* Eight frames, seven distinct lookups (0x410 twice), each named once. */
+  g_assert_cmpuint (calls, ==, 7);
+  g_assert_cmpuint (mg_frame_namer_get_n_named (namer), ==, 7);
+}
+
+static void
+test_top_down (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) tree = three_paths (namer);
+  guint64 self, total;
+  const MgCallTreeKind k = MG_CALL_TREE_TOP_DOWN;
+
+  mg_call_tree_get_node (tree, k, MG_CALL_TREE_ROOT, &self, &total);
+  g_assert_cmpuint (total, ==, 100);
+  g_assert_cmpuint (mg_call_tree_get_n_children (tree, k, MG_CALL_TREE_ROOT), ==, 1);
+  guint main_node = check_node (tree, k, MG_CALL_TREE_ROOT, "main", 0, 100, 2);
+  guint a = check_node (tree, k, main_node, "a", 60, 90, 1);
+  guint b = check_node (tree, k, main_node, "b", 0, 10, 1);
+  check_node (tree, k, a, "c", 30, 30, 0);
+  check_node (tree, k, b, "c", 10, 10, 0);
+  /* Children by total: a before b. */
+  g_assert_cmpuint (mg_call_tree_get_child (tree, k, main_node, 0), ==, a);
+  g_assert_cmpuint (mg_call_tree_get_child (tree, k, main_node, 1), ==, b);
+}
+
+static void
+test_bottom_up (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) tree = three_paths (namer);
+  const MgCallTreeKind k = MG_CALL_TREE_BOTTOM_UP;
+
+  /* The first level: where samples landed, with their self counts. */
+  g_assert_cmpuint (mg_call_tree_get_n_children (tree, k, MG_CALL_TREE_ROOT), ==, 2);
+  guint a = check_node (tree, k, MG_CALL_TREE_ROOT, "a", 60, 60, 1);
+  guint c = check_node (tree, k, MG_CALL_TREE_ROOT, "c", 40, 40, 2);
+  g_assert_cmpuint (mg_call_tree_get_child (tree, k, MG_CALL_TREE_ROOT, 0), ==, a);
+  check_node (tree, k, a, "main", 0, 60, 0);
+  guint ca = check_node (tree, k, c, "a", 0, 30, 1);
+  guint cb = check_node (tree, k, c, "b", 0, 10, 1);
+  check_node (tree, k, ca, "main", 0, 30, 0);
+  check_node (tree, k, cb, "main", 0, 10, 0);
+}
+
+/* main→a→a→a ×20 and main→a ×5: a's total is 25, not 65; the top-down
+ * tree keeps each level of the recursion. */
+static void
+test_recursion (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) tree = mg_call_tree_new_empty (namer);
+  const MgCallTreeKind k = MG_CALL_TREE_TOP_DOWN;
+
+  add (tree, 20, 4, (guint64) 0x200, (guint64) 0x231, (guint64) 0x231, (guint64) 0x111);
+  add (tree, 5, 2, (guint64) 0x201, (guint64) 0x111);
+  mg_call_tree_finish (tree);
+  check_function (tree, "a", 25, 25);
+  check_function (tree, "main", 0, 25);
+  guint main_node = check_node (tree, k, MG_CALL_TREE_ROOT, "main", 0, 25, 1);
+  guint a1 = check_node (tree, k, main_node, "a", 5, 25, 1);
+  guint a2 = check_node (tree, k, a1, "a", 0, 20, 1);
+  check_node (tree, k, a2, "a", 20, 20, 0);
+}
+
+/* An inlined function is a call of its own; an unresolved address is
+ * named by its offset; an empty stack counts in the total only. */
+static void
+test_inline_and_unknown (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) tree = mg_call_tree_new_empty (namer);
+  const MgCallTreeKind k = MG_CALL_TREE_TOP_DOWN;
+
+  add (tree, 6, 2, (guint64) 0x510, (guint64) 0x111);
+  add (tree, 3, 2, (guint64) 0x900, (guint64) 0x111);
+  add (tree, 1, 0);
+  mg_call_tree_finish (tree);
+  g_assert_cmpuint (mg_call_tree_get_total (tree), ==, 10);
+  check_function (tree, "inl", 6, 6);
+  check_function (tree, "d", 0, 6);
+  check_function (tree, "0x900", 3, 3);
+  check_function (tree, "main", 0, 9);
+  guint main_node = check_node (tree, k, MG_CALL_TREE_ROOT, "main", 0, 9, 2);
+  guint d = check_node (tree, k, main_node, "d", 0, 6, 1);
+  const MgCallFunction *inl = mg_call_tree_get_node (tree, k,
+                                                     check_node (tree, k, d, "inl", 6, 6, 0),
+                                                     NULL, NULL);
+  g_assert_cmpstr (inl->file, ==, "/src/inl.h");
+  g_assert_cmpuint (inl->line, ==, 7);
+}
+
+/* The namer outlives trees: a second tree of the same stacks names
+ * nothing again. */
+static void
+test_namer_cache (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) first = three_paths (namer);
+  g_autoptr (MgCallTree) second = three_paths (namer);
+
+  g_assert_cmpuint (calls, ==, 7);
+  g_assert_cmpuint (mg_frame_namer_get_n_functions (namer), ==, 4);
+  check_function (second, "a", 60, 90);
+  /* An empty set: no functions, total 0. */
+  g_autoptr (MgCallTree) empty = mg_call_tree_new (namer, NULL);
+  g_assert_cmpuint (mg_call_tree_get_total (empty), ==, 0);
+  g_assert_cmpuint (mg_call_tree_get_n_functions (empty), ==, 0);
+  g_assert_cmpuint (mg_call_tree_get_n_children (empty, MG_CALL_TREE_BOTTOM_UP,
+                                                 MG_CALL_TREE_ROOT), ==, 0);
+}
+
+static const MgFlameBox *
+box_at (GArray *boxes, guint i)
+{
+  return &g_array_index (boxes, MgFlameBox, i);
+}
+
+static void
+check_box (MgCallTree *tree, GArray *boxes, guint i, const char *name, guint depth, double x0,
+           double x1)
+{
+  const MgFlameBox *b = box_at (boxes, i);
+  const MgCallFunction *f = mg_call_tree_get_node (tree, MG_CALL_TREE_TOP_DOWN, b->node, NULL,
+                                                   NULL);
+  g_assert_cmpstr (f ? f->name : NULL, ==, name);
+  g_assert_cmpuint (b->depth, ==, depth);
+  g_assert_cmpfloat_with_epsilon (b->x0, x0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (b->x1, x1, 1e-9);
+}
+
+/* The icicle of the three paths: widths are shares of the total; zoomed
+ * to a, a is the full width and c a third of it. */
+static void
+test_flame_layout (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) tree = three_paths (namer);
+  g_autoptr (GArray) all = mg_flame_layout (tree, MG_CALL_TREE_ROOT, 0);
+
+  g_assert_cmpuint (all->len, ==, 6);
+  check_box (tree, all, 0, NULL, 0, 0, 1);
+  check_box (tree, all, 1, "main", 1, 0, 1);
+  check_box (tree, all, 2, "a", 2, 0, 0.9);
+  check_box (tree, all, 3, "c", 3, 0, 0.3);
+  check_box (tree, all, 4, "b", 2, 0.9, 1);
+  check_box (tree, all, 5, "c", 3, 0.9, 1);
+  g_assert_cmpint (mg_flame_hit (all, 0.95, 2), ==, 4);
+  g_assert_cmpint (mg_flame_hit (all, 0.5, 3), ==, -1);  /* a's self time */
+  g_assert_cmpint (mg_flame_hit (all, 0.5, 7), ==, -1);
+
+  guint a = box_at (all, 2)->node;
+  g_autoptr (GArray) zoomed = mg_flame_layout (tree, a, 0);
+  g_assert_cmpuint (zoomed->len, ==, 4);
+  check_box (tree, zoomed, 0, NULL, 0, 0, 1);
+  check_box (tree, zoomed, 1, "main", 1, 0, 1);
+  check_box (tree, zoomed, 2, "a", 2, 0, 1);
+  check_box (tree, zoomed, 3, "c", 3, 0, 1.0 / 3);
+
+  /* Narrower than 15 %: b (10 %) and what it called left out. */
+  g_autoptr (GArray) wide = mg_flame_layout (tree, MG_CALL_TREE_ROOT, 0.15);
+  g_assert_cmpuint (wide->len, ==, 4);
+  g_assert_cmpint (mg_flame_hit (wide, 0.95, 2), ==, -1);
+}
+
+static guint32
+pixel (cairo_surface_t *surface, int x, int y)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  return *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
+}
+
+static guint32
+argb (const double rgb[3])
+{
+  return 0xff000000u | (guint32) lround (rgb[0] * 255) << 16 | (guint32) lround (rgb[1] * 255) << 8
+         | (guint32) lround (rgb[2] * 255);
+}
+
+/* Boxes drawn in their module's colour where the layout puts them, and
+ * nothing where a function ran itself (no box below it). */
+static void
+test_flame_render (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) tree = three_paths (namer);
+  g_autoptr (GArray) boxes = mg_flame_layout (tree, MG_CALL_TREE_ROOT, 0);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400, 80);
+  cairo_t *cr = cairo_create (surface);
+  double grey[3];
+
+  mg_flame_render (cr, tree, boxes, 400, 20, FALSE, "all");
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  mg_flame_colour (NULL, FALSE, grey);
+  g_assert_cmphex (pixel (surface, 350, 41), ==, argb (grey));  /* a, depth 2 */
+  g_assert_cmphex (pixel (surface, 390, 41), ==, argb (grey));  /* b */
+  g_assert_cmphex (pixel (surface, 100, 61), ==, argb (grey));  /* c under a */
+  g_assert_cmphex (pixel (surface, 300, 61), ==, 0);            /* a's self time */
+  g_assert_cmphex (pixel (surface, 359, 41), ==, 0);            /* the gap after a */
+  cairo_surface_destroy (surface);
+
+  /* Modules have hues of their own, lighter in a light theme. */
+  MgCallFunction prog = { .name = (char *) "f", .module = (char *) "/bin/prog" };
+  MgCallFunction libm = { .name = (char *) "g", .module = (char *) "/lib/libm.so.6" };
+  double p[3], m[3], pd[3];
+  mg_flame_colour (&prog, FALSE, p);
+  mg_flame_colour (&libm, FALSE, m);
+  mg_flame_colour (&prog, TRUE, pd);
+  g_assert_cmphex (argb (p), !=, argb (m));
+  g_assert_cmpfloat (p[0] + p[1] + p[2], >, pd[0] + pd[1] + pd[2]);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/call-tree/functions-table", test_functions_table);
+  g_test_add_func ("/call-tree/top-down", test_top_down);
+  g_test_add_func ("/call-tree/bottom-up", test_bottom_up);
+  g_test_add_func ("/call-tree/recursion", test_recursion);
+  g_test_add_func ("/call-tree/inline-and-unknown", test_inline_and_unknown);
+  g_test_add_func ("/call-tree/namer-cache", test_namer_cache);
+  g_test_add_func ("/flame-graph/layout", test_flame_layout);
+  g_test_add_func ("/flame-graph/render", test_flame_render);
+  return g_test_run ();
+}
