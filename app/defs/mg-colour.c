@@ -171,6 +171,12 @@ rgba_from_hsl (double h, double s, double l)
   return rgba_from_hsv (h, sv, v);
 }
 
+MgRgba
+mg_colour_from_hsl (double h, double s, double l)
+{
+  return rgba_from_hsl (h, s, l);
+}
+
 static gboolean
 in_range (const double values[3], double max0, double max12)
 {

@@ -19,6 +19,8 @@ typedef enum {
 gboolean mg_colour_parse (const char *spec, MgRgba *out, GError **error);
 MgRgba mg_colour_for_type (MgMetricType type, gboolean dark);
 char *mg_colour_to_string (const MgRgba *colour);
+/* h in degrees, s and l in [0, 1], as CSS hsl(). */
+MgRgba mg_colour_from_hsl (double h, double s, double l);
 guint mg_colour_get_n_keywords (void);
 const char *mg_colour_get_keyword (guint index);
 

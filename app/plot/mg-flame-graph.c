@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "defs/mg-colour.h"
 #include "mg-text-sink.h"
 
 static void
@@ -62,33 +63,6 @@ mg_flame_hit (const GArray *boxes, double x, guint depth)
   return -1;
 }
 
-/* HSL to RGB, s and l in [0, 1], h in degrees. */
-static void
-hsl (double h, double s, double l, double rgb[3])
-{
-  double c = (1 - fabs (2 * l - 1)) * s;
-  double hp = fmod (h, 360) / 60;
-  double x = c * (1 - fabs (fmod (hp, 2) - 1));
-  double m = l - c / 2;
-  double r = 0, g = 0, b = 0;
-
-  if (hp < 1)
-    r = c, g = x;
-  else if (hp < 2)
-    r = x, g = c;
-  else if (hp < 3)
-    g = c, b = x;
-  else if (hp < 4)
-    g = x, b = c;
-  else if (hp < 5)
-    r = x, b = c;
-  else
-    r = c, b = x;
-  rgb[0] = r + m;
-  rgb[1] = g + m;
-  rgb[2] = b + m;
-}
-
 void
 mg_flame_colour (const MgCallFunction *function, gboolean dark, double rgb[3])
 {
@@ -99,7 +73,10 @@ mg_flame_colour (const MgCallFunction *function, gboolean dark, double rgb[3])
       return;
     }
   guint hash = g_str_hash (function->module);
-  hsl ((double) (hash % 360), 0.55, dark ? 0.38 : 0.74, rgb);
+  MgRgba c = mg_colour_from_hsl ((double) (hash % 360), 0.55, dark ? 0.38 : 0.74);
+  rgb[0] = c.r;
+  rgb[1] = c.g;
+  rgb[2] = c.b;
 }
 
 static void
