@@ -277,7 +277,13 @@ mg_sampling_final_round (MgSampler *s)
   if (s->sampling_ended || now <= s->sampling_start_ns)
     return;
   if (n > 0 && now - mg_record_slot (&s->rec, n - 1)->t_end_ns < (int64_t) h->interval_ns / 2)
-    return;
+    {
+      /* No round for less than half an interval: the stack samples taken
+       * since the last one go to the last slot rather than nowhere (they
+       * read as "not stored" otherwise). */
+      mg_stacks_drain (s, n - 1);
+      return;
+    }
   mg_sampling_round (s, now);
 }
 
