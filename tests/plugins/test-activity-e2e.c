@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mg-test-common.h"
+#include "plugins-e2e-support.h"
 
 typedef struct {
   char *dir;
@@ -31,52 +32,22 @@ fixture_tear_down (Fixture *f, gconstpointer data)
   g_free (f->dir);
 }
 
-static char *
-build_path (const char *relative)
-{
-  return g_build_filename (g_getenv ("MG_BUILD_ROOT"), relative, NULL);
-}
-
-/* Runs metrograph with args in f->dir; returns its status, stdout in *out. */
-static int
-run_metrograph (Fixture *f, const char *const *args, char **out)
-{
-  g_autofree char *metrograph = build_path ("app/cli/metrograph");
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, metrograph);
-  for (const char *const *a = args; *a; a++)
-    g_ptr_array_add (argv, (char *) *a);
-  g_ptr_array_add (argv, NULL);
-  g_auto (GStrv) env = g_get_environ ();
-  env = g_environ_unsetenv (env, "METROGRAPH_METRICS_PATH");
-  env = g_environ_unsetenv (env, "LD_PRELOAD");
-  env = g_environ_setenv (env, "ALLINEA_CONFIG_DIR", f->dir, TRUE);
-  env = g_environ_setenv (env, "XDG_DATA_HOME", f->dir, TRUE);
-  g_autofree char *err = NULL;
-  int status;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (g_spawn_sync (f->dir, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL,
-                               out, &err, &status, &error));
-  g_assert_no_error (error);
-  g_test_message ("%s%s", *out, err);
-  return status;
-}
-
 /* Profiles the workload in mode, checks it ran cleanly (no EINTR), exports
  * the profile and parses it; the workload's output in *out. */
 static JsonObject *
 profile_and_export (Fixture *f, const char *mode, char **out, JsonParser **parser)
 {
-  g_autofree char *metrics = build_path ("plugins");
-  g_autofree char *workload = build_path ("tests/plugins/activity-workload");
+  g_autofree char *metrics = plugins_test_build_path ("plugins");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/activity-workload");
   const char *args[] = { "--profile", "--metrics-path", metrics, "-o", "run.mgprof",
                          workload, mode, NULL };
-  int status = run_metrograph (f, args, out);
+  int status = plugins_test_run_metrograph (f->dir, args, NULL, out, NULL);
   g_assert_null (strstr (*out, "EINTR"));
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   const char *export_args[] = { "--export=run.json", "run.mgprof", NULL };
   g_autofree char *export_out = NULL;
-  g_assert_true (g_spawn_check_wait_status (run_metrograph (f, export_args, &export_out), NULL));
+  g_assert_true (g_spawn_check_wait_status (
+      plugins_test_run_metrograph (f->dir, export_args, NULL, &export_out, NULL), NULL));
   g_autofree char *json = g_build_filename (f->dir, "run.json", NULL);
   g_autoptr (GError) error = NULL;
   *parser = json_parser_new ();

@@ -13,6 +13,7 @@
 #include "profile/mg-profile.h"
 #include "report/mg-report.h"
 #include "mg-test-common.h"
+#include "plugins-e2e-support.h"
 
 #define MB (1024.0 * 1024.0)
 
@@ -34,12 +35,6 @@ fixture_tear_down (Fixture *f, gconstpointer data)
   g_free (f->dir);
 }
 
-static char *
-build_path (const char *relative)
-{
-  return g_build_filename (g_getenv ("MG_BUILD_ROOT"), relative, NULL);
-}
-
 /* How to run one profile: the program's arguments (NULL-terminated), and
  * optionally more metrics folders and environment variables. */
 typedef struct {
@@ -54,12 +49,10 @@ typedef struct {
 static MgProfile *
 profile_run (Fixture *f, const Run *run, char **output_text)
 {
-  g_autofree char *metrograph = build_path ("app/cli/metrograph");
-  g_autofree char *metrics = build_path ("plugins");
+  g_autofree char *metrics = plugins_test_build_path ("plugins");
   g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
   g_autofree char *np = g_strdup_printf ("%d", run->n_processes);
-  GPtrArray *argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, metrograph);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, "--profile");
   g_ptr_array_add (argv, "--metrics-path");
   g_ptr_array_add (argv, metrics);
@@ -79,30 +72,10 @@ profile_run (Fixture *f, const Run *run, char **output_text)
     g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
 
-  /* No user metric folders, no sanitizer runtime in the profiled program. */
-  g_auto (GStrv) env = g_get_environ ();
-  env = g_environ_unsetenv (env, "METROGRAPH_METRICS_PATH");
-  env = g_environ_unsetenv (env, "LD_PRELOAD");
-  /* OpenMPI's hwloc would connect to it from every rank (tests/cli). */
-  env = g_environ_unsetenv (env, "DISPLAY");
-  env = g_environ_setenv (env, "ALLINEA_CONFIG_DIR", f->dir, TRUE);
-  env = g_environ_setenv (env, "XDG_DATA_HOME", f->dir, TRUE);
-  for (const char *const *e = run->env; e && *e; e++)
-    {
-      g_auto (GStrv) kv = g_strsplit (*e, "=", 2);
-      env = g_environ_setenv (env, kv[0], kv[1], TRUE);
-    }
-
   g_autofree char *out = NULL, *err = NULL;
-  int status;
   g_autoptr (GError) error = NULL;
-  gboolean spawned = g_spawn_sync (f->dir, (char **) argv->pdata, env,
-                                   G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
-                                   &status, &error);
-  g_ptr_array_free (argv, TRUE);
-  g_assert_no_error (error);
-  g_assert_true (spawned);
-  g_test_message ("%s%s", out, err);
+  int status = plugins_test_run_metrograph (f->dir, (const char *const *) argv->pdata, run->env,
+                                            &out, &err);
   g_assert_true (g_spawn_check_wait_status (status, NULL) != run->program_fails);
   if (output_text)
     *output_text = g_strconcat (out, err, NULL);
@@ -184,7 +157,7 @@ process_count (MgProfile *p, guint process, const char *id)
 static void
 test_cpu_half (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
   g_autofree char *out = NULL;
   g_autoptr (MgProfile) p = profile (f, 1, workload, "half", &out);
   double cpu = weighted_mean (p, "cpu_time_percentage");
@@ -215,7 +188,7 @@ test_cpu_half (Fixture *f, gconstpointer data)
 static void
 test_cpu_busy (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
   g_autofree char *out = NULL;
   g_autoptr (MgProfile) p = profile (f, 1, workload, "busy", &out);
   const char *report = strstr (out, "starved=");
@@ -244,7 +217,7 @@ test_cpu_busy (Fixture *f, gconstpointer data)
 static void
 test_rss (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
   g_autofree char *out = NULL;
   g_autoptr (MgProfile) p = profile (f, 1, workload, "rss", &out);
   const char *report = strstr (out, "rss_peak=");
@@ -283,8 +256,8 @@ test_rss (Fixture *f, gconstpointer data)
 static void
 test_wchar_total (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
-  g_autofree char *safe_writer = build_path ("tests/plugins/safe-writer");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
+  g_autofree char *safe_writer = plugins_test_build_path ("tests/plugins/safe-writer");
   const char *args[] = { workload, "write", NULL };
   Run run = { 1, args, safe_writer, NULL };
   g_autoptr (MgProfile) p = profile_run (f, &run, NULL);
@@ -345,7 +318,7 @@ find_group (MgProfile *p, const char *id)
 static void
 test_energy_absent (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
   g_autofree char *missing = g_build_filename (f->dir, "no-powercap", NULL);
   g_autofree char *env_dir = g_strdup_printf ("METROGRAPH_POWERCAP_DIR=%s", missing);
   const char *args[] = { workload, "idle", NULL };
@@ -387,7 +360,7 @@ write_file (const char *dir, const char *name, const char *text)
 static void
 test_energy_present (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
   g_autofree char *tree = g_build_filename (f->dir, "powercap", NULL);
   g_autofree char *pkg = g_build_filename (tree, "intel-rapl:0", NULL);
   g_autofree char *psys = g_build_filename (tree, "intel-rapl:1", NULL);
@@ -444,7 +417,7 @@ test_perf_errors_and_values (Fixture *f, gconstpointer data)
       g_test_skip (refused);
       return;
     }
-  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
   double steal = mg_test_steal_seconds ();
   g_autoptr (MgProfile) p = profile (f, 1, workload, "busy", NULL);
   steal = mg_test_steal_seconds () - steal;
@@ -482,7 +455,7 @@ test_perf_errors_and_values (Fixture *f, gconstpointer data)
 static void
 test_idle_io (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
   g_autoptr (MgProfile) p = profile (f, 1, workload, "idle", NULL);
   if (perf_refused () == NULL)
     g_assert_true (process_has_values (p, 0, "org.metrograph.perf.task_clock"));
@@ -530,7 +503,7 @@ process_range (MgProfile *p, guint process, const char *id, gboolean skip_last,
 static void
 test_program_only (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
   /* Without call stacks: with them, the program's RSS still rises by 64
    * KiB steps that are not yet accounted for (issue #29's note). */
   const char *args[] = { "--no-stacks", "--enable-metrics=sampler_overhead", workload, "compute",
@@ -590,7 +563,7 @@ test_program_only (Fixture *f, gconstpointer data)
 static void
 test_main_exits (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
   g_autofree char *out = NULL;
   g_autoptr (MgProfile) p = profile (f, 1, workload, "main-exits", &out);
   const char *report = strstr (out, "cpu=");
@@ -652,7 +625,7 @@ forked_child (MgProfile *p, guint *parent)
 static void
 test_fork (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
   g_autoptr (MgProfile) p = profile (f, 1, workload, "fork", NULL);
   g_assert_cmpuint (mg_profile_get_n_processes (p), ==, 2);
   guint parent, child = forked_child (p, &parent);
@@ -728,7 +701,7 @@ test_threads_before_first_sample (Fixture *f, gconstpointer data)
       g_test_skip (refused);
       return;
     }
-  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
   g_autofree char *out = NULL;
   const char *args[] = { workload, "threads", "2", NULL };
   Run run = { 1, args, NULL, NULL, FALSE };
@@ -756,7 +729,7 @@ test_threads_before_first_sample (Fixture *f, gconstpointer data)
 static void
 test_context_switches (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/plugins/metrics-workload");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
   g_autoptr (MgProfile) p = profile (f, 1, workload, "sleep", NULL);
   double switches = process_count (p, 0, "voluntary_context_switches");
   g_test_message ("voluntary context switches: %.0f for 200 sleeps", switches);
@@ -767,7 +740,7 @@ test_context_switches (Fixture *f, gconstpointer data)
 static void
 test_mpi (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workload = build_path ("tests/plugins/mpi-workload");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/mpi-workload");
   if (!g_file_test (workload, G_FILE_TEST_EXISTS))
     {
       g_test_skip ("no OpenMPI development files at configure time");
@@ -910,7 +883,7 @@ window_mean (MgProfile *p, guint i, const char *id, double from, double to, guin
 static MgProfile *
 profile_in_flight (Fixture *f, const char *mode, gboolean stop_after)
 {
-  g_autofree char *workload = build_path ("tests/plugins/mpi-workload");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/mpi-workload");
   if (!g_file_test (workload, G_FILE_TEST_EXISTS))
     {
       g_test_skip ("no OpenMPI development files at configure time");
@@ -1034,8 +1007,8 @@ test_mpi_deadlock (Fixture *f, gconstpointer data)
 static char *
 nodes_unavailable (Fixture *f)
 {
-  g_autofree char *workload = build_path ("tests/plugins/mpi-workload");
-  g_autofree char *node = build_path ("tests/plugins/mpi-node");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/mpi-workload");
+  g_autofree char *node = plugins_test_build_path ("tests/plugins/mpi-node");
   g_autofree char *mpirun = g_find_program_in_path ("mpirun");
   g_autofree char *folder = g_build_filename (f->dir, "probe", NULL);
   g_autofree char *err = NULL;
@@ -1072,8 +1045,8 @@ static MgProfile *
 profile_on_nodes (Fixture *f, const char *mode, int ranks_per_node, const char *merge_node,
                   gboolean fails, char **output)
 {
-  g_autofree char *workload = build_path ("tests/plugins/mpi-workload");
-  g_autofree char *node = build_path ("tests/plugins/mpi-node");
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/mpi-workload");
+  g_autofree char *node = plugins_test_build_path ("tests/plugins/mpi-node");
   g_autofree char *folder = g_build_filename (f->dir, "nodes", NULL);
   g_autofree char *node1 = g_build_filename (f->dir, "nodes.node1", NULL);
   g_autofree char *tmpdir = g_strconcat ("METROGRAPH_TMPDIR=", folder, NULL);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mg-test-common.h"
+#include "plugins-e2e-support.h"
 
 #define GIB 1073741824.0
 
@@ -32,41 +33,19 @@ fixture_tear_down (Fixture *f, gconstpointer data)
   g_free (f->dir);
 }
 
-static char *
-build_path (const char *relative)
-{
-  return g_build_filename (g_getenv ("MG_BUILD_ROOT"), relative, NULL);
-}
-
-/* Runs metrograph with args in f->dir, the NVML library and script given
- * (NULL: the variable unset); returns its status, stderr in *err. */
+/* Runs metrograph in f->dir with METROGRAPH_NVML_LIBRARY and
+ * METROGRAPH_FAKE_NVML set to library and script (NULL: unset); returns its
+ * status, stderr in *err. */
 static int
 run_metrograph (Fixture *f, const char *const *args, const char *library, const char *script,
                 char **err)
 {
-  g_autofree char *metrograph = build_path ("app/cli/metrograph");
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, metrograph);
-  for (const char *const *a = args; *a; a++)
-    g_ptr_array_add (argv, (char *) *a);
-  g_ptr_array_add (argv, NULL);
-  g_auto (GStrv) env = g_get_environ ();
-  env = g_environ_unsetenv (env, "METROGRAPH_METRICS_PATH");
-  env = g_environ_unsetenv (env, "LD_PRELOAD");
-  env = g_environ_setenv (env, "ALLINEA_CONFIG_DIR", f->dir, TRUE);
-  env = g_environ_setenv (env, "XDG_DATA_HOME", f->dir, TRUE);
-  env = library ? g_environ_setenv (env, "METROGRAPH_NVML_LIBRARY", library, TRUE)
-                : g_environ_unsetenv (env, "METROGRAPH_NVML_LIBRARY");
-  env = script ? g_environ_setenv (env, "METROGRAPH_FAKE_NVML", script, TRUE)
-               : g_environ_unsetenv (env, "METROGRAPH_FAKE_NVML");
-  g_autofree char *out = NULL;
-  int status;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (g_spawn_sync (f->dir, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out, err, &status, &error));
-  g_assert_no_error (error);
-  g_test_message ("%s%s", out, *err);
-  return status;
+  g_autofree char *lib = library ? g_strconcat ("METROGRAPH_NVML_LIBRARY=", library, NULL)
+                                 : g_strdup ("METROGRAPH_NVML_LIBRARY");
+  g_autofree char *fake = script ? g_strconcat ("METROGRAPH_FAKE_NVML=", script, NULL)
+                                 : g_strdup ("METROGRAPH_FAKE_NVML");
+  const char *env[] = { lib, fake, NULL };
+  return plugins_test_run_metrograph (f->dir, args, env, NULL, err);
 }
 
 /* Profiles `sleep SECONDS` with the fake NVML running script, exports the
@@ -75,8 +54,8 @@ static JsonObject *
 profile_and_export (Fixture *f, const char *script, const char *seconds, char **err,
                     JsonParser **parser)
 {
-  g_autofree char *metrics = build_path ("plugins");
-  g_autofree char *library = build_path ("tests/plugins/libfake-nvml.so");
+  g_autofree char *metrics = plugins_test_build_path ("plugins");
+  g_autofree char *library = plugins_test_build_path ("tests/plugins/libfake-nvml.so");
   g_autofree char *script_path = g_build_filename (f->dir, "nvml.script", NULL);
   g_assert_true (g_file_set_contents (script_path, script, -1, NULL));
   const char *args[] = { "--profile", "--metrics-path", metrics, "--enable-metrics=gpu_devices",
@@ -258,7 +237,7 @@ count (const char *haystack, const char *needle)
 static void
 test_no_driver (Fixture *f, gconstpointer data)
 {
-  g_autofree char *metrics = build_path ("plugins");
+  g_autofree char *metrics = plugins_test_build_path ("plugins");
   g_autofree char *missing = g_build_filename (f->dir, "libnvidia-ml.so.1", NULL);
   const char *args[] = { "--profile", "--metrics-path", metrics, "-o", "run.mgprof", "sleep",
                          "0.2", NULL };
