@@ -61,8 +61,15 @@ void mg_profile_store_code (MgProfile *profile, const MgStackNamer *namer,
 gboolean mg_profile_has_stored_names (MgProfile *profile);
 
 /* A namer that answers from the names the profile carries (FALSE for a
- * frame it does not name); valid while the profile lives. */
+ * frame it does not name); valid while the profile lives. The exports and
+ * the report ask it before their own namer (mg_stack_frame_names). */
 MgStackNamer mg_profile_get_stored_namer (MgProfile *profile);
+
+/* The same, by the index of the module in the profile's module table
+ * (MgStackFrame.module): appends the stored names of (module,
+ * lookup_vaddr), innermost first, and returns whether there were any. */
+gboolean mg_profile_name_stored_frame (MgProfile *profile, guint32 module, guint64 lookup_vaddr,
+                                       GPtrArray *names);
 
 /* The text of FILE (a path as the stored names give it) as the profile
  * carries it, or NULL when it carries none (not sampled, left out, or a
@@ -82,16 +89,5 @@ gsize mg_profile_get_source_limit (MgProfile *profile);
 guint mg_profile_get_n_source_omissions (MgProfile *profile);
 const char *mg_profile_get_source_omission (MgProfile *profile, guint index,
                                             const char **reason);
-
-/* Namers asked in turn: each frame is named by the first that names it.
- * A front end puts the profile's stored namer first and the live
- * symboliser second. */
-typedef struct {
-  MgStackNamer first;
-  MgStackNamer second;
-} MgStackNamerChain;
-
-/* A namer over chain, which must outlive it. */
-MgStackNamer mg_stack_namer_chain (MgStackNamerChain *chain);
 
 G_END_DECLS
