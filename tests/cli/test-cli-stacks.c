@@ -586,6 +586,7 @@ test_self_contained (Fixture *f, gconstpointer data)
                                  "split", "2", NULL };
   g_autoptr (CliTestRun) run = cli_test_run (f->dir, profile_args);
   assert_status (run, 0);
+  g_assert_nonnull (strstr (run->err, "the profile keeps the source text of "));
   g_assert_cmpint (g_unlink (binary), ==, 0);
   g_assert_cmpint (g_unlink (source), ==, 0);
 

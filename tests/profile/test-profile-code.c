@@ -15,6 +15,7 @@
 #include "profile/mg-profile-code.h"
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-stack-set.h"
+#include "report/mg-report.h"
 #include "symbols/mg-source-bundle.h"
 #include "profile-fixture.h"
 #include "mg-test-common.h"
@@ -264,6 +265,11 @@ test_round_trip (Fixture *f, gconstpointer data)
   g_assert_cmpuint (mg_profile_get_source_limit (loaded), ==, MG_PROFILE_SOURCE_DEFAULT_LIMIT);
   g_assert_cmpuint (mg_profile_get_n_source_omissions (loaded), ==, 0);
   g_assert_null (mg_profile_get_source_text (loaded, "/nowhere.c"));
+  /* Nothing left out: the report says nothing of it. */
+  g_autoptr (MgReport) report = mg_report_new (loaded, NULL, NULL);
+  for (guint i = 0; i < report->sections->len; i++)
+    g_assert_cmpstr (((MgReportSection *) report->sections->pdata[i])->heading, !=,
+                     "Source text left out");
 }
 
 /* A bound smaller than cold.c leaves it out, named with its reason, and
@@ -289,6 +295,22 @@ test_bound (Fixture *f, gconstpointer data)
   /* The names do not depend on the bound. */
   g_autofree char *text = folded (f, loaded);
   g_assert_cmpstr (text, ==, "0x999 5\nmain;cold 10\nmain;hot;square 30\n");
+
+  /* The report names the file left out, with why. */
+  g_autoptr (MgReport) report = mg_report_new (loaded, NULL, NULL);
+  const MgReportSection *section = NULL;
+  for (guint i = 0; i < report->sections->len; i++)
+    {
+      const MgReportSection *s = g_ptr_array_index (report->sections, i);
+      if (g_strcmp0 (s->heading, "Source text left out") == 0)
+        section = s;
+    }
+  g_assert_nonnull (section);
+  g_assert_nonnull (strstr (section->text, "1 source file"));
+  g_assert_cmpuint (section->lines->len, ==, 1);
+  const MgReportLine *line = g_ptr_array_index (section->lines, 0);
+  g_assert_cmpstr (line->name, ==, f->cold);
+  g_assert_cmpstr (line->value_text, ==, reason);
 }
 
 /* Without a collector the names are stored and no text. */
