@@ -213,7 +213,8 @@ print_sources (MgProfile *profile)
 
   if (mg_profile_get_source_limit (profile) == 0)
     return;
-  g_autofree char *size = g_format_size_full (mg_profile_get_sources_size (profile), G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *size =
+    g_format_size_full (mg_profile_get_sources_size (profile), G_FORMAT_SIZE_IEC_UNITS);
   g_autofree char *kept_text = g_strdup_printf (
     ngettext ("the profile keeps the source text of %u file (%s)",
               "the profile keeps the source text of %u files (%s)", kept), kept, size);

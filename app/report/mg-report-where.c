@@ -195,8 +195,10 @@ add_sources_left_out (MgReport *report, MgProfile *profile)
   guint kept = mg_profile_get_n_sources (profile);
   if (n == 0)
     return;
-  g_autofree char *size = g_format_size_full (mg_profile_get_sources_size (profile), G_FORMAT_SIZE_IEC_UNITS);
-  g_autofree char *limit = g_format_size_full (mg_profile_get_source_limit (profile), G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *size =
+    g_format_size_full (mg_profile_get_sources_size (profile), G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *limit =
+    g_format_size_full (mg_profile_get_source_limit (profile), G_FORMAT_SIZE_IEC_UNITS);
   /* Translators: the first %u counts files kept, %s their size, then the bound */
   g_autofree char *kept_text = g_strdup_printf (
     ngettext ("The profile keeps the text of %u source file (%s of at most %s) for the lines "
