@@ -237,9 +237,6 @@ test_file_corrupted_structure (void)
   g_assert_cmpuint (n_rejected, >, 0);
 }
 
-/* The format of the payloads of tests/fixtures/fuzz/profile. */
-#define PAYLOAD_FIXTURE_VERSION 6u
-
 /* A payload of tests/fixtures/fuzz/profile (which the fuzz replay also
  * reads) with a right header: version, CRC and length. */
 static MgProfile *
@@ -251,7 +248,7 @@ load_payload_fixture (const char *name, GError **error)
   g_autoptr(GBytes) bytes = NULL;
   gsize len = 0;
   guchar *file;
-  guint32 version = GUINT32_TO_LE (PAYLOAD_FIXTURE_VERSION), crc;
+  guint32 version = GUINT32_TO_LE (MG_PROFILE_VERSION), crc;
   guint64 len_le;
 
   g_assert_true (g_file_get_contents (path, &payload, &len, NULL));
@@ -262,7 +259,7 @@ load_payload_fixture (const char *name, GError **error)
   memcpy (file + 16, &len_le, 8);
   memcpy (file + MG_PROFILE_HEADER_LEN, payload, len);
   crc = GUINT32_TO_LE (mg_profile_payload_crc (file + MG_PROFILE_HEADER_LEN, len,
-                                               PAYLOAD_FIXTURE_VERSION));
+                                               MG_PROFILE_VERSION));
   memcpy (file + 12, &crc, 4);
   bytes = g_bytes_new_take (file, MG_PROFILE_HEADER_LEN + len);
   return mg_profile_load_bytes (bytes, name, error);
