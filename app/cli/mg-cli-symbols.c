@@ -90,3 +90,12 @@ mg_cli_symbols_prepare_run (MgRunSession *session)
   mg_run_session_set_stack_namer (session, &namer);
   mg_run_session_set_source_collector (session, &sources, MG_PROFILE_SOURCE_DEFAULT_LIMIT);
 }
+
+void
+mg_cli_symbols_prepare_recovery (MgRunRecovery *recovery, MgSymbolizer *symbolizer)
+{
+  MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
+  MgSourceCollector sources = mg_cli_source_collector ();
+
+  mg_run_recovery_set_code (recovery, &namer, &sources, MG_PROFILE_SOURCE_DEFAULT_LIMIT);
+}

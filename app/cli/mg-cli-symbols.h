@@ -9,6 +9,7 @@
 
 #include "profile/mg-profile-code.h"
 #include "profile/mg-stack-namer.h"
+#include "session/mg-run-recovery.h"
 #include "session/mg-run-session.h"
 #include "symbols/mg-symbolizer.h"
 
@@ -25,5 +26,9 @@ MgSourceCollector mg_cli_source_collector (void);
  * keeps and to carry up to MG_PROFILE_SOURCE_DEFAULT_LIMIT bytes of
  * source text. Before the run starts. */
 void mg_cli_symbols_prepare_run (MgRunSession *session);
+
+/* The same for a recovery (metrograph --recover, the window's Recover),
+ * through symbolizer, which must outlive it. */
+void mg_cli_symbols_prepare_recovery (MgRunRecovery *recovery, MgSymbolizer *symbolizer);
 
 G_END_DECLS

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli-harness.h"
+#include "profile/mg-export-folded.h"
 #include "profile/mg-profile.h"
 #include "profile/mg-profile-code.h"
 #include "profile/mg-stack-set.h"
@@ -639,6 +640,47 @@ test_self_contained (Fixture *f, gconstpointer data)
   g_assert_cmpuint (line, <, first_a + 12);
 }
 
+/* --recover names the frames as a run's end does: the profile's save
+ * failed (its folder removed during the run), the recovered profile
+ * carries the names of a() and b(). */
+static void
+test_recover_names (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workload = workload_path ();
+  g_autofree char *folder = g_build_filename (f->dir, "gone", NULL);
+  g_autofree char *output = g_build_filename (f->dir, "recovered.mgprof", NULL);
+  const char *args[] = { "--profile", "-o", "gone/out.mgprof", "--interval=2", workload,
+                         "split", "1.5", NULL };
+  g_autofree char *left = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  GPid pid = cli_test_spawn (f->dir, args, NULL);
+  g_usleep (700 * 1000);
+  g_assert_cmpint (g_rmdir (folder), ==, 0);
+  g_assert_cmpint (cli_test_wait (pid, 60), ==, 6);
+  g_autoptr (GDir) runs = g_dir_open (f->runs, 0, NULL);
+  const char *name = g_dir_read_name (runs);
+  g_assert_nonnull (name);
+  left = g_build_filename (f->runs, name, NULL);
+
+  const char *recover_args[] = { "--recover", left, "-o", "recovered.mgprof", NULL };
+  g_autoptr (CliTestRun) recover = cli_test_run (f->dir, recover_args);
+  assert_status (recover, 0);
+  g_autoptr (MgProfile) profile = mg_profile_load (output, &error);
+  g_assert_no_error (error);
+  g_assert_true (mg_profile_has_stored_names (profile));
+  g_assert_cmpuint (mg_profile_get_source_limit (profile), ==, MG_PROFILE_SOURCE_DEFAULT_LIMIT);
+  /* Named by the profile alone: no namer here. */
+  g_autofree char *folded = g_build_filename (f->dir, "recovered.folded", NULL);
+  g_assert_true (mg_export_folded (profile, folded, -1, -INFINITY, INFINITY, NULL, &error));
+  guint64 total;
+  guint n_lines;
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, &total, &n_lines);
+  g_assert_cmpuint (count_of (by_leaf, "a"), >, count_of (by_leaf, "b"));
+  g_assert_cmpuint (count_of (by_leaf, "b"), >, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -657,5 +699,6 @@ main (int argc, char **argv)
   ADD ("/cli/stacks/table-full", test_table_full);
   ADD ("/cli/stacks/range", test_range);
   ADD ("/cli/stacks/self-contained", test_self_contained);
+  ADD ("/cli/stacks/recover-names", test_recover_names);
   return g_test_run ();
 }
