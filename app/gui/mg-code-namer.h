@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The code views' frame namer (plot/mg-frame-namer.h) on the symboliser
- * (app/symbols): each distinct address of a profile is resolved once, on
- * whichever thread asks, one at a time (the namer's lock). */
+/* The code views' frame namer (plot/mg-frame-namer.h): the names the
+ * profile carries first (mg-profile-code.h), the symboliser (app/symbols)
+ * for the frames it does not name; each distinct address of a profile is
+ * resolved once, on whichever thread asks, one at a time (the namer's
+ * lock). */
 #pragma once
 
 #include "plot/mg-frame-namer.h"
+#include "profile/mg-profile.h"
 
 G_BEGIN_DECLS
 
-MgFrameNamer *mg_code_namer_new (void);
+/* A namer of profile's frames; it holds a reference to profile. */
+MgFrameNamer *mg_code_namer_new (MgProfile *profile);
 
 G_END_DECLS

@@ -554,7 +554,7 @@ mg_code_view_set_profile (MgCodeView *self, MgProfile *profile)
   if (profile == NULL)
     return;
   self->profile = g_object_ref (profile);
-  self->namer = mg_code_namer_new ();
+  self->namer = mg_code_namer_new (profile);
   schedule (self);
 }
 

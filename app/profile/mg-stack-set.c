@@ -17,6 +17,7 @@ typedef struct {
 } Stack;
 
 struct _MgStackSet {
+  MgProfile *profile;      /* for the names it stores (mg-profile-code.h) */
   GVariant *payload;       /* the profile's member, kept for the module names */
   GArray *stacks;          /* Stack */
   GHashTable *by_frames;   /* GBytes of a stack variant → index + 1 */
@@ -102,6 +103,7 @@ mg_stack_set_new (MgProfile *profile, int process, double start_s, double end_s)
 {
   g_return_val_if_fail (MG_IS_PROFILE (profile), NULL);
   MgStackSet *set = g_new0 (MgStackSet, 1);
+  set->profile = g_object_ref (profile);
   set->payload = g_variant_ref (profile->stacks);
   set->stacks = g_array_new (FALSE, TRUE, sizeof (Stack));
   g_array_set_clear_func (set->stacks, stack_clear);
@@ -144,7 +146,14 @@ mg_stack_set_free (MgStackSet *set)
   g_hash_table_unref (set->by_frames);
   g_free (set->modules);
   g_variant_unref (set->payload);
+  g_object_unref (set->profile);
   g_free (set);
+}
+
+MgProfile *
+mg_stack_set_get_profile (const MgStackSet *set)
+{
+  return set->profile;
 }
 
 guint

@@ -12,9 +12,12 @@
 
 #include "mg-report.h"
 #include "profile/mg-export-folded.h"
+#include "profile/mg-profile-code.h"
 #include "profile/mg-stack-set.h"
 
 #define TOP_FUNCTIONS 10
+/* Files left out of the profile's source text, listed at most. */
+#define TOP_OMISSIONS 20
 
 typedef struct {
   char *name;          /* the function, or module + offset */
@@ -90,6 +93,8 @@ by_count (gconstpointer a, gconstpointer b)
     return fa->count < fb->count ? 1 : -1;
   return strcmp (fa->name, fb->name);
 }
+
+static void add_sources_left_out (MgReport *report, MgProfile *profile);
 
 static MgReportSection *
 section_of (const char *heading, const char *text, GHashTable *functions, guint64 total)
@@ -177,4 +182,48 @@ mg_report_add_where (MgReport *report, MgProfile *profile, const MgStackNamer *n
                    section_of (_("Where the time went: self"), text_self, self, total));
   g_ptr_array_add (report->sections,
                    section_of (_("Where the time went: total"), text_total, inclusive, total));
+  add_sources_left_out (report, profile);
+}
+
+/* The source files whose sampled lines the profile cannot show: left out
+ * of its source text (too large for what was left of the bound, not
+ * readable, not text), each with why. */
+static void
+add_sources_left_out (MgReport *report, MgProfile *profile)
+{
+  guint n = mg_profile_get_n_source_omissions (profile);
+  guint kept = mg_profile_get_n_sources (profile);
+  if (n == 0)
+    return;
+  g_autofree char *size =
+    g_format_size_full (mg_profile_get_sources_size (profile), G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *limit =
+    g_format_size_full (mg_profile_get_source_limit (profile), G_FORMAT_SIZE_IEC_UNITS);
+  /* Translators: the first %u counts files kept, %s their size, then the bound */
+  g_autofree char *kept_text = g_strdup_printf (
+    ngettext ("The profile keeps the text of %u source file (%s of at most %s) for the lines "
+              "its samples were on.", "The profile keeps the text of %u source files (%s of at "
+              "most %s) for the lines its samples were on.", kept), kept, size, limit);
+  g_autofree char *left_text = g_strdup_printf (
+    ngettext ("%u file that holds sampled lines is not in it:",
+              "%u files that hold sampled lines are not in it:", n), n);
+  g_autofree char *text = g_strdup_printf ("%s %s", kept_text, left_text);
+  MgReportSection *section = g_new0 (MgReportSection, 1);
+  section->heading = g_strdup (_("Source text left out"));
+  section->text = g_markup_escape_text (text, -1);
+  section->lines = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_report_line_free);
+  for (guint i = 0; i < n && i < TOP_OMISSIONS; i++)
+    {
+      const char *reason = NULL;
+      const char *path = mg_profile_get_source_omission (profile, i, &reason);
+      g_autofree char *shown = g_utf8_make_valid (path, -1);
+      g_ptr_array_add (section->lines, mg_report_line_new (shown, NAN, NULL, reason));
+    }
+  if (n > TOP_OMISSIONS)
+    {
+      g_autofree char *more = g_strdup_printf (ngettext ("and %u more file", "and %u more files",
+                                                         n - TOP_OMISSIONS), n - TOP_OMISSIONS);
+      g_ptr_array_add (section->lines, mg_report_line_new (more, NAN, NULL, ""));
+    }
+  g_ptr_array_add (report->sections, section);
 }

@@ -65,7 +65,9 @@ struct _MgRunSession
   gboolean blocking;           /* driven by mg_run_session_run () */
   char **reports_path;         /* what the report is made with (--reports-path) */
   char *baseline;              /* and compared with (--baseline) */
-  MgStackNamer namer;          /* names the report's stack frames; func NULL: none */
+  MgStackNamer namer;          /* names the stack frames at the end; func NULL: none */
+  MgSourceCollector sources;   /* reads the source text then; func NULL: none */
+  gsize source_limit;
   MgRunReport report;          /* once DONE: what came of the report */
 };
 
@@ -329,6 +331,8 @@ typedef struct {
   char **reports_path;
   char *baseline;
   MgStackNamer namer;
+  MgSourceCollector sources;
+  gsize source_limit;
   MgRunSessionSaveHook save_hook;
   gpointer save_hook_data;
 } MergeJob;
@@ -372,6 +376,8 @@ merge_job_new (MgRunSession *self, gboolean final)
       job->reports_path = g_strdupv (self->reports_path);
       job->baseline = g_strdup (self->baseline);
       job->namer = self->namer;
+      job->sources = self->sources;
+      job->source_limit = self->source_limit;
     }
   job->exit_status = final ? self->exit_status : 0;
   job->save_hook = self->save_hook;
@@ -384,6 +390,11 @@ static FinalResult *
 finish_in_thread (MergeJob *job)
 {
   FinalResult *result = g_new0 (FinalResult, 1);
+  MgRunCodeRequest code = {
+    .namer = job->namer.func != NULL ? &job->namer : NULL,
+    .sources = job->sources.func != NULL ? &job->sources : NULL,
+    .source_limit = job->source_limit,
+  };
   MgRunReportRequest report = {
     .file = job->report_file,
     .paths = (const char *const *) job->reports_path,
@@ -391,7 +402,7 @@ finish_in_thread (MergeJob *job)
     .namer = job->namer.func != NULL ? &job->namer : NULL,
   };
 
-  mg_run_assembly_finish (job->run, job->exit_status, &report, job->save_hook,
+  mg_run_assembly_finish (job->run, job->exit_status, &code, &report, job->save_hook,
                           job->save_hook_data, &result->end, &result->error);
   return result;
 }
@@ -807,6 +818,16 @@ mg_run_session_set_stack_namer (MgRunSession *self, const MgStackNamer *namer)
   g_return_if_fail (self->state == MG_RUN_STATE_IDLE);
 
   self->namer = namer != NULL ? *namer : (MgStackNamer) { 0 };
+}
+
+void
+mg_run_session_set_source_collector (MgRunSession *self, const MgSourceCollector *sources,
+                                     gsize limit)
+{
+  g_return_if_fail (self->state == MG_RUN_STATE_IDLE);
+
+  self->sources = sources != NULL ? *sources : (MgSourceCollector) { 0 };
+  self->source_limit = limit;
 }
 
 const MgRunReport *

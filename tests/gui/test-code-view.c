@@ -18,6 +18,8 @@
 #include "gui/mg-flame-view.h"
 #include "plot/mg-flame-graph.h"
 #include "gui/mg-window-private.h"
+#include "profile/mg-profile-code.h"
+#include "symbols/mg-symbolizer.h"
 
 static MgCodeView *
 code_view (MgWindow *window)
@@ -105,6 +107,53 @@ test_functions (void)
   mg_time_view_set_process (mg_window_get_time_view (window), 3);
   view = code_view (window);
   g_assert_cmpstr (mg_code_view_get_empty_title (view), ==, "No Call Stacks");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+
+/* The symboliser's names with a mark, to tell the names the profile
+ * carries from those the symboliser would give. */
+static gboolean
+kept_name (gpointer data, const char *module_path, const guint8 *id, gsize id_len, guint64 vaddr,
+           GPtrArray *names)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) frames = mg_symbolizer_resolve (data, module_path, id, id_len, vaddr,
+                                                        &error);
+  for (guint i = 0; error == NULL && i < frames->len; i++)
+    {
+      const MgSymbolFrame *f = g_ptr_array_index (frames, i);
+      MgStackFrameName *n = g_new0 (MgStackFrameName, 1);
+      n->function = g_strconcat ("kept_", f->function, NULL);
+      n->file = g_strdup (f->file);
+      n->line = f->line;
+      n->label = g_strdup (n->function);
+      g_ptr_array_add (names, n);
+    }
+  return names->len > 0;
+}
+
+/* The names a profile carries (mg-profile-code.h) come before the
+ * symboliser's: the table shows them, with their counts and files. */
+static void
+test_stored_names (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  MgStackNamer namer = { kept_name, symbolizer };
+
+  mg_profile_store_code (profile, &namer, NULL, 0);
+  g_assert_true (mg_profile_has_stored_names (profile));
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  GListModel *model = mg_code_view_get_functions_model (view);
+
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
+  assert_function (model, "kept_code_fixture_main", 0, 160, 0, 100);
+  assert_function (model, "kept_code_fixture_a", 100, 130, 62.5, 81.25);
+  assert_function (model, "kept_code_fixture_c", 60, 60, 37.5, 37.5);
+  MgCodeItem *c = find_function (model, "kept_code_fixture_c");
+  g_assert_true (g_str_has_prefix (mg_code_item_get_location (c), "code-fixture.c:"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -262,6 +311,7 @@ main (int argc, char **argv)
 {
   gui_test_init (&argc, &argv);
   g_test_add_func ("/code-view/functions", test_functions);
+  g_test_add_func ("/code-view/stored-names", test_stored_names);
   g_test_add_func ("/code-view/call-tree", test_call_tree);
   g_test_add_func ("/code-view/flame-graph", test_flame_graph);
   g_test_add_func ("/code-view/no-stacks", test_no_stacks);

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "cli/mg-cli-symbols.h"
 #include "profile/mg-unavailable.h"
 #include "session/mg-rank-list.h"
 #include "session/mg-run-catalogue.h"
@@ -941,6 +942,8 @@ on_start (GtkWidget *widget, const char *action, GVariant *parameter)
       return;
     }
   session = mg_run_session_new (self->settings, self->catalogue);
+  /* The profile carries its frames' names and source text. */
+  mg_cli_symbols_prepare_run (session);
   if (!mg_run_session_start (session, &error))
     {
       show_field_error (self, "program", error->message);
