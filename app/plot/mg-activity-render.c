@@ -172,7 +172,8 @@ draw_band (cairo_t *cr, const MgActivityRenderParams *p, const MgActivityColumns
           double v = edges[e][c];
           double y = y0 + height - CLAMP (v, 0, 100) / 100.0 * height;
 
-          if (isnan (v))
+          /* Where every process agrees there is no band to draw. */
+          if (isnan (v) || !(cols->computing_max[c] - cols->computing_min[c] > 0.5))
             {
               pen_down = FALSE;
               continue;

@@ -73,6 +73,30 @@ mg_activity_is_metric (MgProfile *profile, guint metric, MgActivityScope scope)
 }
 
 gboolean
+mg_activity_profile_is_multithreaded (MgProfile *profile)
+{
+  for (guint k = 0; k < MG_ACTIVITY_N_CLASSES; k++)
+    for (guint i = 0; mg_activity_metric_id (MG_ACTIVITY_MAIN_THREAD, k, i) != NULL; i++)
+      {
+        int main_metric = mg_profile_find_metric (profile,
+                                                  mg_activity_metric_id (MG_ACTIVITY_MAIN_THREAD, k, i));
+        int all_metric = mg_profile_find_metric (profile,
+                                                 mg_activity_metric_id (MG_ACTIVITY_ALL_THREADS, k, i));
+        MgSeriesView main_view, all_view;
+
+        if (main_metric < 0 || all_metric < 0
+            || !mg_series_view_init (&main_view, profile, (guint) main_metric, -1)
+            || !mg_series_view_init (&all_view, profile, (guint) all_metric, -1))
+          continue;
+        /* One thread: the two are the same samples, within rounding. */
+        for (guint w = 0; w < MIN (main_view.n, all_view.n); w++)
+          if (fabs (main_view.means[w] - all_view.means[w]) > 0.5)
+            return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
 mg_activity_series_init (MgActivitySeries *series, MgProfile *profile, MgActivityScope scope,
                          int process)
 {

@@ -57,6 +57,10 @@ gboolean mg_activity_series_init (MgActivitySeries *series, MgProfile *profile,
 /* Whether metric (an index of profile) is one of scope's. */
 gboolean mg_activity_is_metric (MgProfile *profile, guint metric, MgActivityScope scope);
 
+/* Whether the run had threads besides the main one: all threads' activity
+ * differs from the main thread's in some window (aggregates). */
+gboolean mg_activity_profile_is_multithreaded (MgProfile *profile);
+
 /* The legend's name of a class, translated ("Computing", ...). */
 const char *mg_activity_class_name (MgActivityClass klass);
 

@@ -49,13 +49,33 @@ main_values (guint p, guint w, double *v)
     }
 }
 
+/* A group as plugins/activity.xml has them ("mainThreadActivity", ...),
+ * or the fixture's first group, of its one other metric. */
+static void
+add_group (MgProfileBuilder *builder, const char *id, const char *name, const char *scope)
+{
+  g_autoptr (MgMetricGroup) group = mg_metric_group_new ();
+
+  group->id = g_strdup (id);
+  group->display_name = g_strdup (name);
+  group->description = g_strdup_printf ("What %s was doing.", name);
+  for (guint i = 0; i < N_SUFFIXES; i++)
+    g_ptr_array_add (group->metric_refs,
+                     scope != NULL
+                       ? g_strdup_printf ("org.metrograph.activity.%s.%s", scope, suffixes[i])
+                       : g_strdup ("memory"));
+  if (scope == NULL)
+    g_ptr_array_set_size (group->metric_refs, 1);
+  mg_profile_builder_add_group (builder, group);
+}
+
 MgProfile *
 activity_fixture_profile (guint n_processes)
 {
   g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
   const char *argv[] = { "./phases", NULL };
   double dt = ACTIVITY_FIXTURE_DURATION / ACTIVITY_FIXTURE_WINDOWS;
-  double values[2 * N_SUFFIXES];
+  double values[2 * N_SUFFIXES + 1];
   g_autoptr (GError) error = NULL;
   MgProfile *profile;
 
@@ -68,6 +88,18 @@ activity_fixture_profile (guint n_processes)
         g_autoptr (MgMetricDef) def = make_def (s == 0 ? "main" : "threads", i);
         mg_profile_builder_add_metric (builder, def);
       }
+  {
+    g_autoptr (MgMetricDef) def = mg_metric_def_new ();
+
+    def->id = g_strdup ("memory");
+    def->display_name = g_strdup ("Memory");
+    def->type = MG_METRIC_TYPE_MEMORY;
+    def->data_type = MG_DATA_TYPE_DOUBLE;
+    mg_profile_builder_add_metric (builder, def);
+  }
+  add_group (builder, "memoryGroup", "Memory", NULL);
+  add_group (builder, "mainThreadActivity", "Main thread activity", "main");
+  add_group (builder, "allThreadsActivity", "All threads activity", "threads");
   for (guint p = 0; p < n_processes; p++)
     {
       MgProcessInfo info = {
@@ -83,6 +115,7 @@ activity_fixture_profile (guint n_processes)
         main_values (p, w, values);
         for (guint i = 0; i < N_SUFFIXES; i++)
           values[N_SUFFIXES + i] = i == 0 || i == 4 ? 50 : 0;
+        values[2 * N_SUFFIXES] = 1e6 * (w + 1);
         mg_profile_builder_add_sample (builder, p, w * dt, (w + 1) * dt, values, values, values);
       }
   profile = mg_profile_builder_finish (builder, ACTIVITY_FIXTURE_WINDOWS, &error);

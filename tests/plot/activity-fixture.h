@@ -12,7 +12,9 @@ G_BEGIN_DECLS
  * (when there are two) is the same except in the first phase, where it
  * computes half of the samples and is in MPI for the other half. All
  * threads: 50 % computing, 50 % waiting on a lock, throughout. Ranks 0 and
- * 1, pids 2000 + rank. */
+ * 1, pids 2000 + rank. One more metric, "memory" (rising), in a group of
+ * its own ("memoryGroup") before the activity groups ("mainThreadActivity",
+ * "allThreadsActivity", as plugins/activity.xml has them). */
 #define ACTIVITY_FIXTURE_WINDOWS 100
 #define ACTIVITY_FIXTURE_DURATION 4.0
 MgProfile *activity_fixture_profile (guint n_processes);

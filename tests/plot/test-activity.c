@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "activity-fixture.h"
+#include "graph-fixture.h"
 #include "plot/mg-activity-render.h"
 #include "plot/mg-graph-render.h"
 
@@ -205,6 +206,14 @@ test_metrics (void)
   g_assert_null (mg_activity_metric_id (MG_ACTIVITY_MAIN_THREAD, MG_ACTIVITY_IO, 1));
   g_assert_cmpstr (mg_activity_metric_id (MG_ACTIVITY_ALL_THREADS, MG_ACTIVITY_WAITING, 2), ==,
                    "org.metrograph.activity.threads.other");
+  /* The fixture's threads differ from its main thread. */
+  g_assert_true (mg_activity_profile_is_multithreaded (profile));
+  {
+    g_autoptr (MgProfile) plain = graph_fixture_profile (1, 4, 10, 1, FALSE);
+
+    g_assert_false (mg_activity_profile_is_multithreaded (plain));
+    g_assert_false (mg_activity_series_init (&series, plain, MG_ACTIVITY_MAIN_THREAD, -1));
+  }
   /* A process the profile does not have. */
   g_assert_false (mg_activity_series_init (&series, profile, MG_ACTIVITY_MAIN_THREAD, 5));
 }
