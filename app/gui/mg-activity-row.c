@@ -65,8 +65,10 @@ mg_activity_row_new (MgProfile *profile, MgActivityScope scope, MgTimeView *view
   gtk_label_set_xalign (GTK_LABEL (name), 0);
   gtk_label_set_wrap (GTK_LABEL (name), TRUE);
   gtk_widget_add_css_class (name, "heading");
-  /* TRANSLATORS: what the stacked activity graph's height stands for */
+  /* TRANSLATORS: what the stacked activity graph's height stands for
+   * xgettext:no-c-format */
   units = gtk_label_new (scope == MG_ACTIVITY_MAIN_THREAD ? _("% of the samples, stacked")
+                                                          /* xgettext:no-c-format */
                                                           : _("% of the threads, stacked"));
   gtk_label_set_xalign (GTK_LABEL (units), 0);
   gtk_label_set_wrap (GTK_LABEL (units), TRUE);

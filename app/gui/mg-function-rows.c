@@ -198,6 +198,7 @@ row_new (MgFunctionRows *self, const char *function)
   gtk_box_append (GTK_BOX (title_box), name);
   gtk_box_append (GTK_BOX (title_box), row->pin);
   gtk_box_append (GTK_BOX (title_box), close);
+  /* xgettext:no-c-format */
   units = gtk_label_new (_("% of the stack samples"));
   gtk_label_set_xalign (GTK_LABEL (units), 0);
   gtk_widget_add_css_class (units, "dim-label");
