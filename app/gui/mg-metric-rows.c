@@ -473,6 +473,9 @@ mg_metric_rows_dup_view_groups (MgMetricRows *self)
         continue;
       group = mg_view_group_new (expander_title (expander),
                                  gtk_expander_get_expanded (GTK_EXPANDER (expander)));
+      if (g_ptr_array_index (self->activity_rows, s) != NULL)
+        group->activity_scope
+          = mg_activity_row_get_scope (g_ptr_array_index (self->activity_rows, s));
       for (guint i = 0; i < rows->len; i++)
         {
           MgMetricRow *row = g_ptr_array_index (rows, i);

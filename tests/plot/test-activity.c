@@ -5,11 +5,14 @@
 #include "mg-config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "activity-fixture.h"
 #include "graph-fixture.h"
 #include "plot/mg-activity-render.h"
 #include "plot/mg-graph-render.h"
+#include "plot/mg-view-export.h"
+#include "mg-test-common.h"
 
 #define W 400
 #define PLOT_H 100
@@ -306,6 +309,62 @@ test_pixels_processes (void)
   cairo_surface_destroy (surface);
 }
 
+/* The export draws an activity group as the window does: one stacked row
+ * (PNG pixels in the phases' colours), its legend's names in an SVG. */
+static void
+test_export (void)
+{
+  g_autoptr (MgProfile) profile = activity_fixture_profile (1);
+  g_autoptr (MgTimeView) view = mg_time_view_new (ACTIVITY_FIXTURE_DURATION);
+  g_autoptr (MgViewGroup) group = mg_view_group_new ("Main thread activity", TRUE);
+  g_autofree char *dir = g_dir_make_tmp ("mg-activity-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "view.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "view.svg", NULL);
+  g_autofree char *svg_text = NULL;
+  g_autoptr (GError) error = NULL;
+  MgViewGroup *groups[1];
+  cairo_surface_t *surface;
+  double graph_x = MG_VIEW_EXPORT_MARGIN + 230, graph_w = MG_VIEW_EXPORT_WIDTH - graph_x
+                                                           - MG_VIEW_EXPORT_MARGIN;
+  double plot_y = MG_VIEW_EXPORT_TITLE_HEIGHT + MG_VIEW_EXPORT_HEADER_HEIGHT
+                  + MG_VIEW_EXPORT_ROW_GAP / 2 + mg_activity_render_legend_height ();
+  double plot_h = MG_VIEW_EXPORT_ROW_HEIGHT - mg_activity_render_legend_height ();
+  static const MgActivityClass phases[] = { MG_ACTIVITY_COMPUTING, MG_ACTIVITY_MPI,
+                                            MG_ACTIVITY_WAITING, MG_ACTIVITY_IO };
+
+  g_assert_nonnull (dir);
+  for (guint k = 0; k < MG_ACTIVITY_N_CLASSES; k++)
+    for (guint i = 0; mg_activity_metric_id (MG_ACTIVITY_MAIN_THREAD, k, i) != NULL; i++)
+      {
+        guint metric = (guint) mg_profile_find_metric (profile,
+                                                       mg_activity_metric_id (MG_ACTIVITY_MAIN_THREAD, k, i));
+        g_array_append_val (group->metrics, metric);
+      }
+  group->activity_scope = MG_ACTIVITY_MAIN_THREAD;
+  groups[0] = group;
+  /* One row for six metrics. */
+  g_assert_cmpfloat (mg_view_export_height (groups, 1), ==,
+                     MG_VIEW_EXPORT_TITLE_HEIGHT + MG_VIEW_EXPORT_AXIS_HEIGHT
+                       + MG_VIEW_EXPORT_MARGIN + MG_VIEW_EXPORT_HEADER_HEIGHT
+                       + MG_VIEW_EXPORT_ROW_HEIGHT + MG_VIEW_EXPORT_ROW_GAP);
+  g_assert_true (mg_view_export_save (profile, view, groups, 1, "phases", FALSE, 1, png, &error));
+  g_assert_no_error (error);
+  surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  for (guint q = 0; q < 4; q++)
+    for (double f = 0.1; f < 1; f += 0.4)
+      assert_colour (surface, (int) (graph_x + graph_w * (2 * q + 1) / 8),
+                     (int) (plot_y + plot_h * f), colour (phases[q]));
+  cairo_surface_destroy (surface);
+
+  g_assert_true (mg_view_export_save (profile, view, groups, 1, "phases", TRUE, 1, svg, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (svg, &svg_text, NULL, NULL));
+  g_assert_nonnull (strstr (svg_text, ">Computing<"));
+  g_assert_nonnull (strstr (svg_text, ">Waiting<"));
+  mg_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -316,5 +375,6 @@ main (int argc, char **argv)
   g_test_add_func ("/activity/snap", test_snap);
   g_test_add_func ("/activity/pixels-phases", test_pixels_phases);
   g_test_add_func ("/activity/pixels-processes", test_pixels_processes);
+  g_test_add_func ("/activity/export", test_export);
   return g_test_run ();
 }
