@@ -12,6 +12,8 @@
 #include "plot/mg-activity-render.h"
 
 #define DEFAULT_HEIGHT 80
+/* Left and Right move the keyboard cursor by this much of the view. */
+#define CURSOR_STEP_FRACTION 0.01
 
 struct _MgActivityGraph
 {
@@ -100,6 +102,81 @@ mg_activity_graph_select_at (MgActivityGraph *self, double x)
     return FALSE;
   mg_time_view_set_selection (self->view, start, end);
   return TRUE;
+}
+
+/* The windows holding t selected; FALSE outside every window. */
+static gboolean
+select_time (MgActivityGraph *self, double t)
+{
+  const MgActivitySeries *series = get_series (self);
+  double start, end;
+
+  if (series == NULL || self->view == NULL
+      || !mg_activity_series_snap (series, t, t, &start, &end))
+    return FALSE;
+  mg_time_view_set_selection (self->view, start, end);
+  return TRUE;
+}
+
+/* Screen readers hear the shares at the keyboard cursor. */
+static void
+update_accessible_description (MgActivityGraph *self, double t)
+{
+  g_autofree char *text = mg_activity_graph_describe_time (self, t);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  text != NULL ? text : "", -1);
+}
+
+static gboolean
+on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType state,
+                MgActivityGraph *self)
+{
+  double t0, t1, cursor;
+
+  /* Ctrl and Alt combinations are the window's (Ctrl+Left pans...). */
+  if (self->view == NULL || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)))
+    return FALSE;
+  t0 = mg_time_view_get_start (self->view);
+  t1 = mg_time_view_get_end (self->view);
+  cursor = mg_time_view_get_hover_time (self->view);
+  if (!(cursor >= t0 && cursor <= t1))
+    cursor = t0;
+  switch (keyval)
+    {
+    case GDK_KEY_Left:
+    case GDK_KEY_KP_Left:
+    case GDK_KEY_Right:
+    case GDK_KEY_KP_Right:
+      {
+        int direction = keyval == GDK_KEY_Left || keyval == GDK_KEY_KP_Left ? -1 : 1;
+        double step = (t1 - t0) * CURSOR_STEP_FRACTION;
+        /* On a grid of k × step, so the times reached do not drift (as the
+         * metric graphs' cursor). */
+        double k = round (cursor / step);
+
+        if (direction > 0 ? k * step <= cursor : k * step >= cursor)
+          k += direction;
+        cursor = CLAMP (k * step, t0, t1);
+        mg_time_view_set_hover_time (self->view, cursor);
+        mg_time_selection_set_keyboard_cursor (self->selection, TRUE);
+        update_accessible_description (self, cursor);
+        return TRUE;
+      }
+    case GDK_KEY_Return:
+    case GDK_KEY_KP_Enter:
+    case GDK_KEY_space:
+      /* As a click there: the windows at the cursor. */
+      select_time (self, cursor);
+      return TRUE;
+    case GDK_KEY_Escape:
+      if (!mg_time_view_get_has_selection (self->view))
+        return FALSE;
+      mg_time_view_clear_selection (self->view);
+      return TRUE;
+    default:
+      return FALSE;
+    }
 }
 
 static void
@@ -240,6 +317,7 @@ static void
 mg_activity_graph_init (MgActivityGraph *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
+  GtkEventController *controller;
 
   gtk_widget_set_size_request (widget, -1, DEFAULT_HEIGHT);
   gtk_widget_set_hexpand (widget, TRUE);
@@ -247,6 +325,10 @@ mg_activity_graph_init (MgActivityGraph *self)
   g_signal_connect (widget, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
   self->selection = mg_time_selection_new (widget);
   mg_time_selection_set_click_func (self->selection, on_click, NULL);
+  gtk_widget_set_focusable (widget, TRUE);
+  controller = gtk_event_controller_key_new ();
+  g_signal_connect (controller, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (widget, controller);
   mg_theme_follow (widget);
 }
 

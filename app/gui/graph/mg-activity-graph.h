@@ -5,7 +5,12 @@
  * process (the aggregate's mean shares with computing's min and max, or
  * the chosen process's own), the hover line and the selection. A drag
  * selects a range; a click selects the sample windows under the pixel
- * clicked, so the code views show the stacks sampled there. */
+ * clicked, so the code views show the stacks sampled there.
+ *
+ * Focusable: Left / Right move the keyboard cursor (the hover line) by a
+ * hundredth of the view, Enter or Space selects the windows at it, Escape
+ * clears the selection; the accessible description is the shares at the
+ * cursor. */
 #pragma once
 
 #include <gtk/gtk.h>
