@@ -21,8 +21,10 @@ typedef struct {
   GtkWidget *widget; /* the row: label column and graph */
   GtkWidget *graph;
   GtkWidget *pin;
-  double *values;    /* per profile window, for values_process */
+  double *values;    /* per profile window, for values_process; NULL: not yet */
   int values_process;
+  GCancellable *job; /* the computation under way, for job_process */
+  int job_process;
   MgMetricDef *def;  /* how the renderer names and colours it */
 } Row;
 
@@ -34,9 +36,6 @@ struct _MgFunctionRows
   MgTimeView *view;
   MgProfile *profile;
   MgFrameNamer *namer;
-  MgStackSet *modules;      /* an empty set of the profile: its module table */
-  MgStackWindows *windows;  /* of windows_process */
-  int windows_process;
   GPtrArray *rows;          /* Row* */
   GtkSizeGroup *label_group; /* the metric rows' label column width */
 };
@@ -46,43 +45,98 @@ G_DEFINE_FINAL_TYPE (MgFunctionRows, mg_function_rows, GTK_TYPE_WIDGET)
 static void
 row_free (Row *row)
 {
+  if (row->job != NULL)
+    g_cancellable_cancel (row->job);
+  g_clear_object (&row->job);
   g_free (row->function);
   g_free (row->values);
   mg_metric_def_free (row->def);
   g_free (row);
 }
 
-static MgStackWindows *
-get_windows (MgFunctionRows *self, int process)
+/* One row's values, computed on a worker: the stacks' windows for the
+ * process, then the share (naming each distinct stack's frames once: the
+ * symboliser may take seconds on a first look at a big program). */
+typedef struct {
+  MgProfile *profile;
+  MgFrameNamer *namer;
+  char *function;
+  int process;
+} ShareJob;
+
+static void
+share_job_free (ShareJob *job)
 {
-  if (self->windows == NULL || self->windows_process != process)
-    {
-      g_clear_pointer (&self->windows, mg_stack_windows_free);
-      self->windows = mg_stack_windows_new (self->profile, process);
-      self->windows_process = process;
-    }
-  return self->windows;
+  g_object_unref (job->profile);
+  mg_frame_namer_unref (job->namer);
+  g_free (job->function);
+  g_free (job);
 }
 
-/* The row's values for the view's process, computed when it changed. */
+static void
+share_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  ShareJob *job = data;
+  g_autoptr (MgStackWindows) windows = mg_stack_windows_new (job->profile, job->process);
+  /* A stack set of an empty range holds no stack, only the modules. */
+  g_autoptr (MgStackSet) modules = mg_stack_set_new (job->profile, -1, 0, 0);
+  MgSeriesView grid = { 0 };
+
+  grid.n = mg_profile_get_n_windows (job->profile);
+  grid.starts = mg_profile_get_window_starts (job->profile);
+  grid.ends = mg_profile_get_window_ends (job->profile);
+  g_task_return_pointer (task,
+                         mg_function_share_compute (job->namer, modules, windows, job->function,
+                                                    &grid),
+                         g_free);
+}
+
+static void
+share_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  MgFunctionRows *self = MG_FUNCTION_ROWS (source);
+  double *values = g_task_propagate_pointer (G_TASK (result), NULL);
+  Row *row = data;
+
+  /* Cancelled: the row is gone, or wants another process's values. */
+  if (values == NULL)
+    return;
+  g_free (row->values);
+  row->values = values;
+  row->values_process = row->job_process;
+  g_clear_object (&row->job);
+  gtk_widget_queue_draw (row->graph);
+  g_signal_emit_by_name (self, "values-changed");
+}
+
+/* The row's values for the view's process, NULL while they are computed
+ * (a computation is started when none is under way for that process). */
 static const double *
 row_values (MgFunctionRows *self, Row *row)
 {
   int process = mg_time_view_get_process (self->view);
-  MgSeriesView grid;
+  ShareJob *job;
+  g_autoptr (GTask) task = NULL;
 
   if (row->values != NULL && row->values_process == process)
     return row->values;
+  if (row->job != NULL && row->job_process == process)
+    return NULL;
+  if (row->job != NULL)
+    g_cancellable_cancel (row->job);
+  g_clear_object (&row->job);
   g_clear_pointer (&row->values, g_free);
-  row->values_process = process;
-  /* The grid: the profile's windows (any metric's aggregate has them). */
-  mg_series_view_init (&grid, self->profile, 0, -1);
-  grid.n = mg_profile_get_n_windows (self->profile);
-  grid.starts = mg_profile_get_window_starts (self->profile);
-  grid.ends = mg_profile_get_window_ends (self->profile);
-  row->values = mg_function_share_compute (self->namer, self->modules,
-                                           get_windows (self, process), row->function, &grid);
-  return row->values;
+  row->job = g_cancellable_new ();
+  row->job_process = process;
+  job = g_new0 (ShareJob, 1);
+  job->profile = g_object_ref (self->profile);
+  job->namer = mg_frame_namer_ref (self->namer);
+  job->function = g_strdup (row->function);
+  job->process = process;
+  task = g_task_new (self, row->job, share_done, row);
+  g_task_set_task_data (task, job, (GDestroyNotify) share_job_free);
+  g_task_run_in_thread (task, share_thread);
+  return NULL;
 }
 
 static void
@@ -98,7 +152,8 @@ draw_graph (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer d
   if (self == NULL || self->profile == NULL)
     return;
   values = row_values (self, row);
-  series.n = mg_profile_get_n_windows (self->profile);
+  /* While computed: the empty graph (background and axis). */
+  series.n = values != NULL ? mg_profile_get_n_windows (self->profile) : 0;
   series.starts = mg_profile_get_window_starts (self->profile);
   series.ends = mg_profile_get_window_ends (self->profile);
   series.mins = series.maxs = series.means = values;
@@ -261,13 +316,8 @@ mg_function_rows_set_profile (MgFunctionRows *self, MgProfile *profile, GtkSizeG
   g_return_if_fail (MG_IS_FUNCTION_ROWS (self));
   while (self->rows->len > 0)
     mg_function_rows_remove (self, self->rows->len - 1);
-  g_clear_pointer (&self->windows, mg_stack_windows_free);
-  g_clear_pointer (&self->modules, mg_stack_set_free);
   g_set_object (&self->profile, profile);
   g_set_object (&self->label_group, label_group);
-  /* A stack set of an empty range holds no stack, only the modules. */
-  if (profile != NULL)
-    self->modules = mg_stack_set_new (profile, -1, 0, 0);
 }
 
 guint
@@ -324,8 +374,6 @@ mg_function_rows_dispose (GObject *object)
   if (self->rows != NULL)
     g_ptr_array_set_size (self->rows, 0);
   g_clear_pointer (&self->box, gtk_widget_unparent);
-  g_clear_pointer (&self->windows, mg_stack_windows_free);
-  g_clear_pointer (&self->modules, mg_stack_set_free);
   g_clear_pointer (&self->namer, mg_frame_namer_unref);
   g_clear_object (&self->profile);
   g_clear_object (&self->label_group);
@@ -348,6 +396,9 @@ mg_function_rows_class_init (MgFunctionRowsClass *klass)
   object_class->dispose = mg_function_rows_dispose;
   object_class->finalize = mg_function_rows_finalize;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  /* A row's values arrived from the worker. */
+  g_signal_new ("values-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                NULL, G_TYPE_NONE, 0);
 }
 
 static void

@@ -5,7 +5,9 @@
  * process and following the shared MgTimeView (range, process, hover,
  * selection). The function selected in the Code pane gets a row that
  * follows the selection; its pin button keeps it when another is
- * selected, its close button removes it. */
+ * selected, its close button removes it. The shares are computed on a
+ * worker thread (naming a stack's frames may take the symboliser a while),
+ * so selecting a function never blocks drawing. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -32,7 +34,8 @@ void mg_function_rows_show_function (MgFunctionRows *self, const char *name);
 guint mg_function_rows_get_n_rows (MgFunctionRows *self);
 const char *mg_function_rows_get_function (MgFunctionRows *self, guint row);
 /* The row's share per window of the profile (NaN: no stack samples), for
- * the view's process. */
+ * the view's process; NULL while it is computed on a worker thread (the
+ * signal "values-changed" follows; the row draws an empty graph till then). */
 const double *mg_function_rows_get_values (MgFunctionRows *self, guint row, guint *n);
 gboolean mg_function_rows_get_pinned (MgFunctionRows *self, guint row);
 /* What the row's pin and close buttons do. */

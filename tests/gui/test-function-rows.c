@@ -21,6 +21,15 @@ check_values (MgFunctionRows *rows, guint row, double at_quarter, double at_thre
   guint n;
   const double *values = mg_function_rows_get_values (rows, row, &n);
   guint with_value = 0;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  /* Computed on a worker: none at first, then the values. */
+  while (values == NULL && g_get_monotonic_time () < deadline)
+    {
+      mg_test_spin (5);
+      values = mg_function_rows_get_values (rows, row, &n);
+    }
+  g_assert_nonnull (values);
 
   /* gui_fixture_imbalance: 100 windows of 10 ms; the stacks' windows'
    * middles, 0.25 s and 0.75 s, are in windows 25 and 75. */
