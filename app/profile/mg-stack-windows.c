@@ -2,6 +2,8 @@
 /* A profile's call stacks by sample window. */
 #include "mg-config.h"
 
+#include <string.h>
+
 #include "mg-profile-internal.h"
 #include "mg-stack-windows.h"
 
@@ -40,8 +42,18 @@ intern (MgStackWindows *self, GVariant *stack)
   frames = g_variant_get_child_value (stack, 0);
   s.n_frames = (guint) g_variant_n_children (frames);
   s.frames = g_new (MgStackFrame, MAX (s.n_frames, 1));
-  for (guint f = 0; f < s.n_frames; f++)
-    g_variant_get_child (frames, f, "(ut)", &s.frames[f].module, &s.frames[f].vaddr);
+  {
+    /* (ut) is fixed-size, 16 bytes as MgStackFrame: read in place rather
+     * than a child variant per frame (most of the time of a big profile). */
+    gsize n;
+    const guint8 *data = g_variant_get_fixed_array (frames, &n, 16);
+
+    for (gsize f = 0; f < n; f++)
+      {
+        memcpy (&s.frames[f].module, data + 16 * f, sizeof (guint32));
+        memcpy (&s.frames[f].vaddr, data + 16 * f + 8, sizeof (guint64));
+      }
+  }
   g_array_append_val (self->stacks, s);
   g_hash_table_insert (self->by_frames, key, GUINT_TO_POINTER (self->stacks->len));
   return self->stacks->len - 1;
@@ -54,21 +66,23 @@ add_process (MgStackWindows *self, GVariant *proc)
   g_autoptr (GVariant) starts_v = g_variant_get_child_value (proc, 5);
   g_autoptr (GVariant) ends_v = g_variant_get_child_value (proc, 6);
   g_autoptr (GVariant) counts = g_variant_get_child_value (proc, 7);
-  gsize n_windows, n_stacks = g_variant_n_children (stacks);
+  gsize n_windows, n_counts, n_stacks = g_variant_n_children (stacks);
   const double *starts = g_variant_get_fixed_array (starts_v, &n_windows, sizeof (double));
   const double *ends = g_variant_get_fixed_array (ends_v, &n_windows, sizeof (double));
+  /* (uuu) is fixed-size: the counts read in place, not a child variant
+   * each (2 million of them in a big profile). */
+  const guint32 *triples = g_variant_get_fixed_array (counts, &n_counts, 3 * sizeof (guint32));
   g_autofree guint *index = g_new (guint, MAX (n_stacks, 1));
 
   for (gsize i = 0; i < n_stacks; i++)
     index[i] = G_MAXUINT;
   /* Indices were checked when the profile was read
    * (mg_stack_set_check_payload). */
-  for (gsize i = 0; i < g_variant_n_children (counts); i++)
+  for (gsize i = 0; i < n_counts; i++)
     {
-      guint32 w, stack, count;
+      guint32 w = triples[3 * i], stack = triples[3 * i + 1], count = triples[3 * i + 2];
       MgStackWindowCount entry;
 
-      g_variant_get_child (counts, i, "(uuu)", &w, &stack, &count);
       if (index[stack] == G_MAXUINT)
         {
           g_autoptr (GVariant) s = g_variant_get_child_value (stacks, stack);

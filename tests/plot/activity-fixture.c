@@ -25,9 +25,9 @@ make_def (const char *scope, guint i)
 
 /* Process p's main-thread values in window w (percent per suffix). */
 static void
-main_values (guint p, guint w, double *v)
+main_values (guint p, guint w, guint n_windows, double *v)
 {
-  guint phase = w * 4 / ACTIVITY_FIXTURE_WINDOWS;
+  guint phase = w * 4 / n_windows;
 
   for (guint i = 0; i < N_SUFFIXES; i++)
     v[i] = 0;
@@ -72,16 +72,22 @@ add_group (MgProfileBuilder *builder, const char *id, const char *name, const ch
 MgProfile *
 activity_fixture_profile (guint n_processes)
 {
+  return activity_fixture_profile_sized (n_processes, ACTIVITY_FIXTURE_WINDOWS);
+}
+
+MgProfile *
+activity_fixture_profile_sized (guint n_processes, guint n_windows)
+{
   g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
   const char *argv[] = { "./phases", NULL };
-  double dt = ACTIVITY_FIXTURE_DURATION / ACTIVITY_FIXTURE_WINDOWS;
+  double dt = ACTIVITY_FIXTURE_DURATION / n_windows;
   double values[2 * N_SUFFIXES + 1];
   g_autoptr (GError) error = NULL;
   MgProfile *profile;
 
   mg_profile_builder_set_command (builder, argv, "/tmp");
   mg_profile_builder_set_start_time (builder, 1700000000000000);
-  mg_profile_builder_set_interval (builder, dt * 1000, dt * 1000, ACTIVITY_FIXTURE_WINDOWS);
+  mg_profile_builder_set_interval (builder, dt * 1000, dt * 1000, n_windows);
   for (guint s = 0; s < 2; s++)
     for (guint i = 0; i < N_SUFFIXES; i++)
       {
@@ -110,15 +116,15 @@ activity_fixture_profile (guint n_processes)
       mg_profile_builder_add_process (builder, &info);
     }
   for (guint p = 0; p < n_processes; p++)
-    for (guint w = 0; w < ACTIVITY_FIXTURE_WINDOWS; w++)
+    for (guint w = 0; w < n_windows; w++)
       {
-        main_values (p, w, values);
+        main_values (MIN (p, 1), w, n_windows, values);
         for (guint i = 0; i < N_SUFFIXES; i++)
           values[N_SUFFIXES + i] = i == 0 || i == 4 ? 50 : 0;
         values[2 * N_SUFFIXES] = 1e6 * (w + 1);
         mg_profile_builder_add_sample (builder, p, w * dt, (w + 1) * dt, values, values, values);
       }
-  profile = mg_profile_builder_finish (builder, ACTIVITY_FIXTURE_WINDOWS, &error);
+  profile = mg_profile_builder_finish (builder, n_windows, &error);
   g_assert_no_error (error);
   return profile;
 }

@@ -18,5 +18,8 @@ G_BEGIN_DECLS
 #define ACTIVITY_FIXTURE_WINDOWS 100
 #define ACTIVITY_FIXTURE_DURATION 4.0
 MgProfile *activity_fixture_profile (guint n_processes);
+/* The same phases over n_windows (the benchmark); processes past 1 as
+ * process 1. */
+MgProfile *activity_fixture_profile_sized (guint n_processes, guint n_windows);
 
 G_END_DECLS
