@@ -48,7 +48,9 @@ intern (MgStackWindows *self, GVariant *stack)
     gsize n;
     const guint8 *data = g_variant_get_fixed_array (frames, &n, 16);
 
-    for (gsize f = 0; f < n; f++)
+    /* A frames array not in normal form reads as none. */
+    s.n_frames = (guint) MIN (n, s.n_frames);
+    for (gsize f = 0; f < s.n_frames; f++)
       {
         memcpy (&s.frames[f].module, data + 16 * f, sizeof (guint32));
         memcpy (&s.frames[f].vaddr, data + 16 * f + 8, sizeof (guint64));
