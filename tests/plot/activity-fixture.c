@@ -103,7 +103,7 @@ activity_fixture_profile_sized (guint n_processes, guint n_windows)
     def->data_type = MG_DATA_TYPE_DOUBLE;
     mg_profile_builder_add_metric (builder, def);
   }
-  add_group (builder, "memoryGroup", "Memory", NULL);
+  add_group (builder, "memoryGroup", "Default", NULL);
   add_group (builder, "mainThreadActivity", "Main thread activity", "main");
   add_group (builder, "allThreadsActivity", "All threads activity", "threads");
   for (guint p = 0; p < n_processes; p++)

@@ -13,7 +13,7 @@ G_BEGIN_DECLS
  * computes half of the samples and is in MPI for the other half. All
  * threads: 50 % computing, 50 % waiting on a lock, throughout. Ranks 0 and
  * 1, pids 2000 + rank. One more metric, "memory" (rising), in a group of
- * its own ("memoryGroup") before the activity groups ("mainThreadActivity",
+ * its own ("memoryGroup", named "Default") before the activity groups ("mainThreadActivity",
  * "allThreadsActivity", as plugins/activity.xml has them). */
 #define ACTIVITY_FIXTURE_WINDOWS 100
 #define ACTIVITY_FIXTURE_DURATION 4.0
