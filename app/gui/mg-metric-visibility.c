@@ -356,13 +356,13 @@ show_section (MgMetricVisibility *self, guint s)
     self->metric_shown[g_array_index (section->metrics, guint, i)] = TRUE;
 }
 
-/* The main thread's activity group (or a group of its metrics alone). */
+/* An activity group of scope (or a group of its metrics alone). */
 static gboolean
-is_main_activity_section (MgMetricVisibility *self, const MgMetricSection *section)
+is_activity_section (MgMetricVisibility *self, const MgMetricSection *section,
+                     MgActivityScope scope)
 {
   for (guint i = 0; i < section->metrics->len; i++)
-    if (!mg_activity_is_metric (self->profile, g_array_index (section->metrics, guint, i),
-                                MG_ACTIVITY_MAIN_THREAD))
+    if (!mg_activity_is_metric (self->profile, g_array_index (section->metrics, guint, i), scope))
       return FALSE;
   return section->metrics->len > 0;
 }
@@ -371,8 +371,8 @@ is_main_activity_section (MgMetricVisibility *self, const MgMetricSection *secti
  * an MPI run the MPI groups (as MAP's default view of an MPI program), and
  * the groups of the Score-P plugins the run hosted, with, in an MPI or
  * multi-threaded run, the main thread's activity (drawn first,
- * mg-metric-rows.c); everything when there is none of them. FALSE when
- * none of them is here. */
+ * mg-metric-rows.c), and all threads' in a multi-threaded one; everything
+ * when there is none of them. FALSE when none of them is here. */
 static gboolean
 apply_default (MgMetricVisibility *self)
 {
@@ -387,12 +387,24 @@ apply_default (MgMetricVisibility *self)
         show_section (self, s);
         any = TRUE;
       }
-  /* Beside those: alone it would hide the rest of a profile that has no
-   * Default group, where everything is shown. */
-  if (any && (self->mpi_run || mg_activity_profile_is_multithreaded (self->profile)))
-    for (guint s = 0; s < self->sections->len; s++)
-      if (is_main_activity_section (self, g_ptr_array_index (self->sections, s)))
-        show_section (self, s);
+  /* Beside those (alone they would hide the rest of a profile that has no
+   * Default group, where everything is shown): the main thread's activity
+   * in an MPI or multi-threaded run, and all threads' against it in a
+   * multi-threaded one (the record has no series per thread). */
+  if (any)
+    {
+      gboolean threads = mg_activity_profile_is_multithreaded (self->profile);
+
+      for (guint s = 0; s < self->sections->len; s++)
+        {
+          const MgMetricSection *section = g_ptr_array_index (self->sections, s);
+
+          if (((self->mpi_run || threads)
+               && is_activity_section (self, section, MG_ACTIVITY_MAIN_THREAD))
+              || (threads && is_activity_section (self, section, MG_ACTIVITY_ALL_THREADS)))
+            show_section (self, s);
+        }
+    }
   return any;
 }
 

@@ -45,12 +45,13 @@ test_rows (void)
 
   gui_test_wait_loaded (window);
   rows = window_rows (window);
-  /* An MPI run opens with the main thread's activity first, beside the
-   * Default group; every group shows it first too. */
+  /* A multi-threaded MPI run opens with the main thread's activity first,
+   * then all threads', beside the Default group. */
   default_titles = mg_window_get_visible_group_titles (window);
-  g_assert_cmpuint (g_strv_length (default_titles), ==, 2);
+  g_assert_cmpuint (g_strv_length (default_titles), ==, 3);
   g_assert_cmpstr (default_titles[0], ==, "Main thread activity");
-  g_assert_cmpstr (default_titles[1], ==, "Default");
+  g_assert_cmpstr (default_titles[1], ==, "All threads activity");
+  g_assert_cmpstr (default_titles[2], ==, "Default");
   g_action_group_activate_action (G_ACTION_GROUP (window), "preset",
                                   g_variant_new_string ("all"));
   titles = mg_window_get_visible_group_titles (window);
