@@ -49,17 +49,6 @@ holds (Matcher *m, const MgStackSet *modules, const MgStackWindows *windows, gui
   return FALSE;
 }
 
-gboolean
-mg_function_share_stack_holds (MgFrameNamer *namer, const MgStackSet *modules,
-                               const MgStackWindows *windows, guint stack, const char *function)
-{
-  Matcher m = { namer, function, g_byte_array_new () };
-  gboolean result = holds (&m, modules, windows, stack);
-
-  g_byte_array_unref (m.matches);
-  return result;
-}
-
 double *
 mg_function_share_compute (MgFrameNamer *namer, const MgStackSet *modules,
                            const MgStackWindows *windows, const char *function,

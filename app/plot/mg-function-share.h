@@ -23,9 +23,4 @@ double *mg_function_share_compute (MgFrameNamer *namer, const MgStackSet *module
                                    const MgStackWindows *windows, const char *function,
                                    const MgSeriesView *grid);
 
-/* Whether a stack of windows holds function (namer's names). */
-gboolean mg_function_share_stack_holds (MgFrameNamer *namer, const MgStackSet *modules,
-                                        const MgStackWindows *windows, guint stack,
-                                        const char *function);
-
 G_END_DECLS
