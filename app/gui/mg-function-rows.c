@@ -318,6 +318,11 @@ mg_function_rows_set_profile (MgFunctionRows *self, MgProfile *profile, GtkSizeG
     mg_function_rows_remove (self, self->rows->len - 1);
   g_set_object (&self->profile, profile);
   g_set_object (&self->label_group, label_group);
+  /* Names come from the profile first (those its run stored), so a namer
+   * per profile. */
+  g_clear_pointer (&self->namer, mg_frame_namer_unref);
+  if (profile != NULL)
+    self->namer = mg_code_namer_new (profile);
 }
 
 guint
@@ -407,7 +412,6 @@ mg_function_rows_init (MgFunctionRows *self)
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   self->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) row_free);
-  self->namer = mg_code_namer_new ();
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
 
