@@ -122,10 +122,39 @@ section_of (const char *heading, const char *text, GHashTable *functions, guint6
   return section;
 }
 
+/* The names of a frame, each (module, address, leaf or not) asked of the
+ * namer once however many processes' stacks hold it: the sets of one
+ * profile share its module table. */
+static GPtrArray *
+frame_names (GHashTable *cache, MgStackSet *set, const MgStackFrame *frame, gboolean return_address,
+             const MgStackNamer *namer)
+{
+  struct {
+    guint64 vaddr;
+    guint32 module, return_address;
+  } key = { frame->vaddr, frame->module, return_address };
+  g_autoptr (GBytes) bytes = g_bytes_new (&key, sizeof key);
+  GPtrArray *names = g_hash_table_lookup (cache, bytes);
+  if (names == NULL)
+    {
+      names = mg_stack_frame_names (set, frame, return_address, namer);
+      g_hash_table_insert (cache, g_bytes_ref (bytes), names);
+    }
+  return names;
+}
+
+static GHashTable *
+frame_cache_new (void)
+{
+  return g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref,
+                                (GDestroyNotify) g_ptr_array_unref);
+}
+
 /* Each stack of set into self (its innermost function) and inclusive
  * (every function in it, once per stack), by label. */
 static void
-count_stacks (MgStackSet *set, const MgStackNamer *namer, GHashTable *self, GHashTable *inclusive)
+count_stacks (MgStackSet *set, const MgStackNamer *namer, GHashTable *cache, GHashTable *self,
+              GHashTable *inclusive)
 {
   for (guint s = 0; s < mg_stack_set_get_n_stacks (set); s++)
     {
@@ -138,7 +167,7 @@ count_stacks (MgStackSet *set, const MgStackNamer *namer, GHashTable *self, GHas
       g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
       for (guint k = 0; k < n; k++)
         {
-          g_autoptr (GPtrArray) names = mg_stack_frame_names (set, &frames[k], k > 0, namer);
+          GPtrArray *names = frame_names (cache, set, &frames[k], k > 0, namer);
           /* Outermost first: the innermost (inlined) function is last. */
           for (guint i = names->len; i-- > 0;)
             {
@@ -195,7 +224,7 @@ by_mean (gconstpointer a, gconstpointer b)
  * and min (an MPI wait shows which rank waited: the others were late);
  * nothing for fewer than two processes with samples. */
 static MgReportSection *
-spread_section (MgProfile *profile, const MgStackNamer *namer)
+spread_section (MgProfile *profile, const MgStackNamer *namer, GHashTable *cache)
 {
   g_autoptr (MgProcessSpread) spread = mg_process_spread_new ();
   g_autoptr (GHashTable) keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -208,7 +237,7 @@ spread_section (MgProfile *profile, const MgStackNamer *namer)
         continue;
       g_autoptr (GHashTable) self = functions_new ();
       g_autoptr (GHashTable) inclusive = functions_new ();
-      count_stacks (set, namer, self, inclusive);
+      count_stacks (set, namer, cache, self, inclusive);
       mg_process_spread_begin_process (spread, p, total);
       GHashTableIter iter;
       gpointer value;
@@ -280,7 +309,8 @@ mg_report_add_where (MgReport *report, MgProfile *profile, const MgStackNamer *n
     return;
   g_autoptr (GHashTable) self = functions_new ();
   g_autoptr (GHashTable) inclusive = functions_new ();
-  count_stacks (set, namer, self, inclusive);
+  g_autoptr (GHashTable) cache = frame_cache_new ();
+  count_stacks (set, namer, cache, self, inclusive);
   g_autofree char *text_self = g_strdup_printf (
     ngettext ("The functions the %lu call-stack sample was taken in, "
               "by their share of the samples, with the line most of them were on.",
@@ -297,7 +327,7 @@ mg_report_add_where (MgReport *report, MgProfile *profile, const MgStackNamer *n
                    section_of (_("Where the time went: self"), text_self, self, total));
   g_ptr_array_add (report->sections,
                    section_of (_("Where the time went: total"), text_total, inclusive, total));
-  MgReportSection *across = spread_section (profile, namer);
+  MgReportSection *across = spread_section (profile, namer, cache);
   if (across != NULL)
     g_ptr_array_add (report->sections, across);
 }
