@@ -37,8 +37,9 @@ G_BEGIN_DECLS
 /* A process's stacks, unpacked: the section's state, signal, samples
  * taken, lost (table, busy, slot), threads; its modules (start, end, load
  * bias, build-id, path); its ready stacks (flags, frames innermost first);
- * each committed slot's samples lost and (stack, count) pairs. */
-#define MG_NODE_STACKS_TYPE "(uittttta(tttayay)a(qat)a(ua(uu)))"
+ * each committed slot's samples lost, each one's number of pairs, and
+ * all the slots' (stack, count) pairs one after the other. */
+#define MG_NODE_STACKS_TYPE "(uittttta(tttayay)a(qat)auaua(uu))"
 
 /* A block's parts besides the times (each slot's end): the slots' starts,
  * their raw sample counts, then per record metric its [min, max, mean] rows

@@ -42,7 +42,7 @@ stacks_to_variant (const MgRecordFile *r)
   const MgRecordStack *entries = mg_record_stacks_entries (s);
   const guint64 *pool = mg_record_stacks_pool (s);
   g_autofree guint32 *dense = g_new (guint32, MAX (s->n_stacks, 1));
-  GVariantBuilder modules, stacks, slots;
+  GVariantBuilder modules, stacks;
   guint32 n_ready = 0;
 
   g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(tttayay)"));
@@ -63,23 +63,35 @@ stacks_to_variant (const MgRecordFile *r)
                                                         pool + e->frame_offset, e->n_frames,
                                                         sizeof (guint64)));
     }
-  g_variant_builder_init (&slots, G_VARIANT_TYPE ("a(ua(uu))"));
+  /* The slots as three flat arrays, read back in place: a 1024-rank run
+   * has millions of slots. */
+  g_autoptr (GArray) lost = g_array_sized_new (FALSE, FALSE, sizeof (guint32), r->n_samples);
+  g_autoptr (GArray) n_pairs = g_array_sized_new (FALSE, FALSE, sizeof (guint32), r->n_samples);
+  g_autoptr (GArray) pairs = g_array_new (FALSE, FALSE, sizeof (MgRecordStackCount));
   for (guint k = 0; k < r->n_samples; k++)
     {
       MgRecordStackSlot *slot = mg_record_stacks_slot (s, r->first + k);
-      const MgRecordStackCount *pairs = mg_record_stacks_slot_pairs (slot);
-      GVariantBuilder counts;
+      const MgRecordStackCount *p = mg_record_stacks_slot_pairs (slot);
 
-      g_variant_builder_init (&counts, G_VARIANT_TYPE ("a(uu)"));
+      g_array_append_val (lost, slot->n_lost);
+      g_array_append_val (n_pairs, slot->n_pairs);
       for (guint i = 0; i < slot->n_pairs; i++)
-        g_variant_builder_add (&counts, "(uu)", dense[pairs[i].stack], pairs[i].count);
-      g_variant_builder_add (&slots, "(u@a(uu))", slot->n_lost, g_variant_builder_end (&counts));
+        {
+          MgRecordStackCount c = { dense[p[i].stack], p[i].count };
+          g_array_append_val (pairs, c);
+        }
     }
-  return g_variant_new ("(uittttt@a(tttayay)@a(qat)@a(ua(uu)))", s->state, s->signal,
+  return g_variant_new ("(uittttt@a(tttayay)@a(qat)@au@au@a(uu))", s->state, s->signal,
                         (guint64) s->n_taken, (guint64) s->n_lost_table,
                         (guint64) s->n_lost_busy, (guint64) s->n_lost_slot,
                         (guint64) s->n_threads, g_variant_builder_end (&modules),
-                        g_variant_builder_end (&stacks), g_variant_builder_end (&slots));
+                        g_variant_builder_end (&stacks),
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_UINT32, lost->data, lost->len,
+                                                   sizeof (guint32)),
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_UINT32, n_pairs->data,
+                                                   n_pairs->len, sizeof (guint32)),
+                        g_variant_new_fixed_array (G_VARIANT_TYPE ("(uu)"), pairs->data,
+                                                   pairs->len, sizeof (MgRecordStackCount)));
 }
 
 GBytes *
@@ -217,31 +229,36 @@ fill_stacks (MgRecordStacks *s, GVariant *stacks)
   s->pool_used = used;
 }
 
-/* Each slot's pairs; FALSE when there are not as many slots as samples or
- * a slot holds more pairs than a record's can. */
+/* Each slot's pairs; FALSE when there are not as many slots as samples,
+ * a slot holds more pairs than a record's can, or the pairs do not add
+ * up to the slots'. */
 static gboolean
-fill_slots (MgRecordStacks *s, GVariant *slots, guint n_samples)
+fill_slots (MgRecordStacks *s, GVariant *lost_v, GVariant *n_pairs_v, GVariant *pairs_v,
+            guint n_samples)
 {
-  if (g_variant_n_children (slots) != n_samples)
+  gsize n_lost, n_counts, n_pairs;
+  const guint32 *lost = g_variant_get_fixed_array (lost_v, &n_lost, sizeof (guint32));
+  const guint32 *counts = g_variant_get_fixed_array (n_pairs_v, &n_counts, sizeof (guint32));
+  const MgRecordStackCount *pairs =
+    g_variant_get_fixed_array (pairs_v, &n_pairs, sizeof (MgRecordStackCount));
+  gsize at = 0;
+
+  if (n_lost != n_samples || n_counts != n_samples)
     return FALSE;
   for (guint k = 0; k < n_samples; k++)
     {
-      g_autoptr (GVariant) slot_v = g_variant_get_child_value (slots, k);
-      g_autoptr (GVariant) pairs = g_variant_get_child_value (slot_v, 1);
       MgRecordStackSlot *slot = mg_record_stacks_slot (s, k);
-      gsize n = g_variant_n_children (pairs);
 
-      if (n > s->slot_pairs)
+      if (counts[k] > s->slot_pairs || counts[k] > n_pairs - at)
         return FALSE;
-      g_variant_get_child (slot_v, 0, "u", &slot->n_lost);
-      slot->n_pairs = (guint32) n;
-      for (gsize i = 0; i < n; i++)
-        {
-          MgRecordStackCount *c = &mg_record_stacks_slot_pairs (slot)[i];
-          g_variant_get_child (pairs, i, "(uu)", &c->stack, &c->count);
-        }
+      slot->n_lost = lost[k];
+      slot->n_pairs = counts[k];
+      if (counts[k] > 0)
+        memcpy (mg_record_stacks_slot_pairs (slot), pairs + at,
+                counts[k] * sizeof (MgRecordStackCount));
+      at += counts[k];
     }
-  return TRUE;
+  return at == n_pairs;
 }
 
 /* The section's size for these stacks: room for every stack and its
@@ -272,7 +289,7 @@ mg_node_stacks_decode (const guint8 *data, gsize size, MgRecordFile *r, const ch
     return TRUE;
 
   g_autoptr (GVariant) v = unpack (data, size);
-  g_autoptr (GVariant) modules = NULL, stacks = NULL, slots = NULL;
+  g_autoptr (GVariant) modules = NULL, stacks = NULL, lost = NULL, n_pairs = NULL, pairs = NULL;
   guint32 state, max_stacks = 0;
   gint32 signal;
   guint64 taken, lost_table, lost_busy, lost_slot, threads;
@@ -281,8 +298,9 @@ mg_node_stacks_decode (const guint8 *data, gsize size, MgRecordFile *r, const ch
 
   if (v != NULL)
     {
-      g_variant_get (v, "(uittttt@a(tttayay)@a(qat)@a(ua(uu)))", &state, &signal, &taken,
-                     &lost_table, &lost_busy, &lost_slot, &threads, &modules, &stacks, &slots);
+      g_variant_get (v, "(uittttt@a(tttayay)@a(qat)@au@au@a(uu))", &state, &signal, &taken,
+                     &lost_table, &lost_busy, &lost_slot, &threads, &modules, &stacks, &lost,
+                     &n_pairs, &pairs);
       max_stacks = max_stacks_for (stacks);
     }
   if (max_stacks > 0)
@@ -299,7 +317,7 @@ mg_node_stacks_decode (const guint8 *data, gsize size, MgRecordFile *r, const ch
       s->n_lost_slot = lost_slot;
       s->n_threads = threads;
       fill_stacks (s, stacks);
-      ok = fill_modules (s, modules) && fill_slots (s, slots, r->n_samples)
+      ok = fill_modules (s, modules) && fill_slots (s, lost, n_pairs, pairs, r->n_samples)
            && mg_record_stacks_check (s, section_size, &r->header);
       if (ok)
         r->stacks = s;
