@@ -20,6 +20,9 @@ GtkWidget *mg_code_view_get_flame_view (MgCodeView *self);
 void mg_code_view_set_bottom_up (MgCodeView *self, gboolean bottom_up);
 /* The empty state's title when it is shown, else NULL. */
 const char *mg_code_view_get_empty_title (MgCodeView *self);
+/* Whether the Functions table shows its Min, Mean and Max columns
+ * (figures across processes). */
+gboolean mg_code_view_get_spread_shown (MgCodeView *self);
 /* The line above the views: samples and range. */
 const char *mg_code_view_get_summary (MgCodeView *self);
 

@@ -8,6 +8,7 @@
 #include "mg-code-namer.h"
 #include "mg-code-view-private.h"
 #include "mg-flame-view.h"
+#include "plot/mg-function-spread.h"
 #include "profile/mg-stack-set.h"
 
 struct _MgCodeView
@@ -29,6 +30,7 @@ struct _MgCodeView
   GtkWidget *view_stack;   /* "functions", "tree" */
   GListStore *functions;
   GtkSortListModel *functions_sorted;
+  GtkColumnViewColumn *spread_columns[3]; /* Min, Mean, Max: several processes only */
   GListStore *roots;
   GtkTreeListModel *tree_rows;
   GtkWidget *tree_button;
@@ -47,6 +49,9 @@ typedef enum {
   COLUMN_SAMPLES,
   COLUMN_LOCATION,
   COLUMN_MODULE,
+  COLUMN_MIN,          /* across processes: the Functions table of several */
+  COLUMN_MEAN,
+  COLUMN_MAX,
 } Column;
 
 static MgCodeItem *
@@ -69,7 +74,7 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer 
                                                                     : PANGO_ELLIPSIZE_END);
   gtk_label_set_xalign (GTK_LABEL (label),
                         column == COLUMN_SELF_SHARE || column == COLUMN_TOTAL_SHARE
-                        || column == COLUMN_SAMPLES ? 1 : 0);
+                        || column == COLUMN_SAMPLES || column >= COLUMN_MIN ? 1 : 0);
   if (column != COLUMN_NAME && column != COLUMN_LOCATION && column != COLUMN_MODULE)
     gtk_widget_add_css_class (label, "numeric");
   if (tree && column == COLUMN_NAME)
@@ -120,6 +125,11 @@ bind_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer d
     case COLUMN_MODULE:
       text = g_strdup (mg_code_item_get_module (item));
       break;
+    case COLUMN_MIN:
+    case COLUMN_MEAN:
+    case COLUMN_MAX:
+      text = mg_code_item_format_spread (item, column - COLUMN_MIN);
+      break;
     }
   gtk_label_set_text (GTK_LABEL (child), text);
 }
@@ -146,6 +156,15 @@ column_sorter (Column column)
       break;
     case COLUMN_MODULE:
       property = "module";
+      break;
+    case COLUMN_MIN:
+      property = "spread-min";
+      break;
+    case COLUMN_MEAN:
+      property = "spread-mean";
+      break;
+    case COLUMN_MAX:
+      property = "spread-max";
       break;
     }
   GtkExpression *e = gtk_property_expression_new (MG_TYPE_CODE_ITEM, NULL, property);
@@ -200,6 +219,36 @@ add_columns (GtkColumnView *view, gboolean tree)
     gtk_column_view_sort_by_column (view, total, GTK_SORT_ASCENDING);
 }
 
+/* Min, Mean and Max of each function's total share across the processes,
+ * after Total, as the metric rows' figures across ranks; shown for a
+ * selection of several processes only. */
+static void
+add_spread_columns (MgCodeView *self, GtkColumnView *view)
+{
+  const char *titles[] = {
+    /* Translators: column of the Functions table: the smallest share of a
+     * process's samples in the function, over the processes */
+    C_("across processes", "Min"),
+    /* Translators: column of the Functions table: the mean share over the processes */
+    C_("across processes", "Mean"),
+    /* Translators: column of the Functions table: the largest share of a process */
+    C_("across processes", "Max"),
+  };
+
+  for (guint i = 0; i < 3; i++)
+    {
+      GtkColumnViewColumn *c = add_column (view, titles[i], COLUMN_MIN + i, FALSE);
+
+      /* add_column appended it: after Self and Total instead. */
+      g_object_ref (c);
+      gtk_column_view_remove_column (view, c);
+      gtk_column_view_insert_column (view, 3 + i, c);
+      g_object_unref (c);
+      gtk_column_view_column_set_visible (c, FALSE);
+      self->spread_columns[i] = c;
+    }
+}
+
 /* Nothing selected until the user picks a row. */
 static GtkSelectionModel *
 selection_of (GListModel *model)
@@ -226,6 +275,7 @@ build_functions (MgCodeView *self)
 
   self->functions = g_list_store_new (MG_TYPE_CODE_ITEM);
   add_columns (GTK_COLUMN_VIEW (view), FALSE);
+  add_spread_columns (self, GTK_COLUMN_VIEW (view));
   self->functions_sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->functions)),
                                                     g_object_ref (gtk_column_view_get_sorter (
                                                       GTK_COLUMN_VIEW (view))));
@@ -451,6 +501,11 @@ compute (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 
   job->n_processes = mg_stack_set_get_n_processes (set);
   job->tree = mg_code_tree_new (mg_call_tree_new (job->namer, set));
+  /* Every process: each function's share across them, as for metrics. */
+  if (job->process < 0 && job->n_processes > 1)
+    mg_code_tree_set_spread (job->tree,
+                             mg_function_spread_new (job->namer, job->profile, job->t0, job->t1),
+                             job->profile);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -461,6 +516,9 @@ show_result (MgCodeView *self, Job *job)
 {
   g_clear_pointer (&self->current, mg_code_tree_unref);
   self->current = mg_code_tree_ref (job->tree);
+  for (guint i = 0; i < G_N_ELEMENTS (self->spread_columns); i++)
+    gtk_column_view_column_set_visible (self->spread_columns[i],
+                                        mg_code_tree_has_spread (self->current));
   fill_functions (self);
   fill_tree (self);
   mg_flame_view_set_tree (MG_FLAME_VIEW (self->flame), self->current);
@@ -669,6 +727,12 @@ mg_code_view_get_empty_title (MgCodeView *self)
   if (g_strcmp0 (gtk_stack_get_visible_child_name (GTK_STACK (self->pages)), "empty") != 0)
     return NULL;
   return gtk_label_get_text (GTK_LABEL (self->empty_title));
+}
+
+gboolean
+mg_code_view_get_spread_shown (MgCodeView *self)
+{
+  return gtk_column_view_column_get_visible (self->spread_columns[0]);
 }
 
 const char *

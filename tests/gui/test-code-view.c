@@ -157,6 +157,59 @@ test_stored_names (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+assert_spread (GListModel *model, const char *name, const char *min, const char *mean,
+               const char *max)
+{
+  MgCodeItem *item = find_function (model, name);
+  g_autofree char *t_min = mg_code_item_format_spread (item, 0);
+  g_autofree char *t_mean = mg_code_item_format_spread (item, 1);
+  g_autofree char *t_max = mg_code_item_format_spread (item, 2);
+
+  g_assert_cmpstr (t_min, ==, min);
+  g_assert_cmpstr (t_mean, ==, mean);
+  g_assert_cmpstr (t_max, ==, max);
+}
+
+/* All processes: each function's total share of each rank's samples,
+ * min / mean / max with the rank of the extremes (code-fixture.h: rank 0
+ * has a in 90 of 100 samples, rank 1 in 40 of 60); one process chosen:
+ * no such columns. */
+static void
+test_across_processes (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  GListModel *model = mg_code_view_get_functions_model (view);
+  MgSpreadFigures f;
+
+  g_assert_true (mg_code_view_get_spread_shown (view));
+  g_assert_true (mg_code_item_get_spread (find_function (model, "code_fixture_a"), &f));
+  g_assert_cmpfloat_with_epsilon (f.min, 200.0 / 3, 1e-9);
+  g_assert_cmpfloat_with_epsilon (f.mean, (90 + 200.0 / 3) / 2, 1e-9);
+  g_assert_cmpfloat_with_epsilon (f.max, 90, 1e-9);
+  g_assert_cmpuint (f.min_process, ==, 1);
+  g_assert_cmpuint (f.max_process, ==, 0);
+  assert_spread (model, "code_fixture_a", "66.7 % (rank 1)", "78.3 %", "90.0 % (rank 0)");
+  assert_spread (model, "code_fixture_b", "10.0 % (rank 0)", "21.7 %", "33.3 % (rank 1)");
+  assert_spread (model, "code_fixture_c", "33.3 % (rank 1)", "36.7 %", "40.0 % (rank 0)");
+  assert_spread (model, "code_fixture_main", "100.0 % (rank 0)", "100.0 %", "100.0 % (rank 0)");
+
+  /* The second half: rank 0 main→b→c ×10 (c 100 %), rank 1 main→a ×40. */
+  mg_time_view_set_selection (mg_window_get_time_view (window), 0.6, 0.9);
+  view = code_view (window);
+  assert_spread (model, "code_fixture_a", "0.0 % (rank 0)", "50.0 %", "100.0 % (rank 1)");
+
+  mg_time_view_clear_selection (mg_window_get_time_view (window));
+  mg_time_view_set_process (mg_window_get_time_view (window), 1);
+  view = code_view (window);
+  g_assert_false (mg_code_view_get_spread_shown (view));
+  g_assert_false (mg_code_item_get_spread (find_function (model, "code_fixture_a"), &f));
+  assert_spread (model, "code_fixture_a", "", "", "");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static MgCodeItem *
 tree_item (GListModel *rows, guint i, guint *depth)
 {
@@ -315,6 +368,7 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/call-tree", test_call_tree);
   g_test_add_func ("/code-view/flame-graph", test_flame_graph);
   g_test_add_func ("/code-view/no-stacks", test_no_stacks);
+  g_test_add_func ("/code-view/across-processes", test_across_processes);
   g_test_add_func ("/code-view/screenshots", test_screenshots);
   if (g_getenv ("MG_CODE_VIEW_PROFILE") != NULL)
     g_test_add_func ("/code-view/real-profile", test_real_profile);
