@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "profile/mg-unavailable.h"
+#include "session/mg-host-probe.h"
 #include "session/mg-rank-list.h"
 #include "session/mg-run-catalogue.h"
 #include "session/mg-run-check.h"
@@ -29,6 +30,8 @@
 struct _MgRunDialog
 {
   GtkWindow parent_instance;
+
+  gboolean host_probed;        /* the host probe's answer came (mg-host-probe.h) */
 
   GtkWidget *program_entry, *program_error;
   GtkWidget *arguments_entry, *arguments_error;
@@ -1196,14 +1199,14 @@ recorded_here (MgProfile *profile)
   return FALSE;
 }
 
-void
+gboolean
 mg_run_dialog_learn_unavailable (MgRunDialog *self, MgProfile *profile)
 {
   g_autoptr (GPtrArray) declined = NULL;
 
-  g_return_if_fail (MG_IS_RUN_DIALOG (self));
+  g_return_val_if_fail (MG_IS_RUN_DIALOG (self), FALSE);
   if (profile == NULL || !recorded_here (profile))
-    return;
+    return FALSE;
   /* What the viewer lists under "Not measured here": the plugins that
    * declined in every process (mg-unavailable.h), not those that failed. */
   declined = mg_unavailable_collect (profile);
@@ -1213,7 +1216,7 @@ mg_run_dialog_learn_unavailable (MgRunDialog *self, MgProfile *profile)
     else
       i++;
   if (declined->len == 0)
-    return;
+    return TRUE;
   mg_run_metric_list_set_declined (self->metric_list, declined);
   /* Unchecked: a run would only record their absence again. */
   for (guint i = 0; i < mg_catalogue_get_n_metrics (self->catalogue); i++)
@@ -1224,6 +1227,38 @@ mg_run_dialog_learn_unavailable (MgRunDialog *self, MgProfile *profile)
           && mg_run_metric_list_is_declined (self->metric_list, m->def->id))
         mg_run_settings_set_metric_enabled (self->settings, self->catalogue, m->def->id, FALSE);
     }
+  return TRUE;
+}
+
+static void
+on_host_probed (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) profile = mg_host_probe_run_finish (result, &error);
+  MgRunDialog *self;
+
+  /* Cancelled: the dialog is gone. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = MG_RUN_DIALOG (user_data);
+  if (profile == NULL)
+    g_debug ("no host probe: %s", error->message);
+  else
+    mg_run_dialog_learn_unavailable (self, profile);
+  self->host_probed = TRUE;
+}
+
+void
+mg_run_dialog_probe_unavailable (MgRunDialog *self)
+{
+  g_return_if_fail (MG_IS_RUN_DIALOG (self));
+  mg_host_probe_run_async (self->cancellable, on_host_probed, self);
+}
+
+gboolean
+mg_run_dialog_get_host_probed (MgRunDialog *self)
+{
+  return self->host_probed;
 }
 
 MgRunSettings *

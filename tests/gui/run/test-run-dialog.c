@@ -29,6 +29,7 @@
 #include "gui/mg-window-private.h"
 #include "gui/mg-error-list.h"
 #include "profile/mg-stop-event.h"
+#include "session/mg-host-probe.h"
 #include "profile/mg-unavailable.h"
 #include "session-test-support.h"
 #include "mg-test-common.h"
@@ -418,6 +419,63 @@ metric_id_label (MgRunDialog *dialog, const char *metric_id)
  * measure is marked in the list, with the reason, and unchecked, as the
  * viewer's Run page says it; a profile from another machine changes
  * nothing. */
+static gboolean
+host_probed (gpointer dialog)
+{
+  return mg_run_dialog_get_host_probed (dialog);
+}
+
+/* Without a profile recorded here (none open), the dialog asks the host
+ * probe (mg-host-probe.h): a short run with every metric on, whose plugins
+ * decline what this machine lacks; here RAPL, its folder made empty. The
+ * answer is kept: a second dialog has it at once. */
+static void
+test_unavailable_probed (void)
+{
+  g_autofree char *powercap = g_dir_make_tmp ("mg-no-rapl-XXXXXX", NULL);
+  MgRunDialog *dialog;
+  gint64 start;
+  double first_s, second_s;
+  guint n_runs;
+
+  g_setenv ("METROGRAPH_POWERCAP_DIR", powercap, TRUE);
+  mg_host_probe_forget ();
+  dialog = mg_run_open_dialog (NULL, NULL, NULL);
+  start = g_get_monotonic_time ();
+  /* It opens at once, with nothing marked yet. */
+  g_assert_false (mg_run_dialog_get_host_probed (dialog));
+  g_assert_null (mg_run_dialog_get_metric_reason (dialog, "rapl_power"));
+  g_assert_true (session_test_wait (host_probed, dialog, 30));
+  first_s = (g_get_monotonic_time () - start) / 1e6;
+  g_assert_cmpstr (mg_run_dialog_get_metric_reason (dialog, "rapl_power"), ==,
+                   "Not available on this machine: no RAPL");
+  g_assert_cmpstr (mg_run_dialog_get_metric_reason (dialog, "rapl_energy"), ==,
+                   "Not available on this machine: no RAPL");
+  g_assert_false (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, "rapl_power")));
+  g_assert_false (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, "rapl_energy")));
+  g_assert_nonnull (strstr (mg_run_dialog_get_command_line (dialog), "--disable-metrics=energy"));
+  /* What this machine has stays as it was: CPU time is measured. */
+  g_assert_null (mg_run_dialog_get_metric_reason (dialog, "cpu_time_percentage"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  n_runs = mg_host_probe_get_n_runs ();
+  g_assert_cmpuint (n_runs, >=, 1);
+
+  dialog = mg_run_open_dialog (NULL, NULL, NULL);
+  start = g_get_monotonic_time ();
+  g_assert_true (session_test_wait (host_probed, dialog, 5));
+  second_s = (g_get_monotonic_time () - start) / 1e6;
+  g_test_message ("host probe: the first dialog answered %.2f s after it opened, the second "
+                  "%.3f s after", first_s, second_s);
+  /* No second run: the first one's answer. */
+  g_assert_cmpuint (mg_host_probe_get_n_runs (), ==, n_runs);
+  g_assert_cmpstr (mg_run_dialog_get_metric_reason (dialog, "rapl_power"), ==,
+                   "Not available on this machine: no RAPL");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  mg_host_probe_forget ();
+  g_unsetenv ("METROGRAPH_POWERCAP_DIR");
+  g_rmdir (powercap);
+}
+
 static void
 test_unavailable_here (void)
 {
@@ -504,6 +562,7 @@ test_unavailable_here (void)
       save_png (GTK_WIDGET (dialog), "run-dialog-ids-900x600.png");
     }
   gtk_window_destroy (GTK_WINDOW (dialog));
+  test_unavailable_probed ();
 }
 
 /* The live view's output pane takes no room until the program prints, then
