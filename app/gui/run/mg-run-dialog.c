@@ -583,6 +583,17 @@ set_command_text (MgRunDialog *self, const char *line)
     gtk_text_buffer_set_text (command_buffer (self), shown, -1);
 }
 
+/* Broken across lines where it must (wrap mode char), but without the
+ * hyphen Pango would add there: "/w-" + "ork" reads as part of a path. */
+static void
+keep_command_unhyphenated (GtkTextBuffer *buffer)
+{
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  gtk_text_buffer_apply_tag_by_name (buffer, "no-hyphens", &start, &end);
+}
+
 static void
 on_command_changed (MgRunDialog *self)
 {
@@ -1142,6 +1153,8 @@ mg_run_dialog_init (MgRunDialog *self)
   gtk_editable_set_text (GTK_EDITABLE (self->n_processes_entry), _("Off"));
   g_signal_connect_swapped (self->n_processes_entry, "value-changed",
                             G_CALLBACK (on_processes_changed), self);
+  gtk_text_buffer_create_tag (command_buffer (self), "no-hyphens", "insert-hyphens", FALSE, NULL);
+  g_signal_connect (command_buffer (self), "changed", G_CALLBACK (keep_command_unhyphenated), NULL);
   g_signal_connect_swapped (command_buffer (self), "changed", G_CALLBACK (on_command_changed), self);
   g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
   g_signal_connect_swapped (self->report_switch, "notify::active", G_CALLBACK (on_report_switched),

@@ -325,6 +325,24 @@ test_copy_command (void)
   gtk_widget_activate_action (GTK_WIDGET (dialog), "run.copy-command", NULL);
   copied = read_clipboard (GTK_WIDGET (dialog));
   g_assert_cmpstr (copied, ==, pasted);
+  /* Wrapped where it must, but never with a hyphen that reads as part of
+   * a path: the whole line, typed or set, is tagged so. */
+  {
+    GtkTextBuffer *buffer =
+      gtk_text_view_get_buffer (GTK_TEXT_VIEW (mg_run_dialog_get_field (dialog, "command")));
+    GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "no-hyphens");
+    GtkTextIter at;
+    gboolean hyphens = TRUE;
+
+    g_assert_nonnull (tag);
+    g_object_get (tag, "insert-hyphens", &hyphens, NULL);
+    g_assert_false (hyphens);
+    gtk_text_buffer_get_end_iter (buffer, &at);
+    gtk_text_buffer_insert (buffer, &at, " /a/very/long/path/typed/at/the/end", -1);
+    for (gtk_text_buffer_get_start_iter (buffer, &at); !gtk_text_iter_is_end (&at);
+         gtk_text_iter_forward_char (&at))
+      g_assert_true (gtk_text_iter_has_tag (&at, tag));
+  }
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
@@ -1497,6 +1515,9 @@ run_through_dialog (const char *program, const char *arguments, const char *fold
   gtk_window_present (GTK_WINDOW (window));
   mg_test_spin (50);
   dialog = g_object_ref (mg_run_open_dialog (GTK_WINDOW (window), NULL, NULL));
+  /* The host probe's run (once per process) ends before this run starts:
+   * the timings below are this run's alone. */
+  g_assert_true (session_test_wait (host_probed, dialog, 30));
   line = g_strdup_printf ("metrograph --profile --interval=20 %s %s",
                           live->options != NULL ? live->options : QUIET_METRICS, path);
   mg_run_dialog_set_command_line (dialog, line);
@@ -1721,6 +1742,7 @@ test_scorep_run (void)
   gtk_window_present (GTK_WINDOW (window));
   mg_test_spin (50);
   dialog = g_object_ref (mg_run_open_dialog (GTK_WINDOW (window), NULL, NULL));
+  g_assert_true (session_test_wait (host_probed, dialog, 30));
   mg_run_dialog_set_command_line (dialog, line);
   type_into (dialog, "output", dir);
   mg_run_dialog_add_variable (dialog, library_path);
