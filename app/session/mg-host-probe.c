@@ -33,6 +33,14 @@ mg_host_probe_get_n_runs (void)
 }
 
 static void
+remove_probe_dir (void)
+{
+  if (probe_dir != NULL)
+    g_rmdir (probe_dir);
+  g_clear_pointer (&probe_dir, g_free);
+}
+
+static void
 tell_waiting (MgProfile *profile, const char *message)
 {
   g_autoptr (GPtrArray) tasks = g_steal_pointer (&waiting);
@@ -67,8 +75,7 @@ on_state (MgRunSession *session, GParamSpec *pspec, gpointer user_data)
   path = mg_run_session_get_output_path (session);
   if (path != NULL)
     g_unlink (path);
-  g_rmdir (probe_dir);
-  g_clear_pointer (&probe_dir, g_free);
+  remove_probe_dir ();
   tell_waiting (kept, message != NULL ? message : "the probe run failed");
   g_clear_object (&running);
 }
@@ -114,8 +121,7 @@ start_probe (GError **error)
     {
       g_signal_handlers_disconnect_by_func (running, on_state, NULL);
       g_clear_object (&running);
-      g_rmdir (probe_dir);
-      g_clear_pointer (&probe_dir, g_free);
+      remove_probe_dir ();
       return FALSE;
     }
   return TRUE;
@@ -146,4 +152,17 @@ mg_host_probe_run_finish (GAsyncResult *result, GError **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+mg_host_probe_abandon (void)
+{
+  g_autoptr (MgRunSession) session = g_steal_pointer (&running);
+
+  if (session == NULL)
+    return;
+  g_signal_handlers_disconnect_by_func (session, on_state, NULL);
+  mg_run_session_kill_now (session);
+  remove_probe_dir ();
+  tell_waiting (NULL, "the probe was abandoned");
 }

@@ -23,6 +23,9 @@ void mg_host_probe_run_async (GCancellable *cancellable, GAsyncReadyCallback cal
 MgProfile *mg_host_probe_run_finish (GAsyncResult *result, GError **error);
 /* Forgets the kept profile (tests: another environment). */
 void mg_host_probe_forget (void);
+/* Ends a probe still running at once, leaving nothing (the application
+ * quits); its callbacks are told it failed. */
+void mg_host_probe_abandon (void);
 /* How many probe runs this process started (tests). */
 guint mg_host_probe_get_n_runs (void);
 

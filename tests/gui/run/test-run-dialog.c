@@ -489,6 +489,31 @@ test_unavailable_probed (void)
   g_assert_cmpstr (mg_run_dialog_get_metric_reason (dialog, "rapl_power"), ==,
                    "Not available on this machine: no RAPL");
   gtk_window_destroy (GTK_WINDOW (dialog));
+
+  /* The application quitting mid-probe ends it at once: the dialog is told
+   * nothing, marks nothing, and the probe leaves no run folder behind
+   * (it would read as an interrupted run). */
+  mg_host_probe_forget ();
+  {
+    g_autofree char *tmp = g_dir_make_tmp ("mg-probe-tmp-XXXXXX", NULL);
+    g_autoptr (GDir) listing = NULL;
+
+    g_setenv ("METROGRAPH_TMPDIR", tmp, TRUE);
+    dialog = mg_run_open_dialog (NULL, NULL, NULL);
+    g_assert_cmpuint (mg_host_probe_get_n_runs (), ==, n_runs + 1);
+    /* Its run folder is there while it runs. */
+    listing = g_dir_open (tmp, 0, NULL);
+    g_assert_nonnull (g_dir_read_name (listing));
+    g_clear_pointer (&listing, g_dir_close);
+    mg_host_probe_abandon ();
+    g_assert_true (session_test_wait (host_probed, dialog, 5));
+    g_assert_null (mg_run_dialog_get_metric_reason (dialog, "rapl_power"));
+    listing = g_dir_open (tmp, 0, NULL);
+    g_assert_null (g_dir_read_name (listing));
+    g_unsetenv ("METROGRAPH_TMPDIR");
+    g_rmdir (tmp);
+    gtk_window_destroy (GTK_WINDOW (dialog));
+  }
   mg_host_probe_forget ();
   g_unsetenv ("METROGRAPH_POWERCAP_DIR");
   g_rmdir (powercap);
