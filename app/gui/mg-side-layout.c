@@ -84,6 +84,16 @@ mg_side_layout_allocate (GtkLayoutManager *manager, GtkWidget *widget, int width
       side_width = MAX (side_min, MIN (side_width, width - rest_min));
     }
   overlaid = mg_side_layout_overlays (width);
+  /* Lying over the graphs, it takes none of their width: it may be as wide
+   * as it wants, up to its maximum and half the row, so its facts do not
+   * wrap at every word. */
+  if (overlaid && side != NULL && gtk_widget_should_layout (side))
+    {
+      int side_min = 0, side_nat = 0;
+
+      gtk_widget_measure (side, GTK_ORIENTATION_HORIZONTAL, -1, &side_min, &side_nat, NULL, NULL);
+      side_width = MAX (side_min, MIN (side_nat, MIN (MG_SIDE_LAYOUT_MAX_WIDTH, width / 2)));
+    }
   if (side != NULL && gtk_widget_has_css_class (side, "side-overlay") != overlaid)
     {
       if (overlaid)

@@ -6,7 +6,8 @@
  * natural width, so it shrinks with the window and the graphs keep the
  * rest; while the revealer slides, it takes what the revealer asks.
  * Below MG_SIDE_LAYOUT_OVERLAY_BELOW px the panel lies over the graphs'
- * right part (a flap, CSS class "side-overlay" on the revealer) and the
+ * right part (a flap, CSS class "side-overlay" on the revealer), as wide
+ * as it wants up to MG_SIDE_LAYOUT_MAX_WIDTH and half the row, and the
  * graphs keep the whole width: at 800 px, beside it, they kept 38 %. */
 #pragma once
 

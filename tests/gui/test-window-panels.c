@@ -894,6 +894,10 @@ test_side_panel_shrinks (void)
           g_assert_true (gtk_widget_compute_bounds (graph, GTK_WIDGET (window), &plot));
           g_assert_cmpfloat (plot.origin.x + plot.size.width, >, panel.origin.x);
           g_assert_cmpfloat (graph_width, >=, 0.6 * window_width);
+          /* It takes none of their width: wider than beside them (245 px
+           * at 800), up to half the window. */
+          g_assert_cmpint (side, >=, 300);
+          g_assert_cmpint (side, <=, window_width / 2);
           if (widths[i] == 800)
             gui_test_save_screenshot (window, "side-panel-800.png");
           /* Hidden, it covers nothing: the graphs are as wide. */
