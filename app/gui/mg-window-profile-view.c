@@ -15,6 +15,7 @@
 #include "mg-metrics-menu.h"
 #include "mg-process-search.h"
 #include "profile/mg-process-images.h"
+#include "profile/mg-stop-event.h"
 #include "session/mg-mpi.h"
 #include "gui/graph/mg-time-axis.h"
 #include "defs/mg-units.h"
@@ -434,7 +435,8 @@ mg_window_set_run_profile (MgWindow *self, MgProfile *profile, GFile *file, gboo
   g_return_if_fail (MG_IS_PROFILE (profile));
 
   mg_window_clear_profile_view (self);
-  self->stop_asked = stop_asked;
+  /* A stop asked for is recorded in the profile; an older one's is not. */
+  self->stop_asked = stop_asked || mg_stop_event_find (profile) != NULL;
   self->profile = g_object_ref (profile);
   self->file = file ? g_object_ref (file) : NULL;
   mg_time_view_set_duration (self->view, mg_profile_get_run_info (profile)->duration_s);

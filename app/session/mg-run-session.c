@@ -762,6 +762,8 @@ run_program (MgRunSession *self, GError **error)
   self->exit_status = status;
   self->stopper.stop_after_s = mg_run_settings_get_stop_after (self->settings);
   self->stopped = self->stopper.stopped_after = mg_launcher_get_stopped (self->launcher);
+  if (self->stopped)
+    mg_run_assembly_set_stopped (self->run, self->stopper.stop_after_s);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_EXIT_STATUS]);
   return TRUE;
 }
@@ -863,6 +865,16 @@ mg_run_session_dup_warnings (MgRunSession *self)
   return g_strv_builder_end (warnings);
 }
 
+/* The profile records the stop, so that what it ended is no error when
+ * the profile is opened later. */
+static void
+mark_stopped (MgRunSession *self)
+{
+  self->stopped = TRUE;
+  mg_run_assembly_set_stopped (self->run, (g_get_monotonic_time () - self->start_mono_us) / 1e6);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STOPPED]);
+}
+
 static gboolean
 on_stopper_due (gpointer user_data)
 {
@@ -874,10 +886,7 @@ on_stopper_due (gpointer user_data)
   mg_stopper_check (&self->stopper, g_get_monotonic_time ());
   /* Stop after's time came: the run stops as if Stop was pressed. */
   if (self->stopper.stopped_after && !self->stopped)
-    {
-      self->stopped = TRUE;
-      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STOPPED]);
-    }
+    mark_stopped (self);
   schedule_stopper (self);
   return G_SOURCE_REMOVE;
 }
@@ -912,8 +921,7 @@ mg_run_session_stop (MgRunSession *self)
 {
   if (self->state != MG_RUN_STATE_RUNNING)
     return;
-  self->stopped = TRUE;
-  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STOPPED]);
+  mark_stopped (self);
   terminate (self);
 }
 

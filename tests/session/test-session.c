@@ -11,6 +11,8 @@
 #include "profile/mg-merge.h"
 #include "profile/mg-profile-code.h"
 #include "profile/mg-stack-set.h"
+
+#include "profile/mg-stop-event.h"
 #include "session/mg-missing-ranks.h"
 #include "session/mg-program-check.h"
 #include "session/mg-run-check.h"
@@ -1129,6 +1131,19 @@ test_session_stop_and_cancel (SessionFixture *f, gconstpointer user_data)
           g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 128 + SIGTERM);
           g_assert_nonnull (strstr (mg_run_session_get_message (session), "Stopped after"));
           g_assert_true (g_file_test (mg_run_session_get_output_path (session), G_FILE_TEST_IS_REGULAR));
+          /* The profile says the stop was asked, and when (issue #32). */
+          {
+            g_autoptr (MgProfile) saved = mg_profile_load (mg_run_session_get_output_path (session),
+                                                           &error);
+            const MgProcessEvent *stop;
+
+            g_assert_no_error (error);
+            stop = mg_stop_event_find (saved);
+            g_assert_nonnull (stop);
+            g_assert_cmpint (stop->status, ==, SIGTERM);
+            g_assert_cmpfloat (stop->time_s, >, 0);
+            g_assert_cmpfloat (stop->time_s, <, mg_run_session_get_elapsed (session));
+          }
           /* The cancelled run must leave the folder empty: this one's
            * profile goes first. */
           g_unlink (mg_run_session_get_output_path (session));
@@ -1166,6 +1181,10 @@ test_session_stop_after (SessionFixture *f, gconstpointer user_data)
       saved = mg_profile_load (mg_run_session_get_output_path (session), &error);
       g_assert_no_error (error);
       g_assert_cmpuint (mg_profile_get_n_windows (saved), >=, 10);
+      /* Stop after is a stop asked for: recorded at its time. */
+      g_assert_nonnull (mg_stop_event_find (saved));
+      g_assert_cmpfloat (mg_stop_event_find (saved)->time_s, >=, 1.45);
+      g_assert_cmpfloat (mg_stop_event_find (saved)->time_s, <, elapsed);
     }
 }
 
