@@ -11,7 +11,6 @@
 #include "profile/mg-merge.h"
 #include "profile/mg-profile-code.h"
 #include "profile/mg-stack-set.h"
-
 #include "profile/mg-stop-event.h"
 #include "session/mg-missing-ranks.h"
 #include "session/mg-program-check.h"
