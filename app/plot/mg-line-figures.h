@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Where the samples of a stack set went in one source file, by line (the
+ * Code pane's Source view, issue 30): each line's self samples (the
+ * stack's innermost frame is on it), total samples (it is anywhere in
+ * the stack, counted once per stack) and, per time bin of the range,
+ * its total samples: when in the run the line was busy. Frames are
+ * named by an MgFrameNameFunc (the window's: the symboliser), each
+ * distinct address once; inlined frames count on their own lines. Built
+ * on any thread; read-only once finished. */
+#pragma once
+
+#include <glib.h>
+
+#include "plot/mg-frame-namer.h"
+#include "profile/mg-stack-set.h"
+
+G_BEGIN_DECLS
+
+/* A line is hot, marked and given a sparkline, from this share (%) of
+ * the range's samples in its total. */
+#define MG_LINE_FIGURES_HOT_SHARE 1.0
+
+typedef struct {
+  guint line;          /* 1 for the file's first */
+  guint64 self;
+  guint64 total;
+  gboolean hot;
+  guint64 *bins;       /* n_bins totals, the range cut in equal parts */
+} MgLineFigure;
+
+typedef struct _MgLineFigures MgLineFigures;
+
+/* The lines of FILE (as the frames name it), the range [START_S, END_S]
+ * cut into N_BINS bins (at least 1). */
+MgLineFigures *mg_line_figures_new (const char *file, MgFrameNameFunc func, gpointer user_data,
+                                    double start_s, double end_s, guint n_bins);
+void mg_line_figures_free (MgLineFigures *self);
+
+/* COUNT samples of a stack (FRAMES innermost first; SET names their
+ * modules, NULL: none) taken in the window (WINDOW_START, WINDOW_END]:
+ * its bin is the one of the window's middle. */
+void mg_line_figures_add_stack (MgLineFigures *self, const MgStackSet *set,
+                                const MgStackFrame *frames, guint n_frames, guint64 count,
+                                double window_start, double window_end);
+/* Every stack of SET, by window when SET kept them
+ * (mg_stack_set_new_with_windows), else each in the first bin. */
+void mg_line_figures_add_set (MgLineFigures *self, const MgStackSet *set);
+/* Sorts the lines and marks the hot ones. */
+void mg_line_figures_finish (MgLineFigures *self);
+
+const char *mg_line_figures_get_file (const MgLineFigures *self);
+/* Samples added, in FILE or not: what the shares are of. */
+guint64 mg_line_figures_get_total (const MgLineFigures *self);
+guint mg_line_figures_get_n_bins (const MgLineFigures *self);
+/* Samples added per bin, in FILE or not: what a sparkline bar is of. */
+const guint64 *mg_line_figures_get_bin_totals (const MgLineFigures *self);
+/* Lines with samples, first line first. */
+guint mg_line_figures_get_n_lines (const MgLineFigures *self);
+const MgLineFigure *mg_line_figures_get_line (const MgLineFigures *self, guint i);
+/* The figures of LINE, NULL when no sample was on it. */
+const MgLineFigure *mg_line_figures_lookup (const MgLineFigures *self, guint line);
+/* % of the total. */
+double mg_line_figures_share (const MgLineFigures *self, guint64 samples);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgLineFigures, mg_line_figures_free)
+
+G_END_DECLS

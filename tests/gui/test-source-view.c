@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The Code pane's Source view (issue 30) under Xvfb, on the profile of
+ * known stacks in this program's own functions (code-fixture.h): a row
+ * activated in Functions opens code-fixture.c at the function's line,
+ * with each line's Self and Total and the sparklines' bins read back,
+ * following the process and the selection; a file that cannot be read
+ * gives the empty state naming it; a source folder maps the recorded
+ * path's tail and is remembered; screenshots at 1600 × 1000, light and
+ * dark. */
+#include "mg-config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <gtk/gtk.h>
+
+#include "code-fixture.h"
+#include "gui-fixtures.h"
+#include "gui-test-util.h"
+#include "gui/mg-code-item.h"
+#include "gui/mg-code-view-private.h"
+#include "gui/mg-source-view-private.h"
+#include "gui/mg-window-private.h"
+
+static MgCodeView *
+code_view (MgWindow *window)
+{
+  GtkWidget *view = mg_window_get_code_view (window);
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  g_assert_true (MG_IS_CODE_VIEW (view));
+  mg_test_spin (20);
+  while (mg_code_view_is_busy (MG_CODE_VIEW (view)) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (mg_code_view_is_busy (MG_CODE_VIEW (view)));
+  return MG_CODE_VIEW (view);
+}
+
+static MgSourceView *
+source_view (MgWindow *window)
+{
+  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_view (window)));
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (mg_source_view_is_busy (source) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (mg_source_view_is_busy (source));
+  /* Laid out and scrolled. */
+  mg_test_spin (100);
+  return source;
+}
+
+/* The row of NAME in the Functions table as shown. */
+static guint
+row_of (MgCodeView *view, const char *name)
+{
+  GListModel *model = mg_code_view_get_functions_model (view);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (MgCodeItem) item = g_list_model_get_item (model, i);
+      if (g_str_equal (mg_code_item_get_name (item), name))
+        return i;
+    }
+  g_error ("no function %s in the table", name);
+}
+
+/* The line the Functions table's Source column names for NAME
+ * ("code-fixture.c:NN"): what the symboliser says, independently of the
+ * Source view. */
+static guint
+line_of (MgCodeView *view, const char *name)
+{
+  g_autoptr (MgCodeItem) item =
+    g_list_model_get_item (mg_code_view_get_functions_model (view), row_of (view, name));
+  const char *location = mg_code_item_get_location (item);
+  const char *colon = strrchr (location, ':');
+  g_assert_nonnull (colon);
+  return (guint) g_ascii_strtoull (colon + 1, NULL, 10);
+}
+
+/* Double-click on NAME's row of the Functions table. */
+static void
+activate_function (MgWindow *window, const char *name)
+{
+  MgCodeView *view = code_view (window);
+  GtkWidget *table = gui_test_find_widget (GTK_WIDGET (view), GTK_TYPE_COLUMN_VIEW);
+
+  g_signal_emit_by_name (table, "activate", row_of (view, name));
+}
+
+/* The line (1 for the first) where TEXT has NEEDLE at a line's start. */
+static guint
+line_starting (const char *text, const char *needle)
+{
+  guint line = 1;
+  for (const char *p = text; *p; p++)
+    {
+      if ((p == text || p[-1] == '\n') && g_str_has_prefix (p, needle))
+        return line;
+      if (*p == '\n')
+        line++;
+    }
+  g_error ("no line starts with %s", needle);
+}
+
+static const char *
+fixture_source (void)
+{
+  return MG_SOURCE_ROOT "/tests/gui/code-fixture.c";
+}
+
+/* Whether LINE shows within 5 s: the scroll is animated over frames. */
+static gboolean
+shows_line (MgSourceView *source, guint line)
+{
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  while (!mg_source_view_line_is_visible (source, line) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  /* Settled: the animation may still be moving on. */
+  mg_test_spin (300);
+  return mg_source_view_line_is_visible (source, line);
+}
+
+static void
+check_line (MgSourceView *source, guint line, guint64 self, guint64 total)
+{
+  const MgLineFigure *f = mg_line_figures_lookup (mg_source_view_get_figures (source), line);
+  g_assert_nonnull (f);
+  g_assert_cmpuint (f->self, ==, self);
+  g_assert_cmpuint (f->total, ==, total);
+}
+
+static void
+test_function_source (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgTimeView *time_view = mg_window_get_time_view (window);
+  g_autofree char *expected = NULL;
+
+  g_assert_true (g_file_get_contents (fixture_source (), &expected, NULL, NULL));
+  /* Nothing selected yet. */
+  MgSourceView *source = source_view (window);
+  g_assert_cmpstr (mg_source_view_get_empty_title (source), ==, "No Function Selected");
+
+  activate_function (window, "code_fixture_a");
+  g_assert_cmpstr (mg_code_view_get_selected_function (code_view (window)), ==, "code_fixture_a");
+  source = source_view (window);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (source)));
+  g_assert_null (mg_source_view_get_empty_title (source));
+  g_autofree char *text = mg_source_view_dup_text (source);
+  g_assert_cmpstr (text, ==, expected);
+  g_assert_cmpstr (mg_source_view_get_found_at (source), ==, fixture_source ());
+  g_assert_cmpstr (mg_source_view_get_scheme (source), ==, "Adwaita");
+
+  /* Scrolled to the function's line, which is in its definition. */
+  guint a = line_of (code_view (window), "code_fixture_a");
+  guint a_def = line_starting (text, "code_fixture_a (int x)\n");
+  g_assert_cmpuint (a, >=, a_def);
+  g_assert_cmpuint (a, <=, a_def + 2);
+  g_assert_cmpuint (mg_source_view_get_line (source), ==, a);
+  g_assert_true (shows_line (source, a));
+  g_assert_false (mg_source_view_line_is_visible (source, 1));
+
+  /* Per line, of 160 samples: a's 100 self, 130 total; c's 60; b's 30
+   * total; main's 160. */
+  const MgLineFigures *figures = mg_source_view_get_figures (source);
+  guint b = line_of (code_view (window), "code_fixture_b");
+  guint c = line_of (code_view (window), "code_fixture_c");
+  guint m = line_of (code_view (window), "code_fixture_main");
+  g_assert_cmpuint (mg_line_figures_get_total (figures), ==, 160);
+  g_assert_cmpuint (mg_line_figures_get_n_lines (figures), ==, 4);
+  check_line (source, a, 100, 130);
+  check_line (source, b, 0, 30);
+  check_line (source, c, 60, 60);
+  check_line (source, m, 0, 160);
+  g_autofree char *described = mg_source_view_describe_line (source, a);
+  g_assert_cmpstr (described, ==, "Self 62.5 %, Total 81.2 %");
+  g_assert_null (mg_source_view_describe_line (source, 1));
+  g_assert_true (mg_source_view_line_is_hot (source, a));
+  g_assert_false (mg_source_view_line_is_hot (source, 1));
+  /* The run's 1 s in 28 bins: the first window (0, 0.5] in bin 7, the
+   * second in bin 21; a had 90 of 110 samples then, 40 of 50. */
+  const MgLineFigure *fa = mg_line_figures_lookup (figures, a);
+  const guint64 *totals = mg_line_figures_get_bin_totals (figures);
+  g_assert_cmpuint (mg_line_figures_get_n_bins (figures), ==, 28);
+  g_assert_cmpuint (fa->bins[7], ==, 90);
+  g_assert_cmpuint (fa->bins[21], ==, 40);
+  g_assert_cmpuint (totals[7], ==, 110);
+  g_assert_cmpuint (totals[21], ==, 50);
+
+  /* Process 1 alone: a 40 of its 60, all in the second half. */
+  mg_time_view_set_process (time_view, 1);
+  source = source_view (window);
+  figures = mg_source_view_get_figures (source);
+  g_assert_cmpuint (mg_line_figures_get_total (figures), ==, 60);
+  check_line (source, a, 40, 40);
+  check_line (source, c, 20, 20);
+  fa = mg_line_figures_lookup (figures, a);
+  g_assert_cmpuint (fa->bins[7], ==, 0);
+  g_assert_cmpuint (fa->bins[21], ==, 40);
+  /* The text and the place stay. */
+  g_assert_cmpuint (mg_source_view_get_line (source), ==, a);
+
+  /* All processes, the second half selected: 50 samples, the bins cut
+   * (0.6, 0.9]; the window (0.5, 1]'s middle in bin 14. */
+  mg_time_view_set_process (time_view, -1);
+  mg_time_view_set_selection (time_view, 0.6, 0.9);
+  source = source_view (window);
+  figures = mg_source_view_get_figures (source);
+  g_assert_cmpuint (mg_line_figures_get_total (figures), ==, 50);
+  check_line (source, a, 40, 40);
+  check_line (source, c, 10, 10);
+  g_assert_cmpuint (mg_line_figures_lookup (figures, a)->bins[14], ==, 40);
+
+  /* Another function of the file: scrolled to it. */
+  activate_function (window, "code_fixture_c");
+  source = source_view (window);
+  g_assert_cmpuint (mg_source_view_get_line (source), ==, c);
+  g_assert_true (shows_line (source, c));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static GBytes *
+lookup_nothing (const char *path, gpointer user_data, GError **error)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no file %s here", path);
+  return NULL;
+}
+
+static void
+test_missing_and_folder (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  g_autofree char *folder = g_dir_make_tmp ("mg-source-XXXXXX", NULL);
+  g_autofree char *sub = g_build_filename (folder, "gui", NULL);
+  g_autofree char *copy = g_build_filename (sub, "code-fixture.c", NULL);
+  g_autofree char *original = NULL;
+  g_autofree char *moved = NULL;
+  gui_test_reset_settings ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_view (window)));
+
+  /* Neither the lookup nor a folder has it: the empty state names the
+   * file, the reason and what to do. */
+  mg_source_view_set_lookup (source, lookup_nothing, NULL, NULL);
+  activate_function (window, "code_fixture_a");
+  source = source_view (window);
+  g_assert_cmpstr (mg_source_view_get_empty_title (source), ==, "Source Not Found");
+  const char *detail = mg_source_view_get_empty_detail (source);
+  g_assert_nonnull (strstr (detail, fixture_source ()));
+  g_assert_nonnull (strstr (detail, "no file"));
+  g_assert_nonnull (strstr (detail, "choose their folder"));
+  g_assert_null (mg_source_view_dup_text (source));
+  g_assert_null (mg_source_view_get_figures (source));
+
+  /* A folder holding gui/code-fixture.c (a copy, marked at its end):
+   * the recorded path's tail found under it. */
+  g_assert_true (g_file_get_contents (fixture_source (), &original, NULL, NULL));
+  moved = g_strconcat (original, "/* the copy */\n", NULL);
+  g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (copy, moved, -1, NULL));
+  g_autofree char *mapped = mg_source_map_to_folder (fixture_source (), folder);
+  g_assert_cmpstr (mapped, ==, copy);
+  mg_source_view_set_source_folder (source, folder);
+  source = source_view (window);
+  g_assert_null (mg_source_view_get_empty_title (source));
+  g_assert_cmpstr (mg_source_view_get_found_at (source), ==, copy);
+  g_autofree char *text = mg_source_view_dup_text (source);
+  g_assert_cmpstr (text, ==, moved);
+  check_line (source, line_of (code_view (window), "code_fixture_a"), 100, 130);
+
+  /* Remembered: a new window's view looks there too. */
+  g_autoptr (GSettings) settings = g_settings_new (MG_APP_ID);
+  g_autofree char *saved = g_settings_get_string (settings, "source-folder");
+  g_assert_cmpstr (saved, ==, folder);
+  gtk_window_destroy (GTK_WINDOW (window));
+  window = gui_test_new_window (profile);
+  source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_view (window)));
+  mg_source_view_set_lookup (source, lookup_nothing, NULL, NULL);
+  activate_function (window, "code_fixture_c");
+  source = source_view (window);
+  g_assert_cmpstr (mg_source_view_get_found_at (source), ==, copy);
+
+  /* The copy gone as well: the empty state names the folder. */
+  g_assert_cmpint (g_unlink (copy), ==, 0);
+  mg_source_view_set_source_folder (source, folder);
+  source = source_view (window);
+  g_assert_cmpstr (mg_source_view_get_empty_title (source), ==, "Source Not Found");
+  g_assert_nonnull (strstr (mg_source_view_get_empty_detail (source), folder));
+  g_assert_null (mg_source_map_to_folder (fixture_source (), folder));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_rmdir (sub);
+  g_rmdir (folder);
+  gui_test_reset_settings ();
+}
+
+static void
+test_screenshots (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+  mg_test_spin (200);
+  activate_function (window, "code_fixture_a");
+  source_view (window);
+  gui_test_save_screenshot (window, "code-source-light.png");
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
+  MgSourceView *source = source_view (window);
+  g_assert_cmpstr (mg_source_view_get_scheme (source), ==, "Adwaita-dark");
+  gui_test_save_screenshot (window, "code-source-dark.png");
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  g_assert_cmpstr (mg_source_view_get_scheme (source), ==, "Adwaita");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char **argv)
+{
+  gui_test_init (&argc, &argv);
+  g_test_add_func ("/source-view/function", test_function_source);
+  g_test_add_func ("/source-view/missing-and-folder", test_missing_and_folder);
+  g_test_add_func ("/source-view/screenshots", test_screenshots);
+  return gui_test_run ();
+}
