@@ -299,6 +299,9 @@ static void
 test_screenshots (void)
 {
   g_autoptr (MgProfile) profile = code_fixture_profile ();
+  g_autoptr (GSettings) settings = g_settings_new (MG_APP_ID);
+  /* The one row above, the source below it. */
+  g_settings_set_int (settings, "code-pane-position", 300);
   MgWindow *window = gui_test_new_window (profile);
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
@@ -313,6 +316,7 @@ test_screenshots (void)
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
   g_assert_cmpstr (mg_source_view_get_scheme (source), ==, "Adwaita");
   gtk_window_destroy (GTK_WINDOW (window));
+  gui_test_reset_settings ();
 }
 
 int
