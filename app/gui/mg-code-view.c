@@ -717,6 +717,24 @@ on_function_activated (MgCodeView *self)
   mg_code_view_show_page (self, "source");
 }
 
+/* A click on a flame box zooms to it (mg-flame-view.c): once released,
+ * the box zoomed to is the selected function; a double-click opens it. */
+static void
+on_flame_released (GtkGestureClick *gesture, int n_press, double x, double y, MgCodeView *self)
+{
+  guint node = mg_flame_view_get_focus (MG_FLAME_VIEW (self->flame));
+  const MgCallFunction *f = NULL;
+
+  if (self->current && node != MG_CALL_TREE_ROOT)
+    f = mg_call_tree_get_node (mg_code_tree_get (self->current), MG_CALL_TREE_TOP_DOWN, node,
+                               NULL, NULL);
+  if (f == NULL)
+    return;
+  mg_code_view_set_selected_function (self, f->name);
+  if (n_press == 2)
+    g_signal_emit (self, signals[FUNCTION_ACTIVATED], 0, f->name);
+}
+
 static void
 mg_code_view_init (MgCodeView *self)
 {
@@ -727,6 +745,9 @@ mg_code_view_init (MgCodeView *self)
   gtk_stack_add_named (GTK_STACK (self->view_stack), build_tree (self), "tree");
   self->flame = mg_flame_view_new ();
   gtk_stack_add_named (GTK_STACK (self->view_stack), scrolled (self->flame), "flame");
+  GtkGesture *flame_click = gtk_gesture_click_new ();
+  g_signal_connect (flame_click, "released", G_CALLBACK (on_flame_released), self);
+  gtk_widget_add_controller (self->flame, GTK_EVENT_CONTROLLER (flame_click));
   g_signal_connect (self, "notify::selected-function", G_CALLBACK (on_selected_function), NULL);
   g_signal_connect (self, "function-activated", G_CALLBACK (on_function_activated), NULL);
   self->pages = gtk_stack_new ();

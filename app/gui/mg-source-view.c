@@ -38,6 +38,7 @@ struct _MgSourceView
   guint shown_line;
   guint scroll_tick;         /* scrolling to shown_line while laid out */
   guint scroll_ticks;
+  double scroll_value;       /* the view's place at the last tick */
   GtkSourceGutterRenderer *gutter;
   GtkTextTag *hot_tag;
 
@@ -222,20 +223,26 @@ scroll_to_cursor (MgSourceView *self)
                                 gtk_text_buffer_get_insert (buffer_of (self)), 0, TRUE, 0, 0.3);
 }
 
-/* A new text is laid out over a few frames, and a scroll asked before
- * that stops short: asked again each frame until the line shows. */
+/* A new text is laid out over a few frames and the scroll is animated:
+ * a scroll asked before the layout is done stops short. Each frame, once
+ * the view stands still, the line is scrolled to again unless it shows. */
 static gboolean
 on_scroll_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 {
   MgSourceView *self = MG_SOURCE_VIEW (data);
+  double value = gtk_adjustment_get_value (
+    gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->source)));
+  gboolean still = value == self->scroll_value;
 
-  if (self->shown_line == 0 || mg_source_view_line_is_visible (self, self->shown_line)
-      || ++self->scroll_ticks > 30)
+  self->scroll_value = value;
+  if (self->shown_line == 0 || ++self->scroll_ticks > 120
+      || (still && mg_source_view_line_is_visible (self, self->shown_line)))
     {
       self->scroll_tick = 0;
       return G_SOURCE_REMOVE;
     }
-  scroll_to_cursor (self);
+  if (still)
+    scroll_to_cursor (self);
   return G_SOURCE_CONTINUE;
 }
 
@@ -251,6 +258,7 @@ scroll_to (MgSourceView *self, guint line)
   scroll_to_cursor (self);
   self->shown_line = line;
   self->scroll_ticks = 0;
+  self->scroll_value = -1;
   if (self->scroll_tick == 0)
     self->scroll_tick = gtk_widget_add_tick_callback (self->source, on_scroll_tick, self, NULL);
 }

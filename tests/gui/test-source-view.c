@@ -18,6 +18,7 @@
 #include "gui-test-util.h"
 #include "gui/mg-code-item.h"
 #include "gui/mg-code-view-private.h"
+#include "gui/mg-flame-view.h"
 #include "gui/mg-source-view-private.h"
 #include "gui/mg-window-private.h"
 
@@ -108,17 +109,27 @@ fixture_source (void)
   return MG_SOURCE_ROOT "/tests/gui/code-fixture.c";
 }
 
-/* Whether LINE shows within 5 s: the scroll is animated over frames. */
+/* Whether LINE shows, 300 ms on end, within 5 s: the scroll is animated
+ * over frames. */
 static gboolean
 shows_line (MgSourceView *source, guint line)
 {
   gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  gint64 since = 0;
 
-  while (!mg_source_view_line_is_visible (source, line) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, FALSE);
-  /* Settled: the animation may still be moving on. */
-  mg_test_spin (300);
-  return mg_source_view_line_is_visible (source, line);
+  while (g_get_monotonic_time () < deadline)
+    {
+      gint64 now = g_get_monotonic_time ();
+      if (!mg_source_view_line_is_visible (source, line))
+        since = 0;
+      else if (since == 0)
+        since = now;
+      else if (now - since > 300 * 1000)
+        return TRUE;
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+    }
+  return FALSE;
 }
 
 static void
@@ -218,6 +229,61 @@ test_function_source (void)
   source = source_view (window);
   g_assert_cmpuint (mg_source_view_get_line (source), ==, c);
   g_assert_true (shows_line (source, c));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A button released on the flame graph after N_PRESS presses at (X, Y):
+ * told to each of its click gestures (the flame view's own zooms on the
+ * press, the Code pane's reads the release). */
+static void
+flame_release (GtkWidget *flame, int n_press, double x, double y)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (flame);
+  guint n_clicks = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_GESTURE_CLICK (c))
+        {
+          g_signal_emit_by_name (c, "released", n_press, x, y);
+          n_clicks++;
+        }
+    }
+  g_assert_cmpuint (n_clicks, ==, 2);
+}
+
+/* A box of the flame graph clicked selects its function; double-clicked
+ * it opens the Source tab at it. */
+static void
+test_flame_double_click (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  GtkWidget *flame = mg_code_view_get_flame_view (view);
+
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (200);
+  int width = gtk_widget_get_width (flame);
+  /* Row 2 in the middle: a (main's first 81.25 %); the press zooms, the
+   * release selects. */
+  mg_flame_view_click (MG_FLAME_VIEW (flame), width * 0.5, 2 * 20 + 10);
+  flame_release (flame, 1, width * 0.5, 2 * 20 + 10);
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_a");
+  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (view));
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (source)));
+
+  /* Row 3 under a, now full width: c, its first 30 of 130; a
+   * double-click opens it. */
+  mg_flame_view_click (MG_FLAME_VIEW (flame), width * 0.1, 3 * 20 + 10);
+  flame_release (flame, 2, width * 0.1, 3 * 20 + 10);
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_c");
+  source = source_view (window);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (source)));
+  guint c = line_of (view, "code_fixture_c");
+  g_assert_cmpuint (mg_source_view_get_line (source), ==, c);
+  check_line (source, c, 60, 60);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -324,6 +390,7 @@ main (int argc, char **argv)
 {
   gui_test_init (&argc, &argv);
   g_test_add_func ("/source-view/function", test_function_source);
+  g_test_add_func ("/source-view/flame-double-click", test_flame_double_click);
   g_test_add_func ("/source-view/missing-and-folder", test_missing_and_folder);
   g_test_add_func ("/source-view/screenshots", test_screenshots);
   return gui_test_run ();
