@@ -16,6 +16,8 @@
 #define N_BINS 28
 #define SETTINGS_FOLDER "source-folder"
 
+typedef struct _Lookup Lookup;
+
 struct _MgSourceView
 {
   GtkBox parent_instance;
@@ -23,9 +25,7 @@ struct _MgSourceView
   MgTimeView *view;
   MgProfile *profile;
   MgSymbolizer *symbolizer;  /* per profile; one worker at a time uses it */
-  MgSourceLookupFunc lookup;
-  gpointer lookup_data;
-  GDestroyNotify lookup_destroy;
+  Lookup *lookup;
   GSettings *settings;       /* NULL where the schema is not installed */
   char *folder;
   char *function, *file;
@@ -54,6 +54,36 @@ struct _MgSourceView
 };
 
 G_DEFINE_FINAL_TYPE (MgSourceView, mg_source_view, GTK_TYPE_BOX)
+
+/* A lookup and its data, shared with the computation using it: a new one
+ * set meanwhile frees the old one's data only when that ends. */
+struct _Lookup {
+  MgSourceLookupFunc func;
+  gpointer data;
+  GDestroyNotify destroy;
+};
+
+static void
+lookup_clear (gpointer p)
+{
+  Lookup *lookup = p;
+  if (lookup->destroy)
+    lookup->destroy (lookup->data);
+}
+
+static Lookup *
+lookup_new (MgSourceLookupFunc func, gpointer data, GDestroyNotify destroy)
+{
+  Lookup *lookup = g_atomic_rc_box_new0 (Lookup);
+  *lookup = (Lookup) { func, data, destroy };
+  return lookup;
+}
+
+static void
+lookup_unref (Lookup *lookup)
+{
+  g_atomic_rc_box_release_full (lookup, lookup_clear);
+}
 
 static GtkTextBuffer *
 buffer_of (MgSourceView *self)
@@ -93,8 +123,7 @@ name_lines (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entrie
 typedef struct {
   MgProfile *profile;
   MgSymbolizer *symbolizer;
-  MgSourceLookupFunc lookup;
-  gpointer lookup_data;
+  Lookup *lookup;
   char *folder;
   char *file;
   int process;
@@ -114,6 +143,7 @@ job_free (gpointer data)
   Job *job = data;
   g_clear_object (&job->profile);
   g_clear_object (&job->symbolizer);
+  g_clear_pointer (&job->lookup, lookup_unref);
   g_free (job->folder);
   g_free (job->file);
   g_clear_pointer (&job->text, g_bytes_unref);
@@ -142,7 +172,7 @@ compute (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   Job *job = data;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GBytes) text = mg_source_find (job->file, job->lookup, job->lookup_data, job->folder,
+  g_autoptr (GBytes) text = mg_source_find (job->file, job->lookup->func, job->lookup->data, job->folder,
                                             &job->found_at, &error);
 
   if (text == NULL)
@@ -383,8 +413,7 @@ start (MgSourceView *self)
   job = g_new0 (Job, 1);
   job->profile = g_object_ref (self->profile);
   job->symbolizer = g_object_ref (self->symbolizer);
-  job->lookup = self->lookup;
-  job->lookup_data = self->lookup_data;
+  job->lookup = g_atomic_rc_box_acquire (self->lookup);
   job->folder = g_strdup (self->folder);
   job->file = g_strdup (self->file);
   job->process = mg_time_view_get_process (self->view);
@@ -440,11 +469,10 @@ mg_source_view_set_lookup (MgSourceView *self, MgSourceLookupFunc lookup, gpoint
 {
   g_return_if_fail (MG_IS_SOURCE_VIEW (self));
 
-  if (self->lookup_destroy)
-    self->lookup_destroy (self->lookup_data);
-  self->lookup = lookup ? lookup : mg_source_lookup_disk;
-  self->lookup_data = lookup ? user_data : NULL;
-  self->lookup_destroy = lookup ? destroy : NULL;
+  g_clear_pointer (&self->lookup, lookup_unref);
+  self->lookup = lookup ? lookup_new (lookup, user_data, destroy)
+                        : lookup_new (mg_source_lookup_disk, NULL, NULL);
+  g_clear_pointer (&self->shown_file, g_free);
   schedule (self);
 }
 
@@ -558,9 +586,7 @@ mg_source_view_dispose (GObject *object)
   if (self->scroll_tick)
     gtk_widget_remove_tick_callback (self->source, self->scroll_tick);
   self->scroll_tick = 0;
-  if (self->lookup_destroy)
-    self->lookup_destroy (self->lookup_data);
-  self->lookup_destroy = NULL;
+  g_clear_pointer (&self->lookup, lookup_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), MG_TYPE_SOURCE_VIEW);
   G_OBJECT_CLASS (mg_source_view_parent_class)->dispose (object);
 }
@@ -608,7 +634,7 @@ mg_source_view_init (MgSourceView *self)
   GtkSourceGutter *gutter;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->lookup = mg_source_lookup_disk;
+  self->lookup = lookup_new (mg_source_lookup_disk, NULL, NULL);
   self->settings = new_settings ();
   self->folder = self->settings ? g_settings_get_string (self->settings, SETTINGS_FOLDER)
                                 : g_strdup ("");

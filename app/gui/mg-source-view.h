@@ -25,8 +25,9 @@ GtkWidget *mg_source_view_new (MgTimeView *view);
 /* NULL: nothing shown. */
 void mg_source_view_set_profile (MgSourceView *self, MgProfile *profile);
 /* Where the text comes from before the source folder: the profile's
- * stored sources once they exist; mg_source_lookup_disk by default.
- * Called on the worker thread. */
+ * stored sources once they exist; mg_source_lookup_disk by default
+ * (LOOKUP NULL). Called on the worker thread; DESTROY frees USER_DATA
+ * once no computation uses it. Files shown are read again. */
 void mg_source_view_set_lookup (MgSourceView *self, MgSourceLookupFunc lookup, gpointer user_data,
                                 GDestroyNotify destroy);
 /* Shows FUNCTION's FILE (as its frames name it) scrolled to LINE (0: the

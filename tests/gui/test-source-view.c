@@ -294,6 +294,60 @@ lookup_nothing (const char *path, gpointer user_data, GError **error)
   return NULL;
 }
 
+/* A lookup of stored texts: the fixture's text with a mark at its end,
+ * for the recorded path only. */
+static GBytes *
+lookup_stored (const char *path, gpointer user_data, GError **error)
+{
+  const char *stored = user_data;
+
+  if (g_strcmp0 (path, fixture_source ()) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "not stored");
+      return NULL;
+    }
+  return g_bytes_new (stored, strlen (stored));
+}
+
+static guint lookups_freed;
+
+static void
+count_destroy (gpointer data)
+{
+  lookups_freed++;
+}
+
+/* The text through the view's lookup (the profile's stored sources once
+ * wired) comes before the disk; the lookup's data is freed once replaced. */
+static void
+test_lookup (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  g_autofree char *original = NULL;
+  MgWindow *window = gui_test_new_window (profile);
+  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_view (window)));
+
+  g_assert_true (g_file_get_contents (fixture_source (), &original, NULL, NULL));
+  g_autofree char *stored = g_strconcat (original, "/* stored in the profile */\n", NULL);
+  lookups_freed = 0;
+  mg_source_view_set_lookup (source, lookup_stored, stored, count_destroy);
+  activate_function (window, "code_fixture_b");
+  source = source_view (window);
+  g_autofree char *text = mg_source_view_dup_text (source);
+  g_assert_cmpstr (text, ==, stored);
+  g_assert_cmpstr (mg_source_view_get_found_at (source), ==, fixture_source ());
+  check_line (source, line_of (code_view (window), "code_fixture_b"), 0, 30);
+  g_assert_cmpuint (lookups_freed, ==, 0);
+
+  /* Back to the disk: read again, the stored text's data freed. */
+  mg_source_view_set_lookup (source, NULL, NULL, NULL);
+  source = source_view (window);
+  g_assert_cmpuint (lookups_freed, ==, 1);
+  g_autofree char *disk = mg_source_view_dup_text (source);
+  g_assert_cmpstr (disk, ==, original);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_missing_and_folder (void)
 {
@@ -412,6 +466,7 @@ main (int argc, char **argv)
   gui_test_init (&argc, &argv);
   g_test_add_func ("/source-view/function", test_function_source);
   g_test_add_func ("/source-view/flame-double-click", test_flame_double_click);
+  g_test_add_func ("/source-view/lookup", test_lookup);
   g_test_add_func ("/source-view/missing-and-folder", test_missing_and_folder);
   g_test_add_func ("/source-view/screenshots", test_screenshots);
   return gui_test_run ();
