@@ -21,6 +21,8 @@ gboolean mg_source_view_line_is_visible (MgSourceView *self, guint line);
 gboolean mg_source_view_line_is_hot (MgSourceView *self, guint line);
 /* The figures shown (NULL: none). */
 const MgLineFigures *mg_source_view_get_figures (MgSourceView *self);
+/* Addresses named for the profile so far (each once). */
+guint mg_source_view_get_n_named (MgSourceView *self);
 /* The gutter's text for LINE, or NULL. */
 char *mg_source_view_describe_line (MgSourceView *self, guint line);
 /* The empty state's title and detail when it is shown, else NULL. */

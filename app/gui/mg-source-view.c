@@ -17,6 +17,7 @@
 #define SETTINGS_FOLDER "source-folder"
 
 typedef struct _Lookup Lookup;
+typedef struct _LineNamer LineNamer;
 
 struct _MgSourceView
 {
@@ -24,7 +25,7 @@ struct _MgSourceView
 
   MgTimeView *view;
   MgProfile *profile;
-  MgSymbolizer *symbolizer;  /* per profile; one worker at a time uses it */
+  LineNamer *namer;          /* per profile; one worker at a time uses it */
   Lookup *lookup;
   GSettings *settings;       /* NULL where the schema is not installed */
   char *folder;
@@ -91,29 +92,81 @@ buffer_of (MgSourceView *self)
   return gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source));
 }
 
-/* The symboliser as a frame-name callback: each entry with its line. */
-typedef struct {
+/* The symboliser as a frame-name callback, each address's answer kept
+ * for the profile: a new range or file only counts again. Used by one
+ * computation at a time. */
+struct _LineNamer {
   MgSymbolizer *symbolizer;
-  GPtrArray *last;  /* the frames the last entries point into */
-} LineNamer;
+  GHashTable *frames;  /* FrameKey → GPtrArray of MgSymbolFrame */
+};
+
+typedef struct {
+  const char *path;    /* interned */
+  guint64 vaddr;
+} FrameKey;
+
+static guint
+frame_key_hash (gconstpointer p)
+{
+  const FrameKey *k = p;
+  return g_direct_hash (k->path) ^ g_int64_hash (&k->vaddr);
+}
+
+static gboolean
+frame_key_equal (gconstpointer a, gconstpointer b)
+{
+  const FrameKey *x = a, *y = b;
+  return x->path == y->path && x->vaddr == y->vaddr;
+}
+
+static LineNamer *
+line_namer_new (void)
+{
+  LineNamer *namer = g_atomic_rc_box_new0 (LineNamer);
+  namer->symbolizer = mg_symbolizer_new ();
+  namer->frames = g_hash_table_new_full (frame_key_hash, frame_key_equal, g_free,
+                                         (GDestroyNotify) g_ptr_array_unref);
+  return namer;
+}
+
+static void
+line_namer_clear (gpointer p)
+{
+  LineNamer *namer = p;
+  g_clear_object (&namer->symbolizer);
+  g_hash_table_destroy (namer->frames);
+}
+
+static void
+line_namer_unref (LineNamer *namer)
+{
+  g_atomic_rc_box_release_full (namer, line_namer_clear);
+}
 
 static guint
 name_lines (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entries, guint max,
             gpointer user_data)
 {
   LineNamer *namer = user_data;
+  FrameKey key;
+  GPtrArray *frames;
   guint n;
 
   if (module == NULL)
     return 0;
-  g_clear_pointer (&namer->last, g_ptr_array_unref);
-  /* An unresolved address has one frame without a file: no line. */
-  namer->last = mg_symbolizer_resolve (namer->symbolizer, module->path, module->build_id,
-                                       module->build_id_len, vaddr, NULL);
-  n = MIN (namer->last->len, max);
+  key = (FrameKey) { g_intern_string (module->path), vaddr };
+  frames = g_hash_table_lookup (namer->frames, &key);
+  if (frames == NULL)
+    {
+      /* An unresolved address has one frame without a file: no line. */
+      frames = mg_symbolizer_resolve (namer->symbolizer, module->path, module->build_id,
+                                      module->build_id_len, vaddr, NULL);
+      g_hash_table_insert (namer->frames, g_memdup2 (&key, sizeof key), frames);
+    }
+  n = MIN (frames->len, max);
   for (guint i = 0; i < n; i++)
     {
-      const MgSymbolFrame *f = g_ptr_array_index (namer->last, i);
+      const MgSymbolFrame *f = g_ptr_array_index (frames, i);
       entries[i] = (MgFrameNameEntry) { f->function, f->file, f->line };
     }
   return n;
@@ -122,7 +175,7 @@ name_lines (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entrie
 /* One computation: the file's text and its lines' figures. */
 typedef struct {
   MgProfile *profile;
-  MgSymbolizer *symbolizer;
+  LineNamer *namer;
   Lookup *lookup;
   char *folder;
   char *file;
@@ -142,7 +195,7 @@ job_free (gpointer data)
 {
   Job *job = data;
   g_clear_object (&job->profile);
-  g_clear_object (&job->symbolizer);
+  g_clear_pointer (&job->namer, line_namer_unref);
   g_clear_pointer (&job->lookup, lookup_unref);
   g_free (job->folder);
   g_free (job->file);
@@ -184,12 +237,10 @@ compute (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
   job->text = as_utf8 (text);
   g_autoptr (MgStackSet) set = mg_stack_set_new_with_windows (job->profile, job->process, job->t0,
                                                               job->t1);
-  LineNamer namer = { job->symbolizer, NULL };
-  job->figures = mg_line_figures_new (job->file, name_lines, &namer, job->bins0, job->bins1,
+  job->figures = mg_line_figures_new (job->file, name_lines, job->namer, job->bins0, job->bins1,
                                       N_BINS);
   mg_line_figures_add_set (job->figures, set);
   mg_line_figures_finish (job->figures);
-  g_clear_pointer (&namer.last, g_ptr_array_unref);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -412,7 +463,7 @@ start (MgSourceView *self)
     return;
   job = g_new0 (Job, 1);
   job->profile = g_object_ref (self->profile);
-  job->symbolizer = g_object_ref (self->symbolizer);
+  job->namer = g_atomic_rc_box_acquire (self->namer);
   job->lookup = g_atomic_rc_box_acquire (self->lookup);
   job->folder = g_strdup (self->folder);
   job->file = g_strdup (self->file);
@@ -452,13 +503,13 @@ mg_source_view_set_profile (MgSourceView *self, MgProfile *profile)
 
   self->generation++;
   g_clear_object (&self->profile);
-  g_clear_object (&self->symbolizer);
+  g_clear_pointer (&self->namer, line_namer_unref);
   g_clear_pointer (&self->function, g_free);
   g_clear_pointer (&self->file, g_free);
   if (profile)
     {
       self->profile = g_object_ref (profile);
-      self->symbolizer = mg_symbolizer_new ();
+      self->namer = line_namer_new ();
     }
   schedule (self);
 }
@@ -579,7 +630,7 @@ mg_source_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->view, self);
   g_clear_object (&self->view);
   g_clear_object (&self->profile);
-  g_clear_object (&self->symbolizer);
+  g_clear_pointer (&self->namer, line_namer_unref);
   g_clear_object (&self->settings);
   if (self->gutter)
     clear_figures (self);
@@ -726,6 +777,13 @@ const MgLineFigures *
 mg_source_view_get_figures (MgSourceView *self)
 {
   return self->figures;
+}
+
+guint
+mg_source_view_get_n_named (MgSourceView *self)
+{
+  /* No computation runs when the tests ask. */
+  return self->namer ? g_hash_table_size (self->namer->frames) : 0;
 }
 
 char *

@@ -229,6 +229,9 @@ test_function_source (void)
   source = source_view (window);
   g_assert_cmpuint (mg_source_view_get_line (source), ==, c);
   g_assert_true (shows_line (source, c));
+  /* Five computations, each address named once: a, b, c and main one
+   * byte in (leaves there, return addresses two in, named one earlier). */
+  g_assert_cmpuint (mg_source_view_get_n_named (source), ==, 4);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
