@@ -128,6 +128,41 @@ mg_source_gutter_snapshot_line (GtkSourceGutterRenderer *renderer, GtkSnapshot *
     append_sparkline (self, snapshot, f, x + GAP, y, height);
 }
 
+/* The line under (X, Y) of the gutter, 1 for the first; 0: none. */
+static guint
+line_at (MgSourceGutter *self, double x, double y)
+{
+  GtkSourceView *view = gtk_source_gutter_renderer_get_view (GTK_SOURCE_GUTTER_RENDERER (self));
+  GtkTextIter iter;
+  double vx, vy;
+  int bx, by;
+
+  if (view == NULL
+      || !gtk_widget_translate_coordinates (GTK_WIDGET (self), GTK_WIDGET (view), x, y, &vx, &vy))
+    return 0;
+  gtk_text_view_window_to_buffer_coords (GTK_TEXT_VIEW (view), GTK_TEXT_WINDOW_WIDGET, (int) vx,
+                                         (int) vy, &bx, &by);
+  gtk_text_view_get_line_at_y (GTK_TEXT_VIEW (view), &iter, by, NULL);
+  return (guint) gtk_text_iter_get_line (&iter) + 1;
+}
+
+char *
+mg_source_gutter_dup_tooltip_at (MgSourceGutter *self, double x, double y)
+{
+  return mg_source_gutter_dup_tooltip (self, line_at (self, x, y));
+}
+
+static gboolean
+on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
+{
+  g_autofree char *text = mg_source_gutter_dup_tooltip_at (MG_SOURCE_GUTTER (widget), x, y);
+
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static void
 mg_source_gutter_class_init (MgSourceGutterClass *klass)
 {
@@ -140,6 +175,8 @@ mg_source_gutter_init (MgSourceGutter *self)
 {
   gtk_widget_add_css_class (GTK_WIDGET (self), "numeric");
   mg_theme_follow (GTK_WIDGET (self));
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
 }
 
 GtkSourceGutterRenderer *
@@ -167,4 +204,22 @@ mg_source_gutter_describe_line (MgSourceGutter *self, guint line)
   g_autofree char *total_text = format_share (mg_line_figures_share (self->figures, f->total));
   /* Translators: the Source view's figures of one line; %s are shares like "12.5 %" */
   return g_strdup_printf (_("Self %s, Total %s"), self_text, total_text);
+}
+
+char *
+mg_source_gutter_dup_tooltip (MgSourceGutter *self, guint line)
+{
+  const MgLineFigure *f = self->figures && line > 0 ? mg_line_figures_lookup (self->figures, line)
+                                                    : NULL;
+  g_autofree char *figures = f ? mg_source_gutter_describe_line (self, line) : NULL;
+
+  if (f == NULL)
+    return NULL;
+  if (!f->hot)
+    return g_steal_pointer (&figures);
+  return g_strconcat (figures, "\n",
+                      /* Translators: the tooltip of a hot line's sparkline in the Source view */
+                      _("The bars: the line's share of the samples over the range, from its "
+                        "start to its end"),
+                      NULL);
 }

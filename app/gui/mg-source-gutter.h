@@ -20,5 +20,9 @@ void mg_source_gutter_set_figures (MgSourceGutter *self, const MgLineFigures *fi
 /* What the gutter shows beside LINE (1 for the first), for tests and
  * the accessible description: "Self 62.5 %, Total 81.3 %", or NULL. */
 char *mg_source_gutter_describe_line (MgSourceGutter *self, guint line);
+/* The tooltip over LINE: its figures, and what a hot line's bars say. */
+char *mg_source_gutter_dup_tooltip (MgSourceGutter *self, guint line);
+/* The tooltip at (X, Y) in the gutter, or NULL. */
+char *mg_source_gutter_dup_tooltip_at (MgSourceGutter *self, double x, double y);
 
 G_END_DECLS

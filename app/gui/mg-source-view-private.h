@@ -23,6 +23,8 @@ gboolean mg_source_view_line_is_hot (MgSourceView *self, guint line);
 const MgLineFigures *mg_source_view_get_figures (MgSourceView *self);
 /* Addresses named for the profile so far (each once). */
 guint mg_source_view_get_n_named (MgSourceView *self);
+/* The gutter's tooltip at the middle of LINE's row, or NULL. */
+char *mg_source_view_dup_gutter_tooltip (MgSourceView *self, guint line);
 /* The gutter's text for LINE, or NULL. */
 char *mg_source_view_describe_line (MgSourceView *self, guint line);
 /* The empty state's title and detail when it is shown, else NULL. */

@@ -787,6 +787,22 @@ mg_source_view_get_n_named (MgSourceView *self)
 }
 
 char *
+mg_source_view_dup_gutter_tooltip (MgSourceView *self, guint line)
+{
+  GtkTextIter iter;
+  int y, height, wx, wy;
+  double gx, gy;
+
+  gtk_text_buffer_get_iter_at_line (buffer_of (self), &iter, (int) line - 1);
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (self->source), &iter, &y, &height);
+  gtk_text_view_buffer_to_window_coords (GTK_TEXT_VIEW (self->source), GTK_TEXT_WINDOW_WIDGET, 0,
+                                         y + height / 2, &wx, &wy);
+  if (!gtk_widget_translate_coordinates (self->source, GTK_WIDGET (self->gutter), 0, wy, &gx, &gy))
+    return NULL;
+  return mg_source_gutter_dup_tooltip_at (MG_SOURCE_GUTTER (self->gutter), 4, gy);
+}
+
+char *
 mg_source_view_describe_line (MgSourceView *self, guint line)
 {
   return mg_source_gutter_describe_line (MG_SOURCE_GUTTER (self->gutter), line);

@@ -188,6 +188,13 @@ test_function_source (void)
   g_autofree char *described = mg_source_view_describe_line (source, a);
   g_assert_cmpstr (described, ==, "Self 62.5 %, Total 81.2 %");
   g_assert_null (mg_source_view_describe_line (source, 1));
+  /* The tooltip over the gutter at a's row, and over a line without
+   * samples (visible: 2 lines above a's). */
+  g_autofree char *tip = mg_source_view_dup_gutter_tooltip (source, a);
+  g_assert_cmpstr (tip, ==, "Self 62.5 %, Total 81.2 %\nThe bars: the line's share of the "
+                            "samples over the range, from its start to its end");
+  g_autofree char *no_tip = mg_source_view_dup_gutter_tooltip (source, a - 2);
+  g_assert_null (no_tip);
   g_assert_true (mg_source_view_line_is_hot (source, a));
   g_assert_false (mg_source_view_line_is_hot (source, 1));
   /* The run's 1 s in 28 bins: the first window (0, 0.5] in bin 7, the
