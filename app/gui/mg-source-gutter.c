@@ -83,7 +83,7 @@ append_sparkline (MgSourceGutter *self, GtkSnapshot *snapshot, const MgLineFigur
   const guint64 *totals = mg_line_figures_get_bin_totals (self->figures);
   gboolean dark = mg_theme_is_dark (GTK_WIDGET (self));
   GdkRGBA bar = hot_colour (dark);
-  GdkRGBA base = dark ? (GdkRGBA) { 1, 1, 1, 0.12 } : (GdkRGBA) { 0, 0, 0, 0.10 };
+  GdkRGBA base = dark ? (GdkRGBA) { 1, 1, 1, 0.18 } : (GdkRGBA) { 0, 0, 0, 0.22 };
   double top = y + 2, h = MAX (height - 4, 2), w = (double) SPARK_WIDTH / n;
 
   gtk_snapshot_append_color (snapshot, &base, &GRAPHENE_RECT_INIT (x, top + h - 1, SPARK_WIDTH, 1));
@@ -111,11 +111,15 @@ mg_source_gutter_snapshot_line (GtkSourceGutterRenderer *renderer, GtkSnapshot *
     return;
   gtk_source_gutter_lines_get_line_yrange (lines, line, GTK_SOURCE_GUTTER_RENDERER_ALIGNMENT_MODE_CELL,
                                            &y, &height);
+  /* A hot line's figures in the text's colour, the others in the
+   * gutter's dimmer one. */
+  GtkWidget *from = GTK_WIDGET (self);
+  GtkSourceView *view = gtk_source_gutter_renderer_get_view (renderer);
+  if (f->hot && view != NULL)
+    from = GTK_WIDGET (view);
   G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
+  gtk_style_context_get_color (gtk_widget_get_style_context (from), &fg);
   G_GNUC_END_IGNORE_DEPRECATIONS
-  if (!f->hot)
-    fg.alpha *= 0.6;
   g_autofree char *self_text = format_share (mg_line_figures_share (self->figures, f->self));
   g_autofree char *total_text = format_share (mg_line_figures_share (self->figures, f->total));
   g_autoptr (PangoLayout) self_layout = layout_of (self, f->self > 0 ? self_text : "·");
