@@ -195,6 +195,25 @@ test_function_source (void)
                             "samples over the range, from its start to its end");
   g_autofree char *no_tip = mg_source_view_dup_gutter_tooltip (source, a - 2);
   g_assert_null (no_tip);
+  /* The cursor's line described for screen readers, following it. */
+  GtkWidget *text_view = gui_test_find_widget (GTK_WIDGET (source), GTK_TYPE_TEXT_VIEW);
+  g_autofree char *a_description = g_strdup_printf ("Line %u: Self 62.5 %%, Total 81.2 %%", a);
+  char *error = gtk_test_accessible_check_property (GTK_ACCESSIBLE (text_view),
+                                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                                   a_description);
+  g_assert_null (error);
+  GtkTextIter iter;
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (text_view));
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) a - 2);
+  gtk_text_buffer_place_cursor (buffer, &iter);
+  g_autofree char *above_description = g_strdup_printf ("Line %u: no samples", a - 1);
+  error = gtk_test_accessible_check_property (GTK_ACCESSIBLE (text_view),
+                                              GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                              above_description);
+  g_assert_null (error);
+  /* Back where it was. */
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) a - 1);
+  gtk_text_buffer_place_cursor (buffer, &iter);
   g_assert_true (mg_source_view_line_is_hot (source, a));
   g_assert_false (mg_source_view_line_is_hot (source, 1));
   /* The run's 1 s in 28 bins: the first window (0, 0.5] in bin 7, the
