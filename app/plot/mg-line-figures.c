@@ -155,27 +155,21 @@ bin_of (const MgLineFigures *self, double window_start, double window_end)
   return (guint) CLAMP (b, 0, self->n_bins - 1);
 }
 
-void
-mg_line_figures_add_stack (MgLineFigures *self, const MgStackSet *set, const MgStackFrame *frames,
-                           guint n_frames, guint64 count, double window_start, double window_end)
+/* The lines of FILE a stack passes, each once, into self->hits (indices
+ * into lines); *SELF_LINE the index of its innermost frame's line, or
+ * G_MAXUINT. */
+static void
+stack_hits (MgLineFigures *self, const MgStackSet *set, const MgStackFrame *frames,
+            guint n_frames, guint *self_line)
 {
-  guint bin = bin_of (self, window_start, window_end);
-
-  g_return_if_fail (self->by_line != NULL);  /* not after mg_line_figures_finish () */
-  self->total += count;
-  self->bin_totals[bin] += count;
-  if (n_frames == 0 || count == 0)
-    return;
+  *self_line = G_MAXUINT;
+  g_array_set_size (self->hits, 0);
   self->n_stacks++;
   for (guint f = 0; f < n_frames; f++)
     {
       const FrameLines *fl = frame_lines (self, set, &frames[f], f == 0);
-      /* The index first: adding a line may move the array. */
       if (f == 0 && fl->first_line > 0)
-        {
-          guint i = line_index (self, fl->first_line);
-          g_array_index (self->lines, Line, i).figure.self += count;
-        }
+        *self_line = line_index (self, fl->first_line);
       /* A line twice in a stack (a recursion, a loop of inlined calls)
        * counts the stack once. */
       for (guint i = 0; i < fl->n; i++)
@@ -185,21 +179,72 @@ mg_line_figures_add_stack (MgLineFigures *self, const MgStackSet *set, const MgS
           if (l->stamp == self->n_stacks)
             continue;
           l->stamp = self->n_stacks;
-          l->figure.total += count;
-          l->figure.bins[bin] += count;
+          g_array_append_val (self->hits, index);
         }
     }
 }
 
+static void
+add_hits (MgLineFigures *self, const guint *hits, guint n_hits, guint self_line, guint64 count,
+          double window_start, double window_end)
+{
+  guint bin = bin_of (self, window_start, window_end);
+
+  self->total += count;
+  self->bin_totals[bin] += count;
+  if (self_line != G_MAXUINT)
+    g_array_index (self->lines, Line, self_line).figure.self += count;
+  for (guint i = 0; i < n_hits; i++)
+    {
+      MgLineFigure *f = &g_array_index (self->lines, Line, hits[i]).figure;
+      f->total += count;
+      f->bins[bin] += count;
+    }
+}
+
+void
+mg_line_figures_add_stack (MgLineFigures *self, const MgStackSet *set, const MgStackFrame *frames,
+                           guint n_frames, guint64 count, double window_start, double window_end)
+{
+  mg_line_figures_add_windows (self, set, frames, n_frames, &count, &window_start, &window_end, 1);
+}
+
+void
+mg_line_figures_add_windows (MgLineFigures *self, const MgStackSet *set,
+                             const MgStackFrame *frames, guint n_frames, const guint64 *counts,
+                             const double *window_starts, const double *window_ends,
+                             guint n_windows)
+{
+  guint self_line = G_MAXUINT;
+
+  g_return_if_fail (self->by_line != NULL);  /* not after mg_line_figures_finish () */
+  if (n_frames > 0)
+    stack_hits (self, set, frames, n_frames, &self_line);
+  else
+    g_array_set_size (self->hits, 0);
+  for (guint w = 0; w < n_windows; w++)
+    add_hits (self, (const guint *) self->hits->data, self->hits->len, self_line, counts[w],
+              window_starts[w], window_ends[w]);
+}
+
+/* A set's stacks come back in window after window: each stack's lines
+ * are found once, kept here. */
+typedef struct {
+  GArray *hits;     /* guint: each stack's line indices, one after the other */
+  guint *start;     /* by stack: into hits, G_MAXUINT until found */
+  guint *n;
+  guint *self_line;
+} Memo;
+
 void
 mg_line_figures_add_set (MgLineFigures *self, const MgStackSet *set)
 {
-  guint n_counts, n_frames;
+  guint n_counts, n_frames, n_stacks = mg_stack_set_get_n_stacks (set);
   const MgStackWindowCount *counts = mg_stack_set_get_window_counts (set, &n_counts);
 
   if (counts == NULL)
     {
-      for (guint s = 0; s < mg_stack_set_get_n_stacks (set); s++)
+      for (guint s = 0; s < n_stacks; s++)
         {
           const MgStackFrame *frames = mg_stack_set_get_frames (set, s, &n_frames, NULL);
           mg_line_figures_add_stack (self, set, frames, n_frames, mg_stack_set_get_count (set, s),
@@ -207,12 +252,32 @@ mg_line_figures_add_set (MgLineFigures *self, const MgStackSet *set)
         }
       return;
     }
+  g_return_if_fail (self->by_line != NULL);
+  Memo memo = { g_array_new (FALSE, FALSE, sizeof (guint)), g_new (guint, MAX (n_stacks, 1)),
+                g_new (guint, MAX (n_stacks, 1)), g_new (guint, MAX (n_stacks, 1)) };
+  for (guint s = 0; s < n_stacks; s++)
+    memo.start[s] = G_MAXUINT;
   for (guint i = 0; i < n_counts; i++)
     {
-      const MgStackFrame *frames = mg_stack_set_get_frames (set, counts[i].stack, &n_frames, NULL);
-      mg_line_figures_add_stack (self, set, frames, n_frames, counts[i].count, counts[i].start_s,
-                                 counts[i].end_s);
+      guint s = counts[i].stack;
+      if (memo.start[s] == G_MAXUINT)
+        {
+          const MgStackFrame *frames = mg_stack_set_get_frames (set, s, &n_frames, NULL);
+          memo.self_line[s] = G_MAXUINT;
+          g_array_set_size (self->hits, 0);
+          if (n_frames > 0)
+            stack_hits (self, set, frames, n_frames, &memo.self_line[s]);
+          memo.start[s] = memo.hits->len;
+          memo.n[s] = self->hits->len;
+          g_array_append_vals (memo.hits, self->hits->data, self->hits->len);
+        }
+      add_hits (self, &g_array_index (memo.hits, guint, memo.start[s]), memo.n[s],
+                memo.self_line[s], counts[i].count, counts[i].start_s, counts[i].end_s);
     }
+  g_array_unref (memo.hits);
+  g_free (memo.start);
+  g_free (memo.n);
+  g_free (memo.self_line);
 }
 
 static int
@@ -225,6 +290,10 @@ compare_lines (gconstpointer a, gconstpointer b)
 void
 mg_line_figures_finish (MgLineFigures *self)
 {
+  /* A line passed only by stacks counted 0 times has no samples. */
+  for (guint i = self->lines->len; i-- > 0;)
+    if (g_array_index (self->lines, Line, i).figure.total == 0)
+      g_array_remove_index_fast (self->lines, i);
   g_array_sort (self->lines, compare_lines);
   for (guint i = 0; i < self->lines->len; i++)
     {

@@ -42,8 +42,14 @@ void mg_line_figures_free (MgLineFigures *self);
 void mg_line_figures_add_stack (MgLineFigures *self, const MgStackSet *set,
                                 const MgStackFrame *frames, guint n_frames, guint64 count,
                                 double window_start, double window_end);
+/* The same stack counted in N_WINDOWS windows: its lines found once. */
+void mg_line_figures_add_windows (MgLineFigures *self, const MgStackSet *set,
+                                  const MgStackFrame *frames, guint n_frames,
+                                  const guint64 *counts, const double *window_starts,
+                                  const double *window_ends, guint n_windows);
 /* Every stack of SET, by window when SET kept them
- * (mg_stack_set_new_with_windows), else each in the first bin. */
+ * (mg_stack_set_new_with_windows), else each in the first bin; each
+ * stack's lines found once however many windows count it. */
 void mg_line_figures_add_set (MgLineFigures *self, const MgStackSet *set);
 /* Sorts the lines and marks the hot ones. */
 void mg_line_figures_finish (MgLineFigures *self);

@@ -2,8 +2,8 @@
 /* The Source view's model (mg-line-figures.c) on hand-made stacks of
  * known counts: each line's self and total samples, a recursion counted
  * once, an inlined call on its caller's line, other files and
- * unresolved frames left out, the time bins of the sparklines, the hot
- * lines and the namer's cache. */
+ * unresolved frames left out, the time bins of the sparklines, one stack
+ * in several windows, the hot lines and the namer's cache. */
 #include "plot/mg-line-figures.h"
 
 /* Addresses: 0x1LL and 0x2LL name /src/prog.c line 0xLL (decimal LL of
@@ -124,13 +124,26 @@ test_cold_and_bins (void)
   add (figures, 199, 14, 1, 0x210);   /* window (14, 15]: middle 14.5, bin 1 */
   add (figures, 1, 8, 1, 0x230);      /* before the range: the first bin */
   add (figures, 0, 12, 1, 0x240);     /* no samples: no line */
+  /* One stack in two windows, its lines found once: 3 in (10, 11], bin
+   * 0, and 4 in (17, 18], bin 3. */
+  MgStackFrame frames[] = { { MG_STACK_MODULE_UNKNOWN, 0x216 } };
+  guint named = calls;
+  mg_line_figures_add_windows (figures, NULL, frames, 1, (guint64[]) { 3, 4 },
+                               (double[]) { 10, 17 }, (double[]) { 11, 18 }, 2);
+  g_assert_cmpuint (calls, ==, named + 1);
   mg_line_figures_finish (figures);
 
-  g_assert_cmpuint (mg_line_figures_get_total (figures), ==, 200);
-  g_assert_cmpuint (mg_line_figures_get_n_lines (figures), ==, 2);
+  g_assert_cmpuint (mg_line_figures_get_total (figures), ==, 207);
+  g_assert_cmpuint (mg_line_figures_get_n_lines (figures), ==, 3);
   check_line (figures, 16, 199, 199, TRUE, (guint64[]) { 0, 199, 0, 0 });
+  check_line (figures, 22, 7, 7, TRUE, (guint64[]) { 3, 0, 0, 4 });
   /* 0.5 %: not hot. */
   check_line (figures, 48, 1, 1, FALSE, (guint64[]) { 1, 0, 0, 0 });
+  const guint64 *totals = mg_line_figures_get_bin_totals (figures);
+  g_assert_cmpuint (totals[0], ==, 4);
+  g_assert_cmpuint (totals[1], ==, 199);
+  g_assert_cmpuint (totals[2], ==, 0);
+  g_assert_cmpuint (totals[3], ==, 4);
   g_assert_null (mg_line_figures_lookup (figures, 64));
 }
 
