@@ -38,7 +38,7 @@ struct _MgSourceView
   char *shown_file;          /* the recorded path of that text */
   guint shown_line;
   guint scroll_tick;         /* scrolling to shown_line while laid out */
-  guint scroll_ticks;
+  gint64 scroll_since;       /* frame time of its first tick, 0 before */
   double scroll_value;       /* the view's place at the last tick */
   GtkSourceGutterRenderer *gutter;
   GtkTextTag *hot_tag;
@@ -314,9 +314,13 @@ on_scroll_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
   double value = gtk_adjustment_get_value (
     gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->source)));
   gboolean still = value == self->scroll_value;
+  gint64 now = gdk_frame_clock_get_frame_time (clock);
 
   self->scroll_value = value;
-  if (self->shown_line == 0 || ++self->scroll_ticks > 120
+  if (self->scroll_since == 0)
+    self->scroll_since = now;
+  /* A loaded machine lays out slowly: up to 5 s. */
+  if (self->shown_line == 0 || now - self->scroll_since > 5 * G_USEC_PER_SEC
       || (still && mg_source_view_line_is_visible (self, self->shown_line)))
     {
       self->scroll_tick = 0;
@@ -338,7 +342,7 @@ scroll_to (MgSourceView *self, guint line)
   gtk_text_buffer_place_cursor (buffer, &iter);
   scroll_to_cursor (self);
   self->shown_line = line;
-  self->scroll_ticks = 0;
+  self->scroll_since = 0;
   self->scroll_value = -1;
   if (self->scroll_tick == 0)
     self->scroll_tick = gtk_widget_add_tick_callback (self->source, on_scroll_tick, self, NULL);

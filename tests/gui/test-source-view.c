@@ -109,12 +109,12 @@ fixture_source (void)
   return MG_SOURCE_ROOT "/tests/gui/code-fixture.c";
 }
 
-/* Whether LINE shows, 300 ms on end, within 5 s: the scroll is animated
- * over frames. */
+/* Whether LINE shows, 300 ms on end, within 10 s: the scroll is
+ * animated over frames, the layout done in steps. */
 static gboolean
 shows_line (MgSourceView *source, guint line)
 {
-  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
   gint64 since = 0;
 
   while (g_get_monotonic_time () < deadline)
@@ -386,7 +386,8 @@ test_missing_and_folder (void)
   g_autofree char *copy = g_build_filename (sub, "code-fixture.c", NULL);
   g_autofree char *original = NULL;
   g_autofree char *moved = NULL;
-  gui_test_reset_settings ();
+  g_autoptr (GSettings) settings = g_settings_new (MG_APP_ID);
+  g_settings_reset (settings, "source-folder");
   MgWindow *window = gui_test_new_window (profile);
   MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_view (window)));
 
@@ -420,7 +421,6 @@ test_missing_and_folder (void)
   check_line (source, line_of (code_view (window), "code_fixture_a"), 100, 130);
 
   /* Remembered: a new window's view looks there too. */
-  g_autoptr (GSettings) settings = g_settings_new (MG_APP_ID);
   g_autofree char *saved = g_settings_get_string (settings, "source-folder");
   g_assert_cmpstr (saved, ==, folder);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -441,7 +441,7 @@ test_missing_and_folder (void)
   gtk_window_destroy (GTK_WINDOW (window));
   g_rmdir (sub);
   g_rmdir (folder);
-  gui_test_reset_settings ();
+  g_settings_reset (settings, "source-folder");
 }
 
 static void
@@ -464,8 +464,13 @@ test_screenshots (void)
   gui_test_save_screenshot (window, "code-source-dark.png");
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
   g_assert_cmpstr (mg_source_view_get_scheme (source), ==, "Adwaita");
+  /* The empty state of a file found nowhere. */
+  mg_source_view_set_lookup (source, lookup_nothing, NULL, NULL);
+  source = source_view (window);
+  g_assert_cmpstr (mg_source_view_get_empty_title (source), ==, "Source Not Found");
+  gui_test_save_screenshot (window, "code-source-missing-light.png");
   gtk_window_destroy (GTK_WINDOW (window));
-  gui_test_reset_settings ();
+  g_settings_reset (settings, "code-pane-position");
 }
 
 #if defined(__SANITIZE_ADDRESS__)
