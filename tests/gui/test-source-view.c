@@ -261,6 +261,55 @@ test_function_source (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The Nth GtkColumnView under ROOT, depth first (0: Functions, 1: Call
+ * Tree), or NULL. */
+static GtkWidget *
+nth_column_view (GtkWidget *root, guint *n)
+{
+  if (GTK_IS_COLUMN_VIEW (root) && (*n)-- == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = nth_column_view (c, n);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* A row of the Call Tree selected, then activated (Enter or a
+ * double-click): its function selected, then its source opened. */
+static void
+test_tree_activate (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  guint n = 1;
+  GtkWidget *tree = nth_column_view (GTK_WIDGET (view), &n);
+  GListModel *rows = mg_code_view_get_tree_model (view);
+
+  mg_code_view_show_page (view, "tree");
+  g_assert_nonnull (tree);
+  g_assert_true (gtk_column_view_get_model (GTK_COLUMN_VIEW (tree)) != NULL);
+  /* Top down: main, then a (its first child, the larger), open. */
+  g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, 1);
+  g_autoptr (MgCodeItem) item = gtk_tree_list_row_get_item (row);
+  g_assert_cmpstr (mg_code_item_get_name (item), ==, "code_fixture_a");
+  gtk_selection_model_select_item (gtk_column_view_get_model (GTK_COLUMN_VIEW (tree)), 1, TRUE);
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_a");
+  g_assert_false (gtk_widget_get_mapped (mg_code_view_get_source_view (view)));
+
+  g_signal_emit_by_name (tree, "activate", 0u);
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_main");
+  MgSourceView *source = source_view (window);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (source)));
+  guint m = line_of (view, "code_fixture_main");
+  g_assert_cmpuint (mg_source_view_get_line (source), ==, m);
+  check_line (source, m, 0, 160);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A button released on the flame graph after N_PRESS presses at (X, Y):
  * told to each of its click gestures (the flame view's own zooms on the
  * press, the Code pane's reads the release). */
@@ -499,6 +548,7 @@ main (int argc, char **argv)
 {
   gui_test_init (&argc, &argv);
   g_test_add_func ("/source-view/function", test_function_source);
+  g_test_add_func ("/source-view/tree-activate", test_tree_activate);
   g_test_add_func ("/source-view/flame-double-click", test_flame_double_click);
   g_test_add_func ("/source-view/lookup", test_lookup);
   g_test_add_func ("/source-view/missing-and-folder", test_missing_and_folder);
