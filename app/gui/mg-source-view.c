@@ -10,6 +10,7 @@
 #include "graph/mg-theme.h"
 #include "mg-source-gutter.h"
 #include "profile/mg-stack-set.h"
+#include "profile/mg-stack-windows.h"
 #include "symbols/mg-symbolizer.h"
 
 /* Bins of a sparkline: 2 pixels each in the gutter's 56. */
@@ -235,11 +236,12 @@ compute (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
       return;
     }
   job->text = as_utf8 (text);
-  g_autoptr (MgStackSet) set = mg_stack_set_new_with_windows (job->profile, job->process, job->t0,
-                                                              job->t1);
+  /* The stack set of an empty range: the module table alone. */
+  g_autoptr (MgStackSet) modules = mg_stack_set_new (job->profile, job->process, 0, 0);
+  g_autoptr (MgStackWindows) windows = mg_stack_windows_new (job->profile, job->process);
   job->figures = mg_line_figures_new (job->file, name_lines, job->namer, job->bins0, job->bins1,
                                       N_BINS);
-  mg_line_figures_add_set (job->figures, set);
+  mg_line_figures_add_stack_windows (job->figures, modules, windows, job->t0, job->t1);
   mg_line_figures_finish (job->figures);
   g_task_return_boolean (task, TRUE);
 }

@@ -227,8 +227,8 @@ mg_line_figures_add_windows (MgLineFigures *self, const MgStackSet *set,
               window_starts[w], window_ends[w]);
 }
 
-/* A set's stacks come back in window after window: each stack's lines
- * are found once, kept here. */
+/* A stack comes back in window after window: its lines are found once,
+ * kept here. */
 typedef struct {
   GArray *hits;     /* guint: each stack's line indices, one after the other */
   guint *start;     /* by stack: into hits, G_MAXUINT until found */
@@ -237,32 +237,27 @@ typedef struct {
 } Memo;
 
 void
-mg_line_figures_add_set (MgLineFigures *self, const MgStackSet *set)
+mg_line_figures_add_stack_windows (MgLineFigures *self, const MgStackSet *set,
+                                   const MgStackWindows *windows, double start_s, double end_s)
 {
-  guint n_counts, n_frames, n_stacks = mg_stack_set_get_n_stacks (set);
-  const MgStackWindowCount *counts = mg_stack_set_get_window_counts (set, &n_counts);
-
-  if (counts == NULL)
-    {
-      for (guint s = 0; s < n_stacks; s++)
-        {
-          const MgStackFrame *frames = mg_stack_set_get_frames (set, s, &n_frames, NULL);
-          mg_line_figures_add_stack (self, set, frames, n_frames, mg_stack_set_get_count (set, s),
-                                     self->start_s, self->start_s);
-        }
-      return;
-    }
-  g_return_if_fail (self->by_line != NULL);
+  guint n_frames, n_stacks = mg_stack_windows_get_n_stacks (windows);
+  guint n_counts = mg_stack_windows_get_n_counts (windows);
   Memo memo = { g_array_new (FALSE, FALSE, sizeof (guint)), g_new (guint, MAX (n_stacks, 1)),
                 g_new (guint, MAX (n_stacks, 1)), g_new (guint, MAX (n_stacks, 1)) };
+
+  g_return_if_fail (self->by_line != NULL);  /* not after mg_line_figures_finish () */
   for (guint s = 0; s < n_stacks; s++)
     memo.start[s] = G_MAXUINT;
   for (guint i = 0; i < n_counts; i++)
     {
-      guint s = counts[i].stack;
+      const MgStackWindowCount *c = mg_stack_windows_get_count (windows, i);
+      guint s = c->stack;
+      /* The windows that overlap the range, as a stack set's. */
+      if (!(c->end_s > start_s && c->start_s < end_s))
+        continue;
       if (memo.start[s] == G_MAXUINT)
         {
-          const MgStackFrame *frames = mg_stack_set_get_frames (set, s, &n_frames, NULL);
+          const MgStackFrame *frames = mg_stack_windows_get_frames (windows, s, &n_frames);
           memo.self_line[s] = G_MAXUINT;
           g_array_set_size (self->hits, 0);
           if (n_frames > 0)
@@ -272,7 +267,7 @@ mg_line_figures_add_set (MgLineFigures *self, const MgStackSet *set)
           g_array_append_vals (memo.hits, self->hits->data, self->hits->len);
         }
       add_hits (self, &g_array_index (memo.hits, guint, memo.start[s]), memo.n[s],
-                memo.self_line[s], counts[i].count, counts[i].start_s, counts[i].end_s);
+                memo.self_line[s], c->count, c->start_s, c->end_s);
     }
   g_array_unref (memo.hits);
   g_free (memo.start);

@@ -13,6 +13,7 @@
 
 #include "plot/mg-frame-namer.h"
 #include "profile/mg-stack-set.h"
+#include "profile/mg-stack-windows.h"
 
 G_BEGIN_DECLS
 
@@ -47,10 +48,13 @@ void mg_line_figures_add_windows (MgLineFigures *self, const MgStackSet *set,
                                   const MgStackFrame *frames, guint n_frames,
                                   const guint64 *counts, const double *window_starts,
                                   const double *window_ends, guint n_windows);
-/* Every stack of SET, by window when SET kept them
- * (mg_stack_set_new_with_windows), else each in the first bin; each
- * stack's lines found once however many windows count it. */
-void mg_line_figures_add_set (MgLineFigures *self, const MgStackSet *set);
+/* The stacks of WINDOWS counted in windows that overlap (START_S,
+ * END_S] (-INFINITY, INFINITY: all), each in the bin of its window's
+ * middle, each stack's lines found once however many windows count it;
+ * SET names the modules (a stack set of the same profile). */
+void mg_line_figures_add_stack_windows (MgLineFigures *self, const MgStackSet *set,
+                                        const MgStackWindows *windows, double start_s,
+                                        double end_s);
 /* Sorts the lines and marks the hot ones. */
 void mg_line_figures_finish (MgLineFigures *self);
 

@@ -25,7 +25,6 @@ struct _MgStackSet {
   guint64 total, taken, lost;
   guint n_processes;
   guint n_stepped_aside;
-  GArray *windows;         /* MgStackWindowCount, or NULL when not kept */
 };
 
 static void
@@ -95,21 +94,14 @@ add_process (MgStackSet *set, GVariant *proc, double start_s, double end_s)
         }
       g_array_index (set->stacks, Stack, index[stack]).count += count;
       set->total += count;
-      if (set->windows)
-        {
-          MgStackWindowCount c = { index[stack], count, starts[w], ends[w] };
-          g_array_append_val (set->windows, c);
-        }
     }
 }
 
-static MgStackSet *
-stack_set_new (MgProfile *profile, int process, double start_s, double end_s, gboolean windows)
+MgStackSet *
+mg_stack_set_new (MgProfile *profile, int process, double start_s, double end_s)
 {
   g_return_val_if_fail (MG_IS_PROFILE (profile), NULL);
   MgStackSet *set = g_new0 (MgStackSet, 1);
-  if (windows)
-    set->windows = g_array_new (FALSE, FALSE, sizeof (MgStackWindowCount));
   set->payload = g_variant_ref (profile->stacks);
   set->stacks = g_array_new (FALSE, TRUE, sizeof (Stack));
   g_array_set_clear_func (set->stacks, stack_clear);
@@ -143,32 +135,11 @@ stack_set_new (MgProfile *profile, int process, double start_s, double end_s, gb
   return set;
 }
 
-MgStackSet *
-mg_stack_set_new (MgProfile *profile, int process, double start_s, double end_s)
-{
-  return stack_set_new (profile, process, start_s, end_s, FALSE);
-}
-
-MgStackSet *
-mg_stack_set_new_with_windows (MgProfile *profile, int process, double start_s, double end_s)
-{
-  return stack_set_new (profile, process, start_s, end_s, TRUE);
-}
-
-const MgStackWindowCount *
-mg_stack_set_get_window_counts (const MgStackSet *set, guint *n_counts)
-{
-  *n_counts = set->windows ? set->windows->len : 0;
-  return set->windows ? (const MgStackWindowCount *) set->windows->data : NULL;
-}
-
 void
 mg_stack_set_free (MgStackSet *set)
 {
   if (set == NULL)
     return;
-  if (set->windows)
-    g_array_unref (set->windows);
   g_array_unref (set->stacks);
   g_hash_table_unref (set->by_frames);
   g_free (set->modules);

@@ -40,22 +40,6 @@ typedef struct _MgStackSet MgStackSet;
  * (start_s, end_s] (seconds from the run's start; -INFINITY, INFINITY for
  * the whole run). */
 MgStackSet *mg_stack_set_new (MgProfile *profile, int process, double start_s, double end_s);
-
-/* One sample window's count of one stack of a set: when in the run the
- * stack was sampled (the source view's sparklines). */
-typedef struct {
-  guint stack;             /* index in the set */
-  guint32 count;
-  double start_s, end_s;   /* the window */
-} MgStackWindowCount;
-
-/* As mg_stack_set_new (), also keeping each window's count of each stack
- * (as many entries as the profile has counts in the range). */
-MgStackSet *mg_stack_set_new_with_windows (MgProfile *profile, int process, double start_s,
-                                           double end_s);
-/* The counts kept by mg_stack_set_new_with_windows (), in the profile's
- * order; none (NULL) for a set made by mg_stack_set_new (). */
-const MgStackWindowCount *mg_stack_set_get_window_counts (const MgStackSet *set, guint *n_counts);
 void mg_stack_set_free (MgStackSet *set);
 
 guint mg_stack_set_get_n_stacks (const MgStackSet *set);

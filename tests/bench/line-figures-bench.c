@@ -2,7 +2,7 @@
 /* The Source view's model on a big selection (issue 30, point 5): 100 000
  * distinct stacks of 8 to 31 frames over 5000 functions in 320 files
  * (4 call sites each), each stack counted in 1 to 3 of 4096 windows (its lines found once, as
- * mg_line_figures_add_set () does); one file's per-line figures and 28
+ * mg_line_figures_add_stack_windows () does); one file's per-line figures and 28
  * sparkline bins, each address named once per computation
  * (the view keeps the symboliser's answers per profile, so a cheap
  * callback stands for them). Median against the views' goal (100 ms).

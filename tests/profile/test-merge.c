@@ -533,50 +533,6 @@ find_stack (MgStackSet *set, guint32 module, guint64 vaddr)
   return -1;
 }
 
-/* The count set's window counts give STACK in the window starting at START. */
-static guint64
-window_count (MgStackSet *set, int stack, double start)
-{
-  guint n;
-  const MgStackWindowCount *counts = mg_stack_set_get_window_counts (set, &n);
-  guint64 sum = 0;
-
-  for (guint i = 0; i < n; i++)
-    if (counts[i].stack == (guint) stack && counts[i].start_s == start)
-      {
-        g_assert_cmpfloat (counts[i].end_s, ==, start + 1);
-        sum += counts[i].count;
-      }
-  return sum;
-}
-
-/* Each window's count of each stack, kept on request (the Source view's
- * sparklines): s1 3 then 2, s2 1 in the first window. */
-static void
-check_window_counts (MgProfile *profile)
-{
-  g_autoptr (MgStackSet) plain = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
-  g_autoptr (MgStackSet) all = mg_stack_set_new_with_windows (profile, -1, -INFINITY, INFINITY);
-  g_autoptr (MgStackSet) late = mg_stack_set_new_with_windows (profile, -1, 1.2, 5);
-  guint n;
-
-  g_assert_null (mg_stack_set_get_window_counts (plain, &n));
-  g_assert_cmpuint (n, ==, 0);
-  g_assert_nonnull (mg_stack_set_get_window_counts (all, &n));
-  g_assert_cmpuint (n, ==, 3);
-  g_assert_cmpuint (mg_stack_set_get_total (all), ==, 6);
-  int s1 = find_stack (all, 0, 0x401234 - 0x3ff000);
-  int s2 = find_stack (all, MG_STACK_MODULE_UNKNOWN, 0x999);
-  g_assert_cmpuint (window_count (all, s1, 0), ==, 3);
-  g_assert_cmpuint (window_count (all, s1, 1), ==, 2);
-  g_assert_cmpuint (window_count (all, s2, 0), ==, 1);
-  g_assert_cmpuint (window_count (all, s2, 1), ==, 0);
-  /* The range's windows only. */
-  mg_stack_set_get_window_counts (late, &n);
-  g_assert_cmpuint (n, ==, 1);
-  g_assert_cmpuint (window_count (late, find_stack (late, 0, 0x401234 - 0x3ff000), 1), ==, 2);
-}
-
 static void
 check_stacks (MgProfile *profile)
 {
@@ -617,7 +573,6 @@ check_stacks (MgProfile *profile)
   g_assert_cmpuint (mg_stack_set_get_total (early), ==, 4);
   g_assert_cmpuint (mg_stack_set_get_n_processes (other), ==, 0);
   g_assert_cmpuint (mg_stack_set_get_total (other), ==, 0);
-  check_window_counts (profile);
 }
 
 /* Records' stacks into the profile: frames as (module, vaddr), counts per
