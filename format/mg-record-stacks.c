@@ -167,7 +167,7 @@ mg_record_stacks_add (MgRecordStacks *s, const uint64_t *pcs, unsigned n, unsign
       n = MG_RECORD_STACK_MAX_FRAMES;
       flags |= MG_RECORD_STACK_TRUNCATED;
     }
-  flags &= MG_RECORD_STACK_TRUNCATED | MG_RECORD_STACK_UNKNOWN;
+  flags &= MG_RECORD_STACK_TRUNCATED | MG_RECORD_STACK_UNKNOWN | MG_RECORD_STACK_MPI;
   __atomic_fetch_add (&s->n_taken, 1, __ATOMIC_RELAXED);
   uint64_t hash = hash_stack (pcs, n, flags);
   uint32_t *index = mg_record_stacks_index (s);

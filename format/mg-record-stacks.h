@@ -45,6 +45,10 @@ typedef enum {
 enum {
   MG_RECORD_STACK_TRUNCATED = 1u << 0, /* more frames than were kept */
   MG_RECORD_STACK_UNKNOWN = 1u << 1,   /* the walk stopped at a frame it could not unwind */
+  /* A thread blocked in an MPI call, sampled without a signal: the frames
+   * are [an address inside the MPI wrapper's MPI_<name>, the call site]
+   * (format/mg-mpi-threads.h). */
+  MG_RECORD_STACK_MPI = 1u << 2,
   MG_RECORD_STACK_READY = 1u << 15,    /* frames written (store-release) */
 };
 

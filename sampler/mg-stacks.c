@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "allinea_safe_syscalls.h"
+#include "format/mg-mpi-threads.h"
 #include "mg-own-memory.h"
 #include "mg-unwind.h"
 
@@ -69,6 +70,10 @@ static bool pending;
 static uint64_t cpu_at_start_ns;    /* the process's CPU time at mg_stacks_start */
 /* The timers' tag: a signal without it is not ours. */
 static const char cookie = 's';
+/* The MPI wrapper's thread table (format/mg-mpi-threads.h), NULL when the
+ * wrapper is not loaded; looked up once, on the sampler thread. */
+static const struct metrograph_mpi_threads *mpi_threads;
+static bool mpi_looked_up;
 
 uint32_t
 mg_stacks_table_size (const MgSampler *s)
@@ -85,6 +90,17 @@ mg_stacks_table_size (const MgSampler *s)
   return MG_RECORD_STACKS_DEFAULT_MAX;
 }
 
+/* True when the calling thread is inside an MPI call: its wait is
+ * sampled by the round (sample_mpi_waits), at wall-clock time, and a
+ * CPU-time sample of the library's progress loop would count it twice.
+ * Async-signal-safe: a syscall and a scan of the wrapper's table. */
+static bool
+in_mpi_call (void)
+{
+  const struct metrograph_mpi_threads *m = __atomic_load_n (&mpi_threads, __ATOMIC_ACQUIRE);
+  return m != NULL && mg_mpi_threads_in_call (m, (pid_t) syscall (SYS_gettid));
+}
+
 static void
 on_signal (int sig, siginfo_t *info, void *context)
 {
@@ -97,7 +113,7 @@ on_signal (int sig, siginfo_t *info, void *context)
     }
   __atomic_fetch_add (&handlers_running, 1, __ATOMIC_ACQUIRE);
   MgRecordStacks *t = __atomic_load_n (&table, __ATOMIC_ACQUIRE);
-  if (t && __atomic_load_n (&state, __ATOMIC_RELAXED) == MG_RECORD_STACKS_ON)
+  if (t && __atomic_load_n (&state, __ATOMIC_RELAXED) == MG_RECORD_STACKS_ON && !in_mpi_call ())
     {
       uint64_t pcs[MG_RECORD_STACK_MAX_FRAMES];
       unsigned flags = 0;
@@ -188,6 +204,56 @@ program_cpu_ns (void)
   return ns > 0 ? (uint64_t) ns : 0;
 }
 
+/* The wrapper's table, looked up at the first round (the wrapper is
+ * preloaded: there from the start, or never). */
+static const struct metrograph_mpi_threads *
+mpi_table (void)
+{
+  if (!mpi_looked_up)
+    {
+      mpi_looked_up = true;
+      const struct metrograph_mpi_threads *m = dlsym (RTLD_DEFAULT, "metrograph_mpi_threads");
+      if (m != NULL && m->version == MG_MPI_THREADS_VERSION)
+        __atomic_store_n (&mpi_threads, m, __ATOMIC_RELEASE);
+    }
+  return mpi_threads;
+}
+
+/* Whether some thread of the process is inside an MPI call now. */
+static bool
+mpi_call_in_flight (void)
+{
+  const struct metrograph_mpi_threads *m = mpi_table ();
+  uint64_t function, site;
+  for (int i = 0; m != NULL && i < MG_MPI_THREAD_SLOTS; i++)
+    {
+      if (__atomic_load_n (&m->tid[i], __ATOMIC_ACQUIRE) == 0)
+        break;
+      if (mg_mpi_threads_call_at (m, i, &function, &site))
+        return true;
+    }
+  return false;
+}
+
+/* One sample for each thread blocked in an MPI call, read from the
+ * wrapper's table (no signal: the thread's wait is left alone), as the
+ * stack [MPI_<name>, call site] flagged MPI. One a round: the waits are
+ * counted in wall-clock time at the sampling interval, as the CPU-time
+ * timers count computing. */
+static void
+sample_mpi_waits (MgRecordStacks *t)
+{
+  const struct metrograph_mpi_threads *m = mpi_table ();
+  for (int i = 0; m != NULL && i < MG_MPI_THREAD_SLOTS; i++)
+    {
+      if (__atomic_load_n (&m->tid[i], __ATOMIC_ACQUIRE) == 0)
+        break;
+      uint64_t pcs[2];
+      if (mg_mpi_threads_call_at (m, i, &pcs[0], &pcs[1]))
+        mg_record_stacks_add (t, pcs, pcs[1] != 0 ? 2 : 1, MG_RECORD_STACK_MPI);
+    }
+}
+
 /* Lays out the record's stack section (its blocks reserved: a full disk
  * turns stacks off with the reason, the metrics go on), prepares the
  * unwinder and installs the handler, before any timer is armed. Only
@@ -198,7 +264,7 @@ static bool
 lay_out (MgSampler *s, uint64_t interval_ns)
 {
   uint64_t cpu = program_cpu_ns ();
-  if (cpu != UINT64_MAX && cpu < interval_ns)
+  if (cpu != UINT64_MAX && cpu < interval_ns && !mpi_call_in_flight ())
     return false;
   pending = false;
   char err[sizeof s->rec.path + 160];
@@ -463,6 +529,7 @@ mg_stacks_round (MgSampler *s)
   follow_threads (s, interval);
   /* A module loaded by a thread just seen. */
   copy_modules (t);
+  sample_mpi_waits (t);
 }
 
 void

@@ -121,7 +121,8 @@ stack_variant (MgRecordStacks *s, const MgRecordStack *e, const guint32 *profile
       else
         g_variant_builder_add (&frames, "(ut)", profile_module[m], pc - mods[m].load_bias);
     }
-  guint32 flags = e->flags & (MG_RECORD_STACK_TRUNCATED | MG_RECORD_STACK_UNKNOWN);
+  guint32 flags = e->flags & (MG_RECORD_STACK_TRUNCATED | MG_RECORD_STACK_UNKNOWN
+                               | MG_RECORD_STACK_MPI);
   return g_variant_ref_sink (g_variant_new ("(a(ut)u)", &frames, flags));
 }
 

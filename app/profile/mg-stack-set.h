@@ -26,6 +26,9 @@ typedef struct {
 enum {
   MG_STACK_TRUNCATED = 1u << 0,
   MG_STACK_UNKNOWN_FRAME = 1u << 1,
+  /* A wait in an MPI call, sampled in wall-clock time: [the MPI wrapper's
+   * MPI_<name>, the call site] (docs/sampler.md, "MPI waits"). */
+  MG_STACK_MPI = 1u << 2,
 };
 
 typedef struct {

@@ -553,6 +553,133 @@ test_range (Fixture *f, gconstpointer data)
   g_assert_cmpstr (text, ==, "");
 }
 
+/* The line of the MPI workload's source that holds marker. */
+static guint
+source_line_of (const char *relative, const char *marker)
+{
+  g_autofree char *path = g_build_filename (MG_SOURCE_ROOT, relative, NULL);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], marker) != NULL)
+      return i + 1;
+  g_error ("no line with '%s' in %s", marker, path);
+}
+
+/* The value in seconds of the report line that starts with prefix under
+ * heading (text report), or -1 when there is none. */
+static double
+report_seconds (const char *text, const char *heading, const char *prefix)
+{
+  const char *section = strstr (text, heading);
+  if (section == NULL)
+    return -1;
+  g_auto (GStrv) lines = g_strsplit (section, "\n", -1);
+  for (guint i = 2; lines[i] != NULL; i++)
+    {
+      if (lines[i + 1] != NULL && g_str_has_prefix (lines[i + 1], "---"))
+        break;
+      const char *name = lines[i];
+      while (*name == ' ')
+        name++;
+      if (!g_str_has_prefix (name, prefix))
+        continue;
+      /* "name   3.02 s  [bar]": the number before " s". */
+      const char *unit = strstr (name + strlen (prefix), " s");
+      g_assert_nonnull (unit);
+      const char *number = unit;
+      while (number > name && number[-1] != ' ')
+        number--;
+      return g_ascii_strtod (number, NULL);
+    }
+  return -1;
+}
+
+/* An MPI late rank (tests/plugins/mpi-workload.c "late": rank 1 sleeps
+ * 3 s, then both meet in an MPI_Barrier): rank 0's wait is sampled from
+ * the MPI wrapper's thread table, without a signal, as the stack
+ * [MPI_Barrier, its call site], at least 90 % of rank 0's samples; the
+ * folded export shows it under its caller, and the report's "MPI call
+ * sites that waited longest" names the call site's line, rank 0 and about
+ * 3 s. */
+static void
+test_mpi_late (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mpirun = g_find_program_in_path ("mpirun");
+  g_autofree char *workload = cli_test_build_path ("tests/cli/mg-cli-mpi-workload");
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
+  g_autoptr (GError) error = NULL;
+  guint64 total;
+  guint n_lines;
+
+  if (mpirun == NULL || !g_file_test (workload, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("mpirun or the MPI workload is not there");
+      return;
+    }
+  const char *args[] = { "--profile", "-n", "2", "-o", "run.mgprof", workload, "late", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  assert_status (run, 0);
+  g_autoptr (MgProfile) profile = mg_profile_load (output, &error);
+  g_assert_no_error (error);
+  int waiting = -1;
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    if (mg_profile_get_process (profile, p)->rank == 0)
+      waiting = (int) p;
+  g_assert_cmpint (waiting, >=, 0);
+
+  /* Rank 0: its samples are nearly all the barrier's wait, two frames. */
+  g_autoptr (MgStackSet) set = mg_stack_set_new (profile, waiting, -INFINITY, INFINITY);
+  guint64 in_mpi = 0;
+  for (guint s = 0; s < mg_stack_set_get_n_stacks (set); s++)
+    {
+      guint n, flags;
+      const MgStackFrame *frames = mg_stack_set_get_frames (set, s, &n, &flags);
+      if (!(flags & MG_STACK_MPI))
+        continue;
+      g_assert_cmpuint (n, ==, 2);
+      g_assert_cmpuint (frames[0].module, <, mg_stack_set_get_n_modules (set));
+      g_assert_nonnull (strstr (mg_stack_set_get_module (set, frames[0].module)->path,
+                                "libmetrograph-mpi-wrap.so"));
+      in_mpi += mg_stack_set_get_count (set, s);
+    }
+  guint64 rank0 = mg_stack_set_get_total (set);
+  g_test_message ("rank 0: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " samples in MPI",
+                  in_mpi, rank0);
+  /* 3 s at 20 ms: about 150 samples of the wait. */
+  g_assert_cmpuint (in_mpi, >=, 100);
+  g_assert_cmpfloat (100.0 * (double) in_mpi / (double) rank0, >=, 90.0);
+
+  /* The folded export: "…;main;in_flight;MPI_Barrier" (in_flight inlined
+   * in main, an inline frame of its own), at least rank 0's wait. */
+  const char *export[] = { "--export=run.folded", "run.mgprof", NULL };
+  g_autoptr (CliTestRun) exported = cli_test_run (f->dir, export);
+  assert_status (exported, 0);
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, &total, &n_lines);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (folded, &text, NULL, NULL));
+  const char *barrier = strstr (text, "\nmain;in_flight;MPI_Barrier ");
+  if (barrier == NULL && g_str_has_prefix (text, "main;in_flight;MPI_Barrier "))
+    barrier = text - 1;
+  g_assert_nonnull (barrier);
+  guint64 at_site = g_ascii_strtoull (strchr (barrier + 1, ' ') + 1, NULL, 10);
+  g_assert_cmpfloat (100.0 * (double) at_site / (double) rank0, >=, 90.0);
+  g_assert_cmpuint (count_of (by_leaf, "MPI_Barrier"), ==, at_site);
+
+  /* The report: the late barrier's line, rank 0, about 3 s. */
+  guint line = source_line_of ("tests/plugins/mpi-workload.c", "the late barrier");
+  g_autofree char *prefix = g_strdup_printf ("MPI_Barrier (mpi-workload.c:%u, in in_flight), "
+                                             "rank 0", line);
+  const char *report_args[] = { "--report=-", "run.mgprof", NULL };
+  g_autoptr (CliTestRun) report = cli_test_run (f->dir, report_args);
+  assert_status (report, 0);
+  g_test_message ("%s", strstr (report->out, "MPI call sites"));
+  double waited = report_seconds (report->out, "MPI call sites that waited longest", prefix);
+  g_assert_cmpfloat_with_epsilon (waited, 3.0, 0.4);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -570,5 +697,6 @@ main (int argc, char **argv)
   ADD ("/cli/stacks/sigwait", test_sigwait);
   ADD ("/cli/stacks/table-full", test_table_full);
   ADD ("/cli/stacks/range", test_range);
+  ADD ("/cli/stacks/mpi-late", test_mpi_late);
   return g_test_run ();
 }
