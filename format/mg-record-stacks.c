@@ -40,9 +40,27 @@ mg_record_stacks_layout (MgRecordStacks *out, uint32_t max_stacks, uint32_t capa
   s.pool_offset = align8 (s.pending_offset + (uint64_t) max_stacks * sizeof (uint32_t));
   s.modules_offset = align8 (s.pool_offset + (uint64_t) s.pool_frames * sizeof (uint64_t));
   s.slots_offset = align8 (s.modules_offset + (uint64_t) s.max_modules * sizeof (MgRecordModule));
+  s.version = MG_RECORD_STACKS_VERSION;
+  s.max_threads = MG_RECORD_STACK_THREADS;
+  s.threads_offset = align8 (s.slots_offset + (uint64_t) capacity * s.slot_stride);
   if (out)
     *out = s;
-  return s.slots_offset + (uint64_t) capacity * s.slot_stride;
+  return s.threads_offset + (uint64_t) s.max_threads * sizeof (MgRecordThread);
+}
+
+bool
+mg_record_stacks_name_thread (MgRecordStacks *s, int32_t tid, uint32_t ordinal, const char *name)
+{
+  MgRecordThread *threads = mg_record_stacks_threads (s);
+  uint32_t n = s->n_thread_names;
+  if (threads == NULL || n >= s->max_threads)
+    return false;
+  MgRecordThread *t = &threads[n];
+  t->tid = tid;
+  t->ordinal = ordinal;
+  mg_record_copy_str (t->name, sizeof t->name, name);
+  __atomic_store_n (&s->n_thread_names, n + 1, __ATOMIC_RELEASE);
+  return true;
 }
 
 void
@@ -167,7 +185,8 @@ mg_record_stacks_add (MgRecordStacks *s, const uint64_t *pcs, unsigned n, unsign
       n = MG_RECORD_STACK_MAX_FRAMES;
       flags |= MG_RECORD_STACK_TRUNCATED;
     }
-  flags &= MG_RECORD_STACK_TRUNCATED | MG_RECORD_STACK_UNKNOWN | MG_RECORD_STACK_MPI;
+  flags &= MG_RECORD_STACK_TRUNCATED | MG_RECORD_STACK_UNKNOWN | MG_RECORD_STACK_MPI
+           | MG_RECORD_STACK_THREAD_MASK;
   __atomic_fetch_add (&s->n_taken, 1, __ATOMIC_RELAXED);
   uint64_t hash = hash_stack (pcs, n, flags);
   uint32_t *index = mg_record_stacks_index (s);
@@ -282,7 +301,15 @@ mg_record_stacks_check (const MgRecordStacks *s, uint64_t section_size, const Mg
   if (section_size < sizeof *s || s->max_stacks < MG_RECORD_STACKS_MIN
       || s->max_stacks > MG_RECORD_STACKS_LIMIT || s->capacity != h->capacity)
     return false;
-  if (mg_record_stacks_layout (&want, s->max_stacks, s->capacity) != section_size)
+  uint64_t size = mg_record_stacks_layout (&want, s->max_stacks, s->capacity);
+  /* Version 0, from before the threads table: the same layout, ending at
+   * the slots. */
+  if (s->version == 0)
+    size = want.threads_offset;
+  else if (s->version != MG_RECORD_STACKS_VERSION || s->max_threads != want.max_threads
+           || s->threads_offset != want.threads_offset || s->n_thread_names > s->max_threads)
+    return false;
+  if (size != section_size)
     return false;
   if (s->index_size != want.index_size || s->pool_frames != want.pool_frames
       || s->slot_pairs != want.slot_pairs || s->max_modules != want.max_modules
@@ -306,6 +333,10 @@ mg_record_stacks_check (const MgRecordStacks *s, uint64_t section_size, const Mg
   for (uint32_t i = 0; i < s->n_modules; i++)
     if (memchr (mods[i].path, '\0', sizeof mods[i].path) == NULL
         || mods[i].build_id_len > MG_RECORD_BUILD_ID_MAX)
+      return false;
+  const MgRecordThread *threads = mg_record_stacks_threads (m);
+  for (uint32_t i = 0; threads != NULL && i < s->n_thread_names; i++)
+    if (memchr (threads[i].name, '\0', sizeof threads[i].name) == NULL)
       return false;
   for (uint32_t i = 0; i < h->n_samples; i++)
     {

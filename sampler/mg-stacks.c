@@ -40,6 +40,7 @@
 
 typedef struct {
   pid_t tid;
+  uint32_t ordinal;/* 0 the main thread, then in order of first sight */
   uint32_t seen;   /* the round that last listed it */
   int live;        /* 1 while the timer exists; whoever swaps it to 0 deletes */
   timer_t timer;
@@ -68,8 +69,11 @@ static bool handler_installed;
 /* The record has room for stacks, not laid out yet (lay_out). */
 static bool pending;
 static uint64_t cpu_at_start_ns;    /* the process's CPU time at mg_stacks_start */
-/* The timers' tag: a signal without it is not ours. */
-static const char cookie = 's';
+/* The timers' tags: a signal whose value points at none is not ours; the
+ * one it points at is the thread's ordinal, so the handler knows its
+ * thread without a system call. */
+static const char thread_tags[MG_RECORD_STACK_THREAD_MAX + 1];
+static uint32_t next_ordinal;
 /* The MPI wrapper's thread table (format/mg-mpi-threads.h), NULL when the
  * wrapper is not loaded; looked up once, on the sampler thread. */
 static const struct metrograph_mpi_threads *mpi_threads;
@@ -101,12 +105,24 @@ in_mpi_call (void)
   return m != NULL && mg_mpi_threads_in_call (m, (pid_t) syscall (SYS_gettid));
 }
 
+/* The thread ordinal a timer's signal carries, -1 when it is not ours. */
+static int
+tag_ordinal (const siginfo_t *info)
+{
+  const char *tag = info->si_value.sival_ptr;
+  if (info->si_code != SI_TIMER || tag < thread_tags
+      || tag >= thread_tags + sizeof thread_tags)
+    return -1;
+  return (int) (tag - thread_tags);
+}
+
 static void
 on_signal (int sig, siginfo_t *info, void *context)
 {
   (void) sig;
   int saved = errno;
-  if (info->si_code != SI_TIMER || info->si_value.sival_ptr != (void *) &cookie)
+  int ordinal = tag_ordinal (info);
+  if (ordinal < 0)
     {
       errno = saved;
       return;
@@ -118,7 +134,7 @@ on_signal (int sig, siginfo_t *info, void *context)
       uint64_t pcs[MG_RECORD_STACK_MAX_FRAMES];
       unsigned flags = 0;
       unsigned n = mg_unwind_context (context, pcs, MG_RECORD_STACK_MAX_FRAMES, &flags);
-      unsigned f = 0;
+      unsigned f = mg_record_stack_thread_flags ((uint32_t) ordinal);
       if (flags & MG_UNWIND_TRUNCATED)
         f |= MG_RECORD_STACK_TRUNCATED;
       if (flags & MG_UNWIND_UNKNOWN_FRAME)
@@ -179,6 +195,7 @@ mg_stacks_start (MgSampler *s)
   armed_interval_ns = 0;
   sampler_tid = 0;
   modules_copied = 0;
+  next_ordinal = 1;
   /* Nothing more now: the section is laid out, the unwinder prepared and
    * the handler installed on the sampler thread once the program has used
    * CPU (lay_out), so that a short or sleeping process pays none of it. */
@@ -235,6 +252,17 @@ mpi_call_in_flight (void)
   return false;
 }
 
+/* The stack flags naming thread tid's ordinal, 0 (not known) for a thread
+ * without a timer. */
+static unsigned
+thread_flags_of (pid_t tid)
+{
+  for (uint32_t i = 0; i < n_threads; i++)
+    if (__atomic_load_n (&threads[i].live, __ATOMIC_RELAXED) && threads[i].tid == tid)
+      return mg_record_stack_thread_flags (threads[i].ordinal);
+  return 0;
+}
+
 /* One sample for each thread blocked in an MPI call, read from the
  * wrapper's table (no signal: the thread's wait is left alone), as the
  * stack [MPI_<name>, call site] flagged MPI. One a round: the waits are
@@ -250,7 +278,8 @@ sample_mpi_waits (MgRecordStacks *t)
         break;
       uint64_t pcs[2];
       if (mg_mpi_threads_call_at (m, i, &pcs[0], &pcs[1]))
-        mg_record_stacks_add (t, pcs, pcs[1] != 0 ? 2 : 1, MG_RECORD_STACK_MPI);
+        mg_record_stacks_add (t, pcs, pcs[1] != 0 ? 2 : 1,
+                              MG_RECORD_STACK_MPI | thread_flags_of (m->tid[i]));
     }
 }
 
@@ -335,10 +364,12 @@ thread_cpu_clock (pid_t tid)
 /* True when thread tid blocks the signal (its SigBlk in /proc): a timer's
  * signal would stay pending there, where a sigwait on a full set would
  * take it as the program's. Such a thread gets no timer; it is looked at
- * again at the next listing. */
+ * again at the next listing. name gets its name (Name:, the comm), ""
+ * when unknown. */
 static bool
-blocks_signal (pid_t tid)
+blocks_signal (pid_t tid, char name[MG_RECORD_THREAD_NAME_LEN])
 {
+  name[0] = '\0';
   char path[64], buf[4096];
   snprintf (path, sizeof path, "/proc/self/task/%d/status", (int) tid);
   int fd = open (path, O_RDONLY | O_CLOEXEC);
@@ -351,6 +382,14 @@ blocks_signal (pid_t tid)
   if (n <= 0)
     return false;
   buf[n] = '\0';
+  if (strncmp (buf, "Name:\t", 6) == 0)
+    {
+      size_t len = strcspn (buf + 6, "\n");
+      if (len >= MG_RECORD_THREAD_NAME_LEN)
+        len = MG_RECORD_THREAD_NAME_LEN - 1;
+      memcpy (name, buf + 6, len);
+      name[len] = '\0';
+    }
   const char *line = strstr (buf, "\nSigBlk:");
   if (line == NULL)
     return false;
@@ -378,7 +417,8 @@ follow (MgSampler *s, pid_t tid, uint64_t interval_ns)
         return;
       free_at = n_threads;
     }
-  if (blocks_signal (tid))
+  char name[MG_RECORD_THREAD_NAME_LEN];
+  if (blocks_signal (tid, name))
     {
       skipped_blocked = true;
       return;
@@ -391,15 +431,24 @@ follow (MgSampler *s, pid_t tid, uint64_t interval_ns)
       memory_refreshed = true;
     }
   ThreadTimer *t = &threads[free_at];
+  /* 0 for the main thread (its id is the process's), then in order. */
+  uint32_t ordinal = tid == getpid () ? 0 : next_ordinal;
+  if (ordinal > MG_RECORD_STACK_THREAD_MAX - 1)
+    ordinal = MG_RECORD_STACK_THREAD_MAX - 1;
   struct sigevent ev = { 0 };
   ev.sigev_notify = SIGEV_THREAD_ID;
   ev.sigev_signo = MG_STACKS_SIGNAL;
-  ev.sigev_value.sival_ptr = (void *) &cookie;
+  ev.sigev_value.sival_ptr = (void *) &thread_tags[ordinal];
   ev.sigev_notify_thread_id = tid;
   if (timer_create (thread_cpu_clock (tid), &ev, &t->timer) != 0)
     return; /* ended meanwhile */
   t->tid = tid;
+  t->ordinal = ordinal;
   t->seen = round_no;
+  if (ordinal != 0 && next_ordinal < MG_RECORD_STACK_THREAD_MAX)
+    next_ordinal++;
+  if (s->rec.stacks)
+    mg_record_stacks_name_thread (s->rec.stacks, (int32_t) tid, ordinal, name);
   __atomic_store_n (&t->live, 1, __ATOMIC_SEQ_CST);
   if (free_at == n_threads)
     __atomic_store_n (&n_threads, n_threads + 1, __ATOMIC_SEQ_CST);
@@ -559,7 +608,7 @@ discard_pending (void)
   struct timespec zero = { 0, 0 };
   siginfo_t info;
   while (sigtimedwait (&set, &info, &zero) == MG_STACKS_SIGNAL)
-    if (info.si_code != SI_TIMER || info.si_value.sival_ptr != (void *) &cookie)
+    if (tag_ordinal (&info) < 0)
       {
         /* The program's own, queued to itself: give it back. */
         pthread_sigmask (SIG_SETMASK, &old, NULL);

@@ -123,6 +123,9 @@ stack_variant (MgRecordStacks *s, const MgRecordStack *e, const guint32 *profile
     }
   guint32 flags = e->flags & (MG_RECORD_STACK_TRUNCATED | MG_RECORD_STACK_UNKNOWN
                                | MG_RECORD_STACK_MPI);
+  int thread = mg_record_stack_thread (e->flags);
+  if (thread >= 0)
+    flags |= (guint32) (thread + 1) << MG_STACK_THREAD_SHIFT;
   return g_variant_ref_sink (g_variant_new ("(a(ut)u)", &frames, flags));
 }
 
