@@ -22,5 +22,7 @@ void mg_code_view_set_bottom_up (MgCodeView *self, gboolean bottom_up);
 const char *mg_code_view_get_empty_title (MgCodeView *self);
 /* The line above the views: samples and range. */
 const char *mg_code_view_get_summary (MgCodeView *self);
+/* The thread drop-down: All Threads, then Main Thread, Thread 1, … */
+GtkWidget *mg_code_view_get_threads (MgCodeView *self);
 
 G_END_DECLS
