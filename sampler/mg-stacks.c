@@ -97,12 +97,15 @@ mg_stacks_table_size (const MgSampler *s)
 /* True when the calling thread is inside an MPI call: its wait is
  * sampled by the round (sample_mpi_waits), at wall-clock time, and a
  * CPU-time sample of the library's progress loop would count it twice.
- * Async-signal-safe: a syscall and a scan of the wrapper's table. */
+ * Async-signal-safe: a scan of the wrapper's table, with a gettid only
+ * once some thread has called MPI (the wrapper is preloaded into every
+ * run with the MPI metrics, MPI program or not). */
 static bool
 in_mpi_call (void)
 {
   const struct metrograph_mpi_threads *m = __atomic_load_n (&mpi_threads, __ATOMIC_ACQUIRE);
-  return m != NULL && mg_mpi_threads_in_call (m, (pid_t) syscall (SYS_gettid));
+  return m != NULL && __atomic_load_n (&m->tid[0], __ATOMIC_RELAXED) != 0
+         && mg_mpi_threads_in_call (m, (pid_t) syscall (SYS_gettid));
 }
 
 /* The thread ordinal a timer's signal carries, -1 when it is not ours. */
@@ -645,8 +648,10 @@ mg_stacks_stop (MgSampler *s)
 void
 mg_stacks_forget_threads (void)
 {
-  /* Timers are not inherited by a child: these ids name nothing here. */
+  /* Timers are not inherited by a child: these ids name nothing here;
+   * its threads are numbered afresh (its forking thread the main one). */
   n_threads = 0;
+  next_ordinal = 1;
   __atomic_store_n (&table, NULL, __ATOMIC_RELEASE);
 }
 
