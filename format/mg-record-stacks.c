@@ -103,15 +103,15 @@ same_stack (MgRecordStacks *s, const MgRecordStack *e, const uint64_t *pcs, unsi
 }
 
 static void
-count (MgRecordStacks *s, uint32_t id)
+count (MgRecordStacks *s, uint32_t id, uint32_t weight)
 {
-  __atomic_fetch_add (&mg_record_stacks_pending (s)[id], 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add (&mg_record_stacks_pending (s)[id], weight, __ATOMIC_RELAXED);
 }
 
 static void
-lost (uint64_t *counter)
+lost (uint64_t *counter, uint32_t weight)
 {
-  __atomic_fetch_add (counter, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add (counter, weight, __ATOMIC_RELAXED);
 }
 
 /* Hands out n frames of the pool, or returns false: never past its end,
@@ -151,7 +151,7 @@ take_id (MgRecordStacks *s, uint32_t *id)
 /* Writes a new stack into the index entry claimed (BUSY) at *cell. */
 static bool
 insert (MgRecordStacks *s, uint32_t *cell, uint64_t hash, const uint64_t *pcs, unsigned n,
-        unsigned flags)
+        unsigned flags, uint32_t weight)
 {
   uint32_t id, offset;
   if (!take_id (s, &id))
@@ -172,7 +172,7 @@ insert (MgRecordStacks *s, uint32_t *cell, uint64_t hash, const uint64_t *pcs, u
   e->n_frames = (uint16_t) n;
   /* Ready before counted: a drained count always names a whole stack. */
   __atomic_store_n (&e->flags, (uint16_t) (flags | MG_RECORD_STACK_READY), __ATOMIC_RELEASE);
-  count (s, id);
+  count (s, id, weight);
   __atomic_store_n (cell, id + 1, __ATOMIC_RELEASE);
   return true;
 }
@@ -180,6 +180,15 @@ insert (MgRecordStacks *s, uint32_t *cell, uint64_t hash, const uint64_t *pcs, u
 bool
 mg_record_stacks_add (MgRecordStacks *s, const uint64_t *pcs, unsigned n, unsigned flags)
 {
+  return mg_record_stacks_add_weighted (s, pcs, n, flags, 1);
+}
+
+bool
+mg_record_stacks_add_weighted (MgRecordStacks *s, const uint64_t *pcs, unsigned n, unsigned flags,
+                               uint32_t weight)
+{
+  if (weight == 0)
+    return true;
   if (n > MG_RECORD_STACK_MAX_FRAMES)
     {
       n = MG_RECORD_STACK_MAX_FRAMES;
@@ -187,7 +196,7 @@ mg_record_stacks_add (MgRecordStacks *s, const uint64_t *pcs, unsigned n, unsign
     }
   flags &= MG_RECORD_STACK_TRUNCATED | MG_RECORD_STACK_UNKNOWN | MG_RECORD_STACK_MPI
            | MG_RECORD_STACK_THREAD_MASK;
-  __atomic_fetch_add (&s->n_taken, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add (&s->n_taken, weight, __ATOMIC_RELAXED);
   uint64_t hash = hash_stack (pcs, n, flags);
   uint32_t *index = mg_record_stacks_index (s);
   uint32_t mask = s->index_size - 1;
@@ -203,9 +212,9 @@ mg_record_stacks_add (MgRecordStacks *s, const uint64_t *pcs, unsigned n, unsign
           if (__atomic_compare_exchange_n (cell, &v, INDEX_BUSY, false, __ATOMIC_ACQ_REL,
                                            __ATOMIC_ACQUIRE))
             {
-              if (insert (s, cell, hash, pcs, n, flags))
+              if (insert (s, cell, hash, pcs, n, flags, weight))
                 return true;
-              lost (&s->n_lost_table);
+              lost (&s->n_lost_table, weight);
               return false;
             }
           /* Taken meanwhile: look at what took it. */
@@ -223,11 +232,11 @@ mg_record_stacks_add (MgRecordStacks *s, const uint64_t *pcs, unsigned n, unsign
       MgRecordStack *e = &mg_record_stacks_entries (s)[v - 1];
       if (e->hash == hash && same_stack (s, e, pcs, n, flags))
         {
-          count (s, v - 1);
+          count (s, v - 1, weight);
           return true;
         }
     }
-  lost (busy ? &s->n_lost_busy : &s->n_lost_table);
+  lost (busy ? &s->n_lost_busy : &s->n_lost_table, weight);
   return false;
 }
 

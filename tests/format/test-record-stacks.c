@@ -249,6 +249,23 @@ test_documented_size (void)
                     1284264);
 }
 
+/* A sample of weight 3 (a timer's two overruns) counts 3 in the taken
+ * samples and in its slot; weight 0 counts nothing. */
+static void
+test_weighted (StacksFixture *f, gconstpointer data)
+{
+  MgRecordStacks *t = f->w.stacks;
+  uint64_t pcs[1] = { 0x3030 };
+  g_assert_true (mg_record_stacks_add_weighted (t, pcs, 1, 0, 3));
+  g_assert_true (mg_record_stacks_add (t, pcs, 1, 0));
+  g_assert_true (mg_record_stacks_add_weighted (t, pcs, 1, 0, 0));
+  commit_slot (f, 10);
+  guint64 lost;
+  g_assert_cmpuint (slot_total (f, &lost), ==, 4);
+  g_assert_cmpuint (t->n_taken, ==, 4);
+  g_assert_cmpuint (t->n_stacks, ==, 1);
+}
+
 /* Version 2: the same frames in two threads are two stacks, each naming
  * its thread's ordinal; the threads table names them; a section of
  * version 0 (a record from before: no table, its size ending at the
@@ -313,5 +330,6 @@ main (int argc, char **argv)
   ADD ("/record-stacks/threads", test_threads, 4096);
   ADD ("/record-stacks/check-damaged", test_check_damaged, 8);
   ADD ("/record-stacks/thread-ordinals", test_thread_ordinals, 8);
+  ADD ("/record-stacks/weighted", test_weighted, 8);
   return g_test_run ();
 }
