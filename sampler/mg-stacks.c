@@ -112,11 +112,11 @@ in_mpi_call (void)
 static int
 tag_ordinal (const siginfo_t *info)
 {
-  const char *tag = info->si_value.sival_ptr;
-  if (info->si_code != SI_TIMER || tag < thread_tags
-      || tag >= thread_tags + sizeof thread_tags)
+  /* As integers: the value may point anywhere (a program's sigqueue). */
+  uintptr_t tag = (uintptr_t) info->si_value.sival_ptr, first = (uintptr_t) thread_tags;
+  if (info->si_code != SI_TIMER || tag < first || tag - first >= sizeof thread_tags)
     return -1;
-  return (int) (tag - thread_tags);
+  return (int) (tag - first);
 }
 
 static void
