@@ -148,10 +148,13 @@ test_threads (void)
   assert_function (model, "code_fixture_main", 0, 100, 0, 100);
   g_assert_nonnull (strstr (mg_code_view_get_summary (view), "100 samples"));
 
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
   gtk_drop_down_set_selected (threads, 1);
   view = code_view (window);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
   assert_function (model, "code_fixture_a", 70, 70, 100, 100);
+  mg_test_spin (200);
+  gui_test_save_screenshot (window, "code-threads-light.png");
   g_assert_nonnull (strstr (mg_code_view_get_summary (view), "70 samples"));
 
   gtk_drop_down_set_selected (threads, 2);
