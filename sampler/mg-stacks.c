@@ -78,6 +78,10 @@ static uint32_t next_ordinal;
  * wrapper is not loaded; looked up once, on the sampler thread. */
 static const struct metrograph_mpi_threads *mpi_threads;
 static bool mpi_looked_up;
+/* Each slot's call at the last round (0: none), so that a wait that went
+ * on through rounds the sampler thread missed (a loaded machine) counts
+ * them. */
+static uint64_t mpi_prev_function[MG_MPI_THREAD_SLOTS], mpi_prev_site[MG_MPI_THREAD_SLOTS];
 
 uint32_t
 mg_stacks_table_size (const MgSampler *s)
@@ -277,17 +281,32 @@ thread_flags_of (pid_t tid)
  * counted in wall-clock time at the sampling interval, as the CPU-time
  * timers count computing. */
 static void
-sample_mpi_waits (MgRecordStacks *t)
+sample_mpi_waits (MgRecordStacks *t, uint32_t skipped)
 {
   const struct metrograph_mpi_threads *m = mpi_table ();
-  for (int i = 0; m != NULL && i < MG_MPI_THREAD_SLOTS; i++)
+  if (m == NULL)
+    return;
+  /* The deadlines since the last round: 1 unless the sampler thread
+   * passed some over (mg-sampling.c). */
+  uint32_t rounds = skipped < UINT32_MAX ? 1 + skipped : skipped;
+  for (int i = 0; i < MG_MPI_THREAD_SLOTS; i++)
     {
       if (__atomic_load_n (&m->tid[i], __ATOMIC_ACQUIRE) == 0)
         break;
       uint64_t pcs[2];
-      if (mg_mpi_threads_call_at (m, i, &pcs[0], &pcs[1]))
-        mg_record_stacks_add (t, pcs, pcs[1] != 0 ? 2 : 1,
-                              MG_RECORD_STACK_MPI | thread_flags_of (m->tid[i]));
+      if (!mg_mpi_threads_call_at (m, i, &pcs[0], &pcs[1]))
+        {
+          mpi_prev_function[i] = mpi_prev_site[i] = 0;
+          continue;
+        }
+      /* The same call as at the last round: it waited through the rounds
+       * in between; a call seen first now, one round. */
+      bool same = pcs[0] == mpi_prev_function[i] && pcs[1] == mpi_prev_site[i];
+      mpi_prev_function[i] = pcs[0];
+      mpi_prev_site[i] = pcs[1];
+      mg_record_stacks_add_weighted (t, pcs, pcs[1] != 0 ? 2 : 1,
+                                     MG_RECORD_STACK_MPI | thread_flags_of (m->tid[i]),
+                                     same ? rounds : 1);
     }
 }
 
@@ -586,7 +605,7 @@ mg_stacks_round (MgSampler *s)
   follow_threads (s, interval);
   /* A module loaded by a thread just seen. */
   copy_modules (t);
-  sample_mpi_waits (t);
+  sample_mpi_waits (t, s->rounds_skipped);
 }
 
 void
@@ -657,6 +676,9 @@ mg_stacks_forget_threads (void)
    * its threads are numbered afresh (its forking thread the main one). */
   n_threads = 0;
   next_ordinal = 1;
+  /* The parent's waits are not the child's (the wrapper empties its table). */
+  memset (mpi_prev_function, 0, sizeof mpi_prev_function);
+  memset (mpi_prev_site, 0, sizeof mpi_prev_site);
   __atomic_store_n (&table, NULL, __ATOMIC_RELEASE);
 }
 
