@@ -207,9 +207,8 @@ mg_record_stacks_slot_pairs (MgRecordStackSlot *slot)
  * safe and lock-free: any number of threads may add at once. Returns false
  * when it did not fit (counted in n_lost_*). */
 bool mg_record_stacks_add (MgRecordStacks *s, const uint64_t *pcs, unsigned n, unsigned flags);
-/* The same, counted weight times: a CPU-time timer that expired weight
- * times before its signal was taken (1 + its overrun count) stands for
- * that many intervals of the thread's CPU time. */
+/* The same, counted weight times: an MPI wait seen again after sampling
+ * rounds that were passed over stands for each of them. */
 bool mg_record_stacks_add_weighted (MgRecordStacks *s, const uint64_t *pcs, unsigned n,
                                     unsigned flags, uint32_t weight);
 

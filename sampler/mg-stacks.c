@@ -146,13 +146,12 @@ on_signal (int sig, siginfo_t *info, void *context)
         f |= MG_RECORD_STACK_TRUNCATED;
       if (flags & MG_UNWIND_UNKNOWN_FRAME)
         f |= MG_RECORD_STACK_UNKNOWN;
-      /* A timer that expired again before its signal was taken (a
-       * loaded machine delays the thread's handler; an interval of one
-       * tick expires at every tick) counts its overruns: the thread used
-       * that many intervals of CPU time here. */
-      uint32_t weight = 1 + (info->si_overrun > 0 ? (uint32_t) info->si_overrun : 0);
+      /* One sample whatever the timer's overrun count: weighting samples
+       * by it got the totals right but made the shares of functions far
+       * noisier (a 3:1 split read 69 to 77 % on a loaded machine, against
+       * 75 to 76 % unweighted). */
       if (n > 0)
-        mg_record_stacks_add_weighted (t, pcs, n, f, weight);
+        mg_record_stacks_add (t, pcs, n, f);
     }
   __atomic_fetch_sub (&handlers_running, 1, __ATOMIC_RELEASE);
   errno = saved;

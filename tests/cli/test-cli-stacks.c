@@ -719,9 +719,9 @@ leaves_of_thread (MgProfile *profile, int thread, MgSymbolizer *symbolizer, guin
 }
 
 /* Stacks know their thread: the main thread runs a(), the thread
- * "mg-worker" b() (3 : 1 in CPU time). The main thread's stacks hold only
- * a, the worker's (ordinal 1, the only other thread) only b, all threads
- * both, a 75 % ± 5. */
+ * "mg-worker" b() at the same time, as much CPU time each. The main
+ * thread's stacks hold only a, the worker's (ordinal 1, the only other
+ * thread) only b, all threads both, about half each. */
 static void
 test_thread_filter (Fixture *f, gconstpointer data)
 {
@@ -749,22 +749,27 @@ test_thread_filter (Fixture *f, gconstpointer data)
   g_test_message ("main: a %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT "; worker: b %"
                   G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT, count_of (main_leaves, "a"),
                   main_total, count_of (worker_leaves, "b"), worker_total);
-  /* 3 s and 1 s of CPU time at 4 ms: about 750 and 250 samples. */
-  g_assert_cmpuint (count_of (main_leaves, "a"), >=, 300);
+  /* 2 s of CPU time each at 4 ms: up to 500 samples each (a loaded
+   * machine loses some, see docs/sampler.md). */
+  g_assert_cmpuint (count_of (main_leaves, "a"), >=, 150);
   g_assert_cmpuint (count_of (main_leaves, "b"), ==, 0);
-  g_assert_cmpuint (count_of (worker_leaves, "b"), >=, 100);
+  g_assert_cmpuint (count_of (worker_leaves, "b"), >=, 150);
   g_assert_cmpuint (count_of (worker_leaves, "a"), ==, 0);
   /* Nearly every sample of each is its function (the rest: starting and
    * ending the thread, in libc). */
   g_assert_cmpfloat (100.0 * (double) count_of (main_leaves, "a") / (double) main_total, >=, 90.0);
   g_assert_cmpfloat (100.0 * (double) count_of (worker_leaves, "b") / (double) worker_total, >=,
                      90.0);
-  /* All threads: the two, merged, in the known split. */
+  /* All threads: exactly the two together (each thread's counts), in
+   * about the known split: wider than ±5, since on a loaded machine the
+   * CPU-time timers lose a different share of each thread's samples
+   * (docs/sampler.md: 44 to 54 % seen at a load of 15 on 2 cores). */
   g_assert_cmpuint (all_total, ==, mg_stack_set_get_total (all));
   g_assert_cmpuint (count_of (all_leaves, "a"), ==, count_of (main_leaves, "a"));
   g_assert_cmpuint (count_of (all_leaves, "b"), ==, count_of (worker_leaves, "b"));
   guint64 a = count_of (all_leaves, "a"), b = count_of (all_leaves, "b");
-  g_assert_cmpfloat_with_epsilon (100.0 * (double) a / (double) (a + b), 75.0, 5.0);
+  g_assert_cmpuint (all_total, ==, main_total + worker_total);
+  g_assert_cmpfloat_with_epsilon (100.0 * (double) a / (double) (a + b), 50.0, 12.0);
   /* A thread the process never had: nothing. */
   g_autoptr (MgStackSet) none = mg_stack_set_new_for_thread (profile, -1, 7, -INFINITY, INFINITY);
   g_assert_cmpuint (mg_stack_set_get_total (none), ==, 0);
