@@ -147,9 +147,9 @@ on_signal (int sig, siginfo_t *info, void *context)
       if (flags & MG_UNWIND_UNKNOWN_FRAME)
         f |= MG_RECORD_STACK_UNKNOWN;
       /* One sample whatever the timer's overrun count: weighting samples
-       * by it got the totals right but made the shares of functions far
-       * noisier (a 3:1 split read 69 to 77 % on a loaded machine, against
-       * 75 to 76 % unweighted). */
+       * by it got the totals right but not the shares of functions (a 3:1
+       * split read 69 to 77 % at a load of 15, against 75 to 76 %
+       * unweighted; docs/sampler.md). */
       if (n > 0)
         mg_record_stacks_add (t, pcs, n, f);
     }
