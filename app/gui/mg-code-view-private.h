@@ -27,5 +27,7 @@ const char *mg_code_view_get_empty_title (MgCodeView *self);
 gboolean mg_code_view_get_spread_shown (MgCodeView *self);
 /* The line above the views: samples and range. */
 const char *mg_code_view_get_summary (MgCodeView *self);
+/* The thread drop-down: All Threads, then Main Thread, Thread 1, … */
+GtkWidget *mg_code_view_get_threads (MgCodeView *self);
 
 G_END_DECLS

@@ -41,6 +41,9 @@ struct _MgCodeView
   GtkWidget *source_button;
   GtkWidget *source;       /* MgSourceView */
   char *selected_function;
+  GtkWidget *threads;      /* All Threads, Main Thread, Thread 1, … */
+  guint n_threads;         /* the threads listed beyond All Threads */
+  gboolean listing;        /* the threads' list is being replaced */
 };
 
 G_DEFINE_FINAL_TYPE (MgCodeView, mg_code_view, GTK_TYPE_BOX)
@@ -438,6 +441,53 @@ on_page_changed (GtkStack *stack)
                           g_strcmp0 (name, "tree") == 0);
 }
 
+static void schedule (MgCodeView *self);
+
+static void
+on_thread_chosen (MgCodeView *self)
+{
+  if (!self->listing)
+    schedule (self);
+}
+
+/* The filter chosen: MG_STACK_THREAD_ALL, or a thread's ordinal (the
+ * list's entry after All Threads: Main Thread is ordinal 0). */
+static int
+chosen_thread (MgCodeView *self)
+{
+  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->threads));
+  if (selected == 0 || selected == GTK_INVALID_LIST_POSITION)
+    return MG_STACK_THREAD_ALL;
+  return (int) selected - 1;
+}
+
+/* Lists n threads (ordinals 0 to n - 1), keeping the choice when it is
+ * still there; hidden when the stacks name no thread (older profiles). */
+static void
+list_threads (MgCodeView *self, guint n)
+{
+  gtk_widget_set_visible (self->threads, n > 0);
+  if (n == self->n_threads)
+    return;
+  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->threads));
+  g_autoptr (GtkStringList) list = gtk_string_list_new (NULL);
+  gtk_string_list_append (list, _("All Threads"));
+  if (n > 0)
+    gtk_string_list_append (list, _("Main Thread"));
+  for (guint i = 1; i < n; i++)
+    {
+      /* Translators: a thread of the process other than its main thread, by its number in
+       * the order it was first seen */
+      g_autofree char *name = g_strdup_printf (_("Thread %u"), i);
+      gtk_string_list_append (list, name);
+    }
+  self->listing = TRUE;
+  gtk_drop_down_set_model (GTK_DROP_DOWN (self->threads), G_LIST_MODEL (list));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->threads), selected <= n ? selected : 0);
+  self->listing = FALSE;
+  self->n_threads = n;
+}
+
 static GtkWidget *
 build_header (MgCodeView *self)
 {
@@ -484,6 +534,16 @@ build_header (MgCodeView *self)
   g_signal_connect (self->view_stack, "notify::visible-child-name",
                     G_CALLBACK (on_page_changed), NULL);
   on_page_changed (GTK_STACK (self->view_stack));
+
+  /* The thread filter: listed once the stacks say which threads there
+   * are (show_result). */
+  self->threads = gtk_drop_down_new_from_strings ((const char *const[]) { _("All Threads"), NULL });
+  gtk_widget_set_tooltip_text (self->threads, _("Show the stacks of every thread or of one"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->threads), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Thread"), -1);
+  gtk_widget_set_visible (self->threads, FALSE);
+  g_signal_connect_swapped (self->threads, "notify::selected", G_CALLBACK (on_thread_chosen), self);
+  gtk_box_append (GTK_BOX (header), self->threads);
 
   self->summary = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->summary), 1);
@@ -546,11 +606,13 @@ typedef struct {
   MgProfile *profile;
   MgFrameNamer *namer;
   int process;
+  int thread;
   double t0, t1;
   guint generation;
   /* results */
   MgCodeTree *tree;
   guint n_processes;
+  guint n_threads;
 } Job;
 
 static void
@@ -567,9 +629,11 @@ static void
 compute (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   Job *job = data;
-  g_autoptr (MgStackSet) set = mg_stack_set_new (job->profile, job->process, job->t0, job->t1);
+  g_autoptr (MgStackSet) set = mg_stack_set_new_for_thread (job->profile, job->process,
+                                                            job->thread, job->t0, job->t1);
 
   job->n_processes = mg_stack_set_get_n_processes (set);
+  job->n_threads = mg_stack_set_get_n_threads (set);
   job->tree = mg_code_tree_new (mg_call_tree_new (job->namer, set));
   /* Every process: each function's share across them, as for metrics. */
   if (job->process < 0 && job->n_processes > 1)
@@ -584,6 +648,7 @@ static void start (MgCodeView *self);
 static void
 show_result (MgCodeView *self, Job *job)
 {
+  list_threads (self, job->n_threads);
   g_clear_pointer (&self->current, mg_code_tree_unref);
   self->current = mg_code_tree_ref (job->tree);
   for (guint i = 0; i < G_N_ELEMENTS (self->spread_columns); i++)
@@ -644,6 +709,7 @@ start (MgCodeView *self)
   job->profile = g_object_ref (self->profile);
   job->namer = mg_frame_namer_ref (self->namer);
   job->process = mg_time_view_get_process (self->view);
+  job->thread = chosen_thread (self);
   job->generation = self->generation;
   if (mg_time_view_get_figures_range (self->view, &t0, &t1) == MG_FIGURES_RANGE_RUN)
     t0 = -INFINITY, t1 = INFINITY;
@@ -681,6 +747,10 @@ mg_code_view_set_profile (MgCodeView *self, MgProfile *profile)
   mg_source_view_set_profile (MG_SOURCE_VIEW (self->source), profile);
   mg_code_view_set_selected_function (self, NULL);
   gtk_label_set_text (GTK_LABEL (self->summary), "");
+  /* Another profile's threads: All Threads again. */
+  self->n_threads = G_MAXUINT;
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->threads), 0);
+  list_threads (self, 0);
   if (profile == NULL)
     return;
   self->profile = g_object_ref (profile);
@@ -913,6 +983,12 @@ gboolean
 mg_code_view_get_spread_shown (MgCodeView *self)
 {
   return gtk_column_view_column_get_visible (self->spread_columns[0]);
+}
+
+GtkWidget *
+mg_code_view_get_threads (MgCodeView *self)
+{
+  return self->threads;
 }
 
 const char *
