@@ -926,6 +926,35 @@ test_busy_record_stacks (Fixture *f, gconstpointer user_data)
                     mg_record_stacks_layout (NULL, MG_RECORD_STACKS_DEFAULT_MAX, h->capacity));
 }
 
+/* A fork child of a process whose stacks were laid out forks again: the
+ * unwinder's fork handlers left the child's lock taken (a recursive
+ * mutex that the child's thread does not own cannot be unlocked), and its
+ * fork waited on it for ever (a shell's subshell running a pipeline). */
+static void
+test_fork_in_fork_child (Fixture *f, gconstpointer user_data)
+{
+  write_plan (f, 1, METRIC (0, "t.ramp", "test_ramp", "uint64_t", "", 0, 0, 0, ""));
+  const char *const args[] = { "forkfork", "100", "0", NULL };
+  g_autofree char *out = NULL;
+  int status = run_workload (f, f->plan, args, &out, NULL, NULL);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_cmpstr (out, ==, "forked twice\n");
+  /* The parent's stacks were on when it forked, and all three ended. */
+  GPtrArray *recs = take_records (f);
+  guint stacks_on = 0;
+  g_assert_cmpuint (recs->len, ==, 3);
+  for (guint k = 0; k < recs->len; k++)
+    {
+      const Record *r = recs->pdata[k];
+      const MgRecordStacks *t = (const MgRecordStacks *) (r->data
+                                                          + mg_record_sections_offset (hdr (r)));
+      g_assert_cmpuint (hdr (r)->state, ==, MG_RECORD_STATE_EXITED);
+      stacks_on += t->state == MG_RECORD_STACKS_ON;
+    }
+  g_assert_cmpuint (stacks_on, >=, 1);
+}
+
 static void
 test_merge (Fixture *f, gconstpointer user_data)
 {
@@ -1686,6 +1715,8 @@ main (int argc, char **argv)
               test_long_all_metrics_from_start, fixture_teardown);
   g_test_add ("/sampler/short-record-small", Fixture, NULL, fixture_setup,
               test_short_record_small, fixture_teardown);
+  g_test_add ("/sampler/fork-in-fork-child", Fixture, NULL, fixture_setup,
+              test_fork_in_fork_child, fixture_teardown);
   g_test_add ("/sampler/busy-record-stacks", Fixture, NULL, fixture_setup,
               test_busy_record_stacks, fixture_teardown);
   g_test_add ("/sampler/grow-then-merge", Fixture, NULL, fixture_setup, test_grow_then_merge,
