@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -131,21 +132,54 @@ fill_tables (MgSampler *s)
     }
 }
 
+/* in_memory: the record becomes a file only if the process lives to its
+ * first round or ends by exit (mg_sampler_materialize). */
 static bool
-create_record (MgSampler *s)
+create_record (MgSampler *s, bool in_memory)
 {
   char err[512];
   s->start_ns = mg_now_ns ();
-  int rc = mg_record_create_with_stacks (&s->rec, s->plan.record_dir, s->host, s->plan.run_id,
-                                         s->pid, s->start_ns, (uint32_t) s->plan.n_sources,
-                                         (uint32_t) s->plan.n_metrics, (uint32_t) s->plan.samples,
-                                         mg_stacks_table_size (s), err, sizeof err);
+  s->record_failed = false;
+  int rc = (in_memory ? mg_record_create_in_memory
+                      : mg_record_create_with_stacks) (&s->rec, s->plan.record_dir, s->host,
+                                                       s->plan.run_id, s->pid, s->start_ns,
+                                                       (uint32_t) s->plan.n_sources,
+                                                       (uint32_t) s->plan.n_metrics,
+                                                       (uint32_t) s->plan.samples,
+                                                       mg_stacks_table_size (s), err, sizeof err);
   if (rc < 0)
     {
       mg_log ("%s; running unprofiled", err);
       return false;
     }
   fill_tables (s);
+  return true;
+}
+
+/* The parent's record mapping a fork child inherited, once not needed. */
+static void
+drop_inherited (MgSampler *s)
+{
+  if (s->inherited_map)
+    munmap (s->inherited_map, s->inherited_size);
+  s->inherited_map = NULL;
+}
+
+bool
+mg_sampler_materialize (MgSampler *s, uint32_t head_slots)
+{
+  char err[512];
+  if (!s->rec.in_memory)
+    return true;
+  if (s->record_failed)
+    return false;
+  drop_inherited (s);
+  if (mg_record_materialize (&s->rec, head_slots, err, sizeof err) != 0)
+    {
+      s->record_failed = true;
+      mg_log ("%s; running unprofiled", err);
+      return false;
+    }
   return true;
 }
 
@@ -182,7 +216,11 @@ static void
 begin (MgSampler *s)
 {
   s->pid = getpid ();
-  if (!create_record (s))
+  /* The front end's own program has its file at once (it is the one the
+   * run is about, and the launcher marks it if it is killed early); its
+   * descendants, often many and short, only once they live to their
+   * first round or end by exit. */
+  if (!create_record (s, mg_plugins_deferrable (s)))
     return;
   mg_scorep_statics_set_hook (end_before_plugin_statics);
   /* The sampler thread loads the plugins before its first round: a
@@ -246,7 +284,10 @@ atfork_prepare (void)
   /* Wait for the round in progress: the child then never inherits a
    * half-written slot or a lock taken inside a getter. */
   fork_locked = false;
-  if (mg_sampler.sampling && mg_sampler.thread_started && mg_sampler_owns_process ())
+  /* Once finished (a fork in a handler or destructor run after ours), the
+   * end may keep the lock: nothing to wait for. */
+  if (mg_sampler.sampling && mg_sampler.thread_started && mg_sampler_owns_process ()
+      && !__atomic_load_n (&mg_sampler.finished, __ATOMIC_ACQUIRE))
     fork_locked = mg_sampler_lock_round (&mg_sampler);
 }
 
@@ -283,7 +324,9 @@ atfork_child (void)
   s->lock_fd = -1;
   bool was_leader = s->leader;
   s->leader = false;
-  if (!create_record (s))
+  drop_inherited (s);
+  /* In memory: most fork children exec or exit at once. */
+  if (!create_record (s, true))
     {
       mg_record_forget (&parent);
       return;
@@ -305,8 +348,21 @@ atfork_child (void)
       if (rt->active)
         s->rec.metrics[m].flags |= MG_METRIC_FLAG_ACTIVE;
     }
-  mg_record_forget (&parent);
+  /* Unmapped when this record is a file, or by the exec most children
+   * do first (an munmap for nothing). */
+  s->inherited_map = parent.map;
+  s->inherited_size = parent.size;
   start_sampling (s);
+}
+
+/* A process whose plugins were never loaded, and a fork child that ends
+ * before its first round, end with their life only (a slot without
+ * values): no getter runs, nothing is backfilled; the plugins that were
+ * initialised still get their stop and cleanup. */
+static bool
+life_only (const MgSampler *s)
+{
+  return s->plugins_pending || (s->fork_child && s->rounds == 0);
 }
 
 /* Returns false when the thread is stuck in a getter: then nothing more of
@@ -340,7 +396,10 @@ stop_thread (MgSampler *s, bool ending_now)
       return false;
     }
   mg_sampling_request_stop (s);
-  if (ending_now)
+  /* An end with its life only reads nothing the thread leaves at its end
+   * (its usage, for the getters), so that it is not waited for either:
+   * it would need the scheduler to run it, once more per process. */
+  if (ending_now || life_only (s))
     {
       /* An exec or _exit follows, and the kernel ends the thread there:
        * blocked on the lock this keeps, it starts no round, and the end
@@ -355,16 +414,6 @@ stop_thread (MgSampler *s, bool ending_now)
     return false;
   s->thread_started = false;
   return true;
-}
-
-/* A process whose plugins were never loaded, and a fork child that ends
- * before its first round, end with their life only (a slot without
- * values): no getter runs, nothing is backfilled; the plugins that were
- * initialised still get their stop and cleanup. */
-static bool
-life_only (const MgSampler *s)
-{
-  return s->plugins_pending || (s->fork_child && s->rounds == 0);
 }
 
 /* True when the end has a plugin function to call: an initialised plugin
@@ -391,6 +440,10 @@ end_plugins (MgSampler *s, bool final_round, bool ending_now)
   if (__atomic_exchange_n (&plugins_ended, 1, __ATOMIC_ACQ_REL))
     return plugins_stopped;
   bool stopped = plugins_stopped = stop_thread (s, ending_now);
+  /* A process that exits before its first round: its record becomes a
+   * file now, with room for the last slot. */
+  if (final_round)
+    mg_sampler_materialize (s, 1);
   /* Before the last round, which takes the stacks counted until now. A
    * thread stuck in a getter is not in the stacks' round. */
   mg_stacks_stop (s);
@@ -484,6 +537,7 @@ mg_sampler_restart (void)
       s->thread_started = false;
     }
   mg_record_forget (&s->rec);
+  drop_inherited (s);
   s->sampling = false;
   plugins_ended = 0;
   begin (s);
