@@ -173,6 +173,10 @@ MG_INTERNAL void mg_thread_activity_end (void);
 MG_INTERNAL void mg_round_threads_reset (void);
 
 /* mg-sampler.c: the process lifecycle */
+/* Takes part in the onePerNode election if some metric needs it, once it
+ * is to load plugins (the constructor, or the thread); the leader's
+ * record says so. */
+MG_INTERNAL void mg_sampler_elect (MgSampler *s);
 /* Makes an in-memory record its file with blocks for head_slots slots
  * (mg_record_materialize), under s->lock or with the thread stopped;
  * false when it is not a file (the reason logged). */

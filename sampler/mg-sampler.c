@@ -66,11 +66,15 @@ mpi_world_size (void)
 }
 
 /* onePerNode election: whoever holds the host's lock is the leader until it
- * ends. Only run when some library is onePerNode-only or some metric is. */
-static void
-elect (MgSampler *s)
+ * ends. Only run when some library is onePerNode-only or some metric is,
+ * and only by a process about to load its plugins (a short one never
+ * competes). */
+void
+mg_sampler_elect (MgSampler *s)
 {
   bool needed = false;
+  if (s->leader)
+    return;
   for (size_t m = 0; m < s->plan.n_metrics; m++)
     needed |= s->plan.metrics[m].one_per_node;
   if (!needed)
@@ -88,6 +92,8 @@ elect (MgSampler *s)
       /* Held for the process's life: out of the program's way. */
       s->lock_fd = mg_high_fd (fd);
       s->leader = true;
+      if (s->rec.header)
+        __atomic_or_fetch (&s->rec.header->flags, MG_RECORD_FLAG_NODE_LEADER, __ATOMIC_RELEASE);
     }
   else
     close (fd);
@@ -216,11 +222,14 @@ static void
 begin (MgSampler *s)
 {
   s->pid = getpid ();
+  bool deferred = mg_plugins_deferrable (s);
+  if (!deferred)
+    mg_sampler_elect (s);
   /* The front end's own program has its file at once (it is the one the
    * run is about, and the launcher marks it if it is killed early); its
    * descendants, often many and short, only once they live to their
    * first round or end by exit. */
-  if (!create_record (s, mg_plugins_deferrable (s)))
+  if (!create_record (s, deferred))
     return;
   mg_scorep_statics_set_hook (end_before_plugin_statics);
   /* The sampler thread loads the plugins before its first round: a
@@ -230,7 +239,7 @@ begin (MgSampler *s)
   s->plugins_pending = true;
   s->plugins_called_off = 0;
   s->fork_child = false;
-  if (!mg_plugins_deferrable (s))
+  if (!deferred)
     mg_plugins_begin (s);
   start_sampling (s);
 }
@@ -585,7 +594,14 @@ mg_sampler_constructor (void)
       return;
     }
   mg_node_folder_restore_plan (path);
-  if (mg_plan_load (path, &s->plan, err, sizeof err) < 0)
+  /* The plan's text came with the environment: parsed from there when the
+   * file is still there to read (a run that has ended removed it; a
+   * process that dropped its privileges may no longer read it), without
+   * reading the file in every process. */
+  const char *text = getenv (MG_PLAN_TEXT_ENV);
+  if (text && *text && access (path, R_OK) == 0
+        ? mg_plan_load_text (path, text, &s->plan, err, sizeof err) < 0
+        : mg_plan_load (path, &s->plan, err, sizeof err) < 0)
     {
       mg_log ("%s; running unprofiled", err);
       return;
@@ -624,7 +640,6 @@ mg_sampler_constructor (void)
     }
   mg_record_host_name (s->host);
 
-  elect (s);
   pthread_atfork (atfork_prepare, atfork_parent, atfork_child);
   on_exit (on_exit_handler, NULL);
   mg_plugin_guard_install ();

@@ -424,8 +424,11 @@ thread_main (void *data)
    * be ready (or for their time limit), as for a round. Before this
    * thread's usage and activity start: their initialisation is not a
    * round's. */
-  if (!s->stop_requested)
-    mg_plugins_begin (s);
+  if (!s->stop_requested && s->plugins_pending)
+    {
+      mg_sampler_elect (s);
+      mg_plugins_begin (s);
+    }
   mg_thread_usage_begin ();
   mg_thread_activity_begin ();
   while (!s->stop_requested)
