@@ -262,6 +262,68 @@ mg_record_create_in_memory (MgRecordWriter *w, const char *dir, const char *host
   return 0;
 }
 
+/* Writes len bytes of buf at offset: 0 or an errno. */
+static int
+pwrite_all (int fd, const char *buf, uint64_t len, uint64_t offset)
+{
+  while (len > 0)
+    {
+      ssize_t n = pwrite (fd, buf, len, (off_t) offset);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return n < 0 ? errno : ENOSPC;
+      buf += n;
+      len -= (uint64_t) n;
+      offset += (uint64_t) n;
+    }
+  return 0;
+}
+
+int
+mg_record_write_out (const MgRecordWriter *w, char *err, size_t err_len)
+{
+  if (!w->in_memory)
+    return 0;
+  const MgRecordHeader *h = w->header;
+  uint64_t end = h->samples_offset + (uint64_t) h->n_samples * h->sample_stride;
+  int fd = open (w->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0)
+    {
+      int e = errno;
+      snprintf (err, err_len, "cannot create record %s: %s", w->path, strerror (e));
+      return -e;
+    }
+  struct rlimit fsize = { RLIM_INFINITY, RLIM_INFINITY };
+  getrlimit (RLIMIT_FSIZE, &fsize);
+  int e = 0;
+  /* Growing past RLIMIT_FSIZE would raise SIGXFSZ in the program. */
+  if (fsize.rlim_cur != RLIM_INFINITY && h->file_size > fsize.rlim_cur)
+    e = EFBIG;
+  else if (ftruncate (fd, (off_t) h->file_size) != 0)
+    e = errno;
+  /* The magic last: a reader never sees it before the rest. */
+  if (e == 0)
+    e = pwrite_all (fd, (const char *) w->map + MG_RECORD_MAGIC_LEN, end - MG_RECORD_MAGIC_LEN,
+                    MG_RECORD_MAGIC_LEN);
+  if (e == 0)
+    e = pwrite_all (fd, (const char *) w->map, MG_RECORD_MAGIC_LEN, 0);
+  if (e != 0)
+    {
+      char host[sizeof h->host], run_id[sizeof h->run_id];
+      memcpy (host, h->host, sizeof host);
+      memcpy (run_id, h->run_id, sizeof run_id);
+      host[sizeof host - 1] = run_id[sizeof run_id - 1] = '\0';
+      snprintf (err, err_len, "cannot allocate record %s (%llu bytes): %s", w->path,
+                (unsigned long long) end, strerror (e));
+      write_reason (fd, &fsize, e, err, h->pid, host, run_id, h->start_mono_ns);
+      close (fd);
+      return -e;
+    }
+  close (fd);
+  return 0;
+}
+
 int
 mg_record_materialize (MgRecordWriter *w, uint32_t head_slots, char *err, size_t err_len)
 {

@@ -75,6 +75,11 @@ int mg_record_create_in_memory (MgRecordWriter *w, const char *dir, const char *
  * it could be created) and w stays in memory. 0 on a record already a
  * file. */
 int mg_record_materialize (MgRecordWriter *w, uint32_t head_slots, char *err, size_t err_len);
+/* An in-memory record written as its file in one go, as the process ends:
+ * the file at its full size (a hole) with what was written (header,
+ * tables, committed slots), the magic last; no mapping, no page fault.
+ * On failure as mg_record_create. 0 on a record already a file. */
+int mg_record_write_out (const MgRecordWriter *w, char *err, size_t err_len);
 /* Unmaps without touching the file (a fork child drops its parent's record). */
 void mg_record_forget (MgRecordWriter *w);
 

@@ -449,9 +449,10 @@ end_plugins (MgSampler *s, bool final_round, bool ending_now)
   if (__atomic_exchange_n (&plugins_ended, 1, __ATOMIC_ACQ_REL))
     return plugins_stopped;
   bool stopped = plugins_stopped = stop_thread (s, ending_now);
-  /* A process that exits before its first round: its record becomes a
-   * file now, with room for the last slot. */
-  if (final_round)
+  /* A process that exits before its first round with its plugins loaded:
+   * its record becomes a file now, with room for the last round. One that
+   * ends with its life only is written out at the very end (finish). */
+  if (final_round && stopped && !life_only (s))
     mg_sampler_materialize (s, 1);
   /* Before the last round, which takes the stacks counted until now. A
    * thread stuck in a getter is not in the stacks' round. */
@@ -512,6 +513,15 @@ finish (MgRecordState state, int status, bool ending_now)
   h->end_mono_ns = mg_now_ns ();
   h->end_status = status;
   __atomic_store_n (&h->state, (uint32_t) state, __ATOMIC_RELEASE);
+  /* Still in memory at exit (it ended with its life only, or its thread
+   * could not be stopped): written out whole, with its end, in five
+   * system calls. An exec leaves it: the next image has its own. */
+  if (s->rec.in_memory && !s->record_failed && state == MG_RECORD_STATE_EXITED)
+    {
+      char err[512];
+      if (mg_record_write_out (&s->rec, err, sizeof err) != 0)
+        mg_log ("%s; running unprofiled", err);
+    }
   if (s->stats)
     mg_say ("metrograph-sampler: pid %d: %llu rounds, mean %.2f us, max %.2f us, sampler thread "
          "CPU %.3f ms",
