@@ -413,11 +413,12 @@ thread_main (void *data)
    * to the program; its own name is one prctl. */
   pthread_setname_np (pthread_self (), "mg-sampler");
   mg_plugin_guard_thread_init ();
-  /* The plugins wait a quarter of the first interval: a process that
-   * ends (or execs) before, most of a build's or a script's, never loads
-   * them, nor waits at its end for one being loaded. */
+  /* The plugins wait a quarter of an interval from the process's start
+   * (not from --start-after: they start with the process): one that ends
+   * (or execs) before, most of a build's or a script's, never loads them,
+   * nor waits at its end for one being loaded. */
   if (s->plugins_pending)
-    sleep_until (s, s->sampling_start_ns + (int64_t) s->rec.header->interval_ns / 4);
+    sleep_until (s, s->start_ns + (int64_t) s->rec.header->interval_ns / 4);
   mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
   pthread_mutex_lock (&s->lock);
   /* Under the lock: a fork or the process's end waits for the plugins to
