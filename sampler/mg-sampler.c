@@ -99,6 +99,10 @@ mg_sampler_elect (MgSampler *s)
     close (fd);
 }
 
+/* The image's program (/proc/self/exe), read once by the constructor:
+ * fork children and a failed exec run the same one. */
+static char exe_path[4096];
+
 static void
 fill_tables (MgSampler *s)
 {
@@ -108,8 +112,7 @@ fill_tables (MgSampler *s)
   h->world_size = mpi_world_size ();
   if (s->leader)
     h->flags |= MG_RECORD_FLAG_NODE_LEADER;
-  ssize_t n = readlink ("/proc/self/exe", h->program, sizeof h->program - 1);
-  h->program[n > 0 ? n : 0] = '\0';
+  mg_record_copy_str (h->program, sizeof h->program, exe_path);
   mg_record_copy_str (h->run_id, sizeof h->run_id, s->plan.run_id);
   struct timespec rt;
   clock_gettime (CLOCK_REALTIME, &rt);
@@ -578,10 +581,9 @@ env_is_one (const char *name)
 static bool
 skipped (const MgPlan *plan)
 {
-  char exe[4096];
-  ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
-  exe[n > 0 ? n : 0] = '\0';
-  return mg_plan_skips (plan, exe) || mg_plan_skips (plan, program_invocation_name);
+  ssize_t n = readlink ("/proc/self/exe", exe_path, sizeof exe_path - 1);
+  exe_path[n > 0 ? n : 0] = '\0';
+  return mg_plan_skips (plan, exe_path) || mg_plan_skips (plan, program_invocation_name);
 }
 
 __attribute__((constructor)) static void
