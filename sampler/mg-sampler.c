@@ -174,13 +174,29 @@ drop_inherited (MgSampler *s)
   s->inherited_map = NULL;
 }
 
+/* The plan's path, as the constructor found it. */
+static char plan_path[4096];
+
+/* False once the run has ended: its front end removed the plan with the
+ * run folder. A record made later (a daemon that outlived the program)
+ * could be made while the folder is being removed, and keep it. */
+static bool
+run_goes_on (MgSampler *s)
+{
+  if (access (plan_path, F_OK) == 0 || errno != ENOENT)
+    return true;
+  s->record_failed = true;
+  mg_log ("the run has ended (%s is gone); no record", plan_path);
+  return false;
+}
+
 bool
 mg_sampler_materialize (MgSampler *s, uint32_t head_slots)
 {
   char err[512];
   if (!s->rec.in_memory)
     return true;
-  if (s->record_failed)
+  if (s->record_failed || !run_goes_on (s))
     return false;
   drop_inherited (s);
   if (mg_record_materialize (&s->rec, head_slots, err, sizeof err) != 0)
@@ -519,7 +535,8 @@ finish (MgRecordState state, int status, bool ending_now)
   /* Still in memory at exit (it ended with its life only, or its thread
    * could not be stopped): written out whole, with its end, in five
    * system calls. An exec leaves it: the next image has its own. */
-  if (s->rec.in_memory && !s->record_failed && state == MG_RECORD_STATE_EXITED)
+  if (s->rec.in_memory && !s->record_failed && state == MG_RECORD_STATE_EXITED
+      && run_goes_on (s))
     {
       char err[512];
       if (mg_record_write_out (&s->rec, err, sizeof err) != 0)
@@ -605,6 +622,7 @@ mg_sampler_constructor (void)
       mg_log ("METROGRAPH_PLAN is not set; running unprofiled");
       return;
     }
+  mg_record_copy_str (plan_path, sizeof plan_path, path);
   mg_node_folder_restore_plan (path);
   /* The plan's text came with the environment: parsed from there when the
    * file is still there to read (a run that has ended removed it; a
