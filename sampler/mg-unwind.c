@@ -321,6 +321,18 @@ unlock_writer (void)
   pthread_mutex_unlock (&writer_lock);
 }
 
+/* The fork child's handler: the lock was taken by the parent's forking
+ * thread, whose id the child's thread does not have, so a recursive
+ * mutex's unlock fails there (EPERM) and the child's next fork waited on
+ * it for ever (a shell's subshell running a pipeline). The child is alone:
+ * the lock starts afresh. */
+static void
+reset_writer_in_child (void)
+{
+  static const pthread_mutex_t fresh = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+  memcpy (&writer_lock, &fresh, sizeof writer_lock);
+}
+
 void
 mg_unwind_unload_begin (void)
 {
@@ -399,7 +411,7 @@ mg_unwind_prepare (void)
       /* a fork while another thread refreshes must not leave the child's
        * lock taken */
       atfork_done = 1;
-      pthread_atfork (lock_writer, unlock_writer, unlock_writer);
+      pthread_atfork (lock_writer, unlock_writer, reset_writer_in_child);
     }
   refresh (1);
   unlock_writer ();

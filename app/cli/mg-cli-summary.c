@@ -261,6 +261,52 @@ print_stacks (MgProfile *profile)
                 aside);
 }
 
+/* True when the process has no value of any metric: it ended before its
+ * sampler's first round (its record holds its life only). */
+static gboolean
+no_metric_value (MgProfile *profile, guint process)
+{
+  if (!mg_profile_read_process_series (profile, process, NULL))
+    return FALSE;
+  for (guint m = 0; m < mg_profile_get_n_metrics (profile); m++)
+    {
+      const MgProcessSeries *series = mg_profile_get_process_series (profile, process, m);
+
+      for (guint i = 0; series != NULL && i < series->n; i++)
+        if (!isnan (series->means[i]))
+          return FALSE;
+    }
+  return TRUE;
+}
+
+/* Processes that ended (not killed) within the first interval without a
+ * value of any metric: in the profile with their start, end and status,
+ * but nothing else to show, which the summary says rather than leave the
+ * user to wonder at empty rows. */
+static void
+print_unsampled (MgProfile *profile)
+{
+  const MgRunInfo *info = mg_profile_get_run_info (profile);
+  guint n = 0;
+
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    {
+      const MgProcessInfo *process = mg_profile_get_process (profile, p);
+
+      if ((process->end == MG_PROCESS_END_EXITED || process->end == MG_PROCESS_END_EXECED)
+          && (process->end_s - process->start_s) * 1e3 < info->interval_start_ms
+          && no_metric_value (profile, p))
+        n++;
+    }
+  if (n > 0)
+    /* Translators: how many processes, then the sampling interval in ms */
+    g_printerr (ngettext ("metrograph: %u process ended before its first sample (%.3g ms): "
+                          "counted, with its start, end and status, but no metrics\n",
+                          "metrograph: %u processes ended before their first sample (%.3g ms): "
+                          "counted, with their start, end and status, but no metrics\n", n),
+                n, info->interval_start_ms);
+}
+
 void
 mg_cli_print_summary (MgProfile *profile, const char *output, double stopped_after_s,
                       gboolean verbose)
@@ -289,6 +335,7 @@ mg_cli_print_summary (MgProfile *profile, const char *output, double stopped_aft
                   "(--process-precision), off by at most 2^-24 of each value; the aggregates "
                   "across processes are exact\n"),
                 mg_process_precision_to_keyword (mg_profile_get_process_precision (profile)));
+  print_unsampled (profile);
   print_stacks (profile);
   print_problems (profile, verbose);
 }
