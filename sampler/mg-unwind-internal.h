@@ -63,6 +63,15 @@ struct mg_unwind_fast_rules
 #define MG_UNWIND_FAST_COLUMNS { 3, 6, 12, 13, 14, 15 }
 
 /* Where the cache lies (for the sampler's own-memory count). */
+/* Asks the memory system for the whole cache at once (async-signal-safe):
+ * a walk's lookups then hit lines already on their way instead of waiting
+ * for each in turn. */
+void mg_unwind_cache_prefetch (void);
+/* Set: walks as before the prefetch and the two-way cache (no prefetch, a
+ * separate direct-mapped cache), for bench-unwind's side-by-side "before"
+ * figure in the same run; never set by the sampler. */
+extern bool mg_unwind_before;
+
 void mg_unwind_cache_extent (const void **start, size_t *size);
 
 /* The rules cached for lookup pc under the snapshot generation, or false.

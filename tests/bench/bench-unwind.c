@@ -14,6 +14,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "mg-unwind-internal.h"
 #include "mg-unwind.h"
 
 #define GOAL_NS 5000.0
@@ -23,12 +24,14 @@
 enum
 {
   PHASE_CFI,
+  PHASE_CFI_PLAIN, /* the same walks, alternating with PHASE_CFI's */
   PHASE_FP,
   N_PHASES
 };
 
 static const char *const phase_names[N_PHASES] = {
   "eh_frame walk, -O2 without frame pointers",
+  "the same, as before (direct-mapped, no prefetch)",
   "frame-pointer walk, built with frame pointers",
 };
 
@@ -52,20 +55,24 @@ on_prof (int sig, siginfo_t *info, void *uc)
 {
   (void) sig;
   (void) info;
+  static unsigned turn;
   int p = phase;
+  if (p == PHASE_CFI && (turn++ & 1))
+    p = PHASE_CFI_PLAIN;
   if (p < 0 || phases[p].n >= MAX_WALKS)
     return;
+  mg_unwind_before = p == PHASE_CFI_PLAIN;
   uint64_t pcs[MG_UNWIND_MAX_FRAMES];
   unsigned flags, n = 0;
   struct timespec t0, t1, t2, t3, t4;
   clock_gettime (CLOCK_MONOTONIC, &t0);
   clock_gettime (CLOCK_MONOTONIC, &t1);
-  if (p == PHASE_CFI)
+  if (p != PHASE_FP)
     n = mg_unwind_context (uc, pcs, MG_UNWIND_MAX_FRAMES, &flags);
   else
     n = mg_unwind_context_fp (uc, pcs, MG_UNWIND_MAX_FRAMES, &flags);
   clock_gettime (CLOCK_MONOTONIC, &t2);
-  if (p == PHASE_CFI)
+  if (p != PHASE_FP)
     mg_unwind_context (uc, pcs, MG_UNWIND_MAX_FRAMES, &flags);
   else
     mg_unwind_context_fp (uc, pcs, MG_UNWIND_MAX_FRAMES, &flags);
@@ -211,7 +218,7 @@ main (int argc, char **argv)
       double floor = percentile (phases[p].floor_ns, n, 0.5);
       if (p == PHASE_CFI)
         cfi_median = cold;
-      printf ("  %-46s %4u walks, %.1f frames (%u complete): median %.2f µs (p90 %.2f), again at once %.2f µs; "
+      printf ("  %-50s %4u walks, %.1f frames (%u complete): median %.2f µs (p90 %.2f), again at once %.2f µs; "
               "clock floor %.2f µs\n",
               phase_names[p], n, n ? frames / n : 0.0, full, cold / 1000, cold90 / 1000, warm / 1000, floor / 1000);
     }
