@@ -85,6 +85,11 @@ void mg_unwind_cache_put (uint32_t generation, uint64_t pc, const struct mg_eh_r
  * count, or 0 when the file cannot be read. */
 uint32_t mg_unwind_maps_read (struct mg_unwind_range *ranges, uint32_t max, char *buf, size_t buf_size);
 
+/* Maps a module's unwind tables (.eh_frame_hdr to its segment's end) into
+ * the process at once, outside handlers, with the loader's lock held; returns
+ * the bytes this made resident that were not before (mg-unwind-tables.c). */
+uint64_t mg_unwind_tables_map (const struct mg_eh_module *eh);
+
 /* The dlclose interposer's bracket: modules stop being read by handlers
  * (and those in flight are waited for) before the unload, and a new
  * snapshot is published after it. */
