@@ -25,9 +25,9 @@ on_prepared (MgRunSession *run, gpointer data)
 
 /* No profile: said, and the program's failure if it failed, else ours. */
 static int
-failed (MgRunSession *run, const GError *error)
+failed (const GError *error, int exit_status)
 {
-  int status = MAX (mg_run_session_get_exit_status (run), 0);
+  int status = MAX (exit_status, 0);
 
   switch ((MgRunSessionError) error->code)
     {
@@ -53,16 +53,13 @@ failed (MgRunSession *run, const GError *error)
 /* The profile is written: the summary the run made of it (mg-run-summary.h),
  * the report, and whether what was asked for was measured. */
 static int
-written (MgRunSession *run, gboolean verbose)
+written (const MgRunSummary *summary, const MgRunReport *report, int status, gboolean verbose)
 {
-  const MgRunSummary *summary = mg_run_session_get_summary (run);
-  int status = mg_run_session_get_exit_status (run);
-
   mg_cli_print_lines ((const char *const *) summary->lines);
   mg_cli_print_lines ((const char *const *) (verbose ? summary->details : summary->brief));
   if (summary->ranks != NULL)
     g_printerr ("%s", summary->ranks);
-  if (!mg_cli_say_report (mg_run_session_get_report (run)))
+  if (!mg_cli_say_report (report))
     return status != 0 ? status : MG_EXIT_PROFILE_FILE;
   for (guint i = 0; summary->unmeasured[i] != NULL; i++)
     mg_cli_print_error ("%s", summary->unmeasured[i]);
@@ -89,6 +86,7 @@ mg_cli_profile (const MgCliOptions *o)
   mg_run_session_set_source_collector (run, &sources, MG_PROFILE_SOURCE_DEFAULT_LIMIT);
   g_signal_connect (run, "prepared", G_CALLBACK (on_prepared), NULL);
   if (!mg_run_session_run (run, &error))
-    return failed (run, error);
-  return written (run, o->verbose);
+    return failed (error, mg_run_session_get_exit_status (run));
+  return written (mg_run_session_get_summary (run), mg_run_session_get_report (run),
+                  mg_run_session_get_exit_status (run), o->verbose);
 }

@@ -518,7 +518,7 @@ describe_end (MgRunSession *self)
   int status = self->exit_status;
   g_auto (GStrv) warnings = mg_run_settings_dup_warnings (self->settings);
 
-  /* Said as the command line says it (mg-cli-summary.c). */
+  /* Said as the command line says it (mg-run-summary.c). */
   if (self->stopper.stopped_after)
     g_string_append_printf (text, _("Stopped after %g s (Stop after); the profile was still "
                                     "written."), self->stopper.stop_after_s);
