@@ -6,9 +6,13 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
+#include "profile/mg-profile-internal.h"
 #include "profile/mg-profile-layout.h"
 #include "profile/mg-stack-pack.h"
 #include "profile/mg-stack-set.h"
+#include "profile-fixture.h"
 #include "mg-test-common.h"
 
 /* A stack of n frames in module 0 from base, flags as given. */
@@ -45,11 +49,11 @@ stack_pack_test_process (gint32 index, GVariant **stacks, guint n_stacks, const 
                                                    3 * sizeof (guint32)));
 }
 
-/* Three processes: 0 and 1 share stacks a and b (in other orders), 1 has
- * its own c, 2 sampled nothing. Process 1's windows are not whole
- * nanoseconds (1/3 s), process 0's are. */
+/* Processes 0 and 1 share stacks a and b (in other orders), 1 has its own
+ * c; with_idle, process 2 sampled nothing. Process 1's windows are not
+ * whole nanoseconds (1/3 s), process 0's are. */
 static GVariant *
-stack_pack_test_stacks (void)
+stack_pack_test_stacks (gboolean with_idle)
 {
   GVariant *a = g_variant_ref_sink (stack_pack_test_stack (0x1000, 3, 0));
   GVariant *b = g_variant_ref_sink (stack_pack_test_stack (0x2000, 2, 1));
@@ -66,7 +70,8 @@ stack_pack_test_stacks (void)
   g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
   g_variant_builder_add_value (&procs, stack_pack_test_process (0, own0, 2, starts0, 4, counts0, 4));
   g_variant_builder_add_value (&procs, stack_pack_test_process (1, own1, 3, starts1, 3, counts1, 4));
-  g_variant_builder_add_value (&procs, stack_pack_test_process (2, NULL, 0, NULL, 0, NULL, 0));
+  if (with_idle)
+    g_variant_builder_add_value (&procs, stack_pack_test_process (2, NULL, 0, NULL, 0, NULL, 0));
   g_variant_unref (a);
   g_variant_unref (b);
   g_variant_unref (c);
@@ -80,7 +85,7 @@ stack_pack_test_stacks (void)
 static void
 test_stack_pack_round_trip (void)
 {
-  g_autoptr (GVariant) stacks = stack_pack_test_stacks ();
+  g_autoptr (GVariant) stacks = stack_pack_test_stacks (TRUE);
   g_autoptr (GVariant) packed = mg_stack_pack (stacks);
   g_assert_true (g_variant_is_of_type (packed, G_VARIANT_TYPE (MG_PAYLOAD_STACKS_PACKED_TYPE)));
 
@@ -133,7 +138,7 @@ stack_pack_test_with (GVariant *packed, const guint32 *which, gsize n_which, con
 static void
 test_stack_pack_damaged (void)
 {
-  g_autoptr (GVariant) stacks = stack_pack_test_stacks ();
+  g_autoptr (GVariant) stacks = stack_pack_test_stacks (TRUE);
   g_autoptr (GVariant) packed = mg_stack_pack (stacks);
   g_autoptr (GVariant) procs = g_variant_get_child_value (packed, 2);
   g_autoptr (GVariant) proc0 = g_variant_get_child_value (procs, 0);
@@ -170,11 +175,45 @@ test_stack_pack_damaged (void)
   g_assert_null (mg_stack_unpack (v7));
 }
 
+/* Saved and loaded: the stacks come back as they were, and the file
+ * stores them packed (smaller than the member unpacked would be). */
+static void
+test_stack_pack_file (void)
+{
+  g_autofree char *dir = mg_test_make_dir ("stack-pack");
+  g_autofree char *path = g_build_filename (dir, "stacks.mgprof", NULL);
+  g_autofree char *bare_path = g_build_filename (dir, "bare.mgprof", NULL);
+  g_autoptr (MgProfile) profile = profile_fixture_profile ();
+  g_autoptr (GVariant) stacks = stack_pack_test_stacks (FALSE);
+  g_autoptr (GError) error = NULL;
+  GStatBuf with, without;
+
+  g_assert_true (mg_profile_save (profile, bare_path, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&profile->stacks, g_variant_unref);
+  profile->stacks = g_variant_ref (stacks);
+  g_assert_true (mg_profile_save (profile, path, &error));
+  g_assert_no_error (error);
+  g_autoptr (MgProfile) loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_variant_equal (loaded->stacks, stacks));
+  g_autoptr (MgStackSet) set = mg_stack_set_new (loaded, 1, -G_MAXDOUBLE, G_MAXDOUBLE);
+  g_assert_cmpuint (mg_stack_set_get_n_stacks (set), ==, 3);
+  g_assert_cmpuint (mg_stack_set_get_total (set), ==, 1 + 5 + 9 + 1);
+  g_assert_cmpint (g_stat (path, &with), ==, 0);
+  g_assert_cmpint (g_stat (bare_path, &without), ==, 0);
+  g_autoptr (GVariant) packed = mg_stack_pack (stacks);
+  g_assert_cmpint (with.st_size - without.st_size, <, (goffset) g_variant_get_size (stacks));
+  g_assert_cmpint (with.st_size - without.st_size, <=, (goffset) g_variant_get_size (packed) + 16);
+  mg_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/profile/stack-pack/round-trip", test_stack_pack_round_trip);
   g_test_add_func ("/profile/stack-pack/damaged", test_stack_pack_damaged);
+  g_test_add_func ("/profile/stack-pack/file", test_stack_pack_file);
   return g_test_run ();
 }
