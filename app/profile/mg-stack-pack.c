@@ -205,7 +205,7 @@ pack_process_counts (GVariant *starts_v, GVariant *ends_v, GVariant *counts_v)
   guint8 *out = g_malloc (HEAD_LEN + packed_len);
   guint32 head = GUINT32_TO_LE (raw->len);
   memcpy (out, &head, HEAD_LEN);
-  /* Level 6: the 1024-rank run's windows deflate to a third at level 1. */
+  /* Regular windows and counts of one repeat the same few varints. */
   int z = compress2 (out + HEAD_LEN, &packed_len, raw->data, raw->len, Z_DEFAULT_COMPRESSION);
   g_assert (z == Z_OK);
   return g_variant_new_from_data (G_VARIANT_TYPE_BYTESTRING, out, HEAD_LEN + packed_len, TRUE,
