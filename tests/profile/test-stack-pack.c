@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <glib/gstdio.h>
+#include <zlib.h>
 
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-profile-layout.h"
@@ -175,6 +176,76 @@ test_stack_pack_damaged (void)
   g_assert_null (mg_stack_unpack (v7));
 }
 
+/* Bytes deflated as a process's packed windows and counts are. */
+static GBytes *
+stack_pack_test_deflate (const guint8 *raw, gsize len)
+{
+  uLongf packed = compressBound (len);
+  guint8 *out = g_malloc (4 + packed);
+  guint32 head = GUINT32_TO_LE ((guint32) len);
+  memcpy (out, &head, 4);
+  g_assert_cmpint (compress2 (out + 4, &packed, raw, len, 6), ==, Z_OK);
+  return g_bytes_new_take (out, 4 + packed);
+}
+
+/* Varints that deflate right but say anything: process 0's own bytes
+ * with bytes changed, cut or added, and random ones. Each unpacks or is
+ * refused; whatever unpacks has every count within its windows and
+ * stacks (what the sanitizer build checks is that nothing is read out of
+ * bounds). */
+static void
+test_stack_pack_mutated (void)
+{
+  g_autoptr (GVariant) stacks = stack_pack_test_stacks (TRUE);
+  g_autoptr (GVariant) packed = mg_stack_pack (stacks);
+  g_autoptr (GVariant) procs = g_variant_get_child_value (packed, 2);
+  g_autoptr (GVariant) proc0 = g_variant_get_child_value (procs, 0);
+  g_autoptr (GVariant) blob = g_variant_get_child_value (proc0, 5);
+  gsize len;
+  const guint8 *bytes = g_variant_get_fixed_array (blob, &len, 1);
+  guint32 raw_len;
+  memcpy (&raw_len, bytes, 4);
+  raw_len = GUINT32_FROM_LE (raw_len);
+  g_autofree guint8 *raw = g_malloc (raw_len);
+  uLongf got = raw_len;
+  g_assert_cmpint (uncompress (raw, &got, bytes + 4, len - 4), ==, Z_OK);
+  g_assert_cmpuint (got, ==, raw_len);
+  const guint32 which[] = { 0, 1 };
+  guint n_ok = 0, n_refused = 0;
+
+  for (guint round = 0; round < 3000; round++)
+    {
+      g_autoptr (GByteArray) m = g_byte_array_new ();
+      if (round % 3 == 2)
+        for (guint i = g_test_rand_int_range (1, 64); i > 0; i--)
+          g_byte_array_append (m, (guint8[]) { (guint8) g_test_rand_int_range (0, 256) }, 1);
+      else
+        {
+          g_byte_array_append (m, raw, raw_len);
+          for (guint i = g_test_rand_int_range (1, 4); i > 0; i--)
+            m->data[g_test_rand_int_range (0, (gint32) m->len)] =
+              (guint8) g_test_rand_int_range (0, 256);
+          if (round % 3 == 1)
+            g_byte_array_set_size (m, g_test_rand_int_range (1, (gint32) m->len + 8));
+        }
+      g_autoptr (GBytes) deflated = stack_pack_test_deflate (m->data, m->len);
+      gsize n;
+      const guint8 *d = g_bytes_get_data (deflated, &n);
+      g_autoptr (GVariant) v = stack_pack_test_with (packed, which, 2, d, n);
+      g_autoptr (GVariant) back = mg_stack_unpack (v);
+      if (back == NULL)
+        {
+          n_refused++;
+          continue;
+        }
+      n_ok++;
+      g_assert_true (mg_stack_set_check_payload (back, 1));
+    }
+  /* Both ways were taken: the refusals are not all there is. */
+  g_assert_cmpuint (n_ok, >, 0);
+  g_assert_cmpuint (n_refused, >, 0);
+}
+
 /* Saved and loaded: the stacks come back as they were, and the file
  * stores them packed (smaller than the member unpacked would be). */
 static void
@@ -215,5 +286,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/stack-pack/round-trip", test_stack_pack_round_trip);
   g_test_add_func ("/profile/stack-pack/damaged", test_stack_pack_damaged);
   g_test_add_func ("/profile/stack-pack/file", test_stack_pack_file);
+  g_test_add_func ("/profile/stack-pack/mutated", test_stack_pack_mutated);
   return g_test_run ();
 }
