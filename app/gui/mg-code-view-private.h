@@ -14,6 +14,9 @@ GListModel *mg_code_view_get_functions_model (MgCodeView *self);
 GListModel *mg_code_view_get_tree_model (MgCodeView *self);
 /* Shows "functions", "tree" or "flame". */
 void mg_code_view_show_page (MgCodeView *self, const char *page);
+/* The Functions table's and the call tree's column views. */
+GtkWidget *mg_code_view_get_functions_view (MgCodeView *self);
+GtkWidget *mg_code_view_get_tree_view (MgCodeView *self);
 /* The flame graph (MgFlameView). */
 GtkWidget *mg_code_view_get_flame_view (MgCodeView *self);
 /* Shows the bottom-up tree (TRUE) or the top-down one. */

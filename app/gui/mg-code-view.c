@@ -8,7 +8,7 @@
 #include "mg-code-namer.h"
 #include "mg-code-view-private.h"
 #include "mg-flame-view.h"
-#include "profile/mg-stack-set.h"
+#include "plot/mg-call-index.h"
 
 struct _MgCodeView
 {
@@ -17,6 +17,7 @@ struct _MgCodeView
   MgTimeView *view;
   MgProfile *profile;
   MgFrameNamer *namer;     /* per profile: its addresses named once */
+  MgCallIndex *index;      /* per profile: its stacks placed once, when first computed */
   gboolean running;        /* a worker is computing */
   gboolean dirty;          /* the range or process changed since it started */
   guint generation;        /* a new profile makes results in flight stale */
@@ -35,9 +36,29 @@ struct _MgCodeView
   GtkWidget *flame_button;
   GtkWidget *flame;
   GtkWidget *bottom_up;
+  GtkWidget *functions_view;
+  GtkWidget *tree_view;
+  GtkSingleSelection *functions_selection;
+  GtkSingleSelection *tree_selection;
+  char *selected_function;  /* NULL: none */
 };
 
 G_DEFINE_FINAL_TYPE (MgCodeView, mg_code_view, GTK_TYPE_BOX)
+
+enum {
+  PROP_0,
+  PROP_SELECTED_FUNCTION,
+  N_PROPS
+};
+
+static GParamSpec *props[N_PROPS];
+
+enum {
+  SIGNAL_FUNCTION_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 /* What a column shows of an item. */
 typedef enum {
@@ -151,10 +172,9 @@ column_sorter (Column column)
   GtkExpression *e = gtk_property_expression_new (MG_TYPE_CODE_ITEM, NULL, property);
   if (column == COLUMN_NAME || column == COLUMN_LOCATION || column == COLUMN_MODULE)
     return GTK_SORTER (gtk_string_sorter_new (e));
-  GtkNumericSorter *sorter = gtk_numeric_sorter_new (e);
-  /* Numbers read largest first on the first click. */
-  gtk_numeric_sorter_set_sort_order (sorter, GTK_SORT_DESCENDING);
-  return GTK_SORTER (sorter);
+  /* Ascending in its own order, so that the header's arrow points the
+   * way the rows go (it pointed up over the largest-first table). */
+  return GTK_SORTER (gtk_numeric_sorter_new (e));
 }
 
 static GtkColumnViewColumn *
@@ -196,18 +216,61 @@ add_columns (GtkColumnView *view, gboolean tree)
   /* Translators: column of the code views: the executable or library */
   add_column (view, _("Module"), COLUMN_MODULE, tree);
   if (!tree)
-    /* Ascending in the column's own order: its sorter's, largest first. */
-    gtk_column_view_sort_by_column (view, total, GTK_SORT_ASCENDING);
+    /* Largest first, the arrow pointing down. */
+    gtk_column_view_sort_by_column (view, total, GTK_SORT_DESCENDING);
 }
 
 /* Nothing selected until the user picks a row. */
-static GtkSelectionModel *
+static GtkSingleSelection *
 selection_of (GListModel *model)
 {
   GtkSingleSelection *selection = gtk_single_selection_new (model);
   gtk_single_selection_set_autoselect (selection, FALSE);
   gtk_single_selection_set_can_unselect (selection, TRUE);
-  return GTK_SELECTION_MODEL (selection);
+  return selection;
+}
+
+/* The function of a row of either view (a table item or a tree row). */
+static const char *
+name_of_row (gpointer row)
+{
+  g_autoptr (MgCodeItem) item = NULL;
+
+  if (row == NULL)
+    return NULL;
+  item = GTK_IS_TREE_LIST_ROW (row) ? gtk_tree_list_row_get_item (row) : g_object_ref (row);
+  /* The item lives in its store as long as the row does. */
+  return item ? mg_code_item_get_name (item) : NULL;
+}
+
+static void
+on_row_selected (GtkSingleSelection *selection, GParamSpec *pspec, MgCodeView *self)
+{
+  gpointer row = gtk_single_selection_get_selected_item (selection);
+
+  /* A row gone with a new result is no choice of the user's. */
+  if (row != NULL)
+    mg_code_view_set_selected_function (self, name_of_row (row));
+}
+
+static void
+on_row_activated (GtkColumnView *view, guint position, MgCodeView *self)
+{
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+  g_autoptr (GObject) row = g_list_model_get_item (model, position);
+  const char *name = name_of_row (row);
+
+  if (name == NULL)
+    return;
+  mg_code_view_set_selected_function (self, name);
+  g_signal_emit (self, signals[SIGNAL_FUNCTION_ACTIVATED], 0, name);
+}
+
+static void
+follow_rows (MgCodeView *self, GtkWidget *view, GtkSingleSelection *selection)
+{
+  g_signal_connect (selection, "notify::selected-item", G_CALLBACK (on_row_selected), self);
+  g_signal_connect (view, "activate", G_CALLBACK (on_row_activated), self);
 }
 
 static GtkWidget *
@@ -224,13 +287,16 @@ build_functions (MgCodeView *self)
 {
   GtkWidget *view = gtk_column_view_new (NULL);
 
+  self->functions_view = view;
   self->functions = g_list_store_new (MG_TYPE_CODE_ITEM);
   add_columns (GTK_COLUMN_VIEW (view), FALSE);
   self->functions_sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->functions)),
                                                     g_object_ref (gtk_column_view_get_sorter (
                                                       GTK_COLUMN_VIEW (view))));
+  self->functions_selection = selection_of (G_LIST_MODEL (g_object_ref (self->functions_sorted)));
   gtk_column_view_set_model (GTK_COLUMN_VIEW (view),
-                             selection_of (G_LIST_MODEL (g_object_ref (self->functions_sorted))));
+                             GTK_SELECTION_MODEL (g_object_ref (self->functions_selection)));
+  follow_rows (self, view, self->functions_selection);
   gtk_widget_add_css_class (view, "data-table");
   gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Functions"), -1);
@@ -251,12 +317,15 @@ build_tree (MgCodeView *self)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *view = gtk_column_view_new (NULL);
 
+  self->tree_view = view;
   self->roots = g_list_store_new (MG_TYPE_CODE_ITEM);
   self->tree_rows = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->roots)), FALSE,
                                              FALSE, create_children, NULL, NULL);
   add_columns (GTK_COLUMN_VIEW (view), TRUE);
+  self->tree_selection = selection_of (G_LIST_MODEL (g_object_ref (self->tree_rows)));
   gtk_column_view_set_model (GTK_COLUMN_VIEW (view),
-                             selection_of (G_LIST_MODEL (g_object_ref (self->tree_rows))));
+                             GTK_SELECTION_MODEL (g_object_ref (self->tree_selection)));
+  follow_rows (self, view, self->tree_selection);
   gtk_widget_add_css_class (view, "data-table");
   gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Call Tree"), -1);
@@ -425,6 +494,7 @@ show_empty (MgCodeView *self, const char *title, const char *detail)
 typedef struct {
   MgProfile *profile;
   MgFrameNamer *namer;
+  MgCallIndex *index;      /* the profile's; built by the first job */
   int process;
   double t0, t1;
   guint generation;
@@ -439,6 +509,7 @@ job_free (gpointer data)
   Job *job = data;
   g_clear_object (&job->profile);
   g_clear_pointer (&job->namer, mg_frame_namer_unref);
+  g_clear_pointer (&job->index, mg_call_index_unref);
   g_clear_pointer (&job->tree, mg_code_tree_unref);
   g_free (job);
 }
@@ -447,14 +518,17 @@ static void
 compute (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   Job *job = data;
-  g_autoptr (MgStackSet) set = mg_stack_set_new (job->profile, job->process, job->t0, job->t1);
 
-  job->n_processes = mg_stack_set_get_n_processes (set);
-  job->tree = mg_code_tree_new (mg_call_tree_new (job->namer, set));
+  /* The first one names every stack: later ones only sum counts. */
+  if (job->index == NULL)
+    job->index = mg_call_index_new (job->namer, job->profile);
+  job->tree = mg_code_tree_new (mg_call_index_query (job->index, job->process, job->t0, job->t1,
+                                                     &job->n_processes));
   g_task_return_boolean (task, TRUE);
 }
 
 static void start (MgCodeView *self);
+static void select_in_table (MgCodeView *self, const char *name);
 
 static void
 show_result (MgCodeView *self, Job *job)
@@ -462,6 +536,7 @@ show_result (MgCodeView *self, Job *job)
   g_clear_pointer (&self->current, mg_code_tree_unref);
   self->current = mg_code_tree_ref (job->tree);
   fill_functions (self);
+  select_in_table (self, self->selected_function);
   fill_tree (self);
   mg_flame_view_set_tree (MG_FLAME_VIEW (self->flame), self->current);
 
@@ -497,6 +572,8 @@ on_computed (GObject *source, GAsyncResult *result, gpointer user_data)
   Job *job = g_task_get_task_data (G_TASK (result));
 
   self->running = FALSE;
+  if (job->generation == self->generation && self->index == NULL)
+    self->index = mg_call_index_ref (job->index);
   if (job->generation == self->generation)
     show_result (self, job);
   if (self->dirty)
@@ -515,6 +592,7 @@ start (MgCodeView *self)
   job = g_new0 (Job, 1);
   job->profile = g_object_ref (self->profile);
   job->namer = mg_frame_namer_ref (self->namer);
+  job->index = self->index ? mg_call_index_ref (self->index) : NULL;
   job->process = mg_time_view_get_process (self->view);
   job->generation = self->generation;
   if (mg_time_view_get_figures_range (self->view, &t0, &t1) == MG_FIGURES_RANGE_RUN)
@@ -546,6 +624,7 @@ mg_code_view_set_profile (MgCodeView *self, MgProfile *profile)
   self->generation++;
   g_clear_object (&self->profile);
   g_clear_pointer (&self->namer, mg_frame_namer_unref);
+  g_clear_pointer (&self->index, mg_call_index_unref);
   g_clear_pointer (&self->current, mg_code_tree_unref);
   fill_functions (self);
   fill_tree (self);
@@ -556,6 +635,53 @@ mg_code_view_set_profile (MgCodeView *self, MgProfile *profile)
   self->profile = g_object_ref (profile);
   self->namer = mg_code_namer_new ();
   schedule (self);
+}
+
+static void
+on_flame_activated (MgFlameView *flame, const char *name, MgCodeView *self)
+{
+  mg_code_view_set_selected_function (self, name);
+  g_signal_emit (self, signals[SIGNAL_FUNCTION_ACTIVATED], 0, name);
+}
+
+/* The Functions table's row of NAME selected (none when it has none). */
+static void
+select_in_table (MgCodeView *self, const char *name)
+{
+  GListModel *model = G_LIST_MODEL (self->functions_selection);
+  guint found = GTK_INVALID_LIST_POSITION;
+
+  for (guint i = 0; name && i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (MgCodeItem) item = g_list_model_get_item (model, i);
+      if (g_strcmp0 (mg_code_item_get_name (item), name) == 0)
+        {
+          found = i;
+          break;
+        }
+    }
+  if (gtk_single_selection_get_selected (self->functions_selection) != found)
+    gtk_single_selection_set_selected (self->functions_selection, found);
+}
+
+const char *
+mg_code_view_get_selected_function (MgCodeView *self)
+{
+  g_return_val_if_fail (MG_IS_CODE_VIEW (self), NULL);
+  return self->selected_function;
+}
+
+void
+mg_code_view_set_selected_function (MgCodeView *self, const char *name)
+{
+  g_return_if_fail (MG_IS_CODE_VIEW (self));
+
+  if (g_strcmp0 (self->selected_function, name) == 0)
+    return;
+  g_free (self->selected_function);
+  self->selected_function = g_strdup (name);
+  select_in_table (self, name);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SELECTED_FUNCTION]);
 }
 
 static const char *const range_properties[] = {
@@ -574,18 +700,66 @@ mg_code_view_dispose (GObject *object)
   g_clear_object (&self->view);
   g_clear_object (&self->profile);
   g_clear_pointer (&self->namer, mg_frame_namer_unref);
+  g_clear_pointer (&self->index, mg_call_index_unref);
   g_clear_pointer (&self->current, mg_code_tree_unref);
   g_clear_object (&self->functions);
   g_clear_object (&self->functions_sorted);
   g_clear_object (&self->roots);
   g_clear_object (&self->tree_rows);
+  g_clear_object (&self->functions_selection);
+  g_clear_object (&self->tree_selection);
   G_OBJECT_CLASS (mg_code_view_parent_class)->dispose (object);
+}
+
+static void
+mg_code_view_finalize (GObject *object)
+{
+  g_free (MG_CODE_VIEW (object)->selected_function);
+  G_OBJECT_CLASS (mg_code_view_parent_class)->finalize (object);
+}
+
+static void
+mg_code_view_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  switch (id)
+    {
+    case PROP_SELECTED_FUNCTION:
+      g_value_set_string (value, MG_CODE_VIEW (object)->selected_function);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+    }
+}
+
+static void
+mg_code_view_set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
+{
+  switch (id)
+    {
+    case PROP_SELECTED_FUNCTION:
+      mg_code_view_set_selected_function (MG_CODE_VIEW (object), g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+    }
 }
 
 static void
 mg_code_view_class_init (MgCodeViewClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = mg_code_view_dispose;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = mg_code_view_dispose;
+  object_class->finalize = mg_code_view_finalize;
+  object_class->get_property = mg_code_view_get_property;
+  object_class->set_property = mg_code_view_set_property;
+  props[PROP_SELECTED_FUNCTION] = g_param_spec_string (
+    "selected-function", NULL, NULL, NULL,
+    G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
+  signals[SIGNAL_FUNCTION_ACTIVATED] = g_signal_new (
+    "function-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+    G_TYPE_NONE, 1, G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void
@@ -597,6 +771,9 @@ mg_code_view_init (MgCodeView *self)
   gtk_stack_add_named (GTK_STACK (self->view_stack), build_functions (self), "functions");
   gtk_stack_add_named (GTK_STACK (self->view_stack), build_tree (self), "tree");
   self->flame = mg_flame_view_new ();
+  g_signal_connect_swapped (self->flame, "function-selected",
+                            G_CALLBACK (mg_code_view_set_selected_function), self);
+  g_signal_connect (self->flame, "function-activated", G_CALLBACK (on_flame_activated), self);
   gtk_stack_add_named (GTK_STACK (self->view_stack), scrolled (self->flame), "flame");
   self->pages = gtk_stack_new ();
   gtk_widget_set_vexpand (self->pages, TRUE);
@@ -645,6 +822,18 @@ mg_code_view_show_page (MgCodeView *self, const char *page)
   else if (g_str_equal (page, "flame"))
     button = self->flame_button;
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
+}
+
+GtkWidget *
+mg_code_view_get_functions_view (MgCodeView *self)
+{
+  return self->functions_view;
+}
+
+GtkWidget *
+mg_code_view_get_tree_view (MgCodeView *self)
+{
+  return self->tree_view;
 }
 
 GtkWidget *

@@ -20,6 +20,24 @@ struct _MgFlameView
 
 G_DEFINE_FINAL_TYPE (MgFlameView, mg_flame_view, GTK_TYPE_WIDGET)
 
+enum {
+  SIGNAL_FUNCTION_SELECTED,
+  SIGNAL_FUNCTION_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* The function of box i, NULL for the root's. */
+static const char *
+box_function (MgFlameView *self, guint i)
+{
+  const MgCallFunction *f = mg_call_tree_get_node (
+    mg_code_tree_get (self->tree), MG_CALL_TREE_TOP_DOWN,
+    g_array_index (self->boxes, MgFlameBox, i).node, NULL, NULL);
+  return f ? f->name : NULL;
+}
+
 static void
 relayout (MgFlameView *self, int width)
 {
@@ -91,16 +109,32 @@ mg_flame_view_click (MgFlameView *self, double x, double y)
 
   if (i < 0)
     return;
+  g_autofree char *name = g_strdup (box_function (self, (guint) i));
   self->focus = g_array_index (self->boxes, MgFlameBox, i).node;
   relayout (self, gtk_widget_get_width (GTK_WIDGET (self)));
   update_height (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[SIGNAL_FUNCTION_SELECTED], 0, name);
+}
+
+void
+mg_flame_view_double_click (MgFlameView *self, double x, double y)
+{
+  int i = box_at (self, x, y);
+  const char *name = i < 0 ? NULL : box_function (self, (guint) i);
+
+  if (name != NULL)
+    g_signal_emit (self, signals[SIGNAL_FUNCTION_ACTIVATED], 0, name);
 }
 
 static void
 on_pressed (GtkGestureClick *gesture, int n_press, double x, double y, MgFlameView *self)
 {
-  mg_flame_view_click (self, x, y);
+  /* The first press zoomed: the second opens the same box. */
+  if (n_press == 2)
+    mg_flame_view_double_click (self, x, y);
+  else
+    mg_flame_view_click (self, x, y);
 }
 
 char *
@@ -174,6 +208,14 @@ mg_flame_view_class_init (MgFlameViewClass *klass)
   G_OBJECT_CLASS (klass)->finalize = mg_flame_view_finalize;
   GTK_WIDGET_CLASS (klass)->snapshot = mg_flame_view_snapshot;
   gtk_widget_class_set_accessible_role (GTK_WIDGET_CLASS (klass), GTK_ACCESSIBLE_ROLE_IMG);
+  /* The function of a box clicked (NULL: the root's, "All"). */
+  signals[SIGNAL_FUNCTION_SELECTED] = g_signal_new (
+    "function-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+    G_TYPE_NONE, 1, G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
+  /* The function of a box double-clicked. */
+  signals[SIGNAL_FUNCTION_ACTIVATED] = g_signal_new (
+    "function-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+    G_TYPE_NONE, 1, G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void

@@ -2,7 +2,9 @@
 /* The Code pane's flame graph (an icicle: plot/mg-flame-graph.h): a click
  * on a function zooms to it, a click on one of the rows above it (its
  * callers, or "All") zooms back out; the tooltip gives the function's
- * shares and samples. */
+ * shares and samples. Signals "function-selected" (the clicked box's
+ * function, NULL for "All") and "function-activated" (double click),
+ * each with one const char *. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -23,6 +25,8 @@ void mg_flame_view_set_tree (MgFlameView *self, MgCodeTree *tree);
 guint mg_flame_view_get_focus (MgFlameView *self);
 const GArray *mg_flame_view_get_boxes (MgFlameView *self);
 void mg_flame_view_click (MgFlameView *self, double x, double y);
+/* A double click at (x, y): "function-activated" for its box. */
+void mg_flame_view_double_click (MgFlameView *self, double x, double y);
 /* The tooltip's text at (x, y), or NULL where no box is. */
 char *mg_flame_view_dup_tooltip (MgFlameView *self, double x, double y);
 

@@ -57,6 +57,19 @@ assert_function (GListModel *model, const char *name, guint64 self, guint64 tota
   g_assert_cmpfloat_with_epsilon (mg_code_item_get_total_share (item), total_share, 0.01);
 }
 
+/* Sort indicators under WIDGET pointing down (descending) and up. */
+static void
+count_sort_arrows (GtkWidget *widget, guint *down, guint *up)
+{
+  if (g_str_equal (gtk_widget_get_css_name (widget), "sort-indicator"))
+    {
+      *down += gtk_widget_has_css_class (widget, "descending");
+      *up += gtk_widget_has_css_class (widget, "ascending");
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    count_sort_arrows (c, down, up);
+}
+
 static void
 test_functions (void)
 {
@@ -72,6 +85,11 @@ test_functions (void)
   /* Named by the symboliser, sorted by total. */
   g_autoptr (MgCodeItem) first = g_list_model_get_item (model, 0);
   g_assert_cmpstr (mg_code_item_get_name (first), ==, "code_fixture_main");
+  /* Largest first, and the Total header's arrow says so (it pointed up). */
+  guint down = 0, up = 0;
+  count_sort_arrows (mg_code_view_get_functions_view (view), &down, &up);
+  g_assert_cmpuint (down, ==, 1);
+  g_assert_cmpuint (up, ==, 0);
   assert_function (model, "code_fixture_main", 0, 160, 0, 100);
   assert_function (model, "code_fixture_a", 100, 130, 62.5, 81.25);
   assert_function (model, "code_fixture_b", 0, 30, 0, 18.75);
@@ -203,6 +221,84 @@ test_flame_graph (void)
 }
 
 static void
+on_activated (MgCodeView *view, const char *name, GPtrArray *names)
+{
+  g_ptr_array_add (names, g_strdup (name));
+}
+
+static void
+on_notified (GObject *object, GParamSpec *pspec, guint *count)
+{
+  (*count)++;
+}
+
+/* The shared contract: "selected-function" follows the row or box the
+ * user picks (and, set, selects the table's row); "function-activated"
+ * names the row or box activated. */
+static void
+test_selected_function (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  g_autoptr (GPtrArray) activated = g_ptr_array_new_with_free_func (g_free);
+  guint notified = 0;
+  GtkWidget *table = mg_code_view_get_functions_view (view);
+  GtkSingleSelection *rows = GTK_SINGLE_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (table)));
+
+  g_signal_connect (view, "function-activated", G_CALLBACK (on_activated), activated);
+  g_signal_connect (view, "notify::selected-function", G_CALLBACK (on_notified), &notified);
+  g_assert_null (mg_code_view_get_selected_function (view));
+
+  /* Row 1 of the table (by total): code_fixture_a. */
+  gtk_single_selection_set_selected (rows, 1);
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_a");
+  g_assert_cmpuint (notified, ==, 1);
+  g_signal_emit_by_name (table, "activate", 0u);
+  g_assert_cmpuint (activated->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (activated, 0), ==, "code_fixture_main");
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_main");
+
+  /* Set by another view: the table follows, through a new result too. */
+  g_object_set (view, "selected-function", "code_fixture_c", NULL);
+  g_autoptr (MgCodeItem) c = gtk_single_selection_get_selected_item (rows)
+                               ? g_object_ref (gtk_single_selection_get_selected_item (rows)) : NULL;
+  g_assert_nonnull (c);
+  g_assert_cmpstr (mg_code_item_get_name (c), ==, "code_fixture_c");
+  mg_time_view_set_selection (mg_window_get_time_view (window), 0.6, 0.9);
+  view = code_view (window);
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_c");
+  g_assert_cmpstr (mg_code_item_get_name (gtk_single_selection_get_selected_item (rows)), ==,
+                   "code_fixture_c");
+  mg_time_view_clear_selection (mg_window_get_time_view (window));
+  view = code_view (window);
+
+  /* A call tree row: its function (row 1, top down: a under main). */
+  mg_code_view_show_page (view, "tree");
+  GtkWidget *tree = mg_code_view_get_tree_view (view);
+  gtk_single_selection_set_selected (
+    GTK_SINGLE_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (tree))), 1);
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_a");
+
+  /* A flame box clicked, then double-clicked: b, right of a in row 2. */
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (200);
+  int width = gtk_widget_get_width (GTK_WIDGET (flame));
+  mg_flame_view_double_click (flame, width * 0.95, 2 * 20 + 10);
+  g_assert_cmpuint (activated->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (activated, 1), ==, "code_fixture_b");
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_b");
+  mg_flame_view_click (flame, width * 0.5, 2 * 20 + 10);
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_a");
+  /* "All" is no function. */
+  mg_flame_view_click (flame, 10, 5);
+  g_assert_null (mg_code_view_get_selected_function (view));
+  g_assert_cmpuint (activated->len, ==, 2);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
 test_no_stacks (void)
 {
   g_autoptr (MgProfile) profile = gui_fixture_single ();
@@ -264,6 +360,7 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/functions", test_functions);
   g_test_add_func ("/code-view/call-tree", test_call_tree);
   g_test_add_func ("/code-view/flame-graph", test_flame_graph);
+  g_test_add_func ("/code-view/selected-function", test_selected_function);
   g_test_add_func ("/code-view/no-stacks", test_no_stacks);
   g_test_add_func ("/code-view/screenshots", test_screenshots);
   if (g_getenv ("MG_CODE_VIEW_PROFILE") != NULL)
