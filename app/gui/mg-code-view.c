@@ -632,6 +632,8 @@ mg_code_view_set_profile (MgCodeView *self, MgProfile *profile)
   gtk_label_set_text (GTK_LABEL (self->summary), "");
   if (profile == NULL)
     return;
+  /* The first computation names every frame: seconds on a big profile. */
+  gtk_label_set_text (GTK_LABEL (self->summary), _("Naming symbols…"));
   self->profile = g_object_ref (profile);
   self->namer = mg_code_namer_new ();
   schedule (self);

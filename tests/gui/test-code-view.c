@@ -99,6 +99,13 @@ test_functions (void)
   g_assert_cmpstr (mg_code_item_get_module (c), ==, exe_name);
   g_assert_nonnull (strstr (mg_code_view_get_summary (view), "160 samples"));
 
+  /* A profile given again is named again, and says so until done. */
+  mg_code_view_set_profile (view, profile);
+  g_assert_true (mg_code_view_is_busy (view));
+  g_assert_cmpstr (mg_code_view_get_summary (view), ==, "Naming symbols…");
+  view = code_view (window);
+  g_assert_nonnull (strstr (mg_code_view_get_summary (view), "160 samples"));
+
   /* The second half selected: its windows' stacks only. */
   mg_time_view_set_selection (mg_window_get_time_view (window), 0.6, 0.9);
   view = code_view (window);
