@@ -180,6 +180,18 @@ mg_code_item_get_name (MgCodeItem *self)
   return self->function ? self->function->name : "";
 }
 
+guint
+mg_code_item_get_node (MgCodeItem *self)
+{
+  return self->is_node ? self->node : G_MAXUINT;
+}
+
+guint
+mg_code_item_get_function_id (MgCodeItem *self)
+{
+  return self->function ? self->function->id : G_MAXUINT;
+}
+
 guint64
 mg_code_item_get_self (MgCodeItem *self)
 {

@@ -37,6 +37,10 @@ double mg_code_item_get_total_share (MgCodeItem *self);
 const char *mg_code_item_get_location (MgCodeItem *self);
 /* The module's base name, or "" outside every module. */
 const char *mg_code_item_get_module (MgCodeItem *self);
+/* The node of a tree row; G_MAXUINT for a table row. */
+guint mg_code_item_get_node (MgCodeItem *self);
+/* The function's id in the tree's namer; G_MAXUINT for none. */
+guint mg_code_item_get_function_id (MgCodeItem *self);
 /* The children of a node, as items (NULL for a leaf or a table row). */
 GListModel *mg_code_item_dup_children (MgCodeItem *self);
 

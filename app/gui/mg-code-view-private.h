@@ -8,7 +8,11 @@ G_BEGIN_DECLS
 
 /* A computation is running or waiting. */
 gboolean mg_code_view_is_busy (MgCodeView *self);
-/* The Functions table as shown (sorted): MgCodeItem items. */
+/* The search field, and the share it found ("Matched 12.3 %") while
+ * one is typed, else NULL. */
+GtkWidget *mg_code_view_get_search_entry (MgCodeView *self);
+const char *mg_code_view_get_matched (MgCodeView *self);
+/* The Functions table as shown (sorted, filtered): MgCodeItem items. */
 GListModel *mg_code_view_get_functions_model (MgCodeView *self);
 /* The call tree's rows as shown: GtkTreeListRow items of MgCodeItem. */
 GListModel *mg_code_view_get_tree_model (MgCodeView *self);

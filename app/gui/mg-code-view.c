@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "mg-code-item.h"
 #include "mg-code-namer.h"
@@ -41,6 +42,12 @@ struct _MgCodeView
   GtkSingleSelection *functions_selection;
   GtkSingleSelection *tree_selection;
   char *selected_function;  /* NULL: none */
+  GtkWidget *search;
+  GtkWidget *matched;       /* the share of the samples the search found */
+  char *needle;             /* the search, casefolded; NULL when empty */
+  GBytes *matches;          /* by namer id: the functions it found; NULL */
+  GtkCustomFilter *filter;
+  GtkFilterListModel *functions_filtered;
 };
 
 G_DEFINE_FINAL_TYPE (MgCodeView, mg_code_view, GTK_TYPE_BOX)
@@ -60,6 +67,8 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+static void select_in_table (MgCodeView *self, const char *name);
+
 /* What a column shows of an item. */
 typedef enum {
   COLUMN_NAME,
@@ -69,6 +78,17 @@ typedef enum {
   COLUMN_LOCATION,
   COLUMN_MODULE,
 } Column;
+
+/* The search found the item's function. */
+static gboolean
+item_matches (MgCodeView *self, MgCodeItem *item)
+{
+  gsize n = 0;
+  const guint8 *found = self && self->matches ? g_bytes_get_data (self->matches, &n) : NULL;
+  guint id = mg_code_item_get_function_id (item);
+
+  return found != NULL && id < n && found[id];
+}
 
 static MgCodeItem *
 item_of (GtkListItem *list_item, gboolean tree)
@@ -125,6 +145,10 @@ bind_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer d
     case COLUMN_NAME:
       text = g_strdup (mg_code_item_get_name (item));
       gtk_widget_set_tooltip_text (child, text);
+      if (item_matches (g_object_get_data (G_OBJECT (factory), "code-view"), item))
+        gtk_widget_add_css_class (child, "search-match");
+      else
+        gtk_widget_remove_css_class (child, "search-match");
       break;
     case COLUMN_SELF_SHARE:
       text = g_strdup_printf ("%.1f %%", mg_code_item_get_self_share (item));
@@ -178,12 +202,14 @@ column_sorter (Column column)
 }
 
 static GtkColumnViewColumn *
-add_column (GtkColumnView *view, const char *title, Column column, gboolean tree)
+add_column (MgCodeView *self, GtkColumnView *view, const char *title, Column column,
+            gboolean tree)
 {
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   GtkColumnViewColumn *c;
 
   g_object_set_data (G_OBJECT (factory), "tree", GINT_TO_POINTER (tree));
+  g_object_set_data (G_OBJECT (factory), "code-view", self);
   g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (column));
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (column));
   c = gtk_column_view_column_new (title, factory);
@@ -201,20 +227,20 @@ add_column (GtkColumnView *view, const char *title, Column column, gboolean tree
 }
 
 static void
-add_columns (GtkColumnView *view, gboolean tree)
+add_columns (MgCodeView *self, GtkColumnView *view, gboolean tree)
 {
   /* Translators: column of the code views: the function's name */
-  add_column (view, _("Function"), COLUMN_NAME, tree);
+  add_column (self, view, _("Function"), COLUMN_NAME, tree);
   /* Translators: column of the code views: % of the samples taken in the function itself */
-  add_column (view, _("Self"), COLUMN_SELF_SHARE, tree);
+  add_column (self, view, _("Self"), COLUMN_SELF_SHARE, tree);
   /* Translators: column of the code views: % of the samples in the function or what it called */
-  GtkColumnViewColumn *total = add_column (view, _("Total"), COLUMN_TOTAL_SHARE, tree);
+  GtkColumnViewColumn *total = add_column (self, view, _("Total"), COLUMN_TOTAL_SHARE, tree);
   /* Translators: column of the code views: samples in the function or what it called */
-  add_column (view, _("Samples"), COLUMN_SAMPLES, tree);
+  add_column (self, view, _("Samples"), COLUMN_SAMPLES, tree);
   /* Translators: column of the code views: source file and line */
-  add_column (view, _("Source"), COLUMN_LOCATION, tree);
+  add_column (self, view, _("Source"), COLUMN_LOCATION, tree);
   /* Translators: column of the code views: the executable or library */
-  add_column (view, _("Module"), COLUMN_MODULE, tree);
+  add_column (self, view, _("Module"), COLUMN_MODULE, tree);
   if (!tree)
     /* Largest first, the arrow pointing down. */
     gtk_column_view_sort_by_column (view, total, GTK_SORT_DESCENDING);
@@ -282,6 +308,14 @@ scrolled (GtkWidget *child)
   return s;
 }
 
+/* The table's rows: the search's, or all without one. */
+static gboolean
+filter_item (gpointer item, gpointer user_data)
+{
+  MgCodeView *self = user_data;
+  return self->needle == NULL || item_matches (self, item);
+}
+
 static GtkWidget *
 build_functions (MgCodeView *self)
 {
@@ -289,11 +323,15 @@ build_functions (MgCodeView *self)
 
   self->functions_view = view;
   self->functions = g_list_store_new (MG_TYPE_CODE_ITEM);
-  add_columns (GTK_COLUMN_VIEW (view), FALSE);
+  add_columns (self, GTK_COLUMN_VIEW (view), FALSE);
   self->functions_sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->functions)),
                                                     g_object_ref (gtk_column_view_get_sorter (
                                                       GTK_COLUMN_VIEW (view))));
-  self->functions_selection = selection_of (G_LIST_MODEL (g_object_ref (self->functions_sorted)));
+  self->filter = gtk_custom_filter_new (filter_item, self, NULL);
+  self->functions_filtered = gtk_filter_list_model_new (
+    G_LIST_MODEL (g_object_ref (self->functions_sorted)), GTK_FILTER (g_object_ref (self->filter)));
+  self->functions_selection = selection_of (
+    G_LIST_MODEL (g_object_ref (self->functions_filtered)));
   gtk_column_view_set_model (GTK_COLUMN_VIEW (view),
                              GTK_SELECTION_MODEL (g_object_ref (self->functions_selection)));
   follow_rows (self, view, self->functions_selection);
@@ -321,7 +359,7 @@ build_tree (MgCodeView *self)
   self->roots = g_list_store_new (MG_TYPE_CODE_ITEM);
   self->tree_rows = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->roots)), FALSE,
                                              FALSE, create_children, NULL, NULL);
-  add_columns (GTK_COLUMN_VIEW (view), TRUE);
+  add_columns (self, GTK_COLUMN_VIEW (view), TRUE);
   self->tree_selection = selection_of (G_LIST_MODEL (g_object_ref (self->tree_rows)));
   gtk_column_view_set_model (GTK_COLUMN_VIEW (view),
                              GTK_SELECTION_MODEL (g_object_ref (self->tree_selection)));
@@ -395,6 +433,8 @@ on_page_changed (GtkStack *stack)
                           g_strcmp0 (name, "tree") == 0);
 }
 
+static void on_search_changed (MgCodeView *self);
+
 static GtkWidget *
 build_header (MgCodeView *self)
 {
@@ -434,6 +474,18 @@ build_header (MgCodeView *self)
                     G_CALLBACK (on_page_changed), NULL);
   on_page_changed (GTK_STACK (self->view_stack));
 
+  self->search = gtk_search_entry_new ();
+  g_object_set (self->search, "placeholder-text", _("Find functions, files, modules"), NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->search), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Search the code views"), -1);
+  /* Each keystroke: the views are cheap to filter. */
+  g_signal_connect_swapped (self->search, "changed", G_CALLBACK (on_search_changed), self);
+  gtk_box_append (GTK_BOX (header), self->search);
+  self->matched = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->matched, "caption");
+  gtk_widget_set_visible (self->matched, FALSE);
+  gtk_box_append (GTK_BOX (header), self->matched);
+
   self->summary = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->summary), 1);
   gtk_label_set_ellipsize (GTK_LABEL (self->summary), PANGO_ELLIPSIZE_START);
@@ -454,6 +506,29 @@ fill_functions (MgCodeView *self)
     g_ptr_array_add (items, mg_code_item_new_function (self->current, i));
   g_list_store_splice (self->functions, 0, g_list_model_get_n_items (G_LIST_MODEL (self->functions)),
                        items->pdata, items->len);
+}
+
+/* The rows above the search's functions opened, down from the top (a
+ * few thousand rows at most: a search of a common word stops there). */
+static void
+expand_to_matches (MgCodeView *self, MgCallTreeKind kind)
+{
+  gsize n_matches = 0;
+  const guint8 *matches = self->matches ? g_bytes_get_data (self->matches, &n_matches) : NULL;
+  GListModel *rows = G_LIST_MODEL (self->tree_rows);
+
+  if (matches == NULL || self->current == NULL)
+    return;
+  g_autofree guint8 *below = mg_call_tree_find_matches (mg_code_tree_get (self->current), kind,
+                                                        matches, (guint) n_matches);
+  for (guint i = 0; i < g_list_model_get_n_items (rows) && i < 5000; i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (MgCodeItem) item = gtk_tree_list_row_get_item (row);
+      guint node = mg_code_item_get_node (item);
+      if (node != G_MAXUINT && below[node])
+        gtk_tree_list_row_set_expanded (row, TRUE);
+    }
 }
 
 static void
@@ -480,6 +555,68 @@ fill_tree (MgCodeView *self)
       if (gtk_tree_list_row_get_depth (row) < 2)
         gtk_tree_list_row_set_expanded (row, TRUE);
     }
+  expand_to_matches (self, kind);
+}
+
+static gboolean
+text_has (const char *text, const char *needle)
+{
+  g_autofree char *folded = text ? g_utf8_casefold (text, -1) : NULL;
+  return folded != NULL && strstr (folded, needle) != NULL;
+}
+
+/* A function is found by its name, its file's or its module's base name. */
+static gboolean
+function_matches (const MgCallFunction *f, const char *needle)
+{
+  g_autofree char *file = f->file ? g_path_get_basename (f->file) : NULL;
+  g_autofree char *module = f->module ? g_path_get_basename (f->module) : NULL;
+  return text_has (f->name, needle) || text_has (file, needle) || text_has (module, needle);
+}
+
+/* The search over the namer's functions, then every view shown anew. */
+static void
+apply_search (MgCodeView *self)
+{
+  g_clear_pointer (&self->matches, g_bytes_unref);
+  gtk_widget_set_visible (self->matched, FALSE);
+  if (self->needle && self->namer)
+    {
+      guint n = mg_frame_namer_get_n_functions (self->namer);
+      guint8 *found = g_new0 (guint8, MAX (n, 1));
+      for (guint id = 0; id < n; id++)
+        found[id] = function_matches (mg_frame_namer_get_function (self->namer, id), self->needle);
+      self->matches = g_bytes_new_take (found, MAX (n, 1));
+    }
+  if (self->matches && self->current)
+    {
+      const MgCallTree *tree = mg_code_tree_get (self->current);
+      guint64 total = mg_call_tree_get_total (tree);
+      guint64 matched = mg_call_tree_count_matching (
+        tree, g_bytes_get_data (self->matches, NULL), (guint) g_bytes_get_size (self->matches));
+      g_autofree char *text = g_strdup_printf (
+        /* Translators: the share of the samples whose stacks hold a function the
+         * Code pane's search found */
+        _("Matched %.1f %%"), total ? 100.0 * (double) matched / (double) total : 0.0);
+      gtk_label_set_text (GTK_LABEL (self->matched), text);
+      gtk_widget_set_visible (self->matched, TRUE);
+    }
+  mg_flame_view_set_matches (MG_FLAME_VIEW (self->flame), self->matches);
+  fill_functions (self);
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  select_in_table (self, self->selected_function);
+  fill_tree (self);
+}
+
+static void
+on_search_changed (MgCodeView *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search));
+
+  g_clear_pointer (&self->needle, g_free);
+  if (text != NULL && *text != '\0')
+    self->needle = g_utf8_casefold (text, -1);
+  apply_search (self);
 }
 
 static void
@@ -528,17 +665,14 @@ compute (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 }
 
 static void start (MgCodeView *self);
-static void select_in_table (MgCodeView *self, const char *name);
 
 static void
 show_result (MgCodeView *self, Job *job)
 {
   g_clear_pointer (&self->current, mg_code_tree_unref);
   self->current = mg_code_tree_ref (job->tree);
-  fill_functions (self);
-  select_in_table (self, self->selected_function);
-  fill_tree (self);
   mg_flame_view_set_tree (MG_FLAME_VIEW (self->flame), self->current);
+  apply_search (self);
 
   guint64 total = mg_call_tree_get_total (mg_code_tree_get (self->current));
   g_autofree char *range = mg_time_view_describe_figures_range (self->view);
@@ -710,6 +844,9 @@ mg_code_view_dispose (GObject *object)
   g_clear_object (&self->tree_rows);
   g_clear_object (&self->functions_selection);
   g_clear_object (&self->tree_selection);
+  g_clear_object (&self->functions_filtered);
+  g_clear_object (&self->filter);
+  g_clear_pointer (&self->matches, g_bytes_unref);
   G_OBJECT_CLASS (mg_code_view_parent_class)->dispose (object);
 }
 
@@ -717,6 +854,7 @@ static void
 mg_code_view_finalize (GObject *object)
 {
   g_free (MG_CODE_VIEW (object)->selected_function);
+  g_free (MG_CODE_VIEW (object)->needle);
   G_OBJECT_CLASS (mg_code_view_parent_class)->finalize (object);
 }
 
@@ -805,7 +943,21 @@ mg_code_view_is_busy (MgCodeView *self)
 GListModel *
 mg_code_view_get_functions_model (MgCodeView *self)
 {
-  return G_LIST_MODEL (self->functions_sorted);
+  return G_LIST_MODEL (self->functions_filtered);
+}
+
+GtkWidget *
+mg_code_view_get_search_entry (MgCodeView *self)
+{
+  return self->search;
+}
+
+const char *
+mg_code_view_get_matched (MgCodeView *self)
+{
+  if (!gtk_widget_get_visible (self->matched))
+    return NULL;
+  return gtk_label_get_text (GTK_LABEL (self->matched));
 }
 
 GListModel *

@@ -15,6 +15,7 @@ struct _MgFlameView
   MgCodeTree *tree;
   guint focus;
   GArray *boxes;   /* laid out for the width they were drawn at */
+  GBytes *matches; /* a search's functions by namer id, or NULL */
   int laid_width;
 };
 
@@ -86,8 +87,10 @@ mg_flame_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     return;
   cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   /* Translators: the flame graph's top box: every sample of the range */
-  mg_flame_render (cr, mg_code_tree_get (self->tree), self->boxes, width, ROW_HEIGHT,
-                   mg_theme_is_dark (widget), _("All"));
+  gsize n_matches = 0;
+  const guint8 *matches = self->matches ? g_bytes_get_data (self->matches, &n_matches) : NULL;
+  mg_flame_render_matches (cr, mg_code_tree_get (self->tree), self->boxes, width, ROW_HEIGHT,
+                           mg_theme_is_dark (widget), _("All"), matches, (guint) n_matches);
   cairo_destroy (cr);
 }
 
@@ -179,6 +182,32 @@ mg_flame_view_set_tree (MgFlameView *self, MgCodeTree *tree)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+void
+mg_flame_view_set_matches (MgFlameView *self, GBytes *matches)
+{
+  g_clear_pointer (&self->matches, g_bytes_unref);
+  self->matches = matches ? g_bytes_ref (matches) : NULL;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+guint
+mg_flame_view_count_matched_boxes (MgFlameView *self)
+{
+  gsize n_matches = 0;
+  const guint8 *matches = self->matches ? g_bytes_get_data (self->matches, &n_matches) : NULL;
+  guint found = 0;
+
+  ensure_layout (self);
+  for (guint i = 0; matches && self->boxes && i < self->boxes->len; i++)
+    {
+      const MgCallFunction *f = mg_call_tree_get_node (
+        mg_code_tree_get (self->tree), MG_CALL_TREE_TOP_DOWN,
+        g_array_index (self->boxes, MgFlameBox, i).node, NULL, NULL);
+      found += f && f->id < n_matches && matches[f->id];
+    }
+  return found;
+}
+
 guint
 mg_flame_view_get_focus (MgFlameView *self)
 {
@@ -199,6 +228,7 @@ mg_flame_view_finalize (GObject *object)
 
   g_clear_pointer (&self->tree, mg_code_tree_unref);
   g_clear_pointer (&self->boxes, g_array_unref);
+  g_clear_pointer (&self->matches, g_bytes_unref);
   G_OBJECT_CLASS (mg_flame_view_parent_class)->finalize (object);
 }
 

@@ -20,6 +20,12 @@ GtkWidget *mg_flame_view_new (void);
 /* NULL: nothing drawn. A new tree is shown whole. */
 void mg_flame_view_set_tree (MgFlameView *self, MgCodeTree *tree);
 
+/* A search's functions (by namer id; NULL: none) highlighted, the rest
+ * faded. */
+void mg_flame_view_set_matches (MgFlameView *self, GBytes *matches);
+/* For tests: the boxes drawn highlighted. */
+guint mg_flame_view_count_matched_boxes (MgFlameView *self);
+
 /* For tests: the node zoomed to (MG_CALL_TREE_ROOT: none), the boxes
  * drawn, and a click at (x, y) in the widget. */
 guint mg_flame_view_get_focus (MgFlameView *self);

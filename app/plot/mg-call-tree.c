@@ -361,3 +361,48 @@ mg_call_tree_get_parent (const MgCallTree *self, MgCallTreeKind kind, guint node
   g_return_val_if_fail (valid_node (self, kind, node), G_MAXUINT);
   return g_array_index (self->shape->trees[kind].parent, guint, node);
 }
+
+static gboolean
+is_match (const guint8 *matches, guint n_matches, guint function)
+{
+  return function < n_matches && matches[function];
+}
+
+guint8 *
+mg_call_tree_find_matches (const MgCallTree *self, MgCallTreeKind kind, const guint8 *matches,
+                           guint n_matches)
+{
+  const ShapeTree *t = &self->shape->trees[kind];
+  const guint *parent = (const guint *) t->parent->data;
+  const guint *function = (const guint *) t->function->data;
+  const guint64 *total = self->trees[kind].total;
+  guint n_nodes = t->function->len;
+  guint8 *below = g_new0 (guint8, MAX (n_nodes, 1));
+
+  g_return_val_if_fail (!self->building, below);
+  /* Children come after their parents: last first, each tells its parent. */
+  for (guint n = n_nodes; n-- > 1;)
+    if (total[n] > 0 && (below[n] || is_match (matches, n_matches, function[n])))
+      below[parent[n]] = TRUE;
+  return below;
+}
+
+guint64
+mg_call_tree_count_matching (const MgCallTree *self, const guint8 *matches, guint n_matches)
+{
+  MgCallShape *shape = self->shape;
+  const guint *start = (const guint *) shape->function_start->data;
+  const guint *functions = (const guint *) shape->functions->data;
+  guint64 matched = 0;
+
+  g_return_val_if_fail (!self->building, 0);
+  for (guint s = 0; s < mg_call_shape_get_n_stacks (shape); s++)
+    if (self->counts[s] > 0)
+      for (guint j = start[s]; j < start[s + 1]; j++)
+        if (is_match (matches, n_matches, functions[j]))
+          {
+            matched += self->counts[s];
+            break;
+          }
+  return matched;
+}

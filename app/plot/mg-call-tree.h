@@ -62,6 +62,16 @@ guint mg_call_tree_get_parent (const MgCallTree *self, MgCallTreeKind kind, guin
 guint mg_call_tree_find_child (const MgCallTree *self, MgCallTreeKind kind, guint node,
                                const char *name);
 
+/* A search (issue 30, point 4): MATCHES[id] is TRUE for each namer id of
+ * a function found (N_MATCHES long; ids past it match nothing). Per node
+ * of KIND (g_free), TRUE where a node under it, with samples, is of such a
+ * function: the rows to expand to show the matches. */
+guint8 *mg_call_tree_find_matches (const MgCallTree *self, MgCallTreeKind kind,
+                                   const guint8 *matches, guint n_matches);
+/* The samples of stacks holding a function of MATCHES. */
+guint64 mg_call_tree_count_matching (const MgCallTree *self, const guint8 *matches,
+                                     guint n_matches);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgCallTree, mg_call_tree_free)
 
 G_END_DECLS

@@ -305,6 +305,77 @@ test_selected_function (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Rows of the call tree shown now naming NAME at DEPTH. */
+static guint
+count_rows (GListModel *rows, const char *name, guint depth)
+{
+  guint found = 0, d;
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      MgCodeItem *item = tree_item (rows, i, &d);
+      found += d == depth && g_str_equal (mg_code_item_get_name (item), name);
+    }
+  return found;
+}
+
+/* The search, case-insensitive, by name, file or module: the table
+ * filtered, the share of the samples found, the tree open down to the
+ * functions found, their flame boxes highlighted. */
+static void
+test_search (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  GListModel *model = mg_code_view_get_functions_model (view);
+  GtkEditable *search = GTK_EDITABLE (mg_code_view_get_search_entry (view));
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *exe_name = g_path_get_basename (exe);
+
+  g_assert_null (mg_code_view_get_matched (view));
+  gtk_editable_set_text (search, "FIXTURE_C");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+  assert_function (model, "code_fixture_c", 60, 60, 37.5, 37.5);
+  /* c's stacks: 30 + 10 + 20 of 160. */
+  g_assert_cmpstr (mg_code_view_get_matched (view), ==, "Matched 37.5 %");
+
+  /* Bottom up, b only as c's caller: the tree opens c to show it. */
+  mg_code_view_set_bottom_up (view, TRUE);
+  gtk_editable_set_text (search, "fixture_b");
+  g_assert_cmpstr (mg_code_view_get_matched (view), ==, "Matched 18.8 %");
+  GListModel *rows = mg_code_view_get_tree_model (view);
+  g_assert_cmpuint (count_rows (rows, "code_fixture_b", 1), ==, 1);
+  mg_code_view_set_bottom_up (view, FALSE);
+
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (200);
+  g_assert_cmpuint (mg_flame_view_count_matched_boxes (flame), ==, 1);
+  gtk_editable_set_text (search, "fixture_c");
+  g_assert_cmpuint (mg_flame_view_count_matched_boxes (flame), ==, 2);  /* under a and b */
+  gui_test_save_screenshot (window, "code-flame-search-light.png");
+
+  /* By file and by module: all four; a new range keeps the search. */
+  gtk_editable_set_text (search, "CODE-FIXTURE.C");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
+  gtk_editable_set_text (search, exe_name);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
+  gtk_editable_set_text (search, "fixture_a");
+  mg_time_view_set_selection (mg_window_get_time_view (window), 0.6, 0.9);
+  view = code_view (window);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+  g_assert_cmpstr (mg_code_view_get_matched (view), ==, "Matched 80.0 %");
+  gtk_editable_set_text (search, "no such thing");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
+  g_assert_cmpstr (mg_code_view_get_matched (view), ==, "Matched 0.0 %");
+  gtk_editable_set_text (search, "");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
+  g_assert_null (mg_code_view_get_matched (view));
+  g_assert_cmpuint (mg_flame_view_count_matched_boxes (flame), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_no_stacks (void)
 {
@@ -368,6 +439,7 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/call-tree", test_call_tree);
   g_test_add_func ("/code-view/flame-graph", test_flame_graph);
   g_test_add_func ("/code-view/selected-function", test_selected_function);
+  g_test_add_func ("/code-view/search", test_search);
   g_test_add_func ("/code-view/no-stacks", test_no_stacks);
   g_test_add_func ("/code-view/screenshots", test_screenshots);
   if (g_getenv ("MG_CODE_VIEW_PROFILE") != NULL)

@@ -190,6 +190,36 @@ test_recursion (void)
   check_node (tree, k, a2, "a", 20, 20, 0);
 }
 
+/* A search for b: 10 of the 100 samples; top down, the root and main
+ * lead to it (a does not); bottom up, c leads to it (c's caller b). */
+static void
+test_matches (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) tree = three_paths (namer);
+  guint n = mg_frame_namer_get_n_functions (namer);
+  g_autofree guint8 *found = g_new0 (guint8, n);
+  const MgCallTreeKind down = MG_CALL_TREE_TOP_DOWN, up = MG_CALL_TREE_BOTTOM_UP;
+
+  for (guint id = 0; id < n; id++)
+    found[id] = g_str_equal (mg_frame_namer_get_function (namer, id)->name, "b");
+  g_assert_cmpuint (mg_call_tree_count_matching (tree, found, n), ==, 10);
+  g_autofree guint8 *below = mg_call_tree_find_matches (tree, down, found, n);
+  guint main_node = mg_call_tree_find_child (tree, down, MG_CALL_TREE_ROOT, "main");
+  guint b = mg_call_tree_find_child (tree, down, main_node, "b");
+  g_assert_true (below[MG_CALL_TREE_ROOT]);
+  g_assert_true (below[main_node]);
+  g_assert_false (below[mg_call_tree_find_child (tree, down, main_node, "a")]);
+  g_assert_false (below[b]);  /* b itself, nothing below */
+  g_autofree guint8 *callers = mg_call_tree_find_matches (tree, up, found, n);
+  guint c = mg_call_tree_find_child (tree, up, MG_CALL_TREE_ROOT, "c");
+  g_assert_true (callers[c]);
+  g_assert_false (callers[mg_call_tree_find_child (tree, up, MG_CALL_TREE_ROOT, "a")]);
+  /* Ids past the array match nothing. */
+  g_assert_cmpuint (mg_call_tree_count_matching (tree, found, 0), ==, 0);
+}
+
 /* An inlined function is a call of its own; an unresolved address is
  * named by its offset; an empty stack counts in the total only. */
 static void
@@ -487,6 +517,7 @@ main (int argc, char **argv)
   g_test_add_func ("/call-tree/inline-and-unknown", test_inline_and_unknown);
   g_test_add_func ("/call-tree/namer-cache", test_namer_cache);
   g_test_add_func ("/call-tree/index", test_index);
+  g_test_add_func ("/call-tree/matches", test_matches);
   g_test_add_func ("/flame-graph/layout", test_flame_layout);
   g_test_add_func ("/flame-graph/render", test_flame_render);
   return g_test_run ();
