@@ -158,7 +158,10 @@ mg_code_item_new_function (MgCodeTree *tree, guint i)
 {
   guint64 self_samples, total;
   const MgCallFunction *f = mg_call_tree_get_function (tree->tree, i, &self_samples, &total);
-  return item_new (tree, f, self_samples, total);
+  MgCodeItem *self = item_new (tree, f, self_samples, total);
+
+  self->node = i;  /* the table's row */
+  return self;
 }
 
 MgCodeItem *
@@ -184,6 +187,12 @@ guint
 mg_code_item_get_node (MgCodeItem *self)
 {
   return self->is_node ? self->node : G_MAXUINT;
+}
+
+guint
+mg_code_item_get_row (MgCodeItem *self)
+{
+  return self->is_node ? G_MAXUINT : self->node;
 }
 
 guint

@@ -39,6 +39,8 @@ const char *mg_code_item_get_location (MgCodeItem *self);
 const char *mg_code_item_get_module (MgCodeItem *self);
 /* The node of a tree row; G_MAXUINT for a table row. */
 guint mg_code_item_get_node (MgCodeItem *self);
+/* The functions table's row of a table item; G_MAXUINT for a node. */
+guint mg_code_item_get_row (MgCodeItem *self);
 /* The function's id in the tree's namer; G_MAXUINT for none. */
 guint mg_code_item_get_function_id (MgCodeItem *self);
 /* The children of a node, as items (NULL for a leaf or a table row). */

@@ -30,4 +30,9 @@ const char *mg_code_view_get_empty_title (MgCodeView *self);
 /* The line above the views: samples and range. */
 const char *mg_code_view_get_summary (MgCodeView *self);
 
+/* The flame graph as shown (its zoom, the search's highlight) to a
+ * .png (at SCALE), .svg or .pdf, or the Functions table as shown (sorted,
+ * filtered) to a .csv: of the selection and process the views follow. */
+gboolean mg_code_view_export (MgCodeView *self, const char *path, double scale, GError **error);
+
 G_END_DECLS

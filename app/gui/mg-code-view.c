@@ -10,6 +10,12 @@
 #include "mg-code-view-private.h"
 #include "mg-flame-view.h"
 #include "plot/mg-call-index.h"
+#include "plot/mg-code-export.h"
+#include "plot/mg-selection-stats.h"
+#include "plot/mg-view-export.h"
+#include "gui/graph/mg-theme.h"
+#include "mg-file-choosers.h"
+#include "mg-window-internal.h"
 
 struct _MgCodeView
 {
@@ -486,6 +492,18 @@ build_header (MgCodeView *self)
   gtk_widget_set_visible (self->matched, FALSE);
   gtk_box_append (GTK_BOX (header), self->matched);
 
+  GMenu *menu = g_menu_new ();
+  /* Translators: the Code pane's export menu */
+  g_menu_append (menu, _("Flame Graph as Image…"), "code.export-flame");
+  g_menu_append (menu, _("Functions as CSV…"), "code.export-functions");
+  GtkWidget *export = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (export), "document-save-symbolic");
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (export), G_MENU_MODEL (menu));
+  g_object_unref (menu);
+  gtk_widget_set_tooltip_text (export, _("Export the flame graph or the functions"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (export), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Export"), -1);
+
   self->summary = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->summary), 1);
   gtk_label_set_ellipsize (GTK_LABEL (self->summary), PANGO_ELLIPSIZE_START);
@@ -493,6 +511,7 @@ build_header (MgCodeView *self)
   gtk_widget_add_css_class (self->summary, "dim-label");
   gtk_widget_add_css_class (self->summary, "caption");
   gtk_box_append (GTK_BOX (header), self->summary);
+  gtk_box_append (GTK_BOX (header), export);
   return header;
 }
 
@@ -820,6 +839,85 @@ mg_code_view_set_selected_function (MgCodeView *self, const char *name)
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SELECTED_FUNCTION]);
 }
 
+/* The Functions table's rows as shown: sorted, the search's only. */
+static GArray *
+shown_rows (MgCodeView *self)
+{
+  GListModel *model = G_LIST_MODEL (self->functions_filtered);
+  GArray *rows = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (MgCodeItem) item = g_list_model_get_item (model, i);
+      guint row = mg_code_item_get_row (item);
+      g_array_append_val (rows, row);
+    }
+  return rows;
+}
+
+gboolean
+mg_code_view_export (MgCodeView *self, const char *path, double scale, GError **error)
+{
+  MgViewFormat format;
+
+  if (self->current == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("Nothing to export: the code views have no call stacks yet"));
+      return FALSE;
+    }
+  const MgCallTree *tree = mg_code_tree_get (self->current);
+  if (g_str_has_suffix (path, ".csv") || g_str_has_suffix (path, ".CSV"))
+    {
+      g_autoptr (GArray) rows = shown_rows (self);
+      return mg_functions_csv_save (tree, rows, path, error);
+    }
+  if (!mg_view_export_format_from_path (path, &format))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("Cannot export to “%s”: name the file .png, .svg or .pdf for the flame "
+                     "graph, .csv for the functions"), path);
+      return FALSE;
+    }
+  int process = mg_time_view_get_process (self->view);
+  g_autofree char *range = mg_time_view_describe_figures_range (self->view);
+  g_autofree char *who = process >= 0 && self->profile
+                           ? mg_selection_stats_describe_process (self->profile, process)
+                           : g_strdup (_("all processes"));
+  g_autofree char *line = g_strdup_printf ("%s · %s", range, who);
+  gsize n_matches = 0;
+  const guint8 *matches = self->matches ? g_bytes_get_data (self->matches, &n_matches) : NULL;
+  return mg_flame_export_save (tree, mg_flame_view_get_focus (MG_FLAME_VIEW (self->flame)),
+                               matches, (guint) n_matches, _("Flame Graph"), line, _("All"),
+                               mg_theme_is_dark (GTK_WIDGET (self)), scale, path, error);
+}
+
+static void
+on_export_chosen (GFile *file, double scale, gpointer user_data)
+{
+  MgCodeView *self = user_data;
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr (GError) error = NULL;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  if ((path == NULL || !mg_code_view_export (self, path, scale, &error)) && MG_IS_WINDOW (root))
+    mg_window_show_message (MG_WINDOW (root), _("Export Failed"),
+                            error ? error->message : _("Choose a folder on this computer."));
+}
+
+static void
+export_activated (GtkWidget *widget, const char *action, GVariant *parameter)
+{
+  MgCodeView *self = MG_CODE_VIEW (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  gboolean flame = g_str_equal (action, "code.export-flame");
+
+  if (self->current == NULL || !GTK_IS_WINDOW (root))
+    return;
+  mg_file_chooser_export (GTK_WINDOW (root), flame ? "flame-graph.svg" : "functions.csv",
+                          on_export_chosen, self);
+}
+
 static const char *const range_properties[] = {
   "notify::start", "notify::end", "notify::has-selection", "notify::selection-start",
   "notify::selection-end", "notify::process",
@@ -900,6 +998,10 @@ mg_code_view_class_init (MgCodeViewClass *klass)
   signals[SIGNAL_FUNCTION_ACTIVATED] = g_signal_new (
     "function-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
     G_TYPE_NONE, 1, G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
+  gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "code.export-flame", NULL,
+                                   export_activated);
+  gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "code.export-functions", NULL,
+                                   export_activated);
 }
 
 static void

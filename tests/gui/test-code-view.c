@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
 #include "code-fixture.h"
@@ -376,6 +377,91 @@ test_search (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static char *
+read_back (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  char *text = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  g_assert_no_error (error);
+  return text;
+}
+
+/* The Functions table as CSV and the flame graph as SVG, PNG and PDF,
+ * read back: the selection's and process's values, the search's rows,
+ * the flame graph's zoom. */
+static void
+test_export (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("mg-code-export-XXXXXX", NULL);
+  g_autofree char *csv = g_build_filename (dir, "functions.csv", NULL);
+  g_autofree char *svg = g_build_filename (dir, "flame.svg", NULL);
+  g_autofree char *png = g_build_filename (dir, "flame.png", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "flame.pdf", NULL);
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *exe_name = g_path_get_basename (exe);
+
+  g_assert_true (mg_code_view_export (view, csv, 1, &error));
+  g_assert_no_error (error);
+  g_autofree char *text = read_back (csv);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpstr (lines[0], ==,
+                   "function,self_percent,total_percent,self_samples,total_samples,source,module");
+  g_assert_cmpuint (g_strv_length (lines), ==, 6);  /* 4 rows and the last newline */
+  g_assert_true (g_str_has_prefix (lines[1], "\"code_fixture_main\",0.000,100.000,0,160,"));
+  g_assert_true (g_str_has_prefix (lines[2], "\"code_fixture_a\",62.500,81.250,100,130,"
+                                             "\"code-fixture.c:"));
+  g_autofree char *module = g_strdup_printf (",\"%s\"", exe_name);
+  g_assert_true (g_str_has_suffix (lines[2], module));
+
+  /* Process 1 and a search: its values, the rows found. */
+  mg_time_view_set_process (mg_window_get_time_view (window), 1);
+  view = code_view (window);
+  gtk_editable_set_text (GTK_EDITABLE (mg_code_view_get_search_entry (view)), "fixture_c");
+  g_assert_true (mg_code_view_export (view, csv, 1, &error));
+  g_autofree char *found = read_back (csv);
+  g_auto (GStrv) found_lines = g_strsplit (found, "\n", -1);
+  g_assert_cmpuint (g_strv_length (found_lines), ==, 3);
+  g_assert_true (g_str_has_prefix (found_lines[1], "\"code_fixture_c\",33.333,33.333,20,20,"));
+  gtk_editable_set_text (GTK_EDITABLE (mg_code_view_get_search_entry (view)), "");
+
+  /* The whole run zoomed to a: its callees, not b. */
+  mg_time_view_set_process (mg_window_get_time_view (window), -1);
+  view = code_view (window);
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (200);
+  mg_flame_view_click (flame, gtk_widget_get_width (GTK_WIDGET (flame)) * 0.5, 2 * 20 + 10);
+  g_assert_true (mg_code_view_export (view, svg, 1, &error));
+  g_assert_no_error (error);
+  g_autofree char *image = read_back (svg);
+  g_assert_nonnull (strstr (image, "<title>Flame Graph</title>"));
+  g_assert_nonnull (strstr (image, ">code_fixture_a</text>"));
+  g_assert_nonnull (strstr (image, ">code_fixture_c</text>"));
+  g_assert_null (strstr (image, "code_fixture_b"));
+
+  g_assert_true (mg_code_view_export (view, png, 2, &error));
+  cairo_surface_t *surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 2400);
+  cairo_surface_destroy (surface);
+  g_assert_true (mg_code_view_export (view, pdf, 1, &error));
+  g_autofree char *document = read_back (pdf);
+  g_assert_true (g_str_has_prefix (document, "%PDF"));
+
+  g_autofree char *bad = g_build_filename (dir, "flame.gif", NULL);
+  g_assert_false (mg_code_view_export (view, bad, 1, &error));
+  g_assert_nonnull (strstr (error->message, ".csv for the functions"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (csv), g_unlink (svg), g_unlink (png), g_unlink (pdf);
+  g_rmdir (dir);
+}
+
 static void
 test_no_stacks (void)
 {
@@ -440,6 +526,7 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/flame-graph", test_flame_graph);
   g_test_add_func ("/code-view/selected-function", test_selected_function);
   g_test_add_func ("/code-view/search", test_search);
+  g_test_add_func ("/code-view/export", test_export);
   g_test_add_func ("/code-view/no-stacks", test_no_stacks);
   g_test_add_func ("/code-view/screenshots", test_screenshots);
   if (g_getenv ("MG_CODE_VIEW_PROFILE") != NULL)
