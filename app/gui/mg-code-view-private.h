@@ -2,6 +2,7 @@
 /* What the code views show, for tests (mg-code-view.c). */
 #pragma once
 
+#include "mg-code-item.h"
 #include "mg-code-view.h"
 
 G_BEGIN_DECLS
@@ -21,6 +22,8 @@ void mg_code_view_show_page (MgCodeView *self, const char *page);
 /* The Functions table's and the call tree's column views. */
 GtkWidget *mg_code_view_get_functions_view (MgCodeView *self);
 GtkWidget *mg_code_view_get_tree_view (MgCodeView *self);
+/* The call tree shown, NULL before the first. */
+MgCodeTree *mg_code_view_get_tree (MgCodeView *self);
 /* The flame graph (MgFlameView). */
 GtkWidget *mg_code_view_get_flame_view (MgCodeView *self);
 /* Shows the bottom-up tree (TRUE) or the top-down one. */

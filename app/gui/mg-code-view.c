@@ -373,6 +373,23 @@ build_tree (MgCodeView *self)
   gtk_widget_add_css_class (view, "data-table");
   gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Call Tree"), -1);
+  /* Right opens a row (then goes to its first child), Left closes it (then
+   * goes to its parent): before the list's own keys see them. */
+  GtkEventController *keys = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  static const struct {
+    guint key;
+    const char *action;
+  } bindings[] = {
+    { GDK_KEY_Right, "code.expand-row" }, { GDK_KEY_KP_Right, "code.expand-row" },
+    { GDK_KEY_Left, "code.collapse-row" }, { GDK_KEY_KP_Left, "code.collapse-row" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
+    gtk_shortcut_controller_add_shortcut (
+      GTK_SHORTCUT_CONTROLLER (keys),
+      gtk_shortcut_new (gtk_keyval_trigger_new (bindings[i].key, 0),
+                        gtk_named_action_new (bindings[i].action)));
+  gtk_widget_add_controller (view, keys);
   gtk_box_append (GTK_BOX (box), scrolled (view));
   return box;
 }
@@ -918,6 +935,44 @@ export_activated (GtkWidget *widget, const char *action, GVariant *parameter)
                           on_export_chosen, self);
 }
 
+static void
+select_tree_row (MgCodeView *self, guint position)
+{
+  gtk_single_selection_set_selected (self->tree_selection, position);
+}
+
+static void
+tree_key_activated (GtkWidget *widget, const char *action, GVariant *parameter)
+{
+  MgCodeView *self = MG_CODE_VIEW (widget);
+  GtkTreeListRow *row = gtk_single_selection_get_selected_item (self->tree_selection);
+  guint position = gtk_single_selection_get_selected (self->tree_selection);
+
+  if (row == NULL)
+    {
+      if (g_list_model_get_n_items (G_LIST_MODEL (self->tree_rows)) > 0)
+        select_tree_row (self, 0);
+      return;
+    }
+  if (g_str_equal (action, "code.expand-row"))
+    {
+      if (!gtk_tree_list_row_is_expandable (row))
+        return;
+      if (!gtk_tree_list_row_get_expanded (row))
+        gtk_tree_list_row_set_expanded (row, TRUE);
+      else
+        select_tree_row (self, position + 1);
+    }
+  else if (gtk_tree_list_row_get_expanded (row))
+    gtk_tree_list_row_set_expanded (row, FALSE);
+  else
+    {
+      g_autoptr (GtkTreeListRow) parent = gtk_tree_list_row_get_parent (row);
+      if (parent != NULL)
+        select_tree_row (self, gtk_tree_list_row_get_position (parent));
+    }
+}
+
 static const char *const range_properties[] = {
   "notify::start", "notify::end", "notify::has-selection", "notify::selection-start",
   "notify::selection-end", "notify::process",
@@ -1000,6 +1055,10 @@ mg_code_view_class_init (MgCodeViewClass *klass)
     G_TYPE_NONE, 1, G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
   gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "code.export-flame", NULL,
                                    export_activated);
+  gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "code.expand-row", NULL,
+                                   tree_key_activated);
+  gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "code.collapse-row", NULL,
+                                   tree_key_activated);
   gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "code.export-functions", NULL,
                                    export_activated);
 }
@@ -1078,6 +1137,12 @@ mg_code_view_show_page (MgCodeView *self, const char *page)
   else if (g_str_equal (page, "flame"))
     button = self->flame_button;
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
+}
+
+MgCodeTree *
+mg_code_view_get_tree (MgCodeView *self)
+{
+  return self->current;
 }
 
 GtkWidget *

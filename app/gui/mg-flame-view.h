@@ -26,6 +26,12 @@ void mg_flame_view_set_matches (MgFlameView *self, GBytes *matches);
 /* For tests: the boxes drawn highlighted. */
 guint mg_flame_view_count_matched_boxes (MgFlameView *self);
 
+/* The box the keys move (Up/Down: caller/callee, Left/Right: the
+ * neighbours in its row, Enter zooms to it and activates its function,
+ * Escape zooms out by one caller): its node, G_MAXUINT before any. The
+ * actions flame.up, .down, .previous, .next, .zoom and .zoom-out. */
+guint mg_flame_view_get_selected (MgFlameView *self);
+
 /* For tests: the node zoomed to (MG_CALL_TREE_ROOT: none), the boxes
  * drawn, and a click at (x, y) in the widget. */
 guint mg_flame_view_get_focus (MgFlameView *self);

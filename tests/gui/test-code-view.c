@@ -462,6 +462,100 @@ test_export (void)
   g_rmdir (dir);
 }
 
+static const char *
+flame_selected (MgCodeView *view)
+{
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+  guint node = mg_flame_view_get_selected (flame);
+
+  g_assert_cmpuint (node, !=, G_MAXUINT);
+  const MgCallFunction *f = mg_call_tree_get_node (mg_code_tree_get (mg_code_view_get_tree (view)),
+                                                   MG_CALL_TREE_TOP_DOWN, node, NULL, NULL);
+  return f ? f->name : "All";
+}
+
+static gboolean
+row_expanded (GListModel *rows, guint i)
+{
+  g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+  return gtk_tree_list_row_get_expanded (row);
+}
+
+/* The keys' actions: the call tree's rows opened and closed and walked
+ * (Right, Left), the flame graph box by box (Up, Down, Left, Right),
+ * zoomed in (Enter) and out (Escape); the shortcuts window lists them. */
+static void
+test_keyboard (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  GListModel *rows = mg_code_view_get_tree_model (view);
+  GtkWidget *tree = mg_code_view_get_tree_view (view);
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (tree)));
+  g_autoptr (GPtrArray) activated = g_ptr_array_new_with_free_func (g_free);
+  guint depth;
+
+  mg_code_view_show_page (view, "tree");
+  /* main, a, c, b, c: a open, then closed, then its parent. */
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 5);
+  gtk_single_selection_set_selected (selection, 1);
+  g_assert_true (row_expanded (rows, 1));
+  g_assert_true (gtk_widget_activate_action (tree, "code.collapse-row", NULL));
+  g_assert_false (row_expanded (rows, 1));
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 4);
+  gtk_widget_activate_action (tree, "code.collapse-row", NULL);
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, 0);
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_main");
+  /* main is open: Right goes to a, then opens it. */
+  gtk_widget_activate_action (tree, "code.expand-row", NULL);
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, 1);
+  gtk_widget_activate_action (tree, "code.expand-row", NULL);
+  g_assert_true (row_expanded (rows, 1));
+  g_assert_cmpstr (mg_code_item_get_name (tree_item (rows, 2, &depth)), ==, "code_fixture_c");
+  g_assert_cmpuint (depth, ==, 2);
+
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (200);
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+  GtkWidget *fw = GTK_WIDGET (flame);
+  g_signal_connect (view, "function-activated", G_CALLBACK (on_activated), activated);
+  g_assert_true (gtk_widget_get_focusable (fw));
+  g_assert_cmpuint (mg_flame_view_get_selected (flame), ==, G_MAXUINT);
+  gtk_widget_activate_action (fw, "flame.down", NULL);  /* the first key: the top box */
+  g_assert_cmpstr (flame_selected (view), ==, "All");
+  gtk_widget_activate_action (fw, "flame.down", NULL);
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_main");
+  gtk_widget_activate_action (fw, "flame.down", NULL);
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_a");
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_a");
+  gtk_widget_activate_action (fw, "flame.next", NULL);
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_b");
+  gtk_widget_activate_action (fw, "flame.next", NULL);  /* the last of its row: stays */
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_b");
+  gtk_widget_activate_action (fw, "flame.down", NULL);
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_c");
+  guint c_under_b = mg_flame_view_get_selected (flame);
+  gtk_widget_activate_action (fw, "flame.previous", NULL);  /* c under a */
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_c");
+  g_assert_cmpuint (mg_flame_view_get_selected (flame), !=, c_under_b);
+  gtk_widget_activate_action (fw, "flame.up", NULL);
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_a");
+  /* Enter: zoomed to a, a activated; Escape: out to main, then All. */
+  gtk_widget_activate_action (fw, "flame.zoom", NULL);
+  g_assert_cmpuint (mg_flame_view_get_focus (flame), ==, mg_flame_view_get_selected (flame));
+  g_assert_cmpuint (mg_flame_view_get_boxes (flame)->len, ==, 4);
+  g_assert_cmpuint (activated->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (activated, 0), ==, "code_fixture_a");
+  gtk_widget_activate_action (fw, "flame.zoom-out", NULL);
+  g_assert_cmpuint (mg_flame_view_get_boxes (flame)->len, ==, 6);
+  g_assert_cmpuint (mg_flame_view_get_focus (flame), !=, 0);
+  gtk_widget_activate_action (fw, "flame.zoom-out", NULL);
+  g_assert_cmpuint (mg_flame_view_get_focus (flame), ==, 0);
+  gui_test_save_screenshot (window, "code-flame-keyboard-light.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_no_stacks (void)
 {
@@ -527,6 +621,7 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/selected-function", test_selected_function);
   g_test_add_func ("/code-view/search", test_search);
   g_test_add_func ("/code-view/export", test_export);
+  g_test_add_func ("/code-view/keyboard", test_keyboard);
   g_test_add_func ("/code-view/no-stacks", test_no_stacks);
   g_test_add_func ("/code-view/screenshots", test_screenshots);
   if (g_getenv ("MG_CODE_VIEW_PROFILE") != NULL)
