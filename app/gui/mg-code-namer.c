@@ -45,10 +45,17 @@ name_frame (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entrie
 }
 
 MgFrameNamer *
-mg_code_namer_new (void)
+mg_code_namer_new_for (MgSymbolizer *symbolizer)
 {
   CodeNamer *namer = g_new0 (CodeNamer, 1);
 
-  namer->symbolizer = mg_symbolizer_new ();
+  namer->symbolizer = g_object_ref (symbolizer);
   return mg_frame_namer_new (name_frame, namer, code_namer_free);
+}
+
+MgFrameNamer *
+mg_code_namer_new (void)
+{
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  return mg_code_namer_new_for (symbolizer);
 }

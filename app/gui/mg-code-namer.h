@@ -8,6 +8,12 @@
 
 G_BEGIN_DECLS
 
+#include "symbols/mg-symbolizer.h"
+
 MgFrameNamer *mg_code_namer_new (void);
+/* On SYMBOLIZER (kept), whose modules are loaded already: the live
+ * run's successive profiles each get a namer of their own (their module
+ * indices are their merge's), the symbols loaded once. */
+MgFrameNamer *mg_code_namer_new_for (MgSymbolizer *symbolizer);
 
 G_END_DECLS

@@ -25,6 +25,7 @@ struct _MgCodeView
   MgProfile *profile;
   MgFrameNamer *namer;     /* per profile: its addresses named once */
   MgCallIndex *index;      /* per profile: its stacks placed once, when first computed */
+  MgSymbolizer *symbolizer; /* a live run's, across its profiles; else NULL */
   gboolean running;        /* a worker is computing */
   gboolean dirty;          /* the range or process changed since it started */
   guint generation;        /* a new profile makes results in flight stale */
@@ -742,7 +743,8 @@ on_computed (GObject *source, GAsyncResult *result, gpointer user_data)
   Job *job = g_task_get_task_data (G_TASK (result));
 
   self->running = FALSE;
-  if (job->generation == self->generation && self->index == NULL)
+  /* A live run's older profile still shows; its index is not kept. */
+  if (job->generation == self->generation && self->index == NULL && job->profile == self->profile)
     self->index = mg_call_index_ref (job->index);
   if (job->generation == self->generation)
     show_result (self, job);
@@ -786,15 +788,15 @@ schedule (MgCodeView *self)
     start (self);
 }
 
-void
-mg_code_view_set_profile (MgCodeView *self, MgProfile *profile)
+/* A new run's profile (NULL: none), named on SYMBOLIZER (NULL: its own). */
+static void
+show_profile (MgCodeView *self, MgProfile *profile, MgSymbolizer *symbolizer)
 {
-  g_return_if_fail (MG_IS_CODE_VIEW (self));
-
   self->generation++;
   g_clear_object (&self->profile);
   g_clear_pointer (&self->namer, mg_frame_namer_unref);
   g_clear_pointer (&self->index, mg_call_index_unref);
+  g_clear_object (&self->symbolizer);
   g_clear_pointer (&self->current, mg_code_tree_unref);
   fill_functions (self);
   fill_tree (self);
@@ -805,7 +807,37 @@ mg_code_view_set_profile (MgCodeView *self, MgProfile *profile)
   /* The first computation names every frame: seconds on a big profile. */
   gtk_label_set_text (GTK_LABEL (self->summary), _("Naming symbols…"));
   self->profile = g_object_ref (profile);
-  self->namer = mg_code_namer_new ();
+  self->symbolizer = symbolizer ? g_object_ref (symbolizer) : NULL;
+  self->namer = symbolizer ? mg_code_namer_new_for (symbolizer) : mg_code_namer_new ();
+  schedule (self);
+}
+
+void
+mg_code_view_set_profile (MgCodeView *self, MgProfile *profile)
+{
+  g_return_if_fail (MG_IS_CODE_VIEW (self));
+  show_profile (self, profile, NULL);
+}
+
+void
+mg_code_view_set_live_profile (MgCodeView *self, MgProfile *profile)
+{
+  g_return_if_fail (MG_IS_CODE_VIEW (self));
+  g_return_if_fail (MG_IS_PROFILE (profile));
+
+  if (self->profile == NULL || self->symbolizer == NULL)
+    {
+      g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+      show_profile (self, profile, symbolizer);
+      return;
+    }
+  /* The same run (generation kept: the last profile's result shows until
+   * this one's comes), this profile's frames named through the symbols
+   * loaded (one computation at a time: the symboliser is for one thread). */
+  g_set_object (&self->profile, profile);
+  g_clear_pointer (&self->index, mg_call_index_unref);
+  g_clear_pointer (&self->namer, mg_frame_namer_unref);
+  self->namer = mg_code_namer_new_for (self->symbolizer);
   schedule (self);
 }
 
@@ -990,6 +1022,7 @@ mg_code_view_dispose (GObject *object)
   g_clear_object (&self->profile);
   g_clear_pointer (&self->namer, mg_frame_namer_unref);
   g_clear_pointer (&self->index, mg_call_index_unref);
+  g_clear_object (&self->symbolizer);
   g_clear_pointer (&self->current, mg_code_tree_unref);
   g_clear_object (&self->functions);
   g_clear_object (&self->functions_sorted);

@@ -20,6 +20,10 @@ G_DECLARE_FINAL_TYPE (MgCodeView, mg_code_view, MG, CODE_VIEW, GtkBox)
 GtkWidget *mg_code_view_new (MgTimeView *view);
 /* NULL: nothing shown. */
 void mg_code_view_set_profile (MgCodeView *self, MgProfile *profile);
+/* A live run's newer profile (the first, or after set_profile: as a new
+ * run): the views keep showing the last result until this one's is
+ * computed, the symbols loaded once for the run. */
+void mg_code_view_set_live_profile (MgCodeView *self, MgProfile *profile);
 
 /* The "selected-function" property: the function (as named by
  * mg_call_tree_find_function ()) of the row or flame box the user

@@ -557,6 +557,47 @@ test_keyboard (void)
 }
 
 static void
+wait_idle (MgCodeView *view)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (mg_code_view_is_busy (view) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (mg_code_view_is_busy (view));
+}
+
+/* A live run's profiles one after another: the first named (as a new
+ * profile), each next one's views computed while the last one's still
+ * show, its stacks shown. */
+static void
+test_live_profiles (void)
+{
+  g_autoptr (MgTimeView) time_view = mg_time_view_new (1.0);
+  MgCodeView *view = MG_CODE_VIEW (g_object_ref_sink (mg_code_view_new (time_view)));
+  GListModel *model = mg_code_view_get_functions_model (view);
+  g_autoptr (MgProfile) none = gui_fixture_single ();
+  g_autoptr (MgProfile) stacks = code_fixture_profile ();
+  g_autoptr (MgProfile) again = code_fixture_profile ();
+
+  mg_code_view_set_live_profile (view, none);
+  g_assert_cmpstr (mg_code_view_get_summary (view), ==, "Naming symbols…");
+  wait_idle (view);
+  g_assert_cmpstr (mg_code_view_get_empty_title (view), ==, "No Call Stacks");
+  mg_code_view_set_live_profile (view, stacks);
+  wait_idle (view);
+  g_assert_null (mg_code_view_get_empty_title (view));
+  assert_function (model, "code_fixture_a", 100, 130, 62.5, 81.25);
+  /* The next profile: the table stays until its own result. */
+  mg_code_view_set_live_profile (view, again);
+  g_assert_true (mg_code_view_is_busy (view));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
+  g_assert_nonnull (strstr (mg_code_view_get_summary (view), "160 samples"));
+  wait_idle (view);
+  assert_function (model, "code_fixture_c", 60, 60, 37.5, 37.5);
+  g_object_unref (view);
+}
+
+static void
 test_no_stacks (void)
 {
   g_autoptr (MgProfile) profile = gui_fixture_single ();
@@ -622,6 +663,7 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/search", test_search);
   g_test_add_func ("/code-view/export", test_export);
   g_test_add_func ("/code-view/keyboard", test_keyboard);
+  g_test_add_func ("/code-view/live-profiles", test_live_profiles);
   g_test_add_func ("/code-view/no-stacks", test_no_stacks);
   g_test_add_func ("/code-view/screenshots", test_screenshots);
   if (g_getenv ("MG_CODE_VIEW_PROFILE") != NULL)

@@ -22,6 +22,7 @@
 #include "gui/run/mg-run-host.h"
 #include "session/mg-run-metric-toggles.h"
 #include "gui/run/mg-run-view-private.h"
+#include "gui/mg-code-view-private.h"
 #include "session/mg-run-settings-from-profile.h"
 #include "gui/mg-window-private.h"
 #include "gui/mg-error-list.h"
@@ -1124,6 +1125,8 @@ typedef struct {
   guint n_profiles;            /* live profiles seen */
   guint held_updates;          /* the view's updates when the pointer came over a graph */
   gboolean held_checked;       /* the hover readout lasted through rebuilt rows */
+  guint64 code_samples;        /* the most stack samples the live code views showed */
+  guint code_functions;        /* and the most functions in their table */
 } Live;
 
 /* The live rows are grouped as the viewer groups them, and a group
@@ -1168,6 +1171,16 @@ on_live_profile (MgRunSession *session, GParamSpec *pspec, Live *live)
     live->first_update_us = g_get_monotonic_time ();
   live->live_rows = MAX (live->live_rows, mg_run_view_get_n_rows (view));
   live->live_updates = mg_run_view_get_n_updates (view);
+  {
+    /* The code views under the graphs follow the live profiles' stacks. */
+    MgCodeView *code = MG_CODE_VIEW (mg_run_view_get_code_view (view));
+    MgCodeTree *tree = mg_code_view_get_tree (code);
+    if (tree != NULL)
+      live->code_samples = MAX (live->code_samples,
+                                mg_call_tree_get_total (mg_code_tree_get (tree)));
+    live->code_functions = MAX (live->code_functions,
+                                g_list_model_get_n_items (mg_code_view_get_functions_model (code)));
+  }
   /* The pointer over a graph (as motion says it): the header reads its
    * values at the hover line, and keeps reading them as the rows are
    * rebuilt; off the graphs, nothing. */
@@ -1388,6 +1401,10 @@ test_live_run (void)
   g_assert_cmpuint (live.live_rows, >=, 3);
   g_assert_cmpuint (live.samples_seen, >=, 10);
   g_assert_cmpuint (live.live_updates, >=, 4);
+  g_test_message ("live code views: up to %" G_GUINT64_FORMAT " stack samples, %u functions",
+                  live.code_samples, live.code_functions);
+  g_assert_cmpuint (live.code_samples, >, 0);
+  g_assert_cmpuint (live.code_functions, >, 0);
   g_assert_true (live.grouped);
   g_assert_cmpuint (live.updates_collapsed, >=, 1);
   {
