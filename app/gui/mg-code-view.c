@@ -26,6 +26,8 @@ struct _MgCodeView
   MgFrameNamer *namer;     /* per profile: its addresses named once */
   MgCallIndex *index;      /* per profile: its stacks placed once, when first computed */
   MgSymbolizer *symbolizer; /* a live run's, across its profiles; else NULL */
+  gint64 started_us;        /* when the last computation started */
+  guint live_timer;         /* a live profile's computation, waiting its turn */
   gboolean running;        /* a worker is computing */
   gboolean dirty;          /* the range or process changed since it started */
   guint generation;        /* a new profile makes results in flight stale */
@@ -702,6 +704,7 @@ compute (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 }
 
 static void start (MgCodeView *self);
+static void schedule_live (MgCodeView *self);
 
 static void
 show_result (MgCodeView *self, Job *job)
@@ -748,7 +751,13 @@ on_computed (GObject *source, GAsyncResult *result, gpointer user_data)
     self->index = mg_call_index_ref (job->index);
   if (job->generation == self->generation)
     show_result (self, job);
-  if (self->dirty)
+  /* A live run's next profile waits its turn (schedule_live ()). */
+  if (self->dirty && self->symbolizer != NULL)
+    {
+      self->dirty = FALSE;
+      schedule_live (self);
+    }
+  else if (self->dirty)
     start (self);
 }
 
@@ -772,6 +781,7 @@ start (MgCodeView *self)
   job->t0 = t0;
   job->t1 = t1;
   self->running = TRUE;
+  self->started_us = g_get_monotonic_time ();
   g_autoptr (GTask) task = g_task_new (self, NULL, on_computed, NULL);
   g_task_set_task_data (task, job, job_free);
   g_task_run_in_thread (task, compute);
@@ -788,11 +798,42 @@ schedule (MgCodeView *self)
     start (self);
 }
 
-/* A new run's profile (NULL: none), named on SYMBOLIZER (NULL: its own). */
+/* A live run's profiles come four times a second: each names its stacks
+ * anew, so at most one a second is computed (the latest), leaving the
+ * CPU to the run and its merges. */
+#define LIVE_INTERVAL_US G_USEC_PER_SEC
+
+static gboolean
+on_live_timer (gpointer data)
+{
+  MgCodeView *self = data;
+
+  self->live_timer = 0;
+  schedule (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_live (MgCodeView *self)
+{
+  gint64 wait = self->started_us + LIVE_INTERVAL_US - g_get_monotonic_time ();
+
+  if (self->live_timer != 0)
+    return;  /* it takes the latest profile when it fires */
+  if (wait > 0)
+    self->live_timer = g_timeout_add ((guint) (wait / 1000) + 1, on_live_timer, self);
+  else
+    schedule (self);
+}
+
+/* A new run's profile (NULL: none), named on SYMBOLIZER (NULL: its own);
+ * a live run's first computed a second after its first profile, when
+ * the program has started (loading symbols would compete with it). */
 static void
 show_profile (MgCodeView *self, MgProfile *profile, MgSymbolizer *symbolizer)
 {
   self->generation++;
+  g_clear_handle_id (&self->live_timer, g_source_remove);
   g_clear_object (&self->profile);
   g_clear_pointer (&self->namer, mg_frame_namer_unref);
   g_clear_pointer (&self->index, mg_call_index_unref);
@@ -809,7 +850,13 @@ show_profile (MgCodeView *self, MgProfile *profile, MgSymbolizer *symbolizer)
   self->profile = g_object_ref (profile);
   self->symbolizer = symbolizer ? g_object_ref (symbolizer) : NULL;
   self->namer = symbolizer ? mg_code_namer_new_for (symbolizer) : mg_code_namer_new ();
-  schedule (self);
+  if (symbolizer != NULL)
+    {
+      self->started_us = g_get_monotonic_time ();
+      schedule_live (self);
+    }
+  else
+    schedule (self);
 }
 
 void
@@ -838,7 +885,7 @@ mg_code_view_set_live_profile (MgCodeView *self, MgProfile *profile)
   g_clear_pointer (&self->index, mg_call_index_unref);
   g_clear_pointer (&self->namer, mg_frame_namer_unref);
   self->namer = mg_code_namer_new_for (self->symbolizer);
-  schedule (self);
+  schedule_live (self);
 }
 
 static void
@@ -1016,6 +1063,7 @@ mg_code_view_dispose (GObject *object)
   MgCodeView *self = MG_CODE_VIEW (object);
 
   self->generation++;
+  g_clear_handle_id (&self->live_timer, g_source_remove);
   if (self->view)
     g_signal_handlers_disconnect_by_data (self->view, self);
   g_clear_object (&self->view);
@@ -1131,7 +1179,7 @@ mg_code_view_new (MgTimeView *view)
 gboolean
 mg_code_view_is_busy (MgCodeView *self)
 {
-  return self->running || self->dirty;
+  return self->running || self->dirty || self->live_timer != 0;
 }
 
 GListModel *
