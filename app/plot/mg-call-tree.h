@@ -5,7 +5,9 @@
  * (main → what it called → …) and the bottom-up tree (each function where
  * a sample landed → its callers → theirs…). Frames are named through an
  * MgFrameNamer, inlined functions as calls of their own. Built on any
- * thread; read-only afterwards. */
+ * thread (from a stack set, by hand, or as a query of a profile's
+ * MgCallIndex); then read from one thread at a time: a node's children
+ * are sorted when first read. */
 #pragma once
 
 #include <glib.h>
