@@ -88,10 +88,8 @@ mg_cli_profile (const MgCliOptions *o)
 
   mg_run_session_set_report_sources (run, (const char *const *) o->reports_path,
                                      o->baseline_file);
-  /* The report's stack frames named by one symboliser. */
-  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
-  MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
-  mg_run_session_set_stack_namer (run, &namer);
+  /* The frames named by one symboliser, for the profile and the report. */
+  mg_cli_symbols_prepare_run (run);
   g_signal_connect (run, "prepared", G_CALLBACK (on_prepared), NULL);
   if (!mg_run_session_run (run, &error))
     return failed (run, error);

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-cli-summary.h"
+#include "mg-cli-symbols.h"
 #include "mg-cli.h"
 #include "session/mg-run-recovery.h"
 
@@ -49,6 +50,9 @@ mg_cli_recover (const MgCliOptions *o)
   if (mg_run_settings_get_process_precision (o->settings) != MG_PROCESS_PRECISION_DEFAULT)
     mg_run_settings_set_process_precision (mg_run_recovery_get_settings (recovery),
                                            mg_run_settings_get_process_precision (o->settings));
+  /* The frames named and their source kept, as at a run's end. */
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  mg_cli_symbols_prepare_recovery (recovery, symbolizer);
   profile = mg_run_recovery_write (recovery, &output, &error);
   if (profile == NULL)
     {

@@ -9,6 +9,7 @@
 
 #include "mg-cli-message.h"
 #include "profile/mg-process-images.h"
+#include "profile/mg-profile-code.h"
 #include "profile/mg-stack-set.h"
 #include "profile/mg-unavailable.h"
 #include "session/mg-rank-list.h"
@@ -201,6 +202,33 @@ describe_processes (MgProfile *profile)
                           counted, n_helpers);
 }
 
+/* How much source text the profile carries (mg-profile-code.h), and how
+ * many files that hold sampled lines it could not keep (the report names
+ * them). */
+static void
+print_sources (MgProfile *profile)
+{
+  guint kept = mg_profile_get_n_sources (profile);
+  guint left = mg_profile_get_n_source_omissions (profile);
+
+  if (mg_profile_get_source_limit (profile) == 0)
+    return;
+  g_autofree char *size =
+    g_format_size_full (mg_profile_get_sources_size (profile), G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *kept_text = g_strdup_printf (
+    ngettext ("the profile keeps the source text of %u file (%s)",
+              "the profile keeps the source text of %u files (%s)", kept), kept, size);
+  if (left == 0)
+    g_printerr ("metrograph: %s\n", kept_text);
+  else
+    /* Translators: %s is "the profile keeps the source text of N files (SIZE)" */
+    g_printerr (ngettext ("metrograph: %s; %u file with sampled lines is left out (the report "
+                          "names it)\n",
+                          "metrograph: %s; %u files with sampled lines are left out (the report "
+                          "names them)\n", left),
+                kept_text, left);
+}
+
 /* How many call-stack samples were taken, and what became of those that
  * are not in the profile's stacks. */
 static void
@@ -224,6 +252,7 @@ print_stacks (MgProfile *profile)
                           "metrograph: %lu call-stack samples, %lu of them not stored (the "
                           "stack table was full)\n", taken),
                 (unsigned long) taken, (unsigned long) lost);
+  print_sources (profile);
   if (aside > 0)
     g_printerr (ngettext ("metrograph: call stacks stopped in %u process: it installed its own "
                           "handler for the sampler's signal\n",

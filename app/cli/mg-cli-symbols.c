@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* MgSymbolizer as the profile's frame namer. */
+/* MgSymbolizer as the profile's frame namer, MgSourceBundle as its source
+ * collector. */
 #include "mg-config.h"
 
 #include "mg-cli-symbols.h"
+
+#include "symbols/mg-source-bundle.h"
 
 static gboolean
 name_frame (gpointer data, const char *module_path, const guint8 *build_id, gsize build_id_len,
@@ -36,4 +39,63 @@ MgStackNamer
 mg_cli_symbol_namer (MgSymbolizer *symbolizer)
 {
   return (MgStackNamer) { name_frame, symbolizer };
+}
+
+static void
+collect_sources (gpointer data, const char *const *files, const guint64 *samples, guint n_files,
+                 gsize limit, GPtrArray *texts, GPtrArray *omissions)
+{
+  g_autoptr (MgSourceBundle) bundle = mg_source_bundle_new (limit);
+  GPtrArray *kept, *left;
+
+  for (guint i = 0; i < n_files; i++)
+    mg_source_bundle_add (bundle, files[i], samples[i]);
+  mg_source_bundle_collect (bundle);
+  kept = mg_source_bundle_get_texts (bundle);
+  for (guint i = 0; i < kept->len; i++)
+    {
+      const MgSourceText *t = g_ptr_array_index (kept, i);
+      MgCodeSource *s = g_new0 (MgCodeSource, 1);
+      s->path = g_strdup (t->path);
+      s->text = g_bytes_ref (t->text);
+      g_ptr_array_add (texts, s);
+    }
+  left = mg_source_bundle_get_omissions (bundle);
+  for (guint i = 0; i < left->len; i++)
+    {
+      const MgSourceOmission *o = g_ptr_array_index (left, i);
+      MgCodeOmission *m = g_new0 (MgCodeOmission, 1);
+      m->path = g_strdup (o->path);
+      m->reason = g_strdup (o->reason);
+      g_ptr_array_add (omissions, m);
+    }
+}
+
+MgSourceCollector
+mg_cli_source_collector (void)
+{
+  return (MgSourceCollector) { collect_sources, NULL };
+}
+
+void
+mg_cli_symbols_prepare_run (MgRunSession *session)
+{
+  MgSymbolizer *symbolizer = mg_symbolizer_new ();
+  MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
+  MgSourceCollector sources = mg_cli_source_collector ();
+
+  /* The session keeps the symboliser: it names the frames on the thread
+   * that saves, at the end. */
+  g_object_set_data_full (G_OBJECT (session), "mg-cli-symbolizer", symbolizer, g_object_unref);
+  mg_run_session_set_stack_namer (session, &namer);
+  mg_run_session_set_source_collector (session, &sources, MG_PROFILE_SOURCE_DEFAULT_LIMIT);
+}
+
+void
+mg_cli_symbols_prepare_recovery (MgRunRecovery *recovery, MgSymbolizer *symbolizer)
+{
+  MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
+  MgSourceCollector sources = mg_cli_source_collector ();
+
+  mg_run_recovery_set_code (recovery, &namer, &sources, MG_PROFILE_SOURCE_DEFAULT_LIMIT);
 }

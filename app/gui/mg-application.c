@@ -9,6 +9,7 @@
 #include "gui/run/mg-run-end.h"
 #include "gui/run/mg-run-keeper.h"
 #include "mg-window.h"
+#include "session/mg-host-probe.h"
 
 struct _MgApplication
 {
@@ -136,6 +137,8 @@ mg_application_shutdown (GApplication *app)
       mg_window_save_state (l->data);
   g_settings_sync ();
   mg_run_keeper_kill_all (app);
+  /* Nor a probe's (whose records would read as an interrupted run). */
+  mg_host_probe_abandon ();
   G_APPLICATION_CLASS (mg_application_parent_class)->shutdown (app);
 }
 

@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "mg-config.h"
+
+#include <glib/gi18n.h>
+
 #include "mg-code-item.h"
+#include "plot/mg-selection-stats.h"
 
 struct _MgCodeTree {
   gatomicrefcount ref;
   MgCallTree *tree;
+  MgProcessSpread *spread;   /* NULL: one process */
+  MgProfile *profile;        /* names the processes of the spread */
 };
 
 MgCodeTree *
@@ -28,7 +35,24 @@ mg_code_tree_unref (MgCodeTree *self)
   if (!g_atomic_ref_count_dec (&self->ref))
     return;
   mg_call_tree_free (self->tree);
+  g_clear_pointer (&self->spread, mg_process_spread_free);
+  g_clear_object (&self->profile);
   g_free (self);
+}
+
+void
+mg_code_tree_set_spread (MgCodeTree *self, MgProcessSpread *spread, MgProfile *profile)
+{
+  g_clear_pointer (&self->spread, mg_process_spread_free);
+  g_clear_object (&self->profile);
+  self->spread = spread;
+  self->profile = profile ? g_object_ref (profile) : NULL;
+}
+
+gboolean
+mg_code_tree_has_spread (MgCodeTree *self)
+{
+  return self->spread != NULL && mg_process_spread_get_n_processes (self->spread) > 1;
 }
 
 const MgCallTree *
@@ -61,6 +85,9 @@ enum {
   PROP_TOTAL_SHARE,
   PROP_LOCATION,
   PROP_MODULE,
+  PROP_SPREAD_MIN,
+  PROP_SPREAD_MEAN,
+  PROP_SPREAD_MAX,
   N_PROPS
 };
 
@@ -94,6 +121,16 @@ mg_code_item_get_property (GObject *object, guint id, GValue *value, GParamSpec 
     case PROP_MODULE:
       g_value_set_string (value, self->module);
       break;
+    case PROP_SPREAD_MIN:
+    case PROP_SPREAD_MEAN:
+    case PROP_SPREAD_MAX:
+      {
+        MgSpreadFigures f;
+        mg_code_item_get_spread (self, &f);
+        g_value_set_double (value, id == PROP_SPREAD_MIN ? f.min : id == PROP_SPREAD_MEAN ? f.mean
+                                                                                          : f.max);
+      }
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
     }
@@ -125,6 +162,9 @@ mg_code_item_class_init (MgCodeItemClass *klass)
   props[PROP_TOTAL_SHARE] = g_param_spec_double ("total-share", NULL, NULL, 0, 100, 0, flags);
   props[PROP_LOCATION] = g_param_spec_string ("location", NULL, NULL, NULL, flags);
   props[PROP_MODULE] = g_param_spec_string ("module", NULL, NULL, NULL, flags);
+  props[PROP_SPREAD_MIN] = g_param_spec_double ("spread-min", NULL, NULL, 0, 100, 0, flags);
+  props[PROP_SPREAD_MEAN] = g_param_spec_double ("spread-mean", NULL, NULL, 0, 100, 0, flags);
+  props[PROP_SPREAD_MAX] = g_param_spec_double ("spread-max", NULL, NULL, 0, 100, 0, flags);
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
 
@@ -242,6 +282,31 @@ const char *
 mg_code_item_get_module (MgCodeItem *self)
 {
   return self->module;
+}
+
+gboolean
+mg_code_item_get_spread (MgCodeItem *self, MgSpreadFigures *out)
+{
+  *out = (MgSpreadFigures) { 0 };
+  if (self->is_node || self->function == NULL || !mg_code_tree_has_spread (self->tree))
+    return FALSE;
+  return mg_process_spread_get (self->tree->spread, self->function->id, MG_SPREAD_TOTAL, out);
+}
+
+char *
+mg_code_item_format_spread (MgCodeItem *self, guint which)
+{
+  MgSpreadFigures f;
+
+  if (!mg_code_item_get_spread (self, &f))
+    return g_strdup ("");
+  if (which == 1)
+    return g_strdup_printf ("%.1f %%", f.mean);
+  g_autofree char *who = mg_selection_stats_describe_process (
+    self->tree->profile, (int) (which == 0 ? f.min_process : f.max_process));
+  /* Translators: a function's share of one process's samples and that
+   * process, e.g. "97.0 % (rank 3)"; %% is the percent sign */
+  return g_strdup_printf (_("%.1f %% (%s)"), which == 0 ? f.min : f.max, who ? who : "");
 }
 
 GListModel *

@@ -8,6 +8,8 @@
 #include <gio/gio.h>
 
 #include "plot/mg-call-tree.h"
+#include "profile/mg-process-spread.h"
+#include "profile/mg-profile.h"
 
 G_BEGIN_DECLS
 
@@ -17,6 +19,11 @@ MgCodeTree *mg_code_tree_new (MgCallTree *tree);  /* takes tree */
 MgCodeTree *mg_code_tree_ref (MgCodeTree *self);
 void mg_code_tree_unref (MgCodeTree *self);
 const MgCallTree *mg_code_tree_get (MgCodeTree *self);
+/* Figures across the processes of PROFILE for the tree's functions (a
+ * selection of several processes; mg-function-spread.h, built with the
+ * tree's namer): takes SPREAD. */
+void mg_code_tree_set_spread (MgCodeTree *self, MgProcessSpread *spread, MgProfile *profile);
+gboolean mg_code_tree_has_spread (MgCodeTree *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgCodeTree, mg_code_tree_unref)
 
 #define MG_TYPE_CODE_ITEM (mg_code_item_get_type ())
@@ -43,6 +50,13 @@ guint mg_code_item_get_node (MgCodeItem *self);
 guint mg_code_item_get_row (MgCodeItem *self);
 /* The function's id in the tree's namer; G_MAXUINT for none. */
 guint mg_code_item_get_function_id (MgCodeItem *self);
+/* The function's total share of each process's samples across processes
+ * (min, mean, max and the process of each extreme); FALSE when the tree
+ * has no such figures (one process) or for a tree node. */
+gboolean mg_code_item_get_spread (MgCodeItem *self, MgSpreadFigures *out);
+/* The Min (0), Mean (1) or Max (2) column's text: "12.5 %", min and max
+ * with their process ("97.0 % (rank 3)"); "" without figures. */
+char *mg_code_item_format_spread (MgCodeItem *self, guint which);
 /* The children of a node, as items (NULL for a leaf or a table row). */
 GListModel *mg_code_item_dup_children (MgCodeItem *self);
 

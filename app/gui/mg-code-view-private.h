@@ -17,19 +17,24 @@ const char *mg_code_view_get_matched (MgCodeView *self);
 GListModel *mg_code_view_get_functions_model (MgCodeView *self);
 /* The call tree's rows as shown: GtkTreeListRow items of MgCodeItem. */
 GListModel *mg_code_view_get_tree_model (MgCodeView *self);
-/* Shows "functions", "tree" or "flame". */
+/* Shows "functions", "tree", "flame" or "source". */
 void mg_code_view_show_page (MgCodeView *self, const char *page);
 /* The Functions table's and the call tree's column views. */
 GtkWidget *mg_code_view_get_functions_view (MgCodeView *self);
 GtkWidget *mg_code_view_get_tree_view (MgCodeView *self);
 /* The call tree shown, NULL before the first. */
 MgCodeTree *mg_code_view_get_tree (MgCodeView *self);
+/* The Source view (MgSourceView). */
+GtkWidget *mg_code_view_get_source_view (MgCodeView *self);
 /* The flame graph (MgFlameView). */
 GtkWidget *mg_code_view_get_flame_view (MgCodeView *self);
 /* Shows the bottom-up tree (TRUE) or the top-down one. */
 void mg_code_view_set_bottom_up (MgCodeView *self, gboolean bottom_up);
 /* The empty state's title when it is shown, else NULL. */
 const char *mg_code_view_get_empty_title (MgCodeView *self);
+/* Whether the Functions table shows its Min, Mean and Max columns
+ * (figures across processes). */
+gboolean mg_code_view_get_spread_shown (MgCodeView *self);
 /* The line above the views: samples and range. */
 const char *mg_code_view_get_summary (MgCodeView *self);
 

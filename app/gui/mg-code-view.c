@@ -9,8 +9,10 @@
 #include "mg-code-namer.h"
 #include "mg-code-view-private.h"
 #include "mg-flame-view.h"
+#include "mg-source-view.h"
 #include "plot/mg-call-index.h"
 #include "plot/mg-code-export.h"
+#include "plot/mg-function-spread.h"
 #include "plot/mg-selection-stats.h"
 #include "plot/mg-view-export.h"
 #include "gui/graph/mg-theme.h"
@@ -40,12 +42,15 @@ struct _MgCodeView
   GtkWidget *view_stack;   /* "functions", "tree" */
   GListStore *functions;
   GtkSortListModel *functions_sorted;
+  GtkColumnViewColumn *spread_columns[3]; /* Min, Mean, Max: several processes only */
   GListStore *roots;
   GtkTreeListModel *tree_rows;
   GtkWidget *tree_button;
   GtkWidget *flame_button;
   GtkWidget *flame;
   GtkWidget *bottom_up;
+  GtkWidget *source_button;
+  GtkWidget *source;        /* MgSourceView */
   GtkWidget *functions_view;
   GtkWidget *tree_view;
   GtkSingleSelection *functions_selection;
@@ -77,6 +82,7 @@ enum {
 static guint signals[N_SIGNALS];
 
 static void select_in_table (MgCodeView *self, const char *name);
+static void on_selected_function (MgCodeView *self);
 
 /* What a column shows of an item. */
 typedef enum {
@@ -86,6 +92,9 @@ typedef enum {
   COLUMN_SAMPLES,
   COLUMN_LOCATION,
   COLUMN_MODULE,
+  COLUMN_MIN,          /* across processes: the Functions table of several */
+  COLUMN_MEAN,
+  COLUMN_MAX,
 } Column;
 
 /* The search found the item's function. */
@@ -119,7 +128,7 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer 
                                                                     : PANGO_ELLIPSIZE_END);
   gtk_label_set_xalign (GTK_LABEL (label),
                         column == COLUMN_SELF_SHARE || column == COLUMN_TOTAL_SHARE
-                        || column == COLUMN_SAMPLES ? 1 : 0);
+                        || column == COLUMN_SAMPLES || column >= COLUMN_MIN ? 1 : 0);
   if (column != COLUMN_NAME && column != COLUMN_LOCATION && column != COLUMN_MODULE)
     gtk_widget_add_css_class (label, "numeric");
   if (tree && column == COLUMN_NAME)
@@ -174,6 +183,11 @@ bind_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer d
     case COLUMN_MODULE:
       text = g_strdup (mg_code_item_get_module (item));
       break;
+    case COLUMN_MIN:
+    case COLUMN_MEAN:
+    case COLUMN_MAX:
+      text = mg_code_item_format_spread (item, column - COLUMN_MIN);
+      break;
     }
   gtk_label_set_text (GTK_LABEL (child), text);
 }
@@ -200,6 +214,15 @@ column_sorter (Column column)
       break;
     case COLUMN_MODULE:
       property = "module";
+      break;
+    case COLUMN_MIN:
+      property = "spread-min";
+      break;
+    case COLUMN_MEAN:
+      property = "spread-mean";
+      break;
+    case COLUMN_MAX:
+      property = "spread-max";
       break;
     }
   GtkExpression *e = gtk_property_expression_new (MG_TYPE_CODE_ITEM, NULL, property);
@@ -253,6 +276,36 @@ add_columns (MgCodeView *self, GtkColumnView *view, gboolean tree)
   if (!tree)
     /* Largest first, the arrow pointing down. */
     gtk_column_view_sort_by_column (view, total, GTK_SORT_DESCENDING);
+}
+
+/* Min, Mean and Max of each function's total share across the processes,
+ * after Total, as the metric rows' figures across ranks; shown for a
+ * selection of several processes only. */
+static void
+add_spread_columns (MgCodeView *self, GtkColumnView *view)
+{
+  const char *titles[] = {
+    /* Translators: column of the Functions table: the smallest share of a
+     * process's samples in the function, over the processes */
+    C_("across processes", "Min"),
+    /* Translators: column of the Functions table: the mean share over the processes */
+    C_("across processes", "Mean"),
+    /* Translators: column of the Functions table: the largest share of a process */
+    C_("across processes", "Max"),
+  };
+
+  for (guint i = 0; i < 3; i++)
+    {
+      GtkColumnViewColumn *c = add_column (self, view, titles[i], COLUMN_MIN + i, FALSE);
+
+      /* add_column appended it: after Self and Total instead. */
+      g_object_ref (c);
+      gtk_column_view_remove_column (view, c);
+      gtk_column_view_insert_column (view, 3 + i, c);
+      g_object_unref (c);
+      gtk_column_view_column_set_visible (c, FALSE);
+      self->spread_columns[i] = c;
+    }
 }
 
 /* Nothing selected until the user picks a row. */
@@ -333,6 +386,7 @@ build_functions (MgCodeView *self)
   self->functions_view = view;
   self->functions = g_list_store_new (MG_TYPE_CODE_ITEM);
   add_columns (self, GTK_COLUMN_VIEW (view), FALSE);
+  add_spread_columns (self, GTK_COLUMN_VIEW (view));
   self->functions_sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->functions)),
                                                     g_object_ref (gtk_column_view_get_sorter (
                                                       GTK_COLUMN_VIEW (view))));
@@ -448,6 +502,8 @@ on_page_toggled (MgCodeView *self)
     page = "tree";
   else if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->flame_button)))
     page = "flame";
+  else if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->source_button)))
+    page = "source";
   gtk_stack_set_visible_child_name (GTK_STACK (self->view_stack), page);
 }
 
@@ -477,10 +533,19 @@ build_header (MgCodeView *self)
   gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (self->flame_button),
                                GTK_TOGGLE_BUTTON (self->tree_button));
   gtk_widget_set_tooltip_text (self->flame_button,
-                               _("Click a function to zoom to it, a row above to zoom out"));
+                               _("Click a function to zoom to it, a row above to zoom out; "
+                                 "double-click a function to open its source"));
   gtk_box_append (GTK_BOX (pages), self->flame_button);
+  /* Translators: the Code pane's view of the selected function's source file */
+  self->source_button = gtk_toggle_button_new_with_label (_("Source"));
+  gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (self->source_button),
+                               GTK_TOGGLE_BUTTON (self->tree_button));
+  gtk_widget_set_tooltip_text (self->source_button,
+                               _("The selected function's source, with each line's share"));
+  gtk_box_append (GTK_BOX (pages), self->source_button);
   g_signal_connect_swapped (self->tree_button, "toggled", G_CALLBACK (on_page_toggled), self);
   g_signal_connect_swapped (self->flame_button, "toggled", G_CALLBACK (on_page_toggled), self);
+  g_signal_connect_swapped (self->source_button, "toggled", G_CALLBACK (on_page_toggled), self);
   gtk_box_append (GTK_BOX (header), pages);
 
   GtkWidget *order = linked_pair (
@@ -700,6 +765,14 @@ compute (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
     job->index = mg_call_index_new (job->namer, job->profile);
   job->tree = mg_code_tree_new (mg_call_index_query (job->index, job->process, job->t0, job->t1,
                                                      &job->n_processes));
+  /* Every process: each function's share across them, as for metrics,
+   * from the same index (one pass over each process's entries). */
+  if (job->process < 0 && job->n_processes > 1)
+    mg_code_tree_set_spread (
+      job->tree,
+      mg_function_spread_new_for_index (job->index, mg_profile_get_n_processes (job->profile),
+                                        job->t0, job->t1),
+      job->profile);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -711,6 +784,9 @@ show_result (MgCodeView *self, Job *job)
 {
   g_clear_pointer (&self->current, mg_code_tree_unref);
   self->current = mg_code_tree_ref (job->tree);
+  for (guint i = 0; i < G_N_ELEMENTS (self->spread_columns); i++)
+    gtk_column_view_column_set_visible (self->spread_columns[i],
+                                        mg_code_tree_has_spread (self->current));
   mg_flame_view_set_tree (MG_FLAME_VIEW (self->flame), self->current);
   apply_search (self);
 
@@ -842,6 +918,8 @@ show_profile (MgCodeView *self, MgProfile *profile, MgSymbolizer *symbolizer)
   fill_functions (self);
   fill_tree (self);
   mg_flame_view_set_tree (MG_FLAME_VIEW (self->flame), NULL);
+  mg_source_view_set_profile (MG_SOURCE_VIEW (self->source), profile);
+  mg_code_view_set_selected_function (self, NULL);
   gtk_label_set_text (GTK_LABEL (self->summary), "");
   if (profile == NULL)
     return;
@@ -849,7 +927,8 @@ show_profile (MgCodeView *self, MgProfile *profile, MgSymbolizer *symbolizer)
   gtk_label_set_text (GTK_LABEL (self->summary), _("Naming symbols…"));
   self->profile = g_object_ref (profile);
   self->symbolizer = symbolizer ? g_object_ref (symbolizer) : NULL;
-  self->namer = symbolizer ? mg_code_namer_new_for (symbolizer) : mg_code_namer_new ();
+  self->namer = symbolizer ? mg_code_namer_new_for (profile, symbolizer)
+                           : mg_code_namer_new (profile);
   if (symbolizer != NULL)
     {
       self->started_us = g_get_monotonic_time ();
@@ -884,7 +963,10 @@ mg_code_view_set_live_profile (MgCodeView *self, MgProfile *profile)
   g_set_object (&self->profile, profile);
   g_clear_pointer (&self->index, mg_call_index_unref);
   g_clear_pointer (&self->namer, mg_frame_namer_unref);
-  self->namer = mg_code_namer_new_for (self->symbolizer);
+  self->namer = mg_code_namer_new_for (profile, self->symbolizer);
+  /* The Source view's figures follow the run too, its function kept. */
+  mg_source_view_set_profile (MG_SOURCE_VIEW (self->source), profile);
+  on_selected_function (self);
   schedule_live (self);
 }
 
@@ -1144,6 +1226,30 @@ mg_code_view_class_init (MgCodeViewClass *klass)
                                    export_activated);
 }
 
+/* The Source view follows the selected function: its file, at its line. */
+static void
+on_selected_function (MgCodeView *self)
+{
+  const MgCallFunction *f = NULL;
+
+  if (self->current && self->selected_function)
+    {
+      const MgCallTree *tree = mg_code_tree_get (self->current);
+      int row = mg_call_tree_find_function (tree, self->selected_function);
+      if (row >= 0)
+        f = mg_call_tree_get_function (tree, (guint) row, NULL, NULL);
+    }
+  mg_source_view_show_function (MG_SOURCE_VIEW (self->source), f ? f->name : NULL,
+                                f ? f->file : NULL, f ? f->line : 0);
+}
+
+/* A row or flame box double-clicked (or Enter): its source. */
+static void
+on_function_activated (MgCodeView *self)
+{
+  mg_code_view_show_page (self, "source");
+}
+
 static void
 mg_code_view_init (MgCodeView *self)
 {
@@ -1157,6 +1263,8 @@ mg_code_view_init (MgCodeView *self)
                             G_CALLBACK (mg_code_view_set_selected_function), self);
   g_signal_connect (self->flame, "function-activated", G_CALLBACK (on_flame_activated), self);
   gtk_stack_add_named (GTK_STACK (self->view_stack), scrolled (self->flame), "flame");
+  g_signal_connect (self, "notify::selected-function", G_CALLBACK (on_selected_function), NULL);
+  g_signal_connect (self, "function-activated", G_CALLBACK (on_function_activated), NULL);
   self->pages = gtk_stack_new ();
   gtk_widget_set_vexpand (self->pages, TRUE);
   gtk_stack_add_named (GTK_STACK (self->pages), self->view_stack, "views");
@@ -1173,7 +1281,15 @@ mg_code_view_new (MgTimeView *view)
   self->view = g_object_ref (view);
   for (guint i = 0; i < G_N_ELEMENTS (range_properties); i++)
     g_signal_connect_swapped (view, range_properties[i], G_CALLBACK (schedule), self);
+  self->source = mg_source_view_new (view);
+  gtk_stack_add_named (GTK_STACK (self->view_stack), self->source, "source");
   return GTK_WIDGET (self);
+}
+
+GtkWidget *
+mg_code_view_get_source_view (MgCodeView *self)
+{
+  return self->source;
 }
 
 gboolean
@@ -1217,6 +1333,8 @@ mg_code_view_show_page (MgCodeView *self, const char *page)
     button = self->tree_button;
   else if (g_str_equal (page, "flame"))
     button = self->flame_button;
+  else if (g_str_equal (page, "source"))
+    button = self->source_button;
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
 }
 
@@ -1260,6 +1378,12 @@ mg_code_view_get_empty_title (MgCodeView *self)
   if (g_strcmp0 (gtk_stack_get_visible_child_name (GTK_STACK (self->pages)), "empty") != 0)
     return NULL;
   return gtk_label_get_text (GTK_LABEL (self->empty_title));
+}
+
+gboolean
+mg_code_view_get_spread_shown (MgCodeView *self)
+{
+  return gtk_column_view_column_get_visible (self->spread_columns[0]);
 }
 
 const char *

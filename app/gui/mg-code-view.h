@@ -27,9 +27,10 @@ void mg_code_view_set_live_profile (MgCodeView *self, MgProfile *profile);
 
 /* The "selected-function" property: the function (as named by
  * mg_call_tree_find_function ()) of the row or flame box the user
- * selected, NULL when none; setting it selects its Functions row. The
- * "function-activated" signal (one const char *: the function) follows a
- * double click or Enter on a row or box. */
+ * selected, NULL when none; setting it selects its Functions row (the
+ * Source view shows its file). The "function-activated" signal (one
+ * const char *: the function) follows a double click or Enter on a row
+ * or box: the Source tab opens. */
 const char *mg_code_view_get_selected_function (MgCodeView *self);
 void mg_code_view_set_selected_function (MgCodeView *self, const char *name);
 

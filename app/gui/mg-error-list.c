@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-error-list.h"
+#include "profile/mg-stop-event.h"
 #include "profile/mg-unavailable.h"
 #include "plot/mg-selection-stats.h"
 #include "defs/mg-units.h"
@@ -34,6 +35,9 @@ mg_error_list_is_fault_signal (int signal)
 MgEventMark
 mg_error_list_classify_event (const MgProcessEvent *event)
 {
+  /* The front end's note that the user asked for the stop: no mark. */
+  if (mg_stop_event_is (event))
+    return MG_EVENT_MARK_NONE;
   switch (event->kind)
     {
     case MG_EVENT_SIGNAL:

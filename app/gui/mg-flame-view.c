@@ -284,10 +284,13 @@ key_activated (GtkWidget *widget, const char *action, GVariant *parameter)
     select_box (self, beside (self, (guint) i, -1));
   else if (g_str_equal (action, "flame.next"))
     select_box (self, beside (self, (guint) i, +1));
+  /* As a click and a double-click: the first Enter zooms to the box,
+   * the second opens it (the Code pane shows its source). */
+  else if (g_str_equal (action, "flame.zoom") && self->focus != self->selected)
+    zoom_to (self, self->selected);
   else if (g_str_equal (action, "flame.zoom"))
     {
-      g_autofree char *name = g_strdup (box_function (self, (guint) i));
-      zoom_to (self, self->selected);
+      const char *name = box_function (self, (guint) i);
       if (name)
         g_signal_emit (self, signals[SIGNAL_FUNCTION_ACTIVATED], 0, name);
     }

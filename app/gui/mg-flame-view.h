@@ -27,8 +27,8 @@ void mg_flame_view_set_matches (MgFlameView *self, GBytes *matches);
 guint mg_flame_view_count_matched_boxes (MgFlameView *self);
 
 /* The box the keys move (Up/Down: caller/callee, Left/Right: the
- * neighbours in its row, Enter zooms to it and activates its function,
- * Escape zooms out by one caller): its node, G_MAXUINT before any. The
+ * neighbours in its row, Enter zooms to it, Enter again activates its
+ * function, Escape zooms out by one caller): its node, G_MAXUINT before any. The
  * actions flame.up, .down, .previous, .next, .zoom and .zoom-out. */
 guint mg_flame_view_get_selected (MgFlameView *self);
 

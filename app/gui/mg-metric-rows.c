@@ -3,6 +3,9 @@
 
 #include "mg-metric-rows.h"
 
+#include "mg-activity-row.h"
+#include "gui/graph/mg-activity-graph.h"
+
 #include "mg-style.h"
 #include "mg-tooltip.h"
 
@@ -19,8 +22,10 @@ struct _MgMetricRows
 
   GtkWidget *box;
   MgMetricVisibility *visibility;
-  GPtrArray *expanders;     /* GtkExpander*, one per section */
+  GPtrArray *expanders;     /* GtkExpander*, one per section, top to bottom */
   GPtrArray *section_rows;  /* GPtrArray* of MgMetricRow* per section */
+  GArray *sections;         /* guint: the visibility's section of each */
+  GPtrArray *activity_rows; /* MgActivityRow* standing for the section's rows, or NULL */
   GHashTable *collapsed;    /* group ids (or NO_GROUP_KEY) collapsed by hand */
   gboolean empty;
   GtkAdjustment *vadjustment; /* of the scrolled window showing the rows, not owned */
@@ -54,6 +59,8 @@ count_shown_rows (MgMetricRows *self)
         continue;
       for (guint i = 0; i < rows->len; i++)
         n += gtk_widget_get_visible (g_ptr_array_index (rows, i));
+      if (g_ptr_array_index (self->activity_rows, s) != NULL)
+        n += gtk_widget_get_visible (g_ptr_array_index (self->activity_rows, s));
     }
   return n;
 }
@@ -66,9 +73,13 @@ set_graph_height (MgMetricRows *self, int height)
     {
       GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
 
+      MgActivityRow *activity = g_ptr_array_index (self->activity_rows, s);
+
       for (guint i = 0; i < rows->len; i++)
         gtk_widget_set_size_request (mg_metric_row_get_graph (g_ptr_array_index (rows, i)), -1,
                                      height);
+      if (activity != NULL)
+        gtk_widget_set_size_request (mg_activity_row_get_graph (activity), -1, height);
     }
 }
 
@@ -111,17 +122,22 @@ update_visibility (MgMetricRows *self)
   for (guint s = 0; s < self->expanders->len; s++)
     {
       GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
+      GtkWidget *activity = g_ptr_array_index (self->activity_rows, s);
+      guint section = g_array_index (self->sections, guint, s);
       gboolean any_in_section = FALSE;
 
       for (guint i = 0; i < rows->len; i++)
         {
           MgMetricRow *row = g_ptr_array_index (rows, i);
-          gboolean visible = mg_metric_visibility_is_row_visible (self->visibility, s,
+          gboolean visible = mg_metric_visibility_is_row_visible (self->visibility, section,
                                                                   mg_metric_row_get_metric (row));
 
-          gtk_widget_set_visible (GTK_WIDGET (row), visible);
+          /* The stacked row stands for its section's metrics. */
+          gtk_widget_set_visible (GTK_WIDGET (row), visible && activity == NULL);
           any_in_section |= visible;
         }
+      if (activity != NULL)
+        gtk_widget_set_visible (activity, any_in_section);
       gtk_widget_set_visible (g_ptr_array_index (self->expanders, s), any_in_section);
       any |= any_in_section;
     }
@@ -145,9 +161,33 @@ on_expanded (GtkExpander *expander, GParamSpec *pspec, MgMetricRows *self)
   queue_fit (self);
 }
 
+/* Whether every metric of section is an activity metric of one scope
+ * (its group in plugins/activity.xml, or a preset's part of it): those
+ * rows are drawn as one stacked row. */
+static gboolean
+section_scope (MgProfile *profile, const MgMetricSection *section, MgActivityScope *scope)
+{
+  if (section->metrics->len == 0)
+    return FALSE;
+  for (MgActivityScope candidate = MG_ACTIVITY_MAIN_THREAD; candidate <= MG_ACTIVITY_ALL_THREADS;
+       candidate++)
+    {
+      gboolean all = TRUE;
+
+      for (guint i = 0; i < section->metrics->len && all; i++)
+        all = mg_activity_is_metric (profile, g_array_index (section->metrics, guint, i), candidate);
+      if (all)
+        {
+          *scope = candidate;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 static GtkWidget *
 build_section (MgMetricRows *self, const MgMetricSection *section, MgTimeView *view,
-               GtkSizeGroup *label_group, GPtrArray *rows)
+               GtkSizeGroup *label_group, GPtrArray *rows, GtkWidget **activity_row)
 {
   MgProfile *profile = mg_metric_visibility_get_profile (self->visibility);
   GtkWidget *expander = gtk_expander_new (NULL);
@@ -167,6 +207,21 @@ build_section (MgMetricRows *self, const MgMetricSection *section, MgTimeView *v
                           g_free);
   g_signal_connect (expander, "notify::expanded", G_CALLBACK (on_expanded), self);
 
+  *activity_row = NULL;
+  {
+    MgActivityScope scope;
+    MgActivitySeries series;
+
+    if (section_scope (profile, section, &scope)
+        && mg_activity_series_init (&series, profile, scope, -1))
+      {
+        *activity_row = mg_activity_row_new (profile, scope, view, section->description,
+                                             label_group);
+        gtk_widget_set_size_request (mg_activity_row_get_graph (MG_ACTIVITY_ROW (*activity_row)),
+                                     -1, self->graph_height);
+        gtk_box_append (GTK_BOX (box), *activity_row);
+      }
+  }
   for (guint i = 0; i < section->metrics->len; i++)
     {
       GtkWidget *row = mg_metric_row_new (profile, g_array_index (section->metrics, guint, i),
@@ -194,7 +249,43 @@ clear (MgMetricRows *self)
     gtk_box_remove (GTK_BOX (self->box), child);
   g_ptr_array_set_size (self->expanders, 0);
   g_ptr_array_set_size (self->section_rows, 0);
+  g_ptr_array_set_size (self->activity_rows, 0);
+  g_array_set_size (self->sections, 0);
   g_clear_object (&self->visibility);
+}
+
+/* The sections top to bottom: the visibility's order, except that in an
+ * MPI or multi-threaded run the activity groups come first (main thread,
+ * then all threads), as in MAP: where the time goes before what it cost. */
+static GArray *
+section_order (MgMetricVisibility *visibility)
+{
+  MgProfile *profile = mg_metric_visibility_get_profile (visibility);
+  guint n = mg_metric_visibility_get_n_sections (visibility);
+  GArray *order = g_array_sized_new (FALSE, FALSE, sizeof (guint), n);
+  gboolean first = mg_metric_visibility_is_mpi_run (visibility)
+                   || mg_activity_profile_is_multithreaded (profile);
+
+  for (MgActivityScope scope = MG_ACTIVITY_MAIN_THREAD; first && scope <= MG_ACTIVITY_ALL_THREADS;
+       scope++)
+    for (guint s = 0; s < n; s++)
+      {
+        MgActivityScope found;
+
+        if (section_scope (profile, mg_metric_visibility_get_section (visibility, s), &found)
+            && found == scope)
+          g_array_append_val (order, s);
+      }
+  for (guint s = 0; s < n; s++)
+    {
+      gboolean taken = FALSE;
+
+      for (guint i = 0; i < order->len && !taken; i++)
+        taken = g_array_index (order, guint, i) == s;
+      if (!taken)
+        g_array_append_val (order, s);
+    }
+  return order;
 }
 
 void
@@ -210,16 +301,24 @@ mg_metric_rows_set_visibility (MgMetricRows *self, MgMetricVisibility *visibilit
       return;
     }
   self->visibility = g_object_ref (visibility);
-  for (guint s = 0; s < mg_metric_visibility_get_n_sections (visibility); s++)
-    {
-      GPtrArray *rows = g_ptr_array_new ();
-      GtkWidget *expander = build_section (self, mg_metric_visibility_get_section (visibility, s),
-                                           view, label_group, rows);
+  {
+    g_autoptr (GArray) order = section_order (visibility);
 
-      gtk_box_append (GTK_BOX (self->box), expander);
-      g_ptr_array_add (self->expanders, expander);
-      g_ptr_array_add (self->section_rows, rows);
-    }
+    for (guint i = 0; i < order->len; i++)
+      {
+        guint s = g_array_index (order, guint, i);
+        GPtrArray *rows = g_ptr_array_new ();
+        GtkWidget *activity_row;
+        GtkWidget *expander = build_section (self, mg_metric_visibility_get_section (visibility, s),
+                                             view, label_group, rows, &activity_row);
+
+        gtk_box_append (GTK_BOX (self->box), expander);
+        g_ptr_array_add (self->expanders, expander);
+        g_ptr_array_add (self->section_rows, rows);
+        g_ptr_array_add (self->activity_rows, activity_row);
+        g_array_append_val (self->sections, s);
+      }
+  }
   g_signal_connect_swapped (visibility, "changed", G_CALLBACK (update_visibility), self);
   update_visibility (self);
 }
@@ -244,6 +343,21 @@ expander_title (GtkWidget *expander)
   return gtk_label_get_text (GTK_LABEL (gtk_expander_get_label_widget (GTK_EXPANDER (expander))));
 }
 
+/* A metric's row is shown, or the stacked row standing for it is and
+ * the metric is visible in it. */
+static gboolean
+row_shown (MgMetricRows *self, guint s, MgMetricRow *row)
+{
+  GtkWidget *activity = g_ptr_array_index (self->activity_rows, s);
+
+  if (activity == NULL)
+    return gtk_widget_get_visible (GTK_WIDGET (row));
+  return gtk_widget_get_visible (activity)
+         && mg_metric_visibility_is_row_visible (self->visibility,
+                                                 g_array_index (self->sections, guint, s),
+                                                 mg_metric_row_get_metric (row));
+}
+
 char **
 mg_metric_rows_dup_visible_ids (MgMetricRows *self)
 {
@@ -261,7 +375,7 @@ mg_metric_rows_dup_visible_ids (MgMetricRows *self)
           MgMetricRow *row = g_ptr_array_index (rows, i);
           const char *id = row_metric_id (self, row);
 
-          if (gtk_widget_get_visible (GTK_WIDGET (row)) && g_hash_table_add (seen, (gpointer) id))
+          if (row_shown (self, s, row) && g_hash_table_add (seen, (gpointer) id))
             g_strv_builder_add (builder, id);
         }
     }
@@ -293,7 +407,7 @@ mg_metric_rows_get_n_visible_rows (MgMetricRows *self)
       GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
 
       for (guint i = 0; i < rows->len; i++)
-        n += gtk_widget_get_visible (g_ptr_array_index (rows, i)) ? 1 : 0;
+        n += row_shown (self, s, g_ptr_array_index (rows, i)) ? 1 : 0;
     }
   return n;
 }
@@ -359,12 +473,15 @@ mg_metric_rows_dup_view_groups (MgMetricRows *self)
         continue;
       group = mg_view_group_new (expander_title (expander),
                                  gtk_expander_get_expanded (GTK_EXPANDER (expander)));
+      if (g_ptr_array_index (self->activity_rows, s) != NULL)
+        group->activity_scope
+          = mg_activity_row_get_scope (g_ptr_array_index (self->activity_rows, s));
       for (guint i = 0; i < rows->len; i++)
         {
           MgMetricRow *row = g_ptr_array_index (rows, i);
           guint metric = mg_metric_row_get_metric (row);
 
-          if (gtk_widget_get_visible (GTK_WIDGET (row)))
+          if (row_shown (self, s, row))
             g_array_append_val (group->metrics, metric);
         }
       g_ptr_array_add (groups, group);
@@ -426,6 +543,8 @@ mg_metric_rows_finalize (GObject *object)
 
   g_ptr_array_unref (self->expanders);
   g_ptr_array_unref (self->section_rows);
+  g_ptr_array_unref (self->activity_rows);
+  g_array_unref (self->sections);
   g_hash_table_unref (self->collapsed);
   G_OBJECT_CLASS (mg_metric_rows_parent_class)->finalize (object);
 }
@@ -471,9 +590,24 @@ mg_metric_rows_init (MgMetricRows *self)
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   self->expanders = g_ptr_array_new ();
   self->section_rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  self->activity_rows = g_ptr_array_new ();
+  self->sections = g_array_new (FALSE, FALSE, sizeof (guint));
   self->collapsed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->empty = TRUE;
   self->graph_height = GRAPH_MIN_HEIGHT;
+}
+
+GtkWidget *
+mg_metric_rows_find_activity_graph (MgMetricRows *self, MgActivityScope scope)
+{
+  for (guint s = 0; s < self->activity_rows->len; s++)
+    {
+      MgActivityRow *row = g_ptr_array_index (self->activity_rows, s);
+
+      if (row != NULL && mg_activity_row_get_scope (row) == scope)
+        return mg_activity_row_get_graph (row);
+    }
+  return NULL;
 }
 
 GtkWidget *

@@ -5,13 +5,17 @@
  * show and hide as the visibility changes. The viewer window and the live
  * view of a run both use it. Which groups were collapsed is kept across
  * mg_metric_rows_set_visibility() calls (the live view rebuilds its rows
- * from every new live profile). Property "empty": no row is visible. */
+ * from every new live profile). Property "empty": no row is visible.
+ * A group made of the activity metrics of one scope (plugins/activity.xml)
+ * is one stacked row (MgActivityRow); in an MPI or multi-threaded run those
+ * groups come first. */
 #pragma once
 
 #include <gtk/gtk.h>
 
 #include "mg-metric-row.h"
 #include "mg-metric-visibility.h"
+#include "plot/mg-activity-series.h"
 #include "plot/mg-time-view.h"
 #include "plot/mg-view-export.h"
 
@@ -36,6 +40,11 @@ char **mg_metric_rows_dup_visible_titles (MgMetricRows *self);
 guint mg_metric_rows_get_n_visible_rows (MgMetricRows *self);
 /* A metric's first row, or NULL. */
 MgMetricRow *mg_metric_rows_find_row (MgMetricRows *self, const char *metric_id);
+
+/* The stacked activity graph of scope (an MgActivityGraph) standing for
+ * its group's rows, or NULL. Its metrics count as visible rows while it
+ * shows (the ids, the count and the export's groups list them). */
+GtkWidget *mg_metric_rows_find_activity_graph (MgMetricRows *self, MgActivityScope scope);
 
 /* Collapses or expands the visible group with this title; FALSE when there
  * is none. */

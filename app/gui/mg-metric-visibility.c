@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "plot/mg-activity-series.h"
 #include "session/mg-scorep-defs.h"
 
 #define OTHER_ACTION "show-other-metrics"
@@ -355,10 +356,23 @@ show_section (MgMetricVisibility *self, guint s)
     self->metric_shown[g_array_index (section->metrics, guint, i)] = TRUE;
 }
 
+/* An activity group of scope (or a group of its metrics alone). */
+static gboolean
+is_activity_section (MgMetricVisibility *self, const MgMetricSection *section,
+                     MgActivityScope scope)
+{
+  for (guint i = 0; i < section->metrics->len; i++)
+    if (!mg_activity_is_metric (self->profile, g_array_index (section->metrics, guint, i), scope))
+      return FALSE;
+  return section->metrics->len > 0;
+}
+
 /* What a profile opens with, from its content: the Default group, in
  * an MPI run the MPI groups (as MAP's default view of an MPI program), and
- * the groups of the Score-P plugins the run hosted; everything when there
- * is none of them. FALSE when none of them is here. */
+ * the groups of the Score-P plugins the run hosted, with, in an MPI or
+ * multi-threaded run, the main thread's activity (drawn first,
+ * mg-metric-rows.c), and all threads' in a multi-threaded one; everything
+ * when there is none of them. FALSE when none of them is here. */
 static gboolean
 apply_default (MgMetricVisibility *self)
 {
@@ -373,6 +387,24 @@ apply_default (MgMetricVisibility *self)
         show_section (self, s);
         any = TRUE;
       }
+  /* Beside those (alone they would hide the rest of a profile that has no
+   * Default group, where everything is shown): the main thread's activity
+   * in an MPI or multi-threaded run, and all threads' against it in a
+   * multi-threaded one (the record has no series per thread). */
+  if (any)
+    {
+      gboolean threads = mg_activity_profile_is_multithreaded (self->profile);
+
+      for (guint s = 0; s < self->sections->len; s++)
+        {
+          const MgMetricSection *section = g_ptr_array_index (self->sections, s);
+
+          if (((self->mpi_run || threads)
+               && is_activity_section (self, section, MG_ACTIVITY_MAIN_THREAD))
+              || (threads && is_activity_section (self, section, MG_ACTIVITY_ALL_THREADS)))
+            show_section (self, s);
+        }
+    }
   return any;
 }
 

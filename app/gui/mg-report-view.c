@@ -15,6 +15,7 @@
 #include "report/mg-report-set.h"
 #include "mg-report-view.h"
 #include "report/mg-report.h"
+#include "cli/mg-cli-symbols.h"
 
 static GtkWidget *
 label_new (const char *text, const char *css_class)
@@ -193,7 +194,11 @@ mg_report_view_new (MgProfile *profile, const char *profile_path)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   g_autofree char *installed = mg_install_paths_get_reports_dir ();
   g_autoptr (MgReportSet) set = mg_report_set_load (NULL, installed);
-  g_autoptr (MgReport) report = mg_report_new (profile, profile_path, set->reports);
+  /* Frames the profile does not name (it was recorded before profiles
+   * carried names) are named where the binaries still are. */
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
+  g_autoptr (MgReport) report = mg_report_new_named (profile, profile_path, set->reports, &namer);
 
   gtk_widget_set_margin_start (box, 12);
   gtk_widget_set_margin_end (box, 12);

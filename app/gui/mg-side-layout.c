@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The graphs beside a side panel that shrinks with the window. */
+/* The graphs beside a side panel that shrinks with the window, or under
+ * it in a narrow window. */
 #include "mg-config.h"
 
 #include "mg-side-layout.h"
@@ -19,6 +20,12 @@ mg_side_layout_side_width (int width, int side_minimum, int side_natural)
 
   /* A hidden or sliding revealer asks for less than its panel: that. */
   return MAX (side_minimum, MIN (side_natural, share));
+}
+
+gboolean
+mg_side_layout_overlays (int width)
+{
+  return width < MG_SIDE_LAYOUT_OVERLAY_BELOW;
 }
 
 static void
@@ -55,7 +62,8 @@ mg_side_layout_allocate (GtkLayoutManager *manager, GtkWidget *widget, int width
                          int baseline)
 {
   GtkWidget *side = gtk_widget_get_last_child (widget);
-  int side_width = 0, x = 0, rest_min = 0;
+  int side_width = 0, x = 0, rest_min = 0, rest_width;
+  gboolean overlaid;
 
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL && child != side;
        child = gtk_widget_get_next_sibling (child))
@@ -75,6 +83,26 @@ mg_side_layout_allocate (GtkLayoutManager *manager, GtkWidget *widget, int width
       /* The graphs' own minimum comes first. */
       side_width = MAX (side_min, MIN (side_width, width - rest_min));
     }
+  overlaid = mg_side_layout_overlays (width);
+  /* Lying over the graphs, it takes none of their width: it may be as wide
+   * as it wants, up to its maximum and half the row, so its facts do not
+   * wrap at every word. */
+  if (overlaid && side != NULL && gtk_widget_should_layout (side))
+    {
+      int side_min = 0, side_nat = 0;
+
+      gtk_widget_measure (side, GTK_ORIENTATION_HORIZONTAL, -1, &side_min, &side_nat, NULL, NULL);
+      side_width = MAX (side_min, MIN (side_nat, MIN (MG_SIDE_LAYOUT_MAX_WIDTH, width / 2)));
+    }
+  if (side != NULL && gtk_widget_has_css_class (side, "side-overlay") != overlaid)
+    {
+      if (overlaid)
+        gtk_widget_add_css_class (side, "side-overlay");
+      else
+        gtk_widget_remove_css_class (side, "side-overlay");
+    }
+  /* Overlaid, the graphs keep the whole width under the panel. */
+  rest_width = overlaid ? width : width - side_width;
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
@@ -83,15 +111,18 @@ mg_side_layout_allocate (GtkLayoutManager *manager, GtkWidget *widget, int width
       if (!gtk_widget_should_layout (child))
         continue;
       if (child == side)
-        child_width = side_width;
+        {
+          /* Drawn last, so on top, at the right edge. */
+          child_width = side_width;
+          x = width - side_width;
+        }
       else
         {
           int child_min = 0;
 
           gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &child_min, NULL, NULL, NULL);
           /* Every child before the side panel but the last keeps its minimum. */
-          child_width = gtk_widget_get_next_sibling (child) == side ? width - side_width - x
-                                                                    : child_min;
+          child_width = gtk_widget_get_next_sibling (child) == side ? rest_width - x : child_min;
         }
       gtk_widget_size_allocate (child, &(GtkAllocation) { x, 0, MAX (child_width, 0), height },
                                 -1);

@@ -14,6 +14,7 @@
 #include "mg-metric-rows.h"
 #include "report/mg-report-set.h"
 #include "report/mg-report-writer.h"
+#include "cli/mg-cli-symbols.h"
 #include "gui/graph/mg-theme.h"
 #include "plot/mg-view-export.h"
 #include "mg-window-internal.h"
@@ -129,7 +130,9 @@ mg_window_save_report (MgWindow *self, const char *path, GError **error)
     }
   profile_path = self->file != NULL ? g_file_get_path (self->file) : NULL;
   set = mg_report_set_load (NULL, installed);
-  report = mg_report_new (self->profile, profile_path, set->reports);
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
+  report = mg_report_new_named (self->profile, profile_path, set->reports, &namer);
   return mg_report_save (report, path, error);
 }
 

@@ -68,6 +68,7 @@ struct _MgWindow
   GMenuModel *metrics_menu; /* given to metrics_button when it opens */
   GtkWidget *rows;          /* MgMetricRows, in rows_box */
   GtkWidget *code_view;     /* MgCodeView, in code_box */
+  GtkWidget *function_rows; /* MgFunctionRows, above rows in rows_box */
   GtkWidget *event_strip;
   GtkWidget *time_axis;
   GtkWidget *range_label;   /* under the axis: what the figures describe */

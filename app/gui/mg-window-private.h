@@ -47,5 +47,7 @@ GtkWidget *mg_window_get_rank_overview (MgWindow *self);
 
 /* The Code pane (MgCodeView: mg-code-view-private.h). */
 GtkWidget *mg_window_get_code_view (MgWindow *self);
+/* The rows of functions' shares over time (MgFunctionRows). */
+GtkWidget *mg_window_get_function_rows (MgWindow *self);
 
 G_END_DECLS

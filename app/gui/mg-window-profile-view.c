@@ -15,11 +15,13 @@
 #include "mg-metrics-menu.h"
 #include "mg-process-search.h"
 #include "profile/mg-process-images.h"
+#include "profile/mg-stop-event.h"
 #include "session/mg-mpi.h"
 #include "gui/graph/mg-time-axis.h"
 #include "defs/mg-units.h"
 #include "mg-tooltip.h"
 #include "mg-code-view.h"
+#include "mg-function-rows.h"
 #include "mg-window-internal.h"
 
 #define UNDO_TIMEOUT_S 6
@@ -95,6 +97,8 @@ mg_window_clear_profile_view (MgWindow *self)
   g_clear_object (&self->label_group);
   if (self->code_view != NULL)
     mg_code_view_set_profile (MG_CODE_VIEW (self->code_view), NULL);
+  if (self->function_rows != NULL)
+    mg_function_rows_set_profile (MG_FUNCTION_ROWS (self->function_rows), NULL, NULL);
   g_clear_object (&self->profile);
   g_clear_object (&self->file);
   self->process_choice = FALSE;
@@ -431,7 +435,8 @@ mg_window_set_run_profile (MgWindow *self, MgProfile *profile, GFile *file, gboo
   g_return_if_fail (MG_IS_PROFILE (profile));
 
   mg_window_clear_profile_view (self);
-  self->stop_asked = stop_asked;
+  /* A stop asked for is recorded in the profile; an older one's is not. */
+  self->stop_asked = stop_asked || mg_stop_event_find (profile) != NULL;
   self->profile = g_object_ref (profile);
   self->file = file ? g_object_ref (file) : NULL;
   mg_time_view_set_duration (self->view, mg_profile_get_run_info (profile)->duration_s);
@@ -448,6 +453,8 @@ mg_window_set_run_profile (MgWindow *self, MgProfile *profile, GFile *file, gboo
   build_axis (self);
   update_rows_visibility (self);
   mg_code_view_set_profile (MG_CODE_VIEW (self->code_view), profile);
+  mg_function_rows_set_profile (MG_FUNCTION_ROWS (self->function_rows), profile,
+                                self->label_group);
 
   g_clear_object (&self->metrics_menu);
   self->metrics_menu = mg_metrics_menu_new (self->visibility);
@@ -491,9 +498,23 @@ on_process_selected (MgWindow *self)
   mg_time_view_set_process (self->view, process);
 }
 
+/* The Code pane's selected function gets a row of its share over time
+ * (the "selected-function" property of the pane's contract, when the
+ * pane has it). */
+static void
+on_function_selected (MgWindow *self)
+{
+  g_autofree char *name = NULL;
+
+  g_object_get (self->code_view, "selected-function", &name, NULL);
+  mg_function_rows_show_function (MG_FUNCTION_ROWS (self->function_rows), name);
+}
+
 void
 mg_window_profile_view_init (MgWindow *self)
 {
+  self->function_rows = mg_function_rows_new (self->view);
+  gtk_box_append (GTK_BOX (self->rows_box), self->function_rows);
   self->rows = mg_metric_rows_new ();
   gtk_box_append (GTK_BOX (self->rows_box), self->rows);
   /* The Code pane under the rows, as in MAP: the code of what the graphs
@@ -501,6 +522,9 @@ mg_window_profile_view_init (MgWindow *self)
   self->code_view = mg_code_view_new (self->view);
   gtk_widget_set_size_request (self->code_view, -1, 120);
   gtk_box_append (GTK_BOX (self->code_box), self->code_view);
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (self->code_view), "selected-function"))
+    g_signal_connect_swapped (self->code_view, "notify::selected-function",
+                              G_CALLBACK (on_function_selected), self);
   if (self->settings != NULL)
     g_settings_bind (self->settings, "code-pane-position", self->code_paned, "position",
                      G_SETTINGS_BIND_DEFAULT);

@@ -144,3 +144,9 @@ mg_window_get_code_view (MgWindow *self)
 {
   return self->code_view;
 }
+
+GtkWidget *
+mg_window_get_function_rows (MgWindow *self)
+{
+  return self->function_rows;
+}

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "cli/mg-cli-symbols.h"
 #include "session/mg-run-folder.h"
 #include "session/mg-run-recovery.h"
 #include "mg-window-internal.h"
@@ -83,8 +84,13 @@ recover_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellabl
   g_autoptr (MgProfile) profile = NULL;
   char *output = NULL;
 
+  /* The frames named and their source kept, as at a run's end. */
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
   if (recovery != NULL)
-    profile = mg_run_recovery_write (recovery, &output, &error);
+    {
+      mg_cli_symbols_prepare_recovery (recovery, symbolizer);
+      profile = mg_run_recovery_write (recovery, &output, &error);
+    }
   if (profile == NULL)
     g_task_return_error (task, error);
   else

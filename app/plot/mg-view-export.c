@@ -10,6 +10,7 @@
 #include <libxml/tree.h>
 
 #include "defs/mg-units.h"
+#include "mg-activity-render.h"
 #include "mg-graph-render.h"
 #include "mg-text-sink.h"
 #include "mg-selection-stats.h"
@@ -33,6 +34,7 @@ mg_view_group_new (const char *title, gboolean expanded)
   group->title = g_strdup (title);
   group->expanded = expanded;
   group->metrics = g_array_new (FALSE, FALSE, sizeof (guint));
+  group->activity_scope = -1;
   return group;
 }
 
@@ -62,6 +64,15 @@ mg_view_export_format_from_path (const char *path, MgViewFormat *format)
   return TRUE;
 }
 
+/* The rows a group takes: an activity group's metrics are one. */
+static guint
+group_rows (const MgViewGroup *group)
+{
+  if (group->activity_scope >= 0)
+    return group->metrics->len > 0 ? 1 : 0;
+  return group->metrics->len;
+}
+
 double
 mg_view_export_height (MgViewGroup *const *groups, guint n_groups)
 {
@@ -71,7 +82,7 @@ mg_view_export_height (MgViewGroup *const *groups, guint n_groups)
     {
       height += HEADER_HEIGHT;
       if (groups[g]->expanded)
-        height += groups[g]->metrics->len * (ROW_HEIGHT + ROW_GAP);
+        height += group_rows (groups[g]) * (ROW_HEIGHT + ROW_GAP);
     }
   return height;
 }
@@ -199,6 +210,45 @@ draw_row (cairo_t *cr, MgProfile *profile, MgTimeView *view, guint metric, doubl
   cairo_restore (cr);
 }
 
+/* An activity group as the window draws it: one stacked row. */
+static void
+draw_activity_row (cairo_t *cr, MgProfile *profile, MgTimeView *view, MgActivityScope scope,
+                   double y, gboolean dark)
+{
+  double graph_x = MARGIN + LABEL_WIDTH;
+  MgActivityRenderParams params;
+  MgActivitySeries series;
+
+  set_colour (cr, dark, 1.0);
+  show_text (cr, MARGIN, y + 20, 13, TRUE,
+             scope == MG_ACTIVITY_MAIN_THREAD ? _("Main thread activity")
+                                              : _("All threads activity"));
+  set_colour (cr, dark, 0.6);
+  /* xgettext:no-c-format */
+  show_text (cr, MARGIN, y + 36, 11, FALSE, scope == MG_ACTIVITY_MAIN_THREAD
+                                              ? _("% of the samples, stacked")
+                                              /* xgettext:no-c-format */
+                                              : _("% of the threads, stacked"));
+  mg_activity_render_params_init (&params);
+  params.x = graph_x;
+  params.y = y;
+  params.width = PAGE_WIDTH - graph_x - MARGIN;
+  params.height = ROW_HEIGHT;
+  params.series = mg_activity_series_init (&series, profile, scope,
+                                           mg_time_view_get_process (view))
+                    ? &series
+                    : NULL;
+  params.t0 = mg_time_view_get_start (view);
+  params.t1 = mg_time_view_get_end (view);
+  params.dark = dark;
+  params.has_selection = mg_time_view_get_has_selection (view);
+  params.selection_start = mg_time_view_get_selection_start (view);
+  params.selection_end = mg_time_view_get_selection_end (view);
+  cairo_save (cr);
+  mg_activity_render (cr, &params);
+  cairo_restore (cr);
+}
+
 static void
 draw_view (cairo_t *cr, MgProfile *profile, MgTimeView *view, MgViewGroup *const *groups,
            guint n_groups, const char *title, gboolean dark, double height)
@@ -229,6 +279,13 @@ draw_view (cairo_t *cr, MgProfile *profile, MgTimeView *view, MgViewGroup *const
       y += HEADER_HEIGHT;
       if (!groups[g]->expanded)
         continue;
+      if (groups[g]->activity_scope >= 0 && groups[g]->metrics->len > 0)
+        {
+          draw_activity_row (cr, profile, view, (MgActivityScope) groups[g]->activity_scope,
+                             y + ROW_GAP / 2, dark);
+          y += ROW_HEIGHT + ROW_GAP;
+          continue;
+        }
       for (guint i = 0; i < groups[g]->metrics->len; i++)
         {
           draw_row (cr, profile, view, g_array_index (groups[g]->metrics, guint, i), y + ROW_GAP / 2,

@@ -28,6 +28,9 @@ typedef struct {
   char *title;        /* its header */
   gboolean expanded;  /* FALSE: the header alone */
   GArray *metrics;    /* guint: its visible rows, top to bottom */
+  /* An activity group (plot/mg-activity-series.h): its metrics are drawn
+   * as one stacked row of that scope; -1: a row per metric. */
+  int activity_scope;
 } MgViewGroup;
 
 MgViewGroup *mg_view_group_new (const char *title, gboolean expanded);

@@ -7,6 +7,7 @@
 
 #include "mg-export-folded.h"
 #include "mg-export-writer.h"
+#include "mg-profile-code.h"
 
 void
 mg_stack_frame_name_free (MgStackFrameName *name)
@@ -42,9 +43,12 @@ mg_stack_frame_names (const MgStackSet *set, const MgStackFrame *frame, gboolean
   /* A return address is looked up one byte back: the call may be its
    * function's last instruction. */
   guint64 at = return_address && frame->vaddr > 0 ? frame->vaddr - 1 : frame->vaddr;
-  if (namer != NULL && namer->func != NULL
-      && namer->func (namer->data, m->path, m->build_id, m->build_id_len, at, names)
-      && names->len > 0)
+  /* The names the profile carries first: they were resolved at the end
+   * of the run, when the binaries were there. */
+  if (mg_profile_name_stored_frame (mg_stack_set_get_profile (set), frame->module, at, names)
+      || (namer != NULL && namer->func != NULL
+          && namer->func (namer->data, m->path, m->build_id, m->build_id_len, at, names)
+          && names->len > 0))
     {
       /* The namer's order is innermost first; callers want outermost. */
       for (guint i = 0; i < names->len / 2; i++)

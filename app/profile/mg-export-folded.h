@@ -16,7 +16,8 @@ G_BEGIN_DECLS
 /* The names of one frame (MgStackFrameName), outermost first (an address
  * inside inlined code has several: the function that holds them first,
  * the innermost inlined instance last). The one place frames are named:
- * through namer (NULL: none), and where it names nothing
+ * by the names the profile carries (mg-profile-code.h), else through
+ * namer (NULL: none), and where neither names it
  * "<module's basename>+0x<vaddr>" ("0x<address>" outside every module). A
  * return address is given to the namer one byte back. */
 GPtrArray *mg_stack_frame_names (const MgStackSet *set, const MgStackFrame *frame,

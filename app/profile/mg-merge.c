@@ -802,6 +802,8 @@ mg_merge_records (const char *record_dir, const MgMergeInput *input, GError **er
       return NULL;
     }
 
+  for (guint i = 0; i < input->n_run_events; i++)
+    mg_profile_builder_add_event (builder, &input->run_events[i]);
   mg_profile_builder_set_command (builder, input->argv, input->working_dir);
   mg_profile_builder_set_exit_status (builder, input->exit_status);
   mg_profile_builder_set_output (builder, input->output, input->output_cut);

@@ -37,6 +37,10 @@ typedef struct {
    * profile's plugin errors (process -1); may be NULL. */
   const MgPluginError *run_errors;
   guint n_run_errors;
+  /* Events of the run as a whole (process -1), added after the processes'
+   * own: the stop the user asked for (mg-stop-event.h); may be NULL. */
+  const MgProcessEvent *run_events;
+  guint n_run_events;
   /* What saving the profile stores each process's series at (the merge
    * itself, and the aggregates, are exact either way). */
   MgProcessPrecision process_precision;

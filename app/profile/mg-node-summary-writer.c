@@ -62,7 +62,7 @@ metric_to_variant (const MgRecordMetric *m)
 }
 
 static GVariant *
-process_to_variant (const MgRecordFile *r, gsize block_size)
+process_to_variant (const MgRecordFile *r, gsize block_size, gsize stacks_size)
 {
   g_autoptr (GVariantBuilder) plugins =
     g_variant_builder_new (G_VARIANT_TYPE ("a" MG_NODE_PLUGIN_TYPE));
@@ -77,7 +77,7 @@ process_to_variant (const MgRecordFile *r, gsize block_size)
   h.n_samples = r->n_samples;
   return g_variant_new (MG_NODE_PROCESS_FORMAT, facts_to_variant (&h),
                         g_variant_builder_end (plugins), g_variant_builder_end (metrics),
-                        r->n_samples, (guint64) block_size);
+                        r->n_samples, (guint64) block_size, (guint64) stacks_size);
 }
 
 static void
@@ -147,7 +147,7 @@ encode_slots (const MgRecordFile *r)
 /* What goes into a new summary: each process's index entry and block. */
 typedef struct {
   GPtrArray *entries;          /* GVariant*, floating refs sunk */
-  GPtrArray *blocks;           /* GBytes* */
+  GPtrArray *blocks;           /* GBytes*: the block, then the stacks */
   GPtrArray *taken;            /* char*: the records to remove once written */
 } NodeWriter;
 
@@ -166,6 +166,39 @@ writer_add (NodeWriter *w, GVariant *entry, GBytes *block)
 {
   g_ptr_array_add (w->entries, g_variant_ref_sink (entry));
   g_ptr_array_add (w->blocks, block);
+}
+
+static GBytes *
+join_bytes (GBytes *a, GBytes *b)
+{
+  gsize na = g_bytes_get_size (a), nb = g_bytes_get_size (b);
+  guint8 *data = g_malloc (MAX (na + nb, 1));
+
+  if (na > 0)
+    memcpy (data, g_bytes_get_data (a, NULL), na);
+  if (nb > 0)
+    memcpy (data + na, g_bytes_get_data (b, NULL), nb);
+  return g_bytes_new_take (data, na + nb);
+}
+
+/* An index entry of an earlier summary as this version's: one of version
+ * 1 has no stacks. */
+static GVariant *
+entry_of (GVariant *process, guint version)
+{
+  if (version != MG_NODE_VERSION_NO_STACKS)
+    return g_variant_ref (process);
+
+  g_autoptr (GVariant) facts = g_variant_get_child_value (process, 0);
+  g_autoptr (GVariant) plugins = g_variant_get_child_value (process, 1);
+  g_autoptr (GVariant) metrics = g_variant_get_child_value (process, 2);
+  guint32 n;
+  guint64 size;
+
+  g_variant_get_child (process, 3, "u", &n);
+  g_variant_get_child (process, 4, "t", &size);
+  return g_variant_ref_sink (g_variant_new (MG_NODE_PROCESS_FORMAT, facts, plugins, metrics, n,
+                                            size, (guint64) 0));
 }
 
 /* A record's process still runs on this host: its record is not done.
@@ -197,7 +230,8 @@ take_records (NodeWriter *w, const char *record_dir, const char *host,
       g_autofree char *path = g_build_filename (record_dir, g_ptr_array_index (names, i), NULL);
       g_autoptr (MgRecordFile) r = NULL;
       MgRecordHeader h;
-      GBytes *block;
+      g_autoptr (GBytes) slots = NULL;
+      g_autoptr (GBytes) stacks = NULL;
 
       if (!mg_record_file_read_header (path, &h, NULL))
         {
@@ -217,8 +251,10 @@ take_records (NodeWriter *w, const char *record_dir, const char *host,
           stats->n_damaged++;
           continue;
         }
-      block = encode_slots (r);
-      writer_add (w, process_to_variant (r, g_bytes_get_size (block)), block);
+      slots = encode_slots (r);
+      stacks = mg_node_stacks_encode (r);
+      writer_add (w, process_to_variant (r, g_bytes_get_size (slots), g_bytes_get_size (stacks)),
+                  join_bytes (slots, stacks));
       g_ptr_array_add (w->taken, g_steal_pointer (&path));
       stats->n_records++;
     }
@@ -264,13 +300,17 @@ keep_earlier (NodeWriter *w, const char *path, MgNodeSummaryStats *stats, GError
     return mg_node_io_error (error, errno, path, MG_NODE_ON_OPEN);
   for (guint i = 0; i < earlier->n_processes; i++)
     {
+      guint64 size = earlier->sizes[i], stacks = earlier->stack_sizes[i];
+      g_autoptr (GVariant) process = NULL;
+      g_autoptr (GVariant) entry = NULL;
       guint8 *block;
 
       if (taken_again (w, n_new, &earlier->headers[i]))
         continue;
-      block = g_malloc (MAX (earlier->sizes[i], 1));
-      if (!mg_node_read_exactly (fd, block, earlier->sizes[i], earlier->offsets[i], path, error)
-          || !mg_process_block_check (block, earlier->sizes[i]))
+      block = g_malloc (MAX (size + stacks, 1));
+      if (!mg_node_read_exactly (fd, block, size + stacks, earlier->offsets[i], path, error)
+          || !mg_process_block_check (block, size)
+          || !mg_node_stacks_check (block + size, stacks))
         {
           g_free (block);
           close (fd);
@@ -279,8 +319,9 @@ keep_earlier (NodeWriter *w, const char *path, MgNodeSummaryStats *stats, GError
                                      _("the samples of process %u do not match their CRC"), i + 1);
           return FALSE;
         }
-      writer_add (w, g_variant_get_child_value (processes, i),
-                  g_bytes_new_take (block, earlier->sizes[i]));
+      process = g_variant_get_child_value (processes, i);
+      entry = entry_of (process, earlier->version);
+      writer_add (w, entry, g_bytes_new_take (block, size + stacks));
       stats->n_kept++;
     }
   close (fd);

@@ -43,6 +43,7 @@ mg_node_summary_unref (MgNodeSummary *self)
   g_free (self->headers);
   g_free (self->offsets);
   g_free (self->sizes);
+  g_free (self->stack_sizes);
   g_free (self);
 }
 
@@ -149,10 +150,10 @@ header_from_variant (GVariant *process, MgRecordHeader *h)
   gint32 pid, ppid, rank, end_status, record_error_code, world_size;
   guint32 flags, state, capacity, n_samples;
   gint64 start_mono, start_real, end_mono;
-  guint64 interval_start, interval, n_merges, block_size;
+  guint64 interval_start, interval, n_merges;
   MgRecordProblem problem;
 
-  g_variant_get (process, MG_NODE_PROCESS_FORMAT, NULL, NULL, NULL, &n_samples, &block_size);
+  g_variant_get_child (process, 3, "u", &n_samples);
   g_variant_get (facts, "(iiiu@ay@ay@ayxxxuittuti@ayi)", &pid, &ppid, &rank, &flags, &host,
                  &program, &run_id, &start_mono, &start_real, &end_mono, &state, &end_status,
                  &interval_start, &interval, &capacity, &n_merges, &record_error_code,
@@ -199,18 +200,21 @@ read_processes (MgNodeSummary *self, guint64 blocks_at, guint64 file_size, GErro
   self->headers = g_new0 (MgRecordHeader, MAX (self->n_processes, 1));
   self->offsets = g_new0 (guint64, MAX (self->n_processes, 1));
   self->sizes = g_new0 (guint64, MAX (self->n_processes, 1));
+  self->stack_sizes = g_new0 (guint64, MAX (self->n_processes, 1));
   for (guint i = 0; i < self->n_processes; i++)
     {
       g_autoptr (GVariant) process = g_variant_get_child_value (processes, i);
       g_autofree guint8 *reported = NULL;
       const char *problem = header_from_variant (process, &self->headers[i]);
       guint32 n;
-      guint64 size;
+      guint64 size, stack_size = 0;
 
       if (problem != NULL)
         return mg_node_damaged (error, self->path, _("process %u: %s"), i + 1, problem);
       g_variant_get_child (process, 3, "u", &n);
       g_variant_get_child (process, 4, "t", &size);
+      if (self->version > MG_NODE_VERSION_NO_STACKS)
+        g_variant_get_child (process, 5, "t", &stack_size);
       reported = g_malloc (mg_node_n_parts (self->headers[i].n_metrics));
       memset (reported, 1, mg_node_n_parts (self->headers[i].n_metrics));
       if (size > file_size - at
@@ -218,9 +222,13 @@ read_processes (MgNodeSummary *self, guint64 blocks_at, guint64 file_size, GErro
                                           reported))
         return mg_node_damaged (error, self->path, _("process %u: its samples do not fit the file"),
                         i + 1);
+      if (stack_size > file_size - at - size)
+        return mg_node_damaged (error, self->path,
+                                _("process %u: its call stacks do not fit the file"), i + 1);
       self->offsets[i] = at;
       self->sizes[i] = size;
-      at += size;
+      self->stack_sizes[i] = stack_size;
+      at += size + stack_size;
     }
   if (at != file_size)
     return mg_node_damaged (error, self->path, "%s", _("bytes after its last process"));
@@ -248,7 +256,7 @@ read_index (MgNodeSummary *self, int fd, guint64 file_size, GError **error)
   memcpy (&crc, header + 12, 4);
   memcpy (&length, header + 16, 8);
   version = GUINT32_FROM_LE (version);
-  if (version != MG_NODE_VERSION)
+  if (version != MG_NODE_VERSION && version != MG_NODE_VERSION_NO_STACKS)
     {
       g_autofree char *name = g_filename_display_name (self->path);
 
@@ -258,6 +266,7 @@ read_index (MgNodeSummary *self, int fd, guint64 file_size, GError **error)
                    name, version, MG_NODE_VERSION);
       return FALSE;
     }
+  self->version = version;
   length = GUINT64_FROM_LE (length);
   if (length > file_size - MG_NODE_HEADER_LEN)
     {
@@ -275,8 +284,9 @@ read_index (MgNodeSummary *self, int fd, guint64 file_size, GError **error)
   if (mg_crc32_update (0, index, length) != GUINT32_FROM_LE (crc))
     return mg_node_damaged (error, self->path, "%s", _("its index does not match its CRC"));
   bytes = g_bytes_new_take (g_steal_pointer (&index), length);
-  self->index = g_variant_ref_sink (g_variant_new_from_bytes (G_VARIANT_TYPE (MG_NODE_INDEX_TYPE),
-                                                              bytes, FALSE));
+  self->index = g_variant_ref_sink (g_variant_new_from_bytes (
+    G_VARIANT_TYPE (version == MG_NODE_VERSION ? MG_NODE_INDEX_TYPE : MG_NODE_INDEX_TYPE_1),
+    bytes, FALSE));
   if (!g_variant_is_normal_form (self->index))
     return mg_node_damaged (error, self->path, "%s", _("its index is not in normal form"));
   if (G_BYTE_ORDER == G_BIG_ENDIAN)
@@ -437,6 +447,27 @@ read_slots (MgNodeSummary *self, guint i, MgRecordFile *r, GError **error)
   return TRUE;
 }
 
+/* The stacks after process i's block, as its record's section. */
+static gboolean
+read_stacks (MgNodeSummary *self, guint i, MgRecordFile *r, GError **error)
+{
+  gsize size = self->stack_sizes[i];
+  g_autofree guint8 *data = NULL;
+  int fd;
+  gboolean ok;
+
+  if (size == 0)
+    return TRUE;
+  data = g_malloc (size);
+  fd = open (self->path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return mg_node_io_error (error, errno, self->path, MG_NODE_ON_OPEN);
+  ok = mg_node_read_exactly (fd, data, size, self->offsets[i] + self->sizes[i], self->path,
+                             error);
+  close (fd);
+  return ok && mg_node_stacks_decode (data, size, r, self->path, i, error);
+}
+
 MgRecordFile *
 mg_node_summary_read_process (MgNodeSummary *self, guint i, GError **error)
 {
@@ -459,7 +490,7 @@ mg_node_summary_read_process (MgNodeSummary *self, guint i, GError **error)
                        problem);
       return NULL;
     }
-  if (!read_slots (self, i, r, error))
+  if (!read_slots (self, i, r, error) || !read_stacks (self, i, r, error))
     return NULL;
   return g_steal_pointer (&r);
 }

@@ -13,7 +13,7 @@
  * the precision they were stored at (member 14). 5: argv, the working
  * folder, host names, programs and the output stored as bytes. Formats 1
  * to 4 still open. */
-#define MG_PROFILE_VERSION 6u
+#define MG_PROFILE_VERSION 7u
 #define MG_PROFILE_HEADER_LEN 24
 /* Window times are seconds from the run's start within this (2^62 ns, 146
  * years; a record's times stay within 2^61 ns). */

@@ -22,6 +22,8 @@ typedef struct {
 /* Decoded processes kept at once: the viewer shows one, tests compare two. */
 #define MG_PROFILE_UNPACKED_MAX 16
 
+typedef struct _MgProfileCodeIndex MgProfileCodeIndex;
+
 struct _MgProfile {
   GObject parent_instance;
 
@@ -69,7 +71,21 @@ struct _MgProfile {
   MgProfileSource *source;       /* reads the processes' series into backing, or NULL */
   GVariant *stacks;              /* the call stacks (MG_PAYLOAD_STACKS_TYPE), never NULL:
                                   * empty for a profile without them (mg-stack-set.h) */
+  GVariant *code;                /* the frames' names and source text (MG_PAYLOAD_CODE_TYPE,
+                                  * mg-profile-code.h), never NULL: empty when none */
+  MgProfileCodeIndex *code_index; /* its indexes, made with it (stacks set first) */
 };
+
+/* The indexes of a code member over the stacks member it names, or NULL
+ * when the member is damaged (an index out of range, a path that is not a
+ * name). */
+MgProfileCodeIndex *mg_profile_code_index_new (GVariant *code, GVariant *stacks);
+void mg_profile_code_index_free (MgProfileCodeIndex *index);
+/* The code member of a profile that carries none. */
+GVariant *mg_profile_code_empty (void);
+/* Sets the code member (after the stacks it names) and its indexes;
+ * FALSE, keeping what it had, when the member is damaged. */
+gboolean mg_profile_set_code (MgProfile *self, GVariant *code);
 
 /* An empty profile with every container allocated. */
 MgProfile *mg_profile_new_empty (void);

@@ -37,11 +37,19 @@ G_BEGIN_DECLS
  * windows that hold counts (starts, ends) and the counts (window, stack,
  * count). */
 #define MG_PAYLOAD_STACKS_TYPE "(a(ayay)a(ittua(a(ut)u)adada(uuu)))"
+/* Format 7: what names the stacks' frames without the binaries and the
+ * sources (mg-profile-code.h): per distinct frame its module and looked-up
+ * address (a return address one byte back) with its names, innermost
+ * first (function, source file as a name, "" when unknown, line); the
+ * source texts (path, bytes); the files left out (path, why); the bound
+ * the texts were collected within (0: not collected). */
+#define MG_PAYLOAD_CODE_TYPE "(a(uta(sayu))a(ayay)a(ays)t)"
 /* The members the reader and writer name by index. */
 #define MG_PAYLOAD_SERIES_MEMBER 9
 #define MG_PAYLOAD_OUTPUT_MEMBER 13
 #define MG_PAYLOAD_PRECISION_MEMBER 14
 #define MG_PAYLOAD_STACKS_MEMBER 15
+#define MG_PAYLOAD_CODE_MEMBER 16
 
 /* The payload's type in a file of this format version. */
 const GVariantType *mg_profile_payload_type (guint32 version);

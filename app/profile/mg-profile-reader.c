@@ -426,6 +426,18 @@ read_stacks (MgProfile *self, GVariant *payload, const char *name, GError **erro
   return TRUE;
 }
 
+/* Format 7: the frames' names and source text (mg-profile-code.h), every
+ * index checked against the stacks read before. */
+static gboolean
+read_code (MgProfile *self, GVariant *payload, const char *name, GError **error)
+{
+  g_autoptr(GVariant) code = g_variant_get_child_value (payload, MG_PAYLOAD_CODE_MEMBER);
+
+  if (!mg_profile_set_code (self, code))
+    return mg_profile_corrupt (error, name, "frame names or source text");
+  return TRUE;
+}
+
 static gboolean
 read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *name,
               GError **error)
@@ -494,6 +506,9 @@ read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *n
   if (g_variant_n_children (payload) > MG_PAYLOAD_STACKS_MEMBER
       && !read_stacks (self, payload, name, error))
     return FALSE;
+  if (g_variant_n_children (payload) > MG_PAYLOAD_CODE_MEMBER
+      && !read_code (self, payload, name, error))
+    return FALSE;
   return read_lists (self, payload, name, error);
 }
 
@@ -505,7 +520,7 @@ static gboolean
 small_parts_normal (GVariant *payload)
 {
   static const guint parts[] = { 0, 1, 2, 7, 8, 10, 11, 12, MG_PAYLOAD_OUTPUT_MEMBER,
-                                 MG_PAYLOAD_STACKS_MEMBER };
+                                 MG_PAYLOAD_STACKS_MEMBER, MG_PAYLOAD_CODE_MEMBER };
 
   for (guint i = 0; i < G_N_ELEMENTS (parts) && parts[i] < g_variant_n_children (payload); i++)
     {

@@ -134,6 +134,8 @@ mg_profile_finalize (GObject *object)
   g_free (self->singles);
   g_free (self->process_series);
   g_free (self->packed);
+  g_clear_pointer (&self->code_index, mg_profile_code_index_free);
+  g_clear_pointer (&self->code, g_variant_unref);
   g_clear_pointer (&self->stacks, g_variant_unref);
   g_queue_clear (&self->unpacked);
   g_mutex_clear (&self->unpack_lock);
@@ -166,6 +168,8 @@ mg_profile_init (MgProfile *self)
   g_queue_init (&self->unpacked);
   g_mutex_init (&self->unpack_lock);
   self->stacks = mg_stack_payload_empty ();
+  self->code = mg_profile_code_empty ();
+  self->code_index = mg_profile_code_index_new (self->code, self->stacks);
 }
 
 MgProfile *

@@ -6,9 +6,21 @@
 #include "mg-stack-builder.h"
 #include "mg-stack-set.h"
 
+/* As the member's (uuu) elements are laid out: the counts travel as one
+ * fixed array, not a GVariant each (a 1024-rank merge has millions). */
 typedef struct {
   guint32 window, stack, count;
 } Count;
+
+/* A frame as the member's (ut) is laid out: 4 bytes of padding before
+ * the address, which must be zero. */
+typedef struct {
+  guint32 module;
+  guint32 padding;
+  guint64 vaddr;
+} FrameRow;
+
+G_STATIC_ASSERT (sizeof (Count) == 12 && sizeof (FrameRow) == 16);
 
 typedef struct {
   guint process;
@@ -110,19 +122,20 @@ stack_variant (MgRecordStacks *s, const MgRecordStack *e, const guint32 *profile
 {
   const guint64 *pcs = mg_record_stacks_pool (s) + e->frame_offset;
   const MgRecordModule *mods = mg_record_stacks_modules (s);
-  GVariantBuilder frames;
-  g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
+  FrameRow rows[MG_RECORD_STACK_MAX_FRAMES];
   for (guint f = 0; f < e->n_frames; f++)
     {
       guint64 pc = pcs[f];
       int m = record_module_at (mods, s->n_modules, f > 0 && pc > 0 ? pc - 1 : pc);
       if (m < 0)
-        g_variant_builder_add (&frames, "(ut)", MG_STACK_MODULE_UNKNOWN, pc);
+        rows[f] = (FrameRow) { MG_STACK_MODULE_UNKNOWN, 0, pc };
       else
-        g_variant_builder_add (&frames, "(ut)", profile_module[m], pc - mods[m].load_bias);
+        rows[f] = (FrameRow) { profile_module[m], 0, pc - mods[m].load_bias };
     }
   guint32 flags = e->flags & (MG_RECORD_STACK_TRUNCATED | MG_RECORD_STACK_UNKNOWN);
-  return g_variant_ref_sink (g_variant_new ("(a(ut)u)", &frames, flags));
+  GVariant *frames = g_variant_new_fixed_array (G_VARIANT_TYPE ("(ut)"), rows, e->n_frames,
+                                                sizeof (FrameRow));
+  return g_variant_ref_sink (g_variant_new ("(@a(ut)u)", frames, flags));
 }
 
 void
@@ -220,23 +233,19 @@ mg_stack_builder_end (MgStackBuilder *self)
   for (guint i = 0; i < self->procs->len; i++)
     {
       Proc *p = &g_array_index (self->procs, Proc, i);
-      GVariantBuilder stacks, counts;
+      GVariantBuilder stacks;
       g_variant_builder_init (&stacks, G_VARIANT_TYPE ("a(a(ut)u)"));
       for (guint k = 0; k < p->stacks->len; k++)
         g_variant_builder_add_value (&stacks, g_ptr_array_index (p->stacks, k));
-      g_variant_builder_init (&counts, G_VARIANT_TYPE ("a(uuu)"));
-      for (guint k = 0; k < p->counts->len; k++)
-        {
-          Count *c = &g_array_index (p->counts, Count, k);
-          g_variant_builder_add (&counts, "(uuu)", c->window, c->stack, c->count);
-        }
+      GVariant *counts = g_variant_new_fixed_array (G_VARIANT_TYPE ("(uuu)"), p->counts->data,
+                                                    p->counts->len, sizeof (Count));
       g_variant_builder_add (&procs, "(ittu@a(a(ut)u)@ad@ad@a(uuu))", (gint32) p->process,
                              p->taken, p->lost, p->state, g_variant_builder_end (&stacks),
                              g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, p->starts->data,
                                                         p->starts->len, sizeof (double)),
                              g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, p->ends->data,
                                                         p->ends->len, sizeof (double)),
-                             g_variant_builder_end (&counts));
+                             counts);
     }
   return g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
                                             g_variant_builder_end (&modules),

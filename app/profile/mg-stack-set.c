@@ -17,6 +17,7 @@ typedef struct {
 } Stack;
 
 struct _MgStackSet {
+  MgProfile *profile;      /* for the names it stores (mg-profile-code.h) */
   GVariant *payload;       /* the profile's member, kept for the module names */
   GArray *stacks;          /* Stack */
   GHashTable *by_frames;   /* GBytes of a stack variant → index + 1 */
@@ -26,6 +27,28 @@ struct _MgStackSet {
   guint n_processes;
   guint n_stepped_aside;
 };
+
+/* The member's (ut) frames and (uuu) counts as laid out in fixed arrays,
+ * read in place rather than a GVariant each (a 1024-rank profile has
+ * millions). MgStackFrame has the layout of (ut). */
+typedef struct {
+  guint32 window, stack, count;
+} CountRow;
+
+G_STATIC_ASSERT (sizeof (CountRow) == 12 && sizeof (MgStackFrame) == 16
+                 && G_STRUCT_OFFSET (MgStackFrame, vaddr) == 8);
+
+static const MgStackFrame *
+frames_of (GVariant *frames, gsize *n)
+{
+  return g_variant_get_fixed_array (frames, n, sizeof (MgStackFrame));
+}
+
+static const CountRow *
+counts_of (GVariant *counts, gsize *n)
+{
+  return g_variant_get_fixed_array (counts, n, sizeof (CountRow));
+}
 
 static void
 stack_clear (gpointer data)
@@ -47,10 +70,12 @@ intern (MgStackSet *set, GVariant *stack)
   g_autoptr (GVariant) frames = g_variant_get_child_value (stack, 0);
   Stack s = { 0 };
   g_variant_get_child (stack, 1, "u", &s.flags);
-  s.n_frames = (guint) g_variant_n_children (frames);
+  gsize n_frames;
+  const MgStackFrame *rows = frames_of (frames, &n_frames);
+  s.n_frames = (guint) n_frames;
   s.frames = g_new (MgStackFrame, MAX (s.n_frames, 1));
-  for (guint f = 0; f < s.n_frames; f++)
-    g_variant_get_child (frames, f, "(ut)", &s.frames[f].module, &s.frames[f].vaddr);
+  if (n_frames > 0)
+    memcpy (s.frames, rows, n_frames * sizeof (MgStackFrame));
   g_array_append_val (set->stacks, s);
   g_hash_table_insert (set->by_frames, key, GUINT_TO_POINTER (set->stacks->len));
   return set->stacks->len - 1;
@@ -80,11 +105,11 @@ add_process (MgStackSet *set, GVariant *proc, double start_s, double end_s)
   g_autofree guint *index = g_new (guint, MAX (g_variant_n_children (stacks), 1));
   for (gsize i = 0; i < g_variant_n_children (stacks); i++)
     index[i] = G_MAXUINT;
-  gsize n = g_variant_n_children (counts);
+  gsize n;
+  const CountRow *rows = counts_of (counts, &n);
   for (gsize i = 0; i < n; i++)
     {
-      guint32 w, stack, count;
-      g_variant_get_child (counts, i, "(uuu)", &w, &stack, &count);
+      guint32 w = rows[i].window, stack = rows[i].stack, count = rows[i].count;
       if (!(ends[w] > start_s && starts[w] < end_s))
         continue;
       if (index[stack] == G_MAXUINT)
@@ -102,6 +127,7 @@ mg_stack_set_new (MgProfile *profile, int process, double start_s, double end_s)
 {
   g_return_val_if_fail (MG_IS_PROFILE (profile), NULL);
   MgStackSet *set = g_new0 (MgStackSet, 1);
+  set->profile = g_object_ref (profile);
   set->payload = g_variant_ref (profile->stacks);
   set->stacks = g_array_new (FALSE, TRUE, sizeof (Stack));
   g_array_set_clear_func (set->stacks, stack_clear);
@@ -144,7 +170,14 @@ mg_stack_set_free (MgStackSet *set)
   g_hash_table_unref (set->by_frames);
   g_free (set->modules);
   g_variant_unref (set->payload);
+  g_object_unref (set->profile);
   g_free (set);
+}
+
+MgProfile *
+mg_stack_set_get_profile (const MgStackSet *set)
+{
+  return set->profile;
 }
 
 guint
@@ -234,22 +267,17 @@ check_process (GVariant *proc, guint n_processes, gsize n_modules)
     {
       g_autoptr (GVariant) s = g_variant_get_child_value (stacks, i);
       g_autoptr (GVariant) frames = g_variant_get_child_value (s, 0);
-      for (gsize f = 0; f < g_variant_n_children (frames); f++)
-        {
-          guint32 m;
-          guint64 vaddr;
-          g_variant_get_child (frames, f, "(ut)", &m, &vaddr);
-          if (m != MG_STACK_MODULE_UNKNOWN && m >= n_modules)
-            return FALSE;
-        }
+      gsize n_frames;
+      const MgStackFrame *rows = frames_of (frames, &n_frames);
+      for (gsize f = 0; f < n_frames; f++)
+        if (rows[f].module != MG_STACK_MODULE_UNKNOWN && rows[f].module >= n_modules)
+          return FALSE;
     }
-  for (gsize i = 0; i < g_variant_n_children (counts); i++)
-    {
-      guint32 w, stack, count;
-      g_variant_get_child (counts, i, "(uuu)", &w, &stack, &count);
-      if (w >= n_windows || stack >= n_stacks)
-        return FALSE;
-    }
+  gsize n_counts;
+  const CountRow *rows = counts_of (counts, &n_counts);
+  for (gsize i = 0; i < n_counts; i++)
+    if (rows[i].window >= n_windows || rows[i].stack >= n_stacks)
+      return FALSE;
   return TRUE;
 }
 

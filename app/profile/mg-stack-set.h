@@ -42,6 +42,9 @@ typedef struct _MgStackSet MgStackSet;
 MgStackSet *mg_stack_set_new (MgProfile *profile, int process, double start_s, double end_s);
 void mg_stack_set_free (MgStackSet *set);
 
+/* The profile the set was taken from (the set holds a reference). */
+MgProfile *mg_stack_set_get_profile (const MgStackSet *set);
+
 guint mg_stack_set_get_n_stacks (const MgStackSet *set);
 /* Frames innermost first. */
 const MgStackFrame *mg_stack_set_get_frames (const MgStackSet *set, guint stack, guint *n_frames,

@@ -2,7 +2,9 @@
 /* The report's "Where the time went": the functions that the call-stack
  * samples were in, by self share (the innermost frame's function) and by
  * total share (anywhere in the stack, counted once per stack), with the
- * hottest source line of each. */
+ * hottest source line of each; for several processes, each function's
+ * share of every process's samples across them (mean, and the process
+ * of the max and the min). */
 #include "mg-config.h"
 
 #include <math.h>
@@ -12,9 +14,13 @@
 
 #include "mg-report.h"
 #include "profile/mg-export-folded.h"
+#include "profile/mg-process-spread.h"
+#include "profile/mg-profile-code.h"
 #include "profile/mg-stack-set.h"
 
 #define TOP_FUNCTIONS 10
+/* Files left out of the profile's source text, listed at most. */
+#define TOP_OMISSIONS 20
 
 typedef struct {
   char *name;          /* the function, or module + offset */
@@ -91,6 +97,8 @@ by_count (gconstpointer a, gconstpointer b)
   return strcmp (fa->name, fb->name);
 }
 
+static void add_sources_left_out (MgReport *report, MgProfile *profile);
+
 static MgReportSection *
 section_of (const char *heading, const char *text, GHashTable *functions, guint64 total)
 {
@@ -119,17 +127,40 @@ section_of (const char *heading, const char *text, GHashTable *functions, guint6
   return section;
 }
 
-void
-mg_report_add_where (MgReport *report, MgProfile *profile, const MgStackNamer *namer)
+/* The names of a frame, each (module, address, leaf or not) asked of the
+ * namer once however many processes' stacks hold it: the sets of one
+ * profile share its module table. */
+static GPtrArray *
+frame_names (GHashTable *cache, MgStackSet *set, const MgStackFrame *frame, gboolean return_address,
+             const MgStackNamer *namer)
 {
-  g_autoptr (MgStackSet) set = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
-  guint64 total = mg_stack_set_get_total (set);
-  if (total == 0)
-    return;
-  g_autoptr (GHashTable) self = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                                       function_free);
-  g_autoptr (GHashTable) inclusive = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                                            function_free);
+  struct {
+    guint64 vaddr;
+    guint32 module, return_address;
+  } key = { frame->vaddr, frame->module, return_address };
+  g_autoptr (GBytes) bytes = g_bytes_new (&key, sizeof key);
+  GPtrArray *names = g_hash_table_lookup (cache, bytes);
+  if (names == NULL)
+    {
+      names = mg_stack_frame_names (set, frame, return_address, namer);
+      g_hash_table_insert (cache, g_bytes_ref (bytes), names);
+    }
+  return names;
+}
+
+static GHashTable *
+frame_cache_new (void)
+{
+  return g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref,
+                                (GDestroyNotify) g_ptr_array_unref);
+}
+
+/* Each stack of set into self (its innermost function) and inclusive
+ * (every function in it, once per stack), by label. */
+static void
+count_stacks (MgStackSet *set, const MgStackNamer *namer, GHashTable *cache, GHashTable *self,
+              GHashTable *inclusive)
+{
   for (guint s = 0; s < mg_stack_set_get_n_stacks (set); s++)
     {
       guint64 count = mg_stack_set_get_count (set, s);
@@ -141,7 +172,7 @@ mg_report_add_where (MgReport *report, MgProfile *profile, const MgStackNamer *n
       g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
       for (guint k = 0; k < n; k++)
         {
-          g_autoptr (GPtrArray) names = mg_stack_frame_names (set, &frames[k], k > 0, namer);
+          GPtrArray *names = frame_names (cache, set, &frames[k], k > 0, namer);
           /* Outermost first: the innermost (inlined) function is last. */
           for (guint i = names->len; i-- > 0;)
             {
@@ -161,6 +192,130 @@ mg_report_add_where (MgReport *report, MgProfile *profile, const MgStackNamer *n
             }
         }
     }
+}
+
+static GHashTable *
+functions_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, NULL, function_free);
+}
+
+/* "rank 3", or "pid 1234" for a process that is no MPI rank. */
+static char *
+describe_process (MgProfile *profile, guint process)
+{
+  const MgProcessInfo *info = mg_profile_get_process (profile, process);
+  if (info->rank >= 0)
+    return g_strdup_printf (_("rank %d"), info->rank);
+  return g_strdup_printf (_("pid %d"), info->pid);
+}
+
+typedef struct {
+  const char *name;
+  MgSpreadFigures figures;
+} Spread;
+
+static int
+by_mean (gconstpointer a, gconstpointer b)
+{
+  const Spread *sa = a, *sb = b;
+  if (sa->figures.mean != sb->figures.mean)
+    return sa->figures.mean < sb->figures.mean ? 1 : -1;
+  return strcmp (sa->name, sb->name);
+}
+
+/* "Where the time went: across processes": the functions with the largest
+ * mean share of a process's samples, each with the process of its max
+ * and min (an MPI wait shows which rank waited: the others were late);
+ * nothing for fewer than two processes with samples. */
+static MgReportSection *
+spread_section (MgProfile *profile, const MgStackNamer *namer, GHashTable *cache)
+{
+  g_autoptr (MgProcessSpread) spread = mg_process_spread_new ();
+  g_autoptr (GHashTable) keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    {
+      g_autoptr (MgStackSet) set = mg_stack_set_new (profile, (int) p, -INFINITY, INFINITY);
+      guint64 total = mg_stack_set_get_total (set);
+      if (total == 0)
+        continue;
+      g_autoptr (GHashTable) self = functions_new ();
+      g_autoptr (GHashTable) inclusive = functions_new ();
+      count_stacks (set, namer, cache, self, inclusive);
+      mg_process_spread_begin_process (spread, p, total);
+      GHashTableIter iter;
+      gpointer value;
+      g_hash_table_iter_init (&iter, inclusive);
+      while (g_hash_table_iter_next (&iter, NULL, &value))
+        {
+          const Function *f = value;
+          const Function *own = g_hash_table_lookup (self, f->name);
+          gpointer key;
+          if (!g_hash_table_lookup_extended (keys, f->name, NULL, &key))
+            {
+              key = GUINT_TO_POINTER (g_hash_table_size (keys));
+              g_hash_table_insert (keys, g_strdup (f->name), key);
+            }
+          mg_process_spread_add (spread, GPOINTER_TO_UINT (key), own ? own->count : 0, f->count);
+        }
+    }
+  mg_process_spread_finish (spread);
+  guint n = mg_process_spread_get_n_processes (spread);
+  if (n < 2)
+    return NULL;
+
+  g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (Spread));
+  GHashTableIter iter;
+  gpointer name, key;
+  g_hash_table_iter_init (&iter, keys);
+  while (g_hash_table_iter_next (&iter, &name, &key))
+    {
+      Spread s = { name, { 0 } };
+      mg_process_spread_get (spread, GPOINTER_TO_UINT (key), MG_SPREAD_TOTAL, &s.figures);
+      g_array_append_val (all, s);
+    }
+  g_array_sort (all, by_mean);
+
+  MgReportSection *section = g_new0 (MgReportSection, 1);
+  section->heading = g_strdup (_("Where the time went: across processes"));
+  g_autofree char *text = g_strdup_printf (
+    ngettext ("The functions in the stacks of each of the %u process, by their mean share of "
+              "a process's samples, with the processes of the largest and smallest share.",
+              "The functions in the stacks of each of the %u processes, by their mean share of "
+              "a process's samples, with the processes of the largest and smallest share.", n),
+    n);
+  section->text = g_markup_escape_text (text, -1);
+  section->lines = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_report_line_free);
+  for (guint i = 0; i < all->len && i < TOP_FUNCTIONS; i++)
+    {
+      const Spread *s = &g_array_index (all, Spread, i);
+      g_autofree char *max_who = describe_process (profile, s->figures.max_process);
+      g_autofree char *min_who = describe_process (profile, s->figures.min_process);
+      /* Translators: a function across processes, e.g. "MPI_Barrier: mean
+       * 48.0 %, max 97.0 % on rank 3, min 2.0 % on rank 0"; %% is the
+       * percent sign */
+      g_autofree char *line_name = g_strdup_printf (
+        _("%s: mean %.1f %%, max %.1f %% on %s, min %.1f %% on %s"), s->name, s->figures.mean,
+        s->figures.max, max_who, s->figures.min, min_who);
+      MgReportLine *line = mg_report_line_new (line_name, s->figures.mean, "%", NULL);
+      mg_report_line_set_scale (line, 100.0, FALSE, "%");
+      g_ptr_array_add (section->lines, line);
+    }
+  return section;
+}
+
+void
+mg_report_add_where (MgReport *report, MgProfile *profile, const MgStackNamer *namer)
+{
+  g_autoptr (MgStackSet) set = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
+  guint64 total = mg_stack_set_get_total (set);
+  if (total == 0)
+    return;
+  g_autoptr (GHashTable) self = functions_new ();
+  g_autoptr (GHashTable) inclusive = functions_new ();
+  g_autoptr (GHashTable) cache = frame_cache_new ();
+  count_stacks (set, namer, cache, self, inclusive);
   g_autofree char *text_self = g_strdup_printf (
     ngettext ("The functions the %lu call-stack sample was taken in, "
               "by their share of the samples, with the line most of them were on.",
@@ -177,4 +332,51 @@ mg_report_add_where (MgReport *report, MgProfile *profile, const MgStackNamer *n
                    section_of (_("Where the time went: self"), text_self, self, total));
   g_ptr_array_add (report->sections,
                    section_of (_("Where the time went: total"), text_total, inclusive, total));
+  MgReportSection *across = spread_section (profile, namer, cache);
+  if (across != NULL)
+    g_ptr_array_add (report->sections, across);
+  add_sources_left_out (report, profile);
+}
+
+/* The source files whose sampled lines the profile cannot show: left out
+ * of its source text (too large for what was left of the bound, not
+ * readable, not text), each with why. */
+static void
+add_sources_left_out (MgReport *report, MgProfile *profile)
+{
+  guint n = mg_profile_get_n_source_omissions (profile);
+  guint kept = mg_profile_get_n_sources (profile);
+  if (n == 0)
+    return;
+  g_autofree char *size =
+    g_format_size_full (mg_profile_get_sources_size (profile), G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *limit =
+    g_format_size_full (mg_profile_get_source_limit (profile), G_FORMAT_SIZE_IEC_UNITS);
+  /* Translators: the first %u counts files kept, %s their size, then the bound */
+  g_autofree char *kept_text = g_strdup_printf (
+    ngettext ("The profile keeps the text of %u source file (%s of at most %s) for the lines "
+              "its samples were on.", "The profile keeps the text of %u source files (%s of at "
+              "most %s) for the lines its samples were on.", kept), kept, size, limit);
+  g_autofree char *left_text = g_strdup_printf (
+    ngettext ("%u file that holds sampled lines is not in it:",
+              "%u files that hold sampled lines are not in it:", n), n);
+  g_autofree char *text = g_strdup_printf ("%s %s", kept_text, left_text);
+  MgReportSection *section = g_new0 (MgReportSection, 1);
+  section->heading = g_strdup (_("Source text left out"));
+  section->text = g_markup_escape_text (text, -1);
+  section->lines = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_report_line_free);
+  for (guint i = 0; i < n && i < TOP_OMISSIONS; i++)
+    {
+      const char *reason = NULL;
+      const char *path = mg_profile_get_source_omission (profile, i, &reason);
+      g_autofree char *shown = g_utf8_make_valid (path, -1);
+      g_ptr_array_add (section->lines, mg_report_line_new (shown, NAN, NULL, reason));
+    }
+  if (n > TOP_OMISSIONS)
+    {
+      g_autofree char *more = g_strdup_printf (ngettext ("and %u more file", "and %u more files",
+                                                         n - TOP_OMISSIONS), n - TOP_OMISSIONS);
+      g_ptr_array_add (section->lines, mg_report_line_new (more, NAN, NULL, ""));
+    }
+  g_ptr_array_add (report->sections, section);
 }

@@ -80,7 +80,9 @@ void mg_report_line_free (MgReportLine *line);
 void mg_report_line_set_scale (MgReportLine *line, double full, gboolean peak, const char *units);
 void mg_report_summarise (MgReport *report, MgProfile *profile);
 /* "Where the time went: self" and ": total", the top 10 functions of the
- * call-stack samples each; nothing when the profile has no stacks. */
+ * call-stack samples each, then "Source text left out" when the profile
+ * could not keep the text of every file holding sampled lines
+ * (mg-profile-code.h); nothing when the profile has no stacks. */
 void mg_report_add_where (MgReport *report, MgProfile *profile, const MgStackNamer *namer);
 /* The share of the time (0..1) in which the CPU waited on the GPU (the
  * rule in mg-report-gpu-wait.c), NaN when the run did not record both;

@@ -10,6 +10,7 @@
 
 #include "mg-install-paths.h"
 #include "profile/mg-merge.h"
+#include "profile/mg-stop-event.h"
 #include "mg-missing-ranks.h"
 #include "mg-output-name.h"
 #include "defs/mg-plan-writer.h"
@@ -32,6 +33,7 @@ struct _MgRunAssembly
   /* The live merges' records so far: each refresh reads only new slots.
    * Used by one merge at a time (MgRunSession runs them in turn). */
   MgLiveMerge *live;
+  double stop_s;               /* when the stop was asked (s into the run), < 0: never */
 };
 
 G_DEFINE_FINAL_TYPE (MgRunAssembly, mg_run_assembly, G_TYPE_OBJECT)
@@ -63,6 +65,7 @@ mg_run_assembly_init (MgRunAssembly *self)
 {
   self->metrics = g_ptr_array_new ();
   self->groups = g_ptr_array_new ();
+  self->stop_s = -1;
   self->live = mg_live_merge_new ();
 }
 
@@ -210,6 +213,11 @@ mg_run_assembly_merge (MgRunAssembly *self, int exit_status, guint max_process_s
                                    mg_run_settings_get_select_ranks (self->settings))
       : NULL;
   MgPluginError missing_error = { -1, NULL, NULL, 0, missing };
+  /* Only the saved profile says the stop was asked: the live view is
+   * merged while the program still runs. */
+  gboolean stopped = max_process_samples == 0 && self->stop_s >= 0;
+  MgProcessEvent stop = stopped ? mg_stop_event_make (self->stop_s) : (MgProcessEvent) { 0 };
+  g_autofree char *stop_message = stop.message;
   MgMergeInput input = {
     .metrics = self->metrics,
     .groups = self->groups,
@@ -224,10 +232,19 @@ mg_run_assembly_merge (MgRunAssembly *self, int exit_status, guint max_process_s
     .output_cut = self->output_cut,
     .run_errors = &missing_error,
     .n_run_errors = missing != NULL,
+    .run_events = &stop,
+    .n_run_events = stopped,
     .process_precision = mg_run_settings_get_process_precision (self->settings),
   };
 
   return mg_merge_records (mg_launcher_get_record_dir (self->launcher), &input, error);
+}
+
+void
+mg_run_assembly_set_stopped (MgRunAssembly *self, double time_s)
+{
+  g_return_if_fail (MG_IS_RUN_ASSEMBLY (self));
+  self->stop_s = MAX (time_s, 0.0);
 }
 
 void

@@ -47,6 +47,10 @@ const char *mg_run_assembly_get_working_folder (MgRunAssembly *self);
  * started; the live merges (max_process_samples > 0) one at a time. */
 MgProfile *mg_run_assembly_merge (MgRunAssembly *self, int exit_status,
                                   guint max_process_samples, GError **error);
+/* The stop was asked @time_s seconds into the run (Stop, --stop-after):
+ * the final profile records it (mg-stop-event.h), so that a profile
+ * opened later does not count the processes it ended as failures. */
+void mg_run_assembly_set_stopped (MgRunAssembly *self, double time_s);
 /* What the program printed (stdout and stderr as they came, output_cut
  * bytes before it left out), for the profiles merged from now on. Not
  * while a merge runs. */

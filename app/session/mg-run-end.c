@@ -64,8 +64,8 @@ write_report (const MgRunReportRequest *request, MgRunEnd *end)
 }
 
 gboolean
-mg_run_assembly_finish (MgRunAssembly *self, int exit_status, const MgRunReportRequest *report,
-                        MgRunEndSaveHook hook, gpointer hook_data, MgRunEnd *end,
+mg_run_assembly_finish (MgRunAssembly *self, int exit_status, const MgRunCodeRequest *code,
+                        const MgRunReportRequest *report, MgRunEndSaveHook hook, gpointer hook_data, MgRunEnd *end,
                         GError **error)
 {
   g_autoptr (GError) local_error = NULL;
@@ -80,6 +80,10 @@ mg_run_assembly_finish (MgRunAssembly *self, int exit_status, const MgRunReportR
         keep_records (self, MG_RUN_END_ERROR_MERGE, local_error, error);
       return FALSE;
     }
+  /* Named now, while the binaries and sources are there: the profile
+   * then shows code wherever it is opened. */
+  if (code != NULL && code->namer != NULL && code->namer->func != NULL)
+    mg_profile_store_code (end->profile, code->namer, code->sources, code->source_limit);
   end->path = mg_run_assembly_choose_output (self, end->profile);
   if (hook != NULL)
     hook (end->path, hook_data);

@@ -12,6 +12,7 @@
 
 #include <gio/gio.h>
 
+#include "profile/mg-profile-code.h"
 #include "mg-run-assembly.h"
 #include "mg-run-report.h"
 
@@ -36,10 +37,21 @@ typedef struct {
   MgRunReport report; /* once saved: the report's diagnostics, text or error */
 } MgRunEnd;
 
+/* What names the profile's frames and gathers its source text before the
+ * save (mg-profile-code.h), both given by the front end, which may use
+ * app/symbols where the session may not. */
+typedef struct {
+  const MgStackNamer *namer;        /* NULL: the profile carries no names */
+  const MgSourceCollector *sources; /* NULL: and no source text */
+  gsize source_limit;               /* bytes of source text at most */
+} MgRunCodeRequest;
+
 void mg_run_end_clear (MgRunEnd *end);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (MgRunEnd, mg_run_end_clear)
 
-/* The final merge of @self's records with @exit_status, then the save under
+/* The final merge of @self's records with @exit_status, the names of its
+ * stacks' frames and their source text as @code asks (none when NULL),
+ * then the save under
  * mg_run_assembly_choose_output (), then the report @report asks for (none
  * when NULL or its file is NULL). TRUE when the profile was saved, even if
  * its report was not (@end->report.error says why and what to do). FALSE
@@ -48,6 +60,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (MgRunEnd, mg_run_end_clear)
  * the records are kept and how to recover them; @end->profile is set when
  * only the save failed. */
 gboolean mg_run_assembly_finish (MgRunAssembly *self, int exit_status,
+                                 const MgRunCodeRequest *code,
                                  const MgRunReportRequest *report, MgRunEndSaveHook hook,
                                  gpointer hook_data, MgRunEnd *end, GError **error);
 

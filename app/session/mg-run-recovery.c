@@ -28,6 +28,9 @@ struct _MgRunRecovery
   GPtrArray *running;          /* MgRecoveredProcess* */
   gint64 start_real_ns;        /* the earliest record's start */
   char *output;                /* given at recovery; NULL: the run's own -o */
+  MgStackNamer namer;          /* names the frames before the save; func NULL: none */
+  MgSourceCollector sources;   /* and reads their source; func NULL: none */
+  gsize source_limit;
 };
 
 static void
@@ -297,6 +300,15 @@ mg_run_recovery_set_output (MgRunRecovery *self, const char *output)
   self->output = g_strdup (output);
 }
 
+void
+mg_run_recovery_set_code (MgRunRecovery *self, const MgStackNamer *namer,
+                          const MgSourceCollector *sources, gsize source_limit)
+{
+  self->namer = namer != NULL ? *namer : (MgStackNamer) { 0 };
+  self->sources = sources != NULL ? *sources : (MgSourceCollector) { 0 };
+  self->source_limit = source_limit;
+}
+
 char *
 mg_run_recovery_choose_output (MgRunRecovery *self, MgProfile *profile)
 {
@@ -343,6 +355,9 @@ mg_run_recovery_write (MgRunRecovery *self, char **output, GError **error)
   profile = mg_run_recovery_merge (self, catalogue, error);
   if (profile == NULL)
     return NULL;
+  if (self->namer.func != NULL)
+    mg_profile_store_code (profile, &self->namer,
+                           self->sources.func != NULL ? &self->sources : NULL, self->source_limit);
   path = mg_run_recovery_choose_output (self, profile);
   if (!mg_profile_save (profile, path, error))
     return NULL;

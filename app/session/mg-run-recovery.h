@@ -13,6 +13,7 @@
 
 #include "defs/mg-catalogue.h"
 #include "profile/mg-profile.h"
+#include "profile/mg-profile-code.h"
 #include "mg-run-settings.h"
 
 G_BEGIN_DECLS
@@ -52,6 +53,12 @@ GPtrArray *mg_run_recovery_get_running (MgRunRecovery *self);
  * for MAP's name; relative to the current folder) instead of where the run
  * would have; NULL: where the run would have. */
 void mg_run_recovery_set_output (MgRunRecovery *self, const char *output);
+/* How the profile names its stacks' frames and which source text it
+ * carries (mg-profile-code.h), as at a run's end: namer and sources (may
+ * be NULL: no text) must outlive the recovery. Without it the profile
+ * carries no names. */
+void mg_run_recovery_set_code (MgRunRecovery *self, const MgStackNamer *namer,
+                               const MgSourceCollector *sources, gsize source_limit);
 /* Where to write @profile: the output set, else where the run would have
  * written it: its -o, else MAP's name in its working folder (an existing
  * file is then never replaced). */

@@ -65,7 +65,9 @@ struct _MgRunSession
   gboolean blocking;           /* driven by mg_run_session_run () */
   char **reports_path;         /* what the report is made with (--reports-path) */
   char *baseline;              /* and compared with (--baseline) */
-  MgStackNamer namer;          /* names the report's stack frames; func NULL: none */
+  MgStackNamer namer;          /* names the stack frames at the end; func NULL: none */
+  MgSourceCollector sources;   /* reads the source text then; func NULL: none */
+  gsize source_limit;
   MgRunReport report;          /* once DONE: what came of the report */
 };
 
@@ -329,6 +331,8 @@ typedef struct {
   char **reports_path;
   char *baseline;
   MgStackNamer namer;
+  MgSourceCollector sources;
+  gsize source_limit;
   MgRunSessionSaveHook save_hook;
   gpointer save_hook_data;
 } MergeJob;
@@ -372,6 +376,8 @@ merge_job_new (MgRunSession *self, gboolean final)
       job->reports_path = g_strdupv (self->reports_path);
       job->baseline = g_strdup (self->baseline);
       job->namer = self->namer;
+      job->sources = self->sources;
+      job->source_limit = self->source_limit;
     }
   job->exit_status = final ? self->exit_status : 0;
   job->save_hook = self->save_hook;
@@ -384,6 +390,11 @@ static FinalResult *
 finish_in_thread (MergeJob *job)
 {
   FinalResult *result = g_new0 (FinalResult, 1);
+  MgRunCodeRequest code = {
+    .namer = job->namer.func != NULL ? &job->namer : NULL,
+    .sources = job->sources.func != NULL ? &job->sources : NULL,
+    .source_limit = job->source_limit,
+  };
   MgRunReportRequest report = {
     .file = job->report_file,
     .paths = (const char *const *) job->reports_path,
@@ -391,7 +402,7 @@ finish_in_thread (MergeJob *job)
     .namer = job->namer.func != NULL ? &job->namer : NULL,
   };
 
-  mg_run_assembly_finish (job->run, job->exit_status, &report, job->save_hook,
+  mg_run_assembly_finish (job->run, job->exit_status, &code, &report, job->save_hook,
                           job->save_hook_data, &result->end, &result->error);
   return result;
 }
@@ -751,6 +762,8 @@ run_program (MgRunSession *self, GError **error)
   self->exit_status = status;
   self->stopper.stop_after_s = mg_run_settings_get_stop_after (self->settings);
   self->stopped = self->stopper.stopped_after = mg_launcher_get_stopped (self->launcher);
+  if (self->stopped)
+    mg_run_assembly_set_stopped (self->run, self->stopper.stop_after_s);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_EXIT_STATUS]);
   return TRUE;
 }
@@ -809,6 +822,16 @@ mg_run_session_set_stack_namer (MgRunSession *self, const MgStackNamer *namer)
   self->namer = namer != NULL ? *namer : (MgStackNamer) { 0 };
 }
 
+void
+mg_run_session_set_source_collector (MgRunSession *self, const MgSourceCollector *sources,
+                                     gsize limit)
+{
+  g_return_if_fail (self->state == MG_RUN_STATE_IDLE);
+
+  self->sources = sources != NULL ? *sources : (MgSourceCollector) { 0 };
+  self->source_limit = limit;
+}
+
 const MgRunReport *
 mg_run_session_get_report (MgRunSession *self)
 {
@@ -842,6 +865,16 @@ mg_run_session_dup_warnings (MgRunSession *self)
   return g_strv_builder_end (warnings);
 }
 
+/* The profile records the stop, so that what it ended is no error when
+ * the profile is opened later. */
+static void
+mark_stopped (MgRunSession *self)
+{
+  self->stopped = TRUE;
+  mg_run_assembly_set_stopped (self->run, (g_get_monotonic_time () - self->start_mono_us) / 1e6);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STOPPED]);
+}
+
 static gboolean
 on_stopper_due (gpointer user_data)
 {
@@ -853,10 +886,7 @@ on_stopper_due (gpointer user_data)
   mg_stopper_check (&self->stopper, g_get_monotonic_time ());
   /* Stop after's time came: the run stops as if Stop was pressed. */
   if (self->stopper.stopped_after && !self->stopped)
-    {
-      self->stopped = TRUE;
-      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STOPPED]);
-    }
+    mark_stopped (self);
   schedule_stopper (self);
   return G_SOURCE_REMOVE;
 }
@@ -891,8 +921,7 @@ mg_run_session_stop (MgRunSession *self)
 {
   if (self->state != MG_RUN_STATE_RUNNING)
     return;
-  self->stopped = TRUE;
-  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STOPPED]);
+  mark_stopped (self);
   terminate (self);
 }
 

@@ -21,6 +21,7 @@
 
 #include "defs/mg-catalogue.h"
 #include "profile/mg-profile.h"
+#include "profile/mg-profile-code.h"
 #include "mg-run-report.h"
 #include "mg-run-settings.h"
 
@@ -84,11 +85,19 @@ gboolean mg_run_session_run (MgRunSession *self, GError **error);
  * (--baseline), both may be NULL. Before the run starts. */
 void mg_run_session_set_report_sources (MgRunSession *self, const char *const *reports_path,
                                         const char *baseline);
-/* How the report names the call stacks' frames ("Where the time went"):
- * namer's data must outlive the run; it is used on the thread that writes
- * the report, once. NULL (the default): module + offset. Before the run
+/* How the run's end names the call stacks' frames, once each, for the
+ * profile to carry (mg-profile-code.h) and the report ("Where the time
+ * went"): namer's data must outlive the run; it is used on the thread that
+ * saves the profile. NULL (the default): the profile carries no names and
+ * shows module + offset where the binaries are gone. Before the run
  * starts. */
 void mg_run_session_set_stack_namer (MgRunSession *self, const MgStackNamer *namer);
+/* What reads the source text the profile carries of the files that hold
+ * sampled lines, within limit bytes (MG_PROFILE_SOURCE_DEFAULT_LIMIT);
+ * used only with a namer. sources' data must outlive the run. NULL (the
+ * default): no source text. Before the run starts. */
+void mg_run_session_set_source_collector (MgRunSession *self, const MgSourceCollector *sources,
+                                          gsize limit);
 /* Once DONE with a report asked for: its diagnostics (partial report files
  * left out), its text for "-" (standard output is the caller's), or why it
  * was not written (the profile is saved all the same; the window's message

@@ -3,7 +3,7 @@
  * temporary folder, then times the merge, the save and the load of the
  * profile, and the JSON export, with each step's peak memory and a verdict
  * on each goal of docs/profile-format.md. Usage: bench-profile [P M N]
- * [--nodes K] [--single].
+ * [--nodes K] [--single] [--stacks].
  *
  * With --single, the profile stores each process's own series at single
  * precision (--process-precision=single); the aggregates, and so the JSON
@@ -14,6 +14,14 @@
  * its node summary (metrograph --merge-node) and the front end merges the
  * K summaries: each node's time, the combination's time and peak memory,
  * and whether its JSON export is the direct merge's byte for byte.
+ *
+ * With --stacks, each record carries call stacks as an MPI rank's would
+ * (issue 29 point 6): a few hundred distinct stacks of 20 to 40 frames,
+ * most of them the same in every rank (BENCH_SHARED_STACKS) and some a
+ * rank's own (BENCH_OWN_STACKS), one sample a slot; the profile is saved
+ * a second time without its stacks member, for the size with and without
+ * stacks against the goal (at most 25 % more), and with --nodes the
+ * combined profile's stacks are checked against the direct merge's.
  *
  * The JSON export's SHA-256 is printed, so that two builds of the merge can
  * be checked to give the same profile.
@@ -32,6 +40,8 @@
 #include "profile/mg-export-json.h"
 #include "profile/mg-merge.h"
 #include "profile/mg-node-summary.h"
+#include "profile/mg-profile-internal.h"
+#include "profile/mg-stack-builder.h"
 #include "bench-synthetic.h"
 #include "record-fixture.h"
 #include "mg-test-common.h"
@@ -106,8 +116,70 @@ node_of (guint p, guint n_proc, guint n_nodes)
   return n_nodes > 0 ? (guint) ((guint64) p * n_nodes / n_proc) : p / 16;
 }
 
+/* Stacks like an MPI solver's: BENCH_SHARED_STACKS the same in every
+ * rank (main → solve → … → a kernel or an MPI call), BENCH_OWN_STACKS
+ * each rank's own (the same paths through other lines), 20 to 40 frames,
+ * the innermost three in libmpi for every third stack. */
+enum {
+  BENCH_SHARED_STACKS = 270,
+  BENCH_OWN_STACKS = 30,
+  BENCH_MAX_STACKS = 1024,
+};
+#define BENCH_PROG_START 0x400000ULL
+#define BENCH_MPI_START 0x7f0000000000ULL
+
+static guint
+bench_stack (guint s, guint p, guint64 *pcs)
+{
+  guint depth = 20 + (s * 7) % 21;
+
+  for (guint f = 0; f < depth; f++)
+    {
+      /* Outer frames shared by more stacks (s >> level), so that the stacks
+       * form a tree as real call paths do. */
+      guint outer = depth - 1 - f;
+      guint64 node = s >> MIN (outer / 4, 8u);
+      if (s % 3 == 0 && f < 3)
+        pcs[f] = BENCH_MPI_START + 0x1000 + f * 0x400 + (s % 64) * 0x10;
+      else
+        pcs[f] = BENCH_PROG_START + 0x1000 + outer * 0x2000 + node * 0x20
+                 + (s >= BENCH_SHARED_STACKS ? 0x100000 + p * 0x40 : 0);
+    }
+  return depth;
+}
+
 static void
-write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples, guint n_nodes)
+add_bench_modules (MgRecordStacks *t)
+{
+  MgRecordModule *m = mg_record_stacks_modules (t);
+
+  m[0] = (MgRecordModule) { .start = BENCH_PROG_START, .end = BENCH_PROG_START + 0x200000,
+                            .load_bias = BENCH_PROG_START - 0x1000, .build_id_len = 4,
+                            .build_id = { 1, 2, 3, 4 } };
+  g_strlcpy (m[0].path, "/bin/bench", sizeof m[0].path);
+  m[1] = (MgRecordModule) { .start = BENCH_MPI_START, .end = BENCH_MPI_START + 0x100000,
+                            .load_bias = BENCH_MPI_START, .build_id_len = 4,
+                            .build_id = { 5, 6, 7, 8 } };
+  g_strlcpy (m[1].path, "/usr/lib/x86_64-linux-gnu/libmpi.so.40", sizeof m[1].path);
+  t->n_modules = 2;
+}
+
+/* Sample k's stack: mostly the shared ones, the hot ones most often. */
+static void
+sample_stack (MgRecordStacks *t, guint p, GRand *rand)
+{
+  guint64 pcs[MG_RECORD_STACK_MAX_FRAMES];
+  double u = g_rand_double (rand);
+  guint s = g_rand_double (rand) < 0.9 ? (guint) (u * u * BENCH_SHARED_STACKS)
+                                       : BENCH_SHARED_STACKS + (guint) (u * BENCH_OWN_STACKS);
+  guint n = bench_stack (s, p, pcs);
+
+  mg_record_stacks_add (t, pcs, n, 0);
+}
+
+static void
+write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples, guint n_nodes,
+               gboolean stacks)
 {
   g_autofree double *values = g_new (double, n_metrics);
   g_autofree double *totals = g_new (double, n_metrics);
@@ -115,8 +187,13 @@ write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples, 
   for (guint p = 0; p < n_proc; p++)
     {
       g_autoptr(GRand) rand = g_rand_new_with_seed (p);
+      /* Apart from the metrics' values, which stay those of a run without
+       * stacks. */
+      g_autoptr(GRand) stack_rand = g_rand_new_with_seed (1000000 + p);
 
-      g_autoptr(RecordFixture) r = record_fixture_new (1, n_metrics, n_samples);
+      g_autoptr(RecordFixture) r = record_fixture_new_with_stacks (1, n_metrics, n_samples,
+                                                                   stacks ? BENCH_MAX_STACKS : 0);
+      MgRecordStacks *t = record_fixture_stacks (r);
       MgRecordHeader *h = record_fixture_header (r);
       guint node = node_of (p, n_proc, n_nodes);
       g_autofree char *path = g_strdup_printf ("%s/node%u.%u.0.mgrec", dir, node, 1000 + p);
@@ -134,10 +211,17 @@ write_records (const char *dir, guint n_proc, guint n_metrics, guint n_samples, 
           g_snprintf (record_fixture_metric (r, m)->id, MG_RECORD_ID_LEN, "metric_%u", m);
           totals[m] = 0;
         }
+      if (t != NULL)
+        add_bench_modules (t);
       for (guint k = 0; k < n_samples; k++)
         {
           for (guint m = 0; m < n_metrics; m++)
             values[m] = bench_synthetic_value (m, k, p, &totals[m], rand);
+          if (t != NULL)
+            {
+              sample_stack (t, p, stack_rand);
+              mg_record_stacks_drain (t, k);
+            }
           record_fixture_add_sample (r, h->start_mono_ns + k * 20000000LL,
                                      h->start_mono_ns + (k + 1) * 20000000LL, values);
         }
@@ -173,7 +257,7 @@ json_of (MgProfile *profile)
  * sizes, peak memory, and the JSON export against the direct merge's. */
 static void
 bench_nodes (const char *records, guint n_proc, guint n_nodes, const MgMergeInput *input,
-             GBytes *direct_json, double direct_s)
+             GBytes *direct_json, GVariant *direct_stacks, double direct_s)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (MgProfile) combined = NULL;
@@ -222,6 +306,14 @@ bench_nodes (const char *records, guint n_proc, guint n_nodes, const MgMergeInpu
   json = json_of (combined);
   printf ("combined profile: JSON export %s the direct merge's\n",
           g_bytes_equal (json, direct_json) ? "identical to" : "DIFFERENT from");
+  if (direct_stacks != NULL)
+    {
+      g_autoptr (GVariant) procs = g_variant_get_child_value (combined->stacks, 1);
+      printf ("combined profile: stacks (%u processes) %s the direct merge's\n",
+              (guint) g_variant_n_children (procs),
+                g_variant_equal (combined->stacks, direct_stacks) ? "identical to"
+                                                                 : "DIFFERENT from");
+    }
   printf ("nodes in parallel, then combine: %.2f s wall (slowest node + combine)\n",
           slowest + combine_s);
 }
@@ -231,6 +323,9 @@ main (int argc, char **argv)
 {
   g_autoptr (GPtrArray) numbers = g_ptr_array_new ();
   guint n_nodes = 0;
+  gboolean stacks = FALSE;
+  g_autoptr (GVariant) direct_stacks = NULL;
+  double no_stacks_mb = 0;
   g_autofree char *dir = g_dir_make_tmp ("mg-bench-XXXXXX", NULL);
   g_autofree char *records = g_build_filename (dir, "records", NULL);
   g_autofree char *path = g_build_filename (dir, "bench.mgprof", NULL);
@@ -253,6 +348,8 @@ main (int argc, char **argv)
       n_nodes = atoi (argv[++i]);
     else if (strcmp (argv[i], "--single") == 0)
       input.process_precision = MG_PROCESS_PRECISION_SINGLE;
+    else if (strcmp (argv[i], "--stacks") == 0)
+      stacks = TRUE;
     else
       g_ptr_array_add (numbers, argv[i]);
   n_proc = numbers->len >= 3 ? atoi (g_ptr_array_index (numbers, 0)) : 64;
@@ -269,9 +366,9 @@ main (int argc, char **argv)
     }
   t = g_get_monotonic_time ();
   cpu_start = cpu_now ();
-  write_records (records, n_proc, n_metrics, n_samples, n_nodes);
-  printf ("records: %u processes × %u metrics × %u samples written in %s\n", n_proc,
-          n_metrics, n_samples, seconds_since (t));
+  write_records (records, n_proc, n_metrics, n_samples, n_nodes, stacks);
+  printf ("records: %u processes × %u metrics × %u samples%s written in %s\n", n_proc,
+          n_metrics, n_samples, stacks ? " with call stacks" : "", seconds_since (t));
 
   reset_peak ();
   t = g_get_monotonic_time ();
@@ -284,6 +381,8 @@ main (int argc, char **argv)
           mg_profile_get_n_windows (profile), merge_peak = peak_mb ());
   if (n_nodes > 0)
     direct_json = json_of (profile);
+  if (stacks)
+    direct_stacks = g_variant_ref (profile->stacks);
 
   t = g_get_monotonic_time ();
   cpu_start = cpu_now ();
@@ -294,6 +393,56 @@ main (int argc, char **argv)
   printf ("save: %s (%.1f MB, %.3f MB per process, %s precision), peak memory %.0f MB\n",
           seconds_since (t), size_mb, size_mb / MAX (n_proc, 1),
           mg_process_precision_to_keyword (input.process_precision), save_peak = peak_mb ());
+  if (stacks)
+    {
+      /* The same profile without its stacks: what they add. */
+      g_autofree char *bare = g_build_filename (dir, "bare.mgprof", NULL);
+      g_autoptr (GVariant) kept = g_steal_pointer (&profile->stacks);
+      g_autoptr (GVariant) procs = g_variant_get_child_value (kept, 1);
+      guint64 n_stacks = 0;
+
+      /* What one stack table for the whole run would hold: each distinct
+       * stack once, whichever ranks sampled it. */
+      g_autoptr (GHashTable) distinct = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                                               (GDestroyNotify) g_bytes_unref,
+                                                               NULL);
+      guint64 distinct_bytes = 0, rest_bytes = 0;
+
+      for (gsize i = 0; i < g_variant_n_children (procs); i++)
+        {
+          g_autoptr (GVariant) proc = g_variant_get_child_value (procs, i);
+          g_autoptr (GVariant) list = g_variant_get_child_value (proc, 4);
+          n_stacks += g_variant_n_children (list);
+          for (gsize k = 0; k < g_variant_n_children (list); k++)
+            {
+              g_autoptr (GVariant) one = g_variant_get_child_value (list, k);
+              GBytes *data = g_variant_get_data_as_bytes (one);
+              if (g_hash_table_add (distinct, data))
+                distinct_bytes += g_bytes_get_size (data);
+            }
+          for (gsize k = 5; k < 8; k++)
+            {
+              g_autoptr (GVariant) part = g_variant_get_child_value (proc, k);
+              rest_bytes += g_variant_get_size (part);
+            }
+        }
+      printf ("stacks: %u distinct across the run (%.1f MB); with one table for the run the "
+              "member would be about %.1f MB (windows and counts %.1f MB)\n",
+              g_hash_table_size (distinct), distinct_bytes / 1e6,
+              (distinct_bytes + rest_bytes) / 1e6, rest_bytes / 1e6);
+      profile->stacks = mg_stack_payload_empty ();
+      if (!mg_profile_save (profile, bare, &error))
+        g_error ("save: %s", error->message);
+      g_stat (bare, &st);
+      no_stacks_mb = st.st_size / 1e6;
+      g_unlink (bare);
+      printf ("stacks: %" G_GUINT64_FORMAT " distinct stacks in %u processes (%.0f a process), "
+              "stacks member %.1f MB; profile %.1f MB with stacks, %.1f MB without (+%.1f %%)\n",
+              n_stacks, (guint) g_variant_n_children (procs),
+              (double) n_stacks / MAX (g_variant_n_children (procs), 1),
+              g_variant_get_size (kept) / 1e6, size_mb, no_stacks_mb,
+              100.0 * (size_mb - no_stacks_mb) / no_stacks_mb);
+    }
   g_clear_object (&profile);
 
   reset_peak ();
@@ -327,10 +476,14 @@ main (int argc, char **argv)
           verdict (MAX (merge_peak, save_peak) <= 1024), merge_peak, save_peak);
   printf ("goal merge ≤ 10 s: %s (%.2f s)\n", verdict (merge_s <= 10), merge_s);
   printf ("goal load ≤ 0.3 s: %s (%.3f s)\n", verdict (load_s <= 0.3), load_s);
+  if (stacks)
+    printf ("goal stacks add ≤ 25 %% to the profile: %s (+%.1f %%)\n",
+            verdict (size_mb <= 1.25 * no_stacks_mb),
+            100.0 * (size_mb - no_stacks_mb) / no_stacks_mb);
 
   g_clear_object (&loaded);
   if (n_nodes > 0)
-    bench_nodes (records, n_proc, n_nodes, &input, direct_json, merge_s);
+    bench_nodes (records, n_proc, n_nodes, &input, direct_json, direct_stacks, merge_s);
 
   mg_test_remove_tree (records);
   mg_test_remove_tree (dir);

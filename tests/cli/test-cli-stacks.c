@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "cli-harness.h"
+#include "profile/mg-export-folded.h"
 #include "profile/mg-profile.h"
+#include "profile/mg-profile-code.h"
 #include "profile/mg-stack-set.h"
 
 typedef CliTestFolder Fixture;
@@ -553,6 +555,132 @@ test_range (Fixture *f, gconstpointer data)
   g_assert_cmpstr (text, ==, "");
 }
 
+/* A profile carries its code (mg-profile-code.h): the workload built
+ * from a copy of its source in a folder of its own, profiled, then the
+ * binary and the source deleted: the export and the report still name
+ * a() and b() with their file and line, and the profile gives back the
+ * source's text. */
+static void
+test_self_contained (Fixture *f, gconstpointer data)
+{
+  g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "fixtures", "cli",
+                                                    WORKLOAD_NAME ".c", NULL);
+  g_autofree char *src_dir = g_build_filename (f->dir, "src", NULL);
+  g_autofree char *source = g_build_filename (src_dir, "work.c", NULL);
+  g_autofree char *binary = g_build_filename (src_dir, "work", NULL);
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  g_autofree char *text = NULL, *profile_path = NULL;
+  g_autoptr (GError) error = NULL;
+  gsize len;
+  int status;
+
+  g_assert_true (g_file_get_contents (fixture, &text, &len, &error));
+  g_assert_cmpint (g_mkdir (src_dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (source, text, (gssize) len, &error));
+  const char *cc[] = { CLI_TEST_CC, "-O2", "-g", "-fomit-frame-pointer", "-pthread", "-o",
+                       binary, source, NULL };
+  g_assert_true (g_spawn_sync (src_dir, (char **) cc, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               NULL, NULL, &status, &error));
+  g_assert_true (g_spawn_check_wait_status (status, &error));
+
+  const char *profile_args[] = { "--profile", "-o", "run.mgprof", "--interval=2", binary,
+                                 "split", "2", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, profile_args);
+  assert_status (run, 0);
+  g_assert_nonnull (strstr (run->err, "the profile keeps the source text of "));
+  g_assert_cmpint (g_unlink (binary), ==, 0);
+  g_assert_cmpint (g_unlink (source), ==, 0);
+
+  /* The folded export names the functions without the binary. */
+  const char *export[] = { "--export=run.folded", "run.mgprof", NULL };
+  g_autoptr (CliTestRun) exported = cli_test_run (f->dir, export);
+  assert_status (exported, 0);
+  guint64 total;
+  guint n_lines;
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, &total, &n_lines);
+  guint64 a = count_of (by_leaf, "a"), b = count_of (by_leaf, "b");
+  g_test_message ("a %" G_GUINT64_FORMAT ", b %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT,
+                  a, b, total);
+  g_assert_cmpuint (a + b, >=, 200);
+  g_assert_cmpfloat_with_epsilon (100.0 * (double) a / (double) (a + b), 75.0, 5.0);
+
+  /* The report names them with their file and line. */
+  const char *report_args[] = { "--report=-", "run.mgprof", NULL };
+  g_autoptr (CliTestRun) report = cli_test_run (f->dir, report_args);
+  assert_status (report, 0);
+  const char *self = "Where the time went: self";
+  double a_share = report_share (report->out, self, "a (work.c:");
+  double b_share = report_share (report->out, self, "b (work.c:");
+  g_assert_cmpfloat_with_epsilon (a_share, 75.0, 5.0);
+  g_assert_cmpfloat_with_epsilon (a_share + b_share, 100.0, 1.0);
+
+  /* The profile holds the source as it was, and names a()'s lines in it. */
+  profile_path = g_build_filename (f->dir, "run.mgprof", NULL);
+  g_autoptr (MgProfile) profile = mg_profile_load (profile_path, &error);
+  g_assert_no_error (error);
+  g_assert_true (mg_profile_has_stored_names (profile));
+  g_autoptr (GBytes) kept = mg_profile_get_source_text (profile, source);
+  g_assert_nonnull (kept);
+  g_assert_cmpmem (g_bytes_get_data (kept, NULL), g_bytes_get_size (kept), text, len);
+  g_assert_cmpuint (mg_profile_get_source_limit (profile), ==, MG_PROFILE_SOURCE_DEFAULT_LIMIT);
+  g_assert_cmpuint (mg_profile_get_sources_size (profile), >=, len);
+  /* a()'s line, as the report gives it, holds the text of a() in the source. */
+  const char *at = strstr (strstr (report->out, self), "a (work.c:");
+  guint line = (guint) g_ascii_strtoull (at + strlen ("a (work.c:"), NULL, 10);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpuint (line, >, 0);
+  g_assert_cmpuint (line, <=, g_strv_length (lines));
+  guint first_a = 0;
+  for (guint i = 0; lines[i] != NULL && first_a == 0; i++)
+    if (g_str_has_prefix (lines[i], "a (unsigned long n)"))
+      first_a = i + 1;
+  g_assert_cmpuint (first_a, >, 0);
+  /* Within a()'s body: it follows its definition by a few lines. */
+  g_assert_cmpuint (line, >, first_a);
+  g_assert_cmpuint (line, <, first_a + 12);
+}
+
+/* --recover names the frames as a run's end does: the profile's save
+ * failed (its folder removed during the run), the recovered profile
+ * carries the names of a() and b(). */
+static void
+test_recover_names (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workload = workload_path ();
+  g_autofree char *folder = g_build_filename (f->dir, "gone", NULL);
+  g_autofree char *output = g_build_filename (f->dir, "recovered.mgprof", NULL);
+  const char *args[] = { "--profile", "-o", "gone/out.mgprof", "--interval=2", workload,
+                         "split", "1.5", NULL };
+  g_autofree char *left = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  GPid pid = cli_test_spawn (f->dir, args, NULL);
+  g_usleep (700 * 1000);
+  g_assert_cmpint (g_rmdir (folder), ==, 0);
+  g_assert_cmpint (cli_test_wait (pid, 60), ==, 6);
+  g_autoptr (GDir) runs = g_dir_open (f->runs, 0, NULL);
+  const char *name = g_dir_read_name (runs);
+  g_assert_nonnull (name);
+  left = g_build_filename (f->runs, name, NULL);
+
+  const char *recover_args[] = { "--recover", left, "-o", "recovered.mgprof", NULL };
+  g_autoptr (CliTestRun) recover = cli_test_run (f->dir, recover_args);
+  assert_status (recover, 0);
+  g_autoptr (MgProfile) profile = mg_profile_load (output, &error);
+  g_assert_no_error (error);
+  g_assert_true (mg_profile_has_stored_names (profile));
+  g_assert_cmpuint (mg_profile_get_source_limit (profile), ==, MG_PROFILE_SOURCE_DEFAULT_LIMIT);
+  /* Named by the profile alone: no namer here. */
+  g_autofree char *folded = g_build_filename (f->dir, "recovered.folded", NULL);
+  g_assert_true (mg_export_folded (profile, folded, -1, -INFINITY, INFINITY, NULL, &error));
+  guint64 total;
+  guint n_lines;
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, &total, &n_lines);
+  g_assert_cmpuint (count_of (by_leaf, "a"), >, count_of (by_leaf, "b"));
+  g_assert_cmpuint (count_of (by_leaf, "b"), >, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -570,5 +698,7 @@ main (int argc, char **argv)
   ADD ("/cli/stacks/sigwait", test_sigwait);
   ADD ("/cli/stacks/table-full", test_table_full);
   ADD ("/cli/stacks/range", test_range);
+  ADD ("/cli/stacks/self-contained", test_self_contained);
+  ADD ("/cli/stacks/recover-names", test_recover_names);
   return g_test_run ();
 }

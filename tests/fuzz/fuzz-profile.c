@@ -4,17 +4,51 @@
  * length and checksum, so that every input reaches the structure (an
  * attacker recomputes the CRC in one line). A profile that loads is read
  * as the viewer would: every process's series, the run info, the errors
- * and events. */
+ * and events, the frames' names and the source text it carries. */
 #include <glib.h>
+#include <math.h>
 #include <string.h>
 
 #include "fuzz-input.h"
+#include "profile/mg-export-folded.h"
+#include "profile/mg-profile-code.h"
 #include "profile/mg-profile-header.h"
 #include "profile/mg-profile.h"
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-profile-layout.h"
+#include "profile/mg-stack-set.h"
 
 enum { HEADER_LEN = MG_PROFILE_HEADER_LEN };
+
+/* Every frame named as the exports name it (the stored names first), and
+ * every source text and omission the profile carries. */
+static void
+read_code (MgProfile *profile)
+{
+  g_autoptr (MgStackSet) set = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
+
+  for (guint s = 0; s < mg_stack_set_get_n_stacks (set); s++)
+    {
+      guint n, flags;
+      const MgStackFrame *frames = mg_stack_set_get_frames (set, s, &n, &flags);
+      for (guint k = 0; k < n; k++)
+        {
+          g_autoptr (GPtrArray) names = mg_stack_frame_names (set, &frames[k], k > 0, NULL);
+          g_assert (names->len > 0);
+        }
+    }
+  for (guint i = 0; i < mg_profile_get_n_sources (profile); i++)
+    {
+      g_autoptr (GBytes) text =
+        mg_profile_get_source_text (profile, mg_profile_get_source_path (profile, i));
+      g_assert (text != NULL);
+    }
+  for (guint i = 0; i < mg_profile_get_n_source_omissions (profile); i++)
+    {
+      const char *reason = NULL;
+      g_assert (mg_profile_get_source_omission (profile, i, &reason) != NULL && reason != NULL);
+    }
+}
 
 static void
 read_profile (MgProfile *profile)
@@ -28,6 +62,7 @@ read_profile (MgProfile *profile)
   for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
     g_assert (mg_profile_get_event (profile, i) != NULL);
   (void) mg_profile_get_run_info (profile)->duration_s;
+  read_code (profile);
 }
 
 int

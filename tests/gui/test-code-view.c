@@ -19,6 +19,8 @@
 #include "gui/mg-flame-view.h"
 #include "plot/mg-flame-graph.h"
 #include "gui/mg-window-private.h"
+#include "profile/mg-profile-code.h"
+#include "symbols/mg-symbolizer.h"
 
 static MgCodeView *
 code_view (MgWindow *window)
@@ -131,6 +133,106 @@ test_functions (void)
   mg_time_view_set_process (mg_window_get_time_view (window), 3);
   view = code_view (window);
   g_assert_cmpstr (mg_code_view_get_empty_title (view), ==, "No Call Stacks");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+
+/* The symboliser's names with a mark, to tell the names the profile
+ * carries from those the symboliser would give. */
+static gboolean
+kept_name (gpointer data, const char *module_path, const guint8 *id, gsize id_len, guint64 vaddr,
+           GPtrArray *names)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) frames = mg_symbolizer_resolve (data, module_path, id, id_len, vaddr,
+                                                        &error);
+  for (guint i = 0; error == NULL && i < frames->len; i++)
+    {
+      const MgSymbolFrame *f = g_ptr_array_index (frames, i);
+      MgStackFrameName *n = g_new0 (MgStackFrameName, 1);
+      n->function = g_strconcat ("kept_", f->function, NULL);
+      n->file = g_strdup (f->file);
+      n->line = f->line;
+      n->label = g_strdup (n->function);
+      g_ptr_array_add (names, n);
+    }
+  return names->len > 0;
+}
+
+/* The names a profile carries (mg-profile-code.h) come before the
+ * symboliser's: the table shows them, with their counts and files. */
+static void
+test_stored_names (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  MgStackNamer namer = { kept_name, symbolizer };
+
+  mg_profile_store_code (profile, &namer, NULL, 0);
+  g_assert_true (mg_profile_has_stored_names (profile));
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  GListModel *model = mg_code_view_get_functions_model (view);
+
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
+  assert_function (model, "kept_code_fixture_main", 0, 160, 0, 100);
+  assert_function (model, "kept_code_fixture_a", 100, 130, 62.5, 81.25);
+  assert_function (model, "kept_code_fixture_c", 60, 60, 37.5, 37.5);
+  MgCodeItem *c = find_function (model, "kept_code_fixture_c");
+  g_assert_true (g_str_has_prefix (mg_code_item_get_location (c), "code-fixture.c:"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+assert_spread (GListModel *model, const char *name, const char *min, const char *mean,
+               const char *max)
+{
+  MgCodeItem *item = find_function (model, name);
+  g_autofree char *t_min = mg_code_item_format_spread (item, 0);
+  g_autofree char *t_mean = mg_code_item_format_spread (item, 1);
+  g_autofree char *t_max = mg_code_item_format_spread (item, 2);
+
+  g_assert_cmpstr (t_min, ==, min);
+  g_assert_cmpstr (t_mean, ==, mean);
+  g_assert_cmpstr (t_max, ==, max);
+}
+
+/* All processes: each function's total share of each rank's samples,
+ * min / mean / max with the rank of the extremes (code-fixture.h: rank 0
+ * has a in 90 of 100 samples, rank 1 in 40 of 60); one process chosen:
+ * no such columns. */
+static void
+test_across_processes (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  GListModel *model = mg_code_view_get_functions_model (view);
+  MgSpreadFigures f;
+
+  g_assert_true (mg_code_view_get_spread_shown (view));
+  g_assert_true (mg_code_item_get_spread (find_function (model, "code_fixture_a"), &f));
+  g_assert_cmpfloat_with_epsilon (f.min, 200.0 / 3, 1e-9);
+  g_assert_cmpfloat_with_epsilon (f.mean, (90 + 200.0 / 3) / 2, 1e-9);
+  g_assert_cmpfloat_with_epsilon (f.max, 90, 1e-9);
+  g_assert_cmpuint (f.min_process, ==, 1);
+  g_assert_cmpuint (f.max_process, ==, 0);
+  assert_spread (model, "code_fixture_a", "66.7 % (rank 1)", "78.3 %", "90.0 % (rank 0)");
+  assert_spread (model, "code_fixture_b", "10.0 % (rank 0)", "21.7 %", "33.3 % (rank 1)");
+  assert_spread (model, "code_fixture_c", "33.3 % (rank 1)", "36.7 %", "40.0 % (rank 0)");
+  assert_spread (model, "code_fixture_main", "100.0 % (rank 0)", "100.0 %", "100.0 % (rank 0)");
+
+  /* The second half: rank 0 main→b→c ×10 (c 100 %), rank 1 main→a ×40. */
+  mg_time_view_set_selection (mg_window_get_time_view (window), 0.6, 0.9);
+  view = code_view (window);
+  assert_spread (model, "code_fixture_a", "0.0 % (rank 0)", "50.0 %", "100.0 % (rank 1)");
+
+  mg_time_view_clear_selection (mg_window_get_time_view (window));
+  mg_time_view_set_process (mg_window_get_time_view (window), 1);
+  view = code_view (window);
+  g_assert_false (mg_code_view_get_spread_shown (view));
+  g_assert_false (mg_code_item_get_spread (find_function (model, "code_fixture_a"), &f));
+  assert_spread (model, "code_fixture_a", "", "", "");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -541,12 +643,21 @@ test_keyboard (void)
   g_assert_cmpuint (mg_flame_view_get_selected (flame), !=, c_under_b);
   gtk_widget_activate_action (fw, "flame.up", NULL);
   g_assert_cmpstr (flame_selected (view), ==, "code_fixture_a");
-  /* Enter: zoomed to a, a activated; Escape: out to main, then All. */
+  /* Enter: zoomed to a; Enter again: a activated, the Source tab open;
+   * Escape: out to main, then All. */
   gtk_widget_activate_action (fw, "flame.zoom", NULL);
   g_assert_cmpuint (mg_flame_view_get_focus (flame), ==, mg_flame_view_get_selected (flame));
   g_assert_cmpuint (mg_flame_view_get_boxes (flame)->len, ==, 4);
+  g_assert_cmpuint (activated->len, ==, 0);
+  gtk_widget_activate_action (fw, "flame.zoom", NULL);
   g_assert_cmpuint (activated->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (activated, 0), ==, "code_fixture_a");
+  g_assert_cmpuint (mg_flame_view_get_boxes (flame)->len, ==, 4);
+  mg_test_spin (100);
+  g_assert_true (gtk_widget_get_mapped (mg_code_view_get_source_view (view)));
+  g_assert_false (gtk_widget_get_mapped (fw));
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (100);
   gtk_widget_activate_action (fw, "flame.zoom-out", NULL);
   g_assert_cmpuint (mg_flame_view_get_boxes (flame)->len, ==, 6);
   g_assert_cmpuint (mg_flame_view_get_focus (flame), !=, 0);
@@ -657,6 +768,7 @@ main (int argc, char **argv)
 {
   gui_test_init (&argc, &argv);
   g_test_add_func ("/code-view/functions", test_functions);
+  g_test_add_func ("/code-view/stored-names", test_stored_names);
   g_test_add_func ("/code-view/call-tree", test_call_tree);
   g_test_add_func ("/code-view/flame-graph", test_flame_graph);
   g_test_add_func ("/code-view/selected-function", test_selected_function);
@@ -665,6 +777,7 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/keyboard", test_keyboard);
   g_test_add_func ("/code-view/live-profiles", test_live_profiles);
   g_test_add_func ("/code-view/no-stacks", test_no_stacks);
+  g_test_add_func ("/code-view/across-processes", test_across_processes);
   g_test_add_func ("/code-view/screenshots", test_screenshots);
   if (g_getenv ("MG_CODE_VIEW_PROFILE") != NULL)
     g_test_add_func ("/code-view/real-profile", test_real_profile);

@@ -443,7 +443,9 @@ test_perf_errors_and_values (Fixture *f, gconstpointer data)
   double cpu = weighted_mean (p, "cpu_time_percentage");
   g_test_message ("task-clock %.1f%%, cpu_time_percentage %.1f%%; %.3f s stolen "
                   "by the host in the workload's 1 s", task_clock, cpu, steal);
-  g_assert_cmpfloat (task_clock, >, 20);
+  /* Software events have values: the busy thread's share itself depends on
+   * what else the machine runs (19.8 % with other builds beside it). */
+  g_assert_cmpfloat (task_clock, >, 1);
   /* Under steal, a busy thread read 98.6 % and 82.7 %. */
   g_assert_cmpfloat (fabs (task_clock - cpu), <=, 10 + 100 * steal);
   g_assert_true (process_has_values (p, 0, "org.metrograph.perf.page_faults"));

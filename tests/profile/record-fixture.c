@@ -13,6 +13,19 @@
 RecordFixture *
 record_fixture_new (guint n_plugins, guint n_metrics, guint capacity)
 {
+  return record_fixture_new_with_stacks (n_plugins, n_metrics, capacity, 0);
+}
+
+MgRecordStacks *
+record_fixture_stacks (RecordFixture *record)
+{
+  return record->writer.stacks;
+}
+
+RecordFixture *
+record_fixture_new_with_stacks (guint n_plugins, guint n_metrics, guint capacity,
+                                guint max_stacks)
+{
   g_autoptr(GError) error = NULL;
   RecordFixture *r = g_new0 (RecordFixture, 1);
   MgRecordHeader *h;
@@ -21,8 +34,10 @@ record_fixture_new (guint n_plugins, guint n_metrics, guint capacity)
 
   r->dir = g_dir_make_tmp ("mg-record-fixture-XXXXXX", &error);
   g_assert_no_error (error);
-  rc = mg_record_create (&r->writer, r->dir, "fixture", "", 0, 0, n_plugins, n_metrics,
-                         capacity, err, sizeof err);
+  rc = mg_record_create_with_stacks (&r->writer, r->dir, "fixture", "", 0, 0, n_plugins,
+                                     n_metrics, capacity, max_stacks, err, sizeof err);
+  if (rc == 0 && max_stacks > 0)
+    rc = mg_record_stacks_reserve (&r->writer, err, sizeof err);
   if (rc != 0)
     g_error ("record fixture: %s", err);
   r->data = r->writer.map;

@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "format/mg-record-format.h"
+#include "format/mg-record-stacks.h"
 #include "format/mg-record-writer.h"
 
 typedef struct {
@@ -21,6 +22,12 @@ typedef struct {
  * start times 0 or empty and the default interval, so that tests set what
  * they compare; the caller fills in. */
 RecordFixture *record_fixture_new (guint n_plugins, guint n_metrics, guint capacity);
+/* The same with a call-stack section of max_stacks stacks, laid out and
+ * empty (the writer's w.stacks: fill it with mg_record_stacks_add, and
+ * drain slot i before adding sample i). */
+RecordFixture *record_fixture_new_with_stacks (guint n_plugins, guint n_metrics, guint capacity,
+                                               guint max_stacks);
+MgRecordStacks *record_fixture_stacks (RecordFixture *record);
 void record_fixture_free (RecordFixture *record);
 MgRecordHeader *record_fixture_header (RecordFixture *record);
 MgRecordPlugin *record_fixture_plugin (RecordFixture *record, guint i);

@@ -11,9 +11,13 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
+#include "format/mg-record-stacks.h"
+#include "format/mg-record-writer.h"
+#include "profile/mg-crc32.h"
 #include "profile/mg-export-json.h"
 #include "profile/mg-merge.h"
 #include "profile/mg-node-summary.h"
+#include "profile/mg-stack-set.h"
 #include "session/mg-missing-ranks.h"
 #include "profile-fixture.h"
 #include "record-fixture.h"
@@ -583,6 +587,261 @@ test_transferred_copy (Dirs *d, gconstpointer data)
   g_assert_cmpint (mg_node_summary_get_header (s, 0)->end_mono_ns, ==, 3 * S);
 }
 
+#define STACKS_PER_HOST 2
+#define STACK_SLOTS 3
+
+/* Process j of host h with call stacks: a stack all of them share, one of
+ * its own, one through libm in every other slot, and a stack still being
+ * written when the record ended (never counted). */
+static void
+write_stacks_record (const char *dir, guint h, guint j)
+{
+  MgRecordWriter w;
+  char err[256];
+  guint p = h * STACKS_PER_HOST + j;
+  uint64_t shared[] = { 0x401000, 0x402000, 0x403000 };
+  uint64_t own[] = { 0x401100 + p * 0x10, 0x403000 };
+  uint64_t libm[] = { 0x7f0000000200, 0x402000, 0x403000 };
+  uint64_t unready[] = { 0x404000 };
+  gint64 start = (h + 1) * 1000 * S + 500 * MS + p * MS;
+
+  g_assert_cmpint (mg_record_create_with_stacks (&w, dir, hosts[h], "run", 400 + (int) p, start,
+                                                 0, 1, 16, 8, err, sizeof err), ==, 0);
+  g_assert_cmpint (mg_record_stacks_reserve (&w, err, sizeof err), ==, 0);
+  MgRecordHeader *hd = w.header;
+  MgRecordStacks *t = w.stacks;
+  MgRecordModule *m = mg_record_stacks_modules (t);
+  hd->ppid = 1;
+  hd->rank = -1;
+  g_strlcpy (hd->program, "/bin/prog", sizeof hd->program);
+  hd->start_real_ns = 1700000000 * S + 500 * MS + p * MS + h * 1234;
+  hd->interval_start_ns = hd->interval_ns = 20 * MS;
+  g_strlcpy (w.metrics[0].id, "alpha", MG_RECORD_ID_LEN);
+  w.metrics[0].flags = MG_METRIC_FLAG_ACTIVE | MG_METRIC_FLAG_DOUBLE;
+  m[0] = (MgRecordModule) { .start = 0x400000, .end = 0x500000, .load_bias = 0x3ff000 };
+  g_strlcpy (m[0].path, "/bin/prog", sizeof m[0].path);
+  m[1] = (MgRecordModule) { .start = 0x7f0000000000, .end = 0x7f0000100000,
+                            .load_bias = 0x7f0000000000, .build_id_len = 3,
+                            .build_id = { 0xab, 0xcd, (guint8) p } };
+  g_strlcpy (m[1].path, "/lib/libm.so.6", sizeof m[1].path);
+  t->n_modules = 2;
+  for (guint slot = 0; slot < STACK_SLOTS; slot++)
+    {
+      for (guint k = 0; k < 2 + p; k++)
+        mg_record_stacks_add (t, shared, 3, 0);
+      mg_record_stacks_add (t, own, 2, MG_RECORD_STACK_TRUNCATED);
+      if (slot % 2 == 0)
+        mg_record_stacks_add (t, libm, 3, 0);
+      MgRecordSample *sample = mg_record_slot (&w, slot);
+      sample->t_start_ns = start + slot * 20 * MS;
+      sample->t_end_ns = start + (slot + 1) * 20 * MS;
+      sample->n_raw = 1;
+      mg_record_slot_values (sample)[0] = (MgRecordValue) { p, p, p, 1, 0 };
+      mg_record_stacks_drain (t, slot);
+      mg_record_commit (&w);
+    }
+  mg_record_stacks_add (t, unready, 1, 0);
+  mg_record_stacks_entries (t)[t->n_stacks - 1].flags &= (uint16_t) ~MG_RECORD_STACK_READY;
+  hd->end_mono_ns = start + STACK_SLOTS * 20 * MS + 5 * MS;
+  hd->state = MG_RECORD_STATE_EXITED;
+  mg_record_forget (&w);
+}
+
+static void
+write_stacks_records (Dirs *d)
+{
+  for (guint h = 0; h < N_HOSTS; h++)
+    for (guint j = 0; j < STACKS_PER_HOST; j++)
+      {
+        write_stacks_record (d->direct, h, j);
+        write_stacks_record (d->nodes, h, j);
+      }
+}
+
+/* The stacks of the processes with stacks, whole run: process p has
+ * STACK_SLOTS × (2 + p) samples of the shared stack, STACK_SLOTS of its own
+ * and 2 through libm. */
+static void
+check_node_stacks (MgProfile *profile)
+{
+  g_autoptr (MgStackSet) all = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
+  guint n_procs = N_HOSTS * STACKS_PER_HOST;
+  guint64 want = 0;
+
+  for (guint p = 0; p < n_procs; p++)
+    want += STACK_SLOTS * (2 + p) + STACK_SLOTS + 2;
+  g_assert_cmpuint (mg_stack_set_get_n_processes (all), ==, n_procs);
+  g_assert_cmpuint (mg_stack_set_get_total (all), ==, want);
+  /* The shared stack, and per process its own and its libm's (each libm
+   * has its own build-id): the unready one is in none. */
+  g_assert_cmpuint (mg_stack_set_get_n_stacks (all), ==, 1 + n_procs + n_procs);
+  g_assert_cmpuint (mg_stack_set_get_lost (all), ==, n_procs);
+  for (guint s = 0; s < mg_stack_set_get_n_stacks (all); s++)
+    {
+      guint n, flags;
+      const MgStackFrame *f = mg_stack_set_get_frames (all, s, &n, &flags);
+
+      g_assert_cmpuint (f[0].vaddr, !=, 0x404000 - 0x3ff000);
+      if (f[0].module == 0 && f[0].vaddr == 0x401000 - 0x3ff000)
+        {
+          g_assert_cmpuint (n, ==, 3);
+          g_assert_cmpuint (mg_stack_set_get_count (all, s), ==,
+                            STACK_SLOTS * (2 * n_procs + n_procs * (n_procs - 1) / 2));
+        }
+      else if (n == 2)
+        g_assert_cmpuint (flags, ==, MG_STACK_TRUNCATED);
+    }
+}
+
+/* Records with call stacks reduced per node: the profile is the same, its
+ * stacks member included (the saved file's bytes), as the records'. */
+static void
+test_stacks (Dirs *d, gconstpointer data)
+{
+  write_stacks_records (d);
+  for (guint h = 0; h < N_HOSTS; h++)
+    merge_node (d->nodes, hosts[h], PER_HOST + STACKS_PER_HOST, 0);
+  g_assert_cmpuint (count_files (d->nodes, MG_RECORD_SUFFIX), ==, 0);
+  assert_same_profile (d, 0);
+  assert_same_profile (d, 8);
+  {
+    g_autoptr (MgProfile) combined = merge (d->nodes, 0);
+
+    check_node_stacks (combined);
+  }
+  /* Reduced again with one more record: the earlier processes' stacks are
+   * copied as they are. */
+  write_stacks_record (d->direct, 0, STACKS_PER_HOST);
+  write_stacks_record (d->nodes, 0, STACKS_PER_HOST);
+  merge_node (d->nodes, hosts[0], 1, PER_HOST + STACKS_PER_HOST);
+  assert_same_profile (d, 0);
+}
+
+/* A summary's stacks damaged: that process is an error naming it. */
+static void
+test_stacks_damaged (Dirs *d, gconstpointer data)
+{
+  g_autofree char *name = mg_node_summary_file_name (hosts[0]);
+  g_autofree char *path = g_build_filename (d->nodes, name, NULL);
+  g_autofree char *bytes = NULL;
+  g_autoptr (MgNodeSummary) s = NULL;
+  g_autoptr (MgRecordFile) r = NULL;
+  g_autoptr (GError) error = NULL;
+  gsize len;
+
+  write_stacks_records (d);
+  merge_node (d->nodes, hosts[0], PER_HOST + STACKS_PER_HOST, 0);
+  s = mg_node_summary_open (path, &error);
+  g_assert_no_error (error);
+  /* Name order: the metrics records (pids 200…) first, then the stacks
+   * records (400, 401). */
+  g_assert_cmpint (mg_node_summary_get_header (s, PER_HOST + 1)->pid, ==, 401);
+  r = mg_node_summary_read_process (s, PER_HOST + 1, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (r->stacks);
+  g_assert_cmpuint (r->stacks->n_stacks, ==, 3);  /* the unready one left out */
+  g_assert_cmpuint (r->stacks->n_taken, ==, STACK_SLOTS * (2 + 1) + STACK_SLOTS + 2 + 1);
+  g_assert_cmpuint (mg_record_stacks_slot (r->stacks, 1)->n_pairs, ==, 2);
+  g_clear_pointer (&r, mg_record_file_free);
+  g_clear_pointer (&s, mg_node_summary_unref);
+  /* The last process's stacks are the file's last bytes: one of them
+   * flipped, that process's stacks are refused, the others' read. */
+  g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+  bytes[len - 5] ^= 0x10;
+  write_bytes (path, bytes, len);
+  s = mg_node_summary_open (path, &error);
+  g_assert_no_error (error);
+  r = mg_node_summary_read_process (s, PER_HOST, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (r->stacks);
+  g_clear_pointer (&r, mg_record_file_free);
+  r = mg_node_summary_read_process (s, PER_HOST + 1, &error);
+  g_assert_null (r);
+  g_assert_error (error, MG_RECORD_ERROR, MG_RECORD_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "call stacks of process 5 (pid 401)"));
+  g_assert_nonnull (strstr (error->message, name));
+}
+
+/* A summary of version 1 (no stacks) as an older Metrograph wrote it. */
+static void
+rewrite_as_version_1 (const char *path)
+{
+  g_autoptr (MgNodeSummary) s = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *bytes = NULL;
+  gsize len;
+  guint64 index_len;
+
+  g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+  memcpy (&index_len, bytes + 16, 8);
+  index_len = GUINT64_FROM_LE (index_len);
+  g_autoptr (GBytes) index_bytes = g_bytes_new (bytes + 24, index_len);
+  g_autoptr (GVariant) index = g_variant_ref_sink (g_variant_new_from_bytes (
+    G_VARIANT_TYPE ("(aya((iiiuayayayxxxuittutiayi)a(ayayuiay)a(ayuuuiuuxxay)utt))"), index_bytes,
+    FALSE));
+  g_autoptr (GVariant) host = g_variant_get_child_value (index, 0);
+  g_autoptr (GVariant) procs = g_variant_get_child_value (index, 1);
+  GVariantBuilder b;
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("a((iiiuayayayxxxuittutiayi)a(ayayuiay)a(ayuuuiuuxxay)ut)"));
+  for (gsize i = 0; i < g_variant_n_children (procs); i++)
+    {
+      g_autoptr (GVariant) facts = NULL, plugins = NULL, metrics = NULL;
+      guint32 n;
+      guint64 size, stacks;
+
+      g_variant_get_child (procs, i, "(@(iiiuayayayxxxuittutiayi)@a(ayayuiay)@a(ayuuuiuuxxay)utt)",
+                           &facts, &plugins, &metrics, &n, &size, &stacks);
+      g_assert_cmpuint (stacks, ==, 0);
+      g_variant_builder_add (&b, "(@(iiiuayayayxxxuittutiayi)@a(ayayuiay)@a(ayuuuiuuxxay)ut)",
+                             facts, plugins, metrics, n, size);
+    }
+  g_autoptr (GVariant) old = g_variant_ref_sink (g_variant_new ("(@ay@a((iiiuayayayxxxuittutiayi)a(ayayuiay)a(ayuuuiuuxxay)ut))",
+                                                                host, g_variant_builder_end (&b)));
+  gsize old_len = g_variant_get_size (old);
+  gsize blocks = len - 24 - index_len;
+  g_autofree char *out = g_malloc (24 + old_len + blocks);
+  guint32 version = GUINT32_TO_LE (1);
+  guint32 crc;
+  guint64 len_le = GUINT64_TO_LE ((guint64) old_len);
+
+  g_assert_true (G_BYTE_ORDER == G_LITTLE_ENDIAN);
+  memcpy (out, bytes, 8);
+  g_variant_store (old, out + 24);
+  crc = GUINT32_TO_LE (mg_crc32_update (0, out + 24, old_len));
+  memcpy (out + 8, &version, 4);
+  memcpy (out + 12, &crc, 4);
+  memcpy (out + 16, &len_le, 8);
+  memcpy (out + 24 + old_len, bytes + 24 + index_len, blocks);
+  write_bytes (path, out, 24 + old_len + blocks);
+  s = mg_node_summary_open (path, &error);
+  g_assert_no_error (error);
+}
+
+/* Summaries of version 1 are still read, and a reduction keeps their
+ * processes (written as version 2). */
+static void
+test_version_1 (Dirs *d, gconstpointer data)
+{
+  for (guint h = 0; h < N_HOSTS; h++)
+    {
+      g_autofree char *name = mg_node_summary_file_name (hosts[h]);
+      g_autofree char *path = g_build_filename (d->nodes, name, NULL);
+      guint32 version;
+      g_autofree char *bytes = NULL;
+
+      merge_node (d->nodes, hosts[h], PER_HOST, 0);
+      rewrite_as_version_1 (path);
+      g_assert_true (g_file_get_contents (path, &bytes, NULL, NULL));
+      memcpy (&version, bytes + 8, 4);
+      g_assert_cmpuint (GUINT32_FROM_LE (version), ==, 1);
+    }
+  assert_same_profile (d, 0);
+  write_stacks_record (d->direct, 1, 0);
+  write_stacks_record (d->nodes, 1, 0);
+  merge_node (d->nodes, hosts[1], 1, PER_HOST);
+  assert_same_profile (d, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -598,5 +857,9 @@ main (int argc, char **argv)
   g_test_add ("/node-summary/transferred-copy", Dirs, NULL, dirs_set_up, test_transferred_copy,
               dirs_tear_down);
   g_test_add ("/node-summary/damaged", Dirs, NULL, dirs_set_up, test_damaged, dirs_tear_down);
+  g_test_add ("/node-summary/stacks", Dirs, NULL, dirs_set_up, test_stacks, dirs_tear_down);
+  g_test_add ("/node-summary/stacks-damaged", Dirs, NULL, dirs_set_up, test_stacks_damaged,
+              dirs_tear_down);
+  g_test_add ("/node-summary/version-1", Dirs, NULL, dirs_set_up, test_version_1, dirs_tear_down);
   return g_test_run ();
 }

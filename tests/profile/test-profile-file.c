@@ -4,6 +4,7 @@
 #include "mg-config.h"
 
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include "profile/mg-profile-header.h"
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-profile-layout.h"
+#include "profile/mg-stop-event.h"
 #include "profile-fixture.h"
 #include "mg-test-common.h"
 
@@ -741,6 +743,42 @@ test_file_output (void)
   mg_test_remove_tree (dir);
 }
 
+/* The stop a user asked for is an event of the front end (process -1),
+ * in the existing layout: saved, read back, found; a process's own signal
+ * event is not one, and a run not stopped has none. */
+static void
+test_file_stop_event (void)
+{
+  g_autoptr(MgProfile) fixture = profile_fixture_profile ();
+  g_autoptr(MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr(MgProfile) stopped = NULL, loaded = NULL;
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "stopped.mgprof", NULL);
+  g_autoptr(GError) error = NULL;
+  MgProcessEvent stop = mg_stop_event_make (2.5);
+  MgProcessEvent killed = { 0, 2.6, MG_EVENT_SIGNAL, SIGTERM, NULL };
+  const MgProcessEvent *found;
+
+  g_assert_null (mg_stop_event_find (fixture));
+  g_assert_true (mg_stop_event_is (&stop));
+  g_assert_false (mg_stop_event_is (&killed));
+  mg_profile_builder_add_event (builder, &stop);
+  g_free (stop.message);
+  stopped = mg_profile_builder_finish (builder, 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (mg_profile_save (stopped, path, &error));
+  g_assert_no_error (error);
+  loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  found = mg_stop_event_find (loaded);
+  g_assert_nonnull (found);
+  g_assert_cmpint (found->process, ==, -1);
+  g_assert_cmpfloat (found->time_s, ==, 2.5);
+  g_assert_cmpint (found->status, ==, SIGTERM);
+  g_assert_nonnull (strstr (found->message, "as asked"));
+  mg_test_remove_tree (dir);
+}
+
 /* Linux names are bytes: argv, the working folder, hosts, a process's
  * program and the output that are not UTF-8 are saved (no assertion),
  * read back byte for byte, and exported as valid JSON (the command line
@@ -939,6 +977,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/file/dup-keeps-decoded", test_file_dup_keeps_decoded);
   g_test_add_func ("/profile/file/damaged-block", test_file_damaged_block);
   g_test_add_func ("/profile/file/output", test_file_output);
+  g_test_add_func ("/profile/file/stop-event", test_file_stop_event);
   g_test_add_func ("/profile/file/any-bytes", test_file_any_bytes);
   g_test_add_func ("/profile/file/changed-after-open", test_file_changed_after_open);
   return g_test_run ();

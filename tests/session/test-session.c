@@ -7,7 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "profile/mg-export-folded.h"
 #include "profile/mg-merge.h"
+#include "profile/mg-profile-code.h"
+#include "profile/mg-stack-set.h"
+#include "profile/mg-stop-event.h"
 #include "session/mg-missing-ranks.h"
 #include "session/mg-program-check.h"
 #include "session/mg-run-check.h"
@@ -859,6 +863,112 @@ test_session_report (SessionFixture *f, gconstpointer user_data)
   g_assert_true (g_file_test (html_path, G_FILE_TEST_IS_REGULAR));
 }
 
+
+/* The run's end names each distinct frame once (on the thread that
+ * saves) and reads the source its names hold: a namer that calls every
+ * frame of the program "fn_<address>" in one source file of the test's,
+ * and a collector that keeps that file whole. */
+typedef struct {
+  char *source;
+  char *text;
+  gint calls;
+  gint collected;
+} CodeWatch;
+
+static gboolean
+code_name (gpointer data, const char *module_path, const guint8 *id, gsize id_len, guint64 vaddr,
+           GPtrArray *names)
+{
+  CodeWatch *w = data;
+  MgStackFrameName *n = g_new0 (MgStackFrameName, 1);
+
+  g_atomic_int_inc (&w->calls);
+  n->function = g_strdup_printf ("fn_%" G_GINT64_MODIFIER "x", vaddr);
+  n->file = g_strdup (w->source);
+  n->line = 7;
+  n->label = g_strdup (n->function);
+  g_ptr_array_add (names, n);
+  return TRUE;
+}
+
+static void
+code_collect (gpointer data, const char *const *files, const guint64 *samples, guint n_files,
+              gsize limit, GPtrArray *texts, GPtrArray *omissions)
+{
+  CodeWatch *w = data;
+  MgCodeSource *text = g_new0 (MgCodeSource, 1);
+
+  g_atomic_int_inc (&w->collected);
+  g_assert_cmpuint (n_files, ==, 1);
+  g_assert_cmpstr (files[0], ==, w->source);
+  g_assert_cmpuint (samples[0], >, 0);
+  g_assert_cmpuint (limit, ==, 1000);
+  text->path = g_strdup (files[0]);
+  text->text = g_bytes_new (w->text, strlen (w->text));
+  g_ptr_array_add (texts, text);
+}
+
+static void
+test_session_code (SessionFixture *f, gconstpointer user_data)
+{
+  CodeWatch w = { .source = g_build_filename (f->dir, "work.c", NULL),
+                  .text = g_strdup ("int work (void) { return 1; }\n") };
+  MgStackNamer namer = { code_name, &w };
+  MgSourceCollector sources = { code_collect, &w };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  mg_run_settings_set_arguments (f->settings, "work=0.5");
+  mg_run_settings_set_report (f->settings, "");
+  f->session = mg_run_session_new (f->settings, f->catalogue);
+  mg_run_session_set_stack_namer (f->session, &namer);
+  mg_run_session_set_source_collector (f->session, &sources, 1000);
+  start_to_end (f->session);
+  g_assert_cmpint (mg_run_session_get_state (f->session), ==, MG_RUN_STATE_DONE);
+
+  const char *path = mg_run_session_get_output_path (f->session);
+  g_autoptr (MgProfile) profile = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  g_autoptr (MgStackSet) set = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
+  g_assert_cmpuint (mg_stack_set_get_total (set), >, 0);
+  g_assert_true (mg_profile_has_stored_names (profile));
+  g_assert_cmpint (g_atomic_int_get (&w.collected), ==, 1);
+
+  /* Every frame in a module is named by the profile alone (no namer
+   * here), each distinct (module, address) asked once. */
+  g_autoptr (GHashTable) distinct = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint s = 0; s < mg_stack_set_get_n_stacks (set); s++)
+    {
+      guint n, flags;
+      const MgStackFrame *frames = mg_stack_set_get_frames (set, s, &n, &flags);
+      for (guint k = 0; k < n; k++)
+        {
+          if (frames[k].module == MG_STACK_MODULE_UNKNOWN)
+            continue;
+          guint64 at = k > 0 ? frames[k].vaddr - 1 : frames[k].vaddr;
+          g_autoptr (GPtrArray) names = mg_stack_frame_names (set, &frames[k], k > 0, NULL);
+          g_autofree char *expected = g_strdup_printf ("fn_%" G_GINT64_MODIFIER "x", at);
+          g_assert_cmpuint (names->len, ==, 1);
+          g_assert_cmpstr (((MgStackFrameName *) names->pdata[0])->label, ==, expected);
+          g_hash_table_add (distinct, g_strdup_printf ("%u:%" G_GINT64_MODIFIER "x",
+                                                       frames[k].module, at));
+        }
+    }
+  g_assert_cmpint (g_atomic_int_get (&w.calls), ==, (gint) g_hash_table_size (distinct));
+  g_autoptr (GBytes) kept = mg_profile_get_source_text (profile, w.source);
+  g_assert_nonnull (kept);
+  g_assert_cmpmem (g_bytes_get_data (kept, NULL), g_bytes_get_size (kept), w.text,
+                   strlen (w.text));
+
+  /* The report written at the end names them too. */
+  g_autofree char *stem = g_strndup (path, strlen (path) - strlen (".mgprof"));
+  g_autofree char *text_path = g_strconcat (stem, ".txt", NULL);
+  g_assert_true (g_file_get_contents (text_path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (strstr (text, "Where the time went: self"), "fn_"));
+  g_free (w.source);
+  g_free (w.text);
+}
+
 /* The report's other sources as the command line gives them, from a run
  * the window drives: a partial report file that is refused is left out and
  * said, the others make the report, and the baseline is compared with. */
@@ -1020,6 +1130,19 @@ test_session_stop_and_cancel (SessionFixture *f, gconstpointer user_data)
           g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 128 + SIGTERM);
           g_assert_nonnull (strstr (mg_run_session_get_message (session), "Stopped after"));
           g_assert_true (g_file_test (mg_run_session_get_output_path (session), G_FILE_TEST_IS_REGULAR));
+          /* The profile says the stop was asked, and when (issue #32). */
+          {
+            g_autoptr (MgProfile) saved = mg_profile_load (mg_run_session_get_output_path (session),
+                                                           &error);
+            const MgProcessEvent *stop;
+
+            g_assert_no_error (error);
+            stop = mg_stop_event_find (saved);
+            g_assert_nonnull (stop);
+            g_assert_cmpint (stop->status, ==, SIGTERM);
+            g_assert_cmpfloat (stop->time_s, >, 0);
+            g_assert_cmpfloat (stop->time_s, <, mg_run_session_get_elapsed (session));
+          }
           /* The cancelled run must leave the folder empty: this one's
            * profile goes first. */
           g_unlink (mg_run_session_get_output_path (session));
@@ -1057,6 +1180,10 @@ test_session_stop_after (SessionFixture *f, gconstpointer user_data)
       saved = mg_profile_load (mg_run_session_get_output_path (session), &error);
       g_assert_no_error (error);
       g_assert_cmpuint (mg_profile_get_n_windows (saved), >=, 10);
+      /* Stop after is a stop asked for: recorded at its time. */
+      g_assert_nonnull (mg_stop_event_find (saved));
+      g_assert_cmpfloat (mg_stop_event_find (saved)->time_s, >=, 1.45);
+      g_assert_cmpfloat (mg_stop_event_find (saved)->time_s, <, elapsed);
     }
 }
 
@@ -1495,6 +1622,8 @@ main (int argc, char **argv)
               test_session_process_precision, session_teardown);
   g_test_add ("/run/session/report", SessionFixture, NULL, session_setup,
               test_session_report, session_teardown);
+  g_test_add ("/run/session/code", SessionFixture, NULL, session_setup,
+              test_session_code, session_teardown);
   g_test_add ("/run/session/report-sources", SessionFixture, NULL, session_setup,
               test_session_report_sources, session_teardown);
   g_test_add ("/run/session/report-fails", SessionFixture, NULL, session_setup,

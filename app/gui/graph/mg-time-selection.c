@@ -17,6 +17,8 @@ struct _MgTimeSelection {
   double drag_start_x;    /* where the press was, widget coordinates */
   double drag_start_time;
   gboolean dragging;
+  MgTimeSelectionClickFunc click_func; /* NULL: a click clears the selection */
+  gpointer click_data;
 };
 
 G_DEFINE_FINAL_TYPE (MgTimeSelection, mg_time_selection, G_TYPE_OBJECT)
@@ -90,8 +92,11 @@ on_drag_update (GtkGestureDrag *gesture, double dx, double dy, MgTimeSelection *
 static void
 on_drag_end (GtkGestureDrag *gesture, double dx, double dy, MgTimeSelection *self)
 {
-  /* A plain click clears the selection. */
-  if (self->view != NULL && !self->dragging)
+  /* A plain click clears the selection, unless the widget gives it a
+   * meaning of its own. */
+  if (self->view != NULL && !self->dragging && self->click_func != NULL)
+    self->click_func (self->widget, self->drag_start_x, self->click_data);
+  else if (self->view != NULL && !self->dragging)
     mg_time_view_clear_selection (self->view);
   self->dragging = FALSE;
 }
@@ -122,6 +127,15 @@ mg_time_selection_set_keyboard_cursor (MgTimeSelection *self, gboolean keyboard_
 {
   g_return_if_fail (MG_IS_TIME_SELECTION (self));
   self->keyboard_cursor = keyboard_cursor;
+}
+
+void
+mg_time_selection_set_click_func (MgTimeSelection *self, MgTimeSelectionClickFunc func,
+                                  gpointer user_data)
+{
+  g_return_if_fail (MG_IS_TIME_SELECTION (self));
+  self->click_func = func;
+  self->click_data = user_data;
 }
 
 static void

@@ -38,4 +38,10 @@ double mg_time_selection_get_pointer_x (MgTimeSelection *self);
 gboolean mg_time_selection_get_keyboard_cursor (MgTimeSelection *self);
 void mg_time_selection_set_keyboard_cursor (MgTimeSelection *self, gboolean keyboard_cursor);
 
+/* What a click (a press that did not drag) does instead of clearing the
+ * selection: func (widget, x, user_data), x where the press was. */
+typedef void (*MgTimeSelectionClickFunc) (GtkWidget *widget, double x, gpointer user_data);
+void mg_time_selection_set_click_func (MgTimeSelection *self, MgTimeSelectionClickFunc func,
+                                       gpointer user_data);
+
 G_END_DECLS

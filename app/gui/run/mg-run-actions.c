@@ -39,7 +39,8 @@ mg_run_open_dialog (GtkWindow *parent, MgRunSettings *initial, MgProfile *profil
   /* The profile on show says what this machine cannot measure. */
   if (profile == NULL && parent != NULL && MG_IS_WINDOW (parent))
     profile = mg_window_get_profile (MG_WINDOW (parent));
-  mg_run_dialog_learn_unavailable (dialog, profile);
+  if (!mg_run_dialog_learn_unavailable (dialog, profile))
+    mg_run_dialog_probe_unavailable (dialog);
   gtk_window_set_modal (GTK_WINDOW (dialog), parent != NULL);
   g_signal_connect (dialog, "notify::session", G_CALLBACK (on_session), NULL);
   gtk_window_present (GTK_WINDOW (dialog));

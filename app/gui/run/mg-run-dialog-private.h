@@ -24,4 +24,7 @@ void mg_run_dialog_add_variable (MgRunDialog *self, const char *text);
 /* Metric checks left visible by the search box. */
 guint mg_run_dialog_get_n_visible_metrics (MgRunDialog *self);
 
+/* TRUE once the host probe's answer came (mg_run_dialog_probe_unavailable). */
+gboolean mg_run_dialog_get_host_probed (MgRunDialog *self);
+
 G_END_DECLS

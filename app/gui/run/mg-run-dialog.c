@@ -11,7 +11,9 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "cli/mg-cli-symbols.h"
 #include "profile/mg-unavailable.h"
+#include "session/mg-host-probe.h"
 #include "session/mg-rank-list.h"
 #include "session/mg-run-catalogue.h"
 #include "session/mg-run-check.h"
@@ -29,6 +31,8 @@
 struct _MgRunDialog
 {
   GtkWindow parent_instance;
+
+  gboolean host_probed;        /* the host probe's answer came (mg-host-probe.h) */
 
   GtkWidget *program_entry, *program_error;
   GtkWidget *arguments_entry, *arguments_error;
@@ -580,6 +584,17 @@ set_command_text (MgRunDialog *self, const char *line)
     gtk_text_buffer_set_text (command_buffer (self), shown, -1);
 }
 
+/* Broken across lines where it must (wrap mode char), but without the
+ * hyphen Pango would add there: "/w-" + "ork" reads as part of a path. */
+static void
+keep_command_unhyphenated (GtkTextBuffer *buffer)
+{
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  gtk_text_buffer_apply_tag_by_name (buffer, "no-hyphens", &start, &end);
+}
+
 static void
 on_command_changed (MgRunDialog *self)
 {
@@ -941,6 +956,8 @@ on_start (GtkWidget *widget, const char *action, GVariant *parameter)
       return;
     }
   session = mg_run_session_new (self->settings, self->catalogue);
+  /* The profile carries its frames' names and source text. */
+  mg_cli_symbols_prepare_run (session);
   if (!mg_run_session_start (session, &error))
     {
       show_field_error (self, "program", error->message);
@@ -1139,6 +1156,8 @@ mg_run_dialog_init (MgRunDialog *self)
   gtk_editable_set_text (GTK_EDITABLE (self->n_processes_entry), _("Off"));
   g_signal_connect_swapped (self->n_processes_entry, "value-changed",
                             G_CALLBACK (on_processes_changed), self);
+  gtk_text_buffer_create_tag (command_buffer (self), "no-hyphens", "insert-hyphens", FALSE, NULL);
+  g_signal_connect (command_buffer (self), "changed", G_CALLBACK (keep_command_unhyphenated), NULL);
   g_signal_connect_swapped (command_buffer (self), "changed", G_CALLBACK (on_command_changed), self);
   g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
   g_signal_connect_swapped (self->report_switch, "notify::active", G_CALLBACK (on_report_switched),
@@ -1196,14 +1215,14 @@ recorded_here (MgProfile *profile)
   return FALSE;
 }
 
-void
+gboolean
 mg_run_dialog_learn_unavailable (MgRunDialog *self, MgProfile *profile)
 {
   g_autoptr (GPtrArray) declined = NULL;
 
-  g_return_if_fail (MG_IS_RUN_DIALOG (self));
+  g_return_val_if_fail (MG_IS_RUN_DIALOG (self), FALSE);
   if (profile == NULL || !recorded_here (profile))
-    return;
+    return FALSE;
   /* What the viewer lists under "Not measured here": the plugins that
    * declined in every process (mg-unavailable.h), not those that failed. */
   declined = mg_unavailable_collect (profile);
@@ -1213,7 +1232,7 @@ mg_run_dialog_learn_unavailable (MgRunDialog *self, MgProfile *profile)
     else
       i++;
   if (declined->len == 0)
-    return;
+    return TRUE;
   mg_run_metric_list_set_declined (self->metric_list, declined);
   /* Unchecked: a run would only record their absence again. */
   for (guint i = 0; i < mg_catalogue_get_n_metrics (self->catalogue); i++)
@@ -1224,6 +1243,38 @@ mg_run_dialog_learn_unavailable (MgRunDialog *self, MgProfile *profile)
           && mg_run_metric_list_is_declined (self->metric_list, m->def->id))
         mg_run_settings_set_metric_enabled (self->settings, self->catalogue, m->def->id, FALSE);
     }
+  return TRUE;
+}
+
+static void
+on_host_probed (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) profile = mg_host_probe_run_finish (result, &error);
+  MgRunDialog *self;
+
+  /* Cancelled: the dialog is gone. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = MG_RUN_DIALOG (user_data);
+  if (profile == NULL)
+    g_debug ("no host probe: %s", error->message);
+  else
+    mg_run_dialog_learn_unavailable (self, profile);
+  self->host_probed = TRUE;
+}
+
+void
+mg_run_dialog_probe_unavailable (MgRunDialog *self)
+{
+  g_return_if_fail (MG_IS_RUN_DIALOG (self));
+  mg_host_probe_run_async (self->cancellable, on_host_probed, self);
+}
+
+gboolean
+mg_run_dialog_get_host_probed (MgRunDialog *self)
+{
+  return self->host_probed;
 }
 
 MgRunSettings *

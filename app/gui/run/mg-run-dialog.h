@@ -36,8 +36,11 @@ void mg_run_dialog_set_command_line (MgRunDialog *self, const char *line);
 /* What profile, recorded on this machine, says its plugins could not
  * measure here (the viewer's "Not measured here"): those metrics are
  * marked with the reason and unchecked. A profile from another host, or
- * NULL, changes nothing. */
-void mg_run_dialog_learn_unavailable (MgRunDialog *self, MgProfile *profile);
+ * NULL, changes nothing (FALSE). */
+gboolean mg_run_dialog_learn_unavailable (MgRunDialog *self, MgProfile *profile);
+/* The same without such a profile: from the host probe's (mg-host-probe.h),
+ * when it comes (at once after the first). */
+void mg_run_dialog_probe_unavailable (MgRunDialog *self);
 /* Set once a run has started. */
 MgRunSession *mg_run_dialog_get_session (MgRunDialog *self);
 

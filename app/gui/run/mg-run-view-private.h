@@ -29,11 +29,20 @@ char *mg_run_view_dup_output (MgRunView *self);
  * child of the paned under the graphs (its divider folds it away). */
 GtkWidget *mg_run_view_get_output_expander (MgRunView *self);
 GtkWidget *mg_run_view_get_output_paned (MgRunView *self);
-/* The pointer taken as over the graph of metric_id (NULL: as GTK says,
- * the graph it marks prelit); the readout shows that graph's values at the
- * hover time (NULL while it is hidden). */
+/* The pane's header button, which folds it (run-view.fold-output). */
+GtkWidget *mg_run_view_get_output_fold_button (MgRunView *self);
+/* The pane's text (hidden while it is folded). */
+GtkWidget *mg_run_view_get_output_scroller (MgRunView *self);
+/* The pointer taken as over the graph of metric_id (NULL: the graph the
+ * hover tooltip found last); the readout is what the tooltip says, that
+ * graph's values at the hover time (NULL off the graphs). */
 void mg_run_view_hover_metric (MgRunView *self, const char *metric_id);
 const char *mg_run_view_get_readout (MgRunView *self);
+/* What the rows' hover tooltip says with the pointer at (x, y) of the
+ * rows' scrolled window (NULL: no tooltip), as its query-tooltip answers;
+ * the graph found there becomes the hovered one. */
+char *mg_run_view_dup_tooltip_at (MgRunView *self, double x, double y);
+GtkWidget *mg_run_view_get_rows_scroller (MgRunView *self);
 /* What the hover tooltip of a metric's live graph says at t, or NULL. */
 char *mg_run_view_dup_hover_text (MgRunView *self, const char *metric_id, double t);
 /* The live graphs' shared time view (its axis is under the rows). */

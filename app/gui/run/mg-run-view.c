@@ -39,6 +39,8 @@ struct _MgRunView
   GtkWidget *output_expander;
   GtkWidget *output_scroller;
   GtkWidget *output_view;
+  GtkWidget *output_fold_button;
+  GtkWidget *output_fold_arrow;
 
   MgRunSession *session;
   MgTimeView *time_view;
@@ -48,10 +50,18 @@ struct _MgRunView
   GtkTextMark *end_mark;
   guint n_updates;
   double sampled_s;            /* the time the samples reach so far: only grows */
-  GtkWidget *readout_label;    /* the hovered graph's values (hover_metric at the hover time) */
-  char *hover_metric;          /* a metric set as hovered (tests), else the prelit graph's */
+  GtkWidget *rows_scroller;    /* holds the hover tooltip: it outlives the rows */
+  char *readout;               /* the hover tooltip's text (hovered metric at the hover time) */
+  char *hover_metric;          /* a metric set as hovered (tests) */
+  char *tooltip_metric;        /* the metric of the graph the tooltip last found */
   guint readout_idle;
+  guint tooltip_tick;          /* asks the tooltip again once the new rows are laid out */
+  guint tooltip_frames;
+  gboolean output_folded;      /* the output pane shows only its header */
+  int unfolded_position;       /* the divider before it was folded */
 };
+
+enum { PROP_0, PROP_OUTPUT_FOLDED, N_PROPS };
 
 G_DEFINE_FINAL_TYPE (MgRunView, mg_run_view, GTK_TYPE_WIDGET)
 
@@ -128,6 +138,7 @@ update_figures (MgRunView *self)
 }
 
 static void update_readout (MgRunView *self);
+static void follow_rows_with_tooltip (MgRunView *self);
 static void quiet_graph_tooltips (MgRunView *self);
 
 static void
@@ -162,14 +173,16 @@ update_rows (MgRunView *self)
                                     mg_run_view_get_n_rows (self) > 0 ? "graphs" : "waiting");
   quiet_graph_tooltips (self);
   update_readout (self);
+  follow_rows_with_tooltip (self);
 }
 
-/* Hover values. A graph's tooltip needs the pointer to rest 0.5 s on one
- * widget, and the rows are new four times a second: the values under the
- * pointer are written in the header instead (the hover line crosses the
- * rows as in a saved profile), found again in each new set of rows by the
- * metric's id. The graphs' own tooltips are off: one shown as its graph
- * goes away trips GTK 4.8. */
+/* Hover values, as a saved profile's tooltip says them. A graph's own
+ * tooltip would go with its graph, and the rows are new four times a
+ * second (one shown as its graph goes away also trips GTK 4.8): the
+ * tooltip is the rows' scrolled window's, which stays, and asks which
+ * graph is under the pointer each time; after each rebuild it is asked
+ * again, so it stays up with the new rows' values. The graphs' own
+ * tooltips are off. */
 static void
 quiet_graph_tooltips (MgRunView *self)
 {
@@ -184,24 +197,28 @@ quiet_graph_tooltips (MgRunView *self)
     }
 }
 
-/* The metric of the graph under the pointer: GTK marks it prelit. */
+/* The metric of the graph at (x, y) of the rows' scrolled window. */
+static const char *
+metric_at (MgRunView *self, double x, double y)
+{
+  MgProfile *profile = self->session != NULL ? mg_run_session_get_profile (self->session) : NULL;
+  GtkWidget *picked = gtk_widget_pick (self->rows_scroller, x, y, GTK_PICK_DEFAULT);
+  GtkWidget *graph = picked != NULL ? gtk_widget_get_ancestor (picked, MG_TYPE_METRIC_GRAPH) : NULL;
+  guint metric;
+
+  if (graph == NULL || profile == NULL)
+    return NULL;
+  metric = mg_metric_graph_get_metric (MG_METRIC_GRAPH (graph));
+  return metric < mg_profile_get_n_metrics (profile) ? mg_profile_get_metric (profile, metric)->id
+                                                      : NULL;
+}
+
+/* The hovered metric: set by a test, else the one the tooltip found last
+ * (kept across rebuilds: the rows come back in the same places). */
 static char *
 dup_hovered_metric (MgRunView *self)
 {
-  g_auto (GStrv) ids = NULL;
-
-  if (self->hover_metric != NULL)
-    return g_strdup (self->hover_metric);
-  ids = mg_metric_rows_dup_visible_ids (MG_METRIC_ROWS (self->rows));
-  for (guint i = 0; ids[i] != NULL; i++)
-    {
-      MgMetricRow *row = mg_metric_rows_find_row (MG_METRIC_ROWS (self->rows), ids[i]);
-
-      if (row != NULL
-          && (gtk_widget_get_state_flags (mg_metric_row_get_graph (row)) & GTK_STATE_FLAG_PRELIGHT))
-        return g_strdup (ids[i]);
-    }
-  return NULL;
+  return g_strdup (self->hover_metric != NULL ? self->hover_metric : self->tooltip_metric);
 }
 
 static void
@@ -209,21 +226,66 @@ update_readout (MgRunView *self)
 {
   double t = mg_time_view_get_hover_time (self->time_view);
   g_autofree char *metric = t >= 0 ? dup_hovered_metric (self) : NULL;
-  g_autofree char *text = NULL;
 
+  g_clear_pointer (&self->readout, g_free);
   if (metric != NULL)
-    text = mg_run_view_dup_hover_text (self, metric, t);
-  /* Its line stays, empty off the graphs: showing and hiding a label in
-   * step with the pointer trips GTK 4.8 when the page is then unmapped. */
-  if (text != NULL)
-    {
-      g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-      g_autofree char *line = g_strjoinv (" · ", lines);
+    self->readout = mg_run_view_dup_hover_text (self, metric, t);
+  if (t < 0)
+    g_clear_pointer (&self->tooltip_metric, g_free);
+}
 
-      gtk_label_set_text (GTK_LABEL (self->readout_label), line);
+char *
+mg_run_view_dup_tooltip_at (MgRunView *self, double x, double y)
+{
+  double t = mg_time_view_get_hover_time (self->time_view);
+  const char *metric = t >= 0 ? metric_at (self, x, y) : NULL;
+
+  if (metric == NULL)
+    return NULL;
+  if (g_strcmp0 (self->tooltip_metric, metric) != 0)
+    {
+      g_free (self->tooltip_metric);
+      self->tooltip_metric = g_strdup (metric);
     }
-  else
-    gtk_label_set_text (GTK_LABEL (self->readout_label), "");
+  update_readout (self);
+  return g_strdup (self->readout);
+}
+
+static gboolean
+on_rows_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                       MgRunView *self)
+{
+  g_autofree char *text = mg_run_view_dup_tooltip_at (self, x, y);
+
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+/* The new rows are laid out in the frame after they were made: the
+ * tooltip is asked again at the start of the one after it, where the
+ * pointer then is. */
+static gboolean
+on_tooltip_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer user_data)
+{
+  MgRunView *self = MG_RUN_VIEW (widget);
+
+  if (++self->tooltip_frames < 2)
+    return G_SOURCE_CONTINUE;
+  self->tooltip_tick = 0;
+  if (self->readout != NULL && gtk_widget_get_mapped (self->rows_scroller))
+    gtk_widget_trigger_tooltip_query (self->rows_scroller);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+follow_rows_with_tooltip (MgRunView *self)
+{
+  if (self->readout == NULL || self->tooltip_tick != 0)
+    return;
+  self->tooltip_frames = 0;
+  self->tooltip_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), on_tooltip_tick, NULL, NULL);
 }
 
 static void
@@ -250,6 +312,9 @@ on_readout_idle (gpointer user_data)
 
   self->readout_idle = 0;
   update_readout (self);
+  /* A tooltip on show follows the hover time and the new rows. */
+  if (self->readout != NULL && gtk_widget_get_mapped (self->rows_scroller))
+    gtk_widget_trigger_tooltip_query (self->rows_scroller);
   return G_SOURCE_REMOVE;
 }
 
@@ -265,9 +330,7 @@ queue_readout (MgRunView *self)
 const char *
 mg_run_view_get_readout (MgRunView *self)
 {
-  const char *text = gtk_label_get_text (GTK_LABEL (self->readout_label));
-
-  return *text != '\0' ? text : NULL;
+  return self->readout;
 }
 
 /* What the live profile says went wrong so far (a plugin that crashed or
@@ -307,6 +370,54 @@ show_output_pane (MgRunView *self)
   gtk_widget_set_visible (self->output_expander, TRUE);
   if (height > 0)
     gtk_paned_set_position (GTK_PANED (self->paned), MAX (height / 2, height - 200));
+}
+
+/* Folded, the pane keeps its header: the divider goes as low as the
+ * header's height allows (the end child may no longer shrink below it);
+ * unfolded, it comes back where it was. */
+static void
+set_output_folded (MgRunView *self, gboolean folded)
+{
+  GtkPaned *paned = GTK_PANED (self->paned);
+
+  if (self->output_folded == folded)
+    return;
+  self->output_folded = folded;
+  gtk_widget_set_visible (self->output_scroller, !folded);
+  gtk_image_set_from_icon_name (GTK_IMAGE (self->output_fold_arrow),
+                                folded ? "pan-end-symbolic" : "pan-down-symbolic");
+  gtk_paned_set_shrink_end_child (paned, !folded);
+  if (folded)
+    {
+      self->unfolded_position = gtk_paned_get_position (paned);
+      gtk_paned_set_position (paned, G_MAXINT / 2);
+    }
+  else if (self->unfolded_position > 0)
+    gtk_paned_set_position (paned, self->unfolded_position);
+  g_object_notify (G_OBJECT (self), "output-folded");
+}
+
+static void
+mg_run_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  MgRunView *self = MG_RUN_VIEW (object);
+
+  if (prop_id == PROP_OUTPUT_FOLDED)
+    g_value_set_boolean (value, self->output_folded);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+mg_run_view_set_property (GObject *object, guint prop_id, const GValue *value,
+                          GParamSpec *pspec)
+{
+  MgRunView *self = MG_RUN_VIEW (object);
+
+  if (prop_id == PROP_OUTPUT_FOLDED)
+    set_output_folded (self, g_value_get_boolean (value));
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -379,6 +490,7 @@ mg_run_view_set_session (MgRunView *self, MgRunSession *session)
   output = mg_run_session_dup_output (session);
   gtk_text_buffer_set_text (buffer, output, -1);
   /* No room taken until the program prints. */
+  set_output_folded (self, FALSE);
   gtk_widget_set_visible (self->output_expander, FALSE);
   if (*output != '\0')
     show_output_pane (self);
@@ -466,6 +578,24 @@ mg_run_view_get_output_paned (MgRunView *self)
   return self->paned;
 }
 
+GtkWidget *
+mg_run_view_get_output_fold_button (MgRunView *self)
+{
+  return self->output_fold_button;
+}
+
+GtkWidget *
+mg_run_view_get_rows_scroller (MgRunView *self)
+{
+  return self->rows_scroller;
+}
+
+GtkWidget *
+mg_run_view_get_output_scroller (MgRunView *self)
+{
+  return self->output_scroller;
+}
+
 MgTimeView *
 mg_run_view_get_time_view (MgRunView *self)
 {
@@ -498,6 +628,9 @@ mg_run_view_dispose (GObject *object)
 
   disconnect_session (self);
   g_clear_handle_id (&self->readout_idle, g_source_remove);
+  if (self->tooltip_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tooltip_tick);
+  self->tooltip_tick = 0;
   gtk_widget_dispose_template (GTK_WIDGET (self), MG_TYPE_RUN_VIEW);
   G_OBJECT_CLASS (mg_run_view_parent_class)->dispose (object);
 }
@@ -508,6 +641,8 @@ mg_run_view_finalize (GObject *object)
   MgRunView *self = MG_RUN_VIEW (object);
 
   g_clear_pointer (&self->hover_metric, g_free);
+  g_clear_pointer (&self->tooltip_metric, g_free);
+  g_clear_pointer (&self->readout, g_free);
   g_clear_object (&self->time_view);
   g_clear_object (&self->label_group);
   G_OBJECT_CLASS (mg_run_view_parent_class)->finalize (object);
@@ -521,6 +656,12 @@ mg_run_view_class_init (MgRunViewClass *klass)
 
   object_class->dispose = mg_run_view_dispose;
   object_class->finalize = mg_run_view_finalize;
+  object_class->get_property = mg_run_view_get_property;
+  object_class->set_property = mg_run_view_set_property;
+  g_object_class_install_property (object_class, PROP_OUTPUT_FOLDED,
+                                   g_param_spec_boolean ("output-folded", NULL, NULL, FALSE,
+                                                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+                                                           | G_PARAM_EXPLICIT_NOTIFY));
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/metrograph/Metrograph/ui/mg-run-view.ui");
@@ -530,7 +671,7 @@ mg_run_view_class_init (MgRunViewClass *klass)
   BIND (title_label);
   BIND (figures_label);
   BIND (problems_label);
-  BIND (readout_label);
+  BIND (rows_scroller);
   BIND (stop_button);
   BIND (cancel_button);
   BIND (graphs_stack);
@@ -543,9 +684,13 @@ mg_run_view_class_init (MgRunViewClass *klass)
   BIND (output_expander);
   BIND (output_scroller);
   BIND (output_view);
+  BIND (output_fold_button);
+  BIND (output_fold_arrow);
 #undef BIND
   gtk_widget_class_install_action (widget_class, "run-view.stop", NULL, on_stop);
   gtk_widget_class_install_action (widget_class, "run-view.cancel", NULL, on_cancel);
+  gtk_widget_class_install_property_action (widget_class, "run-view.fold-output",
+                                            "output-folded");
 }
 
 static void
@@ -567,6 +712,7 @@ mg_run_view_init (MgRunView *self)
   gtk_box_append (GTK_BOX (self->graphs_box), self->code_view);
   self->label_group = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
   g_signal_connect_swapped (self->time_view, "notify::hover-time", G_CALLBACK (queue_readout), self);
+  g_signal_connect (self->rows_scroller, "query-tooltip", G_CALLBACK (on_rows_query_tooltip), self);
   /* The axis lines up with the graphs: its caption as wide as the rows' labels. */
   gtk_size_group_add_widget (self->label_group, self->axis_caption);
   {

@@ -11,7 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gui/graph/mg-metric-graph.h"
 #include "gui/graph/mg-time-axis.h"
+#include "gui/mg-metric-row.h"
+#include "gui/mg-metric-rows.h"
 #include "profile/mg-profile-builder.h"
 #include "gui/mg-application.h"
 #include "mg-resources.h"
@@ -26,6 +29,8 @@
 #include "session/mg-run-settings-from-profile.h"
 #include "gui/mg-window-private.h"
 #include "gui/mg-error-list.h"
+#include "profile/mg-stop-event.h"
+#include "session/mg-host-probe.h"
 #include "profile/mg-unavailable.h"
 #include "session-test-support.h"
 #include "mg-test-common.h"
@@ -321,6 +326,24 @@ test_copy_command (void)
   gtk_widget_activate_action (GTK_WIDGET (dialog), "run.copy-command", NULL);
   copied = read_clipboard (GTK_WIDGET (dialog));
   g_assert_cmpstr (copied, ==, pasted);
+  /* Wrapped where it must, but never with a hyphen that reads as part of
+   * a path: the whole line, typed or set, is tagged so. */
+  {
+    GtkTextBuffer *buffer =
+      gtk_text_view_get_buffer (GTK_TEXT_VIEW (mg_run_dialog_get_field (dialog, "command")));
+    GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "no-hyphens");
+    GtkTextIter at;
+    gboolean hyphens = TRUE;
+
+    g_assert_nonnull (tag);
+    g_object_get (tag, "insert-hyphens", &hyphens, NULL);
+    g_assert_false (hyphens);
+    gtk_text_buffer_get_end_iter (buffer, &at);
+    gtk_text_buffer_insert (buffer, &at, " /a/very/long/path/typed/at/the/end", -1);
+    for (gtk_text_buffer_get_start_iter (buffer, &at); !gtk_text_iter_is_end (&at);
+         gtk_text_iter_forward_char (&at))
+      g_assert_true (gtk_text_iter_has_tag (&at, tag));
+  }
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
@@ -415,6 +438,88 @@ metric_id_label (MgRunDialog *dialog, const char *metric_id)
  * measure is marked in the list, with the reason, and unchecked, as the
  * viewer's Run page says it; a profile from another machine changes
  * nothing. */
+static gboolean
+host_probed (gpointer dialog)
+{
+  return mg_run_dialog_get_host_probed (dialog);
+}
+
+/* Without a profile recorded here (none open), the dialog asks the host
+ * probe (mg-host-probe.h): a short run with every metric on, whose plugins
+ * decline what this machine lacks; here RAPL, its folder made empty. The
+ * answer is kept: a second dialog has it at once. */
+static void
+test_unavailable_probed (void)
+{
+  g_autofree char *powercap = g_dir_make_tmp ("mg-no-rapl-XXXXXX", NULL);
+  MgRunDialog *dialog;
+  gint64 start;
+  double first_s, second_s;
+  guint n_runs;
+
+  g_setenv ("METROGRAPH_POWERCAP_DIR", powercap, TRUE);
+  mg_host_probe_forget ();
+  dialog = mg_run_open_dialog (NULL, NULL, NULL);
+  start = g_get_monotonic_time ();
+  /* It opens at once, with nothing marked yet. */
+  g_assert_false (mg_run_dialog_get_host_probed (dialog));
+  g_assert_null (mg_run_dialog_get_metric_reason (dialog, "rapl_power"));
+  g_assert_true (session_test_wait (host_probed, dialog, 30));
+  first_s = (g_get_monotonic_time () - start) / 1e6;
+  g_assert_cmpstr (mg_run_dialog_get_metric_reason (dialog, "rapl_power"), ==,
+                   "Not available on this machine: no RAPL");
+  g_assert_cmpstr (mg_run_dialog_get_metric_reason (dialog, "rapl_energy"), ==,
+                   "Not available on this machine: no RAPL");
+  g_assert_false (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, "rapl_power")));
+  g_assert_false (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, "rapl_energy")));
+  g_assert_nonnull (strstr (mg_run_dialog_get_command_line (dialog), "--disable-metrics=energy"));
+  /* What this machine has stays as it was: CPU time is measured. */
+  g_assert_null (mg_run_dialog_get_metric_reason (dialog, "cpu_time_percentage"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  n_runs = mg_host_probe_get_n_runs ();
+  g_assert_cmpuint (n_runs, >=, 1);
+
+  dialog = mg_run_open_dialog (NULL, NULL, NULL);
+  start = g_get_monotonic_time ();
+  g_assert_true (session_test_wait (host_probed, dialog, 5));
+  second_s = (g_get_monotonic_time () - start) / 1e6;
+  g_test_message ("host probe: the first dialog answered %.2f s after it opened, the second "
+                  "%.3f s after", first_s, second_s);
+  /* No second run: the first one's answer. */
+  g_assert_cmpuint (mg_host_probe_get_n_runs (), ==, n_runs);
+  g_assert_cmpstr (mg_run_dialog_get_metric_reason (dialog, "rapl_power"), ==,
+                   "Not available on this machine: no RAPL");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  /* The application quitting mid-probe ends it at once: the dialog is told
+   * nothing, marks nothing, and the probe leaves no run folder behind
+   * (it would read as an interrupted run). */
+  mg_host_probe_forget ();
+  {
+    g_autofree char *tmp = g_dir_make_tmp ("mg-probe-tmp-XXXXXX", NULL);
+    g_autoptr (GDir) listing = NULL;
+
+    g_setenv ("METROGRAPH_TMPDIR", tmp, TRUE);
+    dialog = mg_run_open_dialog (NULL, NULL, NULL);
+    g_assert_cmpuint (mg_host_probe_get_n_runs (), ==, n_runs + 1);
+    /* Its run folder is there while it runs. */
+    listing = g_dir_open (tmp, 0, NULL);
+    g_assert_nonnull (g_dir_read_name (listing));
+    g_clear_pointer (&listing, g_dir_close);
+    mg_host_probe_abandon ();
+    g_assert_true (session_test_wait (host_probed, dialog, 5));
+    g_assert_null (mg_run_dialog_get_metric_reason (dialog, "rapl_power"));
+    listing = g_dir_open (tmp, 0, NULL);
+    g_assert_null (g_dir_read_name (listing));
+    g_unsetenv ("METROGRAPH_TMPDIR");
+    g_rmdir (tmp);
+    gtk_window_destroy (GTK_WINDOW (dialog));
+  }
+  mg_host_probe_forget ();
+  g_unsetenv ("METROGRAPH_POWERCAP_DIR");
+  g_rmdir (powercap);
+}
+
 static void
 test_unavailable_here (void)
 {
@@ -501,6 +606,7 @@ test_unavailable_here (void)
       save_png (GTK_WIDGET (dialog), "run-dialog-ids-900x600.png");
     }
   gtk_window_destroy (GTK_WINDOW (dialog));
+  test_unavailable_probed ();
 }
 
 /* The live view's output pane takes no room until the program prints, then
@@ -552,6 +658,42 @@ test_output_pane (void)
                     max_position, gtk_widget_get_height (pane));
     g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), ==, max_position);
     g_assert_cmpint (gtk_widget_get_height (paned) - max_position, <=, 10);
+  }
+  /* The header's button folds it too (issue #32), to its header alone, and
+   * unfolds it where it was. */
+  gtk_paned_set_position (GTK_PANED (paned), gtk_widget_get_height (paned) - 200);
+  mg_test_spin (100);
+  {
+    GtkWidget *button = mg_run_view_get_output_fold_button (view);
+    int unfolded = gtk_paned_get_position (GTK_PANED (paned));
+    int header = gtk_widget_get_height (button);
+    gboolean folded = FALSE;
+
+    g_assert_true (gtk_widget_get_visible (button));
+    g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (button)));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "run-view.fold-output", NULL));
+    mg_test_spin (100);
+    g_object_get (view, "output-folded", &folded, NULL);
+    g_assert_true (folded);
+    g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (button)));
+    g_test_message ("folded by its button: divider at %d of %d, pane %d px, header %d px",
+                    gtk_paned_get_position (GTK_PANED (paned)), gtk_widget_get_height (paned),
+                    gtk_widget_get_height (pane), header);
+    /* The header stays, the text goes: the graphs get the rest. */
+    g_assert_true (gtk_widget_get_mapped (button));
+    g_assert_false (gtk_widget_get_mapped (mg_run_view_get_output_scroller (view)));
+    g_assert_cmpint (gtk_widget_get_height (pane), >=, header);
+    g_assert_cmpint (gtk_widget_get_height (pane), <=, header + 30);
+    g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), >=,
+                     gtk_widget_get_height (paned) - header - 31);
+    /* A click on the button unfolds it where it was. */
+    g_signal_emit_by_name (button, "clicked");
+    mg_test_spin (100);
+    g_object_get (view, "output-folded", &folded, NULL);
+    g_assert_false (folded);
+    g_assert_true (gtk_widget_get_mapped (mg_run_view_get_output_scroller (view)));
+    g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), ==, unfolded);
+    g_assert_cmpint (gtk_widget_get_height (pane), >=, 150);
   }
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -1127,6 +1269,7 @@ typedef struct {
   gboolean held_checked;       /* the hover readout lasted through rebuilt rows */
   guint64 code_samples;        /* the most stack samples the live code views showed */
   guint code_functions;        /* and the most functions in their table */
+  char *held_metric;           /* the metric hovered then */
 } Live;
 
 /* The live rows are grouped as the viewer groups them, and a group
@@ -1158,6 +1301,79 @@ static MgProfile *
 session_profile (MgRunSession *session)
 {
   return mg_run_session_get_profile (session);
+}
+
+/* The live rows' hover tooltip, the pointer over the first graph on
+ * screen: it is the rows' scrolled window's (which outlives the rows),
+ * and says what a saved profile's tooltip says. Again after the rows were
+ * rebuilt: on_live_profile. */
+static gboolean
+check_live_tooltip (gpointer data)
+{
+  Live *live = data;
+  MgRunView *view = mg_run_host_get_view (live->host);
+  MgTimeView *time_view = mg_run_view_get_time_view (view);
+  MgMetricRows *rows = MG_METRIC_ROWS (find_type (GTK_WIDGET (view), MG_TYPE_METRIC_ROWS));
+  g_auto (GStrv) shown = mg_metric_rows_dup_visible_ids (rows);
+  GtkWidget *scroller = mg_run_view_get_rows_scroller (view);
+  GtkWidget *graph = NULL;
+  const char *id = NULL;
+  graphene_point_t at = { 0 };
+  g_autofree char *tip = NULL, *saved = NULL, *off = NULL;
+
+  if (mg_run_session_get_state (mg_run_host_get_session (live->host)) != MG_RUN_STATE_RUNNING)
+    return G_SOURCE_REMOVE;
+  for (guint i = 0; shown[i] != NULL && graph == NULL; i++)
+    {
+      GtkWidget *candidate = mg_metric_row_get_graph (mg_metric_rows_find_row (rows, shown[i]));
+
+      if (gtk_widget_get_width (candidate) > 0
+          && gtk_widget_compute_point (candidate, scroller,
+                                       &GRAPHENE_POINT_INIT (gtk_widget_get_width (candidate) / 2.0,
+                                                             gtk_widget_get_height (candidate) / 2.0),
+                                       &at)
+          && at.y > 0 && at.y < gtk_widget_get_height (scroller))
+        {
+          graph = candidate;
+          id = shown[i];
+        }
+    }
+  /* Rows not laid out yet: the next time. None in view (the live Code
+   * pane under the rows leaves them less room than the rows above the
+   * first graph take): scrolled to the first one laid out, then the next
+   * time. */
+  if (graph == NULL)
+    {
+      for (guint i = 0; shown[i] != NULL; i++)
+        {
+          GtkWidget *candidate = mg_metric_row_get_graph (mg_metric_rows_find_row (rows, shown[i]));
+          GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+
+          if (gtk_widget_get_width (candidate) > 0
+              && gtk_widget_compute_point (candidate, scroller, &GRAPHENE_POINT_INIT (0, 0), &at))
+            {
+              gtk_adjustment_set_value (v, gtk_adjustment_get_value (v) + at.y);
+              break;
+            }
+        }
+      return G_SOURCE_CONTINUE;
+    }
+  g_assert_true (gtk_widget_get_has_tooltip (scroller));
+  g_assert_false (gtk_widget_get_has_tooltip (graph));
+  tip = mg_run_view_dup_tooltip_at (view, at.x, at.y);
+  saved = mg_metric_graph_describe_time (MG_METRIC_GRAPH (graph),
+                                         mg_time_view_get_hover_time (time_view));
+  g_test_message ("live tooltip: %s", tip);
+  g_assert_nonnull (tip);
+  g_assert_cmpstr (tip, ==, saved);
+  g_assert_nonnull (strchr (tip, '\n'));
+  g_assert_cmpstr (mg_run_view_get_readout (view), ==, tip);
+  /* Off the graphs (the labels' column): none, and the hovered row stays. */
+  off = mg_run_view_dup_tooltip_at (view, 2, at.y);
+  g_assert_null (off);
+  live->held_metric = g_strdup (id);
+  live->held_updates = mg_run_view_get_n_updates (view);
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -1207,20 +1423,36 @@ on_live_profile (MgRunSession *session, GParamSpec *pspec, Live *live)
       mg_run_view_hover_metric (view, id);
       g_assert_nonnull (mg_run_view_get_readout (view));
       g_assert_nonnull (strstr (mg_run_view_get_readout (view), " at "));
-      g_assert_null (strchr (mg_run_view_get_readout (view), '\n'));
-      live->held_updates = mg_run_view_get_n_updates (view);
+      mg_run_view_hover_metric (view, NULL);
+      /* The tooltip itself, once these rows are laid out. */
+      g_timeout_add (100, check_live_tooltip, live);
     }
-  else if (live->n_profiles == 5 && live->held_updates > 0)
+  else if (live->held_metric != NULL && !live->held_checked
+           && mg_run_view_get_n_updates (view) > live->held_updates)
     {
       const char *readout = mg_run_view_get_readout (view);
+      MgMetricRow *row = mg_metric_rows_find_row (
+        MG_METRIC_ROWS (find_type (GTK_WIDGET (view), MG_TYPE_METRIC_ROWS)), live->held_metric);
 
+      /* The rows were rebuilt: the hovered row and time are kept, the
+       * tooltip's text is the new graph's. */
       g_assert_cmpuint (mg_run_view_get_n_updates (view), >, live->held_updates);
       g_assert_nonnull (readout);
-      g_test_message ("live readout: %s", readout);
+      g_test_message ("live readout after %u rebuilds: %s",
+                      mg_run_view_get_n_updates (view) - live->held_updates, readout);
       g_assert_nonnull (strstr (readout, "Max"));
+      g_assert_nonnull (row);
+      {
+        g_autofree char *now = mg_metric_graph_describe_time (
+          MG_METRIC_GRAPH (mg_metric_row_get_graph (row)),
+          mg_time_view_get_hover_time (mg_run_view_get_time_view (view)));
+
+        g_assert_cmpstr (readout, ==, now);
+      }
+      mg_time_view_set_hover_time (mg_run_view_get_time_view (view), -1);
       mg_run_view_hover_metric (view, NULL);
       g_assert_null (mg_run_view_get_readout (view));
-      mg_time_view_set_hover_time (mg_run_view_get_time_view (view), -1);
+      g_clear_pointer (&live->held_metric, g_free);
       live->held_checked = TRUE;
     }
   live->samples_seen = MAX (live->samples_seen, mg_run_session_get_n_samples (session));
@@ -1341,6 +1573,9 @@ run_through_dialog (const char *program, const char *arguments, const char *fold
   gtk_window_present (GTK_WINDOW (window));
   mg_test_spin (50);
   dialog = g_object_ref (mg_run_open_dialog (GTK_WINDOW (window), NULL, NULL));
+  /* The host probe's run (once per process) ends before this run starts:
+   * the timings below are this run's alone. */
+  g_assert_true (session_test_wait (host_probed, dialog, 30));
   line = g_strdup_printf ("metrograph --profile --interval=20 %s %s",
                           live->options != NULL ? live->options : QUIET_METRICS, path);
   mg_run_dialog_set_command_line (dialog, line);
@@ -1583,6 +1818,7 @@ test_scorep_run (void)
   gtk_window_present (GTK_WINDOW (window));
   mg_test_spin (50);
   dialog = g_object_ref (mg_run_open_dialog (GTK_WINDOW (window), NULL, NULL));
+  g_assert_true (session_test_wait (host_probed, dialog, 30));
   mg_run_dialog_set_command_line (dialog, line);
   type_into (dialog, "output", dir);
   mg_run_dialog_add_variable (dialog, library_path);
@@ -1740,6 +1976,8 @@ test_banner_counts (void)
                                    "The profile was saved as "));
   assert_no_error_said (window, &live);
   profile = mg_window_get_profile (window);
+  /* A run that ran to its end was not stopped. */
+  g_assert_null (mg_stop_event_find (profile));
   for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
     n_absent += mg_plugin_error_is_absence (mg_profile_get_plugin_error (profile, i));
   g_test_message ("default run: %u plugins declined, %u plugin errors, %u metric errors", n_absent,
@@ -1765,6 +2003,30 @@ test_banner_counts (void)
 
   session_test_remove_hang_metrics (metrics);
   g_rmdir (dir);
+}
+
+/* A stopped run's profile opened later (issue #32): the profile records
+ * the stop, so the kill it holds is no error there either, neither in the
+ * banner nor in the Errors page. */
+static void
+assert_reopened_without_errors (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) reopened = mg_profile_load (path, &error);
+  MgWindow *window;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (mg_stop_event_find (reopened));
+  /* The kill is there; only the stop's record makes it no error. */
+  g_assert_cmpuint (mg_error_list_count (reopened, FALSE), >=, 1);
+  window = mg_window_new (app);
+  mg_window_set_profile (window, reopened, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  mg_test_spin (100);
+  g_assert_cmpuint (mg_window_count_errors (window), ==, 0);
+  g_assert_cmpuint (mg_window_get_error_count (window), ==, 0);
+  g_assert_cmpuint (mg_window_get_n_listed_errors (window), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 static void
@@ -1831,6 +2093,7 @@ test_failures (void)
    * itself has the kill, which a file opened later would count). */
   assert_no_error_said (window, &live);
   g_assert_cmpuint (mg_error_list_count (mg_window_get_profile (window), FALSE), >=, 1);
+  assert_reopened_without_errors (mg_run_session_get_output_path (session));
   g_unlink (mg_run_session_get_output_path (session));
   gtk_window_destroy (GTK_WINDOW (window));
 

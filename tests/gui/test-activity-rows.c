@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The activity groups in a viewer window (issue 30, point 2): each one
+ * stacked row in place of its six metric rows, first in an MPI run (main
+ * thread, then all threads), hidden and shown with its group, its graph
+ * in the classes' colours, and a click on it selecting the windows under
+ * it in the window's time view. Screenshots (MG_GUI_SCREENSHOT_DIR) light
+ * and dark at 1600 × 1000 and 1024 × 700. */
+#include "mg-config.h"
+
+#include <math.h>
+
+#include "activity-fixture.h"
+#include "gui-test-util.h"
+#include "gui/graph/mg-activity-graph.h"
+#include "gui/mg-metric-rows.h"
+#include "gui/mg-window-private.h"
+#include "plot/mg-activity-render.h"
+
+static MgMetricRows *
+window_rows (MgWindow *window)
+{
+  GtkWidget *rows = gui_test_find_widget (GTK_WIDGET (window), MG_TYPE_METRIC_ROWS);
+
+  g_assert_nonnull (rows);
+  return MG_METRIC_ROWS (rows);
+}
+
+static gboolean
+strv_has (char **strv, const char *s)
+{
+  return g_strv_contains ((const char *const *) strv, s);
+}
+
+static void
+test_rows (void)
+{
+  g_autoptr (MgProfile) profile = activity_fixture_profile (2);
+  MgWindow *window = gui_test_new_window (profile);
+  MgMetricRows *rows;
+  GtkWidget *main_graph, *threads_graph;
+  g_auto (GStrv) default_titles = NULL;
+  g_auto (GStrv) titles = NULL;
+  g_auto (GStrv) ids = NULL;
+  g_auto (GStrv) hidden_titles = NULL;
+
+  gui_test_wait_loaded (window);
+  rows = window_rows (window);
+  /* A multi-threaded MPI run opens with the main thread's activity first,
+   * then all threads', beside the Default group. */
+  default_titles = mg_window_get_visible_group_titles (window);
+  g_assert_cmpuint (g_strv_length (default_titles), ==, 3);
+  g_assert_cmpstr (default_titles[0], ==, "Main thread activity");
+  g_assert_cmpstr (default_titles[1], ==, "All threads activity");
+  g_assert_cmpstr (default_titles[2], ==, "Default");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "preset",
+                                  g_variant_new_string ("all"));
+  titles = mg_window_get_visible_group_titles (window);
+  g_assert_cmpuint (g_strv_length (titles), ==, 3);
+  g_assert_cmpstr (titles[0], ==, "Main thread activity");
+  g_assert_cmpstr (titles[1], ==, "All threads activity");
+  g_assert_cmpstr (titles[2], ==, "Default");
+
+  main_graph = mg_metric_rows_find_activity_graph (rows, MG_ACTIVITY_MAIN_THREAD);
+  threads_graph = mg_metric_rows_find_activity_graph (rows, MG_ACTIVITY_ALL_THREADS);
+  g_assert_true (MG_IS_ACTIVITY_GRAPH (main_graph));
+  g_assert_true (MG_IS_ACTIVITY_GRAPH (threads_graph));
+  g_assert_true (gtk_widget_get_mapped (main_graph));
+  /* The six rows it stands for are not drawn, but count as shown. */
+  g_assert_false (gtk_widget_get_visible (
+    GTK_WIDGET (mg_metric_rows_find_row (rows, "org.metrograph.activity.main.sleep"))));
+  ids = mg_window_get_visible_metric_ids (window);
+  g_assert_true (strv_has (ids, "org.metrograph.activity.main.sleep"));
+  g_assert_true (strv_has (ids, "org.metrograph.activity.threads.computing"));
+  g_assert_true (strv_has (ids, "memory"));
+
+  /* The stacked row's pixels: 75 % computing under 25 % MPI at first. */
+  {
+    g_autoptr (GdkTexture) texture = gui_test_render (main_graph);
+    int w = gtk_widget_get_width (main_graph), h = gtk_widget_get_height (main_graph);
+    double legend = mg_activity_render_legend_height ();
+    double plot = h - legend;
+    MgRgba computing = mg_activity_render_class_colour (MG_ACTIVITY_COMPUTING);
+    MgRgba mpi = mg_activity_render_class_colour (MG_ACTIVITY_MPI);
+    graphene_rect_t low = GRAPHENE_RECT_INIT (w * 0.05, legend + plot * 0.6, w * 0.15, plot * 0.3);
+    graphene_rect_t high = GRAPHENE_RECT_INIT (w * 0.05, legend + plot * 0.02, w * 0.15, plot * 0.2);
+
+    g_assert_cmpuint (gui_test_count_colour (texture, &low, computing.r * 255, computing.g * 255,
+                                             computing.b * 255, 3),
+                      >, 0.9 * low.size.width * low.size.height);
+    g_assert_cmpuint (gui_test_count_colour (texture, &high, mpi.r * 255, mpi.g * 255,
+                                             mpi.b * 255, 3),
+                      >, 0.9 * high.size.width * high.size.height);
+  }
+
+  /* A click on the graph selects the windows under it in the window's
+   * view: the middle of the run is [2.00, 2.04]. */
+  {
+    MgTimeView *view = mg_window_get_time_view (window);
+    int w = gtk_widget_get_width (main_graph);
+    double start, end;
+
+    g_assert_true (mg_activity_graph_select_at (MG_ACTIVITY_GRAPH (main_graph), w * 0.5 + 0.5));
+    g_object_get (view, "selection-start", &start, "selection-end", &end, NULL);
+    g_assert_true (mg_time_view_get_has_selection (view));
+    g_assert_cmpfloat (start, <=, 2.0 + 1e-9);
+    g_assert_cmpfloat (end, >=, 2.0);
+    g_assert_cmpfloat (end - start, <, 0.1);
+    g_assert_cmpfloat (fmod (start + 1e-9, 0.04), <, 1e-6);
+    mg_time_view_clear_selection (view);
+  }
+
+  /* Hidden with its group, back with it. */
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-group.mainThreadActivity",
+                                      g_variant_new_boolean (FALSE));
+  hidden_titles = mg_window_get_visible_group_titles (window);
+  g_assert_false (strv_has (hidden_titles, "Main thread activity"));
+  g_assert_false (gtk_widget_is_visible (main_graph));
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-group.mainThreadActivity",
+                                      g_variant_new_boolean (TRUE));
+  mg_test_spin (50);
+  g_assert_true (gtk_widget_get_mapped (main_graph));
+
+  for (int dark = 0; dark <= 1; dark++)
+    {
+      static const int sizes[2][2] = { { 1600, 1000 }, { 1024, 700 } };
+
+      g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", dark, NULL);
+      for (guint s = 0; s < 2; s++)
+        {
+          g_autofree char *name = g_strdup_printf ("activity-%s-%dx%d.png",
+                                                   dark ? "dark" : "light", sizes[s][0],
+                                                   sizes[s][1]);
+
+          gtk_window_set_default_size (GTK_WINDOW (window), sizes[s][0], sizes[s][1]);
+          mg_test_spin (200);
+          gui_test_save_screenshot (window, name);
+        }
+    }
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  gtk_window_destroy (GTK_WINDOW (window));
+  mg_test_spin (20);
+}
+
+int
+main (int argc, char **argv)
+{
+  gui_test_init (&argc, &argv);
+  g_test_add_func ("/activity-rows/rows", test_rows);
+  return gui_test_run ();
+}

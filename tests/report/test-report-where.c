@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The report's "Where the time went: across processes" on three ranks of
+ * known stacks: each function's mean share of a rank's samples, the rank
+ * of its max and min, read back from the report's lines and its text. */
+#include "mg-config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report-fixture.h"
+#include "profile/mg-profile-internal.h"
+#include "profile/mg-stack-set.h"
+#include "report/mg-report.h"
+#include "report/mg-report-writer.h"
+
+#define ACROSS "Where the time went: across processes"
+
+/* 0x1xx main, 0x2xx MPI_Barrier, 0x3xx compute. */
+static gboolean
+name_frame (gpointer data, const char *module_path, const guint8 *build_id, gsize build_id_len,
+            guint64 vaddr, GPtrArray *names)
+{
+  static const char *const functions[] = { NULL, "main", "MPI_Barrier", "compute" };
+  if (vaddr >> 8 < 1 || vaddr >> 8 > 3)
+    return FALSE;
+  MgStackFrameName *name = g_new0 (MgStackFrameName, 1);
+  name->function = g_strdup (functions[vaddr >> 8]);
+  name->label = g_strdup (functions[vaddr >> 8]);
+  g_ptr_array_add (names, name);
+  return TRUE;
+}
+
+static GVariant *
+stack (guint64 leaf)
+{
+  GVariantBuilder frames;
+  g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
+  g_variant_builder_add (&frames, "(ut)", 0u, leaf);
+  g_variant_builder_add (&frames, "(ut)", 0u, (guint64) 0x121);
+  return g_variant_new ("(a(ut)u)", &frames, 0u);
+}
+
+/* Process index: main→MPI_Barrier × barrier, main→compute × compute, in
+ * one window over the run. */
+static GVariant *
+process (gint32 index, guint32 barrier, guint32 compute)
+{
+  GVariantBuilder s, c;
+  const double starts[] = { 0 }, ends[] = { 4.0 };
+
+  g_variant_builder_init (&s, G_VARIANT_TYPE ("a(a(ut)u)"));
+  g_variant_builder_add_value (&s, stack (0x210));
+  g_variant_builder_add_value (&s, stack (0x310));
+  g_variant_builder_init (&c, G_VARIANT_TYPE ("a(uuu)"));
+  g_variant_builder_add (&c, "(uuu)", 0u, 0u, barrier);
+  g_variant_builder_add (&c, "(uuu)", 0u, 1u, compute);
+  return g_variant_new ("(ittu@a(a(ut)u)@ad@ad@a(uuu))", index, (guint64) (barrier + compute),
+                        (guint64) 0, 0u, g_variant_builder_end (&s),
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, 1, sizeof (double)),
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, 1, sizeof (double)),
+                        g_variant_builder_end (&c));
+}
+
+/* The fixture's ranks 0, 1, 2: MPI_Barrier 97 of 100, 30 of 100, 5 of 50
+ * samples; compute the rest. */
+static void
+set_stacks (MgProfile *profile, guint n_processes)
+{
+  const guint32 barrier[] = { 97, 30, 5 }, compute[] = { 3, 70, 45 };
+  GVariantBuilder modules, procs;
+
+  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
+  g_variant_builder_add (&modules, "(^ay@ay)", "/bin/solver",
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, NULL, 0, 1));
+  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
+  for (guint p = 0; p < n_processes; p++)
+    g_variant_builder_add_value (&procs, process ((gint32) p, barrier[p], compute[p]));
+  g_clear_pointer (&profile->stacks, g_variant_unref);
+  profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
+                                                       g_variant_builder_end (&modules),
+                                                       g_variant_builder_end (&procs)));
+  g_assert_true (mg_stack_set_check_payload (profile->stacks, 3));
+}
+
+static const MgReportSection *
+find_section (const MgReport *report, const char *heading)
+{
+  for (guint i = 0; i < report->sections->len; i++)
+    {
+      const MgReportSection *s = g_ptr_array_index (report->sections, i);
+      if (g_str_equal (s->heading, heading))
+        return s;
+    }
+  return NULL;
+}
+
+/* The section under heading, which must be there. */
+static const MgReportSection *
+section (const MgReport *report, const char *heading)
+{
+  const MgReportSection *s = find_section (report, heading);
+  if (s == NULL)
+    g_error ("no section “%s”", heading);
+  return s;
+}
+
+static void
+assert_line (const MgReportSection *s, guint i, const char *name, double value)
+{
+  const MgReportLine *line = g_ptr_array_index (s->lines, i);
+  g_assert_cmpstr (line->name, ==, name);
+  g_assert_cmpfloat_with_epsilon (line->value, value, 1e-9);
+}
+
+static void
+test_across_ranks (void)
+{
+  g_autoptr (MgProfile) profile = report_fixture_profile ();
+  MgStackNamer namer = { name_frame, NULL };
+
+  set_stacks (profile, 3);
+  g_autoptr (MgReport) report = mg_report_new_named (profile, NULL, NULL, &namer);
+  const MgReportSection *s = section (report, ACROSS);
+  g_assert_nonnull (strstr (s->text, "each of the 3 processes"));
+  g_assert_cmpuint (s->lines->len, ==, 3);
+  /* By mean: main 100 %, compute (3 + 70 + 90) / 3, MPI_Barrier
+   * (97 + 30 + 10) / 3. */
+  assert_line (s, 0, "main: mean 100.0 %, max 100.0 % on rank 0, min 100.0 % on rank 0", 100);
+  assert_line (s, 1, "compute: mean 54.3 %, max 90.0 % on rank 2, min 3.0 % on rank 0",
+               163.0 / 3);
+  assert_line (s, 2, "MPI_Barrier: mean 45.7 %, max 97.0 % on rank 0, min 10.0 % on rank 2",
+               137.0 / 3);
+
+  g_autofree char *text = mg_report_to_text (report);
+  const char *at = strstr (text, ACROSS);
+  g_assert_nonnull (at);
+  g_assert_nonnull (strstr (at, "MPI_Barrier: mean 45.7 %, max 97.0 % on rank 0, min 10.0 % on "
+                                "rank 2"));
+  /* The whole run's sections stay: MPI_Barrier 132 of 250 samples. */
+  const MgReportSection *total = section (report, "Where the time went: total");
+  gboolean found = FALSE;
+  for (guint i = 0; i < total->lines->len; i++)
+    {
+      const MgReportLine *line = g_ptr_array_index (total->lines, i);
+      if (!g_str_equal (line->name, "MPI_Barrier"))
+        continue;
+      g_assert_cmpfloat_with_epsilon (line->value, 100.0 * 132 / 250, 1e-9);
+      found = TRUE;
+    }
+  g_assert_true (found);
+}
+
+/* One process with stacks: no figures across processes. */
+static void
+test_one_process (void)
+{
+  g_autoptr (MgProfile) profile = report_fixture_profile ();
+  MgStackNamer namer = { name_frame, NULL };
+
+  set_stacks (profile, 1);
+  g_autoptr (MgReport) report = mg_report_new_named (profile, NULL, NULL, &namer);
+  g_assert_nonnull (find_section (report, "Where the time went: self"));
+  g_assert_null (find_section (report, ACROSS));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/report/where/across-ranks", test_across_ranks);
+  g_test_add_func ("/report/where/one-process", test_one_process);
+  return g_test_run ();
+}
