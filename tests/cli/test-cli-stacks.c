@@ -134,7 +134,7 @@ static void
 test_split (Fixture *f, gconstpointer data)
 {
   const char *options[] = { "--interval=2", NULL };
-  const char *args[] = { "split", "4", NULL };
+  const char *args[] = { "split", "6", NULL };
   g_autoptr (CliTestRun) run = NULL;
   g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
   guint64 total;
@@ -147,9 +147,11 @@ test_split (Fixture *f, gconstpointer data)
   guint64 a = count_of (by_leaf, "a"), b = count_of (by_leaf, "b");
   g_test_message ("a %" G_GUINT64_FORMAT ", b %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT,
                   a, b, total);
-  /* 4 s of CPU time at a 2 ms interval (the kernel's tick may make it 4):
-   * about 800 samples, a binomial spread of 1.5 points. */
-  g_assert_cmpuint (a + b, >=, 400);
+  /* 6 s of CPU time at a 2 ms interval (the kernel's tick may make it 4):
+   * about 1200 samples, a binomial spread of 1.3 points; a loaded machine
+   * loses up to half (4 s gave 259 beside eight builds), 300 keep the
+   * spread under 2.5 points. */
+  g_assert_cmpuint (a + b, >=, 300);
   double share = 100.0 * (double) a / (double) (a + b);
   g_assert_cmpfloat_with_epsilon (share, 75.0, 5.0);
   /* The walk goes through .eh_frame (no frame pointers) up to main, past
