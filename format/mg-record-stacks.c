@@ -40,9 +40,27 @@ mg_record_stacks_layout (MgRecordStacks *out, uint32_t max_stacks, uint32_t capa
   s.pool_offset = align8 (s.pending_offset + (uint64_t) max_stacks * sizeof (uint32_t));
   s.modules_offset = align8 (s.pool_offset + (uint64_t) s.pool_frames * sizeof (uint64_t));
   s.slots_offset = align8 (s.modules_offset + (uint64_t) s.max_modules * sizeof (MgRecordModule));
+  s.version = MG_RECORD_STACKS_VERSION;
+  s.max_threads = MG_RECORD_STACK_THREADS;
+  s.threads_offset = align8 (s.slots_offset + (uint64_t) capacity * s.slot_stride);
   if (out)
     *out = s;
-  return s.slots_offset + (uint64_t) capacity * s.slot_stride;
+  return s.threads_offset + (uint64_t) s.max_threads * sizeof (MgRecordThread);
+}
+
+bool
+mg_record_stacks_name_thread (MgRecordStacks *s, int32_t tid, uint32_t ordinal, const char *name)
+{
+  MgRecordThread *threads = mg_record_stacks_threads (s);
+  uint32_t n = s->n_thread_names;
+  if (threads == NULL || n >= s->max_threads)
+    return false;
+  MgRecordThread *t = &threads[n];
+  t->tid = tid;
+  t->ordinal = ordinal;
+  mg_record_copy_str (t->name, sizeof t->name, name);
+  __atomic_store_n (&s->n_thread_names, n + 1, __ATOMIC_RELEASE);
+  return true;
 }
 
 void
@@ -85,15 +103,15 @@ same_stack (MgRecordStacks *s, const MgRecordStack *e, const uint64_t *pcs, unsi
 }
 
 static void
-count (MgRecordStacks *s, uint32_t id)
+count (MgRecordStacks *s, uint32_t id, uint32_t weight)
 {
-  __atomic_fetch_add (&mg_record_stacks_pending (s)[id], 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add (&mg_record_stacks_pending (s)[id], weight, __ATOMIC_RELAXED);
 }
 
 static void
-lost (uint64_t *counter)
+lost (uint64_t *counter, uint32_t weight)
 {
-  __atomic_fetch_add (counter, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add (counter, weight, __ATOMIC_RELAXED);
 }
 
 /* Hands out n frames of the pool, or returns false: never past its end,
@@ -133,7 +151,7 @@ take_id (MgRecordStacks *s, uint32_t *id)
 /* Writes a new stack into the index entry claimed (BUSY) at *cell. */
 static bool
 insert (MgRecordStacks *s, uint32_t *cell, uint64_t hash, const uint64_t *pcs, unsigned n,
-        unsigned flags)
+        unsigned flags, uint32_t weight)
 {
   uint32_t id, offset;
   if (!take_id (s, &id))
@@ -154,7 +172,7 @@ insert (MgRecordStacks *s, uint32_t *cell, uint64_t hash, const uint64_t *pcs, u
   e->n_frames = (uint16_t) n;
   /* Ready before counted: a drained count always names a whole stack. */
   __atomic_store_n (&e->flags, (uint16_t) (flags | MG_RECORD_STACK_READY), __ATOMIC_RELEASE);
-  count (s, id);
+  count (s, id, weight);
   __atomic_store_n (cell, id + 1, __ATOMIC_RELEASE);
   return true;
 }
@@ -162,13 +180,23 @@ insert (MgRecordStacks *s, uint32_t *cell, uint64_t hash, const uint64_t *pcs, u
 bool
 mg_record_stacks_add (MgRecordStacks *s, const uint64_t *pcs, unsigned n, unsigned flags)
 {
+  return mg_record_stacks_add_weighted (s, pcs, n, flags, 1);
+}
+
+bool
+mg_record_stacks_add_weighted (MgRecordStacks *s, const uint64_t *pcs, unsigned n, unsigned flags,
+                               uint32_t weight)
+{
+  if (weight == 0)
+    return true;
   if (n > MG_RECORD_STACK_MAX_FRAMES)
     {
       n = MG_RECORD_STACK_MAX_FRAMES;
       flags |= MG_RECORD_STACK_TRUNCATED;
     }
-  flags &= MG_RECORD_STACK_TRUNCATED | MG_RECORD_STACK_UNKNOWN;
-  __atomic_fetch_add (&s->n_taken, 1, __ATOMIC_RELAXED);
+  flags &= MG_RECORD_STACK_TRUNCATED | MG_RECORD_STACK_UNKNOWN | MG_RECORD_STACK_MPI
+           | MG_RECORD_STACK_THREAD_MASK;
+  __atomic_fetch_add (&s->n_taken, weight, __ATOMIC_RELAXED);
   uint64_t hash = hash_stack (pcs, n, flags);
   uint32_t *index = mg_record_stacks_index (s);
   uint32_t mask = s->index_size - 1;
@@ -184,9 +212,9 @@ mg_record_stacks_add (MgRecordStacks *s, const uint64_t *pcs, unsigned n, unsign
           if (__atomic_compare_exchange_n (cell, &v, INDEX_BUSY, false, __ATOMIC_ACQ_REL,
                                            __ATOMIC_ACQUIRE))
             {
-              if (insert (s, cell, hash, pcs, n, flags))
+              if (insert (s, cell, hash, pcs, n, flags, weight))
                 return true;
-              lost (&s->n_lost_table);
+              lost (&s->n_lost_table, weight);
               return false;
             }
           /* Taken meanwhile: look at what took it. */
@@ -204,11 +232,11 @@ mg_record_stacks_add (MgRecordStacks *s, const uint64_t *pcs, unsigned n, unsign
       MgRecordStack *e = &mg_record_stacks_entries (s)[v - 1];
       if (e->hash == hash && same_stack (s, e, pcs, n, flags))
         {
-          count (s, v - 1);
+          count (s, v - 1, weight);
           return true;
         }
     }
-  lost (busy ? &s->n_lost_busy : &s->n_lost_table);
+  lost (busy ? &s->n_lost_busy : &s->n_lost_table, weight);
   return false;
 }
 
@@ -282,7 +310,15 @@ mg_record_stacks_check (const MgRecordStacks *s, uint64_t section_size, const Mg
   if (section_size < sizeof *s || s->max_stacks < MG_RECORD_STACKS_MIN
       || s->max_stacks > MG_RECORD_STACKS_LIMIT || s->capacity != h->capacity)
     return false;
-  if (mg_record_stacks_layout (&want, s->max_stacks, s->capacity) != section_size)
+  uint64_t size = mg_record_stacks_layout (&want, s->max_stacks, s->capacity);
+  /* Version 0, from before the threads table: the same layout, ending at
+   * the slots. */
+  if (s->version == 0)
+    size = want.threads_offset;
+  else if (s->version != MG_RECORD_STACKS_VERSION || s->max_threads != want.max_threads
+           || s->threads_offset != want.threads_offset || s->n_thread_names > s->max_threads)
+    return false;
+  if (size != section_size)
     return false;
   if (s->index_size != want.index_size || s->pool_frames != want.pool_frames
       || s->slot_pairs != want.slot_pairs || s->max_modules != want.max_modules
@@ -306,6 +342,10 @@ mg_record_stacks_check (const MgRecordStacks *s, uint64_t section_size, const Mg
   for (uint32_t i = 0; i < s->n_modules; i++)
     if (memchr (mods[i].path, '\0', sizeof mods[i].path) == NULL
         || mods[i].build_id_len > MG_RECORD_BUILD_ID_MAX)
+      return false;
+  const MgRecordThread *threads = mg_record_stacks_threads (m);
+  for (uint32_t i = 0; threads != NULL && i < s->n_thread_names; i++)
+    if (memchr (threads[i].name, '\0', sizeof threads[i].name) == NULL)
       return false;
   for (uint32_t i = 0; i < h->n_samples; i++)
     {

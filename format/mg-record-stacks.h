@@ -13,6 +13,13 @@
  *   uint64_t        pool[pool_frames]    the stacks' frames, innermost first
  *   MgRecordModule  modules[max_modules]
  *   slot            [capacity]           MgRecordStackSlot + MgRecordStackCount[slot_pairs]
+ *   MgRecordThread  threads[max_threads] (version 2) the threads' ids and names
+ *
+ * Version 2 of the section (its version field; 0 in records written
+ * before, which have no threads table and read as before): each stack
+ * also says which thread it was sampled in, its ordinal in the process
+ * (0 the main thread, then 1, 2, … in the order the sampler first saw
+ * them) in its flags, and the threads table names the ordinals.
  */
 #ifndef MG_RECORD_STACKS_H
 #define MG_RECORD_STACKS_H
@@ -31,6 +38,9 @@ enum {
   MG_RECORD_STACK_SLOT_PAIRS = 16,     /* distinct stacks per slot */
   MG_RECORD_STACK_MODULES = 256,
   MG_RECORD_BUILD_ID_MAX = 32,
+  MG_RECORD_STACKS_VERSION = 2,        /* the section's layout, with threads */
+  MG_RECORD_STACK_THREADS = 256,       /* threads named per process */
+  MG_RECORD_THREAD_NAME_LEN = 16,      /* a thread's comm, with its NUL */
 };
 
 /* Why the section holds no (more) samples. */
@@ -45,6 +55,16 @@ typedef enum {
 enum {
   MG_RECORD_STACK_TRUNCATED = 1u << 0, /* more frames than were kept */
   MG_RECORD_STACK_UNKNOWN = 1u << 1,   /* the walk stopped at a frame it could not unwind */
+  /* A thread blocked in an MPI call, sampled without a signal: the frames
+   * are [an address inside the MPI wrapper's MPI_<name>, the call site]
+   * (format/mg-mpi-threads.h). */
+  MG_RECORD_STACK_MPI = 1u << 2,
+  /* Bits 3 to 14: the thread's ordinal + 1 (0: not known, as in records
+   * of section version 0); ordinals from MG_RECORD_STACK_THREAD_MAX on
+   * share the last value. */
+  MG_RECORD_STACK_THREAD_SHIFT = 3,
+  MG_RECORD_STACK_THREAD_MASK = 0xfffu << 3,
+  MG_RECORD_STACK_THREAD_MAX = 0xfffu - 1,
   MG_RECORD_STACK_READY = 1u << 15,    /* frames written (store-release) */
 };
 
@@ -73,7 +93,13 @@ typedef struct {
   uint64_t n_lost_busy;      /* all probed entries were being written */
   uint64_t n_lost_slot;      /* a slot's pairs were full (also in the slot) */
   uint64_t n_threads;        /* threads that got a timer */
-  uint64_t reserved[4];
+  /* Version 2 (zero in older records, whose size ends at the slots). */
+  uint32_t version;          /* MG_RECORD_STACKS_VERSION */
+  uint32_t max_threads;
+  uint64_t threads_offset;
+  uint32_t n_thread_names;   /* live counter: entries of threads written */
+  uint32_t reserved32;
+  uint64_t reserved[1];
 } MgRecordStacks;
 
 typedef struct {
@@ -91,6 +117,13 @@ typedef struct {
   uint8_t reserved[7];
   char path[MG_RECORD_PATH_LEN];
 } MgRecordModule;
+
+/* A thread of the process, named when first seen (its comm then). */
+typedef struct {
+  int32_t tid;
+  uint32_t ordinal;          /* as in the stacks' flags, without the + 1 */
+  char name[MG_RECORD_THREAD_NAME_LEN];
+} MgRecordThread;
 
 typedef struct {
   uint32_t n_pairs;
@@ -138,6 +171,27 @@ mg_record_stacks_modules (MgRecordStacks *s)
 {
   return (MgRecordModule *) ((char *) s + s->modules_offset);
 }
+/* The threads table, NULL in a section of version 0. */
+static inline MgRecordThread *
+mg_record_stacks_threads (MgRecordStacks *s)
+{
+  return s->version >= 2 ? (MgRecordThread *) ((char *) s + s->threads_offset) : NULL;
+}
+/* A stack's flags for thread ordinal (clamped). */
+static inline unsigned
+mg_record_stack_thread_flags (uint32_t ordinal)
+{
+  if (ordinal > MG_RECORD_STACK_THREAD_MAX - 1)
+    ordinal = MG_RECORD_STACK_THREAD_MAX - 1;
+  return (ordinal + 1) << MG_RECORD_STACK_THREAD_SHIFT;
+}
+/* The thread ordinal of a stack's flags, -1 when not known. */
+static inline int
+mg_record_stack_thread (unsigned flags)
+{
+  unsigned v = (flags & MG_RECORD_STACK_THREAD_MASK) >> MG_RECORD_STACK_THREAD_SHIFT;
+  return v == 0 ? -1 : (int) v - 1;
+}
 static inline MgRecordStackSlot *
 mg_record_stacks_slot (MgRecordStacks *s, uint32_t i)
 {
@@ -153,6 +207,16 @@ mg_record_stacks_slot_pairs (MgRecordStackSlot *slot)
  * safe and lock-free: any number of threads may add at once. Returns false
  * when it did not fit (counted in n_lost_*). */
 bool mg_record_stacks_add (MgRecordStacks *s, const uint64_t *pcs, unsigned n, unsigned flags);
+/* The same, counted weight times: an MPI wait seen again after sampling
+ * rounds that were passed over stands for each of them. */
+bool mg_record_stacks_add_weighted (MgRecordStacks *s, const uint64_t *pcs, unsigned n,
+                                    unsigned flags, uint32_t weight);
+
+/* Names thread tid, ordinal, in the threads table (the sampler thread
+ * only, one caller at a time). False when the table is full or the
+ * section has none. */
+bool mg_record_stacks_name_thread (MgRecordStacks *s, int32_t tid, uint32_t ordinal,
+                                   const char *name);
 
 /* Moves the pending counts into slot i (not in a signal handler; one
  * caller at a time). */

@@ -12,7 +12,7 @@
  * system call it is blocked in, which the kernel reads from the sleeping
  * thread's saved registers without waking it (the stat line's state is
  * read only where that file is missing). In MPI comes from the MPI
- * wrapper's per-thread table (mpi-threads.h) and wins over the rest (a
+ * wrapper's per-thread table (format/mg-mpi-threads.h) and wins over the rest (a
  * rank blocked in a barrier sits in poll or futex inside MPI). The
  * classification table is in docs/builtin-metrics.md ("Activity").
  *
@@ -22,7 +22,7 @@
 #include <dlfcn.h>
 
 #include "mg-metric-util.h"
-#include "mpi-threads.h"
+#include "format/mg-mpi-threads.h"
 
 enum {
   CLASS_COMPUTING,

@@ -93,6 +93,9 @@ typedef struct {
 
   bool stats;
   uint64_t rounds;
+  /* Deadlines passed over since the last round (the sampler thread woke
+   * later than an interval): the round stands for 1 + these. */
+  uint32_t rounds_skipped;
   int64_t round_ns_total;
   int64_t round_ns_max;
   int64_t thread_cpu_ns;

@@ -445,8 +445,13 @@ thread_main (void *data)
       /* Absolute deadlines: no drift; rounds missed while busy are skipped. */
       int64_t interval = (int64_t) s->rec.header->interval_ns;
       next += interval;
+      s->rounds_skipped = 0;
       if (next <= now)
-        next += ((now - next) / interval + 1) * interval;
+        {
+          int64_t skipped = (now - next) / interval + 1;
+          next += skipped * interval;
+          s->rounds_skipped = skipped < UINT32_MAX ? (uint32_t) skipped : UINT32_MAX;
+        }
       mg_plugin_guard_watch_check (now);
       if (program_gone (s))
         {

@@ -8,6 +8,7 @@
 #include "mg-code-namer.h"
 #include "mg-code-view-private.h"
 #include "mg-flame-view.h"
+#include "mg-source-view.h"
 #include "plot/mg-function-spread.h"
 #include "profile/mg-stack-set.h"
 
@@ -37,9 +38,30 @@ struct _MgCodeView
   GtkWidget *flame_button;
   GtkWidget *flame;
   GtkWidget *bottom_up;
+  GtkWidget *source_button;
+  GtkWidget *source;       /* MgSourceView */
+  char *selected_function;
+  GtkWidget *threads;      /* All Threads, Main Thread, Thread 1, … */
+  guint n_threads;         /* the threads listed beyond All Threads */
+  gboolean listing;        /* the threads' list is being replaced */
 };
 
 G_DEFINE_FINAL_TYPE (MgCodeView, mg_code_view, GTK_TYPE_BOX)
+
+enum {
+  PROP_0,
+  PROP_SELECTED_FUNCTION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum {
+  FUNCTION_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 /* What a column shows of an item. */
 typedef enum {
@@ -249,13 +271,53 @@ add_spread_columns (MgCodeView *self, GtkColumnView *view)
     }
 }
 
-/* Nothing selected until the user picks a row. */
+/* The function of a row of either table (a GtkTreeListRow in the tree). */
+static const char *
+name_at (GListModel *model, guint position, MgCodeItem **item)
+{
+  g_autoptr (GObject) row = position < g_list_model_get_n_items (model)
+                              ? g_list_model_get_item (model, position) : NULL;
+
+  *item = NULL;
+  if (GTK_IS_TREE_LIST_ROW (row))
+    *item = gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (row));
+  else if (row)
+    *item = MG_CODE_ITEM (g_object_ref (row));
+  return *item ? mg_code_item_get_name (*item) : NULL;
+}
+
+static void
+on_row_selected (GtkSingleSelection *selection, guint position, guint n_items, MgCodeView *self)
+{
+  g_autoptr (MgCodeItem) item = NULL;
+  const char *name = name_at (G_LIST_MODEL (selection), gtk_single_selection_get_selected (selection),
+                              &item);
+  if (name)
+    mg_code_view_set_selected_function (self, name);
+}
+
+static void
+on_row_activated (GtkColumnView *view, guint position, MgCodeView *self)
+{
+  g_autoptr (MgCodeItem) item = NULL;
+  const char *name = name_at (G_LIST_MODEL (gtk_column_view_get_model (view)), position, &item);
+  if (name)
+    {
+      mg_code_view_set_selected_function (self, name);
+      g_signal_emit (self, signals[FUNCTION_ACTIVATED], 0, name);
+    }
+}
+
+/* Nothing selected until the user picks a row; a row picked is the
+ * selected function, a row activated opens its source. */
 static GtkSelectionModel *
-selection_of (GListModel *model)
+selection_of (MgCodeView *self, GtkWidget *view, GListModel *model)
 {
   GtkSingleSelection *selection = gtk_single_selection_new (model);
   gtk_single_selection_set_autoselect (selection, FALSE);
   gtk_single_selection_set_can_unselect (selection, TRUE);
+  g_signal_connect (selection, "selection-changed", G_CALLBACK (on_row_selected), self);
+  g_signal_connect (view, "activate", G_CALLBACK (on_row_activated), self);
   return GTK_SELECTION_MODEL (selection);
 }
 
@@ -280,7 +342,8 @@ build_functions (MgCodeView *self)
                                                     g_object_ref (gtk_column_view_get_sorter (
                                                       GTK_COLUMN_VIEW (view))));
   gtk_column_view_set_model (GTK_COLUMN_VIEW (view),
-                             selection_of (G_LIST_MODEL (g_object_ref (self->functions_sorted))));
+                             selection_of (self, view,
+                                           G_LIST_MODEL (g_object_ref (self->functions_sorted))));
   gtk_widget_add_css_class (view, "data-table");
   gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Functions"), -1);
@@ -306,7 +369,7 @@ build_tree (MgCodeView *self)
                                              FALSE, create_children, NULL, NULL);
   add_columns (GTK_COLUMN_VIEW (view), TRUE);
   gtk_column_view_set_model (GTK_COLUMN_VIEW (view),
-                             selection_of (G_LIST_MODEL (g_object_ref (self->tree_rows))));
+                             selection_of (self, view, G_LIST_MODEL (g_object_ref (self->tree_rows))));
   gtk_widget_add_css_class (view, "data-table");
   gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Call Tree"), -1);
@@ -365,6 +428,8 @@ on_page_toggled (MgCodeView *self)
     page = "tree";
   else if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->flame_button)))
     page = "flame";
+  else if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->source_button)))
+    page = "source";
   gtk_stack_set_visible_child_name (GTK_STACK (self->view_stack), page);
 }
 
@@ -374,6 +439,53 @@ on_page_changed (GtkStack *stack)
   const char *name = gtk_stack_get_visible_child_name (stack);
   gtk_widget_set_visible (g_object_get_data (G_OBJECT (stack), "order"),
                           g_strcmp0 (name, "tree") == 0);
+}
+
+static void schedule (MgCodeView *self);
+
+static void
+on_thread_chosen (MgCodeView *self)
+{
+  if (!self->listing)
+    schedule (self);
+}
+
+/* The filter chosen: MG_STACK_THREAD_ALL, or a thread's ordinal (the
+ * list's entry after All Threads: Main Thread is ordinal 0). */
+static int
+chosen_thread (MgCodeView *self)
+{
+  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->threads));
+  if (selected == 0 || selected == GTK_INVALID_LIST_POSITION)
+    return MG_STACK_THREAD_ALL;
+  return (int) selected - 1;
+}
+
+/* Lists n threads (ordinals 0 to n - 1), keeping the choice when it is
+ * still there; hidden when the stacks name no thread (older profiles). */
+static void
+list_threads (MgCodeView *self, guint n)
+{
+  gtk_widget_set_visible (self->threads, n > 0);
+  if (n == self->n_threads)
+    return;
+  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->threads));
+  g_autoptr (GtkStringList) list = gtk_string_list_new (NULL);
+  gtk_string_list_append (list, _("All Threads"));
+  if (n > 0)
+    gtk_string_list_append (list, _("Main Thread"));
+  for (guint i = 1; i < n; i++)
+    {
+      /* Translators: a thread of the process other than its main thread, by its number in
+       * the order it was first seen */
+      g_autofree char *name = g_strdup_printf (_("Thread %u"), i);
+      gtk_string_list_append (list, name);
+    }
+  self->listing = TRUE;
+  gtk_drop_down_set_model (GTK_DROP_DOWN (self->threads), G_LIST_MODEL (list));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->threads), selected <= n ? selected : 0);
+  self->listing = FALSE;
+  self->n_threads = n;
 }
 
 static GtkWidget *
@@ -394,8 +506,16 @@ build_header (MgCodeView *self)
   gtk_widget_set_tooltip_text (self->flame_button,
                                _("Click a function to zoom to it, a row above to zoom out"));
   gtk_box_append (GTK_BOX (pages), self->flame_button);
+  /* Translators: the Code pane's view of the selected function's source file */
+  self->source_button = gtk_toggle_button_new_with_label (_("Source"));
+  gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (self->source_button),
+                               GTK_TOGGLE_BUTTON (self->tree_button));
+  gtk_widget_set_tooltip_text (self->source_button,
+                               _("The selected function's source, with each line's share"));
+  gtk_box_append (GTK_BOX (pages), self->source_button);
   g_signal_connect_swapped (self->tree_button, "toggled", G_CALLBACK (on_page_toggled), self);
   g_signal_connect_swapped (self->flame_button, "toggled", G_CALLBACK (on_page_toggled), self);
+  g_signal_connect_swapped (self->source_button, "toggled", G_CALLBACK (on_page_toggled), self);
   gtk_box_append (GTK_BOX (header), pages);
 
   GtkWidget *order = linked_pair (
@@ -414,6 +534,16 @@ build_header (MgCodeView *self)
   g_signal_connect (self->view_stack, "notify::visible-child-name",
                     G_CALLBACK (on_page_changed), NULL);
   on_page_changed (GTK_STACK (self->view_stack));
+
+  /* The thread filter: listed once the stacks say which threads there
+   * are (show_result). */
+  self->threads = gtk_drop_down_new_from_strings ((const char *const[]) { _("All Threads"), NULL });
+  gtk_widget_set_tooltip_text (self->threads, _("Show the stacks of every thread or of one"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->threads), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Thread"), -1);
+  gtk_widget_set_visible (self->threads, FALSE);
+  g_signal_connect_swapped (self->threads, "notify::selected", G_CALLBACK (on_thread_chosen), self);
+  gtk_box_append (GTK_BOX (header), self->threads);
 
   self->summary = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->summary), 1);
@@ -476,11 +606,13 @@ typedef struct {
   MgProfile *profile;
   MgFrameNamer *namer;
   int process;
+  int thread;
   double t0, t1;
   guint generation;
   /* results */
   MgCodeTree *tree;
   guint n_processes;
+  guint n_threads;
 } Job;
 
 static void
@@ -497,9 +629,11 @@ static void
 compute (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   Job *job = data;
-  g_autoptr (MgStackSet) set = mg_stack_set_new (job->profile, job->process, job->t0, job->t1);
+  g_autoptr (MgStackSet) set = mg_stack_set_new_for_thread (job->profile, job->process,
+                                                            job->thread, job->t0, job->t1);
 
   job->n_processes = mg_stack_set_get_n_processes (set);
+  job->n_threads = mg_stack_set_get_n_threads (set);
   job->tree = mg_code_tree_new (mg_call_tree_new (job->namer, set));
   /* Every process: each function's share across them, as for metrics. */
   if (job->process < 0 && job->n_processes > 1)
@@ -514,6 +648,7 @@ static void start (MgCodeView *self);
 static void
 show_result (MgCodeView *self, Job *job)
 {
+  list_threads (self, job->n_threads);
   g_clear_pointer (&self->current, mg_code_tree_unref);
   self->current = mg_code_tree_ref (job->tree);
   for (guint i = 0; i < G_N_ELEMENTS (self->spread_columns); i++)
@@ -574,6 +709,7 @@ start (MgCodeView *self)
   job->profile = g_object_ref (self->profile);
   job->namer = mg_frame_namer_ref (self->namer);
   job->process = mg_time_view_get_process (self->view);
+  job->thread = chosen_thread (self);
   job->generation = self->generation;
   if (mg_time_view_get_figures_range (self->view, &t0, &t1) == MG_FIGURES_RANGE_RUN)
     t0 = -INFINITY, t1 = INFINITY;
@@ -608,7 +744,13 @@ mg_code_view_set_profile (MgCodeView *self, MgProfile *profile)
   fill_functions (self);
   fill_tree (self);
   mg_flame_view_set_tree (MG_FLAME_VIEW (self->flame), NULL);
+  mg_source_view_set_profile (MG_SOURCE_VIEW (self->source), profile);
+  mg_code_view_set_selected_function (self, NULL);
   gtk_label_set_text (GTK_LABEL (self->summary), "");
+  /* Another profile's threads: All Threads again. */
+  self->n_threads = G_MAXUINT;
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->threads), 0);
+  list_threads (self, 0);
   if (profile == NULL)
     return;
   self->profile = g_object_ref (profile);
@@ -637,13 +779,88 @@ mg_code_view_dispose (GObject *object)
   g_clear_object (&self->functions_sorted);
   g_clear_object (&self->roots);
   g_clear_object (&self->tree_rows);
+  g_clear_pointer (&self->selected_function, g_free);
   G_OBJECT_CLASS (mg_code_view_parent_class)->dispose (object);
+}
+
+static void
+mg_code_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  if (prop_id == PROP_SELECTED_FUNCTION)
+    g_value_set_string (value, MG_CODE_VIEW (object)->selected_function);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+mg_code_view_set_property (GObject *object, guint prop_id, const GValue *value,
+                           GParamSpec *pspec)
+{
+  if (prop_id == PROP_SELECTED_FUNCTION)
+    mg_code_view_set_selected_function (MG_CODE_VIEW (object), g_value_get_string (value));
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
 mg_code_view_class_init (MgCodeViewClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = mg_code_view_dispose;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = mg_code_view_dispose;
+  object_class->get_property = mg_code_view_get_property;
+  object_class->set_property = mg_code_view_set_property;
+  /* The function picked in Functions, Call Tree or Flame Graph, as
+   * mg_call_tree_find_function () names it; NULL: none. */
+  properties[PROP_SELECTED_FUNCTION] =
+    g_param_spec_string ("selected-function", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  /* A row or box double-clicked (or Enter): the function's name. */
+  signals[FUNCTION_ACTIVATED] =
+    g_signal_new ("function-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                  NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+/* The Source view follows the selected function: its file, at its line. */
+static void
+on_selected_function (MgCodeView *self)
+{
+  const MgCallFunction *f = NULL;
+
+  if (self->current && self->selected_function)
+    {
+      const MgCallTree *tree = mg_code_tree_get (self->current);
+      int row = mg_call_tree_find_function (tree, self->selected_function);
+      if (row >= 0)
+        f = mg_call_tree_get_function (tree, (guint) row, NULL, NULL);
+    }
+  mg_source_view_show_function (MG_SOURCE_VIEW (self->source), f ? f->name : NULL,
+                                f ? f->file : NULL, f ? f->line : 0);
+}
+
+static void
+on_function_activated (MgCodeView *self)
+{
+  mg_code_view_show_page (self, "source");
+}
+
+/* A click on a flame box zooms to it (mg-flame-view.c): once released,
+ * the box zoomed to is the selected function; a double-click opens it. */
+static void
+on_flame_released (GtkGestureClick *gesture, int n_press, double x, double y, MgCodeView *self)
+{
+  guint node = mg_flame_view_get_focus (MG_FLAME_VIEW (self->flame));
+  const MgCallFunction *f = NULL;
+
+  if (self->current && node != MG_CALL_TREE_ROOT)
+    f = mg_call_tree_get_node (mg_code_tree_get (self->current), MG_CALL_TREE_TOP_DOWN, node,
+                               NULL, NULL);
+  if (f == NULL)
+    return;
+  mg_code_view_set_selected_function (self, f->name);
+  if (n_press == 2)
+    g_signal_emit (self, signals[FUNCTION_ACTIVATED], 0, f->name);
 }
 
 static void
@@ -656,6 +873,11 @@ mg_code_view_init (MgCodeView *self)
   gtk_stack_add_named (GTK_STACK (self->view_stack), build_tree (self), "tree");
   self->flame = mg_flame_view_new ();
   gtk_stack_add_named (GTK_STACK (self->view_stack), scrolled (self->flame), "flame");
+  GtkGesture *flame_click = gtk_gesture_click_new ();
+  g_signal_connect (flame_click, "released", G_CALLBACK (on_flame_released), self);
+  gtk_widget_add_controller (self->flame, GTK_EVENT_CONTROLLER (flame_click));
+  g_signal_connect (self, "notify::selected-function", G_CALLBACK (on_selected_function), NULL);
+  g_signal_connect (self, "function-activated", G_CALLBACK (on_function_activated), NULL);
   self->pages = gtk_stack_new ();
   gtk_widget_set_vexpand (self->pages, TRUE);
   gtk_stack_add_named (GTK_STACK (self->pages), self->view_stack, "views");
@@ -672,7 +894,33 @@ mg_code_view_new (MgTimeView *view)
   self->view = g_object_ref (view);
   for (guint i = 0; i < G_N_ELEMENTS (range_properties); i++)
     g_signal_connect_swapped (view, range_properties[i], G_CALLBACK (schedule), self);
+  self->source = mg_source_view_new (view);
+  gtk_stack_add_named (GTK_STACK (self->view_stack), self->source, "source");
   return GTK_WIDGET (self);
+}
+
+const char *
+mg_code_view_get_selected_function (MgCodeView *self)
+{
+  g_return_val_if_fail (MG_IS_CODE_VIEW (self), NULL);
+  return self->selected_function;
+}
+
+void
+mg_code_view_set_selected_function (MgCodeView *self, const char *name)
+{
+  g_return_if_fail (MG_IS_CODE_VIEW (self));
+  if (g_strcmp0 (self->selected_function, name) == 0)
+    return;
+  g_free (self->selected_function);
+  self->selected_function = g_strdup (name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_FUNCTION]);
+}
+
+GtkWidget *
+mg_code_view_get_source_view (MgCodeView *self)
+{
+  return self->source;
 }
 
 gboolean
@@ -702,6 +950,8 @@ mg_code_view_show_page (MgCodeView *self, const char *page)
     button = self->tree_button;
   else if (g_str_equal (page, "flame"))
     button = self->flame_button;
+  else if (g_str_equal (page, "source"))
+    button = self->source_button;
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
 }
 
@@ -733,6 +983,12 @@ gboolean
 mg_code_view_get_spread_shown (MgCodeView *self)
 {
   return gtk_column_view_column_get_visible (self->spread_columns[0]);
+}
+
+GtkWidget *
+mg_code_view_get_threads (MgCodeView *self)
+{
+  return self->threads;
 }
 
 const char *

@@ -20,5 +20,11 @@ G_DECLARE_FINAL_TYPE (MgCodeView, mg_code_view, MG, CODE_VIEW, GtkBox)
 GtkWidget *mg_code_view_new (MgTimeView *view);
 /* NULL: nothing shown. */
 void mg_code_view_set_profile (MgCodeView *self, MgProfile *profile);
+/* The "selected-function" property: the function picked in Functions,
+ * Call Tree or Flame Graph (mg_call_tree_find_function's name), NULL
+ * when none; the Source view shows its file. "function-activated" (the
+ * name) is emitted on a double-click or Enter: the Source tab opens. */
+const char *mg_code_view_get_selected_function (MgCodeView *self);
+void mg_code_view_set_selected_function (MgCodeView *self, const char *name);
 
 G_END_DECLS

@@ -132,7 +132,11 @@ stack_variant (MgRecordStacks *s, const MgRecordStack *e, const guint32 *profile
       else
         rows[f] = (FrameRow) { profile_module[m], 0, pc - mods[m].load_bias };
     }
-  guint32 flags = e->flags & (MG_RECORD_STACK_TRUNCATED | MG_RECORD_STACK_UNKNOWN);
+  guint32 flags = e->flags & (MG_RECORD_STACK_TRUNCATED | MG_RECORD_STACK_UNKNOWN
+                               | MG_RECORD_STACK_MPI);
+  int thread = mg_record_stack_thread (e->flags);
+  if (thread >= 0)
+    flags |= (guint32) (thread + 1) << MG_STACK_THREAD_SHIFT;
   GVariant *frames = g_variant_new_fixed_array (G_VARIANT_TYPE ("(ut)"), rows, e->n_frames,
                                                 sizeof (FrameRow));
   return g_variant_ref_sink (g_variant_new ("(@a(ut)u)", frames, flags));

@@ -12,7 +12,8 @@
 typedef struct {
   MgStackFrame *frames;
   guint n_frames;
-  guint flags;
+  guint flags;             /* without the thread bits */
+  int thread;              /* ordinal, -1: not known or several */
   guint64 count;
 } Stack;
 
@@ -26,6 +27,8 @@ struct _MgStackSet {
   guint64 total, taken, lost;
   guint n_processes;
   guint n_stepped_aside;
+  int thread;              /* the filter: MG_STACK_THREAD_ALL or an ordinal */
+  guint n_threads;         /* 1 + the highest ordinal of the processes' stacks */
 };
 
 /* The member's (ut) frames and (uuu) counts as laid out in fixed arrays,
@@ -56,20 +59,39 @@ stack_clear (gpointer data)
   g_free (((Stack *) data)->frames);
 }
 
-/* The stack's index in the set, added when new. */
+/* The thread ordinal of a stack's flags, -1 when not known. */
+static int
+thread_of (guint flags)
+{
+  guint v = flags >> MG_STACK_THREAD_SHIFT;
+  return v == 0 ? -1 : (int) v - 1;
+}
+
+/* The stack's index in the set, added when new: one per frames and flags
+ * but the thread, so that the same stack of two threads is one (its
+ * thread then -1) where the set takes every thread. */
 static guint
 intern (MgStackSet *set, GVariant *stack)
 {
-  GBytes *key = g_variant_get_data_as_bytes (stack);
+  guint32 flags;
+  g_variant_get_child (stack, 1, "u", &flags);
+  int thread = thread_of (flags);
+  flags &= ~MG_STACK_THREAD_MASK;
+  g_autoptr (GVariant) frames = g_variant_get_child_value (stack, 0);
+  g_autoptr (GVariant) keyed = g_variant_ref_sink (g_variant_new ("(@a(ut)u)", frames, flags));
+  GBytes *key = g_variant_get_data_as_bytes (keyed);
   gpointer found = g_hash_table_lookup (set->by_frames, key);
   if (found != NULL)
     {
       g_bytes_unref (key);
+      Stack *known = &g_array_index (set->stacks, Stack, GPOINTER_TO_UINT (found) - 1);
+      if (known->thread != thread)
+        known->thread = -1;
       return GPOINTER_TO_UINT (found) - 1;
     }
-  g_autoptr (GVariant) frames = g_variant_get_child_value (stack, 0);
   Stack s = { 0 };
-  g_variant_get_child (stack, 1, "u", &s.flags);
+  s.flags = flags;
+  s.thread = thread;
   gsize n_frames;
   const MgStackFrame *rows = frames_of (frames, &n_frames);
   s.n_frames = (guint) n_frames;
@@ -103,14 +125,25 @@ add_process (MgStackSet *set, GVariant *proc, double start_s, double end_s)
   set->lost += lost;
   set->n_processes++;
   g_autofree guint *index = g_new (guint, MAX (g_variant_n_children (stacks), 1));
+  /* Per stack of the process: its index in the set, G_MAXUINT not yet
+   * interned, G_MAXUINT - 1 of another thread than the filter's. */
   for (gsize i = 0; i < g_variant_n_children (stacks); i++)
-    index[i] = G_MAXUINT;
+    {
+      index[i] = G_MAXUINT;
+      guint32 flags;
+      g_autoptr (GVariant) st = g_variant_get_child_value (stacks, i);
+      g_variant_get_child (st, 1, "u", &flags);
+      int thread = thread_of (flags);
+      set->n_threads = MAX (set->n_threads, (guint) (thread + 1));
+      if (set->thread != MG_STACK_THREAD_ALL && thread != set->thread)
+        index[i] = G_MAXUINT - 1;
+    }
   gsize n;
   const CountRow *rows = counts_of (counts, &n);
   for (gsize i = 0; i < n; i++)
     {
       guint32 w = rows[i].window, stack = rows[i].stack, count = rows[i].count;
-      if (!(ends[w] > start_s && starts[w] < end_s))
+      if (!(ends[w] > start_s && starts[w] < end_s) || index[stack] == G_MAXUINT - 1)
         continue;
       if (index[stack] == G_MAXUINT)
         {
@@ -125,9 +158,17 @@ add_process (MgStackSet *set, GVariant *proc, double start_s, double end_s)
 MgStackSet *
 mg_stack_set_new (MgProfile *profile, int process, double start_s, double end_s)
 {
+  return mg_stack_set_new_for_thread (profile, process, MG_STACK_THREAD_ALL, start_s, end_s);
+}
+
+MgStackSet *
+mg_stack_set_new_for_thread (MgProfile *profile, int process, int thread, double start_s,
+                             double end_s)
+{
   g_return_val_if_fail (MG_IS_PROFILE (profile), NULL);
   MgStackSet *set = g_new0 (MgStackSet, 1);
   set->profile = g_object_ref (profile);
+  set->thread = thread;
   set->payload = g_variant_ref (profile->stacks);
   set->stacks = g_array_new (FALSE, TRUE, sizeof (Stack));
   g_array_set_clear_func (set->stacks, stack_clear);
@@ -196,6 +237,19 @@ mg_stack_set_get_frames (const MgStackSet *set, guint stack, guint *n_frames, gu
   if (flags)
     *flags = s->flags;
   return s->frames;
+}
+
+int
+mg_stack_set_get_thread (const MgStackSet *set, guint stack)
+{
+  g_return_val_if_fail (stack < set->stacks->len, -1);
+  return g_array_index (set->stacks, Stack, stack).thread;
+}
+
+guint
+mg_stack_set_get_n_threads (const MgStackSet *set)
+{
+  return set->n_threads;
 }
 
 guint64

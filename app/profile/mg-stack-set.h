@@ -26,7 +26,22 @@ typedef struct {
 enum {
   MG_STACK_TRUNCATED = 1u << 0,
   MG_STACK_UNKNOWN_FRAME = 1u << 1,
+  /* A wait in an MPI call, sampled in wall-clock time: [the MPI wrapper's
+   * MPI_<name>, the call site] (docs/sampler.md, "MPI waits"). */
+  MG_STACK_MPI = 1u << 2,
+  /* Bits 16 to 31: the ordinal of the thread the stack was sampled in,
+   * in its process, + 1 (0 the main thread, then 1, 2, … in the order the
+   * sampler first saw them); 0 when not known (profiles of records from
+   * before, docs/profile-format.md). mg_stack_set_get_frames gives the
+   * flags without them: mg_stack_set_get_thread. */
+  MG_STACK_THREAD_SHIFT = 16,
+  MG_STACK_THREAD_MASK = 0xffffu << 16,
 };
+
+/* The thread filter of mg_stack_set_new_for_thread: every thread. */
+#define MG_STACK_THREAD_ALL (-1)
+/* The main thread's ordinal. */
+#define MG_STACK_THREAD_MAIN 0
 
 typedef struct {
   const char *path;        /* as the loader named it */
@@ -40,6 +55,11 @@ typedef struct _MgStackSet MgStackSet;
  * (start_s, end_s] (seconds from the run's start; -INFINITY, INFINITY for
  * the whole run). */
 MgStackSet *mg_stack_set_new (MgProfile *profile, int process, double start_s, double end_s);
+/* The same, of one thread of each process: thread is an ordinal
+ * (MG_STACK_THREAD_MAIN, 1, …), or MG_STACK_THREAD_ALL, where the same
+ * stack sampled in several threads is one stack. */
+MgStackSet *mg_stack_set_new_for_thread (MgProfile *profile, int process, int thread,
+                                         double start_s, double end_s);
 void mg_stack_set_free (MgStackSet *set);
 
 /* The profile the set was taken from (the set holds a reference). */
@@ -50,6 +70,13 @@ guint mg_stack_set_get_n_stacks (const MgStackSet *set);
 const MgStackFrame *mg_stack_set_get_frames (const MgStackSet *set, guint stack, guint *n_frames,
                                              guint *flags);
 guint64 mg_stack_set_get_count (const MgStackSet *set, guint stack);
+/* The ordinal of the thread the stack was sampled in; -1 when not known
+ * or, in a set of every thread, when it was sampled in several. */
+int mg_stack_set_get_thread (const MgStackSet *set, guint stack);
+/* 1 + the highest thread ordinal in the selected processes' stacks
+ * (whatever the thread filter and time range): the threads a filter may
+ * name; 0 when none is known. */
+guint mg_stack_set_get_n_threads (const MgStackSet *set);
 guint64 mg_stack_set_get_total (const MgStackSet *set);
 
 guint mg_stack_set_get_n_modules (const MgStackSet *set);

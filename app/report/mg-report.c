@@ -293,6 +293,7 @@ mg_report_new_named (MgProfile *profile, const char *profile_path, GPtrArray *pa
         add_subsection (report, profile, partial, g_ptr_array_index (partial->subsections, s));
     }
   mg_report_add_where (report, profile, namer);
+  mg_report_add_mpi_sites (report, profile, namer);
   return report;
 }
 

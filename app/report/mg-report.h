@@ -84,6 +84,10 @@ void mg_report_summarise (MgReport *report, MgProfile *profile);
  * could not keep the text of every file holding sampled lines
  * (mg-profile-code.h); nothing when the profile has no stacks. */
 void mg_report_add_where (MgReport *report, MgProfile *profile, const MgStackNamer *namer);
+/* "MPI call sites that waited longest": the MPI waits of the call stacks
+ * (MG_STACK_MPI) by MPI function and call site, with the time waited and
+ * the ranks; nothing when the profile has none (mg-report-mpi-sites.c). */
+void mg_report_add_mpi_sites (MgReport *report, MgProfile *profile, const MgStackNamer *namer);
 /* The share of the time (0..1) in which the CPU waited on the GPU (the
  * rule in mg-report-gpu-wait.c), NaN when the run did not record both;
  * the CPU section's note when it is at least half, else NULL. */

@@ -16,6 +16,7 @@
 #include "profile/mg-profile.h"
 #include "profile/mg-profile-code.h"
 #include "profile/mg-stack-set.h"
+#include "symbols/mg-symbolizer.h"
 
 typedef CliTestFolder Fixture;
 
@@ -681,6 +682,227 @@ test_recover_names (Fixture *f, gconstpointer data)
   g_assert_cmpuint (count_of (by_leaf, "b"), >, 0);
 }
 
+/* The line of the MPI workload's source that holds marker. */
+static guint
+source_line_of (const char *relative, const char *marker)
+{
+  g_autofree char *path = g_build_filename (MG_SOURCE_ROOT, relative, NULL);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], marker) != NULL)
+      return i + 1;
+  g_error ("no line with '%s' in %s", marker, path);
+}
+
+/* The value in seconds of the report line that starts with prefix under
+ * heading (text report), or -1 when there is none. */
+static double
+report_seconds (const char *text, const char *heading, const char *prefix)
+{
+  const char *section = strstr (text, heading);
+  if (section == NULL)
+    return -1;
+  g_auto (GStrv) lines = g_strsplit (section, "\n", -1);
+  for (guint i = 2; lines[i] != NULL; i++)
+    {
+      if (lines[i + 1] != NULL && g_str_has_prefix (lines[i + 1], "---"))
+        break;
+      const char *name = lines[i];
+      while (*name == ' ')
+        name++;
+      if (!g_str_has_prefix (name, prefix))
+        continue;
+      /* "name   3.02 s  [bar]": the number before " s". */
+      const char *unit = strstr (name + strlen (prefix), " s");
+      g_assert_nonnull (unit);
+      const char *number = unit;
+      while (number > name && number[-1] != ' ')
+        number--;
+      return g_ascii_strtod (number, NULL);
+    }
+  return -1;
+}
+
+/* An MPI late rank (tests/plugins/mpi-workload.c "late": rank 1 sleeps
+ * 3 s, then both meet in an MPI_Barrier): rank 0's wait is sampled from
+ * the MPI wrapper's thread table, without a signal, as the stack
+ * [MPI_Barrier, its call site], at least 90 % of rank 0's samples; the
+ * folded export shows it under its caller, and the report's "MPI call
+ * sites that waited longest" names the call site's line, rank 0 and about
+ * 3 s. */
+static void
+test_mpi_late (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mpirun = g_find_program_in_path ("mpirun");
+  g_autofree char *workload = cli_test_build_path ("tests/cli/mg-cli-mpi-workload");
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
+  g_autoptr (GError) error = NULL;
+  guint64 total;
+  guint n_lines;
+
+  if (mpirun == NULL || !g_file_test (workload, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("mpirun or the MPI workload is not there");
+      return;
+    }
+  const char *args[] = { "--profile", "-n", "2", "-o", "run.mgprof", workload, "late", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  assert_status (run, 0);
+  g_autoptr (MgProfile) profile = mg_profile_load (output, &error);
+  g_assert_no_error (error);
+  int waiting = -1;
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    if (mg_profile_get_process (profile, p)->rank == 0)
+      waiting = (int) p;
+  g_assert_cmpint (waiting, >=, 0);
+
+  /* Rank 0: its samples are nearly all the barrier's wait, two frames. */
+  g_autoptr (MgStackSet) set = mg_stack_set_new (profile, waiting, -INFINITY, INFINITY);
+  guint64 in_mpi = 0;
+  for (guint s = 0; s < mg_stack_set_get_n_stacks (set); s++)
+    {
+      guint n, flags;
+      const MgStackFrame *frames = mg_stack_set_get_frames (set, s, &n, &flags);
+      if (!(flags & MG_STACK_MPI))
+        continue;
+      g_assert_cmpuint (n, ==, 2);
+      g_assert_cmpuint (frames[0].module, <, mg_stack_set_get_n_modules (set));
+      g_assert_nonnull (strstr (mg_stack_set_get_module (set, frames[0].module)->path,
+                                "libmetrograph-mpi-wrap.so"));
+      in_mpi += mg_stack_set_get_count (set, s);
+    }
+  guint64 rank0 = mg_stack_set_get_total (set);
+  g_test_message ("rank 0: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " samples in MPI",
+                  in_mpi, rank0);
+  /* 3 s at 20 ms: about 150 samples of the wait. */
+  g_assert_cmpuint (in_mpi, >=, 100);
+  g_assert_cmpfloat (100.0 * (double) in_mpi / (double) rank0, >=, 90.0);
+
+  /* The folded export: "main;in_flight;MPI_Barrier" where in_flight is
+   * inlined in main (the call site names its inline chain), else
+   * "in_flight;MPI_Barrier" (the call site alone, -O0), at least 90 % of
+   * rank 0's samples. */
+  const char *export[] = { "--export=run.folded", "run.mgprof", NULL };
+  g_autoptr (CliTestRun) exported = cli_test_run (f->dir, export);
+  assert_status (exported, 0);
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, &total, &n_lines);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (folded, &text, NULL, NULL));
+  guint64 at_site = 0;
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "main;in_flight;MPI_Barrier ")
+        || g_str_has_prefix (lines[i], "in_flight;MPI_Barrier "))
+      at_site += g_ascii_strtoull (strchr (lines[i], ' ') + 1, NULL, 10);
+  g_assert_cmpfloat (100.0 * (double) at_site / (double) rank0, >=, 90.0);
+  g_assert_cmpuint (count_of (by_leaf, "MPI_Barrier"), ==, at_site);
+
+  /* The report: the late barrier's line, rank 0, about 3 s. */
+  guint line = source_line_of ("tests/plugins/mpi-workload.c", "the late barrier");
+  g_autofree char *prefix = g_strdup_printf ("MPI_Barrier (mpi-workload.c:%u, in in_flight), "
+                                             "rank 0", line);
+  const char *report_args[] = { "--report=-", "run.mgprof", NULL };
+  g_autoptr (CliTestRun) report = cli_test_run (f->dir, report_args);
+  assert_status (report, 0);
+  g_test_message ("%s", strstr (report->out, "MPI call sites"));
+  double waited = report_seconds (report->out, "MPI call sites that waited longest", prefix);
+  g_assert_cmpfloat_with_epsilon (waited, 3.0, 0.4);
+}
+
+/* The samples of a thread's stacks by leaf function (named by the
+ * symboliser), *total all of them. */
+static GHashTable *
+leaves_of_thread (MgProfile *profile, int thread, MgSymbolizer *symbolizer, guint64 *total)
+{
+  g_autoptr (MgStackSet) set = mg_stack_set_new_for_thread (profile, -1, thread, -INFINITY,
+                                                            INFINITY);
+  GHashTable *by_leaf = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  *total = mg_stack_set_get_total (set);
+  for (guint s = 0; s < mg_stack_set_get_n_stacks (set); s++)
+    {
+      guint n;
+      const MgStackFrame *frames = mg_stack_set_get_frames (set, s, &n, NULL);
+      if (thread != MG_STACK_THREAD_ALL)
+        g_assert_cmpint (mg_stack_set_get_thread (set, s), ==, thread);
+      const char *name = "?";
+      g_autoptr (GPtrArray) resolved = NULL;
+      if (n > 0 && frames[0].module < mg_stack_set_get_n_modules (set))
+        {
+          const MgStackModule *m = mg_stack_set_get_module (set, frames[0].module);
+          resolved = mg_symbolizer_resolve (symbolizer, m->path, m->build_id, m->build_id_len,
+                                            frames[0].vaddr, NULL);
+          const MgSymbolFrame *leaf = g_ptr_array_index (resolved, 0);
+          if (leaf->function != NULL)
+            name = leaf->function;
+        }
+      guint64 *sum = g_hash_table_lookup (by_leaf, name);
+      if (sum == NULL)
+        g_hash_table_insert (by_leaf, g_strdup (name), sum = g_new0 (guint64, 1));
+      *sum += mg_stack_set_get_count (set, s);
+    }
+  return by_leaf;
+}
+
+/* Stacks know their thread: the main thread runs a(), the thread
+ * "mg-worker" b() at the same time, as much CPU time each. The main
+ * thread's stacks hold only a, the worker's (ordinal 1, the only other
+ * thread) only b, all threads both, about half each. */
+static void
+test_thread_filter (Fixture *f, gconstpointer data)
+{
+  const char *options[] = { "--interval=4", NULL };
+  const char *args[] = { "main-worker", "4", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  guint64 main_total, worker_total, all_total;
+
+  profile_and_export (f, options, args, NULL, &run);
+  assert_status (run, 0);
+  g_autoptr (MgProfile) profile = mg_profile_load (output, &error);
+  g_assert_no_error (error);
+  g_autoptr (MgStackSet) all = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
+  g_assert_cmpuint (mg_stack_set_get_n_threads (all), ==, 2);
+
+  g_autoptr (GHashTable) main_leaves = leaves_of_thread (profile, MG_STACK_THREAD_MAIN,
+                                                         symbolizer, &main_total);
+  g_autoptr (GHashTable) worker_leaves = leaves_of_thread (profile, 1, symbolizer,
+                                                           &worker_total);
+  g_autoptr (GHashTable) all_leaves = leaves_of_thread (profile, MG_STACK_THREAD_ALL,
+                                                        symbolizer, &all_total);
+  g_test_message ("main: a %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT "; worker: b %"
+                  G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT, count_of (main_leaves, "a"),
+                  main_total, count_of (worker_leaves, "b"), worker_total);
+  /* 2 s of CPU time each at 4 ms: up to 500 samples each (a loaded
+   * machine loses some, see docs/sampler.md). */
+  g_assert_cmpuint (count_of (main_leaves, "a"), >=, 150);
+  g_assert_cmpuint (count_of (main_leaves, "b"), ==, 0);
+  g_assert_cmpuint (count_of (worker_leaves, "b"), >=, 150);
+  g_assert_cmpuint (count_of (worker_leaves, "a"), ==, 0);
+  /* Nearly every sample of each is its function (the rest: starting and
+   * ending the thread, in libc). */
+  g_assert_cmpfloat (100.0 * (double) count_of (main_leaves, "a") / (double) main_total, >=, 90.0);
+  g_assert_cmpfloat (100.0 * (double) count_of (worker_leaves, "b") / (double) worker_total, >=,
+                     90.0);
+  /* All threads: exactly the two together (each thread's counts), in
+   * about the known split: wider than ±5, since on a loaded machine the
+   * CPU-time timers lose a different share of each thread's samples
+   * (docs/sampler.md: 44 to 54 % seen at a load of 15 on 2 cores). */
+  g_assert_cmpuint (all_total, ==, mg_stack_set_get_total (all));
+  g_assert_cmpuint (count_of (all_leaves, "a"), ==, count_of (main_leaves, "a"));
+  g_assert_cmpuint (count_of (all_leaves, "b"), ==, count_of (worker_leaves, "b"));
+  guint64 a = count_of (all_leaves, "a"), b = count_of (all_leaves, "b");
+  g_assert_cmpuint (all_total, ==, main_total + worker_total);
+  g_assert_cmpfloat_with_epsilon (100.0 * (double) a / (double) (a + b), 50.0, 12.0);
+  /* A thread the process never had: nothing. */
+  g_autoptr (MgStackSet) none = mg_stack_set_new_for_thread (profile, -1, 7, -INFINITY, INFINITY);
+  g_assert_cmpuint (mg_stack_set_get_total (none), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -700,5 +922,7 @@ main (int argc, char **argv)
   ADD ("/cli/stacks/range", test_range);
   ADD ("/cli/stacks/self-contained", test_self_contained);
   ADD ("/cli/stacks/recover-names", test_recover_names);
+  ADD ("/cli/stacks/mpi-late", test_mpi_late);
+  ADD ("/cli/stacks/thread-filter", test_thread_filter);
   return g_test_run ();
 }

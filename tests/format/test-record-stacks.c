@@ -246,7 +246,73 @@ static void
 test_documented_size (void)
 {
   g_assert_cmpuint (mg_record_stacks_layout (NULL, MG_RECORD_STACKS_DEFAULT_MAX, 4096), ==,
-                    1278120);
+                    1284264);
+}
+
+/* A sample of weight 3 (a timer's two overruns) counts 3 in the taken
+ * samples and in its slot; weight 0 counts nothing. */
+static void
+test_weighted (StacksFixture *f, gconstpointer data)
+{
+  MgRecordStacks *t = f->w.stacks;
+  uint64_t pcs[1] = { 0x3030 };
+  g_assert_true (mg_record_stacks_add_weighted (t, pcs, 1, 0, 3));
+  g_assert_true (mg_record_stacks_add (t, pcs, 1, 0));
+  g_assert_true (mg_record_stacks_add_weighted (t, pcs, 1, 0, 0));
+  commit_slot (f, 10);
+  guint64 lost;
+  g_assert_cmpuint (slot_total (f, &lost), ==, 4);
+  g_assert_cmpuint (t->n_taken, ==, 4);
+  g_assert_cmpuint (t->n_stacks, ==, 1);
+}
+
+/* Version 2: the same frames in two threads are two stacks, each naming
+ * its thread's ordinal; the threads table names them; a section of
+ * version 0 (a record from before: no table, its size ending at the
+ * slots) still passes the check, its stacks of no known thread. */
+static void
+test_thread_ordinals (StacksFixture *f, gconstpointer data)
+{
+  MgRecordStacks *t = f->w.stacks;
+  uint64_t size = f->w.size - mg_record_sections_offset (f->w.header);
+  uint64_t pcs[2] = { 0x1010, 0x2020 };
+  g_assert_cmpuint (t->version, ==, MG_RECORD_STACKS_VERSION);
+  g_assert_true (mg_record_stacks_add (t, pcs, 2, mg_record_stack_thread_flags (0)));
+  g_assert_true (mg_record_stacks_add (t, pcs, 2, mg_record_stack_thread_flags (3)));
+  g_assert_true (mg_record_stacks_add (t, pcs, 2, mg_record_stack_thread_flags (3)));
+  g_assert_cmpuint (t->n_stacks, ==, 2);
+  const MgRecordStack *e = mg_record_stacks_entries (t);
+  g_assert_cmpint (mg_record_stack_thread (e[0].flags), ==, 0);
+  g_assert_cmpint (mg_record_stack_thread (e[1].flags), ==, 3);
+  g_assert_cmpint (mg_record_stack_thread (0), ==, -1);
+  /* Clamped: the last ordinal stands for all the later ones. */
+  g_assert_cmpint (mg_record_stack_thread (mg_record_stack_thread_flags (100000)), ==,
+                   MG_RECORD_STACK_THREAD_MAX - 1);
+
+  g_assert_true (mg_record_stacks_name_thread (t, 4242, 3, "a-worker-with-a-long-name"));
+  g_assert_cmpuint (t->n_thread_names, ==, 1);
+  const MgRecordThread *named = mg_record_stacks_threads (t);
+  g_assert_nonnull (named);
+  if (named == NULL)
+    return;
+  g_assert_cmpint (named[0].tid, ==, 4242);
+  g_assert_cmpuint (named[0].ordinal, ==, 3);
+  g_assert_cmpstr (named[0].name, ==, "a-worker-with-a");
+  commit_slot (f, 10);
+  g_assert_true (mg_record_stacks_check (t, size, f->w.header));
+
+  /* As a record of version 0 would be: shorter, no table. */
+  MgRecordStacks old = *t;
+  t->version = 0;
+  t->max_threads = 0;
+  t->threads_offset = 0;
+  t->n_thread_names = 0;
+  g_assert_null (mg_record_stacks_threads (t));
+  g_assert_false (mg_record_stacks_check (t, size, f->w.header));
+  g_assert_true (mg_record_stacks_check (t, old.threads_offset, f->w.header));
+  *t = old;
+  t->n_thread_names = t->max_threads + 1;
+  g_assert_false (mg_record_stacks_check (t, size, f->w.header));
 }
 
 int
@@ -263,5 +329,7 @@ main (int argc, char **argv)
   ADD ("/record-stacks/slot-full", test_slot_full, 64);
   ADD ("/record-stacks/threads", test_threads, 4096);
   ADD ("/record-stacks/check-damaged", test_check_damaged, 8);
+  ADD ("/record-stacks/thread-ordinals", test_thread_ordinals, 8);
+  ADD ("/record-stacks/weighted", test_weighted, 8);
   return g_test_run ();
 }

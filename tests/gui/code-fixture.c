@@ -62,7 +62,18 @@ vaddr_of (gpointer fn, guint offset)
 }
 
 /* A stack, innermost first: the leaf inside its function, the callers'
- * return addresses two bytes in (named one byte earlier). */
+ * return addresses two bytes in (named one byte earlier), sampled in
+ * thread ordinal (-1: not known). */
+static GVariant *
+stack_of_thread (guint n, gpointer const *fns, int thread)
+{
+  GVariantBuilder frames;
+  g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
+  for (guint i = 0; i < n; i++)
+    g_variant_builder_add (&frames, "(ut)", 0u, vaddr_of (fns[i], i == 0 ? 1 : 2));
+  return g_variant_new ("(a(ut)u)", &frames, (guint32) (thread + 1) << MG_STACK_THREAD_SHIFT);
+}
+
 static GVariant *
 stack (guint n, gpointer const *fns)
 {
@@ -121,6 +132,34 @@ code_fixture_profile (void)
   g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
   g_variant_builder_add_value (&procs, process (0, p0_stacks, 3, p0_counts, 3));
   g_variant_builder_add_value (&procs, process (1, p1_stacks, 2, p1_counts, 2));
+  g_clear_pointer (&profile->stacks, g_variant_unref);
+  profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
+                                                       g_variant_builder_end (&modules),
+                                                       g_variant_builder_end (&procs)));
+  g_assert_true (mg_stack_set_check_payload (profile->stacks, 4));
+  return profile;
+}
+
+MgProfile *
+code_fixture_threads_profile (void)
+{
+  MgProfile *profile = gui_fixture_imbalance ();
+  gpointer const ma[] = { code_fixture_a, code_fixture_main };
+  gpointer const mb[] = { code_fixture_b, code_fixture_main };
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  GVariantBuilder modules, procs;
+
+  g_assert_nonnull (exe);
+  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
+  g_variant_builder_add (&modules, "(^ay@ay)", exe,
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, NULL, 0, 1));
+  /* Process 0: main→a in the main thread, main→b in thread 1 and, the
+   * same frames, main→a in thread 2. */
+  GVariant *stacks[] = { stack_of_thread (2, ma, 0), stack_of_thread (2, mb, 1),
+                         stack_of_thread (2, ma, 2) };
+  const guint32 counts[][3] = { { 0, 0, 50 }, { 1, 0, 20 }, { 0, 1, 25 }, { 1, 2, 5 } };
+  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
+  g_variant_builder_add_value (&procs, process (0, stacks, 3, counts, 4));
   g_clear_pointer (&profile->stacks, g_variant_unref);
   profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
                                                        g_variant_builder_end (&modules),

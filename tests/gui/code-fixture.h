@@ -18,5 +18,9 @@
 G_BEGIN_DECLS
 
 MgProfile *code_fixture_profile (void);
+/* Threads (docs/profile-format.md, stack flags): process 0 alone, main→a
+ * in its main thread ×70, main→b in thread 1 ×25, main→a in thread 2 ×5:
+ * all threads a 75 %, b 25 %; the main thread a only; thread 1 b only. */
+MgProfile *code_fixture_threads_profile (void);
 
 G_END_DECLS

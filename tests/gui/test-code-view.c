@@ -59,6 +59,22 @@ assert_function (GListModel *model, const char *name, guint64 self, guint64 tota
   g_assert_cmpfloat_with_epsilon (mg_code_item_get_total_share (item), total_share, 0.01);
 }
 
+/* The first drop-down under root but skip (the process drop-down, not
+ * the Code pane's thread drop-down). */
+static GtkWidget *
+find_drop_down_but (GtkWidget *root, GtkWidget *skip)
+{
+  if (GTK_IS_DROP_DOWN (root) && root != skip)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_drop_down_but (c, skip);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_functions (void)
 {
@@ -94,7 +110,8 @@ test_functions (void)
   /* Process 1 chosen in the header's drop-down (after All Processes),
    * whole run. */
   mg_time_view_clear_selection (mg_window_get_time_view (window));
-  GtkWidget *processes = gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_DROP_DOWN);
+  GtkWidget *processes = find_drop_down_but (GTK_WIDGET (window),
+                                              mg_code_view_get_threads (view));
   g_assert_nonnull (processes);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (processes), 2);
   g_assert_cmpint (mg_time_view_get_process (mg_window_get_time_view (window)), ==, 1);
@@ -207,6 +224,64 @@ test_across_processes (void)
   g_assert_false (mg_code_view_get_spread_shown (view));
   g_assert_false (mg_code_item_get_spread (find_function (model, "code_fixture_a"), &f));
   assert_spread (model, "code_fixture_a", "", "", "");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The thread drop-down filters every view: all threads (the same stack
+ * of two threads merged), the main thread, thread 1. */
+static void
+test_threads (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_threads_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  GListModel *model = mg_code_view_get_functions_model (view);
+  GtkDropDown *threads = GTK_DROP_DOWN (mg_code_view_get_threads (view));
+
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (threads)));
+  GListModel *names = gtk_drop_down_get_model (threads);
+  g_assert_cmpuint (g_list_model_get_n_items (names), ==, 4);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (names), 0), ==, "All Threads");
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (names), 1), ==, "Main Thread");
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (names), 2), ==, "Thread 1");
+  g_assert_cmpuint (gtk_drop_down_get_selected (threads), ==, 0);
+  assert_function (model, "code_fixture_a", 75, 75, 75, 75);
+  assert_function (model, "code_fixture_b", 25, 25, 25, 25);
+  assert_function (model, "code_fixture_main", 0, 100, 0, 100);
+  g_assert_nonnull (strstr (mg_code_view_get_summary (view), "100 samples"));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+  gtk_drop_down_set_selected (threads, 1);
+  view = code_view (window);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  assert_function (model, "code_fixture_a", 70, 70, 100, 100);
+  mg_test_spin (200);
+  gui_test_save_screenshot (window, "code-threads-light.png");
+  g_assert_nonnull (strstr (mg_code_view_get_summary (view), "70 samples"));
+
+  gtk_drop_down_set_selected (threads, 2);
+  view = code_view (window);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  assert_function (model, "code_fixture_b", 25, 25, 100, 100);
+  /* The list stays as it was, with the choice. */
+  g_assert_cmpuint (gtk_drop_down_get_selected (threads), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (threads)), ==, 4);
+
+  /* The selection still applies: thread 1 ran in the first half only;
+   * the main thread's second half is its 20. */
+  mg_time_view_set_selection (mg_window_get_time_view (window), 0.6, 0.9);
+  view = code_view (window);
+  g_assert_cmpstr (mg_code_view_get_empty_title (view), ==, "No Samples Here");
+  gtk_drop_down_set_selected (threads, 1);
+  view = code_view (window);
+  assert_function (model, "code_fixture_a", 20, 20, 100, 100);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* A profile whose stacks name no thread: no drop-down. */
+  g_autoptr (MgProfile) older = code_fixture_profile ();
+  window = gui_test_new_window (older);
+  view = code_view (window);
+  g_assert_false (gtk_widget_get_visible (mg_code_view_get_threads (view)));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -365,6 +440,7 @@ main (int argc, char **argv)
   gui_test_init (&argc, &argv);
   g_test_add_func ("/code-view/functions", test_functions);
   g_test_add_func ("/code-view/stored-names", test_stored_names);
+  g_test_add_func ("/code-view/threads", test_threads);
   g_test_add_func ("/code-view/call-tree", test_call_tree);
   g_test_add_func ("/code-view/flame-graph", test_flame_graph);
   g_test_add_func ("/code-view/no-stacks", test_no_stacks);

@@ -83,7 +83,7 @@ in_flight (const char *mode, int rank)
     {
       if (rank == 1)
         sleep_ms (3000);
-      MPI_Barrier (MPI_COMM_WORLD);
+      MPI_Barrier (MPI_COMM_WORLD); /* the late barrier (tests find this line) */
     }
   else if (strcmp (mode, "wait-loop") == 0)
     for (int i = 0; i < 12; i++)

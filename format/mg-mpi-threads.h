@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Which threads are inside an MPI call, for the activity plugin
- * (plugins/activity.c), which finds the table with
- * dlsym(RTLD_DEFAULT, "metrograph_mpi_threads"). The wrapper
- * (mpi-wrap.c) already marks every call's start and end for the MPI time
+/* Which threads are inside an MPI call, and where they called it from,
+ * for the activity plugin (plugins/activity.c) and the sampler's call
+ * stacks (sampler/mg-stacks.c), which find the table with
+ * dlsym(RTLD_DEFAULT, "metrograph_mpi_threads"). The MPI wrapper
+ * (plugins/mpi-wrap.c) already marks every call's start and end for the MPI time
  * (mpi-counters.h); that count is the process's, and a thread's class
  * needs its own: each thread that calls MPI takes a slot (its tid, with
  * a compare-and-swap, once) and keeps its calls in flight there with a
@@ -12,7 +13,13 @@
  * A slot stays with its tid after the thread ends: a later thread with the
  * same tid takes it again (depth 0 then, since a thread ends outside MPI).
  * More than MG_MPI_THREAD_SLOTS MPI-calling threads: the others are not
- * followed (read as not in MPI). */
+ * followed (read as not in MPI).
+ *
+ * Version 2: the outermost call of a thread also leaves, before its depth
+ * goes to 1, the address in the wrapper's MPI_<name> that entered it and
+ * the return address into the program (the call site), two plain stores:
+ * a thread blocked in MPI is sampled as the stack [MPI_<name>, call site]
+ * without a signal (docs/sampler.md, "MPI waits"). */
 #ifndef MG_MPI_THREADS_H
 #define MG_MPI_THREADS_H
 
@@ -20,13 +27,16 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define MG_MPI_THREADS_VERSION 1
+#define MG_MPI_THREADS_VERSION 2
 #define MG_MPI_THREAD_SLOTS 256
 
 struct metrograph_mpi_threads {
   uint64_t version;                    /* MG_MPI_THREADS_VERSION */
   int32_t tid[MG_MPI_THREAD_SLOTS];    /* 0: free */
   uint32_t depth[MG_MPI_THREAD_SLOTS]; /* the slot's thread's calls in flight */
+  /* Of the outermost call in flight (meaningful while depth > 0). */
+  uint64_t function[MG_MPI_THREAD_SLOTS]; /* an address inside the wrapper's MPI_<name> */
+  uint64_t site[MG_MPI_THREAD_SLOTS];     /* the return address into its caller */
 };
 
 /* The slot of tid, taking a free one if it has none; -1 when full. */
@@ -49,6 +59,25 @@ mg_mpi_threads_claim (struct metrograph_mpi_threads *t, pid_t tid)
         }
     }
   return -1;
+}
+
+/* The owner's side: a call enters, from site, in the wrapper's function
+ * (an address inside it). Only the outermost call leaves its place: an
+ * MPI call that the MPI library makes from inside another (through the
+ * wrapper's MPI_*) is the outer call's wait. */
+static inline void
+mg_mpi_threads_enter (struct metrograph_mpi_threads *t, int slot, uint64_t function,
+                      uint64_t site)
+{
+  if (slot < 0)
+    return;
+  uint32_t d = __atomic_load_n (&t->depth[slot], __ATOMIC_RELAXED);
+  if (d == 0)
+    {
+      __atomic_store_n (&t->function[slot], function, __ATOMIC_RELAXED);
+      __atomic_store_n (&t->site[slot], site, __ATOMIC_RELAXED);
+    }
+  __atomic_store_n (&t->depth[slot], d + 1, __ATOMIC_RELEASE);
 }
 
 /* The owner's side: one call more (+1) or less (-1) in flight. */
@@ -76,6 +105,21 @@ mg_mpi_threads_in_call (const struct metrograph_mpi_threads *t, pid_t tid)
         return __atomic_load_n (&t->depth[i], __ATOMIC_ACQUIRE) > 0;
     }
   return false;
+}
+
+/* The reader's side: the call of the thread in slot i, when it is in
+ * one: its function and call site, read after its depth (the owner
+ * writes them before). A call that ended and another that began between
+ * the reads may mix the two: one sample among thousands. */
+static inline bool
+mg_mpi_threads_call_at (const struct metrograph_mpi_threads *t, int i, uint64_t *function,
+                        uint64_t *site)
+{
+  if (__atomic_load_n (&t->depth[i], __ATOMIC_ACQUIRE) == 0)
+    return false;
+  *function = __atomic_load_n (&t->function[i], __ATOMIC_RELAXED);
+  *site = __atomic_load_n (&t->site[i], __ATOMIC_RELAXED);
+  return *function != 0;
 }
 
 /* A forked child: the parent's threads are gone; only the forking thread
