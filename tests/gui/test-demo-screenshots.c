@@ -2,7 +2,8 @@
 /* The documentation's screenshots of a real run (docs/demo-lulesh.md): with
  * MG_GUI_DEMO_PROFILE naming a profile, the window at 1600 × 1000 with the
  * middle half of the run selected, its Code pane on each page (Functions,
- * Call Tree, Flame Graph) light and the flame graph dark, saved under
+ * Call Tree, Flame Graph, Source on MG_GUI_DEMO_SOURCE or the busiest
+ * function) light, the Source and Flame Graph dark, saved under
  * MG_GUI_SCREENSHOT_DIR as MG_GUI_DEMO_NAME-<page>-<theme>.png. It checks
  * what the pictures are meant to show: the pane follows the selection (its
  * summary names the selected range), the busiest function of the selection
@@ -15,6 +16,7 @@
 #include "gui-test-util.h"
 #include "gui/mg-code-item.h"
 #include "gui/mg-code-view-private.h"
+#include "gui/mg-source-view-private.h"
 #include "gui/mg-window-private.h"
 
 static MgCodeView *
@@ -117,6 +119,46 @@ demo_fixture_expand_tree (MgCodeView *code)
   return expanded;
 }
 
+/* Double-clicks NAME's row of the Functions table, which shows its source
+ * in the Source tab; waits for the text and checks it is shown. */
+static void
+demo_fixture_show_source (MgWindow *window, MgCodeView *code, const char *name)
+{
+  GtkWidget *table = gui_test_find_widget (GTK_WIDGET (code), GTK_TYPE_COLUMN_VIEW);
+  GListModel *functions = mg_code_view_get_functions_model (code);
+  MgSourceView *source;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  guint row = G_MAXUINT;
+
+  for (guint i = 0; i < g_list_model_get_n_items (functions) && row == G_MAXUINT; i++)
+    {
+      g_autoptr (MgCodeItem) item = g_list_model_get_item (functions, i);
+
+      if (g_str_equal (mg_code_item_get_name (item), name))
+        row = i;
+    }
+  if (row == G_MAXUINT)
+    g_error ("no function %s in the Functions table", name);
+  g_signal_emit_by_name (table, "activate", row);
+  demo_fixture_code_view (window);
+  source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code));
+  mg_test_spin (20);
+  while (mg_source_view_is_busy (source) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (mg_source_view_is_busy (source));
+  g_assert_cmpstr (mg_code_view_get_selected_function (code), ==, name);
+  g_assert_null (mg_source_view_get_empty_title (source));
+  g_assert_cmpuint (mg_source_view_get_line (source), >, 0);
+  /* Scrolled to the function's line once laid out. */
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (!mg_source_view_line_is_visible (source, mg_source_view_get_line (source))
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_true (mg_source_view_line_is_visible (source, mg_source_view_get_line (source)));
+  g_test_message ("Source tab: %s, line %u", mg_source_view_get_found_at (source),
+                  mg_source_view_get_line (source));
+}
+
 static void
 demo_fixture_save (MgWindow *window, const char *page, gboolean dark)
 {
@@ -132,6 +174,7 @@ test_demo_profile (void)
 {
   const char *path = g_getenv ("MG_GUI_DEMO_PROFILE");
   const char *expected = g_getenv ("MG_GUI_DEMO_FUNCTION");
+  const char *source_function = g_getenv ("MG_GUI_DEMO_SOURCE");
   g_autoptr (GError) error = NULL;
   g_autoptr (MgProfile) profile = NULL;
   g_autofree char *busiest = NULL;
@@ -190,7 +233,15 @@ test_demo_profile (void)
         g_assert_cmpuint (demo_fixture_expand_tree (code), >, 0);
       demo_fixture_save (window, pages[i], FALSE);
     }
+  /* The Source tab on the function MG_GUI_DEMO_SOURCE, else the busiest. */
+  mg_code_view_show_page (code, "functions");
+  demo_fixture_show_source (window, code, source_function != NULL ? source_function : busiest);
+  demo_fixture_save (window, "source", FALSE);
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
+  /* Restyled and drawn once in the dark theme before it is rendered. */
+  mg_test_spin (300);
+  demo_fixture_save (window, "source", TRUE);
+  mg_code_view_show_page (code, "flame");
   demo_fixture_save (window, "flame", TRUE);
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
   gtk_window_destroy (GTK_WINDOW (window));
