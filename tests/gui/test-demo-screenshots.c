@@ -7,8 +7,9 @@
  * MG_GUI_SCREENSHOT_DIR as MG_GUI_DEMO_NAME-<page>-<theme>.png. It checks
  * what the pictures are meant to show: the pane follows the selection (its
  * summary names the selected range), the busiest function of the selection
- * is MG_GUI_DEMO_FUNCTION when set, and an MPI run opens with its activity
- * row first. Skipped without MG_GUI_DEMO_PROFILE. */
+ * is MG_GUI_DEMO_FUNCTION when set and heads the table sorted by Self, an
+ * MPI run opens with its activity row first, and the Source tab shows the
+ * function's line. Skipped without MG_GUI_DEMO_PROFILE. */
 #include "mg-config.h"
 
 #include <string.h>
@@ -223,6 +224,7 @@ test_demo_profile (void)
     g_assert_cmpuint (mg_code_item_get_self (first), ==, most);
   }
   g_test_message ("Code pane: %s", mg_code_view_get_summary (code));
+  g_assert_nonnull (strstr (mg_code_view_get_summary (code), "Figures of the selection"));
 
   mg_code_view_set_bottom_up (code, FALSE);
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
