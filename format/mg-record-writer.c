@@ -74,13 +74,14 @@ slots_end (const MgRecordHeader *h, uint64_t slots)
  * takes a few pages, not its full size): 0 or an errno, *needed the bytes
  * that could not be had. */
 static int
-size_file (int fd, const MgRecordHeader *h, const struct rlimit *fsize, uint64_t *needed)
+size_file (int fd, const MgRecordHeader *h, const struct rlimit *fsize, uint64_t head_slots,
+           uint64_t *needed)
 {
   /* Growing past RLIMIT_FSIZE would raise SIGXFSZ in the program: check. */
   *needed = h->file_size;
   if (fsize->rlim_cur != RLIM_INFINITY && h->file_size > fsize->rlim_cur)
     return EFBIG;
-  *needed = slots_end (h, MG_RECORD_HEAD_SLOTS);
+  *needed = slots_end (h, head_slots);
   int e = posix_fallocate (fd, 0, (off_t) *needed);
   if (e != 0)
     return e;
@@ -97,13 +98,12 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const ch
                                        n_metrics, capacity, 0, err, err_len);
 }
 
-int
-mg_record_create_with_stacks (MgRecordWriter *w, const char *dir, const char *host,
-                              const char *run_id, int pid, int64_t start_mono_ns,
-                              uint32_t n_plugins, uint32_t n_metrics, uint32_t capacity,
-                              uint32_t max_stacks, char *err, size_t err_len)
+/* The header and path of a new record, in w (cleared) and h. */
+static int
+lay_out (MgRecordWriter *w, MgRecordHeader *h, const char *dir, const char *host,
+         const char *run_id, int pid, int64_t start_mono_ns, uint32_t n_plugins,
+         uint32_t n_metrics, uint32_t capacity, uint32_t max_stacks, char *err, size_t err_len)
 {
-  MgRecordHeader h;
   memset (w, 0, sizeof *w);
   int n = snprintf (w->path, sizeof w->path, "%s/%s.%d.%lld%s", dir, host, pid,
                     (long long) start_mono_ns, MG_RECORD_SUFFIX);
@@ -112,9 +112,44 @@ mg_record_create_with_stacks (MgRecordWriter *w, const char *dir, const char *ho
       snprintf (err, err_len, "record path in '%s' is too long", dir);
       return -ENAMETOOLONG;
     }
-  fill_header (&h, n_plugins, n_metrics, capacity, pid, host, run_id, start_mono_ns);
+  fill_header (h, n_plugins, n_metrics, capacity, pid, host, run_id, start_mono_ns);
   if (max_stacks > 0)
-    mg_record_header_add_stacks (&h, max_stacks);
+    mg_record_header_add_stacks (h, max_stacks);
+  w->max_stacks = max_stacks;
+  long page = sysconf (_SC_PAGESIZE);
+  w->page_size = page > 0 ? (size_t) page : 4096;
+  return 0;
+}
+
+/* w's pointers into a mapping of a record laid out as h. */
+static void
+point_into (MgRecordWriter *w, void *map, const MgRecordHeader *h)
+{
+  w->map = map;
+  w->size = h->file_size;
+  w->header = map;
+  w->plugins = (MgRecordPlugin *) ((char *) map + h->plugins_offset);
+  w->metrics = (MgRecordMetric *) ((char *) map + h->metrics_offset);
+  w->touched_slots = 0;
+  /* The call-stack section stays a hole, not laid out, until
+   * mg_record_stacks_reserve: a process that ends (or sleeps) before its
+   * threads have used any CPU pays nothing for it. */
+  w->stacks = NULL;
+}
+
+/* Creates, sizes and maps the file of a record laid out in h, with
+ * head_slots slots' blocks; 0 or -errno with err set. */
+static int
+create_file (MgRecordWriter *w, const MgRecordHeader *hp, uint64_t head_slots, char *err,
+             size_t err_len)
+{
+  MgRecordHeader h = *hp;
+  int pid = h.pid;
+  int64_t start_mono_ns = h.start_mono_ns;
+  char host[sizeof h.host], run_id[sizeof h.run_id];
+  memcpy (host, h.host, sizeof host);
+  memcpy (run_id, h.run_id, sizeof run_id);
+  host[sizeof host - 1] = run_id[sizeof run_id - 1] = '\0';
 
   int fd = open (w->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
@@ -126,11 +161,9 @@ mg_record_create_with_stacks (MgRecordWriter *w, const char *dir, const char *ho
   struct rlimit fsize = { RLIM_INFINITY, RLIM_INFINITY };
   getrlimit (RLIMIT_FSIZE, &fsize);
   uint64_t needed;
-  int e = size_file (fd, &h, &fsize, &needed);
+  int e = size_file (fd, &h, &fsize, head_slots, &needed);
   void *map = MAP_FAILED;
-  long page = sysconf (_SC_PAGESIZE);
-  w->page_size = page > 0 ? (size_t) page : 4096;
-  w->reserved = slots_end (&h, MG_RECORD_HEAD_SLOTS);
+  w->reserved = slots_end (&h, head_slots);
   if (e == 0)
     {
       map = mmap (NULL, h.file_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -169,27 +202,148 @@ mg_record_create_with_stacks (MgRecordWriter *w, const char *dir, const char *ho
   /* The mapping keeps the file: no descriptor is kept in the program's
    * way. */
   close (fd);
-  w->map = map;
-  w->size = h.file_size;
-  w->header = map;
+  point_into (w, map, &h);
   /* The file is zero-filled: copy the header last but the magic, so a reader
    * never sees a magic with a half-written header. */
   memcpy ((char *) map + MG_RECORD_MAGIC_LEN, (char *) &h + MG_RECORD_MAGIC_LEN,
           sizeof h - MG_RECORD_MAGIC_LEN);
-  w->plugins = (MgRecordPlugin *) ((char *) map + h.plugins_offset);
-  w->metrics = (MgRecordMetric *) ((char *) map + h.metrics_offset);
-  w->touched_slots = 0;
-  /* The call-stack section stays a hole, not laid out, until
-   * mg_record_stacks_reserve: a process that ends (or sleeps) before its
-   * threads have used any CPU pays nothing for it. */
-  w->stacks = NULL;
-  w->max_stacks = max_stacks;
   /* Every page of the header and tables in now, so that the record's share
    * of the RSS is known exactly (mg_record_resident_bytes). */
   for (uint64_t at = 0; at < h.samples_offset; at += w->page_size)
     ((volatile char *) map)[at] = ((volatile char *) map)[at];
   __atomic_thread_fence (__ATOMIC_RELEASE);
   memcpy (map, h.magic, MG_RECORD_MAGIC_LEN);
+  return 0;
+}
+
+int
+mg_record_create_with_stacks (MgRecordWriter *w, const char *dir, const char *host,
+                              const char *run_id, int pid, int64_t start_mono_ns,
+                              uint32_t n_plugins, uint32_t n_metrics, uint32_t capacity,
+                              uint32_t max_stacks, char *err, size_t err_len)
+{
+  MgRecordHeader h;
+  int e = lay_out (w, &h, dir, host, run_id, pid, start_mono_ns, n_plugins, n_metrics, capacity,
+                   max_stacks, err, err_len);
+  return e != 0 ? e : create_file (w, &h, MG_RECORD_HEAD_SLOTS, err, err_len);
+}
+
+int
+mg_record_create_in_memory (MgRecordWriter *w, const char *dir, const char *host,
+                            const char *run_id, int pid, int64_t start_mono_ns,
+                            uint32_t n_plugins, uint32_t n_metrics, uint32_t capacity,
+                            uint32_t max_stacks, char *err, size_t err_len)
+{
+  MgRecordHeader h;
+  int e = lay_out (w, &h, dir, host, run_id, pid, start_mono_ns, n_plugins, n_metrics, capacity,
+                   max_stacks, err, err_len);
+  if (e != 0)
+    return e;
+  /* A file it could never be (over RLIMIT_FSIZE) is tried now, so that
+   * the process runs unprofiled from its start, its header saying why. */
+  struct rlimit fsize = { RLIM_INFINITY, RLIM_INFINITY };
+  getrlimit (RLIMIT_FSIZE, &fsize);
+  if (fsize.rlim_cur != RLIM_INFINITY && h.file_size > fsize.rlim_cur)
+    return create_file (w, &h, MG_RECORD_HEAD_SLOTS, err, err_len);
+  /* Zero pages until written: only the header's and the tables' are. */
+  void *map = mmap (NULL, h.file_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+                    0);
+  if (map == MAP_FAILED)
+    {
+      e = errno;
+      snprintf (err, err_len, "cannot lay out record %s in memory: %s", w->path, strerror (e));
+      return -e;
+    }
+  point_into (w, map, &h);
+  memcpy (map, &h, sizeof h);
+  /* No block to run out of: nothing to reserve. */
+  w->reserved = h.file_size;
+  w->in_memory = true;
+  return 0;
+}
+
+/* Writes len bytes of buf at offset: 0 or an errno. */
+static int
+pwrite_all (int fd, const char *buf, uint64_t len, uint64_t offset)
+{
+  while (len > 0)
+    {
+      ssize_t n = pwrite (fd, buf, len, (off_t) offset);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return n < 0 ? errno : ENOSPC;
+      buf += n;
+      len -= (uint64_t) n;
+      offset += (uint64_t) n;
+    }
+  return 0;
+}
+
+int
+mg_record_write_out (const MgRecordWriter *w, char *err, size_t err_len)
+{
+  if (!w->in_memory)
+    return 0;
+  const MgRecordHeader *h = w->header;
+  uint64_t end = h->samples_offset + (uint64_t) h->n_samples * h->sample_stride;
+  int fd = open (w->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0)
+    {
+      int e = errno;
+      snprintf (err, err_len, "cannot create record %s: %s", w->path, strerror (e));
+      return -e;
+    }
+  struct rlimit fsize = { RLIM_INFINITY, RLIM_INFINITY };
+  getrlimit (RLIMIT_FSIZE, &fsize);
+  int e = 0;
+  /* Growing past RLIMIT_FSIZE would raise SIGXFSZ in the program. */
+  if (fsize.rlim_cur != RLIM_INFINITY && h->file_size > fsize.rlim_cur)
+    e = EFBIG;
+  else if (ftruncate (fd, (off_t) h->file_size) != 0)
+    e = errno;
+  /* The magic last: a reader never sees it before the rest. */
+  if (e == 0)
+    e = pwrite_all (fd, (const char *) w->map + MG_RECORD_MAGIC_LEN, end - MG_RECORD_MAGIC_LEN,
+                    MG_RECORD_MAGIC_LEN);
+  if (e == 0)
+    e = pwrite_all (fd, (const char *) w->map, MG_RECORD_MAGIC_LEN, 0);
+  if (e != 0)
+    {
+      char host[sizeof h->host], run_id[sizeof h->run_id];
+      memcpy (host, h->host, sizeof host);
+      memcpy (run_id, h->run_id, sizeof run_id);
+      host[sizeof host - 1] = run_id[sizeof run_id - 1] = '\0';
+      snprintf (err, err_len, "cannot allocate record %s (%llu bytes): %s", w->path,
+                (unsigned long long) end, strerror (e));
+      write_reason (fd, &fsize, e, err, h->pid, host, run_id, h->start_mono_ns);
+      close (fd);
+      return -e;
+    }
+  close (fd);
+  return 0;
+}
+
+int
+mg_record_materialize (MgRecordWriter *w, uint32_t head_slots, char *err, size_t err_len)
+{
+  if (!w->in_memory)
+    return 0;
+  MgRecordWriter file = *w;
+  const MgRecordHeader *h = w->header;
+  uint64_t n = h->n_samples;
+  int e = create_file (&file, h, head_slots > n ? head_slots : n + 1, err, err_len);
+  if (e != 0)
+    return e;
+  /* Past the magic, which the new file has already: what was written in
+   * memory (the header's fields, the tables, the committed slots). */
+  uint64_t end = h->samples_offset + n * h->sample_stride;
+  memcpy ((char *) file.map + MG_RECORD_MAGIC_LEN, (const char *) w->map + MG_RECORD_MAGIC_LEN,
+          end - MG_RECORD_MAGIC_LEN);
+  file.touched_slots = (uint32_t) n;
+  file.in_memory = false;
+  munmap (w->map, w->size);
+  *w = file;
   return 0;
 }
 

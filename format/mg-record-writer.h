@@ -26,6 +26,7 @@ typedef struct {
   uint64_t reserved;      /* bytes [0, reserved) have their blocks: no SIGBUS there */
   uint64_t populated;     /* bytes [0, populated) are in the RSS (0: none beyond touched) */
   size_t page_size;
+  bool in_memory;         /* not yet a file: mg_record_create_in_memory */
   char path[4096];
 } MgRecordWriter;
 
@@ -58,6 +59,27 @@ int mg_record_create_with_stacks (MgRecordWriter *w, const char *dir, const char
  * 0, or an errno with a message in err, and MG_RECORD_FLAG_STACKS_NO_ROOM
  * in the header: the section stays unlaid, the slots go on. */
 int mg_record_stacks_reserve (MgRecordWriter *w, char *err, size_t err_len);
+/* The same record laid out in the process's own memory (anonymous,
+ * private), not yet a file: w->path names the file it would be, and
+ * everything above works on it unchanged. A process that ends (execs) in
+ * its first moments costs no file; mg_record_materialize makes it one. */
+int mg_record_create_in_memory (MgRecordWriter *w, const char *dir, const char *host,
+                                const char *run_id, int pid, int64_t start_mono_ns,
+                                uint32_t n_plugins, uint32_t n_metrics, uint32_t capacity,
+                                uint32_t max_stacks, char *err, size_t err_len);
+/* An in-memory record becomes its file, created as mg_record_create_with_stacks
+ * creates it but with blocks for @head_slots slots at first (at least 1),
+ * holding everything written so far (header, tables, committed slots; the
+ * stack section must not be laid out yet); then w is the file's mapping.
+ * On failure as mg_record_create (the file's header holds the reason when
+ * it could be created) and w stays in memory. 0 on a record already a
+ * file. */
+int mg_record_materialize (MgRecordWriter *w, uint32_t head_slots, char *err, size_t err_len);
+/* An in-memory record written as its file in one go, as the process ends:
+ * the file at its full size (a hole) with what was written (header,
+ * tables, committed slots), the magic last; no mapping, no page fault.
+ * On failure as mg_record_create. 0 on a record already a file. */
+int mg_record_write_out (const MgRecordWriter *w, char *err, size_t err_len);
 /* Unmaps without touching the file (a fork child drops its parent's record). */
 void mg_record_forget (MgRecordWriter *w);
 

@@ -33,6 +33,9 @@ metrograph_sampler_hold_record (MgMpiHandoff *out)
     out->record_dir = s->plan.record_dir;
   if (held || !has_record (s) || !mg_sampler_lock_round (s))
     return -1;
+  /* A rank that finalizes before its first round: its record becomes a
+   * file first, as at a round (sampler.md, "Lifecycle of a process"). */
+  mg_sampler_materialize (s, MG_RECORD_HEAD_SLOTS);
   /* Holding the lock, the thread is between rounds: this one is ours. */
   mg_sampling_final_round (s);
   /* Score-P's measurement ends at MPI_Finalize: the asynchronous plugins'

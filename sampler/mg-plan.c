@@ -259,19 +259,40 @@ lookup_env (const char *name, void *data)
   return getenv (name);
 }
 
+static int load (Ctx *ctx, FILE *fp, MgPlan *plan);
+
 int
 mg_plan_load (const char *path, MgPlan *plan, char *err, size_t err_len)
 {
   Ctx ctx = { path, 0, err, err_len };
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
-  int ret = 0;
-
   memset (plan, 0, sizeof *plan);
   FILE *fp = fopen (path, "re");
   if (!fp)
     return fail (&ctx, "cannot read the plan: %s", strerror (errno));
+  return load (&ctx, fp, plan);
+}
+
+int
+mg_plan_load_text (const char *path, const char *text, MgPlan *plan, char *err, size_t err_len)
+{
+  Ctx ctx = { path, 0, err, err_len };
+  memset (plan, 0, sizeof *plan);
+  /* A stream on the text: the same parser, no system call. */
+  FILE *fp = fmemopen ((void *) text, strlen (text), "r");
+  if (!fp)
+    return fail (&ctx, "cannot read the plan: %s", strerror (errno));
+  return load (&ctx, fp, plan);
+}
+
+/* Parses fp, then closes it. */
+static int
+load (Ctx *ctx_in, FILE *fp, MgPlan *plan)
+{
+  Ctx ctx = *ctx_in;
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  int ret = 0;
 
   while (ret == 0 && (len = getline (&line, &cap, fp)) >= 0)
     {

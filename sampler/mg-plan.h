@@ -64,6 +64,11 @@ typedef struct {
  * "<path>:<line>: <what is wrong>" into err. */
 __attribute__((visibility("hidden")))
 int mg_plan_load (const char *path, MgPlan *plan, char *err, size_t err_len);
+/* The same from text, the contents of path (the front end passes them in
+ * the environment): no file is read; messages name path. */
+__attribute__((visibility("hidden")))
+int mg_plan_load_text (const char *path, const char *text, MgPlan *plan, char *err,
+                       size_t err_len);
 
 /* Frees everything mg_plan_load allocated and zeroes plan. */
 __attribute__((visibility("hidden")))

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "format/mg-load-error.h"
+#include "mg-api-internal.h"
 #include "mg-plugin-guard.h"
 #include "mg-sampler-state.h"
 #include "mg-scorep-host.h"
@@ -173,6 +174,7 @@ load_one (MgSampler *s, size_t i)
 bool
 mg_plugins_load (MgSampler *s)
 {
+  mg_system_info_warm ();
   for (size_t i = 0; i < s->plan.n_sources; i++)
     {
       if (__atomic_load_n (&s->plugins_called_off, __ATOMIC_ACQUIRE))

@@ -74,6 +74,15 @@ typedef struct {
    * holds its life only, without calling every getter for it. */
   bool fork_child;
 
+  /* The record is still in memory (mg_record_create_in_memory): the
+   * thread makes it a file at its first round, the end at exit; a process
+   * that execs first leaves none (its next image has its own). */
+  bool record_failed; /* making it a file failed: not tried again */
+  /* A fork child's mapping of its parent's record, dropped once its own
+   * record is a file (an exec drops it for nothing). */
+  void *inherited_map;
+  size_t inherited_size;
+
   pthread_t thread;
   bool thread_started;
   /* MG_THREAD_* : a thread the process's end finds not yet begun (a short
@@ -167,6 +176,14 @@ MG_INTERNAL void mg_thread_activity_end (void);
 MG_INTERNAL void mg_round_threads_reset (void);
 
 /* mg-sampler.c: the process lifecycle */
+/* Takes part in the onePerNode election if some metric needs it, once it
+ * is to load plugins (the constructor, or the thread); the leader's
+ * record says so. */
+MG_INTERNAL void mg_sampler_elect (MgSampler *s);
+/* Makes an in-memory record its file with blocks for head_slots slots
+ * (mg_record_materialize), under s->lock or with the thread stopped;
+ * false when it is not a file (the reason logged). */
+MG_INTERNAL bool mg_sampler_materialize (MgSampler *s, uint32_t head_slots);
 /* At exit, before a Score-P plugin's statics are destroyed: stops the
  * thread, takes the last sample and stops and cleans up the plugins, once;
  * the record is closed later, by the exit handler that knows the status. */

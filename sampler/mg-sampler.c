@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -65,11 +66,15 @@ mpi_world_size (void)
 }
 
 /* onePerNode election: whoever holds the host's lock is the leader until it
- * ends. Only run when some library is onePerNode-only or some metric is. */
-static void
-elect (MgSampler *s)
+ * ends. Only run when some library is onePerNode-only or some metric is,
+ * and only by a process about to load its plugins (a short one never
+ * competes). */
+void
+mg_sampler_elect (MgSampler *s)
 {
   bool needed = false;
+  if (s->leader)
+    return;
   for (size_t m = 0; m < s->plan.n_metrics; m++)
     needed |= s->plan.metrics[m].one_per_node;
   if (!needed)
@@ -87,10 +92,16 @@ elect (MgSampler *s)
       /* Held for the process's life: out of the program's way. */
       s->lock_fd = mg_high_fd (fd);
       s->leader = true;
+      if (s->rec.header)
+        __atomic_or_fetch (&s->rec.header->flags, MG_RECORD_FLAG_NODE_LEADER, __ATOMIC_RELEASE);
     }
   else
     close (fd);
 }
+
+/* The image's program (/proc/self/exe), read once by the constructor:
+ * fork children and a failed exec run the same one. */
+static char exe_path[4096];
 
 static void
 fill_tables (MgSampler *s)
@@ -101,8 +112,7 @@ fill_tables (MgSampler *s)
   h->world_size = mpi_world_size ();
   if (s->leader)
     h->flags |= MG_RECORD_FLAG_NODE_LEADER;
-  ssize_t n = readlink ("/proc/self/exe", h->program, sizeof h->program - 1);
-  h->program[n > 0 ? n : 0] = '\0';
+  mg_record_copy_str (h->program, sizeof h->program, exe_path);
   mg_record_copy_str (h->run_id, sizeof h->run_id, s->plan.run_id);
   struct timespec rt;
   clock_gettime (CLOCK_REALTIME, &rt);
@@ -131,21 +141,70 @@ fill_tables (MgSampler *s)
     }
 }
 
+/* in_memory: the record becomes a file only if the process lives to its
+ * first round or ends by exit (mg_sampler_materialize). */
 static bool
-create_record (MgSampler *s)
+create_record (MgSampler *s, bool in_memory)
 {
   char err[512];
   s->start_ns = mg_now_ns ();
-  int rc = mg_record_create_with_stacks (&s->rec, s->plan.record_dir, s->host, s->plan.run_id,
-                                         s->pid, s->start_ns, (uint32_t) s->plan.n_sources,
-                                         (uint32_t) s->plan.n_metrics, (uint32_t) s->plan.samples,
-                                         mg_stacks_table_size (s), err, sizeof err);
+  s->record_failed = false;
+  int rc = (in_memory ? mg_record_create_in_memory
+                      : mg_record_create_with_stacks) (&s->rec, s->plan.record_dir, s->host,
+                                                       s->plan.run_id, s->pid, s->start_ns,
+                                                       (uint32_t) s->plan.n_sources,
+                                                       (uint32_t) s->plan.n_metrics,
+                                                       (uint32_t) s->plan.samples,
+                                                       mg_stacks_table_size (s), err, sizeof err);
   if (rc < 0)
     {
       mg_log ("%s; running unprofiled", err);
       return false;
     }
   fill_tables (s);
+  return true;
+}
+
+/* The parent's record mapping a fork child inherited, once not needed. */
+static void
+drop_inherited (MgSampler *s)
+{
+  if (s->inherited_map)
+    munmap (s->inherited_map, s->inherited_size);
+  s->inherited_map = NULL;
+}
+
+/* The plan's path, as the constructor found it. */
+static char plan_path[4096];
+
+/* False once the run has ended: its front end removed the plan with the
+ * run folder. A record made later (a daemon that outlived the program)
+ * could be made while the folder is being removed, and keep it. */
+static bool
+run_goes_on (MgSampler *s)
+{
+  if (access (plan_path, F_OK) == 0 || errno != ENOENT)
+    return true;
+  s->record_failed = true;
+  mg_log ("the run has ended (%s is gone); no record", plan_path);
+  return false;
+}
+
+bool
+mg_sampler_materialize (MgSampler *s, uint32_t head_slots)
+{
+  char err[512];
+  if (!s->rec.in_memory)
+    return true;
+  if (s->record_failed || !run_goes_on (s))
+    return false;
+  drop_inherited (s);
+  if (mg_record_materialize (&s->rec, head_slots, err, sizeof err) != 0)
+    {
+      s->record_failed = true;
+      mg_log ("%s; running unprofiled", err);
+      return false;
+    }
   return true;
 }
 
@@ -182,7 +241,14 @@ static void
 begin (MgSampler *s)
 {
   s->pid = getpid ();
-  if (!create_record (s))
+  bool deferred = mg_plugins_deferrable (s);
+  if (!deferred)
+    mg_sampler_elect (s);
+  /* The front end's own program has its file at once (it is the one the
+   * run is about, and the launcher marks it if it is killed early); its
+   * descendants, often many and short, only once they live to their
+   * first round or end by exit. */
+  if (!create_record (s, deferred))
     return;
   mg_scorep_statics_set_hook (end_before_plugin_statics);
   /* The sampler thread loads the plugins before its first round: a
@@ -192,7 +258,7 @@ begin (MgSampler *s)
   s->plugins_pending = true;
   s->plugins_called_off = 0;
   s->fork_child = false;
-  if (!mg_plugins_deferrable (s))
+  if (!deferred)
     mg_plugins_begin (s);
   start_sampling (s);
 }
@@ -246,7 +312,10 @@ atfork_prepare (void)
   /* Wait for the round in progress: the child then never inherits a
    * half-written slot or a lock taken inside a getter. */
   fork_locked = false;
-  if (mg_sampler.sampling && mg_sampler.thread_started && mg_sampler_owns_process ())
+  /* Once finished (a fork in a handler or destructor run after ours), the
+   * end may keep the lock: nothing to wait for. */
+  if (mg_sampler.sampling && mg_sampler.thread_started && mg_sampler_owns_process ()
+      && !__atomic_load_n (&mg_sampler.finished, __ATOMIC_ACQUIRE))
     fork_locked = mg_sampler_lock_round (&mg_sampler);
 }
 
@@ -283,7 +352,9 @@ atfork_child (void)
   s->lock_fd = -1;
   bool was_leader = s->leader;
   s->leader = false;
-  if (!create_record (s))
+  drop_inherited (s);
+  /* In memory: most fork children exec or exit at once. */
+  if (!create_record (s, true))
     {
       mg_record_forget (&parent);
       return;
@@ -305,8 +376,21 @@ atfork_child (void)
       if (rt->active)
         s->rec.metrics[m].flags |= MG_METRIC_FLAG_ACTIVE;
     }
-  mg_record_forget (&parent);
+  /* Unmapped when this record is a file, or by the exec most children
+   * do first (an munmap for nothing). */
+  s->inherited_map = parent.map;
+  s->inherited_size = parent.size;
   start_sampling (s);
+}
+
+/* A process whose plugins were never loaded, and a fork child that ends
+ * before its first round, end with their life only (a slot without
+ * values): no getter runs, nothing is backfilled; the plugins that were
+ * initialised still get their stop and cleanup. */
+static bool
+life_only (const MgSampler *s)
+{
+  return s->plugins_pending || (s->fork_child && s->rounds == 0);
 }
 
 /* Returns false when the thread is stuck in a getter: then nothing more of
@@ -340,7 +424,10 @@ stop_thread (MgSampler *s, bool ending_now)
       return false;
     }
   mg_sampling_request_stop (s);
-  if (ending_now)
+  /* An end with its life only reads nothing the thread leaves at its end
+   * (its usage, for the getters), so that it is not waited for either:
+   * it would need the scheduler to run it, once more per process. */
+  if (ending_now || life_only (s))
     {
       /* An exec or _exit follows, and the kernel ends the thread there:
        * blocked on the lock this keeps, it starts no round, and the end
@@ -355,16 +442,6 @@ stop_thread (MgSampler *s, bool ending_now)
     return false;
   s->thread_started = false;
   return true;
-}
-
-/* A process whose plugins were never loaded, and a fork child that ends
- * before its first round, end with their life only (a slot without
- * values): no getter runs, nothing is backfilled; the plugins that were
- * initialised still get their stop and cleanup. */
-static bool
-life_only (const MgSampler *s)
-{
-  return s->plugins_pending || (s->fork_child && s->rounds == 0);
 }
 
 /* True when the end has a plugin function to call: an initialised plugin
@@ -391,6 +468,11 @@ end_plugins (MgSampler *s, bool final_round, bool ending_now)
   if (__atomic_exchange_n (&plugins_ended, 1, __ATOMIC_ACQ_REL))
     return plugins_stopped;
   bool stopped = plugins_stopped = stop_thread (s, ending_now);
+  /* A process that exits before its first round with its plugins loaded:
+   * its record becomes a file now, with room for the last round. One that
+   * ends with its life only is written out at the very end (finish). */
+  if (final_round && stopped && !life_only (s))
+    mg_sampler_materialize (s, 1);
   /* Before the last round, which takes the stacks counted until now. A
    * thread stuck in a getter is not in the stacks' round. */
   mg_stacks_stop (s);
@@ -450,6 +532,16 @@ finish (MgRecordState state, int status, bool ending_now)
   h->end_mono_ns = mg_now_ns ();
   h->end_status = status;
   __atomic_store_n (&h->state, (uint32_t) state, __ATOMIC_RELEASE);
+  /* Still in memory at exit (it ended with its life only, or its thread
+   * could not be stopped): written out whole, with its end, in five
+   * system calls. An exec leaves it: the next image has its own. */
+  if (s->rec.in_memory && !s->record_failed && state == MG_RECORD_STATE_EXITED
+      && run_goes_on (s))
+    {
+      char err[512];
+      if (mg_record_write_out (&s->rec, err, sizeof err) != 0)
+        mg_log ("%s; running unprofiled", err);
+    }
   if (s->stats)
     mg_say ("metrograph-sampler: pid %d: %llu rounds, mean %.2f us, max %.2f us, sampler thread "
          "CPU %.3f ms",
@@ -484,6 +576,7 @@ mg_sampler_restart (void)
       s->thread_started = false;
     }
   mg_record_forget (&s->rec);
+  drop_inherited (s);
   s->sampling = false;
   plugins_ended = 0;
   begin (s);
@@ -505,10 +598,9 @@ env_is_one (const char *name)
 static bool
 skipped (const MgPlan *plan)
 {
-  char exe[4096];
-  ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
-  exe[n > 0 ? n : 0] = '\0';
-  return mg_plan_skips (plan, exe) || mg_plan_skips (plan, program_invocation_name);
+  ssize_t n = readlink ("/proc/self/exe", exe_path, sizeof exe_path - 1);
+  exe_path[n > 0 ? n : 0] = '\0';
+  return mg_plan_skips (plan, exe_path) || mg_plan_skips (plan, program_invocation_name);
 }
 
 __attribute__((constructor)) static void
@@ -530,8 +622,16 @@ mg_sampler_constructor (void)
       mg_log ("METROGRAPH_PLAN is not set; running unprofiled");
       return;
     }
+  mg_record_copy_str (plan_path, sizeof plan_path, path);
   mg_node_folder_restore_plan (path);
-  if (mg_plan_load (path, &s->plan, err, sizeof err) < 0)
+  /* The plan's text came with the environment: parsed from there when the
+   * file is still there to read (a run that has ended removed it; a
+   * process that dropped its privileges may no longer read it), without
+   * reading the file in every process. */
+  const char *text = getenv (MG_PLAN_TEXT_ENV);
+  if (text && *text && access (path, R_OK) == 0
+        ? mg_plan_load_text (path, text, &s->plan, err, sizeof err) < 0
+        : mg_plan_load (path, &s->plan, err, sizeof err) < 0)
     {
       mg_log ("%s; running unprofiled", err);
       return;
@@ -570,7 +670,6 @@ mg_sampler_constructor (void)
     }
   mg_record_host_name (s->host);
 
-  elect (s);
   pthread_atfork (atfork_prepare, atfork_parent, atfork_child);
   on_exit (on_exit_handler, NULL);
   mg_plugin_guard_install ();

@@ -413,13 +413,23 @@ thread_main (void *data)
    * to the program; its own name is one prctl. */
   pthread_setname_np (pthread_self (), "mg-sampler");
   mg_plugin_guard_thread_init ();
+  /* The plugins wait a quarter of an interval from the process's start
+   * (not from --start-after: they start with the process): one that ends
+   * (or execs) before, most of a build's or a script's, never loads them,
+   * nor waits at its end for one being loaded. */
+  if (s->plugins_pending)
+    sleep_until (s, s->start_ns + (int64_t) s->rec.header->interval_ns / 4);
   mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
   pthread_mutex_lock (&s->lock);
   /* Under the lock: a fork or the process's end waits for the plugins to
    * be ready (or for their time limit), as for a round. Before this
    * thread's usage and activity start: their initialisation is not a
    * round's. */
-  mg_plugins_begin (s);
+  if (!s->stop_requested && s->plugins_pending)
+    {
+      mg_sampler_elect (s);
+      mg_plugins_begin (s);
+    }
   mg_thread_usage_begin ();
   mg_thread_activity_begin ();
   while (!s->stop_requested)
@@ -429,6 +439,10 @@ thread_main (void *data)
       sleep_until (s, wake);
       pthread_mutex_lock (&s->lock);
       if (s->stop_requested)
+        break;
+      /* Its first round: the process lives on, its record becomes a file
+       * (with its first slots' blocks, off the program's path). */
+      if (!mg_sampler_materialize (s, MG_RECORD_HEAD_SLOTS))
         break;
       int64_t now = mg_now_ns ();
       if (now >= stop_at)

@@ -6,7 +6,9 @@
  * storage I/O (read_bytes and write_bytes of its own /proc/thread-self/io,
  * which count the record's pages it dirties through the record's mapping:
  * the kernel charges a dirtied page to the thread that dirtied it), and
- * the record's pages in the process's memory (mg_record_resident_bytes).
+ * the record's pages in the process's memory (mg_record_resident_bytes),
+ * with the sampler's own tables and the modules' unwind tables the
+ * unwinder mapped (mg_unwind_tables_resident).
  *
  * Read on the sampler thread, once a round for each part asked for, and
  * left as final figures when the thread ends (the process's totals keep an
@@ -25,6 +27,7 @@
 #include "mg-high-fd.h"
 #include "mg-own-memory.h"
 #include "mg-sampler-state.h"
+#include "mg-unwind.h"
 
 #define IO_FILE "/proc/thread-self/io"
 
@@ -142,6 +145,13 @@ same_round (const struct timespec *round, int64_t *last)
   return false;
 }
 
+/* What of the process's RSS is the sampler's. */
+static uint64_t
+own_resident (void)
+{
+  return mg_record_resident_bytes (&mg_sampler.rec) + mg_own_memory_resident () + mg_unwind_tables_resident ();
+}
+
 __attribute__((visibility ("default"))) int
 metrograph_get_sampler_thread_activity (const struct timespec *round, unsigned what,
                                         struct metrograph_sampler_thread_activity *out)
@@ -151,11 +161,11 @@ metrograph_get_sampler_thread_activity (const struct timespec *round, unsigned w
   if (!__atomic_load_n (&running, __ATOMIC_ACQUIRE))
     {
       *out = final_activity;
-      out->record_resident_bytes = mg_record_resident_bytes (&mg_sampler.rec) + mg_own_memory_resident ();
+      out->record_resident_bytes = own_resident ();
       out->main_thread_exited = __atomic_load_n (&mg_sampler.main_exited, __ATOMIC_ACQUIRE);
       return 0;
     }
-  out->record_resident_bytes = mg_record_resident_bytes (&mg_sampler.rec) + mg_own_memory_resident ();
+  out->record_resident_bytes = own_resident ();
   out->main_thread_exited = __atomic_load_n (&mg_sampler.main_exited, __ATOMIC_ACQUIRE);
   out->threads = 1;
   if (!mg_thread_usage_on_sampler_thread ())

@@ -63,6 +63,15 @@ struct mg_unwind_fast_rules
 #define MG_UNWIND_FAST_COLUMNS { 3, 6, 12, 13, 14, 15 }
 
 /* Where the cache lies (for the sampler's own-memory count). */
+/* Asks the memory system for the whole cache at once (async-signal-safe):
+ * a walk's lookups then hit lines already on their way instead of waiting
+ * for each in turn. */
+void mg_unwind_cache_prefetch (void);
+/* Set: walks as before the prefetch and the two-way cache (no prefetch, a
+ * separate direct-mapped cache), for bench-unwind's side-by-side "before"
+ * figure in the same run; never set by the sampler. */
+extern bool mg_unwind_before;
+
 void mg_unwind_cache_extent (const void **start, size_t *size);
 
 /* The rules cached for lookup pc under the snapshot generation, or false.
@@ -75,6 +84,11 @@ void mg_unwind_cache_put (uint32_t generation, uint64_t pc, const struct mg_eh_r
  * read with open/read into buf (no stdio, no allocation). Returns the
  * count, or 0 when the file cannot be read. */
 uint32_t mg_unwind_maps_read (struct mg_unwind_range *ranges, uint32_t max, char *buf, size_t buf_size);
+
+/* Maps a module's unwind tables (.eh_frame_hdr to its segment's end) into
+ * the process at once, outside handlers, with the loader's lock held; returns
+ * the bytes this made resident that were not before (mg-unwind-tables.c). */
+uint64_t mg_unwind_tables_map (const struct mg_eh_module *eh);
 
 /* The dlclose interposer's bracket: modules stop being read by handlers
  * (and those in flight are waited for) before the unload, and a new

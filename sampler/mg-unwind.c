@@ -27,8 +27,10 @@
 #define MAPS_BUF_SIZE (64 * 1024)
 
 static struct mg_unwind_module *modules; /* append-only, MG_UNWIND_MAX_MODULES */
+#define LIST_SIZE (MG_UNWIND_MAX_MODULES * (sizeof *modules + sizeof (uint64_t) + 2))
 static uint8_t *module_loaded;            /* 1 while the module is mapped */
 static uint8_t *module_seen;              /* scratch of one rebuild */
+static uint64_t *module_tables;           /* bytes its unwind tables added to the RSS */
 static unsigned n_modules;
 static uint32_t generation;
 
@@ -185,8 +187,9 @@ module_path (const struct dl_phdr_info *info, char *path)
 /* The module list's index of a loaded module, appended when new; -1 when
  * the list is full. */
 static int
-module_index (const struct dl_phdr_info *info, uint64_t lo, uint64_t hi)
+module_index (const struct dl_phdr_info *info, uint64_t lo, uint64_t hi, bool *added)
 {
+  *added = false;
   char path[MG_UNWIND_PATH_MAX];
   module_path (info, path);
   for (unsigned i = 0; i < n_modules; i++)
@@ -203,7 +206,9 @@ module_index (const struct dl_phdr_info *info, uint64_t lo, uint64_t hi)
   read_build_id (info, m);
   memcpy (m->path, path, sizeof m->path);
   module_loaded[n_modules] = 1;
+  module_tables[n_modules] = 0;
   __atomic_store_n (&n_modules, n_modules + 1, __ATOMIC_RELEASE);
+  *added = true;
   return (int) n_modules - 1;
 }
 
@@ -234,9 +239,12 @@ add_object (struct dl_phdr_info *info, size_t size, void *data)
     return 0;
   if (e.eh.hdr && mg_eh_module_span (&e.eh, e.eh.hdr, 4) == NULL)
     e.eh.hdr = 0; /* a header outside the readable segments is never read */
-  e.module = module_index (info, e.start, e.end);
+  bool added;
+  e.module = module_index (info, e.start, e.end, &added);
   if (e.module < 0 || s->n_entries == MG_UNWIND_MAX_MODULES)
     return 0;
+  if (added)
+    __atomic_store_n (&module_tables[e.module], mg_unwind_tables_map (&e.eh), __ATOMIC_RELAXED);
   module_seen[e.module] = 1;
   /* insertion by start: the loader's order is by load, not by address */
   uint32_t at = s->n_entries;
@@ -321,6 +329,18 @@ unlock_writer (void)
   pthread_mutex_unlock (&writer_lock);
 }
 
+/* The fork child's handler: the lock was taken by the parent's forking
+ * thread, whose id the child's thread does not have, so a recursive
+ * mutex's unlock fails there (EPERM) and the child's next fork waited on
+ * it for ever (a shell's subshell running a pipeline). The child is alone:
+ * the lock starts afresh. */
+static void
+reset_writer_in_child (void)
+{
+  static const pthread_mutex_t fresh = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+  memcpy (&writer_lock, &fresh, sizeof writer_lock);
+}
+
 void
 mg_unwind_unload_begin (void)
 {
@@ -361,7 +381,7 @@ mg_unwind_prepare (void)
   lock_writer ();
   if (slots[0] == NULL)
     {
-      void *list = map_zeroed (MG_UNWIND_MAX_MODULES * (sizeof *modules + 2));
+      void *list = map_zeroed (LIST_SIZE);
       void *a = map_zeroed (sizeof *slots[0]);
       void *b = map_zeroed (sizeof *slots[1]);
       void *buf = map_zeroed (MAPS_BUF_SIZE);
@@ -369,7 +389,7 @@ mg_unwind_prepare (void)
         {
           int saved = errno;
           if (list)
-            munmap (list, MG_UNWIND_MAX_MODULES * (sizeof *modules + 2));
+            munmap (list, LIST_SIZE);
           if (a)
             munmap (a, sizeof *slots[0]);
           if (b)
@@ -388,7 +408,8 @@ mg_unwind_prepare (void)
           mg_own_memory_add (cache, cache_size);
         }
       modules = list;
-      module_loaded = (uint8_t *) (modules + MG_UNWIND_MAX_MODULES);
+      module_tables = (uint64_t *) (modules + MG_UNWIND_MAX_MODULES);
+      module_loaded = (uint8_t *) (module_tables + MG_UNWIND_MAX_MODULES);
       module_seen = module_loaded + MG_UNWIND_MAX_MODULES;
       maps_buf = buf;
       slots[1] = b;
@@ -399,7 +420,7 @@ mg_unwind_prepare (void)
       /* a fork while another thread refreshes must not leave the child's
        * lock taken */
       atfork_done = 1;
-      pthread_atfork (lock_writer, unlock_writer, unlock_writer);
+      pthread_atfork (lock_writer, unlock_writer, reset_writer_in_child);
     }
   refresh (1);
   unlock_writer ();
@@ -440,4 +461,15 @@ bool
 mg_unwind_module_loaded (unsigned index)
 {
   return index < mg_unwind_module_count () && __atomic_load_n (&module_loaded[index], __ATOMIC_RELAXED);
+}
+
+uint64_t
+mg_unwind_tables_resident (void)
+{
+  uint64_t bytes = 0;
+  unsigned n = __atomic_load_n (&n_modules, __ATOMIC_ACQUIRE);
+  for (unsigned i = 0; i < n; i++)
+    if (__atomic_load_n (&module_loaded[i], __ATOMIC_RELAXED))
+      bytes += __atomic_load_n (&module_tables[i], __ATOMIC_RELAXED);
+  return bytes;
 }

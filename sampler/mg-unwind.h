@@ -67,3 +67,7 @@ unsigned mg_unwind_module_count (void);
 const struct mg_unwind_module *mg_unwind_module (unsigned index);
 /* Whether the listed module is still mapped (false once unloaded). */
 bool mg_unwind_module_loaded (unsigned index);
+/* Bytes of the process's RSS that the unwinder mapped: the loaded modules'
+ * unwind tables, mapped in whole when a module is first seen, less what the
+ * program had mapped of them already (the memory metrics leave it out). */
+uint64_t mg_unwind_tables_resident (void);

@@ -8,7 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-cli.h"
-#include "mg-cli-symbols.h"
+#include "symbols/mg-code-callbacks.h"
 #include "profile/mg-export-csv.h"
 #include "profile/mg-export-folded.h"
 #include "profile/mg-export-json.h"
@@ -34,7 +34,7 @@ mg_cli_export (const MgCliOptions *options)
     {
       /* One symboliser for the whole export: each module opened once. */
       g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
-      MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
+      MgStackNamer namer = mg_code_callbacks_namer (symbolizer);
       ok = mg_export_folded (profile, options->export_file, -1,
                              options->range != NULL ? options->range_start : -INFINITY,
                              options->range != NULL ? options->range_end : INFINITY, &namer,
@@ -43,7 +43,7 @@ mg_cli_export (const MgCliOptions *options)
   else if (g_str_has_suffix (options->export_file, ".pb.gz"))
     {
       g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
-      MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
+      MgStackNamer namer = mg_code_callbacks_namer (symbolizer);
       ok = mg_export_pprof (profile, options->export_file, -1,
                             options->range != NULL ? options->range_start : -INFINITY,
                             options->range != NULL ? options->range_end : INFINITY, &namer,

@@ -33,3 +33,10 @@ mg_cli_print_diagnostic_list (GPtrArray *diagnostics)
       mg_cli_print_error ("%s", text);
     }
 }
+
+void
+mg_cli_print_lines (const char *const *lines)
+{
+  for (guint i = 0; lines[i] != NULL; i++)
+    g_printerr ("%s", lines[i]);
+}

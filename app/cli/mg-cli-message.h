@@ -14,4 +14,8 @@ void mg_cli_print_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
  * as such a line. */
 void mg_cli_print_diagnostic_list (GPtrArray *diagnostics);
 
+/* Each of @lines (NULL-terminated, each a whole line with its newline) on
+ * stderr as it is. */
+void mg_cli_print_lines (const char *const *lines);
+
 G_END_DECLS

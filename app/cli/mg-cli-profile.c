@@ -7,12 +7,10 @@
 
 #include <glib/gi18n.h>
 
-#include "mg-cli-symbols.h"
 #include "mg-cli-catalogue.h"
-#include "mg-cli-summary.h"
 #include "mg-cli.h"
-#include "profile/mg-unavailable.h"
 #include "session/mg-run-session.h"
+#include "symbols/mg-code-callbacks.h"
 
 /* Before a long run, not only after it. */
 static void
@@ -27,9 +25,9 @@ on_prepared (MgRunSession *run, gpointer data)
 
 /* No profile: said, and the program's failure if it failed, else ours. */
 static int
-failed (MgRunSession *run, const GError *error)
+failed (const GError *error, int exit_status)
 {
-  int status = MAX (mg_run_session_get_exit_status (run), 0);
+  int status = MAX (exit_status, 0);
 
   switch ((MgRunSessionError) error->code)
     {
@@ -52,30 +50,21 @@ failed (MgRunSession *run, const GError *error)
     }
 }
 
-/* The profile is written: what the run's end gave, then the summary, the
- * report, and whether what was asked for was measured. */
+/* The profile is written: the summary the run made of it (mg-run-summary.h),
+ * the report, and whether what was asked for was measured. */
 static int
-written (MgRunSession *run, const MgCliOptions *o)
+written (const MgRunSummary *summary, const MgRunReport *report, int status, gboolean verbose)
 {
-  MgRunSettings *settings = mg_run_session_get_settings (run);
-  MgProfile *profile = mg_run_session_get_profile (run);
-  const char *output = mg_run_session_get_output_path (run);
-  const char *ranks = mg_run_settings_get_select_ranks (settings);
-  int status = mg_run_session_get_exit_status (run);
-  double stopped_after =
-    mg_run_session_get_stopped (run) ? mg_run_settings_get_stop_after (settings) : 0;
-  const MgRunReport *report = mg_run_session_get_report (run);
-  g_autoptr (GPtrArray) unmeasured =
-    mg_unavailable_find_asked (profile, mg_run_session_get_catalogue (run),
-                               mg_run_settings_get_enable_metrics (settings));
-
-  mg_cli_print_summary (profile, output, stopped_after, o->verbose);
-  if (ranks != NULL)
-    mg_cli_print_rank_selection (profile, ranks);
+  mg_cli_print_lines ((const char *const *) summary->lines);
+  mg_cli_print_lines ((const char *const *) (verbose ? summary->details : summary->brief));
+  if (summary->ranks != NULL)
+    g_printerr ("%s", summary->ranks);
   if (!mg_cli_say_report (report))
     return status != 0 ? status : MG_EXIT_PROFILE_FILE;
+  for (guint i = 0; summary->unmeasured[i] != NULL; i++)
+    mg_cli_print_error ("%s", summary->unmeasured[i]);
   /* Asked for and not measured: a script should notice (docs/cli.md). */
-  if (!mg_cli_print_unmeasured (unmeasured) && status == 0)
+  if (summary->unmeasured[0] != NULL && status == 0)
     return MG_EXIT_METRICS;
   return status;
 }
@@ -83,15 +72,21 @@ written (MgRunSession *run, const MgCliOptions *o)
 int
 mg_cli_profile (const MgCliOptions *o)
 {
+  /* One symboliser names the frames on the thread that saves, at the
+   * end; the profile then carries their names and source text. */
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  MgStackNamer namer = mg_code_callbacks_namer (symbolizer);
+  MgSourceCollector sources = mg_code_callbacks_sources ();
   g_autoptr (MgRunSession) run = mg_run_session_new (o->settings, NULL);
   g_autoptr (GError) error = NULL;
 
   mg_run_session_set_report_sources (run, (const char *const *) o->reports_path,
                                      o->baseline_file);
-  /* The frames named by one symboliser, for the profile and the report. */
-  mg_cli_symbols_prepare_run (run);
+  mg_run_session_set_stack_namer (run, &namer);
+  mg_run_session_set_source_collector (run, &sources, MG_PROFILE_SOURCE_DEFAULT_LIMIT);
   g_signal_connect (run, "prepared", G_CALLBACK (on_prepared), NULL);
   if (!mg_run_session_run (run, &error))
-    return failed (run, error);
-  return written (run, o);
+    return failed (error, mg_run_session_get_exit_status (run));
+  return written (mg_run_session_get_summary (run), mg_run_session_get_report (run),
+                  mg_run_session_get_exit_status (run), o->verbose);
 }

@@ -7,10 +7,10 @@
 
 #include <glib/gi18n.h>
 
-#include "mg-cli-summary.h"
-#include "mg-cli-symbols.h"
 #include "mg-cli.h"
 #include "session/mg-run-recovery.h"
+#include "session/mg-run-summary.h"
+#include "symbols/mg-code-callbacks.h"
 
 static void
 print_running (GPtrArray *running)
@@ -52,7 +52,10 @@ mg_cli_recover (const MgCliOptions *o)
                                            mg_run_settings_get_process_precision (o->settings));
   /* The frames named and their source kept, as at a run's end. */
   g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
-  mg_cli_symbols_prepare_recovery (recovery, symbolizer);
+  MgStackNamer namer = mg_code_callbacks_namer (symbolizer);
+  MgSourceCollector sources = mg_code_callbacks_sources ();
+
+  mg_run_recovery_set_code (recovery, &namer, &sources, MG_PROFILE_SOURCE_DEFAULT_LIMIT);
   profile = mg_run_recovery_write (recovery, &output, &error);
   if (profile == NULL)
     {
@@ -63,7 +66,11 @@ mg_cli_recover (const MgCliOptions *o)
       return error->domain == MG_PROFILE_ERROR || error->domain == G_FILE_ERROR
                ? MG_EXIT_PROFILE_FILE : MG_EXIT_METRICS;
     }
-  mg_cli_print_summary (profile, output, 0, o->verbose);
+  MgRunSummaryRequest request = { .output = output };
+  g_autoptr (MgRunSummary) summary = mg_run_summary_new (profile, &request);
+
+  mg_cli_print_lines ((const char *const *) summary->lines);
+  mg_cli_print_lines ((const char *const *) (o->verbose ? summary->details : summary->brief));
   running = mg_run_recovery_get_running (recovery);
   print_running (running);
   if (running->len > 0)

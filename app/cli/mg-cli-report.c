@@ -10,7 +10,7 @@
 #include "mg-cli.h"
 #include "defs/mg-diagnostic.h"
 #include "session/mg-install-paths.h"
-#include "mg-cli-symbols.h"
+#include "symbols/mg-code-callbacks.h"
 #include "session/mg-run-report.h"
 #include "report/mg-report-set.h"
 
@@ -49,7 +49,7 @@ mg_cli_report (const MgCliOptions *options)
   g_auto (MgRunReport) report = { 0 };
   /* One symboliser names the frames of "Where the time went". */
   g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
-  MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
+  MgStackNamer namer = mg_code_callbacks_namer (symbolizer);
   MgRunReportRequest request = {
     .file = options->report_file != NULL ? options->report_file : "",
     .paths = (const char *const *) options->reports_path,

@@ -198,7 +198,10 @@ mg_code_item_new_function (MgCodeTree *tree, guint i)
 {
   guint64 self_samples, total;
   const MgCallFunction *f = mg_call_tree_get_function (tree->tree, i, &self_samples, &total);
-  return item_new (tree, f, self_samples, total);
+  MgCodeItem *self = item_new (tree, f, self_samples, total);
+
+  self->node = i;  /* the table's row */
+  return self;
 }
 
 MgCodeItem *
@@ -218,6 +221,24 @@ const char *
 mg_code_item_get_name (MgCodeItem *self)
 {
   return self->function ? self->function->name : "";
+}
+
+guint
+mg_code_item_get_node (MgCodeItem *self)
+{
+  return self->is_node ? self->node : G_MAXUINT;
+}
+
+guint
+mg_code_item_get_row (MgCodeItem *self)
+{
+  return self->is_node ? G_MAXUINT : self->node;
+}
+
+guint
+mg_code_item_get_function_id (MgCodeItem *self)
+{
+  return self->function ? self->function->id : G_MAXUINT;
 }
 
 guint64

@@ -44,6 +44,12 @@ double mg_code_item_get_total_share (MgCodeItem *self);
 const char *mg_code_item_get_location (MgCodeItem *self);
 /* The module's base name, or "" outside every module. */
 const char *mg_code_item_get_module (MgCodeItem *self);
+/* The node of a tree row; G_MAXUINT for a table row. */
+guint mg_code_item_get_node (MgCodeItem *self);
+/* The functions table's row of a table item; G_MAXUINT for a node. */
+guint mg_code_item_get_row (MgCodeItem *self);
+/* The function's id in the tree's namer; G_MAXUINT for none. */
+guint mg_code_item_get_function_id (MgCodeItem *self);
 /* The function's total share of each process's samples across processes
  * (min, mean, max and the process of each extreme); FALSE when the tree
  * has no such figures (one process) or for a tree node. */

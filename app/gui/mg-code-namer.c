@@ -80,12 +80,19 @@ name_frame (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entrie
 }
 
 MgFrameNamer *
-mg_code_namer_new (MgProfile *profile)
+mg_code_namer_new_for (MgProfile *profile, MgSymbolizer *symbolizer)
 {
   CodeNamer *namer = g_new0 (CodeNamer, 1);
 
   namer->profile = g_object_ref (profile);
-  namer->symbolizer = mg_symbolizer_new ();
+  namer->symbolizer = g_object_ref (symbolizer);
   namer->last_names = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_stack_frame_name_free);
   return mg_frame_namer_new (name_frame, namer, code_namer_free);
+}
+
+MgFrameNamer *
+mg_code_namer_new (MgProfile *profile)
+{
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  return mg_code_namer_new_for (profile, symbolizer);
 }

@@ -8,10 +8,15 @@
 
 #include "plot/mg-frame-namer.h"
 #include "profile/mg-profile.h"
+#include "symbols/mg-symbolizer.h"
 
 G_BEGIN_DECLS
 
 /* A namer of profile's frames; it holds a reference to profile. */
 MgFrameNamer *mg_code_namer_new (MgProfile *profile);
+/* The same on SYMBOLIZER (kept), whose modules are loaded already: the
+ * live run's successive profiles each get a namer of their own (their
+ * module indices are their merge's), the symbols loaded once. */
+MgFrameNamer *mg_code_namer_new_for (MgProfile *profile, MgSymbolizer *symbolizer);
 
 G_END_DECLS

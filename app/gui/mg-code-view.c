@@ -3,14 +3,21 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "mg-code-item.h"
 #include "mg-code-namer.h"
 #include "mg-code-view-private.h"
 #include "mg-flame-view.h"
 #include "mg-source-view.h"
+#include "plot/mg-call-index.h"
+#include "plot/mg-code-export.h"
 #include "plot/mg-function-spread.h"
-#include "profile/mg-stack-set.h"
+#include "plot/mg-selection-stats.h"
+#include "plot/mg-view-export.h"
+#include "gui/graph/mg-theme.h"
+#include "mg-file-choosers.h"
+#include "mg-window-internal.h"
 
 struct _MgCodeView
 {
@@ -19,6 +26,10 @@ struct _MgCodeView
   MgTimeView *view;
   MgProfile *profile;
   MgFrameNamer *namer;     /* per profile: its addresses named once */
+  MgCallIndex *index;      /* per profile: its stacks placed once, when first computed */
+  MgSymbolizer *symbolizer; /* a live run's, across its profiles; else NULL */
+  gint64 started_us;        /* when the last computation started */
+  guint live_timer;         /* a live profile's computation, waiting its turn */
   gboolean running;        /* a worker is computing */
   gboolean dirty;          /* the range or process changed since it started */
   guint generation;        /* a new profile makes results in flight stale */
@@ -39,11 +50,21 @@ struct _MgCodeView
   GtkWidget *flame;
   GtkWidget *bottom_up;
   GtkWidget *source_button;
-  GtkWidget *source;       /* MgSourceView */
-  char *selected_function;
-  GtkWidget *threads;      /* All Threads, Main Thread, Thread 1, … */
-  guint n_threads;         /* the threads listed beyond All Threads */
-  gboolean listing;        /* the threads' list is being replaced */
+  GtkWidget *source;        /* MgSourceView */
+  GtkWidget *functions_view;
+  GtkWidget *tree_view;
+  GtkSingleSelection *functions_selection;
+  GtkSingleSelection *tree_selection;
+  char *selected_function;  /* NULL: none */
+  GtkWidget *search;
+  GtkWidget *matched;       /* the share of the samples the search found */
+  char *needle;             /* the search, casefolded; NULL when empty */
+  GBytes *matches;          /* by namer id: the functions it found; NULL */
+  GtkCustomFilter *filter;
+  GtkFilterListModel *functions_filtered;
+  GtkWidget *threads;       /* All Threads, Main Thread, Thread 1, … */
+  guint n_threads;          /* the threads listed beyond All Threads */
+  gboolean listing;         /* the threads' list is being replaced */
 };
 
 G_DEFINE_FINAL_TYPE (MgCodeView, mg_code_view, GTK_TYPE_BOX)
@@ -54,14 +75,17 @@ enum {
   N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
+static GParamSpec *props[N_PROPS];
 
 enum {
-  FUNCTION_ACTIVATED,
+  SIGNAL_FUNCTION_ACTIVATED,
   N_SIGNALS
 };
 
 static guint signals[N_SIGNALS];
+
+static void select_in_table (MgCodeView *self, const char *name);
+static void on_selected_function (MgCodeView *self);
 
 /* What a column shows of an item. */
 typedef enum {
@@ -75,6 +99,17 @@ typedef enum {
   COLUMN_MEAN,
   COLUMN_MAX,
 } Column;
+
+/* The search found the item's function. */
+static gboolean
+item_matches (MgCodeView *self, MgCodeItem *item)
+{
+  gsize n = 0;
+  const guint8 *found = self && self->matches ? g_bytes_get_data (self->matches, &n) : NULL;
+  guint id = mg_code_item_get_function_id (item);
+
+  return found != NULL && id < n && found[id];
+}
 
 static MgCodeItem *
 item_of (GtkListItem *list_item, gboolean tree)
@@ -131,6 +166,10 @@ bind_cell (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer d
     case COLUMN_NAME:
       text = g_strdup (mg_code_item_get_name (item));
       gtk_widget_set_tooltip_text (child, text);
+      if (item_matches (g_object_get_data (G_OBJECT (factory), "code-view"), item))
+        gtk_widget_add_css_class (child, "search-match");
+      else
+        gtk_widget_remove_css_class (child, "search-match");
       break;
     case COLUMN_SELF_SHARE:
       text = g_strdup_printf ("%.1f %%", mg_code_item_get_self_share (item));
@@ -192,19 +231,20 @@ column_sorter (Column column)
   GtkExpression *e = gtk_property_expression_new (MG_TYPE_CODE_ITEM, NULL, property);
   if (column == COLUMN_NAME || column == COLUMN_LOCATION || column == COLUMN_MODULE)
     return GTK_SORTER (gtk_string_sorter_new (e));
-  GtkNumericSorter *sorter = gtk_numeric_sorter_new (e);
-  /* Numbers read largest first on the first click. */
-  gtk_numeric_sorter_set_sort_order (sorter, GTK_SORT_DESCENDING);
-  return GTK_SORTER (sorter);
+  /* Ascending in its own order, so that the header's arrow points the
+   * way the rows go (it pointed up over the largest-first table). */
+  return GTK_SORTER (gtk_numeric_sorter_new (e));
 }
 
 static GtkColumnViewColumn *
-add_column (GtkColumnView *view, const char *title, Column column, gboolean tree)
+add_column (MgCodeView *self, GtkColumnView *view, const char *title, Column column,
+            gboolean tree)
 {
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   GtkColumnViewColumn *c;
 
   g_object_set_data (G_OBJECT (factory), "tree", GINT_TO_POINTER (tree));
+  g_object_set_data (G_OBJECT (factory), "code-view", self);
   g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (column));
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (column));
   c = gtk_column_view_column_new (title, factory);
@@ -222,23 +262,23 @@ add_column (GtkColumnView *view, const char *title, Column column, gboolean tree
 }
 
 static void
-add_columns (GtkColumnView *view, gboolean tree)
+add_columns (MgCodeView *self, GtkColumnView *view, gboolean tree)
 {
   /* Translators: column of the code views: the function's name */
-  add_column (view, _("Function"), COLUMN_NAME, tree);
+  add_column (self, view, _("Function"), COLUMN_NAME, tree);
   /* Translators: column of the code views: % of the samples taken in the function itself */
-  add_column (view, _("Self"), COLUMN_SELF_SHARE, tree);
+  add_column (self, view, _("Self"), COLUMN_SELF_SHARE, tree);
   /* Translators: column of the code views: % of the samples in the function or what it called */
-  GtkColumnViewColumn *total = add_column (view, _("Total"), COLUMN_TOTAL_SHARE, tree);
+  GtkColumnViewColumn *total = add_column (self, view, _("Total"), COLUMN_TOTAL_SHARE, tree);
   /* Translators: column of the code views: samples in the function or what it called */
-  add_column (view, _("Samples"), COLUMN_SAMPLES, tree);
+  add_column (self, view, _("Samples"), COLUMN_SAMPLES, tree);
   /* Translators: column of the code views: source file and line */
-  add_column (view, _("Source"), COLUMN_LOCATION, tree);
+  add_column (self, view, _("Source"), COLUMN_LOCATION, tree);
   /* Translators: column of the code views: the executable or library */
-  add_column (view, _("Module"), COLUMN_MODULE, tree);
+  add_column (self, view, _("Module"), COLUMN_MODULE, tree);
   if (!tree)
-    /* Ascending in the column's own order: its sorter's, largest first. */
-    gtk_column_view_sort_by_column (view, total, GTK_SORT_ASCENDING);
+    /* Largest first, the arrow pointing down. */
+    gtk_column_view_sort_by_column (view, total, GTK_SORT_DESCENDING);
 }
 
 /* Min, Mean and Max of each function's total share across the processes,
@@ -259,7 +299,7 @@ add_spread_columns (MgCodeView *self, GtkColumnView *view)
 
   for (guint i = 0; i < 3; i++)
     {
-      GtkColumnViewColumn *c = add_column (view, titles[i], COLUMN_MIN + i, FALSE);
+      GtkColumnViewColumn *c = add_column (self, view, titles[i], COLUMN_MIN + i, FALSE);
 
       /* add_column appended it: after Self and Total instead. */
       g_object_ref (c);
@@ -271,54 +311,57 @@ add_spread_columns (MgCodeView *self, GtkColumnView *view)
     }
 }
 
-/* The function of a row of either table (a GtkTreeListRow in the tree). */
-static const char *
-name_at (GListModel *model, guint position, MgCodeItem **item)
+/* Nothing selected until the user picks a row. */
+static GtkSingleSelection *
+selection_of (GListModel *model)
 {
-  g_autoptr (GObject) row = position < g_list_model_get_n_items (model)
-                              ? g_list_model_get_item (model, position) : NULL;
+  GtkSingleSelection *selection = gtk_single_selection_new (model);
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  return selection;
+}
 
-  *item = NULL;
-  if (GTK_IS_TREE_LIST_ROW (row))
-    *item = gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (row));
-  else if (row)
-    *item = MG_CODE_ITEM (g_object_ref (row));
-  return *item ? mg_code_item_get_name (*item) : NULL;
+/* The function of a row of either view (a table item or a tree row). */
+static const char *
+name_of_row (gpointer row)
+{
+  g_autoptr (MgCodeItem) item = NULL;
+
+  if (row == NULL)
+    return NULL;
+  item = GTK_IS_TREE_LIST_ROW (row) ? gtk_tree_list_row_get_item (row) : g_object_ref (row);
+  /* The item lives in its store as long as the row does. */
+  return item ? mg_code_item_get_name (item) : NULL;
 }
 
 static void
-on_row_selected (GtkSingleSelection *selection, guint position, guint n_items, MgCodeView *self)
+on_row_selected (GtkSingleSelection *selection, GParamSpec *pspec, MgCodeView *self)
 {
-  g_autoptr (MgCodeItem) item = NULL;
-  const char *name = name_at (G_LIST_MODEL (selection), gtk_single_selection_get_selected (selection),
-                              &item);
-  if (name)
-    mg_code_view_set_selected_function (self, name);
+  gpointer row = gtk_single_selection_get_selected_item (selection);
+
+  /* A row gone with a new result is no choice of the user's. */
+  if (row != NULL)
+    mg_code_view_set_selected_function (self, name_of_row (row));
 }
 
 static void
 on_row_activated (GtkColumnView *view, guint position, MgCodeView *self)
 {
-  g_autoptr (MgCodeItem) item = NULL;
-  const char *name = name_at (G_LIST_MODEL (gtk_column_view_get_model (view)), position, &item);
-  if (name)
-    {
-      mg_code_view_set_selected_function (self, name);
-      g_signal_emit (self, signals[FUNCTION_ACTIVATED], 0, name);
-    }
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+  g_autoptr (GObject) row = g_list_model_get_item (model, position);
+  const char *name = name_of_row (row);
+
+  if (name == NULL)
+    return;
+  mg_code_view_set_selected_function (self, name);
+  g_signal_emit (self, signals[SIGNAL_FUNCTION_ACTIVATED], 0, name);
 }
 
-/* Nothing selected until the user picks a row; a row picked is the
- * selected function, a row activated opens its source. */
-static GtkSelectionModel *
-selection_of (MgCodeView *self, GtkWidget *view, GListModel *model)
+static void
+follow_rows (MgCodeView *self, GtkWidget *view, GtkSingleSelection *selection)
 {
-  GtkSingleSelection *selection = gtk_single_selection_new (model);
-  gtk_single_selection_set_autoselect (selection, FALSE);
-  gtk_single_selection_set_can_unselect (selection, TRUE);
-  g_signal_connect (selection, "selection-changed", G_CALLBACK (on_row_selected), self);
+  g_signal_connect (selection, "notify::selected-item", G_CALLBACK (on_row_selected), self);
   g_signal_connect (view, "activate", G_CALLBACK (on_row_activated), self);
-  return GTK_SELECTION_MODEL (selection);
 }
 
 static GtkWidget *
@@ -330,20 +373,34 @@ scrolled (GtkWidget *child)
   return s;
 }
 
+/* The table's rows: the search's, or all without one. */
+static gboolean
+filter_item (gpointer item, gpointer user_data)
+{
+  MgCodeView *self = user_data;
+  return self->needle == NULL || item_matches (self, item);
+}
+
 static GtkWidget *
 build_functions (MgCodeView *self)
 {
   GtkWidget *view = gtk_column_view_new (NULL);
 
+  self->functions_view = view;
   self->functions = g_list_store_new (MG_TYPE_CODE_ITEM);
-  add_columns (GTK_COLUMN_VIEW (view), FALSE);
+  add_columns (self, GTK_COLUMN_VIEW (view), FALSE);
   add_spread_columns (self, GTK_COLUMN_VIEW (view));
   self->functions_sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->functions)),
                                                     g_object_ref (gtk_column_view_get_sorter (
                                                       GTK_COLUMN_VIEW (view))));
+  self->filter = gtk_custom_filter_new (filter_item, self, NULL);
+  self->functions_filtered = gtk_filter_list_model_new (
+    G_LIST_MODEL (g_object_ref (self->functions_sorted)), GTK_FILTER (g_object_ref (self->filter)));
+  self->functions_selection = selection_of (
+    G_LIST_MODEL (g_object_ref (self->functions_filtered)));
   gtk_column_view_set_model (GTK_COLUMN_VIEW (view),
-                             selection_of (self, view,
-                                           G_LIST_MODEL (g_object_ref (self->functions_sorted))));
+                             GTK_SELECTION_MODEL (g_object_ref (self->functions_selection)));
+  follow_rows (self, view, self->functions_selection);
   gtk_widget_add_css_class (view, "data-table");
   gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Functions"), -1);
@@ -364,15 +421,35 @@ build_tree (MgCodeView *self)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *view = gtk_column_view_new (NULL);
 
+  self->tree_view = view;
   self->roots = g_list_store_new (MG_TYPE_CODE_ITEM);
   self->tree_rows = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->roots)), FALSE,
                                              FALSE, create_children, NULL, NULL);
-  add_columns (GTK_COLUMN_VIEW (view), TRUE);
+  add_columns (self, GTK_COLUMN_VIEW (view), TRUE);
+  self->tree_selection = selection_of (G_LIST_MODEL (g_object_ref (self->tree_rows)));
   gtk_column_view_set_model (GTK_COLUMN_VIEW (view),
-                             selection_of (self, view, G_LIST_MODEL (g_object_ref (self->tree_rows))));
+                             GTK_SELECTION_MODEL (g_object_ref (self->tree_selection)));
+  follow_rows (self, view, self->tree_selection);
   gtk_widget_add_css_class (view, "data-table");
   gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Call Tree"), -1);
+  /* Right opens a row (then goes to its first child), Left closes it (then
+   * goes to its parent): before the list's own keys see them. */
+  GtkEventController *keys = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  static const struct {
+    guint key;
+    const char *action;
+  } bindings[] = {
+    { GDK_KEY_Right, "code.expand-row" }, { GDK_KEY_KP_Right, "code.expand-row" },
+    { GDK_KEY_Left, "code.collapse-row" }, { GDK_KEY_KP_Left, "code.collapse-row" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
+    gtk_shortcut_controller_add_shortcut (
+      GTK_SHORTCUT_CONTROLLER (keys),
+      gtk_shortcut_new (gtk_keyval_trigger_new (bindings[i].key, 0),
+                        gtk_named_action_new (bindings[i].action)));
+  gtk_widget_add_controller (view, keys);
   gtk_box_append (GTK_BOX (box), scrolled (view));
   return box;
 }
@@ -487,6 +564,7 @@ list_threads (MgCodeView *self, guint n)
   self->listing = FALSE;
   self->n_threads = n;
 }
+static void on_search_changed (MgCodeView *self);
 
 static GtkWidget *
 build_header (MgCodeView *self)
@@ -504,7 +582,8 @@ build_header (MgCodeView *self)
   gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (self->flame_button),
                                GTK_TOGGLE_BUTTON (self->tree_button));
   gtk_widget_set_tooltip_text (self->flame_button,
-                               _("Click a function to zoom to it, a row above to zoom out"));
+                               _("Click a function to zoom to it, a row above to zoom out; "
+                                 "double-click a function to open its source"));
   gtk_box_append (GTK_BOX (pages), self->flame_button);
   /* Translators: the Code pane's view of the selected function's source file */
   self->source_button = gtk_toggle_button_new_with_label (_("Source"));
@@ -545,6 +624,30 @@ build_header (MgCodeView *self)
   g_signal_connect_swapped (self->threads, "notify::selected", G_CALLBACK (on_thread_chosen), self);
   gtk_box_append (GTK_BOX (header), self->threads);
 
+  self->search = gtk_search_entry_new ();
+  g_object_set (self->search, "placeholder-text", _("Find functions, files, modules"), NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->search), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Search the code views"), -1);
+  /* Each keystroke: the views are cheap to filter. */
+  g_signal_connect_swapped (self->search, "changed", G_CALLBACK (on_search_changed), self);
+  gtk_box_append (GTK_BOX (header), self->search);
+  self->matched = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->matched, "caption");
+  gtk_widget_set_visible (self->matched, FALSE);
+  gtk_box_append (GTK_BOX (header), self->matched);
+
+  GMenu *menu = g_menu_new ();
+  /* Translators: the Code pane's export menu */
+  g_menu_append (menu, _("Flame Graph as Image…"), "code.export-flame");
+  g_menu_append (menu, _("Functions as CSV…"), "code.export-functions");
+  GtkWidget *export = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (export), "document-save-symbolic");
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (export), G_MENU_MODEL (menu));
+  g_object_unref (menu);
+  gtk_widget_set_tooltip_text (export, _("Export the flame graph or the functions"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (export), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Export"), -1);
+
   self->summary = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->summary), 1);
   gtk_label_set_ellipsize (GTK_LABEL (self->summary), PANGO_ELLIPSIZE_START);
@@ -552,6 +655,7 @@ build_header (MgCodeView *self)
   gtk_widget_add_css_class (self->summary, "dim-label");
   gtk_widget_add_css_class (self->summary, "caption");
   gtk_box_append (GTK_BOX (header), self->summary);
+  gtk_box_append (GTK_BOX (header), export);
   return header;
 }
 
@@ -565,6 +669,29 @@ fill_functions (MgCodeView *self)
     g_ptr_array_add (items, mg_code_item_new_function (self->current, i));
   g_list_store_splice (self->functions, 0, g_list_model_get_n_items (G_LIST_MODEL (self->functions)),
                        items->pdata, items->len);
+}
+
+/* The rows above the search's functions opened, down from the top (a
+ * few thousand rows at most: a search of a common word stops there). */
+static void
+expand_to_matches (MgCodeView *self, MgCallTreeKind kind)
+{
+  gsize n_matches = 0;
+  const guint8 *matches = self->matches ? g_bytes_get_data (self->matches, &n_matches) : NULL;
+  GListModel *rows = G_LIST_MODEL (self->tree_rows);
+
+  if (matches == NULL || self->current == NULL)
+    return;
+  g_autofree guint8 *below = mg_call_tree_find_matches (mg_code_tree_get (self->current), kind,
+                                                        matches, (guint) n_matches);
+  for (guint i = 0; i < g_list_model_get_n_items (rows) && i < 5000; i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr (MgCodeItem) item = gtk_tree_list_row_get_item (row);
+      guint node = mg_code_item_get_node (item);
+      if (node != G_MAXUINT && below[node])
+        gtk_tree_list_row_set_expanded (row, TRUE);
+    }
 }
 
 static void
@@ -591,6 +718,68 @@ fill_tree (MgCodeView *self)
       if (gtk_tree_list_row_get_depth (row) < 2)
         gtk_tree_list_row_set_expanded (row, TRUE);
     }
+  expand_to_matches (self, kind);
+}
+
+static gboolean
+text_has (const char *text, const char *needle)
+{
+  g_autofree char *folded = text ? g_utf8_casefold (text, -1) : NULL;
+  return folded != NULL && strstr (folded, needle) != NULL;
+}
+
+/* A function is found by its name, its file's or its module's base name. */
+static gboolean
+function_matches (const MgCallFunction *f, const char *needle)
+{
+  g_autofree char *file = f->file ? g_path_get_basename (f->file) : NULL;
+  g_autofree char *module = f->module ? g_path_get_basename (f->module) : NULL;
+  return text_has (f->name, needle) || text_has (file, needle) || text_has (module, needle);
+}
+
+/* The search over the namer's functions, then every view shown anew. */
+static void
+apply_search (MgCodeView *self)
+{
+  g_clear_pointer (&self->matches, g_bytes_unref);
+  gtk_widget_set_visible (self->matched, FALSE);
+  if (self->needle && self->namer)
+    {
+      guint n = mg_frame_namer_get_n_functions (self->namer);
+      guint8 *found = g_new0 (guint8, MAX (n, 1));
+      for (guint id = 0; id < n; id++)
+        found[id] = function_matches (mg_frame_namer_get_function (self->namer, id), self->needle);
+      self->matches = g_bytes_new_take (found, MAX (n, 1));
+    }
+  if (self->matches && self->current)
+    {
+      const MgCallTree *tree = mg_code_tree_get (self->current);
+      guint64 total = mg_call_tree_get_total (tree);
+      guint64 matched = mg_call_tree_count_matching (
+        tree, g_bytes_get_data (self->matches, NULL), (guint) g_bytes_get_size (self->matches));
+      g_autofree char *text = g_strdup_printf (
+        /* Translators: the share of the samples whose stacks hold a function the
+         * Code pane's search found */
+        _("Matched %.1f %%"), total ? 100.0 * (double) matched / (double) total : 0.0);
+      gtk_label_set_text (GTK_LABEL (self->matched), text);
+      gtk_widget_set_visible (self->matched, TRUE);
+    }
+  mg_flame_view_set_matches (MG_FLAME_VIEW (self->flame), self->matches);
+  fill_functions (self);
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  select_in_table (self, self->selected_function);
+  fill_tree (self);
+}
+
+static void
+on_search_changed (MgCodeView *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search));
+
+  g_clear_pointer (&self->needle, g_free);
+  if (text != NULL && *text != '\0')
+    self->needle = g_utf8_casefold (text, -1);
+  apply_search (self);
 }
 
 static void
@@ -605,6 +794,7 @@ show_empty (MgCodeView *self, const char *title, const char *detail)
 typedef struct {
   MgProfile *profile;
   MgFrameNamer *namer;
+  MgCallIndex *index;      /* the profile's; built by the first job */
   int process;
   int thread;
   double t0, t1;
@@ -621,6 +811,7 @@ job_free (gpointer data)
   Job *job = data;
   g_clear_object (&job->profile);
   g_clear_pointer (&job->namer, mg_frame_namer_unref);
+  g_clear_pointer (&job->index, mg_call_index_unref);
   g_clear_pointer (&job->tree, mg_code_tree_unref);
   g_free (job);
 }
@@ -629,34 +820,53 @@ static void
 compute (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   Job *job = data;
-  g_autoptr (MgStackSet) set = mg_stack_set_new_for_thread (job->profile, job->process,
-                                                            job->thread, job->t0, job->t1);
 
-  job->n_processes = mg_stack_set_get_n_processes (set);
-  job->n_threads = mg_stack_set_get_n_threads (set);
-  job->tree = mg_code_tree_new (mg_call_tree_new (job->namer, set));
-  /* Every process: each function's share across them, as for metrics. */
-  if (job->process < 0 && job->n_processes > 1)
-    mg_code_tree_set_spread (job->tree,
-                             mg_function_spread_new (job->namer, job->profile, job->t0, job->t1),
-                             job->profile);
+  /* The first one names every stack: later ones only sum counts. It
+   * also lists the threads the stacks name (none in older profiles). */
+  if (job->index == NULL)
+    {
+      g_autoptr (MgStackSet) every = mg_stack_set_new (job->profile, -1, -INFINITY, INFINITY);
+      job->n_threads = mg_stack_set_get_n_threads (every);
+      job->index = mg_call_index_new (job->namer, job->profile);
+    }
+  if (job->thread == MG_STACK_THREAD_ALL)
+    job->tree = mg_code_tree_new (mg_call_index_query (job->index, job->process, job->t0, job->t1,
+                                                       &job->n_processes));
+  else
+    {
+      /* One thread: its stacks alone, a tree of their own. */
+      g_autoptr (MgStackSet) set = mg_stack_set_new_for_thread (job->profile, job->process,
+                                                                job->thread, job->t0, job->t1);
+      job->n_processes = mg_stack_set_get_n_processes (set);
+      job->tree = mg_code_tree_new (mg_call_tree_new (job->namer, set));
+    }
+  /* Every process, every thread: each function's share across them, as
+   * for metrics, from the same index (one pass over each process's
+   * entries). */
+  if (job->process < 0 && job->thread == MG_STACK_THREAD_ALL && job->n_processes > 1)
+    mg_code_tree_set_spread (
+      job->tree,
+      mg_function_spread_new_for_index (job->index, mg_profile_get_n_processes (job->profile),
+                                        job->t0, job->t1),
+      job->profile);
   g_task_return_boolean (task, TRUE);
 }
 
 static void start (MgCodeView *self);
+static void schedule_live (MgCodeView *self);
 
 static void
 show_result (MgCodeView *self, Job *job)
 {
-  list_threads (self, job->n_threads);
+  if (job->n_threads != G_MAXUINT)
+    list_threads (self, job->n_threads);
   g_clear_pointer (&self->current, mg_code_tree_unref);
   self->current = mg_code_tree_ref (job->tree);
   for (guint i = 0; i < G_N_ELEMENTS (self->spread_columns); i++)
     gtk_column_view_column_set_visible (self->spread_columns[i],
                                         mg_code_tree_has_spread (self->current));
-  fill_functions (self);
-  fill_tree (self);
   mg_flame_view_set_tree (MG_FLAME_VIEW (self->flame), self->current);
+  apply_search (self);
 
   guint64 total = mg_call_tree_get_total (mg_code_tree_get (self->current));
   g_autofree char *range = mg_time_view_describe_figures_range (self->view);
@@ -690,9 +900,18 @@ on_computed (GObject *source, GAsyncResult *result, gpointer user_data)
   Job *job = g_task_get_task_data (G_TASK (result));
 
   self->running = FALSE;
+  /* A live run's older profile still shows; its index is not kept. */
+  if (job->generation == self->generation && self->index == NULL && job->profile == self->profile)
+    self->index = mg_call_index_ref (job->index);
   if (job->generation == self->generation)
     show_result (self, job);
-  if (self->dirty)
+  /* A live run's next profile waits its turn (schedule_live ()). */
+  if (self->dirty && self->symbolizer != NULL)
+    {
+      self->dirty = FALSE;
+      schedule_live (self);
+    }
+  else if (self->dirty)
     start (self);
 }
 
@@ -708,14 +927,17 @@ start (MgCodeView *self)
   job = g_new0 (Job, 1);
   job->profile = g_object_ref (self->profile);
   job->namer = mg_frame_namer_ref (self->namer);
+  job->index = self->index ? mg_call_index_ref (self->index) : NULL;
   job->process = mg_time_view_get_process (self->view);
   job->thread = chosen_thread (self);
+  job->n_threads = G_MAXUINT; /* known again only with a new index */
   job->generation = self->generation;
   if (mg_time_view_get_figures_range (self->view, &t0, &t1) == MG_FIGURES_RANGE_RUN)
     t0 = -INFINITY, t1 = INFINITY;
   job->t0 = t0;
   job->t1 = t1;
   self->running = TRUE;
+  self->started_us = g_get_monotonic_time ();
   g_autoptr (GTask) task = g_task_new (self, NULL, on_computed, NULL);
   g_task_set_task_data (task, job, job_free);
   g_task_run_in_thread (task, compute);
@@ -732,14 +954,46 @@ schedule (MgCodeView *self)
     start (self);
 }
 
-void
-mg_code_view_set_profile (MgCodeView *self, MgProfile *profile)
-{
-  g_return_if_fail (MG_IS_CODE_VIEW (self));
+/* A live run's profiles come four times a second: each names its stacks
+ * anew, so at most one a second is computed (the latest), leaving the
+ * CPU to the run and its merges. */
+#define LIVE_INTERVAL_US G_USEC_PER_SEC
 
+static gboolean
+on_live_timer (gpointer data)
+{
+  MgCodeView *self = data;
+
+  self->live_timer = 0;
+  schedule (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_live (MgCodeView *self)
+{
+  gint64 wait = self->started_us + LIVE_INTERVAL_US - g_get_monotonic_time ();
+
+  if (self->live_timer != 0)
+    return;  /* it takes the latest profile when it fires */
+  if (wait > 0)
+    self->live_timer = g_timeout_add ((guint) (wait / 1000) + 1, on_live_timer, self);
+  else
+    schedule (self);
+}
+
+/* A new run's profile (NULL: none), named on SYMBOLIZER (NULL: its own);
+ * a live run's first computed a second after its first profile, when
+ * the program has started (loading symbols would compete with it). */
+static void
+show_profile (MgCodeView *self, MgProfile *profile, MgSymbolizer *symbolizer)
+{
   self->generation++;
+  g_clear_handle_id (&self->live_timer, g_source_remove);
   g_clear_object (&self->profile);
   g_clear_pointer (&self->namer, mg_frame_namer_unref);
+  g_clear_pointer (&self->index, mg_call_index_unref);
+  g_clear_object (&self->symbolizer);
   g_clear_pointer (&self->current, mg_code_tree_unref);
   fill_functions (self);
   fill_tree (self);
@@ -753,9 +1007,215 @@ mg_code_view_set_profile (MgCodeView *self, MgProfile *profile)
   list_threads (self, 0);
   if (profile == NULL)
     return;
+  /* The first computation names every frame: seconds on a big profile. */
+  gtk_label_set_text (GTK_LABEL (self->summary), _("Naming symbols…"));
   self->profile = g_object_ref (profile);
-  self->namer = mg_code_namer_new (profile);
-  schedule (self);
+  self->symbolizer = symbolizer ? g_object_ref (symbolizer) : NULL;
+  self->namer = symbolizer ? mg_code_namer_new_for (profile, symbolizer)
+                           : mg_code_namer_new (profile);
+  if (symbolizer != NULL)
+    {
+      self->started_us = g_get_monotonic_time ();
+      schedule_live (self);
+    }
+  else
+    schedule (self);
+}
+
+void
+mg_code_view_set_profile (MgCodeView *self, MgProfile *profile)
+{
+  g_return_if_fail (MG_IS_CODE_VIEW (self));
+  show_profile (self, profile, NULL);
+}
+
+void
+mg_code_view_set_live_profile (MgCodeView *self, MgProfile *profile)
+{
+  g_return_if_fail (MG_IS_CODE_VIEW (self));
+  g_return_if_fail (MG_IS_PROFILE (profile));
+
+  if (self->profile == NULL || self->symbolizer == NULL)
+    {
+      g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+      show_profile (self, profile, symbolizer);
+      return;
+    }
+  /* The same run (generation kept: the last profile's result shows until
+   * this one's comes), this profile's frames named through the symbols
+   * loaded (one computation at a time: the symboliser is for one thread). */
+  g_set_object (&self->profile, profile);
+  g_clear_pointer (&self->index, mg_call_index_unref);
+  g_clear_pointer (&self->namer, mg_frame_namer_unref);
+  self->namer = mg_code_namer_new_for (profile, self->symbolizer);
+  /* The Source view's figures follow the run too, its function kept. */
+  mg_source_view_set_profile (MG_SOURCE_VIEW (self->source), profile);
+  on_selected_function (self);
+  schedule_live (self);
+}
+
+static void
+on_flame_activated (MgFlameView *flame, const char *name, MgCodeView *self)
+{
+  mg_code_view_set_selected_function (self, name);
+  g_signal_emit (self, signals[SIGNAL_FUNCTION_ACTIVATED], 0, name);
+}
+
+/* The Functions table's row of NAME selected (none when it has none). */
+static void
+select_in_table (MgCodeView *self, const char *name)
+{
+  GListModel *model = G_LIST_MODEL (self->functions_selection);
+  guint found = GTK_INVALID_LIST_POSITION;
+
+  for (guint i = 0; name && i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (MgCodeItem) item = g_list_model_get_item (model, i);
+      if (g_strcmp0 (mg_code_item_get_name (item), name) == 0)
+        {
+          found = i;
+          break;
+        }
+    }
+  if (gtk_single_selection_get_selected (self->functions_selection) != found)
+    gtk_single_selection_set_selected (self->functions_selection, found);
+}
+
+const char *
+mg_code_view_get_selected_function (MgCodeView *self)
+{
+  g_return_val_if_fail (MG_IS_CODE_VIEW (self), NULL);
+  return self->selected_function;
+}
+
+void
+mg_code_view_set_selected_function (MgCodeView *self, const char *name)
+{
+  g_return_if_fail (MG_IS_CODE_VIEW (self));
+
+  if (g_strcmp0 (self->selected_function, name) == 0)
+    return;
+  g_free (self->selected_function);
+  self->selected_function = g_strdup (name);
+  select_in_table (self, name);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SELECTED_FUNCTION]);
+}
+
+/* The Functions table's rows as shown: sorted, the search's only. */
+static GArray *
+shown_rows (MgCodeView *self)
+{
+  GListModel *model = G_LIST_MODEL (self->functions_filtered);
+  GArray *rows = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (MgCodeItem) item = g_list_model_get_item (model, i);
+      guint row = mg_code_item_get_row (item);
+      g_array_append_val (rows, row);
+    }
+  return rows;
+}
+
+gboolean
+mg_code_view_export (MgCodeView *self, const char *path, double scale, GError **error)
+{
+  MgViewFormat format;
+
+  if (self->current == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("Nothing to export: the code views have no call stacks yet"));
+      return FALSE;
+    }
+  const MgCallTree *tree = mg_code_tree_get (self->current);
+  if (g_str_has_suffix (path, ".csv") || g_str_has_suffix (path, ".CSV"))
+    {
+      g_autoptr (GArray) rows = shown_rows (self);
+      return mg_functions_csv_save (tree, rows, path, error);
+    }
+  if (!mg_view_export_format_from_path (path, &format))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("Cannot export to “%s”: name the file .png, .svg or .pdf for the flame "
+                     "graph, .csv for the functions"), path);
+      return FALSE;
+    }
+  int process = mg_time_view_get_process (self->view);
+  g_autofree char *range = mg_time_view_describe_figures_range (self->view);
+  g_autofree char *who = process >= 0 && self->profile
+                           ? mg_selection_stats_describe_process (self->profile, process)
+                           : g_strdup (_("all processes"));
+  g_autofree char *line = g_strdup_printf ("%s · %s", range, who);
+  gsize n_matches = 0;
+  const guint8 *matches = self->matches ? g_bytes_get_data (self->matches, &n_matches) : NULL;
+  return mg_flame_export_save (tree, mg_flame_view_get_focus (MG_FLAME_VIEW (self->flame)),
+                               matches, (guint) n_matches, _("Flame Graph"), line, _("All"),
+                               mg_theme_is_dark (GTK_WIDGET (self)), scale, path, error);
+}
+
+static void
+on_export_chosen (GFile *file, double scale, gpointer user_data)
+{
+  MgCodeView *self = user_data;
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr (GError) error = NULL;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  if ((path == NULL || !mg_code_view_export (self, path, scale, &error)) && MG_IS_WINDOW (root))
+    mg_window_show_message (MG_WINDOW (root), _("Export Failed"),
+                            error ? error->message : _("Choose a folder on this computer."));
+}
+
+static void
+export_activated (GtkWidget *widget, const char *action, GVariant *parameter)
+{
+  MgCodeView *self = MG_CODE_VIEW (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  gboolean flame = g_str_equal (action, "code.export-flame");
+
+  if (self->current == NULL || !GTK_IS_WINDOW (root))
+    return;
+  mg_file_chooser_export (GTK_WINDOW (root), flame ? "flame-graph.svg" : "functions.csv",
+                          on_export_chosen, self);
+}
+
+static void
+select_tree_row (MgCodeView *self, guint position)
+{
+  gtk_single_selection_set_selected (self->tree_selection, position);
+}
+
+static void
+tree_key_activated (GtkWidget *widget, const char *action, GVariant *parameter)
+{
+  MgCodeView *self = MG_CODE_VIEW (widget);
+  GtkTreeListRow *row = gtk_single_selection_get_selected_item (self->tree_selection);
+  guint position = gtk_single_selection_get_selected (self->tree_selection);
+
+  if (row == NULL)
+    {
+      if (g_list_model_get_n_items (G_LIST_MODEL (self->tree_rows)) > 0)
+        select_tree_row (self, 0);
+      return;
+    }
+  if (g_str_equal (action, "code.expand-row"))
+    {
+      if (!gtk_tree_list_row_is_expandable (row))
+        return;
+      if (!gtk_tree_list_row_get_expanded (row))
+        gtk_tree_list_row_set_expanded (row, TRUE);
+      else
+        select_tree_row (self, position + 1);
+    }
+  else if (gtk_tree_list_row_get_expanded (row))
+    gtk_tree_list_row_set_expanded (row, FALSE);
+  else
+    {
+      g_autoptr (GtkTreeListRow) parent = gtk_tree_list_row_get_parent (row);
+      if (parent != NULL)
+        select_tree_row (self, gtk_tree_list_row_get_position (parent));
+    }
 }
 
 static const char *const range_properties[] = {
@@ -769,37 +1229,59 @@ mg_code_view_dispose (GObject *object)
   MgCodeView *self = MG_CODE_VIEW (object);
 
   self->generation++;
+  g_clear_handle_id (&self->live_timer, g_source_remove);
   if (self->view)
     g_signal_handlers_disconnect_by_data (self->view, self);
   g_clear_object (&self->view);
   g_clear_object (&self->profile);
   g_clear_pointer (&self->namer, mg_frame_namer_unref);
+  g_clear_pointer (&self->index, mg_call_index_unref);
+  g_clear_object (&self->symbolizer);
   g_clear_pointer (&self->current, mg_code_tree_unref);
   g_clear_object (&self->functions);
   g_clear_object (&self->functions_sorted);
   g_clear_object (&self->roots);
   g_clear_object (&self->tree_rows);
-  g_clear_pointer (&self->selected_function, g_free);
+  g_clear_object (&self->functions_selection);
+  g_clear_object (&self->tree_selection);
+  g_clear_object (&self->functions_filtered);
+  g_clear_object (&self->filter);
+  g_clear_pointer (&self->matches, g_bytes_unref);
   G_OBJECT_CLASS (mg_code_view_parent_class)->dispose (object);
 }
 
 static void
-mg_code_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+mg_code_view_finalize (GObject *object)
 {
-  if (prop_id == PROP_SELECTED_FUNCTION)
-    g_value_set_string (value, MG_CODE_VIEW (object)->selected_function);
-  else
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  g_free (MG_CODE_VIEW (object)->selected_function);
+  g_free (MG_CODE_VIEW (object)->needle);
+  G_OBJECT_CLASS (mg_code_view_parent_class)->finalize (object);
 }
 
 static void
-mg_code_view_set_property (GObject *object, guint prop_id, const GValue *value,
-                           GParamSpec *pspec)
+mg_code_view_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
 {
-  if (prop_id == PROP_SELECTED_FUNCTION)
-    mg_code_view_set_selected_function (MG_CODE_VIEW (object), g_value_get_string (value));
-  else
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  switch (id)
+    {
+    case PROP_SELECTED_FUNCTION:
+      g_value_set_string (value, MG_CODE_VIEW (object)->selected_function);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+    }
+}
+
+static void
+mg_code_view_set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
+{
+  switch (id)
+    {
+    case PROP_SELECTED_FUNCTION:
+      mg_code_view_set_selected_function (MG_CODE_VIEW (object), g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+    }
 }
 
 static void
@@ -808,18 +1290,24 @@ mg_code_view_class_init (MgCodeViewClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = mg_code_view_dispose;
+  object_class->finalize = mg_code_view_finalize;
   object_class->get_property = mg_code_view_get_property;
   object_class->set_property = mg_code_view_set_property;
-  /* The function picked in Functions, Call Tree or Flame Graph, as
-   * mg_call_tree_find_function () names it; NULL: none. */
-  properties[PROP_SELECTED_FUNCTION] =
-    g_param_spec_string ("selected-function", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
-  /* A row or box double-clicked (or Enter): the function's name. */
-  signals[FUNCTION_ACTIVATED] =
-    g_signal_new ("function-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
-                  NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  props[PROP_SELECTED_FUNCTION] = g_param_spec_string (
+    "selected-function", NULL, NULL, NULL,
+    G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
+  signals[SIGNAL_FUNCTION_ACTIVATED] = g_signal_new (
+    "function-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+    G_TYPE_NONE, 1, G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
+  gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "code.export-flame", NULL,
+                                   export_activated);
+  gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "code.expand-row", NULL,
+                                   tree_key_activated);
+  gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "code.collapse-row", NULL,
+                                   tree_key_activated);
+  gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "code.export-functions", NULL,
+                                   export_activated);
 }
 
 /* The Source view follows the selected function: its file, at its line. */
@@ -839,28 +1327,11 @@ on_selected_function (MgCodeView *self)
                                 f ? f->file : NULL, f ? f->line : 0);
 }
 
+/* A row or flame box double-clicked (or Enter): its source. */
 static void
 on_function_activated (MgCodeView *self)
 {
   mg_code_view_show_page (self, "source");
-}
-
-/* A click on a flame box zooms to it (mg-flame-view.c): once released,
- * the box zoomed to is the selected function; a double-click opens it. */
-static void
-on_flame_released (GtkGestureClick *gesture, int n_press, double x, double y, MgCodeView *self)
-{
-  guint node = mg_flame_view_get_focus (MG_FLAME_VIEW (self->flame));
-  const MgCallFunction *f = NULL;
-
-  if (self->current && node != MG_CALL_TREE_ROOT)
-    f = mg_call_tree_get_node (mg_code_tree_get (self->current), MG_CALL_TREE_TOP_DOWN, node,
-                               NULL, NULL);
-  if (f == NULL)
-    return;
-  mg_code_view_set_selected_function (self, f->name);
-  if (n_press == 2)
-    g_signal_emit (self, signals[FUNCTION_ACTIVATED], 0, f->name);
 }
 
 static void
@@ -872,10 +1343,10 @@ mg_code_view_init (MgCodeView *self)
   gtk_stack_add_named (GTK_STACK (self->view_stack), build_functions (self), "functions");
   gtk_stack_add_named (GTK_STACK (self->view_stack), build_tree (self), "tree");
   self->flame = mg_flame_view_new ();
+  g_signal_connect_swapped (self->flame, "function-selected",
+                            G_CALLBACK (mg_code_view_set_selected_function), self);
+  g_signal_connect (self->flame, "function-activated", G_CALLBACK (on_flame_activated), self);
   gtk_stack_add_named (GTK_STACK (self->view_stack), scrolled (self->flame), "flame");
-  GtkGesture *flame_click = gtk_gesture_click_new ();
-  g_signal_connect (flame_click, "released", G_CALLBACK (on_flame_released), self);
-  gtk_widget_add_controller (self->flame, GTK_EVENT_CONTROLLER (flame_click));
   g_signal_connect (self, "notify::selected-function", G_CALLBACK (on_selected_function), NULL);
   g_signal_connect (self, "function-activated", G_CALLBACK (on_function_activated), NULL);
   self->pages = gtk_stack_new ();
@@ -899,24 +1370,6 @@ mg_code_view_new (MgTimeView *view)
   return GTK_WIDGET (self);
 }
 
-const char *
-mg_code_view_get_selected_function (MgCodeView *self)
-{
-  g_return_val_if_fail (MG_IS_CODE_VIEW (self), NULL);
-  return self->selected_function;
-}
-
-void
-mg_code_view_set_selected_function (MgCodeView *self, const char *name)
-{
-  g_return_if_fail (MG_IS_CODE_VIEW (self));
-  if (g_strcmp0 (self->selected_function, name) == 0)
-    return;
-  g_free (self->selected_function);
-  self->selected_function = g_strdup (name);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_FUNCTION]);
-}
-
 GtkWidget *
 mg_code_view_get_source_view (MgCodeView *self)
 {
@@ -926,13 +1379,27 @@ mg_code_view_get_source_view (MgCodeView *self)
 gboolean
 mg_code_view_is_busy (MgCodeView *self)
 {
-  return self->running || self->dirty;
+  return self->running || self->dirty || self->live_timer != 0;
 }
 
 GListModel *
 mg_code_view_get_functions_model (MgCodeView *self)
 {
-  return G_LIST_MODEL (self->functions_sorted);
+  return G_LIST_MODEL (self->functions_filtered);
+}
+
+GtkWidget *
+mg_code_view_get_search_entry (MgCodeView *self)
+{
+  return self->search;
+}
+
+const char *
+mg_code_view_get_matched (MgCodeView *self)
+{
+  if (!gtk_widget_get_visible (self->matched))
+    return NULL;
+  return gtk_label_get_text (GTK_LABEL (self->matched));
 }
 
 GListModel *
@@ -953,6 +1420,24 @@ mg_code_view_show_page (MgCodeView *self, const char *page)
   else if (g_str_equal (page, "source"))
     button = self->source_button;
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
+}
+
+MgCodeTree *
+mg_code_view_get_tree (MgCodeView *self)
+{
+  return self->current;
+}
+
+GtkWidget *
+mg_code_view_get_functions_view (MgCodeView *self)
+{
+  return self->functions_view;
+}
+
+GtkWidget *
+mg_code_view_get_tree_view (MgCodeView *self)
+{
+  return self->tree_view;
 }
 
 GtkWidget *

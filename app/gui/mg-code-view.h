@@ -20,10 +20,17 @@ G_DECLARE_FINAL_TYPE (MgCodeView, mg_code_view, MG, CODE_VIEW, GtkBox)
 GtkWidget *mg_code_view_new (MgTimeView *view);
 /* NULL: nothing shown. */
 void mg_code_view_set_profile (MgCodeView *self, MgProfile *profile);
-/* The "selected-function" property: the function picked in Functions,
- * Call Tree or Flame Graph (mg_call_tree_find_function's name), NULL
- * when none; the Source view shows its file. "function-activated" (the
- * name) is emitted on a double-click or Enter: the Source tab opens. */
+/* A live run's newer profile (the first, or after set_profile: as a new
+ * run): the views keep showing the last result until this one's is
+ * computed, the symbols loaded once for the run. */
+void mg_code_view_set_live_profile (MgCodeView *self, MgProfile *profile);
+
+/* The "selected-function" property: the function (as named by
+ * mg_call_tree_find_function ()) of the row or flame box the user
+ * selected, NULL when none; setting it selects its Functions row (the
+ * Source view shows its file). The "function-activated" signal (one
+ * const char *: the function) follows a double click or Enter on a row
+ * or box: the Source tab opens. */
 const char *mg_code_view_get_selected_function (MgCodeView *self);
 void mg_code_view_set_selected_function (MgCodeView *self, const char *name);
 

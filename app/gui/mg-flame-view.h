@@ -2,7 +2,9 @@
 /* The Code pane's flame graph (an icicle: plot/mg-flame-graph.h): a click
  * on a function zooms to it, a click on one of the rows above it (its
  * callers, or "All") zooms back out; the tooltip gives the function's
- * shares and samples. */
+ * shares and samples. Signals "function-selected" (the clicked box's
+ * function, NULL for "All") and "function-activated" (double click),
+ * each with one const char *. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -18,11 +20,25 @@ GtkWidget *mg_flame_view_new (void);
 /* NULL: nothing drawn. A new tree is shown whole. */
 void mg_flame_view_set_tree (MgFlameView *self, MgCodeTree *tree);
 
+/* A search's functions (by namer id; NULL: none) highlighted, the rest
+ * faded. */
+void mg_flame_view_set_matches (MgFlameView *self, GBytes *matches);
+/* For tests: the boxes drawn highlighted. */
+guint mg_flame_view_count_matched_boxes (MgFlameView *self);
+
+/* The box the keys move (Up/Down: caller/callee, Left/Right: the
+ * neighbours in its row, Enter zooms to it, Enter again activates its
+ * function, Escape zooms out by one caller): its node, G_MAXUINT before any. The
+ * actions flame.up, .down, .previous, .next, .zoom and .zoom-out. */
+guint mg_flame_view_get_selected (MgFlameView *self);
+
 /* For tests: the node zoomed to (MG_CALL_TREE_ROOT: none), the boxes
  * drawn, and a click at (x, y) in the widget. */
 guint mg_flame_view_get_focus (MgFlameView *self);
 const GArray *mg_flame_view_get_boxes (MgFlameView *self);
 void mg_flame_view_click (MgFlameView *self, double x, double y);
+/* A double click at (x, y): "function-activated" for its box. */
+void mg_flame_view_double_click (MgFlameView *self, double x, double y);
 /* The tooltip's text at (x, y), or NULL where no box is. */
 char *mg_flame_view_dup_tooltip (MgFlameView *self, double x, double y);
 

@@ -15,7 +15,7 @@
 #include "report/mg-report-set.h"
 #include "mg-report-view.h"
 #include "report/mg-report.h"
-#include "cli/mg-cli-symbols.h"
+#include "symbols/mg-code-callbacks.h"
 
 static GtkWidget *
 label_new (const char *text, const char *css_class)
@@ -197,7 +197,7 @@ mg_report_view_new (MgProfile *profile, const char *profile_path)
   /* Frames the profile does not name (it was recorded before profiles
    * carried names) are named where the binaries still are. */
   g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
-  MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
+  MgStackNamer namer = mg_code_callbacks_namer (symbolizer);
   g_autoptr (MgReport) report = mg_report_new_named (profile, profile_path, set->reports, &namer);
 
   gtk_widget_set_margin_start (box, 12);

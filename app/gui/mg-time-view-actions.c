@@ -81,6 +81,9 @@ on_view_notify (GActionMap *map, GParamSpec *pspec, MgTimeView *view)
                     mg_time_view_get_end (view) < mg_time_view_get_duration (view);
 
   set_enabled (map, "zoom-selection", mg_time_view_get_has_selection (view));
+  /* Escape is the window's only while there is a selection to clear: else
+   * it reaches the focused widget (the flame graph zooms out with it). */
+  set_enabled (map, "clear-selection", mg_time_view_get_has_selection (view));
   set_enabled (map, "zoom-out", zoomed || mg_time_view_can_zoom_out (view));
 }
 

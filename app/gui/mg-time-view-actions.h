@@ -2,8 +2,9 @@
 /* Moving through time by action, so the header bar, the shortcuts and the
  * tests drive the same thing: zoom-in, zoom-out, zoom-selection,
  * zoom-reset, clear-selection, pan-left and pan-right over an MgTimeView,
- * added to an action map (a window). zoom-selection is enabled only while
- * there is a selection, zoom-out only when zoomed in. */
+ * added to an action map (a window). zoom-selection and clear-selection
+ * are enabled only while there is a selection, zoom-out only when zoomed
+ * in. */
 #pragma once
 
 #include <gio/gio.h>

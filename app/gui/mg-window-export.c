@@ -14,7 +14,7 @@
 #include "mg-metric-rows.h"
 #include "report/mg-report-set.h"
 #include "report/mg-report-writer.h"
-#include "cli/mg-cli-symbols.h"
+#include "symbols/mg-code-callbacks.h"
 #include "gui/graph/mg-theme.h"
 #include "plot/mg-view-export.h"
 #include "mg-window-internal.h"
@@ -131,7 +131,7 @@ mg_window_save_report (MgWindow *self, const char *path, GError **error)
   profile_path = self->file != NULL ? g_file_get_path (self->file) : NULL;
   set = mg_report_set_load (NULL, installed);
   g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
-  MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
+  MgStackNamer namer = mg_code_callbacks_namer (symbolizer);
   report = mg_report_new_named (self->profile, profile_path, set->reports, &namer);
   return mg_report_save (report, path, error);
 }

@@ -7,7 +7,7 @@
 
 #include <glib/gi18n.h>
 
-#include "cli/mg-cli-symbols.h"
+#include "symbols/mg-code-callbacks.h"
 #include "session/mg-run-folder.h"
 #include "session/mg-run-recovery.h"
 #include "mg-window-internal.h"
@@ -88,7 +88,10 @@ recover_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellabl
   g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
   if (recovery != NULL)
     {
-      mg_cli_symbols_prepare_recovery (recovery, symbolizer);
+      MgStackNamer namer = mg_code_callbacks_namer (symbolizer);
+      MgSourceCollector sources = mg_code_callbacks_sources ();
+
+      mg_run_recovery_set_code (recovery, &namer, &sources, MG_PROFILE_SOURCE_DEFAULT_LIMIT);
       profile = mg_run_recovery_write (recovery, &output, &error);
     }
   if (profile == NULL)

@@ -1,149 +1,45 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A call tree is counts over an MgCallShape: each stack's count added at
+ * its leaf nodes, then summed up to the root in one pass over the nodes
+ * (a parent comes before its children), the functions' sums from each
+ * stack's distinct functions. A node's children are sorted only when
+ * first asked for, so a selection change costs what the views read. */
+#include "mg-call-shape-internal.h"
 #include "mg-call-tree.h"
 
 typedef struct {
-  guint function;     /* namer id; G_MAXUINT for the root */
-  guint parent;
   guint64 self;
   guint64 total;
-  guint child_start;  /* into the tree's children, after finish */
-  guint n_children;
-} Node;
-
-typedef struct {
-  GArray *nodes;       /* Node; [0] the root */
-  guint64 *keys;       /* open addressing: (parent << 32 | function) + 1, 0 empty */
-  guint *values;       /* the node of keys[i] */
-  gsize capacity;      /* a power of two, kept under half full */
-  GArray *children;    /* node indices, grouped by parent */
-} Tree;
-
-typedef struct {
-  guint64 self;
-  guint64 total;
-  guint64 stamp;       /* the last stack counted in total, + 1 */
 } FunctionSums;
 
+typedef struct {
+  guint64 *total;      /* by node */
+  GHashTable *sorted;  /* node → its children with samples, sorted when first
+                        * asked: guint [n, child…] */
+} TreeCounts;
+
 struct _MgCallTree {
-  MgFrameNamer *namer;
-  Tree trees[2];
-  GArray *sums;        /* FunctionSums by namer id */
-  GArray *table;       /* namer ids of the functions table, sorted */
-  GArray *path;        /* scratch: the stack's functions, innermost first */
-  guint64 n_stacks;
+  MgCallShape *shape;
+  guint64 *counts;     /* by stack */
+  TreeCounts trees[2];
+  FunctionSums *sums;  /* by function id below the shape's n_functions */
+  GArray *table;       /* function ids of the functions table, sorted */
   guint64 total;
+  gboolean building;   /* mg_call_tree_new_empty () until finished */
+  GArray *path;        /* scratch while building */
+  GArray *added;       /* guint64 by stack, while building */
 };
-
-/* (parent << 32 | function), mixed: parent ^ function would put most
- * nodes of a big tree in a few buckets. */
-static gsize
-node_key_hash (guint64 v)
-{
-  v ^= v >> 33;
-  v *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
-  v ^= v >> 33;
-  return (gsize) v;
-}
-
-static void
-tree_alloc_lookup (Tree *t, gsize capacity)
-{
-  t->capacity = capacity;
-  t->keys = g_new0 (guint64, capacity);
-  t->values = g_new (guint, capacity);
-}
-
-static void
-tree_init (Tree *t)
-{
-  Node root = { .function = G_MAXUINT, .parent = G_MAXUINT };
-
-  t->nodes = g_array_new (FALSE, FALSE, sizeof (Node));
-  g_array_append_val (t->nodes, root);
-  tree_alloc_lookup (t, 1024);
-  t->children = g_array_new (FALSE, FALSE, sizeof (guint));
-}
-
-static void
-tree_free_lookup (Tree *t)
-{
-  g_clear_pointer (&t->keys, g_free);
-  g_clear_pointer (&t->values, g_free);
-  t->capacity = 0;
-}
-
-static void
-tree_clear (Tree *t)
-{
-  g_array_unref (t->nodes);
-  tree_free_lookup (t);
-  g_array_unref (t->children);
-}
-
-/* The slot of key, or the empty one where it would go. */
-static gsize
-tree_slot (const Tree *t, guint64 key)
-{
-  gsize mask = t->capacity - 1;
-  gsize i = node_key_hash (key) & mask;
-
-  while (t->keys[i] != 0 && t->keys[i] != key)
-    i = (i + 1) & mask;
-  return i;
-}
-
-static void
-tree_grow (Tree *t)
-{
-  guint64 *keys = t->keys;
-  guint *values = t->values;
-  gsize capacity = t->capacity;
-
-  tree_alloc_lookup (t, capacity * 2);
-  for (gsize i = 0; i < capacity; i++)
-    if (keys[i] != 0)
-      {
-        gsize slot = tree_slot (t, keys[i]);
-        t->keys[slot] = keys[i];
-        t->values[slot] = values[i];
-      }
-  g_free (keys);
-  g_free (values);
-}
-
-static guint
-tree_child (Tree *t, guint parent, guint function)
-{
-  /* + 1: no key is 0, the empty slot's mark. */
-  guint64 key = (((guint64) parent << 32) | function) + 1;
-  gsize slot = tree_slot (t, key);
-
-  if (t->keys[slot] == key)
-    return t->values[slot];
-  if (t->nodes->len + 1 > t->capacity / 2)
-    {
-      tree_grow (t);
-      slot = tree_slot (t, key);
-    }
-  Node n = { .function = function, .parent = parent };
-  guint index = t->nodes->len;
-  g_array_append_val (t->nodes, n);
-  t->keys[slot] = key;
-  t->values[slot] = index;
-  return index;
-}
 
 MgCallTree *
 mg_call_tree_new_empty (MgFrameNamer *namer)
 {
   MgCallTree *self = g_new0 (MgCallTree, 1);
 
-  self->namer = mg_frame_namer_ref (namer);
-  tree_init (&self->trees[MG_CALL_TREE_TOP_DOWN]);
-  tree_init (&self->trees[MG_CALL_TREE_BOTTOM_UP]);
-  self->sums = g_array_new (FALSE, TRUE, sizeof (FunctionSums));
-  self->table = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->shape = mg_call_shape_new (namer);
+  self->building = TRUE;
+  self->added = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->path = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->table = g_array_new (FALSE, FALSE, sizeof (guint));
   return self;
 }
 
@@ -167,78 +63,38 @@ mg_call_tree_free (MgCallTree *self)
 {
   if (!self)
     return;
-  tree_clear (&self->trees[0]);
-  tree_clear (&self->trees[1]);
-  g_array_unref (self->sums);
+  for (guint k = 0; k < 2; k++)
+    {
+      g_free (self->trees[k].total);
+      g_clear_pointer (&self->trees[k].sorted, g_hash_table_unref);
+    }
+  g_free (self->counts);
+  g_free (self->sums);
   g_array_unref (self->table);
-  g_array_unref (self->path);
-  mg_frame_namer_unref (self->namer);
+  g_clear_pointer (&self->path, g_array_unref);
+  g_clear_pointer (&self->added, g_array_unref);
+  mg_call_shape_unref (self->shape);
   g_free (self);
-}
-
-static FunctionSums *
-sums_of (MgCallTree *self, guint id)
-{
-  if (id >= self->sums->len)
-    g_array_set_size (self->sums, id + 1);
-  return &g_array_index (self->sums, FunctionSums, id);
 }
 
 void
 mg_call_tree_add_stack (MgCallTree *self, const MgStackSet *set, const MgStackFrame *frames,
                         guint n_frames, guint64 count)
 {
-  Tree *down = &self->trees[MG_CALL_TREE_TOP_DOWN];
-  Tree *up = &self->trees[MG_CALL_TREE_BOTTOM_UP];
-  guint node;
-
-  g_return_if_fail (down->keys != NULL);  /* not after mg_call_tree_finish () */
+  g_return_if_fail (self->building);  /* not after mg_call_tree_finish () */
   self->total += count;
-  g_array_index (down->nodes, Node, 0).total += count;
-  g_array_index (up->nodes, Node, 0).total += count;
   if (n_frames == 0 || count == 0)
     return;
-  self->n_stacks++;
   g_array_set_size (self->path, 0);
   for (guint i = 0; i < n_frames; i++)
     {
       guint n;
-      const guint *ids = mg_frame_namer_name (self->namer, set, &frames[i], i == 0, &n);
+      const guint *ids = mg_frame_namer_name (mg_call_shape_get_namer (self->shape), set,
+                                              &frames[i], i == 0, &n);
       g_array_append_vals (self->path, ids, n);
     }
-
-  const guint *path = (const guint *) self->path->data;
-  guint len = self->path->len;
-  sums_of (self, path[0])->self += count;
-  /* A recursion names a function twice in one stack: its total counts
-   * the stack once. */
-  for (guint j = 0; j < len; j++)
-    {
-      FunctionSums *f = sums_of (self, path[j]);
-      if (f->stamp != self->n_stacks)
-        {
-          f->stamp = self->n_stacks;
-          f->total += count;
-        }
-    }
-
-  node = MG_CALL_TREE_ROOT;
-  for (guint j = len; j-- > 0;)
-    {
-      node = tree_child (down, node, path[j]);
-      g_array_index (down->nodes, Node, node).total += count;
-    }
-  g_array_index (down->nodes, Node, node).self += count;
-
-  node = MG_CALL_TREE_ROOT;
-  for (guint j = 0; j < len; j++)
-    {
-      node = tree_child (up, node, path[j]);
-      Node *n = &g_array_index (up->nodes, Node, node);
-      n->total += count;
-      if (j == 0)
-        n->self += count;
-    }
+  mg_call_shape_add_path (self->shape, (const guint *) self->path->data, self->path->len);
+  g_array_append_val (self->added, count);
 }
 
 /* Larger total first, then larger self, then the lower id (a stable,
@@ -257,55 +113,98 @@ compare_sums (guint64 total_a, guint64 self_a, guint id_a, guint64 total_b, guin
 static int
 compare_table (gconstpointer a, gconstpointer b, gpointer data)
 {
-  const FunctionSums *sums = (const FunctionSums *) ((GArray *) data)->data;
+  const FunctionSums *sums = data;
   guint x = *(const guint *) a, y = *(const guint *) b;
   return compare_sums (sums[x].total, sums[x].self, x, sums[y].total, sums[y].self, y);
 }
 
-static int
-compare_nodes (gconstpointer a, gconstpointer b, gpointer data)
+/* Sums over the nodes of one tree: each stack's count at its leaf, then
+ * children into parents, last node first. */
+static void
+count_tree (MgCallTree *self, MgCallTreeKind kind)
 {
-  const Node *nodes = (const Node *) ((GArray *) data)->data;
-  const Node *x = &nodes[*(const guint *) a], *y = &nodes[*(const guint *) b];
-  if (x->parent != y->parent)
-    return x->parent < y->parent ? -1 : 1;
-  return compare_sums (x->total, x->self, x->function, y->total, y->self, y->function);
+  const ShapeTree *t = &self->shape->trees[kind];
+  TreeCounts *c = &self->trees[kind];
+  guint n_nodes = t->function->len, n_stacks = mg_call_shape_get_n_stacks (self->shape);
+  const guint *leaf = (const guint *) self->shape->leaf[kind]->data;
+  const guint *parent = (const guint *) t->parent->data;
+
+  c->total = g_new0 (guint64, n_nodes);
+  for (guint s = 0; s < n_stacks; s++)
+    if (leaf[s] != MG_CALL_TREE_ROOT)
+      c->total[leaf[s]] += self->counts[s];
+  for (guint n = n_nodes; n-- > 1;)
+    if (parent[n] != MG_CALL_TREE_ROOT)
+      c->total[parent[n]] += c->total[n];
+  /* The root counts frameless samples too. */
+  c->total[MG_CALL_TREE_ROOT] = self->total;
+  c->sorted = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 }
 
 static void
-tree_finish (Tree *t)
+count_functions (MgCallTree *self)
 {
-  g_array_set_size (t->children, 0);
-  for (guint i = 1; i < t->nodes->len; i++)
-    g_array_append_val (t->children, i);
-  g_array_sort_with_data (t->children, compare_nodes, t->nodes);
-  for (guint k = 0; k < t->children->len; k++)
+  MgCallShape *shape = self->shape;
+  guint n_stacks = mg_call_shape_get_n_stacks (shape);
+  const guint *start = (const guint *) shape->function_start->data;
+  const guint *functions = (const guint *) shape->functions->data;
+  const guint *leaf = (const guint *) shape->leaf_function->data;
+
+  self->sums = g_new0 (FunctionSums, MAX (shape->n_functions, 1));
+  for (guint s = 0; s < n_stacks; s++)
     {
-      guint child = g_array_index (t->children, guint, k);
-      Node *parent = &g_array_index (t->nodes, Node, g_array_index (t->nodes, Node, child).parent);
-      if (parent->n_children++ == 0)
-        parent->child_start = k;
+      guint64 count = self->counts[s];
+      if (count == 0)
+        continue;
+      if (leaf[s] != G_MAXUINT)
+        self->sums[leaf[s]].self += count;
+      for (guint j = start[s]; j < start[s + 1]; j++)
+        self->sums[functions[j]].total += count;
     }
-  /* Finished: no node is added any more. */
-  tree_free_lookup (t);
+  g_array_set_size (self->table, 0);
+  for (guint id = 0; id < shape->n_functions; id++)
+    if (self->sums[id].total > 0)
+      g_array_append_val (self->table, id);
+  g_array_sort_with_data (self->table, compare_table, self->sums);
+}
+
+static void
+count_all (MgCallTree *self)
+{
+  count_functions (self);
+  count_tree (self, MG_CALL_TREE_TOP_DOWN);
+  count_tree (self, MG_CALL_TREE_BOTTOM_UP);
 }
 
 void
 mg_call_tree_finish (MgCallTree *self)
 {
-  g_array_set_size (self->table, 0);
-  for (guint id = 0; id < self->sums->len; id++)
-    if (g_array_index (self->sums, FunctionSums, id).total > 0)
-      g_array_append_val (self->table, id);
-  g_array_sort_with_data (self->table, compare_table, self->sums);
-  tree_finish (&self->trees[MG_CALL_TREE_TOP_DOWN]);
-  tree_finish (&self->trees[MG_CALL_TREE_BOTTOM_UP]);
+  g_return_if_fail (self->building);
+  self->building = FALSE;
+  g_clear_pointer (&self->path, g_array_unref);
+  mg_call_shape_seal (self->shape);
+  self->counts = (guint64 *) (void *) g_array_free (g_steal_pointer (&self->added), FALSE);
+  count_all (self);
+}
+
+MgCallTree *
+mg_call_tree_new_for_shape (MgCallShape *shape, guint64 *counts, guint64 total)
+{
+  MgCallTree *self = g_new0 (MgCallTree, 1);
+
+  g_return_val_if_fail (shape->sealed, NULL);
+  self->shape = mg_call_shape_ref (shape);
+  self->counts = counts;
+  self->total = total;
+  self->table = g_array_new (FALSE, FALSE, sizeof (guint));
+  count_all (self);
+  return self;
 }
 
 MgFrameNamer *
 mg_call_tree_get_namer (const MgCallTree *self)
 {
-  return self->namer;
+  return mg_call_shape_get_namer (self->shape);
 }
 
 guint64
@@ -326,12 +225,11 @@ mg_call_tree_get_function (const MgCallTree *self, guint i, guint64 *self_sample
 {
   g_return_val_if_fail (i < self->table->len, NULL);
   guint id = g_array_index (self->table, guint, i);
-  const FunctionSums *f = &g_array_index (self->sums, FunctionSums, id);
   if (self_samples)
-    *self_samples = f->self;
+    *self_samples = self->sums[id].self;
   if (total_samples)
-    *total_samples = f->total;
-  return mg_frame_namer_get_function (self->namer, id);
+    *total_samples = self->sums[id].total;
+  return mg_frame_namer_get_function (mg_call_tree_get_namer (self), id);
 }
 
 int
@@ -343,41 +241,105 @@ mg_call_tree_find_function (const MgCallTree *self, const char *name)
   return -1;
 }
 
-static const Node *
-node_of (const MgCallTree *self, MgCallTreeKind kind, guint node)
+static gboolean
+valid_node (const MgCallTree *self, MgCallTreeKind kind, guint node)
 {
-  const Tree *t = &self->trees[kind];
-  g_return_val_if_fail (node < t->nodes->len, NULL);
-  return &g_array_index (t->nodes, Node, node);
+  return !self->building && node < self->shape->trees[kind].function->len;
+}
+
+/* A node's own samples: top down, its total less its children's; bottom
+ * up, its total on the first level (where samples landed), else 0. */
+static guint64
+node_self (const MgCallTree *self, MgCallTreeKind kind, guint node)
+{
+  const ShapeTree *t = &self->shape->trees[kind];
+  const guint64 *total = self->trees[kind].total;
+  guint64 own = total[node];
+
+  if (node == MG_CALL_TREE_ROOT)
+    return 0;
+  if (kind == MG_CALL_TREE_BOTTOM_UP)
+    return g_array_index (t->parent, guint, node) == MG_CALL_TREE_ROOT ? own : 0;
+  for (guint i = t->child_start[node]; i < t->child_start[node + 1]; i++)
+    own -= total[t->children[i]];
+  return own;
+}
+
+typedef struct {
+  const MgCallTree *tree;
+  MgCallTreeKind kind;
+  const guint *function;
+} SortData;
+
+static int
+compare_nodes (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const SortData *d = data;
+  guint x = *(const guint *) a, y = *(const guint *) b;
+  const guint64 *total = d->tree->trees[d->kind].total;
+  if (total[x] != total[y])
+    return total[x] > total[y] ? -1 : 1;
+  return compare_sums (0, node_self (d->tree, d->kind, x), d->function[x], 0,
+                       node_self (d->tree, d->kind, y), d->function[y]);
+}
+
+/* NODE's children with samples, by total, largest first, as [n, child…]:
+ * sorted once per node, when first read (from one thread at a time). */
+static const guint *
+children_of (const MgCallTree *self, MgCallTreeKind kind, guint node)
+{
+  const ShapeTree *t = &self->shape->trees[kind];
+  const TreeCounts *c = &self->trees[kind];
+  guint *group = g_hash_table_lookup (c->sorted, GUINT_TO_POINTER (node + 1));
+
+  if (group == NULL)
+    {
+      guint n = 0;
+      group = g_new (guint, t->child_start[node + 1] - t->child_start[node] + 1);
+      for (guint i = t->child_start[node]; i < t->child_start[node + 1]; i++)
+        if (c->total[t->children[i]] > 0)
+          group[1 + n++] = t->children[i];
+      group[0] = n;
+      SortData d = { self, kind, (const guint *) t->function->data };
+      g_qsort_with_data (group + 1, (gint) n, sizeof (guint), compare_nodes, &d);
+      g_hash_table_insert (c->sorted, GUINT_TO_POINTER (node + 1), group);
+    }
+  return group;
 }
 
 guint
 mg_call_tree_get_n_children (const MgCallTree *self, MgCallTreeKind kind, guint node)
 {
-  const Node *n = node_of (self, kind, node);
-  return n ? n->n_children : 0;
+  g_return_val_if_fail (valid_node (self, kind, node), 0);
+  return children_of (self, kind, node)[0];
 }
 
 guint
 mg_call_tree_get_child (const MgCallTree *self, MgCallTreeKind kind, guint node, guint i)
 {
-  const Node *n = node_of (self, kind, node);
-  g_return_val_if_fail (n && i < n->n_children, G_MAXUINT);
-  return g_array_index (self->trees[kind].children, guint, n->child_start + i);
+  g_return_val_if_fail (valid_node (self, kind, node), G_MAXUINT);
+  const guint *children = children_of (self, kind, node);
+  g_return_val_if_fail (i < children[0], G_MAXUINT);
+  return children[1 + i];
 }
 
 const MgCallFunction *
 mg_call_tree_get_node (const MgCallTree *self, MgCallTreeKind kind, guint node,
                        guint64 *self_samples, guint64 *total_samples)
 {
-  const Node *n = node_of (self, kind, node);
+  gboolean valid = valid_node (self, kind, node);
+
+  g_return_val_if_fail (valid, NULL);
+  guint64 total = self->trees[kind].total[node];
+  guint64 own = node_self (self, kind, node);
   if (self_samples)
-    *self_samples = n ? n->self : 0;
+    *self_samples = own;
   if (total_samples)
-    *total_samples = n ? n->total : 0;
-  if (!n || n->function == G_MAXUINT)
+    *total_samples = total;
+  guint function = g_array_index (self->shape->trees[kind].function, guint, node);
+  if (function == G_MAXUINT)
     return NULL;
-  return mg_frame_namer_get_function (self->namer, n->function);
+  return mg_frame_namer_get_function (mg_call_tree_get_namer (self), function);
 }
 
 guint
@@ -396,6 +358,51 @@ mg_call_tree_find_child (const MgCallTree *self, MgCallTreeKind kind, guint node
 guint
 mg_call_tree_get_parent (const MgCallTree *self, MgCallTreeKind kind, guint node)
 {
-  const Node *n = node_of (self, kind, node);
-  return n ? n->parent : G_MAXUINT;
+  g_return_val_if_fail (valid_node (self, kind, node), G_MAXUINT);
+  return g_array_index (self->shape->trees[kind].parent, guint, node);
+}
+
+static gboolean
+is_match (const guint8 *matches, guint n_matches, guint function)
+{
+  return function < n_matches && matches[function];
+}
+
+guint8 *
+mg_call_tree_find_matches (const MgCallTree *self, MgCallTreeKind kind, const guint8 *matches,
+                           guint n_matches)
+{
+  const ShapeTree *t = &self->shape->trees[kind];
+  const guint *parent = (const guint *) t->parent->data;
+  const guint *function = (const guint *) t->function->data;
+  const guint64 *total = self->trees[kind].total;
+  guint n_nodes = t->function->len;
+  guint8 *below = g_new0 (guint8, MAX (n_nodes, 1));
+
+  g_return_val_if_fail (!self->building, below);
+  /* Children come after their parents: last first, each tells its parent. */
+  for (guint n = n_nodes; n-- > 1;)
+    if (total[n] > 0 && (below[n] || is_match (matches, n_matches, function[n])))
+      below[parent[n]] = TRUE;
+  return below;
+}
+
+guint64
+mg_call_tree_count_matching (const MgCallTree *self, const guint8 *matches, guint n_matches)
+{
+  MgCallShape *shape = self->shape;
+  const guint *start = (const guint *) shape->function_start->data;
+  const guint *functions = (const guint *) shape->functions->data;
+  guint64 matched = 0;
+
+  g_return_val_if_fail (!self->building, 0);
+  for (guint s = 0; s < mg_call_shape_get_n_stacks (shape); s++)
+    if (self->counts[s] > 0)
+      for (guint j = start[s]; j < start[s + 1]; j++)
+        if (is_match (matches, n_matches, functions[j]))
+          {
+            matched += self->counts[s];
+            break;
+          }
+  return matched;
 }

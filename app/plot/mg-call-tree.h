@@ -5,7 +5,9 @@
  * (main → what it called → …) and the bottom-up tree (each function where
  * a sample landed → its callers → theirs…). Frames are named through an
  * MgFrameNamer, inlined functions as calls of their own. Built on any
- * thread; read-only afterwards. */
+ * thread (from a stack set, by hand, or as a query of a profile's
+ * MgCallIndex); then read from one thread at a time: a node's children
+ * are sorted when first read. */
 #pragma once
 
 #include <glib.h>
@@ -61,6 +63,16 @@ guint mg_call_tree_get_parent (const MgCallTree *self, MgCallTreeKind kind, guin
 /* The child of NODE naming NAME, or G_MAXUINT (the tests). */
 guint mg_call_tree_find_child (const MgCallTree *self, MgCallTreeKind kind, guint node,
                                const char *name);
+
+/* A search (issue 30, point 4): MATCHES[id] is TRUE for each namer id of
+ * a function found (N_MATCHES long; ids past it match nothing). Per node
+ * of KIND (g_free), TRUE where a node under it, with samples, is of such a
+ * function: the rows to expand to show the matches. */
+guint8 *mg_call_tree_find_matches (const MgCallTree *self, MgCallTreeKind kind,
+                                   const guint8 *matches, guint n_matches);
+/* The samples of stacks holding a function of MATCHES. */
+guint64 mg_call_tree_count_matching (const MgCallTree *self, const guint8 *matches,
+                                     guint n_matches);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgCallTree, mg_call_tree_free)
 

@@ -105,8 +105,19 @@ draw_label (cairo_t *cr, const char *text, double x, double y, double w, double 
 }
 
 void
-mg_flame_render (cairo_t *cr, const MgCallTree *tree, const GArray *boxes, double width,
-                 double row_height, gboolean dark, const char *root_label)
+mg_flame_match_colour (gboolean dark, double rgb[3])
+{
+  /* Magenta: no module's hue is this saturated. */
+  MgRgba c = mg_colour_from_hsl (310, 0.85, dark ? 0.55 : 0.6);
+  rgb[0] = c.r;
+  rgb[1] = c.g;
+  rgb[2] = c.b;
+}
+
+void
+mg_flame_render_matches (cairo_t *cr, const MgCallTree *tree, const GArray *boxes, double width,
+                         double row_height, gboolean dark, const char *root_label,
+                         const guint8 *matches, guint n_matches)
 {
   cairo_save (cr);
   cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
@@ -119,9 +130,14 @@ mg_flame_render (cairo_t *cr, const MgCallTree *tree, const GArray *boxes, doubl
       double rgb[3];
       double x = floor (b->x0 * width), y = b->depth * row_height;
       double w = MAX (1, floor (b->x1 * width) - x);
+      gboolean found = matches && f && f->id < n_matches && matches[f->id];
 
-      mg_flame_colour (f, dark, rgb);
-      cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+      if (found)
+        mg_flame_match_colour (dark, rgb);
+      else
+        mg_flame_colour (f, dark, rgb);
+      /* A search fades what it did not find. */
+      cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], matches && !found ? 0.35 : 1);
       /* A pixel of gap between boxes, so neighbours read apart. */
       cairo_rectangle (cr, x, y, MAX (1, w - 1), row_height - 1);
       cairo_fill (cr);
@@ -132,4 +148,11 @@ mg_flame_render (cairo_t *cr, const MgCallTree *tree, const GArray *boxes, doubl
       draw_label (cr, f ? f->name : root_label, x, y, w, row_height);
     }
   cairo_restore (cr);
+}
+
+void
+mg_flame_render (cairo_t *cr, const MgCallTree *tree, const GArray *boxes, double width,
+                 double row_height, gboolean dark, const char *root_label)
+{
+  mg_flame_render_matches (cr, tree, boxes, width, row_height, dark, root_label, NULL, 0);
 }

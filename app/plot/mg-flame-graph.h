@@ -32,5 +32,13 @@ void mg_flame_colour (const MgCallFunction *function, gboolean dark, double rgb[
  * box is named ROOT_LABEL. */
 void mg_flame_render (cairo_t *cr, const MgCallTree *tree, const GArray *boxes, double width,
                       double row_height, gboolean dark, const char *root_label);
+/* The same with the boxes of a search's functions (MATCHES by namer id,
+ * N_MATCHES long; NULL: no search) in the highlight colour and the others
+ * faded. */
+void mg_flame_render_matches (cairo_t *cr, const MgCallTree *tree, const GArray *boxes,
+                              double width, double row_height, gboolean dark,
+                              const char *root_label, const guint8 *matches, guint n_matches);
+/* The highlight colour of a found function's boxes. */
+void mg_flame_match_colour (gboolean dark, double rgb[3]);
 
 G_END_DECLS

@@ -138,19 +138,15 @@ name_frame (MgFrameNamer *self, const MgStackModule *module, guint64 lookup)
 }
 
 const guint *
-mg_frame_namer_name (MgFrameNamer *self, const MgStackSet *set, const MgStackFrame *frame,
-                     gboolean leaf, guint *n_functions)
+mg_frame_namer_name_in (MgFrameNamer *self, const MgStackModule *module,
+                        const MgStackFrame *frame, gboolean leaf, guint *n_functions)
 {
   /* A return address points after the call: its line is the call's
    * when looked up one byte earlier. */
   FrameKey key = { .vaddr = leaf || frame->vaddr == 0 ? frame->vaddr : frame->vaddr - 1,
                    .module = frame->module };
-  const MgStackModule *module = NULL;
   FrameFunctions *ff;
 
-  if (set && frame->module != MG_STACK_MODULE_UNKNOWN
-      && frame->module < mg_stack_set_get_n_modules (set))
-    module = mg_stack_set_get_module (set, frame->module);
   g_mutex_lock (&self->lock);
   ff = g_hash_table_lookup (self->frames, &key);
   if (!ff)
@@ -161,6 +157,18 @@ mg_frame_namer_name (MgFrameNamer *self, const MgStackSet *set, const MgStackFra
   g_mutex_unlock (&self->lock);
   *n_functions = ff->n;
   return ff->ids;
+}
+
+const guint *
+mg_frame_namer_name (MgFrameNamer *self, const MgStackSet *set, const MgStackFrame *frame,
+                     gboolean leaf, guint *n_functions)
+{
+  const MgStackModule *module = NULL;
+
+  if (set && frame->module != MG_STACK_MODULE_UNKNOWN
+      && frame->module < mg_stack_set_get_n_modules (set))
+    module = mg_stack_set_get_module (set, frame->module);
+  return mg_frame_namer_name_in (self, module, frame, leaf, n_functions);
 }
 
 const MgCallFunction *

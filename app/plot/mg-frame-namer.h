@@ -55,6 +55,11 @@ void mg_frame_namer_unref (MgFrameNamer *self);
  * SET's table (the profile's: stable across sets of one profile). */
 const guint *mg_frame_namer_name (MgFrameNamer *self, const MgStackSet *set,
                                   const MgStackFrame *frame, gboolean leaf, guint *n_functions);
+/* The same with the frame's module given (NULL: outside every module;
+ * the frame's module index still keys the cache). */
+const guint *mg_frame_namer_name_in (MgFrameNamer *self, const MgStackModule *module,
+                                     const MgStackFrame *frame, gboolean leaf,
+                                     guint *n_functions);
 /* The function of id (never freed while the namer lives). */
 const MgCallFunction *mg_frame_namer_get_function (MgFrameNamer *self, guint id);
 guint mg_frame_namer_get_n_functions (MgFrameNamer *self);

@@ -10,6 +10,7 @@
 
 #include <glib.h>
 
+#include "plot/mg-call-index.h"
 #include "plot/mg-frame-namer.h"
 #include "profile/mg-process-spread.h"
 #include "profile/mg-profile.h"
@@ -20,5 +21,10 @@ G_BEGIN_DECLS
  * the run's start; -INFINITY, INFINITY for the whole run). Finished. */
 MgProcessSpread *mg_function_spread_new (MgFrameNamer *namer, MgProfile *profile, double t0,
                                          double t1);
+/* The same from INDEX (the profile's, built with the namer), over the
+ * profile's N_PROCESSES: each process's entries summed once into the
+ * index's stacks, no stack read or named again (the Code pane's). */
+MgProcessSpread *mg_function_spread_new_for_index (const MgCallIndex *index, guint n_processes,
+                                                   double t0, double t1);
 
 G_END_DECLS

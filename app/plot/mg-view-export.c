@@ -413,27 +413,26 @@ add_svg_text (const char *path, const char *title, const char *description, MgTe
 }
 
 static cairo_surface_t *
-create_surface (MgViewFormat format, const char *path, double height, double scale)
+create_surface (MgViewFormat format, const char *path, double width, double height, double scale)
 {
   switch (format)
     {
     case MG_VIEW_FORMAT_SVG:
-      return cairo_svg_surface_create (path, PAGE_WIDTH, height);
+      return cairo_svg_surface_create (path, width, height);
     case MG_VIEW_FORMAT_PDF:
-      return cairo_pdf_surface_create (path, PAGE_WIDTH, height);
+      return cairo_pdf_surface_create (path, width, height);
     case MG_VIEW_FORMAT_PNG:
     default:
-      return cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (PAGE_WIDTH * scale),
+      return cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (width * scale),
                                          (int) ceil (height * scale));
     }
 }
 
 gboolean
-mg_view_export_save (MgProfile *profile, MgTimeView *view, MgViewGroup *const *groups,
-                     guint n_groups, const char *title, gboolean dark, double scale,
-                     const char *path, GError **error)
+mg_view_export_draw (const char *path, double width, double height, double scale,
+                     MgViewDrawFunc draw, gpointer user_data, const char *title,
+                     const char *description, GError **error)
 {
-  double height = mg_view_export_height (groups, n_groups);
   g_autoptr (MgTextSink) sink = NULL;
   MgViewFormat format;
   cairo_surface_t *surface;
@@ -449,7 +448,7 @@ mg_view_export_save (MgProfile *profile, MgTimeView *view, MgViewGroup *const *g
 
   if (format != MG_VIEW_FORMAT_PNG || !(scale >= 1 && scale <= MG_VIEW_EXPORT_MAX_SCALE))
     scale = 1;
-  surface = create_surface (format, path, height, scale);
+  surface = create_surface (format, path, width, height, scale);
   cr = cairo_create (surface);
   cairo_scale (cr, scale, scale);
   if (format == MG_VIEW_FORMAT_SVG)
@@ -458,7 +457,7 @@ mg_view_export_save (MgProfile *profile, MgTimeView *view, MgViewGroup *const *g
       sink = mg_text_sink_new ();
       mg_text_sink_attach (sink, cr);
     }
-  draw_view (cr, profile, view, groups, n_groups, title, dark, height);
+  draw (cr, user_data);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
   if (format == MG_VIEW_FORMAT_PNG)
@@ -477,10 +476,37 @@ mg_view_export_save (MgProfile *profile, MgTimeView *view, MgViewGroup *const *g
       return FALSE;
     }
   if (format == MG_VIEW_FORMAT_SVG)
-    {
-      g_autofree char *description = describe_groups (profile, view, groups, n_groups);
-
-      return add_svg_text (path, title, description, sink, error);
-    }
+    return add_svg_text (path, title, description, sink, error);
   return TRUE;
+}
+
+typedef struct {
+  MgProfile *profile;
+  MgTimeView *view;
+  MgViewGroup *const *groups;
+  guint n_groups;
+  const char *title;
+  gboolean dark;
+  double height;
+} ViewPage;
+
+static void
+draw_view_page (cairo_t *cr, gpointer user_data)
+{
+  const ViewPage *page = user_data;
+  draw_view (cr, page->profile, page->view, page->groups, page->n_groups, page->title, page->dark,
+             page->height);
+}
+
+gboolean
+mg_view_export_save (MgProfile *profile, MgTimeView *view, MgViewGroup *const *groups,
+                     guint n_groups, const char *title, gboolean dark, double scale,
+                     const char *path, GError **error)
+{
+  ViewPage page = { profile, view, groups, n_groups, title, dark,
+                    mg_view_export_height (groups, n_groups) };
+  g_autofree char *description = describe_groups (profile, view, groups, n_groups);
+
+  return mg_view_export_draw (path, PAGE_WIDTH, page.height, scale, draw_view_page, &page, title,
+                              description, error);
 }

@@ -9,6 +9,7 @@
  * title and the group and metric names (<title>, <desc>). GTK-free. */
 #pragma once
 
+#include <cairo.h>
 #include <gio/gio.h>
 
 #include "profile/mg-profile.h"
@@ -60,5 +61,14 @@ double mg_view_export_height (MgViewGroup *const *groups, guint n_groups);
 gboolean mg_view_export_save (MgProfile *profile, MgTimeView *view, MgViewGroup *const *groups,
                               guint n_groups, const char *title, gboolean dark, double scale,
                               const char *path, GError **error);
+
+/* Draws a page of WIDTH × HEIGHT points into PATH (.png, .svg or .pdf,
+ * by its extension) as mg_view_export_save () does: DRAW paints it; an
+ * SVG gets its texts as <text> elements, TITLE and DESCRIPTION as <title>
+ * and <desc>. For the other exported views (the flame graph). */
+typedef void (*MgViewDrawFunc) (cairo_t *cr, gpointer user_data);
+gboolean mg_view_export_draw (const char *path, double width, double height, double scale,
+                              MgViewDrawFunc draw, gpointer user_data, const char *title,
+                              const char *description, GError **error);
 
 G_END_DECLS

@@ -10,6 +10,7 @@ typedef struct {
   guint n_metrics;
   guint max_buckets;
   MgSlotCombiner *combiner;
+  GArray *times;               /* gint64 pairs: each slot read so far, start and end */
   /* What the merge that last used it saw: its combiner then, its time
    * offset and its process index; valid only if that merge finished,
    * making the cache's generation `generation`. */
@@ -28,6 +29,7 @@ static void
 live_record_free (LiveRecord *record)
 {
   mg_slot_combiner_free (record->combiner);
+  g_array_unref (record->times);
   g_free (record);
 }
 
@@ -92,15 +94,33 @@ mg_live_merge_read (MgLiveMerge *self, const char *path, guint max_buckets,
     {
       kept = g_new0 (LiveRecord, 1);
       kept->combiner = mg_slot_combiner_new (r->header.n_metrics, max_buckets);
+      kept->times = g_array_new (FALSE, FALSE, sizeof (gint64));
       kept->n_metrics = r->header.n_metrics;
       kept->max_buckets = max_buckets;
       g_hash_table_insert (self->records, g_strdup (path), kept);
+    }
+  /* The slots' times, for the stacks' windows of the slots read before. */
+  g_array_set_size (kept->times, 2 * (gsize) r->first);
+  for (guint k = 0; k < r->n_samples; k++)
+    {
+      const MgRecordSample *sample = mg_record_file_get_sample (r, k);
+      g_array_append_val (kept->times, sample->t_start_ns);
+      g_array_append_val (kept->times, sample->t_end_ns);
     }
   kept->seq = r->header.seq;
   kept->start_mono_ns = r->header.start_mono_ns;
   kept->pid = r->header.pid;
   *combiner = kept->combiner;
   return g_steal_pointer (&r);
+}
+
+const gint64 *
+mg_live_merge_get_slot_times (MgLiveMerge *self, const char *path, guint *n_slots)
+{
+  LiveRecord *kept = g_hash_table_lookup (self->records, path);
+
+  *n_slots = kept ? kept->times->len / 2 : 0;
+  return kept ? (const gint64 *) (void *) kept->times->data : NULL;
 }
 
 MgProfileBuilderCache *

@@ -29,6 +29,13 @@ void mg_live_merge_free (MgLiveMerge *self);
 MgRecordFile *mg_live_merge_read (MgLiveMerge *self, const char *path, guint max_buckets,
                                   MgSlotCombiner **combiner, GError **error);
 
+/* The times of the record's slots read so far (each its start and end,
+ * mono ns): from its first slot, across reads; NULL for a record not
+ * read. The stacks of a record read from a later slot need them for the
+ * windows of the slots before. */
+const gint64 *mg_live_merge_get_slot_times (MgLiveMerge *self, const char *path,
+                                            guint *n_slots);
+
 /* The cache the merges' builders share. */
 MgProfileBuilderCache *mg_live_merge_get_cache (MgLiveMerge *self);
 

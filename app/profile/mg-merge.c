@@ -664,7 +664,17 @@ merge_record (MergeState *st, const RecordEntry *e, guint *process, GError **err
   st->interval_end_ms = MAX (st->interval_end_ms, h->interval_ns / 1e6);
   st->max_samples = MAX (st->max_samples, h->capacity);
   add_process_facts (st, r, e, p, end_s);
-  mg_stack_builder_add_record (st->stacks, p, r, r->header.start_mono_ns - e->offset_ns);
+  if (st->live != NULL && e->summary == NULL)
+    {
+      /* A live read from a later slot: the stacks of the slots before
+       * too, at the times the reads before saw. */
+      guint n_times;
+      const gint64 *times = mg_live_merge_get_slot_times (st->live, e->path, &n_times);
+      mg_stack_builder_add_record_times (st->stacks, p, r, r->header.start_mono_ns - e->offset_ns,
+                                         times, n_times);
+    }
+  else
+    mg_stack_builder_add_record (st->stacks, p, r, r->header.start_mono_ns - e->offset_ns);
   st->combiner = NULL;
   return TRUE;
 }

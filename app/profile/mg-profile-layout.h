@@ -37,6 +37,15 @@ G_BEGIN_DECLS
  * windows that hold counts (starts, ends) and the counts (window, stack,
  * count). */
 #define MG_PAYLOAD_STACKS_TYPE "(a(ayay)a(ittua(a(ut)u)adada(uuu)))"
+/* Format 7 stores them packed (mg-stack-pack.h): modules as before, the
+ * run's distinct stacks once (frames, flags, thread: 0, none recorded),
+ * then per process its index, samples taken and lost, stacks state, the
+ * run-wide indices of its stacks and its windows and counts packed. The
+ * profile keeps MG_PAYLOAD_STACKS_TYPE in memory. */
+#define MG_STACK_PACKED_ENTRY_TYPE "(a(ut)uu)"
+#define MG_STACK_PACKED_PROCESS_TYPE "(ittuauay)"
+#define MG_PAYLOAD_STACKS_PACKED_TYPE \
+  "(a(ayay)a" MG_STACK_PACKED_ENTRY_TYPE "a" MG_STACK_PACKED_PROCESS_TYPE ")"
 /* Format 7: what names the stacks' frames without the binaries and the
  * sources (mg-profile-code.h): per distinct frame its module and looked-up
  * address (a return address one byte back) with its names, innermost

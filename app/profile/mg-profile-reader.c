@@ -13,6 +13,7 @@
 #include "mg-profile-internal.h"
 #include "mg-profile-layout.h"
 #include "mg-profile-reader.h"
+#include "mg-stack-pack.h"
 #include "mg-stack-set.h"
 
 static char *
@@ -413,11 +414,22 @@ windows_ok (const double *starts, const double *ends, gsize n)
   return TRUE;
 }
 
-/* Format 6: the call stacks, every index checked (mg-stack-set.h). */
+/* Format 6: the call stacks, every index checked (mg-stack-set.h); format
+ * 7 stores them packed (mg-stack-pack.h). */
 static gboolean
-read_stacks (MgProfile *self, GVariant *payload, const char *name, GError **error)
+read_stacks (MgProfile *self, GVariant *payload, guint32 version, const char *name,
+             GError **error)
 {
   g_autoptr(GVariant) stacks = g_variant_get_child_value (payload, MG_PAYLOAD_STACKS_MEMBER);
+
+  if (version >= 7)
+    {
+      g_autoptr(GVariant) packed = g_steal_pointer (&stacks);
+
+      stacks = mg_stack_unpack (packed);
+      if (stacks == NULL)
+        return mg_profile_corrupt (error, name, "call stacks");
+    }
 
   if (!mg_stack_set_check_payload (stacks, self->processes->len))
     return mg_profile_corrupt (error, name, "call stacks");
@@ -504,7 +516,7 @@ read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *n
     if (!process_ok (self, indices[i]))
       return mg_profile_corrupt (error, name, "process index in a series");
   if (g_variant_n_children (payload) > MG_PAYLOAD_STACKS_MEMBER
-      && !read_stacks (self, payload, name, error))
+      && !read_stacks (self, payload, version, name, error))
     return FALSE;
   if (g_variant_n_children (payload) > MG_PAYLOAD_CODE_MEMBER
       && !read_code (self, payload, name, error))

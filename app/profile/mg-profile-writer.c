@@ -9,6 +9,7 @@
 #include "mg-profile-internal.h"
 #include "mg-profile-layout.h"
 #include "mg-profile-writer.h"
+#include "mg-stack-pack.h"
 
 /* Text the profile holds as UTF-8 (definitions, messages): what a plugin
  * or a file gave that is not valid is stored with its invalid sequences
@@ -142,6 +143,8 @@ mg_profile_to_payload (MgProfile *self, GBytes **blocks)
   gsize n_win = self->n_windows;
   GVariantBuilder b;
   GVariant *parts[11];
+  /* Format 7 stores the stacks packed; the profile keeps them unpacked. */
+  g_autoptr (GVariant) packed_stacks = mg_stack_pack (self->stacks);
 
   parts[0] = run_to_variant (&self->run);
 
@@ -225,13 +228,13 @@ mg_profile_to_payload (MgProfile *self, GBytes **blocks)
                           "@a" MG_PAYLOAD_PROCESS_TYPE "@a" MG_PAYLOAD_PSERIES_TYPE
                           "@a" MG_PAYLOAD_PLUGIN_ERROR_TYPE "@a" MG_PAYLOAD_METRIC_ERROR_TYPE
                           "@a" MG_PAYLOAD_EVENT_TYPE "@" MG_PAYLOAD_OUTPUT_TYPE
-                          MG_PAYLOAD_PRECISION_TYPE "@" MG_PAYLOAD_STACKS_TYPE
+                          MG_PAYLOAD_PRECISION_TYPE "@" MG_PAYLOAD_STACKS_PACKED_TYPE
                           "@" MG_PAYLOAD_CODE_TYPE ")",
                           parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6],
                           parts[7], parts[8], parts[9], parts[10],
                           g_variant_builder_end (&me), g_variant_builder_end (&ev),
                           g_variant_new ("(@mayt)", maybe_bytes (self->run.output),
                                          (guint64) self->run.output_cut),
-                          (guint32) self->process_precision, self->stacks, self->code);
+                          (guint32) self->process_precision, packed_stacks, self->code);
   }
 }

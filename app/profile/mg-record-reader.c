@@ -164,9 +164,9 @@ read_stacks (int fd, MgRecordFile *r, const char *path, GError **error)
   r->stacks = g_malloc (size);
   if (!read_at (fd, r->stacks, size, at, path, error))
     return FALSE;
-  /* The slots' pairs are checked up to the slots read. */
+  /* The slots' pairs are checked up to the last slot read. */
   MgRecordHeader seen = *h;
-  seen.n_samples = r->n_samples;
+  seen.n_samples = r->first + r->n_samples;
   if (!mg_record_stacks_check (r->stacks, size, &seen))
     return invalid (error, path, mg_record_problem_text (MG_RECORD_BAD_STACKS));
   return TRUE;
@@ -213,7 +213,9 @@ read_once (int fd, const char *path, guint64 actual_size, guint first, gboolean 
                    h->samples_offset + (guint64) r->first * r->stride, path, error))
     return NULL;
 
-  if (r->first == 0 && !read_stacks (fd, r, path, error))
+  /* Whole on every read, a live one's too: its stacks and their counts
+   * in earlier slots grow as the program runs. */
+  if (!read_stacks (fd, r, path, error))
     return NULL;
 
   /* The seqlock: a rewrite during our copy means the slots may be mixed. */

@@ -31,7 +31,8 @@ typedef struct {
   guint32 stride;            /* bytes per slot */
   guchar *slots;             /* n_samples slots of stride bytes, 8-byte aligned */
   /* A checked copy of the call-stack section (format/mg-record-stacks.h),
-   * or NULL: none in the record, or a read from a later slot than 0. */
+   * whole even when the slots are read from a later one, or NULL: none in
+   * the record (or not laid out yet). */
   MgRecordStacks *stacks;
 } MgRecordFile;
 

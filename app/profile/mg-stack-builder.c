@@ -146,6 +146,13 @@ void
 mg_stack_builder_add_record (MgStackBuilder *self, guint process, const MgRecordFile *r,
                              gint64 base_ns)
 {
+  mg_stack_builder_add_record_times (self, process, r, base_ns, NULL, 0);
+}
+
+void
+mg_stack_builder_add_record_times (MgStackBuilder *self, guint process, const MgRecordFile *r,
+                                   gint64 base_ns, const gint64 *times, guint n_times)
+{
   MgRecordStacks *s = r->stacks;
   if (s == NULL)
     {
@@ -171,15 +178,28 @@ mg_stack_builder_add_record (MgStackBuilder *self, guint process, const MgRecord
       g_ptr_array_add (p->stacks, stack_variant (s, &entries[id], profile_module));
     }
 
+  /* The slots before the first read: their times from the reads before. */
+  guint from = times != NULL ? 0 : r->first;
   guint64 stored = 0;
-  for (guint k = 0; k < r->n_samples; k++)
+  for (guint k = from; k < r->first + r->n_samples; k++)
     {
-      MgRecordStackSlot *slot = mg_record_stacks_slot (s, r->first + k);
+      MgRecordStackSlot *slot = mg_record_stacks_slot (s, k);
       if (slot->n_pairs == 0)
         continue;
-      const MgRecordSample *sample = mg_record_file_get_sample (r, k);
-      double start = (double) (sample->t_start_ns - base_ns) / 1e9;
-      double end = (double) (sample->t_end_ns - base_ns) / 1e9;
+      gint64 t_start, t_end;
+      if (k < r->first)
+        {
+          if (k >= n_times)
+            continue;  /* not read before: not stored here */
+          t_start = times[2 * k], t_end = times[2 * k + 1];
+        }
+      else
+        {
+          const MgRecordSample *sample = mg_record_file_get_sample (r, k - r->first);
+          t_start = sample->t_start_ns, t_end = sample->t_end_ns;
+        }
+      double start = (double) (t_start - base_ns) / 1e9;
+      double end = (double) (t_end - base_ns) / 1e9;
       guint32 window = p->starts->len;
       g_array_append_val (p->starts, start);
       g_array_append_val (p->ends, end);

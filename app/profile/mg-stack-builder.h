@@ -22,6 +22,12 @@ void mg_stack_builder_free (MgStackBuilder *self);
  * nothing. */
 void mg_stack_builder_add_record (MgStackBuilder *self, guint process, const MgRecordFile *r,
                                   gint64 base_ns);
+/* The same for a record whose slots were read from a later one than its
+ * first (r->first): TIMES gives each slot's start and end (mono ns) from
+ * the first, N_TIMES slots (mg_live_merge_get_slot_times ()). */
+void mg_stack_builder_add_record_times (MgStackBuilder *self, guint process,
+                                        const MgRecordFile *r, gint64 base_ns,
+                                        const gint64 *times, guint n_times);
 /* The member (a new reference, not floating). */
 GVariant *mg_stack_builder_end (MgStackBuilder *self);
 /* Gives the member to profile (a profile just built). */

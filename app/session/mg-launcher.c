@@ -29,6 +29,7 @@
 #include <spawn.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -434,6 +435,33 @@ mg_launcher_block_signals (void)
     }
 }
 
+/* path as LD_PRELOAD names it: through the preload layout beside it
+ * (sampler/mg-preload-layout.sh) with the loader's $PLATFORM token when
+ * that layout is there and leads this machine's platform to path itself,
+ * so that the 32-bit programs the program starts load an empty library
+ * of their class, and their loader says nothing on their stderr ("wrong
+ * ELF class: ELFCLASS64"); path itself otherwise. */
+static char *
+preload_entry (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *own = NULL;
+  g_autofree char *other = NULL;
+  struct utsname machine;
+  GStatBuf library, through, stub;
+
+  if (uname (&machine) != 0)
+    return g_strdup (path);
+  own = g_build_filename (dir, "preload", machine.machine, base, NULL);
+  other = g_build_filename (dir, "preload", "i686", base, NULL);
+  if (g_stat (path, &library) != 0 || g_stat (own, &through) != 0
+      || library.st_dev != through.st_dev || library.st_ino != through.st_ino
+      || g_stat (other, &stub) != 0)
+    return g_strdup (path);
+  return g_build_filename (dir, "preload", "$PLATFORM", base, NULL);
+}
+
 /* The sampler, the plugins' preloads, then whatever the program's
  * environment already had. A program of another class or machine (a
  * 32-bit one) gets none of ours: its loader would refuse each and say so
@@ -448,9 +476,15 @@ build_ld_preload (MgLauncher *self, const char *const *env)
 
   if (self->program_kind != MG_PROGRAM_WRONG_CLASS)
     {
-      g_strv_builder_add (parts, self->sampler);
+      g_autofree char *sampler = preload_entry (self->sampler);
+
+      g_strv_builder_add (parts, sampler);
       for (guint i = 0; i < self->preloads->len; i++)
-        g_strv_builder_add (parts, g_ptr_array_index (self->preloads, i));
+        {
+          g_autofree char *preload = preload_entry (g_ptr_array_index (self->preloads, i));
+
+          g_strv_builder_add (parts, preload);
+        }
     }
   if (user != NULL && *user != '\0')
     g_strv_builder_add (parts, user);

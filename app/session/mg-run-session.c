@@ -53,6 +53,9 @@ struct _MgRunSession
 
   MgProfile *profile;
   char *output_path;
+  MgRunSummary *summary;       /* the command line's run, once saved */
+  guint n_processes;           /* of the profile, counted when it arrives */
+  guint n_samples;
   char *message;
   GString *output;
   guint output_lines;
@@ -139,6 +142,7 @@ mg_run_session_finalize (GObject *object)
   g_clear_object (&self->run);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->profile);
+  g_clear_pointer (&self->summary, mg_run_summary_free);
   g_free (self->output_path);
   g_free (self->message);
   g_string_free (self->output, TRUE);
@@ -426,18 +430,26 @@ merge_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellable 
     g_task_return_pointer (task, g_steal_pointer (&profile), g_object_unref);
 }
 
+/* The counts the window shows are read once here, where the profile
+ * arrives, and kept as plain numbers. */
 static void
 set_profile (MgRunSession *self, MgProfile *profile)
 {
-  guint old_processes = mg_run_session_get_n_processes (self);
-  guint old_samples = mg_run_session_get_n_samples (self);
+  guint n_processes = mg_profile_get_n_processes (profile);
+  guint n_samples = mg_profile_get_n_windows (profile);
 
   g_set_object (&self->profile, profile);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_PROFILE]);
-  if (old_processes != mg_run_session_get_n_processes (self))
-    g_object_notify_by_pspec (G_OBJECT (self), props[PROP_N_PROCESSES]);
-  if (old_samples != mg_run_session_get_n_samples (self))
-    g_object_notify_by_pspec (G_OBJECT (self), props[PROP_N_SAMPLES]);
+  if (n_processes != self->n_processes)
+    {
+      self->n_processes = n_processes;
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_N_PROCESSES]);
+    }
+  if (n_samples != self->n_samples)
+    {
+      self->n_samples = n_samples;
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_N_SAMPLES]);
+    }
 }
 
 static void start_merge (MgRunSession *self, gboolean final, GAsyncReadyCallback callback);
@@ -506,7 +518,7 @@ describe_end (MgRunSession *self)
   int status = self->exit_status;
   g_auto (GStrv) warnings = mg_run_settings_dup_warnings (self->settings);
 
-  /* Said as the command line says it (mg-cli-summary.c). */
+  /* Said as the command line says it (mg-run-summary.c). */
   if (self->stopper.stopped_after)
     g_string_append_printf (text, _("Stopped after %g s (Stop after); the profile was still "
                                     "written."), self->stopper.stop_after_s);
@@ -556,6 +568,22 @@ describe_no_samples (MgRunSession *self)
                           exit_text != NULL ? exit_text : "");
 }
 
+/* The command line's lines about the saved profile, made here once, so
+ * that it prints them and never reads the profile. */
+static void
+summarize (MgRunSession *self)
+{
+  MgRunSummaryRequest request = {
+    .output = self->output_path,
+    .stopped_after_s = self->stopped ? self->stopper.stop_after_s : 0,
+    .select_ranks = mg_run_settings_get_select_ranks (self->settings),
+    .catalogue = self->catalogue,
+    .enable_metrics = mg_run_settings_get_enable_metrics (self->settings),
+  };
+
+  self->summary = mg_run_summary_new (self->profile, &request);
+}
+
 /* The state, profile and message the run's end gives, for both drivers. */
 static void
 end_with (MgRunSession *self, FinalResult *final)
@@ -589,6 +617,8 @@ end_with (MgRunSession *self, FinalResult *final)
       message = describe_end (self);
       if (message != NULL)
         set_message (self, message);
+      if (self->blocking)
+        summarize (self);
       set_state (self, MG_RUN_STATE_DONE);
     }
 }
@@ -832,6 +862,12 @@ mg_run_session_set_source_collector (MgRunSession *self, const MgSourceCollector
   self->source_limit = limit;
 }
 
+const MgRunSummary *
+mg_run_session_get_summary (MgRunSession *self)
+{
+  return self->summary;
+}
+
 const MgRunReport *
 mg_run_session_get_report (MgRunSession *self)
 {
@@ -1012,13 +1048,13 @@ mg_run_session_get_elapsed (MgRunSession *self)
 guint
 mg_run_session_get_n_processes (MgRunSession *self)
 {
-  return self->profile != NULL ? mg_profile_get_n_processes (self->profile) : 0;
+  return self->n_processes;
 }
 
 guint
 mg_run_session_get_n_samples (MgRunSession *self)
 {
-  return self->profile != NULL ? mg_profile_get_n_windows (self->profile) : 0;
+  return self->n_samples;
 }
 
 int

@@ -24,6 +24,7 @@
 #include "profile/mg-profile-code.h"
 #include "mg-run-report.h"
 #include "mg-run-settings.h"
+#include "mg-run-summary.h"
 
 G_BEGIN_DECLS
 
@@ -103,6 +104,10 @@ void mg_run_session_set_source_collector (MgRunSession *self, const MgSourceColl
  * was not written (the profile is saved all the same; the window's message
  * says it too). */
 const MgRunReport *mg_run_session_get_report (MgRunSession *self);
+/* Once mg_run_session_run () saved the profile: the lines the command line
+ * says about it (mg-run-summary.h), made from the profile at the run's
+ * end; NULL before, for a window's run, or when no profile was saved. */
+const MgRunSummary *mg_run_session_get_summary (MgRunSession *self);
 MgCatalogue *mg_run_session_get_catalogue (MgRunSession *self);
 /* What to say before the program starts: the settings' warnings and why
  * the program cannot be sampled, if it cannot. */

@@ -33,6 +33,11 @@ MG_HIDDEN void mg_lock_release (MgLock *lock);
  * thread, to make its signal-handler fallbacks happen deterministically. */
 MG_HIDDEN void mg_safe_malloc_hold_lock_for_test (int hold);
 
+/* Computes the core counts once, before the plugins are initialised
+ * (mg_plugins_load), so that their getters only read them: a process that
+ * loads no plugin (one that ends in its first moments) pays nothing. */
+MG_HIDDEN void mg_system_info_warm (void);
+
 /* Writes a message on stderr (fd 2) and aborts; async-signal-safe. */
 MG_HIDDEN _Noreturn void mg_api_fatal (const char *message);
 

@@ -151,9 +151,9 @@ allinea_get_physical_core_count (void)
   return count;
 }
 
-/* Warm both caches while the process is still single-threaded, so getters
- * only ever read them. */
-__attribute__((constructor)) static void
+/* Both caches warmed before any plugin runs, so getters only ever read
+ * them. */
+void
 mg_system_info_warm (void)
 {
   allinea_get_logical_core_count ();

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What call stacks cost (run by hand, not by CI):
- *   <build>/tests/bench/bench-stacks [PAIRS] [THREADS]
+ *   <build>/tests/bench/bench-stacks [PAIRS] [THREADS] [SECONDS]
  * runs a 2 s busy program (bench-sampler-workload busy 2, a fixed amount
  * of work) under metrograph --profile with stacks on and with --no-stacks,
  * one after the other PAIRS times (default 5), and prints the whole tree's
@@ -9,7 +9,8 @@
  * and the difference in percentage points of the --no-stacks figure, with
  * its goal (at most 1 point, issue #29) and verdict. With THREADS > 1 the
  * busy program runs that many copies of the work in threads of one process
- * (the stack workload's threads mode), for the many-thread cost. */
+ * (the stack workload's threads mode, at most 64), each busy for SECONDS
+ * of CPU (default 2), for the many-thread cost. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <libgen.h>
@@ -70,7 +71,15 @@ int
 main (int argc, char **argv)
 {
   int pairs = CLAMP (argc > 1 ? atoi (argv[1]) : 5, 1, 64);
-  int threads = CLAMP (argc > 2 ? atoi (argv[2]) : 1, 1, 16);
+  int threads = CLAMP (argc > 2 ? atoi (argv[2]) : 1, 1, 64);
+  double seconds = argc > 3 ? g_ascii_strtod (argv[3], NULL) : 2.0;
+  if (!(seconds > 0 && seconds <= 60))
+    {
+      fprintf (stderr, "usage: %s [PAIRS] [THREADS (1-64)] [SECONDS (0-60)]\n", argv[0]);
+      return 2;
+    }
+  char seconds_text[32];
+  g_ascii_formatd (seconds_text, sizeof seconds_text, "%g", seconds);
   char self[PATH_MAX], root[PATH_MAX];
   ssize_t n = readlink ("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0)
@@ -90,18 +99,18 @@ main (int argc, char **argv)
   char threads_text[16];
   g_snprintf (threads_text, sizeof threads_text, "%d", threads);
 
-  printf ("%d pairs (stacks on, then --no-stacks), a 2 s busy program%s%s\n", pairs,
-          threads > 1 ? " in threads: " : "", threads > 1 ? threads_text : "");
+  printf ("%d pairs (stacks on, then --no-stacks), a %s s busy program%s%s\n", pairs, seconds_text,
+          threads > 1 ? " in each of its threads: " : "", threads > 1 ? threads_text : "");
   printf ("%-6s %14s %14s %10s\n", "pair", "stacks on (s)", "no stacks (s)", "diff (pt)");
   for (int i = 0; i < pairs; i++)
     {
-      char *with[] = { metrograph, "--profile", "-o", out, busy, "busy", "2", NULL };
-      char *without[] = { metrograph, "--profile", "--no-stacks", "-o", out, busy, "busy", "2",
+      char *with[] = { metrograph, "--profile", "-o", out, busy, "busy", seconds_text, NULL };
+      char *without[] = { metrograph, "--profile", "--no-stacks", "-o", out, busy, "busy", seconds_text,
                           NULL };
       char *with_t[] = { metrograph, "--profile", "-o", out, stacks, "threads", threads_text,
-                         "2", NULL };
+                         seconds_text, NULL };
       char *without_t[] = { metrograph, "--profile", "--no-stacks", "-o", out, stacks, "threads",
-                            threads_text, "2", NULL };
+                            threads_text, seconds_text, NULL };
       on[i] = run_tree (threads > 1 ? with_t : with);
       off[i] = run_tree (threads > 1 ? without_t : without);
       printf ("%-6d %14.3f %14.3f %+10.2f\n", i + 1, on[i], off[i],

@@ -339,6 +339,9 @@ test_profile_environment (Fixture *f, gconstpointer data)
   g_autofree char *user_lib = in_dir (f, "libuser.so");
   g_autofree char *user_preload = g_strconcat ("LD_PRELOAD=", user_lib, NULL);
   g_autofree char *sampler = cli_test_build_path ("sampler/libmetrograph-sampler.so");
+  g_autofree char *layout = cli_test_build_path ("sampler/preload/i686");
+  g_autofree char *through_layout
+      = cli_test_build_path ("sampler/preload/$PLATFORM/libmetrograph-sampler.so");
   g_autofree char *expected_preload = NULL;
   const char *env[] = { user_preload, "METROGRAPH_KEEP_RUN_DIR=1", NULL };
   const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=7",
@@ -357,7 +360,11 @@ test_profile_environment (Fixture *f, gconstpointer data)
   run = cli_test_run_with_env (f->dir, args, env);
   assert_status (run, 0);
 
-  expected_preload = g_strdup_printf ("env LD_PRELOAD=%s:", sampler);
+  /* Through the preload layout where it was built (sampler/meson.build). */
+  if (g_file_test (layout, G_FILE_TEST_IS_DIR))
+    expected_preload = g_strdup_printf ("env LD_PRELOAD=%s:", through_layout);
+  else
+    expected_preload = g_strdup_printf ("env LD_PRELOAD=%s:", sampler);
   g_assert_nonnull (strstr (run->out, expected_preload));
   user_tail = g_strconcat (":", user_lib, "\n", NULL);
   g_assert_nonnull (strstr (run->out, user_tail));
@@ -729,9 +736,10 @@ test_profile_daemon (Fixture *f, gconstpointer data)
 }
 
 /* Records on a full disk: METROGRAPH_TMPDIR is a 16 MiB tmpfs in a mount
- * namespace of its own. The program fills it, leaving 64 KiB, and starts a
- * child, whose records (the fork's and the exec'd image's) cannot be
- * allocated: they hold only the reason, which the summary prints; then it
+ * namespace of its own. The program fills it, leaving 16 KiB, and starts a
+ * child, whose record (the exec'd image's: the fork's was still in memory
+ * at the exec) cannot be written, less than its header and tables being
+ * left: it holds only the reason, which the summary prints; then it
  * fills the rest and starts another, whose records stay empty, which the
  * summary says too. The program carries on to its own end and the profile
  * holds all of its own samples (its record was allocated at the start). */
@@ -808,8 +816,8 @@ test_profile_full_disk (Fixture *f, gconstpointer data)
                               "folder's disk full?)");
 
   profile = load_profile (output);
-  /* The program and its first child's two records (fork, exec). */
-  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 3);
+  /* The program and its first child's record (its exec'd image). */
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 2);
   main_process = mg_profile_get_process (profile, 0);
   g_assert_cmpint (main_process->end, ==, MG_PROCESS_END_EXITED);
   g_assert_cmpint (main_process->status, ==, 0);
@@ -956,6 +964,54 @@ test_profile_32bit (Fixture *f, gconstpointer data)
   g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
 }
 
+/* A 32-bit program started by a 64-bit one: its loader finds the empty
+ * library of its class that LD_PRELOAD's $PLATFORM leads it to, and says
+ * nothing on its stderr ("wrong ELF class: ELFCLASS64" for each 64-bit
+ * library it was offered); the shell around it is profiled as usual. */
+static void
+test_profile_32bit_child (Fixture *f, gconstpointer data)
+{
+  g_autofree char *program = in_dir (f, "hello32");
+  g_autofree char *layout = cli_test_build_path ("sampler/preload/i686");
+  g_autofree char *script = NULL;
+  g_autofree char *output = in_dir (f, "child32.mgprof");
+  g_autoptr (CliTestRun) run = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  const char *argv[] = { program, NULL };
+  int plain_status = -1;
+
+  write_elf32_program (program);
+  if (!g_file_test ("/lib/ld-linux.so.2", G_FILE_TEST_EXISTS)
+      || !g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL
+                        | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL, &plain_status,
+                        NULL)
+      || !WIFEXITED (plain_status) || WEXITSTATUS (plain_status) != 7)
+    {
+      g_test_skip ("cannot run a 32-bit program here (no /lib/ld-linux.so.2: Debian's "
+                   "libc6-i386 provides it)");
+      return;
+    }
+  if (!g_file_test (layout, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("no 32-bit preload layout was built (the compiler cannot make a 32-bit "
+                   "library)");
+      return;
+    }
+  script = g_strdup_printf ("%s; echo status $?", program);
+  {
+    const char *args[] = { "--profile", "-o", "child32.mgprof", "sh", "-c", script, NULL };
+
+    run = cli_test_run (f->dir, args);
+  }
+  assert_status (run, 0);
+  g_assert_cmpstr (run->out, ==, "hello32\nstatus 7\n");
+  g_assert_null (strstr (run->err, "ELF class"));
+  g_assert_null (strstr (run->err, "ld.so"));
+  g_assert_null (strstr (run->err, "will not be sampled"));
+  profile = load_profile (output);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), >=, 1);
+}
+
 /* A program that ends before the first interval still gets a profile (the
  * sample each process takes as it ends), and --profile exits with its
  * status: "metrograph --profile ./quicktest && next-step" works. */
@@ -983,6 +1039,38 @@ test_profile_short_program (Fixture *f, gconstpointer data)
       g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, cases[i].status);
       g_assert_cmpint (g_unlink (output), ==, 0);
     }
+}
+
+/* Children that end within the first interval are in the profile with
+ * their life and status but no metrics, and the summary counts them: two
+ * /bin/true of a shell, not the shell nor its sleep, which lived on. */
+static void
+test_profile_short_children (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "--interval=500", "-o", "kids.mgprof", "sh", "-c",
+                         "/bin/true; /bin/true; sleep 1.2", NULL };
+  g_autofree char *output = in_dir (f, "kids.mgprof");
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  g_autoptr (MgProfile) profile = NULL;
+  guint n_true = 0;
+
+  assert_status (run, 0);
+  assert_one_error_line (run->err, "2 processes ended before their first sample (500 ms): "
+                                   "counted, with their start, end and status, but no metrics");
+  profile = load_profile (output);
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    {
+      const MgProcessInfo *process = mg_profile_get_process (profile, p);
+
+      if (!g_str_has_suffix (process->program, "/true"))
+        continue;
+      n_true++;
+      g_assert_cmpint (process->end, ==, MG_PROCESS_END_EXITED);
+      g_assert_cmpint (process->status, ==, 0);
+      g_assert_cmpfloat (process->end_s, >=, process->start_s);
+      g_assert_cmpfloat (process->end_s - process->start_s, <, 0.5);
+    }
+  g_assert_cmpuint (n_true, ==, 2);
 }
 
 /* A program that clears LD_PRELOAD before exec'ing the real work: the
@@ -2372,7 +2460,9 @@ main (int argc, char **argv)
   add ("/cli/profile/missing-program", test_profile_missing_program);
   add ("/cli/profile/static", test_profile_static);
   add ("/cli/profile/32bit", test_profile_32bit);
+  add ("/cli/profile/32bit-child", test_profile_32bit_child);
   add ("/cli/profile/short-program", test_profile_short_program);
+  add ("/cli/profile/short-children", test_profile_short_children);
   add ("/cli/profile/cleared-preload", test_profile_cleared_preload);
   add ("/cli/profile/summary", test_profile_summary);
   add ("/cli/profile/invisible-fds", test_profile_invisible_fds);

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
 #include "code-fixture.h"
@@ -75,6 +76,19 @@ find_drop_down_but (GtkWidget *root, GtkWidget *skip)
   return NULL;
 }
 
+/* Sort indicators under WIDGET pointing down (descending) and up. */
+static void
+count_sort_arrows (GtkWidget *widget, guint *down, guint *up)
+{
+  if (g_str_equal (gtk_widget_get_css_name (widget), "sort-indicator"))
+    {
+      *down += gtk_widget_has_css_class (widget, "descending");
+      *up += gtk_widget_has_css_class (widget, "ascending");
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    count_sort_arrows (c, down, up);
+}
+
 static void
 test_functions (void)
 {
@@ -90,6 +104,11 @@ test_functions (void)
   /* Named by the symboliser, sorted by total. */
   g_autoptr (MgCodeItem) first = g_list_model_get_item (model, 0);
   g_assert_cmpstr (mg_code_item_get_name (first), ==, "code_fixture_main");
+  /* Largest first, and the Total header's arrow says so (it pointed up). */
+  guint down = 0, up = 0;
+  count_sort_arrows (mg_code_view_get_functions_view (view), &down, &up);
+  g_assert_cmpuint (down, ==, 1);
+  g_assert_cmpuint (up, ==, 0);
   assert_function (model, "code_fixture_main", 0, 160, 0, 100);
   assert_function (model, "code_fixture_a", 100, 130, 62.5, 81.25);
   assert_function (model, "code_fixture_b", 0, 30, 0, 18.75);
@@ -97,6 +116,13 @@ test_functions (void)
   MgCodeItem *c = find_function (model, "code_fixture_c");
   g_assert_true (g_str_has_prefix (mg_code_item_get_location (c), "code-fixture.c:"));
   g_assert_cmpstr (mg_code_item_get_module (c), ==, exe_name);
+  g_assert_nonnull (strstr (mg_code_view_get_summary (view), "160 samples"));
+
+  /* A profile given again is named again, and says so until done. */
+  mg_code_view_set_profile (view, profile);
+  g_assert_true (mg_code_view_is_busy (view));
+  g_assert_cmpstr (mg_code_view_get_summary (view), ==, "Naming symbols…");
+  view = code_view (window);
   g_assert_nonnull (strstr (mg_code_view_get_summary (view), "160 samples"));
 
   /* The second half selected: its windows' stacks only. */
@@ -380,6 +406,384 @@ test_flame_graph (void)
 }
 
 static void
+on_activated (MgCodeView *view, const char *name, GPtrArray *names)
+{
+  g_ptr_array_add (names, g_strdup (name));
+}
+
+static void
+on_notified (GObject *object, GParamSpec *pspec, guint *count)
+{
+  (*count)++;
+}
+
+/* The shared contract: "selected-function" follows the row or box the
+ * user picks (and, set, selects the table's row); "function-activated"
+ * names the row or box activated. */
+static void
+test_selected_function (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  g_autoptr (GPtrArray) activated = g_ptr_array_new_with_free_func (g_free);
+  guint notified = 0;
+  GtkWidget *table = mg_code_view_get_functions_view (view);
+  GtkSingleSelection *rows = GTK_SINGLE_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (table)));
+
+  g_signal_connect (view, "function-activated", G_CALLBACK (on_activated), activated);
+  g_signal_connect (view, "notify::selected-function", G_CALLBACK (on_notified), &notified);
+  g_assert_null (mg_code_view_get_selected_function (view));
+
+  /* Row 1 of the table (by total): code_fixture_a. */
+  gtk_single_selection_set_selected (rows, 1);
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_a");
+  g_assert_cmpuint (notified, ==, 1);
+  g_signal_emit_by_name (table, "activate", 0u);
+  g_assert_cmpuint (activated->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (activated, 0), ==, "code_fixture_main");
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_main");
+
+  /* Set by another view: the table follows, through a new result too. */
+  g_object_set (view, "selected-function", "code_fixture_c", NULL);
+  g_autoptr (MgCodeItem) c = gtk_single_selection_get_selected_item (rows)
+                               ? g_object_ref (gtk_single_selection_get_selected_item (rows)) : NULL;
+  g_assert_nonnull (c);
+  g_assert_cmpstr (mg_code_item_get_name (c), ==, "code_fixture_c");
+  mg_time_view_set_selection (mg_window_get_time_view (window), 0.6, 0.9);
+  view = code_view (window);
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_c");
+  g_assert_cmpstr (mg_code_item_get_name (gtk_single_selection_get_selected_item (rows)), ==,
+                   "code_fixture_c");
+  mg_time_view_clear_selection (mg_window_get_time_view (window));
+  view = code_view (window);
+
+  /* A call tree row: its function (row 1, top down: a under main). */
+  mg_code_view_show_page (view, "tree");
+  GtkWidget *tree = mg_code_view_get_tree_view (view);
+  gtk_single_selection_set_selected (
+    GTK_SINGLE_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (tree))), 1);
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_a");
+
+  /* A flame box clicked, then double-clicked: b, right of a in row 2. */
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (200);
+  int width = gtk_widget_get_width (GTK_WIDGET (flame));
+  mg_flame_view_double_click (flame, width * 0.95, 2 * 20 + 10);
+  g_assert_cmpuint (activated->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (activated, 1), ==, "code_fixture_b");
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_b");
+  mg_flame_view_click (flame, width * 0.5, 2 * 20 + 10);
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_a");
+  /* "All" is no function. */
+  mg_flame_view_click (flame, 10, 5);
+  g_assert_null (mg_code_view_get_selected_function (view));
+  g_assert_cmpuint (activated->len, ==, 2);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Rows of the call tree shown now naming NAME at DEPTH. */
+static guint
+count_rows (GListModel *rows, const char *name, guint depth)
+{
+  guint found = 0, d;
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      MgCodeItem *item = tree_item (rows, i, &d);
+      found += d == depth && g_str_equal (mg_code_item_get_name (item), name);
+    }
+  return found;
+}
+
+/* The search, case-insensitive, by name, file or module: the table
+ * filtered, the share of the samples found, the tree open down to the
+ * functions found, their flame boxes highlighted. */
+static void
+test_search (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  GListModel *model = mg_code_view_get_functions_model (view);
+  GtkEditable *search = GTK_EDITABLE (mg_code_view_get_search_entry (view));
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *exe_name = g_path_get_basename (exe);
+
+  g_assert_null (mg_code_view_get_matched (view));
+  gtk_editable_set_text (search, "FIXTURE_C");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+  assert_function (model, "code_fixture_c", 60, 60, 37.5, 37.5);
+  /* c's stacks: 30 + 10 + 20 of 160. */
+  g_assert_cmpstr (mg_code_view_get_matched (view), ==, "Matched 37.5 %");
+
+  /* Bottom up, b only as c's caller: the tree opens c to show it. */
+  mg_code_view_set_bottom_up (view, TRUE);
+  gtk_editable_set_text (search, "fixture_b");
+  g_assert_cmpstr (mg_code_view_get_matched (view), ==, "Matched 18.8 %");
+  GListModel *rows = mg_code_view_get_tree_model (view);
+  g_assert_cmpuint (count_rows (rows, "code_fixture_b", 1), ==, 1);
+  mg_code_view_set_bottom_up (view, FALSE);
+
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (200);
+  g_assert_cmpuint (mg_flame_view_count_matched_boxes (flame), ==, 1);
+  gtk_editable_set_text (search, "fixture_c");
+  g_assert_cmpuint (mg_flame_view_count_matched_boxes (flame), ==, 2);  /* under a and b */
+  gui_test_save_screenshot (window, "code-flame-search-light.png");
+
+  /* By file and by module: all four; a new range keeps the search. */
+  gtk_editable_set_text (search, "CODE-FIXTURE.C");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
+  gtk_editable_set_text (search, exe_name);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
+  gtk_editable_set_text (search, "fixture_a");
+  mg_time_view_set_selection (mg_window_get_time_view (window), 0.6, 0.9);
+  view = code_view (window);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+  g_assert_cmpstr (mg_code_view_get_matched (view), ==, "Matched 80.0 %");
+  gtk_editable_set_text (search, "no such thing");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
+  g_assert_cmpstr (mg_code_view_get_matched (view), ==, "Matched 0.0 %");
+  gtk_editable_set_text (search, "");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
+  g_assert_null (mg_code_view_get_matched (view));
+  g_assert_cmpuint (mg_flame_view_count_matched_boxes (flame), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static char *
+read_back (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  char *text = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  g_assert_no_error (error);
+  return text;
+}
+
+/* The Functions table as CSV and the flame graph as SVG, PNG and PDF,
+ * read back: the selection's and process's values, the search's rows,
+ * the flame graph's zoom. */
+static void
+test_export (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("mg-code-export-XXXXXX", NULL);
+  g_autofree char *csv = g_build_filename (dir, "functions.csv", NULL);
+  g_autofree char *svg = g_build_filename (dir, "flame.svg", NULL);
+  g_autofree char *png = g_build_filename (dir, "flame.png", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "flame.pdf", NULL);
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *exe_name = g_path_get_basename (exe);
+
+  g_assert_true (mg_code_view_export (view, csv, 1, &error));
+  g_assert_no_error (error);
+  g_autofree char *text = read_back (csv);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpstr (lines[0], ==,
+                   "function,self_percent,total_percent,self_samples,total_samples,source,module");
+  g_assert_cmpuint (g_strv_length (lines), ==, 6);  /* 4 rows and the last newline */
+  g_assert_true (g_str_has_prefix (lines[1], "\"code_fixture_main\",0.000,100.000,0,160,"));
+  g_assert_true (g_str_has_prefix (lines[2], "\"code_fixture_a\",62.500,81.250,100,130,"
+                                             "\"code-fixture.c:"));
+  g_autofree char *module = g_strdup_printf (",\"%s\"", exe_name);
+  g_assert_true (g_str_has_suffix (lines[2], module));
+
+  /* Process 1 and a search: its values, the rows found. */
+  mg_time_view_set_process (mg_window_get_time_view (window), 1);
+  view = code_view (window);
+  gtk_editable_set_text (GTK_EDITABLE (mg_code_view_get_search_entry (view)), "fixture_c");
+  g_assert_true (mg_code_view_export (view, csv, 1, &error));
+  g_autofree char *found = read_back (csv);
+  g_auto (GStrv) found_lines = g_strsplit (found, "\n", -1);
+  g_assert_cmpuint (g_strv_length (found_lines), ==, 3);
+  g_assert_true (g_str_has_prefix (found_lines[1], "\"code_fixture_c\",33.333,33.333,20,20,"));
+  gtk_editable_set_text (GTK_EDITABLE (mg_code_view_get_search_entry (view)), "");
+
+  /* The whole run zoomed to a: its callees, not b. */
+  mg_time_view_set_process (mg_window_get_time_view (window), -1);
+  view = code_view (window);
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (200);
+  mg_flame_view_click (flame, gtk_widget_get_width (GTK_WIDGET (flame)) * 0.5, 2 * 20 + 10);
+  g_assert_true (mg_code_view_export (view, svg, 1, &error));
+  g_assert_no_error (error);
+  g_autofree char *image = read_back (svg);
+  g_assert_nonnull (strstr (image, "<title>Flame Graph</title>"));
+  g_assert_nonnull (strstr (image, ">code_fixture_a</text>"));
+  g_assert_nonnull (strstr (image, ">code_fixture_c</text>"));
+  g_assert_null (strstr (image, "code_fixture_b"));
+
+  g_assert_true (mg_code_view_export (view, png, 2, &error));
+  cairo_surface_t *surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 2400);
+  cairo_surface_destroy (surface);
+  g_assert_true (mg_code_view_export (view, pdf, 1, &error));
+  g_autofree char *document = read_back (pdf);
+  g_assert_true (g_str_has_prefix (document, "%PDF"));
+
+  g_autofree char *bad = g_build_filename (dir, "flame.gif", NULL);
+  g_assert_false (mg_code_view_export (view, bad, 1, &error));
+  g_assert_nonnull (strstr (error->message, ".csv for the functions"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (csv), g_unlink (svg), g_unlink (png), g_unlink (pdf);
+  g_rmdir (dir);
+}
+
+static const char *
+flame_selected (MgCodeView *view)
+{
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+  guint node = mg_flame_view_get_selected (flame);
+
+  g_assert_cmpuint (node, !=, G_MAXUINT);
+  const MgCallFunction *f = mg_call_tree_get_node (mg_code_tree_get (mg_code_view_get_tree (view)),
+                                                   MG_CALL_TREE_TOP_DOWN, node, NULL, NULL);
+  return f ? f->name : "All";
+}
+
+static gboolean
+row_expanded (GListModel *rows, guint i)
+{
+  g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+  return gtk_tree_list_row_get_expanded (row);
+}
+
+/* The keys' actions: the call tree's rows opened and closed and walked
+ * (Right, Left), the flame graph box by box (Up, Down, Left, Right),
+ * zoomed in (Enter) and out (Escape); the shortcuts window lists them. */
+static void
+test_keyboard (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  GListModel *rows = mg_code_view_get_tree_model (view);
+  GtkWidget *tree = mg_code_view_get_tree_view (view);
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (tree)));
+  g_autoptr (GPtrArray) activated = g_ptr_array_new_with_free_func (g_free);
+  guint depth;
+
+  mg_code_view_show_page (view, "tree");
+  /* main, a, c, b, c: a open, then closed, then its parent. */
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 5);
+  gtk_single_selection_set_selected (selection, 1);
+  g_assert_true (row_expanded (rows, 1));
+  g_assert_true (gtk_widget_activate_action (tree, "code.collapse-row", NULL));
+  g_assert_false (row_expanded (rows, 1));
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 4);
+  gtk_widget_activate_action (tree, "code.collapse-row", NULL);
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, 0);
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_main");
+  /* main is open: Right goes to a, then opens it. */
+  gtk_widget_activate_action (tree, "code.expand-row", NULL);
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, 1);
+  gtk_widget_activate_action (tree, "code.expand-row", NULL);
+  g_assert_true (row_expanded (rows, 1));
+  g_assert_cmpstr (mg_code_item_get_name (tree_item (rows, 2, &depth)), ==, "code_fixture_c");
+  g_assert_cmpuint (depth, ==, 2);
+
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (200);
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+  GtkWidget *fw = GTK_WIDGET (flame);
+  g_signal_connect (view, "function-activated", G_CALLBACK (on_activated), activated);
+  g_assert_true (gtk_widget_get_focusable (fw));
+  g_assert_cmpuint (mg_flame_view_get_selected (flame), ==, G_MAXUINT);
+  gtk_widget_activate_action (fw, "flame.down", NULL);  /* the first key: the top box */
+  g_assert_cmpstr (flame_selected (view), ==, "All");
+  gtk_widget_activate_action (fw, "flame.down", NULL);
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_main");
+  gtk_widget_activate_action (fw, "flame.down", NULL);
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_a");
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_a");
+  gtk_widget_activate_action (fw, "flame.next", NULL);
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_b");
+  gtk_widget_activate_action (fw, "flame.next", NULL);  /* the last of its row: stays */
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_b");
+  gtk_widget_activate_action (fw, "flame.down", NULL);
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_c");
+  guint c_under_b = mg_flame_view_get_selected (flame);
+  gtk_widget_activate_action (fw, "flame.previous", NULL);  /* c under a */
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_c");
+  g_assert_cmpuint (mg_flame_view_get_selected (flame), !=, c_under_b);
+  gtk_widget_activate_action (fw, "flame.up", NULL);
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_a");
+  /* Enter: zoomed to a; Enter again: a activated, the Source tab open;
+   * Escape: out to main, then All. */
+  gtk_widget_activate_action (fw, "flame.zoom", NULL);
+  g_assert_cmpuint (mg_flame_view_get_focus (flame), ==, mg_flame_view_get_selected (flame));
+  g_assert_cmpuint (mg_flame_view_get_boxes (flame)->len, ==, 4);
+  g_assert_cmpuint (activated->len, ==, 0);
+  gtk_widget_activate_action (fw, "flame.zoom", NULL);
+  g_assert_cmpuint (activated->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (activated, 0), ==, "code_fixture_a");
+  g_assert_cmpuint (mg_flame_view_get_boxes (flame)->len, ==, 4);
+  mg_test_spin (100);
+  g_assert_true (gtk_widget_get_mapped (mg_code_view_get_source_view (view)));
+  g_assert_false (gtk_widget_get_mapped (fw));
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (100);
+  gtk_widget_activate_action (fw, "flame.zoom-out", NULL);
+  g_assert_cmpuint (mg_flame_view_get_boxes (flame)->len, ==, 6);
+  g_assert_cmpuint (mg_flame_view_get_focus (flame), !=, 0);
+  gtk_widget_activate_action (fw, "flame.zoom-out", NULL);
+  g_assert_cmpuint (mg_flame_view_get_focus (flame), ==, 0);
+  gui_test_save_screenshot (window, "code-flame-keyboard-light.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+wait_idle (MgCodeView *view)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (mg_code_view_is_busy (view) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (mg_code_view_is_busy (view));
+}
+
+/* A live run's profiles one after another: the first named (as a new
+ * profile), each next one's views computed while the last one's still
+ * show, its stacks shown. */
+static void
+test_live_profiles (void)
+{
+  g_autoptr (MgTimeView) time_view = mg_time_view_new (1.0);
+  MgCodeView *view = MG_CODE_VIEW (g_object_ref_sink (mg_code_view_new (time_view)));
+  GListModel *model = mg_code_view_get_functions_model (view);
+  g_autoptr (MgProfile) none = gui_fixture_single ();
+  g_autoptr (MgProfile) stacks = code_fixture_profile ();
+  g_autoptr (MgProfile) again = code_fixture_profile ();
+
+  mg_code_view_set_live_profile (view, none);
+  g_assert_cmpstr (mg_code_view_get_summary (view), ==, "Naming symbols…");
+  wait_idle (view);
+  g_assert_cmpstr (mg_code_view_get_empty_title (view), ==, "No Call Stacks");
+  mg_code_view_set_live_profile (view, stacks);
+  wait_idle (view);
+  g_assert_null (mg_code_view_get_empty_title (view));
+  assert_function (model, "code_fixture_a", 100, 130, 62.5, 81.25);
+  /* The next profile: the table stays until its own result. */
+  mg_code_view_set_live_profile (view, again);
+  g_assert_true (mg_code_view_is_busy (view));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
+  g_assert_nonnull (strstr (mg_code_view_get_summary (view), "160 samples"));
+  wait_idle (view);
+  assert_function (model, "code_fixture_c", 60, 60, 37.5, 37.5);
+  g_object_unref (view);
+}
+
+static void
 test_no_stacks (void)
 {
   g_autoptr (MgProfile) profile = gui_fixture_single ();
@@ -443,6 +847,11 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/threads", test_threads);
   g_test_add_func ("/code-view/call-tree", test_call_tree);
   g_test_add_func ("/code-view/flame-graph", test_flame_graph);
+  g_test_add_func ("/code-view/selected-function", test_selected_function);
+  g_test_add_func ("/code-view/search", test_search);
+  g_test_add_func ("/code-view/export", test_export);
+  g_test_add_func ("/code-view/keyboard", test_keyboard);
+  g_test_add_func ("/code-view/live-profiles", test_live_profiles);
   g_test_add_func ("/code-view/no-stacks", test_no_stacks);
   g_test_add_func ("/code-view/across-processes", test_across_processes);
   g_test_add_func ("/code-view/screenshots", test_screenshots);

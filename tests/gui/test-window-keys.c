@@ -13,9 +13,12 @@
 #include <X11/keysym.h>
 #include <X11/extensions/XTest.h>
 
+#include "code-fixture.h"
 #include "gui-fixtures.h"
 #include "gui-test-util.h"
 #include "gui/graph/mg-metric-graph.h"
+#include "gui/mg-code-view-private.h"
+#include "gui/mg-flame-view.h"
 #include "gui/mg-window-private.h"
 
 typedef struct {
@@ -281,6 +284,84 @@ test_scroll (void)
   input_close (&in);
 }
 
+static const char *
+flame_box_name (MgCodeView *code)
+{
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (code));
+  const MgCallFunction *f = mg_call_tree_get_node (mg_code_tree_get (mg_code_view_get_tree (code)),
+                                                   MG_CALL_TREE_TOP_DOWN,
+                                                   mg_flame_view_get_selected (flame), NULL, NULL);
+  return f ? f->name : "All";
+}
+
+/* The Code pane's keys pressed for real: the flame graph box by box,
+ * zoomed in and out; a call tree row closed and opened. */
+static void
+test_code_keys (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  Input in = { 0 };
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  input_open (&in, profile);
+  MgCodeView *code = MG_CODE_VIEW (mg_window_get_code_view (in.window));
+  while (mg_code_view_is_busy (code) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (mg_code_view_is_busy (code));
+
+  mg_code_view_show_page (code, "flame");
+  mg_test_spin (100);
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (code));
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (flame)));
+  settle (&in);
+  send_keys (&in, 3, XK_Down, 0);  /* the top box, main, a */
+  g_assert_cmpstr (flame_box_name (code), ==, "code_fixture_a");
+  send_key (&in, XK_Right, 0);
+  g_assert_cmpstr (flame_box_name (code), ==, "code_fixture_b");
+  g_assert_cmpstr (mg_code_view_get_selected_function (code), ==, "code_fixture_b");
+  send_key (&in, XK_Return, 0);
+  g_assert_cmpuint (mg_flame_view_get_focus (flame), ==, mg_flame_view_get_selected (flame));
+  send_key (&in, XK_Escape, 0);
+  g_assert_cmpuint (mg_flame_view_get_focus (flame), !=, mg_flame_view_get_selected (flame));
+  /* With a time selection, Escape clears it first, then zooms out. */
+  mg_time_view_set_selection (in.view, 0.1, 0.9);
+  code = MG_CODE_VIEW (mg_window_get_code_view (in.window));
+  while (mg_code_view_is_busy (code) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (flame));
+  send_keys (&in, 3, XK_Down, 0);
+  send_key (&in, XK_Return, 0);
+  g_assert_cmpuint (mg_flame_view_get_focus (flame), !=, 0);
+  send_key (&in, XK_Escape, 0);
+  g_assert_false (mg_time_view_get_has_selection (in.view));
+  while (mg_code_view_is_busy (code) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  /* The new range's tree: shown whole; Escape has nothing to zoom out of. */
+  g_assert_cmpuint (mg_flame_view_get_focus (flame), ==, 0);
+  send_keys (&in, 3, XK_Down, 0);
+  send_key (&in, XK_Return, 0);
+  g_assert_cmpuint (mg_flame_view_get_focus (flame), !=, 0);
+  send_key (&in, XK_Escape, 0);
+  send_key (&in, XK_Escape, 0);
+  g_assert_cmpuint (mg_flame_view_get_focus (flame), ==, 0);
+
+  /* The call tree: main, a (open), c, b, c; Left on a closes it. */
+  mg_code_view_show_page (code, "tree");
+  mg_test_spin (100);
+  GtkWidget *tree = mg_code_view_get_tree_view (code);
+  GListModel *rows = mg_code_view_get_tree_model (code);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 5);
+  gtk_single_selection_set_selected (
+    GTK_SINGLE_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (tree))), 1);
+  g_assert_true (gtk_widget_grab_focus (tree));
+  settle (&in);
+  send_key (&in, XK_Left, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 4);
+  send_key (&in, XK_Right, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 5);
+  input_close (&in);
+}
+
 /* The accelerators the shortcuts window shows, parsed. */
 typedef struct {
   guint key;
@@ -377,5 +458,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/keys/keyboard", test_keyboard);
   g_test_add_func ("/gui/keys/scroll", test_scroll);
   g_test_add_func ("/gui/keys/shortcuts-window", test_shortcuts_window);
+  g_test_add_func ("/gui/keys/code-views", test_code_keys);
   return gui_test_run ();
 }

@@ -4,8 +4,10 @@
  * inlined functions and the namer's cache. */
 #include <math.h>
 
+#include "plot/mg-call-index.h"
 #include "plot/mg-call-tree.h"
 #include "plot/mg-flame-graph.h"
+#include "profile/mg-profile-internal.h"
 
 /* Addresses by function: 0x1xx main, 0x2xx a, 0x3xx b, 0x4xx c, 0x5xx
  * an inlined "inl" inside "d"; anything else unresolved. */
@@ -188,6 +190,36 @@ test_recursion (void)
   check_node (tree, k, a2, "a", 20, 20, 0);
 }
 
+/* A search for b: 10 of the 100 samples; top down, the root and main
+ * lead to it (a does not); bottom up, c leads to it (c's caller b). */
+static void
+test_matches (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) tree = three_paths (namer);
+  guint n = mg_frame_namer_get_n_functions (namer);
+  g_autofree guint8 *found = g_new0 (guint8, n);
+  const MgCallTreeKind down = MG_CALL_TREE_TOP_DOWN, up = MG_CALL_TREE_BOTTOM_UP;
+
+  for (guint id = 0; id < n; id++)
+    found[id] = g_str_equal (mg_frame_namer_get_function (namer, id)->name, "b");
+  g_assert_cmpuint (mg_call_tree_count_matching (tree, found, n), ==, 10);
+  g_autofree guint8 *below = mg_call_tree_find_matches (tree, down, found, n);
+  guint main_node = mg_call_tree_find_child (tree, down, MG_CALL_TREE_ROOT, "main");
+  guint b = mg_call_tree_find_child (tree, down, main_node, "b");
+  g_assert_true (below[MG_CALL_TREE_ROOT]);
+  g_assert_true (below[main_node]);
+  g_assert_false (below[mg_call_tree_find_child (tree, down, main_node, "a")]);
+  g_assert_false (below[b]);  /* b itself, nothing below */
+  g_autofree guint8 *callers = mg_call_tree_find_matches (tree, up, found, n);
+  guint c = mg_call_tree_find_child (tree, up, MG_CALL_TREE_ROOT, "c");
+  g_assert_true (callers[c]);
+  g_assert_false (callers[mg_call_tree_find_child (tree, up, MG_CALL_TREE_ROOT, "a")]);
+  /* Ids past the array match nothing. */
+  g_assert_cmpuint (mg_call_tree_count_matching (tree, found, 0), ==, 0);
+}
+
 /* An inlined function is a call of its own; an unresolved address is
  * named by its offset; an empty stack counts in the total only. */
 static void
@@ -235,6 +267,140 @@ test_namer_cache (void)
   g_assert_cmpuint (mg_call_tree_get_n_functions (empty), ==, 0);
   g_assert_cmpuint (mg_call_tree_get_n_children (empty, MG_CALL_TREE_BOTTOM_UP,
                                                  MG_CALL_TREE_ROOT), ==, 0);
+}
+
+/* One process of the index's profile: stacks of addresses (0-terminated
+ * lists, innermost first) and (window, stack, count) entries over the
+ * windows (0, 1], (1, 2], (2, 3]. */
+static GVariant *
+index_process (gint32 index, const guint64 (*stacks)[4], guint n_stacks,
+               const guint32 (*counts)[3], guint n_counts)
+{
+  const double starts[] = { 0, 1, 2 }, ends[] = { 1, 2, 3 };
+  GVariantBuilder sb, cb;
+
+  g_variant_builder_init (&sb, G_VARIANT_TYPE ("a(a(ut)u)"));
+  for (guint i = 0; i < n_stacks; i++)
+    {
+      GVariantBuilder frames;
+      g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
+      for (guint f = 0; f < 4 && stacks[i][f] != 0; f++)
+        g_variant_builder_add (&frames, "(ut)", MG_STACK_MODULE_UNKNOWN, stacks[i][f]);
+      g_variant_builder_add (&sb, "(a(ut)u)", &frames, 0u);
+    }
+  g_variant_builder_init (&cb, G_VARIANT_TYPE ("a(uuu)"));
+  for (guint i = 0; i < n_counts; i++)
+    g_variant_builder_add (&cb, "(uuu)", counts[i][0], counts[i][1], counts[i][2]);
+  return g_variant_new ("(ittu@a(a(ut)u)@ad@ad@a(uuu))", index, (guint64) 0, (guint64) 0, 0u,
+                        g_variant_builder_end (&sb),
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, 3, sizeof (double)),
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, 3, sizeof (double)),
+                        g_variant_builder_end (&cb));
+}
+
+/* Processes 0 and 2 (of 3): main→a→c, main→a, main; main→a again (one
+ * stack of the index with process 0's), main→b→b (a recursion) and a
+ * stack without frames. 30 samples. */
+static MgProfile *
+index_profile (void)
+{
+  MgProfile *profile = mg_profile_new_empty ();
+  const guint64 p0_stacks[][4] = { { 0x401, 0x202, 0x102, 0 }, { 0x201, 0x102, 0 }, { 0x101, 0 } };
+  const guint32 p0_counts[][3] = { { 0, 0, 5 }, { 0, 1, 3 }, { 1, 2, 2 }, { 2, 0, 7 } };
+  const guint64 p2_stacks[][4] = { { 0x201, 0x102, 0 }, { 0x301, 0x302, 0x102, 0 }, { 0 } };
+  const guint32 p2_counts[][3] = { { 0, 0, 4 }, { 1, 1, 6 }, { 2, 2, 1 }, { 2, 0, 2 } };
+  GVariantBuilder procs;
+
+  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
+  g_variant_builder_add_value (&procs, index_process (0, p0_stacks, 3, p0_counts, 4));
+  g_variant_builder_add_value (&procs, index_process (2, p2_stacks, 3, p2_counts, 4));
+  g_clear_pointer (&profile->stacks, g_variant_unref);
+  profile->stacks = g_variant_ref_sink (g_variant_new (
+    "(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))", g_variant_new_array (G_VARIANT_TYPE ("(ayay)"), NULL, 0),
+    g_variant_builder_end (&procs)));
+  g_assert_true (mg_stack_set_check_payload (profile->stacks, 3));
+  return profile;
+}
+
+/* The same node of two trees: name, counts and children, recursively. */
+static void
+assert_same_node (MgCallTree *want, MgCallTree *got, MgCallTreeKind kind, guint w, guint g)
+{
+  guint64 want_self, want_total, got_self, got_total;
+  const MgCallFunction *fw = mg_call_tree_get_node (want, kind, w, &want_self, &want_total);
+  const MgCallFunction *fg = mg_call_tree_get_node (got, kind, g, &got_self, &got_total);
+
+  g_assert_cmpstr (fw ? fw->name : NULL, ==, fg ? fg->name : NULL);
+  g_assert_cmpuint (want_self, ==, got_self);
+  g_assert_cmpuint (want_total, ==, got_total);
+  g_assert_cmpuint (mg_call_tree_get_n_children (want, kind, w), ==,
+                    mg_call_tree_get_n_children (got, kind, g));
+  for (guint i = 0; i < mg_call_tree_get_n_children (want, kind, w); i++)
+    assert_same_node (want, got, kind, mg_call_tree_get_child (want, kind, w, i),
+                      mg_call_tree_get_child (got, kind, g, i));
+}
+
+static void
+assert_same_tree (MgCallTree *want, MgCallTree *got)
+{
+  g_assert_cmpuint (mg_call_tree_get_total (want), ==, mg_call_tree_get_total (got));
+  g_assert_cmpuint (mg_call_tree_get_n_functions (want), ==, mg_call_tree_get_n_functions (got));
+  for (guint i = 0; i < mg_call_tree_get_n_functions (want); i++)
+    {
+      guint64 ws, wt, gs, gt;
+      const MgCallFunction *fw = mg_call_tree_get_function (want, i, &ws, &wt);
+      const MgCallFunction *fg = mg_call_tree_get_function (got, i, &gs, &gt);
+      g_assert_cmpstr (fw->name, ==, fg->name);
+      g_assert_cmpuint (ws, ==, gs);
+      g_assert_cmpuint (wt, ==, gt);
+    }
+  assert_same_node (want, got, MG_CALL_TREE_TOP_DOWN, MG_CALL_TREE_ROOT, MG_CALL_TREE_ROOT);
+  assert_same_node (want, got, MG_CALL_TREE_BOTTOM_UP, MG_CALL_TREE_ROOT, MG_CALL_TREE_ROOT);
+}
+
+/* The profile's index answers each selection as a tree built stack by
+ * stack from that selection's MgStackSet does, naming each address once. */
+static void
+test_index (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgProfile) profile = index_profile ();
+  g_autoptr (MgCallIndex) index = mg_call_index_new (namer, profile);
+  static const struct {
+    int process;
+    double t0, t1;
+    guint64 total;
+  } queries[] = {
+    { -1, -INFINITY, INFINITY, 30 }, { 0, -INFINITY, INFINITY, 17 }, { 2, -INFINITY, INFINITY, 13 },
+    { 1, -INFINITY, INFINITY, 0 }, { -1, 0.5, 1.5, 20 }, { -1, 1, 2, 8 }, { 2, 2.5, 3, 3 },
+    { -1, 3, 4, 0 },
+  };
+
+  /* main→a is one stack for both processes. */
+  g_assert_cmpuint (mg_call_index_get_n_stacks (index), ==, 5);
+  /* Four distinct lookups: 0x401, 0x201 (also 0x202's return address),
+   * 0x101 and 0x301. */
+  g_assert_cmpuint (calls, ==, 4);
+  for (guint q = 0; q < G_N_ELEMENTS (queries); q++)
+    {
+      guint n_processes;
+      g_autoptr (MgStackSet) set = mg_stack_set_new (profile, queries[q].process, queries[q].t0,
+                                                     queries[q].t1);
+      g_autoptr (MgCallTree) want = mg_call_tree_new (namer, set);
+      g_autoptr (MgCallTree) got = mg_call_index_query (index, queries[q].process, queries[q].t0,
+                                                        queries[q].t1, &n_processes);
+      g_assert_cmpuint (mg_call_tree_get_total (got), ==, queries[q].total);
+      g_assert_cmpuint (n_processes, ==, mg_stack_set_get_n_processes (set));
+      assert_same_tree (want, got);
+    }
+  /* Whole run by value: b's recursion counts its 6 samples once. */
+  g_autoptr (MgCallTree) all = mg_call_index_query (index, -1, -INFINITY, INFINITY, NULL);
+  check_function (all, "b", 6, 6);
+  check_function (all, "a", 9, 21);
+  check_function (all, "c", 12, 12);
+  check_function (all, "main", 2, 29);
+  g_assert_cmpuint (calls, ==, 4);
 }
 
 static const MgFlameBox *
@@ -350,6 +516,8 @@ main (int argc, char **argv)
   g_test_add_func ("/call-tree/recursion", test_recursion);
   g_test_add_func ("/call-tree/inline-and-unknown", test_inline_and_unknown);
   g_test_add_func ("/call-tree/namer-cache", test_namer_cache);
+  g_test_add_func ("/call-tree/index", test_index);
+  g_test_add_func ("/call-tree/matches", test_matches);
   g_test_add_func ("/flame-graph/layout", test_flame_layout);
   g_test_add_func ("/flame-graph/render", test_flame_render);
   return g_test_run ();

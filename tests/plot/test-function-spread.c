@@ -157,6 +157,31 @@ test_range (void)
   check (spread, c, MG_SPREAD_SELF, 0, 1, 100.0 / 3, 100, 0);
 }
 
+/* The Code pane's way, from the profile's call index: the same figures
+ * as from each process's stack set, for the whole run and a range. */
+static void
+test_index (void)
+{
+  g_autoptr (MgProfile) profile = spread_profile ();
+  g_autoptr (MgFrameNamer) namer = mg_frame_namer_new (test_name, NULL, NULL);
+  g_autoptr (MgCallIndex) index = mg_call_index_new (namer, profile);
+  guint n = mg_profile_get_n_processes (profile);
+  g_autoptr (MgProcessSpread) run = mg_function_spread_new_for_index (index, n, -INFINITY,
+                                                                      INFINITY);
+  g_autoptr (MgProcessSpread) range = mg_function_spread_new_for_index (index, n, 0.6, 1.0);
+  guint a = id_of (namer, 0x210), b = id_of (namer, 0x310), c = id_of (namer, 0x410);
+
+  g_assert_cmpuint (mg_process_spread_get_n_processes (run), ==, 3);
+  check (run, a, MG_SPREAD_TOTAL, 0, 3, (90 + 200.0 / 3) / 3, 90, 0);
+  check (run, a, MG_SPREAD_SELF, 0, 3, (60 + 200.0 / 3) / 3, 200.0 / 3, 1);
+  check (run, b, MG_SPREAD_TOTAL, 10, 0, (10 + 100.0 / 3 + 100) / 3, 100, 3);
+  check (run, b, MG_SPREAD_SELF, 0, 0, 100.0 / 3, 100, 3);
+  check (run, c, MG_SPREAD_TOTAL, 0, 3, (40 + 100.0 / 3) / 3, 40, 0);
+  g_assert_cmpuint (mg_process_spread_get_n_processes (range), ==, 3);
+  check (range, a, MG_SPREAD_TOTAL, 0, 0, 100.0 / 3, 100, 1);
+  check (range, c, MG_SPREAD_SELF, 0, 1, 100.0 / 3, 100, 0);
+}
+
 /* One process: no figures across processes; a key of no process: none. */
 static void
 test_rules (void)
@@ -189,6 +214,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/function-spread/whole-run", test_whole_run);
   g_test_add_func ("/function-spread/range", test_range);
+  g_test_add_func ("/function-spread/index", test_index);
   g_test_add_func ("/function-spread/rules", test_rules);
   return g_test_run ();
 }

@@ -6,7 +6,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "format/mg-record-stacks.h"
 #include "profile/mg-merge.h"
+#include "profile/mg-stack-set.h"
 #include "profile/mg-slot-combiner.h"
 #include "profile-fixture.h"
 #include "record-fixture.h"
@@ -283,6 +285,93 @@ test_live_merge_reads_only_new_slots (void)
   mg_test_remove_tree (dir);
 }
 
+/* One more slot of a running record with call stacks (as the sampler
+ * writes it): s1 (two frames, through libm) n1 times, s2 (outside every
+ * module) n2 times, over (1 + slot, 2 + slot] s from the start. */
+static void
+write_stack_slot (MgRecordWriter *w, guint slot, guint n1, guint n2)
+{
+  uint64_t s1[] = { 0x401234, 0x7f0000000100 };
+  uint64_t s2[] = { 0x999 };
+  MgRecordStacks *t = w->stacks;
+
+  for (guint k = 0; k < n1; k++)
+    mg_record_stacks_add (t, s1, 2, 0);
+  for (guint k = 0; k < n2; k++)
+    mg_record_stacks_add (t, s2, 1, MG_RECORD_STACK_UNKNOWN);
+  MgRecordSample *sample = mg_record_slot (w, slot);
+  sample->t_start_ns = w->header->start_mono_ns + (gint64) slot * S;
+  sample->t_end_ns = w->header->start_mono_ns + (gint64) (slot + 1) * S;
+  sample->n_raw = 1;
+  mg_record_slot_values (sample)[0] = (MgRecordValue) { 1, 1, 1, 1, 0 };
+  mg_record_stacks_drain (t, slot);
+  mg_record_commit (w);
+}
+
+static guint64
+stack_total (MgProfile *profile, double t0, double t1, guint *n_stacks)
+{
+  g_autoptr (MgStackSet) set = mg_stack_set_new (profile, -1, t0, t1);
+  if (n_stacks)
+    *n_stacks = mg_stack_set_get_n_stacks (set);
+  return mg_stack_set_get_total (set);
+}
+
+/* A running record's stacks in every live refresh, not only the first
+ * (which reads the record from its first slot): those of the slots read
+ * by the refreshes before keep their windows. */
+static void
+test_live_merge_stacks (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-live-merge-XXXXXX", NULL);
+  g_autoptr (MgLiveMerge) live = mg_live_merge_new ();
+  MgRecordWriter w;
+  char err[256];
+  guint n;
+
+  g_assert_cmpint (mg_record_create_with_stacks (&w, dir, "h1", "run", 200, 1 * S, 0, 1, 16, 8,
+                                                 err, sizeof err), ==, 0);
+  g_assert_cmpint (mg_record_stacks_reserve (&w, err, sizeof err), ==, 0);
+  MgRecordHeader *h = w.header;
+  MgRecordModule *m = mg_record_stacks_modules (w.stacks);
+  h->ppid = 1;
+  g_strlcpy (h->program, "/bin/prog", sizeof h->program);
+  h->start_real_ns = 1700000000 * S;
+  h->interval_start_ns = h->interval_ns = 1 * S;
+  g_strlcpy (w.metrics[0].id, "alpha", MG_RECORD_ID_LEN);
+  w.metrics[0].flags = MG_METRIC_FLAG_ACTIVE | MG_METRIC_FLAG_DOUBLE;
+  m[0] = (MgRecordModule) { .start = 0x400000, .end = 0x500000, .load_bias = 0x3ff000 };
+  g_strlcpy (m[0].path, "/bin/prog", sizeof m[0].path);
+  m[1] = (MgRecordModule) { .start = 0x7f0000000000, .end = 0x7f0000100000,
+                            .load_bias = 0x7f0000000000 };
+  g_strlcpy (m[1].path, "/lib/libm.so.6", sizeof m[1].path);
+  w.stacks->n_modules = 2;
+
+  write_stack_slot (&w, 0, 3, 1);
+  g_autoptr (MgProfile) first = merge (dir, live);
+  g_assert_cmpuint (stack_total (first, -INFINITY, INFINITY, &n), ==, 4);
+  g_assert_cmpuint (n, ==, 2);
+
+  /* The second refresh reads slot 1 only; slot 0's stacks stay. */
+  write_stack_slot (&w, 1, 2, 0);
+  write_stack_slot (&w, 2, 1, 2);
+  g_autoptr (MgProfile) second = merge (dir, live);
+  g_autoptr (MgProfile) whole = merge (dir, NULL);
+  g_assert_cmpuint (stack_total (second, -INFINITY, INFINITY, &n), ==, 9);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (stack_total (whole, -INFINITY, INFINITY, NULL), ==, 9);
+  /* By window: (0, 1] 4, (1, 2] 2, (2, 3] 3, as the whole merge has them. */
+  const double ranges[][2] = { { 0, 0.5 }, { 1.2, 1.8 }, { 2.2, 2.8 } };
+  const guint64 want[] = { 4, 2, 3 };
+  for (guint i = 0; i < G_N_ELEMENTS (ranges); i++)
+    {
+      g_assert_cmpuint (stack_total (second, ranges[i][0], ranges[i][1], NULL), ==, want[i]);
+      g_assert_cmpuint (stack_total (whole, ranges[i][0], ranges[i][1], NULL), ==, want[i]);
+    }
+  mg_record_forget (&w);
+  mg_test_remove_tree (dir);
+}
+
 static void
 add_slot (MgSlotCombiner *c, gint64 start_ms, gint64 end_ms, double min, double max, double mean)
 {
@@ -333,6 +422,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/live-merge/steps", test_live_merge_steps);
   g_test_add_func ("/profile/live-merge/slot-by-slot", test_live_merge_slot_by_slot);
   g_test_add_func ("/profile/live-merge/reads-only-new-slots", test_live_merge_reads_only_new_slots);
+  g_test_add_func ("/profile/live-merge/stacks", test_live_merge_stacks);
   g_test_add_func ("/profile/slot-combiner/values", test_slot_combiner_values);
   return g_test_run ();
 }

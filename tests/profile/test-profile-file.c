@@ -18,6 +18,7 @@
 #include "profile/mg-profile-header.h"
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-profile-layout.h"
+#include "profile/mg-stack-set.h"
 #include "profile/mg-stop-event.h"
 #include "profile-fixture.h"
 #include "mg-test-common.h"
@@ -316,6 +317,18 @@ test_file_hostile (void)
   profile = load_payload_fixture ("format-v5-bytes.payload", &error);
   g_assert_no_error (error);
   g_assert_nonnull (profile);
+  g_clear_object (&profile);
+  /* The same run with call stacks packed as format 7 stores them. */
+  profile = load_payload_fixture ("stacks-packed.payload", &error);
+  g_assert_no_error (error);
+  {
+    g_autoptr(MgStackSet) set = mg_stack_set_new (profile, -1, -G_MAXDOUBLE, G_MAXDOUBLE);
+
+    g_assert_cmpuint (mg_stack_set_get_n_stacks (set), ==, 3);
+    g_assert_cmpuint (mg_stack_set_get_total (set), ==, 30 + 10 + 40 + 8);
+    g_assert_cmpuint (mg_stack_set_get_n_modules (set), ==, 2);
+    g_assert_cmpstr (mg_stack_set_get_module (set, 1)->path, ==, "/lib/libmpi.so");
+  }
 }
 
 static void

@@ -13,7 +13,12 @@
  *   mg-test-workload fault MS HOW    install a SIGSEGV handler (HOW: "sigaction",
  *                                    "signal", "none"), sleep MS, then fault:
  *                                    the handler prints "own handler" and
- *                                    exits 42 */
+ *                                    exits 42
+ *   mg-test-workload forkfork MS     MS of CPU time (the stacks are laid out),
+ *                                    then fork a child that forks a
+ *                                    grandchild; print "forked twice" when
+ *                                    both ended within 10 s, else kill the
+ *                                    child and exit 1 */
 #define _GNU_SOURCE /* execveat, O_PATH */
 #include <fcntl.h>
 #include <signal.h>
@@ -142,6 +147,33 @@ main (int argc, char **argv)
         clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &t);
       while ((long) t.tv_sec * 1000 + t.tv_nsec / 1000000 < ms);
       printf ("hello\n");
+      return status;
+    }
+  if (strcmp (argv[1], "forkfork") == 0)
+    {
+      struct timespec t;
+      do
+        clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &t);
+      while ((long) t.tv_sec * 1000 + t.tv_nsec / 1000000 < ms);
+      pid_t child = fork ();
+      if (child == 0)
+        {
+          pid_t grandchild = fork ();
+          if (grandchild == 0)
+            _exit (0);
+          int st;
+          _exit (grandchild > 0 && waitpid (grandchild, &st, 0) == grandchild ? 0 : 1);
+        }
+      int st = -1;
+      for (int i = 0; i < 1000 && waitpid (child, &st, WNOHANG) == 0; i++)
+        sleep_ms (10);
+      if (!WIFEXITED (st) || WEXITSTATUS (st) != 0)
+        {
+          kill (child, SIGKILL);
+          waitpid (child, &st, 0);
+          return 1;
+        }
+      printf ("forked twice\n");
       return status;
     }
   if (strcmp (argv[1], "badexec") == 0)

@@ -798,6 +798,47 @@ test_session_exit_status (SessionFixture *f, gconstpointer user_data)
   g_assert_true (g_file_test (mg_run_session_get_output_path (session), G_FILE_TEST_IS_REGULAR));
 }
 
+/* The command line's run (blocking): the summary's lines are made once
+ * from the saved profile, with its numbers; the window's run makes none. */
+static void
+test_session_summary (SessionFixture *f, gconstpointer user_data)
+{
+  g_autoptr (MgRunSession) session = NULL;
+  g_autoptr (MgProfile) saved = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *written = NULL;
+  g_autofree char *counted = NULL;
+  const MgRunSummary *summary;
+  const char *path;
+
+  mg_run_settings_set_arguments (f->settings, "work=0.3 exit=2");
+  session = mg_run_session_new (f->settings, f->catalogue);
+  g_assert_null (mg_run_session_get_summary (session));
+  g_assert_true (mg_run_session_run (session, &error));
+  g_assert_no_error (error);
+  path = mg_run_session_get_output_path (session);
+  saved = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  summary = mg_run_session_get_summary (session);
+  g_assert_nonnull (summary);
+  written = g_strdup_printf ("metrograph: profile written to %s\n", path);
+  g_assert_cmpstr (summary->lines[0], ==, written);
+  counted = g_strdup_printf ("metrograph: 1 process (run-workload) on 1 node, %u samples (",
+                             mg_profile_get_n_windows (saved));
+  g_test_message ("%s", summary->lines[1]);
+  g_assert_true (g_str_has_prefix (summary->lines[1], counted));
+  g_assert_true (g_str_has_suffix (summary->lines[1], ", exit status 2\n"));
+  g_assert_cmpuint (mg_run_session_get_n_samples (session), ==, mg_profile_get_n_windows (saved));
+  g_assert_cmpuint (mg_run_session_get_n_processes (session), ==, 1);
+  /* Nothing asked for that went unmeasured, no --select-ranks. */
+  g_assert_null (summary->ranks);
+  g_assert_null (summary->unmeasured[0]);
+  g_assert_nonnull (summary->brief);
+  g_assert_nonnull (summary->details);
+
+  g_assert_null (mg_run_session_get_summary (session_run (f, "work=0.2")));
+}
+
 /* The window's run: an argument and output that are not UTF-8 are saved
  * as the bytes they are (the profile's output and argv), shown with
  * U+FFFD in the session's own text. */
@@ -1616,6 +1657,8 @@ main (int argc, char **argv)
               test_session_live_and_saved, session_teardown);
   g_test_add ("/run/session/exit-status", SessionFixture, NULL, session_setup,
               test_session_exit_status, session_teardown);
+  g_test_add ("/run/session/summary", SessionFixture, NULL, session_setup,
+              test_session_summary, session_teardown);
   g_test_add ("/run/session/any-bytes", SessionFixture, NULL, session_setup,
               test_session_any_bytes, session_teardown);
   g_test_add ("/run/session/process-precision", SessionFixture, NULL, session_setup,

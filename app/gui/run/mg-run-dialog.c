@@ -11,7 +11,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "cli/mg-cli-symbols.h"
+#include "symbols/mg-code-callbacks.h"
 #include "profile/mg-unavailable.h"
 #include "session/mg-host-probe.h"
 #include "session/mg-rank-list.h"
@@ -933,6 +933,21 @@ add_scorep_plugins (MgRunDialog *self, GError **error)
   return mg_scorep_defs_add_to_catalogue (self->catalogue, self->settings, error);
 }
 
+/* The profile carries its frames' names and source text: the session
+ * keeps the symboliser, which names the frames on the thread that saves,
+ * at the end. */
+static void
+give_code_callbacks (MgRunSession *session)
+{
+  MgSymbolizer *symbolizer = mg_symbolizer_new ();
+  MgStackNamer namer = mg_code_callbacks_namer (symbolizer);
+  MgSourceCollector sources = mg_code_callbacks_sources ();
+
+  g_object_set_data_full (G_OBJECT (session), "mg-symbolizer", symbolizer, g_object_unref);
+  mg_run_session_set_stack_namer (session, &namer);
+  mg_run_session_set_source_collector (session, &sources, MG_PROFILE_SOURCE_DEFAULT_LIMIT);
+}
+
 static void
 on_start (GtkWidget *widget, const char *action, GVariant *parameter)
 {
@@ -956,8 +971,7 @@ on_start (GtkWidget *widget, const char *action, GVariant *parameter)
       return;
     }
   session = mg_run_session_new (self->settings, self->catalogue);
-  /* The profile carries its frames' names and source text. */
-  mg_cli_symbols_prepare_run (session);
+  give_code_callbacks (session);
   if (!mg_run_session_start (session, &error))
     {
       show_field_error (self, "program", error->message);

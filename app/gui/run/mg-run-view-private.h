@@ -11,6 +11,8 @@ G_BEGIN_DECLS
 /* Visible graph rows (a metric in two groups
  * counts twice), the figures line, the output. */
 guint mg_run_view_get_n_rows (MgRunView *self);
+/* The code views following the live profiles (MgCodeView). */
+GtkWidget *mg_run_view_get_code_view (MgRunView *self);
 /* The visible group headers, top to bottom; collapsing a group by its
  * title (FALSE when there is none), which later updates keep. */
 char **mg_run_view_dup_group_titles (MgRunView *self);

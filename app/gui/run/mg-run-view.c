@@ -10,6 +10,7 @@
 #include "gui/graph/mg-time-axis.h"
 #include "gui/mg-error-list.h"
 #include "gui/mg-metric-row.h"
+#include "gui/mg-code-view.h"
 #include "gui/mg-metric-rows.h"
 #include "gui/mg-metric-visibility.h"
 #include "mg-run-css.h"
@@ -30,6 +31,7 @@ struct _MgRunView
   GtkWidget *cancel_button;
   GtkWidget *graphs_stack;
   GtkWidget *waiting_label;
+  GtkWidget *graphs_box;
   GtkWidget *rows_box;
   GtkWidget *axis_box;
   GtkWidget *axis_caption;
@@ -44,6 +46,7 @@ struct _MgRunView
   MgTimeView *time_view;
   GtkSizeGroup *label_group;
   GtkWidget *rows;             /* MgMetricRows, as in the viewer */
+  GtkWidget *code_view;        /* MgCodeView of the live profiles' call stacks */
   GtkTextMark *end_mark;
   guint n_updates;
   double sampled_s;            /* the time the samples reach so far: only grows */
@@ -164,6 +167,7 @@ update_rows (MgRunView *self)
   mg_metric_visibility_set_preset (visibility, "all");
   mg_metric_rows_set_visibility (MG_METRIC_ROWS (self->rows), visibility, self->time_view,
                                  self->label_group);
+  mg_code_view_set_live_profile (MG_CODE_VIEW (self->code_view), profile);
   self->n_updates++;
   gtk_stack_set_visible_child_name (GTK_STACK (self->graphs_stack),
                                     mg_run_view_get_n_rows (self) > 0 ? "graphs" : "waiting");
@@ -480,6 +484,7 @@ mg_run_view_set_session (MgRunView *self, MgRunSession *session)
   disconnect_session (self);
   self->session = g_object_ref (session);
   clear_rows (self);
+  mg_code_view_set_profile (MG_CODE_VIEW (self->code_view), NULL);
   gtk_label_set_text (GTK_LABEL (self->waiting_label), _("Waiting for the first samples…"));
   gtk_stack_set_visible_child_name (GTK_STACK (self->graphs_stack), "waiting");
   output = mg_run_session_dup_output (session);
@@ -510,6 +515,12 @@ MgRunSession *
 mg_run_view_get_session (MgRunView *self)
 {
   return self->session;
+}
+
+GtkWidget *
+mg_run_view_get_code_view (MgRunView *self)
+{
+  return self->code_view;
 }
 
 guint
@@ -665,6 +676,7 @@ mg_run_view_class_init (MgRunViewClass *klass)
   BIND (cancel_button);
   BIND (graphs_stack);
   BIND (waiting_label);
+  BIND (graphs_box);
   BIND (rows_box);
   BIND (axis_box);
   BIND (axis_caption);
@@ -693,6 +705,11 @@ mg_run_view_init (MgRunView *self)
   self->rows = mg_metric_rows_new ();
   gtk_box_append (GTK_BOX (self->rows_box), self->rows);
   self->time_view = mg_time_view_new (1.0);
+  /* The code views under the graphs, following each live profile. */
+  self->code_view = mg_code_view_new (self->time_view);
+  gtk_widget_set_size_request (self->code_view, -1, 220);
+  gtk_widget_set_vexpand (self->code_view, FALSE);
+  gtk_box_append (GTK_BOX (self->graphs_box), self->code_view);
   self->label_group = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
   g_signal_connect_swapped (self->time_view, "notify::hover-time", G_CALLBACK (queue_readout), self);
   g_signal_connect (self->rows_scroller, "query-tooltip", G_CALLBACK (on_rows_query_tooltip), self);

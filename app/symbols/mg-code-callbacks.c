@@ -3,7 +3,7 @@
  * collector. */
 #include "mg-config.h"
 
-#include "mg-cli-symbols.h"
+#include "symbols/mg-code-callbacks.h"
 
 #include "symbols/mg-source-bundle.h"
 
@@ -36,7 +36,7 @@ name_frame (gpointer data, const char *module_path, const guint8 *build_id, gsiz
 }
 
 MgStackNamer
-mg_cli_symbol_namer (MgSymbolizer *symbolizer)
+mg_code_callbacks_namer (MgSymbolizer *symbolizer)
 {
   return (MgStackNamer) { name_frame, symbolizer };
 }
@@ -72,30 +72,7 @@ collect_sources (gpointer data, const char *const *files, const guint64 *samples
 }
 
 MgSourceCollector
-mg_cli_source_collector (void)
+mg_code_callbacks_sources (void)
 {
   return (MgSourceCollector) { collect_sources, NULL };
-}
-
-void
-mg_cli_symbols_prepare_run (MgRunSession *session)
-{
-  MgSymbolizer *symbolizer = mg_symbolizer_new ();
-  MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
-  MgSourceCollector sources = mg_cli_source_collector ();
-
-  /* The session keeps the symboliser: it names the frames on the thread
-   * that saves, at the end. */
-  g_object_set_data_full (G_OBJECT (session), "mg-cli-symbolizer", symbolizer, g_object_unref);
-  mg_run_session_set_stack_namer (session, &namer);
-  mg_run_session_set_source_collector (session, &sources, MG_PROFILE_SOURCE_DEFAULT_LIMIT);
-}
-
-void
-mg_cli_symbols_prepare_recovery (MgRunRecovery *recovery, MgSymbolizer *symbolizer)
-{
-  MgStackNamer namer = mg_cli_symbol_namer (symbolizer);
-  MgSourceCollector sources = mg_cli_source_collector ();
-
-  mg_run_recovery_set_code (recovery, &namer, &sources, MG_PROFILE_SOURCE_DEFAULT_LIMIT);
 }

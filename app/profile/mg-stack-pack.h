@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The call stacks as format 7 stores them (member 15): one stack table
+ * for the run, each process's windows and counts packed. In memory the
+ * profile keeps them as format 6 laid them out (MG_PAYLOAD_STACKS_TYPE),
+ * which every reader takes; these two convert at save and load. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The member format 7 stores for stacks (MG_PAYLOAD_STACKS_TYPE), a new
+ * reference: frames deduplicated across processes, windows and counts
+ * packed (docs/profile-format.md, member 15). */
+GVariant *mg_stack_pack (GVariant *stacks);
+
+/* The stacks (MG_PAYLOAD_STACKS_TYPE) a format-7 member holds, a new
+ * reference, or NULL when it is damaged (an index out of range, packed
+ * bytes that do not unpack to what they say). Module and window checks are
+ * the caller's (mg_stack_set_check_payload). */
+GVariant *mg_stack_unpack (GVariant *packed);
+
+G_END_DECLS

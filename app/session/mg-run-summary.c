@@ -1,0 +1,498 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "mg-config.h"
+
+#include "mg-run-summary.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "profile/mg-process-images.h"
+#include "profile/mg-profile-code.h"
+#include "profile/mg-stack-set.h"
+#include "profile/mg-unavailable.h"
+#include "mg-rank-list.h"
+
+/* What the lines say, read from the profile in one pass before any line is
+ * made: the lines are then made from these alone. Pointers are the
+ * profile's, which outlives this. */
+typedef struct {
+  const MgRunInfo *info;
+  GPtrArray *processes;     /* const MgProcessInfo*, in the profile's order */
+  GPtrArray *programs;      /* the program of each process (owned) */
+  guint n_helpers;
+  guint n_windows;
+  MgProcessPrecision precision;
+  const char *precision_keyword; /* --process-precision's word for it */
+  guint64 stacks_taken;
+  guint64 stacks_lost;
+  guint stacks_aside;
+  guint n_stack_processes;
+  guint n_unsampled;        /* ended within the first interval, no metric value */
+  gsize source_limit;       /* 0: the profile keeps no source text */
+  guint n_sources;
+  guint n_source_omissions;
+  gsize sources_size;
+  GPtrArray *events;        /* const MgProcessEvent* */
+  GPtrArray *plugin_errors; /* const MgPluginError* */
+  GPtrArray *metric_errors; /* const MgMetricError* */
+  GPtrArray *unavailable;   /* MgUnavailable* (owned) */
+  GPtrArray *asked;         /* MgUnavailableAsked* (owned); NULL: none asked */
+} Facts;
+
+static void
+facts_clear (Facts *f)
+{
+  g_clear_pointer (&f->processes, g_ptr_array_unref);
+  g_clear_pointer (&f->programs, g_ptr_array_unref);
+  g_clear_pointer (&f->events, g_ptr_array_unref);
+  g_clear_pointer (&f->plugin_errors, g_ptr_array_unref);
+  g_clear_pointer (&f->metric_errors, g_ptr_array_unref);
+  g_clear_pointer (&f->unavailable, g_ptr_array_unref);
+  g_clear_pointer (&f->asked, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Facts, facts_clear)
+
+/* True when the process has no value of any metric: it ended before its
+ * sampler's first round (its record holds its life only). */
+static gboolean
+no_metric_value (MgProfile *profile, guint process)
+{
+  if (!mg_profile_read_process_series (profile, process, NULL))
+    return FALSE;
+  for (guint m = 0; m < mg_profile_get_n_metrics (profile); m++)
+    {
+      const MgProcessSeries *series = mg_profile_get_process_series (profile, process, m);
+
+      for (guint i = 0; series != NULL && i < series->n; i++)
+        if (!isnan (series->means[i]))
+          return FALSE;
+    }
+  return TRUE;
+}
+
+/* Processes that ended (not killed) within the first interval without a
+ * value of any metric: in the profile with their start, end and status,
+ * but nothing else to show, which the summary says rather than leave the
+ * user to wonder at empty rows. */
+static guint
+count_unsampled (MgProfile *profile, const MgRunInfo *info)
+{
+  guint n = 0;
+
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    {
+      const MgProcessInfo *process = mg_profile_get_process (profile, p);
+
+      if ((process->end == MG_PROCESS_END_EXITED || process->end == MG_PROCESS_END_EXECED)
+          && (process->end_s - process->start_s) * 1e3 < info->interval_start_ms
+          && no_metric_value (profile, p))
+        n++;
+    }
+  return n;
+}
+
+/* Every read of the profile the summary makes, in one place. */
+static void
+read_facts (Facts *f, MgProfile *profile, const MgRunSummaryRequest *request)
+{
+  g_autoptr (MgStackSet) set = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
+
+  f->info = mg_profile_get_run_info (profile);
+  f->processes = g_ptr_array_new ();
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    g_ptr_array_add (f->processes, (gpointer) mg_profile_get_process (profile, p));
+  f->programs = mg_profile_describe_process_programs (profile);
+  f->n_helpers = mg_profile_get_n_helpers (profile);
+  f->n_windows = mg_profile_get_n_windows (profile);
+  f->precision = mg_profile_get_process_precision (profile);
+  f->precision_keyword = mg_process_precision_to_keyword (f->precision);
+  f->stacks_taken = mg_stack_set_get_taken (set);
+  f->stacks_lost = mg_stack_set_get_lost (set);
+  f->stacks_aside = mg_stack_set_get_n_stepped_aside (set);
+  f->n_stack_processes = mg_stack_set_get_n_processes (set);
+  f->source_limit = mg_profile_get_source_limit (profile);
+  f->n_sources = mg_profile_get_n_sources (profile);
+  f->n_source_omissions = mg_profile_get_n_source_omissions (profile);
+  f->sources_size = mg_profile_get_sources_size (profile);
+  f->events = g_ptr_array_new ();
+  for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
+    g_ptr_array_add (f->events, (gpointer) mg_profile_get_event (profile, i));
+  f->plugin_errors = g_ptr_array_new ();
+  for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
+    g_ptr_array_add (f->plugin_errors, (gpointer) mg_profile_get_plugin_error (profile, i));
+  f->metric_errors = g_ptr_array_new ();
+  for (guint i = 0; i < mg_profile_get_n_metric_errors (profile); i++)
+    g_ptr_array_add (f->metric_errors, (gpointer) mg_profile_get_metric_error (profile, i));
+  f->n_unsampled = count_unsampled (profile, f->info);
+  f->unavailable = mg_unavailable_collect (profile);
+  if (request->catalogue != NULL)
+    f->asked = mg_unavailable_find_asked (profile, request->catalogue, request->enable_metrics);
+}
+
+static const MgProcessInfo *
+process_of (const Facts *f, guint p)
+{
+  return g_ptr_array_index (f->processes, p);
+}
+
+/* One line of @lines, formatted. */
+G_GNUC_PRINTF (2, 3) static void
+add (GPtrArray *lines, const char *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (lines, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+/* @lines as a NULL-terminated array of its strings, @lines freed. */
+static char **
+to_strv (GPtrArray *lines)
+{
+  g_ptr_array_add (lines, NULL);
+  return (char **) g_ptr_array_free (lines, FALSE);
+}
+
+/* --verbose: every plugin problem in full, then every metric error. */
+static char **
+describe_details (const Facts *f)
+{
+  g_autoptr (GPtrArray) lines = g_ptr_array_new ();
+  guint n_processes = f->processes->len;
+
+  for (guint i = 0; i < f->unavailable->len; i++)
+    {
+      const MgUnavailable *entry = g_ptr_array_index (f->unavailable, i);
+
+      add (lines, ngettext ("metrograph: plugin %s (%s): %s (in %u of %u process)\n",
+                            "metrograph: plugin %s (%s): %s (in %u of %u processes)\n",
+                            n_processes),
+           entry->source_id, entry->library != NULL ? entry->library : "?", entry->message,
+           entry->processes, n_processes);
+    }
+  for (guint i = 0; i < f->metric_errors->len; i++)
+    {
+      const MgMetricError *e = g_ptr_array_index (f->metric_errors, i);
+      g_autofree char *who = e->process >= 0 && (guint) e->process < n_processes
+                               ? g_strdup_printf ("%d", process_of (f, (guint) e->process)->pid)
+                               : g_strdup ("?");
+
+      add (lines, ngettext ("metrograph: metric %s: %s (%u time, in process %s)\n",
+                            "metrograph: metric %s: %s (%u times, in process %s)\n",
+                            MAX (e->count, 1)),
+           e->metric_id, e->message != NULL ? e->message : "", MAX (e->count, 1), who);
+    }
+  return to_strv (g_steal_pointer (&lines));
+}
+
+/* One line: "Energy (no RAPL), MPI (not an MPI program)". */
+static char *
+list_unavailable (const Facts *f)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < f->unavailable->len; i++)
+    {
+      const MgUnavailable *entry = g_ptr_array_index (f->unavailable, i);
+
+      if (i > 0)
+        g_string_append (text, ", ");
+      if (*entry->reason != '\0')
+        g_string_append_printf (text, "%s (%s)", entry->name, entry->reason);
+      else
+        g_string_append (text, entry->name);
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* The metric ids with errors, each once: "cpu_time, rss". */
+static char *
+list_metric_errors (const Facts *f, guint *n_ids)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < f->metric_errors->len; i++)
+    {
+      const MgMetricError *e = g_ptr_array_index (f->metric_errors, i);
+
+      if (!g_hash_table_add (seen, e->metric_id))
+        continue;
+      g_string_append_printf (text, "%s%s", text->len > 0 ? ", " : "", e->metric_id);
+    }
+  *n_ids = g_hash_table_size (seen);
+  return g_string_free (text, FALSE);
+}
+
+/* By default one line for what this machine cannot measure and one for
+ * metrics that failed while sampling; the details are in the profile (the
+ * viewer's error list) and, with --verbose, in describe_details (). */
+static char **
+describe_problems (const Facts *f)
+{
+  g_autoptr (GPtrArray) lines = g_ptr_array_new ();
+  g_autofree char *failed = NULL;
+  guint n_failed = 0;
+
+  if (f->unavailable->len > 0)
+    {
+      g_autofree char *listed = list_unavailable (f);
+
+      add (lines, _("metrograph: not available here: %s; --verbose or the viewer "
+                    "says more\n"),
+           listed);
+    }
+  failed = list_metric_errors (f, &n_failed);
+  if (n_failed > 0)
+    add (lines, ngettext ("metrograph: %u metric failed while sampling: %s; --verbose or the "
+                          "viewer's error list says more\n",
+                          "metrograph: %u metrics failed while sampling: %s; --verbose or the "
+                          "viewer's error list says more\n",
+                          n_failed),
+         n_failed, failed);
+  return to_strv (g_steal_pointer (&lines));
+}
+
+/* What ended a process's recording or its plugins early: always said, one
+ * line each, since they explain where values stop. Crashed and hung
+ * plugins, recordings stopped (a full disk), records that could not be
+ * read. */
+static void
+add_run_problems (GPtrArray *lines, const Facts *f)
+{
+  for (guint i = 0; i < f->events->len; i++)
+    {
+      const MgProcessEvent *e = g_ptr_array_index (f->events, i);
+      int pid;
+
+      if (e->process < 0 || (guint) e->process >= f->processes->len)
+        continue;
+      pid = process_of (f, (guint) e->process)->pid;
+      if (e->kind == MG_EVENT_PLUGIN_FAULT)
+        /* Translators: a process id, then the plugin and what happened to it, e.g. "energy.src
+         * crashed in energy_value with SIGSEGV at sample 20; its metrics stop there" */
+        add (lines, _("metrograph: process %d: plugin %s\n"), pid,
+             e->message != NULL ? e->message : "?");
+      else if (e->kind == MG_EVENT_RECORDING_STOPPED)
+        /* Translators: a process id, then why, e.g. "cannot allocate record …: No space left
+         * on device" */
+        add (lines, _("metrograph: process %d stopped recording: %s\n"), pid,
+             e->message != NULL ? e->message : "?");
+    }
+  for (guint i = 0; i < f->plugin_errors->len; i++)
+    {
+      const MgPluginError *e = g_ptr_array_index (f->plugin_errors, i);
+
+      /* A record that could not be read names its file in place of a library. */
+      if (e->source_id == NULL)
+        add (lines, "metrograph: %s\n", e->message != NULL ? e->message : "?");
+    }
+}
+
+/* How many processes ran which programs (those of the first few, by the
+ * program each became), and how many helpers: "1 process (true (via
+ * env))", "2 processes (mg-cli-workload) and 2 helper processes". */
+static char *
+describe_processes (const Facts *f)
+{
+  guint n = f->processes->len - f->n_helpers;
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autofree char *joined = NULL;
+  g_autofree char *counted = NULL;
+  gboolean more = FALSE;
+
+  for (guint p = 0; p < f->processes->len && !more; p++)
+    {
+      const char *name = g_ptr_array_index (f->programs, p);
+
+      if (process_of (f, p)->helper
+          || g_ptr_array_find_with_equal_func (names, name, g_str_equal, NULL))
+        continue;
+      if (names->len == 3)
+        more = TRUE;
+      else
+        g_ptr_array_add (names, (gpointer) name);
+    }
+  g_ptr_array_add (names, NULL);
+  joined = g_strjoinv (", ", (char **) names->pdata);
+  /* Translators: how many processes, then the programs they ran, e.g. "2 processes
+   * (mg-cli-workload)" */
+  counted = g_strdup_printf (ngettext ("%u process (%s%s)", "%u processes (%s%s)", n), n, joined,
+                             more ? ", …" : "");
+  if (f->n_helpers == 0)
+    return g_steal_pointer (&counted);
+  /* Translators: the processes, then how many helpers, e.g. "1 process (python3) and 78
+   * helper processes" */
+  return g_strdup_printf (ngettext ("%s and %u helper process", "%s and %u helper processes",
+                                    f->n_helpers),
+                          counted, f->n_helpers);
+}
+
+/* How much source text the profile carries (mg-profile-code.h), and how
+ * many files that hold sampled lines it could not keep (the report names
+ * them). */
+static void
+add_sources (GPtrArray *lines, const Facts *f)
+{
+  guint kept = f->n_sources;
+  guint left = f->n_source_omissions;
+
+  if (f->source_limit == 0)
+    return;
+  g_autofree char *size = g_format_size_full (f->sources_size, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *kept_text = g_strdup_printf (
+    ngettext ("the profile keeps the source text of %u file (%s)",
+              "the profile keeps the source text of %u files (%s)", kept), kept, size);
+  if (left == 0)
+    add (lines, "metrograph: %s\n", kept_text);
+  else
+    /* Translators: %s is "the profile keeps the source text of N files (SIZE)" */
+    add (lines, ngettext ("metrograph: %s; %u file with sampled lines is left out (the report "
+                          "names it)\n",
+                          "metrograph: %s; %u files with sampled lines are left out (the report "
+                          "names them)\n", left),
+         kept_text, left);
+}
+
+/* How many call-stack samples were taken, and what became of those that
+ * are not in the profile's stacks. */
+static void
+add_stacks (GPtrArray *lines, const Facts *f)
+{
+  guint64 taken = f->stacks_taken;
+  guint64 lost = f->stacks_lost;
+  guint aside = f->stacks_aside;
+
+  if (f->n_stack_processes == 0)
+    return;
+  if (lost == 0)
+    add (lines, ngettext ("metrograph: %lu call-stack sample\n",
+                          "metrograph: %lu call-stack samples\n", taken),
+         (unsigned long) taken);
+  else
+    /* Translators: samples taken, then how many of them are not in the stacks */
+    add (lines, ngettext ("metrograph: %lu call-stack sample, %lu of them not stored (the "
+                          "stack table was full)\n",
+                          "metrograph: %lu call-stack samples, %lu of them not stored (the "
+                          "stack table was full)\n", taken),
+         (unsigned long) taken, (unsigned long) lost);
+  add_sources (lines, f);
+  if (aside > 0)
+    add (lines, ngettext ("metrograph: call stacks stopped in %u process: it installed its own "
+                          "handler for the sampler's signal\n",
+                          "metrograph: call stacks stopped in %u processes: they installed their "
+                          "own handler for the sampler's signal\n", aside),
+         aside);
+}
+
+/* Where the profile is and what it holds, then what ended a process's
+ * recording early. */
+static char **
+describe_run (const Facts *f, const MgRunSummaryRequest *request)
+{
+  g_autoptr (GPtrArray) lines = g_ptr_array_new ();
+  const MgRunInfo *info = f->info;
+  g_autofree char *processes = describe_processes (f);
+  g_autofree char *nodes = g_strdup_printf (ngettext ("%u node", "%u nodes", info->n_nodes),
+                                            info->n_nodes);
+  g_autofree char *samples = g_strdup_printf (ngettext ("%u sample", "%u samples",
+                                                        f->n_windows),
+                                              f->n_windows);
+
+  add (lines, _("metrograph: profile written to %s\n"), request->output);
+  /* Translators: the processes, the nodes, then how many samples, e.g. "1 process
+   * (app) on 1 node, 151 samples (20 ms apart at the end)…" */
+  add (lines, _("metrograph: %s on %s, %s (%.3g ms apart at the end), %.1f s, "
+                "exit status %d\n"),
+       processes, nodes, samples, info->interval_end_ms, info->duration_s, info->exit_status);
+  if (request->stopped_after_s > 0)
+    add (lines, _("metrograph: the program was ended after %g s (--stop-after)\n"),
+         request->stopped_after_s);
+  if (f->precision != MG_PROCESS_PRECISION_EXACT)
+    /* Translators: the keyword of --process-precision (not translated) */
+    add (lines, _("metrograph: each process's own series are stored at %s precision "
+                  "(--process-precision), off by at most 2^-24 of each value; the aggregates "
+                  "across processes are exact\n"),
+         f->precision_keyword);
+  if (f->n_unsampled > 0)
+    /* Translators: how many processes, then the sampling interval in ms */
+    add (lines, ngettext ("metrograph: %u process ended before its first sample (%.3g ms): "
+                          "counted, with its start, end and status, but no metrics\n",
+                          "metrograph: %u processes ended before their first sample (%.3g ms): "
+                          "counted, with their start, end and status, but no metrics\n",
+                          f->n_unsampled),
+         f->n_unsampled, f->info->interval_start_ms);
+  add_stacks (lines, f);
+  add_run_problems (lines, f);
+  return to_strv (g_steal_pointer (&lines));
+}
+
+/* --select-ranks: the selection and the ranks the profile holds. */
+static char *
+describe_rank_selection (const Facts *f, const char *select_ranks)
+{
+  g_autoptr (GArray) ranks = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autofree char *sampled = NULL;
+
+  for (guint p = 0; p < f->processes->len; p++)
+    {
+      int rank = process_of (f, p)->rank;
+
+      if (rank >= 0)
+        g_array_append_val (ranks, rank);
+    }
+  sampled = mg_rank_list_from_ranks ((const int *) (void *) ranks->data, ranks->len);
+  return g_strdup_printf (_("metrograph: ranks selected: %s (--select-ranks); ranks in the "
+                            "profile: %s\n"),
+                          select_ranks, *sampled != '\0' ? sampled : _("none"));
+}
+
+/* --enable-metrics asked for these and got nothing for want of their
+ * plugin (mg_unavailable_find_asked ()): one message each. */
+static char **
+describe_unmeasured (const Facts *f)
+{
+  g_autoptr (GPtrArray) messages = g_ptr_array_new ();
+
+  for (guint i = 0; f->asked != NULL && i < f->asked->len; i++)
+    {
+      const MgUnavailableAsked *one = g_ptr_array_index (f->asked, i);
+
+      add (messages, _("--enable-metrics=%s: not available on this machine: %s (the "
+                       "profile is written without it)"),
+           one->asked, one->message);
+    }
+  return to_strv (g_steal_pointer (&messages));
+}
+
+MgRunSummary *
+mg_run_summary_new (MgProfile *profile, const MgRunSummaryRequest *request)
+{
+  MgRunSummary *self = g_new0 (MgRunSummary, 1);
+  g_auto (Facts) facts = { 0 };
+
+  read_facts (&facts, profile, request);
+  self->lines = describe_run (&facts, request);
+  self->brief = describe_problems (&facts);
+  self->details = describe_details (&facts);
+  if (request->select_ranks != NULL)
+    self->ranks = describe_rank_selection (&facts, request->select_ranks);
+  self->unmeasured = describe_unmeasured (&facts);
+  return self;
+}
+
+void
+mg_run_summary_free (MgRunSummary *self)
+{
+  if (self == NULL)
+    return;
+  g_strfreev (self->lines);
+  g_strfreev (self->brief);
+  g_strfreev (self->details);
+  g_free (self->ranks);
+  g_strfreev (self->unmeasured);
+  g_free (self);
+}

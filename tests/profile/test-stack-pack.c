@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The call stacks as format 7 stores them (app/profile/mg-stack-pack.c):
+ * one table for the run, windows and counts packed, read back as they
+ * were, and damaged members refused. */
+#include "mg-config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <zlib.h>
+
+#include "profile/mg-profile-internal.h"
+#include "profile/mg-profile-layout.h"
+#include "profile/mg-stack-pack.h"
+#include "profile/mg-stack-set.h"
+#include "profile-fixture.h"
+#include "mg-test-common.h"
+
+/* A stack of n frames in module 0 from base, flags as given. */
+static GVariant *
+stack_pack_test_stack (guint64 base, guint n, guint32 flags)
+{
+  GVariantBuilder f;
+  g_variant_builder_init (&f, G_VARIANT_TYPE ("a(ut)"));
+  for (guint i = 0; i < n; i++)
+    g_variant_builder_add (&f, "(ut)", 0u, base + 0x10 * i);
+  return g_variant_new ("(@a(ut)u)", g_variant_builder_end (&f), flags);
+}
+
+/* A process: its stacks, n windows from starts[] (each 0.25 s long) and
+ * its counts (window, stack, count triples). */
+static GVariant *
+stack_pack_test_process (gint32 index, GVariant **stacks, guint n_stacks, const double *starts,
+                         guint n_windows, const guint32 *counts, guint n_counts)
+{
+  GVariantBuilder s;
+  g_variant_builder_init (&s, G_VARIANT_TYPE ("a(a(ut)u)"));
+  for (guint i = 0; i < n_stacks; i++)
+    g_variant_builder_add_value (&s, stacks[i]);
+  double ends[8];
+  for (guint w = 0; w < n_windows; w++)
+    ends[w] = starts[w] + 0.25;
+  return g_variant_new ("(ittu@a(a(ut)u)@ad@ad@a(uuu))", index, (guint64) 100, (guint64) 3, 0u,
+                        g_variant_builder_end (&s),
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, n_windows,
+                                                   sizeof (double)),
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, n_windows,
+                                                   sizeof (double)),
+                        g_variant_new_fixed_array (G_VARIANT_TYPE ("(uuu)"), counts, n_counts,
+                                                   3 * sizeof (guint32)));
+}
+
+/* Processes 0 and 1 share stacks a and b (in other orders), 1 has its own
+ * c; with_idle, process 2 sampled nothing. Process 1's windows are not
+ * whole nanoseconds (1/3 s), process 0's are. */
+static GVariant *
+stack_pack_test_stacks (gboolean with_idle)
+{
+  GVariant *a = g_variant_ref_sink (stack_pack_test_stack (0x1000, 3, 0));
+  GVariant *b = g_variant_ref_sink (stack_pack_test_stack (0x2000, 2, 1));
+  GVariant *c = g_variant_ref_sink (stack_pack_test_stack (0x3000, 4, 2));
+  GVariant *own0[] = { a, b }, *own1[] = { b, c, a };
+  const double starts0[] = { 0.0, 0.25, 0.5, 1.75 }, starts1[] = { 1.0 / 3, 2.0 / 3, 5e-10 };
+  const guint32 counts0[] = { 0, 0, 7, 0, 1, 2, 1, 1, 1, 3, 0, 4000000000u };
+  const guint32 counts1[] = { 0, 2, 1, 2, 0, 5, 2, 1, 9, 1, 1, 1 };
+  GVariantBuilder modules, procs;
+
+  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
+  g_variant_builder_add (&modules, "(^ay@ay)", "/opt/demo/prog",
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, "\x01\x02", 2, 1));
+  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
+  g_variant_builder_add_value (&procs, stack_pack_test_process (0, own0, 2, starts0, 4, counts0, 4));
+  g_variant_builder_add_value (&procs, stack_pack_test_process (1, own1, 3, starts1, 3, counts1, 4));
+  if (with_idle)
+    g_variant_builder_add_value (&procs, stack_pack_test_process (2, NULL, 0, NULL, 0, NULL, 0));
+  g_variant_unref (a);
+  g_variant_unref (b);
+  g_variant_unref (c);
+  return g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
+                                            g_variant_builder_end (&modules),
+                                            g_variant_builder_end (&procs)));
+}
+
+/* Each stack once in the table, every process's windows and counts back
+ * as they were, bit for bit (1/3 s is no whole nanosecond). */
+static void
+test_stack_pack_round_trip (void)
+{
+  g_autoptr (GVariant) stacks = stack_pack_test_stacks (TRUE);
+  g_autoptr (GVariant) packed = mg_stack_pack (stacks);
+  g_assert_true (g_variant_is_of_type (packed, G_VARIANT_TYPE (MG_PAYLOAD_STACKS_PACKED_TYPE)));
+
+  g_autoptr (GVariant) table = g_variant_get_child_value (packed, 1);
+  g_assert_cmpuint (g_variant_n_children (table), ==, 3);
+  g_autoptr (GVariant) entry = g_variant_get_child_value (table, 2);
+  guint32 flags, thread;
+  g_variant_get_child (entry, 1, "u", &flags);
+  g_variant_get_child (entry, 2, "u", &thread);
+  g_assert_cmpuint (flags, ==, 2);   /* c, the third met */
+  g_assert_cmpuint (thread, ==, 0);
+  g_autoptr (GVariant) procs = g_variant_get_child_value (packed, 2);
+  g_autoptr (GVariant) proc1 = g_variant_get_child_value (procs, 1);
+  g_autoptr (GVariant) which = g_variant_get_child_value (proc1, 4);
+  gsize n;
+  const guint32 *w = g_variant_get_fixed_array (which, &n, sizeof (guint32));
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpuint (w[0], ==, 1);
+  g_assert_cmpuint (w[1], ==, 2);
+  g_assert_cmpuint (w[2], ==, 0);
+
+  g_autoptr (GVariant) back = mg_stack_unpack (packed);
+  g_assert_nonnull (back);
+  g_assert_true (g_variant_equal (back, stacks));
+  g_assert_true (mg_stack_set_check_payload (back, 3));
+}
+
+/* The member with process 0's tuple replaced by one with its stack
+ * indices and packed bytes as given. */
+static GVariant *
+stack_pack_test_with (GVariant *packed, const guint32 *which, gsize n_which, const guint8 *bytes,
+                      gsize n_bytes)
+{
+  g_autoptr (GVariant) modules = g_variant_get_child_value (packed, 0);
+  g_autoptr (GVariant) table = g_variant_get_child_value (packed, 1);
+  GVariantBuilder procs;
+  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a" MG_STACK_PACKED_PROCESS_TYPE));
+  g_variant_builder_add (&procs, "(ittu@au@ay)", 0, (guint64) 1, (guint64) 0, 0u,
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_UINT32, which, n_which,
+                                                    sizeof (guint32)),
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, bytes, n_bytes, 1));
+  return g_variant_ref_sink (g_variant_new ("(@a(ayay)@a" MG_STACK_PACKED_ENTRY_TYPE
+                                            "@a" MG_STACK_PACKED_PROCESS_TYPE ")",
+                                            modules, table, g_variant_builder_end (&procs)));
+}
+
+/* A stack index past the table, counts naming a stack the process does
+ * not have, packed bytes cut short, flipped or lying about their length:
+ * each refused, none read out of bounds. */
+static void
+test_stack_pack_damaged (void)
+{
+  g_autoptr (GVariant) stacks = stack_pack_test_stacks (TRUE);
+  g_autoptr (GVariant) packed = mg_stack_pack (stacks);
+  g_autoptr (GVariant) procs = g_variant_get_child_value (packed, 2);
+  g_autoptr (GVariant) proc0 = g_variant_get_child_value (procs, 0);
+  g_autoptr (GVariant) blob = g_variant_get_child_value (proc0, 5);
+  gsize len;
+  const guint8 *bytes = g_variant_get_fixed_array (blob, &len, 1);
+  g_autofree guint8 *copy = g_memdup2 (bytes, len);
+  const guint32 good[] = { 0, 1 }, past[] = { 0, 3 }, one[] = { 0 };
+
+  /* The untouched tuple reads back: the rebuilding is not what fails. */
+  g_autoptr (GVariant) same = stack_pack_test_with (packed, good, 2, copy, len);
+  g_autoptr (GVariant) back = mg_stack_unpack (same);
+  g_assert_nonnull (back);
+
+  g_autoptr (GVariant) v1 = stack_pack_test_with (packed, past, 2, copy, len);
+  g_assert_null (mg_stack_unpack (v1));
+  /* Process 0 counts stack 1: one stack is not enough. */
+  g_autoptr (GVariant) v2 = stack_pack_test_with (packed, one, 1, copy, len);
+  g_assert_null (mg_stack_unpack (v2));
+  g_autoptr (GVariant) v3 = stack_pack_test_with (packed, good, 2, copy, len - 1);
+  g_assert_null (mg_stack_unpack (v3));
+  g_autoptr (GVariant) v4 = stack_pack_test_with (packed, good, 2, copy, 3);
+  g_assert_null (mg_stack_unpack (v4));
+  copy[0]++;  /* the unpacked length one more than it is */
+  g_autoptr (GVariant) v5 = stack_pack_test_with (packed, good, 2, copy, len);
+  g_assert_null (mg_stack_unpack (v5));
+  copy[0]--;
+  copy[3] = 0x7f; /* more than deflate could pack into these bytes */
+  g_autoptr (GVariant) v6 = stack_pack_test_with (packed, good, 2, copy, len);
+  g_assert_null (mg_stack_unpack (v6));
+  copy[3] = bytes[3];
+  copy[len - 2] ^= 0x55;
+  g_autoptr (GVariant) v7 = stack_pack_test_with (packed, good, 2, copy, len);
+  g_assert_null (mg_stack_unpack (v7));
+}
+
+/* Bytes deflated as a process's packed windows and counts are. */
+static GBytes *
+stack_pack_test_deflate (const guint8 *raw, gsize len)
+{
+  uLongf packed = compressBound (len);
+  guint8 *out = g_malloc (4 + packed);
+  guint32 head = GUINT32_TO_LE ((guint32) len);
+  memcpy (out, &head, 4);
+  g_assert_cmpint (compress2 (out + 4, &packed, raw, len, 6), ==, Z_OK);
+  return g_bytes_new_take (out, 4 + packed);
+}
+
+/* Varints that deflate right but say anything: process 0's own bytes
+ * with bytes changed, cut or added, and random ones. Each unpacks or is
+ * refused; whatever unpacks has every count within its windows and
+ * stacks (what the sanitizer build checks is that nothing is read out of
+ * bounds). */
+static void
+test_stack_pack_mutated (void)
+{
+  g_autoptr (GVariant) stacks = stack_pack_test_stacks (TRUE);
+  g_autoptr (GVariant) packed = mg_stack_pack (stacks);
+  g_autoptr (GVariant) procs = g_variant_get_child_value (packed, 2);
+  g_autoptr (GVariant) proc0 = g_variant_get_child_value (procs, 0);
+  g_autoptr (GVariant) blob = g_variant_get_child_value (proc0, 5);
+  gsize len;
+  const guint8 *bytes = g_variant_get_fixed_array (blob, &len, 1);
+  guint32 raw_len;
+  memcpy (&raw_len, bytes, 4);
+  raw_len = GUINT32_FROM_LE (raw_len);
+  g_autofree guint8 *raw = g_malloc (raw_len);
+  uLongf got = raw_len;
+  g_assert_cmpint (uncompress (raw, &got, bytes + 4, len - 4), ==, Z_OK);
+  g_assert_cmpuint (got, ==, raw_len);
+  const guint32 which[] = { 0, 1 };
+  guint n_ok = 0, n_refused = 0;
+
+  for (guint round = 0; round < 3000; round++)
+    {
+      g_autoptr (GByteArray) m = g_byte_array_new ();
+      if (round % 3 == 2)
+        for (guint i = g_test_rand_int_range (1, 64); i > 0; i--)
+          g_byte_array_append (m, (guint8[]) { (guint8) g_test_rand_int_range (0, 256) }, 1);
+      else
+        {
+          g_byte_array_append (m, raw, raw_len);
+          for (guint i = g_test_rand_int_range (1, 4); i > 0; i--)
+            m->data[g_test_rand_int_range (0, (gint32) m->len)] =
+              (guint8) g_test_rand_int_range (0, 256);
+          if (round % 3 == 1)
+            g_byte_array_set_size (m, g_test_rand_int_range (1, (gint32) m->len + 8));
+        }
+      g_autoptr (GBytes) deflated = stack_pack_test_deflate (m->data, m->len);
+      gsize n;
+      const guint8 *d = g_bytes_get_data (deflated, &n);
+      g_autoptr (GVariant) v = stack_pack_test_with (packed, which, 2, d, n);
+      g_autoptr (GVariant) back = mg_stack_unpack (v);
+      if (back == NULL)
+        {
+          n_refused++;
+          continue;
+        }
+      n_ok++;
+      g_assert_true (mg_stack_set_check_payload (back, 1));
+    }
+  /* Both ways were taken: the refusals are not all there is. */
+  g_assert_cmpuint (n_ok, >, 0);
+  g_assert_cmpuint (n_refused, >, 0);
+}
+
+/* Saved and loaded: the stacks come back as they were, and the file
+ * stores them packed (smaller than the member unpacked would be). */
+static void
+test_stack_pack_file (void)
+{
+  g_autofree char *dir = mg_test_make_dir ("stack-pack");
+  g_autofree char *path = g_build_filename (dir, "stacks.mgprof", NULL);
+  g_autofree char *bare_path = g_build_filename (dir, "bare.mgprof", NULL);
+  g_autoptr (MgProfile) profile = profile_fixture_profile ();
+  g_autoptr (GVariant) stacks = stack_pack_test_stacks (FALSE);
+  g_autoptr (GError) error = NULL;
+  GStatBuf with, without;
+
+  g_assert_true (mg_profile_save (profile, bare_path, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&profile->stacks, g_variant_unref);
+  profile->stacks = g_variant_ref (stacks);
+  g_assert_true (mg_profile_save (profile, path, &error));
+  g_assert_no_error (error);
+  g_autoptr (MgProfile) loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_variant_equal (loaded->stacks, stacks));
+  g_autoptr (MgStackSet) set = mg_stack_set_new (loaded, 1, -G_MAXDOUBLE, G_MAXDOUBLE);
+  g_assert_cmpuint (mg_stack_set_get_n_stacks (set), ==, 3);
+  g_assert_cmpuint (mg_stack_set_get_total (set), ==, 1 + 5 + 9 + 1);
+  g_assert_cmpint (g_stat (path, &with), ==, 0);
+  g_assert_cmpint (g_stat (bare_path, &without), ==, 0);
+  g_autoptr (GVariant) packed = mg_stack_pack (stacks);
+  g_assert_cmpint (with.st_size - without.st_size, <, (goffset) g_variant_get_size (stacks));
+  g_assert_cmpint (with.st_size - without.st_size, <=, (goffset) g_variant_get_size (packed) + 16);
+  mg_test_remove_tree (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/profile/stack-pack/round-trip", test_stack_pack_round_trip);
+  g_test_add_func ("/profile/stack-pack/damaged", test_stack_pack_damaged);
+  g_test_add_func ("/profile/stack-pack/file", test_stack_pack_file);
+  g_test_add_func ("/profile/stack-pack/mutated", test_stack_pack_mutated);
+  return g_test_run ();
+}
