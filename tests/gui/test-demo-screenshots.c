@@ -75,8 +75,7 @@ demo_fixture_window (MgProfile *profile)
 static void
 demo_fixture_sort_by_self (MgCodeView *code)
 {
-  GtkColumnView *table = GTK_COLUMN_VIEW (gui_test_find_widget (GTK_WIDGET (code),
-                                                                GTK_TYPE_COLUMN_VIEW));
+  GtkColumnView *table = GTK_COLUMN_VIEW (mg_code_view_get_functions_view (code));
   GListModel *columns = gtk_column_view_get_columns (table);
 
   for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
@@ -85,8 +84,7 @@ demo_fixture_sort_by_self (MgCodeView *code)
 
       if (g_strcmp0 (gtk_column_view_column_get_title (column), "Self") == 0)
         {
-          /* Ascending in the column's own order, which is largest first. */
-          gtk_column_view_sort_by_column (table, column, GTK_SORT_ASCENDING);
+          gtk_column_view_sort_by_column (table, column, GTK_SORT_DESCENDING);
           /* The view keeps its rows in place as they move: back to the top. */
           mg_test_spin (100);
           gtk_adjustment_set_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (table)), 0);
@@ -125,7 +123,7 @@ demo_fixture_expand_tree (MgCodeView *code)
 static void
 demo_fixture_show_source (MgWindow *window, MgCodeView *code, const char *name)
 {
-  GtkWidget *table = gui_test_find_widget (GTK_WIDGET (code), GTK_TYPE_COLUMN_VIEW);
+  GtkWidget *table = mg_code_view_get_functions_view (code);
   GListModel *functions = mg_code_view_get_functions_model (code);
   MgSourceView *source;
   gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
