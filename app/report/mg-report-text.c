@@ -11,7 +11,7 @@
 
 #define BAR_WIDTH 20
 #define VALUE_WIDTH 12
-#define MAX_NAME_WIDTH 44
+#define MAX_NAME_WIDTH 50
 
 static void
 pad_to (GString *out, const char *text, glong width)
@@ -44,7 +44,16 @@ static void
 line_out (GString *out, const MgReportLine *line, glong name_width)
 {
   g_string_append (out, "  ");
-  pad_to (out, line->name, name_width);
+  /* A name wider than the column (a C++ function's signature with its
+   * file:line, a function's figures across processes) gets a line of its
+   * own, so its value and bar stay in their columns under the others'. */
+  if (g_utf8_strlen (line->name, -1) > name_width)
+    {
+      g_string_append_printf (out, "%s\n  ", line->name);
+      pad_to (out, "", name_width);
+    }
+  else
+    pad_to (out, line->name, name_width);
   g_string_append (out, "  ");
   if (isnan (line->value))
     {

@@ -716,8 +716,14 @@ report_seconds (const char *text, const char *heading, const char *prefix)
         name++;
       if (!g_str_has_prefix (name, prefix))
         continue;
-      /* "name   3.02 s  [bar]": the number before " s". */
-      const char *unit = strstr (name + strlen (prefix), " s");
+      /* "name   3.02 s  [bar]": the number before " s"; a name wider than
+       * the report's name column has its value on the next line. */
+      const char *unit = strstr (name + strlen (prefix), " s ");
+      if (unit == NULL && lines[i + 1] != NULL)
+        {
+          name = lines[i + 1];
+          unit = strstr (name, " s ");
+        }
       g_assert_nonnull (unit);
       const char *number = unit;
       while (number > name && number[-1] != ' ')

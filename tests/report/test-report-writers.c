@@ -54,6 +54,49 @@ test_golden_text (void)
   g_assert_cmpstr (text, ==, expected);
 }
 
+/* A name wider than the name column (LULESH's "CommSend(Domain&, int, …)
+ * (lulesh-comm.cc:843)") has a line of its own; its value and bar follow
+ * on the next line, in the same columns as every other line's. */
+static void
+test_long_name (void)
+{
+  g_autoptr (MgReport) report = fixture_report (NULL);
+  const char *long_name = "CommSend(Domain&, int, int, double& (Domain::**)(int), int, int, int, "
+                          "bool, bool) (lulesh-comm.cc:843)";
+  MgReportSection *section = g_ptr_array_index (report->sections, 0);
+  MgReportLine *line = mg_report_line_new (long_name, 26.8, "%", NULL);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  const char *first_bar = NULL;
+  glong bar_column = -1;
+
+  mg_report_line_set_scale (line, 100, FALSE, "%");
+  g_ptr_array_add (section->lines, line);
+  text = mg_report_to_text (report);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *bar = strstr (lines[i], "  |");
+
+      if (bar != NULL && first_bar == NULL)
+        {
+          first_bar = lines[i];
+          bar_column = bar - lines[i];
+        }
+      if (strstr (lines[i], long_name) != NULL)
+        {
+          g_autofree char *alone = g_strdup_printf ("  %s", long_name);
+
+          g_assert_cmpstr (lines[i], ==, alone);
+          g_assert_nonnull (lines[i + 1]);
+          g_assert_true (g_str_has_suffix (lines[i + 1], "26.8 %  |#####               | of 100 %"));
+          g_assert_cmpint (strstr (lines[i + 1], "  |") - lines[i + 1], ==, bar_column);
+          return;
+        }
+    }
+  g_error ("the long name is not in the text report:\n%s", text);
+}
+
 static void
 assert_contains (const char *haystack, const char *needle)
 {
@@ -331,6 +374,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/report/writers/golden-text", test_golden_text);
+  g_test_add_func ("/report/writers/long-name", test_long_name);
   g_test_add_func ("/report/writers/html", test_html);
   g_test_add_func ("/report/writers/bar-scales", test_bar_scales);
   g_test_add_func ("/report/writers/hostile-report", test_hostile_report);
