@@ -330,11 +330,61 @@ test_select (Fixture *f, gconstpointer data)
     }
 }
 
+/* An MPI run: --processes takes ranks, not positions in the profile. */
+static void
+test_ranks (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mpirun = g_find_program_in_path ("mpirun");
+  g_autofree char *workload = cli_test_build_path ("tests/cli/mg-cli-mpi-workload");
+  g_autofree char *path = g_build_filename (f->dir, "run.mgprof", NULL);
+  g_autoptr (GError) error = NULL;
+
+  if (mpirun == NULL || !g_file_test (workload, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("mpirun or the MPI workload is not there");
+      return;
+    }
+  const char *args[] = { "--profile", "-n", "2", "-o", "run.mgprof", workload, "late", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  assert_status (run, 0);
+  g_autoptr (MgProfile) profile = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  guint n = mg_profile_get_n_processes (profile);
+  g_autofree gboolean *rank1 = g_new0 (gboolean, n);
+  int p1 = -1;
+  for (guint p = 0; p < n; p++)
+    if (mg_profile_get_process (profile, p)->rank == 1)
+      rank1[p] = TRUE, p1 = (int) p;
+  g_assert_cmpint (p1, >=, 0);
+
+  g_autoptr (CliTestRun) fr = export (f, "r1.folded", NULL, "1");
+  assert_status (fr, 0);
+  guint64 total = folded_total (f, "r1.folded");
+  g_assert_cmpuint (total, >, 0);
+  g_assert_cmpuint (total, ==, stacks_total (profile, rank1, -INFINITY, INFINITY));
+  g_assert_cmpuint (total, <, stacks_total (profile, NULL, -INFINITY, INFINITY));
+
+  g_autoptr (CliTestRun) jr = export (f, "r1.json", NULL, "1");
+  assert_status (jr, 0);
+  g_autoptr (JsonParser) parser = read_json (f, "r1.json");
+  JsonArray *procs = json_object_get_array_member (samples_of (parser), "processes");
+  g_assert_cmpuint (json_array_get_length (procs), ==, 1);
+  JsonObject *proc = json_array_get_object_element (procs, 0);
+  g_assert_cmpint (json_object_get_int_member (proc, "rank"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (proc, "index"), ==, p1);
+
+  g_autoptr (CliTestRun) bad = export (f, "bad.folded", NULL, "1,9");
+  assert_status (bad, 2);
+  assert_err_has (bad, "--processes=1,9: the profile has no such rank: its ranks are 0-1");
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/cli/select/export", Fixture, NULL, cli_test_folder_setup, test_select,
+              cli_test_folder_teardown);
+  g_test_add ("/cli/select/ranks", Fixture, NULL, cli_test_folder_setup, test_ranks,
               cli_test_folder_teardown);
   return g_test_run ();
 }
