@@ -3,6 +3,7 @@
 
 #include "mg-cli-options.h"
 
+#include "session/mg-rank-list.h"
 #include "session/mg-run-check.h"
 #include "session/mg-run-settings-line.h"
 #include "session/mg-run-options.h"
@@ -127,6 +128,22 @@ parse_range (MgCliOptions *o, GError **error)
   return TRUE;
 }
 
+/* --processes=LIST: ranks (an MPI run) or process indices, as
+ * --select-ranks takes ranks; kept in canonical form. Whether the profile
+ * has them is checked once it is read (mg-cli-export.c). */
+static gboolean
+parse_processes (MgCliOptions *o, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  char *list = mg_rank_list_normalise (o->processes, &local);
+
+  if (list == NULL)
+    return usage_error (error, _("--processes=%s: %s"), o->processes, local->message);
+  g_free (o->processes_list);
+  o->processes_list = list;
+  return TRUE;
+}
+
 static gboolean
 check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
             gboolean list_reports, GError **error)
@@ -143,7 +160,10 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
   recover = recover || o->verbose;
 
   if (o->range != NULL && o->export_file == NULL)
-    return usage_error (error, _("--range goes with --export=FILE.folded"));
+    return usage_error (error, _("--range goes with --export=FILE"));
+  if (o->processes != NULL && o->export_file == NULL)
+    return usage_error (error, _("--processes goes with --export=FILE (to choose the processes "
+                                 "of a run, use --select-ranks with --profile)"));
   if (n_modes > 1)
     return usage_error (error, _("--profile, --list-metrics, --export, --report, --list-reports, "
                                  "--recover, --merge-node and --version cannot be combined: "
@@ -207,10 +227,9 @@ check_mode (MgCliOptions *o, gboolean profile, gboolean list, gboolean version,
           && !g_str_has_suffix (o->export_file, ".pb.gz"))
         return usage_error (error, _("--export=%s: the file name must end in .json, .csv, "
                                      ".folded or .pb.gz"), o->export_file);
-      if (o->range != NULL && !g_str_has_suffix (o->export_file, ".folded")
-          && !g_str_has_suffix (o->export_file, ".pb.gz"))
-        return usage_error (error, _("--range goes with --export=FILE.folded or FILE.pb.gz"));
       if (o->range != NULL && !parse_range (o, error))
+        return FALSE;
+      if (o->processes != NULL && !parse_processes (o, error))
         return FALSE;
       break;
     case MG_CLI_MODE_LIST_METRICS:
@@ -243,9 +262,11 @@ description (void)
            "      … under your own MPI launcher\n"
            "  metrograph --list-metrics [--metrics-path…] [--enable-metrics…] [--disable-metrics…]\n"
            "      list the metrics, their groups and states\n"
-           "  metrograph --export=FILE.json|FILE.csv PROFILE.mgprof\n"
-           "      export a profile\n"
-           "  metrograph --export=FILE.folded|FILE.pb.gz [--range=START-END] PROFILE.mgprof\n"
+           "  metrograph --export=FILE.json|FILE.csv [--range=START-END] [--processes=LIST]\n"
+           "             PROFILE.mgprof\n"
+           "      export a profile (its metrics)\n"
+           "  metrograph --export=FILE.folded|FILE.pb.gz [--range=START-END] [--processes=LIST]\n"
+           "             PROFILE.mgprof\n"
            "      export its call stacks for flame-graph tools or pprof\n"
            "  metrograph --report[=FILE.txt|FILE.html|-] [--reports-path=PATH…] PROFILE.mgprof\n"
            "      write its performance report (both files beside the profile by default)\n"
@@ -294,9 +315,13 @@ make_group (MgCliOptions *o, GOptionEntry *table, gboolean *profile, gboolean *l
         "FILE.pb.gz (pprof)"),
       _("FILE") },
     { "range", 0, 0, G_OPTION_ARG_STRING, &o->range,
-      _("With --export=FILE.folded or FILE.pb.gz: only the stacks sampled from START to END "
-        "seconds"),
+      _("With --export: only the sample windows from START to END seconds (END left out: to "
+        "the end)"),
       _("START-END") },
+    { "processes", 0, 0, G_OPTION_ARG_STRING, &o->processes,
+      _("With --export: only these processes, e.g. 0,4-7: MPI ranks, else process indices "
+        "from 0 as the viewer lists them"),
+      _("LIST") },
     { "list-reports", 0, 0, G_OPTION_ARG_NONE, list_reports,
       _("List the partial report files found, in the order used, with their errors"), NULL },
     { "reports-path", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->reports_path,
@@ -384,6 +409,8 @@ mg_cli_options_free (MgCliOptions *o)
   g_clear_object (&o->settings);
   g_free (o->export_file);
   g_free (o->range);
+  g_free (o->processes);
+  g_free (o->processes_list);
   g_free (o->report_file);
   g_free (o->baseline_file);
   g_strfreev (o->reports_path);

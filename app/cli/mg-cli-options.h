@@ -36,9 +36,11 @@ typedef struct {
    * and its arguments; --list-metrics reads the metric options. */
   MgRunSettings *settings;
   char *export_file;
-  char *range;            /* --range=START-END (with --export=FILE.folded), as given */
+  char *range;            /* --range=START-END (with --export), as given */
   double range_start;     /* parsed: seconds from the run's start */
   double range_end;       /* INFINITY: to the end */
+  char *processes;        /* --processes=LIST (with --export), as given */
+  char *processes_list;   /* the same in canonical form (mg-rank-list.h) */
   gboolean report;        /* --report given (the table's option, in the settings) */
   char *report_file;      /* --report=FILE PROFILE: .txt, .html or "-"; NULL: both beside it */
   GStrv reports_path;     /* --reports-path, in the order given */

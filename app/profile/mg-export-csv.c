@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mg-export-csv.h"
+#include "mg-export-selection.h"
 #include "mg-export-writer.h"
 
 static void
@@ -78,11 +79,11 @@ put_single_values (MgExportWriter *w, MgProfile *profile)
 }
 
 static gboolean
-write_csv (MgProfile *profile, MgExportWriter *w, GError **error)
+write_csv (MgProfile *profile, const MgExportSeries *series, MgExportWriter *w, GError **error)
 {
-  guint n = mg_profile_get_n_windows (profile);
+  guint n = mg_export_series_get_n_windows (series);
   guint n_metrics = mg_profile_get_n_metrics (profile);
-  const double *starts = mg_profile_get_window_starts (profile);
+  const double *starts = mg_export_series_get_starts (series);
 
   mg_export_writer_puts (w, "time_s");
   put_header (w, profile, FALSE);
@@ -94,7 +95,7 @@ write_csv (MgProfile *profile, MgExportWriter *w, GError **error)
       mg_export_writer_double (w, starts[i]);
       for (guint m = 0; m < n_metrics; m++)
         {
-          const MgSeries *s = mg_profile_get_series (profile, m);
+          const MgSeries *s = mg_export_series_get (series, m);
 
           if (s == NULL)
             continue;
@@ -111,18 +112,33 @@ write_csv (MgProfile *profile, MgExportWriter *w, GError **error)
 gboolean
 mg_export_csv_to_stream (MgProfile *profile, GOutputStream *out, GError **error)
 {
+  g_autoptr (MgExportSeries) series = NULL;
+
   g_return_val_if_fail (MG_IS_PROFILE (profile), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
-  return write_csv (profile, mg_export_writer_new (out), error);
+  series = mg_export_series_new (profile, NULL, error);
+  return series != NULL && write_csv (profile, series, mg_export_writer_new (out), error);
 }
 
 gboolean
 mg_export_csv (MgProfile *profile, const char *path, GError **error)
 {
+  return mg_export_csv_selected (profile, path, NULL, error);
+}
+
+gboolean
+mg_export_csv_selected (MgProfile *profile, const char *path, const MgExportSelection *selection,
+                        GError **error)
+{
+  g_autoptr (MgExportSeries) series = NULL;
   MgExportWriter *w;
 
   g_return_val_if_fail (MG_IS_PROFILE (profile), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
+  /* Made before the file is opened: one that cannot be read leaves none. */
+  series = mg_export_series_new (profile, selection, error);
+  if (series == NULL)
+    return FALSE;
   w = mg_export_writer_new_for_path (path, error);
-  return w != NULL && write_csv (profile, w, error);
+  return w != NULL && write_csv (profile, series, w, error);
 }

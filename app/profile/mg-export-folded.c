@@ -104,10 +104,12 @@ compare_lines (gconstpointer a, gconstpointer b)
 }
 
 gboolean
-mg_export_folded (MgProfile *profile, const char *path, int process, double start_s,
+mg_export_folded (MgProfile *profile, const char *path, const gboolean *processes,
+                  double start_s,
                   double end_s, const MgStackNamer *namer, GError **error)
 {
-  g_autoptr (MgStackSet) set = mg_stack_set_new (profile, process, start_s, end_s);
+  g_autoptr (MgStackSet) set = mg_stack_set_new_for_processes (profile, processes, start_s,
+                                                                end_s);
   /* Stacks that name the same way (those that differ only in how their
    * walk ended, or, named, in addresses of one function) are one line. */
   g_autoptr (GHashTable) counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);

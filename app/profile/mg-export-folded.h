@@ -23,10 +23,12 @@ G_BEGIN_DECLS
 GPtrArray *mg_stack_frame_names (const MgStackSet *set, const MgStackFrame *frame,
                                  gboolean return_address, const MgStackNamer *namer);
 
-/* Writes the stacks of process (-1: all), named through namer (NULL:
+/* Writes the stacks of the processes flagged in processes (one flag per
+ * process; NULL: all), named through namer (NULL:
  * module + offset), sampled in windows overlapping
  * (start_s, end_s] to path, replaced atomically. */
-gboolean mg_export_folded (MgProfile *profile, const char *path, int process, double start_s,
+gboolean mg_export_folded (MgProfile *profile, const char *path, const gboolean *processes,
+                           double start_s,
                            double end_s, const MgStackNamer *namer, GError **error);
 
 G_END_DECLS

@@ -196,10 +196,12 @@ write_gzip (const char *path, GByteArray *data, GError **error)
 }
 
 gboolean
-mg_export_pprof (MgProfile *profile, const char *path, int process, double start_s,
+mg_export_pprof (MgProfile *profile, const char *path, const gboolean *processes,
+                  double start_s,
                  double end_s, const MgStackNamer *namer, GError **error)
 {
-  g_autoptr (MgStackSet) set = mg_stack_set_new (profile, process, start_s, end_s);
+  g_autoptr (MgStackSet) set = mg_stack_set_new_for_processes (profile, processes, start_s,
+                                                                end_s);
   g_autoptr (GHashTable) strings = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) string_list = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GHashTable) functions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,

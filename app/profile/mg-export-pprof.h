@@ -11,10 +11,12 @@
 
 G_BEGIN_DECLS
 
-/* Writes the stacks of process (-1: all) sampled in windows overlapping
+/* Writes the stacks of the processes flagged in processes (one flag per
+ * process; NULL: all) sampled in windows overlapping
  * (start_s, end_s] to path, replaced atomically, frames named through
  * namer (NULL: module + offset), one sample value: the sample count. */
-gboolean mg_export_pprof (MgProfile *profile, const char *path, int process, double start_s,
+gboolean mg_export_pprof (MgProfile *profile, const char *path, const gboolean *processes,
+                           double start_s,
                           double end_s, const MgStackNamer *namer, GError **error);
 
 G_END_DECLS

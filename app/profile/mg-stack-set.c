@@ -161,9 +161,9 @@ mg_stack_set_new (MgProfile *profile, int process, double start_s, double end_s)
   return mg_stack_set_new_for_thread (profile, process, MG_STACK_THREAD_ALL, start_s, end_s);
 }
 
-MgStackSet *
-mg_stack_set_new_for_thread (MgProfile *profile, int process, int thread, double start_s,
-                             double end_s)
+static MgStackSet *
+new_set (MgProfile *profile, int process, const gboolean *processes, int thread, double start_s,
+         double end_s)
 {
   g_return_val_if_fail (MG_IS_PROFILE (profile), NULL);
   MgStackSet *set = g_new0 (MgStackSet, 1);
@@ -196,10 +196,27 @@ mg_stack_set_new_for_thread (MgProfile *profile, int process, int thread, double
       g_autoptr (GVariant) proc = g_variant_get_child_value (procs, i);
       gint32 p;
       g_variant_get_child (proc, 0, "i", &p);
-      if (process < 0 || p == process)
+      gboolean wanted = processes != NULL ? p >= 0 && (guint) p < profile->processes->len
+                                            && processes[p]
+                                          : process < 0 || p == process;
+      if (wanted)
         add_process (set, proc, start_s, end_s);
     }
   return set;
+}
+
+MgStackSet *
+mg_stack_set_new_for_thread (MgProfile *profile, int process, int thread, double start_s,
+                             double end_s)
+{
+  return new_set (profile, process, NULL, thread, start_s, end_s);
+}
+
+MgStackSet *
+mg_stack_set_new_for_processes (MgProfile *profile, const gboolean *processes, double start_s,
+                                double end_s)
+{
+  return new_set (profile, -1, processes, MG_STACK_THREAD_ALL, start_s, end_s);
 }
 
 void

@@ -60,6 +60,10 @@ MgStackSet *mg_stack_set_new (MgProfile *profile, int process, double start_s, d
  * stack sampled in several threads is one stack. */
 MgStackSet *mg_stack_set_new_for_thread (MgProfile *profile, int process, int thread,
                                          double start_s, double end_s);
+/* The same, of the processes whose flag is set in processes (one per
+ * process of the profile; NULL: every process). */
+MgStackSet *mg_stack_set_new_for_processes (MgProfile *profile, const gboolean *processes,
+                                            double start_s, double end_s);
 void mg_stack_set_free (MgStackSet *set);
 
 /* The profile the set was taken from (the set holds a reference). */

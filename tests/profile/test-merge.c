@@ -595,7 +595,7 @@ test_merge_stacks (void)
   g_autoptr (MgProfile) loaded = mg_profile_load (saved, &error);
   g_assert_no_error (error);
   check_stacks (loaded);
-  g_assert_true (mg_export_folded (loaded, folded, -1, -INFINITY, INFINITY, NULL, &error));
+  g_assert_true (mg_export_folded (loaded, folded, NULL, -INFINITY, INFINITY, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (folded, &text, NULL, NULL));
   g_assert_cmpstr (text, ==, "[unknown];0x999 1\nlibm.so.6+0x100;prog+0x2234 5\n");

@@ -198,7 +198,7 @@ folded (Fixture *f, MgProfile *profile)
   g_autoptr (GError) error = NULL;
   char *text = NULL;
 
-  g_assert_true (mg_export_folded (profile, path, -1, -INFINITY, INFINITY, NULL, &error));
+  g_assert_true (mg_export_folded (profile, path, NULL, -INFINITY, INFINITY, NULL, &error));
   g_assert_true (g_file_get_contents (path, &text, NULL, &error));
   return text;
 }
