@@ -47,8 +47,10 @@ struct metrograph_sampler_thread_usage {
 
 /* Fills *out with the sampler thread's usage so far: all 0 before it
  * starts, its final figures once it has ended (its time stays in the
- * process's). Works on the sampler thread (where getters run) and after it
- * ended; returns -1 from another thread while it runs, else 0.
+ * process's). Works on the sampler thread (where getters run), after it
+ * ended, and on another thread while it runs (a round taken there, as at
+ * MPI_Finalize): its clock read then, the split and switches as last read
+ * on it. Returns -1 when its clock cannot be read, else 0.
  * Async-signal-safe. */
 int metrograph_get_sampler_thread_usage (struct metrograph_sampler_thread_usage *out);
 typedef int (*metrograph_get_sampler_thread_usage_fn) (struct metrograph_sampler_thread_usage *out);

@@ -60,6 +60,10 @@ static int64_t cur_round;
 static struct timespec cur_read_time; /* when cur was read */
 static ThreadClocks threads;
 static unsigned cur_generation; /* mg_fork_generation of cur */
+/* The sampler thread's id, kept once it has ended (its usage then says 0):
+ * the kernel lists it a moment after its joiner returns, and its clock,
+ * never in the baseline, would read whole as the program's. */
+static pid_t known_sampler_tid;
 static int physical_cores = 1;
 static MgProcFile loadavg_file = MG_PROC_FILE ("/proc/loadavg");
 static MgProcFile task_dir = MG_PROC_FILE (MG_PROC_TASK_DIR);
@@ -254,7 +258,9 @@ take_snapshot (CpuSnapshot *s, const struct timespec *now)
   /* When the threads' clocks were read (then the time they are right for),
    * or not: then now, after getrusage. */
   struct timespec read_at = { 0, 0 };
-  if (threads_cpu_increase (now, self.tid, &increase, &read_at) && s->cpu_ns + increase > total)
+  if (self.tid != 0)
+    known_sampler_tid = self.tid;
+  if (threads_cpu_increase (now, known_sampler_tid, &increase, &read_at) && s->cpu_ns + increase > total)
     total = s->cpu_ns + increase;
   if (total < s->cpu_ns)
     total = s->cpu_ns;
@@ -278,6 +284,7 @@ take_baseline (bool forked_child)
   threads.n = 0;
   cur_generation = mg_fork_generation;
   cur_round = 0;
+  known_sampler_tid = 0; /* a forked child's sampler is a new thread */
   prev_cpu = prev_user = prev_system = prev_vol = prev_invol = zero;
   if (forked_child)
     return 0;

@@ -250,11 +250,99 @@ test_round_thread_count (void)
   g_cond_clear (&r.cond);
 }
 
+typedef struct {
+  GMutex lock;
+  GCond cond;
+  gboolean waiting, release;
+  pid_t tid;
+  uint64_t clock_waiting; /* the stand-in's clock as it waits */
+} HeldSampler;
+
+/* A stand-in sampler thread that burns 30 ms in rounds, then waits between
+ * rounds as the real one does while MPI_Finalize takes its round. */
+static gpointer
+held_sampler_thread (gpointer data)
+{
+  HeldSampler *h = data;
+  mg_thread_usage_begin ();
+  for (int i = 0; i < 3; i++)
+    {
+      struct timespec r = round_time (21 + i);
+      struct rusage process;
+      struct metrograph_sampler_thread_usage own;
+      burn (10000000);
+      g_assert_cmpint (metrograph_get_round_usage (&r, &process, &own), ==, 0);
+    }
+  g_mutex_lock (&h->lock);
+  h->tid = (pid_t) syscall (SYS_gettid);
+  h->clock_waiting = thread_clock_ns ();
+  h->waiting = TRUE;
+  g_cond_signal (&h->cond);
+  while (!h->release)
+    g_cond_wait (&h->cond, &h->lock);
+  g_mutex_unlock (&h->lock);
+  mg_thread_usage_end ();
+  return NULL;
+}
+
+/* A round taken on another thread while the sampler's runs (MPI_Finalize's
+ * last sample, sampler/mg-mpi-handoff.c): the sampler thread's usage is
+ * still known, its id and clock, so that CPU Time leaves it out. It read
+ * all 0 there, and the round charged the thread's whole CPU time to the
+ * program: a LULESH run's last sample before MPI_Finalize read 1224 %
+ * with 3 threads. */
+static void
+test_round_usage_elsewhere (void)
+{
+  HeldSampler h = { 0 };
+  g_mutex_init (&h.lock);
+  g_cond_init (&h.cond);
+  mg_thread_usage_reset ();
+  GThread *thread = g_thread_new ("stand-in-sampler", held_sampler_thread, &h);
+  g_mutex_lock (&h.lock);
+  while (!h.waiting)
+    g_cond_wait (&h.cond, &h.lock);
+  g_mutex_unlock (&h.lock);
+
+  struct timespec r = round_time (24);
+  struct rusage process;
+  struct metrograph_sampler_thread_usage round_thread, direct;
+  g_assert_cmpint (metrograph_get_round_usage (&r, &process, &round_thread), ==, 0);
+  g_assert_cmpint (metrograph_get_sampler_thread_usage (&direct), ==, 0);
+  uint64_t process_ns = tv_ns (&process.ru_utime) + tv_ns (&process.ru_stime);
+  g_test_message ("stand-in: clock %" G_GUINT64_FORMAT " ns, read elsewhere %" G_GUINT64_FORMAT
+                  " ns (tid %d), process %" G_GUINT64_FORMAT " ns", h.clock_waiting,
+                  round_thread.cpu_ns, (int) round_thread.tid, process_ns);
+  for (int i = 0; i < 2; i++)
+    {
+      const struct metrograph_sampler_thread_usage *u = i ? &direct : &round_thread;
+      g_assert_cmpint (u->tid, ==, h.tid);
+      /* Its clock now: what it used up to its wait, and the moment the
+       * wait took to begin. */
+      g_assert_cmpuint (u->cpu_ns, >=, h.clock_waiting);
+      g_assert_cmpuint (u->cpu_ns, <=, h.clock_waiting + 2000000);
+      g_assert_cmpuint (u->cpu_ns, <=, process_ns);
+      /* Its split as last read on it, in its last round. */
+      g_assert_cmpuint (u->user_ns + u->system_ns, >=, 30000000 - 2000);
+      g_assert_cmpuint (u->user_ns + u->system_ns, <=, u->cpu_ns);
+    }
+
+  g_mutex_lock (&h.lock);
+  h.release = TRUE;
+  g_cond_signal (&h.cond);
+  g_mutex_unlock (&h.lock);
+  g_thread_join (thread);
+  mg_thread_usage_reset ();
+  g_mutex_clear (&h.lock);
+  g_cond_clear (&h.cond);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sampler/round/usage", test_round_usage);
   g_test_add_func ("/sampler/round/thread-count", test_round_thread_count);
+  g_test_add_func ("/sampler/round/usage-elsewhere", test_round_usage_elsewhere);
   return g_test_run ();
 }
