@@ -63,6 +63,22 @@ mg_flame_hit (const GArray *boxes, double x, guint depth)
   return -1;
 }
 
+double
+mg_flame_row_top (guint depth, MgFlameOrientation orientation, double height, double row_height)
+{
+  if (orientation == MG_FLAME_FLAME)
+    return height - (depth + 1) * row_height;
+  return depth * row_height;
+}
+
+int
+mg_flame_row_at (double y, MgFlameOrientation orientation, double height, double row_height)
+{
+  if (y < 0 || y >= height || row_height <= 0)
+    return -1;
+  return (int) floor ((orientation == MG_FLAME_FLAME ? height - y : y) / row_height);
+}
+
 void
 mg_flame_colour (const MgCallFunction *function, gboolean dark, double rgb[3])
 {
@@ -115,10 +131,14 @@ mg_flame_match_colour (gboolean dark, double rgb[3])
 }
 
 void
-mg_flame_render_matches (cairo_t *cr, const MgCallTree *tree, const GArray *boxes, double width,
-                         double row_height, gboolean dark, const char *root_label,
-                         const guint8 *matches, guint n_matches)
+mg_flame_draw (cairo_t *cr, const MgCallTree *tree, const GArray *boxes,
+               const MgFlameStyle *style)
 {
+  double width = style->width, row_height = style->row_height;
+  gboolean dark = style->dark;
+  const guint8 *matches = style->matches;
+  guint n_matches = style->n_matches;
+
   cairo_save (cr);
   cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size (cr, MIN (12, row_height * 0.6));
@@ -128,7 +148,8 @@ mg_flame_render_matches (cairo_t *cr, const MgCallTree *tree, const GArray *boxe
       const MgCallFunction *f = mg_call_tree_get_node (tree, MG_CALL_TREE_TOP_DOWN, b->node,
                                                        NULL, NULL);
       double rgb[3];
-      double x = floor (b->x0 * width), y = b->depth * row_height;
+      double x = floor (b->x0 * width);
+      double y = mg_flame_row_top (b->depth, style->orientation, style->height, row_height);
       double w = MAX (1, floor (b->x1 * width) - x);
       gboolean found = matches && f && f->id < n_matches && matches[f->id];
 
@@ -145,9 +166,30 @@ mg_flame_render_matches (cairo_t *cr, const MgCallTree *tree, const GArray *boxe
         cairo_set_source_rgb (cr, 0.95, 0.95, 0.95);
       else
         cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
-      draw_label (cr, f ? f->name : root_label, x, y, w, row_height);
+      draw_label (cr, f ? f->name : style->root_label, x, y, w, row_height);
     }
   cairo_restore (cr);
+}
+
+/* As deep as the deepest box. */
+static double
+boxes_height (const GArray *boxes, double row_height)
+{
+  guint rows = 0;
+
+  for (guint i = 0; i < boxes->len; i++)
+    rows = MAX (rows, g_array_index (boxes, MgFlameBox, i).depth + 1);
+  return rows * row_height;
+}
+
+void
+mg_flame_render_matches (cairo_t *cr, const MgCallTree *tree, const GArray *boxes, double width,
+                         double row_height, gboolean dark, const char *root_label,
+                         const guint8 *matches, guint n_matches)
+{
+  MgFlameStyle style = { width, boxes_height (boxes, row_height), row_height, MG_FLAME_ICICLE,
+                         dark, root_label, matches, n_matches };
+  mg_flame_draw (cr, tree, boxes, &style);
 }
 
 void

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The flame graph's own menu (issue 30): icicle or flame, remembered in
+ * the settings (flame-orientation). Its actions, in the group
+ * "flame-options" on the button: "orientation" ("icicle" or "flame"). */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "mg-flame-view.h"
+
+G_BEGIN_DECLS
+
+/* A menu button for FLAME, which it sets up from the settings. */
+GtkWidget *mg_flame_options_new (MgFlameView *flame);
+
+G_END_DECLS
