@@ -6,6 +6,7 @@
 #include "mg-flame-options.h"
 
 #define KEY_ORIENTATION "flame-orientation"
+#define KEY_COLOURING "flame-colour"
 
 typedef struct {
   MgFlameView *flame; /* not owned: the button lives inside the same pane */
@@ -52,6 +53,25 @@ on_orientation (GSimpleAction *action, GVariant *state, gpointer data)
                            orientation == MG_FLAME_FLAME ? "flame" : "icicle");
 }
 
+static MgFlameColouring
+colouring_of (const char *name)
+{
+  return g_strcmp0 (name, "activity") == 0 ? MG_FLAME_BY_ACTIVITY : MG_FLAME_BY_MODULE;
+}
+
+static void
+on_colouring (GSimpleAction *action, GVariant *state, gpointer data)
+{
+  FlameOptions *options = data;
+  MgFlameColouring colouring = colouring_of (g_variant_get_string (state, NULL));
+  const char *name = colouring == MG_FLAME_BY_ACTIVITY ? "activity" : "module";
+
+  g_simple_action_set_state (action, g_variant_new_string (name));
+  mg_flame_view_set_colouring (options->flame, colouring);
+  if (options->settings)
+    g_settings_set_string (options->settings, KEY_COLOURING, name);
+}
+
 static GMenuModel *
 build_menu (void)
 {
@@ -64,6 +84,14 @@ build_menu (void)
   g_menu_append (orientation, _("Flame (Root at Bottom)"), "flame-options.orientation::flame");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (orientation));
   g_object_unref (orientation);
+  GMenu *colouring = g_menu_new ();
+  /* Translators: flame graph boxes coloured by the library or program they are in */
+  g_menu_append (colouring, _("Colour by Module"), "flame-options.colouring::module");
+  /* Translators: flame graph boxes coloured green (computing) to blue (waiting in MPI) */
+  g_menu_append (colouring, _("Colour by Activity (Computing, MPI)"),
+                 "flame-options.colouring::activity");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (colouring));
+  g_object_unref (colouring);
   return G_MENU_MODEL (menu);
 }
 
@@ -85,6 +113,14 @@ mg_flame_options_new (MgFlameView *flame)
   g_signal_connect (orientation, "change-state", G_CALLBACK (on_orientation), options);
   g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (orientation));
   mg_flame_view_set_orientation (flame, orientation_of (saved));
+  g_autofree char *colour = options->settings
+                              ? g_settings_get_string (options->settings, KEY_COLOURING)
+                              : g_strdup ("module");
+  g_autoptr (GSimpleAction) colouring = g_simple_action_new_stateful (
+    "colouring", G_VARIANT_TYPE_STRING, g_variant_new_string (colour));
+  g_signal_connect (colouring, "change-state", G_CALLBACK (on_colouring), options);
+  g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (colouring));
+  mg_flame_view_set_colouring (flame, colouring_of (colour));
 
   g_object_set_data_full (G_OBJECT (button), "mg-flame-options", options,
                           (GDestroyNotify) flame_options_free);

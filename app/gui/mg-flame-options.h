@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The flame graph's own menu (issue 30): icicle or flame, remembered in
- * the settings (flame-orientation). Its actions, in the group
- * "flame-options" on the button: "orientation" ("icicle" or "flame"). */
+/* The flame graph's own menu (issue 30): icicle or flame, coloured by
+ * module or by activity, remembered in the settings (flame-orientation,
+ * flame-colour). Its actions, in the group "flame-options" on the button:
+ * "orientation" ("icicle" or "flame"), "colouring" ("module" or
+ * "activity"). */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -19,6 +19,7 @@ struct _MgFlameView
   guint selected;  /* the box the keys move, a node; G_MAXUINT: none */
   int laid_width;
   MgFlameOrientation orientation;
+  MgFlameColouring colouring;
 };
 
 G_DEFINE_FINAL_TYPE (MgFlameView, mg_flame_view, GTK_TYPE_WIDGET)
@@ -101,8 +102,8 @@ mg_flame_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   /* Translators: the flame graph's top box: every sample of the range */
   gsize n_matches = 0;
   const guint8 *matches = self->matches ? g_bytes_get_data (self->matches, &n_matches) : NULL;
-  MgFlameStyle style = { width, height, ROW_HEIGHT, self->orientation, mg_theme_is_dark (widget),
-                         _("All"), matches, (guint) n_matches };
+  MgFlameStyle style = { width, height, ROW_HEIGHT, self->orientation, self->colouring,
+                         mg_theme_is_dark (widget), _("All"), matches, (guint) n_matches };
   mg_flame_draw (cr, mg_code_tree_get (self->tree), self->boxes, &style);
   int selected = find_box (self, self->selected);
   if (selected >= 0)
@@ -197,10 +198,21 @@ dup_box_text (MgFlameView *self, guint i)
                                                    &self_samples, &total);
   double all = (double) MAX (mg_call_tree_get_total (tree), 1);
   g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, total);
-  return g_strdup_printf (
+  g_autofree char *text = g_strdup_printf (
     /* Translators: the flame graph's tooltip: function; total %, its samples; self % */
     _("%s\nTotal %.1f %% (%s samples), self %.1f %%"), f ? f->name : _("All"),
     100.0 * (double) total / all, count, 100.0 * (double) self_samples / all);
+  if (self->colouring != MG_FLAME_BY_ACTIVITY)
+    return g_steal_pointer (&text);
+  /* Coloured by activity: what the colour stands for. */
+  double waiting = (double) mg_call_tree_get_waiting (tree, MG_CALL_TREE_TOP_DOWN,
+                                                      g_array_index (self->boxes, MgFlameBox, i).node)
+                   / (double) MAX (total, 1);
+  return g_strdup_printf (
+    /* Translators: the flame graph's tooltip coloured by activity: the box's samples
+     * computing (green) and waiting in MPI (blue) */
+    _("%s\nComputing %.1f %%, waiting in MPI %.1f %%"), text, 100.0 * (1 - waiting),
+    100.0 * waiting);
 }
 
 char *
@@ -323,6 +335,20 @@ MgFlameOrientation
 mg_flame_view_get_orientation (MgFlameView *self)
 {
   return self->orientation;
+}
+
+void
+mg_flame_view_set_colouring (MgFlameView *self, MgFlameColouring colouring)
+{
+  self->colouring = colouring;
+  update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+MgFlameColouring
+mg_flame_view_get_colouring (MgFlameView *self)
+{
+  return self->colouring;
 }
 
 guint

@@ -33,6 +33,11 @@ guint mg_flame_view_count_matched_boxes (MgFlameView *self);
 void mg_flame_view_set_orientation (MgFlameView *self, MgFlameOrientation orientation);
 MgFlameOrientation mg_flame_view_get_orientation (MgFlameView *self);
 
+/* Coloured by module (the default) or by activity: computing green to
+ * waiting-in-MPI blue, the tooltip giving both shares. */
+void mg_flame_view_set_colouring (MgFlameView *self, MgFlameColouring colouring);
+MgFlameColouring mg_flame_view_get_colouring (MgFlameView *self);
+
 /* The box the keys move (Up/Down: caller/callee in an icicle, callee/caller in a flame, Left/Right: the
  * neighbours in its row, Enter zooms to it, Enter again activates its
  * function, Escape zooms out by one caller): its node, G_MAXUINT before any. The

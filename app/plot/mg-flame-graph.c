@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "defs/mg-colour.h"
+#include "mg-activity-render.h"
 #include "mg-text-sink.h"
 
 static void
@@ -95,6 +96,18 @@ mg_flame_colour (const MgCallFunction *function, gboolean dark, double rgb[3])
   rgb[2] = c.b;
 }
 
+void
+mg_flame_activity_colour (double waiting_share, double rgb[3])
+{
+  MgRgba computing = mg_activity_render_class_colour (MG_ACTIVITY_COMPUTING);
+  MgRgba mpi = mg_activity_render_class_colour (MG_ACTIVITY_MPI);
+  double w = CLAMP (waiting_share, 0, 1);
+
+  rgb[0] = computing.r + (mpi.r - computing.r) * w;
+  rgb[1] = computing.g + (mpi.g - computing.g) * w;
+  rgb[2] = computing.b + (mpi.b - computing.b) * w;
+}
+
 static void
 draw_label (cairo_t *cr, const char *text, double x, double y, double w, double h)
 {
@@ -145,8 +158,9 @@ mg_flame_draw (cairo_t *cr, const MgCallTree *tree, const GArray *boxes,
   for (guint i = 0; i < boxes->len; i++)
     {
       const MgFlameBox *b = &g_array_index (boxes, MgFlameBox, i);
+      guint64 total;
       const MgCallFunction *f = mg_call_tree_get_node (tree, MG_CALL_TREE_TOP_DOWN, b->node,
-                                                       NULL, NULL);
+                                                       NULL, &total);
       double rgb[3];
       double x = floor (b->x0 * width);
       double y = mg_flame_row_top (b->depth, style->orientation, style->height, row_height);
@@ -155,6 +169,11 @@ mg_flame_draw (cairo_t *cr, const MgCallTree *tree, const GArray *boxes,
 
       if (found)
         mg_flame_match_colour (dark, rgb);
+      else if (style->colouring == MG_FLAME_BY_ACTIVITY)
+        mg_flame_activity_colour (
+          (double) mg_call_tree_get_waiting (tree, MG_CALL_TREE_TOP_DOWN, b->node)
+            / (double) MAX (total, 1),
+          rgb);
       else
         mg_flame_colour (f, dark, rgb);
       /* A search fades what it did not find. */
@@ -188,7 +207,7 @@ mg_flame_render_matches (cairo_t *cr, const MgCallTree *tree, const GArray *boxe
                          const guint8 *matches, guint n_matches)
 {
   MgFlameStyle style = { width, boxes_height (boxes, row_height), row_height, MG_FLAME_ICICLE,
-                         dark, root_label, matches, n_matches };
+                         MG_FLAME_BY_MODULE, dark, root_label, matches, n_matches };
   mg_flame_draw (cr, tree, boxes, &style);
 }
 

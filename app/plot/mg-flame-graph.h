@@ -19,6 +19,11 @@ typedef enum {
   MG_FLAME_FLAME,  /* the root at the bottom */
 } MgFlameOrientation;
 
+typedef enum {
+  MG_FLAME_BY_MODULE,   /* a hue per module */
+  MG_FLAME_BY_ACTIVITY, /* computing green to waiting-in-MPI blue */
+} MgFlameColouring;
+
 typedef struct {
   guint node;     /* of the top-down tree; MG_CALL_TREE_ROOT on top */
   guint depth;    /* row, 0 at the top */
@@ -50,12 +55,17 @@ void mg_flame_render (cairo_t *cr, const MgCallTree *tree, const GArray *boxes, 
 void mg_flame_render_matches (cairo_t *cr, const MgCallTree *tree, const GArray *boxes,
                               double width, double row_height, gboolean dark,
                               const char *root_label, const guint8 *matches, guint n_matches);
-/* How mg_flame_draw draws: the size, the orientation, the theme, the
+/* The colour of a box whose samples were WAITING_SHARE (0 to 1) waiting
+ * in MPI, the rest computing: the activity row's Computing and MPI
+ * colours (mg-activity-render.h) mixed in that proportion. */
+void mg_flame_activity_colour (double waiting_share, double rgb[3]);
+/* How mg_flame_draw draws: the size, the orientation, the colouring, the theme, the
  * root's name, and a search's functions (MATCHES by namer id, N_MATCHES
  * long; NULL: no search). */
 typedef struct {
   double width, height, row_height;
   MgFlameOrientation orientation;
+  MgFlameColouring colouring;
   gboolean dark;
   const char *root_label;
   const guint8 *matches;

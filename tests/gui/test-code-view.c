@@ -812,6 +812,52 @@ test_flame_orientation (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* By module or by activity, remembered: the tooltip then gives the
+ * computing and MPI shares (the fixture's stacks all computed), the
+ * setting read back, a new window coloured as left. */
+static void
+test_flame_colouring (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  g_autoptr (GSettings) settings = g_settings_new (MG_APP_ID);
+  g_settings_reset (settings, "flame-colour");
+  g_settings_reset (settings, "flame-orientation");
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+  GtkWidget *options = mg_code_view_get_flame_options (view);
+
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (200);
+  g_assert_cmpint (mg_flame_view_get_colouring (flame), ==, MG_FLAME_BY_MODULE);
+  int width = gtk_widget_get_width (GTK_WIDGET (flame));
+  g_autofree char *by_module = mg_flame_view_dup_tooltip (flame, width * 0.95, 2 * 20 + 10);
+  g_assert_cmpstr (by_module, ==, "code_fixture_b\nTotal 18.8 % (30 samples), self 0.0 %");
+
+  g_assert_true (gtk_widget_activate_action (options, "flame-options.colouring", "s", "activity"));
+  g_assert_cmpint (mg_flame_view_get_colouring (flame), ==, MG_FLAME_BY_ACTIVITY);
+  g_autofree char *saved = g_settings_get_string (settings, "flame-colour");
+  g_assert_cmpstr (saved, ==, "activity");
+  g_autofree char *by_activity = mg_flame_view_dup_tooltip (flame, width * 0.95, 2 * 20 + 10);
+  g_assert_cmpstr (by_activity, ==,
+                   "code_fixture_b\nTotal 18.8 % (30 samples), self 0.0 %\n"
+                   "Computing 100.0 %, waiting in MPI 0.0 %");
+  gui_test_save_screenshot (window, "code-flame-activity-light.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  window = gui_test_new_window (profile);
+  view = code_view (window);
+  flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+  g_assert_cmpint (mg_flame_view_get_colouring (flame), ==, MG_FLAME_BY_ACTIVITY);
+  gtk_widget_activate_action (mg_code_view_get_flame_options (view), "flame-options.colouring",
+                              "s", "module");
+  g_assert_cmpint (mg_flame_view_get_colouring (flame), ==, MG_FLAME_BY_MODULE);
+  g_free (saved);
+  saved = g_settings_get_string (settings, "flame-colour");
+  g_assert_cmpstr (saved, ==, "module");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 wait_idle (MgCodeView *view)
 {
@@ -922,6 +968,7 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/export", test_export);
   g_test_add_func ("/code-view/keyboard", test_keyboard);
   g_test_add_func ("/code-view/flame-orientation", test_flame_orientation);
+  g_test_add_func ("/code-view/flame-colouring", test_flame_colouring);
   g_test_add_func ("/code-view/live-profiles", test_live_profiles);
   g_test_add_func ("/code-view/no-stacks", test_no_stacks);
   g_test_add_func ("/code-view/across-processes", test_across_processes);
