@@ -14,7 +14,8 @@ typedef struct {
 
 typedef struct {
   guint64 *total;      /* by node */
-  guint64 *waiting;    /* by node: of total, the samples waiting in MPI */
+  guint64 *waiting;    /* by node: of total, the samples waiting in MPI;
+                        * summed when first asked (the activity colours) */
   GHashTable *sorted;  /* node → its children with samples, sorted when first
                         * asked: guint [n, child…] */
 } TreeCounts;
@@ -141,23 +142,14 @@ count_tree (MgCallTree *self, MgCallTreeKind kind)
   guint n_nodes = t->function->len, n_stacks = mg_call_shape_get_n_stacks (self->shape);
   const guint *leaf = (const guint *) self->shape->leaf[kind]->data;
   const guint *parent = (const guint *) t->parent->data;
-  const guint8 *waiting = (const guint8 *) self->shape->waiting->data;
 
   c->total = g_new0 (guint64, n_nodes);
-  c->waiting = g_new0 (guint64, n_nodes);
   for (guint s = 0; s < n_stacks; s++)
-    {
-      if (waiting[s])
-        c->waiting[leaf[s]] += self->counts[s];
-      if (leaf[s] != MG_CALL_TREE_ROOT)
-        c->total[leaf[s]] += self->counts[s];
-    }
+    if (leaf[s] != MG_CALL_TREE_ROOT)
+      c->total[leaf[s]] += self->counts[s];
   for (guint n = n_nodes; n-- > 1;)
-    {
-      c->waiting[parent[n]] += c->waiting[n];
-      if (parent[n] != MG_CALL_TREE_ROOT)
-        c->total[parent[n]] += c->total[n];
-    }
+    if (parent[n] != MG_CALL_TREE_ROOT)
+      c->total[parent[n]] += c->total[n];
   /* The root counts frameless samples too. */
   c->total[MG_CALL_TREE_ROOT] = self->total;
   c->sorted = g_hash_table_new_full (NULL, NULL, NULL, g_free);
@@ -377,10 +369,33 @@ mg_call_tree_find_child (const MgCallTree *self, MgCallTreeKind kind, guint node
   return G_MAXUINT;
 }
 
+/* The waits over the nodes of one tree as count_tree sums the totals: only
+ * when the activity colours ask, so a selection change costs no more. */
+static void
+count_waiting (MgCallTree *self, MgCallTreeKind kind)
+{
+  const ShapeTree *t = &self->shape->trees[kind];
+  TreeCounts *c = &self->trees[kind];
+  guint n_nodes = t->function->len, n_stacks = mg_call_shape_get_n_stacks (self->shape);
+  const guint *leaf = (const guint *) self->shape->leaf[kind]->data;
+  const guint *parent = (const guint *) t->parent->data;
+  const guint8 *waiting = (const guint8 *) self->shape->waiting->data;
+
+  c->waiting = g_new0 (guint64, n_nodes);
+  for (guint s = 0; s < n_stacks; s++)
+    if (waiting[s])
+      c->waiting[leaf[s]] += self->counts[s];
+  for (guint n = n_nodes; n-- > 1;)
+    c->waiting[parent[n]] += c->waiting[n];
+}
+
 guint64
 mg_call_tree_get_waiting (const MgCallTree *self, MgCallTreeKind kind, guint node)
 {
   g_return_val_if_fail (valid_node (self, kind, node), 0);
+  /* As the children's order: filled in when first read (one reader at a time). */
+  if (self->trees[kind].waiting == NULL)
+    count_waiting ((MgCallTree *) self, kind);
   return self->trees[kind].waiting[node];
 }
 

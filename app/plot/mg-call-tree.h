@@ -64,7 +64,8 @@ const MgCallFunction *mg_call_tree_get_node (const MgCallTree *self, MgCallTreeK
                                              guint node, guint64 *self_samples,
                                              guint64 *total_samples);
 /* Of NODE's total, the samples taken while its thread waited in MPI
- * (stacks flagged MG_STACK_MPI); the rest were computing. */
+ * (stacks flagged MG_STACK_MPI); the rest were computing. Summed for
+ * every node of KIND when first asked (as children are sorted). */
 guint64 mg_call_tree_get_waiting (const MgCallTree *self, MgCallTreeKind kind, guint node);
 /* The parent of NODE (G_MAXUINT for the root). */
 guint mg_call_tree_get_parent (const MgCallTree *self, MgCallTreeKind kind, guint node);
