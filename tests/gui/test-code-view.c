@@ -928,6 +928,13 @@ test_screenshots (void)
   gui_test_save_screenshot (window, "code-tree-dark.png");
   mg_code_view_show_page (code_view (window), "flame");
   gui_test_save_screenshot (window, "code-flame-dark.png");
+  /* As a flame coloured by activity, then back to the defaults. */
+  GtkWidget *options = mg_code_view_get_flame_options (code_view (window));
+  gtk_widget_activate_action (options, "flame-options.orientation", "s", "flame");
+  gtk_widget_activate_action (options, "flame-options.colouring", "s", "activity");
+  gui_test_save_screenshot (window, "code-flame-activity-dark.png");
+  gtk_widget_activate_action (options, "flame-options.orientation", "s", "icicle");
+  gtk_widget_activate_action (options, "flame-options.colouring", "s", "module");
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
   gtk_window_destroy (GTK_WINDOW (window));
 }
