@@ -28,6 +28,8 @@ MgCodeTree *mg_code_view_get_tree (MgCodeView *self);
 GtkWidget *mg_code_view_get_source_view (MgCodeView *self);
 /* The flame graph (MgFlameView). */
 GtkWidget *mg_code_view_get_flame_view (MgCodeView *self);
+/* The flame graph's menu button (mg-flame-options.h), its actions on it. */
+GtkWidget *mg_code_view_get_flame_options (MgCodeView *self);
 /* Shows the bottom-up tree (TRUE) or the top-down one. */
 void mg_code_view_set_bottom_up (MgCodeView *self, gboolean bottom_up);
 /* The empty state's title when it is shown, else NULL. */

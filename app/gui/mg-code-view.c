@@ -8,6 +8,7 @@
 #include "mg-code-item.h"
 #include "mg-code-namer.h"
 #include "mg-code-view-private.h"
+#include "mg-flame-options.h"
 #include "mg-flame-view.h"
 #include "mg-source-view.h"
 #include "plot/mg-call-index.h"
@@ -516,6 +517,8 @@ on_page_changed (GtkStack *stack)
   const char *name = gtk_stack_get_visible_child_name (stack);
   gtk_widget_set_visible (g_object_get_data (G_OBJECT (stack), "order"),
                           g_strcmp0 (name, "tree") == 0);
+  gtk_widget_set_visible (g_object_get_data (G_OBJECT (stack), "flame-options"),
+                          g_strcmp0 (name, "flame") == 0);
 }
 
 static void schedule (MgCodeView *self);
@@ -608,6 +611,10 @@ build_header (MgCodeView *self)
                                _("Each function where samples landed, with its callers"));
   g_signal_connect_swapped (self->bottom_up, "toggled", G_CALLBACK (on_bottom_up_toggled), self);
   gtk_box_append (GTK_BOX (header), order);
+  /* The flame graph's icicle or flame: shown with it only. */
+  GtkWidget *flame_options = mg_flame_options_new (MG_FLAME_VIEW (self->flame));
+  gtk_box_append (GTK_BOX (header), flame_options);
+  g_object_set_data (G_OBJECT (self->view_stack), "flame-options", flame_options);
   /* The order is the call tree's: shown with it only. */
   g_object_set_data (G_OBJECT (self->view_stack), "order", order);
   g_signal_connect (self->view_stack, "notify::visible-child-name",
@@ -1444,6 +1451,12 @@ GtkWidget *
 mg_code_view_get_flame_view (MgCodeView *self)
 {
   return self->flame;
+}
+
+GtkWidget *
+mg_code_view_get_flame_options (MgCodeView *self)
+{
+  return g_object_get_data (G_OBJECT (self->view_stack), "flame-options");
 }
 
 void

@@ -18,6 +18,8 @@ struct _MgFlameView
   GBytes *matches; /* a search's functions by namer id, or NULL */
   guint selected;  /* the box the keys move, a node; G_MAXUINT: none */
   int laid_width;
+  MgFlameOrientation orientation;
+  MgFlameColouring colouring;
 };
 
 G_DEFINE_FINAL_TYPE (MgFlameView, mg_flame_view, GTK_TYPE_WIDGET)
@@ -100,8 +102,9 @@ mg_flame_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   /* Translators: the flame graph's top box: every sample of the range */
   gsize n_matches = 0;
   const guint8 *matches = self->matches ? g_bytes_get_data (self->matches, &n_matches) : NULL;
-  mg_flame_render_matches (cr, mg_code_tree_get (self->tree), self->boxes, width, ROW_HEIGHT,
-                           mg_theme_is_dark (widget), _("All"), matches, (guint) n_matches);
+  MgFlameStyle style = { width, height, ROW_HEIGHT, self->orientation, self->colouring,
+                         mg_theme_is_dark (widget), _("All"), matches, (guint) n_matches };
+  mg_flame_draw (cr, mg_code_tree_get (self->tree), self->boxes, &style);
   int selected = find_box (self, self->selected);
   if (selected >= 0)
     {
@@ -111,7 +114,8 @@ mg_flame_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       double ink = mg_theme_is_dark (widget) ? 1 : 0;
       cairo_set_source_rgb (cr, ink, ink, ink);
       cairo_set_line_width (cr, 2);
-      cairo_rectangle (cr, x + 1, b->depth * ROW_HEIGHT + 1, w - 3, ROW_HEIGHT - 3);
+      double y = mg_flame_row_top (b->depth, self->orientation, height, ROW_HEIGHT);
+      cairo_rectangle (cr, x + 1, y + 1, w - 3, ROW_HEIGHT - 3);
       cairo_stroke (cr);
     }
   cairo_destroy (cr);
@@ -121,11 +125,13 @@ static int
 box_at (MgFlameView *self, double x, double y)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int row = mg_flame_row_at (y, self->orientation, gtk_widget_get_height (GTK_WIDGET (self)),
+                             ROW_HEIGHT);
 
   ensure_layout (self);
-  if (self->boxes == NULL || width <= 0 || y < 0)
+  if (self->boxes == NULL || width <= 0 || row < 0)
     return -1;
-  return mg_flame_hit (self->boxes, x / width, (guint) (y / ROW_HEIGHT));
+  return mg_flame_hit (self->boxes, x / width, (guint) row);
 }
 
 static char *dup_box_text (MgFlameView *self, guint i);
@@ -192,10 +198,21 @@ dup_box_text (MgFlameView *self, guint i)
                                                    &self_samples, &total);
   double all = (double) MAX (mg_call_tree_get_total (tree), 1);
   g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, total);
-  return g_strdup_printf (
+  g_autofree char *text = g_strdup_printf (
     /* Translators: the flame graph's tooltip: function; total %, its samples; self % */
     _("%s\nTotal %.1f %% (%s samples), self %.1f %%"), f ? f->name : _("All"),
     100.0 * (double) total / all, count, 100.0 * (double) self_samples / all);
+  if (self->colouring != MG_FLAME_BY_ACTIVITY)
+    return g_steal_pointer (&text);
+  /* Coloured by activity: what the colour stands for. */
+  double waiting = (double) mg_call_tree_get_waiting (tree, MG_CALL_TREE_TOP_DOWN,
+                                                      g_array_index (self->boxes, MgFlameBox, i).node)
+                   / (double) MAX (total, 1);
+  return g_strdup_printf (
+    /* Translators: the flame graph's tooltip coloured by activity: the box's samples
+     * computing (green) and waiting in MPI (blue) */
+    _("%s\nComputing %.1f %%, waiting in MPI %.1f %%"), text, 100.0 * (1 - waiting),
+    100.0 * waiting);
 }
 
 char *
@@ -268,6 +285,11 @@ key_activated (GtkWidget *widget, const char *action, GVariant *parameter)
   if (self->boxes == NULL || self->boxes->len == 0)
     return;
   i = find_box (self, self->selected);
+  /* Up and Down go where the arrow points: a flame has the callers below. */
+  if (self->orientation == MG_FLAME_FLAME && g_str_equal (action, "flame.up"))
+    action = "flame.down";
+  else if (self->orientation == MG_FLAME_FLAME && g_str_equal (action, "flame.down"))
+    action = "flame.up";
   /* The first key selects the zoomed box. */
   if (i < 0)
     {
@@ -297,6 +319,36 @@ key_activated (GtkWidget *widget, const char *action, GVariant *parameter)
   else if (g_str_equal (action, "flame.zoom-out") && self->focus != MG_CALL_TREE_ROOT)
     zoom_to (self, mg_call_tree_get_parent (mg_code_tree_get (self->tree), MG_CALL_TREE_TOP_DOWN,
                                             self->focus));
+}
+
+void
+mg_flame_view_set_orientation (MgFlameView *self, MgFlameOrientation orientation)
+{
+  self->orientation = orientation;
+  /* A flame stands on the bottom of the pane, an icicle hangs from its top. */
+  gtk_widget_set_valign (GTK_WIDGET (self),
+                         orientation == MG_FLAME_FLAME ? GTK_ALIGN_END : GTK_ALIGN_START);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+MgFlameOrientation
+mg_flame_view_get_orientation (MgFlameView *self)
+{
+  return self->orientation;
+}
+
+void
+mg_flame_view_set_colouring (MgFlameView *self, MgFlameColouring colouring)
+{
+  self->colouring = colouring;
+  update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+MgFlameColouring
+mg_flame_view_get_colouring (MgFlameView *self)
+{
+  return self->colouring;
 }
 
 guint

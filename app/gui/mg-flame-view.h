@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The Code pane's flame graph (an icicle: plot/mg-flame-graph.h): a click
+/* The Code pane's flame graph (an icicle or a flame:
+ * plot/mg-flame-graph.h): a click
  * on a function zooms to it, a click on one of the rows above it (its
  * callers, or "All") zooms back out; the tooltip gives the function's
  * shares and samples. Signals "function-selected" (the clicked box's
@@ -10,6 +11,7 @@
 #include <gtk/gtk.h>
 
 #include "mg-code-item.h"
+#include "plot/mg-flame-graph.h"
 
 G_BEGIN_DECLS
 
@@ -26,7 +28,17 @@ void mg_flame_view_set_matches (MgFlameView *self, GBytes *matches);
 /* For tests: the boxes drawn highlighted. */
 guint mg_flame_view_count_matched_boxes (MgFlameView *self);
 
-/* The box the keys move (Up/Down: caller/callee, Left/Right: the
+/* Root on top (the default) or at the bottom; the keys' Up and Down
+ * follow the screen. */
+void mg_flame_view_set_orientation (MgFlameView *self, MgFlameOrientation orientation);
+MgFlameOrientation mg_flame_view_get_orientation (MgFlameView *self);
+
+/* Coloured by module (the default) or by activity: computing green to
+ * waiting-in-MPI blue, the tooltip giving both shares. */
+void mg_flame_view_set_colouring (MgFlameView *self, MgFlameColouring colouring);
+MgFlameColouring mg_flame_view_get_colouring (MgFlameView *self);
+
+/* The box the keys move (Up/Down: caller/callee in an icicle, callee/caller in a flame, Left/Right: the
  * neighbours in its row, Enter zooms to it, Enter again activates its
  * function, Escape zooms out by one caller): its node, G_MAXUINT before any. The
  * actions flame.up, .down, .previous, .next, .zoom and .zoom-out. */

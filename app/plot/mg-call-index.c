@@ -6,6 +6,7 @@
 typedef struct {
   const MgStackFrame *frames;
   guint n;
+  guint flags;  /* MG_STACK_MPI or 0: a wait and a computation apart */
 } StackKey;
 
 struct _MgCallIndex {
@@ -20,7 +21,7 @@ static guint
 stack_key_hash (gconstpointer p)
 {
   const StackKey *k = p;
-  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325) ^ k->n;
+  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325) ^ k->n ^ ((guint64) k->flags << 32);
 
   for (guint i = 0; i < k->n; i++)
     {
@@ -35,7 +36,7 @@ stack_key_equal (gconstpointer a, gconstpointer b)
 {
   const StackKey *x = a, *y = b;
 
-  if (x->n != y->n)
+  if (x->n != y->n || x->flags != y->flags)
     return FALSE;
   for (guint i = 0; i < x->n; i++)
     if (x->frames[i].vaddr != y->frames[i].vaddr || x->frames[i].module != y->frames[i].module)
@@ -62,6 +63,7 @@ place_stacks (MgCallIndex *self)
         {
           StackKey key;
           key.frames = mg_stack_table_get_frames (self->table, p, s, &key.n);
+          key.flags = mg_stack_table_get_flags (self->table, p, s) & MG_STACK_MPI;
           gpointer found = g_hash_table_lookup (seen, &key);
           if (found != NULL)
             {
@@ -70,7 +72,8 @@ place_stacks (MgCallIndex *self)
             }
           g_array_set_size (path, 0);
           mg_call_shape_name_frames (self->shape, modules, n_modules, key.frames, key.n, path);
-          guint g = mg_call_shape_add_path (self->shape, (const guint *) path->data, path->len);
+          guint g = mg_call_shape_add_path_flags (self->shape, (const guint *) path->data,
+                                                  path->len, key.flags);
           self->global[p][s] = g;
           g_hash_table_insert (seen, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (g + 1));
         }

@@ -25,6 +25,7 @@ struct _MgCallShape {
   GArray *leaf[2];         /* guint by stack: its innermost top-down node, its
                             * outermost bottom-up node (the root when empty) */
   GArray *leaf_function;   /* guint by stack: its innermost function, G_MAXUINT */
+  GArray *waiting;         /* guint8 by stack: TRUE for a wait in MPI (MG_STACK_MPI) */
   GArray *function_start;  /* guint by stack + 1: into functions */
   GArray *functions;       /* each stack's distinct functions */
   GArray *stamp;           /* scratch by function: the last stack + 1 listing it */

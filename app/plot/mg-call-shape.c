@@ -116,6 +116,7 @@ mg_call_shape_new (MgFrameNamer *namer)
   for (guint k = 0; k < 2; k++)
     self->leaf[k] = g_array_new (FALSE, FALSE, sizeof (guint));
   self->leaf_function = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->waiting = g_array_new (FALSE, FALSE, sizeof (guint8));
   self->function_start = g_array_new (FALSE, FALSE, sizeof (guint));
   self->functions = g_array_new (FALSE, FALSE, sizeof (guint));
   self->stamp = g_array_new (FALSE, TRUE, sizeof (guint));
@@ -141,6 +142,7 @@ mg_call_shape_unref (MgCallShape *self)
   for (guint k = 0; k < 2; k++)
     g_array_unref (self->leaf[k]);
   g_array_unref (self->leaf_function);
+  g_array_unref (self->waiting);
   g_array_unref (self->function_start);
   g_array_unref (self->functions);
   g_array_unref (self->stamp);
@@ -165,6 +167,13 @@ mg_call_shape_name_frames (MgCallShape *self, const MgStackModule *modules, guin
 guint
 mg_call_shape_add_path (MgCallShape *self, const guint *path, guint len)
 {
+  return mg_call_shape_add_path_flags (self, path, len, 0);
+}
+
+guint
+mg_call_shape_add_path_flags (MgCallShape *self, const guint *path, guint len, guint flags)
+{
+  guint8 waiting = (flags & MG_STACK_MPI) != 0;
   ShapeTree *down = &self->trees[MG_CALL_TREE_TOP_DOWN];
   ShapeTree *up = &self->trees[MG_CALL_TREE_BOTTOM_UP];
   guint stack = self->leaf_function->len;
@@ -180,6 +189,7 @@ mg_call_shape_add_path (MgCallShape *self, const guint *path, guint len)
     node = shape_tree_child (up, node, path[j]);
   g_array_append_val (self->leaf[MG_CALL_TREE_BOTTOM_UP], node);
   g_array_append_val (self->leaf_function, innermost);
+  g_array_append_val (self->waiting, waiting);
 
   /* A recursion names a function twice in one stack: its total counts
    * the stack once. */

@@ -29,6 +29,9 @@ void mg_call_shape_name_frames (MgCallShape *self, const MgStackModule *modules,
                                 GArray *path);
 /* Adds a stack of function ids, innermost first; returns its index. */
 guint mg_call_shape_add_path (MgCallShape *self, const guint *path, guint len);
+/* The same with the stack's FLAGS: MG_STACK_MPI marks a wait in MPI. */
+guint mg_call_shape_add_path_flags (MgCallShape *self, const guint *path, guint len,
+                                    guint flags);
 /* Done adding: groups the nodes by parent. */
 void mg_call_shape_seal (MgCallShape *self);
 

@@ -14,6 +14,8 @@ typedef struct {
 
 typedef struct {
   guint64 *total;      /* by node */
+  guint64 *waiting;    /* by node: of total, the samples waiting in MPI;
+                        * summed when first asked (the activity colours) */
   GHashTable *sorted;  /* node → its children with samples, sorted when first
                         * asked: guint [n, child…] */
 } TreeCounts;
@@ -51,8 +53,10 @@ mg_call_tree_new (MgFrameNamer *namer, const MgStackSet *set)
   for (guint s = 0; set && s < mg_stack_set_get_n_stacks (set); s++)
     {
       guint n_frames;
-      const MgStackFrame *frames = mg_stack_set_get_frames (set, s, &n_frames, NULL);
-      mg_call_tree_add_stack (self, set, frames, n_frames, mg_stack_set_get_count (set, s));
+      guint flags;
+      const MgStackFrame *frames = mg_stack_set_get_frames (set, s, &n_frames, &flags);
+      mg_call_tree_add_stack_flags (self, set, frames, n_frames, mg_stack_set_get_count (set, s),
+                                    flags);
     }
   mg_call_tree_finish (self);
   return self;
@@ -66,6 +70,7 @@ mg_call_tree_free (MgCallTree *self)
   for (guint k = 0; k < 2; k++)
     {
       g_free (self->trees[k].total);
+      g_free (self->trees[k].waiting);
       g_clear_pointer (&self->trees[k].sorted, g_hash_table_unref);
     }
   g_free (self->counts);
@@ -81,6 +86,14 @@ void
 mg_call_tree_add_stack (MgCallTree *self, const MgStackSet *set, const MgStackFrame *frames,
                         guint n_frames, guint64 count)
 {
+  mg_call_tree_add_stack_flags (self, set, frames, n_frames, count, 0);
+}
+
+void
+mg_call_tree_add_stack_flags (MgCallTree *self, const MgStackSet *set,
+                              const MgStackFrame *frames, guint n_frames, guint64 count,
+                              guint flags)
+{
   g_return_if_fail (self->building);  /* not after mg_call_tree_finish () */
   self->total += count;
   if (n_frames == 0 || count == 0)
@@ -93,7 +106,8 @@ mg_call_tree_add_stack (MgCallTree *self, const MgStackSet *set, const MgStackFr
                                               &frames[i], i == 0, &n);
       g_array_append_vals (self->path, ids, n);
     }
-  mg_call_shape_add_path (self->shape, (const guint *) self->path->data, self->path->len);
+  mg_call_shape_add_path_flags (self->shape, (const guint *) self->path->data, self->path->len,
+                                flags);
   g_array_append_val (self->added, count);
 }
 
@@ -353,6 +367,36 @@ mg_call_tree_find_child (const MgCallTree *self, MgCallTreeKind kind, guint node
         return child;
     }
   return G_MAXUINT;
+}
+
+/* The waits over the nodes of one tree as count_tree sums the totals: only
+ * when the activity colours ask, so a selection change costs no more. */
+static void
+count_waiting (MgCallTree *self, MgCallTreeKind kind)
+{
+  const ShapeTree *t = &self->shape->trees[kind];
+  TreeCounts *c = &self->trees[kind];
+  guint n_nodes = t->function->len, n_stacks = mg_call_shape_get_n_stacks (self->shape);
+  const guint *leaf = (const guint *) self->shape->leaf[kind]->data;
+  const guint *parent = (const guint *) t->parent->data;
+  const guint8 *waiting = (const guint8 *) self->shape->waiting->data;
+
+  c->waiting = g_new0 (guint64, n_nodes);
+  for (guint s = 0; s < n_stacks; s++)
+    if (waiting[s])
+      c->waiting[leaf[s]] += self->counts[s];
+  for (guint n = n_nodes; n-- > 1;)
+    c->waiting[parent[n]] += c->waiting[n];
+}
+
+guint64
+mg_call_tree_get_waiting (const MgCallTree *self, MgCallTreeKind kind, guint node)
+{
+  g_return_val_if_fail (valid_node (self, kind, node), 0);
+  /* As the children's order: filled in when first read (one reader at a time). */
+  if (self->trees[kind].waiting == NULL)
+    count_waiting ((MgCallTree *) self, kind);
+  return self->trees[kind].waiting[node];
 }
 
 guint

@@ -34,6 +34,11 @@ MgCallTree *mg_call_tree_new_empty (MgFrameNamer *namer);
 /* FRAMES innermost first; SET names their modules (NULL: none). */
 void mg_call_tree_add_stack (MgCallTree *self, const MgStackSet *set, const MgStackFrame *frames,
                              guint n_frames, guint64 count);
+/* The same with the stack's FLAGS (mg_stack_set_get_frames): MG_STACK_MPI
+ * counts its samples as waiting in MPI. */
+void mg_call_tree_add_stack_flags (MgCallTree *self, const MgStackSet *set,
+                                   const MgStackFrame *frames, guint n_frames, guint64 count,
+                                   guint flags);
 /* Sorts the functions and every node's children by total, largest first. */
 void mg_call_tree_finish (MgCallTree *self);
 void mg_call_tree_free (MgCallTree *self);
@@ -58,6 +63,10 @@ guint mg_call_tree_get_child (const MgCallTree *self, MgCallTreeKind kind, guint
 const MgCallFunction *mg_call_tree_get_node (const MgCallTree *self, MgCallTreeKind kind,
                                              guint node, guint64 *self_samples,
                                              guint64 *total_samples);
+/* Of NODE's total, the samples taken while its thread waited in MPI
+ * (stacks flagged MG_STACK_MPI); the rest were computing. Summed for
+ * every node of KIND when first asked (as children are sorted). */
+guint64 mg_call_tree_get_waiting (const MgCallTree *self, MgCallTreeKind kind, guint node);
 /* The parent of NODE (G_MAXUINT for the root). */
 guint mg_call_tree_get_parent (const MgCallTree *self, MgCallTreeKind kind, guint node);
 /* The child of NODE naming NAME, or G_MAXUINT (the tests). */

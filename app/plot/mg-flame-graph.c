@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "defs/mg-colour.h"
+#include "mg-activity-render.h"
 #include "mg-text-sink.h"
 
 static void
@@ -63,6 +64,22 @@ mg_flame_hit (const GArray *boxes, double x, guint depth)
   return -1;
 }
 
+double
+mg_flame_row_top (guint depth, MgFlameOrientation orientation, double height, double row_height)
+{
+  if (orientation == MG_FLAME_FLAME)
+    return height - (depth + 1) * row_height;
+  return depth * row_height;
+}
+
+int
+mg_flame_row_at (double y, MgFlameOrientation orientation, double height, double row_height)
+{
+  if (y < 0 || y >= height || row_height <= 0)
+    return -1;
+  return (int) floor ((orientation == MG_FLAME_FLAME ? height - y : y) / row_height);
+}
+
 void
 mg_flame_colour (const MgCallFunction *function, gboolean dark, double rgb[3])
 {
@@ -77,6 +94,18 @@ mg_flame_colour (const MgCallFunction *function, gboolean dark, double rgb[3])
   rgb[0] = c.r;
   rgb[1] = c.g;
   rgb[2] = c.b;
+}
+
+void
+mg_flame_activity_colour (double waiting_share, double rgb[3])
+{
+  MgRgba computing = mg_activity_render_class_colour (MG_ACTIVITY_COMPUTING);
+  MgRgba mpi = mg_activity_render_class_colour (MG_ACTIVITY_MPI);
+  double w = CLAMP (waiting_share, 0, 1);
+
+  rgb[0] = computing.r + (mpi.r - computing.r) * w;
+  rgb[1] = computing.g + (mpi.g - computing.g) * w;
+  rgb[2] = computing.b + (mpi.b - computing.b) * w;
 }
 
 static void
@@ -115,25 +144,36 @@ mg_flame_match_colour (gboolean dark, double rgb[3])
 }
 
 void
-mg_flame_render_matches (cairo_t *cr, const MgCallTree *tree, const GArray *boxes, double width,
-                         double row_height, gboolean dark, const char *root_label,
-                         const guint8 *matches, guint n_matches)
+mg_flame_draw (cairo_t *cr, const MgCallTree *tree, const GArray *boxes,
+               const MgFlameStyle *style)
 {
+  double width = style->width, row_height = style->row_height;
+  gboolean dark = style->dark;
+  const guint8 *matches = style->matches;
+  guint n_matches = style->n_matches;
+
   cairo_save (cr);
   cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size (cr, MIN (12, row_height * 0.6));
   for (guint i = 0; i < boxes->len; i++)
     {
       const MgFlameBox *b = &g_array_index (boxes, MgFlameBox, i);
+      guint64 total;
       const MgCallFunction *f = mg_call_tree_get_node (tree, MG_CALL_TREE_TOP_DOWN, b->node,
-                                                       NULL, NULL);
+                                                       NULL, &total);
       double rgb[3];
-      double x = floor (b->x0 * width), y = b->depth * row_height;
+      double x = floor (b->x0 * width);
+      double y = mg_flame_row_top (b->depth, style->orientation, style->height, row_height);
       double w = MAX (1, floor (b->x1 * width) - x);
       gboolean found = matches && f && f->id < n_matches && matches[f->id];
 
       if (found)
         mg_flame_match_colour (dark, rgb);
+      else if (style->colouring == MG_FLAME_BY_ACTIVITY)
+        mg_flame_activity_colour (
+          (double) mg_call_tree_get_waiting (tree, MG_CALL_TREE_TOP_DOWN, b->node)
+            / (double) MAX (total, 1),
+          rgb);
       else
         mg_flame_colour (f, dark, rgb);
       /* A search fades what it did not find. */
@@ -145,9 +185,30 @@ mg_flame_render_matches (cairo_t *cr, const MgCallTree *tree, const GArray *boxe
         cairo_set_source_rgb (cr, 0.95, 0.95, 0.95);
       else
         cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
-      draw_label (cr, f ? f->name : root_label, x, y, w, row_height);
+      draw_label (cr, f ? f->name : style->root_label, x, y, w, row_height);
     }
   cairo_restore (cr);
+}
+
+/* As deep as the deepest box. */
+static double
+boxes_height (const GArray *boxes, double row_height)
+{
+  guint rows = 0;
+
+  for (guint i = 0; i < boxes->len; i++)
+    rows = MAX (rows, g_array_index (boxes, MgFlameBox, i).depth + 1);
+  return rows * row_height;
+}
+
+void
+mg_flame_render_matches (cairo_t *cr, const MgCallTree *tree, const GArray *boxes, double width,
+                         double row_height, gboolean dark, const char *root_label,
+                         const guint8 *matches, guint n_matches)
+{
+  MgFlameStyle style = { width, boxes_height (boxes, row_height), row_height, MG_FLAME_ICICLE,
+                         MG_FLAME_BY_MODULE, dark, root_label, matches, n_matches };
+  mg_flame_draw (cr, tree, boxes, &style);
 }
 
 void

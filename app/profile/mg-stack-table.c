@@ -16,6 +16,7 @@ typedef struct {
   int process;
   GVariant *stacks;        /* a(a(ut)u) */
   GVariant **frames;       /* a(ut) of each stack */
+  guint32 *flags;          /* of each stack, without the thread bits */
   GVariant *starts, *ends, *counts;
 } Process;
 
@@ -33,6 +34,7 @@ process_clear (gpointer data)
   for (gsize i = 0; p->frames && i < g_variant_n_children (p->stacks); i++)
     g_variant_unref (p->frames[i]);
   g_free (p->frames);
+  g_free (p->flags);
   g_clear_pointer (&p->stacks, g_variant_unref);
   g_clear_pointer (&p->starts, g_variant_unref);
   g_clear_pointer (&p->ends, g_variant_unref);
@@ -81,10 +83,13 @@ mg_stack_table_new (MgProfile *profile)
       p.counts = g_variant_get_child_value (proc, 7);
       gsize n = g_variant_n_children (p.stacks);
       p.frames = g_new (GVariant *, MAX (n, 1));
+      p.flags = g_new (guint32, MAX (n, 1));
       for (gsize s = 0; s < n; s++)
         {
           g_autoptr (GVariant) stack = g_variant_get_child_value (p.stacks, s);
           p.frames[s] = g_variant_get_child_value (stack, 0);
+          g_variant_get_child (stack, 1, "u", &p.flags[s]);
+          p.flags[s] &= ~MG_STACK_THREAD_MASK;
         }
       g_array_append_val (self->processes, p);
     }
@@ -153,6 +158,15 @@ mg_stack_table_get_frames (const MgStackTable *self, guint i, guint stack, guint
                                                           sizeof (MgStackFrame));
   *n_frames = (guint) n;
   return frames;
+}
+
+guint
+mg_stack_table_get_flags (const MgStackTable *self, guint i, guint stack)
+{
+  const Process *p = process_of (self, i);
+
+  g_return_val_if_fail (p && stack < g_variant_n_children (p->stacks), 0);
+  return p->flags[stack];
 }
 
 const double *

@@ -37,6 +37,8 @@ guint mg_stack_table_get_n_stacks (const MgStackTable *self, guint i);
 /* Frames innermost first. */
 const MgStackFrame *mg_stack_table_get_frames (const MgStackTable *self, guint i, guint stack,
                                                guint *n_frames);
+/* The stack's flags (MG_STACK_MPI…) without the thread bits. */
+guint mg_stack_table_get_flags (const MgStackTable *self, guint i, guint stack);
 /* The windows' (start, end] in seconds from the run's start, in order. */
 const double *mg_stack_table_get_windows (const MgStackTable *self, guint i, const double **ends,
                                           guint *n_windows);

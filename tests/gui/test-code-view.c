@@ -742,6 +742,122 @@ test_keyboard (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Icicle or flame, remembered: the same boxes hit where each draws them
+ * (b, right of a in row 2: 20 px from the top in an icicle, from the
+ * bottom in a flame), Up and Down following the screen, the setting read
+ * back, and a new pane opened the way it was left. */
+static void
+test_flame_orientation (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  g_autoptr (GSettings) settings = g_settings_new (MG_APP_ID);
+  g_settings_reset (settings, "flame-orientation");
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+  GtkWidget *options = mg_code_view_get_flame_options (view);
+
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (200);
+  g_assert_true (gtk_widget_get_visible (options));
+  g_assert_cmpint (mg_flame_view_get_orientation (flame), ==, MG_FLAME_ICICLE);
+  int width = gtk_widget_get_width (GTK_WIDGET (flame));
+  int height = gtk_widget_get_height (GTK_WIDGET (flame));
+  g_assert_cmpint (height, ==, 4 * 20);  /* All, main, a and b, c */
+  g_autofree char *icicle_b = mg_flame_view_dup_tooltip (flame, width * 0.95, 2 * 20 + 10);
+  g_assert_cmpstr (icicle_b, ==, "code_fixture_b\nTotal 18.8 % (30 samples), self 0.0 %");
+
+  g_assert_true (gtk_widget_activate_action (options, "flame-options.orientation", "s", "flame"));
+  mg_test_spin (100);
+  g_assert_cmpint (mg_flame_view_get_orientation (flame), ==, MG_FLAME_FLAME);
+  g_autofree char *saved = g_settings_get_string (settings, "flame-orientation");
+  g_assert_cmpstr (saved, ==, "flame");
+  height = gtk_widget_get_height (GTK_WIDGET (flame));
+  g_autofree char *flame_b = mg_flame_view_dup_tooltip (flame, width * 0.95,
+                                                        height - (2 * 20 + 10));
+  g_assert_cmpstr (flame_b, ==, icicle_b);
+  /* All on the bottom row (the icicle's a's-self-time gap at y 70), the
+   * gap in the top row now. */
+  g_autofree char *all = mg_flame_view_dup_tooltip (flame, width * 0.5, 3 * 20 + 10);
+  g_assert_true (g_str_has_prefix (all, "All\n"));
+  g_autofree char *none = mg_flame_view_dup_tooltip (flame, width * 0.5, 10);
+  g_assert_null (none);
+  /* Up goes to the callee drawn above, Down back to the caller. */
+  GtkWidget *fw = GTK_WIDGET (flame);
+  gtk_widget_activate_action (fw, "flame.up", NULL);  /* the first key: All */
+  g_assert_cmpstr (flame_selected (view), ==, "All");
+  gtk_widget_activate_action (fw, "flame.up", NULL);
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_main");
+  gtk_widget_activate_action (fw, "flame.up", NULL);
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_a");
+  gtk_widget_activate_action (fw, "flame.down", NULL);
+  g_assert_cmpstr (flame_selected (view), ==, "code_fixture_main");
+  /* A click zooms as in an icicle: a, from the bottom. */
+  mg_flame_view_click (flame, width * 0.5, height - (2 * 20 + 10));
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_a");
+  gui_test_save_screenshot (window, "code-flame-upright-light.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* A new window opens as a flame; back to an icicle, remembered too. */
+  window = gui_test_new_window (profile);
+  view = code_view (window);
+  flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+  g_assert_cmpint (mg_flame_view_get_orientation (flame), ==, MG_FLAME_FLAME);
+  options = mg_code_view_get_flame_options (view);
+  gtk_widget_activate_action (options, "flame-options.orientation", "s", "icicle");
+  g_assert_cmpint (mg_flame_view_get_orientation (flame), ==, MG_FLAME_ICICLE);
+  g_free (saved);
+  saved = g_settings_get_string (settings, "flame-orientation");
+  g_assert_cmpstr (saved, ==, "icicle");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* By module or by activity, remembered: the tooltip then gives the
+ * computing and MPI shares (the fixture's stacks all computed), the
+ * setting read back, a new window coloured as left. */
+static void
+test_flame_colouring (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  g_autoptr (GSettings) settings = g_settings_new (MG_APP_ID);
+  g_settings_reset (settings, "flame-colour");
+  g_settings_reset (settings, "flame-orientation");
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_view (window);
+  MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+  GtkWidget *options = mg_code_view_get_flame_options (view);
+
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (200);
+  g_assert_cmpint (mg_flame_view_get_colouring (flame), ==, MG_FLAME_BY_MODULE);
+  int width = gtk_widget_get_width (GTK_WIDGET (flame));
+  g_autofree char *by_module = mg_flame_view_dup_tooltip (flame, width * 0.95, 2 * 20 + 10);
+  g_assert_cmpstr (by_module, ==, "code_fixture_b\nTotal 18.8 % (30 samples), self 0.0 %");
+
+  g_assert_true (gtk_widget_activate_action (options, "flame-options.colouring", "s", "activity"));
+  g_assert_cmpint (mg_flame_view_get_colouring (flame), ==, MG_FLAME_BY_ACTIVITY);
+  g_autofree char *saved = g_settings_get_string (settings, "flame-colour");
+  g_assert_cmpstr (saved, ==, "activity");
+  g_autofree char *by_activity = mg_flame_view_dup_tooltip (flame, width * 0.95, 2 * 20 + 10);
+  g_assert_cmpstr (by_activity, ==,
+                   "code_fixture_b\nTotal 18.8 % (30 samples), self 0.0 %\n"
+                   "Computing 100.0 %, waiting in MPI 0.0 %");
+  gui_test_save_screenshot (window, "code-flame-activity-light.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  window = gui_test_new_window (profile);
+  view = code_view (window);
+  flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
+  g_assert_cmpint (mg_flame_view_get_colouring (flame), ==, MG_FLAME_BY_ACTIVITY);
+  gtk_widget_activate_action (mg_code_view_get_flame_options (view), "flame-options.colouring",
+                              "s", "module");
+  g_assert_cmpint (mg_flame_view_get_colouring (flame), ==, MG_FLAME_BY_MODULE);
+  g_free (saved);
+  saved = g_settings_get_string (settings, "flame-colour");
+  g_assert_cmpstr (saved, ==, "module");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 wait_idle (MgCodeView *view)
 {
@@ -812,6 +928,13 @@ test_screenshots (void)
   gui_test_save_screenshot (window, "code-tree-dark.png");
   mg_code_view_show_page (code_view (window), "flame");
   gui_test_save_screenshot (window, "code-flame-dark.png");
+  /* As a flame coloured by activity, then back to the defaults. */
+  GtkWidget *options = mg_code_view_get_flame_options (code_view (window));
+  gtk_widget_activate_action (options, "flame-options.orientation", "s", "flame");
+  gtk_widget_activate_action (options, "flame-options.colouring", "s", "activity");
+  gui_test_save_screenshot (window, "code-flame-activity-dark.png");
+  gtk_widget_activate_action (options, "flame-options.orientation", "s", "icicle");
+  gtk_widget_activate_action (options, "flame-options.colouring", "s", "module");
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -851,6 +974,8 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/search", test_search);
   g_test_add_func ("/code-view/export", test_export);
   g_test_add_func ("/code-view/keyboard", test_keyboard);
+  g_test_add_func ("/code-view/flame-orientation", test_flame_orientation);
+  g_test_add_func ("/code-view/flame-colouring", test_flame_colouring);
   g_test_add_func ("/code-view/live-profiles", test_live_profiles);
   g_test_add_func ("/code-view/no-stacks", test_no_stacks);
   g_test_add_func ("/code-view/across-processes", test_across_processes);

@@ -4,6 +4,7 @@
  * inlined functions and the namer's cache. */
 #include <math.h>
 
+#include "plot/mg-activity-render.h"
 #include "plot/mg-call-index.h"
 #include "plot/mg-call-tree.h"
 #include "plot/mg-flame-graph.h"
@@ -42,16 +43,37 @@ test_namer (guint *calls)
 }
 
 static void
-add (MgCallTree *tree, guint64 count, guint n, ...)
+add_va (MgCallTree *tree, guint64 count, guint flags, guint n, va_list ap)
 {
   MgStackFrame frames[16];
+
+  for (guint i = 0; i < n; i++)
+    frames[i] = (MgStackFrame) { .module = MG_STACK_MODULE_UNKNOWN, .vaddr = va_arg (ap, guint64) };
+  if (flags == 0)
+    mg_call_tree_add_stack (tree, NULL, frames, n, count);
+  else
+    mg_call_tree_add_stack_flags (tree, NULL, frames, n, count, flags);
+}
+
+static void
+add (MgCallTree *tree, guint64 count, guint n, ...)
+{
   va_list ap;
 
   va_start (ap, n);
-  for (guint i = 0; i < n; i++)
-    frames[i] = (MgStackFrame) { .module = MG_STACK_MODULE_UNKNOWN, .vaddr = va_arg (ap, guint64) };
+  add_va (tree, count, 0, n, ap);
   va_end (ap);
-  mg_call_tree_add_stack (tree, NULL, frames, n, count);
+}
+
+/* A stack sampled while its thread waited in MPI. */
+static void
+add_waiting (MgCallTree *tree, guint64 count, guint n, ...)
+{
+  va_list ap;
+
+  va_start (ap, n);
+  add_va (tree, count, MG_STACK_MPI, n, ap);
+  va_end (ap);
 }
 
 static void
@@ -273,7 +295,7 @@ test_namer_cache (void)
  * lists, innermost first) and (window, stack, count) entries over the
  * windows (0, 1], (1, 2], (2, 3]. */
 static GVariant *
-index_process (gint32 index, const guint64 (*stacks)[4], guint n_stacks,
+index_process (gint32 index, const guint64 (*stacks)[4], const guint32 *flags, guint n_stacks,
                const guint32 (*counts)[3], guint n_counts)
 {
   const double starts[] = { 0, 1, 2 }, ends[] = { 1, 2, 3 };
@@ -286,7 +308,7 @@ index_process (gint32 index, const guint64 (*stacks)[4], guint n_stacks,
       g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
       for (guint f = 0; f < 4 && stacks[i][f] != 0; f++)
         g_variant_builder_add (&frames, "(ut)", MG_STACK_MODULE_UNKNOWN, stacks[i][f]);
-      g_variant_builder_add (&sb, "(a(ut)u)", &frames, 0u);
+      g_variant_builder_add (&sb, "(a(ut)u)", &frames, flags ? flags[i] : 0u);
     }
   g_variant_builder_init (&cb, G_VARIANT_TYPE ("a(uuu)"));
   for (guint i = 0; i < n_counts; i++)
@@ -307,13 +329,15 @@ index_profile (void)
   MgProfile *profile = mg_profile_new_empty ();
   const guint64 p0_stacks[][4] = { { 0x401, 0x202, 0x102, 0 }, { 0x201, 0x102, 0 }, { 0x101, 0 } };
   const guint32 p0_counts[][3] = { { 0, 0, 5 }, { 0, 1, 3 }, { 1, 2, 2 }, { 2, 0, 7 } };
+  /* main→a→c waited in MPI (thread 1's, the thread bits ignored). */
+  const guint32 p0_flags[] = { MG_STACK_MPI | 2u << MG_STACK_THREAD_SHIFT, 0, 0 };
   const guint64 p2_stacks[][4] = { { 0x201, 0x102, 0 }, { 0x301, 0x302, 0x102, 0 }, { 0 } };
   const guint32 p2_counts[][3] = { { 0, 0, 4 }, { 1, 1, 6 }, { 2, 2, 1 }, { 2, 0, 2 } };
   GVariantBuilder procs;
 
   g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
-  g_variant_builder_add_value (&procs, index_process (0, p0_stacks, 3, p0_counts, 4));
-  g_variant_builder_add_value (&procs, index_process (2, p2_stacks, 3, p2_counts, 4));
+  g_variant_builder_add_value (&procs, index_process (0, p0_stacks, p0_flags, 3, p0_counts, 4));
+  g_variant_builder_add_value (&procs, index_process (2, p2_stacks, NULL, 3, p2_counts, 4));
   g_clear_pointer (&profile->stacks, g_variant_unref);
   profile->stacks = g_variant_ref_sink (g_variant_new (
     "(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))", g_variant_new_array (G_VARIANT_TYPE ("(ayay)"), NULL, 0),
@@ -333,6 +357,8 @@ assert_same_node (MgCallTree *want, MgCallTree *got, MgCallTreeKind kind, guint 
   g_assert_cmpstr (fw ? fw->name : NULL, ==, fg ? fg->name : NULL);
   g_assert_cmpuint (want_self, ==, got_self);
   g_assert_cmpuint (want_total, ==, got_total);
+  g_assert_cmpuint (mg_call_tree_get_waiting (want, kind, w), ==,
+                    mg_call_tree_get_waiting (got, kind, g));
   g_assert_cmpuint (mg_call_tree_get_n_children (want, kind, w), ==,
                     mg_call_tree_get_n_children (got, kind, g));
   for (guint i = 0; i < mg_call_tree_get_n_children (want, kind, w); i++)
@@ -394,6 +420,10 @@ test_index (void)
       g_assert_cmpuint (n_processes, ==, mg_stack_set_get_n_processes (set));
       assert_same_tree (want, got);
     }
+  /* Whole run by value: main→a→c's 12 samples (5 + 7) waited in MPI. */
+  g_autoptr (MgCallTree) whole = mg_call_index_query (index, -1, -INFINITY, INFINITY, NULL);
+  g_assert_cmpuint (mg_call_tree_get_waiting (whole, MG_CALL_TREE_TOP_DOWN, MG_CALL_TREE_ROOT), ==,
+                    12);
   /* Whole run by value: b's recursion counts its 6 samples once. */
   g_autoptr (MgCallTree) all = mg_call_index_query (index, -1, -INFINITY, INFINITY, NULL);
   check_function (all, "b", 6, 6);
@@ -401,6 +431,42 @@ test_index (void)
   check_function (all, "c", 12, 12);
   check_function (all, "main", 2, 29);
   g_assert_cmpuint (calls, ==, 4);
+}
+
+/* main→a ×60 computing, main→b→c ×30 waiting in MPI and ×10 computing
+ * (the same frames: two stacks): a waited 0 of 60, b and c 30 of 40, main
+ * and the root 30 of 100; bottom up, c 30 of its 40. */
+static MgCallTree *
+mixed_paths (MgFrameNamer *namer)
+{
+  MgCallTree *tree = mg_call_tree_new_empty (namer);
+
+  add (tree, 60, 2, (guint64) 0x205, (guint64) 0x121);
+  add_waiting (tree, 30, 3, (guint64) 0x410, (guint64) 0x331, (guint64) 0x141);
+  add (tree, 10, 3, (guint64) 0x410, (guint64) 0x331, (guint64) 0x141);
+  mg_call_tree_finish (tree);
+  return tree;
+}
+
+static void
+test_waiting (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) tree = mixed_paths (namer);
+  const MgCallTreeKind down = MG_CALL_TREE_TOP_DOWN;
+
+  g_assert_cmpuint (mg_call_tree_get_waiting (tree, down, MG_CALL_TREE_ROOT), ==, 30);
+  guint main_node = check_node (tree, down, MG_CALL_TREE_ROOT, "main", 0, 100, 2);
+  g_assert_cmpuint (mg_call_tree_get_waiting (tree, down, main_node), ==, 30);
+  guint a = check_node (tree, down, main_node, "a", 60, 60, 0);
+  g_assert_cmpuint (mg_call_tree_get_waiting (tree, down, a), ==, 0);
+  guint b = check_node (tree, down, main_node, "b", 0, 40, 1);
+  g_assert_cmpuint (mg_call_tree_get_waiting (tree, down, b), ==, 30);
+  guint c = check_node (tree, down, b, "c", 40, 40, 0);
+  g_assert_cmpuint (mg_call_tree_get_waiting (tree, down, c), ==, 30);
+  guint c_up = check_node (tree, MG_CALL_TREE_BOTTOM_UP, MG_CALL_TREE_ROOT, "c", 40, 40, 1);
+  g_assert_cmpuint (mg_call_tree_get_waiting (tree, MG_CALL_TREE_BOTTOM_UP, c_up), ==, 30);
 }
 
 static const MgFlameBox *
@@ -506,6 +572,58 @@ test_flame_render (void)
   g_assert_cmpfloat (p[0] + p[1] + p[2], >, pd[0] + pd[1] + pd[2]);
 }
 
+/* PIXEL within one step of RGB in each channel (cairo rounds its own way). */
+static void
+assert_pixel_near (guint32 pixel, const double rgb[3])
+{
+  guint32 want = argb (rgb);
+
+  g_assert_cmphex (pixel >> 24, ==, 0xff);
+  for (guint shift = 0; shift < 24; shift += 8)
+    g_assert_cmpint (abs ((int) ((pixel >> shift) & 0xff) - (int) ((want >> shift) & 0xff)), <=, 1);
+}
+
+/* Coloured by activity, as a flame: a (all computing) in the activity
+ * row's Computing colour, b (30 of 40 waiting) three quarters of the way
+ * to MPI's, the rows counted from the bottom. */
+static void
+test_flame_activity (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) tree = mixed_paths (namer);
+  g_autoptr (GArray) boxes = mg_flame_layout (tree, MG_CALL_TREE_ROOT, 0);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400, 100);
+  cairo_t *cr = cairo_create (surface);
+  MgFlameStyle style = { 400, 100, 20, MG_FLAME_FLAME, MG_FLAME_BY_ACTIVITY, FALSE, "all", NULL, 0 };
+  double computing[3], mixed[3], root[3];
+
+  mg_flame_draw (cr, tree, boxes, &style);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  mg_flame_activity_colour (0, computing);
+  mg_flame_activity_colour (0.75, mixed);
+  mg_flame_activity_colour (0.3, root);
+  MgRgba green = mg_activity_render_class_colour (MG_ACTIVITY_COMPUTING);
+  MgRgba blue = mg_activity_render_class_colour (MG_ACTIVITY_MPI);
+  double all_mpi[3];
+  mg_flame_activity_colour (1, all_mpi);
+  g_assert_cmphex (argb (computing), ==, argb ((double[]) { green.r, green.g, green.b }));
+  g_assert_cmphex (argb (all_mpi), ==, argb ((double[]) { blue.r, blue.g, blue.b }));
+  /* Rows from the bottom: All 80-99, main 60-79, a and b 40-59, c 20-39. */
+  assert_pixel_near (pixel (surface, 100, 90), root);
+  assert_pixel_near (pixel (surface, 100, 50), computing); /* a: 60 % */
+  assert_pixel_near (pixel (surface, 300, 50), mixed);     /* b */
+  assert_pixel_near (pixel (surface, 300, 30), mixed);     /* c under b */
+  g_assert_cmphex (pixel (surface, 100, 30), ==, 0);                /* a's self time */
+  g_assert_cmphex (pixel (surface, 100, 10), ==, 0);                /* above the deepest */
+  cairo_surface_destroy (surface);
+  g_assert_cmpint (mg_flame_row_at (90, MG_FLAME_FLAME, 100, 20), ==, 0);
+  g_assert_cmpint (mg_flame_row_at (90, MG_FLAME_ICICLE, 100, 20), ==, 4);
+  g_assert_cmpint (mg_flame_row_at (100, MG_FLAME_FLAME, 100, 20), ==, -1);
+  g_assert_cmpfloat (mg_flame_row_top (1, MG_FLAME_FLAME, 100, 20), ==, 60);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -520,5 +638,7 @@ main (int argc, char **argv)
   g_test_add_func ("/call-tree/matches", test_matches);
   g_test_add_func ("/flame-graph/layout", test_flame_layout);
   g_test_add_func ("/flame-graph/render", test_flame_render);
+  g_test_add_func ("/call-tree/waiting", test_waiting);
+  g_test_add_func ("/flame-graph/activity", test_flame_activity);
   return g_test_run ();
 }
