@@ -497,6 +497,8 @@ linked_pair (const char *first_label, const char *second_label, GtkWidget **seco
   return box;
 }
 
+static GtkWidget *ensure_source (MgCodeView *self);
+
 static void
 on_page_toggled (MgCodeView *self)
 {
@@ -508,6 +510,8 @@ on_page_toggled (MgCodeView *self)
     page = "flame";
   else if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->source_button)))
     page = "source";
+  if (g_str_equal (page, "source"))
+    ensure_source (self);
   gtk_stack_set_visible_child_name (GTK_STACK (self->view_stack), page);
 }
 
@@ -1005,7 +1009,8 @@ show_profile (MgCodeView *self, MgProfile *profile, MgSymbolizer *symbolizer)
   fill_functions (self);
   fill_tree (self);
   mg_flame_view_set_tree (MG_FLAME_VIEW (self->flame), NULL);
-  mg_source_view_set_profile (MG_SOURCE_VIEW (self->source), profile);
+  if (self->source != NULL)
+    mg_source_view_set_profile (MG_SOURCE_VIEW (self->source), profile);
   mg_code_view_set_selected_function (self, NULL);
   gtk_label_set_text (GTK_LABEL (self->summary), "");
   /* Another profile's threads: All Threads again. */
@@ -1056,7 +1061,8 @@ mg_code_view_set_live_profile (MgCodeView *self, MgProfile *profile)
   g_clear_pointer (&self->namer, mg_frame_namer_unref);
   self->namer = mg_code_namer_new_for (profile, self->symbolizer);
   /* The Source view's figures follow the run too, its function kept. */
-  mg_source_view_set_profile (MG_SOURCE_VIEW (self->source), profile);
+  if (self->source != NULL)
+    mg_source_view_set_profile (MG_SOURCE_VIEW (self->source), profile);
   on_selected_function (self);
   schedule_live (self);
 }
@@ -1330,8 +1336,25 @@ on_selected_function (MgCodeView *self)
       if (row >= 0)
         f = mg_call_tree_get_function (tree, (guint) row, NULL, NULL);
     }
-  mg_source_view_show_function (MG_SOURCE_VIEW (self->source), f ? f->name : NULL,
-                                f ? f->file : NULL, f ? f->line : 0);
+  if (self->source != NULL)
+    mg_source_view_show_function (MG_SOURCE_VIEW (self->source), f ? f->name : NULL,
+                                  f ? f->file : NULL, f ? f->line : 0);
+}
+
+/* The Source view, made when first shown: GtkSourceView's languages and
+ * styles are loaded only by a user who reads source. */
+static GtkWidget *
+ensure_source (MgCodeView *self)
+{
+  if (self->source == NULL)
+    {
+      self->source = mg_source_view_new (self->view);
+      gtk_stack_add_named (GTK_STACK (self->view_stack), self->source, "source");
+      if (self->profile != NULL)
+        mg_source_view_set_profile (MG_SOURCE_VIEW (self->source), self->profile);
+      on_selected_function (self);
+    }
+  return self->source;
 }
 
 /* A row or flame box double-clicked (or Enter): its source. */
@@ -1372,15 +1395,13 @@ mg_code_view_new (MgTimeView *view)
   self->view = g_object_ref (view);
   for (guint i = 0; i < G_N_ELEMENTS (range_properties); i++)
     g_signal_connect_swapped (view, range_properties[i], G_CALLBACK (schedule), self);
-  self->source = mg_source_view_new (view);
-  gtk_stack_add_named (GTK_STACK (self->view_stack), self->source, "source");
   return GTK_WIDGET (self);
 }
 
 GtkWidget *
 mg_code_view_get_source_view (MgCodeView *self)
 {
-  return self->source;
+  return ensure_source (self);
 }
 
 gboolean

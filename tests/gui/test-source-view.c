@@ -590,26 +590,6 @@ test_screenshots (void)
   g_settings_reset (settings, "code-pane-position");
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SOURCE_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SOURCE_TEST_ASAN 1
-#endif
-#endif
-
-#ifdef SOURCE_TEST_ASAN
-/* GtkSourceView's languages and styles take GLib past 2048 quarks, and
- * GLib then drops its first quark block by design (its lookups take no
- * lock), allocated in its constructor: whole stacks, so that
- * tests/lsan.supp can tell that block (allocated under _dl_init) apart. */
-const char *__asan_default_options (void);
-const char *
-__asan_default_options (void)
-{
-  return "fast_unwind_on_malloc=0";
-}
-#endif
 
 int
 main (int argc, char **argv)
