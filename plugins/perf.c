@@ -14,7 +14,8 @@
  *
  * Counters are process-scope: at a metric's first sample (only then is its
  * metric id known) one counting counter is opened on every thread of the
- * process listed in /proc/self/task (at most MAX_TASKS) but the sampler's
+ * process listed in /proc/self/task at the first metric's opening (at
+ * most MAX_TASKS; the later metrics use the same list) but the sampler's
  * own (metrograph_get_sampler_thread_usage), each with
  * inherit=1, so that threads and child processes they create afterwards
  * are counted too (the kernel adds the descendants' counts on read); the
@@ -36,7 +37,9 @@
  * thread running elsewhere, a cross-CPU call) of its own. The group is
  * read by the first of its members to ask in a round; the others take the
  * values it read (mg_same_round). Hardware and raw events stay alone: a hardware group
- * counts only when all its members fit the PMU together. */
+ * counts only when all its members fit the PMU together. A thread's group
+ * is opened whole, with every software event of the plan, and never grows
+ * after (build_group says why). */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
 #include <linux/perf_event.h>
@@ -130,6 +133,8 @@ typedef struct {
   pid_t tid;
   int n_members;
   int fd[MAX_MEMBERS];        /* fd[0] leads */
+  /* The member's index in planned, or -1 (an event not in the plan). */
+  signed char plan_index[MAX_MEMBERS];
   int64_t round_ns;           /* the round of values (mg_same_round) */
   uint64_t values[MAX_MEMBERS];
 } Group;
@@ -160,6 +165,18 @@ typedef struct {
 static SymbolicEvent symbolic[MAX_SLOTS * 2];
 static int n_symbolic;
 static bool have_plan; /* the run plan was read: symbolic is complete */
+
+/* The software events of this plugin's metrics in the run plan: a thread's
+ * group is opened with all of them at once (see build_group). */
+static struct perf_event_attr planned[MAX_MEMBERS];
+static int n_planned;
+
+/* The threads the counters were opened on, listed once at the first
+ * metric's opening: every metric counts the same threads (and those they
+ * create afterwards, by inheritance), and later metrics scan no /proc. */
+static pid_t opened_tids[MAX_TASKS];
+static int n_opened_tids; /* 0: not listed yet */
+static bool opened_more;  /* there were more than MAX_TASKS */
 
 /* perf_event_paranoid, named in the "forbidden" message; the environment
  * variable METROGRAPH_PERF_PARANOID_FILE replaces it (for tests). */
@@ -408,6 +425,34 @@ resolve_event (const char *event, struct perf_event_attr *attr, char *msg,
   return -1;
 }
 
+static bool
+same_event (const struct perf_event_attr *a, const struct perf_event_attr *b)
+{
+  return a->type == b->type && a->config == b->config && a->config1 == b->config1
+         && a->config2 == b->config2;
+}
+
+/* Notes a software event of the plan (once), for the threads' groups. */
+static void
+plan_event (const char *name)
+{
+  struct perf_event_attr attr;
+  const SymbolicEvent *known = NULL;
+  if (!is_generic_or_raw (name, &attr))
+    {
+      known = find_symbolic (name);
+      if (known == NULL || !known->known)
+        return;
+      attr = known->attr;
+    }
+  if (attr.type != PERF_TYPE_SOFTWARE || n_planned == MAX_MEMBERS)
+    return;
+  for (int i = 0; i < n_planned; i++)
+    if (same_event (&planned[i], &attr))
+      return;
+  planned[n_planned++] = attr;
+}
+
 /* Translates the symbolic names of one customData ("a" or "a/b", blanks
  * ignored, as slot_open reads it) into the table. */
 static void
@@ -428,6 +473,8 @@ translate_custom_data (const char *custom_data, void *user)
               memcpy (e->name, name, (size_t) len + 1);
               e->known = load_libpfm () && pfm_translate (name, &e->attr);
             }
+          if (len > 0)
+            plan_event (name);
           len = 0;
           if (*p == '\0')
             break;
@@ -482,7 +529,84 @@ group_of (pid_t tid)
   return group;
 }
 
-/* Adds a counter of attr to tid's group; *group_index and *member say
+static int read_group (Group *group);
+
+static void
+close_group_fds (Group *group)
+{
+  for (int m = group->n_members - 1; m >= 0; m--)
+    {
+      allinea_safe_close (group->fd[m]);
+      fds_open--;
+    }
+  group->n_members = 0;
+}
+
+/* Adds a counter of attr to the group (plan_index: its place in planned,
+ * or -1). */
+static int
+add_member (Group *group, struct perf_event_attr *attr, int plan_index)
+{
+  struct perf_event_attr a = *attr;
+  a.read_format = PERF_FORMAT_GROUP;
+  int fd;
+  int leader = group->n_members > 0 ? group->fd[0] : -1;
+  if (open_counter_in (&a, group->tid, leader, &fd) != 0)
+    return -1;
+  if (plan_index >= 0)
+    planned[plan_index].exclude_kernel = a.exclude_kernel; /* what was allowed */
+  attr->exclude_kernel = a.exclude_kernel;
+  group->plan_index[group->n_members] = (signed char) plan_index;
+  group->fd[group->n_members++] = fd;
+  fds_open++;
+  return 0;
+}
+
+/* Opens a new group on the thread with every software event of the plan
+ * at once. The kernel refuses to read a group (ECHILD) while a copy of it
+ * that a thread or child process inherited has fewer members than the
+ * group has now: a group that grows after the thread created one fails at
+ * every read for as long as that descendant lives (Open MPI ranks create
+ * threads at MPI_Init, when the first round opens the counters). So a
+ * group never grows once opened, and a descendant created while it was
+ * being opened (its copy found by the read that follows) has the group
+ * opened again: its partial copy goes with the old one. */
+static int
+build_group (Group *group)
+{
+  for (int attempt = 0; attempt < 4; attempt++)
+    {
+      /* An event the kernel refuses is left out (its metric fails on its
+       * own when it looks for it); the thread's end ends the opening. */
+      int first_err = 0;
+      for (int i = 0; i < n_planned && fds_open < fd_budget; i++)
+        if (add_member (group, &planned[i], i) != 0)
+          {
+            if (first_err == 0)
+              first_err = errno;
+            if (errno == ESRCH)
+              break;
+          }
+      if (group->n_members == 0)
+        {
+          errno = first_err ? first_err : EMFILE;
+          return -1;
+        }
+      /* Members that join a group already on a CPU wait for the thread's
+       * next context switch to count: put the group on again. */
+      ioctl (group->fd[0], PERF_EVENT_IOC_DISABLE, 0);
+      ioctl (group->fd[0], PERF_EVENT_IOC_ENABLE, 0);
+      errno = 0;
+      if (read_group (group) == 0 || errno != ECHILD)
+        return 0;
+      close_group_fds (group);
+    }
+  errno = ECHILD;
+  return -1;
+}
+
+/* Finds the counter of attr in tid's group (opened with the plan's
+ * events, see build_group) or adds it there; *group_index and *member say
  * where it is. -1 with errno set when it cannot be opened; 1 when the
  * group is full (then the caller opens it alone). */
 static int
@@ -490,28 +614,46 @@ join_group (struct perf_event_attr *attr, pid_t tid, int *fd, int *group_index,
             int *member)
 {
   Group *group = group_of (tid);
-  if (group == NULL || group->n_members == MAX_MEMBERS)
+  if (group == NULL)
     return 1;
-  attr->read_format = PERF_FORMAT_GROUP;
-  int leader = group->n_members > 0 ? group->fd[0] : -1;
-  if (open_counter_in (attr, tid, leader, fd) != 0)
+  if (group->n_members == 0 && n_planned > 0 && build_group (group) != 0)
     {
       int err = errno;
-      if (group->n_members == 0)
-        n_groups--; /* the new, empty group goes again */
+      n_groups--; /* the new, empty group goes again */
       errno = err;
       return -1;
     }
-  *member = group->n_members;
-  group->fd[group->n_members++] = *fd;
-  if (leader >= 0)
+  *group_index = (int) (group - groups);
+  for (int m = 0; m < group->n_members; m++)
+    if (group->plan_index[m] >= 0 && same_event (&planned[(int) group->plan_index[m]], attr))
+      {
+        attr->exclude_kernel = planned[(int) group->plan_index[m]].exclude_kernel;
+        *member = m;
+        *fd = group->fd[m];
+        return 0;
+      }
+  /* Not in the plan (another host): the group grows, which a thread or
+   * child created since cannot read (ECHILD, above). */
+  if (group->n_members == MAX_MEMBERS)
+    return 1;
+  bool was_empty = group->n_members == 0;
+  if (add_member (group, attr, -1) != 0)
+    {
+      int err = errno;
+      if (was_empty)
+        n_groups--;
+      errno = err;
+      return -1;
+    }
+  *member = group->n_members - 1;
+  *fd = group->fd[*member];
+  if (!was_empty)
     {
       /* A member that joins a group already on a CPU waits for the
        * thread's next context switch to count: put the group on again. */
-      ioctl (leader, PERF_EVENT_IOC_DISABLE, 0);
-      ioctl (leader, PERF_EVENT_IOC_ENABLE, 0);
+      ioctl (group->fd[0], PERF_EVENT_IOC_DISABLE, 0);
+      ioctl (group->fd[0], PERF_EVENT_IOC_ENABLE, 0);
     }
-  *group_index = (int) (group - groups);
   return 0;
 }
 
@@ -550,11 +692,7 @@ static void
 close_groups (void)
 {
   for (int g = 0; g < n_groups; g++)
-    for (int m = groups[g].n_members - 1; m >= 0; m--)
-      {
-        allinea_safe_close (groups[g].fd[m]);
-        fds_open--;
-      }
+    close_group_fds (&groups[g]);
   n_groups = 0;
 }
 
@@ -668,7 +806,8 @@ open_on_tasks (Slot *slot, int event, struct perf_event_attr *attr,
       slot->member[event][opened] = (signed char) member;
       slot->group[event][opened] = (unsigned char) group;
       opened++;
-      fds_open++;
+      if (member < 0)
+        fds_open++; /* a group's are counted by join_group */
     }
   *n_open = opened;
   if (opened == 0)
@@ -733,16 +872,21 @@ slot_open (Slot *slot, const struct timespec *now)
         slot_fail (slot, EINVAL);
         return;
       }
-  pid_t tids[MAX_TASKS];
-  bool more = false;
-  int n_tids = list_tasks (tids, MAX_TASKS, &more);
-  if (n_tids <= 0)
+  if (n_opened_tids == 0)
     {
-      /* No /proc: the calling thread's process, through its main thread. */
-      tids[0] = owner_pid;
-      n_tids = 1;
+      n_opened_tids = list_tasks (opened_tids, MAX_TASKS, &opened_more);
+      if (n_opened_tids <= 0)
+        {
+          /* No /proc: the calling thread's process, through its main thread. */
+          opened_tids[0] = owner_pid;
+          n_opened_tids = 1;
+        }
+      n_opened_tids = without_sampler_thread (opened_tids, n_opened_tids);
     }
-  n_tids = without_sampler_thread (tids, n_tids);
+  pid_t tids[MAX_TASKS];
+  bool more = opened_more;
+  int n_tids = n_opened_tids;
+  memcpy (tids, opened_tids, (size_t) n_tids * sizeof tids[0]);
   int covered = n_tids;
   for (int i = 0; i < n; i++)
     {
@@ -796,6 +940,7 @@ reset_after_fork (void)
   close_groups ();
   n_slots = 0;
   fds_open = 0;
+  n_opened_tids = 0;
   owner_pid = getpid ();
   owner_generation = mg_fork_generation;
 }
@@ -907,6 +1052,8 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   n_slots = 0;
   n_groups = 0;
   fds_open = 0;
+  n_opened_tids = 0;
+  n_planned = 0;
   struct rlimit nofile;
   if (getrlimit (RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur != RLIM_INFINITY)
     fd_budget = nofile.rlim_cur / 4 < 16 ? 16 : (int) (nofile.rlim_cur / 4);

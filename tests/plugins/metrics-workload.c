@@ -26,12 +26,17 @@
  *          forks a child that writes 8 MiB in 8 write(2) calls and touches
  *          8 MiB (2048 pages), each followed by idling; prints
  *          "child=PID"
+ *   spawning
+ *          starts a thread every millisecond, 120 in all, each living
+ *          until 1 s after the start (threads made while the sampler's
+ *          first round opens its perf counters)
  *   energy FILE
  *          a fake RAPL counter: rewrites FILE in place 20 times, 50 ms
  *          apart, adding 0.5 J each time (10 J in 1 s), then idles 0.3 s
  * Built without sanitizers: the sampler is preloaded into it. */
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <sys/wait.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -315,6 +320,45 @@ compute (double seconds)
   return 0;
 }
 
+static pthread_mutex_t spawn_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t spawn_done = PTHREAD_COND_INITIALIZER;
+static bool spawn_over;
+
+static void *
+spawned (void *data)
+{
+  pthread_mutex_lock (&spawn_lock);
+  while (!spawn_over)
+    pthread_cond_wait (&spawn_done, &spawn_lock);
+  pthread_mutex_unlock (&spawn_lock);
+  return NULL;
+}
+
+static int
+spawning (void)
+{
+  enum { N = 120 };
+  pthread_t t[N];
+  double start = now ();
+  int n = 0;
+  for (; n < N; n++)
+    {
+      if (pthread_create (&t[n], NULL, spawned, NULL) != 0)
+        break;
+      sleep_s (0.001);
+    }
+  double left = 1.0 - (now () - start);
+  if (left > 0)
+    sleep_s (left);
+  pthread_mutex_lock (&spawn_lock);
+  spawn_over = true;
+  pthread_cond_broadcast (&spawn_done);
+  pthread_mutex_unlock (&spawn_lock);
+  for (int k = 0; k < n; k++)
+    pthread_join (t[k], NULL);
+  return n == N ? 0 : 1;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -342,9 +386,11 @@ main (int argc, char **argv)
     return threads (atoi (argv[2]));
   if (strcmp (mode, "fork") == 0)
     return forking ();
+  if (strcmp (mode, "spawning") == 0)
+    return spawning ();
   if (strcmp (mode, "energy") == 0 && argc > 2)
     return energy (argv[2]);
   fprintf (stderr, "usage: metrics-workload busy|half|rss|write|sleep|idle|"
-           "main-exits|compute SECONDS|threads N|fork|energy FILE\n");
+           "main-exits|compute SECONDS|threads N|fork|spawning|energy FILE\n");
   return 2;
 }

@@ -729,6 +729,51 @@ test_threads_before_first_sample (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (fabs (task_clock - cpu), <=, cpu * 0.1 + 100 * steal / wall);
 }
 
+/* Threads created while the first round opens the perf counters (one a
+ * millisecond, with 100 ms rounds: about 100 threads to open counters on
+ * then) inherit each thread's software-event group as it is at that
+ * moment; a group that grew afterwards could not be read for as long as
+ * they lived (ECHILD, "reading a perf counter failed (errno 10)" at every
+ * sample: an Open MPI rank's threads at MPI_Init). No error, and every
+ * window after the first has values. */
+static void
+test_threads_while_opening (Fixture *f, gconstpointer data)
+{
+  const char *refused = perf_refused ();
+  if (refused)
+    {
+      g_test_message ("skipped: %s", refused);
+      g_test_skip (refused);
+      return;
+    }
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
+  const char *args[] = { "--interval=100", workload, "spawning", NULL };
+  Run run = { 1, args, NULL, NULL, FALSE };
+  g_autoptr (MgProfile) p = profile_run (f, &run, NULL);
+  static const char *const ids[] = { "org.metrograph.perf.task_clock",
+                                     "org.metrograph.perf.page_faults",
+                                     "org.metrograph.perf.context_switches",
+                                     "org.metrograph.perf.cpu_migrations" };
+  for (guint i = 0; i < mg_profile_get_n_metric_errors (p); i++)
+    {
+      const MgMetricError *e = mg_profile_get_metric_error (p, i);
+      g_test_message ("%s: %s (%u times)", e->metric_id, e->message, e->count);
+      for (guint k = 0; k < G_N_ELEMENTS (ids); k++)
+        g_assert_cmpstr (e->metric_id, !=, ids[k]);
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (ids); k++)
+    {
+      const MgProcessSeries *s = mg_profile_get_process_series (p, 0, metric_index (p, ids[k]));
+      guint with_values = 0;
+      for (guint w = 1; w < s->n; w++)
+        with_values += !isnan (s->means[w]);
+      g_test_message ("%s: %u of %u samples after the first with values", ids[k], with_values,
+                      s->n > 0 ? s->n - 1 : 0);
+      g_assert_cmpuint (s->n, >=, 5);
+      g_assert_cmpuint (with_values, ==, s->n - 1);
+    }
+}
+
 static void
 test_context_switches (Fixture *f, gconstpointer data)
 {
@@ -1316,5 +1361,6 @@ main (int argc, char **argv)
   g_test_add ("/metrics/e2e/main-exits", Fixture, NULL, fixture_set_up, test_main_exits, fixture_tear_down);
   g_test_add ("/metrics/e2e/fork", Fixture, NULL, fixture_set_up, test_fork, fixture_tear_down);
   g_test_add ("/metrics/e2e/threads-before-first-sample", Fixture, NULL, fixture_set_up, test_threads_before_first_sample, fixture_tear_down);
+  g_test_add ("/metrics/e2e/threads-while-opening", Fixture, NULL, fixture_set_up, test_threads_while_opening, fixture_tear_down);
   return g_test_run ();
 }
