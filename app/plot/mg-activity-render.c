@@ -220,16 +220,9 @@ draw_selection (cairo_t *cr, const MgActivityRenderParams *p, double y0, double 
 static void
 draw_hover (cairo_t *cr, const MgActivityRenderParams *p, double y0, double height)
 {
-  double x;
-
   if (p->hover_time < p->t0 || p->hover_time > p->t1)
     return;
-  x = floor (time_to_x (p, p->hover_time)) + 0.5;
-  set_source (cr, mg_graph_render_hover_colour (p->dark), 1);
-  cairo_set_line_width (cr, 1);
-  cairo_move_to (cr, x, y0);
-  cairo_line_to (cr, x, y0 + height);
-  cairo_stroke (cr);
+  mg_graph_render_hover_line (cr, time_to_x (p, p->hover_time), y0, height, p->dark);
 }
 
 void

@@ -558,19 +558,23 @@ draw_selection (cairo_t *cr, const MgGraphRenderParams *p)
   cairo_stroke (cr);
 }
 
-static void
-draw_hover (cairo_t *cr, const MgGraphRenderParams *p, double y, double height)
+void
+mg_graph_render_hover_line (cairo_t *cr, double x, double y, double height, gboolean dark)
 {
-  double x;
-
-  if (p->hover_time < p->t0 || p->hover_time > p->t1)
-    return;
-  x = floor (time_to_x (p, p->hover_time)) + 0.5;
-  set_source (cr, mg_graph_render_hover_colour (p->dark), 1);
+  x = floor (x) + 0.5;
+  set_source (cr, mg_graph_render_hover_colour (dark), 1);
   cairo_set_line_width (cr, 1);
   cairo_move_to (cr, x, y);
   cairo_line_to (cr, x, y + height);
   cairo_stroke (cr);
+}
+
+static void
+draw_hover (cairo_t *cr, const MgGraphRenderParams *p, double y, double height)
+{
+  if (p->hover_time < p->t0 || p->hover_time > p->t1)
+    return;
+  mg_graph_render_hover_line (cr, time_to_x (p, p->hover_time), y, height, p->dark);
 }
 
 void

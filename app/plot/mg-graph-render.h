@@ -55,6 +55,9 @@ MgRgba mg_graph_render_background (gboolean dark);
  * hover line's colour, for widgets drawing them as overlays. */
 MgRgba mg_graph_render_selection_colour (gboolean dark);
 MgRgba mg_graph_render_hover_colour (gboolean dark);
+/* The hover's vertical line at x, from y down height, in the hover colour
+ * (the graphs' and the activity rows' alike). */
+void mg_graph_render_hover_line (cairo_t *cr, double x, double y, double height, gboolean dark);
 
 /* The axis a graph would use (same rules as mg_graph_render with axis NULL).
  * lod may be NULL when !auto_zoom_vertical. max_ticks by height. */
