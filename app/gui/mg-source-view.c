@@ -349,8 +349,8 @@ on_scroll_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
   self->scroll_value = value;
   if (self->scroll_since == 0)
     self->scroll_since = now;
-  /* A loaded machine lays out slowly: up to 5 s. */
-  if (self->shown_line == 0 || now - self->scroll_since > 5 * G_USEC_PER_SEC
+  /* A loaded machine (or a sanitizer build) lays out slowly: up to 15 s. */
+  if (self->shown_line == 0 || now - self->scroll_since > 15 * G_USEC_PER_SEC
       || (still && mg_source_view_line_is_visible (self, self->shown_line)))
     {
       self->scroll_tick = 0;

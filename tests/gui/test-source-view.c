@@ -116,7 +116,7 @@ fixture_source (void)
 static gboolean
 shows_line (MgSourceView *source, guint line)
 {
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   gint64 since = 0;
 
   while (g_get_monotonic_time () < deadline)
