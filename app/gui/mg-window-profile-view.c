@@ -522,9 +522,8 @@ mg_window_profile_view_init (MgWindow *self)
   self->code_view = mg_code_view_new (self->view);
   gtk_widget_set_size_request (self->code_view, -1, 120);
   gtk_box_append (GTK_BOX (self->code_box), self->code_view);
-  if (g_object_class_find_property (G_OBJECT_GET_CLASS (self->code_view), "selected-function"))
-    g_signal_connect_swapped (self->code_view, "notify::selected-function",
-                              G_CALLBACK (on_function_selected), self);
+  g_signal_connect_swapped (self->code_view, "notify::selected-function",
+                            G_CALLBACK (on_function_selected), self);
   if (self->settings != NULL)
     g_settings_bind (self->settings, "code-pane-position", self->code_paned, "position",
                      G_SETTINGS_BIND_DEFAULT);
