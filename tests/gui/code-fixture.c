@@ -5,6 +5,9 @@
 #include <link.h>
 
 #include "gui-fixtures.h"
+#include "gui/mg-code-view-private.h"
+#include "gui/mg-window-private.h"
+#include "mg-test-common.h"
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-stack-set.h"
 
@@ -166,4 +169,19 @@ code_fixture_threads_profile (void)
                                                        g_variant_builder_end (&procs)));
   g_assert_true (mg_stack_set_check_payload (profile->stacks, 4));
   return profile;
+}
+
+/* The window's Code pane once its computation is done (at most 20 s). */
+MgCodeView *
+code_fixture_view (MgWindow *window)
+{
+  GtkWidget *view = mg_window_get_code_view (window);
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  g_assert_true (MG_IS_CODE_VIEW (view));
+  mg_test_spin (20);
+  while (mg_code_view_is_busy (MG_CODE_VIEW (view)) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (mg_code_view_is_busy (MG_CODE_VIEW (view)));
+  return MG_CODE_VIEW (view);
 }

@@ -13,6 +13,8 @@
  * c 20 %; process 1 alone: 60, a 66.7 %, c 33.3 %. */
 #pragma once
 
+#include "gui/mg-code-view.h"
+#include "gui/mg-window.h"
 #include "profile/mg-profile.h"
 
 G_BEGIN_DECLS
@@ -22,5 +24,8 @@ MgProfile *code_fixture_profile (void);
  * in its main thread ×70, main→b in thread 1 ×25, main→a in thread 2 ×5:
  * all threads a 75 %, b 25 %; the main thread a only; thread 1 b only. */
 MgProfile *code_fixture_threads_profile (void);
+
+/* The window's Code pane once its computation is done (at most 20 s). */
+MgCodeView *code_fixture_view (MgWindow *window);
 
 G_END_DECLS

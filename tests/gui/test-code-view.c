@@ -22,19 +22,6 @@
 #include "profile/mg-profile-code.h"
 #include "symbols/mg-symbolizer.h"
 
-static MgCodeView *
-code_view (MgWindow *window)
-{
-  GtkWidget *view = mg_window_get_code_view (window);
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  g_assert_true (MG_IS_CODE_VIEW (view));
-  mg_test_spin (20);
-  while (mg_code_view_is_busy (MG_CODE_VIEW (view)) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (mg_code_view_is_busy (MG_CODE_VIEW (view)));
-  return MG_CODE_VIEW (view);
-}
 
 static MgCodeItem *
 find_function (GListModel *model, const char *name)
@@ -94,7 +81,7 @@ test_functions (void)
 {
   g_autoptr (MgProfile) profile = code_fixture_profile ();
   MgWindow *window = gui_test_new_window (profile);
-  MgCodeView *view = code_view (window);
+  MgCodeView *view = code_fixture_view (window);
   GListModel *model = mg_code_view_get_functions_model (view);
   g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *exe_name = g_path_get_basename (exe);
@@ -122,12 +109,12 @@ test_functions (void)
   mg_code_view_set_profile (view, profile);
   g_assert_true (mg_code_view_is_busy (view));
   g_assert_cmpstr (mg_code_view_get_summary (view), ==, "Naming symbols…");
-  view = code_view (window);
+  view = code_fixture_view (window);
   g_assert_nonnull (strstr (mg_code_view_get_summary (view), "160 samples"));
 
   /* The second half selected: its windows' stacks only. */
   mg_time_view_set_selection (mg_window_get_time_view (window), 0.6, 0.9);
-  view = code_view (window);
+  view = code_fixture_view (window);
   assert_function (model, "code_fixture_a", 40, 40, 80, 80);
   assert_function (model, "code_fixture_c", 10, 10, 20, 20);
   assert_function (model, "code_fixture_main", 0, 50, 0, 100);
@@ -141,14 +128,14 @@ test_functions (void)
   g_assert_nonnull (processes);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (processes), 2);
   g_assert_cmpint (mg_time_view_get_process (mg_window_get_time_view (window)), ==, 1);
-  view = code_view (window);
+  view = code_fixture_view (window);
   assert_function (model, "code_fixture_a", 40, 40, 66.67, 66.67);
   assert_function (model, "code_fixture_c", 20, 20, 33.33, 33.33);
   assert_function (model, "code_fixture_b", 0, 20, 0, 33.33);
 
   /* A process without stacks says so. */
   mg_time_view_set_process (mg_window_get_time_view (window), 3);
-  view = code_view (window);
+  view = code_fixture_view (window);
   g_assert_cmpstr (mg_code_view_get_empty_title (view), ==, "No Call Stacks");
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -188,7 +175,7 @@ test_stored_names (void)
   mg_profile_store_code (profile, &namer, NULL, 0);
   g_assert_true (mg_profile_has_stored_names (profile));
   MgWindow *window = gui_test_new_window (profile);
-  MgCodeView *view = code_view (window);
+  MgCodeView *view = code_fixture_view (window);
   GListModel *model = mg_code_view_get_functions_model (view);
 
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
@@ -223,7 +210,7 @@ test_across_processes (void)
 {
   g_autoptr (MgProfile) profile = code_fixture_profile ();
   MgWindow *window = gui_test_new_window (profile);
-  MgCodeView *view = code_view (window);
+  MgCodeView *view = code_fixture_view (window);
   GListModel *model = mg_code_view_get_functions_model (view);
   MgSpreadFigures f;
 
@@ -241,12 +228,12 @@ test_across_processes (void)
 
   /* The second half: rank 0 main→b→c ×10 (c 100 %), rank 1 main→a ×40. */
   mg_time_view_set_selection (mg_window_get_time_view (window), 0.6, 0.9);
-  view = code_view (window);
+  view = code_fixture_view (window);
   assert_spread (model, "code_fixture_a", "0.0 % (rank 0)", "50.0 %", "100.0 % (rank 1)");
 
   mg_time_view_clear_selection (mg_window_get_time_view (window));
   mg_time_view_set_process (mg_window_get_time_view (window), 1);
-  view = code_view (window);
+  view = code_fixture_view (window);
   g_assert_false (mg_code_view_get_spread_shown (view));
   g_assert_false (mg_code_item_get_spread (find_function (model, "code_fixture_a"), &f));
   assert_spread (model, "code_fixture_a", "", "", "");
@@ -260,7 +247,7 @@ test_threads (void)
 {
   g_autoptr (MgProfile) profile = code_fixture_threads_profile ();
   MgWindow *window = gui_test_new_window (profile);
-  MgCodeView *view = code_view (window);
+  MgCodeView *view = code_fixture_view (window);
   GListModel *model = mg_code_view_get_functions_model (view);
   GtkDropDown *threads = GTK_DROP_DOWN (mg_code_view_get_threads (view));
 
@@ -278,7 +265,7 @@ test_threads (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
   gtk_drop_down_set_selected (threads, 1);
-  view = code_view (window);
+  view = code_fixture_view (window);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
   assert_function (model, "code_fixture_a", 70, 70, 100, 100);
   mg_test_spin (200);
@@ -286,7 +273,7 @@ test_threads (void)
   g_assert_nonnull (strstr (mg_code_view_get_summary (view), "70 samples"));
 
   gtk_drop_down_set_selected (threads, 2);
-  view = code_view (window);
+  view = code_fixture_view (window);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
   assert_function (model, "code_fixture_b", 25, 25, 100, 100);
   /* The list stays as it was, with the choice. */
@@ -296,17 +283,17 @@ test_threads (void)
   /* The selection still applies: thread 1 ran in the first half only;
    * the main thread's second half is its 20. */
   mg_time_view_set_selection (mg_window_get_time_view (window), 0.6, 0.9);
-  view = code_view (window);
+  view = code_fixture_view (window);
   g_assert_cmpstr (mg_code_view_get_empty_title (view), ==, "No Samples Here");
   gtk_drop_down_set_selected (threads, 1);
-  view = code_view (window);
+  view = code_fixture_view (window);
   assert_function (model, "code_fixture_a", 20, 20, 100, 100);
   gtk_window_destroy (GTK_WINDOW (window));
 
   /* A profile whose stacks name no thread: no drop-down. */
   g_autoptr (MgProfile) older = code_fixture_profile ();
   window = gui_test_new_window (older);
-  view = code_view (window);
+  view = code_fixture_view (window);
   g_assert_false (gtk_widget_get_visible (mg_code_view_get_threads (view)));
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -326,7 +313,7 @@ test_call_tree (void)
 {
   g_autoptr (MgProfile) profile = code_fixture_profile ();
   MgWindow *window = gui_test_new_window (profile);
-  MgCodeView *view = code_view (window);
+  MgCodeView *view = code_fixture_view (window);
   GListModel *rows = mg_code_view_get_tree_model (view);
   guint depth;
 
@@ -372,7 +359,7 @@ test_flame_graph (void)
 {
   g_autoptr (MgProfile) profile = code_fixture_profile ();
   MgWindow *window = gui_test_new_window (profile);
-  MgCodeView *view = code_view (window);
+  MgCodeView *view = code_fixture_view (window);
   MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
 
   mg_code_view_show_page (view, "flame");
@@ -425,7 +412,7 @@ test_selected_function (void)
 {
   g_autoptr (MgProfile) profile = code_fixture_profile ();
   MgWindow *window = gui_test_new_window (profile);
-  MgCodeView *view = code_view (window);
+  MgCodeView *view = code_fixture_view (window);
   g_autoptr (GPtrArray) activated = g_ptr_array_new_with_free_func (g_free);
   guint notified = 0;
   GtkWidget *table = mg_code_view_get_functions_view (view);
@@ -451,12 +438,12 @@ test_selected_function (void)
   g_assert_nonnull (c);
   g_assert_cmpstr (mg_code_item_get_name (c), ==, "code_fixture_c");
   mg_time_view_set_selection (mg_window_get_time_view (window), 0.6, 0.9);
-  view = code_view (window);
+  view = code_fixture_view (window);
   g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "code_fixture_c");
   g_assert_cmpstr (mg_code_item_get_name (gtk_single_selection_get_selected_item (rows)), ==,
                    "code_fixture_c");
   mg_time_view_clear_selection (mg_window_get_time_view (window));
-  view = code_view (window);
+  view = code_fixture_view (window);
 
   /* A call tree row: its function (row 1, top down: a under main). */
   mg_code_view_show_page (view, "tree");
@@ -505,7 +492,7 @@ test_search (void)
 {
   g_autoptr (MgProfile) profile = code_fixture_profile ();
   MgWindow *window = gui_test_new_window (profile);
-  MgCodeView *view = code_view (window);
+  MgCodeView *view = code_fixture_view (window);
   GListModel *model = mg_code_view_get_functions_model (view);
   GtkEditable *search = GTK_EDITABLE (mg_code_view_get_search_entry (view));
   MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
@@ -541,7 +528,7 @@ test_search (void)
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
   gtk_editable_set_text (search, "fixture_a");
   mg_time_view_set_selection (mg_window_get_time_view (window), 0.6, 0.9);
-  view = code_view (window);
+  view = code_fixture_view (window);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
   g_assert_cmpstr (mg_code_view_get_matched (view), ==, "Matched 80.0 %");
   gtk_editable_set_text (search, "no such thing");
@@ -573,7 +560,7 @@ test_export (void)
 {
   g_autoptr (MgProfile) profile = code_fixture_profile ();
   MgWindow *window = gui_test_new_window (profile);
-  MgCodeView *view = code_view (window);
+  MgCodeView *view = code_fixture_view (window);
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("mg-code-export-XXXXXX", NULL);
   g_autofree char *csv = g_build_filename (dir, "functions.csv", NULL);
@@ -598,7 +585,7 @@ test_export (void)
 
   /* Process 1 and a search: its values, the rows found. */
   mg_time_view_set_process (mg_window_get_time_view (window), 1);
-  view = code_view (window);
+  view = code_fixture_view (window);
   gtk_editable_set_text (GTK_EDITABLE (mg_code_view_get_search_entry (view)), "fixture_c");
   g_assert_true (mg_code_view_export (view, csv, 1, &error));
   g_autofree char *found = read_back (csv);
@@ -609,7 +596,7 @@ test_export (void)
 
   /* The whole run zoomed to a: its callees, not b. */
   mg_time_view_set_process (mg_window_get_time_view (window), -1);
-  view = code_view (window);
+  view = code_fixture_view (window);
   MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
   mg_code_view_show_page (view, "flame");
   mg_test_spin (200);
@@ -666,7 +653,7 @@ test_keyboard (void)
 {
   g_autoptr (MgProfile) profile = code_fixture_profile ();
   MgWindow *window = gui_test_new_window (profile);
-  MgCodeView *view = code_view (window);
+  MgCodeView *view = code_fixture_view (window);
   GListModel *rows = mg_code_view_get_tree_model (view);
   GtkWidget *tree = mg_code_view_get_tree_view (view);
   GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (tree)));
@@ -753,7 +740,7 @@ test_flame_orientation (void)
   g_autoptr (GSettings) settings = g_settings_new (MG_APP_ID);
   g_settings_reset (settings, "flame-orientation");
   MgWindow *window = gui_test_new_window (profile);
-  MgCodeView *view = code_view (window);
+  MgCodeView *view = code_fixture_view (window);
   MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
   GtkWidget *options = mg_code_view_get_flame_options (view);
 
@@ -800,7 +787,7 @@ test_flame_orientation (void)
 
   /* A new window opens as a flame; back to an icicle, remembered too. */
   window = gui_test_new_window (profile);
-  view = code_view (window);
+  view = code_fixture_view (window);
   flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
   g_assert_cmpint (mg_flame_view_get_orientation (flame), ==, MG_FLAME_FLAME);
   options = mg_code_view_get_flame_options (view);
@@ -823,7 +810,7 @@ test_flame_colouring (void)
   g_settings_reset (settings, "flame-colour");
   g_settings_reset (settings, "flame-orientation");
   MgWindow *window = gui_test_new_window (profile);
-  MgCodeView *view = code_view (window);
+  MgCodeView *view = code_fixture_view (window);
   MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
   GtkWidget *options = mg_code_view_get_flame_options (view);
 
@@ -846,7 +833,7 @@ test_flame_colouring (void)
   gtk_window_destroy (GTK_WINDOW (window));
 
   window = gui_test_new_window (profile);
-  view = code_view (window);
+  view = code_fixture_view (window);
   flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (view));
   g_assert_cmpint (mg_flame_view_get_colouring (flame), ==, MG_FLAME_BY_ACTIVITY);
   gtk_widget_activate_action (mg_code_view_get_flame_options (view), "flame-options.colouring",
@@ -904,7 +891,7 @@ test_no_stacks (void)
 {
   g_autoptr (MgProfile) profile = gui_fixture_single ();
   MgWindow *window = gui_test_new_window (profile);
-  MgCodeView *view = code_view (window);
+  MgCodeView *view = code_fixture_view (window);
 
   g_assert_cmpstr (mg_code_view_get_empty_title (view), ==, "No Call Stacks");
   g_assert_cmpuint (g_list_model_get_n_items (mg_code_view_get_functions_model (view)), ==, 0);
@@ -920,16 +907,16 @@ test_screenshots (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
   mg_test_spin (200);
   mg_time_view_set_selection (mg_window_get_time_view (window), 0.1, 0.45);
-  code_view (window);
+  code_fixture_view (window);
   gui_test_save_screenshot (window, "code-functions-light.png");
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
-  mg_code_view_set_bottom_up (code_view (window), FALSE);
-  mg_code_view_show_page (code_view (window), "tree");
+  mg_code_view_set_bottom_up (code_fixture_view (window), FALSE);
+  mg_code_view_show_page (code_fixture_view (window), "tree");
   gui_test_save_screenshot (window, "code-tree-dark.png");
-  mg_code_view_show_page (code_view (window), "flame");
+  mg_code_view_show_page (code_fixture_view (window), "flame");
   gui_test_save_screenshot (window, "code-flame-dark.png");
   /* As a flame coloured by activity, then back to the defaults. */
-  GtkWidget *options = mg_code_view_get_flame_options (code_view (window));
+  GtkWidget *options = mg_code_view_get_flame_options (code_fixture_view (window));
   gtk_widget_activate_action (options, "flame-options.orientation", "s", "flame");
   gtk_widget_activate_action (options, "flame-options.colouring", "s", "activity");
   gui_test_save_screenshot (window, "code-flame-activity-dark.png");
@@ -955,7 +942,7 @@ test_real_profile (void)
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
     {
       g_autofree char *name = g_strdup_printf ("code-real-%s.png", pages[i]);
-      mg_code_view_show_page (code_view (window), pages[i]);
+      mg_code_view_show_page (code_fixture_view (window), pages[i]);
       gui_test_save_screenshot (window, name);
     }
   gtk_window_destroy (GTK_WINDOW (window));

@@ -24,24 +24,11 @@
 #include "symbols/mg-symbolizer.h"
 #include "profile/mg-profile-code.h"
 
-static MgCodeView *
-code_view (MgWindow *window)
-{
-  GtkWidget *view = mg_window_get_code_view (window);
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  g_assert_true (MG_IS_CODE_VIEW (view));
-  mg_test_spin (20);
-  while (mg_code_view_is_busy (MG_CODE_VIEW (view)) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (mg_code_view_is_busy (MG_CODE_VIEW (view)));
-  return MG_CODE_VIEW (view);
-}
 
 static MgSourceView *
 source_view (MgWindow *window)
 {
-  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_view (window)));
+  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_fixture_view (window)));
   gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
 
   while (mg_source_view_is_busy (source) && g_get_monotonic_time () < deadline)
@@ -84,7 +71,7 @@ line_of (MgCodeView *view, const char *name)
 static void
 activate_function (MgWindow *window, const char *name)
 {
-  MgCodeView *view = code_view (window);
+  MgCodeView *view = code_fixture_view (window);
   GtkWidget *table = gui_test_find_widget (GTK_WIDGET (view), GTK_TYPE_COLUMN_VIEW);
 
   g_signal_emit_by_name (table, "activate", row_of (view, name));
@@ -193,7 +180,7 @@ test_function_source (void)
   g_assert_cmpstr (mg_source_view_get_empty_title (source), ==, "No Function Selected");
 
   activate_function (window, "code_fixture_a");
-  g_assert_cmpstr (mg_code_view_get_selected_function (code_view (window)), ==, "code_fixture_a");
+  g_assert_cmpstr (mg_code_view_get_selected_function (code_fixture_view (window)), ==, "code_fixture_a");
   source = source_view (window);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (source)));
   g_assert_null (mg_source_view_get_empty_title (source));
@@ -203,7 +190,7 @@ test_function_source (void)
   g_assert_cmpstr (mg_source_view_get_scheme (source), ==, "Adwaita");
 
   /* Scrolled to the function's line, which is in its definition. */
-  guint a = line_of (code_view (window), "code_fixture_a");
+  guint a = line_of (code_fixture_view (window), "code_fixture_a");
   guint a_def = line_starting (text, "code_fixture_a (int x)\n");
   g_assert_cmpuint (a, >=, a_def);
   g_assert_cmpuint (a, <=, a_def + 2);
@@ -214,9 +201,9 @@ test_function_source (void)
   /* Per line, of 160 samples: a's 100 self, 130 total; c's 60; b's 30
    * total; main's 160. */
   const MgLineFigures *figures = mg_source_view_get_figures (source);
-  guint b = line_of (code_view (window), "code_fixture_b");
-  guint c = line_of (code_view (window), "code_fixture_c");
-  guint m = line_of (code_view (window), "code_fixture_main");
+  guint b = line_of (code_fixture_view (window), "code_fixture_b");
+  guint c = line_of (code_fixture_view (window), "code_fixture_c");
+  guint m = line_of (code_fixture_view (window), "code_fixture_main");
   g_assert_cmpuint (mg_line_figures_get_total (figures), ==, 160);
   g_assert_cmpuint (mg_line_figures_get_n_lines (figures), ==, 4);
   check_line (source, a, 100, 130);
@@ -323,7 +310,7 @@ test_tree_activate (void)
 {
   g_autoptr (MgProfile) profile = code_fixture_profile ();
   MgWindow *window = gui_test_new_window (profile);
-  MgCodeView *view = code_view (window);
+  MgCodeView *view = code_fixture_view (window);
   guint n = 1;
   GtkWidget *tree = nth_column_view (GTK_WIDGET (view), &n);
   GListModel *rows = mg_code_view_get_tree_model (view);
@@ -377,7 +364,7 @@ test_flame_double_click (void)
 {
   g_autoptr (MgProfile) profile = code_fixture_profile ();
   MgWindow *window = gui_test_new_window (profile);
-  MgCodeView *view = code_view (window);
+  MgCodeView *view = code_fixture_view (window);
   GtkWidget *flame = mg_code_view_get_flame_view (view);
 
   mg_code_view_show_page (view, "flame");
@@ -441,7 +428,7 @@ test_lookup (void)
   g_autoptr (MgProfile) profile = code_fixture_profile ();
   g_autofree char *original = NULL;
   MgWindow *window = gui_test_new_window (profile);
-  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_view (window)));
+  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_fixture_view (window)));
 
   g_assert_true (g_file_get_contents (fixture_source (), &original, NULL, NULL));
   g_autofree char *stored = g_strconcat (original, "/* stored in the profile */\n", NULL);
@@ -452,7 +439,7 @@ test_lookup (void)
   g_autofree char *text = mg_source_view_dup_text (source);
   g_assert_cmpstr (text, ==, stored);
   g_assert_cmpstr (mg_source_view_get_found_at (source), ==, fixture_source ());
-  check_line (source, line_of (code_view (window), "code_fixture_b"), 0, 30);
+  check_line (source, line_of (code_fixture_view (window), "code_fixture_b"), 0, 30);
   g_assert_cmpuint (lookups_freed, ==, 0);
 
   /* Back to the disk: read again, the stored text's data freed. */
@@ -527,10 +514,10 @@ test_stored_text (void)
   g_autofree char *text = mg_source_view_dup_text (source);
   g_assert_cmpstr (text, ==, stored);
   g_assert_cmpstr (mg_source_view_get_found_at (source), ==, MOVED_SOURCE);
-  check_line (source, line_of (code_view (window), "code_fixture_b"), 0, 30);
+  check_line (source, line_of (code_fixture_view (window), "code_fixture_b"), 0, 30);
   /* Scrolled there, the view standing still: GTK 4.8's text view logs a
    * critical when it is unmapped mid-scroll. */
-  g_assert_true (shows_line (source, line_of (code_view (window), "code_fixture_b")));
+  g_assert_true (shows_line (source, line_of (code_fixture_view (window), "code_fixture_b")));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -546,7 +533,7 @@ test_missing_and_folder (void)
   g_autoptr (GSettings) settings = g_settings_new (MG_APP_ID);
   g_settings_reset (settings, "source-folder");
   MgWindow *window = gui_test_new_window (profile);
-  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_view (window)));
+  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_fixture_view (window)));
 
   /* Neither the lookup nor a folder has it: the empty state names the
    * file, the reason and what to do. */
@@ -575,14 +562,14 @@ test_missing_and_folder (void)
   g_assert_cmpstr (mg_source_view_get_found_at (source), ==, copy);
   g_autofree char *text = mg_source_view_dup_text (source);
   g_assert_cmpstr (text, ==, moved);
-  check_line (source, line_of (code_view (window), "code_fixture_a"), 100, 130);
+  check_line (source, line_of (code_fixture_view (window), "code_fixture_a"), 100, 130);
 
   /* Remembered: a new window's view looks there too. */
   g_autofree char *saved = g_settings_get_string (settings, "source-folder");
   g_assert_cmpstr (saved, ==, folder);
   gtk_window_destroy (GTK_WINDOW (window));
   window = gui_test_new_window (profile);
-  source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_view (window)));
+  source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_fixture_view (window)));
   mg_source_view_set_lookup (source, lookup_nothing, NULL, NULL);
   activate_function (window, "code_fixture_c");
   source = source_view (window);
