@@ -1272,6 +1272,15 @@ typedef struct {
   char *held_metric;           /* the metric hovered then */
 } Live;
 
+/* What a watch allocated, whenever the run ended: a quit mid-run can come
+ * before the checks that free it. */
+static void
+live_clear (Live *live)
+{
+  g_clear_pointer (&live->figures, g_hash_table_unref);
+  g_clear_pointer (&live->held_metric, g_free);
+}
+
 /* The live rows are grouped as the viewer groups them, and a group
  * collapsed by hand stays collapsed while the rows are rebuilt. */
 static void
@@ -1700,7 +1709,7 @@ test_live_run (void)
   g_assert_cmpuint (g_hash_table_size (live.figures), >=, 5);
   g_assert_cmpuint (live.titles_checked, >=, 4);
   g_assert_cmpuint (live.titles_right, ==, live.titles_checked);
-  g_clear_pointer (&live.figures, g_hash_table_unref);
+  live_clear (&live);
   g_assert_cmpfloat (live.sampled_s, >, 1.0);
   g_assert_cmpuint (live.header_checked, >=, 4);
   g_assert_cmpuint (live.header_right, ==, live.header_checked);
@@ -2025,6 +2034,7 @@ test_banner_counts (void)
   gtk_window_destroy (GTK_WINDOW (window));
 
   session_test_remove_hang_metrics (metrics);
+  live_clear (&live);
   g_rmdir (dir);
 }
 
@@ -2162,6 +2172,7 @@ test_failures (void)
         save_png (GTK_WIDGET (window), "run-static.png");
       gtk_window_destroy (GTK_WINDOW (window));
     }
+  live_clear (&live);
   g_rmdir (dir);
 }
 
@@ -2240,6 +2251,7 @@ test_close_mid_run (void)
   g_assert_true (process_gone (pid));
   g_unlink (mg_run_session_get_output_path (session));
   g_object_unref (session);
+  live_clear (&live);
   g_rmdir (dir);
 }
 
@@ -2324,6 +2336,7 @@ quit_in_subprocess (QuitHow how)
   else if (how == QUIT_DISCARD)
     g_assert_cmpint (mg_run_session_get_state (run.session), ==, MG_RUN_STATE_CANCELLED);
   g_clear_object (&run.session);
+  live_clear (&run.live);
   g_free (run.dir);
 }
 
