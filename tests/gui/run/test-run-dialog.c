@@ -135,6 +135,25 @@ fixture_dialog (void)
 
 /* Every check and group check changes the line at once; a pasted line sets
  * the checks and fields. */
+
+/* The search filters after a pause in typing: waited for, not slept. */
+static gboolean
+visible_metrics_are (gpointer data)
+{
+  void **args = data;
+
+  return mg_run_dialog_get_n_visible_metrics (args[0]) == GPOINTER_TO_UINT (args[1]);
+}
+
+static void
+assert_visible_metrics (MgRunDialog *dialog, guint expected)
+{
+  void *args[] = { dialog, GUINT_TO_POINTER (expected) };
+
+  session_test_wait (visible_metrics_are, args, 20);
+  g_assert_cmpuint (mg_run_dialog_get_n_visible_metrics (dialog), ==, expected);
+}
+
 static void
 test_checks_and_command_line (void)
 {
@@ -221,8 +240,7 @@ test_checks_and_command_line (void)
 
   /* The search box. */
   type_into (dialog, "search", "by default");
-  mg_test_spin (400);
-  g_assert_cmpuint (mg_run_dialog_get_n_visible_metrics (dialog), ==, 3);
+  assert_visible_metrics (dialog, 3);
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
@@ -1155,8 +1173,7 @@ test_scorep_listed (void)
   g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, level)));
   g_assert_true (gtk_check_button_get_active (mg_run_dialog_get_metric_check (dialog, counter)));
   type_into (dialog, "search", "mgt_process_sync");
-  mg_test_spin (400);
-  g_assert_cmpuint (mg_run_dialog_get_n_visible_metrics (dialog), ==, 2);
+  assert_visible_metrics (dialog, 2);
   save_png (GTK_WIDGET (dialog), "scorep-listed.png");
   type_into (dialog, "search", "");
 
