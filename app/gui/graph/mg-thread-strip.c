@@ -46,8 +46,8 @@ mg_thread_strip_class_colour (MgThreadClass klass, double rgb[3])
   if ((guint) klass < MG_ACTIVITY_N_CLASSES)
     c = mg_activity_render_class_colour ((MgActivityClass) klass);
   else
-    /* Okabe–Ito's reddish purple: 3.07 : 1 on the light background, 5.07 :
-     * 1 on the dark one, apart from the four (tests/gui/graph). */
+    /* Okabe–Ito's reddish purple: 3.06 : 1 on the light background, 5.08 :
+     * 1 on the dark one, apart from the four (/thread-strip/palette). */
     c = (MgRgba) { 0xCC / 255.0, 0x79 / 255.0, 0xA7 / 255.0, 1 };
   rgb[0] = c.r;
   rgb[1] = c.g;

@@ -208,6 +208,59 @@ test_process (Fixture *f, gconstpointer data)
   g_assert_true (mg_thread_strip_is_default_process (strip));
 }
 
+/* WCAG's relative luminance and contrast ratio. */
+static double
+linear (double c)
+{
+  return c <= 0.04045 ? c / 12.92 : pow ((c + 0.055) / 1.055, 2.4);
+}
+
+static double
+luminance (const double rgb[3])
+{
+  return 0.2126 * linear (rgb[0]) + 0.7152 * linear (rgb[1]) + 0.0722 * linear (rgb[2]);
+}
+
+static double
+contrast (const double a[3], const double b[3])
+{
+  double la = luminance (a), lb = luminance (b);
+
+  return (MAX (la, lb) + 0.05) / (MIN (la, lb) + 0.05);
+}
+
+/* Every class, Off CPU included, keeps WCAG's 3:1 for graphics on both
+ * themes' backgrounds and stays apart from the others. */
+static void
+test_palette (void)
+{
+  for (guint k = 0; k < MG_THREAD_N_CLASSES; k++)
+    {
+      double rgb[3];
+
+      mg_thread_strip_class_colour (k, rgb);
+      for (int dark = 0; dark <= 1; dark++)
+        {
+          MgRgba bg = mg_graph_render_background (dark);
+          double bg_rgb[3] = { bg.r, bg.g, bg.b };
+          double ratio = contrast (rgb, bg_rgb);
+
+          g_test_message ("%s on %s: %.2f:1", mg_thread_class_name (k), dark ? "dark" : "light",
+                          ratio);
+          g_assert_cmpfloat (ratio, >=, 3.0);
+        }
+      for (guint j = 0; j < k; j++)
+        {
+          double other[3];
+
+          mg_thread_strip_class_colour (j, other);
+          g_assert_cmpfloat (fabs (rgb[0] - other[0]) + fabs (rgb[1] - other[1])
+                               + fabs (rgb[2] - other[2]),
+                             >, 0.3);
+        }
+    }
+}
+
 static GLogWriterOutput
 drop_no_session_bus (GLogLevelFlags level, const GLogField *fields, gsize n_fields,
                      gpointer user_data)
@@ -231,6 +284,7 @@ main (int argc, char **argv)
       g_test_skip ("no display (run under xvfb-run)");
       return g_test_run ();
     }
+  g_test_add_func ("/thread-strip/palette", test_palette);
   g_test_add ("/thread-strip/pixels-light", Fixture, GINT_TO_POINTER (FALSE), fixture_setup,
               test_pixels, fixture_teardown);
   g_test_add ("/thread-strip/pixels-dark", Fixture, GINT_TO_POINTER (TRUE), fixture_setup,
