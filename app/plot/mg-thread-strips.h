@@ -8,7 +8,9 @@
  * sampled on a CPU-time timer is **Computing**; one flagged MPI (sampled
  * in wall-clock time) is **MPI**; the samples a thread lacks in a window
  * against one per sampling interval are **Off CPU**: blocked in I/O,
- * asleep or waiting on a lock, which the stacks do not tell apart (the
+ * asleep, waiting on a lock, or ready but waiting for a CPU (a CPU-time
+ * timer counts only the time the thread ran), which the stacks do not
+ * tell apart (the
  * activity plugin reads /proc per thread but stores only the main thread's
  * class and all threads' shares). The main thread's strip reads the
  * activity plugin's main-thread series instead when the process has
@@ -31,7 +33,7 @@ typedef enum {
   MG_THREAD_MPI = MG_ACTIVITY_MPI,
   MG_THREAD_IO = MG_ACTIVITY_IO,
   MG_THREAD_WAITING = MG_ACTIVITY_WAITING,
-  MG_THREAD_OFF_CPU, /* I/O or waiting, not told apart */
+  MG_THREAD_OFF_CPU, /* I/O, waiting or waiting for a CPU, not told apart */
   MG_THREAD_N_CLASSES,
   MG_THREAD_NONE = 0xff, /* no sample there */
 } MgThreadClass;

@@ -312,8 +312,9 @@ mg_thread_strip_describe (MgThreadStrip *self, guint row, double t)
   if (!mg_thread_strips_row_has_activity (strips, row))
     {
       g_string_append_c (text, '\n');
-      g_string_append (text, _("Off CPU: in I/O, asleep or waiting on a lock; the call stacks do "
-                               "not tell these apart for a thread other than the main one."));
+      g_string_append (text, _("Off CPU: in I/O, asleep, waiting on a lock, or ready but "
+                               "waiting for a CPU on a busy machine; the call stacks do not tell "
+                               "these apart for a thread other than the main one."));
     }
   return g_strdup (text->str);
 }
@@ -335,8 +336,9 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
       gtk_tooltip_set_text (tooltip,
                             _("Computing and MPI come from the call stacks sampled in each "
                               "thread; Off CPU is the samples a thread lacks: I/O, sleep and "
-                              "lock waits, not told apart per thread. The main thread's strip "
-                              "reads the activity metrics, which tell I/O from Waiting."));
+                              "lock waits, and waits for a CPU on a busy machine, not told apart "
+                              "per thread. The main thread's strip reads the activity metrics, "
+                              "which tell I/O from Waiting."));
       return TRUE;
     }
   text = mg_thread_strip_describe (self, (guint) row,
