@@ -17,6 +17,8 @@
 #define STRIP_HEIGHT 12
 #define LEGEND_FONT 11
 #define SWATCH 10
+/* Left and Right move the keyboard cursor by this much of the view. */
+#define CURSOR_STEP_FRACTION 0.01
 
 struct _MgThreadStrip
 {
@@ -29,6 +31,7 @@ struct _MgThreadStrip
   int strips_process;     /* -2: not computed */
   gboolean default_process;
   double pointer_y;
+  guint key_row; /* the thread Up and Down chose */
 };
 
 G_DEFINE_FINAL_TYPE (MgThreadStrip, mg_thread_strip, GTK_TYPE_WIDGET)
@@ -240,6 +243,18 @@ mg_thread_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     }
   if (mg_time_view_get_has_selection (self->view))
     draw_selection (cr, self, t0, t1, width, height, dark);
+  if (strips != NULL && gtk_widget_has_focus (widget))
+    {
+      /* The thread the keys act on. */
+      double y = MG_THREAD_STRIP_LEGEND_HEIGHT
+                 + MIN (self->key_row, mg_thread_strips_get_n_rows (strips) - 1)
+                     * MG_THREAD_STRIP_PITCH;
+
+      cairo_set_source_rgba (cr, dark, dark, dark, 0.8);
+      cairo_set_line_width (cr, 1);
+      cairo_rectangle (cr, 0.5, y - 1.5, width - 1, STRIP_HEIGHT + 3);
+      cairo_stroke (cr);
+    }
   hover = mg_time_view_get_hover_time (self->view);
   if (hover >= t0 && hover <= t1 && t1 > t0)
     mg_graph_render_hover_line (cr, time_to_x (hover, t0, t1, width),
@@ -373,6 +388,82 @@ on_click (GtkWidget *widget, double x, gpointer user_data)
     mg_time_view_clear_selection (self->view);
 }
 
+/* Screen readers hear the chosen thread's shares at the keyboard cursor. */
+static void
+update_accessible_description (MgThreadStrip *self, double t)
+{
+  g_autofree char *text = mg_thread_strip_describe (self, self->key_row, t);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  text != NULL ? text : "", -1);
+}
+
+static gboolean
+on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType state,
+                MgThreadStrip *self)
+{
+  const MgThreadStrips *strips = mg_thread_strip_get_strips (self);
+  guint n_rows = strips != NULL ? mg_thread_strips_get_n_rows (strips) : 0;
+  double t0, t1, cursor, shares[MG_THREAD_N_CLASSES], start, end;
+
+  /* Ctrl and Alt combinations are the window's (Ctrl+Left pans...). */
+  if (self->view == NULL || n_rows == 0 || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)))
+    return FALSE;
+  t0 = mg_time_view_get_start (self->view);
+  t1 = mg_time_view_get_end (self->view);
+  cursor = mg_time_view_get_hover_time (self->view);
+  if (!(cursor >= t0 && cursor <= t1))
+    cursor = t0;
+  self->key_row = MIN (self->key_row, n_rows - 1);
+  switch (keyval)
+    {
+    case GDK_KEY_Up:
+    case GDK_KEY_Down:
+      if (keyval == GDK_KEY_Up ? self->key_row == 0 : self->key_row + 1 >= n_rows)
+        return FALSE;
+      self->key_row += keyval == GDK_KEY_Up ? -1 : 1;
+      update_accessible_description (self, cursor);
+      return TRUE;
+    case GDK_KEY_Left:
+    case GDK_KEY_Right:
+      {
+        int direction = keyval == GDK_KEY_Left ? -1 : 1;
+        double step = (t1 - t0) * CURSOR_STEP_FRACTION;
+        /* On a grid of k × step, as the activity row's cursor. */
+        double k = round (cursor / step);
+
+        if (direction > 0 ? k * step <= cursor : k * step >= cursor)
+          k += direction;
+        cursor = CLAMP (k * step, t0, t1);
+        mg_time_view_set_hover_time (self->view, cursor);
+        mg_time_selection_set_keyboard_cursor (self->selection, TRUE);
+        update_accessible_description (self, cursor);
+        return TRUE;
+      }
+    case GDK_KEY_Return:
+    case GDK_KEY_KP_Enter:
+    case GDK_KEY_space:
+      /* As a click there: the chosen thread's windows at the cursor. */
+      if (mg_thread_strips_shares (strips, self->key_row, cursor, cursor, &start, &end, shares))
+        mg_time_view_set_selection (self->view, start, end);
+      return TRUE;
+    case GDK_KEY_Escape:
+      if (!mg_time_view_get_has_selection (self->view))
+        return FALSE;
+      mg_time_view_clear_selection (self->view);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+guint
+mg_thread_strip_get_key_row (MgThreadStrip *self)
+{
+  g_return_val_if_fail (MG_IS_THREAD_STRIP (self), 0);
+  return self->key_row;
+}
+
 static void
 set_view (MgThreadStrip *self, MgTimeView *view)
 {
@@ -467,6 +558,19 @@ mg_thread_strip_init (MgThreadStrip *self)
   gtk_widget_add_controller (widget, motion);
   self->selection = mg_time_selection_new (widget);
   mg_time_selection_set_click_func (self->selection, on_click, NULL);
+  gtk_widget_set_focusable (widget, TRUE);
+  {
+    GtkEventController *key = gtk_event_controller_key_new ();
+
+    GtkEventController *focus = gtk_event_controller_focus_new ();
+
+    g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);
+    gtk_widget_add_controller (widget, key);
+    /* The chosen thread's outline shows while focused. */
+    g_signal_connect_swapped (focus, "enter", G_CALLBACK (gtk_widget_queue_draw), widget);
+    g_signal_connect_swapped (focus, "leave", G_CALLBACK (gtk_widget_queue_draw), widget);
+    gtk_widget_add_controller (widget, focus);
+  }
   mg_theme_follow (widget);
 }
 

@@ -8,7 +8,12 @@
  * thread, the windows under the pointer and the class shares ("Thread 2,
  * 1.20–1.24 s: Computing 80 %, MPI 20 %, Off CPU 0 %"); a drag selects a
  * range, a click the windows of that thread under the pointer. Each run
- * of equal class is one cairo rectangle. */
+ * of equal class is one cairo rectangle.
+ *
+ * Focusable: Up / Down choose the thread (outlined), Left / Right move the
+ * keyboard cursor (the hover line) by a hundredth of the view, Enter or
+ * Space selects the thread's windows at it, Escape clears the selection;
+ * the accessible description is the thread's shares at the cursor. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -37,6 +42,8 @@ gboolean mg_thread_strip_is_default_process (MgThreadStrip *self);
 
 /* The row under y (widget coordinates), -1 for none. */
 int mg_thread_strip_row_at (MgThreadStrip *self, double y);
+/* The row Up and Down chose (0 at first). */
+guint mg_thread_strip_get_key_row (MgThreadStrip *self);
 /* The tooltip's text for row at time t, NULL outside its windows. */
 char *mg_thread_strip_describe (MgThreadStrip *self, guint row, double t);
 
