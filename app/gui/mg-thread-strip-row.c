@@ -74,12 +74,25 @@ on_strips_changed (MgThreadStrip *strip, MgThreadStripRow *self)
       = process_title (self, mg_thread_strips_get_process (strips),
                        mg_thread_strip_is_default_process (strip));
 
-    gtk_label_set_text (GTK_LABEL (self->title), title);
+    guint n_rows = mg_thread_strips_get_n_rows (strips);
+
+    if (n_rows > mg_thread_strip_get_n_shown (strip))
+      {
+        /* TRANSLATORS: after the strips' header when a process has more
+         * threads than are drawn, "the first 32 of 100 threads shown" */
+        g_autofree char *more = g_strdup_printf (_("the first %u of %u threads shown"),
+                                                 mg_thread_strip_get_n_shown (strip), n_rows);
+        g_autofree char *both = g_strdup_printf ("%s · %s", title, more);
+
+        gtk_label_set_text (GTK_LABEL (self->title), both);
+      }
+    else
+      gtk_label_set_text (GTK_LABEL (self->title), title);
   }
   spacer = gtk_label_new (NULL);
   gtk_widget_set_size_request (spacer, -1, MG_THREAD_STRIP_LEGEND_HEIGHT);
   gtk_box_append (GTK_BOX (self->labels), spacer);
-  for (guint r = 0; r < mg_thread_strips_get_n_rows (strips); r++)
+  for (guint r = 0; r < mg_thread_strip_get_n_shown (strip); r++)
     {
       g_autofree char *name = mg_thread_strips_thread_name (mg_thread_strips_get_ordinal (strips,
                                                                                          r));

@@ -97,6 +97,14 @@ mg_thread_strip_get_strips (MgThreadStrip *self)
   return self->strips;
 }
 
+guint
+mg_thread_strip_get_n_shown (MgThreadStrip *self)
+{
+  const MgThreadStrips *strips = mg_thread_strip_get_strips (self);
+
+  return strips != NULL ? MIN (mg_thread_strips_get_n_rows (strips), MG_THREAD_STRIP_MAX_ROWS) : 0;
+}
+
 gboolean
 mg_thread_strip_is_default_process (MgThreadStrip *self)
 {
@@ -224,7 +232,7 @@ mg_thread_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     cairo_set_source_rgb (cr, bg.r, bg.g, bg.b);
     cairo_paint (cr);
   }
-  for (guint r = 0; strips != NULL && r < mg_thread_strips_get_n_rows (strips); r++)
+  for (guint r = 0; r < mg_thread_strip_get_n_shown (self); r++)
     with_io |= mg_thread_strips_row_has_activity (strips, r);
   draw_legend (cr, dark, with_io);
   if (strips != NULL && t1 > t0)
@@ -234,7 +242,7 @@ mg_thread_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       guint n = (guint) MAX (1, ceil (width * scale));
       g_autofree guint8 *classes = g_new (guint8, n);
 
-      for (guint r = 0; r < mg_thread_strips_get_n_rows (strips); r++)
+      for (guint r = 0; r < mg_thread_strip_get_n_shown (self); r++)
         {
           mg_thread_strips_columns (strips, r, t0, t1, n, classes);
           draw_row (cr, classes, n, width / (double) n,
@@ -247,7 +255,7 @@ mg_thread_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     {
       /* The thread the keys act on. */
       double y = MG_THREAD_STRIP_LEGEND_HEIGHT
-                 + MIN (self->key_row, mg_thread_strips_get_n_rows (strips) - 1)
+                 + MIN (self->key_row, mg_thread_strip_get_n_shown (self) - 1)
                      * MG_THREAD_STRIP_PITCH;
 
       cairo_set_source_rgba (cr, dark, dark, dark, 0.8);
@@ -275,12 +283,8 @@ mg_thread_strip_measure (GtkWidget *widget, GtkOrientation orientation, int for_
       *natural = 200;
       return;
     }
-  {
-    const MgThreadStrips *strips = mg_thread_strip_get_strips (self);
-    guint n = strips != NULL ? mg_thread_strips_get_n_rows (strips) : 0;
-
-    *minimum = *natural = MG_THREAD_STRIP_LEGEND_HEIGHT + (int) n * MG_THREAD_STRIP_PITCH;
-  }
+  *minimum = *natural = MG_THREAD_STRIP_LEGEND_HEIGHT
+                        + (int) mg_thread_strip_get_n_shown (self) * MG_THREAD_STRIP_PITCH;
 }
 
 int
@@ -291,7 +295,7 @@ mg_thread_strip_row_at (MgThreadStrip *self, double y)
 
   g_return_val_if_fail (MG_IS_THREAD_STRIP (self), -1);
   strips = mg_thread_strip_get_strips (self);
-  if (strips == NULL || r < 0 || r >= mg_thread_strips_get_n_rows (strips))
+  if (strips == NULL || r < 0 || r >= mg_thread_strip_get_n_shown (self))
     return -1;
   return (int) r;
 }
@@ -403,7 +407,7 @@ on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModi
                 MgThreadStrip *self)
 {
   const MgThreadStrips *strips = mg_thread_strip_get_strips (self);
-  guint n_rows = strips != NULL ? mg_thread_strips_get_n_rows (strips) : 0;
+  guint n_rows = mg_thread_strip_get_n_shown (self);
   double t0, t1, cursor, shares[MG_THREAD_N_CLASSES], start, end;
 
   /* Ctrl and Alt combinations are the window's (Ctrl+Left pans...). */

@@ -30,6 +30,9 @@ G_DECLARE_FINAL_TYPE (MgThreadStrip, mg_thread_strip, MG, THREAD_STRIP, GtkWidge
 /* Height of the legend on top, and of one strip with the gap under it. */
 #define MG_THREAD_STRIP_LEGEND_HEIGHT 18
 #define MG_THREAD_STRIP_PITCH 16
+/* At most this many threads are drawn (the first by ordinal), so that a
+ * process of hundreds of threads does not push the graphs away. */
+#define MG_THREAD_STRIP_MAX_ROWS 32
 
 GtkWidget *mg_thread_strip_new (MgProfile *profile, MgTimeView *view);
 
@@ -37,6 +40,8 @@ MgTimeView *mg_thread_strip_get_view (MgThreadStrip *self);
 /* The strips shown (for the view's process), NULL when that process has
  * no thread known. Signal "strips-changed" when the process changed. */
 const MgThreadStrips *mg_thread_strip_get_strips (MgThreadStrip *self);
+/* The strips drawn: every thread's, MG_THREAD_STRIP_MAX_ROWS at most. */
+guint mg_thread_strip_get_n_shown (MgThreadStrip *self);
 /* Whether the process was chosen for the view's "every process". */
 gboolean mg_thread_strip_is_default_process (MgThreadStrip *self);
 

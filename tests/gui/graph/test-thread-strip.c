@@ -13,6 +13,8 @@
 #include "activity-fixture.h"
 #include "gui/graph/mg-thread-strip.h"
 #include "plot/mg-graph-render.h"
+#include "profile/mg-profile-internal.h"
+#include "profile/mg-stack-set.h"
 #include "mg-test-common.h"
 
 #define STRIP_WIDTH 400
@@ -259,6 +261,63 @@ test_keys (Fixture *f, gconstpointer data)
   g_assert_false (press (f->strip, GDK_KEY_Escape));
 }
 
+/* A process of 40 threads, each computing in every window. */
+static MgProfile *
+many_threads_profile (guint n_threads)
+{
+  MgProfile *profile = activity_fixture_profile (1);
+  double starts[] = { 0 }, ends[] = { ACTIVITY_FIXTURE_DURATION };
+  GVariantBuilder stacks, counts, procs;
+
+  g_variant_builder_init (&stacks, G_VARIANT_TYPE ("a(a(ut)u)"));
+  g_variant_builder_init (&counts, G_VARIANT_TYPE ("a(uuu)"));
+  for (guint t = 0; t < n_threads; t++)
+    {
+      GVariantBuilder frames;
+
+      g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
+      g_variant_builder_add (&frames, "(ut)", MG_STACK_MODULE_UNKNOWN, (guint64) 0x1000);
+      g_variant_builder_add (&stacks, "(a(ut)u)", &frames, (t + 1) << MG_STACK_THREAD_SHIFT);
+      g_variant_builder_add (&counts, "(uuu)", 0u, t, 100u);
+    }
+  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
+  g_variant_builder_add (&procs, "(ittu@a(a(ut)u)@ad@ad@a(uuu))", 0, (guint64) 100 * n_threads,
+                         (guint64) 0, 0u, g_variant_builder_end (&stacks),
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, 1,
+                                                    sizeof (double)),
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, 1, sizeof (double)),
+                         g_variant_builder_end (&counts));
+  g_clear_pointer (&profile->stacks, g_variant_unref);
+  profile->stacks = g_variant_ref_sink (
+    g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
+                   g_variant_new_array (G_VARIANT_TYPE ("(ayay)"), NULL, 0),
+                   g_variant_builder_end (&procs)));
+  g_assert_true (mg_stack_set_check_payload (profile->stacks, 1));
+  return profile;
+}
+
+/* 40 threads: all in the model, the first 32 drawn, the widget as high
+ * as those. */
+static void
+test_many_threads (void)
+{
+  g_autoptr (MgProfile) profile = many_threads_profile (40);
+  g_autoptr (MgTimeView) view = mg_time_view_new (ACTIVITY_FIXTURE_DURATION);
+  GtkWidget *strip = g_object_ref_sink (mg_thread_strip_new (profile, view));
+  int height;
+
+  g_assert_cmpuint (mg_thread_strips_get_n_rows (mg_thread_strip_get_strips (MG_THREAD_STRIP (strip))),
+                    ==, 40);
+  g_assert_cmpuint (mg_thread_strip_get_n_shown (MG_THREAD_STRIP (strip)), ==,
+                    MG_THREAD_STRIP_MAX_ROWS);
+  gtk_widget_measure (strip, GTK_ORIENTATION_VERTICAL, 400, &height, NULL, NULL, NULL);
+  g_assert_cmpint (height, ==,
+                   MG_THREAD_STRIP_LEGEND_HEIGHT + MG_THREAD_STRIP_MAX_ROWS * MG_THREAD_STRIP_PITCH);
+  g_assert_cmpint (mg_thread_strip_row_at (MG_THREAD_STRIP (strip), height - 2), ==,
+                   MG_THREAD_STRIP_MAX_ROWS - 1);
+  g_object_unref (strip);
+}
+
 /* WCAG's relative luminance and contrast ratio. */
 static double
 linear (double c)
@@ -336,6 +395,7 @@ main (int argc, char **argv)
       return g_test_run ();
     }
   g_test_add_func ("/thread-strip/palette", test_palette);
+  g_test_add_func ("/thread-strip/many-threads", test_many_threads);
   g_test_add ("/thread-strip/pixels-light", Fixture, GINT_TO_POINTER (FALSE), fixture_setup,
               test_pixels, fixture_teardown);
   g_test_add ("/thread-strip/pixels-dark", Fixture, GINT_TO_POINTER (TRUE), fixture_setup,
