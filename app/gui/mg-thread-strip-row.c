@@ -66,7 +66,9 @@ on_strips_changed (MgThreadStrip *strip, MgThreadStripRow *self)
 
   while ((child = gtk_widget_get_first_child (self->labels)) != NULL)
     gtk_box_remove (GTK_BOX (self->labels), child);
-  gtk_widget_set_visible (GTK_WIDGET (self), strips != NULL);
+  /* One thread alone is the main thread's activity row again. */
+  gtk_widget_set_visible (GTK_WIDGET (self),
+                          strips != NULL && mg_thread_strips_get_n_rows (strips) > 1);
   if (strips == NULL)
     return;
   {

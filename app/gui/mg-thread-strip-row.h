@@ -5,7 +5,8 @@
  * 0's threads), then a label column with one name per thread
  * (mg_thread_strips_thread_name) beside the MgThreadStrip. Whether it is
  * expanded is remembered (GSettings "thread-strips-expanded"). Hidden
- * while the process has no thread known (stacks off, older records). */
+ * while the process has fewer than two threads known (one is the row
+ * above again; stacks off, older records). */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -64,6 +64,9 @@ test_rows (void)
   g_assert_cmpstr (titles[2], ==, "Default");
 
   main_graph = mg_metric_rows_find_activity_graph (rows, MG_ACTIVITY_MAIN_THREAD);
+  /* No stacks: the main thread alone, no strips per thread. */
+  g_assert_false (gtk_widget_get_visible (
+    gui_test_find_widget (GTK_WIDGET (window), MG_TYPE_THREAD_STRIP_ROW)));
   threads_graph = mg_metric_rows_find_activity_graph (rows, MG_ACTIVITY_ALL_THREADS);
   g_assert_true (MG_IS_ACTIVITY_GRAPH (main_graph));
   g_assert_true (MG_IS_ACTIVITY_GRAPH (threads_graph));
