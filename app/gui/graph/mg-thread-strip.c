@@ -374,21 +374,30 @@ on_motion (GtkEventControllerMotion *motion, double x, double y, MgThreadStrip *
   self->pointer_y = y;
 }
 
+gboolean
+mg_thread_strip_select_at (MgThreadStrip *self, double x, double y)
+{
+  int row;
+  double shares[MG_THREAD_N_CLASSES], start, end, t;
+
+  g_return_val_if_fail (MG_IS_THREAD_STRIP (self), FALSE);
+  row = mg_thread_strip_row_at (self, y);
+  if (self->view == NULL || row < 0)
+    return FALSE;
+  t = mg_time_selection_x_to_time (self->selection, x);
+  if (!mg_thread_strips_shares (self->strips, (guint) row, t, t, &start, &end, shares))
+    return FALSE;
+  mg_time_view_set_selection (self->view, start, end);
+  return TRUE;
+}
+
 static void
 on_click (GtkWidget *widget, double x, gpointer user_data)
 {
   MgThreadStrip *self = MG_THREAD_STRIP (widget);
-  int row = mg_thread_strip_row_at (self, self->pointer_y);
-  double shares[MG_THREAD_N_CLASSES], start, end;
-  double t = mg_time_selection_x_to_time (self->selection, x);
 
-  if (self->view == NULL)
-    return;
-  /* That thread's windows under the pointer; elsewhere a click clears. */
-  if (row >= 0
-      && mg_thread_strips_shares (self->strips, (guint) row, t, t, &start, &end, shares))
-    mg_time_view_set_selection (self->view, start, end);
-  else
+  /* Elsewhere than a thread's windows a click clears, as on the rows. */
+  if (!mg_thread_strip_select_at (self, x, self->pointer_y) && self->view != NULL)
     mg_time_view_clear_selection (self->view);
 }
 

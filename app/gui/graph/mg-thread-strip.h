@@ -47,6 +47,10 @@ gboolean mg_thread_strip_is_default_process (MgThreadStrip *self);
 
 /* The row under y (widget coordinates), -1 for none. */
 int mg_thread_strip_row_at (MgThreadStrip *self, double y);
+/* What a click at (x, y) (widget coordinates) does: selects the windows
+ * of the thread under y that hold the time at x. FALSE (nothing changed)
+ * outside them. */
+gboolean mg_thread_strip_select_at (MgThreadStrip *self, double x, double y);
 /* The row Up and Down chose (0 at first). */
 guint mg_thread_strip_get_key_row (MgThreadStrip *self);
 /* The tooltip's text for row at time t, NULL outside its windows. */

@@ -210,6 +210,27 @@ test_process (Fixture *f, gconstpointer data)
   g_assert_true (mg_thread_strip_is_default_process (strip));
 }
 
+/* A click selects the windows of the thread under it: 400 px over 4 s,
+ * x = 241 is 2.41 s, in window (2.40, 2.44]; the legend or past the run
+ * select nothing. */
+static void
+test_click (Fixture *f, gconstpointer data)
+{
+  MgThreadStrip *strip = MG_THREAD_STRIP (f->strip);
+  double start, end;
+
+  g_assert_true (mg_thread_strip_select_at (strip, 241, strip_y (2)));
+  g_object_get (f->view, "selection-start", &start, "selection-end", &end, NULL);
+  g_assert_cmpfloat_with_epsilon (start, 2.40, 1e-9);
+  g_assert_cmpfloat_with_epsilon (end, 2.44, 1e-9);
+  g_assert_false (mg_thread_strip_select_at (strip, 100, 4));
+  mg_time_view_set_duration (f->view, 8);
+  mg_time_view_set_range (f->view, 0, 8);
+  g_assert_false (mg_thread_strip_select_at (strip, 399, strip_y (1)));
+  g_object_get (f->view, "selection-start", &start, NULL);
+  g_assert_cmpfloat_with_epsilon (start, 2.40, 1e-9);
+}
+
 static gboolean
 press (GtkWidget *widget, guint keyval)
 {
@@ -402,6 +423,7 @@ main (int argc, char **argv)
               test_pixels, fixture_teardown);
   g_test_add ("/thread-strip/describe", Fixture, NULL, fixture_setup, test_describe,
               fixture_teardown);
+  g_test_add ("/thread-strip/click", Fixture, NULL, fixture_setup, test_click, fixture_teardown);
   g_test_add ("/thread-strip/keys", Fixture, NULL, fixture_setup, test_keys, fixture_teardown);
   g_test_add ("/thread-strip/process", Fixture, NULL, fixture_setup, test_process,
               fixture_teardown);
