@@ -4,6 +4,7 @@
 #include "mg-metric-rows.h"
 
 #include "mg-activity-row.h"
+#include "mg-thread-strip-row.h"
 #include "gui/graph/mg-activity-graph.h"
 
 #include "mg-style.h"
@@ -220,6 +221,9 @@ build_section (MgMetricRows *self, const MgMetricSection *section, MgTimeView *v
         gtk_widget_set_size_request (mg_activity_row_get_graph (MG_ACTIVITY_ROW (*activity_row)),
                                      -1, self->graph_height);
         gtk_box_append (GTK_BOX (box), *activity_row);
+        /* The main thread's row, then each thread's strip under it. */
+        if (scope == MG_ACTIVITY_MAIN_THREAD)
+          gtk_box_append (GTK_BOX (box), mg_thread_strip_row_new (profile, view, label_group));
       }
   }
   for (guint i = 0; i < section->metrics->len; i++)

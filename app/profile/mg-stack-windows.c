@@ -10,6 +10,7 @@
 typedef struct {
   MgStackFrame *frames;
   guint n_frames;
+  guint32 flags; /* as stored: the thread ordinal's bits included */
 } Stack;
 
 struct _MgStackWindows {
@@ -56,6 +57,8 @@ intern (MgStackWindows *self, GVariant *stack)
         memcpy (&s.frames[f].vaddr, data + 16 * f + 8, sizeof (guint64));
       }
   }
+  if (g_variant_n_children (stack) > 1)
+    g_variant_get_child (stack, 1, "u", &s.flags);
   g_array_append_val (self->stacks, s);
   g_hash_table_insert (self->by_frames, key, GUINT_TO_POINTER (self->stacks->len));
   return self->stacks->len - 1;
@@ -148,6 +151,13 @@ mg_stack_windows_get_frames (const MgStackWindows *self, guint stack, guint *n_f
   if (n_frames != NULL)
     *n_frames = s->n_frames;
   return s->frames;
+}
+
+guint32
+mg_stack_windows_get_flags (const MgStackWindows *self, guint stack)
+{
+  g_return_val_if_fail (stack < self->stacks->len, 0);
+  return g_array_index (self->stacks, Stack, stack).flags;
 }
 
 guint

@@ -30,6 +30,10 @@ guint mg_stack_windows_get_n_stacks (const MgStackWindows *self);
 /* Frames innermost first. */
 const MgStackFrame *mg_stack_windows_get_frames (const MgStackWindows *self, guint stack,
                                                  guint *n_frames);
+/* The stack's flags as stored (MG_STACK_MPI, …), the thread ordinal's
+ * bits included (MG_STACK_THREAD_SHIFT): the same frames sampled in two
+ * threads are two stacks here. */
+guint32 mg_stack_windows_get_flags (const MgStackWindows *self, guint stack);
 guint mg_stack_windows_get_n_counts (const MgStackWindows *self);
 const MgStackWindowCount *mg_stack_windows_get_count (const MgStackWindows *self, guint i);
 

@@ -5,8 +5,9 @@
  * 8 counts per window). Prints the median of: the stacked activity row
  * drawn at 1600 x 100 (aggregate), the stacks' windows read
  * (MgStackWindows), and a function's share per window with every address
- * named for the first time, then with the names cached. Times are the
- * thread's CPU time.
+ * named for the first time, then with the names cached, and the strips
+ * per thread of one process (up to 16 threads) built and their columns
+ * computed at 1600 px. Times are the thread's CPU time.
  * By hand: <build>/tests/bench/bench-activity-rows [PROCESSES WINDOWS]. */
 #include <stdlib.h>
 #include <time.h>
@@ -15,6 +16,7 @@
 #include "graph-fixture.h"
 #include "plot/mg-activity-render.h"
 #include "plot/mg-function-share.h"
+#include "plot/mg-thread-strips.h"
 #include "profile/mg-profile-internal.h"
 
 #define N_STACKS 100000
@@ -34,7 +36,8 @@ bench_name (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entrie
   return 1;
 }
 
-/* Stack s: 8 to 23 frames, "function_0" (main) outermost. */
+/* Stack s: 8 to 23 frames, "function_0" (main) outermost, sampled in
+ * thread ordinal s % 16 (the strips per thread). */
 static GVariant *
 make_stack (guint s)
 {
@@ -50,7 +53,7 @@ make_stack (guint s)
                              (guint64) (1 + h % (N_FUNCTIONS - 1)) << 8 | (f + 1));
     }
   g_variant_builder_add (&frames, "(ut)", (guint32) MG_STACK_MODULE_UNKNOWN, (guint64) 1);
-  return g_variant_new ("(a(ut)u)", &frames, 0u);
+  return g_variant_new ("(a(ut)u)", &frames, (guint32) (s % 16 + 1) << MG_STACK_THREAD_SHIFT);
 }
 
 static void
@@ -192,6 +195,29 @@ main (int argc, char **argv)
     g_print ("function share, %u distinct stacks: %.1f ms median with every address named "
              "first, %.1f ms with the names cached (goal 100 ms)\n",
              mg_stack_windows_get_n_stacks (windows), median (ms, RUNS), cached);
+  }
+  {
+    double drawn[RUNS];
+    guint n_rows = 0;
+
+    for (guint r = 0; r < RUNS; r++)
+      {
+        gint64 t = cpu_us ();
+        g_autoptr (MgThreadStrips) strips = mg_thread_strips_new (profile, 0);
+        guint8 classes[1600];
+
+        ms[r] = (cpu_us () - t) / 1000.0;
+        n_rows = mg_thread_strips_get_n_rows (strips);
+        t = cpu_us ();
+        for (guint row = 0; row < n_rows; row++)
+          mg_thread_strips_columns (strips, row, 0, mg_profile_get_run_info (profile)->duration_s,
+                                    G_N_ELEMENTS (classes), classes);
+        drawn[r] = (cpu_us () - t) / 1000.0;
+      }
+    g_assert_cmpuint (n_rows, >, 8);
+    g_print ("strips per thread, one process of %u windows, %u threads: %.1f ms median to build "
+             "(at a process change), %.2f ms to compute their 1600 columns (goal 8 ms)\n",
+             n_windows, n_rows, median (ms, RUNS), median (drawn, RUNS));
   }
   return 0;
 }

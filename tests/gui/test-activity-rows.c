@@ -3,8 +3,9 @@
  * stacked row in place of its six metric rows, first in an MPI run (main
  * thread, then all threads), hidden and shown with its group, its graph
  * in the classes' colours, and a click on it selecting the windows under
- * it in the window's time view. Screenshots (MG_GUI_SCREENSHOT_DIR) light
- * and dark at 1600 × 1000 and 1024 × 700. */
+ * it in the window's time view; the strips per thread under the main
+ * thread's row. Screenshots (MG_GUI_SCREENSHOT_DIR) light and dark at
+ * 1600 × 1000 and 1024 × 700. */
 #include "mg-config.h"
 
 #include <math.h>
@@ -13,6 +14,8 @@
 #include "gui-test-util.h"
 #include "gui/graph/mg-activity-graph.h"
 #include "gui/mg-metric-rows.h"
+#include "gui/mg-thread-strip-row.h"
+#include "gui/graph/mg-thread-strip.h"
 #include "gui/mg-window-private.h"
 #include "plot/mg-activity-render.h"
 
@@ -61,6 +64,9 @@ test_rows (void)
   g_assert_cmpstr (titles[2], ==, "Default");
 
   main_graph = mg_metric_rows_find_activity_graph (rows, MG_ACTIVITY_MAIN_THREAD);
+  /* No stacks: the main thread alone, no strips per thread. */
+  g_assert_false (gtk_widget_get_visible (
+    gui_test_find_widget (GTK_WIDGET (window), MG_TYPE_THREAD_STRIP_ROW)));
   threads_graph = mg_metric_rows_find_activity_graph (rows, MG_ACTIVITY_ALL_THREADS);
   g_assert_true (MG_IS_ACTIVITY_GRAPH (main_graph));
   g_assert_true (MG_IS_ACTIVITY_GRAPH (threads_graph));
@@ -141,10 +147,112 @@ test_rows (void)
   mg_test_spin (20);
 }
 
+static MgThreadStripRow *
+window_strip_row (MgWindow *window)
+{
+  GtkWidget *row = gui_test_find_widget (GTK_WIDGET (window), MG_TYPE_THREAD_STRIP_ROW);
+
+  g_assert_nonnull (row);
+  return MG_THREAD_STRIP_ROW (row);
+}
+
+/* The strips per thread in the window: under the main thread's activity
+ * row, one name per thread, rank 0's while every process is shown (the
+ * header says so), the pixels of thread 2's off-CPU phase; collapsed, a
+ * new window opens them collapsed. Screenshots light and dark. */
+static void
+test_thread_strips (void)
+{
+  g_autoptr (MgProfile) profile = activity_fixture_threads_profile ();
+  MgWindow *window;
+  MgThreadStripRow *row;
+  GtkWidget *strip, *main_graph;
+  static const char *const want_labels[] = { "Main thread", "Thread 1", "Thread 2", NULL };
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+  gui_test_wait_loaded (window);
+  row = window_strip_row (window);
+  strip = mg_thread_strip_row_get_strip (row);
+  main_graph = mg_metric_rows_find_activity_graph (window_rows (window), MG_ACTIVITY_MAIN_THREAD);
+  /* Right under the main thread's stacked row. */
+  g_assert_true (gtk_widget_get_prev_sibling (GTK_WIDGET (row))
+                 == gtk_widget_get_parent (main_graph));
+  g_assert_true (gtk_widget_get_mapped (strip));
+  gui_test_assert_strv (mg_thread_strip_row_dup_labels (row), want_labels);
+  {
+    GtkWidget *title = gtk_expander_get_label_widget (mg_thread_strip_row_get_expander (row));
+
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (title)), ==,
+                     "Activity per thread: rank 0 (pid 2000) (choose a process in the header "
+                     "for another)");
+  }
+  mg_test_spin (200);
+  /* The strips share the graphs' x: thread 2 off CPU in the third
+   * quarter, computing in the last. */
+  {
+    g_autoptr (GdkTexture) texture = gui_test_render (strip);
+    int w = gtk_widget_get_width (strip);
+    int y = MG_THREAD_STRIP_LEGEND_HEIGHT + 2 * MG_THREAD_STRIP_PITCH + 3;
+    graphene_rect_t off = GRAPHENE_RECT_INIT (w * 0.55, y, w * 0.15, 6);
+    graphene_rect_t on = GRAPHENE_RECT_INIT (w * 0.80, y, w * 0.15, 6);
+    double rgb[3];
+
+    g_assert_cmpint (w, ==, gtk_widget_get_width (main_graph));
+    mg_thread_strip_class_colour (MG_THREAD_OFF_CPU, rgb);
+    g_assert_cmpuint (gui_test_count_colour (texture, &off, rgb[0] * 255, rgb[1] * 255,
+                                             rgb[2] * 255, 3),
+                      >, 0.95 * off.size.width * off.size.height);
+    mg_thread_strip_class_colour (MG_THREAD_COMPUTING, rgb);
+    g_assert_cmpuint (gui_test_count_colour (texture, &on, rgb[0] * 255, rgb[1] * 255,
+                                             rgb[2] * 255, 3),
+                      >, 0.95 * on.size.width * on.size.height);
+  }
+
+  for (int dark = 0; dark <= 1; dark++)
+    {
+      static const int sizes[2][2] = { { 1600, 1000 }, { 1024, 700 } };
+
+      g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", dark, NULL);
+      for (guint s = 0; s < 2; s++)
+        {
+          g_autofree char *name = g_strdup_printf ("thread-strips-%s-%dx%d.png",
+                                                   dark ? "dark" : "light", sizes[s][0],
+                                                   sizes[s][1]);
+
+          gtk_window_set_default_size (GTK_WINDOW (window), sizes[s][0], sizes[s][1]);
+          mg_test_spin (200);
+          gui_test_save_screenshot (window, name);
+        }
+    }
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  /* The process chosen: its threads, no hint. */
+  mg_time_view_set_process (mg_window_get_time_view (window), 0);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_expander_get_label_widget (
+                     mg_thread_strip_row_get_expander (row)))),
+                   ==, "Activity per thread: rank 0 (pid 2000)");
+
+  /* Collapsed, and remembered by the next window. */
+  gtk_expander_set_expanded (mg_thread_strip_row_get_expander (row), FALSE);
+  mg_test_spin (20);
+  g_assert_false (gtk_widget_get_mapped (strip));
+  gtk_window_destroy (GTK_WINDOW (window));
+  mg_test_spin (20);
+  window = gui_test_new_window (profile);
+  gui_test_wait_loaded (window);
+  row = window_strip_row (window);
+  g_assert_false (gtk_expander_get_expanded (mg_thread_strip_row_get_expander (row)));
+  gtk_expander_set_expanded (mg_thread_strip_row_get_expander (row), TRUE);
+  gtk_window_destroy (GTK_WINDOW (window));
+  mg_test_spin (20);
+}
+
 int
 main (int argc, char **argv)
 {
   gui_test_init (&argc, &argv);
   g_test_add_func ("/activity-rows/rows", test_rows);
+  g_test_add_func ("/activity-rows/thread-strips", test_thread_strips);
   return gui_test_run ();
 }

@@ -3,6 +3,8 @@
 #include "activity-fixture.h"
 
 #include "profile/mg-profile-builder.h"
+#include "profile/mg-profile-internal.h"
+#include "profile/mg-stack-set.h"
 
 /* The metrics in plugins/activity.xml's order: main then threads, each
  * computing, mpi, io, sleep, lock, other. */
@@ -126,5 +128,87 @@ activity_fixture_profile_sized (guint n_processes, guint n_windows)
       }
   profile = mg_profile_builder_finish (builder, n_windows, &error);
   g_assert_no_error (error);
+  return profile;
+}
+
+/* A stack of one frame outside every module, sampled in thread ordinal,
+ * flagged MPI or not. */
+static GVariant *
+thread_stack (int thread, gboolean mpi)
+{
+  GVariantBuilder frames;
+  guint32 flags = ((guint32) (thread + 1) << MG_STACK_THREAD_SHIFT) | (mpi ? MG_STACK_MPI : 0);
+
+  g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
+  g_variant_builder_add (&frames, "(ut)", MG_STACK_MODULE_UNKNOWN,
+                         (guint64) 0x1000 + 16 * (guint) thread + mpi);
+  return g_variant_new ("(a(ut)u)", &frames, flags);
+}
+
+/* Which of process 0's stacks (thread_stack order below) thread takes in
+ * window w, -1 for none: the phases of activity-fixture.h. */
+static int
+thread_stack_at (guint thread, guint w, guint n_windows)
+{
+  guint phase = w * 4 / n_windows;
+
+  switch (thread)
+    {
+    case 0: /* computing, MPI, then nothing (asleep, in I/O) */
+      return phase == 0 ? 0 : phase == 1 ? 1 : -1;
+    case 1: /* computing throughout */
+      return 2;
+    default: /* computing, MPI, off CPU, computing */
+      return phase == 0 || phase == 3 ? 3 : phase == 1 ? 4 : -1;
+    }
+}
+
+MgProfile *
+activity_fixture_threads_profile (void)
+{
+  MgProfile *profile = activity_fixture_profile (1);
+  guint n = ACTIVITY_FIXTURE_WINDOWS;
+  double dt = ACTIVITY_FIXTURE_DURATION / n;
+  g_autofree double *starts = g_new (double, n);
+  g_autofree double *ends = g_new (double, n);
+  GVariantBuilder stacks, counts, procs;
+  guint64 taken = 0;
+
+  g_variant_builder_init (&stacks, G_VARIANT_TYPE ("a(a(ut)u)"));
+  g_variant_builder_add_value (&stacks, thread_stack (0, FALSE));
+  g_variant_builder_add_value (&stacks, thread_stack (0, TRUE));
+  g_variant_builder_add_value (&stacks, thread_stack (1, FALSE));
+  g_variant_builder_add_value (&stacks, thread_stack (2, FALSE));
+  g_variant_builder_add_value (&stacks, thread_stack (2, TRUE));
+  g_variant_builder_init (&counts, G_VARIANT_TYPE ("a(uuu)"));
+  for (guint w = 0; w < n; w++)
+    {
+      starts[w] = w * dt;
+      ends[w] = (w + 1) * dt;
+      for (guint t = 0; t < ACTIVITY_FIXTURE_THREADS; t++)
+        {
+          int s = thread_stack_at (t, w, n);
+
+          if (s < 0)
+            continue;
+          /* One sample a window: one per interval. */
+          g_variant_builder_add (&counts, "(uuu)", w, (guint32) s, 1u);
+          taken++;
+        }
+    }
+  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
+  g_variant_builder_add (&procs, "(ittu@a(a(ut)u)@ad@ad@a(uuu))", 0, taken, (guint64) 0, 0u,
+                         g_variant_builder_end (&stacks),
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, n,
+                                                    sizeof (double)),
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, n,
+                                                    sizeof (double)),
+                         g_variant_builder_end (&counts));
+  g_clear_pointer (&profile->stacks, g_variant_unref);
+  profile->stacks = g_variant_ref_sink (
+    g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
+                   g_variant_new_array (G_VARIANT_TYPE ("(ayay)"), NULL, 0),
+                   g_variant_builder_end (&procs)));
+  g_assert_true (mg_stack_set_check_payload (profile->stacks, 1));
   return profile;
 }

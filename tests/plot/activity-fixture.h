@@ -22,4 +22,12 @@ MgProfile *activity_fixture_profile (guint n_processes);
  * process 1. */
 MgProfile *activity_fixture_profile_sized (guint n_processes, guint n_windows);
 
+/* activity_fixture_profile (1) with call stacks in three threads of
+ * process 0, one sample a window (the interval), by phase:
+ *   main thread (0): computing, MPI, none, none (asleep, in I/O);
+ *   thread 1: computing throughout;
+ *   thread 2: computing, MPI, none (off CPU), computing. */
+#define ACTIVITY_FIXTURE_THREADS 3
+MgProfile *activity_fixture_threads_profile (void);
+
 G_END_DECLS
