@@ -15,6 +15,7 @@
 #include "profile/mg-export-folded.h"
 #include "profile/mg-profile.h"
 #include "profile/mg-profile-code.h"
+#include "profile/mg-profile-threads.h"
 #include "profile/mg-stack-set.h"
 #include "symbols/mg-symbolizer.h"
 
@@ -910,6 +911,99 @@ test_thread_filter (Fixture *f, gconstpointer data)
   g_assert_cmpuint (mg_stack_set_get_total (none), ==, 0);
 }
 
+/* The function of the most samples among a thread's leaves, and its share. */
+static const char *
+top_leaf (GHashTable *by_leaf, guint64 total, double *percent)
+{
+  GHashTableIter it;
+  gpointer key, value;
+  const char *top = NULL;
+  guint64 most = 0;
+  g_hash_table_iter_init (&it, by_leaf);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    if (*(guint64 *) value > most)
+      most = *(guint64 *) value, top = key;
+  *percent = total ? 100.0 * (double) most / (double) total : 0;
+  return top;
+}
+
+/* Thread names reach the profile: the main thread (its comm, the
+ * program's name cut to 15 bytes), "alpha", "beta" and a name that is not
+ * UTF-8, each the last name the thread gave itself (first "early-N"),
+ * each with its own id and the stacks of its own function; the sampler's
+ * thread is not listed. */
+static void
+test_thread_names (Fixture *f, gconstpointer data)
+{
+  const char *options[] = { "--interval=4", NULL };
+  const char *args[] = { "named", "1", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  const struct {
+    const char *name, *function;
+  } want[] = {
+    { "mg-stacks-workl", "a" }, { "alpha", "thread_1" }, { "beta", "thread_2" },
+    { "gamma\xe9", "thread_3" },
+  };
+  gboolean seen[G_N_ELEMENTS (want)] = { FALSE };
+  gint32 tids[G_N_ELEMENTS (want)] = { 0 };
+
+  profile_and_export (f, options, args, NULL, &run);
+  assert_status (run, 0);
+  g_autoptr (MgProfile) profile = mg_profile_load (output, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+  g_autoptr (MgStackSet) all = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
+  g_assert_cmpuint (mg_stack_set_get_n_threads (all), ==, 4);
+  /* Four threads, no more: not the sampler's own. */
+  g_assert_cmpuint (mg_profile_get_n_thread_names (profile), ==, 4);
+  for (guint ordinal = 0; ordinal < 4; ordinal++)
+    {
+      gint32 tid;
+      const char *name = mg_profile_get_thread_name (profile, 0, ordinal, &tid);
+      g_assert_nonnull (name);
+      guint k = 0;
+      while (k < G_N_ELEMENTS (want) && g_strcmp0 (want[k].name, name) != 0)
+        k++;
+      if (k == G_N_ELEMENTS (want))
+        g_error ("thread %u named \"%s\": not one of the workload's", ordinal, name);
+      g_assert_false (seen[k]);
+      seen[k] = TRUE;
+      tids[k] = tid;
+      /* The main thread is ordinal 0, its id the process's. */
+      g_assert_cmpint (ordinal == 0, ==, k == 0);
+      guint64 total;
+      g_autoptr (GHashTable) leaves = leaves_of_thread (profile, (int) ordinal, symbolizer,
+                                                        &total);
+      double percent;
+      const char *top = top_leaf (leaves, total, &percent);
+      g_test_message ("thread %u \"%s\" (%d): %s, %.1f %% of %" G_GUINT64_FORMAT, ordinal, name,
+                      tid, top, percent, total);
+      g_assert_cmpstr (top, ==, want[k].function);
+      g_assert_cmpfloat (percent, >=, 80.0);
+    }
+  g_assert_cmpint (tids[0], ==, mg_profile_get_process (profile, 0)->pid);
+  for (guint k = 1; k < G_N_ELEMENTS (want); k++)
+    {
+      g_assert_cmpint (tids[k], >, tids[0]);
+      for (guint j = 1; j < k; j++)
+        g_assert_cmpint (tids[k], !=, tids[j]);
+    }
+  /* Shown: valid UTF-8 as it is, else with U+FFFD. */
+  for (guint ordinal = 0; ordinal < 4; ordinal++)
+    {
+      g_autofree char *shown = mg_profile_dup_thread_display_name (profile, 0, ordinal);
+      const char *raw = mg_profile_get_thread_name (profile, 0, ordinal, NULL);
+      g_assert_true (g_utf8_validate (shown, -1, NULL));
+      if (g_str_equal (raw, "gamma\xe9"))
+        g_assert_cmpstr (shown, ==, "gamma\xef\xbf\xbd");
+      else
+        g_assert_cmpstr (shown, ==, raw);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -931,5 +1025,6 @@ main (int argc, char **argv)
   ADD ("/cli/stacks/recover-names", test_recover_names);
   ADD ("/cli/stacks/mpi-late", test_mpi_late);
   ADD ("/cli/stacks/thread-filter", test_thread_filter);
+  ADD ("/cli/stacks/thread-names", test_thread_names);
   return g_test_run ();
 }
