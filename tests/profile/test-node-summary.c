@@ -17,6 +17,7 @@
 #include "profile/mg-export-json.h"
 #include "profile/mg-merge.h"
 #include "profile/mg-node-summary.h"
+#include "profile/mg-profile-threads.h"
 #include "profile/mg-stack-set.h"
 #include "session/mg-missing-ranks.h"
 #include "profile-fixture.h"
@@ -625,6 +626,9 @@ write_stacks_record (const char *dir, guint h, guint j)
                             .build_id = { 0xab, 0xcd, (guint8) p } };
   g_strlcpy (m[1].path, "/lib/libm.so.6", sizeof m[1].path);
   t->n_modules = 2;
+  /* Its threads' names, one not UTF-8: a summary carries them too. */
+  g_assert_true (mg_record_stacks_name_thread (t, 400 + (int) p, 0, "prog"));
+  g_assert_true (mg_record_stacks_name_thread (t, 5000 + (int) p, 1, "worker\xe9"));
   for (guint slot = 0; slot < STACK_SLOTS; slot++)
     {
       for (guint k = 0; k < 2 + p; k++)
@@ -676,6 +680,20 @@ check_node_stacks (MgProfile *profile)
    * has its own build-id): the unready one is in none. */
   g_assert_cmpuint (mg_stack_set_get_n_stacks (all), ==, 1 + n_procs + n_procs);
   g_assert_cmpuint (mg_stack_set_get_lost (all), ==, n_procs);
+  /* Each process with stacks names its two threads. */
+  g_assert_cmpuint (mg_profile_get_n_thread_names (profile), ==, 2 * n_procs);
+  for (guint i = 0; i < mg_profile_get_n_processes (profile); i++)
+    {
+      gint32 tid;
+      const char *name = mg_profile_get_thread_name (profile, i, 1, &tid);
+      int pid = mg_profile_get_process (profile, i)->pid;
+      if (name == NULL)
+        continue;
+      g_assert_cmpstr (name, ==, "worker\xe9");
+      g_assert_cmpint (tid - 5000, ==, pid - 400);
+      g_assert_cmpstr (mg_profile_get_thread_name (profile, i, 0, &tid), ==, "prog");
+      g_assert_cmpint (tid, ==, pid);
+    }
   for (guint s = 0; s < mg_stack_set_get_n_stacks (all); s++)
     {
       guint n, flags;
