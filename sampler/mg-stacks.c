@@ -42,6 +42,7 @@ typedef struct {
   pid_t tid;
   uint32_t ordinal;/* 0 the main thread, then in order of first sight */
   uint32_t seen;   /* the round that last listed it */
+  uint32_t named;  /* the round that last read its name */
   int live;        /* 1 while the timer exists; whoever swaps it to 0 deletes */
   timer_t timer;
 } ThreadTimer;
@@ -460,7 +461,14 @@ follow (MgSampler *s, pid_t tid, uint64_t interval_ns)
       if (__atomic_load_n (&threads[i].live, __ATOMIC_RELAXED) && threads[i].tid == tid)
         {
           threads[i].seen = round_no;
-          rename_thread (s, &threads[i]);
+          /* Its name again, at most every LIST_EVERY_ROUNDS rounds
+           * whatever the listings (a program that keeps starting threads
+           * has one each round). */
+          if (round_no - threads[i].named >= LIST_EVERY_ROUNDS)
+            {
+              threads[i].named = round_no;
+              rename_thread (s, &threads[i]);
+            }
           return;
         }
       if (free_at == UINT32_MAX && !__atomic_load_n (&threads[i].live, __ATOMIC_RELAXED))
@@ -499,6 +507,7 @@ follow (MgSampler *s, pid_t tid, uint64_t interval_ns)
   t->tid = tid;
   t->ordinal = ordinal;
   t->seen = round_no;
+  t->named = round_no;
   if (ordinal != 0 && next_ordinal < MG_RECORD_STACK_THREAD_MAX)
     next_ordinal++;
   if (s->rec.stacks)
