@@ -324,6 +324,57 @@ read_pprof_text (const char *text, guint64 *total)
   return by_leaf;
 }
 
+/* The text of `protoc --decode` of a pprof file: the samples summed by
+ * their "thread" label's string; ordinals gets each one's
+ * "thread_ordinal" label. */
+static GHashTable *
+read_pprof_threads (const char *text, GHashTable *ordinals)
+{
+  g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "string_table: \""))
+      {
+        g_autofree char *quoted = g_strndup (lines[i] + 15, strlen (lines[i]) - 16);
+        g_ptr_array_add (strings, g_strcompress (quoted));
+      }
+  GHashTable *by_thread = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  guint64 value = 0, key = 0, v;
+  gint64 str = -1, num = -1;
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *l = lines[i];
+      if (strcmp (l, "sample {") == 0)
+        value = 0, str = -1, num = -1;
+      else if (g_str_has_prefix (l, "  value: "))
+        value = g_ascii_strtoull (l + 9, NULL, 10);
+      else if (sscanf (l, "    key: %" G_GUINT64_FORMAT, &v) == 1)
+        {
+          key = v;
+          /* proto3's text leaves out a number that is 0. */
+          if (strcmp (g_ptr_array_index (strings, key), "thread_ordinal") == 0)
+            num = 0;
+        }
+      else if (sscanf (l, "    str: %" G_GUINT64_FORMAT, &v) == 1
+               && strcmp (g_ptr_array_index (strings, key), "thread") == 0)
+        str = (gint64) v;
+      else if (sscanf (l, "    num: %" G_GUINT64_FORMAT, &v) == 1
+               && strcmp (g_ptr_array_index (strings, key), "thread_ordinal") == 0)
+        num = (gint64) v;
+      else if (strcmp (l, "}") == 0 && str >= 0)
+        {
+          const char *name = g_ptr_array_index (strings, str);
+          guint64 *sum = g_hash_table_lookup (by_thread, name);
+          if (sum == NULL)
+            g_hash_table_insert (by_thread, g_strdup (name), sum = g_new0 (guint64, 1));
+          *sum += value;
+          g_hash_table_insert (ordinals, g_strdup (name), GINT_TO_POINTER ((int) num));
+          str = -1;
+        }
+    }
+  return by_thread;
+}
+
 /* --export=FILE.pb.gz: pprof's format, gzip'd, read back by protoc
  * (Debian's protobuf-compiler) with our own schema of its fields: a()'s
  * share by leaf as in the folded export, every stack through main, the
@@ -1001,6 +1052,43 @@ test_thread_names (Fixture *f, gconstpointer data)
         g_assert_cmpstr (shown, ==, "gamma\xef\xbf\xbd");
       else
         g_assert_cmpstr (shown, ==, raw);
+    }
+
+  /* The pprof export labels each sample with its thread: its name and
+   * ordinal, the samples of each label those of that thread. */
+  g_autofree char *protoc = g_find_program_in_path ("protoc");
+  if (protoc == NULL)
+    {
+      g_test_message ("protoc is not installed: the pprof labels are not read back");
+      return;
+    }
+  const char *export[] = { "--export=run.pb.gz", "run.mgprof", NULL };
+  g_autoptr (CliTestRun) exported = cli_test_run (f->dir, export);
+  assert_status (exported, 0);
+  g_autofree char *schema_dir = g_test_build_filename (G_TEST_DIST, "fixtures", "cli", NULL);
+  g_autofree char *command = g_strdup_printf (
+    "gzip -dc run.pb.gz | protoc --decode=mgtest.Profile -I '%s' '%s/pprof-profile.proto'",
+    schema_dir, schema_dir);
+  const char *argv[] = { "sh", "-c", command, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+  g_spawn_sync (f->dir, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
+                &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("protoc could not read the export: %s", err);
+  g_autoptr (GHashTable) ordinals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) by_thread = read_pprof_threads (out, ordinals);
+  g_assert_cmpuint (g_hash_table_size (by_thread), ==, 4);
+  for (guint ordinal = 0; ordinal < 4; ordinal++)
+    {
+      g_autofree char *shown = mg_profile_dup_thread_display_name (profile, 0, ordinal);
+      g_autoptr (MgStackSet) one = mg_stack_set_new_for_thread (profile, -1, (int) ordinal,
+                                                                -INFINITY, INFINITY);
+      g_test_message ("pprof: thread \"%s\": %" G_GUINT64_FORMAT " samples", shown,
+                      count_of (by_thread, shown));
+      g_assert_cmpuint (count_of (by_thread, shown), ==, mg_stack_set_get_total (one));
+      g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (ordinals, shown)), ==, ordinal);
     }
 }
 
