@@ -64,6 +64,20 @@ mg_record_stacks_name_thread (MgRecordStacks *s, int32_t tid, uint32_t ordinal, 
 }
 
 void
+mg_record_stacks_rename_thread (MgRecordStacks *s, int32_t tid, uint32_t ordinal, const char *name)
+{
+  MgRecordThread *threads = mg_record_stacks_threads (s);
+  uint32_t n = threads ? __atomic_load_n (&s->n_thread_names, __ATOMIC_ACQUIRE) : 0;
+  for (uint32_t i = n; i-- > 0;)
+    if (threads[i].tid == tid && threads[i].ordinal == ordinal)
+      {
+        if (strncmp (threads[i].name, name, sizeof threads[i].name) != 0)
+          mg_record_copy_str (threads[i].name, sizeof threads[i].name, name);
+        return;
+      }
+}
+
+void
 mg_record_header_add_stacks (MgRecordHeader *h, uint32_t max_stacks)
 {
   h->sections |= MG_RECORD_SECTION_STACKS;

@@ -118,7 +118,8 @@ typedef struct {
   char path[MG_RECORD_PATH_LEN];
 } MgRecordModule;
 
-/* A thread of the process, named when first seen (its comm then). */
+/* A thread of the process and its name (its comm, raw bytes: the last
+ * one the sampler saw, at a listing of the threads or at the end). */
 typedef struct {
   int32_t tid;
   uint32_t ordinal;          /* as in the stacks' flags, without the + 1 */
@@ -217,6 +218,12 @@ bool mg_record_stacks_add_weighted (MgRecordStacks *s, const uint64_t *pcs, unsi
  * section has none. */
 bool mg_record_stacks_name_thread (MgRecordStacks *s, int32_t tid, uint32_t ordinal,
                                    const char *name);
+
+/* Thread tid, ordinal, renamed: its entry (if the table has one) takes
+ * name when it differs (the sampler thread only). A reader of the live
+ * record may see a name half written, as any live field. */
+void mg_record_stacks_rename_thread (MgRecordStacks *s, int32_t tid, uint32_t ordinal,
+                                     const char *name);
 
 /* Moves the pending counts into slot i (not in a signal handler; one
  * caller at a time). */

@@ -42,6 +42,7 @@ typedef struct {
   pid_t tid;
   uint32_t ordinal;/* 0 the main thread, then in order of first sight */
   uint32_t seen;   /* the round that last listed it */
+  uint32_t named;  /* the round that last read its name */
   int live;        /* 1 while the timer exists; whoever swaps it to 0 deletes */
   timer_t timer;
 } ThreadTimer;
@@ -387,15 +388,51 @@ thread_cpu_clock (pid_t tid)
   return (clockid_t) ((~(unsigned) tid << 3) | 6);
 }
 
+/* Thread tid's name as the kernel holds it (its comm, any bytes but NUL,
+ * at most 15): /proc/self/task/TID/comm, which gives the raw bytes and a
+ * newline (status escapes a newline and a backslash in them). "" when
+ * unknown (the thread ended). */
+static void
+read_comm (pid_t tid, char name[MG_RECORD_THREAD_NAME_LEN])
+{
+  char path[64], buf[MG_RECORD_THREAD_NAME_LEN + 1];
+  name[0] = '\0';
+  snprintf (path, sizeof path, "/proc/self/task/%d/comm", (int) tid);
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  /* Through the safe read, so that the IO metrics leave it out. */
+  ssize_t n = allinea_safe_read (fd, buf, sizeof buf);
+  close (fd);
+  if (n <= 0)
+    return;
+  /* The kernel ends it with one newline; the name itself may hold one. */
+  if (buf[n - 1] == '\n')
+    n--;
+  if (n >= MG_RECORD_THREAD_NAME_LEN)
+    n = MG_RECORD_THREAD_NAME_LEN - 1;
+  memcpy (name, buf, (size_t) n);
+  name[n] = '\0';
+}
+
+/* Thread t's name again, into the record when it changed: the table keeps
+ * the last name seen (a thread often names itself after it started). */
+static void
+rename_thread (MgSampler *s, const ThreadTimer *t)
+{
+  char name[MG_RECORD_THREAD_NAME_LEN];
+  read_comm (t->tid, name);
+  if (name[0] != '\0' && s->rec.stacks)
+    mg_record_stacks_rename_thread (s->rec.stacks, (int32_t) t->tid, t->ordinal, name);
+}
+
 /* True when thread tid blocks the signal (its SigBlk in /proc): a timer's
  * signal would stay pending there, where a sigwait on a full set would
  * take it as the program's. Such a thread gets no timer; it is looked at
- * again at the next listing. name gets its name (Name:, the comm), ""
- * when unknown. */
+ * again at the next listing. */
 static bool
-blocks_signal (pid_t tid, char name[MG_RECORD_THREAD_NAME_LEN])
+blocks_signal (pid_t tid)
 {
-  name[0] = '\0';
   char path[64], buf[4096];
   snprintf (path, sizeof path, "/proc/self/task/%d/status", (int) tid);
   int fd = open (path, O_RDONLY | O_CLOEXEC);
@@ -408,14 +445,6 @@ blocks_signal (pid_t tid, char name[MG_RECORD_THREAD_NAME_LEN])
   if (n <= 0)
     return false;
   buf[n] = '\0';
-  if (strncmp (buf, "Name:\t", 6) == 0)
-    {
-      size_t len = strcspn (buf + 6, "\n");
-      if (len >= MG_RECORD_THREAD_NAME_LEN)
-        len = MG_RECORD_THREAD_NAME_LEN - 1;
-      memcpy (name, buf + 6, len);
-      name[len] = '\0';
-    }
   const char *line = strstr (buf, "\nSigBlk:");
   if (line == NULL)
     return false;
@@ -432,6 +461,14 @@ follow (MgSampler *s, pid_t tid, uint64_t interval_ns)
       if (__atomic_load_n (&threads[i].live, __ATOMIC_RELAXED) && threads[i].tid == tid)
         {
           threads[i].seen = round_no;
+          /* Its name again, at most every LIST_EVERY_ROUNDS rounds
+           * whatever the listings (a program that keeps starting threads
+           * has one each round). */
+          if (round_no - threads[i].named >= LIST_EVERY_ROUNDS)
+            {
+              threads[i].named = round_no;
+              rename_thread (s, &threads[i]);
+            }
           return;
         }
       if (free_at == UINT32_MAX && !__atomic_load_n (&threads[i].live, __ATOMIC_RELAXED))
@@ -443,8 +480,7 @@ follow (MgSampler *s, pid_t tid, uint64_t interval_ns)
         return;
       free_at = n_threads;
     }
-  char name[MG_RECORD_THREAD_NAME_LEN];
-  if (blocks_signal (tid, name))
+  if (blocks_signal (tid))
     {
       skipped_blocked = true;
       return;
@@ -471,10 +507,15 @@ follow (MgSampler *s, pid_t tid, uint64_t interval_ns)
   t->tid = tid;
   t->ordinal = ordinal;
   t->seen = round_no;
+  t->named = round_no;
   if (ordinal != 0 && next_ordinal < MG_RECORD_STACK_THREAD_MAX)
     next_ordinal++;
   if (s->rec.stacks)
-    mg_record_stacks_name_thread (s->rec.stacks, (int32_t) tid, ordinal, name);
+    {
+      char name[MG_RECORD_THREAD_NAME_LEN];
+      read_comm (tid, name);
+      mg_record_stacks_name_thread (s->rec.stacks, (int32_t) tid, ordinal, name);
+    }
   __atomic_store_n (&t->live, 1, __ATOMIC_SEQ_CST);
   if (free_at == n_threads)
     __atomic_store_n (&n_threads, n_threads + 1, __ATOMIC_SEQ_CST);
@@ -654,7 +695,6 @@ wait_for_handlers (void)
 void
 mg_stacks_stop (MgSampler *s)
 {
-  (void) s;
   if (threads == NULL)
     return;
   /* The handler's switch only: the record keeps saying how stacks went
@@ -662,6 +702,11 @@ mg_stacks_stop (MgSampler *s)
   int on = MG_RECORD_STACKS_ON;
   __atomic_compare_exchange_n (&state, &on, MG_RECORD_STACKS_OFF, false, __ATOMIC_SEQ_CST,
                                __ATOMIC_SEQ_CST);
+  /* The names the threads still running end with. */
+  uint32_t n = __atomic_load_n (&n_threads, __ATOMIC_SEQ_CST);
+  for (uint32_t i = 0; i < n; i++)
+    if (__atomic_load_n (&threads[i].live, __ATOMIC_SEQ_CST))
+      rename_thread (s, &threads[i]);
   delete_all ();
   discard_pending ();
   __atomic_store_n (&table, NULL, __ATOMIC_RELEASE);

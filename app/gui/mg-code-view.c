@@ -12,6 +12,7 @@
 #include "mg-flame-view.h"
 #include "mg-source-view.h"
 #include "plot/mg-call-index.h"
+#include "profile/mg-profile-threads.h"
 #include "plot/mg-code-export.h"
 #include "plot/mg-function-spread.h"
 #include "plot/mg-selection-stats.h"
@@ -65,6 +66,7 @@ struct _MgCodeView
   GtkFilterListModel *functions_filtered;
   GtkWidget *threads;       /* All Threads, Main Thread, Thread 1, … */
   guint n_threads;          /* the threads listed beyond All Threads */
+  int threads_process;      /* the process whose names they show (-1: all) */
   gboolean listing;         /* the threads' list is being replaced */
 };
 
@@ -545,31 +547,52 @@ chosen_thread (MgCodeView *self)
   return (int) selected - 1;
 }
 
-/* Lists n threads (ordinals 0 to n - 1), keeping the choice when it is
- * still there; hidden when the stacks name no thread (older profiles). */
+/* Thread ordinal's entry: its name and number when the profile names it
+ * (format 8: of the process shown, or the name all processes give it),
+ * else its number alone. */
+static char *
+thread_label (MgProfile *profile, int process, guint ordinal)
+{
+  g_autofree char *name = profile ? mg_profile_dup_thread_display_name (profile, process, ordinal)
+                                  : NULL;
+  if (name != NULL && ordinal == 0)
+    /* Translators: the main thread in the Code pane's thread list, after its name as the
+     * program set it (e.g. "worker (main thread)") */
+    return g_strdup_printf (_("%s (main thread)"), name);
+  if (name != NULL)
+    /* Translators: a thread in the Code pane's thread list: its name as the program set it,
+     * and its number in the order it was first seen (e.g. "worker-3 (thread 2)") */
+    return g_strdup_printf (_("%s (thread %u)"), name, ordinal);
+  if (ordinal == 0)
+    return g_strdup (_("Main Thread"));
+  /* Translators: a thread of the process other than its main thread, by its number in
+   * the order it was first seen */
+  return g_strdup_printf (_("Thread %u"), ordinal);
+}
+
+/* Lists n threads (ordinals 0 to n - 1) with the names of process's
+ * threads, keeping the choice when it is still there; hidden when the
+ * stacks name no thread (older profiles). */
 static void
-list_threads (MgCodeView *self, guint n)
+list_threads (MgCodeView *self, MgProfile *profile, guint n, int process)
 {
   gtk_widget_set_visible (self->threads, n > 0);
-  if (n == self->n_threads)
+  if (n == self->n_threads && process == self->threads_process)
     return;
   guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->threads));
   g_autoptr (GtkStringList) list = gtk_string_list_new (NULL);
   gtk_string_list_append (list, _("All Threads"));
-  if (n > 0)
-    gtk_string_list_append (list, _("Main Thread"));
-  for (guint i = 1; i < n; i++)
+  for (guint i = 0; i < n; i++)
     {
-      /* Translators: a thread of the process other than its main thread, by its number in
-       * the order it was first seen */
-      g_autofree char *name = g_strdup_printf (_("Thread %u"), i);
-      gtk_string_list_append (list, name);
+      g_autofree char *label = thread_label (profile, process, i);
+      gtk_string_list_append (list, label);
     }
   self->listing = TRUE;
   gtk_drop_down_set_model (GTK_DROP_DOWN (self->threads), G_LIST_MODEL (list));
   gtk_drop_down_set_selected (GTK_DROP_DOWN (self->threads), selected <= n ? selected : 0);
   self->listing = FALSE;
   self->n_threads = n;
+  self->threads_process = process;
 }
 static void on_search_changed (MgCodeView *self);
 
@@ -869,8 +892,9 @@ static void schedule_live (MgCodeView *self);
 static void
 show_result (MgCodeView *self, Job *job)
 {
-  if (job->n_threads != G_MAXUINT)
-    list_threads (self, job->n_threads);
+  /* The count with a new index; the names with the process too. */
+  list_threads (self, job->profile, job->n_threads != G_MAXUINT ? job->n_threads : self->n_threads,
+                job->process);
   g_clear_pointer (&self->current, mg_code_tree_unref);
   self->current = mg_code_tree_ref (job->tree);
   for (guint i = 0; i < G_N_ELEMENTS (self->spread_columns); i++)
@@ -1016,7 +1040,7 @@ show_profile (MgCodeView *self, MgProfile *profile, MgSymbolizer *symbolizer)
   /* Another profile's threads: All Threads again. */
   self->n_threads = G_MAXUINT;
   gtk_drop_down_set_selected (GTK_DROP_DOWN (self->threads), 0);
-  list_threads (self, 0);
+  list_threads (self, NULL, 0, -1);
   if (profile == NULL)
     return;
   /* The first computation names every frame: seconds on a big profile. */

@@ -11,6 +11,7 @@
 
 #include "mg-export-folded.h"
 #include "mg-export-pprof.h"
+#include "mg-profile-threads.h"
 #include "mg-protobuf.h"
 #include "mg-stack-set.h"
 
@@ -19,7 +20,8 @@ enum {
   PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE = 2, PROFILE_MAPPING = 3, PROFILE_LOCATION = 4,
   PROFILE_FUNCTION = 5, PROFILE_STRING_TABLE = 6, PROFILE_PERIOD_TYPE = 11, PROFILE_PERIOD = 12,
   VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT = 2,
-  SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2,
+  SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3,
+  LABEL_KEY = 1, LABEL_STR = 2, LABEL_NUM = 3,
   MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_BUILD_ID = 6, MAPPING_HAS_FUNCTIONS = 7,
   MAPPING_HAS_FILENAMES = 8, MAPPING_HAS_LINE_NUMBERS = 9, MAPPING_HAS_INLINE_FRAMES = 10,
   LOCATION_ID = 1, LOCATION_MAPPING_ID = 2, LOCATION_ADDRESS = 3, LOCATION_LINE = 4,
@@ -35,6 +37,8 @@ typedef struct {
   GHashTable *locations;    /* "module vaddr return" → id */
   const MgStackSet *set;
   const MgStackNamer *namer;
+  const char *thread;       /* the samples' thread label, or NULL: none */
+  int ordinal;              /* its ordinal */
 } Encoder;
 
 static guint64
@@ -175,7 +179,78 @@ add_sample (Encoder *e, guint stack)
   g_autoptr (GByteArray) m = g_byte_array_new ();
   mg_protobuf_packed (m, SAMPLE_LOCATION_ID, (const guint64 *) ids->data, ids->len);
   mg_protobuf_packed (m, SAMPLE_VALUE, &count, 1);
+  if (e->thread != NULL)
+    {
+      /* Labels "thread" (its name) and "thread_ordinal" (its number). */
+      g_autoptr (GByteArray) name = g_byte_array_new ();
+      mg_protobuf_varint (name, LABEL_KEY, string_index (e, "thread"));
+      mg_protobuf_varint (name, LABEL_STR, string_index (e, e->thread));
+      add_message (m, SAMPLE_LABEL, name);
+      g_autoptr (GByteArray) number = g_byte_array_new ();
+      mg_protobuf_varint (number, LABEL_KEY, string_index (e, "thread_ordinal"));
+      mg_protobuf_varint (number, LABEL_NUM, (guint64) e->ordinal);
+      add_message (m, SAMPLE_LABEL, number);
+    }
   add_message (e->out, PROFILE_SAMPLE, m);
+}
+
+/* Thread ordinal's label: the name the selected processes give it (valid
+ * UTF-8, as every string of the format), else "main thread" or
+ * "thread N" (no name, or names that differ). */
+static char *
+thread_label (MgProfile *profile, const gboolean *processes, int ordinal)
+{
+  const char *found = NULL;
+  gboolean differ = FALSE;
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    {
+      if (processes != NULL && !processes[p])
+        continue;
+      const char *name = mg_profile_get_thread_name (profile, p, (guint) ordinal, NULL);
+      if (name == NULL || *name == '\0')
+        continue;
+      differ |= found != NULL && strcmp (found, name) != 0;
+      found = name;
+    }
+  if (found != NULL && !differ)
+    return g_utf8_make_valid (found, -1);
+  return ordinal == 0 ? g_strdup ("main thread") : g_strdup_printf ("thread %d", ordinal);
+}
+
+/* The samples of each thread, labelled with it; FALSE (nothing added)
+ * when the threads' stacks do not make up the selection's (stacks that
+ * do not say their thread: then the samples go unlabelled). */
+static gboolean
+add_thread_samples (Encoder *e, MgProfile *profile, const gboolean *processes, double start_s,
+                    double end_s)
+{
+  guint n_threads = mg_stack_set_get_n_threads (e->set);
+  GPtrArray *sets = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_stack_set_free);
+  guint64 sum = 0;
+  for (guint t = 0; t < n_threads; t++)
+    {
+      MgStackSet *one = mg_stack_set_new_for_processes_thread (profile, processes, (int) t,
+                                                              start_s, end_s);
+      sum += mg_stack_set_get_total (one);
+      g_ptr_array_add (sets, one);
+    }
+  gboolean whole = n_threads > 0 && sum == mg_stack_set_get_total (e->set);
+  for (guint t = 0; whole && t < n_threads; t++)
+    {
+      const MgStackSet *one = g_ptr_array_index (sets, t);
+      g_autofree char *label = thread_label (profile, processes, (int) t);
+      const MgStackSet *all = e->set;
+      e->set = one;
+      e->thread = label;
+      e->ordinal = (int) t;
+      for (guint s = 0; s < mg_stack_set_get_n_stacks (one); s++)
+        if (mg_stack_set_get_count (one, s) > 0)
+          add_sample (e, s);
+      e->set = all;
+      e->thread = NULL;
+    }
+  g_ptr_array_unref (sets);
+  return whole;
 }
 
 static gboolean
@@ -209,14 +284,15 @@ mg_export_pprof (MgProfile *profile, const char *path, const gboolean *processes
   g_autoptr (GHashTable) locations = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                             NULL);
   g_autoptr (GByteArray) out = g_byte_array_new ();
-  Encoder e = { out, strings, string_list, functions, locations, set, namer };
+  Encoder e = { out, strings, string_list, functions, locations, set, namer, NULL, 0 };
 
   g_ptr_array_add (string_list, g_strdup ("")); /* index 0, as profile.proto requires */
   add_value_type (&e, PROFILE_SAMPLE_TYPE, "samples", "count");
   add_mappings (&e);
-  for (guint s = 0; s < mg_stack_set_get_n_stacks (set); s++)
-    if (mg_stack_set_get_count (set, s) > 0)
-      add_sample (&e, s);
+  if (!add_thread_samples (&e, profile, processes, start_s, end_s))
+    for (guint s = 0; s < mg_stack_set_get_n_stacks (set); s++)
+      if (mg_stack_set_get_count (set, s) > 0)
+        add_sample (&e, s);
   add_value_type (&e, PROFILE_PERIOD_TYPE, "samples", "count");
   mg_protobuf_varint (out, PROFILE_PERIOD, 1);
   for (guint i = 0; i < string_list->len; i++)

@@ -11,8 +11,11 @@ G_BEGIN_DECLS
 
 #define MG_NODE_MAGIC "MGNODE\r\n"
 #define MG_NODE_MAGIC_LEN 8
-/* 2: each process's call stacks after its block; 1 (still read): none. */
-#define MG_NODE_VERSION 2u
+/* 3: the stacks may name their threads (MG_NODE_STACKS_THREADS_TYPE);
+ * 2 (still read): each process's call stacks after its block; 1 (still
+ * read): none. */
+#define MG_NODE_VERSION 3u
+#define MG_NODE_VERSION_STACKS 2u
 #define MG_NODE_VERSION_NO_STACKS 1u
 #define MG_NODE_HEADER_LEN 24
 
@@ -40,6 +43,12 @@ G_BEGIN_DECLS
  * each committed slot's samples lost, each one's number of pairs, and
  * all the slots' (stack, count) pairs one after the other. */
 #define MG_NODE_STACKS_TYPE "(uittttta(tttayay)a(qat)auaua(uu))"
+/* Version 3's, when the unpacked length's top bit (MG_NODE_STACKS_NAMED)
+ * says so: the same and the threads table (tid, ordinal, name as bytes
+ * without a NUL). Stacks of a version 2 summary kept in a version 3 one
+ * keep their type: each packed part says its own. */
+#define MG_NODE_STACKS_THREADS_TYPE "(uittttta(tttayay)a(qat)auaua(uu)a(iuay))"
+#define MG_NODE_STACKS_NAMED (G_GUINT64_CONSTANT (1) << 63)
 
 /* A block's parts besides the times (each slot's end): the slots' starts,
  * their raw sample counts, then per record metric its [min, max, mean] rows

@@ -81,7 +81,15 @@ stacks_to_variant (const MgRecordFile *r)
           g_array_append_val (pairs, c);
         }
     }
-  return g_variant_new ("(uittttt@a(tttayay)@a(qat)@au@au@a(uu))", s->state, s->signal,
+  GVariantBuilder threads;
+  g_variant_builder_init (&threads, G_VARIANT_TYPE ("a(iuay)"));
+  const MgRecordThread *named = mg_record_stacks_threads (s);
+  for (guint i = 0; named != NULL && i < s->n_thread_names; i++)
+    g_variant_builder_add (&threads, "(iu@ay)", named[i].tid, named[i].ordinal,
+                           g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, named[i].name,
+                                                      strnlen (named[i].name,
+                                                               sizeof named[i].name - 1), 1));
+  return g_variant_new ("(uittttt@a(tttayay)@a(qat)@au@au@a(uu)@a(iuay))", s->state, s->signal,
                         (guint64) s->n_taken, (guint64) s->n_lost_table,
                         (guint64) s->n_lost_busy, (guint64) s->n_lost_slot,
                         (guint64) s->n_threads, g_variant_builder_end (&modules),
@@ -91,7 +99,8 @@ stacks_to_variant (const MgRecordFile *r)
                         g_variant_new_fixed_array (G_VARIANT_TYPE_UINT32, n_pairs->data,
                                                    n_pairs->len, sizeof (guint32)),
                         g_variant_new_fixed_array (G_VARIANT_TYPE ("(uu)"), pairs->data,
-                                                   pairs->len, sizeof (MgRecordStackCount)));
+                                                   pairs->len, sizeof (MgRecordStackCount)),
+                        g_variant_builder_end (&threads));
 }
 
 GBytes *
@@ -115,7 +124,8 @@ mg_node_stacks_encode (const MgRecordFile *r)
   /* Stacks of one process repeat their outer frames: packed hard. */
   int z = compress2 (out + STACKS_HEAD_LEN, &packed_len, raw, raw_len, Z_BEST_COMPRESSION);
   g_assert (z == Z_OK);
-  guint64 len_le = GUINT64_TO_LE ((guint64) raw_len);
+  /* The top bit: the type with the threads' names. */
+  guint64 len_le = GUINT64_TO_LE ((guint64) raw_len | MG_NODE_STACKS_NAMED);
   memcpy (out + 4, &len_le, 8);
   guint32 crc = GUINT32_TO_LE (mg_crc32_update (0, out + 4, 8 + packed_len));
   memcpy (out, &crc, 4);
@@ -145,6 +155,9 @@ unpack (const guint8 *data, gsize size)
     return NULL;
   memcpy (&raw_len, data + 4, 8);
   raw_len = GUINT64_FROM_LE (raw_len);
+  const GVariantType *type = G_VARIANT_TYPE ((raw_len & MG_NODE_STACKS_NAMED)
+                                             ? MG_NODE_STACKS_THREADS_TYPE : MG_NODE_STACKS_TYPE);
+  raw_len &= ~MG_NODE_STACKS_NAMED;
   if (raw_len / MAX_RATIO > size || raw_len > G_MAXUINT32)
     return NULL;
   guint8 *raw = g_malloc (MAX (raw_len, 1));
@@ -157,7 +170,7 @@ unpack (const guint8 *data, gsize size)
     }
   g_autoptr (GBytes) bytes = g_bytes_new_take (raw, raw_len);
   GVariant *v = g_variant_ref_sink (
-    g_variant_new_from_bytes (G_VARIANT_TYPE (MG_NODE_STACKS_TYPE), bytes, FALSE));
+    g_variant_new_from_bytes (type, bytes, FALSE));
   if (!g_variant_is_normal_form (v))
     {
       g_variant_unref (v);
@@ -229,6 +242,32 @@ fill_stacks (MgRecordStacks *s, GVariant *stacks)
   s->pool_used = used;
 }
 
+/* The threads table; FALSE when it holds more than a record's or a name
+ * longer than a comm. */
+static gboolean
+fill_threads (MgRecordStacks *s, GVariant *names)
+{
+  gsize n = g_variant_n_children (names);
+  MgRecordThread *threads = mg_record_stacks_threads (s);
+
+  if (n > s->max_threads)
+    return FALSE;
+  for (gsize i = 0; i < n; i++)
+    {
+      g_autoptr (GVariant) name = NULL;
+      gsize len;
+
+      g_variant_get_child (names, i, "(iu@ay)", &threads[i].tid, &threads[i].ordinal, &name);
+      const char *bytes = g_variant_get_fixed_array (name, &len, 1);
+      if (len >= sizeof threads[i].name)
+        return FALSE;
+      if (len > 0)
+        memcpy (threads[i].name, bytes, len);
+    }
+  s->n_thread_names = (guint32) n;
+  return TRUE;
+}
+
 /* Each slot's pairs; FALSE when there are not as many slots as samples,
  * a slot holds more pairs than a record's can, or the pairs do not add
  * up to the slots'. */
@@ -290,6 +329,7 @@ mg_node_stacks_decode (const guint8 *data, gsize size, MgRecordFile *r, const ch
 
   g_autoptr (GVariant) v = unpack (data, size);
   g_autoptr (GVariant) modules = NULL, stacks = NULL, lost = NULL, n_pairs = NULL, pairs = NULL;
+  g_autoptr (GVariant) names = NULL;
   guint32 state, max_stacks = 0;
   gint32 signal;
   guint64 taken, lost_table, lost_busy, lost_slot, threads;
@@ -298,9 +338,21 @@ mg_node_stacks_decode (const guint8 *data, gsize size, MgRecordFile *r, const ch
 
   if (v != NULL)
     {
-      g_variant_get (v, "(uittttt@a(tttayay)@a(qat)@au@au@a(uu))", &state, &signal, &taken,
-                     &lost_table, &lost_busy, &lost_slot, &threads, &modules, &stacks, &lost,
-                     &n_pairs, &pairs);
+      /* Either type: the same first twelve members. */
+      g_variant_get_child (v, 0, "u", &state);
+      g_variant_get_child (v, 1, "i", &signal);
+      g_variant_get_child (v, 2, "t", &taken);
+      g_variant_get_child (v, 3, "t", &lost_table);
+      g_variant_get_child (v, 4, "t", &lost_busy);
+      g_variant_get_child (v, 5, "t", &lost_slot);
+      g_variant_get_child (v, 6, "t", &threads);
+      modules = g_variant_get_child_value (v, 7);
+      stacks = g_variant_get_child_value (v, 8);
+      lost = g_variant_get_child_value (v, 9);
+      n_pairs = g_variant_get_child_value (v, 10);
+      pairs = g_variant_get_child_value (v, 11);
+      if (g_variant_n_children (v) > 12)
+        names = g_variant_get_child_value (v, 12);
       max_stacks = max_stacks_for (stacks);
     }
   if (max_stacks > 0)
@@ -318,6 +370,7 @@ mg_node_stacks_decode (const guint8 *data, gsize size, MgRecordFile *r, const ch
       s->n_threads = threads;
       fill_stacks (s, stacks);
       ok = fill_modules (s, modules) && fill_slots (s, lost, n_pairs, pairs, r->n_samples)
+           && (names == NULL || fill_threads (s, names))
            && mg_record_stacks_check (s, section_size, &r->header);
       if (ok)
         r->stacks = s;

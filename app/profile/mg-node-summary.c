@@ -256,7 +256,8 @@ read_index (MgNodeSummary *self, int fd, guint64 file_size, GError **error)
   memcpy (&crc, header + 12, 4);
   memcpy (&length, header + 16, 8);
   version = GUINT32_FROM_LE (version);
-  if (version != MG_NODE_VERSION && version != MG_NODE_VERSION_NO_STACKS)
+  if (version != MG_NODE_VERSION && version != MG_NODE_VERSION_STACKS
+      && version != MG_NODE_VERSION_NO_STACKS)
     {
       g_autofree char *name = g_filename_display_name (self->path);
 
@@ -285,7 +286,8 @@ read_index (MgNodeSummary *self, int fd, guint64 file_size, GError **error)
     return mg_node_damaged (error, self->path, "%s", _("its index does not match its CRC"));
   bytes = g_bytes_new_take (g_steal_pointer (&index), length);
   self->index = g_variant_ref_sink (g_variant_new_from_bytes (
-    G_VARIANT_TYPE (version == MG_NODE_VERSION ? MG_NODE_INDEX_TYPE : MG_NODE_INDEX_TYPE_1),
+    G_VARIANT_TYPE (version != MG_NODE_VERSION_NO_STACKS ? MG_NODE_INDEX_TYPE
+                                                       : MG_NODE_INDEX_TYPE_1),
     bytes, FALSE));
   if (!g_variant_is_normal_form (self->index))
     return mg_node_damaged (error, self->path, "%s", _("its index is not in normal form"));

@@ -12,8 +12,10 @@
  * compact block (member 9). 4: blocks may hold single-precision rows, and
  * the precision they were stored at (member 14). 5: argv, the working
  * folder, host names, programs and the output stored as bytes. Formats 1
- * to 4 still open. */
-#define MG_PROFILE_VERSION 7u
+ * to 4 still open. 6: call stacks (member 15). 7: them packed, and the
+ * frames' names and source text (member 16). 8: the threads' ids and names
+ * (member 17). */
+#define MG_PROFILE_VERSION 8u
 #define MG_PROFILE_HEADER_LEN 24
 /* Window times are seconds from the run's start within this (2^62 ns, 146
  * years; a record's times stay within 2^61 ns). */

@@ -74,6 +74,8 @@ struct _MgProfile {
   GVariant *code;                /* the frames' names and source text (MG_PAYLOAD_CODE_TYPE,
                                   * mg-profile-code.h), never NULL: empty when none */
   MgProfileCodeIndex *code_index; /* its indexes, made with it (stacks set first) */
+  GVariant *threads;             /* the threads' ids and names (MG_PAYLOAD_THREADS_TYPE,
+                                  * mg-profile-threads.h), never NULL: empty when none */
 };
 
 /* The indexes of a code member over the stacks member it names, or NULL
@@ -86,6 +88,12 @@ GVariant *mg_profile_code_empty (void);
 /* Sets the code member (after the stacks it names) and its indexes;
  * FALSE, keeping what it had, when the member is damaged. */
 gboolean mg_profile_set_code (MgProfile *self, GVariant *code);
+/* The threads member of a profile that names none. */
+GVariant *mg_profile_threads_empty (void);
+/* Sets the threads member (after the processes); FALSE when a process
+ * index is out of range or a name is not a name (a NUL inside, none at
+ * the end): then nothing is set. */
+gboolean mg_profile_set_threads (MgProfile *self, GVariant *threads);
 
 /* An empty profile with every container allocated. */
 MgProfile *mg_profile_new_empty (void);

@@ -53,12 +53,18 @@ G_BEGIN_DECLS
  * source texts (path, bytes); the files left out (path, why); the bound
  * the texts were collected within (0: not collected). */
 #define MG_PAYLOAD_CODE_TYPE "(a(uta(sayu))a(ayay)a(ays)t)"
+/* Format 8: the threads the stacks were sampled in (mg-profile-threads.h):
+ * per thread its process (member 8's index), its ordinal (as in the
+ * stacks' flags, without the + 1), its id and its name (the comm, raw
+ * bytes, a name). */
+#define MG_PAYLOAD_THREADS_TYPE "a(iuiay)"
 /* The members the reader and writer name by index. */
 #define MG_PAYLOAD_SERIES_MEMBER 9
 #define MG_PAYLOAD_OUTPUT_MEMBER 13
 #define MG_PAYLOAD_PRECISION_MEMBER 14
 #define MG_PAYLOAD_STACKS_MEMBER 15
 #define MG_PAYLOAD_CODE_MEMBER 16
+#define MG_PAYLOAD_THREADS_MEMBER 17
 
 /* The payload's type in a file of this format version. */
 const GVariantType *mg_profile_payload_type (guint32 version);

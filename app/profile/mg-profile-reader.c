@@ -450,6 +450,17 @@ read_code (MgProfile *self, GVariant *payload, const char *name, GError **error)
   return TRUE;
 }
 
+/* Format 8: the threads' ids and names, every process index checked. */
+static gboolean
+read_threads (MgProfile *self, GVariant *payload, const char *name, GError **error)
+{
+  g_autoptr(GVariant) threads = g_variant_get_child_value (payload, MG_PAYLOAD_THREADS_MEMBER);
+
+  if (!mg_profile_set_threads (self, threads))
+    return mg_profile_corrupt (error, name, "thread names");
+  return TRUE;
+}
+
 static gboolean
 read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *name,
               GError **error)
@@ -521,6 +532,9 @@ read_payload (MgProfile *self, GVariant *payload, guint32 version, const char *n
   if (g_variant_n_children (payload) > MG_PAYLOAD_CODE_MEMBER
       && !read_code (self, payload, name, error))
     return FALSE;
+  if (g_variant_n_children (payload) > MG_PAYLOAD_THREADS_MEMBER
+      && !read_threads (self, payload, name, error))
+    return FALSE;
   return read_lists (self, payload, name, error);
 }
 
@@ -532,7 +546,8 @@ static gboolean
 small_parts_normal (GVariant *payload)
 {
   static const guint parts[] = { 0, 1, 2, 7, 8, 10, 11, 12, MG_PAYLOAD_OUTPUT_MEMBER,
-                                 MG_PAYLOAD_STACKS_MEMBER, MG_PAYLOAD_CODE_MEMBER };
+                                 MG_PAYLOAD_STACKS_MEMBER, MG_PAYLOAD_CODE_MEMBER,
+                                 MG_PAYLOAD_THREADS_MEMBER };
 
   for (guint i = 0; i < G_N_ELEMENTS (parts) && parts[i] < g_variant_n_children (payload); i++)
     {

@@ -229,12 +229,13 @@ mg_profile_to_payload (MgProfile *self, GBytes **blocks)
                           "@a" MG_PAYLOAD_PLUGIN_ERROR_TYPE "@a" MG_PAYLOAD_METRIC_ERROR_TYPE
                           "@a" MG_PAYLOAD_EVENT_TYPE "@" MG_PAYLOAD_OUTPUT_TYPE
                           MG_PAYLOAD_PRECISION_TYPE "@" MG_PAYLOAD_STACKS_PACKED_TYPE
-                          "@" MG_PAYLOAD_CODE_TYPE ")",
+                          "@" MG_PAYLOAD_CODE_TYPE "@" MG_PAYLOAD_THREADS_TYPE ")",
                           parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6],
                           parts[7], parts[8], parts[9], parts[10],
                           g_variant_builder_end (&me), g_variant_builder_end (&ev),
                           g_variant_new ("(@mayt)", maybe_bytes (self->run.output),
                                          (guint64) self->run.output_cut),
-                          (guint32) self->process_precision, packed_stacks, self->code);
+                          (guint32) self->process_precision, packed_stacks, self->code,
+                          self->threads);
   }
 }

@@ -137,6 +137,7 @@ mg_profile_finalize (GObject *object)
   g_clear_pointer (&self->code_index, mg_profile_code_index_free);
   g_clear_pointer (&self->code, g_variant_unref);
   g_clear_pointer (&self->stacks, g_variant_unref);
+  g_clear_pointer (&self->threads, g_variant_unref);
   g_queue_clear (&self->unpacked);
   g_mutex_clear (&self->unpack_lock);
   g_free (self->file_name);
@@ -170,6 +171,7 @@ mg_profile_init (MgProfile *self)
   self->stacks = mg_stack_payload_empty ();
   self->code = mg_profile_code_empty ();
   self->code_index = mg_profile_code_index_new (self->code, self->stacks);
+  self->threads = mg_profile_threads_empty ();
 }
 
 MgProfile *

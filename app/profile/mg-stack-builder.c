@@ -2,6 +2,8 @@
 /* Records' call-stack sections into the profile's stacks member. */
 #include "mg-config.h"
 
+#include <string.h>
+
 #include "mg-profile-internal.h"
 #include "mg-stack-builder.h"
 #include "mg-stack-set.h"
@@ -22,6 +24,13 @@ typedef struct {
 
 G_STATIC_ASSERT (sizeof (Count) == 12 && sizeof (FrameRow) == 16);
 
+/* A thread the record named: ordinal, id, name (raw, NUL-terminated). */
+typedef struct {
+  guint32 ordinal;
+  gint32 tid;
+  char name[MG_RECORD_THREAD_NAME_LEN];
+} Thread;
+
 typedef struct {
   guint process;
   guint64 taken, lost;
@@ -29,6 +38,7 @@ typedef struct {
   GPtrArray *stacks;       /* GVariant (a(ut)u), sunk */
   GArray *starts, *ends;   /* double */
   GArray *counts;          /* Count */
+  GArray *threads;         /* Thread, one per ordinal */
 } Proc;
 
 struct _MgStackBuilder {
@@ -61,6 +71,7 @@ mg_stack_builder_free (MgStackBuilder *self)
       g_array_unref (p->starts);
       g_array_unref (p->ends);
       g_array_unref (p->counts);
+      g_array_unref (p->threads);
     }
   g_array_unref (self->procs);
   g_ptr_array_unref (self->module_paths);
@@ -78,9 +89,31 @@ proc_for (MgStackBuilder *self, guint process)
   Proc p = { process, 0, 0, 0,
              g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref),
              g_array_new (FALSE, FALSE, sizeof (double)),
-             g_array_new (FALSE, FALSE, sizeof (double)), g_array_new (FALSE, FALSE, sizeof (Count)) };
+             g_array_new (FALSE, FALSE, sizeof (double)), g_array_new (FALSE, FALSE, sizeof (Count)),
+             g_array_new (FALSE, FALSE, sizeof (Thread)) };
   g_array_append_val (self->procs, p);
   return &g_array_index (self->procs, Proc, self->procs->len - 1);
+}
+
+/* The record's named threads into p: one entry per ordinal, the last
+ * record's (a later image's, or a later read of a live one) winning. */
+static void
+add_threads (Proc *p, MgRecordStacks *s)
+{
+  const MgRecordThread *named = mg_record_stacks_threads (s);
+  for (guint i = 0; named != NULL && i < s->n_thread_names; i++)
+    {
+      Thread t = { named[i].ordinal, named[i].tid, { 0 } };
+      /* Bounded: a damaged record's name may lack its NUL. */
+      memcpy (t.name, named[i].name, strnlen (named[i].name, sizeof t.name - 1));
+      guint k = 0;
+      while (k < p->threads->len && g_array_index (p->threads, Thread, k).ordinal != t.ordinal)
+        k++;
+      if (k < p->threads->len)
+        g_array_index (p->threads, Thread, k) = t;
+      else
+        g_array_append_val (p->threads, t);
+    }
 }
 
 /* The profile's index of a record's module: one entry per path and
@@ -162,6 +195,7 @@ mg_stack_builder_add_record_times (MgStackBuilder *self, guint process, const Mg
       return;
     }
   Proc *p = proc_for (self, process);
+  add_threads (p, s);
   g_autofree guint32 *profile_module = g_new (guint32, MAX (s->n_modules, 1));
   for (guint i = 0; i < s->n_modules; i++)
     profile_module[i] = module_index (self, &mg_record_stacks_modules (s)[i]);
@@ -256,11 +290,33 @@ mg_stack_builder_end (MgStackBuilder *self)
                                             g_variant_builder_end (&procs)));
 }
 
+GVariant *
+mg_stack_builder_end_threads (MgStackBuilder *self)
+{
+  GVariantBuilder threads;
+  g_variant_builder_init (&threads, G_VARIANT_TYPE (MG_PAYLOAD_THREADS_TYPE));
+  for (guint i = 0; i < self->procs->len; i++)
+    {
+      Proc *p = &g_array_index (self->procs, Proc, i);
+      for (guint k = 0; k < p->threads->len; k++)
+        {
+          const Thread *t = &g_array_index (p->threads, Thread, k);
+          g_variant_builder_add (&threads, "(iui^ay)", (gint32) p->process, t->ordinal, t->tid,
+                                 t->name);
+        }
+    }
+  return g_variant_ref_sink (g_variant_builder_end (&threads));
+}
+
 void
 mg_stack_builder_finish_profile (MgStackBuilder *self, MgProfile *profile)
 {
   g_clear_pointer (&profile->stacks, g_variant_unref);
   profile->stacks = mg_stack_builder_end (self);
+  g_autoptr (GVariant) threads = mg_stack_builder_end_threads (self);
+  /* The builder's processes are the profile's. */
+  if (!mg_profile_set_threads (profile, threads))
+    g_warn_if_reached ();
 }
 
 GVariant *

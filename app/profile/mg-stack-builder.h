@@ -30,7 +30,10 @@ void mg_stack_builder_add_record_times (MgStackBuilder *self, guint process,
                                         const gint64 *times, guint n_times);
 /* The member (a new reference, not floating). */
 GVariant *mg_stack_builder_end (MgStackBuilder *self);
-/* Gives the member to profile (a profile just built). */
+/* The threads member (MG_PAYLOAD_THREADS_TYPE; a new reference, not
+ * floating): each process's named threads, one per ordinal. */
+GVariant *mg_stack_builder_end_threads (MgStackBuilder *self);
+/* Gives the members to profile (a profile just built). */
 void mg_stack_builder_finish_profile (MgStackBuilder *self, MgProfile *profile);
 /* The member of a profile without stacks. */
 GVariant *mg_stack_payload_empty (void);

@@ -219,6 +219,13 @@ mg_stack_set_new_for_processes (MgProfile *profile, const gboolean *processes, d
   return new_set (profile, -1, processes, MG_STACK_THREAD_ALL, start_s, end_s);
 }
 
+MgStackSet *
+mg_stack_set_new_for_processes_thread (MgProfile *profile, const gboolean *processes, int thread,
+                                       double start_s, double end_s)
+{
+  return new_set (profile, -1, processes, thread, start_s, end_s);
+}
+
 void
 mg_stack_set_free (MgStackSet *set)
 {

@@ -64,6 +64,9 @@ MgStackSet *mg_stack_set_new_for_thread (MgProfile *profile, int process, int th
  * process of the profile; NULL: every process). */
 MgStackSet *mg_stack_set_new_for_processes (MgProfile *profile, const gboolean *processes,
                                             double start_s, double end_s);
+/* The same, of one thread of each (an ordinal, or MG_STACK_THREAD_ALL). */
+MgStackSet *mg_stack_set_new_for_processes_thread (MgProfile *profile, const gboolean *processes,
+                                                   int thread, double start_s, double end_s);
 void mg_stack_set_free (MgStackSet *set);
 
 /* The profile the set was taken from (the set holds a reference). */

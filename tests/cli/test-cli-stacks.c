@@ -15,6 +15,7 @@
 #include "profile/mg-export-folded.h"
 #include "profile/mg-profile.h"
 #include "profile/mg-profile-code.h"
+#include "profile/mg-profile-threads.h"
 #include "profile/mg-stack-set.h"
 #include "symbols/mg-symbolizer.h"
 
@@ -321,6 +322,57 @@ read_pprof_text (const char *text, guint64 *total)
           }
     }
   return by_leaf;
+}
+
+/* The text of `protoc --decode` of a pprof file: the samples summed by
+ * their "thread" label's string; ordinals gets each one's
+ * "thread_ordinal" label. */
+static GHashTable *
+read_pprof_threads (const char *text, GHashTable *ordinals)
+{
+  g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "string_table: \""))
+      {
+        g_autofree char *quoted = g_strndup (lines[i] + 15, strlen (lines[i]) - 16);
+        g_ptr_array_add (strings, g_strcompress (quoted));
+      }
+  GHashTable *by_thread = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  guint64 value = 0, key = 0, v;
+  gint64 str = -1, num = -1;
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *l = lines[i];
+      if (strcmp (l, "sample {") == 0)
+        value = 0, str = -1, num = -1;
+      else if (g_str_has_prefix (l, "  value: "))
+        value = g_ascii_strtoull (l + 9, NULL, 10);
+      else if (sscanf (l, "    key: %" G_GUINT64_FORMAT, &v) == 1)
+        {
+          key = v;
+          /* proto3's text leaves out a number that is 0. */
+          if (strcmp (g_ptr_array_index (strings, key), "thread_ordinal") == 0)
+            num = 0;
+        }
+      else if (sscanf (l, "    str: %" G_GUINT64_FORMAT, &v) == 1
+               && strcmp (g_ptr_array_index (strings, key), "thread") == 0)
+        str = (gint64) v;
+      else if (sscanf (l, "    num: %" G_GUINT64_FORMAT, &v) == 1
+               && strcmp (g_ptr_array_index (strings, key), "thread_ordinal") == 0)
+        num = (gint64) v;
+      else if (strcmp (l, "}") == 0 && str >= 0)
+        {
+          const char *name = g_ptr_array_index (strings, str);
+          guint64 *sum = g_hash_table_lookup (by_thread, name);
+          if (sum == NULL)
+            g_hash_table_insert (by_thread, g_strdup (name), sum = g_new0 (guint64, 1));
+          *sum += value;
+          g_hash_table_insert (ordinals, g_strdup (name), GINT_TO_POINTER ((int) num));
+          str = -1;
+        }
+    }
+  return by_thread;
 }
 
 /* --export=FILE.pb.gz: pprof's format, gzip'd, read back by protoc
@@ -910,6 +962,136 @@ test_thread_filter (Fixture *f, gconstpointer data)
   g_assert_cmpuint (mg_stack_set_get_total (none), ==, 0);
 }
 
+/* The function of the most samples among a thread's leaves, and its share. */
+static const char *
+top_leaf (GHashTable *by_leaf, guint64 total, double *percent)
+{
+  GHashTableIter it;
+  gpointer key, value;
+  const char *top = NULL;
+  guint64 most = 0;
+  g_hash_table_iter_init (&it, by_leaf);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    if (*(guint64 *) value > most)
+      most = *(guint64 *) value, top = key;
+  *percent = total ? 100.0 * (double) most / (double) total : 0;
+  return top;
+}
+
+/* Thread names reach the profile: the main thread (its comm, the
+ * program's name cut to 15 bytes), "alpha", "beta" and a name that is not
+ * UTF-8, each the last name the thread gave itself (first "early-N"),
+ * each with its own id and the stacks of its own function; the sampler's
+ * thread is not listed. */
+static void
+test_thread_names (Fixture *f, gconstpointer data)
+{
+  const char *options[] = { "--interval=4", NULL };
+  const char *args[] = { "named", "1", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  const struct {
+    const char *name, *function;
+  } want[] = {
+    { "mg-stacks-workl", "a" }, { "alpha", "thread_1" }, { "beta", "thread_2" },
+    { "gamma\xe9", "thread_3" },
+  };
+  gboolean seen[G_N_ELEMENTS (want)] = { FALSE };
+  gint32 tids[G_N_ELEMENTS (want)] = { 0 };
+
+  profile_and_export (f, options, args, NULL, &run);
+  assert_status (run, 0);
+  g_autoptr (MgProfile) profile = mg_profile_load (output, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+  g_autoptr (MgStackSet) all = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
+  g_assert_cmpuint (mg_stack_set_get_n_threads (all), ==, 4);
+  /* Four threads, no more: not the sampler's own. */
+  g_assert_cmpuint (mg_profile_get_n_thread_names (profile), ==, 4);
+  for (guint ordinal = 0; ordinal < 4; ordinal++)
+    {
+      gint32 tid;
+      const char *name = mg_profile_get_thread_name (profile, 0, ordinal, &tid);
+      g_assert_nonnull (name);
+      guint k = 0;
+      while (k < G_N_ELEMENTS (want) && g_strcmp0 (want[k].name, name) != 0)
+        k++;
+      if (k == G_N_ELEMENTS (want))
+        g_error ("thread %u named \"%s\": not one of the workload's", ordinal, name);
+      g_assert_false (seen[k]);
+      seen[k] = TRUE;
+      tids[k] = tid;
+      /* The main thread is ordinal 0, its id the process's. */
+      g_assert_cmpint (ordinal == 0, ==, k == 0);
+      guint64 total;
+      g_autoptr (GHashTable) leaves = leaves_of_thread (profile, (int) ordinal, symbolizer,
+                                                        &total);
+      double percent;
+      const char *top = top_leaf (leaves, total, &percent);
+      g_test_message ("thread %u \"%s\" (%d): %s, %.1f %% of %" G_GUINT64_FORMAT, ordinal, name,
+                      tid, top, percent, total);
+      g_assert_cmpstr (top, ==, want[k].function);
+      g_assert_cmpfloat (percent, >=, 80.0);
+    }
+  g_assert_cmpint (tids[0], ==, mg_profile_get_process (profile, 0)->pid);
+  for (guint k = 1; k < G_N_ELEMENTS (want); k++)
+    {
+      g_assert_cmpint (tids[k], >, tids[0]);
+      for (guint j = 1; j < k; j++)
+        g_assert_cmpint (tids[k], !=, tids[j]);
+    }
+  /* Shown: valid UTF-8 as it is, else with U+FFFD. */
+  for (guint ordinal = 0; ordinal < 4; ordinal++)
+    {
+      g_autofree char *shown = mg_profile_dup_thread_display_name (profile, 0, ordinal);
+      const char *raw = mg_profile_get_thread_name (profile, 0, ordinal, NULL);
+      g_assert_true (g_utf8_validate (shown, -1, NULL));
+      if (g_str_equal (raw, "gamma\xe9"))
+        g_assert_cmpstr (shown, ==, "gamma\xef\xbf\xbd");
+      else
+        g_assert_cmpstr (shown, ==, raw);
+    }
+
+  /* The pprof export labels each sample with its thread: its name and
+   * ordinal, the samples of each label those of that thread. */
+  g_autofree char *protoc = g_find_program_in_path ("protoc");
+  if (protoc == NULL)
+    {
+      g_test_message ("protoc is not installed: the pprof labels are not read back");
+      return;
+    }
+  const char *export[] = { "--export=run.pb.gz", "run.mgprof", NULL };
+  g_autoptr (CliTestRun) exported = cli_test_run (f->dir, export);
+  assert_status (exported, 0);
+  g_autofree char *schema_dir = g_test_build_filename (G_TEST_DIST, "fixtures", "cli", NULL);
+  g_autofree char *command = g_strdup_printf (
+    "gzip -dc run.pb.gz | protoc --decode=mgtest.Profile -I '%s' '%s/pprof-profile.proto'",
+    schema_dir, schema_dir);
+  const char *argv[] = { "sh", "-c", command, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+  g_spawn_sync (f->dir, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
+                &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("protoc could not read the export: %s", err);
+  g_autoptr (GHashTable) ordinals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) by_thread = read_pprof_threads (out, ordinals);
+  g_assert_cmpuint (g_hash_table_size (by_thread), ==, 4);
+  for (guint ordinal = 0; ordinal < 4; ordinal++)
+    {
+      g_autofree char *shown = mg_profile_dup_thread_display_name (profile, 0, ordinal);
+      g_autoptr (MgStackSet) one = mg_stack_set_new_for_thread (profile, -1, (int) ordinal,
+                                                                -INFINITY, INFINITY);
+      g_test_message ("pprof: thread \"%s\": %" G_GUINT64_FORMAT " samples", shown,
+                      count_of (by_thread, shown));
+      g_assert_cmpuint (count_of (by_thread, shown), ==, mg_stack_set_get_total (one));
+      g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (ordinals, shown)), ==, ordinal);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -931,5 +1113,6 @@ main (int argc, char **argv)
   ADD ("/cli/stacks/recover-names", test_recover_names);
   ADD ("/cli/stacks/mpi-late", test_mpi_late);
   ADD ("/cli/stacks/thread-filter", test_thread_filter);
+  ADD ("/cli/stacks/thread-names", test_thread_names);
   return g_test_run ();
 }

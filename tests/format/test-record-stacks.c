@@ -298,6 +298,13 @@ test_thread_ordinals (StacksFixture *f, gconstpointer data)
   g_assert_cmpint (named[0].tid, ==, 4242);
   g_assert_cmpuint (named[0].ordinal, ==, 3);
   g_assert_cmpstr (named[0].name, ==, "a-worker-with-a");
+  /* Renamed: the entry of that thread and ordinal takes the new name;
+   * another thread's id or ordinal changes nothing. */
+  mg_record_stacks_rename_thread (t, 4242, 3, "beta\xff");
+  mg_record_stacks_rename_thread (t, 4243, 3, "other");
+  mg_record_stacks_rename_thread (t, 4242, 2, "other");
+  g_assert_cmpuint (t->n_thread_names, ==, 1);
+  g_assert_cmpstr (named[0].name, ==, "beta\xff");
   commit_slot (f, 10);
   g_assert_true (mg_record_stacks_check (t, size, f->w.header));
 

@@ -171,6 +171,17 @@ code_fixture_threads_profile (void)
   return profile;
 }
 
+MgProfile *
+code_fixture_named_threads_profile (void)
+{
+  MgProfile *profile = code_fixture_threads_profile ();
+  g_autoptr (GVariant) threads = g_variant_ref_sink (g_variant_new_parsed (
+    "@a(iuiay) [(0, 0, 4100, b'main'), (0, 1, 4101, b'worker-3'), (0, 2, 4102, b'gamma\\351'),"
+    " (1, 0, 4200, b'other')]"));
+  g_assert_true (mg_profile_set_threads (profile, threads));
+  return profile;
+}
+
 /* The window's Code pane once its computation is done (at most 20 s). */
 MgCodeView *
 code_fixture_view (MgWindow *window)

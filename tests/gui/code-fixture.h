@@ -25,6 +25,11 @@ MgProfile *code_fixture_profile (void);
  * all threads a 75 %, b 25 %; the main thread a only; thread 1 b only. */
 MgProfile *code_fixture_threads_profile (void);
 
+/* The same, its threads named as a profile of format 8 names them:
+ * process 0's main thread "main", thread 1 "worker-3", thread 2
+ * "gamma\xe9" (not UTF-8); process 1's main thread "other". */
+MgProfile *code_fixture_named_threads_profile (void);
+
 /* The window's Code pane once its computation is done (at most 20 s). */
 MgCodeView *code_fixture_view (MgWindow *window);
 

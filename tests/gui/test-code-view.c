@@ -298,6 +298,60 @@ test_threads (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The drop-down names the threads the profile names (format 8): with
+ * every process, the name they all give an ordinal (the main threads'
+ * differ: "Main Thread"); with process 0, its own names; a name that is
+ * not UTF-8 shown with U+FFFD; the choice kept across the relabelling. */
+static void
+test_thread_names (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_named_threads_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_fixture_view (window);
+  GtkDropDown *threads = GTK_DROP_DOWN (mg_code_view_get_threads (view));
+  GListModel *model = mg_code_view_get_functions_model (view);
+  const char *all[] = { "All Threads", "Main Thread", "worker-3 (thread 1)",
+                        "gamma\xef\xbf\xbd (thread 2)" };
+  const char *own[] = { "All Threads", "main (main thread)", "worker-3 (thread 1)",
+                        "gamma\xef\xbf\xbd (thread 2)" };
+
+  GListModel *names = gtk_drop_down_get_model (threads);
+  g_assert_cmpuint (g_list_model_get_n_items (names), ==, G_N_ELEMENTS (all));
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (names), i), ==, all[i]);
+
+  gtk_drop_down_set_selected (threads, 2);
+  view = code_fixture_view (window);
+  assert_function (model, "code_fixture_b", 25, 25, 100, 100);
+  mg_time_view_set_process (mg_window_get_time_view (window), 0);
+  view = code_fixture_view (window);
+  names = gtk_drop_down_get_model (threads);
+  g_assert_cmpuint (g_list_model_get_n_items (names), ==, G_N_ELEMENTS (own));
+  for (guint i = 0; i < G_N_ELEMENTS (own); i++)
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (names), i), ==, own[i]);
+  g_assert_cmpuint (gtk_drop_down_get_selected (threads), ==, 2);
+  assert_function (model, "code_fixture_b", 25, 25, 100, 100);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+  mg_test_spin (200);
+  gui_test_save_screenshot (window, "code-thread-names.png");
+  /* The list open, for the eye: its popover is a surface of its own. */
+  const char *dir = g_getenv ("MG_GUI_SCREENSHOT_DIR");
+  if (dir != NULL)
+    {
+      g_signal_emit_by_name (threads, "activate");
+      mg_test_spin (300);
+      GtkWidget *popover = gui_test_find_widget (GTK_WIDGET (threads), GTK_TYPE_POPOVER);
+      g_assert_nonnull (popover);
+      g_assert_true (gtk_widget_get_mapped (popover));
+      g_autoptr (GdkTexture) list = gui_test_render (popover);
+      g_autofree char *path = g_build_filename (dir, "code-thread-names-list.png", NULL);
+      g_assert_true (gdk_texture_save_to_png (list, path));
+      gtk_popover_popdown (GTK_POPOVER (popover));
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static MgCodeItem *
 tree_item (GListModel *rows, guint i, guint *depth)
 {
@@ -955,6 +1009,7 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/functions", test_functions);
   g_test_add_func ("/code-view/stored-names", test_stored_names);
   g_test_add_func ("/code-view/threads", test_threads);
+  g_test_add_func ("/code-view/thread-names", test_thread_names);
   g_test_add_func ("/code-view/call-tree", test_call_tree);
   g_test_add_func ("/code-view/flame-graph", test_flame_graph);
   g_test_add_func ("/code-view/selected-function", test_selected_function);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -16,7 +17,10 @@
 #include "profile/mg-crc32.h"
 #include "profile/mg-export-json.h"
 #include "profile/mg-merge.h"
+#include "profile/mg-record-reader.h"
 #include "profile/mg-node-summary.h"
+#include "profile/mg-node-summary-internal.h"
+#include "profile/mg-profile-threads.h"
 #include "profile/mg-stack-set.h"
 #include "session/mg-missing-ranks.h"
 #include "profile-fixture.h"
@@ -625,6 +629,9 @@ write_stacks_record (const char *dir, guint h, guint j)
                             .build_id = { 0xab, 0xcd, (guint8) p } };
   g_strlcpy (m[1].path, "/lib/libm.so.6", sizeof m[1].path);
   t->n_modules = 2;
+  /* Its threads' names, one not UTF-8: a summary carries them too. */
+  g_assert_true (mg_record_stacks_name_thread (t, 400 + (int) p, 0, "prog"));
+  g_assert_true (mg_record_stacks_name_thread (t, 5000 + (int) p, 1, "worker\xe9"));
   for (guint slot = 0; slot < STACK_SLOTS; slot++)
     {
       for (guint k = 0; k < 2 + p; k++)
@@ -676,6 +683,20 @@ check_node_stacks (MgProfile *profile)
    * has its own build-id): the unready one is in none. */
   g_assert_cmpuint (mg_stack_set_get_n_stacks (all), ==, 1 + n_procs + n_procs);
   g_assert_cmpuint (mg_stack_set_get_lost (all), ==, n_procs);
+  /* Each process with stacks names its two threads. */
+  g_assert_cmpuint (mg_profile_get_n_thread_names (profile), ==, 2 * n_procs);
+  for (guint i = 0; i < mg_profile_get_n_processes (profile); i++)
+    {
+      gint32 tid;
+      const char *name = mg_profile_get_thread_name (profile, i, 1, &tid);
+      int pid = mg_profile_get_process (profile, i)->pid;
+      if (name == NULL)
+        continue;
+      g_assert_cmpstr (name, ==, "worker\xe9");
+      g_assert_cmpint (tid - 5000, ==, pid - 400);
+      g_assert_cmpstr (mg_profile_get_thread_name (profile, i, 0, &tid), ==, "prog");
+      g_assert_cmpint (tid, ==, pid);
+    }
   for (guint s = 0; s < mg_stack_set_get_n_stacks (all); s++)
     {
       guint n, flags;
@@ -842,6 +863,89 @@ test_version_1 (Dirs *d, gconstpointer data)
   assert_same_profile (d, 0);
 }
 
+/* Stacks packed as version 2 wrote them: the first twelve members, the
+ * length's top bit clear. */
+static GBytes *
+stacks_as_version_2 (GBytes *packed)
+{
+  gsize size;
+  const guint8 *data = g_bytes_get_data (packed, &size);
+  guint64 raw_len;
+  memcpy (&raw_len, data + 4, 8);
+  raw_len = GUINT64_FROM_LE (raw_len);
+  g_assert_true (raw_len >> 63);
+  raw_len &= ~(G_GUINT64_CONSTANT (1) << 63);
+  g_autofree guint8 *raw = g_malloc (raw_len);
+  uLongf got = raw_len;
+  g_assert_cmpint (uncompress (raw, &got, data + 12, size - 12), ==, Z_OK);
+  g_autoptr (GBytes) raw_bytes = g_bytes_new_static (raw, got);
+  g_autoptr (GVariant) v3 = g_variant_ref_sink (g_variant_new_from_bytes (
+    G_VARIANT_TYPE ("(uittttta(tttayay)a(qat)auaua(uu)a(iuay))"), raw_bytes, FALSE));
+  GVariant *children[12];
+  for (guint i = 0; i < 12; i++)
+    children[i] = g_variant_get_child_value (v3, i);
+  g_autoptr (GVariant) v2 = g_variant_ref_sink (g_variant_new_tuple (children, 12));
+  for (guint i = 0; i < 12; i++)
+    g_variant_unref (children[i]);
+  gsize len2 = g_variant_get_size (v2);
+  g_autofree guint8 *raw2 = g_malloc (len2);
+  g_variant_store (v2, raw2);
+  uLongf packed_len = compressBound (len2);
+  guint8 *out = g_malloc (12 + packed_len);
+  g_assert_cmpint (compress (out + 12, &packed_len, raw2, len2), ==, Z_OK);
+  guint64 len_le = GUINT64_TO_LE ((guint64) len2);
+  memcpy (out + 4, &len_le, 8);
+  guint32 crc = GUINT32_TO_LE (mg_crc32_update (0, out + 4, 8 + packed_len));
+  memcpy (out, &crc, 4);
+  return g_bytes_new_take (out, 12 + packed_len);
+}
+
+/* A record's stacks through a summary: with their threads' names in
+ * version 3, without as version 2 packed them (still read: the same
+ * stacks, no names). */
+static void
+test_stacks_version_2 (Dirs *d, gconstpointer data)
+{
+  write_stacks_record (d->direct, 0, 1);
+  g_autoptr (GDir) dir = g_dir_open (d->direct, 0, NULL);
+  const char *entry;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgRecordFile) r = NULL;
+  /* The one record with stacks among the fixture's. */
+  while (r == NULL && (entry = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (entry, MG_RECORD_SUFFIX))
+      {
+        g_autofree char *path = g_build_filename (d->direct, entry, NULL);
+        r = mg_record_file_read (path, &error);
+        g_assert_no_error (error);
+        if (r->stacks == NULL)
+          g_clear_pointer (&r, mg_record_file_free);
+      }
+  g_assert_nonnull (r);
+  /* The fixture's last stack was never finished: a summary leaves it out. */
+  guint32 n_stacks = r->stacks->n_stacks - 1;
+  g_autoptr (GBytes) packed = mg_node_stacks_encode (r);
+  g_autoptr (GBytes) packed_2 = stacks_as_version_2 (packed);
+
+  g_clear_pointer (&r->stacks, g_free);
+  g_assert_true (mg_node_stacks_decode (g_bytes_get_data (packed, NULL),
+                                        g_bytes_get_size (packed), r, "x", 0, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->stacks->n_stacks, ==, n_stacks);
+  g_assert_cmpuint (r->stacks->n_thread_names, ==, 2);
+  const MgRecordThread *named = mg_record_stacks_threads (r->stacks);
+  g_assert_cmpstr (named[1].name, ==, "worker\xe9");
+  g_assert_cmpint (named[1].tid, ==, 5001);
+  g_assert_cmpuint (named[1].ordinal, ==, 1);
+
+  g_clear_pointer (&r->stacks, g_free);
+  g_assert_true (mg_node_stacks_decode (g_bytes_get_data (packed_2, NULL),
+                                        g_bytes_get_size (packed_2), r, "x", 0, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->stacks->n_stacks, ==, n_stacks);
+  g_assert_cmpuint (r->stacks->n_thread_names, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -861,5 +965,7 @@ main (int argc, char **argv)
   g_test_add ("/node-summary/stacks-damaged", Dirs, NULL, dirs_set_up, test_stacks_damaged,
               dirs_tear_down);
   g_test_add ("/node-summary/version-1", Dirs, NULL, dirs_set_up, test_version_1, dirs_tear_down);
+  g_test_add ("/node-summary/stacks-version-2", Dirs, NULL, dirs_set_up, test_stacks_version_2,
+              dirs_tear_down);
   return g_test_run ();
 }

@@ -14,6 +14,7 @@
 #include "profile/mg-export-folded.h"
 #include "profile/mg-profile-code.h"
 #include "profile/mg-profile-internal.h"
+#include "profile/mg-profile-threads.h"
 #include "profile/mg-stack-set.h"
 #include "report/mg-report.h"
 #include "symbols/mg-source-bundle.h"
@@ -330,7 +331,8 @@ test_names_only (Fixture *f, gconstpointer data)
 
 /* A profile of format 6 (tests/fixtures/profile/format-v6.mgprof, written
  * by Metrograph before profiles carried names) opens with its stacks,
- * names nothing itself, and is saved as format 7 with the same stacks. */
+ * names nothing itself, and is saved in the current format with the same
+ * stacks. */
 static void
 test_format_v6 (Fixture *f, gconstpointer data)
 {
@@ -349,12 +351,98 @@ test_format_v6 (Fixture *f, gconstpointer data)
   g_autofree char *text = folded (f, profile);
   g_assert_cmpstr (text, ==, "prog+0x1203;prog+0x1100 30\nprog+0x1203;prog+0x1180 10\n");
 
-  /* Named now, as a run's end would, and saved as format 7. */
+  /* Named now, as a run's end would, and saved in the current format. */
   MgStackNamer namer = { fake_name, f };
   mg_profile_store_code (profile, &namer, NULL, 0);
   g_autoptr (MgProfile) again = reload (f, profile);
   g_autofree char *named = folded (f, again);
   g_assert_cmpstr (named, ==, "main;cold 10\nmain;hot;square 30\n");
+}
+
+/* A profile of format 7 (tests/fixtures/profile/format-v7.mgprof: the
+ * fixture's first two stacks of process 0 in its main thread, the second
+ * one's frames also in thread 1 ×5, named by fake_name; written as the
+ * format 7 writer wrote it: the payload's first 17 members, unchanged in
+ * format 8, under a header of version 7) opens with its stacks, their
+ * threads and its names, names no thread, and is saved as format 8 the
+ * same, naming none. */
+static void
+test_format_v7 (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "profile",
+                                                 "format-v7.mgprof", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) profile = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  g_autofree char *version = NULL;
+  g_assert_true (g_file_get_contents (path, &version, NULL, &error));
+  g_assert_cmpint (version[8], ==, 7);
+
+  g_autoptr (MgStackSet) set = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
+  g_assert_cmpuint (mg_stack_set_get_total (set), ==, 45);
+  g_assert_cmpuint (mg_stack_set_get_n_threads (set), ==, 2);
+  g_autoptr (MgStackSet) main_thread = mg_stack_set_new_for_thread (profile, -1,
+                                                                    MG_STACK_THREAD_MAIN,
+                                                                    -INFINITY, INFINITY);
+  g_assert_cmpuint (mg_stack_set_get_total (main_thread), ==, 40);
+  g_assert_true (mg_profile_has_stored_names (profile));
+  g_autofree char *text = folded (f, profile);
+  g_assert_cmpstr (text, ==, "main;cold 15\nmain;hot;square 30\n");
+  g_assert_cmpuint (mg_profile_get_n_thread_names (profile), ==, 0);
+  g_assert_null (mg_profile_get_thread_name (profile, 0, 0, NULL));
+  g_assert_null (mg_profile_dup_thread_display_name (profile, -1, 1));
+
+  g_autoptr (MgProfile) again = reload (f, profile);
+  g_autofree char *saved = NULL;
+  g_autofree char *saved_path = g_build_filename (f->dir, "code.mgprof", NULL);
+  g_assert_true (g_file_get_contents (saved_path, &saved, NULL, &error));
+  g_assert_cmpint (saved[8], ==, 8);
+  g_autoptr (MgStackSet) set_again = mg_stack_set_new (again, -1, -INFINITY, INFINITY);
+  g_assert_cmpuint (mg_stack_set_get_total (set_again), ==, 45);
+  g_assert_cmpuint (mg_stack_set_get_n_threads (set_again), ==, 2);
+  g_autofree char *text_again = folded (f, again);
+  g_assert_cmpstr (text_again, ==, text);
+  g_assert_cmpuint (mg_profile_get_n_thread_names (again), ==, 0);
+}
+
+/* Thread names are saved and read back as bytes (one not UTF-8), shown
+ * valid; a process index out of range or a name with a NUL inside is a
+ * damaged member, which leaves the names as they were. */
+static void
+test_thread_names (Fixture *f, gconstpointer data)
+{
+  g_autoptr (MgProfile) profile = stacks_profile ();
+  g_autoptr (GVariant) threads = g_variant_ref_sink (g_variant_new_parsed (
+    "@a(iuiay) [(0, 0, 500, b'prog'), (0, 1, 501, b'alpha'), (0, 2, 502, b'gamma\\351'),"
+    " (1, 0, 600, b'prog'), (1, 1, 601, b'beta')]"));
+  g_autoptr (GVariant) out_of_range = g_variant_ref_sink (
+    g_variant_new_parsed ("@a(iuiay) [(2, 0, 1, b'x')]"));
+  g_autoptr (GVariant) nul_inside = g_variant_ref_sink (
+    g_variant_new_parsed ("@a(iuiay) [(0, 0, 1, [byte 0x61, 0x00, 0x62, 0x00])]"));
+
+  g_assert_true (mg_profile_set_threads (profile, threads));
+  g_autoptr (MgProfile) loaded = reload (f, profile);
+  gint32 tid = 0;
+  g_assert_cmpuint (mg_profile_get_n_thread_names (loaded), ==, 5);
+  g_assert_cmpstr (mg_profile_get_thread_name (loaded, 0, 1, &tid), ==, "alpha");
+  g_assert_cmpint (tid, ==, 501);
+  g_assert_cmpstr (mg_profile_get_thread_name (loaded, 0, 2, NULL), ==, "gamma\351");
+  g_assert_cmpstr (mg_profile_get_thread_name (loaded, 1, 1, &tid), ==, "beta");
+  g_assert_cmpint (tid, ==, 601);
+  g_assert_null (mg_profile_get_thread_name (loaded, 1, 2, &tid));
+  g_assert_cmpint (tid, ==, 0);
+  g_autofree char *gamma = mg_profile_dup_thread_display_name (loaded, 0, 2);
+  g_assert_cmpstr (gamma, ==, "gamma\xef\xbf\xbd");
+  /* Every process: the main threads agree, threads 1 do not. */
+  g_autofree char *main_all = mg_profile_dup_thread_display_name (loaded, -1, 0);
+  g_assert_cmpstr (main_all, ==, "prog");
+  g_assert_null (mg_profile_dup_thread_display_name (loaded, -1, 1));
+  g_autofree char *gamma_all = mg_profile_dup_thread_display_name (loaded, -1, 2);
+  g_assert_cmpstr (gamma_all, ==, "gamma\xef\xbf\xbd");
+
+  g_assert_false (mg_profile_set_threads (loaded, out_of_range));
+  g_assert_false (mg_profile_set_threads (loaded, nul_inside));
+  g_assert_cmpuint (mg_profile_get_n_thread_names (loaded), ==, 5);
 }
 
 /* Names of a module the stacks do not have are a damaged file. */
@@ -382,6 +470,8 @@ main (int argc, char **argv)
   ADD ("/profile/code/bound", test_bound);
   ADD ("/profile/code/names-only", test_names_only);
   ADD ("/profile/code/format-v6", test_format_v6);
+  ADD ("/profile/code/format-v7", test_format_v7);
+  ADD ("/profile/code/thread-names", test_thread_names);
   ADD ("/profile/code/damaged", test_damaged);
   return g_test_run ();
 }
