@@ -547,29 +547,6 @@ chosen_thread (MgCodeView *self)
   return (int) selected - 1;
 }
 
-/* Thread ordinal's entry: its name and number when the profile names it
- * (format 8: of the process shown, or the name all processes give it),
- * else its number alone. */
-static char *
-thread_label (MgProfile *profile, int process, guint ordinal)
-{
-  g_autofree char *name = profile ? mg_profile_dup_thread_display_name (profile, process, ordinal)
-                                  : NULL;
-  if (name != NULL && ordinal == 0)
-    /* Translators: the main thread in the Code pane's thread list, after its name as the
-     * program set it (e.g. "worker (main thread)") */
-    return g_strdup_printf (_("%s (main thread)"), name);
-  if (name != NULL)
-    /* Translators: a thread in the Code pane's thread list: its name as the program set it,
-     * and its number in the order it was first seen (e.g. "worker-3 (thread 2)") */
-    return g_strdup_printf (_("%s (thread %u)"), name, ordinal);
-  if (ordinal == 0)
-    return g_strdup (_("Main Thread"));
-  /* Translators: a thread of the process other than its main thread, by its number in
-   * the order it was first seen */
-  return g_strdup_printf (_("Thread %u"), ordinal);
-}
-
 /* Lists n threads (ordinals 0 to n - 1) with the names of process's
  * threads, keeping the choice when it is still there; hidden when the
  * stacks name no thread (older profiles). */
@@ -584,7 +561,7 @@ list_threads (MgCodeView *self, MgProfile *profile, guint n, int process)
   gtk_string_list_append (list, _("All Threads"));
   for (guint i = 0; i < n; i++)
     {
-      g_autofree char *label = thread_label (profile, process, i);
+      g_autofree char *label = mg_profile_dup_thread_label (profile, process, i);
       gtk_string_list_append (list, label);
     }
   self->listing = TRUE;

@@ -96,8 +96,7 @@ on_strips_changed (MgThreadStrip *strip, MgThreadStripRow *self)
   gtk_box_append (GTK_BOX (self->labels), spacer);
   for (guint r = 0; r < mg_thread_strip_get_n_shown (strip); r++)
     {
-      g_autofree char *name = mg_thread_strips_thread_name (mg_thread_strips_get_ordinal (strips,
-                                                                                         r));
+      g_autofree char *name = mg_thread_strips_thread_name (strips, mg_thread_strips_get_ordinal (strips, r));
       GtkWidget *label = gtk_label_new (name);
 
       gtk_label_set_xalign (GTK_LABEL (label), 1);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "profile/mg-profile-threads.h"
 #include "profile/mg-stack-set.h"
 #include "profile/mg-stack-windows.h"
 
@@ -402,13 +403,9 @@ mg_thread_strips_shares (const MgThreadStrips *self, guint row, double t_lo, dou
 }
 
 char *
-mg_thread_strips_thread_name (int ordinal)
+mg_thread_strips_thread_name (const MgThreadStrips *self, int ordinal)
 {
-  /* Thread names (comm) may come with the profile; ordinals meanwhile. */
-  if (ordinal == MG_STACK_THREAD_MAIN)
-    return g_strdup (_("Main thread"));
-  /* TRANSLATORS: a thread of the process by its order of first sight, "Thread 2" */
-  return g_strdup_printf (_("Thread %d"), ordinal);
+  return mg_profile_dup_thread_label (self->profile, self->process, (guint) ordinal);
 }
 
 const char *

@@ -70,9 +70,10 @@ void mg_thread_strips_columns (const MgThreadStrips *self, guint row, double t0,
 gboolean mg_thread_strips_shares (const MgThreadStrips *self, guint row, double t_lo, double t_hi,
                                   double *start, double *end, double shares[MG_THREAD_N_CLASSES]);
 
-/* The name of a thread by its ordinal ("Main thread", "Thread 2"), the one
- * place that names them, translated. */
-char *mg_thread_strips_thread_name (int ordinal);
+/* The label of the strips' thread by its ordinal: the profile's one label
+ * for a thread (mg_profile_dup_thread_label: "worker-3 (thread 2)", "Main
+ * Thread", "Thread 2"), of the strips' process. */
+char *mg_thread_strips_thread_name (const MgThreadStrips *self, int ordinal);
 /* A class's legend name, translated ("Computing", …, "Off CPU"). */
 const char *mg_thread_class_name (MgThreadClass klass);
 

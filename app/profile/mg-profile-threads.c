@@ -2,6 +2,7 @@
 /* The profile's threads member: ids and names of the sampled threads. */
 #include "mg-config.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
 
 #include "mg-profile-internal.h"
@@ -91,4 +92,24 @@ guint
 mg_profile_get_n_thread_names (MgProfile *self)
 {
   return (guint) g_variant_n_children (self->threads);
+}
+
+char *
+mg_profile_dup_thread_label (MgProfile *profile, int process, guint ordinal)
+{
+  g_autofree char *name = profile ? mg_profile_dup_thread_display_name (profile, process, ordinal)
+                                  : NULL;
+  if (name != NULL && ordinal == 0)
+    /* Translators: the main thread in a list of threads, after its name as the
+     * program set it (e.g. "worker (main thread)") */
+    return g_strdup_printf (_("%s (main thread)"), name);
+  if (name != NULL)
+    /* Translators: a thread in a list of threads: its name as the program set it,
+     * and its number in the order it was first seen (e.g. "worker-3 (thread 2)") */
+    return g_strdup_printf (_("%s (thread %u)"), name, ordinal);
+  if (ordinal == 0)
+    return g_strdup (_("Main Thread"));
+  /* Translators: a thread of the process other than its main thread, by its number in
+   * the order it was first seen */
+  return g_strdup_printf (_("Thread %u"), ordinal);
 }

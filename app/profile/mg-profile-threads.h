@@ -24,6 +24,13 @@ const char *mg_profile_get_thread_name (MgProfile *self, guint process, guint or
  * (NULL when they differ); bytes that are not UTF-8 replaced by U+FFFD.
  * NULL when not named or named "". Free with g_free. */
 char *mg_profile_dup_thread_display_name (MgProfile *self, int process, guint ordinal);
+/* The one label of thread ordinal, translated, wherever a thread is
+ * listed (the Code pane's thread list, the activity per thread): its name
+ * and number when the profile names it ("worker-3 (thread 2)", "prog
+ * (main thread)"), else its number alone ("Main Thread", "Thread 2").
+ * profile may be NULL; process as for mg_profile_dup_thread_display_name.
+ * Free with g_free. */
+char *mg_profile_dup_thread_label (MgProfile *profile, int process, guint ordinal);
 /* How many threads the profile names (every process). */
 guint mg_profile_get_n_thread_names (MgProfile *self);
 

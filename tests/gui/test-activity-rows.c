@@ -167,7 +167,7 @@ test_thread_strips (void)
   MgWindow *window;
   MgThreadStripRow *row;
   GtkWidget *strip, *main_graph;
-  static const char *const want_labels[] = { "Main thread", "Thread 1", "Thread 2", NULL };
+  static const char *const want_labels[] = { "Main Thread", "Thread 1", "Thread 2", NULL };
 
   gui_test_reset_settings ();
   window = gui_test_new_window (profile);

@@ -123,11 +123,26 @@ test_main_from_stacks (void)
 static void
 test_names (void)
 {
-  g_autofree char *main_name = mg_thread_strips_thread_name (0);
-  g_autofree char *two = mg_thread_strips_thread_name (2);
+  g_autoptr (MgProfile) profile = activity_fixture_threads_profile ();
+  g_autoptr (MgThreadStrips) strips = mg_thread_strips_new (profile, 0);
+  g_autoptr (GVariant) threads = NULL;
+  g_autofree char *main_name = mg_thread_strips_thread_name (strips, 0);
+  g_autofree char *two = mg_thread_strips_thread_name (strips, 2);
+  g_autofree char *named_main = NULL, *named_two = NULL, *unnamed_one = NULL;
 
-  g_assert_cmpstr (main_name, ==, "Main thread");
+  /* Unnamed (a profile before format 8): by number. */
+  g_assert_cmpstr (main_name, ==, "Main Thread");
   g_assert_cmpstr (two, ==, "Thread 2");
+  /* Named: the profile's label, as the Code pane's thread list says it. */
+  threads = g_variant_ref_sink (g_variant_new_parsed (
+    "@a(iuiay) [(0, 0, 2000, b'phases'), (0, 2, 2002, b'io-worker')]"));
+  g_assert_true (mg_profile_set_threads (profile, threads));
+  named_main = mg_thread_strips_thread_name (strips, 0);
+  named_two = mg_thread_strips_thread_name (strips, 2);
+  unnamed_one = mg_thread_strips_thread_name (strips, 1);
+  g_assert_cmpstr (named_main, ==, "phases (main thread)");
+  g_assert_cmpstr (named_two, ==, "io-worker (thread 2)");
+  g_assert_cmpstr (unnamed_one, ==, "Thread 1");
   g_assert_cmpstr (mg_thread_class_name (MG_THREAD_OFF_CPU), ==, "Off CPU");
   g_assert_cmpstr (mg_thread_class_name (MG_THREAD_MPI), ==, "MPI");
 }

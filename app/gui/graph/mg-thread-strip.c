@@ -314,7 +314,7 @@ mg_thread_strip_describe (MgThreadStrip *self, guint row, double t)
   if (strips == NULL || row >= mg_thread_strips_get_n_rows (strips)
       || !mg_thread_strips_shares (strips, row, t, t, &start, &end, shares))
     return NULL;
-  name = mg_thread_strips_thread_name (mg_thread_strips_get_ordinal (strips, row));
+  name = mg_thread_strips_thread_name (strips, mg_thread_strips_get_ordinal (strips, row));
   /* TRANSLATORS: a thread and the span of its sample windows under the
    * pointer, "Thread 2, 1.20–1.24 s: " followed by the class shares */
   g_string_printf (text, _("%s, %.2f–%.2f s: "), name, start, end);
