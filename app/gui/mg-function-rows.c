@@ -352,6 +352,13 @@ mg_function_rows_set_index (MgFunctionRows *self, MgCallIndex *index)
     self->index = mg_call_index_ref (index);
 }
 
+gboolean
+mg_function_rows_has_index (MgFunctionRows *self)
+{
+  g_return_val_if_fail (MG_IS_FUNCTION_ROWS (self), FALSE);
+  return self->index != NULL;
+}
+
 guint
 mg_function_rows_get_n_rows (MgFunctionRows *self)
 {

@@ -33,6 +33,7 @@ void mg_function_rows_set_profile (MgFunctionRows *self, MgProfile *profile,
  * row's values are a sum over the function's stacks; without it the
  * stacks' windows are read and every stack's frames looked at. */
 void mg_function_rows_set_index (MgFunctionRows *self, MgCallIndex *index);
+gboolean mg_function_rows_has_index (MgFunctionRows *self);
 
 void mg_function_rows_show_function (MgFunctionRows *self, const char *name);
 

@@ -606,6 +606,13 @@ mg_source_view_set_profile (MgSourceView *self, MgProfile *profile)
   schedule (self);
 }
 
+gboolean
+mg_source_view_has_index (MgSourceView *self)
+{
+  g_return_val_if_fail (MG_IS_SOURCE_VIEW (self), FALSE);
+  return self->index != NULL;
+}
+
 void
 mg_source_view_set_index (MgSourceView *self, MgCallIndex *index)
 {

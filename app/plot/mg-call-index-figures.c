@@ -107,11 +107,33 @@ typedef struct {
   MgLineFigures *figures;
   const MgStackModule *modules;
   guint n_modules;
-  const guint **lines;  /* by address: its lines in the file, once named */
+  guint *lines_at;      /* by address: into indices, its lines' figures, once named */
   guint *n_lines;       /* by address: G_MAXUINT until named */
-  guint *first_line;
+  guint *first_line;    /* by address: its innermost line's figures, G_MAXUINT: none */
+  GArray *indices;      /* guint: the addresses' lines as indices of the figures */
   GArray *stamp;        /* guint by line index: the last stack + 1 passing it */
 } LineFinder;
+
+/* An address's lines in the file, as indices of the figures' lines. */
+static void
+name_address (const MgCallIndex *self, LineFinder *finder, guint a)
+{
+  guint32 m = self->address_module[a];
+  const MgStackModule *module = m < finder->n_modules ? &finder->modules[m] : NULL;
+  guint first;
+  const guint *lines = mg_line_figures_name_address (finder->figures, module, m,
+                                                     self->address_vaddr[a],
+                                                     &finder->n_lines[a], &first);
+
+  finder->first_line[a] = first > 0 ? mg_line_figures_line_index (finder->figures, first)
+                                    : G_MAXUINT;
+  finder->lines_at[a] = finder->indices->len;
+  for (guint l = 0; l < finder->n_lines[a]; l++)
+    {
+      guint index = mg_line_figures_line_index (finder->figures, lines[l]);
+      g_array_append_val (finder->indices, index);
+    }
+}
 
 static gboolean
 stack_lines (const MgCallIndex *self, LineFinder *finder, guint stack, GArray *key)
@@ -123,20 +145,13 @@ stack_lines (const MgCallIndex *self, LineFinder *finder, guint stack, GArray *k
     {
       guint a = self->stack_addresses[i];
       if (finder->n_lines[a] == G_MAXUINT)
-        {
-          guint32 m = self->address_module[a];
-          const MgStackModule *module = m < finder->n_modules ? &finder->modules[m] : NULL;
-          finder->lines[a] = mg_line_figures_name_address (finder->figures, module, m,
-                                                           self->address_vaddr[a],
-                                                           &finder->n_lines[a],
-                                                           &finder->first_line[a]);
-        }
-      if (i == self->address_start[stack] && finder->first_line[a] > 0)
-        self_line = mg_line_figures_line_index (finder->figures, finder->first_line[a]);
+        name_address (self, finder, a);
+      if (i == self->address_start[stack])
+        self_line = finder->first_line[a];
       /* A line twice in a stack (a recursion) counts the stack once. */
       for (guint l = 0; l < finder->n_lines[a]; l++)
         {
-          guint index = mg_line_figures_line_index (finder->figures, finder->lines[a][l]);
+          guint index = g_array_index (finder->indices, guint, finder->lines_at[a] + l);
           if (index >= finder->stamp->len)
             g_array_set_size (finder->stamp, index + 1);
           if (g_array_index (finder->stamp, guint, index) == stack + 1)
@@ -174,12 +189,14 @@ mg_call_index_add_line_figures (const MgCallIndex *self, MgLineFigures *figures,
   guint n_bins = mg_line_figures_get_n_bins (figures);
   guint n_modules = mg_stack_table_get_n_modules (self->table);
   g_autofree guint *bin = g_new (guint, MAX (n_slots (self), 1));
+  g_autofree guint64 *bin_totals = g_new0 (guint64, n_bins);
   g_autofree guint8 *held = g_new0 (guint8, MAX (n_stacks, 1));
-  g_autofree const guint **lines = g_new0 (const guint *, MAX (self->n_addresses, 1));
+  g_autofree guint *lines_at = g_new0 (guint, MAX (self->n_addresses, 1));
   g_autofree guint *n_lines = g_new (guint, MAX (self->n_addresses, 1));
   g_autofree guint *first_line = g_new0 (guint, MAX (self->n_addresses, 1));
   LineFinder finder = { figures, n_modules ? mg_stack_table_get_module (self->table, 0) : NULL,
-                        n_modules, lines, n_lines, first_line,
+                        n_modules, lines_at, n_lines, first_line,
+                        g_array_new (FALSE, FALSE, sizeof (guint)),
                         g_array_new (FALSE, TRUE, sizeof (guint)) };
   /* Stacks passing the same lines are summed as one group first: key
    * (length, innermost line, lines) → group + 1. */
@@ -201,10 +218,9 @@ mg_call_index_add_line_figures (const MgCallIndex *self, MgLineFigures *figures,
         continue;
       bin[slot] = mg_line_figures_get_bin (figures, self->slot_starts[slot],
                                            self->slot_ends[slot]);
-      if (self->slot_totals[slot] > 0)
-        mg_line_figures_add_windows (figures, NULL, NULL, 0, &self->slot_totals[slot],
-                                     &self->slot_starts[slot], &self->slot_ends[slot], 1);
+      bin_totals[bin[slot]] += self->slot_totals[slot];
     }
+  mg_line_figures_add_to_totals (figures, bin_totals);
   /* The stacks that may pass the file (holding a function an address of
    * which named it), each one's samples per bin into its group's. */
   mark_stacks (self, in_file, mg_line_figures_get_file (figures), held);
@@ -246,5 +262,6 @@ mg_call_index_add_line_figures (const MgCallIndex *self, MgLineFigures *figures,
       for (guint i = 2; i <= k[0]; i++)
         mg_line_figures_add_to_line (figures, k[i], 0, total, group);
     }
+  g_array_unref (finder.indices);
   g_array_unref (finder.stamp);
 }

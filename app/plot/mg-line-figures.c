@@ -337,6 +337,16 @@ mg_line_figures_get_bin (const MgLineFigures *self, double window_start, double 
 }
 
 void
+mg_line_figures_add_to_totals (MgLineFigures *self, const guint64 *bins)
+{
+  for (guint b = 0; b < self->n_bins; b++)
+    {
+      self->bin_totals[b] += bins[b];
+      self->total += bins[b];
+    }
+}
+
+void
 mg_line_figures_add_to_line (MgLineFigures *self, guint index, guint64 self_samples,
                              guint64 total, const guint64 *bins)
 {

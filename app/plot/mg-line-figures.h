@@ -69,6 +69,8 @@ guint mg_line_figures_line_index (MgLineFigures *self, guint line);
 /* The bin of a window (that of its middle). */
 guint mg_line_figures_get_bin (const MgLineFigures *self, double window_start,
                                double window_end);
+/* Adds BINS (n_bins of them) to the samples per bin and the total. */
+void mg_line_figures_add_to_totals (MgLineFigures *self, const guint64 *bins);
 /* Adds SELF_SAMPLES, TOTAL and BINS (n_bins of them, NULL: none) to the
  * line of INDEX; the totals are the caller's (no frames through
  * mg_line_figures_add_windows ()). */
