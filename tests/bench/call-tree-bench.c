@@ -138,6 +138,12 @@ make_profile (const Stacks *s, guint n_processes, guint n_windows)
                                                        g_variant_builder_end (&modules),
                                                        g_variant_builder_end (&procs)));
   g_rand_free (rand);
+  /* Serialised, as a profile read from a file has it: a builder's tree
+   * of 4 million tuples would be serialised by whatever reads it first. */
+  g_autoptr (GBytes) bytes = g_variant_get_data_as_bytes (profile->stacks);
+  GVariant *flat = g_variant_new_from_bytes (g_variant_get_type (profile->stacks), bytes, TRUE);
+  g_variant_unref (profile->stacks);
+  profile->stacks = g_variant_ref_sink (flat);
   return profile;
 }
 
