@@ -12,12 +12,13 @@
 
 #include "mg-call-shape-internal.h"
 
-/* Whether slot belongs to PROCESS (-1: every process). */
-static gboolean
-slot_in_process (const MgCallIndex *self, guint slot, int process)
+/* Marks in IN (by slot) the slots of PROCESS (-1: every process). */
+static void
+mark_process_slots (const MgCallIndex *self, int process, guint8 *in)
 {
-  return process < 0
-         || mg_stack_table_get_process (self->table, self->slot_process[slot]) == process;
+  for (guint p = 0; p < self->n_processes; p++)
+    if (process < 0 || mg_stack_table_get_process (self->table, p) == process)
+      memset (in + self->slot_first[p], 1, self->slot_first[p + 1] - self->slot_first[p]);
 }
 
 static guint
@@ -71,12 +72,13 @@ mg_call_index_function_share (const MgCallIndex *self, int process, const char *
 
   /* Each slot's grid window (that of its middle), -1 outside the grid
    * or the process; every stack's samples counted there at once. */
+  g_autofree guint8 *in = g_new0 (guint8, MAX (n_slots (self), 1));
+  mark_process_slots (self, process, in);
   for (guint slot = 0; slot < n_slots (self); slot++)
     {
-      grid_of[slot] = slot_in_process (self, slot, process)
-                        ? mg_series_view_window_at (grid, (self->slot_starts[slot]
-                                                           + self->slot_ends[slot]) / 2)
-                        : -1;
+      grid_of[slot] = in[slot] ? mg_series_view_window_at (grid, (self->slot_starts[slot]
+                                                                  + self->slot_ends[slot]) / 2)
+                               : -1;
       if (grid_of[slot] >= 0)
         all[grid_of[slot]] += self->slot_totals[slot];
     }
@@ -210,10 +212,12 @@ mg_call_index_add_line_figures (const MgCallIndex *self, MgLineFigures *figures,
   /* Every sample of the range, in the file or not: what shares and
    * sparkline bars are of. The windows that overlap the range count,
    * as a stack set's; G_MAXUINT: a slot outside them. */
+  g_autofree guint8 *in = g_new0 (guint8, MAX (n_slots (self), 1));
+  mark_process_slots (self, process, in);
   for (guint slot = 0; slot < n_slots (self); slot++)
     {
       bin[slot] = G_MAXUINT;
-      if (!slot_in_process (self, slot, process) || !(self->slot_ends[slot] > start_s)
+      if (!in[slot] || !(self->slot_ends[slot] > start_s)
           || !(self->slot_starts[slot] < end_s))
         continue;
       bin[slot] = mg_line_figures_get_bin (figures, self->slot_starts[slot],
