@@ -27,9 +27,8 @@ struct _MgCallIndex {
    * entries[entry_start[s] .. entry_start[s + 1]), in slot order. */
   guint *entry_start;
   MgCallIndexEntry *entries;
-  /* Slots: process entry p's windows are slot_start[p] + window. */
+  /* Slots: process entry p's windows are slot_first[p] + window. */
   guint *slot_first;       /* by process entry + 1 */
-  guint *slot_process;     /* by slot: its process entry */
   double *slot_starts, *slot_ends;
   guint64 *slot_totals;    /* every stack's samples in the slot */
   /* Each distinct stack's frames as distinct addresses (a return address

@@ -11,7 +11,6 @@ typedef struct {
   guint flags;  /* MG_STACK_MPI or 0: a wait and a computation apart */
 } StackKey;
 
-
 static guint
 stack_key_hash (gconstpointer p)
 {
@@ -156,7 +155,6 @@ number_slots (MgCallIndex *self)
       n_slots += n_windows;
     }
   self->slot_first[self->n_processes] = n_slots;
-  self->slot_process = g_new (guint, MAX (n_slots, 1));
   self->slot_starts = g_new (double, MAX (n_slots, 1));
   self->slot_ends = g_new (double, MAX (n_slots, 1));
   self->slot_totals = g_new0 (guint64, MAX (n_slots, 1));
@@ -165,8 +163,6 @@ number_slots (MgCallIndex *self)
       const double *ends;
       guint n_windows, first = self->slot_first[p];
       const double *starts = mg_stack_table_get_windows (self->table, p, &ends, &n_windows);
-      for (guint w = 0; w < n_windows; w++)
-        self->slot_process[first + w] = p;
       memcpy (self->slot_starts + first, starts, n_windows * sizeof (double));
       memcpy (self->slot_ends + first, ends, n_windows * sizeof (double));
     }
@@ -288,7 +284,6 @@ mg_call_index_unref (MgCallIndex *self)
   g_free (self->entry_start);
   g_free (self->entries);
   g_free (self->slot_first);
-  g_free (self->slot_process);
   g_free (self->slot_starts);
   g_free (self->slot_ends);
   g_free (self->slot_totals);
