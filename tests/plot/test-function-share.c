@@ -5,7 +5,8 @@
  * processes merged, recursion counted once, an inlined function, one
  * process alone; each from the stacks' windows and from the call index
  * (mg_call_index_function_share ()); a file's line figures both ways
- * (mg_call_index_add_line_figures ()); the threads the index counted. */
+ * (mg_call_index_add_line_figures ()); the threads the index counted;
+ * the namer's files of a function named in two files. */
 #include "mg-config.h"
 
 #include <math.h>
@@ -28,6 +29,12 @@ test_name (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entries
       entries[0] = (MgFrameNameEntry) { "inl", "/src/inl.h", 7 };
       entries[1] = (MgFrameNameEntry) { "d", "/src/d.c", 20 };
       return 2;
+    }
+  /* Another static function named b, in another file of the module. */
+  if (vaddr >> 8 == 6)
+    {
+      entries[0] = (MgFrameNameEntry) { "b", "/src/other.c", 3 };
+      return 1;
     }
   if (vaddr >> 8 >= 1 && vaddr >> 8 <= 4)
     {
@@ -280,6 +287,27 @@ test_lines (void)
     }
 }
 
+/* Two static functions of one name in one module are one function of
+ * the namer: the files of both count for the Source view's stacks. */
+static void
+test_namer_files (void)
+{
+  g_autoptr (MgFrameNamer) namer = mg_frame_namer_new (test_name, NULL, NULL);
+  MgStackFrame in_prog = { MG_STACK_MODULE_UNKNOWN, 0x301 }, in_other = { MG_STACK_MODULE_UNKNOWN,
+                                                                           0x601 };
+  guint n;
+  guint b = mg_frame_namer_name_in (namer, NULL, &in_prog, TRUE, &n)[0];
+
+  g_assert_true (mg_frame_namer_names_file (namer, b, "/src/prog.c"));
+  g_assert_false (mg_frame_namer_names_file (namer, b, "/src/other.c"));
+  g_assert_cmpuint (mg_frame_namer_name_in (namer, NULL, &in_other, TRUE, &n)[0], ==, b);
+  g_assert_true (mg_frame_namer_names_file (namer, b, "/src/other.c"));
+  g_assert_true (mg_frame_namer_names_file (namer, b, "/src/prog.c"));
+  g_assert_false (mg_frame_namer_names_file (namer, b, "/src/none.c"));
+  g_assert_false (mg_frame_namer_names_file (namer, b, NULL));
+  g_assert_false (mg_frame_namer_names_file (namer, b + 1, "/src/prog.c"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -288,5 +316,6 @@ main (int argc, char **argv)
   g_test_add_func ("/function-share/shares", test_shares);
   g_test_add_func ("/function-share/threads", test_threads);
   g_test_add_func ("/function-share/lines", test_lines);
+  g_test_add_func ("/function-share/namer-files", test_namer_files);
   return g_test_run ();
 }
