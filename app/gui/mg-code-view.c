@@ -833,12 +833,12 @@ compute (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
   Job *job = data;
 
   /* The first one names every stack: later ones only sum counts. It
-   * also lists the threads the stacks name (none in older profiles). */
+   * also lists the threads the stacks name (none in older profiles),
+   * counted while the index reads the stacks. */
   if (job->index == NULL)
     {
-      g_autoptr (MgStackSet) every = mg_stack_set_new (job->profile, -1, -INFINITY, INFINITY);
-      job->n_threads = mg_stack_set_get_n_threads (every);
       job->index = mg_call_index_new (job->namer, job->profile);
+      job->n_threads = mg_call_index_get_n_threads (job->index);
     }
   if (job->thread == MG_STACK_THREAD_ALL)
     job->tree = mg_code_tree_new (mg_call_index_query (job->index, job->process, job->t0, job->t1,
@@ -914,7 +914,11 @@ on_computed (GObject *source, GAsyncResult *result, gpointer user_data)
   self->running = FALSE;
   /* A live run's older profile still shows; its index is not kept. */
   if (job->generation == self->generation && self->index == NULL && job->profile == self->profile)
-    self->index = mg_call_index_ref (job->index);
+    {
+      self->index = mg_call_index_ref (job->index);
+      if (self->source != NULL)
+        mg_source_view_set_index (MG_SOURCE_VIEW (self->source), self->index);
+    }
   if (job->generation == self->generation)
     show_result (self, job);
   /* A live run's next profile waits its turn (schedule_live ()). */
@@ -1163,9 +1167,16 @@ mg_code_view_export (MgCodeView *self, const char *path, double scale, GError **
   g_autofree char *line = g_strdup_printf ("%s · %s", range, who);
   gsize n_matches = 0;
   const guint8 *matches = self->matches ? g_bytes_get_data (self->matches, &n_matches) : NULL;
-  return mg_flame_export_save (tree, mg_flame_view_get_focus (MG_FLAME_VIEW (self->flame)),
-                               matches, (guint) n_matches, _("Flame Graph"), line, _("All"),
-                               mg_theme_is_dark (GTK_WIDGET (self)), scale, path, error);
+  /* What the view shows: its orientation, colouring, zoom and search. */
+  MgFlameView *flame = MG_FLAME_VIEW (self->flame);
+  MgFlameStyle look = { .orientation = mg_flame_view_get_orientation (flame),
+                        .colouring = mg_flame_view_get_colouring (flame),
+                        .dark = mg_theme_is_dark (GTK_WIDGET (self)),
+                        .root_label = _("All"),
+                        .matches = matches,
+                        .n_matches = (guint) n_matches };
+  return mg_flame_export_save (tree, mg_flame_view_get_focus (flame), &look, _("Flame Graph"),
+                               line, scale, path, error);
 }
 
 static void
@@ -1353,6 +1364,7 @@ ensure_source (MgCodeView *self)
       gtk_stack_add_named (GTK_STACK (self->view_stack), self->source, "source");
       if (self->profile != NULL)
         mg_source_view_set_profile (MG_SOURCE_VIEW (self->source), self->profile);
+      mg_source_view_set_index (MG_SOURCE_VIEW (self->source), self->index);
       on_selected_function (self);
     }
   return self->source;
@@ -1397,6 +1409,13 @@ mg_code_view_new (MgTimeView *view)
   for (guint i = 0; i < G_N_ELEMENTS (range_properties); i++)
     g_signal_connect_swapped (view, range_properties[i], G_CALLBACK (schedule), self);
   return GTK_WIDGET (self);
+}
+
+MgCallIndex *
+mg_code_view_get_index (MgCodeView *self)
+{
+  g_return_val_if_fail (MG_IS_CODE_VIEW (self), NULL);
+  return self->index;
 }
 
 GtkWidget *

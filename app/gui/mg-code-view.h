@@ -9,6 +9,7 @@
 
 #include <gtk/gtk.h>
 
+#include "plot/mg-call-index.h"
 #include "plot/mg-time-view.h"
 #include "profile/mg-profile.h"
 
@@ -32,6 +33,10 @@ void mg_code_view_set_live_profile (MgCodeView *self, MgProfile *profile);
  * const char *: the function) follows a double click or Enter on a row
  * or box: the Source tab opens. */
 const char *mg_code_view_get_selected_function (MgCodeView *self);
+/* The profile's call index once the first computation built it (NULL
+ * before, and for a live run): for the views that follow the selected
+ * function (its row over time, its file's line figures). */
+MgCallIndex *mg_code_view_get_index (MgCodeView *self);
 void mg_code_view_set_selected_function (MgCodeView *self, const char *name);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 
 #include "gui/graph/mg-theme.h"
 #include "mg-code-namer.h"
+#include "plot/mg-call-index.h"
 #include "plot/mg-function-share.h"
 #include "plot/mg-graph-render.h"
 
@@ -36,6 +37,7 @@ struct _MgFunctionRows
   MgTimeView *view;
   MgProfile *profile;
   MgFrameNamer *namer;
+  MgCallIndex *index;       /* the Code pane's, once built: NULL before */
   GPtrArray *rows;          /* Row* */
   GtkSizeGroup *label_group; /* the metric rows' label column width */
 };
@@ -60,6 +62,7 @@ row_free (Row *row)
 typedef struct {
   MgProfile *profile;
   MgFrameNamer *namer;
+  MgCallIndex *index;  /* NULL: the stacks' windows read and named */
   char *function;
   int process;
 } ShareJob;
@@ -69,6 +72,7 @@ share_job_free (ShareJob *job)
 {
   g_object_unref (job->profile);
   mg_frame_namer_unref (job->namer);
+  g_clear_pointer (&job->index, mg_call_index_unref);
   g_free (job->function);
   g_free (job);
 }
@@ -77,14 +81,24 @@ static void
 share_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   ShareJob *job = data;
-  g_autoptr (MgStackWindows) windows = mg_stack_windows_new (job->profile, job->process);
-  /* A stack set of an empty range holds no stack, only the modules. */
-  g_autoptr (MgStackSet) modules = mg_stack_set_new (job->profile, -1, 0, 0);
   MgSeriesView grid = { 0 };
 
   grid.n = mg_profile_get_n_windows (job->profile);
   grid.starts = mg_profile_get_window_starts (job->profile);
   grid.ends = mg_profile_get_window_ends (job->profile);
+  /* The Code pane's index lists the function's stacks: a sum over their
+   * windows (tens of ms where the pass below takes hundreds). */
+  if (job->index != NULL)
+    {
+      g_task_return_pointer (task,
+                             mg_call_index_function_share (job->index, job->process,
+                                                           job->function, &grid),
+                             g_free);
+      return;
+    }
+  g_autoptr (MgStackWindows) windows = mg_stack_windows_new (job->profile, job->process);
+  /* A stack set of an empty range holds no stack, only the modules. */
+  g_autoptr (MgStackSet) modules = mg_stack_set_new (job->profile, -1, 0, 0);
   g_task_return_pointer (task,
                          mg_function_share_compute (job->namer, modules, windows, job->function,
                                                     &grid),
@@ -131,6 +145,7 @@ row_values (MgFunctionRows *self, Row *row)
   job = g_new0 (ShareJob, 1);
   job->profile = g_object_ref (self->profile);
   job->namer = mg_frame_namer_ref (self->namer);
+  job->index = self->index ? mg_call_index_ref (self->index) : NULL;
   job->function = g_strdup (row->function);
   job->process = process;
   task = g_task_new (self, row->job, share_done, row);
@@ -318,11 +333,30 @@ mg_function_rows_set_profile (MgFunctionRows *self, MgProfile *profile, GtkSizeG
     mg_function_rows_remove (self, self->rows->len - 1);
   g_set_object (&self->profile, profile);
   g_set_object (&self->label_group, label_group);
+  g_clear_pointer (&self->index, mg_call_index_unref);
   /* Names come from the profile first (those its run stored), so a namer
    * per profile. */
   g_clear_pointer (&self->namer, mg_frame_namer_unref);
   if (profile != NULL)
     self->namer = mg_code_namer_new (profile);
+}
+
+void
+mg_function_rows_set_index (MgFunctionRows *self, MgCallIndex *index)
+{
+  g_return_if_fail (MG_IS_FUNCTION_ROWS (self));
+  if (index == self->index)
+    return;
+  g_clear_pointer (&self->index, mg_call_index_unref);
+  if (index != NULL)
+    self->index = mg_call_index_ref (index);
+}
+
+gboolean
+mg_function_rows_has_index (MgFunctionRows *self)
+{
+  g_return_val_if_fail (MG_IS_FUNCTION_ROWS (self), FALSE);
+  return self->index != NULL;
 }
 
 guint
@@ -380,6 +414,7 @@ mg_function_rows_dispose (GObject *object)
     g_ptr_array_set_size (self->rows, 0);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_pointer (&self->namer, mg_frame_namer_unref);
+  g_clear_pointer (&self->index, mg_call_index_unref);
   g_clear_object (&self->profile);
   g_clear_object (&self->label_group);
   G_OBJECT_CLASS (mg_function_rows_parent_class)->dispose (object);

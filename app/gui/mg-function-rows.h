@@ -12,6 +12,7 @@
 
 #include <gtk/gtk.h>
 
+#include "plot/mg-call-index.h"
 #include "plot/mg-time-view.h"
 #include "profile/mg-profile.h"
 
@@ -28,6 +29,12 @@ void mg_function_rows_set_profile (MgFunctionRows *self, MgProfile *profile,
                                    GtkSizeGroup *label_group);
 
 /* The selected function (NULL: none): its row replaces the unpinned one. */
+/* The profile's call index (the Code pane's), NULL: none yet. With it a
+ * row's values are a sum over the function's stacks; without it the
+ * stacks' windows are read and every stack's frames looked at. */
+void mg_function_rows_set_index (MgFunctionRows *self, MgCallIndex *index);
+gboolean mg_function_rows_has_index (MgFunctionRows *self);
+
 void mg_function_rows_show_function (MgFunctionRows *self, const char *name);
 
 /* Rows top to bottom. */

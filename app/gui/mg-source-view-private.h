@@ -19,6 +19,8 @@ guint mg_source_view_get_line (MgSourceView *self);
 gboolean mg_source_view_line_is_visible (MgSourceView *self, guint line);
 /* Whether LINE is marked hot. */
 gboolean mg_source_view_line_is_hot (MgSourceView *self, guint line);
+/* Whether the figures come from the Code pane's call index. */
+gboolean mg_source_view_has_index (MgSourceView *self);
 /* The figures shown (NULL: none). */
 const MgLineFigures *mg_source_view_get_figures (MgSourceView *self);
 /* Addresses named for the profile so far (each once). */

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "graph/mg-theme.h"
+#include "plot/mg-call-index.h"
 #include "mg-source-gutter.h"
 #include "profile/mg-stack-set.h"
 #include "profile/mg-stack-windows.h"
@@ -28,6 +29,7 @@ struct _MgSourceView
   MgTimeView *view;
   MgProfile *profile;
   LineNamer *namer;          /* per profile; one worker at a time uses it */
+  MgCallIndex *index;        /* the Code pane's for the profile, NULL before */
   Lookup *lookup;
   gboolean lookup_set;  /* by mg_source_view_set_lookup: kept for every profile */
   GSettings *settings;       /* NULL where the schema is not installed */
@@ -205,6 +207,7 @@ name_lines (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entrie
 typedef struct {
   MgProfile *profile;
   LineNamer *namer;
+  MgCallIndex *index;   /* NULL: the stacks' windows read */
   Lookup *lookup;
   char *folder;
   char *file;
@@ -225,6 +228,7 @@ job_free (gpointer data)
   Job *job = data;
   g_clear_object (&job->profile);
   g_clear_pointer (&job->namer, line_namer_unref);
+  g_clear_pointer (&job->index, mg_call_index_unref);
   g_clear_pointer (&job->lookup, lookup_unref);
   g_free (job->folder);
   g_free (job->file);
@@ -264,12 +268,19 @@ compute (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
       return;
     }
   job->text = as_utf8 (text);
-  /* The stack set of an empty range: the module table alone. */
-  g_autoptr (MgStackSet) modules = mg_stack_set_new (job->profile, job->process, 0, 0);
-  g_autoptr (MgStackWindows) windows = mg_stack_windows_new (job->profile, job->process);
   job->figures = mg_line_figures_new (job->file, name_lines, job->namer, job->bins0, job->bins1,
                                       N_BINS);
-  mg_line_figures_add_stack_windows (job->figures, modules, windows, job->t0, job->t1);
+  /* The Code pane's index: only the stacks that may pass the file are
+   * looked at (tens of ms where reading every stack takes hundreds). */
+  if (job->index != NULL)
+    mg_call_index_add_line_figures (job->index, job->figures, job->process, job->t0, job->t1);
+  else
+    {
+      /* The stack set of an empty range: the module table alone. */
+      g_autoptr (MgStackSet) modules = mg_stack_set_new (job->profile, job->process, 0, 0);
+      g_autoptr (MgStackWindows) windows = mg_stack_windows_new (job->profile, job->process);
+      mg_line_figures_add_stack_windows (job->figures, modules, windows, job->t0, job->t1);
+    }
   mg_line_figures_finish (job->figures);
   g_task_return_boolean (task, TRUE);
 }
@@ -529,6 +540,7 @@ start (MgSourceView *self)
   job = g_new0 (Job, 1);
   job->profile = g_object_ref (self->profile);
   job->namer = g_atomic_rc_box_acquire (self->namer);
+  job->index = self->index ? mg_call_index_ref (self->index) : NULL;
   job->lookup = g_atomic_rc_box_acquire (self->lookup);
   job->folder = g_strdup (self->folder);
   job->file = g_strdup (self->file);
@@ -578,6 +590,7 @@ mg_source_view_set_profile (MgSourceView *self, MgProfile *profile)
   self->generation++;
   g_clear_object (&self->profile);
   g_clear_pointer (&self->namer, line_namer_unref);
+  g_clear_pointer (&self->index, mg_call_index_unref);
   g_clear_pointer (&self->function, g_free);
   g_clear_pointer (&self->file, g_free);
   if (profile)
@@ -591,6 +604,24 @@ mg_source_view_set_profile (MgSourceView *self, MgProfile *profile)
         }
     }
   schedule (self);
+}
+
+gboolean
+mg_source_view_has_index (MgSourceView *self)
+{
+  g_return_val_if_fail (MG_IS_SOURCE_VIEW (self), FALSE);
+  return self->index != NULL;
+}
+
+void
+mg_source_view_set_index (MgSourceView *self, MgCallIndex *index)
+{
+  g_return_if_fail (MG_IS_SOURCE_VIEW (self));
+  if (index == self->index)
+    return;
+  g_clear_pointer (&self->index, mg_call_index_unref);
+  if (index != NULL)
+    self->index = mg_call_index_ref (index);
 }
 
 void
@@ -713,6 +744,7 @@ mg_source_view_dispose (GObject *object)
   g_clear_object (&self->view);
   g_clear_object (&self->profile);
   g_clear_pointer (&self->namer, line_namer_unref);
+  g_clear_pointer (&self->index, mg_call_index_unref);
   g_clear_object (&self->settings);
   if (self->gutter)
     clear_figures (self);

@@ -13,6 +13,7 @@
 #include <gtk/gtk.h>
 
 #include "mg-source-find.h"
+#include "plot/mg-call-index.h"
 #include "plot/mg-time-view.h"
 #include "profile/mg-profile.h"
 
@@ -28,6 +29,10 @@ void mg_source_view_set_profile (MgSourceView *self, MgProfile *profile);
  * NULL) the text the profile carries, else the disk at the recorded
  * path; a lookup set here replaces both for every profile. Called on the worker thread; DESTROY frees USER_DATA
  * once no computation uses it. Files shown are read again. */
+/* The profile's call index (the Code pane's, built with the same
+ * symbols), NULL: none; cleared with the profile. With it the figures
+ * look only at the stacks that may pass the file. */
+void mg_source_view_set_index (MgSourceView *self, MgCallIndex *index);
 void mg_source_view_set_lookup (MgSourceView *self, MgSourceLookupFunc lookup, gpointer user_data,
                                 GDestroyNotify destroy);
 /* Shows FUNCTION's FILE (as its frames name it) scrolled to LINE (0: the

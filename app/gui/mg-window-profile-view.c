@@ -507,6 +507,9 @@ on_function_selected (MgWindow *self)
   g_autofree char *name = NULL;
 
   g_object_get (self->code_view, "selected-function", &name, NULL);
+  /* A function is chosen from the pane's views: its index is built. */
+  mg_function_rows_set_index (MG_FUNCTION_ROWS (self->function_rows),
+                              mg_code_view_get_index (MG_CODE_VIEW (self->code_view)));
   mg_function_rows_show_function (MG_FUNCTION_ROWS (self->function_rows), name);
 }
 

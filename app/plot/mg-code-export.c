@@ -11,10 +11,8 @@
 typedef struct {
   const MgCallTree *tree;
   GArray *boxes;
-  const guint8 *matches;
-  guint n_matches;
-  const char *title, *range, *root_label;
-  gboolean dark;
+  MgFlameStyle style;  /* the view's, sized for the page */
+  const char *title, *range;
 } FlamePage;
 
 static void
@@ -22,9 +20,10 @@ draw_flame_page (cairo_t *cr, gpointer user_data)
 {
   const FlamePage *page = user_data;
   cairo_text_extents_t extents;
-  double ink = page->dark ? 0.92 : 0.12;
+  gboolean dark = page->style.dark;
+  double ink = dark ? 0.92 : 0.12;
 
-  if (page->dark)
+  if (dark)
     cairo_set_source_rgb (cr, 0.12, 0.12, 0.13);
   else
     cairo_set_source_rgb (cr, 1, 1, 1);
@@ -43,27 +42,26 @@ draw_flame_page (cairo_t *cr, gpointer user_data)
   mg_text_show (cr, page->range);
 
   cairo_translate (cr, MG_FLAME_EXPORT_MARGIN, MG_FLAME_EXPORT_TITLE_HEIGHT);
-  mg_flame_render_matches (cr, page->tree, page->boxes,
-                           MG_FLAME_EXPORT_WIDTH - 2 * MG_FLAME_EXPORT_MARGIN,
-                           MG_FLAME_EXPORT_ROW_HEIGHT, page->dark, page->root_label,
-                           page->matches, page->n_matches);
+  mg_flame_draw (cr, page->tree, page->boxes, &page->style);
 }
 
 gboolean
-mg_flame_export_save (const MgCallTree *tree, guint focus, const guint8 *matches,
-                      guint n_matches, const char *title, const char *range,
-                      const char *root_label, gboolean dark, double scale, const char *path,
+mg_flame_export_save (const MgCallTree *tree, guint focus, const MgFlameStyle *look,
+                      const char *title, const char *range, double scale, const char *path,
                       GError **error)
 {
   double width = MG_FLAME_EXPORT_WIDTH - 2 * MG_FLAME_EXPORT_MARGIN;
   g_autoptr (GArray) boxes = mg_flame_layout (tree, focus, 1.0 / width);
-  FlamePage page = { tree, boxes, matches, n_matches, title, range, root_label, dark };
+  FlamePage page = { tree, boxes, *look, title, range };
   guint rows = 0;
 
   for (guint i = 0; i < boxes->len; i++)
     rows = MAX (rows, g_array_index (boxes, MgFlameBox, i).depth + 1);
-  double height = MG_FLAME_EXPORT_TITLE_HEIGHT + rows * MG_FLAME_EXPORT_ROW_HEIGHT
-                  + MG_FLAME_EXPORT_MARGIN;
+  /* The view's orientation, colouring, theme and search; the page's size. */
+  page.style.width = width;
+  page.style.row_height = MG_FLAME_EXPORT_ROW_HEIGHT;
+  page.style.height = rows * MG_FLAME_EXPORT_ROW_HEIGHT;
+  double height = MG_FLAME_EXPORT_TITLE_HEIGHT + page.style.height + MG_FLAME_EXPORT_MARGIN;
   g_autofree char *description = g_strdup_printf ("%s\n%s", title, range);
   return mg_view_export_draw (path, MG_FLAME_EXPORT_WIDTH, height, scale, draw_flame_page, &page,
                               title, description, error);

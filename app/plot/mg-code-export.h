@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 
 #include "plot/mg-call-tree.h"
+#include "plot/mg-flame-graph.h"
 
 G_BEGIN_DECLS
 
@@ -17,13 +18,12 @@ G_BEGIN_DECLS
 #define MG_FLAME_EXPORT_ROW_HEIGHT 18.0
 #define MG_FLAME_EXPORT_MARGIN 16.0
 
-/* TREE's flame graph zoomed to FOCUS (MG_CALL_TREE_ROOT: all), a
- * search's MATCHES highlighted (NULL: none; mg_flame_render_matches ()),
- * under TITLE and RANGE (what the selection is, at the title's right).
- * ROOT_LABEL names the top box. */
-gboolean mg_flame_export_save (const MgCallTree *tree, guint focus, const guint8 *matches,
-                               guint n_matches, const char *title, const char *range,
-                               const char *root_label, gboolean dark, double scale,
+/* TREE's flame graph zoomed to FOCUS (MG_CALL_TREE_ROOT: all) as LOOK
+ * draws it (the view's orientation, colouring, theme, root label and
+ * search matches; its sizes are the page's), under TITLE and RANGE (what
+ * the selection is, at the title's right). */
+gboolean mg_flame_export_save (const MgCallTree *tree, guint focus, const MgFlameStyle *look,
+                               const char *title, const char *range, double scale,
                                const char *path, GError **error);
 
 /* The functions table, largest total first: function, self and total as %

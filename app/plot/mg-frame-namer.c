@@ -20,6 +20,7 @@ struct _MgFrameNamer {
   GHashTable *frames;     /* FrameKey → FrameFunctions */
   GHashTable *by_name;    /* "name\nmodule" → MgCallFunction */
   GPtrArray *functions;   /* MgCallFunction, by id */
+  GHashTable *other_files; /* id → GPtrArray of the files other addresses of it named */
 };
 
 static guint
@@ -60,6 +61,7 @@ mg_frame_namer_new (MgFrameNameFunc func, gpointer user_data, GDestroyNotify des
   self->frames = g_hash_table_new_full (frame_key_hash, frame_key_equal, g_free, g_free);
   self->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->functions = g_ptr_array_new_with_free_func (call_function_free);
+  self->other_files = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_ptr_array_unref);
   return self;
 }
 
@@ -79,9 +81,29 @@ mg_frame_namer_unref (MgFrameNamer *self)
     self->destroy (self->user_data);
   g_hash_table_destroy (self->frames);
   g_hash_table_destroy (self->by_name);
+  g_hash_table_destroy (self->other_files);
   g_ptr_array_unref (self->functions);
   g_mutex_clear (&self->lock);
   g_free (self);
+}
+
+/* A file named by an address of F other than its first one's (two
+ * static functions of one name in one module), kept under the lock. */
+static void
+note_file (MgFrameNamer *self, const MgCallFunction *f, const char *file)
+{
+  GPtrArray *files;
+
+  if (file == NULL || g_strcmp0 (f->file, file) == 0)
+    return;
+  files = g_hash_table_lookup (self->other_files, GUINT_TO_POINTER (f->id));
+  if (files == NULL)
+    {
+      files = g_ptr_array_new_with_free_func (g_free);
+      g_hash_table_insert (self->other_files, GUINT_TO_POINTER (f->id), files);
+    }
+  if (!g_ptr_array_find_with_equal_func (files, file, g_str_equal, NULL))
+    g_ptr_array_add (files, g_strdup (file));
 }
 
 /* The id of (name, module), made on first sight with the file and line
@@ -94,7 +116,10 @@ intern (MgFrameNamer *self, const char *name, const char *file, guint line, cons
 
   /* Never changed once made: other threads read it without the lock. */
   if (f)
-    return f->id;
+    {
+      note_file (self, f, file);
+      return f->id;
+    }
   f = g_new0 (MgCallFunction, 1);
   f->name = g_strdup (name);
   f->file = g_strdup (file);
@@ -199,4 +224,22 @@ mg_frame_namer_get_n_named (MgFrameNamer *self)
   guint n = g_hash_table_size (self->frames);
   g_mutex_unlock (&self->lock);
   return n;
+}
+
+gboolean
+mg_frame_namer_names_file (MgFrameNamer *self, guint id, const char *file)
+{
+  const MgCallFunction *f = mg_frame_namer_get_function (self, id);
+  GPtrArray *files;
+  gboolean found;
+
+  if (f == NULL || file == NULL)
+    return FALSE;
+  if (g_strcmp0 (f->file, file) == 0)
+    return TRUE;
+  g_mutex_lock (&self->lock);
+  files = g_hash_table_lookup (self->other_files, GUINT_TO_POINTER (id));
+  found = files != NULL && g_ptr_array_find_with_equal_func (files, file, g_str_equal, NULL);
+  g_mutex_unlock (&self->lock);
+  return found;
 }

@@ -63,6 +63,10 @@ const guint *mg_frame_namer_name_in (MgFrameNamer *self, const MgStackModule *mo
 /* The function of id (never freed while the namer lives). */
 const MgCallFunction *mg_frame_namer_get_function (MgFrameNamer *self, guint id);
 guint mg_frame_namer_get_n_functions (MgFrameNamer *self);
+/* Whether an address named so far as function ID named FILE as its
+ * file: the function's first file, or another one (two static
+ * functions of one name in one module). */
+gboolean mg_frame_namer_names_file (MgFrameNamer *self, guint id, const char *file);
 /* Addresses named so far (each once), for tests. */
 guint mg_frame_namer_get_n_named (MgFrameNamer *self);
 

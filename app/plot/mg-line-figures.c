@@ -111,22 +111,37 @@ name_frame (MgLineFigures *self, const MgStackModule *module, guint64 lookup)
   return fl;
 }
 
+/* Where a stack's module indices point: a stack set's table or an array. */
+typedef struct {
+  const MgStackSet *set;
+  const MgStackModule *modules;
+  guint n_modules;
+} Modules;
+
+static const MgStackModule *
+module_of (const Modules *m, guint32 index)
+{
+  if (index == MG_STACK_MODULE_UNKNOWN)
+    return NULL;
+  if (m->set)
+    return index < mg_stack_set_get_n_modules (m->set) ? mg_stack_set_get_module (m->set, index)
+                                                         : NULL;
+  return m->modules && index < m->n_modules ? &m->modules[index] : NULL;
+}
+
 static const FrameLines *
-frame_lines (MgLineFigures *self, const MgStackSet *set, const MgStackFrame *frame, gboolean leaf)
+frame_lines (MgLineFigures *self, const Modules *modules, const MgStackFrame *frame,
+             gboolean leaf)
 {
   /* A return address points after the call: the call's line is one
    * byte earlier (as the frame namer looks it up). */
   FrameKey key = { .vaddr = leaf || frame->vaddr == 0 ? frame->vaddr : frame->vaddr - 1,
                    .module = frame->module };
   FrameLines *fl = g_hash_table_lookup (self->frames, &key);
-  const MgStackModule *module = NULL;
 
   if (fl)
     return fl;
-  if (set && frame->module != MG_STACK_MODULE_UNKNOWN
-      && frame->module < mg_stack_set_get_n_modules (set))
-    module = mg_stack_set_get_module (set, frame->module);
-  fl = name_frame (self, module, key.vaddr);
+  fl = name_frame (self, module_of (modules, frame->module), key.vaddr);
   g_hash_table_insert (self->frames, g_memdup2 (&key, sizeof key), fl);
   return fl;
 }
@@ -159,7 +174,7 @@ bin_of (const MgLineFigures *self, double window_start, double window_end)
  * into lines); *SELF_LINE the index of its innermost frame's line, or
  * G_MAXUINT. */
 static void
-stack_hits (MgLineFigures *self, const MgStackSet *set, const MgStackFrame *frames,
+stack_hits (MgLineFigures *self, const Modules *modules, const MgStackFrame *frames,
             guint n_frames, guint *self_line)
 {
   *self_line = G_MAXUINT;
@@ -167,7 +182,7 @@ stack_hits (MgLineFigures *self, const MgStackSet *set, const MgStackFrame *fram
   self->n_stacks++;
   for (guint f = 0; f < n_frames; f++)
     {
-      const FrameLines *fl = frame_lines (self, set, &frames[f], f == 0);
+      const FrameLines *fl = frame_lines (self, modules, &frames[f], f == 0);
       if (f == 0 && fl->first_line > 0)
         *self_line = line_index (self, fl->first_line);
       /* A line twice in a stack (a recursion, a loop of inlined calls)
@@ -186,12 +201,15 @@ stack_hits (MgLineFigures *self, const MgStackSet *set, const MgStackFrame *fram
 
 static void
 add_hits (MgLineFigures *self, const guint *hits, guint n_hits, guint self_line, guint64 count,
-          double window_start, double window_end)
+          double window_start, double window_end, gboolean totals)
 {
   guint bin = bin_of (self, window_start, window_end);
 
-  self->total += count;
-  self->bin_totals[bin] += count;
+  if (totals)
+    {
+      self->total += count;
+      self->bin_totals[bin] += count;
+    }
   if (self_line != G_MAXUINT)
     g_array_index (self->lines, Line, self_line).figure.self += count;
   for (guint i = 0; i < n_hits; i++)
@@ -209,22 +227,33 @@ mg_line_figures_add_stack (MgLineFigures *self, const MgStackSet *set, const MgS
   mg_line_figures_add_windows (self, set, frames, n_frames, &count, &window_start, &window_end, 1);
 }
 
+static void
+add_windows (MgLineFigures *self, const Modules *modules, const MgStackFrame *frames,
+             guint n_frames, const guint64 *counts, const double *window_starts,
+             const double *window_ends, guint n_windows, gboolean totals)
+{
+  guint self_line = G_MAXUINT;
+
+  g_return_if_fail (self->by_line != NULL);  /* not after mg_line_figures_finish () */
+  if (n_frames > 0)
+    stack_hits (self, modules, frames, n_frames, &self_line);
+  else
+    g_array_set_size (self->hits, 0);
+  for (guint w = 0; w < n_windows; w++)
+    add_hits (self, (const guint *) self->hits->data, self->hits->len, self_line, counts[w],
+              window_starts[w], window_ends[w], totals);
+}
+
 void
 mg_line_figures_add_windows (MgLineFigures *self, const MgStackSet *set,
                              const MgStackFrame *frames, guint n_frames, const guint64 *counts,
                              const double *window_starts, const double *window_ends,
                              guint n_windows)
 {
-  guint self_line = G_MAXUINT;
+  Modules modules = { set, NULL, 0 };
 
-  g_return_if_fail (self->by_line != NULL);  /* not after mg_line_figures_finish () */
-  if (n_frames > 0)
-    stack_hits (self, set, frames, n_frames, &self_line);
-  else
-    g_array_set_size (self->hits, 0);
-  for (guint w = 0; w < n_windows; w++)
-    add_hits (self, (const guint *) self->hits->data, self->hits->len, self_line, counts[w],
-              window_starts[w], window_ends[w]);
+  add_windows (self, &modules, frames, n_frames, counts, window_starts, window_ends, n_windows,
+               TRUE);
 }
 
 /* A stack comes back in window after window: its lines are found once,
@@ -242,6 +271,7 @@ mg_line_figures_add_stack_windows (MgLineFigures *self, const MgStackSet *set,
 {
   guint n_frames, n_stacks = mg_stack_windows_get_n_stacks (windows);
   guint n_counts = mg_stack_windows_get_n_counts (windows);
+  Modules modules = { set, NULL, 0 };
   Memo memo = { g_array_new (FALSE, FALSE, sizeof (guint)), g_new (guint, MAX (n_stacks, 1)),
                 g_new (guint, MAX (n_stacks, 1)), g_new (guint, MAX (n_stacks, 1)) };
 
@@ -261,18 +291,72 @@ mg_line_figures_add_stack_windows (MgLineFigures *self, const MgStackSet *set,
           memo.self_line[s] = G_MAXUINT;
           g_array_set_size (self->hits, 0);
           if (n_frames > 0)
-            stack_hits (self, set, frames, n_frames, &memo.self_line[s]);
+            stack_hits (self, &modules, frames, n_frames, &memo.self_line[s]);
           memo.start[s] = memo.hits->len;
           memo.n[s] = self->hits->len;
           g_array_append_vals (memo.hits, self->hits->data, self->hits->len);
         }
       add_hits (self, &g_array_index (memo.hits, guint, memo.start[s]), memo.n[s],
-                memo.self_line[s], c->count, c->start_s, c->end_s);
+                memo.self_line[s], c->count, c->start_s, c->end_s, TRUE);
     }
   g_array_unref (memo.hits);
   g_free (memo.start);
   g_free (memo.n);
   g_free (memo.self_line);
+}
+
+const guint *
+mg_line_figures_name_address (MgLineFigures *self, const MgStackModule *module,
+                              guint32 module_index, guint64 lookup_vaddr, guint *n_lines,
+                              guint *first_line)
+{
+  FrameKey key = { .vaddr = lookup_vaddr, .module = module_index };
+  FrameLines *fl = g_hash_table_lookup (self->frames, &key);
+
+  if (fl == NULL)
+    {
+      fl = name_frame (self, module, lookup_vaddr);
+      g_hash_table_insert (self->frames, g_memdup2 (&key, sizeof key), fl);
+    }
+  *n_lines = fl->n;
+  *first_line = fl->first_line;
+  return fl->lines;
+}
+
+guint
+mg_line_figures_line_index (MgLineFigures *self, guint line)
+{
+  g_return_val_if_fail (self->by_line != NULL, 0);  /* not after mg_line_figures_finish () */
+  return line_index (self, line);
+}
+
+guint
+mg_line_figures_get_bin (const MgLineFigures *self, double window_start, double window_end)
+{
+  return bin_of (self, window_start, window_end);
+}
+
+void
+mg_line_figures_add_to_totals (MgLineFigures *self, const guint64 *bins)
+{
+  for (guint b = 0; b < self->n_bins; b++)
+    {
+      self->bin_totals[b] += bins[b];
+      self->total += bins[b];
+    }
+}
+
+void
+mg_line_figures_add_to_line (MgLineFigures *self, guint index, guint64 self_samples,
+                             guint64 total, const guint64 *bins)
+{
+  g_return_if_fail (index < self->lines->len);
+  MgLineFigure *f = &g_array_index (self->lines, Line, index).figure;
+
+  f->self += self_samples;
+  f->total += total;
+  for (guint b = 0; bins && b < self->n_bins; b++)
+    f->bins[b] += bins[b];
 }
 
 static int

@@ -55,6 +55,27 @@ void mg_line_figures_add_windows (MgLineFigures *self, const MgStackSet *set,
 void mg_line_figures_add_stack_windows (MgLineFigures *self, const MgStackSet *set,
                                         const MgStackWindows *windows, double start_s,
                                         double end_s);
+/* For a caller that finds each stack's lines itself and sums stacks
+ * passing the same lines first (the call index): the lines of the file
+ * an address names (MODULE at LOOKUP_VADDR, already one less for a
+ * return address; MODULE_INDEX keys the figures' cache), innermost
+ * first, and *FIRST_LINE its innermost entry's when in the file, else 0.
+ * Valid while the figures live. */
+const guint *mg_line_figures_name_address (MgLineFigures *self, const MgStackModule *module,
+                                           guint32 module_index, guint64 lookup_vaddr,
+                                           guint *n_lines, guint *first_line);
+/* The index of LINE's figures, made on first use (before finishing). */
+guint mg_line_figures_line_index (MgLineFigures *self, guint line);
+/* The bin of a window (that of its middle). */
+guint mg_line_figures_get_bin (const MgLineFigures *self, double window_start,
+                               double window_end);
+/* Adds BINS (n_bins of them) to the samples per bin and the total. */
+void mg_line_figures_add_to_totals (MgLineFigures *self, const guint64 *bins);
+/* Adds SELF_SAMPLES, TOTAL and BINS (n_bins of them, NULL: none) to the
+ * line of INDEX; the totals are the caller's (no frames through
+ * mg_line_figures_add_windows ()). */
+void mg_line_figures_add_to_line (MgLineFigures *self, guint index, guint64 self_samples,
+                                  guint64 total, const guint64 *bins);
 /* Sorts the lines and marks the hot ones. */
 void mg_line_figures_finish (MgLineFigures *self);
 

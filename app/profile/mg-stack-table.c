@@ -25,6 +25,7 @@ struct _MgStackTable {
   MgStackModule *modules;
   guint n_modules;
   GArray *processes;       /* Process */
+  guint n_threads;         /* 1 + the highest thread ordinal of any stack */
 };
 
 static void
@@ -89,6 +90,8 @@ mg_stack_table_new (MgProfile *profile)
           g_autoptr (GVariant) stack = g_variant_get_child_value (p.stacks, s);
           p.frames[s] = g_variant_get_child_value (stack, 0);
           g_variant_get_child (stack, 1, "u", &p.flags[s]);
+          /* The ordinal + 1 in the thread bits, 0: not known. */
+          self->n_threads = MAX (self->n_threads, p.flags[s] >> MG_STACK_THREAD_SHIFT);
           p.flags[s] &= ~MG_STACK_THREAD_MASK;
         }
       g_array_append_val (self->processes, p);
@@ -118,6 +121,12 @@ mg_stack_table_get_module (const MgStackTable *self, guint module)
 {
   g_return_val_if_fail (module < self->n_modules, NULL);
   return &self->modules[module];
+}
+
+guint
+mg_stack_table_get_n_threads (const MgStackTable *self)
+{
+  return self->n_threads;
 }
 
 guint

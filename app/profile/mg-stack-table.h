@@ -29,6 +29,11 @@ void mg_stack_table_free (MgStackTable *self);
 guint mg_stack_table_get_n_modules (const MgStackTable *self);
 const MgStackModule *mg_stack_table_get_module (const MgStackTable *self, guint module);
 
+/* 1 + the highest thread ordinal of any process's stacks, 0 where the
+ * profile names no thread (as mg_stack_set_get_n_threads () of every
+ * process and the whole run), read while the table is: no second pass. */
+guint mg_stack_table_get_n_threads (const MgStackTable *self);
+
 /* Processes with stacks (entries of the member, not profile indices). */
 guint mg_stack_table_get_n_processes (const MgStackTable *self);
 /* The profile's index of entry i. */

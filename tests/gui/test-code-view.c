@@ -17,6 +17,7 @@
 #include "gui/mg-code-item.h"
 #include "gui/mg-code-view-private.h"
 #include "gui/mg-flame-view.h"
+#include "plot/mg-code-export.h"
 #include "plot/mg-flame-graph.h"
 #include "gui/mg-window-private.h"
 #include "profile/mg-profile-code.h"
@@ -680,6 +681,143 @@ test_export (void)
   g_rmdir (dir);
 }
 
+/* The y of the SVG's <text> element NAME (the export writes names as text). */
+static double
+svg_text_y (const char *svg, const char *name)
+{
+  g_autofree char *needle = g_strdup_printf (">%s</text>", name);
+  const char *at = strstr (svg, needle);
+
+  g_assert_nonnull (at);
+  const char *start = g_strrstr_len (svg, at - svg, "<text");
+  g_assert_nonnull (start);
+  const char *y = strstr (start, " y=\"");
+  g_assert_true (y != NULL && y < at);
+  return g_ascii_strtod (y + 4, NULL);
+}
+
+static void
+png_rgb (cairo_surface_t *surface, int x, int y, double rgb[3])
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  guint32 pixel = *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
+
+  rgb[0] = ((pixel >> 16) & 0xff) / 255.0;
+  rgb[1] = ((pixel >> 8) & 0xff) / 255.0;
+  rgb[2] = (pixel & 0xff) / 255.0;
+}
+
+static gboolean
+rgb_near (const double a[3], const double b[3])
+{
+  return fabs (a[0] - b[0]) < 3 / 255.0 && fabs (a[1] - b[1]) < 3 / 255.0
+         && fabs (a[2] - b[2]) < 3 / 255.0;
+}
+
+/* An exported PNG at scale 1: the colour in the middle of row ROW of the
+ * flame graph at fraction X of its width. */
+static void
+export_pixel (MgCodeView *view, const char *png, double x, guint row, double rgb[3])
+{
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (mg_code_view_export (view, png, 1, &error));
+  g_assert_no_error (error);
+  cairo_surface_t *surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  png_rgb (surface,
+           (int) (MG_FLAME_EXPORT_MARGIN + x * (MG_FLAME_EXPORT_WIDTH - 2 * MG_FLAME_EXPORT_MARGIN)),
+           (int) (MG_FLAME_EXPORT_TITLE_HEIGHT + (row + 0.5) * MG_FLAME_EXPORT_ROW_HEIGHT), rgb);
+  cairo_surface_destroy (surface);
+}
+
+/* Whether the exported PNG has a pixel of colour RGB anywhere. */
+static gboolean
+export_has_colour (MgCodeView *view, const char *png, const double rgb[3])
+{
+  g_autoptr (GError) error = NULL;
+  gboolean found = FALSE;
+
+  g_assert_true (mg_code_view_export (view, png, 1, &error));
+  cairo_surface_t *surface = cairo_image_surface_create_from_png (png);
+  for (int y = 0; !found && y < cairo_image_surface_get_height (surface); y++)
+    for (int x = 0; !found && x < cairo_image_surface_get_width (surface); x++)
+      {
+        double at[3];
+        png_rgb (surface, x, y, at);
+        found = rgb_near (at, rgb);
+      }
+  cairo_surface_destroy (surface);
+  return found;
+}
+
+/* The flame graph exported as the view shows it, read back: an icicle's
+ * rows upside down as a flame (b's name above All's in the SVG, the gap
+ * of a's self time in the top row of the PNG rather than the bottom),
+ * the activity colouring's computing green, the search's highlight. */
+static void
+test_export_as_shown (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  g_autoptr (GSettings) settings = g_settings_new (MG_APP_ID);
+  g_settings_reset (settings, "flame-orientation");
+  g_settings_reset (settings, "flame-colour");
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_fixture_view (window);
+  GtkWidget *options = mg_code_view_get_flame_options (view);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("mg-code-export-XXXXXX", NULL);
+  g_autofree char *svg = g_build_filename (dir, "flame.svg", NULL);
+  g_autofree char *png = g_build_filename (dir, "flame.png", NULL);
+  const double white[3] = { 1, 1, 1 };
+  double computing[3], found[3], at[3];
+
+  mg_code_view_show_page (view, "flame");
+  mg_test_spin (200);
+  /* An icicle: All on top, b two rows under it; a's self time leaves the
+   * 4th row empty in the middle. */
+  g_assert_true (mg_code_view_export (view, svg, 1, &error));
+  g_autofree char *icicle = read_back (svg);
+  g_assert_cmpfloat (svg_text_y (icicle, "code_fixture_b") - svg_text_y (icicle, "All"), ==,
+                     2 * MG_FLAME_EXPORT_ROW_HEIGHT);
+  export_pixel (view, png, 0.5, 0, at);
+  g_assert_false (rgb_near (at, white));
+  export_pixel (view, png, 0.5, 3, at);
+  g_assert_true (rgb_near (at, white));
+
+  /* A flame: the same rows from the bottom up. */
+  g_assert_true (gtk_widget_activate_action (options, "flame-options.orientation", "s", "flame"));
+  g_assert_true (mg_code_view_export (view, svg, 1, &error));
+  g_autofree char *flame = read_back (svg);
+  g_assert_cmpfloat (svg_text_y (flame, "All") - svg_text_y (flame, "code_fixture_b"), ==,
+                     2 * MG_FLAME_EXPORT_ROW_HEIGHT);
+  g_assert_cmpfloat (svg_text_y (flame, "All"), >, svg_text_y (icicle, "All"));
+  export_pixel (view, png, 0.5, 0, at);
+  g_assert_true (rgb_near (at, white));
+  export_pixel (view, png, 0.5, 3, at);
+  g_assert_false (rgb_near (at, white));
+
+  /* By activity: the fixture's stacks all computed, All in green. */
+  mg_flame_activity_colour (0, computing);
+  g_assert_false (rgb_near (at, computing));
+  g_assert_true (gtk_widget_activate_action (options, "flame-options.colouring", "s", "activity"));
+  export_pixel (view, png, 0.5, 3, at);
+  g_assert_true (rgb_near (at, computing));
+
+  /* A search's boxes in the highlight colour, none without it. */
+  mg_flame_match_colour (FALSE, found);
+  g_assert_false (export_has_colour (view, png, found));
+  gtk_editable_set_text (GTK_EDITABLE (mg_code_view_get_search_entry (view)), "fixture_c");
+  mg_test_spin (100);
+  g_assert_true (export_has_colour (view, png, found));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_settings_reset (settings, "flame-orientation");
+  g_settings_reset (settings, "flame-colour");
+  g_unlink (svg), g_unlink (png);
+  g_rmdir (dir);
+}
+
 static const char *
 flame_selected (MgCodeView *view)
 {
@@ -1015,6 +1153,7 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/selected-function", test_selected_function);
   g_test_add_func ("/code-view/search", test_search);
   g_test_add_func ("/code-view/export", test_export);
+  g_test_add_func ("/code-view/export-as-shown", test_export_as_shown);
   g_test_add_func ("/code-view/keyboard", test_keyboard);
   g_test_add_func ("/code-view/flame-orientation", test_flame_orientation);
   g_test_add_func ("/code-view/flame-colouring", test_flame_colouring);

@@ -84,11 +84,18 @@ test_rows (void)
   g_assert_cmpuint (mg_function_rows_get_n_rows (rows), ==, 0);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (rows)));
 
-  /* The Code pane's selected function adds its row. */
-  code_view = mg_window_get_code_view (window);
+  /* The Code pane's selected function adds its row, its values now
+   * from the pane's call index (the same as above without it). */
+  g_assert_false (mg_function_rows_has_index (rows));
+  code_view = GTK_WIDGET (code_fixture_view (window));
   g_object_set (code_view, "selected-function", "code_fixture_a", NULL);
   g_assert_cmpuint (mg_function_rows_get_n_rows (rows), ==, 1);
   g_assert_cmpstr (mg_function_rows_get_function (rows, 0), ==, "code_fixture_a");
+  g_assert_true (mg_function_rows_has_index (rows));
+  check_values (rows, 0, 100.0 * 90 / 110, 80);
+  mg_time_view_set_process (mg_window_get_time_view (window), 1);
+  check_values (rows, 0, 0, 100);
+  mg_time_view_set_process (mg_window_get_time_view (window), -1);
   gtk_window_destroy (GTK_WINDOW (window));
   mg_test_spin (20);
 }

@@ -201,6 +201,7 @@ test_function_source (void)
   /* Per line, of 160 samples: a's 100 self, 130 total; c's 60; b's 30
    * total; main's 160. */
   const MgLineFigures *figures = mg_source_view_get_figures (source);
+  g_assert_true (mg_source_view_has_index (source));
   guint b = line_of (code_fixture_view (window), "code_fixture_b");
   guint c = line_of (code_fixture_view (window), "code_fixture_c");
   guint m = line_of (code_fixture_view (window), "code_fixture_main");

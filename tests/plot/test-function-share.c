@@ -3,12 +3,16 @@
  * counts in a profile's stacks member (mg-stack-windows.c): windows of two
  * processes that do not line up with the grid, identical stacks of two
  * processes merged, recursion counted once, an inlined function, one
- * process alone. */
+ * process alone; each from the stacks' windows and from the call index
+ * (mg_call_index_function_share ()); a file's line figures both ways
+ * (mg_call_index_add_line_figures ()); the threads the index counted;
+ * the namer's files of a function named in two files. */
 #include "mg-config.h"
 
 #include <math.h>
 
 #include "graph-fixture.h"
+#include "plot/mg-call-index.h"
 #include "plot/mg-function-share.h"
 #include "profile/mg-profile-internal.h"
 
@@ -26,6 +30,12 @@ test_name (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entries
       entries[1] = (MgFrameNameEntry) { "d", "/src/d.c", 20 };
       return 2;
     }
+  /* Another static function named b, in another file of the module. */
+  if (vaddr >> 8 == 6)
+    {
+      entries[0] = (MgFrameNameEntry) { "b", "/src/other.c", 3 };
+      return 1;
+    }
   if (vaddr >> 8 >= 1 && vaddr >> 8 <= 4)
     {
       entries[0] = (MgFrameNameEntry) { names[vaddr >> 8], "/src/prog.c", 1 };
@@ -34,8 +44,9 @@ test_name (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entries
   return 0;
 }
 
+/* A stack of thread THREAD (-1: none named). */
 static GVariant *
-stack (guint n, ...)
+thread_stack (int thread, guint n, ...)
 {
   GVariantBuilder frames;
   va_list ap;
@@ -46,8 +57,10 @@ stack (guint n, ...)
     g_variant_builder_add (&frames, "(ut)", (guint32) MG_STACK_MODULE_UNKNOWN,
                            (guint64) va_arg (ap, int));
   va_end (ap);
-  return g_variant_new ("(a(ut)u)", &frames, 0u);
+  return g_variant_new ("(a(ut)u)", &frames, (guint32) (thread + 1) << MG_STACK_THREAD_SHIFT);
 }
+
+#define stack(...) thread_stack (-1, __VA_ARGS__)
 
 static GVariant *
 process (gint32 index, GVariant *const *stacks, guint n_stacks, const double *starts,
@@ -78,13 +91,14 @@ process (gint32 index, GVariant *const *stacks, guint n_stacks, const double *st
  *   0: main→a ×30, main→b→c ×10   1: main→a→a ×20
  *   2: main→b→c ×5                3: main→d[inl] ×8
  * Process 1, windows [0, 1.5] (middle in grid 0) and [1.5, 4] (grid 2):
- *   main→a ×10, then main→b→c ×15. */
+ *   main→a ×10, then main→b→c ×15.
+ * Process 0's main→d[inl] was sampled in its thread 2. */
 static MgProfile *
 stacks_profile (void)
 {
   MgProfile *profile = graph_fixture_profile (2, 1, 4, 4.0, FALSE);
   GVariant *p0[] = { stack (2, 0x201, 0x102), stack (3, 0x401, 0x302, 0x102),
-                     stack (3, 0x201, 0x202, 0x102), stack (2, 0x501, 0x102) };
+                     stack (3, 0x201, 0x202, 0x102), thread_stack (2, 2, 0x501, 0x102) };
   const double s0[] = { 0, 1, 2, 3 }, e0[] = { 1, 2, 3, 4 };
   const guint32 c0[][3] = { { 0, 0, 30 }, { 0, 1, 10 }, { 1, 2, 20 }, { 2, 1, 5 }, { 3, 3, 8 } };
   GVariant *p1[] = { stack (3, 0x401, 0x302, 0x102), stack (2, 0x201, 0x102) };
@@ -105,27 +119,39 @@ stacks_profile (void)
 }
 
 static void
-check_share (MgProfile *profile, int process, const char *function, const double want[4])
+check_values (const char *how, const char *function, const double *share, const double want[4])
 {
-  g_autoptr (MgFrameNamer) namer = mg_frame_namer_new (test_name, NULL, NULL);
-  g_autoptr (MgStackSet) modules = mg_stack_set_new (profile, -1, 0, 0);
-  g_autoptr (MgStackWindows) windows = mg_stack_windows_new (profile, process);
-  g_autofree double *share = NULL;
-  MgSeriesView grid;
-
-  g_assert_true (mg_series_view_init (&grid, profile, 0, -1));
-  g_assert_cmpuint (grid.n, ==, 4);
-  share = mg_function_share_compute (namer, modules, windows, function, &grid);
   for (guint w = 0; w < 4; w++)
     {
       if (isnan (want[w]))
         {
           if (!isnan (share[w]))
-            g_error ("%s, window %u: %g, expected none", function, w, share[w]);
+            g_error ("%s, %s, window %u: %g, expected none", how, function, w, share[w]);
         }
-      else
-        g_assert_cmpfloat_with_epsilon (share[w], want[w], 1e-9);
+      else if (!(fabs (share[w] - want[w]) < 1e-9))
+        g_error ("%s, %s, window %u: %g, expected %g", how, function, w, share[w], want[w]);
     }
+}
+
+/* Both ways: the stacks' windows, and the call index's stacks of the
+ * function (what the row uses once the Code pane built the index). */
+static void
+check_share (MgProfile *profile, int process, const char *function, const double want[4])
+{
+  g_autoptr (MgFrameNamer) namer = mg_frame_namer_new (test_name, NULL, NULL);
+  g_autoptr (MgStackSet) modules = mg_stack_set_new (profile, -1, 0, 0);
+  g_autoptr (MgStackWindows) windows = mg_stack_windows_new (profile, process);
+  g_autoptr (MgFrameNamer) index_namer = mg_frame_namer_new (test_name, NULL, NULL);
+  g_autoptr (MgCallIndex) index = mg_call_index_new (index_namer, profile);
+  g_autofree double *share = NULL, *indexed = NULL;
+  MgSeriesView grid;
+
+  g_assert_true (mg_series_view_init (&grid, profile, 0, -1));
+  g_assert_cmpuint (grid.n, ==, 4);
+  share = mg_function_share_compute (namer, modules, windows, function, &grid);
+  check_values ("stacks' windows", function, share, want);
+  indexed = mg_call_index_function_share (index, process, function, &grid);
+  check_values ("call index", function, indexed, want);
 }
 
 static void
@@ -170,11 +196,126 @@ test_shares (void)
   check_share (profile, -1, "no_such_function", nothing);
 }
 
+/* Threads: counted while the index reads the stacks, as a stack set of
+ * every process does it in a pass of its own. */
+static void
+test_threads (void)
+{
+  g_autoptr (MgProfile) profile = stacks_profile ();
+  g_autoptr (MgFrameNamer) namer = mg_frame_namer_new (test_name, NULL, NULL);
+  g_autoptr (MgCallIndex) index = mg_call_index_new (namer, profile);
+  g_autoptr (MgStackSet) every = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
+
+  g_assert_cmpuint (mg_call_index_get_n_threads (index), ==, 3);
+  g_assert_cmpuint (mg_stack_set_get_n_threads (every), ==, 3);
+}
+
+static void
+check_line (const MgLineFigures *figures, guint line, guint64 self, guint64 total,
+            const guint64 bins[4])
+{
+  const MgLineFigure *f = mg_line_figures_lookup (figures, line);
+
+  g_assert_nonnull (f);
+  g_assert_cmpuint (f->self, ==, self);
+  g_assert_cmpuint (f->total, ==, total);
+  for (guint b = 0; b < 4; b++)
+    g_assert_cmpuint (f->bins[b], ==, bins[b]);
+}
+
+/* A file's line figures both ways: the stacks' windows and the index. */
+static MgLineFigures *
+line_figures (MgProfile *profile, MgCallIndex *index, const char *file, int process, double t0,
+              double t1)
+{
+  MgLineFigures *figures = mg_line_figures_new (file, test_name, NULL, 0, 4, 4);
+
+  if (index != NULL)
+    mg_call_index_add_line_figures (index, figures, process, t0, t1);
+  else
+    {
+      g_autoptr (MgStackSet) modules = mg_stack_set_new (profile, process, 0, 0);
+      g_autoptr (MgStackWindows) windows = mg_stack_windows_new (profile, process);
+      mg_line_figures_add_stack_windows (figures, modules, windows, t0, t1);
+    }
+  mg_line_figures_finish (figures);
+  return figures;
+}
+
+static void
+test_lines (void)
+{
+  g_autoptr (MgProfile) profile = stacks_profile ();
+  g_autoptr (MgFrameNamer) namer = mg_frame_namer_new (test_name, NULL, NULL);
+  g_autoptr (MgCallIndex) index = mg_call_index_new (namer, profile);
+
+  for (guint way = 0; way < 2; way++)
+    {
+      MgCallIndex *with = way ? index : NULL;
+      /* prog.c line 1: main in every stack (98 samples), the innermost
+       * frame of all but main→d[inl]; the bins of the windows' middles
+       * (process 1's at 0.75 s and 2.75 s). */
+      g_autoptr (MgLineFigures) prog = line_figures (profile, with, "/src/prog.c", -1, -INFINITY,
+                                                     INFINITY);
+      g_assert_cmpuint (mg_line_figures_get_total (prog), ==, 98);
+      g_assert_cmpuint (mg_line_figures_get_n_lines (prog), ==, 1);
+      check_line (prog, 1, 90, 98, (guint64[]) { 50, 20, 20, 8 });
+      const guint64 *totals = mg_line_figures_get_bin_totals (prog);
+      g_assert_cmpuint (totals[0], ==, 50);
+      g_assert_cmpuint (totals[3], ==, 8);
+      /* The inlined function's file, and its caller's: only that stack. */
+      g_autoptr (MgLineFigures) inl = line_figures (profile, with, "/src/inl.h", -1, -INFINITY,
+                                                    INFINITY);
+      g_assert_cmpuint (mg_line_figures_get_total (inl), ==, 98);
+      g_assert_cmpuint (mg_line_figures_get_n_lines (inl), ==, 1);
+      check_line (inl, 7, 8, 8, (guint64[]) { 0, 0, 0, 8 });
+      g_autoptr (MgLineFigures) d = line_figures (profile, with, "/src/d.c", -1, -INFINITY,
+                                                  INFINITY);
+      check_line (d, 20, 0, 8, (guint64[]) { 0, 0, 0, 8 });
+      /* Process 1 from 1 s: both its windows overlap the range. */
+      g_autoptr (MgLineFigures) one = line_figures (profile, with, "/src/prog.c", 1, 1, 4);
+      g_assert_cmpuint (mg_line_figures_get_total (one), ==, 25);
+      check_line (one, 1, 25, 25, (guint64[]) { 10, 0, 15, 0 });
+      /* Process 0 in (1, 2]: one window; a file no frame names. */
+      g_autoptr (MgLineFigures) narrow = line_figures (profile, with, "/src/prog.c", 0, 1, 2);
+      g_assert_cmpuint (mg_line_figures_get_total (narrow), ==, 20);
+      check_line (narrow, 1, 20, 20, (guint64[]) { 0, 20, 0, 0 });
+      g_autoptr (MgLineFigures) none = line_figures (profile, with, "/src/none.c", -1, -INFINITY,
+                                                     INFINITY);
+      g_assert_cmpuint (mg_line_figures_get_total (none), ==, 98);
+      g_assert_cmpuint (mg_line_figures_get_n_lines (none), ==, 0);
+    }
+}
+
+/* Two static functions of one name in one module are one function of
+ * the namer: the files of both count for the Source view's stacks. */
+static void
+test_namer_files (void)
+{
+  g_autoptr (MgFrameNamer) namer = mg_frame_namer_new (test_name, NULL, NULL);
+  MgStackFrame in_prog = { MG_STACK_MODULE_UNKNOWN, 0x301 }, in_other = { MG_STACK_MODULE_UNKNOWN,
+                                                                           0x601 };
+  guint n;
+  guint b = mg_frame_namer_name_in (namer, NULL, &in_prog, TRUE, &n)[0];
+
+  g_assert_true (mg_frame_namer_names_file (namer, b, "/src/prog.c"));
+  g_assert_false (mg_frame_namer_names_file (namer, b, "/src/other.c"));
+  g_assert_cmpuint (mg_frame_namer_name_in (namer, NULL, &in_other, TRUE, &n)[0], ==, b);
+  g_assert_true (mg_frame_namer_names_file (namer, b, "/src/other.c"));
+  g_assert_true (mg_frame_namer_names_file (namer, b, "/src/prog.c"));
+  g_assert_false (mg_frame_namer_names_file (namer, b, "/src/none.c"));
+  g_assert_false (mg_frame_namer_names_file (namer, b, NULL));
+  g_assert_false (mg_frame_namer_names_file (namer, b + 1, "/src/prog.c"));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/function-share/windows", test_windows);
   g_test_add_func ("/function-share/shares", test_shares);
+  g_test_add_func ("/function-share/threads", test_threads);
+  g_test_add_func ("/function-share/lines", test_lines);
+  g_test_add_func ("/function-share/namer-files", test_namer_files);
   return g_test_run ();
 }
