@@ -328,6 +328,9 @@ walk_mpi_wait (const struct metrograph_mpi_threads *m, int i, const struct mg_mp
       return c;
     }
   mpi_walked++;
+  /* Nothing walked (a stack the snapshot did not know yet, modules being
+   * unloaded, a frame that is not the call's): tried again next round. */
+  c->valid = n > 0;
   if (n == 0)
     {
       c->pcs[1] = call->site;
@@ -339,7 +342,6 @@ walk_mpi_wait (const struct metrograph_mpi_threads *m, int i, const struct mg_mp
              | (flags & MG_UNWIND_UNKNOWN_FRAME ? MG_RECORD_STACK_UNKNOWN : 0);
   if (c->flags != 0)
     mpi_partial++;
-  c->valid = true;
   return c;
 }
 

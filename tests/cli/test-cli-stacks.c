@@ -1044,7 +1044,6 @@ test_mpi_churn (Fixture *f, gconstpointer data)
     "main;in_flight;MPI_Barrier",
     "main;in_flight;churn;churn_reduce;MPI_Allreduce",
     "main;in_flight;churn;churn_outer;churn_inner;MPI_Barrier",
-    "main;in_flight;churn;MPI_Barrier",
     "main;in_flight;MPI_Finalize",
     /* At -O2 GCC merges in_flight's MPI_Finalize call (inlined in main)
      * with main's own: the return address is main's. */

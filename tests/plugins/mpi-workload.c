@@ -152,7 +152,6 @@ churn (int rank)
       if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 >= 1500)
         break;
     }
-  MPI_Barrier (MPI_COMM_WORLD);
 }
 
 /* The modes of calls in flight (above); after the waits, a few idle
