@@ -1095,7 +1095,7 @@ test_mpi_churn (Fixture *f, gconstpointer data)
   /* Walks the sampler discarded (the call ended meanwhile) are not
    * asserted: on a machine with fewer free cores than threads the
    * sampler's thread preempts the rank it walks, which then stays in its
-   * call (2 cores beside other builds: none in three runs); the sampler's
+   * call (2 cores beside other builds: 0 or 1 in a run); the sampler's
    * own test walks a thread that runs (/unwind/frame-race). */
   g_test_message ("walks discarded: %" G_GUINT64_FORMAT, discarded);
 }
