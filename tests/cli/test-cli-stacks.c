@@ -856,6 +856,9 @@ test_mpi_late (Fixture *f, gconstpointer data)
   assert_status (exported, 0);
   g_autoptr (GHashTable) by_leaf = read_folded (folded, &total, &n_lines);
   guint64 at_site = count_of_chain (folded, "main;in_flight;MPI_Barrier");
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (folded, &text, NULL, NULL));
+  g_test_message ("the folded export:\n%s", text);
   g_assert_cmpfloat (100.0 * (double) at_site / (double) rank0, >=, 90.0);
   g_assert_cmpuint (count_of (by_leaf, "MPI_Barrier"), ==, at_site);
 
