@@ -874,99 +874,6 @@ test_mpi_late (Fixture *f, gconstpointer data)
   g_assert_cmpfloat_with_epsilon (waited, 3.0, 0.4);
 }
 
-/* The samples of a thread's stacks by leaf function (named by the
- * symboliser), *total all of them. */
-static GHashTable *
-leaves_of_thread (MgProfile *profile, int thread, MgSymbolizer *symbolizer, guint64 *total)
-{
-  g_autoptr (MgStackSet) set = mg_stack_set_new_for_thread (profile, -1, thread, -INFINITY,
-                                                            INFINITY);
-  GHashTable *by_leaf = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  *total = mg_stack_set_get_total (set);
-  for (guint s = 0; s < mg_stack_set_get_n_stacks (set); s++)
-    {
-      guint n;
-      const MgStackFrame *frames = mg_stack_set_get_frames (set, s, &n, NULL);
-      if (thread != MG_STACK_THREAD_ALL)
-        g_assert_cmpint (mg_stack_set_get_thread (set, s), ==, thread);
-      const char *name = "?";
-      g_autoptr (GPtrArray) resolved = NULL;
-      if (n > 0 && frames[0].module < mg_stack_set_get_n_modules (set))
-        {
-          const MgStackModule *m = mg_stack_set_get_module (set, frames[0].module);
-          resolved = mg_symbolizer_resolve (symbolizer, m->path, m->build_id, m->build_id_len,
-                                            frames[0].vaddr, NULL);
-          const MgSymbolFrame *leaf = g_ptr_array_index (resolved, 0);
-          if (leaf->function != NULL)
-            name = leaf->function;
-        }
-      guint64 *sum = g_hash_table_lookup (by_leaf, name);
-      if (sum == NULL)
-        g_hash_table_insert (by_leaf, g_strdup (name), sum = g_new0 (guint64, 1));
-      *sum += mg_stack_set_get_count (set, s);
-    }
-  return by_leaf;
-}
-
-/* Stacks know their thread: the main thread runs a(), the thread
- * "mg-worker" b() at the same time, as much CPU time each. The main
- * thread's stacks hold only a, the worker's (ordinal 1, the only other
- * thread) only b, all threads both, about half each. */
-static void
-test_thread_filter (Fixture *f, gconstpointer data)
-{
-  const char *options[] = { "--interval=4", NULL };
-  const char *args[] = { "main-worker", "4", NULL };
-  g_autoptr (CliTestRun) run = NULL;
-  g_autoptr (GError) error = NULL;
-  g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
-  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
-  guint64 main_total, worker_total, all_total;
-
-  profile_and_export (f, options, args, NULL, &run);
-  assert_status (run, 0);
-  g_autoptr (MgProfile) profile = mg_profile_load (output, &error);
-  g_assert_no_error (error);
-  g_autoptr (MgStackSet) all = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
-  g_assert_cmpuint (mg_stack_set_get_n_threads (all), ==, 2);
-
-  g_autoptr (GHashTable) main_leaves = leaves_of_thread (profile, MG_STACK_THREAD_MAIN,
-                                                         symbolizer, &main_total);
-  g_autoptr (GHashTable) worker_leaves = leaves_of_thread (profile, 1, symbolizer,
-                                                           &worker_total);
-  g_autoptr (GHashTable) all_leaves = leaves_of_thread (profile, MG_STACK_THREAD_ALL,
-                                                        symbolizer, &all_total);
-  g_test_message ("main: a %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT "; worker: b %"
-                  G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT, count_of (main_leaves, "a"),
-                  main_total, count_of (worker_leaves, "b"), worker_total);
-  /* 2 s of CPU time each at 4 ms: up to 500 samples each (a loaded
-   * machine loses some, see docs/sampler.md). */
-  g_assert_cmpuint (count_of (main_leaves, "a"), >=, 150);
-  g_assert_cmpuint (count_of (main_leaves, "b"), ==, 0);
-  g_assert_cmpuint (count_of (worker_leaves, "b"), >=, 150);
-  g_assert_cmpuint (count_of (worker_leaves, "a"), ==, 0);
-  /* Nearly every sample of each is its function (the rest: starting and
-   * ending the thread, in libc). */
-  g_assert_cmpfloat (100.0 * (double) count_of (main_leaves, "a") / (double) main_total, >=, 90.0);
-  g_assert_cmpfloat (100.0 * (double) count_of (worker_leaves, "b") / (double) worker_total, >=,
-                     90.0);
-  /* All threads: exactly the two together (each thread's counts), each a
-   * fair part of them: the split itself is the split test's business, and
-   * on a loaded machine the CPU-time timers lose a different share of each
-   * thread's samples (docs/sampler.md: 44 to 54 % seen at a load of 15 on
-   * 2 cores, 37 % once beside eight builds). */
-  g_assert_cmpuint (all_total, ==, mg_stack_set_get_total (all));
-  g_assert_cmpuint (count_of (all_leaves, "a"), ==, count_of (main_leaves, "a"));
-  g_assert_cmpuint (count_of (all_leaves, "b"), ==, count_of (worker_leaves, "b"));
-  guint64 a = count_of (all_leaves, "a"), b = count_of (all_leaves, "b");
-  g_assert_cmpuint (all_total, ==, main_total + worker_total);
-  g_assert_cmpfloat (100.0 * (double) a / (double) (a + b), >=, 25.0);
-  g_assert_cmpfloat (100.0 * (double) b / (double) (a + b), >=, 25.0);
-  /* A thread the process never had: nothing. */
-  g_autoptr (MgStackSet) none = mg_stack_set_new_for_thread (profile, -1, 7, -INFINITY, INFINITY);
-  g_assert_cmpuint (mg_stack_set_get_total (none), ==, 0);
-}
-
 /* Runs the MPI workload's mode on 2 ranks and exports the folded stacks;
  * *rank0 gets rank 0's sample count. FALSE (skipped) without mpirun. */
 static gboolean
@@ -1101,6 +1008,99 @@ test_mpi_churn (Fixture *f, gconstpointer data)
    * call (2 cores beside other builds: 0 or 1 in a run); the sampler's
    * own test walks a thread that runs (/unwind/frame-race). */
   g_test_message ("walks discarded: %" G_GUINT64_FORMAT, discarded);
+}
+
+/* The samples of a thread's stacks by leaf function (named by the
+ * symboliser), *total all of them. */
+static GHashTable *
+leaves_of_thread (MgProfile *profile, int thread, MgSymbolizer *symbolizer, guint64 *total)
+{
+  g_autoptr (MgStackSet) set = mg_stack_set_new_for_thread (profile, -1, thread, -INFINITY,
+                                                            INFINITY);
+  GHashTable *by_leaf = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  *total = mg_stack_set_get_total (set);
+  for (guint s = 0; s < mg_stack_set_get_n_stacks (set); s++)
+    {
+      guint n;
+      const MgStackFrame *frames = mg_stack_set_get_frames (set, s, &n, NULL);
+      if (thread != MG_STACK_THREAD_ALL)
+        g_assert_cmpint (mg_stack_set_get_thread (set, s), ==, thread);
+      const char *name = "?";
+      g_autoptr (GPtrArray) resolved = NULL;
+      if (n > 0 && frames[0].module < mg_stack_set_get_n_modules (set))
+        {
+          const MgStackModule *m = mg_stack_set_get_module (set, frames[0].module);
+          resolved = mg_symbolizer_resolve (symbolizer, m->path, m->build_id, m->build_id_len,
+                                            frames[0].vaddr, NULL);
+          const MgSymbolFrame *leaf = g_ptr_array_index (resolved, 0);
+          if (leaf->function != NULL)
+            name = leaf->function;
+        }
+      guint64 *sum = g_hash_table_lookup (by_leaf, name);
+      if (sum == NULL)
+        g_hash_table_insert (by_leaf, g_strdup (name), sum = g_new0 (guint64, 1));
+      *sum += mg_stack_set_get_count (set, s);
+    }
+  return by_leaf;
+}
+
+/* Stacks know their thread: the main thread runs a(), the thread
+ * "mg-worker" b() at the same time, as much CPU time each. The main
+ * thread's stacks hold only a, the worker's (ordinal 1, the only other
+ * thread) only b, all threads both, about half each. */
+static void
+test_thread_filter (Fixture *f, gconstpointer data)
+{
+  const char *options[] = { "--interval=4", NULL };
+  const char *args[] = { "main-worker", "4", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *output = g_build_filename (f->dir, "run.mgprof", NULL);
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  guint64 main_total, worker_total, all_total;
+
+  profile_and_export (f, options, args, NULL, &run);
+  assert_status (run, 0);
+  g_autoptr (MgProfile) profile = mg_profile_load (output, &error);
+  g_assert_no_error (error);
+  g_autoptr (MgStackSet) all = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
+  g_assert_cmpuint (mg_stack_set_get_n_threads (all), ==, 2);
+
+  g_autoptr (GHashTable) main_leaves = leaves_of_thread (profile, MG_STACK_THREAD_MAIN,
+                                                         symbolizer, &main_total);
+  g_autoptr (GHashTable) worker_leaves = leaves_of_thread (profile, 1, symbolizer,
+                                                           &worker_total);
+  g_autoptr (GHashTable) all_leaves = leaves_of_thread (profile, MG_STACK_THREAD_ALL,
+                                                        symbolizer, &all_total);
+  g_test_message ("main: a %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT "; worker: b %"
+                  G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT, count_of (main_leaves, "a"),
+                  main_total, count_of (worker_leaves, "b"), worker_total);
+  /* 2 s of CPU time each at 4 ms: up to 500 samples each (a loaded
+   * machine loses some, see docs/sampler.md). */
+  g_assert_cmpuint (count_of (main_leaves, "a"), >=, 150);
+  g_assert_cmpuint (count_of (main_leaves, "b"), ==, 0);
+  g_assert_cmpuint (count_of (worker_leaves, "b"), >=, 150);
+  g_assert_cmpuint (count_of (worker_leaves, "a"), ==, 0);
+  /* Nearly every sample of each is its function (the rest: starting and
+   * ending the thread, in libc). */
+  g_assert_cmpfloat (100.0 * (double) count_of (main_leaves, "a") / (double) main_total, >=, 90.0);
+  g_assert_cmpfloat (100.0 * (double) count_of (worker_leaves, "b") / (double) worker_total, >=,
+                     90.0);
+  /* All threads: exactly the two together (each thread's counts), each a
+   * fair part of them: the split itself is the split test's business, and
+   * on a loaded machine the CPU-time timers lose a different share of each
+   * thread's samples (docs/sampler.md: 44 to 54 % seen at a load of 15 on
+   * 2 cores, 37 % once beside eight builds). */
+  g_assert_cmpuint (all_total, ==, mg_stack_set_get_total (all));
+  g_assert_cmpuint (count_of (all_leaves, "a"), ==, count_of (main_leaves, "a"));
+  g_assert_cmpuint (count_of (all_leaves, "b"), ==, count_of (worker_leaves, "b"));
+  guint64 a = count_of (all_leaves, "a"), b = count_of (all_leaves, "b");
+  g_assert_cmpuint (all_total, ==, main_total + worker_total);
+  g_assert_cmpfloat (100.0 * (double) a / (double) (a + b), >=, 25.0);
+  g_assert_cmpfloat (100.0 * (double) b / (double) (a + b), >=, 25.0);
+  /* A thread the process never had: nothing. */
+  g_autoptr (MgStackSet) none = mg_stack_set_new_for_thread (profile, -1, 7, -INFINITY, INFINITY);
+  g_assert_cmpuint (mg_stack_set_get_total (none), ==, 0);
 }
 
 int
