@@ -19,7 +19,16 @@
  * goes to 1, the address in the wrapper's MPI_<name> that entered it and
  * the return address into the program (the call site), two plain stores:
  * a thread blocked in MPI is sampled as the stack [MPI_<name>, call site]
- * without a signal (docs/sampler.md, "MPI waits"). */
+ * without a signal (docs/sampler.md, "MPI waits").
+ *
+ * Version 3: the outermost call also leaves its wrapper's frame address
+ * (the MPI_<name>'s frame pointer: the caller's saved rbp there, the
+ * return address above it, the caller's stack pointer above that), and
+ * numbers its calls (calls[], a sequence count written before the other
+ * fields and read again after them, as a sequence lock): the sampler's
+ * thread walks the caller's frames from there while the call is in
+ * flight, and keeps the walk only when the same call is still in flight
+ * after it (mg_mpi_threads_call_still). */
 #ifndef MG_MPI_THREADS_H
 #define MG_MPI_THREADS_H
 
@@ -27,7 +36,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define MG_MPI_THREADS_VERSION 2
+#define MG_MPI_THREADS_VERSION 3
 #define MG_MPI_THREAD_SLOTS 256
 
 struct metrograph_mpi_threads {
@@ -37,6 +46,15 @@ struct metrograph_mpi_threads {
   /* Of the outermost call in flight (meaningful while depth > 0). */
   uint64_t function[MG_MPI_THREAD_SLOTS]; /* an address inside the wrapper's MPI_<name> */
   uint64_t site[MG_MPI_THREAD_SLOTS];     /* the return address into its caller */
+  uint64_t frame[MG_MPI_THREAD_SLOTS];    /* the wrapper's frame address, 0: none */
+  uint32_t calls[MG_MPI_THREAD_SLOTS];    /* outermost calls entered, this one included */
+};
+
+/* One outermost call as the reader saw it. */
+struct mg_mpi_call
+{
+  uint64_t function, site, frame;
+  uint32_t seq; /* calls[] when it was read: names the call */
 };
 
 /* The slot of tid, taking a free one if it has none; -1 when full. */
@@ -67,15 +85,23 @@ mg_mpi_threads_claim (struct metrograph_mpi_threads *t, pid_t tid)
  * wrapper's MPI_*) is the outer call's wait. */
 static inline void
 mg_mpi_threads_enter (struct metrograph_mpi_threads *t, int slot, uint64_t function,
-                      uint64_t site)
+                      uint64_t site, uint64_t frame)
 {
   if (slot < 0)
     return;
   uint32_t d = __atomic_load_n (&t->depth[slot], __ATOMIC_RELAXED);
   if (d == 0)
     {
+      /* The sequence count first (release: the last call's end before
+       * it), the fields after it (the fence): a reader that saw a field of
+       * this call sees the new count when it reads it again. On x86-64
+       * all of it is plain moves. */
+      uint32_t seq = __atomic_load_n (&t->calls[slot], __ATOMIC_RELAXED);
+      __atomic_store_n (&t->calls[slot], seq + 1, __ATOMIC_RELEASE);
+      __atomic_thread_fence (__ATOMIC_RELEASE);
       __atomic_store_n (&t->function[slot], function, __ATOMIC_RELAXED);
       __atomic_store_n (&t->site[slot], site, __ATOMIC_RELAXED);
+      __atomic_store_n (&t->frame[slot], frame, __ATOMIC_RELAXED);
     }
   __atomic_store_n (&t->depth[slot], d + 1, __ATOMIC_RELEASE);
 }
@@ -120,6 +146,34 @@ mg_mpi_threads_call_at (const struct metrograph_mpi_threads *t, int i, uint64_t 
   *function = __atomic_load_n (&t->function[i], __ATOMIC_RELAXED);
   *site = __atomic_load_n (&t->site[i], __ATOMIC_RELAXED);
   return *function != 0;
+}
+
+/* The reader's side, as a sequence lock: the outermost call of the
+ * thread in slot i, when it is in one, its fields read whole (the count
+ * before the depth, the fields after it). The call is only known to be
+ * this one once mg_mpi_threads_call_still says so after the fields were
+ * used. */
+static inline bool
+mg_mpi_threads_call_begin (const struct metrograph_mpi_threads *t, int i, struct mg_mpi_call *call)
+{
+  call->seq = __atomic_load_n (&t->calls[i], __ATOMIC_ACQUIRE);
+  if (__atomic_load_n (&t->depth[i], __ATOMIC_ACQUIRE) == 0)
+    return false;
+  call->function = __atomic_load_n (&t->function[i], __ATOMIC_RELAXED);
+  call->site = __atomic_load_n (&t->site[i], __ATOMIC_RELAXED);
+  call->frame = __atomic_load_n (&t->frame[i], __ATOMIC_RELAXED);
+  return call->function != 0;
+}
+
+/* True when the call that mg_mpi_threads_call_begin read is still in
+ * flight: what was read of it (its fields, and memory that the call
+ * keeps, such as its caller's frames) belongs to it. */
+static inline bool
+mg_mpi_threads_call_still (const struct metrograph_mpi_threads *t, int i, const struct mg_mpi_call *call)
+{
+  __atomic_thread_fence (__ATOMIC_ACQUIRE);
+  return __atomic_load_n (&t->depth[i], __ATOMIC_RELAXED) > 0
+         && __atomic_load_n (&t->calls[i], __ATOMIC_RELAXED) == call->seq;
 }
 
 /* A forked child: the parent's threads are gone; only the forking thread

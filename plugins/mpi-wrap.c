@@ -26,7 +26,11 @@
  * locked instruction after its first call), for the activity metrics; the
  * outermost call first stores there which MPI_<name> it is and its call
  * site (two more plain stores: +0.4 ns on MPI_Barrier, +0.6 ns on
- * MPI_Test in the bench), for the call stacks' MPI waits.
+ * MPI_Test in the bench), for the call stacks' MPI waits, and its frame
+ * address and a count of calls, from which the sampler's thread walks
+ * the caller's whole stack while the call waits (three more plain
+ * stores and a frame pointer in each MPI_<name>; cost in
+ * docs/sampler.md, "MPI waits").
  *
  * It is linked without libmpi and finds each PMPI_* function at its first
  * call with dlsym(RTLD_NEXT): loading it into a program that does not use
@@ -118,26 +122,31 @@ now_ns (void)
 
 /* A call starts: from now on it counts as time in MPI, and the thread's
  * slot says which call and from where (function: an address inside the
- * wrapper's MPI_<name>; site: the return address into the program).
- * Returns its start. */
+ * wrapper's MPI_<name>; site: the return address into the program;
+ * frame: MPI_<name>'s frame address, from which the sampler walks the
+ * caller's stack while the call is in flight). Returns its start. */
 static uint64_t
-enter (uint64_t function, uint64_t site)
+enter (uint64_t function, uint64_t site, uint64_t frame)
 {
   uint64_t t = now_ns ();
   mg_mpi_counters_enter (&metrograph_mpi_counters, t);
-  mg_mpi_threads_enter (&metrograph_mpi_threads, own_slot (), function, site);
+  mg_mpi_threads_enter (&metrograph_mpi_threads, own_slot (), function, site, frame);
   return t;
 }
 
 /* enter() from an MPI_<name> of this file: the address of a local label
- * names the function without a relocation (one lea), and the return
- * address is the caller's call site, both read in MPI_<name> itself. */
+ * names the function without a relocation (one lea), the return address
+ * is the caller's call site, and the frame address makes GCC give
+ * MPI_<name> a frame pointer (push rbp; mov rsp, rbp: the caller's rbp at
+ * [frame], the return address at [frame + 8], the caller's stack pointer
+ * frame + 16), all read in MPI_<name> itself. */
 #define ENTER()                                                               \
   ({                                                                          \
     __label__ here;                                                           \
   here:                                                                       \
     enter ((uint64_t) (uintptr_t) &&here,                                     \
-           (uint64_t) (uintptr_t) __builtin_return_address (0));              \
+           (uint64_t) (uintptr_t) __builtin_return_address (0),               \
+           (uint64_t) (uintptr_t) __builtin_frame_address (0));               \
   })
 
 /* The calling thread's call ended (the process's time: the caller). */

@@ -79,10 +79,28 @@ static uint32_t next_ordinal;
  * wrapper is not loaded; looked up once, on the sampler thread. */
 static const struct metrograph_mpi_threads *mpi_threads;
 static bool mpi_looked_up;
-/* Each slot's call at the last round (0: none), so that a wait that went
- * on through rounds the sampler thread missed (a loaded machine) counts
- * them. */
-static uint64_t mpi_prev_function[MG_MPI_THREAD_SLOTS], mpi_prev_site[MG_MPI_THREAD_SLOTS];
+/* Each slot's call at the last round (its sequence count; valid: there
+ * was one), so that a wait that went on through rounds the sampler thread
+ * missed (a loaded machine) counts them. */
+static uint32_t mpi_prev_seq[MG_MPI_THREAD_SLOTS];
+static bool mpi_prev_valid[MG_MPI_THREAD_SLOTS];
+/* The stack walked for each slot's call (by its sequence count), reused
+ * while the call waits: its callers' frames cannot change meanwhile. */
+typedef struct {
+  uint32_t seq;
+  bool valid;
+  uint16_t n, flags;
+  uint64_t pcs[MG_RECORD_STACK_MAX_FRAMES];
+} MpiStack;
+/* Bytes of a waiting thread's stack the walk may copy (mg_unwind_frame). */
+#define MPI_STACK_COPY (256 * 1024)
+typedef struct {
+  MpiStack stacks[MG_MPI_THREAD_SLOTS];
+  uint8_t copy[MPI_STACK_COPY];
+} MpiWalks;
+static MpiWalks *mpi_walks; /* mapped once, at lay_out */
+/* How the waits' stacks went, for the verbose log at the end. */
+static uint64_t mpi_walked, mpi_reused, mpi_discarded, mpi_partial;
 
 uint32_t
 mg_stacks_table_size (const MgSampler *s)
@@ -275,16 +293,69 @@ thread_flags_of (pid_t tid)
   return 0;
 }
 
+/* The stack of slot i's call (read by mg_mpi_threads_call_begin), seen
+ * first this round: [MPI_<name>, call site, the callers' return
+ * addresses...], walked from the wrapper's frame while the call waits
+ * (its callers' frames cannot change meanwhile), and kept for the next
+ * rounds of the same call only when the call was in flight from before
+ * the walk to after it. A call that ended meanwhile (the frames read may
+ * be another call's) gets [MPI_<name>, call site] marked unknown above,
+ * as a wrapper frame that does not lead to the call site does. */
+static const MpiStack *
+walk_mpi_wait (const struct metrograph_mpi_threads *m, int i, const struct mg_mpi_call *call)
+{
+  MpiStack *c = &mpi_walks->stacks[i];
+  if (c->valid && c->seq == call->seq)
+    {
+      mpi_reused++;
+      return c;
+    }
+  c->valid = false;
+  c->seq = call->seq;
+  c->pcs[0] = call->function;
+  c->pcs[1] = call->site;
+  unsigned flags = 0;
+  unsigned n = call->site != 0 ? mg_unwind_frame (call->frame, call->site, mpi_walks->copy,
+                                                 sizeof mpi_walks->copy, c->pcs + 1,
+                                                 MG_RECORD_STACK_MAX_FRAMES - 1, &flags)
+                               : 0;
+  if (!mg_mpi_threads_call_still (m, i, call))
+    {
+      /* Ended during the walk: what it read may be the next call's. */
+      mpi_discarded++;
+      c->pcs[1] = call->site;
+      c->n = call->site != 0 ? 2 : 1;
+      c->flags = MG_RECORD_STACK_UNKNOWN;
+      return c;
+    }
+  mpi_walked++;
+  /* Nothing walked (a stack the snapshot did not know yet, modules being
+   * unloaded, a frame that is not the call's): tried again next round. */
+  c->valid = n > 0;
+  if (n == 0)
+    {
+      c->pcs[1] = call->site;
+      n = call->site != 0 ? 1 : 0;
+      flags = MG_UNWIND_UNKNOWN_FRAME;
+    }
+  c->n = (uint16_t) (1 + n);
+  c->flags = (flags & MG_UNWIND_TRUNCATED ? MG_RECORD_STACK_TRUNCATED : 0)
+             | (flags & MG_UNWIND_UNKNOWN_FRAME ? MG_RECORD_STACK_UNKNOWN : 0);
+  if (c->flags != 0)
+    mpi_partial++;
+  return c;
+}
+
 /* One sample for each thread blocked in an MPI call, read from the
- * wrapper's table (no signal: the thread's wait is left alone), as the
- * stack [MPI_<name>, call site] flagged MPI. One a round: the waits are
+ * wrapper's table (no signal: the thread's wait is left alone), with the
+ * stack walk_mpi_wait gives it, flagged MPI. One a round: the waits are
  * counted in wall-clock time at the sampling interval, as the CPU-time
  * timers count computing. */
 static void
 sample_mpi_waits (MgRecordStacks *t, uint32_t skipped)
 {
   const struct metrograph_mpi_threads *m = mpi_table ();
-  if (m == NULL)
+  if (m == NULL || mpi_walks == NULL)
     return;
   /* The deadlines since the last round: 1 unless the sampler thread
    * passed some over (mg-sampling.c). */
@@ -293,19 +364,20 @@ sample_mpi_waits (MgRecordStacks *t, uint32_t skipped)
     {
       if (__atomic_load_n (&m->tid[i], __ATOMIC_ACQUIRE) == 0)
         break;
-      uint64_t pcs[2];
-      if (!mg_mpi_threads_call_at (m, i, &pcs[0], &pcs[1]))
+      struct mg_mpi_call call;
+      if (!mg_mpi_threads_call_begin (m, i, &call))
         {
-          mpi_prev_function[i] = mpi_prev_site[i] = 0;
+          mpi_prev_valid[i] = false;
           continue;
         }
       /* The same call as at the last round: it waited through the rounds
        * in between; a call seen first now, one round. */
-      bool same = pcs[0] == mpi_prev_function[i] && pcs[1] == mpi_prev_site[i];
-      mpi_prev_function[i] = pcs[0];
-      mpi_prev_site[i] = pcs[1];
-      mg_record_stacks_add_weighted (t, pcs, pcs[1] != 0 ? 2 : 1,
-                                     MG_RECORD_STACK_MPI | thread_flags_of (m->tid[i]),
+      bool same = mpi_prev_valid[i] && call.seq == mpi_prev_seq[i];
+      mpi_prev_valid[i] = true;
+      mpi_prev_seq[i] = call.seq;
+      const MpiStack *stack = walk_mpi_wait (m, i, &call);
+      mg_record_stacks_add_weighted (t, stack->pcs, stack->n,
+                                     MG_RECORD_STACK_MPI | stack->flags | thread_flags_of (m->tid[i]),
                                      same ? rounds : 1);
     }
 }
@@ -343,6 +415,18 @@ lay_out (MgSampler *s, uint64_t interval_ns)
         }
       threads = p;
       mg_own_memory_add (p, MAX_THREADS * sizeof *threads);
+    }
+  if (mpi_walks == NULL && mpi_table () != NULL)
+    {
+      /* Only where the MPI wrapper is loaded; without it the waits
+       * are not sampled (sample_mpi_waits). */
+      void *p = mmap (NULL, sizeof *mpi_walks, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p != MAP_FAILED)
+        {
+          mpi_walks = p;
+          mg_own_memory_add (p, sizeof *mpi_walks);
+        }
     }
   if (mg_unwind_prepare () != 0)
     {
@@ -711,6 +795,11 @@ mg_stacks_stop (MgSampler *s)
   discard_pending ();
   __atomic_store_n (&table, NULL, __ATOMIC_RELEASE);
   wait_for_handlers ();
+  if (mpi_walked + mpi_discarded > 0)
+    mg_log ("MPI waits: %llu stacks walked (%llu partial), %llu reused, %llu discarded "
+            "(the call ended during the walk)",
+            (unsigned long long) mpi_walked, (unsigned long long) mpi_partial,
+            (unsigned long long) mpi_reused, (unsigned long long) mpi_discarded);
 }
 
 void
@@ -721,8 +810,10 @@ mg_stacks_forget_threads (void)
   n_threads = 0;
   next_ordinal = 1;
   /* The parent's waits are not the child's (the wrapper empties its table). */
-  memset (mpi_prev_function, 0, sizeof mpi_prev_function);
-  memset (mpi_prev_site, 0, sizeof mpi_prev_site);
+  memset (mpi_prev_valid, 0, sizeof mpi_prev_valid);
+  if (mpi_walks != NULL)
+    for (int i = 0; i < MG_MPI_THREAD_SLOTS; i++)
+      mpi_walks->stacks[i].valid = false;
   __atomic_store_n (&table, NULL, __ATOMIC_RELEASE);
 }
 

@@ -12,12 +12,24 @@
  * with MG_UNWIND_UNKNOWN_FRAME at a pc outside every known module's code
  * segments (JIT or anonymous code, a corrupt return address), at CFI that cannot be read,
  * at a read outside those bounds, or at a frame that does not move up the
- * stack. */
+ * stack.
+ *
+ * The same steps also walk another thread's stack from a frame it keeps
+ * while it waits in a call (mg_unwind_frame, the sampler thread's walk of
+ * an MPI wait): there the stack is not read in place but copied with
+ * process_vm_readv, a window at a time, so that memory the other thread
+ * freed meanwhile is a failed read, never a fault. */
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include "mg-unwind-internal.h"
 #include "mg-unwind.h"
@@ -43,10 +55,24 @@ typedef struct
   uint32_t known;
 } Regs;
 
+/* Another thread's stack, copied: [base, base + have) of it lies at copy. */
+typedef struct
+{
+  uint8_t *copy;
+  size_t cap, have;
+  uint64_t base;
+} Remote;
+
 typedef struct
 {
   uint64_t lo, hi; /* stack reads inside [lo, hi) only */
 } Stack;
+
+/* The walking thread's remote stack while mg_unwind_frame walks one,
+ * else NULL: the handler's reads are of its own thread's stack, in
+ * place. Thread-local rather than in Stack: a larger Stack made the
+ * handler's warm 30-frame walk 0.1 µs slower (bench-unwind). */
+static __thread Remote *walk_remote __attribute__((tls_model ("initial-exec")));
 
 /* ucontext's gregs for DWARF columns 0-16 */
 static const int greg_of[MG_EH_REGS] = {
@@ -72,11 +98,54 @@ stack_end (uint64_t sp, uint64_t range_hi)
   return tp > sp && tp < range_hi ? tp : range_hi;
 }
 
+#define REMOTE_WINDOW 8192 /* bytes copied at a time: most waits' whole stack */
+
+/* Copies more of the remote stack, up to and past addr + 8 (a window at a
+ * time, never past hi nor the copy's capacity). A read of memory that is
+ * not mapped any more fails without a fault. */
+__attribute__((noinline)) static bool
+remote_fetch (Remote *r, uint64_t addr, uint64_t hi)
+{
+  uint64_t want = addr + 8 - r->base;
+  if (want > r->cap)
+    return false;
+  uint64_t end = r->have + REMOTE_WINDOW;
+  if (end < want)
+    end = want;
+  if (end > r->cap)
+    end = r->cap;
+  if (end > hi - r->base)
+    end = hi - r->base;
+  if (end < want)
+    return false;
+  struct iovec local = { r->copy + r->have, end - r->have };
+  struct iovec remote = { (void *) (uintptr_t) (r->base + r->have), end - r->have };
+  ssize_t got = syscall (SYS_process_vm_readv, (long) getpid (), &local, 1L, &remote, 1L, 0L);
+  if (got <= 0)
+    return false;
+  r->have += (size_t) got;
+  return r->have >= want;
+}
+
+/* A read of another thread's stack, from the copy. Out of line: the
+ * handler's reads (stack_read) stay small enough to be inlined. */
+__attribute__((noinline)) static bool
+remote_read (Remote *r, const Stack *st, uint64_t addr, uint64_t *v)
+{
+  if (addr < r->base || (addr + 8 - r->base > r->have && !remote_fetch (r, addr, st->hi)))
+    return false;
+  memcpy (v, r->copy + (addr - r->base), 8);
+  return true;
+}
+
 static bool
 stack_read (const Stack *st, uint64_t addr, uint64_t *v)
 {
   if (addr < st->lo || addr >= st->hi || st->hi - addr < 8)
     return false;
+  Remote *r = walk_remote;
+  if (__builtin_expect (r != NULL, 0))
+    return remote_read (r, st, addr, v);
   memcpy (v, (const void *) (uintptr_t) addr, 8);
   return true;
 }
@@ -374,6 +443,15 @@ step_signal (const struct mg_unwind_snapshot *s, Regs *regs, Stack *st)
       mg_unwind_note_stack_miss ();
       st->lo = st->hi = 0; /* the pc is known, the frames above it are not */
     }
+  else if (walk_remote != NULL)
+    {
+      /* Another thread's: its thread pointer is not ours, and the
+       * interrupted stack may be another mapping (an alternate signal
+       * stack): copied afresh from its sp. */
+      *st = (Stack){ up.r[RSP], range->hi };
+      walk_remote->base = up.r[RSP];
+      walk_remote->have = 0;
+    }
   else
     *st = (Stack){ up.r[RSP], stack_end (up.r[RSP], range->hi) };
   *regs = up;
@@ -436,6 +514,32 @@ prefetch (uint64_t sp, uint64_t hi)
   mg_unwind_cache_prefetch ();
 }
 
+/* Frames up from regs (pcs[n - 1] its pc) until the walk ends or max.
+ * Inlined: the handler's walk keeps its loop as it was. */
+__attribute__((always_inline)) static inline unsigned
+walk_up (const struct mg_unwind_snapshot *s, Regs *regs, Stack *st, bool exact, bool fp_only,
+         uint64_t *pcs, unsigned n, unsigned max, unsigned *flags)
+{
+  for (;;)
+    {
+      int r = step (s, regs, st, &exact, n == 1 && exact, fp_only);
+      if (r == STEP_END)
+        break;
+      if (r == STEP_UNKNOWN)
+        {
+          *flags |= MG_UNWIND_UNKNOWN_FRAME;
+          break;
+        }
+      if (n == max)
+        {
+          *flags |= MG_UNWIND_TRUNCATED;
+          break;
+        }
+      pcs[n++] = regs->r[RIP];
+    }
+  return n;
+}
+
 static unsigned
 walk (const ucontext_t *uc, uint64_t *pcs, unsigned max, unsigned *flags, bool fp_only)
 {
@@ -462,24 +566,7 @@ walk (const ucontext_t *uc, uint64_t *pcs, unsigned max, unsigned *flags, bool f
       Stack st = { regs.r[RSP], stack_end (regs.r[RSP], range->hi) };
       if (!mg_unwind_before && !fp_only)
         prefetch (st.lo, st.hi);
-      bool exact = true;
-      for (;;)
-        {
-          int r = step (s, &regs, &st, &exact, n == 1, fp_only);
-          if (r == STEP_END)
-            break;
-          if (r == STEP_UNKNOWN)
-            {
-              *flags |= MG_UNWIND_UNKNOWN_FRAME;
-              break;
-            }
-          if (n == max)
-            {
-              *flags |= MG_UNWIND_TRUNCATED;
-              break;
-            }
-          pcs[n++] = regs.r[RIP];
-        }
+      n = walk_up (s, &regs, &st, true, fp_only, pcs, n, max, flags);
     }
   mg_unwind_snapshot_release (slot);
   return n;
@@ -497,6 +584,50 @@ mg_unwind_context_fp (const void *ucontext, uint64_t *pcs, unsigned max, unsigne
 {
   *flags = 0;
   return max == 0 ? 0 : walk (ucontext, pcs, max, flags, true);
+}
+
+unsigned
+mg_unwind_frame (uint64_t frame, uint64_t site, void *copy, size_t copy_size, uint64_t *pcs,
+                 unsigned max, unsigned *flags)
+{
+  *flags = MG_UNWIND_UNKNOWN_FRAME;
+  if (max == 0 || frame == 0 || (frame & 7))
+    return 0;
+  int slot;
+  const struct mg_unwind_snapshot *s = mg_unwind_snapshot_acquire (&slot);
+  if (s == NULL)
+    return 0;
+  unsigned n = 0;
+  const struct mg_unwind_range *range = mg_unwind_snapshot_range (s, frame);
+  Remote remote = { copy, copy_size, 0, frame };
+  uint64_t rbp, ra;
+  if (range == NULL)
+    mg_unwind_note_stack_miss ();
+  else
+    {
+      /* The callee's frame: [frame] the caller's rbp, [frame + 8] the
+       * return address, which must be the call site the callee stored
+       * (else this is no frame of that call: nothing is walked). Above
+       * it, the caller's stack pointer as it was at the call. Of the
+       * callee-saved registers only rbp is known; the others become known
+       * where a caller's CFI says it saved them. */
+      Stack st = { frame, range->hi };
+      walk_remote = &remote;
+      if (stack_read (&st, frame, &rbp) && stack_read (&st, frame + 8, &ra) && ra == site)
+        {
+          Regs regs = { .known = (1u << RBP) | (1u << RSP) | (1u << RIP) };
+          regs.r[RBP] = rbp;
+          regs.r[RSP] = frame + 16;
+          regs.r[RIP] = ra;
+          st.lo = frame + 16;
+          pcs[0] = ra;
+          *flags = 0;
+          n = walk_up (s, &regs, &st, false, false, pcs, 1, max, flags);
+        }
+      walk_remote = NULL;
+    }
+  mg_unwind_snapshot_release (slot);
+  return n;
 }
 
 #else /* not x86-64: the interrupted pc only (documented in docs/sampler.md) */
@@ -528,6 +659,15 @@ unsigned
 mg_unwind_context_fp (const void *ucontext, uint64_t *pcs, unsigned max, unsigned *flags)
 {
   return pc_only (ucontext, pcs, max, flags);
+}
+
+unsigned
+mg_unwind_frame (uint64_t frame, uint64_t site, void *copy, size_t copy_size, uint64_t *pcs,
+                 unsigned max, unsigned *flags)
+{
+  (void) frame, (void) site, (void) copy, (void) copy_size, (void) pcs, (void) max;
+  *flags = MG_UNWIND_UNKNOWN_FRAME;
+  return 0;
 }
 
 #endif

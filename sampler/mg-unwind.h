@@ -58,6 +58,20 @@ unsigned mg_unwind_context (const void *ucontext, uint64_t *pcs, unsigned max, u
 /* The same walk by frame pointers only (rbp chains), with the same bounds
  * on stack reads: for comparison, and for code known to keep them. */
 unsigned mg_unwind_context_fp (const void *ucontext, uint64_t *pcs, unsigned max, unsigned *flags);
+/* The stack of another thread of this process that is inside a call and
+ * keeps its callee's frame while it is: frame is that callee's frame
+ * address (its frame pointer: the caller's rbp at [frame], the return
+ * address site at [frame + 8]). pcs[0] gets site, the others the
+ * callers' return addresses, outermost last; nothing (0) when [frame + 8]
+ * is not site. The stack is copied into copy (copy_size bytes: how deep
+ * the walk may read) with process_vm_readv, so memory that the thread
+ * freed meanwhile fails the read instead of faulting; the caller checks
+ * that the call was in flight all along before it believes the frames.
+ * Registers other than rbp and rsp are unknown at the call: a caller
+ * whose CFA needs one ends the walk with MG_UNWIND_UNKNOWN_FRAME. No lock,
+ * no allocation; not in a handler of the thread walked. */
+unsigned mg_unwind_frame (uint64_t frame, uint64_t site, void *copy, size_t copy_size,
+                          uint64_t *pcs, unsigned max, unsigned *flags);
 /* Index of the module holding pc in the current snapshot, or -1.
  * Async-signal-safe. */
 int mg_unwind_module_at (uint64_t pc);

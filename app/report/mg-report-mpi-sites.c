@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The report's "MPI call sites that waited longest": the call-stack
  * samples of threads blocked in an MPI call (MG_STACK_MPI: the MPI
- * function, then its call site), summed per function and call site over
- * the processes, with the time waited and the ranks that waited there. */
+ * function, then its call site, then its callers), summed per function
+ * and call site over the processes, with the time waited and the ranks
+ * that waited there. */
 #include "mg-config.h"
 
 #include <math.h>

@@ -20,7 +20,15 @@
  *   MPI_COMM_SELF (the end mark: MPI_Finalize is not a call) and calls
  *   MPI_Finalize; rank 0 calls it at once;
  * "deadlock": both ranks receive from each other and never send (the test
- *   ends them with --stop-after). */
+ *   ends them with --stop-after);
+ * "chain": rank 1 sleeps 3 s, then both meet in an MPI_Barrier called
+ *   through chain_outer and chain_inner (rank 0's wait has a deeper stack);
+ * "churn": 12,000 collectives from two call chains taking turns
+ *   (churn_reduce -> MPI_Allreduce; churn_outer -> churn_inner ->
+ *   MPI_Barrier), each after up to 240 us of computing by one rank or the
+ *   other (waits of every length), then 1.5 s of the same calls on
+ *   MPI_COMM_SELF back to back (calls of well under a microsecond, that
+ *   end while the sampler walks their stacks). */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +80,80 @@ compute_ms (long ms)
   while ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 < ms);
 }
 
+/* Distinct frames, never inlined nor cloned, and no tail calls: the
+ * tests read these chains whole from the MPI waits' stacks. */
+static volatile int sink;
+
+__attribute__((noinline, noclone)) static void
+chain_inner (void)
+{
+  sink += MPI_Barrier (MPI_COMM_WORLD); /* the chain's barrier */
+}
+
+__attribute__((noinline, noclone)) static void
+chain_outer (void)
+{
+  chain_inner ();
+  sink++;
+}
+
+__attribute__((noinline, noclone)) static void
+churn_reduce (int value, MPI_Comm comm)
+{
+  int sum = 0;
+  MPI_Allreduce (&value, &sum, 1, MPI_INT, MPI_SUM, comm);
+  sink += sum;
+}
+
+__attribute__((noinline, noclone)) static void
+churn_inner (MPI_Comm comm)
+{
+  sink += MPI_Barrier (comm);
+}
+
+__attribute__((noinline, noclone)) static void
+churn_outer (MPI_Comm comm)
+{
+  churn_inner (comm);
+  sink++;
+}
+
+static void
+spin_us (long us)
+{
+  struct timespec start, now;
+  clock_gettime (CLOCK_MONOTONIC, &start);
+  do
+    clock_gettime (CLOCK_MONOTONIC, &now);
+  while ((now.tv_sec - start.tv_sec) * 1000000 + (now.tv_nsec - start.tv_nsec) / 1000 < us);
+}
+
+static void
+churn (int rank)
+{
+  for (int i = 0; i < 12000; i++)
+    {
+      if (i % 2 == rank)
+        spin_us ((i * 7919L) % 241);
+      if (i % 3 == 0)
+        churn_reduce (i, MPI_COMM_WORLD);
+      else
+        churn_outer (MPI_COMM_WORLD);
+    }
+  struct timespec start, now;
+  clock_gettime (CLOCK_MONOTONIC, &start);
+  for (int i = 0;; i++)
+    {
+      if (i % 3 == 0)
+        churn_reduce (i, MPI_COMM_SELF);
+      else
+        churn_outer (MPI_COMM_SELF);
+      clock_gettime (CLOCK_MONOTONIC, &now);
+      if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 >= 1500)
+        break;
+    }
+}
+
 /* The modes of calls in flight (above); after the waits, a few idle
  * samples so that the last calls are sampled. */
 static int
@@ -109,6 +191,14 @@ in_flight (const char *mode, int rank)
       sleep_ms (300);
       return 0;
     }
+  else if (strcmp (mode, "chain") == 0)
+    {
+      if (rank == 1)
+        sleep_ms (3000);
+      chain_outer ();
+    }
+  else if (strcmp (mode, "churn") == 0)
+    churn (rank);
   else if (strcmp (mode, "deadlock") == 0)
     MPI_Recv (&in, 1, MPI_INT, 1 - rank, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   sleep_ms (300);

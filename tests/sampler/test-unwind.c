@@ -20,6 +20,7 @@
 #include <link.h>
 #include <sys/mman.h>
 
+#include "format/mg-mpi-threads.h"
 #include "mg-eh-frame.h"
 #include "mg-unwind.h"
 
@@ -41,6 +42,15 @@ double unwind_test_thread_spin (double seconds);
 double unwind_test_stale_rbp (double seconds);
 void *unwind_test_stale_thread_main (void *data);
 void *unwind_test_thread_main (void *data);
+void unwind_test_waiting (void);
+void unwind_test_wait_mid (void);
+void *unwind_test_wait_thread (void *data);
+void unwind_test_race_call (uint64_t function);
+void unwind_test_race_a (void);
+void unwind_test_race_b2 (void);
+void unwind_test_race_b (void);
+void unwind_test_race_scribble (void);
+void *unwind_test_race_thread (void *data);
 
 typedef struct
 {
@@ -974,6 +984,245 @@ test_anonymous_code (void)
   g_assert_cmpuint (stopped, ==, in_code);
 }
 
+/* ---- another thread's stack, from the frame of a call it waits in ---- */
+
+/* What the MPI wrapper leaves (plugins/mpi-wrap.c): the frame address of
+ * the function the thread waits in (which gives it a frame pointer) and
+ * its return address. */
+static volatile uint64_t wait_frame, wait_site;
+static volatile int wait_ready, wait_release;
+
+NOINLINE void
+unwind_test_waiting (void)
+{
+  wait_frame = (uint64_t) (uintptr_t) __builtin_frame_address (0);
+  wait_site = (uint64_t) (uintptr_t) __builtin_return_address (0);
+  __atomic_store_n (&wait_ready, 1, __ATOMIC_RELEASE);
+  while (!__atomic_load_n (&wait_release, __ATOMIC_ACQUIRE))
+    {
+      struct timespec ms = { 0, 1000000 };
+      nanosleep (&ms, NULL);
+    }
+}
+
+NOINLINE void
+unwind_test_wait_mid (void)
+{
+  unwind_test_waiting ();
+  sink++;
+}
+
+NOINLINE void *
+unwind_test_wait_thread (void *data)
+{
+  (void) data;
+  unwind_test_wait_mid ();
+  sink++;
+  return NULL;
+}
+
+static uint8_t frame_copy[256 * 1024];
+
+/* A thread waits in unwind_test_waiting, called from unwind_test_wait_mid
+ * from the thread's start: walked from the waiting function's frame, the
+ * stack is the callers' whole chain, up to the thread's start, unmarked;
+ * a site that is not the frame's return address walks nothing; so does a
+ * frame outside every known stack. */
+static void
+test_frame (void)
+{
+  pthread_t thread;
+  wait_ready = wait_release = 0;
+  g_assert_cmpint (pthread_create (&thread, NULL, unwind_test_wait_thread, NULL), ==, 0);
+  while (!__atomic_load_n (&wait_ready, __ATOMIC_ACQUIRE))
+    g_usleep (1000);
+  mg_unwind_refresh_memory (); /* the new thread's stack is known */
+  uint64_t pcs[MG_UNWIND_MAX_FRAMES];
+  unsigned flags;
+  unsigned n = mg_unwind_frame (wait_frame, wait_site, frame_copy, sizeof frame_copy, pcs,
+                                MG_UNWIND_MAX_FRAMES, &flags);
+  g_autofree char *text = describe (pcs, n, flags);
+  g_test_message ("%s", text);
+  g_assert_cmpuint (n, >=, 2);
+  g_assert_cmpuint (pcs[0], ==, wait_site);
+  g_assert_cmpstr (frame_name (pcs, 0), ==, "unwind_test_wait_mid");
+  g_assert_cmpstr (frame_name (pcs, 1), ==, "unwind_test_wait_thread");
+  g_assert_cmpuint (flags, ==, 0); /* ends at the thread's start (clone) */
+
+  /* Too small a copy for the thread's frames: a partial stack, marked. */
+  unsigned n_small = mg_unwind_frame (wait_frame, wait_site, frame_copy, 24, pcs,
+                                      MG_UNWIND_MAX_FRAMES, &flags);
+  g_assert_cmpuint (n_small, >=, 1);
+  g_assert_cmpuint (n_small, <, n);
+  g_assert_cmpuint (flags, ==, MG_UNWIND_UNKNOWN_FRAME);
+
+  g_assert_cmpuint (mg_unwind_frame (wait_frame, wait_site + 1, frame_copy, sizeof frame_copy, pcs,
+                                     MG_UNWIND_MAX_FRAMES, &flags), ==, 0);
+  g_assert_cmpuint (flags, ==, MG_UNWIND_UNKNOWN_FRAME);
+  g_assert_cmpuint (mg_unwind_frame (4096, wait_site, frame_copy, sizeof frame_copy, pcs,
+                                     MG_UNWIND_MAX_FRAMES, &flags), ==, 0);
+  g_assert_cmpuint (flags, ==, MG_UNWIND_UNKNOWN_FRAME);
+  __atomic_store_n (&wait_release, 1, __ATOMIC_RELEASE);
+  pthread_join (thread, NULL);
+}
+
+/* A frame in memory that was freed after the snapshot said it readable
+ * (a thread that ended and whose stack was unmapped): the read fails, no
+ * fault, nothing walked. */
+static void
+test_frame_freed (void)
+{
+  size_t size = 1 << 16;
+  uint64_t *region = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  g_assert_true (region != MAP_FAILED);
+  uint64_t site = (uint64_t) (uintptr_t) unwind_test_wait_mid + 8;
+  region[16] = 0;    /* the caller's rbp */
+  region[17] = site; /* the return address */
+  mg_unwind_refresh_memory (); /* the snapshot holds the region */
+  uint64_t pcs[MG_UNWIND_MAX_FRAMES];
+  unsigned flags;
+  /* Mapped: the frame is read (its return address is the site; the
+   * caller above it is garbage: a partial stack). */
+  g_assert_cmpuint (mg_unwind_frame ((uint64_t) (uintptr_t) &region[16], site, frame_copy,
+                                     sizeof frame_copy, pcs, MG_UNWIND_MAX_FRAMES, &flags), >=, 1);
+  g_assert_no_errno (munmap (region, size));
+  g_assert_cmpuint (mg_unwind_frame ((uint64_t) (uintptr_t) &region[16], site, frame_copy,
+                                     sizeof frame_copy, pcs, MG_UNWIND_MAX_FRAMES, &flags), ==, 0);
+  g_assert_cmpuint (flags, ==, MG_UNWIND_UNKNOWN_FRAME);
+}
+
+/* The sampler's side of an MPI wait against a thread that makes calls
+ * back to back (format/mg-mpi-threads.h's sequence lock, as
+ * sampler/mg-stacks.c uses it): calls from two chains, most of them over
+ * before a walk ends, the stack scribbled between them, one in 511 waiting
+ * a millisecond. Every walk kept (the same call in flight
+ * before and after it) is its call's chain exactly; the others are
+ * discarded. */
+static struct metrograph_mpi_threads race_table = { .version = MG_MPI_THREADS_VERSION };
+static volatile int race_stop;
+static unsigned race_calls;
+
+NOINLINE void
+unwind_test_race_call (uint64_t function)
+{
+  mg_mpi_threads_enter (&race_table, 0, function, (uint64_t) (uintptr_t) __builtin_return_address (0),
+                        (uint64_t) (uintptr_t) __builtin_frame_address (0));
+  if (++race_calls % 511 == 0)
+    {
+      struct timespec ms = { 0, 1000000 };
+      nanosleep (&ms, NULL);
+    }
+  mg_mpi_threads_step (&race_table, 0, -1);
+}
+
+NOINLINE void
+unwind_test_race_a (void)
+{
+  unwind_test_race_call (1);
+  sink++;
+}
+
+NOINLINE void
+unwind_test_race_b2 (void)
+{
+  unwind_test_race_call (2);
+  sink++;
+}
+
+NOINLINE void
+unwind_test_race_b (void)
+{
+  unwind_test_race_b2 ();
+  sink++;
+}
+
+/* Overwrites the stack where the calls' frames were. */
+NOINLINE void
+unwind_test_race_scribble (void)
+{
+  volatile uint64_t junk[64];
+  for (unsigned i = 0; i < 64; i++)
+    junk[i] = 0x5a5a5a5a5a5a5a5aull + i;
+  sink += (double) junk[race_calls % 64];
+}
+
+NOINLINE void *
+unwind_test_race_thread (void *data)
+{
+  (void) data;
+  g_assert_cmpint (mg_mpi_threads_claim (&race_table, (pid_t) syscall (SYS_gettid)), ==, 0);
+  while (!__atomic_load_n (&race_stop, __ATOMIC_RELAXED))
+    {
+      unwind_test_race_a ();
+      unwind_test_race_scribble ();
+      unwind_test_race_b ();
+      unwind_test_race_scribble ();
+    }
+  return NULL;
+}
+
+static void
+test_frame_race (void)
+{
+  static const char *const chain_a[] = { "unwind_test_race_a", "unwind_test_race_thread", NULL };
+  static const char *const chain_b[] = { "unwind_test_race_b2", "unwind_test_race_b",
+                                         "unwind_test_race_thread", NULL };
+  uint64_t first[3][MG_UNWIND_MAX_FRAMES];
+  unsigned n_first[3] = { 0, 0, 0 };
+  unsigned kept = 0, discarded = 0;
+  pthread_t thread;
+  race_stop = 0;
+  g_assert_cmpint (pthread_create (&thread, NULL, unwind_test_race_thread, NULL), ==, 0);
+  while (__atomic_load_n (&race_table.tid[0], __ATOMIC_ACQUIRE) == 0)
+    g_usleep (1000);
+  mg_unwind_refresh_memory ();
+  gint64 end = g_get_monotonic_time () + 700000;
+  while (g_get_monotonic_time () < end)
+    {
+      struct mg_mpi_call call;
+      if (!mg_mpi_threads_call_begin (&race_table, 0, &call))
+        continue;
+      uint64_t pcs[MG_UNWIND_MAX_FRAMES];
+      unsigned flags;
+      unsigned n = mg_unwind_frame (call.frame, call.site, frame_copy, sizeof frame_copy, pcs,
+                                    MG_UNWIND_MAX_FRAMES, &flags);
+      if (!mg_mpi_threads_call_still (&race_table, 0, &call))
+        {
+          discarded++;
+          continue;
+        }
+      kept++;
+      g_assert_true (call.function == 1 || call.function == 2);
+      g_assert_cmpuint (flags, ==, 0);
+      unsigned f = (unsigned) call.function;
+      if (n_first[f] == 0)
+        {
+          /* The first walk of each chain, by name; the others equal it. */
+          g_autofree char *text = describe (pcs, n, flags);
+          g_test_message ("chain %u: %s", f, text);
+          g_assert_true (has_chain (pcs, n, f == 1 ? chain_a : chain_b));
+          g_assert_cmpstr (frame_name (pcs, 0), ==, f == 1 ? "unwind_test_race_a" : "unwind_test_race_b2");
+          memcpy (first[f], pcs, n * sizeof *pcs);
+          n_first[f] = n;
+        }
+      else
+        {
+          g_assert_cmpuint (n, ==, n_first[f]);
+          g_assert_cmpmem (pcs, n * sizeof *pcs, first[f], n * sizeof *pcs);
+        }
+    }
+  __atomic_store_n (&race_stop, 1, __ATOMIC_RELAXED);
+  pthread_join (thread, NULL);
+  g_test_message ("%u calls, %u walks kept, %u discarded (the call ended meanwhile)", race_calls,
+                  kept, discarded);
+  /* The millisecond waits (one a 511 calls, of either chain in turn)
+   * are walked whole. Walks discarded depend on the two threads running at
+   * once: 200 and 231 in 0.7 s on 2 loaded cores. */
+  g_assert_cmpuint (n_first[1], >, 0);
+  g_assert_cmpuint (n_first[2], >, 0);
+  g_assert_cmpuint (kept, >=, 10);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -998,6 +1247,9 @@ main (int argc, char **argv)
   g_test_add_func ("/unwind/threads", test_threads);
   g_test_add_func ("/unwind/new-stack", test_new_stack);
   g_test_add_func ("/unwind/stale-stack", test_stale_stack);
+  g_test_add_func ("/unwind/frame", test_frame);
+  g_test_add_func ("/unwind/frame-freed", test_frame_freed);
+  g_test_add_func ("/unwind/frame-race", test_frame_race);
   int rc = g_test_run ();
   return rc;
 }
