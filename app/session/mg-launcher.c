@@ -662,9 +662,10 @@ mg_launcher_child_ended (MgLauncher *self, GPid pid, int status)
 {
   gboolean through_mpi = self->n_processes > 0 || mg_mpi_is_launcher (self->argv[0]);
   GPid whose = 0;
-  int signal = killed_by (self, pid, status, through_mpi, &whose);
+  int signal;
 
   self->end_mono_us = g_get_monotonic_time ();
+  signal = killed_by (self, pid, status, through_mpi, &whose);
   if (signal > 0)
     mg_record_finish_killed (self->record_dir, self->run_id, whose, signal,
                              g_get_monotonic_time () * 1000);
