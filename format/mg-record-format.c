@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Record layout, validation and the launcher's end-of-record write. */
+/* Record layout, validation, and the launcher's reading of a record's
+ * header and end-of-record write. */
 #include "format/mg-record-format.h"
 
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -199,6 +201,45 @@ mg_record_write_end (int fd, const MgRecordHeader *h, MgRecordState state, int32
                         sizeof end_mono_ns);
   return done && write_field (fd, offsetof (MgRecordHeader, state), &state_value,
                               sizeof state_value);
+}
+
+static bool
+read_header_of_run (int fd, const char *run_id, MgRecordHeader *header)
+{
+  return pread (fd, header, sizeof *header, 0) == (ssize_t) sizeof *header
+         && mg_record_is_of_run (header, run_id);
+}
+
+bool
+mg_record_read_header_of_run (const char *path, const char *run_id, MgRecordHeader *header)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  bool ok;
+
+  if (fd < 0)
+    return false;
+  ok = read_header_of_run (fd, run_id, header);
+  close (fd);
+  return ok;
+}
+
+bool
+mg_record_mark_signalled (const char *path, const char *run_id, int32_t pid, int32_t signal,
+                          int64_t end_mono_ns)
+{
+  MgRecordHeader header;
+  bool done = false;
+  int fd = open (path, O_RDWR | O_CLOEXEC);
+
+  if (fd < 0)
+    return false;
+  /* Read again under this descriptor: only a record still RUNNING is ours
+   * to end, never one its sampler closed meanwhile. */
+  if (read_header_of_run (fd, run_id, &header) && header.pid == pid
+      && header.state == MG_RECORD_STATE_RUNNING)
+    done = mg_record_write_end (fd, &header, MG_RECORD_STATE_SIGNALLED, signal, end_mono_ns);
+  close (fd);
+  return done;
 }
 
 void

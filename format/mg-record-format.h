@@ -229,6 +229,19 @@ const char *mg_record_problem_text (MgRecordProblem problem);
 /* True when h is a record of this format version written for run_id. */
 bool mg_record_is_of_run (const MgRecordHeader *h, const char *run_id);
 
+/* Reads the header of the record file at path when it is a record of this
+ * format written for run_id; false when the file cannot be opened, is
+ * shorter than a header or belongs to another run or format. */
+bool mg_record_read_header_of_run (const char *path, const char *run_id,
+                                   MgRecordHeader *header);
+
+/* Marks the record file at path SIGNALLED by signal, ended at end_mono_ns
+ * (mg_record_write_end), when it is a record of run_id whose process pid is
+ * still RUNNING: the launcher reaped the process, which could not end its
+ * record itself. True when the record was changed. */
+bool mg_record_mark_signalled (const char *path, const char *run_id, int32_t pid,
+                               int32_t signal, int64_t end_mono_ns);
+
 /* Ends the record open on fd (whose header is h) for a process that could
  * not end it itself: end_status, end_mono_ns (unless already set), then the
  * state, last, so that a reader who sees the state sees the rest. Returns

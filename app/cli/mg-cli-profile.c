@@ -53,13 +53,16 @@ failed (const GError *error, int exit_status)
 /* The profile is written: the summary the run made of it (mg-run-summary.h),
  * the report, and whether what was asked for was measured. */
 static int
-written (const MgRunSummary *summary, const MgRunReport *report, int status, gboolean verbose)
+written (const MgRunSessionEnd *end, gboolean verbose)
 {
+  const MgRunSummary *summary = end->summary;
+  int status = end->exit_status;
+
   mg_cli_print_lines ((const char *const *) summary->lines);
   mg_cli_print_lines ((const char *const *) (verbose ? summary->details : summary->brief));
   if (summary->ranks != NULL)
     g_printerr ("%s", summary->ranks);
-  if (!mg_cli_say_report (report))
+  if (!mg_cli_say_report (end->report))
     return status != 0 ? status : MG_EXIT_PROFILE_FILE;
   for (guint i = 0; summary->unmeasured[i] != NULL; i++)
     mg_cli_print_error ("%s", summary->unmeasured[i]);
@@ -79,14 +82,16 @@ mg_cli_profile (const MgCliOptions *o)
   MgSourceCollector sources = mg_code_callbacks_sources ();
   g_autoptr (MgRunSession) run = mg_run_session_new (o->settings, NULL);
   g_autoptr (GError) error = NULL;
+  MgRunSessionEnd end;
+  gboolean saved;
 
   mg_run_session_set_report_sources (run, (const char *const *) o->reports_path,
                                      o->baseline_file);
   mg_run_session_set_stack_namer (run, &namer);
   mg_run_session_set_source_collector (run, &sources, MG_PROFILE_SOURCE_DEFAULT_LIMIT);
   g_signal_connect (run, "prepared", G_CALLBACK (on_prepared), NULL);
-  if (!mg_run_session_run (run, &error))
-    return failed (error, mg_run_session_get_exit_status (run));
-  return written (mg_run_session_get_summary (run), mg_run_session_get_report (run),
-                  mg_run_session_get_exit_status (run), o->verbose);
+  saved = mg_run_session_run (run, &error);
+  /* Once, whatever came of the run: what is said is in it. */
+  end = mg_run_session_get_end (run);
+  return saved ? written (&end, o->verbose) : failed (error, end.exit_status);
 }

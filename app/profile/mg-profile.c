@@ -3,6 +3,7 @@
  * MgProfileBuilder or by the .mgprof loader; read through the getters. */
 #include "mg-config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -395,6 +396,43 @@ mg_profile_get_n_helpers (MgProfile *self)
   ensure_roles (self);
   for (guint p = 0; p < self->processes->len; p++)
     n += g_array_index (self->processes, MgProcessInfo, p).helper;
+  return n;
+}
+
+/* True when the process has no value of any metric: it ended before its
+ * sampler's first round (its record holds its life only). */
+static gboolean
+no_metric_value (MgProfile *self, guint process)
+{
+  if (!mg_profile_read_process_series (self, process, NULL))
+    return FALSE;
+  for (guint m = 0; m < mg_profile_get_n_metrics (self); m++)
+    {
+      const MgProcessSeries *series = mg_profile_get_process_series (self, process, m);
+
+      for (guint i = 0; series != NULL && i < series->n; i++)
+        if (!isnan (series->means[i]))
+          return FALSE;
+    }
+  return TRUE;
+}
+
+guint
+mg_profile_get_n_unsampled (MgProfile *self)
+{
+  double interval_ms = mg_profile_get_run_info (self)->interval_start_ms;
+  guint n = 0;
+
+  g_return_val_if_fail (MG_IS_PROFILE (self), 0);
+  for (guint p = 0; p < self->processes->len; p++)
+    {
+      const MgProcessInfo *process = &g_array_index (self->processes, MgProcessInfo, p);
+
+      if ((process->end == MG_PROCESS_END_EXITED || process->end == MG_PROCESS_END_EXECED)
+          && (process->end_s - process->start_s) * 1e3 < interval_ms
+          && no_metric_value (self, p))
+        n++;
+    }
   return n;
 }
 

@@ -175,6 +175,10 @@ const MgSingleValue *mg_profile_get_single_value (MgProfile *self, guint metric)
 guint mg_profile_get_n_processes (MgProfile *self);
 /* How many of them are helpers (MgProcessInfo.helper). */
 guint mg_profile_get_n_helpers (MgProfile *self);
+/* How many processes ended (not killed) within the first sampling interval
+ * without a value of any metric: in the profile with their start, end and
+ * status, but nothing else to show (reads every process's series). */
+guint mg_profile_get_n_unsampled (MgProfile *self);
 const MgProcessInfo *mg_profile_get_process (MgProfile *self, guint process);
 /* n == 0 when the process never reported that metric. */
 const MgProcessSeries *mg_profile_get_process_series (MgProfile *self, guint process,

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Reading a sampler record: a GLib adapter over the format's reader
- * (format/mg-record-view.h), which checks what is read. Only the header, the
- * tables and the committed slots are read (not the unused capacity), copied
- * with pread rather than mapped: a live record is rewritten under the
- * reader (the copy is what its seqlock vouches for), and a mapping of a
- * file that another process shrinks would fault the front end. */
+ * (format/mg-record-view.h), which checks what is read. A live record's
+ * header, tables and committed slots are copied with pread (not the unused
+ * capacity): it is rewritten under the reader, and the copy is what its
+ * seqlock vouches for. An ended record has no writer left (its state is
+ * set last, docs/record-format.md), so it is mapped read-only and checked
+ * in place: the run's final merge reads every record whole once, and the
+ * copies were as large as the records. Records are made at their full size
+ * and never shrunk; the header is checked against the file's size before
+ * any byte past it is touched. */
 #include "mg-config.h"
 
 #include <errno.h>
@@ -29,6 +33,12 @@ mg_record_file_free (MgRecordFile *record)
   if (record == NULL)
     return;
   g_free (record->path);
+  if (record->mapped != NULL)
+    {
+      g_mapped_file_unref (record->mapped);
+      g_free (record);
+      return;
+    }
   g_free (record->plugins);
   g_free (record->metrics);
   g_free (record->slots);
@@ -235,6 +245,85 @@ read_once (int fd, const char *path, guint64 actual_size, guint first, gboolean 
   return g_steal_pointer (&r);
 }
 
+/* The call-stack section of a mapped record, checked in place (as
+ * read_stacks checks its copy). */
+static gboolean
+map_stacks (MgRecordFile *r, const guchar *data, const char *path, GError **error)
+{
+  const MgRecordHeader *h = &r->header;
+  guint64 at = mg_record_sections_offset (h);
+  guint64 size = h->file_size; /* checked against the mapping's size */
+  MgRecordStacks *s;
+
+  if (h->version < 3 || !(h->sections & MG_RECORD_SECTION_STACKS))
+    return TRUE;
+  if (at >= size || size - at < sizeof (MgRecordStacks) || size - at > G_MAXSIZE / 2)
+    return invalid (error, path, mg_record_problem_text (MG_RECORD_BAD_STACKS));
+  s = (MgRecordStacks *) (data + at);
+  if (s->max_stacks == 0)
+    return TRUE;
+  if (!mg_record_stacks_check (s, size - at, h))
+    return invalid (error, path, mg_record_problem_text (MG_RECORD_BAD_STACKS));
+  r->stacks = s;
+  return TRUE;
+}
+
+/* An ended record from slot @first on, mapped: the format's reader checks
+ * the whole file in place (header, tables, every committed slot). */
+static MgRecordFile *
+read_mapped (int fd, const char *path, guint first, GError **error)
+{
+  g_autoptr (MgRecordFile) r = g_new0 (MgRecordFile, 1);
+  g_autoptr (GError) map_error = NULL;
+  const guchar *data;
+  guint64 size;
+  MgRecordView view;
+
+  r->path = g_strdup (path);
+  r->mapped = g_mapped_file_new_from_fd (fd, FALSE, &map_error);
+  if (r->mapped == NULL)
+    {
+      g_autofree char *name = g_filename_display_name (path);
+
+      g_set_error (error, G_FILE_ERROR, map_error->code, _("Could not read the record “%s”: %s"),
+                   name, map_error->message);
+      return NULL;
+    }
+  data = (const guchar *) g_mapped_file_get_contents (r->mapped);
+  size = g_mapped_file_get_length (r->mapped);
+  if (size < sizeof r->header) /* cut since it was opened */
+    {
+      short_file_error (fd, path, size, error);
+      return NULL;
+    }
+  r->header = *(const MgRecordHeader *) data;
+  /* In the copying reader's order, for the same message on the same damage:
+   * the header, the call stacks, then the tables and slots. */
+  if (!check_header (&r->header, size, path, error) || !map_stacks (r, data, path, error)
+      || !problem_error (mg_record_view_open (&view, data, size), &r->header, size, path, error))
+    return NULL;
+  r->plugins = (MgRecordPlugin *) view.plugins;
+  r->metrics = (MgRecordMetric *) view.metrics;
+  r->stride = view.stride;
+  r->first = MIN (first, view.n_samples);
+  r->n_samples = view.n_samples - r->first;
+  r->slots = (guchar *) view.slots + (gsize) r->first * r->stride;
+  return g_steal_pointer (&r);
+}
+
+/* Whether the record on @fd has ended: checked like any header, and no
+ * longer RUNNING, so no writer is left to change it under a mapping. A
+ * header that fails a check is left to the copying reader's messages. */
+static gboolean
+has_ended (int fd, guint64 size)
+{
+  MgRecordHeader h;
+
+  return size >= sizeof h && mg_pread_full (fd, &h, sizeof h, 0) == sizeof h
+         && mg_record_check_header (&h, size) == MG_RECORD_OK
+         && h.state != MG_RECORD_STATE_RUNNING && !(h.seq & 1);
+}
+
 /* Opens path for reading and gives its size; -1 with an error naming it. */
 static int
 open_record (const char *path, guint64 *size, GError **error)
@@ -295,6 +384,13 @@ mg_record_file_read_from (const char *path, guint first, GError **error)
   fd = open_record (path, &size, error);
   if (fd < 0)
     return NULL;
+  if (has_ended (fd, size))
+    {
+      MgRecordFile *r = read_mapped (fd, path, first, error);
+
+      close (fd);
+      return r;
+    }
   for (int attempt = 0; attempt < MAX_TRIES; attempt++)
     {
       gboolean retry;

@@ -34,9 +34,14 @@ typedef struct {
    * whole even when the slots are read from a later one, or NULL: none in
    * the record (or not laid out yet). */
   MgRecordStacks *stacks;
+  /* Non-NULL: an ended record, mapped read-only; the tables, slots and
+   * stacks above point into it rather than into copies. */
+  GMappedFile *mapped;
 } MgRecordFile;
 
-/* Reads a record; for a live one, retries while the writer rewrites slots. */
+/* Reads a record; for a live one, retries while the writer rewrites slots.
+ * An ended record (its state no longer RUNNING: no writer is left) is
+ * mapped instead of copied. */
 MgRecordFile *mg_record_file_read (const char *path, GError **error);
 /* The same, but only the committed slots from index first on (none if fewer
  * are committed): what a live reader has not seen yet. */

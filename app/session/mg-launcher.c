@@ -643,27 +643,36 @@ every_rank_recorded (MgLauncher *self)
 /* A program killed by a signal could not close its record: we reaped it, so
  * we write how it ended. Ranks under mpirun or srun are not our children:
  * their launcher's 128 + signal status is used when it names one rank for
- * certain (mg_record_finish_lone_running). */
+ * certain (mg_record_finish_killed with no pid). Returns the signal, with
+ * the process whose records to mark in @whose, or 0. */
+static int
+killed_by (MgLauncher *self, GPid pid, int status, gboolean through_mpi, GPid *whose)
+{
+  *whose = through_mpi ? 0 : pid;
+  if (WIFSIGNALED (status) && !through_mpi)
+    return WTERMSIG (status);
+  if (WIFEXITED (status) && through_mpi && WEXITSTATUS (status) > 128
+      && every_rank_recorded (self))
+    return WEXITSTATUS (status) - 128;
+  return 0;
+}
+
 int
 mg_launcher_child_ended (MgLauncher *self, GPid pid, int status)
 {
   gboolean through_mpi = self->n_processes > 0 || mg_mpi_is_launcher (self->argv[0]);
+  GPid whose = 0;
+  int signal;
 
   self->end_mono_us = g_get_monotonic_time ();
+  signal = killed_by (self, pid, status, through_mpi, &whose);
+  if (signal > 0)
+    mg_record_finish_killed (self->record_dir, self->run_id, whose, signal,
+                             g_get_monotonic_time () * 1000);
   if (WIFEXITED (status))
-    {
-      if (through_mpi && WEXITSTATUS (status) > 128 && every_rank_recorded (self))
-        mg_record_finish_lone_running (self->record_dir, self->run_id, WEXITSTATUS (status),
-                                       g_get_monotonic_time () * 1000);
-      return WEXITSTATUS (status);
-    }
+    return WEXITSTATUS (status);
   if (WIFSIGNALED (status))
-    {
-      if (!through_mpi)
-        mg_record_finish_signalled (self->record_dir, self->run_id, pid, WTERMSIG (status),
-                                    g_get_monotonic_time () * 1000);
-      return 128 + WTERMSIG (status);
-    }
+    return 128 + WTERMSIG (status);
   return 1;
 }
 

@@ -4,63 +4,24 @@
 #include "mg-record-finish.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "format/mg-record-format.h"
 
-static gboolean
-finish_one (const char *path, const char *run_id, int pid, int signal, gint64 end_mono_ns)
-{
-  MgRecordHeader header;
-  gboolean done = FALSE;
-  int fd = open (path, O_RDWR | O_CLOEXEC);
-
-  if (fd < 0)
-    return FALSE;
-  if (pread (fd, &header, sizeof header, 0) == (ssize_t) sizeof header
-      && mg_record_is_of_run (&header, run_id) && header.pid == pid
-      && header.state == MG_RECORD_STATE_RUNNING)
-    done = mg_record_write_end (fd, &header, MG_RECORD_STATE_SIGNALLED, signal, end_mono_ns);
-  close (fd);
-  return done;
-}
-
-guint
-mg_record_finish_signalled (const char *record_dir, const char *run_id, int pid, int signal,
-                            gint64 end_mono_ns)
+/* The record files in @record_dir, whatever their run. */
+static GPtrArray *
+record_paths (const char *record_dir)
 {
   g_autoptr (GDir) dir = g_dir_open (record_dir, 0, NULL);
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
   const char *name;
-  guint n = 0;
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = NULL;
-
-      if (!g_str_has_suffix (name, MG_RECORD_SUFFIX))
-        continue;
-      path = g_build_filename (record_dir, name, NULL);
-      n += finish_one (path, run_id, pid, signal, end_mono_ns);
-    }
-  return n;
-}
-
-/* The header of a record of @run_id, or FALSE. */
-static gboolean
-read_header (const char *path, const char *run_id, MgRecordHeader *header)
-{
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  gboolean ok;
-
-  if (fd < 0)
-    return FALSE;
-  ok = pread (fd, header, sizeof *header, 0) == (ssize_t) sizeof *header
-       && mg_record_is_of_run (header, run_id);
-  close (fd);
-  return ok;
+    if (g_str_has_suffix (name, MG_RECORD_SUFFIX))
+      g_ptr_array_add (paths, g_build_filename (record_dir, name, NULL));
+  return paths;
 }
 
 /* A process of this host that still exists cannot have been killed. */
@@ -75,41 +36,53 @@ process_gone (const MgRecordHeader *header)
   return kill (header->pid, 0) != 0 && errno == ESRCH;
 }
 
-gboolean
-mg_record_finish_lone_running (const char *record_dir, const char *run_id, int launcher_status,
-                               gint64 end_mono_ns)
+/* The one record of @run_id still RUNNING (its process in @pid), or NULL
+ * when none is, several are, or a record EXITED with @launcher_status. */
+static const char *
+lone_running (GPtrArray *paths, const char *run_id, int launcher_status, MgRecordHeader *running)
 {
-  g_autoptr (GDir) dir = g_dir_open (record_dir, 0, NULL);
-  g_autofree char *running_path = NULL;
-  MgRecordHeader running = { 0 };
+  const char *running_path = NULL;
   guint n_running = 0;
-  int signal = launcher_status - 128;
-  const char *name;
 
-  if (dir == NULL || signal < 1 || signal > SIGRTMAX)
-    return FALSE;
-  while ((name = g_dir_read_name (dir)) != NULL)
+  for (guint i = 0; i < paths->len; i++)
     {
-      g_autofree char *path = NULL;
       MgRecordHeader header;
 
-      if (!g_str_has_suffix (name, MG_RECORD_SUFFIX))
-        continue;
-      path = g_build_filename (record_dir, name, NULL);
-      if (!read_header (path, run_id, &header))
+      if (!mg_record_read_header_of_run (paths->pdata[i], run_id, &header))
         continue;
       if (header.state == MG_RECORD_STATE_EXITED && header.end_status == launcher_status)
-        return FALSE;
+        return NULL;
       /* A copy rank 0 received at MPI_Finalize: its process went on. */
       if (header.flags & MG_RECORD_FLAG_TRANSFERRED)
         continue;
       if (header.state == MG_RECORD_STATE_RUNNING && n_running++ == 0)
         {
-          running = header;
-          running_path = g_steal_pointer (&path);
+          *running = header;
+          running_path = paths->pdata[i];
         }
     }
-  if (n_running != 1 || !process_gone (&running))
-    return FALSE;
-  return finish_one (running_path, run_id, running.pid, signal, end_mono_ns);
+  return n_running == 1 ? running_path : NULL;
+}
+
+guint
+mg_record_finish_killed (const char *record_dir, const char *run_id, GPid pid, int signal,
+                         gint64 end_mono_ns)
+{
+  g_autoptr (GPtrArray) paths = record_paths (record_dir);
+  MgRecordHeader running = { 0 };
+  const char *path = NULL;
+  guint n = 0;
+
+  if (signal < 1 || signal > SIGRTMAX)
+    return 0;
+  if (pid == 0)
+    {
+      path = lone_running (paths, run_id, 128 + signal, &running);
+      if (path == NULL || !process_gone (&running))
+        return 0;
+      return mg_record_mark_signalled (path, run_id, running.pid, signal, end_mono_ns);
+    }
+  for (guint i = 0; i < paths->len; i++)
+    n += mg_record_mark_signalled (paths->pdata[i], run_id, pid, signal, end_mono_ns);
+  return n;
 }

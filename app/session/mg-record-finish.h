@@ -2,29 +2,30 @@
 /* Completes the record of a process the sampler could not close: a process
  * killed by a signal leaves its record RUNNING (the sampler installs no
  * signal handler, docs/sampler.md); the launcher, which reaped it, knows the
- * signal and writes it in. GTK-free. */
+ * signal and writes it in. Which record is chosen here; reading a record's
+ * header and marking it are format/'s (mg-record-format.h). GTK-free. */
 #pragma once
 
 #include <glib.h>
 
 G_BEGIN_DECLS
 
-/* Marks the RUNNING records of @pid in @record_dir (of run @run_id) as
- * SIGNALLED by @signal, ended at @end_mono_ns (CLOCK_MONOTONIC). Returns how
- * many records were changed. */
-guint mg_record_finish_signalled (const char *record_dir, const char *run_id, int pid,
-                                  int signal, gint64 end_mono_ns);
-
-/* Through mpirun or srun we never reap the ranks, but Open MPI's mpirun (and
- * srun) exits with 128 + signal when a rank was killed by a signal. That
- * names the signal, not the rank, so it is written in only when it cannot be
- * misattributed: exactly one record of the run is still RUNNING (the others
- * were closed by their sampler), its process is gone (checked on this host),
- * and no record EXITED with the status @launcher_status itself (a rank that
- * called exit (128 + signal) explains it instead). The caller makes sure
- * every rank writes a record (no --select-ranks). Returns TRUE when that
- * record was marked SIGNALLED. */
-gboolean mg_record_finish_lone_running (const char *record_dir, const char *run_id,
-                                        int launcher_status, gint64 end_mono_ns);
+/* Marks as SIGNALLED by @signal, ended at @end_mono_ns (CLOCK_MONOTONIC),
+ * the records of run @run_id in @record_dir that the killed process left
+ * RUNNING, and returns how many were changed.
+ *
+ * @pid > 0: our child @pid was killed; its RUNNING records are marked.
+ *
+ * @pid == 0: the ranks ran under mpirun or srun, which we never reap, but
+ * Open MPI's mpirun (and srun) exits with 128 + signal when a rank was
+ * killed by a signal. That names the signal, not the rank, so it is written
+ * in only when it cannot be misattributed: exactly one record of the run is
+ * still RUNNING (the others were closed by their sampler), its process is
+ * gone (checked on this host), and no record EXITED with the status
+ * 128 + @signal itself (a rank that called exit (128 + signal) explains it
+ * instead). The caller makes sure every rank writes a record (no
+ * --select-ranks). */
+guint mg_record_finish_killed (const char *record_dir, const char *run_id, GPid pid, int signal,
+                               gint64 end_mono_ns);
 
 G_END_DECLS

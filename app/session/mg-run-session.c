@@ -874,6 +874,16 @@ mg_run_session_get_report (MgRunSession *self)
   return &self->report;
 }
 
+MgRunSessionEnd
+mg_run_session_get_end (MgRunSession *self)
+{
+  return (MgRunSessionEnd) {
+    .exit_status = self->exit_status,
+    .summary = self->summary,
+    .report = &self->report,
+  };
+}
+
 MgCatalogue *
 mg_run_session_get_catalogue (MgRunSession *self)
 {

@@ -108,6 +108,18 @@ const MgRunReport *mg_run_session_get_report (MgRunSession *self);
  * says about it (mg-run-summary.h), made from the profile at the run's
  * end; NULL before, for a window's run, or when no profile was saved. */
 const MgRunSummary *mg_run_session_get_summary (MgRunSession *self);
+
+/* All that a blocking run's front end says after mg_run_session_run (), in
+ * one piece: the program's exit status (mg_run_session_get_exit_status ()),
+ * and once the profile is saved the summary and what came of the report
+ * (summary NULL when no profile was saved). Owned by the run. */
+typedef struct {
+  int exit_status;
+  const MgRunSummary *summary;
+  const MgRunReport *report;
+} MgRunSessionEnd;
+
+MgRunSessionEnd mg_run_session_get_end (MgRunSession *self);
 MgCatalogue *mg_run_session_get_catalogue (MgRunSession *self);
 /* What to say before the program starts: the settings' warnings and why
  * the program cannot be sampled, if it cannot. */

@@ -40,59 +40,6 @@ typedef struct {
   GPtrArray *asked;         /* MgUnavailableAsked* (owned); NULL: none asked */
 } Facts;
 
-static void
-facts_clear (Facts *f)
-{
-  g_clear_pointer (&f->processes, g_ptr_array_unref);
-  g_clear_pointer (&f->programs, g_ptr_array_unref);
-  g_clear_pointer (&f->events, g_ptr_array_unref);
-  g_clear_pointer (&f->plugin_errors, g_ptr_array_unref);
-  g_clear_pointer (&f->metric_errors, g_ptr_array_unref);
-  g_clear_pointer (&f->unavailable, g_ptr_array_unref);
-  g_clear_pointer (&f->asked, g_ptr_array_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Facts, facts_clear)
-
-/* True when the process has no value of any metric: it ended before its
- * sampler's first round (its record holds its life only). */
-static gboolean
-no_metric_value (MgProfile *profile, guint process)
-{
-  if (!mg_profile_read_process_series (profile, process, NULL))
-    return FALSE;
-  for (guint m = 0; m < mg_profile_get_n_metrics (profile); m++)
-    {
-      const MgProcessSeries *series = mg_profile_get_process_series (profile, process, m);
-
-      for (guint i = 0; series != NULL && i < series->n; i++)
-        if (!isnan (series->means[i]))
-          return FALSE;
-    }
-  return TRUE;
-}
-
-/* Processes that ended (not killed) within the first interval without a
- * value of any metric: in the profile with their start, end and status,
- * but nothing else to show, which the summary says rather than leave the
- * user to wonder at empty rows. */
-static guint
-count_unsampled (MgProfile *profile, const MgRunInfo *info)
-{
-  guint n = 0;
-
-  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
-    {
-      const MgProcessInfo *process = mg_profile_get_process (profile, p);
-
-      if ((process->end == MG_PROCESS_END_EXITED || process->end == MG_PROCESS_END_EXECED)
-          && (process->end_s - process->start_s) * 1e3 < info->interval_start_ms
-          && no_metric_value (profile, p))
-        n++;
-    }
-  return n;
-}
-
 /* Every read of the profile the summary makes, in one place. */
 static void
 read_facts (Facts *f, MgProfile *profile, const MgRunSummaryRequest *request)
@@ -125,11 +72,25 @@ read_facts (Facts *f, MgProfile *profile, const MgRunSummaryRequest *request)
   f->metric_errors = g_ptr_array_new ();
   for (guint i = 0; i < mg_profile_get_n_metric_errors (profile); i++)
     g_ptr_array_add (f->metric_errors, (gpointer) mg_profile_get_metric_error (profile, i));
-  f->n_unsampled = count_unsampled (profile, f->info);
+  f->n_unsampled = mg_profile_get_n_unsampled (profile);
   f->unavailable = mg_unavailable_collect (profile);
   if (request->catalogue != NULL)
     f->asked = mg_unavailable_find_asked (profile, request->catalogue, request->enable_metrics);
 }
+
+static void
+facts_clear (Facts *f)
+{
+  g_clear_pointer (&f->processes, g_ptr_array_unref);
+  g_clear_pointer (&f->programs, g_ptr_array_unref);
+  g_clear_pointer (&f->events, g_ptr_array_unref);
+  g_clear_pointer (&f->plugin_errors, g_ptr_array_unref);
+  g_clear_pointer (&f->metric_errors, g_ptr_array_unref);
+  g_clear_pointer (&f->unavailable, g_ptr_array_unref);
+  g_clear_pointer (&f->asked, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Facts, facts_clear)
 
 static const MgProcessInfo *
 process_of (const Facts *f, guint p)

@@ -255,6 +255,47 @@ test_write_end (void)
   g_assert_false (mg_record_is_of_run (&h, "run-1"));
 }
 
+/* The launcher's end of a killed process's record by path: the header is
+ * read only for a record of the run, and only a RUNNING record of that pid
+ * is marked; a short file, another run, another pid or an ended record are
+ * left as they were. */
+static void
+test_mark_signalled (void)
+{
+  g_autofree char *path = NULL;
+  MgRecordHeader h = new_header ();
+  MgRecordHeader got;
+  int fd = g_file_open_tmp ("mg-format-record-XXXXXX", &path, NULL);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_false (mg_record_read_header_of_run (path, "run-1", &got)); /* empty */
+  mg_record_copy_str (h.run_id, sizeof h.run_id, "run-1");
+  h.pid = 4242;
+  g_assert_cmpint (pwrite (fd, &h, sizeof h, 0), ==, sizeof h);
+  close (fd);
+
+  g_assert_true (mg_record_read_header_of_run (path, "run-1", &got));
+  g_assert_cmpmem (&got, sizeof got, &h, sizeof h);
+  g_assert_false (mg_record_read_header_of_run (path, "run-2", &got));
+  g_assert_false (mg_record_read_header_of_run ("/nonexistent/x.mgrec", "run-1", &got));
+
+  g_assert_false (mg_record_mark_signalled (path, "run-2", 4242, 9, 77));
+  g_assert_false (mg_record_mark_signalled (path, "run-1", 4243, 9, 77));
+  g_assert_true (mg_record_read_header_of_run (path, "run-1", &got));
+  g_assert_cmpuint (got.state, ==, MG_RECORD_STATE_RUNNING);
+
+  g_assert_true (mg_record_mark_signalled (path, "run-1", 4242, 9, 77));
+  g_assert_true (mg_record_read_header_of_run (path, "run-1", &got));
+  g_assert_cmpuint (got.state, ==, MG_RECORD_STATE_SIGNALLED);
+  g_assert_cmpint (got.end_status, ==, 9);
+  g_assert_cmpint (got.end_mono_ns, ==, 77);
+  /* Ended already: not marked twice. */
+  g_assert_false (mg_record_mark_signalled (path, "run-1", 4242, 15, 88));
+  g_assert_true (mg_record_read_header_of_run (path, "run-1", &got));
+  g_assert_cmpint (got.end_status, ==, 9);
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -266,5 +307,6 @@ main (int argc, char **argv)
   g_test_add_func ("/format/record/sample-times", test_sample_times);
   g_test_add_func ("/format/record/copy-str", test_copy_str);
   g_test_add_func ("/format/record/write-end", test_write_end);
+  g_test_add_func ("/format/record/mark-signalled", test_mark_signalled);
   return g_test_run ();
 }

@@ -200,6 +200,153 @@ test_reader_live_busy (void)
   g_assert_cmpuint (rec->n_samples, ==, 2);
 }
 
+/* A record with a call-stack section holding two stacks counted in its
+ * two slots, as the sampler drains them. */
+static RecordFixture *
+stacks_record (void)
+{
+  RecordFixture *r = record_fixture_new_with_stacks (1, 1, 4, 8);
+  MgRecordStacks *t = record_fixture_stacks (r);
+  MgRecordHeader *h = record_fixture_header (r);
+  uint64_t s1[] = { 0x401234, 0x401300 };
+  uint64_t s2[] = { 0x999 };
+  double v[1] = { 3.0 };
+
+  g_strlcpy (h->run_id, "run-1", sizeof h->run_id);
+  g_strlcpy (record_fixture_metric (r, 0)->id, "m0", MG_RECORD_ID_LEN);
+  h->start_mono_ns = 1000;
+  for (guint k = 0; k < 2; k++)
+    {
+      g_assert_true (mg_record_stacks_add (t, s1, 2, 0));
+      g_assert_true (mg_record_stacks_add (t, k == 0 ? s1 : s2, k == 0 ? 2 : 1, 0));
+      mg_record_stacks_drain (t, k);
+      record_fixture_add_sample (r, 1000 + k * 1000, 2000 + k * 1000, v);
+    }
+  return r;
+}
+
+/* The record read with @state set in its header (written to @name). */
+static MgRecordFile *
+read_in_state (RecordFixture *r, MgRecordState state, const char *name, guint first,
+               GError **error)
+{
+  g_autofree char *path = NULL;
+
+  record_fixture_header (r)->state = state;
+  path = write_tmp (r, name);
+  return mg_record_file_read_from (path, first, error);
+}
+
+/* What a live record's copy and an ended record's mapping hold are the
+ * same, byte for byte: header (but the state), tables, slots, stacks. */
+static void
+assert_same_record (const MgRecordFile *copied, const MgRecordFile *mapped)
+{
+  MgRecordHeader a = copied->header, b = mapped->header;
+  const MgRecordHeader *h = &copied->header;
+
+  g_assert_null (copied->mapped);
+  g_assert_nonnull (mapped->mapped);
+  a.state = b.state = 0;
+  g_assert_cmpmem (&a, sizeof a, &b, sizeof b);
+  g_assert_cmpmem (copied->plugins, h->n_plugins * sizeof (MgRecordPlugin), mapped->plugins,
+                   h->n_plugins * sizeof (MgRecordPlugin));
+  g_assert_cmpmem (copied->metrics, h->n_metrics * sizeof (MgRecordMetric), mapped->metrics,
+                   h->n_metrics * sizeof (MgRecordMetric));
+  g_assert_cmpuint (copied->first, ==, mapped->first);
+  g_assert_cmpuint (copied->n_samples, ==, mapped->n_samples);
+  g_assert_cmpuint (copied->stride, ==, mapped->stride);
+  g_assert_cmpmem (copied->slots, copied->n_samples * copied->stride, mapped->slots,
+                   mapped->n_samples * mapped->stride);
+  g_assert_true ((copied->stacks == NULL) == (mapped->stacks == NULL));
+  if (copied->stacks != NULL)
+    {
+      gsize size = h->file_size - mg_record_sections_offset (h);
+
+      g_assert_cmpmem (copied->stacks, size, mapped->stacks, size);
+    }
+}
+
+/* An ended record (EXITED, SIGNALLED, EXECED) is mapped, a RUNNING one
+ * copied; both read the same, whole or from a later slot. */
+static void
+test_reader_mapped (void)
+{
+  const MgRecordState ended[] = { MG_RECORD_STATE_EXITED, MG_RECORD_STATE_SIGNALLED,
+                                  MG_RECORD_STATE_EXECED };
+  g_autoptr (RecordFixture) plain = valid_record ();
+  g_autoptr (RecordFixture) stacks = stacks_record ();
+  RecordFixture *records[] = { plain, stacks };
+
+  for (guint i = 0; i < G_N_ELEMENTS (records); i++)
+    for (guint e = 0; e < G_N_ELEMENTS (ended); e++)
+      for (guint first = 0; first < 3; first++)
+        {
+          g_autoptr (GError) error = NULL;
+          g_autoptr (MgRecordFile) copied = read_in_state (records[i], MG_RECORD_STATE_RUNNING,
+                                                           "live.mgrec", first, &error);
+          g_autoptr (MgRecordFile) mapped = NULL;
+
+          g_assert_no_error (error);
+          mapped = read_in_state (records[i], ended[e], "ended.mgrec", first, &error);
+          g_assert_no_error (error);
+          g_assert_cmpuint (mapped->header.state, ==, ended[e]);
+          g_assert_cmpuint (mapped->n_samples, ==, first < 2 ? 2 - first : 0);
+          assert_same_record (copied, mapped);
+        }
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (MgRecordFile) rec = read_in_state (stacks, MG_RECORD_STATE_EXITED, "ended.mgrec",
+                                                  0, &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (rec->stacks);
+    g_assert_cmpuint (rec->stacks->n_stacks, ==, 2);
+    g_assert_cmpint (mg_record_file_get_sample (rec, 1)->t_end_ns, ==, 3000);
+    g_assert_cmpfloat (mg_record_file_get_values (rec, 1)[0].mean, ==, 3.0);
+  }
+}
+
+static void no_damage (RecordFixture *r) { (void) r; }
+static void bad_sample_times (RecordFixture *r) { record_fixture_sample (r, 1)->t_end_ns = 10; }
+static void bad_stacks (RecordFixture *r) { record_fixture_stacks (r)->n_stacks = 1u << 30; }
+
+/* The same damage says the same whether the record is copied (live) or
+ * mapped (ended), a cut file included. */
+static void
+test_reader_mapped_damaged (void)
+{
+  const Damage damages[] = { unterminated_metric, bad_plugin_index, bad_sample_times,
+                             bad_stacks, no_damage };
+
+  for (guint d = 0; d < G_N_ELEMENTS (damages); d++)
+    for (guint cut = 0; cut < 2; cut++)
+      {
+        g_autoptr (RecordFixture) r = stacks_record ();
+        g_autoptr (GError) live_error = NULL;
+        g_autoptr (GError) ended_error = NULL;
+        g_autoptr (MgRecordFile) copied = NULL;
+        g_autoptr (MgRecordFile) mapped = NULL;
+
+        if (damages[d] == bad_plugin_index)
+          record_fixture_metric (r, 0)->plugin_index = 5;
+        else
+          damages[d] (r);
+        if (cut)
+          r->size -= 16;
+        else if (damages[d] == no_damage)
+          continue;
+        copied = read_in_state (r, MG_RECORD_STATE_RUNNING, "same.mgrec", 0, &live_error);
+        mapped = read_in_state (r, MG_RECORD_STATE_EXITED, "same.mgrec", 0, &ended_error);
+        g_assert_null (copied);
+        g_assert_null (mapped);
+        g_assert_nonnull (live_error);
+        g_assert_error (ended_error, live_error->domain, live_error->code);
+        g_assert_cmpstr (ended_error->message, ==, live_error->message);
+        g_assert_nonnull (strstr (ended_error->message, "same.mgrec"));
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -212,6 +359,8 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/record/truncated", test_reader_truncated);
   g_test_add_func ("/profile/record/foreign", test_reader_foreign);
   g_test_add_func ("/profile/record/live-busy", test_reader_live_busy);
+  g_test_add_func ("/profile/record/mapped", test_reader_mapped);
+  g_test_add_func ("/profile/record/mapped-damaged", test_reader_mapped_damaged);
   rc = g_test_run ();
   {
     g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);
