@@ -111,6 +111,19 @@ omit (MgSourceBundle *self, const char *path, char *reason)
   g_ptr_array_add (self->omissions, omission);
 }
 
+/* Why a file could not be read, briefly: most are a system library's
+ * sources, named by where they were built and not installed here. */
+static char *
+missing_reason (const char *path, const GError *error)
+{
+  if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+    return g_strdup_printf (_("it cannot be read: %s"), error->message);
+  if (!g_path_is_absolute (path))
+    return g_strdup (_("it is not on this machine (the path is relative to the folder the module "
+                       "was built in)"));
+  return g_strdup (_("it is not on this machine"));
+}
+
 static void
 collect_one (MgSourceBundle *self, const char *path)
 {
@@ -122,7 +135,7 @@ collect_one (MgSourceBundle *self, const char *path)
   mapped = g_mapped_file_new (path, FALSE, &error);
   if (mapped == NULL)
     {
-      omit (self, path, g_strdup_printf (_("it cannot be read: %s"), error->message));
+      omit (self, path, missing_reason (path, error));
       return;
     }
   length = g_mapped_file_get_length (mapped);
