@@ -839,6 +839,48 @@ test_session_summary (SessionFixture *f, gconstpointer user_data)
   g_assert_null (mg_run_session_get_summary (session_run (f, "work=0.2")));
 }
 
+/* A thread of ours that does not block SIGCHLD, as a thread pool's started
+ * before the command line's run: it only sleeps, and the kernel may hand it
+ * the program's SIGCHLD, which it discards (SIG_DFL). */
+static gpointer
+bystander_main (gpointer data)
+{
+  for (;;)
+    g_usleep (G_USEC_PER_SEC);
+  return NULL;
+}
+
+/* The command line's run ends when its program ends, whichever thread the
+ * kernel gives the SIGCHLD to: the launcher waited for it on a signalfd
+ * only, and once a thread pool's thread had taken it (the live merges of
+ * the tests before summary left some), summary hung with its program a
+ * zombie (issue 27, "a run that ends must end"). In a subprocess, with
+ * threads that take SIGCHLD and a program that ends at once: before the
+ * fix most of these runs hung. */
+static void
+test_session_blocking_end (SessionFixture *f, gconstpointer user_data)
+{
+  if (g_test_subprocess ())
+    {
+      for (guint i = 0; i < 4; i++)
+        g_thread_unref (g_thread_new ("bystander", bystander_main, NULL));
+      mg_run_settings_set_arguments (f->settings, "exit=3");
+      for (guint i = 0; i < 25; i++)
+        {
+          g_autoptr (MgRunSession) session = mg_run_session_new (f->settings, f->catalogue);
+          g_autoptr (GError) error = NULL;
+
+          g_assert_true (mg_run_session_run (session, &error));
+          g_assert_no_error (error);
+          g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 3);
+          g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+        }
+      return;
+    }
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 /* The window's run: an argument and output that are not UTF-8 are saved
  * as the bytes they are (the profile's output and argv), shown with
  * U+FFFD in the session's own text. */
@@ -1659,6 +1701,8 @@ main (int argc, char **argv)
               test_session_exit_status, session_teardown);
   g_test_add ("/run/session/summary", SessionFixture, NULL, session_setup,
               test_session_summary, session_teardown);
+  g_test_add ("/run/session/blocking-end", SessionFixture, NULL, session_setup,
+              test_session_blocking_end, session_teardown);
   g_test_add ("/run/session/any-bytes", SessionFixture, NULL, session_setup,
               test_session_any_bytes, session_teardown);
   g_test_add ("/run/session/process-precision", SessionFixture, NULL, session_setup,
