@@ -856,7 +856,7 @@ bystander_main (gpointer data)
  * the tests before summary left some), summary hung with its program a
  * zombie (issue 27, "a run that ends must end"). In a subprocess, with
  * threads that take SIGCHLD and a program that ends at once: before the
- * fix most of these runs hung. */
+ * fix an early one of these runs hung, and the subprocess's time ran out. */
 static void
 test_session_blocking_end (SessionFixture *f, gconstpointer user_data)
 {
