@@ -856,7 +856,8 @@ bystander_main (gpointer data)
  * the tests before summary left some), summary hung with its program a
  * zombie (issue 27, "a run that ends must end"). In a subprocess, with
  * threads that take SIGCHLD and a program that ends at once: before the
- * fix an early one of these runs hung, and the subprocess's time ran out. */
+ * fix each of 8 tries hung at its 1st to 6th run (8 hangs in 21 runs),
+ * after it none of 8 tries (200 runs) did. */
 static void
 test_session_blocking_end (SessionFixture *f, gconstpointer user_data)
 {
