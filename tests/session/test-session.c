@@ -1605,7 +1605,8 @@ fault_messages (MgProfile *profile)
 
 typedef struct {
   MgRunSession *session;
-  char *seen;                  /* the first live profile's fault events */
+  char *seen;                  /* the first live profile's verdict on the hang */
+  guint n_running;             /* live profiles that saw the call running past the bound first */
 } HangWatch;
 
 static void
@@ -1616,7 +1617,13 @@ on_hang_profile (MgRunSession *session, GParamSpec *pspec, HangWatch *w)
   if (w->seen != NULL || mg_run_session_get_state (session) != MG_RUN_STATE_RUNNING)
     return;
   faults = fault_messages (mg_run_session_get_profile (session));
-  if (*faults != '\0')
+  /* Under load a live merge can find the call past the bound before the
+   * sampler has given it up: the merge says how long it has been running
+   * (mg-merge.c), and a later profile has the sampler's verdict (seen once
+   * in 50 runs of session-core). */
+  if (g_str_has_prefix (faults, "ft_src hung in faulty_hang since "))
+    w->n_running++;
+  else if (*faults != '\0')
     w->seen = g_steal_pointer (&faults);
 }
 
@@ -1647,7 +1654,7 @@ test_session_live_hang (SessionFixture *f, gconstpointer user_data)
   g_unsetenv ("METROGRAPH_HANG_INTERVALS");
 
   g_assert_nonnull (w.seen);
-  g_test_message ("live: %s", w.seen);
+  g_test_message ("live: %s (%u live profiles saw the call running first)", w.seen, w.n_running);
   g_assert_true (g_str_has_prefix (w.seen, "ft_src hung in faulty_hang at sample 5 (called at "));
   g_assert_true (g_str_has_suffix (w.seen, "no return within 0.08 s); its metrics stop there\n"));
   saved = fault_messages (mg_run_session_get_profile (session));
