@@ -3,8 +3,9 @@
  * signals reach everything it started, and not us or whoever started us. When
  * we own the terminal, the child's group gets it for the run (as a shell
  * does), so Ctrl-C and terminal input go straight to the program. The parent
- * waits on a signalfd: terminating signals sent to us are forwarded, SIGCHLD
- * ends the wait, a timeout implements --stop-after. */
+ * waits on a signalfd and the program's pidfd: terminating signals sent to us
+ * are forwarded, the pidfd (or SIGCHLD) ends the wait, a timeout implements
+ * --stop-after. */
 /* posix_spawn_file_actions_addchdir_np */
 #define _GNU_SOURCE
 #include "mg-config.h"
@@ -29,6 +30,7 @@
 #include <spawn.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -700,32 +702,65 @@ poll_timeout_ms (gint64 deadline_us)
   return left <= 0 ? 0 : (int) MIN ((left + 999) / 1000, G_MAXINT);
 }
 
+/* Without a pidfd, how often the program's end is looked for when no
+ * SIGCHLD came. */
+#define END_CHECK_MS 100
+
+/* A descriptor that becomes readable when the program ends, whichever of
+ * our threads the kernel hands its SIGCHLD to (close-on-exec); -1 where the
+ * kernel has none (before Linux 5.3). */
+static int
+open_pidfd (pid_t pid)
+{
+#ifdef SYS_pidfd_open
+  return (int) syscall (SYS_pidfd_open, pid, 0);
+#else
+  return -1;
+#endif
+}
+
+/* The signals sent to us go to the program's group. */
+static void
+forward_signals (int sfd, pid_t pid)
+{
+  struct signalfd_siginfo info;
+
+  while (read (sfd, &info, sizeof info) == sizeof info)
+    if (info.ssi_signo != SIGCHLD)
+      kill (-pid, (int) info.ssi_signo);
+}
+
 /* --stop-after's SIGTERM and SIGKILL come from the stopper, as in the
- * window's runs (mg-stopper.h). */
+ * window's runs (mg-stopper.h). The end is not waited for through SIGCHLD
+ * alone: it is sent to the process, and a thread of ours that does not
+ * block it (a thread pool's, started before mg_launcher_block_signals) may
+ * take and discard it before the signalfd is read, which left this wait
+ * asleep for ever beside a program that had ended. The pidfd says the end
+ * whoever took the signal; without one the end is looked for every
+ * END_CHECK_MS. */
 static int
 wait_child (MgLauncher *self, pid_t pid, int sfd, int tty)
 {
   MgStopper stopper;
+  int pidfd = open_pidfd (pid);
+  int exit_status = 1;
 
   mg_stopper_init (&stopper, self->stop_after_s, self->grace_s);
   mg_stopper_start (&stopper, pid, self->start_mono_us);
   for (;;)
     {
-      struct pollfd pfd = { .fd = sfd, .events = POLLIN };
+      struct pollfd pfd[2] = { { .fd = sfd, .events = POLLIN },
+                               { .fd = pidfd, .events = POLLIN } };
+      int timeout = poll_timeout_ms (mg_stopper_get_deadline (&stopper));
       int status;
       pid_t done;
-      int n = poll (&pfd, 1, poll_timeout_ms (mg_stopper_get_deadline (&stopper)));
 
-      if (n < 0 && errno != EINTR)
-        return 1;
-      if (n > 0)
-        {
-          struct signalfd_siginfo info;
-
-          while (read (sfd, &info, sizeof info) == sizeof info)
-            if (info.ssi_signo != SIGCHLD)
-              kill (-pid, (int) info.ssi_signo);
-        }
+      if (pidfd < 0 && (timeout < 0 || timeout > END_CHECK_MS))
+        timeout = END_CHECK_MS;
+      if (poll (pfd, G_N_ELEMENTS (pfd), timeout) < 0 && errno != EINTR)
+        break;
+      if (pfd[0].revents & POLLIN)
+        forward_signals (sfd, pid);
 
       done = waitpid (pid, &status, WNOHANG | WUNTRACED);
       /* Without a terminal to hand back there is nobody to continue us:
@@ -737,11 +772,19 @@ wait_child (MgLauncher *self, pid_t pid, int sfd, int tty)
             follow_stop (pid, tty);
         }
       else if (done == pid)
-        return mg_launcher_child_ended (self, pid, status);
+        {
+          exit_status = mg_launcher_child_ended (self, pid, status);
+          break;
+        }
+      else if (done < 0 && errno != EINTR)
+        break; /* no longer ours to wait for: the pidfd would wake us for ever */
 
       mg_stopper_check (&stopper, g_get_monotonic_time ());
       self->stopped = stopper.stopped_after;
     }
+  if (pidfd >= 0)
+    close (pidfd);
+  return exit_status;
 }
 
 gboolean

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Run settings ↔ command line, checks, and the run session end to end with
  * the bundled workload. */
+#include <errno.h>
 #include <glib/gstdio.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "profile/mg-export-folded.h"
@@ -839,6 +845,79 @@ test_session_summary (SessionFixture *f, gconstpointer user_data)
   g_assert_null (mg_run_session_get_summary (session_run (f, "work=0.2")));
 }
 
+/* A thread of ours that does not block SIGCHLD, as a thread pool's started
+ * before the command line's run: it only sleeps, and the kernel may hand it
+ * the program's SIGCHLD, which it discards (SIG_DFL). */
+static gpointer
+bystander_main (gpointer data)
+{
+  for (;;)
+    g_usleep (G_USEC_PER_SEC);
+  return NULL;
+}
+
+/* pidfd_open fails with ENOSYS from now on, in this thread and those it
+ * starts, as on a kernel before 5.3; FALSE where seccomp filters cannot be
+ * set. */
+static gboolean
+deny_pidfd_open (void)
+{
+  struct sock_filter filter[] = {
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, SYS_pidfd_open, 0, 1),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog program = { G_N_ELEMENTS (filter), filter };
+
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+      || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0)
+    return FALSE;
+  g_assert_cmpint (syscall (SYS_pidfd_open, getpid (), 0), ==, -1);
+  g_assert_cmpint (errno, ==, ENOSYS);
+  return TRUE;
+}
+
+/* The command line's run ends when its program ends, whichever thread the
+ * kernel gives the SIGCHLD to: the launcher waited for it on a signalfd
+ * only, and once a thread pool's thread had taken it (the live merges of
+ * the tests before summary left some), summary hung with its program a
+ * zombie (issue 27, "a run that ends must end"). In a subprocess, with
+ * threads that take SIGCHLD and a program that ends at once: before the
+ * fix each of 8 tries hung at its 1st to 6th run (8 hangs in 21 runs),
+ * after it none of 8 tries (200 runs) did. With user_data, without pidfds
+ * (the launcher then looks for the end every 100 ms). */
+static void
+test_session_blocking_end (SessionFixture *f, gconstpointer user_data)
+{
+  gboolean no_pidfd = GPOINTER_TO_INT (user_data);
+
+  if (g_test_subprocess ())
+    {
+      if (no_pidfd && !deny_pidfd_open ())
+        {
+          g_test_skip ("seccomp filters cannot be set here");
+          return;
+        }
+      for (guint i = 0; i < 4; i++)
+        g_thread_unref (g_thread_new ("bystander", bystander_main, NULL));
+      mg_run_settings_set_arguments (f->settings, "exit=3");
+      for (guint i = 0; i < 25; i++)
+        {
+          g_autoptr (MgRunSession) session = mg_run_session_new (f->settings, f->catalogue);
+          g_autoptr (GError) error = NULL;
+
+          g_assert_true (mg_run_session_run (session, &error));
+          g_assert_no_error (error);
+          g_assert_cmpint (mg_run_session_get_exit_status (session), ==, 3);
+          g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+        }
+      return;
+    }
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 /* The window's run: an argument and output that are not UTF-8 are saved
  * as the bytes they are (the profile's output and argv), shown with
  * U+FFFD in the session's own text. */
@@ -1526,7 +1605,8 @@ fault_messages (MgProfile *profile)
 
 typedef struct {
   MgRunSession *session;
-  char *seen;                  /* the first live profile's fault events */
+  char *seen;                  /* the first live profile's verdict on the hang */
+  guint n_running;             /* live profiles that saw the call running past the bound first */
 } HangWatch;
 
 static void
@@ -1537,7 +1617,13 @@ on_hang_profile (MgRunSession *session, GParamSpec *pspec, HangWatch *w)
   if (w->seen != NULL || mg_run_session_get_state (session) != MG_RUN_STATE_RUNNING)
     return;
   faults = fault_messages (mg_run_session_get_profile (session));
-  if (*faults != '\0')
+  /* Under load a live merge can find the call past the bound before the
+   * sampler has given it up: the merge says how long it has been running
+   * (mg-merge.c), and a later profile has the sampler's verdict (seen once
+   * in 50 runs of session-core). */
+  if (g_str_has_prefix (faults, "ft_src hung in faulty_hang since "))
+    w->n_running++;
+  else if (*faults != '\0')
     w->seen = g_steal_pointer (&faults);
 }
 
@@ -1568,7 +1654,7 @@ test_session_live_hang (SessionFixture *f, gconstpointer user_data)
   g_unsetenv ("METROGRAPH_HANG_INTERVALS");
 
   g_assert_nonnull (w.seen);
-  g_test_message ("live: %s", w.seen);
+  g_test_message ("live: %s (%u live profiles saw the call running first)", w.seen, w.n_running);
   g_assert_true (g_str_has_prefix (w.seen, "ft_src hung in faulty_hang at sample 5 (called at "));
   g_assert_true (g_str_has_suffix (w.seen, "no return within 0.08 s); its metrics stop there\n"));
   saved = fault_messages (mg_run_session_get_profile (session));
@@ -1659,6 +1745,10 @@ main (int argc, char **argv)
               test_session_exit_status, session_teardown);
   g_test_add ("/run/session/summary", SessionFixture, NULL, session_setup,
               test_session_summary, session_teardown);
+  g_test_add ("/run/session/blocking-end", SessionFixture, GINT_TO_POINTER (FALSE),
+              session_setup, test_session_blocking_end, session_teardown);
+  g_test_add ("/run/session/blocking-end-no-pidfd", SessionFixture, GINT_TO_POINTER (TRUE),
+              session_setup, test_session_blocking_end, session_teardown);
   g_test_add ("/run/session/any-bytes", SessionFixture, NULL, session_setup,
               test_session_any_bytes, session_teardown);
   g_test_add ("/run/session/process-precision", SessionFixture, NULL, session_setup,
