@@ -176,7 +176,7 @@ test_describe (Fixture *f, gconstpointer data)
                                         "Off CPU 100 %\n"));
   g_assert_nonnull (strstr (off, "do not tell these apart"));
   g_assert_cmpstr (main_text, ==,
-                   "Main thread, 3.48–3.52 s: Computing 0 %, MPI 0 %, I/O 100 %, Waiting 0 %");
+                   "Main Thread, 3.48–3.52 s: Computing 0 %, MPI 0 %, I/O 100 %, Waiting 0 %");
   g_assert_null (after);
   g_assert_cmpint (mg_thread_strip_row_at (strip, strip_y (1)), ==, 1);
   g_assert_cmpint (mg_thread_strip_row_at (strip, 3), ==, -1);
