@@ -82,6 +82,17 @@ typedef struct {
    * record is a file (an exec drops it for nothing). */
   void *inherited_map;
   size_t inherited_size;
+  /* A fork child's record is not laid out at the fork (most exec at
+   * once, and need none): mg_sampler_ensure_record lays it out from its
+   * parent's (pending_parent, still mapped: inherited_map) at its first
+   * round, its exit, or before it forks in turn. */
+  bool record_pending;
+  bool pending_was_leader;
+  int pending_ppid;
+  MgRecordWriter pending_parent;
+  /* The parent's plugin states at the fork when its record is a file
+   * (shared: it changes on), else NULL (the child's copy holds still). */
+  MgRecordPlugin *pending_states;
 
   pthread_t thread;
   bool thread_started;
@@ -184,6 +195,10 @@ MG_INTERNAL void mg_sampler_elect (MgSampler *s);
  * (mg_record_materialize), under s->lock or with the thread stopped;
  * false when it is not a file (the reason logged). */
 MG_INTERNAL bool mg_sampler_materialize (MgSampler *s, uint32_t head_slots);
+/* Lays out a fork child's pending record (record_pending), under s->lock
+ * or with the thread stopped; false when it has none (then s->rec is a
+ * stub in memory, record_failed set: nothing is written out). */
+MG_INTERNAL bool mg_sampler_ensure_record (MgSampler *s);
 /* At exit, before a Score-P plugin's statics are destroyed: stops the
  * thread, takes the last sample and stops and cleans up the plugins, once;
  * the record is closed later, by the exit handler that knows the status. */
