@@ -32,6 +32,10 @@ typedef struct {
   bool leader_only;   /* every metric of it is onePerNode */
   bool initialised;   /* init returned 0 and cleanup is owed */
   bool failed_in_init;/* a plugin error was set during its init */
+  /* Its state and error code in a fork child's parent record at the fork
+   * (the record laid out later takes these: mg_sampler_ensure_record). */
+  uint32_t fork_state;
+  int32_t fork_error_code;
 } MgPluginRt;
 
 typedef struct {
@@ -84,15 +88,12 @@ typedef struct {
   size_t inherited_size;
   /* A fork child's record is not laid out at the fork (most exec at
    * once, and need none): mg_sampler_ensure_record lays it out from its
-   * parent's (pending_parent, still mapped: inherited_map) at its first
+   * parent's (pending_plugins, still mapped: inherited_map) at its first
    * round, its exit, or before it forks in turn. */
   bool record_pending;
   bool pending_was_leader;
   int pending_ppid;
-  MgRecordWriter pending_parent;
-  /* The parent's plugin states at the fork when its record is a file
-   * (shared: it changes on), else NULL (the child's copy holds still). */
-  MgRecordPlugin *pending_states;
+  const MgRecordPlugin *pending_plugins; /* the parent's table, mapped */
 
   pthread_t thread;
   bool thread_started;

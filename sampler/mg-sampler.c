@@ -207,63 +207,70 @@ mg_sampler_materialize (MgSampler *s, uint32_t head_slots)
   return true;
 }
 
-/* A fork child's plugin states: its parent's, but those only a leader
- * loads (a child is never the leader). */
+/* A fork child's plugin states: its parent's at the fork (a parent record
+ * that is a file changes on), but those only a leader loads (a child is
+ * never the leader). */
 static void
 copy_parent_states (const MgSampler *s, MgRecordPlugin *plugins)
 {
-  const MgRecordPlugin *from = s->pending_states ? s->pending_states : s->pending_parent.plugins;
   for (size_t i = 0; i < s->plan.n_sources; i++)
     {
-      plugins[i] = from[i];
-      if (s->pending_was_leader && s->plugins[i].leader_only)
+      const MgPluginRt *p = &s->plugins[i];
+      plugins[i] = s->pending_plugins[i];
+      /* Its text went with a later state (a hang in the parent). */
+      if (plugins[i].state != p->fork_state)
+        plugins[i].error[0] = '\0';
+      plugins[i].state = p->fork_state;
+      plugins[i].error_code = p->fork_error_code;
+      if (s->pending_was_leader && p->leader_only)
         plugins[i].state = MG_PLUGIN_STATE_NOT_LEADER;
     }
 }
 
-/* The stub a fork child's plugins write their states into when it has
- * no record: it ended by an exec before its first round, or its record
- * could not be laid out. Nothing of it is written out. */
-static bool stub_installed;
+/* What a fork child's plugins write their states into when it has no
+ * record: it ended by an exec before its first round, or its record could
+ * not be laid out. Nothing of it is written out: a static header and a
+ * copy of the plugin table (their stop and cleanup write their states). */
+static MgRecordHeader stub_header;
+static MgRecordPlugin *stub_plugins;
 
 static void
 install_stub (MgSampler *s)
 {
-  MgRecordWriter w;
-  memset (&w, 0, sizeof w);
-  w.header = calloc (1, sizeof *w.header);
-  w.plugins = calloc (s->plan.n_sources + 1, sizeof *w.plugins);
-  w.metrics = calloc (s->plan.n_metrics + 1, sizeof *w.metrics);
-  if (!w.header || !w.plugins || !w.metrics)
-    abort ();
-  w.in_memory = true;
-  if (s->record_pending && s->pending_parent.plugins)
-    copy_parent_states (s, w.plugins);
-  free (s->pending_states);
-  s->pending_states = NULL;
+  const MgRecordPlugin *parent = s->pending_plugins;
+  memset (&stub_header, 0, sizeof stub_header);
+  s->rec.header = &stub_header;
+  s->rec.metrics = NULL;
+  s->rec.map = NULL;
+  s->rec.stacks = NULL;
+  s->rec.in_memory = true;
+  s->rec.plugins = NULL;
+  if (s->record_pending && parent)
+    {
+      stub_plugins = malloc (s->plan.n_sources * sizeof *stub_plugins + 1);
+      if (stub_plugins)
+        copy_parent_states (s, stub_plugins);
+      s->rec.plugins = stub_plugins;
+    }
   s->record_pending = false;
   s->record_failed = true;
-  s->rec = w;
-  stub_installed = true;
 }
 
 static void
 free_stub (MgSampler *s)
 {
-  if (!stub_installed)
+  if (s->rec.header != &stub_header)
     return;
-  free (s->rec.header);
-  free (s->rec.plugins);
-  free (s->rec.metrics);
+  free (stub_plugins);
+  stub_plugins = NULL;
   memset (&s->rec, 0, sizeof s->rec);
-  stub_installed = false;
 }
 
 bool
 mg_sampler_ensure_record (MgSampler *s)
 {
   if (!s->record_pending)
-    return !stub_installed;
+    return s->rec.header != &stub_header;
   if (!create_record (s, true))
     {
       install_stub (s);
@@ -275,8 +282,6 @@ mg_sampler_ensure_record (MgSampler *s)
   h->ppid = s->pending_ppid;
   h->start_real_ns -= mg_now_ns () - s->start_ns;
   copy_parent_states (s, s->rec.plugins);
-  free (s->pending_states);
-  s->pending_states = NULL;
   for (size_t m = 0; m < s->plan.n_metrics; m++)
     if (s->metrics[m].active)
       s->rec.metrics[m].flags |= MG_METRIC_FLAG_ACTIVE;
@@ -437,18 +442,14 @@ atfork_child (void)
       /* Unmapped when this record is a file, or by the exec most children
        * do first (an munmap for nothing). */
       drop_inherited (s);
-      s->pending_parent = s->rec;
-      s->pending_was_leader = was_leader;
       s->inherited_map = s->rec.map;
       s->inherited_size = s->rec.size;
-      s->pending_states = NULL;
-      if (!s->rec.in_memory && s->rec.plugins)
+      s->pending_plugins = s->rec.plugins;
+      s->pending_was_leader = was_leader;
+      for (size_t i = 0; i < s->plan.n_sources; i++)
         {
-          size_t size = s->plan.n_sources * sizeof *s->pending_states;
-          s->pending_states = malloc (size ? size : 1);
-          if (!s->pending_states)
-            abort ();
-          memcpy (s->pending_states, s->rec.plugins, size);
+          s->plugins[i].fork_state = s->rec.plugins[i].state;
+          s->plugins[i].fork_error_code = s->rec.plugins[i].error_code;
         }
       s->record_pending = true;
     }
@@ -457,7 +458,14 @@ atfork_child (void)
   s->pending_ppid = parent_pid;
   s->start_ns = mg_now_ns ();
   s->record_failed = false;
-  memset (&s->rec, 0, sizeof s->rec);
+  /* No record yet (the writer's 4 KB path is left: only its pointers). */
+  s->rec.map = NULL;
+  s->rec.size = 0;
+  s->rec.header = NULL;
+  s->rec.plugins = NULL;
+  s->rec.metrics = NULL;
+  s->rec.stacks = NULL;
+  s->rec.in_memory = false;
   s->rec.max_stacks = mg_stacks_table_size (s);
   for (size_t i = 0; i < s->plan.n_sources; i++)
     if (was_leader && s->plugins[i].leader_only)
@@ -677,8 +685,6 @@ mg_sampler_restart (void)
     }
   free_stub (s);
   mg_record_forget (&s->rec);
-  free (s->pending_states);
-  s->pending_states = NULL;
   s->record_pending = false;
   drop_inherited (s);
   s->sampling = false;
