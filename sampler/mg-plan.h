@@ -58,6 +58,7 @@ typedef struct {
   size_t n_sources;
   MgPlanMetric *metrics;
   size_t n_metrics;
+  char *text;           /* the plan's text: every string above points into it */
 } MgPlan;
 
 /* Parses path into plan. On failure returns -1 and writes

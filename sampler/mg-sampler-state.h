@@ -32,6 +32,10 @@ typedef struct {
   bool leader_only;   /* every metric of it is onePerNode */
   bool initialised;   /* init returned 0 and cleanup is owed */
   bool failed_in_init;/* a plugin error was set during its init */
+  /* Its state and error code in a fork child's parent record at the fork
+   * (the record laid out later takes these: mg_sampler_ensure_record). */
+  uint32_t fork_state;
+  int32_t fork_error_code;
 } MgPluginRt;
 
 typedef struct {
@@ -82,6 +86,14 @@ typedef struct {
    * record is a file (an exec drops it for nothing). */
   void *inherited_map;
   size_t inherited_size;
+  /* A fork child's record is not laid out at the fork (most exec at
+   * once, and need none): mg_sampler_ensure_record lays it out from its
+   * parent's (pending_plugins, still mapped: inherited_map) at its first
+   * round, its exit, or before it forks in turn. */
+  bool record_pending;
+  bool pending_was_leader;
+  int pending_ppid;
+  const MgRecordPlugin *pending_plugins; /* the parent's table, mapped */
 
   pthread_t thread;
   bool thread_started;
@@ -184,6 +196,10 @@ MG_INTERNAL void mg_sampler_elect (MgSampler *s);
  * (mg_record_materialize), under s->lock or with the thread stopped;
  * false when it is not a file (the reason logged). */
 MG_INTERNAL bool mg_sampler_materialize (MgSampler *s, uint32_t head_slots);
+/* Lays out a fork child's pending record (record_pending), under s->lock
+ * or with the thread stopped; false when it has none (then s->rec is a
+ * stub in memory, record_failed set: nothing is written out). */
+MG_INTERNAL bool mg_sampler_ensure_record (MgSampler *s);
 /* At exit, before a Score-P plugin's statics are destroyed: stops the
  * thread, takes the last sample and stops and cleans up the plugins, once;
  * the record is closed later, by the exit handler that knows the status. */

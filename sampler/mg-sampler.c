@@ -147,7 +147,6 @@ static bool
 create_record (MgSampler *s, bool in_memory)
 {
   char err[512];
-  s->start_ns = mg_now_ns ();
   s->record_failed = false;
   int rc = (in_memory ? mg_record_create_in_memory
                       : mg_record_create_with_stacks) (&s->rec, s->plan.record_dir, s->host,
@@ -208,6 +207,87 @@ mg_sampler_materialize (MgSampler *s, uint32_t head_slots)
   return true;
 }
 
+/* A fork child's plugin states: its parent's at the fork (a parent record
+ * that is a file changes on), but those only a leader loads (a child is
+ * never the leader). */
+static void
+copy_parent_states (const MgSampler *s, MgRecordPlugin *plugins)
+{
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    {
+      const MgPluginRt *p = &s->plugins[i];
+      plugins[i] = s->pending_plugins[i];
+      /* Its text went with a later state (a hang in the parent). */
+      if (plugins[i].state != p->fork_state)
+        plugins[i].error[0] = '\0';
+      plugins[i].state = p->fork_state;
+      plugins[i].error_code = p->fork_error_code;
+      if (s->pending_was_leader && p->leader_only)
+        plugins[i].state = MG_PLUGIN_STATE_NOT_LEADER;
+    }
+}
+
+/* What a fork child's plugins write their states into when it has no
+ * record: it ended by an exec before its first round, or its record could
+ * not be laid out. Nothing of it is written out: a static header and a
+ * copy of the plugin table (their stop and cleanup write their states). */
+static MgRecordHeader stub_header;
+static MgRecordPlugin *stub_plugins;
+
+static void
+install_stub (MgSampler *s)
+{
+  const MgRecordPlugin *parent = s->pending_plugins;
+  memset (&stub_header, 0, sizeof stub_header);
+  s->rec.header = &stub_header;
+  s->rec.metrics = NULL;
+  s->rec.map = NULL;
+  s->rec.stacks = NULL;
+  s->rec.in_memory = true;
+  s->rec.plugins = NULL;
+  if (s->record_pending && parent)
+    {
+      stub_plugins = malloc (s->plan.n_sources * sizeof *stub_plugins + 1);
+      if (stub_plugins)
+        copy_parent_states (s, stub_plugins);
+      s->rec.plugins = stub_plugins;
+    }
+  s->record_pending = false;
+  s->record_failed = true;
+}
+
+static void
+free_stub (MgSampler *s)
+{
+  if (s->rec.header != &stub_header)
+    return;
+  free (stub_plugins);
+  stub_plugins = NULL;
+  memset (&s->rec, 0, sizeof s->rec);
+}
+
+bool
+mg_sampler_ensure_record (MgSampler *s)
+{
+  if (!s->record_pending)
+    return s->rec.header != &stub_header;
+  if (!create_record (s, true))
+    {
+      install_stub (s);
+      return false;
+    }
+  s->record_pending = false;
+  MgRecordHeader *h = s->rec.header;
+  /* As at the fork: its parent then, and its start on the real clock. */
+  h->ppid = s->pending_ppid;
+  h->start_real_ns -= mg_now_ns () - s->start_ns;
+  copy_parent_states (s, s->rec.plugins);
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    if (s->metrics[m].active)
+      s->rec.metrics[m].flags |= MG_METRIC_FLAG_ACTIVE;
+  return true;
+}
+
 static void
 start_sampling (MgSampler *s)
 {
@@ -248,6 +328,7 @@ begin (MgSampler *s)
    * run is about, and the launcher marks it if it is killed early); its
    * descendants, often many and short, only once they live to their
    * first round or end by exit. */
+  s->start_ns = mg_now_ns ();
   if (!create_record (s, deferred))
     return;
   mg_scorep_statics_set_hook (end_before_plugin_statics);
@@ -328,7 +409,11 @@ atfork_parent (void)
 }
 
 /* The child samples into its own record: fresh samples, never the node
- * leader, its plugins as inherited (already initialised). */
+ * leader, its plugins as inherited (already initialised). The record is
+ * laid out only when it is needed (mg_sampler_ensure_record): most fork
+ * children exec at once, and the layout (a mapping, the tables, the
+ * parent's plugin states: about 80 us of the child's CPU, its pages
+ * copied or zeroed one by one) was for nothing. */
 static void
 atfork_child (void)
 {
@@ -339,7 +424,7 @@ atfork_child (void)
       s->sampling = false;
       return;
     }
-  MgRecordWriter parent = s->rec;
+  int parent_pid = s->pid;
   s->thread_started = false;
   s->thread_called_off = false; /* threads are not inherited */
   s->lock_kept = false;
@@ -352,34 +437,44 @@ atfork_child (void)
   s->lock_fd = -1;
   bool was_leader = s->leader;
   s->leader = false;
-  drop_inherited (s);
-  /* In memory: most fork children exec or exit at once. */
-  if (!create_record (s, true))
+  if (!s->record_pending)
     {
-      mg_record_forget (&parent);
-      return;
-    }
-  for (size_t i = 0; i < s->plan.n_sources; i++)
-    {
-      MgRecordPlugin *rp = &s->rec.plugins[i];
-      *rp = parent.plugins[i];
-      if (was_leader && s->plugins[i].leader_only)
+      /* Unmapped when this record is a file, or by the exec most children
+       * do first (an munmap for nothing). */
+      drop_inherited (s);
+      s->inherited_map = s->rec.map;
+      s->inherited_size = s->rec.size;
+      s->pending_plugins = s->rec.plugins;
+      s->pending_was_leader = was_leader;
+      for (size_t i = 0; i < s->plan.n_sources; i++)
         {
-          rp->state = MG_PLUGIN_STATE_NOT_LEADER;
-          s->plugins[i].initialised = false;
+          s->plugins[i].fork_state = s->rec.plugins[i].state;
+          s->plugins[i].fork_error_code = s->rec.plugins[i].error_code;
         }
+      s->record_pending = true;
     }
+  /* else its parent had not laid out its own yet: this one is laid out
+   * from the same record, still mapped, as the parent's would have been. */
+  s->pending_ppid = parent_pid;
+  s->start_ns = mg_now_ns ();
+  s->record_failed = false;
+  /* No record yet (the writer's 4 KB path is left: only its pointers). */
+  s->rec.map = NULL;
+  s->rec.size = 0;
+  s->rec.header = NULL;
+  s->rec.plugins = NULL;
+  s->rec.metrics = NULL;
+  s->rec.stacks = NULL;
+  s->rec.in_memory = false;
+  s->rec.max_stacks = mg_stacks_table_size (s);
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    if (was_leader && s->plugins[i].leader_only)
+      s->plugins[i].initialised = false;
   for (size_t m = 0; m < s->plan.n_metrics; m++)
     {
       MgMetricRt *rt = &s->metrics[m];
       rt->active = rt->active && !s->plan.metrics[m].one_per_node;
-      if (rt->active)
-        s->rec.metrics[m].flags |= MG_METRIC_FLAG_ACTIVE;
     }
-  /* Unmapped when this record is a file, or by the exec most children
-   * do first (an munmap for nothing). */
-  s->inherited_map = parent.map;
-  s->inherited_size = parent.size;
   start_sampling (s);
 }
 
@@ -468,6 +563,15 @@ end_plugins (MgSampler *s, bool final_round, bool ending_now)
   if (__atomic_exchange_n (&plugins_ended, 1, __ATOMIC_ACQ_REL))
     return plugins_stopped;
   bool stopped = plugins_stopped = stop_thread (s, ending_now);
+  /* A fork child ending before its first round: its record is laid out
+   * now if it exits (it holds its life); an exec needs none. */
+  if (stopped && s->record_pending)
+    {
+      if (final_round)
+        mg_sampler_ensure_record (s);
+      else
+        install_stub (s);
+    }
   /* A process that exits before its first round with its plugins loaded:
    * its record becomes a file now, with room for the last round. One that
    * ends with its life only is written out at the very end (finish). */
@@ -503,7 +607,8 @@ end_plugins (MgSampler *s, bool final_round, bool ending_now)
        * no slot, and asked to stop first it writes none: the process
        * still shows its life. */
       mg_sampling_request_stop (s);
-      if (final_round && __atomic_load_n (&s->plugins_pending, __ATOMIC_SEQ_CST))
+      if (final_round && __atomic_load_n (&s->plugins_pending, __ATOMIC_SEQ_CST)
+          && s->rec.header)
         mg_sampling_life_slot (s);
     }
   return stopped;
@@ -529,6 +634,9 @@ finish (MgRecordState state, int status, bool ending_now)
     return false;
   end_plugins (s, state == MG_RECORD_STATE_EXITED, ending_now);
   MgRecordHeader *h = s->rec.header;
+  /* A fork child whose thread, stuck, still had its record to lay out. */
+  if (!h)
+    return true;
   h->end_mono_ns = mg_now_ns ();
   h->end_status = status;
   __atomic_store_n (&h->state, (uint32_t) state, __ATOMIC_RELEASE);
@@ -575,7 +683,9 @@ mg_sampler_restart (void)
       pthread_join (s->thread, NULL);
       s->thread_started = false;
     }
+  free_stub (s);
   mg_record_forget (&s->rec);
+  s->record_pending = false;
   drop_inherited (s);
   s->sampling = false;
   plugins_ended = 0;

@@ -402,7 +402,10 @@ thread_main (void *data)
   if (!__atomic_compare_exchange_n (&s->thread_state, &not_begun, MG_THREAD_RUNNING, false,
                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     return NULL; /* called off by the process's end before it began */
-  int64_t next = s->sampling_start_ns + (int64_t) s->rec.header->interval_ns;
+  /* The plan's interval, the record's: a fork child's record is laid out
+   * below, under the lock. */
+  int64_t interval_ns = (int64_t) s->plan.interval_ms * 1000000;
+  int64_t next = s->sampling_start_ns + interval_ns;
   int64_t stop_at = s->plan.stop_after_ms
                       ? s->start_ns + (int64_t) s->plan.stop_after_ms * 1000000
                       : INT64_MAX;
@@ -418,21 +421,22 @@ thread_main (void *data)
    * (or execs) before, most of a build's or a script's, never loads them,
    * nor waits at its end for one being loaded. */
   if (s->plugins_pending)
-    sleep_until (s, s->start_ns + (int64_t) s->rec.header->interval_ns / 4);
+    sleep_until (s, s->start_ns + interval_ns / 4);
   mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
   pthread_mutex_lock (&s->lock);
   /* Under the lock: a fork or the process's end waits for the plugins to
    * be ready (or for their time limit), as for a round. Before this
    * thread's usage and activity start: their initialisation is not a
    * round's. */
-  if (!s->stop_requested && s->plugins_pending)
+  bool have_record = s->stop_requested || mg_sampler_ensure_record (s);
+  if (!s->stop_requested && have_record && s->plugins_pending)
     {
       mg_sampler_elect (s);
       mg_plugins_begin (s);
     }
   mg_thread_usage_begin ();
   mg_thread_activity_begin ();
-  while (!s->stop_requested)
+  while (have_record && !s->stop_requested)
     {
       int64_t wake = next < stop_at ? next : stop_at;
       pthread_mutex_unlock (&s->lock);

@@ -159,6 +159,68 @@ test_select_ranks (void)
   expect_error (HEAD "select_ranks\t1\nselect_ranks\t2\n", "5: more than one 'select_ranks' line");
 }
 
+/* Checks the n metrics of a plan made by many_lines (). */
+static void
+assert_many_lines (const MgPlan *plan, guint n)
+{
+  g_assert_cmpuint (plan->n_sources, ==, 2);
+  g_assert_cmpstr (plan->sources[1].id, ==, "s1");
+  g_assert_cmpstr (plan->sources[1].library, ==, "/lib/s\\1.so");
+  g_assert_cmpuint (plan->n_metrics, ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("metric-%u", i);
+      g_autofree char *data = g_strdup_printf ("%u\tx\n%s", i, i % 2 ? "odd" : "even");
+      g_assert_cmpstr (plan->metrics[i].id, ==, id);
+      g_assert_cmpuint (plan->metrics[i].source, ==, i % 2);
+      g_assert_cmpstr (plan->metrics[i].custom_data, ==, data);
+      g_assert_cmpstr (plan->metrics[i].getter, ==, "get");
+    }
+  g_assert_cmpuint (plan->n_skip, ==, 3);
+  g_assert_true (mg_plan_skips (plan, "/bin/skip-2"));
+  g_assert_cmpstr (plan->run_id, ==, "last");
+}
+
+/* A plan of n metric lines, each with escapes, the last line without its
+ * newline; run_id given twice (the last counts). */
+static char *
+many_lines (guint n)
+{
+  GString *text = g_string_new ("metrograph-plan 1\nrun_id\tfirst\nrecord_dir\t/tmp/x\n"
+                                "source\t0\ts0\t/lib/s0.so\t\t\n"
+                                "source\t1\ts1\t/lib/s\\\\1.so\t\t\n");
+  for (guint i = 0; i < 3; i++)
+    g_string_append_printf (text, "skip_program\tskip-%u\n", i);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "metric\t%u\t%u\tmetric-%u\tget\tuint64_t\tB\t0\t0\t0\t"
+                            "time\t\t%u\\tx\\n%s\n", i, i % 2, i, i, i % 2 ? "odd" : "even");
+  g_string_append (text, "run_id\tlast");
+  return g_string_free (text, FALSE);
+}
+
+/* Every string points into one copy of the text, parsed in place: a plan
+ * of many lines (over 16 KiB, the file reader's first buffer) keeps each
+ * line's fields intact, read from the file and from the text alike, and
+ * the text given (the environment's) is left as it was. */
+static void
+test_many_lines (void)
+{
+  const guint n = 300;
+  g_autofree char *text = many_lines (n);
+  g_autofree char *copy = g_strdup (text);
+  MgPlan plan;
+  char err[512];
+  g_assert_cmpuint (strlen (text), >, 16384);
+  g_assert_cmpint (parse (text, &plan, err, sizeof err), ==, 0);
+  assert_many_lines (&plan, n);
+  mg_plan_clear (&plan);
+  g_assert_null (plan.text);
+  g_assert_cmpint (mg_plan_load_text (plan_path, text, &plan, err, sizeof err), ==, 0);
+  g_assert_cmpstr (text, ==, copy);
+  assert_many_lines (&plan, n);
+  mg_plan_clear (&plan);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -171,6 +233,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sampler/plan/environment", test_environment_fallbacks);
   g_test_add_func ("/sampler/plan/errors", test_errors);
   g_test_add_func ("/sampler/plan/select-ranks", test_select_ranks);
+  g_test_add_func ("/sampler/plan/many-lines", test_many_lines);
   int rc = g_test_run ();
   g_unlink (plan_path);
   g_rmdir (dir);

@@ -732,6 +732,14 @@ test_fork_short_child (Fixture *f, gconstpointer user_data)
   /* Ended before its first round, it calls no getter for its last slot:
    * its life only. */
   g_assert_cmpuint (rec_value (kid, 0, 0)->count, ==, 0);
+  /* Its record was laid out only at its exit, as at its fork: its parent
+   * then, and its start on the real clock as far from its parent's next
+   * image's as on the monotonic one (within 5 ms). */
+  const MgRecordHeader *parent = hdr (recs->pdata[recs->pdata[0] == kid ? 1 : 0]);
+  g_assert_cmpint (hdr (kid)->ppid, ==, parent->pid);
+  gint64 skew = (hdr (kid)->start_real_ns - parent->start_real_ns)
+                - (hdr (kid)->start_mono_ns - parent->start_mono_ns);
+  g_assert_cmpint (ABS (skew), <, 5000000);
   for (guint k = 0; k < recs->len; k++)
     {
       const MgRecordHeader *h = hdr (recs->pdata[k]);
