@@ -1019,8 +1019,21 @@ test_short_record_small (Fixture *f, gconstpointer user_data)
   g_assert_cmpuint (h->state, ==, MG_RECORD_STATE_EXITED);
   g_assert_cmpuint (h->n_samples, >=, 1);
   g_assert_cmpuint (h->n_samples, <, MG_RECORD_HEAD_SLOTS);
+  /* Plugins load a quarter interval after the start: on a loaded machine
+   * the first slots may come before, and hold no value (count 0, never a
+   * made-up 0). From the first value on, the ramp's calls in order. */
+  guint valued = 0;
   for (guint i = 0; i < h->n_samples; i++)
-    g_assert_cmpfloat (rec_value (r, i, 0)->mean, ==, (double) (i + 1));
+    {
+      const MgRecordValue *v = rec_value (r, i, 0);
+
+      if (v->count == 0 && valued == 0)
+        continue;
+      g_assert_cmpuint (v->count, >, 0);
+      g_assert_cmpfloat (v->mean, ==, (double) (++valued));
+    }
+  g_test_message ("%u of %u slots with the ramp's value", valued, (guint) h->n_samples);
+  g_assert_cmpuint (valued, >=, 1);
 }
 
 /* A real process's record grows as its slots fill (it starts with its
