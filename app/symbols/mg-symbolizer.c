@@ -193,6 +193,18 @@ mg_symbolizer_is_own_module (const char *module_path)
   return g_str_has_prefix (base, "libmetrograph-");
 }
 
+/* Only a module named like an MPI library (libmpi, libmpich,
+ * libmpi_ibm…) is opened to look: reading every module's symbols could
+ * ask a debuginfod server for each. */
+static gboolean
+might_be_mpi (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *lower = g_ascii_strdown (base, -1);
+
+  return strstr (lower, "mpi") != NULL;
+}
+
 /* The path of the module that defines NAME ("MPI_<name>": its profiling
  * entry PMPI_<name> first, which only the MPI library has), among the
  * process's modules and those opened; NULL when none does. */
@@ -218,7 +230,7 @@ mpi_library (MgSymbolizer *self, const char *name)
         const char *k = keys->pdata[i];
         g_autofree char *path = g_strndup (k, (gsize) (strchr (k, '\n') - k));
 
-        if (!mg_symbolizer_is_own_module (path)
+        if (!mg_symbolizer_is_own_module (path) && might_be_mpi (path)
             && mg_symbol_module_defines (module_of_key (self, k), pass == 0 ? pname : name))
           found = g_steal_pointer (&path);
       }

@@ -50,7 +50,9 @@ GPtrArray *mg_symbolizer_resolve (MgSymbolizer *self,
  * own libraries (mg_symbolizer_is_own_module: the MPI wrapper, the
  * sampler) resolves to the function it interposes, "MPI_<name>", without
  * file or line, its module the one defining PMPI_<name> (or MPI_<name>)
- * among these and the modules opened so far, else "MPI library"
+ * among these and the modules opened so far whose name holds "mpi" (the
+ * others are not read, lest a debuginfod server be asked for each), else
+ * "MPI library"
  * (translated): Metrograph's code never shows in the user's profile. */
 void mg_symbolizer_add_process_module (MgSymbolizer *self,
                                        const char *path,
