@@ -58,25 +58,53 @@ name_frame (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entrie
 {
   CodeNamer *namer = user_data;
   g_autoptr (GError) error = NULL;
+  gboolean own;
   guint n;
 
   /* Outside every module: the address is all there is. */
   if (module == NULL)
     return 0;
-  n = name_stored (namer, module, vaddr, entries, max);
+  /* Our own libraries' frames are the symboliser's to present (an MPI
+   * function in its MPI library); stored names carry no module. */
+  own = mg_symbolizer_is_own_module (module->path);
+  n = own ? 0 : name_stored (namer, module, vaddr, entries, max);
   if (n > 0)
     return n;
   g_clear_pointer (&namer->last, g_ptr_array_unref);
   /* On failure the one fallback frame has no function: named by offset. */
   namer->last = mg_symbolizer_resolve (namer->symbolizer, module->path, module->build_id,
                                        module->build_id_len, vaddr, &error);
+  /* Our library is not on this machine: the names the run stored. */
+  if (own && error != NULL)
+    {
+      n = name_stored (namer, module, vaddr, entries, max);
+      if (n > 0)
+        return n;
+    }
   n = MIN (namer->last->len, max);
   for (guint i = 0; i < n; i++)
     {
       const MgSymbolFrame *f = g_ptr_array_index (namer->last, chain_index (i, n, namer->last->len));
-      entries[i] = (MgFrameNameEntry) { f->function, f->file, f->line };
+      entries[i] = (MgFrameNameEntry) { f->function, f->file, f->line,
+                                        g_strcmp0 (f->module, module->path) != 0 ? f->module
+                                                                                  : NULL };
     }
   return n;
+}
+
+/* The profile's modules, where the symboliser finds the MPI library of
+ * an MPI function our wrapper interposed. */
+static void
+add_process_modules (MgSymbolizer *symbolizer, MgProfile *profile)
+{
+  g_autoptr (MgStackSet) set = mg_stack_set_new (profile, -1, 0, 0);
+
+  for (guint m = 0; m < mg_stack_set_get_n_modules (set); m++)
+    {
+      const MgStackModule *module = mg_stack_set_get_module (set, m);
+      mg_symbolizer_add_process_module (symbolizer, module->path, module->build_id,
+                                        module->build_id_len);
+    }
 }
 
 MgFrameNamer *
@@ -86,6 +114,7 @@ mg_code_namer_new_for (MgProfile *profile, MgSymbolizer *symbolizer)
 
   namer->profile = g_object_ref (profile);
   namer->symbolizer = g_object_ref (symbolizer);
+  add_process_modules (symbolizer, profile);
   namer->last_names = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_stack_frame_name_free);
   return mg_frame_namer_new (name_frame, namer, code_namer_free);
 }

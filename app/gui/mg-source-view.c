@@ -519,6 +519,18 @@ show_without_file (MgSourceView *self)
                   FALSE);
       return TRUE;
     }
+  /* An MPI function: the symboliser shows the MPI library's function in
+   * place of Metrograph's wrapper of it, and never our source. */
+  if (g_str_has_prefix (self->function, "MPI_"))
+    {
+      detail = g_strdup_printf (
+        /* Translators: %s is an MPI function's name, e.g. MPI_Waitall */
+        _("No source: “%s” is a function of the MPI library, whose source is not part of "
+          "the profile. Its time is shown at its call sites in the program."),
+        self->function);
+      show_empty (self, _("Function of the MPI Library"), detail, FALSE);
+      return TRUE;
+    }
   detail = g_strdup_printf (
     /* Translators: %s is a function's name */
     _("The debug information names no source file for “%s”. Build the program with -g (and "

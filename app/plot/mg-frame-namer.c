@@ -157,7 +157,8 @@ name_frame (MgFrameNamer *self, const MgStackModule *module, guint64 lookup)
                           : g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", lookup);
           name = fallback;
         }
-      ff->ids[i] = intern (self, name, entries[i].file, entries[i].line, path);
+      ff->ids[i] = intern (self, name, entries[i].file, entries[i].line,
+                           entries[i].module ? entries[i].module : path);
     }
   return ff;
 }

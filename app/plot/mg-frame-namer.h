@@ -31,6 +31,8 @@ typedef struct {
   const char *name;  /* NULL: unresolved, the namer writes module+0xoffset */
   const char *file;
   guint line;
+  const char *module; /* NULL: the frame's module; else the module the function is shown in
+                       * (an interposed MPI function: the MPI library) */
 } MgFrameNameEntry;
 
 /* Names MODULE (NULL: outside every module) at LOOKUP_VADDR (already

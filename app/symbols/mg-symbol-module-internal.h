@@ -33,6 +33,9 @@ gboolean mg_symbol_module_resolve (MgSymbolModule *module,
                                    GPtrArray *frames,
                                    GError **error);
 
+/* Whether the module defines the function NAME (its symbol tables). */
+gboolean mg_symbol_module_defines (MgSymbolModule *module, const char *name);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgSymbolModule, mg_symbol_module_free)
 
 G_END_DECLS

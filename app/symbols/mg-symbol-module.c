@@ -251,6 +251,27 @@ resolved_free (Resolved *resolved)
   g_free (resolved);
 }
 
+gboolean
+mg_symbol_module_defines (MgSymbolModule *self, const char *name)
+{
+  int n;
+
+  if (self->error != NULL || self->mod == NULL)
+    return FALSE;
+  n = dwfl_module_getsymtab (self->mod);
+  for (int i = 1; i < n; i++)
+    {
+      GElf_Sym sym;
+      GElf_Addr addr;
+      const char *its = dwfl_module_getsym_info (self->mod, i, &sym, &addr, NULL, NULL, NULL);
+
+      if (its != NULL && sym.st_shndx != SHN_UNDEF && GELF_ST_TYPE (sym.st_info) == STT_FUNC
+          && g_str_equal (its, name))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* A profile names the same address in many stacks: each is resolved
  * once, and copied after. */
 gboolean

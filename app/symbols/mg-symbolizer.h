@@ -45,6 +45,24 @@ GPtrArray *mg_symbolizer_resolve (MgSymbolizer *self,
                                   guint64 vaddr,
                                   GError **error);
 
+/* Names one module of the profiled process (as the run saw it), which
+ * the symboliser searches for the MPI library: a frame of Metrograph's
+ * own libraries (mg_symbolizer_is_own_module: the MPI wrapper, the
+ * sampler) resolves to the function it interposes, "MPI_<name>", without
+ * file or line, its module the one defining PMPI_<name> (or MPI_<name>)
+ * among these and the modules opened so far whose name holds "mpi" (the
+ * others are not read, lest a debuginfod server be asked for each), else
+ * "MPI library"
+ * (translated): Metrograph's code never shows in the user's profile. */
+void mg_symbolizer_add_process_module (MgSymbolizer *self,
+                                       const char *path,
+                                       const guint8 *build_id,
+                                       gsize build_id_len);
+
+/* Whether MODULE_PATH is one of Metrograph's own preloaded libraries
+ * (libmetrograph-*.so). */
+gboolean mg_symbolizer_is_own_module (const char *module_path);
+
 /* How many modules are open (one per path and build-id), for tests. */
 guint mg_symbolizer_get_n_modules (MgSymbolizer *self);
 

@@ -845,6 +845,61 @@ count_of_chain (const char *folded, const char *chain)
   return sum;
 }
 
+/* The wrapper's frame of an MPI stack is the MPI function in the MPI
+ * library, never our code: the names the run stored give MPI_Barrier
+ * without file or line, the symboliser (given the process's modules) its
+ * module, the library defining PMPI_Barrier; no text or omission of the
+ * wrapper's source is stored. */
+static void
+assert_mpi_frame_presented (MgProfile *profile, MgStackSet *set)
+{
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  g_autoptr (GPtrArray) names =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) mg_stack_frame_name_free);
+  const MgStackFrame *frames = NULL;
+  guint n, flags;
+
+  for (guint s = 0; s < mg_stack_set_get_n_stacks (set) && frames == NULL; s++)
+    {
+      const MgStackFrame *its = mg_stack_set_get_frames (set, s, &n, &flags);
+      if (flags & MG_STACK_MPI)
+        frames = its;
+    }
+  g_assert_nonnull (frames);
+  g_assert_true (mg_profile_name_stored_frame (profile, frames[0].module, frames[0].vaddr, names));
+  g_assert_cmpuint (names->len, ==, 1);
+  const MgStackFrameName *stored = g_ptr_array_index (names, 0);
+  g_assert_cmpstr (stored->function, ==, "MPI_Barrier");
+  g_assert_null (stored->file);
+  g_assert_cmpuint (stored->line, ==, 0);
+
+  for (guint m = 0; m < mg_stack_set_get_n_modules (set); m++)
+    {
+      const MgStackModule *module = mg_stack_set_get_module (set, m);
+      mg_symbolizer_add_process_module (symbolizer, module->path, module->build_id,
+                                        module->build_id_len);
+    }
+  const MgStackModule *wrapper = mg_stack_set_get_module (set, frames[0].module);
+  g_autoptr (GPtrArray) resolved = mg_symbolizer_resolve (symbolizer, wrapper->path,
+                                                          wrapper->build_id, wrapper->build_id_len,
+                                                          frames[0].vaddr, NULL);
+  g_assert_cmpuint (resolved->len, ==, 1);
+  const MgSymbolFrame *frame = g_ptr_array_index (resolved, 0);
+  g_test_message ("the wrapper's frame: %s in %s", frame->function, frame->module);
+  g_assert_cmpstr (frame->function, ==, "MPI_Barrier");
+  g_assert_null (frame->file);
+  g_assert_cmpuint (frame->line, ==, 0);
+  g_assert_null (strstr (frame->module, "libmetrograph-"));
+  g_autofree char *library = g_path_get_basename (frame->module);
+  g_assert_true (g_str_has_prefix (library, "lib") && strstr (library, "mpi") != NULL);
+
+  for (guint i = 0; i < mg_profile_get_n_sources (profile); i++)
+    g_assert_false (g_str_has_suffix (mg_profile_get_source_path (profile, i), "mpi-wrap.c"));
+  for (guint i = 0; i < mg_profile_get_n_source_omissions (profile); i++)
+    g_assert_false (g_str_has_suffix (mg_profile_get_source_omission (profile, i, NULL),
+                                      "mpi-wrap.c"));
+}
+
 static void
 test_mpi_late (Fixture *f, gconstpointer data)
 {
@@ -893,6 +948,7 @@ test_mpi_late (Fixture *f, gconstpointer data)
       in_mpi += mg_stack_set_get_count (set, s);
     }
   guint64 rank0 = mg_stack_set_get_total (set);
+  assert_mpi_frame_presented (profile, set);
   g_test_message ("rank 0: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " samples in MPI",
                   in_mpi, rank0);
   /* 3 s at 20 ms: about 150 samples of the wait. */

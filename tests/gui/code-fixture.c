@@ -8,6 +8,7 @@
 #include "gui/mg-code-view-private.h"
 #include "gui/mg-window-private.h"
 #include "mg-test-common.h"
+#include "mpi-frame-fixture.h"
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-stack-set.h"
 
@@ -195,4 +196,36 @@ code_fixture_view (MgWindow *window)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (mg_code_view_is_busy (MG_CODE_VIEW (view)));
   return MG_CODE_VIEW (view);
+}
+
+MgProfile *
+code_fixture_mpi_profile (void)
+{
+  MgProfile *profile = gui_fixture_imbalance ();
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  guint64 wrap_vaddr, lib_vaddr;
+  g_autofree char *wrap = mpi_frame_fixture_module_of ((gpointer) MPI_Barrier, 1, &wrap_vaddr);
+  g_autofree char *lib = mpi_frame_fixture_module_of ((gpointer) PMPI_Barrier, 1, &lib_vaddr);
+  GVariantBuilder modules, procs, frames;
+  const char *paths[] = { exe, wrap, lib };
+
+  g_assert_nonnull (exe);
+  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    g_variant_builder_add (&modules, "(^ay@ay)", paths[i],
+                           g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, NULL, 0, 1));
+  g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
+  g_variant_builder_add (&frames, "(ut)", 1u, wrap_vaddr);
+  g_variant_builder_add (&frames, "(ut)", 0u, vaddr_of (code_fixture_main, 2));
+  gpointer const ma[] = { code_fixture_a, code_fixture_main };
+  GVariant *stacks[] = { g_variant_new ("(a(ut)u)", &frames, 0u), stack (2, ma) };
+  const guint32 counts[][3] = { { 0, 0, 30 }, { 1, 1, 10 } };
+  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
+  g_variant_builder_add_value (&procs, process (0, stacks, 2, counts, 2));
+  g_clear_pointer (&profile->stacks, g_variant_unref);
+  profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
+                                                       g_variant_builder_end (&modules),
+                                                       g_variant_builder_end (&procs)));
+  g_assert_true (mg_stack_set_check_payload (profile->stacks, 4));
+  return profile;
 }

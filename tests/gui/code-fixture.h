@@ -30,6 +30,12 @@ MgProfile *code_fixture_threads_profile (void);
  * "gamma\xe9" (not UTF-8); process 1's main thread "other". */
 MgProfile *code_fixture_named_threads_profile (void);
 
+/* An MPI wait (mpi-frame-fixture.h), process 0: MPI_Barrier in the
+ * miniature wrapper libmetrograph-mpi-frame-fixture.so called from
+ * main ×30, main→a ×10; the module table holds the wrapper and the
+ * miniature MPI library libmpi-frame-fixture.so. */
+MgProfile *code_fixture_mpi_profile (void);
+
 /* The window's Code pane once its computation is done (at most 20 s). */
 MgCodeView *code_fixture_view (MgWindow *window);
 

@@ -304,6 +304,39 @@ nth_column_view (GtkWidget *root, guint *n)
   return NULL;
 }
 
+/* A frame of our MPI wrapper (code_fixture_mpi_profile) is shown as the
+ * MPI function in its MPI library: no location, the library's module;
+ * double-clicked, the Source tab says it is a function of the MPI
+ * library, and never shows the wrapper's source. */
+static void
+test_mpi_frame (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_mpi_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_fixture_view (window);
+  g_autoptr (MgCodeItem) item =
+    g_list_model_get_item (mg_code_view_get_functions_model (view), row_of (view, "MPI_Barrier"));
+
+  g_assert_cmpstr (mg_code_item_get_location (item), ==, "");
+  g_assert_cmpstr (mg_code_item_get_module (item), ==, "libmpi-frame-fixture.so");
+  g_assert_cmpuint (mg_code_item_get_self (item), ==, 30);
+  activate_function (window, "MPI_Barrier");
+  g_assert_cmpstr (mg_code_view_get_selected_function (view), ==, "MPI_Barrier");
+  MgSourceView *source = source_view (window);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (source)));
+  g_assert_cmpstr (mg_source_view_get_empty_title (source), ==, "Function of the MPI Library");
+  g_assert_nonnull (strstr (mg_source_view_get_empty_detail (source),
+                            "“MPI_Barrier” is a function of the MPI library"));
+  g_autofree char *text = mg_source_view_dup_text (source);
+  g_assert_true (text == NULL || strstr (text, "MPI_Barrier") == NULL);
+
+  /* The program's own function still opens its source. */
+  activate_function (window, "code_fixture_a");
+  source = source_view (window);
+  g_assert_null (mg_source_view_get_empty_title (source));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A row of the Call Tree selected, then activated (Enter or a
  * double-click): its function selected, then its source opened. */
 static void
@@ -625,6 +658,7 @@ main (int argc, char **argv)
   gui_test_init (&argc, &argv);
   g_test_add_func ("/source-view/function", test_function_source);
   g_test_add_func ("/source-view/tree-activate", test_tree_activate);
+  g_test_add_func ("/source-view/mpi-frame", test_mpi_frame);
   g_test_add_func ("/source-view/flame-double-click", test_flame_double_click);
   g_test_add_func ("/source-view/lookup", test_lookup);
   g_test_add_func ("/source-view/stored-text", test_stored_text);

@@ -7,6 +7,7 @@
 #include "symbols-test-support.h"
 
 #include "mg-test-common.h"
+#include "mpi-frame-fixture.h"
 #include "symbols/mg-demangle.h"
 
 #include <link.h>
@@ -399,6 +400,50 @@ test_rate (void)
   g_assert_cmpuint (mg_symbolizer_get_n_modules (symbolizer), ==, 1);
 }
 
+/* A frame of our own MPI wrapper (a libmetrograph-* module, built with
+ * -g): the wrapper's source line dropped, the MPI function in the MPI
+ * library among the process's modules; without them, in the modules
+ * opened so far; with neither, "MPI library". A function of another
+ * module keeps its file. */
+static void
+test_own_mpi_frame (void)
+{
+  guint64 wrap_vaddr, lib_vaddr;
+  g_autofree char *wrap = mpi_frame_fixture_module_of ((gpointer) MPI_Barrier, 1, &wrap_vaddr);
+  g_autofree char *lib = mpi_frame_fixture_module_of ((gpointer) PMPI_Barrier, 1, &lib_vaddr);
+  g_autoptr (MgSymbolizer) alone = mg_symbolizer_new ();
+  g_autoptr (MgSymbolizer) told = mg_symbolizer_new ();
+  g_autoptr (MgSymbolizer) opened = mg_symbolizer_new ();
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (mg_symbolizer_is_own_module (wrap));
+  g_assert_false (mg_symbolizer_is_own_module (lib));
+  /* The library itself, with its debug info: a file and a line. */
+  g_autoptr (GPtrArray) in_lib = mg_symbolizer_resolve (opened, lib, NULL, 0, lib_vaddr, &error);
+  g_assert_no_error (error);
+  MgSymbolFrame *f = g_ptr_array_index (in_lib, in_lib->len - 1);
+  g_assert_cmpstr (f->function, ==, "PMPI_Barrier");
+  g_assert_nonnull (f->file);
+
+  mg_symbolizer_add_process_module (told, wrap, NULL, 0);
+  mg_symbolizer_add_process_module (told, lib, NULL, 0);
+  MgSymbolizer *symbolizers[] = { told, opened, alone };
+  const char *modules[] = { lib, lib, "MPI library" };
+  for (guint i = 0; i < G_N_ELEMENTS (symbolizers); i++)
+    {
+      g_autoptr (GPtrArray) frames =
+        mg_symbolizer_resolve (symbolizers[i], wrap, NULL, 0, wrap_vaddr, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (frames->len, ==, 1);
+      f = g_ptr_array_index (frames, 0);
+      g_assert_cmpstr (f->function, ==, "MPI_Barrier");
+      g_assert_null (f->file);
+      g_assert_cmpuint (f->line, ==, 0);
+      g_assert_false (f->inlined);
+      g_assert_cmpstr (f->module, ==, modules[i]);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -414,5 +459,6 @@ main (int argc, char **argv)
   g_test_add_func ("/symbols/missing-module", test_missing_module);
   g_test_add_func ("/symbols/dynamic-symbols", test_dynamic_symbols);
   g_test_add_func ("/symbols/rate", test_rate);
+  g_test_add_func ("/symbols/own-mpi-frame", test_own_mpi_frame);
   return g_test_run ();
 }
