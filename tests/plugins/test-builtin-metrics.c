@@ -1233,6 +1233,23 @@ test_perf_forbidden (void)
   describe (msg, sizeof msg, "r1234", 4 /* PERF_TYPE_RAW */, EINVAL);
   g_assert_cmpstr (msg, ==, "event 'r1234' unknown to the kernel: check the event "
                    "name or raw code for this CPU ('perf list')");
+  /* A software event exists in every kernel: not "unknown". */
+  describe (msg, sizeof msg, "page-faults", 1, EINVAL);
+  g_assert_cmpstr (msg, ==, "event 'page-faults' refused by the kernel (errno 22) "
+                   "although software events exist in every kernel with perf "
+                   "events: it rejected the counter's settings for this "
+                   "process's threads; report it with the kernel version "
+                   "('uname -r')");
+  describe (msg, sizeof msg, "cpu-migrations", 1, ENODEV);
+  g_assert_true (g_str_has_prefix (msg, "event 'cpu-migrations' refused by the "
+                                   "kernel (errno 19) although"));
+  describe (msg, sizeof msg, "context-switches", 1, ESRCH);
+  g_assert_cmpstr (msg, ==, "event 'context-switches': every thread of the "
+                   "process ended before its counter could be opened (ESRCH)");
+  describe (msg, sizeof msg, "task-clock", 1, EMFILE);
+  g_assert_cmpstr (msg, ==, "event 'task-clock': no file descriptor left for its "
+                   "counters (at most a quarter of the open-files limit): "
+                   "raise it ('ulimit -n')");
   describe (msg, sizeof msg, "task-clock", 1, E2BIG);
   g_assert_cmpstr (msg, ==, "event 'task-clock': perf_event_open failed with errno 7");
 }
