@@ -768,7 +768,7 @@ read_group (Group *group)
  * (ECHILD) gives its last values instead: the counts come at the next
  * read, nothing is lost. A group that stays refused (one that grew after
  * a thread inherited it, see build_group) fails after them. */
-#define MAX_STALE_ROUNDS 4
+#define MAX_STALE_ROUNDS 16
 
 /* A grouped counter's value, from the group's one read in the round of
  * sample time now; fresh: read again all the same (a member just joined,
