@@ -39,7 +39,8 @@
  * values it read (mg_same_round). Hardware and raw events stay alone: a hardware group
  * counts only when all its members fit the PMU together. A thread's group
  * is opened whole, with every software event of the plan, and never grows
- * after (build_group says why). */
+ * after (build_group says why); a thread whose group the kernel keeps
+ * refusing while threads come and go gets its counters alone. */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
 #include <linux/perf_event.h>
