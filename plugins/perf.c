@@ -39,7 +39,8 @@
  * values it read (mg_same_round). Hardware and raw events stay alone: a hardware group
  * counts only when all its members fit the PMU together. A thread's group
  * is opened whole, with every software event of the plan, and never grows
- * after (build_group says why). */
+ * after (build_group says why); a thread whose group the kernel keeps
+ * refusing while threads come and go gets its counters alone. */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
 #include <linux/perf_event.h>
@@ -137,6 +138,8 @@ typedef struct {
   signed char plan_index[MAX_MEMBERS];
   int64_t round_ns;           /* the round of values (mg_same_round) */
   uint64_t values[MAX_MEMBERS];
+  bool have_values;           /* values holds a read */
+  int stale_rounds;           /* rounds in a row given the last values */
 } Group;
 
 static Group groups[MAX_TASKS];
@@ -297,6 +300,23 @@ mg_perf_describe_open_error (char *msg, size_t size, const char *event,
     append (msg, size, "' not supported by this hardware: virtual machines "
             "often have no performance counters; run on bare metal or "
             "enable the virtual PMU (e.g. QEMU/KVM '-cpu host')");
+  else if (err == ESRCH)
+    append (msg, size, "': every thread of the process ended before its "
+            "counter could be opened (ESRCH)");
+  else if (err == EMFILE || err == ENFILE)
+    append (msg, size, "': no file descriptor left for its counters (at most "
+            "a quarter of the open-files limit): raise it ('ulimit -n')");
+  else if (type == PERF_TYPE_SOFTWARE && (err == EINVAL || err == ENOENT || err == ENODEV))
+    {
+      /* Software events exist in every kernel with perf events: the
+       * kernel refused the counter's settings or its thread. */
+      append (msg, size, "' refused by the kernel (errno ");
+      append_int (msg, size, err);
+      append (msg, size, ") although software events exist in every "
+              "kernel with perf events: it rejected the counter's settings "
+              "for this process's threads; report it with the kernel "
+              "version ('uname -r')");
+    }
   else if (err == EINVAL || err == ENOENT)
     append (msg, size, "' unknown to the kernel: check the event name or "
             "raw code for this CPU ('perf list')");
@@ -526,6 +546,8 @@ group_of (pid_t tid)
   group->tid = tid;
   group->n_members = 0;
   group->round_ns = 0;
+  group->have_values = false;
+  group->stale_rounds = 0;
   return group;
 }
 
@@ -562,6 +584,20 @@ add_member (Group *group, struct perf_event_attr *attr, int plan_index)
   return 0;
 }
 
+/* Whether attr opens on thread tid alone (the counter is closed again):
+ * tells a member refused by its group from an event refused outright. */
+static bool
+opens_alone (const struct perf_event_attr *attr, pid_t tid)
+{
+  struct perf_event_attr a = *attr;
+  a.read_format = 0;
+  int fd;
+  if (open_counter_in (&a, tid, -1, &fd) != 0)
+    return false;
+  allinea_safe_close (fd);
+  return true;
+}
+
 /* Opens a new group on the thread with every software event of the plan
  * at once. The kernel refuses to read a group (ECHILD) while a copy of it
  * that a thread or child process inherited has fewer members than the
@@ -570,27 +606,56 @@ add_member (Group *group, struct perf_event_attr *attr, int plan_index)
  * threads at MPI_Init, when the first round opens the counters). So a
  * group never grows once opened, and a descendant created while it was
  * being opened (its copy found by the read that follows) has the group
- * opened again: its partial copy goes with the old one. */
+ * opened again: its partial copy goes with the old one.
+ *
+ * A thread created while the group opens can also take the leader away:
+ * its inherited copy of the thread's counters is equivalent to the
+ * thread's own until the group changes, and when the two threads switch
+ * on one CPU the kernel swaps their counter contexts instead of switching
+ * the counters. The leader then lives in the new thread's context, and a
+ * member opened with it on the thread is refused: EINVAL, or ENODEV once
+ * that thread has ended (seen for 3 of 4 groups on a thread creating and
+ * joining threads on its CPU). Such a member opens alone, which tells it
+ * from an event the kernel refuses: the group is opened again. */
+#define GROUP_ATTEMPTS 8
 static int
 build_group (Group *group)
 {
-  for (int attempt = 0; attempt < 4; attempt++)
+  int moved_err = 0;
+  for (int attempt = 0; attempt < GROUP_ATTEMPTS; attempt++)
     {
-      /* An event the kernel refuses is left out (its metric fails on its
-       * own when it looks for it); the thread's end ends the opening. */
+      /* An event the kernel refuses is left out (its metric opens it
+       * alone, or fails on its own); the thread's end ends the opening. */
       int first_err = 0;
+      bool moved = false;
       for (int i = 0; i < n_planned && fds_open < fd_budget; i++)
         if (add_member (group, &planned[i], i) != 0)
           {
+            int err = errno;
+            if (err == ESRCH)
+              {
+                first_err = err;
+                break;
+              }
+            if (group->n_members > 0 && (err == EINVAL || err == ENODEV)
+                && opens_alone (&planned[i], group->tid))
+              {
+                moved = true;
+                moved_err = err;
+                break;
+              }
             if (first_err == 0)
-              first_err = errno;
-            if (errno == ESRCH)
-              break;
+              first_err = err;
           }
       if (group->n_members == 0)
         {
           errno = first_err ? first_err : EMFILE;
           return -1;
+        }
+      if (moved)
+        {
+          close_group_fds (group);
+          continue;
         }
       /* Members that join a group already on a CPU wait for the thread's
        * next context switch to count: put the group on again. */
@@ -600,8 +665,20 @@ build_group (Group *group)
       if (read_group (group) == 0 || errno != ECHILD)
         return 0;
       close_group_fds (group);
+      moved_err = ECHILD;
     }
-  errno = ECHILD;
+  /* Threads keep coming: the caller opens the thread's counters alone. */
+  errno = moved_err;
+  return -1;
+}
+
+/* attr's place in planned, or -1. */
+static int
+planned_index (const struct perf_event_attr *attr)
+{
+  for (int i = 0; i < n_planned; i++)
+    if (same_event (&planned[i], attr))
+      return i;
   return -1;
 }
 
@@ -632,6 +709,10 @@ join_group (struct perf_event_attr *attr, pid_t tid, int *fd, int *group_index,
         *fd = group->fd[m];
         return 0;
       }
+  /* Planned but left out of the group when it was opened: alone, so that
+   * the group never grows. */
+  if (n_planned > 0 && planned_index (attr) >= 0)
+    return 1;
   /* Not in the plan (another host): the group grows, which a thread or
    * child created since cannot read (ECHILD, above). */
   if (group->n_members == MAX_MEMBERS)
@@ -657,19 +738,38 @@ join_group (struct perf_event_attr *attr, pid_t tid, int *fd, int *group_index,
   return 0;
 }
 
-/* Brings the group's values up to date: one read for all its counters. */
+/* Brings the group's values up to date: one read for all its counters.
+ * The kernel refuses the read (ECHILD) while a thread that inherited the
+ * group is being created or is ending (its copy's members are added or
+ * taken one by one): a quarter of the reads of a group on a thread that
+ * creates and joins threads on its CPU, 2 % after a few tries at once. */
+#define READ_TRIES 8
 static int
 read_group (Group *group)
 {
   uint64_t buf[1 + MAX_MEMBERS];
-  ssize_t n = allinea_safe_read (group->fd[0], buf, sizeof buf);
+  ssize_t n;
+  for (int tries = 0;; tries++)
+    {
+      n = allinea_safe_read (group->fd[0], buf, sizeof buf);
+      if (n >= 0 || errno != ECHILD || tries + 1 == READ_TRIES)
+        break;
+    }
   if (n < (ssize_t) sizeof buf[0] || buf[0] > MAX_MEMBERS
       || (size_t) n < (buf[0] + 1) * sizeof buf[0])
     return -1;
   for (int m = 0; m < group->n_members; m++)
     group->values[m] = m < (int) buf[0] ? buf[1 + m] : 0;
+  group->have_values = true;
+  group->stale_rounds = 0;
   return 0;
 }
+
+/* Rounds in a row that a group refused by a thread's coming or going
+ * (ECHILD) gives its last values instead: the counts come at the next
+ * read, nothing is lost. A group that stays refused (one that grew after
+ * a thread inherited it, see build_group) fails after them. */
+#define MAX_STALE_ROUNDS 16
 
 /* A grouped counter's value, from the group's one read in the round of
  * sample time now; fresh: read again all the same (a member just joined,
@@ -681,8 +781,13 @@ read_member (Group *group, int member, bool fresh, const struct timespec *now,
   bool same_round = mg_same_round (now, &group->round_ns);
   if ((fresh || !same_round) && read_group (group) != 0)
     {
-      group->round_ns = 0;
-      return -1;
+      if (errno != ECHILD || !group->have_values
+          || group->stale_rounds >= MAX_STALE_ROUNDS)
+        {
+          group->round_ns = 0;
+          return -1;
+        }
+      group->stale_rounds++; /* the round's other members take them too */
     }
   *value = group->values[member];
   return 0;
@@ -772,14 +877,14 @@ read_sum (const Slot *slot, int event, bool fresh, const struct timespec *now,
 }
 
 /* Opens event's counter on each of the threads; *n_open is how many got
- * one (threads that ended since they were listed are skipped, and the
- * descriptor budget may stop short). -1 with errno set when none could be
- * opened. */
+ * one and *n_ended how many ended since they were listed (skipped; the
+ * descriptor budget may stop short too). -1 with errno set when none
+ * could be opened. */
 static int
 open_on_tasks (Slot *slot, int event, struct perf_event_attr *attr,
-               const pid_t *tids, int n_tids, int *n_open)
+               const pid_t *tids, int n_tids, int *n_open, int *n_ended)
 {
-  int opened = 0, first_error = 0;
+  int opened = 0, ended = 0, first_error = 0;
   for (int k = 0; k < n_tids; k++)
     {
       int fd = -1, group = 0, member = -1;
@@ -787,7 +892,9 @@ open_on_tasks (Slot *slot, int event, struct perf_event_attr *attr,
         break;
       int r = attr->type == PERF_TYPE_SOFTWARE
         ? join_group (attr, tids[k], &fd, &group, &member) : 1;
-      if (r == 1)
+      /* A thread whose group cannot be opened (see build_group) still
+       * has the counter, alone: only the event's own refusal counts. */
+      if (r == 1 || (r != 0 && errno != ESRCH))
         {
           member = -1;
           r = open_counter (attr, tids[k], &fd);
@@ -795,7 +902,10 @@ open_on_tasks (Slot *slot, int event, struct perf_event_attr *attr,
       if (r != 0)
         {
           if (errno == ESRCH)
-            continue; /* ended since it was listed */
+            {
+              ended++; /* ended since it was listed */
+              continue;
+            }
           if (first_error == 0)
             first_error = errno;
           if (opened == 0)
@@ -810,9 +920,10 @@ open_on_tasks (Slot *slot, int event, struct perf_event_attr *attr,
         fds_open++; /* a group's are counted by join_group */
     }
   *n_open = opened;
+  *n_ended = ended;
   if (opened == 0)
     {
-      errno = first_error ? first_error : EMFILE;
+      errno = first_error ? first_error : ended > 0 ? ESRCH : EMFILE;
       return -1;
     }
   return 0;
@@ -887,12 +998,12 @@ slot_open (Slot *slot, const struct timespec *now)
   bool more = opened_more;
   int n_tids = n_opened_tids;
   memcpy (tids, opened_tids, (size_t) n_tids * sizeof tids[0]);
-  int covered = n_tids;
+  int covered = n_tids, gone = 0;
   for (int i = 0; i < n; i++)
     {
-      int n_open;
+      int n_open, n_ended;
       slot->n_events = i + 1;
-      if (open_on_tasks (slot, i, &attrs[i], tids, n_tids, &n_open) != 0)
+      if (open_on_tasks (slot, i, &attrs[i], tids, n_tids, &n_open, &n_ended) != 0)
         {
           int err = errno;
           slot->n_events = i; /* this event holds nothing */
@@ -901,6 +1012,8 @@ slot_open (Slot *slot, const struct timespec *now)
           slot_fail (slot, err);
           return;
         }
+      if (i == 0 || n_ended > gone)
+        gone = n_ended; /* threads that ended are not missing */
       if (i == 0)
         {
           covered = n_open;
@@ -922,13 +1035,13 @@ slot_open (Slot *slot, const struct timespec *now)
       slot->prev[i] = 0;
   slot->state = SLOT_OPEN;
   slot->just_opened = true;
-  if (more || covered < n_tids)
+  if (more || covered < n_tids - gone)
     /* Counted, but not the whole process: say so once. */
     allinea_set_metric_error_messagef (
         slot->id, EMFILE,
         "perf event '%s' counts only %d of the process's threads (%s%d "
         "threads existed at its first sample); the others are not counted",
-        events[0], covered, more ? "more than " : "", n_tids);
+        events[0], covered, more ? "more than " : "", n_tids - gone);
 }
 
 static void

@@ -30,11 +30,17 @@
  *          starts a thread every millisecond, 120 in all, each living
  *          until 1 s after the start (threads made while the sampler's
  *          first round opens its perf counters)
+ *   churning
+ *          a thread pinned to one CPU creates and joins threads for 1 s
+ *          while the main thread waits on another (as Open MPI's threads
+ *          at MPI_Init); prints "joins=N"
  *   energy FILE
  *          a fake RAPL counter: rewrites FILE in place 20 times, 50 ms
  *          apart, adding 0.5 J each time (10 J in 1 s), then idles 0.3 s
  * Built without sanitizers: the sampler is preloaded into it. */
+#define _GNU_SOURCE /* sched_setaffinity */
 #include <fcntl.h>
+#include <sched.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <sys/wait.h>
@@ -359,6 +365,59 @@ spawning (void)
   return n == N ? 0 : 1;
 }
 
+static void *
+churn_child (void *data)
+{
+  return data;
+}
+
+/* The CPUs allowed to this process: the first for the churner, the last
+ * for the main thread (the same one on a single CPU). */
+static void
+pin_to (bool first)
+{
+  cpu_set_t set;
+  if (sched_getaffinity (0, sizeof set, &set) != 0)
+    return;
+  int chosen = -1;
+  for (int c = 0; c < CPU_SETSIZE; c++)
+    if (CPU_ISSET (c, &set) && (chosen < 0 || !first))
+      chosen = c;
+  CPU_ZERO (&set);
+  CPU_SET (chosen, &set);
+  sched_setaffinity (0, sizeof set, &set);
+}
+
+static void *
+churner (void *data)
+{
+  long *joins = data;
+  pin_to (true);
+  double start = now ();
+  while (now () - start < 1.0)
+    {
+      pthread_t child;
+      if (pthread_create (&child, NULL, churn_child, NULL) != 0)
+        break;
+      pthread_join (child, NULL);
+      (*joins)++;
+    }
+  return NULL;
+}
+
+static int
+churning (void)
+{
+  long joins = 0;
+  pthread_t t;
+  pin_to (false);
+  if (pthread_create (&t, NULL, churner, &joins) != 0)
+    return 1;
+  pthread_join (t, NULL);
+  printf ("joins=%ld\n", joins);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -388,9 +447,12 @@ main (int argc, char **argv)
     return forking ();
   if (strcmp (mode, "spawning") == 0)
     return spawning ();
+  if (strcmp (mode, "churning") == 0)
+    return churning ();
   if (strcmp (mode, "energy") == 0 && argc > 2)
     return energy (argv[2]);
   fprintf (stderr, "usage: metrics-workload busy|half|rss|write|sleep|idle|"
-           "main-exits|compute SECONDS|threads N|fork|spawning|energy FILE\n");
+           "main-exits|compute SECONDS|threads N|fork|spawning|churning|"
+           "energy FILE\n");
   return 2;
 }

@@ -12,6 +12,7 @@
 #include <linux/perf_event.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
@@ -1232,6 +1233,23 @@ test_perf_forbidden (void)
   describe (msg, sizeof msg, "r1234", 4 /* PERF_TYPE_RAW */, EINVAL);
   g_assert_cmpstr (msg, ==, "event 'r1234' unknown to the kernel: check the event "
                    "name or raw code for this CPU ('perf list')");
+  /* A software event exists in every kernel: not "unknown". */
+  describe (msg, sizeof msg, "page-faults", 1, EINVAL);
+  g_assert_cmpstr (msg, ==, "event 'page-faults' refused by the kernel (errno 22) "
+                   "although software events exist in every kernel with perf "
+                   "events: it rejected the counter's settings for this "
+                   "process's threads; report it with the kernel version "
+                   "('uname -r')");
+  describe (msg, sizeof msg, "cpu-migrations", 1, ENODEV);
+  g_assert_true (g_str_has_prefix (msg, "event 'cpu-migrations' refused by the "
+                                   "kernel (errno 19) although"));
+  describe (msg, sizeof msg, "context-switches", 1, ESRCH);
+  g_assert_cmpstr (msg, ==, "event 'context-switches': every thread of the "
+                   "process ended before its counter could be opened (ESRCH)");
+  describe (msg, sizeof msg, "task-clock", 1, EMFILE);
+  g_assert_cmpstr (msg, ==, "event 'task-clock': no file descriptor left for its "
+                   "counters (at most a quarter of the open-files limit): "
+                   "raise it ('ulimit -n')");
   describe (msg, sizeof msg, "task-clock", 1, E2BIG);
   g_assert_cmpstr (msg, ==, "event 'task-clock': perf_event_open failed with errno 7");
 }
@@ -1382,6 +1400,166 @@ test_perf_symbolic_at_init (void)
   g_assert_cmpint (count (23, &t, &v), !=, 0);
   g_assert_true (g_str_has_prefix (plugins_test_metric_error (23),
                                    "unknown event 'perf::NO_SUCH_EVENT': neither"));
+}
+
+/* A thread that creates and joins threads as fast as it can, all on one
+ * CPU (as Open MPI's ranks start their threads at MPI_Init, when the
+ * first round opens the counters). */
+typedef struct {
+  int cpu;
+  gint started;
+  gint stop;
+  gint joins;
+} Churn;
+
+static gpointer
+churn_child (gpointer data)
+{
+  return data;
+}
+
+static void
+pin_to_cpu (int cpu)
+{
+  cpu_set_t set;
+  CPU_ZERO (&set);
+  CPU_SET (cpu, &set);
+  g_assert_cmpint (sched_setaffinity (0, sizeof set, &set), ==, 0);
+}
+
+static gpointer
+churner (gpointer data)
+{
+  Churn *churn = data;
+  pin_to_cpu (churn->cpu);
+  g_atomic_int_set (&churn->started, 1);
+  while (!g_atomic_int_get (&churn->stop))
+    {
+      pthread_t child;
+      g_assert_cmpint (pthread_create (&child, NULL, churn_child, NULL), ==, 0);
+      pthread_join (child, NULL);
+      g_atomic_int_inc (&churn->joins);
+    }
+  return NULL;
+}
+
+/* Opens the four software metrics of perf-sw.xml (ids 1 to 4) while the
+ * churner runs, then samples them over a known number of joins. */
+static void
+open_while_churning (void *sw, Churn *churn, int round)
+{
+  static const char *const events[] = { "task-clock", "page-faults",
+                                        "context-switches", "cpu-migrations" };
+  PluginsTestIntGetter count = (PluginsTestIntGetter) plugins_test_symbol (sw, "mg_perf_count");
+  plugins_test_clear_errors ();
+  for (metric_id_t id = 1; id <= 4; id++)
+    {
+      plugins_test_set_custom_data (id, events[id - 1]);
+      struct timespec t = plugins_test_next_round_time ();
+      uint64_t v;
+      int r = count (id, &t, &v);
+      const char *error = plugins_test_metric_error (id);
+      if (r != 0 || error[0])
+        g_test_message ("round %d: '%s' at its opening: %s", round, events[id - 1], error);
+      g_assert_cmpint (r, ==, 0);
+      /* Not even "counts only N of the threads": a thread that ended
+       * between the listing and the opening is not missing. */
+      g_assert_cmpstr (error, ==, "");
+    }
+  gint joins = g_atomic_int_get (&churn->joins);
+  g_usleep (100000);
+  uint64_t values[5] = { 0 };
+  for (metric_id_t id = 1; id <= 4; id++)
+    {
+      struct timespec t = plugins_test_next_round_time ();
+      int r = count (id, &t, &values[id]);
+      if (r != 0)
+        g_test_message ("round %d: '%s' read: %s", round, events[id - 1],
+                        plugins_test_metric_error (id));
+      g_assert_cmpint (r, ==, 0);
+      g_assert_cmpstr (plugins_test_metric_error (id), ==, "");
+    }
+  joins = g_atomic_int_get (&churn->joins) - joins;
+  g_test_message ("round %d: %d joins, %" G_GUINT64_FORMAT " ns task-clock, %"
+                  G_GUINT64_FORMAT " page faults, %" G_GUINT64_FORMAT
+                  " context switches, %" G_GUINT64_FORMAT " migrations",
+                  round, joins, values[1], values[2], values[3], values[4]);
+  g_assert_cmpint (joins, >, 10);
+  /* Each join waits for a child on the same CPU (a switch away and back),
+   * and the children, inherited, are counted too. */
+  g_assert_cmpuint (values[3], >=, (guint64) joins / 2);
+  g_assert_cmpuint (values[1], >, 0);
+}
+
+/* Threads created and ended on one CPU while a thread's group of software
+ * counters opens take the group's leader away (build_group says how), and
+ * make a quarter of the group's reads fail (ECHILD, read_group). Before,
+ * the other members were refused with EINVAL or ENODEV, so page-faults,
+ * context-switches and cpu-migrations failed with "unknown to the kernel"
+ * or left the thread uncounted; a child listed but ended before the
+ * opening was reported as a thread not counted; and reads failed with
+ * errno 10. This failed at every run (5 of 5), now passes (5 of 5). */
+static void
+test_perf_threads_churning (void)
+{
+  void *sw = plugins_test_load_plugin ("metrograph-perf-sw");
+  g_autofree char *library = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "plugins",
+                                               "libmetrograph-perf-sw.so", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("mg-plan-XXXXXX", NULL);
+  g_autofree char *plan = g_build_filename (dir, "run.plan", NULL);
+  g_autofree char *text = g_strdup_printf (
+      "metrograph-plan 1\n"
+      "run_id\ttest\n"
+      "record_dir\t%s\n"
+      "source\t0\tperf_sw_src\t%s\t\t\n"
+      "metric\t0\t0\ttask_clock\tmg_perf_seconds\tdouble\t/s\t1\t0\t0\ttime\t\ttask-clock\n"
+      "metric\t1\t0\tpage_faults\tmg_perf_count\tuint64_t\t/s\t1\t0\t0\ttime\t\tpage-faults\n"
+      "metric\t2\t0\tcontext_switches\tmg_perf_count\tuint64_t\t/s\t1\t0\t0\ttime\t\t"
+      "context-switches\n"
+      "metric\t3\t0\tcpu_migrations\tmg_perf_count\tuint64_t\t/s\t1\t0\t0\ttime\t\t"
+      "cpu-migrations\n",
+      dir, library);
+  g_assert_true (g_file_set_contents (plan, text, -1, NULL));
+  cpu_set_t mine;
+  g_assert_cmpint (sched_getaffinity (0, sizeof mine, &mine), ==, 0);
+  Churn churn = { .cpu = -1 };
+  int other = -1;
+  for (int c = 0; c < CPU_SETSIZE; c++)
+    if (CPU_ISSET (c, &mine))
+      {
+        if (churn.cpu < 0)
+          churn.cpu = c;
+        else if (other < 0)
+          other = c;
+      }
+  g_setenv (MG_PLAN_ENV, plan, TRUE);
+  gboolean init = plugins_test_init_perf_sw (sw);
+  if (init)
+    {
+      /* The opening runs beside the churner, not between its switches. */
+      if (other >= 0)
+        pin_to_cpu (other);
+      GThread *thread = g_thread_new ("churner", churner, &churn);
+      while (!g_atomic_int_get (&churn.started))
+        g_usleep (1000);
+      PluginsTestInitFn cleanup = (PluginsTestInitFn) plugins_test_symbol (sw, "allinea_plugin_cleanup");
+      for (int round = 0; round < 8; round++)
+        {
+          if (round > 0)
+            {
+              /* Every counter opened again: another chance to race. */
+              g_assert_cmpint (cleanup (1, NULL), ==, 0);
+              g_assert_cmpint (plugins_test_init_plugin (sw, 1), ==, 0);
+            }
+          open_while_churning (sw, &churn, round);
+        }
+      g_atomic_int_set (&churn.stop, 1);
+      g_thread_join (thread);
+      g_assert_cmpint (sched_setaffinity (0, sizeof mine, &mine), ==, 0);
+    }
+  g_unsetenv (MG_PLAN_ENV);
+  g_unlink (plan);
+  g_rmdir (dir);
 }
 
 static void
@@ -1619,6 +1797,7 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/perf/forbidden", test_perf_forbidden);
   g_test_add_func ("/metrics/perf/unprivileged", test_perf_unprivileged);
   g_test_add_func ("/metrics/perf/symbolic-at-init", test_perf_symbolic_at_init);
+  g_test_add_func ("/metrics/perf/threads-churning", test_perf_threads_churning);
   g_test_add_func ("/metrics/energy/absent", test_energy_absent);
   g_test_add_func ("/metrics/energy/counts", test_energy_counts);
   g_test_add_func ("/metrics/energy/psys", test_energy_psys);
