@@ -149,18 +149,22 @@ gui_test_render (GtkWidget *widget)
   GdkTexture *texture;
   gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
-  /* A widget made by the last action (rows rebuilt) is laid out at the
-   * next frame: on a loaded machine later than the caller's spin. */
-  while ((!gtk_widget_get_mapped (widget) || gtk_widget_get_width (widget) == 0
-          || gtk_widget_get_height (widget) == 0)
-         && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, FALSE);
-  paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  width = gtk_widget_get_width (widget);
-  height = gtk_widget_get_height (widget);
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
+  /* Drawn at all only once laid out: a widget made or resized by the
+   * last action (rows rebuilt by a preset) is allocated at the next frame,
+   * later on a loaded machine. */
+  for (;;)
+    {
+      width = gtk_widget_get_width (widget);
+      height = gtk_widget_get_height (widget);
+      paintable = gtk_widget_paintable_new (widget);
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node != NULL || g_get_monotonic_time () > deadline)
+        break;
+      g_object_unref (paintable);
+      g_main_context_iteration (NULL, FALSE);
+    }
   g_assert_nonnull (node);
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
                                          node, &GRAPHENE_RECT_INIT (0, 0, width, height));

@@ -12,6 +12,7 @@
 #include "activity-fixture.h"
 #include "gui/graph/mg-activity-graph.h"
 #include "plot/mg-activity-render.h"
+#include "graph-test-render.h"
 #include "mg-test-common.h"
 
 #define GRAPH_WIDTH 400
@@ -53,32 +54,6 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_object_unref (f->profile);
 }
 
-/* The widget as drawn, through GTK's own renderer. */
-static cairo_surface_t *
-render_widget (GtkWidget *widget)
-{
-  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  GskRenderNode *node;
-  GdkTexture *texture;
-  cairo_surface_t *surface;
-
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  gdk_texture_download (texture, cairo_image_surface_get_data (surface),
-                        cairo_image_surface_get_stride (surface));
-  cairo_surface_mark_dirty (surface);
-  g_object_unref (texture);
-  gsk_render_node_unref (node);
-  g_object_unref (paintable);
-  return surface;
-}
-
 static void
 assert_colour (cairo_surface_t *surface, int x, int y, MgActivityClass klass)
 {
@@ -108,7 +83,7 @@ share_y (double share)
 static void
 test_pixels (Fixture *f, gconstpointer data)
 {
-  cairo_surface_t *surface = render_widget (f->graph);
+  cairo_surface_t *surface = graph_test_render_widget (f->graph);
 
   assert_colour (surface, 50, share_y (90), MG_ACTIVITY_MPI);
   assert_colour (surface, 50, share_y (40), MG_ACTIVITY_COMPUTING);
@@ -119,14 +94,14 @@ test_pixels (Fixture *f, gconstpointer data)
 
   mg_time_view_set_process (f->view, 1);
   mg_test_spin (20);
-  surface = render_widget (f->graph);
+  surface = graph_test_render_widget (f->graph);
   assert_colour (surface, 50, share_y (70), MG_ACTIVITY_MPI);
   assert_colour (surface, 50, share_y (30), MG_ACTIVITY_COMPUTING);
   cairo_surface_destroy (surface);
 
   mg_time_view_set_range (f->view, 2, 4);
   mg_test_spin (20);
-  surface = render_widget (f->graph);
+  surface = graph_test_render_widget (f->graph);
   assert_colour (surface, 100, share_y (50), MG_ACTIVITY_WAITING);
   assert_colour (surface, 300, share_y (50), MG_ACTIVITY_IO);
   cairo_surface_destroy (surface);

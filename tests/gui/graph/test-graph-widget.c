@@ -14,6 +14,7 @@
 #include "plot/mg-selection-stats.h"
 #include "gui/graph/mg-time-axis.h"
 #include "defs/mg-units.h"
+#include "graph-test-render.h"
 #include "mg-test-common.h"
 
 #define GRAPH_WIDTH 400
@@ -65,32 +66,6 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_object_unref (f->profile);
 }
 
-/* The widget as drawn, through GTK's own renderer. */
-static cairo_surface_t *
-render_widget (GtkWidget *widget)
-{
-  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  GskRenderNode *node;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  GdkTexture *texture;
-  cairo_surface_t *surface;
-
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  gdk_texture_download (texture, cairo_image_surface_get_data (surface),
-                        cairo_image_surface_get_stride (surface));
-  cairo_surface_mark_dirty (surface);
-  g_object_unref (texture);
-  gsk_render_node_unref (node);
-  g_object_unref (paintable);
-  return surface;
-}
-
 typedef struct {
   int r, g, b;
 } Pixel;
@@ -138,7 +113,7 @@ test_pixels (Fixture *f, gconstpointer data)
 {
   GtkWidget *graph = f->graphs[2];
   int width = gtk_widget_get_width (graph);
-  cairo_surface_t *surface = render_widget (graph);
+  cairo_surface_t *surface = graph_test_render_widget (graph);
   Pixel bg;
 
   g_assert_cmpint (width, >=, GRAPH_WIDTH);
@@ -155,7 +130,7 @@ test_pixels (Fixture *f, gconstpointer data)
   mg_time_view_set_selection (f->view, 4.1, 4.9);
   mg_time_view_zoom_to_selection (f->view);
   mg_test_spin (30);
-  surface = render_widget (graph);
+  surface = graph_test_render_widget (graph);
   g_assert_cmpuint (count_tinted (surface, 0, width), ==, 0);
   cairo_surface_destroy (surface);
 }
@@ -171,7 +146,7 @@ test_dark_theme (Fixture *f, gconstpointer data)
                 NULL);
   mg_test_spin (50);
   g_assert_true (mg_theme_is_dark (graph));
-  surface = render_widget (graph);
+  surface = graph_test_render_widget (graph);
   bg = get_pixel (surface, (int) (gtk_widget_get_width (graph) * 0.45), 40);
   g_assert_cmpint (MAX (MAX (bg.r, bg.g), bg.b), <, 70);
   cairo_surface_destroy (surface);
@@ -200,7 +175,7 @@ test_hover_line_and_tooltip (Fixture *f, gconstpointer data)
   /* Hovering one row draws the line on every row (same view). */
   mg_time_view_set_hover_time (f->view, 4.5);
   mg_test_spin (30);
-  surface = render_widget (f->graphs[0]);
+  surface = graph_test_render_widget (f->graphs[0]);
   g_assert_cmpint (get_pixel (surface, hover_x, 5).r, <, 180);
   g_assert_cmpint (get_pixel (surface, hover_x + 6, 5).r, >, 200);
   cairo_surface_destroy (surface);

@@ -15,6 +15,7 @@
 #include "plot/mg-graph-render.h"
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-stack-set.h"
+#include "graph-test-render.h"
 #include "mg-test-common.h"
 
 #define STRIP_WIDTH 400
@@ -65,32 +66,6 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
 }
 
-/* The widget as drawn, through GTK's own renderer. */
-static cairo_surface_t *
-render_widget (GtkWidget *widget)
-{
-  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  GskRenderNode *node;
-  GdkTexture *texture;
-  cairo_surface_t *surface;
-
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  gdk_texture_download (texture, cairo_image_surface_get_data (surface),
-                        cairo_image_surface_get_stride (surface));
-  cairo_surface_mark_dirty (surface);
-  g_object_unref (texture);
-  gsk_render_node_unref (node);
-  g_object_unref (paintable);
-  return surface;
-}
-
 static void
 assert_rgb (cairo_surface_t *surface, int x, int y, const double rgb[3], const char *what)
 {
@@ -137,7 +112,7 @@ test_pixels (Fixture *f, gconstpointer data)
   g_assert_cmpint (gtk_widget_get_height (f->strip), ==,
                    MG_THREAD_STRIP_LEGEND_HEIGHT
                      + ACTIVITY_FIXTURE_THREADS * MG_THREAD_STRIP_PITCH);
-  surface = render_widget (f->strip);
+  surface = graph_test_render_widget (f->strip);
   for (guint r = 0; r < ACTIVITY_FIXTURE_THREADS; r++)
     {
       guint8 classes[4];
@@ -154,7 +129,7 @@ test_pixels (Fixture *f, gconstpointer data)
 
   mg_time_view_set_range (f->view, 2, 4);
   mg_test_spin (20);
-  surface = render_widget (f->strip);
+  surface = graph_test_render_widget (f->strip);
   assert_class (surface, 100, strip_y (2), MG_THREAD_OFF_CPU);
   assert_class (surface, 300, strip_y (2), MG_THREAD_COMPUTING);
   assert_class (surface, 100, strip_y (0), MG_THREAD_WAITING);

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "mg-config.h"
+
+#include "graph-test-render.h"
+
+cairo_surface_t *
+graph_test_render_widget (GtkWidget *widget)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  GdkPaintable *paintable;
+  GtkSnapshot *snapshot;
+  GskRenderer *renderer;
+  GskRenderNode *node;
+  GdkTexture *texture;
+  cairo_surface_t *surface;
+  int w, h;
+
+  /* Drawn at all only once laid out: a widget made or resized by the
+   * last action (a range, a theme) is allocated at the next frame, later
+   * on a loaded machine. */
+  for (;;)
+    {
+      w = gtk_widget_get_width (widget);
+      h = gtk_widget_get_height (widget);
+      paintable = gtk_widget_paintable_new (widget);
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, w, h);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node != NULL || g_get_monotonic_time () > deadline)
+        break;
+      g_object_unref (paintable);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  gdk_texture_download (texture, cairo_image_surface_get_data (surface),
+                        cairo_image_surface_get_stride (surface));
+  cairo_surface_mark_dirty (surface);
+  g_object_unref (texture);
+  gsk_render_node_unref (node);
+  g_object_unref (paintable);
+  return surface;
+}
