@@ -729,27 +729,11 @@ test_threads_before_first_sample (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (fabs (task_clock - cpu), <=, cpu * 0.1 + 100 * steal / wall);
 }
 
-/* Threads created while the first round opens the perf counters (one a
- * millisecond, with 100 ms rounds: about 100 threads to open counters on
- * then) inherit each thread's software-event group as it is at that
- * moment; a group that grew afterwards could not be read for as long as
- * they lived (ECHILD, "reading a perf counter failed (errno 10)" at every
- * sample: an Open MPI rank's threads at MPI_Init). No error, and every
- * window after the first has values. */
+/* The four perf software events of process 0: no metric error, and a
+ * value in every window after the first. */
 static void
-test_threads_while_opening (Fixture *f, gconstpointer data)
+assert_perf_sw_complete (MgProfile *p)
 {
-  const char *refused = perf_refused ();
-  if (refused)
-    {
-      g_test_message ("skipped: %s", refused);
-      g_test_skip (refused);
-      return;
-    }
-  g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
-  const char *args[] = { "--interval=100", workload, "spawning", NULL };
-  Run run = { 1, args, NULL, NULL, FALSE };
-  g_autoptr (MgProfile) p = profile_run (f, &run, NULL);
   static const char *const ids[] = { "org.metrograph.perf.task_clock",
                                      "org.metrograph.perf.page_faults",
                                      "org.metrograph.perf.context_switches",
@@ -772,6 +756,30 @@ test_threads_while_opening (Fixture *f, gconstpointer data)
       g_assert_cmpuint (s->n, >=, 5);
       g_assert_cmpuint (with_values, ==, s->n - 1);
     }
+}
+
+/* Threads created while the first round opens the perf counters (one a
+ * millisecond, with 100 ms rounds: about 100 threads to open counters on
+ * then) inherit each thread's software-event group as it is at that
+ * moment; a group that grew afterwards could not be read for as long as
+ * they lived (ECHILD, "reading a perf counter failed (errno 10)" at every
+ * sample: an Open MPI rank's threads at MPI_Init). No error, and every
+ * window after the first has values. */
+static void
+test_threads_while_opening (Fixture *f, gconstpointer data)
+{
+  const char *refused = perf_refused ();
+  if (refused)
+    {
+      g_test_message ("skipped: %s", refused);
+      g_test_skip (refused);
+      return;
+    }
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
+  const char *args[] = { "--interval=100", workload, "spawning", NULL };
+  Run run = { 1, args, NULL, NULL, FALSE };
+  g_autoptr (MgProfile) p = profile_run (f, &run, NULL);
+  assert_perf_sw_complete (p);
 }
 
 /* A thread that creates and joins threads on its CPU while the first
@@ -800,26 +808,7 @@ test_threads_churning (Fixture *f, gconstpointer data)
   const char *joins_text = strstr (out, "joins=");
   g_assert_nonnull (joins_text);
   long joins = atol (joins_text + strlen ("joins="));
-  static const char *const ids[] = { "org.metrograph.perf.task_clock",
-                                     "org.metrograph.perf.page_faults",
-                                     "org.metrograph.perf.context_switches",
-                                     "org.metrograph.perf.cpu_migrations" };
-  for (guint i = 0; i < mg_profile_get_n_metric_errors (p); i++)
-    {
-      const MgMetricError *e = mg_profile_get_metric_error (p, i);
-      g_test_message ("%s: %s (%u times)", e->metric_id, e->message, e->count);
-      for (guint k = 0; k < G_N_ELEMENTS (ids); k++)
-        g_assert_cmpstr (e->metric_id, !=, ids[k]);
-    }
-  for (guint k = 0; k < G_N_ELEMENTS (ids); k++)
-    {
-      const MgProcessSeries *s = mg_profile_get_process_series (p, 0, metric_index (p, ids[k]));
-      guint with_values = 0;
-      for (guint w = 1; w < s->n; w++)
-        with_values += !isnan (s->means[w]);
-      g_assert_cmpuint (s->n, >=, 5);
-      g_assert_cmpuint (with_values, ==, s->n - 1);
-    }
+  assert_perf_sw_complete (p);
   double switches = process_count (p, 0, "org.metrograph.perf.context_switches");
   g_test_message ("%ld joins, %.0f context switches", joins, switches);
   g_assert_cmpint (joins, >, 100);
