@@ -400,20 +400,20 @@ mg_profile_get_n_helpers (MgProfile *self)
 }
 
 /* True when the process has no value of any metric: it ended before its
- * sampler's first round (its record holds its life only). */
+ * sampler's first round (its record holds its life only). The reported
+ * flags say it without reading or decoding its series: a metric is
+ * reported exactly when one of its values is a number (the builder's
+ * packer, the writer, the reader), so the end of a run of many short
+ * processes reads none of their blocks to count them. */
 static gboolean
 no_metric_value (MgProfile *self, guint process)
 {
-  if (!mg_profile_read_process_series (self, process, NULL))
-    return FALSE;
-  for (guint m = 0; m < mg_profile_get_n_metrics (self); m++)
-    {
-      const MgProcessSeries *series = mg_profile_get_process_series (self, process, m);
+  guint n_metrics = self->metrics->len;
 
-      for (guint i = 0; series != NULL && i < series->n; i++)
-        if (!isnan (series->means[i]))
-          return FALSE;
-    }
+  for (guint m = 0; m < n_metrics; m++)
+    if (self->packed != NULL ? self->packed[process].reported[m]
+                             : self->process_series[(gsize) process * n_metrics + m].n > 0)
+      return FALSE;
   return TRUE;
 }
 

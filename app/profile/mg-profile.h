@@ -177,7 +177,8 @@ guint mg_profile_get_n_processes (MgProfile *self);
 guint mg_profile_get_n_helpers (MgProfile *self);
 /* How many processes ended (not killed) within the first sampling interval
  * without a value of any metric: in the profile with their start, end and
- * status, but nothing else to show (reads every process's series). */
+ * status, but nothing else to show (from the reported flags: no series is
+ * read). */
 guint mg_profile_get_n_unsampled (MgProfile *self);
 const MgProcessInfo *mg_profile_get_process (MgProfile *self, guint process);
 /* n == 0 when the process never reported that metric. */

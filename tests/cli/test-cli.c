@@ -1070,6 +1070,8 @@ test_profile_short_children (Fixture *f, gconstpointer data)
   assert_one_error_line (run->err, "2 processes ended before their first sample (500 ms): "
                                    "counted, with their start, end and status, but no metrics");
   profile = load_profile (output);
+  /* Counted again in the saved profile, from its reported flags. */
+  g_assert_cmpuint (mg_profile_get_n_unsampled (profile), ==, 2);
   for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
     {
       const MgProcessInfo *process = mg_profile_get_process (profile, p);
