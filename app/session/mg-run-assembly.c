@@ -15,7 +15,6 @@
 #include "mg-output-name.h"
 #include "defs/mg-plan-writer.h"
 #include "mg-run-folder.h"
-#include "mg-run-metric-toggles.h"
 
 struct _MgRunAssembly
 {
@@ -171,8 +170,6 @@ mg_run_assembly_new (MgRunSettings *settings, MgCatalogue *catalogue, GError **e
   self->catalogue = g_object_ref (catalogue);
   self->working_folder = folder != NULL ? g_canonicalize_filename (folder, NULL)
                                         : g_get_current_dir ();
-  if (!mg_run_settings_apply_toggles (self->settings, catalogue, error))
-    return NULL;
   mg_run_assembly_collect_definitions (self->catalogue, self->metrics, self->groups);
   self->launcher = make_launcher (self, error);
   if (self->launcher == NULL || !mg_launcher_prepare (self->launcher, error)

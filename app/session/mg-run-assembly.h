@@ -3,8 +3,8 @@
  * MgRunSettings to a running program and back to a profile, taken by both
  * front ends (`metrograph --profile` and the window's MgRunSession).
  *
- * mg_run_assembly_new () applies the settings' metric toggles to the
- * catalogue and keeps the enabled definitions, makes the launcher (program
+ * mg_run_assembly_new () keeps the enabled definitions of the run's
+ * catalogue (mg_run_catalogue_for_run (): its toggles applied), makes the launcher (program
  * and arguments, working folder, environment, sampler and preloads, MPI
  * processes, Stop after), creates its run folder and writes the plan. The
  * front end then starts the program through the launcher (mg_launcher_run
@@ -25,8 +25,9 @@ G_BEGIN_DECLS
 #define MG_TYPE_RUN_ASSEMBLY (mg_run_assembly_get_type ())
 G_DECLARE_FINAL_TYPE (MgRunAssembly, mg_run_assembly, MG, RUN_ASSEMBLY, GObject)
 
-/* @settings is copied. NULL with the launcher's, the plan writer's or the
- * toggles' error when the run cannot be prepared. */
+/* @settings is copied; @catalogue has the settings' toggles applied. NULL
+ * with the launcher's or the plan writer's error when the run cannot be
+ * prepared. */
 MgRunAssembly *mg_run_assembly_new (MgRunSettings *settings, MgCatalogue *catalogue,
                                     GError **error);
 

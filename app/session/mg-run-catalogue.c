@@ -41,3 +41,21 @@ mg_run_catalogue_load (MgRunSettings *settings, GError **error)
     return NULL;
   return g_steal_pointer (&catalogue);
 }
+
+gboolean
+mg_run_settings_apply_toggles (MgRunSettings *self, MgCatalogue *catalogue, GError **error)
+{
+  return mg_catalogue_apply_toggles (catalogue, mg_run_settings_get_enable_metrics (self),
+                                     mg_run_settings_get_disable_metrics (self), error);
+}
+
+MgCatalogue *
+mg_run_catalogue_for_run (MgRunSettings *settings, MgCatalogue *catalogue, GError **error)
+{
+  g_autoptr (MgCatalogue) run =
+    catalogue != NULL ? g_object_ref (catalogue) : mg_run_catalogue_load (settings, error);
+
+  if (run == NULL || !mg_run_settings_apply_toggles (settings, run, error))
+    return NULL;
+  return g_steal_pointer (&run);
+}

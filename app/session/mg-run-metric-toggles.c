@@ -10,13 +10,6 @@ mg_run_metric_is_switchable (const MgCatalogueMetric *metric)
          && metric->def->enabled != MG_ENABLED_NEVER;
 }
 
-gboolean
-mg_run_settings_apply_toggles (MgRunSettings *self, MgCatalogue *catalogue, GError **error)
-{
-  return mg_catalogue_apply_toggles (catalogue, mg_run_settings_get_enable_metrics (self),
-                                     mg_run_settings_get_disable_metrics (self), error);
-}
-
 /* The effective states after the settings' toggles; defaults when the
  * toggles no longer fit the catalogue. */
 static gboolean *

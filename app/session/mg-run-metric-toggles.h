@@ -6,6 +6,7 @@
 #pragma once
 
 #include "defs/mg-catalogue.h"
+#include "mg-run-catalogue.h"
 #include "mg-run-settings.h"
 
 G_BEGIN_DECLS
@@ -16,9 +17,7 @@ typedef enum {
   MG_TOGGLE_MIXED,   /* a group with metrics in both states */
 } MgToggleState;
 
-/* Applies the settings' toggles to @catalogue (its metrics' "enabled"). */
-gboolean mg_run_settings_apply_toggles (MgRunSettings *self, MgCatalogue *catalogue,
-                                        GError **error);
+/* Applied by mg_run_settings_apply_toggles () (mg-run-catalogue.h). */
 /* TRUE when the user may switch the metric: available, neither "always" nor
  * "never". */
 gboolean mg_run_metric_is_switchable (const MgCatalogueMetric *metric);

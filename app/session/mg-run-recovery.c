@@ -13,7 +13,6 @@
 #include "profile/mg-record-folder.h"
 #include "mg-run-assembly.h"
 #include "mg-run-catalogue.h"
-#include "mg-run-metric-toggles.h"
 #include "mg-run-settings-line.h"
 #include "mg-run-folder.h"
 
@@ -332,21 +331,11 @@ mg_run_recovery_choose_output (MgRunRecovery *self, MgProfile *profile)
   return mg_output_name_make_unique (chosen);
 }
 
-/* The definitions the run had (mg-run-catalogue.h), its toggles applied. */
-static MgCatalogue *
-load_catalogue (MgRunRecovery *self, GError **error)
-{
-  g_autoptr (MgCatalogue) catalogue = mg_run_catalogue_load (self->settings, error);
-
-  if (catalogue == NULL || !mg_run_settings_apply_toggles (self->settings, catalogue, error))
-    return NULL;
-  return g_steal_pointer (&catalogue);
-}
-
 MgProfile *
 mg_run_recovery_write (MgRunRecovery *self, char **output, GError **error)
 {
-  g_autoptr (MgCatalogue) catalogue = load_catalogue (self, error);
+  /* The definitions the run had, its toggles applied. */
+  g_autoptr (MgCatalogue) catalogue = mg_run_catalogue_for_run (self->settings, NULL, error);
   g_autoptr (MgProfile) profile = NULL;
   g_autofree char *path = NULL;
 

@@ -685,12 +685,26 @@ on_process_exited (GPid pid, int wait_status, gpointer user_data)
 
 /* ---- starting ----------------------------------------------------------- */
 
+/* The run's catalogue, its toggles applied once (mg-run-catalogue.h): the
+ * one given, else the one the settings name. */
+static gboolean
+take_catalogue (MgRunSession *self, GError **error)
+{
+  MgCatalogue *catalogue = mg_run_catalogue_for_run (self->settings, self->catalogue, error);
+
+  if (catalogue == NULL)
+    return FALSE;
+  g_clear_object (&self->catalogue);
+  self->catalogue = catalogue;
+  return TRUE;
+}
+
 /* Checked in the dialog's words first, then assembled as the command line
  * does (mg-run-assembly.h). */
 static gboolean
 prepare (MgRunSession *self, GError **error)
 {
-  if (!mg_run_settings_check (self->settings, error))
+  if (!mg_run_settings_check (self->settings, error) || !take_catalogue (self, error))
     return FALSE;
   self->run = mg_run_assembly_new (self->settings, self->catalogue, error);
   if (self->run == NULL)
@@ -762,15 +776,14 @@ prepare_blocking (MgRunSession *self, GError **error)
 
   if (!mg_run_settings_check_output (self->settings, &local_error))
     return fail_run (self, MG_RUN_SESSION_ERROR_SETTINGS, local_error->message, error);
-  if (self->catalogue == NULL
-      && (self->catalogue = mg_run_catalogue_load (self->settings, &local_error)) == NULL)
-    return fail_run (self, MG_RUN_SESSION_ERROR_SETTINGS, local_error->message, error);
-  self->run = mg_run_assembly_new (self->settings, self->catalogue, &local_error);
-  if (self->run == NULL)
+  if (!take_catalogue (self, &local_error))
     return fail_run (self,
                      local_error->domain == MG_CATALOGUE_ERROR ? MG_RUN_SESSION_ERROR_METRICS
-                                                                : MG_RUN_SESSION_ERROR_LAUNCH,
+                                                                : MG_RUN_SESSION_ERROR_SETTINGS,
                      local_error->message, error);
+  self->run = mg_run_assembly_new (self->settings, self->catalogue, &local_error);
+  if (self->run == NULL)
+    return fail_run (self, MG_RUN_SESSION_ERROR_LAUNCH, local_error->message, error);
   self->launcher = mg_run_assembly_get_launcher (self->run);
   return TRUE;
 }

@@ -63,8 +63,8 @@ typedef enum {
 } MgRunSessionError;
 
 /* @settings is copied; @catalogue gives the metrics (its toggles are set
- * from the settings). NULL: mg_run_session_run () loads the one the
- * settings name (mg-run-catalogue.h). */
+ * from the settings when the run starts). NULL: the run loads the one the
+ * settings name (mg_run_catalogue_for_run ()). */
 MgRunSession *mg_run_session_new (MgRunSettings *settings, MgCatalogue *catalogue);
 
 /* Checks the settings, creates the run folder, writes the plan and starts
