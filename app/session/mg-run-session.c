@@ -551,10 +551,10 @@ describe_end (MgRunSession *self)
   return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
 }
 
+/* @why: mg_run_assembly_explain_no_samples ()'s clause. */
 static char *
-describe_no_samples (MgRunSession *self)
+describe_no_samples (MgRunSession *self, const char *why)
 {
-  g_autofree char *why = mg_run_assembly_explain_no_samples (self->run);
   int status = self->exit_status;
   g_autofree char *exit_text = NULL;
 
@@ -584,18 +584,28 @@ summarize (MgRunSession *self)
   self->summary = mg_run_summary_new (self->profile, &request);
 }
 
-/* The state, profile and message the run's end gives, for both drivers. */
+/* The state, profile and message the run's end gives, for both drivers;
+ * the blocking driver's MG_RUN_SESSION_ERROR in @error. */
 static void
-end_with (MgRunSession *self, FinalResult *final)
+end_with (MgRunSession *self, FinalResult *final, GError **error)
 {
+  gboolean no_samples = g_error_matches (final->error, MG_PROFILE_ERROR,
+                                         MG_PROFILE_ERROR_NO_SAMPLES);
+  /* Explained once: the window's sentence and the command line's clause. */
+  g_autofree char *why = no_samples ? mg_run_assembly_explain_no_samples (self->run) : NULL;
   g_autofree char *message = NULL;
 
+  if (no_samples)
+    g_set_error_literal (error, MG_RUN_SESSION_ERROR, MG_RUN_SESSION_ERROR_NO_SAMPLES, why);
+  else if (final->error != NULL)
+    g_set_error_literal (error, MG_RUN_SESSION_ERROR, MG_RUN_SESSION_ERROR_END,
+                         final->error->message);
   self->merge_running = FALSE;
   if (self->cancelled)
     set_state (self, MG_RUN_STATE_CANCELLED);
-  else if (g_error_matches (final->error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES))
+  else if (no_samples)
     {
-      message = describe_no_samples (self);
+      message = describe_no_samples (self, why);
       fail (self, message);
     }
   else if (final->error != NULL)
@@ -628,7 +638,7 @@ on_final_merged (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   FinalResult *final = g_task_propagate_pointer (G_TASK (result), NULL);
 
-  end_with (MG_RUN_SESSION (source), final);
+  end_with (MG_RUN_SESSION (source), final, NULL);
   final_result_free (final);
 }
 
@@ -830,17 +840,8 @@ mg_run_session_run (MgRunSession *self, GError **error)
   set_state (self, MG_RUN_STATE_MERGING);
   job = merge_job_new (self, TRUE);
   final = finish_in_thread (job);
-  end_with (self, final);
+  end_with (self, final, error);
   saved = final->error == NULL;
-  if (g_error_matches (final->error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_NO_SAMPLES))
-    {
-      g_autofree char *why = mg_run_assembly_explain_no_samples (self->run);
-
-      g_set_error_literal (error, MG_RUN_SESSION_ERROR, MG_RUN_SESSION_ERROR_NO_SAMPLES, why);
-    }
-  else if (final->error != NULL)
-    g_set_error_literal (error, MG_RUN_SESSION_ERROR, MG_RUN_SESSION_ERROR_END,
-                         final->error->message);
   final_result_free (final);
   return saved;
 }

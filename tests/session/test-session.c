@@ -1705,6 +1705,40 @@ test_session_missing_program (void)
   g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_FAILED);
 }
 
+/* An unknown toggle stops both drivers before the run folder is made, with
+ * the catalogue's message: the window's run with its catalogue or without
+ * one (then the settings' is loaded), the command line's as METRICS. */
+static void
+test_session_unknown_toggle (void)
+{
+  g_autoptr (MgCatalogue) c = session_test_builtin_catalogue ();
+  g_autoptr (MgRunSettings) s = mg_run_settings_new ();
+  const char *enable[] = { "no_such_metric", NULL };
+
+  mg_run_settings_set_program (s, "/bin/true");
+  mg_run_settings_set_output (s, g_get_tmp_dir ());
+  mg_run_settings_set_enable_metrics (s, enable);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr (MgRunSession) session = mg_run_session_new (s, i == 1 ? NULL : c);
+      g_autoptr (GError) error = NULL;
+
+      if (i < 2)
+        {
+          g_assert_false (mg_run_session_start (session, &error));
+          g_assert_error (error, MG_CATALOGUE_ERROR, MG_CATALOGUE_ERROR_UNKNOWN_ID);
+        }
+      else
+        {
+          g_assert_false (mg_run_session_run (session, &error));
+          g_assert_error (error, MG_RUN_SESSION_ERROR, MG_RUN_SESSION_ERROR_METRICS);
+        }
+      g_assert_nonnull (strstr (error->message, "no_such_metric"));
+      g_assert_cmpstr (mg_run_session_get_message (session), ==, error->message);
+      g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_FAILED);
+    }
+}
+
 /* Every session above made its run folder in the one METROGRAPH_TMPDIR
  * main () gave them, and removed it when it finished (this runs last). */
 static void
@@ -1786,6 +1820,7 @@ main (int argc, char **argv)
   g_test_add ("/run/session/mpi", SessionFixture, NULL, session_setup,
               test_session_mpi, session_teardown);
   g_test_add_func ("/run/session/missing-program", test_session_missing_program);
+  g_test_add_func ("/run/session/unknown-toggle", test_session_unknown_toggle);
   g_test_add_func ("/run/session/nothing-left", test_session_nothing_left);
   return g_test_run ();
 }
