@@ -7,7 +7,6 @@
 
 #include "mg-cli.h"
 #include "session/mg-run-catalogue.h"
-#include "session/mg-run-metric-toggles.h"
 
 MgCatalogue *
 mg_cli_load_catalogue (const MgCliOptions *options, int *exit_status)
