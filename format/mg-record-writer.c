@@ -98,6 +98,49 @@ mg_record_create (MgRecordWriter *w, const char *dir, const char *host, const ch
                                        n_metrics, capacity, 0, err, err_len);
 }
 
+/* Appends text to buf[*n..size), NUL-terminated; false when it does not fit. */
+static bool
+path_append (char *buf, size_t size, size_t *n, const char *text)
+{
+  size_t len = strlen (text);
+  if (*n + len >= size)
+    return false;
+  memcpy (buf + *n, text, len + 1);
+  *n += len;
+  return true;
+}
+
+static bool
+path_append_number (char *buf, size_t size, size_t *n, long long value)
+{
+  char digits[24];
+  char *p = digits + sizeof digits;
+  unsigned long long v = value < 0 ? 0ull - (unsigned long long) value : (unsigned long long) value;
+  *--p = '\0';
+  do
+    *--p = (char) ('0' + v % 10);
+  while ((v /= 10) != 0);
+  if (value < 0)
+    *--p = '-';
+  return path_append (buf, size, n, p);
+}
+
+/* DIR/HOST.PID.START.mgrec, without snprintf: on the path of every
+ * process's start, where printf's code and tables were three page faults
+ * of their own in a program that never prints. */
+static bool
+record_path (char *buf, size_t size, const char *dir, const char *host, int pid,
+             int64_t start_mono_ns)
+{
+  size_t n = 0;
+  buf[0] = '\0';
+  return path_append (buf, size, &n, dir) && path_append (buf, size, &n, "/")
+         && path_append (buf, size, &n, host) && path_append (buf, size, &n, ".")
+         && path_append_number (buf, size, &n, pid) && path_append (buf, size, &n, ".")
+         && path_append_number (buf, size, &n, (long long) start_mono_ns)
+         && path_append (buf, size, &n, MG_RECORD_SUFFIX);
+}
+
 /* The header and path of a new record, in w (cleared) and h. */
 static int
 lay_out (MgRecordWriter *w, MgRecordHeader *h, const char *dir, const char *host,
@@ -105,9 +148,7 @@ lay_out (MgRecordWriter *w, MgRecordHeader *h, const char *dir, const char *host
          uint32_t n_metrics, uint32_t capacity, uint32_t max_stacks, char *err, size_t err_len)
 {
   memset (w, 0, sizeof *w);
-  int n = snprintf (w->path, sizeof w->path, "%s/%s.%d.%lld%s", dir, host, pid,
-                    (long long) start_mono_ns, MG_RECORD_SUFFIX);
-  if (n < 0 || (size_t) n >= sizeof w->path)
+  if (!record_path (w->path, sizeof w->path, dir, host, pid, start_mono_ns))
     {
       snprintf (err, err_len, "record path in '%s' is too long", dir);
       return -ENAMETOOLONG;

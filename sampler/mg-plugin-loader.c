@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "format/mg-load-error.h"
+#include "format/mg-plan-keywords.h"
 #include "mg-api-internal.h"
 #include "mg-plugin-guard.h"
 #include "mg-sampler-state.h"
@@ -214,11 +215,11 @@ static bool
 started_by_front_end (const MgSampler *s)
 {
   const char *dash = strrchr (s->plan.run_id, '-');
-  char *end;
-  if (dash == NULL || dash[1] == '\0')
-    return false;
-  long pid = strtol (dash + 1, &end, 10);
-  return *end == '\0' && pid > 1 && pid == (long) getppid ();
+  long pid;
+  /* Not strtol: its locale tables would be touched in every process for
+   * this one number (mg_plan_parse_number). */
+  return dash != NULL && mg_plan_parse_number (dash + 1, 2, &pid) == 0
+         && pid == (long) getppid ();
 }
 
 bool

@@ -732,14 +732,24 @@ mg_sampler_constructor (void)
       mg_log ("METROGRAPH_PLAN is not set; running unprofiled");
       return;
     }
-  mg_record_copy_str (plan_path, sizeof plan_path, path);
-  mg_node_folder_restore_plan (path);
+  /* Its bytes only: zeroing the rest of the 4 kB was a page fault more. */
+  size_t path_len = strnlen (path, sizeof plan_path - 1);
+  memcpy (plan_path, path, path_len);
+  plan_path[path_len] = '\0';
+  /* One look at the plan in the common case: a plan that can be read is
+   * there, and has nothing to restore. */
+  bool readable = access (path, R_OK) == 0;
+  if (!readable)
+    {
+      mg_node_folder_restore_plan (path);
+      readable = access (path, R_OK) == 0;
+    }
   /* The plan's text came with the environment: parsed from there when the
    * file is still there to read (a run that has ended removed it; a
    * process that dropped its privileges may no longer read it), without
    * reading the file in every process. */
   const char *text = getenv (MG_PLAN_TEXT_ENV);
-  if (text && *text && access (path, R_OK) == 0
+  if (text && *text && readable
         ? mg_plan_load_text (path, text, &s->plan, err, sizeof err) < 0
         : mg_plan_load (path, &s->plan, err, sizeof err) < 0)
     {

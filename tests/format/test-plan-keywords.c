@@ -335,6 +335,13 @@ test_parse_number (void)
   g_assert_cmpint (mg_plan_parse_number ("20 ", 0, &v), ==, -1);
   g_assert_cmpint (mg_plan_parse_number ("", 0, &v), ==, -1);
   g_assert_cmpint (mg_plan_parse_number ("99999999999999999999999", 0, &v), ==, -1);
+  /* The largest long, and one more. */
+  g_assert_cmpint (mg_plan_parse_number ("9223372036854775807", 0, &v), ==, 0);
+  g_assert_cmpint (v, ==, G_MAXINT64);
+  g_assert_cmpint (mg_plan_parse_number ("9223372036854775808", 0, &v), ==, -1);
+  g_assert_cmpint (mg_plan_parse_number ("0020", 0, &v), ==, 0);
+  g_assert_cmpint (v, ==, 20);
+  g_assert_cmpint (mg_plan_parse_number ("2x", 0, &v), ==, -1);
 }
 
 int

@@ -322,6 +322,20 @@ test_roundtrip_create_errors (void)
   g_assert_nonnull (strstr (err, "cannot create record"));
   g_assert_nonnull (strstr (err, "no-such-folder"));
 
+  /* A path one byte too long for the writer's 4096, and one that fits
+   * exactly (a negative start, the number's sign included). */
+  g_autofree char *long_dir = g_strnfill (4096 - strlen ("/h.1.-5.mgrec"), 'd');
+  for (size_t i = 0; i < strlen (long_dir); i += 200)
+    long_dir[i] = '/'; /* components the kernel takes: it says ENOENT */
+  rc = mg_record_create (&w, long_dir, "h", "r", 1, -5, 0, 1, 4, err, sizeof err);
+  g_assert_cmpint (rc, ==, -ENAMETOOLONG);
+  g_assert_true (g_str_has_prefix (err, "record path in"));
+  long_dir[strlen (long_dir) - 1] = '\0';
+  rc = mg_record_create (&w, long_dir, "h", "r", 1, -5, 0, 1, 4, err, sizeof err);
+  g_assert_cmpint (rc, ==, -ENOENT);
+  g_assert_true (g_str_has_suffix (w.path, "d/h.1.-5.mgrec"));
+  g_assert_cmpuint (strlen (w.path), ==, 4095);
+
   /* A limit the header fits under but 100000 slots do not. */
   g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
   small = saved;
