@@ -45,6 +45,10 @@ struct _MgSourceView
   guint scroll_tick;         /* scrolling to shown_line while laid out */
   gint64 scroll_since;       /* frame time of its first tick, 0 before */
   double scroll_value;       /* the view's place at the last tick */
+  double scroll_upper;       /* the text's height at the last tick */
+  int scroll_line_y;         /* shown_line's place in the text then */
+  gint64 settled_since;      /* frame time since which all three held */
+  guint settled_ticks;       /* ticks since then */
   GtkSourceGutterRenderer *gutter;
   GtkTextTag *hot_tag;
 
@@ -353,29 +357,61 @@ scroll_to_cursor (MgSourceView *self)
   gtk_adjustment_set_value (adjustment, y - 0.3 * gtk_adjustment_get_page_size (adjustment));
 }
 
-/* A new text is laid out over a few frames and the scroll is animated:
- * a scroll asked before the layout is done stops short. Each frame, once
- * the view stands still, the line is scrolled to again unless it shows. */
+/* A new text is laid out over many frames, in steps: until a line is
+ * laid out it has no height, so a line far down seems to be near the top,
+ * and the view then keeps its first line in place while the lines above
+ * the target grow (zstd's zstd_lazy.c opened on line 822 showed line 1).
+ * Each frame the line is scrolled to again unless it shows; the scroll
+ * ends once it shows, the lines above it are laid out, and the view, the
+ * text's height and the line's place have held for 200 ms and 6 frames. */
 static gboolean
 on_scroll_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 {
   MgSourceView *self = MG_SOURCE_VIEW (data);
-  double value = gtk_adjustment_get_value (
-    gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->source)));
-  gboolean still = value == self->scroll_value;
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->source));
+  double value = gtk_adjustment_get_value (adjustment);
+  double upper = gtk_adjustment_get_upper (adjustment);
   gint64 now = gdk_frame_clock_get_frame_time (clock);
+  GtkTextIter iter;
+  int y = 0, height = 0, first_height = 0, first_y;
+
+  if (self->shown_line > 0)
+    {
+      gtk_text_buffer_get_iter_at_line (buffer_of (self), &iter, (int) self->shown_line - 1);
+      gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (self->source), &iter, &y, &height);
+      gtk_text_buffer_get_start_iter (buffer_of (self), &iter);
+      gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (self->source), &iter, &first_y, &first_height);
+    }
+  gboolean still = value == self->scroll_value;
+  gboolean held = still && upper == self->scroll_upper && y == self->scroll_line_y;
+  /* The lines above it laid out: no line of the text (not wrapped) is
+   * lower than the first or than itself. */
+  int line_height = MIN (first_height, height);
+  gboolean laid_out = line_height > 0
+                      && (gint64) y >= (gint64) (self->shown_line - 1) * line_height;
 
   self->scroll_value = value;
+  self->scroll_upper = upper;
+  self->scroll_line_y = y;
   if (self->scroll_since == 0)
     self->scroll_since = now;
+  if (!held)
+    {
+      self->settled_since = now;
+      self->settled_ticks = 0;
+    }
+  else
+    self->settled_ticks++;
+  gboolean shows = self->shown_line > 0 && mg_source_view_line_is_visible (self, self->shown_line);
   /* A loaded machine (or a sanitizer build) lays out slowly: up to 15 s. */
   if (self->shown_line == 0 || now - self->scroll_since > 15 * G_USEC_PER_SEC
-      || (still && mg_source_view_line_is_visible (self, self->shown_line)))
+      || (shows && held && laid_out && self->settled_ticks >= 6
+          && now - self->settled_since >= 200 * 1000))
     {
       self->scroll_tick = 0;
       return G_SOURCE_REMOVE;
     }
-  if (still)
+  if (still && !shows)
     scroll_to_cursor (self);
   return G_SOURCE_CONTINUE;
 }
@@ -393,6 +429,8 @@ scroll_to (MgSourceView *self, guint line)
   self->shown_line = line;
   self->scroll_since = 0;
   self->scroll_value = -1;
+  self->scroll_upper = -1;
+  self->settled_ticks = 0;
   if (self->scroll_tick == 0)
     self->scroll_tick = gtk_widget_add_tick_callback (self->source, on_scroll_tick, self, NULL);
 }
@@ -877,6 +915,12 @@ mg_source_view_get_line (MgSourceView *self)
   gtk_text_buffer_get_iter_at_mark (buffer_of (self), &cursor,
                                     gtk_text_buffer_get_insert (buffer_of (self)));
   return (guint) gtk_text_iter_get_line (&cursor) + 1;
+}
+
+gboolean
+mg_source_view_is_scrolling (MgSourceView *self)
+{
+  return self->scroll_tick != 0;
 }
 
 gboolean
