@@ -121,9 +121,13 @@ parse_range (MgCliOptions *o, GError **error)
   if (dash[1] != '\0')
     {
       o->range_end = g_ascii_strtod (dash + 1, &end);
-      if (*end != '\0' || !isfinite (o->range_end) || o->range_end <= o->range_start)
-        return usage_error (error, _("--range=%s: the end “%s” is not a number of seconds after "
-                                     "the start"), o->range, dash + 1);
+      if (*end != '\0' || !isfinite (o->range_end))
+        return usage_error (error, _("--range=%s: the end “%s” is not a number of seconds"),
+                            o->range, dash + 1);
+      if (o->range_end <= o->range_start)
+        return usage_error (error, _("--range=%s: the end (%g s) is not after the start (%g s): "
+                                     "give START-END with END later than START"),
+                            o->range, o->range_end, o->range_start);
     }
   return TRUE;
 }

@@ -15,6 +15,8 @@ char *mg_source_view_dup_text (MgSourceView *self);
 const char *mg_source_view_get_found_at (MgSourceView *self);
 /* The line scrolled to and the cursor's (1 for the first; 0: none). */
 guint mg_source_view_get_line (MgSourceView *self);
+/* Whether it is still scrolling to its line while the text is laid out. */
+gboolean mg_source_view_is_scrolling (MgSourceView *self);
 /* Whether LINE (1 for the first) is within the visible part. */
 gboolean mg_source_view_line_is_visible (MgSourceView *self, guint line);
 /* Whether LINE is marked hot. */

@@ -45,6 +45,11 @@ struct _MgSourceView
   guint scroll_tick;         /* scrolling to shown_line while laid out */
   gint64 scroll_since;       /* frame time of its first tick, 0 before */
   double scroll_value;       /* the view's place at the last tick */
+  double scroll_upper;       /* the text's height at the last tick */
+  double scroll_set;         /* the view's place after its last scroll; -1: waiting */
+  int scroll_line_y;         /* shown_line's place in the text then */
+  gint64 settled_since;      /* frame time since which all three held */
+  guint settled_ticks;       /* ticks since then */
   GtkSourceGutterRenderer *gutter;
   GtkTextTag *hot_tag;
 
@@ -351,31 +356,79 @@ scroll_to_cursor (MgSourceView *self)
   gtk_text_buffer_get_iter_at_mark (buffer, &iter, gtk_text_buffer_get_insert (buffer));
   gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (self->source), &iter, &y, &height);
   gtk_adjustment_set_value (adjustment, y - 0.3 * gtk_adjustment_get_page_size (adjustment));
+  self->scroll_set = gtk_adjustment_get_value (adjustment);
 }
 
-/* A new text is laid out over a few frames and the scroll is animated:
- * a scroll asked before the layout is done stops short. Each frame, once
- * the view stands still, the line is scrolled to again unless it shows. */
+/* Whether the lines above shown_line are laid out. GTK lays a new text
+ * out over many frames, in steps, and a line not yet laid out has no
+ * height: a line far down seems near the top until then, and a scroll
+ * there ends on a line near the top, which the view then keeps in place
+ * while the lines above grow (zstd's zstd_lazy.c opened on line 822
+ * showed line 1). No line of the text (not wrapped) is lower than the
+ * first or than the target itself, so the target's place tells. */
+static gboolean
+target_laid_out (MgSourceView *self, int *target_y)
+{
+  GtkTextIter iter;
+  int y, height, first_y, first_height;
+
+  gtk_text_buffer_get_iter_at_line (buffer_of (self), &iter, (int) self->shown_line - 1);
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (self->source), &iter, &y, &height);
+  gtk_text_buffer_get_start_iter (buffer_of (self), &iter);
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (self->source), &iter, &first_y, &first_height);
+  *target_y = y;
+  int line_height = MIN (first_height, height);
+  return line_height > 0 && (gint64) y >= (gint64) (self->shown_line - 1) * line_height;
+}
+
+/* Each frame until the line shows: while the lines above it are not laid
+ * out, wait (the view stays where it is; if the user moves it meanwhile,
+ * the scroll is theirs and ends); then scroll to it, again each frame
+ * unless it shows (a scroll asked before a layout step stops short); end
+ * once it shows and the view, the text's height and the line's place
+ * have held for 200 ms and 6 frames. */
 static gboolean
 on_scroll_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 {
   MgSourceView *self = MG_SOURCE_VIEW (data);
-  double value = gtk_adjustment_get_value (
-    gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->source)));
-  gboolean still = value == self->scroll_value;
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->source));
+  double value = gtk_adjustment_get_value (adjustment);
+  double upper = gtk_adjustment_get_upper (adjustment);
   gint64 now = gdk_frame_clock_get_frame_time (clock);
+  int y = 0;
+  gboolean laid_out = self->shown_line > 0 && target_laid_out (self, &y);
+  double before = self->scroll_value;
+  gboolean still = value == before;
+  gboolean held = still && upper == self->scroll_upper && y == self->scroll_line_y;
 
   self->scroll_value = value;
+  self->scroll_upper = upper;
+  self->scroll_line_y = y;
   if (self->scroll_since == 0)
     self->scroll_since = now;
+  if (!held)
+    {
+      self->settled_since = now;
+      self->settled_ticks = 0;
+    }
+  else
+    self->settled_ticks++;
+  gboolean waiting = self->scroll_set < 0;
+  /* While it waits, only the user moves the view, or GTK clamps it to
+   * the end of a text that shrank; once it scrolled, only the user. */
+  double end_value = MAX (gtk_adjustment_get_lower (adjustment),
+                          upper - gtk_adjustment_get_page_size (adjustment));
+  gboolean moved_by_user = !still && value != (waiting ? end_value : self->scroll_set);
+  gboolean shows = self->shown_line > 0 && mg_source_view_line_is_visible (self, self->shown_line);
   /* A loaded machine (or a sanitizer build) lays out slowly: up to 15 s. */
-  if (self->shown_line == 0 || now - self->scroll_since > 15 * G_USEC_PER_SEC
-      || (still && mg_source_view_line_is_visible (self, self->shown_line)))
+  if (self->shown_line == 0 || now - self->scroll_since > 15 * G_USEC_PER_SEC || moved_by_user
+      || (!waiting && shows && held && self->settled_ticks >= 6
+          && now - self->settled_since >= 200 * 1000))
     {
       self->scroll_tick = 0;
       return G_SOURCE_REMOVE;
     }
-  if (still)
+  if (laid_out && (waiting || (still && !shows)))
     scroll_to_cursor (self);
   return G_SOURCE_CONTINUE;
 }
@@ -384,15 +437,26 @@ static void
 scroll_to (MgSourceView *self, guint line)
 {
   GtkTextBuffer *buffer = buffer_of (self);
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->source));
   GtkTextIter iter;
+  int y;
 
   line = CLAMP (line, 1, (guint) gtk_text_buffer_get_line_count (buffer));
   gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) line - 1);
   gtk_text_buffer_place_cursor (buffer, &iter);
-  scroll_to_cursor (self);
   self->shown_line = line;
+  self->scroll_set = -1;
+  /* Not laid out yet: it waits at the top (a new text's first line),
+   * where a place kept from the text before would move as this one is
+   * laid out. */
+  if (target_laid_out (self, &y))
+    scroll_to_cursor (self);
+  else
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_lower (adjustment));
   self->scroll_since = 0;
-  self->scroll_value = -1;
+  self->scroll_value = gtk_adjustment_get_value (adjustment);
+  self->scroll_upper = -1;
+  self->settled_ticks = 0;
   if (self->scroll_tick == 0)
     self->scroll_tick = gtk_widget_add_tick_callback (self->source, on_scroll_tick, self, NULL);
 }
@@ -877,6 +941,12 @@ mg_source_view_get_line (MgSourceView *self)
   gtk_text_buffer_get_iter_at_mark (buffer_of (self), &cursor,
                                     gtk_text_buffer_get_insert (buffer_of (self)));
   return (guint) gtk_text_iter_get_line (&cursor) + 1;
+}
+
+gboolean
+mg_source_view_is_scrolling (MgSourceView *self)
+{
+  return self->scroll_tick != 0;
 }
 
 gboolean

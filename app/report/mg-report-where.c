@@ -25,6 +25,7 @@
 typedef struct {
   char *name;          /* the function, or module + offset */
   guint64 count;
+  guint height;        /* most frames below it in a stack (inlined ones too) */
   GHashTable *lines;   /* "file:line" → guint64 count */
 } Function;
 
@@ -88,12 +89,16 @@ hottest_line (const Function *f)
   return best;
 }
 
+/* By count; ties (the functions of one call chain, in every stack
+ * together) callers first, as the chain reads: _start, main, solve. */
 static int
 by_count (gconstpointer a, gconstpointer b)
 {
   const Function *fa = *(Function *const *) a, *fb = *(Function *const *) b;
   if (fa->count != fb->count)
     return fa->count < fb->count ? 1 : -1;
+  if (fa->height != fb->height)
+    return fa->height < fb->height ? 1 : -1;
   return strcmp (fa->name, fb->name);
 }
 
@@ -170,6 +175,7 @@ count_stacks (MgStackSet *set, const MgStackNamer *namer, GHashTable *cache, GHa
         continue;
       /* Each function once per stack, however often it recurs. */
       g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+      guint below = 0;   /* names of the frames inside frame k */
       for (guint k = 0; k < n; k++)
         {
           GPtrArray *names = frame_names (cache, set, &frames[k], k > 0, namer);
@@ -184,12 +190,14 @@ count_stacks (MgStackSet *set, const MgStackNamer *namer, GHashTable *cache, GHa
                   count_line (f, name, count);
                 }
               Function *f = function_for (inclusive, name->label);
+              f->height = MAX (f->height, below + (names->len - 1 - i));
               count_line (f, name, count);
               if (g_hash_table_contains (seen, f->name))
                 continue;
               g_hash_table_add (seen, f->name);
               f->count += count;
             }
+          below += names->len;
         }
     }
 }

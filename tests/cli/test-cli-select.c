@@ -358,6 +358,13 @@ test_select (Fixture *f, gconstpointer data)
   assert_status (e3, 2);
   assert_err_has (e3, "--range=1000-2000");
   assert_err_has (e3, "no sample window");
+  /* An end before the start is named as such, not as a non-number. */
+  g_autoptr (CliTestRun) e5 = export (f, "bad.folded", "5-3", NULL);
+  assert_status (e5, 2);
+  assert_err_has (e5, "--range=5-3: the end (3 s) is not after the start (5 s)");
+  g_autoptr (CliTestRun) e6 = export (f, "bad.folded", "1-2x", NULL);
+  assert_status (e6, 2);
+  assert_err_has (e6, "--range=1-2x: the end “2x” is not a number of seconds");
   const char *e4_args[] = { "--processes=0", "run.mgprof", NULL };
   g_autoptr (CliTestRun) e4 = cli_test_run (f->dir, e4_args);
   assert_status (e4, 2);

@@ -485,6 +485,98 @@ test_lookup (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Once GTK has laid out the whole text (its height unchanged for
+ * 500 ms, within 20 s): before, the lines not yet laid out have no
+ * height, so a line far down seems to show at the top. */
+static void
+wait_laid_out (MgSourceView *source)
+{
+  GtkWidget *text = gui_test_find_widget (GTK_WIDGET (source), GTK_TYPE_TEXT_VIEW);
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (text));
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  gint64 since = g_get_monotonic_time ();
+  double upper = gtk_adjustment_get_upper (adjustment);
+
+  while (g_get_monotonic_time () < deadline && g_get_monotonic_time () - since < 500 * 1000)
+    {
+      if (gtk_adjustment_get_upper (adjustment) != upper)
+        {
+          upper = gtk_adjustment_get_upper (adjustment);
+          since = g_get_monotonic_time ();
+        }
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+    }
+}
+
+/* A line far down a text shown for the first time (zstd's zstd_lazy.c,
+ * 2200 lines, opened at line 1 on its hot line 822): still in view once
+ * GTK has laid out the lines above it. */
+static void
+test_far_line (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  g_autoptr (GString) long_text = g_string_new (NULL);
+  MgWindow *window = gui_test_new_window (profile);
+  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_fixture_view (window)));
+
+  for (guint i = 1; i <= 4000; i++)
+    g_string_append_printf (long_text, "int filler_%u = %u;\n", i, i);
+  mg_source_view_set_lookup (source, lookup_stored, long_text->str, NULL);
+  mg_code_view_show_page (code_fixture_view (window), "source");
+  mg_source_view_show_function (source, "code_fixture_a", fixture_source (), 3500);
+  source = source_view (window);
+  g_assert_cmpuint (mg_source_view_get_line (source), ==, 3500);
+  g_assert_true (shows_line (source, 3500));
+  wait_laid_out (source);
+  g_assert_true (shows_line (source, 3500));
+  g_assert_true (!layout_checked || !mg_source_view_line_is_visible (source, 1));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The user scrolls to line 101 while the text is still being laid out
+ * (here for 1 s, frame after frame, as a drag does): the view stays
+ * where the user left it, not brought to the line once laid out. */
+static void
+test_far_line_user (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  g_autoptr (GString) long_text = g_string_new (NULL);
+  MgWindow *window = gui_test_new_window (profile);
+  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_fixture_view (window)));
+  GtkWidget *text = gui_test_find_widget (GTK_WIDGET (source), GTK_TYPE_TEXT_VIEW);
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (text));
+
+  for (guint i = 1; i <= 20000; i++)
+    g_string_append_printf (long_text, "int filler_%u = %u;\n", i, i);
+  mg_source_view_set_lookup (source, lookup_stored, long_text->str, NULL);
+  mg_code_view_show_page (code_fixture_view (window), "source");
+  mg_source_view_show_function (source, "code_fixture_a", fixture_source (), 15000);
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while ((mg_source_view_is_busy (source) || !mg_source_view_is_scrolling (source))
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  /* Line 101 can be scrolled to once the text is that tall. */
+  gint64 end = 0;
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while ((end == 0 || g_get_monotonic_time () < end) && g_get_monotonic_time () < deadline)
+    {
+      gtk_adjustment_set_value (adjustment, 1600);
+      if (end == 0 && gtk_adjustment_get_value (adjustment) == 1600)
+        end = g_get_monotonic_time () + G_USEC_PER_SEC;
+      mg_test_spin (10);
+    }
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (mg_source_view_is_scrolling (source) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (mg_source_view_is_scrolling (source));
+  wait_laid_out (source);
+  mg_test_spin (300);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, 1600);
+  g_assert_true (!layout_checked || !mg_source_view_line_is_visible (source, 15000));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 #define MOVED_SOURCE "/nonexistent/moved/code-fixture.c"
 
 /* The symboliser's names, with the file where a profile opened elsewhere
@@ -661,6 +753,8 @@ main (int argc, char **argv)
   g_test_add_func ("/source-view/mpi-frame", test_mpi_frame);
   g_test_add_func ("/source-view/flame-double-click", test_flame_double_click);
   g_test_add_func ("/source-view/lookup", test_lookup);
+  g_test_add_func ("/source-view/far-line", test_far_line);
+  g_test_add_func ("/source-view/far-line-user", test_far_line_user);
   g_test_add_func ("/source-view/stored-text", test_stored_text);
   g_test_add_func ("/source-view/missing-and-folder", test_missing_and_folder);
   g_test_add_func ("/source-view/screenshots", test_screenshots);

@@ -15,13 +15,13 @@
 
 #define ACROSS "Where the time went: across processes"
 
-/* 0x1xx main, 0x2xx MPI_Barrier, 0x3xx compute. */
+/* 0x1xx main, 0x2xx MPI_Barrier, 0x3xx compute, 0x4xx zroot. */
 static gboolean
 name_frame (gpointer data, const char *module_path, const guint8 *build_id, gsize build_id_len,
             guint64 vaddr, GPtrArray *names)
 {
-  static const char *const functions[] = { NULL, "main", "MPI_Barrier", "compute" };
-  if (vaddr >> 8 < 1 || vaddr >> 8 > 3)
+  static const char *const functions[] = { NULL, "main", "MPI_Barrier", "compute", "zroot" };
+  if (vaddr >> 8 < 1 || vaddr >> 8 > 4)
     return FALSE;
   MgStackFrameName *name = g_new0 (MgStackFrameName, 1);
   name->function = g_strdup (functions[vaddr >> 8]);
@@ -30,6 +30,9 @@ name_frame (gpointer data, const char *module_path, const guint8 *build_id, gsiz
   return TRUE;
 }
 
+/* Whether main is called from zroot, a caller whose name sorts after it. */
+static gboolean with_root;
+
 static GVariant *
 stack (guint64 leaf)
 {
@@ -37,6 +40,8 @@ stack (guint64 leaf)
   g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
   g_variant_builder_add (&frames, "(ut)", 0u, leaf);
   g_variant_builder_add (&frames, "(ut)", 0u, (guint64) 0x121);
+  if (with_root)
+    g_variant_builder_add (&frames, "(ut)", 0u, (guint64) 0x421);
   return g_variant_new ("(a(ut)u)", &frames, 0u);
 }
 
@@ -163,11 +168,36 @@ test_one_process (void)
   g_assert_null (find_section (report, ACROSS));
 }
 
+/* Functions in every stack (a tie) are listed callers first, as the
+ * chain reads, not by name: zroot, then main it calls. */
+static void
+test_callers_first (void)
+{
+  g_autoptr (MgProfile) profile = report_fixture_profile ();
+  MgStackNamer namer = { name_frame, NULL };
+
+  with_root = TRUE;
+  set_stacks (profile, 1);
+  with_root = FALSE;
+  g_autoptr (MgReport) report = mg_report_new_named (profile, NULL, NULL, &namer);
+  const MgReportSection *total = section (report, "Where the time went: total");
+  g_assert_cmpuint (total->lines->len, ==, 4);
+  assert_line (total, 0, "zroot", 100);
+  assert_line (total, 1, "main", 100);
+  assert_line (total, 2, "MPI_Barrier", 97);
+  assert_line (total, 3, "compute", 3);
+  /* Self: the leaves by count, unchanged. */
+  const MgReportSection *self = section (report, "Where the time went: self");
+  assert_line (self, 0, "MPI_Barrier", 97);
+  assert_line (self, 1, "compute", 3);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/report/where/across-ranks", test_across_ranks);
   g_test_add_func ("/report/where/one-process", test_one_process);
+  g_test_add_func ("/report/where/callers-first", test_callers_first);
   return g_test_run ();
 }
