@@ -160,6 +160,10 @@ MG_INTERNAL void mg_sampling_backfill (MgSampler *s);
 MG_INTERNAL int mg_sampling_start_thread (MgSampler *s);
 /* Asks the thread to stop and wakes it; the caller holds s->lock. */
 MG_INTERNAL void mg_sampling_request_stop (MgSampler *s);
+/* Asks it to stop without waking it: it sees the request when its sleep
+ * ends, or never (the caller keeps s->lock until an exec or exit ends
+ * the thread). */
+MG_INTERNAL void mg_sampling_mark_stop (MgSampler *s);
 /* Ends sampling (stop functions, backfill) once; called by the thread at
  * stop_after_ms or by the lifecycle at the end. */
 MG_INTERNAL void mg_sampling_end (MgSampler *s);

@@ -518,7 +518,6 @@ stop_thread (MgSampler *s, bool ending_now)
         mg_plugin_guard_report_hang (s, &call, mg_now_ns ());
       return false;
     }
-  mg_sampling_request_stop (s);
   /* An end with its life only reads nothing the thread leaves at its end
    * (its usage, for the getters), so that it is not waited for either:
    * it would need the scheduler to run it, once more per process. */
@@ -527,10 +526,14 @@ stop_thread (MgSampler *s, bool ending_now)
       /* An exec or _exit follows, and the kernel ends the thread there:
        * blocked on the lock this keeps, it starts no round, and the end
        * need not wait for the scheduler to run it out (a failed exec lets
-       * go and joins it, mg_sampler_restart). */
+       * go and joins it, mg_sampler_restart). Not woken either: woken, it
+       * would only run to block on the lock (a wake-up and two switches
+       * more per process). */
+      mg_sampling_mark_stop (s);
       s->lock_kept = true;
       return true;
     }
+  mg_sampling_request_stop (s);
   pthread_mutex_unlock (&s->lock);
   struct timespec deadline = realtime_in (ROUND_WAIT_S);
   if (pthread_timedjoin_np (s->thread, NULL, &deadline) != 0)
@@ -677,8 +680,10 @@ mg_sampler_restart (void)
   MgSampler *s = &mg_sampler;
   if (s->lock_kept)
     {
-      /* Asked to stop before the exec, it ends once it has the lock. */
+      /* Asked to stop before the exec (not woken), it ends once it has
+       * the lock. */
       s->lock_kept = false;
+      mg_sampling_request_stop (s);
       pthread_mutex_unlock (&s->lock);
       pthread_join (s->thread, NULL);
       s->thread_started = false;

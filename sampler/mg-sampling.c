@@ -347,9 +347,15 @@ sleep_until (MgSampler *s, int64_t wake_ns)
 void
 mg_sampling_request_stop (MgSampler *s)
 {
+  mg_sampling_mark_stop (s);
+  syscall (SYS_futex, &s->stop_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+void
+mg_sampling_mark_stop (MgSampler *s)
+{
   s->stop_requested = true;
   __atomic_store_n (&s->stop_word, 1, __ATOMIC_RELEASE);
-  syscall (SYS_futex, &s->stop_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
 /* True when the main thread has called pthread_exit and is gone (a
@@ -415,13 +421,21 @@ thread_main (void *data)
    * /proc/self/task/TID/comm, a write(2) that the IO metrics would charge
    * to the program; its own name is one prctl. */
   pthread_setname_np (pthread_self (), "mg-sampler");
-  mg_plugin_guard_thread_init ();
   /* The plugins wait a quarter of an interval from the process's start
    * (not from --start-after: they start with the process): one that ends
    * (or execs) before, most of a build's or a script's, never loads them,
    * nor waits at its end for one being loaded. */
   if (s->plugins_pending)
     sleep_until (s, s->start_ns + interval_ns / 4);
+  /* A fork child with the plugins it inherited has nothing to do before
+   * its first round: it sleeps at once, and its watch and record wait for
+   * that round (most exec before: a shell's command). Laid out here, the
+   * record (a 10 MB mapping, its tables) and the watch's timer cost 10
+   * system calls and the faults of the layout, and the exec waited on the
+   * lock for them. */
+  else if (s->record_pending)
+    sleep_until (s, next < stop_at ? next : stop_at);
+  mg_plugin_guard_thread_init ();
   mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
   pthread_mutex_lock (&s->lock);
   /* Under the lock: a fork or the process's end waits for the plugins to

@@ -99,6 +99,11 @@ typedef struct {
   uint8_t copy[MPI_STACK_COPY];
 } MpiWalks;
 static MpiWalks *mpi_walks; /* mapped once, at lay_out */
+/* The slots walk_mpi_wait has used, from 0: only these can be valid. A
+ * fork child clears these only; clearing all 256 wrote to each of the
+ * mapping's 65 pages, a fault each (110 us of every fork child's CPU,
+ * in every process the wrapper is preloaded into). */
+static int mpi_walks_used;
 /* How the waits' stacks went, for the verbose log at the end. */
 static uint64_t mpi_walked, mpi_reused, mpi_discarded, mpi_partial;
 
@@ -305,6 +310,8 @@ static const MpiStack *
 walk_mpi_wait (const struct metrograph_mpi_threads *m, int i, const struct mg_mpi_call *call)
 {
   MpiStack *c = &mpi_walks->stacks[i];
+  if (i >= mpi_walks_used)
+    mpi_walks_used = i + 1;
   if (c->valid && c->seq == call->seq)
     {
       mpi_reused++;
@@ -812,8 +819,9 @@ mg_stacks_forget_threads (void)
   /* The parent's waits are not the child's (the wrapper empties its table). */
   memset (mpi_prev_valid, 0, sizeof mpi_prev_valid);
   if (mpi_walks != NULL)
-    for (int i = 0; i < MG_MPI_THREAD_SLOTS; i++)
+    for (int i = 0; i < mpi_walks_used; i++)
       mpi_walks->stacks[i].valid = false;
+  mpi_walks_used = 0;
   __atomic_store_n (&table, NULL, __ATOMIC_RELEASE);
 }
 

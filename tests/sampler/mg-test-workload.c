@@ -176,6 +176,33 @@ main (int argc, char **argv)
       printf ("forked twice\n");
       return status;
     }
+  if (strcmp (argv[1], "forkbadexec") == 0)
+    {
+      /* A fork child whose exec fails 20 ms in (its sampler thread asleep
+       * until its first round): how long the failed exec took, then it
+       * lives MS more. Forked 400 ms in, once the parent's thread has
+       * loaded the plugins (a quarter interval in, at 1 s), so that the
+       * child's thread does not wait to load them itself. */
+      sleep_ms (400);
+      pid_t child = fork ();
+      if (child == 0)
+        {
+          struct timespec a, b;
+          sleep_ms (20);
+          clock_gettime (CLOCK_MONOTONIC, &a);
+          execlp ("mg-no-such-program", "mg-no-such-program", (char *) NULL);
+          clock_gettime (CLOCK_MONOTONIC, &b);
+          printf ("exec failed in %ld ms\n",
+                  (long) ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000));
+          fflush (stdout);
+          sleep_ms (ms);
+          exit (3);
+        }
+      int st;
+      waitpid (child, &st, 0);
+      printf ("child %d %d\n", (int) child, WEXITSTATUS (st));
+      return 0;
+    }
   if (strcmp (argv[1], "badexec") == 0)
     {
       sleep_ms (ms);

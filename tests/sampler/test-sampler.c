@@ -837,6 +837,39 @@ test_failed_exec (Fixture *f, gconstpointer user_data)
   g_assert_cmpstr (tags, ==, "INIT START STOP CLEANUP INIT START STOP CLEANUP");
 }
 
+/* A fork child whose exec fails before its first round (its thread, the
+ * plugins inherited, asleep until then: 1 s): the exec's end kept the lock
+ * without waking the thread, so the failure wakes it before joining it,
+ * rather than waiting for its first round; the child then samples into a
+ * record of its own. */
+static void
+test_fork_failed_exec (Fixture *f, gconstpointer user_data)
+{
+  write_plan (f, 1000, COUNT_METRIC);
+  const char *const args[] = { "forkbadexec", "1300", NULL };
+  g_autofree char *out = NULL;
+  int status = run_workload (f, f->plan, args, &out, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  long exec_ms = -1;
+  int child = 0, child_status = -1;
+  g_assert_cmpint (sscanf (out, "exec failed in %ld ms\nchild %d %d", &exec_ms, &child,
+                           &child_status), ==, 3);
+  g_assert_cmpint (child_status, ==, 3);
+  g_test_message ("the failed exec took %ld ms", exec_ms);
+  /* Its first round was 980 ms away. */
+  g_assert_cmpint (exec_ms, <, 500);
+
+  GPtrArray *recs = take_records (f);
+  Record *kid = find_record (recs, child, MG_RECORD_STATE_EXITED);
+  g_assert_cmpint (hdr (kid)->end_status, ==, 3);
+  g_assert_cmpuint (hdr (kid)->n_samples, >, 0);
+  g_assert_cmpint (rec_slot (kid, 0)->t_start_ns, >=, hdr (kid)->start_mono_ns);
+  /* Nothing of the child before its exec: it had no record laid out. */
+  for (guint k = 0; k < recs->len; k++)
+    g_assert_false (hdr (recs->pdata[k])->pid == child
+                    && hdr (recs->pdata[k])->state == MG_RECORD_STATE_EXECED);
+}
+
 /* execveat closes the record like execve: a failed one resumes sampling in
  * a new record, a successful one leaves EXECED behind and the new image
  * samples into its own record (before, the record stayed RUNNING: "ended
@@ -1729,6 +1762,8 @@ main (int argc, char **argv)
   g_test_add ("/sampler/fork-exec", Fixture, NULL, fixture_setup, test_fork_exec, fixture_teardown);
   g_test_add ("/sampler/underscore-exit", Fixture, NULL, fixture_setup, test_underscore_exit, fixture_teardown);
   g_test_add ("/sampler/failed-exec", Fixture, NULL, fixture_setup, test_failed_exec, fixture_teardown);
+  g_test_add ("/sampler/fork-failed-exec", Fixture, NULL, fixture_setup, test_fork_failed_exec,
+              fixture_teardown);
   g_test_add ("/sampler/vfork-spawn", Fixture, NULL, fixture_setup, test_vfork_spawn, fixture_teardown);
   g_test_add ("/sampler/sigkill-keeps-samples", Fixture, NULL, fixture_setup, test_sigkill_keeps_samples, fixture_teardown);
   g_test_add ("/sampler/merge", Fixture, NULL, fixture_setup, test_merge, fixture_teardown);
