@@ -378,8 +378,9 @@ main (int argc, char **argv)
   if (profile == NULL)
     g_error ("merge: %s", error->message);
   merge_s = (g_get_monotonic_time () - t) / 1e6;
-  printf ("merge: %s (%u windows), peak memory %.0f MB\n", seconds_since (t),
-          mg_profile_get_n_windows (profile), merge_peak = peak_mb ());
+  printf ("merge: %s (%u windows), peak memory %.0f MB, resident after it %.0f MB\n",
+          seconds_since (t), mg_profile_get_n_windows (profile), merge_peak = peak_mb (),
+          status_mb ("VmRSS:"));
   if (n_nodes > 0)
     direct_json = json_of (profile);
   if (stacks)
