@@ -31,13 +31,25 @@ typedef struct {
   char name[MG_RECORD_THREAD_NAME_LEN];
 } Thread;
 
+/* A distinct stack of the run, held once whichever processes sampled it:
+ * a 1024-rank run samples the same few hundred stacks in every rank. */
+typedef struct {
+  GVariant *stack;         /* (a(ut)u), serialised: its frames at offset 0 */
+  const FrameRow *rows;    /* its frames (in stack's data; the probe's own) */
+  guint32 n_frames, flags;
+  guint hash;
+} Interned;
+
 typedef struct {
   guint process;
   guint64 taken, lost;
   guint32 state;
-  GPtrArray *stacks;       /* GVariant (a(ut)u), sunk */
-  GArray *starts, *ends;   /* double */
-  GArray *counts;          /* Count */
+  GArray *stacks;          /* guint32: the builder's interned stack */
+  /* Sized exactly and given to the member as they are, not copied: a
+   * 1024-rank run has 4 million windows. */
+  double *starts, *ends;
+  Count *counts;
+  gsize n_windows, n_counts;
   GArray *threads;         /* Thread, one per ordinal */
 } Proc;
 
@@ -45,8 +57,33 @@ struct _MgStackBuilder {
   GPtrArray *module_paths; /* char* */
   GPtrArray *module_ids;   /* GBytes* */
   GHashTable *module_index;/* "path\nhex" → index + 1 */
+  GPtrArray *interned;     /* Interned*, in order of first sight */
+  GHashTable *interned_index; /* Interned* → its index + 1 */
   GArray *procs;           /* Proc, in order of first sight */
+  gboolean ended;          /* the windows and counts went to the member */
 };
+
+static guint
+interned_hash (gconstpointer key)
+{
+  return ((const Interned *) key)->hash;
+}
+
+static gboolean
+interned_equal (gconstpointer a, gconstpointer b)
+{
+  const Interned *x = a, *y = b;
+  return x->hash == y->hash && x->n_frames == y->n_frames && x->flags == y->flags
+         && memcmp (x->rows, y->rows, x->n_frames * sizeof (FrameRow)) == 0;
+}
+
+static void
+interned_free (gpointer data)
+{
+  Interned *e = data;
+  g_variant_unref (e->stack);
+  g_free (e);
+}
 
 MgStackBuilder *
 mg_stack_builder_new (void)
@@ -55,6 +92,8 @@ mg_stack_builder_new (void)
   self->module_paths = g_ptr_array_new_with_free_func (g_free);
   self->module_ids = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   self->module_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->interned = g_ptr_array_new_with_free_func (interned_free);
+  self->interned_index = g_hash_table_new (interned_hash, interned_equal);
   self->procs = g_array_new (FALSE, TRUE, sizeof (Proc));
   return self;
 }
@@ -67,13 +106,15 @@ mg_stack_builder_free (MgStackBuilder *self)
   for (guint i = 0; i < self->procs->len; i++)
     {
       Proc *p = &g_array_index (self->procs, Proc, i);
-      g_ptr_array_unref (p->stacks);
-      g_array_unref (p->starts);
-      g_array_unref (p->ends);
-      g_array_unref (p->counts);
+      g_array_unref (p->stacks);
+      g_free (p->starts);
+      g_free (p->ends);
+      g_free (p->counts);
       g_array_unref (p->threads);
     }
   g_array_unref (self->procs);
+  g_hash_table_unref (self->interned_index);
+  g_ptr_array_unref (self->interned);
   g_ptr_array_unref (self->module_paths);
   g_ptr_array_unref (self->module_ids);
   g_hash_table_unref (self->module_index);
@@ -86,11 +127,9 @@ proc_for (MgStackBuilder *self, guint process)
   for (guint i = 0; i < self->procs->len; i++)
     if (g_array_index (self->procs, Proc, i).process == process)
       return &g_array_index (self->procs, Proc, i);
-  Proc p = { process, 0, 0, 0,
-             g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref),
-             g_array_new (FALSE, FALSE, sizeof (double)),
-             g_array_new (FALSE, FALSE, sizeof (double)), g_array_new (FALSE, FALSE, sizeof (Count)),
-             g_array_new (FALSE, FALSE, sizeof (Thread)) };
+  Proc p = { .process = process,
+             .stacks = g_array_new (FALSE, FALSE, sizeof (guint32)),
+             .threads = g_array_new (FALSE, FALSE, sizeof (Thread)) };
   g_array_append_val (self->procs, p);
   return &g_array_index (self->procs, Proc, self->procs->len - 1);
 }
@@ -150,8 +189,45 @@ record_module_at (const MgRecordModule *mods, guint n, guint64 pc)
   return -1;
 }
 
-static GVariant *
-stack_variant (MgRecordStacks *s, const MgRecordStack *e, const guint32 *profile_module)
+/* FNV-1a over a stack's frames and flags. */
+static guint
+rows_hash (const FrameRow *rows, guint n, guint32 flags)
+{
+  guint64 h = 14695981039346656037ULL ^ flags;
+  for (guint f = 0; f < n; f++)
+    {
+      h = (h ^ rows[f].module) * 1099511628211ULL;
+      h = (h ^ rows[f].vaddr) * 1099511628211ULL;
+    }
+  return (guint) (h ^ (h >> 32));
+}
+
+/* The run's index of a stack, added when new. */
+static guint32
+intern (MgStackBuilder *self, const FrameRow *rows, guint n, guint32 flags)
+{
+  Interned probe = { NULL, rows, n, flags, rows_hash (rows, n, flags) };
+  gpointer found = g_hash_table_lookup (self->interned_index, &probe);
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+
+  Interned *e = g_new (Interned, 1);
+  *e = probe;
+  GVariant *frames = g_variant_new_fixed_array (G_VARIANT_TYPE ("(ut)"), rows, n,
+                                                sizeof (FrameRow));
+  e->stack = g_variant_ref_sink (g_variant_new ("(@a(ut)u)", frames, flags));
+  /* Serialised now, once: one buffer instead of a tree of three, and the
+   * frames, of fixed size, lie back to back at its start. */
+  e->rows = g_variant_get_data (e->stack);
+  g_ptr_array_add (self->interned, e);
+  g_hash_table_insert (self->interned_index, e, GUINT_TO_POINTER (self->interned->len));
+  return self->interned->len - 1;
+}
+
+/* The run's index of a record's stack e. */
+static guint32
+intern_record_stack (MgStackBuilder *self, MgRecordStacks *s, const MgRecordStack *e,
+                     const guint32 *profile_module)
 {
   const guint64 *pcs = mg_record_stacks_pool (s) + e->frame_offset;
   const MgRecordModule *mods = mg_record_stacks_modules (s);
@@ -170,9 +246,7 @@ stack_variant (MgRecordStacks *s, const MgRecordStack *e, const guint32 *profile
   int thread = mg_record_stack_thread (e->flags);
   if (thread >= 0)
     flags |= (guint32) (thread + 1) << MG_STACK_THREAD_SHIFT;
-  GVariant *frames = g_variant_new_fixed_array (G_VARIANT_TYPE ("(ut)"), rows, e->n_frames,
-                                                sizeof (FrameRow));
-  return g_variant_ref_sink (g_variant_new ("(@a(ut)u)", frames, flags));
+  return intern (self, rows, e->n_frames, flags);
 }
 
 void
@@ -182,11 +256,31 @@ mg_stack_builder_add_record (MgStackBuilder *self, guint process, const MgRecord
   mg_stack_builder_add_record_times (self, process, r, base_ns, NULL, 0);
 }
 
+/* Slot k's times when it holds counts that are stored here; FALSE if not. */
+static gboolean
+slot_times (const MgRecordFile *r, guint k, const gint64 *times, guint n_times,
+            gint64 *t_start, gint64 *t_end)
+{
+  if (mg_record_stacks_slot (r->stacks, k)->n_pairs == 0)
+    return FALSE;
+  if (k < r->first)
+    {
+      if (k >= n_times)
+        return FALSE;  /* not read before: not stored here */
+      *t_start = times[2 * k], *t_end = times[2 * k + 1];
+      return TRUE;
+    }
+  const MgRecordSample *sample = mg_record_file_get_sample (r, k - r->first);
+  *t_start = sample->t_start_ns, *t_end = sample->t_end_ns;
+  return TRUE;
+}
+
 void
 mg_stack_builder_add_record_times (MgStackBuilder *self, guint process, const MgRecordFile *r,
                                    gint64 base_ns, const gint64 *times, guint n_times)
 {
   MgRecordStacks *s = r->stacks;
+  g_return_if_fail (!self->ended);
   if (s == NULL)
     {
       /* Room for stacks that the disk could not give: said, as a failure. */
@@ -209,40 +303,39 @@ mg_stack_builder_add_record_times (MgStackBuilder *self, guint process, const Mg
       if (!(entries[id].flags & MG_RECORD_STACK_READY))
         continue;
       local[id] = p->stacks->len;
-      g_ptr_array_add (p->stacks, stack_variant (s, &entries[id], profile_module));
+      guint32 index = intern_record_stack (self, s, &entries[id], profile_module);
+      g_array_append_val (p->stacks, index);
     }
 
   /* The slots before the first read: their times from the reads before. */
   guint from = times != NULL ? 0 : r->first;
+  guint end_k = r->first + r->n_samples;
+  gsize n_windows = p->n_windows, n_counts = p->n_counts;
+  gint64 t_start, t_end;
+  for (guint k = from; k < end_k; k++)
+    if (slot_times (r, k, times, n_times, &t_start, &t_end))
+      {
+        n_windows++;
+        n_counts += mg_record_stacks_slot (s, k)->n_pairs;
+      }
+  p->starts = g_renew (double, p->starts, n_windows);
+  p->ends = g_renew (double, p->ends, n_windows);
+  p->counts = g_renew (Count, p->counts, n_counts);
+
   guint64 stored = 0;
-  for (guint k = from; k < r->first + r->n_samples; k++)
+  for (guint k = from; k < end_k; k++)
     {
-      MgRecordStackSlot *slot = mg_record_stacks_slot (s, k);
-      if (slot->n_pairs == 0)
+      if (!slot_times (r, k, times, n_times, &t_start, &t_end))
         continue;
-      gint64 t_start, t_end;
-      if (k < r->first)
-        {
-          if (k >= n_times)
-            continue;  /* not read before: not stored here */
-          t_start = times[2 * k], t_end = times[2 * k + 1];
-        }
-      else
-        {
-          const MgRecordSample *sample = mg_record_file_get_sample (r, k - r->first);
-          t_start = sample->t_start_ns, t_end = sample->t_end_ns;
-        }
-      double start = (double) (t_start - base_ns) / 1e9;
-      double end = (double) (t_end - base_ns) / 1e9;
-      guint32 window = p->starts->len;
-      g_array_append_val (p->starts, start);
-      g_array_append_val (p->ends, end);
+      guint32 window = (guint32) p->n_windows++;
+      p->starts[window] = (double) (t_start - base_ns) / 1e9;
+      p->ends[window] = (double) (t_end - base_ns) / 1e9;
+      MgRecordStackSlot *slot = mg_record_stacks_slot (s, k);
       const MgRecordStackCount *pairs = mg_record_stacks_slot_pairs (slot);
       for (guint i = 0; i < slot->n_pairs; i++)
         {
-          Count c = { window, local[pairs[i].stack], pairs[i].count };
-          g_array_append_val (p->counts, c);
-          stored += c.count;
+          p->counts[p->n_counts++] = (Count) { window, local[pairs[i].stack], pairs[i].count };
+          stored += pairs[i].count;
         }
     }
   p->taken += s->n_taken;
@@ -253,10 +346,20 @@ mg_stack_builder_add_record_times (MgStackBuilder *self, guint process, const Mg
     p->state = s->state;
 }
 
+/* A fixed array of the member that takes *data (size bytes) as it is. */
+static GVariant *
+take_array (const char *type, gpointer *data, gsize size)
+{
+  g_autoptr (GBytes) bytes = g_bytes_new_take (g_steal_pointer (data), size);
+  return g_variant_new_from_bytes (G_VARIANT_TYPE (type), bytes, TRUE);
+}
+
 GVariant *
 mg_stack_builder_end (MgStackBuilder *self)
 {
   GVariantBuilder modules, procs;
+  g_return_val_if_fail (!self->ended, NULL);
+  self->ended = TRUE;
   g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
   for (guint i = 0; i < self->module_paths->len; i++)
     {
@@ -273,17 +376,24 @@ mg_stack_builder_end (MgStackBuilder *self)
       Proc *p = &g_array_index (self->procs, Proc, i);
       GVariantBuilder stacks;
       g_variant_builder_init (&stacks, G_VARIANT_TYPE ("a(a(ut)u)"));
+      /* The run's stack, shared by every process that has it. */
       for (guint k = 0; k < p->stacks->len; k++)
-        g_variant_builder_add_value (&stacks, g_ptr_array_index (p->stacks, k));
-      GVariant *counts = g_variant_new_fixed_array (G_VARIANT_TYPE ("(uuu)"), p->counts->data,
-                                                    p->counts->len, sizeof (Count));
+        {
+          guint32 index = g_array_index (p->stacks, guint32, k);
+          g_variant_builder_add_value (&stacks,
+                                       ((Interned *) g_ptr_array_index (self->interned,
+                                                                        index))->stack);
+        }
+      gsize n_windows = p->n_windows, n_counts = p->n_counts;
+      p->n_windows = p->n_counts = 0;
       g_variant_builder_add (&procs, "(ittu@a(a(ut)u)@ad@ad@a(uuu))", (gint32) p->process,
                              p->taken, p->lost, p->state, g_variant_builder_end (&stacks),
-                             g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, p->starts->data,
-                                                        p->starts->len, sizeof (double)),
-                             g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, p->ends->data,
-                                                        p->ends->len, sizeof (double)),
-                             counts);
+                             take_array ("ad", (gpointer *) &p->starts,
+                                         n_windows * sizeof (double)),
+                             take_array ("ad", (gpointer *) &p->ends,
+                                         n_windows * sizeof (double)),
+                             take_array ("a(uuu)", (gpointer *) &p->counts,
+                                         n_counts * sizeof (Count)));
     }
   return g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
                                             g_variant_builder_end (&modules),

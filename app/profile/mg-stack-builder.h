@@ -2,7 +2,10 @@
 /* The merge's side of call stacks: each record's stack section
  * (format/mg-record-stacks.h) into the profile's stacks member
  * (docs/profile-format.md, member 15), frames turned from addresses into
- * (module, ELF virtual address) with the record's module table. */
+ * (module, ELF virtual address) with the record's module table. Each
+ * record's stacks are folded in as it is read: every distinct stack of
+ * the run is held once, shared by the processes that sampled it, and per
+ * process only its stacks' numbers, windows and counts. */
 #pragma once
 
 #include <glib.h>
@@ -28,7 +31,8 @@ void mg_stack_builder_add_record (MgStackBuilder *self, guint process, const MgR
 void mg_stack_builder_add_record_times (MgStackBuilder *self, guint process,
                                         const MgRecordFile *r, gint64 base_ns,
                                         const gint64 *times, guint n_times);
-/* The member (a new reference, not floating). */
+/* The member (a new reference, not floating). Once: the processes'
+ * windows and counts move into it, not copied. */
 GVariant *mg_stack_builder_end (MgStackBuilder *self);
 /* The threads member (MG_PAYLOAD_THREADS_TYPE; a new reference, not
  * floating): each process's named threads, one per ordinal. */

@@ -23,8 +23,9 @@
  * stacks against the goal (at most 25 % more), and with --nodes the
  * combined profile's stacks are checked against the direct merge's.
  *
- * The JSON export's SHA-256 is printed, so that two builds of the merge can
- * be checked to give the same profile.
+ * The JSON export's SHA-256 is printed (with --stacks the folded and pprof
+ * exports' too), so that two builds of the merge can be checked to give
+ * the same profile.
  *
  * The records look like real ones, not like white noise (bench-synthetic.h). */
 #include "mg-config.h"
@@ -37,7 +38,9 @@
 
 #include <glib/gstdio.h>
 
+#include "profile/mg-export-folded.h"
 #include "profile/mg-export-json.h"
+#include "profile/mg-export-pprof.h"
 #include "profile/mg-merge.h"
 #include "profile/mg-node-summary.h"
 #include "profile/mg-profile-internal.h"
@@ -378,8 +381,9 @@ main (int argc, char **argv)
   if (profile == NULL)
     g_error ("merge: %s", error->message);
   merge_s = (g_get_monotonic_time () - t) / 1e6;
-  printf ("merge: %s (%u windows), peak memory %.0f MB\n", seconds_since (t),
-          mg_profile_get_n_windows (profile), merge_peak = peak_mb ());
+  printf ("merge: %s (%u windows), peak memory %.0f MB, resident after it %.0f MB\n",
+          seconds_since (t), mg_profile_get_n_windows (profile), merge_peak = peak_mb (),
+          status_mb ("VmRSS:"));
   if (n_nodes > 0)
     direct_json = json_of (profile);
   if (stacks)
@@ -480,6 +484,25 @@ main (int argc, char **argv)
   printf ("json export: %s (%.1f MB)\n", seconds_since (t), st.st_size / 1e6);
   printf ("json export's SHA-256 (the same before and after a change to the merge): %s\n",
           json_sha256 = file_sha256 (json));
+  if (stacks)
+    {
+      /* The stack exports too: a change to how the merge holds stacks
+       * must not change them. */
+      g_autofree char *folded = g_build_filename (dir, "bench.folded", NULL);
+      g_autofree char *pprof = g_build_filename (dir, "bench.pb.gz", NULL);
+      g_autofree char *folded_sha256 = NULL, *pprof_sha256 = NULL;
+
+      t = g_get_monotonic_time ();
+      cpu_start = cpu_now ();
+      if (!mg_export_folded (loaded, folded, NULL, -INFINITY, INFINITY, NULL, &error)
+          || !mg_export_pprof (loaded, pprof, NULL, -INFINITY, INFINITY, NULL, &error))
+        g_error ("export: %s", error->message);
+      printf ("folded and pprof exports: %s\n", seconds_since (t));
+      printf ("folded export's SHA-256: %s\npprof export's SHA-256: %s\n",
+              folded_sha256 = file_sha256 (folded), pprof_sha256 = file_sha256 (pprof));
+      g_unlink (folded);
+      g_unlink (pprof);
+    }
 
   /* The goals are set for 1024 processes × 32 metrics × 4096 samples. */
   printf ("goal profile ≤ 256 MB: %s (%.1f MB)\n", verdict (size_mb <= 256), size_mb);
