@@ -43,6 +43,8 @@
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-stack-builder.h"
 #include "profile/mg-stack-pack.h"
+#include "profile/mg-stack-set.h"
+#include "profile/mg-stack-windows.h"
 #include "bench-synthetic.h"
 #include "record-fixture.h"
 #include "mg-test-common.h"
@@ -454,16 +456,39 @@ main (int argc, char **argv)
   g_clear_object (&profile);
 
   reset_peak ();
+  double rss_before = status_mb ("VmRSS:");
   t = g_get_monotonic_time ();
   cpu_start = cpu_now ();
   loaded = mg_profile_load (path, &error);
   if (loaded == NULL)
     g_error ("load: %s", error->message);
   load_s = (g_get_monotonic_time () - t) / 1e6;
-  printf ("load: %s, peak memory %.0f MB\n", seconds_since (t), peak_mb ());
+  printf ("load: %s, peak memory %.0f MB (%.0f MB resident before)\n", seconds_since (t),
+          peak_mb (), rss_before);
   if (stacks)
-    printf ("stacks read back %s the merge's\n",
-            g_variant_equal (loaded->stacks, direct_stacks) ? "identical to" : "DIFFERENT FROM");
+    {
+      /* The stacks are decoded by the first query that needs them. */
+      reset_peak ();
+      rss_before = status_mb ("VmRSS:");
+      t = g_get_monotonic_time ();
+      cpu_start = cpu_now ();
+      g_autoptr (MgStackSet) first = mg_stack_set_new (loaded, -1, -INFINITY, INFINITY);
+      printf ("first stacks query (every process, the whole run: %u stacks): %s, "
+              "peak memory %.0f MB (%.0f MB resident before)\n",
+              mg_stack_set_get_n_stacks (first), seconds_since (t), peak_mb (), rss_before);
+      /* A window shows one process's thread activity: that process alone. */
+      g_autoptr (MgProfile) again = mg_profile_load (path, &error);
+      if (again == NULL)
+        g_error ("load: %s", error->message);
+      t = g_get_monotonic_time ();
+      cpu_start = cpu_now ();
+      g_autoptr (MgStackWindows) one = mg_stack_windows_new (again, 0);
+      printf ("one process's stack windows (%u counts) before the stacks are decoded: %s\n",
+              mg_stack_windows_get_n_counts (one), seconds_since (t));
+      printf ("stacks read back %s the merge's\n",
+              g_variant_equal (mg_profile_peek_stacks (loaded), direct_stacks)
+                ? "identical to" : "DIFFERENT FROM");
+    }
   t = g_get_monotonic_time ();
   cpu_start = cpu_now ();
   for (guint p = 0; p < n_proc; p++)
