@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 #include <zlib.h>
 
+#include "profile/mg-export-folded.h"
 #include "profile/mg-profile-header.h"
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-profile-layout.h"
@@ -176,6 +177,28 @@ test_stack_pack_damaged (void)
   copy[len - 2] ^= 0x55;
   g_autoptr (GVariant) v7 = stack_pack_test_with (packed, good, 2, copy, len);
   g_assert_null (mg_stack_unpack (v7));
+
+  /* A frame in module 7 of a member with one: not seen when the file is
+   * opened (the frames are not read then), refused when unpacked. */
+  g_autoptr (GVariant) modules = g_variant_get_child_value (packed, 0);
+  g_autoptr (GVariant) procs_all = g_variant_get_child_value (packed, 2);
+  GVariantBuilder t;
+  g_variant_builder_init (&t, G_VARIANT_TYPE ("a" MG_STACK_PACKED_ENTRY_TYPE));
+  for (guint i = 0; i < 3; i++)
+    g_variant_builder_add (&t, "(@a(ut)uu)",
+                           g_variant_new_parsed (i == 1 ? "[(@u 0, @t 4096), (7, 4112)]"
+                                                        : "[(@u 0, @t 4096)]"),
+                           0u, 0u);
+  g_autoptr (GVariant) v8 = g_variant_ref_sink (
+    g_variant_new ("(@a(ayay)@a" MG_STACK_PACKED_ENTRY_TYPE "@a" MG_STACK_PACKED_PROCESS_TYPE ")",
+                   modules, g_variant_builder_end (&t), procs_all));
+  g_assert_true (mg_stack_packed_check (v8, 3));
+  g_assert_null (mg_stack_unpack (v8));
+  g_assert_null (mg_stack_unpack_process (v8, 0));
+  /* Process 2 has no stacks: it reads alone. */
+  g_autoptr (GVariant) idle = mg_stack_unpack_process (v8, 2);
+  g_assert_nonnull (idle);
+  g_assert_cmpuint (g_variant_n_children (idle), ==, 1);
 }
 
 /* Bytes deflated as a process's packed windows and counts are. */
@@ -409,6 +432,14 @@ test_stack_pack_lazy (void)
   g_assert_false (mg_profile_read_stacks (damaged, &error));
   g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
   g_clear_error (&error);
+  /* The folded export says why it has nothing to write. */
+  g_autofree char *folded = g_build_filename (dir, "run.folded", NULL);
+  g_assert_false (mg_export_folded (damaged, folded, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, NULL,
+                                    &error));
+  g_assert_error (error, MG_PROFILE_ERROR, MG_PROFILE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "damaged.mgprof"));
+  g_clear_error (&error);
+  g_assert_false (g_file_test (folded, G_FILE_TEST_EXISTS));
   g_assert_cmpuint (damaged->stacks_decodes, ==, 1);
   for (guint p = 0; p < mg_profile_get_n_processes (damaged); p++)
     {
