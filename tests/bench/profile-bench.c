@@ -20,8 +20,10 @@
  * most of them the same in every rank (BENCH_SHARED_STACKS) and some a
  * rank's own (BENCH_OWN_STACKS), one sample a slot; the profile is saved
  * a second time without its stacks member, for the size with and without
- * stacks against the goal (at most 25 % more), and with --nodes the
- * combined profile's stacks are checked against the direct merge's.
+ * stacks against the goal (at most 25 % more), the loaded profile's first
+ * stacks query (which decodes them: the load does not) and one process's
+ * stack windows before that are timed, and with --nodes the combined
+ * profile's stacks are checked against the direct merge's.
  *
  * The JSON export's SHA-256 is printed, so that two builds of the merge can
  * be checked to give the same profile.
