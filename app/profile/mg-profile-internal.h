@@ -74,7 +74,7 @@ struct _MgProfile {
                                   * for a loaded one until stacks_pending is decoded: read
                                   * them through mg_profile_peek_stacks */
   /* A profile opened from a format 7 file keeps its packed member (in the
-   * file's mapping, cheap parts checked, mg_stack_packed_check) and
+   * payload read from the file, cheap parts checked, mg_stack_packed_check) and
    * decodes it into stacks on first use (mg-profile-stacks.c), under
    * stacks_lock: the GUI reads stacks from worker threads. */
   GVariant *stacks_pending;      /* the packed member not decoded yet, or NULL */
