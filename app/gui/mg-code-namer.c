@@ -97,13 +97,15 @@ name_frame (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entrie
 static void
 add_process_modules (MgSymbolizer *symbolizer, MgProfile *profile)
 {
-  g_autoptr (MgStackSet) set = mg_stack_set_new (profile, -1, 0, 0);
-
-  for (guint m = 0; m < mg_stack_set_get_n_modules (set); m++)
+  /* The module table alone: the window makes this namer when it opens a
+   * profile, which must not decode its stacks. */
+  for (guint m = 0; m < mg_profile_get_n_stack_modules (profile); m++)
     {
-      const MgStackModule *module = mg_stack_set_get_module (set, m);
-      mg_symbolizer_add_process_module (symbolizer, module->path, module->build_id,
-                                        module->build_id_len);
+      MgStackModule module;
+
+      mg_profile_get_stack_module (profile, m, &module);
+      mg_symbolizer_add_process_module (symbolizer, module.path, module.build_id,
+                                        module.build_id_len);
     }
 }
 

@@ -814,6 +814,7 @@ typedef struct {
   MgCodeTree *tree;
   guint n_processes;
   guint n_threads;
+  GError *stacks_error;    /* the file's stacks are damaged: the views stay empty */
 } Job;
 
 static void
@@ -824,6 +825,7 @@ job_free (gpointer data)
   g_clear_pointer (&job->namer, mg_frame_namer_unref);
   g_clear_pointer (&job->index, mg_call_index_unref);
   g_clear_pointer (&job->tree, mg_code_tree_unref);
+  g_clear_error (&job->stacks_error);
   g_free (job);
 }
 
@@ -832,6 +834,9 @@ compute (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   Job *job = data;
 
+  /* A profile opened from a file decodes its stacks here, off the main
+   * thread; damaged, they read as none and the view says why. */
+  mg_profile_read_stacks (job->profile, &job->stacks_error);
   /* The first one names every stack: later ones only sum counts. It
    * also lists the threads the stacks name (none in older profiles),
    * counted while the index reads the stacks. */
@@ -890,7 +895,9 @@ show_result (MgCodeView *self, Job *job)
   g_autofree char *summary = g_strconcat (samples, " · ", range, NULL);
   gtk_label_set_text (GTK_LABEL (self->summary), summary);
 
-  if (job->n_processes == 0 && job->process < 0)
+  if (job->stacks_error != NULL)
+    show_empty (self, _("Call Stacks Damaged"), job->stacks_error->message);
+  else if (job->n_processes == 0 && job->process < 0)
     show_empty (self, _("No Call Stacks"),
                 _("This profile has no call stacks: record with stacks on (the default, "
                   "without --no-stacks) to see which functions the time went to."));

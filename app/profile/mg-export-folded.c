@@ -108,6 +108,8 @@ mg_export_folded (MgProfile *profile, const char *path, const gboolean *processe
                   double start_s,
                   double end_s, const MgStackNamer *namer, GError **error)
 {
+  if (!mg_profile_read_stacks (profile, error))
+    return FALSE;
   g_autoptr (MgStackSet) set = mg_stack_set_new_for_processes (profile, processes, start_s,
                                                                 end_s);
   /* Stacks that name the same way (those that differ only in how their

@@ -275,6 +275,8 @@ mg_export_pprof (MgProfile *profile, const char *path, const gboolean *processes
                   double start_s,
                  double end_s, const MgStackNamer *namer, GError **error)
 {
+  if (!mg_profile_read_stacks (profile, error))
+    return FALSE;
   g_autoptr (MgStackSet) set = mg_stack_set_new_for_processes (profile, processes, start_s,
                                                                 end_s);
   g_autoptr (GHashTable) strings = g_hash_table_new (g_str_hash, g_str_equal);

@@ -78,12 +78,12 @@ name_of (GVariant *v)
   return s;
 }
 
-/* The indexes of the profile's code member (stacks set first), or NULL
- * when an index in it is out of range or a name is not a name. */
+/* The indexes of the profile's code member over the stacks' modules (set
+ * first), or NULL when an index in it is out of range or a name is not a
+ * name. */
 MgProfileCodeIndex *
-mg_profile_code_index_new (GVariant *code, GVariant *stacks)
+mg_profile_code_index_new (GVariant *code, GVariant *modules)
 {
-  g_autoptr (GVariant) modules = g_variant_get_child_value (stacks, 0);
   guint n_modules = (guint) g_variant_n_children (modules);
   MgProfileCodeIndex *index = g_new0 (MgProfileCodeIndex, 1);
 
@@ -339,7 +339,8 @@ mg_profile_store_code (MgProfile *profile, const MgStackNamer *namer,
 gboolean
 mg_profile_set_code (MgProfile *self, GVariant *code)
 {
-  MgProfileCodeIndex *index = mg_profile_code_index_new (code, self->stacks);
+  g_autoptr (GVariant) modules = mg_profile_dup_stack_modules (self);
+  MgProfileCodeIndex *index = mg_profile_code_index_new (code, modules);
 
   if (index == NULL)
     return FALSE;

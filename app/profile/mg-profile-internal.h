@@ -70,7 +70,19 @@ struct _MgProfile {
                                   * what holds a live merge's rows (mg-row-slabs.h) */
   MgProfileSource *source;       /* reads the processes' series into backing, or NULL */
   GVariant *stacks;              /* the call stacks (MG_PAYLOAD_STACKS_TYPE), never NULL:
-                                  * empty for a profile without them (mg-stack-set.h) */
+                                  * empty for a profile without them (mg-stack-set.h), and
+                                  * for a loaded one until stacks_pending is decoded: read
+                                  * them through mg_profile_peek_stacks */
+  /* A profile opened from a format 7 file keeps its packed member (in the
+   * payload read from the file, cheap parts checked, mg_stack_packed_check) and
+   * decodes it into stacks on first use (mg-profile-stacks.c), under
+   * stacks_lock: the GUI reads stacks from worker threads. */
+  GVariant *stacks_pending;      /* the packed member not decoded yet, or NULL */
+  GVariant *stacks_packed;       /* the packed member as read, which saving writes as it is
+                                  * (NULL: pack stacks) */
+  GError *stacks_error;          /* why decoding failed, or NULL */
+  guint stacks_decodes;          /* how often stacks were decoded (tests) */
+  GMutex stacks_lock;
   GVariant *code;                /* the frames' names and source text (MG_PAYLOAD_CODE_TYPE,
                                   * mg-profile-code.h), never NULL: empty when none */
   MgProfileCodeIndex *code_index; /* its indexes, made with it (stacks set first) */
@@ -78,10 +90,22 @@ struct _MgProfile {
                                   * mg-profile-threads.h), never NULL: empty when none */
 };
 
-/* The indexes of a code member over the stacks member it names, or NULL
+/* The call stacks (MG_PAYLOAD_STACKS_TYPE), decoded first if the profile
+ * was opened with them packed (a damaged member reads as none:
+ * mg_profile_read_stacks tells why). Owned by the profile. */
+GVariant *mg_profile_peek_stacks (MgProfile *self);
+/* The stacks' processes (a(ittua(a(ut)u)adada(uuu))) that include those
+ * of process (-1: every one): before the whole member is decoded, one
+ * process's are unpacked alone (a window opening shows one process's
+ * thread activity), else the decoded list. A new reference. */
+GVariant *mg_profile_dup_process_stacks (MgProfile *self, int process);
+/* The stacks member's modules (a(ayay)), decoded or not: a new reference. */
+GVariant *mg_profile_dup_stack_modules (MgProfile *self);
+
+/* The indexes of a code member over the stacks' modules it names, or NULL
  * when the member is damaged (an index out of range, a path that is not a
  * name). */
-MgProfileCodeIndex *mg_profile_code_index_new (GVariant *code, GVariant *stacks);
+MgProfileCodeIndex *mg_profile_code_index_new (GVariant *code, GVariant *modules);
 void mg_profile_code_index_free (MgProfileCodeIndex *index);
 /* The code member of a profile that carries none. */
 GVariant *mg_profile_code_empty (void);

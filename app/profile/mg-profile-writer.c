@@ -143,8 +143,11 @@ mg_profile_to_payload (MgProfile *self, GBytes **blocks)
   gsize n_win = self->n_windows;
   GVariantBuilder b;
   GVariant *parts[11];
-  /* Format 7 stores the stacks packed; the profile keeps them unpacked. */
-  g_autoptr (GVariant) packed_stacks = mg_stack_pack (self->stacks);
+  /* Format 7 stores the stacks packed; the profile keeps them unpacked,
+   * but a loaded one keeps what it read, which is written as it is. */
+  g_autoptr (GVariant) packed_stacks = self->stacks_packed != NULL
+                                         ? g_variant_ref (self->stacks_packed)
+                                         : mg_stack_pack (self->stacks);
 
   parts[0] = run_to_variant (&self->run);
 

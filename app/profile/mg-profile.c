@@ -138,6 +138,10 @@ mg_profile_finalize (GObject *object)
   g_clear_pointer (&self->code_index, mg_profile_code_index_free);
   g_clear_pointer (&self->code, g_variant_unref);
   g_clear_pointer (&self->stacks, g_variant_unref);
+  g_clear_pointer (&self->stacks_pending, g_variant_unref);
+  g_clear_pointer (&self->stacks_packed, g_variant_unref);
+  g_clear_error (&self->stacks_error);
+  g_mutex_clear (&self->stacks_lock);
   g_clear_pointer (&self->threads, g_variant_unref);
   g_queue_clear (&self->unpacked);
   g_mutex_clear (&self->unpack_lock);
@@ -170,8 +174,12 @@ mg_profile_init (MgProfile *self)
   g_queue_init (&self->unpacked);
   g_mutex_init (&self->unpack_lock);
   self->stacks = mg_stack_payload_empty ();
+  g_mutex_init (&self->stacks_lock);
   self->code = mg_profile_code_empty ();
-  self->code_index = mg_profile_code_index_new (self->code, self->stacks);
+  {
+    g_autoptr (GVariant) modules = g_variant_get_child_value (self->stacks, 0);
+    self->code_index = mg_profile_code_index_new (self->code, modules);
+  }
   self->threads = mg_profile_threads_empty ();
 }
 

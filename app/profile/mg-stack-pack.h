@@ -14,10 +14,21 @@ G_BEGIN_DECLS
  * packed (docs/profile-format.md, member 15). */
 GVariant *mg_stack_pack (GVariant *stacks);
 
+/* What of a format-7 member is cheap to check when a profile is opened
+ * (no inflating, no frames): its module paths are names, each process's
+ * index is within n_processes and its stacks within the table. What
+ * mg_stack_unpack checks beside (the frames' modules, the packed windows
+ * and counts) waits for the first use. */
+gboolean mg_stack_packed_check (GVariant *packed, guint n_processes);
+
 /* The stacks (MG_PAYLOAD_STACKS_TYPE) a format-7 member holds, a new
  * reference, or NULL when it is damaged (an index out of range, packed
- * bytes that do not unpack to what they say). Module and window checks are
- * the caller's (mg_stack_set_check_payload). */
+ * bytes that do not unpack to what they say, a frame in a module it does
+ * not have). Module paths are the caller's (mg_stack_packed_check). */
 GVariant *mg_stack_unpack (GVariant *packed);
+/* Of the same, the processes whose index (member 8's) is process: an
+ * a(ittua(a(ut)u)adada(uuu)), a new reference, or NULL when one of them
+ * is damaged. Reading one process costs its own bytes only. */
+GVariant *mg_stack_unpack_process (GVariant *packed, int process);
 
 G_END_DECLS

@@ -169,7 +169,7 @@ new_set (MgProfile *profile, int process, const gboolean *processes, int thread,
   MgStackSet *set = g_new0 (MgStackSet, 1);
   set->profile = g_object_ref (profile);
   set->thread = thread;
-  set->payload = g_variant_ref (profile->stacks);
+  set->payload = g_variant_ref (mg_profile_peek_stacks (profile));
   set->stacks = g_array_new (FALSE, TRUE, sizeof (Stack));
   g_array_set_clear_func (set->stacks, stack_clear);
   set->by_frames = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
@@ -360,12 +360,9 @@ check_process (GVariant *proc, guint n_processes, gsize n_modules)
 }
 
 gboolean
-mg_stack_set_check_payload (GVariant *stacks, guint n_processes)
+mg_stack_set_check_modules (GVariant *modules)
 {
-  g_autoptr (GVariant) modules = g_variant_get_child_value (stacks, 0);
-  g_autoptr (GVariant) procs = g_variant_get_child_value (stacks, 1);
-  gsize n_modules = g_variant_n_children (modules);
-  for (gsize i = 0; i < n_modules; i++)
+  for (gsize i = 0; i < g_variant_n_children (modules); i++)
     {
       g_autoptr (GVariant) m = g_variant_get_child_value (modules, i);
       g_autoptr (GVariant) path = g_variant_get_child_value (m, 0);
@@ -375,6 +372,17 @@ mg_stack_set_check_payload (GVariant *stacks, guint n_processes)
       if (len == 0 || bytes[len - 1] != '\0' || memchr (bytes, '\0', len - 1) != NULL)
         return FALSE;
     }
+  return TRUE;
+}
+
+gboolean
+mg_stack_set_check_payload (GVariant *stacks, guint n_processes)
+{
+  g_autoptr (GVariant) modules = g_variant_get_child_value (stacks, 0);
+  g_autoptr (GVariant) procs = g_variant_get_child_value (stacks, 1);
+  gsize n_modules = g_variant_n_children (modules);
+  if (!mg_stack_set_check_modules (modules))
+    return FALSE;
   for (gsize i = 0; i < g_variant_n_children (procs); i++)
     {
       g_autoptr (GVariant) proc = g_variant_get_child_value (procs, i);

@@ -102,6 +102,34 @@ guint mg_stack_set_get_n_stepped_aside (const MgStackSet *set);
 /* Checks a stacks member read from a file of n_processes processes:
  * indices within their tables, windows in order. */
 gboolean mg_stack_set_check_payload (GVariant *stacks, guint n_processes);
+/* Checks a stacks member's modules (a(ayay)): every path is a name. */
+gboolean mg_stack_set_check_modules (GVariant *modules);
+
+/* A profile opened from a file decodes its call stacks on first use (the
+ * first stack set, table, windows or this call, whichever thread asks),
+ * once: opening a 1024-rank profile does not unpack hundreds of megabytes
+ * it may never show. Returns FALSE with MG_PROFILE_ERROR_CORRUPT naming
+ * the file when they are damaged: the profile then reads as having no
+ * call stacks, its metrics as they are. TRUE for a profile built in
+ * memory or one without stacks. */
+gboolean mg_profile_read_stacks (MgProfile *profile, GError **error);
+
+/* Over every process that recorded stacks, read without decoding them
+ * (what the run's summary shows): samples taken and not stored, the
+ * processes, those whose stacks stepped aside. */
+typedef struct {
+  guint64 taken;
+  guint64 lost;
+  guint n_processes;
+  guint n_stepped_aside;
+} MgStackCounts;
+
+void mg_profile_get_stack_counts (MgProfile *profile, MgStackCounts *counts);
+
+/* The module table of the profile's stacks, read without decoding them;
+ * the module's pointers stay valid while the profile lives. */
+guint mg_profile_get_n_stack_modules (MgProfile *profile);
+void mg_profile_get_stack_module (MgProfile *profile, guint module, MgStackModule *out);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MgStackSet, mg_stack_set_free)
 

@@ -68,7 +68,7 @@ mg_stack_table_new (MgProfile *profile)
   g_return_val_if_fail (MG_IS_PROFILE (profile), NULL);
   MgStackTable *self = g_new0 (MgStackTable, 1);
 
-  self->payload = g_variant_ref (profile->stacks);
+  self->payload = g_variant_ref (mg_profile_peek_stacks (profile));
   read_modules (self);
   self->processes = g_array_new (FALSE, TRUE, sizeof (Process));
   g_array_set_clear_func (self->processes, process_clear);

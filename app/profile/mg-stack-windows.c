@@ -111,7 +111,7 @@ mg_stack_windows_new (MgProfile *profile, int process)
   self->by_frames = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
                                            (GDestroyNotify) g_bytes_unref, NULL);
   self->counts = g_array_new (FALSE, FALSE, sizeof (MgStackWindowCount));
-  procs = g_variant_get_child_value (profile->stacks, 1);
+  procs = mg_profile_dup_process_stacks (profile, process);
   for (gsize i = 0; i < g_variant_n_children (procs); i++)
     {
       g_autoptr (GVariant) proc = g_variant_get_child_value (procs, i);

@@ -313,9 +313,27 @@ spread_section (MgProfile *profile, const MgStackNamer *namer, GHashTable *cache
   return section;
 }
 
+/* Stacks a damaged file could not give: the section says so, the rest of
+ * the report stands. */
+static void
+add_stacks_damaged (MgReport *report, const GError *error)
+{
+  MgReportSection *section = g_new0 (MgReportSection, 1);
+  section->heading = g_strdup (_("Where the time went"));
+  section->text = g_markup_escape_text (error->message, -1);
+  section->lines = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_report_line_free);
+  g_ptr_array_add (report->sections, section);
+}
+
 void
 mg_report_add_where (MgReport *report, MgProfile *profile, const MgStackNamer *namer)
 {
+  g_autoptr (GError) error = NULL;
+  if (!mg_profile_read_stacks (profile, &error))
+    {
+      add_stacks_damaged (report, error);
+      return;
+    }
   g_autoptr (MgStackSet) set = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
   guint64 total = mg_stack_set_get_total (set);
   if (total == 0)

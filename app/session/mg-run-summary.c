@@ -44,8 +44,10 @@ typedef struct {
 static void
 read_facts (Facts *f, MgProfile *profile, const MgRunSummaryRequest *request)
 {
-  g_autoptr (MgStackSet) set = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
+  MgStackCounts stacks;
 
+  /* Counts only: the stacks themselves are not decoded to open a profile. */
+  mg_profile_get_stack_counts (profile, &stacks);
   f->info = mg_profile_get_run_info (profile);
   f->processes = g_ptr_array_new ();
   for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
@@ -55,10 +57,10 @@ read_facts (Facts *f, MgProfile *profile, const MgRunSummaryRequest *request)
   f->n_windows = mg_profile_get_n_windows (profile);
   f->precision = mg_profile_get_process_precision (profile);
   f->precision_keyword = mg_process_precision_to_keyword (f->precision);
-  f->stacks_taken = mg_stack_set_get_taken (set);
-  f->stacks_lost = mg_stack_set_get_lost (set);
-  f->stacks_aside = mg_stack_set_get_n_stepped_aside (set);
-  f->n_stack_processes = mg_stack_set_get_n_processes (set);
+  f->stacks_taken = stacks.taken;
+  f->stacks_lost = stacks.lost;
+  f->stacks_aside = stacks.n_stepped_aside;
+  f->n_stack_processes = stacks.n_processes;
   f->source_limit = mg_profile_get_source_limit (profile);
   f->n_sources = mg_profile_get_n_sources (profile);
   f->n_source_omissions = mg_profile_get_n_source_omissions (profile);

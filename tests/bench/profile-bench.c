@@ -20,8 +20,11 @@
  * most of them the same in every rank (BENCH_SHARED_STACKS) and some a
  * rank's own (BENCH_OWN_STACKS), one sample a slot; the profile is saved
  * a second time without its stacks member, for the size with and without
- * stacks against the goal (at most 25 % more), and with --nodes the
- * combined profile's stacks are checked against the direct merge's.
+ * stacks against the goal (at most 25 % more), the loaded profile's first
+ * stacks query (which decodes them: the load does not), with the heap it
+ * adds, and one process's stack windows before that are timed, and with
+ * --nodes the combined
+ * profile's stacks are checked against the direct merge's.
  *
  * The JSON export's SHA-256 is printed (with --stacks the folded and pprof
  * exports' too), so that two builds of the merge can be checked to give
@@ -30,6 +33,7 @@
  * The records look like real ones, not like white noise (bench-synthetic.h). */
 #include "mg-config.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +50,8 @@
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-stack-builder.h"
 #include "profile/mg-stack-pack.h"
+#include "profile/mg-stack-set.h"
+#include "profile/mg-stack-windows.h"
 #include "bench-synthetic.h"
 #include "record-fixture.h"
 #include "mg-test-common.h"
@@ -84,6 +90,15 @@ status_mb (const char *field)
       || (at = strstr (status, field)) == NULL)
     return NAN;
   return g_ascii_strtod (at + strlen (field), NULL) / 1024.0;
+}
+
+/* What malloc has handed out and not had back, in MB: unlike the
+ * resident size, not hidden by pages an earlier step freed. */
+static double
+heap_mb (void)
+{
+  struct mallinfo2 m = mallinfo2 ();
+  return (m.uordblks + m.hblkhd) / 1e6;  /* big blocks are mapped apart */
 }
 
 /* Peak resident memory since the last reset, in MB (VmHWM). */
@@ -458,16 +473,45 @@ main (int argc, char **argv)
   g_clear_object (&profile);
 
   reset_peak ();
+  double rss_before = status_mb ("VmRSS:"), heap_before = heap_mb ();
   t = g_get_monotonic_time ();
   cpu_start = cpu_now ();
   loaded = mg_profile_load (path, &error);
   if (loaded == NULL)
     g_error ("load: %s", error->message);
   load_s = (g_get_monotonic_time () - t) / 1e6;
-  printf ("load: %s, peak memory %.0f MB\n", seconds_since (t), peak_mb ());
+  /* Timed before mallinfo2, which walks the heap. */
+  g_autofree char *load_time = g_strdup (seconds_since (t));
+  printf ("load: %s, peak memory %.0f MB (%.0f MB resident before), heap %+.1f MB\n",
+          load_time, peak_mb (), rss_before, heap_mb () - heap_before);
   if (stacks)
-    printf ("stacks read back %s the merge's\n",
-            g_variant_equal (loaded->stacks, direct_stacks) ? "identical to" : "DIFFERENT FROM");
+    {
+      /* The stacks are decoded by the first query that needs them. */
+      reset_peak ();
+      rss_before = status_mb ("VmRSS:");
+      heap_before = heap_mb ();
+      t = g_get_monotonic_time ();
+      cpu_start = cpu_now ();
+      g_autoptr (MgStackSet) first = mg_stack_set_new (loaded, -1, -INFINITY, INFINITY);
+      g_autofree char *first_time = g_strdup (seconds_since (t));
+      printf ("first stacks query (every process, the whole run: %u stacks): %s, "
+              "peak memory %.0f MB (%.0f MB resident before), heap %+.1f MB (the decoded "
+              "stacks and the set)\n",
+              mg_stack_set_get_n_stacks (first), first_time, peak_mb (), rss_before,
+              heap_mb () - heap_before);
+      /* A window shows one process's thread activity: that process alone. */
+      g_autoptr (MgProfile) again = mg_profile_load (path, &error);
+      if (again == NULL)
+        g_error ("load: %s", error->message);
+      t = g_get_monotonic_time ();
+      cpu_start = cpu_now ();
+      g_autoptr (MgStackWindows) one = mg_stack_windows_new (again, 0);
+      printf ("one process's stack windows (%u counts) before the stacks are decoded: %s\n",
+              mg_stack_windows_get_n_counts (one), seconds_since (t));
+      printf ("stacks read back %s the merge's\n",
+              g_variant_equal (mg_profile_peek_stacks (loaded), direct_stacks)
+                ? "identical to" : "DIFFERENT FROM");
+    }
   t = g_get_monotonic_time ();
   cpu_start = cpu_now ();
   for (guint p = 0; p < n_proc; p++)

@@ -25,6 +25,18 @@ enum { HEADER_LEN = MG_PROFILE_HEADER_LEN };
 static void
 read_code (MgProfile *profile)
 {
+  MgStackCounts counts;
+  mg_profile_get_stack_counts (profile, &counts);
+  for (guint m = 0; m < mg_profile_get_n_stack_modules (profile); m++)
+    {
+      MgStackModule module;
+      mg_profile_get_stack_module (profile, m, &module);
+      g_assert (module.path != NULL);
+    }
+  /* Opened, the stacks are decoded here (a damaged member reads as none). */
+  g_autoptr (GError) error = NULL;
+  if (!mg_profile_read_stacks (profile, &error))
+    g_assert (error != NULL);
   g_autoptr (MgStackSet) set = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
 
   for (guint s = 0; s < mg_stack_set_get_n_stacks (set); s++)

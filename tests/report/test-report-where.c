@@ -9,6 +9,8 @@
 
 #include "report-fixture.h"
 #include "profile/mg-profile-internal.h"
+#include "profile/mg-stack-builder.h"
+#include "profile/mg-stack-pack.h"
 #include "profile/mg-stack-set.h"
 #include "report/mg-report.h"
 #include "report/mg-report-writer.h"
@@ -192,6 +194,57 @@ test_callers_first (void)
   assert_line (self, 1, "compute", 3);
 }
 
+/* Stacks opened packed from a file whose rank 0's windows and counts are
+ * cut short: the report says so where its stacks would be, and the rest
+ * of it stands. */
+static void
+test_damaged (void)
+{
+  g_autoptr (MgProfile) profile = report_fixture_profile ();
+  MgStackNamer namer = { name_frame, NULL };
+
+  set_stacks (profile, 3);
+  g_autoptr (GVariant) packed = mg_stack_pack (profile->stacks);
+  g_autoptr (GVariant) modules = g_variant_get_child_value (packed, 0);
+  g_autoptr (GVariant) table = g_variant_get_child_value (packed, 1);
+  g_autoptr (GVariant) procs = g_variant_get_child_value (packed, 2);
+  GVariantBuilder cut;
+  g_variant_builder_init (&cut, G_VARIANT_TYPE ("a(ittuauay)"));
+  for (gsize i = 0; i < g_variant_n_children (procs); i++)
+    {
+      g_autoptr (GVariant) proc = g_variant_get_child_value (procs, i);
+      g_autoptr (GVariant) which = g_variant_get_child_value (proc, 4);
+      g_autoptr (GVariant) blob = g_variant_get_child_value (proc, 5);
+      gint32 index;
+      guint64 taken, lost;
+      guint32 state;
+      gsize len;
+      const guint8 *bytes = g_variant_get_fixed_array (blob, &len, 1);
+      g_variant_get (proc, "(ittu@au@ay)", &index, &taken, &lost, &state, NULL, NULL);
+      g_variant_builder_add (&cut, "(ittu@au@ay)", index, taken, lost, state, which,
+                             g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, bytes,
+                                                        i == 0 ? 3 : len, 1));
+    }
+  GVariant *damaged = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(a(ut)uu)@a(ittuauay))",
+                                                         modules, table,
+                                                         g_variant_builder_end (&cut)));
+  /* As the reader leaves a profile it opened (mg-profile-reader.c). */
+  profile->stacks_packed = damaged;
+  profile->stacks_pending = g_variant_ref (damaged);
+  g_clear_pointer (&profile->stacks, g_variant_unref);
+  profile->stacks = mg_stack_payload_empty ();
+  g_free (profile->file_name);
+  profile->file_name = g_strdup ("run.mgprof");
+
+  g_autoptr (MgReport) report = mg_report_new_named (profile, NULL, NULL, &namer);
+  const MgReportSection *s = section (report, "Where the time went");
+  g_assert_nonnull (strstr (s->text, "run.mgprof"));
+  g_assert_nonnull (strstr (s->text, "(call stacks)"));
+  g_assert_cmpuint (s->lines->len, ==, 0);
+  g_assert_null (find_section (report, "Where the time went: self"));
+  g_assert_null (find_section (report, ACROSS));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -199,5 +252,6 @@ main (int argc, char **argv)
   g_test_add_func ("/report/where/across-ranks", test_across_ranks);
   g_test_add_func ("/report/where/one-process", test_one_process);
   g_test_add_func ("/report/where/callers-first", test_callers_first);
+  g_test_add_func ("/report/where/damaged", test_damaged);
   return g_test_run ();
 }
