@@ -37,6 +37,9 @@ typedef struct {
   /* Non-NULL: an ended record, mapped read-only; the tables, slots and
    * stacks above point into it rather than into copies. */
   GMappedFile *mapped;
+  /* Non-NULL: an ended record of at most 256 kB, copied whole with one
+   * pread instead (cheaper than a mapping at that size); the same. */
+  guchar *whole;
 } MgRecordFile;
 
 /* Reads a record; for a live one, retries while the writer rewrites slots.

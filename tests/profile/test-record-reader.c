@@ -12,10 +12,11 @@
 
 static char *tmpdir;
 
+/* Two samples in room for @capacity. */
 static RecordFixture *
-valid_record (void)
+valid_record_sized (guint capacity)
 {
-  RecordFixture *r = record_fixture_new (1, 2, 8);
+  RecordFixture *r = record_fixture_new (1, 2, capacity);
   MgRecordHeader *h = record_fixture_header (r);
   double v0[2] = { 1.5, NAN }, v1[2] = { 2.5, 7.0 };
 
@@ -33,6 +34,12 @@ valid_record (void)
   record_fixture_add_sample (r, 1000, 2000, v0);
   record_fixture_add_sample (r, 2000, 3000, v1);
   return r;
+}
+
+static RecordFixture *
+valid_record (void)
+{
+  return valid_record_sized (8);
 }
 
 static char *
@@ -246,7 +253,12 @@ assert_same_record (const MgRecordFile *copied, const MgRecordFile *mapped)
   const MgRecordHeader *h = &copied->header;
 
   g_assert_null (copied->mapped);
-  g_assert_nonnull (mapped->mapped);
+  g_assert_null (copied->whole);
+  /* Up to 256 kB copied whole with one pread, mapped above. */
+  g_assert_true ((mapped->whole != NULL) == (h->file_size <= 256 * 1024));
+  g_assert_true ((mapped->mapped != NULL) == (h->file_size > 256 * 1024));
+  g_test_message ("record of %" G_GUINT64_FORMAT " bytes: %s", h->file_size,
+                  mapped->whole != NULL ? "copied whole" : "mapped");
   a.state = b.state = 0;
   g_assert_cmpmem (&a, sizeof a, &b, sizeof b);
   g_assert_cmpmem (copied->plugins, h->n_plugins * sizeof (MgRecordPlugin), mapped->plugins,
@@ -267,8 +279,9 @@ assert_same_record (const MgRecordFile *copied, const MgRecordFile *mapped)
     }
 }
 
-/* An ended record (EXITED, SIGNALLED, EXECED) is mapped, a RUNNING one
- * copied; both read the same, whole or from a later slot. */
+/* An ended record (EXITED, SIGNALLED, EXECED) is copied whole (up to
+ * 256 kB) or mapped, a RUNNING one copied piece by piece; all read the
+ * same, whole or from a later slot. */
 static void
 test_reader_mapped (void)
 {
@@ -276,7 +289,10 @@ test_reader_mapped (void)
                                   MG_RECORD_STATE_EXECED };
   g_autoptr (RecordFixture) plain = valid_record ();
   g_autoptr (RecordFixture) stacks = stacks_record ();
-  RecordFixture *records[] = { plain, stacks };
+  g_autoptr (RecordFixture) big = valid_record_sized (16384); /* mapped */
+  RecordFixture *records[] = { plain, stacks, big };
+
+  g_assert_cmpuint (record_fixture_header (big)->file_size, >, 256 * 1024);
 
   for (guint i = 0; i < G_N_ELEMENTS (records); i++)
     for (guint e = 0; e < G_N_ELEMENTS (ended); e++)
