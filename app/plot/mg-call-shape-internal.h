@@ -38,6 +38,7 @@ struct _MgCallShape {
   GArray *spot_stamp;      /* guint by spot: the last stack + 1 listing it */
   GArray *spot_start;      /* guint by stack + 1: into spots */
   GArray *spots;           /* each stack's distinct spots */
+  GArray *leaf_spot;       /* guint by stack: its innermost function's spot, G_MAXUINT */
   gboolean sealed;
 };
 

@@ -126,6 +126,7 @@ mg_call_shape_new (MgFrameNamer *namer)
   self->spot_stamp = g_array_new (FALSE, TRUE, sizeof (guint));
   self->spot_start = g_array_new (FALSE, FALSE, sizeof (guint));
   self->spots = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->leaf_spot = g_array_new (FALSE, FALSE, sizeof (guint));
   guint zero = 0;
   g_array_append_val (self->function_start, zero);
   g_array_append_val (self->spot_start, zero);
@@ -159,6 +160,7 @@ mg_call_shape_unref (MgCallShape *self)
   g_array_unref (self->spot_stamp);
   g_array_unref (self->spot_start);
   g_array_unref (self->spots);
+  g_array_unref (self->leaf_spot);
   mg_frame_namer_unref (self->namer);
   g_free (self);
 }
@@ -212,15 +214,20 @@ spot_of (MgCallShape *self, guint function, guint line)
 }
 
 /* A stack's distinct spots, each once however often a recursion passes
- * it: its samples count once on each line. */
+ * it: its samples count once on each line; its innermost function's
+ * spot, where its samples were that function's own. */
 static void
 add_spots (MgCallShape *self, guint stack, const guint *path, const guint *lines, guint len)
 {
+  guint leaf = G_MAXUINT;
+
   for (guint j = 0; lines && j < len; j++)
     {
       if (lines[j] == 0)
         continue;
       guint spot = spot_of (self, path[j], lines[j]);
+      if (j == 0)
+        leaf = spot;
       guint *stamp = &g_array_index (self->spot_stamp, guint, spot);
       if (*stamp != stack + 1)
         {
@@ -230,6 +237,7 @@ add_spots (MgCallShape *self, guint stack, const guint *path, const guint *lines
     }
   guint end = self->spots->len;
   g_array_append_val (self->spot_start, end);
+  g_array_append_val (self->leaf_spot, leaf);
 }
 
 guint

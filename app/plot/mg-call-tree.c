@@ -192,8 +192,9 @@ count_functions (MgCallTree *self)
 }
 
 /* Each function's hottest line: the stacks' counts on each spot they
- * pass (a pass over the spots of the stacks with samples, as over their
- * functions above), then the hottest spot of each function. */
+ * pass and on their innermost spot (a pass over the spots of the stacks
+ * with samples, as over their functions above), then the hottest spot
+ * of each function. */
 static void
 count_hot_lines (MgCallTree *self)
 {
@@ -201,10 +202,11 @@ count_hot_lines (MgCallTree *self)
   guint n_stacks = mg_call_shape_get_n_stacks (shape), n_spots = shape->spot_function->len;
   const guint *start = (const guint *) shape->spot_start->data;
   const guint *spots = (const guint *) shape->spots->data;
+  const guint *leaf = (const guint *) shape->leaf_spot->data;
   const guint *function = (const guint *) shape->spot_function->data;
   const guint *line = (const guint *) shape->spot_line->data;
-  g_autofree guint64 *counts = g_new0 (guint64, MAX (n_spots, 1));
-  g_autofree guint64 *best = g_new0 (guint64, MAX (shape->n_functions, 1));
+  g_autofree MgHotLine *counts = g_new0 (MgHotLine, MAX (n_spots, 1));
+  g_autofree MgHotLine *best = g_new0 (MgHotLine, MAX (shape->n_functions, 1));
 
   self->hot_line = g_new0 (guint, MAX (shape->n_functions, 1));
   for (guint s = 0; s < n_stacks; s++)
@@ -212,18 +214,19 @@ count_hot_lines (MgCallTree *self)
       guint64 count = self->counts[s];
       if (count == 0)
         continue;
+      if (leaf[s] != G_MAXUINT)
+        counts[leaf[s]].self += count;
       for (guint j = start[s]; j < start[s + 1]; j++)
-        counts[spots[j]] += count;
+        counts[spots[j]].total += count;
     }
   for (guint p = 0; p < n_spots; p++)
     {
-      guint f = function[p];
-      if (mg_hot_line_beats (counts[p], line[p], best[f], self->hot_line[f]))
-        {
-          best[f] = counts[p];
-          self->hot_line[f] = line[p];
-        }
+      counts[p].line = line[p];
+      if (mg_hot_line_beats (&counts[p], &best[function[p]]))
+        best[function[p]] = counts[p];
     }
+  for (guint f = 0; f < shape->n_functions; f++)
+    self->hot_line[f] = best[f].line;
 }
 
 static void

@@ -2,11 +2,15 @@
 #include "mg-hot-line.h"
 
 gboolean
-mg_hot_line_beats (guint64 count, guint line, guint64 best_count, guint best_line)
+mg_hot_line_beats (const MgHotLine *candidate, const MgHotLine *best)
 {
-  if (line == 0 || count == 0)
+  if (candidate->line == 0 || candidate->total == 0)
     return FALSE;
-  if (best_count == 0 || count != best_count)
-    return count > best_count;
-  return line < best_line;
+  if (best->line == 0)
+    return TRUE;
+  if (candidate->self != best->self)
+    return candidate->self > best->self;
+  if (candidate->total != best->total)
+    return candidate->total > best->total;
+  return candidate->line < best->line;
 }

@@ -443,12 +443,13 @@ function_line (MgCallTree *tree, const char *name)
   return mg_call_tree_get_line (tree, mg_call_tree_get_function (tree, (guint) row, NULL, NULL));
 }
 
-/* A function's line is the one most of its samples passed, not its first
+/* A function's line is where most of its own samples were, not its first
  * address's: a first seen at line 5 (1 sample), then 48 (3) and 32 (3):
  * the tie goes to the lower, 32; a recursion on line 80 (2 samples, the
- * line twice in each stack) counts each stack once there, so it stays
- * behind. main's first address is on line 32 (1 sample), its calls from
- * line 16 (8). */
+ * line twice in each stack) stays behind. b calls c from line 32 (5
+ * samples) but its own 2 samples are on line 10: 10. main has none of
+ * its own: its first address is on line 32 (1 sample), its calls from
+ * line 16 (8 + 7 samples passed): 16. */
 static void
 test_hot_line (void)
 {
@@ -460,11 +461,15 @@ test_hot_line (void)
   add (tree, 3, 2, (guint64) 0x230, (guint64) 0x111);
   add (tree, 3, 2, (guint64) 0x220, (guint64) 0x111);
   add (tree, 2, 3, (guint64) 0x250, (guint64) 0x251, (guint64) 0x111);
+  add (tree, 5, 3, (guint64) 0x410, (guint64) 0x321, (guint64) 0x111);
+  add (tree, 2, 2, (guint64) 0x30a, (guint64) 0x111);
   mg_call_tree_finish (tree);
 
   int row = mg_call_tree_find_function (tree, "a");
   g_assert_cmpuint (mg_call_tree_get_function (tree, (guint) row, NULL, NULL)->line, ==, 5);
   g_assert_cmpuint (function_line (tree, "a"), ==, 32);
+  g_assert_cmpuint (function_line (tree, "b"), ==, 10);
+  g_assert_cmpuint (function_line (tree, "c"), ==, 16);
   g_assert_cmpuint (function_line (tree, "main"), ==, 16);
   /* The inlined function's lines in its own file; d's call site in d.c. */
   g_autoptr (MgCallTree) inl = mg_call_tree_new_empty (namer);
