@@ -185,7 +185,9 @@ item_new (MgCodeTree *tree, const MgCallFunction *f, guint64 self_samples, guint
   if (f && f->file)
     {
       g_autofree char *base = g_path_get_basename (f->file);
-      self->location = f->line ? g_strdup_printf ("%s:%u", base, f->line) : g_strdup (base);
+      /* Its hottest line in the selection, as the Source tab and the report. */
+      guint line = mg_call_tree_get_line (tree->tree, f);
+      self->location = line ? g_strdup_printf ("%s:%u", base, line) : g_strdup (base);
     }
   else
     self->location = g_strdup ("");

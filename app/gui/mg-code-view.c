@@ -1347,6 +1347,7 @@ static void
 on_selected_function (MgCodeView *self)
 {
   const MgCallFunction *f = NULL;
+  guint line = 0;
 
   if (self->current && self->selected_function)
     {
@@ -1354,10 +1355,12 @@ on_selected_function (MgCodeView *self)
       int row = mg_call_tree_find_function (tree, self->selected_function);
       if (row >= 0)
         f = mg_call_tree_get_function (tree, (guint) row, NULL, NULL);
+      /* Its hottest line in the selection, as the Source column shows. */
+      line = f ? mg_call_tree_get_line (tree, f) : 0;
     }
   if (self->source != NULL)
     mg_source_view_show_function (MG_SOURCE_VIEW (self->source), f ? f->name : NULL,
-                                  f ? f->file : NULL, f ? f->line : 0);
+                                  f ? f->file : NULL, line);
 }
 
 /* The Source view, made when first shown: GtkSourceView's languages and
@@ -1377,11 +1380,14 @@ ensure_source (MgCodeView *self)
   return self->source;
 }
 
-/* A row or flame box double-clicked (or Enter): its source. */
+/* A row or flame box double-clicked (or Enter): its source, at its line
+ * in the selection now (the function already selected, the reader may
+ * have scrolled away or the selection moved its hottest line). */
 static void
 on_function_activated (MgCodeView *self)
 {
   mg_code_view_show_page (self, "source");
+  on_selected_function (self);
 }
 
 static void

@@ -97,6 +97,7 @@ place_stacks (MgCallIndex *self)
   g_autoptr (GHashTable) seen = g_hash_table_new_full (stack_key_hash, stack_key_equal, g_free,
                                                        NULL);
   g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) lines = g_array_new (FALSE, FALSE, sizeof (guint));
   Addresses addresses = { g_hash_table_new_full (frame_key_hash, frame_key_equal, g_free, NULL),
                           g_array_new (FALSE, FALSE, sizeof (guint)),
                           g_array_new (FALSE, FALSE, sizeof (guint)),
@@ -121,9 +122,12 @@ place_stacks (MgCallIndex *self)
               continue;
             }
           g_array_set_size (path, 0);
-          mg_call_shape_name_frames (self->shape, modules, n_modules, key.frames, key.n, path);
-          guint g = mg_call_shape_add_path_flags (self->shape, (const guint *) path->data,
-                                                  path->len, key.flags);
+          g_array_set_size (lines, 0);
+          mg_call_shape_name_frames (self->shape, modules, n_modules, key.frames, key.n, path,
+                                     lines);
+          guint g = mg_call_shape_add_path_lines (self->shape, (const guint *) path->data,
+                                                  (const guint *) lines->data, path->len,
+                                                  key.flags);
           self->global[p][s] = g;
           number_addresses (&addresses, key.frames, key.n);
           g_hash_table_insert (seen, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (g + 1));

@@ -30,6 +30,15 @@ struct _MgCallShape {
   GArray *functions;       /* each stack's distinct functions */
   GArray *stamp;           /* scratch by function: the last stack + 1 listing it */
   guint n_functions;       /* ids below this */
+  /* Spots: a (function, line in its file) passed by some stack, for the
+   * function's hottest line (mg-hot-line.h). */
+  GHashTable *spot_ids;    /* (function << 32 | line) → spot + 1; NULL once sealed */
+  GArray *spot_function;   /* guint by spot */
+  GArray *spot_line;       /* guint by spot */
+  GArray *spot_stamp;      /* guint by spot: the last stack + 1 listing it */
+  GArray *spot_start;      /* guint by stack + 1: into spots */
+  GArray *spots;           /* each stack's distinct spots */
+  GArray *leaf_spot;       /* guint by stack: its innermost function's spot, G_MAXUINT */
   gboolean sealed;
 };
 

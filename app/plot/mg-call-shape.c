@@ -104,6 +104,14 @@ shape_tree_child (ShapeTree *t, guint parent, guint function)
   return index;
 }
 
+/* (function << 32 | line), mixed: g_int64_hash's function ^ line would
+ * put the spots of a big profile in few buckets (index 25 times slower). */
+static guint
+spot_key_hash (gconstpointer p)
+{
+  return (guint) node_key_hash (*(const guint64 *) p);
+}
+
 MgCallShape *
 mg_call_shape_new (MgFrameNamer *namer)
 {
@@ -120,8 +128,16 @@ mg_call_shape_new (MgFrameNamer *namer)
   self->function_start = g_array_new (FALSE, FALSE, sizeof (guint));
   self->functions = g_array_new (FALSE, FALSE, sizeof (guint));
   self->stamp = g_array_new (FALSE, TRUE, sizeof (guint));
+  self->spot_ids = g_hash_table_new_full (spot_key_hash, g_int64_equal, g_free, NULL);
+  self->spot_function = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->spot_line = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->spot_stamp = g_array_new (FALSE, TRUE, sizeof (guint));
+  self->spot_start = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->spots = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->leaf_spot = g_array_new (FALSE, FALSE, sizeof (guint));
   guint zero = 0;
   g_array_append_val (self->function_start, zero);
+  g_array_append_val (self->spot_start, zero);
   return self;
 }
 
@@ -146,21 +162,33 @@ mg_call_shape_unref (MgCallShape *self)
   g_array_unref (self->function_start);
   g_array_unref (self->functions);
   g_array_unref (self->stamp);
+  g_clear_pointer (&self->spot_ids, g_hash_table_unref);
+  g_array_unref (self->spot_function);
+  g_array_unref (self->spot_line);
+  g_array_unref (self->spot_stamp);
+  g_array_unref (self->spot_start);
+  g_array_unref (self->spots);
+  g_array_unref (self->leaf_spot);
   mg_frame_namer_unref (self->namer);
   g_free (self);
 }
 
 void
 mg_call_shape_name_frames (MgCallShape *self, const MgStackModule *modules, guint n_modules,
-                           const MgStackFrame *frames, guint n_frames, GArray *path)
+                           const MgStackFrame *frames, guint n_frames, GArray *path,
+                           GArray *lines)
 {
   for (guint i = 0; i < n_frames; i++)
     {
       const MgStackModule *module = frames[i].module < n_modules ? &modules[frames[i].module]
                                                                  : NULL;
       guint n;
-      const guint *ids = mg_frame_namer_name_in (self->namer, module, &frames[i], i == 0, &n);
+      const guint *line;
+      const guint *ids = mg_frame_namer_name_lines_in (self->namer, module, &frames[i], i == 0,
+                                                       &n, &line);
       g_array_append_vals (path, ids, n);
+      if (lines)
+        g_array_append_vals (lines, line, n);
     }
 }
 
@@ -172,6 +200,57 @@ mg_call_shape_add_path (MgCallShape *self, const guint *path, guint len)
 
 guint
 mg_call_shape_add_path_flags (MgCallShape *self, const guint *path, guint len, guint flags)
+{
+  return mg_call_shape_add_path_lines (self, path, NULL, len, flags);
+}
+
+/* The spot of (function, line), made on first sight. */
+static guint
+spot_of (MgCallShape *self, guint function, guint line)
+{
+  gint64 key = (gint64) (((guint64) function << 32) | line);
+  gpointer found = g_hash_table_lookup (self->spot_ids, &key);
+
+  if (found)
+    return GPOINTER_TO_UINT (found) - 1;
+  guint spot = self->spot_function->len;
+  g_array_append_val (self->spot_function, function);
+  g_array_append_val (self->spot_line, line);
+  g_array_set_size (self->spot_stamp, spot + 1);
+  g_hash_table_insert (self->spot_ids, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (spot + 1));
+  return spot;
+}
+
+/* A stack's distinct spots, each once however often a recursion passes
+ * it: its samples count once on each line; its innermost function's
+ * spot, where its samples were that function's own. */
+static void
+add_spots (MgCallShape *self, guint stack, const guint *path, const guint *lines, guint len)
+{
+  guint leaf = G_MAXUINT;
+
+  for (guint j = 0; lines && j < len; j++)
+    {
+      if (lines[j] == 0)
+        continue;
+      guint spot = spot_of (self, path[j], lines[j]);
+      if (j == 0)
+        leaf = spot;
+      guint *stamp = &g_array_index (self->spot_stamp, guint, spot);
+      if (*stamp != stack + 1)
+        {
+          *stamp = stack + 1;
+          g_array_append_val (self->spots, spot);
+        }
+    }
+  guint end = self->spots->len;
+  g_array_append_val (self->spot_start, end);
+  g_array_append_val (self->leaf_spot, leaf);
+}
+
+guint
+mg_call_shape_add_path_lines (MgCallShape *self, const guint *path, const guint *lines,
+                              guint len, guint flags)
 {
   guint8 waiting = (flags & MG_STACK_MPI) != 0;
   ShapeTree *down = &self->trees[MG_CALL_TREE_TOP_DOWN];
@@ -207,6 +286,7 @@ mg_call_shape_add_path_flags (MgCallShape *self, const guint *path, guint len, g
     }
   guint end = self->functions->len;
   g_array_append_val (self->function_start, end);
+  add_spots (self, stack, path, lines, len);
   return stack;
 }
 
@@ -236,6 +316,7 @@ mg_call_shape_seal (MgCallShape *self)
   if (self->sealed)
     return;
   self->sealed = TRUE;
+  g_clear_pointer (&self->spot_ids, g_hash_table_unref);
   shape_tree_seal (&self->trees[0]);
   shape_tree_seal (&self->trees[1]);
 }

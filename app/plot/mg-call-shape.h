@@ -22,16 +22,22 @@ MgCallShape *mg_call_shape_ref (MgCallShape *self);
 void mg_call_shape_unref (MgCallShape *self);
 
 /* The functions of FRAMES (innermost first) as the namer names them,
- * appended to PATH (guint ids; inlined functions as calls of their own).
- * MODULES: the table the frames' module indices point into. */
+ * appended to PATH (guint ids; inlined functions as calls of their own),
+ * and their lines to LINES (NULL: not wanted; see
+ * mg_frame_namer_name_lines ()). MODULES: the table the frames' module
+ * indices point into. */
 void mg_call_shape_name_frames (MgCallShape *self, const MgStackModule *modules,
                                 guint n_modules, const MgStackFrame *frames, guint n_frames,
-                                GArray *path);
+                                GArray *path, GArray *lines);
 /* Adds a stack of function ids, innermost first; returns its index. */
 guint mg_call_shape_add_path (MgCallShape *self, const guint *path, guint len);
 /* The same with the stack's FLAGS: MG_STACK_MPI marks a wait in MPI. */
 guint mg_call_shape_add_path_flags (MgCallShape *self, const guint *path, guint len,
                                     guint flags);
+/* The same with each function's line in LINES (NULL: none known), which
+ * the functions' hottest lines are counted from. */
+guint mg_call_shape_add_path_lines (MgCallShape *self, const guint *path, const guint *lines,
+                                    guint len, guint flags);
 /* Done adding: groups the nodes by parent. */
 void mg_call_shape_seal (MgCallShape *self);
 

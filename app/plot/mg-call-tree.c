@@ -6,6 +6,7 @@
  * first asked for, so a selection change costs what the views read. */
 #include "mg-call-shape-internal.h"
 #include "mg-call-tree.h"
+#include "profile/mg-hot-line.h"
 
 typedef struct {
   guint64 self;
@@ -25,10 +26,12 @@ struct _MgCallTree {
   guint64 *counts;     /* by stack */
   TreeCounts trees[2];
   FunctionSums *sums;  /* by function id below the shape's n_functions */
+  guint *hot_line;     /* by function id: its hottest line, 0 when none */
   GArray *table;       /* function ids of the functions table, sorted */
   guint64 total;
   gboolean building;   /* mg_call_tree_new_empty () until finished */
   GArray *path;        /* scratch while building */
+  GArray *lines;       /* scratch while building: path's lines */
   GArray *added;       /* guint64 by stack, while building */
 };
 
@@ -41,6 +44,7 @@ mg_call_tree_new_empty (MgFrameNamer *namer)
   self->building = TRUE;
   self->added = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->path = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->lines = g_array_new (FALSE, FALSE, sizeof (guint));
   self->table = g_array_new (FALSE, FALSE, sizeof (guint));
   return self;
 }
@@ -75,8 +79,10 @@ mg_call_tree_free (MgCallTree *self)
     }
   g_free (self->counts);
   g_free (self->sums);
+  g_free (self->hot_line);
   g_array_unref (self->table);
   g_clear_pointer (&self->path, g_array_unref);
+  g_clear_pointer (&self->lines, g_array_unref);
   g_clear_pointer (&self->added, g_array_unref);
   mg_call_shape_unref (self->shape);
   g_free (self);
@@ -99,15 +105,18 @@ mg_call_tree_add_stack_flags (MgCallTree *self, const MgStackSet *set,
   if (n_frames == 0 || count == 0)
     return;
   g_array_set_size (self->path, 0);
+  g_array_set_size (self->lines, 0);
   for (guint i = 0; i < n_frames; i++)
     {
       guint n;
-      const guint *ids = mg_frame_namer_name (mg_call_shape_get_namer (self->shape), set,
-                                              &frames[i], i == 0, &n);
+      const guint *lines;
+      const guint *ids = mg_frame_namer_name_lines (mg_call_shape_get_namer (self->shape), set,
+                                                    &frames[i], i == 0, &n, &lines);
       g_array_append_vals (self->path, ids, n);
+      g_array_append_vals (self->lines, lines, n);
     }
-  mg_call_shape_add_path_flags (self->shape, (const guint *) self->path->data, self->path->len,
-                                flags);
+  mg_call_shape_add_path_lines (self->shape, (const guint *) self->path->data,
+                                (const guint *) self->lines->data, self->path->len, flags);
   g_array_append_val (self->added, count);
 }
 
@@ -182,10 +191,49 @@ count_functions (MgCallTree *self)
   g_array_sort_with_data (self->table, compare_table, self->sums);
 }
 
+/* Each function's hottest line: the stacks' counts on each spot they
+ * pass and on their innermost spot (a pass over the spots of the stacks
+ * with samples, as over their functions above), then the hottest spot
+ * of each function. */
+static void
+count_hot_lines (MgCallTree *self)
+{
+  MgCallShape *shape = self->shape;
+  guint n_stacks = mg_call_shape_get_n_stacks (shape), n_spots = shape->spot_function->len;
+  const guint *start = (const guint *) shape->spot_start->data;
+  const guint *spots = (const guint *) shape->spots->data;
+  const guint *leaf = (const guint *) shape->leaf_spot->data;
+  const guint *function = (const guint *) shape->spot_function->data;
+  const guint *line = (const guint *) shape->spot_line->data;
+  g_autofree MgHotLine *counts = g_new0 (MgHotLine, MAX (n_spots, 1));
+  g_autofree MgHotLine *best = g_new0 (MgHotLine, MAX (shape->n_functions, 1));
+
+  self->hot_line = g_new0 (guint, MAX (shape->n_functions, 1));
+  for (guint s = 0; s < n_stacks; s++)
+    {
+      guint64 count = self->counts[s];
+      if (count == 0)
+        continue;
+      if (leaf[s] != G_MAXUINT)
+        counts[leaf[s]].self += count;
+      for (guint j = start[s]; j < start[s + 1]; j++)
+        counts[spots[j]].total += count;
+    }
+  for (guint p = 0; p < n_spots; p++)
+    {
+      counts[p].line = line[p];
+      if (mg_hot_line_beats (&counts[p], &best[function[p]]))
+        best[function[p]] = counts[p];
+    }
+  for (guint f = 0; f < shape->n_functions; f++)
+    self->hot_line[f] = best[f].line;
+}
+
 static void
 count_all (MgCallTree *self)
 {
   count_functions (self);
+  count_hot_lines (self);
   count_tree (self, MG_CALL_TREE_TOP_DOWN);
   count_tree (self, MG_CALL_TREE_BOTTOM_UP);
 }
@@ -196,6 +244,7 @@ mg_call_tree_finish (MgCallTree *self)
   g_return_if_fail (self->building);
   self->building = FALSE;
   g_clear_pointer (&self->path, g_array_unref);
+  g_clear_pointer (&self->lines, g_array_unref);
   mg_call_shape_seal (self->shape);
   self->counts = (guint64 *) (void *) g_array_free (g_steal_pointer (&self->added), FALSE);
   count_all (self);
@@ -244,6 +293,17 @@ mg_call_tree_get_function (const MgCallTree *self, guint i, guint64 *self_sample
   if (total_samples)
     *total_samples = self->sums[id].total;
   return mg_frame_namer_get_function (mg_call_tree_get_namer (self), id);
+}
+
+guint
+mg_call_tree_get_line (const MgCallTree *self, const MgCallFunction *function)
+{
+  g_return_val_if_fail (!self->building, 0);
+  if (function == NULL)
+    return 0;
+  if (function->id < self->shape->n_functions && self->hot_line[function->id] != 0)
+    return self->hot_line[function->id];
+  return function->line;
 }
 
 int

@@ -50,6 +50,13 @@ guint64 mg_call_tree_get_total (const MgCallTree *self);
 guint mg_call_tree_get_n_functions (const MgCallTree *self);
 const MgCallFunction *mg_call_tree_get_function (const MgCallTree *self, guint i,
                                                  guint64 *self_samples, guint64 *total_samples);
+/* The line of FUNCTION that the views show, by mg-hot-line.h's rule
+ * over the tree's samples: in its file, the line most of its own
+ * samples were on, else the one most samples passed (each stack once on
+ * a line, however often a recursion passes it), then the lowest; the
+ * line of its first address where no sample's line is known; 0 when
+ * that is unknown too. */
+guint mg_call_tree_get_line (const MgCallTree *self, const MgCallFunction *function);
 /* The row of the functions table naming NAME, or -1 (the tests). */
 int mg_call_tree_find_function (const MgCallTree *self, const char *name);
 

@@ -6,6 +6,8 @@ typedef struct {
   guint32 module;
 } FrameKey;
 
+/* ids[0 .. n) the functions, ids[n .. 2n) their lines (0: unknown, or in
+ * another file than the function's first one, which the views show). */
 typedef struct {
   guint n;
   guint ids[];
@@ -144,7 +146,7 @@ name_frame (MgFrameNamer *self, const MgStackModule *module, guint64 lookup)
       entries[0] = (MgFrameNameEntry) { 0 };
       n = 1;
     }
-  FrameFunctions *ff = g_malloc (sizeof *ff + n * sizeof (guint));
+  FrameFunctions *ff = g_malloc (sizeof *ff + 2 * n * sizeof (guint));
   ff->n = n;
   for (guint i = 0; i < n; i++)
     {
@@ -159,6 +161,8 @@ name_frame (MgFrameNamer *self, const MgStackModule *module, guint64 lookup)
         }
       ff->ids[i] = intern (self, name, entries[i].file, entries[i].line,
                            entries[i].module ? entries[i].module : path);
+      const MgCallFunction *f = g_ptr_array_index (self->functions, ff->ids[i]);
+      ff->ids[n + i] = g_strcmp0 (f->file, entries[i].file) == 0 ? entries[i].line : 0;
     }
   return ff;
 }
@@ -166,6 +170,14 @@ name_frame (MgFrameNamer *self, const MgStackModule *module, guint64 lookup)
 const guint *
 mg_frame_namer_name_in (MgFrameNamer *self, const MgStackModule *module,
                         const MgStackFrame *frame, gboolean leaf, guint *n_functions)
+{
+  return mg_frame_namer_name_lines_in (self, module, frame, leaf, n_functions, NULL);
+}
+
+const guint *
+mg_frame_namer_name_lines_in (MgFrameNamer *self, const MgStackModule *module,
+                              const MgStackFrame *frame, gboolean leaf, guint *n_functions,
+                              const guint **lines)
 {
   /* A return address points after the call: its line is the call's
    * when looked up one byte earlier. */
@@ -182,6 +194,8 @@ mg_frame_namer_name_in (MgFrameNamer *self, const MgStackModule *module,
     }
   g_mutex_unlock (&self->lock);
   *n_functions = ff->n;
+  if (lines)
+    *lines = ff->ids + ff->n;
   return ff->ids;
 }
 
@@ -189,12 +203,19 @@ const guint *
 mg_frame_namer_name (MgFrameNamer *self, const MgStackSet *set, const MgStackFrame *frame,
                      gboolean leaf, guint *n_functions)
 {
+  return mg_frame_namer_name_lines (self, set, frame, leaf, n_functions, NULL);
+}
+
+const guint *
+mg_frame_namer_name_lines (MgFrameNamer *self, const MgStackSet *set, const MgStackFrame *frame,
+                           gboolean leaf, guint *n_functions, const guint **lines)
+{
   const MgStackModule *module = NULL;
 
   if (set && frame->module != MG_STACK_MODULE_UNKNOWN
       && frame->module < mg_stack_set_get_n_modules (set))
     module = mg_stack_set_get_module (set, frame->module);
-  return mg_frame_namer_name_in (self, module, frame, leaf, n_functions);
+  return mg_frame_namer_name_lines_in (self, module, frame, leaf, n_functions, lines);
 }
 
 const MgCallFunction *

@@ -21,7 +21,8 @@ G_BEGIN_DECLS
 typedef struct {
   char *name;     /* demangled, or "module+0xoffset" where unknown */
   char *file;     /* source file, NULL when unknown */
-  guint line;     /* of the first address named in it; 0 when unknown */
+  guint line;     /* of the first address named in it; 0 when unknown (the
+                   * views show the hottest line: mg_call_tree_get_function_line) */
   char *module;   /* the module's path; NULL outside every module */
   guint id;       /* index in the namer's function table */
 } MgCallFunction;
@@ -62,6 +63,15 @@ const guint *mg_frame_namer_name (MgFrameNamer *self, const MgStackSet *set,
 const guint *mg_frame_namer_name_in (MgFrameNamer *self, const MgStackModule *module,
                                      const MgStackFrame *frame, gboolean leaf,
                                      guint *n_functions);
+/* The same with each function's LINES (valid as long as the ids): the
+ * frame's line in the function's first file (MgCallFunction.file), 0
+ * when unknown or in another file. */
+const guint *mg_frame_namer_name_lines (MgFrameNamer *self, const MgStackSet *set,
+                                        const MgStackFrame *frame, gboolean leaf,
+                                        guint *n_functions, const guint **lines);
+const guint *mg_frame_namer_name_lines_in (MgFrameNamer *self, const MgStackModule *module,
+                                           const MgStackFrame *frame, gboolean leaf,
+                                           guint *n_functions, const guint **lines);
 /* The function of id (never freed while the namer lives). */
 const MgCallFunction *mg_frame_namer_get_function (MgFrameNamer *self, guint id);
 guint mg_frame_namer_get_n_functions (MgFrameNamer *self);

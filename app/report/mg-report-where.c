@@ -14,6 +14,7 @@
 
 #include "mg-report.h"
 #include "profile/mg-export-folded.h"
+#include "profile/mg-hot-line.h"
 #include "profile/mg-process-spread.h"
 #include "profile/mg-profile-code.h"
 #include "profile/mg-stack-set.h"
@@ -52,38 +53,53 @@ function_for (GHashTable *functions, const char *name)
   return f;
 }
 
+/* COUNT samples on NAME's line in F, once per stack (SEEN: the lines
+ * this stack counted already, however often a recursion passes them);
+ * OWN: the stack's innermost frame, F's own samples. */
 static void
-count_line (Function *f, const MgStackFrameName *name, guint64 count)
+count_line (Function *f, const MgStackFrameName *name, guint64 count, gboolean own,
+            GHashTable *seen)
 {
   if (name->file == NULL || name->line == 0)
     return;
   g_autofree char *base = g_path_get_basename (name->file);
   char *key = g_strdup_printf ("%s:%u", base, name->line);
-  guint64 *sum = g_hash_table_lookup (f->lines, key);
-  if (sum == NULL)
-    g_hash_table_insert (f->lines, key, sum = g_new0 (guint64, 1));
-  else
+  MgHotLine *sum = g_hash_table_lookup (f->lines, key);
+  if (sum != NULL)
     g_free (key);
-  *sum += count;
+  else
+    {
+      sum = g_new0 (MgHotLine, 1);
+      sum->line = name->line;
+      g_hash_table_insert (f->lines, key, sum);
+    }
+  if (own)
+    sum->self += count;
+  if (g_hash_table_add (seen, sum))
+    sum->total += count;
 }
 
-/* The line a function's samples fell on most often (ties: the first in
- * byte order, so that the report is the same every time), or NULL. */
+/* A function's line by the views' rule (mg-hot-line.h; lines of one
+ * number in two files, with as many samples: the first file in byte
+ * order), or NULL. */
 static const char *
 hottest_line (const Function *f)
 {
   const char *best = NULL;
-  guint64 best_count = 0;
+  MgHotLine none = { 0 };
+  const MgHotLine *best_sum = &none;
   GHashTableIter iter;
   gpointer key, value;
   g_hash_table_iter_init (&iter, f->lines);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      guint64 c = *(guint64 *) value;
-      if (c > best_count || (c == best_count && best != NULL && strcmp (key, best) < 0))
+      const MgHotLine *c = value;
+      gboolean same = best != NULL && c->self == best_sum->self && c->total == best_sum->total
+                      && c->line == best_sum->line;
+      if (mg_hot_line_beats (c, best_sum) || (same && strcmp (key, best) < 0))
         {
           best = key;
-          best_count = c;
+          best_sum = c;
         }
     }
   return best;
@@ -175,6 +191,8 @@ count_stacks (MgStackSet *set, const MgStackNamer *namer, GHashTable *cache, GHa
         continue;
       /* Each function once per stack, however often it recurs. */
       g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+      /* Each line of a function once per stack. */
+      g_autoptr (GHashTable) seen_lines = g_hash_table_new (NULL, NULL);
       guint below = 0;   /* names of the frames inside frame k */
       for (guint k = 0; k < n; k++)
         {
@@ -187,11 +205,11 @@ count_stacks (MgStackSet *set, const MgStackNamer *namer, GHashTable *cache, GHa
                 {
                   Function *f = function_for (self, name->label);
                   f->count += count;
-                  count_line (f, name, count);
+                  count_line (f, name, count, TRUE, seen_lines);
                 }
               Function *f = function_for (inclusive, name->label);
               f->height = MAX (f->height, below + (names->len - 1 - i));
-              count_line (f, name, count);
+              count_line (f, name, count, k == 0 && i == names->len - 1, seen_lines);
               if (g_hash_table_contains (seen, f->name))
                 continue;
               g_hash_table_add (seen, f->name);

@@ -18,6 +18,8 @@ G_GNUC_NO_INLINE int code_fixture_c (int x);
 G_GNUC_NO_INLINE int code_fixture_b (int x);
 G_GNUC_NO_INLINE int code_fixture_a (int x);
 G_GNUC_NO_INLINE int code_fixture_main (int x);
+G_GNUC_NO_INLINE int code_fixture_d (int x);
+G_GNUC_NO_INLINE int code_fixture_two (int x, gpointer *first, gpointer *second);
 
 static volatile int sink;
 
@@ -49,6 +51,29 @@ code_fixture_main (int x)
   return sink + 4;
 }
 
+/* Where code_fixture_d was last called from. */
+static gpointer volatile d_returns_to;
+
+G_GNUC_NO_INLINE int
+code_fixture_d (int x)
+{
+  d_returns_to = __builtin_return_address (0);
+  sink = x;
+  return sink;
+}
+
+/* Calls d from two lines (code_fixture.h), FIRST and SECOND the return
+ * addresses of the two calls. */
+G_GNUC_NO_INLINE int
+code_fixture_two (int x, gpointer *first, gpointer *second)
+{
+  sink = code_fixture_d (x);
+  *first = d_returns_to;
+  sink = code_fixture_d (x + 1);
+  *second = d_returns_to;
+  return sink;
+}
+
 static int
 first_object (struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -56,7 +81,8 @@ first_object (struct dl_phdr_info *info, size_t size, void *data)
   return 1;
 }
 
-/* The ELF virtual address of a function of this program, plus offset. */
+/* The ELF virtual address of a function (or a return address) of this
+ * program, plus offset. */
 static guint64
 vaddr_of (gpointer fn, guint offset)
 {
@@ -136,6 +162,41 @@ code_fixture_profile (void)
   g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
   g_variant_builder_add_value (&procs, process (0, p0_stacks, 3, p0_counts, 3));
   g_variant_builder_add_value (&procs, process (1, p1_stacks, 2, p1_counts, 2));
+  g_clear_pointer (&profile->stacks, g_variant_unref);
+  profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
+                                                       g_variant_builder_end (&modules),
+                                                       g_variant_builder_end (&procs)));
+  g_assert_true (mg_stack_set_check_payload (profile->stacks, 4));
+  return profile;
+}
+
+MgProfile *
+code_fixture_two_lines_profile (void)
+{
+  MgProfile *profile = gui_fixture_imbalance ();
+  gpointer first = NULL, second = NULL;
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  GVariantBuilder modules, procs, d_second, d_first;
+
+  code_fixture_two (1, &first, &second);
+  g_assert_nonnull (exe);
+  g_assert_true (first != NULL && second != NULL && first != second);
+  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
+  g_variant_builder_add (&modules, "(^ay@ay)", exe,
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, NULL, 0, 1));
+  /* The second call's stack first: the first address of two named is on
+   * the second call's line. */
+  g_variant_builder_init (&d_second, G_VARIANT_TYPE ("a(ut)"));
+  g_variant_builder_add (&d_second, "(ut)", 0u, vaddr_of (code_fixture_d, 1));
+  g_variant_builder_add (&d_second, "(ut)", 0u, vaddr_of (second, 0));
+  g_variant_builder_init (&d_first, G_VARIANT_TYPE ("a(ut)"));
+  g_variant_builder_add (&d_first, "(ut)", 0u, vaddr_of (code_fixture_d, 1));
+  g_variant_builder_add (&d_first, "(ut)", 0u, vaddr_of (first, 0));
+  GVariant *stacks[] = { g_variant_new ("(a(ut)u)", &d_second, 0u),
+                         g_variant_new ("(a(ut)u)", &d_first, 0u) };
+  const guint32 counts[][3] = { { 0, 0, 30 }, { 0, 1, 10 }, { 1, 0, 5 }, { 1, 1, 40 } };
+  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
+  g_variant_builder_add_value (&procs, process (0, stacks, 2, counts, 4));
   g_clear_pointer (&profile->stacks, g_variant_unref);
   profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
                                                        g_variant_builder_end (&modules),

@@ -20,6 +20,13 @@
 G_BEGIN_DECLS
 
 MgProfile *code_fixture_profile (void);
+/* One function, code_fixture_two, calling code_fixture_d from two
+ * lines ("  sink = code_fixture_d (x);" and "... (x + 1);"), process 0:
+ * the second call ×30 in (0, 0.5] and ×5 in (0.5, 1], named first; the
+ * first call ×10 and ×40: the whole run's and the second half's hottest
+ * line of two is the first call's, the first half's the second call's. */
+MgProfile *code_fixture_two_lines_profile (void);
+
 /* Threads (docs/profile-format.md, stack flags): process 0 alone, main→a
  * in its main thread ×70, main→b in thread 1 ×25, main→a in thread 2 ×5:
  * all threads a 75 %, b 25 %; the main thread a only; thread 1 b only. */

@@ -337,6 +337,43 @@ test_mpi_frame (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A function's line is its hottest in the selection, not its first
+ * address's: code_fixture_two's first call of d (50 of 85 samples, named
+ * after the second call) in the Source column and the Source tab's line;
+ * the first half selected, where the second call holds 30 of 40, moves
+ * the column, and the row activated again the Source tab. */
+static void
+test_hot_line (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_two_lines_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_fixture_view (window);
+  g_autofree char *text = NULL;
+
+  g_assert_true (g_file_get_contents (fixture_source (), &text, NULL, NULL));
+  guint first = line_starting (text, "  sink = code_fixture_d (x);\n");
+  guint second = line_starting (text, "  sink = code_fixture_d (x + 1);\n");
+  g_assert_cmpuint (line_of (view, "code_fixture_two"), ==, first);
+  activate_function (window, "code_fixture_two");
+  MgSourceView *source = source_view (window);
+  g_assert_cmpuint (mg_source_view_get_line (source), ==, first);
+  g_assert_true (shows_line (source, first));
+  check_line (source, first, 0, 50);
+  check_line (source, second, 0, 35);
+
+  mg_time_view_set_selection (mg_window_get_time_view (window), 0.1, 0.4);
+  view = code_fixture_view (window);
+  g_assert_cmpuint (line_of (view, "code_fixture_two"), ==, second);
+  /* The open Source tab keeps the reader's place until asked. */
+  source = source_view (window);
+  g_assert_cmpuint (mg_source_view_get_line (source), ==, first);
+  activate_function (window, "code_fixture_two");
+  source = source_view (window);
+  g_assert_cmpuint (mg_source_view_get_line (source), ==, second);
+  g_assert_true (shows_line (source, second));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A row of the Call Tree selected, then activated (Enter or a
  * double-click): its function selected, then its source opened. */
 static void
@@ -750,6 +787,7 @@ main (int argc, char **argv)
   gui_test_init (&argc, &argv);
   g_test_add_func ("/source-view/function", test_function_source);
   g_test_add_func ("/source-view/tree-activate", test_tree_activate);
+  g_test_add_func ("/source-view/hot-line", test_hot_line);
   g_test_add_func ("/source-view/mpi-frame", test_mpi_frame);
   g_test_add_func ("/source-view/flame-double-click", test_flame_double_click);
   g_test_add_func ("/source-view/lookup", test_lookup);

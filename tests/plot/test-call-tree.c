@@ -379,6 +379,7 @@ assert_same_tree (MgCallTree *want, MgCallTree *got)
       g_assert_cmpstr (fw->name, ==, fg->name);
       g_assert_cmpuint (ws, ==, gs);
       g_assert_cmpuint (wt, ==, gt);
+      g_assert_cmpuint (mg_call_tree_get_line (want, fw), ==, mg_call_tree_get_line (got, fg));
     }
   assert_same_node (want, got, MG_CALL_TREE_TOP_DOWN, MG_CALL_TREE_ROOT, MG_CALL_TREE_ROOT);
   assert_same_node (want, got, MG_CALL_TREE_BOTTOM_UP, MG_CALL_TREE_ROOT, MG_CALL_TREE_ROOT);
@@ -431,6 +432,96 @@ test_index (void)
   check_function (all, "c", 12, 12);
   check_function (all, "main", 2, 29);
   g_assert_cmpuint (calls, ==, 4);
+}
+
+static guint
+function_line (MgCallTree *tree, const char *name)
+{
+  int row = mg_call_tree_find_function (tree, name);
+
+  g_assert_cmpint (row, >=, 0);
+  return mg_call_tree_get_line (tree, mg_call_tree_get_function (tree, (guint) row, NULL, NULL));
+}
+
+/* A function's line is where most of its own samples were, not its first
+ * address's: a first seen at line 5 (1 sample), then 48 (3) and 32 (3):
+ * the tie goes to the lower, 32; a recursion on line 80 (2 samples, the
+ * line twice in each stack) stays behind. b calls c from line 32 (5
+ * samples) but its own 2 samples are on line 10: 10. main has none of
+ * its own: its first address is on line 32 (1 sample), its calls from
+ * line 16 (8 + 7 samples passed): 16. */
+static void
+test_hot_line (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) tree = mg_call_tree_new_empty (namer);
+
+  add (tree, 1, 2, (guint64) 0x205, (guint64) 0x121);
+  add (tree, 3, 2, (guint64) 0x230, (guint64) 0x111);
+  add (tree, 3, 2, (guint64) 0x220, (guint64) 0x111);
+  add (tree, 2, 3, (guint64) 0x250, (guint64) 0x251, (guint64) 0x111);
+  add (tree, 5, 3, (guint64) 0x410, (guint64) 0x321, (guint64) 0x111);
+  add (tree, 2, 2, (guint64) 0x30a, (guint64) 0x111);
+  mg_call_tree_finish (tree);
+
+  int row = mg_call_tree_find_function (tree, "a");
+  g_assert_cmpuint (mg_call_tree_get_function (tree, (guint) row, NULL, NULL)->line, ==, 5);
+  g_assert_cmpuint (function_line (tree, "a"), ==, 32);
+  g_assert_cmpuint (function_line (tree, "b"), ==, 10);
+  g_assert_cmpuint (function_line (tree, "c"), ==, 16);
+  g_assert_cmpuint (function_line (tree, "main"), ==, 16);
+  /* The inlined function's lines in its own file; d's call site in d.c. */
+  g_autoptr (MgCallTree) inl = mg_call_tree_new_empty (namer);
+  add (inl, 4, 2, (guint64) 0x500, (guint64) 0x111);
+  mg_call_tree_finish (inl);
+  g_assert_cmpuint (function_line (inl, "inl"), ==, 7);
+  g_assert_cmpuint (function_line (inl, "d"), ==, 20);
+  /* No line known: 0. */
+  g_autoptr (MgCallTree) unknown = mg_call_tree_new_empty (namer);
+  add (unknown, 1, 1, (guint64) 0x900);
+  mg_call_tree_finish (unknown);
+  g_assert_cmpuint (mg_call_tree_get_line (unknown, mg_call_tree_get_function (unknown, 0, NULL,
+                                                                               NULL)), ==, 0);
+}
+
+/* The hottest line follows the selection: a on line 48 ×5 and 32 ×2 in
+ * (0, 1], 48 ×1 and 32 ×4 in (2, 3]; the whole run 6 each, the lower
+ * line. The index and a tree of the same selection's stacks agree. */
+static void
+test_hot_line_range (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgProfile) profile = mg_profile_new_empty ();
+  const guint64 stacks[][4] = { { 0x230, 0x111, 0 }, { 0x220, 0x111, 0 } };
+  const guint32 counts[][3] = { { 0, 0, 5 }, { 0, 1, 2 }, { 2, 1, 4 }, { 2, 0, 1 } };
+  GVariantBuilder procs;
+
+  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
+  g_variant_builder_add_value (&procs, index_process (0, stacks, NULL, 2, counts, 4));
+  g_clear_pointer (&profile->stacks, g_variant_unref);
+  profile->stacks = g_variant_ref_sink (g_variant_new (
+    "(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))", g_variant_new_array (G_VARIANT_TYPE ("(ayay)"), NULL, 0),
+    g_variant_builder_end (&procs)));
+  g_assert_true (mg_stack_set_check_payload (profile->stacks, 1));
+  g_autoptr (MgCallIndex) index = mg_call_index_new (namer, profile);
+  static const struct {
+    double t0, t1;
+    guint line;
+  } queries[] = { { -INFINITY, INFINITY, 32 }, { -INFINITY, 0.5, 48 }, { 2.5, 3, 32 } };
+
+  for (guint q = 0; q < G_N_ELEMENTS (queries); q++)
+    {
+      g_autoptr (MgStackSet) set = mg_stack_set_new (profile, 0, queries[q].t0, queries[q].t1);
+      g_autoptr (MgCallTree) want = mg_call_tree_new (namer, set);
+      g_autoptr (MgCallTree) got = mg_call_index_query (index, 0, queries[q].t0, queries[q].t1,
+                                                        NULL);
+      g_assert_cmpuint (function_line (got, "a"), ==, queries[q].line);
+      g_assert_cmpuint (function_line (want, "a"), ==, queries[q].line);
+      g_assert_cmpuint (function_line (got, "main"), ==, 16);
+      assert_same_tree (want, got);
+    }
 }
 
 /* main→a ×60 computing, main→b→c ×30 waiting in MPI and ×10 computing
@@ -635,6 +726,8 @@ main (int argc, char **argv)
   g_test_add_func ("/call-tree/inline-and-unknown", test_inline_and_unknown);
   g_test_add_func ("/call-tree/namer-cache", test_namer_cache);
   g_test_add_func ("/call-tree/index", test_index);
+  g_test_add_func ("/call-tree/hot-line", test_hot_line);
+  g_test_add_func ("/call-tree/hot-line-range", test_hot_line_range);
   g_test_add_func ("/call-tree/matches", test_matches);
   g_test_add_func ("/flame-graph/layout", test_flame_layout);
   g_test_add_func ("/flame-graph/render", test_flame_render);
