@@ -297,6 +297,26 @@ table_index (Table *t, GVariant *stack)
   return t->len - 1;
 }
 
+/* A process's head, the same four members packed and unpacked: its
+ * index, the samples taken and lost, and its table's state. */
+typedef struct
+{
+  gint32 process;
+  guint64 taken, lost;
+  guint32 state;
+} Head;
+
+static Head
+head_of (GVariant *proc)
+{
+  Head h;
+  g_variant_get_child (proc, 0, "i", &h.process);
+  g_variant_get_child (proc, 1, "t", &h.taken);
+  g_variant_get_child (proc, 2, "t", &h.lost);
+  g_variant_get_child (proc, 3, "u", &h.state);
+  return h;
+}
+
 GVariant *
 mg_stack_pack (GVariant *stacks)
 {
@@ -323,14 +343,8 @@ mg_stack_pack (GVariant *stacks)
           g_autoptr (GVariant) s = g_variant_get_child_value (own, k);
           which[k] = table_index (&t, s);
         }
-      gint32 process;
-      guint64 taken, lost;
-      guint32 state;
-      g_variant_get_child (proc, 0, "i", &process);
-      g_variant_get_child (proc, 1, "t", &taken);
-      g_variant_get_child (proc, 2, "t", &lost);
-      g_variant_get_child (proc, 3, "u", &state);
-      g_variant_builder_add (&procs, "(ittu@au@ay)", process, taken, lost, state,
+      Head h = head_of (proc);
+      g_variant_builder_add (&procs, "(ittu@au@ay)", h.process, h.taken, h.lost, h.state,
                              g_variant_new_fixed_array (G_VARIANT_TYPE_UINT32, which, n,
                                                         sizeof (guint32)),
                              pack_process_counts (starts, ends, counts));
@@ -403,14 +417,8 @@ unpack_process (GVariant *table, gsize n_modules, GVariant *proc, GPtrArray *cac
       g_variant_builder_clear (&own);
       return NULL;
     }
-  gint32 process;
-  guint64 taken, lost;
-  guint32 state;
-  g_variant_get_child (proc, 0, "i", &process);
-  g_variant_get_child (proc, 1, "t", &taken);
-  g_variant_get_child (proc, 2, "t", &lost);
-  g_variant_get_child (proc, 3, "u", &state);
-  return g_variant_new ("(ittu@a(a(ut)u)@ad@ad@a(uuu))", process, taken, lost, state,
+  Head h = head_of (proc);
+  return g_variant_new ("(ittu@a(a(ut)u)@ad@ad@a(uuu))", h.process, h.taken, h.lost, h.state,
                         g_variant_builder_end (&own), starts, ends, counts);
 }
 

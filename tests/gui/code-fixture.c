@@ -138,6 +138,18 @@ process (gint32 index, GVariant *const *stacks, guint n_stacks, const guint32 (*
                         g_variant_builder_end (&c));
 }
 
+/* The profile's stacks member made of these modules and processes, checked
+ * as the loader checks one (the fixture's metrics have 4 windows). */
+static void
+install_stacks (MgProfile *profile, GVariantBuilder *modules, GVariantBuilder *procs)
+{
+  g_clear_pointer (&profile->stacks, g_variant_unref);
+  profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
+                                                       g_variant_builder_end (modules),
+                                                       g_variant_builder_end (procs)));
+  g_assert_true (mg_stack_set_check_payload (profile->stacks, 4));
+}
+
 MgProfile *
 code_fixture_profile (void)
 {
@@ -162,11 +174,7 @@ code_fixture_profile (void)
   g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
   g_variant_builder_add_value (&procs, process (0, p0_stacks, 3, p0_counts, 3));
   g_variant_builder_add_value (&procs, process (1, p1_stacks, 2, p1_counts, 2));
-  g_clear_pointer (&profile->stacks, g_variant_unref);
-  profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
-                                                       g_variant_builder_end (&modules),
-                                                       g_variant_builder_end (&procs)));
-  g_assert_true (mg_stack_set_check_payload (profile->stacks, 4));
+  install_stacks (profile, &modules, &procs);
   return profile;
 }
 
@@ -197,11 +205,7 @@ code_fixture_two_lines_profile (void)
   const guint32 counts[][3] = { { 0, 0, 30 }, { 0, 1, 10 }, { 1, 0, 5 }, { 1, 1, 40 } };
   g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
   g_variant_builder_add_value (&procs, process (0, stacks, 2, counts, 4));
-  g_clear_pointer (&profile->stacks, g_variant_unref);
-  profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
-                                                       g_variant_builder_end (&modules),
-                                                       g_variant_builder_end (&procs)));
-  g_assert_true (mg_stack_set_check_payload (profile->stacks, 4));
+  install_stacks (profile, &modules, &procs);
   return profile;
 }
 
@@ -225,11 +229,7 @@ code_fixture_threads_profile (void)
   const guint32 counts[][3] = { { 0, 0, 50 }, { 1, 0, 20 }, { 0, 1, 25 }, { 1, 2, 5 } };
   g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
   g_variant_builder_add_value (&procs, process (0, stacks, 3, counts, 4));
-  g_clear_pointer (&profile->stacks, g_variant_unref);
-  profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
-                                                       g_variant_builder_end (&modules),
-                                                       g_variant_builder_end (&procs)));
-  g_assert_true (mg_stack_set_check_payload (profile->stacks, 4));
+  install_stacks (profile, &modules, &procs);
   return profile;
 }
 
@@ -283,10 +283,6 @@ code_fixture_mpi_profile (void)
   const guint32 counts[][3] = { { 0, 0, 30 }, { 1, 1, 10 } };
   g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
   g_variant_builder_add_value (&procs, process (0, stacks, 2, counts, 2));
-  g_clear_pointer (&profile->stacks, g_variant_unref);
-  profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
-                                                       g_variant_builder_end (&modules),
-                                                       g_variant_builder_end (&procs)));
-  g_assert_true (mg_stack_set_check_payload (profile->stacks, 4));
+  install_stacks (profile, &modules, &procs);
   return profile;
 }
