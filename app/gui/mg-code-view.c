@@ -1262,9 +1262,7 @@ mg_code_view_dispose (GObject *object)
 
   self->generation++;
   g_clear_handle_id (&self->live_timer, g_source_remove);
-  if (self->view)
-    g_signal_handlers_disconnect_by_data (self->view, self);
-  g_clear_object (&self->view);
+  mg_time_view_unfollow (&self->view, self);
   g_clear_object (&self->profile);
   g_clear_pointer (&self->namer, mg_frame_namer_unref);
   g_clear_pointer (&self->index, mg_call_index_unref);

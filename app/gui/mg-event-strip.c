@@ -173,9 +173,7 @@ mg_event_strip_dispose (GObject *object)
 {
   MgEventStrip *self = MG_EVENT_STRIP (object);
 
-  if (self->view != NULL)
-    g_signal_handlers_disconnect_by_data (self->view, self);
-  g_clear_object (&self->view);
+  mg_time_view_unfollow (&self->view, self);
   g_clear_object (&self->profile);
   G_OBJECT_CLASS (mg_event_strip_parent_class)->dispose (object);
 }

@@ -407,9 +407,7 @@ mg_function_rows_dispose (GObject *object)
 {
   MgFunctionRows *self = MG_FUNCTION_ROWS (object);
 
-  if (self->view != NULL)
-    g_signal_handlers_disconnect_by_data (self->view, self);
-  g_clear_object (&self->view);
+  mg_time_view_unfollow (&self->view, self);
   if (self->rows != NULL)
     g_ptr_array_set_size (self->rows, 0);
   g_clear_pointer (&self->box, gtk_widget_unparent);
@@ -455,7 +453,6 @@ mg_function_rows_new (MgTimeView *view)
 {
   MgFunctionRows *self = g_object_new (MG_TYPE_FUNCTION_ROWS, NULL);
 
-  self->view = g_object_ref (view);
-  g_signal_connect_swapped (view, "notify", G_CALLBACK (on_view_notify), self);
+  mg_time_view_follow (&self->view, view, self, G_CALLBACK (on_view_notify), G_CONNECT_SWAPPED);
   return GTK_WIDGET (self);
 }

@@ -538,3 +538,28 @@ mg_time_view_describe_figures_range (MgTimeView *self)
       return g_strdup_printf (_("Figures of the whole run: %s to %s (%s)"), start, end, length);
     }
 }
+
+gboolean
+mg_time_view_follow (MgTimeView **slot, MgTimeView *view, gpointer owner, GCallback on_notify,
+                     GConnectFlags flags)
+{
+  g_return_val_if_fail (view == NULL || MG_IS_TIME_VIEW (view), FALSE);
+
+  if (*slot == view)
+    return FALSE;
+  mg_time_view_unfollow (slot, owner);
+  if (view != NULL)
+    {
+      *slot = g_object_ref (view);
+      g_signal_connect_object (view, "notify", on_notify, owner, flags);
+    }
+  return TRUE;
+}
+
+void
+mg_time_view_unfollow (MgTimeView **slot, gpointer owner)
+{
+  if (*slot != NULL)
+    g_signal_handlers_disconnect_by_data (*slot, owner);
+  g_clear_object (slot);
+}

@@ -76,4 +76,13 @@ MgFiguresRange mg_time_view_get_figures_range (MgTimeView *self, double *t0, dou
  * to 10 s (10 s)", for the readout, the figures' tooltips and exports. */
 char *mg_time_view_describe_figures_range (MgTimeView *self);
 
+/* Points *slot at @view for @owner, which follows the view's changes
+ * through @on_notify (its "notify" signal, connected with @flags); the
+ * previous view's handlers for @owner are disconnected. FALSE when *slot
+ * was @view already. */
+gboolean mg_time_view_follow (MgTimeView **slot, MgTimeView *view, gpointer owner,
+                              GCallback on_notify, GConnectFlags flags);
+/* Disconnects @owner's handlers from *slot's view and clears *slot. */
+void mg_time_view_unfollow (MgTimeView **slot, gpointer owner);
+
 G_END_DECLS

@@ -235,13 +235,8 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
 static void
 set_view (MgActivityGraph *self, MgTimeView *view)
 {
-  if (self->view == view)
+  if (!mg_time_view_follow (&self->view, view, self, G_CALLBACK (on_view_notify), 0))
     return;
-  if (self->view != NULL)
-    g_signal_handlers_disconnect_by_data (self->view, self);
-  g_set_object (&self->view, view);
-  if (view != NULL)
-    g_signal_connect_object (view, "notify", G_CALLBACK (on_view_notify), self, 0);
   self->series_valid = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_VIEW]);
@@ -266,9 +261,7 @@ mg_activity_graph_dispose (GObject *object)
 {
   MgActivityGraph *self = MG_ACTIVITY_GRAPH (object);
 
-  if (self->view != NULL)
-    g_signal_handlers_disconnect_by_data (self->view, self);
-  g_clear_object (&self->view);
+  mg_time_view_unfollow (&self->view, self);
   g_clear_object (&self->profile);
   g_clear_object (&self->selection);
   G_OBJECT_CLASS (mg_activity_graph_parent_class)->dispose (object);

@@ -651,13 +651,8 @@ mg_metric_graph_set_view (MgMetricGraph *self, MgTimeView *view)
   g_return_if_fail (MG_IS_METRIC_GRAPH (self));
   g_return_if_fail (view == NULL || MG_IS_TIME_VIEW (view));
 
-  if (self->view == view)
+  if (!mg_time_view_follow (&self->view, view, self, G_CALLBACK (on_view_notify), 0))
     return;
-  if (self->view != NULL)
-    g_signal_handlers_disconnect_by_data (self->view, self);
-  g_set_object (&self->view, view);
-  if (view != NULL)
-    g_signal_connect_object (view, "notify", G_CALLBACK (on_view_notify), self, 0);
   self->series_valid = FALSE;
   invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_VIEW]);
@@ -678,9 +673,7 @@ mg_metric_graph_dispose (GObject *object)
 {
   MgMetricGraph *self = MG_METRIC_GRAPH (object);
 
-  if (self->view != NULL)
-    g_signal_handlers_disconnect_by_data (self->view, self);
-  g_clear_object (&self->view);
+  mg_time_view_unfollow (&self->view, self);
   g_clear_object (&self->profile);
   g_clear_object (&self->selection);
   G_OBJECT_CLASS (mg_metric_graph_parent_class)->dispose (object);

@@ -480,13 +480,8 @@ mg_thread_strip_get_key_row (MgThreadStrip *self)
 static void
 set_view (MgThreadStrip *self, MgTimeView *view)
 {
-  if (self->view == view)
+  if (!mg_time_view_follow (&self->view, view, self, G_CALLBACK (on_view_notify), 0))
     return;
-  if (self->view != NULL)
-    g_signal_handlers_disconnect_by_data (self->view, self);
-  g_set_object (&self->view, view);
-  if (view != NULL)
-    g_signal_connect_object (view, "notify", G_CALLBACK (on_view_notify), self, 0);
   update_strips (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_VIEW]);
@@ -504,9 +499,7 @@ mg_thread_strip_dispose (GObject *object)
 {
   MgThreadStrip *self = MG_THREAD_STRIP (object);
 
-  if (self->view != NULL)
-    g_signal_handlers_disconnect_by_data (self->view, self);
-  g_clear_object (&self->view);
+  mg_time_view_unfollow (&self->view, self);
   g_clear_pointer (&self->strips, mg_thread_strips_free);
   g_clear_object (&self->profile);
   g_clear_object (&self->selection);

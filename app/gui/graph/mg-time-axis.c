@@ -51,14 +51,9 @@ mg_time_axis_set_view (MgTimeAxis *self, MgTimeView *view)
   g_return_if_fail (MG_IS_TIME_AXIS (self));
   g_return_if_fail (view == NULL || MG_IS_TIME_VIEW (view));
 
-  if (self->view == view)
+  if (!mg_time_view_follow (&self->view, view, self, G_CALLBACK (gtk_widget_queue_draw),
+                            G_CONNECT_SWAPPED))
     return;
-  if (self->view != NULL)
-    g_signal_handlers_disconnect_by_data (self->view, self);
-  g_set_object (&self->view, view);
-  if (view != NULL)
-    g_signal_connect_object (view, "notify", G_CALLBACK (gtk_widget_queue_draw), self,
-                             G_CONNECT_SWAPPED);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_VIEW]);
 }
@@ -75,9 +70,7 @@ mg_time_axis_dispose (GObject *object)
 {
   MgTimeAxis *self = MG_TIME_AXIS (object);
 
-  if (self->view != NULL)
-    g_signal_handlers_disconnect_by_data (self->view, self);
-  g_clear_object (&self->view);
+  mg_time_view_unfollow (&self->view, self);
   g_clear_object (&self->selection);
   G_OBJECT_CLASS (mg_time_axis_parent_class)->dispose (object);
 }
