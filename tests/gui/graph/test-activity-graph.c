@@ -12,7 +12,7 @@
 #include "activity-fixture.h"
 #include "gui/graph/mg-activity-graph.h"
 #include "plot/mg-activity-render.h"
-#include "graph-test-render.h"
+#include "graph-test-util.h"
 #include "mg-test-common.h"
 
 #define GRAPH_WIDTH 400
@@ -155,23 +155,6 @@ test_click_selects (Fixture *f, gconstpointer data)
   g_assert_cmpfloat_with_epsilon (start, 1.04, 1e-9);
 }
 
-static gboolean
-press (GtkWidget *widget, guint keyval)
-{
-  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
-  gboolean handled = FALSE;
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
-        g_signal_emit_by_name (controller, "key-pressed", keyval, 0, (GdkModifierType) 0,
-                               &handled);
-    }
-  return handled;
-}
-
 /* The keys: the cursor from the start by hundredths of the view (40 ms
  * each here), Enter selecting the window at it, Escape clearing. */
 static void
@@ -182,18 +165,18 @@ test_keys (Fixture *f, gconstpointer data)
   g_assert_true (gtk_widget_get_focusable (f->graph));
   mg_time_view_set_hover_time (f->view, -1);
   for (guint i = 0; i < 26; i++)
-    g_assert_true (press (f->graph, GDK_KEY_Right));
+    g_assert_true (graph_test_press_key (f->graph, GDK_KEY_Right));
   g_assert_cmpfloat_with_epsilon (mg_time_view_get_hover_time (f->view), 1.04, 1e-9);
-  g_assert_true (press (f->graph, GDK_KEY_Left));
+  g_assert_true (graph_test_press_key (f->graph, GDK_KEY_Left));
   g_assert_cmpfloat_with_epsilon (mg_time_view_get_hover_time (f->view), 1.0, 1e-9);
   /* 1.0 is the start of window 25, [1.00, 1.04]: phase 1, in MPI. */
-  g_assert_true (press (f->graph, GDK_KEY_Return));
+  g_assert_true (graph_test_press_key (f->graph, GDK_KEY_Return));
   g_object_get (f->view, "selection-start", &start, "selection-end", &end, NULL);
   g_assert_cmpfloat_with_epsilon (start, 1.0, 1e-9);
   g_assert_cmpfloat_with_epsilon (end, 1.04, 1e-9);
-  g_assert_true (press (f->graph, GDK_KEY_Escape));
+  g_assert_true (graph_test_press_key (f->graph, GDK_KEY_Escape));
   g_assert_false (mg_time_view_get_has_selection (f->view));
-  g_assert_false (press (f->graph, GDK_KEY_Escape));
+  g_assert_false (graph_test_press_key (f->graph, GDK_KEY_Escape));
 }
 
 static GLogWriterOutput

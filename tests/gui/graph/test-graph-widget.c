@@ -14,7 +14,7 @@
 #include "plot/mg-selection-stats.h"
 #include "gui/graph/mg-time-axis.h"
 #include "defs/mg-units.h"
-#include "graph-test-render.h"
+#include "graph-test-util.h"
 #include "mg-test-common.h"
 
 #define GRAPH_WIDTH 400

@@ -15,7 +15,7 @@
 #include "plot/mg-graph-render.h"
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-stack-set.h"
-#include "graph-test-render.h"
+#include "graph-test-util.h"
 #include "mg-test-common.h"
 
 #define STRIP_WIDTH 400
@@ -206,23 +206,6 @@ test_click (Fixture *f, gconstpointer data)
   g_assert_cmpfloat_with_epsilon (start, 2.40, 1e-9);
 }
 
-static gboolean
-press (GtkWidget *widget, guint keyval)
-{
-  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
-  gboolean handled = FALSE;
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
-        g_signal_emit_by_name (controller, "key-pressed", keyval, 0, (GdkModifierType) 0,
-                               &handled);
-    }
-  return handled;
-}
-
 /* The keys: Down twice to thread 2 (not past the last), the cursor by
  * hundredths of the view (10 ms over [2, 3] s) to 2.41 s, Enter selecting
  * thread 2's window there (as the tooltip names it), Escape clearing. */
@@ -236,25 +219,25 @@ test_keys (Fixture *f, gconstpointer data)
   g_assert_true (gtk_widget_get_focusable (f->strip));
   mg_time_view_set_range (f->view, 2, 3);
   mg_time_view_set_hover_time (f->view, -1);
-  g_assert_false (press (f->strip, GDK_KEY_Up));
-  g_assert_true (press (f->strip, GDK_KEY_Down));
-  g_assert_true (press (f->strip, GDK_KEY_Down));
-  g_assert_false (press (f->strip, GDK_KEY_Down));
+  g_assert_false (graph_test_press_key (f->strip, GDK_KEY_Up));
+  g_assert_true (graph_test_press_key (f->strip, GDK_KEY_Down));
+  g_assert_true (graph_test_press_key (f->strip, GDK_KEY_Down));
+  g_assert_false (graph_test_press_key (f->strip, GDK_KEY_Down));
   g_assert_cmpuint (mg_thread_strip_get_key_row (strip), ==, 2);
   for (guint i = 0; i < 42; i++)
-    g_assert_true (press (f->strip, GDK_KEY_Right));
-  g_assert_true (press (f->strip, GDK_KEY_Left));
+    g_assert_true (graph_test_press_key (f->strip, GDK_KEY_Right));
+  g_assert_true (graph_test_press_key (f->strip, GDK_KEY_Left));
   g_assert_cmpfloat_with_epsilon (mg_time_view_get_hover_time (f->view), 2.41, 1e-9);
   /* 2.41 is in window 60, (2.40, 2.44]: thread 2 off CPU. */
   text = mg_thread_strip_describe (strip, 2, 2.41);
   g_assert_true (g_str_has_prefix (text, "Thread 2, 2.40–2.44 s: "));
-  g_assert_true (press (f->strip, GDK_KEY_Return));
+  g_assert_true (graph_test_press_key (f->strip, GDK_KEY_Return));
   g_object_get (f->view, "selection-start", &start, "selection-end", &end, NULL);
   g_assert_cmpfloat_with_epsilon (start, 2.40, 1e-9);
   g_assert_cmpfloat_with_epsilon (end, 2.44, 1e-9);
-  g_assert_true (press (f->strip, GDK_KEY_Escape));
+  g_assert_true (graph_test_press_key (f->strip, GDK_KEY_Escape));
   g_assert_false (mg_time_view_get_has_selection (f->view));
-  g_assert_false (press (f->strip, GDK_KEY_Escape));
+  g_assert_false (graph_test_press_key (f->strip, GDK_KEY_Escape));
 }
 
 /* A process of 40 threads, each computing in every window. */

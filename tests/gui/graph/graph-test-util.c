@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
-#include "graph-test-render.h"
+#include "graph-test-util.h"
 
 cairo_surface_t *
 graph_test_render_widget (GtkWidget *widget)
@@ -42,4 +42,21 @@ graph_test_render_widget (GtkWidget *widget)
   gsk_render_node_unref (node);
   g_object_unref (paintable);
   return surface;
+}
+
+gboolean
+graph_test_press_key (GtkWidget *widget, guint keyval)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        g_signal_emit_by_name (controller, "key-pressed", keyval, 0, (GdkModifierType) 0,
+                               &handled);
+    }
+  return handled;
 }
