@@ -3,6 +3,8 @@
 
 #include "graph-test-util.h"
 
+#include <string.h>
+
 cairo_surface_t *
 graph_test_render_widget (GtkWidget *widget)
 {
@@ -59,4 +61,29 @@ graph_test_press_key (GtkWidget *widget, guint keyval)
                                &handled);
     }
   return handled;
+}
+
+static GLogWriterOutput
+drop_no_session_bus (GLogLevelFlags level, const GLogField *fields, gsize n_fields,
+                     gpointer user_data)
+{
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_str_equal (fields[i].key, "MESSAGE") && fields[i].length < 0
+        && strstr (fields[i].value, "Unable to acquire session bus") != NULL)
+      return G_LOG_WRITER_HANDLED;
+  return g_log_writer_default (level, fields, n_fields, user_data);
+}
+
+gboolean
+graph_test_init (int *argc, char ***argv, const char *renderer)
+{
+  g_setenv ("GSK_RENDERER", renderer, TRUE);
+  g_setenv ("GTK_THEME", "Adwaita", TRUE);
+  g_setenv ("GTK_A11Y", "test", TRUE);
+  g_log_set_writer_func (drop_no_session_bus, NULL, NULL);
+  g_test_init (argc, argv, NULL);
+  if (gtk_init_check ())
+    return TRUE;
+  g_test_skip ("no display (run under xvfb-run)");
+  return FALSE;
 }

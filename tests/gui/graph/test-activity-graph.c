@@ -179,29 +179,11 @@ test_keys (Fixture *f, gconstpointer data)
   g_assert_false (graph_test_press_key (f->graph, GDK_KEY_Escape));
 }
 
-static GLogWriterOutput
-drop_no_session_bus (GLogLevelFlags level, const GLogField *fields, gsize n_fields,
-                     gpointer user_data)
-{
-  for (gsize i = 0; i < n_fields; i++)
-    if (g_str_equal (fields[i].key, "MESSAGE") && fields[i].length < 0
-        && strstr (fields[i].value, "Unable to acquire session bus") != NULL)
-      return G_LOG_WRITER_HANDLED;
-  return g_log_writer_default (level, fields, n_fields, user_data);
-}
-
 int
 main (int argc, char **argv)
 {
-  g_setenv ("GSK_RENDERER", "cairo", TRUE);
-  g_setenv ("GTK_THEME", "Adwaita", TRUE);
-  g_log_set_writer_func (drop_no_session_bus, NULL, NULL);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      g_test_skip ("no display (run under xvfb-run)");
-      return g_test_run ();
-    }
+  if (!graph_test_init (&argc, &argv, "cairo"))
+    return g_test_run ();
   g_test_add ("/activity-graph/pixels", Fixture, NULL, fixture_setup, test_pixels,
               fixture_teardown);
   g_test_add ("/activity-graph/describe", Fixture, NULL, fixture_setup, test_describe,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "graph-fixture.h"
+#include "graph-test-util.h"
 #include "gui/graph/mg-metric-graph.h"
 #include "mg-test-common.h"
 
@@ -166,17 +167,6 @@ test_window_grows (Fixture *f, gconstpointer data)
   g_assert_cmpuint (coloured_pixels (f, 5), >, 500);
 }
 
-static GLogWriterOutput
-drop_no_session_bus (GLogLevelFlags level, const GLogField *fields, gsize n_fields,
-                     gpointer user_data)
-{
-  for (gsize i = 0; i < n_fields; i++)
-    if (g_str_equal (fields[i].key, "MESSAGE") && fields[i].length < 0
-        && strstr (fields[i].value, "Unable to acquire session bus") != NULL)
-      return G_LOG_WRITER_HANDLED;
-  return g_log_writer_default (level, fields, n_fields, user_data);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -185,15 +175,8 @@ main (int argc, char **argv)
   for (int i = 1; i < argc; i++)
     if (g_str_has_prefix (argv[i], "--renderer="))
       renderer = argv[i] + strlen ("--renderer=");
-  g_setenv ("GSK_RENDERER", renderer, TRUE);
-  g_setenv ("GTK_THEME", "Adwaita", TRUE);
-  g_log_set_writer_func (drop_no_session_bus, NULL, NULL);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      g_test_skip ("no display (run under xvfb-run)");
-      return g_test_run ();
-    }
+  if (!graph_test_init (&argc, &argv, renderer))
+    return g_test_run ();
   g_test_add ("/graph-scroll/scroll-in", Fixture, NULL, fixture_setup, test_scroll_in,
               fixture_teardown);
   g_test_add ("/graph-scroll/window-grows", Fixture, NULL, fixture_setup, test_window_grows,

@@ -530,35 +530,11 @@ test_properties (Fixture *f, gconstpointer data)
   g_assert_true (mg_time_axis_get_view (MG_TIME_AXIS (f->axis)) == f->view);
 }
 
-/* Without a D-Bus session (as under xvfb-run in CI) GTK warns that it
- * cannot reach the settings portal: not what these tests are about. Every
- * other message goes on as usual (and warnings stay fatal). */
-static GLogWriterOutput
-drop_no_session_bus (GLogLevelFlags level, const GLogField *fields, gsize n_fields,
-                     gpointer user_data)
-{
-  for (gsize i = 0; i < n_fields; i++)
-    if (g_str_equal (fields[i].key, "MESSAGE") && fields[i].length < 0
-        && strstr (fields[i].value, "Unable to acquire session bus") != NULL)
-      return G_LOG_WRITER_HANDLED;
-  return g_log_writer_default (level, fields, n_fields, user_data);
-}
-
 int
 main (int argc, char **argv)
 {
-  /* Deterministic pixels whatever GL the display has. */
-  g_setenv ("GSK_RENDERER", "cairo", TRUE);
-  g_setenv ("GTK_THEME", "Adwaita", TRUE);
-  /* Keeps what widgets tell screen readers, for the tests to read. */
-  g_setenv ("GTK_A11Y", "test", TRUE);
-  g_log_set_writer_func (drop_no_session_bus, NULL, NULL);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      g_test_skip ("no display (run under xvfb-run)");
-      return g_test_run ();
-    }
+  if (!graph_test_init (&argc, &argv, "cairo"))
+    return g_test_run ();
   g_test_add ("/graph-widget/pixels", Fixture, NULL, fixture_setup, test_pixels,
               fixture_teardown);
   g_test_add ("/graph-widget/dark-theme", Fixture, NULL, fixture_setup, test_dark_theme,
