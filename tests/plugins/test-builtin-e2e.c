@@ -404,19 +404,26 @@ perf_refused (void)
   return NULL;
 }
 
+/* TRUE, the test skipped saying why, where perf is refused. */
+static gboolean
+skip_without_perf (void)
+{
+  const char *refused = perf_refused ();
+  if (refused == NULL)
+    return FALSE;
+  g_test_message ("skipped: %s", refused);
+  g_test_skip (refused);
+  return TRUE;
+}
+
 /* Hardware counters unsupported here (virtual machines): their plugin's
  * reason is in the profile, while software events of the same run have
  * values, matching the CPU plugin's. */
 static void
 test_perf_errors_and_values (Fixture *f, gconstpointer data)
 {
-  const char *refused = perf_refused ();
-  if (refused)
-    {
-      g_test_message ("skipped: %s", refused);
-      g_test_skip (refused);
-      return;
-    }
+  if (skip_without_perf ())
+    return;
   g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
   double steal = mg_test_steal_seconds ();
   g_autoptr (MgProfile) p = profile (f, 1, workload, "busy", NULL);
@@ -697,13 +704,8 @@ test_fork (Fixture *f, gconstpointer data)
 static void
 test_threads_before_first_sample (Fixture *f, gconstpointer data)
 {
-  const char *refused = perf_refused ();
-  if (refused)
-    {
-      g_test_message ("skipped: %s", refused);
-      g_test_skip (refused);
-      return;
-    }
+  if (skip_without_perf ())
+    return;
   g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
   g_autofree char *out = NULL;
   const char *args[] = { workload, "threads", "2", NULL };
@@ -768,13 +770,8 @@ assert_perf_sw_complete (MgProfile *p)
 static void
 test_threads_while_opening (Fixture *f, gconstpointer data)
 {
-  const char *refused = perf_refused ();
-  if (refused)
-    {
-      g_test_message ("skipped: %s", refused);
-      g_test_skip (refused);
-      return;
-    }
+  if (skip_without_perf ())
+    return;
   g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
   const char *args[] = { "--interval=100", workload, "spawning", NULL };
   Run run = { 1, args, NULL, NULL, FALSE };
@@ -795,13 +792,8 @@ test_threads_while_opening (Fixture *f, gconstpointer data)
 static void
 test_threads_churning (Fixture *f, gconstpointer data)
 {
-  const char *refused = perf_refused ();
-  if (refused)
-    {
-      g_test_message ("skipped: %s", refused);
-      g_test_skip (refused);
-      return;
-    }
+  if (skip_without_perf ())
+    return;
   g_autofree char *workload = plugins_test_build_path ("tests/plugins/metrics-workload");
   g_autofree char *out = NULL;
   g_autoptr (MgProfile) p = profile (f, 1, workload, "churning", &out);
