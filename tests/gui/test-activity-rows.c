@@ -34,6 +34,30 @@ strv_has (char **strv, const char *s)
   return g_strv_contains ((const char *const *) strv, s);
 }
 
+/* The window saved (when MG_GUI_SCREENSHOT_DIR is set) in both themes at
+ * two sizes, as NAME-THEME-WxH.png; the light theme is put back. */
+static void
+save_screenshots (MgWindow *window, const char *name)
+{
+  static const int sizes[2][2] = { { 1600, 1000 }, { 1024, 700 } };
+
+  for (int dark = 0; dark <= 1; dark++)
+    {
+      g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", dark, NULL);
+      for (guint s = 0; s < 2; s++)
+        {
+          g_autofree char *file = g_strdup_printf ("%s-%s-%dx%d.png", name,
+                                                   dark ? "dark" : "light", sizes[s][0],
+                                                   sizes[s][1]);
+
+          gtk_window_set_default_size (GTK_WINDOW (window), sizes[s][0], sizes[s][1]);
+          mg_test_spin (200);
+          gui_test_save_screenshot (window, file);
+        }
+    }
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+}
+
 static void
 test_rows (void)
 {
@@ -126,23 +150,7 @@ test_rows (void)
   mg_test_spin (50);
   g_assert_true (gtk_widget_get_mapped (main_graph));
 
-  for (int dark = 0; dark <= 1; dark++)
-    {
-      static const int sizes[2][2] = { { 1600, 1000 }, { 1024, 700 } };
-
-      g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", dark, NULL);
-      for (guint s = 0; s < 2; s++)
-        {
-          g_autofree char *name = g_strdup_printf ("activity-%s-%dx%d.png",
-                                                   dark ? "dark" : "light", sizes[s][0],
-                                                   sizes[s][1]);
-
-          gtk_window_set_default_size (GTK_WINDOW (window), sizes[s][0], sizes[s][1]);
-          mg_test_spin (200);
-          gui_test_save_screenshot (window, name);
-        }
-    }
-  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  save_screenshots (window, "activity");
   gtk_window_destroy (GTK_WINDOW (window));
   mg_test_spin (20);
 }
@@ -210,23 +218,7 @@ test_thread_strips (void)
                       >, 0.95 * on.size.width * on.size.height);
   }
 
-  for (int dark = 0; dark <= 1; dark++)
-    {
-      static const int sizes[2][2] = { { 1600, 1000 }, { 1024, 700 } };
-
-      g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", dark, NULL);
-      for (guint s = 0; s < 2; s++)
-        {
-          g_autofree char *name = g_strdup_printf ("thread-strips-%s-%dx%d.png",
-                                                   dark ? "dark" : "light", sizes[s][0],
-                                                   sizes[s][1]);
-
-          gtk_window_set_default_size (GTK_WINDOW (window), sizes[s][0], sizes[s][1]);
-          mg_test_spin (200);
-          gui_test_save_screenshot (window, name);
-        }
-    }
-  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  save_screenshots (window, "thread-strips");
   /* The process chosen: its threads, no hint. */
   mg_time_view_set_process (mg_window_get_time_view (window), 0);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_expander_get_label_widget (
