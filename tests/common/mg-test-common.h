@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What every test area shares: temporary trees, the main loop turned for a
  * while, the host's steal time (and, in mg-test-cases.h, tests driven by
- * fixture files with expected outputs).
+ * fixture files with expected outputs; in stacks-fixture.h, a profile's
+ * call stacks from a compact description).
  *
  * Names of test helpers, one convention for all of tests/:
  * - here, in tests/common/: mg_test_* functions, MgTest* types, files
@@ -14,7 +15,9 @@
  * - data made to order (profiles, records, graphs): <name>_fixture_* and
  *   <Name>Fixture, after their file <name>-fixture(s).[ch]
  *   (profile_fixture_profile, record_fixture_new, report_fixture_profile,
- *   graph_fixture_profile, gui_fixture_demo);
+ *   graph_fixture_profile, gui_fixture_demo), in tests/common/ too where
+ *   several areas use them (stacks_fixture_set, StacksFixture: call
+ *   stacks from a description, stacks-fixture.h);
  * - symbols a test plugin or workload exports are named by the plan or the
  *   definition file that calls them, not by this rule.
  * Nothing outside tests/common uses the mg_test_ prefix. */
