@@ -19,6 +19,7 @@
 #include "report/mg-report.h"
 #include "symbols/mg-source-bundle.h"
 #include "profile-fixture.h"
+#include "stacks-fixture.h"
 #include "mg-test-common.h"
 
 static const guint8 build_id[] = { 0xab, 0xcd, 0xef, 0x01 };
@@ -26,46 +27,19 @@ static const guint8 build_id[] = { 0xab, 0xcd, 0xef, 0x01 };
 /* The fixture profile with three stacks of process 0, innermost first:
  * (0x1100, ret 0x1203) 30 times, (0x1180, ret 0x1203) 10 times and one
  * frame outside every module 5 times: the stacks of
- * tests/fixtures/profile/format-v6.mgprof, and one more. */
+ * tests/fixtures/profile/format-v6.mgprof, and one more. The module's
+ * build-id is build_id. */
 static MgProfile *
 stacks_profile (void)
 {
   MgProfile *profile = profile_fixture_profile ();
-  GVariantBuilder modules, procs, s0, f0, f1, f2, c0;
-  const double starts[] = { 0, 0.5 }, ends[] = { 0.5, 1.0 };
 
-  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
-  g_variant_builder_add (&modules, "(^ay@ay)", "/opt/demo/prog",
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, build_id, 4, 1));
-  g_variant_builder_init (&f0, G_VARIANT_TYPE ("a(ut)"));
-  g_variant_builder_add (&f0, "(ut)", 0u, (guint64) 0x1100);
-  g_variant_builder_add (&f0, "(ut)", 0u, (guint64) 0x1203);
-  g_variant_builder_init (&f1, G_VARIANT_TYPE ("a(ut)"));
-  g_variant_builder_add (&f1, "(ut)", 0u, (guint64) 0x1180);
-  g_variant_builder_add (&f1, "(ut)", 0u, (guint64) 0x1203);
-  g_variant_builder_init (&f2, G_VARIANT_TYPE ("a(ut)"));
-  g_variant_builder_add (&f2, "(ut)", MG_STACK_MODULE_UNKNOWN, (guint64) 0x999);
-  g_variant_builder_init (&s0, G_VARIANT_TYPE ("a(a(ut)u)"));
-  g_variant_builder_add (&s0, "(@a(ut)u)", g_variant_builder_end (&f0), 0u);
-  g_variant_builder_add (&s0, "(@a(ut)u)", g_variant_builder_end (&f1), 0u);
-  g_variant_builder_add (&s0, "(@a(ut)u)", g_variant_builder_end (&f2), 0u);
-  g_variant_builder_init (&c0, G_VARIANT_TYPE ("a(uuu)"));
-  g_variant_builder_add (&c0, "(uuu)", 0u, 0u, 30u);
-  g_variant_builder_add (&c0, "(uuu)", 1u, 1u, 10u);
-  g_variant_builder_add (&c0, "(uuu)", 1u, 2u, 5u);
-  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
-  g_variant_builder_add (&procs, "(ittu@a(a(ut)u)@ad@ad@a(uuu))", 0, (guint64) 45, (guint64) 0,
-                         0u, g_variant_builder_end (&s0),
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, 2,
-                                                    sizeof (double)),
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, 2,
-                                                    sizeof (double)),
-                         g_variant_builder_end (&c0));
-  g_clear_pointer (&profile->stacks, g_variant_unref);
-  profile->stacks = g_variant_ref_sink (
-    g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))", g_variant_builder_end (&modules),
-                   g_variant_builder_end (&procs)));
-  g_assert_true (mg_stack_set_check_payload (profile->stacks, 2));
+  stacks_fixture_set (profile, "module /opt/demo/prog abcdef01\n"
+                               "process 0\n"
+                               "windows 0..0.5 0.5..1\n"
+                               "0 0x1203;0x1100 30\n"
+                               "1 0x1203;0x1180 10\n"
+                               "1 ?:0x999 5\n");
   return profile;
 }
 

@@ -17,71 +17,37 @@
 #include "profile/mg-stack-set.h"
 #include "profile/mg-stack-windows.h"
 #include "profile-fixture.h"
+#include "stacks-fixture.h"
 #include "mg-test-common.h"
 
-/* A stack of n frames in module 0 from base, flags as given. */
-static GVariant *
-stack_pack_test_stack (guint64 base, guint n, guint32 flags)
-{
-  GVariantBuilder f;
-  g_variant_builder_init (&f, G_VARIANT_TYPE ("a(ut)"));
-  for (guint i = 0; i < n; i++)
-    g_variant_builder_add (&f, "(ut)", 0u, base + 0x10 * i);
-  return g_variant_new ("(@a(ut)u)", g_variant_builder_end (&f), flags);
-}
-
-/* A process: its stacks, n windows from starts[] (each 0.25 s long) and
- * its counts (window, stack, count triples). */
-static GVariant *
-stack_pack_test_process (gint32 index, GVariant **stacks, guint n_stacks, const double *starts,
-                         guint n_windows, const guint32 *counts, guint n_counts)
-{
-  GVariantBuilder s;
-  g_variant_builder_init (&s, G_VARIANT_TYPE ("a(a(ut)u)"));
-  for (guint i = 0; i < n_stacks; i++)
-    g_variant_builder_add_value (&s, stacks[i]);
-  double ends[8];
-  for (guint w = 0; w < n_windows; w++)
-    ends[w] = starts[w] + 0.25;
-  return g_variant_new ("(ittu@a(a(ut)u)@ad@ad@a(uuu))", index, (guint64) 100, (guint64) 3, 0u,
-                        g_variant_builder_end (&s),
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, n_windows,
-                                                   sizeof (double)),
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, n_windows,
-                                                   sizeof (double)),
-                        g_variant_new_fixed_array (G_VARIANT_TYPE ("(uuu)"), counts, n_counts,
-                                                   3 * sizeof (guint32)));
-}
-
-/* Processes 0 and 1 share stacks a and b (in other orders), 1 has its own
- * c; with_idle, process 2 sampled nothing. Process 1's windows are not
- * whole nanoseconds (1/3 s), process 0's are. */
+/* Processes 0 and 1 share stacks a (three frames) and b (two, truncated)
+ * in other orders, 1 has its own c (four, stopped at an unknown frame);
+ * with_idle, process 2 sampled nothing. Each took 100 samples and lost 3.
+ * Process 1's windows are not whole nanoseconds (1/3 s), process 0's are. */
 static GVariant *
 stack_pack_test_stacks (gboolean with_idle)
 {
-  GVariant *a = g_variant_ref_sink (stack_pack_test_stack (0x1000, 3, 0));
-  GVariant *b = g_variant_ref_sink (stack_pack_test_stack (0x2000, 2, 1));
-  GVariant *c = g_variant_ref_sink (stack_pack_test_stack (0x3000, 4, 2));
-  GVariant *own0[] = { a, b }, *own1[] = { b, c, a };
-  const double starts0[] = { 0.0, 0.25, 0.5, 1.75 }, starts1[] = { 1.0 / 3, 2.0 / 3, 5e-10 };
-  const guint32 counts0[] = { 0, 0, 7, 0, 1, 2, 1, 1, 1, 3, 0, 4000000000u };
-  const guint32 counts1[] = { 0, 2, 1, 2, 0, 5, 2, 1, 9, 1, 1, 1 };
-  GVariantBuilder modules, procs;
+  g_autoptr (StacksFixture) f = stacks_fixture_new ();
 
-  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
-  g_variant_builder_add (&modules, "(^ay@ay)", "/opt/demo/prog",
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, "\x01\x02", 2, 1));
-  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
-  g_variant_builder_add_value (&procs, stack_pack_test_process (0, own0, 2, starts0, 4, counts0, 4));
-  g_variant_builder_add_value (&procs, stack_pack_test_process (1, own1, 3, starts1, 3, counts1, 4));
+  stacks_fixture_read (f, "module /opt/demo/prog 0102\n"
+                          "process 0 taken 100 lost 3\n"
+                          "windows 0+0.25 0.25+0.25 0.5+0.25 1.75+0.25\n"
+                          "0 0x1020;0x1010;0x1000 7         # a\n"
+                          "0 0x2010;0x2000 2 truncated      # b\n"
+                          "1 0x2010;0x2000 1 truncated\n"
+                          "3 0x1020;0x1010;0x1000 4000000000\n"
+                          "process 1 taken 100 lost 3\n"
+                          "windows 1/3+0.25 2/3+0.25 5e-10+0.25\n"
+                          "stack 0x2010;0x2000 truncated\n"
+                          "stack 0x3030;0x3020;0x3010;0x3000 unknown-frame   # c\n"
+                          "0 0x1020;0x1010;0x1000 1\n"
+                          "2 0x2010;0x2000 5 truncated\n"
+                          "2 0x3030;0x3020;0x3010;0x3000 9 unknown-frame\n"
+                          "1 0x3030;0x3020;0x3010;0x3000 1 unknown-frame\n");
   if (with_idle)
-    g_variant_builder_add_value (&procs, stack_pack_test_process (2, NULL, 0, NULL, 0, NULL, 0));
-  g_variant_unref (a);
-  g_variant_unref (b);
-  g_variant_unref (c);
-  return g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
-                                            g_variant_builder_end (&modules),
-                                            g_variant_builder_end (&procs)));
+    stacks_fixture_read (f, "process 2 taken 100 lost 3\n");
+  GVariant *v = stacks_fixture_end (f);
+  return v;
 }
 
 /* Each stack once in the table, every process's windows and counts back
