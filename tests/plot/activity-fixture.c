@@ -5,6 +5,7 @@
 #include "profile/mg-profile-builder.h"
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-stack-set.h"
+#include "stacks-fixture.h"
 
 /* The metrics in plugins/activity.xml's order: main then threads, each
  * computing, mpi, io, sleep, lock, other. */
@@ -131,22 +132,17 @@ activity_fixture_profile_sized (guint n_processes, guint n_windows)
   return profile;
 }
 
-/* A stack of one frame outside every module, sampled in thread ordinal,
- * flagged MPI or not. */
-static GVariant *
-thread_stack (int thread, gboolean mpi)
-{
-  GVariantBuilder frames;
-  guint32 flags = ((guint32) (thread + 1) << MG_STACK_THREAD_SHIFT) | (mpi ? MG_STACK_MPI : 0);
+/* Process 0's stacks: one frame outside every module per thread, and
+ * another where it waits in MPI. */
+static const struct {
+  const char *frames, *options;
+} threads_stacks[] = {
+  { "0x1000", "thread 0" }, { "0x1001", "thread 0 mpi" }, { "0x1010", "thread 1" },
+  { "0x1020", "thread 2" }, { "0x1021", "thread 2 mpi" },
+};
 
-  g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
-  g_variant_builder_add (&frames, "(ut)", MG_STACK_MODULE_UNKNOWN,
-                         (guint64) 0x1000 + 16 * (guint) thread + mpi);
-  return g_variant_new ("(a(ut)u)", &frames, flags);
-}
-
-/* Which of process 0's stacks (thread_stack order below) thread takes in
- * window w, -1 for none: the phases of activity-fixture.h. */
+/* Which of process 0's stacks (threads_stacks) thread takes in window w,
+ * -1 for none: the phases of activity-fixture.h. */
 static int
 thread_stack_at (guint thread, guint w, guint n_windows)
 {
@@ -168,47 +164,23 @@ activity_fixture_threads_profile (void)
 {
   MgProfile *profile = activity_fixture_profile (1);
   guint n = ACTIVITY_FIXTURE_WINDOWS;
-  double dt = ACTIVITY_FIXTURE_DURATION / n;
-  g_autofree double *starts = g_new (double, n);
-  g_autofree double *ends = g_new (double, n);
-  GVariantBuilder stacks, counts, procs;
-  guint64 taken = 0;
+  g_autoptr (GString) description = g_string_new ("process 0\n");
 
-  g_variant_builder_init (&stacks, G_VARIANT_TYPE ("a(a(ut)u)"));
-  g_variant_builder_add_value (&stacks, thread_stack (0, FALSE));
-  g_variant_builder_add_value (&stacks, thread_stack (0, TRUE));
-  g_variant_builder_add_value (&stacks, thread_stack (1, FALSE));
-  g_variant_builder_add_value (&stacks, thread_stack (2, FALSE));
-  g_variant_builder_add_value (&stacks, thread_stack (2, TRUE));
-  g_variant_builder_init (&counts, G_VARIANT_TYPE ("a(uuu)"));
+  g_string_append_printf (description,
+                          "windows %u over " G_STRINGIFY (ACTIVITY_FIXTURE_DURATION) "\n", n);
+  for (guint s = 0; s < G_N_ELEMENTS (threads_stacks); s++)
+    g_string_append_printf (description, "stack %s %s\n", threads_stacks[s].frames,
+                            threads_stacks[s].options);
   for (guint w = 0; w < n; w++)
-    {
-      starts[w] = w * dt;
-      ends[w] = (w + 1) * dt;
-      for (guint t = 0; t < ACTIVITY_FIXTURE_THREADS; t++)
-        {
-          int s = thread_stack_at (t, w, n);
+    for (guint t = 0; t < ACTIVITY_FIXTURE_THREADS; t++)
+      {
+        int s = thread_stack_at (t, w, n);
 
-          if (s < 0)
-            continue;
-          /* One sample a window: one per interval. */
-          g_variant_builder_add (&counts, "(uuu)", w, (guint32) s, 1u);
-          taken++;
-        }
-    }
-  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
-  g_variant_builder_add (&procs, "(ittu@a(a(ut)u)@ad@ad@a(uuu))", 0, taken, (guint64) 0, 0u,
-                         g_variant_builder_end (&stacks),
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, n,
-                                                    sizeof (double)),
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, n,
-                                                    sizeof (double)),
-                         g_variant_builder_end (&counts));
-  g_clear_pointer (&profile->stacks, g_variant_unref);
-  profile->stacks = g_variant_ref_sink (
-    g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
-                   g_variant_new_array (G_VARIANT_TYPE ("(ayay)"), NULL, 0),
-                   g_variant_builder_end (&procs)));
-  g_assert_true (mg_stack_set_check_payload (profile->stacks, 1));
+        /* One sample a window: one per interval. */
+        if (s >= 0)
+          g_string_append_printf (description, "%u %s 1 %s\n", w, threads_stacks[s].frames,
+                                  threads_stacks[s].options);
+      }
+  stacks_fixture_set (profile, description->str);
   return profile;
 }

@@ -9,6 +9,7 @@
 #include "plot/mg-call-tree.h"
 #include "plot/mg-flame-graph.h"
 #include "profile/mg-profile-internal.h"
+#include "stacks-fixture.h"
 
 /* Addresses by function: 0x1xx main, 0x2xx a, 0x3xx b, 0x4xx c, 0x5xx
  * an inlined "inl" inside "d"; anything else unresolved. */
@@ -291,35 +292,6 @@ test_namer_cache (void)
                                                  MG_CALL_TREE_ROOT), ==, 0);
 }
 
-/* One process of the index's profile: stacks of addresses (0-terminated
- * lists, innermost first) and (window, stack, count) entries over the
- * windows (0, 1], (1, 2], (2, 3]. */
-static GVariant *
-index_process (gint32 index, const guint64 (*stacks)[4], const guint32 *flags, guint n_stacks,
-               const guint32 (*counts)[3], guint n_counts)
-{
-  const double starts[] = { 0, 1, 2 }, ends[] = { 1, 2, 3 };
-  GVariantBuilder sb, cb;
-
-  g_variant_builder_init (&sb, G_VARIANT_TYPE ("a(a(ut)u)"));
-  for (guint i = 0; i < n_stacks; i++)
-    {
-      GVariantBuilder frames;
-      g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
-      for (guint f = 0; f < 4 && stacks[i][f] != 0; f++)
-        g_variant_builder_add (&frames, "(ut)", MG_STACK_MODULE_UNKNOWN, stacks[i][f]);
-      g_variant_builder_add (&sb, "(a(ut)u)", &frames, flags ? flags[i] : 0u);
-    }
-  g_variant_builder_init (&cb, G_VARIANT_TYPE ("a(uuu)"));
-  for (guint i = 0; i < n_counts; i++)
-    g_variant_builder_add (&cb, "(uuu)", counts[i][0], counts[i][1], counts[i][2]);
-  return g_variant_new ("(ittu@a(a(ut)u)@ad@ad@a(uuu))", index, (guint64) 0, (guint64) 0, 0u,
-                        g_variant_builder_end (&sb),
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, 3, sizeof (double)),
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, 3, sizeof (double)),
-                        g_variant_builder_end (&cb));
-}
-
 /* Processes 0 and 2 (of 3): main→a→c, main→a, main; main→a again (one
  * stack of the index with process 0's), main→b→b (a recursion) and a
  * stack without frames. 30 samples. */
@@ -327,22 +299,20 @@ static MgProfile *
 index_profile (void)
 {
   MgProfile *profile = mg_profile_new_empty ();
-  const guint64 p0_stacks[][4] = { { 0x401, 0x202, 0x102, 0 }, { 0x201, 0x102, 0 }, { 0x101, 0 } };
-  const guint32 p0_counts[][3] = { { 0, 0, 5 }, { 0, 1, 3 }, { 1, 2, 2 }, { 2, 0, 7 } };
-  /* main→a→c waited in MPI (thread 1's, the thread bits ignored). */
-  const guint32 p0_flags[] = { MG_STACK_MPI | 2u << MG_STACK_THREAD_SHIFT, 0, 0 };
-  const guint64 p2_stacks[][4] = { { 0x201, 0x102, 0 }, { 0x301, 0x302, 0x102, 0 }, { 0 } };
-  const guint32 p2_counts[][3] = { { 0, 0, 4 }, { 1, 1, 6 }, { 2, 2, 1 }, { 2, 0, 2 } };
-  GVariantBuilder procs;
 
-  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
-  g_variant_builder_add_value (&procs, index_process (0, p0_stacks, p0_flags, 3, p0_counts, 4));
-  g_variant_builder_add_value (&procs, index_process (2, p2_stacks, NULL, 3, p2_counts, 4));
-  g_clear_pointer (&profile->stacks, g_variant_unref);
-  profile->stacks = g_variant_ref_sink (g_variant_new (
-    "(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))", g_variant_new_array (G_VARIANT_TYPE ("(ayay)"), NULL, 0),
-    g_variant_builder_end (&procs)));
-  g_assert_true (mg_stack_set_check_payload (profile->stacks, 3));
+  stacks_fixture_set (profile, "processes 3\n"
+                               "process 0 taken 0\n"
+                               "windows 0..1 1..2 2..3\n"
+                               "0 0x102;0x202;0x401 5 mpi thread 1\n"
+                               "0 0x102;0x201 3\n"
+                               "1 0x101 2\n"
+                               "2 0x102;0x202;0x401 7 mpi thread 1\n"
+                               "process 2 taken 0\n"
+                               "windows 0..1 1..2 2..3\n"
+                               "0 0x102;0x201 4\n"
+                               "1 0x102;0x302;0x301 6\n"
+                               "2 - 1\n"
+                               "2 0x102;0x201 2\n");
   return profile;
 }
 
@@ -494,17 +464,14 @@ test_hot_line_range (void)
   guint calls = 0;
   g_autoptr (MgFrameNamer) namer = test_namer (&calls);
   g_autoptr (MgProfile) profile = mg_profile_new_empty ();
-  const guint64 stacks[][4] = { { 0x230, 0x111, 0 }, { 0x220, 0x111, 0 } };
-  const guint32 counts[][3] = { { 0, 0, 5 }, { 0, 1, 2 }, { 2, 1, 4 }, { 2, 0, 1 } };
-  GVariantBuilder procs;
 
-  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
-  g_variant_builder_add_value (&procs, index_process (0, stacks, NULL, 2, counts, 4));
-  g_clear_pointer (&profile->stacks, g_variant_unref);
-  profile->stacks = g_variant_ref_sink (g_variant_new (
-    "(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))", g_variant_new_array (G_VARIANT_TYPE ("(ayay)"), NULL, 0),
-    g_variant_builder_end (&procs)));
-  g_assert_true (mg_stack_set_check_payload (profile->stacks, 1));
+  stacks_fixture_set (profile, "processes 1\n"
+                               "process 0 taken 0\n"
+                               "windows 0..1 1..2 2..3\n"
+                               "0 0x111;0x230 5\n"
+                               "0 0x111;0x220 2\n"
+                               "2 0x111;0x220 4\n"
+                               "2 0x111;0x230 1\n");
   g_autoptr (MgCallIndex) index = mg_call_index_new (namer, profile);
   static const struct {
     double t0, t1;

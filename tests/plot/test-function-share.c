@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "graph-fixture.h"
+#include "stacks-fixture.h"
 #include "plot/mg-call-index.h"
 #include "plot/mg-function-share.h"
 #include "profile/mg-profile-internal.h"
@@ -44,49 +45,6 @@ test_name (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entries
   return 0;
 }
 
-/* A stack of thread THREAD (-1: none named). */
-static GVariant *
-thread_stack (int thread, guint n, ...)
-{
-  GVariantBuilder frames;
-  va_list ap;
-
-  g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
-  va_start (ap, n);
-  for (guint i = 0; i < n; i++)
-    g_variant_builder_add (&frames, "(ut)", (guint32) MG_STACK_MODULE_UNKNOWN,
-                           (guint64) va_arg (ap, int));
-  va_end (ap);
-  return g_variant_new ("(a(ut)u)", &frames, (guint32) (thread + 1) << MG_STACK_THREAD_SHIFT);
-}
-
-#define stack(...) thread_stack (-1, __VA_ARGS__)
-
-static GVariant *
-process (gint32 index, GVariant *const *stacks, guint n_stacks, const double *starts,
-         const double *ends, guint n_windows, const guint32 (*counts)[3], guint n_counts)
-{
-  GVariantBuilder s, c;
-  guint64 taken = 0;
-
-  g_variant_builder_init (&s, G_VARIANT_TYPE ("a(a(ut)u)"));
-  for (guint i = 0; i < n_stacks; i++)
-    g_variant_builder_add_value (&s, stacks[i]);
-  g_variant_builder_init (&c, G_VARIANT_TYPE ("a(uuu)"));
-  for (guint i = 0; i < n_counts; i++)
-    {
-      g_variant_builder_add (&c, "(uuu)", counts[i][0], counts[i][1], counts[i][2]);
-      taken += counts[i][2];
-    }
-  return g_variant_new ("(ittu@a(a(ut)u)@ad@ad@a(uuu))", index, taken, (guint64) 0, 0u,
-                        g_variant_builder_end (&s),
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, n_windows,
-                                                   sizeof (double)),
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, n_windows,
-                                                   sizeof (double)),
-                        g_variant_builder_end (&c));
-}
-
 /* Grid: 4 windows of 1 s. Process 0 (its windows are the grid's):
  *   0: main→a ×30, main→b→c ×10   1: main→a→a ×20
  *   2: main→b→c ×5                3: main→d[inl] ×8
@@ -97,24 +55,19 @@ static MgProfile *
 stacks_profile (void)
 {
   MgProfile *profile = graph_fixture_profile (2, 1, 4, 4.0, FALSE);
-  GVariant *p0[] = { stack (2, 0x201, 0x102), stack (3, 0x401, 0x302, 0x102),
-                     stack (3, 0x201, 0x202, 0x102), thread_stack (2, 2, 0x501, 0x102) };
-  const double s0[] = { 0, 1, 2, 3 }, e0[] = { 1, 2, 3, 4 };
-  const guint32 c0[][3] = { { 0, 0, 30 }, { 0, 1, 10 }, { 1, 2, 20 }, { 2, 1, 5 }, { 3, 3, 8 } };
-  GVariant *p1[] = { stack (3, 0x401, 0x302, 0x102), stack (2, 0x201, 0x102) };
-  const double s1[] = { 0, 1.5 }, e1[] = { 1.5, 4 };
-  const guint32 c1[][3] = { { 0, 1, 10 }, { 1, 0, 15 } };
-  GVariantBuilder procs;
 
-  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
-  g_variant_builder_add_value (&procs, process (0, p0, 4, s0, e0, 4, c0, 5));
-  g_variant_builder_add_value (&procs, process (1, p1, 2, s1, e1, 2, c1, 2));
-  g_clear_pointer (&profile->stacks, g_variant_unref);
-  profile->stacks = g_variant_ref_sink (
-    g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
-                   g_variant_new_array (G_VARIANT_TYPE ("(ayay)"), NULL, 0),
-                   g_variant_builder_end (&procs)));
-  g_assert_true (mg_stack_set_check_payload (profile->stacks, 2));
+  stacks_fixture_set (profile, "process 0\n"
+                               "windows 0..1 1..2 2..3 3..4\n"
+                               "0 0x102;0x201 30\n"
+                               "0 0x102;0x302;0x401 10\n"
+                               "1 0x102;0x202;0x201 20\n"
+                               "2 0x102;0x302;0x401 5\n"
+                               "3 0x102;0x501 8 thread 2\n"
+                               "process 1\n"
+                               "windows 0..1.5 1.5..4\n"
+                               "stack 0x102;0x302;0x401\n"
+                               "0 0x102;0x201 10\n"
+                               "1 0x102;0x302;0x401 15\n");
   return profile;
 }
 

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "graph-fixture.h"
+#include "stacks-fixture.h"
 #include "plot/mg-function-spread.h"
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-stack-set.h"
@@ -25,46 +26,6 @@ test_name (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entries
   return 0;
 }
 
-/* A stack of n frames (addresses innermost first) outside every module. */
-static GVariant *
-stack (guint n, const guint64 *vaddrs)
-{
-  GVariantBuilder frames;
-  g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
-  for (guint i = 0; i < n; i++)
-    g_variant_builder_add (&frames, "(ut)", MG_STACK_MODULE_UNKNOWN, vaddrs[i]);
-  return g_variant_new ("(a(ut)u)", &frames, 0u);
-}
-
-static const guint64 MA[] = { 0x210, 0x110 }, MAC[] = { 0x410, 0x221, 0x121 },
-                     MBC[] = { 0x410, 0x331, 0x131 }, MB[] = { 0x310, 0x141 };
-
-/* Process index with its stacks; counts (window, stack, count); windows
- * (0, 0.5] and (0.5, 1]. */
-static GVariant *
-process (gint32 index, GVariant *const *stacks, guint n_stacks, const guint32 (*counts)[3],
-         guint n_counts)
-{
-  GVariantBuilder s, c;
-  const double starts[] = { 0, 0.5 }, ends[] = { 0.5, 1.0 };
-  guint64 taken = 0;
-
-  g_variant_builder_init (&s, G_VARIANT_TYPE ("a(a(ut)u)"));
-  for (guint i = 0; i < n_stacks; i++)
-    g_variant_builder_add_value (&s, stacks[i]);
-  g_variant_builder_init (&c, G_VARIANT_TYPE ("a(uuu)"));
-  for (guint i = 0; i < n_counts; i++)
-    {
-      g_variant_builder_add (&c, "(uuu)", counts[i][0], counts[i][1], counts[i][2]);
-      taken += counts[i][2];
-    }
-  return g_variant_new ("(ittu@a(a(ut)u)@ad@ad@a(uuu))", index, taken, (guint64) 0, 0u,
-                        g_variant_builder_end (&s),
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, 2, sizeof (double)),
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, 2, sizeof (double)),
-                        g_variant_builder_end (&c));
-}
-
 /* Ranks 0..3; rank 2 has no stacks.
  *   rank 0: first window main→a ×60, main→a→c ×30; second main→b→c ×10
  *   rank 1: first window main→b→c ×20;             second main→a ×40
@@ -75,25 +36,19 @@ static MgProfile *
 spread_profile (void)
 {
   MgProfile *profile = graph_fixture_profile (4, 1, 10, 1.0, FALSE);
-  GVariantBuilder modules, procs;
 
-  GVariant *p0[] = { stack (2, MA), stack (3, MAC), stack (3, MBC) };
-  const guint32 c0[][3] = { { 0, 0, 60 }, { 0, 1, 30 }, { 1, 2, 10 } };
-  GVariant *p1[] = { stack (3, MBC), stack (2, MA) };
-  const guint32 c1[][3] = { { 0, 0, 20 }, { 1, 1, 40 } };
-  GVariant *p3[] = { stack (2, MB) };
-  const guint32 c3[][3] = { { 1, 0, 50 } };
-
-  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
-  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
-  g_variant_builder_add_value (&procs, process (0, p0, 3, c0, 3));
-  g_variant_builder_add_value (&procs, process (1, p1, 2, c1, 2));
-  g_variant_builder_add_value (&procs, process (3, p3, 1, c3, 1));
-  g_clear_pointer (&profile->stacks, g_variant_unref);
-  profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
-                                                       g_variant_builder_end (&modules),
-                                                       g_variant_builder_end (&procs)));
-  g_assert_true (mg_stack_set_check_payload (profile->stacks, 4));
+  stacks_fixture_set (profile, "process 0\n"
+                               "windows 0..0.5 0.5..1\n"
+                               "0 0x110;0x210 60\n"
+                               "0 0x121;0x221;0x410 30\n"
+                               "1 0x131;0x331;0x410 10\n"
+                               "process 1\n"
+                               "windows 0..0.5 0.5..1\n"
+                               "0 0x131;0x331;0x410 20\n"
+                               "1 0x110;0x210 40\n"
+                               "process 3\n"
+                               "windows 0..0.5 0.5..1\n"
+                               "1 0x141;0x310 50\n");
   return profile;
 }
 
