@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report-fixture.h"
+#include "stacks-fixture.h"
 #include "profile/mg-export-folded.h"
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-stack-set.h"
@@ -56,65 +57,29 @@ name_frame (gpointer data, const char *module_path, const guint8 *build_id, gsiz
     }
 }
 
-static GVariant *
-stack (guint64 leaf, guint64 caller, guint32 flags)
-{
-  GVariantBuilder frames;
-  g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
-  g_variant_builder_add (&frames, "(ut)", 0u, leaf);
-  g_variant_builder_add (&frames, "(ut)", 0u, caller);
-  return g_variant_new ("(a(ut)u)", &frames, flags);
-}
-
-/* Process p's stacks, each counted in one window of (0, 4]. */
-static GVariant *
-process (gint32 p, GVariant *const *stacks, const guint32 *counts, guint n)
-{
-  GVariantBuilder s, c;
-  const double starts[] = { 0 }, ends[] = { 4 };
-  guint64 taken = 0;
-  g_variant_builder_init (&s, G_VARIANT_TYPE ("a(a(ut)u)"));
-  g_variant_builder_init (&c, G_VARIANT_TYPE ("a(uuu)"));
-  for (guint i = 0; i < n; i++)
-    {
-      g_variant_builder_add_value (&s, stacks[i]);
-      g_variant_builder_add (&c, "(uuu)", 0u, i, counts[i]);
-      taken += counts[i];
-    }
-  return g_variant_new ("(ittu@a(a(ut)u)@ad@ad@a(uuu))", p, taken, (guint64) 0, 0u,
-                        g_variant_builder_end (&s),
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, 1, sizeof (double)),
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, 1, sizeof (double)),
-                        g_variant_builder_end (&c));
-}
-
 /* Rank 0: the barrier ×10 (thread 0); rank 1: the barrier ×4 (thread 2)
  * and the receive ×6; rank 2: computing ×20, no wait. */
 static MgProfile *
 profile_with_waits (gboolean with_mpi)
 {
   MgProfile *profile = report_fixture_profile ();
-  GVariantBuilder modules, procs;
-  guint32 mpi = with_mpi ? MG_STACK_MPI : 0;
-  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
-  g_variant_builder_add (&modules, "(^ay@ay)", "/opt/mg/libmetrograph-mpi-wrap.so",
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, NULL, 0, 1));
-  GVariant *p0[] = { stack (BARRIER, BARRIER_SITE, mpi | 1u << MG_STACK_THREAD_SHIFT) };
-  const guint32 c0[] = { 10 };
-  GVariant *p1[] = { stack (BARRIER, BARRIER_SITE, mpi | 3u << MG_STACK_THREAD_SHIFT),
-                     stack (RECV, RECV_SITE, mpi) };
-  const guint32 c1[] = { 4, 6 };
-  GVariant *p2[] = { stack (WORK, BARRIER_SITE, 0) };
-  const guint32 c2[] = { 20 };
-  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
-  g_variant_builder_add_value (&procs, process (0, p0, c0, 1));
-  g_variant_builder_add_value (&procs, process (1, p1, c1, 2));
-  g_variant_builder_add_value (&procs, process (2, p2, c2, 1));
-  g_clear_pointer (&profile->stacks, g_variant_unref);
-  profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
-                                                       g_variant_builder_end (&modules),
-                                                       g_variant_builder_end (&procs)));
-  g_assert_true (mg_stack_set_check_payload (profile->stacks, 3));
+  const char *mpi = with_mpi ? "mpi" : "";
+  g_autofree char *description = g_strdup_printf (
+    "module /opt/mg/libmetrograph-mpi-wrap.so\n"
+    "process 0\n"
+    "windows 0..4\n"
+    "0 %#x;%#x 10 thread 0 %s\n"
+    "process 1\n"
+    "windows 0..4\n"
+    "0 %#x;%#x 4 thread 2 %s\n"
+    "0 %#x;%#x 6 %s\n"
+    "process 2\n"
+    "windows 0..4\n"
+    "0 %#x;%#x 20\n",
+    BARRIER_SITE, BARRIER, mpi, BARRIER_SITE, BARRIER, mpi, RECV_SITE, RECV, mpi, BARRIER_SITE,
+    WORK);
+
+  stacks_fixture_set (profile, description);
   return profile;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report-fixture.h"
+#include "stacks-fixture.h"
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-stack-builder.h"
 #include "profile/mg-stack-pack.h"
@@ -46,58 +47,24 @@ name_frame (gpointer data, const char *module_path, const guint8 *build_id, gsiz
 /* Whether main is called from zroot, a caller whose name sorts after it. */
 static gboolean with_root;
 
-static GVariant *
-stack (guint64 leaf)
-{
-  GVariantBuilder frames;
-  g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
-  g_variant_builder_add (&frames, "(ut)", 0u, leaf);
-  g_variant_builder_add (&frames, "(ut)", 0u, (guint64) 0x121);
-  if (with_root)
-    g_variant_builder_add (&frames, "(ut)", 0u, (guint64) 0x421);
-  return g_variant_new ("(a(ut)u)", &frames, 0u);
-}
-
-/* Process index: main→MPI_Barrier × barrier, main→compute × compute, in
- * one window over the run. */
-static GVariant *
-process (gint32 index, guint32 barrier, guint32 compute)
-{
-  GVariantBuilder s, c;
-  const double starts[] = { 0 }, ends[] = { 4.0 };
-
-  g_variant_builder_init (&s, G_VARIANT_TYPE ("a(a(ut)u)"));
-  g_variant_builder_add_value (&s, stack (0x210));
-  g_variant_builder_add_value (&s, stack (0x310));
-  g_variant_builder_init (&c, G_VARIANT_TYPE ("a(uuu)"));
-  g_variant_builder_add (&c, "(uuu)", 0u, 0u, barrier);
-  g_variant_builder_add (&c, "(uuu)", 0u, 1u, compute);
-  return g_variant_new ("(ittu@a(a(ut)u)@ad@ad@a(uuu))", index, (guint64) (barrier + compute),
-                        (guint64) 0, 0u, g_variant_builder_end (&s),
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, 1, sizeof (double)),
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, 1, sizeof (double)),
-                        g_variant_builder_end (&c));
-}
-
-/* The fixture's ranks 0, 1, 2: MPI_Barrier 97 of 100, 30 of 100, 5 of 50
- * samples; compute the rest. */
+/* The fixture's ranks 0, 1, 2, one window over the run: main→MPI_Barrier
+ * 97 of 100, 30 of 100, 5 of 50 samples; main→compute the rest (with_root,
+ * main called from zroot). */
 static void
 set_stacks (MgProfile *profile, guint n_processes)
 {
   const guint32 barrier[] = { 97, 30, 5 }, compute[] = { 3, 70, 45 };
-  GVariantBuilder modules, procs;
+  const char *callers = with_root ? "0x421;0x121" : "0x121";
+  g_autoptr (GString) description = g_string_new ("module /bin/solver\n");
 
-  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
-  g_variant_builder_add (&modules, "(^ay@ay)", "/bin/solver",
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, NULL, 0, 1));
-  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
   for (guint p = 0; p < n_processes; p++)
-    g_variant_builder_add_value (&procs, process ((gint32) p, barrier[p], compute[p]));
-  g_clear_pointer (&profile->stacks, g_variant_unref);
-  profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
-                                                       g_variant_builder_end (&modules),
-                                                       g_variant_builder_end (&procs)));
-  g_assert_true (mg_stack_set_check_payload (profile->stacks, 3));
+    g_string_append_printf (description,
+                            "process %u\n"
+                            "windows 0..4\n"
+                            "0 %s;0x210 %u\n"
+                            "0 %s;0x310 %u\n",
+                            p, callers, barrier[p], callers, compute[p]);
+  stacks_fixture_set (profile, description->str);
 }
 
 static const MgReportSection *
@@ -264,33 +231,13 @@ test_hot_line (void)
 {
   g_autoptr (MgProfile) profile = report_fixture_profile ();
   MgStackNamer namer = { name_frame, NULL };
-  const guint64 leaves[] = { 0x50c, 0x509, 0x528 };
-  const guint32 counts[] = { 3, 3, 2 };
-  const double starts[] = { 0 }, ends[] = { 4.0 };
-  GVariantBuilder s, c, modules, procs;
 
-  g_variant_builder_init (&s, G_VARIANT_TYPE ("a(a(ut)u)"));
-  g_variant_builder_init (&c, G_VARIANT_TYPE ("a(uuu)"));
-  for (guint i = 0; i < G_N_ELEMENTS (leaves); i++)
-    {
-      g_variant_builder_add_value (&s, stack (leaves[i]));
-      g_variant_builder_add (&c, "(uuu)", 0u, i, counts[i]);
-    }
-  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
-  g_variant_builder_add (&modules, "(^ay@ay)", "/bin/solver",
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, NULL, 0, 1));
-  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
-  g_variant_builder_add (&procs, "(ittu@a(a(ut)u)@ad@ad@a(uuu))", 0, (guint64) 8, (guint64) 0, 0u,
-                         g_variant_builder_end (&s),
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, 1,
-                                                    sizeof (double)),
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, 1, sizeof (double)),
-                         g_variant_builder_end (&c));
-  g_clear_pointer (&profile->stacks, g_variant_unref);
-  profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
-                                                       g_variant_builder_end (&modules),
-                                                       g_variant_builder_end (&procs)));
-  g_assert_true (mg_stack_set_check_payload (profile->stacks, 3));
+  stacks_fixture_set (profile, "module /bin/solver\n"
+                               "process 0\n"
+                               "windows 0..4\n"
+                               "0 0x121;0x50c 3\n"
+                               "0 0x121;0x509 3\n"
+                               "0 0x121;0x528 2\n");
 
   g_autoptr (MgReport) report = mg_report_new_named (profile, NULL, NULL, &namer);
   assert_line (section (report, "Where the time went: self"), 0, "solve (solve.c:9)", 100);
