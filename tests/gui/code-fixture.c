@@ -11,6 +11,7 @@
 #include "mpi-frame-fixture.h"
 #include "profile/mg-profile-internal.h"
 #include "profile/mg-stack-set.h"
+#include "stacks-fixture.h"
 
 /* Functions of this program the stacks point into: kept out of line and
  * apart, so that an address inside each names it. */
@@ -91,146 +92,108 @@ vaddr_of (gpointer fn, guint offset)
   return (guint64) (guintptr) fn - bias + offset;
 }
 
-/* A stack, innermost first: the leaf inside its function, the callers'
- * return addresses two bytes in (named one byte earlier), sampled in
- * thread ordinal (-1: not known). */
-static GVariant *
-stack_of_thread (guint n, gpointer const *fns, int thread)
+/* A stacks fixture with this program as its module 0 and its functions
+ * named main, a, b, c and d, each its first byte: the stacks below sample
+ * a leaf inside its function (+1) and their callers' return addresses two
+ * bytes in (+2, named one byte earlier). */
+static StacksFixture *
+code_fixture_stacks (void)
 {
-  GVariantBuilder frames;
-  g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
-  for (guint i = 0; i < n; i++)
-    g_variant_builder_add (&frames, "(ut)", 0u, vaddr_of (fns[i], i == 0 ? 1 : 2));
-  return g_variant_new ("(a(ut)u)", &frames, (guint32) (thread + 1) << MG_STACK_THREAD_SHIFT);
+  StacksFixture *f = stacks_fixture_new ();
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  static const struct {
+    const char *name;
+    gpointer fn;
+  } functions[] = {
+    { "main", code_fixture_main }, { "a", code_fixture_a }, { "b", code_fixture_b },
+    { "c", code_fixture_c }, { "d", code_fixture_d },
+  };
+
+  g_assert_nonnull (exe);
+  stacks_fixture_add_module (f, exe, NULL, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (functions); i++)
+    stacks_fixture_name (f, functions[i].name, 0, vaddr_of (functions[i].fn, 0));
+  return f;
 }
 
-static GVariant *
-stack (guint n, gpointer const *fns)
+/* gui_fixture_imbalance's profile with the stacks of description. */
+static MgProfile *
+code_fixture_install (StacksFixture *f, const char *description)
 {
-  GVariantBuilder frames;
-  g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
-  for (guint i = 0; i < n; i++)
-    g_variant_builder_add (&frames, "(ut)", 0u, vaddr_of (fns[i], i == 0 ? 1 : 2));
-  return g_variant_new ("(a(ut)u)", &frames, 0u);
-}
+  MgProfile *profile = gui_fixture_imbalance ();
 
-static GVariant *
-process (gint32 index, GVariant *const *stacks, guint n_stacks, const guint32 (*counts)[3],
-         guint n_counts)
-{
-  GVariantBuilder s, c;
-  const double starts[] = { 0, 0.5 }, ends[] = { 0.5, 1.0 };
-  guint64 taken = 0;
-
-  g_variant_builder_init (&s, G_VARIANT_TYPE ("a(a(ut)u)"));
-  for (guint i = 0; i < n_stacks; i++)
-    g_variant_builder_add_value (&s, stacks[i]);
-  g_variant_builder_init (&c, G_VARIANT_TYPE ("a(uuu)"));
-  for (guint i = 0; i < n_counts; i++)
-    {
-      g_variant_builder_add (&c, "(uuu)", counts[i][0], counts[i][1], counts[i][2]);
-      taken += counts[i][2];
-    }
-  return g_variant_new ("(ittu@a(a(ut)u)@ad@ad@a(uuu))", index, taken, (guint64) 0, 0u,
-                        g_variant_builder_end (&s),
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, 2, sizeof (double)),
-                        g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, 2, sizeof (double)),
-                        g_variant_builder_end (&c));
-}
-
-/* The profile's stacks member made of these modules and processes, checked
- * as the loader checks one (the fixture's metrics have 4 windows). */
-static void
-install_stacks (MgProfile *profile, GVariantBuilder *modules, GVariantBuilder *procs)
-{
-  g_clear_pointer (&profile->stacks, g_variant_unref);
-  profile->stacks = g_variant_ref_sink (g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
-                                                       g_variant_builder_end (modules),
-                                                       g_variant_builder_end (procs)));
-  g_assert_true (mg_stack_set_check_payload (profile->stacks, 4));
+  stacks_fixture_read (f, description);
+  stacks_fixture_install (f, profile);
+  return profile;
 }
 
 MgProfile *
 code_fixture_profile (void)
 {
-  MgProfile *profile = gui_fixture_imbalance ();
-  gpointer const mac[] = { code_fixture_c, code_fixture_a, code_fixture_main };
-  gpointer const mbc[] = { code_fixture_c, code_fixture_b, code_fixture_main };
-  gpointer const ma[] = { code_fixture_a, code_fixture_main };
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  GVariantBuilder modules, procs;
+  g_autoptr (StacksFixture) f = code_fixture_stacks ();
 
-  g_assert_nonnull (exe);
-  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
-  g_variant_builder_add (&modules, "(^ay@ay)", exe,
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, NULL, 0, 1));
-
-  /* Stacks of a process are its own indices. */
-  GVariant *p0_stacks[] = { stack (3, mac), stack (2, ma), stack (3, mbc) };
-  const guint32 p0_counts[][3] = { { 0, 0, 30 }, { 0, 1, 60 }, { 1, 2, 10 } };
-  GVariant *p1_stacks[] = { stack (3, mbc), stack (2, ma) };
-  const guint32 p1_counts[][3] = { { 0, 0, 20 }, { 1, 1, 40 } };
-
-  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
-  g_variant_builder_add_value (&procs, process (0, p0_stacks, 3, p0_counts, 3));
-  g_variant_builder_add_value (&procs, process (1, p1_stacks, 2, p1_counts, 2));
-  install_stacks (profile, &modules, &procs);
-  return profile;
+  return code_fixture_install (f, "process 0\n"
+                                 "windows 0..0.5 0.5..1\n"
+                                 "0 main+2;a+2;c+1 30\n"
+                                 "0 main+2;a+1 60\n"
+                                 "1 main+2;b+2;c+1 10\n"
+                                 "process 1\n"
+                                 "windows 0..0.5 0.5..1\n"
+                                 "0 main+2;b+2;c+1 20\n"
+                                 "1 main+2;a+1 40\n");
 }
 
 MgProfile *
 code_fixture_two_lines_profile (void)
 {
-  MgProfile *profile = gui_fixture_imbalance ();
+  g_autoptr (StacksFixture) f = code_fixture_stacks ();
   gpointer first = NULL, second = NULL;
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  GVariantBuilder modules, procs, d_second, d_first;
 
   code_fixture_two (1, &first, &second);
-  g_assert_nonnull (exe);
   g_assert_true (first != NULL && second != NULL && first != second);
-  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
-  g_variant_builder_add (&modules, "(^ay@ay)", exe,
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, NULL, 0, 1));
+  /* The return addresses of the two calls of d. */
+  stacks_fixture_name (f, "first", 0, vaddr_of (first, 0));
+  stacks_fixture_name (f, "second", 0, vaddr_of (second, 0));
   /* The second call's stack first: the first address of two named is on
    * the second call's line. */
-  g_variant_builder_init (&d_second, G_VARIANT_TYPE ("a(ut)"));
-  g_variant_builder_add (&d_second, "(ut)", 0u, vaddr_of (code_fixture_d, 1));
-  g_variant_builder_add (&d_second, "(ut)", 0u, vaddr_of (second, 0));
-  g_variant_builder_init (&d_first, G_VARIANT_TYPE ("a(ut)"));
-  g_variant_builder_add (&d_first, "(ut)", 0u, vaddr_of (code_fixture_d, 1));
-  g_variant_builder_add (&d_first, "(ut)", 0u, vaddr_of (first, 0));
-  GVariant *stacks[] = { g_variant_new ("(a(ut)u)", &d_second, 0u),
-                         g_variant_new ("(a(ut)u)", &d_first, 0u) };
-  const guint32 counts[][3] = { { 0, 0, 30 }, { 0, 1, 10 }, { 1, 0, 5 }, { 1, 1, 40 } };
-  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
-  g_variant_builder_add_value (&procs, process (0, stacks, 2, counts, 4));
-  install_stacks (profile, &modules, &procs);
-  return profile;
+  return code_fixture_install (f, "process 0\n"
+                                 "windows 0..0.5 0.5..1\n"
+                                 "0 second;d+1 30\n"
+                                 "0 first;d+1 10\n"
+                                 "1 second;d+1 5\n"
+                                 "1 first;d+1 40\n");
 }
 
 MgProfile *
 code_fixture_threads_profile (void)
 {
-  MgProfile *profile = gui_fixture_imbalance ();
-  gpointer const ma[] = { code_fixture_a, code_fixture_main };
-  gpointer const mb[] = { code_fixture_b, code_fixture_main };
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  GVariantBuilder modules, procs;
+  g_autoptr (StacksFixture) f = code_fixture_stacks ();
 
-  g_assert_nonnull (exe);
-  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
-  g_variant_builder_add (&modules, "(^ay@ay)", exe,
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, NULL, 0, 1));
   /* Process 0: main→a in the main thread, main→b in thread 1 and, the
    * same frames, main→a in thread 2. */
-  GVariant *stacks[] = { stack_of_thread (2, ma, 0), stack_of_thread (2, mb, 1),
-                         stack_of_thread (2, ma, 2) };
-  const guint32 counts[][3] = { { 0, 0, 50 }, { 1, 0, 20 }, { 0, 1, 25 }, { 1, 2, 5 } };
-  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
-  g_variant_builder_add_value (&procs, process (0, stacks, 3, counts, 4));
-  install_stacks (profile, &modules, &procs);
-  return profile;
+  return code_fixture_install (f, "process 0\n"
+                                 "windows 0..0.5 0.5..1\n"
+                                 "0 main+2;a+1 50 thread 0\n"
+                                 "1 main+2;a+1 20 thread 0\n"
+                                 "0 main+2;b+1 25 thread 1\n"
+                                 "1 main+2;a+1 5 thread 2\n");
+}
+
+MgProfile *
+code_fixture_mpi_profile (void)
+{
+  g_autoptr (StacksFixture) f = code_fixture_stacks ();
+  guint64 wrap_vaddr, lib_vaddr;
+  g_autofree char *wrap = mpi_frame_fixture_module_of ((gpointer) MPI_Barrier, 1, &wrap_vaddr);
+  g_autofree char *lib = mpi_frame_fixture_module_of ((gpointer) PMPI_Barrier, 1, &lib_vaddr);
+
+  stacks_fixture_add_module (f, wrap, NULL, 0);
+  stacks_fixture_add_module (f, lib, NULL, 0);
+  stacks_fixture_name (f, "MPI_Barrier", 1, wrap_vaddr);
+  return code_fixture_install (f, "process 0\n"
+                                 "windows 0..0.5 0.5..1\n"
+                                 "0 main+2;MPI_Barrier 30\n"
+                                 "1 main+2;a+1 10\n");
 }
 
 MgProfile *
@@ -257,32 +220,4 @@ code_fixture_view (MgWindow *window)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (mg_code_view_is_busy (MG_CODE_VIEW (view)));
   return MG_CODE_VIEW (view);
-}
-
-MgProfile *
-code_fixture_mpi_profile (void)
-{
-  MgProfile *profile = gui_fixture_imbalance ();
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  guint64 wrap_vaddr, lib_vaddr;
-  g_autofree char *wrap = mpi_frame_fixture_module_of ((gpointer) MPI_Barrier, 1, &wrap_vaddr);
-  g_autofree char *lib = mpi_frame_fixture_module_of ((gpointer) PMPI_Barrier, 1, &lib_vaddr);
-  GVariantBuilder modules, procs, frames;
-  const char *paths[] = { exe, wrap, lib };
-
-  g_assert_nonnull (exe);
-  g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
-  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
-    g_variant_builder_add (&modules, "(^ay@ay)", paths[i],
-                           g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, NULL, 0, 1));
-  g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
-  g_variant_builder_add (&frames, "(ut)", 1u, wrap_vaddr);
-  g_variant_builder_add (&frames, "(ut)", 0u, vaddr_of (code_fixture_main, 2));
-  gpointer const ma[] = { code_fixture_a, code_fixture_main };
-  GVariant *stacks[] = { g_variant_new ("(a(ut)u)", &frames, 0u), stack (2, ma) };
-  const guint32 counts[][3] = { { 0, 0, 30 }, { 1, 1, 10 } };
-  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
-  g_variant_builder_add_value (&procs, process (0, stacks, 2, counts, 2));
-  install_stacks (profile, &modules, &procs);
-  return profile;
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A profile with call stacks of known counts for the code views' tests:
  * gui_fixture_imbalance's 4 processes (1 s, 100 windows), its stacks
- * member written by hand over two windows per process, (0, 0.5] and
- * (0.5, 1], of frames in this test program's own functions
- * code_fixture_main, _a, _b and _c (so the symboliser names them):
+ * member made by the stacks fixture (stacks-fixture.h) over two windows
+ * per process, (0, 0.5] and (0.5, 1], of frames in this test program's
+ * own functions code_fixture_main, _a, _b and _c (so the symboliser
+ * names them):
  *
  *   process 0: first window  main→a→c ×30, main→a ×60; second main→b→c ×10
  *   process 1: first window  main→b→c ×20;             second main→a ×40

@@ -17,6 +17,7 @@
 #include "profile/mg-stack-set.h"
 #include "graph-test-util.h"
 #include "mg-test-common.h"
+#include "stacks-fixture.h"
 
 #define STRIP_WIDTH 400
 
@@ -245,33 +246,12 @@ static MgProfile *
 many_threads_profile (guint n_threads)
 {
   MgProfile *profile = activity_fixture_profile (1);
-  double starts[] = { 0 }, ends[] = { ACTIVITY_FIXTURE_DURATION };
-  GVariantBuilder stacks, counts, procs;
+  g_autoptr (GString) description =
+    g_string_new ("process 0\nwindows 0.." G_STRINGIFY (ACTIVITY_FIXTURE_DURATION) "\n");
 
-  g_variant_builder_init (&stacks, G_VARIANT_TYPE ("a(a(ut)u)"));
-  g_variant_builder_init (&counts, G_VARIANT_TYPE ("a(uuu)"));
   for (guint t = 0; t < n_threads; t++)
-    {
-      GVariantBuilder frames;
-
-      g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
-      g_variant_builder_add (&frames, "(ut)", MG_STACK_MODULE_UNKNOWN, (guint64) 0x1000);
-      g_variant_builder_add (&stacks, "(a(ut)u)", &frames, (t + 1) << MG_STACK_THREAD_SHIFT);
-      g_variant_builder_add (&counts, "(uuu)", 0u, t, 100u);
-    }
-  g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
-  g_variant_builder_add (&procs, "(ittu@a(a(ut)u)@ad@ad@a(uuu))", 0, (guint64) 100 * n_threads,
-                         (guint64) 0, 0u, g_variant_builder_end (&stacks),
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, starts, 1,
-                                                    sizeof (double)),
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, ends, 1, sizeof (double)),
-                         g_variant_builder_end (&counts));
-  g_clear_pointer (&profile->stacks, g_variant_unref);
-  profile->stacks = g_variant_ref_sink (
-    g_variant_new ("(@a(ayay)@a(ittua(a(ut)u)adada(uuu)))",
-                   g_variant_new_array (G_VARIANT_TYPE ("(ayay)"), NULL, 0),
-                   g_variant_builder_end (&procs)));
-  g_assert_true (mg_stack_set_check_payload (profile->stacks, 1));
+    g_string_append_printf (description, "0 0x1000 100 thread %u\n", t);
+  stacks_fixture_set (profile, description->str);
   return profile;
 }
 
