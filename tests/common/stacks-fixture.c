@@ -8,40 +8,22 @@
 #include "profile/mg-stack-set.h"
 
 typedef struct {
-  GArray *frames; /* MgStackFrame, innermost first */
-  guint32 flags;
-} FixtureStack;
-
-typedef struct {
   gint32 index;
   gboolean taken_given;
   guint64 taken, lost;
   guint32 state;
-  GPtrArray *stacks;    /* FixtureStack */
+  GPtrArray *stacks;    /* GVariant (a(ut)u), as the member holds them */
   GArray *starts, *ends; /* double */
   GArray *counts;       /* guint32 (window, stack, count) triples */
 } FixtureProcess;
 
-typedef struct {
-  char *path;
-  GBytes *build_id;
-} FixtureModule;
-
 struct _StacksFixture {
-  GPtrArray *modules;   /* FixtureModule */
+  GPtrArray *modules;   /* GVariant (ayay), as the member holds them */
   GHashTable *names;    /* name → MgStackFrame */
   GPtrArray *processes; /* FixtureProcess */
   guint n_processes;    /* "processes N"; 0: the profile's */
   guint line;           /* of the description being read, for messages */
 };
-
-static void
-fixture_stack_free (gpointer data)
-{
-  FixtureStack *s = data;
-  g_array_unref (s->frames);
-  g_free (s);
-}
 
 static void
 fixture_process_free (gpointer data)
@@ -54,20 +36,11 @@ fixture_process_free (gpointer data)
   g_free (p);
 }
 
-static void
-fixture_module_free (gpointer data)
-{
-  FixtureModule *m = data;
-  g_free (m->path);
-  g_bytes_unref (m->build_id);
-  g_free (m);
-}
-
 StacksFixture *
 stacks_fixture_new (void)
 {
   StacksFixture *self = g_new0 (StacksFixture, 1);
-  self->modules = g_ptr_array_new_with_free_func (fixture_module_free);
+  self->modules = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
   self->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->processes = g_ptr_array_new_with_free_func (fixture_process_free);
   return self;
@@ -86,10 +59,10 @@ guint
 stacks_fixture_add_module (StacksFixture *self, const char *path, const guint8 *build_id,
                            gsize build_id_len)
 {
-  FixtureModule *m = g_new0 (FixtureModule, 1);
-  m->path = g_strdup (path);
-  m->build_id = g_bytes_new (build_id, build_id_len);
-  g_ptr_array_add (self->modules, m);
+  g_ptr_array_add (self->modules,
+                   g_variant_ref_sink (g_variant_new (
+                     "(^ay@ay)", path,
+                     g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, build_id, build_id_len, 1))));
   return self->modules->len - 1;
 }
 
@@ -218,21 +191,21 @@ parse_frame (StacksFixture *self, const char *text)
   return frame;
 }
 
-/* FRAMES (callers first) as frames innermost first. */
-static GArray *
+/* FRAMES (callers first) as the member's frames, innermost first (a
+ * floating a(ut)). */
+static GVariant *
 parse_frames (StacksFixture *self, const char *text)
 {
-  GArray *frames = g_array_new (FALSE, FALSE, sizeof (MgStackFrame));
-
-  if (g_str_equal (text, "-"))
-    return frames;
   g_auto (GStrv) parts = g_strsplit (text, ";", -1);
-  for (guint i = g_strv_length (parts); i > 0; i--)
+  GVariantBuilder frames;
+
+  g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
+  for (guint i = g_str_equal (text, "-") ? 0 : g_strv_length (parts); i > 0; i--)
     {
       MgStackFrame frame = parse_frame (self, parts[i - 1]);
-      g_array_append_val (frames, frame);
+      g_variant_builder_add (&frames, "(ut)", frame.module, frame.vaddr);
     }
-  return frames;
+  return g_variant_builder_end (&frames);
 }
 
 /* A stack's options: its flags. */
@@ -265,40 +238,20 @@ parse_flags (StacksFixture *self, char **tokens)
   return flags;
 }
 
-/* Field by field: the frames' padding is not set. */
-static gboolean
-same_stack (const FixtureStack *s, const GArray *frames, guint32 flags)
-{
-  if (s->flags != flags || s->frames->len != frames->len)
-    return FALSE;
-  for (guint f = 0; f < frames->len; f++)
-    {
-      const MgStackFrame *a = &g_array_index (s->frames, MgStackFrame, f);
-      const MgStackFrame *b = &g_array_index (frames, MgStackFrame, f);
-      if (a->module != b->module || a->vaddr != b->vaddr)
-        return FALSE;
-    }
-  return TRUE;
-}
-
 /* The process's number of the stack of these frames and flags, a new one
- * when it has none yet (takes frames). */
+ * when it has none yet. */
 static guint32
-stack_number (FixtureProcess *p, GArray *frames, guint32 flags)
+stack_number (FixtureProcess *p, GVariant *frames, guint32 flags)
 {
+  GVariant *stack = g_variant_ref_sink (g_variant_new ("(@a(ut)u)", frames, flags));
+
   for (guint i = 0; i < p->stacks->len; i++)
-    {
-      FixtureStack *s = g_ptr_array_index (p->stacks, i);
-      if (same_stack (s, frames, flags))
-        {
-          g_array_unref (frames);
-          return i;
-        }
-    }
-  FixtureStack *s = g_new0 (FixtureStack, 1);
-  s->frames = frames;
-  s->flags = flags;
-  g_ptr_array_add (p->stacks, s);
+    if (g_variant_equal (g_ptr_array_index (p->stacks, i), stack))
+      {
+        g_variant_unref (stack);
+        return i;
+      }
+  g_ptr_array_add (p->stacks, stack);
   return p->stacks->len - 1;
 }
 
@@ -315,7 +268,7 @@ parse_process (StacksFixture *self, char **tokens)
 {
   FixtureProcess *p = g_new0 (FixtureProcess, 1);
 
-  p->stacks = g_ptr_array_new_with_free_func (fixture_stack_free);
+  p->stacks = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
   p->starts = g_array_new (FALSE, FALSE, sizeof (double));
   p->ends = g_array_new (FALSE, FALSE, sizeof (double));
   p->counts = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -355,8 +308,7 @@ parse_count (StacksFixture *self, char **tokens)
     fixture_fail (self, "a count is “WINDOW FRAMES COUNT [OPTIONS]”");
   triple[0] = (guint32) parse_unsigned (self, tokens[0], G_MAXUINT32, "window");
   triple[2] = (guint32) parse_unsigned (self, tokens[2], G_MAXUINT32, "count");
-  GArray *frames = parse_frames (self, tokens[1]);
-  triple[1] = stack_number (p, frames, parse_flags (self, tokens + 3));
+  triple[1] = stack_number (p, parse_frames (self, tokens[1]), parse_flags (self, tokens + 3));
   g_array_append_vals (p->counts, triple, 3);
   if (!p->taken_given)
     p->taken += triple[2];
@@ -400,8 +352,7 @@ parse_line (StacksFixture *self, char **tokens)
   else if (g_str_equal (word, "stack") && tokens[1] != NULL)
     {
       FixtureProcess *p = current_process (self);
-      GArray *frames = parse_frames (self, tokens[1]);
-      stack_number (p, frames, parse_flags (self, tokens + 2));
+      stack_number (p, parse_frames (self, tokens[1]), parse_flags (self, tokens + 2));
     }
   else if (g_ascii_isdigit (word[0]))
     parse_count (self, tokens);
@@ -418,13 +369,12 @@ stacks_fixture_read (StacksFixture *self, const char *description)
   for (guint i = 0; lines[i] != NULL; i++)
     {
       char *hash = strchr (lines[i], '#');
+      char *save = NULL;
       g_autoptr (GPtrArray) tokens = g_ptr_array_new ();
 
       self->line = i + 1;
       if (hash != NULL)
         *hash = '\0';
-      char *save = NULL;
-
       for (char *t = strtok_r (lines[i], " \t", &save); t != NULL;
            t = strtok_r (NULL, " \t", &save))
         g_ptr_array_add (tokens, t);
@@ -442,18 +392,7 @@ end_process (const FixtureProcess *p)
 
   g_variant_builder_init (&stacks, G_VARIANT_TYPE ("a(a(ut)u)"));
   for (guint i = 0; i < p->stacks->len; i++)
-    {
-      const FixtureStack *s = g_ptr_array_index (p->stacks, i);
-      GVariantBuilder frames;
-
-      g_variant_builder_init (&frames, G_VARIANT_TYPE ("a(ut)"));
-      for (guint f = 0; f < s->frames->len; f++)
-        {
-          const MgStackFrame *frame = &g_array_index (s->frames, MgStackFrame, f);
-          g_variant_builder_add (&frames, "(ut)", frame->module, frame->vaddr);
-        }
-      g_variant_builder_add (&stacks, "(a(ut)u)", &frames, s->flags);
-    }
+    g_variant_builder_add_value (&stacks, g_ptr_array_index (p->stacks, i));
   return g_variant_new ("(ittu@a(a(ut)u)@ad@ad@a(uuu))", p->index, p->taken, p->lost, p->state,
                         g_variant_builder_end (&stacks),
                         g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, p->starts->data,
@@ -471,13 +410,7 @@ stacks_fixture_end (StacksFixture *self)
 
   g_variant_builder_init (&modules, G_VARIANT_TYPE ("a(ayay)"));
   for (guint i = 0; i < self->modules->len; i++)
-    {
-      const FixtureModule *m = g_ptr_array_index (self->modules, i);
-      gsize len;
-      gconstpointer id = g_bytes_get_data (m->build_id, &len);
-      g_variant_builder_add (&modules, "(^ay@ay)", m->path,
-                             g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, id, len, 1));
-    }
+    g_variant_builder_add_value (&modules, g_ptr_array_index (self->modules, i));
   g_variant_builder_init (&procs, G_VARIANT_TYPE ("a(ittua(a(ut)u)adada(uuu))"));
   for (guint i = 0; i < self->processes->len; i++)
     g_variant_builder_add_value (&procs, end_process (g_ptr_array_index (self->processes, i)));
