@@ -20,7 +20,8 @@
  * Only point-to-point and collective calls on a duplicate of
  * MPI_COMM_WORLD (and on communicators split from it) that return errors
  * instead of aborting: a failure costs the transfer, never the program.
- * Every rank must run this (the wrapper is preloaded into all of them),
+ * Every rank must run this (the sampler, with the wrapper in it, is
+ * preloaded into all of them),
  * since the calls are collective. */
 #define _GNU_SOURCE
 #include <dlfcn.h>

@@ -595,7 +595,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
                                          "(errno %d): is /proc mounted?", errno);
       return -1;
     }
-  /* Present when the MPI wrapper is preloaded (mpi.xml). */
+  /* Present where the sampler carries the MPI wrapper (built with mpi.h). */
   mpi_threads = dlsym (RTLD_DEFAULT, "metrograph_mpi_threads");
   if (mpi_threads != NULL && mpi_threads->version != MG_MPI_THREADS_VERSION)
     mpi_threads = NULL;

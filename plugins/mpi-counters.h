@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The counters shared between the MPI wrapper (preloaded into the program,
- * libmetrograph-mpi-wrap.so) and the MPI metric plugin
+/* The counters shared between the MPI wrapper (mpi-wrap.c, linked into
+ * the sampler preloaded into the program) and the MPI metric plugin
  * (libmetrograph-mpi.so), which finds them with
  * dlsym(RTLD_DEFAULT, "metrograph_mpi_counters"): plain process memory,
  * updated with relaxed atomic additions, no shared-memory segment.

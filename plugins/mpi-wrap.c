@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The MPI wrapper preloaded into the profiled program (a <preload> of the
- * MPI metric source): defines the common MPI_* calls, counts them into
- * metrograph_mpi_counters and calls the real PMPI_* functions.
+/* The MPI wrapper, linked into the sampler preloaded into the profiled
+ * program (plugins/meson.build): defines the common MPI_* calls, counts
+ * them into metrograph_mpi_counters and calls the real PMPI_* functions.
  *
  * Bytes sent are count x type size at the call. Bytes received are what
  * arrived, from the status (MPI_Get_count), a local one when the program

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Built-in metric plugin "MPI": calls, bytes and time in MPI, from the
- * counters of the MPI wrapper (libmetrograph-mpi-wrap.so, this source's
- * <preload>), found with dlsym(RTLD_DEFAULT, "metrograph_mpi_counters").
+ * counters of the MPI wrapper (mpi-wrap.c, linked into the preloaded
+ * sampler), found with dlsym(RTLD_DEFAULT, "metrograph_mpi_counters").
  * In a program that is not an MPI program the plugin declines: it returns
  * -1 from initialise with error code 0, which says that nothing went wrong
  * (docs/builtin-metrics.md), and the MPI group shows as unavailable with
@@ -87,21 +87,26 @@ MG_PLUGIN_EXPORT int allinea_plugin_cleanup (plugin_id_t plugin_id, void *data);
 int
 allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
 {
-  counters = dlsym (RTLD_DEFAULT, "metrograph_mpi_counters");
-  if (counters == NULL || dlsym (RTLD_DEFAULT, "PMPI_Init") == NULL)
+  if (dlsym (RTLD_DEFAULT, "PMPI_Init") == NULL)
     {
-      counters = NULL;
+      allinea_set_plugin_error_message (plugin_id, 0,
+                                        "MPI: not an MPI program (no MPI library is loaded)");
+      return -1;
+    }
+  counters = dlsym (RTLD_DEFAULT, "metrograph_mpi_counters");
+  if (counters == NULL)
+    {
       allinea_set_plugin_error_message (
           plugin_id, 0,
-          "MPI: not an MPI program (no MPI library is loaded, or the "
-          "Metrograph MPI wrapper libmetrograph-mpi-wrap.so was not preloaded)");
+          "MPI: the preloaded sampler has no MPI wrapper (Metrograph was built "
+          "without the Open MPI development files): rebuild it with them");
       return -1;
     }
   if (counters->version != MG_MPI_COUNTERS_VERSION)
     {
       allinea_set_plugin_error_messagef (
           plugin_id, EINVAL,
-          "MPI: the preloaded MPI wrapper has counters version %d, this "
+          "MPI: the preloaded sampler's MPI wrapper has counters version %d, this "
           "plugin needs %d: reinstall Metrograph",
           (int) counters->version, MG_MPI_COUNTERS_VERSION);
       counters = NULL;

@@ -102,7 +102,8 @@ static MpiWalks *mpi_walks; /* mapped once, at lay_out */
 /* The slots walk_mpi_wait has used, from 0: only these can be valid. A
  * fork child clears these only; clearing all 256 wrote to each of the
  * mapping's 65 pages, a fault each (110 us of every fork child's CPU,
- * in every process the wrapper is preloaded into). */
+ * in every process that has the wrapper: every one, since it is linked
+ * into the sampler). */
 static int mpi_walks_used;
 /* How the waits' stacks went, for the verbose log at the end. */
 static uint64_t mpi_walked, mpi_reused, mpi_discarded, mpi_partial;
@@ -126,8 +127,8 @@ mg_stacks_table_size (const MgSampler *s)
  * sampled by the round (sample_mpi_waits), at wall-clock time, and a
  * CPU-time sample of the library's progress loop would count it twice.
  * Async-signal-safe: a scan of the wrapper's table, with a gettid only
- * once some thread has called MPI (the wrapper is preloaded into every
- * run with the MPI metrics, MPI program or not). */
+ * once some thread has called MPI (the wrapper is linked into the
+ * sampler: in every process, MPI program or not). */
 static bool
 in_mpi_call (void)
 {
@@ -256,8 +257,9 @@ program_cpu_ns (void)
   return ns > 0 ? (uint64_t) ns : 0;
 }
 
-/* The wrapper's table, looked up at the first round (the wrapper is
- * preloaded: there from the start, or never). */
+/* The wrapper's table, looked up at the first round (by name: the
+ * sampler's sources do not see the wrapper, which the build links in, or
+ * leaves out where it has no mpi.h). */
 static const struct metrograph_mpi_threads *
 mpi_table (void)
 {

@@ -157,7 +157,9 @@ read_definitions (void)
 }
 
 /* Loads the MPI wrapper globally, as LD_PRELOAD would, where this program
- * is linked with libmpi: the MPI plugin then finds both. */
+ * is linked with libmpi: the MPI plugin then finds both. The wrapper
+ * alone (tests/plugins/meson.build), since this program provides the
+ * allinea_* API that the sampler, which carries the wrapper, would. */
 static void
 load_mpi_wrapper (void)
 {
@@ -166,8 +168,8 @@ load_mpi_wrapper (void)
    * unused (MPI_Initialized may be called before MPI_Init). */
   int initialised = 0;
   MPI_Initialized (&initialised);
-  g_autofree char *wrapper = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "plugins",
-                                               "libmetrograph-mpi-wrap.so", NULL);
+  g_autofree char *wrapper = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "tests", "plugins",
+                                               "libmg-test-mpi-wrap.so", NULL);
   if (dlopen (wrapper, RTLD_NOW | RTLD_GLOBAL) == NULL)
     printf ("MPI wrapper not loaded: %s\n", dlerror ());
 #endif

@@ -2,7 +2,8 @@
 /* What the MPI wrapper costs per MPI call, with its goal and verdict (run
  * by hand, not by CI):
  *   bench-mpi-wrap [WRAPPER.so [BEFORE.so]]
- * WRAPPER.so defaults to <build>/plugins/libmetrograph-mpi-wrap.so. For
+ * WRAPPER.so defaults to <build>/sampler/libmetrograph-sampler.so, which
+ * carries the wrapper (idle without a plan: only the wrapper works). For
  * each library, the benchmark runs itself again as a singleton MPI process
  * with the library preloaded and times, in the same process, calls through
  * the wrapper (MPI_*) and straight to the library (PMPI_*): the difference
@@ -138,6 +139,9 @@ run_with (const char *self, const char *library, double cost[N_CALLS], int verbo
       close (pipe_fd[0]);
       close (pipe_fd[1]);
       setenv ("LD_PRELOAD", library, 1);
+      /* The sampler without a plan stays idle: the wrapper's cost alone. */
+      unsetenv ("METROGRAPH_PLAN");
+      unsetenv ("METROGRAPH_PLAN_TEXT");
       execl (self, self, "--measure", (char *) NULL);
       _exit (127);
     }
@@ -183,7 +187,7 @@ main (int argc, char **argv)
   self[n] = '\0';
   snprintf (dir, sizeof dir, "%s", self);
   *strrchr (dir, '/') = '\0';
-  snprintf (wrapper, sizeof wrapper, "%s/../../plugins/libmetrograph-mpi-wrap.so", dir);
+  snprintf (wrapper, sizeof wrapper, "%s/../../sampler/libmetrograph-sampler.so", dir);
   const char *after = argc > 1 ? argv[1] : wrapper;
   const char *before = argc > 2 ? argv[2] : NULL;
   double cost_after[N_CALLS], cost_before[N_CALLS];

@@ -1265,6 +1265,46 @@ test_mpi_no_shared_folder (Fixture *f, gconstpointer data)
   g_assert_cmpuint (count_sent (output, ".mgrec", &bytes), ==, 0);
 }
 
+/* The MPI metrics off: the wrapper is part of the sampler
+ * (plugins/meson.build), not their preload, so MPI_Finalize still brings
+ * nodes 1-3's summaries to rank 0 (when it was their preload, such a run
+ * lost those ranks), and the profile has every rank on its host, without
+ * MPI metrics. */
+static void
+test_mpi_metrics_off (Fixture *f, gconstpointer data)
+{
+  g_autofree char *why = nodes_unavailable (f);
+  g_autofree char *workload = plugins_test_build_path ("tests/plugins/mpi-workload");
+  g_autofree char *node = plugins_test_build_path ("tests/plugins/mpi-node");
+  g_autofree char *folder = g_build_filename (f->dir, "nodes", NULL);
+  g_autofree char *tmpdir = g_strconcat ("METROGRAPH_TMPDIR=", folder, NULL);
+  g_autofree char *node_folder = g_strconcat ("MG_TEST_NODE_FOLDER=", folder, NULL);
+  g_autofree char *output = NULL;
+  guint64 bytes;
+  if (why != NULL)
+    {
+      g_test_skip (why);
+      return;
+    }
+  const char *args[] = { "--disable-metrics=mpi", node, workload, "per-rank", NULL };
+  const char *env[] = { tmpdir, node_folder, "MG_TEST_RANKS_PER_NODE=1",
+                        "METROGRAPH_SAMPLER_VERBOSE=1", NULL };
+  Run run = { 4, args, NULL, env, FALSE };
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  g_autoptr (MgProfile) p = profile_run (f, &run, &output);
+
+  g_assert_cmpint (mg_profile_find_metric (p, "mpi_calls"), ==, -1);
+  g_assert_cmpuint (mg_profile_get_n_processes (p), ==, 4);
+  g_assert_cmpuint (g_strv_length (mg_profile_get_run_info (p)->hosts), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *host = g_strdup_printf ("node%u", i);
+      g_assert_cmpint (mg_profile_get_process (p, i)->rank, ==, (int) i);
+      g_assert_cmpstr (mg_profile_get_process (p, i)->host, ==, host);
+    }
+  g_assert_cmpuint (count_sent (output, ".mgnode", &bytes), ==, 3);
+}
+
 /* 2 nodes of 2 ranks: ranks 0-1 share the front end's folder, ranks 2-3 a
  * folder of node1's own. Node1's two records travel as one node summary,
  * sent by rank 2, and nothing is left on node1. */
@@ -1384,6 +1424,7 @@ main (int argc, char **argv)
   g_test_add ("/metrics/e2e/mpi-finalize-cpu-time", Fixture, NULL, fixture_set_up, test_mpi_finalize_cpu_time, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi-deadlock", Fixture, NULL, fixture_set_up, test_mpi_deadlock, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi-no-shared-folder", Fixture, NULL, fixture_set_up, test_mpi_no_shared_folder, fixture_tear_down);
+  g_test_add ("/metrics/e2e/mpi-metrics-off", Fixture, NULL, fixture_set_up, test_mpi_metrics_off, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi-node-summary", Fixture, NULL, fixture_set_up, test_mpi_node_summary, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi-node-summary-fails", Fixture, NULL, fixture_set_up, test_mpi_node_summary_fails, fixture_tear_down);
   g_test_add ("/metrics/e2e/mpi-crash-missing-ranks", Fixture, NULL, fixture_set_up, test_mpi_crash_missing_ranks, fixture_tear_down);

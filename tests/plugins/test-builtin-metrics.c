@@ -1720,7 +1720,9 @@ test_mpi_not_mpi (void)
 
 /* 4 ranks of mpi-ranks (which checks its own counts, receives into larger
  * buffers than the messages included) under mpirun, with the MPI wrapper
- * preloaded. */
+ * preloaded: the archive the sampler carries, as a library of its own
+ * (tests/plugins/meson.build), since mpi-ranks provides the allinea_* API
+ * itself. */
 static void
 test_mpi_ranks (void)
 {
@@ -1732,8 +1734,8 @@ test_mpi_ranks (void)
       g_test_skip ("no mpirun or OpenMPI development files at configure time");
       return;
     }
-  g_autofree char *wrapper = g_build_filename (root, "plugins",
-                                               "libmetrograph-mpi-wrap.so", NULL);
+  g_autofree char *wrapper = g_build_filename (root, "tests", "plugins",
+                                               "libmg-test-mpi-wrap.so", NULL);
   g_autofree char *preload = g_strdup_printf ("LD_PRELOAD=%s", wrapper);
   const char *argv[] = { mpirun, "-n", "4", "--oversubscribe",
                          "--allow-run-as-root", "-x", preload, "-x",
@@ -1758,19 +1760,39 @@ test_mpi_ranks (void)
   g_assert_null (strstr (out, "expected"));
 }
 
-/* Preloading the MPI wrapper into a program that is not an MPI program
- * changes nothing: it needs no MPI library to load. */
+/* The sampler carries the MPI wrapper: it defines MPI_* and the wrapper's
+ * tables, and preloading it (idle, without a plan) into a program that is
+ * not an MPI program changes nothing: it needs no MPI library to load. */
 static void
 test_mpi_wrapper_harmless (void)
 {
-  g_autofree char *wrapper = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "plugins",
-                                               "libmetrograph-mpi-wrap.so", NULL);
+  g_autofree char *sampler = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "sampler",
+                                               "libmetrograph-sampler.so", NULL);
+  g_autofree char *wrapper = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "tests", "plugins",
+                                               "libmg-test-mpi-wrap.so", NULL);
   if (!g_file_test (wrapper, G_FILE_TEST_EXISTS))
     {
       g_test_skip ("MPI wrapper not built (no OpenMPI development files)");
       return;
     }
-  g_autofree char *preload = g_strdup_printf ("LD_PRELOAD=%s", wrapper);
+  /* Its dynamic symbols (nm, from binutils, which the build needs). */
+  g_autofree char *symbols = NULL;
+  const char *nm[] = { "nm", "-D", sampler, NULL };
+  int nm_status;
+  g_assert_true (g_spawn_sync (NULL, (char **) nm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &symbols, NULL, &nm_status, NULL));
+  g_assert_true (g_spawn_check_wait_status (nm_status, NULL));
+  g_assert_nonnull (strstr (symbols, " T MPI_Finalize\n"));
+  g_assert_nonnull (strstr (symbols, " T MPI_Barrier\n"));
+  g_assert_nonnull (strstr (symbols, " metrograph_mpi_counters\n"));
+  g_assert_nonnull (strstr (symbols, " metrograph_mpi_threads\n"));
+  /* No libmpi symbol is referred to (PMPI_* and the handles are looked up
+   * by name), and the wrapper's own helpers stay hidden. */
+  g_assert_null (strstr (symbols, " U PMPI_"));
+  g_assert_null (strstr (symbols, " U MPI_"));
+  g_assert_null (strstr (symbols, " U ompi_"));
+  g_assert_null (strstr (symbols, "mg_mpi_pending_"));
+  g_autofree char *preload = g_strdup_printf ("LD_PRELOAD=%s", sampler);
   const char *argv[] = { "/usr/bin/env", preload, "sh", "-c", "echo hello", NULL };
   g_autofree char *out = NULL, *err = NULL;
   int status;
