@@ -10,7 +10,8 @@
  * program loses one number per descriptor wherever it sits, but the
  * descriptor table is as large as the highest open number: every fork
  * copies it and every exec unshares it again (at numbers near a limit of
- * 20000, a table of 32768 slots: about 40 µs more per process). So it
+ * 20000, a table of 32768 slots: about 50 µs of the parent's CPU more per
+ * fork). So it
  * takes the lowest number above select()'s (FD_SETSIZE), the table then
  * 2048 slots, and the top MG_HIGH_FD_BAND numbers below a limit that
  * leaves no room above FD_SETSIZE, which the program reaches last. */
