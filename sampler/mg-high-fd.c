@@ -3,17 +3,25 @@
  * open: a descriptor at or above the soft limit costs the program none of
  * the numbers it may use. So a kept descriptor goes at the soft limit (at
  * least MG_HIGH_FD_MIN), the soft limit raised for the moment of the dup
- * when the hard one allows. Under a huge limit (more than
- * MG_HIGH_FD_TABLE_MAX) it goes to MG_HIGH_FD_MIN, not to a number that
- * would grow the descriptor table by megabytes. When nothing above the
- * limit can be had (hard = soft), it takes the highest free number below,
- * (the top MG_HIGH_FD_BAND), which the program reaches last. */
+ * when the hard one allows.
+ *
+ * When nothing above the limit can be had (hard = soft), or the limit is
+ * huge (more than MG_HIGH_FD_TABLE_MAX), it goes below it. There the
+ * program loses one number per descriptor wherever it sits, but the
+ * descriptor table is as large as the highest open number: every fork
+ * copies it and every exec unshares it again (at numbers near a limit of
+ * 20000, a table of 32768 slots: about 50 µs of the parent's CPU more per
+ * fork). So it
+ * takes the lowest number above select()'s (FD_SETSIZE), the table then
+ * 2048 slots, and the top MG_HIGH_FD_BAND numbers below a limit that
+ * leaves no room above FD_SETSIZE, which the program reaches last. */
 #include "mg-high-fd.h"
 
 #include "metrograph_plugin_ext.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/select.h>
 #include <unistd.h>
 
 #define MG_HIGH_FD_TABLE_MAX 65536
@@ -28,10 +36,37 @@ dup_at (int fd, rlim_t at)
   return fcntl (fd, F_DUPFD_CLOEXEC, (int) at);
 }
 
-/* A free number in the band just below @limit, or -1. */
+/* A free number at or above the soft limit (at least MG_HIGH_FD_MIN), the
+ * limit raised for the moment of the dup; -1 when the hard limit leaves
+ * no room. Only this thread's dup needs the room: the program gets its
+ * own limit back at once. */
 static int
-dup_top (int fd, rlim_t limit)
+dup_above (int fd, const struct rlimit *limit)
 {
+  rlim_t target = limit->rlim_cur > MG_HIGH_FD_MIN ? limit->rlim_cur : MG_HIGH_FD_MIN;
+  rlim_t need = target + MG_HIGH_FD_ROOM;
+  struct rlimit room = { need, limit->rlim_max };
+  int high;
+
+  if (limit->rlim_max != RLIM_INFINITY && limit->rlim_max <= target)
+    return -1;
+  if (limit->rlim_max != RLIM_INFINITY && need > limit->rlim_max)
+    room.rlim_cur = limit->rlim_max;
+  if (setrlimit (RLIMIT_NOFILE, &room) != 0)
+    return -1;
+  high = dup_at (fd, target);
+  setrlimit (RLIMIT_NOFILE, limit);
+  return high;
+}
+
+/* A free number below the soft limit @limit: from FD_SETSIZE when the
+ * limit leaves a band's room there, else in the band just below the
+ * limit; -1 when the limit is too tight for a band. */
+static int
+dup_below (int fd, rlim_t limit)
+{
+  if (limit == RLIM_INFINITY || limit >= FD_SETSIZE + MG_HIGH_FD_BAND)
+    return dup_at (fd, FD_SETSIZE);
   if (limit < 3 + MG_HIGH_FD_BAND)
     return -1;
   return dup_at (fd, limit - MG_HIGH_FD_BAND);
@@ -41,31 +76,14 @@ int
 mg_high_fd (int fd)
 {
   struct rlimit limit;
-  rlim_t target = MG_HIGH_FD_MIN;
   int high = -1;
 
   if (fd < 0 || getrlimit (RLIMIT_NOFILE, &limit) != 0)
     return fd;
-  if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur <= MG_HIGH_FD_TABLE_MAX
-      && limit.rlim_cur > target)
-    target = limit.rlim_cur;
-  if (limit.rlim_cur == RLIM_INFINITY || target < limit.rlim_cur)
-    high = dup_at (fd, target);
-  else if (limit.rlim_max == RLIM_INFINITY || limit.rlim_max > target)
-    {
-      /* Only this thread's dup needs the room; the program gets its own
-       * limit back at once. */
-      rlim_t need = target + MG_HIGH_FD_ROOM;
-      struct rlimit room = { limit.rlim_max == RLIM_INFINITY || need < limit.rlim_max
-                               ? need : limit.rlim_max, limit.rlim_max };
-      if (setrlimit (RLIMIT_NOFILE, &room) == 0)
-        {
-          high = dup_at (fd, target);
-          setrlimit (RLIMIT_NOFILE, &limit);
-        }
-    }
-  if (high < 0 && limit.rlim_cur != RLIM_INFINITY)
-    high = dup_top (fd, limit.rlim_cur < target ? limit.rlim_cur : target);
+  if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur <= MG_HIGH_FD_TABLE_MAX)
+    high = dup_above (fd, &limit);
+  if (high < 0)
+    high = dup_below (fd, limit.rlim_cur);
   if (high < 0 || high < fd)
     {
       if (high >= 0)

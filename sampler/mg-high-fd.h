@@ -7,7 +7,7 @@
 
 #define MG_HIDDEN_FN __attribute__((visibility("hidden")))
 
-/* The lowest number a kept descriptor takes. */
+/* The lowest number a kept descriptor takes above the soft limit. */
 #define MG_HIGH_FD_MIN 512
 
 /* Moves @fd to a high number (closing @fd) and returns that; @fd itself

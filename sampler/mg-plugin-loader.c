@@ -92,6 +92,32 @@ resolve_optional (void *handle, const char *name, MgStartStopFn *out, MgRecordPl
   return false;
 }
 
+/* A plugin whose initialise failed is called for nothing more. The spec
+ * pairs cleanup with a successful load; a failed init still gets it, at
+ * once, so that the plugin can release what it took, and then the library
+ * is unloaded: kept, its mappings (five a library) were copied by every
+ * fork of the process, and every fork child called its cleanup again at
+ * its exec. A cleanup that crashes or hangs leaves it loaded, as its
+ * abandoned frames may still be in it. */
+static void
+unload_failed (MgSampler *s, size_t i)
+{
+  MgPluginRt *p = &s->plugins[i];
+  int ret;
+
+  if (p->cleanup && !guarded (s, i, "allinea_plugin_cleanup", p->cleanup, NULL, &ret))
+    return;
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    if (s->plan.metrics[m].source == i)
+      s->metrics[m].getter = NULL;
+  p->init = NULL;
+  p->cleanup = NULL;
+  p->start = NULL;
+  p->stop = NULL;
+  dlclose (p->handle);
+  p->handle = NULL;
+}
+
 static void
 load_one (MgSampler *s, size_t i)
 {
@@ -163,9 +189,7 @@ load_one (MgSampler *s, size_t i)
         }
       rp->state = MG_PLUGIN_STATE_INIT_FAILED;
       mg_log ("%s failed to initialise: %s", src->library, rp->error);
-      /* The spec pairs cleanup with a successful load; a failed init still
-       * gets it so that the plugin can release what it took. */
-      p->initialised = true;
+      unload_failed (s, i);
       return;
     }
   p->initialised = true;

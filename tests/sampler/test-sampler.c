@@ -539,6 +539,54 @@ test_unused_source_not_loaded (Fixture *f, gconstpointer user_data)
   g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
 }
 
+/* A plugin whose initialise fails gets its cleanup at once and is
+ * unloaded while the process runs (no fork copies its mappings, no fork
+ * child calls its cleanup again): its cleanup logged, once, and its
+ * library gone from the process's maps long before the process ends. */
+static void
+assert_failed_init_unloaded (Fixture *f)
+{
+  g_autofree char *exe = build_file ("mg-test-workload");
+  g_auto(GStrv) env = g_environ_setenv (workload_env (f, f->plan), "MG_TEST_INIT_FAIL", "1", TRUE);
+  char *argv[] = { exe, (char *) "run", (char *) "2000", (char *) "0", NULL };
+  g_autoptr (GError) error = NULL;
+  gint64 until = g_get_monotonic_time () + 1800 * G_TIME_SPAN_MILLISECOND;
+  gboolean unloaded = FALSE;
+  GPid pid;
+  int status;
+
+  g_unlink (f->log);
+  g_assert_true (g_spawn_async (NULL, argv, env, G_SPAWN_DO_NOT_REAP_CHILD
+                                | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  while (!unloaded && g_get_monotonic_time () < until)
+    {
+      g_autoptr (GArray) cleanups = log_times (f, "CLEANUP", pid);
+      g_autofree char *maps_path = g_strdup_printf ("/proc/%d/maps", (int) pid);
+      g_autofree char *maps = NULL;
+
+      g_usleep (10 * 1000);
+      if (cleanups->len == 1 && g_file_get_contents (maps_path, &maps, NULL, NULL)
+          && strstr (maps, "libmg-test-plugin.so") == NULL)
+        unloaded = TRUE;
+    }
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_true (unloaded);
+  {
+    g_autoptr (GArray) inits = log_times (f, "INIT", 0);
+    g_autoptr (GArray) cleanups = log_times (f, "CLEANUP", 0);
+    g_assert_cmpuint (inits->len, ==, 1);
+    g_assert_cmpuint (cleanups->len, ==, 1);
+  }
+  {
+    Record *r = the_record (f);
+    g_assert_cmpuint (rec_plugin (r, 0)->state, ==, MG_PLUGIN_STATE_INIT_FAILED);
+    g_assert_cmpstr (rec_plugin (r, 0)->error, ==, "refusing to start: test");
+    g_assert_cmpint (g_unlink (r->path), ==, 0);
+  }
+}
+
 static void
 test_load_and_init_failures (Fixture *f, gconstpointer user_data)
 {
@@ -592,7 +640,9 @@ test_load_and_init_failures (Fixture *f, gconstpointer user_data)
     g_assert_false (rec_metric (r, 0)->flags & MG_METRIC_FLAG_ACTIVE);
     for (guint i = 0; i < hdr (r)->n_samples; i++)
       g_assert_cmpuint (rec_value (r, i, 0)->count, ==, 0);
+    g_assert_cmpint (g_unlink (r->path), ==, 0);
   }
+  assert_failed_init_unloaded (f);
 }
 
 static void

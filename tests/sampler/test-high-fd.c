@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Where mg_high_fd (sampler/mg-high-fd.c) puts the descriptors the sampler
+ * and the built-in plugins keep, under each kind of RLIMIT_NOFILE: at or
+ * above the soft limit when the hard one allows (the soft one given back
+ * at once), else from FD_SETSIZE below a limit with room there, so that
+ * the descriptor table every fork copies stays small, else in the top band
+ * below a tight limit, else where it was. Each case runs in a child of its
+ * own, as a hard limit cannot be raised again once lowered. */
+#include <errno.h>
+#include <fcntl.h>
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/select.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mg-high-fd.h"
+
+#define N_KEPT 3
+
+typedef struct {
+  int low;                 /* the number the first descriptor was opened at */
+  int opened[N_KEPT];      /* the number each was opened at */
+  int kept[N_KEPT];        /* where mg_high_fd put each */
+  int low_closed;          /* the opened number was closed */
+  int cloexec;             /* every kept one is close-on-exec */
+  rlim_t soft_after;       /* the soft limit once they are kept */
+  long table;              /* FDSize of /proc/self/status: the descriptor table's slots */
+} Placed;
+
+static long
+table_slots (void)
+{
+  g_autofree char *text = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &text, NULL, NULL)
+      || (line = strstr (text, "\nFDSize:")) == NULL)
+    return -1;
+  return strtol (line + strlen ("\nFDSize:"), NULL, 10);
+}
+
+/* In a child whose RLIMIT_NOFILE is {soft, hard}: N_KEPT descriptors
+ * opened and kept. FALSE when this machine's hard limit is below @hard. */
+static gboolean
+place (rlim_t soft, rlim_t hard, Placed *placed)
+{
+  int fds[2];
+  pid_t pid;
+  int status = 0;
+  ssize_t got;
+
+  g_assert_cmpint (pipe (fds), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      struct rlimit limit = { soft, hard };
+      Placed p = { 0 };
+
+      close (fds[0]);
+      if (setrlimit (RLIMIT_NOFILE, &limit) != 0)
+        _exit (77);
+      p.cloexec = 1;
+      for (int i = 0; i < N_KEPT; i++)
+        {
+          int fd = open ("/dev/null", O_RDONLY);
+          if (i == 0)
+            p.low = fd;
+          p.opened[i] = fd;
+          p.kept[i] = mg_high_fd (fd);
+          if (p.kept[i] != fd)
+            p.low_closed += fcntl (fd, F_GETFD) < 0 && errno == EBADF;
+          if (!(fcntl (p.kept[i], F_GETFD) & FD_CLOEXEC))
+            p.cloexec = 0;
+        }
+      p.soft_after = getrlimit (RLIMIT_NOFILE, &limit) == 0 ? limit.rlim_cur : 0;
+      p.table = table_slots ();
+      _exit (write (fds[1], &p, sizeof p) == (ssize_t) sizeof p ? 0 : 1);
+    }
+  close (fds[1]);
+  got = read (fds[0], placed, sizeof *placed);
+  close (fds[0]);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status));
+  if (WEXITSTATUS (status) == 77)
+    return FALSE;
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_cmpint (got, ==, (ssize_t) sizeof *placed);
+  return TRUE;
+}
+
+static void
+assert_kept_from (const Placed *p, int first, rlim_t soft)
+{
+  for (int i = 0; i < N_KEPT; i++)
+    g_assert_cmpint (p->kept[i], ==, first + i);
+  g_assert_cmpint (p->low, <, 16);
+  g_assert_cmpint (p->low_closed, ==, N_KEPT);
+  g_assert_true (p->cloexec);
+  g_assert_cmpuint (p->soft_after, ==, soft);
+}
+
+/* A tight soft limit below a higher hard one: at MG_HIGH_FD_MIN, above
+ * the soft limit, which the program gets back unchanged. */
+static void
+test_high_fd_above_tight (void)
+{
+  Placed p;
+
+  if (!place (16, 4096, &p))
+    {
+      g_test_skip ("the hard RLIMIT_NOFILE is below 4096 here");
+      return;
+    }
+  assert_kept_from (&p, MG_HIGH_FD_MIN, 16);
+}
+
+/* A soft limit above MG_HIGH_FD_MIN, the hard one higher: at the soft
+ * limit (a stock desktop's 1024). */
+static void
+test_high_fd_above_soft (void)
+{
+  Placed p;
+
+  if (!place (2000, 4096, &p))
+    {
+      g_test_skip ("the hard RLIMIT_NOFILE is below 4096 here");
+      return;
+    }
+  assert_kept_from (&p, 2000, 2000);
+}
+
+/* Soft = hard, with room above FD_SETSIZE: from FD_SETSIZE, not at the
+ * top below the limit, so the table stays at 2048 slots (it was 8192 at
+ * 4032, and 32768 at 19936 under a limit of 20000). */
+static void
+test_high_fd_below_room (void)
+{
+  Placed p;
+
+  if (!place (4096, 4096, &p))
+    {
+      g_test_skip ("the hard RLIMIT_NOFILE is below 4096 here");
+      return;
+    }
+  assert_kept_from (&p, FD_SETSIZE, 4096);
+  g_assert_cmpint (p.table, ==, 2048);
+  /* Just room for the band there. */
+  if (!place (FD_SETSIZE + 64, FD_SETSIZE + 64, &p))
+    return;
+  assert_kept_from (&p, FD_SETSIZE, FD_SETSIZE + 64);
+}
+
+/* Soft = hard, without room above FD_SETSIZE (a service's 1024): the top
+ * 64 numbers below the limit, which the program reaches last. */
+static void
+test_high_fd_below_band (void)
+{
+  Placed p;
+
+  if (!place (1024, 1024, &p))
+    {
+      g_test_skip ("the hard RLIMIT_NOFILE is below 1024 here");
+      return;
+    }
+  assert_kept_from (&p, 1024 - 64, 1024);
+  g_assert_true (place (200, 200, &p));
+  assert_kept_from (&p, 200 - 64, 200);
+}
+
+/* Soft = hard, too tight for a band: where they were. */
+static void
+test_high_fd_stays (void)
+{
+  Placed p;
+
+  g_assert_true (place (40, 40, &p));
+  for (int i = 0; i < N_KEPT; i++)
+    g_assert_cmpint (p.kept[i], ==, p.opened[i]);
+  g_assert_cmpint (p.kept[0], <, 16);
+  g_assert_cmpint (p.low_closed, ==, 0);
+  g_assert_cmpuint (p.soft_after, ==, 40);
+}
+
+/* A soft limit too high to go above (its table would be megabytes): from
+ * FD_SETSIZE. Needs a hard limit above 65536. */
+static void
+test_high_fd_huge (void)
+{
+  Placed p;
+
+  if (!place (100000, 100000, &p))
+    {
+      g_test_skip ("the hard RLIMIT_NOFILE is below 100000 here");
+      return;
+    }
+  assert_kept_from (&p, FD_SETSIZE, 100000);
+  g_assert_cmpint (p.table, ==, 2048);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/sampler/high-fd/above-tight", test_high_fd_above_tight);
+  g_test_add_func ("/sampler/high-fd/above-soft", test_high_fd_above_soft);
+  g_test_add_func ("/sampler/high-fd/below-room", test_high_fd_below_room);
+  g_test_add_func ("/sampler/high-fd/below-band", test_high_fd_below_band);
+  g_test_add_func ("/sampler/high-fd/stays", test_high_fd_stays);
+  g_test_add_func ("/sampler/high-fd/huge", test_high_fd_huge);
+  return g_test_run ();
+}
