@@ -239,6 +239,13 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
   (void) mg_record_touch_next (w);
 }
 
+int64_t
+mg_sampling_life_end (const MgSampler *s)
+{
+  int64_t now = mg_now_ns ();
+  return s->sampling_ended || now <= s->sampling_start_ns ? 0 : now;
+}
+
 void
 mg_sampling_life_slot (MgSampler *s)
 {

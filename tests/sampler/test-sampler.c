@@ -735,8 +735,17 @@ test_fork_short_child (Fixture *f, gconstpointer user_data)
   /* Its record was laid out only at its exit, as at its fork: its parent
    * then, and its start on the real clock as far from its parent's next
    * image's as on the monotonic one (within 5 ms). */
-  const MgRecordHeader *parent = hdr (recs->pdata[recs->pdata[0] == kid ? 1 : 0]);
+  Record *image = recs->pdata[recs->pdata[0] == kid ? 1 : 0];
+  const MgRecordHeader *parent = hdr (image);
   g_assert_cmpint (hdr (kid)->ppid, ==, parent->pid);
+  /* Both were written at their exit without being laid out (composed from
+   * the plan): their tables as a laid-out record's. */
+  g_assert_cmpuint (hdr (kid)->n_metrics, ==, parent->n_metrics);
+  g_assert_cmpstr (rec_metric (kid, 0)->id, ==, rec_metric (image, 0)->id);
+  g_assert_cmpstr (rec_metric (kid, 0)->id, !=, "");
+  g_assert_cmpstr (rec_plugin (kid, 0)->source_id, ==, rec_plugin (image, 0)->source_id);
+  g_assert_cmpstr (rec_plugin (kid, 0)->library, !=, "");
+  g_assert_cmpstr (hdr (kid)->program, ==, parent->program);
   gint64 skew = (hdr (kid)->start_real_ns - parent->start_real_ns)
                 - (hdr (kid)->start_mono_ns - parent->start_mono_ns);
   g_assert_cmpint (ABS (skew), <, 5000000);
