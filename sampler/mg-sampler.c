@@ -100,8 +100,24 @@ mg_sampler_elect (MgSampler *s)
 }
 
 /* The image's program (/proc/self/exe), read once by the constructor:
- * fork children and a failed exec run the same one. */
-static char exe_path[4096];
+ * fork children and a failed exec run the same one. It and the plan's
+ * path are kept on the heap at their length (heap_copy): as two 4 kB
+ * arrays in .bss, each written at its start, they were two pages to
+ * fault in in every process, and pushed the variables after them onto
+ * pages of their own. */
+static const char *exe_path = "";
+
+/* A copy of text[0..len) on the heap, or "" without memory. */
+static const char *
+heap_copy (const char *text, size_t len)
+{
+  char *copy = malloc (len + 1);
+  if (!copy)
+    return "";
+  memcpy (copy, text, len);
+  copy[len] = '\0';
+  return copy;
+}
 
 /* The header's fields from the process and the plan (beyond the
  * layout's). */
@@ -185,8 +201,8 @@ drop_inherited (MgSampler *s)
   s->inherited_map = NULL;
 }
 
-/* The plan's path, as the constructor found it. */
-static char plan_path[4096];
+/* The plan's path, as the constructor found it (heap_copy). */
+static const char *plan_path = "";
 
 /* False once the run has ended: its front end removed the plan with the
  * run folder. A record made later (a daemon that outlived the program)
@@ -832,8 +848,9 @@ env_is_one (const char *name)
 static bool
 skipped (const MgPlan *plan)
 {
-  ssize_t n = readlink ("/proc/self/exe", exe_path, sizeof exe_path - 1);
-  exe_path[n > 0 ? n : 0] = '\0';
+  char path[4096];
+  ssize_t n = readlink ("/proc/self/exe", path, sizeof path - 1);
+  exe_path = heap_copy (path, n > 0 ? (size_t) n : 0);
   return mg_plan_skips (plan, exe_path) || mg_plan_skips (plan, program_invocation_name);
 }
 
@@ -856,10 +873,7 @@ mg_sampler_constructor (void)
       mg_log ("METROGRAPH_PLAN is not set; running unprofiled");
       return;
     }
-  /* Its bytes only: zeroing the rest of the 4 kB was a page fault more. */
-  size_t path_len = strnlen (path, sizeof plan_path - 1);
-  memcpy (plan_path, path, path_len);
-  plan_path[path_len] = '\0';
+  plan_path = heap_copy (path, strnlen (path, 4095));
   /* One look at the plan in the common case: a plan that can be read is
    * there, and has nothing to restore. */
   bool readable = access (path, R_OK) == 0;
