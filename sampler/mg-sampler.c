@@ -46,6 +46,11 @@ launcher_number (const char *const *vars, size_t n_vars)
   return -1;
 }
 
+/* The rank, read by the constructor (the launcher sets it before main):
+ * five lookups of the environment, once a process rather than again for
+ * its record. */
+static int start_rank = -1;
+
 static int
 mpi_rank (void)
 {
@@ -125,7 +130,7 @@ static void
 fill_header_fields (const MgSampler *s, MgRecordHeader *h)
 {
   h->ppid = (int32_t) getppid ();
-  h->rank = mpi_rank ();
+  h->rank = start_rank;
   h->world_size = mpi_world_size ();
   if (s->leader)
     h->flags |= MG_RECORD_FLAG_NODE_LEADER;
@@ -898,9 +903,10 @@ mg_sampler_constructor (void)
     return;
   /* --select-ranks: the launcher's rank variables are set before main, so
    * an unselected rank runs untouched: no record, no plugins, no thread. */
-  if (!mg_plan_selects_rank (&s->plan, mpi_rank ()))
+  start_rank = mpi_rank ();
+  if (!mg_plan_selects_rank (&s->plan, start_rank))
     {
-      mg_log ("rank %d is not selected; running unprofiled", mpi_rank ());
+      mg_log ("rank %d is not selected; running unprofiled", start_rank);
       mg_plan_clear (&s->plan);
       return;
     }

@@ -520,7 +520,7 @@ int
 mg_sampling_start_thread (MgSampler *s)
 {
   pthread_attr_t attr;
-  sigset_t all, old;
+  sigset_t all;
 
   /* A thread called off before it began (then a failed exec) must have
    * returned before the next one's state is reset, or it would begin as
@@ -537,13 +537,15 @@ mg_sampling_start_thread (MgSampler *s)
   mg_round_threads_reset ();
 
   /* The thread blocks every signal, so the program's handlers always run on
-   * its own threads and its system calls never see our wake-ups. */
+   * its own threads and its system calls never see our wake-ups. Given
+   * as the thread's own mask, not by blocking the creator's around the
+   * creation: two system calls fewer on the program's path, and no
+   * moment with the program's signals blocked. */
   pthread_attr_init (&attr);
   pthread_attr_setstacksize (&attr, 1 << 20);
   sigfillset (&all);
-  pthread_sigmask (SIG_SETMASK, &all, &old);
+  pthread_attr_setsigmask_np (&attr, &all);
   int rc = pthread_create (&s->thread, &attr, thread_main, s);
-  pthread_sigmask (SIG_SETMASK, &old, NULL);
   pthread_attr_destroy (&attr);
   s->thread_started = rc == 0;
   return rc;
