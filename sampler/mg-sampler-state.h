@@ -99,6 +99,10 @@ typedef struct {
 
   pthread_t thread;
   bool thread_started;
+  /* The thread was started on its creator's CPU; thread_cpus: the mask it
+   * takes back when it wakes for its work (mg-sampling.c). */
+  bool thread_pinned;
+  cpu_set_t thread_cpus;
   /* MG_THREAD_* : a thread the process's end finds not yet begun (a short
    * process on a loaded machine) is called off, not waited for. */
   int thread_state;
