@@ -321,18 +321,22 @@ pwrite_all (int fd, const char *buf, uint64_t len, uint64_t offset)
   return 0;
 }
 
-int
-mg_record_write_out (const MgRecordWriter *w, char *err, size_t err_len)
+/* Writes bytes [MG_RECORD_MAGIC_LEN, end) of a record: 0 or an errno. */
+typedef int (*BodyWriter) (int fd, const void *src, uint64_t end);
+
+/* The file of a record whose header is h (as laid out: its magic, pid,
+ * host, run id) and whose bytes up to end the body writer gives: at its
+ * full size (a hole past end), the magic last, so that a reader never sees
+ * it before the rest. On failure the header holds the reason. */
+static int
+write_file (const char *path, const MgRecordHeader *h, uint64_t end, BodyWriter body,
+            const void *src, char *err, size_t err_len)
 {
-  if (!w->in_memory)
-    return 0;
-  const MgRecordHeader *h = w->header;
-  uint64_t end = h->samples_offset + (uint64_t) h->n_samples * h->sample_stride;
-  int fd = open (w->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
     {
       int e = errno;
-      snprintf (err, err_len, "cannot create record %s: %s", w->path, strerror (e));
+      snprintf (err, err_len, "cannot create record %s: %s", path, strerror (e));
       return -e;
     }
   struct rlimit fsize = { RLIM_INFINITY, RLIM_INFINITY };
@@ -343,19 +347,17 @@ mg_record_write_out (const MgRecordWriter *w, char *err, size_t err_len)
     e = EFBIG;
   else if (ftruncate (fd, (off_t) h->file_size) != 0)
     e = errno;
-  /* The magic last: a reader never sees it before the rest. */
   if (e == 0)
-    e = pwrite_all (fd, (const char *) w->map + MG_RECORD_MAGIC_LEN, end - MG_RECORD_MAGIC_LEN,
-                    MG_RECORD_MAGIC_LEN);
+    e = body (fd, src, end);
   if (e == 0)
-    e = pwrite_all (fd, (const char *) w->map, MG_RECORD_MAGIC_LEN, 0);
+    e = pwrite_all (fd, h->magic, MG_RECORD_MAGIC_LEN, 0);
   if (e != 0)
     {
       char host[sizeof h->host], run_id[sizeof h->run_id];
       memcpy (host, h->host, sizeof host);
       memcpy (run_id, h->run_id, sizeof run_id);
       host[sizeof host - 1] = run_id[sizeof run_id - 1] = '\0';
-      snprintf (err, err_len, "cannot allocate record %s (%llu bytes): %s", w->path,
+      snprintf (err, err_len, "cannot allocate record %s (%llu bytes): %s", path,
                 (unsigned long long) end, strerror (e));
       write_reason (fd, &fsize, e, err, h->pid, host, run_id, h->start_mono_ns);
       close (fd);
@@ -363,6 +365,119 @@ mg_record_write_out (const MgRecordWriter *w, char *err, size_t err_len)
     }
   close (fd);
   return 0;
+}
+
+static int
+write_mapped (int fd, const void *map, uint64_t end)
+{
+  return pwrite_all (fd, (const char *) map + MG_RECORD_MAGIC_LEN, end - MG_RECORD_MAGIC_LEN,
+                     MG_RECORD_MAGIC_LEN);
+}
+
+int
+mg_record_write_out (const MgRecordWriter *w, char *err, size_t err_len)
+{
+  if (!w->in_memory)
+    return 0;
+  const MgRecordHeader *h = w->header;
+  uint64_t end = h->samples_offset + (uint64_t) h->n_samples * h->sample_stride;
+  return write_file (w->path, h, end, write_mapped, w->map, err, err_len);
+}
+
+typedef struct {
+  const MgRecordHeader *h;
+  const MgRecordComposer *c;
+} Composed;
+
+/* Copies the part of [at, at + len) of the record, held in src, that lies
+ * in [from, to) into buf (which holds [from, to)). */
+static void
+copy_part (char *buf, uint64_t from, uint64_t to, const void *src, uint64_t at, uint64_t len)
+{
+  uint64_t lo = at > from ? at : from;
+  uint64_t hi = at + len < to ? at + len : to;
+  if (lo < hi)
+    memcpy (buf + (lo - from), (const char *) src + (lo - at), hi - lo);
+}
+
+/* The first of n entries of size bytes from offset that ends after from. */
+static uint64_t
+first_entry (uint64_t offset, uint64_t size, uint64_t from)
+{
+  return from > offset ? (from - offset) / size : 0;
+}
+
+/* Bytes [from, to) of the composed record into buf: zeros but the header,
+ * the entries the composer fills and the slot. */
+static void
+compose_range (const Composed *k, char *buf, uint64_t from, uint64_t to)
+{
+  const MgRecordHeader *h = k->h;
+  const MgRecordComposer *c = k->c;
+  memset (buf, 0, to - from);
+  copy_part (buf, from, to, h, 0, sizeof *h);
+  for (uint64_t i = first_entry (h->plugins_offset, sizeof (MgRecordPlugin), from);
+       i < h->n_plugins && h->plugins_offset + i * sizeof (MgRecordPlugin) < to; i++)
+    {
+      MgRecordPlugin e;
+      memset (&e, 0, sizeof e);
+      c->plugin (c->data, (uint32_t) i, &e);
+      copy_part (buf, from, to, &e, h->plugins_offset + i * sizeof e, sizeof e);
+    }
+  for (uint64_t i = first_entry (h->metrics_offset, sizeof (MgRecordMetric), from);
+       i < h->n_metrics && h->metrics_offset + i * sizeof (MgRecordMetric) < to; i++)
+    {
+      MgRecordMetric e;
+      memset (&e, 0, sizeof e);
+      c->metric (c->data, (uint32_t) i, &e);
+      copy_part (buf, from, to, &e, h->metrics_offset + i * sizeof e, sizeof e);
+    }
+  if (h->n_samples > 0)
+    {
+      MgRecordSample slot = { c->slot_start_ns, c->slot_end_ns, 1, 0 };
+      copy_part (buf, from, to, &slot, h->samples_offset, sizeof slot);
+    }
+}
+
+/* A page's worth at a time: the buffer stays within the stack the process
+ * has used already (a bigger one was page faults of its own). */
+enum { COMPOSE_CHUNK = 4096 };
+
+static int
+write_composed (int fd, const void *src, uint64_t end)
+{
+  char buf[COMPOSE_CHUNK];
+  for (uint64_t at = MG_RECORD_MAGIC_LEN; at < end;)
+    {
+      uint64_t next = (at / COMPOSE_CHUNK + 1) * COMPOSE_CHUNK;
+      if (next > end)
+        next = end;
+      compose_range (src, buf, at, next);
+      int e = pwrite_all (fd, buf, next - at, at);
+      if (e != 0)
+        return e;
+      at = next;
+    }
+  return 0;
+}
+
+int
+mg_record_write_composed (const char *dir, const char *host, const char *run_id, int pid,
+                          int64_t start_mono_ns, uint32_t n_plugins, uint32_t n_metrics,
+                          uint32_t capacity, uint32_t max_stacks, const MgRecordComposer *c,
+                          char *err, size_t err_len)
+{
+  MgRecordWriter w;
+  MgRecordHeader h;
+  int e = lay_out (&w, &h, dir, host, run_id, pid, start_mono_ns, n_plugins, n_metrics, capacity,
+                   max_stacks, err, err_len);
+  if (e != 0)
+    return e;
+  c->header (c->data, &h);
+  h.n_samples = c->slot_end_ns > 0 && h.capacity > 0 ? 1 : 0;
+  Composed k = { &h, c };
+  uint64_t end = h.samples_offset + (uint64_t) h.n_samples * h.sample_stride;
+  return write_file (w.path, &h, end, write_composed, &k, err, err_len);
 }
 
 int

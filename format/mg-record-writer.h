@@ -80,6 +80,30 @@ int mg_record_materialize (MgRecordWriter *w, uint32_t head_slots, char *err, si
  * tables, committed slots), the magic last; no mapping, no page fault.
  * On failure as mg_record_create. 0 on a record already a file. */
 int mg_record_write_out (const MgRecordWriter *w, char *err, size_t err_len);
+/* How mg_record_write_composed fills a record it never lays out in
+ * memory: @header completes the header after the layout's fields (pid,
+ * host, run id, sizes), @plugin and @metric each table entry (given
+ * zeroed), and when slot_end_ns > 0 the record has one slot,
+ * (slot_start_ns, slot_end_ns], without values (a life only). */
+typedef struct {
+  void (*header) (void *data, MgRecordHeader *h);
+  void (*plugin) (void *data, uint32_t index, MgRecordPlugin *entry);
+  void (*metric) (void *data, uint32_t index, MgRecordMetric *entry);
+  int64_t slot_start_ns;
+  int64_t slot_end_ns;
+  void *data;
+} MgRecordComposer;
+
+/* The record mg_record_create_in_memory would lay out, filled by @c and
+ * written straight to its file as mg_record_write_out writes it (the
+ * same bytes, the magic last), a page at a time from a buffer on the
+ * stack: a process that ends before its record was needed never zeroes
+ * and writes the pages of a layout (ten for the default plan) only to
+ * copy them out. Errors as mg_record_write_out's. */
+int mg_record_write_composed (const char *dir, const char *host, const char *run_id, int pid,
+                              int64_t start_mono_ns, uint32_t n_plugins, uint32_t n_metrics,
+                              uint32_t capacity, uint32_t max_stacks, const MgRecordComposer *c,
+                              char *err, size_t err_len);
 /* Unmaps without touching the file (a fork child drops its parent's record). */
 void mg_record_forget (MgRecordWriter *w);
 

@@ -21,7 +21,8 @@ MG_EXPORT void metrograph_sampler_release_record (void);
 static bool
 has_record (const MgSampler *s)
 {
-  return s->sampling && !s->finished && s->rec.header != NULL && mg_sampler_owns_process ();
+  return s->sampling && !s->finished && (s->rec.header != NULL || s->record_pending)
+         && mg_sampler_owns_process ();
 }
 
 int
@@ -33,6 +34,14 @@ metrograph_sampler_hold_record (MgMpiHandoff *out)
     out->record_dir = s->plan.record_dir;
   if (held || !has_record (s) || !mg_sampler_lock_round (s))
     return -1;
+  /* A rank that finalizes before its thread laid out its record (a
+   * quarter interval in) lays it out now, under the lock as the thread
+   * does. */
+  if (s->record_pending && !mg_sampler_ensure_record (s))
+    {
+      pthread_mutex_unlock (&s->lock);
+      return -1;
+    }
   /* A rank that finalizes before its first round: its record becomes a
    * file first, as at a round (sampler.md, "Lifecycle of a process"). */
   mg_sampler_materialize (s, MG_RECORD_HEAD_SLOTS);

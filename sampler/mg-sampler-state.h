@@ -43,6 +43,8 @@ typedef struct {
   bool active;        /* sampled (or backfilled) by this process */
   int64_t prev_ns;    /* where its previous sample's span ended (divide) */
   int64_t read_ns;    /* when this round's value was read (divide) */
+  bool ended_active;  /* active when a record composed at the end was
+                         begun (mg-sampler.c, compose_at_end) */
 } MgMetricRt;
 
 enum {
@@ -97,6 +99,10 @@ typedef struct {
 
   pthread_t thread;
   bool thread_started;
+  /* The thread was started on its creator's CPU; thread_cpus: the mask it
+   * takes back when it wakes for its work (mg-sampling.c). */
+  bool thread_pinned;
+  cpu_set_t thread_cpus;
   /* MG_THREAD_* : a thread the process's end finds not yet begun (a short
    * process on a loaded machine) is called off, not waited for. */
   int thread_state;
@@ -156,6 +162,9 @@ MG_INTERNAL void mg_sampling_final_round (MgSampler *s);
  * Safe while the thread is still loading the plugins (it writes no slot
  * before it is done); none before start_after_ms or after stop_after_ms. */
 MG_INTERNAL void mg_sampling_life_slot (MgSampler *s);
+/* Where that slot of a record not laid out yet would end: now, or 0 when
+ * it would have none. */
+MG_INTERNAL int64_t mg_sampling_life_end (const MgSampler *s);
 MG_INTERNAL void mg_sampling_backfill (MgSampler *s);
 MG_INTERNAL int mg_sampling_start_thread (MgSampler *s);
 /* Asks the thread to stop and wakes it; the caller holds s->lock. */

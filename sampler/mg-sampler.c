@@ -46,6 +46,11 @@ launcher_number (const char *const *vars, size_t n_vars)
   return -1;
 }
 
+/* The rank, read by the constructor (the launcher sets it before main):
+ * five lookups of the environment, once a process rather than again for
+ * its record. */
+static int start_rank = -1;
+
 static int
 mpi_rank (void)
 {
@@ -100,15 +105,32 @@ mg_sampler_elect (MgSampler *s)
 }
 
 /* The image's program (/proc/self/exe), read once by the constructor:
- * fork children and a failed exec run the same one. */
-static char exe_path[4096];
+ * fork children and a failed exec run the same one. It and the plan's
+ * path are kept on the heap at their length (heap_copy): as two 4 kB
+ * arrays in .bss, each written at its start, they were two pages to
+ * fault in in every process, and pushed the variables after them onto
+ * pages of their own. */
+static const char *exe_path = "";
 
-static void
-fill_tables (MgSampler *s)
+/* A copy of text[0..len) on the heap, or "" without memory. */
+static const char *
+heap_copy (const char *text, size_t len)
 {
-  MgRecordHeader *h = s->rec.header;
+  char *copy = malloc (len + 1);
+  if (!copy)
+    return "";
+  memcpy (copy, text, len);
+  copy[len] = '\0';
+  return copy;
+}
+
+/* The header's fields from the process and the plan (beyond the
+ * layout's). */
+static void
+fill_header_fields (const MgSampler *s, MgRecordHeader *h)
+{
   h->ppid = (int32_t) getppid ();
-  h->rank = mpi_rank ();
+  h->rank = start_rank;
   h->world_size = mpi_world_size ();
   if (s->leader)
     h->flags |= MG_RECORD_FLAG_NODE_LEADER;
@@ -118,27 +140,38 @@ fill_tables (MgSampler *s)
   clock_gettime (CLOCK_REALTIME, &rt);
   h->start_real_ns = (int64_t) rt.tv_sec * 1000000000 + rt.tv_nsec;
   h->interval_start_ns = h->interval_ns = (uint64_t) s->plan.interval_ms * 1000000;
+}
 
+static void
+fill_plugin_entry (const MgSampler *s, size_t i, MgRecordPlugin *rp)
+{
+  mg_record_copy_str (rp->source_id, sizeof rp->source_id, s->plan.sources[i].id);
+  mg_record_copy_str (rp->library, sizeof rp->library, s->plan.sources[i].library);
+}
+
+static void
+fill_metric_entry (const MgSampler *s, size_t m, MgRecordMetric *rm)
+{
+  const MgPlanMetric *pm = &s->plan.metrics[m];
+  mg_record_copy_str (rm->id, sizeof rm->id, pm->id);
+  rm->plan_index = (uint32_t) m;
+  rm->plugin_index = pm->source;
+  rm->flags = (pm->is_double ? MG_METRIC_FLAG_DOUBLE : 0u)
+              | (pm->one_per_node ? MG_METRIC_FLAG_ONE_PER_NODE : 0u)
+              | (pm->backfill ? MG_METRIC_FLAG_BACKFILL : 0u)
+              | (pm->divide ? MG_METRIC_FLAG_DIVIDE : 0u)
+              | (pm->percent ? MG_METRIC_FLAG_PERCENT : 0u)
+              | (pm->single_value ? MG_METRIC_FLAG_SINGLE_VALUE : 0u);
+}
+
+static void
+fill_tables (MgSampler *s)
+{
+  fill_header_fields (s, s->rec.header);
   for (size_t i = 0; i < s->plan.n_sources; i++)
-    {
-      MgRecordPlugin *rp = &s->rec.plugins[i];
-      mg_record_copy_str (rp->source_id, sizeof rp->source_id, s->plan.sources[i].id);
-      mg_record_copy_str (rp->library, sizeof rp->library, s->plan.sources[i].library);
-    }
+    fill_plugin_entry (s, i, &s->rec.plugins[i]);
   for (size_t m = 0; m < s->plan.n_metrics; m++)
-    {
-      const MgPlanMetric *pm = &s->plan.metrics[m];
-      MgRecordMetric *rm = &s->rec.metrics[m];
-      mg_record_copy_str (rm->id, sizeof rm->id, pm->id);
-      rm->plan_index = (uint32_t) m;
-      rm->plugin_index = pm->source;
-      rm->flags = (pm->is_double ? MG_METRIC_FLAG_DOUBLE : 0u)
-                  | (pm->one_per_node ? MG_METRIC_FLAG_ONE_PER_NODE : 0u)
-                  | (pm->backfill ? MG_METRIC_FLAG_BACKFILL : 0u)
-                  | (pm->divide ? MG_METRIC_FLAG_DIVIDE : 0u)
-                  | (pm->percent ? MG_METRIC_FLAG_PERCENT : 0u)
-                  | (pm->single_value ? MG_METRIC_FLAG_SINGLE_VALUE : 0u);
-    }
+    fill_metric_entry (s, m, &s->rec.metrics[m]);
 }
 
 /* in_memory: the record becomes a file only if the process lives to its
@@ -173,8 +206,8 @@ drop_inherited (MgSampler *s)
   s->inherited_map = NULL;
 }
 
-/* The plan's path, as the constructor found it. */
-static char plan_path[4096];
+/* The plan's path, as the constructor found it (heap_copy). */
+static const char *plan_path = "";
 
 /* False once the run has ended: its front end removed the plan with the
  * run folder. A record made later (a daemon that outlived the program)
@@ -213,6 +246,10 @@ mg_sampler_materialize (MgSampler *s, uint32_t head_slots)
 static void
 copy_parent_states (const MgSampler *s, MgRecordPlugin *plugins)
 {
+  /* An exec'd image's own record: no parent, its plugins not loaded yet
+   * (the layout's states). */
+  if (!s->pending_plugins)
+    return;
   for (size_t i = 0; i < s->plan.n_sources; i++)
     {
       const MgPluginRt *p = &s->plugins[i];
@@ -266,6 +303,71 @@ free_stub (MgSampler *s)
   memset (&s->rec, 0, sizeof s->rec);
 }
 
+/* A pending record that ends with the process's life only is never laid
+ * out: install_stub takes the end's writes (the plugins' states, the end's
+ * fields), and finish writes the record composed from them and the plan
+ * (mg_record_write_composed), the bytes mg_sampler_ensure_record and
+ * mg_record_write_out would have written. */
+static bool compose_record;
+static int64_t composed_slot_end_ns;
+
+static void
+compose_header (void *data, MgRecordHeader *h)
+{
+  const MgSampler *s = data;
+  fill_header_fields (s, h);
+  /* As mg_sampler_ensure_record: its parent at its start, and its start
+   * on the real clock. */
+  h->ppid = s->pending_ppid;
+  h->start_real_ns -= mg_now_ns () - s->start_ns;
+  h->flags |= stub_header.flags;
+  h->end_mono_ns = stub_header.end_mono_ns;
+  h->end_status = stub_header.end_status;
+  h->state = stub_header.state;
+}
+
+static void
+compose_plugin (void *data, uint32_t i, MgRecordPlugin *rp)
+{
+  /* A fork child's: its parent's states, then its own stop and cleanup. */
+  if (stub_plugins)
+    *rp = stub_plugins[i];
+  else
+    fill_plugin_entry (data, i, rp);
+}
+
+static void
+compose_metric (void *data, uint32_t m, MgRecordMetric *rm)
+{
+  const MgSampler *s = data;
+  fill_metric_entry (s, m, rm);
+  if (s->metrics[m].ended_active)
+    rm->flags |= MG_METRIC_FLAG_ACTIVE;
+}
+
+static void
+compose_at_end (MgSampler *s)
+{
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    s->metrics[m].ended_active = s->metrics[m].active;
+  install_stub (s);
+  compose_record = true;
+  composed_slot_end_ns = 0;
+}
+
+static void
+write_composed (MgSampler *s)
+{
+  char err[512];
+  MgRecordComposer c = { compose_header, compose_plugin, compose_metric,
+                         s->sampling_start_ns, composed_slot_end_ns, s };
+  if (mg_record_write_composed (s->plan.record_dir, s->host, s->plan.run_id, s->pid, s->start_ns,
+                                (uint32_t) s->plan.n_sources, (uint32_t) s->plan.n_metrics,
+                                (uint32_t) s->plan.samples, s->rec.max_stacks, &c, err,
+                                sizeof err) != 0)
+    mg_log ("%s; running unprofiled", err);
+}
+
 bool
 mg_sampler_ensure_record (MgSampler *s)
 {
@@ -286,6 +388,38 @@ mg_sampler_ensure_record (MgSampler *s)
     if (s->metrics[m].active)
       s->rec.metrics[m].flags |= MG_METRIC_FLAG_ACTIVE;
   return true;
+}
+
+/* No record yet: only the writer's pointers are cleared (its 4 KB path
+ * is left, a page more to touch for nothing). */
+static void
+clear_record (MgSampler *s)
+{
+  s->rec.map = NULL;
+  s->rec.size = 0;
+  s->rec.header = NULL;
+  s->rec.plugins = NULL;
+  s->rec.metrics = NULL;
+  s->rec.stacks = NULL;
+  s->rec.in_memory = false;
+  s->rec.max_stacks = mg_stacks_table_size (s);
+  s->record_failed = false;
+}
+
+/* A descendant's record waits, as a fork child's does, for its thread's
+ * first wake-up (a quarter interval in, before the plugins load) or its
+ * end: one that execs before (env, nice, a shell's exec, a wrapper)
+ * never lays it out, and the layout's pages (the header, the tables: ten
+ * pages zeroed and written for the default plan) are not on the
+ * constructor's path. Its own record: no parent's plugin states. */
+static void
+defer_record (MgSampler *s)
+{
+  clear_record (s);
+  s->pending_plugins = NULL;
+  s->pending_was_leader = false;
+  s->pending_ppid = (int) getppid ();
+  s->record_pending = true;
 }
 
 static void
@@ -320,7 +454,6 @@ end_before_plugin_statics (int source)
 static void
 begin (MgSampler *s)
 {
-  s->pid = getpid ();
   bool deferred = mg_plugins_deferrable (s);
   if (!deferred)
     mg_sampler_elect (s);
@@ -329,7 +462,9 @@ begin (MgSampler *s)
    * descendants, often many and short, only once they live to their
    * first round or end by exit. */
   s->start_ns = mg_now_ns ();
-  if (!create_record (s, deferred))
+  if (deferred)
+    defer_record (s);
+  else if (!create_record (s, false))
     return;
   mg_scorep_statics_set_hook (end_before_plugin_statics);
   /* The sampler thread loads the plugins before its first round: a
@@ -457,16 +592,7 @@ atfork_child (void)
    * from the same record, still mapped, as the parent's would have been. */
   s->pending_ppid = parent_pid;
   s->start_ns = mg_now_ns ();
-  s->record_failed = false;
-  /* No record yet (the writer's 4 KB path is left: only its pointers). */
-  s->rec.map = NULL;
-  s->rec.size = 0;
-  s->rec.header = NULL;
-  s->rec.plugins = NULL;
-  s->rec.metrics = NULL;
-  s->rec.stacks = NULL;
-  s->rec.in_memory = false;
-  s->rec.max_stacks = mg_stacks_table_size (s);
+  clear_record (s);
   for (size_t i = 0; i < s->plan.n_sources; i++)
     if (was_leader && s->plugins[i].leader_only)
       s->plugins[i].initialised = false;
@@ -566,11 +692,15 @@ end_plugins (MgSampler *s, bool final_round, bool ending_now)
   if (__atomic_exchange_n (&plugins_ended, 1, __ATOMIC_ACQ_REL))
     return plugins_stopped;
   bool stopped = plugins_stopped = stop_thread (s, ending_now);
-  /* A fork child ending before its first round: its record is laid out
-   * now if it exits (it holds its life); an exec needs none. */
+  /* Ending before its record was laid out (a fork child before its
+   * first round, an exec'd image before its thread's first wake-up): an
+   * exit writes it at the end, composed (it holds its life only); an exec
+   * needs none. */
   if (stopped && s->record_pending)
     {
-      if (final_round)
+      if (final_round && life_only (s))
+        compose_at_end (s);
+      else if (final_round)
         mg_sampler_ensure_record (s);
       else
         install_stub (s);
@@ -594,7 +724,10 @@ end_plugins (MgSampler *s, bool final_round, bool ending_now)
         {
           for (size_t m = 0; m < s->plan.n_metrics; m++)
             s->metrics[m].active = false;
-          mg_sampling_life_slot (s);
+          if (compose_record)
+            composed_slot_end_ns = mg_sampling_life_end (s);
+          else
+            mg_sampling_life_slot (s);
         }
       else if (final_round)
         mg_sampling_final_round (s);
@@ -643,6 +776,12 @@ finish (MgRecordState state, int status, bool ending_now)
   h->end_mono_ns = mg_now_ns ();
   h->end_status = status;
   __atomic_store_n (&h->state, (uint32_t) state, __ATOMIC_RELEASE);
+  if (compose_record)
+    {
+      compose_record = false;
+      if (state == MG_RECORD_STATE_EXITED && run_goes_on (s))
+        write_composed (s);
+    }
   /* Still in memory at exit (it ended with its life only, or its thread
    * could not be stopped): written out whole, with its end, in five
    * system calls. An exec leaves it: the next image has its own. */
@@ -694,6 +833,7 @@ mg_sampler_restart (void)
   drop_inherited (s);
   s->sampling = false;
   plugins_ended = 0;
+  s->pid = getpid ();
   begin (s);
 }
 
@@ -713,8 +853,9 @@ env_is_one (const char *name)
 static bool
 skipped (const MgPlan *plan)
 {
-  ssize_t n = readlink ("/proc/self/exe", exe_path, sizeof exe_path - 1);
-  exe_path[n > 0 ? n : 0] = '\0';
+  char path[4096];
+  ssize_t n = readlink ("/proc/self/exe", path, sizeof path - 1);
+  exe_path = heap_copy (path, n > 0 ? (size_t) n : 0);
   return mg_plan_skips (plan, exe_path) || mg_plan_skips (plan, program_invocation_name);
 }
 
@@ -737,10 +878,7 @@ mg_sampler_constructor (void)
       mg_log ("METROGRAPH_PLAN is not set; running unprofiled");
       return;
     }
-  /* Its bytes only: zeroing the rest of the 4 kB was a page fault more. */
-  size_t path_len = strnlen (path, sizeof plan_path - 1);
-  memcpy (plan_path, path, path_len);
-  plan_path[path_len] = '\0';
+  plan_path = heap_copy (path, strnlen (path, 4095));
   /* One look at the plan in the common case: a plan that can be read is
    * there, and has nothing to restore. */
   bool readable = access (path, R_OK) == 0;
@@ -765,9 +903,10 @@ mg_sampler_constructor (void)
     return;
   /* --select-ranks: the launcher's rank variables are set before main, so
    * an unselected rank runs untouched: no record, no plugins, no thread. */
-  if (!mg_plan_selects_rank (&s->plan, mpi_rank ()))
+  start_rank = mpi_rank ();
+  if (!mg_plan_selects_rank (&s->plan, start_rank))
     {
-      mg_log ("rank %d is not selected; running unprofiled", mpi_rank ());
+      mg_log ("rank %d is not selected; running unprofiled", start_rank);
       mg_plan_clear (&s->plan);
       return;
     }

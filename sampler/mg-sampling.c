@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <fcntl.h>
@@ -239,6 +240,13 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
   (void) mg_record_touch_next (w);
 }
 
+int64_t
+mg_sampling_life_end (const MgSampler *s)
+{
+  int64_t now = mg_now_ns ();
+  return s->sampling_ended || now <= s->sampling_start_ns ? 0 : now;
+}
+
 void
 mg_sampling_life_slot (MgSampler *s)
 {
@@ -400,6 +408,20 @@ exit_for_program (MgSampler *s)
   exit (0);
 }
 
+/* Back to the mask a pinned thread (or its creator) had; to every CPU
+ * (the kernel keeps to those the cpuset allows) should that mask no longer
+ * be allowed, never left on one CPU. */
+static void
+unpin (const cpu_set_t *mask)
+{
+  if (sched_setaffinity (0, sizeof *mask, mask) != 0)
+    {
+      cpu_set_t any;
+      memset (&any, 0xff, sizeof any);
+      sched_setaffinity (0, sizeof any, &any);
+    }
+}
+
 static void *
 thread_main (void *data)
 {
@@ -435,6 +457,8 @@ thread_main (void *data)
    * lock for them. */
   else if (s->record_pending)
     sleep_until (s, next < stop_at ? next : stop_at);
+  if (s->thread_pinned)
+    unpin (&s->thread_cpus);
   mg_plugin_guard_thread_init ();
   mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
   pthread_mutex_lock (&s->lock);
@@ -509,11 +533,38 @@ thread_main (void *data)
   return NULL;
 }
 
+/* A thread that sleeps first (a descendant's, a fork child's: most such
+ * processes exec or exit before it wakes) is started on the CPU its
+ * creator runs on: the creator's mask is narrowed to that CPU around the
+ * pthread_create only (the new thread inherits it), and the thread takes
+ * the creator's mask back when it wakes for its work. Started on another
+ * CPU, it was a wake-up there, and the exec (which waits for every other
+ * thread to die) or the exit waited for that CPU to run it out: a bash
+ * loop of 20 profiled /bin/true took 3-4 ms less wall time and 1.8-2.4 ms
+ * less CPU so (docs/sampler.md, "Cost"). */
+static bool
+pin_to_this_cpu (MgSampler *s)
+{
+  cpu_set_t one;
+  s->thread_pinned = false;
+  if (!s->plugins_pending && !s->record_pending)
+    return false;
+  int cpu = sched_getcpu ();
+  if (cpu < 0 || cpu >= CPU_SETSIZE
+      || sched_getaffinity (0, sizeof s->thread_cpus, &s->thread_cpus) != 0
+      || !CPU_ISSET (cpu, &s->thread_cpus))
+    return false;
+  CPU_ZERO (&one);
+  CPU_SET (cpu, &one);
+  s->thread_pinned = sched_setaffinity (0, sizeof one, &one) == 0;
+  return s->thread_pinned;
+}
+
 int
 mg_sampling_start_thread (MgSampler *s)
 {
   pthread_attr_t attr;
-  sigset_t all, old;
+  sigset_t all;
 
   /* A thread called off before it began (then a failed exec) must have
    * returned before the next one's state is reset, or it would begin as
@@ -530,13 +581,18 @@ mg_sampling_start_thread (MgSampler *s)
   mg_round_threads_reset ();
 
   /* The thread blocks every signal, so the program's handlers always run on
-   * its own threads and its system calls never see our wake-ups. */
+   * its own threads and its system calls never see our wake-ups. Given
+   * as the thread's own mask, not by blocking the creator's around the
+   * creation: two system calls fewer on the program's path, and no
+   * moment with the program's signals blocked. */
   pthread_attr_init (&attr);
   pthread_attr_setstacksize (&attr, 1 << 20);
   sigfillset (&all);
-  pthread_sigmask (SIG_SETMASK, &all, &old);
+  pthread_attr_setsigmask_np (&attr, &all);
+  bool pinned = pin_to_this_cpu (s);
   int rc = pthread_create (&s->thread, &attr, thread_main, s);
-  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  if (pinned)
+    unpin (&s->thread_cpus);
   pthread_attr_destroy (&attr);
   s->thread_started = rc == 0;
   return rc;

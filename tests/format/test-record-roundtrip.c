@@ -518,6 +518,133 @@ test_roundtrip_end_and_resident (void)
   g_unlink (path);
 }
 
+/* What a record composed at the end fills in (the same for the record
+ * laid out in memory). */
+static void
+composed_header (void *data, MgRecordHeader *h)
+{
+  (void) data;
+  h->ppid = 41;
+  h->rank = 3;
+  h->world_size = 8;
+  mg_record_copy_str (h->program, sizeof h->program, "/bin/true");
+  h->start_real_ns = 1700000000 * S;
+  h->interval_start_ns = h->interval_ns = 20000000;
+  h->flags |= MG_RECORD_FLAG_SAMPLING_ENDED;
+  h->end_mono_ns = 5 * S;
+  h->end_status = 7;
+  h->state = MG_RECORD_STATE_EXITED;
+}
+
+static void
+composed_plugin (void *data, uint32_t i, MgRecordPlugin *e)
+{
+  (void) data;
+  g_snprintf (e->source_id, sizeof e->source_id, "org.example.source%u", i);
+  g_snprintf (e->library, sizeof e->library, "/usr/lib/libsource%u.so", i);
+  e->state = i % 3 == 0 ? MG_PLUGIN_STATE_ACTIVE : MG_PLUGIN_STATE_UNUSED;
+  e->error_code = (int32_t) i;
+}
+
+static void
+composed_metric (void *data, uint32_t m, MgRecordMetric *e)
+{
+  (void) data;
+  g_snprintf (e->id, sizeof e->id, "org.example.metric.%u", m);
+  e->plan_index = m;
+  e->plugin_index = m % 10;
+  e->flags = MG_METRIC_FLAG_DOUBLE | (m % 2 ? MG_METRIC_FLAG_ACTIVE : 0u);
+}
+
+/* A record written by mg_record_write_out after the same fills in memory. */
+static char *
+write_laid_out (const char *dir, guint n_plugins, guint n_metrics, guint max_stacks,
+                gint64 slot_end)
+{
+  MgRecordWriter w;
+  char err[512];
+
+  g_assert_cmpint (mg_record_create_in_memory (&w, dir, "composed", "run-1", 12, 2 * S,
+                                               n_plugins, n_metrics, 4096, max_stacks, err,
+                                               sizeof err),
+                   ==, 0);
+  composed_header (NULL, w.header);
+  for (guint i = 0; i < n_plugins; i++)
+    composed_plugin (NULL, i, &w.plugins[i]);
+  for (guint m = 0; m < n_metrics; m++)
+    composed_metric (NULL, m, &w.metrics[m]);
+  if (slot_end > 0)
+    {
+      g_assert_true (mg_record_touch_next (&w));
+      MgRecordSample *slot = mg_record_slot (&w, 0);
+      slot->t_start_ns = 2 * S;
+      slot->t_end_ns = slot_end;
+      slot->n_raw = 1;
+      mg_record_commit (&w);
+    }
+  g_assert_cmpint (mg_record_write_out (&w, err, sizeof err), ==, 0);
+  char *path = g_strdup (w.path);
+  mg_record_forget (&w);
+  return path;
+}
+
+/* The record composed at a process's end without being laid out
+ * (mg_record_write_composed) is, byte for byte, the one laid out in
+ * memory and written out: tables that span pages (66 metrics, ten
+ * plugins, as the default plan), a tiny one, with and without its life
+ * slot and a call-stack section; and the reader takes it. */
+static void
+test_roundtrip_composed (void)
+{
+  static const struct {
+    guint n_plugins, n_metrics, max_stacks;
+    gint64 slot_end;
+  } cases[] = {
+    { 10, 66, 0, 3 * S },
+    { 10, 66, 4096, 3 * S },
+    { 10, 66, 4096, 0 },
+    { 0, 1, 0, 3 * S },
+  };
+  g_autofree char *dir_a = g_build_filename (tmpdir, "laid-out", NULL);
+  g_autofree char *dir_b = g_build_filename (tmpdir, "composed", NULL);
+
+  g_assert_cmpint (g_mkdir (dir_a, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (dir_b, 0700), ==, 0);
+  for (gsize k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_autofree char *a = write_laid_out (dir_a, cases[k].n_plugins, cases[k].n_metrics,
+                                           cases[k].max_stacks, cases[k].slot_end);
+      MgRecordComposer c = { composed_header, composed_plugin, composed_metric, 2 * S,
+                             cases[k].slot_end, NULL };
+      char err[512];
+      g_autofree char *b = NULL;
+      g_autofree char *name = g_path_get_basename (a);
+      MgRecordView view;
+
+      g_assert_cmpint (mg_record_write_composed (dir_b, "composed", "run-1", 12, 2 * S,
+                                                 cases[k].n_plugins, cases[k].n_metrics, 4096,
+                                                 cases[k].max_stacks, &c, err, sizeof err),
+                       ==, 0);
+      b = g_build_filename (dir_b, name, NULL);
+      Mapped fa = map_file (a), fb = map_file (b);
+      g_assert_cmpuint (fa.size, ==, fb.size);
+      g_assert_cmpuint (fa.size, >, 40000);
+      g_assert_true (memcmp (fa.map, fb.map, fa.size) == 0);
+      g_assert_cmpint (mg_record_view_open (&view, fb.map, fb.size), ==, MG_RECORD_OK);
+      g_assert_cmpuint (view.n_samples, ==, cases[k].slot_end > 0 ? 1 : 0);
+      g_assert_cmpint (view.header->end_status, ==, 7);
+      g_assert_cmpstr (view.metrics[cases[k].n_metrics - 1].id, ==,
+                       cases[k].n_metrics == 66 ? "org.example.metric.65"
+                                                : "org.example.metric.0");
+      unmap_file (&fa);
+      unmap_file (&fb);
+      g_unlink (a);
+      g_unlink (b);
+    }
+  g_rmdir (dir_a);
+  g_rmdir (dir_b);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -533,6 +660,7 @@ main (int argc, char **argv)
   g_test_add_func ("/format/record-roundtrip/damaged", test_roundtrip_damaged);
   g_test_add_func ("/format/record-roundtrip/parts", test_roundtrip_parts);
   g_test_add_func ("/format/record-roundtrip/end-and-resident", test_roundtrip_end_and_resident);
+  g_test_add_func ("/format/record-roundtrip/composed", test_roundtrip_composed);
   rc = g_test_run ();
   g_rmdir (tmpdir);
   g_free (tmpdir);

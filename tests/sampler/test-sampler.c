@@ -3,9 +3,13 @@
  * sampler preloaded and a hand-written plan, its records are read back and
  * checked against what the test plugin logged. Assertions use the recorded
  * times, never wall-clock guesses, so scheduling noise cannot break them. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* sched_getaffinity */
+#endif
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <sched.h>
 #include <errno.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -785,8 +789,17 @@ test_fork_short_child (Fixture *f, gconstpointer user_data)
   /* Its record was laid out only at its exit, as at its fork: its parent
    * then, and its start on the real clock as far from its parent's next
    * image's as on the monotonic one (within 5 ms). */
-  const MgRecordHeader *parent = hdr (recs->pdata[recs->pdata[0] == kid ? 1 : 0]);
+  Record *image = recs->pdata[recs->pdata[0] == kid ? 1 : 0];
+  const MgRecordHeader *parent = hdr (image);
   g_assert_cmpint (hdr (kid)->ppid, ==, parent->pid);
+  /* Both were written at their exit without being laid out (composed from
+   * the plan): their tables as a laid-out record's. */
+  g_assert_cmpuint (hdr (kid)->n_metrics, ==, parent->n_metrics);
+  g_assert_cmpstr (rec_metric (kid, 0)->id, ==, rec_metric (image, 0)->id);
+  g_assert_cmpstr (rec_metric (kid, 0)->id, !=, "");
+  g_assert_cmpstr (rec_plugin (kid, 0)->source_id, ==, rec_plugin (image, 0)->source_id);
+  g_assert_cmpstr (rec_plugin (kid, 0)->library, !=, "");
+  g_assert_cmpstr (hdr (kid)->program, ==, parent->program);
   gint64 skew = (hdr (kid)->start_real_ns - parent->start_real_ns)
                 - (hdr (kid)->start_mono_ns - parent->start_mono_ns);
   g_assert_cmpint (ABS (skew), <, 5000000);
@@ -795,6 +808,72 @@ test_fork_short_child (Fixture *f, gconstpointer user_data)
       const MgRecordHeader *h = hdr (recs->pdata[k]);
       g_assert_cmpuint (h->n_samples, <=, 1);
       g_assert_cmpuint (h->state, ==, MG_RECORD_STATE_EXITED);
+    }
+}
+
+/* Narrows the spawned shell's CPUs to the first one it may use. */
+static void
+pin_to_first_cpu (gpointer data)
+{
+  cpu_set_t mask, one;
+  if (sched_getaffinity (0, sizeof mask, &mask) != 0)
+    return;
+  for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+    if (CPU_ISSET (cpu, &mask))
+      {
+        CPU_ZERO (&one);
+        CPU_SET (cpu, &one);
+        sched_setaffinity (0, sizeof one, &one);
+        return;
+      }
+}
+
+/* The CPUs a shell, its subshell (a fork child) and a background sleep's
+ * every task (its sampler thread after its first wake-up) may use, and
+ * the sleep's task count. */
+static char *
+affinity_report (char **env, gboolean narrowed)
+{
+  const char *script =
+    "grep Cpus_allowed_list /proc/self/status; "
+    "(grep Cpus_allowed_list /proc/self/status); "
+    "sleep 0.6 & sleep 0.3; "
+    "grep -h Cpus_allowed_list /proc/$!/task/*/status | sort -u; "
+    "echo tasks $(ls /proc/$!/task | wc -l); kill $!";
+  const char *argv[] = { "/bin/sh", "-c", script, NULL };
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int status = -1;
+  g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT,
+                narrowed ? pin_to_first_cpu : NULL, NULL, &out, NULL, &status, &error);
+  g_assert_no_error (error);
+  return out;
+}
+
+/* A thread that sleeps first is started on its creator's CPU (the
+ * creator's mask narrowed around pthread_create only): the program, its
+ * fork children and, once woken, the sampler thread keep the CPUs they
+ * were given, with the whole machine and under a narrowed mask alike. */
+static void
+test_affinity_kept (Fixture *f, gconstpointer user_data)
+{
+  write_plan (f, 40, COUNT_METRIC);
+  g_auto(GStrv) profiled = workload_env (f, f->plan);
+  g_auto(GStrv) plain = g_get_environ ();
+  for (int narrowed = 0; narrowed < 2; narrowed++)
+    {
+      g_autofree char *want = affinity_report (plain, narrowed);
+      g_autofree char *got = affinity_report (profiled, narrowed);
+      g_test_message ("unprofiled:\n%sprofiled:\n%s", want, got);
+      char *want_tasks = strstr (want, "tasks ");
+      char *got_tasks = strstr (got, "tasks ");
+      g_assert_nonnull (want_tasks);
+      g_assert_nonnull (got_tasks);
+      /* The sleep's sampler thread was there to look at. */
+      g_assert_cmpstr (got_tasks, ==, "tasks 2\n");
+      *want_tasks = *got_tasks = '\0';
+      g_assert_true (g_str_has_prefix (want, "Cpus_allowed_list:"));
+      g_assert_cmpstr (got, ==, want);
     }
 }
 
@@ -1819,6 +1898,8 @@ main (int argc, char **argv)
   g_test_add ("/sampler/merge", Fixture, NULL, fixture_setup, test_merge, fixture_teardown);
   g_test_add ("/sampler/fork-short-child", Fixture, NULL, fixture_setup,
               test_fork_short_child, fixture_teardown);
+  g_test_add ("/sampler/affinity-kept", Fixture, NULL, fixture_setup, test_affinity_kept,
+              fixture_teardown);
   g_test_add ("/sampler/long-all-metrics-from-start", Fixture, NULL, fixture_setup,
               test_long_all_metrics_from_start, fixture_teardown);
   g_test_add ("/sampler/short-record-small", Fixture, NULL, fixture_setup,
