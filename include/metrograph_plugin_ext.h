@@ -84,6 +84,23 @@ int metrograph_get_round_thread_count (const struct timespec *round, uint64_t *t
 int metrograph_keep_fd (int fd);
 typedef int (*metrograph_keep_fd_fn) (int fd);
 
+/* A plugin whose failed initialise leaves nothing of its own behind once
+ * its cleanup has run (no thread, signal handler, atexit or other
+ * callback into its code) may say so with METROGRAPH_PLUGIN_UNLOADABLE at
+ * file scope: the sampler then closes its library (dlclose) after that
+ * cleanup, so that no fork of the process copies its mappings. Without
+ * it, a plugin whose initialise fails gets its cleanup at once and its
+ * library stays loaded, as under MAP. */
+#define METROGRAPH_PLUGIN_UNLOADABLE_SYMBOL "metrograph_plugin_unloadable"
+#ifdef __cplusplus
+#define METROGRAPH_PLUGIN_UNLOADABLE_LINKAGE extern "C"
+#else
+#define METROGRAPH_PLUGIN_UNLOADABLE_LINKAGE
+#endif
+#define METROGRAPH_PLUGIN_UNLOADABLE \
+  METROGRAPH_PLUGIN_UNLOADABLE_LINKAGE __attribute__((visibility("default"), used)) \
+  const int metrograph_plugin_unloadable = 1
+
 /* What the sampler's own thread has caused in this process beyond its CPU
  * time, so that metrics leave it out of the program's figures and Sampler
  * overhead reports it. Counts so far, kept once the thread has ended (as

@@ -2,6 +2,7 @@
 /* Loading plugin libraries and calling their lifecycle functions. Runs at
  * start and end of sampling only, never in a sampling round. */
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "format/mg-load-error.h"
 #include "format/mg-plan-keywords.h"
+#include "metrograph_plugin_ext.h"
 #include "mg-api-internal.h"
 #include "mg-plugin-guard.h"
 #include "mg-sampler-state.h"
@@ -92,12 +94,28 @@ resolve_optional (void *handle, const char *name, MgStartStopFn *out, MgRecordPl
   return false;
 }
 
+/* True when the library itself (not one it depends on) says that a
+ * failed initialise leaves nothing of its code in use once its cleanup
+ * has run (metrograph_plugin_ext.h). */
+static bool
+says_unloadable (void *handle)
+{
+  void *mark = dlsym (handle, METROGRAPH_PLUGIN_UNLOADABLE_SYMBOL);
+  struct link_map *lm = NULL;
+  Dl_info where;
+
+  return mark != NULL && dlinfo (handle, RTLD_DI_LINKMAP, &lm) == 0 && lm != NULL
+         && dladdr (mark, &where) != 0 && where.dli_fbase == (void *) lm->l_addr;
+}
+
 /* A plugin whose initialise failed is called for nothing more. The spec
  * pairs cleanup with a successful load; a failed init still gets it, at
- * once, so that the plugin can release what it took, and then the library
- * is unloaded: kept, its mappings (five a library) were copied by every
- * fork of the process, and every fork child called its cleanup again at
- * its exec. A cleanup that crashes or hangs leaves it loaded, as its
+ * once, so that the plugin can release what it took (and no fork child
+ * calls it again at its exec). A library that says it leaves nothing
+ * behind (the built-in plugins) is then unloaded: kept, its mappings
+ * (five a library) were copied by every fork of the process. Any other
+ * stays loaded: a thread or a signal handler it left would run into
+ * unmapped code. A cleanup that crashes or hangs leaves it loaded, as its
  * abandoned frames may still be in it. */
 static void
 unload_failed (MgSampler *s, size_t i)
@@ -114,6 +132,8 @@ unload_failed (MgSampler *s, size_t i)
   p->cleanup = NULL;
   p->start = NULL;
   p->stop = NULL;
+  if (!says_unloadable (p->handle))
+    return;
   dlclose (p->handle);
   p->handle = NULL;
 }

@@ -12,8 +12,14 @@
 #include "allinea_metric_plugin_api.h"
 #include "allinea_metric_plugin_template.h"
 #include "mg-test-plugin.h"
+#include "metrograph_plugin_ext.h"
 
 #define EXPORT __attribute__((visibility("default")))
+
+/* Unloaded when its initialise fails, but for its -kept build. */
+#ifndef MG_TEST_PLUGIN_KEPT
+METROGRAPH_PLUGIN_UNLOADABLE;
+#endif
 
 static int log_fd = -1;
 static int config_value = -1000;
