@@ -101,11 +101,11 @@ static bool
 says_unloadable (void *handle)
 {
   void *mark = dlsym (handle, METROGRAPH_PLUGIN_UNLOADABLE_SYMBOL);
-  struct link_map *lm = NULL;
+  struct link_map *lm = NULL, *owner = NULL;
   Dl_info where;
 
   return mark != NULL && dlinfo (handle, RTLD_DI_LINKMAP, &lm) == 0 && lm != NULL
-         && dladdr (mark, &where) != 0 && where.dli_fbase == (void *) lm->l_addr;
+         && dladdr1 (mark, &where, (void **) &owner, RTLD_DL_LINKMAP) != 0 && owner == lm;
 }
 
 /* A plugin whose initialise failed is called for nothing more. The spec

@@ -243,8 +243,12 @@ mg_sampling_round (MgSampler *s, int64_t now_ns)
 int64_t
 mg_sampling_life_end (const MgSampler *s)
 {
+  const MgRecordHeader *h = s->rec.header;
   int64_t now = mg_now_ns ();
-  return s->sampling_ended || now <= s->sampling_start_ns ? 0 : now;
+  if ((h && (h->flags & MG_RECORD_FLAG_STOPPED)) || s->sampling_ended
+      || now <= s->sampling_start_ns)
+    return 0;
+  return now;
 }
 
 void
@@ -252,11 +256,10 @@ mg_sampling_life_slot (MgSampler *s)
 {
   MgRecordWriter *w = &s->rec;
   MgRecordHeader *h = w->header;
-  int64_t now = mg_now_ns ();
+  int64_t now = mg_sampling_life_end (s);
   uint32_t n = h->n_samples;
 
-  if ((h->flags & MG_RECORD_FLAG_STOPPED) || s->sampling_ended || now <= s->sampling_start_ns
-      || n >= h->capacity || !mg_record_touch_next (w))
+  if (now == 0 || n >= h->capacity || !mg_record_touch_next (w))
     return;
   MgRecordSample *slot = mg_record_slot (w, n);
   MgRecordValue *vals = mg_record_slot_values (slot);
