@@ -77,7 +77,8 @@ int metrograph_get_round_thread_count (const struct timespec *round, uint64_t *t
  * out of the program's way, as the sampler's own: close-on-exec, at a
  * number the program does not reach and that does not count against its
  * RLIMIT_NOFILE (at or above the soft limit when the hard one allows,
- * else from FD_SETSIZE, or in the top 64 numbers below a tighter limit).
+ * else from FD_SETSIZE, or in the top 64 numbers below a tighter limit,
+ * or at the highest free number below a limit too tight for those).
  * Closes fd and returns the new descriptor, or returns fd when it cannot
  * be moved. Not async-signal-safe (it may change RLIMIT_NOFILE for the
  * moment of a dup): call it where the descriptor is opened. */

@@ -14,11 +14,16 @@
  * fork). So it
  * takes the lowest number above select()'s (FD_SETSIZE), the table then
  * 2048 slots, and the top MG_HIGH_FD_BAND numbers below a limit that
- * leaves no room above FD_SETSIZE, which the program reaches last. */
+ * leaves no room above FD_SETSIZE, which the program reaches last. Below
+ * a limit too tight for that band (`ulimit -n 16`), or once the band is
+ * full, it takes the highest free number below it: left where it was
+ * opened (3, 4, …), the program's first open got the next number and a
+ * shell's `exec 3<file` closed the sampler's lock. */
 #include "mg-high-fd.h"
 
 #include "metrograph_plugin_ext.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/select.h>
@@ -59,17 +64,41 @@ dup_above (int fd, const struct rlimit *limit)
   return high;
 }
 
+/* The highest free number from below @top down to just above @fd, -1
+ * when there is none. Each try is F_DUPFD's own atomic search, so a
+ * number the program opens meanwhile in another thread is never taken
+ * from it (dup2 onto a probed number could be). */
+static int
+dup_highest_below (int fd, rlim_t top)
+{
+  for (rlim_t at = top; at-- > (rlim_t) fd + 1;)
+    {
+      int high = dup_at (fd, at);
+      if (high >= 0 || errno != EMFILE)
+        return high;
+    }
+  return -1;
+}
+
 /* A free number below the soft limit @limit: from FD_SETSIZE when the
  * limit leaves a band's room there, else in the band just below the
- * limit; -1 when the limit is too tight for a band. */
+ * limit, else (a limit too tight for a band, or the band full) the
+ * highest free number below that; -1 when none is above @fd. */
 static int
 dup_below (int fd, rlim_t limit)
 {
+  rlim_t top = limit;
+
   if (limit == RLIM_INFINITY || limit >= FD_SETSIZE + MG_HIGH_FD_BAND)
     return dup_at (fd, FD_SETSIZE);
-  if (limit < 3 + MG_HIGH_FD_BAND)
-    return -1;
-  return dup_at (fd, limit - MG_HIGH_FD_BAND);
+  if (limit >= 3 + MG_HIGH_FD_BAND)
+    {
+      int high = dup_at (fd, limit - MG_HIGH_FD_BAND);
+      if (high >= 0)
+        return high;
+      top = limit - MG_HIGH_FD_BAND;
+    }
+  return dup_highest_below (fd, top);
 }
 
 int

@@ -1445,6 +1445,30 @@ test_profile_invisible_fds (Fixture *f, gconstpointer data)
   g_assert_cmpstr (strstr (run->out, "first fd"), ==, strstr (out, "first fd"));
 }
 
+/* Under a hard RLIMIT_NOFILE too tight for the sampler's band (`ulimit -n
+ * 40`: soft = hard), the sampler's and the plugins' descriptors (12 here)
+ * take the numbers the program reaches last: once they are all open (0.2
+ * s in), its first open still gets 3, and it opens the rest. They stayed
+ * where they were opened, at 3 to 14: its first open got 15, and a
+ * shell's `exec 3<file` closed the sampler's lock. */
+static void
+test_profile_invisible_fds_hard (Fixture *f, gconstpointer data)
+{
+  g_autofree char *script = g_strdup_printf ("ulimit -n 40 && exec %s sleep=0.2 fds nofile=40",
+                                             f->workload);
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
+                         "fds-hard.mgprof", "sh", "-c", script, NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  const char *opened;
+
+  run = cli_test_run (f->dir, args);
+  assert_status (run, 0);
+  g_assert_nonnull (strstr (run->out, "first fd 3\n"));
+  opened = strstr (run->out, "opened ");
+  g_assert_nonnull (opened);
+  g_assert_cmpint (atoi (opened + strlen ("opened ")), >=, 1);
+}
+
 /* The process whose parent is @parent (the program metrograph started),
  * or 0. */
 static GPid
@@ -2480,6 +2504,7 @@ main (int argc, char **argv)
   add ("/cli/profile/cleared-preload", test_profile_cleared_preload);
   add ("/cli/profile/summary", test_profile_summary);
   add ("/cli/profile/invisible-fds", test_profile_invisible_fds);
+  add ("/cli/profile/invisible-fds-hard", test_profile_invisible_fds_hard);
   add ("/cli/profile/setuid-child-quiet", test_profile_setuid_child_quiet);
   add ("/cli/profile/enable-unavailable", test_profile_enable_unavailable);
   add ("/cli/signals/stop-after", test_signals_stop_after);

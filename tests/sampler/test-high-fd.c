@@ -4,7 +4,8 @@
  * above the soft limit when the hard one allows (the soft one given back
  * at once), else from FD_SETSIZE below a limit with room there, so that
  * the descriptor table every fork copies stays small, else in the top band
- * below a tight limit, else where it was. Each case runs in a child of its
+ * below a tight limit, else at the highest free numbers below a limit too
+ * tight for a band, else where it was. Each case runs in a child of its
  * own, as a hard limit cannot be raised again once lowered. */
 #include <errno.h>
 #include <fcntl.h>
@@ -61,7 +62,19 @@ place (rlim_t soft, rlim_t hard, Placed *placed)
       struct rlimit limit = { soft, hard };
       Placed p = { 0 };
 
-      close (fds[0]);
+      /* Every number from 3 free, whatever the test runner left open:
+       * the answer goes out on a descriptor moved to just below 2048 (the
+       * table the cases below expect), which stays usable under any
+       * limit set after. */
+      struct rlimit now;
+      if (getrlimit (RLIMIT_NOFILE, &now) != 0)
+        _exit (1);
+      int top = now.rlim_cur == RLIM_INFINITY || now.rlim_cur > 2048 ? 2048 : (int) now.rlim_cur;
+      int out = fcntl (fds[1], F_DUPFD, top - 1);
+      if (out < 0)
+        _exit (1);
+      for (int fd = 3; fd < out; fd++)
+        close (fd);
       if (setrlimit (RLIMIT_NOFILE, &limit) != 0)
         _exit (77);
       p.cloexec = 1;
@@ -79,7 +92,7 @@ place (rlim_t soft, rlim_t hard, Placed *placed)
         }
       p.soft_after = getrlimit (RLIMIT_NOFILE, &limit) == 0 ? limit.rlim_cur : 0;
       p.table = table_slots ();
-      _exit (write (fds[1], &p, sizeof p) == (ssize_t) sizeof p ? 0 : 1);
+      _exit (write (out, &p, sizeof p) == (ssize_t) sizeof p ? 0 : 1);
     }
   close (fds[1]);
   got = read (fds[0], placed, sizeof *placed);
@@ -172,18 +185,43 @@ test_high_fd_below_band (void)
   assert_kept_from (&p, 200 - 64, 200);
 }
 
-/* Soft = hard, too tight for a band: where they were. */
+/* Soft = hard, too tight for a band (`ulimit -n 40`, `ulimit -n 16`):
+ * the highest free numbers below the limit, one after the other, so the
+ * program's first open still gets 3 (they stayed at 3, 4 and 5, and a
+ * shell's `exec 3<file` closed the first). */
 static void
-test_high_fd_stays (void)
+test_high_fd_top (void)
 {
   Placed p;
 
   g_assert_true (place (40, 40, &p));
   for (int i = 0; i < N_KEPT; i++)
-    g_assert_cmpint (p.kept[i], ==, p.opened[i]);
-  g_assert_cmpint (p.kept[0], <, 16);
-  g_assert_cmpint (p.low_closed, ==, 0);
+    g_assert_cmpint (p.kept[i], ==, 39 - i);
+  g_assert_cmpint (p.low, ==, 3);
+  g_assert_cmpint (p.opened[N_KEPT - 1], ==, 3);
+  g_assert_cmpint (p.low_closed, ==, N_KEPT);
+  g_assert_true (p.cloexec);
   g_assert_cmpuint (p.soft_after, ==, 40);
+  g_assert_true (place (16, 16, &p));
+  for (int i = 0; i < N_KEPT; i++)
+    g_assert_cmpint (p.kept[i], ==, 15 - i);
+  g_assert_cmpint (p.low_closed, ==, N_KEPT);
+}
+
+/* Soft = hard, with no free number above the one it was opened at: where
+ * it was (under a limit of 6, the third one finds 4 and 5 taken). */
+static void
+test_high_fd_stays (void)
+{
+  Placed p;
+
+  g_assert_true (place (6, 6, &p));
+  g_assert_cmpint (p.kept[0], ==, 5);
+  g_assert_cmpint (p.kept[1], ==, 4);
+  g_assert_cmpint (p.opened[2], ==, 3);
+  g_assert_cmpint (p.kept[2], ==, 3);
+  g_assert_cmpint (p.low_closed, ==, 2);
+  g_assert_cmpuint (p.soft_after, ==, 6);
 }
 
 /* A soft limit too high to go above (its table would be megabytes): from
@@ -210,6 +248,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sampler/high-fd/above-soft", test_high_fd_above_soft);
   g_test_add_func ("/sampler/high-fd/below-room", test_high_fd_below_room);
   g_test_add_func ("/sampler/high-fd/below-band", test_high_fd_below_band);
+  g_test_add_func ("/sampler/high-fd/top", test_high_fd_top);
   g_test_add_func ("/sampler/high-fd/stays", test_high_fd_stays);
   g_test_add_func ("/sampler/high-fd/huge", test_high_fd_huge);
   return g_test_run ();
