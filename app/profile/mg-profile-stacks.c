@@ -111,12 +111,21 @@ mg_profile_get_stack_counts (MgProfile *profile, MgStackCounts *counts)
       g_autoptr (GVariant) proc = g_variant_get_child_value (procs, i);
       guint64 taken, lost;
       guint32 state;
+      gint32 index;
 
+      g_variant_get_child (proc, 0, "i", &index);
       g_variant_get_child (proc, 1, "t", &taken);
       g_variant_get_child (proc, 2, "t", &lost);
       g_variant_get_child (proc, 3, "u", &state);
       counts->taken += taken;
       counts->lost += lost;
+      if (index >= 0 && (guint) index < mg_profile_get_n_processes (profile))
+        {
+          MgProcessEnd end = mg_profile_get_process (profile, (guint) index)->end;
+
+          if (end == MG_PROCESS_END_UNKNOWN || end == MG_PROCESS_END_SIGNALLED)
+            counts->lost_unended += lost;
+        }
       counts->n_processes++;
       if (state == MG_RECORD_STACKS_STEPPED_ASIDE)
         counts->n_stepped_aside++;

@@ -120,6 +120,11 @@ gboolean mg_profile_read_stacks (MgProfile *profile, GError **error);
 typedef struct {
   guint64 taken;
   guint64 lost;
+  /* Of lost, those of processes that did not end by themselves (killed,
+   * or still running at the merge): besides a full table, the samples
+   * taken after their last round, which no window holds. A process that
+   * exits or execs moves them into its last window. */
+  guint64 lost_unended;
   guint n_processes;
   guint n_stepped_aside;
 } MgStackCounts;

@@ -26,6 +26,7 @@ typedef struct {
   const char *precision_keyword; /* --process-precision's word for it */
   guint64 stacks_taken;
   guint64 stacks_lost;
+  guint64 stacks_lost_unended;
   guint stacks_aside;
   guint n_stack_processes;
   guint n_unsampled;        /* ended within the first interval, no metric value */
@@ -59,6 +60,7 @@ read_facts (Facts *f, MgProfile *profile, const MgRunSummaryRequest *request)
   f->precision_keyword = mg_process_precision_to_keyword (f->precision);
   f->stacks_taken = stacks.taken;
   f->stacks_lost = stacks.lost;
+  f->stacks_lost_unended = stacks.lost_unended;
   f->stacks_aside = stacks.n_stepped_aside;
   f->n_stack_processes = stacks.n_processes;
   f->source_limit = mg_profile_get_source_limit (profile);
@@ -321,7 +323,10 @@ add_sources (GPtrArray *lines, const Facts *f)
 }
 
 /* How many call-stack samples were taken, and what became of those that
- * are not in the profile's stacks. */
+ * are not in the profile's stacks: a process that exited took its last
+ * ones into its last window, so it lost them to a full table; a killed
+ * process, or one still running at the merge (a daemon), has those since
+ * its last round in no window, most often the reason. */
 static void
 add_stacks (GPtrArray *lines, const Facts *f)
 {
@@ -335,12 +340,21 @@ add_stacks (GPtrArray *lines, const Facts *f)
     add (lines, ngettext ("metrograph: %lu call-stack sample\n",
                           "metrograph: %lu call-stack samples\n", taken),
          (unsigned long) taken);
-  else
+  else if (f->stacks_lost_unended == 0)
     /* Translators: samples taken, then how many of them are not in the stacks */
     add (lines, ngettext ("metrograph: %lu call-stack sample, %lu of them not stored (the "
                           "stack table was full)\n",
                           "metrograph: %lu call-stack samples, %lu of them not stored (the "
                           "stack table was full)\n", taken),
+         (unsigned long) taken, (unsigned long) lost);
+  else
+    /* Translators: samples taken, then how many of them are not in the stacks */
+    add (lines, ngettext ("metrograph: %lu call-stack sample, %lu of them not stored (taken "
+                          "after the last round of a process that was killed or still "
+                          "running, or the stack table was full)\n",
+                          "metrograph: %lu call-stack samples, %lu of them not stored (taken "
+                          "after the last round of a process that was killed or still "
+                          "running, or the stack table was full)\n", taken),
          (unsigned long) taken, (unsigned long) lost);
   add_sources (lines, f);
   if (aside > 0)

@@ -550,6 +550,80 @@ test_live_merge_combines_slots (void)
   g_rmdir (dir);
 }
 
+/* The summary's line on the call-stack samples of a one-process run whose
+ * record ends in @state: two samples of one stack in its one slot and
+ * one of a second stack, which a table of one stack refuses; then, when
+ * @late, one more of the first after the last round. */
+static char *
+stacks_summary_line (guint32 state, gboolean late)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-stacks-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "host.100.0.mgrec", NULL);
+  g_autoptr (RecordFixture) r = record_fixture_new_with_stacks (0, 1, 16, 1);
+  MgRecordHeader *h = record_fixture_header (r);
+  MgRecordStacks *t = record_fixture_stacks (r);
+  g_autoptr (GPtrArray) metrics = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_def_free);
+  MgMetricDef *def = mg_metric_def_new ();
+  const char *argv[] = { "app", NULL };
+  MgMergeInput input = { .metrics = metrics, .argv = argv, .working_dir = "/" };
+  MgRunSummaryRequest request = { .output = "app.mgprof" };
+  g_autoptr (MgProfile) profile = NULL;
+  g_autoptr (MgRunSummary) summary = NULL;
+  g_autoptr (GError) error = NULL;
+  uint64_t first[] = { 0x401000 }, second[] = { 0x402000 };
+  double value = 1;
+  char *line = NULL;
+
+  def->id = g_strdup ("m");
+  g_ptr_array_add (metrics, def);
+  h->pid = 100;
+  g_strlcpy (h->host, "host", sizeof h->host);
+  h->start_mono_ns = 1000000000;
+  h->start_real_ns = 1700000000000000000;
+  g_snprintf (record_fixture_metric (r, 0)->id, MG_RECORD_ID_LEN, "m");
+  g_assert_true (mg_record_stacks_add (t, first, 1, 0));
+  g_assert_true (mg_record_stacks_add (t, first, 1, 0));
+  g_assert_false (mg_record_stacks_add (t, second, 1, 0));
+  mg_record_stacks_drain (t, 0);
+  record_fixture_add_sample (r, h->start_mono_ns, h->start_mono_ns + 100000000, &value);
+  if (late)
+    g_assert_true (mg_record_stacks_add (t, first, 1, 0));
+  h->state = state;
+  h->end_mono_ns = h->start_mono_ns + 150000000;
+  record_fixture_write (r, path);
+
+  profile = mg_merge_records (dir, &input, &error);
+  g_assert_no_error (error);
+  summary = mg_run_summary_new (profile, &request);
+  for (guint i = 0; summary->lines[i] != NULL && line == NULL; i++)
+    if (strstr (summary->lines[i], "call-stack") != NULL)
+      line = g_strdup (summary->lines[i]);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_assert_nonnull (line);
+  return line;
+}
+
+/* The samples not stored, and why: a process that exited took its last
+ * samples into its last window, so what it lost found the table full; a
+ * killed one's or a still running one's (a daemon's) since its last round
+ * are in no window. Both read "the stack table was full" before (a
+ * daemon: "6 call-stack samples, 1 of them not stored (the stack table
+ * was full)"). */
+static void
+test_summary_stacks_lost (void)
+{
+  g_autofree char *running = stacks_summary_line (MG_RECORD_STATE_RUNNING, TRUE);
+  g_autofree char *exited = NULL;
+
+  g_assert_cmpstr (running, ==, "metrograph: 4 call-stack samples, 2 of them not stored (taken "
+                   "after the last round of a process that was killed or still running, or "
+                   "the stack table was full)\n");
+  exited = stacks_summary_line (MG_RECORD_STATE_EXITED, FALSE);
+  g_assert_cmpstr (exited, ==, "metrograph: 3 call-stack samples, 1 of them not stored (the "
+                   "stack table was full)\n");
+}
+
 /* Writes a record of run @run_id for @rank of a job of @world ranks. */
 static char *
 write_rank_record (const char *dir, const char *run_id, int rank, int world)
@@ -1773,6 +1847,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/command-line/toggles", test_toggles);
   g_test_add_func ("/run/checks", test_checks);
   g_test_add_func ("/run/live-merge/combines-slots", test_live_merge_combines_slots);
+  g_test_add_func ("/run/summary/stacks-lost", test_summary_stacks_lost);
   g_test_add ("/run/session/live-and-saved", SessionFixture, NULL, session_setup,
               test_session_live_and_saved, session_teardown);
   g_test_add ("/run/session/exit-status", SessionFixture, NULL, session_setup,
