@@ -18,6 +18,7 @@
 #include "mg-mpi.h"
 #include "mg-record-finish.h"
 #include "mg-run-folder.h"
+#include "mg-spawn-failure.h"
 #include "mg-stopper.h"
 
 #include <errno.h>
@@ -616,9 +617,9 @@ mg_launcher_spawn (MgLauncher *self, int *output_fd, GPid *pid_out, GError **err
       if (pipe_fds[0] >= 0)
         close (pipe_fds[0]);
       self->end_mono_us = g_get_monotonic_time ();
-      g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_SPAWN,
-                   _("cannot start %s: %s (check that it is a program for this machine)"),
-                   self->command[0], g_strerror (rc));
+      g_autofree char *why = mg_spawn_failure_describe (self->exec_path, self->command[0], rc);
+
+      g_set_error_literal (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_SPAWN, why);
       return FALSE;
     }
   /* Also in the parent, so the group exists before we signal it. */

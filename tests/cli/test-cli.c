@@ -1469,6 +1469,36 @@ test_profile_invisible_fds_hard (Fixture *f, gconstpointer data)
   g_assert_cmpint (atoi (opened + strlen ("opened ")), >=, 1);
 }
 
+/* A script that cannot start says why, before anything runs: its #!
+ * interpreter is missing (it read "No such file or directory (check that
+ * it is a program for this machine)", of a script that is there), or it
+ * has no #! line at all ("Exec format error"). */
+static void
+test_profile_script_cannot_start (Fixture *f, gconstpointer data)
+{
+  g_autofree char *missing = in_dir (f, "missing.sh");
+  g_autofree char *plain = in_dir (f, "plain.sh");
+  const char *args_missing[] = { "--profile", "-o", "x.mgprof", "./missing.sh", NULL };
+  const char *args_plain[] = { "--profile", "-o", "x.mgprof", "./plain.sh", NULL };
+  g_autoptr (CliTestRun) run_missing = NULL;
+  g_autoptr (CliTestRun) run_plain = NULL;
+
+  g_assert_true (g_file_set_contents (missing, "#!/no/such/interp\necho hi\n", -1, NULL));
+  g_assert_true (g_file_set_contents (plain, "echo hi\n", -1, NULL));
+  g_assert_cmpint (g_chmod (missing, 0755), ==, 0);
+  g_assert_cmpint (g_chmod (plain, 0755), ==, 0);
+  run_missing = cli_test_run (f->dir, args_missing);
+  assert_status (run_missing, 4);
+  g_assert_cmpstr (run_missing->err, ==, "metrograph: cannot start ./missing.sh: its #! line "
+                   "names the interpreter /no/such/interp, which does not exist here (correct "
+                   "the script's first line, or install that interpreter)\n");
+  run_plain = cli_test_run (f->dir, args_plain);
+  assert_status (run_plain, 4);
+  g_assert_cmpstr (run_plain->err, ==, "metrograph: cannot start ./plain.sh: it is neither a "
+                   "program nor a script with a #! line (a shell runs such a file with /bin/sh: "
+                   "add “#!/bin/sh” as its first line, or profile “sh ./plain.sh”)\n");
+}
+
 /* The process whose parent is @parent (the program metrograph started),
  * or 0. */
 static GPid
@@ -2505,6 +2535,7 @@ main (int argc, char **argv)
   add ("/cli/profile/summary", test_profile_summary);
   add ("/cli/profile/invisible-fds", test_profile_invisible_fds);
   add ("/cli/profile/invisible-fds-hard", test_profile_invisible_fds_hard);
+  add ("/cli/profile/script-cannot-start", test_profile_script_cannot_start);
   add ("/cli/profile/setuid-child-quiet", test_profile_setuid_child_quiet);
   add ("/cli/profile/enable-unavailable", test_profile_enable_unavailable);
   add ("/cli/signals/stop-after", test_signals_stop_after);

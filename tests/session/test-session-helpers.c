@@ -6,6 +6,7 @@
 #include <elf.h>
 
 #include <glib/gstdio.h>
+#include <spawn.h>
 #include <string.h>
 
 #include "session/mg-install-paths.h"
@@ -13,6 +14,7 @@
 #include "session/mg-output-name.h"
 #include "session/mg-program-check.h"
 #include "session/mg-rank-list.h"
+#include "session/mg-spawn-failure.h"
 #include "session-test-support.h"
 
 /* Each test works in its own folder, removed at the end. */
@@ -259,6 +261,68 @@ add (const char *path, void (*func) (Fixture *, gconstpointer))
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown);
 }
 
+/* A file at @name in the fixture's folder holding @text, executable. */
+static char *
+write_program (Fixture *f, const char *name, const char *text)
+{
+  char *path = g_build_filename (f->dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+  return path;
+}
+
+/* Why a program did not start, named: a script whose #! interpreter is
+ * missing (execve says ENOENT, and the message said "No such file or
+ * directory (check that it is a program for this machine)" of a script
+ * that is there), or not executable; a text file without a #! line
+ * (ENOEXEC, "Exec format error"), which a shell would run with /bin/sh.
+ * Anything else keeps the system's reason. The messages come from
+ * posix_spawn's real errors. */
+static void
+test_spawn_failure (Fixture *f, gconstpointer data)
+{
+  g_autofree char *missing = write_program (f, "missing.sh", "#!/no/such/interp -x\necho\n");
+  g_autofree char *folder = write_program (f, "folder.sh", "#! /tmp\necho\n");
+  g_autofree char *plain = write_program (f, "plain.sh", "echo no first line\n");
+  g_autofree char *elf = write_program (f, "elf", "\177ELF\2\1\1");
+  const char *argv[] = { "x", NULL };
+  struct { const char *path, *name, *expected; } cases[] = {
+    { missing, "./missing.sh", "cannot start ./missing.sh: its #! line names the interpreter "
+      "/no/such/interp, which does not exist here (correct the script's first line, or "
+      "install that interpreter)" },
+    { folder, "./folder.sh", "cannot start ./folder.sh: its #! line names /tmp, which is not an "
+      "executable program (correct the script's first line)" },
+    { plain, "./plain.sh", "cannot start ./plain.sh: it is neither a program nor a script with "
+      "a #! line (a shell runs such a file with /bin/sh: add “#!/bin/sh” as its first line, or "
+      "profile “sh ./plain.sh”)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      pid_t pid;
+      int rc = posix_spawn (&pid, cases[i].path, NULL, NULL, (char **) argv, NULL);
+      g_autofree char *why = NULL;
+
+      g_assert_cmpint (rc, !=, 0);
+      why = mg_spawn_failure_describe (cases[i].path, cases[i].name, rc);
+      g_assert_cmpstr (why, ==, cases[i].expected);
+    }
+  /* A broken ELF keeps the system's reason. */
+  {
+    pid_t pid;
+    int rc = posix_spawn (&pid, elf, NULL, NULL, (char **) argv, NULL);
+    g_autofree char *why = NULL;
+    g_autofree char *expected = NULL;
+
+    g_assert_cmpint (rc, !=, 0);
+    why = mg_spawn_failure_describe (elf, "./elf", rc);
+    expected = g_strdup_printf ("cannot start ./elf: %s (check that it is a program for this "
+                                "machine)", g_strerror (rc));
+    g_assert_cmpstr (why, ==, expected);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -270,5 +334,6 @@ main (int argc, char **argv)
   add ("/session/helpers/program-check", test_program_check);
   add ("/session/helpers/mpi", test_mpi);
   add ("/session/helpers/install-paths", test_install_paths);
+  add ("/session/helpers/spawn-failure", test_spawn_failure);
   return g_test_run ();
 }
