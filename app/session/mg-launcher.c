@@ -218,7 +218,13 @@ resolve_program (const char *name, const char *folder, GError **error)
                    _("the program “%s” does not exist (check the path)"), name);
       return NULL;
     }
-  if (g_file_test (path, G_FILE_TEST_IS_DIR) || !g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_NOT_EXECUTABLE,
+                   _("“%s” is a folder, not a program (check the path)"), name);
+      return NULL;
+    }
+  if (!g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
     {
       g_set_error (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_NOT_EXECUTABLE,
                    _("“%s” is not an executable program (check the path, or chmod +x it)"), name);

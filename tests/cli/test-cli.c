@@ -1469,12 +1469,12 @@ test_profile_invisible_fds_hard (Fixture *f, gconstpointer data)
   g_assert_cmpint (atoi (opened + strlen ("opened ")), >=, 1);
 }
 
-/* A script that cannot start says why, before anything runs: its #!
- * interpreter is missing (it read "No such file or directory (check that
- * it is a program for this machine)", of a script that is there), or it
- * has no #! line at all ("Exec format error"). */
+/* A program that cannot start says why: a script's #! interpreter is
+ * missing (it read "No such file or directory (check that it is a program
+ * for this machine)", of a script that is there), a script has no #! line
+ * at all ("Exec format error"), or the path is a folder. */
 static void
-test_profile_script_cannot_start (Fixture *f, gconstpointer data)
+test_profile_cannot_start (Fixture *f, gconstpointer data)
 {
   g_autofree char *missing = in_dir (f, "missing.sh");
   g_autofree char *plain = in_dir (f, "plain.sh");
@@ -1497,6 +1497,19 @@ test_profile_script_cannot_start (Fixture *f, gconstpointer data)
   g_assert_cmpstr (run_plain->err, ==, "metrograph: cannot start ./plain.sh: it is neither a "
                    "program nor a script with a #! line (a shell runs such a file with /bin/sh: "
                    "add “#!/bin/sh” as its first line, or profile “sh ./plain.sh”)\n");
+  /* A folder: "is not an executable program (check the path, or chmod +x
+   * it)" advised chmod. */
+  {
+    g_autofree char *folder = in_dir (f, "sub");
+    const char *args_folder[] = { "--profile", "-o", "x.mgprof", "./sub", NULL };
+    g_autoptr (CliTestRun) run_folder = NULL;
+
+    g_assert_cmpint (g_mkdir (folder, 0755), ==, 0);
+    run_folder = cli_test_run (f->dir, args_folder);
+    assert_status (run_folder, 4);
+    g_assert_cmpstr (run_folder->err, ==, "metrograph: “./sub” is a folder, not a program "
+                     "(check the path)\n");
+  }
 }
 
 /* The process whose parent is @parent (the program metrograph started),
@@ -2535,7 +2548,7 @@ main (int argc, char **argv)
   add ("/cli/profile/summary", test_profile_summary);
   add ("/cli/profile/invisible-fds", test_profile_invisible_fds);
   add ("/cli/profile/invisible-fds-hard", test_profile_invisible_fds_hard);
-  add ("/cli/profile/script-cannot-start", test_profile_script_cannot_start);
+  add ("/cli/profile/cannot-start", test_profile_cannot_start);
   add ("/cli/profile/setuid-child-quiet", test_profile_setuid_child_quiet);
   add ("/cli/profile/enable-unavailable", test_profile_enable_unavailable);
   add ("/cli/signals/stop-after", test_signals_stop_after);
