@@ -63,6 +63,7 @@ struct _MgLauncher
   gint64 start_mono_us;
   gint64 end_mono_us;
   gboolean stopped;
+  int killed_signal;        /* the signal that ended the program we started, 0 if none */
   gboolean keep_run_dir;
   gboolean run_dir_done;    /* removed, or kept for good */
 };
@@ -395,6 +396,12 @@ mg_launcher_get_start_time_us (MgLauncher *self)
   return self->start_time_us;
 }
 
+int
+mg_launcher_get_killed_signal (MgLauncher *self)
+{
+  return self->killed_signal;
+}
+
 double
 mg_launcher_get_duration_s (MgLauncher *self)
 {
@@ -675,6 +682,7 @@ mg_launcher_child_ended (MgLauncher *self, GPid pid, int status)
 
   self->end_mono_us = g_get_monotonic_time ();
   signal = killed_by (self, pid, status, through_mpi, &whose);
+  self->killed_signal = WIFSIGNALED (status) ? WTERMSIG (status) : 0;
   if (signal > 0)
     mg_record_finish_killed (self->record_dir, self->run_id, whose, signal,
                              g_get_monotonic_time () * 1000);

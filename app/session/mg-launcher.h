@@ -107,6 +107,9 @@ gboolean mg_launcher_run (MgLauncher *self, int *exit_status, GError **error);
 
 gint64 mg_launcher_get_start_time_us (MgLauncher *self);
 double mg_launcher_get_duration_s (MgLauncher *self);
+/* The signal that ended the program the launcher started (not a rank
+ * under mpirun, which is the launcher's child), 0 when it exited. */
+int mg_launcher_get_killed_signal (MgLauncher *self);
 /* TRUE when --stop-after ended the program. */
 gboolean mg_launcher_get_stopped (MgLauncher *self);
 

@@ -280,5 +280,17 @@ mg_run_assembly_explain_no_samples (MgRunAssembly *self)
     return g_strdup_printf (_("--stop-after=%g ended the program before its first sample; "
                               "give it longer"),
                             mg_run_settings_get_stop_after (self->settings));
+  /* A process takes a last sample when it exits, not when a signal kills
+   * it: a crash before its first round leaves nothing, whatever LD_PRELOAD
+   * did. */
+  MgProgramKind kind = mg_launcher_get_program_kind (self->launcher);
+  int signal = mg_launcher_get_killed_signal (self->launcher);
+  double lived_s = mg_launcher_get_duration_s (self->launcher);
+  if (signal > 0 && (kind == MG_PROGRAM_DYNAMIC || kind == MG_PROGRAM_NOT_ELF)
+      && lived_s >= mg_run_settings_get_start_after (self->settings))
+    return g_strdup_printf (_("the program was killed by signal %d (%s) %.0f ms after it "
+                              "started, before its first sample, and a process that a signal "
+                              "kills takes no last sample (one that exits does)"),
+                            signal, g_strsignal (signal), lived_s * 1000);
   return g_strdup (mg_program_kind_explain (mg_launcher_get_program_kind (self->launcher)));
 }

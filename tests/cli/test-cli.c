@@ -531,6 +531,33 @@ test_profile_crash (Fixture *f, gconstpointer data)
   g_assert_cmpint (process->status, ==, SIGSEGV);
 }
 
+/* A program that crashes at once leaves no sample (a signal's death takes
+ * no last sample): the run says so, with the signal and the program's
+ * status, instead of "no process of the run was sampled: the program (or
+ * a program it started) cleared LD_PRELOAD…", which blamed the
+ * environment. */
+static void
+test_profile_crash_at_once (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "crash.mgprof",
+                         f->workload, "crash", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  g_autofree char *output = in_dir (f, "crash.mgprof");
+  g_autofree char *expected = g_strdup_printf (
+    "metrograph: no samples were recorded, so no profile was written: the program was killed "
+    "by signal %d (%s) ", SIGSEGV, g_strsignal (SIGSEGV));
+  const char *line;
+
+  assert_status (run, 128 + SIGSEGV);
+  line = strstr (run->err, "metrograph: ");
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, expected));
+  g_assert_true (g_str_has_suffix (line, " ms after it started, before its first sample, and a "
+                                   "process that a signal kills takes no last sample (one that "
+                                   "exits does)\n"));
+  g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+}
+
 /* A folder holding the faulty test plugin and a definition of its metrics:
  * ft_crash (on; crashes at its 20th call), ft_hang (off; never returns from
  * its 5th). */
@@ -2549,6 +2576,7 @@ main (int argc, char **argv)
   add ("/cli/profile/invisible-fds", test_profile_invisible_fds);
   add ("/cli/profile/invisible-fds-hard", test_profile_invisible_fds_hard);
   add ("/cli/profile/cannot-start", test_profile_cannot_start);
+  add ("/cli/profile/crash-at-once", test_profile_crash_at_once);
   add ("/cli/profile/setuid-child-quiet", test_profile_setuid_child_quiet);
   add ("/cli/profile/enable-unavailable", test_profile_enable_unavailable);
   add ("/cli/signals/stop-after", test_signals_stop_after);
