@@ -402,6 +402,12 @@ MG_EXPORT int
 sigaction (int sig, const struct sigaction *act, struct sigaction *old)
 {
   resolve ();
+  /* A vfork child (Python's subprocess resets every caught signal in one
+   * before its exec) shares our memory but has a handler table of its
+   * own: what it sets is its own, and must change neither the parent's
+   * stacks nor the handlers kept for the parent's faults. */
+  if (!mg_sampler_owns_process ())
+    return real_sigaction (sig, act, old);
   if (act)
     mg_stacks_program_takes (sig);
   int slot = fault_slot (sig);
@@ -420,6 +426,8 @@ MG_EXPORT sighandler_t
 signal (int sig, sighandler_t handler)
 {
   resolve ();
+  if (!mg_sampler_owns_process ())
+    return real_signal (sig, handler);  /* a vfork child's: see sigaction */
   if (handler != SIG_ERR)
     mg_stacks_program_takes (sig);
   int slot = fault_slot (sig);
