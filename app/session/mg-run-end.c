@@ -30,6 +30,19 @@ keep_records (MgRunAssembly *self, MgRunEndError code, GError *cause, GError **e
   if (len > 0 && why[len - 1] == '.')
     why[len - 1] = '\0';
 
+  /* Removed under us (a cleaner of the temporary folder): nothing is left
+   * that --recover could read, and the folder is not "kept". */
+  if (code == MG_RUN_END_ERROR_MERGE
+      && !g_file_test (mg_launcher_get_record_dir (launcher), G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, MG_RUN_END_ERROR, code,
+                   _("cannot merge the records: the folder %s was removed during the run, and "
+                     "the records with it, so no profile can be written (if something cleans "
+                     "the temporary folder, set METROGRAPH_TMPDIR to a folder nothing else "
+                     "cleans)"),
+                   mg_launcher_get_record_dir (launcher));
+      return;
+    }
   mg_launcher_keep_run_dir (launcher);
   if (code == MG_RUN_END_ERROR_MERGE)
     g_set_error (error, MG_RUN_END_ERROR, code,

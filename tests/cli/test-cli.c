@@ -531,6 +531,30 @@ test_profile_crash (Fixture *f, gconstpointer data)
   g_assert_cmpint (process->status, ==, SIGSEGV);
 }
 
+/* Something removes the run folder during the run (a cleaner of /tmp; here
+ * the program itself): the records went with it, and the message says so
+ * in one line. It said "kept the run folder DIR" of a folder that was
+ * gone, and that "metrograph --recover DIR writes the profile". */
+static void
+test_profile_run_folder_removed (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "-o", "gone.mgprof", "sh", "-c",
+                         "rm -rf \"$(dirname \"$METROGRAPH_PLAN\")\"; echo ran", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  g_autofree char *output = in_dir (f, "gone.mgprof");
+
+  assert_status (run, 6);
+  g_assert_cmpstr (run->out, ==, "ran\n");
+  assert_one_error_line (run->err, "cannot merge the records: the folder ");
+  g_assert_true (g_str_has_suffix (run->err, "/records was removed during the run, and the "
+                                   "records with it, so no profile can be written (if something "
+                                   "cleans the temporary folder, set METROGRAPH_TMPDIR to a folder "
+                                   "nothing else cleans)\n"));
+  g_assert_null (strstr (run->err, "kept"));
+  g_assert_null (strstr (run->err, "--recover"));
+  g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+}
+
 /* A program that crashes at once leaves no sample (a signal's death takes
  * no last sample): the run says so, with the signal and the program's
  * status, instead of "no process of the run was sampled: the program (or
@@ -2577,6 +2601,7 @@ main (int argc, char **argv)
   add ("/cli/profile/invisible-fds-hard", test_profile_invisible_fds_hard);
   add ("/cli/profile/cannot-start", test_profile_cannot_start);
   add ("/cli/profile/crash-at-once", test_profile_crash_at_once);
+  add ("/cli/profile/run-folder-removed", test_profile_run_folder_removed);
   add ("/cli/profile/setuid-child-quiet", test_profile_setuid_child_quiet);
   add ("/cli/profile/enable-unavailable", test_profile_enable_unavailable);
   add ("/cli/signals/stop-after", test_signals_stop_after);
