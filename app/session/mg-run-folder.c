@@ -22,8 +22,10 @@
 static GHashTable *held_owners;
 G_LOCK_DEFINE_STATIC (held_owners);
 
-/* METROGRAPH_TMPDIR (absolute: the plan wants an absolute record folder),
- * else GLib's temporary folder. */
+/* METROGRAPH_TMPDIR, else GLib's temporary folder ($TMPDIR, else /tmp),
+ * made absolute from the current folder: the plan wants an absolute record
+ * folder (TMPDIR=tmp refused the run: "cannot write the run plan: the
+ * record folder is not an absolute path"). */
 static char *
 parent_folder (void)
 {
@@ -31,7 +33,7 @@ parent_folder (void)
 
   if (parent != NULL && *parent != '\0')
     return g_canonicalize_filename (parent, NULL);
-  return g_strdup (g_get_tmp_dir ());
+  return g_canonicalize_filename (g_get_tmp_dir (), NULL);
 }
 
 /* Field 22 of a /proc/PID/stat: when the process started, in clock ticks

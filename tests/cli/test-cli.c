@@ -555,6 +555,30 @@ test_profile_run_folder_removed (Fixture *f, gconstpointer data)
   g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
 }
 
+/* A relative TMPDIR (METROGRAPH_TMPDIR unset) is taken from the current
+ * folder, as a relative METROGRAPH_TMPDIR is: the run works and leaves
+ * nothing there. It refused to start: "cannot write the run plan: the
+ * record folder is not an absolute path" (status 4). */
+static void
+test_profile_relative_tmpdir (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "-o", "rel.mgprof", "sh", "-c", "cd / && echo ran", NULL };
+  const char *env[] = { "METROGRAPH_TMPDIR=", "TMPDIR=scratch", NULL };
+  g_autofree char *scratch = in_dir (f, "scratch");
+  g_autofree char *output = in_dir (f, "rel.mgprof");
+  g_autoptr (CliTestRun) run = NULL;
+  g_autoptr (GDir) left = NULL;
+
+  g_assert_cmpint (g_mkdir (scratch, 0700), ==, 0);
+  run = cli_test_run_with_env (f->dir, args, env);
+  assert_status (run, 0);
+  g_assert_cmpstr (run->out, ==, "ran\n");
+  g_assert_true (g_file_test (output, G_FILE_TEST_EXISTS));
+  left = g_dir_open (scratch, 0, NULL);
+  g_assert_nonnull (left);
+  g_assert_null (g_dir_read_name (left));
+}
+
 /* A program that crashes at once leaves no sample (a signal's death takes
  * no last sample): the run says so, with the signal and the program's
  * status, instead of "no process of the run was sampled: the program (or
@@ -2602,6 +2626,7 @@ main (int argc, char **argv)
   add ("/cli/profile/cannot-start", test_profile_cannot_start);
   add ("/cli/profile/crash-at-once", test_profile_crash_at_once);
   add ("/cli/profile/run-folder-removed", test_profile_run_folder_removed);
+  add ("/cli/profile/relative-tmpdir", test_profile_relative_tmpdir);
   add ("/cli/profile/setuid-child-quiet", test_profile_setuid_child_quiet);
   add ("/cli/profile/enable-unavailable", test_profile_enable_unavailable);
   add ("/cli/signals/stop-after", test_signals_stop_after);
