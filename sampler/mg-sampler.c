@@ -731,6 +731,12 @@ end_plugins (MgSampler *s, bool final_round, bool ending_now)
         }
       else if (final_round)
         mg_sampling_final_round (s);
+      else if (s->rec.header != NULL && s->rec.header->n_samples > 0)
+        /* An exec takes no last round: the stack samples since the last
+         * one go to its slot, as a final round less than half an interval
+         * after it does, rather than nowhere (they read as "not stored",
+         * which the summary blames on a full table). */
+        mg_stacks_drain (s, s->rec.header->n_samples - 1);
       mg_sampling_end (s);
       mg_plugins_cleanup (s);
       if (watch)
