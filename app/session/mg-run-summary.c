@@ -357,11 +357,13 @@ add_stacks (GPtrArray *lines, const Facts *f)
                           "running, or the stack table was full)\n", taken),
          (unsigned long) taken, (unsigned long) lost);
   add_sources (lines, f);
+  /* A handler of the program's, or SIG_IGN (set by it, or inherited over
+   * an exec): the record says only that the stacks stepped aside. */
   if (aside > 0)
-    add (lines, ngettext ("metrograph: call stacks stopped in %u process: it installed its own "
-                          "handler for the sampler's signal\n",
-                          "metrograph: call stacks stopped in %u processes: they installed their "
-                          "own handler for the sampler's signal\n", aside),
+    add (lines, ngettext ("metrograph: call stacks stopped in %u process: it handles or ignores "
+                          "the sampler's signal (SIGRTMAX-3) itself\n",
+                          "metrograph: call stacks stopped in %u processes: they handle or "
+                          "ignore the sampler's signal (SIGRTMAX-3) themselves\n", aside),
          aside);
 }
 

@@ -495,7 +495,23 @@ test_program_handler (Fixture *f, gconstpointer data)
 
   profile_and_export (f, NULL, args, NULL, &run);
   assert_status (run, 0);
-  g_assert_nonnull (strstr (run->err, "call stacks stopped in 1 process"));
+  g_assert_nonnull (strstr (run->err, "\nmetrograph: call stacks stopped in 1 process: it handles "
+                            "or ignores the sampler's signal (SIGRTMAX-3) itself\n"));
+}
+
+/* The program ignores the sampler's signal: no stacks, and the line says
+ * it may be ignored (it said "it installed its own handler"). */
+static void
+test_program_ignores (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "ignore", "0.3", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+
+  profile_and_export (f, NULL, args, NULL, &run);
+  assert_status (run, 0);
+  g_assert_nonnull (strstr (run->err, "\nmetrograph: 0 call-stack samples\n"));
+  g_assert_nonnull (strstr (run->err, "\nmetrograph: call stacks stopped in 1 process: it handles "
+                            "or ignores the sampler's signal (SIGRTMAX-3) itself\n"));
 }
 
 /* A fork child starts its own stacks, and execs while its timers run: the
@@ -1427,6 +1443,7 @@ main (int argc, char **argv)
   ADD ("/cli/stacks/fork-exec", test_fork_exec);
   ADD ("/cli/stacks/vfork-reset", test_vfork_reset);
   ADD ("/cli/stacks/exec-chain", test_exec_chain);
+  ADD ("/cli/stacks/program-ignores", test_program_ignores);
   ADD ("/cli/stacks/sigwait", test_sigwait);
   ADD ("/cli/stacks/table-full", test_table_full);
   ADD ("/cli/stacks/range", test_range);
