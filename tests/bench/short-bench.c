@@ -17,6 +17,12 @@
  *   (st_blocks of every file under it) at their peak, polled every 5 ms:
  *   goal <= 100 MB.
  *
+ * The loop's floor on this machine, run unprofiled in the same pairs with
+ * short-floor.c preloaded: one more library alone, then one idle thread in
+ * every process and fork child (the least an in-process sampler, which
+ * needs a thread in each process that lives on, can cost). When that
+ * floor is above the goal, the verdict says so.
+ *
  * Beside the loop and the forks, the whole tree's CPU (wait4's rusage,
  * front end included), which a loaded machine sways far less than wall
  * times. The run folders go to a private folder under $TMPDIR (or /tmp):
@@ -62,10 +68,15 @@ now_s (void)
  * for. Far less swayed by the machine's load than wall times. */
 static double last_cpu;
 
+/* The floor library (short-floor.c) and what it does: "library" or
+ * "thread"; NULL for none. */
+static char floor_library[PATH_MAX];
+
 /* Runs argv with METROGRAPH_TMPDIR at the work folder, stdout and stderr
- * to /dev/null; returns its wall time in seconds, < 0 on failure. */
+ * to /dev/null, and the floor library preloaded when floor is not NULL;
+ * returns its wall time in seconds, < 0 on failure. */
 static double
-run (char **argv)
+run_with_floor (char **argv, const char *floor)
 {
   double t0 = now_s ();
   pid_t pid = fork ();
@@ -74,6 +85,11 @@ run (char **argv)
       freopen ("/dev/null", "w", stdout);
       freopen ("/dev/null", "w", stderr);
       setenv ("METROGRAPH_TMPDIR", work_dir, 1);
+      if (floor)
+        {
+          setenv ("LD_PRELOAD", floor_library, 1);
+          setenv ("MG_SHORT_FLOOR", floor, 1);
+        }
       execvp (argv[0], argv);
       _exit (127);
     }
@@ -90,6 +106,25 @@ run (char **argv)
       return -1;
     }
   return t;
+}
+
+static double
+run (char **argv)
+{
+  return run_with_floor (argv, NULL);
+}
+
+/* The loop's seconds as the shell wrote them ("B - A": bash has no
+ * floats), < 0 on failure. */
+static double
+loop_seconds (const char *file)
+{
+  g_autofree char *text = NULL;
+  double a, b;
+  if (!g_file_get_contents (file, &text, NULL, NULL) || sscanf (text, "%lf - %lf", &b, &a) != 2)
+    return -1;
+  g_unlink (file);
+  return b - a;
 }
 
 /* The seconds the workload wrote to the timing file, < 0 when missing. */
@@ -236,6 +271,13 @@ main (int argc, char **argv)
 
   g_autofree char *metrograph = g_build_filename (build_root, "app/cli/metrograph", NULL);
   g_autofree char *metrics = g_build_filename (build_root, "plugins", NULL);
+  g_snprintf (floor_library, sizeof floor_library, "%s/tests/bench/libmg-short-floor.so",
+              build_root);
+  if (access (floor_library, R_OK) != 0)
+    {
+      fprintf (stderr, "bench-short: %s is missing: build the project first\n", floor_library);
+      return 1;
+    }
   g_autofree char *output = g_build_filename (work_dir, "bench.mgprof", NULL);
   g_autofree char *times = g_build_filename (work_dir, "times", NULL);
   g_autofree char *loop = g_strdup_printf ("a=$EPOCHREALTIME; for ((i = 0; i < %d; i++)); do "
@@ -258,30 +300,29 @@ main (int argc, char **argv)
   double loop_p[MAX_PAIRS], loop_u[MAX_PAIRS], run_p[MAX_PAIRS], run_u[MAX_PAIRS];
   double fork_p[MAX_PAIRS], fork_u[MAX_PAIRS], kids_p[MAX_PAIRS], kids_u[MAX_PAIRS];
   double cpu_p[MAX_PAIRS], cpu_u[MAX_PAIRS], fcpu_p[MAX_PAIRS], fcpu_u[MAX_PAIRS];
-  double peak_mb[MAX_PAIRS];
+  double peak_mb[MAX_PAIRS], floor_lib[MAX_PAIRS], floor_thread[MAX_PAIRS];
+  double cpu_fl[MAX_PAIRS], cpu_ft[MAX_PAIRS];
   setvbuf (stdout, NULL, _IOLBF, 0);
   print_load ("before");
   printf ("temp folder: %s, %d pairs\n", work_dir, pairs);
   for (int i = 0; i < pairs; i++)
     {
-      /* The shell writes "B - A" seconds; bash has no floats: subtract here. */
       run_p[i] = run (loop_prof);
-      g_autofree char *text = NULL;
-      double a, b;
-      if (run_p[i] < 0 || !g_file_get_contents (times, &text, NULL, NULL)
-          || sscanf (text, "%lf - %lf", &b, &a) != 2)
+      if (run_p[i] < 0 || (loop_p[i] = loop_seconds (times)) < 0)
         return 1;
-      loop_p[i] = b - a;
       cpu_p[i] = last_cpu;
-      g_clear_pointer (&text, g_free);
       g_unlink (output);
       run_u[i] = run (loop_plain);
-      if (run_u[i] < 0 || !g_file_get_contents (times, &text, NULL, NULL)
-          || sscanf (text, "%lf - %lf", &b, &a) != 2)
+      if (run_u[i] < 0 || (loop_u[i] = loop_seconds (times)) < 0)
         return 1;
-      loop_u[i] = b - a;
       cpu_u[i] = last_cpu;
-      g_unlink (times);
+      if (run_with_floor (loop_plain, "library") < 0 || (floor_lib[i] = loop_seconds (times)) < 0)
+        return 1;
+      cpu_fl[i] = last_cpu;
+      if (run_with_floor (loop_plain, "thread") < 0
+          || (floor_thread[i] = loop_seconds (times)) < 0)
+        return 1;
+      cpu_ft[i] = last_cpu;
 
       if (run (fork_prof) < 0 || (fork_p[i] = timed (times)) < 0)
         return 1;
@@ -307,15 +348,32 @@ main (int argc, char **argv)
   printf ("%-44s %10.1f ms %10.1f ms %8.2f  goal <= %.1f: %s\n",
           "300 x /bin/true, the shell's loop", lp * 1e3, lu * 1e3, lp / lu, GOAL_LOOP_RATIO,
           verdict (lp / lu <= GOAL_LOOP_RATIO));
+  double fl = median (floor_lib, pairs), ft = median (floor_thread, pairs);
+  printf ("%-44s %10.1f ms %13s %8.2f\n", "    floor: one more preloaded library", fl * 1e3, "-",
+          fl / lu);
+  printf ("%-44s %10.1f ms %13s %8.2f  %s\n", "    floor: and one idle thread per process",
+          ft * 1e3, "-", ft / lu,
+          ft / lu > GOAL_LOOP_RATIO ? "(above the goal: the goal is below this machine's floor)"
+                                    : "(the least an in-process sampler costs here)");
   printf ("%-44s %10.1f ms %10.1f ms %8.2f\n", "300 x /bin/true, whole run",
           median (run_p, pairs) * 1e3, median (run_u, pairs) * 1e3,
           median (run_p, pairs) / median (run_u, pairs));
   printf ("%-44s %10.2f ms %10.2f ms  (%.2f ms more per process)\n",
           "    per process, the loop", lp / N_TRUE * 1e3, lu / N_TRUE * 1e3,
           (lp - lu) / N_TRUE * 1e3);
+  printf ("%-44s %10.2f ms more per process for a library, %.2f ms with its thread; the goal "
+          "leaves %.2f ms\n",
+          "    the floor, per process", (fl - lu) / N_TRUE * 1e3, (ft - lu) / N_TRUE * 1e3,
+          (GOAL_LOOP_RATIO - 1) * lu / N_TRUE * 1e3);
   printf ("%-44s %10.1f ms %10.1f ms %8.2f\n", "    CPU of the whole tree, whole run",
           median (cpu_p, pairs) * 1e3, median (cpu_u, pairs) * 1e3,
           median (cpu_p, pairs) / median (cpu_u, pairs));
+  /* Beside the unprofiled loop's CPU (no front end in either): steadier
+   * than wall times on a loaded machine. */
+  printf ("%-44s %10.1f ms %13s %8.2f  (one more library: %.1f ms, %.2f)\n",
+          "    CPU of the whole tree, the floor's thread", median (cpu_ft, pairs) * 1e3, "-",
+          median (cpu_ft, pairs) / median (cpu_u, pairs), median (cpu_fl, pairs) * 1e3,
+          median (cpu_fl, pairs) / median (cpu_u, pairs));
   printf ("%-44s %10.1f ms %10.1f ms %8.2f\n", "1000 x fork + _exit", median (fork_p, pairs) * 1e3,
           median (fork_u, pairs) * 1e3, median (fork_p, pairs) / median (fork_u, pairs));
   printf ("%-44s %10.1f ms %10.1f ms %8.2f\n", "    CPU of the whole tree, whole run",
