@@ -152,3 +152,16 @@ mg_process_roles_cpu_seconds (const double *times, const double *means, gsize n,
     }
   return any ? sum : NAN;
 }
+
+int
+mg_process_roles_find_cpu_metric (GPtrArray *metrics)
+{
+  for (guint m = 0; m < metrics->len; m++)
+    {
+      const MgMetricDef *def = g_ptr_array_index (metrics, m);
+
+      if (g_strcmp0 (def->id, MG_HELPER_CPU_METRIC) == 0)
+        return def->domain == MG_DOMAIN_TIME ? (int) m : -1;
+    }
+  return -1;
+}

@@ -20,6 +20,11 @@ G_BEGIN_DECLS
 /* The metric that gives a process's own CPU time (plugins/cpu.xml). */
 #define MG_HELPER_CPU_METRIC "cpu_time_percentage"
 
+/* The index of MG_HELPER_CPU_METRIC among metrics (MgMetricDef *, the
+ * profile's or the builder's), -1 when it is not there as a time-domain
+ * metric (disabled). */
+int mg_process_roles_find_cpu_metric (GPtrArray *metrics);
+
 /* The CPU seconds of process, or NaN when unknown (the metric not
  * recorded, no samples): mg_process_roles_cpu_seconds of its series. */
 typedef double (*MgProcessCpuFunc) (guint process, gpointer user_data);

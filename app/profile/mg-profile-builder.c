@@ -429,15 +429,6 @@ builder_cpu_seconds (guint p, gpointer data)
                                        process->info.start_s);
 }
 
-static int
-builder_find_metric (MgProfileBuilder *self, const char *id)
-{
-  for (guint m = 0; m < self->metrics->len; m++)
-    if (g_strcmp0 (((const MgMetricDef *) g_ptr_array_index (self->metrics, m))->id, id) == 0)
-      return (int) m;
-  return -1;
-}
-
 /* The helpers of the launch (mg-process-roles.h), when the processes name
  * their images (a merge of records): left out of the aggregates. */
 static void
@@ -447,7 +438,7 @@ find_helpers (MgProfileBuilder *self)
   g_autofree MgProcessInfo *infos = NULL;
   g_autofree gboolean *helper = NULL;
   gboolean images = FALSE;
-  int metric = builder_find_metric (self, MG_HELPER_CPU_METRIC);
+  int metric = mg_process_roles_find_cpu_metric (self->metrics);
   BuilderCpu cpu = { self, 0 };
 
   for (guint i = 0; i < self->events->len && !images; i++)

@@ -399,11 +399,9 @@ ensure_roles (MgProfile *self)
       if (n > 0 && mg_profile_has_process_images (self))
         {
           g_autofree gboolean *helper = g_new (gboolean, n);
-          int metric = mg_profile_find_metric (self, MG_HELPER_CPU_METRIC);
+          int metric = mg_process_roles_find_cpu_metric (self->metrics);
           ProfileCpu cpu = { self, (guint) MAX (metric, 0) };
 
-          if (metric >= 0 && is_single_value (self, (guint) metric))
-            metric = -1;
           mg_process_roles_find_helpers ((const MgProcessInfo *) (void *) self->processes->data,
                                          n, self->run.interval_start_ms,
                                          metric >= 0 ? profile_cpu_seconds : NULL, &cpu,

@@ -294,10 +294,17 @@ test_earlier_profile (void)
 
 /* The merge and the load agree on a wrapper's CPU time, from the CPU
  * time metric: at 20 % for 1 s (0.2 s) it is work, at 5 % (0.05 s) a
- * helper; its series packed by the merge or not. */
+ * helper; its series packed by the merge or not. Without that metric (20 %
+ * of another), its times decide: a helper. */
 static void
 test_busy_saved (void)
 {
+  g_autoptr (MgProfile) other = roles_fixture_wrapped_cpu (TRUE, "other_percentage", 20.0, FALSE);
+  g_autoptr (MgProfile) other_loaded = roles_test_reload (other);
+
+  g_assert_cmpuint (mg_profile_get_n_helpers (other), ==, 1);
+  g_assert_true (mg_profile_get_process (other_loaded, 0)->helper);
+  g_assert_cmpuint (mg_profile_get_n_helpers (other_loaded), ==, 1);
   for (guint pack = 0; pack < 2; pack++)
     {
       g_autoptr (MgProfile) busy = roles_fixture_wrapped_cpu (TRUE, MG_HELPER_CPU_METRIC, 20.0,
