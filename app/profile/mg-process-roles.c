@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The helper rule: children are judged before their parents (a parent is a
- * wrapper when its one real child is the program). */
+ * wrapper when its one real child is the program); what the times make a
+ * helper is asked for its CPU time, so that only those series are read. */
 #include "mg-config.h"
 
 #include <math.h>
