@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The helper rule: children are judged before their parents (a parent is a
- * wrapper when its one real child is the program). */
+ * wrapper when its one real child is the program); what the times make a
+ * helper is asked for its CPU time, so that only those series are read. */
 #include "mg-config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "mg-process-roles.h"
@@ -13,6 +15,8 @@ typedef struct {
   double quick_s;
   int *parent;       /* index of the parent in the run, -1: none */
   gboolean *helper;
+  MgProcessCpuFunc cpu_seconds;
+  gpointer cpu_data;
 } Roles;
 
 /* The process of the same host whose pid is p's parent and which lived
@@ -60,16 +64,14 @@ ran_beside_sibling (const Roles *r, guint p)
   return FALSE;
 }
 
+/* What its times say (wrapper or short step). */
 static gboolean
-judge (const Roles *r, guint p, gboolean mpi_run)
+judge_times (const Roles *r, guint p)
 {
   const MgProcessInfo *self = &r->processes[p];
   int parent = r->parent[p];
   guint n_real = 0, real = 0;
 
-  /* Around the ranks of an MPI run: the scripts that start mpirun. */
-  if (mpi_run && self->rank < 0)
-    return TRUE;
   for (guint c = 0; c < r->n; c++)
     if (r->parent[c] == (int) p && !r->helper[c])
       n_real++, real = c;
@@ -80,6 +82,21 @@ judge (const Roles *r, guint p, gboolean mpi_run)
   /* A short step of its parent (readlink in a shim): its rank's, alone. */
   return self->end_s - self->start_s <= r->quick_s && self->rank == r->processes[parent].rank
          && !ran_beside_sibling (r, p);
+}
+
+static gboolean
+judge (const Roles *r, guint p, gboolean mpi_run)
+{
+  double cpu_s;
+
+  /* Around the ranks of an MPI run: the scripts that start mpirun. */
+  if (mpi_run && r->processes[p].rank < 0)
+    return TRUE;
+  if (!judge_times (r, p))
+    return FALSE;
+  /* Quick, but it computed (a program that then runs a pipeline). */
+  cpu_s = r->cpu_seconds != NULL ? r->cpu_seconds (p, r->cpu_data) : NAN;
+  return !(cpu_s >= MG_HELPER_BUSY_S);
 }
 
 static int
@@ -93,12 +110,13 @@ compare_later_first (gconstpointer a, gconstpointer b, gpointer data)
 
 void
 mg_process_roles_find_helpers (const MgProcessInfo *processes, guint n, double interval_ms,
+                               MgProcessCpuFunc cpu_seconds, gpointer user_data,
                                gboolean *helper)
 {
   g_autofree int *parent = g_new (int, MAX (n, 1));
   g_autofree guint *order = g_new (guint, MAX (n, 1));
   Roles r = { processes, n, MAX (MG_HELPER_QUICK_INTERVALS * interval_ms / 1000.0,
-                                 MG_HELPER_QUICK_MIN_S), parent, helper };
+                                 MG_HELPER_QUICK_MIN_S), parent, helper, cpu_seconds, user_data };
   gboolean mpi_run = FALSE, any_real = FALSE;
 
   for (guint p = 0; p < n; p++)
@@ -116,4 +134,35 @@ mg_process_roles_find_helpers (const MgProcessInfo *processes, guint n, double i
     any_real |= !helper[p];
   if (!any_real)
     memset (helper, 0, n * sizeof *helper);
+}
+
+double
+mg_process_roles_cpu_seconds (const double *times, const double *means, gsize n, double start_s)
+{
+  double sum = 0.0, from = start_s;
+  gboolean any = FALSE;
+
+  for (gsize k = 0; k < n; k++)
+    {
+      if (!isnan (means[k]))
+        {
+          sum += means[k] / 100.0 * MAX (times[k] - from, 0.0);
+          any = TRUE;
+        }
+      from = times[k];
+    }
+  return any ? sum : NAN;
+}
+
+int
+mg_process_roles_find_cpu_metric (GPtrArray *metrics)
+{
+  for (guint m = 0; m < metrics->len; m++)
+    {
+      const MgMetricDef *def = g_ptr_array_index (metrics, m);
+
+      if (g_strcmp0 (def->id, MG_HELPER_CPU_METRIC) == 0)
+        return def->domain == MG_DOMAIN_TIME ? (int) m : -1;
+    }
+  return -1;
 }

@@ -13,9 +13,36 @@ G_BEGIN_DECLS
 /* ...or this long, whichever is longer (s). */
 #define MG_HELPER_QUICK_MIN_S 0.25
 
+/* A process that used this much CPU time of its own (s) is work, never a
+ * helper, however short its life: shells, env, nice, shims' readlink and
+ * dirname use a few milliseconds (docs/profile-format.md says why 0.1). */
+#define MG_HELPER_BUSY_S 0.1
+/* The metric that gives a process's own CPU time (plugins/cpu.xml). */
+#define MG_HELPER_CPU_METRIC "cpu_time_percentage"
+
+/* The index of MG_HELPER_CPU_METRIC among metrics (MgMetricDef *, the
+ * profile's or the builder's), -1 when it is not there as a time-domain
+ * metric (disabled). */
+int mg_process_roles_find_cpu_metric (GPtrArray *metrics);
+
+/* The CPU seconds of process, or NaN when unknown (the metric not
+ * recorded, no samples): mg_process_roles_cpu_seconds of its series. */
+typedef double (*MgProcessCpuFunc) (guint process, gpointer user_data);
+
 /* Sets helper[i] for each of the n processes, by the rule of the docs;
- * interval_ms: the sampling interval at the start. Never all of them. */
+ * interval_ms: the sampling interval at the start. cpu_seconds (may be
+ * NULL: unknown for all) is asked only about the processes that their
+ * times would make helpers. Never all of them. */
 void mg_process_roles_find_helpers (const MgProcessInfo *processes, guint n, double interval_ms,
+                                    MgProcessCpuFunc cpu_seconds, gpointer user_data,
                                     gboolean *helper);
+
+/* The CPU time (s) in n samples of MG_HELPER_CPU_METRIC (percent of one
+ * core): the sum of mean / 100 × the sample's window, which runs from the
+ * previous sample's end (the first: from start_s, the process's start) to
+ * its own end in times. NaN means are skipped; NaN when n is 0 or no mean
+ * is a number. */
+double mg_process_roles_cpu_seconds (const double *times, const double *means, gsize n,
+                                     double start_s);
 
 G_END_DECLS

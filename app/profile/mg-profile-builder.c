@@ -404,6 +404,31 @@ choose_n_windows (MgProfileBuilder *self)
   return n;
 }
 
+/* The builder and its CPU time metric, for the helper rule. */
+typedef struct {
+  MgProfileBuilder *self;
+  guint metric;
+} BuilderCpu;
+
+/* A process's own CPU seconds (mg-process-roles.h): its rows of the CPU
+ * time metric, in place or unpacked. */
+static double
+builder_cpu_seconds (guint p, gpointer data)
+{
+  BuilderCpu *cpu = data;
+  MgBuilderProcess *process = g_ptr_array_index (cpu->self->processes, p);
+  g_autofree double *scratch = NULL;
+  const double *rows;
+
+  if (process->n == 0)
+    return NAN;
+  if (process->packed)
+    scratch = g_new (double, MG_PROCESS_SERIES_N * process->n);
+  rows = mg_builder_process_metric_rows (process, cpu->metric, scratch);
+  return mg_process_roles_cpu_seconds (process->ends, rows + 2 * process->n, process->n,
+                                       process->info.start_s);
+}
+
 /* The helpers of the launch (mg-process-roles.h), when the processes name
  * their images (a merge of records): left out of the aggregates. */
 static void
@@ -413,6 +438,8 @@ find_helpers (MgProfileBuilder *self)
   g_autofree MgProcessInfo *infos = NULL;
   g_autofree gboolean *helper = NULL;
   gboolean images = FALSE;
+  int metric = mg_process_roles_find_cpu_metric (self->metrics);
+  BuilderCpu cpu = { self, 0 };
 
   for (guint i = 0; i < self->events->len && !images; i++)
     images = g_array_index (self->events, MgProcessEvent, i).kind == MG_EVENT_START
@@ -423,7 +450,9 @@ find_helpers (MgProfileBuilder *self)
   helper = g_new (gboolean, n);
   for (guint p = 0; p < n; p++)
     infos[p] = ((MgBuilderProcess *) g_ptr_array_index (self->processes, p))->info;
-  mg_process_roles_find_helpers (infos, n, self->run.interval_start_ms, helper);
+  cpu.metric = (guint) MAX (metric, 0);
+  mg_process_roles_find_helpers (infos, n, self->run.interval_start_ms,
+                                 metric >= 0 ? builder_cpu_seconds : NULL, &cpu, helper);
   for (guint p = 0; p < n; p++)
     ((MgBuilderProcess *) g_ptr_array_index (self->processes, p))->info.helper = helper[p];
 }

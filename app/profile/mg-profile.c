@@ -363,6 +363,29 @@ mg_profile_get_n_processes (MgProfile *self)
   return self->processes->len;
 }
 
+/* The profile and its CPU time metric, for the helper rule. */
+typedef struct {
+  MgProfile *self;
+  guint metric;
+} ProfileCpu;
+
+/* A process's own CPU seconds (mg-process-roles.h), from its series of
+ * the CPU time metric, read for the rule's candidates only (a copy: the
+ * processes kept decoded stay as they are); NaN when it cannot be read. */
+static double
+profile_cpu_seconds (guint p, gpointer data)
+{
+  ProfileCpu *cpu = data;
+  g_autofree MgProcessSeries *series = mg_profile_dup_process_series (cpu->self, p, cpu->metric,
+                                                                      NULL);
+
+  if (series == NULL || series->n == 0)
+    return NAN;
+  return mg_process_roles_cpu_seconds (series->times, series->means, series->n,
+                                       g_array_index (cpu->self->processes, MgProcessInfo,
+                                                      p).start_s);
+}
+
 /* A loaded profile's helpers are found when first asked for; a merged
  * one's by its builder. Profiles merged before execs were kept name no
  * images and have none: their aggregates counted every process. */
@@ -376,9 +399,13 @@ ensure_roles (MgProfile *self)
       if (n > 0 && mg_profile_has_process_images (self))
         {
           g_autofree gboolean *helper = g_new (gboolean, n);
+          int metric = mg_process_roles_find_cpu_metric (self->metrics);
+          ProfileCpu cpu = { self, (guint) MAX (metric, 0) };
 
           mg_process_roles_find_helpers ((const MgProcessInfo *) (void *) self->processes->data,
-                                         n, self->run.interval_start_ms, helper);
+                                         n, self->run.interval_start_ms,
+                                         metric >= 0 ? profile_cpu_seconds : NULL, &cpu,
+                                         helper);
           for (guint p = 0; p < n; p++)
             g_array_index (self->processes, MgProcessInfo, p).helper = helper[p];
         }

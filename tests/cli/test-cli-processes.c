@@ -204,6 +204,48 @@ test_helper_wrapper (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (run->err, "1 process (mg-cli-workload) and 1 helper process"));
 }
 
+/* The value of a line of a text report ("CPU time (mean process)  15.5 %"). */
+static double
+processes_test_report_value (Fixture *f, const char *profile, const char *label)
+{
+  const char *args[] = { "--report=-", profile, NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  const char *line;
+
+  g_assert_cmpint (run->status, ==, 0);
+  line = strstr (run->out, label);
+  if (line == NULL)
+    g_error ("no line '%s' in the report:\n%s", label, run->out);
+  return g_ascii_strtod (line + strlen (label), NULL);
+}
+
+/* A program that computes 0.2 s of CPU time, then runs system ("sleep 1 |
+ * cat"): by its times the shell's wrapper, but it computed, so it is a
+ * process: counted in the summary and the profile's name, its CPU time in
+ * the report (the shell, which runs two children, sleep and cat too). */
+static void
+test_helper_busy (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "--interval=10", f->workload, "cpu=0.2",
+                         "system=sleep 1 | cat", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  g_autofree char *path = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpint (run->status, ==, 0);
+  path = processes_test_default_output (f, "mg-cli-workload_");
+  g_assert_true (g_str_has_prefix (strrchr (path, '/') + 1, "mg-cli-workload_4p_1n_"));
+  profile = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 4);
+  g_assert_cmpuint (count_helpers (profile), ==, 0);
+  g_assert_nonnull (strstr (run->err, "4 processes (mg-cli-workload, "));
+  g_assert_null (strstr (run->err, "helper"));
+  /* The workload's 0.2 s in a mean over processes: well above nothing. */
+  g_assert_cmpfloat (processes_test_report_value (f, path, "CPU time (mean process)"), >, 1.0);
+}
+
 /* A shim: short steps (readlink, dirname, one after the other), then an
  * exec of the program: the steps are helpers, the shim one process with
  * the program. */
@@ -322,6 +364,7 @@ main (int argc, char **argv)
   add ("/cli/processes/exec-env", test_exec_env);
   add ("/cli/processes/exec-shell", test_exec_shell);
   add ("/cli/processes/helper-wrapper", test_helper_wrapper);
+  add ("/cli/processes/helper-busy", test_helper_busy);
   add ("/cli/processes/helper-shim", test_helper_shim);
   add ("/cli/processes/helper-make", test_helper_make);
   add ("/cli/processes/helper-mpi", test_helper_mpi);

@@ -4,6 +4,7 @@
 #include "mg-config.h"
 
 #include <glib.h>
+#include <math.h>
 
 #include <glib/gstdio.h>
 
@@ -23,17 +24,42 @@ roles_fixture_process (int pid, int ppid, int rank, double start_s, double end_s
   return info;
 }
 
-/* Helper flags as a string of 'h' and '.', in process order. */
+/* Each process's own CPU seconds (NaN: unknown), and which were asked. */
+typedef struct {
+  const double *seconds;
+  gboolean asked[8];
+} RolesCpu;
+
+static double
+roles_fixture_cpu (guint process, gpointer data)
+{
+  RolesCpu *cpu = data;
+
+  g_assert_cmpuint (process, <, G_N_ELEMENTS (cpu->asked));
+  g_assert_false (cpu->asked[process]);
+  cpu->asked[process] = TRUE;
+  return cpu->seconds[process];
+}
+
+/* Helper flags as a string of 'h' and '.', in process order, the CPU
+ * seconds unknown (cpu NULL) or those of cpu. */
 static char *
-roles_test_find (const MgProcessInfo *processes, guint n)
+roles_test_find_busy (const MgProcessInfo *processes, guint n, RolesCpu *cpu)
 {
   g_autofree gboolean *helper = g_new (gboolean, n);
   char *flags = g_new0 (char, n + 1);
 
-  mg_process_roles_find_helpers (processes, n, INTERVAL_MS, helper);
+  mg_process_roles_find_helpers (processes, n, INTERVAL_MS, cpu != NULL ? roles_fixture_cpu : NULL,
+                                 cpu, helper);
   for (guint p = 0; p < n; p++)
     flags[p] = helper[p] ? 'h' : '.';
   return flags;
+}
+
+static char *
+roles_test_find (const MgProcessInfo *processes, guint n)
+{
+  return roles_test_find_busy (processes, n, NULL);
 }
 
 /* A shell that runs the program and waits: a wrapper. A parent that
@@ -103,20 +129,85 @@ test_reuse_and_all (void)
   g_assert_cmpstr (b, ==, ".");
 }
 
-/* A wrapper (pid 10, CPU 0 %) of the program (pid 11, 80 %), merged with
- * the images named (as now) or not (as an earlier Metrograph did). */
+/* A wrapper of the program, with their own CPU seconds: quick, but a
+ * process that computed 0.2 s is work, one that took 0.01 s is not, and
+ * one whose CPU time is unknown is judged by its times. Only a process its
+ * times make a helper is asked about (the program, 3 s long, never). */
+static void
+test_busy_wrapper (void)
+{
+  MgProcessInfo wrapper[] = { roles_fixture_process (10, 1, -1, 0.0, 3.02),
+                              roles_fixture_process (11, 10, -1, 0.01, 3.0) };
+  const double busy[] = { 0.2, 2.9 }, idle[] = { 0.01, 2.9 }, unknown[] = { NAN, NAN };
+  RolesCpu a = { busy, { FALSE } }, b = { idle, { FALSE } }, c = { unknown, { FALSE } };
+  g_autofree char *flags_a = roles_test_find_busy (wrapper, 2, &a);
+  g_autofree char *flags_b = roles_test_find_busy (wrapper, 2, &b);
+  g_autofree char *flags_c = roles_test_find_busy (wrapper, 2, &c);
+
+  g_assert_cmpstr (flags_a, ==, "..");
+  g_assert_cmpstr (flags_b, ==, "h.");
+  g_assert_cmpstr (flags_c, ==, "h.");
+  g_assert_true (a.asked[0] && b.asked[0] && c.asked[0]);
+  g_assert_false (a.asked[1] || b.asked[1] || c.asked[1]);
+}
+
+/* The program that computes 0.2 s, then runs system ("sleep 1 | cat"):
+ * by its times the wrapper of the shell, by its CPU time the program. A
+ * short step that computed 0.2 s is work too; one that took 5 ms is not. */
+static void
+test_busy_program_and_step (void)
+{
+  MgProcessInfo program[] = { roles_fixture_process (10, 1, -1, 0.0, 1.22),
+                              roles_fixture_process (11, 10, -1, 0.2, 1.21),
+                              roles_fixture_process (12, 11, -1, 0.205, 1.2),
+                              roles_fixture_process (13, 11, -1, 0.205, 1.2) };
+  MgProcessInfo shim[] = { roles_fixture_process (10, 1, -1, 0.0, 2.0),
+                           roles_fixture_process (11, 10, -1, 0.01, 0.24),
+                           roles_fixture_process (12, 10, -1, 0.25, 0.3) };
+  const double program_cpu[] = { 0.2, 0.001, 0.001, 0.001 };
+  const double shim_cpu[] = { 0.05, 0.2, 0.005 };
+  RolesCpu a = { program_cpu, { FALSE } }, b = { shim_cpu, { FALSE } };
+  g_autofree char *timing = roles_test_find (program, 4);
+  g_autofree char *busy = roles_test_find_busy (program, 4, &a);
+  g_autofree char *steps = roles_test_find_busy (shim, 3, &b);
+
+  g_assert_cmpstr (timing, ==, "h...");
+  g_assert_cmpstr (busy, ==, "....");
+  g_assert_cmpstr (steps, ==, "..h");
+}
+
+/* Seconds from a series of percentages: each mean over the window from
+ * the previous sample's end (the first's from the start), NaN skipped. */
+static void
+test_cpu_seconds (void)
+{
+  const double times[] = { 0.1, 0.2, 0.4 }, means[] = { 50.0, NAN, 100.0 };
+  const double none[] = { NAN, NAN };
+
+  g_assert_cmpfloat_with_epsilon (mg_process_roles_cpu_seconds (times, means, 3, 0.0), 0.25,
+                                  1e-12);
+  /* A sample that ended before the given start counts nothing. */
+  g_assert_cmpfloat_with_epsilon (mg_process_roles_cpu_seconds (times, means, 1, 0.15), 0.0,
+                                  1e-12);
+  g_assert_true (isnan (mg_process_roles_cpu_seconds (times, none, 2, 0.0)));
+  g_assert_true (isnan (mg_process_roles_cpu_seconds (NULL, NULL, 0, 0.0)));
+}
+
+/* A wrapper (pid 10, wrapper_value %) of the program (pid 11, 80 %) in a
+ * metric called id, merged with the images named (as now) or not (as an
+ * earlier Metrograph did), its series packed or not. */
 static MgProfile *
-roles_fixture_wrapped (gboolean images)
+roles_fixture_wrapped_cpu (gboolean images, const char *id, double wrapper_value, gboolean pack)
 {
   g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
   g_autoptr (MgMetricDef) def = mg_metric_def_new ();
   g_autoptr (GError) error = NULL;
   MgProcessInfo processes[] = { roles_fixture_process (10, 1, -1, 0.0, 1.0),
                                 roles_fixture_process (11, 10, -1, 0.005, 0.995) };
-  const double values[] = { 0.0, 80.0 };
+  const double values[] = { wrapper_value, 80.0 };
   MgProfile *profile;
 
-  def->id = g_strdup ("cpu");
+  def->id = g_strdup (id);
   mg_profile_builder_add_metric (builder, def);
   mg_profile_builder_set_interval (builder, INTERVAL_MS, INTERVAL_MS, 100);
   for (guint p = 0; p < 2; p++)
@@ -129,10 +220,18 @@ roles_fixture_wrapped (gboolean images)
       for (guint k = 0; k < 10; k++)
         mg_profile_builder_add_sample (builder, p, k * 0.1, (k + 1) * 0.1, &values[p],
                                        &values[p], &values[p]);
+      if (pack)
+        mg_profile_builder_pack (builder, p);
     }
   profile = mg_profile_builder_finish (builder, 10, &error);
   g_assert_no_error (error);
   return profile;
+}
+
+static MgProfile *
+roles_fixture_wrapped (gboolean images)
+{
+  return roles_fixture_wrapped_cpu (images, "cpu", 0.0, FALSE);
 }
 
 /* Saved and opened again (the rule finds the helpers again). */
@@ -193,6 +292,41 @@ test_earlier_profile (void)
   g_assert_cmpuint (mg_profile_get_n_helpers (v4), ==, 0);
 }
 
+/* The merge and the load agree on a wrapper's CPU time, from the CPU
+ * time metric: at 20 % for 1 s (0.2 s) it is work, at 5 % (0.05 s) a
+ * helper; its series packed by the merge or not. Without that metric (20 %
+ * of another), its times decide: a helper. */
+static void
+test_busy_saved (void)
+{
+  g_autoptr (MgProfile) other = roles_fixture_wrapped_cpu (TRUE, "other_percentage", 20.0, FALSE);
+  g_autoptr (MgProfile) other_loaded = roles_test_reload (other);
+
+  g_assert_cmpuint (mg_profile_get_n_helpers (other), ==, 1);
+  g_assert_true (mg_profile_get_process (other_loaded, 0)->helper);
+  g_assert_cmpuint (mg_profile_get_n_helpers (other_loaded), ==, 1);
+  for (guint pack = 0; pack < 2; pack++)
+    {
+      g_autoptr (MgProfile) busy = roles_fixture_wrapped_cpu (TRUE, MG_HELPER_CPU_METRIC, 20.0,
+                                                              pack);
+      g_autoptr (MgProfile) idle = roles_fixture_wrapped_cpu (TRUE, MG_HELPER_CPU_METRIC, 5.0,
+                                                              pack);
+      g_autoptr (MgProfile) busy_loaded = roles_test_reload (busy);
+      g_autoptr (MgProfile) idle_loaded = roles_test_reload (idle);
+
+      g_assert_cmpuint (mg_profile_get_n_helpers (busy), ==, 0);
+      g_assert_cmpuint (mg_profile_get_n_helpers (busy_loaded), ==, 0);
+      /* Both processes in the aggregates: the min is the wrapper's. */
+      g_assert_cmpfloat (mg_profile_get_series (busy, 0)->mins[3], ==, 20.0);
+      g_assert_cmpfloat (mg_profile_get_series (busy_loaded, 0)->mins[3], ==, 20.0);
+      g_assert_cmpuint (mg_profile_get_n_helpers (idle), ==, 1);
+      g_assert_true (mg_profile_get_process (idle_loaded, 0)->helper);
+      g_assert_false (mg_profile_get_process (idle_loaded, 1)->helper);
+      g_assert_cmpfloat (mg_profile_get_series (idle, 0)->mins[3], ==, 80.0);
+      g_assert_cmpfloat (mg_profile_get_series (idle_loaded, 0)->mins[3], ==, 80.0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -201,7 +335,11 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/roles/steps-and-jobs", test_steps_and_jobs);
   g_test_add_func ("/profile/roles/mpi", test_mpi);
   g_test_add_func ("/profile/roles/reuse-and-all", test_reuse_and_all);
+  g_test_add_func ("/profile/roles/busy-wrapper", test_busy_wrapper);
+  g_test_add_func ("/profile/roles/busy-program-and-step", test_busy_program_and_step);
+  g_test_add_func ("/profile/roles/cpu-seconds", test_cpu_seconds);
   g_test_add_func ("/profile/roles/saved", test_saved);
+  g_test_add_func ("/profile/roles/busy-saved", test_busy_saved);
   g_test_add_func ("/profile/roles/earlier-profile", test_earlier_profile);
   return g_test_run ();
 }
