@@ -16,10 +16,18 @@ set_loading (MgWindow *self, gboolean loading)
   g_object_notify (G_OBJECT (self), "loading");
 }
 
+char *
+mg_window_file_display_name (GFile *file)
+{
+  g_autofree char *base = g_file_get_basename (file);
+
+  return g_filename_display_name (base);
+}
+
 static void
 show_error (MgWindow *self, GFile *file, const char *message)
 {
-  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *name = mg_window_file_display_name (file);
   g_autofree char *title = g_strdup_printf (_("Cannot Open “%s”"), name);
 
   mg_window_clear_profile_view (self);
@@ -62,7 +70,7 @@ on_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
 void
 mg_window_open_file (MgWindow *self, GFile *file)
 {
-  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *name = mg_window_file_display_name (file);
   g_autofree char *text = g_strdup_printf (_("Opening “%s”…"), name);
   GWeakRef *weak;
 
