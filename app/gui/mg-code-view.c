@@ -664,19 +664,20 @@ build_header (MgCodeView *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (export), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Export"), -1);
 
-  /* The count takes the room left and keeps the line to the right; the
-   * range, beside it, is what shrinks. */
+  /* One line of two labels: the count takes the room left and keeps the
+   * line to the right; the range, beside it, is what shrinks. */
+  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_widget_set_hexpand (line, TRUE);
+  gtk_widget_add_css_class (line, "dim-label");
+  gtk_widget_add_css_class (line, "caption");
   self->count = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->count), 1);
   gtk_widget_set_hexpand (self->count, TRUE);
-  gtk_widget_add_css_class (self->count, "dim-label");
-  gtk_widget_add_css_class (self->count, "caption");
-  gtk_box_append (GTK_BOX (header), self->count);
+  gtk_box_append (GTK_BOX (line), self->count);
   self->summary = gtk_label_new (NULL);
   gtk_label_set_ellipsize (GTK_LABEL (self->summary), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (self->summary, "dim-label");
-  gtk_widget_add_css_class (self->summary, "caption");
-  gtk_box_append (GTK_BOX (header), self->summary);
+  gtk_box_append (GTK_BOX (line), self->summary);
+  gtk_box_append (GTK_BOX (header), line);
   gtk_box_append (GTK_BOX (header), export);
   return header;
 }
