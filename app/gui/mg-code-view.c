@@ -642,6 +642,9 @@ build_header (MgCodeView *self)
 
   self->search = gtk_search_entry_new ();
   g_object_set (self->search, "placeholder-text", _("Find functions, files, modules"), NULL);
+  /* Never squeezed to "Fi…" by a crowded header (the Call Tree's at
+   * 1024 px): the range beside the count gives way first. */
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->search), 12);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->search), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Search the code views"), -1);
   /* Each keystroke: the views are cheap to filter. */
