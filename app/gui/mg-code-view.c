@@ -1499,6 +1499,13 @@ mg_code_view_get_tree_model (MgCodeView *self)
 }
 
 void
+mg_code_view_focus_search (MgCodeView *self)
+{
+  g_return_if_fail (MG_IS_CODE_VIEW (self));
+  gtk_widget_grab_focus (self->search);
+}
+
+void
 mg_code_view_show_page (MgCodeView *self, const char *page)
 {
   GtkWidget *button = gtk_widget_get_prev_sibling (self->tree_button);

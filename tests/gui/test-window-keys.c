@@ -309,6 +309,19 @@ test_code_keys (void)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (mg_code_view_is_busy (code));
 
+  /* Ctrl+F from a graph: straight into the Code pane's search, and the
+   * letters typed go there (Tab passed every graph and four buttons). */
+  GtkWidget *search = mg_code_view_get_search_entry (code);
+  g_assert_true (gtk_widget_grab_focus (mg_window_get_metric_graph (in.window, "work")));
+  settle (&in);
+  g_assert_false (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (in.window)), search));
+  send_key (&in, XK_f, GDK_CONTROL_MASK);
+  g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (in.window)), search));
+  send_key (&in, XK_b, 0);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (search)), ==, "b");
+  gtk_editable_set_text (GTK_EDITABLE (search), "");
+  settle (&in);
+
   mg_code_view_show_page (code, "flame");
   mg_test_spin (100);
   MgFlameView *flame = MG_FLAME_VIEW (mg_code_view_get_flame_view (code));
