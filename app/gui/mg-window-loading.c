@@ -7,6 +7,7 @@
 
 #include "mg-profile-loader.h"
 #include "mg-window-internal.h"
+#include "session/mg-run-recovery.h"
 
 static void
 set_loading (MgWindow *self, gboolean loading)
@@ -58,7 +59,21 @@ on_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
   if (self == NULL || g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
     return;
   if (profile == NULL)
-    show_error (self, file, error->message);
+    {
+      g_autofree char *path = g_file_get_path (file);
+      g_autofree char *what_to_do = NULL;
+      g_autofree char *run = path != NULL ? mg_run_recovery_describe_folder (path, &what_to_do)
+                                          : NULL;
+      /* A run folder given instead of its profile: say so, and how to
+       * get the profile ("not a regular file" said neither). */
+      g_autofree char *message = run != NULL
+                                   /* Translators: why a run folder is no profile, then what to do */
+                                   ? g_strdup_printf (C_ ("run folder opened", "%s: %s."), run,
+                                                      what_to_do)
+                                   : NULL;
+
+      show_error (self, file, message != NULL ? message : error->message);
+    }
   else
     {
       mg_window_set_profile (self, profile, file);

@@ -1568,6 +1568,20 @@ test_signals_left_behind (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (run->err, note));
   g_assert_true (g_file_test (left, G_FILE_TEST_IS_DIR));
 
+  /* Given as a profile, the folder says what it is and names --recover
+   * (it said "not a regular file, not a Metrograph profile"). */
+  {
+    const char *report_args[] = { "--report=-", left, NULL };
+    g_autoptr (CliTestRun) report = cli_test_run (f->dir, report_args);
+    g_autofree char *said = g_strdup_printf (
+      "metrograph: cannot read the profile: “%s” is the folder of a run whose profile was "
+      "never written (Metrograph ended before the program) (write its profile with "
+      "metrograph --recover %s, then open that)\n", left, left);
+
+    assert_status (report, 6);
+    g_assert_cmpstr (report->err, ==, said);
+  }
+
   recover_args[1] = left;
   recover = cli_test_run (f->dir, recover_args);
   assert_status (recover, 0);

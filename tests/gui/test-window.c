@@ -1405,6 +1405,17 @@ test_recover_run (void)
   window = gui_test_new_window (NULL);
   mg_test_spin (200);
   g_assert_cmpuint (mg_window_get_n_recoverable (window), ==, 1);
+  /* Opened as a profile, the folder says what it is and names --recover. */
+  {
+    g_autoptr (GFile) folder = g_file_new_for_path (run);
+    g_autofree char *said = g_strdup_printf (
+      "“%s” is the folder of a run whose profile was never written (Metrograph ended before "
+      "the program): write its profile with metrograph --recover %s, then open that.", run, run);
+
+    mg_window_open_file (window, folder);
+    gui_test_wait_loaded (window);
+    g_assert_cmpstr (mg_window_get_error_message (window), ==, said);
+  }
   gui_test_activate (window, "recover-run", g_variant_new_bytestring (run));
   deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   while (g_file_test (run, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
