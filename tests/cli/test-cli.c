@@ -117,6 +117,11 @@ test_usage_errors (Fixture *f, gconstpointer data)
     { { "--profile", "--interval=ten", "true", NULL }, "--interval" },
     { { "--list-metrics", "--export=a.json", "b.mgprof", NULL }, "cannot be combined" },
     { { "--no-such-option", NULL }, "--no-such-option" },
+    /* The form of the option that was meant. */
+    { { "--export-json", "a.mgprof", NULL },
+      "Unknown option --export-json; did you mean --export=FILE.json? (see metrograph --help)" },
+    { { "--report-html", "a.mgprof", NULL },
+      "Unknown option --report-html; did you mean --report=FILE.html?" },
     { { "--profile", "--select-ranks=1,x", "true", NULL }, "--select-ranks=1,x: “x” is not a rank" },
     { { "--profile", "--select-ranks=4-2", "true", NULL }, "“4-2” is not a rank" },
     { { "--profile", "--select-ranks=1,,2", "true", NULL }, "--select-ranks=1,,2: an empty entry" },
