@@ -158,17 +158,26 @@ build_context_menu (MgMetricRow *self)
   self->context_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
   gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
   gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
-  gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
+  /* On the graph, which takes the keyboard: a closing popover gives the
+   * focus to its parent, else to the parent's nearest focusable ancestor.
+   * On the row that was the group's expander, as tall as every row of
+   * the group, and the rows scrolled to show its bottom: Escape on the
+   * first row's menu of thirty took them 2264 px down. */
+  gtk_widget_set_parent (self->context_menu, self->graph);
 }
 
 static void
 on_secondary_click (GtkGestureClick *gesture, int n_press, double x, double y, gpointer user_data)
 {
   MgMetricRow *self = user_data;
-  GdkRectangle at = { (int) x, (int) y, 1, 1 };
+  double gx = x, gy = y;
+  GdkRectangle at;
 
   if (self->context_menu == NULL)
     build_context_menu (self);
+  /* The click is the row's; the menu is the graph's. */
+  gtk_widget_translate_coordinates (GTK_WIDGET (self), self->graph, x, y, &gx, &gy);
+  at = (GdkRectangle) { (int) gx, (int) gy, 1, 1 };
   gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu), &at);
   gtk_popover_popup (GTK_POPOVER (self->context_menu));
 }

@@ -284,6 +284,51 @@ test_scroll (void)
   input_close (&in);
 }
 
+/* The row's context menu closed with Escape leaves the rows where they
+ * were (it scrolled them to the bottom: thirty rows, the first's menu). */
+static void
+test_context_menu_keeps_scroll (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_large (4, 30, 50);
+  Input in = { 0 };
+  GtkWidget *graph, *scrolled, *menu;
+  GtkAdjustment *vadjustment;
+  KeyCode escape;
+
+  input_open (&in, profile);
+  graph = mg_window_get_metric_graph (in.window, "metric0");
+  g_assert_nonnull (graph);
+  scrolled = gtk_widget_get_ancestor (graph, GTK_TYPE_SCROLLED_WINDOW);
+  vadjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (vadjustment) - gtk_adjustment_get_page_size (vadjustment), >, 1000);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
+  point_at (&in, graph, 0.5, 0.5);
+  XTestFakeButtonEvent (in.xdisplay, 3, True, CurrentTime);
+  XTestFakeButtonEvent (in.xdisplay, 3, False, CurrentTime);
+  settle (&in);
+  mg_test_spin (300);
+  /* The menu is open (it was the row's child, now the graph's). */
+  menu = gui_test_find_widget (gtk_widget_get_parent (graph), GTK_TYPE_POPOVER_MENU);
+  g_assert_nonnull (menu);
+  g_assert_true (gtk_widget_get_mapped (menu));
+  escape = XKeysymToKeycode (in.xdisplay, XK_Escape);
+  XTestFakeKeyEvent (in.xdisplay, escape, True, CurrentTime);
+  XTestFakeKeyEvent (in.xdisplay, escape, False, CurrentTime);
+  settle (&in);
+  mg_test_spin (300);
+  {
+    GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (in.window));
+    g_test_message ("rows at %.0f of %.0f px; focus %s %p", gtk_adjustment_get_value (vadjustment),
+                    gtk_adjustment_get_upper (vadjustment),
+                    focus ? G_OBJECT_TYPE_NAME (focus) : "none", (void *) focus);
+  }
+  g_assert_false (gtk_widget_get_mapped (menu));
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
+  /* The keyboard is back on the graph the menu was opened on. */
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (in.window)) == graph);
+  input_close (&in);
+}
+
 static const char *
 flame_box_name (MgCodeView *code)
 {
@@ -472,5 +517,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/keys/scroll", test_scroll);
   g_test_add_func ("/gui/keys/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/gui/keys/code-views", test_code_keys);
+  g_test_add_func ("/gui/keys/context-menu-keeps-scroll", test_context_menu_keeps_scroll);
   return gui_test_run ();
 }
