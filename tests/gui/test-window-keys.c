@@ -329,6 +329,52 @@ test_context_menu_keeps_scroll (void)
   input_close (&in);
 }
 
+/* Hiding the metric whose graph holds the keyboard hands it to the next
+ * row's graph, and the rows stay where they were (GTK gave it to the
+ * group's expander: the rows went 2264 px down); the last row's graph
+ * hands it to the row before. */
+static void
+test_hide_keeps_scroll (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_large (4, 30, 50);
+  Input in = { 0 };
+  GtkWidget *graph, *scrolled;
+  GtkAdjustment *vadjustment;
+
+  input_open (&in, profile);
+  graph = mg_window_get_metric_graph (in.window, "metric0");
+  scrolled = gtk_widget_get_ancestor (graph, GTK_TYPE_SCROLLED_WINDOW);
+  vadjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  g_assert_true (gtk_widget_grab_focus (graph));
+  settle (&in);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
+  g_action_group_activate_action (G_ACTION_GROUP (in.window), "hide-metric",
+                                  g_variant_new_string ("metric0"));
+  settle (&in);
+  mg_test_spin (200);
+  {
+    g_auto (GStrv) shown = mg_window_get_visible_metric_ids (in.window);
+
+    g_assert_false (g_strv_contains ((const char *const *) shown, "metric0"));
+    g_assert_true (g_strv_contains ((const char *const *) shown, "metric1"));
+  }
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (in.window))
+                 == mg_window_get_metric_graph (in.window, "metric1"));
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
+
+  /* The last row: to the one before it. */
+  graph = mg_window_get_metric_graph (in.window, "metric29");
+  g_assert_true (gtk_widget_grab_focus (graph));
+  settle (&in);
+  g_action_group_activate_action (G_ACTION_GROUP (in.window), "hide-metric",
+                                  g_variant_new_string ("metric29"));
+  settle (&in);
+  mg_test_spin (200);
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (in.window))
+                 == mg_window_get_metric_graph (in.window, "metric28"));
+  input_close (&in);
+}
+
 static const char *
 flame_box_name (MgCodeView *code)
 {
@@ -518,5 +564,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/keys/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/gui/keys/code-views", test_code_keys);
   g_test_add_func ("/gui/keys/context-menu-keeps-scroll", test_context_menu_keeps_scroll);
+  g_test_add_func ("/gui/keys/hide-keeps-scroll", test_hide_keeps_scroll);
   return gui_test_run ();
 }
