@@ -19,6 +19,7 @@
 #include "gui/graph/mg-metric-graph.h"
 #include "gui/mg-code-view-private.h"
 #include "gui/mg-flame-view.h"
+#include "gui/mg-rank-overview.h"
 #include "gui/mg-window-private.h"
 
 typedef struct {
@@ -326,6 +327,20 @@ test_context_menu_keeps_scroll (void)
   g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
   /* The keyboard is back on the graph the menu was opened on. */
   g_assert_true (gtk_window_get_focus (GTK_WINDOW (in.window)) == graph);
+
+  /* From the keyboard: Shift+F10 on the focused graph opens the same
+   * menu (it could not be reached without a mouse), Down and Enter its
+   * Rank Overview, of this graph's metric. */
+  g_assert_null (mg_window_get_rank_overview (in.window));
+  send_key (&in, XK_F10, GDK_SHIFT_MASK);
+  mg_test_spin (200);
+  g_assert_true (gtk_widget_get_mapped (menu));
+  send_key (&in, XK_Down, 0);
+  send_key (&in, XK_Return, 0);
+  mg_test_spin (300);
+  g_assert_nonnull (mg_window_get_rank_overview (in.window));
+  g_assert_cmpstr (mg_rank_overview_get_metric_id (MG_RANK_OVERVIEW (
+                     mg_window_get_rank_overview (in.window))), ==, "metric0");
   input_close (&in);
 }
 
@@ -519,7 +534,8 @@ test_shortcuts_window (void)
   g_autoptr (GArray) accels = g_array_new (FALSE, FALSE, sizeof (Accel));
   g_auto (GStrv) actions = gtk_application_list_action_descriptions (gui_test_app);
   const char *graph_keys[] = { "Left", "Right", "<Shift>Left", "<Shift>Right", "Home", "End",
-                               "<Shift>Home", "<Shift>End", "plus", "minus", "Escape" };
+                               "<Shift>Home", "<Shift>End", "plus", "minus", "Escape",
+                               "<Shift>F10", "Menu" };
 
   /* Built when first asked for (Ctrl+?), for this window. */
   g_assert_null (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
