@@ -66,11 +66,11 @@ on_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
                                           : NULL;
       /* A run folder given instead of its profile: say so, and how to
        * get the profile ("not a regular file" said neither). */
-      g_autofree char *message = run != NULL
-                                   /* Translators: why a run folder is no profile, then what to do */
-                                   ? g_strdup_printf (C_ ("run folder opened", "%s: %s."), run,
-                                                      what_to_do)
-                                   : NULL;
+      g_autofree char *message = NULL;
+
+      if (run != NULL)
+        /* Translators: why a run folder is no profile, then what to do */
+        message = g_strdup_printf (C_ ("run folder opened", "%s: %s."), run, what_to_do);
 
       show_error (self, file, message != NULL ? message : error->message);
     }
