@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-config.h"
 
+#include <glib/gi18n.h>
+
 #include "mg-cli-message.h"
 
 #include "defs/mg-diagnostic.h"
+#include "session/mg-run-recovery.h"
 
 void
 mg_cli_print_error (const char *format, ...)
@@ -17,6 +20,19 @@ mg_cli_print_error (const char *format, ...)
   /* One line: batch logs are read with grep. */
   g_strdelimit (message, "\n", ' ');
   g_printerr ("metrograph: %s\n", message);
+}
+
+void
+mg_cli_print_profile_error (const char *input, const GError *error)
+{
+  g_autofree char *what_to_do = NULL;
+  g_autofree char *run = mg_run_recovery_describe_folder (input, &what_to_do);
+
+  if (run != NULL)
+    mg_cli_print_error (_("cannot read the profile: %s (%s)"), run, what_to_do);
+  else
+    mg_cli_print_error (_("cannot read the profile: %s (give a .mgprof file written by "
+                          "metrograph --profile)"), error->message);
 }
 
 void

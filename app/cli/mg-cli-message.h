@@ -10,6 +10,11 @@ G_BEGIN_DECLS
 /* Prints "metrograph: <message>" as one line on stderr. */
 void mg_cli_print_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
+/* "cannot read the profile: <why> (<what to do>)" for @input, which
+ * mg_profile_load refused with @error; a run folder given instead of its
+ * profile is named as such, with metrograph --recover. */
+void mg_cli_print_profile_error (const char *input, const GError *error);
+
 /* Each error and warning of @diagnostics (MgDiagnostic*, notes left out)
  * as such a line. */
 void mg_cli_print_diagnostic_list (GPtrArray *diagnostics);

@@ -361,6 +361,37 @@ make_group (MgCliOptions *o, GOptionEntry *table, gboolean *profile, gboolean *l
   return group;
 }
 
+/* "--export-json" for --export=FILE.json (as "--report-html" for
+ * --report=FILE.html): GOption's "Unknown option --export-json" alone
+ * left the user to find the option's form in --help. */
+static void
+suggest_file_option (GError *error, const char *const *args)
+{
+  static const char *const file_options[] = { "export", "report", NULL };
+
+  if (!g_error_matches (error, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION))
+    return;
+  for (guint i = 1; args[i] != NULL; i++)
+    for (guint k = 0; file_options[k] != NULL; k++)
+      {
+        g_autofree char *prefix = g_strdup_printf ("--%s-", file_options[k]);
+        const char *extension = args[i] + strlen (prefix);
+
+        /* The option GOption refused, not a program's argument after it. */
+        if (!g_str_has_prefix (args[i], prefix) || *extension == '\0'
+            || strpbrk (extension, "=/ ") != NULL || strstr (error->message, args[i]) == NULL)
+          continue;
+        {
+          g_autofree char *message = error->message;
+          /* Translators: GOption's message, then the option and an extension,
+           * e.g. "--export" and "json" */
+          error->message = g_strdup_printf (_("%s; did you mean --%s=FILE.%s?"), message,
+                                            file_options[k], extension);
+        }
+        return;
+      }
+}
+
 static void
 free_entries (GOptionEntry **entries)
 {
@@ -390,7 +421,11 @@ mg_cli_options_parse (int argc, char **argv, GError **error)
   /* Stop at PROGRAM: its own options are not ours. */
   g_option_context_set_strict_posix (context, TRUE);
   if (!g_option_context_parse_strv (context, &args, error))
-    return NULL;
+    {
+      if (error != NULL && *error != NULL)
+        suggest_file_option (*error, (const char *const *) args);
+      return NULL;
+    }
 
   o->rest = rest != NULL ? g_steal_pointer (&rest) : g_new0 (char *, 1);
   /* A "--" before PROGRAM is kept by GOption in the remaining arguments. */

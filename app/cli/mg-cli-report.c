@@ -60,8 +60,7 @@ mg_cli_report (const MgCliOptions *options)
   profile = mg_profile_load (input, &error);
   if (profile == NULL)
     {
-      mg_cli_print_error (_("cannot read the profile: %s (give a .mgprof file written by "
-                            "metrograph --profile)"), error->message);
+      mg_cli_print_profile_error (input, error);
       return MG_EXIT_PROFILE_FILE;
     }
   mg_run_report_write (profile, input, &request, &report);

@@ -108,6 +108,7 @@ static const struct {
   { "win.show-info", { "F9", NULL } },
   { "win.show-metrics-menu", { "<Control>m", NULL } },
   { "win.undo-hide", { "<Control>z", NULL } },
+  { "win.find-code", { "<Control>f", NULL } },
   /* GTK's own for the shortcuts window (mg-window.c builds it). */
   { "win.show-help-overlay", { "<Control>question", NULL } },
 };

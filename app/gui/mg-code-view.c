@@ -37,7 +37,12 @@ struct _MgCodeView
   guint generation;        /* a new profile makes results in flight stale */
   MgCodeTree *current;
 
+  /* The line above the views: the sample count, which is its own, then
+   * the range, which the readout under the time axis also gives: only
+   * the range is cut when the line is short of room. */
+  GtkWidget *count;
   GtkWidget *summary;
+  char *summary_text;
   GtkWidget *pages;        /* "views" or "empty" */
   GtkWidget *empty_title;
   GtkWidget *empty_detail;
@@ -637,6 +642,9 @@ build_header (MgCodeView *self)
 
   self->search = gtk_search_entry_new ();
   g_object_set (self->search, "placeholder-text", _("Find functions, files, modules"), NULL);
+  /* Never squeezed to "Fi…" by a crowded header (the Call Tree's at
+   * 1024 px): the range beside the count gives way first. */
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->search), 12);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->search), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Search the code views"), -1);
   /* Each keystroke: the views are cheap to filter. */
@@ -659,15 +667,38 @@ build_header (MgCodeView *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (export), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Export"), -1);
 
+  /* One line of two labels: the count takes the room left and keeps the
+   * line to the right; the range, beside it, is what shrinks. */
+  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_widget_set_hexpand (line, TRUE);
+  gtk_widget_add_css_class (line, "dim-label");
+  gtk_widget_add_css_class (line, "caption");
+  self->count = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->count), 1);
+  gtk_widget_set_hexpand (self->count, TRUE);
+  gtk_box_append (GTK_BOX (line), self->count);
   self->summary = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (self->summary), 1);
-  gtk_label_set_ellipsize (GTK_LABEL (self->summary), PANGO_ELLIPSIZE_START);
-  gtk_widget_set_hexpand (self->summary, TRUE);
-  gtk_widget_add_css_class (self->summary, "dim-label");
-  gtk_widget_add_css_class (self->summary, "caption");
-  gtk_box_append (GTK_BOX (header), self->summary);
+  gtk_label_set_ellipsize (GTK_LABEL (self->summary), PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (line), self->summary);
+  gtk_box_append (GTK_BOX (header), line);
   gtk_box_append (GTK_BOX (header), export);
   return header;
+}
+
+/* COUNT is never cut; RANGE (may be NULL) is, at its end, and the
+ * tooltip gives the whole line. */
+static void
+set_summary (MgCodeView *self, const char *count, const char *range)
+{
+  g_autofree char *rest = range != NULL ? g_strconcat (" · ", range, NULL) : NULL;
+
+  g_free (self->summary_text);
+  self->summary_text = g_strconcat (count, rest, NULL);
+  gtk_label_set_text (GTK_LABEL (self->count), count);
+  gtk_label_set_text (GTK_LABEL (self->summary), rest != NULL ? rest : "");
+  gtk_widget_set_visible (self->summary, range != NULL);
+  gtk_widget_set_tooltip_text (self->count, range != NULL ? self->summary_text : NULL);
+  gtk_widget_set_tooltip_text (self->summary, range != NULL ? self->summary_text : NULL);
 }
 
 static void
@@ -892,8 +923,7 @@ show_result (MgCodeView *self, Job *job)
     /* Translators: %s is a count; the line above the code views */
     ngettext ("%s sample", "%s samples", total > G_MAXULONG ? G_MAXULONG : (gulong) total),
     count);
-  g_autofree char *summary = g_strconcat (samples, " · ", range, NULL);
-  gtk_label_set_text (GTK_LABEL (self->summary), summary);
+  set_summary (self, samples, range);
 
   if (job->stacks_error != NULL)
     show_empty (self, _("Call Stacks Damaged"), job->stacks_error->message);
@@ -1024,7 +1054,7 @@ show_profile (MgCodeView *self, MgProfile *profile, MgSymbolizer *symbolizer)
   if (self->source != NULL)
     mg_source_view_set_profile (MG_SOURCE_VIEW (self->source), profile);
   mg_code_view_set_selected_function (self, NULL);
-  gtk_label_set_text (GTK_LABEL (self->summary), "");
+  set_summary (self, "", NULL);
   /* Another profile's threads: All Threads again. */
   self->n_threads = G_MAXUINT;
   gtk_drop_down_set_selected (GTK_DROP_DOWN (self->threads), 0);
@@ -1032,7 +1062,7 @@ show_profile (MgCodeView *self, MgProfile *profile, MgSymbolizer *symbolizer)
   if (profile == NULL)
     return;
   /* The first computation names every frame: seconds on a big profile. */
-  gtk_label_set_text (GTK_LABEL (self->summary), _("Naming symbols…"));
+  set_summary (self, _("Naming symbols…"), NULL);
   self->profile = g_object_ref (profile);
   self->symbolizer = symbolizer ? g_object_ref (symbolizer) : NULL;
   self->namer = symbolizer ? mg_code_namer_new_for (profile, symbolizer)
@@ -1285,6 +1315,7 @@ mg_code_view_finalize (GObject *object)
 {
   g_free (MG_CODE_VIEW (object)->selected_function);
   g_free (MG_CODE_VIEW (object)->needle);
+  g_free (MG_CODE_VIEW (object)->summary_text);
   G_OBJECT_CLASS (mg_code_view_parent_class)->finalize (object);
 }
 
@@ -1468,6 +1499,13 @@ mg_code_view_get_tree_model (MgCodeView *self)
 }
 
 void
+mg_code_view_focus_search (MgCodeView *self)
+{
+  g_return_if_fail (MG_IS_CODE_VIEW (self));
+  gtk_widget_grab_focus (self->search);
+}
+
+void
 mg_code_view_show_page (MgCodeView *self, const char *page)
 {
   GtkWidget *button = gtk_widget_get_prev_sibling (self->tree_button);
@@ -1544,5 +1582,5 @@ mg_code_view_get_threads (MgCodeView *self)
 const char *
 mg_code_view_get_summary (MgCodeView *self)
 {
-  return gtk_label_get_text (GTK_LABEL (self->summary));
+  return self->summary_text != NULL ? self->summary_text : "";
 }

@@ -38,5 +38,8 @@ const char *mg_code_view_get_selected_function (MgCodeView *self);
  * function (its row over time, its file's line figures). */
 MgCallIndex *mg_code_view_get_index (MgCodeView *self);
 void mg_code_view_set_selected_function (MgCodeView *self, const char *name);
+/* The keyboard into the search field (win.find-code, Ctrl+F): from the
+ * graphs, Tab went through every graph and four buttons first. */
+void mg_code_view_focus_search (MgCodeView *self);
 
 G_END_DECLS

@@ -11,6 +11,29 @@
 #include "mg-resources.h"
 #include "mg-gui.h"
 
+/* No display could be opened: one line that says which and what to do.
+ * GTK's set-up failed, and going on crashed in the first call that
+ * needs a display (SIGSEGV after two GTK criticals, over ssh without -X). */
+static int
+no_display (void)
+{
+  const char *x11 = g_getenv ("DISPLAY");
+  const char *wayland = g_getenv ("WAYLAND_DISPLAY");
+  g_autofree char *which = NULL;
+
+  if ((x11 == NULL || *x11 == '\0') && (wayland == NULL || *wayland == '\0'))
+    which = g_strdup (_("neither DISPLAY nor WAYLAND_DISPLAY is set"));
+  else
+    /* Translators: %s is a display's name, e.g. ":0" or "wayland-0" */
+    which = g_strdup_printf (_("cannot connect to “%s”"),
+                             wayland != NULL && *wayland != '\0' ? wayland : x11);
+  g_printerr (_("metrograph: cannot open the viewer: %s (run it on a desktop, through ssh -X, or "
+                "under xvfb-run; without a display, metrograph --report and --export read "
+                "profiles: see --help)\n"),
+              which);
+  return 1;
+}
+
 int
 mg_gui_run (int argc, char **argv)
 {
@@ -22,10 +45,10 @@ mg_gui_run (int argc, char **argv)
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
-  /* First, while this is the only thread: GL or cairo (mg-renderer-choice.h).
-   * Without a display this fails quietly and GtkApplication reports it. */
-  if (mg_renderer_init_gtk (&renderer, &why))
-    g_debug ("renderer: %s (%s)", renderer != NULL ? renderer : "GTK's choice", why);
+  /* First, while this is the only thread: GL or cairo (mg-renderer-choice.h). */
+  if (!mg_renderer_init_gtk (&renderer, &why))
+    return no_display ();
+  g_debug ("renderer: %s (%s)", renderer != NULL ? renderer : "GTK's choice", why);
   /* Where no accessibility bus runs yet, it starts while the application
    * registers and the window is built, instead of holding up the first
    * widget (mg-a11y-bus.c). After GTK's set-up, which may change the

@@ -44,7 +44,9 @@ add_fact (GtkGrid *grid, int *row, const char *name, const char *value)
   gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
   gtk_widget_set_hexpand (value_label, TRUE);
   gtk_grid_attach (grid, name_label, 0, *row, 1, 1);
-  gtk_grid_attach (grid, value_label, 1, (*row)++, 1, 1);
+  /* Over the copy button's column too (only the command's row has one):
+   * in the 380 px panel the values wrapped 40 px short of its edge. */
+  gtk_grid_attach (grid, value_label, 1, (*row)++, 2, 1);
 }
 
 static char *
@@ -107,11 +109,17 @@ on_copy_command (GtkButton *button, const char *command)
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (button)), command);
 }
 
-/* A button beside the command (a third column) copies it whole. */
+/* A button beside the command (a third column, which the command's value
+ * then leaves to it) copies it whole. */
 static void
 add_copy_button (GtkGrid *grid, int row, const char *command)
 {
   GtkWidget *button = gtk_button_new_from_icon_name ("edit-copy-symbolic");
+  GtkWidget *value = gtk_grid_get_child_at (grid, 1, row);
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (grid));
+
+  gtk_grid_layout_child_set_column_span (
+    GTK_GRID_LAYOUT_CHILD (gtk_layout_manager_get_layout_child (layout, value)), 1);
 
   gtk_widget_add_css_class (button, "flat");
   gtk_widget_set_valign (button, GTK_ALIGN_START);

@@ -158,19 +158,48 @@ build_context_menu (MgMetricRow *self)
   self->context_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
   gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
   gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
-  gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
+  /* On the graph, which takes the keyboard: a closing popover gives the
+   * focus to its parent, else to the parent's nearest focusable ancestor.
+   * On the row that was the group's expander, as tall as every row of
+   * the group, and the rows scrolled to show its bottom: Escape on the
+   * first row's menu of thirty took them 2264 px down. */
+  gtk_widget_set_parent (self->context_menu, self->graph);
 }
 
+/* The menu at (x, y) of the graph. */
 static void
-on_secondary_click (GtkGestureClick *gesture, int n_press, double x, double y, gpointer user_data)
+popup_context_menu (MgMetricRow *self, double x, double y)
 {
-  MgMetricRow *self = user_data;
   GdkRectangle at = { (int) x, (int) y, 1, 1 };
 
   if (self->context_menu == NULL)
     build_context_menu (self);
   gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu), &at);
   gtk_popover_popup (GTK_POPOVER (self->context_menu));
+}
+
+static void
+on_secondary_click (GtkGestureClick *gesture, int n_press, double x, double y, gpointer user_data)
+{
+  MgMetricRow *self = user_data;
+  double gx = x, gy = y;
+
+  /* The click is the row's; the menu is the graph's. */
+  gtk_widget_translate_coordinates (GTK_WIDGET (self), self->graph, x, y, &gx, &gy);
+  popup_context_menu (self, gx, gy);
+}
+
+/* Shift+F10 or the Menu key on the focused graph: the same menu, at the
+ * graph's middle. Without them "Rank Overview" could not be reached
+ * from the keyboard at all. */
+static gboolean
+on_menu_key (GtkWidget *widget, GVariant *args, gpointer user_data)
+{
+  MgMetricRow *self = MG_METRIC_ROW (widget);
+
+  popup_context_menu (self, gtk_widget_get_width (self->graph) / 2.0,
+                      gtk_widget_get_height (self->graph) / 2.0);
+  return TRUE;
 }
 
 static void
@@ -227,6 +256,8 @@ mg_metric_row_class_init (MgMetricRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MgMetricRow, min_value);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "metricrow");
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, on_menu_key, NULL);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_Menu, 0, on_menu_key, NULL);
 }
 
 static void

@@ -115,11 +115,69 @@ queue_fit (MgMetricRows *self)
     self->fit_idle = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 10, fit_rows, self, NULL);
 }
 
+/* Whether the row is to be shown: the visibility's say, unless its
+ * section's stacked activity row stands for its metrics. */
+static gboolean
+row_wanted (MgMetricRows *self, guint s, MgMetricRow *row)
+{
+  guint section = g_array_index (self->sections, guint, s);
+
+  return g_ptr_array_index (self->activity_rows, s) == NULL
+         && mg_metric_visibility_is_row_visible (self->visibility, section,
+                                                 mg_metric_row_get_metric (row));
+}
+
+/* A row about to be hidden holds the keyboard: its graph hands it to the
+ * next row that stays on screen (else the previous one) first. Left to
+ * GTK, it went to the group's expander, and the rows scrolled to show
+ * that group-tall widget's bottom: hiding the first of 30 metrics took
+ * them 2264 px down. */
+static void
+move_focus_off_hidden_row (MgMetricRows *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  GtkWidget *focused = focus != NULL ? gtk_widget_get_ancestor (focus, MG_TYPE_METRIC_ROW) : NULL;
+  MgMetricRow *before = NULL;
+  gboolean passed = FALSE;
+
+  if (focused == NULL || !gtk_widget_is_ancestor (focused, GTK_WIDGET (self)))
+    return;
+  for (guint s = 0; s < self->expanders->len; s++)
+    {
+      GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
+
+      for (guint i = 0; i < rows->len; i++)
+        {
+          MgMetricRow *row = g_ptr_array_index (rows, i);
+          gboolean stays = row_wanted (self, s, row)
+                           && gtk_widget_get_mapped (mg_metric_row_get_graph (row));
+
+          if (GTK_WIDGET (row) == focused)
+            {
+              if (row_wanted (self, s, row))
+                return;
+              passed = TRUE;
+            }
+          else if (stays && passed)
+            {
+              gtk_widget_grab_focus (mg_metric_row_get_graph (row));
+              return;
+            }
+          else if (stays)
+            before = row;
+        }
+    }
+  if (before != NULL)
+    gtk_widget_grab_focus (mg_metric_row_get_graph (before));
+}
+
 static void
 update_visibility (MgMetricRows *self)
 {
   gboolean any = FALSE;
 
+  move_focus_off_hidden_row (self);
   for (guint s = 0; s < self->expanders->len; s++)
     {
       GPtrArray *rows = g_ptr_array_index (self->section_rows, s);
@@ -134,7 +192,7 @@ update_visibility (MgMetricRows *self)
                                                                   mg_metric_row_get_metric (row));
 
           /* The stacked row stands for its section's metrics. */
-          gtk_widget_set_visible (GTK_WIDGET (row), visible && activity == NULL);
+          gtk_widget_set_visible (GTK_WIDGET (row), row_wanted (self, s, row));
           any_in_section |= visible;
         }
       if (activity != NULL)

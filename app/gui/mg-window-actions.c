@@ -6,6 +6,7 @@
  * mg-time-view-actions.c) and files dropped on it. */
 #include "mg-config.h"
 
+#include "mg-code-view.h"
 #include "mg-file-choosers.h"
 #include "mg-time-view-actions.h"
 #include "mg-window-internal.h"
@@ -123,6 +124,15 @@ on_show_help_overlay (GSimpleAction *action, GVariant *parameter, gpointer user_
   gtk_window_present (GTK_WINDOW (overlay));
 }
 
+static void
+on_find_code (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  MgWindow *self = user_data;
+
+  if (self->code_view != NULL && gtk_widget_get_mapped (self->code_view))
+    mg_code_view_focus_search (MG_CODE_VIEW (self->code_view));
+}
+
 static const GActionEntry win_entries[] = {
   { "show-help-overlay", on_show_help_overlay, NULL, NULL, NULL, { 0 } },
   { "show-metrics-menu", on_show_metrics_menu, NULL, NULL, NULL, { 0 } },
@@ -132,11 +142,12 @@ static const GActionEntry win_entries[] = {
   { "auto-zoom-vertical", NULL, NULL, "true", on_auto_zoom_vertical, { 0 } },
   { "show-info", NULL, NULL, "false", on_show_info, { 0 } },
   { "show-errors", on_show_errors, NULL, NULL, NULL, { 0 } },
+  { "find-code", on_find_code, NULL, NULL, NULL, { 0 } },
 };
 /* What acts on the profile shown: off on the start page, the error page
  * and while a live run is on screen. */
 static const char *const profile_actions[] = {
-  "export", "save-report", "show-info", "show-errors", "auto-zoom-vertical", NULL,
+  "export", "save-report", "show-info", "show-errors", "auto-zoom-vertical", "find-code", NULL,
 };
 
 void

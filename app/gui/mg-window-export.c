@@ -82,7 +82,8 @@ suggested_name (MgWindow *self, const char *extension)
 
   if (self->file == NULL)
     return NULL;
-  base = g_file_get_basename (self->file);
+  /* The chooser takes the name as text. */
+  base = mg_window_file_display_name (self->file);
   dot = strrchr (base, '.');
   if (dot != NULL)
     *dot = '\0';

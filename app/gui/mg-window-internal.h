@@ -91,6 +91,9 @@ struct _MgWindow
  * win.recover-run and the list, filled when the start page is shown. */
 void mg_window_recovery_init (MgWindow *self);
 void mg_window_recovery_fill (MgWindow *self);
+/* FILE's name as text to show (mg-window-loading.c): a name is bytes,
+ * and one that is not UTF-8 reached Pango as it was. */
+char *mg_window_file_display_name (GFile *file);
 /* The start page's list of recent profiles (mg-window-recent.c). */
 void mg_window_recent_init (MgWindow *self);
 /* Adds file to the desktop's recent files once the profile is drawn. */

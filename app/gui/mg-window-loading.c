@@ -7,6 +7,7 @@
 
 #include "mg-profile-loader.h"
 #include "mg-window-internal.h"
+#include "session/mg-run-recovery.h"
 
 static void
 set_loading (MgWindow *self, gboolean loading)
@@ -16,10 +17,18 @@ set_loading (MgWindow *self, gboolean loading)
   g_object_notify (G_OBJECT (self), "loading");
 }
 
+char *
+mg_window_file_display_name (GFile *file)
+{
+  g_autofree char *base = g_file_get_basename (file);
+
+  return g_filename_display_name (base);
+}
+
 static void
 show_error (MgWindow *self, GFile *file, const char *message)
 {
-  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *name = mg_window_file_display_name (file);
   g_autofree char *title = g_strdup_printf (_("Cannot Open “%s”"), name);
 
   mg_window_clear_profile_view (self);
@@ -50,7 +59,21 @@ on_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
   if (self == NULL || g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
     return;
   if (profile == NULL)
-    show_error (self, file, error->message);
+    {
+      g_autofree char *path = g_file_get_path (file);
+      g_autofree char *what_to_do = NULL;
+      g_autofree char *run = path != NULL ? mg_run_recovery_describe_folder (path, &what_to_do)
+                                          : NULL;
+      /* A run folder given instead of its profile: say so, and how to
+       * get the profile ("not a regular file" said neither). */
+      g_autofree char *message = NULL;
+
+      if (run != NULL)
+        /* Translators: why a run folder is no profile, then what to do */
+        message = g_strdup_printf (C_ ("run folder opened", "%s: %s."), run, what_to_do);
+
+      show_error (self, file, message != NULL ? message : error->message);
+    }
   else
     {
       mg_window_set_profile (self, profile, file);
@@ -62,7 +85,7 @@ on_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
 void
 mg_window_open_file (MgWindow *self, GFile *file)
 {
-  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *name = mg_window_file_display_name (file);
   g_autofree char *text = g_strdup_printf (_("Opening “%s”…"), name);
   GWeakRef *weak;
 

@@ -12,6 +12,10 @@ G_BEGIN_DECLS
 const char *mg_window_get_page (MgWindow *self);
 /* The message shown on the error page, or NULL. */
 const char *mg_window_get_error_message (MgWindow *self);
+/* The error page's title, or NULL; the header's subtitle, or NULL when
+ * none is shown. */
+const char *mg_window_get_error_title (MgWindow *self);
+const char *mg_window_get_subtitle (MgWindow *self);
 MgTimeView *mg_window_get_time_view (MgWindow *self);
 
 /* The ids of the metrics with a visible row (each once, top to bottom),

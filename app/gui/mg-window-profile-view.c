@@ -265,7 +265,7 @@ update_titles (MgWindow *self)
 {
   const MgRunInfo *run = mg_profile_get_run_info (self->profile);
   g_autofree char *program = program_name (self->profile);
-  g_autofree char *name = self->file ? g_file_get_basename (self->file) : NULL;
+  g_autofree char *name = self->file ? mg_window_file_display_name (self->file) : NULL;
   g_autofree char *duration = mg_units_format_time (run->duration_s);
   g_autofree char *subtitle = NULL;
   guint n_helpers = mg_profile_get_n_helpers (self->profile);

@@ -23,6 +23,22 @@ mg_window_get_error_message (MgWindow *self)
   return gtk_label_get_text (GTK_LABEL (self->error_message));
 }
 
+const char *
+mg_window_get_error_title (MgWindow *self)
+{
+  if (!g_str_equal (mg_window_get_page (self), "error"))
+    return NULL;
+  return gtk_label_get_text (GTK_LABEL (self->error_title));
+}
+
+const char *
+mg_window_get_subtitle (MgWindow *self)
+{
+  if (!gtk_widget_get_visible (self->subtitle_label))
+    return NULL;
+  return gtk_label_get_text (GTK_LABEL (self->subtitle_label));
+}
+
 MgTimeView *
 mg_window_get_time_view (MgWindow *self)
 {

@@ -133,8 +133,11 @@ intern (MgFrameNamer *self, const char *name, const char *file, guint line, cons
   return f->id;
 }
 
+/* LOOKUP is where the frame is looked up (one byte back for a return
+ * address); SHOWN is its own address, the one an unresolved frame is
+ * named by, as the exports and the report name it (docs/export.md). */
 static FrameFunctions *
-name_frame (MgFrameNamer *self, const MgStackModule *module, guint64 lookup)
+name_frame (MgFrameNamer *self, const MgStackModule *module, guint64 lookup, guint64 shown)
 {
   MgFrameNameEntry entries[MG_FRAME_NAMER_MAX_INLINE] = { 0 };
   guint n = self->func (module, lookup, entries, G_N_ELEMENTS (entries), self->user_data);
@@ -155,8 +158,8 @@ name_frame (MgFrameNamer *self, const MgStackModule *module, guint64 lookup)
       if (!name)
         {
           g_autofree char *base = path ? g_path_get_basename (path) : NULL;
-          fallback = base ? g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", base, lookup)
-                          : g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", lookup);
+          fallback = base ? g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", base, shown)
+                          : g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", shown);
           name = fallback;
         }
       ff->ids[i] = intern (self, name, entries[i].file, entries[i].line,
@@ -180,7 +183,9 @@ mg_frame_namer_name_lines_in (MgFrameNamer *self, const MgStackModule *module,
                               const guint **lines)
 {
   /* A return address points after the call: its line is the call's
-   * when looked up one byte earlier. */
+   * when looked up one byte earlier. That byte is inside the call
+   * instruction, never an instruction's start as a leaf's address is, so
+   * a key names one kind of frame only. */
   FrameKey key = { .vaddr = leaf || frame->vaddr == 0 ? frame->vaddr : frame->vaddr - 1,
                    .module = frame->module };
   FrameFunctions *ff;
@@ -189,7 +194,7 @@ mg_frame_namer_name_lines_in (MgFrameNamer *self, const MgStackModule *module,
   ff = g_hash_table_lookup (self->frames, &key);
   if (!ff)
     {
-      ff = name_frame (self, module, key.vaddr);
+      ff = name_frame (self, module, key.vaddr, frame->vaddr);
       g_hash_table_insert (self->frames, g_memdup2 (&key, sizeof key), ff);
     }
   g_mutex_unlock (&self->lock);

@@ -22,6 +22,10 @@
 #define TOP_FUNCTIONS 10
 /* Files left out of the profile's source text, listed at most. */
 #define TOP_OMISSIONS 20
+/* "Code without symbols" from this share (per cent) of the samples
+ * taken where no symbol names the code: a few in the vDSO or a
+ * trampoline are no reason to install anything. */
+#define MIN_UNNAMED_SHARE 5.0
 
 typedef struct {
   char *name;          /* the function, or module + offset */
@@ -120,6 +124,54 @@ by_count (gconstpointer a, gconstpointer b)
 
 static void add_sources_left_out (MgReport *report, MgProfile *profile);
 
+/* "Code without symbols": how many samples were taken in code that no
+ * symbol names (a stripped module without its debug symbols, generated
+ * code), by module, and what to do; nothing under MIN_UNNAMED_SHARE. A
+ * stripped binary's Functions are each address apart ("liblzma.so.5+0x1692b",
+ * "+0x15bc9", …): without this the report never said why, nor what
+ * would name them. */
+static void
+add_unnamed (MgReport *report, GHashTable *unnamed, guint64 total)
+{
+  g_autoptr (GPtrArray) all = g_ptr_array_new ();
+  guint64 sum = 0;
+  GHashTableIter iter;
+  gpointer value;
+  g_hash_table_iter_init (&iter, unnamed);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      g_ptr_array_add (all, value);
+      sum += ((Function *) value)->count;
+    }
+  double share = 100.0 * (double) sum / (double) total;
+  if (share < MIN_UNNAMED_SHARE)
+    return;
+  g_ptr_array_sort (all, by_count);
+  /* Translators: %.1f %% is a share of the call-stack samples, e.g. 66.2 % */
+  g_autofree char *text = g_strdup_printf (
+    _("%.1f %% of the call-stack samples were taken in code that no symbol names, shown as "
+      "module+address (each address apart). Install the debug symbols of these modules (on "
+      "Debian their -dbgsym packages, or set DEBUGINFOD_URLS) and open the profile again; "
+      "for a program of your own, build it with -g, do not strip it, and profile it again."),
+    share);
+  MgReportSection *section = g_new0 (MgReportSection, 1);
+  section->heading = g_strdup (_("Code without symbols"));
+  section->text = g_markup_escape_text (text, -1);
+  section->lines = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_report_line_free);
+  for (guint i = 0; i < all->len && i < TOP_FUNCTIONS; i++)
+    {
+      const Function *f = g_ptr_array_index (all, i);
+      g_autofree char *base = *f->name != '\0' ? g_path_get_basename (f->name) : NULL;
+      g_autofree char *shown = base != NULL ? g_utf8_make_valid (base, -1)
+                                            : g_strdup (_("outside every module"));
+      MgReportLine *line = mg_report_line_new (shown, 100.0 * (double) f->count / (double) total,
+                                               "%", NULL);
+      mg_report_line_set_scale (line, 100.0, FALSE, "%");
+      g_ptr_array_add (section->lines, line);
+    }
+  g_ptr_array_add (report->sections, section);
+}
+
 static MgReportSection *
 section_of (const char *heading, const char *text, GHashTable *functions, guint64 total)
 {
@@ -176,11 +228,24 @@ frame_cache_new (void)
                                 (GDestroyNotify) g_ptr_array_unref);
 }
 
+/* The samples of a stack whose innermost frame nothing names, into
+ * unnamed by the frame's module ("" outside every module). */
+static void
+count_unnamed (GHashTable *unnamed, MgStackSet *set, const MgStackFrame *frame, guint64 count)
+{
+  const char *module = "";
+  if (frame->module != MG_STACK_MODULE_UNKNOWN && frame->module < mg_stack_set_get_n_modules (set))
+    module = mg_stack_set_get_module (set, frame->module)->path;
+  Function *f = function_for (unnamed, module);
+  f->count += count;
+}
+
 /* Each stack of set into self (its innermost function) and inclusive
- * (every function in it, once per stack), by label. */
+ * (every function in it, once per stack), by label; unnamed (may be
+ * NULL): the stacks whose innermost code no symbol names, by module. */
 static void
 count_stacks (MgStackSet *set, const MgStackNamer *namer, GHashTable *cache, GHashTable *self,
-              GHashTable *inclusive)
+              GHashTable *inclusive, GHashTable *unnamed)
 {
   for (guint s = 0; s < mg_stack_set_get_n_stacks (set); s++)
     {
@@ -206,6 +271,8 @@ count_stacks (MgStackSet *set, const MgStackNamer *namer, GHashTable *cache, GHa
                   Function *f = function_for (self, name->label);
                   f->count += count;
                   count_line (f, name, count, TRUE, seen_lines);
+                  if (unnamed != NULL && name->function == NULL)
+                    count_unnamed (unnamed, set, &frames[0], count);
                 }
               Function *f = function_for (inclusive, name->label);
               f->height = MAX (f->height, below + (names->len - 1 - i));
@@ -268,7 +335,7 @@ spread_section (MgProfile *profile, const MgStackNamer *namer, GHashTable *cache
         continue;
       g_autoptr (GHashTable) self = functions_new ();
       g_autoptr (GHashTable) inclusive = functions_new ();
-      count_stacks (set, namer, cache, self, inclusive);
+      count_stacks (set, namer, cache, self, inclusive, NULL);
       mg_process_spread_begin_process (spread, p, total);
       GHashTableIter iter;
       gpointer value;
@@ -359,7 +426,8 @@ mg_report_add_where (MgReport *report, MgProfile *profile, const MgStackNamer *n
   g_autoptr (GHashTable) self = functions_new ();
   g_autoptr (GHashTable) inclusive = functions_new ();
   g_autoptr (GHashTable) cache = frame_cache_new ();
-  count_stacks (set, namer, cache, self, inclusive);
+  g_autoptr (GHashTable) unnamed = functions_new ();
+  count_stacks (set, namer, cache, self, inclusive, unnamed);
   g_autofree char *text_self = g_strdup_printf (
     ngettext ("The functions the %lu call-stack sample was taken in, "
               "by their share of the samples, with the line most of them were on.",
@@ -379,6 +447,7 @@ mg_report_add_where (MgReport *report, MgProfile *profile, const MgStackNamer *n
   MgReportSection *across = spread_section (profile, namer, cache);
   if (across != NULL)
     g_ptr_array_add (report->sections, across);
+  add_unnamed (report, unnamed, total);
   add_sources_left_out (report, profile);
 }
 

@@ -116,6 +116,33 @@ read_folder (MgRunRecovery *self, GError **error)
   return TRUE;
 }
 
+char *
+mg_run_recovery_describe_folder (const char *path, char **what_to_do)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgRunRecovery) run = NULL;
+  g_autofree char *display = NULL;
+
+  *what_to_do = NULL;
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    return NULL;
+  run = mg_run_recovery_open (path, &error);
+  if (run == NULL && !g_error_matches (error, MG_RUN_RECOVERY_ERROR, MG_RUN_RECOVERY_ERROR_LIVE))
+    return NULL;
+  display = g_filename_display_name (path);
+  if (run == NULL)
+    {
+      *what_to_do = g_strdup (_("wait for it to end, then open the profile it writes"));
+      return g_strdup (error->message);
+    }
+  /* Translators: %s is the folder given, then the same folder */
+  *what_to_do = g_strdup_printf (_("write its profile with metrograph --recover %s, then open "
+                                   "that"), display);
+  /* Translators: %s is a folder */
+  return g_strdup_printf (_("“%s” is the folder of a run whose profile was never written "
+                            "(Metrograph ended before the program)"), display);
+}
+
 MgRunRecovery *
 mg_run_recovery_open (const char *run_dir, GError **error)
 {

@@ -36,6 +36,10 @@ typedef struct _MgRunRecovery MgRunRecovery;
 
 /* Checks @run_dir and reads its settings. */
 MgRunRecovery *mg_run_recovery_open (const char *run_dir, GError **error);
+/* For a @path given as a profile that is a run folder instead: why it is
+ * no profile, and in @what_to_do what to do (metrograph --recover, or
+ * wait for the metrograph that still writes it); NULL for any other path. */
+char *mg_run_recovery_describe_folder (const char *path, char **what_to_do);
 void mg_run_recovery_free (MgRunRecovery *self);
 
 const char *mg_run_recovery_get_run_dir (MgRunRecovery *self);

@@ -141,9 +141,11 @@ collect_one (MgSourceBundle *self, const char *path)
   length = g_mapped_file_get_length (mapped);
   if (length > self->limit - self->size)
     {
-      g_autofree char *size = g_format_size (length);
-      g_autofree char *left = g_format_size (self->limit - self->size);
-      g_autofree char *limit = g_format_size (self->limit);
+      /* In the report's units: its "at most 4.0 MiB" read "4.2 MB" here. */
+      g_autofree char *size = g_format_size_full (length, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *left = g_format_size_full (self->limit - self->size,
+                                                  G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *limit = g_format_size_full (self->limit, G_FORMAT_SIZE_IEC_UNITS);
 
       omit (self, path, g_strdup_printf (_("its %s do not fit in the %s left of the %s the profile keeps for source text"),
                                          size, left, limit));

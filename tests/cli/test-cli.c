@@ -117,6 +117,11 @@ test_usage_errors (Fixture *f, gconstpointer data)
     { { "--profile", "--interval=ten", "true", NULL }, "--interval" },
     { { "--list-metrics", "--export=a.json", "b.mgprof", NULL }, "cannot be combined" },
     { { "--no-such-option", NULL }, "--no-such-option" },
+    /* The form of the option that was meant. */
+    { { "--export-json", "a.mgprof", NULL },
+      "Unknown option --export-json; did you mean --export=FILE.json? (see metrograph --help)" },
+    { { "--report-html", "a.mgprof", NULL },
+      "Unknown option --report-html; did you mean --report=FILE.html?" },
     { { "--profile", "--select-ranks=1,x", "true", NULL }, "--select-ranks=1,x: “x” is not a rank" },
     { { "--profile", "--select-ranks=4-2", "true", NULL }, "“4-2” is not a rank" },
     { { "--profile", "--select-ranks=1,,2", "true", NULL }, "--select-ranks=1,,2: an empty entry" },
@@ -1709,6 +1714,20 @@ test_signals_left_behind (Fixture *f, gconstpointer data)
                           "it\n", left, (int) pid, left);
   g_assert_nonnull (strstr (run->err, note));
   g_assert_true (g_file_test (left, G_FILE_TEST_IS_DIR));
+
+  /* Given as a profile, the folder says what it is and names --recover
+   * (it said "not a regular file, not a Metrograph profile"). */
+  {
+    const char *report_args[] = { "--report=-", left, NULL };
+    g_autoptr (CliTestRun) report = cli_test_run (f->dir, report_args);
+    g_autofree char *said = g_strdup_printf (
+      "metrograph: cannot read the profile: “%s” is the folder of a run whose profile was "
+      "never written (Metrograph ended before the program) (write its profile with "
+      "metrograph --recover %s, then open that)\n", left, left);
+
+    assert_status (report, 6);
+    g_assert_cmpstr (report->err, ==, said);
+  }
 
   recover_args[1] = left;
   recover = cli_test_run (f->dir, recover_args);

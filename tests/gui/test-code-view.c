@@ -93,6 +93,61 @@ show_flame (MgCodeView *view)
     mg_test_spin (20);
 }
 
+/* The label under root whose text starts with prefix, or NULL. */
+static GtkWidget *
+find_label_prefixed (GtkWidget *root, const char *prefix)
+{
+  if (GTK_IS_LABEL (root) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (root)), prefix))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label_prefixed (c, prefix);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The line above the views in a 1024 px window with the side panel open
+ * (and at the default width): the sample count, which nothing else
+ * shows, is drawn whole; only the range (the readout under the time
+ * axis gives it too) is cut. The line was one label cut at its start:
+ * "… run: 0 s to 3.02 s (3.02 s)", the count gone. */
+static void
+test_summary_keeps_count (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  const int widths[] = { 1024, 1180 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      MgWindow *window = gui_test_new_window (profile);
+      MgCodeView *view;
+      GtkWidget *count;
+      int natural = 0;
+
+      gtk_window_set_default_size (GTK_WINDOW (window), widths[i], 700);
+      g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
+                                          g_variant_new_boolean (TRUE));
+      view = code_fixture_view (window);
+      /* The Call Tree's header is the most crowded (Top Down, Bottom Up). */
+      mg_code_view_show_page (view, "tree");
+      mg_test_spin (600);
+      g_assert_true (g_str_has_prefix (mg_code_view_get_summary (view), "160 samples · "));
+      count = find_label_prefixed (GTK_WIDGET (view), "160 samples");
+      g_assert_nonnull (count);
+      g_assert_true (gtk_widget_get_mapped (count));
+      gtk_widget_measure (count, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      g_test_message ("%d px window: the count's label %d px of its %d px", widths[i],
+                      gtk_widget_get_width (count), natural);
+      g_assert_cmpint (gtk_widget_get_width (count), >=, natural);
+      g_assert_cmpstr (gtk_widget_get_tooltip_text (count), ==, mg_code_view_get_summary (view));
+      gui_test_save_screenshot (window, widths[i] == 1024 ? "code-summary-1024.png"
+                                                          : "code-summary-1180.png");
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+}
+
 static void
 test_functions (void)
 {
@@ -1153,6 +1208,7 @@ main (int argc, char **argv)
 {
   gui_test_init (&argc, &argv);
   g_test_add_func ("/code-view/functions", test_functions);
+  g_test_add_func ("/code-view/summary-keeps-count", test_summary_keeps_count);
   g_test_add_func ("/code-view/stored-names", test_stored_names);
   g_test_add_func ("/code-view/threads", test_threads);
   g_test_add_func ("/code-view/thread-names", test_thread_names);

@@ -19,6 +19,7 @@
 #include "gui/graph/mg-metric-graph.h"
 #include "gui/mg-code-view-private.h"
 #include "gui/mg-flame-view.h"
+#include "gui/mg-rank-overview.h"
 #include "gui/mg-window-private.h"
 
 typedef struct {
@@ -284,6 +285,111 @@ test_scroll (void)
   input_close (&in);
 }
 
+/* The row's context menu closed with Escape leaves the rows where they
+ * were (it scrolled them to the bottom: thirty rows, the first's menu). */
+static void
+test_context_menu_keeps_scroll (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_large (4, 30, 50);
+  Input in = { 0 };
+  GtkWidget *graph, *scrolled, *menu;
+  GtkAdjustment *vadjustment;
+  KeyCode escape;
+
+  input_open (&in, profile);
+  graph = mg_window_get_metric_graph (in.window, "metric0");
+  g_assert_nonnull (graph);
+  scrolled = gtk_widget_get_ancestor (graph, GTK_TYPE_SCROLLED_WINDOW);
+  vadjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (vadjustment) - gtk_adjustment_get_page_size (vadjustment), >, 1000);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
+  point_at (&in, graph, 0.5, 0.5);
+  XTestFakeButtonEvent (in.xdisplay, 3, True, CurrentTime);
+  XTestFakeButtonEvent (in.xdisplay, 3, False, CurrentTime);
+  settle (&in);
+  mg_test_spin (300);
+  /* The menu is open (it was the row's child, now the graph's). */
+  menu = gui_test_find_widget (gtk_widget_get_parent (graph), GTK_TYPE_POPOVER_MENU);
+  g_assert_nonnull (menu);
+  g_assert_true (gtk_widget_get_mapped (menu));
+  escape = XKeysymToKeycode (in.xdisplay, XK_Escape);
+  XTestFakeKeyEvent (in.xdisplay, escape, True, CurrentTime);
+  XTestFakeKeyEvent (in.xdisplay, escape, False, CurrentTime);
+  settle (&in);
+  mg_test_spin (300);
+  {
+    GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (in.window));
+    g_test_message ("rows at %.0f of %.0f px; focus %s %p", gtk_adjustment_get_value (vadjustment),
+                    gtk_adjustment_get_upper (vadjustment),
+                    focus ? G_OBJECT_TYPE_NAME (focus) : "none", (void *) focus);
+  }
+  g_assert_false (gtk_widget_get_mapped (menu));
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
+  /* The keyboard is back on the graph the menu was opened on. */
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (in.window)) == graph);
+
+  /* From the keyboard: Shift+F10 on the focused graph opens the same
+   * menu (it could not be reached without a mouse), Down and Enter its
+   * Rank Overview, of this graph's metric. */
+  g_assert_null (mg_window_get_rank_overview (in.window));
+  send_key (&in, XK_F10, GDK_SHIFT_MASK);
+  mg_test_spin (200);
+  g_assert_true (gtk_widget_get_mapped (menu));
+  send_key (&in, XK_Down, 0);
+  send_key (&in, XK_Return, 0);
+  mg_test_spin (300);
+  g_assert_nonnull (mg_window_get_rank_overview (in.window));
+  g_assert_cmpstr (mg_rank_overview_get_metric_id (MG_RANK_OVERVIEW (
+                     mg_window_get_rank_overview (in.window))), ==, "metric0");
+  input_close (&in);
+}
+
+/* Hiding the metric whose graph holds the keyboard hands it to the next
+ * row's graph, and the rows stay where they were (GTK gave it to the
+ * group's expander: the rows went 2264 px down); the last row's graph
+ * hands it to the row before. */
+static void
+test_hide_keeps_scroll (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_large (4, 30, 50);
+  Input in = { 0 };
+  GtkWidget *graph, *scrolled;
+  GtkAdjustment *vadjustment;
+
+  input_open (&in, profile);
+  graph = mg_window_get_metric_graph (in.window, "metric0");
+  scrolled = gtk_widget_get_ancestor (graph, GTK_TYPE_SCROLLED_WINDOW);
+  vadjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  g_assert_true (gtk_widget_grab_focus (graph));
+  settle (&in);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
+  g_action_group_activate_action (G_ACTION_GROUP (in.window), "hide-metric",
+                                  g_variant_new_string ("metric0"));
+  settle (&in);
+  mg_test_spin (200);
+  {
+    g_auto (GStrv) shown = mg_window_get_visible_metric_ids (in.window);
+
+    g_assert_false (g_strv_contains ((const char *const *) shown, "metric0"));
+    g_assert_true (g_strv_contains ((const char *const *) shown, "metric1"));
+  }
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (in.window))
+                 == mg_window_get_metric_graph (in.window, "metric1"));
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
+
+  /* The last row: to the one before it. */
+  graph = mg_window_get_metric_graph (in.window, "metric29");
+  g_assert_true (gtk_widget_grab_focus (graph));
+  settle (&in);
+  g_action_group_activate_action (G_ACTION_GROUP (in.window), "hide-metric",
+                                  g_variant_new_string ("metric29"));
+  settle (&in);
+  mg_test_spin (200);
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (in.window))
+                 == mg_window_get_metric_graph (in.window, "metric28"));
+  input_close (&in);
+}
+
 static const char *
 flame_box_name (MgCodeView *code)
 {
@@ -308,6 +414,19 @@ test_code_keys (void)
   while (mg_code_view_is_busy (code) && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (mg_code_view_is_busy (code));
+
+  /* Ctrl+F from a graph: straight into the Code pane's search, and the
+   * letters typed go there (Tab passed every graph and four buttons). */
+  GtkWidget *search = mg_code_view_get_search_entry (code);
+  g_assert_true (gtk_widget_grab_focus (mg_window_get_metric_graph (in.window, "work")));
+  settle (&in);
+  g_assert_false (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (in.window)), search));
+  send_key (&in, XK_f, GDK_CONTROL_MASK);
+  g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (in.window)), search));
+  send_key (&in, XK_b, 0);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (search)), ==, "b");
+  gtk_editable_set_text (GTK_EDITABLE (search), "");
+  settle (&in);
 
   mg_code_view_show_page (code, "flame");
   mg_test_spin (100);
@@ -415,7 +534,8 @@ test_shortcuts_window (void)
   g_autoptr (GArray) accels = g_array_new (FALSE, FALSE, sizeof (Accel));
   g_auto (GStrv) actions = gtk_application_list_action_descriptions (gui_test_app);
   const char *graph_keys[] = { "Left", "Right", "<Shift>Left", "<Shift>Right", "Home", "End",
-                               "<Shift>Home", "<Shift>End", "plus", "minus", "Escape" };
+                               "<Shift>Home", "<Shift>End", "plus", "minus", "Escape",
+                               "<Shift>F10", "Menu" };
 
   /* Built when first asked for (Ctrl+?), for this window. */
   g_assert_null (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
@@ -459,5 +579,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/keys/scroll", test_scroll);
   g_test_add_func ("/gui/keys/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/gui/keys/code-views", test_code_keys);
+  g_test_add_func ("/gui/keys/context-menu-keeps-scroll", test_context_menu_keeps_scroll);
+  g_test_add_func ("/gui/keys/hide-keeps-scroll", test_hide_keeps_scroll);
   return gui_test_run ();
 }

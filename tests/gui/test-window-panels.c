@@ -83,6 +83,52 @@ assert_line (GPtrArray *lines, const char *line)
     }
 }
 
+/* The row of the fact named name (column 0), or -1. */
+static int
+fact_row (GtkGrid *grid, const char *name)
+{
+  for (int row = 0; gtk_grid_get_child_at (grid, 0, row) != NULL; row++)
+    {
+      GtkWidget *first = gtk_grid_get_child_at (grid, 0, row);
+
+      if (GTK_IS_LABEL (first) && g_str_equal (gtk_label_get_text (GTK_LABEL (first)), name))
+        return row;
+    }
+  return -1;
+}
+
+/* In a 380 px panel the facts' values reach its edge, over the copy
+ * button's column (only the command leaves it to the button): they
+ * wrapped 40 px short of it ("Fri Nov 27 11:56:10 / 2026"). */
+static void
+test_info_panel_width (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_events ();
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *panel = mg_info_panel_new (profile);
+  GtkGrid *grid = GTK_GRID (panel);
+  GtkWidget *button, *command, *folder;
+  graphene_rect_t b, c, f;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 380, 700);
+  gtk_window_set_child (GTK_WINDOW (window), panel);
+  gtk_window_present (GTK_WINDOW (window));
+  mg_test_spin (300);
+  button = gtk_grid_get_child_at (grid, 2, fact_row (grid, "Command"));
+  command = gtk_grid_get_child_at (grid, 1, fact_row (grid, "Command"));
+  folder = gtk_grid_get_child_at (grid, 1, fact_row (grid, "Folder"));
+  g_assert_true (GTK_IS_BUTTON (button));
+  g_assert_true (gtk_widget_compute_bounds (button, panel, &b));
+  g_assert_true (gtk_widget_compute_bounds (command, panel, &c));
+  g_assert_true (gtk_widget_compute_bounds (folder, panel, &f));
+  g_test_message ("command value %.0f–%.0f, folder value %.0f–%.0f, button %.0f–%.0f px",
+                  c.origin.x, c.origin.x + c.size.width, f.origin.x, f.origin.x + f.size.width,
+                  b.origin.x, b.origin.x + b.size.width);
+  g_assert_cmpfloat (c.origin.x + c.size.width, <=, b.origin.x);
+  g_assert_cmpfloat (f.origin.x + f.size.width, >=, b.origin.x + b.size.width);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_info_panel (void)
 {
@@ -922,6 +968,7 @@ main (int argc, char **argv)
 {
   gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/panels/info-panel", test_info_panel);
+  g_test_add_func ("/gui/panels/info-panel-width", test_info_panel_width);
   g_test_add_func ("/gui/panels/info-panel-precision", test_info_panel_precision);
   g_test_add_func ("/gui/panels/info-panel-many-processes", test_info_panel_many_processes);
   g_test_add_func ("/gui/panels/info-panel-any-bytes", test_info_panel_any_bytes);

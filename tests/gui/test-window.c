@@ -768,6 +768,44 @@ test_errors_banner (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A file name is bytes: one that is not UTF-8 is shown with U+FFFD in
+ * its place, on the loading and error pages and in the subtitle (it
+ * reached Pango as it was: "Invalid UTF-8 string passed to
+ * pango_layout_set_text()" and a garbled title). */
+static void
+test_non_utf8_name (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_single ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-gui-XXXXXX", NULL);
+  g_autofree char *good = g_build_filename (dir, "run-\xff.mgprof", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad-\xfe.mgprof", NULL);
+  g_autoptr (GFile) good_file = g_file_new_for_path (good);
+  g_autoptr (GFile) bad_file = g_file_new_for_path (bad);
+  g_autoptr (GError) error = NULL;
+  MgWindow *window;
+
+  g_assert_true (mg_profile_save (profile, good, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (bad, "not a profile\n", -1, NULL));
+
+  window = gui_test_new_window (NULL);
+  mg_window_open_file (window, bad_file);
+  gui_test_wait_loaded (window);
+  g_assert_cmpstr (mg_window_get_error_title (window), ==, "Cannot Open “bad-\uFFFD.mgprof”");
+  g_assert_true (g_utf8_validate (mg_window_get_error_message (window), -1, NULL));
+
+  mg_window_open_file (window, good_file);
+  gui_test_wait_loaded (window);
+  g_assert_cmpstr (mg_window_get_page (window), ==, "profile");
+  g_assert_true (g_str_has_prefix (mg_window_get_subtitle (window), "run-\uFFFD.mgprof — "));
+  /* Drawn without a warning from Pango (warnings are fatal here). */
+  g_object_unref (gui_test_render (GTK_WIDGET (window)));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_cmpint (g_unlink (good), ==, 0);
+  g_assert_cmpint (g_unlink (bad), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 static void
 test_open_files (void)
 {
@@ -1367,6 +1405,17 @@ test_recover_run (void)
   window = gui_test_new_window (NULL);
   mg_test_spin (200);
   g_assert_cmpuint (mg_window_get_n_recoverable (window), ==, 1);
+  /* Opened as a profile, the folder says what it is and names --recover. */
+  {
+    g_autoptr (GFile) folder = g_file_new_for_path (run);
+    g_autofree char *said = g_strdup_printf (
+      "“%s” is the folder of a run whose profile was never written (Metrograph ended before "
+      "the program): write its profile with metrograph --recover %s, then open that.", run, run);
+
+    mg_window_open_file (window, folder);
+    gui_test_wait_loaded (window);
+    g_assert_cmpstr (mg_window_get_error_message (window), ==, said);
+  }
   gui_test_activate (window, "recover-run", g_variant_new_bytestring (run));
   deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   while (g_file_test (run, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
@@ -1410,6 +1459,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/failed-plugin-group", test_failed_plugin_group);
   g_test_add_func ("/gui/window/errors-banner", test_errors_banner);
   g_test_add_func ("/gui/window/open-files", test_open_files);
+  g_test_add_func ("/gui/window/non-utf8-name", test_non_utf8_name);
   g_test_add_func ("/gui/window/process-read-when-chosen", test_process_read_when_chosen);
   g_test_add_func ("/gui/window/export-view", test_export_view);
   g_test_add_func ("/gui/window/recover-run", test_recover_run);

@@ -271,6 +271,24 @@ test_inline_and_unknown (void)
   g_assert_cmpuint (inl->line, ==, 7);
 }
 
+/* An unresolved caller is named by its return address, as the exports
+ * and the report name it, though it is looked up one byte back: the
+ * window showed 0x950 where the folded export said 0x951. */
+static void
+test_unknown_return_address (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) tree = mg_call_tree_new_empty (namer);
+
+  add (tree, 4, 3, (guint64) 0x900, (guint64) 0x951, (guint64) 0x111);
+  mg_call_tree_finish (tree);
+  check_function (tree, "0x900", 4, 4);
+  check_function (tree, "0x951", 0, 4);
+  g_assert_cmpint (mg_call_tree_find_function (tree, "0x950"), <, 0);
+  check_function (tree, "main", 0, 4);
+}
+
 /* The namer outlives trees: a second tree of the same stacks names
  * nothing again. */
 static void
@@ -691,6 +709,7 @@ main (int argc, char **argv)
   g_test_add_func ("/call-tree/bottom-up", test_bottom_up);
   g_test_add_func ("/call-tree/recursion", test_recursion);
   g_test_add_func ("/call-tree/inline-and-unknown", test_inline_and_unknown);
+  g_test_add_func ("/call-tree/unknown-return-address", test_unknown_return_address);
   g_test_add_func ("/call-tree/namer-cache", test_namer_cache);
   g_test_add_func ("/call-tree/index", test_index);
   g_test_add_func ("/call-tree/hot-line", test_hot_line);

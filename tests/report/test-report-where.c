@@ -244,6 +244,47 @@ test_hot_line (void)
   assert_line (section (report, "Where the time went: total"), 1, "solve (solve.c:9)", 100);
 }
 
+/* Samples in code no symbol names (a stripped library, code outside
+ * every module) are counted by module, with what to do, under "Code
+ * without symbols": 30 + 15 of 100 in liblzma.so.5's unnamed addresses,
+ * 5 outside every module, 50 in the named solve. */
+static void
+test_unnamed (void)
+{
+  g_autoptr (MgProfile) profile = report_fixture_profile ();
+  MgStackNamer namer = { name_frame, NULL };
+
+  stacks_fixture_set (profile, "module /bin/solver\n"
+                               "module /usr/lib/x86_64-linux-gnu/liblzma.so.5\n"
+                               "process 0\n"
+                               "windows 0..4\n"
+                               "0 0x121;0x510 50\n"
+                               "0 0x121;1:0x1692b 30\n"
+                               "0 0x121;1:0x15bc9 15\n"
+                               "0 0x121;?:0x999 5\n");
+
+  g_autoptr (MgReport) report = mg_report_new_named (profile, NULL, NULL, &namer);
+  const MgReportSection *s = section (report, "Code without symbols");
+  g_assert_nonnull (strstr (s->text, "50.0 % of the call-stack samples"));
+  g_assert_nonnull (strstr (s->text, "-dbgsym"));
+  g_assert_nonnull (strstr (s->text, "-g"));
+  g_assert_cmpuint (s->lines->len, ==, 2);
+  assert_line (s, 0, "liblzma.so.5", 45);
+  assert_line (s, 1, "outside every module", 5);
+  /* The functions themselves stay each address apart. */
+  assert_line (section (report, "Where the time went: self"), 1, "liblzma.so.5+0x1692b", 30);
+
+  /* Named code, or too little without names (4 of 100): no section. */
+  stacks_fixture_set (profile, "module /bin/solver\n"
+                               "process 0\n"
+                               "windows 0..4\n"
+                               "0 0x121;0x510 96\n"
+                               "0 0x121;0x999 4\n");
+  g_autoptr (MgReport) named = mg_report_new_named (profile, NULL, NULL, &namer);
+  g_assert_null (find_section (named, "Code without symbols"));
+  g_assert_nonnull (find_section (named, "Where the time went: self"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -253,5 +294,6 @@ main (int argc, char **argv)
   g_test_add_func ("/report/where/callers-first", test_callers_first);
   g_test_add_func ("/report/where/damaged", test_damaged);
   g_test_add_func ("/report/where/hot-line", test_hot_line);
+  g_test_add_func ("/report/where/unnamed", test_unnamed);
   return g_test_run ();
 }

@@ -68,8 +68,9 @@ test_bounded (void)
   g_assert_cmpuint (omissions->len, ==, 4);
   omission = omissions->pdata[0];
   g_assert_cmpstr (omission->path, ==, b);
+  /* In the units of the report's "at most 4.0 MiB", not "4.2 MB". */
   g_assert_cmpstr (omission->reason, ==,
-                   "its 3.0\u00a0kB do not fit in the 2.0\u00a0kB left of the 2.0\u00a0kB the profile keeps for source text");
+                   "its 2.9\u00a0KiB do not fit in the 2.0\u00a0KiB left of the 2.0\u00a0KiB the profile keeps for source text");
   omission = omissions->pdata[1];
   g_assert_cmpstr (omission->path, ==, missing);
   g_assert_cmpstr (omission->reason, ==, "it is not on this machine");
