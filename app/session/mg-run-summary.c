@@ -30,6 +30,7 @@ typedef struct {
   guint stacks_aside;
   guint n_stack_processes;
   guint n_unsampled;        /* ended within the first interval, no metric value */
+  guint n_unended;          /* still running at the merge, or killed without trace */
   gsize source_limit;       /* 0: the profile keeps no source text */
   guint n_sources;
   guint n_source_omissions;
@@ -77,6 +78,9 @@ read_facts (Facts *f, MgProfile *profile, const MgRunSummaryRequest *request)
   for (guint i = 0; i < mg_profile_get_n_metric_errors (profile); i++)
     g_ptr_array_add (f->metric_errors, (gpointer) mg_profile_get_metric_error (profile, i));
   f->n_unsampled = mg_profile_get_n_unsampled (profile);
+  for (guint p = 0; p < f->processes->len; p++)
+    f->n_unended += ((const MgProcessInfo *) g_ptr_array_index (f->processes, p))->end
+                    == MG_PROCESS_END_UNKNOWN;
   f->unavailable = mg_unavailable_collect (profile);
   if (request->catalogue != NULL)
     f->asked = mg_unavailable_find_asked (profile, request->catalogue, request->enable_metrics);
@@ -404,6 +408,15 @@ describe_run (const Facts *f, const MgRunSummaryRequest *request)
                           "counted, with their start, end and status, but no metrics\n",
                           f->n_unsampled),
          f->n_unsampled, f->info->interval_start_ms);
+  /* A daemon: the run ends with the program, not with its descendants. */
+  if (f->n_unended > 0)
+    add (lines, ngettext ("metrograph: %u process had not ended when the run did (still "
+                          "running, as a daemon is, or killed without trace, by SIGKILL): "
+                          "recorded up to its last sample\n",
+                          "metrograph: %u processes had not ended when the run did (still "
+                          "running, as daemons are, or killed without trace, by SIGKILL): "
+                          "recorded up to their last sample\n", f->n_unended),
+         f->n_unended);
   add_stacks (lines, f);
   add_run_problems (lines, f);
   return to_strv (g_steal_pointer (&lines));

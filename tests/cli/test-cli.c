@@ -1167,6 +1167,41 @@ test_profile_short_children (Fixture *f, gconstpointer data)
   g_assert_cmpuint (n_true, ==, 2);
 }
 
+/* A descendant that outlives the program (a daemon, here a background
+ * sleep that has lived past its first round): the run ends with the
+ * program, and the summary says that one process had not ended, where
+ * before it said nothing of it. The profile holds it as ended without
+ * trace, up to its last sample. */
+static void
+test_profile_daemon_summary (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "-o", "unended.mgprof", "sh", "-c",
+                         "sleep 1.5 >/dev/null 2>&1 & sleep 0.4", NULL };
+  g_autofree char *output = in_dir (f, "unended.mgprof");
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  g_autoptr (MgProfile) profile = NULL;
+  guint unended = 0;
+
+  assert_status (run, 0);
+  assert_one_error_line (run->err, "1 process had not ended when the run did (still running, as "
+                                   "a daemon is, or killed without trace, by SIGKILL): recorded "
+                                   "up to its last sample");
+  profile = load_profile (output);
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    {
+      const MgProcessInfo *process = mg_profile_get_process (profile, p);
+
+      if (process->end != MG_PROCESS_END_UNKNOWN)
+        continue;
+      unended++;
+      g_assert_true (g_str_has_suffix (process->program, "/sleep"));
+      g_assert_cmpfloat (process->end_s - process->start_s, <, 1.0);
+    }
+  g_assert_cmpuint (unended, ==, 1);
+  /* Let the sleep end before the folder goes. */
+  g_usleep (1300000);
+}
+
 /* A program that clears LD_PRELOAD before exec'ing the real work: the
  * shell around it is never sampled at its exec, so nothing was, and that
  * is said (exit 5, no profile). */
@@ -2638,6 +2673,7 @@ main (int argc, char **argv)
   add ("/cli/profile/32bit-child", test_profile_32bit_child);
   add ("/cli/profile/short-program", test_profile_short_program);
   add ("/cli/profile/short-children", test_profile_short_children);
+  add ("/cli/profile/daemon-summary", test_profile_daemon_summary);
   add ("/cli/profile/cleared-preload", test_profile_cleared_preload);
   add ("/cli/profile/summary", test_profile_summary);
   add ("/cli/profile/invisible-fds", test_profile_invisible_fds);
