@@ -18,7 +18,6 @@
 #include "mg-mpi.h"
 #include "mg-record-finish.h"
 #include "mg-run-folder.h"
-#include "mg-spawn-failure.h"
 #include "mg-stopper.h"
 
 #include <errno.h>
@@ -630,7 +629,7 @@ mg_launcher_spawn (MgLauncher *self, int *output_fd, GPid *pid_out, GError **err
       if (pipe_fds[0] >= 0)
         close (pipe_fds[0]);
       self->end_mono_us = g_get_monotonic_time ();
-      g_autofree char *why = mg_spawn_failure_describe (self->exec_path, self->command[0], rc);
+      g_autofree char *why = mg_program_describe_start_failure (self->exec_path, self->command[0], rc);
 
       g_set_error_literal (error, MG_LAUNCHER_ERROR, MG_LAUNCHER_ERROR_SPAWN, why);
       return FALSE;

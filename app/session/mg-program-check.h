@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Why a program cannot be sampled through LD_PRELOAD: looked at before the
- * run so that a run without samples can be explained. GTK-free. */
+/* The program's file: why it cannot be sampled through LD_PRELOAD (looked
+ * at before the run, so that a run without samples can be explained), and
+ * why it could not be started, in words that name the real cause. GTK-free. */
 #pragma once
 
 #include <glib.h>
@@ -22,5 +23,11 @@ MgProgramKind mg_program_check (const char *path);
 
 /* A sentence explaining why such a program gave no samples. */
 const char *mg_program_kind_explain (MgProgramKind kind);
+
+/* Why @path (the file that was run, named @name as the user gave it)
+ * could not be started, posix_spawn's @error_number: execve's ENOENT for
+ * a file that exists is its #! interpreter missing, and ENOEXEC for a file
+ * without a #! line is a script that only a shell would run. */
+char *mg_program_describe_start_failure (const char *path, const char *name, int error_number);
 
 G_END_DECLS

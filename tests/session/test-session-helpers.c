@@ -14,7 +14,6 @@
 #include "session/mg-output-name.h"
 #include "session/mg-program-check.h"
 #include "session/mg-rank-list.h"
-#include "session/mg-spawn-failure.h"
 #include "session-test-support.h"
 
 /* Each test works in its own folder, removed at the end. */
@@ -305,7 +304,7 @@ test_spawn_failure (Fixture *f, gconstpointer data)
       g_autofree char *why = NULL;
 
       g_assert_cmpint (rc, !=, 0);
-      why = mg_spawn_failure_describe (cases[i].path, cases[i].name, rc);
+      why = mg_program_describe_start_failure (cases[i].path, cases[i].name, rc);
       g_assert_cmpstr (why, ==, cases[i].expected);
     }
   /* A broken ELF keeps the system's reason. */
@@ -316,7 +315,7 @@ test_spawn_failure (Fixture *f, gconstpointer data)
     g_autofree char *expected = NULL;
 
     g_assert_cmpint (rc, !=, 0);
-    why = mg_spawn_failure_describe (elf, "./elf", rc);
+    why = mg_program_describe_start_failure (elf, "./elf", rc);
     expected = g_strdup_printf ("cannot start ./elf: %s (check that it is a program for this "
                                 "machine)", g_strerror (rc));
     g_assert_cmpstr (why, ==, expected);
