@@ -107,6 +107,21 @@ count_of (GHashTable *by_leaf, const char *fn)
   return sum != NULL ? *sum : 0;
 }
 
+/* The count of the summary's "metrograph: N call-stack samples" line. */
+static guint64
+said_stack_samples (const char *err)
+{
+  guint64 taken = 0;
+  int end = 0;
+
+  for (const char *line = strstr (err, "metrograph: "); line != NULL;
+       line = strstr (line + 1, "metrograph: "))
+    if (sscanf (line, "metrograph: %" G_GUINT64_FORMAT " call-stack samples%n", &taken, &end) == 1
+        && end > 0)
+      return taken;
+  g_error ("no line “metrograph: N call-stack samples” in stderr:\n%s", err);
+}
+
 /* metrograph --profile [options] WORKLOAD args…, then the folded export. */
 static void
 profile_and_export (Fixture *f, const char *const *options, const char *const *workload_args,
@@ -551,19 +566,12 @@ test_vfork_reset (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "vfork", "0.6", NULL };
   g_autoptr (CliTestRun) run = NULL;
-  guint64 taken = 0;
-  const char *line;
-  int end = 0;
+  guint64 taken;
 
   profile_and_export (f, NULL, args, NULL, &run);
   assert_status (run, 7);
   g_assert_null (strstr (run->err, "call stacks stopped"));
-  line = strstr (run->err, "metrograph: ");
-  while (line != NULL
-         && !(sscanf (line, "metrograph: %" G_GUINT64_FORMAT " call-stack samples%n", &taken,
-                      &end) == 1 && end > 0))
-    line = strstr (line + 1, "metrograph: ");
-  g_assert_nonnull (line);
+  taken = said_stack_samples (run->err);
   /* 0.6 s of CPU at 20 ms: about 30, half of them after the child. */
   g_assert_cmpuint (taken, >=, 20);
 }
@@ -580,20 +588,13 @@ test_exec_chain (Fixture *f, gconstpointer data)
   const char *args[] = { "execchain", "10", "0.1", NULL };
   g_autoptr (CliTestRun) run = NULL;
   g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
-  guint64 total, taken = 0;
+  guint64 total, taken;
   guint n_lines;
-  const char *line;
-  int end = 0;
 
   profile_and_export (f, NULL, args, NULL, &run);
   assert_status (run, 0);
   g_assert_null (strstr (run->err, "not stored"));
-  line = strstr (run->err, "metrograph: ");
-  while (line != NULL
-         && !(sscanf (line, "metrograph: %" G_GUINT64_FORMAT " call-stack samples%n", &taken,
-                      &end) == 1 && end > 0))
-    line = strstr (line + 1, "metrograph: ");
-  g_assert_nonnull (line);
+  taken = said_stack_samples (run->err);
   g_autoptr (GHashTable) by_leaf = read_folded (folded, &total, &n_lines);
   g_assert_cmpuint (total, ==, taken);
   g_assert_cmpuint (taken, >=, 20);
