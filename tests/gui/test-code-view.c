@@ -209,6 +209,7 @@ test_functions (void)
   mg_time_view_set_process (mg_window_get_time_view (window), 3);
   view = code_fixture_view (window);
   g_assert_cmpstr (mg_code_view_get_empty_title (view), ==, "No Call Stacks");
+  g_assert_cmpstr (mg_code_view_get_summary (view), ==, "");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -1150,6 +1151,9 @@ test_no_stacks (void)
 
   g_assert_cmpstr (mg_code_view_get_empty_title (view), ==, "No Call Stacks");
   g_assert_cmpuint (g_list_model_get_n_items (mg_code_view_get_functions_model (view)), ==, 0);
+  /* Only that there are none, and why: no "0 samples" beside it. */
+  g_assert_cmpstr (mg_code_view_get_summary (view), ==, "");
+  g_assert_null (find_label_prefixed (GTK_WIDGET (view), "0 samples"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
