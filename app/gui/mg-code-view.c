@@ -923,7 +923,12 @@ show_result (MgCodeView *self, Job *job)
     /* Translators: %s is a count; the line above the code views */
     ngettext ("%s sample", "%s samples", total > G_MAXULONG ? G_MAXULONG : (gulong) total),
     count);
-  set_summary (self, samples, range);
+  /* Without stacks the pane says so and why: a count of 0 beside it
+   * says nothing more. */
+  if (job->stacks_error != NULL || job->n_processes == 0)
+    set_summary (self, "", NULL);
+  else
+    set_summary (self, samples, range);
 
   if (job->stacks_error != NULL)
     show_empty (self, _("Call Stacks Damaged"), job->stacks_error->message);

@@ -90,6 +90,10 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
 {
   g_autofree char *text = NULL;
 
+  /* Not over the row's open menu (GTK 4.8 leaves a tooltip drawn over a
+   * popover). */
+  if (mg_metric_row_menu_is_open (self))
+    return FALSE;
   for (MgMetricRowPart part = MG_METRIC_ROW_PART_NAME; part <= MG_METRIC_ROW_PART_MIN; part++)
     if (get_part (self, part) == widget)
       text = mg_metric_row_dup_tooltip (self, part);
@@ -137,6 +141,22 @@ draw_swatch (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer 
   cairo_fill (cr);
 }
 
+/* The menu opened or closed: the tooltip under the pointer (the row's
+ * figures', the graph's) is asked again, and says nothing while the
+ * menu is open: it closes (it stayed drawn over the menu). */
+static void
+on_menu_visible (MgMetricRow *self)
+{
+  gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
+}
+
+gboolean
+mg_metric_row_menu_is_open (MgMetricRow *self)
+{
+  g_return_val_if_fail (MG_IS_METRIC_ROW (self), FALSE);
+  return self->context_menu != NULL && gtk_widget_get_visible (self->context_menu);
+}
+
 /* Built when first asked for: a popover menu per row costs more than the
  * rest of the row. */
 static void
@@ -164,6 +184,8 @@ build_context_menu (MgMetricRow *self)
    * the group, and the rows scrolled to show its bottom: Escape on the
    * first row's menu of thirty took them 2264 px down. */
   gtk_widget_set_parent (self->context_menu, self->graph);
+  g_signal_connect_swapped (self->context_menu, "notify::visible",
+                            G_CALLBACK (on_menu_visible), self);
 }
 
 /* The menu at (x, y) of the graph. */

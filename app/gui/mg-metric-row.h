@@ -32,6 +32,8 @@ guint mg_metric_row_get_metric (MgMetricRow *self);
 GtkWidget *mg_metric_row_get_graph (MgMetricRow *self);
 /* The widget of a part (the label column, or a figure's value label). */
 GtkWidget *mg_metric_row_get_part (MgMetricRow *self, MgMetricRowPart part);
+/* Whether the row's context menu is open (its tooltips then say nothing). */
+gboolean mg_metric_row_menu_is_open (MgMetricRow *self);
 /* What the part's tooltip says (also its accessible description), or NULL
  * when it has none: the description as plain text, or for a figure which
  * process held it (max, min) above the range the figures describe

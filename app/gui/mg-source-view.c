@@ -342,6 +342,21 @@ mark_hot_lines (MgSourceView *self)
 }
 
 
+/* The top of the line at VALUE, for a view set there to begin with a
+ * whole line: a third of the page down rarely falls between two lines
+ * (split.c's first line was shown half cut). */
+static double
+whole_line_top (MgSourceView *self, double value)
+{
+  GtkTextIter iter;
+  int top;
+
+  if (value <= 0)
+    return value;
+  gtk_text_view_get_line_at_y (GTK_TEXT_VIEW (self->source), &iter, (int) floor (value), &top);
+  return top;
+}
+
 static void
 scroll_to_cursor (MgSourceView *self)
 {
@@ -355,7 +370,8 @@ scroll_to_cursor (MgSourceView *self)
    * during its scroll animation. */
   gtk_text_buffer_get_iter_at_mark (buffer, &iter, gtk_text_buffer_get_insert (buffer));
   gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (self->source), &iter, &y, &height);
-  gtk_adjustment_set_value (adjustment, y - 0.3 * gtk_adjustment_get_page_size (adjustment));
+  gtk_adjustment_set_value (adjustment,
+                            whole_line_top (self, y - 0.3 * gtk_adjustment_get_page_size (adjustment)));
   self->scroll_set = gtk_adjustment_get_value (adjustment);
 }
 

@@ -6,11 +6,13 @@
  * first asked for, so a selection change costs what the views read. */
 #include "mg-call-shape-internal.h"
 #include "mg-call-tree.h"
+#include "profile/mg-function-order.h"
 #include "profile/mg-hot-line.h"
 
 typedef struct {
   guint64 self;
   guint64 total;
+  guint height;        /* most frames below it in a stack with samples */
 } FunctionSums;
 
 typedef struct {
@@ -133,12 +135,21 @@ compare_sums (guint64 total_a, guint64 self_a, guint id_a, guint64 total_b, guin
   return id_a < id_b ? -1 : id_a > id_b;
 }
 
+/* The functions table: by total, ties callers first, then by name, as
+ * the report lists them (mg-function-order.h), then by id (one name in
+ * two files). */
 static int
 compare_table (gconstpointer a, gconstpointer b, gpointer data)
 {
-  const FunctionSums *sums = data;
+  const MgCallTree *self = data;
+  MgFrameNamer *namer = mg_call_shape_get_namer (self->shape);
   guint x = *(const guint *) a, y = *(const guint *) b;
-  return compare_sums (sums[x].total, sums[x].self, x, sums[y].total, sums[y].self, y);
+  MgFunctionOrderKey kx = { self->sums[x].total, self->sums[x].height,
+                            mg_frame_namer_get_function (namer, x)->name };
+  MgFunctionOrderKey ky = { self->sums[y].total, self->sums[y].height,
+                            mg_frame_namer_get_function (namer, y)->name };
+  int order = mg_function_order_compare (&kx, &ky);
+  return order != 0 ? order : (x < y ? -1 : x > y);
 }
 
 /* Sums over the nodes of one tree: each stack's count at its leaf, then
@@ -188,7 +199,27 @@ count_functions (MgCallTree *self)
   for (guint id = 0; id < shape->n_functions; id++)
     if (self->sums[id].total > 0)
       g_array_append_val (self->table, id);
-  g_array_sort_with_data (self->table, compare_table, self->sums);
+}
+
+/* Each function's height, from the bottom-up tree (counted): a node's
+ * depth under the root less one is the frames below it in its stacks,
+ * those with samples counted, as the report counts them. */
+static void
+count_heights (MgCallTree *self)
+{
+  const ShapeTree *t = &self->shape->trees[MG_CALL_TREE_BOTTOM_UP];
+  const guint64 *total = self->trees[MG_CALL_TREE_BOTTOM_UP].total;
+  const guint *function = (const guint *) t->function->data;
+  const guint *parent = (const guint *) t->parent->data;
+  g_autofree guint *depth = g_new0 (guint, MAX (t->function->len, 1));
+
+  /* A parent comes before its children. */
+  for (guint n = 1; n < t->function->len; n++)
+    {
+      depth[n] = parent[n] == MG_CALL_TREE_ROOT ? 0 : depth[parent[n]] + 1;
+      if (total[n] > 0 && function[n] < self->shape->n_functions)
+        self->sums[function[n]].height = MAX (self->sums[function[n]].height, depth[n]);
+    }
 }
 
 /* Each function's hottest line: the stacks' counts on each spot they
@@ -236,6 +267,8 @@ count_all (MgCallTree *self)
   count_hot_lines (self);
   count_tree (self, MG_CALL_TREE_TOP_DOWN);
   count_tree (self, MG_CALL_TREE_BOTTOM_UP);
+  count_heights (self);
+  g_array_sort_with_data (self->table, compare_table, self);
 }
 
 void

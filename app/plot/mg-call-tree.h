@@ -46,7 +46,7 @@ void mg_call_tree_free (MgCallTree *self);
 MgFrameNamer *mg_call_tree_get_namer (const MgCallTree *self);
 guint64 mg_call_tree_get_total (const MgCallTree *self);
 
-/* The functions table, by total then self, largest first. */
+/* The functions table, by total, largest first, ties by name (mg-function-order.h). */
 guint mg_call_tree_get_n_functions (const MgCallTree *self);
 const MgCallFunction *mg_call_tree_get_function (const MgCallTree *self, guint i,
                                                  guint64 *self_samples, guint64 *total_samples);

@@ -14,6 +14,7 @@
 
 #include "mg-report.h"
 #include "profile/mg-export-folded.h"
+#include "profile/mg-function-order.h"
 #include "profile/mg-hot-line.h"
 #include "profile/mg-process-spread.h"
 #include "profile/mg-profile-code.h"
@@ -109,17 +110,16 @@ hottest_line (const Function *f)
   return best;
 }
 
-/* By count; ties (the functions of one call chain, in every stack
- * together) callers first, as the chain reads: _start, main, solve. */
+/* The order of every list of functions (mg-function-order.h), the
+ * window's Functions table's too: by count, ties callers first, as the
+ * chain reads (_start, main, solve), then by name. */
 static int
 by_count (gconstpointer a, gconstpointer b)
 {
   const Function *fa = *(Function *const *) a, *fb = *(Function *const *) b;
-  if (fa->count != fb->count)
-    return fa->count < fb->count ? 1 : -1;
-  if (fa->height != fb->height)
-    return fa->height < fb->height ? 1 : -1;
-  return strcmp (fa->name, fb->name);
+  MgFunctionOrderKey ka = { fa->count, fa->height, fa->name };
+  MgFunctionOrderKey kb = { fb->count, fb->height, fb->name };
+  return mg_function_order_compare (&ka, &kb);
 }
 
 static void add_sources_left_out (MgReport *report, MgProfile *profile);

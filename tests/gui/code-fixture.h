@@ -28,6 +28,10 @@ MgProfile *code_fixture_profile (void);
  * line of two is the first call's, the first half's the second call's. */
 MgProfile *code_fixture_two_lines_profile (void);
 
+/* Ties (process 0, one window): main→b→c ×40, main→a→c ×40: main and c
+ * 80 total (100 %), a and b 40 (50 %) each; c 80 self. */
+MgProfile *code_fixture_ties_profile (void);
+
 /* Threads (docs/profile-format.md, stack flags): process 0 alone, main→a
  * in its main thread ×70, main→b in thread 1 ×25, main→a in thread 2 ×5:
  * all threads a 75 %, b 25 %; the main thread a only; thread 1 b only. */

@@ -21,6 +21,8 @@
 #include "plot/mg-flame-graph.h"
 #include "gui/mg-window-private.h"
 #include "profile/mg-profile-code.h"
+#include "report/mg-report.h"
+#include "symbols/mg-code-callbacks.h"
 #include "symbols/mg-symbolizer.h"
 
 
@@ -209,6 +211,7 @@ test_functions (void)
   mg_time_view_set_process (mg_window_get_time_view (window), 3);
   view = code_fixture_view (window);
   g_assert_cmpstr (mg_code_view_get_empty_title (view), ==, "No Call Stacks");
+  g_assert_cmpstr (mg_code_view_get_summary (view), ==, "");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -1150,6 +1153,48 @@ test_no_stacks (void)
 
   g_assert_cmpstr (mg_code_view_get_empty_title (view), ==, "No Call Stacks");
   g_assert_cmpuint (g_list_model_get_n_items (mg_code_view_get_functions_model (view)), ==, 0);
+  /* Only that there are none, and why: no "0 samples" beside it. */
+  g_assert_cmpstr (mg_code_view_get_summary (view), ==, "");
+  g_assert_null (find_label_prefixed (GTK_WIDGET (view), "0 samples"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Equal shares in the Functions table as in the report's lists, by one
+ * rule (mg-function-order.h): callers first, then by name. On main→b→c
+ * ×40, main→a→c ×40 the table read c, main, b, a (self, then the
+ * namer's order) where the report read main, c, a, b. */
+static void
+test_ties_as_report (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_ties_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_fixture_view (window);
+  GListModel *model = mg_code_view_get_functions_model (view);
+  const char *const order[] = { "code_fixture_main", "code_fixture_c", "code_fixture_a",
+                                "code_fixture_b" };
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  MgStackNamer namer = mg_code_callbacks_namer (symbolizer);
+  g_autoptr (MgReport) report = mg_report_new_named (profile, NULL, NULL, &namer);
+  const MgReportSection *total = NULL;
+
+  for (guint i = 0; i < report->sections->len; i++)
+    {
+      const MgReportSection *section = g_ptr_array_index (report->sections, i);
+      if (g_str_equal (section->heading, "Where the time went: total"))
+        total = section;
+    }
+  g_assert_nonnull (total);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, G_N_ELEMENTS (order));
+  g_assert_cmpuint (total->lines->len, ==, G_N_ELEMENTS (order));
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      g_autoptr (MgCodeItem) item = g_list_model_get_item (model, i);
+      const MgReportLine *line = g_ptr_array_index (total->lines, i);
+      g_autofree char *prefix = g_strconcat (order[i], " (", NULL);
+      g_test_message ("%u: table %s, report %s", i, mg_code_item_get_name (item), line->name);
+      g_assert_cmpstr (mg_code_item_get_name (item), ==, order[i]);
+      g_assert_true (g_str_has_prefix (line->name, prefix));
+    }
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -1223,6 +1268,7 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/flame-colouring", test_flame_colouring);
   g_test_add_func ("/code-view/live-profiles", test_live_profiles);
   g_test_add_func ("/code-view/no-stacks", test_no_stacks);
+  g_test_add_func ("/code-view/ties-as-report", test_ties_as_report);
   g_test_add_func ("/code-view/across-processes", test_across_processes);
   g_test_add_func ("/code-view/screenshots", test_screenshots);
   if (g_getenv ("MG_CODE_VIEW_PROFILE") != NULL)

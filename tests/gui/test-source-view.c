@@ -571,6 +571,44 @@ test_far_line (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A line scrolled to a third down the view leaves whole lines at its
+ * top: the view's place is the top of a line, whatever the page's
+ * height (split.c's first line showed half cut), for each line shown. */
+static void
+test_whole_top_line (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  g_autoptr (GString) long_text = g_string_new (NULL);
+  MgWindow *window = gui_test_new_window (profile);
+  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_fixture_view (window)));
+  GtkWidget *text = gui_test_find_widget (GTK_WIDGET (source), GTK_TYPE_TEXT_VIEW);
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (text));
+
+  for (guint i = 1; i <= 400; i++)
+    g_string_append_printf (long_text, "int filler_%u = %u;\n", i, i);
+  mg_source_view_set_lookup (source, lookup_stored, long_text->str, NULL);
+  mg_code_view_show_page (code_fixture_view (window), "source");
+  for (guint line = 100; line <= 300; line += 100)
+    {
+      mg_source_view_show_function (source, "code_fixture_a", fixture_source (), line);
+      source = source_view (window);
+      g_assert_true (shows_line (source, line));
+      wait_laid_out (source);
+      if (!layout_checked)
+        continue;
+      GtkTextIter iter;
+      int top;
+      double value = gtk_adjustment_get_value (adjustment);
+      gtk_text_view_get_line_at_y (GTK_TEXT_VIEW (text), &iter, (int) value, &top);
+      g_test_message ("line %u: view at %.1f, its top line %d at %d", line, value,
+                      gtk_text_iter_get_line (&iter) + 1, top);
+      g_assert_cmpfloat (value, >, 0);
+      g_assert_cmpfloat (value, ==, top);
+    }
+  gui_test_save_screenshot (window, "source-whole-top-line.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The user scrolls to line 101 while the text is still being laid out
  * (here for 1 s, frame after frame, as a drag does): the view stays
  * where the user left it, not brought to the line once laid out. */
@@ -793,6 +831,7 @@ main (int argc, char **argv)
   g_test_add_func ("/source-view/lookup", test_lookup);
   g_test_add_func ("/source-view/far-line", test_far_line);
   g_test_add_func ("/source-view/far-line-user", test_far_line_user);
+  g_test_add_func ("/source-view/whole-top-line", test_whole_top_line);
   g_test_add_func ("/source-view/stored-text", test_stored_text);
   g_test_add_func ("/source-view/missing-and-folder", test_missing_and_folder);
   g_test_add_func ("/source-view/screenshots", test_screenshots);

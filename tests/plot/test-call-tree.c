@@ -150,6 +150,29 @@ test_functions_table (void)
   g_assert_cmpuint (mg_frame_namer_get_n_named (namer), ==, 7);
 }
 
+/* Equal totals by the order of every list of functions
+ * (mg-function-order.h), the report's too: callers first (most frames
+ * below), then by name. main→b→c ×40, main→a→c ×40: main and c 80, a
+ * and b 40; the table read c, main (c's self first), b, a (the namer's
+ * ids). */
+static void
+test_functions_ties (void)
+{
+  guint calls = 0;
+  g_autoptr (MgFrameNamer) namer = test_namer (&calls);
+  g_autoptr (MgCallTree) tree = mg_call_tree_new_empty (namer);
+  const char *const order[] = { "main", "c", "a", "b" };
+
+  add (tree, 40, 3, (guint64) 0x410, (guint64) 0x331, (guint64) 0x141);
+  add (tree, 40, 3, (guint64) 0x410, (guint64) 0x221, (guint64) 0x131);
+  mg_call_tree_finish (tree);
+  g_assert_cmpuint (mg_call_tree_get_n_functions (tree), ==, G_N_ELEMENTS (order));
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    g_assert_cmpstr (mg_call_tree_get_function (tree, i, NULL, NULL)->name, ==, order[i]);
+  check_function (tree, "c", 80, 80);
+  check_function (tree, "main", 0, 80);
+}
+
 static void
 test_top_down (void)
 {
@@ -705,6 +728,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/call-tree/functions-table", test_functions_table);
+  g_test_add_func ("/call-tree/functions-ties", test_functions_ties);
   g_test_add_func ("/call-tree/top-down", test_top_down);
   g_test_add_func ("/call-tree/bottom-up", test_bottom_up);
   g_test_add_func ("/call-tree/recursion", test_recursion);

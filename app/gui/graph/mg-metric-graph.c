@@ -416,6 +416,18 @@ mg_metric_graph_describe_time (MgMetricGraph *self, double t)
                                             t);
 }
 
+/* Whether a menu of ours (the row's context menu, parented to the
+ * graph) is open: no tooltip over it (GTK 4.8 left it drawn there). */
+static gboolean
+menu_is_open (MgMetricGraph *self)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (self)); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_POPOVER (c) && gtk_widget_get_visible (c))
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean
 on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
                   gpointer user_data)
@@ -424,7 +436,7 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   g_autofree char *text = NULL;
   double t;
 
-  if (self->view == NULL || (self->tooltip_closed && !keyboard))
+  if (self->view == NULL || (self->tooltip_closed && !keyboard) || menu_is_open (self))
     return FALSE;
   /* The keyboard cursor's time, while keys move it; else the pointer's. */
   t = keyboard || mg_time_selection_get_keyboard_cursor (self->selection)

@@ -1204,11 +1204,37 @@ restore_last (MgRunDialog *self)
     mg_run_settings_set_from_command_line (self->settings, last, NULL, NULL);
 }
 
+/* Over a window smaller than the dialog's own size (1024 × 700 on a
+ * small screen, where the dialog's 1080 × 720 went past it and the
+ * screen), the dialog fits within it; over a bigger one it keeps its
+ * size. */
+static void
+fit_within (GtkWindow *self, GtkWindow *parent)
+{
+  int width, height, parent_width, parent_height;
+
+  if (parent == NULL)
+    return;
+  gtk_window_get_default_size (self, &width, &height);
+  parent_width = gtk_widget_get_width (GTK_WIDGET (parent));
+  parent_height = gtk_widget_get_height (GTK_WIDGET (parent));
+  /* Not shown yet: the size it will open at. */
+  if (parent_width <= 0 || parent_height <= 0)
+    gtk_window_get_default_size (parent, &parent_width, &parent_height);
+  if (parent_width > 0)
+    width = MIN (width, parent_width);
+  if (parent_height > 0)
+    height = MIN (height, parent_height);
+  gtk_window_set_default_size (self, width, height);
+}
+
 MgRunDialog *
 mg_run_dialog_new (GtkWindow *parent, MgCatalogue *catalogue, MgRunSettings *initial)
 {
   MgRunDialog *self = g_object_new (MG_TYPE_RUN_DIALOG, "catalogue", catalogue,
                                     "transient-for", parent, NULL);
+
+  fit_within (GTK_WINDOW (self), parent);
 
   if (initial != NULL)
     mg_run_settings_assign (self->settings, initial);

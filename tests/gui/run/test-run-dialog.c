@@ -952,6 +952,47 @@ test_completion_lazy (void)
   g_rmdir (bin);
 }
 
+/* The dialog over a 1024 × 700 window (a small screen) fits within it,
+ * where it opened at 1080 × 720, past the window; over a 1600 × 1000
+ * window it keeps its own 1080 × 720. */
+static void
+test_fits_parent (void)
+{
+  const int sizes[][2] = { { 1024, 700 }, { 1600, 1000 } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      GtkWindow *parent = GTK_WINDOW (gtk_window_new ());
+      int width, height;
+
+      gtk_window_set_default_size (parent, sizes[i][0], sizes[i][1]);
+      gtk_window_present (parent);
+      for (gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+           gtk_widget_get_width (GTK_WIDGET (parent)) != sizes[i][0] && g_get_monotonic_time () < end;)
+        g_main_context_iteration (NULL, FALSE);
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (parent)), ==, sizes[i][0]);
+
+      MgRunDialog *dialog = mg_run_dialog_new (parent, NULL, NULL);
+      gtk_window_present (GTK_WINDOW (dialog));
+      mg_test_spin (300);
+      width = gtk_widget_get_width (GTK_WIDGET (dialog));
+      height = gtk_widget_get_height (GTK_WIDGET (dialog));
+      g_test_message ("over %d × %d: the dialog %d × %d", sizes[i][0], sizes[i][1], width, height);
+      g_assert_cmpint (width, <=, sizes[i][0]);
+      g_assert_cmpint (height, <=, sizes[i][1]);
+      /* The size asked (the drawn one less a client-side frame's few px). */
+      gtk_window_get_default_size (GTK_WINDOW (dialog), &width, &height);
+      g_assert_cmpint (width, ==, MIN (1080, sizes[i][0]));
+      g_assert_cmpint (height, ==, MIN (720, sizes[i][1]));
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (dialog)), >=, width - 24);
+      g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (dialog)), >=, height - 24);
+      g_autofree char *name = g_strdup_printf ("run-dialog-over-%d.png", sizes[i][0]);
+      save_png (GTK_WIDGET (dialog), name);
+      gtk_window_destroy (GTK_WINDOW (dialog));
+      gtk_window_destroy (parent);
+    }
+}
+
 /* A line with --metrics-path brings that folder's metrics into the dialog. */
 static void
 test_metrics_path (void)
@@ -2436,6 +2477,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/dialog/checks-and-command-line", test_checks_and_command_line);
   g_test_add_func ("/gui-run/dialog/errors-beside-fields", test_errors_beside_fields);
   g_test_add_func ("/gui-run/dialog/metrics-path", test_metrics_path);
+  g_test_add_func ("/gui-run/dialog/fits-parent", test_fits_parent);
   g_test_add_func ("/gui-run/dialog/metric-reasons", test_metric_reasons);
   g_test_add_func ("/gui-run/dialog/copy-command", test_copy_command);
   g_test_add_func ("/gui-run/dialog/unavailable-here", test_unavailable_here);
