@@ -546,6 +546,20 @@ wait_laid_out (MgSourceView *source)
     }
 }
 
+/* The Source page of window, its files read as text: n_lines filler
+ * lines (kept in text, which must outlive the view's use of it). */
+static MgSourceView *
+show_filler_source (MgWindow *window, GString *text, guint n_lines)
+{
+  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_fixture_view (window)));
+
+  for (guint i = 1; i <= n_lines; i++)
+    g_string_append_printf (text, "int filler_%u = %u;\n", i, i);
+  mg_source_view_set_lookup (source, lookup_stored, text->str, NULL);
+  mg_code_view_show_page (code_fixture_view (window), "source");
+  return source;
+}
+
 /* A line far down a text shown for the first time (zstd's zstd_lazy.c,
  * 2200 lines, opened at line 1 on its hot line 822): still in view once
  * GTK has laid out the lines above it. */
@@ -555,12 +569,8 @@ test_far_line (void)
   g_autoptr (MgProfile) profile = code_fixture_profile ();
   g_autoptr (GString) long_text = g_string_new (NULL);
   MgWindow *window = gui_test_new_window (profile);
-  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_fixture_view (window)));
+  MgSourceView *source = show_filler_source (window, long_text, 4000);
 
-  for (guint i = 1; i <= 4000; i++)
-    g_string_append_printf (long_text, "int filler_%u = %u;\n", i, i);
-  mg_source_view_set_lookup (source, lookup_stored, long_text->str, NULL);
-  mg_code_view_show_page (code_fixture_view (window), "source");
   mg_source_view_show_function (source, "code_fixture_a", fixture_source (), 3500);
   source = source_view (window);
   g_assert_cmpuint (mg_source_view_get_line (source), ==, 3500);
@@ -580,14 +590,10 @@ test_whole_top_line (void)
   g_autoptr (MgProfile) profile = code_fixture_profile ();
   g_autoptr (GString) long_text = g_string_new (NULL);
   MgWindow *window = gui_test_new_window (profile);
-  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_fixture_view (window)));
+  MgSourceView *source = show_filler_source (window, long_text, 400);
   GtkWidget *text = gui_test_find_widget (GTK_WIDGET (source), GTK_TYPE_TEXT_VIEW);
   GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (text));
 
-  for (guint i = 1; i <= 400; i++)
-    g_string_append_printf (long_text, "int filler_%u = %u;\n", i, i);
-  mg_source_view_set_lookup (source, lookup_stored, long_text->str, NULL);
-  mg_code_view_show_page (code_fixture_view (window), "source");
   for (guint line = 100; line <= 300; line += 100)
     {
       mg_source_view_show_function (source, "code_fixture_a", fixture_source (), line);
@@ -618,14 +624,10 @@ test_far_line_user (void)
   g_autoptr (MgProfile) profile = code_fixture_profile ();
   g_autoptr (GString) long_text = g_string_new (NULL);
   MgWindow *window = gui_test_new_window (profile);
-  MgSourceView *source = MG_SOURCE_VIEW (mg_code_view_get_source_view (code_fixture_view (window)));
+  MgSourceView *source = show_filler_source (window, long_text, 20000);
   GtkWidget *text = gui_test_find_widget (GTK_WIDGET (source), GTK_TYPE_TEXT_VIEW);
   GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (text));
 
-  for (guint i = 1; i <= 20000; i++)
-    g_string_append_printf (long_text, "int filler_%u = %u;\n", i, i);
-  mg_source_view_set_lookup (source, lookup_stored, long_text->str, NULL);
-  mg_code_view_show_page (code_fixture_view (window), "source");
   mg_source_view_show_function (source, "code_fixture_a", fixture_source (), 15000);
   gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   while ((mg_source_view_is_busy (source) || !mg_source_view_is_scrolling (source))
