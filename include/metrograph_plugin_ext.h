@@ -85,6 +85,17 @@ int metrograph_get_round_thread_count (const struct timespec *round, uint64_t *t
 int metrograph_keep_fd (int fd);
 typedef int (*metrograph_keep_fd_fn) (int fd);
 
+/* As metrograph_keep_fd, for a descriptor the plugin can open again each
+ * time it needs it (a /proc or /sys file): returns the moved descriptor
+ * (fd closed), or -1 with errno EMFILE, fd left open as it was, when it
+ * is not kept because it would take one of the numbers the program may
+ * use: the hard RLIMIT_NOFILE leaves no room above the soft one, and the
+ * soft one is below FD_SETSIZE + 64 (`ulimit -n 16`). The plugin then
+ * reads fd this once, closes it, and opens the file again at its next
+ * reading. Not async-signal-safe, as metrograph_keep_fd. */
+int metrograph_keep_fd_if_free (int fd);
+typedef int (*metrograph_keep_fd_if_free_fn) (int fd);
+
 /* A plugin whose failed initialise leaves nothing of its own behind once
  * its cleanup has run (no thread, signal handler, atexit or other
  * callback into its code) may say so with METROGRAPH_PLUGIN_UNLOADABLE at

@@ -16,9 +16,10 @@
  * rank blocked in a barrier sits in poll or futex inside MPI). The
  * classification table is in docs/builtin-metrics.md ("Activity").
  *
- * The files stay open (on high descriptors, mg_keep_fd) for up to 64
- * threads: one pread per thread and round. The sampler's own thread
- * is left out. */
+ * The files stay open (on high descriptors, mg_keep_fd_if_free) for up to
+ * 64 threads: one pread per thread and round; under a hard RLIMIT_NOFILE
+ * without room for them they are opened for each read, as beyond those
+ * 64. The sampler's own thread is left out. */
 #include <dlfcn.h>
 
 #include "mg-metric-util.h"
@@ -300,14 +301,20 @@ close_fd (int *fd)
   *fd = -1;
 }
 
-/* "TID/NAME" under the task folder, opened (not yet kept). */
+/* "TID/NAME" under the task folder, opened (not yet kept): relative to
+ * the kept folder, or by its whole path when the folder is not kept (a
+ * tight hard RLIMIT_NOFILE, see MgProcFile). */
 static int
 open_thread_file (pid_t tid, const char *name)
 {
-  char path[48];
+  static const char prefix[] = MG_PROC_TASK_DIR "/";
+  char path[64];
   char digits[16];
   int n = 0, k = 0;
   unsigned v = (unsigned) tid;
+  if (task_dir.fd < 0)
+    for (const char *p = prefix; *p; p++)
+      path[k++] = *p;
   do
     digits[n++] = (char) ('0' + v % 10);
   while ((v /= 10) != 0);
@@ -317,10 +324,7 @@ open_thread_file (pid_t tid, const char *name)
   for (; *name && k < (int) sizeof path - 1; name++)
     path[k++] = *name;
   path[k] = '\0';
-  int dir = task_dir.fd;
-  if (dir < 0)
-    return -1;
-  return openat (dir, path, O_RDONLY | O_CLOEXEC);
+  return openat (task_dir.fd >= 0 ? task_dir.fd : AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 }
 
 /* Reads the thread's file NAME through *fd, opened and kept when it is
@@ -335,13 +339,14 @@ read_kept (int *fd, pid_t tid, const char *name, char *buf, size_t size)
       int opened = open_thread_file (tid, name);
       if (opened < 0)
         return -1;
-      if (n_kept < MG_ACTIVITY_MAX_KEPT)
+      int kept = n_kept < MG_ACTIVITY_MAX_KEPT ? mg_keep_fd_if_free (opened) : -1;
+      if (kept >= 0)
         {
-          *fd = mg_keep_fd (opened);
+          *fd = kept;
           n_kept++;
         }
       else
-        once = opened;
+        once = opened; /* beyond the budget, or not kept (MgProcFile) */
     }
   int use = once >= 0 ? once : *fd;
   ssize_t n = metrograph_safe_pread != NULL ? metrograph_safe_pread (use, buf, size - 1, 0)
@@ -474,6 +479,7 @@ relist (pid_t sampler_tid)
   bool more;
   int fd = mg_proc_file_fd (&task_dir);
   int n = fd < 0 ? -1 : mg_list_tasks (fd, tids, MG_ACTIVITY_MAX_THREADS, &more);
+  mg_proc_file_done (&task_dir);
   if (n < 0)
     return;
   static Thread kept[MG_ACTIVITY_MAX_THREADS];
@@ -588,7 +594,9 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   mg_proc_file_close (&task_dir);
   main_tid = 0;
   round_ns = -1;
-  if (mg_proc_file_stat (&task_dir, &st) != 0)
+  int r = mg_proc_file_stat (&task_dir, &st);
+  mg_proc_file_done (&task_dir);
+  if (r != 0)
     {
       allinea_set_plugin_error_messagef (plugin_id, errno,
                                          "Activity: cannot open /proc/self/task "

@@ -106,6 +106,7 @@ list_threads (pid_t *tids)
   int fd = mg_proc_file_fd (&task_dir);
   bool more;
   int n = fd < 0 ? -1 : mg_list_tasks (fd, tids, MAX_THREADS, &more);
+  mg_proc_file_done (&task_dir);
   return n >= 0 && more ? -1 : n;
 }
 

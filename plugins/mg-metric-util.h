@@ -33,6 +33,7 @@ extern ssize_t metrograph_safe_pread (int fd, void *buf, size_t count, off_t off
   __attribute__((weak));
 
 extern int metrograph_keep_fd (int fd) __attribute__((weak));
+extern int metrograph_keep_fd_if_free (int fd) __attribute__((weak));
 
 /* Without Metrograph's sampler: the lowest number kept descriptors take. */
 #define MG_PROC_FILE_MIN_FD 512
@@ -54,6 +55,19 @@ mg_keep_fd (int fd)
         }
     }
   return fd;
+}
+
+/* For a descriptor that can be opened again when needed: kept as by
+ * mg_keep_fd where that takes none of the program's numbers; -1 (fd left
+ * open) when it would, under a hard RLIMIT_NOFILE without room above the
+ * soft one (metrograph_keep_fd_if_free): the caller reads it once and
+ * closes it. Under another host, kept as by mg_keep_fd. */
+static inline int
+mg_keep_fd_if_free (int fd)
+{
+  if (fd >= 0 && metrograph_keep_fd_if_free != NULL)
+    return metrograph_keep_fd_if_free (fd);
+  return mg_keep_fd (fd);
 }
 
 /* The sampler thread's usage so far; false when the host does not tell. */
@@ -166,7 +180,11 @@ mg_watch_forks (void)
  * from offset 0 costs one lseek and one read instead of open, read, read
  * (to see the end) and close, which on a virtual machine is half the cost
  * of a round. The descriptor is moved to a high number, out of the way of
- * programs that expect the lowest free ones, and checked: if the program
+ * programs that expect the lowest free ones; where it would take one of
+ * the program's numbers (mg_keep_fd_if_free: a hard RLIMIT_NOFILE without
+ * room, `ulimit -n 16`) it is not kept but opened for each use and closed
+ * after it (mg_proc_file_done), so that the program opens as many files
+ * as without Metrograph. A kept one is checked: if the program
  * closed it (and the number now names another file), or if this is a forked
  * child (whose /proc/self file would still describe the parent), the file
  * is opened afresh. A fork is seen at each use; the fstat that tells our
@@ -182,35 +200,54 @@ typedef struct {
   dev_t dev;
   ino_t ino;
   unsigned unchecked_reads; /* since the last fstat */
+  bool once;            /* fd is open for the current use only: not kept */
 } MgProcFile;
 
 #define MG_PROC_FILE(p) { .path = (p), .fd = -1 }
 /* About a second at the default interval. */
 #define MG_PROC_FILE_CHECK_EVERY 50
 
+/* Opens the file (kept, or for this use only) and fills *st. */
 static inline int
-mg_proc_file_open (MgProcFile *f)
+mg_proc_file_open (MgProcFile *f, struct stat *st)
 {
   int fd = allinea_safe_open (f->path, O_RDONLY | O_CLOEXEC);  /* files and directories */
   if (fd < 0)
     return -1;
-  fd = mg_keep_fd (fd);
-  struct stat st;
-  if (fstat (fd, &st) != 0)
+  int kept = mg_keep_fd_if_free (fd);
+  f->once = kept < 0;
+  if (kept >= 0)
+    fd = kept;
+  if (fstat (fd, st) != 0)
     {
+      int saved = errno;
       allinea_safe_close (fd);
+      errno = saved;
       return -1;
     }
   f->fd = fd;
   f->generation = mg_fork_generation;
-  f->dev = st.st_dev;
-  f->ino = st.st_ino;
+  f->dev = st->st_dev;
+  f->ino = st->st_ino;
   f->unchecked_reads = 0;
   return 0;
 }
 
+/* Ends a use of the file begun by mg_proc_file_stat or mg_proc_file_fd:
+ * closes it when it is not kept. */
+static inline void
+mg_proc_file_done (MgProcFile *f)
+{
+  if (f->once && f->fd >= 0)
+    {
+      allinea_safe_close (f->fd);
+      f->fd = -1;
+    }
+}
+
 /* fstat of the file, checked and opened afresh when needed (see above):
- * one system call while it stays open. -1 with errno set on failure. */
+ * one system call while it stays open. -1 with errno set on failure. Call
+ * mg_proc_file_done when done with it. */
 static inline int
 mg_proc_file_stat (MgProcFile *f, struct stat *st)
 {
@@ -228,13 +265,12 @@ mg_proc_file_stat (MgProcFile *f, struct stat *st)
         }
       f->fd = -1; /* no longer ours: leave it alone */
     }
-  if (mg_proc_file_open (f) != 0)
-    return -1;
-  return fstat (f->fd, st);
+  return mg_proc_file_open (f, st);
 }
 
 /* The file's descriptor, checked (see above) and positioned at offset 0;
- * -1 with errno set on failure. */
+ * -1 with errno set on failure. Call mg_proc_file_done when done with
+ * it. */
 static inline int
 mg_proc_file_fd (MgProcFile *f)
 {
@@ -242,7 +278,12 @@ mg_proc_file_fd (MgProcFile *f)
   if (mg_proc_file_stat (f, &st) != 0)
     return -1;
   if (lseek (f->fd, 0, SEEK_SET) != 0)
-    return -1;
+    {
+      int saved = errno;
+      mg_proc_file_done (f);
+      errno = saved;
+      return -1;
+    }
   return f->fd;
 }
 
@@ -261,6 +302,7 @@ mg_thread_count (const struct timespec *round, MgProcFile *own, uint64_t *thread
     return metrograph_get_round_thread_count (round, threads);
   if (mg_proc_file_stat (own, &st) != 0)
     return -1;
+  mg_proc_file_done (own);
   *threads = st.st_nlink > 2 ? (uint64_t) st.st_nlink - 2 : 0;
   return 0;
 }
@@ -292,6 +334,9 @@ mg_proc_file_read (MgProcFile *f, char *buf, size_t size)
         return -1;
       n = allinea_safe_read (fd, buf, size - 1);
     }
+  int saved = errno;
+  mg_proc_file_done (f);
+  errno = saved;
   if (n < 0)
     return -1;
   buf[n] = '\0';

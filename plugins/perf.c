@@ -150,6 +150,9 @@ static unsigned owner_generation; /* mg_fork_generation of owner_pid */
  * that a program with many threads keeps descriptors for itself. */
 static int fd_budget = 256;
 static int fds_open;
+/* A counter was refused a place out of the program's way (open_counter_in):
+ * its EMFILE is the hard limit's, described by describe_no_room. */
+static bool no_room;
 
 /* libpfm4, when installed (dlopen'ed at initialisation when the run plan
  * names a symbolic event, see load_libpfm). */
@@ -350,6 +353,26 @@ parse_hex (const char *s, uint64_t *value)
   return true;
 }
 
+/* Why no counter can be had under the program's hard RLIMIT_NOFILE. The
+ * clause before the first ": " is the reason the end summary shows. */
+static void
+describe_no_room (char *msg, size_t size, const char *event)
+{
+  struct rlimit nofile;
+  msg[0] = '\0';
+  append (msg, size, "the hard descriptor limit of ");
+  if (getrlimit (RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_max != RLIM_INFINITY)
+    append_int (msg, size, (int) nofile.rlim_max);
+  else
+    append (msg, size, "this process");
+  append (msg, size, " leaves no room for counters: event '");
+  append (msg, size, event);
+  append (msg, size, "' would hold descriptors the program may open, and a "
+          "counter cannot be opened again for each reading; raise the hard "
+          "limit ('ulimit -Hn', or set the soft one alone with 'ulimit -Sn') "
+          "to count it");
+}
+
 static bool
 is_generic_or_raw (const char *event, struct perf_event_attr *attr)
 {
@@ -520,8 +543,18 @@ open_counter_in (struct perf_event_attr *attr, pid_t tid, int group_fd, int *fd)
     }
   if (r < 0)
     return -1;
-  /* Kept for the thread's life: out of the program's way. */
-  *fd = mg_keep_fd ((int) r);
+  /* Kept for the thread's life, out of the program's way; a counter
+   * cannot be opened again for each reading (it counts from its
+   * opening), so where it would take one of the program's numbers (a
+   * hard RLIMIT_NOFILE without room) it is not opened at all. */
+  *fd = mg_keep_fd_if_free ((int) r);
+  if (*fd < 0)
+    {
+      allinea_safe_close ((int) r);
+      no_room = true;
+      errno = EMFILE;
+      return -1;
+    }
   return 0;
 }
 
@@ -1007,8 +1040,11 @@ slot_open (Slot *slot, const struct timespec *now)
         {
           int err = errno;
           slot->n_events = i; /* this event holds nothing */
-          mg_perf_describe_open_error (slot->message, sizeof slot->message,
-                                       events[i], attrs[i].type, err);
+          if (err == EMFILE && no_room)
+            describe_no_room (slot->message, sizeof slot->message, events[i]);
+          else
+            mg_perf_describe_open_error (slot->message, sizeof slot->message,
+                                         events[i], attrs[i].type, err);
           slot_fail (slot, err);
           return;
         }
@@ -1193,10 +1229,14 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
       allinea_set_plugin_error_messagef (plugin_id, EINVAL, "%s: %s", group, msg);
       return -1;
     }
+  no_room = false;
   if (open_counter (&attr, owner_pid, &fd) != 0)
     {
       int err = errno;
-      mg_perf_describe_open_error (msg, sizeof msg, probe_name, attr.type, err);
+      if (err == EMFILE && no_room)
+        describe_no_room (msg, sizeof msg, probe_name);
+      else
+        mg_perf_describe_open_error (msg, sizeof msg, probe_name, attr.type, err);
       /* No counters in this machine (a VM without a PMU): the plugin
        * declines (code 0) rather than fails. */
       allinea_set_plugin_error_messagef (plugin_id, hardware_absent (attr.type, err) ? 0 : err,

@@ -24,7 +24,9 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   struct stat st;
   mg_watch_forks ();
   mg_proc_file_close (&task_dir);
-  if (mg_proc_file_stat (&task_dir, &st) != 0 || st.st_nlink < 3)
+  int r = mg_proc_file_stat (&task_dir, &st);
+  mg_proc_file_done (&task_dir);
+  if (r != 0 || st.st_nlink < 3)
     {
       allinea_set_plugin_error_messagef (plugin_id, errno,
                                          "Threads: cannot stat /proc/self/task "

@@ -25,6 +25,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/select.h>
 #include <unistd.h>
@@ -101,30 +103,104 @@ dup_below (int fd, rlim_t limit)
   return dup_highest_below (fd, top);
 }
 
-int
-mg_high_fd (int fd)
+/* True when a descriptor below the soft limit @limit would take one of
+ * the numbers a program reaches: below FD_SETSIZE + MG_HIGH_FD_BAND, where
+ * dup_below can only use the top of the program's own range. Above it
+ * the descriptor goes from FD_SETSIZE, a few numbers of more than a
+ * thousand (a container's 1048576, this kind of machine's 20000), and
+ * reopening the plugins' files each round there would double the cost of
+ * every round of every run. */
+static bool
+below_takes_programs (rlim_t limit)
+{
+  return limit != RLIM_INFINITY && limit < FD_SETSIZE + MG_HIGH_FD_BAND;
+}
+
+/* Where @fd is moved: -1 when it is not (no room, or only below @fd). With
+ * @tight_ok false, also -1 when only the program's top numbers are left. */
+static int
+place (int fd, bool tight_ok)
 {
   struct rlimit limit;
   int high = -1;
 
-  if (fd < 0 || getrlimit (RLIMIT_NOFILE, &limit) != 0)
-    return fd;
+  if (getrlimit (RLIMIT_NOFILE, &limit) != 0)
+    return -1;
   if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur <= MG_HIGH_FD_TABLE_MAX)
     high = dup_above (fd, &limit);
+  if (high < 0 && !tight_ok && below_takes_programs (limit.rlim_cur))
+    return -1;
   if (high < 0)
     high = dup_below (fd, limit.rlim_cur);
-  if (high < 0 || high < fd)
+  if (high >= 0 && high < fd)
     {
-      if (high >= 0)
-        close (high);
-      return fd;
+      close (high);
+      high = -1;
+    }
+  return high;
+}
+
+int
+mg_high_fd (int fd)
+{
+  int high;
+
+  if (fd < 0 || (high = place (fd, true)) < 0)
+    return fd;
+  close (fd);
+  return high;
+}
+
+int
+mg_keep_fd_or_not (int fd)
+{
+  int high;
+
+  if (fd < 0)
+    {
+      errno = EBADF;
+      return -1;
+    }
+  high = place (fd, false);
+  if (high < 0)
+    {
+      errno = EMFILE;
+      return -1;
     }
   close (fd);
   return high;
+}
+
+int
+mg_hold_lock (int fd)
+{
+  int high = mg_keep_fd_or_not (fd);
+  void *map;
+
+  if (high >= 0 || fd < 0)
+    return high;
+  /* flock's lock belongs to the open file description, which lives as
+   * long as anything refers to it: a mapping of the file does, and goes
+   * with the process (or its image, at exec, as a close-on-exec
+   * descriptor would). Not inherited by a fork child, whose copy would
+   * keep the lock after the holder ended. Never unmapped: held for the
+   * process's life. */
+  map = mmap (NULL, (size_t) sysconf (_SC_PAGESIZE), PROT_NONE, MAP_PRIVATE, fd, 0);
+  if (map == MAP_FAILED)
+    return fd; /* held by the descriptor where it is, as before */
+  madvise (map, (size_t) sysconf (_SC_PAGESIZE), MADV_DONTFORK);
+  close (fd);
+  return -1;
 }
 
 __attribute__((visibility("default"))) int
 metrograph_keep_fd (int fd)
 {
   return mg_high_fd (fd);
+}
+
+__attribute__((visibility("default"))) int
+metrograph_keep_fd_if_free (int fd)
+{
+  return mg_keep_fd_or_not (fd);
 }

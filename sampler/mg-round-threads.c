@@ -8,6 +8,7 @@
  * files do (plugins/mg-metric-util.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,13 +26,19 @@ static ino_t task_ino;
 static int64_t round_ns = -1;
 static uint64_t round_threads;
 
+/* Opened and kept (*kept set) where that takes none of the program's
+ * numbers; otherwise open for this one reading (mg_keep_fd_or_not). */
 static int
-open_task_dir (struct stat *st)
+open_task_dir (struct stat *st, bool *kept)
 {
   int fd = open (TASK_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
     return -1;
-  fd = mg_high_fd (fd);
+  int high = kept ? mg_keep_fd_or_not (fd) : -1;
+  if (kept)
+    *kept = high >= 0;
+  if (high >= 0)
+    fd = high;
   if (fstat (fd, st) != 0)
     {
       int e = errno;
@@ -58,9 +65,17 @@ count_kept (uint64_t *threads)
     task_fd = -1; /* closed or replaced by the program: leave it alone */
   if (task_fd < 0)
     {
-      task_fd = open_task_dir (&st);
-      if (task_fd < 0)
+      bool kept;
+      int fd = open_task_dir (&st, &kept);
+      if (fd < 0)
         return -1;
+      if (!kept)
+        {
+          close (fd); /* a tight hard limit: opened again next round */
+          *threads = threads_of (&st);
+          return 0;
+        }
+      task_fd = fd;
       task_dev = st.st_dev;
       task_ino = st.st_ino;
     }
@@ -73,7 +88,7 @@ static int
 count_once (uint64_t *threads)
 {
   struct stat st;
-  int fd = open_task_dir (&st);
+  int fd = open_task_dir (&st, NULL);
   if (fd < 0)
     return -1;
   close (fd);

@@ -94,8 +94,10 @@ mg_sampler_elect (MgSampler *s)
     }
   if (flock (fd, LOCK_EX | LOCK_NB) == 0)
     {
-      /* Held for the process's life: out of the program's way. */
-      s->lock_fd = mg_high_fd (fd);
+      /* Held for the process's life: out of the program's way, or by a
+       * mapping of the file where a descriptor would take one of the
+       * program's numbers (lock_fd -1 then). */
+      s->lock_fd = mg_hold_lock (fd);
       s->leader = true;
       if (s->rec.header)
         __atomic_or_fetch (&s->rec.header->flags, MG_RECORD_FLAG_NODE_LEADER, __ATOMIC_RELEASE);

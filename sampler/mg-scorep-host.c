@@ -100,7 +100,7 @@ elected_once (MgSampler *s, size_t i)
       close (fd);
       return false;
     }
-  sources[i].once_fd = mg_high_fd (fd);
+  sources[i].once_fd = mg_hold_lock (fd); /* -1: held by a mapping */
   return true;
 }
 

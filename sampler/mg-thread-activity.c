@@ -39,23 +39,28 @@ static struct metrograph_sampler_thread_activity current; /* the thread's, as la
 static struct metrograph_sampler_thread_activity final_activity;
 static bool running;
 
+/* Opened and kept out of the program's way, as the sampler's other
+ * descriptors; *kept false when that would take one of the program's
+ * numbers (mg_keep_fd_or_not): then open for this one reading. */
 static int
-open_io_file (void)
+open_io_file (bool *kept)
 {
   struct stat st;
   int fd = open (IO_FILE, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return -1;
-  /* Out of the program's way, as the sampler's other descriptors. */
-  fd = mg_high_fd (fd);
-  if (fstat (fd, &st) != 0)
+  int high = mg_keep_fd_or_not (fd);
+  *kept = high >= 0;
+  if (high < 0)
+    return fd;
+  if (fstat (high, &st) != 0)
     {
-      close (fd);
+      close (high);
       return -1;
     }
   io_dev = st.st_dev;
   io_ino = st.st_ino;
-  return fd;
+  return high;
 }
 
 /* The number after key in text, or 0. */
@@ -81,9 +86,15 @@ read_storage (struct metrograph_sampler_thread_activity *out)
   struct stat st;
   if (io_fd >= 0 && (fstat (io_fd, &st) != 0 || st.st_dev != io_dev || st.st_ino != io_ino))
     io_fd = -1; /* closed or replaced by the program: leave it alone */
-  if (io_fd < 0 && (io_fd = open_io_file ()) < 0)
+  int fd = io_fd;
+  bool kept = true;
+  if (fd < 0 && (fd = open_io_file (&kept)) < 0)
     return -1;
-  ssize_t n = metrograph_safe_pread (io_fd, text, sizeof text - 1, 0);
+  if (kept)
+    io_fd = fd;
+  ssize_t n = metrograph_safe_pread (fd, text, sizeof text - 1, 0);
+  if (!kept)
+    close (fd); /* a tight hard limit: opened again next round */
   if (n <= 0)
     return -1;
   text[n] = '\0';

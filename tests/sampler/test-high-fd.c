@@ -30,7 +30,11 @@ typedef struct {
   int cloexec;             /* every kept one is close-on-exec */
   rlim_t soft_after;       /* the soft limit once they are kept */
   long table;              /* FDSize of /proc/self/status: the descriptor table's slots */
+  int errors[N_KEPT];      /* errno after each, when it gave -1 */
+  int below;               /* descriptors from 3 up to the soft limit, once kept */
 } Placed;
+
+typedef int (*KeepFn) (int fd);
 
 static long
 table_slots (void)
@@ -47,7 +51,7 @@ table_slots (void)
 /* In a child whose RLIMIT_NOFILE is {soft, hard}: N_KEPT descriptors
  * opened and kept. FALSE when this machine's hard limit is below @hard. */
 static gboolean
-place (rlim_t soft, rlim_t hard, Placed *placed)
+place_with (KeepFn keep, rlim_t soft, rlim_t hard, Placed *placed)
 {
   int fds[2];
   pid_t pid;
@@ -84,12 +88,16 @@ place (rlim_t soft, rlim_t hard, Placed *placed)
           if (i == 0)
             p.low = fd;
           p.opened[i] = fd;
-          p.kept[i] = mg_high_fd (fd);
+          errno = 0;
+          p.kept[i] = keep (fd);
+          p.errors[i] = p.kept[i] < 0 ? errno : 0;
           if (p.kept[i] != fd)
             p.low_closed += fcntl (fd, F_GETFD) < 0 && errno == EBADF;
-          if (!(fcntl (p.kept[i], F_GETFD) & FD_CLOEXEC))
+          if (p.kept[i] >= 0 && !(fcntl (p.kept[i], F_GETFD) & FD_CLOEXEC))
             p.cloexec = 0;
         }
+      for (int fd = 3; fd < (int) soft && fd < out; fd++)
+        p.below += fcntl (fd, F_GETFD) >= 0;
       p.soft_after = getrlimit (RLIMIT_NOFILE, &limit) == 0 ? limit.rlim_cur : 0;
       p.table = table_slots ();
       _exit (write (out, &p, sizeof p) == (ssize_t) sizeof p ? 0 : 1);
@@ -104,6 +112,12 @@ place (rlim_t soft, rlim_t hard, Placed *placed)
   g_assert_cmpint (WEXITSTATUS (status), ==, 0);
   g_assert_cmpint (got, ==, (ssize_t) sizeof *placed);
   return TRUE;
+}
+
+static gboolean
+place (rlim_t soft, rlim_t hard, Placed *placed)
+{
+  return place_with (mg_high_fd, soft, hard, placed);
 }
 
 static void
@@ -240,6 +254,49 @@ test_high_fd_huge (void)
   g_assert_cmpint (p.table, ==, 2048);
 }
 
+/* mg_keep_fd_or_not, for what can be opened again (the plugins' /proc
+ * files, the threads' folder): under a hard limit that leaves no room
+ * above the soft one and a soft one below FD_SETSIZE + 64 (`ulimit -n
+ * 16`, `ulimit -n 40`, a service's 1024) nothing is kept: -1 with EMFILE,
+ * each descriptor left open where it was and nothing else taken, so that
+ * once the caller closes them the program has every number (mg_high_fd
+ * put them at 15, 14 and 13). Where a kept one takes none of the
+ * program's numbers, it is kept as mg_high_fd keeps it. */
+static void
+test_high_fd_not_kept (void)
+{
+  const rlim_t tight[] = { 16, 40, 1024 };
+  Placed p;
+
+  for (guint t = 0; t < G_N_ELEMENTS (tight); t++)
+    {
+      if (!place_with (mg_keep_fd_or_not, tight[t], tight[t], &p))
+        {
+          g_test_skip ("the hard RLIMIT_NOFILE is below 1024 here");
+          return;
+        }
+      for (int i = 0; i < N_KEPT; i++)
+        {
+          g_assert_cmpint (p.opened[i], ==, 3 + i);
+          g_assert_cmpint (p.kept[i], ==, -1);
+          g_assert_cmpint (p.errors[i], ==, EMFILE);
+        }
+      g_assert_cmpint (p.low_closed, ==, 0);
+      g_assert_cmpint (p.below, ==, N_KEPT);
+      g_assert_cmpuint (p.soft_after, ==, tight[t]);
+    }
+  /* The hard limit higher: above the soft one, as mg_high_fd. */
+  if (place_with (mg_keep_fd_or_not, 16, 4096, &p))
+    {
+      assert_kept_from (&p, MG_HIGH_FD_MIN, 16);
+      g_assert_cmpint (p.below, ==, 0);
+    }
+  /* Soft = hard with room above FD_SETSIZE (this machine's 20000, a
+   * container's 1048576): from FD_SETSIZE, as mg_high_fd. */
+  if (place_with (mg_keep_fd_or_not, FD_SETSIZE + 64, FD_SETSIZE + 64, &p))
+    assert_kept_from (&p, FD_SETSIZE, FD_SETSIZE + 64);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -251,5 +308,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sampler/high-fd/top", test_high_fd_top);
   g_test_add_func ("/sampler/high-fd/stays", test_high_fd_stays);
   g_test_add_func ("/sampler/high-fd/huge", test_high_fd_huge);
+  g_test_add_func ("/sampler/high-fd/not-kept", test_high_fd_not_kept);
   return g_test_run ();
 }
