@@ -367,10 +367,9 @@ describe_no_room (char *msg, size_t size, const char *event)
     append (msg, size, "this process");
   append (msg, size, " leaves no room for counters: event '");
   append (msg, size, event);
-  append (msg, size, "' would hold descriptors the program may open, and a "
-          "counter cannot be opened again for each reading; raise the hard "
-          "limit ('ulimit -Hn', or set the soft one alone with 'ulimit -Sn') "
-          "to count it");
+  append (msg, size, "' would take numbers the program may use, and a counter "
+          "cannot be reopened each round; raise the hard limit, or lower the "
+          "soft one alone ('ulimit -Sn')");
 }
 
 static bool
