@@ -19,6 +19,7 @@
 #include <semaphore.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -579,6 +580,90 @@ test_kept_open_file_taken (void)
   close (theirs);
   close (ours);
   g_unlink (path);
+}
+
+/* Descriptors open from 3 below @limit. */
+static int
+open_below (int limit)
+{
+  int n = 0;
+  for (int fd = 3; fd < limit; fd++)
+    n += fcntl (fd, F_GETFD) >= 0;
+  return n;
+}
+
+/* In a child whose every number from 3 is free, under `ulimit -n 16`
+ * (soft = hard): the Memory plugin's /proc files are not kept (they took
+ * 2 of the 13 numbers) but opened for each reading, whose values match
+ * /proc/self/status; while the program holds every number, a reading
+ * fails with EMFILE and costs that value only, the next one after is
+ * right again; the software perf plugin declines with the limit named
+ * (its counters cannot be opened for each reading). */
+static void
+test_proc_files_not_kept (void)
+{
+  pid_t pid = fork ();
+  int status = 0;
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      struct rlimit limit = { 16, 16 };
+      for (int fd = 3; fd < 1024; fd++)
+        close (fd);
+      g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &limit), ==, 0);
+      void *mem = plugins_test_load_plugin ("metrograph-memory");
+      PluginsTestInitFn cleanup = (PluginsTestInitFn) plugins_test_symbol (mem, "allinea_plugin_cleanup");
+      cleanup (1, NULL); /* the files a test before kept */
+      g_assert_cmpint (plugins_test_init_plugin (mem, 1), ==, 0);
+      uint64_t slack = plugins_test_rss_counter_slack ();
+      int before = open_below (16);
+      for (int i = 0; i < 3; i++)
+        {
+          uint64_t rss = plugins_test_call_int (mem, "mg_memory_rss", 1);
+          uint64_t status_rss = plugins_test_status_rss ();
+          double percent = plugins_test_call_double (mem, "mg_memory_node_percent", 2);
+          g_assert_cmpuint (rss, <=, status_rss + slack);
+          g_assert_cmpuint (status_rss, <=, rss + slack);
+          g_assert_cmpfloat (percent, >, 0.0);
+          g_assert_cmpint (open_below (16), ==, before);
+        }
+
+      int held[16], n = 0;
+      while (n < 16 && (held[n] = open ("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+        n++;
+      g_assert_cmpint (n, ==, 16 - 3 - before);
+      PluginsTestIntGetter rss_fn = (PluginsTestIntGetter) plugins_test_symbol (mem, "mg_memory_rss");
+      struct timespec t = plugins_test_next_round_time ();
+      uint64_t v = 0;
+      plugins_test_clear_errors ();
+      g_assert_cmpint (rss_fn (1, &t, &v), ==, -1);
+      g_assert_nonnull (strstr (plugins_test_metric_error (1), "(errno 24)"));
+      while (n > 0)
+        close (held[--n]);
+      uint64_t rss = plugins_test_call_int (mem, "mg_memory_rss", 1);
+      g_assert_cmpuint (rss, <=, plugins_test_status_rss () + slack);
+      g_assert_cmpint (open_below (16), ==, before);
+      cleanup (1, NULL);
+
+      if (plugins_test_perf_refused_reason () == NULL)
+        {
+          void *sw = plugins_test_load_plugin ("metrograph-perf-sw");
+          int code = 0;
+          plugins_test_clear_errors ();
+          g_assert_cmpint (plugins_test_init_plugin (sw, 1), !=, 0);
+          g_assert_cmpstr (plugins_test_plugin_error (&code), ==,
+                           "Software Events: the hard descriptor limit of 16 leaves no room "
+                           "for counters: event 'task-clock' would take numbers the program "
+                           "may use, and a counter cannot be reopened each round; raise the "
+                           "hard limit, or lower the soft one alone ('ulimit -Sn')");
+          g_assert_cmpint (code, ==, EMFILE);
+          g_assert_cmpint (open_below (16), ==, before);
+        }
+      _exit (0);
+    }
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
 }
 
 static void
@@ -1817,6 +1902,7 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/memory/rss", test_rss);
   g_test_add_func ("/metrics/memory/major-faults", test_major_faults);
   g_test_add_func ("/metrics/memory/kept-open-file-taken", test_kept_open_file_taken);
+  g_test_add_func ("/metrics/memory/proc-files-not-kept", test_proc_files_not_kept);
   g_test_add_func ("/metrics/memory/node-refresh", test_node_memory_refresh);
   g_test_add_func ("/metrics/io/totals", test_io_totals);
   g_test_add_func ("/metrics/threads/count", test_threads);

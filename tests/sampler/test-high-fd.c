@@ -10,9 +10,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/wait.h>
@@ -297,6 +299,108 @@ test_high_fd_not_kept (void)
     assert_kept_from (&p, FD_SETSIZE, FD_SETSIZE + 64);
 }
 
+/* Whether another open file description of @path can take its lock. */
+static gboolean
+lock_free (const char *path)
+{
+  int fd = open (path, O_RDWR | O_CLOEXEC);
+  gboolean free_now;
+
+  g_assert_cmpint (fd, >=, 0);
+  free_now = flock (fd, LOCK_EX | LOCK_NB) == 0;
+  close (fd);
+  return free_now;
+}
+
+/* In a child under {soft, hard}: the lock on @path taken and handed to
+ * mg_hold_lock. The child reports what it returned, whether the number
+ * it was opened at is free again, whether the lock is still held, and
+ * whether a fork child of its own could take it; then it ends. */
+static void
+hold_in_child (const char *path, rlim_t soft, rlim_t hard, int *held_fd, int *number_free,
+               int *held, int *held_in_fork)
+{
+  int fds[2];
+  int answer[4] = { -2, -2, -2, -2 };
+  pid_t pid;
+  int status = 0;
+
+  g_assert_cmpint (pipe (fds), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      struct rlimit limit = { soft, hard };
+      int out = fcntl (fds[1], F_DUPFD, 100);
+      int fd;
+
+      for (int i = 3; i < out; i++)
+        close (i);
+      if (out < 0 || setrlimit (RLIMIT_NOFILE, &limit) != 0)
+        _exit (1);
+      fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+      if (fd != 3 || flock (fd, LOCK_EX | LOCK_NB) != 0)
+        _exit (1);
+      answer[0] = mg_hold_lock (fd);
+      answer[1] = answer[0] != fd && fcntl (fd, F_GETFD) < 0 && errno == EBADF;
+      answer[2] = !lock_free (path);
+      pid_t child = fork ();
+      if (child == 0)
+        _exit (lock_free (path) ? 3 : 4);
+      if (child < 0 || waitpid (child, &status, 0) != child || !WIFEXITED (status))
+        _exit (1);
+      answer[3] = WEXITSTATUS (status) == 4;
+      _exit (write (out, answer, sizeof answer) == (ssize_t) sizeof answer ? 0 : 1);
+    }
+  close (fds[1]);
+  g_assert_cmpint (read (fds[0], answer, sizeof answer), ==, (ssize_t) sizeof answer);
+  close (fds[0]);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  *held_fd = answer[0];
+  *number_free = answer[1];
+  *held = answer[2];
+  *held_in_fork = answer[3];
+}
+
+/* mg_hold_lock, for the node leader's lock and a Score-P plugin's
+ * once-per-run lock (flock, which cannot be taken again each round):
+ * under `ulimit -n 16` no descriptor is kept (it took number 15) and the
+ * lock stays held by a mapping of the file, the program's number 3 free
+ * again; a fork child's fresh open cannot take it, and once the holder
+ * ends it is free. With room above the limit the descriptor is kept
+ * there, as before. */
+static void
+test_high_fd_hold_lock (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-high-fd-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "node-lock", NULL);
+  int fd, number_free, held, held_in_fork;
+
+  g_assert_nonnull (dir);
+  hold_in_child (path, 16, 16, &fd, &number_free, &held, &held_in_fork);
+  g_assert_cmpint (fd, ==, -1);
+  g_assert_true (number_free);
+  g_assert_true (held);
+  g_assert_true (held_in_fork);
+  g_assert_true (lock_free (path)); /* the holder ended */
+
+  hold_in_child (path, 16, 4096, &fd, &number_free, &held, &held_in_fork);
+  if (fd == 3)
+    {
+      g_test_skip ("the hard RLIMIT_NOFILE is below 4096 here");
+      return;
+    }
+  g_assert_cmpint (fd, ==, MG_HIGH_FD_MIN);
+  g_assert_true (number_free);
+  g_assert_true (held);
+  g_assert_true (held_in_fork);
+  g_assert_true (lock_free (path));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -309,5 +413,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sampler/high-fd/stays", test_high_fd_stays);
   g_test_add_func ("/sampler/high-fd/huge", test_high_fd_huge);
   g_test_add_func ("/sampler/high-fd/not-kept", test_high_fd_not_kept);
+  g_test_add_func ("/sampler/high-fd/hold-lock", test_high_fd_hold_lock);
   return g_test_run ();
 }
