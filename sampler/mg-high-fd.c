@@ -18,7 +18,15 @@
  * a limit too tight for that band (`ulimit -n 16`), or once the band is
  * full, it takes the highest free number below it: left where it was
  * opened (3, 4, …), the program's first open got the next number and a
- * shell's `exec 3<file` closed the sampler's lock. */
+ * shell's `exec 3<file` closed the sampler's lock.
+ *
+ * Below a limit under FD_SETSIZE + MG_HIGH_FD_BAND, though, whatever the
+ * number, it is one the program reaches: what can be opened again (the
+ * /proc files, the threads' folder) is not kept there
+ * (mg_keep_fd_or_not: the caller opens it for each reading), and a lock
+ * held for the process's life is held by a mapping of its file
+ * (mg_hold_lock). Only mg_high_fd and a third-party plugin's
+ * metrograph_keep_fd still place a descriptor there. */
 #include "mg-high-fd.h"
 
 #include "metrograph_plugin_ext.h"

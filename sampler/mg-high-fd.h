@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Descriptors the sampler keeps (locks, the threads' folder) out of the
  * program's way: close-on-exec, at a number the program does not reach and
- * that does not count against its RLIMIT_NOFILE. */
+ * that does not count against its RLIMIT_NOFILE; under a hard limit that
+ * leaves no such number, not kept (mg_keep_fd_or_not, mg_hold_lock). */
 #ifndef MG_HIGH_FD_H
 #define MG_HIGH_FD_H
 

@@ -5,8 +5,10 @@
  * at once), else from FD_SETSIZE below a limit with room there, so that
  * the descriptor table every fork copies stays small, else in the top band
  * below a tight limit, else at the highest free numbers below a limit too
- * tight for a band, else where it was. Each case runs in a child of its
- * own, as a hard limit cannot be raised again once lowered. */
+ * tight for a band, else where it was; and where mg_keep_fd_or_not and
+ * mg_hold_lock keep nothing (a hard limit without room, below
+ * FD_SETSIZE + 64). Each case runs in a child of its own, as a hard limit
+ * cannot be raised again once lowered. */
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
