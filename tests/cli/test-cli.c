@@ -1616,6 +1616,27 @@ assert_recent_values (MgProfile *profile, const char *id, guint last, double min
     g_error ("metric %s has no value in its last %u of %u windows", id, last, n_windows);
 }
 
+/* The metric @id of @profile reaches at least @least in one of its last
+ * @last windows. */
+static void
+assert_recent_max (MgProfile *profile, const char *id, guint last, double least)
+{
+  int m = mg_profile_find_metric (profile, id);
+  guint n_windows = mg_profile_get_n_windows (profile);
+  const MgSeries *series;
+  double most = -1;
+
+  if (m < 0)
+    g_error ("no metric %s in the profile", id);
+  series = mg_profile_get_series (profile, (guint) m);
+  for (guint w = n_windows > last ? n_windows - last : 0; w < n_windows; w++)
+    if (!isnan (series->means[w]) && series->means[w] > most)
+      most = series->means[w];
+  if (most < least)
+    g_error ("metric %s: at most %g in its last %u of %u windows, expected %g", id, most,
+             last, n_windows, least);
+}
+
 /* Under a hard RLIMIT_NOFILE that leaves no room above the soft one
  * (`ulimit -n 16` and `ulimit -n 40` set both), the program that opens
  * files once the rounds run (0.3 s in) opens as many as without
@@ -1624,7 +1645,7 @@ assert_recent_values (MgProfile *profile, const char *id, guint last, double min
  * reason, and the node leader's lock is held by a mapping of its file.
  * It opened 0 of 12 and 21 of 36 (the sampler and the plugins kept up to
  * 12 descriptors at the top of its range, 15 at a limit of 40). The
- * /proc-based metrics still have values; then, while the program holds
+ * /proc-based metrics (Activity's per-thread files too) still have values; then, while the program holds
  * every descriptor (0.2 s), the readings fail quietly: nothing on the
  * program's stderr, and the values come back once it closes them. */
 static void
@@ -1682,6 +1703,8 @@ test_profile_invisible_fds_hard (Fixture *f, gconstpointer data)
       assert_recent_values (profile, "loadavg", 15, 0);
       assert_recent_values (profile, "org.metrograph.threads", 15, 1);
       assert_recent_values (profile, "cpu_time_percentage", 15, 0);
+      /* Its thread's syscall file, by its whole path: asleep at the end. */
+      assert_recent_max (profile, "org.metrograph.activity.main.sleep", 15, 50);
     }
 }
 
