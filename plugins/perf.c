@@ -985,6 +985,7 @@ slot_open (Slot *slot, const struct timespec *now)
   int n = 0, len = 0;
   slot->n_events = 0;
   slot->n_tasks = 0;
+  no_room = false;
   events[0][0] = events[1][0] = '\0';
   for (const char *p = spec ? spec : ""; ; p++)
     {
