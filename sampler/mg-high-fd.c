@@ -116,8 +116,8 @@ dup_below (int fd, rlim_t limit)
  * dup_below can only use the top of the program's own range. Above it
  * the descriptor goes from FD_SETSIZE, a few numbers of more than a
  * thousand (a container's 1048576, this kind of machine's 20000), and
- * reopening the plugins' files each round there would double the cost of
- * every round of every run. */
+ * reopening the files each round there would add about a third to every
+ * round of every run (docs/sampler.md). */
 static bool
 below_takes_programs (rlim_t limit)
 {
@@ -195,7 +195,7 @@ mg_hold_lock (int fd)
    * process's life. */
   map = mmap (NULL, (size_t) sysconf (_SC_PAGESIZE), PROT_NONE, MAP_PRIVATE, fd, 0);
   if (map == MAP_FAILED)
-    return fd; /* held by the descriptor where it is, as before */
+    return mg_high_fd (fd); /* held by the descriptor, as before */
   madvise (map, (size_t) sysconf (_SC_PAGESIZE), MADV_DONTFORK);
   close (fd);
   return -1;

@@ -21,8 +21,9 @@ MG_HIDDEN_FN int mg_high_fd (int fd);
  * EMFILE, @fd left open as it was, when it is not kept: it could only go
  * below a soft limit of fewer than FD_SETSIZE + 64 (the hard limit leaves
  * no room above it), where it would take one of the numbers the program
- * reaches (`ulimit -n 16`: 12 of its 13). The caller then uses @fd for
- * this one reading, closes it, and opens the file again the next time. */
+ * reaches (`ulimit -n 16`: 12 of its 13), or no number out of the way is
+ * free. The caller then uses @fd for this one reading, closes it, and
+ * opens the file again the next time. */
 MG_HIDDEN_FN int mg_keep_fd_or_not (int fd);
 
 /* For a descriptor that holds a flock(2) lock for the process's life (the
@@ -32,7 +33,7 @@ MG_HIDDEN_FN int mg_keep_fd_or_not (int fd);
  * lasts as long as its open file description, which the mapping holds,
  * and goes with the process or at exec; a fork child does not inherit
  * it), @fd is closed and -1 returned, so that the program keeps every
- * number. @fd itself where the file cannot be mapped. */
+ * number. Where the file cannot be mapped, as mg_high_fd. */
 MG_HIDDEN_FN int mg_hold_lock (int fd);
 
 #endif /* MG_HIGH_FD_H */
