@@ -89,8 +89,9 @@ typedef int (*metrograph_keep_fd_fn) (int fd);
  * time it needs it (a /proc or /sys file): returns the moved descriptor
  * (fd closed), or -1 with errno EMFILE, fd left open as it was, when it
  * is not kept because it would take one of the numbers the program may
- * use: the hard RLIMIT_NOFILE leaves no room above the soft one, and the
- * soft one is below FD_SETSIZE + 64 (`ulimit -n 16`). The plugin then
+ * use: the hard RLIMIT_NOFILE leaves no room above the soft one (it is
+ * not above both the soft one and 512), and the soft one is below
+ * FD_SETSIZE + 64 (`ulimit -n 16`). The plugin then
  * reads fd this once, closes it, and opens the file again at its next
  * reading. Not async-signal-safe, as metrograph_keep_fd. */
 int metrograph_keep_fd_if_free (int fd);
