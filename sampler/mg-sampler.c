@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -841,6 +842,42 @@ mg_sampler_restart (void)
   plugins_ended = 0;
   s->pid = getpid ();
   begin (s);
+}
+
+bool
+mg_sampler_pause (void)
+{
+  MgSampler *s = &mg_sampler;
+  struct stat st;
+  if (!s->sampling || !s->thread_started || s->lock_kept
+      || __atomic_load_n (&s->finished, __ATOMIC_ACQUIRE)
+      || pthread_equal (pthread_self (), s->thread))
+    return false;
+  /* Only the calling thread and the sampler's (2 + 2 links): any other
+   * thread of the program makes the call fail as it would unprofiled. */
+  if (stat ("/proc/self/task", &st) != 0 || st.st_nlink != 2 + 2)
+    return false;
+  /* Once the round in progress is done; a hung getter keeps the thread. */
+  if (!mg_sampler_lock_round (s))
+    return false;
+  mg_sampling_request_stop (s);
+  pthread_mutex_unlock (&s->lock);
+  struct timespec deadline = realtime_in (ROUND_WAIT_S);
+  if (pthread_timedjoin_np (s->thread, NULL, &deadline) != 0)
+    return false; /* still running: the end joins it */
+  s->thread_started = false;
+  mg_log ("the sampling thread stepped aside for an unshare or setns");
+  return true;
+}
+
+void
+mg_sampler_resume (void)
+{
+  MgSampler *s = &mg_sampler;
+  int rc = mg_sampling_resume_thread (s);
+  if (rc != 0)
+    mg_log ("cannot start the sampling thread again after an unshare or setns: %s",
+            strerror (rc));
 }
 
 static void

@@ -223,6 +223,12 @@ install_handler (void)
 }
 
 void
+mg_stacks_forget_sampler_thread (void)
+{
+  sampler_tid = 0;
+}
+
+void
 mg_stacks_start (MgSampler *s)
 {
   round_no = 0;

@@ -355,6 +355,52 @@ test_helper_mpi (Fixture *f, gconstpointer data)
   assert_helpers_left_out (through_script);
 }
 
+/* A program of one thread that enters a user namespace of its own
+ * (`unshare -U`, bubblewrap, rootless containers): the kernel refuses
+ * unshare (CLONE_NEWUSER) with EINVAL to a process of more than one
+ * thread, so the sampler's thread steps aside for the call and a new one
+ * samples on. It failed under Metrograph ("unshare: Invalid argument"),
+ * and `unshare -U -r PROGRAM` ended with status 1 without running it. */
+static void
+test_unshare_user (Fixture *f, gconstpointer data)
+{
+  const char *plain[] = { f->workload, "cpu=0.3", "unshare-user", "cpu=0.6", NULL };
+  const char *argv[] = { f->workload, "cpu=0.3", "unshare-user", "cpu=0.6", NULL };
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CliTestRun) run = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  const MgProcessSeries *cpu;
+  int status = 0;
+  int metric;
+  double peak = 0;
+
+  g_assert_true (g_spawn_sync (f->dir, (char **) plain, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                               NULL, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  if (strstr (out, "unshare: ok\n") == NULL)
+    {
+      g_test_skip ("this machine does not let a user create a user namespace");
+      return;
+    }
+  profile = processes_test_profile (f, argv, &run);
+  g_assert_cmpstr (run->out, ==, out);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+  metric = mg_profile_find_metric (profile, "cpu_time_percentage");
+  g_assert_cmpint (metric, >=, 0);
+  cpu = mg_profile_get_process_series (profile, 0, (guint) metric);
+  /* 0.6 s of CPU (0.3 s after the unshare) at 10 ms: sampled on after
+   * the unshare, to its end. */
+  g_assert_cmpuint (cpu->n, >=, 30);
+  g_assert_cmpfloat (cpu->times[cpu->n - 1], >=, 0.55);
+  /* One thread of the program: never much above 100 %, the sampler's
+   * first thread's CPU time carried on by the second rather than read as
+   * the program's in one sample. */
+  for (guint i = 0; i < cpu->n; i++)
+    peak = MAX (peak, cpu->means[i]);
+  g_assert_cmpfloat (peak, <=, 115);
+}
+
 #define add(path, fn) g_test_add (path, Fixture, NULL, cli_test_folder_setup, fn, cli_test_folder_teardown)
 
 int
@@ -368,5 +414,6 @@ main (int argc, char **argv)
   add ("/cli/processes/helper-shim", test_helper_shim);
   add ("/cli/processes/helper-make", test_helper_make);
   add ("/cli/processes/helper-mpi", test_helper_mpi);
+  add ("/cli/processes/unshare-user", test_unshare_user);
   return g_test_run ();
 }
