@@ -17,6 +17,7 @@
 #include "mg-high-fd.h"
 #include "mg-plugin-guard.h"
 #include "mg-node-folder.h"
+#include "mg-node-lock.h"
 #include "mg-sampler-state.h"
 #include "mg-stacks.h"
 #include "mg-scorep-host.h"
@@ -93,7 +94,9 @@ mg_sampler_elect (MgSampler *s)
       mg_log ("cannot open %s: %s", path, strerror (errno));
       return;
     }
-  if (flock (fd, LOCK_EX | LOCK_NB) == 0)
+  /* The flock alone is lost with the descriptor: a program that closed
+   * it (close_range) left its leader leading without it. */
+  if (flock (fd, LOCK_EX | LOCK_NB) == 0 && mg_node_lock_claim (fd))
     {
       /* Held for the process's life: out of the program's way. */
       s->lock_fd = mg_high_fd (fd);
