@@ -2062,6 +2062,32 @@ test_recover_any_bytes (Fixture *f, gconstpointer data)
   g_assert_true (g_str_has_suffix (mg_profile_get_process (again, 0)->program, "/w\xe9"));
 }
 
+/* A program whose name holds a newline and a tab (Linux names are bytes):
+ * the summary names it on its one line, with the two as escapes, and the
+ * report's command line quotes them as $'...', where both were written
+ * as they are, breaking the summary line in two and the report's
+ * "Command" line (and its function rows named after the module). */
+static void
+test_profile_control_chars (Fixture *f, gconstpointer data)
+{
+  g_autofree char *program = in_dir (f, "w\nork\tload");
+  g_autofree char *report_path = in_dir (f, "r.txt"), *report = NULL, *binary = NULL;
+  gsize binary_len = 0;
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
+                         "c.mgprof", "--report=r.txt", "./w\nork\tload", "cpu=0.1", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+
+  g_assert_true (g_file_get_contents (f->workload, &binary, &binary_len, NULL));
+  g_assert_true (g_file_set_contents (program, binary, binary_len, NULL));
+  g_assert_cmpint (g_chmod (program, 0755), ==, 0);
+  run = cli_test_run (f->dir, args);
+  assert_status (run, 0);
+  g_assert_nonnull (strstr (run->err, "metrograph: 1 process (w\\nork\\tload) on 1 node"));
+  g_assert_true (g_file_get_contents (report_path, &report, NULL, NULL));
+  g_assert_nonnull (strstr (report, "$'./w\\x0aork\\x09load' cpu=0.1\n"));
+  g_assert_null (strstr (report, "\nork"));
+}
+
 /* --recover --process-precision=single writes the same run with each
  * process's series at single precision: the summary says so, the file
  * records it, its JSON and CSV exports (the aggregates) are the same bytes
@@ -2702,6 +2728,7 @@ main (int argc, char **argv)
   add ("/cli/recover/merge-node", test_recover_merge_node);
   add ("/cli/recover/single-precision", test_recover_single_precision);
   add ("/cli/recover/any-bytes", test_recover_any_bytes);
+  add ("/cli/profile/control-chars", test_profile_control_chars);
   add ("/cli/export/json", test_export_json);
   add ("/cli/export/csv", test_export_csv);
   add ("/cli/export/errors", test_export_errors);
