@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "mg-sampler-state.h"
+#include "mg-sigmask.h"
 
 #define MG_EXPORT __attribute__((visibility("default")))
 
@@ -65,13 +66,16 @@ before_exec (void)
 {
   if (!real_execve)
     mg_interpose_resolve ();
-  return mg_sampler_owns_process () && mg_sampler_finish_for_exec ();
+  bool sampling = mg_sampler_owns_process () && mg_sampler_finish_for_exec ();
+  mg_sigmask_before_exec ();
+  return sampling;
 }
 
 static void
 after_failed_exec (bool restart)
 {
   int e = errno;
+  mg_sigmask_after_failed_exec ();
   if (restart)
     mg_sampler_restart ();
   errno = e;

@@ -24,6 +24,7 @@
 #include "allinea_safe_syscalls.h"
 #include "format/mg-mpi-threads.h"
 #include "mg-own-memory.h"
+#include "mg-sigmask.h"
 #include "mg-unwind.h"
 
 #ifndef sigev_notify_thread_id
@@ -770,18 +771,19 @@ discard_pending (void)
   sigset_t set, old;
   sigemptyset (&set);
   sigaddset (&set, MG_STACKS_SIGNAL);
-  pthread_sigmask (SIG_BLOCK, &set, &old);
+  /* The real masks: the program's (mg-sigmask.c) would leave ours out. */
+  mg_sigmask_real (SIG_BLOCK, &set, &old);
   struct timespec zero = { 0, 0 };
   siginfo_t info;
   while (sigtimedwait (&set, &info, &zero) == MG_STACKS_SIGNAL)
     if (tag_ordinal (&info) < 0)
       {
         /* The program's own, queued to itself: give it back. */
-        pthread_sigmask (SIG_SETMASK, &old, NULL);
+        mg_sigmask_real (SIG_SETMASK, &old, NULL);
         sigqueue (getpid (), MG_STACKS_SIGNAL, info.si_value);
         return;
       }
-  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  mg_sigmask_real (SIG_SETMASK, &old, NULL);
 }
 
 static void
@@ -831,6 +833,12 @@ mg_stacks_forget_threads (void)
       mpi_walks->stacks[i].valid = false;
   mpi_walks_used = 0;
   __atomic_store_n (&table, NULL, __ATOMIC_RELEASE);
+}
+
+bool
+mg_stacks_signal_taken (void)
+{
+  return __atomic_load_n (&handler_installed, __ATOMIC_ACQUIRE);
 }
 
 void

@@ -41,5 +41,8 @@ MG_INTERNAL void mg_stacks_forget_sampler_thread (void);
  * (timers deleted first), so that the program's handler never gets our
  * signal. */
 MG_INTERNAL void mg_stacks_program_takes (int sig);
+/* True while the signal is ours (the handler installed): the program's
+ * masks leave it deliverable (mg-sigmask.c). */
+MG_INTERNAL bool mg_stacks_signal_taken (void);
 
 #endif /* MG_STACKS_H */
