@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -137,4 +138,15 @@ mg_sigmask_after_failed_exec (void)
   sigemptyset (&ours);
   sigaddset (&ours, MG_STACKS_SIGNAL);
   mg_sigmask_real (SIG_UNBLOCK, &ours, NULL);
+}
+
+bool
+mg_sigpending_tight (unsigned long long *limit)
+{
+  struct rlimit lim;
+  if (getrlimit (RLIMIT_SIGPENDING, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY
+      || lim.rlim_cur >= MG_SIGPENDING_ROOM)
+    return false;
+  *limit = (unsigned long long) lim.rlim_cur;
+  return true;
 }

@@ -639,6 +639,29 @@ struct linux_dirent64
   char d_name[];
 };
 
+static void
+delete_all (void)
+{
+  uint32_t n = __atomic_load_n (&n_threads, __ATOMIC_SEQ_CST);
+  for (uint32_t i = 0; i < n; i++)
+    drop (&threads[i]);
+}
+
+/* False, with every timer deleted and the stacks failed, when the
+ * program's RLIMIT_SIGPENDING has no room for them (mg-sigmask.h). */
+static bool
+room_for_timers (MgSampler *s)
+{
+  unsigned long long limit;
+  if (!mg_sigpending_tight (&limit))
+    return true;
+  mg_log ("the program's RLIMIT_SIGPENDING is %llu: its queued signals have no room for the "
+          "call stacks' timers (one each), no more call stacks", limit);
+  set_state (s, MG_RECORD_STACKS_FAILED);
+  delete_all ();
+  return false;
+}
+
 /* Every thread of the process but the sampler's gets a timer; ended
  * threads' timers are deleted. getdents64 on a fresh descriptor: no
  * allocation (opendir would malloc) and nothing kept in the program's way. */
@@ -658,6 +681,8 @@ follow_threads (MgSampler *s, uint64_t interval_ns)
         threads[i].seen = round_no;
       return;
     }
+  if (!room_for_timers (s))
+    return;
   int fd = open ("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
     return;
@@ -755,13 +780,6 @@ mg_stacks_drain (MgSampler *s, uint32_t n)
     mg_record_stacks_drain (s->rec.stacks, n);
 }
 
-static void
-delete_all (void)
-{
-  uint32_t n = __atomic_load_n (&n_threads, __ATOMIC_SEQ_CST);
-  for (uint32_t i = 0; i < n; i++)
-    drop (&threads[i]);
-}
 
 /* A signal of a deleted timer may still be on its way to this thread
  * (exec keeps a pending signal, and the new image would die of it). */
