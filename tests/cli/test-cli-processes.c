@@ -85,6 +85,22 @@ test_exec_env (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (run->err, "1 process"));
 }
 
+/* --verbose counts processes, not images: `env workload` is one process
+ * whose two images each report the plugins that cannot measure here (an
+ * MPI plugin outside MPI, at least): "(in 1 of 1 process)", where it read
+ * "(in 2 of 1 process)". */
+static void
+test_exec_verbose_counts (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "-v", "--interval=10", "-o", "v.mgprof", "env",
+                         f->workload, "sleep=0.1", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_nonnull (strstr (run->err, " (in 1 of 1 process)\n"));
+  g_assert_null (strstr (run->err, " (in 2 of 1 process)"));
+}
+
 /* `sh -c 'exec workload'`: one process, sh then the workload, which ran
  * for its whole time (the samples of both images, in one series). */
 static void
@@ -461,6 +477,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   add ("/cli/processes/exec-env", test_exec_env);
   add ("/cli/processes/exec-shell", test_exec_shell);
+  add ("/cli/processes/exec-verbose-counts", test_exec_verbose_counts);
   add ("/cli/processes/helper-wrapper", test_helper_wrapper);
   add ("/cli/processes/helper-busy", test_helper_busy);
   add ("/cli/processes/helper-shim", test_helper_shim);
