@@ -860,13 +860,18 @@ mg_sampler_pause (void)
    * thread of the program makes the call fail as it would unprofiled. */
   if (stat ("/proc/self/task", &st) != 0 || st.st_nlink != 2 + 2)
     return false;
-  /* Once the round in progress is done; a hung getter keeps the thread. */
-  if (!mg_sampler_lock_round (s))
+  /* Once the round in progress is done, or the plugins being loaded are:
+   * each call within its limit (a hung one is abandoned there), as failing
+   * the program's call would change its course. */
+  int64_t wait_ms = (int64_t) s->plan.plugin_limit_ms
+                    + (int64_t) s->plan.hang_intervals * s->plan.interval_ms + 1000;
+  struct timespec locked_by = realtime_in_ns (wait_ms * 1000000);
+  if (pthread_mutex_timedlock (&s->lock, &locked_by) != 0)
     return false;
   mg_sampling_request_stop (s);
   pthread_mutex_unlock (&s->lock);
-  struct timespec deadline = realtime_in (ROUND_WAIT_S);
-  if (pthread_timedjoin_np (s->thread, NULL, &deadline) != 0)
+  struct timespec ended_by = realtime_in (ROUND_WAIT_S);
+  if (pthread_timedjoin_np (s->thread, NULL, &ended_by) != 0)
     return false; /* still running: the end joins it */
   s->thread_started = false;
   mg_log ("the sampling thread stepped aside for an unshare or setns");
