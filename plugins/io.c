@@ -100,8 +100,7 @@ snapshot (const struct timespec *now, uint64_t values[N_COUNTERS])
        * at its start, as daemons do) and another file kept open took its
        * number. Checked (fstat) and opened again at once, rather than read
        * wrong until the next periodic check. */
-      io_file.file.unchecked_reads = MG_PROC_FILE_CHECK_EVERY;
-      mg_proc_cache_invalidate (&io_file);
+      mg_proc_cache_recheck (&io_file);
     }
   const uint64_t adjust[N_COUNTERS] = { safe.bytes_read, safe.bytes_written,
                                         safe.read_calls, safe.write_calls,
