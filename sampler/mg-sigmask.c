@@ -48,6 +48,15 @@ real_sigprocmask (void)
   return fn;
 }
 
+/* Looked up before any constructor of the program's can call them: a
+ * handler may change its mask (async-signal-safe), and dlsym is not. */
+__attribute__((constructor(101))) static void
+resolve (void)
+{
+  real_pthread_sigmask ();
+  real_sigprocmask ();
+}
+
 /* Without the real function (no libc could lack it): the system call,
  * as both functions do for one thread. */
 static int
