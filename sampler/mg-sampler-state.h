@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "allinea_metric_plugin_types.h"
@@ -206,6 +207,10 @@ MG_INTERNAL void mg_thread_activity_end (void);
 /* mg-round-threads.c: the thread count once a round for the built-in
  * plugins. Reset before the thread starts (a forked child reopens). */
 MG_INTERNAL void mg_round_threads_reset (void);
+/* The task folder it keeps open (checked, st filled in), on the sampler
+ * thread: what lists the threads after a chroot into a root without
+ * /proc (the thread shares the process's root). -1 when none is kept. */
+MG_INTERNAL int mg_round_threads_dir (struct stat *st);
 
 /* mg-sampler.c: the process lifecycle */
 /* Takes part in the onePerNode election if some metric needs it, once it

@@ -669,7 +669,10 @@ static void
 follow_threads (MgSampler *s, uint64_t interval_ns)
 {
   struct stat st;
-  if (stat ("/proc/self/task", &st) != 0)
+  /* After a chroot into a root without /proc (the sampler's thread shares
+   * the process's root), the folder kept open for the thread count. */
+  int kept = -1;
+  if (stat ("/proc/self/task", &st) != 0 && (kept = mg_round_threads_dir (&st)) < 0)
     st.st_nlink = 0;
   /* One stat a round; the listing (about 5 µs and more on a busy
    * machine) only when the thread count moved, or now and then. */
@@ -683,8 +686,8 @@ follow_threads (MgSampler *s, uint64_t interval_ns)
     }
   if (!room_for_timers (s))
     return;
-  int fd = open ("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0)
+  int fd = kept >= 0 ? kept : open ("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || (kept >= 0 && lseek (fd, 0, SEEK_SET) != 0))
     return;
   round_no++;
   listed_round = round_no;
@@ -710,7 +713,8 @@ follow_threads (MgSampler *s, uint64_t interval_ns)
       }
   if (n < 0)
     complete = false;
-  close (fd);
+  if (kept < 0)
+    close (fd);
   relist_soon = skipped_blocked && count_moved;
   if (!complete)
     return;

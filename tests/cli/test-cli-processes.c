@@ -469,6 +469,51 @@ test_closed_fds_metrics (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (written->means[written->n - 1], >=, 4096);
 }
 
+/* A program that chroots into a root without /proc, then starts threads:
+ * the sampler's thread shares the process's root, so /proc/self/task was
+ * gone for it and the new threads got no timer (no stack sample of them
+ * in 4 runs of 4); it lists them in the folder it keeps open for the
+ * thread count. Their stacks are the leaf only ([unknown] above it): the
+ * new stacks' mappings cannot be read there. */
+static void
+test_chroot_threads (Fixture *f, gconstpointer data)
+{
+  g_autofree char *unshare = g_find_program_in_path ("unshare");
+  g_autofree char *root = g_build_filename (f->dir, "empty-root", NULL);
+  g_autofree char *chroot_arg = g_strconcat ("chroot=", root, NULL);
+  const char *argv[] = { unshare != NULL ? unshare : "unshare", "-U", "-r", f->workload,
+                         "cpu=0.1", chroot_arg, "threads=2:0.5", NULL };
+  const char *export_args[] = { "--export", "out.folded", "out.mgprof", NULL };
+  g_autofree char *folded_path = g_build_filename (f->dir, "out.folded", NULL);
+  g_autofree char *folded = NULL;
+  g_autoptr (CliTestRun) run = NULL, exported = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  g_auto (GStrv) lines = NULL;
+  guint64 in_threads = 0;
+
+  if (unshare == NULL)
+    {
+      g_test_skip ("unshare (util-linux) is not installed");
+      return;
+    }
+  g_assert_cmpint (g_mkdir (root, 0700), ==, 0);
+  profile = processes_test_profile (f, argv, &run);
+  if (strstr (run->out, "chroot: ok\n") == NULL)
+    {
+      g_test_skip ("this machine does not let a user chroot in a user namespace");
+      return;
+    }
+  exported = cli_test_run (f->dir, export_args);
+  g_assert_cmpint (exported->status, ==, 0);
+  g_assert_true (g_file_get_contents (folded_path, &folded, NULL, NULL));
+  lines = g_strsplit (folded, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], "busy_thread") != NULL)
+      in_threads += g_ascii_strtoull (strrchr (lines[i], ' ') + 1, NULL, 10);
+  /* 2 x 0.5 s of CPU at 10 ms, on a loaded machine: well above 5. */
+  g_assert_cmpuint (in_threads, >=, 5);
+}
+
 #define add(path, fn) g_test_add (path, Fixture, NULL, cli_test_folder_setup, fn, cli_test_folder_teardown)
 
 int
@@ -486,5 +531,6 @@ main (int argc, char **argv)
   add ("/cli/processes/unshare-user", test_unshare_user);
   add ("/cli/processes/leader-closed-lock", test_leader_closed_lock);
   add ("/cli/processes/closed-fds-metrics", test_closed_fds_metrics);
+  add ("/cli/processes/chroot-threads", test_chroot_threads);
   return g_test_run ();
 }
