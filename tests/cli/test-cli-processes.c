@@ -3,6 +3,7 @@
  * and its images (docs/profile-format.md, "A process is a process"). */
 #include "mg-config.h"
 
+#include <math.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -469,6 +470,44 @@ test_closed_fds_metrics (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (written->means[written->n - 1], >=, 4096);
 }
 
+/* A program that puts a pipe of its own at the numbers of the perf
+ * counters (dup2 closes them): a counter can only be read with read(2),
+ * which took 14 KB of the 64000 bytes the program wrote there and read
+ * back. Each read checks the counter's id first; the counters are opened
+ * again and count on. */
+static void
+test_pipe_over_perf (Fixture *f, gconstpointer data)
+{
+  const char *argv[] = { f->workload, "cpu=0.2", "pipe-over-perf", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autoptr (MgProfile) profile = processes_test_profile (f, argv, &run);
+  const MgProcessSeries *clock;
+  int counters = -1, metric;
+  long got = -1, written = -1;
+  const char *line = strstr (run->out, "perf counters ");
+  guint after = 0;
+
+  g_assert_nonnull (line);
+  g_assert_cmpint (sscanf (line, "perf counters %d, read back %ld of %ld", &counters, &got,
+                           &written),
+                   ==, 3);
+  if (counters == 0)
+    {
+      g_test_skip ("no perf counter could be opened here");
+      return;
+    }
+  g_assert_cmpint (written, ==, 64000);
+  g_assert_cmpint (got, ==, written);
+  /* The last 0.3 s of the 0.5 s of work are counted by new counters. */
+  metric = mg_profile_find_metric (profile, "org.metrograph.perf.task_clock");
+  g_assert_cmpint (metric, >=, 0);
+  clock = mg_profile_get_process_series (profile, 0, (guint) metric);
+  for (guint w = clock->n / 2; w < clock->n; w++)
+    if (!isnan (clock->means[w]) && clock->means[w] > 50)
+      after++;
+  g_assert_cmpuint (after, >=, 3);
+}
+
 /* A program that chroots into a root without /proc, then starts threads:
  * the sampler's thread shares the process's root, so /proc/self/task was
  * gone for it and the new threads got no timer (no stack sample of them
@@ -532,5 +571,6 @@ main (int argc, char **argv)
   add ("/cli/processes/leader-closed-lock", test_leader_closed_lock);
   add ("/cli/processes/closed-fds-metrics", test_closed_fds_metrics);
   add ("/cli/processes/chroot-threads", test_chroot_threads);
+  add ("/cli/processes/pipe-over-perf", test_pipe_over_perf);
   return g_test_run ();
 }
