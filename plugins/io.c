@@ -46,6 +46,31 @@ static uint64_t cur[N_COUNTERS];
 static uint64_t prev[N_COUNTERS];  /* per rate getter */
 MG_PROC_CACHE (io_file, "/proc/self/io", 512);
 
+/* The counters of /proc/self/io as read for the round of now (now NULL:
+ * afresh); -1 with errno EINVAL when the text read lacks one. */
+static int
+read_counters (const struct timespec *now, uint64_t values[N_COUNTERS])
+{
+  const char *text = io_file.text;
+  if (now)
+    text = mg_proc_cache_text (&io_file, now, NULL);
+  else if (mg_proc_file_read (&io_file.file, io_file.text, io_file.size) < 0)
+    text = NULL;
+  if (text == NULL)
+    return -1;
+  for (int i = 0; i < N_COUNTERS; i++)
+    {
+      bool found;
+      values[i] = mg_key_u64 (text, keys[i], &found);
+      if (!found)
+        {
+          errno = EINVAL;
+          return -1;
+        }
+    }
+  return 0;
+}
+
 /* Reads /proc/self/io for the round of now (at initialisation: now NULL)
  * into values, less the safe I/O. */
 static int
@@ -65,22 +90,17 @@ snapshot (const struct timespec *now, uint64_t values[N_COUNTERS])
       safe.read_calls -= safe_at_fork.read_calls;
       safe.write_calls -= safe_at_fork.write_calls;
     }
-  const char *text = io_file.text;
-  if (now)
-    text = mg_proc_cache_text (&io_file, now, NULL);
-  else if (mg_proc_file_read (&io_file.file, io_file.text, io_file.size) < 0)
-    text = NULL;
-  if (text == NULL)
-    return -1;
-  for (int i = 0; i < N_COUNTERS; i++)
+  for (int attempt = 0;; attempt++)
     {
-      bool found;
-      values[i] = mg_key_u64 (text, keys[i], &found);
-      if (!found)
-        {
-          errno = EINVAL;
-          return -1;
-        }
+      if (read_counters (now, values) == 0)
+        break;
+      if (errno != EINVAL || attempt > 0)
+        return -1;
+      /* Another file's text: the program closed our descriptor (close_range
+       * at its start, as daemons do) and another file kept open took its
+       * number. Checked (fstat) and opened again at once, rather than read
+       * wrong until the next periodic check. */
+      mg_proc_cache_recheck (&io_file);
     }
   const uint64_t adjust[N_COUNTERS] = { safe.bytes_read, safe.bytes_written,
                                         safe.read_calls, safe.write_calls,

@@ -70,11 +70,49 @@ allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
   return 0;
 }
 
+/* /proc/self/statm's seven numbers, one space apart, a newline last. */
+static bool
+is_statm (const char *text)
+{
+  int fields = 0;
+  while (*text >= '0' && *text <= '9')
+    {
+      while (*text >= '0' && *text <= '9')
+        text++;
+      fields++;
+      if (*text == '\n')
+        return fields == 7 && text[1] == '\0';
+      if (*text++ != ' ')
+        return false;
+    }
+  return false;
+}
+
+/* statm's text for the round of now; a text that is not statm's (another
+ * file at our descriptor's number, mg_proc_cache_recheck) is read again
+ * from the file itself, once. NULL with errno set on failure. */
+static const char *
+read_statm (const struct timespec *now)
+{
+  const char *text = mg_proc_cache_text (&statm, now, NULL);
+  if (text == NULL || is_statm (text))
+    return text;
+  mg_proc_cache_recheck (&statm);
+  text = mg_proc_cache_text (&statm, now, NULL);
+  if (text != NULL && !is_statm (text))
+    {
+      mg_proc_cache_invalidate (&statm);
+      errno = EINVAL;
+      return NULL;
+    }
+  return text;
+}
+
 MG_PLUGIN_EXPORT int mg_memory_rss (metric_id_t id, struct timespec *t, uint64_t *out);
 int
 mg_memory_rss (metric_id_t id, struct timespec *t, uint64_t *out)
 {
-  const char *p = mg_proc_cache_text (&statm, t, NULL);
+  const char *p = read_statm (t);
   if (p == NULL)
     {
       allinea_set_metric_error_messagef (id, errno,
@@ -106,14 +144,29 @@ read_meminfo (metric_id_t id, const struct timespec *now, uint64_t *total_kb,
                                          errno);
       return -1;
     }
-  if (fresh)
+  for (int attempt = 0; fresh; attempt++)
     {
       bool found_total, found_available;
       meminfo_total_kb = mg_key_u64 (text, "MemTotal:", &found_total);
       meminfo_available_kb = mg_key_u64 (text, "MemAvailable:", &found_available);
-      if (!found_total || !found_available)
-        meminfo_total_kb = 0;
       meminfo_read_ns = now_ns;
+      if (found_total && found_available)
+        break;
+      meminfo_total_kb = 0;
+      /* Another file's text (mg_proc_cache_recheck), not an old kernel's
+       * meminfo: once more, from the file itself. */
+      bool is_meminfo;
+      mg_key_u64 (text, "MemFree:", &is_meminfo);
+      if (attempt > 0 || is_meminfo)
+        break;
+      mg_proc_cache_recheck (&meminfo);
+      text = mg_proc_cache_text (&meminfo, now, &fresh);
+      if (text == NULL)
+        {
+          allinea_set_metric_error_messagef (id, errno, "cannot read /proc/meminfo (errno %d)",
+                                             errno);
+          return -1;
+        }
     }
   if (meminfo_total_kb == 0)
     {

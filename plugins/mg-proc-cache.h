@@ -65,6 +65,18 @@ mg_proc_cache_invalidate (MgProcCache *c)
   c->round_ns = 0;
 }
 
+/* The text read is not the file's: the program closed the kept descriptor
+ * (close_range, mid-run) and another file kept open took its number (a
+ * plugin's reopened at the lowest free number of the sampler's band).
+ * Checked (fstat) and opened again at the next read, rather than read
+ * wrong until the periodic check (MG_PROC_FILE_CHECK_EVERY reads). */
+static inline void
+mg_proc_cache_recheck (MgProcCache *c)
+{
+  c->file.unchecked_reads = MG_PROC_FILE_CHECK_EVERY;
+  c->round_ns = 0;
+}
+
 static inline void
 mg_proc_cache_close (MgProcCache *c)
 {

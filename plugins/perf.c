@@ -120,6 +120,7 @@ typedef struct {
    * or -1 for a counter read alone. */
   signed char member[2][MAX_TASKS];
   unsigned char group[2][MAX_TASKS];
+  uint64_t fd_id[2][MAX_TASKS]; /* counter_id of a counter read alone */
   uint64_t prev[2];      /* the sums at the previous sample */
   bool just_opened;      /* opened by this sample: no value yet */
   int error;             /* errno of the failure, SLOT_FAILED */
@@ -134,6 +135,7 @@ typedef struct {
   pid_t tid;
   int n_members;
   int fd[MAX_MEMBERS];        /* fd[0] leads */
+  uint64_t id[MAX_MEMBERS];   /* counter_id of each */
   /* The member's index in planned, or -1 (an event not in the plan). */
   signed char plan_index[MAX_MEMBERS];
   int64_t round_ns;           /* the round of values (mg_same_round) */
@@ -153,6 +155,9 @@ static int fds_open;
 /* A counter was refused a place out of the program's way (open_counter_in):
  * its EMFILE is the hard limit's, described by describe_no_room. */
 static bool no_room;
+/* A counter's number found naming another file: every counter is opened
+ * again at the next sample (forget_counters). */
+static bool counters_disturbed;
 
 /* libpfm4, when installed (dlopen'ed at initialisation when the run plan
  * names a symbolic event, see load_libpfm). */
@@ -193,6 +198,39 @@ mg_perf_event_open (struct perf_event_attr *attr, pid_t pid, int cpu, int group,
                  unsigned long flags)
 {
   return syscall (SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+/* The kernel's id of the counter at fd (ids start at 1), 0 when fd is not
+ * a counter. A counter can only be read with read(2), which takes what a
+ * pipe, socket, eventfd or signalfd holds and moves a file's offset: a
+ * program that closed every descriptor and put one of its own at a
+ * counter's number (close_range, then dup2) would lose data to it. So
+ * every read and close checks the id first: one ioctl, about a
+ * microsecond, that no other kind of file answers ('$' is perf's). */
+static uint64_t
+counter_id (int fd)
+{
+  uint64_t id;
+  return fd >= 0 && ioctl (fd, PERF_EVENT_IOC_ID, &id) == 0 ? id : 0;
+}
+
+static bool
+still_ours (int fd, uint64_t id)
+{
+  if (id != 0 && counter_id (fd) == id)
+    return true;
+  counters_disturbed = true;
+  errno = EBADF;
+  return false;
+}
+
+/* Closes a counter of ours; a number that names another file now is the
+ * program's: left alone. */
+static void
+close_counter (int fd, uint64_t id)
+{
+  if (id != 0 && counter_id (fd) == id)
+    allinea_safe_close (fd);
 }
 
 /* The perf_event_paranoid level; false when it cannot be read. */
@@ -590,7 +628,7 @@ close_group_fds (Group *group)
 {
   for (int m = group->n_members - 1; m >= 0; m--)
     {
-      allinea_safe_close (group->fd[m]);
+      close_counter (group->fd[m], group->id[m]);
       fds_open--;
     }
   group->n_members = 0;
@@ -611,6 +649,7 @@ add_member (Group *group, struct perf_event_attr *attr, int plan_index)
     planned[plan_index].exclude_kernel = a.exclude_kernel; /* what was allowed */
   attr->exclude_kernel = a.exclude_kernel;
   group->plan_index[group->n_members] = (signed char) plan_index;
+  group->id[group->n_members] = counter_id (fd);
   group->fd[group->n_members++] = fd;
   fds_open++;
   return 0;
@@ -781,6 +820,8 @@ read_group (Group *group)
 {
   uint64_t buf[1 + MAX_MEMBERS];
   ssize_t n;
+  if (!still_ours (group->fd[0], group->id[0]))
+    return -1;
   for (int tries = 0;; tries++)
     {
       n = allinea_safe_read (group->fd[0], buf, sizeof buf);
@@ -836,8 +877,10 @@ close_groups (void)
 /* Through the API's safe read: the plugin's reads are counted as the
  * profiler's I/O and left out of the program's (rchar, syscr). */
 static int
-read_counter (int fd, uint64_t *value)
+read_counter (int fd, uint64_t id, uint64_t *value)
 {
+  if (!still_ours (fd, id))
+    return -1;
   return allinea_safe_read (fd, value, sizeof *value) == (ssize_t) sizeof *value ? 0 : -1;
 }
 
@@ -865,7 +908,7 @@ release_counter (Slot *slot, int e, int k)
 {
   if (slot->member[e][k] < 0 && slot->fd[e][k] >= 0)
     {
-      allinea_safe_close (slot->fd[e][k]);
+      close_counter (slot->fd[e][k], slot->fd_id[e][k]);
       fds_open--;
     }
   slot->fd[e][k] = -1;
@@ -900,7 +943,7 @@ read_sum (const Slot *slot, int event, bool fresh, const struct timespec *now,
       uint64_t v;
       int member = slot->member[event][k];
       if (member >= 0 ? read_member (&groups[slot->group[event][k]], member, fresh, now, &v) != 0
-                      : read_counter (slot->fd[event][k], &v) != 0)
+                      : read_counter (slot->fd[event][k], slot->fd_id[event][k], &v) != 0)
         return -1;
       total += v;
     }
@@ -945,6 +988,7 @@ open_on_tasks (Slot *slot, int event, struct perf_event_attr *attr,
           continue;
         }
       slot->fd[event][opened] = fd;
+      slot->fd_id[event][opened] = member < 0 ? counter_id (fd) : 0;
       slot->member[event][opened] = (signed char) member;
       slot->group[event][opened] = (unsigned char) group;
       opened++;
@@ -1080,16 +1124,25 @@ slot_open (Slot *slot, const struct timespec *now)
         events[0], covered, more ? "more than " : "", n_tids - gone);
 }
 
+/* Closes every counter still ours and forgets them all: each metric opens
+ * its counters again at its next sample. */
 static void
-reset_after_fork (void)
+forget_counters (void)
 {
   for (int i = 0; i < n_slots; i++)
     if (slots[i].state == SLOT_OPEN)
-      slot_close_counters (&slots[i]); /* our inherited copies */
+      slot_close_counters (&slots[i]);
   close_groups ();
   n_slots = 0;
   fds_open = 0;
   n_opened_tids = 0;
+  counters_disturbed = false;
+}
+
+static void
+reset_after_fork (void)
+{
+  forget_counters (); /* our inherited copies */
   owner_pid = getpid ();
   owner_generation = mg_fork_generation;
 }
@@ -1142,6 +1195,16 @@ sample (metric_id_t id, const struct timespec *now, uint64_t delta[2], int *n_fd
       uint64_t v;
       if (read_sum (slot, i, false, now, &v) != 0)
         {
+          if (counters_disturbed)
+            {
+              /* slot goes with the others: a fresh one opens next time. */
+              forget_counters ();
+              allinea_set_metric_error_message (
+                  id, EBADF,
+                  "the program closed or replaced the perf counters' "
+                  "descriptors; they are opened again at the next sample");
+              return -1;
+            }
           allinea_set_metric_error_messagef (id, errno,
                                              "reading a perf counter failed "
                                              "(errno %d)", errno);

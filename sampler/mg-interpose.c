@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* exec family (execve, execveat, fexecve, execvpe and the execl/execv forms) and _exit, interposed so the record is closed before the image
  * goes away; pthread_exit, so that the sampler knows when the main thread
- * has left the process to its other threads. A vfork child (which shares our memory but has its own pid)
+ * has left the process to its other threads; unshare and setns, which
+ * the kernel refuses (EINVAL) for some namespaces to a process with more
+ * than one thread, so that the sampler's thread steps aside for them. A vfork child (which shares our memory but has its own pid)
  * passes straight through: nothing unsafe may run there. */
 #include <dlfcn.h>
+#include <sched.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -11,6 +14,7 @@
 #include <unistd.h>
 
 #include "mg-sampler-state.h"
+#include "mg-sigmask.h"
 
 #define MG_EXPORT __attribute__((visibility("default")))
 
@@ -19,6 +23,8 @@ typedef int (*FexecveFn) (int, char *const[], char *const[]);
 typedef int (*ExecveatFn) (int, const char *, char *const[], char *const[], int);
 typedef void (*ExitFn) (int);
 typedef void (*PthreadExitFn) (void *);
+typedef int (*UnshareFn) (int);
+typedef int (*SetnsFn) (int, int);
 
 static ExecveFn real_execve;
 static ExecveFn real_execvpe;
@@ -27,6 +33,8 @@ static ExecveatFn real_execveat;
 static ExitFn real__exit;
 static ExitFn real__Exit;
 static PthreadExitFn real_pthread_exit;
+static UnshareFn real_unshare;
+static SetnsFn real_setns;
 
 /* Looks the real functions up once, early (never inside a vfork child). */
 static void
@@ -40,6 +48,8 @@ mg_interpose_resolve (void)
   *(void **) &real__exit = dlsym (RTLD_NEXT, "_exit");
   *(void **) &real__Exit = dlsym (RTLD_NEXT, "_Exit");
   *(void **) &real_pthread_exit = dlsym (RTLD_NEXT, "pthread_exit");
+  *(void **) &real_unshare = dlsym (RTLD_NEXT, "unshare");
+  *(void **) &real_setns = dlsym (RTLD_NEXT, "setns");
   *(void **) &real_execve = dlsym (RTLD_NEXT, "execve");
 }
 
@@ -56,13 +66,16 @@ before_exec (void)
 {
   if (!real_execve)
     mg_interpose_resolve ();
-  return mg_sampler_owns_process () && mg_sampler_finish_for_exec ();
+  bool sampling = mg_sampler_owns_process () && mg_sampler_finish_for_exec ();
+  mg_sigmask_before_exec ();
+  return sampling;
 }
 
 static void
 after_failed_exec (bool restart)
 {
   int e = errno;
+  mg_sigmask_after_failed_exec ();
   if (restart)
     mg_sampler_restart ();
   errno = e;
@@ -221,4 +234,59 @@ pthread_exit (void *retval)
   real_pthread_exit (retval);
   for (;;)
     syscall (SYS_exit, 0);
+}
+
+/* What the kernel refuses to a process with more than one thread:
+ * unshare of a user namespace (it implies CLONE_THREAD), of CLONE_THREAD,
+ * CLONE_SIGHAND or CLONE_VM; setns into a user namespace, or into a mount
+ * namespace (the threads share their root and working folder), or of a
+ * descriptor whose kind is not said (0). Without the sampler's thread,
+ * `unshare -U`, bubblewrap or a rootless container runtime would fail
+ * with EINVAL where they work unprofiled. */
+#define MG_UNSHARE_ALONE (CLONE_NEWUSER | CLONE_THREAD | CLONE_SIGHAND | CLONE_VM)
+#define MG_SETNS_ALONE (CLONE_NEWUSER | CLONE_NEWNS)
+
+static int
+call_alone (bool alone, int (*call) (int, int), int a, int b)
+{
+  bool paused = alone && mg_sampler_owns_process () && mg_sampler_pause ();
+  int ret = call (a, b);
+  int e = errno;
+  if (paused)
+    mg_sampler_resume ();
+  errno = e;
+  return ret;
+}
+
+static int
+unshare_now (int flags, int unused)
+{
+  (void) unused;
+  if (real_unshare)
+    return real_unshare (flags);
+  return (int) syscall (SYS_unshare, flags);
+}
+
+static int
+setns_now (int fd, int nstype)
+{
+  if (real_setns)
+    return real_setns (fd, nstype);
+  return (int) syscall (SYS_setns, fd, nstype);
+}
+
+MG_EXPORT int
+unshare (int flags)
+{
+  if (!real_execve)
+    mg_interpose_resolve ();
+  return call_alone ((flags & MG_UNSHARE_ALONE) != 0, unshare_now, flags, 0);
+}
+
+MG_EXPORT int
+setns (int fd, int nstype)
+{
+  if (!real_execve)
+    mg_interpose_resolve ();
+  return call_alone (nstype == 0 || (nstype & MG_SETNS_ALONE) != 0, setns_now, fd, nstype);
 }

@@ -19,26 +19,7 @@
 
 #include "format/mg-node-id.h"
 #include "format/mg-run-folder-layout.h"
-
-/* Field 22 of /proc/self/stat: when this process started. */
-static unsigned long long
-start_time (void)
-{
-  char buf[1024];
-  int fd = open ("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return 0;
-  ssize_t n = read (fd, buf, sizeof buf - 1);
-  close (fd);
-  if (n <= 0)
-    return 0;
-  buf[n] = '\0';
-  /* The name (field 2) may hold spaces: count from after its last ')'. */
-  char *p = strrchr (buf, ')');
-  for (int field = 2; p && field < 22; field++)
-    p = strchr (p + 1, ' ');
-  return p ? strtoull (p + 1, NULL, 10) : 0;
-}
+#include "mg-node-lock.h"
 
 /* The kernel's boot id, without its newline ("" when unknown). */
 static void
@@ -71,7 +52,7 @@ write_owner (const char *run_folder)
   host[strcspn (host, "\n")] = '\0';
   snprintf (path, sizeof path, "%s/%s", run_folder, MG_RUN_FOLDER_OWNER);
   int len = snprintf (text, sizeof text, MG_RUN_FOLDER_OWNER_FORMAT, (int) getpid (),
-                      start_time (), boot, (unsigned long long) ns.st_ino, host, 0);
+                      mg_node_lock_start_time (getpid ()), boot, (unsigned long long) ns.st_ino, host, 0);
   if (len < 0 || (size_t) len >= sizeof text)
     return;
   int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);

@@ -6,6 +6,7 @@
  * program that installs its own handler after us keeps ours in front of it
  * and still sees its own handler as the one installed. */
 #include "mg-plugin-guard.h"
+#include "mg-sigmask.h"
 #include "mg-stacks.h"
 
 #include <dlfcn.h>
@@ -193,6 +194,11 @@ static bool
 arm_watch (timer_t *timer, int64_t first_ns, int64_t period_ns)
 {
   struct sigevent ev = { 0 };
+  unsigned long long limit;
+  /* Its queued signal would be the program's (mg-sigmask.h): no limit
+   * on plugin calls then. */
+  if (mg_sigpending_tight (&limit))
+    return false;
   ev.sigev_notify = SIGEV_THREAD_ID;
   ev.sigev_signo = SIGSEGV;
   ev.sigev_value.sival_ptr = (void *) &watch_tag;
@@ -253,7 +259,9 @@ mg_plugin_guard_watch_check (int64_t now_ns)
   if (!watched || now_ns < watch_next_check_ns)
     return;
   watch_next_check_ns = now_ns + watch_period_ns;
-  if (!handler_is_ours ())
+  unsigned long long limit;
+  /* Or the program has since set a limit with no room for its signal. */
+  if (!handler_is_ours () || mg_sigpending_tight (&limit))
     {
       watch_depth = 0;
       mg_plugin_guard_watch_end ();

@@ -83,6 +83,15 @@ count_kept (uint64_t *threads)
   return 0;
 }
 
+int
+mg_round_threads_dir (struct stat *st)
+{
+  if (task_fd >= 0 && fstat (task_fd, st) == 0 && st->st_dev == task_dev
+      && st->st_ino == task_ino)
+    return task_fd;
+  return -1;
+}
+
 /* Another thread than the sampler's: opened for this one reading. */
 static int
 count_once (uint64_t *threads)

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "allinea_metric_plugin_types.h"
@@ -167,6 +168,9 @@ MG_INTERNAL void mg_sampling_life_slot (MgSampler *s);
 MG_INTERNAL int64_t mg_sampling_life_end (const MgSampler *s);
 MG_INTERNAL void mg_sampling_backfill (MgSampler *s);
 MG_INTERNAL int mg_sampling_start_thread (MgSampler *s);
+/* Starts a thread that takes over from one that ended in this process
+ * (mg_sampler_pause): same record, its usage and activity carried on. */
+MG_INTERNAL int mg_sampling_resume_thread (MgSampler *s);
 /* Asks the thread to stop and wakes it; the caller holds s->lock. */
 MG_INTERNAL void mg_sampling_request_stop (MgSampler *s);
 /* Asks it to stop without waking it: it sees the request when its sleep
@@ -180,6 +184,9 @@ MG_INTERNAL void mg_sampling_end (MgSampler *s);
 /* mg-thread-usage.c: the sampler thread's usage for the built-in plugins.
  * Reset before the thread starts; begin and end are called on it. */
 MG_INTERNAL void mg_thread_usage_reset (void);
+/* Before a thread that takes over from an ended one in the same process
+ * (mg_sampler_resume): its figures add to the ended one's. */
+MG_INTERNAL void mg_thread_usage_carry (void);
 MG_INTERNAL void mg_thread_usage_begin (void);
 MG_INTERNAL void mg_thread_usage_end (void);
 /* True on the sampler thread. */
@@ -193,12 +200,17 @@ MG_INTERNAL bool mg_thread_usage_round_faults (const struct timespec *round, uin
  * the built-in plugins. Reset before the thread starts; begin and end are
  * called on it. */
 MG_INTERNAL void mg_thread_activity_reset (void);
+MG_INTERNAL void mg_thread_activity_carry (void);
 MG_INTERNAL void mg_thread_activity_begin (void);
 MG_INTERNAL void mg_thread_activity_end (void);
 
 /* mg-round-threads.c: the thread count once a round for the built-in
  * plugins. Reset before the thread starts (a forked child reopens). */
 MG_INTERNAL void mg_round_threads_reset (void);
+/* The task folder it keeps open (checked, st filled in), on the sampler
+ * thread: what lists the threads after a chroot into a root without
+ * /proc (the thread shares the process's root). -1 when none is kept. */
+MG_INTERNAL int mg_round_threads_dir (struct stat *st);
 
 /* mg-sampler.c: the process lifecycle */
 /* Takes part in the onePerNode election if some metric needs it, once it
@@ -225,6 +237,12 @@ MG_INTERNAL void mg_sampler_finish (MgRecordState state, int status);
 MG_INTERNAL bool mg_sampler_finish_for_exec (void);
 /* After a failed exec: sample again into a new record. */
 MG_INTERNAL void mg_sampler_restart (void);
+/* Around a system call that the kernel refuses to a process with more
+ * than one thread (unshare of a user namespace, setns into a user or
+ * mount namespace): ends the sampler thread (true) when the program has
+ * no other thread; resume starts a new one on the same record. */
+MG_INTERNAL bool mg_sampler_pause (void);
+MG_INTERNAL void mg_sampler_resume (void);
 /* True when the caller is the process that owns the sampler state (not a
  * vfork child sharing its memory). */
 MG_INTERNAL bool mg_sampler_owns_process (void);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include "mg-high-fd.h"
 #include "mg-plugin-guard.h"
 #include "mg-node-folder.h"
+#include "mg-node-lock.h"
 #include "mg-sampler-state.h"
 #include "mg-stacks.h"
 #include "mg-scorep-host.h"
@@ -92,7 +94,9 @@ mg_sampler_elect (MgSampler *s)
       mg_log ("cannot open %s: %s", path, strerror (errno));
       return;
     }
-  if (flock (fd, LOCK_EX | LOCK_NB) == 0)
+  /* The flock alone is lost with the descriptor: a program that closed
+   * it (close_range) left its leader leading without it. */
+  if (flock (fd, LOCK_EX | LOCK_NB) == 0 && mg_node_lock_claim (fd))
     {
       /* Held for the process's life: out of the program's way, or by a
        * mapping of the file where a descriptor would take one of the
@@ -843,6 +847,47 @@ mg_sampler_restart (void)
   plugins_ended = 0;
   s->pid = getpid ();
   begin (s);
+}
+
+bool
+mg_sampler_pause (void)
+{
+  MgSampler *s = &mg_sampler;
+  struct stat st;
+  if (!s->sampling || !s->thread_started || s->lock_kept
+      || __atomic_load_n (&s->finished, __ATOMIC_ACQUIRE)
+      || pthread_equal (pthread_self (), s->thread))
+    return false;
+  /* Only the calling thread and the sampler's (2 + 2 links): any other
+   * thread of the program makes the call fail as it would unprofiled. */
+  if (stat ("/proc/self/task", &st) != 0 || st.st_nlink != 2 + 2)
+    return false;
+  /* Once the round in progress is done, or the plugins being loaded are:
+   * each call within its limit (a hung one is abandoned there), as failing
+   * the program's call would change its course. */
+  int64_t wait_ms = (int64_t) s->plan.plugin_limit_ms
+                    + (int64_t) s->plan.hang_intervals * s->plan.interval_ms + 1000;
+  struct timespec locked_by = realtime_in_ns (wait_ms * 1000000);
+  if (pthread_mutex_timedlock (&s->lock, &locked_by) != 0)
+    return false;
+  mg_sampling_request_stop (s);
+  pthread_mutex_unlock (&s->lock);
+  struct timespec ended_by = realtime_in (ROUND_WAIT_S);
+  if (pthread_timedjoin_np (s->thread, NULL, &ended_by) != 0)
+    return false; /* still running: the end joins it */
+  s->thread_started = false;
+  mg_log ("the sampling thread stepped aside for an unshare or setns");
+  return true;
+}
+
+void
+mg_sampler_resume (void)
+{
+  MgSampler *s = &mg_sampler;
+  int rc = mg_sampling_resume_thread (s);
+  if (rc != 0)
+    mg_log ("cannot start the sampling thread again after an unshare or setns: %s",
+            strerror (rc));
 }
 
 static void

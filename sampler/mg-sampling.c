@@ -563,8 +563,22 @@ pin_to_this_cpu (MgSampler *s)
   return s->thread_pinned;
 }
 
+static int start_thread (MgSampler *s, bool resume);
+
 int
 mg_sampling_start_thread (MgSampler *s)
+{
+  return start_thread (s, false);
+}
+
+int
+mg_sampling_resume_thread (MgSampler *s)
+{
+  return start_thread (s, true);
+}
+
+static int
+start_thread (MgSampler *s, bool resume)
 {
   pthread_attr_t attr;
   sigset_t all;
@@ -579,9 +593,18 @@ mg_sampling_start_thread (MgSampler *s)
   pthread_mutex_init (&s->lock, NULL);
   s->stop_requested = false;
   __atomic_store_n (&s->stop_word, 0, __ATOMIC_RELAXED);
-  mg_thread_usage_reset ();
-  mg_thread_activity_reset ();
-  mg_round_threads_reset ();
+  if (resume)
+    {
+      mg_thread_usage_carry ();
+      mg_thread_activity_carry ();
+      mg_stacks_forget_sampler_thread ();
+    }
+  else
+    {
+      mg_thread_usage_reset ();
+      mg_thread_activity_reset ();
+      mg_round_threads_reset ();
+    }
 
   /* The thread blocks every signal, so the program's handlers always run on
    * its own threads and its system calls never see our wake-ups. Given

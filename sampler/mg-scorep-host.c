@@ -15,6 +15,7 @@
 
 #include "format/mg-plan-keywords.h"
 #include "mg-high-fd.h"
+#include "mg-node-lock.h"
 #include "mg-sampler-hooks.h"
 #include "mg-scorep-plugin.h"
 #include "mg-scorep-statics.h"
@@ -95,7 +96,8 @@ elected_once (MgSampler *s, size_t i)
   int fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0)
     return false;
-  if (flock (fd, LOCK_EX | LOCK_NB) != 0)
+  /* Its winner's program may have closed the descriptor (mg-node-lock.h). */
+  if (flock (fd, LOCK_EX | LOCK_NB) != 0 || !mg_node_lock_claim (fd))
     {
       close (fd);
       return false;

@@ -24,6 +24,7 @@
 #include "allinea_safe_syscalls.h"
 #include "format/mg-mpi-threads.h"
 #include "mg-own-memory.h"
+#include "mg-sigmask.h"
 #include "mg-unwind.h"
 
 #ifndef sigev_notify_thread_id
@@ -220,6 +221,12 @@ install_handler (void)
     return false;
   handler_installed = true;
   return true;
+}
+
+void
+mg_stacks_forget_sampler_thread (void)
+{
+  sampler_tid = 0;
 }
 
 void
@@ -632,6 +639,29 @@ struct linux_dirent64
   char d_name[];
 };
 
+static void
+delete_all (void)
+{
+  uint32_t n = __atomic_load_n (&n_threads, __ATOMIC_SEQ_CST);
+  for (uint32_t i = 0; i < n; i++)
+    drop (&threads[i]);
+}
+
+/* False, with every timer deleted and the stacks failed, when the
+ * program's RLIMIT_SIGPENDING has no room for them (mg-sigmask.h). */
+static bool
+room_for_timers (MgSampler *s)
+{
+  unsigned long long limit;
+  if (!mg_sigpending_tight (&limit))
+    return true;
+  mg_log ("the program's RLIMIT_SIGPENDING is %llu: its queued signals have no room for the "
+          "call stacks' timers (one each), no more call stacks", limit);
+  set_state (s, MG_RECORD_STACKS_FAILED);
+  delete_all ();
+  return false;
+}
+
 /* Every thread of the process but the sampler's gets a timer; ended
  * threads' timers are deleted. getdents64 on a fresh descriptor: no
  * allocation (opendir would malloc) and nothing kept in the program's way. */
@@ -639,7 +669,10 @@ static void
 follow_threads (MgSampler *s, uint64_t interval_ns)
 {
   struct stat st;
-  if (stat ("/proc/self/task", &st) != 0)
+  /* After a chroot into a root without /proc (the sampler's thread shares
+   * the process's root), the folder kept open for the thread count. */
+  int kept = -1;
+  if (stat ("/proc/self/task", &st) != 0 && (kept = mg_round_threads_dir (&st)) < 0)
     st.st_nlink = 0;
   /* One stat a round; the listing (about 5 µs and more on a busy
    * machine) only when the thread count moved, or now and then. */
@@ -651,8 +684,10 @@ follow_threads (MgSampler *s, uint64_t interval_ns)
         threads[i].seen = round_no;
       return;
     }
-  int fd = open ("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0)
+  if (!room_for_timers (s))
+    return;
+  int fd = kept >= 0 ? kept : open ("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || (kept >= 0 && lseek (fd, 0, SEEK_SET) != 0))
     return;
   round_no++;
   listed_round = round_no;
@@ -678,7 +713,8 @@ follow_threads (MgSampler *s, uint64_t interval_ns)
       }
   if (n < 0)
     complete = false;
-  close (fd);
+  if (kept < 0)
+    close (fd);
   relist_soon = skipped_blocked && count_moved;
   if (!complete)
     return;
@@ -748,13 +784,6 @@ mg_stacks_drain (MgSampler *s, uint32_t n)
     mg_record_stacks_drain (s->rec.stacks, n);
 }
 
-static void
-delete_all (void)
-{
-  uint32_t n = __atomic_load_n (&n_threads, __ATOMIC_SEQ_CST);
-  for (uint32_t i = 0; i < n; i++)
-    drop (&threads[i]);
-}
 
 /* A signal of a deleted timer may still be on its way to this thread
  * (exec keeps a pending signal, and the new image would die of it). */
@@ -764,18 +793,19 @@ discard_pending (void)
   sigset_t set, old;
   sigemptyset (&set);
   sigaddset (&set, MG_STACKS_SIGNAL);
-  pthread_sigmask (SIG_BLOCK, &set, &old);
+  /* The real masks: the program's (mg-sigmask.c) would leave ours out. */
+  mg_sigmask_real (SIG_BLOCK, &set, &old);
   struct timespec zero = { 0, 0 };
   siginfo_t info;
   while (sigtimedwait (&set, &info, &zero) == MG_STACKS_SIGNAL)
     if (tag_ordinal (&info) < 0)
       {
         /* The program's own, queued to itself: give it back. */
-        pthread_sigmask (SIG_SETMASK, &old, NULL);
+        mg_sigmask_real (SIG_SETMASK, &old, NULL);
         sigqueue (getpid (), MG_STACKS_SIGNAL, info.si_value);
         return;
       }
-  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  mg_sigmask_real (SIG_SETMASK, &old, NULL);
 }
 
 static void
@@ -825,6 +855,12 @@ mg_stacks_forget_threads (void)
       mpi_walks->stacks[i].valid = false;
   mpi_walks_used = 0;
   __atomic_store_n (&table, NULL, __ATOMIC_RELEASE);
+}
+
+bool
+mg_stacks_signal_taken (void)
+{
+  return __atomic_load_n (&handler_installed, __ATOMIC_ACQUIRE);
 }
 
 void

@@ -34,9 +34,15 @@ MG_INTERNAL void mg_stacks_drain (MgSampler *s, uint32_t n);
 MG_INTERNAL void mg_stacks_stop (MgSampler *s);
 /* In a fork child: the parent's timers are not ours. */
 MG_INTERNAL void mg_stacks_forget_threads (void);
+/* A new sampler thread takes over in this process: it is found again (it
+ * gets no timer) at its first round. */
+MG_INTERNAL void mg_stacks_forget_sampler_thread (void);
 /* The program installs a handler for sig: when it is ours, stacks stop
  * (timers deleted first), so that the program's handler never gets our
  * signal. */
 MG_INTERNAL void mg_stacks_program_takes (int sig);
+/* True while the signal is ours (the handler installed): the program's
+ * masks leave it deliverable (mg-sigmask.c). */
+MG_INTERNAL bool mg_stacks_signal_taken (void);
 
 #endif /* MG_STACKS_H */

@@ -38,6 +38,9 @@ static int64_t faults_round = -1, io_round = -1;
 static struct metrograph_sampler_thread_activity current; /* the thread's, as last read */
 static struct metrograph_sampler_thread_activity final_activity;
 static bool running;
+/* The final figures of the process's earlier sampler threads (ended to
+ * let an unshare or setns through): the running thread's add to them. */
+static struct metrograph_sampler_thread_activity carried;
 
 /* Opened and kept out of the program's way, as the sampler's other
  * descriptors; *kept false when that would take one of the program's
@@ -98,8 +101,8 @@ read_storage (struct metrograph_sampler_thread_activity *out)
   if (n <= 0)
     return -1;
   text[n] = '\0';
-  out->storage_read_bytes = value_of (text, "\nread_bytes:");
-  out->storage_write_bytes = value_of (text, "\nwrite_bytes:");
+  out->storage_read_bytes = carried.storage_read_bytes + value_of (text, "\nread_bytes:");
+  out->storage_write_bytes = carried.storage_write_bytes + value_of (text, "\nwrite_bytes:");
   return 0;
 }
 
@@ -109,23 +112,37 @@ read_faults (struct metrograph_sampler_thread_activity *out)
   struct rusage ru;
   if (getrusage (RUSAGE_THREAD, &ru) != 0)
     return -1;
-  out->minor_faults = (uint64_t) ru.ru_minflt;
-  out->major_faults = (uint64_t) ru.ru_majflt;
+  out->minor_faults = carried.minor_faults + (uint64_t) ru.ru_minflt;
+  out->major_faults = carried.major_faults + (uint64_t) ru.ru_majflt;
   return 0;
+}
+
+/* The io file names the thread that opened it: a forked child's copy
+ * names its parent's, a resumed thread's its ended predecessor's. */
+static void
+forget_thread (void)
+{
+  struct stat st;
+  if (io_fd >= 0 && fstat (io_fd, &st) == 0 && st.st_dev == io_dev && st.st_ino == io_ino)
+    close (io_fd);
+  io_fd = -1;
+  faults_round = io_round = -1;
+  __atomic_store_n (&running, false, __ATOMIC_RELEASE);
 }
 
 void
 mg_thread_activity_reset (void)
 {
   struct metrograph_sampler_thread_activity zero = { 0 };
-  struct stat st;
-  /* A forked child's copy names its parent's thread. */
-  if (io_fd >= 0 && fstat (io_fd, &st) == 0 && st.st_dev == io_dev && st.st_ino == io_ino)
-    close (io_fd);
-  io_fd = -1;
-  faults_round = io_round = -1;
-  current = final_activity = zero;
-  __atomic_store_n (&running, false, __ATOMIC_RELEASE);
+  forget_thread ();
+  current = final_activity = carried = zero;
+}
+
+void
+mg_thread_activity_carry (void)
+{
+  forget_thread ();
+  carried = final_activity;
 }
 
 void

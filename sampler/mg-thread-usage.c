@@ -25,6 +25,12 @@ static struct metrograph_sampler_thread_usage final_usage;
 /* Its figures as last read on it, for a round taken on another thread
  * while it waits (MPI_Finalize's last sample, sampler.md). */
 static struct metrograph_sampler_thread_usage last_usage;
+/* The figures of the process's earlier sampler threads (ended to let an
+ * unshare or setns through, mg_sampler_pause): added to the running
+ * thread's, so that the figures never run backwards and the program's
+ * share (the process's less these) never jumps by them. */
+static struct metrograph_sampler_thread_usage carried;
+static uint64_t carried_faults[2], final_faults[2];
 /* Which thread asks, without a gettid system call per round. */
 static __thread bool on_sampler_thread __attribute__((tls_model ("initial-exec")));
 
@@ -34,9 +40,19 @@ timeval_ns (const struct timeval *tv)
   return (uint64_t) tv->tv_sec * 1000000000u + (uint64_t) tv->tv_usec * 1000u;
 }
 
+static void
+add_carried (struct metrograph_sampler_thread_usage *out)
+{
+  out->cpu_ns += carried.cpu_ns;
+  out->user_ns += carried.user_ns;
+  out->system_ns += carried.system_ns;
+  out->voluntary += carried.voluntary;
+  out->involuntary += carried.involuntary;
+}
+
 /* The calling thread's usage: its clock, getrusage's split, switches. */
 static int
-read_own_usage (struct metrograph_sampler_thread_usage *out)
+read_own_usage (struct metrograph_sampler_thread_usage *out, uint64_t faults[2])
 {
   struct timespec cpu;
   struct rusage ru;
@@ -47,6 +63,12 @@ read_own_usage (struct metrograph_sampler_thread_usage *out)
   out->system_ns = timeval_ns (&ru.ru_stime);
   out->voluntary = (uint64_t) ru.ru_nvcsw;
   out->involuntary = (uint64_t) ru.ru_nivcsw;
+  add_carried (out);
+  if (faults)
+    {
+      faults[0] = carried_faults[0] + (uint64_t) ru.ru_minflt;
+      faults[1] = carried_faults[1] + (uint64_t) ru.ru_majflt;
+    }
   last_usage = *out;
   return 0;
 }
@@ -64,7 +86,7 @@ read_usage_elsewhere (pid_t tid, struct metrograph_sampler_thread_usage *out)
   if (clock_gettime (clock, &cpu) != 0)
     return -1;
   *out = last_usage;
-  uint64_t ns = (uint64_t) cpu.tv_sec * 1000000000u + (uint64_t) cpu.tv_nsec;
+  uint64_t ns = (uint64_t) cpu.tv_sec * 1000000000u + (uint64_t) cpu.tv_nsec + carried.cpu_ns;
   if (ns > out->cpu_ns)
     out->cpu_ns = ns;
   return 0;
@@ -76,6 +98,20 @@ mg_thread_usage_reset (void)
   struct metrograph_sampler_thread_usage zero = { 0 };
   final_usage = zero;
   last_usage = zero;
+  carried = zero;
+  carried_faults[0] = carried_faults[1] = 0;
+  final_faults[0] = final_faults[1] = 0;
+  __atomic_store_n (&running_tid, 0, __ATOMIC_RELEASE);
+}
+
+void
+mg_thread_usage_carry (void)
+{
+  carried = final_usage;
+  carried.tid = 0;
+  last_usage = final_usage;
+  carried_faults[0] = final_faults[0];
+  carried_faults[1] = final_faults[1];
   __atomic_store_n (&running_tid, 0, __ATOMIC_RELEASE);
 }
 
@@ -91,7 +127,7 @@ void
 mg_thread_usage_end (void)
 {
   struct metrograph_sampler_thread_usage u = { 0 };
-  if (read_own_usage (&u) == 0)
+  if (read_own_usage (&u, final_faults) == 0)
     final_usage = u;
   __atomic_store_n (&running_tid, 0, __ATOMIC_RELEASE);
 }
@@ -112,7 +148,7 @@ metrograph_get_sampler_thread_usage (struct metrograph_sampler_thread_usage *out
       out->tid = 0;
       return 0;
     }
-  if (on_sampler_thread ? read_own_usage (out) != 0 : read_usage_elsewhere (tid, out) != 0)
+  if (on_sampler_thread ? read_own_usage (out, NULL) != 0 : read_usage_elsewhere (tid, out) != 0)
     return -1;
   out->tid = tid;
   return 0;
@@ -134,8 +170,9 @@ read_own_rusage (struct metrograph_sampler_thread_usage *out, uint64_t faults[2]
   out->cpu_ns = out->user_ns + out->system_ns;
   out->voluntary = (uint64_t) ru.ru_nvcsw;
   out->involuntary = (uint64_t) ru.ru_nivcsw;
-  faults[0] = (uint64_t) ru.ru_minflt;
-  faults[1] = (uint64_t) ru.ru_majflt;
+  add_carried (out);
+  faults[0] = carried_faults[0] + (uint64_t) ru.ru_minflt;
+  faults[1] = carried_faults[1] + (uint64_t) ru.ru_majflt;
   last_usage = *out;
   return 0;
 }

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "mg-display-text.h"
 #include "mg-process-images.h"
 
 gboolean
@@ -49,7 +50,7 @@ shown_basename (const char *path)
 {
   g_autofree char *base = g_path_get_basename (path);
 
-  return g_utf8_make_valid (base, -1);
+  return mg_display_one_line (base);
 }
 
 /* first, last: the first and last image named, NULL: none. */

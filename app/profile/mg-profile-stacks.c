@@ -129,6 +129,8 @@ mg_profile_get_stack_counts (MgProfile *profile, MgStackCounts *counts)
       counts->n_processes++;
       if (state == MG_RECORD_STACKS_STEPPED_ASIDE)
         counts->n_stepped_aside++;
+      else if (state == MG_RECORD_STACKS_FAILED)
+        counts->n_failed++;
     }
 }
 

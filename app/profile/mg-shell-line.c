@@ -7,8 +7,9 @@
 
 #include "mg-shell-line.h"
 
-/* An argument that is not UTF-8, in the quoting of bash, zsh and ksh
- * ($'...'): every byte of what is not valid as \xHH, so that the line is
+/* An argument that is not UTF-8 or holds a control character, in the
+ * quoting of bash, zsh and ksh ($'...'): every byte of what is not valid
+ * and every control character as \xHH, so that the line is
  * text and still gives back the same bytes. */
 static char *
 ansi_c_quote (const char *arg)
@@ -36,10 +37,21 @@ ansi_c_quote (const char *arg)
   return g_string_free (out, FALSE);
 }
 
+/* A control character (a newline, a tab) would break the line it is
+ * shown on: $'...' writes it as an escape. */
+static gboolean
+has_control (const char *arg)
+{
+  for (const char *c = arg; *c != '\0'; c++)
+    if ((guchar) *c < 0x20 || *c == 0x7f)
+      return TRUE;
+  return FALSE;
+}
+
 static char *
 quote (const char *arg)
 {
-  if (!g_utf8_validate (arg, -1, NULL))
+  if (!g_utf8_validate (arg, -1, NULL) || has_control (arg))
     return ansi_c_quote (arg);
   if (*arg != '\0' && strpbrk (arg, " \t\n'\"\\$`*?[]{}()<>|&;#~!") == NULL)
     return g_strdup (arg);

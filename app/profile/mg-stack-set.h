@@ -127,6 +127,9 @@ typedef struct {
   guint64 lost_unended;
   guint n_processes;
   guint n_stepped_aside;
+  /* Whose timers or handler could not be set up (MG_RECORD_STACKS_FAILED:
+   * a tight RLIMIT_SIGPENDING, no memory). */
+  guint n_failed;
 } MgStackCounts;
 
 void mg_profile_get_stack_counts (MgProfile *profile, MgStackCounts *counts);

@@ -95,6 +95,12 @@ mg_unavailable_collect (MgProfile *profile)
 {
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_unavailable_free);
   g_autoptr (GHashTable) by_source = g_hash_table_new (g_str_hash, g_str_equal);
+  /* "<process> <source>" once counted, and once counted as failed: each
+   * image of a process (an exec) reports its plugins again, so that a
+   * process that exec'd once read "in 2 of 1 process". */
+  g_autoptr (GHashTable) counted = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) counted_failed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                                 NULL);
 
   for (guint i = 0; i < mg_profile_get_n_plugin_errors (profile); i++)
     {
@@ -121,9 +127,18 @@ mg_unavailable_collect (MgProfile *profile)
           g_ptr_array_add (entries, entry);
           g_hash_table_insert (by_source, entry->source_id, entry);
         }
-      entry->processes++;
-      if (e->code != 0)
-        entry->failed_processes++;
+      g_autofree char *key = g_strdup_printf ("%d %s", e->process, e->source_id);
+
+      if (!g_hash_table_contains (counted, key))
+        {
+          entry->processes++;
+          g_hash_table_add (counted, g_strdup (key));
+        }
+      if (e->code != 0 && !g_hash_table_contains (counted_failed, key))
+        {
+          entry->failed_processes++;
+          g_hash_table_add (counted_failed, g_steal_pointer (&key));
+        }
     }
   return entries;
 }

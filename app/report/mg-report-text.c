@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "profile/mg-display-text.h"
 #include "mg-report-markup.h"
 #include "mg-report-writer.h"
 
@@ -43,17 +44,21 @@ change_text (const MgReportLine *line)
 static void
 line_out (GString *out, const MgReportLine *line, glong name_width)
 {
+  /* A name from the run (a function named after a module called with a
+   * newline) on one line, so that the columns stay. */
+  g_autofree char *name = mg_display_one_line (line->name);
+
   g_string_append (out, "  ");
   /* A name wider than the column (a C++ function's signature with its
    * file:line, a function's figures across processes) gets a line of its
    * own, so its value and bar stay in their columns under the others'. */
-  if (g_utf8_strlen (line->name, -1) > name_width)
+  if (g_utf8_strlen (name, -1) > name_width)
     {
-      g_string_append_printf (out, "%s\n  ", line->name);
+      g_string_append_printf (out, "%s\n  ", name);
       pad_to (out, "", name_width);
     }
   else
-    pad_to (out, line->name, name_width);
+    pad_to (out, name, name_width);
   g_string_append (out, "  ");
   if (isnan (line->value))
     {

@@ -28,6 +28,7 @@ typedef struct {
   guint64 stacks_lost;
   guint64 stacks_lost_unended;
   guint stacks_aside;
+  guint stacks_failed;
   guint n_stack_processes;
   guint n_unsampled;        /* ended within the first interval, no metric value */
   guint n_unended;          /* still running at the merge, or killed without trace */
@@ -63,6 +64,7 @@ read_facts (Facts *f, MgProfile *profile, const MgRunSummaryRequest *request)
   f->stacks_lost = stacks.lost;
   f->stacks_lost_unended = stacks.lost_unended;
   f->stacks_aside = stacks.n_stepped_aside;
+  f->stacks_failed = stacks.n_failed;
   f->n_stack_processes = stacks.n_processes;
   f->source_limit = mg_profile_get_source_limit (profile);
   f->n_sources = mg_profile_get_n_sources (profile);
@@ -369,6 +371,15 @@ add_stacks (GPtrArray *lines, const Facts *f)
                           "metrograph: call stacks stopped in %u processes: they handle or "
                           "ignore the sampler's signal (SIGRTMAX-3) themselves\n", aside),
          aside);
+  if (f->stacks_failed > 0)
+    add (lines, ngettext ("metrograph: call stacks failed in %u process: its timers could not be "
+                          "made (a soft RLIMIT_SIGPENDING below 256, which they would take from "
+                          "it, or no memory); METROGRAPH_SAMPLER_VERBOSE=1 says which\n",
+                          "metrograph: call stacks failed in %u processes: their timers could "
+                          "not be made (a soft RLIMIT_SIGPENDING below 256, which they would "
+                          "take from them, or no memory); METROGRAPH_SAMPLER_VERBOSE=1 says "
+                          "which\n", f->stacks_failed),
+         f->stacks_failed);
 }
 
 /* Where the profile is and what it holds, then what ended a process's

@@ -3,6 +3,7 @@
  * and its images (docs/profile-format.md, "A process is a process"). */
 #include "mg-config.h"
 
+#include <math.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -83,6 +84,22 @@ test_exec_env (Fixture *f, gconstpointer data)
   name = mg_profile_describe_process_program (profile, 0);
   g_assert_cmpstr (name, ==, "true (via env)");
   g_assert_nonnull (strstr (run->err, "1 process"));
+}
+
+/* --verbose counts processes, not images: `env workload` is one process
+ * whose two images each report the plugins that cannot measure here (an
+ * MPI plugin outside MPI, at least): "(in 1 of 1 process)", where it read
+ * "(in 2 of 1 process)". */
+static void
+test_exec_verbose_counts (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "-v", "--interval=10", "-o", "v.mgprof", "env",
+                         f->workload, "sleep=0.1", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_nonnull (strstr (run->err, " (in 1 of 1 process)\n"));
+  g_assert_null (strstr (run->err, " (in 2 of 1 process)"));
 }
 
 /* `sh -c 'exec workload'`: one process, sh then the workload, which ran
@@ -355,6 +372,187 @@ test_helper_mpi (Fixture *f, gconstpointer data)
   assert_helpers_left_out (through_script);
 }
 
+/* A program of one thread that enters a user namespace of its own
+ * (`unshare -U`, bubblewrap, rootless containers): the kernel refuses
+ * unshare (CLONE_NEWUSER) with EINVAL to a process of more than one
+ * thread, so the sampler's thread steps aside for the call and a new one
+ * samples on. It failed under Metrograph ("unshare: Invalid argument"),
+ * and `unshare -U -r PROGRAM` ended with status 1 without running it. */
+static void
+test_unshare_user (Fixture *f, gconstpointer data)
+{
+  const char *plain[] = { f->workload, "cpu=0.3", "unshare-user", "cpu=0.6", NULL };
+  const char *argv[] = { f->workload, "cpu=0.3", "unshare-user", "cpu=0.6", NULL };
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CliTestRun) run = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  const MgProcessSeries *cpu;
+  int status = 0;
+  int metric;
+  double peak = 0;
+
+  g_assert_true (g_spawn_sync (f->dir, (char **) plain, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                               NULL, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  if (strstr (out, "unshare: ok\n") == NULL)
+    {
+      g_test_skip ("this machine does not let a user create a user namespace");
+      return;
+    }
+  profile = processes_test_profile (f, argv, &run);
+  g_assert_cmpstr (run->out, ==, out);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+  metric = mg_profile_find_metric (profile, "cpu_time_percentage");
+  g_assert_cmpint (metric, >=, 0);
+  cpu = mg_profile_get_process_series (profile, 0, (guint) metric);
+  /* 0.6 s of CPU (0.3 s after the unshare) at 10 ms: sampled on after
+   * the unshare, to its end. */
+  g_assert_cmpuint (cpu->n, >=, 30);
+  g_assert_cmpfloat (cpu->times[cpu->n - 1], >=, 0.55);
+  /* One thread of the program: never much above 100 %, the sampler's
+   * first thread's CPU time carried on by the second rather than read as
+   * the program's in one sample. */
+  for (guint i = 0; i < cpu->n; i++)
+    peak = MAX (peak, cpu->means[i]);
+  g_assert_cmpfloat (peak, <=, 115);
+}
+
+/* A program that closes every descriptor it did not open (close_range:
+ * daemons and sandboxes do) closes the node leader's lock too, and with
+ * it the flock: its child, which loads its plugins 0.2 s later, won the
+ * election as well, and the run had two leaders of one node (each
+ * sampling the onePerNode metrics). */
+static void
+test_leader_closed_lock (Fixture *f, gconstpointer data)
+{
+  g_autofree char *child = g_strdup_printf ("system=%s sleep=0.3", f->workload);
+  const char *argv[] = { f->workload, "close-fds", "sleep=0.1", child, NULL };
+  g_autoptr (MgProfile) profile = NULL;
+  guint leaders = 0;
+
+  profile = processes_test_profile (f, argv, NULL);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), >=, 2);
+  for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
+    leaders += mg_profile_get_process (profile, p)->node_leader;
+  g_assert_cmpuint (leaders, ==, 1);
+  g_assert_true (mg_profile_get_process (profile, 0)->node_leader);
+}
+
+/* The metrics of a program that closes every descriptor from 3 up and
+ * then runs threads: the plugins open their files again (and the perf
+ * counters of the new threads), each at the lowest free number of the
+ * sampler's band, so a number the I/O plugin still held named another
+ * file. It read that file without its keys and failed its 12 metrics
+ * ("cannot read /proc/self/io (errno 22)", 4 rounds, in 3 runs of 3)
+ * until a periodic check; it checks and reopens at once now. */
+static void
+test_closed_fds_metrics (Fixture *f, gconstpointer data)
+{
+  const char *argv[] = { f->workload, "close-fds", "threads=3:0.4", "work=0.2", NULL };
+  g_autoptr (MgProfile) profile = NULL;
+  const MgProcessSeries *written;
+  int metric;
+
+  profile = processes_test_profile (f, argv, NULL);
+  for (guint i = 0; i < mg_profile_get_n_metric_errors (profile); i++)
+    {
+      const MgMetricError *e = mg_profile_get_metric_error (profile, i);
+
+      if (strstr (e->message, "/proc/self/io") != NULL)
+        g_error ("%s: %s (%u times)", e->metric_id, e->message, e->count);
+    }
+  /* The work writes 4 KiB blocks: counted. */
+  metric = mg_profile_find_metric (profile, "wchar_total");
+  g_assert_cmpint (metric, >=, 0);
+  written = mg_profile_get_process_series (profile, 0, (guint) metric);
+  g_assert_cmpuint (written->n, >=, 10);
+  g_assert_cmpfloat (written->means[written->n - 1], >=, 4096);
+}
+
+/* A program that puts a pipe of its own at the numbers of the perf
+ * counters (dup2 closes them): a counter can only be read with read(2),
+ * which took 14 KB of the 64000 bytes the program wrote there and read
+ * back. Each read checks the counter's id first; the counters are opened
+ * again and count on. */
+static void
+test_pipe_over_perf (Fixture *f, gconstpointer data)
+{
+  const char *argv[] = { f->workload, "cpu=0.2", "pipe-over-perf", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autoptr (MgProfile) profile = processes_test_profile (f, argv, &run);
+  const MgProcessSeries *clock;
+  int counters = -1, metric;
+  long got = -1, written = -1;
+  const char *line = strstr (run->out, "perf counters ");
+  guint after = 0;
+
+  g_assert_nonnull (line);
+  g_assert_cmpint (sscanf (line, "perf counters %d, read back %ld of %ld", &counters, &got,
+                           &written),
+                   ==, 3);
+  if (counters == 0)
+    {
+      g_test_skip ("no perf counter could be opened here");
+      return;
+    }
+  g_assert_cmpint (written, ==, 64000);
+  g_assert_cmpint (got, ==, written);
+  /* The last 0.3 s of the 0.5 s of work are counted by new counters. */
+  metric = mg_profile_find_metric (profile, "org.metrograph.perf.task_clock");
+  g_assert_cmpint (metric, >=, 0);
+  clock = mg_profile_get_process_series (profile, 0, (guint) metric);
+  for (guint w = clock->n / 2; w < clock->n; w++)
+    if (!isnan (clock->means[w]) && clock->means[w] > 50)
+      after++;
+  g_assert_cmpuint (after, >=, 3);
+}
+
+/* A program that chroots into a root without /proc, then starts threads:
+ * the sampler's thread shares the process's root, so /proc/self/task was
+ * gone for it and the new threads got no timer (no stack sample of them
+ * in 4 runs of 4); it lists them in the folder it keeps open for the
+ * thread count. Their stacks are the leaf only ([unknown] above it): the
+ * new stacks' mappings cannot be read there. */
+static void
+test_chroot_threads (Fixture *f, gconstpointer data)
+{
+  g_autofree char *unshare = g_find_program_in_path ("unshare");
+  g_autofree char *root = g_build_filename (f->dir, "empty-root", NULL);
+  g_autofree char *chroot_arg = g_strconcat ("chroot=", root, NULL);
+  const char *argv[] = { unshare != NULL ? unshare : "unshare", "-U", "-r", f->workload,
+                         "cpu=0.1", chroot_arg, "threads=2:0.5", NULL };
+  const char *export_args[] = { "--export", "out.folded", "out.mgprof", NULL };
+  g_autofree char *folded_path = g_build_filename (f->dir, "out.folded", NULL);
+  g_autofree char *folded = NULL;
+  g_autoptr (CliTestRun) run = NULL, exported = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+  g_auto (GStrv) lines = NULL;
+  guint64 in_threads = 0;
+
+  if (unshare == NULL)
+    {
+      g_test_skip ("unshare (util-linux) is not installed");
+      return;
+    }
+  g_assert_cmpint (g_mkdir (root, 0700), ==, 0);
+  profile = processes_test_profile (f, argv, &run);
+  if (strstr (run->out, "chroot: ok\n") == NULL)
+    {
+      g_test_skip ("this machine does not let a user chroot in a user namespace");
+      return;
+    }
+  exported = cli_test_run (f->dir, export_args);
+  g_assert_cmpint (exported->status, ==, 0);
+  g_assert_true (g_file_get_contents (folded_path, &folded, NULL, NULL));
+  lines = g_strsplit (folded, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], "busy_thread") != NULL)
+      in_threads += g_ascii_strtoull (strrchr (lines[i], ' ') + 1, NULL, 10);
+  /* 2 x 0.5 s of CPU at 10 ms, on a loaded machine: well above 5. */
+  g_assert_cmpuint (in_threads, >=, 5);
+}
+
 #define add(path, fn) g_test_add (path, Fixture, NULL, cli_test_folder_setup, fn, cli_test_folder_teardown)
 
 int
@@ -363,10 +561,16 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   add ("/cli/processes/exec-env", test_exec_env);
   add ("/cli/processes/exec-shell", test_exec_shell);
+  add ("/cli/processes/exec-verbose-counts", test_exec_verbose_counts);
   add ("/cli/processes/helper-wrapper", test_helper_wrapper);
   add ("/cli/processes/helper-busy", test_helper_busy);
   add ("/cli/processes/helper-shim", test_helper_shim);
   add ("/cli/processes/helper-make", test_helper_make);
   add ("/cli/processes/helper-mpi", test_helper_mpi);
+  add ("/cli/processes/unshare-user", test_unshare_user);
+  add ("/cli/processes/leader-closed-lock", test_leader_closed_lock);
+  add ("/cli/processes/closed-fds-metrics", test_closed_fds_metrics);
+  add ("/cli/processes/chroot-threads", test_chroot_threads);
+  add ("/cli/processes/pipe-over-perf", test_pipe_over_perf);
   return g_test_run ();
 }

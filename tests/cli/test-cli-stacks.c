@@ -614,6 +614,29 @@ test_sigwait (Fixture *f, gconstpointer data)
   g_assert_null (strstr (run->err, "took the sampler's signal"));
 }
 
+/* A thread that blocks every signal after it got its timer (the usual
+ * start of a signal-handling loop): the timer's signal is left
+ * deliverable, so it never waits there for the thread's pselect with an
+ * empty mask (which returned EINTR with it at once, 20 times a second),
+ * its signalfd or its sigtimedwait on a full set (8 signals a second),
+ * and the thread is sampled on; its mask still says the signal is
+ * blocked, as it asked. */
+static void
+test_late_block (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "lateblock", "0.8", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  guint64 total;
+  guint n_lines;
+
+  profile_and_export (f, NULL, args, NULL, &run);
+  assert_status (run, 0);
+  g_autoptr (GHashTable) by_leaf = read_folded (folded, &total, &n_lines);
+  /* 0.8 s of CPU at 20 ms, 0.4 s of it blocked: more than the first half's. */
+  g_assert_cmpuint (total, >=, 25);
+}
+
 /* A table of one stack: the other stacks are counted as not stored, and
  * the export's count plus those is what was taken. */
 static void
@@ -1446,6 +1469,7 @@ main (int argc, char **argv)
   ADD ("/cli/stacks/exec-chain", test_exec_chain);
   ADD ("/cli/stacks/program-ignores", test_program_ignores);
   ADD ("/cli/stacks/sigwait", test_sigwait);
+  ADD ("/cli/stacks/late-block", test_late_block);
   ADD ("/cli/stacks/table-full", test_table_full);
   ADD ("/cli/stacks/range", test_range);
   ADD ("/cli/stacks/self-contained", test_self_contained);

@@ -2186,6 +2186,67 @@ test_recover_any_bytes (Fixture *f, gconstpointer data)
   g_assert_true (g_str_has_suffix (mg_profile_get_process (again, 0)->program, "/w\xe9"));
 }
 
+/* A program whose name holds a newline and a tab (Linux names are bytes):
+ * the summary names it on its one line, with the two as escapes, and the
+ * report's command line quotes them as $'...', where both were written
+ * as they are, breaking the summary line in two and the report's
+ * "Command" line (and its function rows named after the module). */
+static void
+test_profile_control_chars (Fixture *f, gconstpointer data)
+{
+  g_autofree char *program = in_dir (f, "w\nork\tload");
+  g_autofree char *report_path = in_dir (f, "r.txt"), *report = NULL, *binary = NULL;
+  gsize binary_len = 0;
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "--interval=10", "-o",
+                         "c.mgprof", "--report=r.txt", "./w\nork\tload", "cpu=0.1", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+
+  g_assert_true (g_file_get_contents (f->workload, &binary, &binary_len, NULL));
+  g_assert_true (g_file_set_contents (program, binary, binary_len, NULL));
+  g_assert_cmpint (g_chmod (program, 0755), ==, 0);
+  run = cli_test_run (f->dir, args);
+  assert_status (run, 0);
+  g_assert_nonnull (strstr (run->err, "metrograph: 1 process (w\\nork\\tload) on 1 node"));
+  g_assert_true (g_file_get_contents (report_path, &report, NULL, NULL));
+  g_assert_nonnull (strstr (report, "$'./w\\x0aork\\x09load' cpu=0.1\n"));
+  g_assert_null (strstr (report, "\nork"));
+}
+
+/* A program that sets a tight RLIMIT_SIGPENDING (16 more than the user's
+ * queued signals) counts its queued signals, and each POSIX timer holds
+ * one for its life: the sampler makes none then (the call stacks' per
+ * thread), ends the plugin guard's tick (made when the sampler's thread
+ * started, before main) at its next check, and the summary says why there
+ * are no stacks. The program had 3 timers of ours (and its sigqueue failed with
+ * EAGAIN after 1 where it queued 6 under a limit of 8). */
+static void
+test_profile_sigpending_room (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "q.mgprof",
+                         f->workload, "sigpending=16", "threads=2:0.6", "timers", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  const char *limit;
+
+  run = cli_test_run (f->dir, args);
+  assert_status (run, 0);
+  limit = strstr (run->out, "sigpending limit ");
+  if (limit == NULL || strstr (run->out, "timers unknown") != NULL)
+    {
+      g_test_skip ("no SigQ in /proc/self/status or no /proc/self/timers here");
+      return;
+    }
+  /* The user's queued signals count every process's timers (this
+   * machine's other runs'): only a limit below 256 is tight. */
+  if (atol (limit + strlen ("sigpending limit ")) >= 256)
+    {
+      g_test_skip ("the user has 240 signals queued or more: no tight limit to set");
+      return;
+    }
+  g_assert_nonnull (strstr (run->out, "timers 0\n"));
+  g_assert_nonnull (strstr (run->err, "metrograph: call stacks failed in 1 process: its timers "
+                                      "could not be made (a soft RLIMIT_SIGPENDING below 256"));
+}
+
 /* --recover --process-precision=single writes the same run with each
  * process's series at single precision: the summary says so, the file
  * records it, its JSON and CSV exports (the aggregates) are the same bytes
@@ -2826,6 +2887,8 @@ main (int argc, char **argv)
   add ("/cli/recover/merge-node", test_recover_merge_node);
   add ("/cli/recover/single-precision", test_recover_single_precision);
   add ("/cli/recover/any-bytes", test_recover_any_bytes);
+  add ("/cli/profile/control-chars", test_profile_control_chars);
+  add ("/cli/profile/sigpending-room", test_profile_sigpending_room);
   add ("/cli/export/json", test_export_json);
   add ("/cli/export/csv", test_export_csv);
   add ("/cli/export/errors", test_export_errors);

@@ -664,6 +664,46 @@ test_proc_files_not_kept (void)
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
   g_assert_true (WIFEXITED (status));
   g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+/* The number goes to another file of ours: a program that closes every
+ * descriptor mid-run (close_range) has the plugins reopen their files at
+ * the lowest free numbers of the band, so statm's number may come to hold
+ * another plugin's /proc/self/io (and meminfo's a statm). The plugin sees
+ * that the text is not its file's and reads its own at once: RSS read 0
+ * for 35 rounds in a row (until the periodic check), and the node metrics
+ * failed ("/proc/meminfo has no MemTotal") for 37. */
+static void
+test_kept_open_file_ours_taken (void)
+{
+  void *mem = plugins_test_load_plugin ("metrograph-memory");
+  g_assert_cmpint (plugins_test_init_plugin (mem, 1), ==, 0);
+  uint64_t slack = plugins_test_rss_counter_slack ();
+  uint64_t node = (uint64_t) sysconf (_SC_PHYS_PAGES) * (uint64_t) sysconf (_SC_PAGESIZE);
+  plugins_test_call_int (mem, "mg_memory_rss", 1);
+  g_assert_cmpuint (plugins_test_call_int (mem, "mg_memory_per_node", 3), ==, node);
+  g_autofree char *statm = g_strdup_printf ("/proc/%d/statm", (int) getpid ());
+  int statm_fd = kept_open_fd (statm);
+  int meminfo_fd = kept_open_fd ("/proc/meminfo");
+  g_assert_cmpint (statm_fd, >=, 512);
+  g_assert_cmpint (meminfo_fd, >=, 512);
+
+  int io = open ("/proc/self/io", O_RDONLY | O_CLOEXEC);
+  int other_statm = open ("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  g_assert_cmpint (dup2 (io, statm_fd), ==, statm_fd);
+  g_assert_cmpint (dup2 (other_statm, meminfo_fd), ==, meminfo_fd);
+  uint64_t rss = plugins_test_call_int (mem, "mg_memory_rss", 1);
+  uint64_t status = plugins_test_status_rss ();
+  g_assert_cmpuint (rss, <=, status + slack);
+  g_assert_cmpuint (status, <=, rss + slack);
+  /* The node figures are read again every 100 ms of round times: at
+   * least one of these reads the file, and none fails (g_error). */
+  for (int i = 0; i < 12; i++)
+    g_assert_cmpuint (plugins_test_call_int (mem, "mg_memory_per_node", 3), ==, node);
+  g_assert_cmpint (kept_open_fd (statm), !=, statm_fd);
+  g_assert_cmpint (kept_open_fd ("/proc/meminfo"), !=, meminfo_fd);
+  close (io);
+  close (other_statm);
+  close (statm_fd);
+  close (meminfo_fd);
 }
 
 static void
@@ -1903,6 +1943,7 @@ main (int argc, char **argv)
   g_test_add_func ("/metrics/memory/major-faults", test_major_faults);
   g_test_add_func ("/metrics/memory/kept-open-file-taken", test_kept_open_file_taken);
   g_test_add_func ("/metrics/memory/proc-files-not-kept", test_proc_files_not_kept);
+  g_test_add_func ("/metrics/memory/kept-open-file-ours-taken", test_kept_open_file_ours_taken);
   g_test_add_func ("/metrics/memory/node-refresh", test_node_memory_refresh);
   g_test_add_func ("/metrics/io/totals", test_io_totals);
   g_test_add_func ("/metrics/threads/count", test_threads);
