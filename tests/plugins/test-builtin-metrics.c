@@ -664,6 +664,8 @@ test_proc_files_not_kept (void)
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
   g_assert_true (WIFEXITED (status));
   g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+}
+
 /* The number goes to another file of ours: a program that closes every
  * descriptor mid-run (close_range) has the plugins reopen their files at
  * the lowest free numbers of the band, so statm's number may come to hold
