@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1349,6 +1350,37 @@ test_signals_stop_after (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (mg_profile_get_run_info (profile)->duration_s, <, 20);
 }
 
+/* The run folder's file system cannot take a record (the file size limit
+ * here, as a full disk would): the message names the sampler's reason and
+ * what to do, not a program that cleared LD_PRELOAD. */
+static void
+test_profile_record_not_made (Fixture *f, gconstpointer data)
+{
+  g_autofree char *output = in_dir (f, "unmade.mgprof");
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "unmade.mgprof",
+                         f->workload, "sleep=0.2", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  struct rlimit saved, limit;
+
+  /* 1 MiB: the plan and the owner file fit, a record of 4096 slots does
+   * not. */
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  limit = (struct rlimit) { 1 << 20, saved.rlim_max };
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  run = cli_test_run (f->dir, args);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+
+  assert_status (run, 5);
+  assert_one_error_line (run->err, "no samples were recorded, so no profile was written: the "
+                                   "sampler could not make the process's record (cannot "
+                                   "allocate record ");
+  assert_one_error_line (run->err, "bytes): File too large): the file size limit the program "
+                                   "runs with is smaller than a record; raise it (ulimit -f) or "
+                                   "lower --samples");
+  g_assert_null (strstr (run->err, "LD_PRELOAD"));
+  g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+}
+
 /* Stopped before its first sample (a 3 s interval): the reason is Stop
  * after, not a program that cannot be sampled, and nothing is left behind. */
 static void
@@ -2657,6 +2689,7 @@ main (int argc, char **argv)
   add ("/cli/profile/args-and-stdio", test_profile_args_and_stdio);
   add ("/cli/profile/environment", test_profile_environment);
   add ("/cli/profile/output-folder", test_profile_output_folder);
+  add ("/cli/profile/record-not-made", test_profile_record_not_made);
   add ("/cli/profile/unwritable-output", test_profile_unwritable_output);
   add ("/cli/profile/merge-fails", test_profile_merge_fails);
   add ("/cli/profile/output-folder-removed", test_profile_output_folder_removed);
