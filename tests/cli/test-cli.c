@@ -454,6 +454,42 @@ test_profile_unwritable_output (Fixture *f, gconstpointer data)
   g_assert_cmpuint (count_run_folders (f, &left), ==, 0);
 }
 
+/* -o with a name that is neither a folder nor FILE.mgprof (a new name,
+ * an existing file, a named pipe): the ending decides, and the message
+ * says so and gives the name to use, before the program starts. */
+static void
+test_profile_output_without_suffix (Fixture *f, gconstpointer data)
+{
+  g_autofree char *file = in_dir (f, "results");
+  g_autofree char *fifo = in_dir (f, "pipe");
+  const char *names[] = { "profile", "results", "pipe" };
+
+  g_assert_true (g_file_set_contents (file, "kept", -1, NULL));
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", names[i],
+                             f->workload, "work=0.2", NULL };
+      g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+      g_autofree char *expected = g_strdup_printf (
+        "-o %s: a profile file's name ends in .mgprof, and %s is no folder to save in "
+        "(checked before the program starts); give %s.mgprof, or a folder that exists",
+        names[i], names[i], names[i]);
+      g_autofree char *left = NULL;
+
+      assert_status (run, 2);
+      assert_one_error_line (run->err, expected);
+      g_assert_null (strstr (run->err, "is not a folder"));
+      g_assert_null (strstr (run->out, "arg: work=0.2"));
+      g_assert_cmpuint (count_run_folders (f, &left), ==, 0);
+    }
+  g_autofree char *text = NULL;
+
+  g_assert_true (g_file_test (fifo, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_get_contents (file, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "kept");
+}
+
 /* The output folder removed during the run: the save fails after it, the
  * records are kept, with the save's status, and --recover on the kept
  * folder writes the profile elsewhere. */
@@ -2690,6 +2726,7 @@ main (int argc, char **argv)
   add ("/cli/profile/environment", test_profile_environment);
   add ("/cli/profile/output-folder", test_profile_output_folder);
   add ("/cli/profile/record-not-made", test_profile_record_not_made);
+  add ("/cli/profile/output-without-suffix", test_profile_output_without_suffix);
   add ("/cli/profile/unwritable-output", test_profile_unwritable_output);
   add ("/cli/profile/merge-fails", test_profile_merge_fails);
   add ("/cli/profile/output-folder-removed", test_profile_output_folder_removed);
