@@ -1975,6 +1975,30 @@ test_recover_errors (Fixture *f, gconstpointer data)
   assert_one_error_line (run1->err, "is not a Metrograph run folder (no such folder)");
   assert_status (run2, 2);
   assert_one_error_line (run2->err, "is not a Metrograph run folder (no records folder)");
+
+  /* A run folder whose command file was lost: its records are named, and
+   * what to write where. */
+  {
+    g_autofree char *run = g_build_filename (f->runs, "metrograph-nocmd", NULL);
+    g_autofree char *records = g_build_filename (run, "records", NULL);
+    g_autofree char *plan = g_build_filename (run, "run.plan", NULL);
+    g_autofree char *expected = g_strdup_printf (
+      "%s holds the records of a run but not its command file %s/command (the metrograph "
+      "--profile line that repeats the run, from which --recover takes its program, options "
+      "and working folder); write that line there (cd FOLDER && metrograph --profile OPTIONS "
+      "PROGRAM ARGS) and run metrograph --recover %s again", run, run, run);
+    const char *no_command[] = { "--recover", run, NULL };
+    g_autoptr (CliTestRun) run3 = NULL;
+
+    g_assert_cmpint (g_mkdir_with_parents (records, 0700), ==, 0);
+    g_assert_true (g_file_set_contents (plan, "run_id\tlost-command\n", -1, NULL));
+    run3 = cli_test_run (f->dir, no_command);
+    assert_status (run3, 2);
+    assert_one_error_line (run3->err, expected);
+    g_assert_null (strstr (run3->err, "not a Metrograph run folder"));
+    g_assert_true (g_file_test (records, G_FILE_TEST_IS_DIR));
+    mg_test_remove_tree (run);
+  }
 }
 
 /* Files of a folder ending in suffix. */
