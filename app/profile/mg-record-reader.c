@@ -9,6 +9,8 @@
  * final merge reads every record whole once. Records are made at their full size
  * and never shrunk; the header is checked against the file's size before
  * any byte past it is touched. */
+/* SEEK_DATA */
+#define _GNU_SOURCE
 #include "mg-config.h"
 
 #include <errno.h>
@@ -247,10 +249,24 @@ read_once (int fd, const char *path, guint64 actual_size, guint first, gboolean 
   return g_steal_pointer (&r);
 }
 
-/* The call-stack section of a mapped record, checked in place (as
- * read_stacks checks its copy). */
+/* Whether the file has blocks at @at: a section the sampler never reserved
+ * is a hole, and reading a hole through a mapping allocates a page on
+ * tmpfs, which on a full one raises SIGBUS (the front end died merging a
+ * run whose run folder had filled). A file system without SEEK_DATA says
+ * data everywhere. */
 static gboolean
-map_stacks (MgRecordFile *r, const guchar *data, const char *path, GError **error)
+has_data_at (int fd, guint64 at)
+{
+  off_t found = lseek (fd, (off_t) at, SEEK_DATA);
+
+  return found < 0 ? errno != ENXIO : (guint64) found <= at;
+}
+
+/* The call-stack section of a mapped record, checked in place (as
+ * read_stacks checks its copy); a section never reserved (a hole) is one
+ * not laid out, as its zeros say. */
+static gboolean
+map_stacks (MgRecordFile *r, int fd, const guchar *data, const char *path, GError **error)
 {
   const MgRecordHeader *h = &r->header;
   guint64 at = mg_record_sections_offset (h);
@@ -261,6 +277,8 @@ map_stacks (MgRecordFile *r, const guchar *data, const char *path, GError **erro
     return TRUE;
   if (at >= size || size - at < sizeof (MgRecordStacks) || size - at > G_MAXSIZE / 2)
     return invalid (error, path, mg_record_problem_text (MG_RECORD_BAD_STACKS));
+  if (!has_data_at (fd, at))
+    return TRUE;
   s = (MgRecordStacks *) (data + at);
   if (s->max_stacks == 0)
     return TRUE;
@@ -342,7 +360,7 @@ read_mapped (int fd, const char *path, guint64 file_size, guint first, GError **
   r->header = *(const MgRecordHeader *) data;
   /* In the copying reader's order, for the same message on the same damage:
    * the header, the call stacks, then the tables and slots. */
-  if (!check_header (&r->header, size, path, error) || !map_stacks (r, data, path, error)
+  if (!check_header (&r->header, size, path, error) || !map_stacks (r, fd, data, path, error)
       || !problem_error (mg_record_view_open (&view, data, size), &r->header, size, path, error))
     return NULL;
   r->plugins = (MgRecordPlugin *) view.plugins;

@@ -6,10 +6,12 @@
 #include "mg-run-settings-line.h"
 
 #include <glib/gi18n.h>
+#include <errno.h>
 #include <math.h>
 
 #include "mg-install-paths.h"
 #include "profile/mg-merge.h"
+#include "profile/mg-record-folder.h"
 #include "profile/mg-stop-event.h"
 #include "mg-missing-ranks.h"
 #include "mg-output-name.h"
@@ -266,11 +268,64 @@ mg_run_assembly_choose_output (MgRunAssembly *self, MgProfile *profile)
                                 MAX (info->n_nodes, 1), self->n_threads, start);
 }
 
+typedef struct {
+  int code;
+  char *reason;
+} RecordFailure;
+
+static gboolean
+find_failure (const char *path, const MgRecordHeader *header, gpointer data)
+{
+  RecordFailure *failure = data;
+
+  if (header->n_samples > 0 || !(header->flags & MG_RECORD_FLAG_STOPPED)
+      || header->record_error_code == 0 || header->record_error[0] == '\0')
+    return TRUE;
+  failure->code = header->record_error_code;
+  failure->reason = g_strndup (header->record_error, sizeof header->record_error);
+  return FALSE;
+}
+
+/* Why the sampler could not make a process's record (the reason record it
+ * leaves: a full file system, the file size limit), as the clause of a
+ * run without samples; NULL when every record was made. */
+static char *
+record_not_made (MgRunAssembly *self)
+{
+  const char *record_dir = mg_launcher_get_record_dir (self->launcher);
+  RecordFailure failure = { 0 };
+  g_autofree char *reason = NULL;
+
+  if (record_dir == NULL)
+    return NULL;
+  mg_record_folder_foreach (record_dir, find_failure, &failure);
+  if (failure.reason == NULL)
+    return NULL;
+  reason = failure.reason;
+  if (failure.code == EFBIG)
+    return g_strdup_printf (_("the sampler could not make the process's record (%s): the "
+                              "file size limit the program runs with is smaller than a record; "
+                              "raise it (ulimit -f) or lower --samples"),
+                            reason);
+  if (failure.code == ENOSPC || failure.code == EDQUOT)
+    return g_strdup_printf (_("the sampler could not make the process's record (%s): the file "
+                              "system of the run folder %s is full; make room there or set "
+                              "METROGRAPH_TMPDIR to a folder on a file system with room"),
+                            reason, mg_launcher_get_run_dir (self->launcher));
+  return g_strdup_printf (_("the sampler could not make the process's record (%s); set "
+                            "METROGRAPH_TMPDIR to a folder where the program can write"),
+                          reason);
+}
+
 char *
 mg_run_assembly_explain_no_samples (MgRunAssembly *self)
 {
   const char *ranks = mg_run_settings_get_select_ranks (self->settings);
+  g_autofree char *unmade = record_not_made (self);
 
+  /* Before anything the program did: it had no record to be sampled in. */
+  if (unmade != NULL)
+    return g_steal_pointer (&unmade);
   if (ranks != NULL)
     return g_strdup_printf (_("no process of the selected ranks (--select-ranks=%s) was "
                               "sampled; check the ranks the run has"),

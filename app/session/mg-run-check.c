@@ -321,6 +321,15 @@ mg_run_parse_seconds (const char *text, double *value, char **message)
   return mg_run_parse_seconds_value (stripped, TRUE, value, message);
 }
 
+/* -o names a folder: "DIR/", or one that exists (from the working folder). */
+static gboolean
+is_folder_output (MgRunSettings *self)
+{
+  g_autofree char *folder = base_folder (self);
+
+  return mg_output_name_is_folder (mg_run_settings_get_output (self), folder);
+}
+
 gboolean
 mg_run_settings_check_output (MgRunSettings *self, GError **error)
 {
@@ -332,6 +341,16 @@ mg_run_settings_check_output (MgRunSettings *self, GError **error)
     {
       g_set_error (error, MG_RUN_CHECK_ERROR, MG_RUN_CHECK_ERROR_INVALID,
                    _("-o %s: there is no such folder (create it, or give a file name)"), output);
+      return FALSE;
+    }
+  /* A file name the rules read as a folder (no .mgprof) that is none:
+   * "is not a folder" would hide that the ending decides. */
+  if (output != NULL && !is_folder_output (self) && !g_str_has_suffix (output, MG_PROFILE_SUFFIX))
+    {
+      g_set_error (error, MG_RUN_CHECK_ERROR, MG_RUN_CHECK_ERROR_INVALID,
+                   _("-o %s: a profile file's name ends in %s, and %s is no folder to save in "
+                     "(checked before the program starts); give %s%s, or a folder that exists"),
+                   output, MG_PROFILE_SUFFIX, output, output, MG_PROFILE_SUFFIX);
       return FALSE;
     }
   problem = mg_run_settings_check_field (self, "output");

@@ -184,8 +184,9 @@ mg_run_folder_create (GError **error)
   return g_steal_pointer (&path);
 }
 
-void
-mg_run_folder_remove (const char *path)
+/* Deletes @path and everything in it. */
+static void
+remove_tree (const char *path)
 {
   g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
@@ -195,11 +196,44 @@ mg_run_folder_remove (const char *path)
       g_autofree char *child = g_build_filename (path, name, NULL);
 
       if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        mg_run_folder_remove (child);
+        remove_tree (child);
       else
         g_unlink (child);
     }
   g_rmdir (path);
+}
+
+static gboolean
+is_retired_name (const char *name)
+{
+  return g_str_has_prefix (name, NAME_PREFIX) && g_str_has_suffix (name, MG_RUN_FOLDER_RETIRED);
+}
+
+/* A run folder is renamed before its files go: one whose removal a kill
+ * cut short (its profile written, some records already deleted) is never
+ * offered for recovery, which would write a second, partial profile; the
+ * sweep finishes it. NULL when @path is no run folder or cannot be
+ * renamed. */
+static char *
+retire (const char *path)
+{
+  g_autofree char *name = g_path_get_basename (path);
+  g_autofree char *retired = NULL;
+
+  if (!g_str_has_prefix (name, NAME_PREFIX) || is_retired_name (name))
+    return NULL;
+  retired = g_strconcat (path, MG_RUN_FOLDER_RETIRED, NULL);
+  if (g_rename (path, retired) != 0)
+    return NULL;
+  return g_steal_pointer (&retired);
+}
+
+void
+mg_run_folder_remove (const char *path)
+{
+  g_autofree char *retired = retire (path);
+
+  remove_tree (retired != NULL ? retired : path);
   release_owner (path);
 }
 
@@ -392,7 +426,8 @@ mg_run_folder_has_samples (const char *path)
  * owner cannot be asked. */
 static void
 for_each_stale (void (*found) (const char *path, int pid, gpointer data),
-                void (*unsure) (const char *path, const char *why), gpointer data)
+                void (*unsure) (const char *path, const char *why),
+                void (*retired) (const char *path, gpointer data), gpointer data)
 {
   g_autofree char *parent = parent_folder ();
   g_autoptr (GDir) dir = g_dir_open (parent, 0, NULL);
@@ -411,6 +446,14 @@ for_each_stale (void (*found) (const char *path, int pid, gpointer data),
       path = g_build_filename (parent, name, NULL);
       if (!is_ours (path))
         continue;
+      /* Its profile was written; its front end (or a --recover, which
+       * holds no lock) died removing it. */
+      if (is_retired_name (name))
+        {
+          if (retired != NULL && mg_run_folder_owner_state (path, NULL) != MG_RUN_FOLDER_OWNER_LIVE)
+            retired (path, data);
+          continue;
+        }
       switch (mg_run_folder_owner_state (path, &why))
         {
         case MG_RUN_FOLDER_OWNER_DEAD:
@@ -445,7 +488,7 @@ mg_run_folder_find_recoverable (void)
 {
   GPtrArray *paths = g_ptr_array_new ();
 
-  for_each_stale (add_recoverable, NULL, paths);
+  for_each_stale (add_recoverable, NULL, NULL, paths);
   g_ptr_array_sort (paths, compare_paths);
   g_ptr_array_add (paths, NULL);
   return (GStrv) g_ptr_array_free (paths, FALSE);
@@ -470,6 +513,17 @@ sweep_one (const char *path, int pid, gpointer data)
 }
 
 static void
+finish_removal (const char *path, gpointer data)
+{
+  guint *n_removed = data;
+
+  remove_tree (path);
+  g_printerr (_("metrograph: removed %s, a run folder whose removal was cut short after its "
+                "profile was written\n"), path);
+  (*n_removed)++;
+}
+
+static void
 keep_unsure (const char *path, const char *why)
 {
   if (mg_run_folder_has_samples (path))
@@ -484,6 +538,6 @@ mg_run_folder_sweep (void)
 {
   guint n = 0;
 
-  for_each_stale (sweep_one, keep_unsure, &n);
+  for_each_stale (sweep_one, keep_unsure, finish_removal, &n);
   return n;
 }

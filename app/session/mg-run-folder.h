@@ -27,10 +27,15 @@ G_BEGIN_DECLS
  * which recovery reads (mg-run-recovery.h). */
 #define MG_RUN_FOLDER_PLAN "run.plan"
 #define MG_RUN_FOLDER_COMMAND "command"
+/* What a run folder's name gets while it is removed
+ * (metrograph-XXXXXX.removing): one left so by a kill is finished by the
+ * sweep and never recovered. */
+#define MG_RUN_FOLDER_RETIRED ".removing"
 
 /* A new run folder owned by this process. */
 char *mg_run_folder_create (GError **error);
-/* Removes @path and everything in it. */
+/* Removes @path and everything in it (a run folder is renamed first:
+ * MG_RUN_FOLDER_RETIRED). */
 void mg_run_folder_remove (const char *path);
 /* Keeps @path for good: it no longer has a front end. */
 void mg_run_folder_keep (const char *path);

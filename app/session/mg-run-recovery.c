@@ -103,8 +103,19 @@ read_folder (MgRunRecovery *self, GError **error)
                      "the profile itself"), self->run_dir, pid);
       return FALSE;
     }
+  /* A run folder (records, plan) that lost its command: "not a run
+   * folder" would hide that the records are there and what is missing. */
   if (!g_file_get_contents (command_path, &command, NULL, NULL))
-    return not_a_run (self->run_dir, _("no command file"), error);
+    {
+      g_set_error (error, MG_RUN_RECOVERY_ERROR, MG_RUN_RECOVERY_ERROR_NOT_A_RUN,
+                   _("%s holds the records of a run but not its command file %s (the "
+                     "metrograph --profile line that repeats the run, from which --recover "
+                     "takes its program, options and working folder); write that line there "
+                     "(cd FOLDER && metrograph --profile OPTIONS PROGRAM ARGS) and run "
+                     "metrograph --recover %s again"),
+                   self->run_dir, command_path, self->run_dir);
+      return FALSE;
+    }
   if (!mg_run_settings_set_from_command_line (self->settings, g_strstrip (command), NULL,
                                               &local_error))
     {

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <linux/perf_event.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -453,6 +454,42 @@ test_profile_unwritable_output (Fixture *f, gconstpointer data)
   assert_one_error_line (run->err, expected);
   g_assert_null (strstr (run->out, "arg: work=0.5"));
   g_assert_cmpuint (count_run_folders (f, &left), ==, 0);
+}
+
+/* -o with a name that is neither a folder nor FILE.mgprof (a new name,
+ * an existing file, a named pipe): the ending decides, and the message
+ * says so and gives the name to use, before the program starts. */
+static void
+test_profile_output_without_suffix (Fixture *f, gconstpointer data)
+{
+  g_autofree char *file = in_dir (f, "results");
+  g_autofree char *fifo = in_dir (f, "pipe");
+  const char *names[] = { "profile", "results", "pipe" };
+
+  g_assert_true (g_file_set_contents (file, "kept", -1, NULL));
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", names[i],
+                             f->workload, "work=0.2", NULL };
+      g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+      g_autofree char *expected = g_strdup_printf (
+        "-o %s: a profile file's name ends in .mgprof, and %s is no folder to save in "
+        "(checked before the program starts); give %s.mgprof, or a folder that exists",
+        names[i], names[i], names[i]);
+      g_autofree char *left = NULL;
+
+      assert_status (run, 2);
+      assert_one_error_line (run->err, expected);
+      g_assert_null (strstr (run->err, "is not a folder"));
+      g_assert_null (strstr (run->out, "arg: work=0.2"));
+      g_assert_cmpuint (count_run_folders (f, &left), ==, 0);
+    }
+  g_autofree char *text = NULL;
+
+  g_assert_true (g_file_test (fifo, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_get_contents (file, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "kept");
 }
 
 /* The output folder removed during the run: the save fails after it, the
@@ -1351,6 +1388,37 @@ test_signals_stop_after (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (mg_profile_get_run_info (profile)->duration_s, <, 20);
 }
 
+/* The run folder's file system cannot take a record (the file size limit
+ * here, as a full disk would): the message names the sampler's reason and
+ * what to do, not a program that cleared LD_PRELOAD. */
+static void
+test_profile_record_not_made (Fixture *f, gconstpointer data)
+{
+  g_autofree char *output = in_dir (f, "unmade.mgprof");
+  const char *args[] = { "--profile", "--metrics-path", f->examples, "-o", "unmade.mgprof",
+                         f->workload, "sleep=0.2", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  struct rlimit saved, limit;
+
+  /* 1 MiB: the plan and the owner file fit, a record of 4096 slots does
+   * not. */
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  limit = (struct rlimit) { 1 << 20, saved.rlim_max };
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  run = cli_test_run (f->dir, args);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+
+  assert_status (run, 5);
+  assert_one_error_line (run->err, "no samples were recorded, so no profile was written: the "
+                                   "sampler could not make the process's record (cannot "
+                                   "allocate record ");
+  assert_one_error_line (run->err, "bytes): File too large): the file size limit the program "
+                                   "runs with is smaller than a record; raise it (ulimit -f) or "
+                                   "lower --samples");
+  g_assert_null (strstr (run->err, "LD_PRELOAD"));
+  g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+}
+
 /* Stopped before its first sample (a 3 s interval): the reason is Stop
  * after, not a program that cannot be sampled, and nothing is left behind. */
 static void
@@ -2031,6 +2099,30 @@ test_recover_errors (Fixture *f, gconstpointer data)
   assert_one_error_line (run1->err, "is not a Metrograph run folder (no such folder)");
   assert_status (run2, 2);
   assert_one_error_line (run2->err, "is not a Metrograph run folder (no records folder)");
+
+  /* A run folder whose command file was lost: its records are named, and
+   * what to write where. */
+  {
+    g_autofree char *run = g_build_filename (f->runs, "metrograph-nocmd", NULL);
+    g_autofree char *records = g_build_filename (run, "records", NULL);
+    g_autofree char *plan = g_build_filename (run, "run.plan", NULL);
+    g_autofree char *expected = g_strdup_printf (
+      "%s holds the records of a run but not its command file %s/command (the metrograph "
+      "--profile line that repeats the run, from which --recover takes its program, options "
+      "and working folder); write that line there (cd FOLDER && metrograph --profile OPTIONS "
+      "PROGRAM ARGS) and run metrograph --recover %s again", run, run, run);
+    const char *no_command[] = { "--recover", run, NULL };
+    g_autoptr (CliTestRun) run3 = NULL;
+
+    g_assert_cmpint (g_mkdir_with_parents (records, 0700), ==, 0);
+    g_assert_true (g_file_set_contents (plan, "run_id\tlost-command\n", -1, NULL));
+    run3 = cli_test_run (f->dir, no_command);
+    assert_status (run3, 2);
+    assert_one_error_line (run3->err, expected);
+    g_assert_null (strstr (run3->err, "not a Metrograph run folder"));
+    g_assert_true (g_file_test (records, G_FILE_TEST_IS_DIR));
+    mg_test_remove_tree (run);
+  }
 }
 
 /* Files of a folder ending in suffix. */
@@ -2842,6 +2934,8 @@ main (int argc, char **argv)
   add ("/cli/profile/args-and-stdio", test_profile_args_and_stdio);
   add ("/cli/profile/environment", test_profile_environment);
   add ("/cli/profile/output-folder", test_profile_output_folder);
+  add ("/cli/profile/record-not-made", test_profile_record_not_made);
+  add ("/cli/profile/output-without-suffix", test_profile_output_without_suffix);
   add ("/cli/profile/unwritable-output", test_profile_unwritable_output);
   add ("/cli/profile/merge-fails", test_profile_merge_fails);
   add ("/cli/profile/output-folder-removed", test_profile_output_folder_removed);

@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Reading sampler records, valid and damaged. */
+/* unshare */
+#define _GNU_SOURCE
 #include "mg-config.h"
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <math.h>
 #include <string.h>
@@ -323,6 +330,101 @@ test_reader_mapped (void)
   }
 }
 
+/* In a user and mount namespace of its own, a tmpfs of @size bytes on
+ * @dir; FALSE where this system allows neither. */
+static gboolean
+mount_small_tmpfs (const char *dir, guint size)
+{
+  g_autofree char *uid_map = g_strdup_printf ("0 %u 1", (guint) getuid ());
+  g_autofree char *gid_map = g_strdup_printf ("0 %u 1", (guint) getgid ());
+  g_autofree char *options = g_strdup_printf ("size=%u", size);
+
+  /* Root needs no user namespace (and a container may refuse one). */
+  if (unshare (CLONE_NEWNS) != 0)
+    {
+      if (unshare (CLONE_NEWUSER | CLONE_NEWNS) != 0)
+        return FALSE;
+      if (!g_file_set_contents ("/proc/self/setgroups", "deny", -1, NULL)
+          || !g_file_set_contents ("/proc/self/uid_map", uid_map, -1, NULL)
+          || !g_file_set_contents ("/proc/self/gid_map", gid_map, -1, NULL))
+        return FALSE;
+    }
+  /* Nothing mounted here reaches the test's own namespace. */
+  if (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+    return FALSE;
+  return mount ("none", dir, "tmpfs", 0, options) == 0;
+}
+
+/* An ended record whose call-stack section was never reserved (a hole, as
+ * the sampler leaves it until a stack is taken), on a tmpfs that has
+ * filled: reading a hole through a mapping would allocate a page there,
+ * and the front end died of SIGBUS merging such a run. Its sampled slots
+ * are read, and it has no call stacks. */
+static void
+test_reader_hole_on_full_disk (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "full", NULL);
+  int status;
+  pid_t pid;
+
+  g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      g_autoptr (RecordFixture) r = record_fixture_new_with_stacks (1, 2, 16384, 8);
+      MgRecordHeader *h = record_fixture_header (r);
+      g_autofree char *path = g_build_filename (dir, "ended.mgrec", NULL);
+      g_autofree char *filler = g_build_filename (dir, "filler", NULL);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (MgRecordFile) rec = NULL;
+      double v[2] = { 1.0, 2.0 };
+      gsize written = 64 * 1024;
+      char page[4096] = { 0 };
+      int fd;
+
+      if (!mount_small_tmpfs (dir, 256 * 1024))
+        _exit (77);
+      g_strlcpy (h->run_id, "run-1", sizeof h->run_id);
+      h->start_mono_ns = 1000;
+      record_fixture_add_sample (r, 1000, 2000, v);
+      record_fixture_add_sample (r, 2000, 3000, v);
+      h->state = MG_RECORD_STATE_EXITED;
+      g_assert_cmpuint (h->file_size, >, 256 * 1024);
+      g_assert_cmpuint (mg_record_sections_offset (h), >, written);
+      /* Header, tables and the sampled slots on disk; the rest a hole. */
+      fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+      g_assert_cmpint (fd, >=, 0);
+      g_assert_cmpint (write (fd, r->data, written), ==, (gssize) written);
+      g_assert_cmpint (ftruncate (fd, (off_t) h->file_size), ==, 0);
+      close (fd);
+      fd = open (filler, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+      g_assert_cmpint (fd, >=, 0);
+      while (write (fd, page, sizeof page) == sizeof page)
+        ;
+      close (fd);
+      rec = mg_record_file_read (path, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (rec->mapped);
+      g_assert_cmpuint (rec->n_samples, ==, 2);
+      g_assert_null (rec->stacks);
+      g_assert_cmpint (mg_record_file_get_sample (rec, 1)->t_end_ns, ==, 3000);
+      _exit (0);
+    }
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_rmdir (dir);
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 77)
+    {
+      g_test_skip ("no user namespace to mount a small tmpfs in");
+      return;
+    }
+  if (WIFSIGNALED (status))
+    g_error ("reading the record was killed by signal %d (%s)", WTERMSIG (status),
+             g_strsignal (WTERMSIG (status)));
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+}
+
 static void no_damage (RecordFixture *r) { (void) r; }
 static void bad_sample_times (RecordFixture *r) { record_fixture_sample (r, 1)->t_end_ns = 10; }
 static void bad_stacks (RecordFixture *r) { record_fixture_stacks (r)->n_stacks = 1u << 30; }
@@ -377,6 +479,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/record/live-busy", test_reader_live_busy);
   g_test_add_func ("/profile/record/mapped", test_reader_mapped);
   g_test_add_func ("/profile/record/mapped-damaged", test_reader_mapped_damaged);
+  g_test_add_func ("/profile/record/hole-on-full-disk", test_reader_hole_on_full_disk);
   rc = g_test_run ();
   {
     g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);

@@ -8,9 +8,12 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "format/mg-record-format.h"
+#include "record-fixture.h"
 #include "session/mg-run-folder.h"
 
 typedef struct {
@@ -332,6 +335,126 @@ test_sweep (Fixture *f, gconstpointer data)
   g_assert_cmpuint (mg_run_folder_sweep (), ==, 0);
 }
 
+/* The first name g_dir_read_name gives in @folder: the first file a
+ * removal deletes there. */
+static char *
+first_entry (const char *folder)
+{
+  g_autoptr (GDir) dir = g_dir_open (folder, 0, NULL);
+
+  g_assert_nonnull (dir);
+  return g_build_filename (folder, g_dir_read_name (dir), NULL);
+}
+
+/* A front end that removes its run folder of @n_records records with
+ * samples, SIGKILLed as soon as the removal is under way (the folder is
+ * gone from its name, or the first record is). FALSE when the removal
+ * ended before the kill. */
+static gboolean
+kill_during_removal (guint n_records)
+{
+  int to_child[2], from_child[2];
+  char folder[4096] = "", go = 'g';
+  g_autofree char *records = NULL, *first = NULL, *owner = NULL;
+  pid_t pid;
+  int status;
+  ssize_t n;
+
+  g_assert_cmpint (pipe (to_child), ==, 0);
+  g_assert_cmpint (pipe (from_child), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      g_autofree char *path = mg_run_folder_create (NULL);
+      g_autofree char *dir = g_build_filename (path, MG_RUN_FOLDER_RECORDS, NULL);
+      g_autofree char *record = g_build_filename (dir, "host.1.1" MG_RECORD_SUFFIX, NULL);
+      g_autoptr (RecordFixture) fixture = record_fixture_new (0, 0, 16);
+
+      record_fixture_add_sample (fixture, 0, 20000000, NULL);
+      g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
+      record_fixture_write (fixture, record);
+      for (guint i = 1; i < n_records; i++)
+        {
+          g_autofree char *name = g_strdup_printf ("host.1.%u" MG_RECORD_SUFFIX, i + 1);
+          g_autofree char *link_path = g_build_filename (dir, name, NULL);
+
+          g_assert_cmpint (link (record, link_path), ==, 0);
+        }
+      g_assert_cmpint (write (from_child[1], path, strlen (path) + 1), >, 0);
+      g_assert_cmpint (read (to_child[0], &go, 1), ==, 1);
+      mg_run_folder_remove (path);
+      _exit (0);
+    }
+  n = read (from_child[0], folder, sizeof folder - 1);
+  g_assert_cmpint (n, >, 0);
+  records = g_build_filename (folder, MG_RUN_FOLDER_RECORDS, NULL);
+  owner = g_build_filename (folder, MG_RUN_FOLDER_OWNER, NULL);
+  first = first_entry (records);
+  g_assert_cmpint (write (to_child[1], &go, 1), ==, 1);
+  while (g_file_test (folder, G_FILE_TEST_EXISTS) && g_file_test (first, G_FILE_TEST_EXISTS)
+         && g_file_test (owner, G_FILE_TEST_EXISTS))
+    ;
+  kill (pid, SIGKILL);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  close (to_child[0]);
+  close (to_child[1]);
+  close (from_child[0]);
+  close (from_child[1]);
+  return WIFSIGNALED (status);
+}
+
+/* mg_run_folder_sweep (), with what it wrote on stderr in *@said. */
+static guint
+sweep_saying (char **said)
+{
+  g_autofree char *path = NULL;
+  int saved = dup (STDERR_FILENO);
+  int fd = g_file_open_tmp ("mg-sweep-stderr-XXXXXX", &path, NULL);
+  guint n;
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (dup2 (fd, STDERR_FILENO), ==, STDERR_FILENO);
+  n = mg_run_folder_sweep ();
+  g_assert_cmpint (dup2 (saved, STDERR_FILENO), ==, STDERR_FILENO);
+  close (saved);
+  close (fd);
+  g_assert_true (g_file_get_contents (path, said, NULL, NULL));
+  g_unlink (path);
+  return n;
+}
+
+/* A front end killed while it removes its run folder, after the profile
+ * was written: the half-removed folder is not a run whose profile is
+ * missing (a recovery would write a second, partial one); the next sweep
+ * finishes it, with a line that says so. */
+static void
+test_removal_cut_short (Fixture *f, gconstpointer data)
+{
+  g_auto (GStrv) recoverable = NULL;
+  g_autoptr (GDir) dir = NULL;
+  g_autofree char *said = NULL;
+  gboolean cut = FALSE;
+
+  for (guint n = 2000; n <= 32000 && !cut; n *= 2)
+    cut = kill_during_removal (n);
+  if (!cut)
+    {
+      g_test_skip ("the removal always ended before the kill");
+      return;
+    }
+  recoverable = mg_run_folder_find_recoverable ();
+  g_assert_cmpstrv (recoverable, ((const char *const[]) { NULL }));
+  g_assert_cmpuint (sweep_saying (&said), ==, 1);
+  g_assert_true (g_pattern_match_simple ("metrograph: removed */metrograph-??????.removing, a run "
+                                         "folder whose removal was cut short after its profile "
+                                         "was written\n", said));
+  dir = g_dir_open (f->parent, 0, NULL);
+  g_assert_nonnull (dir);
+  g_assert_null (g_dir_read_name (dir));
+  g_assert_cmpuint (mg_run_folder_sweep (), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -342,6 +465,8 @@ main (int argc, char **argv)
               fixture_teardown);
   g_test_add ("/session/run-folder/sweep", Fixture, NULL, fixture_setup, test_sweep,
               fixture_teardown);
+  g_test_add ("/session/run-folder/removal-cut-short", Fixture, NULL, fixture_setup,
+              test_removal_cut_short, fixture_teardown);
   g_test_add ("/session/run-folder/owner-unknown", Fixture, NULL, fixture_setup,
               test_owner_unknown, fixture_teardown);
   g_test_add ("/session/run-folder/other-pid-namespace", Fixture, NULL, fixture_setup,

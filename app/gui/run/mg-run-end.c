@@ -154,6 +154,19 @@ mg_run_end_quit (GtkApplication *app)
 }
 
 void
+mg_run_end_stop_and_quit (GApplication *app)
+{
+  g_autoptr (GPtrArray) busy = mg_run_keeper_dup_busy (app);
+
+  if (busy->len == 0)
+    {
+      g_application_quit (app);
+      return;
+    }
+  end_sessions (busy, MG_RUN_END_STOP_AND_SAVE, G_CALLBACK (quit_now), app);
+}
+
+void
 mg_run_end_close_window (GtkWindow *window, MgRunSession *session)
 {
   g_autoptr (GPtrArray) sessions = g_ptr_array_new_with_free_func (g_object_unref);

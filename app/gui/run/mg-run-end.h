@@ -21,6 +21,11 @@ typedef enum {
 
 /* app.quit: quits at once when no run is going, else asks. */
 void mg_run_end_quit (GtkApplication *app);
+/* A quit signal (SIGTERM, SIGINT, SIGHUP): stops every run, as "Stop and
+ * Keep Profile" does, and quits once their profiles are written (at once
+ * when none is going), without asking: the records of a run are never
+ * thrown away because its window's terminal closed. */
+void mg_run_end_stop_and_quit (GApplication *app);
 /* A window's close-request while session runs in it: asks, then destroys
  * the window once the run has ended (unless kept running). */
 void mg_run_end_close_window (GtkWindow *window, MgRunSession *session);

@@ -3,22 +3,46 @@
 
 #include "mg-run-keeper.h"
 
+#include "mg-run-end.h"
+
 #include <glib-unix.h>
+#include <glib/gi18n.h>
 #include <signal.h>
 
 #define KEEPER_KEY "mg-run-keeper"
 #define SIGNALS_KEY "mg-run-keeper-signals"
 
+#define SIGNALLED_KEY "mg-run-keeper-signalled"
+
+/* The first signal stops the runs and quits once their profiles are
+ * written, as the command line writes its profile after a forwarded
+ * signal; the next quits at once (the shutdown kills what is left and
+ * removes its records). */
 static gboolean
 on_quit_signal (gpointer app)
 {
-  g_application_quit (app);
+  g_autoptr (GPtrArray) busy = mg_run_keeper_dup_busy (app);
+
+  if (g_object_get_data (G_OBJECT (app), SIGNALLED_KEY) != NULL || busy->len == 0)
+    {
+      g_application_quit (app);
+      return G_SOURCE_CONTINUE;
+    }
+  g_object_set_data (G_OBJECT (app), SIGNALLED_KEY, GINT_TO_POINTER (TRUE));
+  g_printerr (g_dngettext (GETTEXT_PACKAGE,
+                           "metrograph: stopping the program being profiled and writing its "
+                           "profile, then quitting; a second signal quits at once and "
+                           "discards what was recorded\n",
+                           "metrograph: stopping the programs being profiled and writing their "
+                           "profiles, then quitting; a second signal quits at once and "
+                           "discards what was recorded\n",
+                           busy->len));
+  mg_run_end_stop_and_quit (app);
   return G_SOURCE_CONTINUE;
 }
 
-/* SIGTERM, SIGINT and SIGHUP quit the application as app.quit's last step
- * does (its shutdown kills the runs and removes their folders) instead of
- * ending it where it stands. Once per application. */
+/* SIGTERM, SIGINT and SIGHUP end the application through its main loop
+ * (on_quit_signal) instead of where it stands. Once per application. */
 static void
 quit_on_signals (GApplication *app)
 {

@@ -2319,6 +2319,7 @@ typedef enum {
   QUIT_BYPASS,
   QUIT_AFTER_RUN,              /* Ctrl+Q once the run has finished */
   QUIT_SIGTERM,                /* the application gets SIGTERM mid-run */
+  QUIT_SIGTERM_TWICE,          /* and again while the first stops the run */
 } QuitHow;
 
 typedef struct {
@@ -2327,6 +2328,17 @@ typedef struct {
   MgRunSession *session;
   Live live;                   /* watched until the session ends */
 } QuitRun;
+
+/* Once the first SIGTERM has stopped the run (its profile not yet
+ * written), the second. */
+static gboolean
+sigterm_again (gpointer session)
+{
+  if (!mg_run_session_get_stopped (session))
+    return G_SOURCE_CONTINUE;
+  kill (getpid (), SIGTERM);
+  return G_SOURCE_REMOVE;
+}
 
 /* In the application's own main loop: start a run, then quit mid-run. */
 static gboolean
@@ -2348,6 +2360,12 @@ quit_mid_run (gpointer user_data)
     g_application_quit (G_APPLICATION (app));
   else if (run->how == QUIT_SIGTERM)
     kill (getpid (), SIGTERM);
+  else if (run->how == QUIT_SIGTERM_TWICE)
+    {
+      kill (getpid (), SIGTERM);
+      /* Handled apart: signals that come before one dispatch are one. */
+      g_timeout_add (1, sigterm_again, run->session);
+    }
   else if (run->how == QUIT_AFTER_RUN)
     {
       g_auto (GStrv) accels = gtk_application_get_accels_for_action (app, "app.quit");
@@ -2383,9 +2401,12 @@ quit_in_subprocess (QuitHow how)
   g_signal_connect (app, "activate", G_CALLBACK (on_quit_test_activate), &run);
   g_assert_cmpint (g_application_run (G_APPLICATION (app), 0, NULL), ==, 0);
   g_assert_nonnull (run.session);
-  if (how == QUIT_STOP || how == QUIT_AFTER_RUN)
+  if (how == QUIT_STOP || how == QUIT_AFTER_RUN || how == QUIT_SIGTERM)
     {
-      /* It quit after the profile was written. */
+      /* It quit after the profile was written: a signal stops the run as
+       * Stop does (the command line writes its profile after one too). */
+      if (how == QUIT_SIGTERM)
+        g_assert_true (mg_run_session_get_stopped (run.session));
       g_assert_cmpint (mg_run_session_get_state (run.session), ==, MG_RUN_STATE_DONE);
       saved = g_strdup (mg_run_session_get_output_path (run.session));
       g_assert_true (g_file_test (saved, G_FILE_TEST_IS_REGULAR));
@@ -2393,6 +2414,8 @@ quit_in_subprocess (QuitHow how)
     }
   else if (how == QUIT_DISCARD)
     g_assert_cmpint (mg_run_session_get_state (run.session), ==, MG_RUN_STATE_CANCELLED);
+  else if (how == QUIT_SIGTERM_TWICE)
+    g_assert_cmpint (mg_run_session_get_state (run.session), !=, MG_RUN_STATE_DONE);
   g_clear_object (&run.session);
   live_clear (&run.live);
   g_free (run.dir);
@@ -2400,7 +2423,8 @@ quit_in_subprocess (QuitHow how)
 
 /* Quitting the application mid-run never leaves the program running:
  * asked (discard, or stop and keep the profile) or not (g_application_quit
- * straight away, the last resort in shutdown; SIGTERM). Nor does any way
+ * straight away, the last resort in shutdown; SIGTERM, which stops it and
+ * keeps the profile, twice: discarded). Nor does any way
  * out leave the run folder, Ctrl+Q after a finished run included: the
  * child's METROGRAPH_TMPDIR is empty afterwards. */
 static void
@@ -2504,6 +2528,8 @@ main (int argc, char **argv)
   g_test_add_data_func ("/gui-run/end/quit-after-run", GINT_TO_POINTER (QUIT_AFTER_RUN),
                         test_quit_mid_run);
   g_test_add_data_func ("/gui-run/end/sigterm", GINT_TO_POINTER (QUIT_SIGTERM), test_quit_mid_run);
+  g_test_add_data_func ("/gui-run/end/sigterm-twice", GINT_TO_POINTER (QUIT_SIGTERM_TWICE),
+                        test_quit_mid_run);
   status = g_test_run ();
   g_object_unref (app);
   mg_test_remove_tree (home);
