@@ -40,7 +40,7 @@ static metrograph_get_safe_io_counts_fn get_safe_counts;
  * process that initialised the plugin): what is left of them afterwards is
  * this process's own. */
 static struct metrograph_safe_io_counts safe_at_fork;
-static unsigned io_generation;     /* mg_fork_generation of base, cur, prev */
+static unsigned io_generation;     /* mg_forks_seen () at base, cur, prev */
 static uint64_t base[N_COUNTERS];  /* at sampling start: totals count from 0 */
 static uint64_t cur[N_COUNTERS];
 static uint64_t prev[N_COUNTERS];  /* per rate getter */
@@ -109,7 +109,7 @@ take_baseline (void)
     return -1;
   for (int i = 0; i < N_COUNTERS; i++)
     cur[i] = prev[i] = base[i];
-  io_generation = mg_fork_generation;
+  io_generation = mg_forks_seen ();
   return 0;
 }
 
@@ -154,13 +154,13 @@ allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
 static int
 refresh (metric_id_t id, const struct timespec *now)
 {
-  if (io_generation != mg_fork_generation)
+  if (io_generation != mg_forks_seen ())
     {
       /* A forked child: its own I/O, from 0 at the fork (the sampler's
        * first sample window in the child starts there too). */
       for (int i = 0; i < N_COUNTERS; i++)
         base[i] = cur[i] = prev[i] = 0;
-      io_generation = mg_fork_generation;
+      io_generation = mg_forks_seen ();
       mg_proc_cache_invalidate (&io_file);
     }
   if (mg_proc_cache_is_current (&io_file, now))

@@ -32,6 +32,10 @@ typedef struct {
   bool leader_only;   /* every metric of it is onePerNode */
   bool initialised;   /* init returned 0 and cleanup is owed */
   bool failed_in_init;/* a plugin error was set during its init */
+  /* Its library says an exec releases all it holds
+   * (METROGRAPH_PLUGIN_EXEC_RELEASES_ALL): a fork child that execs before
+   * its first round calls neither its stop nor its cleanup. */
+  bool exec_releases_all;
   /* Its state and error code in a fork child's parent record at the fork
    * (the record laid out later takes these: mg_sampler_ensure_record). */
   uint32_t fork_state;
@@ -117,6 +121,14 @@ typedef struct {
   bool round_late;    /* a getter of this round was abandoned at the bound */
   bool main_exited;   /* the main thread called pthread_exit: the thread
                          watches for the program's last thread to end */
+
+  /* The fork children's count (metrograph_get_fork_generation), written
+   * by the atfork child handler with the rest of this struct. */
+  unsigned fork_generation;
+  /* A fork child's exec before its first round left its inherited plugins
+   * uncalled (mg-sampler.c, exec_leaves_plugins): a failed exec ends them
+   * then, before the plugins are loaded again. */
+  bool plugins_left_at_exec;
 
   bool stats;
   uint64_t rounds;

@@ -553,6 +553,7 @@ static void
 atfork_child (void)
 {
   MgSampler *s = &mg_sampler;
+  s->fork_generation++;
   mg_stacks_forget_threads ();
   if (!s->sampling || s->finished || s->sampling_ended)
     {
@@ -679,6 +680,28 @@ plugins_to_call (const MgSampler *s)
   return false;
 }
 
+/* A fork child that execs before its first round (a shell's command):
+ * its record was never laid out, and nothing of it is written out. When
+ * each of the plugins it inherited says that an exec releases all it
+ * holds (the built-in ones), none of their functions is called: their
+ * stop and cleanup would only close close-on-exec descriptors and reset
+ * memory that the exec drops, and cost the child the pages of their code
+ * and data, a copy of the plugin table and the watch's timer (about 20
+ * page faults and 5 system calls; docs/sampler.md, "Cost"). */
+static bool
+exec_leaves_plugins (const MgSampler *s)
+{
+  if (!s->fork_child || s->rounds != 0 || !s->record_pending || s->plugins_pending)
+    return false;
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    if (s->plan.sources[i].scorep_name
+        || (s->plugins[i].initialised && !s->plugins[i].exec_releases_all))
+      return false;
+  return true;
+}
+
+static void end_stopped_plugins (MgSampler *s, bool stopped, bool final_round);
+
 /* end_plugins ran for this record (reset by mg_sampler_restart), and its
  * result. */
 static int plugins_ended;
@@ -692,6 +715,22 @@ end_plugins (MgSampler *s, bool final_round, bool ending_now)
   if (__atomic_exchange_n (&plugins_ended, 1, __ATOMIC_ACQ_REL))
     return plugins_stopped;
   bool stopped = plugins_stopped = stop_thread (s, ending_now);
+  if (stopped && !final_round && exec_leaves_plugins (s))
+    {
+      /* No stub either: finish finds no header and writes nothing. */
+      s->plugins_left_at_exec = true;
+      mg_stacks_stop (s);
+      return true;
+    }
+  end_stopped_plugins (s, stopped, final_round);
+  return stopped;
+}
+
+/* After stop_thread (stopped: the thread let go; otherwise it is stuck in
+ * a getter): the record's last slot, the plugins' stop and cleanup. */
+static void
+end_stopped_plugins (MgSampler *s, bool stopped, bool final_round)
+{
   /* Ending before its record was laid out (a fork child before its
    * first round, an exec'd image before its thread's first wake-up): an
    * exit writes it at the end, composed (it holds its life only); an exec
@@ -753,7 +792,6 @@ end_plugins (MgSampler *s, bool final_round, bool ending_now)
           && s->rec.header)
         mg_sampling_life_slot (s);
     }
-  return stopped;
 }
 
 void
@@ -832,6 +870,12 @@ mg_sampler_restart (void)
       pthread_mutex_unlock (&s->lock);
       pthread_join (s->thread, NULL);
       s->thread_started = false;
+    }
+  /* What the exec would have done to them before it failed, then. */
+  if (s->plugins_left_at_exec)
+    {
+      s->plugins_left_at_exec = false;
+      end_stopped_plugins (s, true, false);
     }
   free_stub (s);
   mg_record_forget (&s->rec);

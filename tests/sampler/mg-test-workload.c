@@ -176,6 +176,24 @@ main (int argc, char **argv)
       printf ("forked twice\n");
       return status;
     }
+  if (strcmp (argv[1], "forkexec") == 0)
+    {
+      /* A fork child that execs at once (a shell's command), forked 400 ms
+       * in, once the parent's thread has loaded the plugins (a quarter
+       * interval in, at 1 s); the exec'd image lives MS. */
+      sleep_ms (400);
+      fflush (stdout);
+      pid_t child = fork ();
+      if (child == 0)
+        {
+          execl ("/proc/self/exe", argv[0], "run", argv[2], "0", (char *) NULL);
+          _exit (127);
+        }
+      int st;
+      waitpid (child, &st, 0);
+      printf ("child %d %d\n", (int) child, WEXITSTATUS (st));
+      return 0;
+    }
   if (strcmp (argv[1], "forkbadexec") == 0)
     {
       /* A fork child whose exec fails 20 ms in (its sampler thread asleep

@@ -320,6 +320,23 @@ log_tags (Fixture *f)
   return g_string_free (out, FALSE);
 }
 
+/* The tags of the calls logged by process pid, in order. */
+static char *
+log_tags_of (Fixture *f, int pid)
+{
+  g_autofree char *text = NULL;
+  g_file_get_contents (f->log, &text, NULL, NULL);
+  GString *out = g_string_new (NULL);
+  g_auto(GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
+  for (char **l = lines; *l; l++)
+    {
+      g_auto(GStrv) w = g_strsplit (*l, " ", 4);
+      if (g_strv_length (w) == 4 && atoi (w[3]) == pid && strcmp (w[0], "COUNT") != 0)
+        g_string_append_printf (out, "%s%s", out->len ? " " : "", w[0]);
+    }
+  return g_string_free (out, FALSE);
+}
+
 #define METRIC(i, id, getter, type, units, divide, node, backfill, custom)              \
   "metric\t" #i "\t0\t" id "\t" getter "\t" type "\t" units "\t" #divide "\t" #node "\t" \
   #backfill "\ttime\t\t" custom "\n"
@@ -1018,6 +1035,52 @@ test_fork_failed_exec (Fixture *f, gconstpointer user_data)
   for (guint k = 0; k < recs->len; k++)
     g_assert_false (hdr (recs->pdata[k])->pid == child
                     && hdr (recs->pdata[k])->state == MG_RECORD_STATE_EXECED);
+}
+
+/* A fork child that execs before its first round (a shell's command):
+ * a plugin that says an exec releases all it holds
+ * (METROGRAPH_PLUGIN_EXEC_RELEASES_ALL) gets neither its stop nor its
+ * cleanup there, one that does not say so gets both before the exec; the
+ * exec'd image has its own (same pid). When that exec fails, the stop and
+ * cleanup come then, before the child loads the plugins again. */
+typedef struct {
+  const char *library;
+  const char *mode;
+  const char *child_tags;
+} LeftPluginsCase;
+
+static const LeftPluginsCase exec_leaves_marked = {
+  "libmg-test-plugin-exec-releases.so", "forkexec", "INIT START STOP CLEANUP"
+};
+static const LeftPluginsCase exec_stops_unmarked = {
+  "libmg-test-plugin.so", "forkexec", "STOP CLEANUP INIT START STOP CLEANUP"
+};
+static const LeftPluginsCase failed_exec_stops_marked = {
+  "libmg-test-plugin-exec-releases.so", "forkbadexec", "STOP CLEANUP INIT START STOP CLEANUP"
+};
+
+static void
+test_fork_exec_plugins (Fixture *f, gconstpointer user_data)
+{
+  const LeftPluginsCase *c = user_data;
+  write_plan_of (f, c->library, 1000, COUNT_METRIC);
+  const char *const args[] = { c->mode, "600", NULL };
+  g_autofree char *out = NULL;
+  int status = run_workload (f, f->plan, args, &out, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  const char *line = strstr (out, "child ");
+  g_assert_nonnull (line);
+  int child = 0, child_status = -1;
+  g_assert_cmpint (sscanf (line, "child %d %d", &child, &child_status), ==, 2);
+  g_assert_cmpint (child_status, ==, strcmp (c->mode, "forkexec") == 0 ? 0 : 3);
+  g_autofree char *child_tags = log_tags_of (f, child);
+  g_assert_cmpstr (child_tags, ==, c->child_tags);
+  /* The parent's own, once each. */
+  GPtrArray *recs = take_records (f);
+  Record *kid = find_record (recs, child, MG_RECORD_STATE_EXITED);
+  g_assert_cmpint (hdr (kid)->ppid, >, 0);
+  g_autofree char *parent_only = log_tags_of (f, hdr (kid)->ppid);
+  g_assert_cmpstr (parent_only, ==, "INIT START STOP CLEANUP");
 }
 
 /* execveat closes the record like execve: a failed one resumes sampling in
@@ -1912,6 +1975,12 @@ main (int argc, char **argv)
   g_test_add ("/sampler/fork-exec", Fixture, NULL, fixture_setup, test_fork_exec, fixture_teardown);
   g_test_add ("/sampler/underscore-exit", Fixture, NULL, fixture_setup, test_underscore_exit, fixture_teardown);
   g_test_add ("/sampler/failed-exec", Fixture, NULL, fixture_setup, test_failed_exec, fixture_teardown);
+  g_test_add ("/sampler/fork-exec-leaves-marked-plugins", Fixture, &exec_leaves_marked,
+              fixture_setup, test_fork_exec_plugins, fixture_teardown);
+  g_test_add ("/sampler/fork-exec-stops-unmarked-plugins", Fixture, &exec_stops_unmarked,
+              fixture_setup, test_fork_exec_plugins, fixture_teardown);
+  g_test_add ("/sampler/fork-failed-exec-stops-marked-plugins", Fixture,
+              &failed_exec_stops_marked, fixture_setup, test_fork_exec_plugins, fixture_teardown);
   g_test_add ("/sampler/fork-failed-exec", Fixture, NULL, fixture_setup, test_fork_failed_exec,
               fixture_teardown);
   g_test_add ("/sampler/vfork-spawn", Fixture, NULL, fixture_setup, test_vfork_spawn, fixture_teardown);
