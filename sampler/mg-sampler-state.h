@@ -65,7 +65,6 @@ typedef struct {
   char host[MG_RECORD_HOST_LEN];
   int64_t start_ns;   /* sampler start (CLOCK_MONOTONIC), the record's name */
   int64_t sampling_start_ns; /* previous time of every metric's first sample */
-  MgRecordWriter rec;
   MgPluginRt *plugins;
   MgMetricRt *metrics;
   int lock_fd;        /* onePerNode election, -1 if none */
@@ -138,6 +137,21 @@ typedef struct {
   int64_t round_ns_total;
   int64_t round_ns_max;
   int64_t thread_cpu_ns;
+
+  /* Read once by the constructor: the call-stack table's size
+   * (mg_stacks_table_size), which every record of the process takes.
+   * Looked up again in each fork child, it was a getenv there: in a
+   * shell, the shell's own, through its variables' tables (five pages of
+   * its code and data faulted in every command's fork child). */
+  uint32_t stacks_table_size;
+  /* end_plugins ran for this record (reset by mg_sampler_restart), and
+   * its result: here, on the page a fork child writes anyway. */
+  int plugins_ended;
+  bool plugins_stopped;
+  /* Last, after every field a fork child or a new image writes: its 4 KB
+   * path, written only when a record is made, would otherwise put them on
+   * two pages (two faults in every fork child instead of one). */
+  MgRecordWriter rec;
 } MgSampler;
 
 MG_INTERNAL extern MgSampler mg_sampler;

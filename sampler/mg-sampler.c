@@ -187,7 +187,7 @@ create_record (MgSampler *s, bool in_memory)
                                                        (uint32_t) s->plan.n_sources,
                                                        (uint32_t) s->plan.n_metrics,
                                                        (uint32_t) s->plan.samples,
-                                                       mg_stacks_table_size (s), err, sizeof err);
+                                                       s->stacks_table_size, err, sizeof err);
   if (rc < 0)
     {
       mg_log ("%s; running unprofiled", err);
@@ -402,7 +402,7 @@ clear_record (MgSampler *s)
   s->rec.metrics = NULL;
   s->rec.stacks = NULL;
   s->rec.in_memory = false;
-  s->rec.max_stacks = mg_stacks_table_size (s);
+  s->rec.max_stacks = s->stacks_table_size;
   s->record_failed = false;
 }
 
@@ -597,11 +597,11 @@ atfork_child (void)
   for (size_t i = 0; i < s->plan.n_sources; i++)
     if (was_leader && s->plugins[i].leader_only)
       s->plugins[i].initialised = false;
+  /* Written only where it changes: the table's page is otherwise only
+   * read in the child (not copied). */
   for (size_t m = 0; m < s->plan.n_metrics; m++)
-    {
-      MgMetricRt *rt = &s->metrics[m];
-      rt->active = rt->active && !s->plan.metrics[m].one_per_node;
-    }
+    if (s->metrics[m].active && s->plan.metrics[m].one_per_node)
+      s->metrics[m].active = false;
   start_sampling (s);
 }
 
@@ -702,19 +702,14 @@ exec_leaves_plugins (const MgSampler *s)
 
 static void end_stopped_plugins (MgSampler *s, bool stopped, bool final_round);
 
-/* end_plugins ran for this record (reset by mg_sampler_restart), and its
- * result. */
-static int plugins_ended;
-static bool plugins_stopped;
-
 /* The thread, the last sample and the plugins' stop and cleanup, once:
  * false when the thread could not be stopped (the plugins are left). */
 static bool
 end_plugins (MgSampler *s, bool final_round, bool ending_now)
 {
-  if (__atomic_exchange_n (&plugins_ended, 1, __ATOMIC_ACQ_REL))
-    return plugins_stopped;
-  bool stopped = plugins_stopped = stop_thread (s, ending_now);
+  if (__atomic_exchange_n (&s->plugins_ended, 1, __ATOMIC_ACQ_REL))
+    return s->plugins_stopped;
+  bool stopped = s->plugins_stopped = stop_thread (s, ending_now);
   if (stopped && !final_round && exec_leaves_plugins (s))
     {
       /* No stub either: finish finds no header and writes nothing. */
@@ -882,7 +877,7 @@ mg_sampler_restart (void)
   s->record_pending = false;
   drop_inherited (s);
   s->sampling = false;
-  plugins_ended = 0;
+  s->plugins_ended = 0;
   s->pid = getpid ();
   begin (s);
 }
@@ -967,6 +962,7 @@ mg_sampler_constructor (void)
       return;
     }
   s->have_plan = true;
+  s->stacks_table_size = mg_stacks_table_size (s);
   s->plugins = calloc (s->plan.n_sources + 1, sizeof *s->plugins);
   s->metrics = calloc (s->plan.n_metrics + 1, sizeof *s->metrics);
   if (!s->plugins || !s->metrics)
