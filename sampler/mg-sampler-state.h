@@ -37,7 +37,8 @@ typedef struct {
    * its first round calls neither its stop nor its cleanup. */
   bool exec_releases_all;
   /* Its state and error code in a fork child's parent record at the fork
-   * (the record laid out later takes these: mg_sampler_ensure_record). */
+   * (the record laid out later takes these: mg_sampler_ensure_record),
+   * kept in step by the parent before each fork (keep_fork_states). */
   uint32_t fork_state;
   int32_t fork_error_code;
 } MgPluginRt;
@@ -128,6 +129,11 @@ typedef struct {
    * uncalled (mg-sampler.c, exec_leaves_plugins): a failed exec ends them
    * then, before the plugins are loaded again. */
   bool plugins_left_at_exec;
+  /* A fork child of the node leader: its onePerNode metrics, active in
+   * the table it inherited, are to be turned off before anything reads
+   * the table (mg_sampler_forget_leader_metrics); done at the fork, it
+   * wrote the table's page (copied) in every child. */
+  bool leader_metrics_to_forget;
 
   bool stats;
   uint64_t rounds;
@@ -193,6 +199,9 @@ MG_INTERNAL void mg_sampling_life_slot (MgSampler *s);
 MG_INTERNAL int64_t mg_sampling_life_end (const MgSampler *s);
 MG_INTERNAL void mg_sampling_backfill (MgSampler *s);
 MG_INTERNAL int mg_sampling_start_thread (MgSampler *s);
+/* Every metric's previous span ends where sampling starts: before the
+ * first round, on the thread or by the process's start. */
+MG_INTERNAL void mg_sampling_start_spans (MgSampler *s);
 /* Asks the thread to stop and wakes it; the caller holds s->lock. */
 MG_INTERNAL void mg_sampling_request_stop (MgSampler *s);
 /* Asks it to stop without waking it: it sees the request when its sleep
@@ -239,6 +248,7 @@ MG_INTERNAL bool mg_sampler_materialize (MgSampler *s, uint32_t head_slots);
  * or with the thread stopped; false when it has none (then s->rec is a
  * stub in memory, record_failed set: nothing is written out). */
 MG_INTERNAL bool mg_sampler_ensure_record (MgSampler *s);
+MG_INTERNAL void mg_sampler_forget_leader_metrics (MgSampler *s);
 /* At exit, before a Score-P plugin's statics are destroyed: stops the
  * thread, takes the last sample and stops and cleans up the plugins, once;
  * the record is closed later, by the exit handler that knows the status. */

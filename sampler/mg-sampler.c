@@ -348,8 +348,10 @@ compose_metric (void *data, uint32_t m, MgRecordMetric *rm)
 static void
 compose_at_end (MgSampler *s)
 {
+  /* Written only where it changes (the table's pages untouched). */
   for (size_t m = 0; m < s->plan.n_metrics; m++)
-    s->metrics[m].ended_active = s->metrics[m].active;
+    if (s->metrics[m].ended_active != s->metrics[m].active)
+      s->metrics[m].ended_active = s->metrics[m].active;
   install_stub (s);
   compose_record = true;
   composed_slot_end_ns = 0;
@@ -371,6 +373,7 @@ write_composed (MgSampler *s)
 bool
 mg_sampler_ensure_record (MgSampler *s)
 {
+  mg_sampler_forget_leader_metrics (s);
   if (!s->record_pending)
     return s->rec.header != &stub_header;
   if (!create_record (s, true))
@@ -426,8 +429,12 @@ static void
 start_sampling (MgSampler *s)
 {
   s->sampling_start_ns = s->start_ns + (int64_t) s->plan.start_after_ms * 1000000;
-  for (size_t m = 0; m < s->plan.n_metrics; m++)
-    s->metrics[m].prev_ns = s->sampling_start_ns;
+  /* A record laid out later (a descendant's, a fork child's) has them set
+   * by the thread at its first wake-up, before any round: one that ends
+   * before ends with its life only, and its table's pages (a page or two
+   * of the heap, copied in a fork child) stay untouched. */
+  if (!s->record_pending)
+    mg_sampling_start_spans (s);
   s->sampling_ended = false;
   s->finished = 0;
   s->rounds = 0;
@@ -522,6 +529,27 @@ mg_sampler_lock_round (MgSampler *s)
 
 static bool fork_locked;
 
+/* The plugin states a fork child starts from (copy_parent_states), kept
+ * in step with this process's record here, before each fork, and written
+ * only when one has changed (rarely): the child finds them in its copy of
+ * the table, where taking them itself wrote the table's page (copied) and
+ * read the record's shared mapping (a fault of its own) in every child. */
+static void
+keep_fork_states (MgSampler *s)
+{
+  if (!s->sampling || s->record_pending || !s->rec.plugins || !s->plugins)
+    return;
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    {
+      MgPluginRt *p = &s->plugins[i];
+      const MgRecordPlugin *rp = &s->rec.plugins[i];
+      if (p->fork_state != rp->state)
+        p->fork_state = rp->state;
+      if (p->fork_error_code != rp->error_code)
+        p->fork_error_code = rp->error_code;
+    }
+}
+
 static void
 atfork_prepare (void)
 {
@@ -533,6 +561,7 @@ atfork_prepare (void)
   if (mg_sampler.sampling && mg_sampler.thread_started && mg_sampler_owns_process ()
       && !__atomic_load_n (&mg_sampler.finished, __ATOMIC_ACQUIRE))
     fork_locked = mg_sampler_lock_round (&mg_sampler);
+  keep_fork_states (&mg_sampler);
 }
 
 static void
@@ -582,11 +611,8 @@ atfork_child (void)
       s->inherited_size = s->rec.size;
       s->pending_plugins = s->rec.plugins;
       s->pending_was_leader = was_leader;
-      for (size_t i = 0; i < s->plan.n_sources; i++)
-        {
-          s->plugins[i].fork_state = s->rec.plugins[i].state;
-          s->plugins[i].fork_error_code = s->rec.plugins[i].error_code;
-        }
+      /* The plugins' states at the fork are in s->plugins[i].fork_state
+       * already (keep_fork_states). */
       s->record_pending = true;
     }
   /* else its parent had not laid out its own yet: this one is laid out
@@ -594,15 +620,27 @@ atfork_child (void)
   s->pending_ppid = parent_pid;
   s->start_ns = mg_now_ns ();
   clear_record (s);
-  for (size_t i = 0; i < s->plan.n_sources; i++)
-    if (was_leader && s->plugins[i].leader_only)
-      s->plugins[i].initialised = false;
-  /* Written only where it changes: the table's page is otherwise only
+  /* Written only where it changes: the tables' pages are otherwise only
    * read in the child (not copied). */
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    if (was_leader && s->plugins[i].leader_only && s->plugins[i].initialised)
+      s->plugins[i].initialised = false;
+  /* The leader's onePerNode metrics stop in the child, before anything
+   * reads them: at its thread's first wake-up or at its end
+   * (mg_sampler_forget_leader_metrics). */
+  s->leader_metrics_to_forget = was_leader;
+  start_sampling (s);
+}
+
+void
+mg_sampler_forget_leader_metrics (MgSampler *s)
+{
+  if (!s->leader_metrics_to_forget)
+    return;
+  s->leader_metrics_to_forget = false;
   for (size_t m = 0; m < s->plan.n_metrics; m++)
     if (s->metrics[m].active && s->plan.metrics[m].one_per_node)
       s->metrics[m].active = false;
-  start_sampling (s);
 }
 
 /* A process whose plugins were never loaded, and a fork child that ends
@@ -726,6 +764,7 @@ end_plugins (MgSampler *s, bool final_round, bool ending_now)
 static void
 end_stopped_plugins (MgSampler *s, bool stopped, bool final_round)
 {
+  mg_sampler_forget_leader_metrics (s);
   /* Ending before its record was laid out (a fork child before its
    * first round, an exec'd image before its thread's first wake-up): an
    * exit writes it at the end, composed (it holds its life only); an exec
@@ -757,7 +796,8 @@ end_stopped_plugins (MgSampler *s, bool stopped, bool final_round)
       if (final_round && life_only (s))
         {
           for (size_t m = 0; m < s->plan.n_metrics; m++)
-            s->metrics[m].active = false;
+            if (s->metrics[m].active)
+              s->metrics[m].active = false;
           if (compose_record)
             composed_slot_end_ns = mg_sampling_life_end (s);
           else
@@ -872,6 +912,7 @@ mg_sampler_restart (void)
       s->plugins_left_at_exec = false;
       end_stopped_plugins (s, true, false);
     }
+  s->leader_metrics_to_forget = false; /* the table is made again */
   free_stub (s);
   mg_record_forget (&s->rec);
   s->record_pending = false;

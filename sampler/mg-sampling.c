@@ -465,6 +465,9 @@ thread_main (void *data)
   mg_plugin_guard_thread_init ();
   mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
   pthread_mutex_lock (&s->lock);
+  /* Before any round (the end's last round waits for this lock). */
+  mg_sampling_start_spans (s);
+  mg_sampler_forget_leader_metrics (s);
   /* Under the lock: a fork or the process's end waits for the plugins to
    * be ready (or for their time limit), as for a round. Before this
    * thread's usage and activity start: their initialisation is not a
@@ -599,6 +602,13 @@ mg_sampling_start_thread (MgSampler *s)
   pthread_attr_destroy (&attr);
   s->thread_started = rc == 0;
   return rc;
+}
+
+void
+mg_sampling_start_spans (MgSampler *s)
+{
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    s->metrics[m].prev_ns = s->sampling_start_ns;
 }
 
 /* The plugins' stop functions, the record's flag and the backfill, once:

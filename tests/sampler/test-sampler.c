@@ -746,6 +746,49 @@ find_record (GPtrArray *recs, int pid, MgRecordState state)
   g_error ("no record of pid %d in state %d", pid, (int) state);
 }
 
+/* The node leader's fork child is never the leader: its onePerNode
+ * metric is off in its record (no values, not active) whether it lives
+ * to its rounds (200 ms at 5 ms) or ends before its first (1 ms, its
+ * life only), while its other metric samples; the leader's own has both. */
+static void
+test_one_per_node_fork_child (Fixture *f, gconstpointer user_data)
+{
+  const char *child_ms = user_data;
+  write_plan (f, 5, COUNT_METRIC METRIC (1, "t.node", "test_node", "uint64_t", "", 0, 1, 0, ""));
+  /* Forked 50 ms in: the parent's thread has loaded the plugins (a
+   * quarter interval in) and made it the leader. */
+  const char *const args[] = { "fork", child_ms, "50", NULL };
+  g_autofree char *out = NULL;
+  int status = run_workload (f, f->plan, args, &out, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  int child = 0, child_status = -1;
+  g_assert_cmpint (sscanf (out, "child %d %d", &child, &child_status), ==, 2);
+  g_assert_cmpint (child_status, ==, 3);
+  GPtrArray *recs = take_records (f);
+  Record *kid = find_record (recs, child, MG_RECORD_STATE_EXITED);
+  g_assert_false (hdr (kid)->flags & MG_RECORD_FLAG_NODE_LEADER);
+  g_assert_false (rec_metric (kid, 1)->flags & MG_METRIC_FLAG_ACTIVE);
+  guint64 kid_counts = 0;
+  for (guint i = 0; i < hdr (kid)->n_samples; i++)
+    {
+      g_assert_cmpuint (rec_value (kid, i, 1)->count, ==, 0);
+      kid_counts += rec_value (kid, i, 0)->count;
+    }
+  if (atoi (child_ms) >= 100)
+    {
+      g_assert_true (rec_metric (kid, 0)->flags & MG_METRIC_FLAG_ACTIVE);
+      g_assert_cmpuint (kid_counts, >, 0);
+    }
+  /* The parent, before its exec: the leader, with both. */
+  Record *parent = find_record (recs, hdr (kid)->ppid, MG_RECORD_STATE_EXECED);
+  g_assert_true (hdr (parent)->flags & MG_RECORD_FLAG_NODE_LEADER);
+  g_assert_true (rec_metric (parent, 1)->flags & MG_METRIC_FLAG_ACTIVE);
+  guint64 parent_node = 0;
+  for (guint i = 0; i < hdr (parent)->n_samples; i++)
+    parent_node += rec_value (parent, i, 1)->count;
+  g_assert_cmpuint (parent_node, >, 0);
+}
+
 static void
 test_fork_exec (Fixture *f, gconstpointer user_data)
 {
@@ -1981,6 +2024,10 @@ main (int argc, char **argv)
               fixture_setup, test_fork_exec_plugins, fixture_teardown);
   g_test_add ("/sampler/fork-failed-exec-stops-marked-plugins", Fixture,
               &failed_exec_stops_marked, fixture_setup, test_fork_exec_plugins, fixture_teardown);
+  g_test_add ("/sampler/one-per-node-fork-child", Fixture, "200", fixture_setup,
+              test_one_per_node_fork_child, fixture_teardown);
+  g_test_add ("/sampler/one-per-node-short-fork-child", Fixture, "1", fixture_setup,
+              test_one_per_node_fork_child, fixture_teardown);
   g_test_add ("/sampler/fork-failed-exec", Fixture, NULL, fixture_setup, test_fork_failed_exec,
               fixture_teardown);
   g_test_add ("/sampler/vfork-spawn", Fixture, NULL, fixture_setup, test_vfork_spawn, fixture_teardown);
