@@ -134,6 +134,10 @@ typedef struct {
    * the table (mg_sampler_forget_leader_metrics); done at the fork, it
    * wrote the table's page (copied) in every child. */
   bool leader_metrics_to_forget;
+  /* A sampler thread was started in this process or its parent: the
+   * thread figures (usage, activity, round threads) are to be reset
+   * before the next one starts (mg_sampling_start_thread). */
+  bool thread_figures_used;
 
   bool stats;
   uint64_t rounds;

@@ -607,9 +607,17 @@ mg_sampling_start_thread (MgSampler *s)
   pthread_mutex_init (&s->lock, NULL);
   s->stop_requested = false;
   __atomic_store_n (&s->stop_word, 0, __ATOMIC_RELAXED);
-  mg_thread_usage_reset ();
-  mg_thread_activity_reset ();
-  mg_round_threads_reset ();
+  /* A previous thread's figures (in a fork child, its parent's thread's;
+   * after a failed exec, the last one's); a new image's first thread
+   * finds them as initialised, and writing them again only faulted in
+   * their pages. */
+  if (s->thread_figures_used)
+    {
+      mg_thread_usage_reset ();
+      mg_thread_activity_reset ();
+      mg_round_threads_reset ();
+    }
+  s->thread_figures_used = true;
 
   /* The thread blocks every signal, so the program's handlers always run on
    * its own threads and its system calls never see our wake-ups. Given
