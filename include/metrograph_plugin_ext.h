@@ -28,6 +28,13 @@ struct metrograph_safe_io_counts {
 int metrograph_get_safe_io_counts (struct metrograph_safe_io_counts *out);
 typedef int (*metrograph_get_safe_io_counts_fn) (struct metrograph_safe_io_counts *out);
 
+/* The same counts as they were at the fork that made this process (noted
+ * by the sampler's own pthread_atfork child handler; all 0 in a process
+ * no fork made since the sampler started): a plugin that works per
+ * process subtracts them once it sees the fork count change
+ * (metrograph_get_fork_generation), with no atfork handler of its own. */
+int metrograph_get_safe_io_counts_at_fork (struct metrograph_safe_io_counts *out);
+
 /* pread(2) through the same accounting as allinea_safe_read: one system
  * call where lseek and read take two, for files re-read from offset 0 each
  * round (/proc files kept open). Async-signal-safe. */

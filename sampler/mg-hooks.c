@@ -65,3 +65,10 @@ metrograph_get_fork_generation (void)
 {
   return __atomic_load_n (&mg_sampler.fork_generation, __ATOMIC_RELAXED);
 }
+
+__attribute__((visibility("default"))) int
+metrograph_get_safe_io_counts_at_fork (struct metrograph_safe_io_counts *out)
+{
+  *out = mg_sampler.io_at_fork;
+  return 0;
+}

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "allinea_metric_plugin_types.h"
+#include "metrograph_plugin_ext.h"
 #include "mg-clock.h"
 #include "mg-log.h"
 #include "mg-plan.h"
@@ -138,6 +139,9 @@ typedef struct {
    * thread figures (usage, activity, round threads) are to be reset
    * before the next one starts (mg_sampling_start_thread). */
   bool thread_figures_used;
+  /* The safe I/O counts at the fork that made this process
+   * (metrograph_get_safe_io_counts_at_fork), all 0 in a new image. */
+  struct metrograph_safe_io_counts io_at_fork;
 
   bool stats;
   uint64_t rounds;

@@ -13,6 +13,7 @@
 
 #include "format/mg-plan-keywords.h"
 #include "format/mg-run-folder-layout.h"
+#include "mg-api-internal.h"
 #include "mg-high-fd.h"
 #include "mg-plugin-guard.h"
 #include "mg-node-folder.h"
@@ -583,6 +584,10 @@ atfork_child (void)
 {
   MgSampler *s = &mg_sampler;
   s->fork_generation++;
+  s->io_at_fork.bytes_read = __atomic_load_n (&mg_bytes_read, __ATOMIC_RELAXED);
+  s->io_at_fork.bytes_written = __atomic_load_n (&mg_bytes_written, __ATOMIC_RELAXED);
+  s->io_at_fork.read_calls = __atomic_load_n (&mg_read_calls, __ATOMIC_RELAXED);
+  s->io_at_fork.write_calls = __atomic_load_n (&mg_write_calls, __ATOMIC_RELAXED);
   mg_stacks_forget_threads ();
   if (!s->sampling || s->finished || s->sampling_ended)
     {
