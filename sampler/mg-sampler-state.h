@@ -115,6 +115,11 @@ typedef struct {
   bool lock_kept;      /* the end (exec, _exit) holds s->lock until the
                          kernel ends the thread; a failed exec joins it */
   pthread_mutex_t lock;
+  /* The atfork prepare handler took the lock (the parent lets go of it
+   * after the fork): beside it, so that the parent writes one page of
+   * the sampler's after each fork for both, where fork_locked had a page
+   * of .bss of its own (a fault in the shell at every command). */
+  bool fork_locked;
   bool stop_requested;
   uint32_t stop_word; /* futex the thread sleeps on: non-zero once asked to stop */
   bool sampling_ended;/* stop functions and backfill done */

@@ -528,8 +528,6 @@ mg_sampler_lock_round (MgSampler *s)
   return pthread_mutex_timedlock (&s->lock, &deadline) == 0;
 }
 
-static bool fork_locked;
-
 /* The plugin states a fork child starts from (copy_parent_states), kept
  * in step with this process's record here, before each fork, and written
  * only when one has changed (rarely): the child finds them in its copy of
@@ -556,21 +554,24 @@ atfork_prepare (void)
 {
   /* Wait for the round in progress: the child then never inherits a
    * half-written slot or a lock taken inside a getter. */
-  fork_locked = false;
   /* Once finished (a fork in a handler or destructor run after ours), the
    * end may keep the lock: nothing to wait for. */
   if (mg_sampler.sampling && mg_sampler.thread_started && mg_sampler_owns_process ()
       && !__atomic_load_n (&mg_sampler.finished, __ATOMIC_ACQUIRE))
-    fork_locked = mg_sampler_lock_round (&mg_sampler);
+    mg_sampler.fork_locked = mg_sampler_lock_round (&mg_sampler);
+  else if (mg_sampler.fork_locked)
+    mg_sampler.fork_locked = false;
   keep_fork_states (&mg_sampler);
 }
 
 static void
 atfork_parent (void)
 {
-  if (fork_locked)
-    pthread_mutex_unlock (&mg_sampler.lock);
-  fork_locked = false;
+  if (mg_sampler.fork_locked)
+    {
+      pthread_mutex_unlock (&mg_sampler.lock);
+      mg_sampler.fork_locked = false;
+    }
 }
 
 /* The child samples into its own record: fresh samples, never the node
