@@ -28,6 +28,13 @@ struct metrograph_safe_io_counts {
 int metrograph_get_safe_io_counts (struct metrograph_safe_io_counts *out);
 typedef int (*metrograph_get_safe_io_counts_fn) (struct metrograph_safe_io_counts *out);
 
+/* The same counts as they were at the fork that made this process (noted
+ * by the sampler's own pthread_atfork child handler; all 0 in a process
+ * no fork made since the sampler started): a plugin that works per
+ * process subtracts them once it sees the fork count change
+ * (metrograph_get_fork_generation), with no atfork handler of its own. */
+int metrograph_get_safe_io_counts_at_fork (struct metrograph_safe_io_counts *out);
+
 /* pread(2) through the same accounting as allinea_safe_read: one system
  * call where lseek and read take two, for files re-read from offset 0 each
  * round (/proc files kept open). Async-signal-safe. */
@@ -113,6 +120,28 @@ typedef int (*metrograph_keep_fd_if_free_fn) (int fd);
 #define METROGRAPH_PLUGIN_UNLOADABLE \
   METROGRAPH_PLUGIN_UNLOADABLE_LINKAGE __attribute__((visibility("default"), used)) \
   const int metrograph_plugin_unloadable = 1
+
+/* A plugin all of whose hold on the process goes with an exec (memory,
+ * close-on-exec descriptors, mappings; no file to flush or remove, nothing
+ * outside the process to undo) may say so with
+ * METROGRAPH_PLUGIN_EXEC_RELEASES_ALL at file scope: a fork child that
+ * execs before its first round then calls neither its stop nor its
+ * cleanup (most fork children: a shell's commands), whose pages it would
+ * otherwise fault in for nothing. Without it, as for any plugin under
+ * MAP, the child calls both before the exec. */
+#define METROGRAPH_PLUGIN_EXEC_RELEASES_ALL_SYMBOL "metrograph_plugin_exec_releases_all"
+#define METROGRAPH_PLUGIN_EXEC_RELEASES_ALL \
+  METROGRAPH_PLUGIN_UNLOADABLE_LINKAGE __attribute__((visibility("default"), used)) \
+  const int metrograph_plugin_exec_releases_all = 1
+
+/* How many times the process or its ancestors forked since the sampler
+ * started (pthread_atfork child handler of the sampler's own): changes in
+ * every fork child. Compared with the value kept with a per-process
+ * resource, it tells a plugin that it runs in a fork child without a
+ * pthread_atfork handler of its own, whose page would be written (copied)
+ * in every fork child. */
+unsigned metrograph_get_fork_generation (void);
+typedef unsigned (*metrograph_get_fork_generation_fn) (void);
 
 /* What the sampler's own thread has caused in this process beyond its CPU
  * time, so that metrics leave it out of the program's figures and Sampler

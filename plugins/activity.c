@@ -64,7 +64,7 @@ static int n_threads;
 static int next_turn;            /* round robin over threads[] */
 static uint64_t listed_count;    /* thread count when listed */
 static unsigned rounds_since_list;
-static unsigned generation;      /* mg_fork_generation of the table */
+static unsigned generation;      /* mg_forks_seen () at the table */
 static pid_t main_tid;
 static int64_t round_ns = -1;
 static unsigned char main_class = CLASS_NONE;
@@ -462,10 +462,10 @@ forget_all (void)
 static void
 follow_fork (void)
 {
-  if (generation == mg_fork_generation && main_tid != 0)
+  if (generation == mg_forks_seen () && main_tid != 0)
     return;
   forget_all ();
-  generation = mg_fork_generation;
+  generation = mg_forks_seen ();
   main_tid = (pid_t) getpid ();
   listed_count = 0;
 }
@@ -517,12 +517,12 @@ sampler_thread_id (void)
 {
   static pid_t tid;
   static unsigned asked_generation;
-  if (tid == 0 || asked_generation != mg_fork_generation)
+  if (tid == 0 || asked_generation != mg_forks_seen ())
     {
       struct metrograph_sampler_thread_usage self = { 0 };
       mg_sampler_usage (&self);
       tid = self.tid;
-      asked_generation = mg_fork_generation;
+      asked_generation = mg_forks_seen ();
     }
   return tid;
 }

@@ -59,7 +59,7 @@ static CpuSnapshot cur;
 static int64_t cur_round;
 static struct timespec cur_read_time; /* when cur was read */
 static ThreadClocks threads;
-static unsigned cur_generation; /* mg_fork_generation of cur */
+static unsigned cur_generation; /* mg_forks_seen () at cur */
 /* The sampler thread's id, kept once it has ended (its usage then says 0):
  * the kernel lists it a moment after its joiner returns, and its clock,
  * never in the baseline, would read whole as the program's. */
@@ -283,7 +283,7 @@ take_baseline (bool forked_child)
   cur = zero;
   threads.valid = false;
   threads.n = 0;
-  cur_generation = mg_fork_generation;
+  cur_generation = mg_forks_seen ();
   cur_round = 0;
   known_sampler_tid = 0; /* a forked child's sampler is a new thread */
   prev_cpu = prev_user = prev_system = prev_vol = prev_invol = zero;
@@ -298,7 +298,7 @@ take_baseline (bool forked_child)
 static int
 refresh (metric_id_t id, const struct timespec *now)
 {
-  if (cur_generation != mg_fork_generation)
+  if (cur_generation != mg_forks_seen ())
     take_baseline (true);
   if (mg_same_round (now, &cur_round))
     return 0;

@@ -20,8 +20,10 @@
  *
  * A forked child, which the sampler keeps sampling with the plugins it
  * inherited, has a /proc/self/io of its own, from 0 at the fork, while the
- * safe I/O counters it inherited hold the parent's counts: an atfork child
- * handler notes them, so that only the safe I/O done since the fork is
+ * safe I/O counters it inherited hold the parent's counts: the sampler
+ * notes them at the fork (metrograph_get_safe_io_counts_at_fork, read at
+ * the child's first sample), or under another host an atfork child
+ * handler of this plugin's, so that only the safe I/O done since the fork is
  * subtracted, and the child's totals and rates are its own I/O since it
  * started (as MAP's per-process counters are). */
 #include <dlfcn.h>
@@ -36,11 +38,13 @@ static const char *const keys[N_COUNTERS] = {
 };
 
 static metrograph_get_safe_io_counts_fn get_safe_counts;
+/* Under Metrograph's sampler: the counts at the fork, noted by it. */
+static metrograph_get_safe_io_counts_fn get_safe_counts_at_fork;
 /* The safe I/O counts at the fork that made this process (zero in the
  * process that initialised the plugin): what is left of them afterwards is
  * this process's own. */
 static struct metrograph_safe_io_counts safe_at_fork;
-static unsigned io_generation;     /* mg_fork_generation of base, cur, prev */
+static unsigned io_generation;     /* mg_forks_seen () at base, cur, prev */
 static uint64_t base[N_COUNTERS];  /* at sampling start: totals count from 0 */
 static uint64_t cur[N_COUNTERS];
 static uint64_t prev[N_COUNTERS];  /* per rate getter */
@@ -129,7 +133,7 @@ take_baseline (void)
     return -1;
   for (int i = 0; i < N_COUNTERS; i++)
     cur[i] = prev[i] = base[i];
-  io_generation = mg_fork_generation;
+  io_generation = mg_forks_seen ();
   return 0;
 }
 
@@ -144,7 +148,12 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   mg_watch_forks ();
   get_safe_counts = (metrograph_get_safe_io_counts_fn)
     dlsym (RTLD_DEFAULT, "metrograph_get_safe_io_counts");
-  if (!fork_handler)
+  get_safe_counts_at_fork = (metrograph_get_safe_io_counts_fn)
+    dlsym (RTLD_DEFAULT, "metrograph_get_safe_io_counts_at_fork");
+  /* Under another host, an atfork handler of its own: under Metrograph's
+   * sampler it would be run, a code page and a data page of this plugin
+   * faulted in, in every fork child. */
+  if (!fork_handler && !get_safe_counts_at_fork)
     fork_handler = pthread_atfork (NULL, NULL, note_fork) == 0;
   if (take_baseline () != 0)
     {
@@ -174,13 +183,15 @@ allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
 static int
 refresh (metric_id_t id, const struct timespec *now)
 {
-  if (io_generation != mg_fork_generation)
+  if (io_generation != mg_forks_seen ())
     {
       /* A forked child: its own I/O, from 0 at the fork (the sampler's
        * first sample window in the child starts there too). */
       for (int i = 0; i < N_COUNTERS; i++)
         base[i] = cur[i] = prev[i] = 0;
-      io_generation = mg_fork_generation;
+      if (get_safe_counts_at_fork)
+        get_safe_counts_at_fork (&safe_at_fork);
+      io_generation = mg_forks_seen ();
       mg_proc_cache_invalidate (&io_file);
     }
   if (mg_proc_cache_is_current (&io_file, now))

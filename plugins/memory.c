@@ -25,7 +25,7 @@
 static uint64_t page_size = 4096;
 static uint64_t minflt_cur, majflt_cur, minflt_prev, majflt_prev;
 static int64_t fault_round;
-static unsigned fault_generation; /* mg_fork_generation of the baseline */
+static unsigned fault_generation; /* mg_forks_seen () at the baseline */
 static struct timespec fault_read_time;
 MG_PROC_CACHE (statm, "/proc/self/statm", 256);
 /* Shared by the node metrics; its two numbers parsed once per reading. */
@@ -55,7 +55,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   minflt_prev = minflt_cur = (uint64_t) ru.ru_minflt;
   majflt_prev = majflt_cur = (uint64_t) ru.ru_majflt;
   fault_round = 0;
-  fault_generation = mg_fork_generation;
+  fault_generation = mg_forks_seen ();
   mg_proc_cache_invalidate (&statm);
   mg_proc_cache_invalidate (&meminfo);
   meminfo_read_ns = 0;
@@ -208,10 +208,10 @@ mg_memory_per_node (metric_id_t id, struct timespec *t, uint64_t *out)
 static int
 refresh_faults (metric_id_t id, const struct timespec *now)
 {
-  if (fault_generation != mg_fork_generation)
+  if (fault_generation != mg_forks_seen ())
     {
       /* A forked child: its counts started again from 0 at the fork. */
-      fault_generation = mg_fork_generation;
+      fault_generation = mg_forks_seen ();
       minflt_cur = minflt_prev = majflt_cur = majflt_prev = 0;
       fault_round = 0;
     }

@@ -155,16 +155,29 @@ mg_read_file (const char *path, char *buf, size_t size)
   return n;
 }
 
-/* Forks seen by this plugin, counted by a pthread_atfork() child handler:
- * comparing it costs nothing, where getpid() is a system call (about 1 us
- * on a virtual machine). Children made by a raw clone(2) system call, which
- * skips the handlers, are not noticed. */
-static volatile unsigned mg_fork_generation __attribute__((unused));
+extern unsigned metrograph_get_fork_generation (void) __attribute__((weak));
+
+/* Forks seen, counted by a pthread_atfork() child handler: comparing it
+ * costs nothing, where getpid() is a system call (about 1 us on a virtual
+ * machine). Metrograph's sampler counts them for all plugins: a handler
+ * here, one per plugin, wrote a page of each plugin's in every fork child
+ * (two page faults with its code's, in a shell's every command). Under
+ * another host, this plugin's own count. Children made by a raw clone(2)
+ * system call, which skips the handlers, are not noticed. */
+static volatile unsigned mg_own_fork_generation __attribute__((unused));
+
+static inline unsigned
+mg_forks_seen (void)
+{
+  if (metrograph_get_fork_generation != NULL)
+    return metrograph_get_fork_generation ();
+  return mg_own_fork_generation;
+}
 
 static inline void
 mg_count_fork (void)
 {
-  mg_fork_generation++;
+  mg_own_fork_generation++;
 }
 
 /* Call from initialisation. */
@@ -172,7 +185,7 @@ static inline void
 mg_watch_forks (void)
 {
   static bool registered;
-  if (!registered)
+  if (!registered && metrograph_get_fork_generation == NULL)
     registered = pthread_atfork (NULL, NULL, mg_count_fork) == 0;
 }
 
@@ -196,7 +209,7 @@ mg_watch_forks (void)
 typedef struct {
   const char *path;
   int fd;
-  unsigned generation;  /* mg_fork_generation when opened */
+  unsigned generation;  /* mg_forks_seen () when opened */
   dev_t dev;
   ino_t ino;
   unsigned unchecked_reads; /* since the last fstat */
@@ -226,7 +239,7 @@ mg_proc_file_open (MgProcFile *f, struct stat *st)
       return -1;
     }
   f->fd = fd;
-  f->generation = mg_fork_generation;
+  f->generation = mg_forks_seen ();
   f->dev = st->st_dev;
   f->ino = st->st_ino;
   f->unchecked_reads = 0;
@@ -251,7 +264,7 @@ mg_proc_file_done (MgProcFile *f)
 static inline int
 mg_proc_file_stat (MgProcFile *f, struct stat *st)
 {
-  if (f->fd >= 0 && f->generation != mg_fork_generation)
+  if (f->fd >= 0 && f->generation != mg_forks_seen ())
     {
       allinea_safe_close (f->fd); /* our inherited copy */
       f->fd = -1;
@@ -319,7 +332,7 @@ mg_proc_file_read (MgProcFile *f, char *buf, size_t size)
   if (metrograph_safe_pread != NULL)
     {
       n = -1;
-      if (f->fd >= 0 && f->generation == mg_fork_generation
+      if (f->fd >= 0 && f->generation == mg_forks_seen ()
           && f->unchecked_reads < MG_PROC_FILE_CHECK_EVERY)
         n = metrograph_safe_pread (f->fd, buf, size - 1, 0);
       /* Not read, failed, or due for a check: checked, then read. */

@@ -147,7 +147,7 @@ typedef struct {
 static Group groups[MAX_TASKS];
 static int n_groups;
 static pid_t owner_pid;  /* the process the counters belong to */
-static unsigned owner_generation; /* mg_fork_generation of owner_pid */
+static unsigned owner_generation; /* mg_forks_seen () at owner_pid */
 /* Descriptors the counters may hold at most: a share of RLIMIT_NOFILE, so
  * that a program with many threads keeps descriptors for itself. */
 static int fd_budget = 256;
@@ -1144,13 +1144,13 @@ reset_after_fork (void)
 {
   forget_counters (); /* our inherited copies */
   owner_pid = getpid ();
-  owner_generation = mg_fork_generation;
+  owner_generation = mg_forks_seen ();
 }
 
 static Slot *
 find_slot (metric_id_t id, const struct timespec *now)
 {
-  if (owner_generation != mg_fork_generation)
+  if (owner_generation != mg_forks_seen ())
     reset_after_fork ();
   for (int i = 0; i < n_slots; i++)
     if (slots[i].id == id)
@@ -1260,7 +1260,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
 {
   mg_watch_forks ();
   owner_pid = getpid ();
-  owner_generation = mg_fork_generation;
+  owner_generation = mg_forks_seen ();
   n_slots = 0;
   n_groups = 0;
   fds_open = 0;
@@ -1313,7 +1313,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
 int
 allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
 {
-  if (owner_generation == mg_fork_generation)
+  if (owner_generation == mg_forks_seen ())
     reset_after_fork ();
   n_slots = 0;
   return 0;

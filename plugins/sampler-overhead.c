@@ -44,7 +44,7 @@ left_out_baseline (void)
   left_out_prev[WRITE_CALLS] = safe.write_calls;
   left_out_prev[READ_BYTES] = safe.bytes_read;
   left_out_prev[WRITE_BYTES] = safe.bytes_written;
-  left_out_generation = mg_fork_generation;
+  left_out_generation = mg_forks_seen ();
 }
 
 int
@@ -61,7 +61,7 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
       return -1;
     }
   prev_ns = self.cpu_ns;
-  generation = mg_fork_generation;
+  generation = mg_forks_seen ();
   left_out_baseline ();
   return 0;
 }
@@ -78,11 +78,11 @@ int
 mg_sampler_overhead (metric_id_t id, struct timespec *t, double *out)
 {
   struct metrograph_sampler_thread_usage self;
-  if (generation != mg_fork_generation)
+  if (generation != mg_forks_seen ())
     {
       /* A forked child: its own sampler thread, counted from 0. */
       prev_ns = 0;
-      generation = mg_fork_generation;
+      generation = mg_forks_seen ();
     }
   /* The round's figures, read once for this plugin and CPU Time. */
   if (mg_round_usage (t, NULL, &self) != 0 || (self.cpu_ns == 0 && !mg_sampler_usage (&self)))
@@ -164,7 +164,7 @@ static int
 left_out_delta (metric_id_t id, const struct timespec *t, int which, uint64_t *out)
 {
   uint64_t v;
-  if (left_out_generation != mg_fork_generation)
+  if (left_out_generation != mg_forks_seen ())
     left_out_baseline ();
   if (left_out_now (id, t, which, &v) != 0)
     return -1;

@@ -2,6 +2,7 @@
 /* The hooks the allinea_* API calls (mg-sampler-hooks.h). */
 #include <string.h>
 
+#include "metrograph_plugin_ext.h"
 #include "mg-sampler-hooks.h"
 #include "mg-sampler-state.h"
 
@@ -57,4 +58,17 @@ mg_hook_config_env (const char *metric_id)
     if (strcmp (s->plan.metrics[m].id, metric_id) == 0)
       return s->plan.metrics[m].config_env[0] ? s->plan.metrics[m].config_env : NULL;
   return NULL;
+}
+
+__attribute__((visibility("default"))) unsigned
+metrograph_get_fork_generation (void)
+{
+  return __atomic_load_n (&mg_sampler.fork_generation, __ATOMIC_RELAXED);
+}
+
+__attribute__((visibility("default"))) int
+metrograph_get_safe_io_counts_at_fork (struct metrograph_safe_io_counts *out)
+{
+  *out = mg_sampler.io_at_fork;
+  return 0;
 }

@@ -94,13 +94,15 @@ resolve_optional (void *handle, const char *name, MgStartStopFn *out, MgRecordPl
   return false;
 }
 
-/* True when the library itself (not one it depends on) says that a
+/* True when the library itself (not one it depends on) defines the mark
+ * (metrograph_plugin_ext.h): METROGRAPH_PLUGIN_UNLOADABLE_SYMBOL, a
  * failed initialise leaves nothing of its code in use once its cleanup
- * has run (metrograph_plugin_ext.h). */
+ * has run; METROGRAPH_PLUGIN_EXEC_RELEASES_ALL_SYMBOL, an exec releases
+ * all it holds. */
 static bool
-says_unloadable (void *handle)
+library_says (void *handle, const char *symbol)
 {
-  void *mark = dlsym (handle, METROGRAPH_PLUGIN_UNLOADABLE_SYMBOL);
+  void *mark = dlsym (handle, symbol);
   struct link_map *lm = NULL, *owner = NULL;
   Dl_info where;
 
@@ -132,7 +134,7 @@ unload_failed (MgSampler *s, size_t i)
   p->cleanup = NULL;
   p->start = NULL;
   p->stop = NULL;
-  if (!says_unloadable (p->handle))
+  if (!library_says (p->handle, METROGRAPH_PLUGIN_UNLOADABLE_SYMBOL))
     return;
   dlclose (p->handle);
   p->handle = NULL;
@@ -190,6 +192,7 @@ load_one (MgSampler *s, size_t i)
       return;
     }
   p->handle = handle;
+  p->exec_releases_all = library_says (handle, METROGRAPH_PLUGIN_EXEC_RELEASES_ALL_SYMBOL);
 
   p->failed_in_init = false;
   s->initialising = (int) i + 1;

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "allinea_metric_plugin_types.h"
+#include "metrograph_plugin_ext.h"
 #include "mg-clock.h"
 #include "mg-log.h"
 #include "mg-plan.h"
@@ -33,8 +34,13 @@ typedef struct {
   bool leader_only;   /* every metric of it is onePerNode */
   bool initialised;   /* init returned 0 and cleanup is owed */
   bool failed_in_init;/* a plugin error was set during its init */
+  /* Its library says an exec releases all it holds
+   * (METROGRAPH_PLUGIN_EXEC_RELEASES_ALL): a fork child that execs before
+   * its first round calls neither its stop nor its cleanup. */
+  bool exec_releases_all;
   /* Its state and error code in a fork child's parent record at the fork
-   * (the record laid out later takes these: mg_sampler_ensure_record). */
+   * (the record laid out later takes these: mg_sampler_ensure_record),
+   * kept in step by the parent before each fork (keep_fork_states). */
   uint32_t fork_state;
   int32_t fork_error_code;
 } MgPluginRt;
@@ -62,7 +68,6 @@ typedef struct {
   char host[MG_RECORD_HOST_LEN];
   int64_t start_ns;   /* sampler start (CLOCK_MONOTONIC), the record's name */
   int64_t sampling_start_ns; /* previous time of every metric's first sample */
-  MgRecordWriter rec;
   MgPluginRt *plugins;
   MgMetricRt *metrics;
   int lock_fd;        /* onePerNode election, -1 if none */
@@ -111,6 +116,11 @@ typedef struct {
   bool lock_kept;      /* the end (exec, _exit) holds s->lock until the
                          kernel ends the thread; a failed exec joins it */
   pthread_mutex_t lock;
+  /* The atfork prepare handler took the lock (the parent lets go of it
+   * after the fork): beside it, so that the parent writes one page of
+   * the sampler's after each fork for both, where fork_locked had a page
+   * of .bss of its own (a fault in the shell at every command). */
+  bool fork_locked;
   bool stop_requested;
   uint32_t stop_word; /* futex the thread sleeps on: non-zero once asked to stop */
   bool sampling_ended;/* stop functions and backfill done */
@@ -118,6 +128,26 @@ typedef struct {
   bool round_late;    /* a getter of this round was abandoned at the bound */
   bool main_exited;   /* the main thread called pthread_exit: the thread
                          watches for the program's last thread to end */
+
+  /* The fork children's count (metrograph_get_fork_generation), written
+   * by the atfork child handler with the rest of this struct. */
+  unsigned fork_generation;
+  /* A fork child's exec before its first round left its inherited plugins
+   * uncalled (mg-sampler.c, exec_leaves_plugins): a failed exec ends them
+   * then, before the plugins are loaded again. */
+  bool plugins_left_at_exec;
+  /* A fork child of the node leader: its onePerNode metrics, active in
+   * the table it inherited, are to be turned off before anything reads
+   * the table (mg_sampler_forget_leader_metrics); done at the fork, it
+   * wrote the table's page (copied) in every child. */
+  bool leader_metrics_to_forget;
+  /* A sampler thread was started in this process or its parent: the
+   * thread figures (usage, activity, round threads) are to be reset
+   * before the next one starts (mg_sampling_start_thread). */
+  bool thread_figures_used;
+  /* The safe I/O counts at the fork that made this process
+   * (metrograph_get_safe_io_counts_at_fork), all 0 in a new image. */
+  struct metrograph_safe_io_counts io_at_fork;
 
   bool stats;
   uint64_t rounds;
@@ -127,6 +157,21 @@ typedef struct {
   int64_t round_ns_total;
   int64_t round_ns_max;
   int64_t thread_cpu_ns;
+
+  /* Read once by the constructor: the call-stack table's size
+   * (mg_stacks_table_size), which every record of the process takes.
+   * Looked up again in each fork child, it was a getenv there: in a
+   * shell, the shell's own, through its variables' tables (five pages of
+   * its code and data faulted in every command's fork child). */
+  uint32_t stacks_table_size;
+  /* end_plugins ran for this record (reset by mg_sampler_restart), and
+   * its result: here, on the page a fork child writes anyway. */
+  int plugins_ended;
+  bool plugins_stopped;
+  /* Last, after every field a fork child or a new image writes: its 4 KB
+   * path, written only when a record is made, would otherwise put them on
+   * two pages (two faults in every fork child instead of one). */
+  MgRecordWriter rec;
 } MgSampler;
 
 MG_INTERNAL extern MgSampler mg_sampler;
@@ -171,6 +216,9 @@ MG_INTERNAL int mg_sampling_start_thread (MgSampler *s);
 /* Starts a thread that takes over from one that ended in this process
  * (mg_sampler_pause): same record, its usage and activity carried on. */
 MG_INTERNAL int mg_sampling_resume_thread (MgSampler *s);
+/* Every metric's previous span ends where sampling starts: before the
+ * first round, on the thread or by the process's start. */
+MG_INTERNAL void mg_sampling_start_spans (MgSampler *s);
 /* Asks the thread to stop and wakes it; the caller holds s->lock. */
 MG_INTERNAL void mg_sampling_request_stop (MgSampler *s);
 /* Asks it to stop without waking it: it sees the request when its sleep
@@ -225,6 +273,7 @@ MG_INTERNAL bool mg_sampler_materialize (MgSampler *s, uint32_t head_slots);
  * or with the thread stopped; false when it has none (then s->rec is a
  * stub in memory, record_failed set: nothing is written out). */
 MG_INTERNAL bool mg_sampler_ensure_record (MgSampler *s);
+MG_INTERNAL void mg_sampler_forget_leader_metrics (MgSampler *s);
 /* At exit, before a Score-P plugin's statics are destroyed: stops the
  * thread, takes the last sample and stops and cleans up the plugins, once;
  * the record is closed later, by the exit handler that knows the status. */

@@ -14,6 +14,7 @@
 
 #include "format/mg-plan-keywords.h"
 #include "format/mg-run-folder-layout.h"
+#include "mg-api-internal.h"
 #include "mg-high-fd.h"
 #include "mg-plugin-guard.h"
 #include "mg-node-folder.h"
@@ -193,7 +194,7 @@ create_record (MgSampler *s, bool in_memory)
                                                        (uint32_t) s->plan.n_sources,
                                                        (uint32_t) s->plan.n_metrics,
                                                        (uint32_t) s->plan.samples,
-                                                       mg_stacks_table_size (s), err, sizeof err);
+                                                       s->stacks_table_size, err, sizeof err);
   if (rc < 0)
     {
       mg_log ("%s; running unprofiled", err);
@@ -354,8 +355,10 @@ compose_metric (void *data, uint32_t m, MgRecordMetric *rm)
 static void
 compose_at_end (MgSampler *s)
 {
+  /* Written only where it changes (the table's pages untouched). */
   for (size_t m = 0; m < s->plan.n_metrics; m++)
-    s->metrics[m].ended_active = s->metrics[m].active;
+    if (s->metrics[m].ended_active != s->metrics[m].active)
+      s->metrics[m].ended_active = s->metrics[m].active;
   install_stub (s);
   compose_record = true;
   composed_slot_end_ns = 0;
@@ -377,6 +380,7 @@ write_composed (MgSampler *s)
 bool
 mg_sampler_ensure_record (MgSampler *s)
 {
+  mg_sampler_forget_leader_metrics (s);
   if (!s->record_pending)
     return s->rec.header != &stub_header;
   if (!create_record (s, true))
@@ -408,7 +412,7 @@ clear_record (MgSampler *s)
   s->rec.metrics = NULL;
   s->rec.stacks = NULL;
   s->rec.in_memory = false;
-  s->rec.max_stacks = mg_stacks_table_size (s);
+  s->rec.max_stacks = s->stacks_table_size;
   s->record_failed = false;
 }
 
@@ -432,8 +436,12 @@ static void
 start_sampling (MgSampler *s)
 {
   s->sampling_start_ns = s->start_ns + (int64_t) s->plan.start_after_ms * 1000000;
-  for (size_t m = 0; m < s->plan.n_metrics; m++)
-    s->metrics[m].prev_ns = s->sampling_start_ns;
+  /* A record laid out later (a descendant's, a fork child's) has them set
+   * by the thread at its first wake-up, before any round: one that ends
+   * before ends with its life only, and its table's pages (a page or two
+   * of the heap, copied in a fork child) stay untouched. */
+  if (!s->record_pending)
+    mg_sampling_start_spans (s);
   s->sampling_ended = false;
   s->finished = 0;
   s->rounds = 0;
@@ -526,27 +534,50 @@ mg_sampler_lock_round (MgSampler *s)
   return pthread_mutex_timedlock (&s->lock, &deadline) == 0;
 }
 
-static bool fork_locked;
+/* The plugin states a fork child starts from (copy_parent_states), kept
+ * in step with this process's record here, before each fork, and written
+ * only when one has changed (rarely): the child finds them in its copy of
+ * the table, where taking them itself wrote the table's page (copied) and
+ * read the record's shared mapping (a fault of its own) in every child. */
+static void
+keep_fork_states (MgSampler *s)
+{
+  if (!s->sampling || s->record_pending || !s->rec.plugins || !s->plugins)
+    return;
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    {
+      MgPluginRt *p = &s->plugins[i];
+      const MgRecordPlugin *rp = &s->rec.plugins[i];
+      if (p->fork_state != rp->state)
+        p->fork_state = rp->state;
+      if (p->fork_error_code != rp->error_code)
+        p->fork_error_code = rp->error_code;
+    }
+}
 
 static void
 atfork_prepare (void)
 {
   /* Wait for the round in progress: the child then never inherits a
    * half-written slot or a lock taken inside a getter. */
-  fork_locked = false;
   /* Once finished (a fork in a handler or destructor run after ours), the
    * end may keep the lock: nothing to wait for. */
   if (mg_sampler.sampling && mg_sampler.thread_started && mg_sampler_owns_process ()
       && !__atomic_load_n (&mg_sampler.finished, __ATOMIC_ACQUIRE))
-    fork_locked = mg_sampler_lock_round (&mg_sampler);
+    mg_sampler.fork_locked = mg_sampler_lock_round (&mg_sampler);
+  else if (mg_sampler.fork_locked)
+    mg_sampler.fork_locked = false;
+  keep_fork_states (&mg_sampler);
 }
 
 static void
 atfork_parent (void)
 {
-  if (fork_locked)
-    pthread_mutex_unlock (&mg_sampler.lock);
-  fork_locked = false;
+  if (mg_sampler.fork_locked)
+    {
+      pthread_mutex_unlock (&mg_sampler.lock);
+      mg_sampler.fork_locked = false;
+    }
 }
 
 /* The child samples into its own record: fresh samples, never the node
@@ -559,6 +590,11 @@ static void
 atfork_child (void)
 {
   MgSampler *s = &mg_sampler;
+  s->fork_generation++;
+  s->io_at_fork.bytes_read = __atomic_load_n (&mg_bytes_read, __ATOMIC_RELAXED);
+  s->io_at_fork.bytes_written = __atomic_load_n (&mg_bytes_written, __ATOMIC_RELAXED);
+  s->io_at_fork.read_calls = __atomic_load_n (&mg_read_calls, __ATOMIC_RELAXED);
+  s->io_at_fork.write_calls = __atomic_load_n (&mg_write_calls, __ATOMIC_RELAXED);
   mg_stacks_forget_threads ();
   if (!s->sampling || s->finished || s->sampling_ended)
     {
@@ -587,11 +623,8 @@ atfork_child (void)
       s->inherited_size = s->rec.size;
       s->pending_plugins = s->rec.plugins;
       s->pending_was_leader = was_leader;
-      for (size_t i = 0; i < s->plan.n_sources; i++)
-        {
-          s->plugins[i].fork_state = s->rec.plugins[i].state;
-          s->plugins[i].fork_error_code = s->rec.plugins[i].error_code;
-        }
+      /* The plugins' states at the fork are in s->plugins[i].fork_state
+       * already (keep_fork_states). */
       s->record_pending = true;
     }
   /* else its parent had not laid out its own yet: this one is laid out
@@ -599,15 +632,27 @@ atfork_child (void)
   s->pending_ppid = parent_pid;
   s->start_ns = mg_now_ns ();
   clear_record (s);
+  /* Written only where it changes: the tables' pages are otherwise only
+   * read in the child (not copied). */
   for (size_t i = 0; i < s->plan.n_sources; i++)
-    if (was_leader && s->plugins[i].leader_only)
+    if (was_leader && s->plugins[i].leader_only && s->plugins[i].initialised)
       s->plugins[i].initialised = false;
-  for (size_t m = 0; m < s->plan.n_metrics; m++)
-    {
-      MgMetricRt *rt = &s->metrics[m];
-      rt->active = rt->active && !s->plan.metrics[m].one_per_node;
-    }
+  /* The leader's onePerNode metrics stop in the child, before anything
+   * reads them: at its thread's first wake-up or at its end
+   * (mg_sampler_forget_leader_metrics). */
+  s->leader_metrics_to_forget = was_leader;
   start_sampling (s);
+}
+
+void
+mg_sampler_forget_leader_metrics (MgSampler *s)
+{
+  if (!s->leader_metrics_to_forget)
+    return;
+  s->leader_metrics_to_forget = false;
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    if (s->metrics[m].active && s->plan.metrics[m].one_per_node)
+      s->metrics[m].active = false;
 }
 
 /* A process whose plugins were never loaded, and a fork child that ends
@@ -685,19 +730,53 @@ plugins_to_call (const MgSampler *s)
   return false;
 }
 
-/* end_plugins ran for this record (reset by mg_sampler_restart), and its
- * result. */
-static int plugins_ended;
-static bool plugins_stopped;
+/* A fork child that execs before its first round (a shell's command):
+ * its record was never laid out, and nothing of it is written out. When
+ * each of the plugins it inherited says that an exec releases all it
+ * holds (the built-in ones), none of their functions is called: their
+ * stop and cleanup would only close close-on-exec descriptors and reset
+ * memory that the exec drops, and cost the child the pages of their code
+ * and data, a copy of the plugin table and the watch's timer (about 20
+ * page faults and 5 system calls; docs/sampler.md, "Cost"). */
+static bool
+exec_leaves_plugins (const MgSampler *s)
+{
+  if (!s->fork_child || s->rounds != 0 || !s->record_pending || s->plugins_pending)
+    return false;
+  for (size_t i = 0; i < s->plan.n_sources; i++)
+    if (s->plan.sources[i].scorep_name
+        || (s->plugins[i].initialised && !s->plugins[i].exec_releases_all))
+      return false;
+  return true;
+}
+
+static void end_stopped_plugins (MgSampler *s, bool stopped, bool final_round);
 
 /* The thread, the last sample and the plugins' stop and cleanup, once:
  * false when the thread could not be stopped (the plugins are left). */
 static bool
 end_plugins (MgSampler *s, bool final_round, bool ending_now)
 {
-  if (__atomic_exchange_n (&plugins_ended, 1, __ATOMIC_ACQ_REL))
-    return plugins_stopped;
-  bool stopped = plugins_stopped = stop_thread (s, ending_now);
+  if (__atomic_exchange_n (&s->plugins_ended, 1, __ATOMIC_ACQ_REL))
+    return s->plugins_stopped;
+  bool stopped = s->plugins_stopped = stop_thread (s, ending_now);
+  if (stopped && !final_round && exec_leaves_plugins (s))
+    {
+      /* No stub either: finish finds no header and writes nothing. */
+      s->plugins_left_at_exec = true;
+      mg_stacks_stop (s);
+      return true;
+    }
+  end_stopped_plugins (s, stopped, final_round);
+  return stopped;
+}
+
+/* After stop_thread (stopped: the thread let go; otherwise it is stuck in
+ * a getter): the record's last slot, the plugins' stop and cleanup. */
+static void
+end_stopped_plugins (MgSampler *s, bool stopped, bool final_round)
+{
+  mg_sampler_forget_leader_metrics (s);
   /* Ending before its record was laid out (a fork child before its
    * first round, an exec'd image before its thread's first wake-up): an
    * exit writes it at the end, composed (it holds its life only); an exec
@@ -729,7 +808,8 @@ end_plugins (MgSampler *s, bool final_round, bool ending_now)
       if (final_round && life_only (s))
         {
           for (size_t m = 0; m < s->plan.n_metrics; m++)
-            s->metrics[m].active = false;
+            if (s->metrics[m].active)
+              s->metrics[m].active = false;
           if (compose_record)
             composed_slot_end_ns = mg_sampling_life_end (s);
           else
@@ -759,7 +839,6 @@ end_plugins (MgSampler *s, bool final_round, bool ending_now)
           && s->rec.header)
         mg_sampling_life_slot (s);
     }
-  return stopped;
 }
 
 void
@@ -839,12 +918,19 @@ mg_sampler_restart (void)
       pthread_join (s->thread, NULL);
       s->thread_started = false;
     }
+  /* What the exec would have done to them before it failed, then. */
+  if (s->plugins_left_at_exec)
+    {
+      s->plugins_left_at_exec = false;
+      end_stopped_plugins (s, true, false);
+    }
+  s->leader_metrics_to_forget = false; /* the table is made again */
   free_stub (s);
   mg_record_forget (&s->rec);
   s->record_pending = false;
   drop_inherited (s);
   s->sampling = false;
-  plugins_ended = 0;
+  s->plugins_ended = 0;
   s->pid = getpid ();
   begin (s);
 }
@@ -970,6 +1056,7 @@ mg_sampler_constructor (void)
       return;
     }
   s->have_plan = true;
+  s->stacks_table_size = mg_stacks_table_size (s);
   s->plugins = calloc (s->plan.n_sources + 1, sizeof *s->plugins);
   s->metrics = calloc (s->plan.n_metrics + 1, sizeof *s->metrics);
   if (!s->plugins || !s->metrics)

@@ -411,17 +411,43 @@ exit_for_program (MgSampler *s)
   exit (0);
 }
 
+/* The calling thread's CPU and affinity, by system call rather than
+ * libc's wrappers: the first call of each wrapper in a process was a lazy
+ * binding (the symbol looked up through every loaded object's tables and
+ * the sampler's GOT written), in every fork child and every exec'd image
+ * that starts its thread pinned; syscall() is bound by then. */
+static int
+this_cpu (void)
+{
+  unsigned cpu;
+  return syscall (SYS_getcpu, &cpu, NULL, NULL) == 0 ? (int) cpu : -1;
+}
+
+static int
+get_affinity (cpu_set_t *mask)
+{
+  /* The kernel writes its own mask's size, which may be less. */
+  CPU_ZERO (mask);
+  return syscall (SYS_sched_getaffinity, 0, sizeof *mask, mask) > 0 ? 0 : -1;
+}
+
+static int
+set_affinity (const cpu_set_t *mask)
+{
+  return syscall (SYS_sched_setaffinity, 0, sizeof *mask, mask) == 0 ? 0 : -1;
+}
+
 /* Back to the mask a pinned thread (or its creator) had; to every CPU
  * (the kernel keeps to those the cpuset allows) should that mask no longer
  * be allowed, never left on one CPU. */
 static void
 unpin (const cpu_set_t *mask)
 {
-  if (sched_setaffinity (0, sizeof *mask, mask) != 0)
+  if (set_affinity (mask) != 0)
     {
       cpu_set_t any;
       memset (&any, 0xff, sizeof any);
-      sched_setaffinity (0, sizeof any, &any);
+      set_affinity (&any);
     }
 }
 
@@ -465,6 +491,9 @@ thread_main (void *data)
   mg_plugin_guard_thread_init ();
   mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
   pthread_mutex_lock (&s->lock);
+  /* Before any round (the end's last round waits for this lock). */
+  mg_sampling_start_spans (s);
+  mg_sampler_forget_leader_metrics (s);
   /* Under the lock: a fork or the process's end waits for the plugins to
    * be ready (or for their time limit), as for a round. Before this
    * thread's usage and activity start: their initialisation is not a
@@ -552,14 +581,13 @@ pin_to_this_cpu (MgSampler *s)
   s->thread_pinned = false;
   if (!s->plugins_pending && !s->record_pending)
     return false;
-  int cpu = sched_getcpu ();
-  if (cpu < 0 || cpu >= CPU_SETSIZE
-      || sched_getaffinity (0, sizeof s->thread_cpus, &s->thread_cpus) != 0
+  int cpu = this_cpu ();
+  if (cpu < 0 || cpu >= CPU_SETSIZE || get_affinity (&s->thread_cpus) != 0
       || !CPU_ISSET (cpu, &s->thread_cpus))
     return false;
   CPU_ZERO (&one);
   CPU_SET (cpu, &one);
-  s->thread_pinned = sched_setaffinity (0, sizeof one, &one) == 0;
+  s->thread_pinned = set_affinity (&one) == 0;
   return s->thread_pinned;
 }
 
@@ -599,12 +627,17 @@ start_thread (MgSampler *s, bool resume)
       mg_thread_activity_carry ();
       mg_stacks_forget_sampler_thread ();
     }
-  else
+  else if (s->thread_figures_used)
     {
+      /* A previous thread's figures (in a fork child, its parent's
+       * thread's; after a failed exec, the last one's); a new image's
+       * first thread finds them as initialised, and writing them again
+       * only faulted in their pages. */
       mg_thread_usage_reset ();
       mg_thread_activity_reset ();
       mg_round_threads_reset ();
     }
+  s->thread_figures_used = true;
 
   /* The thread blocks every signal, so the program's handlers always run on
    * its own threads and its system calls never see our wake-ups. Given
@@ -622,6 +655,13 @@ start_thread (MgSampler *s, bool resume)
   pthread_attr_destroy (&attr);
   s->thread_started = rc == 0;
   return rc;
+}
+
+void
+mg_sampling_start_spans (MgSampler *s)
+{
+  for (size_t m = 0; m < s->plan.n_metrics; m++)
+    s->metrics[m].prev_ns = s->sampling_start_ns;
 }
 
 /* The plugins' stop functions, the record's flag and the backfill, once:

@@ -29,6 +29,11 @@ typedef struct {
 MG_HIDDEN int mg_lock_acquire (MgLock *lock);
 MG_HIDDEN void mg_lock_release (MgLock *lock);
 
+/* The safe I/O counts (metrograph_get_safe_io_counts), read here without
+ * a call by the sampler's atfork child handler (whose code page is the
+ * only one of the sampler's it then needs). */
+MG_HIDDEN extern uint64_t mg_bytes_read, mg_bytes_written, mg_read_calls, mg_write_calls;
+
 /* For tests: takes (hold) or releases the allocator's lock on the calling
  * thread, to make its signal-handler fallbacks happen deterministically. */
 MG_HIDDEN void mg_safe_malloc_hold_lock_for_test (int hold);

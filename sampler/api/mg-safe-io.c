@@ -38,10 +38,10 @@
 #define MG_LINE_SLOTS 16
 #define MG_LINE_BUFFER 1024
 
-static uint64_t mg_bytes_read;
-static uint64_t mg_bytes_written;
-static uint64_t mg_read_calls;
-static uint64_t mg_write_calls;
+uint64_t mg_bytes_read;
+uint64_t mg_bytes_written;
+uint64_t mg_read_calls;
+uint64_t mg_write_calls;
 
 typedef struct {
   int fd;             /* -1: free */

@@ -245,6 +245,21 @@ write_mib (int mib)
   return 0;
 }
 
+/* MIB MiB read from /dev/zero in 1 MiB calls. */
+static int
+read_mib (int mib)
+{
+  static char buf[1 << 20];
+  int fd = open ("/dev/zero", O_RDONLY);
+  if (fd < 0)
+    return 1;
+  for (int i = 0; i < mib; i++)
+    if (read (fd, buf, sizeof buf) != (ssize_t) sizeof buf)
+      return 1;
+  close (fd);
+  return 0;
+}
+
 static int
 forking (void)
 {
@@ -258,7 +273,7 @@ forking (void)
   if (pid == 0)
     {
       sleep_s (0.1);
-      int bad = write_mib (8) | touch_pages (8u << 20);
+      int bad = write_mib (8) | read_mib (4) | touch_pages (8u << 20);
       sleep_s (0.2);
       _exit (bad);
     }

@@ -653,6 +653,15 @@ test_fork (Fixture *f, gconstpointer data)
       child_wchar = MAX (child_wchar, wchar->maxs[i]);
   double child_wchar_rate = process_count (p, child, "wchar_rate");
   double child_syscw = process_count (p, child, "syscw");
+  /* Its reads less the sampler's own since the fork (the safe I/O counts
+   * at the fork, noted by the sampler): its 4 MiB in 4 calls, neither
+   * less (the parent's safe reads subtracted too) nor more. */
+  const MgProcessSeries *rchar = mg_profile_get_process_series (p, child, metric_index (p, "rchar_total"));
+  double child_rchar = 0;
+  for (guint i = 0; i < rchar->n; i++)
+    if (!isnan (rchar->maxs[i]))
+      child_rchar = MAX (child_rchar, rchar->maxs[i]);
+  double child_syscr = process_count (p, child, "syscr");
   g_test_message ("child: %u samples, %.0f minor faults (at most %.0f/s), "
                   "wchar_total %.0f B, wchar_rate integrated %.0f B, %.0f write "
                   "calls; parent: %.0f minor faults", faults->n, child_faults,
@@ -669,6 +678,9 @@ test_fork (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (child_wchar, <=, 8 * MB * 1.01);
   g_assert_cmpfloat (fabs (child_wchar_rate - 8 * MB), <=, 8 * MB * 0.02);
   g_assert_cmpfloat (fabs (child_syscw - 8), <=, 0.5);
+  g_test_message ("child: rchar_total %.0f B, %.0f read calls", child_rchar, child_syscr);
+  g_assert_cmpfloat (fabs (child_rchar - 4 * MB), <=, 4 * MB * 0.01);
+  g_assert_cmpfloat (fabs (child_syscr - 4), <=, 0.5);
 
   /* The child's main thread is itself (not the parent's tid): each window
    * has it in one class, mostly asleep (0.3 s of sleeps, 8 MiB written). */

@@ -20,6 +20,11 @@
 #ifndef MG_TEST_PLUGIN_KEPT
 METROGRAPH_PLUGIN_UNLOADABLE;
 #endif
+/* Its -exec-releases build: no stop or cleanup in a fork child that execs
+ * before its first round. */
+#ifdef MG_TEST_PLUGIN_EXEC_RELEASES
+METROGRAPH_PLUGIN_EXEC_RELEASES_ALL;
+#endif
 
 static int log_fd = -1;
 static int config_value = -1000;

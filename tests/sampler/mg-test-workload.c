@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The profiled program of the sampler tests.
  *   mg-test-workload run MS STATUS   sleep MS ms, print "hello", exit STATUS
- *   mg-test-workload fork MS         fork a child (run MS, exit 3), wait,
- *                                    then exec itself as "run MS 0"
+ *   mg-test-workload fork MS [BEFORE]  fork a child (run MS, exit 3) BEFORE
+ *                                    ms in (0), wait, then exec itself as
+ *                                    "run MS 0"
  *   mg-test-workload underscore MS STATUS   as run, but end with _exit
  *   mg-test-workload spawn MS        vfork+exec and posix_spawn a child each
  *                                    ("run MS 4"), wait for both, exit 0
@@ -82,6 +83,8 @@ main (int argc, char **argv)
   int status = argc > 3 ? atoi (argv[3]) : 0;
   if (strcmp (argv[1], "fork") == 0)
     {
+      /* fork MS BEFORE: the fork BEFORE ms in (the plugins loaded). */
+      sleep_ms (argc > 3 ? atol (argv[3]) : 0);
       pid_t child = fork ();
       if (child == 0)
         {
@@ -175,6 +178,24 @@ main (int argc, char **argv)
         }
       printf ("forked twice\n");
       return status;
+    }
+  if (strcmp (argv[1], "forkexec") == 0)
+    {
+      /* A fork child that execs at once (a shell's command), forked 400 ms
+       * in, once the parent's thread has loaded the plugins (a quarter
+       * interval in, at 1 s); the exec'd image lives MS. */
+      sleep_ms (400);
+      fflush (stdout);
+      pid_t child = fork ();
+      if (child == 0)
+        {
+          execl ("/proc/self/exe", argv[0], "run", argv[2], "0", (char *) NULL);
+          _exit (127);
+        }
+      int st;
+      waitpid (child, &st, 0);
+      printf ("child %d %d\n", (int) child, WEXITSTATUS (st));
+      return 0;
     }
   if (strcmp (argv[1], "forkbadexec") == 0)
     {

@@ -320,6 +320,23 @@ log_tags (Fixture *f)
   return g_string_free (out, FALSE);
 }
 
+/* The tags of the calls logged by process pid, in order. */
+static char *
+log_tags_of (Fixture *f, int pid)
+{
+  g_autofree char *text = NULL;
+  g_file_get_contents (f->log, &text, NULL, NULL);
+  GString *out = g_string_new (NULL);
+  g_auto(GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
+  for (char **l = lines; *l; l++)
+    {
+      g_auto(GStrv) w = g_strsplit (*l, " ", 4);
+      if (g_strv_length (w) == 4 && atoi (w[3]) == pid && strcmp (w[0], "COUNT") != 0)
+        g_string_append_printf (out, "%s%s", out->len ? " " : "", w[0]);
+    }
+  return g_string_free (out, FALSE);
+}
+
 #define METRIC(i, id, getter, type, units, divide, node, backfill, custom)              \
   "metric\t" #i "\t0\t" id "\t" getter "\t" type "\t" units "\t" #divide "\t" #node "\t" \
   #backfill "\ttime\t\t" custom "\n"
@@ -729,6 +746,49 @@ find_record (GPtrArray *recs, int pid, MgRecordState state)
   g_error ("no record of pid %d in state %d", pid, (int) state);
 }
 
+/* The node leader's fork child is never the leader: its onePerNode
+ * metric is off in its record (no values, not active) whether it lives
+ * to its rounds (200 ms at 5 ms) or ends before its first (1 ms, its
+ * life only), while its other metric samples; the leader's own has both. */
+static void
+test_one_per_node_fork_child (Fixture *f, gconstpointer user_data)
+{
+  const char *child_ms = user_data;
+  write_plan (f, 5, COUNT_METRIC METRIC (1, "t.node", "test_node", "uint64_t", "", 0, 1, 0, ""));
+  /* Forked 50 ms in: the parent's thread has loaded the plugins (a
+   * quarter interval in) and made it the leader. */
+  const char *const args[] = { "fork", child_ms, "50", NULL };
+  g_autofree char *out = NULL;
+  int status = run_workload (f, f->plan, args, &out, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  int child = 0, child_status = -1;
+  g_assert_cmpint (sscanf (out, "child %d %d", &child, &child_status), ==, 2);
+  g_assert_cmpint (child_status, ==, 3);
+  GPtrArray *recs = take_records (f);
+  Record *kid = find_record (recs, child, MG_RECORD_STATE_EXITED);
+  g_assert_false (hdr (kid)->flags & MG_RECORD_FLAG_NODE_LEADER);
+  g_assert_false (rec_metric (kid, 1)->flags & MG_METRIC_FLAG_ACTIVE);
+  guint64 kid_counts = 0;
+  for (guint i = 0; i < hdr (kid)->n_samples; i++)
+    {
+      g_assert_cmpuint (rec_value (kid, i, 1)->count, ==, 0);
+      kid_counts += rec_value (kid, i, 0)->count;
+    }
+  if (atoi (child_ms) >= 100)
+    {
+      g_assert_true (rec_metric (kid, 0)->flags & MG_METRIC_FLAG_ACTIVE);
+      g_assert_cmpuint (kid_counts, >, 0);
+    }
+  /* The parent, before its exec: the leader, with both. */
+  Record *parent = find_record (recs, hdr (kid)->ppid, MG_RECORD_STATE_EXECED);
+  g_assert_true (hdr (parent)->flags & MG_RECORD_FLAG_NODE_LEADER);
+  g_assert_true (rec_metric (parent, 1)->flags & MG_METRIC_FLAG_ACTIVE);
+  guint64 parent_node = 0;
+  for (guint i = 0; i < hdr (parent)->n_samples; i++)
+    parent_node += rec_value (parent, i, 1)->count;
+  g_assert_cmpuint (parent_node, >, 0);
+}
+
 static void
 test_fork_exec (Fixture *f, gconstpointer user_data)
 {
@@ -1018,6 +1078,52 @@ test_fork_failed_exec (Fixture *f, gconstpointer user_data)
   for (guint k = 0; k < recs->len; k++)
     g_assert_false (hdr (recs->pdata[k])->pid == child
                     && hdr (recs->pdata[k])->state == MG_RECORD_STATE_EXECED);
+}
+
+/* A fork child that execs before its first round (a shell's command):
+ * a plugin that says an exec releases all it holds
+ * (METROGRAPH_PLUGIN_EXEC_RELEASES_ALL) gets neither its stop nor its
+ * cleanup there, one that does not say so gets both before the exec; the
+ * exec'd image has its own (same pid). When that exec fails, the stop and
+ * cleanup come then, before the child loads the plugins again. */
+typedef struct {
+  const char *library;
+  const char *mode;
+  const char *child_tags;
+} LeftPluginsCase;
+
+static const LeftPluginsCase exec_leaves_marked = {
+  "libmg-test-plugin-exec-releases.so", "forkexec", "INIT START STOP CLEANUP"
+};
+static const LeftPluginsCase exec_stops_unmarked = {
+  "libmg-test-plugin.so", "forkexec", "STOP CLEANUP INIT START STOP CLEANUP"
+};
+static const LeftPluginsCase failed_exec_stops_marked = {
+  "libmg-test-plugin-exec-releases.so", "forkbadexec", "STOP CLEANUP INIT START STOP CLEANUP"
+};
+
+static void
+test_fork_exec_plugins (Fixture *f, gconstpointer user_data)
+{
+  const LeftPluginsCase *c = user_data;
+  write_plan_of (f, c->library, 1000, COUNT_METRIC);
+  const char *const args[] = { c->mode, "600", NULL };
+  g_autofree char *out = NULL;
+  int status = run_workload (f, f->plan, args, &out, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  const char *line = strstr (out, "child ");
+  g_assert_nonnull (line);
+  int child = 0, child_status = -1;
+  g_assert_cmpint (sscanf (line, "child %d %d", &child, &child_status), ==, 2);
+  g_assert_cmpint (child_status, ==, strcmp (c->mode, "forkexec") == 0 ? 0 : 3);
+  g_autofree char *child_tags = log_tags_of (f, child);
+  g_assert_cmpstr (child_tags, ==, c->child_tags);
+  /* The parent's own, once each. */
+  GPtrArray *recs = take_records (f);
+  Record *kid = find_record (recs, child, MG_RECORD_STATE_EXITED);
+  g_assert_cmpint (hdr (kid)->ppid, >, 0);
+  g_autofree char *parent_only = log_tags_of (f, hdr (kid)->ppid);
+  g_assert_cmpstr (parent_only, ==, "INIT START STOP CLEANUP");
 }
 
 /* execveat closes the record like execve: a failed one resumes sampling in
@@ -1912,6 +2018,16 @@ main (int argc, char **argv)
   g_test_add ("/sampler/fork-exec", Fixture, NULL, fixture_setup, test_fork_exec, fixture_teardown);
   g_test_add ("/sampler/underscore-exit", Fixture, NULL, fixture_setup, test_underscore_exit, fixture_teardown);
   g_test_add ("/sampler/failed-exec", Fixture, NULL, fixture_setup, test_failed_exec, fixture_teardown);
+  g_test_add ("/sampler/fork-exec-leaves-marked-plugins", Fixture, &exec_leaves_marked,
+              fixture_setup, test_fork_exec_plugins, fixture_teardown);
+  g_test_add ("/sampler/fork-exec-stops-unmarked-plugins", Fixture, &exec_stops_unmarked,
+              fixture_setup, test_fork_exec_plugins, fixture_teardown);
+  g_test_add ("/sampler/fork-failed-exec-stops-marked-plugins", Fixture,
+              &failed_exec_stops_marked, fixture_setup, test_fork_exec_plugins, fixture_teardown);
+  g_test_add ("/sampler/one-per-node-fork-child", Fixture, "200", fixture_setup,
+              test_one_per_node_fork_child, fixture_teardown);
+  g_test_add ("/sampler/one-per-node-short-fork-child", Fixture, "1", fixture_setup,
+              test_one_per_node_fork_child, fixture_teardown);
   g_test_add ("/sampler/fork-failed-exec", Fixture, NULL, fixture_setup, test_fork_failed_exec,
               fixture_teardown);
   g_test_add ("/sampler/vfork-spawn", Fixture, NULL, fixture_setup, test_vfork_spawn, fixture_teardown);
