@@ -12,7 +12,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <setjmp.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/syscall.h>
@@ -157,27 +156,12 @@ on_fault (int sig, siginfo_t *info, void *context)
   forward (sig, info, context);
 }
 
-/* A fork child has no thread in a plugin's call but the forking one: the
- * call the parent's sampler thread was in when the fork came (the fork
- * waits for a getter one interval at most, 100 ms at least) is not the
- * child's, and its watch would report it hung there, stopping the
- * child's plugin (seen as the same "hung in … at sample 401" in every
- * child a loaded shell forked). Read first: a child that inherited no
- * call writes nothing here. */
-static void
-forget_parents_call (void)
-{
-  if (guard_env == NULL && __atomic_load_n (&current_active, __ATOMIC_RELAXED))
-    __atomic_store_n (&current_active, 0, __ATOMIC_RELAXED);
-}
-
 void
 mg_plugin_guard_install (void)
 {
   resolve ();
   if (installed || !real_sigaction)
     return;
-  pthread_atfork (NULL, NULL, forget_parents_call);
   for (size_t i = 0; i < N_FAULT_SIGNALS; i++)
     {
       /* SA_NODEFER: a jump out of the handler leaves the mask as it was. */

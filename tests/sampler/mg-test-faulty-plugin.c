@@ -18,7 +18,7 @@
 /* The call at which faulty_crash dereferences NULL, as in issue #19. */
 enum { CRASH_AT = 20, HANG_AT = 5 };
 
-static uint64_t calls_crash, calls_hang, calls_block;
+static uint64_t calls_crash, calls_hang, calls_block, calls_slow;
 static int *volatile nowhere;
 
 static bool
@@ -83,6 +83,18 @@ faulty_hang (metric_id_t id, struct timespec *t, uint64_t *out)
   if (++calls_hang == HANG_AT)
     sleep_for_ever ();
   *out = calls_hang;
+  return 0;
+}
+
+/* 1, 2, 3, 4, then blocks for 10 s, then 5, 6…, each after 30 ms: a
+ * fork child's thread is in a round most of its life. */
+EXPORT int
+faulty_block_slow (metric_id_t id, struct timespec *t, uint64_t *out)
+{
+  struct timespec left = { ++calls_slow == HANG_AT ? 10 : 0, 30 * 1000000 };
+  while (nanosleep (&left, &left) != 0)
+    ;
+  *out = calls_slow;
   return 0;
 }
 

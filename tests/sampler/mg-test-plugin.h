@@ -29,6 +29,7 @@ int marker_value (metric_id_t id, struct timespec *t, uint64_t *out);
 int faulty_crash (metric_id_t id, struct timespec *t, uint64_t *out);
 int faulty_hang (metric_id_t id, struct timespec *t, uint64_t *out);
 int faulty_block (metric_id_t id, struct timespec *t, uint64_t *out);
+int faulty_block_slow (metric_id_t id, struct timespec *t, uint64_t *out);
 int faulty_start (plugin_id_t plugin_id);
 
 #endif /* MG_TEST_PLUGIN_H */

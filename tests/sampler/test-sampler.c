@@ -1882,6 +1882,41 @@ test_plugin_getter_blocks (Fixture *f, gconstpointer user_data)
   g_assert_cmpint (rec_slot (r, 4)->t_end_ns - rec_slot (r, 3)->t_end_ns, >=, 100 * 1000000);
 }
 
+/* A fork while the parent's sampler thread is in a getter that blocks
+ * (faulty_block_slow's 5th call, 10 s; the hang bound 100 intervals of
+ * 5 ms): the fork waits for a getter 100 ms at most, then goes on, and
+ * the child is forked with the call in progress in its parent. The call
+ * and its verdict are the parent's: the child's own calls (30 ms each, so
+ * that its thread is in a round most of its life, its end too) sample
+ * on, and nothing in the child's record names the plugin hung. */
+static void
+test_fork_during_getter (Fixture *f, gconstpointer user_data)
+{
+  const char *const args[] = { "fork", "600", "400", NULL };
+  g_autofree char *out = NULL;
+  int child = 0, child_status = -1;
+  guint64 kid_counts = 0;
+
+  write_faulty_plan (f, "faulty_block_slow", "hang_intervals\t100\n");
+  int status = run_workload (f, f->plan, args, &out, NULL, NULL);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_cmpint (sscanf (out, "child %d %d", &child, &child_status), ==, 2);
+  g_assert_cmpint (child_status, ==, 3);
+  GPtrArray *recs = take_records (f);
+  Record *kid = find_record (recs, child, MG_RECORD_STATE_EXITED);
+  Record *parent = find_record (recs, hdr (kid)->ppid, MG_RECORD_STATE_EXECED);
+  g_assert_cmpuint (rec_plugin (parent, 1)->state, ==, MG_PLUGIN_STATE_HUNG);
+  g_assert_true (g_str_has_prefix (rec_plugin (parent, 1)->error,
+                                   "hung in faulty_block_slow at sample 5 "));
+  g_test_message ("child: plugin state %u, '%s'", rec_plugin (kid, 1)->state,
+                  rec_plugin (kid, 1)->error);
+  g_assert_cmpstr (rec_plugin (kid, 1)->error, ==, "");
+  g_assert_cmpuint (rec_plugin (kid, 1)->state, ==, MG_PLUGIN_STATE_ACTIVE);
+  for (guint i = 0; i < hdr (kid)->n_samples; i++)
+    kid_counts += rec_value (kid, i, 1)->count;
+  g_assert_cmpuint (kid_counts, >, 5);
+}
+
 /* An initialise that never returns: the sampler thread loads the
  * plugins, so the program is not held up by it at all (before, its
  * constructor waited for the limit); abandoned at
@@ -2059,6 +2094,7 @@ main (int argc, char **argv)
   g_test_add ("/sampler/program-fault-handlers", Fixture, NULL, fixture_setup, test_program_fault_handlers, fixture_teardown);
   g_test_add ("/sampler/plugin-hang", Fixture, NULL, fixture_setup, test_plugin_hang, fixture_teardown);
   g_test_add ("/sampler/plugin-getter-blocks", Fixture, NULL, fixture_setup, test_plugin_getter_blocks, fixture_teardown);
+  g_test_add ("/sampler/fork-during-getter", Fixture, NULL, fixture_setup, test_fork_during_getter, fixture_teardown);
   g_test_add ("/sampler/plugin-init-hangs", Fixture, NULL, fixture_setup, test_plugin_init_hangs, fixture_teardown);
   g_test_add ("/sampler/plugin-init-hangs-past-end", Fixture, NULL, fixture_setup,
               test_plugin_init_hangs_past_end, fixture_teardown);
