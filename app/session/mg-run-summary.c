@@ -227,31 +227,84 @@ describe_problems (const Facts *f)
   return to_strv (g_steal_pointer (&lines));
 }
 
-/* What ended a process's recording or its plugins early: always said, one
- * line each, since they explain where values stop. Crashed and hung
- * plugins, recordings stopped (a full disk), records that could not be
- * read. */
+/* The processes that had event @first's kind and message, from @first on,
+ * in order; their events are marked in @said. */
+static GArray *
+same_event_pids (const Facts *f, guint first, gboolean *said)
+{
+  const MgProcessEvent *e = g_ptr_array_index (f->events, first);
+  GArray *pids = g_array_new (FALSE, FALSE, sizeof (int));
+
+  for (guint i = first; i < f->events->len; i++)
+    {
+      const MgProcessEvent *other = g_ptr_array_index (f->events, i);
+
+      if (said[i] || other->kind != e->kind || other->process < 0
+          || (guint) other->process >= f->processes->len
+          || g_strcmp0 (other->message, e->message) != 0)
+        continue;
+      said[i] = TRUE;
+      g_array_append_val (pids, process_of (f, (guint) other->process)->pid);
+    }
+  return pids;
+}
+
+/* "4711", or "4711, 4712, 4713, …" for more than three. */
+static char *
+list_pids (GArray *pids)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < pids->len && i < 3; i++)
+    g_string_append_printf (text, "%s%d", i > 0 ? ", " : "", g_array_index (pids, int, i));
+  if (pids->len > 3)
+    g_string_append (text, ", …");
+  return g_string_free (text, FALSE);
+}
+
+/* What ended a process's recording or its plugins early: always said,
+ * since they explain where values stop. Crashed and hung plugins,
+ * recordings stopped (a full disk), records that could not be read. The
+ * same event in several processes is one line: a verdict a fork child
+ * inherits with its parent's plugin (a hung getter's) was said once for
+ * each of a shell's 130 later children. */
 static void
 add_run_problems (GPtrArray *lines, const Facts *f)
 {
+  g_autofree gboolean *said = g_new0 (gboolean, f->events->len + 1);
+
   for (guint i = 0; i < f->events->len; i++)
     {
       const MgProcessEvent *e = g_ptr_array_index (f->events, i);
-      int pid;
+      const char *message = e->message != NULL ? e->message : "?";
+      g_autoptr (GArray) pids = NULL;
+      g_autofree char *listed = NULL;
 
-      if (e->process < 0 || (guint) e->process >= f->processes->len)
+      if (said[i] || e->process < 0 || (guint) e->process >= f->processes->len
+          || (e->kind != MG_EVENT_PLUGIN_FAULT && e->kind != MG_EVENT_RECORDING_STOPPED))
         continue;
-      pid = process_of (f, (guint) e->process)->pid;
-      if (e->kind == MG_EVENT_PLUGIN_FAULT)
+      pids = same_event_pids (f, i, said);
+      listed = list_pids (pids);
+      if (e->kind == MG_EVENT_PLUGIN_FAULT && pids->len == 1)
         /* Translators: a process id, then the plugin and what happened to it, e.g. "energy.src
          * crashed in energy_value with SIGSEGV at sample 20; its metrics stop there" */
-        add (lines, _("metrograph: process %d: plugin %s\n"), pid,
-             e->message != NULL ? e->message : "?");
-      else if (e->kind == MG_EVENT_RECORDING_STOPPED)
+        add (lines, _("metrograph: process %s: plugin %s\n"), listed, message);
+      else if (e->kind == MG_EVENT_PLUGIN_FAULT)
+        /* Translators: how many processes, their ids (e.g. "4711, 4712, 4713, …"), then the
+         * plugin and what happened to it, as above */
+        add (lines, ngettext ("metrograph: %u process (%s): plugin %s\n",
+                              "metrograph: %u processes (%s): plugin %s\n", pids->len),
+             pids->len, listed, message);
+      else if (pids->len == 1)
         /* Translators: a process id, then why, e.g. "cannot allocate record …: No space left
          * on device" */
-        add (lines, _("metrograph: process %d stopped recording: %s\n"), pid,
-             e->message != NULL ? e->message : "?");
+        add (lines, _("metrograph: process %s stopped recording: %s\n"), listed, message);
+      else
+        /* Translators: how many processes, their ids, then why, as above */
+        add (lines, ngettext ("metrograph: %u process (%s) stopped recording: %s\n",
+                              "metrograph: %u processes (%s) stopped recording: %s\n",
+                              pids->len),
+             pids->len, listed, message);
     }
   for (guint i = 0; i < f->plugin_errors->len; i++)
     {

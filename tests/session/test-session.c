@@ -624,6 +624,79 @@ test_summary_stacks_lost (void)
                    "stack table was full)\n");
 }
 
+/* Writes a record of process @pid, ended, whose one plugin is hung with
+ * @message. */
+static void
+write_hung_record (const char *dir, int pid, const char *message)
+{
+  g_autoptr (RecordFixture) r = record_fixture_new (1, 1, 4);
+  MgRecordHeader *h = record_fixture_header (r);
+  MgRecordPlugin *plugin = record_fixture_plugin (r, 0);
+  g_autofree char *path = g_strdup_printf ("%s/host.%d.0.mgrec", dir, pid);
+  double value = 1;
+
+  h->pid = pid;
+  h->ppid = 100;
+  g_strlcpy (h->host, "host", sizeof h->host);
+  h->start_mono_ns = 1000000000;
+  h->start_real_ns = 1700000000000000000;
+  g_snprintf (record_fixture_metric (r, 0)->id, MG_RECORD_ID_LEN, "m");
+  g_strlcpy (plugin->source_id, "activity.src", MG_RECORD_ID_LEN);
+  plugin->state = MG_PLUGIN_STATE_HUNG;
+  g_strlcpy (plugin->error, message, MG_RECORD_MSG_LEN);
+  record_fixture_add_sample (r, h->start_mono_ns, h->start_mono_ns + 100000000, &value);
+  h->state = MG_RECORD_STATE_EXITED;
+  h->end_mono_ns = h->start_mono_ns + 150000000;
+  record_fixture_write (r, path);
+}
+
+/* A plugin's verdict that fork children inherit with the plugin (a getter
+ * hung in the parent) is one line for all the processes that have it, not
+ * one each: a loaded shell's 130 children printed 130 lines. */
+static void
+test_summary_same_fault_once (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mg-run-faults-XXXXXX", NULL);
+  g_autoptr (GPtrArray) metrics = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_metric_def_free);
+  MgMetricDef *def = mg_metric_def_new ();
+  const char *argv[] = { "sh", NULL };
+  MgMergeInput input = { .metrics = metrics, .argv = argv, .working_dir = "/" };
+  MgRunSummaryRequest request = { .output = "sh.mgprof" };
+  g_autoptr (MgProfile) profile = NULL;
+  g_autoptr (MgRunSummary) summary = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) faults = g_ptr_array_new_with_free_func (g_free);
+  const char *inherited = "hung in main_computing at sample 401 (called at 3.09 s, no return "
+                          "within 0.05 s); its metrics stop there";
+
+  def->id = g_strdup ("m");
+  g_ptr_array_add (metrics, def);
+  for (int pid = 101; pid <= 105; pid++)
+    write_hung_record (dir, pid, inherited);
+  write_hung_record (dir, 106, "crashed in main_computing with SIGSEGV at sample 9; its "
+                               "metrics stop there");
+  profile = mg_merge_records (dir, &input, &error);
+  g_assert_no_error (error);
+  summary = mg_run_summary_new (profile, &request);
+  for (guint i = 0; summary->lines[i] != NULL; i++)
+    if (strstr (summary->lines[i], ": plugin ") != NULL)
+      g_ptr_array_add (faults, g_strdup (summary->lines[i]));
+  g_assert_cmpuint (faults->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (faults, 0), ==,
+                   "metrograph: 5 processes (101, 102, 103, …): plugin activity.src hung in "
+                   "main_computing at sample 401 (called at 3.09 s, no return within 0.05 s); "
+                   "its metrics stop there\n");
+  g_assert_cmpstr (g_ptr_array_index (faults, 1), ==,
+                   "metrograph: process 106: plugin activity.src crashed in main_computing "
+                   "with SIGSEGV at sample 9; its metrics stop there\n");
+  for (int pid = 101; pid <= 106; pid++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/host.%d.0.mgrec", dir, pid);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
 /* Writes a record of run @run_id for @rank of a job of @world ranks. */
 static char *
 write_rank_record (const char *dir, const char *run_id, int rank, int world)
@@ -1848,6 +1921,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/checks", test_checks);
   g_test_add_func ("/run/live-merge/combines-slots", test_live_merge_combines_slots);
   g_test_add_func ("/run/summary/stacks-lost", test_summary_stacks_lost);
+  g_test_add_func ("/run/summary/same-fault-once", test_summary_same_fault_once);
   g_test_add ("/run/session/live-and-saved", SessionFixture, NULL, session_setup,
               test_session_live_and_saved, session_teardown);
   g_test_add ("/run/session/exit-status", SessionFixture, NULL, session_setup,
