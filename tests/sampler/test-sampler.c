@@ -746,6 +746,21 @@ find_record (GPtrArray *recs, int pid, MgRecordState state)
   g_error ("no record of pid %d in state %d", pid, (int) state);
 }
 
+/* Runs the workload's "fork" mode (args), which must end with status 0
+ * after its child ended with 3; the child's pid. */
+static int
+run_fork_workload (Fixture *f, const char *const *args)
+{
+  g_autofree char *out = NULL;
+  int status = run_workload (f, f->plan, args, &out, NULL, NULL);
+  int child = 0, child_status = -1;
+
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_cmpint (sscanf (out, "child %d %d", &child, &child_status), ==, 2);
+  g_assert_cmpint (child_status, ==, 3);
+  return child;
+}
+
 /* The node leader's fork child is never the leader: its onePerNode
  * metric is off in its record (no values, not active) whether it lives
  * to its rounds (200 ms at 5 ms) or ends before its first (1 ms, its
@@ -758,12 +773,7 @@ test_one_per_node_fork_child (Fixture *f, gconstpointer user_data)
   /* Forked 50 ms in: the parent's thread has loaded the plugins (a
    * quarter interval in) and made it the leader. */
   const char *const args[] = { "fork", child_ms, "50", NULL };
-  g_autofree char *out = NULL;
-  int status = run_workload (f, f->plan, args, &out, NULL, NULL);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  int child = 0, child_status = -1;
-  g_assert_cmpint (sscanf (out, "child %d %d", &child, &child_status), ==, 2);
-  g_assert_cmpint (child_status, ==, 3);
+  int child = run_fork_workload (f, args);
   GPtrArray *recs = take_records (f);
   Record *kid = find_record (recs, child, MG_RECORD_STATE_EXITED);
   g_assert_false (hdr (kid)->flags & MG_RECORD_FLAG_NODE_LEADER);
@@ -847,12 +857,7 @@ test_fork_short_child (Fixture *f, gconstpointer user_data)
 {
   write_plan (f, 1000, COUNT_METRIC);
   const char *const args[] = { "fork", "1", NULL };
-  g_autofree char *out = NULL;
-  int status = run_workload (f, f->plan, args, &out, NULL, NULL);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  int child = 0, child_status = -1;
-  g_assert_cmpint (sscanf (out, "child %d %d", &child, &child_status), ==, 2);
-  g_assert_cmpint (child_status, ==, 3);
+  int child = run_fork_workload (f, args);
 
   GPtrArray *recs = take_records (f);
   g_assert_cmpuint (recs->len, ==, 2);
@@ -1893,15 +1898,10 @@ static void
 test_fork_during_getter (Fixture *f, gconstpointer user_data)
 {
   const char *const args[] = { "fork", "600", "400", NULL };
-  g_autofree char *out = NULL;
-  int child = 0, child_status = -1;
   guint64 kid_counts = 0;
 
   write_faulty_plan (f, "faulty_block_slow", "hang_intervals\t100\n");
-  int status = run_workload (f, f->plan, args, &out, NULL, NULL);
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  g_assert_cmpint (sscanf (out, "child %d %d", &child, &child_status), ==, 2);
-  g_assert_cmpint (child_status, ==, 3);
+  int child = run_fork_workload (f, args);
   GPtrArray *recs = take_records (f);
   Record *kid = find_record (recs, child, MG_RECORD_STATE_EXITED);
   Record *parent = find_record (recs, hdr (kid)->ppid, MG_RECORD_STATE_EXECED);
