@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Saving a profile: its processes' blocks encoded on every core, the
- * payload (mg-profile-writer.c) serialised straight into a mapped
- * temporary file beside the target, synced, and renamed over it. */
+ * payload (mg-profile-writer.c) serialised straight into a mapped,
+ * unnamed file in the target's folder (a temporary one beside it where
+ * the file system has none), synced, and given the target's name. */
+#define _GNU_SOURCE /* O_TMPFILE */
 #include "mg-config.h"
 
 #include <errno.h>
@@ -158,6 +160,49 @@ write_mapped (int fd, GVariant *payload, const char *path, GError **error)
   return TRUE;
 }
 
+/* An unnamed file (O_TMPFILE) in @path's folder, or -1 where its file
+ * system has none. Mode 0666 less the umask, as a named one. */
+static int
+open_unnamed (const char *path)
+{
+  g_autofree char *folder = g_path_get_dirname (path);
+
+  return open (folder, O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+}
+
+/* Gives the unnamed file @fd the name @path, replacing what is there:
+ * linked to a fresh name beside it and renamed over it (a link cannot
+ * replace), or linked to @path itself when nothing is there. FALSE when
+ * it cannot be linked (no /proc); nothing is then left behind. */
+static gboolean
+name_unnamed (int fd, const char *path)
+{
+  char self[64];
+
+  g_snprintf (self, sizeof self, "/proc/self/fd/%d", fd);
+  if (linkat (AT_FDCWD, self, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0)
+    return TRUE;
+  if (errno != EEXIST)
+    return FALSE;
+  for (int attempt = 0; attempt < 16; attempt++)
+    {
+      g_autofree char *tmp = g_strdup_printf ("%s.%08x", path, g_random_int ());
+
+      if (linkat (AT_FDCWD, self, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) != 0)
+        {
+          if (errno == EEXIST)
+            continue;
+          return FALSE;
+        }
+      if (g_rename (tmp, path) == 0)
+        return TRUE;
+      g_unlink (tmp);
+      return FALSE;
+    }
+  return FALSE;
+}
+
+
 gboolean
 mg_profile_save (MgProfile *self, const char *path, GError **error)
 {
@@ -194,8 +239,30 @@ mg_profile_save (MgProfile *self, const char *path, GError **error)
       payload = swapped;
     }
 
-  /* A temporary file beside the target, renamed over it once on disk:
-   * never a half-written file under the final name. */
+  /* An unnamed file in the target's folder, given its name once on disk:
+   * never a half-written file under the final name, nor a partial one
+   * left beside it by a kill during the save. */
+  fd = open_unnamed (path);
+  if (fd >= 0)
+    {
+      if (!write_mapped (fd, payload, path, error))
+        {
+          close (fd);
+          return FALSE;
+        }
+      if (fsync (fd) != 0)
+        {
+          int saved = errno;
+
+          close (fd);
+          return io_error (error, IO_WRITE, path, saved);
+        }
+      if (name_unnamed (fd, path))
+        return close (fd) == 0 || io_error (error, IO_WRITE, path, errno);
+      close (fd); /* no /proc to name it by: written again, the old way */
+    }
+  /* A file system without unnamed files: a temporary name beside the
+   * target, renamed over it. */
   tmp_path = g_strconcat (path, ".XXXXXX", NULL);
   fd = g_mkstemp_full (tmp_path, O_RDWR | O_CLOEXEC, 0666);
   if (fd < 0)

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The .mgprof file: round trip, and damaged, truncated, foreign and future
  * files rejected with the right error naming the file. */
+#define _GNU_SOURCE /* O_TMPFILE */
 #include "mg-config.h"
 
 #include <math.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -967,12 +970,77 @@ test_file_changed_after_open (void)
   mg_test_remove_tree (dir);
 }
 
+/* A save makes no name in the folder but the profile's own: the file is
+ * written unnamed (O_TMPFILE) and linked once it is on disk, so a kill
+ * during the save leaves nothing beside the profile (a partial
+ * "x.mgprof.XXXXXX" stayed there for good). Saved over an existing
+ * profile, the complete file is linked beside it and renamed over it. */
+static void
+test_file_save_unnamed (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "x.mgprof", NULL);
+  g_autoptr (MgProfile) profile = profile_fixture_profile ();
+  g_autoptr (MgProfile) loaded = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) created = g_ptr_array_new_with_free_func (g_free);
+  union {
+    struct inotify_event event;
+    char bytes[4096];
+  } buf;
+  int probe = open (dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  int fd;
+  ssize_t n;
+
+  if (probe < 0)
+    {
+      g_test_skip ("the temporary folder's file system has no unnamed files (O_TMPFILE)");
+      mg_test_remove_tree (dir);
+      return;
+    }
+  close (probe);
+  fd = inotify_init1 (IN_NONBLOCK | IN_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (inotify_add_watch (fd, dir, IN_CREATE | IN_MOVED_TO), >=, 0);
+  g_assert_true (mg_profile_save (profile, path, &error));
+  g_assert_no_error (error);
+  while ((n = read (fd, buf.bytes, sizeof buf.bytes)) > 0)
+    for (char *p = buf.bytes; p < buf.bytes + n;)
+      {
+        const struct inotify_event *e = (const struct inotify_event *) (void *) p;
+
+        if (e->len > 0)
+          g_ptr_array_add (created, g_strdup (e->name));
+        p += sizeof *e + e->len;
+      }
+  close (fd);
+  g_assert_cmpuint (created->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (created, 0), ==, "x.mgprof");
+  /* Again, over it: replaced, nothing else left. */
+  g_assert_true (mg_profile_save (profile, path, &error));
+  g_assert_no_error (error);
+  loaded = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  profile_fixture_assert_profiles_equal (profile, loaded);
+  {
+    g_autoptr (GDir) folder = g_dir_open (dir, 0, &error);
+    guint entries = 0;
+
+    g_assert_no_error (error);
+    while (g_dir_read_name (folder) != NULL)
+      entries++;
+    g_assert_cmpuint (entries, ==, 1);
+  }
+  mg_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/profile/file/round-trip", test_file_round_trip);
   g_test_add_func ("/profile/file/save-fails", test_file_save_fails);
+  g_test_add_func ("/profile/file/save-unnamed", test_file_save_unnamed);
   g_test_add_func ("/profile/file/missing", test_file_missing);
   g_test_add_func ("/profile/file/corrupted", test_file_corrupted);
   g_test_add_func ("/profile/file/corrupted-structure", test_file_corrupted_structure);
