@@ -46,6 +46,10 @@ write_reason (int fd, const struct rlimit *fsize, int e, const char *reason, int
 {
   MgRecordHeader h;
   fill_header (&h, 0, 0, 0, pid, host, run_id, start_mono_ns);
+  /* Named and placed in the process tree as a record would be. */
+  h.ppid = (int32_t) getppid ();
+  ssize_t n = readlink ("/proc/self/exe", h.program, sizeof h.program - 1);
+  h.program[n > 0 ? n : 0] = '\0';
   h.file_size = sizeof h;
   h.flags |= MG_RECORD_FLAG_STOPPED;
   h.record_error_code = e;
@@ -292,7 +296,20 @@ mg_record_create_in_memory (MgRecordWriter *w, const char *dir, const char *host
   if (map == MAP_FAILED)
     {
       e = errno;
-      snprintf (err, err_len, "cannot lay out record %s in memory: %s", w->path, strerror (e));
+      snprintf (err, err_len, "cannot lay out record %s in memory (%llu bytes): %s%s", w->path,
+                (unsigned long long) h.file_size, strerror (e),
+                e == ENOMEM ? " (the program's address-space limit, ulimit -v, may leave no "
+                              "room for it)"
+                            : "");
+      /* Its reason in a record of its own, as for a record the disk
+       * could not take: the process is counted, and the summary says why
+       * it has no samples (it used to vanish from the run). */
+      int fd = open (w->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      if (fd >= 0)
+        {
+          write_reason (fd, &fsize, e, err, pid, host, run_id, start_mono_ns);
+          close (fd);
+        }
       return -e;
     }
   point_into (w, map, &h);

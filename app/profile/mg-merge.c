@@ -413,6 +413,7 @@ add_process_facts (MergeState *st, const MgRecordFile *r, const RecordEntry *e, 
                            e->continues ? MG_EVENT_EXEC : MG_EVENT_START, 0,
                            (char *) h->program };
   MgProcessEvent end = { (int) p, end_s, MG_EVENT_EXIT, h->end_status, NULL };
+  gboolean unrecorded = FALSE;
   g_autofree char *message = NULL;
 
   mg_profile_builder_add_event (st->builder, &start);
@@ -428,6 +429,13 @@ add_process_facts (MergeState *st, const MgRecordFile *r, const RecordEntry *e, 
       break;
     case MG_RECORD_STATE_RUNNING:
     default:
+      /* A record that holds only why it could not be made: the process
+       * went on unrecorded, its end unknown, and its stop says why. */
+      if ((h->flags & MG_RECORD_FLAG_STOPPED) && h->capacity == 0)
+        {
+          unrecorded = TRUE;
+          break;
+        }
       /* No end was written: killed without a chance to say so. */
       end.kind = MG_EVENT_SIGNAL;
       end.status = 0;
@@ -436,7 +444,7 @@ add_process_facts (MergeState *st, const MgRecordFile *r, const RecordEntry *e, 
       break;
     }
   /* An exec whose new image was recorded is that image's start. */
-  if (e->next == NULL)
+  if (e->next == NULL && !unrecorded)
     mg_profile_builder_add_event (st->builder, &end);
 
   if (h->flags & MG_RECORD_FLAG_STOPPED)

@@ -79,6 +79,10 @@ judge_times (const Roles *r, guint p)
     return is_wrapper_of (r, p, real);
   if (n_real > 0 || parent < 0)
     return FALSE;
+  /* How long it lived is not known (it stopped recording at its start:
+   * its record could not be made): no short step by its times. */
+  if (self->end == MG_PROCESS_END_UNKNOWN && self->end_s <= self->start_s)
+    return FALSE;
   /* A short step of its parent (readlink in a shim): its rank's, alone. */
   return self->end_s - self->start_s <= r->quick_s && self->rank == r->processes[parent].rank
          && !ran_beside_sibling (r, p);

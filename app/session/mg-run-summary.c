@@ -44,6 +44,23 @@ typedef struct {
 } Facts;
 
 /* Every read of the profile the summary makes, in one place. */
+
+/* Whether process @p's recording stopped (its record could not be made,
+ * or its disk filled): its end is unknown for that reason, which its own
+ * line says, not because it outlived the run. */
+static gboolean
+stopped_recording (const Facts *f, guint p)
+{
+  for (guint i = 0; i < f->events->len; i++)
+    {
+      const MgProcessEvent *e = g_ptr_array_index (f->events, i);
+
+      if (e->kind == MG_EVENT_RECORDING_STOPPED && e->process == (int) p)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 read_facts (Facts *f, MgProfile *profile, const MgRunSummaryRequest *request)
 {
@@ -82,7 +99,8 @@ read_facts (Facts *f, MgProfile *profile, const MgRunSummaryRequest *request)
   f->n_unsampled = mg_profile_get_n_unsampled (profile);
   for (guint p = 0; p < f->processes->len; p++)
     f->n_unended += ((const MgProcessInfo *) g_ptr_array_index (f->processes, p))->end
-                    == MG_PROCESS_END_UNKNOWN;
+                      == MG_PROCESS_END_UNKNOWN
+                    && !stopped_recording (f, p);
   f->unavailable = mg_unavailable_collect (profile);
   if (request->catalogue != NULL)
     f->asked = mg_unavailable_find_asked (profile, request->catalogue, request->enable_metrics);

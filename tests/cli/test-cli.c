@@ -1419,6 +1419,29 @@ test_profile_record_not_made (Fixture *f, gconstpointer data)
   g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
 }
 
+/* A fork child under an address-space limit (ulimit -v) that leaves no
+ * room for its record (10 MB mapped): it runs unprofiled, as before, but
+ * is counted and its line says why. It used to vanish from the run ("1
+ * process"), and its reason was only in METROGRAPH_SAMPLER_VERBOSE's
+ * output. */
+static void
+test_profile_record_no_address_space (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--profile", "-o", "aslimit.mgprof", f->workload, "cpu=0.2",
+                         "aslimit=2048", "forked=0.3", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+
+  assert_status (run, 0);
+  g_assert_nonnull (strstr (run->out, "aslimit set\n"));
+  g_assert_nonnull (strstr (run->out, "forked 0\n"));
+  assert_one_error_line (run->err, ": 2 processes (mg-cli-workload) on 1 node, ");
+  assert_one_error_line (run->err, " stopped recording: cannot lay out record ");
+  assert_one_error_line (run->err, "Cannot allocate memory (the program's address-space limit, "
+                                   "ulimit -v, may leave no room for it)");
+  g_assert_null (strstr (run->err, "had not ended"));
+  g_assert_null (strstr (run->err, "helper"));
+}
+
 /* Stopped before its first sample (a 3 s interval): the reason is Stop
  * after, not a program that cannot be sampled, and nothing is left behind. */
 static void
@@ -2935,6 +2958,7 @@ main (int argc, char **argv)
   add ("/cli/profile/environment", test_profile_environment);
   add ("/cli/profile/output-folder", test_profile_output_folder);
   add ("/cli/profile/record-not-made", test_profile_record_not_made);
+  add ("/cli/profile/record-no-address-space", test_profile_record_no_address_space);
   add ("/cli/profile/output-without-suffix", test_profile_output_without_suffix);
   add ("/cli/profile/unwritable-output", test_profile_unwritable_output);
   add ("/cli/profile/merge-fails", test_profile_merge_fails);
