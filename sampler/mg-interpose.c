@@ -3,7 +3,9 @@
  * goes away; pthread_exit, so that the sampler knows when the main thread
  * has left the process to its other threads; unshare and setns, which
  * the kernel refuses (EINVAL) for some namespaces to a process with more
- * than one thread, so that the sampler's thread steps aside for them. A vfork child (which shares our memory but has its own pid)
+ * than one thread, so that the sampler's thread steps aside for them;
+ * chroot, unshare and setns also tell the exec that the sampler's folder
+ * may be gone from the process's view (mg-exec-env.h). A vfork child (which shares our memory but has its own pid)
  * passes straight through: nothing unsafe may run there. */
 #include <dlfcn.h>
 #include <sched.h>
@@ -13,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "mg-exec-env.h"
 #include "mg-sampler-state.h"
 #include "mg-sigmask.h"
 
@@ -25,6 +28,7 @@ typedef void (*ExitFn) (int);
 typedef void (*PthreadExitFn) (void *);
 typedef int (*UnshareFn) (int);
 typedef int (*SetnsFn) (int, int);
+typedef int (*ChrootFn) (const char *);
 
 static ExecveFn real_execve;
 static ExecveFn real_execvpe;
@@ -35,6 +39,7 @@ static ExitFn real__Exit;
 static PthreadExitFn real_pthread_exit;
 static UnshareFn real_unshare;
 static SetnsFn real_setns;
+static ChrootFn real_chroot;
 
 /* Looks the real functions up once, early (never inside a vfork child). */
 static void
@@ -50,6 +55,7 @@ mg_interpose_resolve (void)
   *(void **) &real_pthread_exit = dlsym (RTLD_NEXT, "pthread_exit");
   *(void **) &real_unshare = dlsym (RTLD_NEXT, "unshare");
   *(void **) &real_setns = dlsym (RTLD_NEXT, "setns");
+  *(void **) &real_chroot = dlsym (RTLD_NEXT, "chroot");
   *(void **) &real_execve = dlsym (RTLD_NEXT, "execve");
 }
 
@@ -81,11 +87,44 @@ after_failed_exec (bool restart)
   errno = e;
 }
 
+/* The exec calls with LD_PRELOAD stripped of the sampler (mg-exec-env.h),
+ * each on a frame of its own: only an exec after the root moved pays for
+ * the copy's stack. */
+__attribute__((noinline)) static int
+execve_stripped (const char *path, char *const argv[], char *const envp[])
+{
+  MgExecEnv env;
+  return real_execve (path, argv, mg_exec_env_strip (envp, &env));
+}
+
+__attribute__((noinline)) static int
+execvpe_stripped (const char *file, char *const argv[], char *const envp[])
+{
+  MgExecEnv env;
+  return real_execvpe (file, argv, mg_exec_env_strip (envp, &env));
+}
+
+__attribute__((noinline)) static int
+fexecve_stripped (int fd, char *const argv[], char *const envp[])
+{
+  MgExecEnv env;
+  return real_fexecve (fd, argv, mg_exec_env_strip (envp, &env));
+}
+
+__attribute__((noinline)) static int
+execveat_stripped (int dirfd, const char *path, char *const argv[], char *const envp[],
+                   int flags)
+{
+  MgExecEnv env;
+  return real_execveat (dirfd, path, argv, mg_exec_env_strip (envp, &env), flags);
+}
+
 MG_EXPORT int
 execve (const char *path, char *const argv[], char *const envp[])
 {
   bool was_sampling = before_exec ();
-  int ret = real_execve (path, argv, envp);
+  int ret = mg_exec_env_unreachable () ? execve_stripped (path, argv, envp)
+                                       : real_execve (path, argv, envp);
   after_failed_exec (was_sampling);
   return ret;
 }
@@ -94,7 +133,8 @@ MG_EXPORT int
 execvpe (const char *file, char *const argv[], char *const envp[])
 {
   bool was_sampling = before_exec ();
-  int ret = real_execvpe (file, argv, envp);
+  int ret = mg_exec_env_unreachable () ? execvpe_stripped (file, argv, envp)
+                                       : real_execvpe (file, argv, envp);
   after_failed_exec (was_sampling);
   return ret;
 }
@@ -103,7 +143,8 @@ MG_EXPORT int
 fexecve (int fd, char *const argv[], char *const envp[])
 {
   bool was_sampling = before_exec ();
-  int ret = real_fexecve (fd, argv, envp);
+  int ret = mg_exec_env_unreachable () ? fexecve_stripped (fd, argv, envp)
+                                       : real_fexecve (fd, argv, envp);
   after_failed_exec (was_sampling);
   return ret;
 }
@@ -121,7 +162,8 @@ execveat (int dirfd, const char *path, char *const argv[], char *const envp[], i
       return -1;
     }
   bool was_sampling = before_exec ();
-  int ret = real_execveat (dirfd, path, argv, envp, flags);
+  int ret = mg_exec_env_unreachable () ? execveat_stripped (dirfd, path, argv, envp, flags)
+                                       : real_execveat (dirfd, path, argv, envp, flags);
   after_failed_exec (was_sampling);
   return ret;
 }
@@ -280,7 +322,11 @@ unshare (int flags)
 {
   if (!real_execve)
     mg_interpose_resolve ();
-  return call_alone ((flags & MG_UNSHARE_ALONE) != 0, unshare_now, flags, 0);
+  int ret = call_alone ((flags & MG_UNSHARE_ALONE) != 0, unshare_now, flags, 0);
+  /* Mounts of its own: the folder of the sampler may go from its view. */
+  if (ret == 0 && (flags & CLONE_NEWNS))
+    mg_exec_env_root_moved ();
+  return ret;
 }
 
 MG_EXPORT int
@@ -288,5 +334,20 @@ setns (int fd, int nstype)
 {
   if (!real_execve)
     mg_interpose_resolve ();
-  return call_alone (nstype == 0 || (nstype & MG_SETNS_ALONE) != 0, setns_now, fd, nstype);
+  int ret = call_alone (nstype == 0 || (nstype & MG_SETNS_ALONE) != 0, setns_now, fd, nstype);
+  if (ret == 0 && (nstype == 0 || (nstype & CLONE_NEWNS)))
+    mg_exec_env_root_moved ();
+  return ret;
+}
+
+/* A new root: the sampler's folder may not be in it. */
+MG_EXPORT int
+chroot (const char *path)
+{
+  if (!real_chroot)
+    mg_interpose_resolve ();
+  int ret = real_chroot != NULL ? real_chroot (path) : (int) syscall (SYS_chroot, path);
+  if (ret == 0)
+    mg_exec_env_root_moved ();
+  return ret;
 }

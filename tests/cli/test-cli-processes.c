@@ -508,6 +508,64 @@ test_pipe_over_perf (Fixture *f, gconstpointer data)
   g_assert_cmpuint (after, >=, 3);
 }
 
+/* Copies @from into @root at the same path, its folders made. */
+static gboolean
+copy_into_root (const char *root, const char *from)
+{
+  g_autofree char *to = g_build_filename (root, from, NULL);
+  g_autofree char *folder = g_path_get_dirname (to);
+  g_autofree char *bytes = NULL;
+  gsize len = 0;
+
+  if (!g_file_get_contents (from, &bytes, &len, NULL))
+    return FALSE;
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (to, bytes, (gssize) len, NULL));
+  g_assert_cmpint (g_chmod (to, 0755), ==, 0);
+  return TRUE;
+}
+
+/* A program that chroots into a root without Metrograph's folder, then
+ * runs a dynamic program there (its loader and libc copied in): ld.so
+ * found LD_PRELOAD naming a file it could not open and printed "ERROR:
+ * ld.so: object … from LD_PRELOAD cannot be preloaded … ignored." on the
+ * program's stderr. The exec now passes LD_PRELOAD without the sampler:
+ * the program runs as unprofiled, its stderr its own. */
+static void
+test_chroot_exec (Fixture *f, gconstpointer data)
+{
+  g_autofree char *unshare = g_find_program_in_path ("unshare");
+  g_autofree char *root = g_build_filename (f->dir, "small-root", NULL);
+  g_autofree char *chroot_arg = g_strconcat ("chroot=", root, NULL);
+  const char *argv[] = { unshare != NULL ? unshare : "unshare", "-U", "-r", f->workload,
+                         "cpu=0.1", chroot_arg, "status=/bin/false", NULL };
+  g_autoptr (CliTestRun) run = NULL;
+  g_autoptr (MgProfile) profile = NULL;
+
+  if (unshare == NULL)
+    {
+      g_test_skip ("unshare (util-linux) is not installed");
+      return;
+    }
+  if (!copy_into_root (root, "/bin/false") || !copy_into_root (root, "/lib64/ld-linux-x86-64.so.2")
+      || !copy_into_root (root, "/lib/x86_64-linux-gnu/libc.so.6"))
+    {
+      g_test_skip ("not an x86-64 Debian layout (/lib64/ld-linux-x86-64.so.2, "
+                   "/lib/x86_64-linux-gnu/libc.so.6)");
+      return;
+    }
+  profile = processes_test_profile (f, argv, &run);
+  if (strstr (run->out, "chroot: ok\n") == NULL)
+    {
+      g_test_skip ("this machine does not let a user chroot in a user namespace");
+      return;
+    }
+  /* It ran there: false's status, not the 127 of a failed exec. */
+  g_assert_nonnull (strstr (run->out, "status 1\n"));
+  g_assert_null (strstr (run->err, "cannot be preloaded"));
+  g_assert_null (strstr (run->err, "ld.so"));
+}
+
 /* A program that chroots into a root without /proc, then starts threads:
  * the sampler's thread shares the process's root, so /proc/self/task was
  * gone for it and the new threads got no timer (no stack sample of them
@@ -571,6 +629,7 @@ main (int argc, char **argv)
   add ("/cli/processes/leader-closed-lock", test_leader_closed_lock);
   add ("/cli/processes/closed-fds-metrics", test_closed_fds_metrics);
   add ("/cli/processes/chroot-threads", test_chroot_threads);
+  add ("/cli/processes/chroot-exec", test_chroot_exec);
   add ("/cli/processes/pipe-over-perf", test_pipe_over_perf);
   return g_test_run ();
 }
