@@ -2465,6 +2465,31 @@ test_quit_mid_run (gconstpointer data)
 }
 
 
+/* GTK 4.8 warns "Trying to snapshot GtkGizmo … without a current
+ * allocation" when a paned's handle turns visible between a frame's
+ * layout and its drawing (the run view's and the Code pane's panes, as
+ * their children come and go), and draws it right at the next frame:
+ * seen once in about ten runs of /gui-run/run/failures on a clean root,
+ * never here. Written to the log, not fatal; every other warning stays
+ * fatal (GTK logs structured messages: a test's fatal handler is not
+ * asked about them, the writer is). */
+static GLogWriterOutput
+log_writer (GLogLevelFlags level, const GLogField *fields, gsize n_fields, gpointer data)
+{
+  const char *domain = NULL, *message = NULL;
+
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_strcmp0 (fields[i].key, "GLIB_DOMAIN") == 0 && fields[i].length < 0)
+      domain = fields[i].value;
+    else if (g_strcmp0 (fields[i].key, "MESSAGE") == 0 && fields[i].length < 0)
+      message = fields[i].value;
+  if (g_strcmp0 (domain, "Gtk") == 0 && (level & G_LOG_LEVEL_WARNING) && message != NULL
+      && g_str_has_prefix (message, "Trying to snapshot GtkGizmo ")
+      && strstr (message, " without a current allocation") != NULL)
+    return g_log_writer_standard_streams (level, fields, n_fields, data);
+  return g_log_writer_default (level, fields, n_fields, data);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2487,6 +2512,7 @@ main (int argc, char **argv)
       g_setenv (xdg_vars[i], dir, TRUE);
     }
   g_unsetenv ("METROGRAPH_METRICS_PATH");
+  g_log_set_writer_func (log_writer, NULL, NULL);
   g_test_init (&argc, &argv, NULL);
   if (g_getenv ("MG_RUN_TEST_NONFATAL") != NULL)
     g_log_set_always_fatal (G_LOG_FATAL_MASK);
