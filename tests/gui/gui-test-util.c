@@ -291,11 +291,34 @@ end_process (GSubprocess **process)
   g_clear_object (process);
 }
 
+static gboolean closing_display;
+
+/* GTK 4.8's own handlers of a display's end may remove a timer of theirs
+ * that has already gone: a GLib CRITICAL, "Source ID … was not found when
+ * attempting to remove it", seen under ASan on a clean root after a test
+ * whose menus, pointer and second window had started timers, in about
+ * one run of ten however long the test waited first. The application
+ * never closes a display; a test closes its own. Not fatal, and only that
+ * message, only while a test's display closes. */
+static gboolean
+display_end_not_fatal (const char *domain, GLogLevelFlags level, const char *message,
+                       gpointer data)
+{
+  return !(closing_display && g_strcmp0 (domain, "GLib") == 0 && (level & G_LOG_LEVEL_CRITICAL)
+           && g_str_has_prefix (message, "Source ID ")
+           && g_str_has_suffix (message, " was not found when attempting to remove it"));
+}
+
 void
 gui_test_display_free (GuiTestDisplay *display)
 {
   if (display->display != NULL)
-    gdk_display_close (display->display);
+    {
+      g_test_log_set_fatal_handler (display_end_not_fatal, NULL);
+      closing_display = TRUE;
+      gdk_display_close (display->display);
+      closing_display = FALSE;
+    }
   /* Asked to end, they tidy up after themselves. */
   end_process (&display->wm);
   end_process (&display->xvfb);
