@@ -202,7 +202,6 @@ name_unnamed (int fd, const char *path)
   return FALSE;
 }
 
-
 gboolean
 mg_profile_save (MgProfile *self, const char *path, GError **error)
 {

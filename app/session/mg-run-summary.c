@@ -43,24 +43,31 @@ typedef struct {
   GPtrArray *asked;         /* MgUnavailableAsked* (owned); NULL: none asked */
 } Facts;
 
-/* Every read of the profile the summary makes, in one place. */
-
-/* Whether process @p's recording stopped (its record could not be made,
- * or its disk filled): its end is unknown for that reason, which its own
- * line says, not because it outlived the run. */
-static gboolean
-stopped_recording (const Facts *f, guint p)
+/* How many processes had not ended when the run did. One whose recording
+ * stopped (its record could not be made, or its disk filled) has no known
+ * end for that reason, which its own line says: not counted. */
+static guint
+count_unended (const Facts *f)
 {
+  g_autofree gboolean *stopped = g_new0 (gboolean, f->processes->len + 1);
+  guint n = 0;
+
   for (guint i = 0; i < f->events->len; i++)
     {
       const MgProcessEvent *e = g_ptr_array_index (f->events, i);
 
-      if (e->kind == MG_EVENT_RECORDING_STOPPED && e->process == (int) p)
-        return TRUE;
+      if (e->kind == MG_EVENT_RECORDING_STOPPED && e->process >= 0
+          && (guint) e->process < f->processes->len)
+        stopped[e->process] = TRUE;
     }
-  return FALSE;
+  for (guint p = 0; p < f->processes->len; p++)
+    n += ((const MgProcessInfo *) g_ptr_array_index (f->processes, p))->end
+           == MG_PROCESS_END_UNKNOWN
+         && !stopped[p];
+  return n;
 }
 
+/* Every read of the profile the summary makes, in one place. */
 static void
 read_facts (Facts *f, MgProfile *profile, const MgRunSummaryRequest *request)
 {
@@ -97,10 +104,7 @@ read_facts (Facts *f, MgProfile *profile, const MgRunSummaryRequest *request)
   for (guint i = 0; i < mg_profile_get_n_metric_errors (profile); i++)
     g_ptr_array_add (f->metric_errors, (gpointer) mg_profile_get_metric_error (profile, i));
   f->n_unsampled = mg_profile_get_n_unsampled (profile);
-  for (guint p = 0; p < f->processes->len; p++)
-    f->n_unended += ((const MgProcessInfo *) g_ptr_array_index (f->processes, p))->end
-                      == MG_PROCESS_END_UNKNOWN
-                    && !stopped_recording (f, p);
+  f->n_unended = count_unended (f);
   f->unavailable = mg_unavailable_collect (profile);
   if (request->catalogue != NULL)
     f->asked = mg_unavailable_find_asked (profile, request->catalogue, request->enable_metrics);
