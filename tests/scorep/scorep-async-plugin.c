@@ -8,8 +8,10 @@
  *     asks once, at the very end).
  *   else: each get_all_values hands out the readings taken since the last.
  * MGT_SCOREP_LOG names a file that receives one line per call, and at
- * finalize "finalize calls=C readings=R" (C get_all_values calls, R
- * readings taken). */
+ * finalize "finalize calls=C readings=R at_end=E since_last_ns=D" (C
+ * get_all_values calls, R readings taken, E of them before synchronize
+ * (END), the last of those D ns before it: the host drops readings taken
+ * after END, and the thread goes on until it is stopped). */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -34,6 +36,8 @@ static bool stop;          /* under lock */
 static SCOREP_MetricTimeValuePair readings[MAX_READINGS];
 static uint64_t n_readings;  /* under lock */
 static uint64_t handed_out;
+static uint64_t at_end;          /* n_readings at synchronize (END) */
+static uint64_t since_last_ns = UINT64_MAX; /* from reading at_end to END */
 static unsigned calls;
 
 static void
@@ -112,8 +116,9 @@ finalize (void)
 {
   stop_thread ();
   char line[128];
-  snprintf (line, sizeof line, "finalize calls=%u readings=%llu", calls,
-            (unsigned long long) n_readings);
+  snprintf (line, sizeof line, "finalize calls=%u readings=%llu at_end=%llu since_last_ns=%llu",
+            calls, (unsigned long long) n_readings, (unsigned long long) at_end,
+            (unsigned long long) since_last_ns);
   log_line (line);
 }
 
@@ -161,6 +166,15 @@ static void
 synchronize (bool is_responsible, SCOREP_MetricSynchronizationMode mode)
 {
   (void) is_responsible;
+  /* First, as close to the host's END time as this plugin gets. */
+  if (mode == SCOREP_METRIC_SYNCHRONIZATION_MODE_END)
+    {
+      pthread_mutex_lock (&lock);
+      at_end = n_readings;
+      if (at_end)
+        since_last_ns = now () - readings[at_end - 1].timestamp;
+      pthread_mutex_unlock (&lock);
+    }
   log_line (mode == SCOREP_METRIC_SYNCHRONIZATION_MODE_END ? "synchronize end" : "synchronize begin");
   if (mode != SCOREP_METRIC_SYNCHRONIZATION_MODE_END && !running)
     running = pthread_create (&thread, NULL, take_readings, NULL) == 0;
