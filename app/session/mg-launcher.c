@@ -264,7 +264,8 @@ make_run_dir (MgLauncher *self, GError **error)
 static gboolean
 build_command (MgLauncher *self, GError **error)
 {
-  const char *pass_env[] = { MG_PLAN_ENV, MG_PLAN_TEXT_ENV, MG_MPI_MERGE_NODE_ENV, "LD_PRELOAD", NULL };
+  const char *pass_env[] = { MG_PLAN_ENV, MG_PLAN_TEXT_ENV, MG_MPI_MERGE_NODE_ENV, "LD_PRELOAD",
+                             "ASAN_OPTIONS", NULL };
   g_autofree char *first = resolve_program (self->argv[0], self->working_folder, error);
 
   if (first == NULL)
@@ -507,6 +508,22 @@ build_ld_preload (MgLauncher *self, const char *const *env)
   return g_strjoinv (":", joined);
 }
 
+/* AddressSanitizer's runtime ends a program at once ("ASan runtime does
+ * not come first in initial library list") when a preloaded library comes
+ * before it, as the sampler does: every program built with
+ * -fsanitize=address (GCC links the runtime as a library) would end so,
+ * the one started and any it starts. Its own option lets it run; the
+ * options the program already had are kept, before it. */
+static char *
+asan_options_beside_preload (const char *user)
+{
+  static const char order_off[] = "verify_asan_link_order=0";
+
+  if (user == NULL || *user == '\0')
+    return g_strdup (order_off);
+  return g_strconcat (user, ":", order_off, NULL);
+}
+
 GStrv
 mg_launcher_build_environment (MgLauncher *self)
 {
@@ -534,6 +551,12 @@ mg_launcher_build_environment (MgLauncher *self)
     env = g_environ_setenv (env, "LD_PRELOAD", preload, TRUE);
   else
     env = g_environ_unsetenv (env, "LD_PRELOAD");
+  if (self->program_kind != MG_PROGRAM_WRONG_CLASS)
+    {
+      g_autofree char *asan = asan_options_beside_preload (g_environ_getenv (env, "ASAN_OPTIONS"));
+
+      env = g_environ_setenv (env, "ASAN_OPTIONS", asan, TRUE);
+    }
   /* For the node summaries made at MPI_Finalize; a site may name another. */
   if (g_environ_getenv (env, MG_MPI_MERGE_NODE_ENV) == NULL)
     {

@@ -626,6 +626,72 @@ test_chroot_threads (Fixture *f, gconstpointer data)
   g_assert_cmpuint (in_threads, >=, 5);
 }
 
+/* The fixture built with -fsanitize=address into @dir, or NULL (and
+ * the test skipped) when this compiler cannot. */
+static char *
+build_asan_program (const char *dir)
+{
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "fixtures", "cli",
+                                                   "mg-asan-program.c", NULL);
+  g_autofree char *binary = g_build_filename (dir, "asan-program", NULL);
+  const char *cc[] = { CLI_TEST_CC, "-O0", "-fsanitize=address", "-o", binary, source, NULL };
+  g_autofree char *err = NULL;
+  int status = -1;
+
+  if (!g_spawn_sync (dir, (char **) cc, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                     NULL, NULL, NULL, &err, &status, NULL)
+      || !g_spawn_check_wait_status (status, NULL))
+    {
+      g_test_skip_printf ("%s cannot build a program with -fsanitize=address: %s", CLI_TEST_CC, err);
+      return NULL;
+    }
+  return g_steal_pointer (&binary);
+}
+
+/* A program built with AddressSanitizer, whose runtime ends it at once
+ * when a preloaded library comes before it ("ASan runtime does not come
+ * first in initial library list"), runs as it does unprofiled: started
+ * directly and by a shell, with no ASAN_OPTIONS of the user's; and the
+ * user's options still hold (exitcode=42 for the error it reports). */
+static void
+test_asan_program (Fixture *f, gconstpointer data)
+{
+  g_autofree char *binary = build_asan_program (f->dir);
+  g_autofree char *saved = g_strdup (g_getenv ("ASAN_OPTIONS"));
+  g_autofree char *twice = NULL;
+  g_autoptr (CliTestRun) run = NULL, by_shell = NULL, overflow = NULL;
+  g_autoptr (MgProfile) profile = NULL, by_shell_profile = NULL;
+
+  if (binary == NULL)
+    return;
+  /* As a user who never heard of ASAN_OPTIONS runs it. */
+  g_unsetenv ("ASAN_OPTIONS");
+  const char *direct[] = { binary, NULL };
+  profile = processes_test_profile (f, direct, &run);
+  g_assert_cmpstr (run->out, ==, "asan program: ok\n");
+  g_assert_null (strstr (run->err, "ASan runtime"));
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+  g_assert_cmpuint (mg_profile_get_n_windows (profile), >=, 5);
+
+  twice = g_strdup_printf ("'%s' && '%s'", binary, binary);
+  const char *shell[] = { "sh", "-c", twice, NULL };
+  by_shell_profile = processes_test_profile (f, shell, &by_shell);
+  g_assert_cmpstr (by_shell->out, ==, "asan program: ok\nasan program: ok\n");
+  g_assert_null (strstr (by_shell->err, "ASan runtime"));
+  g_assert_cmpuint (mg_profile_get_n_processes (by_shell_profile), ==, 3);
+
+  /* The user's options are kept: the report, then exit status 42. */
+  const char *args[] = { "--profile", "-o", "overflow.mgprof", binary, "overflow", NULL };
+  const char *env[] = { "ASAN_OPTIONS=exitcode=42", NULL };
+  overflow = cli_test_run_with_env (f->dir, args, env);
+  g_assert_cmpint (overflow->status, ==, 42);
+  g_assert_nonnull (strstr (overflow->err, "ERROR: AddressSanitizer: heap-buffer-overflow"));
+  g_assert_nonnull (strstr (overflow->err, "metrograph: profile written to "));
+  g_assert_cmpstr (overflow->out, ==, "");
+  if (saved != NULL)
+    g_setenv ("ASAN_OPTIONS", saved, TRUE);
+}
+
 #define add(path, fn) g_test_add (path, Fixture, NULL, cli_test_folder_setup, fn, cli_test_folder_teardown)
 
 int
@@ -646,5 +712,6 @@ main (int argc, char **argv)
   add ("/cli/processes/chroot-threads", test_chroot_threads);
   add ("/cli/processes/chroot-exec", test_chroot_exec);
   add ("/cli/processes/pipe-over-perf", test_pipe_over_perf);
+  add ("/cli/processes/asan-program", test_asan_program);
   return g_test_run ();
 }
