@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mg-export-folded.h"
+#include "mg-display-text.h"
 #include "mg-export-writer.h"
 #include "mg-profile-code.h"
 
@@ -66,15 +67,40 @@ mg_stack_frame_names (const MgStackSet *set, const MgStackFrame *frame, gboolean
   return names;
 }
 
-/* A name as one folded frame: ';' separates frames and a line ends the
- * stack, so neither may appear in it. */
+/* A name as one folded frame, as flamegraph.pl, inferno and speedscope
+ * split a line: ';' separates frames and a line ends the stack, so neither
+ * may appear in it; the SVG they draw is XML, so the name is made valid
+ * UTF-8 with its control characters written as escapes (\t, \x1b); and
+ * a name ending in a space and a number ("f 42") read as a second count,
+ * a differential graph's, when it is the stack's last frame: that space
+ * is written '_' in every frame, so that a function has one name
+ * wherever it appears. */
 static void
 append_frame (GString *line, const char *name)
 {
+  g_autofree char *shown = mg_display_one_line (name);
+  gsize start, digits;
+
   if (line->len > 0)
     g_string_append_c (line, ';');
-  for (const char *c = name; *c; c++)
-    g_string_append_c (line, *c == ';' ? ':' : *c == '\n' ? ' ' : *c);
+  start = line->len;
+  for (const char *c = shown; *c; c++)
+    g_string_append_c (line, *c == ';' ? ':' : *c);
+  /* The number: digits, then optionally '.' and digits. */
+  digits = line->len;
+  while (digits > start && g_ascii_isdigit (line->str[digits - 1]))
+    digits--;
+  if (digits > start && line->str[digits - 1] == '.')
+    {
+      gsize point = digits - 1;
+      while (point > start && g_ascii_isdigit (line->str[point - 1]))
+        point--;
+      if (point < digits - 1)
+        digits = point;
+    }
+  if (digits < line->len && g_ascii_isdigit (line->str[digits]) && digits > start
+      && line->str[digits - 1] == ' ')
+    line->str[digits - 1] = '_';
 }
 
 static char *

@@ -7,6 +7,7 @@
 #include "mg-config.h"
 
 #include <gio/gio.h>
+#include <math.h>
 #include <string.h>
 
 #include "mg-export-folded.h"
@@ -18,7 +19,8 @@
 /* profile.proto's field numbers. */
 enum {
   PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE = 2, PROFILE_MAPPING = 3, PROFILE_LOCATION = 4,
-  PROFILE_FUNCTION = 5, PROFILE_STRING_TABLE = 6, PROFILE_PERIOD_TYPE = 11, PROFILE_PERIOD = 12,
+  PROFILE_FUNCTION = 5, PROFILE_STRING_TABLE = 6, PROFILE_TIME_NANOS = 9,
+  PROFILE_DURATION_NANOS = 10, PROFILE_PERIOD_TYPE = 11, PROFILE_PERIOD = 12,
   VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT = 2,
   SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3,
   LABEL_KEY = 1, LABEL_STR = 2, LABEL_NUM = 3,
@@ -41,15 +43,20 @@ typedef struct {
   int ordinal;              /* its ordinal */
 } Encoder;
 
+/* profile.proto's strings are proto3 strings, which readers check to be
+ * UTF-8 (protoc and the protobuf libraries refuse the whole file
+ * otherwise): a name or path of bytes that are not (a program called
+ * caf\xe9) is written with U+FFFD for them, as the thread labels are. */
 static guint64
 string_index (Encoder *e, const char *s)
 {
   if (s == NULL || *s == '\0')
     return 0;
-  gpointer v = g_hash_table_lookup (e->strings, s);
+  g_autofree char *valid = g_utf8_make_valid (s, -1);
+  gpointer v = g_hash_table_lookup (e->strings, valid);
   if (v != NULL)
     return GPOINTER_TO_UINT (v) - 1;
-  char *copy = g_strdup (s);
+  char *copy = g_steal_pointer (&valid);
   g_ptr_array_add (e->string_list, copy);
   g_hash_table_insert (e->strings, copy, GUINT_TO_POINTER (e->string_list->len));
   return e->string_list->len - 1;
@@ -194,8 +201,7 @@ add_sample (Encoder *e, guint stack)
   add_message (e->out, PROFILE_SAMPLE, m);
 }
 
-/* Thread ordinal's label: the name the selected processes give it (valid
- * UTF-8, as every string of the format), else "main thread" or
+/* Thread ordinal's label: the name the selected processes give it, else "main thread" or
  * "thread N" (no name, or names that differ). */
 static char *
 thread_label (MgProfile *profile, const gboolean *processes, int ordinal)
@@ -213,7 +219,7 @@ thread_label (MgProfile *profile, const gboolean *processes, int ordinal)
       found = name;
     }
   if (found != NULL && !differ)
-    return g_utf8_make_valid (found, -1);
+    return g_strdup (found);
   return ordinal == 0 ? g_strdup ("main thread") : g_strdup_printf ("thread %d", ordinal);
 }
 
@@ -251,6 +257,22 @@ add_thread_samples (Encoder *e, MgProfile *profile, const gboolean *processes, d
     }
   g_ptr_array_unref (sets);
   return whole;
+}
+
+/* time_nanos and duration_nanos: the part of the run the export covers,
+ * the run's start to its end, or --range's (start_s, end_s] within it;
+ * wall-clock nanoseconds since the Unix epoch for the former. */
+static void
+add_span (Encoder *e, MgProfile *profile, double start_s, double end_s)
+{
+  const MgRunInfo *run = mg_profile_get_run_info (profile);
+  double from = MAX (start_s, 0.0), to = MIN (end_s, run->duration_s);
+
+  if (run->start_time_us > 0)
+    mg_protobuf_varint (e->out, PROFILE_TIME_NANOS,
+                        (guint64) run->start_time_us * 1000 + (guint64) llround (from * 1e9));
+  if (to > from)
+    mg_protobuf_varint (e->out, PROFILE_DURATION_NANOS, (guint64) llround ((to - from) * 1e9));
 }
 
 static gboolean
@@ -295,6 +317,7 @@ mg_export_pprof (MgProfile *profile, const char *path, const gboolean *processes
     for (guint s = 0; s < mg_stack_set_get_n_stacks (set); s++)
       if (mg_stack_set_get_count (set, s) > 0)
         add_sample (&e, s);
+  add_span (&e, profile, start_s, end_s);
   add_value_type (&e, PROFILE_PERIOD_TYPE, "samples", "count");
   mg_protobuf_varint (out, PROFILE_PERIOD, 1);
   for (guint i = 0; i < string_list->len; i++)
