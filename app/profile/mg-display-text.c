@@ -38,3 +38,17 @@ mg_display_one_line (const char *text)
     }
   return g_string_free (out, FALSE);
 }
+
+glong
+mg_display_width (const char *text)
+{
+  glong width = 0;
+
+  for (const char *c = text; *c != '\0'; c = g_utf8_next_char (c))
+    {
+      gunichar u = g_utf8_get_char (c);
+
+      width += g_unichar_iszerowidth (u) ? 0 : g_unichar_iswide (u) ? 2 : 1;
+    }
+  return width;
+}

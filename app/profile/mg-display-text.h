@@ -13,4 +13,11 @@ G_BEGIN_DECLS
  * character written as an escape: \n, \t, \r, else \xHH. */
 char *mg_display_one_line (const char *text);
 
+/* The columns valid UTF-8 text takes in a terminal or a monospace font:
+ * 2 for each East Asian wide or fullwidth character (計), 0 for a
+ * combining mark or other zero-width character, 1 for the others. For
+ * aligning columns of names (the text report), which a count of
+ * characters misaligns by one column per wide character. */
+glong mg_display_width (const char *text);
+
 G_END_DECLS

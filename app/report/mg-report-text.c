@@ -14,11 +14,13 @@
 #define VALUE_WIDTH 12
 #define MAX_NAME_WIDTH 50
 
+/* Widths in display columns (mg_display_width): a name with wide
+ * characters (計算) keeps its value and bar in their columns. */
 static void
 pad_to (GString *out, const char *text, glong width)
 {
   g_string_append (out, text);
-  for (glong n = g_utf8_strlen (text, -1); n < width; n++)
+  for (glong n = mg_display_width (text); n < width; n++)
     g_string_append_c (out, ' ');
 }
 
@@ -26,7 +28,7 @@ static void
 heading (GString *out, const char *text, char underline)
 {
   g_string_append_printf (out, "%s\n", text);
-  for (glong n = g_utf8_strlen (text, -1); n > 0; n--)
+  for (glong n = mg_display_width (text); n > 0; n--)
     g_string_append_c (out, underline);
   g_string_append (out, "\n\n");
 }
@@ -52,7 +54,7 @@ line_out (GString *out, const MgReportLine *line, glong name_width)
   /* A name wider than the column (a C++ function's signature with its
    * file:line, a function's figures across processes) gets a line of its
    * own, so its value and bar stay in their columns under the others'. */
-  if (g_utf8_strlen (name, -1) > name_width)
+  if (mg_display_width (name) > name_width)
     {
       g_string_append_printf (out, "%s\n  ", name);
       pad_to (out, "", name_width);
@@ -65,7 +67,7 @@ line_out (GString *out, const MgReportLine *line, glong name_width)
       g_string_append_printf (out, "%s\n", line->value_text);
       return;
     }
-  for (glong n = g_utf8_strlen (line->value_text, -1); n < VALUE_WIDTH; n++)
+  for (glong n = mg_display_width (line->value_text); n < VALUE_WIDTH; n++)
     g_string_append_c (out, ' ');
   g_string_append (out, line->value_text);
   if (!isnan (line->bar))
@@ -88,19 +90,28 @@ line_out (GString *out, const MgReportLine *line, glong name_width)
   g_string_append_c (out, '\n');
 }
 
+/* A name as line_out () shows it, in display columns. */
+static glong
+shown_width (const MgReportLine *line)
+{
+  g_autofree char *name = mg_display_one_line (line->name);
+
+  return mg_display_width (name);
+}
+
 static glong
 name_width (const MgReport *report)
 {
   glong width = 0;
 
   for (guint i = 0; i < report->summary->len; i++)
-    width = MAX (width, g_utf8_strlen (((MgReportLine *) report->summary->pdata[i])->name, -1));
+    width = MAX (width, shown_width (report->summary->pdata[i]));
   for (guint s = 0; s < report->sections->len; s++)
     {
       const MgReportSection *section = g_ptr_array_index (report->sections, s);
 
       for (guint i = 0; i < section->lines->len; i++)
-        width = MAX (width, g_utf8_strlen (((MgReportLine *) section->lines->pdata[i])->name, -1));
+        width = MAX (width, shown_width (section->lines->pdata[i]));
     }
   return MIN (width, MAX_NAME_WIDTH);
 }
@@ -114,7 +125,7 @@ mg_report_to_text (const MgReport *report)
   heading (out, _("Performance report"), '=');
   for (guint i = 0; i < report->facts->len; i++)
     fact_width = MAX (fact_width,
-                      g_utf8_strlen (((MgReportFact *) report->facts->pdata[i])->label, -1));
+                      mg_display_width (((MgReportFact *) report->facts->pdata[i])->label));
   for (guint i = 0; i < report->facts->len; i++)
     {
       const MgReportFact *fact = g_ptr_array_index (report->facts, i);

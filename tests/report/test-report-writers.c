@@ -97,6 +97,56 @@ test_long_name (void)
   g_error ("the long name is not in the text report:\n%s", text);
 }
 
+/* Names with wide characters (each two columns in a terminal) and a
+ * combining accent (none) keep their values and bars in the columns of
+ * the others': the bar's byte offset is the plain lines' plus the bytes
+ * the name has beyond its columns. Counted in characters, the bar of
+ * "計算負荷関数" stood 6 columns right of the others, that of
+ * "cafe\u0301" one column left. */
+static void
+test_wide_names (void)
+{
+  g_autoptr (MgReport) report = fixture_report (NULL);
+  MgReportSection *section = g_ptr_array_index (report->sections, 0);
+  const struct {
+    const char *name;
+    glong extra_bytes; /* its UTF-8 bytes less its columns */
+  } names[] = {
+    { "\u8a08\u7b97\u8ca0\u8377\u95a2\u6570 (a.c:1)", 18 - 12 },
+    { "cafe\u0301 (b.c:2)", 6 - 4 },
+    { "plain (c.c:3)", 0 },
+  };
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  glong bar_column = -1;
+  guint found = 0;
+
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      MgReportLine *line = mg_report_line_new (names[k].name, 10.0 * (k + 1), "%", NULL);
+
+      mg_report_line_set_scale (line, 100, FALSE, "%");
+      g_ptr_array_add (section->lines, line);
+    }
+  text = mg_report_to_text (report);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "  plain (c.c:3)"))
+      bar_column = strstr (lines[i], "  |") - lines[i];
+  g_assert_cmpint (bar_column, >, 0);
+  for (guint i = 0; lines[i] != NULL; i++)
+    for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+      if (g_str_has_prefix (lines[i], "  ") && g_str_has_prefix (lines[i] + 2, names[k].name))
+        {
+          const char *bar = strstr (lines[i], "  |");
+
+          g_assert_nonnull (bar);
+          g_assert_cmpint (bar - lines[i], ==, bar_column + names[k].extra_bytes);
+          found++;
+        }
+  g_assert_cmpuint (found, ==, G_N_ELEMENTS (names));
+}
+
 static void
 assert_contains (const char *haystack, const char *needle)
 {
@@ -375,6 +425,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/report/writers/golden-text", test_golden_text);
   g_test_add_func ("/report/writers/long-name", test_long_name);
+  g_test_add_func ("/report/writers/wide-names", test_wide_names);
   g_test_add_func ("/report/writers/html", test_html);
   g_test_add_func ("/report/writers/bar-scales", test_bar_scales);
   g_test_add_func ("/report/writers/hostile-report", test_hostile_report);
