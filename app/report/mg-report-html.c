@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "defs/mg-colour.h"
+#include "profile/mg-display-text.h"
 #include "mg-report-markup.h"
 #include "mg-report-writer.h"
 
@@ -35,12 +36,26 @@ static const char style[] =
   ".bar,.bar span{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
   "section{break-inside:avoid}}";
 
+/* The page says it is UTF-8: bytes from the run that are not (a module
+ * called caf\xe9 naming a frame) are written as U+FFFD. */
 static void
 append_escaped (GString *out, const char *text)
 {
-  g_autofree char *escaped = g_markup_escape_text (text != NULL ? text : "", -1);
+  g_autofree char *valid = g_utf8_make_valid (text != NULL ? text : "", -1);
+  g_autofree char *escaped = g_markup_escape_text (valid, -1);
 
   g_string_append (out, escaped);
+}
+
+/* A name from the run as the text report shows it: control characters
+ * (a function named with ESC or CR) as escapes, which HTML would
+ * otherwise drop, fold into a space or refuse as a character reference. */
+static void
+append_name (GString *out, const char *name)
+{
+  g_autofree char *shown = mg_display_one_line (name);
+
+  append_escaped (out, shown);
 }
 
 /* The baseline's value and the change, bold beyond the noise. */
@@ -70,7 +85,7 @@ line_out (GString *out, const MgReportLine *line)
       g_string_append_c (out, '"');
     }
   g_string_append_c (out, '>');
-  append_escaped (out, line->name);
+  append_name (out, line->name);
   if (isnan (line->value))
     {
       g_string_append (out, "</th><td class=\"missing\" colspan=\"2\">");

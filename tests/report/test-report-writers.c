@@ -154,6 +154,29 @@ assert_contains (const char *haystack, const char *needle)
     g_error ("“%s” not found", needle);
 }
 
+/* Names from the run in the HTML: a module called caf\xe9 naming an
+ * unresolved frame, a function with a tab, ESC and markup in its name.
+ * The page, which says it is UTF-8, is (it held the byte \xe9), and the
+ * control characters are the text report's escapes (ESC was the
+ * character reference &#x1b;, which HTML forbids, the tab a space). */
+static void
+test_html_names (void)
+{
+  g_autoptr (MgReport) report = fixture_report (NULL);
+  MgReportSection *section = g_ptr_array_index (report->sections, 0);
+  g_autofree char *html = NULL;
+
+  g_ptr_array_add (section->lines, mg_report_line_new ("strip;caf\xe9+0x1640", 12.5, "%", NULL));
+  g_ptr_array_add (section->lines,
+                   mg_report_line_new ("ctl\t\x1b[31m<script>&\"'", 10.0, "%", NULL));
+  html = mg_report_to_html (report);
+  g_assert_true (g_utf8_validate (html, -1, NULL));
+  assert_contains (html, "<th>strip;caf\xef\xbf\xbd+0x1640</th>");
+  assert_contains (html, "<th>ctl\\t\\x1b[31m&lt;script&gt;&amp;&quot;&apos;</th>");
+  g_assert_null (strstr (html, "&#x1b;"));
+  g_assert_null (strstr (html, "<script"));
+}
+
 static const MgReportLine *
 find_summary_line (const MgReport *report, const char *name)
 {
@@ -426,6 +449,7 @@ main (int argc, char **argv)
   g_test_add_func ("/report/writers/golden-text", test_golden_text);
   g_test_add_func ("/report/writers/long-name", test_long_name);
   g_test_add_func ("/report/writers/wide-names", test_wide_names);
+  g_test_add_func ("/report/writers/html-names", test_html_names);
   g_test_add_func ("/report/writers/html", test_html);
   g_test_add_func ("/report/writers/bar-scales", test_bar_scales);
   g_test_add_func ("/report/writers/hostile-report", test_hostile_report);
