@@ -24,7 +24,8 @@ enum {
   VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT = 2,
   SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3,
   LABEL_KEY = 1, LABEL_STR = 2, LABEL_NUM = 3,
-  MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_BUILD_ID = 6, MAPPING_HAS_FUNCTIONS = 7,
+  MAPPING_ID = 1, MAPPING_MEMORY_LIMIT = 3, MAPPING_FILENAME = 5, MAPPING_BUILD_ID = 6,
+  MAPPING_HAS_FUNCTIONS = 7,
   MAPPING_HAS_FILENAMES = 8, MAPPING_HAS_LINE_NUMBERS = 9, MAPPING_HAS_INLINE_FRAMES = 10,
   LOCATION_ID = 1, LOCATION_MAPPING_ID = 2, LOCATION_ADDRESS = 3, LOCATION_LINE = 4,
   LINE_FUNCTION_ID = 1, LINE_LINE = 2,
@@ -154,6 +155,13 @@ add_mappings (Encoder *e)
       for (gsize k = 0; k < module->build_id_len; k++)
         g_string_append_printf (build_id, "%02x", module->build_id[k]);
       mg_protobuf_varint (m, MAPPING_ID, i + 1);
+      /* Locations hold ELF virtual addresses, the same in every process
+       * (each loaded the module elsewhere): the mapping spans the whole
+       * address space from 0, offset 0, pprof's form for addresses that
+       * need no adjustment, so that each location is within its mapping
+       * and a tool that disassembles or symbolises from the file uses
+       * them as they are. */
+      mg_protobuf_varint (m, MAPPING_MEMORY_LIMIT, G_MAXUINT64);
       mg_protobuf_varint (m, MAPPING_FILENAME, string_index (e, module->path));
       mg_protobuf_varint (m, MAPPING_BUILD_ID, string_index (e, build_id->str));
       gboolean named = e->namer != NULL;

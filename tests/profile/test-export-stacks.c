@@ -4,7 +4,7 @@
  * (a name never splits a frame nor reads as a count, the SVG it draws
  * stays XML), and the pprof file's strings are UTF-8, as protoc and the
  * protobuf libraries require of profile.proto's strings, with the run's
- * time and duration. Names come from a namer that names the fixture's
+ * time and duration, each location within its mapping. Names come from a namer that names the fixture's
  * addresses as hostile programs are named. */
 #include "mg-config.h"
 
@@ -171,6 +171,8 @@ typedef struct {
   GPtrArray *strings;
   guint64 time_nanos, duration_nanos;
   gboolean has_time, has_duration;
+  GHashTable *mapping_limits;     /* Mapping id → memory_limit */
+  guint n_mappings, n_locations;
 } Pprof;
 
 static guint64
@@ -186,6 +188,64 @@ wire_varint (const guint8 *data, gsize len, gsize *at)
         return v;
     }
   g_error ("pprof: a varint runs past the end at byte %" G_GSIZE_FORMAT, *at);
+}
+
+/* A nested message's varint fields 1 to 15 (the last of each), the
+ * length-delimited ones skipped; absent fields are 0, as proto3 reads
+ * them. */
+static void
+wire_varints (const guint8 *data, gsize len, guint64 values[16])
+{
+  memset (values, 0, 16 * sizeof *values);
+  for (gsize at = 0; at < len;)
+    {
+      guint64 key = wire_varint (data, len, &at);
+      guint field = (guint) (key >> 3), type = (guint) (key & 7);
+
+      if (type == 0)
+        {
+          guint64 v = wire_varint (data, len, &at);
+          if (field < 16)
+            values[field] = v;
+        }
+      else if (type == 2)
+        {
+          guint64 n = wire_varint (data, len, &at);
+          g_assert_cmpuint (n, <=, len - at);
+          at += n;
+        }
+      else
+        g_error ("pprof: wire type %u of field %u in a message", type, field);
+    }
+}
+
+/* Mapping: memory_start 0, offset 0, memory_limit recorded. Location:
+ * within its mapping, read after the mappings (the encoder writes them
+ * first). */
+static void
+read_nested (Pprof *out, guint field, const guint8 *data, gsize len)
+{
+  guint64 v[16];
+
+  if (field == 3)
+    {
+      wire_varints (data, len, v);
+      g_assert_cmpuint (v[1], >, 0);
+      g_assert_cmpuint (v[2], ==, 0);
+      g_assert_cmpuint (v[4], ==, 0);
+      g_hash_table_insert (out->mapping_limits, GSIZE_TO_POINTER (v[1]), g_memdup2 (&v[3], 8));
+      out->n_mappings++;
+    }
+  else if (field == 4)
+    {
+      wire_varints (data, len, v);
+      out->n_locations++;
+      if (v[2] == 0)
+        return;
+      guint64 *limit = g_hash_table_lookup (out->mapping_limits, GSIZE_TO_POINTER (v[2]));
+      g_assert_nonnull (limit);
+      g_assert_cmpuint (v[3], <, *limit);
+    }
 }
 
 static void
@@ -207,6 +267,7 @@ read_pprof (Fixture *f, const char *name, Pprof *out)
 
   memset (out, 0, sizeof *out);
   out->strings = g_ptr_array_new_with_free_func (g_free);
+  out->mapping_limits = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   for (gsize at = 0; at < len;)
     {
       guint64 key = wire_varint (data, len, &at);
@@ -226,6 +287,8 @@ read_pprof (Fixture *f, const char *name, Pprof *out)
           g_assert_cmpuint (n, <=, len - at);
           if (field == 6)
             g_ptr_array_add (out->strings, g_strndup ((const char *) data + at, n));
+          else
+            read_nested (out, field, data + at, n);
           at += n;
         }
       else
@@ -237,7 +300,9 @@ read_pprof (Fixture *f, const char *name, Pprof *out)
  * frame's name hold \xe9: protoc refused the file, "String field
  * 'perftools.profiles.Profile.string_table' contains invalid UTF-8
  * data"); time_nanos the run's start, duration_nanos its length, or
- * --range's part of it. */
+ * --range's part of it (neither was written); each location's address
+ * within its mapping's [memory_start, memory_limit) (the mapping was
+ * [0, 0), holding none). */
 static void
 test_pprof_strings_and_span (Fixture *f, gconstpointer data)
 {
@@ -268,7 +333,13 @@ test_pprof_strings_and_span (Fixture *f, gconstpointer data)
   g_assert_true (p.has_time && p.has_duration);
   g_assert_cmpuint (p.time_nanos, ==, G_GUINT64_CONSTANT (1763791200123456000));
   g_assert_cmpuint (p.duration_nanos, ==, (guint64) llround (run->duration_s * 1e9));
+  /* One module; every location (main's, the leaves') within it. */
+  g_assert_cmpuint (p.n_mappings, ==, 1);
+  g_assert_cmpuint (p.n_locations, ==, 6);
+  g_assert_cmpuint (*(guint64 *) g_hash_table_lookup (p.mapping_limits, GSIZE_TO_POINTER (1)), ==,
+                    G_MAXUINT64);
   g_ptr_array_unref (p.strings);
+  g_hash_table_unref (p.mapping_limits);
 
   /* (0.25, 0.75]: a quarter of a second in, half a second long. */
   g_assert_true (mg_export_pprof (profile, part, NULL, 0.25, 0.75, &namer, &error));
@@ -277,6 +348,7 @@ test_pprof_strings_and_span (Fixture *f, gconstpointer data)
   g_assert_cmpuint (p.time_nanos, ==, G_GUINT64_CONSTANT (1763791200373456000));
   g_assert_cmpuint (p.duration_nanos, ==, 500000000);
   g_ptr_array_unref (p.strings);
+  g_hash_table_unref (p.mapping_limits);
 }
 
 int
