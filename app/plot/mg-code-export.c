@@ -67,12 +67,16 @@ mg_flame_export_save (const MgCallTree *tree, guint focus, const MgFlameStyle *l
                               title, description, error);
 }
 
-/* A CSV field: quoted, inner quotes doubled. */
+/* A CSV field: quoted, inner quotes doubled; UTF-8, as spreadsheets and
+ * Python's csv read it (a module called caf\xe9 naming unresolved
+ * frames: its bytes that are not UTF-8 as U+FFFD). */
 static void
 append_field (GString *out, const char *text)
 {
+  g_autofree char *valid = g_utf8_make_valid (text ? text : "", -1);
+
   g_string_append_c (out, '"');
-  for (const char *c = text ? text : ""; *c; c++)
+  for (const char *c = valid; *c; c++)
     {
       if (*c == '"')
         g_string_append_c (out, '"');

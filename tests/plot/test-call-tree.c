@@ -3,10 +3,14 @@
  * counts: functions table, top-down and bottom-up trees, recursion,
  * inlined functions and the namer's cache. */
 #include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
 
 #include "plot/mg-activity-render.h"
 #include "plot/mg-call-index.h"
 #include "plot/mg-call-tree.h"
+#include "plot/mg-code-export.h"
 #include "plot/mg-flame-graph.h"
 #include "profile/mg-profile-internal.h"
 #include "stacks-fixture.h"
@@ -723,12 +727,49 @@ test_flame_activity (void)
   g_assert_cmpfloat (mg_flame_row_top (1, MG_FLAME_FLAME, 100, 20), ==, 60);
 }
 
+/* A name and file as a program called caf\xe9 has them: not UTF-8, with
+ * a quote and a comma. */
+static guint
+hostile_name (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entries, guint max,
+              gpointer user_data)
+{
+  entries[0] = (MgFrameNameEntry) { vaddr == 0x100 ? "main" : "caf\xe9 \"q\", x",
+                                    "/src/caf\xe9.c", 3 };
+  return 1;
+}
+
+/* The Functions table as CSV: UTF-8 (the name's \xe9 went into the file
+ * as it was, which Python's csv reading UTF-8 stops at), quoted as RFC
+ * 4180 says. */
+static void
+test_functions_csv (void)
+{
+  g_autoptr (MgFrameNamer) namer = mg_frame_namer_new (hostile_name, NULL, NULL);
+  g_autoptr (MgCallTree) tree = mg_call_tree_new_empty (namer);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("mg-functions-csv-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "functions.csv", NULL);
+  g_autofree char *text = NULL;
+
+  add (tree, 3, 2, (guint64) 0x200, (guint64) 0x100);
+  mg_call_tree_finish (tree);
+  g_assert_true (mg_functions_csv_save (tree, NULL, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  g_assert_nonnull (strstr (text, "\"caf\xef\xbf\xbd \"\"q\"\", x\",100.000,100.000,3,3,"
+                                  "\"caf\xef\xbf\xbd.c:3\""));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/call-tree/functions-table", test_functions_table);
   g_test_add_func ("/call-tree/functions-ties", test_functions_ties);
+  g_test_add_func ("/call-tree/functions-csv", test_functions_csv);
   g_test_add_func ("/call-tree/top-down", test_top_down);
   g_test_add_func ("/call-tree/bottom-up", test_bottom_up);
   g_test_add_func ("/call-tree/recursion", test_recursion);
