@@ -123,7 +123,10 @@ intern (MgFrameNamer *self, const char *name, const char *file, guint line, cons
       return f->id;
     }
   f = g_new0 (MgCallFunction, 1);
-  f->name = g_strdup (name);
+  /* Shown as UTF-8 (a module called caf\xe9 naming unresolved frames):
+   * cairo stops drawing at a string that is not, the rest of the flame
+   * graph with it. */
+  f->name = g_utf8_make_valid (name, -1);
   f->file = g_strdup (file);
   f->line = line;
   f->module = g_strdup (module);

@@ -740,7 +740,8 @@ hostile_name (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entr
 
 /* The Functions table as CSV: UTF-8 (the name's \xe9 went into the file
  * as it was, which Python's csv reading UTF-8 stops at), quoted as RFC
- * 4180 says. */
+ * 4180 says; and the flame graph drawn whole (cairo stopped at the
+ * name). */
 static void
 test_functions_csv (void)
 {
@@ -761,6 +762,16 @@ test_functions_csv (void)
                                   "\"caf\xef\xbf\xbd.c:3\""));
   g_unlink (path);
   g_rmdir (dir);
+
+  /* The flame graph draws its label: cairo takes UTF-8 only, and stops
+   * drawing at the first string that is not (CAIRO_STATUS_INVALID_STRING). */
+  g_autoptr (GArray) boxes = mg_flame_layout (tree, MG_CALL_TREE_ROOT, 0);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400, 60);
+  cairo_t *cr = cairo_create (surface);
+  mg_flame_render (cr, tree, boxes, 400, 20, FALSE, "all");
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
 }
 
 int
