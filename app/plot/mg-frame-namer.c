@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "mg-frame-namer.h"
+#include "profile/mg-display-text.h"
 
 typedef struct {
   guint64 vaddr;
@@ -123,10 +124,11 @@ intern (MgFrameNamer *self, const char *name, const char *file, guint line, cons
       return f->id;
     }
   f = g_new0 (MgCallFunction, 1);
-  /* Shown as UTF-8 (a module called caf\xe9 naming unresolved frames):
-   * cairo stops drawing at a string that is not, the rest of the flame
-   * graph with it. */
-  f->name = g_utf8_make_valid (name, -1);
+  /* Shown as the report and the exports show it (mg-display-text.h):
+   * UTF-8, as cairo stops drawing at a string that is not (a module
+   * called caf\xe9 naming unresolved frames), the rest of the flame graph
+   * with it; control characters as escapes, which an SVG cannot hold. */
+  f->name = mg_display_one_line (name);
   f->file = g_strdup (file);
   f->line = line;
   f->module = g_strdup (module);

@@ -727,13 +727,14 @@ test_flame_activity (void)
   g_assert_cmpfloat (mg_flame_row_top (1, MG_FLAME_FLAME, 100, 20), ==, 60);
 }
 
-/* A name and file as a program called caf\xe9 has them: not UTF-8, with
- * a quote and a comma. */
+/* Names and a file as a program called caf\xe9 has them: not UTF-8, with
+ * a quote and a comma (every address, the callers' too), or with control
+ * characters (0x300). */
 static guint
 hostile_name (const MgStackModule *module, guint64 vaddr, MgFrameNameEntry *entries, guint max,
               gpointer user_data)
 {
-  entries[0] = (MgFrameNameEntry) { vaddr == 0x100 ? "main" : "caf\xe9 \"q\", x",
+  entries[0] = (MgFrameNameEntry) { vaddr == 0x300 ? "ctl\t\x1b[31m" : "caf\xe9 \"q\", x",
                                     "/src/caf\xe9.c", 3 };
   return 1;
 }
@@ -753,12 +754,15 @@ test_functions_csv (void)
   g_autofree char *text = NULL;
 
   add (tree, 3, 2, (guint64) 0x200, (guint64) 0x100);
+  add (tree, 1, 2, (guint64) 0x300, (guint64) 0x100);
   mg_call_tree_finish (tree);
+  /* Control characters as the report and the exports write them. */
+  g_assert_cmpint (mg_call_tree_find_function (tree, "ctl\\t\\x1b[31m"), >=, 0);
   g_assert_true (mg_functions_csv_save (tree, NULL, path, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (path, &text, NULL, &error));
   g_assert_true (g_utf8_validate (text, -1, NULL));
-  g_assert_nonnull (strstr (text, "\"caf\xef\xbf\xbd \"\"q\"\", x\",100.000,100.000,3,3,"
+  g_assert_nonnull (strstr (text, "\"caf\xef\xbf\xbd \"\"q\"\", x\",75.000,100.000,3,4,"
                                   "\"caf\xef\xbf\xbd.c:3\""));
   g_unlink (path);
   g_rmdir (dir);
