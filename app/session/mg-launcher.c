@@ -708,6 +708,9 @@ mg_launcher_child_ended (MgLauncher *self, GPid pid, int status)
   if (signal > 0)
     mg_record_finish_killed (self->record_dir, self->run_id, whose, signal,
                              g_get_monotonic_time () * 1000);
+  else if (WIFEXITED (status) && !through_mpi)
+    mg_record_finish_exited (self->record_dir, self->run_id, pid, WEXITSTATUS (status),
+                             g_get_monotonic_time () * 1000);
   if (WIFEXITED (status))
     return WEXITSTATUS (status);
   if (WIFSIGNALED (status))

@@ -575,6 +575,35 @@ test_profile_crash (Fixture *f, gconstpointer data)
   g_assert_cmpint (process->status, ==, SIGSEGV);
 }
 
+/* A program that ends by the exit_group system call itself, as every Go
+ * program does (os.Exit and the return from main): the sampler's end never
+ * runs, so its record stayed RUNNING, and the summary said the process "had
+ * not ended when the run did (still running, as a daemon is, or killed
+ * without trace ...)" beside its real exit status. The launcher, which
+ * reaped it, closes the record EXITED with that status. */
+static void
+test_profile_exit_group (Fixture *f, gconstpointer data)
+{
+  g_autofree char *output = in_dir (f, "group.mgprof");
+  const char *args[] = { "--profile", "-o", "group.mgprof", f->workload, "work=0.3",
+                         "exit-group=11", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  g_autoptr (MgProfile) profile = NULL;
+  const MgProcessInfo *process;
+
+  assert_status (run, 11);
+  g_assert_null (strstr (run->err, "had not ended"));
+  g_assert_nonnull (strstr (run->err, "exit status 11"));
+  profile = load_profile (output);
+  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 11);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+  process = mg_profile_get_process (profile, 0);
+  g_assert_cmpint (process->end, ==, MG_PROCESS_END_EXITED);
+  g_assert_cmpint (process->status, ==, 11);
+  /* Its end is when it was reaped: after the 0.3 s of work. */
+  g_assert_cmpfloat (process->end_s - process->start_s, >=, 0.3);
+}
+
 /* Something removes the run folder during the run (a cleaner of /tmp; here
  * the program itself): the records went with it, and the message says so
  * in one line. It said "kept the run folder DIR" of a folder that was
@@ -2965,6 +2994,7 @@ main (int argc, char **argv)
   add ("/cli/profile/output-folder-removed", test_profile_output_folder_removed);
   add ("/cli/profile/exit-status", test_profile_exit_status);
   add ("/cli/profile/crash", test_profile_crash);
+  add ("/cli/profile/exit-group", test_profile_exit_group);
   add ("/cli/profile/plugin-crash", test_profile_plugin_crash);
   add ("/cli/profile/plugin-hang", test_profile_plugin_hang);
   add ("/cli/profile/plugin-init-hangs", test_profile_plugin_init_hangs);
