@@ -602,6 +602,21 @@ test_profile_exit_group (Fixture *f, gconstpointer data)
   g_assert_cmpint (process->status, ==, 11);
   /* Its end is when it was reaped: after the 0.3 s of work. */
   g_assert_cmpfloat (process->end_s - process->start_s, >=, 0.3);
+
+  /* A descendant that ends so (a Go program the program started) was
+   * reaped by its parent, not by us: its record stays open, and the
+   * summary's count of processes that had not ended names the cause. */
+  g_autofree char *script = g_strdup_printf ("'%s' work=0.3 exit-group=3; echo status $?",
+                                             f->workload);
+  const char *by_shell[] = { "--profile", "-o", "group-child.mgprof", "sh", "-c", script, NULL };
+  g_autoptr (CliTestRun) child_run = cli_test_run (f->dir, by_shell);
+  assert_status (child_run, 0);
+  g_assert_nonnull (strstr (child_run->out, "status 3\n"));
+  assert_one_error_line (child_run->err, "1 process had not ended when the run did (still "
+                                         "running, as a daemon is, killed without trace by "
+                                         "SIGKILL, or ended by the exit_group system call "
+                                         "itself, as Go programs do): recorded up to its last "
+                                         "sample");
 }
 
 /* Something removes the run folder during the run (a cleaner of /tmp; here
@@ -1252,7 +1267,8 @@ test_profile_daemon_summary (Fixture *f, gconstpointer data)
 
   assert_status (run, 0);
   assert_one_error_line (run->err, "1 process had not ended when the run did (still running, as "
-                                   "a daemon is, or killed without trace, by SIGKILL): recorded "
+                                   "a daemon is, killed without trace by SIGKILL, or ended by the "
+                                   "exit_group system call itself, as Go programs do): recorded "
                                    "up to its last sample");
   profile = load_profile (output);
   for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
