@@ -760,6 +760,48 @@ test_tsan_fork (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (strict->err, "multi-threaded fork is not supported"));
 }
 
+/* A program built by clang with -fsanitize=memory runs as it does
+ * unprofiled. MemorySanitizer checks the memory handed to the C library,
+ * and what the sampler's code (not built with it) writes stays
+ * uninitialised to it: the program ended at once ("use-of-uninitialized-
+ * value in mg_plan_skips", status 1). The sampler leaves it unprofiled. */
+static void
+test_msan_program (Fixture *f, gconstpointer data)
+{
+  g_autofree char *clang = g_find_program_in_path ("clang");
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "fixtures", "cli",
+                                                   "mg-asan-program.c", NULL);
+  g_autofree char *binary = g_build_filename (f->dir, "msan-program", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  int status = -1;
+
+  if (clang == NULL)
+    {
+      g_test_skip ("no clang to build a program with -fsanitize=memory");
+      return;
+    }
+  const char *cc[] = { clang, "-O1", "-fsanitize=memory", "-o", binary, source, NULL };
+  const char *plain[] = { binary, NULL };
+  if (!g_spawn_sync (f->dir, (char **) cc, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                     &err, &status, NULL)
+      || !g_spawn_check_wait_status (status, NULL)
+      || !g_spawn_sync (f->dir, (char **) plain, NULL, 0, NULL, NULL, &out, NULL, &status, NULL)
+      || !g_spawn_check_wait_status (status, NULL))
+    {
+      g_test_skip_printf ("no program built with -fsanitize=memory runs here: %s", err);
+      return;
+    }
+  g_assert_cmpstr (out, ==, "asan program: ok\n");
+
+  const char *args[] = { "--profile", "-o", "msan.mgprof", binary, NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  g_assert_cmpstr (run->out, ==, "asan program: ok\n");
+  g_assert_null (strstr (run->err, "MemorySanitizer"));
+  /* Unprofiled: no samples, and the front end says why (status 5). */
+  g_assert_cmpint (run->status, ==, 5);
+  g_assert_nonnull (strstr (run->err, "no samples were recorded"));
+}
+
 #define add(path, fn) g_test_add (path, Fixture, NULL, cli_test_folder_setup, fn, cli_test_folder_teardown)
 
 int
@@ -782,5 +824,6 @@ main (int argc, char **argv)
   add ("/cli/processes/pipe-over-perf", test_pipe_over_perf);
   add ("/cli/processes/asan-program", test_asan_program);
   add ("/cli/processes/tsan-fork", test_tsan_fork);
+  add ("/cli/processes/msan-program", test_msan_program);
   return g_test_run ();
 }
