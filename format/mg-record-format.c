@@ -223,9 +223,9 @@ mg_record_read_header_of_run (const char *path, const char *run_id, MgRecordHead
   return ok;
 }
 
-bool
-mg_record_mark_signalled (const char *path, const char *run_id, int32_t pid, int32_t signal,
-                          int64_t end_mono_ns)
+static bool
+mark_ended (const char *path, const char *run_id, int32_t pid, MgRecordState state,
+            int32_t end_status, int64_t end_mono_ns)
 {
   MgRecordHeader header;
   bool done = false;
@@ -237,9 +237,23 @@ mg_record_mark_signalled (const char *path, const char *run_id, int32_t pid, int
    * to end, never one its sampler closed meanwhile. */
   if (read_header_of_run (fd, run_id, &header) && header.pid == pid
       && header.state == MG_RECORD_STATE_RUNNING)
-    done = mg_record_write_end (fd, &header, MG_RECORD_STATE_SIGNALLED, signal, end_mono_ns);
+    done = mg_record_write_end (fd, &header, state, end_status, end_mono_ns);
   close (fd);
   return done;
+}
+
+bool
+mg_record_mark_signalled (const char *path, const char *run_id, int32_t pid, int32_t signal,
+                          int64_t end_mono_ns)
+{
+  return mark_ended (path, run_id, pid, MG_RECORD_STATE_SIGNALLED, signal, end_mono_ns);
+}
+
+bool
+mg_record_mark_exited (const char *path, const char *run_id, int32_t pid, int32_t status,
+                       int64_t end_mono_ns)
+{
+  return mark_ended (path, run_id, pid, MG_RECORD_STATE_EXITED, status & 0xff, end_mono_ns);
 }
 
 void

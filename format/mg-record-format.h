@@ -242,6 +242,13 @@ bool mg_record_read_header_of_run (const char *path, const char *run_id,
 bool mg_record_mark_signalled (const char *path, const char *run_id, int32_t pid,
                                int32_t signal, int64_t end_mono_ns);
 
+/* Marks the record file at path EXITED with status, ended at end_mono_ns,
+ * as mg_record_mark_signalled does: the launcher reaped the process, which
+ * ended without closing its record (a raw exit_group system call, as Go's
+ * runtime makes). True when the record was changed. */
+bool mg_record_mark_exited (const char *path, const char *run_id, int32_t pid,
+                            int32_t status, int64_t end_mono_ns);
+
 /* Ends the record open on fd (whose header is h) for a process that could
  * not end it itself: end_status, end_mono_ns (unless already set), then the
  * state, last, so that a reader who sees the state sees the rest. Returns

@@ -108,12 +108,20 @@ hash_stack (const uint64_t *pcs, unsigned n, unsigned flags)
   return h ? h : 1;
 }
 
+/* A loop, not memcmp: the handler calls no function a sanitizer runtime
+ * intercepts (ThreadSanitizer's memcmp would record an event for a thread
+ * interrupted inside its own runtime; docs/sampler.md, "The signal"). */
 static bool
 same_stack (MgRecordStacks *s, const MgRecordStack *e, const uint64_t *pcs, unsigned n,
             unsigned flags)
 {
-  return e->n_frames == n && (e->flags & ~MG_RECORD_STACK_READY) == flags
-         && memcmp (mg_record_stacks_pool (s) + e->frame_offset, pcs, n * sizeof *pcs) == 0;
+  if (e->n_frames != n || (e->flags & ~MG_RECORD_STACK_READY) != flags)
+    return false;
+  const uint64_t *frames = mg_record_stacks_pool (s) + e->frame_offset;
+  for (unsigned i = 0; i < n; i++)
+    if (frames[i] != pcs[i])
+      return false;
+  return true;
 }
 
 static void

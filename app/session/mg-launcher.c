@@ -265,7 +265,7 @@ static gboolean
 build_command (MgLauncher *self, GError **error)
 {
   const char *pass_env[] = { MG_PLAN_ENV, MG_PLAN_TEXT_ENV, MG_MPI_MERGE_NODE_ENV, "LD_PRELOAD",
-                             "ASAN_OPTIONS", NULL };
+                             "ASAN_OPTIONS", "TSAN_OPTIONS", NULL };
   g_autofree char *first = resolve_program (self->argv[0], self->working_folder, error);
 
   if (first == NULL)
@@ -524,6 +524,23 @@ asan_options_beside_preload (const char *user)
   return g_strconcat (user, ":", order_off, NULL);
 }
 
+/* ThreadSanitizer's runtime ends a fork child of a process with more than
+ * one thread when the child starts one ("starting new threads after
+ * multi-threaded fork is not supported. Dying"): the sampler's thread
+ * makes every process so, and a fork child's sampler starts its own, so
+ * every fork child of a program built with -fsanitize=thread ended with
+ * status 66. Its own option lets them run (silently); before the
+ * program's options, so that a die_after_fork it set itself holds. */
+static char *
+tsan_options_beside_sampler (const char *user)
+{
+  static const char fork_ok[] = "die_after_fork=0";
+
+  if (user == NULL || *user == '\0')
+    return g_strdup (fork_ok);
+  return g_strconcat (fork_ok, ":", user, NULL);
+}
+
 GStrv
 mg_launcher_build_environment (MgLauncher *self)
 {
@@ -554,8 +571,10 @@ mg_launcher_build_environment (MgLauncher *self)
   if (self->program_kind != MG_PROGRAM_WRONG_CLASS)
     {
       g_autofree char *asan = asan_options_beside_preload (g_environ_getenv (env, "ASAN_OPTIONS"));
+      g_autofree char *tsan = tsan_options_beside_sampler (g_environ_getenv (env, "TSAN_OPTIONS"));
 
       env = g_environ_setenv (env, "ASAN_OPTIONS", asan, TRUE);
+      env = g_environ_setenv (env, "TSAN_OPTIONS", tsan, TRUE);
     }
   /* For the node summaries made at MPI_Finalize; a site may name another. */
   if (g_environ_getenv (env, MG_MPI_MERGE_NODE_ENV) == NULL)
@@ -707,6 +726,9 @@ mg_launcher_child_ended (MgLauncher *self, GPid pid, int status)
   self->killed_signal = WIFSIGNALED (status) ? WTERMSIG (status) : 0;
   if (signal > 0)
     mg_record_finish_killed (self->record_dir, self->run_id, whose, signal,
+                             g_get_monotonic_time () * 1000);
+  else if (WIFEXITED (status) && !through_mpi)
+    mg_record_finish_exited (self->record_dir, self->run_id, pid, WEXITSTATUS (status),
                              g_get_monotonic_time () * 1000);
   if (WIFEXITED (status))
     return WEXITSTATUS (status);

@@ -88,6 +88,43 @@ same_class_and_machine (const guint8 *data, gsize size)
   return own_machine == 0 || machine == own_machine;
 }
 
+/* Whether the 64-bit ELF in @data names @symbol in its dynamic symbols'
+ * strings (the section that SHT_DYNSYM links to): clang links a
+ * sanitizer's runtime into the program and exports its functions. */
+static gboolean
+elf_exports (const guint8 *data, gsize size, const char *symbol)
+{
+  Elf64_Ehdr ehdr;
+  gsize len = strlen (symbol) + 1;
+
+  if (data[EI_CLASS] != ELFCLASS64 || size < sizeof ehdr)
+    return FALSE;
+  memcpy (&ehdr, data, sizeof ehdr);
+  if (ehdr.e_shentsize != sizeof (Elf64_Shdr) || ehdr.e_shoff > size
+      || (guint64) ehdr.e_shnum * sizeof (Elf64_Shdr) > size - ehdr.e_shoff)
+    return FALSE;
+  for (guint i = 0; i < ehdr.e_shnum; i++)
+    {
+      Elf64_Shdr dynsym, strtab;
+
+      memcpy (&dynsym, data + ehdr.e_shoff + (gsize) i * sizeof dynsym, sizeof dynsym);
+      if (dynsym.sh_type != SHT_DYNSYM || dynsym.sh_link >= ehdr.e_shnum)
+        continue;
+      memcpy (&strtab, data + ehdr.e_shoff + (gsize) dynsym.sh_link * sizeof strtab,
+              sizeof strtab);
+      if (strtab.sh_offset > size || strtab.sh_size > size - strtab.sh_offset)
+        return FALSE;
+      /* Each name follows a NUL: the table starts with one. */
+      for (const guint8 *at = data + strtab.sh_offset, *end = at + strtab.sh_size;
+           (at = memchr (at, '\0', (gsize) (end - at))) != NULL && (gsize) (end - at) > len;
+           at++)
+        if (memcmp (at + 1, symbol, len) == 0)
+          return TRUE;
+      return FALSE;
+    }
+  return FALSE;
+}
+
 MgProgramKind
 mg_program_check (const char *path)
 {
@@ -111,6 +148,8 @@ mg_program_check (const char *path)
     return MG_PROGRAM_STATIC;
   if (!same_class_and_machine (data, size))
     return MG_PROGRAM_WRONG_CLASS;
+  if (elf_exports (data, size, "__msan_init"))
+    return MG_PROGRAM_MSAN;
   return MG_PROGRAM_DYNAMIC;
 }
 
@@ -129,6 +168,10 @@ mg_program_kind_explain (MgProgramKind kind)
     case MG_PROGRAM_SETUID:
       return _("the program is set-user-ID or set-group-ID, so the loader ignores LD_PRELOAD; "
                "profile a copy without that bit");
+    case MG_PROGRAM_MSAN:
+      return _("the program is built with MemorySanitizer (-fsanitize=memory), which would take "
+               "the sampler's own memory for uninitialised and end the program, so it runs "
+               "unprofiled; profile a build of it without MemorySanitizer");
     case MG_PROGRAM_DYNAMIC:
     case MG_PROGRAM_NOT_ELF:
     case MG_PROGRAM_UNREADABLE:

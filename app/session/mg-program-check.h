@@ -15,6 +15,8 @@ typedef enum {
   MG_PROGRAM_WRONG_CLASS,  /* an ELF of another class or machine than the sampler
                             * (a 32-bit program): its loader would refuse the
                             * sampler, which the launcher does not offer it */
+  MG_PROGRAM_MSAN,         /* built with MemorySanitizer (it exports __msan_init): the
+                            * sampler leaves it unprofiled (docs/sampler.md) */
   MG_PROGRAM_NOT_ELF,      /* a script or something else: its interpreter decides */
   MG_PROGRAM_UNREADABLE,
 } MgProgramKind;

@@ -86,3 +86,17 @@ mg_record_finish_killed (const char *record_dir, const char *run_id, GPid pid, i
     n += mg_record_mark_signalled (paths->pdata[i], run_id, pid, signal, end_mono_ns);
   return n;
 }
+
+guint
+mg_record_finish_exited (const char *record_dir, const char *run_id, GPid pid, int status,
+                         gint64 end_mono_ns)
+{
+  g_autoptr (GPtrArray) paths = record_paths (record_dir);
+  guint n = 0;
+
+  if (pid <= 0)
+    return 0;
+  for (guint i = 0; i < paths->len; i++)
+    n += mg_record_mark_exited (paths->pdata[i], run_id, pid, status, end_mono_ns);
+  return n;
+}

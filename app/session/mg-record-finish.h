@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Completes the record of a process the sampler could not close: a process
  * killed by a signal leaves its record RUNNING (the sampler installs no
- * signal handler, docs/sampler.md); the launcher, which reaped it, knows the
- * signal and writes it in. Which record is chosen here; reading a record's
+ * signal handler, docs/sampler.md), as does one that ends by a raw
+ * exit_group; the launcher, which reaped it, knows the signal or the status
+ * and writes it in. Which record is chosen here; reading a record's
  * header and marking it are format/'s (mg-record-format.h). GTK-free. */
 #pragma once
 
@@ -26,6 +27,14 @@ G_BEGIN_DECLS
  * instead). The caller makes sure every rank writes a record (no
  * --select-ranks). */
 guint mg_record_finish_killed (const char *record_dir, const char *run_id, GPid pid, int signal,
+                               gint64 end_mono_ns);
+
+/* Marks as EXITED with @status, ended at @end_mono_ns, the records of run
+ * @run_id in @record_dir that our child @pid left RUNNING although it
+ * exited: it ended by the exit_group system call itself, past exit(3) and
+ * _exit(2), where the sampler closes its record (Go's runtime always does;
+ * docs/sampler.md, "How a process ends"). Returns how many were changed. */
+guint mg_record_finish_exited (const char *record_dir, const char *run_id, GPid pid, int status,
                                gint64 end_mono_ns);
 
 G_END_DECLS

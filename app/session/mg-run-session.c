@@ -913,7 +913,8 @@ mg_run_session_dup_warnings (MgRunSession *self)
     self->launcher != NULL ? mg_launcher_get_program_kind (self->launcher) : MG_PROGRAM_DYNAMIC;
 
   g_strv_builder_addv (warnings, (const char **) settings_warnings);
-  if (kind == MG_PROGRAM_STATIC || kind == MG_PROGRAM_SETUID || kind == MG_PROGRAM_WRONG_CLASS)
+  if (kind == MG_PROGRAM_STATIC || kind == MG_PROGRAM_SETUID || kind == MG_PROGRAM_WRONG_CLASS
+      || kind == MG_PROGRAM_MSAN)
     {
       g_autofree char *unsampled =
         g_strdup_printf (_("%s will not be sampled: %s"),

@@ -494,14 +494,18 @@ describe_run (const Facts *f, const MgRunSummaryRequest *request)
                           "counted, with their start, end and status, but no metrics\n",
                           f->n_unsampled),
          f->n_unsampled, f->info->interval_start_ms);
-  /* A daemon: the run ends with the program, not with its descendants. */
+  /* A daemon: the run ends with the program, not with its descendants.
+   * A descendant ended by a raw exit_group leaves its record open too: the
+   * launcher closes only the program's own (mg-record-finish.h). */
   if (f->n_unended > 0)
     add (lines, ngettext ("metrograph: %u process had not ended when the run did (still "
-                          "running, as a daemon is, or killed without trace, by SIGKILL): "
-                          "recorded up to its last sample\n",
+                          "running, as a daemon is, killed without trace by SIGKILL, or ended "
+                          "by the exit_group system call itself, as Go programs do): recorded "
+                          "up to its last sample\n",
                           "metrograph: %u processes had not ended when the run did (still "
-                          "running, as daemons are, or killed without trace, by SIGKILL): "
-                          "recorded up to their last sample\n", f->n_unended),
+                          "running, as daemons are, killed without trace by SIGKILL, or ended "
+                          "by the exit_group system call itself, as Go programs do): recorded "
+                          "up to their last sample\n", f->n_unended),
          f->n_unended);
   add_stacks (lines, f);
   add_run_problems (lines, f);

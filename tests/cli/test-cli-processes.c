@@ -692,6 +692,121 @@ test_asan_program (Fixture *f, gconstpointer data)
     g_setenv ("ASAN_OPTIONS", saved, TRUE);
 }
 
+/* The fixture built with -fsanitize=thread into @dir, or NULL (and the
+ * test skipped) when this compiler cannot build it or this machine cannot
+ * run it (ThreadSanitizer refuses some address-space layouts). */
+static char *
+build_tsan_fork (const char *dir)
+{
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "fixtures", "cli",
+                                                   "mg-tsan-fork.c", NULL);
+  g_autofree char *binary = g_build_filename (dir, "tsan-fork", NULL);
+  const char *cc[] = { CLI_TEST_CC, "-O1", "-pthread", "-fsanitize=thread", "-o", binary,
+                       source, NULL };
+  const char *run[] = { binary, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status = -1;
+
+  if (!g_spawn_sync (dir, (char **) cc, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                     NULL, NULL, NULL, &err, &status, NULL)
+      || !g_spawn_check_wait_status (status, NULL))
+    {
+      g_test_skip_printf ("%s cannot build a program with -fsanitize=thread: %s", CLI_TEST_CC,
+                          err);
+      return NULL;
+    }
+  g_clear_pointer (&err, g_free);
+  /* Unprofiled, as the user sees it: every child ends as it meant to. */
+  if (!g_spawn_sync (dir, (char **) run, NULL, 0, NULL, NULL, &out, &err, &status, NULL)
+      || !g_spawn_check_wait_status (status, NULL))
+    {
+      g_test_skip_printf ("a program built with -fsanitize=thread does not run here: %s", err);
+      return NULL;
+    }
+  g_assert_cmpstr (out, ==, "tsan fork: 4 5 6\n");
+  return g_steal_pointer (&binary);
+}
+
+/* A program built with ThreadSanitizer forks children that end as they
+ * do unprofiled. Its runtime ends a fork child of a process with more
+ * than one thread when the child starts one: the sampler's thread makes
+ * every process so and starts its own in every fork child, so each child
+ * printed "ThreadSanitizer: starting new threads after multi-threaded
+ * fork is not supported. Dying" and ended with status 66. TSAN_OPTIONS
+ * gets die_after_fork=0 before the user's options: one of the user's own
+ * still holds. */
+static void
+test_tsan_fork (Fixture *f, gconstpointer data)
+{
+  g_autofree char *binary = build_tsan_fork (f->dir);
+  g_autoptr (CliTestRun) run = NULL, strict = NULL;
+
+  if (binary == NULL)
+    return;
+  const char *args[] = { "--profile", "--interval=5", "-o", "tsan.mgprof", binary, NULL };
+  const char *no_options[] = { "TSAN_OPTIONS=", NULL };
+  run = cli_test_run_with_env (f->dir, args, no_options);
+  if (run->status != 0)
+    g_error ("metrograph exited with %d; stderr:\n%s", run->status, run->err);
+  g_assert_cmpstr (run->out, ==, "tsan fork: 4 5 6\n");
+  g_assert_null (strstr (run->err, "ThreadSanitizer"));
+  g_assert_nonnull (strstr (run->err, "1 process (tsan-fork) and 3 helper processes"));
+
+  /* The user's own choice: their children die, as they asked. */
+  const char *die[] = { "TSAN_OPTIONS=die_after_fork=1", NULL };
+  strict = cli_test_run_with_env (f->dir, args, die);
+  g_assert_cmpint (strict->status, ==, 0);
+  g_assert_cmpstr (strict->out, ==, "tsan fork: 66 66 66\n");
+  g_assert_nonnull (strstr (strict->err, "multi-threaded fork is not supported"));
+}
+
+/* A program built by clang with -fsanitize=memory runs as it does
+ * unprofiled. MemorySanitizer checks the memory handed to the C library,
+ * and what the sampler's code (not built with it) writes stays
+ * uninitialised to it: the program ended at once ("use-of-uninitialized-
+ * value in mg_plan_skips", status 1). The sampler leaves it unprofiled. */
+static void
+test_msan_program (Fixture *f, gconstpointer data)
+{
+  g_autofree char *clang = g_find_program_in_path ("clang");
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "fixtures", "cli",
+                                                   "mg-asan-program.c", NULL);
+  g_autofree char *binary = g_build_filename (f->dir, "msan-program", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  int status = -1;
+
+  if (clang == NULL)
+    {
+      g_test_skip ("no clang to build a program with -fsanitize=memory");
+      return;
+    }
+  const char *cc[] = { clang, "-O1", "-fsanitize=memory", "-o", binary, source, NULL };
+  const char *plain[] = { binary, NULL };
+  if (!g_spawn_sync (f->dir, (char **) cc, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                     &err, &status, NULL)
+      || !g_spawn_check_wait_status (status, NULL)
+      || !g_spawn_sync (f->dir, (char **) plain, NULL, 0, NULL, NULL, &out, NULL, &status, NULL)
+      || !g_spawn_check_wait_status (status, NULL))
+    {
+      g_test_skip_printf ("no program built with -fsanitize=memory runs here: %s", err);
+      return;
+    }
+  g_assert_cmpstr (out, ==, "asan program: ok\n");
+
+  const char *args[] = { "--profile", "-o", "msan.mgprof", binary, NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  g_assert_cmpstr (run->out, ==, "asan program: ok\n");
+  g_assert_null (strstr (run->err, "WARNING: MemorySanitizer"));
+  g_assert_null (strstr (run->err, "use-of-uninitialized-value"));
+  /* Unprofiled: no samples, and the front end says why, first as it
+   * starts it (status 5). */
+  g_assert_cmpint (run->status, ==, 5);
+  g_assert_nonnull (strstr (run->err, "msan-program will not be sampled: the program is built "
+                                      "with MemorySanitizer (-fsanitize=memory)"));
+  g_assert_nonnull (strstr (run->err, "no samples were recorded, so no profile was written: the "
+                                      "program is built with MemorySanitizer"));
+}
+
 #define add(path, fn) g_test_add (path, Fixture, NULL, cli_test_folder_setup, fn, cli_test_folder_teardown)
 
 int
@@ -713,5 +828,7 @@ main (int argc, char **argv)
   add ("/cli/processes/chroot-exec", test_chroot_exec);
   add ("/cli/processes/pipe-over-perf", test_pipe_over_perf);
   add ("/cli/processes/asan-program", test_asan_program);
+  add ("/cli/processes/tsan-fork", test_tsan_fork);
+  add ("/cli/processes/msan-program", test_msan_program);
   return g_test_run ();
 }

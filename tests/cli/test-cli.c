@@ -575,6 +575,50 @@ test_profile_crash (Fixture *f, gconstpointer data)
   g_assert_cmpint (process->status, ==, SIGSEGV);
 }
 
+/* A program that ends by the exit_group system call itself, as every Go
+ * program does (os.Exit and the return from main): the sampler's end never
+ * runs, so its record stayed RUNNING, and the summary said the process "had
+ * not ended when the run did (still running, as a daemon is, or killed
+ * without trace ...)" beside its real exit status. The launcher, which
+ * reaped it, closes the record EXITED with that status. */
+static void
+test_profile_exit_group (Fixture *f, gconstpointer data)
+{
+  g_autofree char *output = in_dir (f, "group.mgprof");
+  const char *args[] = { "--profile", "-o", "group.mgprof", f->workload, "work=0.3",
+                         "exit-group=11", NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, args);
+  g_autoptr (MgProfile) profile = NULL;
+  const MgProcessInfo *process;
+
+  assert_status (run, 11);
+  g_assert_null (strstr (run->err, "had not ended"));
+  g_assert_nonnull (strstr (run->err, "exit status 11"));
+  profile = load_profile (output);
+  g_assert_cmpint (mg_profile_get_run_info (profile)->exit_status, ==, 11);
+  g_assert_cmpuint (mg_profile_get_n_processes (profile), ==, 1);
+  process = mg_profile_get_process (profile, 0);
+  g_assert_cmpint (process->end, ==, MG_PROCESS_END_EXITED);
+  g_assert_cmpint (process->status, ==, 11);
+  /* Its end is when it was reaped: after the 0.3 s of work. */
+  g_assert_cmpfloat (process->end_s - process->start_s, >=, 0.3);
+
+  /* A descendant that ends so (a Go program the program started) was
+   * reaped by its parent, not by us: its record stays open, and the
+   * summary's count of processes that had not ended names the cause. */
+  g_autofree char *script = g_strdup_printf ("'%s' work=0.3 exit-group=3; echo status $?",
+                                             f->workload);
+  const char *by_shell[] = { "--profile", "-o", "group-child.mgprof", "sh", "-c", script, NULL };
+  g_autoptr (CliTestRun) child_run = cli_test_run (f->dir, by_shell);
+  assert_status (child_run, 0);
+  g_assert_nonnull (strstr (child_run->out, "status 3\n"));
+  assert_one_error_line (child_run->err, "1 process had not ended when the run did (still "
+                                         "running, as a daemon is, killed without trace by "
+                                         "SIGKILL, or ended by the exit_group system call "
+                                         "itself, as Go programs do): recorded up to its last "
+                                         "sample");
+}
+
 /* Something removes the run folder during the run (a cleaner of /tmp; here
  * the program itself): the records went with it, and the message says so
  * in one line. It said "kept the run folder DIR" of a folder that was
@@ -1223,7 +1267,8 @@ test_profile_daemon_summary (Fixture *f, gconstpointer data)
 
   assert_status (run, 0);
   assert_one_error_line (run->err, "1 process had not ended when the run did (still running, as "
-                                   "a daemon is, or killed without trace, by SIGKILL): recorded "
+                                   "a daemon is, killed without trace by SIGKILL, or ended by the "
+                                   "exit_group system call itself, as Go programs do): recorded "
                                    "up to its last sample");
   profile = load_profile (output);
   for (guint p = 0; p < mg_profile_get_n_processes (profile); p++)
@@ -2965,6 +3010,7 @@ main (int argc, char **argv)
   add ("/cli/profile/output-folder-removed", test_profile_output_folder_removed);
   add ("/cli/profile/exit-status", test_profile_exit_status);
   add ("/cli/profile/crash", test_profile_crash);
+  add ("/cli/profile/exit-group", test_profile_exit_group);
   add ("/cli/profile/plugin-crash", test_profile_plugin_crash);
   add ("/cli/profile/plugin-hang", test_profile_plugin_hang);
   add ("/cli/profile/plugin-init-hangs", test_profile_plugin_init_hangs);

@@ -255,10 +255,10 @@ test_write_end (void)
   g_assert_false (mg_record_is_of_run (&h, "run-1"));
 }
 
-/* The launcher's end of a killed process's record by path: the header is
- * read only for a record of the run, and only a RUNNING record of that pid
- * is marked; a short file, another run, another pid or an ended record are
- * left as they were. */
+/* The launcher's end of a killed (or raw exit_group) process's record by
+ * path: the header is read only for a record of the run, and only a
+ * RUNNING record of that pid is marked; a short file, another run, another
+ * pid or an ended record are left as they were. */
 static void
 test_mark_signalled (void)
 {
@@ -291,8 +291,23 @@ test_mark_signalled (void)
   g_assert_cmpint (got.end_mono_ns, ==, 77);
   /* Ended already: not marked twice. */
   g_assert_false (mg_record_mark_signalled (path, "run-1", 4242, 15, 88));
+  g_assert_false (mg_record_mark_exited (path, "run-1", 4242, 3, 88));
   g_assert_true (mg_record_read_header_of_run (path, "run-1", &got));
+  g_assert_cmpuint (got.state, ==, MG_RECORD_STATE_SIGNALLED);
   g_assert_cmpint (got.end_status, ==, 9);
+
+  /* A process that ended by a raw exit_group: EXITED with the status the
+   * launcher reaped, cut to 8 bits as exit(3) does. */
+  fd = open (path, O_WRONLY);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (pwrite (fd, &h, sizeof h, 0), ==, sizeof h);
+  close (fd);
+  g_assert_false (mg_record_mark_exited (path, "run-1", 4243, 11, 99));
+  g_assert_true (mg_record_mark_exited (path, "run-1", 4242, 256 + 11, 99));
+  g_assert_true (mg_record_read_header_of_run (path, "run-1", &got));
+  g_assert_cmpuint (got.state, ==, MG_RECORD_STATE_EXITED);
+  g_assert_cmpint (got.end_status, ==, 11);
+  g_assert_cmpint (got.end_mono_ns, ==, 99);
   g_unlink (path);
 }
 
