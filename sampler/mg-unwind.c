@@ -18,6 +18,8 @@
 #include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "mg-own-memory.h"
@@ -77,8 +79,37 @@ mg_unwind_snapshot_release (int slot)
   __atomic_fetch_sub (&readers[slot], 1, __ATOMIC_SEQ_CST);
 }
 
+/* Whether e's memory is still the module's: a module glibc may unload by
+ * itself is probed with a read that cannot fault (process_vm_readv on
+ * this process); a failed or different read, or an unload under way,
+ * means it is gone or going, and asks for a new snapshot. What is left:
+ * an unload that starts after the probe, during the few microseconds of
+ * this lookup. */
+static bool
+entry_present (const struct mg_unwind_entry *e)
+{
+  uint8_t now[MG_UNWIND_PROBE];
+  struct iovec local = { now, sizeof now };
+  struct iovec remote = { (void *) (uintptr_t) e->probe_at, sizeof now };
+  ssize_t got = syscall (SYS_process_vm_readv, (long) getpid (), &local, 1L, &remote, 1L, 0L);
+  if (got < 0 && (errno == ENOSYS || errno == EPERM))
+    return true; /* cannot be told here (a seccomp filter): as before */
+  if (got == (ssize_t) sizeof now && memcmp (now, e->probe, sizeof now) == 0
+      && _r_debug.r_state == RT_CONSISTENT)
+    return true;
+  mg_unwind_note_stack_miss ();
+  return false;
+}
+
 const struct mg_unwind_entry *
 mg_unwind_snapshot_entry (const struct mg_unwind_snapshot *s, uint64_t pc)
+{
+  const struct mg_unwind_entry *e = mg_unwind_snapshot_lookup (s, pc);
+  return e == NULL || !e->check || entry_present (e) ? e : NULL;
+}
+
+const struct mg_unwind_entry *
+mg_unwind_snapshot_lookup (const struct mg_unwind_snapshot *s, uint64_t pc)
 {
   uint32_t lo = 0, hi = s->n_entries;
   while (lo < hi)
@@ -132,7 +163,7 @@ mg_unwind_module_at (uint64_t pc)
   const struct mg_unwind_snapshot *s = mg_unwind_snapshot_acquire (&slot);
   if (s == NULL)
     return -1;
-  const struct mg_unwind_entry *e = mg_unwind_snapshot_entry (s, pc);
+  const struct mg_unwind_entry *e = mg_unwind_snapshot_lookup (s, pc);
   int index = e ? e->module : -1;
   mg_unwind_snapshot_release (slot);
   return index;
@@ -212,6 +243,26 @@ module_index (const struct dl_phdr_info *info, uint64_t lo, uint64_t hi, bool *a
   return (int) n_modules - 1;
 }
 
+/* A module first seen after the first snapshot may be one that glibc
+ * unloads by itself (mg_unwind_entry.check): what its probe should read.
+ * The program and the libraries it started with are never unloaded. */
+static void
+set_probe (struct mg_unwind_entry *e)
+{
+  e->check = 0;
+  if (modules[e->module].generation <= 1)
+    return;
+  uint64_t at = e->eh.hdr;
+  for (uint32_t i = 0; at == 0 && i < e->eh.n_segments; i++)
+    if (e->eh.exec_mask & (1u << i))
+      at = e->eh.segments[i].lo;
+  if (at == 0 || mg_eh_module_span (&e->eh, at, MG_UNWIND_PROBE) == NULL)
+    return;
+  memcpy (e->probe, (const void *) (uintptr_t) at, MG_UNWIND_PROBE);
+  e->probe_at = at;
+  e->check = 1;
+}
+
 static int
 add_object (struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -245,6 +296,7 @@ add_object (struct dl_phdr_info *info, size_t size, void *data)
     return 0;
   if (added)
     __atomic_store_n (&module_tables[e.module], mg_unwind_tables_map (&e.eh), __ATOMIC_RELAXED);
+  set_probe (&e); /* after the tables are mapped: it reads one of their pages */
   module_seen[e.module] = 1;
   /* insertion by start: the loader's order is by load, not by address */
   uint32_t at = s->n_entries;
