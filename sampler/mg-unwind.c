@@ -216,17 +216,42 @@ module_path (const struct dl_phdr_info *info, char *path)
 }
 
 /* The module list's index of a loaded module, appended when new; -1 when
- * the list is full. */
+ * the list is full. A library loaded again where it was before, the same
+ * file (same build-id), takes its unloaded entry back: each snapshot that
+ * saw a plugin loaded again appended it (100 loads and unloads, 100
+ * entries), so a program that loads and unloads one in a loop filled the
+ * list (1024), after which its loads were in no snapshot, and the record's
+ * module table (256) sooner. */
 static int
 module_index (const struct dl_phdr_info *info, uint64_t lo, uint64_t hi, bool *added)
 {
   *added = false;
   char path[MG_UNWIND_PATH_MAX];
   module_path (info, path);
+  struct mg_unwind_module id;
+  bool have_id = false;
   for (unsigned i = 0; i < n_modules; i++)
-    if (module_loaded[i] && modules[i].start == lo && modules[i].end == hi
-        && modules[i].load_bias == info->dlpi_addr && strcmp (modules[i].path, path) == 0)
-      return (int) i;
+    {
+      if (modules[i].start != lo || modules[i].end != hi || modules[i].load_bias != info->dlpi_addr
+          || strcmp (modules[i].path, path) != 0)
+        continue;
+      if (module_loaded[i])
+        return (int) i;
+      if (!have_id)
+        {
+          read_build_id (info, &id);
+          have_id = true;
+        }
+      if (id.build_id_len == modules[i].build_id_len
+          && memcmp (id.build_id, modules[i].build_id, id.build_id_len) == 0)
+        {
+          modules[i].generation = generation; /* loaded late: probed (set_probe) */
+          module_loaded[i] = 1;
+          module_tables[i] = 0;
+          *added = true;
+          return (int) i;
+        }
+    }
   if (n_modules == MG_UNWIND_MAX_MODULES)
     return -1;
   struct mg_unwind_module *m = &modules[n_modules];

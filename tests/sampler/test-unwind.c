@@ -390,16 +390,36 @@ test_dlopen (void)
   g_assert_true (mg_unwind_module ((unsigned) module) == m);
   g_assert_true (g_str_has_suffix (m->path, "libunwind-test-hot.so"));
 
-  /* loaded again (maybe elsewhere): a new entry, loaded */
+  /* loaded again: where it was, its entry back (a plugin loaded and
+   * unloaded in a loop does not fill the list); elsewhere, a new entry */
   lib = dlopen (UNWIND_TEST_HOT_LIB, RTLD_NOW | RTLD_LOCAL);
   g_assert_nonnull (lib);
   mg_unwind_refresh ();
-  int again = mg_unwind_module_at ((uint64_t) (uintptr_t) dlsym (lib, "unwind_test_hot_spin"));
+  uint64_t addr_again = (uint64_t) (uintptr_t) dlsym (lib, "unwind_test_hot_spin");
+  int again = mg_unwind_module_at (addr_again);
   g_assert_cmpint (again, >=, 0);
-  g_assert_cmpint (again, !=, module);
+  g_test_message ("loaded again %s", addr_again == addr ? "at the same place" : "elsewhere");
+  if (addr_again == addr)
+    g_assert_cmpint (again, ==, module);
+  else
+    g_assert_cmpint (again, !=, module);
   g_assert_true (mg_unwind_module_loaded ((unsigned) again));
+  unsigned listed = mg_unwind_module_count ();
   g_assert_cmpint (dlclose (lib), ==, 0);
   g_assert_false (mg_unwind_module_loaded ((unsigned) again));
+
+  /* a hundred loads and unloads more: the list grows by one at most
+   * (the library placed elsewhere once), not by a hundred */
+  for (int i = 0; i < 100; i++)
+    {
+      lib = dlopen (UNWIND_TEST_HOT_LIB, RTLD_NOW | RTLD_LOCAL);
+      g_assert_nonnull (lib);
+      mg_unwind_refresh ();
+      g_assert_cmpint (mg_unwind_module_at ((uint64_t) (uintptr_t) dlsym (lib, "unwind_test_hot_spin")), >=, 0);
+      g_assert_cmpint (dlclose (lib), ==, 0);
+    }
+  g_test_message ("module list: %u before the loop, %u after", listed, mg_unwind_module_count ());
+  g_assert_cmpuint (mg_unwind_module_count (), <=, listed + 1);
 }
 
 /* glibc unloads some libraries itself, not through dlclose (iconv's
