@@ -344,8 +344,12 @@ wait_readers (int slot)
     sched_yield ();
 }
 
+/* keep_ranges: the published snapshot's mappings are kept for now, not
+ * reread (after a dlclose, on the program's thread: reading
+ * /proc/self/maps was most of what each dlclose cost it); the next
+ * round rereads them. */
 static void
-rebuild (void)
+rebuild (bool keep_ranges)
 {
   int cur = __atomic_load_n (&current, __ATOMIC_SEQ_CST);
   int w = cur < 0 ? 0 : 1 - cur;
@@ -359,8 +363,19 @@ rebuild (void)
   for (unsigned i = 0; i < n_modules; i++)
     if (!module_seen[i])
       module_loaded[i] = 0;
-  __atomic_store_n (&stack_miss, 0, __ATOMIC_RELAXED);
-  s->n_ranges = mg_unwind_maps_read (s->ranges, MG_UNWIND_MAX_RANGES, maps_buf, MAPS_BUF_SIZE);
+  if (keep_ranges && cur >= 0 && !__atomic_load_n (&stack_miss, __ATOMIC_RELAXED))
+    {
+      s->n_ranges = slots[cur]->n_ranges;
+      memcpy (s->ranges, slots[cur]->ranges, s->n_ranges * sizeof s->ranges[0]);
+      /* the unloaded module's mappings are still ranges there: the next
+       * round rereads them, on the sampler thread */
+      __atomic_store_n (&stack_miss, 1, __ATOMIC_RELAXED);
+    }
+  else
+    {
+      __atomic_store_n (&stack_miss, 0, __ATOMIC_RELAXED);
+      s->n_ranges = mg_unwind_maps_read (s->ranges, MG_UNWIND_MAX_RANGES, maps_buf, MAPS_BUF_SIZE);
+    }
   __atomic_store_n (&current, w, __ATOMIC_SEQ_CST);
 }
 
@@ -381,7 +396,7 @@ read_counts (struct dl_phdr_info *info, size_t size, void *data)
 /* Rebuilds when forced, when a handler missed a stack, or when the loader's
  * load/unload counters moved (or cannot be read). */
 static void
-refresh (int force)
+refresh (int force, bool keep_ranges)
 {
   unsigned long long counts[3] = { 0, 0, 0 };
   dl_iterate_phdr (read_counts, counts);
@@ -391,7 +406,7 @@ refresh (int force)
   seen_adds = counts[0];
   seen_subs = counts[1];
   have_counts = (int) counts[2];
-  rebuild ();
+  rebuild (keep_ranges);
 }
 
 static void
@@ -434,7 +449,7 @@ mg_unwind_unload_end (void)
 {
   if (slots[0] != NULL)
     {
-      refresh (0);
+      refresh (0, true);
       __atomic_fetch_sub (&unloading, 1, __ATOMIC_SEQ_CST);
     }
   unlock_writer ();
@@ -499,7 +514,7 @@ mg_unwind_prepare (void)
       atfork_done = 1;
       pthread_atfork (lock_writer, unlock_writer, reset_writer_in_child);
     }
-  refresh (1);
+  refresh (1, false);
   unlock_writer ();
   return 0;
 }
@@ -509,7 +524,7 @@ mg_unwind_refresh (void)
 {
   lock_writer ();
   if (slots[0] != NULL)
-    refresh (0);
+    refresh (0, false);
   unlock_writer ();
 }
 
@@ -518,7 +533,7 @@ mg_unwind_refresh_memory (void)
 {
   lock_writer ();
   if (slots[0] != NULL)
-    refresh (1);
+    refresh (1, false);
   unlock_writer ();
 }
 
