@@ -18,6 +18,7 @@
 #include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -42,6 +43,9 @@ static int current = -1;
 static int readers[2];
 static int unloading;
 static int stack_miss;
+/* Whether a handler may probe a module (entry_present): not in a process
+ * under a seccomp filter, which could kill it for process_vm_readv. */
+static int probes_allowed;
 static unsigned long long seen_adds, seen_subs;
 static int have_counts;
 static pthread_mutex_t writer_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
@@ -88,6 +92,8 @@ mg_unwind_snapshot_release (int slot)
 static bool
 entry_present (const struct mg_unwind_entry *e)
 {
+  if (!__atomic_load_n (&probes_allowed, __ATOMIC_RELAXED))
+    return true; /* as before: see rebuild */
   uint8_t now[MG_UNWIND_PROBE];
   struct iovec local = { now, sizeof now };
   struct iovec remote = { (void *) (uintptr_t) e->probe_at, sizeof now };
@@ -357,6 +363,10 @@ rebuild (bool keep_ranges)
   struct mg_unwind_snapshot *s = slots[w];
   generation++;
   s->generation = generation; /* counted from 1 */
+  /* The sampler thread's mode: a filter installed for all threads (or
+   * before the exec) is seen here; one a thread installed for itself
+   * alone is not. */
+  __atomic_store_n (&probes_allowed, prctl (PR_GET_SECCOMP, 0L, 0L, 0L, 0L) == 0, __ATOMIC_RELAXED);
   s->n_entries = 0;
   memset (module_seen, 0, MG_UNWIND_MAX_MODULES);
   dl_iterate_phdr (add_object, s);
