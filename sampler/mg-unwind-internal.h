@@ -13,10 +13,19 @@
 #define MG_UNWIND_MAX_RANGES 16384
 
 /* One loaded module as a handler sees it. */
+#define MG_UNWIND_PROBE 16
+
 struct mg_unwind_entry
 {
   uint64_t start, end; /* span of its PT_LOAD segments */
   int32_t module;      /* index in the module list (mg_unwind_module) */
+  /* Loaded after the first snapshot, so glibc may unload it without a
+   * dlclose (a gconv module): its first bytes at probe_at (its
+   * .eh_frame_hdr, else its first code) are checked against probe, copied
+   * when the snapshot was made, before its memory is read. */
+  uint8_t check;
+  uint8_t probe[MG_UNWIND_PROBE];
+  uint64_t probe_at;
   struct mg_eh_module eh;
 };
 
@@ -42,7 +51,10 @@ const struct mg_unwind_snapshot *mg_unwind_snapshot_acquire (int *slot);
 void mg_unwind_snapshot_release (int slot);
 
 /* Lookups in a snapshot (async-signal-safe). */
+/* The entry holding pc, NULL when none or when its module is gone
+ * (mg_unwind_entry.check); _lookup without that check. */
 const struct mg_unwind_entry *mg_unwind_snapshot_entry (const struct mg_unwind_snapshot *s, uint64_t pc);
+const struct mg_unwind_entry *mg_unwind_snapshot_lookup (const struct mg_unwind_snapshot *s, uint64_t pc);
 const struct mg_unwind_range *mg_unwind_snapshot_range (const struct mg_unwind_snapshot *s, uint64_t addr);
 /* A handler found a stack in no known range: the next refresh rereads the maps. */
 void mg_unwind_note_stack_miss (void);

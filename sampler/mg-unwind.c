@@ -18,6 +18,9 @@
 #include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "mg-own-memory.h"
@@ -40,6 +43,9 @@ static int current = -1;
 static int readers[2];
 static int unloading;
 static int stack_miss;
+/* Whether a handler may probe a module (entry_present): not in a process
+ * under a seccomp filter, which could kill it for process_vm_readv. */
+static int probes_allowed;
 static unsigned long long seen_adds, seen_subs;
 static int have_counts;
 static pthread_mutex_t writer_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
@@ -77,8 +83,39 @@ mg_unwind_snapshot_release (int slot)
   __atomic_fetch_sub (&readers[slot], 1, __ATOMIC_SEQ_CST);
 }
 
+/* Whether e's memory is still the module's: a module glibc may unload by
+ * itself is probed with a read that cannot fault (process_vm_readv on
+ * this process); a failed or different read, or an unload under way,
+ * means it is gone or going, and asks for a new snapshot. What is left:
+ * an unload that starts after the probe, during the few microseconds of
+ * this lookup. */
+static bool
+entry_present (const struct mg_unwind_entry *e)
+{
+  if (!__atomic_load_n (&probes_allowed, __ATOMIC_RELAXED))
+    return true; /* as before: see rebuild */
+  uint8_t now[MG_UNWIND_PROBE];
+  struct iovec local = { now, sizeof now };
+  struct iovec remote = { (void *) (uintptr_t) e->probe_at, sizeof now };
+  ssize_t got = syscall (SYS_process_vm_readv, (long) getpid (), &local, 1L, &remote, 1L, 0L);
+  if (got < 0 && (errno == ENOSYS || errno == EPERM))
+    return true; /* cannot be told here (a seccomp filter): as before */
+  if (got == (ssize_t) sizeof now && memcmp (now, e->probe, sizeof now) == 0
+      && _r_debug.r_state == RT_CONSISTENT)
+    return true;
+  mg_unwind_note_stack_miss ();
+  return false;
+}
+
 const struct mg_unwind_entry *
 mg_unwind_snapshot_entry (const struct mg_unwind_snapshot *s, uint64_t pc)
+{
+  const struct mg_unwind_entry *e = mg_unwind_snapshot_lookup (s, pc);
+  return e == NULL || !e->check || entry_present (e) ? e : NULL;
+}
+
+const struct mg_unwind_entry *
+mg_unwind_snapshot_lookup (const struct mg_unwind_snapshot *s, uint64_t pc)
 {
   uint32_t lo = 0, hi = s->n_entries;
   while (lo < hi)
@@ -132,7 +169,7 @@ mg_unwind_module_at (uint64_t pc)
   const struct mg_unwind_snapshot *s = mg_unwind_snapshot_acquire (&slot);
   if (s == NULL)
     return -1;
-  const struct mg_unwind_entry *e = mg_unwind_snapshot_entry (s, pc);
+  const struct mg_unwind_entry *e = mg_unwind_snapshot_lookup (s, pc);
   int index = e ? e->module : -1;
   mg_unwind_snapshot_release (slot);
   return index;
@@ -185,17 +222,42 @@ module_path (const struct dl_phdr_info *info, char *path)
 }
 
 /* The module list's index of a loaded module, appended when new; -1 when
- * the list is full. */
+ * the list is full. A library loaded again where it was before, the same
+ * file (same build-id), takes its unloaded entry back: each snapshot that
+ * saw a plugin loaded again appended it (100 loads and unloads, 100
+ * entries), so a program that loads and unloads one in a loop filled the
+ * list (1024), after which its loads were in no snapshot, and the record's
+ * module table (256) sooner. */
 static int
 module_index (const struct dl_phdr_info *info, uint64_t lo, uint64_t hi, bool *added)
 {
   *added = false;
   char path[MG_UNWIND_PATH_MAX];
   module_path (info, path);
+  struct mg_unwind_module id;
+  bool have_id = false;
   for (unsigned i = 0; i < n_modules; i++)
-    if (module_loaded[i] && modules[i].start == lo && modules[i].end == hi
-        && modules[i].load_bias == info->dlpi_addr && strcmp (modules[i].path, path) == 0)
-      return (int) i;
+    {
+      if (modules[i].start != lo || modules[i].end != hi || modules[i].load_bias != info->dlpi_addr
+          || strcmp (modules[i].path, path) != 0)
+        continue;
+      if (module_loaded[i])
+        return (int) i;
+      if (!have_id)
+        {
+          read_build_id (info, &id);
+          have_id = true;
+        }
+      if (id.build_id_len == modules[i].build_id_len
+          && memcmp (id.build_id, modules[i].build_id, id.build_id_len) == 0)
+        {
+          modules[i].generation = generation; /* loaded late: probed (set_probe) */
+          module_loaded[i] = 1;
+          module_tables[i] = 0;
+          *added = true;
+          return (int) i;
+        }
+    }
   if (n_modules == MG_UNWIND_MAX_MODULES)
     return -1;
   struct mg_unwind_module *m = &modules[n_modules];
@@ -210,6 +272,26 @@ module_index (const struct dl_phdr_info *info, uint64_t lo, uint64_t hi, bool *a
   __atomic_store_n (&n_modules, n_modules + 1, __ATOMIC_RELEASE);
   *added = true;
   return (int) n_modules - 1;
+}
+
+/* A module first seen after the first snapshot may be one that glibc
+ * unloads by itself (mg_unwind_entry.check): what its probe should read.
+ * The program and the libraries it started with are never unloaded. */
+static void
+set_probe (struct mg_unwind_entry *e)
+{
+  e->check = 0;
+  if (modules[e->module].generation <= 1)
+    return;
+  uint64_t at = e->eh.hdr;
+  for (uint32_t i = 0; at == 0 && i < e->eh.n_segments; i++)
+    if (e->eh.exec_mask & (1u << i))
+      at = e->eh.segments[i].lo;
+  if (at == 0 || mg_eh_module_span (&e->eh, at, MG_UNWIND_PROBE) == NULL)
+    return;
+  memcpy (e->probe, (const void *) (uintptr_t) at, MG_UNWIND_PROBE);
+  e->probe_at = at;
+  e->check = 1;
 }
 
 static int
@@ -245,6 +327,7 @@ add_object (struct dl_phdr_info *info, size_t size, void *data)
     return 0;
   if (added)
     __atomic_store_n (&module_tables[e.module], mg_unwind_tables_map (&e.eh), __ATOMIC_RELAXED);
+  set_probe (&e); /* after the tables are mapped: it reads one of their pages */
   module_seen[e.module] = 1;
   /* insertion by start: the loader's order is by load, not by address */
   uint32_t at = s->n_entries;
@@ -267,8 +350,12 @@ wait_readers (int slot)
     sched_yield ();
 }
 
+/* keep_ranges: the published snapshot's mappings are kept for now, not
+ * reread (after a dlclose, on the program's thread: reading
+ * /proc/self/maps was most of what each dlclose cost it); the next
+ * round rereads them. */
 static void
-rebuild (void)
+rebuild (bool keep_ranges)
 {
   int cur = __atomic_load_n (&current, __ATOMIC_SEQ_CST);
   int w = cur < 0 ? 0 : 1 - cur;
@@ -276,14 +363,29 @@ rebuild (void)
   struct mg_unwind_snapshot *s = slots[w];
   generation++;
   s->generation = generation; /* counted from 1 */
+  /* The sampler thread's mode: a filter installed for all threads (or
+   * before the exec) is seen here; one a thread installed for itself
+   * alone is not. */
+  __atomic_store_n (&probes_allowed, prctl (PR_GET_SECCOMP, 0L, 0L, 0L, 0L) == 0, __ATOMIC_RELAXED);
   s->n_entries = 0;
   memset (module_seen, 0, MG_UNWIND_MAX_MODULES);
   dl_iterate_phdr (add_object, s);
   for (unsigned i = 0; i < n_modules; i++)
     if (!module_seen[i])
       module_loaded[i] = 0;
-  __atomic_store_n (&stack_miss, 0, __ATOMIC_RELAXED);
-  s->n_ranges = mg_unwind_maps_read (s->ranges, MG_UNWIND_MAX_RANGES, maps_buf, MAPS_BUF_SIZE);
+  if (keep_ranges && cur >= 0 && !__atomic_load_n (&stack_miss, __ATOMIC_RELAXED))
+    {
+      s->n_ranges = slots[cur]->n_ranges;
+      memcpy (s->ranges, slots[cur]->ranges, s->n_ranges * sizeof s->ranges[0]);
+      /* the unloaded module's mappings are still ranges there: the next
+       * round rereads them, on the sampler thread */
+      __atomic_store_n (&stack_miss, 1, __ATOMIC_RELAXED);
+    }
+  else
+    {
+      __atomic_store_n (&stack_miss, 0, __ATOMIC_RELAXED);
+      s->n_ranges = mg_unwind_maps_read (s->ranges, MG_UNWIND_MAX_RANGES, maps_buf, MAPS_BUF_SIZE);
+    }
   __atomic_store_n (&current, w, __ATOMIC_SEQ_CST);
 }
 
@@ -304,7 +406,7 @@ read_counts (struct dl_phdr_info *info, size_t size, void *data)
 /* Rebuilds when forced, when a handler missed a stack, or when the loader's
  * load/unload counters moved (or cannot be read). */
 static void
-refresh (int force)
+refresh (int force, bool keep_ranges)
 {
   unsigned long long counts[3] = { 0, 0, 0 };
   dl_iterate_phdr (read_counts, counts);
@@ -314,7 +416,7 @@ refresh (int force)
   seen_adds = counts[0];
   seen_subs = counts[1];
   have_counts = (int) counts[2];
-  rebuild ();
+  rebuild (keep_ranges);
 }
 
 static void
@@ -357,7 +459,7 @@ mg_unwind_unload_end (void)
 {
   if (slots[0] != NULL)
     {
-      refresh (0);
+      refresh (0, true);
       __atomic_fetch_sub (&unloading, 1, __ATOMIC_SEQ_CST);
     }
   unlock_writer ();
@@ -422,7 +524,7 @@ mg_unwind_prepare (void)
       atfork_done = 1;
       pthread_atfork (lock_writer, unlock_writer, reset_writer_in_child);
     }
-  refresh (1);
+  refresh (1, false);
   unlock_writer ();
   return 0;
 }
@@ -432,7 +534,7 @@ mg_unwind_refresh (void)
 {
   lock_writer ();
   if (slots[0] != NULL)
-    refresh (0);
+    refresh (0, false);
   unlock_writer ();
 }
 
@@ -441,7 +543,7 @@ mg_unwind_refresh_memory (void)
 {
   lock_writer ();
   if (slots[0] != NULL)
-    refresh (1);
+    refresh (1, false);
   unlock_writer ();
 }
 

@@ -47,7 +47,7 @@ mg_stack_frame_names (const MgStackSet *set, const MgStackFrame *frame, gboolean
   /* The names the profile carries first: they were resolved at the end
    * of the run, when the binaries were there. */
   if (mg_profile_name_stored_frame (mg_stack_set_get_profile (set), frame->module, at, names)
-      || (namer != NULL && namer->func != NULL
+      || (namer != NULL && namer->func != NULL && !mg_stack_set_module_replaced (set, frame->module)
           && namer->func (namer->data, m->path, m->build_id, m->build_id_len, at, names)
           && names->len > 0))
     {

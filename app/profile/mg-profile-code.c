@@ -204,8 +204,9 @@ frame_names (Store *st, const MgStackSet *set, const MgStackFrame *frame, gboole
     g_ptr_array_new_with_free_func ((GDestroyNotify) mg_stack_frame_name_free);
   GPtrArray *kept = NULL;
 
-  if (namer->func (namer->data, module->path, module->build_id, module->build_id_len, key.vaddr,
-                   names)
+  if (!mg_stack_set_module_replaced (set, frame->module)
+      && namer->func (namer->data, module->path, module->build_id, module->build_id_len, key.vaddr,
+                      names)
       && names->len > 0)
     {
       GVariantBuilder chain;

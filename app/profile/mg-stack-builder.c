@@ -178,15 +178,51 @@ module_index (MgStackBuilder *self, const MgRecordModule *m)
   return index;
 }
 
-/* The record module holding pc, or -1. A return address is looked up one
- * byte back: a call that ends its function returns past the function's end. */
-static int
-record_module_at (const MgRecordModule *mods, guint n, guint64 pc)
+/* Whether a and b, mapped over the same addresses, hold the same code: the
+ * same build-id (or, without one, the same file) at the same load bias. */
+static gboolean
+same_code (const MgRecordModule *a, const MgRecordModule *b)
+{
+  if (a->load_bias != b->load_bias || a->build_id_len != b->build_id_len
+      || memcmp (a->build_id, b->build_id, a->build_id_len) != 0)
+    return FALSE;
+  return a->build_id_len > 0 || strncmp (a->path, b->path, sizeof a->path) == 0;
+}
+
+/* Whether two of the record's modules that hold different code were
+ * mapped over the same addresses: one was unloaded and another loaded in
+ * its place (a plugin's dlclose, then a dlopen). The record does not say
+ * which one a pc was sampled in. */
+static gboolean
+modules_overlap (const MgRecordModule *mods, guint n)
 {
   for (guint i = 0; i < n; i++)
+    for (guint j = i + 1; j < n; j++)
+      if (mods[i].start < mods[j].end && mods[j].start < mods[i].end && !same_code (&mods[i], &mods[j]))
+        return TRUE;
+  return FALSE;
+}
+
+/* The record module holding pc, or -1: outside every module, or, where
+ * modules overlap, in two that hold different code (the first one's names
+ * would be wrong for a pc of the second: unnamed is right). A return
+ * address is looked up one byte back: a call that ends its function
+ * returns past the function's end. */
+static int
+record_module_at (const MgRecordModule *mods, guint n, gboolean overlap, guint64 pc)
+{
+  int found = -1;
+  for (guint i = 0; i < n; i++)
     if (pc >= mods[i].start && pc < mods[i].end)
-      return (int) i;
-  return -1;
+      {
+        if (!overlap)
+          return (int) i;
+        if (found < 0)
+          found = (int) i;
+        else if (!same_code (&mods[found], &mods[i]))
+          return -1;
+      }
+  return found;
 }
 
 /* FNV-1a over a stack's frames and flags. */
@@ -227,7 +263,7 @@ intern (MgStackBuilder *self, const FrameRow *rows, guint n, guint32 flags)
 /* The run's index of a record's stack e. */
 static guint32
 intern_record_stack (MgStackBuilder *self, MgRecordStacks *s, const MgRecordStack *e,
-                     const guint32 *profile_module)
+                     const guint32 *profile_module, gboolean overlap)
 {
   const guint64 *pcs = mg_record_stacks_pool (s) + e->frame_offset;
   const MgRecordModule *mods = mg_record_stacks_modules (s);
@@ -235,7 +271,7 @@ intern_record_stack (MgStackBuilder *self, MgRecordStacks *s, const MgRecordStac
   for (guint f = 0; f < e->n_frames; f++)
     {
       guint64 pc = pcs[f];
-      int m = record_module_at (mods, s->n_modules, f > 0 && pc > 0 ? pc - 1 : pc);
+      int m = record_module_at (mods, s->n_modules, overlap, f > 0 && pc > 0 ? pc - 1 : pc);
       if (m < 0)
         rows[f] = (FrameRow) { MG_STACK_MODULE_UNKNOWN, 0, pc };
       else
@@ -293,6 +329,7 @@ mg_stack_builder_add_record_times (MgStackBuilder *self, guint process, const Mg
   g_autofree guint32 *profile_module = g_new (guint32, MAX (s->n_modules, 1));
   for (guint i = 0; i < s->n_modules; i++)
     profile_module[i] = module_index (self, &mg_record_stacks_modules (s)[i]);
+  gboolean overlap = modules_overlap (mg_record_stacks_modules (s), s->n_modules);
 
   /* Record stack id → the process's stack index (ready stacks only). */
   g_autofree guint32 *local = g_new (guint32, MAX (s->n_stacks, 1));
@@ -303,7 +340,7 @@ mg_stack_builder_add_record_times (MgStackBuilder *self, guint process, const Mg
       if (!(entries[id].flags & MG_RECORD_STACK_READY))
         continue;
       local[id] = p->stacks->len;
-      guint32 index = intern_record_stack (self, s, &entries[id], profile_module);
+      guint32 index = intern_record_stack (self, s, &entries[id], profile_module, overlap);
       g_array_append_val (p->stacks, index);
     }
 

@@ -3,6 +3,7 @@
 #include "mg-config.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 #include "mg-profile-internal.h"
 #include "mg-stack-builder.h"
@@ -300,6 +301,20 @@ mg_stack_set_get_module (const MgStackSet *set, guint module)
 {
   g_return_val_if_fail (module < set->n_modules, NULL);
   return &set->modules[module];
+}
+
+gboolean
+mg_stack_set_module_replaced (const MgStackSet *set, guint module)
+{
+  const MgStackModule *m = mg_stack_set_get_module (set, module);
+  struct stat st;
+
+  if (m == NULL || m->build_id_len > 0 || set->profile == NULL)
+    return FALSE;
+  gint64 start_us = mg_profile_get_run_info (set->profile)->start_time_us;
+  if (start_us <= 0 || stat (m->path, &st) != 0)
+    return FALSE; /* a file that is gone is said so by the namer */
+  return (gint64) st.st_mtim.tv_sec * G_USEC_PER_SEC + st.st_mtim.tv_nsec / 1000 > start_us;
 }
 
 guint64

@@ -88,6 +88,11 @@ guint64 mg_stack_set_get_total (const MgStackSet *set);
 
 guint mg_stack_set_get_n_modules (const MgStackSet *set);
 const MgStackModule *mg_stack_set_get_module (const MgStackSet *set, guint module);
+/* Whether the module of set may not be named from the file at its path:
+ * it has no build-id to check that file by, and the file was modified
+ * after the run started (rebuilt meanwhile: its names would be another
+ * build's). */
+gboolean mg_stack_set_module_replaced (const MgStackSet *set, guint module);
 
 /* Over the selected processes, the whole run: samples taken, and samples
  * that did not fit the process's table or a slot (not in any stack). */

@@ -3,6 +3,9 @@
  * before libdwfl sees it; libdwfl then finds the separate debug info
  * (.gnu_debuglink, .build-id/xx/yyyy.debug in the debug path, debuginfod
  * when DEBUGINFOD_URLS is set) and keeps its indexes for every address. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memfd_create */
+#endif
 #include "symbols/mg-symbol-module-internal.h"
 
 #include "symbols/mg-debuginfod-internal.h"
@@ -17,6 +20,9 @@
 #include <fcntl.h>
 #include <glib/gi18n.h>
 #include <libelf.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 struct _MgSymbolModule {
@@ -118,14 +124,51 @@ open_debug_by_build_id (const char *hex, const char *debug_path, char **found)
   return -1;
 }
 
+/* The name the loader gives the kernel's vDSO, which has no file. */
+#define VDSO_NAME "linux-vdso.so.1"
+
+/* This process's vDSO image, copied into a memory file, open; -1 when
+ * there is none. The kernel maps the same image into every process, so
+ * the build-id check that follows tells whether it is the run's (the
+ * same kernel) before any of its names is used. */
+static int
+open_own_vdso (void)
+{
+  const guint8 *image = (const guint8 *) getauxval (AT_SYSINFO_EHDR);
+  const Elf64_Ehdr *eh = (const Elf64_Ehdr *) image;
+  gsize size;
+  int fd;
+
+  if (image == NULL || memcmp (eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64)
+    return -1;
+  /* Its section headers come last in the image, after its one segment. */
+  size = eh->e_shoff + (gsize) eh->e_shnum * eh->e_shentsize;
+  for (guint i = 0; i < eh->e_phnum; i++)
+    {
+      const Elf64_Phdr *ph = (const Elf64_Phdr *) (image + eh->e_phoff + (gsize) i * eh->e_phentsize);
+      if (ph->p_type == PT_LOAD && ph->p_offset + ph->p_filesz > size)
+        size = ph->p_offset + ph->p_filesz;
+    }
+  fd = memfd_create ("vdso", MFD_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  if (write (fd, image, size) != (ssize_t) size)
+    {
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
 /* The file to hand libdwfl, open; -1 with ERROR when neither the module's
  * file (with the run's build-id) nor a debug file with it is there, in
  * the debug folders or on a debuginfod server. */
 static int
 open_checked (MgSymbolModule *self, const char *hex, char **opened, GError **error)
 {
-  int fd = open (self->path, O_RDONLY | O_CLOEXEC);
-  int saved = errno;
+  gboolean vdso = g_str_equal (self->path, VDSO_NAME);
+  int fd = vdso ? open_own_vdso () : open (self->path, O_RDONLY | O_CLOEXEC);
+  int saved = vdso ? ENOENT : errno;
   g_autofree char *its_id = NULL;
   int debug_fd;
 
@@ -134,7 +177,7 @@ open_checked (MgSymbolModule *self, const char *hex, char **opened, GError **err
       its_id = read_build_id (fd);
       if (its_id != NULL && (hex[0] == '\0' || g_str_equal (its_id, hex)))
         {
-          *opened = g_strdup (self->path);
+          *opened = g_strdup (vdso ? "[vdso]" : self->path);
           return fd;
         }
       close (fd);
@@ -155,6 +198,10 @@ open_checked (MgSymbolModule *self, const char *hex, char **opened, GError **err
     g_set_error (error, MG_SYMBOLS_ERROR, MG_SYMBOLS_ERROR_INVALID,
                  _("\"%s\" is not an ELF file, so its symbols cannot be read; its frames keep the module and the offset"),
                  self->path);
+  else if (vdso)
+    g_set_error (error, MG_SYMBOLS_ERROR, MG_SYMBOLS_ERROR_BUILD_ID_MISMATCH,
+                 _("The kernel's vDSO (%s) here is not the run's (its build-id is %s, the run's was %s): the profile was made under another kernel, so its frames keep the module and the offset"),
+                 self->path, its_id[0] ? its_id : _("(none)"), hex);
   else
     g_set_error (error, MG_SYMBOLS_ERROR, MG_SYMBOLS_ERROR_BUILD_ID_MISMATCH,
                  _("\"%s\" was rebuilt or replaced after the run (its build-id is %s, the run's was %s): its symbols would be wrong, so its frames keep the module and the offset"),

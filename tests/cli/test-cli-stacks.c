@@ -1543,6 +1543,82 @@ test_thread_names (Fixture *f, gconstpointer data)
     }
 }
 
+/* A program without a build-id that replaces its own binary while it
+ * runs (a rebuild during a long run), with a build whose functions lie
+ * elsewhere: computes, copies the file NEW over itself (once its stacks
+ * started: the path they keep is its own, not "… (deleted)"), computes
+ * again. */
+static const char replaced_source[] =
+  "#include <stdio.h>\n"
+  "#include <stdlib.h>\n"
+  "#include <sys/stat.h>\n"
+  "#include <time.h>\n"
+  "#include <unistd.h>\n"
+  "#ifdef PAD\n"
+  "__attribute__((noinline)) void pad_a (volatile double *x) { for (int i = 0; i < 300; i++) *x += i * 3.0; }\n"
+  "__attribute__((noinline)) void pad_b (volatile double *x) { for (int i = 0; i < 300; i++) *x -= i * 2.0; }\n"
+  "__attribute__((noinline)) void pad_c (volatile double *x) { for (int i = 0; i < 300; i++) *x *= 1.0001; }\n"
+  "#endif\n"
+  "static double tcpu (void) { struct timespec t; clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &t); return t.tv_sec + t.tv_nsec * 1e-9; }\n"
+  "volatile double sink;\n"
+  "__attribute__((noinline)) void compute_kernel (double s) { double e = tcpu () + s, x = 0; while (tcpu () < e) for (int i = 0; i < 1000; i++) x += i * 0.5; sink = x; }\n"
+  "int main (int argc, char **argv) {\n"
+  "  compute_kernel (0.5);\n"
+  "  if (argc > 2) {\n"
+  "    char tmp[4096]; snprintf (tmp, sizeof tmp, \"%s.new\", argv[2]);\n"
+  "    FILE *in = fopen (argv[1], \"rb\"), *out = fopen (tmp, \"wb\"); char buf[65536]; size_t n;\n"
+  "    if (!in || !out) return 3;\n"
+  "    while ((n = fread (buf, 1, sizeof buf, in)) > 0) fwrite (buf, 1, n, out);\n"
+  "    fclose (in); fclose (out); chmod (tmp, 0755);\n"
+  "    if (rename (tmp, argv[2]) != 0) return 4;\n"
+  "  }\n"
+  "  compute_kernel (1.0); puts (\"done\"); return 0; }\n";
+
+/* A binary without a build-id, rebuilt while it ran: its file cannot be
+ * checked by build-id, and was named as it is now: the new build's
+ * pad_b stood for compute_kernel (the worst outcome). A module without a
+ * build-id whose file changed after the run started is not named from
+ * it: its frames keep the module and the offset. */
+static void
+test_rebuilt_no_build_id (Fixture *f, gconstpointer data)
+{
+  g_autofree char *source = g_build_filename (f->dir, "replaced.c", NULL);
+  g_autofree char *binary = g_build_filename (f->dir, "replaced", NULL);
+  g_autofree char *rebuilt = g_build_filename (f->dir, "replaced-pad", NULL);
+  g_autofree char *folded = g_build_filename (f->dir, "run.folded", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  g_assert_true (g_file_set_contents (source, replaced_source, -1, &error));
+  for (int pad = 0; pad < 2; pad++)
+    {
+      const char *cc[] = { CLI_TEST_CC, "-O2", "-g", "-Wl,--build-id=none", pad ? "-DPAD" : "-UPAD", "-o",
+                           pad ? rebuilt : binary, source, NULL };
+      g_assert_true (g_spawn_sync (f->dir, (char **) cc, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                                   NULL, NULL, &status, &error));
+      g_assert_true (g_spawn_check_wait_status (status, &error));
+    }
+  const char *profile_args[] = { "--profile", "-o", "run.mgprof", binary, rebuilt, binary, NULL };
+  g_autoptr (CliTestRun) run = cli_test_run (f->dir, profile_args);
+  assert_status (run, 0);
+  g_assert_cmpstr (run->out, ==, "done\n");
+
+  const char *export[] = { "--export=run.folded", "run.mgprof", NULL };
+  g_autoptr (CliTestRun) exported = cli_test_run (f->dir, export);
+  assert_status (exported, 0);
+  g_assert_true (g_file_get_contents (folded, &text, NULL, &error));
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  guint64 total = 0;
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    total += g_ascii_strtoull (strrchr (lines[i], ' ') + 1, NULL, 10);
+  g_test_message ("%" G_GUINT64_FORMAT " samples:\n%s", total, text);
+  g_assert_cmpuint (total, >=, 20);
+  g_assert_null (strstr (text, "pad_"));
+  g_assert_null (strstr (text, "compute_kernel"));
+  g_assert_nonnull (strstr (text, "replaced+0x"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1566,6 +1642,7 @@ main (int argc, char **argv)
   ADD ("/cli/stacks/range", test_range);
   ADD ("/cli/stacks/self-contained", test_self_contained);
   ADD ("/cli/stacks/tsan-program", test_tsan_program);
+  ADD ("/cli/stacks/rebuilt-no-build-id", test_rebuilt_no_build_id);
   ADD ("/cli/stacks/recover-names", test_recover_names);
   ADD ("/cli/stacks/mpi-late", test_mpi_late);
   ADD ("/cli/stacks/mpi-chain", test_mpi_chain);

@@ -609,6 +609,95 @@ test_merge_stacks (void)
   mg_test_remove_tree (dir);
 }
 
+/* A record whose modules overlap: liba.so unloaded and libb.so loaded at
+ * the same addresses, liba.so again there later, and two copies of one
+ * library (same build-id) over one range. */
+static void
+write_reused_range_record (const char *dir)
+{
+  MgRecordWriter w;
+  char err[256];
+  uint64_t s1[] = { 0x7f0000000100, 0x401000 };
+  uint64_t s2[] = { 0x7f1000000200 };
+
+  g_assert_cmpint (mg_record_create_with_stacks (&w, dir, "h1", "run", 300, 1 * S, 0, 1, 16, 8,
+                                                 err, sizeof err), ==, 0);
+  g_assert_cmpint (mg_record_stacks_reserve (&w, err, sizeof err), ==, 0);
+  MgRecordHeader *h = w.header;
+  MgRecordStacks *t = w.stacks;
+  MgRecordModule *m = mg_record_stacks_modules (t);
+  h->ppid = 1;
+  g_strlcpy (h->program, "/bin/prog", sizeof h->program);
+  h->start_real_ns = 1700000000 * S;
+  h->interval_start_ns = h->interval_ns = 20000000;
+  g_strlcpy (w.metrics[0].id, "alpha", MG_RECORD_ID_LEN);
+  w.metrics[0].flags = MG_METRIC_FLAG_ACTIVE | MG_METRIC_FLAG_DOUBLE;
+  m[0] = (MgRecordModule) { .start = 0x400000, .end = 0x500000, .load_bias = 0x3ff000 };
+  g_strlcpy (m[0].path, "/bin/prog", sizeof m[0].path);
+  const char *paths[] = { "/lib/liba.so", "/lib/libb.so", "/lib/liba.so", "/lib/libc1.so", "/lib/libc2.so" };
+  const uint8_t ids[] = { 0xaa, 0xbb, 0xaa, 0xcc, 0xcc };
+  for (int i = 0; i < 5; i++)
+    {
+      uint64_t at = i < 3 ? 0x7f0000000000 : 0x7f1000000000;
+      m[1 + i] = (MgRecordModule) { .start = at, .end = at + 0x10000, .load_bias = at,
+                                    .build_id_len = 1, .build_id = { ids[i] } };
+      g_strlcpy (m[1 + i].path, paths[i], sizeof m[1 + i].path);
+    }
+  t->n_modules = 6;
+  mg_record_stacks_add (t, s1, 2, 0);
+  mg_record_stacks_add (t, s2, 1, 0);
+  mg_record_stacks_add (t, s2, 1, 0);
+  MgRecordSample *sample = mg_record_slot (&w, 0);
+  sample->t_start_ns = 1 * S;
+  sample->t_end_ns = 2 * S;
+  sample->n_raw = 1;
+  mg_record_slot_values (sample)[0] = (MgRecordValue) { 1, 1, 1, 1, 0 };
+  mg_record_stacks_drain (t, 0);
+  mg_record_commit (&w);
+  h->end_mono_ns = 2 * S;
+  h->state = MG_RECORD_STATE_EXITED;
+  mg_record_forget (&w);
+}
+
+/* A pc in addresses that two modules of different code held in turn is
+ * left unnamed (the record does not say which one it was sampled in: the
+ * first one's names were shown, wrong for the second's samples); one that
+ * copies of the same code held is named by the first copy. */
+static void
+test_merge_stacks_reused_range (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *folded = g_build_filename (dir, "run.folded", NULL);
+  g_autofree char *text = NULL;
+  guint n;
+
+  write_reused_range_record (dir);
+  g_autoptr (MgProfile) profile = merge_dir (dir, "run", &error);
+  g_assert_no_error (error);
+  g_autoptr (MgStackSet) all = mg_stack_set_new (profile, -1, -INFINITY, INFINITY);
+  g_assert_cmpuint (mg_stack_set_get_n_stacks (all), ==, 2);
+  int s1 = find_stack (all, MG_STACK_MODULE_UNKNOWN, 0x7f0000000100);
+  g_assert_cmpint (s1, >=, 0);
+  const MgStackFrame *f = mg_stack_set_get_frames (all, s1, &n, NULL);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpstr (mg_stack_set_get_module (all, f[1].module)->path, ==, "/bin/prog");
+  g_assert_cmpuint (f[1].vaddr, ==, 0x2000);
+  int copies = -1;
+  for (guint i = 0; i < mg_stack_set_get_n_modules (all); i++)
+    if (g_str_equal (mg_stack_set_get_module (all, i)->path, "/lib/libc1.so"))
+      copies = (int) i;
+  g_assert_cmpint (copies, >=, 0);
+  int s2 = find_stack (all, (guint32) copies, 0x200);
+  g_assert_cmpint (s2, >=, 0);
+  g_assert_cmpuint (mg_stack_set_get_count (all, s2), ==, 2);
+  g_assert_true (mg_export_folded (profile, folded, NULL, -INFINITY, INFINITY, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (folded, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "libc1.so+0x200 2\nprog+0x2000;0x7f0000000100 1\n");
+  mg_test_remove_tree (dir);
+}
+
 /* Process p's stack k in the stacks member. */
 static GVariant *
 member_stack (MgProfile *profile, gsize p, gsize k)
@@ -667,5 +756,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/merge/other-host", test_merge_other_host);
   g_test_add_func ("/profile/merge/stacks", test_merge_stacks);
   g_test_add_func ("/profile/merge/stacks-shared", test_merge_stacks_shared);
+  g_test_add_func ("/profile/merge/stacks-reused-range", test_merge_stacks_reused_range);
   return g_test_run ();
 }

@@ -390,16 +390,93 @@ test_dlopen (void)
   g_assert_true (mg_unwind_module ((unsigned) module) == m);
   g_assert_true (g_str_has_suffix (m->path, "libunwind-test-hot.so"));
 
-  /* loaded again (maybe elsewhere): a new entry, loaded */
+  /* loaded again: where it was, its entry back (a plugin loaded and
+   * unloaded in a loop does not fill the list); elsewhere, a new entry */
   lib = dlopen (UNWIND_TEST_HOT_LIB, RTLD_NOW | RTLD_LOCAL);
   g_assert_nonnull (lib);
   mg_unwind_refresh ();
-  int again = mg_unwind_module_at ((uint64_t) (uintptr_t) dlsym (lib, "unwind_test_hot_spin"));
+  uint64_t addr_again = (uint64_t) (uintptr_t) dlsym (lib, "unwind_test_hot_spin");
+  int again = mg_unwind_module_at (addr_again);
   g_assert_cmpint (again, >=, 0);
-  g_assert_cmpint (again, !=, module);
+  g_test_message ("loaded again %s", addr_again == addr ? "at the same place" : "elsewhere");
+  if (addr_again == addr)
+    g_assert_cmpint (again, ==, module);
+  else
+    g_assert_cmpint (again, !=, module);
   g_assert_true (mg_unwind_module_loaded ((unsigned) again));
+  unsigned listed = mg_unwind_module_count ();
   g_assert_cmpint (dlclose (lib), ==, 0);
   g_assert_false (mg_unwind_module_loaded ((unsigned) again));
+
+  /* a hundred loads and unloads more: the list grows by one at most
+   * (the library placed elsewhere once), not by a hundred */
+  for (int i = 0; i < 100; i++)
+    {
+      lib = dlopen (UNWIND_TEST_HOT_LIB, RTLD_NOW | RTLD_LOCAL);
+      g_assert_nonnull (lib);
+      mg_unwind_refresh ();
+      g_assert_cmpint (mg_unwind_module_at ((uint64_t) (uintptr_t) dlsym (lib, "unwind_test_hot_spin")), >=, 0);
+      g_assert_cmpint (dlclose (lib), ==, 0);
+    }
+  g_test_message ("module list: %u before the loop, %u after", listed, mg_unwind_module_count ());
+  g_assert_cmpuint (mg_unwind_module_count (), <=, listed + 1);
+}
+
+/* glibc unloads some libraries itself, not through dlclose (iconv's
+ * gconv modules: 572 unloads in 0.3 s of an iconv_open/iconv_close
+ * loop), so the snapshot kept a module for up to a round after it was
+ * gone; code mapped in its place meanwhile (a module loaded there, JIT
+ * code) was walked with the old module's tables, read where nothing was
+ * mapped any more: the program died of SIGSEGV (rc 139 in 1 of 3
+ * profiled runs of such a loop). A module loaded after the first
+ * snapshot is checked before its tables are read: its .eh_frame_hdr
+ * still holds the bytes it held. */
+static void
+test_unloaded_behind (void)
+{
+  mg_unwind_refresh ();
+  void *lib = dlopen (UNWIND_TEST_HOT_LIB, RTLD_NOW | RTLD_LOCAL);
+  g_assert_nonnull (lib);
+  uint64_t spin = (uint64_t) (uintptr_t) dlsym (lib, "unwind_test_hot_spin");
+  mg_unwind_refresh ();
+  g_assert_cmpint (mg_unwind_module_at (spin), >=, 0);
+
+  /* the loader's own unload: the interposed dlclose is not called */
+  int (*real_dlclose) (void *) = (int (*) (void *)) dlsym (RTLD_NEXT, "dlclose");
+  g_assert_nonnull (real_dlclose);
+  g_assert_cmpint (real_dlclose (lib), ==, 0);
+  g_assert_cmpint (mg_unwind_module_at (spin), >=, 0); /* the stale snapshot */
+
+  /* code in its place: one page where its code was, its tables gone */
+  long page = sysconf (_SC_PAGESIZE);
+  void *at = (void *) (uintptr_t) (spin / (uint64_t) page * (uint64_t) page);
+  void *code = mmap (at, (size_t) page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+                     -1, 0);
+  if (code != at)
+    {
+      if (code != MAP_FAILED)
+        munmap (code, (size_t) page);
+      mg_unwind_refresh ();
+      g_test_skip ("the unloaded library's code page was mapped again by something else");
+      return;
+    }
+  memset (code, 0xc3, (size_t) page);
+  g_assert_cmpint (mprotect (code, (size_t) page, PROT_READ | PROT_EXEC), ==, 0);
+  ucontext_t uc;
+  memset (&uc, 0, sizeof uc);
+  uint64_t stack[8] = { 0 };
+  uc.uc_mcontext.gregs[REG_RIP] = (greg_t) spin;
+  uc.uc_mcontext.gregs[REG_RSP] = (greg_t) (uintptr_t) stack;
+  uint64_t pcs[8];
+  unsigned flags;
+  unsigned n = mg_unwind_context (&uc, pcs, G_N_ELEMENTS (pcs), &flags);
+  g_test_message ("code where the unloaded library was: %u frames, flags %u", n, flags);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmphex (pcs[0], ==, spin);
+  g_assert_cmpuint (flags, ==, MG_UNWIND_UNKNOWN_FRAME);
+  munmap (code, (size_t) page);
+  mg_unwind_refresh ();
+  g_assert_cmpint (mg_unwind_module_at (spin), ==, -1);
 }
 
 /* ---- a module's unwind tables mapped, and counted, when first seen ---- */
@@ -1241,6 +1318,7 @@ main (int argc, char **argv)
   g_test_add_func ("/unwind/garbage-rbp", test_garbage_rbp);
   g_test_add_func ("/unwind/corrupt-return", test_corrupt_return);
   g_test_add_func ("/unwind/dlopen", test_dlopen);
+  g_test_add_func ("/unwind/unloaded-behind", test_unloaded_behind);
   g_test_add_func ("/unwind/tables-mapped", test_tables_mapped);
   g_test_add_func ("/unwind/anonymous-code", test_anonymous_code);
   g_test_add_func ("/unwind/signal-frame", test_signal_frame);

@@ -10,7 +10,10 @@
 #include "mpi-frame-fixture.h"
 #include "symbols/mg-demangle.h"
 
+#include <elfutils/libdwelf.h>
+#include <gelf.h>
 #include <link.h>
+#include <sys/auxv.h>
 
 static GPtrArray *
 resolve_probe (MgSymbolizer *symbolizer, const char *path, SymbolsTestRun *run, const char *label, GError **error)
@@ -444,6 +447,75 @@ test_own_mpi_frame (void)
     }
 }
 
+/* The ELF address of the function named name in this process's vDSO
+ * (0 when it has none), and its build-id into id. */
+static guint64
+own_vdso_function (const char *name, GByteArray *id)
+{
+  const Elf64_Ehdr *eh = (const Elf64_Ehdr *) getauxval (AT_SYSINFO_EHDR);
+  gsize size = eh->e_shoff + (gsize) eh->e_shnum * eh->e_shentsize;
+  g_autofree char *copy = g_memdup2 (eh, size);
+  guint64 found = 0;
+  const void *bits;
+  Elf_Scn *scn = NULL;
+
+  elf_version (EV_CURRENT);
+  Elf *elf = elf_memory (copy, size);
+  g_assert_nonnull (elf);
+  ssize_t len = dwelf_elf_gnu_build_id (elf, &bits);
+  g_assert_cmpint (len, >, 0);
+  g_byte_array_append (id, bits, (guint) len);
+  while ((scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr sh;
+      gelf_getshdr (scn, &sh);
+      if (sh.sh_type != SHT_DYNSYM)
+        continue;
+      Elf_Data *data = elf_getdata (scn, NULL);
+      for (gsize i = 0; i < sh.sh_size / sh.sh_entsize; i++)
+        {
+          GElf_Sym sym;
+          gelf_getsym (data, (int) i, &sym);
+          if (g_str_equal (elf_strptr (elf, sh.sh_link, sym.st_name), name))
+            found = sym.st_value;
+        }
+    }
+  elf_end (elf);
+  return found;
+}
+
+/* The kernel's vDSO has no file: its frames (clock_gettime's, 43 % of a
+ * program that reads the clock in its loop) were left as
+ * linux-vdso.so.1+0xbe1, with the advice to install debug symbols. The
+ * image of this process's vDSO names them when its build-id is the
+ * run's; another kernel's is refused. */
+static void
+test_vdso (void)
+{
+  g_autoptr (GByteArray) id = g_byte_array_new ();
+  guint64 at = own_vdso_function ("__vdso_clock_gettime", id);
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  g_autoptr (MgSymbolizer) other = mg_symbolizer_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) frames = NULL;
+  g_autoptr (GPtrArray) refused = NULL;
+
+  g_assert_cmpuint (at, !=, 0);
+  frames = mg_symbolizer_resolve (symbolizer, "linux-vdso.so.1", id->data, id->len, at + 1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (frames->len, ==, 1);
+  const char *function = ((MgSymbolFrame *) frames->pdata[0])->function;
+  g_test_message ("vdso+0x%" G_GINT64_MODIFIER "x: %s", at + 1, function);
+  g_assert_true (g_strcmp0 (function, "__vdso_clock_gettime") == 0
+                 || g_strcmp0 (function, "clock_gettime") == 0);
+
+  id->data[0] ^= 0xff;
+  refused = mg_symbolizer_resolve (other, "linux-vdso.so.1", id->data, id->len, at + 1, &error);
+  g_assert_error (error, MG_SYMBOLS_ERROR, MG_SYMBOLS_ERROR_BUILD_ID_MISMATCH);
+  g_assert_nonnull (strstr (error->message, "another kernel"));
+  g_assert_null (((MgSymbolFrame *) refused->pdata[0])->function);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -460,5 +532,6 @@ main (int argc, char **argv)
   g_test_add_func ("/symbols/dynamic-symbols", test_dynamic_symbols);
   g_test_add_func ("/symbols/rate", test_rate);
   g_test_add_func ("/symbols/own-mpi-frame", test_own_mpi_frame);
+  g_test_add_func ("/symbols/vdso", test_vdso);
   return g_test_run ();
 }
