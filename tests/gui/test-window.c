@@ -22,6 +22,8 @@
 #include "mg-resources.h"
 #include "plot/mg-time-view.h"
 #include "gui/mg-tooltip.h"
+#include "gui/run/mg-run-dialog.h"
+#include "gui/run/mg-run-dialog-private.h"
 #include "defs/mg-units.h"
 #include "plot/mg-view-export.h"
 #include "gui/mg-window-private.h"
@@ -66,6 +68,54 @@ assert_header_tooltip (MgWindow *window, const char *action, const char *text)
   g_assert_true (gtk_widget_get_has_tooltip (button));
   g_signal_emit_by_name (button, "query-tooltip", 2, 2, FALSE, tooltip, &shown);
   g_assert_true (shown);
+}
+
+/* Icon-only buttons are named for screen readers: GTK 4.8 names a button
+ * by its label only, so the header bar's Open, Profile, zoom, side panel
+ * and menu buttons were read as "button" with their tooltip as
+ * description. */
+static void
+test_icon_buttons_named (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_single ();
+  GtkWidget *titlebar;
+  MgWindow *window;
+  char *error;
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  titlebar = gtk_window_get_titlebar (GTK_WINDOW (window));
+  /* Open, Profile, Zoom Out / to Selection / In, Run Details, Main Menu and
+   * the undo toast's Dismiss at least, wherever they are. */
+  g_assert_cmpuint (gui_test_assert_icon_buttons_named (GTK_WIDGET (window)), >=, 8);
+  error = gtk_test_accessible_check_property (GTK_ACCESSIBLE (find_actionable (titlebar, "win.open")),
+                                              GTK_ACCESSIBLE_PROPERTY_LABEL, "Open a Profile");
+  g_assert_null (error);
+  error = gtk_test_accessible_check_property (GTK_ACCESSIBLE (find_actionable (titlebar, "win.zoom-out")),
+                                              GTK_ACCESSIBLE_PROPERTY_LABEL, "Zoom Out");
+  g_assert_null (error);
+  /* The shortcut stays in the description, the tooltip's words. */
+  error = gtk_test_accessible_check_property (GTK_ACCESSIBLE (find_actionable (titlebar, "win.zoom-out")),
+                                              GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                              "Zoom Out (Ctrl+−)");
+  g_assert_null (error);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* The run dialog's Choose the Program / Working Folder / Where the
+   * Profile Is Saved, Copy the Command Line and a variable's Remove. */
+  {
+    MgRunDialog *dialog = mg_run_dialog_new (NULL, NULL, NULL);
+
+    mg_run_dialog_add_variable (dialog, "OMP_NUM_THREADS=2");
+    gtk_window_present (GTK_WINDOW (dialog));
+    mg_test_spin (50);
+    g_assert_cmpuint (gui_test_assert_icon_buttons_named (GTK_WIDGET (dialog)), >=, 5);
+    error = gtk_test_accessible_check_property (
+      GTK_ACCESSIBLE (find_actionable (GTK_WIDGET (dialog), "run.choose-program")),
+      GTK_ACCESSIBLE_PROPERTY_LABEL, "Choose the Program");
+    g_assert_null (error);
+    gtk_window_destroy (GTK_WINDOW (dialog));
+  }
 }
 
 static void
@@ -1447,6 +1497,7 @@ main (int argc, char **argv)
 {
   gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/window/single-process", test_single_process);
+  g_test_add_func ("/gui/window/icon-buttons-named", test_icon_buttons_named);
   g_test_add_func ("/gui/window/helper-switch", test_helper_switch);
   g_test_add_func ("/gui/window/selection-and-process", test_selection_and_process);
   g_test_add_func ("/gui/window/figures-follow-view", test_figures_follow_view);
