@@ -22,6 +22,7 @@
 #include "mg-resources.h"
 #include "plot/mg-time-view.h"
 #include "gui/mg-tooltip.h"
+#include "gui/graph/mg-time-axis.h"
 #include "gui/run/mg-run-dialog.h"
 #include "gui/run/mg-run-dialog-private.h"
 #include "defs/mg-units.h"
@@ -116,6 +117,100 @@ test_icon_buttons_named (void)
     g_assert_null (error);
     gtk_window_destroy (GTK_WINDOW (dialog));
   }
+}
+
+/* The first widget under root whose CSS name or class is name, or NULL. */
+static GtkWidget *
+find_css (GtkWidget *root, const char *name)
+{
+  if (g_str_equal (gtk_widget_get_css_name (root), name) || gtk_widget_has_css_class (root, name))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_css (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The space between a and b, whichever side of a b lies on. */
+static double
+gap_between (GtkWidget *a, GtkWidget *b, GtkWidget *root)
+{
+  graphene_rect_t ra, rb;
+
+  g_assert_true (gtk_widget_compute_bounds (a, root, &ra));
+  g_assert_true (gtk_widget_compute_bounds (b, root, &rb));
+  if (rb.origin.x >= ra.origin.x + ra.size.width)
+    return rb.origin.x - (ra.origin.x + ra.size.width);
+  return ra.origin.x - (rb.origin.x + rb.size.width);
+}
+
+/* Right to left (a Hebrew or Arabic desktop), the window mirrors: the
+ * rows' names and figures go to the right of their graphs, keeping their
+ * space from them, and a group's arrow keeps its space from its title; the
+ * time still runs left to right (the graphs and the axis start at the same
+ * x, 0 s at the left). The styles' left and right paddings did not mirror:
+ * the figures touched the graph (0 px instead of 12) and the arrow touched
+ * the group's title. */
+static void
+test_right_to_left (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_demo ();
+  double figures_gap[2], arrow_gap[2];
+
+  for (guint rtl = 0; rtl < 2; rtl++)
+    {
+      MgWindow *window;
+      GtkWidget *graph, *row, *figures, *axis, *title, *arrow, *label;
+      graphene_rect_t graph_bounds, axis_bounds;
+
+      gtk_widget_set_default_direction (rtl ? GTK_TEXT_DIR_RTL : GTK_TEXT_DIR_LTR);
+      gui_test_reset_settings ();
+      window = gui_test_new_window (profile);
+      gui_test_wait_loaded (window);
+      mg_time_view_set_selection (mg_window_get_time_view (window), 1.4, 4.0);
+      mg_test_spin (200);
+      graph = mg_window_get_metric_graph (window, "cpu_time_percentage");
+      g_assert_nonnull (graph);
+      row = gtk_widget_get_ancestor (graph, MG_TYPE_METRIC_ROW);
+      figures = find_css (row, "metric-figures");
+      g_assert_nonnull (figures);
+      figures_gap[rtl] = gap_between (graph, figures, GTK_WIDGET (window));
+
+      title = find_css (gtk_widget_get_ancestor (row, GTK_TYPE_EXPANDER), "title");
+      arrow = find_css (title, "expander");
+      label = gui_test_find_widget (title, GTK_TYPE_LABEL);
+      g_assert_nonnull (arrow);
+      g_assert_nonnull (label);
+      arrow_gap[rtl] = gap_between (arrow, label, GTK_WIDGET (window));
+
+      /* The time axis under the graphs, from the same x. */
+      axis = gui_test_find_widget (GTK_WIDGET (window), MG_TYPE_TIME_AXIS);
+      g_assert_true (gtk_widget_compute_bounds (graph, GTK_WIDGET (window), &graph_bounds));
+      g_assert_true (gtk_widget_compute_bounds (axis, GTK_WIDGET (window), &axis_bounds));
+      g_assert_cmpfloat (fabs (axis_bounds.origin.x - graph_bounds.origin.x), <, 1);
+      g_assert_cmpfloat (fabs (axis_bounds.size.width - graph_bounds.size.width), <, 1);
+      if (rtl)
+        {
+          graphene_rect_t figures_bounds;
+
+          g_assert_true (gtk_widget_compute_bounds (figures, GTK_WIDGET (window), &figures_bounds));
+          g_assert_cmpfloat (figures_bounds.origin.x, >, graph_bounds.origin.x);
+        }
+      g_test_message ("%s: figures %.0f px from the graph, arrow %.0f px from the title",
+                      rtl ? "right to left" : "left to right", figures_gap[rtl], arrow_gap[rtl]);
+      gui_test_save_screenshot (window, rtl ? "right-to-left.png" : "left-to-right.png");
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  gtk_widget_set_default_direction (GTK_TEXT_DIR_LTR);
+  g_assert_cmpfloat (figures_gap[0], >=, 12);
+  g_assert_cmpfloat (figures_gap[1], ==, figures_gap[0]);
+  g_assert_cmpfloat (arrow_gap[0], >=, 6);
+  g_assert_cmpfloat (arrow_gap[1], ==, arrow_gap[0]);
 }
 
 static void
@@ -1498,6 +1593,7 @@ main (int argc, char **argv)
   gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/window/single-process", test_single_process);
   g_test_add_func ("/gui/window/icon-buttons-named", test_icon_buttons_named);
+  g_test_add_func ("/gui/window/right-to-left", test_right_to_left);
   g_test_add_func ("/gui/window/helper-switch", test_helper_switch);
   g_test_add_func ("/gui/window/selection-and-process", test_selection_and_process);
   g_test_add_func ("/gui/window/figures-follow-view", test_figures_follow_view);
