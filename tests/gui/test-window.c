@@ -213,6 +213,76 @@ test_right_to_left (void)
   g_assert_cmpfloat (arrow_gap[1], ==, arrow_gap[0]);
 }
 
+/* Rows of texture from y0 down holding text (an opaque pixel darker than
+ * mid grey; the axis itself is transparent): the labels' ink height. */
+static int
+texture_ink_rows (GdkTexture *texture, int y0)
+{
+  int width = gdk_texture_get_width (texture), height = gdk_texture_get_height (texture);
+  g_autofree guint8 *data = g_malloc ((gsize) width * height * 4);
+  int first = -1, last = -1;
+
+  gdk_texture_download (texture, data, (gsize) width * 4);
+  for (int y = y0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      {
+        /* Premultiplied B G R A. */
+        const guint8 *px = data + ((gsize) y * width + x) * 4;
+
+        if (px[3] > 128 && px[2] * 255 / px[3] < 128)
+          {
+            if (first < 0)
+              first = y;
+            last = y;
+            break;
+          }
+      }
+  return first < 0 ? 0 : last - first + 1;
+}
+
+/* Large text (a desktop's text scaled 1.5: gtk-xft-dpi 144) in a
+ * 1024 × 700 window: the time axis and its labels grow with the rest of
+ * the text, where they stayed 22 px high with 8 px labels under names and
+ * figures half as large again. */
+static void
+test_large_text (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_demo ();
+  const int dpi[2] = { 96, 144 };
+  int axis_height[2], ink[2];
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("large-text-%d.png", dpi[i]);
+      g_autoptr (GdkTexture) texture = NULL;
+      MgWindow *window;
+      GtkWidget *axis;
+
+      g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", dpi[i] * 1024, NULL);
+      gui_test_reset_settings ();
+      window = mg_window_new (gui_test_app);
+      gtk_window_set_default_size (GTK_WINDOW (window), 1024, 700);
+      mg_window_set_profile (window, profile, NULL);
+      gtk_window_present (GTK_WINDOW (window));
+      mg_test_spin (300);
+      mg_time_view_set_hover_time (mg_window_get_time_view (window), -1);
+      axis = gui_test_find_widget (GTK_WIDGET (window), MG_TYPE_TIME_AXIS);
+      g_assert_nonnull (axis);
+      axis_height[i] = gtk_widget_get_height (axis);
+      texture = gui_test_render (axis);
+      ink[i] = texture_ink_rows (texture, 6);
+      g_test_message ("%d dpi: time axis %d px high, its labels %d px", dpi[i], axis_height[i],
+                      ink[i]);
+      gui_test_save_screenshot (window, name);
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", 96 * 1024, NULL);
+  g_assert_cmpint (axis_height[0], ==, 22);
+  g_assert_cmpint (axis_height[1], ==, 33);
+  g_assert_cmpint (ink[0], >=, 6);
+  g_assert_cmpfloat ((double) ink[1] / ink[0], >=, 1.3);
+}
+
 static void
 test_single_process (void)
 {
@@ -1594,6 +1664,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/window/single-process", test_single_process);
   g_test_add_func ("/gui/window/icon-buttons-named", test_icon_buttons_named);
   g_test_add_func ("/gui/window/right-to-left", test_right_to_left);
+  g_test_add_func ("/gui/window/large-text", test_large_text);
   g_test_add_func ("/gui/window/helper-switch", test_helper_switch);
   g_test_add_func ("/gui/window/selection-and-process", test_selection_and_process);
   g_test_add_func ("/gui/window/figures-follow-view", test_figures_follow_view);
