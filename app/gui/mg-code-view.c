@@ -20,6 +20,7 @@
 #include "gui/graph/mg-theme.h"
 #include "mg-file-choosers.h"
 #include "mg-window-internal.h"
+#include "mg-wrap-layout.h"
 
 struct _MgCodeView
 {
@@ -581,9 +582,16 @@ static void on_search_changed (MgCodeView *self);
 static GtkWidget *
 build_header (MgCodeView *self)
 {
-  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  /* The views' switches, then the search, count and export: on a line
+   * below them when the pane is too narrow for both (mg-wrap-layout.h). */
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *views = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *tools = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *pages = linked_pair (_("Functions"), _("Call Tree"), &self->tree_button);
 
+  gtk_widget_set_layout_manager (header, mg_wrap_layout_new (12));
+  gtk_box_append (GTK_BOX (header), views);
+  gtk_box_append (GTK_BOX (header), tools);
   gtk_widget_add_css_class (header, "code-header");
   gtk_widget_set_margin_start (header, 12);
   gtk_widget_set_margin_end (header, 12);
@@ -607,7 +615,7 @@ build_header (MgCodeView *self)
   g_signal_connect_swapped (self->tree_button, "toggled", G_CALLBACK (on_page_toggled), self);
   g_signal_connect_swapped (self->flame_button, "toggled", G_CALLBACK (on_page_toggled), self);
   g_signal_connect_swapped (self->source_button, "toggled", G_CALLBACK (on_page_toggled), self);
-  gtk_box_append (GTK_BOX (header), pages);
+  gtk_box_append (GTK_BOX (views), pages);
 
   GtkWidget *order = linked_pair (
     /* Translators: the call tree from main down to where samples landed */
@@ -619,10 +627,10 @@ build_header (MgCodeView *self)
   gtk_widget_set_tooltip_text (self->bottom_up,
                                _("Each function where samples landed, with its callers"));
   g_signal_connect_swapped (self->bottom_up, "toggled", G_CALLBACK (on_bottom_up_toggled), self);
-  gtk_box_append (GTK_BOX (header), order);
+  gtk_box_append (GTK_BOX (views), order);
   /* The flame graph's icicle or flame: shown with it only. */
   GtkWidget *flame_options = mg_flame_options_new (MG_FLAME_VIEW (self->flame));
-  gtk_box_append (GTK_BOX (header), flame_options);
+  gtk_box_append (GTK_BOX (views), flame_options);
   g_object_set_data (G_OBJECT (self->view_stack), "flame-options", flame_options);
   /* The order is the call tree's: shown with it only. */
   g_object_set_data (G_OBJECT (self->view_stack), "order", order);
@@ -638,7 +646,7 @@ build_header (MgCodeView *self)
                                   _("Thread"), -1);
   gtk_widget_set_visible (self->threads, FALSE);
   g_signal_connect_swapped (self->threads, "notify::selected", G_CALLBACK (on_thread_chosen), self);
-  gtk_box_append (GTK_BOX (header), self->threads);
+  gtk_box_append (GTK_BOX (views), self->threads);
 
   self->search = gtk_search_entry_new ();
   g_object_set (self->search, "placeholder-text", _("Find functions, files, modules"), NULL);
@@ -649,11 +657,11 @@ build_header (MgCodeView *self)
                                   _("Search the code views"), -1);
   /* Each keystroke: the views are cheap to filter. */
   g_signal_connect_swapped (self->search, "changed", G_CALLBACK (on_search_changed), self);
-  gtk_box_append (GTK_BOX (header), self->search);
+  gtk_box_append (GTK_BOX (tools), self->search);
   self->matched = gtk_label_new (NULL);
   gtk_widget_add_css_class (self->matched, "caption");
   gtk_widget_set_visible (self->matched, FALSE);
-  gtk_box_append (GTK_BOX (header), self->matched);
+  gtk_box_append (GTK_BOX (tools), self->matched);
 
   GMenu *menu = g_menu_new ();
   /* Translators: the Code pane's export menu */
@@ -680,8 +688,8 @@ build_header (MgCodeView *self)
   self->summary = gtk_label_new (NULL);
   gtk_label_set_ellipsize (GTK_LABEL (self->summary), PANGO_ELLIPSIZE_END);
   gtk_box_append (GTK_BOX (line), self->summary);
-  gtk_box_append (GTK_BOX (header), line);
-  gtk_box_append (GTK_BOX (header), export);
+  gtk_box_append (GTK_BOX (tools), line);
+  gtk_box_append (GTK_BOX (tools), export);
   return header;
 }
 

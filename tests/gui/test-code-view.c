@@ -20,6 +20,7 @@
 #include "plot/mg-code-export.h"
 #include "plot/mg-flame-graph.h"
 #include "gui/mg-window-private.h"
+#include "gui/mg-wrap-layout.h"
 #include "profile/mg-profile-code.h"
 #include "report/mg-report.h"
 #include "symbols/mg-code-callbacks.h"
@@ -313,6 +314,82 @@ test_across_processes (void)
   g_assert_false (mg_code_item_get_spread (find_function (model, "code_fixture_a"), &f));
   assert_spread (model, "code_fixture_a", "", "", "");
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The first widget under root with css_class, or NULL. */
+static GtkWidget *
+find_with_class (GtkWidget *root, const char *css_class)
+{
+  if (gtk_widget_has_css_class (root, css_class))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_with_class (child, css_class);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A 1024 px window keeps its width on every page of the Code pane, with
+ * text at 96 dpi and at 144 (large text): the header's search, count and
+ * export go on a line of their own when the switches leave no room. On one
+ * line the Call Tree's header asked 1053 px at 96 dpi, every page 1121 to
+ * 1403 px at 144, and the window grew past a 1024 px screen. At 1600 px
+ * it stays one line. */
+static void
+test_narrow_header (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_threads_profile ();
+  const char *pages[] = { "functions", "tree", "flame", "source" };
+  const int dpi[] = { 96, 144 };
+
+  for (guint d = 0; d < G_N_ELEMENTS (dpi); d++)
+    {
+      MgWindow *window;
+      MgCodeView *view;
+      GtkWidget *header;
+
+      g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", dpi[d] * 1024, NULL);
+      window = mg_window_new (gui_test_app);
+      gtk_window_set_default_size (GTK_WINDOW (window), 1024, 700);
+      mg_window_set_profile (window, profile, NULL);
+      gtk_window_present (GTK_WINDOW (window));
+      /* The side panel closed (an earlier test leaves it open). */
+      g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
+                                          g_variant_new_boolean (FALSE));
+      view = code_fixture_view (window);
+      header = find_with_class (GTK_WIDGET (view), "code-header");
+      g_assert_nonnull (header);
+      g_assert_true (gtk_widget_get_visible (mg_code_view_get_threads (view)));
+      for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+        {
+          int minimum;
+
+          mg_code_view_show_page (view, pages[i]);
+          mg_test_spin (100);
+          gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum,
+                              NULL, NULL, NULL);
+          g_test_message ("%d dpi, %s: the window needs %d px, is %d px", dpi[d], pages[i],
+                          minimum, gtk_widget_get_width (GTK_WIDGET (window)));
+          g_assert_cmpint (minimum, <=, 1024);
+          g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 1024);
+        }
+      /* The Call Tree's switches leave no room at 1024 px. */
+      mg_code_view_show_page (view, "tree");
+      mg_test_spin (100);
+      g_assert_true (mg_wrap_layout_get_wrapped (MG_WRAP_LAYOUT (gtk_widget_get_layout_manager (header))));
+      if (d == 1)
+        gui_test_save_screenshot (window, "code-header-large-text.png");
+      gtk_window_set_default_size (GTK_WINDOW (window), 1600, 900);
+      mg_test_spin (300);
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), >=, 1500);
+      g_assert_false (mg_wrap_layout_get_wrapped (MG_WRAP_LAYOUT (gtk_widget_get_layout_manager (header))));
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", 96 * 1024, NULL);
 }
 
 /* The thread drop-down filters every view: all threads (the same stack
@@ -1271,6 +1348,7 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/ties-as-report", test_ties_as_report);
   g_test_add_func ("/code-view/across-processes", test_across_processes);
   g_test_add_func ("/code-view/screenshots", test_screenshots);
+  g_test_add_func ("/code-view/narrow-header", test_narrow_header);
   if (g_getenv ("MG_CODE_VIEW_PROFILE") != NULL)
     g_test_add_func ("/code-view/real-profile", test_real_profile);
   return gui_test_run ();
