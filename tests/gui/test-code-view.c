@@ -392,6 +392,47 @@ test_narrow_header (void)
   g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", 96 * 1024, NULL);
 }
 
+/* With large text (144 dpi) and the side panel open in a 1024 px window,
+ * the Call Tree's switches and the panel do not fit side by side: the panel
+ * lies over the graphs instead of pushing the window to 1267 px. */
+static void
+test_side_panel_large_text (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_threads_profile ();
+  MgWindow *window;
+  MgCodeView *view;
+  GtkWidget *revealer;
+  int minimum;
+
+  g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", 144 * 1024, NULL);
+  window = mg_window_new (gui_test_app);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1024, 700);
+  mg_window_set_profile (window, profile, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
+                                      g_variant_new_boolean (TRUE));
+  view = code_fixture_view (window);
+  mg_code_view_show_page (view, "tree");
+  mg_test_spin (600);
+  revealer = gtk_widget_get_ancestor (gui_test_find_widget (GTK_WIDGET (window),
+                                                            GTK_TYPE_STACK_SWITCHER),
+                                      GTK_TYPE_REVEALER);
+  g_assert_nonnull (revealer);
+  g_assert_true (gtk_revealer_get_child_revealed (GTK_REVEALER (revealer)));
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL,
+                      NULL);
+  g_test_message ("the window needs %d px, is %d px; the panel %d px", minimum,
+                  gtk_widget_get_width (GTK_WIDGET (window)), gtk_widget_get_width (revealer));
+  g_assert_cmpint (minimum, <=, 1024);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 1024);
+  g_assert_true (gtk_widget_has_css_class (revealer, "side-overlay"));
+  gui_test_save_screenshot (window, "side-panel-large-text.png");
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
+                                      g_variant_new_boolean (FALSE));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", 96 * 1024, NULL);
+}
+
 /* The thread drop-down filters every view: all threads (the same stack
  * of two threads merged), the main thread, thread 1. */
 static void
@@ -1349,6 +1390,7 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/across-processes", test_across_processes);
   g_test_add_func ("/code-view/screenshots", test_screenshots);
   g_test_add_func ("/code-view/narrow-header", test_narrow_header);
+  g_test_add_func ("/code-view/side-panel-large-text", test_side_panel_large_text);
   if (g_getenv ("MG_CODE_VIEW_PROFILE") != NULL)
     g_test_add_func ("/code-view/real-profile", test_real_profile);
   return gui_test_run ();
