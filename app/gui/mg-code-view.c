@@ -390,6 +390,54 @@ filter_item (gpointer item, gpointer user_data)
   return self->needle == NULL || item_matches (self, item);
 }
 
+/* Tab and Shift+Tab leave a table at once (code.leave-table, -back): GTK
+ * 4.8's column view gives every row a Tab stop, so leaving the Functions
+ * table or the call tree took a Tab per row shown. Arrows move between
+ * rows. */
+static void
+add_tab_keys (GtkWidget *view)
+{
+  GtkEventController *keys = gtk_shortcut_controller_new ();
+  static const struct {
+    guint key;
+    GdkModifierType modifiers;
+    const char *action;
+  } bindings[] = {
+    { GDK_KEY_Tab, 0, "code.leave-table" },
+    { GDK_KEY_KP_Tab, 0, "code.leave-table" },
+    /* Shift+Tab's ISO_Left_Tab too: GTK matches it as Tab with Shift. */
+    { GDK_KEY_Tab, GDK_SHIFT_MASK, "code.leave-table-back" },
+  };
+
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
+    gtk_shortcut_controller_add_shortcut (
+      GTK_SHORTCUT_CONTROLLER (keys),
+      gtk_shortcut_new (gtk_keyval_trigger_new (bindings[i].key, bindings[i].modifiers),
+                        gtk_named_action_new (bindings[i].action)));
+  gtk_widget_add_controller (view, keys);
+}
+
+/* The focus to the widget before or after the table holding it: the table
+ * (and its rows) out of the focus chain while GTK moves it. */
+static void
+leave_table_activated (GtkWidget *widget, const char *action, GVariant *parameter)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  GtkWidget *table = focus != NULL ? gtk_widget_get_ancestor (focus, GTK_TYPE_COLUMN_VIEW) : NULL;
+  GtkDirectionType direction = g_str_equal (action, "code.leave-table-back")
+                                 ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD;
+
+  if (table == NULL)
+    return;
+  gtk_widget_set_can_focus (table, FALSE);
+  /* At the end of the window's chain, round to its other end. */
+  if (!gtk_widget_child_focus (GTK_WIDGET (root), direction))
+    gtk_widget_child_focus (GTK_WIDGET (root), direction);
+  gtk_widget_set_can_focus (table, TRUE);
+}
+
 static GtkWidget *
 build_functions (MgCodeView *self)
 {
@@ -413,6 +461,7 @@ build_functions (MgCodeView *self)
   gtk_widget_add_css_class (view, "data-table");
   gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Functions"), -1);
+  add_tab_keys (view);
   return scrolled (view);
 }
 
@@ -459,6 +508,7 @@ build_tree (MgCodeView *self)
       gtk_shortcut_new (gtk_keyval_trigger_new (bindings[i].key, 0),
                         gtk_named_action_new (bindings[i].action)));
   gtk_widget_add_controller (view, keys);
+  add_tab_keys (view);
   gtk_box_append (GTK_BOX (box), scrolled (view));
   return box;
 }
@@ -1382,6 +1432,10 @@ mg_code_view_class_init (MgCodeViewClass *klass)
                                    tree_key_activated);
   gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "code.export-functions", NULL,
                                    export_activated);
+  gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "code.leave-table", NULL,
+                                   leave_table_activated);
+  gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "code.leave-table-back", NULL,
+                                   leave_table_activated);
 }
 
 /* The Source view follows the selected function: its file, at its line. */

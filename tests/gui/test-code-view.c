@@ -433,6 +433,90 @@ test_side_panel_large_text (void)
   g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", 96 * 1024, NULL);
 }
 
+/* The action a table's shortcut for keyval and modifiers names, or NULL. */
+static const char *
+table_key_action (GtkWidget *table, guint keyval, GdkModifierType modifiers)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (table);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger)
+              && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval
+              && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers
+              && GTK_IS_NAMED_ACTION (action))
+            return gtk_named_action_get_action_name (GTK_NAMED_ACTION (action));
+        }
+    }
+  return NULL;
+}
+
+/* Tab leaves the Functions table (and the call tree) at once, Shift+Tab
+ * goes back to the pane's header: GTK 4.8 gives every row of a column view
+ * a Tab stop, so a keyboard user tabbed through every function shown to
+ * reach anything after the table. */
+static void
+test_tab_leaves_table (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_fixture_view (window);
+  GtkWidget *tables[2], *focus;
+  guint n_stops = 0;
+
+  tables[0] = mg_code_view_get_functions_view (view);
+  tables[1] = mg_code_view_get_tree_view (view);
+  for (guint t = 0; t < 2; t++)
+    {
+      g_assert_cmpstr (table_key_action (tables[t], GDK_KEY_Tab, 0), ==, "code.leave-table");
+      /* GTK keeps Shift+Tab's ISO_Left_Tab as Tab with Shift. */
+      g_assert_cmpstr (table_key_action (tables[t], GDK_KEY_Tab, GDK_SHIFT_MASK), ==,
+                       "code.leave-table-back");
+    }
+  mg_code_view_show_page (view, "functions");
+  mg_test_spin (100);
+  g_assert_cmpuint (g_list_model_get_n_items (mg_code_view_get_functions_model (view)), >=, 3);
+
+  /* GTK's own Tab, from the first row: a stop per row. */
+  g_assert_true (gtk_widget_child_focus (tables[0], GTK_DIR_TAB_FORWARD));
+  while ((focus = gtk_root_get_focus (GTK_ROOT (window))) != NULL
+         && gtk_widget_is_ancestor (focus, tables[0]) && n_stops < 100)
+    {
+      n_stops++;
+      gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD);
+    }
+  g_test_message ("GTK's Tab stops in the Functions table: %u", n_stops);
+  g_assert_cmpuint (n_stops, >=, 3);
+
+  /* Ours: one Tab out, to the header bar's first button (the chain goes
+   * round), one Shift+Tab back to the pane's header. */
+  g_assert_true (gtk_widget_child_focus (tables[0], GTK_DIR_TAB_FORWARD));
+  g_assert_true (gtk_widget_activate_action (tables[0], "code.leave-table", NULL));
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_assert_false (gtk_widget_is_ancestor (focus, tables[0]));
+  g_assert_true (gtk_widget_is_ancestor (focus, gtk_window_get_titlebar (GTK_WINDOW (window))));
+  g_assert_true (gtk_widget_child_focus (tables[0], GTK_DIR_TAB_FORWARD));
+  g_assert_true (gtk_widget_activate_action (tables[0], "code.leave-table-back", NULL));
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_assert_false (gtk_widget_is_ancestor (focus, tables[0]));
+  g_assert_true (gtk_widget_is_ancestor (focus, GTK_WIDGET (view)));
+  /* The table still takes the focus afterwards. */
+  g_assert_true (gtk_widget_get_can_focus (tables[0]));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The thread drop-down filters every view: all threads (the same stack
  * of two threads merged), the main thread, thread 1. */
 static void
@@ -1390,6 +1474,7 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/across-processes", test_across_processes);
   g_test_add_func ("/code-view/screenshots", test_screenshots);
   g_test_add_func ("/code-view/narrow-header", test_narrow_header);
+  g_test_add_func ("/code-view/tab-leaves-table", test_tab_leaves_table);
   g_test_add_func ("/code-view/side-panel-large-text", test_side_panel_large_text);
   if (g_getenv ("MG_CODE_VIEW_PROFILE") != NULL)
     g_test_add_func ("/code-view/real-profile", test_real_profile);
