@@ -20,6 +20,7 @@
 #include "gui/graph/mg-theme.h"
 #include "mg-file-choosers.h"
 #include "mg-window-internal.h"
+#include "mg-wrap-layout.h"
 
 struct _MgCodeView
 {
@@ -389,6 +390,54 @@ filter_item (gpointer item, gpointer user_data)
   return self->needle == NULL || item_matches (self, item);
 }
 
+/* Tab and Shift+Tab leave a table at once (code.leave-table, -back): GTK
+ * 4.8's column view gives every row a Tab stop, so leaving the Functions
+ * table or the call tree took a Tab per row shown. Arrows move between
+ * rows. */
+static void
+add_tab_keys (GtkWidget *view)
+{
+  GtkEventController *keys = gtk_shortcut_controller_new ();
+  static const struct {
+    guint key;
+    GdkModifierType modifiers;
+    const char *action;
+  } bindings[] = {
+    { GDK_KEY_Tab, 0, "code.leave-table" },
+    { GDK_KEY_KP_Tab, 0, "code.leave-table" },
+    /* Shift+Tab's ISO_Left_Tab too: GTK matches it as Tab with Shift. */
+    { GDK_KEY_Tab, GDK_SHIFT_MASK, "code.leave-table-back" },
+  };
+
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
+    gtk_shortcut_controller_add_shortcut (
+      GTK_SHORTCUT_CONTROLLER (keys),
+      gtk_shortcut_new (gtk_keyval_trigger_new (bindings[i].key, bindings[i].modifiers),
+                        gtk_named_action_new (bindings[i].action)));
+  gtk_widget_add_controller (view, keys);
+}
+
+/* The focus to the widget before or after the table holding it: the table
+ * (and its rows) out of the focus chain while GTK moves it. */
+static void
+leave_table_activated (GtkWidget *widget, const char *action, GVariant *parameter)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  GtkWidget *table = focus != NULL ? gtk_widget_get_ancestor (focus, GTK_TYPE_COLUMN_VIEW) : NULL;
+  GtkDirectionType direction = g_str_equal (action, "code.leave-table-back")
+                                 ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD;
+
+  if (table == NULL)
+    return;
+  gtk_widget_set_can_focus (table, FALSE);
+  /* At the end of the window's chain, round to its other end. */
+  if (!gtk_widget_child_focus (GTK_WIDGET (root), direction))
+    gtk_widget_child_focus (GTK_WIDGET (root), direction);
+  gtk_widget_set_can_focus (table, TRUE);
+}
+
 static GtkWidget *
 build_functions (MgCodeView *self)
 {
@@ -412,6 +461,7 @@ build_functions (MgCodeView *self)
   gtk_widget_add_css_class (view, "data-table");
   gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Functions"), -1);
+  add_tab_keys (view);
   return scrolled (view);
 }
 
@@ -458,6 +508,7 @@ build_tree (MgCodeView *self)
       gtk_shortcut_new (gtk_keyval_trigger_new (bindings[i].key, 0),
                         gtk_named_action_new (bindings[i].action)));
   gtk_widget_add_controller (view, keys);
+  add_tab_keys (view);
   gtk_box_append (GTK_BOX (box), scrolled (view));
   return box;
 }
@@ -581,9 +632,16 @@ static void on_search_changed (MgCodeView *self);
 static GtkWidget *
 build_header (MgCodeView *self)
 {
-  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  /* The views' switches, then the search, count and export: on a line
+   * below them when the pane is too narrow for both (mg-wrap-layout.h). */
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *views = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *tools = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *pages = linked_pair (_("Functions"), _("Call Tree"), &self->tree_button);
 
+  gtk_widget_set_layout_manager (header, mg_wrap_layout_new (12));
+  gtk_box_append (GTK_BOX (header), views);
+  gtk_box_append (GTK_BOX (header), tools);
   gtk_widget_add_css_class (header, "code-header");
   gtk_widget_set_margin_start (header, 12);
   gtk_widget_set_margin_end (header, 12);
@@ -607,7 +665,7 @@ build_header (MgCodeView *self)
   g_signal_connect_swapped (self->tree_button, "toggled", G_CALLBACK (on_page_toggled), self);
   g_signal_connect_swapped (self->flame_button, "toggled", G_CALLBACK (on_page_toggled), self);
   g_signal_connect_swapped (self->source_button, "toggled", G_CALLBACK (on_page_toggled), self);
-  gtk_box_append (GTK_BOX (header), pages);
+  gtk_box_append (GTK_BOX (views), pages);
 
   GtkWidget *order = linked_pair (
     /* Translators: the call tree from main down to where samples landed */
@@ -619,10 +677,10 @@ build_header (MgCodeView *self)
   gtk_widget_set_tooltip_text (self->bottom_up,
                                _("Each function where samples landed, with its callers"));
   g_signal_connect_swapped (self->bottom_up, "toggled", G_CALLBACK (on_bottom_up_toggled), self);
-  gtk_box_append (GTK_BOX (header), order);
+  gtk_box_append (GTK_BOX (views), order);
   /* The flame graph's icicle or flame: shown with it only. */
   GtkWidget *flame_options = mg_flame_options_new (MG_FLAME_VIEW (self->flame));
-  gtk_box_append (GTK_BOX (header), flame_options);
+  gtk_box_append (GTK_BOX (views), flame_options);
   g_object_set_data (G_OBJECT (self->view_stack), "flame-options", flame_options);
   /* The order is the call tree's: shown with it only. */
   g_object_set_data (G_OBJECT (self->view_stack), "order", order);
@@ -638,7 +696,7 @@ build_header (MgCodeView *self)
                                   _("Thread"), -1);
   gtk_widget_set_visible (self->threads, FALSE);
   g_signal_connect_swapped (self->threads, "notify::selected", G_CALLBACK (on_thread_chosen), self);
-  gtk_box_append (GTK_BOX (header), self->threads);
+  gtk_box_append (GTK_BOX (views), self->threads);
 
   self->search = gtk_search_entry_new ();
   g_object_set (self->search, "placeholder-text", _("Find functions, files, modules"), NULL);
@@ -649,11 +707,11 @@ build_header (MgCodeView *self)
                                   _("Search the code views"), -1);
   /* Each keystroke: the views are cheap to filter. */
   g_signal_connect_swapped (self->search, "changed", G_CALLBACK (on_search_changed), self);
-  gtk_box_append (GTK_BOX (header), self->search);
+  gtk_box_append (GTK_BOX (tools), self->search);
   self->matched = gtk_label_new (NULL);
   gtk_widget_add_css_class (self->matched, "caption");
   gtk_widget_set_visible (self->matched, FALSE);
-  gtk_box_append (GTK_BOX (header), self->matched);
+  gtk_box_append (GTK_BOX (tools), self->matched);
 
   GMenu *menu = g_menu_new ();
   /* Translators: the Code pane's export menu */
@@ -680,8 +738,8 @@ build_header (MgCodeView *self)
   self->summary = gtk_label_new (NULL);
   gtk_label_set_ellipsize (GTK_LABEL (self->summary), PANGO_ELLIPSIZE_END);
   gtk_box_append (GTK_BOX (line), self->summary);
-  gtk_box_append (GTK_BOX (header), line);
-  gtk_box_append (GTK_BOX (header), export);
+  gtk_box_append (GTK_BOX (tools), line);
+  gtk_box_append (GTK_BOX (tools), export);
   return header;
 }
 
@@ -1374,6 +1432,10 @@ mg_code_view_class_init (MgCodeViewClass *klass)
                                    tree_key_activated);
   gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "code.export-functions", NULL,
                                    export_activated);
+  gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "code.leave-table", NULL,
+                                   leave_table_activated);
+  gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "code.leave-table-back", NULL,
+                                   leave_table_activated);
 }
 
 /* The Source view follows the selected function: its file, at its line. */

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "gui/graph/mg-theme.h"
+#include "gui/mg-tooltip.h"
 #include "mg-code-namer.h"
 #include "plot/mg-call-index.h"
 #include "plot/mg-function-share.h"
@@ -258,11 +259,13 @@ row_new (MgFunctionRows *self, const char *function)
   gtk_button_set_icon_name (GTK_BUTTON (row->pin), "view-pin-symbolic");
   gtk_widget_add_css_class (row->pin, "flat");
   gtk_widget_set_tooltip_text (row->pin, _("Keep this row when another function is selected"));
+  mg_tooltip_name_icon_button (row->pin);
   g_object_set_data (G_OBJECT (row->pin), "mg-row", row->widget);
   g_signal_connect (row->pin, "toggled", G_CALLBACK (on_pin_toggled), self);
   close = gtk_button_new_from_icon_name ("window-close-symbolic");
   gtk_widget_add_css_class (close, "flat");
   gtk_widget_set_tooltip_text (close, _("Remove this row"));
+  mg_tooltip_name_icon_button (close);
   g_object_set_data (G_OBJECT (close), "mg-row", row->widget);
   g_signal_connect (close, "clicked", G_CALLBACK (on_close_clicked), self);
   gtk_box_append (GTK_BOX (title_box), name);

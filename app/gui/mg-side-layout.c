@@ -33,6 +33,9 @@ mg_side_layout_measure (GtkLayoutManager *manager, GtkWidget *widget,
                         GtkOrientation orientation, int for_size, int *minimum, int *natural,
                         int *minimum_baseline, int *natural_baseline)
 {
+  GtkWidget *side = gtk_widget_get_last_child (widget);
+  int side_min = 0;
+
   *minimum = *natural = 0;
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
@@ -45,7 +48,10 @@ mg_side_layout_measure (GtkLayoutManager *manager, GtkWidget *widget,
                           &child_min, &child_nat, NULL, NULL);
       if (orientation == GTK_ORIENTATION_HORIZONTAL)
         {
-          *minimum += child_min;
+          if (child == side)
+            side_min = child_min;
+          else
+            *minimum += child_min;
           *natural += child_nat;
         }
       else
@@ -54,6 +60,11 @@ mg_side_layout_measure (GtkLayoutManager *manager, GtkWidget *widget,
           *natural = MAX (*natural, child_nat);
         }
     }
+  /* Too narrow for both, the panel lies over the graphs: the row needs
+   * only the wider of the two (the sum pushed a 1024 px window with large
+   * text to 1267 px). */
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    *minimum = MAX (*minimum, side_min);
   *minimum_baseline = *natural_baseline = -1;
 }
 
@@ -62,8 +73,8 @@ mg_side_layout_allocate (GtkLayoutManager *manager, GtkWidget *widget, int width
                          int baseline)
 {
   GtkWidget *side = gtk_widget_get_last_child (widget);
-  int side_width = 0, x = 0, rest_min = 0, rest_width;
-  gboolean overlaid;
+  int side_width = 0, x = 0, rest_min = 0, rest_width, side_min = 0;
+  gboolean overlaid, rtl = gtk_widget_get_direction (widget) == GTK_TEXT_DIR_RTL;
 
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL && child != side;
        child = gtk_widget_get_next_sibling (child))
@@ -76,20 +87,20 @@ mg_side_layout_allocate (GtkLayoutManager *manager, GtkWidget *widget, int width
       }
   if (side != NULL && gtk_widget_should_layout (side))
     {
-      int side_min = 0, side_nat = 0;
+      int side_nat = 0;
 
       gtk_widget_measure (side, GTK_ORIENTATION_HORIZONTAL, -1, &side_min, &side_nat, NULL, NULL);
       side_width = mg_side_layout_side_width (width, side_min, side_nat);
       /* The graphs' own minimum comes first. */
       side_width = MAX (side_min, MIN (side_width, width - rest_min));
     }
-  overlaid = mg_side_layout_overlays (width);
+  overlaid = mg_side_layout_overlays (width) || rest_min + side_min > width;
   /* Lying over the graphs, it takes none of their width: it may be as wide
    * as it wants, up to its maximum and half the row, so its facts do not
    * wrap at every word. */
   if (overlaid && side != NULL && gtk_widget_should_layout (side))
     {
-      int side_min = 0, side_nat = 0;
+      int side_nat = 0;
 
       gtk_widget_measure (side, GTK_ORIENTATION_HORIZONTAL, -1, &side_min, &side_nat, NULL, NULL);
       side_width = MAX (side_min, MIN (side_nat, MIN (MG_SIDE_LAYOUT_MAX_WIDTH, width / 2)));
@@ -112,7 +123,7 @@ mg_side_layout_allocate (GtkLayoutManager *manager, GtkWidget *widget, int width
         continue;
       if (child == side)
         {
-          /* Drawn last, so on top, at the right edge. */
+          /* Drawn last, so on top, at the end's edge. */
           child_width = side_width;
           x = width - side_width;
         }
@@ -124,7 +135,10 @@ mg_side_layout_allocate (GtkLayoutManager *manager, GtkWidget *widget, int width
           /* Every child before the side panel but the last keeps its minimum. */
           child_width = gtk_widget_get_next_sibling (child) == side ? rest_width - x : child_min;
         }
-      gtk_widget_size_allocate (child, &(GtkAllocation) { x, 0, MAX (child_width, 0), height },
+      /* Right to left, mirrored: the panel at the left edge. */
+      gtk_widget_size_allocate (child,
+                                &(GtkAllocation) { rtl ? width - x - MAX (child_width, 0) : x, 0,
+                                                   MAX (child_width, 0), height },
                                 -1);
       x += child_width;
     }

@@ -8,7 +8,11 @@
  * Below MG_SIDE_LAYOUT_OVERLAY_BELOW px the panel lies over the graphs'
  * right part (a flap, CSS class "side-overlay" on the revealer), as wide
  * as it wants up to MG_SIDE_LAYOUT_MAX_WIDTH and half the row, and the
- * graphs keep the whole width: at 800 px, beside it, they kept 38 %. */
+ * graphs keep the whole width: at 800 px, beside it, they kept 38 %. It
+ * lies over them too when the graphs' and its own minimum widths do not fit
+ * side by side (large text: a 1024 px window was pushed to 1267 px), so
+ * the row needs only the wider of the two. Right to left, mirrored: the
+ * panel at the left edge. */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -92,7 +92,8 @@ on_strips_changed (MgThreadStrip *strip, MgThreadStripRow *self)
       gtk_label_set_text (GTK_LABEL (self->title), title);
   }
   spacer = gtk_label_new (NULL);
-  gtk_widget_set_size_request (spacer, -1, MG_THREAD_STRIP_LEGEND_HEIGHT);
+  /* Level with the strip's legend and rows, which grow with large text. */
+  gtk_widget_set_size_request (spacer, -1, mg_thread_strip_get_legend_height (strip));
   gtk_box_append (GTK_BOX (self->labels), spacer);
   for (guint r = 0; r < mg_thread_strip_get_n_shown (strip); r++)
     {
@@ -102,7 +103,7 @@ on_strips_changed (MgThreadStrip *strip, MgThreadStripRow *self)
       gtk_label_set_xalign (GTK_LABEL (label), 1);
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
       gtk_widget_add_css_class (label, "caption");
-      gtk_widget_set_size_request (label, -1, MG_THREAD_STRIP_PITCH);
+      gtk_widget_set_size_request (label, -1, mg_thread_strip_get_pitch (strip));
       gtk_widget_set_valign (label, GTK_ALIGN_START);
       gtk_box_append (GTK_BOX (self->labels), label);
     }

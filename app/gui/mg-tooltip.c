@@ -53,3 +53,16 @@ mg_tooltip_get_text (GtkWidget *widget)
   g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
   return g_object_get_data (G_OBJECT (widget), TEXT_KEY);
 }
+
+void
+mg_tooltip_name_icon_button (GtkWidget *button)
+{
+  const char *text;
+
+  g_return_if_fail (GTK_IS_WIDGET (button));
+
+  text = gtk_widget_get_tooltip_text (button);
+  g_return_if_fail (text != NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, text,
+                                  -1);
+}

@@ -156,19 +156,22 @@ new_settings (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
-/* The header bar's buttons by their actions. Tooltips set in the template
+/* The header bar's buttons by their actions: the tooltip, and the name a
+ * screen reader says for the icon-only ones (GTK 4.8 names a button by its
+ * label only: a tooltip is its description). Tooltips set in the template
  * would each cost round trips to the X server (mg-tooltip.c). */
 static const struct {
   const char *action;
   const char *text;
+  const char *name;
 } header_tooltips[] = {
-  { "win.open", N_("Open a Profile (Ctrl+O)") },
-  { "app.profile", N_("Profile a Program (Ctrl+R)") },
-  { "win.show-info", N_("Run Details (F9)") },
-  { "win.zoom-out", N_("Zoom Out (Ctrl+−)") },
-  { "win.zoom-selection", N_("Zoom to Selection (Ctrl+Return)") },
-  { "win.zoom-in", N_("Zoom In (Ctrl++)") },
-  { "win.zoom-reset", N_("Whole Run (Ctrl+0)") },
+  { "win.open", N_("Open a Profile (Ctrl+O)"), N_("Open a Profile") },
+  { "app.profile", N_("Profile a Program (Ctrl+R)"), N_("Profile a Program") },
+  { "win.show-info", N_("Run Details (F9)"), N_("Run Details") },
+  { "win.zoom-out", N_("Zoom Out (Ctrl+−)"), N_("Zoom Out") },
+  { "win.zoom-selection", N_("Zoom to Selection (Ctrl+Return)"), N_("Zoom to Selection") },
+  { "win.zoom-in", N_("Zoom In (Ctrl++)"), N_("Zoom In") },
+  { "win.zoom-reset", N_("Whole Run (Ctrl+0)"), NULL },
 };
 
 static void
@@ -182,7 +185,13 @@ set_actionable_tooltips (GtkWidget *widget)
 
       for (guint i = 0; action != NULL && i < G_N_ELEMENTS (header_tooltips); i++)
         if (g_str_equal (action, header_tooltips[i].action))
-          mg_tooltip_set_text (child, _(header_tooltips[i].text));
+          {
+            mg_tooltip_set_text (child, _(header_tooltips[i].text));
+            if (header_tooltips[i].name != NULL)
+              gtk_accessible_update_property (GTK_ACCESSIBLE (child),
+                                              GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                              _(header_tooltips[i].name), -1);
+          }
       set_actionable_tooltips (child);
     }
 }
@@ -198,7 +207,11 @@ set_tooltips (MgWindow *self)
                        _("List the Launch’s Helper Processes Too (wrapper scripts, shims; they "
                          "are in no statistic across processes)"));
   mg_tooltip_set_text (self->menu_button, _("Main Menu"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->menu_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
   mg_tooltip_set_text (self->undo_dismiss, _("Dismiss"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->undo_dismiss),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Dismiss"), -1);
 }
 
 /* The menus' popovers are built when they first open: GTK builds every

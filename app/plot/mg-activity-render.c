@@ -21,6 +21,7 @@ mg_activity_render_params_init (MgActivityRenderParams *params)
   *params = (MgActivityRenderParams) {
     .draw_legend = TRUE,
     .hover_time = -1,
+    .text_scale = 1,
   };
 }
 
@@ -48,10 +49,17 @@ mg_activity_render_legend_height (void)
   return LEGEND_HEIGHT;
 }
 
+/* The legend's size factor: large text makes it larger, never smaller. */
+static double
+legend_scale (const MgActivityRenderParams *p)
+{
+  return p->text_scale > 1 ? p->text_scale : 1;
+}
+
 void
 mg_activity_render_plot_area (const MgActivityRenderParams *p, double *y, double *height)
 {
-  double legend = p->draw_legend ? MIN (LEGEND_HEIGHT, p->height / 2) : 0;
+  double legend = p->draw_legend ? MIN (LEGEND_HEIGHT * legend_scale (p), p->height / 2) : 0;
 
   *y = p->y + legend;
   *height = p->height - legend;
@@ -83,20 +91,21 @@ pixel_scale_x (cairo_t *cr)
 static void
 draw_legend (cairo_t *cr, const MgActivityRenderParams *p)
 {
+  double scale = legend_scale (p), swatch = SWATCH * scale, height = LEGEND_HEIGHT * scale;
   double x = p->x + 6;
-  double baseline = p->y + LEGEND_HEIGHT / 2 + LEGEND_FONT / 2 - 1.5;
+  double baseline = p->y + height / 2 + LEGEND_FONT * scale / 2 - 1.5;
 
   cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size (cr, LEGEND_FONT);
+  cairo_set_font_size (cr, LEGEND_FONT * scale);
   for (guint k = 0; k < MG_ACTIVITY_N_CLASSES; k++)
     {
       const char *name = mg_activity_class_name (k);
       cairo_text_extents_t ext;
 
       set_source (cr, mg_activity_render_class_colour (k), 1);
-      cairo_rectangle (cr, x, p->y + (LEGEND_HEIGHT - SWATCH) / 2, SWATCH, SWATCH);
+      cairo_rectangle (cr, x, p->y + (height - swatch) / 2, swatch, swatch);
       cairo_fill (cr);
-      x += SWATCH + 4;
+      x += swatch + 4;
       set_source (cr, text_colour (p->dark), 1);
       cairo_move_to (cr, x, baseline);
       mg_text_show (cr, name);

@@ -25,6 +25,7 @@ typedef struct {
   gboolean has_selection;
   double selection_start, selection_end;
   double hover_time; /* < 0: none */
+  double text_scale; /* the legend's size against 10 px: the desktop's large text (1 in _init) */
 } MgActivityRenderParams;
 
 /* Defaults: legend on, light, no selection or hover. */
@@ -33,7 +34,7 @@ void mg_activity_render (cairo_t *cr, const MgActivityRenderParams *params);
 
 /* The fixed colour of a class (the same in both themes). */
 MgRgba mg_activity_render_class_colour (MgActivityClass klass);
-/* The height the legend takes at the top when drawn. */
+/* The height the legend takes at the top when drawn, at text scale 1. */
 double mg_activity_render_legend_height (void);
 /* The stacked area's rectangle within params' (below the legend). */
 void mg_activity_render_plot_area (const MgActivityRenderParams *params, double *y,

@@ -29,6 +29,7 @@ mg_graph_render_params_init (MgGraphRenderParams *params)
   *params = (MgGraphRenderParams) {
     .draw_labels = TRUE,
     .hover_time = -1,
+    .text_scale = 1,
   };
 }
 
@@ -162,7 +163,7 @@ draw_grid (cairo_t *cr, const MgGraphRenderParams *p, const MgAxis *axis, const 
 
 /* Looking the font up is costly (fontconfig): once per process. */
 static void
-set_label_font (cairo_t *cr)
+set_label_font (cairo_t *cr, double size)
 {
   static cairo_font_face_t *face;
 
@@ -170,7 +171,14 @@ set_label_font (cairo_t *cr)
     g_once_init_leave (&face, cairo_toy_font_face_create ("Sans", CAIRO_FONT_SLANT_NORMAL,
                                                           CAIRO_FONT_WEIGHT_NORMAL));
   cairo_set_font_face (cr, face);
-  cairo_set_font_size (cr, LABEL_SIZE);
+  cairo_set_font_size (cr, size);
+}
+
+/* The labels' size at the desktop's text scale (large text: 1.5). */
+static double
+label_size (double text_scale)
+{
+  return LABEL_SIZE * (text_scale > 0 ? text_scale : 1);
 }
 
 /* A label over the graph on a near-opaque patch of the background, so
@@ -179,10 +187,11 @@ static void
 draw_label (cairo_t *cr, const MgGraphRenderParams *p, const char *text, double x, double baseline)
 {
   cairo_text_extents_t ext;
+  double size = label_size (p->text_scale);
 
   cairo_text_extents (cr, text, &ext);
   set_source (cr, mg_graph_render_background (p->dark), LABEL_BACKGROUND_ALPHA);
-  cairo_rectangle (cr, x - 3, baseline - LABEL_SIZE + 0.5, ext.x_advance + 6, LABEL_SIZE + 3);
+  cairo_rectangle (cr, x - 3, baseline - size + 0.5, ext.x_advance + 6, size + 3);
   cairo_fill (cr);
   set_source (cr, text_colour (p->dark), 1);
   cairo_move_to (cr, x, baseline);
@@ -192,7 +201,9 @@ draw_label (cairo_t *cr, const MgGraphRenderParams *p, const char *text, double 
 static void
 draw_labels (cairo_t *cr, const MgGraphRenderParams *p, const MgAxis *axis, const YMap *m)
 {
-  set_label_font (cr);
+  double size = label_size (p->text_scale);
+
+  set_label_font (cr, size);
   /* All zero: a scale would be invented, so say so instead. */
   if (axis->flat)
     {
@@ -205,10 +216,10 @@ draw_labels (cairo_t *cr, const MgGraphRenderParams *p, const MgAxis *axis, cons
       double ty;
 
       /* Labels hang just below their line, so the top one stays inside. */
-      ty = y + LABEL_SIZE + 2;
+      ty = y + size + 2;
       if (i == 0 && axis->n_ticks > 1)
         continue; /* the baseline needs no label: it is 0 or obvious */
-      if (ty - LABEL_SIZE < p->y - 1 || ty > p->y + p->height + 1)
+      if (ty - size < p->y - 1 || ty > p->y + p->height + 1)
         continue;
       draw_label (cr, p, axis->labels[i], p->x + 5, ty);
     }
@@ -635,7 +646,7 @@ void
 mg_graph_render_time_axis (cairo_t *cr, double x, double y, double width, double height,
                            double t0, double t1, gboolean has_selection,
                            double selection_start, double selection_end, double hover_time,
-                           gboolean dark)
+                           gboolean dark, double text_scale)
 {
   g_autoptr (MgAxis) axis = NULL;
   MgRgba text = text_colour (dark);
@@ -644,7 +655,8 @@ mg_graph_render_time_axis (cairo_t *cr, double x, double y, double width, double
 
   if (width <= 0 || height <= 0 || !(t1 > t0))
     return;
-  max_ticks = (guint) CLAMP (width / 90, 2, 20);
+  /* Room for a label and a gap, wider with larger text. */
+  max_ticks = (guint) CLAMP (width / (90 * (text_scale > 1 ? text_scale : 1)), 2, 20);
   axis = mg_axis_new_time (t0, t1, max_ticks);
 
   mg_graph_render_params_init (&p);
@@ -677,7 +689,7 @@ mg_graph_render_time_axis (cairo_t *cr, double x, double y, double width, double
     }
   cairo_stroke (cr);
 
-  set_label_font (cr);
+  set_label_font (cr, label_size (text_scale));
   set_source (cr, text, 1);
   for (guint i = 0; i < axis->n_ticks; i++)
     {
@@ -688,7 +700,7 @@ mg_graph_render_time_axis (cairo_t *cr, double x, double y, double width, double
       /* Centred under the tick, kept inside the rectangle. */
       tx -= ext.x_advance / 2;
       tx = CLAMP (tx, x + 1, x + width - ext.x_advance - 1);
-      cairo_move_to (cr, tx, y + 6 + LABEL_SIZE);
+      cairo_move_to (cr, tx, y + 6 + label_size (text_scale));
       mg_text_show (cr, axis->labels[i]);
     }
   if (hover_time >= 0)

@@ -33,6 +33,7 @@ typedef struct {
   gboolean has_selection;
   double selection_start, selection_end;
   double hover_time;           /* < 0: none */
+  double text_scale;           /* labels' size against 10 px: the desktop's large text (1 in _init) */
 } MgGraphRenderParams;
 
 /* Defaults: no selection, no hover, labels on, light. */
@@ -41,11 +42,13 @@ void mg_graph_render_params_init (MgGraphRenderParams *params);
 void mg_graph_render (cairo_t *cr, const MgGraphRenderParams *params);
 
 /* The shared time axis for [t0, t1] drawn in a rectangle: baseline, ticks
- * and labels ("0 s", "1.5 s", "2 min"), plus the selection when given. */
+ * and labels ("0 s", "1.5 s", "2 min"), plus the selection when given;
+ * labels at text_scale times their 10 px. */
 void mg_graph_render_time_axis (cairo_t *cr, double x, double y, double width,
                                 double height, double t0, double t1,
                                 gboolean has_selection, double selection_start,
-                                double selection_end, double hover_time, gboolean dark);
+                                double selection_end, double hover_time, gboolean dark,
+                                double text_scale);
 
 /* The metric's colour: its definition's, else its type's. */
 MgRgba mg_graph_render_metric_colour (const MgMetricDef *def, gboolean dark);

@@ -300,7 +300,7 @@ draw_view (cairo_t *cr, MgProfile *profile, MgTimeView *view, MgViewGroup *const
                              mg_time_view_get_start (view), mg_time_view_get_end (view),
                              mg_time_view_get_has_selection (view),
                              mg_time_view_get_selection_start (view),
-                             mg_time_view_get_selection_end (view), -1, dark);
+                             mg_time_view_get_selection_end (view), -1, dark, 1);
   cairo_restore (cr);
 }
 

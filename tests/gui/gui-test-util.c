@@ -11,8 +11,10 @@
 
 #include "gui-test-util.h"
 #include "gui/mg-application.h"
+#include "gui/mg-tooltip.h"
 #include "mg-resources.h"
 #include "mg-test-common.h"
+#include "gui/mg-tooltip.h"
 
 GtkApplication *gui_test_app;
 static char *scratch_home;
@@ -194,6 +196,43 @@ gui_test_count_colour (GdkTexture *texture, const graphene_rect_t *rect, guint8 
             abs (px[0] - b) <= tolerance)
           count++;
       }
+  return count;
+}
+
+static gboolean
+is_icon_only_button (GtkWidget *widget)
+{
+  if (GTK_IS_MENU_BUTTON (widget))
+    return gtk_menu_button_get_label (GTK_MENU_BUTTON (widget)) == NULL
+           && gtk_menu_button_get_icon_name (GTK_MENU_BUTTON (widget)) != NULL;
+  /* A menu button's own toggle is named through the menu button; a spin
+   * button's steps are GTK's own, out of the focus chain (Up / Down). */
+  return GTK_IS_BUTTON (widget) && GTK_IS_IMAGE (gtk_button_get_child (GTK_BUTTON (widget)))
+         && !GTK_IS_MENU_BUTTON (gtk_widget_get_parent (widget))
+         && !GTK_IS_SPIN_BUTTON (gtk_widget_get_parent (widget));
+}
+
+guint
+gui_test_assert_icon_buttons_named (GtkWidget *root)
+{
+  guint count = 0;
+
+  if (is_icon_only_button (root))
+    {
+      if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (root), GTK_ACCESSIBLE_PROPERTY_LABEL))
+        g_error ("%s in %s in %s (%s, tooltip \"%s\") has no accessible name",
+                 G_OBJECT_TYPE_NAME (root), G_OBJECT_TYPE_NAME (gtk_widget_get_parent (root)),
+                 G_OBJECT_TYPE_NAME (gtk_widget_get_parent (gtk_widget_get_parent (root))),
+                 GTK_IS_ACTIONABLE (root) && gtk_actionable_get_action_name (GTK_ACTIONABLE (root))
+                   ? gtk_actionable_get_action_name (GTK_ACTIONABLE (root)) : "no action",
+                 gtk_widget_get_tooltip_text (root) != NULL ? gtk_widget_get_tooltip_text (root)
+                 : mg_tooltip_get_text (root) != NULL       ? mg_tooltip_get_text (root)
+                                                            : "none");
+      count++;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    count += gui_test_assert_icon_buttons_named (child);
   return count;
 }
 

@@ -34,6 +34,10 @@ GdkTexture *gui_test_render (GtkWidget *widget);
 /* Pixels of texture inside rect within tolerance of the colour. */
 guint gui_test_count_colour (GdkTexture *texture, const graphene_rect_t *rect, guint8 r, guint8 g,
                              guint8 b, int tolerance);
+/* Asserts that every icon-only button under root (its child an image, or a
+ * menu button with an icon and no label) has an accessible name, and
+ * returns how many there are: GTK 4.8 names a button by its label only. */
+guint gui_test_assert_icon_buttons_named (GtkWidget *root);
 /* With MG_GUI_SCREENSHOT_DIR set, the window as drawn into DIR/name. */
 void gui_test_save_screenshot (MgWindow *window, const char *name);
 

@@ -240,11 +240,80 @@ test_thread_strips (void)
   mg_test_spin (20);
 }
 
+/* The first label under root showing text, or NULL. */
+static GtkWidget *
+find_label (GtkWidget *root, const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Large text (144 dpi): a thread's name stays level with its strip, and a
+ * click beside the name lands on that thread. The names grew with the text
+ * while the strips kept their 16 px: at 144 dpi "Thread 2" stood beside
+ * the strip under thread 2's. */
+static void
+test_thread_strips_large_text (void)
+{
+  g_autoptr (MgProfile) profile = activity_fixture_threads_profile ();
+  const int dpi[2] = { 96, 144 };
+
+  for (guint i = 0; i < 2; i++)
+    {
+      MgWindow *window;
+      MgThreadStripRow *row;
+      GtkWidget *strip, *label;
+      graphene_rect_t strip_bounds, label_bounds;
+      double top, centre;
+      int pitch;
+
+      g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", dpi[i] * 1024, NULL);
+      gui_test_reset_settings ();
+      window = mg_window_new (gui_test_app);
+      gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+      mg_window_set_profile (window, profile, NULL);
+      gtk_window_present (GTK_WINDOW (window));
+      gui_test_wait_loaded (window);
+      mg_test_spin (300);
+      row = window_strip_row (window);
+      strip = mg_thread_strip_row_get_strip (row);
+      label = find_label (GTK_WIDGET (row), "Thread 2");
+      g_assert_nonnull (label);
+      g_assert_true (gtk_widget_compute_bounds (strip, GTK_WIDGET (window), &strip_bounds));
+      g_assert_true (gtk_widget_compute_bounds (label, GTK_WIDGET (window), &label_bounds));
+      pitch = mg_thread_strip_get_pitch (MG_THREAD_STRIP (strip));
+      top = strip_bounds.origin.y + mg_thread_strip_get_legend_height (MG_THREAD_STRIP (strip))
+            + 2 * pitch;
+      centre = label_bounds.origin.y + label_bounds.size.height / 2;
+      g_test_message ("%d dpi: thread 2's strip from %.0f px, %d px a row; its name centred at "
+                      "%.0f px", dpi[i], top, pitch, centre);
+      g_assert_cmpfloat (centre, >=, top);
+      g_assert_cmpfloat (centre, <, top + pitch);
+      g_assert_cmpint (mg_thread_strip_row_at (MG_THREAD_STRIP (strip),
+                                               centre - strip_bounds.origin.y),
+                       ==, 2);
+      if (i == 1)
+        gui_test_save_screenshot (window, "thread-strips-large-text.png");
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", 96 * 1024, NULL);
+}
+
 int
 main (int argc, char **argv)
 {
   gui_test_init (&argc, &argv);
   g_test_add_func ("/activity-rows/rows", test_rows);
   g_test_add_func ("/activity-rows/thread-strips", test_thread_strips);
+  g_test_add_func ("/activity-rows/thread-strips-large-text", test_thread_strips_large_text);
   return gui_test_run ();
 }

@@ -20,6 +20,7 @@
 #include "plot/mg-code-export.h"
 #include "plot/mg-flame-graph.h"
 #include "gui/mg-window-private.h"
+#include "gui/mg-wrap-layout.h"
 #include "profile/mg-profile-code.h"
 #include "report/mg-report.h"
 #include "symbols/mg-code-callbacks.h"
@@ -312,6 +313,207 @@ test_across_processes (void)
   g_assert_false (mg_code_view_get_spread_shown (view));
   g_assert_false (mg_code_item_get_spread (find_function (model, "code_fixture_a"), &f));
   assert_spread (model, "code_fixture_a", "", "", "");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The first widget under root with css_class, or NULL. */
+static GtkWidget *
+find_with_class (GtkWidget *root, const char *css_class)
+{
+  if (gtk_widget_has_css_class (root, css_class))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_with_class (child, css_class);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A 1024 px window keeps its width on every page of the Code pane, with
+ * text at 96 dpi and at 144 (large text): the header's search, count and
+ * export go on a line of their own when the switches leave no room. On one
+ * line the Call Tree's header asked 1053 px at 96 dpi, every page 1121 to
+ * 1403 px at 144, and the window grew past a 1024 px screen. At 1600 px
+ * it stays one line. */
+static void
+test_narrow_header (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_threads_profile ();
+  const char *pages[] = { "functions", "tree", "flame", "source" };
+  const int dpi[] = { 96, 144 };
+
+  for (guint d = 0; d < G_N_ELEMENTS (dpi); d++)
+    {
+      MgWindow *window;
+      MgCodeView *view;
+      GtkWidget *header;
+
+      g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", dpi[d] * 1024, NULL);
+      window = mg_window_new (gui_test_app);
+      gtk_window_set_default_size (GTK_WINDOW (window), 1024, 700);
+      mg_window_set_profile (window, profile, NULL);
+      gtk_window_present (GTK_WINDOW (window));
+      /* The side panel closed (an earlier test leaves it open). */
+      g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
+                                          g_variant_new_boolean (FALSE));
+      view = code_fixture_view (window);
+      header = find_with_class (GTK_WIDGET (view), "code-header");
+      g_assert_nonnull (header);
+      g_assert_true (gtk_widget_get_visible (mg_code_view_get_threads (view)));
+      for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+        {
+          int minimum;
+
+          mg_code_view_show_page (view, pages[i]);
+          mg_test_spin (100);
+          gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum,
+                              NULL, NULL, NULL);
+          g_test_message ("%d dpi, %s: the window needs %d px, is %d px", dpi[d], pages[i],
+                          minimum, gtk_widget_get_width (GTK_WIDGET (window)));
+          g_assert_cmpint (minimum, <=, 1024);
+          g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 1024);
+        }
+      /* The Call Tree's switches leave no room at 1024 px. */
+      mg_code_view_show_page (view, "tree");
+      mg_test_spin (100);
+      g_assert_true (mg_wrap_layout_get_wrapped (MG_WRAP_LAYOUT (gtk_widget_get_layout_manager (header))));
+      if (d == 1)
+        gui_test_save_screenshot (window, "code-header-large-text.png");
+      gtk_window_set_default_size (GTK_WINDOW (window), 1600, 900);
+      mg_test_spin (300);
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), >=, 1500);
+      g_assert_false (mg_wrap_layout_get_wrapped (MG_WRAP_LAYOUT (gtk_widget_get_layout_manager (header))));
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", 96 * 1024, NULL);
+}
+
+/* With large text (144 dpi) and the side panel open in a 1024 px window,
+ * the Call Tree's switches and the panel do not fit side by side: the panel
+ * lies over the graphs instead of pushing the window to 1267 px. */
+static void
+test_side_panel_large_text (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_threads_profile ();
+  MgWindow *window;
+  MgCodeView *view;
+  GtkWidget *revealer;
+  int minimum;
+
+  g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", 144 * 1024, NULL);
+  window = mg_window_new (gui_test_app);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1024, 700);
+  mg_window_set_profile (window, profile, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
+                                      g_variant_new_boolean (TRUE));
+  view = code_fixture_view (window);
+  mg_code_view_show_page (view, "tree");
+  mg_test_spin (600);
+  revealer = gtk_widget_get_ancestor (gui_test_find_widget (GTK_WIDGET (window),
+                                                            GTK_TYPE_STACK_SWITCHER),
+                                      GTK_TYPE_REVEALER);
+  g_assert_nonnull (revealer);
+  g_assert_true (gtk_revealer_get_child_revealed (GTK_REVEALER (revealer)));
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL,
+                      NULL);
+  g_test_message ("the window needs %d px, is %d px; the panel %d px", minimum,
+                  gtk_widget_get_width (GTK_WIDGET (window)), gtk_widget_get_width (revealer));
+  g_assert_cmpint (minimum, <=, 1024);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 1024);
+  g_assert_true (gtk_widget_has_css_class (revealer, "side-overlay"));
+  gui_test_save_screenshot (window, "side-panel-large-text.png");
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
+                                      g_variant_new_boolean (FALSE));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", 96 * 1024, NULL);
+}
+
+/* The action a table's shortcut for keyval and modifiers names, or NULL. */
+static const char *
+table_key_action (GtkWidget *table, guint keyval, GdkModifierType modifiers)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (table);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger)
+              && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval
+              && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers
+              && GTK_IS_NAMED_ACTION (action))
+            return gtk_named_action_get_action_name (GTK_NAMED_ACTION (action));
+        }
+    }
+  return NULL;
+}
+
+/* Tab leaves the Functions table (and the call tree) at once, Shift+Tab
+ * goes back to the pane's header: GTK 4.8 gives every row of a column view
+ * a Tab stop, so a keyboard user tabbed through every function shown to
+ * reach anything after the table. */
+static void
+test_tab_leaves_table (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_fixture_view (window);
+  GtkWidget *tables[2], *focus;
+  guint n_stops = 0;
+
+  tables[0] = mg_code_view_get_functions_view (view);
+  tables[1] = mg_code_view_get_tree_view (view);
+  for (guint t = 0; t < 2; t++)
+    {
+      g_assert_cmpstr (table_key_action (tables[t], GDK_KEY_Tab, 0), ==, "code.leave-table");
+      /* GTK keeps Shift+Tab's ISO_Left_Tab as Tab with Shift. */
+      g_assert_cmpstr (table_key_action (tables[t], GDK_KEY_Tab, GDK_SHIFT_MASK), ==,
+                       "code.leave-table-back");
+    }
+  mg_code_view_show_page (view, "functions");
+  mg_test_spin (100);
+  g_assert_cmpuint (g_list_model_get_n_items (mg_code_view_get_functions_model (view)), >=, 3);
+
+  /* GTK's own Tab, from the first row: a stop per row. */
+  g_assert_true (gtk_widget_child_focus (tables[0], GTK_DIR_TAB_FORWARD));
+  while ((focus = gtk_root_get_focus (GTK_ROOT (window))) != NULL
+         && gtk_widget_is_ancestor (focus, tables[0]) && n_stops < 100)
+    {
+      n_stops++;
+      gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD);
+    }
+  g_test_message ("GTK's Tab stops in the Functions table: %u", n_stops);
+  g_assert_cmpuint (n_stops, >=, 3);
+
+  /* Ours: one Tab out, to the header bar's first button (the chain goes
+   * round), one Shift+Tab back to the pane's header. */
+  g_assert_true (gtk_widget_child_focus (tables[0], GTK_DIR_TAB_FORWARD));
+  g_assert_true (gtk_widget_activate_action (tables[0], "code.leave-table", NULL));
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_assert_false (gtk_widget_is_ancestor (focus, tables[0]));
+  g_assert_true (gtk_widget_is_ancestor (focus, gtk_window_get_titlebar (GTK_WINDOW (window))));
+  g_assert_true (gtk_widget_child_focus (tables[0], GTK_DIR_TAB_FORWARD));
+  g_assert_true (gtk_widget_activate_action (tables[0], "code.leave-table-back", NULL));
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_assert_false (gtk_widget_is_ancestor (focus, tables[0]));
+  g_assert_true (gtk_widget_is_ancestor (focus, GTK_WIDGET (view)));
+  /* The table still takes the focus afterwards. */
+  g_assert_true (gtk_widget_get_can_focus (tables[0]));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -1271,6 +1473,9 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/ties-as-report", test_ties_as_report);
   g_test_add_func ("/code-view/across-processes", test_across_processes);
   g_test_add_func ("/code-view/screenshots", test_screenshots);
+  g_test_add_func ("/code-view/narrow-header", test_narrow_header);
+  g_test_add_func ("/code-view/tab-leaves-table", test_tab_leaves_table);
+  g_test_add_func ("/code-view/side-panel-large-text", test_side_panel_large_text);
   if (g_getenv ("MG_CODE_VIEW_PROFILE") != NULL)
     g_test_add_func ("/code-view/real-profile", test_real_profile);
   return gui_test_run ();

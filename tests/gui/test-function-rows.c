@@ -75,6 +75,8 @@ test_rows (void)
   mg_function_rows_show_function (rows, "code_fixture_b");
   g_assert_cmpuint (mg_function_rows_get_n_rows (rows), ==, 2);
   g_assert_cmpstr (mg_function_rows_get_function (rows, 1), ==, "code_fixture_b");
+  /* Each row's pin and close are named for screen readers. */
+  g_assert_cmpuint (gui_test_assert_icon_buttons_named (GTK_WIDGET (rows)), ==, 4);
   mg_function_rows_show_function (rows, NULL);
   g_assert_cmpuint (mg_function_rows_get_n_rows (rows), ==, 1);
   g_assert_cmpstr (mg_function_rows_get_function (rows, 0), ==, "code_fixture_c");

@@ -955,6 +955,46 @@ test_pan_and_clear_actions (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Right to left, the side panel opens at the left edge, the rows to its
+ * right: it stayed at the right, its shadow and the rows' mirrored labels
+ * on the wrong side of it. */
+static void
+test_side_panel_right_to_left (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_demo ();
+  MgWindow *window;
+  GtkWidget *revealer, *graph;
+  graphene_rect_t panel, plot;
+
+  gtk_widget_set_default_direction (GTK_TEXT_DIR_RTL);
+  window = mg_window_new (gui_test_app);
+  gui_test_reset_settings ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 800);
+  mg_window_set_profile (window, profile, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
+                                      g_variant_new_boolean (TRUE));
+  mg_test_spin (600);
+  revealer = gtk_widget_get_ancestor (gui_test_find_widget (GTK_WIDGET (window),
+                                                            GTK_TYPE_STACK_SWITCHER),
+                                      GTK_TYPE_REVEALER);
+  graph = mg_window_get_metric_graph (window, "cpu_time_percentage");
+  g_assert_nonnull (revealer);
+  g_assert_nonnull (graph);
+  g_assert_true (gtk_widget_compute_bounds (revealer, GTK_WIDGET (window), &panel));
+  g_assert_true (gtk_widget_compute_bounds (graph, GTK_WIDGET (window), &plot));
+  g_test_message ("panel from %.0f px, %.0f wide; graph from %.0f px", panel.origin.x,
+                  panel.size.width, plot.origin.x);
+  g_assert_false (gtk_widget_has_css_class (revealer, "side-overlay"));
+  g_assert_cmpfloat (panel.origin.x, <, 20);
+  g_assert_cmpfloat (plot.origin.x, >=, panel.origin.x + panel.size.width);
+  gui_test_save_screenshot (window, "side-panel-right-to-left.png");
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
+                                      g_variant_new_boolean (FALSE));
+  gtk_widget_set_default_direction (GTK_TEXT_DIR_LTR);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The side panel takes its share of the width, not its natural width: it
  * shrinks with the window, and the rows (labels and graphs) keep at least
  * 60 % of it (issue #32: at 900 px it kept 400 px); under 1000 px it lies
@@ -1057,5 +1097,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/panels/menu-unavailable", test_menu_unavailable);
   g_test_add_func ("/gui/panels/pan-and-clear-actions", test_pan_and_clear_actions);
   g_test_add_func ("/gui/panels/side-panel-shrinks", test_side_panel_shrinks);
+  g_test_add_func ("/gui/panels/side-panel-right-to-left", test_side_panel_right_to_left);
   return gui_test_run ();
 }

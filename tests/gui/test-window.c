@@ -22,6 +22,9 @@
 #include "mg-resources.h"
 #include "plot/mg-time-view.h"
 #include "gui/mg-tooltip.h"
+#include "gui/graph/mg-time-axis.h"
+#include "gui/run/mg-run-dialog.h"
+#include "gui/run/mg-run-dialog-private.h"
 #include "defs/mg-units.h"
 #include "plot/mg-view-export.h"
 #include "gui/mg-window-private.h"
@@ -66,6 +69,218 @@ assert_header_tooltip (MgWindow *window, const char *action, const char *text)
   g_assert_true (gtk_widget_get_has_tooltip (button));
   g_signal_emit_by_name (button, "query-tooltip", 2, 2, FALSE, tooltip, &shown);
   g_assert_true (shown);
+}
+
+/* Icon-only buttons are named for screen readers: GTK 4.8 names a button
+ * by its label only, so the header bar's Open, Profile, zoom, side panel
+ * and menu buttons were read as "button" with their tooltip as
+ * description. */
+static void
+test_icon_buttons_named (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_single ();
+  GtkWidget *titlebar;
+  MgWindow *window;
+  char *error;
+
+  gui_test_reset_settings ();
+  window = gui_test_new_window (profile);
+  titlebar = gtk_window_get_titlebar (GTK_WINDOW (window));
+  /* Open, Profile, Zoom Out / to Selection / In, Run Details, Main Menu and
+   * the undo toast's Dismiss at least, wherever they are. */
+  g_assert_cmpuint (gui_test_assert_icon_buttons_named (GTK_WIDGET (window)), >=, 8);
+  error = gtk_test_accessible_check_property (GTK_ACCESSIBLE (find_actionable (titlebar, "win.open")),
+                                              GTK_ACCESSIBLE_PROPERTY_LABEL, "Open a Profile");
+  g_assert_null (error);
+  error = gtk_test_accessible_check_property (GTK_ACCESSIBLE (find_actionable (titlebar, "win.zoom-out")),
+                                              GTK_ACCESSIBLE_PROPERTY_LABEL, "Zoom Out");
+  g_assert_null (error);
+  /* The shortcut stays in the description, the tooltip's words. */
+  error = gtk_test_accessible_check_property (GTK_ACCESSIBLE (find_actionable (titlebar, "win.zoom-out")),
+                                              GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                              "Zoom Out (Ctrl+−)");
+  g_assert_null (error);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* The run dialog's Choose the Program / Working Folder / Where the
+   * Profile Is Saved, Copy the Command Line and a variable's Remove. */
+  {
+    MgRunDialog *dialog = mg_run_dialog_new (NULL, NULL, NULL);
+
+    mg_run_dialog_add_variable (dialog, "OMP_NUM_THREADS=2");
+    gtk_window_present (GTK_WINDOW (dialog));
+    mg_test_spin (50);
+    g_assert_cmpuint (gui_test_assert_icon_buttons_named (GTK_WIDGET (dialog)), >=, 5);
+    error = gtk_test_accessible_check_property (
+      GTK_ACCESSIBLE (find_actionable (GTK_WIDGET (dialog), "run.choose-program")),
+      GTK_ACCESSIBLE_PROPERTY_LABEL, "Choose the Program");
+    g_assert_null (error);
+    gtk_window_destroy (GTK_WINDOW (dialog));
+  }
+}
+
+/* The first widget under root whose CSS name or class is name, or NULL. */
+static GtkWidget *
+find_css (GtkWidget *root, const char *name)
+{
+  if (g_str_equal (gtk_widget_get_css_name (root), name) || gtk_widget_has_css_class (root, name))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_css (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The space between a and b, whichever side of a b lies on. */
+static double
+gap_between (GtkWidget *a, GtkWidget *b, GtkWidget *root)
+{
+  graphene_rect_t ra, rb;
+
+  g_assert_true (gtk_widget_compute_bounds (a, root, &ra));
+  g_assert_true (gtk_widget_compute_bounds (b, root, &rb));
+  if (rb.origin.x >= ra.origin.x + ra.size.width)
+    return rb.origin.x - (ra.origin.x + ra.size.width);
+  return ra.origin.x - (rb.origin.x + rb.size.width);
+}
+
+/* Right to left (a Hebrew or Arabic desktop), the window mirrors: the
+ * rows' names and figures go to the right of their graphs, keeping their
+ * space from them, and a group's arrow keeps its space from its title; the
+ * time still runs left to right (the graphs and the axis start at the same
+ * x, 0 s at the left). The styles' left and right paddings did not mirror:
+ * the figures touched the graph (0 px instead of 12) and the arrow touched
+ * the group's title. */
+static void
+test_right_to_left (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_demo ();
+  double figures_gap[2], arrow_gap[2];
+
+  for (guint rtl = 0; rtl < 2; rtl++)
+    {
+      MgWindow *window;
+      GtkWidget *graph, *row, *figures, *axis, *title, *arrow, *label;
+      graphene_rect_t graph_bounds, axis_bounds;
+
+      gtk_widget_set_default_direction (rtl ? GTK_TEXT_DIR_RTL : GTK_TEXT_DIR_LTR);
+      gui_test_reset_settings ();
+      window = gui_test_new_window (profile);
+      gui_test_wait_loaded (window);
+      mg_time_view_set_selection (mg_window_get_time_view (window), 1.4, 4.0);
+      mg_test_spin (200);
+      graph = mg_window_get_metric_graph (window, "cpu_time_percentage");
+      g_assert_nonnull (graph);
+      row = gtk_widget_get_ancestor (graph, MG_TYPE_METRIC_ROW);
+      figures = find_css (row, "metric-figures");
+      g_assert_nonnull (figures);
+      figures_gap[rtl] = gap_between (graph, figures, GTK_WIDGET (window));
+
+      title = find_css (gtk_widget_get_ancestor (row, GTK_TYPE_EXPANDER), "title");
+      arrow = find_css (title, "expander");
+      label = gui_test_find_widget (title, GTK_TYPE_LABEL);
+      g_assert_nonnull (arrow);
+      g_assert_nonnull (label);
+      arrow_gap[rtl] = gap_between (arrow, label, GTK_WIDGET (window));
+
+      /* The time axis under the graphs, from the same x. */
+      axis = gui_test_find_widget (GTK_WIDGET (window), MG_TYPE_TIME_AXIS);
+      g_assert_true (gtk_widget_compute_bounds (graph, GTK_WIDGET (window), &graph_bounds));
+      g_assert_true (gtk_widget_compute_bounds (axis, GTK_WIDGET (window), &axis_bounds));
+      g_assert_cmpfloat (fabs (axis_bounds.origin.x - graph_bounds.origin.x), <, 1);
+      g_assert_cmpfloat (fabs (axis_bounds.size.width - graph_bounds.size.width), <, 1);
+      if (rtl)
+        {
+          graphene_rect_t figures_bounds;
+
+          g_assert_true (gtk_widget_compute_bounds (figures, GTK_WIDGET (window), &figures_bounds));
+          g_assert_cmpfloat (figures_bounds.origin.x, >, graph_bounds.origin.x);
+        }
+      g_test_message ("%s: figures %.0f px from the graph, arrow %.0f px from the title",
+                      rtl ? "right to left" : "left to right", figures_gap[rtl], arrow_gap[rtl]);
+      gui_test_save_screenshot (window, rtl ? "right-to-left.png" : "left-to-right.png");
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  gtk_widget_set_default_direction (GTK_TEXT_DIR_LTR);
+  g_assert_cmpfloat (figures_gap[0], >=, 12);
+  g_assert_cmpfloat (figures_gap[1], ==, figures_gap[0]);
+  g_assert_cmpfloat (arrow_gap[0], >=, 6);
+  g_assert_cmpfloat (arrow_gap[1], ==, arrow_gap[0]);
+}
+
+/* Rows of texture from y0 down holding text (an opaque pixel darker than
+ * mid grey; the axis itself is transparent): the labels' ink height. */
+static int
+texture_ink_rows (GdkTexture *texture, int y0)
+{
+  int width = gdk_texture_get_width (texture), height = gdk_texture_get_height (texture);
+  g_autofree guint8 *data = g_malloc ((gsize) width * height * 4);
+  int first = -1, last = -1;
+
+  gdk_texture_download (texture, data, (gsize) width * 4);
+  for (int y = y0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      {
+        /* Premultiplied B G R A. */
+        const guint8 *px = data + ((gsize) y * width + x) * 4;
+
+        if (px[3] > 128 && px[2] * 255 / px[3] < 128)
+          {
+            if (first < 0)
+              first = y;
+            last = y;
+            break;
+          }
+      }
+  return first < 0 ? 0 : last - first + 1;
+}
+
+/* Large text (a desktop's text scaled 1.5: gtk-xft-dpi 144) in a
+ * 1024 × 700 window: the time axis and its labels grow with the rest of
+ * the text, where they stayed 22 px high with 8 px labels under names and
+ * figures half as large again. */
+static void
+test_large_text (void)
+{
+  g_autoptr (MgProfile) profile = gui_fixture_demo ();
+  const int dpi[2] = { 96, 144 };
+  int axis_height[2], ink[2];
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("large-text-%d.png", dpi[i]);
+      g_autoptr (GdkTexture) texture = NULL;
+      MgWindow *window;
+      GtkWidget *axis;
+
+      g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", dpi[i] * 1024, NULL);
+      gui_test_reset_settings ();
+      window = mg_window_new (gui_test_app);
+      gtk_window_set_default_size (GTK_WINDOW (window), 1024, 700);
+      mg_window_set_profile (window, profile, NULL);
+      gtk_window_present (GTK_WINDOW (window));
+      mg_test_spin (300);
+      mg_time_view_set_hover_time (mg_window_get_time_view (window), -1);
+      axis = gui_test_find_widget (GTK_WIDGET (window), MG_TYPE_TIME_AXIS);
+      g_assert_nonnull (axis);
+      axis_height[i] = gtk_widget_get_height (axis);
+      texture = gui_test_render (axis);
+      ink[i] = texture_ink_rows (texture, 6);
+      g_test_message ("%d dpi: time axis %d px high, its labels %d px", dpi[i], axis_height[i],
+                      ink[i]);
+      gui_test_save_screenshot (window, name);
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", 96 * 1024, NULL);
+  g_assert_cmpint (axis_height[0], ==, 22);
+  g_assert_cmpint (axis_height[1], ==, 33);
+  g_assert_cmpint (ink[0], >=, 6);
+  g_assert_cmpfloat ((double) ink[1] / ink[0], >=, 1.3);
 }
 
 static void
@@ -1447,6 +1662,9 @@ main (int argc, char **argv)
 {
   gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/window/single-process", test_single_process);
+  g_test_add_func ("/gui/window/icon-buttons-named", test_icon_buttons_named);
+  g_test_add_func ("/gui/window/right-to-left", test_right_to_left);
+  g_test_add_func ("/gui/window/large-text", test_large_text);
   g_test_add_func ("/gui/window/helper-switch", test_helper_switch);
   g_test_add_func ("/gui/window/selection-and-process", test_selection_and_process);
   g_test_add_func ("/gui/window/figures-follow-view", test_figures_follow_view);

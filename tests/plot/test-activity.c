@@ -365,6 +365,56 @@ test_export (void)
   mg_test_remove_tree (dir);
 }
 
+/* Large text (text scale 1.5): the legend's words and swatches grow and
+ * the stacked area starts below it (16 px of legend at 1, 24 at 1.5);
+ * they stayed 10 px beside text half as large again. */
+static void
+test_legend_text_scale (void)
+{
+  const double scales[2] = { 1, 1.5 };
+  int ink[2];
+
+  for (guint i = 0; i < 2; i++)
+    {
+      MgActivityRenderParams params;
+      cairo_surface_t *surface;
+      cairo_t *cr;
+      double y, height;
+      int first = -1, last = -1;
+
+      mg_activity_render_params_init (&params);
+      params.width = W;
+      params.height = 120;
+      params.text_scale = scales[i];
+      mg_activity_render_plot_area (&params, &y, &height);
+      g_assert_cmpfloat (y, ==, mg_activity_render_legend_height () * scales[i]);
+      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, 120);
+      cr = cairo_create (surface);
+      mg_activity_render (cr, &params);
+      cairo_destroy (cr);
+      cairo_surface_flush (surface);
+      /* The legend's text: dark grey on white, above the stacked area. */
+      for (int row = 0; row < (int) y; row++)
+        for (int x = 0; x < W; x++)
+          {
+            Pixel px = get_pixel (surface, x, row);
+
+            if (px.r < 128 && px.g < 128 && px.b < 128)
+              {
+                if (first < 0)
+                  first = row;
+                last = row;
+                break;
+              }
+          }
+      ink[i] = first < 0 ? 0 : last - first + 1;
+      g_test_message ("text scale %.1f: legend %.0f px, its words %d px high", scales[i], y, ink[i]);
+      cairo_surface_destroy (surface);
+    }
+  g_assert_cmpint (ink[0], >=, 6);
+  g_assert_cmpfloat ((double) ink[1] / ink[0], >=, 1.3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -376,5 +426,6 @@ main (int argc, char **argv)
   g_test_add_func ("/activity/pixels-phases", test_pixels_phases);
   g_test_add_func ("/activity/pixels-processes", test_pixels_processes);
   g_test_add_func ("/activity/export", test_export);
+  g_test_add_func ("/activity/legend-text-scale", test_legend_text_scale);
   return g_test_run ();
 }

@@ -335,7 +335,7 @@ test_vector_export (void)
     {
       cairo_t *cr = cairo_create (surfaces[i]);
       mg_graph_render (cr, &params);
-      mg_graph_render_time_axis (cr, 0, H, W, 24, 0, 10, FALSE, 0, 0, -1, FALSE);
+      mg_graph_render_time_axis (cr, 0, H, W, 24, 0, 10, FALSE, 0, 0, -1, FALSE, 1);
       g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
       cairo_destroy (cr);
       cairo_surface_finish (surfaces[i]);
@@ -628,6 +628,54 @@ test_labels_over_data (void)
   fixture_clear (&f);
 }
 
+/* The rows of the surface from y0 down holding text (a pixel darker than
+ * mid grey on white): the labels' ink height. */
+static int
+ink_rows (cairo_surface_t *surface, int y0)
+{
+  int width = cairo_image_surface_get_width (surface);
+  int height = cairo_image_surface_get_height (surface);
+  int first = -1, last = -1;
+
+  for (int y = y0; y < height; y++)
+    if (darkest (surface, 0, y, width - 1, y) < 128)
+      {
+        if (first < 0)
+          first = y;
+        last = y;
+      }
+  return first < 0 ? 0 : last - first + 1;
+}
+
+/* Large text (a desktop at 144 dpi: text scale 1.5): the time axis's
+ * labels grow with it, and fewer fit (10 s at 600 px: 6 ticks "0 s" to
+ * "10 s" at 1, fewer at 1.5), where they stayed at 10 px beside text half
+ * as large again. */
+static void
+test_time_axis_text_scale (void)
+{
+  int ink[2];
+  const double scales[2] = { 1, 1.5 };
+
+  for (guint i = 0; i < 2; i++)
+    {
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 600, 40);
+      cairo_t *cr = cairo_create (surface);
+
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_paint (cr);
+      mg_graph_render_time_axis (cr, 0, 0, 600, 40, 0, 10, FALSE, 0, 0, -1, FALSE, scales[i]);
+      cairo_destroy (cr);
+      cairo_surface_flush (surface);
+      /* Below the ticks (5 px). */
+      ink[i] = ink_rows (surface, 6);
+      g_test_message ("text scale %.1f: labels %d px high", scales[i], ink[i]);
+      cairo_surface_destroy (surface);
+    }
+  g_assert_cmpint (ink[0], >=, 6);
+  g_assert_cmpfloat ((double) ink[1] / ink[0], >=, 1.3);
+}
+
 /* All zero: no invented scale, a "0 throughout" note at the bottom left
  * instead of tick labels. */
 static void
@@ -658,5 +706,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render/metric-colour", test_metric_colour);
   g_test_add_func ("/render/labels-over-data", test_labels_over_data);
   g_test_add_func ("/render/flat-series", test_flat_series);
+  g_test_add_func ("/render/time-axis-text-scale", test_time_axis_text_scale);
   return g_test_run ();
 }

@@ -72,6 +72,7 @@ mg_activity_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   params.t0 = mg_time_view_get_start (self->view);
   params.t1 = mg_time_view_get_end (self->view);
   params.dark = mg_theme_is_dark (widget);
+  params.text_scale = mg_theme_text_scale (widget);
   params.has_selection = mg_time_view_get_has_selection (self->view);
   params.selection_start = mg_time_view_get_selection_start (self->view);
   params.selection_end = mg_time_view_get_selection_end (self->view);

@@ -201,6 +201,7 @@ init_params (MgMetricGraph *self, MgGraphRenderParams *params, int width, int he
   params->axis = self->axis;
   params->auto_zoom_vertical = mg_time_view_get_auto_zoom_vertical (self->view);
   params->dark = dark;
+  params->text_scale = mg_theme_text_scale (GTK_WIDGET (self));
 }
 
 /* For the GL renderer: the graph drawn into pixels of our own and handed

@@ -24,6 +24,18 @@ mg_theme_is_dark (GtkWidget *widget)
   return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
 }
 
+double
+mg_theme_text_scale (GtkWidget *widget)
+{
+  double dpi;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), 1);
+
+  /* GTK sets the context's resolution from gtk-xft-dpi (CSS -gtk-dpi). */
+  dpi = pango_cairo_context_get_resolution (gtk_widget_get_pango_context (widget));
+  return dpi > 96 ? MIN (dpi / 96, 4) : 1;
+}
+
 /* The dark preference can change without a CSS change (a theme forced by
  * GTK_THEME): the setting itself is followed. */
 static void

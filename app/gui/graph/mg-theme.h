@@ -11,6 +11,11 @@ G_BEGIN_DECLS
  * theme's text is light. */
 gboolean mg_theme_is_dark (GtkWidget *widget);
 
+/* The desktop's text scale for text the graphs draw themselves: the
+ * widget's font resolution against 96 dpi (large text: 1.5, from
+ * gtk-xft-dpi), at least 1. */
+double mg_theme_text_scale (GtkWidget *widget);
+
 /* Redraws widget whenever the dark preference changes while it is
  * realized. Call once, from the widget's init. */
 void mg_theme_follow (GtkWidget *widget);

@@ -130,13 +130,37 @@ set_rgb (cairo_t *cr, MgThreadClass klass)
   cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
 }
 
-static void
-draw_legend (cairo_t *cr, gboolean dark, gboolean with_io)
+/* Large text makes the legend and the rows taller, so the thread names
+ * beside them (labels that grow with the text) stay level with their
+ * strips. */
+static double
+strip_scale (GtkWidget *widget)
 {
-  double x = 6, baseline = MG_THREAD_STRIP_LEGEND_HEIGHT / 2.0 + LEGEND_FONT / 2.0 - 1.5;
+  return mg_theme_text_scale (widget);
+}
+
+int
+mg_thread_strip_get_legend_height (MgThreadStrip *self)
+{
+  g_return_val_if_fail (MG_IS_THREAD_STRIP (self), MG_THREAD_STRIP_LEGEND_HEIGHT);
+  return (int) round (MG_THREAD_STRIP_LEGEND_HEIGHT * strip_scale (GTK_WIDGET (self)));
+}
+
+int
+mg_thread_strip_get_pitch (MgThreadStrip *self)
+{
+  g_return_val_if_fail (MG_IS_THREAD_STRIP (self), MG_THREAD_STRIP_PITCH);
+  return (int) round (MG_THREAD_STRIP_PITCH * strip_scale (GTK_WIDGET (self)));
+}
+
+static void
+draw_legend (cairo_t *cr, gboolean dark, gboolean with_io, double scale)
+{
+  double legend = MG_THREAD_STRIP_LEGEND_HEIGHT * scale, swatch = SWATCH * scale;
+  double x = 6, baseline = legend / 2.0 + LEGEND_FONT * scale / 2.0 - 1.5;
 
   cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size (cr, LEGEND_FONT);
+  cairo_set_font_size (cr, LEGEND_FONT * scale);
   for (guint k = 0; k < MG_THREAD_N_CLASSES; k++)
     {
       const char *name = mg_thread_class_name (k);
@@ -147,9 +171,9 @@ draw_legend (cairo_t *cr, gboolean dark, gboolean with_io)
       if ((k == MG_THREAD_IO || k == MG_THREAD_WAITING) && !with_io)
         continue;
       set_rgb (cr, k);
-      cairo_rectangle (cr, x, (MG_THREAD_STRIP_LEGEND_HEIGHT - SWATCH) / 2.0, SWATCH, SWATCH);
+      cairo_rectangle (cr, x, (legend - swatch) / 2.0, swatch, swatch);
       cairo_fill (cr);
-      x += SWATCH + 4;
+      x += swatch + 4;
       cairo_set_source_rgba (cr, dark, dark, dark, dark ? 0.75 : 0.7);
       cairo_move_to (cr, x, baseline);
       mg_text_show (cr, name);
@@ -160,7 +184,8 @@ draw_legend (cairo_t *cr, gboolean dark, gboolean with_io)
 
 /* One rectangle per run of equal class. */
 static void
-draw_row (cairo_t *cr, const guint8 *classes, guint n, double column_width, double y)
+draw_row (cairo_t *cr, const guint8 *classes, guint n, double column_width, double y,
+          double strip_height)
 {
   for (guint c = 0; c < n;)
     {
@@ -171,7 +196,7 @@ draw_row (cairo_t *cr, const guint8 *classes, guint n, double column_width, doub
       if (classes[c] != MG_THREAD_NONE)
         {
           set_rgb (cr, classes[c]);
-          cairo_rectangle (cr, c * column_width, y, (end - c) * column_width, STRIP_HEIGHT);
+          cairo_rectangle (cr, c * column_width, y, (end - c) * column_width, strip_height);
           cairo_fill (cr);
         }
       c = end;
@@ -193,7 +218,7 @@ draw_selection (cairo_t *cr, MgThreadStrip *self, double t0, double t1, int widt
                      width);
   double x1 = CLAMP (time_to_x (mg_time_view_get_selection_end (self->view), t0, t1, width), 0,
                      width);
-  double y0 = MG_THREAD_STRIP_LEGEND_HEIGHT;
+  double y0 = mg_thread_strip_get_legend_height (self);
 
   if (x1 - x0 < 1)
     x1 = x0 + 1;
@@ -217,7 +242,8 @@ mg_thread_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   gboolean dark = mg_theme_is_dark (widget);
   const MgThreadStrips *strips;
   gboolean with_io = FALSE;
-  double t0, t1, hover;
+  double t0, t1, hover, text_scale = strip_scale (widget);
+  int legend = mg_thread_strip_get_legend_height (self), pitch = mg_thread_strip_get_pitch (self);
   cairo_t *cr;
 
   if (width <= 0 || height <= 0 || self->view == NULL)
@@ -234,7 +260,7 @@ mg_thread_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   }
   for (guint r = 0; r < mg_thread_strip_get_n_shown (self); r++)
     with_io |= mg_thread_strips_row_has_activity (strips, r);
-  draw_legend (cr, dark, with_io);
+  draw_legend (cr, dark, with_io, text_scale);
   if (strips != NULL && t1 > t0)
     {
       /* One column per device pixel. */
@@ -245,8 +271,8 @@ mg_thread_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       for (guint r = 0; r < mg_thread_strip_get_n_shown (self); r++)
         {
           mg_thread_strips_columns (strips, r, t0, t1, n, classes);
-          draw_row (cr, classes, n, width / (double) n,
-                    MG_THREAD_STRIP_LEGEND_HEIGHT + r * MG_THREAD_STRIP_PITCH);
+          draw_row (cr, classes, n, width / (double) n, legend + r * pitch,
+                    round (STRIP_HEIGHT * text_scale));
         }
     }
   if (mg_time_view_get_has_selection (self->view))
@@ -254,21 +280,27 @@ mg_thread_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (strips != NULL && gtk_widget_has_focus (widget))
     {
       /* The thread the keys act on. */
-      double y = MG_THREAD_STRIP_LEGEND_HEIGHT
-                 + MIN (self->key_row, mg_thread_strip_get_n_shown (self) - 1)
-                     * MG_THREAD_STRIP_PITCH;
+      double y = legend + MIN (self->key_row, mg_thread_strip_get_n_shown (self) - 1) * pitch;
 
       cairo_set_source_rgba (cr, dark, dark, dark, 0.8);
       cairo_set_line_width (cr, 1);
-      cairo_rectangle (cr, 0.5, y - 1.5, width - 1, STRIP_HEIGHT + 3);
+      cairo_rectangle (cr, 0.5, y - 1.5, width - 1, round (STRIP_HEIGHT * text_scale) + 3);
       cairo_stroke (cr);
     }
   hover = mg_time_view_get_hover_time (self->view);
   if (hover >= t0 && hover <= t1 && t1 > t0)
-    mg_graph_render_hover_line (cr, time_to_x (hover, t0, t1, width),
-                                MG_THREAD_STRIP_LEGEND_HEIGHT,
-                                height - MG_THREAD_STRIP_LEGEND_HEIGHT, dark);
+    mg_graph_render_hover_line (cr, time_to_x (hover, t0, t1, width), legend, height - legend,
+                                dark);
   cairo_destroy (cr);
+}
+
+/* The text's resolution may have changed (gtk-xft-dpi): the legend and
+ * the rows follow it. */
+static void
+mg_thread_strip_css_changed (GtkWidget *widget, GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (mg_thread_strip_parent_class)->css_changed (widget, change);
+  gtk_widget_queue_resize (widget);
 }
 
 static void
@@ -283,17 +315,18 @@ mg_thread_strip_measure (GtkWidget *widget, GtkOrientation orientation, int for_
       *natural = 200;
       return;
     }
-  *minimum = *natural = MG_THREAD_STRIP_LEGEND_HEIGHT
-                        + (int) mg_thread_strip_get_n_shown (self) * MG_THREAD_STRIP_PITCH;
+  *minimum = *natural = mg_thread_strip_get_legend_height (self)
+                        + (int) mg_thread_strip_get_n_shown (self) * mg_thread_strip_get_pitch (self);
 }
 
 int
 mg_thread_strip_row_at (MgThreadStrip *self, double y)
 {
   const MgThreadStrips *strips;
-  double r = floor ((y - MG_THREAD_STRIP_LEGEND_HEIGHT) / MG_THREAD_STRIP_PITCH);
+  double r;
 
   g_return_val_if_fail (MG_IS_THREAD_STRIP (self), -1);
+  r = floor ((y - mg_thread_strip_get_legend_height (self)) / mg_thread_strip_get_pitch (self));
   strips = mg_thread_strip_get_strips (self);
   if (strips == NULL || r < 0 || r >= mg_thread_strip_get_n_shown (self))
     return -1;
@@ -349,7 +382,7 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     return FALSE;
   if (row < 0)
     {
-      if (y >= MG_THREAD_STRIP_LEGEND_HEIGHT)
+      if (y >= mg_thread_strip_get_legend_height (self))
         return FALSE;
       /* The legend says where the classes come from. */
       gtk_tooltip_set_text (tooltip,
@@ -538,6 +571,7 @@ mg_thread_strip_class_init (MgThreadStripClass *klass)
   object_class->set_property = mg_thread_strip_set_property;
   widget_class->snapshot = mg_thread_strip_snapshot;
   widget_class->measure = mg_thread_strip_measure;
+  widget_class->css_changed = mg_thread_strip_css_changed;
   props[PROP_VIEW] = g_param_spec_object ("view", NULL, NULL, MG_TYPE_TIME_VIEW,
                                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
                                             | G_PARAM_STATIC_STRINGS);

@@ -27,7 +27,8 @@ G_BEGIN_DECLS
 #define MG_TYPE_THREAD_STRIP (mg_thread_strip_get_type ())
 G_DECLARE_FINAL_TYPE (MgThreadStrip, mg_thread_strip, MG, THREAD_STRIP, GtkWidget)
 
-/* Height of the legend on top, and of one strip with the gap under it. */
+/* Height of the legend on top, and of one strip with the gap under it, at
+ * 96 dpi; larger text makes both larger (the getters below). */
 #define MG_THREAD_STRIP_LEGEND_HEIGHT 18
 #define MG_THREAD_STRIP_PITCH 16
 /* At most this many threads are drawn (the first by ordinal), so that a
@@ -42,6 +43,10 @@ MgTimeView *mg_thread_strip_get_view (MgThreadStrip *self);
 const MgThreadStrips *mg_thread_strip_get_strips (MgThreadStrip *self);
 /* The strips drawn: every thread's, MG_THREAD_STRIP_MAX_ROWS at most. */
 guint mg_thread_strip_get_n_shown (MgThreadStrip *self);
+/* The legend's height and the rows' pitch at the widget's text scale
+ * (MG_THREAD_STRIP_LEGEND_HEIGHT and MG_THREAD_STRIP_PITCH at 96 dpi). */
+int mg_thread_strip_get_legend_height (MgThreadStrip *self);
+int mg_thread_strip_get_pitch (MgThreadStrip *self);
 /* Whether the process was chosen for the view's "every process". */
 gboolean mg_thread_strip_is_default_process (MgThreadStrip *self);
 

@@ -2,6 +2,8 @@
 /* The shared time axis widget. */
 #include "mg-time-axis.h"
 
+#include <math.h>
+
 #include "plot/mg-graph-render.h"
 #include "mg-theme.h"
 #include "mg-time-selection.h"
@@ -25,6 +27,25 @@ enum {
 
 static GParamSpec *props[N_PROPS];
 
+/* As tall as its labels: taller with large text. */
+static void
+mg_time_axis_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum,
+                      int *natural, int *minimum_baseline, int *natural_baseline)
+{
+  if (orientation == GTK_ORIENTATION_VERTICAL)
+    *minimum = *natural = (int) ceil (AXIS_HEIGHT * mg_theme_text_scale (widget));
+  else
+    *minimum = *natural = 0;
+}
+
+/* The text's resolution may have changed (gtk-xft-dpi). */
+static void
+mg_time_axis_css_changed (GtkWidget *widget, GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (mg_time_axis_parent_class)->css_changed (widget, change);
+  gtk_widget_queue_resize (widget);
+}
+
 static void
 mg_time_axis_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -41,7 +62,8 @@ mg_time_axis_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
                              mg_time_view_get_has_selection (self->view),
                              mg_time_view_get_selection_start (self->view),
                              mg_time_view_get_selection_end (self->view),
-                             mg_time_view_get_hover_time (self->view), mg_theme_is_dark (widget));
+                             mg_time_view_get_hover_time (self->view), mg_theme_is_dark (widget),
+                             mg_theme_text_scale (widget));
   cairo_destroy (cr);
 }
 
@@ -110,6 +132,8 @@ mg_time_axis_class_init (MgTimeAxisClass *klass)
   object_class->get_property = mg_time_axis_get_property;
   object_class->set_property = mg_time_axis_set_property;
   widget_class->snapshot = mg_time_axis_snapshot;
+  widget_class->measure = mg_time_axis_measure;
+  widget_class->css_changed = mg_time_axis_css_changed;
 
   props[PROP_VIEW] = g_param_spec_object ("view", NULL, NULL, MG_TYPE_TIME_VIEW,
                                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
@@ -124,7 +148,6 @@ mg_time_axis_init (MgTimeAxis *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
 
-  gtk_widget_set_size_request (widget, -1, AXIS_HEIGHT);
   gtk_widget_set_hexpand (widget, TRUE);
   self->selection = mg_time_selection_new (widget);
   mg_theme_follow (widget);

@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 #include <string.h>
+#include "gui/mg-tooltip.h"
 
 struct _MgRunEnvEditor
 {
@@ -85,6 +86,7 @@ append_variable_row (MgRunEnvEditor *self, const char *text)
   gtk_editable_set_text (GTK_EDITABLE (entry), text != NULL ? text : "");
   gtk_widget_add_css_class (entry, "monospace");
   gtk_widget_set_tooltip_text (remove, _("Remove This Variable"));
+  mg_tooltip_name_icon_button (remove);
   gtk_widget_add_css_class (remove, "flat");
   gtk_box_append (GTK_BOX (box), entry);
   gtk_box_append (GTK_BOX (box), remove);

@@ -13,6 +13,7 @@
 #include "mg-run-end.h"
 #include "mg-run-keeper.h"
 #include "gui/mg-window.h"
+#include "gui/mg-tooltip.h"
 
 #define HOST_KEY "mg-run-host"
 
@@ -195,6 +196,7 @@ build_banner (MgRunHost *self)
   gtk_widget_set_valign (close, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (close, "flat");
   gtk_widget_set_tooltip_text (close, _("Hide This Message"));
+  mg_tooltip_name_icon_button (close);
   gtk_widget_set_tooltip_text (again, _("Change the Settings and Profile Again (Ctrl+Shift+R)"));
   g_signal_connect_swapped (again, "clicked", G_CALLBACK (on_run_again), self);
   g_signal_connect_swapped (close, "clicked", G_CALLBACK (on_banner_close), self);

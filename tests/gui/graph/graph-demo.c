@@ -48,7 +48,7 @@ write_png (MgProfile *profile, const char *dir, gboolean dark)
     cairo_rectangle (cr, 0, row * n, width, 24);
     cairo_fill (cr);
   }
-  mg_graph_render_time_axis (cr, 0, row * n, width, 24, 0, duration, FALSE, 0, 0, -1, dark);
+  mg_graph_render_time_axis (cr, 0, row * n, width, 24, 0, duration, FALSE, 0, 0, -1, dark, 1);
   cairo_destroy (cr);
   cairo_surface_write_to_png (surface, path);
   cairo_surface_destroy (surface);

@@ -401,6 +401,95 @@ test_metric_reasons (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+/* The first visible, non-empty label of css_class under root, or NULL. */
+static GtkWidget *
+find_label_with_class (GtkWidget *root, const char *css_class)
+{
+  if (GTK_IS_LABEL (root) && gtk_widget_has_css_class (root, css_class)
+      && gtk_widget_get_visible (root) && *gtk_label_get_text (GTK_LABEL (root)) != '\0')
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label_with_class (child, css_class);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static double
+relative_luminance (const GdkRGBA *colour)
+{
+  const double c[3] = { colour->red, colour->green, colour->blue };
+  double linear[3];
+
+  for (guint i = 0; i < 3; i++)
+    linear[i] = c[i] <= 0.04045 ? c[i] / 12.92 : pow ((c[i] + 0.055) / 1.055, 2.4);
+  return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+}
+
+/* WCAG's contrast of the label's text on the theme's colour named
+ * background. */
+static double
+label_contrast (GtkWidget *label, const char *background)
+{
+  GdkRGBA fg, bg;
+  double a, b;
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (label), &fg);
+  g_assert_true (gtk_style_context_lookup_color (gtk_widget_get_style_context (label), background,
+                                                 &bg));
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  g_assert_cmpfloat (fg.alpha, ==, 1);
+  a = relative_luminance (&fg);
+  b = relative_luminance (&bg);
+  return (MAX (a, b) + 0.05) / (MIN (a, b) + 0.05);
+}
+
+/* A field's error and a metric's reason read on a light and on a dark
+ * theme: #c01c28 and #986a00 were 2.0 : 1 and 2.9 : 1 on Adwaita's dark
+ * window and list backgrounds. */
+static void
+test_dark_colours (void)
+{
+  GtkSettings *settings = gtk_settings_get_default ();
+
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      g_autoptr (MgCatalogue) catalogue = session_test_fixture_catalogue ();
+      MgRunDialog *dialog;
+      GtkWidget *error, *reason;
+      double error_ratio, reason_ratio;
+
+      g_object_set (settings, "gtk-application-prefer-dark-theme", (gboolean) dark, NULL);
+      dialog = mg_run_dialog_new (NULL, catalogue, NULL);
+      gtk_window_present (GTK_WINDOW (dialog));
+      type_into (dialog, "interval", "abc");
+      assert_error_contains (dialog, "interval", "Give a whole number of at least 1");
+      mg_test_spin (50);
+      error = find_label_with_class (GTK_WIDGET (dialog), "field-error");
+      reason = g_object_get_data (G_OBJECT (mg_run_dialog_get_metric_check (dialog, "fx_missing")),
+                                  "reason");
+      g_assert_true (GTK_IS_LABEL (reason));
+      g_assert_true (gtk_widget_has_css_class (reason, "metric-reason"));
+      g_assert_nonnull (error);
+      g_assert_nonnull (reason);
+      error_ratio = label_contrast (error, "theme_bg_color");
+      reason_ratio = label_contrast (reason, "theme_base_color");
+      g_test_message ("%s: field error %.2f : 1, metric reason %.2f : 1", dark ? "dark" : "light",
+                      error_ratio, reason_ratio);
+      g_assert_cmpfloat (error_ratio, >=, 4.5);
+      g_assert_cmpfloat (reason_ratio, >=, 4.5);
+      if (g_getenv ("MG_GUI_SCREENSHOT_DIR") != NULL)
+        save_png (GTK_WIDGET (dialog), dark ? "run-dialog-error-dark.png" : "run-dialog-error-light.png");
+      gtk_window_destroy (GTK_WINDOW (dialog));
+    }
+  g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
+}
+
 /* One process on host that recorded "cpu", the energy plugin declining
  * there (code 0: nothing to measure), as a run on a machine without RAPL
  * leaves it. */
@@ -2529,6 +2618,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/dialog/metrics-path", test_metrics_path);
   g_test_add_func ("/gui-run/dialog/fits-parent", test_fits_parent);
   g_test_add_func ("/gui-run/dialog/metric-reasons", test_metric_reasons);
+  g_test_add_func ("/gui-run/dialog/dark-colours", test_dark_colours);
   g_test_add_func ("/gui-run/dialog/copy-command", test_copy_command);
   g_test_add_func ("/gui-run/dialog/unavailable-here", test_unavailable_here);
   g_test_add_func ("/gui-run/view/output-pane", test_output_pane);
