@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
+#include <link.h>
 #include <string.h>
 
 #include "stacks-fixture.h"
@@ -64,6 +67,60 @@ stacks_fixture_add_module (StacksFixture *self, const char *path, const guint8 *
                      "(^ay@ay)", path,
                      g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, build_id, build_id_len, 1))));
   return self->modules->len - 1;
+}
+
+typedef struct {
+  guintptr address;
+  GByteArray *build_id;
+} LoadedModule;
+
+/* The GNU build-id among the notes of the loaded object holding
+ * data->address, into data->build_id. */
+static int
+find_build_id (struct dl_phdr_info *info, size_t size, void *data)
+{
+  LoadedModule *m = data;
+  gboolean holds = FALSE;
+
+  for (int i = 0; i < info->dlpi_phnum && !holds; i++)
+    holds = info->dlpi_phdr[i].p_type == PT_LOAD
+            && m->address >= info->dlpi_addr + info->dlpi_phdr[i].p_vaddr
+            && m->address < info->dlpi_addr + info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz;
+  if (!holds)
+    return 0;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    {
+      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
+      const guint8 *at = (const guint8 *) (info->dlpi_addr + ph->p_vaddr);
+      const guint8 *end = at + ph->p_memsz;
+
+      if (ph->p_type != PT_NOTE)
+        continue;
+      while (at + sizeof (ElfW (Nhdr)) <= end)
+        {
+          const ElfW (Nhdr) *note = (const ElfW (Nhdr) *) at;
+          const guint8 *name = at + sizeof *note;
+          const guint8 *desc = name + ((note->n_namesz + 3) & ~3u);
+
+          if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 && memcmp (name, "GNU", 4) == 0)
+            {
+              g_byte_array_append (m->build_id, desc, note->n_descsz);
+              return 1;
+            }
+          at = desc + ((note->n_descsz + 3) & ~3u);
+        }
+    }
+  return 1;
+}
+
+guint
+stacks_fixture_add_loaded_module (StacksFixture *self, const char *path, gconstpointer address)
+{
+  g_autoptr (GByteArray) build_id = g_byte_array_new ();
+  LoadedModule m = { (guintptr) address, build_id };
+
+  dl_iterate_phdr (find_build_id, &m);
+  return stacks_fixture_add_module (self, path, build_id->data, build_id->len);
 }
 
 void

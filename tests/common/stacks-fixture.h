@@ -47,6 +47,12 @@ void stacks_fixture_free (StacksFixture *self);
  * the test program's own); returns its index. */
 guint stacks_fixture_add_module (StacksFixture *self, const char *path, const guint8 *build_id,
                                  gsize build_id_len);
+/* Adds the module loaded in this process that holds @address, at @path,
+ * with the build-id it was linked with (as the sampler records it; none
+ * when it has none): a name for it is then never refused as another
+ * build's, however recently the file was made. */
+guint stacks_fixture_add_loaded_module (StacksFixture *self, const char *path,
+                                        gconstpointer address);
 /* Lets the description write NAME for the frame (module, vaddr), e.g. a
  * function of the test program whose address is known at run time. */
 void stacks_fixture_name (StacksFixture *self, const char *name, guint32 module, guint64 vaddr);

@@ -110,7 +110,7 @@ code_fixture_stacks (void)
   };
 
   g_assert_nonnull (exe);
-  stacks_fixture_add_module (f, exe, NULL, 0);
+  stacks_fixture_add_loaded_module (f, exe, code_fixture_main);
   for (guint i = 0; i < G_N_ELEMENTS (functions); i++)
     stacks_fixture_name (f, functions[i].name, 0, vaddr_of (functions[i].fn, 0));
   return f;
@@ -198,8 +198,8 @@ code_fixture_mpi_profile (void)
   g_autofree char *wrap = mpi_frame_fixture_module_of ((gpointer) MPI_Barrier, 1, &wrap_vaddr);
   g_autofree char *lib = mpi_frame_fixture_module_of ((gpointer) PMPI_Barrier, 1, &lib_vaddr);
 
-  stacks_fixture_add_module (f, wrap, NULL, 0);
-  stacks_fixture_add_module (f, lib, NULL, 0);
+  stacks_fixture_add_loaded_module (f, wrap, (gpointer) MPI_Barrier);
+  stacks_fixture_add_loaded_module (f, lib, (gpointer) PMPI_Barrier);
   stacks_fixture_name (f, "MPI_Barrier", 1, wrap_vaddr);
   return code_fixture_install (f, "process 0\n"
                                  "windows 0..0.5 0.5..1\n"
