@@ -94,6 +94,18 @@ gui_test_wait_loaded (MgWindow *window)
 }
 
 void
+gui_test_wait_revealed (GtkWidget *revealer)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (!gtk_revealer_get_child_revealed (GTK_REVEALER (revealer))
+         && g_get_monotonic_time () < deadline)
+    mg_test_spin (20);
+  g_assert_true (gtk_revealer_get_child_revealed (GTK_REVEALER (revealer)));
+  mg_test_spin (50);
+}
+
+void
 gui_test_activate (MgWindow *window, const char *action, GVariant *parameter)
 {
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));

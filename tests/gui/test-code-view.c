@@ -418,7 +418,7 @@ test_side_panel_large_text (void)
                                                             GTK_TYPE_STACK_SWITCHER),
                                       GTK_TYPE_REVEALER);
   g_assert_nonnull (revealer);
-  g_assert_true (gtk_revealer_get_child_revealed (GTK_REVEALER (revealer)));
+  gui_test_wait_revealed (revealer);
   gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL,
                       NULL);
   g_test_message ("the window needs %d px, is %d px; the panel %d px", minimum,

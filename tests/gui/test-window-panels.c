@@ -1031,7 +1031,7 @@ test_side_panel_shrinks (void)
                                                                 GTK_TYPE_STACK_SWITCHER),
                                           GTK_TYPE_REVEALER);
       g_assert_nonnull (revealer);
-      g_assert_true (gtk_revealer_get_child_revealed (GTK_REVEALER (revealer)));
+      gui_test_wait_revealed (revealer);
       graph = mg_window_get_metric_graph (window, "cpu_time_percentage");
       g_assert_nonnull (graph);
       window_width = gtk_widget_get_width (GTK_WIDGET (window));
