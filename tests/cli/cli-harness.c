@@ -196,3 +196,55 @@ cli_test_folder_teardown (CliTestFolder *f, gconstpointer data)
   g_free (f->examples);
   g_free (f->workload);
 }
+
+char *
+cli_test_build_fixture (const char *compiler, const char *dir, const char *fixture,
+                        const char *name, const char *const *flags, const char *const *run_args,
+                        char **out)
+{
+  g_autofree char *path = g_find_program_in_path (compiler);
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "fixtures", "cli", fixture, NULL);
+  g_autofree char *binary = g_build_filename (dir, name, NULL);
+  g_autofree char *shown = g_strjoinv (" ", (char **) flags);
+  g_autoptr (GPtrArray) cc = g_ptr_array_new ();
+  g_autoptr (GPtrArray) run = g_ptr_array_new ();
+  g_autofree char *err = NULL;
+  int status = -1;
+
+  if (path == NULL)
+    {
+      g_test_skip_printf ("no %s here to build %s with %s", compiler, fixture, shown);
+      return NULL;
+    }
+  g_ptr_array_add (cc, path);
+  for (guint i = 0; flags[i] != NULL; i++)
+    g_ptr_array_add (cc, (char *) flags[i]);
+  g_ptr_array_add (cc, "-o");
+  g_ptr_array_add (cc, binary);
+  g_ptr_array_add (cc, source);
+  g_ptr_array_add (cc, NULL);
+  if (!g_spawn_sync (dir, (char **) cc->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                     NULL, &err, &status, NULL)
+      || !g_spawn_check_wait_status (status, NULL))
+    {
+      g_test_skip_printf ("%s cannot build %s with %s: %s", compiler, fixture, shown, err);
+      return NULL;
+    }
+  if (run_args == NULL)
+    return g_steal_pointer (&binary);
+  g_clear_pointer (&err, g_free);
+  g_ptr_array_add (run, binary);
+  for (guint i = 0; run_args[i] != NULL; i++)
+    g_ptr_array_add (run, (char *) run_args[i]);
+  g_ptr_array_add (run, NULL);
+  if (!g_spawn_sync (dir, (char **) run->pdata, NULL, out != NULL ? 0 : G_SPAWN_STDOUT_TO_DEV_NULL,
+                     NULL, NULL, out, &err, &status, NULL)
+      || !g_spawn_check_wait_status (status, NULL))
+    {
+      g_test_skip_printf ("%s built with %s does not run here: %s", fixture, shown, err);
+      if (out != NULL)
+        g_clear_pointer (out, g_free);
+      return NULL;
+    }
+  return g_steal_pointer (&binary);
+}

@@ -37,6 +37,17 @@ GPid cli_test_spawn (const char *cwd, const char *const *args, const char *const
  * after killing it on timeout. */
 int cli_test_wait (GPid pid, double timeout_s);
 
+/* Builds tests/fixtures/cli/@fixture into @dir/@name with @compiler (a
+ * name on PATH or a path) and @flags; then, unless @run_args is NULL,
+ * runs it once unprofiled with them (its stdout into *@out when @out is
+ * not NULL). The binary's path, or NULL with the test skipped and the
+ * compiler's or the program's message where this toolchain or machine
+ * cannot (a sanitizer not installed, or one that refuses this
+ * address-space layout). */
+char *cli_test_build_fixture (const char *compiler, const char *dir, const char *fixture,
+                              const char *name, const char *const *flags,
+                              const char *const *run_args, char **out);
+
 /* A folder of its own for one test: runs/ in it holds the run folders the
  * test's metrograph makes (METROGRAPH_TMPDIR) and must be empty at the end
  * (no way out leaves one behind); the bundled workload and the example

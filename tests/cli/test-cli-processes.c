@@ -626,28 +626,6 @@ test_chroot_threads (Fixture *f, gconstpointer data)
   g_assert_cmpuint (in_threads, >=, 5);
 }
 
-/* The fixture built with -fsanitize=address into @dir, or NULL (and
- * the test skipped) when this compiler cannot. */
-static char *
-build_asan_program (const char *dir)
-{
-  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "fixtures", "cli",
-                                                   "mg-asan-program.c", NULL);
-  g_autofree char *binary = g_build_filename (dir, "asan-program", NULL);
-  const char *cc[] = { CLI_TEST_CC, "-O0", "-fsanitize=address", "-o", binary, source, NULL };
-  g_autofree char *err = NULL;
-  int status = -1;
-
-  if (!g_spawn_sync (dir, (char **) cc, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
-                     NULL, NULL, NULL, &err, &status, NULL)
-      || !g_spawn_check_wait_status (status, NULL))
-    {
-      g_test_skip_printf ("%s cannot build a program with -fsanitize=address: %s", CLI_TEST_CC, err);
-      return NULL;
-    }
-  return g_steal_pointer (&binary);
-}
-
 /* A program built with AddressSanitizer, whose runtime ends it at once
  * when a preloaded library comes before it ("ASan runtime does not come
  * first in initial library list"), runs as it does unprofiled: started
@@ -656,7 +634,9 @@ build_asan_program (const char *dir)
 static void
 test_asan_program (Fixture *f, gconstpointer data)
 {
-  g_autofree char *binary = build_asan_program (f->dir);
+  const char *flags[] = { "-O0", "-fsanitize=address", NULL };
+  g_autofree char *binary = cli_test_build_fixture (CLI_TEST_CC, f->dir, "mg-asan-program.c",
+                                                    "asan-program", flags, NULL, NULL);
   g_autofree char *saved = g_strdup (g_getenv ("ASAN_OPTIONS"));
   g_autofree char *twice = NULL;
   g_autoptr (CliTestRun) run = NULL, by_shell = NULL, overflow = NULL;
@@ -692,41 +672,6 @@ test_asan_program (Fixture *f, gconstpointer data)
     g_setenv ("ASAN_OPTIONS", saved, TRUE);
 }
 
-/* The fixture built with -fsanitize=thread into @dir, or NULL (and the
- * test skipped) when this compiler cannot build it or this machine cannot
- * run it (ThreadSanitizer refuses some address-space layouts). */
-static char *
-build_tsan_fork (const char *dir)
-{
-  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "fixtures", "cli",
-                                                   "mg-tsan-fork.c", NULL);
-  g_autofree char *binary = g_build_filename (dir, "tsan-fork", NULL);
-  const char *cc[] = { CLI_TEST_CC, "-O1", "-pthread", "-fsanitize=thread", "-o", binary,
-                       source, NULL };
-  const char *run[] = { binary, NULL };
-  g_autofree char *out = NULL, *err = NULL;
-  int status = -1;
-
-  if (!g_spawn_sync (dir, (char **) cc, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
-                     NULL, NULL, NULL, &err, &status, NULL)
-      || !g_spawn_check_wait_status (status, NULL))
-    {
-      g_test_skip_printf ("%s cannot build a program with -fsanitize=thread: %s", CLI_TEST_CC,
-                          err);
-      return NULL;
-    }
-  g_clear_pointer (&err, g_free);
-  /* Unprofiled, as the user sees it: every child ends as it meant to. */
-  if (!g_spawn_sync (dir, (char **) run, NULL, 0, NULL, NULL, &out, &err, &status, NULL)
-      || !g_spawn_check_wait_status (status, NULL))
-    {
-      g_test_skip_printf ("a program built with -fsanitize=thread does not run here: %s", err);
-      return NULL;
-    }
-  g_assert_cmpstr (out, ==, "tsan fork: 4 5 6\n");
-  return g_steal_pointer (&binary);
-}
-
 /* A program built with ThreadSanitizer forks children that end as they
  * do unprofiled. Its runtime ends a fork child of a process with more
  * than one thread when the child starts one: the sampler's thread makes
@@ -738,11 +683,17 @@ build_tsan_fork (const char *dir)
 static void
 test_tsan_fork (Fixture *f, gconstpointer data)
 {
-  g_autofree char *binary = build_tsan_fork (f->dir);
+  const char *flags[] = { "-O1", "-pthread", "-fsanitize=thread", NULL };
+  const char *no_args[] = { NULL };
+  g_autofree char *unprofiled = NULL;
+  g_autofree char *binary = cli_test_build_fixture (CLI_TEST_CC, f->dir, "mg-tsan-fork.c",
+                                                    "tsan-fork", flags, no_args, &unprofiled);
   g_autoptr (CliTestRun) run = NULL, strict = NULL;
 
   if (binary == NULL)
     return;
+  /* Unprofiled, as the user sees it: every child ends as it meant to. */
+  g_assert_cmpstr (unprofiled, ==, "tsan fork: 4 5 6\n");
   const char *args[] = { "--profile", "--interval=5", "-o", "tsan.mgprof", binary, NULL };
   const char *no_options[] = { "TSAN_OPTIONS=", NULL };
   run = cli_test_run_with_env (f->dir, args, no_options);
@@ -768,29 +719,14 @@ test_tsan_fork (Fixture *f, gconstpointer data)
 static void
 test_msan_program (Fixture *f, gconstpointer data)
 {
-  g_autofree char *clang = g_find_program_in_path ("clang");
-  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "fixtures", "cli",
-                                                   "mg-asan-program.c", NULL);
-  g_autofree char *binary = g_build_filename (f->dir, "msan-program", NULL);
-  g_autofree char *out = NULL, *err = NULL;
-  int status = -1;
+  const char *flags[] = { "-O1", "-fsanitize=memory", NULL };
+  const char *no_args[] = { NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *binary = cli_test_build_fixture ("clang", f->dir, "mg-asan-program.c",
+                                                    "msan-program", flags, no_args, &out);
 
-  if (clang == NULL)
-    {
-      g_test_skip ("no clang to build a program with -fsanitize=memory");
-      return;
-    }
-  const char *cc[] = { clang, "-O1", "-fsanitize=memory", "-o", binary, source, NULL };
-  const char *plain[] = { binary, NULL };
-  if (!g_spawn_sync (f->dir, (char **) cc, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
-                     &err, &status, NULL)
-      || !g_spawn_check_wait_status (status, NULL)
-      || !g_spawn_sync (f->dir, (char **) plain, NULL, 0, NULL, NULL, &out, NULL, &status, NULL)
-      || !g_spawn_check_wait_status (status, NULL))
-    {
-      g_test_skip_printf ("no program built with -fsanitize=memory runs here: %s", err);
-      return;
-    }
+  if (binary == NULL)
+    return;
   g_assert_cmpstr (out, ==, "asan program: ok\n");
 
   const char *args[] = { "--profile", "-o", "msan.mgprof", binary, NULL };
