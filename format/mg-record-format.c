@@ -223,14 +223,19 @@ mg_record_read_header_of_run (const char *path, const char *run_id, MgRecordHead
   return ok;
 }
 
-static bool
-mark_ended (const char *path, const char *run_id, int32_t pid, MgRecordState state,
-            int32_t end_status, int64_t end_mono_ns)
+bool
+mg_record_mark_ended (const char *path, const char *run_id, int32_t pid, MgRecordState state,
+                      int32_t end_status, int64_t end_mono_ns)
 {
   MgRecordHeader header;
   bool done = false;
-  int fd = open (path, O_RDWR | O_CLOEXEC);
+  int fd;
 
+  if (state != MG_RECORD_STATE_SIGNALLED && state != MG_RECORD_STATE_EXITED)
+    return false;
+  if (state == MG_RECORD_STATE_EXITED)
+    end_status &= 0xff; /* as exit (3) passes it on */
+  fd = open (path, O_RDWR | O_CLOEXEC);
   if (fd < 0)
     return false;
   /* Read again under this descriptor: only a record still RUNNING is ours
@@ -240,20 +245,6 @@ mark_ended (const char *path, const char *run_id, int32_t pid, MgRecordState sta
     done = mg_record_write_end (fd, &header, state, end_status, end_mono_ns);
   close (fd);
   return done;
-}
-
-bool
-mg_record_mark_signalled (const char *path, const char *run_id, int32_t pid, int32_t signal,
-                          int64_t end_mono_ns)
-{
-  return mark_ended (path, run_id, pid, MG_RECORD_STATE_SIGNALLED, signal, end_mono_ns);
-}
-
-bool
-mg_record_mark_exited (const char *path, const char *run_id, int32_t pid, int32_t status,
-                       int64_t end_mono_ns)
-{
-  return mark_ended (path, run_id, pid, MG_RECORD_STATE_EXITED, status & 0xff, end_mono_ns);
 }
 
 void

@@ -235,19 +235,15 @@ bool mg_record_is_of_run (const MgRecordHeader *h, const char *run_id);
 bool mg_record_read_header_of_run (const char *path, const char *run_id,
                                    MgRecordHeader *header);
 
-/* Marks the record file at path SIGNALLED by signal, ended at end_mono_ns
- * (mg_record_write_end), when it is a record of run_id whose process pid is
- * still RUNNING: the launcher reaped the process, which could not end its
- * record itself. True when the record was changed. */
-bool mg_record_mark_signalled (const char *path, const char *run_id, int32_t pid,
-                               int32_t signal, int64_t end_mono_ns);
-
-/* Marks the record file at path EXITED with status, ended at end_mono_ns,
- * as mg_record_mark_signalled does: the launcher reaped the process, which
- * ended without closing its record (a raw exit_group system call, as Go's
- * runtime makes). True when the record was changed. */
-bool mg_record_mark_exited (const char *path, const char *run_id, int32_t pid,
-                            int32_t status, int64_t end_mono_ns);
+/* Marks the record file at path ended (mg_record_write_end), when it is
+ * a record of run_id whose process pid is still RUNNING: the launcher
+ * reaped the process, which could not end its record itself. state is
+ * SIGNALLED (end_status: the signal; a killed process) or EXITED
+ * (end_status: the status, cut to 8 bits as exit(3) does; a process that
+ * ended by a raw exit_group system call, as Go's runtime makes). True when
+ * the record was changed. */
+bool mg_record_mark_ended (const char *path, const char *run_id, int32_t pid,
+                           MgRecordState state, int32_t end_status, int64_t end_mono_ns);
 
 /* Ends the record open on fd (whose header is h) for a process that could
  * not end it itself: end_status, end_mono_ns (unless already set), then the

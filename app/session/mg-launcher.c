@@ -697,39 +697,47 @@ every_rank_recorded (MgLauncher *self)
   return strstr (plan, "\nselect_ranks\t") == NULL;
 }
 
-/* A program killed by a signal could not close its record: we reaped it, so
- * we write how it ended. Ranks under mpirun or srun are not our children:
+/* How the process @pid that ended with @status left its records when it
+ * could not close them: a program killed by a signal, or one that ended
+ * by a raw exit_group (Go's runtime), which we reaped, so we know the
+ * signal or the status. Ranks under mpirun or srun are not our children:
  * their launcher's 128 + signal status is used when it names one rank for
- * certain (mg_record_finish_killed with no pid). Returns the signal, with
- * the process whose records to mark in @whose, or 0. */
-static int
-killed_by (MgLauncher *self, GPid pid, int status, gboolean through_mpi, GPid *whose)
+ * certain (@whose 0: mg_record_finish). False when there is nothing to
+ * write in (an MPI launcher's own exit status). */
+static gboolean
+ended_how (MgLauncher *self, GPid pid, int status, gboolean through_mpi, GPid *whose,
+           MgRecordState *state, int *end_status)
 {
   *whose = through_mpi ? 0 : pid;
+  *state = MG_RECORD_STATE_SIGNALLED;
   if (WIFSIGNALED (status) && !through_mpi)
-    return WTERMSIG (status);
-  if (WIFEXITED (status) && through_mpi && WEXITSTATUS (status) > 128
-      && every_rank_recorded (self))
-    return WEXITSTATUS (status) - 128;
-  return 0;
+    *end_status = WTERMSIG (status);
+  else if (WIFEXITED (status) && through_mpi && WEXITSTATUS (status) > 128
+           && every_rank_recorded (self))
+    *end_status = WEXITSTATUS (status) - 128;
+  else if (WIFEXITED (status) && !through_mpi)
+    {
+      *state = MG_RECORD_STATE_EXITED;
+      *end_status = WEXITSTATUS (status);
+    }
+  else
+    return FALSE;
+  return TRUE;
 }
 
 int
 mg_launcher_child_ended (MgLauncher *self, GPid pid, int status)
 {
   gboolean through_mpi = self->n_processes > 0 || mg_mpi_is_launcher (self->argv[0]);
-  GPid whose = 0;
-  int signal;
+  MgRecordState state;
+  int end_status;
+  GPid whose;
 
   self->end_mono_us = g_get_monotonic_time ();
-  signal = killed_by (self, pid, status, through_mpi, &whose);
   self->killed_signal = WIFSIGNALED (status) ? WTERMSIG (status) : 0;
-  if (signal > 0)
-    mg_record_finish_killed (self->record_dir, self->run_id, whose, signal,
-                             g_get_monotonic_time () * 1000);
-  else if (WIFEXITED (status) && !through_mpi)
-    mg_record_finish_exited (self->record_dir, self->run_id, pid, WEXITSTATUS (status),
-                             g_get_monotonic_time () * 1000);
+  if (ended_how (self, pid, status, through_mpi, &whose, &state, &end_status))
+    mg_record_finish (self->record_dir, self->run_id, whose, state, end_status,
+                      g_get_monotonic_time () * 1000);
   if (WIFEXITED (status))
     return WEXITSTATUS (status);
   if (WIFSIGNALED (status))

@@ -65,38 +65,26 @@ lone_running (GPtrArray *paths, const char *run_id, int launcher_status, MgRecor
 }
 
 guint
-mg_record_finish_killed (const char *record_dir, const char *run_id, GPid pid, int signal,
-                         gint64 end_mono_ns)
+mg_record_finish (const char *record_dir, const char *run_id, GPid pid, MgRecordState state,
+                  int end_status, gint64 end_mono_ns)
 {
   g_autoptr (GPtrArray) paths = record_paths (record_dir);
   MgRecordHeader running = { 0 };
   const char *path = NULL;
   guint n = 0;
 
-  if (signal < 1 || signal > SIGRTMAX)
+  if (state == MG_RECORD_STATE_SIGNALLED && (end_status < 1 || end_status > SIGRTMAX))
     return 0;
   if (pid == 0)
     {
-      path = lone_running (paths, run_id, 128 + signal, &running);
+      if (state != MG_RECORD_STATE_SIGNALLED)
+        return 0;
+      path = lone_running (paths, run_id, 128 + end_status, &running);
       if (path == NULL || !process_gone (&running))
         return 0;
-      return mg_record_mark_signalled (path, run_id, running.pid, signal, end_mono_ns);
+      return mg_record_mark_ended (path, run_id, running.pid, state, end_status, end_mono_ns);
     }
   for (guint i = 0; i < paths->len; i++)
-    n += mg_record_mark_signalled (paths->pdata[i], run_id, pid, signal, end_mono_ns);
-  return n;
-}
-
-guint
-mg_record_finish_exited (const char *record_dir, const char *run_id, GPid pid, int status,
-                         gint64 end_mono_ns)
-{
-  g_autoptr (GPtrArray) paths = record_paths (record_dir);
-  guint n = 0;
-
-  if (pid <= 0)
-    return 0;
-  for (guint i = 0; i < paths->len; i++)
-    n += mg_record_mark_exited (paths->pdata[i], run_id, pid, status, end_mono_ns);
+    n += mg_record_mark_ended (paths->pdata[i], run_id, pid, state, end_status, end_mono_ns);
   return n;
 }

@@ -279,19 +279,19 @@ test_mark_signalled (void)
   g_assert_false (mg_record_read_header_of_run (path, "run-2", &got));
   g_assert_false (mg_record_read_header_of_run ("/nonexistent/x.mgrec", "run-1", &got));
 
-  g_assert_false (mg_record_mark_signalled (path, "run-2", 4242, 9, 77));
-  g_assert_false (mg_record_mark_signalled (path, "run-1", 4243, 9, 77));
+  g_assert_false (mg_record_mark_ended (path, "run-2", 4242, MG_RECORD_STATE_SIGNALLED, 9, 77));
+  g_assert_false (mg_record_mark_ended (path, "run-1", 4243, MG_RECORD_STATE_SIGNALLED, 9, 77));
   g_assert_true (mg_record_read_header_of_run (path, "run-1", &got));
   g_assert_cmpuint (got.state, ==, MG_RECORD_STATE_RUNNING);
 
-  g_assert_true (mg_record_mark_signalled (path, "run-1", 4242, 9, 77));
+  g_assert_true (mg_record_mark_ended (path, "run-1", 4242, MG_RECORD_STATE_SIGNALLED, 9, 77));
   g_assert_true (mg_record_read_header_of_run (path, "run-1", &got));
   g_assert_cmpuint (got.state, ==, MG_RECORD_STATE_SIGNALLED);
   g_assert_cmpint (got.end_status, ==, 9);
   g_assert_cmpint (got.end_mono_ns, ==, 77);
   /* Ended already: not marked twice. */
-  g_assert_false (mg_record_mark_signalled (path, "run-1", 4242, 15, 88));
-  g_assert_false (mg_record_mark_exited (path, "run-1", 4242, 3, 88));
+  g_assert_false (mg_record_mark_ended (path, "run-1", 4242, MG_RECORD_STATE_SIGNALLED, 15, 88));
+  g_assert_false (mg_record_mark_ended (path, "run-1", 4242, MG_RECORD_STATE_EXITED, 3, 88));
   g_assert_true (mg_record_read_header_of_run (path, "run-1", &got));
   g_assert_cmpuint (got.state, ==, MG_RECORD_STATE_SIGNALLED);
   g_assert_cmpint (got.end_status, ==, 9);
@@ -302,8 +302,10 @@ test_mark_signalled (void)
   g_assert_cmpint (fd, >=, 0);
   g_assert_cmpint (pwrite (fd, &h, sizeof h, 0), ==, sizeof h);
   close (fd);
-  g_assert_false (mg_record_mark_exited (path, "run-1", 4243, 11, 99));
-  g_assert_true (mg_record_mark_exited (path, "run-1", 4242, 256 + 11, 99));
+  /* Only an end is marked. */
+  g_assert_false (mg_record_mark_ended (path, "run-1", 4242, MG_RECORD_STATE_RUNNING, 0, 99));
+  g_assert_false (mg_record_mark_ended (path, "run-1", 4243, MG_RECORD_STATE_EXITED, 11, 99));
+  g_assert_true (mg_record_mark_ended (path, "run-1", 4242, MG_RECORD_STATE_EXITED, 256 + 11, 99));
   g_assert_true (mg_record_read_header_of_run (path, "run-1", &got));
   g_assert_cmpuint (got.state, ==, MG_RECORD_STATE_EXITED);
   g_assert_cmpint (got.end_status, ==, 11);

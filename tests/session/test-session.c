@@ -1324,7 +1324,7 @@ test_session_crash (SessionFixture *f, gconstpointer user_data)
   g_assert_nonnull (strstr (mg_run_session_get_message (session), "killed by signal 11"));
   profile = mg_run_session_get_profile (session);
   /* The timeline's mark, with the signal the launcher reaped (the sampler
-   * could not write it: mg_record_finish_killed()). */
+   * could not write it: mg_record_finish()). */
   for (guint i = 0; i < mg_profile_get_n_events (profile); i++)
     {
       const MgProcessEvent *event = mg_profile_get_event (profile, i);
