@@ -355,6 +355,52 @@ mount_small_tmpfs (const char *dir, guint size)
   return mount ("none", dir, "tmpfs", 0, options) == 0;
 }
 
+/* The child of /profile/record/hole-on-full-disk, in @dir: its exit
+ * status (77: no small tmpfs to be had). A function, so that the fixture
+ * and its folder are freed before the child's _exit. */
+static int
+hole_on_full_disk_child (const char *dir)
+{
+  g_autoptr (RecordFixture) r = record_fixture_new_with_stacks (1, 2, 16384, 8);
+  MgRecordHeader *h = record_fixture_header (r);
+  g_autofree char *path = g_build_filename (dir, "ended.mgrec", NULL);
+  g_autofree char *filler = g_build_filename (dir, "filler", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgRecordFile) rec = NULL;
+  double v[2] = { 1.0, 2.0 };
+  gsize written = 64 * 1024;
+  char page[4096] = { 0 };
+  int fd;
+
+  if (!mount_small_tmpfs (dir, 256 * 1024))
+    return 77;
+  g_strlcpy (h->run_id, "run-1", sizeof h->run_id);
+  h->start_mono_ns = 1000;
+  record_fixture_add_sample (r, 1000, 2000, v);
+  record_fixture_add_sample (r, 2000, 3000, v);
+  h->state = MG_RECORD_STATE_EXITED;
+  g_assert_cmpuint (h->file_size, >, 256 * 1024);
+  g_assert_cmpuint (mg_record_sections_offset (h), >, written);
+  /* Header, tables and the sampled slots on disk; the rest a hole. */
+  fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, r->data, written), ==, (gssize) written);
+  g_assert_cmpint (ftruncate (fd, (off_t) h->file_size), ==, 0);
+  close (fd);
+  fd = open (filler, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  while (write (fd, page, sizeof page) == sizeof page)
+    ;
+  close (fd);
+  rec = mg_record_file_read (path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (rec->mapped);
+  g_assert_cmpuint (rec->n_samples, ==, 2);
+  g_assert_null (rec->stacks);
+  g_assert_cmpint (mg_record_file_get_sample (rec, 1)->t_end_ns, ==, 3000);
+  return 0;
+}
+
 /* An ended record whose call-stack section was never reserved (a hole, as
  * the sampler leaves it until a stack is taken), on a tmpfs that has
  * filled: reading a hole through a mapping would allocate a page there,
@@ -371,46 +417,7 @@ test_reader_hole_on_full_disk (void)
   pid = fork ();
   g_assert_cmpint (pid, >=, 0);
   if (pid == 0)
-    {
-      g_autoptr (RecordFixture) r = record_fixture_new_with_stacks (1, 2, 16384, 8);
-      MgRecordHeader *h = record_fixture_header (r);
-      g_autofree char *path = g_build_filename (dir, "ended.mgrec", NULL);
-      g_autofree char *filler = g_build_filename (dir, "filler", NULL);
-      g_autoptr (GError) error = NULL;
-      g_autoptr (MgRecordFile) rec = NULL;
-      double v[2] = { 1.0, 2.0 };
-      gsize written = 64 * 1024;
-      char page[4096] = { 0 };
-      int fd;
-
-      if (!mount_small_tmpfs (dir, 256 * 1024))
-        _exit (77);
-      g_strlcpy (h->run_id, "run-1", sizeof h->run_id);
-      h->start_mono_ns = 1000;
-      record_fixture_add_sample (r, 1000, 2000, v);
-      record_fixture_add_sample (r, 2000, 3000, v);
-      h->state = MG_RECORD_STATE_EXITED;
-      g_assert_cmpuint (h->file_size, >, 256 * 1024);
-      g_assert_cmpuint (mg_record_sections_offset (h), >, written);
-      /* Header, tables and the sampled slots on disk; the rest a hole. */
-      fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-      g_assert_cmpint (fd, >=, 0);
-      g_assert_cmpint (write (fd, r->data, written), ==, (gssize) written);
-      g_assert_cmpint (ftruncate (fd, (off_t) h->file_size), ==, 0);
-      close (fd);
-      fd = open (filler, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-      g_assert_cmpint (fd, >=, 0);
-      while (write (fd, page, sizeof page) == sizeof page)
-        ;
-      close (fd);
-      rec = mg_record_file_read (path, &error);
-      g_assert_no_error (error);
-      g_assert_nonnull (rec->mapped);
-      g_assert_cmpuint (rec->n_samples, ==, 2);
-      g_assert_null (rec->stacks);
-      g_assert_cmpint (mg_record_file_get_sample (rec, 1)->t_end_ns, ==, 3000);
-      _exit (0);
-    }
+    _exit (hole_on_full_disk_child (dir));
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
   g_rmdir (dir);
   if (WIFEXITED (status) && WEXITSTATUS (status) == 77)

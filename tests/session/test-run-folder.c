@@ -369,11 +369,13 @@ kill_during_removal (guint n_records)
       g_autofree char *path = mg_run_folder_create (NULL);
       g_autofree char *dir = g_build_filename (path, MG_RUN_FOLDER_RECORDS, NULL);
       g_autofree char *record = g_build_filename (dir, "host.1.1" MG_RECORD_SUFFIX, NULL);
-      g_autoptr (RecordFixture) fixture = record_fixture_new (0, 0, 16);
+      /* Freed before the child's _exit, which would leave its folder. */
+      RecordFixture *fixture = record_fixture_new (0, 0, 16);
 
       record_fixture_add_sample (fixture, 0, 20000000, NULL);
       g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
       record_fixture_write (fixture, record);
+      record_fixture_free (fixture);
       for (guint i = 1; i < n_records; i++)
         {
           g_autofree char *name = g_strdup_printf ("host.1.%u" MG_RECORD_SUFFIX, i + 1);
