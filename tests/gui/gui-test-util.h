@@ -32,6 +32,9 @@ void gui_test_assert_strv (char **got, const char *const *expected);
 
 /* The first widget of type in root's tree (root included), or NULL. */
 GtkWidget *gui_test_find_widget (GtkWidget *root, GType type);
+/* The first label under root (root included) showing text exactly, or
+ * NULL. */
+GtkWidget *gui_test_find_label (GtkWidget *root, const char *text);
 /* The widget as drawn, through its window's renderer. */
 GdkTexture *gui_test_render (GtkWidget *widget);
 /* Pixels of texture inside rect within tolerance of the colour. */

@@ -240,23 +240,6 @@ test_thread_strips (void)
   mg_test_spin (20);
 }
 
-/* The first label under root showing text, or NULL. */
-static GtkWidget *
-find_label (GtkWidget *root, const char *text)
-{
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Large text (144 dpi): a thread's name stays level with its strip, and a
  * click beside the name lands on that thread. The names grew with the text
  * while the strips kept their 16 px: at 144 dpi "Thread 2" stood beside
@@ -286,7 +269,7 @@ test_thread_strips_large_text (void)
       mg_test_spin (300);
       row = window_strip_row (window);
       strip = mg_thread_strip_row_get_strip (row);
-      label = find_label (GTK_WIDGET (row), "Thread 2");
+      label = gui_test_find_label (GTK_WIDGET (row), "Thread 2");
       g_assert_nonnull (label);
       g_assert_true (gtk_widget_compute_bounds (strip, GTK_WIDGET (window), &strip_bounds));
       g_assert_true (gtk_widget_compute_bounds (label, GTK_WIDGET (window), &label_bounds));

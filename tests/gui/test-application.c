@@ -62,22 +62,6 @@ find_button (GtkWidget *root, const char *label)
   return NULL;
 }
 
-static GtkWidget *
-find_label (GtkWidget *root, const char *text)
-{
-  if (GTK_IS_LABEL (root) && g_str_equal (gtk_label_get_text (GTK_LABEL (root)), text))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The list box holding the recent profiles: the one with rows (the
  * interrupted runs' list above it is empty here). */
 static GtkWidget *
@@ -123,7 +107,7 @@ test_start_page (void)
   g_assert_true (gtk_widget_is_sensitive (open));
   g_assert_true (gtk_widget_get_mapped (open));
   /* No recent profiles yet: no heading, no list. */
-  heading = find_label (GTK_WIDGET (window), "Recent Profiles");
+  heading = gui_test_find_label (GTK_WIDGET (window), "Recent Profiles");
   g_assert_nonnull (heading);
   g_assert_false (gtk_widget_get_visible (heading));
   g_assert_cmpuint (mg_window_get_n_recent (window), ==, 0);
@@ -136,14 +120,14 @@ test_start_page (void)
   window = gui_test_new_window (NULL);
   mg_test_spin (200);
   g_assert_cmpuint (mg_window_get_n_recent (window), ==, 1);
-  heading = find_label (GTK_WIDGET (window), "Recent Profiles");
+  heading = gui_test_find_label (GTK_WIDGET (window), "Recent Profiles");
   g_assert_true (gtk_widget_get_visible (heading));
   list = find_recent_list (GTK_WIDGET (window));
   g_assert_nonnull (list);
   row = gtk_widget_get_first_child (list);
-  g_assert_nonnull (find_label (row, "single.mgprof"));
+  g_assert_nonnull (gui_test_find_label (row, "single.mgprof"));
   folder = g_filename_display_name (dir);
-  g_assert_nonnull (find_label (row, folder));
+  g_assert_nonnull (gui_test_find_label (row, folder));
   g_signal_emit_by_name (list, "row-activated", row);
   assert_shows (window, single_ids);
   gui_test_save_screenshot (window, "start-opened.png");

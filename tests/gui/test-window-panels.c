@@ -810,23 +810,6 @@ find_primary_menu_button (GtkWidget *root)
   return NULL;
 }
 
-/* The label showing text exactly, under root. */
-static GtkWidget *
-find_label (GtkWidget *root, const char *text)
-{
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The unavailable group is its name with the short reason beneath, wrapped
  * and as written (no mnemonic eats an underscore); the whole reason is the
  * tooltip; the popover is narrower than the window. */
@@ -853,8 +836,8 @@ test_menu_unavailable (void)
   mg_test_spin (200);
   popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
   g_assert_true (gtk_widget_get_visible (popover));
-  title = find_label (popover, "Energy");
-  reason = find_label (popover, "no RAPL");
+  title = gui_test_find_label (popover, "Energy");
+  reason = gui_test_find_label (popover, "no RAPL");
   all = find_menu_item (popover, "All Metrics");
   g_assert_nonnull (title);
   g_assert_nonnull (reason);
@@ -882,8 +865,8 @@ test_menu_unavailable (void)
     gui_test_activate (window, "show-metrics-menu", NULL);
     mg_test_spin (200);
     popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
-    g_assert_nonnull (find_label (popover, "RAPL counters are not readable"));
-    g_assert_null (find_label (popover, "no RAPL"));
+    g_assert_nonnull (gui_test_find_label (popover, "RAPL counters are not readable"));
+    g_assert_null (gui_test_find_label (popover, "no RAPL"));
     g_assert_nonnull (find_menu_item (popover, "Preset: Default"));
     gtk_popover_popdown (GTK_POPOVER (popover));
   }
