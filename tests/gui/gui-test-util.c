@@ -93,16 +93,20 @@ gui_test_wait_loaded (MgWindow *window)
   g_assert_false (mg_window_get_loading (window));
 }
 
-void
-gui_test_wait_revealed (GtkWidget *revealer)
+GtkWidget *
+gui_test_side_panel (MgWindow *window)
 {
   gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  GtkWidget *revealer = gtk_widget_get_ancestor (
+    gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_STACK_SWITCHER), GTK_TYPE_REVEALER);
 
+  g_assert_nonnull (revealer);
   while (!gtk_revealer_get_child_revealed (GTK_REVEALER (revealer))
          && g_get_monotonic_time () < deadline)
     mg_test_spin (20);
   g_assert_true (gtk_revealer_get_child_revealed (GTK_REVEALER (revealer)));
   mg_test_spin (50);
+  return revealer;
 }
 
 void

@@ -23,9 +23,10 @@ int gui_test_run (void);
 /* A presented 1100 × 720 window showing profile (NULL: the start page). */
 MgWindow *gui_test_new_window (MgProfile *profile);
 void gui_test_wait_loaded (MgWindow *window);
-/* Until revealer's child is shown in full (its animation is slower on a
- * loaded machine), and laid out. */
-void gui_test_wait_revealed (GtkWidget *revealer);
+/* The window's side panel (its revealer) once shown in full (the
+ * animation is slower on a loaded machine) and laid out: after its
+ * show-info action was turned on. */
+GtkWidget *gui_test_side_panel (MgWindow *window);
 void gui_test_activate (MgWindow *window, const char *action, GVariant *parameter);
 void gui_test_reset_settings (void);
 void gui_test_assert_strv (char **got, const char *const *expected);

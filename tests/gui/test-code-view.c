@@ -413,12 +413,7 @@ test_side_panel_large_text (void)
                                       g_variant_new_boolean (TRUE));
   view = code_fixture_view (window);
   mg_code_view_show_page (view, "tree");
-  mg_test_spin (600);
-  revealer = gtk_widget_get_ancestor (gui_test_find_widget (GTK_WIDGET (window),
-                                                            GTK_TYPE_STACK_SWITCHER),
-                                      GTK_TYPE_REVEALER);
-  g_assert_nonnull (revealer);
-  gui_test_wait_revealed (revealer);
+  revealer = gui_test_side_panel (window);
   gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL,
                       NULL);
   g_test_message ("the window needs %d px, is %d px; the panel %d px", minimum,

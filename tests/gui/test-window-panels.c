@@ -957,12 +957,8 @@ test_side_panel_right_to_left (void)
   gtk_window_present (GTK_WINDOW (window));
   g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
                                       g_variant_new_boolean (TRUE));
-  mg_test_spin (600);
-  revealer = gtk_widget_get_ancestor (gui_test_find_widget (GTK_WIDGET (window),
-                                                            GTK_TYPE_STACK_SWITCHER),
-                                      GTK_TYPE_REVEALER);
+  revealer = gui_test_side_panel (window);
   graph = mg_window_get_metric_graph (window, "cpu_time_percentage");
-  g_assert_nonnull (revealer);
   g_assert_nonnull (graph);
   g_assert_true (gtk_widget_compute_bounds (revealer, GTK_WIDGET (window), &panel));
   g_assert_true (gtk_widget_compute_bounds (graph, GTK_WIDGET (window), &plot));
@@ -1009,12 +1005,7 @@ test_side_panel_shrinks (void)
       gtk_window_present (GTK_WINDOW (window));
       g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
                                           g_variant_new_boolean (TRUE));
-      mg_test_spin (600);
-      revealer = gtk_widget_get_ancestor (gui_test_find_widget (GTK_WIDGET (window),
-                                                                GTK_TYPE_STACK_SWITCHER),
-                                          GTK_TYPE_REVEALER);
-      g_assert_nonnull (revealer);
-      gui_test_wait_revealed (revealer);
+      revealer = gui_test_side_panel (window);
       graph = mg_window_get_metric_graph (window, "cpu_time_percentage");
       g_assert_nonnull (graph);
       window_width = gtk_widget_get_width (GTK_WIDGET (window));

@@ -471,6 +471,43 @@ test_merge_other_host (void)
   mg_test_remove_tree (dir);
 }
 
+/* A record with call stacks begun in dir for process pid: metric alpha,
+ * the program /bin/prog as module 0 (the caller adds the others). */
+static void
+start_stacks_record (MgRecordWriter *w, const char *dir, int pid)
+{
+  char err[256];
+
+  g_assert_cmpint (mg_record_create_with_stacks (w, dir, "h1", "run", pid, 1 * S, 0, 1, 16, 8,
+                                                 err, sizeof err), ==, 0);
+  g_assert_cmpint (mg_record_stacks_reserve (w, err, sizeof err), ==, 0);
+  MgRecordHeader *h = w->header;
+  MgRecordModule *m = mg_record_stacks_modules (w->stacks);
+  h->ppid = 1;
+  g_strlcpy (h->program, "/bin/prog", sizeof h->program);
+  h->start_real_ns = 1700000000 * S;
+  h->interval_start_ns = h->interval_ns = 20000000;
+  g_strlcpy (w->metrics[0].id, "alpha", MG_RECORD_ID_LEN);
+  w->metrics[0].flags = MG_METRIC_FLAG_ACTIVE | MG_METRIC_FLAG_DOUBLE;
+  m[0] = (MgRecordModule) { .start = 0x400000, .end = 0x500000, .load_bias = 0x3ff000 };
+  g_strlcpy (m[0].path, "/bin/prog", sizeof m[0].path);
+}
+
+/* Slot slot (1 + slot s to 2 + slot s, alpha 1) with the stacks added
+ * since the last, committed. */
+static void
+commit_stacks_slot (MgRecordWriter *w, int slot)
+{
+  MgRecordSample *sample = mg_record_slot (w, slot);
+
+  sample->t_start_ns = (1 + slot) * S;
+  sample->t_end_ns = (2 + slot) * S;
+  sample->n_raw = 1;
+  mg_record_slot_values (sample)[0] = (MgRecordValue) { 1, 1, 1, 1, 0 };
+  mg_record_stacks_drain (w->stacks, slot);
+  mg_record_commit (w);
+}
+
 /* A record with call stacks: the program and libm mapped, two stacks
  * (one through libm, one outside every module) in two slots, and one
  * sample taken after the last round; process pid. */
@@ -478,24 +515,13 @@ static void
 write_stacks_record_of (const char *dir, int pid)
 {
   MgRecordWriter w;
-  char err[256];
   uint64_t s1[] = { 0x401234, 0x7f0000000100 };
   uint64_t s2[] = { 0x999 };
 
-  g_assert_cmpint (mg_record_create_with_stacks (&w, dir, "h1", "run", pid, 1 * S, 0, 1, 16, 8,
-                                                 err, sizeof err), ==, 0);
-  g_assert_cmpint (mg_record_stacks_reserve (&w, err, sizeof err), ==, 0);
+  start_stacks_record (&w, dir, pid);
   MgRecordHeader *h = w.header;
   MgRecordStacks *t = w.stacks;
   MgRecordModule *m = mg_record_stacks_modules (t);
-  h->ppid = 1;
-  g_strlcpy (h->program, "/bin/prog", sizeof h->program);
-  h->start_real_ns = 1700000000 * S;
-  h->interval_start_ns = h->interval_ns = 20000000;
-  g_strlcpy (w.metrics[0].id, "alpha", MG_RECORD_ID_LEN);
-  w.metrics[0].flags = MG_METRIC_FLAG_ACTIVE | MG_METRIC_FLAG_DOUBLE;
-  m[0] = (MgRecordModule) { .start = 0x400000, .end = 0x500000, .load_bias = 0x3ff000 };
-  g_strlcpy (m[0].path, "/bin/prog", sizeof m[0].path);
   m[1] = (MgRecordModule) { .start = 0x7f0000000000, .end = 0x7f0000100000,
                             .load_bias = 0x7f0000000000, .build_id_len = 3,
                             .build_id = { 0xab, 0xcd, 0xef } };
@@ -507,13 +533,7 @@ write_stacks_record_of (const char *dir, int pid)
         mg_record_stacks_add (t, s1, 2, 0);
       if (slot == 0)
         mg_record_stacks_add (t, s2, 1, MG_RECORD_STACK_UNKNOWN);
-      MgRecordSample *sample = mg_record_slot (&w, slot);
-      sample->t_start_ns = (1 + slot) * S;
-      sample->t_end_ns = (2 + slot) * S;
-      sample->n_raw = 1;
-      mg_record_slot_values (sample)[0] = (MgRecordValue) { 1, 1, 1, 1, 0 };
-      mg_record_stacks_drain (t, slot);
-      mg_record_commit (&w);
+      commit_stacks_slot (&w, slot);
     }
   mg_record_stacks_add (t, s1, 2, 0);
   h->end_mono_ns = 4 * S;
@@ -616,24 +636,13 @@ static void
 write_reused_range_record (const char *dir)
 {
   MgRecordWriter w;
-  char err[256];
   uint64_t s1[] = { 0x7f0000000100, 0x401000 };
   uint64_t s2[] = { 0x7f1000000200 };
 
-  g_assert_cmpint (mg_record_create_with_stacks (&w, dir, "h1", "run", 300, 1 * S, 0, 1, 16, 8,
-                                                 err, sizeof err), ==, 0);
-  g_assert_cmpint (mg_record_stacks_reserve (&w, err, sizeof err), ==, 0);
+  start_stacks_record (&w, dir, 300);
   MgRecordHeader *h = w.header;
   MgRecordStacks *t = w.stacks;
   MgRecordModule *m = mg_record_stacks_modules (t);
-  h->ppid = 1;
-  g_strlcpy (h->program, "/bin/prog", sizeof h->program);
-  h->start_real_ns = 1700000000 * S;
-  h->interval_start_ns = h->interval_ns = 20000000;
-  g_strlcpy (w.metrics[0].id, "alpha", MG_RECORD_ID_LEN);
-  w.metrics[0].flags = MG_METRIC_FLAG_ACTIVE | MG_METRIC_FLAG_DOUBLE;
-  m[0] = (MgRecordModule) { .start = 0x400000, .end = 0x500000, .load_bias = 0x3ff000 };
-  g_strlcpy (m[0].path, "/bin/prog", sizeof m[0].path);
   const char *paths[] = { "/lib/liba.so", "/lib/libb.so", "/lib/liba.so", "/lib/libc1.so", "/lib/libc2.so" };
   const uint8_t ids[] = { 0xaa, 0xbb, 0xaa, 0xcc, 0xcc };
   for (int i = 0; i < 5; i++)
@@ -647,13 +656,7 @@ write_reused_range_record (const char *dir)
   mg_record_stacks_add (t, s1, 2, 0);
   mg_record_stacks_add (t, s2, 1, 0);
   mg_record_stacks_add (t, s2, 1, 0);
-  MgRecordSample *sample = mg_record_slot (&w, 0);
-  sample->t_start_ns = 1 * S;
-  sample->t_end_ns = 2 * S;
-  sample->n_raw = 1;
-  mg_record_slot_values (sample)[0] = (MgRecordValue) { 1, 1, 1, 1, 0 };
-  mg_record_stacks_drain (t, 0);
-  mg_record_commit (&w);
+  commit_stacks_slot (&w, 0);
   h->end_mono_ns = 2 * S;
   h->state = MG_RECORD_STATE_EXITED;
   mg_record_forget (&w);
