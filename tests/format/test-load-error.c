@@ -4,6 +4,8 @@
  * dependency named as what is missing), and a symbol no library defines. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -63,6 +65,51 @@ test_undefined_symbol (void)
   g_assert_cmpstr (why, ==, want);
 }
 
+/* A plugin that is there while every descriptor number below the limit is
+ * taken (a program that holds them all under `ulimit -n 16`): said as
+ * such, where it said "cannot find" a file that was there. */
+static void
+test_out_of_descriptors (void)
+{
+  g_autofree char *module = g_build_filename (g_getenv ("MG_LOAD_ERROR_DIR"), "libmgt_load_dep.so", NULL);
+  struct rlimit old, tight;
+  GArray *fds = g_array_new (FALSE, FALSE, sizeof (int));
+  char out[512];
+  int fd;
+
+  g_assert_true (g_file_test (module, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (getrlimit (RLIMIT_NOFILE, &old), ==, 0);
+  tight = old;
+  tight.rlim_cur = 32;
+  g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &tight), ==, 0);
+  while ((fd = open ("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+    g_array_append_val (fds, fd);
+  g_assert_cmpint (errno, ==, EMFILE);
+  void *handle = dlopen (module, RTLD_NOW | RTLD_LOCAL);
+  const char *detail = handle ? NULL : dlerror ();
+  g_autofree char *kept = g_strdup (detail);
+  for (guint i = 0; i < fds->len; i++)
+    close (g_array_index (fds, int, i));
+  g_array_unref (fds);
+  g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &old), ==, 0);
+  g_assert_null (handle);
+  mg_load_error_explain (module, kept, out, sizeof out);
+  g_test_message ("%s: %s", kept, out);
+  g_autofree char *want = g_strdup_printf ("cannot open %s: the process has no free file "
+                                           "descriptor: its limit (ulimit -n) is reached", module);
+  g_assert_cmpstr (out, ==, want);
+
+  /* The loader's own wording, and another reason, for a library it needs. */
+  mg_load_error_explain ("/p/libplugin.so", "/p/libplugin.so: cannot open shared object file: "
+                         "Error 24", out, sizeof out);
+  g_assert_cmpstr (out, ==, "cannot open /p/libplugin.so: the process has no free file "
+                            "descriptor: its limit (ulimit -n) is reached");
+  mg_load_error_explain ("/p/libplugin.so", "libdep.so.1: cannot open shared object file: "
+                         "Permission denied", out, sizeof out);
+  g_assert_cmpstr (out, ==, "cannot open the library libdep.so.1 that /p/libplugin.so needs: "
+                            "Permission denied");
+}
+
 static void
 test_other_and_bounds (void)
 {
@@ -93,6 +140,7 @@ main (int argc, char **argv)
   g_test_add_func ("/load-error/own-file-missing", test_own_file_missing);
   g_test_add_func ("/load-error/dependency-missing", test_dependency_missing);
   g_test_add_func ("/load-error/undefined-symbol", test_undefined_symbol);
+  g_test_add_func ("/load-error/out-of-descriptors", test_out_of_descriptors);
   g_test_add_func ("/load-error/other-and-bounds", test_other_and_bounds);
   return g_test_run ();
 }
