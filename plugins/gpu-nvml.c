@@ -8,13 +8,16 @@
  *
  * initialise (on the sampler thread) makes the shared region (gpu-shared.h,
  * a memfd), starts the reader from beside this library as the program's
- * sibling (clone with CLONE_PARENT, exit signal 0: the program's wait()
- * never sees it, no SIGCHLD reaches anyone; the launcher reaps it,
+ * sibling (clone with CLONE_PARENT: the program's wait() never sees it;
+ * the kernel gives such a child its caller's exit signal, SIGCHLD, which
+ * goes to the parent they share, the launcher, which reaps it by its pid,
  * app/session/mg-launcher.c) and waits up to 2 s for it to say ready or
  * why it declines ("GPU: no NVIDIA driver: …", code 0, which the summary
- * lists under "not available here"). The reader ends with the program's
- * process (its pidfd) or when cleanup sets the stop flag, as it does at
- * exec: the exec'd image's sampler starts its own reader.
+ * lists under "not available here"). Without /proc/driver/nvidia (no
+ * NVIDIA kernel module) it declines so at once, starting nothing. The
+ * reader ends with the program's process (its pidfd) or when cleanup sets
+ * the stop flag, as it does at exec: the exec'd image's sampler starts its
+ * own reader.
  *
  * The environment variable METROGRAPH_NVML_LIBRARY names another library
  * for the reader to load in NVML's place (the tests' fake NVML,
@@ -247,7 +250,8 @@ spawn_reader (plugin_id_t plugin_id, const char *path, int memfd)
       allinea_set_plugin_error_messagef (plugin_id, error,
                                          "GPU: cannot start the GPU reader: out of memory");
     }
-  /* The program's sibling, not its child; exit signal 0: no SIGCHLD. */
+  /* The program's sibling, never its child: refused in a namespace's init
+   * (EINVAL), where the plugin declines. */
   else if (clone (reader_child, (char *) stack + READER_STACK_SIZE,
                   CLONE_PARENT | CLONE_VM | CLONE_VFORK, &s) < 0)
     {
@@ -305,6 +309,16 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   if (shared != NULL) /* started again without a cleanup: the old reader ends */
     atomic_store (&shared->stop, 1);
   unmap ();
+  /* Nothing to start where the driver's kernel module is not loaded,
+   * unless a library is named (the tests' fake). */
+  const char *named = getenv ("METROGRAPH_NVML_LIBRARY");
+  if ((named == NULL || *named == '\0') && access ("/proc/driver/nvidia", F_OK) != 0)
+    {
+      allinea_set_plugin_error_messagef (plugin_id, 0,
+                                         "GPU: no NVIDIA driver: /proc/driver/nvidia is not "
+                                         "there (the nvidia kernel module is not loaded)");
+      return -1;
+    }
   if (!reader_path (path, sizeof path) || access (path, X_OK) != 0)
     {
       allinea_set_plugin_error_messagef (plugin_id, ENOENT,
