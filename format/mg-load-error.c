@@ -2,7 +2,11 @@
 /* dlopen's failures explained (mg-load-error.h). glibc's dlerror texts:
  *   "FILE: cannot open shared object file: No such file or directory"
  *     (FILE is the plugin, or a library it needs)
- *   "OBJECT: undefined symbol: SYMBOL" */
+ *   "OBJECT: undefined symbol: SYMBOL"
+ * The first with another reason when the file is there but cannot be
+ * opened ("Too many open files": the process's descriptor limit, as NVML's
+ * 14 descriptors in the program once made it under `ulimit -Sn 16`, which
+ * the summary called "cannot find"). */
 #include "mg-load-error.h"
 
 #include <stdbool.h>
@@ -10,6 +14,7 @@
 #include <string.h>
 
 #define MISSING_FILE ": cannot open shared object file"
+#define NO_SUCH_FILE "No such file or directory"
 #define UNDEFINED ": undefined symbol: "
 
 /* Whether the first n bytes of name are a path to the same file name as
@@ -55,6 +60,15 @@ mg_load_error_explain (const char *library, const char *detail, char *out, size_
   if ((at = strstr (detail, MISSING_FILE)) != NULL)
     {
       int missing_len = (int) (at - detail);
+      const char *reason = at + strlen (MISSING_FILE);
+      reason += strspn (reason, ": ");
+      if (*reason != '\0' && strcmp (reason, NO_SUCH_FILE) != 0)
+        {
+          snprintf (out, len, "cannot open %.*s: %s%s", missing_len, detail, reason,
+                    strstr (reason, "Too many open files") != NULL
+                      ? " (the process's descriptor limit, ulimit -n, is reached)" : "");
+          return;
+        }
       if (same_file (library, detail, (size_t) missing_len))
         snprintf (out, len, strchr (library, '/') ? "cannot find %s"
                                                    : "cannot find %s (is its folder on LD_LIBRARY_PATH?)",

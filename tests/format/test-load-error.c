@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mg_load_error_explain () on dlopen's real failures: the plugin's own
  * file missing, a library it needs missing (the plugin found, the
- * dependency named as what is missing), and a symbol no library defines. */
+ * dependency named as what is missing), a symbol no library defines, and
+ * a file that is there but cannot be opened (no descriptor left). */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -63,6 +66,35 @@ test_undefined_symbol (void)
   g_assert_cmpstr (why, ==, want);
 }
 
+/* Every descriptor taken under a low limit: dlopen fails with EMFILE,
+ * which is said as such, not as "cannot find". */
+static void
+test_too_many_files (void)
+{
+  g_autofree char *module = g_build_filename (g_getenv ("MG_LOAD_ERROR_DIR"),
+                                              "libmgt_load_needs.so", NULL);
+  struct rlimit old, low;
+  g_autoptr (GArray) fds = g_array_new (FALSE, FALSE, sizeof (int));
+  int fd;
+
+  g_assert_cmpint (getrlimit (RLIMIT_NOFILE, &old), ==, 0);
+  low = old;
+  low.rlim_cur = 64;
+  g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &low), ==, 0);
+  while ((fd = open ("/dev/null", O_RDONLY)) >= 0)
+    g_array_append_val (fds, fd);
+  g_assert_null (dlopen (module, RTLD_NOW | RTLD_LOCAL));
+  char out[512];
+  mg_load_error_explain (module, dlerror (), out, sizeof out);
+  for (guint i = 0; i < fds->len; i++)
+    close (g_array_index (fds, int, i));
+  g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &old), ==, 0);
+  g_test_message ("%s", out);
+  g_autofree char *want = g_strdup_printf ("cannot open %s: Too many open files (the process's "
+                                           "descriptor limit, ulimit -n, is reached)", module);
+  g_assert_cmpstr (out, ==, want);
+}
+
 static void
 test_other_and_bounds (void)
 {
@@ -93,6 +125,7 @@ main (int argc, char **argv)
   g_test_add_func ("/load-error/own-file-missing", test_own_file_missing);
   g_test_add_func ("/load-error/dependency-missing", test_dependency_missing);
   g_test_add_func ("/load-error/undefined-symbol", test_undefined_symbol);
+  g_test_add_func ("/load-error/too-many-files", test_too_many_files);
   g_test_add_func ("/load-error/other-and-bounds", test_other_and_bounds);
   return g_test_run ();
 }
