@@ -190,12 +190,24 @@ typedef struct {
 
 /* The clone's child: shares the sampler thread's memory until execve, so it
  * only makes system calls. The sampler thread blocks every signal; the
+ * program's handlers are set back to the default first (as posix_spawn
+ * does), so that none runs in the child on the program's memory, then the
  * reader gets the default mask. */
 static int
 reader_child (void *data)
 {
   Spawn *s = data;
   sigset_t none;
+  for (int sig = 1; sig < NSIG; sig++)
+    {
+      struct sigaction old;
+      if (sigaction (sig, NULL, &old) == 0 && old.sa_handler != SIG_IGN
+          && old.sa_handler != SIG_DFL)
+        {
+          struct sigaction dfl = { .sa_handler = SIG_DFL };
+          sigaction (sig, &dfl, NULL);
+        }
+    }
   sigemptyset (&none);
   sigprocmask (SIG_SETMASK, &none, NULL);
   if (s->memfd != MG_GPU_SHARED_FD && dup2 (s->memfd, MG_GPU_SHARED_FD) < 0)
