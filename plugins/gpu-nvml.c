@@ -47,6 +47,9 @@
 #define READY_WAIT_NS 2000000000LL
 #define READER_STACK_SIZE (64 * 1024)
 #define DEFAULT_PERIOD_NS 20000000LL
+/* The reader publishes every round: readings older than this (of sample
+ * time) are its last before it stopped (a hung NVML call, or it died). */
+#define STALE_NS 2000000000LL
 
 extern char **environ;
 
@@ -57,6 +60,10 @@ static int current;
 static int64_t snapshot_round_ns = -1; /* the round current was taken for */
 static uint32_t refusals_now[MG_GPU_MAX][MG_GPU_N_QUANTITIES]; /* counts at the snapshot */
 static uint32_t refusals_said[MG_GPU_MAX][MG_GPU_N_QUANTITIES];
+static uint32_t published;        /* the sequence number of current */
+static int64_t published_round_ns; /* the round it was first seen in */
+static bool stale, stale_said;
+static const MgGpuReadings no_readings; /* what stale readings give: no GPU */
 static int16_t metric_gpu[256]; /* per-GPU metrics' GPU index + 1; 0: not parsed */
 
 static void
@@ -71,6 +78,9 @@ unmap (void)
   memset (refusals_now, 0, sizeof refusals_now);
   memset (refusals_said, 0, sizeof refusals_said);
   memset (metric_gpu, 0, sizeof metric_gpu);
+  published = 0;
+  published_round_ns = 0;
+  stale = stale_said = false;
 }
 
 MG_PLUGIN_EXPORT int allinea_plugin_initialize (plugin_id_t plugin_id, void *data);
@@ -378,22 +388,43 @@ allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
 }
 
 /* The readings for the round at t: taken once a round, so that every
- * metric of a round sees the same ones. */
+ * metric of a round sees the same ones; none once the reader has
+ * published nothing for STALE_NS. */
 static const MgGpuReadings *
 readings (const struct timespec *t)
 {
   int64_t round = mg_timespec_ns (t);
   if (shared != NULL && round != snapshot_round_ns)
     {
-      if (mg_gpu_shared_snapshot (shared, &snapshots[!current]))
+      uint32_t seq = 0;
+      if (mg_gpu_shared_snapshot (shared, &snapshots[!current], &seq))
         current = !current;
+      if (seq != 0 && (seq != published || published_round_ns == 0))
+        {
+          published = seq;
+          published_round_ns = round;
+        }
+      stale = published_round_ns != 0 && round - published_round_ns > STALE_NS;
       snapshot_round_ns = round;
       for (unsigned int i = 0; i < snapshots[current].n_gpus && i < MG_GPU_MAX; i++)
         for (int q = 0; q < MG_GPU_N_QUANTITIES; q++)
           refusals_now[i][q] = atomic_load_explicit (&shared->refusals[i][q].count,
                                                      memory_order_acquire);
     }
-  return &snapshots[current];
+  return stale ? &no_readings : &snapshots[current];
+}
+
+/* Says once that the reader stopped publishing. */
+static void
+say_stale (metric_id_t id)
+{
+  if (!stale || stale_said)
+    return;
+  stale_said = true;
+  allinea_set_metric_error_messagef (id, ETIMEDOUT,
+                                     "GPU: the GPU reader has published nothing for %lld s (an "
+                                     "NVML call that does not return?): no GPU values from then "
+                                     "on", STALE_NS / 1000000000LL);
 }
 
 /* Says once each refusal of q the reader met by this round. */
@@ -423,6 +454,7 @@ node_value (metric_id_t id, struct timespec *t, MgGpuQuantity q, Field field, Co
   const MgGpuReadings *r = readings (t);
   double sum = 0, max = -INFINITY;
   unsigned int n = 0;
+  say_stale (id);
   say_refusals (id, r, q);
   for (unsigned int i = 0; i < r->n_gpus && i < MG_GPU_MAX; i++)
     {
@@ -468,6 +500,7 @@ device_value (metric_id_t id, struct timespec *t, MgGpuQuantity q, Field field, 
 {
   int index = gpu_of_metric (id);
   const MgGpuReadings *r = readings (t);
+  say_stale (id);
   say_refusals (id, r, q);
   *out = NAN;
   if (index >= 0 && (unsigned int) index < r->n_gpus && !r->gpus[index].lost

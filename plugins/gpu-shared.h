@@ -86,10 +86,11 @@ mg_gpu_shared_publish (MgGpuShared *s, const MgGpuReadings *r)
   atomic_store_explicit (&s->seq, seq + 2, memory_order_release);
 }
 
-/* The latest consistent readings into *out, in at most a few tries; false
- * (out unchanged in meaning) when the writer kept it busy throughout. */
+/* The latest consistent readings into *out, in at most a few tries, with
+ * their sequence number in *seq (it changes at every publication); false
+ * (out not to be used) when the writer kept it busy throughout. */
 static inline bool
-mg_gpu_shared_snapshot (const MgGpuShared *s, MgGpuReadings *out)
+mg_gpu_shared_snapshot (const MgGpuShared *s, MgGpuReadings *out, uint32_t *seq)
 {
   for (int tries = 0; tries < 4; tries++)
     {
@@ -99,7 +100,10 @@ mg_gpu_shared_snapshot (const MgGpuShared *s, MgGpuReadings *out)
       memcpy (out, &s->readings, sizeof *out);
       atomic_thread_fence (memory_order_acquire);
       if (atomic_load_explicit ((_Atomic uint32_t *) &s->seq, memory_order_relaxed) == before)
-        return true;
+        {
+          *seq = before;
+          return true;
+        }
     }
   return false;
 }

@@ -492,6 +492,41 @@ test_hang (Fixture *f, gconstpointer data)
   assert_no_reader_left ();
 }
 
+/* NVML hangs after some readings: the GPU's values stand for 2 s more (the
+ * reader may be slow), then give none, said once as a metric error; the
+ * program's other metrics keep every sample; no reader is left. */
+static void
+test_hang_later (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+  g_autoptr (JsonParser) parser = NULL;
+  const char *script = "gpus 1\n0 util 50 50 50 50 50 hang\n0 memutil 30\n0 used 1000\n"
+                       "0 total 8000\n0 power_mw 100000\n0 temp 50\n0 sm_mhz 1000\n"
+                       "0 procs none\n";
+  JsonObject *root = profile_and_export (f, script, "3.5", &err, &parser);
+  g_autoptr (GArray) cpu = means (root, "cpu_time_percentage");
+  g_autoptr (GArray) util = means (root, "gpu_utilization");
+  guint n = 0, last_value = 0, first_value = G_MAXUINT;
+  for (guint i = 0; i < cpu->len; i++)
+    n += !isnan (g_array_index (cpu, double, i));
+  for (guint i = 0; i < util->len; i++)
+    if (!isnan (g_array_index (util, double, i)))
+      {
+        g_assert_cmpfloat (g_array_index (util, double, i), ==, 50);
+        first_value = MIN (first_value, i);
+        last_value = i;
+      }
+  g_test_message ("CPU time: %u windows with values of %u; GPU utilisation from window %u to "
+                  "%u", n, cpu->len, first_value, last_value);
+  g_assert_cmpuint (n, >=, cpu->len * 8 / 10);
+  g_assert_cmpuint (first_value, <, last_value);
+  /* 2 s of 3.5 s, and none in the last quarter. */
+  g_assert_cmpuint (last_value, <, util->len * 3 / 4);
+  g_assert_cmpuint (last_value, >, util->len * 4 / 10);
+  g_assert_nonnull (strstr (err, "metrograph: 1 metric failed while sampling: gpu_utilization;"));
+  assert_no_reader_left ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -507,6 +542,8 @@ main (int argc, char **argv)
   g_test_add ("/metrics/e2e/gpu/killed", Fixture, NULL, fixture_set_up, test_killed,
               fixture_tear_down);
   g_test_add ("/metrics/e2e/gpu/hang", Fixture, NULL, fixture_set_up, test_hang,
+              fixture_tear_down);
+  g_test_add ("/metrics/e2e/gpu/hang-later", Fixture, NULL, fixture_set_up, test_hang_later,
               fixture_tear_down);
   return g_test_run ();
 }
