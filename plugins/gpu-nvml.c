@@ -1,406 +1,466 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Built-in metric plugin "GPU": NVIDIA GPUs through NVML, the management
- * library installed with the driver (libnvidia-ml.so.1), loaded with
- * dlopen at initialisation so that nothing depends on it where there is
- * no driver: the plugin then declines ("GPU: no NVIDIA driver: …", code
- * 0), which the summary lists under "not available here".
+/* Built-in metric plugin "GPU": NVIDIA GPUs through NVML, read by a
+ * helper process, metrograph-gpu-reader (gpu-reader.c), never in the
+ * program's process: NVML's start opens descriptors at the lowest free
+ * numbers (14 on an H100, driver 580), starts a thread, and its shutdown
+ * closes only some of the descriptors, all of which the program would see
+ * (its first open, its thread count, unshare(CLONE_NEWUSER) refused).
+ *
+ * initialise (on the sampler thread) makes the shared region (gpu-shared.h,
+ * a memfd), starts the reader from beside this library as the program's
+ * sibling (clone with CLONE_PARENT: the program's wait() never sees it;
+ * the kernel gives such a child its caller's exit signal, SIGCHLD, which
+ * goes to the parent they share, the launcher, which reaps it by its pid,
+ * app/session/mg-launcher.c) and waits up to 2 s for it to say ready or
+ * why it declines ("GPU: no NVIDIA driver: …", code 0, which the summary
+ * lists under "not available here"). Without /proc/driver/nvidia (no
+ * NVIDIA kernel module) it declines so at once, starting nothing. The
+ * reader ends with the program's process (its pidfd) or when cleanup sets
+ * the stop flag, as it does at exec: the exec'd image's sampler starts its
+ * own reader.
  *
  * The environment variable METROGRAPH_NVML_LIBRARY names another library
- * to load in its place (the tests' fake NVML, tests/plugins/fake-nvml.c).
+ * for the reader to load in NVML's place (the tests' fake NVML,
+ * tests/plugins/fake-nvml.c).
  *
- * Read per node (onePerNode). Every GPU's readings are kept; the node's
- * metrics aggregate them (memory, power and energy summed, utilisation and
- * clock averaged, temperature the hottest), and the per-GPU metrics
- * (customData: the GPU's index) show one GPU each. Each quantity is read
- * once a round for all GPUs, by the first getter that needs it; memory
- * (60-75 us a call on an H100) at most every 100 ms of sample time, the
- * running-process list (100-270 us a call) at most every second, never
- * in the round that reads memory. NVML's
- * total energy (3-16 ms a call) is never read: energy is power integrated
- * over the rounds. A reading refused with NOT_SUPPORTED (or
- * NO_PERMISSION) switches that quantity off on that GPU, GPU_IS_LOST
- * switches the whole GPU off, each said once as a metric error; the other
- * GPUs carry on. */
+ * Read per node (onePerNode). The getters take the latest consistent
+ * readings once a round (a sequence lock: no system call, no waiting) and
+ * aggregate them: memory, power and energy summed, utilisation and clock
+ * averaged, temperature the hottest; the per-GPU metrics (customData: the
+ * GPU's index) show one GPU each. What the reader was refused (a quantity
+ * NOT_SUPPORTED on a GPU, a GPU lost) is said once as a metric error of
+ * the first metric of that quantity to read it. */
+#define _GNU_SOURCE /* clone, dladdr, memfd_create */
 #include <dlfcn.h>
+#include <errno.h>
 #include <math.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
+#include "gpu-shared.h"
 #include "mg-metric-util.h"
 
-/* The part of NVML's C ABI used here, as nvml.h documents it. */
-typedef int nvmlReturn_t;
-typedef struct nvmlDevice_st *nvmlDevice_t;
-typedef struct {
-  unsigned int gpu;    /* % of the last period a kernel ran */
-  unsigned int memory; /* % of the last period device memory was read or written */
-} nvmlUtilization_t;
-typedef struct {
-  unsigned long long total, free, used; /* bytes */
-} nvmlMemory_t;
-/* nvmlProcessInfo_t of nvmlDeviceGetComputeRunningProcesses_v2 and _v3. */
-typedef struct {
-  unsigned int pid;
-  unsigned long long usedGpuMemory;
-  unsigned int gpuInstanceId;
-  unsigned int computeInstanceId;
-} nvmlProcessInfo_t;
+#define READY_WAIT_NS 2000000000LL
+#define READER_STACK_SIZE (64 * 1024)
+#define DEFAULT_PERIOD_NS 20000000LL
+/* The reader publishes every round: readings older than this (of sample
+ * time) are its last before it stopped (a hung NVML call, or it died). */
+#define STALE_NS 2000000000LL
 
-#define NVML_SUCCESS 0
-#define NVML_ERROR_NOT_SUPPORTED 3
-#define NVML_ERROR_NO_PERMISSION 4
-#define NVML_ERROR_INSUFFICIENT_SIZE 7
-#define NVML_ERROR_GPU_IS_LOST 15
-#define NVML_TEMPERATURE_GPU 0
-#define NVML_CLOCK_SM 1
-#define NVML_VALUE_NOT_AVAILABLE_ULL (~0ULL)
+extern char **environ;
 
-#define MG_GPU_MAX 16        /* GPUs followed per node */
-#define MG_GPU_MAX_PROCS 64  /* running processes listed per GPU */
-#define MEMORY_EVERY_NS 100000000LL
-#define PROCESSES_EVERY_NS 1000000000LL
-
-typedef struct {
-  nvmlReturn_t (*init) (void);
-  nvmlReturn_t (*shutdown) (void);
-  const char *(*error_string) (nvmlReturn_t);
-  nvmlReturn_t (*count) (unsigned int *);
-  nvmlReturn_t (*handle) (unsigned int, nvmlDevice_t *);
-  nvmlReturn_t (*utilization) (nvmlDevice_t, nvmlUtilization_t *);
-  nvmlReturn_t (*memory) (nvmlDevice_t, nvmlMemory_t *);
-  nvmlReturn_t (*power) (nvmlDevice_t, unsigned int *);
-  nvmlReturn_t (*temperature) (nvmlDevice_t, int, unsigned int *);
-  nvmlReturn_t (*clock) (nvmlDevice_t, int, unsigned int *);
-  nvmlReturn_t (*processes) (nvmlDevice_t, unsigned int *, nvmlProcessInfo_t *);
-} Nvml;
-
-/* What one NVML call reads, for all GPUs at once. */
-typedef enum {
-  Q_UTILIZATION, /* GPU and memory-bus utilisation: one call */
-  Q_MEMORY,
-  Q_POWER,
-  Q_TEMPERATURE,
-  Q_CLOCK,
-  Q_PROCESSES,
-  N_QUANTITIES
-} Quantity;
-
-static const char *const quantity_names[N_QUANTITIES] = {
-  "utilisation", "memory", "power", "temperature", "SM clock", "running processes",
-};
-
-typedef struct {
-  nvmlDevice_t device;
-  bool lost;
-  bool off[N_QUANTITIES];  /* refused on this GPU */
-  bool have[N_QUANTITIES]; /* holds a reading */
-  unsigned int utilization, memory_utilization, temperature, clock_mhz;
-  uint64_t memory_used, memory_total, program_memory;
-  bool used_by_program;
-  double power_w, energy_j;
-  int64_t power_ns; /* sample time of power_w */
-} Gpu;
-
-static void *library;
-static Nvml nvml;
-static bool initialised; /* nvml.init succeeded */
-static Gpu gpus[MG_GPU_MAX];
-static unsigned int n_gpus;
-static int64_t read_ns[N_QUANTITIES]; /* sample time of the last read */
-static pid_t session;                 /* the program's session */
-static int16_t metric_gpu[256];       /* per-GPU metrics' GPU index + 1; 0: not parsed */
+static MgGpuShared *shared;
+static pid_t owner;                    /* the process whose cleanup stops the reader */
+static MgGpuReadings snapshots[2];     /* the current one and the next one's room */
+static int current;
+static int64_t snapshot_round_ns = -1; /* the round current was taken for */
+static uint32_t refusals_now[MG_GPU_MAX][MG_GPU_N_QUANTITIES]; /* counts at the snapshot */
+static uint32_t refusals_said[MG_GPU_MAX][MG_GPU_N_QUANTITIES];
+static uint32_t published;        /* the sequence number of current */
+static int64_t published_round_ns; /* the round it was first seen in */
+static bool stale, stale_said;
+static const MgGpuReadings no_readings; /* what stale readings give: no GPU */
+static int16_t metric_gpu[256]; /* per-GPU metrics' GPU index + 1; 0: not parsed */
 
 static void
-unload (void)
+unmap (void)
 {
-  if (initialised && nvml.shutdown != NULL)
-    nvml.shutdown ();
-  initialised = false;
-  if (library != NULL)
-    dlclose (library);
-  library = NULL;
-  n_gpus = 0;
-  memset (&nvml, 0, sizeof nvml);
-  memset (gpus, 0, sizeof gpus);
-  memset (read_ns, 0, sizeof read_ns);
+  if (shared != NULL)
+    munmap (shared, sizeof *shared);
+  shared = NULL;
+  memset (snapshots, 0, sizeof snapshots);
+  current = 0;
+  snapshot_round_ns = -1;
+  memset (refusals_now, 0, sizeof refusals_now);
+  memset (refusals_said, 0, sizeof refusals_said);
   memset (metric_gpu, 0, sizeof metric_gpu);
-}
-
-static const char *
-nvml_error (nvmlReturn_t r)
-{
-  const char *s = nvml.error_string != NULL ? nvml.error_string (r) : NULL;
-  return s != NULL ? s : "unknown NVML error";
-}
-
-/* The first of names that the library has (newer versions first). */
-static void *
-resolve (const char *const *names, const char **missing)
-{
-  for (const char *const *n = names; *n != NULL; n++)
-    {
-      void *f = dlsym (library, *n);
-      if (f != NULL)
-        return f;
-    }
-  *missing = names[0];
-  return NULL;
-}
-
-#define RESOLVE(field, ...)                                                                    \
-  (nvml.field = resolve ((const char *const[]) { __VA_ARGS__, NULL }, &missing))
-
-static bool
-resolve_all (const char **missing_out)
-{
-  const char *missing = NULL;
-  RESOLVE (init, "nvmlInit_v2", "nvmlInit");
-  RESOLVE (shutdown, "nvmlShutdown");
-  RESOLVE (error_string, "nvmlErrorString");
-  RESOLVE (count, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
-  RESOLVE (handle, "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
-  RESOLVE (utilization, "nvmlDeviceGetUtilizationRates");
-  RESOLVE (memory, "nvmlDeviceGetMemoryInfo");
-  RESOLVE (power, "nvmlDeviceGetPowerUsage");
-  RESOLVE (temperature, "nvmlDeviceGetTemperature");
-  RESOLVE (clock, "nvmlDeviceGetClockInfo");
-  /* The unversioned function takes a shorter structure: not used. */
-  RESOLVE (processes, "nvmlDeviceGetComputeRunningProcesses_v3",
-           "nvmlDeviceGetComputeRunningProcesses_v2");
-  *missing_out = missing;
-  return missing == NULL;
-}
-
-static const char *
-library_name (void)
-{
-  const char *name = getenv ("METROGRAPH_NVML_LIBRARY");
-  return name != NULL && *name != '\0' ? name : "libnvidia-ml.so.1";
+  published = 0;
+  published_round_ns = 0;
+  stale = stale_said = false;
 }
 
 MG_PLUGIN_EXPORT int allinea_plugin_initialize (plugin_id_t plugin_id, void *data);
 MG_PLUGIN_EXPORT int allinea_plugin_cleanup (plugin_id_t plugin_id, void *data);
 
+/* The reader beside this library, in out. */
+static bool
+reader_path (char *out, size_t size)
+{
+  Dl_info self;
+  if (!dladdr ((void *) allinea_plugin_initialize, &self) || self.dli_fname == NULL)
+    return false;
+  const char *slash = strrchr (self.dli_fname, '/');
+  int dir = slash != NULL ? (int) (slash - self.dli_fname) : 1;
+  int n = snprintf (out, size, "%.*s/%s", dir, slash != NULL ? self.dli_fname : ".",
+                    MG_GPU_READER_NAME);
+  return n > 0 && (size_t) n < size;
+}
+
+/* The run's sampling interval, from the plan's text the launcher passes;
+ * the sampler's default without one. */
+static int64_t
+period_ns (void)
+{
+  const char *plan = getenv ("METROGRAPH_PLAN_TEXT");
+  for (const char *p = plan; p != NULL && *p != '\0'; p = strchr (p, '\n'), p = p ? p + 1 : NULL)
+    if (strncmp (p, "interval_ms ", 12) == 0)
+      {
+        const char *v = p + 12;
+        uint64_t ms = mg_parse_u64 (&v);
+        if (ms > 0)
+          return (int64_t) ms * 1000000LL;
+      }
+  return DEFAULT_PERIOD_NS;
+}
+
+/* The sampler's own entries of an LD_PRELOAD list (ours: libmetrograph*)
+ * left out, so that the sampler never loads into the reader. */
+static char *
+preload_without_ours (const char *value)
+{
+  size_t len = strlen (value);
+  char *out = malloc (len + sizeof "LD_PRELOAD=");
+  char *o;
+  if (out == NULL)
+    return NULL;
+  o = stpcpy (out, "LD_PRELOAD=");
+  for (const char *p = value; *p != '\0';)
+    {
+      size_t n = strcspn (p, ": ");
+      const char *base = memrchr (p, '/', n);
+      base = base != NULL ? base + 1 : p;
+      bool ours = n > 0 && strncmp (base, "libmetrograph", 13) == 0;
+      if (n > 0 && !ours)
+        {
+          if (o[-1] != '=')
+            *o++ = ':';
+          memcpy (o, p, n);
+          o += n;
+        }
+      p += n;
+      if (*p != '\0')
+        p++;
+    }
+  *o = '\0';
+  return out;
+}
+
+/* The reader's environment: the program's, without the run's variables
+ * and the sampler's preload. NULL when out of memory. */
+static char **
+reader_environment (void)
+{
+  static const char *const dropped[] = { "METROGRAPH_PLAN=", "METROGRAPH_PLAN_TEXT=",
+                                         "METROGRAPH_LAUNCH_NODE=", "METROGRAPH_MERGE_NODE=",
+                                         NULL };
+  size_t n = 0;
+  while (environ[n] != NULL)
+    n++;
+  char **env = calloc (n + 1, sizeof *env);
+  size_t k = 0;
+  if (env == NULL)
+    return NULL;
+  for (size_t i = 0; i < n; i++)
+    {
+      bool drop = false;
+      for (const char *const *d = dropped; *d != NULL; d++)
+        drop = drop || strncmp (environ[i], *d, strlen (*d)) == 0;
+      if (drop)
+        continue;
+      if (strncmp (environ[i], "LD_PRELOAD=", 11) == 0)
+        env[k++] = preload_without_ours (environ[i] + 11);
+      else
+        env[k++] = strdup (environ[i]);
+      if (env[k - 1] == NULL)
+        k--;
+    }
+  return env;
+}
+
+static void
+free_environment (char **env)
+{
+  for (size_t i = 0; env != NULL && env[i] != NULL; i++)
+    free (env[i]);
+  free (env);
+}
+
+/* What the clone's child needs, all made before it. */
+typedef struct {
+  const char *path;
+  char *const *argv;
+  char *const *envp;
+  int memfd;
+  int exec_errno; /* set by the child when execve fails (shared memory) */
+} Spawn;
+
+/* The clone's child: shares the sampler thread's memory until execve, so it
+ * only makes system calls. The sampler thread blocks every signal; the
+ * program's handlers are set back to the default first (as posix_spawn
+ * does), so that none runs in the child on the program's memory, then the
+ * reader gets the default mask. */
+static int
+reader_child (void *data)
+{
+  Spawn *s = data;
+  sigset_t none;
+  for (int sig = 1; sig < NSIG; sig++)
+    {
+      struct sigaction old;
+      if (sigaction (sig, NULL, &old) == 0 && old.sa_handler != SIG_IGN
+          && old.sa_handler != SIG_DFL)
+        {
+          struct sigaction dfl = { .sa_handler = SIG_DFL };
+          sigaction (sig, &dfl, NULL);
+        }
+    }
+  sigemptyset (&none);
+  sigprocmask (SIG_SETMASK, &none, NULL);
+  if (s->memfd != MG_GPU_SHARED_FD && dup2 (s->memfd, MG_GPU_SHARED_FD) < 0)
+    {
+      s->exec_errno = errno;
+      _exit (127);
+    }
+  if (s->memfd == MG_GPU_SHARED_FD)
+    fcntl (s->memfd, F_SETFD, 0);
+  execve (s->path, s->argv, s->envp);
+  s->exec_errno = errno;
+  _exit (127);
+}
+
+/* The program's start time (field 22 of /proc/self/stat), for a reader
+ * without pidfd_open to tell it from a later process of the same pid. */
+static unsigned long long
+own_start_time (void)
+{
+  char text[1024];
+  FILE *f = fopen ("/proc/self/stat", "re");
+  if (f == NULL)
+    return 0;
+  size_t n = fread (text, 1, sizeof text - 1, f);
+  fclose (f);
+  text[n] = '\0';
+  char *p = strrchr (text, ')');
+  for (int field = 3; field < 22 && p != NULL; field++)
+    p = strchr (p + 1, ' ');
+  return p != NULL ? strtoull (p + 1, NULL, 10) : 0;
+}
+
+/* Starts the reader on the region at memfd; 0, or an errno with the
+ * message set. */
+static int
+spawn_reader (plugin_id_t plugin_id, const char *path, int memfd)
+{
+  char period[32], pid[32], start[32];
+  snprintf (period, sizeof period, "%lld", (long long) period_ns ());
+  snprintf (pid, sizeof pid, "%d", (int) getpid ());
+  snprintf (start, sizeof start, "%llu", own_start_time ());
+  char *argv[] = { (char *) path, period, pid, start, NULL };
+  char **envp = reader_environment ();
+  void *stack = mmap (NULL, READER_STACK_SIZE, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  Spawn s = { path, argv, envp, memfd, 0 };
+  int error = 0;
+
+  if (envp == NULL || stack == MAP_FAILED)
+    {
+      error = ENOMEM;
+      allinea_set_plugin_error_messagef (plugin_id, error,
+                                         "GPU: cannot start the GPU reader: out of memory");
+    }
+  /* The program's sibling, never its child: refused in a namespace's init
+   * (EINVAL), where the plugin declines. */
+  else if (clone (reader_child, (char *) stack + READER_STACK_SIZE,
+                  CLONE_PARENT | CLONE_VM | CLONE_VFORK, &s) < 0)
+    {
+      error = errno;
+      allinea_set_plugin_error_messagef (plugin_id, error,
+                                         "GPU: cannot start the GPU reader beside the program "
+                                         "(%s): not read here, the program is not affected",
+                                         strerror (error));
+    }
+  else if (s.exec_errno != 0)
+    {
+      error = s.exec_errno;
+      allinea_set_plugin_error_messagef (plugin_id, error,
+                                         "GPU: cannot start the GPU reader %s: %s (reinstall "
+                                         "Metrograph)", path, strerror (error));
+    }
+  if (stack != MAP_FAILED)
+    munmap (stack, READER_STACK_SIZE);
+  free_environment (envp);
+  return error;
+}
+
+/* Waits for the reader's answer; 0 when it reads, else -1 with the
+ * message set. */
+static int
+await_reader (plugin_id_t plugin_id, const char *path)
+{
+  struct timespec tick = { 0, 1000000 };
+  for (int64_t waited = 0; waited < READY_WAIT_NS; waited += tick.tv_nsec)
+    {
+      uint32_t state = atomic_load_explicit (&shared->state, memory_order_acquire);
+      if (state == MG_GPU_READY)
+        return 0;
+      if (state == MG_GPU_DECLINED)
+        {
+          allinea_set_plugin_error_messagef (plugin_id, shared->decline_code, "%.*s",
+                                             (int) sizeof shared->message, shared->message);
+          return -1;
+        }
+      nanosleep (&tick, NULL);
+    }
+  allinea_set_plugin_error_messagef (plugin_id, ETIMEDOUT,
+                                     "GPU: the GPU reader %s did not answer within %lld s "
+                                     "(NVML's start hangs?): not read here", path,
+                                     READY_WAIT_NS / 1000000000LL);
+  return -1;
+}
+
 int
 allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
 {
-  const char *name = library_name ();
-  const char *missing;
-  unsigned int count = 0;
-  nvmlReturn_t r;
+  char path[4096];
+  int memfd, error;
 
-  unload ();
-  library = dlopen (name, RTLD_NOW | RTLD_LOCAL);
-  if (library == NULL)
-    {
-      /* No driver here: the plugin declines (code 0), nothing went wrong. */
-      allinea_set_plugin_error_messagef (plugin_id, 0,
-                                         "GPU: no NVIDIA driver: %s cannot be loaded (%s)",
-                                         name, dlerror ());
-      return -1;
-    }
-  if (!resolve_all (&missing))
-    {
-      allinea_set_plugin_error_messagef (plugin_id, ENOSYS,
-                                         "GPU: NVML too old: %s has no %s (update the "
-                                         "NVIDIA driver)", name, missing);
-      unload ();
-      return -1;
-    }
-  r = nvml.init ();
-  if (r != NVML_SUCCESS)
+  if (shared != NULL) /* started again without a cleanup: the old reader ends */
+    atomic_store (&shared->stop, 1);
+  unmap ();
+  /* Nothing to start where the driver's kernel module is not loaded,
+   * unless a library is named (the tests' fake). */
+  const char *named = getenv ("METROGRAPH_NVML_LIBRARY");
+  if ((named == NULL || *named == '\0') && access ("/proc/driver/nvidia", F_OK) != 0)
     {
       allinea_set_plugin_error_messagef (plugin_id, 0,
-                                         "GPU: no NVIDIA driver: %s loaded, but NVML did not "
-                                         "start: %s (error %d)", name, nvml_error (r), r);
-      unload ();
+                                         "GPU: no NVIDIA driver: /proc/driver/nvidia is not "
+                                         "there (the nvidia kernel module is not loaded)");
       return -1;
     }
-  initialised = true;
-  r = nvml.count (&count);
-  if (r != NVML_SUCCESS || count == 0)
+  if (!reader_path (path, sizeof path) || access (path, X_OK) != 0)
     {
-      allinea_set_plugin_error_messagef (plugin_id, 0,
-                                         "GPU: no NVIDIA GPU: NVML sees none (%s)",
-                                         r != NVML_SUCCESS ? nvml_error (r) : "0 devices");
-      unload ();
+      allinea_set_plugin_error_messagef (plugin_id, ENOENT,
+                                         "GPU: the GPU reader %s is missing (reinstall "
+                                         "Metrograph)", path);
       return -1;
     }
-  for (unsigned int i = 0; i < count && n_gpus < MG_GPU_MAX; i++)
+  memfd = memfd_create ("metrograph-gpu", MFD_CLOEXEC);
+  if (memfd < 0 || ftruncate (memfd, sizeof *shared) < 0
+      || (shared = mmap (NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0))
+           == MAP_FAILED)
     {
-      Gpu *g = &gpus[n_gpus++];
-      r = nvml.handle (i, &g->device);
-      /* A GPU NVML cannot open is followed as lost, so that the indices
-       * of the others stay NVML's. */
-      g->lost = r != NVML_SUCCESS;
+      error = errno;
+      shared = NULL;
+      if (memfd >= 0)
+        close (memfd);
+      allinea_set_plugin_error_messagef (plugin_id, error,
+                                         "GPU: cannot share memory with the GPU reader: %s",
+                                         strerror (error));
+      return -1;
     }
-  session = getsid (0);
+  shared->magic = MG_GPU_SHARED_MAGIC;
+  shared->version = MG_GPU_SHARED_VERSION;
+  atomic_store (&shared->state, MG_GPU_STARTING);
+  error = spawn_reader (plugin_id, path, memfd);
+  close (memfd); /* the reader has its own; the mapping stays */
+  if (error != 0 || await_reader (plugin_id, path) != 0)
+    {
+      atomic_store (&shared->stop, 1);
+      unmap ();
+      return -1;
+    }
+  owner = getpid ();
   return 0;
 }
 
 int
 allinea_plugin_cleanup (plugin_id_t plugin_id, void *data)
 {
-  unload ();
+  /* A forked process's copy of the plugin leaves its parent's reader be. */
+  if (shared != NULL && getpid () == owner)
+    atomic_store_explicit (&shared->stop, 1, memory_order_release);
+  unmap ();
   return 0;
 }
 
-/* Says once why a quantity (or a whole GPU) is no longer read. */
+/* The readings for the round at t: taken once a round, so that every
+ * metric of a round sees the same ones; none once the reader has
+ * published nothing for STALE_NS. */
+static const MgGpuReadings *
+readings (const struct timespec *t)
+{
+  int64_t round = mg_timespec_ns (t);
+  if (shared != NULL && round != snapshot_round_ns)
+    {
+      uint32_t seq = 0;
+      if (mg_gpu_shared_snapshot (shared, &snapshots[!current], &seq))
+        current = !current;
+      if (seq != 0 && (seq != published || published_round_ns == 0))
+        {
+          published = seq;
+          published_round_ns = round;
+        }
+      stale = published_round_ns != 0 && round - published_round_ns > STALE_NS;
+      snapshot_round_ns = round;
+      for (unsigned int i = 0; i < snapshots[current].n_gpus && i < MG_GPU_MAX; i++)
+        for (int q = 0; q < MG_GPU_N_QUANTITIES; q++)
+          refusals_now[i][q] = atomic_load_explicit (&shared->refusals[i][q].count,
+                                                     memory_order_acquire);
+    }
+  return stale ? &no_readings : &snapshots[current];
+}
+
+/* Says once that the reader stopped publishing. */
 static void
-refuse (metric_id_t id, unsigned int index, Quantity q, nvmlReturn_t r)
+say_stale (metric_id_t id)
 {
-  Gpu *g = &gpus[index];
-  if (r == NVML_ERROR_GPU_IS_LOST)
-    {
-      g->lost = true;
-      allinea_set_metric_error_messagef (id, r,
-                                         "GPU %u lost (%s): no longer read; the other GPUs "
-                                         "carry on", index, nvml_error (r));
-    }
-  else if (r == NVML_ERROR_NOT_SUPPORTED || r == NVML_ERROR_NO_PERMISSION)
-    {
-      g->off[q] = true;
-      allinea_set_metric_error_messagef (id, r, "GPU %u: %s: %s: no longer read on this GPU",
-                                         index, quantity_names[q], nvml_error (r));
-    }
-  else
-    allinea_set_metric_error_messagef (id, r, "GPU %u: %s: %s (error %d)", index,
-                                       quantity_names[q], nvml_error (r), r);
-  g->have[q] = false;
+  if (!stale || stale_said)
+    return;
+  stale_said = true;
+  allinea_set_metric_error_messagef (id, ETIMEDOUT,
+                                     "GPU: the GPU reader has published nothing for %lld s (an "
+                                     "NVML call that does not return?): no GPU values from then "
+                                     "on", STALE_NS / 1000000000LL);
 }
 
-/* The program's processes on g, from NVML's list of running compute
- * processes: those in this process's session (the program's tree). */
-static nvmlReturn_t
-read_processes (Gpu *g)
-{
-  nvmlProcessInfo_t procs[MG_GPU_MAX_PROCS];
-  unsigned int n = MG_GPU_MAX_PROCS;
-  nvmlReturn_t r = nvml.processes (g->device, &n, procs);
-  if (r == NVML_ERROR_INSUFFICIENT_SIZE)
-    n = MG_GPU_MAX_PROCS; /* more than we list: the first ones count */
-  else if (r != NVML_SUCCESS)
-    return r;
-  if (n > MG_GPU_MAX_PROCS)
-    n = MG_GPU_MAX_PROCS;
-  g->program_memory = 0;
-  g->used_by_program = false;
-  for (unsigned int i = 0; i < n; i++)
-    {
-      if (procs[i].pid != (unsigned int) getpid () && getsid ((pid_t) procs[i].pid) != session)
-        continue;
-      g->used_by_program = true;
-      if (procs[i].usedGpuMemory != NVML_VALUE_NOT_AVAILABLE_ULL)
-        g->program_memory += procs[i].usedGpuMemory;
-    }
-  return NVML_SUCCESS;
-}
-
-static nvmlReturn_t
-read_one (Gpu *g, Quantity q, int64_t now_ns)
-{
-  nvmlReturn_t r = NVML_SUCCESS;
-  switch (q)
-    {
-    case Q_UTILIZATION:
-      {
-        nvmlUtilization_t u;
-        if ((r = nvml.utilization (g->device, &u)) == NVML_SUCCESS)
-          g->utilization = u.gpu, g->memory_utilization = u.memory;
-        break;
-      }
-    case Q_MEMORY:
-      {
-        nvmlMemory_t m;
-        if ((r = nvml.memory (g->device, &m)) == NVML_SUCCESS)
-          g->memory_used = m.used, g->memory_total = m.total;
-        break;
-      }
-    case Q_POWER:
-      {
-        unsigned int mw;
-        if ((r = nvml.power (g->device, &mw)) != NVML_SUCCESS)
-          break;
-        double w = mw / 1000.0;
-        /* Energy: the power integrated over the rounds (trapezoids). */
-        if (g->have[Q_POWER] && now_ns > g->power_ns)
-          g->energy_j += (g->power_w + w) / 2 * (double) (now_ns - g->power_ns) / 1e9;
-        g->power_w = w;
-        g->power_ns = now_ns;
-        break;
-      }
-    case Q_TEMPERATURE:
-      r = nvml.temperature (g->device, NVML_TEMPERATURE_GPU, &g->temperature);
-      break;
-    case Q_CLOCK:
-      r = nvml.clock (g->device, NVML_CLOCK_SM, &g->clock_mhz);
-      break;
-    case Q_PROCESSES:
-      r = read_processes (g);
-      break;
-    case N_QUANTITIES:
-      break;
-    }
-  return r;
-}
-
-/* How long a reading of q stands for. */
-static int64_t
-quantity_period_ns (Quantity q)
-{
-  if (q == Q_MEMORY)
-    return MEMORY_EVERY_NS;
-  if (q == Q_PROCESSES)
-    return PROCESSES_EVERY_NS;
-  return MG_ROUND_SLACK_NS;
-}
-
-/* Reads q on every GPU still followed, once a round (or period). */
+/* Says once each refusal of q the reader met by this round. */
 static void
-refresh (metric_id_t id, Quantity q, const struct timespec *t)
+say_refusals (metric_id_t id, const MgGpuReadings *r, MgGpuQuantity q)
 {
-  int64_t now = mg_timespec_ns (t);
-  int64_t d = now - read_ns[q];
-  if (read_ns[q] != 0 && d < quantity_period_ns (q) && d > -MG_ROUND_SLACK_NS)
-    return;
-  /* The two slow readings never in one round: the processes wait for the
-   * next round after memory's. */
-  if (q == Q_PROCESSES && read_ns[Q_MEMORY] != 0
-      && now - read_ns[Q_MEMORY] < MG_ROUND_SLACK_NS && now - read_ns[Q_MEMORY] > -MG_ROUND_SLACK_NS)
-    return;
-  read_ns[q] = now;
-  for (unsigned int i = 0; i < n_gpus; i++)
-    {
-      Gpu *g = &gpus[i];
-      if (g->lost || g->off[q])
-        continue;
-      nvmlReturn_t r = read_one (g, q, now);
-      if (r == NVML_SUCCESS)
-        g->have[q] = true;
-      else
-        refuse (id, i, q, r);
-    }
+  for (unsigned int i = 0; i < r->n_gpus && i < MG_GPU_MAX; i++)
+    if (refusals_now[i][q] != refusals_said[i][q])
+      {
+        const MgGpuRefusal *refusal = &shared->refusals[i][q];
+        refusals_said[i][q] = refusals_now[i][q];
+        allinea_set_metric_error_messagef (id, refusal->code, "%.*s",
+                                           (int) sizeof refusal->text, refusal->text);
+      }
 }
 
 typedef enum { SUM, MEAN, MAX } Combine;
 
-typedef double (*Field) (const Gpu *g);
+typedef double (*Field) (const MgGpuValues *g);
 
 /* The node's value: field over the GPUs that have a reading of q; NaN
  * (no value) when none has. */
 static int
-node_value (metric_id_t id, struct timespec *t, Quantity q, Field field, Combine how,
+node_value (metric_id_t id, struct timespec *t, MgGpuQuantity q, Field field, Combine how,
             double *out)
 {
+  const MgGpuReadings *r = readings (t);
   double sum = 0, max = -INFINITY;
   unsigned int n = 0;
-  refresh (id, q, t);
-  for (unsigned int i = 0; i < n_gpus; i++)
+  say_stale (id);
+  say_refusals (id, r, q);
+  for (unsigned int i = 0; i < r->n_gpus && i < MG_GPU_MAX; i++)
     {
-      if (gpus[i].lost || !gpus[i].have[q])
+      if (r->gpus[i].lost || !r->gpus[i].have[q])
         continue;
-      double v = field (&gpus[i]);
+      double v = field (&r->gpus[i]);
       sum += v;
       max = v > max ? v : max;
       n++;
@@ -436,60 +496,73 @@ gpu_of_metric (metric_id_t id)
 /* One GPU's value (the metric's customData); NaN (no value) when that GPU
  * is not there or gives no reading. */
 static int
-device_value (metric_id_t id, struct timespec *t, Quantity q, Field field, double *out)
+device_value (metric_id_t id, struct timespec *t, MgGpuQuantity q, Field field, double *out)
 {
   int index = gpu_of_metric (id);
-  refresh (id, q, t);
+  const MgGpuReadings *r = readings (t);
+  say_stale (id);
+  say_refusals (id, r, q);
   *out = NAN;
-  if (index >= 0 && (unsigned int) index < n_gpus && !gpus[index].lost && gpus[index].have[q])
-    *out = field (&gpus[index]);
+  if (index >= 0 && (unsigned int) index < r->n_gpus && !r->gpus[index].lost
+      && r->gpus[index].have[q])
+    *out = field (&r->gpus[index]);
   return 0;
 }
 
-static double f_utilization (const Gpu *g) { return g->utilization; }
-static double f_memory_utilization (const Gpu *g) { return g->memory_utilization; }
-static double f_memory_used (const Gpu *g) { return (double) g->memory_used; }
-static double f_memory_total (const Gpu *g) { return (double) g->memory_total; }
-static double f_power (const Gpu *g) { return g->power_w; }
-static double f_energy (const Gpu *g) { return g->energy_j; }
-static double f_temperature (const Gpu *g) { return g->temperature; }
-static double f_clock (const Gpu *g) { return g->clock_mhz * 1e6; }
-static double f_program_memory (const Gpu *g) { return (double) g->program_memory; }
-static double f_used (const Gpu *g) { return g->used_by_program ? 1 : 0; }
+static double f_utilization (const MgGpuValues *g) { return g->utilization; }
+static double f_memory_utilization (const MgGpuValues *g) { return g->memory_utilization; }
+static double f_memory_used (const MgGpuValues *g) { return (double) g->memory_used; }
+static double f_memory_total (const MgGpuValues *g) { return (double) g->memory_total; }
+static double f_power (const MgGpuValues *g) { return g->power_w; }
+static double f_energy (const MgGpuValues *g) { return g->energy_j; }
+static double f_temperature (const MgGpuValues *g) { return g->temperature; }
+static double f_clock (const MgGpuValues *g) { return g->clock_mhz * 1e6; }
+static double f_program_memory (const MgGpuValues *g) { return (double) g->program_memory; }
+static double f_used (const MgGpuValues *g) { return g->used_by_program ? 1 : 0; }
 
+#define Q(name) MG_GPU_Q_##name
 #define GETTER(name) \
   MG_PLUGIN_EXPORT int name (metric_id_t id, struct timespec *t, double *out); \
   int name (metric_id_t id, struct timespec *t, double *out)
 
-GETTER (mg_gpu_utilization) { return node_value (id, t, Q_UTILIZATION, f_utilization, MEAN, out); }
+GETTER (mg_gpu_utilization) { return node_value (id, t, Q (UTILIZATION), f_utilization, MEAN, out); }
 GETTER (mg_gpu_memory_utilization)
 {
-  return node_value (id, t, Q_UTILIZATION, f_memory_utilization, MEAN, out);
+  return node_value (id, t, Q (UTILIZATION), f_memory_utilization, MEAN, out);
 }
-GETTER (mg_gpu_memory_used) { return node_value (id, t, Q_MEMORY, f_memory_used, SUM, out); }
+GETTER (mg_gpu_memory_used) { return node_value (id, t, Q (MEMORY), f_memory_used, SUM, out); }
 GETTER (mg_gpu_memory_percent)
 {
   double used, total;
-  node_value (id, t, Q_MEMORY, f_memory_used, SUM, &used);
-  node_value (id, t, Q_MEMORY, f_memory_total, SUM, &total);
+  node_value (id, t, Q (MEMORY), f_memory_used, SUM, &used);
+  node_value (id, t, Q (MEMORY), f_memory_total, SUM, &total);
   *out = total > 0 ? 100.0 * used / total : NAN;
   return 0;
 }
-GETTER (mg_gpu_power) { return node_value (id, t, Q_POWER, f_power, SUM, out); }
-GETTER (mg_gpu_energy) { return node_value (id, t, Q_POWER, f_energy, SUM, out); }
-GETTER (mg_gpu_temperature) { return node_value (id, t, Q_TEMPERATURE, f_temperature, MAX, out); }
-GETTER (mg_gpu_sm_clock) { return node_value (id, t, Q_CLOCK, f_clock, MEAN, out); }
+GETTER (mg_gpu_power) { return node_value (id, t, Q (POWER), f_power, SUM, out); }
+GETTER (mg_gpu_energy) { return node_value (id, t, Q (POWER), f_energy, SUM, out); }
+GETTER (mg_gpu_temperature)
+{
+  return node_value (id, t, Q (TEMPERATURE), f_temperature, MAX, out);
+}
+GETTER (mg_gpu_sm_clock) { return node_value (id, t, Q (CLOCK), f_clock, MEAN, out); }
 GETTER (mg_gpu_program_memory)
 {
-  return node_value (id, t, Q_PROCESSES, f_program_memory, SUM, out);
+  return node_value (id, t, Q (PROCESSES), f_program_memory, SUM, out);
 }
-GETTER (mg_gpu_devices_used) { return node_value (id, t, Q_PROCESSES, f_used, SUM, out); }
+GETTER (mg_gpu_devices_used) { return node_value (id, t, Q (PROCESSES), f_used, SUM, out); }
 
-GETTER (mg_gpu_device_utilization) { return device_value (id, t, Q_UTILIZATION, f_utilization, out); }
-GETTER (mg_gpu_device_memory_used) { return device_value (id, t, Q_MEMORY, f_memory_used, out); }
-GETTER (mg_gpu_device_power) { return device_value (id, t, Q_POWER, f_power, out); }
-GETTER (mg_gpu_device_temperature) { return device_value (id, t, Q_TEMPERATURE, f_temperature, out); }
+GETTER (mg_gpu_device_utilization)
+{
+  return device_value (id, t, Q (UTILIZATION), f_utilization, out);
+}
+GETTER (mg_gpu_device_memory_used) { return device_value (id, t, Q (MEMORY), f_memory_used, out); }
+GETTER (mg_gpu_device_power) { return device_value (id, t, Q (POWER), f_power, out); }
+GETTER (mg_gpu_device_temperature)
+{
+  return device_value (id, t, Q (TEMPERATURE), f_temperature, out);
+}
 GETTER (mg_gpu_device_program_memory)
 {
-  return device_value (id, t, Q_PROCESSES, f_program_memory, out);
+  return device_value (id, t, Q (PROCESSES), f_program_memory, out);
 }

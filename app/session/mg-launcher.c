@@ -725,6 +725,48 @@ ended_how (MgLauncher *self, GPid pid, int status, gboolean through_mpi, GPid *w
   return TRUE;
 }
 
+/* Whether pid is our child and a GPU reader (its command, cut to 15
+ * bytes, which a zombie keeps). */
+static gboolean
+is_our_gpu_reader (const char *pid)
+{
+  g_autofree char *path = g_build_filename ("/proc", pid, "stat", NULL);
+  g_autofree char *text = NULL;
+  const char *open_paren, *close_paren;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL)
+      || (open_paren = strchr (text, '(')) == NULL
+      || (close_paren = strrchr (text, ')')) == NULL || close_paren[1] == '\0')
+    return FALSE;
+  /* ") S PPID": the state, then the parent. */
+  return g_str_has_prefix (open_paren + 1, "metrograph-gpu-")
+         && (pid_t) g_ascii_strtoll (close_paren + 4, NULL, 10) == getpid ();
+}
+
+/* The GPU plugin's reader (plugins/gpu-reader.c) is the program's sibling,
+ * so our child: the kernel gives a CLONE_PARENT child its caller's exit
+ * signal, SIGCHLD, which comes to us, never to the program. It ends with
+ * the program's process; reaped here by its pid (a wait for any child
+ * would take the window's other children from GLib), waiting a little for
+ * one that has not quite ended. */
+static void
+reap_gpu_readers (void)
+{
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  while (proc != NULL && (name = g_dir_read_name (proc)) != NULL)
+    {
+      pid_t pid;
+
+      if (!g_ascii_isdigit (name[0]) || !is_our_gpu_reader (name))
+        continue;
+      pid = (pid_t) g_ascii_strtoll (name, NULL, 10);
+      for (int tries = 0; tries < 40 && waitpid (pid, NULL, __WALL | WNOHANG) == 0; tries++)
+        g_usleep (5000);
+    }
+}
+
 int
 mg_launcher_child_ended (MgLauncher *self, GPid pid, int status)
 {
@@ -735,6 +777,7 @@ mg_launcher_child_ended (MgLauncher *self, GPid pid, int status)
 
   self->end_mono_us = g_get_monotonic_time ();
   self->killed_signal = WIFSIGNALED (status) ? WTERMSIG (status) : 0;
+  reap_gpu_readers ();
   if (ended_how (self, pid, status, through_mpi, &whose, &state, &end_status))
     mg_record_finish (self->record_dir, self->run_id, whose, state, end_status,
                       g_get_monotonic_time () * 1000);

@@ -18,8 +18,16 @@
  * PID:BYTES lists ("self" is the calling process, "none" an empty list). A
  * value may instead be an error: NOT_SUPPORTED, NO_PERMISSION,
  * GPU_IS_LOST (from then on every call on that GPU fails so, as NVML's
- * do) or UNKNOWN. A field not given answers NOT_SUPPORTED. Without the
- * variable, nvmlInit_v2 answers DRIVER_NOT_LOADED. */
+ * do) or UNKNOWN, or hang: the call sleeps for an hour (NVML's calls can
+ * block). A field not given answers NOT_SUPPORTED. Without the variable,
+ * nvmlInit_v2 answers DRIVER_NOT_LOADED.
+ *
+ * As the real NVML does (driver 580 on an H100 opened 14 descriptors and
+ * started a thread), a successful nvmlInit_v2 leaves behind three
+ * descriptors (/dev/null, at the lowest free numbers, not close-on-exec)
+ * and a thread that sleeps for ever; nvmlShutdown keeps both. */
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +185,12 @@ next (const void *device, int field, int count, int *error)
   if (count)
     g->calls[field]++;
   const char *token = s->values[call < (unsigned) s->n ? call : (unsigned) s->n - 1];
+  if (strcmp (token, "hang") == 0)
+    {
+      sleep (3600);
+      *error = ERROR_UNKNOWN;
+      return NULL;
+    }
   *error = error_of (token);
   if (*error == ERROR_GPU_IS_LOST)
     g->lost = 1;
@@ -194,11 +208,32 @@ value (const void *device, int field, int count, unsigned long long *out)
   return error;
 }
 
+static void *
+driver_thread (void *data)
+{
+  for (;;)
+    pause ();
+  return NULL;
+}
+
+/* What the real library leaves in its caller's process at a start. */
+static void
+leave_traces (void)
+{
+  pthread_t thread;
+  for (int i = 0; i < 3; i++)
+    open ("/dev/null", O_RDWR);
+  if (pthread_create (&thread, NULL, driver_thread, NULL) == 0)
+    pthread_detach (thread);
+}
+
 EXPORT int nvmlInit_v2 (void);
 int
 nvmlInit_v2 (void)
 {
   load_script (); /* afresh at every start */
+  if (init_error == SUCCESS)
+    leave_traces ();
   return init_error;
 }
 
