@@ -13,8 +13,10 @@
  * goes to the parent they share, the launcher, which reaps it by its pid,
  * app/session/mg-launcher.c) and waits up to 2 s for it to say ready or
  * why it declines ("GPU: no NVIDIA driver: …", code 0, which the summary
- * lists under "not available here"). Without /proc/driver/nvidia (no
- * NVIDIA kernel module) it declines so at once, starting nothing. The
+ * lists under "not available here"). Without /dev/nvidiactl and
+ * /proc/driver/nvidia (no NVIDIA kernel module, or a container given no
+ * GPU; NVML opens /dev/nvidiactl) it declines so at once, starting
+ * nothing. The
  * reader ends with the program's process (its pidfd) or when cleanup sets
  * the stop flag, as it does at exec: the exec'd image's sampler starts its
  * own reader.
@@ -331,14 +333,18 @@ allinea_plugin_initialize (plugin_id_t plugin_id, void *data)
   if (shared != NULL) /* started again without a cleanup: the old reader ends */
     atomic_store (&shared->stop, 1);
   unmap ();
-  /* Nothing to start where the driver's kernel module is not loaded,
-   * unless a library is named (the tests' fake). */
+  /* Nothing to start where the driver's kernel module is not loaded or
+   * no GPU device is given to us, unless a library is named (the tests'
+   * fake). Either file will do: a container may show one without the
+   * other. */
   const char *named = getenv ("METROGRAPH_NVML_LIBRARY");
-  if ((named == NULL || *named == '\0') && access ("/proc/driver/nvidia", F_OK) != 0)
+  if ((named == NULL || *named == '\0') && access ("/dev/nvidiactl", F_OK) != 0
+      && access ("/proc/driver/nvidia", F_OK) != 0)
     {
       allinea_set_plugin_error_messagef (plugin_id, 0,
-                                         "GPU: no NVIDIA driver: /proc/driver/nvidia is not "
-                                         "there (the nvidia kernel module is not loaded)");
+                                         "GPU: no NVIDIA driver: neither /dev/nvidiactl nor "
+                                         "/proc/driver/nvidia is there (the nvidia kernel module "
+                                         "is not loaded, or no GPU is given to this container)");
       return -1;
     }
   if (!reader_path (path, sizeof path) || access (path, X_OK) != 0)
