@@ -35,6 +35,7 @@
 #define _GNU_SOURCE /* clone, dladdr, memfd_create */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
@@ -42,12 +43,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "gpu-shared.h"
 #include "mg-metric-util.h"
 
 #define READY_WAIT_NS 2000000000LL
-#define READER_STACK_SIZE (64 * 1024)
 #define DEFAULT_PERIOD_NS 20000000LL
 /* The reader publishes every round: readings older than this (of sample
  * time) are its last before it stopped (a hung NVML call, or it died). */
@@ -197,41 +200,29 @@ typedef struct {
   char *const *argv;
   char *const *envp;
   int memfd;
-  int exec_errno; /* set by the child when execve fails (shared memory) */
 } Spawn;
 
-/* The clone's child: shares the sampler thread's memory until execve, so it
- * only makes system calls. The sampler thread blocks every signal; the
- * program's handlers are set back to the default first (as posix_spawn
- * does), so that none runs in the child on the program's memory, then the
- * reader gets the default mask. */
-static int
-reader_child (void *data)
+/* The clone's child, a copy of this process until execve: raw system calls
+ * only, none of them a library function that a sanitizer intercepts or
+ * that the sampler interposes (glibc's clone() ran TSan's interceptor,
+ * whose CHECK ended a -fsanitize=thread program with status 66). Every
+ * signal stays blocked, as on the sampler thread, until the reader unblocks
+ * them after the exec (which has set the handlers back to the default), so
+ * no handler of the program runs here. Named as the reader before the exec,
+ * so that the launcher reaps it even when the exec fails; that failure is
+ * told through the shared region. */
+static _Noreturn void
+reader_child (const Spawn *s)
 {
-  Spawn *s = data;
-  sigset_t none;
-  for (int sig = 1; sig < NSIG; sig++)
-    {
-      struct sigaction old;
-      if (sigaction (sig, NULL, &old) == 0 && old.sa_handler != SIG_IGN
-          && old.sa_handler != SIG_DFL)
-        {
-          struct sigaction dfl = { .sa_handler = SIG_DFL };
-          sigaction (sig, &dfl, NULL);
-        }
-    }
-  sigemptyset (&none);
-  sigprocmask (SIG_SETMASK, &none, NULL);
-  if (s->memfd != MG_GPU_SHARED_FD && dup2 (s->memfd, MG_GPU_SHARED_FD) < 0)
-    {
-      s->exec_errno = errno;
-      _exit (127);
-    }
-  if (s->memfd == MG_GPU_SHARED_FD)
-    fcntl (s->memfd, F_SETFD, 0);
-  execve (s->path, s->argv, s->envp);
-  s->exec_errno = errno;
-  _exit (127);
+  syscall (SYS_prctl, PR_SET_NAME, (unsigned long) MG_GPU_READER_COMM, 0UL, 0UL, 0UL);
+  if ((s->memfd == MG_GPU_SHARED_FD ? syscall (SYS_fcntl, s->memfd, F_SETFD, 0)
+                                    : syscall (SYS_dup3, s->memfd, MG_GPU_SHARED_FD, 0)) >= 0)
+    syscall (SYS_execve, s->path, s->argv, s->envp);
+  shared->decline_code = errno;
+  atomic_store (&shared->state, MG_GPU_EXEC_FAILED);
+  syscall (SYS_exit_group, 127);
+  for (;;)
+    ;
 }
 
 /* The program's start time (field 22 of /proc/self/stat), for a reader
@@ -263,21 +254,26 @@ spawn_reader (plugin_id_t plugin_id, const char *path, int memfd)
   snprintf (start, sizeof start, "%llu", own_start_time ());
   char *argv[] = { (char *) path, period, pid, start, NULL };
   char **envp = reader_environment ();
-  void *stack = mmap (NULL, READER_STACK_SIZE, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-  Spawn s = { path, argv, envp, memfd, 0 };
+  Spawn s = { path, argv, envp, memfd };
   int error = 0;
 
-  if (envp == NULL || stack == MAP_FAILED)
+  if (envp == NULL)
     {
       error = ENOMEM;
       allinea_set_plugin_error_messagef (plugin_id, error,
                                          "GPU: cannot start the GPU reader: out of memory");
+      free_environment (envp);
+      return error;
     }
   /* The program's sibling, never its child: refused in a namespace's init
-   * (EINVAL), where the plugin declines. */
-  else if (clone (reader_child, (char *) stack + READER_STACK_SIZE,
-                  CLONE_PARENT | CLONE_VM | CLONE_VFORK, &s) < 0)
+   * (EINVAL), where the plugin declines. A fork (no CLONE_VM: the child
+   * runs on a copy of this stack) that this thread waits for until the
+   * exec (CLONE_VFORK); the process is young here, its page tables few. */
+  long child = syscall (SYS_clone, (unsigned long) (CLONE_PARENT | CLONE_VFORK | SIGCHLD), 0UL,
+                        NULL, NULL, 0UL);
+  if (child == 0)
+    reader_child (&s);
+  if (child < 0)
     {
       error = errno;
       allinea_set_plugin_error_messagef (plugin_id, error,
@@ -285,15 +281,13 @@ spawn_reader (plugin_id_t plugin_id, const char *path, int memfd)
                                          "(%s): not read here, the program is not affected",
                                          strerror (error));
     }
-  else if (s.exec_errno != 0)
+  else if (atomic_load (&shared->state) == MG_GPU_EXEC_FAILED)
     {
-      error = s.exec_errno;
+      error = shared->decline_code;
       allinea_set_plugin_error_messagef (plugin_id, error,
                                          "GPU: cannot start the GPU reader %s: %s (reinstall "
                                          "Metrograph)", path, strerror (error));
     }
-  if (stack != MAP_FAILED)
-    munmap (stack, READER_STACK_SIZE);
   free_environment (envp);
   return error;
 }

@@ -120,6 +120,11 @@ main (int argc, char **argv)
       fprintf (stderr, "usage: %s PERIOD_NS PID START (started by the GPU plugin)\n", argv[0]);
       return 2;
     }
+  /* Started with every signal blocked (the sampler thread's mask, kept
+   * until the exec): from here they act as by default. */
+  sigset_t none;
+  sigemptyset (&none);
+  sigprocmask (SIG_SETMASK, &none, NULL);
   period_ns = strtoll (argv[1], NULL, 10);
   program = (pid_t) strtol (argv[2], NULL, 10);
   program_start = strtoull (argv[3], NULL, 10);

@@ -17,6 +17,9 @@
 #define MG_GPU_SHARED_VERSION 1u
 #define MG_GPU_SHARED_FD 3 /* the region's descriptor in the reader */
 #define MG_GPU_READER_NAME "metrograph-gpu-reader"
+/* Its command as the kernel keeps it (15 bytes), set before the exec too:
+ * what the launcher reaps (app/session/mg-launcher.c). */
+#define MG_GPU_READER_COMM "metrograph-gpu-"
 
 #define MG_GPU_MAX 16        /* GPUs followed per node */
 #define MG_GPU_MAX_PROCS 64  /* running processes listed per GPU */
@@ -26,6 +29,7 @@ typedef enum {
   MG_GPU_STARTING,
   MG_GPU_READY,
   MG_GPU_DECLINED, /* message and code say why */
+  MG_GPU_EXEC_FAILED, /* set by the clone's child: the exec failed with code */
 } MgGpuState;
 
 /* What one NVML call reads, for all GPUs at once. */

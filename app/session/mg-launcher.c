@@ -739,7 +739,7 @@ is_our_gpu_reader (const char *pid)
       || (close_paren = strrchr (text, ')')) == NULL || close_paren[1] == '\0')
     return FALSE;
   /* ") S PPID": the state, then the parent. */
-  return g_str_has_prefix (open_paren + 1, "metrograph-gpu-")
+  return g_str_has_prefix (open_paren + 1, "metrograph-gpu-") /* MG_GPU_READER_COMM */
          && (pid_t) g_ascii_strtoll (close_paren + 4, NULL, 10) == getpid ();
 }
 
