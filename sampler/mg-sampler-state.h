@@ -121,6 +121,9 @@ typedef struct {
    * the sampler's after each fork for both, where fork_locked had a page
    * of .bss of its own (a fault in the shell at every command). */
   bool fork_locked;
+  /* An exit, exec or fork waits for the lock (mg_sampler_lock_round): the
+   * thread takes it for no new round meanwhile. */
+  int end_waiting;
   bool stop_requested;
   uint32_t stop_word; /* futex the thread sleeps on: non-zero once asked to stop */
   bool sampling_ended;/* stop functions and backfill done */

@@ -532,7 +532,10 @@ mg_sampler_lock_round (MgSampler *s)
       && mg_now_ns () - call.since_ns >= (int64_t) s->plan.hang_intervals * interval_ns)
     wait_ns = 0;
   struct timespec deadline = realtime_in_ns (wait_ns);
-  return pthread_mutex_timedlock (&s->lock, &deadline) == 0;
+  __atomic_store_n (&s->end_waiting, 1, __ATOMIC_RELEASE);
+  bool locked = pthread_mutex_timedlock (&s->lock, &deadline) == 0;
+  __atomic_store_n (&s->end_waiting, 0, __ATOMIC_RELEASE);
+  return locked;
 }
 
 /* The plugin states a fork child starts from (copy_parent_states), kept

@@ -511,6 +511,13 @@ thread_main (void *data)
       int64_t wake = next < stop_at ? next : stop_at;
       pthread_mutex_unlock (&s->lock);
       sleep_until (s, wake);
+      /* An exit, exec or fork waiting for the lock gets it first: rounds
+       * longer than the interval (a slow getter) left no gap, and the end,
+       * woken too late each time (a loaded machine), gave up and called
+       * the next round's getter hung ("had not returned … when the process
+       * ended"). Woken by the stop, else looked at every millisecond. */
+      while (__atomic_load_n (&s->end_waiting, __ATOMIC_ACQUIRE) && !s->stop_requested)
+        sleep_until (s, mg_now_ns () + 1000000);
       pthread_mutex_lock (&s->lock);
       if (s->stop_requested)
         break;
