@@ -388,8 +388,11 @@ test_invisible (Fixture *f, gconstpointer data)
                                NULL, &unprofiled, NULL, &status, NULL));
   g_autofree char *expected = answers (unprofiled, FALSE);
   g_test_message ("unprofiled:\n%s", expected);
-  g_assert_nonnull (strstr (expected, "first fd 3\nthreads 1\nwait: No child processes\n"
-                                      "unshare: ok\n"));
+  g_assert_nonnull (strstr (expected, "first fd 3\nthreads 1\nwait: No child processes\n"));
+  /* Where no user namespace may be made (a build root: EPERM), the
+   * profiled runs must fail it the same way. */
+  const char *unshare_line = strstr (expected, "unshare: ");
+  g_assert_nonnull (unshare_line);
 
   for (int gpu = 0; gpu < 2; gpu++)
     {
@@ -400,7 +403,7 @@ test_invisible (Fixture *f, gconstpointer data)
       g_assert_nonnull (strstr (got, "first fd 3\nthreads 2\nwait: No child processes\n"));
       g_assert_nonnull (strstr (got, gpu ? "gpu readers 1, my children 0, siblings 1\n"
                                          : "gpu readers 0, my children 0, siblings 0\n"));
-      g_assert_nonnull (strstr (got, "unshare: ok\n"));
+      g_assert_nonnull (strstr (got, unshare_line));
       assert_no_reader_left ();
 
       g_free (out);
