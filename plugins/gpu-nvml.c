@@ -225,34 +225,15 @@ reader_child (const Spawn *s)
     ;
 }
 
-/* The program's start time (field 22 of /proc/self/stat), for a reader
- * without pidfd_open to tell it from a later process of the same pid. */
-static unsigned long long
-own_start_time (void)
-{
-  char text[1024];
-  FILE *f = fopen ("/proc/self/stat", "re");
-  if (f == NULL)
-    return 0;
-  size_t n = fread (text, 1, sizeof text - 1, f);
-  fclose (f);
-  text[n] = '\0';
-  char *p = strrchr (text, ')');
-  for (int field = 3; field < 22 && p != NULL; field++)
-    p = strchr (p + 1, ' ');
-  return p != NULL ? strtoull (p + 1, NULL, 10) : 0;
-}
-
 /* Starts the reader on the region at memfd; 0, or an errno with the
  * message set. */
 static int
 spawn_reader (plugin_id_t plugin_id, const char *path, int memfd)
 {
-  char period[32], pid[32], start[32];
+  char period[32], pid[32];
   snprintf (period, sizeof period, "%lld", (long long) period_ns ());
   snprintf (pid, sizeof pid, "%d", (int) getpid ());
-  snprintf (start, sizeof start, "%llu", own_start_time ());
-  char *argv[] = { (char *) path, period, pid, start, NULL };
+  char *argv[] = { (char *) path, period, pid, NULL };
   char **envp = reader_environment ();
   Spawn s = { path, argv, envp, memfd };
   int error = 0;

@@ -4,14 +4,14 @@
  * NVML's start leaves descriptors (14 on an H100 with driver 580, at the
  * lowest free numbers) and a thread there, which the program would see.
  *
- *   metrograph-gpu-reader PERIOD_NS PID START
+ *   metrograph-gpu-reader PERIOD_NS PID
  *
  * The region (gpu-shared.h) is at descriptor MG_GPU_SHARED_FD. The reader
  * reads the GPUs every PERIOD_NS (the run's sampling interval) until the
  * program's process PID ends or the plugin's cleanup sets the stop flag;
- * START is PID's start time (field 22 of /proc/PID/stat), which tells the
- * program from a process that took its pid later where pidfd_open is
- * missing. A watcher thread ends the process at once, so that an NVML call
+ * PID's start time (field 22 of /proc/PID/stat), read at the reader's
+ * start, tells the program from a process that took its pid later where
+ * pidfd_open is missing. A watcher thread ends the process at once, so that an NVML call
  * that does not return cannot keep it. libc + libdl only: no GLib, no
  * sampler (the plugin starts it without the sampler's preload). */
 #define _GNU_SOURCE /* ppoll */
@@ -115,9 +115,9 @@ main (int argc, char **argv)
 {
   pthread_t watcher;
 
-  if (argc != 4)
+  if (argc != 3)
     {
-      fprintf (stderr, "usage: %s PERIOD_NS PID START (started by the GPU plugin)\n", argv[0]);
+      fprintf (stderr, "usage: %s PERIOD_NS PID (started by the GPU plugin)\n", argv[0]);
       return 2;
     }
   /* Started with every signal blocked (the sampler thread's mask, kept
@@ -127,7 +127,9 @@ main (int argc, char **argv)
   sigprocmask (SIG_SETMASK, &none, NULL);
   period_ns = strtoll (argv[1], NULL, 10);
   program = (pid_t) strtol (argv[2], NULL, 10);
-  program_start = strtoull (argv[3], NULL, 10);
+  /* Read here: the program waits for this reader's answer, so it is the
+   * process of that pid (a later one of the same pid starts later). */
+  program_start = start_time (program);
   if (period_ns < 1000000)
     period_ns = 1000000;
   shared = mmap (NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED, MG_GPU_SHARED_FD, 0);

@@ -569,25 +569,23 @@ test_tsan_program (Fixture *f, gconstpointer data)
   assert_no_reader_left ();
 }
 
+static void
+add (const char *path, void (*test) (Fixture *, gconstpointer))
+{
+  g_test_add (path, Fixture, NULL, fixture_set_up, test, fixture_tear_down);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add ("/metrics/e2e/gpu/export", Fixture, NULL, fixture_set_up, test_export,
-              fixture_tear_down);
-  g_test_add ("/metrics/e2e/gpu/lost", Fixture, NULL, fixture_set_up, test_lost,
-              fixture_tear_down);
-  g_test_add ("/metrics/e2e/gpu/no-driver", Fixture, NULL, fixture_set_up, test_no_driver,
-              fixture_tear_down);
-  g_test_add ("/metrics/e2e/gpu/invisible", Fixture, NULL, fixture_set_up, test_invisible,
-              fixture_tear_down);
-  g_test_add ("/metrics/e2e/gpu/killed", Fixture, NULL, fixture_set_up, test_killed,
-              fixture_tear_down);
-  g_test_add ("/metrics/e2e/gpu/hang", Fixture, NULL, fixture_set_up, test_hang,
-              fixture_tear_down);
-  g_test_add ("/metrics/e2e/gpu/hang-later", Fixture, NULL, fixture_set_up, test_hang_later,
-              fixture_tear_down);
-  g_test_add ("/metrics/e2e/gpu/tsan-program", Fixture, NULL, fixture_set_up, test_tsan_program,
-              fixture_tear_down);
+  add ("/metrics/e2e/gpu/export", test_export);
+  add ("/metrics/e2e/gpu/lost", test_lost);
+  add ("/metrics/e2e/gpu/no-driver", test_no_driver);
+  add ("/metrics/e2e/gpu/invisible", test_invisible);
+  add ("/metrics/e2e/gpu/killed", test_killed);
+  add ("/metrics/e2e/gpu/hang", test_hang);
+  add ("/metrics/e2e/gpu/hang-later", test_hang_later);
+  add ("/metrics/e2e/gpu/tsan-program", test_tsan_program);
   return g_test_run ();
 }
