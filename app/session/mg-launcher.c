@@ -743,25 +743,66 @@ is_our_gpu_reader (const char *pid)
          && (pid_t) g_ascii_strtoll (close_paren + 4, NULL, 10) == getpid ();
 }
 
+/* Our children, as the kernel lists them for each of our threads
+ * (/proc/self/task/TID/children); FALSE where it does not (a kernel
+ * without CONFIG_PROC_CHILDREN). */
+static gboolean
+list_children (GArray *pids)
+{
+  g_autoptr (GDir) tasks = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *tid;
+  gboolean listed = FALSE;
+
+  while (tasks != NULL && (tid = g_dir_read_name (tasks)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc/self/task", tid, "children", NULL);
+      g_autofree char *text = NULL;
+      g_auto (GStrv) words = NULL;
+
+      if (!g_file_get_contents (path, &text, NULL, NULL))
+        continue;
+      listed = TRUE;
+      words = g_strsplit (g_strstrip (text), " ", -1);
+      for (guint i = 0; words[i] != NULL; i++)
+        if (g_ascii_isdigit (words[i][0]))
+          {
+            pid_t pid = (pid_t) g_ascii_strtoll (words[i], NULL, 10);
+            g_array_append_val (pids, pid);
+          }
+    }
+  return listed;
+}
+
 /* The GPU plugin's reader (plugins/gpu-reader.c) is the program's sibling,
  * so our child: the kernel gives a CLONE_PARENT child its caller's exit
  * signal, SIGCHLD, which comes to us, never to the program. It ends with
  * the program's process; reaped here by its pid (a wait for any child
  * would take the window's other children from GLib), waiting a little for
- * one that has not quite ended. */
+ * one that has not quite ended. Only our children are looked at: every
+ * process of /proc only where the kernel does not list them (one stat file
+ * read per process of the machine, at every run's end). */
 static void
 reap_gpu_readers (void)
 {
-  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  g_autoptr (GArray) pids = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  g_autoptr (GDir) proc = NULL;
   const char *name;
 
-  while (proc != NULL && (name = g_dir_read_name (proc)) != NULL)
+  if (!list_children (pids) && (proc = g_dir_open ("/proc", 0, NULL)) != NULL)
+    while ((name = g_dir_read_name (proc)) != NULL)
+      if (g_ascii_isdigit (name[0]))
+        {
+          pid_t pid = (pid_t) g_ascii_strtoll (name, NULL, 10);
+          g_array_append_val (pids, pid);
+        }
+  for (guint i = 0; i < pids->len; i++)
     {
-      pid_t pid;
+      pid_t pid = g_array_index (pids, pid_t, i);
+      char text[16];
 
-      if (!g_ascii_isdigit (name[0]) || !is_our_gpu_reader (name))
+      g_snprintf (text, sizeof text, "%d", (int) pid);
+      if (!is_our_gpu_reader (text))
         continue;
-      pid = (pid_t) g_ascii_strtoll (name, NULL, 10);
       for (int tries = 0; tries < 40 && waitpid (pid, NULL, __WALL | WNOHANG) == 0; tries++)
         g_usleep (5000);
     }

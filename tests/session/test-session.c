@@ -1810,6 +1810,77 @@ test_session_live_hang (SessionFixture *f, gconstpointer user_data)
   session_test_remove_hang_metrics (metrics);
 }
 
+/* Our children whose command is the GPU reader's, ended (zombies) or
+ * not, from the kernel's lists of each of our threads' children. */
+static guint
+gpu_reader_children (void)
+{
+  g_autoptr (GDir) tasks = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *tid;
+  guint n = 0;
+
+  while (tasks != NULL && (tid = g_dir_read_name (tasks)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc/self/task", tid, "children", NULL);
+      g_autofree char *text = NULL;
+      g_auto (GStrv) pids = NULL;
+
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      pids = g_strsplit (g_strstrip (text), " ", -1);
+      for (guint i = 0; pids[i] != NULL && pids[i][0] != '\0'; i++)
+        {
+          g_autofree char *comm_path = g_build_filename ("/proc", pids[i], "comm", NULL);
+          g_autofree char *comm = NULL;
+          if (g_file_get_contents (comm_path, &comm, NULL, NULL)
+              && g_str_has_prefix (comm, "metrograph-gpu-"))
+            n++;
+        }
+    }
+  return n;
+}
+
+/* The GPU plugin's reader is the program's sibling, so the launcher's
+ * child: a session that lives on (the window's) reaps it when the run
+ * ends, where a zombie of it stayed for the window's life. The fake NVML
+ * stands for the driver; its readings reach the profile. */
+static void
+test_session_gpu_reader_reaped (SessionFixture *f, gconstpointer user_data)
+{
+  g_autofree char *fake = g_build_filename (g_getenv ("MG_BUILD_ROOT"), "tests", "plugins",
+                                            "libfake-nvml.so", NULL);
+  g_autofree char *script = g_build_filename (f->dir, "nvml.script", NULL);
+  MgRunSession *session;
+  MgProfile *profile;
+  const MgProcessSeries *power;
+  int metric;
+  guint read = 0;
+
+  if (!g_file_test (fake, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("the fake NVML is not built");
+      return;
+    }
+  g_assert_true (g_file_set_contents (script, "gpus 1\n0 util 50\n0 memutil 10\n0 used 100\n"
+                                      "0 total 1000\n0 power_mw 70000\n0 temp 40\n"
+                                      "0 sm_mhz 1000\n0 procs none\n", -1, NULL));
+  g_autofree char *library_entry = g_strconcat ("METROGRAPH_NVML_LIBRARY=", fake, NULL);
+  g_autofree char *script_entry = g_strconcat ("METROGRAPH_FAKE_NVML=", script, NULL);
+  const char *entries[] = { library_entry, script_entry, NULL };
+  mg_run_settings_set_env_set (f->settings, entries);
+  mg_run_settings_set_metric_enabled (f->settings, f->catalogue, "gpu_power", TRUE);
+  session = session_run (f, "work=0.5");
+  g_assert_cmpint (mg_run_session_get_state (session), ==, MG_RUN_STATE_DONE);
+  profile = mg_run_session_get_profile (session);
+  metric = mg_profile_find_metric (profile, "gpu_power");
+  g_assert_cmpint (metric, >=, 0);
+  power = mg_profile_get_process_series (profile, 0, (guint) metric);
+  for (guint w = 0; w < power->n; w++)
+    read += power->means[w] == 70.0;
+  g_test_message ("%u windows of %u read 70 W", read, power->n);
+  g_assert_cmpuint (read, >=, 5);
+  g_assert_cmpuint (gpu_reader_children (), ==, 0);
+}
+
 /* --np through mpirun: every rank sampled, one profile. */
 static void
 test_session_mpi (SessionFixture *f, gconstpointer user_data)
@@ -1966,6 +2037,8 @@ main (int argc, char **argv)
               test_session_plugin_error, session_teardown);
   g_test_add ("/run/session/live-hang", SessionFixture, NULL, session_setup,
               test_session_live_hang, session_teardown);
+  g_test_add ("/run/session/gpu-reader-reaped", SessionFixture, NULL, session_setup,
+              test_session_gpu_reader_reaped, session_teardown);
   g_test_add ("/run/session/mpi", SessionFixture, NULL, session_setup,
               test_session_mpi, session_teardown);
   g_test_add_func ("/run/session/missing-program", test_session_missing_program);
