@@ -938,6 +938,26 @@ test_pan_and_clear_actions (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A window of width × height on profile with its side panel shown;
+ * the side panel's revealer in *revealer, the CPU graph in *graph. */
+static MgWindow *
+window_with_side_panel (MgProfile *profile, int width, int height, GtkWidget **revealer,
+                        GtkWidget **graph)
+{
+  MgWindow *window = mg_window_new (gui_test_app);
+
+  gui_test_reset_settings ();
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  mg_window_set_profile (window, profile, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
+                                      g_variant_new_boolean (TRUE));
+  *revealer = gui_test_side_panel (window);
+  *graph = mg_window_get_metric_graph (window, "cpu_time_percentage");
+  g_assert_nonnull (*graph);
+  return window;
+}
+
 /* Right to left, the side panel opens at the left edge, the rows to its
  * right: it stayed at the right, its shadow and the rows' mirrored labels
  * on the wrong side of it. */
@@ -950,16 +970,7 @@ test_side_panel_right_to_left (void)
   graphene_rect_t panel, plot;
 
   gtk_widget_set_default_direction (GTK_TEXT_DIR_RTL);
-  window = mg_window_new (gui_test_app);
-  gui_test_reset_settings ();
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 800);
-  mg_window_set_profile (window, profile, NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
-                                      g_variant_new_boolean (TRUE));
-  revealer = gui_test_side_panel (window);
-  graph = mg_window_get_metric_graph (window, "cpu_time_percentage");
-  g_assert_nonnull (graph);
+  window = window_with_side_panel (profile, 1400, 800, &revealer, &graph);
   g_assert_true (gtk_widget_compute_bounds (revealer, GTK_WIDGET (window), &panel));
   g_assert_true (gtk_widget_compute_bounds (graph, GTK_WIDGET (window), &plot));
   g_test_message ("panel from %.0f px, %.0f wide; graph from %.0f px", panel.origin.x,
@@ -995,19 +1006,10 @@ test_side_panel_shrinks (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
     {
-      MgWindow *window = mg_window_new (gui_test_app);
       GtkWidget *revealer, *graph;
+      MgWindow *window = window_with_side_panel (profile, widths[i], 600, &revealer, &graph);
       int window_width, side, rows, graph_width;
 
-      gui_test_reset_settings ();
-      gtk_window_set_default_size (GTK_WINDOW (window), widths[i], 600);
-      mg_window_set_profile (window, profile, NULL);
-      gtk_window_present (GTK_WINDOW (window));
-      g_action_group_change_action_state (G_ACTION_GROUP (window), "show-info",
-                                          g_variant_new_boolean (TRUE));
-      revealer = gui_test_side_panel (window);
-      graph = mg_window_get_metric_graph (window, "cpu_time_percentage");
-      g_assert_nonnull (graph);
       window_width = gtk_widget_get_width (GTK_WIDGET (window));
       side = gtk_widget_get_width (revealer);
       rows = window_width - side;
