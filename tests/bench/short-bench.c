@@ -21,7 +21,9 @@
  * short-floor.c preloaded: one more library alone, then one idle thread in
  * every process and fork child (the least an in-process sampler, which
  * needs a thread in each process that lives on, can cost). When that
- * floor is above the goal, the verdict says so.
+ * floor is above the goal, the verdict says so. A third line, a thread in
+ * the loop's shell alone, is the floor of a sampler that would give a
+ * descendant its thread only once it had used CPU (none here).
  *
  * Beside the loop and the forks, the whole tree's CPU (wait4's rusage,
  * front end included), which a loaded machine sways far less than wall
@@ -300,7 +302,7 @@ main (int argc, char **argv)
   double loop_p[MAX_PAIRS], loop_u[MAX_PAIRS], run_p[MAX_PAIRS], run_u[MAX_PAIRS];
   double fork_p[MAX_PAIRS], fork_u[MAX_PAIRS], kids_p[MAX_PAIRS], kids_u[MAX_PAIRS];
   double cpu_p[MAX_PAIRS], cpu_u[MAX_PAIRS], fcpu_p[MAX_PAIRS], fcpu_u[MAX_PAIRS];
-  double peak_mb[MAX_PAIRS], floor_lib[MAX_PAIRS], floor_thread[MAX_PAIRS];
+  double peak_mb[MAX_PAIRS], floor_lib[MAX_PAIRS], floor_thread[MAX_PAIRS], floor_root[MAX_PAIRS];
   double cpu_fl[MAX_PAIRS], cpu_ft[MAX_PAIRS];
   setvbuf (stdout, NULL, _IOLBF, 0);
   print_load ("before");
@@ -323,6 +325,8 @@ main (int argc, char **argv)
           || (floor_thread[i] = loop_seconds (times)) < 0)
         return 1;
       cpu_ft[i] = last_cpu;
+      if (run_with_floor (loop_plain, "root") < 0 || (floor_root[i] = loop_seconds (times)) < 0)
+        return 1;
 
       if (run (fork_prof) < 0 || (fork_p[i] = timed (times)) < 0)
         return 1;
@@ -355,6 +359,9 @@ main (int argc, char **argv)
           ft * 1e3, "-", ft / lu,
           ft / lu > GOAL_LOOP_RATIO ? "(above the goal: the goal is below this machine's floor)"
                                     : "(the least an in-process sampler costs here)");
+  printf ("%-44s %10.1f ms %13s %8.2f  (no thread in short descendants)\n",
+          "    floor: a thread in the shell alone", median (floor_root, pairs) * 1e3, "-",
+          median (floor_root, pairs) / lu);
   printf ("%-44s %10.1f ms %10.1f ms %8.2f\n", "300 x /bin/true, whole run",
           median (run_p, pairs) * 1e3, median (run_u, pairs) * 1e3,
           median (run_p, pairs) / median (run_u, pairs));

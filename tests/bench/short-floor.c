@@ -5,7 +5,11 @@
  *   library  it only loads (the price of one more preloaded library);
  *   thread   it also starts one idle thread in every process image and in
  *            every fork child, as a sampler must to see a process that
- *            lives on (threads are not inherited by a fork child).
+ *            lives on (threads are not inherited by a fork child);
+ *   root     one idle thread in the first process image only (the shell of
+ *            the loop), none in its descendants: the floor of a sampler
+ *            that would start a descendant's thread only once it has used
+ *            CPU, so that a short descendant never gets one.
  * The thread is made as the sampler makes its own (sampler/mg-sampling.c):
  * every signal blocked, so the program's signals never land on it, and
  * started on its creator's CPU. It never wakes, writes or allocates after
@@ -63,6 +67,16 @@ __attribute__((constructor)) static void
 short_floor_constructor (void)
 {
   const char *kind = getenv ("MG_SHORT_FLOOR");
+  if (kind != NULL && strcmp (kind, "root") == 0)
+    {
+      /* The environment marks the descendants: the shell exports it. */
+      if (getenv ("MG_SHORT_FLOOR_DESCENDANT") == NULL)
+        {
+          setenv ("MG_SHORT_FLOOR_DESCENDANT", "1", 1);
+          start_idle_thread ();
+        }
+      return;
+    }
   if (kind == NULL || strcmp (kind, "thread") != 0)
     return;
   start_idle_thread ();
