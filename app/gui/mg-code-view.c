@@ -810,12 +810,19 @@ fill_tree (MgCodeView *self)
     }
   g_list_store_splice (self->roots, 0, g_list_model_get_n_items (G_LIST_MODEL (self->roots)),
                        items->pdata, items->len);
-  /* The first levels open: a tree of one root says nothing closed. */
+  /* The first levels open: a tree of one root says nothing closed. So
+   * does a chain of only callees: below them, a function that is its
+   * caller's only callee opens too, so that a C program's tree (_start,
+   * __libc_start_main_impl, __libc_start_call_main, main) shows what main
+   * called, not a closed main three rows down. */
   GListModel *rows = G_LIST_MODEL (self->tree_rows);
-  for (guint i = 0; i < g_list_model_get_n_items (rows) && i < 4; i++)
+  for (guint i = 0; i < g_list_model_get_n_items (rows) && i < 64; i++)
     {
       g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
-      if (gtk_tree_list_row_get_depth (row) < 2)
+      g_autoptr (GtkTreeListRow) parent = gtk_tree_list_row_get_parent (row);
+      GListModel *siblings = parent ? gtk_tree_list_row_get_children (parent) : NULL;
+      gboolean only_callee = siblings != NULL && g_list_model_get_n_items (siblings) == 1;
+      if ((i < 4 && gtk_tree_list_row_get_depth (row) < 2) || only_callee)
         gtk_tree_list_row_set_expanded (row, TRUE);
     }
   expand_to_matches (self, kind);

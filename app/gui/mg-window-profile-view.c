@@ -25,6 +25,9 @@
 #include "mg-window-internal.h"
 
 #define UNDO_TIMEOUT_S 6
+/* code-pane-position's default in data/org.metrograph.Metrograph.gschema.xml:
+ * the divider's place when there is no schema to read it from. */
+#define CODE_PANE_POSITION 480
 
 static void
 update_rows_visibility (MgWindow *self)
@@ -530,6 +533,12 @@ mg_window_profile_view_init (MgWindow *self)
   if (self->settings != NULL)
     g_settings_bind (self->settings, "code-pane-position", self->code_paned, "position",
                      G_SETTINGS_BIND_DEFAULT);
+  else
+    /* Without the schema (an uninstalled build) the divider starts where
+     * its default puts it: left unset, GtkPaned splits by the children's
+     * natural heights, which change when the Source page is first built
+     * (/gui/window/no-schema/code-pane-stays). */
+    gtk_paned_set_position (GTK_PANED (self->code_paned), CODE_PANE_POSITION);
   g_signal_connect_swapped (self->rows, "notify::empty", G_CALLBACK (update_rows_visibility), self);
   mg_process_search_setup (GTK_DROP_DOWN (self->process_dropdown));
   g_signal_connect_swapped (self->process_dropdown, "notify::selected",

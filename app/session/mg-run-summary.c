@@ -396,10 +396,10 @@ add_sources (GPtrArray *lines, const Facts *f)
     add (lines, "metrograph: %s\n", kept_text);
   else
     /* Translators: %s is "the profile keeps the source text of N files (SIZE)" */
-    add (lines, ngettext ("metrograph: %s; %u file with sampled lines is left out (the report "
-                          "names it)\n",
-                          "metrograph: %s; %u files with sampled lines are left out (the report "
-                          "names them)\n", left),
+    add (lines, ngettext ("metrograph: %s; %u file with sampled lines is left out "
+                          "(metrograph --report names it)\n",
+                          "metrograph: %s; %u files with sampled lines are left out "
+                          "(metrograph --report names them)\n", left),
          kept_text, left);
 }
 

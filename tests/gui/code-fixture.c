@@ -144,6 +144,17 @@ code_fixture_profile (void)
 }
 
 MgProfile *
+code_fixture_chain_profile (void)
+{
+  g_autoptr (StacksFixture) f = code_fixture_stacks ();
+
+  return code_fixture_install (f, "process 0\n"
+                                 "windows 0..0.5 0.5..1\n"
+                                 "0 d+2;main+2;b+2;a+2;c+1 75\n"
+                                 "1 d+2;main+2;b+2;a+1 25\n");
+}
+
+MgProfile *
 code_fixture_ties_profile (void)
 {
   g_autoptr (StacksFixture) f = code_fixture_stacks ();

@@ -28,6 +28,11 @@ MgProfile *code_fixture_profile (void);
  * line of two is the first call's, the first half's the second call's. */
 MgProfile *code_fixture_two_lines_profile (void);
 
+/* A chain, as a C program's start-up (_start, __libc_start_main_impl,
+ * __libc_start_call_main, main), process 0: d→main→b→a→c ×75, d→main→b→a
+ * ×25: a 100 total, 25 self; c 75. */
+MgProfile *code_fixture_chain_profile (void);
+
 /* Ties (process 0, one window): main→b→c ×40, main→a→c ×40: main and c
  * 80 total (100 %), a and b 40 (50 %) each; c 80 self. */
 MgProfile *code_fixture_ties_profile (void);

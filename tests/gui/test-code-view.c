@@ -677,6 +677,43 @@ test_call_tree (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A chain of only callees opens down to where it branches: the tree of a
+ * C program showed _start, __libc_start_main_impl and a closed
+ * __libc_start_call_main, main and what it called out of sight; here d,
+ * main and a closed b, a and c out of sight. */
+static void
+test_call_tree_chain (void)
+{
+  g_autoptr (MgProfile) profile = code_fixture_chain_profile ();
+  MgWindow *window = gui_test_new_window (profile);
+  MgCodeView *view = code_fixture_view (window);
+  GListModel *rows = mg_code_view_get_tree_model (view);
+  const char *const names[] = { "code_fixture_d", "code_fixture_main", "code_fixture_b",
+                                "code_fixture_a", "code_fixture_c" };
+  const guint64 totals[] = { 100, 100, 100, 100, 75 };
+  guint depth;
+
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, G_N_ELEMENTS (names));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      MgCodeItem *item = tree_item (rows, i, &depth);
+      g_assert_cmpstr (mg_code_item_get_name (item), ==, names[i]);
+      g_assert_cmpuint (depth, ==, i);
+      g_assert_cmpuint (mg_code_item_get_total (item), ==, totals[i]);
+    }
+  g_assert_cmpuint (mg_code_item_get_self (tree_item (rows, 3, &depth)), ==, 25);
+
+  /* Bottom up: c, then its one chain of callers down to d, then a. */
+  mg_code_view_set_bottom_up (view, TRUE);
+  const char *const callers[] = { "code_fixture_c", "code_fixture_a", "code_fixture_b",
+                                  "code_fixture_main", "code_fixture_d", "code_fixture_a" };
+  g_assert_cmpuint (g_list_model_get_n_items (rows), >=, G_N_ELEMENTS (callers));
+  for (guint i = 0; i < G_N_ELEMENTS (callers); i++)
+    g_assert_cmpstr (mg_code_item_get_name (tree_item (rows, i, &depth)), ==, callers[i]);
+  g_assert_cmpuint (depth, ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The flame graph of the whole run: a click on a function zooms to it
  * (its box the full width), a click on the top row zooms back out; the
  * tooltip gives the shares. */
@@ -1455,6 +1492,7 @@ main (int argc, char **argv)
   g_test_add_func ("/code-view/threads", test_threads);
   g_test_add_func ("/code-view/thread-names", test_thread_names);
   g_test_add_func ("/code-view/call-tree", test_call_tree);
+  g_test_add_func ("/code-view/call-tree-chain", test_call_tree_chain);
   g_test_add_func ("/code-view/flame-graph", test_flame_graph);
   g_test_add_func ("/code-view/selected-function", test_selected_function);
   g_test_add_func ("/code-view/search", test_search);

@@ -17,6 +17,7 @@
 #include "profile/mg-profile-threads.h"
 #include "profile/mg-stack-set.h"
 #include "report/mg-report.h"
+#include "session/mg-run-summary.h"
 #include "symbols/mg-source-bundle.h"
 #include "profile-fixture.h"
 #include "stacks-fixture.h"
@@ -286,6 +287,20 @@ test_bound (Fixture *f, gconstpointer data)
   const MgReportLine *line = g_ptr_array_index (section->lines, 0);
   g_assert_cmpstr (line->name, ==, f->cold);
   g_assert_cmpstr (line->value_text, ==, reason);
+
+  /* The run's summary counts it and says which command names it (it said
+   * "the report names it": which report, a new user asked). */
+  MgRunSummaryRequest request = { .output = "run.mgprof" };
+  g_autoptr (MgRunSummary) summary = mg_run_summary_new (loaded, &request);
+  const char *said = NULL;
+  for (guint i = 0; summary->lines[i] != NULL; i++)
+    if (strstr (summary->lines[i], "source text") != NULL)
+      said = summary->lines[i];
+  g_assert_nonnull (said);
+  g_test_message ("%s", said);
+  g_assert_true (g_str_has_prefix (said, "metrograph: the profile keeps the source text of 1 file ("));
+  g_assert_true (g_str_has_suffix (said, "; 1 file with sampled lines is left out "
+                                         "(metrograph --report names it)\n"));
 }
 
 /* Without a collector the names are stored and no text. */
