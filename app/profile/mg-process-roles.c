@@ -82,8 +82,8 @@ is_step (const Roles *r, guint p)
   return self->end_s - self->start_s <= r->quick_s && !ran_beside_sibling (r, p);
 }
 
-/* Whether the steps of parent, one after the other, filled at least half
- * of its life: they are its work (a script's loop over files, a no-op
+/* Whether the steps of parent, one after the other, filled at least
+ * MG_HELPER_STEPS_WORK_SHARE of its life: they are its work (a script's loop over files, a no-op
  * make's $(shell …)s), not what a launch goes through, where the program
  * that the steps lead to lives far longer (a shim's readlink and dirname
  * before it execs the program). */
@@ -101,7 +101,7 @@ steps_are_work (const Roles *r, guint parent)
           sum += r->processes[q].end_s - r->processes[q].start_s;
       r->steps_s[parent] = sum;
     }
-  return r->steps_s[parent] >= 0.5 * (self->end_s - self->start_s);
+  return r->steps_s[parent] >= MG_HELPER_STEPS_WORK_SHARE * (self->end_s - self->start_s);
 }
 
 /* What its times say (wrapper or short step). */

@@ -130,16 +130,16 @@ test_failed_step (void)
   g_assert_cmpstr (killed, ==, ".hh");
 }
 
-/* Steps that fill at least half of their parent's life are its work: a
- * script's loop of 100 quick commands (lz4 on one file after the other,
- * 9 of 12 s: the run's work, all of it), a compiler driver's cc1 and as,
+/* Steps that fill at least a quarter of their parent's life are its work:
+ * a script's loop of 100 quick commands (lz4 on one file after the other,
+ * 3 of 4 s: the run's work, all of it), a compiler driver's cc1 and as,
  * which fill the driver's life. A shim's readlink and dirname before the
  * long program (3 % of its life) stay helpers. */
 static void
 test_steps_as_work (void)
 {
   MgProcessInfo loop[101];
-  MgProcessInfo gcc[] = { roles_fixture_process (10, 1, -1, 0.0, 0.40),
+  MgProcessInfo gcc[] = { roles_fixture_process (10, 1, -1, 0.0, 0.60),
                           roles_fixture_process (11, 10, -1, 0.01, 0.14),  /* gcc */
                           roles_fixture_process (12, 11, -1, 0.012, 0.12), /* cc1 */
                           roles_fixture_process (13, 11, -1, 0.121, 0.13), /* as */
@@ -157,7 +157,7 @@ test_steps_as_work (void)
   expected[101] = '\0';
   g_assert_cmpstr (loop_flags, ==, expected);
   /* gcc runs two of them, so it is neither a wrapper nor a step; make's
-   * echo is a step again (gcc and echo: 34 % of make's life). */
+   * echo is a step again (gcc and echo: 22 % of make's life). */
   g_assert_cmpstr (gcc_flags, ==, "....h");
 }
 
