@@ -14,6 +14,7 @@ typedef struct {
   guint n;
   double quick_s;
   int *parent;       /* index of the parent in the run, -1: none */
+  double *steps_s;   /* how long each process's steps lived, together; NaN: not yet known */
   gboolean *helper;
   MgProcessCpuFunc cpu_seconds;
   gpointer cpu_data;
@@ -64,6 +65,45 @@ ran_beside_sibling (const Roles *r, guint p)
   return FALSE;
 }
 
+static gboolean
+failed (const MgProcessInfo *info)
+{
+  return (info->end == MG_PROCESS_END_EXITED && info->status != 0)
+         || info->end == MG_PROCESS_END_SIGNALLED;
+}
+
+/* Quick, and no other child of its parent beside it: a step, by its
+ * times alone. */
+static gboolean
+is_step (const Roles *r, guint p)
+{
+  const MgProcessInfo *self = &r->processes[p];
+
+  return self->end_s - self->start_s <= r->quick_s && !ran_beside_sibling (r, p);
+}
+
+/* Whether the steps of parent, one after the other, filled at least
+ * MG_HELPER_STEPS_WORK_SHARE of its life: they are its work (a script's loop over files, a no-op
+ * make's $(shell …)s), not what a launch goes through, where the program
+ * that the steps lead to lives far longer (a shim's readlink and dirname
+ * before it execs the program). */
+static gboolean
+steps_are_work (const Roles *r, guint parent)
+{
+  const MgProcessInfo *self = &r->processes[parent];
+
+  if (isnan (r->steps_s[parent]))
+    {
+      double sum = 0.0;
+
+      for (guint q = 0; q < r->n; q++)
+        if (r->parent[q] == (int) parent && is_step (r, q))
+          sum += r->processes[q].end_s - r->processes[q].start_s;
+      r->steps_s[parent] = sum;
+    }
+  return r->steps_s[parent] >= MG_HELPER_STEPS_WORK_SHARE * (self->end_s - self->start_s);
+}
+
 /* What its times say (wrapper or short step). */
 static gboolean
 judge_times (const Roles *r, guint p)
@@ -83,9 +123,15 @@ judge_times (const Roles *r, guint p)
    * its record could not be made): no short step by its times. */
   if (self->end == MG_PROCESS_END_UNKNOWN && self->end_s <= self->start_s)
     return FALSE;
-  /* A short step of its parent (readlink in a shim): its rank's, alone. */
-  return self->end_s - self->start_s <= r->quick_s && self->rank == r->processes[parent].rank
-         && !ran_beside_sibling (r, p);
+  /* A step that failed, and its parent with it, is the news of the run
+   * (the cc1 that found the error, its driver and make failing after it),
+   * not a shim's test that fails by design and is gone past. */
+  if (failed (self) && failed (&r->processes[parent]))
+    return FALSE;
+  /* A short step of its parent (readlink in a shim): its rank's, alone,
+   * and not one of the many that are the parent's work. */
+  return self->rank == r->processes[parent].rank && is_step (r, p)
+         && !steps_are_work (r, (guint) parent);
 }
 
 static gboolean
@@ -119,13 +165,16 @@ mg_process_roles_find_helpers (const MgProcessInfo *processes, guint n, double i
 {
   g_autofree int *parent = g_new (int, MAX (n, 1));
   g_autofree guint *order = g_new (guint, MAX (n, 1));
+  g_autofree double *steps_s = g_new (double, MAX (n, 1));
   Roles r = { processes, n, MAX (MG_HELPER_QUICK_INTERVALS * interval_ms / 1000.0,
-                                 MG_HELPER_QUICK_MIN_S), parent, helper, cpu_seconds, user_data };
+                                 MG_HELPER_QUICK_MIN_S), parent, steps_s, helper, cpu_seconds,
+              user_data };
   gboolean mpi_run = FALSE, any_real = FALSE;
 
   for (guint p = 0; p < n; p++)
     {
       helper[p] = FALSE;
+      steps_s[p] = NAN;
       parent[p] = find_parent (&r, p);
       order[p] = p;
       mpi_run |= processes[p].rank >= 0;

@@ -457,6 +457,75 @@ add_stacks (GPtrArray *lines, const Facts *f)
          f->stacks_failed);
 }
 
+static gboolean
+process_failed (const MgProcessInfo *info)
+{
+  return (info->end == MG_PROCESS_END_EXITED && info->status != 0)
+         || info->end == MG_PROCESS_END_SIGNALLED;
+}
+
+/* Whether a child of process p (same host, started in its life) failed. */
+static gboolean
+child_failed (const Facts *f, guint p)
+{
+  const MgProcessInfo *parent = process_of (f, p);
+
+  for (guint c = 0; c < f->processes->len; c++)
+    {
+      const MgProcessInfo *child = process_of (f, c);
+
+      if (c != p && child->ppid == parent->pid && g_strcmp0 (child->host, parent->host) == 0
+          && child->start_s >= parent->start_s && child->start_s <= parent->end_s
+          && process_failed (child))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A run that failed after a process of it did (a build stopped by a
+ * compile error): the first to fail of those that failed themselves, no
+ * child of theirs before them (the cc1, not its driver and the makes that
+ * failed after it), so that it is found among hundreds. */
+static void
+add_first_failure (GPtrArray *lines, const Facts *f)
+{
+  const MgProcessInfo *first = NULL;
+  guint n_failed = 0;
+  int first_index = -1;
+  g_autofree char *how = NULL;
+
+  if (f->info->exit_status == 0)
+    return;
+  for (guint p = 0; p < f->processes->len; p++)
+    {
+      const MgProcessInfo *info = process_of (f, p);
+
+      if (!process_failed (info))
+        continue;
+      n_failed++;
+      if (!child_failed (f, p) && (first == NULL || info->end_s < first->end_s))
+        first = info, first_index = (int) p;
+    }
+  /* The program alone: its exit status says it all. */
+  if (first == NULL || n_failed < 2)
+    return;
+  if (first->end == MG_PROCESS_END_SIGNALLED)
+    /* Translators: how a process ended: the signal's number and name */
+    how = g_strdup_printf (_("killed by signal %d (%s)"), first->status, g_strsignal (first->status));
+  else
+    how = g_strdup_printf (_("exited with status %d"), first->status);
+  /* Translators: how many processes failed, then the program of the first, its
+   * pid, how it ended ("exited with status 1") and when, e.g. "metrograph: 4
+   * processes failed; the first, after no child of its own: cc1 (process 4242)
+   * exited with status 1 at 0.36 s" */
+  add (lines, ngettext ("metrograph: %u process failed; the first, after no child of its own: "
+                        "%s (process %d) %s at %.2f s\n",
+                        "metrograph: %u processes failed; the first, after no child of its own: "
+                        "%s (process %d) %s at %.2f s\n", n_failed),
+       n_failed, (const char *) g_ptr_array_index (f->programs, first_index), first->pid, how,
+       first->end_s);
+}
+
 /* Where the profile is and what it holds, then what ended a process's
  * recording early. */
 static char **
@@ -507,6 +576,7 @@ describe_run (const Facts *f, const MgRunSummaryRequest *request)
                           "by the exit_group system call itself, as Go programs do): recorded "
                           "up to their last sample\n", f->n_unended),
          f->n_unended);
+  add_first_failure (lines, f);
   add_stacks (lines, f);
   add_run_problems (lines, f);
   return to_strv (g_steal_pointer (&lines));

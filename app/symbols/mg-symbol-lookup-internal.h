@@ -9,16 +9,21 @@
 #include <glib.h>
 
 #include "symbols/mg-function-index-internal.h"
+#include "symbols/mg-symbol-spans-internal.h"
 
 G_BEGIN_DECLS
 
 /* Appends VADDR's frames (MgSymbolFrame, named after MODULE) to FRAMES,
  * innermost first; FALSE with ERROR (MG_SYMBOLS_ERROR_NO_SYMBOLS) and
  * FRAMES unchanged when nothing names the address. BIAS: where libdwfl
- * placed the module's ELF (vaddr + bias is libdwfl's address). */
+ * placed the module's ELF (vaddr + bias is libdwfl's address). SPANS
+ * (NULL: not known) spares the symbol table's reading where no symbol
+ * can name the address, and names alike the addresses the same symbols
+ * hold. */
 gboolean mg_symbol_lookup (Dwfl_Module *mod,
                            GElf_Addr bias,
                            MgFunctionIndex *index,
+                           MgSymbolSpans *spans,
                            const char *module,
                            guint64 vaddr,
                            GPtrArray *frames,

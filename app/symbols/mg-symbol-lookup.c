@@ -159,6 +159,7 @@ gboolean
 mg_symbol_lookup (Dwfl_Module *mod,
                   GElf_Addr bias,
                   MgFunctionIndex *index,
+                  MgSymbolSpans *spans,
                   const char *module,
                   guint64 vaddr,
                   GPtrArray *frames,
@@ -182,8 +183,9 @@ mg_symbol_lookup (Dwfl_Module *mod,
     }
   if (resolve_dwarf (index, module, vaddr, addr, &at, frames))
     return TRUE;
-  /* No DWARF for it: the symbol table still names the function. */
-  sym = dwfl_module_addrname (mod, addr);
+  /* No DWARF for it: the symbol table still names the function (asked
+   * only where a symbol can: libdwfl reads the whole table each time). */
+  sym = spans != NULL ? mg_symbol_spans_name (spans, addr) : dwfl_module_addrname (mod, addr);
   if (sym != NULL)
     {
       g_ptr_array_add (frames, frame_at (module, vaddr, mg_demangle (sym), &at, FALSE));

@@ -35,6 +35,7 @@ struct _MgSymbolModule {
   GElf_Addr bias;
   GError *error;
   MgFunctionIndex *functions; /* built at the first address */
+  MgSymbolSpans *spans;       /* likewise */
   GHashTable *resolved; /* vaddr → Resolved */
 };
 
@@ -270,6 +271,7 @@ mg_symbol_module_free (MgSymbolModule *self)
   if (self->resolved != NULL)
     g_hash_table_unref (self->resolved);
   mg_function_index_free (self->functions);
+  mg_symbol_spans_free (self->spans);
   if (self->dwfl != NULL)
     dwfl_end (self->dwfl);
   g_clear_error (&self->error);
@@ -341,7 +343,9 @@ mg_symbol_module_resolve (MgSymbolModule *self, guint64 vaddr, GPtrArray *frames
       resolved->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) mg_symbol_frame_free);
       if (self->functions == NULL)
         self->functions = mg_function_index_new (self->mod);
-      if (!mg_symbol_lookup (self->mod, self->bias, self->functions, self->path, vaddr,
+      if (self->spans == NULL)
+        self->spans = mg_symbol_spans_new (self->mod);
+      if (!mg_symbol_lookup (self->mod, self->bias, self->functions, self->spans, self->path, vaddr,
                              resolved->frames, &resolved->error))
         g_clear_pointer (&resolved->frames, g_ptr_array_unref);
       g_hash_table_insert (self->resolved, g_memdup2 (&vaddr, sizeof vaddr), resolved);

@@ -5,6 +5,7 @@
 
 #include <glib.h>
 #include <math.h>
+#include <string.h>
 
 #include <glib/gstdio.h>
 
@@ -94,6 +95,70 @@ test_steps_and_jobs (void)
 
   g_assert_cmpstr (a, ==, ".hh");
   g_assert_cmpstr (b, ==, "...");
+}
+
+/* A step that failed while its parent failed too is the news of the
+ * run: make stops at the recipe `sh -c 'test -f config.h'` that failed
+ * (1), itself failing (2), and the step is listed with the processes,
+ * where it was a helper. A shim's step that fails while the shim goes on
+ * (`grep -q` not found) stays a helper, and so does one whose parent did
+ * not end (killed without trace). */
+static void
+test_failed_step (void)
+{
+  MgProcessInfo make[] = { roles_fixture_process (10, 1, -1, 0.0, 1.0),
+                           roles_fixture_process (11, 10, -1, 0.9, 0.95) };
+  MgProcessInfo shim[] = { roles_fixture_process (10, 1, -1, 0.0, 2.0),
+                           roles_fixture_process (11, 10, -1, 0.01, 0.02),
+                           roles_fixture_process (12, 10, -1, 0.03, 0.05) };
+  g_autofree char *ok = NULL, *failed = NULL, *shim_failed = NULL, *killed = NULL;
+
+  ok = roles_test_find (make, 2);
+  make[0].status = 2;
+  make[1].status = 1;
+  failed = roles_test_find (make, 2);
+  shim[1].status = 1;
+  shim_failed = roles_test_find (shim, 3);
+  shim[0].end = MG_PROCESS_END_UNKNOWN;
+  shim[1].end = MG_PROCESS_END_SIGNALLED;
+  shim[1].status = 9;
+  killed = roles_test_find (shim, 3);
+
+  g_assert_cmpstr (ok, ==, ".h");
+  g_assert_cmpstr (failed, ==, "..");
+  g_assert_cmpstr (shim_failed, ==, ".hh");
+  g_assert_cmpstr (killed, ==, ".hh");
+}
+
+/* Steps that fill at least a quarter of their parent's life are its work:
+ * a script's loop of 100 quick commands (lz4 on one file after the other,
+ * 3 of 4 s: the run's work, all of it), a compiler driver's cc1 and as,
+ * which fill the driver's life. A shim's readlink and dirname before the
+ * long program (3 % of its life) stay helpers. */
+static void
+test_steps_as_work (void)
+{
+  MgProcessInfo loop[101];
+  MgProcessInfo gcc[] = { roles_fixture_process (10, 1, -1, 0.0, 0.60),
+                          roles_fixture_process (11, 10, -1, 0.01, 0.14),  /* gcc */
+                          roles_fixture_process (12, 11, -1, 0.012, 0.12), /* cc1 */
+                          roles_fixture_process (13, 11, -1, 0.121, 0.13), /* as */
+                          roles_fixture_process (14, 10, -1, 0.15, 0.155) }; /* echo */
+  g_autofree char *loop_flags = NULL, *gcc_flags = NULL;
+  char expected[102];
+
+  loop[0] = roles_fixture_process (10, 1, -1, 0.0, 4.0);
+  for (guint i = 1; i <= 100; i++)
+    loop[i] = roles_fixture_process (10 + (int) i, 10, -1, 0.04 * i - 0.035, 0.04 * i - 0.005);
+  loop_flags = roles_test_find (loop, 101);
+  gcc_flags = roles_test_find (gcc, 5);
+
+  memset (expected, '.', 101);
+  expected[101] = '\0';
+  g_assert_cmpstr (loop_flags, ==, expected);
+  /* gcc runs two of them, so it is neither a wrapper nor a step; make's
+   * echo is a step again (gcc and echo: 22 % of make's life). */
+  g_assert_cmpstr (gcc_flags, ==, "....h");
 }
 
 /* MPI: ranks never helpers; a rank's wrapper script is; a script around
@@ -333,6 +398,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/profile/roles/wrapper", test_wrapper);
   g_test_add_func ("/profile/roles/steps-and-jobs", test_steps_and_jobs);
+  g_test_add_func ("/profile/roles/failed-step", test_failed_step);
+  g_test_add_func ("/profile/roles/steps-as-work", test_steps_as_work);
   g_test_add_func ("/profile/roles/mpi", test_mpi);
   g_test_add_func ("/profile/roles/reuse-and-all", test_reuse_and_all);
   g_test_add_func ("/profile/roles/busy-wrapper", test_busy_wrapper);

@@ -10,7 +10,9 @@
 #include "mpi-frame-fixture.h"
 #include "symbols/mg-demangle.h"
 
+#include <dlfcn.h>
 #include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <link.h>
 #include <sys/auxv.h>
@@ -336,6 +338,91 @@ test_dynamic_symbols (void)
   mg_test_remove_tree (empty_dir);
 }
 
+/* libdwfl's name lookup, counted: the symbolizer linked into this test
+ * calls this definition, which forwards to libdw's. */
+static guint addrname_calls;
+
+static const char *
+real_addrname (Dwfl_Module *mod, GElf_Addr address)
+{
+  static const char *(*real) (Dwfl_Module *, GElf_Addr);
+
+  if (real == NULL)
+    real = (const char *(*) (Dwfl_Module *, GElf_Addr)) dlsym (RTLD_NEXT, "dwfl_module_addrname");
+  g_assert_nonnull (real);
+  return real (mod, address);
+}
+
+const char *
+dwfl_module_addrname (Dwfl_Module *mod, GElf_Addr address)
+{
+  addrname_calls++;
+  return real_addrname (mod, address);
+}
+
+/* A module named by its symbol table only (GLib's .dynsym, no debug info:
+ * what cc1 is in a build's profile). Every address gets libdwfl's own
+ * answer, the function or none (its static functions: module + offset),
+ * but libdwfl's lookup, which reads the whole table, is asked once for
+ * the addresses the same symbols hold and never where no symbol can name
+ * one: it was asked for every address (13108 calls here). */
+static void
+test_symbol_table_asked_once (void)
+{
+  ObjectAt at = { (guintptr) g_strdup, NULL, 0 };
+  g_autoptr (MgSymbolizer) symbolizer = mg_symbolizer_new ();
+  g_autofree char *empty_dir = mg_test_make_dir ("symbols-asked-once");
+  char *debug_path = empty_dir;
+  Dwfl_Callbacks callbacks = { .find_elf = dwfl_build_id_find_elf,
+                               .find_debuginfo = dwfl_standard_find_debuginfo,
+                               .debuginfo_path = &debug_path };
+  Dwfl *dwfl = dwfl_begin (&callbacks);
+  Dwfl_Module *mod;
+  GElf_Addr bias = 0;
+  const guint64 span = 64 * 1024;
+  guint64 first;
+  guint n = 0, named = 0, unnamed = 0;
+  g_autoptr (GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+
+  dl_iterate_phdr (object_holding, &at);
+  g_assert_nonnull (at.path);
+  mg_symbolizer_set_debug_path (symbolizer, empty_dir);
+  mod = dwfl_report_elf (dwfl, at.path, at.path, -1, 0, true);
+  g_assert_nonnull (mod);
+  dwfl_report_end (dwfl, NULL, NULL);
+  g_assert_nonnull (dwfl_module_getelf (mod, &bias));
+  first = at.address - at.bias - span / 2;
+  addrname_calls = 0;
+  for (guint64 vaddr = first; vaddr < first + span; vaddr += 5, n++)
+    {
+      const char *expected = real_addrname (mod, vaddr + bias);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GPtrArray) frames = mg_symbolizer_resolve (symbolizer, at.path, NULL, 0, vaddr, &error);
+
+      if (expected == NULL)
+        {
+          g_assert_error (error, MG_SYMBOLS_ERROR, MG_SYMBOLS_ERROR_NO_SYMBOLS);
+          unnamed++;
+          continue;
+        }
+      g_assert_no_error (error);
+      g_assert_cmpstr (((MgSymbolFrame *) frames->pdata[frames->len - 1])->function, ==, expected);
+      g_hash_table_add (names, (gpointer) expected);
+      named++;
+    }
+  g_test_message ("%u addresses: %u named (%u functions), %u in no symbol; %u lookups in libdwfl",
+                  n, named, g_hash_table_size (names), unnamed, addrname_calls);
+  /* Both kinds are there: exported functions and static ones. */
+  g_assert_cmpuint (g_hash_table_size (names), >, 10);
+  g_assert_cmpuint (unnamed, >, 100);
+  /* A function holds its addresses in one piece unless other symbols
+   * overlap it: a few more lookups than functions at most. */
+  g_assert_cmpuint (addrname_calls, <=, 2 * g_hash_table_size (names));
+  dwfl_end (dwfl);
+  g_free (at.path);
+  mg_test_remove_tree (empty_dir);
+}
+
 static int
 first_object (struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -530,6 +617,7 @@ main (int argc, char **argv)
   g_test_add_func ("/symbols/rebuilt-binary", test_rebuilt_binary);
   g_test_add_func ("/symbols/missing-module", test_missing_module);
   g_test_add_func ("/symbols/dynamic-symbols", test_dynamic_symbols);
+  g_test_add_func ("/symbols/symbol-table-asked-once", test_symbol_table_asked_once);
   g_test_add_func ("/symbols/rate", test_rate);
   g_test_add_func ("/symbols/own-mpi-frame", test_own_mpi_frame);
   g_test_add_func ("/symbols/vdso", test_vdso);
