@@ -13,6 +13,7 @@ typedef struct {
   const MgProcessInfo *processes;
   guint n;
   double quick_s;
+  MgHelperRule rule;
   int *parent;       /* index of the parent in the run, -1: none */
   double *steps_s;   /* how long each process's steps lived, together; NaN: not yet known */
   gboolean *helper;
@@ -126,6 +127,8 @@ judge_times (const Roles *r, guint p)
   /* A step that failed, and its parent with it, is the news of the run
    * (the cc1 that found the error, its driver and make failing after it),
    * not a shim's test that fails by design and is gone past. */
+  if (r->rule == MG_HELPER_RULE_STEPS_HELPERS)
+    return self->rank == r->processes[parent].rank && is_step (r, p);
   if (failed (self) && failed (&r->processes[parent]))
     return FALSE;
   /* A short step of its parent (readlink in a shim): its rank's, alone,
@@ -160,15 +163,15 @@ compare_later_first (gconstpointer a, gconstpointer b, gpointer data)
 
 void
 mg_process_roles_find_helpers (const MgProcessInfo *processes, guint n, double interval_ms,
-                               MgProcessCpuFunc cpu_seconds, gpointer user_data,
-                               gboolean *helper)
+                               MgHelperRule rule, MgProcessCpuFunc cpu_seconds,
+                               gpointer user_data, gboolean *helper)
 {
   g_autofree int *parent = g_new (int, MAX (n, 1));
   g_autofree guint *order = g_new (guint, MAX (n, 1));
   g_autofree double *steps_s = g_new (double, MAX (n, 1));
   Roles r = { processes, n, MAX (MG_HELPER_QUICK_INTERVALS * interval_ms / 1000.0,
-                                 MG_HELPER_QUICK_MIN_S), parent, steps_s, helper, cpu_seconds,
-              user_data };
+                                 MG_HELPER_QUICK_MIN_S), rule, parent, steps_s, helper,
+              cpu_seconds, user_data };
   gboolean mpi_run = FALSE, any_real = FALSE;
 
   for (guint p = 0; p < n; p++)

@@ -27,6 +27,18 @@ G_BEGIN_DECLS
 /* The metric that gives a process's own CPU time (plugins/cpu.xml). */
 #define MG_HELPER_CPU_METRIC "cpu_time_percentage"
 
+/* Which edition of the rule judges a profile: the one its aggregates were
+ * merged with, so that its counts and its numbers agree. */
+typedef enum {
+  /* Formats 8 and older: every short step alone is a helper. */
+  MG_HELPER_RULE_STEPS_HELPERS,
+  /* Format 9 on: steps that are their parent's work, and a step that
+   * failed with its parent, are processes. */
+  MG_HELPER_RULE_STEPS_MAY_BE_WORK,
+} MgHelperRule;
+
+#define MG_HELPER_RULE_CURRENT MG_HELPER_RULE_STEPS_MAY_BE_WORK
+
 /* The index of MG_HELPER_CPU_METRIC among metrics (MgMetricDef *, the
  * profile's or the builder's), -1 when it is not there as a time-domain
  * metric (disabled). */
@@ -36,13 +48,14 @@ int mg_process_roles_find_cpu_metric (GPtrArray *metrics);
  * recorded, no samples): mg_process_roles_cpu_seconds of its series. */
 typedef double (*MgProcessCpuFunc) (guint process, gpointer user_data);
 
-/* Sets helper[i] for each of the n processes, by the rule of the docs;
- * interval_ms: the sampling interval at the start. cpu_seconds (may be
+/* Sets helper[i] for each of the n processes, by the rule of the docs in
+ * its edition rule; interval_ms: the sampling interval at the start.
+ * cpu_seconds (may be
  * NULL: unknown for all) is asked only about the processes that their
  * times would make helpers. Never all of them. */
 void mg_process_roles_find_helpers (const MgProcessInfo *processes, guint n, double interval_ms,
-                                    MgProcessCpuFunc cpu_seconds, gpointer user_data,
-                                    gboolean *helper);
+                                    MgHelperRule rule, MgProcessCpuFunc cpu_seconds,
+                                    gpointer user_data, gboolean *helper);
 
 /* The CPU time (s) in n samples of MG_HELPER_CPU_METRIC (percent of one
  * core): the sum of mean / 100 × the sample's window, which runs from the

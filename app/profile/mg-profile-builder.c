@@ -451,7 +451,7 @@ find_helpers (MgProfileBuilder *self)
   for (guint p = 0; p < n; p++)
     infos[p] = ((MgBuilderProcess *) g_ptr_array_index (self->processes, p))->info;
   cpu.metric = (guint) MAX (metric, 0);
-  mg_process_roles_find_helpers (infos, n, self->run.interval_start_ms,
+  mg_process_roles_find_helpers (infos, n, self->run.interval_start_ms, MG_HELPER_RULE_CURRENT,
                                  metric >= 0 ? builder_cpu_seconds : NULL, &cpu, helper);
   for (guint p = 0; p < n; p++)
     ((MgBuilderProcess *) g_ptr_array_index (self->processes, p))->info.helper = helper[p];

@@ -14,8 +14,11 @@
  * folder, host names, programs and the output stored as bytes. Formats 1
  * to 4 still open. 6: call stacks (member 15). 7: them packed, and the
  * frames' names and source text (member 16). 8: the threads' ids and names
- * (member 17). */
-#define MG_PROFILE_VERSION 8u
+ * (member 17). 9: no new member; its helpers were found by the rule's
+ * second edition (MG_HELPER_RULE_STEPS_MAY_BE_WORK), older files by the
+ * first, which their aggregates followed. */
+#define MG_PROFILE_VERSION 9u
+#define MG_PROFILE_VERSION_STEPS_MAY_BE_WORK 9u
 #define MG_PROFILE_HEADER_LEN 24
 /* Window times are seconds from the run's start within this (2^62 ns, 146
  * years; a record's times stay within 2^61 ns). */

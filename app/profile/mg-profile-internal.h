@@ -5,6 +5,7 @@
 #pragma once
 
 #include "mg-process-precision.h"
+#include "mg-process-roles.h"
 #include "mg-profile.h"
 #include "mg-profile-source.h"
 
@@ -43,6 +44,7 @@ struct _MgProfile {
 
   GArray *processes;             /* MgProcessInfo */
   gsize roles_known;             /* their helper flags are set (g_once) */
+  MgHelperRule helper_rule;      /* the edition its aggregates were merged with */
   /* [process * n_metrics + metric]; each process's values are one block
    * [metric][mins, maxs, means][sample] beside one block of times. */
   MgProcessSeries *process_series;

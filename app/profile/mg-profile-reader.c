@@ -593,6 +593,8 @@ mg_profile_parse_payload (GBytes *payload_bytes, guint32 version, const char *na
   self = mg_profile_new_empty ();
   self->backing = g_variant_get_data_as_bytes (payload);
   self->file_name = g_strdup (name);
+  if (version < MG_PROFILE_VERSION_STEPS_MAY_BE_WORK)
+    self->helper_rule = MG_HELPER_RULE_STEPS_HELPERS;
   if (!read_payload (self, payload, version, name, error))
     return NULL;
   return g_steal_pointer (&self);

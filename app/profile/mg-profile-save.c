@@ -132,11 +132,11 @@ io_error (GError **error, IoStep step, const char *path, int saved)
  * disk is an error here rather than a SIGBUS later) mapped file: no copy of
  * a few hundred megabytes in between. */
 static gboolean
-write_mapped (int fd, GVariant *payload, const char *path, GError **error)
+write_mapped (int fd, GVariant *payload, guint32 format, const char *path, GError **error)
 {
   gsize size = g_variant_get_size (payload);
   gsize total = MG_PROFILE_HEADER_LEN + size;
-  guint32 version = GUINT32_TO_LE (MG_PROFILE_VERSION), crc;
+  guint32 version = GUINT32_TO_LE (format), crc;
   guint64 length = GUINT64_TO_LE ((guint64) size);
   guchar *map;
   int rc;
@@ -148,8 +148,7 @@ write_mapped (int fd, GVariant *payload, const char *path, GError **error)
   if (map == MAP_FAILED)
     return io_error (error, IO_WRITE, path, errno);
   g_variant_store (payload, map + MG_PROFILE_HEADER_LEN);
-  crc = GUINT32_TO_LE (mg_profile_payload_crc (map + MG_PROFILE_HEADER_LEN, size,
-                                               MG_PROFILE_VERSION));
+  crc = GUINT32_TO_LE (mg_profile_payload_crc (map + MG_PROFILE_HEADER_LEN, size, format));
   memcpy (map, MG_PROFILE_MAGIC, MG_PROFILE_MAGIC_LEN);
   memcpy (map + 8, &version, 4);
   memcpy (map + 12, &crc, 4);
@@ -210,6 +209,12 @@ mg_profile_save (MgProfile *self, const char *path, GError **error)
   GBytes **blocks;
   guint failed;
   int fd;
+  /* Format 8's payload is format 9's: the version says which edition of
+   * the helper rule the aggregates followed, and stays so when saved
+   * again. */
+  guint32 format = self->helper_rule == MG_HELPER_RULE_STEPS_HELPERS
+                     ? MG_PROFILE_VERSION_STEPS_MAY_BE_WORK - 1
+                     : MG_PROFILE_VERSION;
 
   g_return_val_if_fail (MG_IS_PROFILE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -244,7 +249,7 @@ mg_profile_save (MgProfile *self, const char *path, GError **error)
   fd = open_unnamed (path);
   if (fd >= 0)
     {
-      if (!write_mapped (fd, payload, path, error))
+      if (!write_mapped (fd, payload, format, path, error))
         {
           close (fd);
           return FALSE;
@@ -266,7 +271,7 @@ mg_profile_save (MgProfile *self, const char *path, GError **error)
   fd = g_mkstemp_full (tmp_path, O_RDWR | O_CLOEXEC, 0666);
   if (fd < 0)
     return io_error (error, IO_CREATE, path, errno);
-  if (!write_mapped (fd, payload, path, error))
+  if (!write_mapped (fd, payload, format, path, error))
     {
       close (fd);
       g_unlink (tmp_path);

@@ -186,7 +186,10 @@ mg_profile_init (MgProfile *self)
 MgProfile *
 mg_profile_new_empty (void)
 {
-  return g_object_new (MG_TYPE_PROFILE, NULL);
+  MgProfile *self = g_object_new (MG_TYPE_PROFILE, NULL);
+
+  self->helper_rule = MG_HELPER_RULE_CURRENT;
+  return self;
 }
 
 gpointer
@@ -403,7 +406,7 @@ ensure_roles (MgProfile *self)
           ProfileCpu cpu = { self, (guint) MAX (metric, 0) };
 
           mg_process_roles_find_helpers ((const MgProcessInfo *) (void *) self->processes->data,
-                                         n, self->run.interval_start_ms,
+                                         n, self->run.interval_start_ms, self->helper_rule,
                                          metric >= 0 ? profile_cpu_seconds : NULL, &cpu,
                                          helper);
           for (guint p = 0; p < n; p++)

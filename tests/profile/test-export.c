@@ -309,7 +309,8 @@ test_export_files (void)
 
 /* The same run exports the same bytes whichever format its profile was
  * saved in: a format 2 file and that file saved again (the current
- * format). */
+ * payload, under format 8: the edition of the helper rule it was merged
+ * with). */
 static void
 test_export_same_after_resave (void)
 {
@@ -326,7 +327,7 @@ test_export_same_after_resave (void)
   g_assert_no_error (error);
   g_assert_true (mg_profile_save (old, v3, &error));
   g_assert_true (g_file_get_contents (v3, &head, NULL, &error));
-  g_assert_cmpint (head[8], ==, MG_PROFILE_VERSION);
+  g_assert_cmpint (head[8], ==, MG_PROFILE_VERSION_STEPS_MAY_BE_WORK - 1);
   resaved = mg_profile_load (v3, &error);
   g_assert_no_error (error);
   old_json = export_to_string (old, TRUE);

@@ -50,8 +50,8 @@ roles_test_find_busy (const MgProcessInfo *processes, guint n, RolesCpu *cpu)
   g_autofree gboolean *helper = g_new (gboolean, n);
   char *flags = g_new0 (char, n + 1);
 
-  mg_process_roles_find_helpers (processes, n, INTERVAL_MS, cpu != NULL ? roles_fixture_cpu : NULL,
-                                 cpu, helper);
+  mg_process_roles_find_helpers (processes, n, INTERVAL_MS, MG_HELPER_RULE_CURRENT,
+                                 cpu != NULL ? roles_fixture_cpu : NULL, cpu, helper);
   for (guint p = 0; p < n; p++)
     flags[p] = helper[p] ? 'h' : '.';
   return flags;
@@ -392,6 +392,80 @@ test_busy_saved (void)
     }
 }
 
+/* A shell (4 s) and the 12 quick commands of its loop (0.2 s each, one
+ * after the other: 2.4 s), merged with the images named, some CPU each. */
+static MgProfile *
+roles_fixture_loop (void)
+{
+  g_autoptr (MgProfileBuilder) builder = mg_profile_builder_new ();
+  g_autoptr (MgMetricDef) def = mg_metric_def_new ();
+  g_autoptr (GError) error = NULL;
+  const double value = 1.0;
+  MgProfile *profile;
+
+  def->id = g_strdup (MG_HELPER_CPU_METRIC);
+  mg_profile_builder_add_metric (builder, def);
+  mg_profile_builder_set_interval (builder, INTERVAL_MS, INTERVAL_MS, 100);
+  for (guint p = 0; p <= 12; p++)
+    {
+      MgProcessInfo info = p == 0 ? roles_fixture_process (10, 1, -1, 0.0, 4.0)
+                                  : roles_fixture_process (10 + (int) p, 10, -1, 0.3 * p,
+                                                           0.3 * p + 0.2);
+      MgProcessEvent start = { (int) p, info.start_s, MG_EVENT_START, 0, (char *) "/bin/prog" };
+
+      mg_profile_builder_add_process (builder, &info);
+      mg_profile_builder_add_event (builder, &start);
+      mg_profile_builder_add_sample (builder, p, info.start_s, info.end_s, &value, &value,
+                                     &value);
+    }
+  profile = mg_profile_builder_finish (builder, 10, &error);
+  g_assert_no_error (error);
+  return profile;
+}
+
+/* A profile is judged by the edition of the rule it was merged with, so
+ * that its counts agree with its aggregates: a loop's steps are the
+ * shell's work in a profile of today's format, helpers in the same file
+ * marked as format 8 (merged before the second edition, its aggregates
+ * without them). */
+static void
+test_earlier_rule (void)
+{
+  g_autoptr (MgProfile) merged = roles_fixture_loop ();
+  g_autofree char *dir = g_dir_make_tmp ("mg-roles-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "p.mgprof", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MgProfile) today = NULL, earlier = NULL;
+  g_autofree char *data = NULL;
+  gsize size;
+
+  g_assert_cmpuint (mg_profile_get_n_helpers (merged), ==, 0);
+  g_assert_true (mg_profile_save (merged, path, &error));
+  g_assert_no_error (error);
+  today = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_n_helpers (today), ==, 0);
+
+  g_assert_true (g_file_get_contents (path, &data, &size, &error));
+  g_assert_cmpuint (size, >, 12);
+  g_assert_cmpint (data[8], ==, 9);
+  data[8] = 8;
+  g_assert_true (g_file_set_contents (path, data, (gssize) size, &error));
+  earlier = mg_profile_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mg_profile_get_n_helpers (earlier), ==, 12);
+  g_assert_false (mg_profile_get_process (earlier, 0)->helper);
+  g_assert_true (mg_profile_get_process (earlier, 12)->helper);
+  /* Saved again, it keeps its edition. */
+  g_assert_true (mg_profile_save (earlier, path, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&data, g_free);
+  g_assert_true (g_file_get_contents (path, &data, &size, &error));
+  g_assert_cmpint (data[8], ==, 8);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -407,6 +481,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/roles/cpu-seconds", test_cpu_seconds);
   g_test_add_func ("/profile/roles/saved", test_saved);
   g_test_add_func ("/profile/roles/busy-saved", test_busy_saved);
+  g_test_add_func ("/profile/roles/earlier-rule", test_earlier_rule);
   g_test_add_func ("/profile/roles/earlier-profile", test_earlier_profile);
   return g_test_run ();
 }
