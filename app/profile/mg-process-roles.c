@@ -66,13 +66,6 @@ ran_beside_sibling (const Roles *r, guint p)
   return FALSE;
 }
 
-static gboolean
-failed (const MgProcessInfo *info)
-{
-  return (info->end == MG_PROCESS_END_EXITED && info->status != 0)
-         || info->end == MG_PROCESS_END_SIGNALLED;
-}
-
 /* Quick, and no other child of its parent beside it: a step, by its
  * times alone. */
 static gboolean
@@ -129,7 +122,7 @@ judge_times (const Roles *r, guint p)
    * not a shim's test that fails by design and is gone past. */
   if (r->rule == MG_HELPER_RULE_STEPS_HELPERS)
     return self->rank == r->processes[parent].rank && is_step (r, p);
-  if (failed (self) && failed (&r->processes[parent]))
+  if (mg_process_info_failed (self) && mg_process_info_failed (&r->processes[parent]))
     return FALSE;
   /* A short step of its parent (readlink in a shim): its rank's, alone,
    * and not one of the many that are the parent's work. */

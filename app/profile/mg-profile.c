@@ -416,6 +416,13 @@ ensure_roles (MgProfile *self)
     }
 }
 
+gboolean
+mg_process_info_failed (const MgProcessInfo *info)
+{
+  return (info->end == MG_PROCESS_END_EXITED && info->status != 0)
+         || info->end == MG_PROCESS_END_SIGNALLED;
+}
+
 const MgProcessInfo *
 mg_profile_get_process (MgProfile *self, guint process)
 {

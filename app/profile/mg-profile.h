@@ -181,6 +181,8 @@ guint mg_profile_get_n_helpers (MgProfile *self);
  * read). */
 guint mg_profile_get_n_unsampled (MgProfile *self);
 const MgProcessInfo *mg_profile_get_process (MgProfile *self, guint process);
+/* Whether it ended with an exit status other than 0 or by a signal. */
+gboolean mg_process_info_failed (const MgProcessInfo *info);
 /* n == 0 when the process never reported that metric. */
 const MgProcessSeries *mg_profile_get_process_series (MgProfile *self, guint process,
                                                       guint metric);

@@ -457,13 +457,6 @@ add_stacks (GPtrArray *lines, const Facts *f)
          f->stacks_failed);
 }
 
-static gboolean
-process_failed (const MgProcessInfo *info)
-{
-  return (info->end == MG_PROCESS_END_EXITED && info->status != 0)
-         || info->end == MG_PROCESS_END_SIGNALLED;
-}
-
 /* Whether a child of process p (same host, started in its life) failed. */
 static gboolean
 child_failed (const Facts *f, guint p)
@@ -476,7 +469,7 @@ child_failed (const Facts *f, guint p)
 
       if (c != p && child->ppid == parent->pid && g_strcmp0 (child->host, parent->host) == 0
           && child->start_s >= parent->start_s && child->start_s <= parent->end_s
-          && process_failed (child))
+          && mg_process_info_failed (child))
         return TRUE;
     }
   return FALSE;
@@ -500,7 +493,7 @@ add_first_failure (GPtrArray *lines, const Facts *f)
     {
       const MgProcessInfo *info = process_of (f, p);
 
-      if (!process_failed (info))
+      if (!mg_process_info_failed (info))
         continue;
       n_failed++;
       if (!child_failed (f, p) && (first == NULL || info->end_s < first->end_s))
