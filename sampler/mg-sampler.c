@@ -1093,13 +1093,7 @@ mg_sampler_constructor (void)
       mg_log ("METROGRAPH_PLAN is not set; running unprofiled");
       return;
     }
-  /* An image exec'd under a seccomp filter (inherited over the exec):
-   * every system call of ours may be one that kills the process. */
-  if (mg_seccomp_filtered ())
-    {
-      mg_log ("the program runs under a seccomp filter; running unprofiled");
-      return;
-    }
+  mg_seccomp_note_start ();
   plan_path = heap_copy (path, strnlen (path, 4095));
   /* One look at the plan in the common case: a plan that can be read is
    * there, and has nothing to restore. */

@@ -8,8 +8,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-bool
-mg_seccomp_filtered (void)
+/* The process started under a filter: its own image inherited it (a
+ * container's, a service manager's, the front end's, or its parent
+ * program's); then no later one can be told from it by prctl. */
+static bool start_filtered;
+
+static bool
+filtered_now (void)
 {
   int saved = errno;
   /* 0: none; 2: filter mode. A filter that refuses prctl itself answers
@@ -20,6 +25,18 @@ mg_seccomp_filtered (void)
                   || (mode < 0 && errno != EINVAL);
   errno = saved;
   return filtered;
+}
+
+void
+mg_seccomp_note_start (void)
+{
+  start_filtered = filtered_now ();
+}
+
+bool
+mg_seccomp_filtered (void)
+{
+  return !start_filtered && filtered_now ();
 }
 
 void
