@@ -170,6 +170,11 @@ typedef struct {
   /* end_plugins ran for this record (reset by mg_sampler_restart), and
    * its result: here, on the page a fork child writes anyway. */
   int plugins_ended;
+  /* The sampler thread found itself under a seccomp filter (the
+   * program's, with SECCOMP_FILTER_FLAG_TSYNC, or inherited): it makes
+   * no more rounds (mg-seccomp.h). */
+  bool seccomp_parked;
+  bool ended_under_filter; /* the end made no system call (a filter) */
   bool plugins_stopped;
   /* Last, after every field a fork child or a new image writes: its 4 KB
    * path, written only when a record is made, would otherwise put them on
@@ -301,5 +306,8 @@ MG_INTERNAL bool mg_sampler_owns_process (void);
 /* Takes the sampling lock once the round in progress is done, waiting at
  * most about an interval (not for a hung getter). */
 MG_INTERNAL bool mg_sampler_lock_round (MgSampler *s);
+/* The record's end under a seccomp filter (mg-seccomp.h): its life in a
+ * first slot if it has none, and why it stopped; memory only. */
+MG_INTERNAL void mg_sampling_stop_under_filter (MgSampler *s);
 
 #endif /* MG_SAMPLER_STATE_H */

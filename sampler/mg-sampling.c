@@ -18,6 +18,7 @@
 #include "mg-plugin-guard.h"
 #include "mg-sampler-hooks.h"
 #include "mg-sampler-state.h"
+#include "mg-seccomp.h"
 #include "mg-scorep-host.h"
 #include "mg-stacks.h"
 
@@ -451,6 +452,38 @@ unpin (const cpu_set_t *mask)
     }
 }
 
+void
+mg_sampling_stop_under_filter (MgSampler *s)
+{
+  if (s->rec.header == NULL || s->rec.in_memory)
+    return;
+  /* A process filtered before its first round still shows its life (its
+   * first slot's blocks were reserved with the record: memory only). */
+  if (s->rec.header->n_samples == 0)
+    mg_sampling_life_slot (s);
+  mg_seccomp_stop_record (s->rec.header);
+}
+
+/* Under a seccomp filter (the program's, made for every thread with
+ * SECCOMP_FILTER_FLAG_TSYNC, or inherited from the thread that made this
+ * one), any system call of ours may be one that kills the process
+ * (openat, read and getdents64 of a round did, at its first round): the
+ * thread makes none but its waits until the end asks it to stop, and
+ * then ends by the exit system call itself (glibc's end of a thread
+ * makes others, madvise). Its record says why it stopped. */
+static _Noreturn void
+park_under_filter (MgSampler *s, bool locked)
+{
+  mg_sampling_stop_under_filter (s);
+  __atomic_store_n (&s->seccomp_parked, true, __ATOMIC_RELEASE);
+  if (locked)
+    pthread_mutex_unlock (&s->lock);
+  while (__atomic_load_n (&s->stop_word, __ATOMIC_ACQUIRE) == 0)
+    sleep_until (s, INT64_MAX);
+  for (;;)
+    syscall (SYS_exit, 0);
+}
+
 static void *
 thread_main (void *data)
 {
@@ -488,6 +521,8 @@ thread_main (void *data)
     sleep_until (s, next < stop_at ? next : stop_at);
   if (s->thread_pinned)
     unpin (&s->thread_cpus);
+  if (mg_seccomp_filtered ())
+    park_under_filter (s, false);
   mg_plugin_guard_thread_init ();
   mg_plugin_guard_watch_begin (mg_sampling_watch_period_ns (s));
   pthread_mutex_lock (&s->lock);
@@ -521,6 +556,8 @@ thread_main (void *data)
       pthread_mutex_lock (&s->lock);
       if (s->stop_requested)
         break;
+      if (mg_seccomp_filtered ())
+        park_under_filter (s, true);
       /* Its first round: the process lives on, its record becomes a file
        * (with its first slots' blocks, off the program's path). */
       if (!mg_sampler_materialize (s, MG_RECORD_HEAD_SLOTS))

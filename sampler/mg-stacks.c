@@ -858,6 +858,20 @@ mg_stacks_stop (MgSampler *s)
 }
 
 void
+mg_stacks_disarm (void)
+{
+  if (threads == NULL)
+    return;
+  int on = MG_RECORD_STACKS_ON;
+  __atomic_compare_exchange_n (&state, &on, MG_RECORD_STACKS_OFF, false, __ATOMIC_SEQ_CST,
+                               __ATOMIC_SEQ_CST);
+  delete_all ();
+  discard_pending ();
+  __atomic_store_n (&table, NULL, __ATOMIC_RELEASE);
+  wait_for_handlers ();
+}
+
+void
 mg_stacks_forget_threads (void)
 {
   /* Timers are not inherited by a child: these ids name nothing here;

@@ -32,6 +32,10 @@ MG_INTERNAL void mg_stacks_drain (MgSampler *s, uint32_t n);
 /* Deletes every timer and waits for handlers in progress: at the end
  * (exit, exec) once the sampler thread has stopped. */
 MG_INTERNAL void mg_stacks_stop (MgSampler *s);
+/* The same without the threads' last names (no /proc read): at an exec
+ * under a seccomp filter (mg-seccomp.h), so that no timer's signal is
+ * left pending for the new image, which would die of it. */
+MG_INTERNAL void mg_stacks_disarm (void);
 /* In a fork child: the parent's timers are not ours. */
 MG_INTERNAL void mg_stacks_forget_threads (void);
 /* A new sampler thread takes over in this process: it is found again (it

@@ -4,6 +4,7 @@
 #include "mg-run-summary.h"
 
 #include <math.h>
+#include <signal.h>
 
 #include <glib/gi18n.h>
 
@@ -32,6 +33,7 @@ typedef struct {
   guint n_stack_processes;
   guint n_unsampled;        /* ended within the first interval, no metric value */
   guint n_unended;          /* still running at the merge, or killed without trace */
+  guint n_sigsys;           /* killed by SIGSYS: a seccomp filter's refusal */
   gsize source_limit;       /* 0: the profile keeps no source text */
   guint n_sources;
   guint n_source_omissions;
@@ -105,6 +107,12 @@ read_facts (Facts *f, MgProfile *profile, const MgRunSummaryRequest *request)
     g_ptr_array_add (f->metric_errors, (gpointer) mg_profile_get_metric_error (profile, i));
   f->n_unsampled = mg_profile_get_n_unsampled (profile);
   f->n_unended = count_unended (f);
+  for (guint p = 0; p < f->processes->len; p++)
+    {
+      const MgProcessInfo *info = g_ptr_array_index (f->processes, p);
+
+      f->n_sigsys += info->end == MG_PROCESS_END_SIGNALLED && info->status == SIGSYS;
+    }
   f->unavailable = mg_unavailable_collect (profile);
   if (request->catalogue != NULL)
     f->asked = mg_unavailable_find_asked (profile, request->catalogue, request->enable_metrics);
@@ -570,6 +578,19 @@ describe_run (const Facts *f, const MgRunSummaryRequest *request)
                           "up to their last sample\n", f->n_unended),
          f->n_unended);
   add_first_failure (lines, f);
+  /* The sampler keeps out of a filter's way where it can see one, but not
+   * from a filter installed in the middle of its round (sampler.md, "A
+   * seccomp filter"): the user compares with an unprofiled run. */
+  if (f->n_sigsys > 0)
+    add (lines, ngettext ("metrograph: %u process was killed by SIGSYS, a system call refused by "
+                          "a seccomp filter: if it is not killed so without Metrograph, the "
+                          "filter refused a call of the sampler's (docs/sampler.md, \"A seccomp "
+                          "filter\")\n",
+                          "metrograph: %u processes were killed by SIGSYS, a system call refused "
+                          "by a seccomp filter: if they are not killed so without Metrograph, "
+                          "the filter refused a call of the sampler's (docs/sampler.md, \"A "
+                          "seccomp filter\")\n", f->n_sigsys),
+         f->n_sigsys);
   add_stacks (lines, f);
   add_run_problems (lines, f);
   return to_strv (g_steal_pointer (&lines));
