@@ -31,13 +31,17 @@ PLACEHOLDER = re.compile(r"…|\[|\||\bPROFILE\b|\bPROGRAM\b|\bRUNDIR\b")
 
 
 def code_blocks(path):
-    """(line number, text) of every line inside a fenced code block."""
-    inside = False
+    """(line number, text) of every line inside a fenced code block that
+    may hold commands: not a ```text block, which shows what a command
+    printed (a summary line may name a command: "metrograph --report
+    names them")."""
+    inside, output = False, False
     with open(path, encoding="utf-8") as stream:
         for number, line in enumerate(stream, 1):
             if FENCE.match(line):
                 inside = not inside
-            elif inside:
+                output = inside and line.strip() == "```text"
+            elif inside and not output:
                 yield number, line.rstrip("\n")
 
 
