@@ -170,8 +170,9 @@ typedef struct {
   /* end_plugins ran for this record (reset by mg_sampler_restart), and
    * its result: here, on the page a fork child writes anyway. */
   int plugins_ended;
-  /* The sampler thread found itself under a seccomp filter (the
-   * program's, with SECCOMP_FILTER_FLAG_TSYNC, or inherited): it makes
+  /* The sampler thread found itself under a seccomp filter that the
+   * program installed after the image started (with
+   * SECCOMP_FILTER_FLAG_TSYNC, or on the thread that made it): it makes
    * no more rounds (mg-seccomp.h). */
   bool seccomp_parked;
   bool ended_under_filter; /* the end made no system call (a filter) */
